@@ -1,0 +1,27 @@
+"""Decoding compute for self-speculative decoding, independent of figures.
+
+What lives here (a PyTorch reference for every op; faster versions may sit beside
+them behind the same functions and are tested against the references):
+
+* :mod:`kernels.masks` — attention masks for the *draft* layout (a causal run of
+  verified/draft tokens followed by a block of mask tokens that sees itself
+  bidirectionally) and the *training* layout (clean response plus a noised copy).
+* :mod:`kernels.kv_cache` — a preallocated key/value cache that can be rolled back
+  to any length (rejected drafts are dropped by moving a pointer).
+* :mod:`kernels.accept` — greedy acceptance (longest prefix agreeing with the
+  verifier's argmax, then the correction or bonus token) and lossless speculative
+  sampling (accept with min(1, p/q), resample from the residual (p - q)+).
+"""
+
+from kernels.accept import greedy_accept, speculative_sample_accept
+from kernels.kv_cache import KVCache
+from kernels.masks import draft_attention_mask, training_attention_mask, training_block_ids
+
+__all__ = [
+    "KVCache",
+    "draft_attention_mask",
+    "greedy_accept",
+    "speculative_sample_accept",
+    "training_attention_mask",
+    "training_block_ids",
+]
