@@ -1,0 +1,41 @@
+# Two commands do all set-up on a fresh machine: `make run` and `make test`.
+PY      ?= python3
+VENV    := .venv
+BIN     := $(VENV)/bin
+STAMP   := $(VENV)/.installed
+NODE_STAMP := node_modules/.installed
+PORT    ?= 8501
+
+.PHONY: run test test-fast test-slow env node system clean
+
+# CPU PyTorch first: a bare torch requirement would otherwise pull a CUDA build.
+$(STAMP): pyproject.toml
+	test -d $(VENV) || $(PY) -m venv $(VENV)
+	$(BIN)/pip install --upgrade pip wheel setuptools
+	$(BIN)/pip install torch==2.13.0
+	$(BIN)/pip install -e '.[dev]'
+	touch $(STAMP)
+
+$(NODE_STAMP): package.json
+	-npm install --no-audit --no-fund && touch $(NODE_STAMP)
+
+env: $(STAMP) $(NODE_STAMP)
+
+# Debian packages the tests need (Chromium for the browser test). Skipped when present.
+system:
+	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; } || echo "warning: could not install chromium; browser tests will be skipped"
+
+run: env
+	$(BIN)/streamlit run app.py --server.port $(PORT) --server.headless true --browser.gatherUsageStats false
+
+test: env system
+	$(BIN)/python -m pytest -q -m "not gpu" --timeout 900
+
+test-fast: env
+	$(BIN)/python -m pytest -q -m "not slow and not browser and not gpu" -x
+
+test-slow: env system
+	$(BIN)/python -m pytest -q -m "slow"
+
+clean:
+	rm -rf $(VENV) node_modules

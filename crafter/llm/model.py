@@ -1,0 +1,220 @@
+"""CraftLM: a small decoder-only transformer that writes FigureSpec DSL.
+
+One file, top-down: config, RoPE, RMSNorm, attention (SDPA, optional KV cache),
+SwiGLU MLP, block, model, save/load. The same weights serve two modes:
+
+* **autoregressive** — causal attention, next-token logits (plain decoding and
+  verification);
+* **block diffusion** — a block of ``[MASK]`` tokens attends to the prefix and to
+  itself bidirectionally and predicts, at each mask position, the token that belongs
+  there (drafting). The mode is only a matter of the attention mask and the inputs
+  (see :mod:`kernels.masks`), so one ``forward`` serves both.
+
+Positions are explicit (``positions``), because in the training layout the noised
+copy of the response reuses the positions of the clean copy.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+from kernels import KVCache, draft_attention_mask
+
+
+@dataclass
+class CraftLMConfig:
+    vocab_size: int = 4096
+    d_model: int = 256
+    n_layers: int = 4
+    n_heads: int = 4
+    d_ff: int = 688  # SwiGLU hidden width (≈ 8/3 · d_model, a multiple of 16)
+    max_len: int = 1536  # longest prompt + response (RoPE has no table, this bounds the cache)
+    rope_theta: float = 10000.0
+    norm_eps: float = 1e-5
+    mask_token_id: int = 3  # the [MASK] the diffusion drafter fills in
+    eos_token_id: int = 2
+    pad_token_id: int = 0
+
+    @property
+    def head_dim(self) -> int:
+        return self.d_model // self.n_heads
+
+    def __post_init__(self) -> None:
+        assert self.d_model % self.n_heads == 0, "d_model must be a multiple of n_heads"
+        assert self.head_dim % 2 == 0, "RoPE needs an even head dimension"
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "CraftLMConfig":
+        known = {f.name for f in fields(cls)}
+        unknown = set(data) - known - {"model_type", "architectures"}
+        if unknown:
+            raise ValueError(f"unknown CraftLM config fields: {sorted(unknown)}")
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+
+def rope_angles(positions: torch.Tensor, head_dim: int, theta: float) -> tuple[torch.Tensor, torch.Tensor]:
+    """cos/sin for rotary embeddings: ``[B, T]`` positions -> two ``[B, 1, T, head_dim/2]``."""
+    inv_freq = 1.0 / theta ** (torch.arange(0, head_dim, 2, dtype=torch.float32, device=positions.device) / head_dim)
+    angles = positions.to(torch.float32)[..., None] * inv_freq  # [B, T, hd/2]
+    return angles.cos()[:, None], angles.sin()[:, None]
+
+
+def apply_rope(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
+    """Rotate pairs (first half, second half) of ``x``: ``[B, H, T, hd]``."""
+    x1, x2 = x.chunk(2, dim=-1)
+    return torch.cat((x1 * cos - x2 * sin, x1 * sin + x2 * cos), dim=-1)
+
+
+class RMSNorm(nn.Module):
+    def __init__(self, dim: int, eps: float) -> None:
+        super().__init__()
+        self.eps = eps
+        self.weight = nn.Parameter(torch.ones(dim))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps) * self.weight
+
+
+class Attention(nn.Module):
+    def __init__(self, cfg: CraftLMConfig, layer: int) -> None:
+        super().__init__()
+        self.layer = layer
+        self.n_heads, self.head_dim = cfg.n_heads, cfg.head_dim
+        self.qkv = nn.Linear(cfg.d_model, 3 * cfg.d_model, bias=False)
+        self.out = nn.Linear(cfg.d_model, cfg.d_model, bias=False)
+
+    def forward(self, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor,
+                mask: torch.Tensor | None, cache: KVCache | None) -> torch.Tensor:
+        b, t, d = x.shape
+        q, k, v = self.qkv(x).view(b, t, 3, self.n_heads, self.head_dim).permute(2, 0, 3, 1, 4)  # 3 × [B, H, T, hd]
+        q, k = apply_rope(q, cos, sin), apply_rope(k, cos, sin)
+        causal = False
+        if cache is not None:
+            k, v = cache.update(self.layer, k, v)  # [B, H, S, hd], S = cached + t
+        if mask is None and cache is None:
+            causal = t > 1
+        y = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=causal)
+        return self.out(y.transpose(1, 2).reshape(b, t, d))
+
+
+class SwiGLU(nn.Module):
+    def __init__(self, cfg: CraftLMConfig) -> None:
+        super().__init__()
+        self.gate_up = nn.Linear(cfg.d_model, 2 * cfg.d_ff, bias=False)
+        self.down = nn.Linear(cfg.d_ff, cfg.d_model, bias=False)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        gate, up = self.gate_up(x).chunk(2, dim=-1)
+        return self.down(F.silu(gate) * up)
+
+
+class Block(nn.Module):
+    def __init__(self, cfg: CraftLMConfig, layer: int) -> None:
+        super().__init__()
+        self.norm1 = RMSNorm(cfg.d_model, cfg.norm_eps)
+        self.attn = Attention(cfg, layer)
+        self.norm2 = RMSNorm(cfg.d_model, cfg.norm_eps)
+        self.mlp = SwiGLU(cfg)
+
+    def forward(self, x, cos, sin, mask, cache):
+        x = x + self.attn(self.norm1(x), cos, sin, mask, cache)
+        return x + self.mlp(self.norm2(x))
+
+
+class CraftLM(nn.Module):
+    """Decoder-only transformer with tied input/output embeddings."""
+
+    def __init__(self, cfg: CraftLMConfig) -> None:
+        super().__init__()
+        self.cfg = cfg
+        self.embed = nn.Embedding(cfg.vocab_size, cfg.d_model)
+        self.blocks = nn.ModuleList(Block(cfg, i) for i in range(cfg.n_layers))
+        self.norm = RMSNorm(cfg.d_model, cfg.norm_eps)
+        self.apply(self._init)
+        for name, p in self.named_parameters():  # GPT-2 style: scale residual projections by depth
+            if name.endswith(("attn.out.weight", "mlp.down.weight")):
+                nn.init.normal_(p, std=0.02 / math.sqrt(2 * cfg.n_layers))
+
+    @staticmethod
+    def _init(m: nn.Module) -> None:
+        if isinstance(m, (nn.Linear, nn.Embedding)):
+            nn.init.normal_(m.weight, std=0.02)
+
+    def num_params(self) -> int:
+        return sum(p.numel() for p in self.parameters())
+
+    def new_cache(self, capacity: int | None = None, batch: int = 1) -> KVCache:
+        c = self.cfg
+        p = self.embed.weight
+        return KVCache(c.n_layers, batch, c.n_heads, c.head_dim, capacity or c.max_len, dtype=p.dtype, device=p.device)
+
+    def forward(self, input_ids: torch.Tensor, positions: torch.Tensor | None = None,
+                attn_mask: torch.Tensor | None = None, cache: KVCache | None = None) -> torch.Tensor:
+        """Logits ``[B, T, V]`` for ``input_ids`` ``[B, T]``.
+
+        positions: ``[B, T]`` (default: continue after the cache). attn_mask: boolean,
+        broadcastable to ``[B, 1, T, S]`` with ``S`` = cached + T keys, True = attend
+        (default: causal). cache: appended to (call ``cache.crop`` to roll back).
+        """
+        b, t = input_ids.shape
+        start = cache.length if cache is not None else 0
+        assert start + t <= self.cfg.max_len, f"sequence of {start + t} exceeds max_len {self.cfg.max_len}"
+        if positions is None:
+            positions = torch.arange(start, start + t, device=input_ids.device).expand(b, t)
+        if attn_mask is None and cache is not None and t > 1:
+            attn_mask = draft_attention_mask(start, t, 0, device=input_ids.device)
+        if attn_mask is not None and attn_mask.dim() == 2:
+            attn_mask = attn_mask[None, None]
+        cos, sin = rope_angles(positions, self.cfg.head_dim, self.cfg.rope_theta)
+        if cache is not None:
+            cache.begin(t)
+        x = self.embed(input_ids)
+        for block in self.blocks:
+            x = block(x, cos, sin, attn_mask, cache)
+        if cache is not None:
+            cache.commit()
+        return F.linear(self.norm(x), self.embed.weight)
+
+    # -- save / load ---------------------------------------------------------------
+    def save(self, directory: str | Path, dtype: torch.dtype = torch.float16) -> None:
+        """Write ``config.json`` and ``model.safetensors`` (tied weights stored once)."""
+        from safetensors.torch import save_file
+
+        directory = Path(directory)
+        directory.mkdir(parents=True, exist_ok=True)
+        config = {"model_type": "craftlm", "architectures": ["CraftLM"], **asdict(self.cfg)}
+        (directory / "config.json").write_text(json.dumps(config, indent=2) + "\n")
+        state = {k: v.detach().to(dtype).contiguous() for k, v in self.state_dict().items()}
+        save_file(state, str(directory / "model.safetensors"), metadata={"format": "pt"})
+
+    @classmethod
+    def load(cls, directory: str | Path, dtype: torch.dtype = torch.float32) -> "CraftLM":
+        """Load what :meth:`save` wrote. Raises ``FileNotFoundError`` / ``ValueError`` on missing or corrupt files."""
+        from safetensors import SafetensorError
+        from safetensors.torch import load_file
+
+        directory = Path(directory)
+        for name in ("config.json", "model.safetensors"):
+            if not (directory / name).is_file():
+                raise FileNotFoundError(f"CraftLM weights incomplete: {directory / name} is missing")
+        try:
+            cfg = CraftLMConfig.from_dict(json.loads((directory / "config.json").read_text()))
+        except (json.JSONDecodeError, TypeError, ValueError, AssertionError) as exc:
+            raise ValueError(f"{directory / 'config.json'} is not a valid CraftLM config: {exc}") from exc
+        try:
+            state = load_file(str(directory / "model.safetensors"))
+        except (SafetensorError, OSError, RuntimeError, ValueError) as exc:
+            raise ValueError(f"{directory / 'model.safetensors'} is corrupt or unreadable: {exc}") from exc
+        model = cls(cfg)
+        try:
+            model.load_state_dict({k: v.to(dtype) for k, v in state.items()})
+        except RuntimeError as exc:
+            raise ValueError(f"{directory / 'model.safetensors'} does not match its config: {exc}") from exc
+        return model.to(dtype).eval()
