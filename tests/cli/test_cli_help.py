@@ -1,0 +1,61 @@
+"""Every CLI command has help with an example; user errors are one line, never a traceback."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import click
+import pytest
+import typer.main
+
+from crafter.cli import app, main
+
+
+def _commands(group: click.Group, prefix: tuple[str, ...] = ()):
+    for name, cmd in group.commands.items():
+        if isinstance(cmd, click.Group):
+            yield from _commands(cmd, prefix + (name,))
+        else:
+            yield prefix + (name,), cmd
+
+
+COMMANDS = list(_commands(typer.main.get_command(app)))
+
+
+@pytest.mark.parametrize("path,cmd", COMMANDS, ids=lambda x: " ".join(x) if isinstance(x, tuple) else "")
+def test_every_command_has_help_with_example(path, cmd) -> None:
+    assert cmd.help and cmd.help.strip(), f"crafter {' '.join(path)} has no help"
+    assert "Example" in cmd.help, f"crafter {' '.join(path)} help has no example"
+
+
+def test_missing_file_is_one_line(capsys) -> None:
+    assert main(["validate", "does-not-exist.dsl"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err == "error: does-not-exist.dsl: no such file"
+
+
+def test_syntax_error_is_one_line(tmp_path, capsys) -> None:
+    f = tmp_path / "bad.dsl"
+    f.write_text('a node "A"\nb node "B" fill\n')
+    assert main(["validate", str(f)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "line 2" in err[0] and "expected '='" in err[0]
+
+
+def test_console_script_exit_code(tmp_path) -> None:
+    f = tmp_path / "bad.json"
+    f.write_text("{not json")
+    proc = subprocess.run([sys.executable, "-m", "crafter.cli", "validate", str(f)], capture_output=True, text=True)
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr and "invalid JSON" in proc.stderr
+
+
+def test_schema_command(tmp_path) -> None:
+    out = tmp_path / "schema.json"
+    assert main(["schema", "-o", str(out)]) == 0
+    import json
+
+    schema = json.loads(out.read_text())
+    assert schema["title"] == "Crafter FigureSpec"
+    assert "Node" in schema["$defs"] and "Edge" in schema["$defs"]
