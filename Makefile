@@ -22,8 +22,11 @@ $(NODE_STAMP): package.json
 env: $(STAMP) $(NODE_STAMP)
 
 # Debian packages the tests need (Chromium for the browser test). Skipped when present.
+# Waits for the dpkg lock (another apt run) instead of failing; a failed install only
+# warns, and the browser test then skips with a reason.
+APT := apt-get -o DPkg::Lock::Timeout=600
 system:
-	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; } || echo "warning: could not install chromium; browser tests will be skipped"
+	@command -v chromium >/dev/null 2>&1 || { $(APT) update -qq && DEBIAN_FRONTEND=noninteractive $(APT) install -y -qq --no-install-recommends chromium fonts-dejavu-core >/dev/null; } || echo "warning: could not install chromium; browser tests will be skipped"
 
 run: env
 	$(BIN)/streamlit run app.py --server.port $(PORT) --server.headless true --browser.gatherUsageStats false
