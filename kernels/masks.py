@@ -48,19 +48,23 @@ def training_block_ids(response_len: int, block_size: int, phase: int) -> torch.
     return ids - ids[0] if response_len else ids
 
 
-def training_attention_mask(prompt_len: int, block_ids: torch.Tensor) -> torch.Tensor:
-    """Mask for ``[prompt | x0 | xt]``: ``[L, L]`` with ``L = prompt_len + 2 * response_len``.
+def training_attention_mask(prompt_len: int, block_ids: torch.Tensor, clean_len: int | None = None) -> torch.Tensor:
+    """Mask for ``[prompt | x0 | xt]``: ``[L, L]`` with ``L = prompt_len + clean_len + len(block_ids)``.
 
-    block_ids: ``[response_len]`` non-decreasing block index per response position
-    (see :func:`training_block_ids`).
+    block_ids: non-decreasing block index of each position of the noised copy xt (see
+    :func:`training_block_ids`). clean_len: length of x0 (default: same as xt); xt may
+    be longer, when its last block is padded with EOS, and x0 position ``i`` belongs to
+    block ``block_ids[i]``.
     """
     r = int(block_ids.numel())
-    t = prompt_len + r
+    c = r if clean_len is None else clean_len
+    assert c <= r, "the noised copy covers the whole clean response"
+    t = prompt_len + c
     n = t + r
     mask = torch.zeros(n, n, dtype=torch.bool)
     mask[:t, :t] = torch.ones(t, t, dtype=torch.bool).tril()  # prompt + clean response: causal
     mask[t:, :prompt_len] = True  # noised copy sees the whole prompt
     b = block_ids.view(-1, 1)
-    mask[t:, prompt_len:t] = block_ids.view(1, -1) < b  # ... clean blocks strictly before its own
+    mask[t:, prompt_len:t] = block_ids[:c].view(1, -1) < b  # ... clean blocks strictly before its own
     mask[t:, t:] = block_ids.view(1, -1) == b  # ... and its own block, bidirectionally
     return mask

@@ -45,3 +45,10 @@ def test_training_mask_hand_case():
 def test_clean_rows_never_see_noised_copy():
     m = training_attention_mask(5, training_block_ids(11, 4, 3))
     assert not m[: 5 + 11, 5 + 11 :].any()
+
+
+def test_training_mask_with_eos_padded_noised_copy():
+    # clean response of 3, noised copy padded to 4 (one block of 4)
+    m = training_attention_mask(1, torch.tensor([0, 0, 0, 0]), clean_len=3)
+    assert m.shape == (8, 8)
+    assert m[4:, 0].all() and not m[4:, 1:4].any() and m[4:, 4:].all()

@@ -1,0 +1,580 @@
+"""The synthetic corpus CraftLM is trained on: (task, prompt, target DSL) triples.
+
+Three tasks (prompt formats in :mod:`crafter.llm.prompts`):
+
+* **plan** — a researcher's brief (prose, bullets, numbered steps, arrows, passive
+  voice, captions) -> the whole figure's DSL;
+* **chart** — a table schema plus a one-line brief -> one chart statement;
+* **repair** — a figure's DSL plus one instruction or critic issue -> the
+  replacement lines of the named components.
+
+Targets are built as :class:`crafter.spec.Figure` objects and printed with
+``print_dsl`` (never hand-formatted), so they always parse.
+
+Conventions the model learns (and the held-out split checks):
+
+* node ids ``n1, n2…`` in order of first mention in the brief; edges ``e1…`` in
+  the order they are stated; groups ``g1…`` last;
+* labels are spans copied verbatim from the brief (case kept);
+* storage nouns (database, store, buffer…) give ``shape=cylinder``, a label ending
+  in ``?`` gives ``shape=diamond``; "dashed"/"optional" links give ``style=dashed``.
+
+**Held-out split.** Words of the label vocabulary are split by a hash (1 in 5 is
+held out), and every phrasing family (connective verbs, sentence frames, bullet and
+step styles, group and caption wordings) has a training and a held-out half. The
+held-out split uses only held-out words and held-out phrasings, so it measures
+phrasing and vocabulary never seen in training.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import zlib
+from dataclasses import dataclass, field
+
+from crafter.llm.prompts import chart_prompt, plan_prompt, repair_prompt
+from crafter.spec import Chart, Edge, Figure, Group, Node, print_component, print_dsl
+
+# ---------------------------------------------------------------------------------
+# Vocabulary: heads and modifiers from ML, biology, physics, systems, chemistry
+# ---------------------------------------------------------------------------------
+
+HEADS = """encoder decoder tokenizer embedding transformer attention projector classifier
+regressor discriminator generator critic policy optimizer scheduler sampler retriever
+reranker index cache buffer router gateway loader parser validator aggregator pooler
+normalizer detector segmenter tracker planner controller actuator sensor estimator filter
+amplifier oscillator laser detector spectrometer interferometer resonator magnet cryostat
+ribosome nucleus mitochondrion chloroplast membrane receptor kinase enzyme promoter
+transcript protein antibody neuron synapse cortex hippocampus organoid culture
+sequencer aligner assembler annotator caller reactor catalyst solvent precipitate
+electrode electrolyte anode cathode membrane column chromatograph titrator distiller
+compiler linker kernel scheduler allocator server client broker queue shard replica
+database store warehouse lake bucket registry ledger archive repository bank
+dataset benchmark corpus checkpoint model head backbone adapter module block layer
+stage phase pipeline workflow loop monitor dashboard report summary visualizer
+simulator solver integrator emulator surrogate interpolator mesh grid lattice
+spectrum signal waveform photon beam target chamber trigger digitizer readout
+microscope camera scanner centrifuge incubator pipette plate assay probe primer
+ligand substrate product intermediate reagent monomer polymer crystal film wafer""".split()
+
+MODIFIERS = """neural graph convolutional recurrent sparse dense latent visual textual
+acoustic multimodal contrastive variational adversarial causal masked frozen shared
+local global temporal spatial spectral optical thermal quantum classical magnetic
+cellular genomic proteomic metabolic synaptic cortical viral bacterial fungal
+chemical catalytic organic ionic polymeric crystalline aqueous gaseous
+distributed parallel streaming batch online offline remote edge cloud secure
+primary secondary auxiliary final initial raw clean noisy filtered calibrated
+reference baseline target source query key value feature token patch pixel
+image audio video text code protein gene cell tissue sample signal event
+fast slow coarse fine hierarchical residual gated recursive iterative adaptive""".split()
+
+STORAGE_HEADS = {"database", "store", "warehouse", "lake", "bucket", "registry", "ledger",
+                 "archive", "repository", "bank", "cache", "buffer", "dataset", "corpus"}
+
+ACRONYMS = """CNN RNN GNN MLP VAE GAN LSTM GRU BERT ViT CLIP PCR NMR MRI EEG FPGA GPU TPU
+CPU DRAM SSD API RPC DNA RNA ATP LHC CMOS HPLC FRET qPCR scRNA ELISA SQL KV LoRA
+MoE RAG OCR ASR TTS DFT MCMC PDE ODE FFT PID""".split()
+
+SYLLABLES = "ka lo mi ne ra su te vo zi pa qu bri cor dex fal gor hen jix lum mor nix orb pel quo rin sil tor ulm vex wyn xer yor zul".split()
+
+
+def _held_out_word(word: str) -> bool:
+    return zlib.crc32(word.lower().encode()) % 5 == 0
+
+
+def _pseudo_word(rng: random.Random) -> str:
+    return "".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 3)))
+
+
+@dataclass
+class Vocab:
+    heads: list[str]
+    modifiers: list[str]
+    acronyms: list[str]
+    pseudo: bool  # invent words too (training only: teaches copying of anything)
+
+
+def vocab_for(split: str) -> Vocab:
+    held = split != "train"
+    pick = (lambda ws: sorted({w for w in ws if _held_out_word(w) == held}))
+    return Vocab(pick(HEADS), pick(MODIFIERS), pick(ACRONYMS), pseudo=not held)
+
+
+def make_label(rng: random.Random, vocab: Vocab, used: set[str]) -> str:
+    for _ in range(50):
+        if vocab.pseudo and rng.random() < 0.25:
+            head = _pseudo_word(rng)
+        else:
+            head = rng.choice(vocab.heads)
+        words = [head]
+        r = rng.random()
+        if r < 0.45:
+            words.insert(0, rng.choice(vocab.modifiers))
+        elif r < 0.6:
+            words.insert(0, rng.choice(vocab.acronyms))
+        elif r < 0.7:
+            words = [rng.choice(vocab.modifiers), rng.choice(vocab.modifiers), head]
+        elif r < 0.75:
+            words.append(str(rng.randint(1, 12)))
+        case = rng.random()
+        if case < 0.55:
+            words = [w if w.isupper() or w[0].isupper() else w.capitalize() for w in words]
+        elif case < 0.65:
+            words[0] = words[0] if words[0].isupper() else words[0].capitalize()
+        label = " ".join(words)
+        if rng.random() < 0.05:
+            label += "?"
+        if label.lower() not in used:
+            used.add(label.lower())
+            return label
+    raise RuntimeError("vocabulary too small for a figure this size")
+
+
+def shape_for(label: str) -> str:
+    if label.endswith("?"):
+        return "diamond"
+    last = label.split()[-1].lower()
+    return "cylinder" if last in STORAGE_HEADS else "box"
+
+
+# ---------------------------------------------------------------------------------
+# Figure structures
+# ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Link:
+    src: int
+    dst: int
+    label: str | None = None
+    dashed: bool = False
+
+
+@dataclass
+class Plan:
+    labels: list[str]  # in order of first mention (= node ids n1, n2…)
+    links: list[Link]  # in stated order
+    groups: list[tuple[str, list[int]]] = field(default_factory=list)
+    title: str | None = None
+
+    def figure(self) -> Figure:
+        comps: list = []
+        for i, lab in enumerate(self.labels):
+            comps.append(Node(kind="node", id=f"n{i + 1}", label=lab, shape=shape_for(lab)))
+        for j, l in enumerate(self.links):
+            comps.append(Edge(kind="edge", id=f"e{j + 1}", source=f"n{l.src + 1}", target=f"n{l.dst + 1}",
+                              label=l.label, style="dashed" if l.dashed else "solid"))
+        for k, (glabel, members) in enumerate(self.groups):
+            comps.append(Group(kind="group", id=f"g{k + 1}", label=glabel, members=[f"n{m + 1}" for m in members]))
+        return Figure(title=self.title, components=comps)
+
+
+EDGE_WORDS = """gradients tokens features logits queries scores samples batches events requests
+photons ions electrons reads spectra frames embeddings weights labels alerts metrics
+counts peaks fragments images masks packets messages rewards actions states""".split()
+
+TITLE_FRAMES = ["Overview of the {x} pipeline", "The {x} architecture", "{x} workflow", "How {x} works",
+                "Schematic of the {x} setup", "{x} system design", "Data flow in {x}"]
+
+
+# ---------------------------------------------------------------------------------
+# Phrasing families: each is (train variants, held-out variants)
+# ---------------------------------------------------------------------------------
+
+def _split(train: list[str], held: list[str]) -> dict[str, list[str]]:
+    return {"train": train, "heldout": held}
+
+
+# active "A <verb> B"
+ACTIVE = _split(
+    ["{a} feeds {b}", "{a} feeds into {b}", "{a} passes its output to {b}", "{a} sends its results to {b}",
+     "{a} is followed by {b}", "{a} flows into {b}", "{a} provides input to {b}", "{a} connects to {b}",
+     "{a} writes to {b}", "{a} forwards everything to {b}", "{a} outputs to {b}", "{a} triggers {b}",
+     "{a} is piped into {b}", "{a} produces the input of {b}", "{a} updates {b}", "{a} calls {b}",
+     "{a} leads to {b}", "{a} goes to {b}", "{a} is connected to {b}", "{a} hands its output over to {b}"],
+    ["{a} streams into {b}", "{a} drives {b}", "{a} supplies {b}", "{a} hands off to {b}",
+     "{a} relays its output to {b}", "{a} then reaches {b}", "{a} pushes data to {b}", "{a} activates {b}",
+     "{a} is wired to {b}", "{a} delivers to {b}"])
+# passive "B <verb> A" (mentions B first)
+PASSIVE = _split(
+    ["{b} is fed by {a}", "{b} receives the output of {a}", "{b} is driven by {a}", "{b} takes input from {a}",
+     "{b} reads from {a}", "{b} is populated by {a}", "{b} gets its input from {a}"],
+    ["{b} is consumed from {a}", "{b} is supplied by {a}", "{b} draws on {a}", "{b} is triggered by {a}"])
+WHICH = _split([", which feeds {b}", ", which in turn passes it to {b}", ", whose output goes to {b}",
+                ", which then sends it to {b}"],
+               [", which hands off to {b}", ", and from there to {b}"])
+LABELLED = _split(
+    ["{a} sends {l} to {b}", "{a} passes {l} to {b}", "{a} -> {b} ({l})", "an arrow labelled \"{l}\" goes from {a} to {b}"],
+    ["{a} ships {l} over to {b}", "{a} transmits {l} to {b}"])
+DASHED = _split(["{a} optionally feeds {b} (dashed)", "a dashed arrow goes from {a} to {b}"],
+                ["{a} may also reach {b} (draw it dashed)"])
+GROUPS = _split(
+    ["{m} are grouped as {g}", "{m} sit inside a box labelled {g}", "{g} contains {m}", "put {m} in a group called {g}",
+     "{m} form the {g}"],
+    ["{m} belong together under {g}", "frame {m} and title the frame {g}"])
+CAPTIONS = _split(["Figure 1: {t}.", "Title: {t}", "Caption: {t}."], ["Fig. 3 — {t}.", "Figure title: {t}"])
+OPENERS = _split(
+    ["Please draw a diagram of our system.", "We want a figure for the methods section.",
+     "Here is the pipeline we use.", "Draw the following architecture.", "", "", ""],
+    ["Could you sketch this for the paper?", "The setup is as follows.", ""])
+FILLERS = _split(
+    ["This design keeps latency low.", "Everything runs on a single machine.", "We tuned this carefully.",
+     "This is standard practice in the field.", "The whole thing runs nightly."],
+    ["It was validated on three cohorts.", "This saves a lot of compute."])
+STEP_STYLES = _split(["{i}. {x}", "Step {i}: {x}", "({i}) {x}"], ["{i}) {x}", "Stage {i} - {x}"])
+BULLETS = _split(["- ", "* "], ["• "])
+ARROWS = _split([" -> ", " → "], [" => ", " ⟶ "])
+THE = ["the ", "", "", "our ", "a "]
+
+
+def _np(rng: random.Random, label: str) -> str:
+    """A noun phrase for a label: an optional determiner plus the label verbatim."""
+    return rng.choice(THE) + label
+
+
+# ---------------------------------------------------------------------------------
+# Plan briefs
+# ---------------------------------------------------------------------------------
+
+
+def _random_plan(rng: random.Random, vocab: Vocab) -> Plan:
+    n = rng.choice([2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 8])
+    used: set[str] = set()
+    labels = [make_label(rng, vocab, used) for _ in range(n)]
+    links = [Link(i, i + 1) for i in range(n - 1)]
+    if n >= 4 and rng.random() < 0.4:  # a skip or feedback link
+        a, b = sorted(rng.sample(range(n), 2))
+        if b - a > 1:
+            links.append(Link(b, a) if rng.random() < 0.5 else Link(a, b))
+    for l in links:
+        r = rng.random()
+        if r < 0.2:
+            l.label = rng.choice(EDGE_WORDS) if not vocab.pseudo or rng.random() < 0.7 else _pseudo_word(rng)
+        elif r < 0.27:
+            l.dashed = True
+    plan = Plan(labels, links)
+    if n >= 3 and rng.random() < 0.35:
+        s = rng.randrange(0, n - 1)
+        e = rng.randrange(s + 2, n + 1)
+        plan.groups.append((make_label(rng, vocab, used), list(range(s, e))))
+    if rng.random() < 0.3:
+        plan.title = rng.choice(TITLE_FRAMES).format(x=labels[0])
+    return plan
+
+
+def _link_sentence(rng: random.Random, split: str, l: Link, names: list[str]) -> tuple[str, tuple[int, int]]:
+    """A clause stating a link; returns it with the order the two nodes are mentioned in."""
+    a, b = names[l.src], names[l.dst]
+    if l.label is not None:
+        return rng.choice(LABELLED[split]).format(a=a, b=b, l=l.label), (l.src, l.dst)
+    if l.dashed:
+        return rng.choice(DASHED[split]).format(a=a, b=b), (l.src, l.dst)
+    if rng.random() < 0.25:
+        return rng.choice(PASSIVE[split]).format(a=a, b=b), (l.dst, l.src)
+    return rng.choice(ACTIVE[split]).format(a=a, b=b), (l.src, l.dst)
+
+
+def _cap(s: str) -> str:
+    return s[:1].upper() + s[1:] if s else s
+
+
+def render_brief(rng: random.Random, plan: Plan, split: str) -> Plan:
+    """Write a brief for ``plan``; returns (brief, plan renumbered in order of first mention)."""
+    style = rng.choice(["prose", "prose", "bullets", "steps", "arrows"])
+    names = [_np(rng, lab) for lab in plan.labels]
+    bare = list(plan.labels)
+    mentioned: list[int] = []
+
+    def mention(*idx: int) -> None:
+        for i in idx:
+            if i not in mentioned:
+                mentioned.append(i)
+
+    parts: list[str] = []
+    opener = rng.choice(OPENERS[split])
+    if opener:
+        parts.append(opener)
+    body: list[str] = []
+    links = list(plan.links)
+    chain = [l for l in links if l.label is None and not l.dashed and l.dst == l.src + 1]
+    extra = [l for l in links if l not in chain]
+    if style == "arrows" and chain:
+        path = [chain[0].src] + [l.dst for l in chain]
+        contiguous = all(chain[k].dst == chain[k + 1].src for k in range(len(chain) - 1))
+        if contiguous:
+            arrow = rng.choice(ARROWS[split])
+            body.append(arrow.join(bare[i] for i in path))
+            mention(*path)
+            chain = []
+    if style == "steps" and chain:
+        path = [chain[0].src] + [l.dst for l in chain]
+        if all(chain[k].dst == chain[k + 1].src for k in range(len(chain) - 1)):
+            fmt = rng.choice(STEP_STYLES[split])
+            body.append("The steps, in order:" if split == "train" else "In sequence:")
+            for i, node in enumerate(path):
+                body.append(fmt.format(i=i + 1, x=_cap(names[node])))
+            mention(*path)
+            chain = []
+    sentences: list[str] = []
+    k = 0
+    while k < len(chain):  # prose: "A feeds B, which feeds C" runs
+        l = chain[k]
+        s, order = _link_sentence(rng, split, l, names)
+        mention(*order)
+        while k + 1 < len(chain) and chain[k + 1].src == l.dst and order == (l.src, l.dst) and rng.random() < 0.4:
+            k += 1
+            l = chain[k]
+            s += rng.choice(WHICH[split]).format(b=names[l.dst])
+            mention(l.dst)
+        sentences.append(_cap(s) + ".")
+        k += 1
+    for l in extra:
+        s, order = _link_sentence(rng, split, l, names)
+        mention(*order)
+        sentences.append(_cap(s) + ".")
+    if style == "bullets" and sentences:
+        b = rng.choice(BULLETS[split])
+        body.extend(b + s for s in sentences)
+    elif sentences:
+        if rng.random() < 0.3:
+            sentences.insert(rng.randrange(len(sentences) + 1), rng.choice(FILLERS[split]))
+        body.append(" ".join(sentences))
+    for i in range(len(plan.labels)):  # isolated nodes still need a mention
+        if i not in mentioned:
+            body.append(f"There is also {names[i]}." if split == "train" else f"Add {names[i]} on its own.")
+            mention(i)
+    groups_text = []
+    for glabel, members in plan.groups:
+        m = [names[i] for i in members]
+        ms = ", ".join(m[:-1]) + " and " + m[-1] if len(m) > 1 else m[0]
+        groups_text.append(_cap(rng.choice(GROUPS[split]).format(m=ms, g=glabel)) + ".")
+    parts += body + groups_text
+    if plan.title:
+        cap = rng.choice(CAPTIONS[split]).format(t=plan.title)
+        if rng.random() < 0.5:
+            parts.insert(0, cap)
+        else:
+            parts.append(cap)
+    sep = "\n" if style in ("bullets", "steps") or rng.random() < 0.3 else " "
+    brief = sep.join(p for p in parts if p)
+    # renumber nodes in order of first mention
+    order = {old: new for new, old in enumerate(mentioned)}
+    renum = Plan([plan.labels[i] for i in mentioned],
+                 [Link(order[l.src], order[l.dst], l.label, l.dashed) for l in plan.links],
+                 [(g, [order[i] for i in ms]) for g, ms in plan.groups], plan.title)
+    renum.brief = brief  # type: ignore[attr-defined]
+    return renum
+
+
+def plan_example(rng: random.Random, split: str) -> tuple[str, str]:
+    """(brief, target DSL)."""
+    plan = render_brief(rng, _random_plan(rng, vocab_for(split)), split)
+    return plan.brief, print_dsl(plan.figure())  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------------------------
+# Chart: table schema + brief -> one chart statement
+# ---------------------------------------------------------------------------------
+
+MEASURES = """accuracy loss latency throughput f1 recall precision perplexity energy temperature
+pressure yield concentration absorbance expression fluorescence voltage current frequency
+wavelength intensity runtime memory cost error speedup reward count density viscosity""".split()
+DIMENSIONS = """model method dataset epoch step batch_size layer species strain sample condition
+treatment gene protein material solvent catalyst site device node region cohort day year
+seed optimizer backbone task split""".split()
+TEMPORAL = ["epoch", "step", "day", "year", "time", "iteration"]
+MARKS = _split(
+    {"bar": ["bar chart of {y} by {x}", "compare {y} across {x} with bars", "bar plot: {y} per {x}"],
+     "line": ["line chart of {y} over {x}", "plot {y} against {x} as a line", "{y} vs {x}, lines"],
+     "point": ["scatter plot of {y} against {x}", "scatter {y} vs {x}", "dots for {y} over {x}"],
+     "area": ["area chart of {y} over {x}"],
+     "boxplot": ["box plot of {y} for each {x}", "distribution of {y} per {x} as box plots"]},
+    {"bar": ["show {y} for every {x} as bars", "a bar graph with {x} on the x axis and {y} on y"],
+     "line": ["trend of {y} along {x}", "draw how {y} changes with {x}"],
+     "point": ["{y} plotted as points against {x}"],
+     "area": ["filled area of {y} across {x}"],
+     "boxplot": ["spread of {y} in each {x} (box and whiskers)"]})
+COLOR_BY = _split([", coloured by {c}", ", one colour per {c}", ", split by {c}"], [", hue = {c}", ", grouped by {c}"])
+CHART_TITLES = _split([" titled \"{t}\"", ". Title: {t}"], [", caption \"{t}\""])
+
+
+def _field_name(rng: random.Random, pool: list[str], split: str) -> str:
+    name = rng.choice(pool)
+    if rng.random() < 0.3:
+        name = name + "_" + rng.choice(["mean", "avg", "score", "ms", "pct", "total"])
+    if split == "train" and rng.random() < 0.3:
+        name = _pseudo_word(random.Random(rng.random())) + ("_" + name if rng.random() < 0.5 else "")
+    if split != "train":
+        name = name + "_" + rng.choice(["val", "obs", "run"])
+    return name
+
+
+def chart_example(rng: random.Random, split: str) -> tuple[str, str, str]:
+    """(schema text, brief, target DSL of one chart component)."""
+    mark = rng.choice(list(MARKS[split]))
+    y = _field_name(rng, MEASURES, split)
+    x = rng.choice(TEMPORAL) if mark in ("line", "area") and rng.random() < 0.6 else _field_name(rng, DIMENSIONS, split)
+    if mark == "point" and rng.random() < 0.5:
+        x = _field_name(rng, MEASURES, split)
+    xtype = "temporal" if x in TEMPORAL and rng.random() < 0.3 else (
+        "quantitative" if mark in ("point", "line", "area") and (x in TEMPORAL or x.split("_")[0] in MEASURES) else "nominal")
+    cols = {x: xtype, y: "quantitative"}
+    color = None
+    if rng.random() < 0.4:
+        color = _field_name(rng, DIMENSIONS, split)
+        if color in cols:
+            color = None
+        else:
+            cols[color] = "nominal"
+    for _ in range(rng.randint(0, 2)):  # distractor columns
+        extra = _field_name(rng, rng.choice([MEASURES, DIMENSIONS]), split)
+        cols.setdefault(extra, "quantitative" if extra.split("_")[0] in MEASURES else "nominal")
+    items = list(cols.items())
+    rng.shuffle(items)
+    table = rng.choice(["results", "runs", "measurements", "data", "table"]) + rng.choice([".csv", ".xlsx", ""])
+    schema = f"table {table}: " + ", ".join(f"{c} ({t})" for c, t in items)
+    brief = rng.choice(MARKS[split][mark]).format(x=x, y=y)
+    if color:
+        brief += rng.choice(COLOR_BY[split]).format(c=color)
+    title = None
+    if rng.random() < 0.4:
+        title = f"{_cap(y.replace('_', ' '))} by {x.replace('_', ' ')}"
+        brief += rng.choice(CHART_TITLES[split]).format(t=title)
+    brief = _cap(brief)
+    enc = {"x": {"field": x, "type": xtype}, "y": {"field": y, "type": "quantitative"}}
+    if mark == "bar" and rng.random() < 0.0:
+        pass
+    if color:
+        enc["color"] = {"field": color, "type": "nominal"}
+    chart = Chart(kind="chart", id="c1", title=title, spec={"mark": mark, "encoding": enc})
+    return schema, brief, print_dsl(Figure(components=[chart]))
+
+
+# ---------------------------------------------------------------------------------
+# Repair: figure DSL + instruction -> replacement lines for the named components
+# ---------------------------------------------------------------------------------
+
+COLORS = ["#dbe9f6", "#fde0c5", "#e2f0d9", "#f4cccc", "#ead1dc", "#fff2cc", "#d9d2e9", "#cfe2f3",
+          "lightblue", "lightgray", "orange", "gold", "salmon", "teal", "white"]
+REPAIR_FRAMES = _split({
+    "rename": ["Rename {id} to \"{v}\".", "Change the label of {id} to \"{v}\".", "{id} should read \"{v}\"."],
+    "shape": ["Make {id} a {v}.", "Draw {id} as a {v}.", "Use shape {v} for {id}."],
+    "dash": ["Make edge {id} dashed.", "Draw {id} with a dashed line.", "{id} is optional: dash it."],
+    "fill": ["Fill {id} with {v}.", "Colour {id} {v}.", "Set the fill of {id} to {v}."],
+    "elabel": ["Label edge {id} \"{v}\".", "Put the text \"{v}\" on edge {id}."],
+    "reverse": ["Reverse the direction of {id}.", "Edge {id} points the wrong way; flip it."],
+    "bold": ["Make the text of {id} bold.", "Emphasise {id} with bold text."],
+    "overflow": ["[text-overflow] {id}: the label does not fit; shorten it to \"{v}\"."],
+    "contrast": ["[low-contrast] {id}: text is hard to read on its fill; use fill {v}."],
+}, {
+    "rename": ["Call {id} \"{v}\" instead.", "Relabel {id} as \"{v}\"."],
+    "shape": ["{id} ought to be a {v}.", "Switch {id} to the {v} shape."],
+    "dash": ["Use a broken line for {id}.", "Render {id} dashed please."],
+    "fill": ["Give {id} a {v} background.", "Paint {id} {v}."],
+    "elabel": ["Annotate {id} with \"{v}\".", "Edge {id} needs the caption \"{v}\"."],
+    "reverse": ["Turn {id} around.", "{id} should go the other way."],
+    "bold": ["Put {id} in bold.", "{id} needs heavier type."],
+    "overflow": ["[label-too-long] {id} overflows its box; use \"{v}\"."],
+    "contrast": ["[contrast] {id} is unreadable; change its fill to {v}."],
+})
+SHAPE_WORDS = ["round", "ellipse", "circle", "diamond", "cylinder", "hexagon", "document", "stack", "parallelogram"]
+
+
+def repair_example(rng: random.Random, split: str) -> tuple[str, str, list[str], str]:
+    """(figure DSL, instruction, component ids, replacement DSL lines)."""
+    vocab = vocab_for(split)
+    plan = _random_plan(rng, vocab)
+    plan.title = None
+    fig = plan.figure()
+    if rng.random() < 0.5:  # some figures already carry styling
+        comps = []
+        for c in fig.components:
+            if c.kind == "node" and rng.random() < 0.3:
+                c = c.model_copy(update={"fill": rng.choice(COLORS)})
+            comps.append(c)
+        fig = Figure(title=fig.title, components=comps)
+    nodes = fig.of_kind("node")
+    edges = fig.of_kind("edge")
+    kinds = ["rename", "shape", "fill", "bold", "overflow", "contrast"] + (["dash", "elabel", "reverse"] * 2 if edges else [])
+    kind = rng.choice(kinds)
+    frames = REPAIR_FRAMES[split][kind]
+    if kind in ("dash", "elabel", "reverse"):
+        target = rng.choice(edges)
+    else:
+        target = rng.choice(nodes)
+    v = ""
+    if kind == "rename":
+        v = make_label(rng, vocab, {c.label.lower() for c in nodes})
+        new = target.model_copy(update={"label": v})
+    elif kind == "overflow":
+        v = target.label.split()[-1] if len(target.label.split()) > 1 else target.label[:4]
+        new = target.model_copy(update={"label": v})
+    elif kind == "shape":
+        v = rng.choice([s for s in SHAPE_WORDS if s != target.shape])
+        new = target.model_copy(update={"shape": v})
+    elif kind in ("fill", "contrast"):
+        v = rng.choice([c for c in COLORS if c != target.fill])
+        new = target.model_copy(update={"fill": v})
+    elif kind == "bold":
+        new = target.model_copy(update={"bold": True})
+    elif kind == "dash":
+        new = target.model_copy(update={"style": "dashed"})
+    elif kind == "elabel":
+        v = rng.choice(EDGE_WORDS) if rng.random() < 0.7 or not vocab.pseudo else _pseudo_word(rng)
+        new = target.model_copy(update={"label": v})
+    else:  # reverse
+        new = target.model_copy(update={"source": target.target, "target": target.source})
+    instruction = rng.choice(frames).format(id=target.id, v=v)
+    return print_dsl(fig), instruction, [target.id], print_component(new) + "\n"
+
+
+# ---------------------------------------------------------------------------------
+# Examples as model prompts
+# ---------------------------------------------------------------------------------
+
+TASK_MIX = (("plan", 0.6), ("chart", 0.15), ("repair", 0.25))
+
+
+@dataclass
+class Example:
+    task: str
+    prompt: str  # the full model prompt (see crafter.llm.prompts)
+    target: str  # DSL the model must write
+    source: str  # the user-facing input (brief / instruction), for reports
+
+
+def make_example(rng: random.Random, split: str, task: str | None = None) -> Example:
+    if task is None:
+        r, acc = rng.random(), 0.0
+        for task, w in TASK_MIX:
+            acc += w
+            if r < acc:
+                break
+    if task == "plan":
+        brief, target = plan_example(rng, split)
+        return Example("plan", plan_prompt(brief), target, brief)
+    if task == "chart":
+        schema, brief, target = chart_example(rng, split)
+        return Example("chart", chart_prompt(schema, brief), target, brief)
+    dsl, instruction, ids, target = repair_example(rng, split)
+    return Example("repair", repair_prompt(dsl, instruction, ids), target, instruction)
+
+
+def make_corpus(n: int, split: str, seed: int, task: str | None = None) -> list[Example]:
+    rng = random.Random(f"{split}:{seed}")
+    return [make_example(rng, split, task) for _ in range(n)]
+
+
+def held_out_set(per_task: int = 40, seed: int = 0) -> list[Example]:
+    """The fixed held-out prompts the benchmark and the identity tests use."""
+    out: list[Example] = []
+    for task in ("plan", "chart", "repair"):
+        out += make_corpus(per_task, "heldout", seed, task)
+    return out
+
+
+def dump_jsonl(examples: list[Example], path: str) -> None:
+    with open(path, "w") as f:
+        for e in examples:
+            f.write(json.dumps(e.__dict__) + "\n")
