@@ -1,0 +1,1 @@
+"""CraftBench: a reproducible benchmark of figure systems (cases, systems, metrics, runs, reports)."""

@@ -1,0 +1,102 @@
+"""The `craftbench` command: generate a suite, run systems on it, report."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+app = typer.Typer(name="craftbench", help="CraftBench: a reproducible benchmark of figure systems.",
+                  no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
+
+
+@app.command()
+def generate(
+    suite: str = typer.Option("smoke", help="Named suite (smoke, v1) or a new name with --seed"),
+    n: Optional[int] = typer.Option(None, help="Cases per figure-type × condition cell (default: the suite's)"),
+    seed: Optional[int] = typer.Option(None, help="Seed (default: the suite's; named suites regenerate bit for bit)"),
+    output: Path = typer.Option(..., "-o", "--output", help="Folder for the suite"),
+) -> None:
+    """Generate benchmark cases with ground truth (FigureSpec, reference SVG and PNG).
+
+    Example: craftbench generate --suite smoke -o bench/smoke
+    """
+    from rich.progress import track
+
+    from craftbench.cases import generate_cases, write_suite
+
+    cases = generate_cases(suite, n=n, seed=seed)
+    list(track([None], description=f"writing {len(cases)} cases", transient=True))
+    write_suite(cases, output)
+    typer.echo(f"wrote {len(cases)} cases to {output}")
+
+
+@app.command()
+def run(
+    suite_dir: Path = typer.Option(..., "--suite", help="A folder written by `craftbench generate`"),
+    systems: str = typer.Option("crafter,crafter-norepair,vtracer", help="Comma-separated systems: crafter, "
+                                "crafter-norepair, oneshot, crafteditor, vtracer, reference, empty, openai:URL"),
+    output: Path = typer.Option(..., "-o", "--output", help="Run folder (resumable: rerun to continue)"),
+    workers: int = typer.Option(1, help="Parallel workers"),
+    executor: str = typer.Option("local", help="local (process pool) or ray"),
+) -> None:
+    """Run systems on a suite; one JSONL line per case and system; resumes where it stopped.
+
+    Example: craftbench run --suite bench/smoke --systems crafter,vtracer -o runs/smoke
+    """
+    from rich.progress import Progress
+
+    from craftbench.cases import load_cases
+    from craftbench.runner import run_benchmark
+    from craftbench.systems import get_system
+
+    names = [s.strip() for s in systems.split(",") if s.strip()]
+    cases = load_cases(suite_dir)
+    total = sum(1 for c in cases for s in names if get_system(s).supports(c))
+    with Progress() as progress:
+        task = progress.add_task("running", total=total)
+        run_benchmark(suite_dir, names, output, workers=workers, executor=executor,
+                      on_result=lambda row: progress.advance(task))
+    typer.echo(f"results in {output / 'results.jsonl'}")
+
+
+@app.command()
+def report(run_dir: Path = typer.Argument(..., help="A folder written by `craftbench run`")) -> None:
+    """Write report.md and a self-contained report.html for a run.
+
+    Example: craftbench report runs/smoke
+    """
+    from craftbench.report import write_report
+
+    md, html = write_report(run_dir)
+    typer.echo(f"wrote {md} and {html}")
+    typer.echo(md.read_text(encoding="utf-8").split("## Plots")[0])
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        app(args=argv, standalone_mode=False)
+    except (FileNotFoundError, KeyError, ValueError) as e:
+        typer.echo(f"error: {e.args[0] if e.args else e}", err=True)
+        return 1
+    except typer.Exit as e:
+        return e.exit_code
+    except Exception as e:
+        import click
+
+        if isinstance(e, click.ClickException):
+            e.show()
+            return e.exit_code
+        from crafter.errors import CrafterError
+
+        if isinstance(e, CrafterError):
+            typer.echo(f"error: {e}", err=True)
+            return 1
+        raise
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,215 @@
+"""System adapters: one small interface, many figure systems.
+
+A system takes a :class:`~craftbench.cases.Case` (and the folder holding its input
+files) and returns a :class:`SystemOutput`: a FigureSpec where it has one, an SVG, and
+statistics. A system that does not handle a condition says so (``supports``), and
+its cell in the report reads "n/a" instead of a zero.
+
+Systems:
+
+* ``crafter`` — the full agent pipeline (plan → layout → render → critique → repair);
+* ``crafter-norepair`` — the same with zero repair rounds (the ablation);
+* ``oneshot`` — the model alone: one completion, parsed, laid out, rendered;
+* ``crafteditor`` — raster → FigureSpec (vectorize and sketch);
+* ``vtracer`` — colour tracing baseline (vectorize and sketch): paths only;
+* ``reference`` — returns the ground truth (a sanity check: it must score perfectly);
+* ``empty`` — returns an empty figure (a sanity check: it must score zero);
+* ``openai:URL`` — any served model asked for FigureSpec DSL directly.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from craftbench.cases import Case
+from crafter.spec import Figure
+
+
+@dataclass
+class SystemOutput:
+    figure: Figure | None = None
+    svg: str | None = None
+    seconds: float = 0.0
+    stats: dict[str, Any] = field(default_factory=dict)
+    error: str | None = None
+
+
+class System:
+    name: str = "system"
+    conditions: tuple[str, ...] = ("text", "compose", "complete", "sketch", "vectorize", "repair")
+
+    def supports(self, case: Case) -> bool:
+        return case.condition in self.conditions
+
+    def run(self, case: Case, case_dir: Path) -> SystemOutput:  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+def _render(fig: Figure) -> tuple[Figure, str]:
+    from crafter.layout import layout_figure
+    from crafter.render import figure_to_svg
+
+    laid = layout_figure(fig)
+    return laid, figure_to_svg(laid)
+
+
+class ReferenceSystem(System):
+    name = "reference"
+
+    def run(self, case: Case, case_dir: Path) -> SystemOutput:
+        laid, svg = _render(case.truth_figure())
+        return SystemOutput(figure=laid, svg=svg)
+
+
+class EmptySystem(System):
+    name = "empty"
+
+    def run(self, case: Case, case_dir: Path) -> SystemOutput:
+        return SystemOutput(figure=Figure(), svg='<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>')
+
+
+class CrafterSystem(System):
+    """The pipeline. ``rounds=0`` is the no-repair ablation."""
+
+    def __init__(self, rounds: int = 3, backend: str = "craftlm", name: str = "crafter") -> None:
+        self.rounds = rounds
+        self.backend = backend
+        self.name = name
+
+    def run(self, case: Case, case_dir: Path) -> SystemOutput:
+        from crafter import graph
+
+        data = case_dir / case.inputs["data"] if case.inputs.get("data") else None
+        if case.condition in ("complete", "repair"):
+            start = Figure.from_dict(case.inputs["partial" if case.condition == "complete" else "faulty"])
+            result = graph.edit(start, case.brief, backend=self.backend, rounds=max(self.rounds, 1) if case.condition == "complete" else self.rounds)
+        elif case.condition in ("sketch", "vectorize"):
+            image = case_dir / case.inputs["image"]
+            if case.condition == "vectorize":
+                return CraftEditorSystem().run(case, case_dir)
+            result = graph.generate(case.brief, image=image, backend=self.backend, rounds=self.rounds)
+        else:
+            result = graph.generate(case.brief, data=data, backend=self.backend, rounds=self.rounds)
+        stats = dict(getattr(result, "report", {}) or {})
+        return SystemOutput(figure=result.figure, svg=result.svg, stats=stats)
+
+
+class OneShotSystem(System):
+    """The model alone: one plan (or repair) completion, no critique, no repair."""
+
+    name = "oneshot"
+    conditions = ("text", "compose", "complete", "repair")
+
+    def __init__(self, backend: str = "craftlm") -> None:
+        self.backend = backend
+
+    def run(self, case: Case, case_dir: Path) -> SystemOutput:
+        from crafter.llm import get_backend, prompts
+        from crafter.spec import parse_dsl, print_dsl
+
+        backend = get_backend(self.backend)
+        if case.condition in ("complete", "repair"):
+            start = Figure.from_dict(case.inputs["partial" if case.condition == "complete" else "faulty"])
+            prompt = prompts.repair_prompt(print_dsl(start), case.brief, [])
+            out = backend.complete("repair", prompt)
+            from crafter.spec import parse_component
+
+            replaced = {}
+            for line in out.text.splitlines():
+                if line.strip():
+                    try:
+                        c = parse_component(line)
+                    except Exception:
+                        continue  # the model alone gets no retry: a bad line is simply lost
+                    replaced[c.id] = c
+            known = {c.id for c in start.components}
+            merged = [replaced.get(c.id, c) for c in start.components] + [c for i, c in replaced.items() if i not in known]
+            fig = Figure.from_dict(start.model_copy(update={"components": merged}).to_dict())
+        else:
+            out = backend.complete("plan", prompts.plan_prompt(case.brief))
+            fig = parse_dsl(out.text)
+        laid, svg = _render(fig)
+        return SystemOutput(figure=laid, svg=svg, stats=dict(out.stats))
+
+
+class CraftEditorSystem(System):
+    name = "crafteditor"
+    conditions = ("sketch", "vectorize")
+
+    def run(self, case: Case, case_dir: Path) -> SystemOutput:
+        import crafteditor
+
+        image = case_dir / case.inputs["image"]
+        preset = "scan" if case.condition == "sketch" else ("chart" if case.figure_type == "chart" else "diagram")
+        result = crafteditor.convert_path(image, preset=preset)
+        fig = result.figure
+        from crafter.render import figure_to_svg
+
+        return SystemOutput(figure=fig, svg=figure_to_svg(fig), stats={"ssim_self": getattr(result, "report", {}).get("ssim")} if isinstance(getattr(result, "report", None), dict) else {})
+
+
+class VTracerSystem(System):
+    name = "vtracer"
+    conditions = ("sketch", "vectorize")
+
+    def run(self, case: Case, case_dir: Path) -> SystemOutput:
+        import vtracer
+
+        image = case_dir / case.inputs["image"]
+        svg = vtracer.convert_raw_image_to_svg(image.read_bytes(), img_format="png")
+        return SystemOutput(figure=None, svg=svg)
+
+
+class OpenAISystem(System):
+    """Any OpenAI-compatible server, asked for FigureSpec DSL directly."""
+
+    conditions = ("text", "compose", "complete", "repair")
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.name = f"openai:{url}"
+
+    def run(self, case: Case, case_dir: Path) -> SystemOutput:
+        from crafter.llm import get_backend, prompts
+        from crafter.spec import parse_dsl
+
+        backend = get_backend(f"openai:{self.url}")
+        out = backend.complete("plan", prompts.plan_prompt(case.brief))
+        fig = parse_dsl(out.text)
+        laid, svg = _render(fig)
+        return SystemOutput(figure=laid, svg=svg, stats=dict(out.stats))
+
+
+_FACTORIES: dict[str, Callable[[], System]] = {
+    "crafter": lambda: CrafterSystem(rounds=3, name="crafter"),
+    "crafter-norepair": lambda: CrafterSystem(rounds=0, name="crafter-norepair"),
+    "oneshot": OneShotSystem,
+    "crafteditor": CraftEditorSystem,
+    "vtracer": VTracerSystem,
+    "reference": ReferenceSystem,
+    "empty": EmptySystem,
+}
+SYSTEM_NAMES = tuple(_FACTORIES) + ("openai:URL",)
+
+
+def get_system(name: str) -> System:
+    if name.startswith("openai:"):
+        return OpenAISystem(name[len("openai:"):])
+    try:
+        return _FACTORIES[name]()
+    except KeyError:
+        raise KeyError(f"unknown system '{name}'; expected one of {', '.join(SYSTEM_NAMES)}") from None
+
+
+def run_system(system: System, case: Case, case_dir: Path) -> SystemOutput:
+    """Run one case, timing it and turning any failure into a recorded error (never raising)."""
+    t0 = time.perf_counter()
+    try:
+        out = system.run(case, case_dir)
+    except Exception as e:  # a failing system is a data point, not a crash of the benchmark
+        out = SystemOutput(error=f"{type(e).__name__}: {e}")
+    out.seconds = time.perf_counter() - t0
+    return out
