@@ -48,6 +48,15 @@ class Theme:
     edge_color: str = "#3C4656"
     group_fill: str = "#FAFAFA"
     group_stroke: str = "#9AA3AF"
+    # drawing details used by the renderer (crafter/render/svg.py)
+    edge_corner_radius: float = 4.0  # rounding of orthogonal route corners
+    edge_label_color: str = "#333B47"
+    group_stroke_width: float = 0.9
+    group_text_color: str = "#3C4656"
+    group_label_bold: bool = True
+    group_label_inset: float = 8.0  # label's left offset inside the group frame
+    panel_font_size: float = 12.0  # "(a) Title" panel headings
+    annotation_color: str = "#3C4656"
     palette: tuple[str, ...] = OKABE_ITO
     light_palette: tuple[str, ...] = OKABE_ITO_LIGHT
     extra: dict = field(default_factory=dict)
@@ -61,12 +70,14 @@ THEMES: dict[str, Theme] = {
         node_pad_x=16.0, node_pad_y=11.0, node_min_w=110.0, node_min_h=52.0, node_max_text_w=240.0,
         node_sep=34.0, rank_sep=70.0, group_pad=18.0, group_label_h=28.0, panel_sep=44.0, margin=16.0,
         stroke_width=2.0, edge_width=2.0, corner_radius=10.0,
+        edge_corner_radius=7.0, group_stroke_width=1.5, group_label_inset=12.0, panel_font_size=20.0,
         node_fill="#E8F1FB", node_stroke="#1F3B5C", edge_color="#1F3B5C", group_fill="#F6F8FB",
     ),
     "mono": Theme(
         name="mono",
         node_fill="#FFFFFF", node_stroke="#000000", edge_color="#000000", group_fill="#FFFFFF",
         group_stroke="#555555", text_color="#000000",
+        edge_label_color="#000000", group_text_color="#000000", annotation_color="#000000",
         palette=("#000000", "#444444", "#777777", "#AAAAAA"),
         light_palette=("#FFFFFF", "#EEEEEE", "#DDDDDD", "#CCCCCC"),
     ),

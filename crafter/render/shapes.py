@@ -1,0 +1,162 @@
+"""Node shapes: SVG outline elements for each shape, and where the label sits inside.
+
+Every shape fills the node's box exactly (its bounding box is the layout box), so layout,
+critique and rendering agree on where a node is. Proportions are tuned for nodes of
+30–60 px height with 9 pt labels: small rims and offsets that read at print size.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from crafter.render.markup import esc_attr, num
+from crafter.spec.model import Box
+
+
+@dataclass(frozen=True)
+class Paint:
+    fill: str
+    stroke: str
+    width: float
+    dash: str | None = None  # stroke-dasharray, or None for solid
+
+    def attrs(self) -> str:
+        out = f'fill="{esc_attr(self.fill)}" stroke="{esc_attr(self.stroke)}" stroke-width="{num(self.width)}"'
+        if self.dash:
+            out += f' stroke-dasharray="{self.dash}"'
+        return out
+
+
+def dash_array(style: str, width: float) -> str | None:
+    """stroke-dasharray for a dash style, scaled to the line width."""
+    if style == "dashed":
+        return f"{num(4 * width + 1)},{num(2.5 * width + 0.5)}"
+    if style == "dotted":
+        return f"{num(max(width, 0.8))},{num(2 * width + 0.5)}"
+    return None
+
+
+def _poly(points: list[tuple[float, float]], paint: Paint) -> str:
+    pts = " ".join(f"{num(x)},{num(y)}" for x, y in points)
+    return f'<polygon points="{pts}" {paint.attrs()} stroke-linejoin="round"/>'
+
+
+def shape_svg(shape: str, b: Box, paint: Paint, corner_radius: float) -> tuple[str, Box]:
+    """(SVG elements of the outline, the box the label is centred in)."""
+    x, y, w, h = b.x, b.y, b.w, b.h
+    a = paint.attrs()
+    if shape == "round":
+        r = min(corner_radius, h / 2, w / 2)
+        return f'<rect x="{num(x)}" y="{num(y)}" width="{num(w)}" height="{num(h)}" rx="{num(r)}" {a}/>', b
+    if shape == "ellipse":
+        return (f'<ellipse cx="{num(b.cx)}" cy="{num(b.cy)}" rx="{num(w / 2)}" ry="{num(h / 2)}" {a}/>', b)
+    if shape == "circle":
+        return f'<circle cx="{num(b.cx)}" cy="{num(b.cy)}" r="{num(min(w, h) / 2)}" {a}/>', b
+    if shape == "diamond":
+        return _poly([(b.cx, y), (x + w, b.cy), (b.cx, y + h), (x, b.cy)], paint), b
+    if shape == "parallelogram":
+        s = min(h * 0.35, w * 0.2)
+        return _poly([(x + s, y), (x + w, y), (x + w - s, y + h), (x, y + h)], paint), b
+    if shape == "hexagon":
+        s = min(h * 0.3, w * 0.2)
+        return _poly([(x + s, y), (x + w - s, y), (x + w, b.cy), (x + w - s, y + h), (x + s, y + h), (x, b.cy)],
+                     paint), b
+    if shape == "cylinder":
+        ry = min(h * 0.12, w * 0.25, 7.0)
+        rx = w / 2
+        body = (f"M{num(x)},{num(y + ry)} L{num(x)},{num(y + h - ry)} "
+                f"A{num(rx)},{num(ry)} 0 0 0 {num(x + w)},{num(y + h - ry)} L{num(x + w)},{num(y + ry)} "
+                f"A{num(rx)},{num(ry)} 0 0 0 {num(x)},{num(y + ry)} Z")
+        rim = f"M{num(x)},{num(y + ry)} A{num(rx)},{num(ry)} 0 0 0 {num(x + w)},{num(y + ry)}"
+        svg = (f'<path d="{body}" {a}/>'
+               f'<path d="{rim}" fill="none" stroke="{esc_attr(paint.stroke)}" stroke-width="{num(paint.width)}"/>')
+        return svg, Box(x=x, y=y + 2 * ry, w=w, h=max(h - 3 * ry, 0))
+    if shape == "document":
+        amp = min(h * 0.1, 5.0)
+        base = y + h - amp
+        d = (f"M{num(x)},{num(y)} L{num(x + w)},{num(y)} L{num(x + w)},{num(base)} "
+             f"C{num(x + w * 0.75)},{num(base - 2 * amp)} {num(x + w * 0.6)},{num(base - 1.2 * amp)} "
+             f"{num(x + w / 2)},{num(base)} "
+             f"C{num(x + w * 0.35)},{num(base + 1.6 * amp)} {num(x + w * 0.2)},{num(base + 1.6 * amp)} "
+             f"{num(x)},{num(base)} Z")
+        return f'<path d="{d}" {a} stroke-linejoin="round"/>', Box(x=x, y=y, w=w, h=max(h - amp, 0))
+    if shape == "stack":
+        off = min(4.0, h * 0.1, w * 0.05)
+        r = min(2.0, h / 4)
+        parts = []
+        # the two copies behind, offset up and to the right, then the front sheet
+        for k in (2, 1, 0):
+            rx_, ry_ = x + k * off, y + (2 - k) * off
+            parts.append(f'<rect x="{num(rx_)}" y="{num(ry_)}" width="{num(w - 2 * off)}" '
+                         f'height="{num(h - 2 * off)}" rx="{num(r)}" {a}/>')
+        return "".join(parts), Box(x=x, y=y + 2 * off, w=w - 2 * off, h=h - 2 * off)
+    # box
+    return f'<rect x="{num(x)}" y="{num(y)}" width="{num(w)}" height="{num(h)}" {a}/>', b
+
+
+# -- where an edge meets the outline -------------------------------------------------
+
+_RECT_LIKE = frozenset({"box", "round", "stack", "document", "cylinder"})
+
+
+def outline_polygon(shape: str, b: Box) -> list[tuple[float, float]] | None:
+    """The outline of a polygonal shape (None for rectangles and curved shapes)."""
+    x, y, w, h = b.x, b.y, b.w, b.h
+    if shape == "diamond":
+        return [(b.cx, y), (x + w, b.cy), (b.cx, y + h), (x, b.cy)]
+    if shape == "parallelogram":
+        s = min(h * 0.35, w * 0.2)
+        return [(x + s, y), (x + w, y), (x + w - s, y + h), (x, y + h)]
+    if shape == "hexagon":
+        s = min(h * 0.3, w * 0.2)
+        return [(x + s, y), (x + w - s, y), (x + w, b.cy), (x + w - s, y + h), (x + s, y + h), (x, b.cy)]
+    return None
+
+
+def meet_outline(shape: str, b: Box, outside: tuple[float, float], end: tuple[float, float]) -> tuple[float, float]:
+    """Where the segment ``outside → end`` (extended past ``end``) first meets the shape's outline.
+
+    Layout engines route to the bounding box; for an ellipse, circle or diamond that leaves
+    a gap between the arrowhead and the drawn outline. Returns ``end`` unchanged for
+    rectangular shapes, or when the line misses the shape.
+    """
+    if shape in _RECT_LIKE:
+        return end
+    ox, oy = outside
+    dx, dy = end[0] - ox, end[1] - oy
+    if dx == 0 and dy == 0:
+        return end
+    t_hit: float | None = None
+    if shape in ("ellipse", "circle"):
+        if shape == "circle":
+            rx = ry = min(b.w, b.h) / 2
+        else:
+            rx, ry = b.w / 2, b.h / 2
+        if rx <= 0 or ry <= 0:
+            return end
+        # solve |((o + t d) - c) / r|^2 = 1 for the smaller root
+        px, py = (ox - b.cx) / rx, (oy - b.cy) / ry
+        qx, qy = dx / rx, dy / ry
+        a = qx * qx + qy * qy
+        bb = 2 * (px * qx + py * qy)
+        c = px * px + py * py - 1
+        disc = bb * bb - 4 * a * c
+        if disc >= 0:
+            t = (-bb - disc ** 0.5) / (2 * a)
+            t_hit = t if t >= 0 else None
+    else:
+        poly = outline_polygon(shape, b)
+        if poly is None:
+            return end
+        for (ax, ay), (cx, cy) in zip(poly, poly[1:] + poly[:1]):
+            ex, ey = cx - ax, cy - ay
+            den = dx * ey - dy * ex
+            if abs(den) < 1e-12:
+                continue
+            t = ((ax - ox) * ey - (ay - oy) * ex) / den
+            u = ((ax - ox) * dy - (ay - oy) * dx) / den
+            if t >= 0 and -1e-9 <= u <= 1 + 1e-9 and (t_hit is None or t < t_hit):
+                t_hit = t
+    if t_hit is None:
+        return end
+    return (ox + dx * t_hit, oy + dy * t_hit)
