@@ -1,0 +1,595 @@
+"""Text: OCR with rapidocr's bundled ONNX models, turned into :class:`TextRun` records.
+
+rapidocr gives line boxes and strings; figures need more, so this module
+(FIELD-NOTES: "Accuracybymodel", stacked tick labels read as one box):
+
+* runs detection, then recognises each line itself with its own CTC decode, which
+  can refuse CJK look-alikes in Latin figures (``ocr_scripts='latin'``) and reports
+  where each character sits, so word spaces are restored from the ink gaps;
+* splits boxes holding several stacked lines, and reads tall boxes both ways to
+  recover rotated text (y-axis titles read bottom-to-top);
+* estimates font size from the ink height and the glyph extents of the recognised
+  string in the renderer's font (DejaVu Sans), weight from stroke thickness, colour
+  from the most contrasting glyph pixels;
+* finds lone glyphs the detector misses (single-digit tick labels) in a second pass;
+* erases the glyph pixels it explained, so shapes and lines are found without text.
+
+The engine loads once per process (:func:`get_engine`).
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from crafteditor.config import Config
+from crafteditor.paint import Paints, darkest_color
+
+REC_HEIGHT = 48  # rapidocr's recogniser input height
+
+
+@dataclass
+class TextRun:
+    """One line of recognised text, in image pixels."""
+
+    text: str
+    x: float  # ink box (axis-aligned, in the image)
+    y: float
+    w: float
+    h: float
+    angle: float  # 0: horizontal; -90: reads bottom-to-top (y-axis titles); 90: top-to-bottom
+    font_px: float  # font size in image pixels
+    bold: bool
+    color: tuple[int, int, int]
+    confidence: float
+    baseline: float  # horizontal: the baseline's y; rotated: the baseline's x
+    glyphs: np.ndarray = field(repr=False)  # bool mask of the glyph pixels over the ink box
+    source: str = "det"  # 'det' (detector box) or 'glyph' (second pass over lone glyphs)
+
+    @property
+    def cx(self) -> float:
+        return self.x + self.w / 2
+
+    @property
+    def cy(self) -> float:
+        return self.y + self.h / 2
+
+    @property
+    def right(self) -> float:
+        return self.x + self.w
+
+    @property
+    def bottom(self) -> float:
+        return self.y + self.h
+
+
+# -- the engine ---------------------------------------------------------------------------
+
+class OcrEngine:
+    """rapidocr's detector and recogniser sessions with a decode that knows character positions."""
+
+    def __init__(self, threads: int = 0) -> None:
+        import logging
+
+        from rapidocr_onnxruntime import RapidOCR
+
+        logging.getLogger("RapidOCR").setLevel(logging.ERROR)
+        kwargs = {"intra_op_num_threads": threads, "inter_op_num_threads": 1} if threads > 0 else {}
+        ocr = RapidOCR(**kwargs)
+        self.detector = ocr.text_det
+        self.recognizer = ocr.text_rec
+        vocab = list(self.recognizer.postprocess_op.character)
+        self.vocab = vocab
+        # CJK (and fullwidth forms) start at U+2E80; Latin, Greek, maths and arrows lie below
+        self.latin_mask = np.array([i == 0 or (len(ch) == 1 and ord(ch) < 0x2E80) for i, ch in enumerate(vocab)],
+                                   dtype=np.float32)
+        self._lock = threading.Lock()  # onnxruntime sessions are thread-safe, our detector state is not
+
+    def detect(self, bgr: np.ndarray, limit_side: int = 736) -> list[np.ndarray]:
+        """Text line quadrilaterals (4×2 float arrays) in image pixels."""
+        with self._lock:
+            self.detector.limit_side_len = limit_side
+            boxes, _ = self.detector(bgr)
+        return [] if boxes is None else [np.asarray(b, dtype=np.float32) for b in boxes]
+
+    def recognize(self, crops: list[np.ndarray], latin: bool) -> list[tuple[str, float, list[float]]]:
+        """Read each BGR line crop: (text, confidence, x centre of each character in crop pixels)."""
+        out: list[tuple[str, float, list[float]]] = [("", 0.0, [])] * len(crops)
+        if not crops:
+            return out
+        order = np.argsort([c.shape[1] / max(1, c.shape[0]) for c in crops])
+        base_ratio = self.recognizer.rec_image_shape[2] / REC_HEIGHT
+        for start in range(0, len(order), 8):
+            idx = order[start:start + 8]
+            ratio = max([base_ratio] + [crops[i].shape[1] / max(1, crops[i].shape[0]) for i in idx])
+            batch = np.stack([self.recognizer.resize_norm_img(crops[i], ratio) for i in idx]).astype(np.float32)
+            preds = self.recognizer.session(batch)[0]  # B×T×C class probabilities
+            width = int(REC_HEIGHT * ratio)
+            stride = width / preds.shape[1]
+            for row, i in enumerate(idx):
+                h, w = crops[i].shape[:2]
+                resized_w = min(width, int(math.ceil(REC_HEIGHT * w / max(1, h))))
+                out[i] = self._decode(preds[row], stride * w / max(1, resized_w), latin)
+        return out
+
+    def _decode(self, probs: np.ndarray, px_per_step: float, latin: bool) -> tuple[str, float, list[float]]:
+        if latin:
+            probs = probs * self.latin_mask[None, : probs.shape[1]]
+        best = probs.argmax(axis=1)
+        conf = probs.max(axis=1)
+        chars: list[str] = []
+        steps: list[list[int]] = []
+        scores: list[float] = []
+        prev = 0
+        for t, k in enumerate(best):
+            if k != 0 and k != prev:
+                chars.append(self.vocab[k] if k < len(self.vocab) else "")
+                steps.append([t])
+                scores.append(float(conf[t]))
+            elif k != 0 and k == prev:
+                steps[-1].append(t)
+            prev = k
+        if not chars:
+            return "", 0.0, []
+        centres = [(float(np.mean(s)) + 0.5) * px_per_step for s in steps]
+        return "".join(chars), float(np.mean(scores)), centres
+
+
+_ENGINES: dict[int, OcrEngine] = {}
+_ENGINES_LOCK = threading.Lock()
+
+
+def get_engine(threads: int = 0) -> OcrEngine:
+    """The process's OCR engine (loaded once: ~0.3 s)."""
+    with _ENGINES_LOCK:
+        if threads not in _ENGINES:
+            _ENGINES[threads] = OcrEngine(threads)
+        return _ENGINES[threads]
+
+
+# -- font metrics -------------------------------------------------------------------------
+
+@lru_cache(maxsize=1)
+def _glyph_bounds() -> tuple[dict[int, tuple[float, float]], float]:
+    """Vertical ink extent (yMin, yMax) of each DejaVu Sans glyph, in ems."""
+    from fontTools.pens.boundsPen import BoundsPen
+    from fontTools.ttLib import TTFont
+
+    from crafter.render.text import font_path
+
+    font = TTFont(str(font_path()), lazy=True)
+    upem = font["head"].unitsPerEm
+    glyphs = font.getGlyphSet()
+    bounds: dict[int, tuple[float, float]] = {}
+    for cp, name in font.getBestCmap().items():
+        if cp > 0x2FFF:
+            continue
+        pen = BoundsPen(glyphs)
+        glyphs[name].draw(pen)
+        if pen.bounds is not None:
+            bounds[cp] = (pen.bounds[1] / upem, pen.bounds[3] / upem)
+    return bounds, 0.0
+
+
+def ink_extent_em(text: str) -> tuple[float, float]:
+    """(lowest, highest) ink of ``text`` relative to the baseline, in ems (DejaVu Sans)."""
+    bounds, _ = _glyph_bounds()
+    lo, hi = [], []
+    for ch in text:
+        b = bounds.get(ord(ch))
+        if b is not None:
+            lo.append(b[0])
+            hi.append(b[1])
+    if not lo:
+        return -0.2, 0.73
+    return min(lo), max(hi)
+
+
+# -- reading a figure ---------------------------------------------------------------------
+
+@dataclass
+class _Line:
+    mask: np.ndarray  # glyph mask of the line, in region coordinates
+    y0: int  # region-relative ink box
+    x0: int
+    vertical: bool
+
+
+def read_text(rgb: np.ndarray, paints: Paints, config: Config) -> list[TextRun]:
+    """All text runs in the image (nothing is modified)."""
+    engine = get_engine(config.ocr_threads)
+    latin = config.ocr_scripts == "latin"
+    bgr = np.ascontiguousarray(rgb[:, :, ::-1])
+    h, w = rgb.shape[:2]
+    # the detector works best with text ~20–40 px tall: upscale small figures, never beyond 2000 px
+    limit = int(min(max(736, min(h, w)), 2000 * min(h, w) / max(h, w)))
+    quads = engine.detect(bgr, limit_side=limit)
+    rects = []
+    for q in quads:
+        x0 = max(0, int(math.floor(q[:, 0].min())) - 2)
+        y0 = max(0, int(math.floor(q[:, 1].min())) - 2)
+        x1 = min(w, int(math.ceil(q[:, 0].max())) + 3)
+        y1 = min(h, int(math.ceil(q[:, 1].max())) + 3)
+        if x1 - x0 >= 3 and y1 - y0 >= 3:
+            rects.append((x0, y0, x1, y1))
+    jobs: list[tuple[np.ndarray, list[tuple[np.ndarray, float]], tuple[int, int], _Line, np.ndarray]] = []
+    for x0, y0, x1, y1 in _merge_vertical(rects):
+        region = rgb[y0:y1, x0:x1]
+        bg = _region_background(region)
+        glyph = _glyph_mask(region, bg)
+        for line in _split_lines(glyph):
+            jobs.append((bg, _line_crops(region, line, bg), (y0, x0), line, region))
+    flat = [c for job in jobs for c, _ in job[1]]
+    results = engine.recognize(flat, latin)
+    runs: list[TextRun] = []
+    k = 0
+    for bg, crops, (y0, x0), line, region in jobs:
+        cands = results[k:k + len(crops)]
+        k += len(crops)
+        # upright text wins ties: a lone '5' reads as well sideways
+        best = max(range(len(cands)), key=lambda i: cands[i][1] + (0.03 if crops[i][1] == 0 else 0.0))
+        text, conf, centres = cands[best]
+        if not text.strip() or conf < config.ocr_min_confidence:
+            continue
+        crop, angle = crops[best]
+        run = _make_run(text, conf, centres, crop, line, angle, region, bg, (y0, x0), "det")
+        if run is not None:
+            runs.append(run)
+    runs = _dedupe(runs)
+    runs += _read_lone_glyphs(rgb, paints, runs, engine, latin, config)
+    return runs
+
+
+def _merge_vertical(rects: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """Join detector boxes that split one rotated line (a y-axis title) into words."""
+    rects = list(rects)
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(rects)):
+            for j in range(i + 1, len(rects)):
+                a, b = rects[i], rects[j]
+                wa, wb = a[2] - a[0], b[2] - b[0]
+                tall_a, tall_b = (a[3] - a[1]) >= 1.4 * wa, (b[3] - b[1]) >= 1.4 * wb
+                if not (tall_a or tall_b) or not (tall_a and tall_b or 0.7 <= wa / max(1, wb) <= 1.4):
+                    continue
+                overlap_x = min(a[2], b[2]) - max(a[0], b[0])
+                gap_y = max(a[1], b[1]) - min(a[3], b[3])
+                if overlap_x >= 0.6 * min(wa, wb) and gap_y <= 0.8 * max(wa, wb):
+                    rects[i] = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+                    del rects[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return rects
+
+
+def _region_background(region: np.ndarray) -> np.ndarray:
+    border = np.concatenate([region[0], region[-1], region[:, 0], region[:, -1]]).reshape(-1, 3)
+    packed = (border[:, 0].astype(np.int32) << 16) | (border[:, 1].astype(np.int32) << 8) | border[:, 2]
+    vals, counts = np.unique(packed, return_counts=True)
+    v = int(vals[counts.argmax()])
+    return np.array([(v >> 16) & 255, (v >> 8) & 255, v & 255], dtype=np.uint8)
+
+
+def _glyph_mask(region: np.ndarray, bg: np.ndarray) -> np.ndarray:
+    """Pixels of glyphs: far enough from the local background, minus strokes that cross the box."""
+    dist = np.linalg.norm(region.astype(np.float32) - bg.astype(np.float32)[None, None, :], axis=2)
+    contrast = float(np.percentile(dist, 99.5)) if dist.size else 0.0
+    ink = dist > max(30.0, 0.35 * contrast)
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+    H, W = ink.shape
+    keep = np.zeros(n, dtype=bool)
+    for i in range(1, n):
+        x, y, cw, ch, area = stats[i]
+        left, top, right, bottom = x == 0, y == 0, x + cw >= W, y + ch >= H
+        # a box border or an axis crossing the detector box touches two opposite sides
+        if (left and right) or (top and bottom):
+            continue
+        if (left or right or top or bottom) and max(cw, ch) > 6 * max(1, min(cw, ch)) and max(cw, ch) > 0.6 * max(H, W):
+            continue
+        keep[i] = True
+    return keep[lab]
+
+
+def _bands(profile: np.ndarray) -> list[tuple[int, int]]:
+    on = profile > 0
+    bands = []
+    start = None
+    for i, v in enumerate(on):
+        if v and start is None:
+            start = i
+        elif not v and start is not None:
+            bands.append((start, i))
+            start = None
+    if start is not None:
+        bands.append((start, len(on)))
+    return bands
+
+
+def _split_lines(glyph: np.ndarray) -> list[_Line]:
+    """One detector box → its text lines (stacked lines are split; tall single runs are vertical)."""
+    ys, xs = np.nonzero(glyph)
+    if ys.size == 0:
+        return []
+    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    ink = glyph[y0:y1, x0:x1]
+    bh, bw = ink.shape
+    rows = _merge_close(_bands(ink.sum(axis=1)), gap=0)
+    if bh >= 1.3 * bw:
+        # tall: stacked short lines (tick labels), one rotated line, or one upright glyph
+        if len(rows) >= 2 and all((b - a) * 0.55 <= bw for a, b in rows) and _even(rows):
+            return [_Line(ink[a:b], y0 + a, x0, False) for a, b in rows]
+        return [_Line(ink, y0, x0, True)]
+    tall = max(b - a for a, b in rows)
+    if len(rows) >= 2 and all(b - a >= 0.45 * tall for a, b in rows):
+        return [_Line(ink[a:b], y0 + a, x0, False) for a, b in rows]
+    return [_Line(ink, y0, x0, False)]
+
+
+def _merge_close(bands: list[tuple[int, int]], gap: int) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for a, b in bands:
+        if out and a - out[-1][1] <= gap:
+            out[-1] = (out[-1][0], b)
+        else:
+            out.append((a, b))
+    return out
+
+
+def _even(rows: list[tuple[int, int]]) -> bool:
+    heights = [b - a for a, b in rows]
+    return max(heights) <= 1.6 * max(1, min(heights))
+
+
+def _line_crops(region: np.ndarray, line: _Line, bg: np.ndarray) -> list[tuple[np.ndarray, float]]:
+    """BGR crops for the recogniser, one per plausible reading angle; non-glyph pixels painted over."""
+    lh, lw = line.mask.shape
+    patch = region[line.y0:line.y0 + lh, line.x0:line.x0 + lw].copy()
+    # keep the anti-aliased rims of the glyphs, drop everything else
+    keep = cv2.dilate(line.mask.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    patch[~keep] = bg
+    short = min(lh, lw) if not line.vertical else lw
+    pad = max(3, int(round(0.25 * short)))
+    patch = cv2.copyMakeBorder(patch, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=[int(v) for v in bg])
+    bgr = np.ascontiguousarray(patch[:, :, ::-1])
+    if not line.vertical:
+        return [(bgr, 0.0)]
+    # bottom-to-top text turns upright clockwise; top-to-bottom counter-clockwise
+    turned = [(np.ascontiguousarray(np.rot90(bgr, k=-1)), -90.0), (np.ascontiguousarray(np.rot90(bgr, k=1)), 90.0)]
+    if lh < 2.2 * lw:  # a lone glyph or two is taller than wide without being rotated
+        turned.insert(0, (bgr, 0.0))
+    return turned
+
+
+def _make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, line: _Line, angle: float,
+              region: np.ndarray, bg: np.ndarray, origin: tuple[int, int], source: str) -> TextRun | None:
+    mask = line.mask
+    turn = 0 if angle == 0 else (-1 if angle == -90 else 1)
+    upright = np.rot90(mask, k=turn) if turn else mask
+    pad = (crop.shape[0] - upright.shape[0]) // 2
+    ys = np.nonzero(upright.any(axis=1))[0]
+    ink_h = float(ys[-1] - ys[0] + 1)
+    lo, hi = ink_extent_em(text.replace(" ", ""))
+    font_px = ink_h / max(0.3, hi - lo)
+    text = _restore_spaces(text, centres, upright, pad, font_px).strip()
+    if not text:
+        return None
+    baseline_up = ys[0] + hi * font_px  # baseline in upright line coordinates
+    lh, lw = mask.shape
+    oy, ox = origin
+    gx, gy = ox + line.x0, oy + line.y0
+    if angle == 0:
+        baseline = gy + baseline_up
+    elif angle == -90:
+        # upright = mask turned clockwise: upright row r is mask column r
+        baseline = gx + baseline_up
+    else:
+        baseline = gx + (lw - baseline_up)
+    patch = region[line.y0:line.y0 + lh, line.x0:line.x0 + lw]
+    color = darkest_color(patch, mask, bg.astype(np.float32))
+    color = np.asarray(color if color is not None else (0, 0, 0), dtype=np.float32)
+    coverage = _coverage(patch, mask, bg.astype(np.float32), color)
+    return TextRun(
+        text=text, x=float(gx), y=float(gy), w=float(lw), h=float(lh), angle=angle,
+        font_px=float(font_px), bold=_is_bold(mask, coverage, font_px),
+        color=tuple(int(round(float(v))) for v in color),  # type: ignore[arg-type]
+        confidence=float(conf), baseline=float(baseline), glyphs=mask.copy(), source=source,
+    )
+
+
+def _coverage(patch: np.ndarray, mask: np.ndarray, bg: np.ndarray, color: np.ndarray) -> np.ndarray:
+    """How much of each pixel the glyphs cover (0..1), from its place between background and text colour."""
+    span = float(np.linalg.norm(color - bg))
+    if span < 1:
+        return mask.astype(np.float32)
+    dist = np.linalg.norm(patch.astype(np.float32) - bg[None, None, :], axis=2)
+    near = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    return np.where(near, np.clip(dist / span, 0.0, 1.0), 0.0).astype(np.float32)
+
+
+def _restore_spaces(text: str, centres: list[float], upright: np.ndarray, pad: int, font_px: float) -> str:
+    """Insert the word spaces the recogniser dropped, where the ink has a word-sized gap."""
+    if len(text) < 2 or len(centres) != len(text):
+        return text
+    cols = upright.any(axis=0)
+    # letters sit ≤ 0.2 em apart (i–n in DejaVu); a word space is ~0.32 em plus bearings
+    threshold = max(2.0, 0.27 * font_px)
+    out = [text[0]]
+    for i in range(1, len(text)):
+        a = centres[i - 1] - pad
+        b = centres[i] - pad
+        if text[i] != " " and text[i - 1] != " " and b > a:
+            lo, hi = max(0, int(a)), min(len(cols), int(math.ceil(b)))
+            run = _longest_false(cols[lo:hi])
+            if run >= threshold:
+                out.append(" ")
+        out.append(text[i])
+    return "".join(out)
+
+
+def _longest_false(arr: np.ndarray) -> int:
+    best = cur = 0
+    for v in arr:
+        cur = 0 if v else cur + 1
+        best = max(best, cur)
+    return best
+
+
+def _is_bold(mask: np.ndarray, coverage: np.ndarray, font_px: float) -> bool:
+    """Stroke width (ink coverage per skeleton pixel) over font size: DejaVu regular 0.09 em, bold 0.15 em."""
+    if font_px < 7:
+        return False
+    from skimage.morphology import skeletonize
+
+    length = int(skeletonize(mask).sum())
+    if length == 0:
+        return False
+    stroke = float(coverage.sum()) / length
+    return stroke / font_px > 0.118
+
+
+def _dedupe(runs: list[TextRun]) -> list[TextRun]:
+    """The detector sometimes boxes one word twice: keep the more confident reading."""
+    runs = sorted(runs, key=lambda r: -r.confidence)
+    kept: list[TextRun] = []
+    for r in runs:
+        if any(_overlap(r, k) > 0.5 for k in kept):
+            continue
+        kept.append(r)
+    return sorted(kept, key=lambda r: (r.y, r.x))
+
+
+def _overlap(a: TextRun, b: TextRun) -> float:
+    ix = max(0.0, min(a.right, b.right) - max(a.x, b.x))
+    iy = max(0.0, min(a.bottom, b.bottom) - max(a.y, b.y))
+    small = min(a.w * a.h, b.w * b.h)
+    return ix * iy / small if small > 0 else 0.0
+
+
+# -- second pass: lone glyphs the detector missed --------------------------------------------
+
+def _read_lone_glyphs(rgb: np.ndarray, paints: Paints, runs: list[TextRun], engine: OcrEngine, latin: bool,
+                      config: Config) -> list[TextRun]:
+    """Isolated dark glyph clusters on the canvas (single-digit ticks, short labels)."""
+    labels = paints.labels
+    ink = labels != paints.background
+    for r in runs:
+        x0, y0 = int(r.x), int(r.y)
+        hh, ww = r.glyphs.shape
+        ink[y0:y0 + hh, x0:x0 + ww] &= ~cv2.dilate(r.glyphs.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+    if n <= 1:
+        return []
+    heights = [r.h for r in runs if r.angle == 0] or [0.11 * 96 * 1.0]
+    glyph_h = float(np.median(heights))
+    text_colors = np.array([r.color for r in runs], dtype=np.float32) if runs else np.zeros((1, 3), np.float32)
+    bg = paints.background_rgb.astype(np.float32)
+    cands = []
+    for i in range(1, n):
+        x, y, cw, ch, area = stats[i]
+        if not (0.45 * glyph_h <= ch <= 1.3 * glyph_h) or cw > 1.5 * ch or cw < 1:
+            continue
+        comp = lab[y:y + ch, x:x + cw] == i
+        fill = area / float(cw * ch)
+        if fill > 0.85 and cw > 0.5 * ch:  # a filled square or disc: a marker, not a glyph
+            continue
+        # a glyph is drawn in a text colour: dark, or the colour of text already read
+        col = darkest_color(rgb[y:y + ch, x:x + cw], comp, bg)
+        if col is None:
+            continue
+        if np.linalg.norm(text_colors - col[None, :], axis=1).min() > 60 and float(col.mean()) > 90:
+            continue
+        # and it stands alone: nothing else within half a glyph around it except other glyphs
+        cands.append((x, y, cw, ch, i))
+    words = _cluster_glyphs(cands, glyph_h)
+    if not words:
+        return []
+    crops, metas = [], []
+    for members in words:
+        x0 = min(m[0] for m in members)
+        y0 = min(m[1] for m in members)
+        x1 = max(m[0] + m[2] for m in members)
+        y1 = max(m[1] + m[3] for m in members)
+        if _crowded(ink, lab, members, (x0, y0, x1, y1), glyph_h):
+            continue
+        mask = np.isin(lab[y0:y1, x0:x1], [m[4] for m in members])
+        region = rgb[y0:y1, x0:x1]
+        bgc = paints.background_rgb
+        line = _Line(mask, 0, 0, False)
+        crop = _line_crops(region, line, bgc)[0][0]
+        crops.append(crop)
+        metas.append((line, region, bgc, (y0, x0)))
+    results = engine.recognize(crops, latin)
+    out = []
+    for (text, conf, centres), crop, (line, region, bgc, origin) in zip(results, crops, metas):
+        text = text.strip()
+        if not text or conf < max(0.85, config.ocr_min_confidence) or not _plausible_label(text):
+            continue
+        run = _make_run(text, conf, centres, crop, line, 0.0, region, bgc, origin, "glyph")
+        if run is not None:
+            out.append(run)
+    return out
+
+
+def _cluster_glyphs(cands: list[tuple[int, int, int, int, int]], glyph_h: float) -> list[list[tuple]]:
+    cands = sorted(cands, key=lambda c: c[0])
+    words: list[list[tuple]] = []
+    for c in cands:
+        for word in words:
+            last = word[-1]
+            same_line = min(last[1] + last[3], c[1] + c[3]) - max(last[1], c[1]) > 0.5 * min(last[3], c[3])
+            if same_line and 0 <= c[0] - (last[0] + last[2]) <= 0.45 * glyph_h:
+                word.append(c)
+                break
+        else:
+            words.append([c])
+    return words
+
+
+def _crowded(ink: np.ndarray, lab: np.ndarray, members: list[tuple], box: tuple[int, int, int, int],
+             glyph_h: float) -> bool:
+    """Other ink right around the cluster means it is part of a drawing, not a label."""
+    x0, y0, x1, y1 = box
+    m = max(2, int(0.3 * glyph_h))
+    H, W = ink.shape
+    ya, yb, xa, xb = max(0, y0 - m), min(H, y1 + m), max(0, x0 - m), min(W, x1 + m)
+    around = ink[ya:yb, xa:xb] & ~np.isin(lab[ya:yb, xa:xb], [mm[4] for mm in members])
+    return bool(around.sum() > 0.02 * around.size)
+
+
+def _plausible_label(text: str) -> bool:
+    """Lone-glyph reads are accepted only when they look like labels (digits, short words)."""
+    t = text.replace(" ", "")
+    if len(t) > 12:
+        return False
+    return all(ch.isalnum() or ch in ".,-−+%×^()/:" for ch in t)
+
+
+def erase_text(rgb: np.ndarray, paints: Paints, runs: list[TextRun]) -> None:
+    """Paint the glyph pixels of ``runs`` with their local background, in place (image and labels)."""
+    H, W = paints.labels.shape
+    for r in runs:
+        x0, y0 = int(r.x), int(r.y)
+        hh, ww = r.glyphs.shape
+        # 1 px ring around the glyphs holds their anti-aliasing
+        m = np.zeros((hh + 4, ww + 4), np.uint8)
+        m[2:2 + hh, 2:2 + ww] = r.glyphs
+        m = cv2.dilate(m, np.ones((3, 3), np.uint8)).astype(bool)
+        ya, xa = y0 - 2, x0 - 2
+        yb, xb = ya + m.shape[0], xa + m.shape[1]
+        cy0, cx0, cy1, cx1 = max(0, ya), max(0, xa), min(H, yb), min(W, xb)
+        m = m[cy0 - ya:cy1 - ya, cx0 - xa:cx1 - xa]
+        lab = paints.labels[cy0:cy1, cx0:cx1]
+        ring = cv2.dilate(m.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool) & ~m
+        vals = lab[ring]
+        vals = vals[vals >= 0]
+        paint = int(np.bincount(vals).argmax()) if vals.size else paints.background
+        lab[m] = paint
+        rgb[cy0:cy1, cx0:cx1][m] = paints.colors[paint]

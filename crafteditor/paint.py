@@ -1,0 +1,120 @@
+"""The colour model of a figure: its paints (the few flat colours it was drawn with).
+
+Rendered figures are drawn with a handful of flat colours plus anti-aliasing between
+them. :func:`find_paints` recovers those colours from exact-colour counts (merging near
+neighbours, so JPEG noise or a denoised scan still gives one paint per colour), and
+labels every pixel with the paint it belongs to, or -1 for in-between (anti-aliased)
+pixels. Faces, ink masks and colour estimates all build on these labels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from crafteditor.config import Config
+
+
+@dataclass
+class Paints:
+    colors: np.ndarray  # P×3 uint8, most common first
+    labels: np.ndarray  # H×W int16: paint index, -1 for anti-aliased / unmatched pixels
+    background: int  # index of the canvas paint
+
+    @property
+    def background_rgb(self) -> np.ndarray:
+        return self.colors[self.background]
+
+    def ink_mask(self) -> np.ndarray:
+        """Pixels that are not canvas background (anti-aliased pixels count as ink)."""
+        return self.labels != self.background
+
+
+def to_hex(rgb) -> str:
+    r, g, b = (int(round(float(v))) for v in rgb[:3])
+    return f"#{r:02X}{g:02X}{b:02X}"
+
+
+def prepare(rgb: np.ndarray, config: Config) -> np.ndarray:
+    """Denoise when the preset asks for it (scans, JPEG)."""
+    if config.denoise:
+        return cv2.medianBlur(rgb, 3)
+    return rgb
+
+
+def find_paints(rgb: np.ndarray, config: Config) -> Paints:
+    h, w = rgb.shape[:2]
+    packed = (rgb[:, :, 0].astype(np.int32) << 16) | (rgb[:, :, 1].astype(np.int32) << 8) | rgb[:, :, 2]
+    uniq, inverse, counts = np.unique(packed.ravel(), return_inverse=True, return_counts=True)
+    ucol = np.stack([(uniq >> 16) & 255, (uniq >> 8) & 255, uniq & 255], axis=1).astype(np.float32)
+    order = np.argsort(-counts)
+    min_count = max(8, int(config.min_paint_share * h * w))
+    centers: list[np.ndarray] = []
+    weights: list[int] = []
+    for i in order:
+        if counts[i] < min_count:
+            break
+        c = ucol[i]
+        if centers:
+            d = np.linalg.norm(np.asarray(centers) - c, axis=1)
+            j = int(np.argmin(d))
+            if d[j] <= config.color_merge:
+                # running weighted mean keeps the paint at the centre of its noise cloud
+                tot = weights[j] + counts[i]
+                centers[j] = (centers[j] * weights[j] + c * counts[i]) / tot
+                weights[j] = tot
+                continue
+        centers.append(c.copy())
+        weights.append(int(counts[i]))
+    if not centers:
+        centers, weights = [ucol[order[0]]], [int(counts[order[0]])]
+    pal = np.asarray(centers, dtype=np.float32)
+    # each exact colour → nearest paint, if it is close enough (and closer than half the gap to the next)
+    d = np.linalg.norm(ucol[:, None, :] - pal[None, :, :], axis=2)
+    nearest = np.argmin(d, axis=1)
+    dmin = d[np.arange(len(ucol)), nearest]
+    tol = np.full(len(pal), config.color_tolerance, dtype=np.float32)
+    if len(pal) > 1:
+        gaps = np.linalg.norm(pal[:, None, :] - pal[None, :, :], axis=2)
+        np.fill_diagonal(gaps, np.inf)
+        tol = np.minimum(tol, np.maximum(gaps.min(axis=1) / 2.0, 2.0))
+    ulabel = np.where(dmin <= tol[nearest], nearest, -1).astype(np.int16)
+    labels = ulabel[inverse.ravel()].reshape(h, w)
+    background = _background_paint(labels, len(pal))
+    return Paints(colors=np.clip(np.rint(pal), 0, 255).astype(np.uint8), labels=labels, background=background)
+
+
+def _background_paint(labels: np.ndarray, n: int) -> int:
+    """The paint that owns most of the image border (the canvas)."""
+    border = np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]])
+    border = border[border >= 0]
+    if border.size == 0:
+        border = labels[labels >= 0]
+    if border.size == 0:
+        return 0
+    return int(np.bincount(border, minlength=n).argmax())
+
+
+def dominant_color(rgb: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
+    """The median colour of the masked pixels (robust to anti-aliased edges)."""
+    px = rgb[mask]
+    if px.size == 0:
+        return None
+    return np.median(px, axis=0)
+
+
+def darkest_color(rgb: np.ndarray, mask: np.ndarray, background: np.ndarray, share: float = 0.3) -> np.ndarray | None:
+    """The colour of the most contrasting pixels (thin strokes and glyphs are mostly anti-aliasing)."""
+    px = rgb[mask].astype(np.float32)
+    if px.size == 0:
+        return None
+    dist = np.linalg.norm(px - background[None, :].astype(np.float32), axis=1)
+    k = max(1, int(len(px) * share))
+    idx = np.argpartition(-dist, k - 1)[:k]
+    return np.median(px[idx], axis=0)
+
+
+def color_distance(a, b) -> float:
+    return float(np.linalg.norm(np.asarray(a, dtype=np.float32) - np.asarray(b, dtype=np.float32)))
