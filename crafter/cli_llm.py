@@ -1,0 +1,118 @@
+"""CLI commands of the model area: ``crafter complete``, ``crafter train``, ``crafter bench decode``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from crafter.cli import app, bench, fail
+
+
+@app.command()
+def complete(
+    text: str = typer.Argument(..., help="The brief (plan), 'schema line\\nbrief' (chart) or figure DSL plus a line "
+                                         "'ISSUE: …' (repair); '-' reads stdin, '@file' reads a file"),
+    task: str = typer.Option("plan", "--task", help="plan | chart | repair"),
+    speculative: str = typer.Option("diffusion", "--speculative", help="diffusion | ngram | none (greedy output is identical)"),
+    backend: str = typer.Option("craftlm", "--backend", help="craftlm | hf:/path/to/model | openai:http://host:port/v1"),
+    max_new_tokens: int = typer.Option(512, "--max-new-tokens", min=1),
+    temperature: float = typer.Option(0.0, "--temperature", min=0.0),
+    block_size: Optional[int] = typer.Option(None, "--block-size", min=1, max=32, help="Diffusion block (default: adaptive)"),
+    stats: bool = typer.Option(False, "--stats", help="Also print one JSON line of decoding statistics"),
+) -> None:
+    """Ask a model for DSL: a figure from a brief, a chart statement, or repaired lines.
+
+    Example: crafter complete --task plan "The encoder feeds the decoder, which writes to a cache." --stats
+    """
+    from crafter.llm import get_backend
+
+    if text == "-":
+        text = sys.stdin.read()
+    elif text.startswith("@"):
+        path = Path(text[1:])
+        if not path.is_file():
+            raise fail(f"{path}: no such file")
+        text = path.read_text(encoding="utf-8")
+    if speculative not in ("diffusion", "ngram", "none"):
+        raise fail(f"unknown --speculative '{speculative}' (use diffusion, ngram or none)")
+    kwargs: dict = {"speculative": speculative}
+    if block_size is not None:
+        kwargs["block_size"] = block_size
+    out = get_backend(backend).complete(task, text, max_new_tokens=max_new_tokens, temperature=temperature, **kwargs)
+    typer.echo(out.text.rstrip("\n"))
+    if stats:
+        typer.echo(json.dumps(out.stats))
+
+
+@app.command()
+def train(
+    out_dir: Path = typer.Option(Path(".craftlm-train/run"), "--out-dir", help="Checkpoints, logs and the model (resumes from it)"),
+    steps: int = typer.Option(1400, "--steps", min=1),
+    batch_size: int = typer.Option(16, "--batch-size", min=1),
+    lr: float = typer.Option(2e-3, "--lr"),
+    time_budget_min: Optional[float] = typer.Option(None, "--time-budget-min", help="Stop with a checkpoint after this long"),
+    d_model: int = typer.Option(256, "--d-model"),
+    n_layers: int = typer.Option(4, "--n-layers"),
+    threads: int = typer.Option(2, "--threads"),
+    install: bool = typer.Option(False, "--install", help="Copy the trained model into crafter/llm/weights"),
+) -> None:
+    """Train CraftLM on the synthetic corpus (joint AR + block-diffusion loss); resumable.
+
+    Example: nice -n 10 crafter train --out-dir .craftlm-train/run --time-budget-min 60 --install
+    """
+    import shutil
+
+    from crafter.llm.backends import WEIGHTS_DIR
+    from crafter.llm.model import CraftLMConfig
+    from crafter.llm.train import TrainConfig
+    from crafter.llm.train import train as run_training
+
+    tcfg = TrainConfig(out_dir=str(out_dir), steps=steps, batch_size=batch_size, lr=lr, threads=threads,
+                       time_budget_min=time_budget_min, model=CraftLMConfig(d_model=d_model, n_layers=n_layers))
+    model_dir = run_training(tcfg, log=lambda s: typer.echo(s))
+    if install:
+        for name in ("config.json", "model.safetensors", "tokenizer.json"):
+            shutil.copy(model_dir / name, WEIGHTS_DIR / name)
+        typer.echo(f"installed {model_dir} into {WEIGHTS_DIR}")
+
+
+@bench.command("decode")
+def bench_decode(
+    per_task: int = typer.Option(20, "--per-task", min=1, help="Held-out prompts per task"),
+    tasks: str = typer.Option("plan,chart,repair", "--tasks"),
+    backend: str = typer.Option("craftlm", "--backend", help="craftlm or craftlm:/path/to/weights"),
+    threads: int = typer.Option(2, "--threads", help="torch threads (batch 1 on this CPU)"),
+    json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the rows as JSON"),
+) -> None:
+    """Plain vs speculative decoding on held-out prompts: tokens/s, speed-up, tokens per forward,
+    acceptance, identity with plain decoding and task quality, side by side.
+
+    Example: crafter bench decode --per-task 20
+    """
+    import dataclasses
+
+    import torch
+
+    from crafter.llm import get_backend
+    from crafter.llm.bench import format_table, run_decode_bench
+
+    torch.set_num_threads(threads)
+    chosen = tuple(t.strip() for t in tasks.split(",") if t.strip())
+    unknown = set(chosen) - {"plan", "chart", "repair"}
+    if unknown:
+        raise fail(f"unknown task(s): {', '.join(sorted(unknown))}")
+    b = get_backend(backend)
+    if not backend.startswith("craftlm"):
+        raise fail("bench decode measures CraftLM's decoding (use craftlm or craftlm:/path)")
+    rows = run_decode_bench(b, per_task=per_task, tasks=chosen,
+                            progress=lambda i, n: typer.echo(f"\r{i}/{n} prompts", nl=False, err=True))
+    typer.echo("", err=True)
+    typer.echo(f"CraftLM decode benchmark: batch 1, greedy, {threads} threads, held-out prompts")
+    typer.echo(format_table(rows))
+    if json_out:
+        json_out.write_text(json.dumps([dataclasses.asdict(r) for r in rows], indent=2) + "\n")
+        typer.echo(f"wrote {json_out}")

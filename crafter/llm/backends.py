@@ -1,0 +1,292 @@
+"""Model backends behind one small interface: ``complete(task, prompt) -> Completion``.
+
+* ``craftlm`` (default) — the built-in CraftLM, weights shipped in
+  ``crafter/llm/weights`` (or ``craftlm:/path/to/dir``), self-speculative decoding;
+* ``hf:/path/to/model`` — any local transformers causal LM (no download: local files
+  only), decoded with transformers' prompt-lookup speculation;
+* ``openai:http://host:port/v1`` — any OpenAI-compatible server (vLLM, SGLang,
+  llama.cpp, Ollama) over httpx; ``/chat/completions`` first, ``/completions`` if the
+  server has no chat endpoint. Add ``#model=NAME`` to pick a model (default: the
+  first one ``/models`` lists).
+
+The app and the pipeline only ever call :func:`get_backend` and ``complete``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from crafter.errors import CrafterError
+from crafter.llm.prompts import TASKS, build_prompt, chat_messages
+
+WEIGHTS_DIR = Path(__file__).parent / "weights"
+
+
+class ModelError(CrafterError):
+    """A model backend cannot be used: unknown spec, missing or corrupt weights, server down or garbled."""
+
+
+@dataclass
+class Completion:
+    text: str  # DSL written by the model
+    stats: dict = field(default_factory=dict)  # forward_passes, tokens, tokens_per_forward, ..., tokens_per_second
+
+
+class Backend(Protocol):
+    name: str
+
+    def complete(self, task: str, prompt: str, *, max_new_tokens: int = 512, temperature: float = 0.0,
+                 speculative: str | None = None) -> Completion:
+        """Answer a task prompt (built with :mod:`crafter.llm.prompts`; plain user text is wrapped for ``task``)."""
+
+
+def _as_prompt(task: str, prompt: str) -> str:
+    if task not in TASKS:
+        raise ModelError(f"unknown task '{task}' (use one of: {', '.join(TASKS)})")
+    if not prompt or not prompt.strip():
+        raise ModelError(f"empty {task} prompt")
+    if prompt.startswith("<|"):
+        return prompt
+    try:
+        return build_prompt(task, prompt)
+    except ValueError as exc:
+        raise ModelError(str(exc)) from exc
+
+
+_FENCE = re.compile(r"^```[a-zA-Z]*\n|\n?```\s*$")
+
+
+def _strip_fences(text: str) -> str:
+    return _FENCE.sub("", text.strip()).strip() + "\n"
+
+
+# ---------------------------------------------------------------------------------
+# craftlm
+# ---------------------------------------------------------------------------------
+
+
+class CraftLMBackend:
+    """The built-in model with self-speculative decoding (default ``speculative="diffusion"``)."""
+
+    name = "craftlm"
+
+    def __init__(self, weights: str | Path | None = None, threads: int | None = None) -> None:
+        import torch
+
+        from crafter.llm.model import CraftLM
+        from crafter.llm.tokenizer import CraftTokenizer
+
+        self.weights = Path(weights) if weights else WEIGHTS_DIR
+        if threads:
+            torch.set_num_threads(threads)
+        try:
+            self.model = CraftLM.load(self.weights)
+            self.tokenizer = CraftTokenizer.load(self.weights)
+        except (FileNotFoundError, ValueError) as exc:
+            raise ModelError(f"cannot load CraftLM: {exc}") from exc
+        if self.tokenizer.vocab_size != self.model.cfg.vocab_size:
+            raise ModelError(f"{self.weights}: tokenizer ({self.tokenizer.vocab_size}) and model "
+                             f"({self.model.cfg.vocab_size}) vocabularies differ")
+
+    def complete(self, task: str, prompt: str, *, max_new_tokens: int = 512, temperature: float = 0.0,
+                 speculative: str | None = "diffusion", block_size: int | None = None, seed: int | None = None) -> Completion:
+        import torch
+
+        from crafter.llm.engine import generate_ids, make_drafter
+
+        prompt = _as_prompt(task, prompt)
+        ids = self.tokenizer.encode(prompt)
+        gen = torch.Generator().manual_seed(seed) if seed is not None else None
+        try:
+            drafter = make_drafter(speculative or "none", task, block_size)
+            res = generate_ids(self.model, ids, max_new_tokens, temperature, drafter, gen)
+        except ValueError as exc:
+            raise ModelError(str(exc)) from exc
+        stats = {"backend": self.name, "task": task, "prompt_tokens": len(ids), **res.stats()}
+        return Completion(self.tokenizer.decode(res.ids).strip() + "\n", stats)
+
+
+# ---------------------------------------------------------------------------------
+# hf:/path
+# ---------------------------------------------------------------------------------
+
+
+class HFBackend:
+    """A local transformers causal LM; greedy decoding with prompt-lookup speculation."""
+
+    name = "hf"
+
+    def __init__(self, path: str, prompt_lookup_tokens: int = 10) -> None:
+        import os
+
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+
+        if not Path(path).is_dir():
+            raise ModelError(f"hf backend: no model directory at {path}")
+        try:
+            self.tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=True)
+            self.model = AutoModelForCausalLM.from_pretrained(path, local_files_only=True).eval()
+        except Exception as exc:  # transformers raises many kinds (OSError, ValueError, KeyError...)
+            raise ModelError(f"hf backend: cannot load the model at {path}: {exc}") from exc
+        self.path = path
+        self.prompt_lookup_tokens = prompt_lookup_tokens
+        self.forwards = 0
+        self.model.register_forward_hook(lambda *a: setattr(self, "forwards", self.forwards + 1))
+
+    def _text_prompt(self, prompt: str) -> str:
+        messages = chat_messages(prompt)
+        if getattr(self.tokenizer, "chat_template", None):
+            return self.tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
+        return "\n\n".join(m["content"] for m in messages) + "\n\n"
+
+    def complete(self, task: str, prompt: str, *, max_new_tokens: int = 512, temperature: float = 0.0,
+                 speculative: str | None = "ngram", **_: object) -> Completion:
+        import torch
+
+        text = self._text_prompt(_as_prompt(task, prompt))
+        enc = self.tokenizer(text, return_tensors="pt")
+        limit = getattr(self.model.config, "max_position_embeddings", None)
+        if limit and enc.input_ids.shape[1] >= limit:
+            raise ModelError(f"prompt of {enc.input_ids.shape[1]} tokens does not fit the model's context of {limit}")
+        kwargs: dict = {"max_new_tokens": max_new_tokens, "do_sample": temperature > 0}
+        if temperature > 0:
+            kwargs["temperature"] = temperature
+        if speculative in ("ngram", "diffusion") and temperature == 0:
+            kwargs["prompt_lookup_num_tokens"] = self.prompt_lookup_tokens
+        pad = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else self.tokenizer.eos_token_id
+        self.forwards = 0
+        t0 = time.perf_counter()
+        with torch.inference_mode():
+            out = self.model.generate(**enc, pad_token_id=pad, **kwargs)
+        seconds = time.perf_counter() - t0
+        new = out[0, enc.input_ids.shape[1]:]
+        n = int(new.numel())
+        stats = {"backend": self.name, "task": task, "drafter": "ngram" if "prompt_lookup_num_tokens" in kwargs else "none",
+                 "forward_passes": self.forwards, "tokens": n, "tokens_per_forward": round(n / max(1, self.forwards), 3),
+                 "acceptance_histogram": {}, "seconds": round(seconds, 4),
+                 "tokens_per_second": round(n / seconds, 1) if seconds > 0 else 0.0}
+        return Completion(_strip_fences(self.tokenizer.decode(new, skip_special_tokens=True)), stats)
+
+
+# ---------------------------------------------------------------------------------
+# openai:http://host:port/v1
+# ---------------------------------------------------------------------------------
+
+
+class OpenAIBackend:
+    """Any OpenAI-compatible HTTP server."""
+
+    name = "openai"
+
+    def __init__(self, base_url: str, model: str | None = None, timeout: float = 60.0, api_key: str | None = None) -> None:
+        import httpx
+
+        if not re.match(r"^https?://[^\s/]+", base_url):
+            raise ModelError(f"openai backend: '{base_url}' is not an http(s) URL (e.g. openai:http://127.0.0.1:8000/v1)")
+        self.base_url = base_url.rstrip("/")
+        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        self.client = httpx.Client(timeout=timeout, headers=headers)
+        self._model = model
+
+    def _request(self, method: str, path: str, body: dict | None = None) -> dict:
+        import httpx
+
+        url = f"{self.base_url}{path}"
+        try:
+            r = self.client.request(method, url, json=body)
+        except httpx.TimeoutException as exc:
+            raise ModelError(f"openai backend: {url} timed out ({exc})") from exc
+        except httpx.HTTPError as exc:
+            raise ModelError(f"openai backend: cannot reach {url}: {exc}") from exc
+        if r.status_code == 404:
+            raise FileNotFoundError(url)
+        if r.status_code >= 400:
+            raise ModelError(f"openai backend: {url} answered HTTP {r.status_code}: {r.text[:200]}")
+        try:
+            data = r.json()
+        except ValueError as exc:
+            raise ModelError(f"openai backend: {url} returned something that is not JSON: {r.text[:120]!r}") from exc
+        if not isinstance(data, dict):
+            raise ModelError(f"openai backend: {url} returned JSON that is not an object")
+        return data
+
+    @property
+    def model(self) -> str:
+        if self._model is None:
+            try:
+                data = self._request("GET", "/models")
+                self._model = str(data["data"][0]["id"])
+            except (FileNotFoundError, KeyError, IndexError, TypeError):
+                self._model = "default"
+        return self._model
+
+    def complete(self, task: str, prompt: str, *, max_new_tokens: int = 512, temperature: float = 0.0,
+                 **_: object) -> Completion:
+        messages = chat_messages(_as_prompt(task, prompt))
+        t0 = time.perf_counter()
+        try:
+            data = self._request("POST", "/chat/completions", {"model": self.model, "messages": messages,
+                                                               "max_tokens": max_new_tokens, "temperature": temperature})
+            choice_text = lambda c: c["message"]["content"]  # noqa: E731
+        except FileNotFoundError:
+            text_prompt = "\n\n".join(m["content"] for m in messages) + "\n\n"
+            try:
+                data = self._request("POST", "/completions", {"model": self.model, "prompt": text_prompt,
+                                                              "max_tokens": max_new_tokens, "temperature": temperature})
+            except FileNotFoundError as exc:
+                raise ModelError(f"openai backend: {self.base_url} has neither /chat/completions nor /completions") from exc
+            choice_text = lambda c: c["text"]  # noqa: E731
+        seconds = time.perf_counter() - t0
+        try:
+            text = choice_text(data["choices"][0])
+            if not isinstance(text, str):
+                raise TypeError("content is not a string")
+        except (KeyError, IndexError, TypeError) as exc:
+            raise ModelError(f"openai backend: {self.base_url} returned a response without a completion: "
+                             f"{json.dumps(data)[:160]}") from exc
+        usage = data.get("usage") or {}
+        n = int(usage.get("completion_tokens") or 0)
+        stats = {"backend": self.name, "task": task, "model": self.model, "tokens": n, "seconds": round(seconds, 4),
+                 "tokens_per_second": round(n / seconds, 1) if seconds > 0 and n else 0.0,
+                 "forward_passes": None, "tokens_per_forward": None, "acceptance_histogram": {}}
+        return Completion(_strip_fences(text), stats)
+
+
+# ---------------------------------------------------------------------------------
+# factory
+# ---------------------------------------------------------------------------------
+
+_CACHE: dict[str, Backend] = {}
+
+
+def get_backend(spec: str = "craftlm") -> Backend:
+    """A backend from its spec string: ``craftlm``, ``craftlm:/dir``, ``hf:/path``, ``openai:http://host:port/v1[#model=NAME]``.
+
+    Loaded backends are cached per spec (loading weights is the slow part).
+    """
+    spec = (spec or "craftlm").strip()
+    if spec in _CACHE:
+        return _CACHE[spec]
+    kind, _, arg = spec.partition(":")
+    if kind == "craftlm":
+        backend: Backend = CraftLMBackend(arg or None)
+    elif kind == "hf":
+        if not arg:
+            raise ModelError("hf backend needs a path: hf:/path/to/model")
+        backend = HFBackend(arg)
+    elif kind == "openai":
+        url, _, frag = arg.partition("#")
+        model = frag[len("model="):] if frag.startswith("model=") else None
+        import os
+
+        backend = OpenAIBackend(url, model=model, api_key=os.environ.get("OPENAI_API_KEY"))
+    else:
+        raise ModelError(f"unknown backend '{spec}' (use craftlm, hf:/path/to/model or openai:http://host:port/v1)")
+    _CACHE[spec] = backend
+    return backend

@@ -1,0 +1,269 @@
+"""Decoding CraftLM: plain cached decoding and self-speculative decoding, one loop.
+
+**Guarantee.** With ``temperature=0`` every committed token is the verifier's argmax
+given the committed prefix, so speculative output is token-for-token the output of
+plain greedy decoding (``speculative="none"``), whatever the drafter proposes.
+With ``temperature>0`` drafts are accepted with min(1, p/q) and rejections are
+resampled from the residual, so outputs are distributed exactly as plain sampling.
+
+**One forward per round.** The KV cache holds every committed token but the last
+(``a0``). A round feeds ``[a0, d1..dn, M1..Mm]``: the drafts ``d`` from the drafter,
+then (diffusion drafter only) a block of ``m`` mask tokens that attends to the
+prefix, ``a0`` and all drafts, as if every draft were accepted, and to itself
+bidirectionally (:func:`kernels.draft_attention_mask`). The causal rows verify the
+drafts; if all are accepted the mask block's predictions are the next round's
+drafts, free ("Decoding on a CPU, one pass per round" in FIELD-NOTES; TiDAR's idea
+restricted to the all-accepted branch). The cache is then cropped to the accepted
+length, dropping rejected drafts and the mask slots.
+
+Measured on the 2-core CPU (FIELD-NOTES): a forward of width 9 costs ≈ 1.6× a
+width-1 forward for a 3-4M model, width 17 ≈ 1.9×, so blocks stay at 4-16 and the
+block size adapts to the acceptance seen so far.
+
+Drafters share one small interface (:class:`Drafter`): ``propose`` drafts for the
+next round, ``mask_slots`` asks for mask tokens in it, ``observe`` learns from what
+was accepted. A drafter with nothing to offer proposes ``[]`` and the round is a
+plain decoding step.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import torch
+
+from crafter.llm.model import CraftLM
+from kernels import draft_attention_mask, greedy_accept, speculative_sample_accept
+
+SPECULATIVE = ("diffusion", "ngram", "none")
+
+
+# ---------------------------------------------------------------------------------
+# Drafters
+# ---------------------------------------------------------------------------------
+
+
+class Drafter(Protocol):
+    name: str
+
+    def propose(self, ids: list[int], budget: int) -> tuple[list[int], torch.Tensor | None]:
+        """Drafts (at most ``budget``) to follow ``ids``, and ``[n, V]`` proposal probabilities (None: point masses)."""
+
+    def mask_slots(self) -> int:
+        """Mask tokens to append to the next forward (0: none)."""
+
+    def observe(self, proposed: int, accepted: int, mask_logits: torch.Tensor | None, temperature: float) -> None:
+        """Learn from a round: drafts proposed, drafts accepted, the mask block's logits ``[m, V]``."""
+
+
+class NoDrafter:
+    """Plain decoding: one token per forward."""
+
+    name = "none"
+
+    def propose(self, ids, budget):
+        return [], None
+
+    def mask_slots(self) -> int:
+        return 0
+
+    def observe(self, proposed, accepted, mask_logits, temperature) -> None:
+        pass
+
+
+class NgramDrafter:
+    """Prompt lookup: find the latest earlier occurrence of the last n tokens, propose what followed.
+
+    Pays where the output copies the input (repair rewrites lines of the figure it
+    is given; plan copies labels from the brief). ``max_draft`` adapts: doubled when
+    a whole draft was accepted, shrunk to what was accepted (plus two) otherwise.
+    """
+
+    name = "ngram"
+
+    def __init__(self, max_ngram: int = 4, min_ngram: int = 2, max_draft: int = 12, limit: int = 24) -> None:
+        self.max_ngram, self.min_ngram = max_ngram, min_ngram
+        self.max_draft, self.limit = max_draft, limit
+
+    def lookup(self, ids: list[int], budget: int) -> list[int]:
+        k = min(self.max_draft, budget)
+        if k <= 0:
+            return []
+        n_ids = len(ids)
+        for n in range(min(self.max_ngram, n_ids - 1), self.min_ngram - 1, -1):
+            suffix = ids[n_ids - n :]
+            for start in range(n_ids - n - 1, -1, -1):  # latest occurrence first
+                if ids[start : start + n] == suffix:
+                    follow = ids[start + n : start + n + k]
+                    if follow:
+                        return follow
+        return []
+
+    def propose(self, ids, budget):
+        return self.lookup(ids, budget), None
+
+    def mask_slots(self) -> int:
+        return 0
+
+    def observe(self, proposed, accepted, mask_logits, temperature) -> None:
+        if proposed:
+            self.max_draft = min(self.limit, self.max_draft * 2) if accepted == proposed else max(2, accepted + 2)
+
+
+class DiffusionDrafter:
+    """Self-speculative block diffusion: the model's own mask block drafts the next tokens.
+
+    After a fully accepted round the mask block's predictions (past the first slot,
+    which sits where the bonus token goes and is known exactly) are the next drafts.
+    After a rejection they were conditioned on wrong drafts, so the next round
+    proposes the n-gram lookup's drafts if it has any, else none, and redrafts.
+    The block size follows an average of accepted lengths, within [min_block, max_block].
+    """
+
+    name = "diffusion"
+
+    def __init__(self, block_size: int = 8, min_block: int = 4, max_block: int = 16,
+                 ngram: NgramDrafter | None = None, adaptive: bool = True) -> None:
+        self.block_size, self.min_block, self.max_block = block_size, min_block, max_block
+        self.adaptive = adaptive
+        self.ngram = ngram
+        self._next: list[int] = []
+        self._next_q: torch.Tensor | None = None
+        self._accept_avg = float(block_size)
+
+    def propose(self, ids, budget):
+        drafts, q = self._next[:budget], (None if self._next_q is None else self._next_q[:budget])
+        if not drafts and self.ngram is not None:
+            return self.ngram.lookup(ids, budget), None
+        return drafts, q
+
+    def mask_slots(self) -> int:
+        return self.block_size + 1
+
+    def observe(self, proposed, accepted, mask_logits, temperature) -> None:
+        self._next, self._next_q = [], None
+        if proposed:
+            self._accept_avg = 0.7 * self._accept_avg + 0.3 * (accepted + (1 if accepted == proposed else 0))
+        if self.adaptive:
+            self.block_size = max(self.min_block, min(self.max_block, round(self._accept_avg * 1.5) + 2))
+        if mask_logits is None or accepted < proposed:
+            return
+        rows = mask_logits[1:]  # slot 0 sits where the bonus token goes: that one is exact
+        if temperature > 0:
+            q = torch.softmax(rows.float() / temperature, dim=-1)
+            self._next = torch.multinomial(q, 1).flatten().tolist()
+            self._next_q = q
+        else:
+            self._next = rows.argmax(-1).tolist()
+
+
+def make_drafter(speculative: str, task: str | None = None, block_size: int | None = None) -> Drafter:
+    """The drafter for a mode. Block size from the request, else from the task (repair copies more)."""
+    if speculative == "none":
+        return NoDrafter()
+    if speculative == "ngram":
+        return NgramDrafter(max_draft=block_size or 12)
+    if speculative == "diffusion":
+        start = block_size or {"repair": 12, "chart": 12}.get(task or "", 8)
+        return DiffusionDrafter(block_size=start, ngram=NgramDrafter(), adaptive=block_size is None)
+    raise ValueError(f"unknown speculative mode '{speculative}' (use one of: {', '.join(SPECULATIVE)})")
+
+
+# ---------------------------------------------------------------------------------
+# The verify / accept loop (written once)
+# ---------------------------------------------------------------------------------
+
+
+@dataclass
+class GenerationResult:
+    ids: list[int]  # generated tokens (EOS excluded)
+    forward_passes: int  # decode forwards (the prompt prefill not counted)
+    accepted_per_round: list[int] = field(default_factory=list)  # drafts accepted in each round
+    proposed_per_round: list[int] = field(default_factory=list)
+    seconds: float = 0.0  # decode time
+    prefill_seconds: float = 0.0
+    stopped: str = "eos"  # eos | length
+    drafter: str = "none"
+
+    def stats(self) -> dict:
+        n = len(self.ids)
+        hist: dict[str, int] = {}
+        for a in self.accepted_per_round:
+            hist[str(a)] = hist.get(str(a), 0) + 1
+        return {
+            "drafter": self.drafter,
+            "forward_passes": self.forward_passes,
+            "tokens": n,
+            "tokens_per_forward": round(n / max(1, self.forward_passes), 3),
+            "acceptance_histogram": dict(sorted(hist.items(), key=lambda kv: int(kv[0]))),
+            "drafts_proposed": sum(self.proposed_per_round),
+            "drafts_accepted": sum(self.accepted_per_round),
+            "seconds": round(self.seconds, 4),
+            "prefill_seconds": round(self.prefill_seconds, 4),
+            "tokens_per_second": round(n / self.seconds, 1) if self.seconds > 0 else 0.0,
+            "stopped": self.stopped,
+        }
+
+
+@torch.inference_mode()
+def generate_ids(model: CraftLM, prompt_ids: list[int], max_new_tokens: int = 512, temperature: float = 0.0,
+                 drafter: Drafter | None = None, generator: torch.Generator | None = None) -> GenerationResult:
+    """Decode after ``prompt_ids``; stops at EOS or ``max_new_tokens`` (always terminates)."""
+    cfg = model.cfg
+    drafter = drafter or NoDrafter()
+    if not prompt_ids:
+        raise ValueError("empty prompt")
+    if len(prompt_ids) >= cfg.max_len:
+        raise ValueError(f"prompt of {len(prompt_ids)} tokens does not fit the model's context of {cfg.max_len}")
+    if max_new_tokens < 1:
+        raise ValueError("max_new_tokens must be at least 1")
+    max_new_tokens = min(max_new_tokens, cfg.max_len - len(prompt_ids))
+    cache = model.new_cache(capacity=cfg.max_len)
+    t0 = time.perf_counter()
+    if len(prompt_ids) > 1:
+        model(torch.tensor([prompt_ids[:-1]]), cache=cache)
+    prefill = time.perf_counter() - t0
+    ids = list(prompt_ids)
+    out: list[int] = []
+    res = GenerationResult([], 0, drafter=drafter.name, prefill_seconds=prefill)
+    t0 = time.perf_counter()
+    while True:
+        budget = max_new_tokens - len(out)
+        p = cache.length  # == len(ids) - 1: a0 = ids[-1] is not cached yet
+        room = cfg.max_len - p - 1  # positions left after a0
+        drafts, q = drafter.propose(ids, min(budget - 1, room))
+        n = len(drafts)
+        m = min(drafter.mask_slots(), max(0, room - n))
+        # ---- one forward: verify [a0, d1..dn] causally, draft with M1..Mm ----
+        x = torch.tensor([[ids[-1], *drafts] + [cfg.mask_token_id] * m])
+        mask = draft_attention_mask(p, 1 + n, m) if n + m > 0 else None
+        logits = model(x, attn_mask=mask, cache=cache)[0]  # [1 + n + m, V]
+        res.forward_passes += 1
+        verify = logits[: 1 + n]
+        # ---- accept ----
+        if temperature > 0:
+            probs = torch.softmax(verify.float() / temperature, dim=-1)
+            accepted, nxt = speculative_sample_accept(torch.tensor(drafts, dtype=torch.long), q, probs, generator)
+        else:
+            accepted, nxt = greedy_accept(torch.tensor(drafts, dtype=torch.long), verify)
+        cache.crop(p + 1 + accepted)  # keep a0 and accepted drafts; nxt becomes the new a0
+        drafter.observe(n, accepted, logits[1 + n :] if m else None, temperature)
+        if n:
+            res.accepted_per_round.append(accepted)
+            res.proposed_per_round.append(n)
+        new = drafts[:accepted] + [nxt]
+        if cfg.eos_token_id in new:
+            out += new[: new.index(cfg.eos_token_id)]
+            res.stopped = "eos"
+            break
+        out += new
+        ids += new
+        if len(out) >= max_new_tokens:
+            out = out[:max_new_tokens]
+            res.stopped = "length"
+            break
+    res.seconds = time.perf_counter() - t0
+    res.ids = out
+    return res
