@@ -1,4 +1,4 @@
-"""Fixtures for the renderer's tests: figures whose geometry is set by hand.
+"""Helpers for the renderer's tests: figures whose geometry is set by hand.
 
 The renderer must not depend on the layout engine to be tested, so :func:`hand_layout`
 places components on a simple grid (nodes sized with the same text metrics the real
@@ -8,8 +8,6 @@ layout uses) and routes edges as orthogonal elbows.
 from __future__ import annotations
 
 from typing import Any
-
-import pytest
 
 from crafter.render.text import text_block_size, wrap
 from crafter.render.theme import get_theme
@@ -81,12 +79,14 @@ def hand_layout(fig: Figure, cols: int = 4) -> Figure:
                 ty = b.y if b.cy > sy else b.bottom
                 pts = [(sx, sy), (b.cx, sy), (b.cx, ty)] if sx != b.cx else [(sx, sy), (b.cx, ty)]
             e.route = [Point(x=x, y=y) for x, y in pts]
-            if e.label:
-                fs = t.small_font_size
-                lines = wrap(e.label, fs, t.node_max_text_w)
-                tw, th = text_block_size(lines, fs, t.line_height)
-                mx, my = (pts[0][0] + pts[1][0]) / 2, (pts[0][1] + pts[1][1]) / 2
-                e.label_box = Box(x=mx - tw / 2 - 3, y=my - th / 2 - 1, w=tw + 6, h=th + 2)
+    for e in comps:
+        if isinstance(e, Edge) and e.label and e.label_box is None:
+            a, b = e.route[0], e.route[1]
+            fs = t.small_font_size
+            lines = wrap(e.label, fs, t.node_max_text_w)
+            tw, th = text_block_size(lines, fs, t.line_height)
+            mx, my = (a.x + b.x) / 2, (a.y + b.y) / 2
+            e.label_box = Box(x=mx - tw / 2 - 3, y=my - th / 2 - 1, w=tw + 6, h=th + 2)
     xs = [c.box.right for c in comps if c.box is not None]
     ys = [c.box.bottom for c in comps if c.box is not None]
     data.canvas = Size(w=max(xs) + t.margin, h=max(ys) + t.margin)
@@ -116,11 +116,6 @@ e8 edge h -> i head=arrow tail=bar
 g1 group "Retrieval" [f, g, h] style=dashed
 t1 text "frozen" near=c
 """
-
-
-@pytest.fixture
-def showcase() -> Figure:
-    return hand_layout(parse_dsl(SHOWCASE_DSL))
 
 
 def small_figure(**kw: Any) -> Figure:

@@ -1,0 +1,158 @@
+"""Export: the suffix picks the format; PNG honours --dpi; PDF embeds its fonts; errors are clear."""
+
+from __future__ import annotations
+
+import io
+import re
+import sys
+import types
+import zlib
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from render_helpers import hand_layout, small_figure
+
+from crafter.errors import InputError, RenderError
+from crafter.render import export_figure, figure_to_pdf_bytes, figure_to_png_bytes, figure_to_svg, load_svg
+from crafter.render.export import exporter_for, register_exporter, supported_suffixes
+from crafter.render.text import text_width
+from crafter.spec import Figure, Node, Box, load_figure, parse_dsl
+
+
+def svg_size(fig: Figure) -> tuple[float, float]:
+    head = figure_to_svg(fig)[:1000]
+    w = float(re.search(r'<svg[^>]*\swidth="([0-9.]+)"', head).group(1))
+    h = float(re.search(r'<svg[^>]*\sheight="([0-9.]+)"', head).group(1))
+    return w, h
+
+
+@pytest.mark.parametrize("dpi", [96, 150, 300])
+def test_png_pixel_size_follows_dpi(dpi: int) -> None:
+    fig = small_figure(title="Autoencoder")
+    png = figure_to_png_bytes(fig, dpi=dpi)
+    im = Image.open(io.BytesIO(png))
+    w, h = svg_size(fig)
+    assert im.size == (round(w * dpi / 96), round(h * dpi / 96))
+    assert im.info["dpi"] == pytest.approx((dpi, dpi), abs=0.5)  # print size recorded in the file
+    im.load()  # decodes: a valid PNG
+
+
+def test_png_text_uses_the_measured_font() -> None:
+    # If cairo picked another font, the drawn label width would not match DejaVu's metrics.
+    label = "WWWWWWWWWWWW"
+    fig = Figure(components=[Node(kind="node", id="n", label=label, width=300, fill="#FFFFFF", stroke="#FFFFFF",
+                                  box=Box(x=10, y=10, w=300, h=40))], canvas={"w": 320, "h": 60})
+    im = Image.open(io.BytesIO(figure_to_png_bytes(fig, dpi=96 * 4))).convert("L")
+    cols = [x for x in range(im.width) if min(im.getpixel((x, y)) for y in range(0, im.height, 2)) < 128]
+    ink = (max(cols) - min(cols)) / 4
+    assert ink == pytest.approx(text_width(label, 12), rel=0.04)
+
+
+def test_pdf_is_vector_with_embedded_fonts(tmp_path: Path) -> None:
+    pdf = figure_to_pdf_bytes(small_figure())
+    assert pdf.startswith(b"%PDF-") and b"%%EOF" in pdf[-1024:]
+    # cairo may pack font dictionaries into compressed object streams: inflate them all
+    text = pdf
+    for m in re.finditer(rb"stream\r?\n(.*?)\r?\nendstream", pdf, re.S):
+        try:
+            text += zlib.decompress(m.group(1))
+        except zlib.error:
+            pass
+    assert re.search(rb"/FontFile[23]?\b", text), "fonts must be embedded"
+    assert b"DejaVuSans" in text
+
+
+def test_export_each_builtin_format(tmp_path: Path) -> None:
+    fig = small_figure()
+    for suffix in (".svg", ".png", ".pdf", ".json", ".dsl"):
+        out = tmp_path / f"fig{suffix}"
+        export_figure(fig, out, dpi=100)
+        assert out.stat().st_size > 0
+    assert load_svg(tmp_path / "fig.svg") == fig
+    assert load_figure(tmp_path / "fig.json") == fig
+    assert load_figure(tmp_path / "fig.dsl") == fig
+    assert Image.open(tmp_path / "fig.png").format == "PNG"
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")], "no temporary files left behind"
+
+
+def test_suffix_is_case_insensitive(tmp_path: Path) -> None:
+    export_figure(small_figure(), tmp_path / "FIG.SVG")
+    assert (tmp_path / "FIG.SVG").read_text(encoding="utf-8").lstrip().startswith("<?xml")
+
+
+def test_unknown_suffix_lists_the_supported_ones(tmp_path: Path) -> None:
+    with pytest.raises(InputError) as e:
+        export_figure(small_figure(), tmp_path / "fig.bmp")
+    msg = str(e.value)
+    assert ".bmp" in msg and all(s in msg for s in (".svg", ".png", ".pdf", ".json", ".dsl"))
+    with pytest.raises(InputError, match="none"):
+        exporter_for(tmp_path / "fig")
+
+
+def test_register_exporter_and_longest_suffix_wins(tmp_path: Path) -> None:
+    seen = []
+
+    def vega(fig: Figure, opts) -> bytes:  # noqa: ANN001
+        seen.append(opts.dpi)
+        return b'{"mark": "bar"}'
+
+    register_exporter(".vl.json", vega, description="Vega-Lite")
+    try:
+        assert ".vl.json" in supported_suffixes()
+        export_figure(small_figure(), tmp_path / "chart.vl.json", dpi=144)
+        assert (tmp_path / "chart.vl.json").read_bytes() == b'{"mark": "bar"}'
+        assert seen == [144]
+        export_figure(small_figure(), tmp_path / "plain.json")
+        assert load_figure(tmp_path / "plain.json") == small_figure()
+    finally:
+        from crafter.render import export
+
+        export._EXPORTERS.pop(".vl.json")
+
+
+def test_empty_figure_is_a_clear_error(tmp_path: Path) -> None:
+    for suffix in (".svg", ".png", ".json"):
+        with pytest.raises(RenderError, match="the figure has no components"):
+            export_figure(Figure(), tmp_path / f"empty{suffix}")
+    with pytest.raises(RenderError, match="no components"):
+        figure_to_svg(Figure())
+    assert not list(tmp_path.iterdir())
+
+
+def test_dpi_out_of_range(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="dpi"):
+        export_figure(small_figure(), tmp_path / "f.png", dpi=0)
+
+
+def test_enormous_png_is_refused_not_allocated() -> None:
+    fig = parse_dsl('a node "A" box=0,0,60,30\nb node "B" box=20000,20000,60,30\n')
+    with pytest.raises(RenderError, match="lower --dpi"):
+        figure_to_png_bytes(fig, dpi=600)
+
+
+def test_layout_is_called_only_when_geometry_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = []
+
+    def layout_figure(fig: Figure, engine: str = "auto") -> Figure:
+        calls.append(fig)
+        return hand_layout(fig)
+
+    module = types.ModuleType("crafter.layout")
+    module.layout_figure = layout_figure  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "crafter.layout", module)
+    laid = small_figure()
+    figure_to_svg(laid)
+    assert calls == []
+    figure_to_svg(laid, relayout=True)
+    assert len(calls) == 1
+    bare = parse_dsl('a node "A"\nb node "B"\ne edge a -> b\n')
+    assert load_svg(figure_to_svg(bare)) == hand_layout(bare)
+    assert len(calls) == 2
+
+
+def test_missing_layout_engine_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    module = types.ModuleType("crafter.layout")  # a layout package without layout_figure
+    monkeypatch.setitem(sys.modules, "crafter.layout", module)
+    with pytest.raises(RenderError, match="component 'a' has no position"):
+        figure_to_svg(parse_dsl('a node "A"\n'))
