@@ -44,13 +44,14 @@ class MarkerSpec:
     def length(self) -> float:
         """Extent of the head along the line, px."""
         base = 5.0 + 3.0 * self.width
-        return {"arrow": base, "open": base, "diamond": base * 1.5, "circle": base * 0.8, "bar": self.width}[self.head]
+        return {"arrow": base, "open": base, "diamond": base * 1.5, "circle": base * 0.8,
+                "bar": 3.5 * self.width}[self.head]
 
     @property
     def half_width(self) -> float:
         base = 5.0 + 3.0 * self.width
         return {"arrow": base * 0.4, "open": base * 0.45, "diamond": base * 0.36,
-                "circle": base * 0.4, "bar": base * 0.5}[self.head]
+                "circle": base * 0.4, "bar": base * 0.55}[self.head]
 
     @property
     def inset(self) -> float:
@@ -69,32 +70,52 @@ class MarkerSpec:
 
 
 def _shape(spec: MarkerSpec) -> str:
-    """The head drawn pointing along +x with its tip at x = L (head end) or x = 0 (tail end)."""
+    """The head drawn pointing along +x with its tip at x = L (head end) or x = 0 (tail end).
+
+    Heads are filled outlines only, never strokes: renderers differ in whether a dashed
+    line's dash pattern leaks into its markers (cairosvg's does), and fills have no dashes.
+    """
     L, H, w = spec.length, spec.half_width, spec.width
     flip = spec.end == "tail"
 
     def X(x: float) -> str:
         return num(L - x if flip else x)
 
-    col = esc_attr(spec.color)
+    def poly(points: list[tuple[float, float]], fill: str) -> str:
+        d = " L".join(f"{X(x)},{num(y)}" for x, y in points)
+        return f'<path d="M{d} Z" fill="{esc_attr(fill)}" stroke="none"/>'
+
     if spec.head == "arrow":
         # a slim triangle with a slight notch at the back reads crisply at print sizes
-        d = f"M{X(0)},{num(-H)} L{X(L)},0 L{X(0)},{num(H)} L{X(L * 0.18)},0 Z"
-        return f'<path d="{d}" fill="{col}" stroke="none"/>'
+        return poly([(0, -H), (L, 0), (0, H), (L * 0.18, 0)], spec.color)
     if spec.head == "open":
-        d = f"M{X(L - H * 1.9)},{num(-H)} L{X(L)},0 L{X(L - H * 1.9)},{num(H)}"
-        return (f'<path d="{d}" fill="none" stroke="{col}" stroke-width="{num(w)}" '
-                f'stroke-linecap="round" stroke-linejoin="miter"/>')
+        return poly(_chevron(L, H, w), spec.color)
     if spec.head == "diamond":
-        d = f"M{X(0)},0 L{X(L / 2)},{num(-H)} L{X(L)},0 L{X(L / 2)},{num(H)} Z"
-        return f'<path d="{d}" fill="{col}" stroke="none"/>'
+        return poly([(0, 0), (L / 2, -H), (L, 0), (L / 2, H)], spec.color)
     if spec.head == "circle":
         r = L / 2
-        return (f'<circle cx="{X(r)}" cy="0" r="{num(r - w / 2)}" fill="{esc_attr(spec.background)}" '
-                f'stroke="{col}" stroke-width="{num(w)}"/>')
-    # bar: a short cross-stroke just inside the end point
-    x = X(L / 2)
-    return f'<path d="M{x},{num(-H)} L{x},{num(H)}" fill="none" stroke="{col}" stroke-width="{num(w * 1.2)}"/>'
+        return (f'<circle cx="{X(r)}" cy="0" r="{num(r)}" fill="{esc_attr(spec.color)}" stroke="none"/>'
+                f'<circle cx="{X(r)}" cy="0" r="{num(max(r - w, 0.1))}" fill="{esc_attr(spec.background)}" '
+                f'stroke="none"/>')
+    # bar: a cross-stroke just inside the end point, clear of the node's outline
+    x0, x1 = L - 3.1 * w, L - 1.9 * w
+    return poly([(x0, -H), (x1, -H), (x1, H), (x0, H)], spec.color)
+
+
+def _chevron(L: float, H: float, w: float) -> list[tuple[float, float]]:
+    """An open 'V' head of line width ``w`` as a filled outline, its outer tip at (L, 0)."""
+    a = H * 1.9  # arm length along the axis
+    arm = math.hypot(a, H)
+    ux, uy = -a / arm, -H / arm  # unit vector along the upper arm, from the tip
+    nx, ny = -uy, ux  # its normal, pointing away from the axis
+    half = w / 2
+    miter = half * arm / H  # tip offset along the axis for a mitred join: half / sin(half-angle)
+    tip_out, tip_in = L, L - 2 * miter
+    cx = L - miter  # the centre line's tip
+    end = (cx + ux * arm, uy * arm)
+    up_out = (end[0] + nx * half, end[1] + ny * half)
+    up_in = (end[0] - nx * half, end[1] - ny * half)
+    return [(tip_out, 0), up_out, up_in, (tip_in, 0), (up_in[0], -up_in[1]), (up_out[0], -up_out[1])]
 
 
 def marker_def(spec: MarkerSpec) -> str:
