@@ -1,0 +1,784 @@
+"""Crafter in the browser: describe a figure, watch the agents, edit it, export it.
+
+Run with ``make run`` (``streamlit run app.py``). A thin shell: every tab lays out
+widgets and calls :mod:`crafter.ui.services`; the figure being edited, its undo history
+and the settings live in ``st.session_state`` (see :mod:`crafter.ui.workspace`).
+Errors become a message in the page; the brief and the figure survive them.
+"""
+
+from __future__ import annotations
+
+import os
+import traceback
+from typing import Any
+
+import streamlit as st
+
+from crafter.errors import CrafterError
+from crafter.spec import THEMES, SHAPES, print_dsl
+from crafter.ui import services
+from crafter.ui.examples import EXAMPLES, example
+from crafter.ui.progress import describe, issue_line
+from crafter.ui.sanitize import figure_html
+from crafter.ui.settings import BACKEND_LABELS, COLUMN_LABELS, MAX_ROUNDS, THEME_LABELS, Settings
+from crafter.ui.table import COLUMN_TITLES, apply_table_edits, components_table
+from crafter.ui.uploads import (
+    FIGURE_SUFFIXES, IMAGE_SUFFIXES, MAX_FIGURE_BYTES, MAX_IMAGE_BYTES, MAX_TABLE_BYTES, TABLE_SUFFIXES,
+    check_image, check_upload,
+)
+from crafter.ui.workspace import Workspace
+
+st.set_page_config(page_title="Crafter — editable research figures", page_icon=":material/schema:",
+                   layout="wide")
+
+CSS = """
+<style>
+.block-container {padding-top: 3.2rem; max-width: 1280px;}
+.crafter-header {display:flex; align-items:baseline; gap:.8rem; margin-bottom:.1rem;}
+.crafter-header h1 {font-size:1.9rem; font-weight:700; margin:0; padding:0; letter-spacing:-.02em;}
+.crafter-header span {color:#5b6472; font-size:1rem;}
+.crafter-figure {background:#fff; border:1px solid #e2e6ec; border-radius:10px; padding:18px;
+  box-shadow:0 1px 3px rgba(16,24,40,.06); text-align:center; margin:.25rem 0 .5rem 0;}
+.crafter-figure img {max-width:100%; height:auto; object-fit:contain;}
+.crafter-figure-caption {color:#5b6472; font-size:.85rem; margin-top:.5rem;}
+.crafter-step {font-weight:600; font-size:1.02rem; margin:.2rem 0 .35rem 0;}
+.crafter-step b {display:inline-block; width:1.45rem; height:1.45rem; border-radius:50%; background:#1f5fa8;
+  color:#fff; text-align:center; font-size:.85rem; line-height:1.45rem; margin-right:.45rem;}
+.crafter-empty {border:1px dashed #c9d0da; border-radius:10px; padding:28px; text-align:center; color:#5b6472;
+  background:#fafbfc;}
+</style>
+"""
+
+PREVIEW_ZOOM = 1.6  # the paper theme is drawn at print size (9 pt text): enlarge it on screen
+
+
+# ======================================================================================
+# Session state
+# ======================================================================================
+
+
+def init_state() -> None:
+    ss = st.session_state
+    ss.setdefault("ws", Workspace())
+    ss.setdefault("brief", "")
+    ss.setdefault("example_table", None)  # (file name, bytes) of an example's table
+    ss.setdefault("flash", [])  # (kind, text) shown once at the top of the next run
+    ss.setdefault("run_log", [])  # the step lines of the last pipeline run
+    ss.setdefault("vectorized", [])  # [(name, original bytes, services.Vectorized)]
+    ss.setdefault("export_cache", {})
+    defaults = Settings()
+    ss.setdefault("set_backend", os.environ.get("CRAFTER_APP_BACKEND_KIND", defaults.backend))
+    ss.setdefault("set_hf_path", defaults.hf_path)
+    ss.setdefault("set_openai_url", defaults.openai_url)
+    ss.setdefault("set_theme", defaults.theme)
+    ss.setdefault("set_rounds", defaults.rounds)
+    ss.setdefault("set_column", defaults.column)
+
+
+def ws() -> Workspace:
+    return st.session_state["ws"]
+
+
+def settings() -> Settings:
+    ss = st.session_state
+    return Settings(backend=ss["set_backend"], hf_path=ss["set_hf_path"], openai_url=ss["set_openai_url"],
+                    theme=ss["set_theme"], rounds=int(ss["set_rounds"]), column=ss["set_column"])
+
+
+def backend_string() -> str:
+    """The backend for the pipeline; CRAFTER_APP_BACKEND overrides (tests, demos, servers)."""
+    return os.environ.get("CRAFTER_APP_BACKEND") or settings().backend_string()
+
+
+def flash(kind: str, text: str) -> None:
+    st.session_state["flash"].append((kind, text))
+
+
+def show_error(e: BaseException, prefix: str = "") -> None:
+    """A readable message in the page; details (for bug reports) only for unexpected errors."""
+    msg = services.user_message(e)
+    st.error(f"{prefix}{msg}", icon=":material/error:")
+    if not isinstance(e, CrafterError):
+        with st.expander("Details (for a bug report)"):
+            st.code("".join(traceback.format_exception(e)), language="text")
+
+
+# ======================================================================================
+# Shared pieces
+# ======================================================================================
+
+
+def step_title(n: int | str | None, text: str) -> None:
+    badge = f"<b>{n}</b>" if n else ""
+    st.html(f'<div class="crafter-step">{badge}{text}</div>')
+
+
+def show_figure(svg: str, *, alt: str, caption: str | None = None, max_height: str = "68vh") -> None:
+    """The figure as a sanitised image on a white card (nothing in it can run)."""
+    try:
+        html = figure_html(svg, alt=alt, caption=caption)
+    except CrafterError as e:
+        show_error(e, "The figure cannot be shown: ")
+        return
+    width = _svg_width(svg)
+    style = f"max-height:{max_height};" + (f"width:{width * PREVIEW_ZOOM:.0f}px;" if width else "")
+    st.html(html.replace("<img ", f'<img style="{style}" ', 1))
+
+
+def _svg_width(svg: str) -> float | None:
+    import re
+
+    m = re.search(r'<svg[^>]*?\swidth="([0-9.]+)(px)?"', svg[:3000])
+    return float(m.group(1)) if m else None
+
+
+def figure_caption() -> str:
+    w = ws()
+    fig = w.figure
+    width = f"{fig.width_in:g} in wide" if fig.width_in else "natural size"
+    return f"{w.title} · {len(fig.components)} components · {fig.theme} theme · {width}"
+
+
+def empty_state(text: str) -> None:
+    st.html(f'<div class="crafter-empty">{text}</div>')
+
+
+def commit(fig: Any, note: str, *, relayout: bool = False) -> bool:
+    """Render and make ``fig`` current; on failure show why and keep the old figure."""
+    try:
+        ws().commit(fig, note, render=services.render, relayout=relayout)
+        return True
+    except Exception as e:  # noqa: BLE001 - any failure is shown, the figure stays as it was
+        show_error(e, "That change could not be drawn: ")
+        return False
+
+
+CHEAP_FORMATS = (".svg", ".json", ".dsl")  # text: made at once; the rest only when clicked
+
+
+def export_data(suffix: str, dpi: int = 300) -> Any:
+    """What a download button gets for the current figure: bytes, or a function that makes them.
+
+    Text formats are cheap and cached per figure version; PDF, PNG and the registry's other
+    formats are made only when the user clicks, so editing stays fast.
+    """
+    fig = ws().figure
+    if suffix not in CHEAP_FORMATS:
+        return lambda: services.export_bytes(fig, suffix, dpi=dpi)
+    cache: dict = st.session_state["export_cache"]
+    key = (ws().version, suffix, dpi)
+    if key not in cache:
+        if len(cache) > 24:
+            cache.clear()
+        cache[key] = services.export_bytes(fig, suffix, dpi=dpi)
+    return cache[key]
+
+
+def download_buttons(formats: list[str], *, key: str, dpi: int = 300) -> None:
+    """One download button per format, side by side, named after the figure title."""
+    stem = services.file_stem(ws().figure.title)
+    available = {f.suffix: f for f in services.export_formats()}
+    cols = st.columns([1] * len(formats) + [2])
+    for col, suffix in zip(cols, formats):
+        fmt = available.get(suffix)
+        if fmt is None:
+            continue
+        with col:
+            try:
+                data = export_data(suffix, dpi)
+            except Exception as e:  # noqa: BLE001
+                show_error(e, f"{fmt.label}: ")
+                continue
+            st.download_button(f"Download {suffix.lstrip('.').upper()}", data=data, file_name=stem + suffix,
+                               mime=fmt.mime, key=f"{key}_{suffix}", on_click="ignore",
+                               icon=":material/download:", width="stretch",
+                               type="primary" if suffix == ".pdf" else "secondary")
+
+
+# ======================================================================================
+# Actions (callbacks run before the page is drawn, so every tab shows the new state)
+# ======================================================================================
+
+
+def load_example(key: str) -> None:
+    ex = example(key)
+    st.session_state["brief"] = ex.brief
+    st.session_state["example_table"] = (ex.table_name, ex.table_csv.encode()) if ex.table_csv else None
+
+
+def clear_example_table() -> None:
+    st.session_state["example_table"] = None
+
+
+def undo() -> None:
+    if ws().undo():
+        flash("toast", f"Undone. Now showing: {ws().current.note}")
+
+
+def redo() -> None:
+    if ws().redo():
+        flash("toast", f"Redone: {ws().current.note}")
+
+
+def apply_pending_table_edits() -> None:
+    """Apply the components table's cell edits (kept by st.data_editor under its key)."""
+    w = ws()
+    if w.figure is None:
+        return
+    delta = st.session_state.get(f"table_{w.version}")
+    if not delta or not any(delta.get(k) for k in ("edited_rows", "added_rows", "deleted_rows")):
+        st.session_state.pop("table_error", None)
+        return
+    try:
+        edit = apply_table_edits(w.figure, delta)
+    except CrafterError as e:
+        st.session_state["table_error"] = services.user_message(e)
+        return
+    st.session_state.pop("table_error", None)
+    if edit.figure is w.figure:
+        return
+    try:
+        w.commit(edit.figure, "table: " + edit.summary, render=services.render, relayout=edit.needs_layout)
+    except Exception as e:  # noqa: BLE001
+        st.session_state["table_error"] = services.user_message(e)
+
+
+def apply_look_setting(field: str) -> None:
+    """Theme / column width changed in Settings: apply to the figure being edited too."""
+    w = ws()
+    if w.figure is None:
+        return
+    s = settings()
+    data = w.figure.to_dict()
+    if field == "theme":
+        if data.get("theme", "paper") == s.theme:
+            return
+        data["theme"] = s.theme
+    else:
+        if data.get("width_in") == s.width_in:
+            return
+        data["width_in"] = s.width_in
+    try:
+        from crafter.spec import Figure
+
+        w.commit(Figure.from_dict(data), f"settings: {field} {s.theme if field == 'theme' else s.column}",
+                 render=services.render, relayout=field == "theme")
+    except Exception as e:  # noqa: BLE001
+        flash("error", f"The new {field} could not be applied: {services.user_message(e)}")
+
+
+def open_uploaded_figure() -> None:
+    up = st.session_state.get("open_upload")
+    st.session_state.pop("open_error", None)
+    if up is None:
+        return
+    try:
+        check_upload(up.name, up.size, kinds=FIGURE_SUFFIXES, max_bytes=MAX_FIGURE_BYTES, what="a figure")
+        fig = services.open_figure_bytes(up.getvalue(), up.name)
+        laid, svg = services.render(fig)
+        ws().replace(laid, svg, f"opened {up.name}")
+        flash("success", f"Opened **{up.name}** ({len(fig.components)} components). "
+                         "Change it in the **Edit** tab, download it from **Export**.")
+    except Exception as e:  # noqa: BLE001
+        st.session_state["open_error"] = services.user_message(e)
+
+
+def open_example_figure(path: str) -> None:
+    from pathlib import Path
+
+    try:
+        fig = services.open_figure_bytes(Path(path).read_bytes(), Path(path).name)
+        laid, svg = services.render(fig)
+        ws().replace(laid, svg, f"example {Path(path).stem}")
+        flash("success", f"Opened the example **{Path(path).stem}**. Change it in the **Edit** tab.")
+    except Exception as e:  # noqa: BLE001
+        st.session_state["open_error"] = services.user_message(e)
+
+
+def edit_vectorized(i: int) -> None:
+    name, _, res = st.session_state["vectorized"][i]
+    ws().replace(res.figure, res.svg, f"vectorised {name}", report=res.scores)
+    flash("success", f"**{name}** is now the figure being edited: see the **Edit** tab.")
+
+
+# ======================================================================================
+# Tabs
+# ======================================================================================
+
+
+def tab_create() -> None:
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        step_title(1, "Describe the figure")
+        st.text_area(
+            "Brief", key="brief", height=170, label_visibility="collapsed",
+            placeholder="What should the figure show? Name the parts and how they connect, e.g. "
+                        "“An encoder–decoder: Input → Encoder → Latent z → Decoder → Output, "
+                        "with a skip connection from Encoder to Decoder.”",
+        )
+        st.caption("Try an example:")
+        cols = st.columns(len(EXAMPLES))
+        for col, ex in zip(cols, EXAMPLES):
+            col.button(ex.button, key=f"example_{ex.key}", on_click=load_example, args=(ex.key,),
+                       width="stretch", icon=":material/lightbulb:")
+    with right:
+        step_title(2, "Add data or a reference (optional)")
+        table = table_input()
+        image = image_input()
+
+    g1, g2 = st.columns([1, 5], vertical_alignment="center")
+    generate_clicked = g1.button("Generate", type="primary", key="generate", width="stretch")
+    g2.caption(f"Model: {settings().describe_backend()} · {settings().rounds} repair rounds · "
+               f"{COLUMN_LABELS[settings().column].lower()} — change these in **Settings**.")
+    if generate_clicked:
+        run_generate(table, image)
+    elif st.session_state["run_log"]:
+        with st.expander("Agent steps of the last run"):
+            for line in st.session_state["run_log"]:
+                st.markdown(f"- {line}")
+
+    w = ws()
+    if w.figure is None:
+        empty_state("Your figure will appear here. Write a brief (or press an example) and press "
+                    "<b>Generate</b>. Every box, label and arrow stays editable.")
+        return
+    st.divider()
+    step_title(3, "Your figure")
+    show_figure(w.svg, alt=f"Figure: {w.title}", caption=figure_caption())
+    show_issues(w.issues)
+    download_buttons([".pdf", ".svg", ".png"], key="create_dl")
+    st.caption("Change labels, colours or shapes in **Edit**; more formats (PNG at any dpi, LaTeX…) "
+               "in **Export**.")
+
+
+def table_input() -> Any:
+    """The optional data table: an upload or an example's; preview, or a message. Returns the Table."""
+    up = st.file_uploader("Data table (CSV, TSV, JSON, XLSX)", type=list(TABLE_SUFFIXES), key="table_upload",
+                          help="Results to chart: one row per measurement, one column per variable.")
+    name, data = (up.name, up.getvalue()) if up is not None else (st.session_state["example_table"] or (None, None))
+    if name is None:
+        return None
+    if up is None:
+        c1, c2 = st.columns([3, 1])
+        c1.caption(f"Using the example table **{name}**.")
+        c2.button("Remove", key="remove_example_table", on_click=clear_example_table)
+    try:
+        check_upload(name, len(data), kinds=TABLE_SUFFIXES, max_bytes=MAX_TABLE_BYTES, what="a data table")
+        table = services.read_table(data, name)
+    except Exception as e:  # noqa: BLE001
+        show_error(e, "This table cannot be used: ")
+        return None
+    with st.expander(f"Preview: {services.table_summary(table)}", expanded=False):
+        st.dataframe(services.table_preview(table), hide_index=True, width="stretch", height=220)
+    return table
+
+
+def image_input() -> bytes | None:
+    up = st.file_uploader("Reference image (PNG, JPG)", type=list(IMAGE_SUFFIXES), key="image_upload",
+                          help="A sketch or an old figure to start from; it is vectorised into components.")
+    if up is None:
+        return None
+    data = up.getvalue()
+    try:
+        w, h = check_image(up.name, data)
+    except CrafterError as e:
+        show_error(e, "This image cannot be used: ")
+        return None
+    st.image(data, caption=f"{up.name} · {w} × {h} px", width=220)
+    return data
+
+
+def run_generate(table: Any, image: bytes | None) -> None:
+    brief = st.session_state["brief"].strip()
+    if not brief and table is None and image is None:
+        st.warning("Write a brief first (or add a table or a reference image), then press Generate.",
+                   icon=":material/edit_note:")
+        return
+    s = settings()
+    log: list[str] = []
+    try:
+        backend = backend_string()
+    except CrafterError as e:
+        show_error(e)
+        return
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    with st.status("Generating the figure…", expanded=True) as status:
+        pending: list[Any] = []
+
+        def on_event(event: Any) -> None:
+            # Parallel repairs may report from worker threads, which cannot draw: keep their
+            # events and draw them with the next one from the script's own thread.
+            pending.append(event)
+            if get_script_run_ctx(suppress_warning=True) is None:
+                return
+            while pending:
+                step = describe(pending.pop(0))
+                log.append(step.text)
+                status.update(label=step.text + "…" if not step.done else step.text)
+                st.markdown(f"- {step.text}")
+
+        try:
+            result = services.generate(brief, table=table, image=image, backend=backend, rounds=s.rounds,
+                                       theme=s.theme, width_in=s.width_in, on_event=on_event)
+        except Exception as e:  # noqa: BLE001 - a failed run leaves the brief and the old figure
+            status.update(label="Generation failed", state="error", expanded=True)
+            st.session_state["run_log"] = log
+            show_error(e, "Generation failed: ")
+            st.caption("Your brief is kept. Check **Settings** (model backend), simplify the brief, "
+                       "or try again.")
+            return
+        on_event({"node": "done", "issues_left": len(result.issues)})
+        n = len(result.issues)
+        status.update(label=f"Done: {len(result.figure.components)} components, "
+                            + ("no issues left" if n == 0 else f"{n} issue{'s' if n != 1 else ''} left"),
+                      state="complete", expanded=False)
+    st.session_state["run_log"] = log
+    ws().replace(result.figure, result.svg, "generated", issues=result.issues, report=result.report,
+                 run_id=result.run_id)
+
+
+def show_issues(issues: list[Any]) -> None:
+    if not issues:
+        return
+    with st.expander(f"{len(issues)} issue{'s' if len(issues) != 1 else ''} the checks could not fix",
+                     icon=":material/warning:"):
+        for issue in issues:
+            st.markdown(f"- {issue_line(issue)}")
+        st.caption("Fix them in **Edit**: change the component in the table, or describe the fix.")
+
+
+def tab_edit() -> None:
+    w = ws()
+    if w.figure is None:
+        empty_state("Nothing to edit yet. Generate a figure in <b>Create</b>, open a file in <b>Open</b>, "
+                    "or convert a PNG in <b>Vectorize</b>.")
+        return
+    bar = st.columns([1, 1, 6])
+    bar[0].button("Undo", key="undo", on_click=undo, disabled=not w.undo_stack, icon=":material/undo:",
+                  width="stretch")
+    bar[1].button("Redo", key="redo", on_click=redo, disabled=not w.redo_stack, icon=":material/redo:",
+                  width="stretch")
+    bar[2].caption(f"Last change: {w.current.note} · {len(w.undo_stack)} step{'s' if len(w.undo_stack) != 1 else ''}"
+                   " to undo")
+    show_figure(w.svg, alt=f"Figure: {w.title}", caption=figure_caption(), max_height="46vh")
+
+    step_title("A", "Components")
+    st.caption("Click a cell to change a label, shape or colour (#rrggbb or a name like *steelblue*); the "
+               "figure redraws at once. Add a row at the bottom for a new box; select rows and press "
+               "Delete to remove them. `\\n` in a label starts a new line.")
+    if st.session_state.get("table_error"):
+        st.error(f"Not applied: {st.session_state['table_error']}", icon=":material/error:")
+    st.data_editor(
+        components_table(w.figure), key=f"table_{w.version}", num_rows="dynamic", hide_index=True,
+        width="stretch", disabled=["id", "kind"],
+        column_config={
+            "id": st.column_config.TextColumn(COLUMN_TITLES["id"], width="small"),
+            "kind": st.column_config.TextColumn(COLUMN_TITLES["kind"], width="small"),
+            "label": st.column_config.TextColumn(COLUMN_TITLES["label"], width="large"),
+            "shape": st.column_config.SelectboxColumn(COLUMN_TITLES["shape"], options=list(SHAPES)),
+            "fill": st.column_config.TextColumn(COLUMN_TITLES["fill"]),
+            "stroke": st.column_config.TextColumn(COLUMN_TITLES["stroke"]),
+            "text_color": st.column_config.TextColumn(COLUMN_TITLES["text_color"]),
+        },
+    )
+
+    left, right = st.columns(2, gap="large")
+    with left:
+        step_title("B", "Ask for a change")
+        st.caption("Describe the change in words; only the components it names are touched.")
+        st.text_input("Instruction", key="instruction", label_visibility="collapsed",
+                      placeholder="e.g. make the encoder blue and rename Decoder to Generator")
+        if st.button("Apply instruction", key="apply_instruction", icon=":material/auto_fix_high:"):
+            run_instruction()
+    with right:
+        step_title("C", "Edit as text (DSL)")
+        dsl_editor()
+
+
+def run_instruction() -> None:
+    instruction = st.session_state.get("instruction", "").strip()
+    if not instruction:
+        st.warning("Write what to change first, e.g. “make the encoder blue”.")
+        return
+    s = settings()
+    try:
+        with st.spinner("Applying the instruction…"):
+            result = services.edit(ws().figure, instruction, backend=backend_string(), rounds=s.rounds)
+    except Exception as e:  # noqa: BLE001
+        show_error(e, "The instruction could not be applied: ")
+        return
+    ws().replace(result.figure, result.svg, f"instruction: {instruction}", issues=result.issues,
+                 report=result.report, run_id=result.run_id or ws().run_id)
+    flash("toast", "Instruction applied")
+    st.rerun()
+
+
+def dsl_editor() -> None:
+    w = ws()
+    show_geometry = st.toggle("Show layout coordinates", key="dsl_geometry",
+                              help="Off: the figure as you would write it; applying lays it out again. "
+                                   "On: boxes and routes too, kept as written.")
+    fig = w.figure if show_geometry else services.figure_without_geometry(w.figure)
+    key = f"dsl_{w.version}_{int(show_geometry)}"
+    st.text_area("DSL", value=print_dsl(fig), key=key, height=300, label_visibility="collapsed")
+    if st.button("Apply DSL", key="apply_dsl", icon=":material/check:"):
+        from crafter.spec import parse_dsl
+
+        text = st.session_state[key]
+        try:
+            new = parse_dsl(text)
+        except CrafterError as e:
+            show_dsl_error(text, e)
+            return
+        if commit(new, "DSL edit", relayout=not show_geometry and not services.has_geometry(new)):
+            flash("toast", "DSL applied")
+            st.rerun()
+
+
+def show_dsl_error(text: str, e: CrafterError) -> None:
+    """The parse error with the offending line and a caret under the column."""
+    line = getattr(e, "line", None)
+    col = getattr(e, "column", None)
+    msg = getattr(e, "message", str(e))
+    where = f"Line {line}" + (f", column {col}" if col else "") if line else ""
+    who = f"component '{e.component}'" if getattr(e, "component", None) else ""
+    head = ", ".join(x for x in (where, who) if x)
+    st.error(f"{head}: {msg}" if head else msg, icon=":material/error:")
+    lines = text.splitlines()
+    if line and 1 <= line <= len(lines):
+        lo = max(1, line - 1)
+        shown = []
+        for n in range(lo, min(len(lines), line + 1) + 1):
+            shown.append(f"{n:>4} | {lines[n - 1]}")
+            if n == line and col:
+                shown.append("     | " + " " * (col - 1) + "^")
+        st.code("\n".join(shown), language="text")
+
+
+def tab_vectorize() -> None:
+    st.caption("Turn PNG or JPG figures into editable SVG: text stays text, boxes and arrows become "
+               "components you can edit like any generated figure.")
+    ups = st.file_uploader("PNG or JPG figures", type=list(IMAGE_SUFFIXES), accept_multiple_files=True,
+                           key="vectorize_upload")
+    if st.button("Convert to SVG", key="vectorize", type="primary", disabled=not ups):
+        run_vectorize(ups)
+    results = st.session_state["vectorized"]
+    if not results:
+        if not ups:
+            empty_state("Drop one or many figures above, then press <b>Convert to SVG</b>.")
+        return
+    done = [(name, res) for name, _, res in results if res.svg]
+    if len(done) > 1 or (done and len(results) > 1):
+        st.download_button(f"Download all {len(done)} SVGs (zip)", data=services.svgs_zip(
+            [(n, r.svg) for n, r in done]), file_name="crafter-svgs.zip", mime="application/zip",
+            on_click="ignore", key="vectorize_zip", icon=":material/folder_zip:")
+    for i, (name, original, res) in enumerate(results):
+        st.markdown(f"#### {name}")
+        if res.error:
+            st.error(f"Not converted: {res.error}", icon=":material/error:")
+            continue
+        c1, c2 = st.columns(2, gap="medium")
+        c1.image(original, caption="Original", width="stretch")
+        with c2:
+            show_figure(res.svg, alt=f"Vectorised {name}", caption="Editable SVG")
+        show_scores(res.scores)
+        b1, b2, _ = st.columns([1, 1, 3])
+        b1.button("Edit this figure", key=f"vec_edit_{i}", on_click=edit_vectorized, args=(i,),
+                  icon=":material/edit:", width="stretch")
+        b2.download_button("Download SVG", data=res.svg, file_name=services.file_stem(name.rsplit(".", 1)[0]) + ".svg",
+                           mime="image/svg+xml", on_click="ignore", key=f"vec_dl_{i}",
+                           icon=":material/download:", width="stretch")
+
+
+def show_scores(scores: dict[str, Any]) -> None:
+    shown = [(k, v) for k, v in scores.items() if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    if not shown:
+        return
+    cols = st.columns(min(len(shown), 5))
+    for col, (k, v) in zip(cols, shown[:5]):
+        col.metric(k.replace("_", " ").capitalize(), f"{v:.3f}" if isinstance(v, float) else v)
+
+
+def run_vectorize(ups: list[Any]) -> None:
+    results = []
+    bar = st.progress(0.0, text="Starting CraftEditor…")
+    for i, up in enumerate(ups):
+        bar.progress(i / len(ups), text=f"Converting {up.name} ({i + 1} of {len(ups)})…")
+        data = up.getvalue()
+        try:
+            check_image(up.name, data)
+            res = services.vectorize(data, up.name)
+        except services.FeatureUnavailable as e:
+            bar.empty()
+            show_error(e)
+            return
+        except Exception as e:  # noqa: BLE001 - one bad file does not stop the batch
+            res = services.Vectorized(name=up.name, error=services.user_message(e))
+        results.append((up.name, data, res))
+    n_ok = sum(1 for _, _, r in results if r.svg)
+    bar.progress(1.0, text=f"Converted {n_ok} of {len(ups)} figure{'s' if len(ups) != 1 else ''}.")
+    st.session_state["vectorized"] = results
+
+
+def tab_open() -> None:
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        step_title(None, "Open a figure to keep editing it")
+        st.caption("An SVG that Crafter wrote (it carries the figure inside), or a FigureSpec in DSL or JSON.")
+        st.file_uploader("Crafter SVG, DSL or JSON", type=list(FIGURE_SUFFIXES), key="open_upload",
+                         on_change=open_uploaded_figure)
+        if st.session_state.get("open_error"):
+            st.error(f"Could not open it: {st.session_state['open_error']}", icon=":material/error:")
+    with right:
+        examples = example_files()
+        if examples:
+            step_title(None, "…or start from an example")
+            choice = st.selectbox("Example figure", list(examples), key="open_example",
+                                  format_func=lambda p: examples[p])
+            st.button("Open example", key="open_example_btn", on_click=open_example_figure, args=(choice,),
+                      icon=":material/folder_open:")
+    if ws().figure is not None:
+        st.divider()
+        st.caption(f"Being edited now: **{ws().title}** ({ws().current.note})")
+        show_figure(ws().svg, alt=f"Figure: {ws().title}")
+
+
+def example_files() -> dict[str, str]:
+    """The repository's examples/*.dsl, path → readable name (empty when not in a checkout)."""
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parent / "examples"
+    return {str(p): p.stem.replace("_", " ").capitalize() for p in sorted(folder.glob("*.dsl"))}
+
+
+def tab_runs() -> None:
+    st.caption("Every generation is stored on this machine; reopen one to keep editing its figure.")
+    try:
+        runs = services.list_runs()
+    except services.FeatureUnavailable as e:
+        st.info(str(e), icon=":material/info:")
+        return
+    except Exception as e:  # noqa: BLE001
+        show_error(e, "Past runs cannot be listed: ")
+        return
+    if not runs:
+        empty_state("No runs yet: figures you generate are listed here.")
+        return
+    import pandas as pd
+
+    rows = [{"run": r.get("run_id") or r.get("id"), "started": r.get("started") or r.get("created_at"),
+             "status": r.get("status"), "brief": (r.get("brief") or "")[:120]} for r in runs]
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    ids = [row["run"] for row in rows]
+    labels = {row["run"]: f"{row['run']} · {row['status'] or ''} · {row['brief'][:60]}" for row in rows}
+    c1, c2 = st.columns([4, 1])
+    run_id = c1.selectbox("Run", ids, format_func=labels.get, key="run_choice", label_visibility="collapsed")
+    if c2.button("Reopen", key="reopen_run", icon=":material/open_in_new:", width="stretch"):
+        try:
+            res = services.reopen_run(run_id)
+        except Exception as e:  # noqa: BLE001
+            show_error(e, f"Run {run_id} could not be reopened: ")
+            return
+        ws().replace(res.figure, res.svg, f"run {run_id}", issues=res.issues, report=res.report, run_id=run_id)
+        flash("success", f"Reopened run **{run_id}**: edit it in **Edit**.")
+        st.rerun()
+
+
+def tab_export() -> None:
+    w = ws()
+    if w.figure is None:
+        empty_state("Nothing to export yet: make or open a figure first.")
+        return
+    try:
+        formats = services.export_formats()
+    except Exception as e:  # noqa: BLE001
+        show_error(e)
+        return
+    stem = services.file_stem(w.figure.title)
+    c1, c2 = st.columns([2, 1])
+    name = c1.text_input("File name", value=stem, key=f"export_name_{stem}",
+                         help="Taken from the figure's title; change it here.") or stem
+    dpi = c2.select_slider("PNG resolution (dpi)", options=[150, 300, 600], value=300, key="export_dpi")
+    name = services.file_stem(name, default=stem)
+    st.caption(figure_caption())
+    for fmt in formats:
+        c1, c2 = st.columns([1, 3])
+        with c1:
+            try:
+                data = export_data(fmt.suffix, dpi if fmt.raster else 300)
+            except Exception as e:  # noqa: BLE001 - one broken exporter does not hide the others
+                st.button(fmt.label, disabled=True, key=f"export_err_{fmt.suffix}", width="stretch")
+                c2.error(services.user_message(e))
+                continue
+            st.download_button(fmt.label, data=data, file_name=name + fmt.suffix, mime=fmt.mime,
+                               key=f"export_{fmt.suffix}", on_click="ignore", icon=":material/download:",
+                               width="stretch")
+        c2.caption(f"`{name}{fmt.suffix}` — {fmt.description}" + (f" at {dpi} dpi" if fmt.raster else ""))
+
+
+def tab_settings() -> None:
+    left, right = st.columns(2, gap="large")
+    with left:
+        step_title(None, "Model")
+        st.radio("Backend", list(BACKEND_LABELS), key="set_backend", format_func=BACKEND_LABELS.get,
+                 help="Which model writes the figure. The built-in one needs nothing else.")
+        backend = st.session_state["set_backend"]
+        if backend == "hf":
+            st.text_input("Model folder", key="set_hf_path", placeholder="/path/to/a/transformers/model")
+        elif backend == "openai":
+            st.text_input("Server URL", key="set_openai_url", help="The /v1 base URL of the server.")
+        try:
+            settings().backend_string()
+        except CrafterError as e:
+            st.warning(str(e), icon=":material/warning:")
+        st.slider("Repair rounds", 0, MAX_ROUNDS, key="set_rounds",
+                  help="How many times the checks may send the figure back for repair.")
+    with right:
+        step_title(None, "Look")
+        st.selectbox("Theme", list(THEMES), key="set_theme", format_func=lambda t: THEME_LABELS.get(t, t),
+                     on_change=apply_look_setting, args=("theme",))
+        st.radio("Figure width", list(COLUMN_LABELS), key="set_column", format_func=COLUMN_LABELS.get,
+                 on_change=apply_look_setting, args=("column",), horizontal=True,
+                 help="The print width the figure is made for.")
+        st.caption("Theme and width apply to the figure being edited and to new ones.")
+    st.divider()
+    db = services.default_db_path()
+    st.caption(f"Runs are stored in `{db or 'the default run store'}`. Upload limits: tables "
+               f"{MAX_TABLE_BYTES // 2**20} MB, images {MAX_IMAGE_BYTES // 2**20} MB, figures "
+               f"{MAX_FIGURE_BYTES // 2**20} MB.")
+
+
+# ======================================================================================
+# The page
+# ======================================================================================
+
+
+def main() -> None:
+    init_state()
+    apply_pending_table_edits()
+    st.html(CSS)
+    st.html('<div class="crafter-header"><h1>Crafter</h1><span>Describe a figure, add your data, get an '
+            'editable SVG: every box, label and arrow a separate object. Runs on your machine.</span></div>')
+    for kind, text in st.session_state["flash"]:
+        if kind == "toast":
+            st.toast(text)
+        elif kind == "error":
+            st.error(text, icon=":material/error:")
+        else:
+            st.success(text, icon=":material/check_circle:")
+    st.session_state["flash"] = []
+
+    tabs = st.tabs([":material/auto_awesome: Create", ":material/edit: Edit", ":material/image: Vectorize",
+                    ":material/folder_open: Open", ":material/history: Runs", ":material/download: Export",
+                    ":material/settings: Settings"])
+    for tab, draw in zip(tabs, (tab_create, tab_edit, tab_vectorize, tab_open, tab_runs, tab_export,
+                                tab_settings)):
+        with tab:
+            try:
+                draw()
+            except Exception as e:  # noqa: BLE001 - one broken tab must not take the others down
+                show_error(e)
+
+
+main()

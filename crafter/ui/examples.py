@@ -1,0 +1,54 @@
+"""Ready-made briefs (and a small results table) behind the app's "Try an example" buttons.
+
+They show a first-time user what a brief looks like and let them reach a finished
+two-panel figure — a diagram next to a chart of their data — in two clicks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Example:
+    key: str
+    button: str  # the button's text
+    brief: str
+    table_name: str | None = None
+    table_csv: str | None = None  # inline, so the example works from an installed wheel
+
+
+RESULTS_CSV = """model,dataset,accuracy
+ResNet-50,ImageNet,76.1
+ResNet-50,CIFAR-100,78.9
+ViT-B/16,ImageNet,81.8
+ViT-B/16,CIFAR-100,87.1
+Ours,ImageNet,83.4
+Ours,CIFAR-100,89.6
+"""
+
+EXAMPLES: tuple[Example, ...] = (
+    Example(
+        key="diagram",
+        button="Pipeline diagram",
+        brief=("A retrieval-augmented generation pipeline: the User Query goes to a Retriever, "
+               "which searches a Vector Index and passes the top documents to a Reranker; "
+               "the Reranker feeds the LLM Generator, which writes the Answer."),
+    ),
+    Example(
+        key="two_panel",
+        button="Two panels: diagram + chart",
+        brief=("Two panels. (a) Method: Images go to a ViT Encoder, then a Projection Head, "
+               "then a Contrastive Loss. (b) Results: a grouped bar chart of accuracy by model "
+               "for each dataset, from the attached table."),
+        table_name="model_accuracy.csv",
+        table_csv=RESULTS_CSV,
+    ),
+)
+
+
+def example(key: str) -> Example:
+    for ex in EXAMPLES:
+        if ex.key == key:
+            return ex
+    raise KeyError(key)
