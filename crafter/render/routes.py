@@ -4,9 +4,8 @@ A route is the list of points the layout stored on the edge (``Edge.route``). Or
 and straight routes are polylines through those points; orthogonal ones get corners
 rounded with a radius that never exceeds half of either neighbouring segment, so short
 jogs stay crisp. Spline routes are drawn as a smooth curve *through* the points
-(Catmull–Rom, converted to cubic Béziers), which is what a route of a few bend points
-needs; a route of 3k+1 points tagged as Bézier control points by the layout is drawn
-as those cubics directly.
+(Catmull–Rom, converted to cubic Béziers): the layout stores waypoints, not control
+points (``crafter.layout.routing.spline_waypoints``).
 """
 
 from __future__ import annotations
@@ -46,7 +45,7 @@ def polyline_d(pts: list[Pt], corner_radius: float = 0.0) -> str:
 
 
 def spline_d(pts: list[Pt]) -> str:
-    """A smooth curve through ``pts`` (centripetal-free uniform Catmull–Rom as cubics)."""
+    """A smooth curve through ``pts`` (uniform Catmull–Rom, as cubic Béziers)."""
     if len(pts) < 3:
         return polyline_d(pts)
     out = [f"M{num(pts[0][0])},{num(pts[0][1])}"]
@@ -56,15 +55,6 @@ def spline_d(pts: list[Pt]) -> str:
         c1 = (p1[0] + (p2[0] - p0[0]) / 6, p1[1] + (p2[1] - p0[1]) / 6)
         c2 = (p2[0] - (p3[0] - p1[0]) / 6, p2[1] - (p3[1] - p1[1]) / 6)
         out.append(f"C{num(c1[0])},{num(c1[1])} {num(c2[0])},{num(c2[1])} {num(p2[0])},{num(p2[1])}")
-    return " ".join(out)
-
-
-def bezier_d(pts: list[Pt]) -> str:
-    """Cubic Bézier chain: start, then (control, control, end) triples."""
-    out = [f"M{num(pts[0][0])},{num(pts[0][1])}"]
-    for i in range(1, len(pts) - 2, 3):
-        (a, b), (c, d), (e, f) = pts[i], pts[i + 1], pts[i + 2]
-        out.append(f"C{num(a)},{num(b)} {num(c)},{num(d)} {num(e)},{num(f)}")
     return " ".join(out)
 
 
