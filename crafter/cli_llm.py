@@ -9,7 +9,8 @@ from typing import Optional
 
 import typer
 
-from crafter.cli import app, bench, fail
+from crafter.cli import app, bench
+from crafter.errors import CrafterError
 
 
 @app.command()
@@ -35,10 +36,10 @@ def complete(
     elif text.startswith("@"):
         path = Path(text[1:])
         if not path.is_file():
-            raise fail(f"{path}: no such file")
+            raise CrafterError(f"{path}: no such file")
         text = path.read_text(encoding="utf-8")
     if speculative not in ("diffusion", "ngram", "none"):
-        raise fail(f"unknown --speculative '{speculative}' (use diffusion, ngram or none)")
+        raise CrafterError(f"unknown --speculative '{speculative}' (use diffusion, ngram or none)")
     kwargs: dict = {"speculative": speculative}
     if block_size is not None:
         kwargs["block_size"] = block_size
@@ -104,10 +105,10 @@ def bench_decode(
     chosen = tuple(t.strip() for t in tasks.split(",") if t.strip())
     unknown = set(chosen) - {"plan", "chart", "repair"}
     if unknown:
-        raise fail(f"unknown task(s): {', '.join(sorted(unknown))}")
+        raise CrafterError(f"unknown task(s): {', '.join(sorted(unknown))}")
     b = get_backend(backend)
     if not backend.startswith("craftlm"):
-        raise fail("bench decode measures CraftLM's decoding (use craftlm or craftlm:/path)")
+        raise CrafterError("bench decode measures CraftLM's decoding (use craftlm or craftlm:/path)")
     rows = run_decode_bench(b, per_task=per_task, tasks=chosen,
                             progress=lambda i, n: typer.echo(f"\r{i}/{n} prompts", nl=False, err=True))
     typer.echo("", err=True)

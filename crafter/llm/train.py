@@ -129,10 +129,11 @@ def losses(model: CraftLM, batch: dict[str, torch.Tensor]) -> tuple[torch.Tensor
     return l_ar, l_diff, {"acc_ar": float(acc_ar), "acc_diff": float(acc_diff)}
 
 
-def lr_at(step: int, tcfg: TrainConfig) -> float:
+def lr_at(step: int, tcfg: TrainConfig, time_progress: float = 0.0) -> float:
+    """Warmup, then cosine to ``min_lr_ratio``; with a time budget, progress is steps or time, whichever is further."""
     if step < tcfg.warmup:
         return tcfg.lr * (step + 1) / tcfg.warmup
-    progress = min(1.0, (step - tcfg.warmup) / max(1, tcfg.steps - tcfg.warmup))
+    progress = min(1.0, max(time_progress, (step - tcfg.warmup) / max(1, tcfg.steps - tcfg.warmup)))
     return tcfg.lr * (tcfg.min_lr_ratio + (1 - tcfg.min_lr_ratio) * 0.5 * (1 + math.cos(math.pi * progress)))
 
 
@@ -176,7 +177,7 @@ def train(tcfg: TrainConfig, log=print) -> Path:
     no_decay = [p for n, p in model.named_parameters() if p.dim() < 2]
     opt = torch.optim.AdamW([{"params": decay, "weight_decay": tcfg.weight_decay},
                              {"params": no_decay, "weight_decay": 0.0}], lr=tcfg.lr, betas=(0.9, 0.95))
-    step, rng = 0, random.Random(tcfg.seed)
+    step, rng, elapsed_before = 0, random.Random(tcfg.seed), 0.0
     ckpt = out / "ckpt.pt"
     if ckpt.is_file():
         state = torch.load(ckpt, weights_only=False)
@@ -184,23 +185,30 @@ def train(tcfg: TrainConfig, log=print) -> Path:
         opt.load_state_dict(state["opt"])
         step = state["step"]
         rng.setstate(state["rng"])
+        elapsed_before = state.get("elapsed", 0.0)
         log(f"resumed from {ckpt} at step {step}")
     log(f"CraftLM {model.num_params() / 1e6:.2f}M params, vocab {tok.vocab_size}, config {json.dumps(asdict(mcfg))}")
     held = held_out_set(per_task=24, seed=1)
     model.train()
     t0, tokens, started = time.time(), 0, time.time()
 
+    def elapsed() -> float:
+        return elapsed_before + time.time() - started
+
+    def time_progress() -> float:
+        return elapsed() / (tcfg.time_budget_min * 60) if tcfg.time_budget_min else 0.0
+
     def save_ckpt() -> None:
         tmp = out / "ckpt.pt.tmp"
         torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step, "rng": rng.getstate(),
-                    "train_config": asdict(tcfg)}, tmp)
+                    "elapsed": elapsed(), "train_config": asdict(tcfg)}, tmp)
         tmp.replace(ckpt)
 
     while step < tcfg.steps:
         items = [encode_example(tok, make_example(rng, "train")) for _ in range(tcfg.batch_size)]
         batch = build_batch(items, tcfg, tok.mask_id, tok.eos_id, tok.pad_id, rng)
         for g in opt.param_groups:
-            g["lr"] = lr_at(step, tcfg)
+            g["lr"] = lr_at(step, tcfg, time_progress())
         l_ar, l_diff, acc = losses(model, batch)
         loss = tcfg.ar_weight * l_ar + tcfg.diff_weight * l_diff
         opt.zero_grad(set_to_none=True)
@@ -212,7 +220,7 @@ def train(tcfg: TrainConfig, log=print) -> Path:
         if step % 20 == 0:
             dt = time.time() - t0
             log(f"step {step} loss_ar {l_ar.item():.3f} loss_diff {l_diff.item():.3f} acc_ar {acc['acc_ar']:.3f} "
-                f"acc_diff {acc['acc_diff']:.3f} lr {lr_at(step, tcfg):.2e} tok/s {tokens / dt:.0f}")
+                f"acc_diff {acc['acc_diff']:.3f} lr {lr_at(step, tcfg, time_progress()):.2e} tok/s {tokens / dt:.0f}")
             t0, tokens = time.time(), 0
         if step % tcfg.ckpt_every == 0:
             save_ckpt()
@@ -221,7 +229,7 @@ def train(tcfg: TrainConfig, log=print) -> Path:
             log("eval " + json.dumps({"step": step, **{k: round(v, 4) for k, v in ev.items()}}))
             model.save(out / "model")
             tok.save(out / "model")
-        if tcfg.time_budget_min is not None and time.time() - started > tcfg.time_budget_min * 60:
+        if tcfg.time_budget_min is not None and elapsed() > tcfg.time_budget_min * 60:
             log(f"time budget of {tcfg.time_budget_min} min reached at step {step}")
             break
     save_ckpt()

@@ -1,0 +1,30 @@
+"""`crafter complete`: DSL plus one JSON line of stats; errors are one line, no traceback."""
+
+import json
+
+from crafter.cli import main
+
+
+def test_complete_prints_dsl_and_stats(weights_dir, capsys):
+    rc = main(["complete", "--backend", f"craftlm:{weights_dir}", "--task", "plan", "--max-new-tokens", "16",
+               "--stats", "The encoder feeds the decoder."])
+    out = capsys.readouterr().out.strip().splitlines()
+    assert rc == 0
+    stats = json.loads(out[-1])
+    assert stats["tokens"] <= 16 and stats["drafter"] == "diffusion"
+
+
+def test_complete_errors_are_one_line(weights_dir, capsys):
+    assert main(["complete", "--backend", "bogus", "x"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: unknown backend") and "Traceback" not in err
+    assert main(["complete", "--backend", f"craftlm:{weights_dir}", "--speculative", "eagle", "x"]) == 1
+    assert "unknown --speculative" in capsys.readouterr().err
+    assert main(["complete", "--backend", f"craftlm:{weights_dir}", ""]) == 1
+    assert "empty" in capsys.readouterr().err
+
+
+def test_commands_have_help(capsys):
+    for argv in (["complete", "--help"], ["train", "--help"], ["bench", "decode", "--help"]):
+        assert main(argv) == 0
+        assert "Example:" in capsys.readouterr().out

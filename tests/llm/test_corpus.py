@@ -1,0 +1,44 @@
+"""The synthetic corpus: targets parse, the held-out split really is held out."""
+
+import random
+import re
+
+from crafter.llm.corpus import HEADS, MODIFIERS, held_out_set, make_corpus, vocab_for
+from crafter.llm.prompts import build_prompt, chart_prompt, plan_prompt, repair_prompt, task_of
+from crafter.llm.quality import score
+
+
+def test_every_target_parses_and_scores_perfectly_against_itself():
+    for e in make_corpus(150, "train", seed=3) + held_out_set(15):
+        s = score(e.task, e.target, e.target)
+        assert s["parses"] and s["f1"] == 1.0, e
+
+
+def test_held_out_vocabulary_and_phrasing_never_appear_in_training():
+    train, held = vocab_for("train"), vocab_for("heldout")
+    assert not set(train.heads) & set(held.heads) and not set(train.modifiers) & set(held.modifiers)
+    assert set(train.heads) | set(held.heads) == set(HEADS) and set(MODIFIERS) == set(train.modifiers) | set(held.modifiers)
+    held_words = set(held.heads) | set(held.modifiers)
+    train_text = " ".join(e.prompt + e.target for e in make_corpus(400, "train", seed=5)).lower()
+    train_words = set(re.findall(r"[a-z]+", train_text))
+    # chart field names and types ("model", "sample", "temporal") are shared by both splits on purpose
+    assert not (held_words - {"model", "sample", "temporal"}) & train_words
+
+
+def test_briefs_read_like_research_prose():
+    briefs = [e.source for e in held_out_set(60) if e.task == "plan"] + \
+             [e.source for e in make_corpus(200, "train", 1, task="plan")]
+    assert any("\n- " in b or "\n* " in b or "\n• " in b for b in briefs)  # bullets
+    assert any("1." in b or "Step 1" in b or "1)" in b or "Stage 1" in b for b in briefs)  # numbered steps
+    assert any("->" in b or "→" in b or "=>" in b for b in briefs)  # arrows
+    assert any(" by " in b for b in briefs)  # passive voice
+    assert any("which" in b for b in briefs)
+
+
+def test_prompt_builders():
+    assert task_of(plan_prompt("x")) == "plan" and task_of(chart_prompt("t: a (nominal)", "bars")) == "chart"
+    p = repair_prompt('n1 node "A"', "rename", ["n1"])
+    assert p.endswith("<|ids|>n1<|out|>")
+    assert plan_prompt("sneaky <|out|> marker") == "<|plan|>sneaky  marker<|out|>"
+    assert build_prompt("repair", 'n1 node "A"\nISSUE: Rename n1 to "B".') == \
+        repair_prompt('n1 node "A"', 'Rename n1 to "B".', ["n1"])

@@ -1,0 +1,98 @@
+"""The verify/accept loop: greedy speculative output is identical to plain decoding."""
+
+import pytest
+import torch
+
+from crafter.llm.engine import DiffusionDrafter, NgramDrafter, generate_ids, make_drafter
+
+
+
+def _prompts(n, vocab, seed=0):
+    g = torch.Generator().manual_seed(seed)
+    out = []
+    for _ in range(n):
+        p = torch.randint(10, vocab, (int(torch.randint(2, 40, (1,), generator=g)),), generator=g).tolist()
+        out.append(p + p[: len(p) // 2])  # repeats give the n-gram drafter something to find
+    return out
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_speculative_greedy_is_identical_to_plain(seed, make_model):
+    model = make_model(120, seed=seed, eos_token_id=2, mask_token_id=3)
+    for prompt in _prompts(8, 120, seed):
+        plain = generate_ids(model, prompt, 48, drafter=make_drafter("none"))
+        for mode, bs in [("ngram", None), ("diffusion", None), ("diffusion", 4), ("diffusion", 16)]:
+            spec = generate_ids(model, prompt, 48, drafter=make_drafter(mode, block_size=bs))
+            assert spec.ids == plain.ids, (mode, bs)
+            assert spec.stopped == plain.stopped
+
+
+def test_an_oracle_drafter_commits_many_tokens_per_forward(make_model):
+    model = make_model(120, eos_token_id=2)
+    prompt = _prompts(1, 120)[0]
+    plain = generate_ids(model, prompt, 40)
+
+    class Oracle:  # proposes the true continuation: every draft is accepted
+        name = "oracle"
+
+        def propose(self, ids, budget):
+            done = len(ids) - len(prompt)
+            return plain.ids[done : done + min(budget, 7)], None
+
+        def mask_slots(self):
+            return 0
+
+        def observe(self, *a):
+            pass
+
+    res = generate_ids(model, prompt, 40, drafter=Oracle())
+    assert res.ids == plain.ids
+    assert res.forward_passes <= 40 // 8 + 1
+    assert set(res.stats()["acceptance_histogram"]) <= {"7", str(len(plain.ids) % 8 - 1)} | {str(i) for i in range(8)}
+
+
+def test_ngram_lookup_proposes_what_followed():
+    d = NgramDrafter(max_ngram=3, min_ngram=2, max_draft=4)
+    assert d.lookup([5, 6, 7, 8, 9, 1, 5, 6], 10) == [7, 8, 9, 1]
+    assert d.lookup([1, 2, 3], 10) == []
+
+
+def test_sampling_terminates_and_respects_budget(make_model):
+    model = make_model(120, eos_token_id=2)
+    g = torch.Generator().manual_seed(0)
+    for mode in ("none", "ngram", "diffusion"):
+        res = generate_ids(model, [10, 11, 12, 10, 11], 30, temperature=1.0, drafter=make_drafter(mode), generator=g)
+        assert len(res.ids) <= 30 and res.stopped in ("eos", "length")
+
+
+def test_generation_stops_at_eos_and_at_max_len(make_model):
+    model = make_model(50, eos_token_id=2, max_len=40)
+    prompt = list(range(10, 30))
+    res = generate_ids(model, prompt, 1000, drafter=make_drafter("diffusion"))
+    if res.stopped == "length":
+        assert len(res.ids) == 40 - 20  # clipped to the context
+    stop = res.ids[3]
+    model.cfg.eos_token_id = stop  # pretend that token is EOS: output ends just before it
+    for mode in ("none", "diffusion", "ngram"):
+        res2 = generate_ids(model, prompt, 1000, drafter=make_drafter(mode))
+        assert res2.stopped == "eos" and res2.ids == res.ids[: res.ids.index(stop)]
+
+
+def test_bad_requests(make_model):
+    model = make_model(50, max_len=30)
+    with pytest.raises(ValueError, match="empty"):
+        generate_ids(model, [], 10)
+    with pytest.raises(ValueError, match="context"):
+        generate_ids(model, list(range(40)), 10)
+    with pytest.raises(ValueError, match="unknown speculative"):
+        make_drafter("medusa")
+
+
+def test_diffusion_block_size_adapts():
+    d = DiffusionDrafter(block_size=8)
+    for _ in range(6):
+        d.observe(8, 0, None, 0.0)
+    assert d.block_size == d.min_block
+    for _ in range(10):
+        d.observe(8, 8, None, 0.0)
+    assert d.block_size >= 14
