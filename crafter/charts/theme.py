@@ -1,0 +1,91 @@
+"""Chart themes: the chart-specific sizes and colours on top of a figure :class:`Theme`.
+
+Fonts, text colour and the categorical palette come from the figure theme
+(crafter/render/theme.py: DejaVu Sans, Okabe–Ito), so a chart sits in a figure without a
+seam. Sizes are px at 96 dpi printed 1:1: the "paper" chart fills a single column
+(3.3 in = 317 px) by default, with 7.5 pt tick labels and 8.25 pt axis titles; "double"
+width is the 7 in double column; "slides" doubles the type for a projector.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from crafter.render.theme import PX_PER_IN, THEMES, Theme, get_theme
+
+SINGLE_COLUMN_IN = 3.3
+DOUBLE_COLUMN_IN = 7.0
+
+
+@dataclass(frozen=True)
+class ChartTheme:
+    name: str
+    font_family: str
+    text_color: str
+    palette: tuple[str, ...]  # categorical colours, in order (colour-blind safe)
+    width: float  # default total chart width (px): the column width
+    aspect: float = 0.62  # default plot height / plot width
+    min_plot: float = 80.0  # smallest plot side the layout will make
+    max_plot_height: float = 420.0
+    tick_font_size: float = 10.0
+    label_font_size: float = 11.0  # axis titles
+    title_font_size: float = 12.0
+    legend_font_size: float = 10.0
+    header_font_size: float = 10.5  # facet headers
+    value_font_size: float = 9.0  # text marks (heatmap cells)
+    tick_size: float = 3.5
+    tick_pad: float = 2.5  # tick to label
+    title_pad: float = 5.0  # labels to axis title, title to plot
+    tick_spacing: float = 48.0  # aim: one labelled tick per this many px of axis
+    axis_color: str = "#4D4D4D"
+    axis_width: float = 0.8
+    grid_color: str = "#E3E3E3"
+    grid_width: float = 0.6
+    line_width: float = 1.6
+    point_size: float = 30.0  # marker area in px^2 (Vega-Lite's size)
+    line_point_size: float = 16.0
+    bar_padding: float = 0.18  # band padding between categories (fraction of the step)
+    offset_padding: float = 0.06  # between bars of one group
+    error_width: float = 1.0
+    error_tick: float = 6.0  # whisker cap width in px
+    legend_symbol: float = 9.0
+    legend_gap: float = 4.0  # symbol to label
+    legend_row_gap: float = 3.0
+    legend_col_gap: float = 12.0
+    legend_pad: float = 10.0  # plot to legend
+    facet_gap: float = 14.0
+    band_opacity: float = 0.25  # error bands, area under lines
+    sequential_scheme: str = "viridis"
+    background: str = "#FFFFFF"
+
+    def scaled(self, **changes: float) -> "ChartTheme":
+        return replace(self, **changes)
+
+
+def chart_theme(theme: Theme | str | None = None, *, width: str | float | None = None) -> ChartTheme:
+    """The chart theme for a figure theme (name or object).
+
+    ``width``: "single" (3.3 in), "double" (7 in) or a number of px; default the theme's.
+    """
+    base = get_theme(theme) if isinstance(theme, str) else (theme or THEMES["paper"])
+    common = dict(font_family=base.font_family, text_color=base.text_color, palette=tuple(base.palette))
+    if base.name == "slides":
+        ct = ChartTheme(
+            name="slides", width=720.0, aspect=0.58, min_plot=140.0, max_plot_height=560.0,
+            tick_font_size=16.0, label_font_size=18.0, title_font_size=22.0, legend_font_size=16.0,
+            header_font_size=17.0, value_font_size=14.0, tick_size=6.0, tick_pad=4.0, title_pad=8.0,
+            tick_spacing=80.0, axis_width=1.4, grid_width=1.0, line_width=3.0, point_size=80.0,
+            line_point_size=40.0, error_width=2.0, error_tick=10.0, legend_symbol=14.0, legend_gap=6.0,
+            legend_row_gap=5.0, legend_col_gap=20.0, legend_pad=16.0, facet_gap=24.0, **common,
+        )
+    else:
+        ct = ChartTheme(name=base.name, width=SINGLE_COLUMN_IN * PX_PER_IN, **common)
+        if base.name == "mono":
+            ct = replace(ct, grid_color="#DDDDDD", sequential_scheme="greys")
+    if width == "single":
+        ct = replace(ct, width=SINGLE_COLUMN_IN * PX_PER_IN)
+    elif width == "double":
+        ct = replace(ct, width=DOUBLE_COLUMN_IN * PX_PER_IN)
+    elif isinstance(width, (int, float)):
+        ct = replace(ct, width=float(width))
+    return ct
