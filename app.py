@@ -352,8 +352,12 @@ def tab_create() -> None:
 
 
 def table_input() -> Any:
-    """The optional data table: an upload or an example's; preview, or a message. Returns the Table."""
-    up = st.file_uploader("Data table (CSV, TSV, JSON, XLSX)", type=list(TABLE_SUFFIXES), key="table_upload",
+    """The optional data table: an upload or an example's; preview, or a message. Returns the Table.
+
+    The uploaders take any file and the app checks the type itself: Streamlit's own
+    ``type=`` check raises an exception instead of telling the user what to upload.
+    """
+    up = st.file_uploader("Data table (CSV, TSV, JSON, XLSX)", key="table_upload",
                           help="Results to chart: one row per measurement, one column per variable.")
     name, data = (up.name, up.getvalue()) if up is not None else (st.session_state["example_table"] or (None, None))
     if name is None:
@@ -374,7 +378,7 @@ def table_input() -> Any:
 
 
 def image_input() -> bytes | None:
-    up = st.file_uploader("Reference image (PNG, JPG)", type=list(IMAGE_SUFFIXES), key="image_upload",
+    up = st.file_uploader("Reference image (PNG, JPG)", key="image_upload",
                           help="A sketch or an old figure to start from; it is vectorised into components.")
     if up is None:
         return None
@@ -559,7 +563,7 @@ def show_dsl_error(text: str, e: CrafterError) -> None:
 def tab_vectorize() -> None:
     st.caption("Turn PNG or JPG figures into editable SVG: text stays text, boxes and arrows become "
                "components you can edit like any generated figure.")
-    ups = st.file_uploader("PNG or JPG figures", type=list(IMAGE_SUFFIXES), accept_multiple_files=True,
+    ups = st.file_uploader("PNG or JPG figures", accept_multiple_files=True,
                            key="vectorize_upload")
     if st.button("Convert to SVG", key="vectorize", type="primary", disabled=not ups):
         run_vectorize(ups)
@@ -626,7 +630,7 @@ def tab_open() -> None:
     with left:
         step_title(None, "Open a figure to keep editing it")
         st.caption("An SVG that Crafter wrote (it carries the figure inside), or a FigureSpec in DSL or JSON.")
-        st.file_uploader("Crafter SVG, DSL or JSON", type=list(FIGURE_SUFFIXES), key="open_upload",
+        st.file_uploader("Crafter SVG, DSL or JSON", key="open_upload",
                          on_change=open_uploaded_figure)
         if st.session_state.get("open_error"):
             st.error(f"Could not open it: {st.session_state['open_error']}", icon=":material/error:")

@@ -1,0 +1,169 @@
+"""Open, Export, Vectorize, Runs and Settings tabs: main flows and their error messages."""
+
+import io
+import zipfile
+
+from PIL import Image
+
+from conftest import TWO_NODES, current_svg, data_of, errors, open_dsl
+
+# -- Open -------------------------------------------------------------------------------
+
+
+def test_open_a_crafter_svg(app):
+    from crafter.spec import parse_dsl
+    from crafter.ui import services
+
+    laid, svg = services.render(parse_dsl(TWO_NODES.replace("Encoder", "Vision encoder")))
+    app.file_uploader(key="open_upload").set_value(("fig.svg", svg.encode(), "image/svg+xml")).run()
+    assert not errors(app)
+    assert app.session_state["ws"].figure.get("enc").label == "Vision encoder"
+    assert any("Opened **fig.svg**" in s.value for s in app.success)
+
+
+def test_open_refuses_foreign_svg_bad_dsl_and_wrong_types(app):
+    app.file_uploader(key="open_upload").set_value(
+        ("logo.svg", b'<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>', "image/svg+xml"))
+    app.run()
+    assert any("Could not open it: logo.svg: this SVG carries no Crafter figure" in e for e in errors(app))
+    app.file_uploader(key="open_upload").set_value(("fig.dsl", b'a node "A"\nb nod "B"\n', "text/plain")).run()
+    assert any("Could not open it: fig.dsl, line 2, column 3" in e for e in errors(app))
+    app.file_uploader(key="open_upload").set_value(("photo.gif", b"GIF89a", "image/gif")).run()
+    assert any(".gif files cannot be used as a figure" in e for e in errors(app))
+    assert app.session_state["ws"].figure is None and not app.exception
+
+
+def test_open_an_example(app):
+    app.button(key="open_example_btn").click().run()
+    assert not errors(app)
+    assert app.session_state["ws"].figure is not None
+
+
+# -- Export -----------------------------------------------------------------------------
+
+
+def test_export_offers_every_registered_format_named_after_the_title(app, downloads):
+    from crafter.ui import services
+
+    open_dsl(app)
+    app.run()  # draw the Export tab with the recorder in place
+    suffixes = [f.suffix for f in services.export_formats()]
+    assert suffixes[:3] == [".svg", ".pdf", ".png"]
+    for s in suffixes:
+        name, _ = downloads[f"export_{s}"]
+        assert name == "encoder-decoder" + s
+    assert data_of(downloads["export_.svg"]).startswith(b"<svg") or b"<svg" in data_of(downloads["export_.svg"])[:300]
+    pdf = data_of(downloads["export_.pdf"])
+    assert pdf.startswith(b"%PDF")
+    png = data_of(downloads["export_.png"])
+    assert png.startswith(b"\x89PNG")
+
+
+def test_export_file_name_can_be_changed(app, downloads):
+    open_dsl(app)
+    app.text_input(key="export_name_encoder-decoder").set_value("Figure 3 (final)").run()
+    assert downloads["export_.pdf"][0] == "figure-3-final.pdf"
+
+
+def test_export_png_resolution(app, downloads):
+    open_dsl(app)
+    app.select_slider(key="export_dpi").set_value(150).run()
+    small = Image.open(io.BytesIO(data_of(downloads["export_.png"])))
+    app.select_slider(key="export_dpi").set_value(600).run()
+    big = Image.open(io.BytesIO(data_of(downloads["export_.png"])))
+    assert big.size[0] == 4 * small.size[0] or abs(big.size[0] - 4 * small.size[0]) <= 4
+
+
+# -- Vectorize --------------------------------------------------------------------------
+
+
+def _png_bytes(color="white"):
+    buf = io.BytesIO()
+    Image.new("RGB", (60, 40), color).save(buf, "PNG")
+    return buf.getvalue()
+
+
+def test_vectorize_many_files_with_a_bad_one(app, monkeypatch, downloads):
+    from crafter.spec import parse_dsl
+    from crafter.ui import services
+
+    def fake_vectorize(data, name):
+        laid, svg = services.render(parse_dsl(f'box node "{name}"'))
+        return services.Vectorized(name=name, figure=laid, svg=svg, scores={"ssim": 0.97, "editability": 0.9})
+
+    monkeypatch.setattr(services, "vectorize", fake_vectorize)
+    app.file_uploader(key="vectorize_upload").set_value([
+        ("a.png", _png_bytes(), "image/png"), ("broken.png", b"nope", "image/png"),
+        ("b.jpg", _png_bytes("gray"), "image/jpeg")]).run()
+    app.button(key="vectorize").click().run()
+    assert not app.exception
+    assert any("Not converted: broken.png: not a readable PNG or JPEG" in e for e in errors(app))
+    assert [m.label for m in app.metric][:2] == ["Ssim", "Editability"]
+    z = zipfile.ZipFile(io.BytesIO(data_of(downloads["vectorize_zip"])))
+    assert z.namelist() == ["a.svg", "b.svg"]
+    app.button(key="vec_edit_0").click().run()
+    assert app.session_state["ws"].figure.get("box").label == "a.png"
+
+
+def test_vectorize_without_craftEditor_is_a_message(app, monkeypatch):
+    from crafter.ui import services
+
+    def missing(data, name):
+        raise services.FeatureUnavailable("CraftEditor (Vectorize) is not available in this installation")
+
+    monkeypatch.setattr(services, "vectorize", missing)
+    app.file_uploader(key="vectorize_upload").set_value([("a.png", _png_bytes(), "image/png")]).run()
+    app.button(key="vectorize").click().run()
+    assert any("CraftEditor (Vectorize) is not available" in e for e in errors(app))
+
+
+# -- Runs -------------------------------------------------------------------------------
+
+
+def test_runs_are_listed_and_reopened(app, monkeypatch):
+    from crafter.spec import parse_dsl
+    from crafter.ui import services
+
+    runs = [{"run_id": "r2", "brief": "A RAG pipeline", "status": "done", "started": "2026-01-02 10:00"},
+            {"run_id": "r1", "brief": "An encoder", "status": "interrupted", "started": "2026-01-01 09:00"}]
+    monkeypatch.setattr(services, "list_runs", lambda db_path=None: runs)
+
+    def reopen(run_id, db_path=None):
+        laid, svg = services.render(parse_dsl(f'figure "Run {run_id}"\nx node "From {run_id}"'))
+        return services.PipelineResult(laid, svg, [], {}, run_id)
+
+    monkeypatch.setattr(services, "reopen_run", reopen)
+    app.run()
+    table = app.dataframe[-1].value
+    assert list(table["run"]) == ["r2", "r1"]
+    app.selectbox(key="run_choice").set_value("r1").run()
+    app.button(key="reopen_run").click().run()
+    assert not errors(app)
+    assert app.session_state["ws"].figure.get("x").label == "From r1"
+    assert app.session_state["ws"].run_id == "r1"
+
+
+# -- Settings ---------------------------------------------------------------------------
+
+
+def test_settings_theme_and_width_apply_to_the_figure(app):
+    open_dsl(app)
+    app.selectbox(key="set_theme").set_value("slides").run()
+    assert app.session_state["ws"].figure.theme == "slides"
+    app.radio(key="set_column").set_value("single").run()
+    assert app.session_state["ws"].figure.width_in == 3.3
+    app.button(key="undo").click().run()
+    assert app.session_state["ws"].figure.width_in is None
+
+
+def test_settings_backend_choice_reaches_the_pipeline(app, fake_pipeline, tmp_path):
+    app.radio(key="set_backend").set_value("hf").run()
+    app.text_input(key="set_hf_path").set_value(str(tmp_path / "missing")).run()
+    assert any("does not exist" in w.value for w in app.warning)
+    app.text_area(key="brief").set_value("An encoder").run()
+    app.button(key="generate").click().run()
+    assert not fake_pipeline and any("does not exist" in e for e in errors(app))
+    app.text_input(key="set_hf_path").set_value(str(tmp_path)).run()
+    app.slider(key="set_rounds").set_value(1).run()
+    app.button(key="generate").click().run()
+    assert fake_pipeline[-1]["backend"] == f"hf:{tmp_path}" and fake_pipeline[-1]["rounds"] == 1
