@@ -1,0 +1,154 @@
+"""Plan: brief → figure, by the model's plan task, with a rule-based fallback.
+
+The model's DSL is assembled leniently (:func:`assemble_figure`): a line that does not
+parse is dropped with a warning naming it, an edge to an id nobody declared gets a
+placeholder node (a ``dangling_id`` issue, fixed by rule on the spot), a group member
+that does not exist is dropped. What cannot be saved — no component at all, or a
+figure that shares nothing with the brief — is retried, then replaced by the rule-based
+reader (:func:`crafter.agents.extract.figure_from_brief`), so the user always gets a
+figure and a message saying what happened.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from crafter.agents.backend import call_model
+from crafter.agents.critique import check_dangling, missing_entities
+from crafter.agents.extract import brief_entities, figure_from_brief
+from crafter.errors import SpecError
+from crafter.spec import Figure, parse_component, parse_dsl
+from crafter.spec.model import COMPONENT_TYPES, check_references
+
+MAX_ATTEMPTS = 2
+MAX_NEW_TOKENS = 1024
+
+
+class PlanFailed(Exception):
+    """Model output that cannot become a figure (the reason is the message)."""
+
+
+def assemble_figure(text: str) -> tuple[Figure, list[dict[str, Any]], list[str]]:
+    """Model DSL → (figure, issues found and fixed while assembling, warnings).
+
+    Raises :class:`PlanFailed` when nothing usable is left.
+    """
+    text = re.sub(r"^\s*```[a-zA-Z]*\s*$", "", text or "", flags=re.M)
+    if not text.strip():
+        raise PlanFailed("the model returned nothing")
+    try:
+        fig = parse_dsl(text)
+        if fig.components:
+            return fig, [], []
+    except SpecError:
+        pass
+    warnings: list[str] = []
+    header: dict[str, Any] = {}
+    comps: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for n, line in enumerate(text.splitlines(), start=1):
+        s = line.strip()
+        if not s or s.startswith("#"):
+            continue
+        try:
+            if re.match(r"^figure(\s|$)", s) and not re.match(r"^figure\s+(?:" + "|".join(COMPONENT_TYPES) + r")\b", s):
+                header = parse_dsl(s).model_dump(exclude={"components"}, exclude_defaults=True)
+                continue
+            c = parse_component(s)
+        except SpecError as e:
+            warnings.append(f"model output line {n} dropped: {e.message}")
+            continue
+        if c.id in seen:
+            warnings.append(f"model output line {n} dropped: id '{c.id}' used twice")
+            continue
+        seen.add(c.id)
+        comps.append(c.model_dump(mode="json", exclude_defaults=True) | {"id": c.id, "kind": c.kind})
+    if not comps:
+        raise PlanFailed("the model output holds no valid component" + (f" ({warnings[0]})" if warnings else ""))
+    issues = check_dangling(comps)
+    for issue in issues:
+        _fix_dangling(comps, issue)
+        issue["fixed_at_assembly"] = True
+    _fix_containment(comps, warnings)
+    try:
+        fig = Figure.from_dict({**header, "components": comps})
+        check_references(fig)
+    except SpecError as e:
+        raise PlanFailed(f"the model's figure is inconsistent: {e}") from None
+    return fig, issues, warnings
+
+
+def _fix_dangling(comps: list[dict[str, Any]], issue: dict[str, Any]) -> None:
+    """Repair one dangling reference by rule: a placeholder node for an edge end, else drop the reference."""
+    c = next(c for c in comps if c["id"] == issue["component_ids"][0])
+    ref, field = issue["ref"], issue["field"]
+    if field in ("source", "target"):
+        if not any(x["id"] == ref for x in comps):
+            label = ref.replace("_", " ").replace("-", " ").strip()
+            comps.append({"id": ref, "kind": "node", "label": label[:1].upper() + label[1:]})
+        issue["message"] += "; added a node for it"
+    elif field == "members":
+        c["members"] = [m for m in c["members"] if m != ref]
+        issue["message"] += "; dropped the member"
+    elif field == "near":
+        c.pop("near", None)
+        issue["message"] += "; dropped the reference"
+
+
+def _fix_containment(comps: list[dict[str, Any]], warnings: list[str]) -> None:
+    """A component listed by two groups stays in the first (the IR allows one direct container)."""
+    owner: dict[str, str] = {}
+    for c in comps:
+        if c["kind"] in ("group", "panel"):
+            keep = []
+            for m in c.get("members", []):
+                if m in owner or m == c["id"]:
+                    warnings.append(f"'{m}' was listed in both '{owner.get(m, m)}' and '{c['id']}'; kept it in the first")
+                    continue
+                owner[m] = c["id"]
+                keep.append(m)
+            c["members"] = list(dict.fromkeys(keep))
+
+
+def matches_brief(fig: Figure, brief: str) -> bool:
+    """False when the brief names several things and the figure has none of them (nonsense output)."""
+    ents = brief_entities(brief)
+    if len(ents) < 2:
+        return True
+    return len(missing_entities(fig, brief)) < len(ents)
+
+
+def plan(brief: str, backend: Any, *, max_attempts: int = MAX_ATTEMPTS) -> dict[str, Any]:
+    """Plan a figure: ``{"figure", "source", "issues", "warnings", "calls"}``.
+
+    ``source`` is "model" or "rules"; ``issues`` are those found (and fixed) while
+    assembling the model's output; ``warnings`` say what was dropped or why the rules
+    were used. Never raises for model trouble.
+    """
+    from crafter.llm.prompts import plan_prompt
+
+    warnings: list[str] = []
+    calls: list[dict[str, Any]] = []
+    if backend is not None and brief.strip():
+        prompt = plan_prompt(brief)
+        reason = ""
+        for attempt in range(1, max_attempts + 1):
+            try:
+                text, record = call_model(backend, "plan", prompt, max_new_tokens=MAX_NEW_TOKENS,
+                                          temperature=0.0 if attempt == 1 else 0.7)
+            except Exception as e:  # the model server died or the backend crashed: fall back, keep going
+                reason = f"the model failed ({e})"
+                break
+            calls.append(record)
+            try:
+                fig, issues, notes = assemble_figure(text)
+                if not matches_brief(fig, brief):
+                    raise PlanFailed("the model's figure names none of the things the brief names")
+            except PlanFailed as e:
+                reason = str(e)
+                continue
+            return {"figure": fig.to_dict(), "source": "model", "issues": issues, "warnings": notes, "calls": calls}
+        warnings.append(f"{reason}; the figure was planned from the brief by rules instead")
+    fig = figure_from_brief(brief)
+    return {"figure": fig.to_dict(), "source": "rules", "issues": [], "warnings": warnings, "calls": calls}
