@@ -1,0 +1,585 @@
+"""The vectorizer: one raster figure → one FigureSpec, every detected position pinned.
+
+Order matters, and each stage removes what it explained so the next sees less:
+
+    paints → text (OCR, then erased) → charts → shapes (nodes, groups) → lines/arrows → leftovers
+
+Then the pieces are tied together: text inside a shape becomes its label, text beside a
+line its edge label, text in a frame's top band the group's label; line ends are attached
+to the shapes they touch (source/target ids, so edges re-route when a box moves); lines
+that touch nothing stay free paths. Coordinates are converted from image pixels to SVG
+user units (96 per inch) with the image's dpi, so re-rendering at that dpi gives back an
+image of the input's size.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from crafter.render.text import text_width
+from crafter.render.theme import get_theme
+from crafter.spec.model import Box, Chart, Edge, Figure, Group, Image, Node, Path, Point, Size, Text
+from crafteditor.config import Config
+from crafteditor.lines import LinePath, detect_lines
+from crafteditor.loading import ImageSource, RasterImage, load_image
+from crafteditor.ocr import TextRun, erase_text, read_text
+from crafteditor.paint import Paints, color_distance, find_paints, prepare, to_hex
+from crafteditor.shapes import DetectedShape, detect_shapes
+from crafteditor.trace import TracedObject, trace_leftovers
+
+THEME = get_theme("paper")
+_RECT_LIKE = {"box", "round", "stack", "document", "cylinder"}
+
+
+@dataclass
+class Vectorized:
+    """The result of reading one raster figure."""
+
+    figure: Figure
+    image: RasterImage
+    stats: dict[str, Any] = field(default_factory=dict)  # counts, timings, ink coverage
+    texts: list[TextRun] = field(default_factory=list, repr=False)
+    shapes: list[DetectedShape] = field(default_factory=list, repr=False)
+    lines: list[LinePath] = field(default_factory=list, repr=False)
+
+
+def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *, name: str | None = None) -> Vectorized:
+    """Read a figure (path, bytes, array, PIL image or loaded image) into a FigureSpec."""
+    config = config or Config()
+    image = source if isinstance(source, RasterImage) else load_image(source, config, name=name)
+    timings: dict[str, float] = {}
+    t0 = time.perf_counter()
+    rgb = prepare(image.rgb, config).copy()
+    paints = find_paints(rgb, config)
+    ink_total = int(paints.ink_mask().sum())
+    timings["paints"] = time.perf_counter() - t0
+
+    t = time.perf_counter()
+    runs = read_text(rgb, paints, config) if config.ocr else []
+    text_ink = _glyph_mask(runs, rgb.shape[:2])
+    erase_text(rgb, paints, runs)
+    timings["text"] = time.perf_counter() - t
+
+    t = time.perf_counter()
+    charts: list[Any] = []
+    chart_mask = np.zeros(rgb.shape[:2], bool)
+    if config.charts and config.mode != "diagram":
+        from crafteditor.charts import detect_charts
+
+        charts = detect_charts(rgb, paints, runs, config, image)
+        for ch in charts:
+            chart_mask |= ch.mask
+    timings["charts"] = time.perf_counter() - t
+
+    t = time.perf_counter()
+    shapes: list[DetectedShape] = []
+    if config.shapes and config.mode != "chart" or (config.shapes and config.mode == "chart" and not charts):
+        shapes = detect_shapes(rgb, paints, config, image.scale, exclude=chart_mask)
+    shape_mask = _shape_mask(shapes, rgb.shape[:2])
+    timings["shapes"] = time.perf_counter() - t
+
+    t = time.perf_counter()
+    ink = paints.ink_mask()
+    residual = ink & ~shape_mask & ~chart_mask
+    lines: list[LinePath] = []
+    line_mask = np.zeros_like(residual)
+    if config.edges and residual.any():
+        lines, line_mask = detect_lines(rgb, residual, paints.background_rgb)
+        lines = [ln for ln in lines if _line_is_real(ln, image.scale)]
+        line_mask = _redraw_line_mask(lines, residual)
+    timings["lines"] = time.perf_counter() - t
+
+    t = time.perf_counter()
+    leftover = residual & ~line_mask
+    traced = trace_leftovers(image.rgb, leftover, paints.background_rgb, config, image.scale)
+    timings["trace"] = time.perf_counter() - t
+
+    t = time.perf_counter()
+    builder = _Builder(image, config, paints)
+    fig = builder.build(runs, shapes, lines, charts, traced)
+    timings["assemble"] = time.perf_counter() - t
+
+    primitive_ink = int((ink & (shape_mask | line_mask | chart_mask)).sum()) + int(text_ink.sum())
+    traced_ink = sum(o.ink for o in traced)
+    stats = {
+        "width": image.width, "height": image.height, "dpi": image.dpi,
+        "paints": int(len(paints.colors)),
+        "ink_pixels": ink_total,
+        "ink_primitive": primitive_ink,
+        "ink_traced": traced_ink,
+        "text_runs": len(runs),
+        "text_chars": sum(len(r.text.replace(" ", "")) for r in runs),
+        "text_chars_kept": builder.chars_kept,
+        "timings": {k: round(v, 4) for k, v in timings.items()},
+    }
+    return Vectorized(figure=fig, image=image, stats=stats, texts=runs, shapes=shapes, lines=lines)
+
+
+# -- masks ----------------------------------------------------------------------------------
+
+def _glyph_mask(runs: list[TextRun], shape: tuple[int, int]) -> np.ndarray:
+    m = np.zeros(shape, bool)
+    for r in runs:
+        x0, y0 = int(r.x), int(r.y)
+        hh, ww = r.glyphs.shape
+        m[y0:y0 + hh, x0:x0 + ww] |= r.glyphs
+    return m
+
+
+def _shape_mask(shapes: list[DetectedShape], shape: tuple[int, int]) -> np.ndarray:
+    """Pixels a shape explains: its face, its stroke ring, and for nodes everything inside."""
+    H, W = shape
+    m = np.zeros(shape, bool)
+    for s in shapes:
+        f = s.face
+        ring = int(math.ceil(s.stroke_px + 2.5))
+        x0, y0 = max(0, f.x - ring), max(0, f.y - ring)
+        x1, y1 = min(W, f.x + f.w + ring), min(H, f.y + f.h + ring)
+        local = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        local[f.y - y0:f.y - y0 + f.h, f.x - x0:f.x - x0 + f.w] = f.filled
+        grown = cv2.dilate(local, np.ones((2 * ring + 1, 2 * ring + 1), np.uint8)).astype(bool)
+        if s.is_group:
+            own = np.zeros_like(grown)
+            own[f.y - y0:f.y - y0 + f.h, f.x - x0:f.x - x0 + f.w] = f.mask
+            inside = cv2.erode(local, np.ones((3, 3), np.uint8)).astype(bool)
+            m[y0:y1, x0:x1] |= (grown & ~inside) | own
+        else:
+            m[y0:y1, x0:x1] |= grown
+    return m
+
+
+def _line_is_real(ln: LinePath, scale: float) -> bool:
+    """Drop specks: a line shorter than ~6 user units with no arrowhead is noise."""
+    return ln.length * scale >= 6 or ln.head_start is not None or ln.head_end is not None
+
+
+def _redraw_line_mask(lines: list[LinePath], residual: np.ndarray) -> np.ndarray:
+    m = np.zeros(residual.shape, np.uint8)
+    for ln in lines:
+        pts = np.round(np.asarray(ln.points)).astype(np.int32)
+        cv2.polylines(m, [pts], False, 1, thickness=max(2, int(math.ceil(ln.width + 3))))
+        for h in (ln.head_start, ln.head_end):
+            if h is not None:
+                x0, y0, x1, y1 = h.mask_box
+                m[y0:y1, x0:x1] = 1
+    return m.astype(bool) & residual
+
+
+# -- building the FigureSpec ------------------------------------------------------------------
+
+class _Builder:
+    def __init__(self, image: RasterImage, config: Config, paints: Paints) -> None:
+        self.image = image
+        self.config = config
+        self.paints = paints
+        self.s = image.scale
+        self.ids: set[str] = set()
+        self.chars_kept = 0
+
+    def new_id(self, prefix: str, label: str | None = None) -> str:
+        """A fresh id; from the label when there is one, so the DSL reads well ('encoder', 'n3')."""
+        base = prefix
+        if label:
+            slug = re.sub(r"[^a-z0-9]+", "_", label.lower()).strip("_")[:24].strip("_")
+            if slug and slug[0].isalpha():
+                base = slug
+        if base != prefix and base not in self.ids:
+            self.ids.add(base)
+            return base
+        k = 1 if base == prefix else 2
+        while f"{base}{k}" in self.ids:
+            k += 1
+        self.ids.add(f"{base}{k}")
+        return f"{base}{k}"
+
+    def box(self, x: float, y: float, w: float, h: float) -> Box:
+        s = self.s
+        return Box(x=round(x * s, 2), y=round(y * s, 2), w=round(max(0.0, w) * s, 2), h=round(max(0.0, h) * s, 2))
+
+    def pt(self, p: tuple[float, float]) -> Point:
+        return Point(x=round(p[0] * self.s, 2), y=round(p[1] * self.s, 2))
+
+    def build(self, runs: list[TextRun], shapes: list[DetectedShape], lines: list[LinePath], charts: list[Any],
+              traced: list[TracedObject]) -> Figure:
+        comps: list[Any] = []
+        used_runs: set[int] = set()
+        # charts own their tick labels, titles and legends
+        for ch in charts:
+            used_runs |= set(ch.run_indices)
+            comps.append(ch.component(self))
+            self.chars_kept += sum(len(runs[i].text.replace(" ", "")) for i in ch.run_indices)
+        nodes = [s for s in shapes if not s.is_group]
+        groups = [s for s in shapes if s.is_group]
+        node_ids: dict[int, str] = {}
+        labels = self._labels_for_shapes(runs, shapes, used_runs)
+        for i, s in enumerate(shapes):
+            if s.is_group:
+                continue
+            lab = labels.get(i, [])
+            text = "\n".join(runs[k].text for k in lab) if lab else None
+            cid = self.new_id("n", text)
+            node_ids[i] = cid
+            comps.append(self._node(cid, s, [runs[k] for k in lab]))
+            self.chars_kept += sum(len(runs[k].text.replace(" ", "")) for k in lab)
+        group_comps = []
+        for i, s in enumerate(shapes):
+            if not s.is_group:
+                continue
+            lab = labels.get(i, [])
+            text = " ".join(runs[k].text for k in lab) if lab else None
+            cid = self.new_id("g", text)
+            node_ids[i] = cid
+            self.chars_kept += sum(len(runs[k].text.replace(" ", "")) for k in lab)
+            group_comps.append((i, cid, s, text))
+        # direct containment: each member belongs to the smallest group around it
+        parent: dict[int, int] = {}
+        for gi, _, g, _ in sorted(group_comps, key=lambda t: -(t[2].w * t[2].h)):
+            for m in g.members:
+                if m not in parent or shapes[parent[m]].w * shapes[parent[m]].h > g.w * g.h:
+                    parent[m] = gi
+        for gi, cid, g, text in group_comps:
+            members = [node_ids[m] for m in sorted(node_ids) if parent.get(m) == gi]
+            comps.append(Group(
+                kind="group", id=cid, label=text, members=members, box=self.box(g.x, g.y, g.w, g.h), pinned=True,
+                fill=self._color_or_none(g.fill, THEME.group_fill), stroke=self._color_or_none(g.stroke, THEME.group_stroke),
+                style=g.dashed,  # type: ignore[arg-type]
+            ))
+        # free text first gets a chance to label an edge
+        free = [k for k in range(len(runs)) if k not in used_runs]
+        edge_comps, text_targets = self._edges(lines, shapes, node_ids, runs, free, used_runs, comps)
+        comps.extend(edge_comps)
+        comps.extend(self._free_texts(runs, used_runs, text_targets))
+        for obj in traced:
+            comps.extend(self._traced(obj))
+        # texts referenced by edges must exist before validation: order is free in the IR
+        canvas = Size(w=round(self.image.width * self.s, 2), h=round(self.image.height * self.s, 2))
+        return Figure(canvas=canvas, components=_ordered(comps))
+
+    # -- nodes and labels ---------------------------------------------------------------------
+    def _labels_for_shapes(self, runs: list[TextRun], shapes: list[DetectedShape], used: set[int]) -> dict[int, list[int]]:
+        """Text runs whose centre lies in a node (the smallest), or in a group's top band."""
+        out: dict[int, list[int]] = {}
+        order = sorted(range(len(shapes)), key=lambda i: shapes[i].w * shapes[i].h)
+        for k, r in enumerate(runs):
+            if k in used:
+                continue
+            for i in order:
+                s = shapes[i]
+                if not s.contains_point(r.cx, r.cy):
+                    continue
+                if s.is_group:
+                    # a group's label sits in its top band, clear of its members
+                    band = max(3.0 * r.h, 0.25 * s.h) if s.h < 6 * r.h else 2.5 * r.h
+                    if r.cy - s.y <= band and r.angle == 0 and not any(
+                            shapes[m].contains_point(r.cx, r.cy, margin=2) for m in s.members):
+                        out.setdefault(i, []).append(k)
+                        used.add(k)
+                    break
+                if r.x >= s.x - 2 and r.right <= s.x + s.w + 2 and r.y >= s.y - 2 and r.bottom <= s.y + s.h + 2:
+                    out.setdefault(i, []).append(k)
+                    used.add(k)
+                break
+        for i in out:
+            out[i].sort(key=lambda k: (runs[k].y, runs[k].x))
+        return out
+
+    def _node(self, cid: str, s: DetectedShape, lab: list[TextRun]) -> Node:
+        kw: dict[str, Any] = {}
+        if lab:
+            kw["label"] = "\n".join(r.text for r in lab)
+            fs = float(np.median([r.font_px for r in lab])) * self.s
+            if abs(fs - THEME.font_size) > 0.4:
+                kw["font_size"] = round(fs, 1)
+            if all(r.bold for r in lab):
+                kw["bold"] = True
+            col = lab[0].color
+            if color_distance(col, _rgb(THEME.text_color)) > 40:
+                kw["text_color"] = to_hex(col)
+        else:
+            kw["label"] = ""
+        fill = self._color_or_none(s.fill, THEME.node_fill)
+        if fill:
+            kw["fill"] = fill
+        if s.stroke is None:
+            kw["stroke"] = "none"
+        else:
+            st = self._color_or_none(s.stroke, THEME.node_stroke)
+            if st:
+                kw["stroke"] = st
+            sw = s.stroke_px * self.s
+            if abs(sw - THEME.stroke_width) > 0.3:
+                kw["stroke_width"] = round(sw, 1)
+        b = self.box(s.x, s.y, s.w, s.h)
+        # a requested width stops the renderer re-wrapping the label at 150 px
+        return Node(kind="node", id=cid, shape=s.shape, box=b, pinned=True, width=b.w or None, height=b.h or None,
+                    **kw)
+
+    def _color_or_none(self, rgb, default: str, tol: float = 6.0) -> str | None:
+        if rgb is None:
+            return None
+        if color_distance(rgb, _rgb(default)) <= tol:
+            return None
+        return to_hex(rgb)
+
+    # -- edges -----------------------------------------------------------------------------------
+    def _edges(self, lines: list[LinePath], shapes: list[DetectedShape], node_ids: dict[int, str],
+               runs: list[TextRun], free: list[int], used: set[int], comps: list[Any]):
+        out: list[Any] = []
+        text_targets: dict[int, str] = {}
+        edges: list[tuple[Edge, LinePath]] = []
+        for ln in lines:
+            tol = 3 * ln.width + 6
+            ends = [self._attach(ln.start, shapes, tol, ln, True), self._attach(ln.end, shapes, tol, ln, False)]
+            pts = list(ln.points)
+            head_start, head_end = ln.head_start is not None, ln.head_end is not None
+            # an arrowhead only at the start: flip so the head is at the target end
+            if head_start and not head_end:
+                pts.reverse()
+                ends.reverse()
+                head_start, head_end = False, True
+            src = ends[0]
+            tgt = ends[1]
+            ids = [node_ids.get(e) if e is not None else None for e in (src, tgt)]
+            for j in (0, 1):
+                if ids[j] is None:
+                    # a line ending at a free label points at that label
+                    k = self._near_text(pts[0] if j == 0 else pts[-1], runs, free, used, tol * 1.5)
+                    if k is not None:
+                        cid = text_targets.get(k) or self.new_id("t", runs[k].text)
+                        text_targets[k] = cid
+                        ids[j] = cid
+            pts = self._snap_ends(pts, [shapes[e] if e is not None else None for e in (src, tgt)])
+            pts = _straighten(pts, 1.6)
+            if ids[0] is None or ids[1] is None or ids[0] == ids[1]:
+                out.extend(self._free_line(ln, pts))
+                continue
+            route = [self.pt(p) for p in pts]
+            kw: dict[str, Any] = {}
+            if not head_end:
+                kw["head"] = "none"
+            if head_start and head_end:
+                kw["tail"] = "arrow"
+            if ln.style != "solid":
+                kw["style"] = ln.style
+            if color_distance(ln.color, _rgb(THEME.edge_color)) > 40:
+                kw["color"] = to_hex(ln.color)
+            sw = ln.width * self.s
+            if abs(sw - THEME.edge_width) > 0.6:
+                kw["stroke_width"] = round(sw, 1)
+            if not _axis_aligned(pts):
+                kw["routing"] = "straight"
+            e = Edge(kind="edge", id=self.new_id("e"), source=ids[0], target=ids[1], route=route, **kw)
+            edges.append((e, ln))
+        # edge labels: free text hugging a line
+        for k in free:
+            if k in used or k in text_targets:
+                continue
+            r = runs[k]
+            if r.angle != 0:
+                continue
+            best = None
+            for idx, (e, ln) in enumerate(edges):
+                d = _dist_to_polyline((r.cx, r.cy), ln.points)
+                if d <= 1.6 * r.font_px + 0.5 * r.h and (best is None or d < best[0]) and e.label is None:
+                    best = (d, idx)
+            if best is not None:
+                e, ln = edges[best[1]]
+                fs = THEME.small_font_size
+                w = text_width(r.text, fs) + 6
+                h = fs * THEME.line_height + 2
+                cx, cy = r.cx * self.s, r.cy * self.s
+                e.label = r.text
+                e.label_box = Box(x=round(cx - w / 2, 2), y=round(cy - h / 2, 2), w=round(w, 2), h=round(h, 2))
+                used.add(k)
+                self.chars_kept += len(r.text.replace(" ", ""))
+        out.extend(e for e, _ in edges)
+        return out, text_targets
+
+    def _attach(self, p: tuple[float, float], shapes: list[DetectedShape], tol: float, ln: LinePath,
+                at_start: bool) -> int | None:
+        """The shape whose outline the line end touches (nodes before groups, nearest first)."""
+        best = None
+        for i, s in enumerate(shapes):
+            d = _dist_to_shape(p, s)
+            if d > tol:
+                continue
+            # a line inside a group ends at the frame only when it comes from outside
+            rank = (1 if s.is_group else 0, d)
+            if best is None or rank < best[0]:
+                best = (rank, i)
+        return None if best is None else best[1]
+
+    def _snap_ends(self, pts: list[tuple[float, float]], ends: list[DetectedShape | None]) -> list[tuple[float, float]]:
+        """Move a line end that stops short of its shape onto the shape's box edge."""
+        pts = list(pts)
+        for j, s in enumerate(ends):
+            if s is None or len(pts) < 2:
+                continue
+            idx, nb = (0, 1) if j == 0 else (-1, -2)
+            p, q = pts[idx], pts[nb]
+            if s.contains_point(*p, margin=-0.5):
+                continue
+            hit = _ray_box(q, p, (s.x, s.y, s.x + s.w, s.y + s.h))
+            if hit is not None and math.dist(hit, p) < 4 * 3 + 12:
+                pts[idx] = hit
+        return pts
+
+    def _near_text(self, p, runs, free, used, tol) -> int | None:
+        best = None
+        for k in free:
+            if k in used:
+                continue
+            r = runs[k]
+            dx = max(r.x - p[0], 0, p[0] - r.right)
+            dy = max(r.y - p[1], 0, p[1] - r.bottom)
+            d = math.hypot(dx, dy)
+            if d <= tol and (best is None or d < best[0]):
+                best = (d, k)
+        return None if best is None else best[1]
+
+    def _free_line(self, ln: LinePath, pts) -> list[Path]:
+        """A line that joins nothing: a stroked path, plus its arrowheads as filled triangles."""
+        d = "M" + " L".join(f"{x * self.s:.2f},{y * self.s:.2f}" for x, y in pts)
+        out = [Path(kind="path", id=self.new_id("p"), d=d, fill="none", stroke=to_hex(ln.color),
+                    stroke_width=round(max(0.3, ln.width * self.s), 2))]
+        for h in (ln.head_start, ln.head_end):
+            if h is None:
+                continue
+            tip = np.array(h.tip)
+            base = np.array(h.base)
+            axis = tip - base
+            n = np.linalg.norm(axis)
+            if n < 1e-6:
+                continue
+            perp = np.array([-axis[1], axis[0]]) / n * h.width / 2
+            tri = [tip, base + perp, base - perp]
+            d = "M" + " L".join(f"{x * self.s:.2f},{y * self.s:.2f}" for x, y in tri) + " Z"
+            out.append(Path(kind="path", id=self.new_id("p"), d=d, fill=to_hex(ln.color)))
+        return out
+
+    # -- free text --------------------------------------------------------------------------------
+    def _free_texts(self, runs: list[TextRun], used: set[int], targets: dict[int, str]) -> list[Text]:
+        out = []
+        for k, r in enumerate(runs):
+            if k in used:
+                continue
+            fs = r.font_px * self.s
+            # 'at' is the centre of the text block; the renderer puts the baseline 0.35 em below it
+            if r.angle == 0:
+                cx, cy = r.cx * self.s, r.baseline * self.s - 0.35 * fs
+            elif r.angle == -90:
+                cx, cy = r.baseline * self.s - 0.35 * fs, r.cy * self.s
+            else:
+                cx, cy = r.baseline * self.s + 0.35 * fs, r.cy * self.s
+            kw: dict[str, Any] = {"font_size": round(fs, 1)}
+            if r.bold:
+                kw["bold"] = True
+            if color_distance(r.color, _rgb(THEME.annotation_color)) > 12:
+                kw["color"] = to_hex(r.color)
+            if r.angle:
+                kw["rotate"] = r.angle
+            cid = targets.get(k) or self.new_id("t", r.text)
+            out.append(Text(kind="text", id=cid, text=r.text, at=Point(x=round(cx, 2), y=round(cy, 2)), **kw))
+            self.chars_kept += len(r.text.replace(" ", ""))
+        return out
+
+    def _traced(self, obj: TracedObject) -> list[Any]:
+        x, y, w, h = obj.box
+        if obj.href is not None:
+            return [Image(kind="image", id=self.new_id("img"), href=obj.href,
+                          box=Box(x=round(x, 2), y=round(y, 2), w=round(w, 2), h=round(h, 2)), pinned=True)]
+        return [Path(kind="path", id=self.new_id("p"), d=p.d, fill=p.fill) for p in obj.paths]
+
+
+# -- geometry helpers --------------------------------------------------------------------------
+
+def _rgb(hexstr: str) -> tuple[int, int, int]:
+    h = hexstr.lstrip("#")
+    return int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16)
+
+
+def _ordered(comps: list[Any]) -> list[Any]:
+    """Reading order in the DSL: groups after their members, edges after nodes."""
+    rank = {"node": 0, "text": 1, "chart": 1, "edge": 2, "group": 3, "path": 4, "image": 4}
+    return sorted(comps, key=lambda c: rank.get(c.kind, 5))
+
+
+def _dist_to_shape(p: tuple[float, float], s: DetectedShape) -> float:
+    """Distance from a point to a shape's outline (its box for rectangles, its face contour otherwise)."""
+    x, y = p
+    if s.shape in _RECT_LIKE or s.is_group:
+        inside = s.contains_point(x, y)
+        dx = max(s.x - x, 0, x - (s.x + s.w))
+        dy = max(s.y - y, 0, y - (s.y + s.h))
+        if inside:
+            return min(x - s.x, s.x + s.w - x, y - s.y, s.y + s.h - y)
+        return math.hypot(dx, dy)
+    f = s.face
+    contours, _ = cv2.findContours(f.filled.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return math.inf
+    c = max(contours, key=len)
+    d = cv2.pointPolygonTest(c, (float(x - f.x), float(y - f.y)), True)
+    return abs(float(d)) - s.stroke_px / 2
+
+
+def _dist_to_polyline(p, pts) -> float:
+    best = math.inf
+    for a, b in zip(pts, pts[1:]):
+        ax, ay = a
+        bx, by = b
+        dx, dy = bx - ax, by - ay
+        L2 = dx * dx + dy * dy
+        t = 0.0 if L2 == 0 else max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy) / L2))
+        best = min(best, math.hypot(p[0] - (ax + t * dx), p[1] - (ay + t * dy)))
+    return best
+
+
+def _ray_box(q, p, box) -> tuple[float, float] | None:
+    """Where the ray q→p, continued past p, enters the box (x0, y0, x1, y1)."""
+    x0, y0, x1, y1 = box
+    dx, dy = p[0] - q[0], p[1] - q[1]
+    best = None
+    for t_num, t_den, axis, lo, hi, fixed in (
+        (x0 - q[0], dx, 1, y0, y1, x0), (x1 - q[0], dx, 1, y0, y1, x1),
+        (y0 - q[1], dy, 0, x0, x1, y0), (y1 - q[1], dy, 0, x0, x1, y1),
+    ):
+        if abs(t_den) < 1e-9:
+            continue
+        t = t_num / t_den
+        if t < 0:
+            continue
+        if axis == 1:
+            yy = q[1] + t * dy
+            if lo - 0.5 <= yy <= hi + 0.5 and (best is None or t < best[0]):
+                best = (t, (fixed, yy))
+        else:
+            xx = q[0] + t * dx
+            if lo - 0.5 <= xx <= hi + 0.5 and (best is None or t < best[0]):
+                best = (t, (xx, fixed))
+    return None if best is None else best[1]
+
+
+def _straighten(pts: list[tuple[float, float]], tol: float) -> list[tuple[float, float]]:
+    """Make nearly horizontal or vertical segments exact (a rendered straight line is straight)."""
+    pts = [(float(p[0]), float(p[1])) for p in pts]
+    for i in range(len(pts) - 1):
+        (ax, ay), (bx, by) = pts[i], pts[i + 1]
+        if abs(ay - by) <= tol and abs(bx - ax) > 2 * tol:
+            y = (ay + by) / 2
+            pts[i], pts[i + 1] = (ax, y), (bx, y)
+        elif abs(ax - bx) <= tol and abs(by - ay) > 2 * tol:
+            x = (ax + bx) / 2
+            pts[i], pts[i + 1] = (x, ay), (x, by)
+    return pts
+
+
+def _axis_aligned(pts) -> bool:
+    return all(abs(a[0] - b[0]) < 0.01 or abs(a[1] - b[1]) < 0.01 for a, b in zip(pts, pts[1:]))

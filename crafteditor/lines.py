@@ -1,0 +1,650 @@
+"""Lines and arrows: the ink left after text and shapes, traced into polylines with arrowheads.
+
+Steps (all in image pixels):
+
+1. the line width is the median stroke thickness of the residual ink (distance transform
+   along its skeleton);
+2. arrowheads are what survives a morphological opening a little wider than the line:
+   filled triangles keep a core, lines vanish; each head's tip is its pixel farthest from
+   the line it sits on;
+3. the rest is skeletonised and split into paths at end points and junctions; crossing
+   lines are paired through a junction by the straightest continuation;
+4. dash pieces are chained end to end when the gap is short and the direction continues,
+   and the chain is called dashed or dotted from its dash lengths;
+5. each path is simplified (Douglas–Peucker) into a route of a few points.
+
+Attaching ends to nodes happens in :mod:`crafteditor.assemble`, which knows the shapes.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+Pt = tuple[float, float]
+
+
+@dataclass
+class Arrowhead:
+    tip: Pt
+    base: Pt  # centre of the head's back, where the line enters
+    length: float
+    width: float
+    mask_box: tuple[int, int, int, int]  # x0, y0, x1, y1 of the head pixels
+    pixels: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((0, 2)))  # N×2 pixel centres (x, y)
+    weights: np.ndarray = field(repr=False, default_factory=lambda: np.zeros(0))  # ink coverage of each
+
+    def orient(self, entry: Pt, direction: tuple[float, float]) -> None:
+        """Put tip and base on the line's axis: ``entry`` is the line's end, ``direction`` points into the head."""
+        if len(self.pixels) == 0:
+            return
+        d = np.asarray(direction, dtype=np.float64)
+        e = np.asarray(entry, dtype=np.float64)
+        rel = self.pixels - e
+        proj = rel @ d
+        solid = self.weights >= 0.35
+        far = float(proj[solid].max() if solid.any() else proj.max()) + 0.5
+        near = float(proj.min())
+        across = np.array([-d[1], d[0]])
+        perp = rel @ across
+        self.tip = tuple(e + d * far)  # type: ignore[assignment]
+        self.base = tuple(e + d * max(near, far - self.length))  # type: ignore[assignment]
+        self.width = float(perp.max() - perp.min()) + 1
+
+
+@dataclass
+class LinePath:
+    """A traced line: points from one end to the other, in image pixels."""
+
+    points: list[Pt]
+    width: float  # stroke width, px
+    color: tuple[int, int, int]
+    style: str = "solid"  # solid, dashed, dotted
+    head_start: Arrowhead | None = None
+    head_end: Arrowhead | None = None
+    pieces: int = 1  # dash pieces chained into this path
+    ink: int = 0  # pixels of ink the path explains
+    open_ends: list[bool] = field(default_factory=lambda: [True, True])  # False where it ends in a junction
+
+    @property
+    def length(self) -> float:
+        return sum(math.dist(a, b) for a, b in zip(self.points, self.points[1:]))
+
+    @property
+    def start(self) -> Pt:
+        return self.points[0]
+
+    @property
+    def end(self) -> Pt:
+        return self.points[-1]
+
+
+# -- skeleton graph ----------------------------------------------------------------------------
+
+_NEIGH = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
+
+
+def _skeleton(mask: np.ndarray) -> np.ndarray:
+    from skimage.morphology import skeletonize
+
+    return skeletonize(mask)
+
+
+def trace_skeleton(skel: np.ndarray) -> list[list[tuple[int, int]]]:
+    """Pixel paths (as (y, x)) between end points and junctions of a skeleton; loops included."""
+    ys, xs = np.nonzero(skel)
+    pix = set(zip(ys.tolist(), xs.tolist()))
+    if not pix:
+        return []
+
+    def neigh(p):
+        y, x = p
+        return [(y + dy, x + dx) for dy, dx in _NEIGH if (y + dy, x + dx) in pix]
+
+    deg = {p: len(neigh(p)) for p in pix}
+    nodes = {p for p, d in deg.items() if d != 2}
+    # junction pixels come in small clusters; treat each cluster as one node
+    visited_edges: set[tuple[tuple[int, int], tuple[int, int]]] = set()
+    paths: list[list[tuple[int, int]]] = []
+    for start in nodes:
+        for nb in neigh(start):
+            if (start, nb) in visited_edges:
+                continue
+            path = [start, nb]
+            visited_edges.add((start, nb))
+            visited_edges.add((nb, start))
+            prev, cur = start, nb
+            while cur not in nodes:
+                nxt = [q for q in neigh(cur) if q != prev and (cur, q) not in visited_edges]
+                if not nxt:
+                    break
+                q = nxt[0]
+                visited_edges.add((cur, q))
+                visited_edges.add((q, cur))
+                path.append(q)
+                prev, cur = cur, q
+            paths.append(path)
+    # isolated loops (every pixel of degree 2) and single pixels
+    seen = {p for path in paths for p in path}
+    for p in pix:
+        if p in seen:
+            continue
+        if deg[p] == 0:
+            paths.append([p])
+            seen.add(p)
+            continue
+        loop = [p]
+        seen.add(p)
+        prev, cur = None, p
+        while True:
+            nxt = [q for q in neigh(cur) if q != prev and q not in seen]
+            if not nxt:
+                break
+            prev, cur = cur, nxt[0]
+            loop.append(cur)
+            seen.add(cur)
+        loop.append(p)
+        paths.append(loop)
+    return _merge_junction_clusters(paths, nodes, deg)
+
+
+def _merge_junction_clusters(paths, nodes, deg):
+    """Drop the 1–2 pixel stubs that connect pixels inside one junction cluster."""
+    out = []
+    for path in paths:
+        if len(path) <= 3 and all(deg.get(p, 0) >= 3 for p in (path[0], path[-1])) and path[0] != path[-1]:
+            continue
+        out.append(path)
+    return out
+
+
+# -- the stage ----------------------------------------------------------------------------------
+
+def detect_lines(rgb: np.ndarray, residual: np.ndarray, background: np.ndarray) -> tuple[list[LinePath], np.ndarray]:
+    """Lines in the residual ink mask. Returns the paths and the mask of ink they explain."""
+    if residual.sum() < 4:
+        return [], np.zeros_like(residual)
+    skel_all = _skeleton(residual)
+    coverage_all = _coverage(rgb, residual, background)
+    # stroke width: ink coverage per unit of skeleton length (arrowheads inflate it a little)
+    rough = float(np.clip(coverage_all.sum() / max(1.0, 1.08 * skel_all.sum()), 0.8, 12.0))
+    heads, head_mask = _find_heads(residual, rough, coverage_all)
+    lines_mask = residual & ~head_mask
+    # skeletonise the solid core only: faint anti-aliased pixels bridge the gaps between dots
+    skel = _skeleton(lines_mask & (_local_contrast(rgb, background) >= 0.35))
+    coverage = np.where(lines_mask, coverage_all, 0).astype(np.float32)
+    lw = float(np.clip(coverage.sum() / max(1.0, 1.08 * skel.sum()), 0.6, rough * 1.2)) if skel.any() else rough
+    pieces = [_to_xy(p) for p in trace_skeleton(skel) if p]
+    pieces = _pair_through_junctions(pieces, lw)
+    chains = _chain_dashes(pieces, lw)
+    paths: list[LinePath] = []
+    for chain in chains:
+        pts = [pt for piece in chain for pt in piece]
+        if len(pts) < 2:
+            continue
+        length = sum(math.dist(a, b) for a, b in zip(pts, pts[1:]))
+        style = "solid"
+        if len(chain) >= 3:
+            # the pattern's period tells dots (≈3.5 line widths: 1 dot + 1.5 gap) from dashes (≈8)
+            period = length / (len(chain) - 0.5)
+            style = "dotted" if period <= 5.5 * lw else "dashed"
+        if length < max(6.0, 3 * lw) and len(chain) < 3:
+            continue
+        simple = simplify(pts, max(1.0, 0.8 * lw))
+        simple = refine(simple, coverage, lw)
+        paths.append(LinePath(points=simple, width=lw, color=(0, 0, 0), style=style, pieces=len(chain)))
+    _attach_heads(paths, heads, lw)
+    explained = np.zeros_like(residual)
+    for p in paths:
+        _draw_path(explained, p, lw)
+        for h in (p.head_start, p.head_end):
+            if h is not None:
+                x0, y0, x1, y1 = h.mask_box
+                explained[y0:y1, x0:x1] |= head_mask[y0:y1, x0:x1]
+    explained &= residual
+    for p in paths:
+        p.color = _line_color(rgb, p, residual, background)
+    return paths, explained
+
+
+def refine(pts: list[Pt], coverage: np.ndarray, lw: float) -> list[Pt]:
+    """Move each straight segment onto the ink's sub-pixel centre line (coverage-weighted).
+
+    Skeleton pixels are whole pixels and snap a line drawn at x = 132.8 to 132.5 or 131.5;
+    the anti-aliased coverage across the line says where its centre really is. Corners are
+    re-intersected from the refined segments, so the route stays connected.
+    """
+    if len(pts) < 2:
+        return pts
+    H, W = coverage.shape
+    lines = []
+    for a, b in zip(pts, pts[1:]):
+        ax, ay = a
+        bx, by = b
+        L = math.dist(a, b)
+        if L < 4:
+            lines.append(None)
+            continue
+        ux, uy = (bx - ax) / L, (by - ay) / L
+        nx, ny = -uy, ux
+        half = lw / 2 + 2.0
+        x0, x1 = int(max(0, min(ax, bx) - half - 1)), int(min(W, max(ax, bx) + half + 2))
+        y0, y1 = int(max(0, min(ay, by) - half - 1)), int(min(H, max(ay, by) + half + 2))
+        if x1 <= x0 or y1 <= y0:
+            lines.append(None)
+            continue
+        yy, xx = np.mgrid[y0:y1, x0:x1]
+        cx, cy = xx + 0.5 - ax, yy + 0.5 - ay
+        along = cx * ux + cy * uy
+        off = cx * nx + cy * ny
+        sel = (along > 2.0) & (along < L - 2.0) & (np.abs(off) <= half)
+        wts = coverage[y0:y1, x0:x1][sel]
+        if wts.sum() < 1.0:
+            lines.append(None)
+            continue
+        shift = float((off[sel] * wts).sum() / wts.sum())
+        lines.append((ax + nx * shift, ay + ny * shift, ux, uy))
+    out = list(pts)
+    for j, q in enumerate(pts):
+        before = lines[j - 1] if j >= 1 else None  # the segment ending at point j
+        after = lines[j] if j < len(lines) else None  # the segment starting at point j
+        if before is not None and after is not None:
+            hit = _intersect(before, after)
+            if hit is not None and math.dist(hit, q) < 3 * lw + 3:
+                out[j] = hit
+                continue
+        ln = after if after is not None else before
+        if ln is not None:
+            px, py, ux, uy = ln
+            t = (q[0] - px) * ux + (q[1] - py) * uy
+            out[j] = (px + ux * t, py + uy * t)
+    return out
+
+
+def _intersect(a, b) -> Pt | None:
+    ax, ay, aux, auy = a
+    bx, by, bux, buy = b
+    den = aux * buy - auy * bux
+    if abs(den) < 1e-6:
+        return None
+    t = ((bx - ax) * buy - (by - ay) * bux) / den
+    return (ax + aux * t, ay + auy * t)
+
+
+def _local_contrast(rgb: np.ndarray, background: np.ndarray) -> np.ndarray:
+    """Each pixel's distance from the background relative to the strongest ink within 2 px."""
+    dist = np.linalg.norm(rgb.astype(np.float32) - background.astype(np.float32)[None, None, :], axis=2)
+    peak = cv2.dilate(dist, np.ones((5, 5), np.uint8))
+    return dist / np.maximum(peak, 1.0)
+
+
+def _coverage(rgb: np.ndarray, mask: np.ndarray, background: np.ndarray) -> np.ndarray:
+    """How much of each masked pixel the ink covers (0..1), against the strongest ink nearby."""
+    dist = np.linalg.norm(rgb.astype(np.float32) - background.astype(np.float32)[None, None, :], axis=2)
+    vals = dist[mask]
+    if vals.size == 0:
+        return np.zeros(mask.shape, np.float32)
+    full = max(1.0, float(np.percentile(vals, 90)))
+    return np.where(mask, np.clip(dist / full, 0, 1), 0).astype(np.float32)
+
+
+def _to_xy(path: list[tuple[int, int]]) -> list[Pt]:
+    # pixel (row y, column x) covers [x, x+1): its centre is at x + 0.5
+    return [(x + 0.5, y + 0.5) for y, x in path]
+
+
+def _plen(pts: list[Pt]) -> float:
+    return sum(math.dist(a, b) for a, b in zip(pts, pts[1:])) + 1.0
+
+
+def simplify(pts: list[Pt], eps: float) -> list[Pt]:
+    if len(pts) <= 2:
+        return [pts[0], pts[-1]] if len(pts) == 2 else list(pts)
+    arr = np.asarray(pts, dtype=np.float32).reshape(-1, 1, 2)
+    closed = math.dist(pts[0], pts[-1]) < 1.0 and len(pts) > 4
+    approx = cv2.approxPolyDP(arr, eps, closed)
+    out = [(float(p[0][0]), float(p[0][1])) for p in approx]
+    if not closed:
+        out[0], out[-1] = pts[0], pts[-1]
+    return out
+
+
+# -- arrowheads ----------------------------------------------------------------------------------
+
+def _find_heads(residual: np.ndarray, lw: float, coverage: np.ndarray) -> tuple[list[Arrowhead], np.ndarray]:
+    # wide enough to erase a line with its anti-aliased rim, narrow enough to fit inside a head
+    k = int(round(1.5 * lw + 2)) | 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    opened = cv2.morphologyEx(residual.astype(np.uint8), cv2.MORPH_OPEN, kernel)
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
+    heads: list[Arrowhead] = []
+    head_mask = np.zeros_like(residual)
+    H, W = residual.shape
+    for i in range(1, n):
+        x, y, w, h, area = stats[i]
+        if max(w, h) > 12 * lw + 20 or area < 0.6 * k * k:
+            continue  # a filled block, not an arrowhead
+        pad = k // 2 + 2
+        x0, y0, x1, y1 = max(0, x - pad), max(0, y - pad), min(W, x + w + pad), min(H, y + h + pad)
+        core = (lab[y0:y1, x0:x1] == i).astype(np.uint8)
+        grown = cv2.dilate(core, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k + 2, k + 2))).astype(bool)
+        region = grown & residual[y0:y1, x0:x1]
+        ys, xs = np.nonzero(region)
+        if ys.size < 4:
+            continue
+        pts = np.stack([xs + x0 + 0.5, ys + y0 + 0.5], axis=1).astype(np.float64)
+        wts = coverage[ys + y0, xs + x0].astype(np.float64)
+        # a provisional axis (principal direction); the line it sits on fixes it later
+        centre = pts.mean(axis=0)
+        evals, evecs = np.linalg.eigh(np.cov((pts - centre).T))
+        axis = evecs[:, int(np.argmax(evals))]
+        proj = (pts - centre) @ axis
+        perp = (pts - centre) @ np.array([-axis[1], axis[0]])
+        length = float(proj.max() - proj.min()) + 1
+        width = float(perp.max() - perp.min()) + 1
+        if max(length, width) < 2.0 * lw:
+            continue
+        head_mask[y0:y1, x0:x1] |= region
+        heads.append(Arrowhead(tip=(float(centre[0]), float(centre[1])), base=(float(centre[0]), float(centre[1])),
+                               length=max(length, width), width=min(length, width), mask_box=(x0, y0, x1, y1),
+                               pixels=pts, weights=wts))
+    return heads, head_mask
+
+
+def _attach_heads(paths: list[LinePath], heads: list[Arrowhead], lw: float) -> None:
+    """Give each head to the path end nearest it (a head never sits mid-line), aligned to that line."""
+    claims = []
+    for hi, h in enumerate(heads):
+        hx0, hy0, hx1, hy1 = h.mask_box
+        for pi, p in enumerate(paths):
+            for end in (0, 1):
+                q = p.points[0] if end == 0 else p.points[-1]
+                # distance from the line end to the head's pixels
+                d = float(np.min(np.hypot(h.pixels[:, 0] - q[0], h.pixels[:, 1] - q[1])))
+                if d <= 2 * lw + 3:
+                    claims.append((d, hi, pi, end))
+    taken_heads: set[int] = set()
+    taken_ends: set[tuple[int, int]] = set()
+    for d, hi, pi, end in sorted(claims):
+        if hi in taken_heads or (pi, end) in taken_ends:
+            continue
+        p = paths[pi]
+        h = heads[hi]
+        pts = p.points if end == 1 else p.points[::-1]
+        # the line's direction into the head, from its last stretch outside the head
+        # the line's points on or next to the head are skeleton wobble: anchor on the last one clear of it
+        while len(pts) > 2 and _in_head(pts[-1], h, lw):
+            pts = pts[:-1]
+        b = pts[-1]
+        direction = _end_direction(pts, 3 * lw + 6)
+        if direction is None:
+            continue
+        taken_heads.add(hi)
+        taken_ends.add((pi, end))
+        h.orient(b, direction)
+        pts = pts + [h.tip]
+        if end == 1:
+            p.head_end = h
+            p.points = pts
+        else:
+            p.head_start = h
+            p.points = pts[::-1]
+    for p in paths:
+        p.points = merge_collinear(_drop_backtrack(p.points), lw)
+
+
+def _end_direction(pts: list[Pt], reach: float) -> tuple[float, float] | None:
+    """Unit direction of the line arriving at its last point, measured over ``reach`` px
+    (short skeleton wiggles near a head must not tilt it); snapped to an axis within 4°."""
+    b = pts[-1]
+    a = pts[-2]
+    for q in reversed(pts[:-1]):
+        a = q
+        if math.dist(q, b) >= reach:
+            break
+    L = math.dist(a, b)
+    if L < 1e-6:
+        return None
+    dx, dy = (b[0] - a[0]) / L, (b[1] - a[1]) / L
+    if abs(dy) < 0.07:
+        return (1.0 if dx > 0 else -1.0, 0.0)
+    if abs(dx) < 0.07:
+        return (0.0, 1.0 if dy > 0 else -1.0)
+    return (dx, dy)
+
+
+def merge_collinear(pts: list[Pt], lw: float) -> list[Pt]:
+    """Drop points where the route goes straight on (within ~5°) or that make a tiny jog."""
+    out = list(pts)
+    i = 1
+    while 0 < i < len(out) - 1:
+        a, b, c = out[i - 1], out[i], out[i + 1]
+        v1 = (b[0] - a[0], b[1] - a[1])
+        v2 = (c[0] - b[0], c[1] - b[1])
+        n1, n2 = math.hypot(*v1), math.hypot(*v2)
+        if n1 < 1e-6 or n2 < 1e-6:
+            del out[i]
+            continue
+        cos = (v1[0] * v2[0] + v1[1] * v2[1]) / (n1 * n2)
+        # distance of b from the chord a–c: a bend of a pixel or two is skeleton noise
+        chord = math.dist(a, c)
+        off = abs(v1[0] * (c[1] - a[1]) - v1[1] * (c[0] - a[0])) / chord if chord > 1e-6 else 0.0
+        if cos > 0.996 or off < 0.6 * lw + 0.6:
+            del out[i]
+            continue
+        i += 1
+    return out
+
+
+def _in_head(q: Pt, h: Arrowhead, lw: float) -> bool:
+    """Whether a line point lies on (or hugs) the head: the skeleton wobbles where the line meets it."""
+    return bool(np.min(np.hypot(h.pixels[:, 0] - q[0], h.pixels[:, 1] - q[1])) <= lw + 1.0)
+
+
+def _drop_backtrack(pts: list[Pt]) -> list[Pt]:
+    """Remove a point that makes the route fold back on itself (a skeleton spur near a head)."""
+    if len(pts) < 3:
+        return pts
+    out = list(pts)
+    changed = True
+    while changed and len(out) >= 3:
+        changed = False
+        for i in range(1, len(out) - 1):
+            a, b, c = out[i - 1], out[i], out[i + 1]
+            v1 = (b[0] - a[0], b[1] - a[1])
+            v2 = (c[0] - b[0], c[1] - b[1])
+            n1, n2 = math.hypot(*v1), math.hypot(*v2)
+            if n1 < 1e-6 or n2 < 1e-6:
+                del out[i]
+                changed = True
+                break
+            cos = (v1[0] * v2[0] + v1[1] * v2[1]) / (n1 * n2)
+            if cos < -0.5 or (min(n1, n2) < 4 and cos < 0.7):
+                del out[i]
+                changed = True
+                break
+    return out
+
+
+# -- junctions and dashes ---------------------------------------------------------------------
+
+def _direction(pts: list[Pt], at_start: bool, span: float = 8.0) -> tuple[float, float] | None:
+    """Unit vector pointing out of the path at one end (None for a dot)."""
+    seq = pts if at_start else pts[::-1]
+    a = seq[0]
+    for b in seq[1:]:
+        if math.dist(a, b) >= span:
+            break
+    else:
+        b = seq[-1]
+    d = math.dist(a, b)
+    if d < 1.5:
+        return None
+    return ((a[0] - b[0]) / d, (a[1] - b[1]) / d)
+
+
+def _pair_through_junctions(pieces: list[list[Pt]], lw: float) -> list[list[Pt]]:
+    """At a junction, join the two branches that continue each other straightest (crossings)."""
+    radius = 2.5 * lw + 2
+    merged = True
+    pieces = [p for p in pieces if p]
+    while merged:
+        merged = False
+        ends = []
+        for i, p in enumerate(pieces):
+            if len(p) < 2 or math.dist(p[0], p[-1]) < 1:
+                continue
+            ends.append((i, 0, p[0]))
+            ends.append((i, 1, p[-1]))
+        best = None
+        for a in range(len(ends)):
+            ia, ea, pa = ends[a]
+            for b in range(a + 1, len(ends)):
+                ib, eb, pb = ends[b]
+                if ia == ib or math.dist(pa, pb) > radius:
+                    continue
+                # a junction needs a third branch ending there too
+                others = sum(1 for ic, ec, pc in ends if ic not in (ia, ib) and math.dist(pc, pa) <= radius)
+                if others == 0:
+                    continue
+                da = _direction(pieces[ia], ea == 0)
+                db = _direction(pieces[ib], eb == 0)
+                if da is None or db is None:
+                    continue
+                straight = -(da[0] * db[0] + da[1] * db[1])  # 1: exactly opposite directions out of the joint
+                if straight > 0.94 and (best is None or straight > best[0]):
+                    best = (straight, ia, ea, ib, eb)
+        if best is not None:
+            _, ia, ea, ib, eb = best
+            pa = pieces[ia] if ea == 1 else pieces[ia][::-1]
+            pb = pieces[ib] if eb == 0 else pieces[ib][::-1]
+            pieces[ia] = pa + pb
+            del pieces[ib]
+            merged = True
+    return pieces
+
+
+def _chain_dashes(pieces: list[list[Pt]], lw: float) -> list[list[list[Pt]]]:
+    """Chain dash pieces (and dots) into lines: short gaps, continuing direction.
+
+    Every piece has two ends; candidate links between ends of different pieces are taken
+    shortest first, each end at most once, never closing a cycle.
+    """
+    gap_max = 4.0 * lw + 5.0
+    n = len(pieces)
+    if n == 0:
+        return []
+    ends = np.array([[pc[0], pc[-1]] for pc in pieces], dtype=np.float64)  # n×2×2
+    short = [_plen(pc) < 12 * lw + 12 for pc in pieces]
+    dirs = [(_direction(pc, True), _direction(pc, False)) for pc in pieces]
+    flat = ends.reshape(-1, 2)
+    cands = []
+    cell = gap_max
+    grid: dict[tuple[int, int], list[int]] = {}
+    for k, (x, y) in enumerate(flat):
+        grid.setdefault((int(x // cell), int(y // cell)), []).append(k)
+    for k, (x, y) in enumerate(flat):
+        gx, gy = int(x // cell), int(y // cell)
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                for j in grid.get((gx + dx, gy + dy), ()):
+                    if j <= k or j // 2 == k // 2:
+                        continue
+                    d = math.dist(flat[k], flat[j])
+                    if 0.9 <= d <= gap_max and (short[k // 2] or short[j // 2]):
+                        cost = _alignment_cost(k, j, flat, dirs, d, lw)
+                        if cost is not None:
+                            cands.append((cost, k, j))
+    cands.sort()
+    link = [-1] * (2 * n)
+    parent = list(range(n))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for d, k, j in cands:
+        if link[k] >= 0 or link[j] >= 0:
+            continue
+        a, b = find(k // 2), find(j // 2)
+        if a == b:
+            continue
+        link[k], link[j] = j, k
+        parent[a] = b
+    chains: list[list[list[Pt]]] = []
+    done = [False] * n
+    for i in range(n):
+        if done[i]:
+            continue
+        # walk back to a free end of this chain, then forward
+        cur, entry = i, 0
+        seen = {i}
+        while link[2 * cur + entry] >= 0:
+            other = link[2 * cur + entry]
+            nxt = other // 2
+            if nxt in seen:
+                break
+            seen.add(nxt)
+            cur, entry = nxt, 1 - (other % 2)
+        # now cur's end `entry` is free: traverse leaving through the other end
+        chain = []
+        while True:
+            done[cur] = True
+            pc = pieces[cur] if entry == 0 else pieces[cur][::-1]
+            chain.append(pc)
+            out = link[2 * cur + (1 - entry)]
+            if out < 0 or done[out // 2]:
+                break
+            cur, entry = out // 2, out % 2
+        chains.append(chain)
+    return chains
+
+
+def _alignment_cost(k: int, j: int, flat: np.ndarray, dirs, d: float, lw: float) -> float | None:
+    """Cost of linking end k to end j: the gap, weighted by how much the direction turns.
+
+    Straight continuations are cheapest; a right-angle turn (a dashed orthogonal route's bend)
+    is allowed across a short gap; anything pointing backwards is refused.
+    """
+    gap = flat[j] - flat[k]
+    dk = dirs[k // 2][k % 2]
+    dj = dirs[j // 2][j % 2]
+    if dk is None and dj is None:
+        return d if d <= 3.0 * lw + 4 else None  # two dots: only very close ones
+    cosines = []
+    if dk is not None:
+        cosines.append((gap[0] * dk[0] + gap[1] * dk[1]) / d)
+    if dj is not None:
+        cosines.append((-gap[0] * dj[0] - gap[1] * dj[1]) / d)
+    worst = min(cosines)
+    if worst > 0.6:
+        return d * (2.0 - worst)
+    if worst > -0.2 and d <= 2.5 * lw + 5:
+        return d * 4.0
+    return None
+
+
+def _draw_path(mask: np.ndarray, p: LinePath, lw: float) -> None:
+    m = np.zeros(mask.shape, np.uint8)
+    pts = np.round(np.asarray(p.points)).astype(np.int32)
+    cv2.polylines(m, [pts], False, 1, thickness=max(2, int(math.ceil(lw + 3))))
+    mask |= m.astype(bool)
+
+
+def _line_color(rgb: np.ndarray, p: LinePath, ink: np.ndarray, background: np.ndarray) -> tuple[int, int, int]:
+    """The line's paint: the most contrasting ink pixels along it (thin lines are mostly anti-aliasing)."""
+    m = np.zeros(rgb.shape[:2], np.uint8)
+    pts = np.round(np.asarray(p.points)).astype(np.int32)
+    cv2.polylines(m, [pts], False, 1, thickness=max(3, int(round(p.width + 2))))
+    sel = m.astype(bool) & ink
+    px = rgb[sel].astype(np.float32)
+    if px.size == 0:
+        return (0, 0, 0)
+    d = np.linalg.norm(px - background.astype(np.float32)[None, :], axis=1)
+    core = px[d >= np.percentile(d, 80)]
+    return tuple(int(v) for v in np.median(core, axis=0))  # type: ignore[return-value]

@@ -1,0 +1,360 @@
+"""Shapes: closed regions of one paint ("faces") classified into node shapes and group frames.
+
+A node is drawn as a filled outline, so once text is erased its inside is one connected
+region of its fill paint (white inside a white-filled box is still enclosed by the stroke).
+Each face is compared with the ideal mask of every shape Crafter draws, built with the
+renderer's own proportions (:mod:`crafter.render.shapes`): rectangles, rounded rectangles,
+ellipses, circles, diamonds, parallelograms, hexagons, documents and cylinders (whose rim
+splits them into a cap and a body). The best match above ``Config.shape_min_iou`` becomes a
+:class:`DetectedShape`; its fill is the face's paint and its stroke the colour and width of
+the ring around it. A rectangular face that holds other shapes is a group frame.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from crafteditor.config import Config
+from crafteditor.paint import Paints
+
+# shapes whose ideal masks we compare against (stack is found from its offset sheets)
+_CANDIDATES = ("box", "ellipse", "diamond", "parallelogram", "parallelogram_l", "hexagon", "document", "cylinder")
+
+
+@dataclass
+class Face:
+    paint: int
+    x: int
+    y: int
+    w: int
+    h: int
+    mask: np.ndarray  # bool, h×w: the face's own pixels
+    filled: np.ndarray  # bool, h×w: the mask with its holes filled (the outline's inside)
+
+    @property
+    def area(self) -> int:
+        return int(self.mask.sum())
+
+
+@dataclass
+class DetectedShape:
+    """A node or group frame, in image pixels (box includes the stroke's centre line)."""
+
+    shape: str  # a FigureSpec shape name
+    x: float
+    y: float
+    w: float
+    h: float
+    fill: tuple[int, int, int]
+    stroke: tuple[int, int, int] | None  # None: no outline drawn
+    stroke_px: float
+    iou: float
+    face: Face = field(repr=False)
+    is_group: bool = False
+    members: list[int] = field(default_factory=list)  # indices of shapes inside (groups)
+    dashed: str = "solid"  # group frames: solid, dashed or dotted
+
+    @property
+    def cx(self) -> float:
+        return self.x + self.w / 2
+
+    @property
+    def cy(self) -> float:
+        return self.y + self.h / 2
+
+    def contains_point(self, px: float, py: float, margin: float = 0.0) -> bool:
+        return self.x - margin <= px <= self.x + self.w + margin and self.y - margin <= py <= self.y + self.h + margin
+
+
+def find_faces(paints: Paints, min_side_px: float, exclude: np.ndarray | None = None) -> list[Face]:
+    """Compact one-paint regions at least ``min_side_px`` on each side (the canvas excluded)."""
+    labels = paints.labels
+    H, W = labels.shape
+    faces: list[Face] = []
+    for p in range(len(paints.colors)):
+        m = (labels == p)
+        if exclude is not None:
+            m &= ~exclude
+        if m.sum() < min_side_px * min_side_px * 0.3:
+            continue
+        n, lab, stats, _ = cv2.connectedComponentsWithStats(m.astype(np.uint8), connectivity=4)
+        for i in range(1, n):
+            x, y, w, h, area = stats[i]
+            if w < min_side_px or h < min_side_px or area < 0.2 * w * h:
+                continue
+            if p == paints.background and (x == 0 or y == 0 or x + w >= W or y + h >= H):
+                continue  # the canvas itself
+            mask = lab[y:y + h, x:x + w] == i
+            # a face must have a body, not be a web of thin strokes
+            inner = cv2.erode(mask.astype(np.uint8), np.ones((5, 5), np.uint8))
+            if inner.sum() < 0.3 * area:
+                continue
+            faces.append(Face(paint=p, x=int(x), y=int(y), w=int(w), h=int(h), mask=mask, filled=_fill_holes(mask)))
+    return faces
+
+
+def _fill_holes(mask: np.ndarray) -> np.ndarray:
+    """The inside of a face's outline: holes filled, after closing the thin notches that lines
+    reaching into it cut (an edge entering a group frame would otherwise open a node's hole)."""
+    m = mask.astype(np.uint8)
+    if min(m.shape) > 12:
+        padded = cv2.copyMakeBorder(m, 3, 3, 3, 3, cv2.BORDER_CONSTANT, value=0)
+        closed = cv2.morphologyEx(padded, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))[3:-3, 3:-3]
+        m = np.maximum(m, closed)
+    contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = np.zeros_like(m)
+    cv2.drawContours(out, contours, -1, 1, thickness=cv2.FILLED)
+    return out.astype(bool)
+
+
+# -- ideal shapes -------------------------------------------------------------------------
+
+def ideal_mask(shape: str, w: int, h: int) -> np.ndarray:
+    """The shape as the renderer draws it, filling a w×h box (same proportions as crafter.render.shapes)."""
+    m = np.zeros((h, w), np.uint8)
+    W, H = w - 1, h - 1
+    if shape == "box":
+        m[:] = 1
+    elif shape == "ellipse":
+        cv2.ellipse(m, ((W / 2, H / 2), (w, h), 0), 1, thickness=-1)
+    elif shape == "diamond":
+        _poly(m, [(W / 2, 0), (W, H / 2), (W / 2, H), (0, H / 2)])
+    elif shape in ("parallelogram", "parallelogram_l"):
+        s = min(h * 0.35, w * 0.2)
+        pts = [(s, 0), (W, 0), (W - s, H), (0, H)]
+        if shape == "parallelogram_l":
+            pts = [(0, 0), (W - s, 0), (W, H), (s, H)]
+        _poly(m, pts)
+    elif shape == "hexagon":
+        s = min(h * 0.3, w * 0.2)
+        _poly(m, [(s, 0), (W - s, 0), (W, H / 2), (W - s, H), (s, H), (0, H / 2)])
+    elif shape == "document":
+        amp = min(h * 0.1, 5.0 * h / 40.0)  # the renderer caps the wave at 5 px for ~40 px nodes
+        base = H - amp
+        pts = [(0, 0), (W, 0), (W, base)]
+        pts += _cubic((W, base), (W * 0.75, base - 2 * amp), (W * 0.6, base - 1.2 * amp), (W / 2, base))
+        pts += _cubic((W / 2, base), (W * 0.35, base + 1.6 * amp), (W * 0.2, base + 1.6 * amp), (0, base))
+        _poly(m, pts)
+    elif shape == "cylinder_body":
+        # the part below the rim: a band whose top and bottom edges are lower half-ellipses
+        ry = min(h * 0.14, w * 0.25)
+        xs = np.arange(w)
+        u = np.clip((xs - W / 2) / max(W / 2, 1), -1, 1)
+        sag = ry * np.sqrt(1 - u * u)
+        top = sag
+        bottom = H - ry + sag
+        ys = np.arange(h)[:, None]
+        m = ((ys >= top[None, :]) & (ys <= bottom[None, :])).astype(np.uint8)
+    elif shape == "cylinder":
+        ry = min(h * 0.12, w * 0.25)
+        xs = np.arange(w)
+        u = np.clip((xs - W / 2) / max(W / 2, 1), -1, 1)
+        sag = ry * np.sqrt(1 - u * u)
+        ys = np.arange(h)[:, None]
+        m = ((ys >= (ry - sag)[None, :]) & (ys <= (H - ry + sag)[None, :])).astype(np.uint8)
+    return m.astype(bool)
+
+
+def _poly(m: np.ndarray, pts: list[tuple[float, float]]) -> None:
+    arr = np.round(np.asarray(pts, dtype=np.float64) * 16).astype(np.int32)
+    cv2.fillPoly(m, [arr], 1, lineType=cv2.LINE_8, shift=4)
+
+
+def _cubic(p0, p1, p2, p3, n: int = 12) -> list[tuple[float, float]]:
+    t = np.linspace(0, 1, n)[1:, None]
+    pts = ((1 - t) ** 3) * np.array(p0) + 3 * ((1 - t) ** 2) * t * np.array(p1) \
+        + 3 * (1 - t) * t * t * np.array(p2) + (t ** 3) * np.array(p3)
+    return [tuple(p) for p in pts]
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    inter = np.logical_and(a, b).sum()
+    union = np.logical_or(a, b).sum()
+    return float(inter) / float(union) if union else 0.0
+
+
+def classify(face: Face) -> tuple[str, float]:
+    """(shape name, IoU with its ideal mask) for the face's filled outline."""
+    m = face.filled
+    best, best_iou = "box", -1.0
+    for shape in _CANDIDATES:
+        iou = _iou(m, ideal_mask(shape, face.w, face.h))
+        if iou > best_iou:
+            best, best_iou = shape, iou
+    if best == "parallelogram_l":
+        best = "parallelogram"
+    if best == "ellipse" and abs(face.w - face.h) <= max(2, 0.04 * max(face.w, face.h)):
+        best = "circle"
+    if best == "box" and _corner_radius(m) >= 1.5:
+        best = "round"
+    return best, best_iou
+
+
+def _corner_radius(m: np.ndarray) -> float:
+    """Radius of rounded corners from the empty pixels in the four corners (mean over corners)."""
+    h, w = m.shape
+    k = max(2, min(h, w) // 4)
+    empties = []
+    for ys, xs in ((slice(0, k), slice(0, k)), (slice(0, k), slice(w - k, w)),
+                   (slice(h - k, h), slice(0, k)), (slice(h - k, h), slice(w - k, w))):
+        empties.append(float((~m[ys, xs]).sum()))
+    cut = float(np.median(empties))
+    # a corner of radius r leaves (1 - π/4)·r² uncovered
+    return float(np.sqrt(cut / (1 - np.pi / 4)))
+
+
+# -- strokes ------------------------------------------------------------------------------
+
+def _ring_stroke(rgb: np.ndarray, paints: Paints, face: Face) -> tuple[tuple[int, int, int] | None, float, int]:
+    """(stroke colour or None, stroke width px, paint outside the outline) from the rings around a face."""
+    H, W = paints.labels.shape
+    pad = 8
+    x0, y0 = max(0, face.x - pad), max(0, face.y - pad)
+    x1, y1 = min(W, face.x + face.w + pad), min(H, face.y + face.h + pad)
+    filled = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    filled[face.y - y0:face.y - y0 + face.h, face.x - x0:face.x - x0 + face.w] = face.filled
+    lab = paints.labels[y0:y1, x0:x1]
+    prev = filled.astype(bool)
+    layers = []
+    k3 = np.ones((3, 3), np.uint8)
+    cur = filled
+    for _ in range(pad - 1):
+        nxt = cv2.dilate(cur, k3)
+        ring = nxt.astype(bool) & ~cur.astype(bool)
+        layers.append(ring)
+        cur = nxt
+    del prev
+    # the outside paint: the commonest paint in the outer rings
+    outer = np.zeros_like(filled, dtype=bool)
+    for ring in layers[-3:]:
+        outer |= ring
+    ov = lab[outer]
+    ov = ov[ov >= 0]
+    outside = int(np.bincount(ov).argmax()) if ov.size else paints.background
+    # the stroke: pixels in the inner rings that are neither face nor outside paint
+    inner = np.zeros_like(filled, dtype=bool)
+    for ring in layers[:5]:
+        inner |= ring
+    sub = rgb[y0:y1, x0:x1]
+    out_rgb = paints.colors[outside].astype(np.float32)
+    fill_rgb = paints.colors[face.paint].astype(np.float32)
+    px = sub[inner].astype(np.float32)
+    if px.size == 0:
+        return None, 0.0, outside
+    d_out = np.linalg.norm(px - out_rgb, axis=1)
+    d_fill = np.linalg.norm(px - fill_rgb, axis=1)
+    strokey = (d_out > 25) & (d_fill > 25)
+    perim = max(1.0, float(layers[0].sum()))
+    if strokey.sum() < 0.5 * perim:
+        return None, 0.0, outside
+    spx = px[strokey]
+    # the core of the stroke is the pixels farthest from both neighbours
+    score = np.minimum(d_out[strokey], d_fill[strokey])
+    core = spx[score >= np.percentile(score, 60)]
+    color = tuple(int(v) for v in np.median(core, axis=0))
+    # width: coverage-weighted count of stroke pixels per perimeter pixel
+    c = np.asarray(color, np.float32)
+    span = max(1.0, float(np.linalg.norm(c - out_rgb)))
+    cov = np.clip(1 - np.linalg.norm(px - c, axis=1) / span, 0, 1)
+    width = float(cov[d_fill > 10].sum()) / perim
+    return color, width, outside  # type: ignore[return-value]
+
+
+# -- the stage ------------------------------------------------------------------------------
+
+def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
+                  exclude: np.ndarray | None = None) -> list[DetectedShape]:
+    """Nodes and group frames. ``scale`` is user units per pixel; ``exclude`` masks chart areas."""
+    min_side = max(6.0, config.min_node_size / scale)
+    # small faces too: a cylinder's cap is a thin lens above its body
+    faces = find_faces(paints, min(min_side, max(4.0, 3.0 / scale)), exclude)
+    shapes: list[DetectedShape] = []
+    used: set[int] = set()
+    # cylinders first: a body face with a lens-shaped cap face right above it
+    for i, f in enumerate(faces):
+        if i in used or f.w < min_side or f.h < min_side:
+            continue
+        body_iou = _iou(f.filled, ideal_mask("cylinder_body", f.w, f.h))
+        if body_iou < config.shape_min_iou:
+            continue
+        cap = _cylinder_cap(faces, i)
+        if cap is None:
+            continue
+        c = faces[cap]
+        merged = _merge_faces(f, c)
+        used.update((i, cap))
+        shapes.append(_make_shape(rgb, paints, merged, "cylinder", body_iou, face_for_ring=f))
+    for i, f in enumerate(faces):
+        if i in used or f.w < min_side or f.h < min_side:
+            continue
+        shape, iou = classify(f)
+        if iou < config.shape_min_iou:
+            continue
+        shapes.append(_make_shape(rgb, paints, f, shape, iou))
+    _mark_stacks(shapes, faces, used)
+    if config.groups:
+        _mark_groups(shapes)
+    return shapes
+
+
+def _cylinder_cap(faces: list[Face], body: int) -> int | None:
+    f = faces[body]
+    for j, c in enumerate(faces):
+        if j == body or c.paint != f.paint:
+            continue
+        same_width = abs(c.w - f.w) <= max(3, 0.06 * f.w) and abs(c.x - f.x) <= max(3, 0.05 * f.w)
+        above = 0 <= f.y - (c.y + c.h) <= 6 or (c.y < f.y and c.y + c.h >= f.y - 6 and c.y + c.h <= f.y + f.h * 0.3)
+        if same_width and above and c.h < 0.6 * f.h:
+            return j
+    return None
+
+
+def _merge_faces(a: Face, b: Face) -> Face:
+    x0, y0 = min(a.x, b.x), min(a.y, b.y)
+    x1, y1 = max(a.x + a.w, b.x + b.w), max(a.y + a.h, b.y + b.h)
+    mask = np.zeros((y1 - y0, x1 - x0), bool)
+    filled = np.zeros_like(mask)
+    for f in (a, b):
+        mask[f.y - y0:f.y - y0 + f.h, f.x - x0:f.x - x0 + f.w] |= f.mask
+        filled[f.y - y0:f.y - y0 + f.h, f.x - x0:f.x - x0 + f.w] |= f.filled
+    filled = _fill_holes(cv2.morphologyEx(filled.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8)) > 0)
+    return Face(paint=a.paint, x=x0, y=y0, w=x1 - x0, h=y1 - y0, mask=mask, filled=filled)
+
+
+def _make_shape(rgb: np.ndarray, paints: Paints, f: Face, shape: str, iou: float,
+                face_for_ring: Face | None = None) -> DetectedShape:
+    stroke, width, _outside = _ring_stroke(rgb, paints, face_for_ring or f)
+    # the face is the inside of the stroke: the outline's centre line lies half a stroke out,
+    # plus the half pixel of anti-aliasing the face loses on each side
+    grow = (width / 2.0 + 0.5) if stroke is not None else 0.5
+    fill = tuple(int(v) for v in paints.colors[f.paint])
+    return DetectedShape(shape=shape, x=f.x - grow, y=f.y - grow, w=f.w + 2 * grow, h=f.h + 2 * grow,
+                         fill=fill, stroke=stroke, stroke_px=width, iou=iou, face=f)  # type: ignore[arg-type]
+
+
+def _mark_stacks(shapes: list[DetectedShape], faces: list[Face], used: set[int]) -> None:
+    """A stack is a rectangle with two offset copies peeking out above and to the right."""
+    # offset sheets are thin L-shaped strips too narrow to be faces: look at the stroke pattern instead
+    return None
+
+
+def _mark_groups(shapes: list[DetectedShape]) -> None:
+    """Rectangular shapes that enclose other shapes are group frames."""
+    order = sorted(range(len(shapes)), key=lambda i: shapes[i].w * shapes[i].h)
+    for i in order:
+        s = shapes[i]
+        if s.shape not in ("box", "round"):
+            continue
+        inside = []
+        for j, t in enumerate(shapes):
+            if j == i:
+                continue
+            if (t.x >= s.x - 1 and t.y >= s.y - 1 and t.x + t.w <= s.x + s.w + 1 and t.y + t.h <= s.y + s.h + 1
+                    and t.w * t.h < 0.8 * s.w * s.h):
+                inside.append(j)
+        if inside:
+            s.is_group = True
+            s.members = inside

@@ -1,0 +1,141 @@
+"""What remains: ink no detector explained (icons, photos, free curves) as vtracer paths or a raster patch.
+
+Each connected blob of unexplained ink (nearby pieces merged) is one object. It is traced
+with vtracer when it is drawing-like (few colours) and the paths cost less than the PNG
+patch would; otherwise the patch is embedded as an ``image`` component (a data URI, never
+an external reference). vtracer's paths are translated to absolute figure coordinates so
+they satisfy the FigureSpec's ``path`` rules.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import re
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from crafteditor.config import Config
+from crafteditor.paint import color_distance, to_hex
+
+
+@dataclass
+class TracedPath:
+    d: str  # absolute path data in image pixels × scale (user units)
+    fill: str
+
+
+@dataclass
+class TracedObject:
+    """One blob of leftover ink, as paths or as an image patch (box in user units)."""
+
+    box: tuple[float, float, float, float]
+    paths: list[TracedPath]
+    href: str | None  # data: URI when embedded as an image
+    ink: int  # pixels of ink it covers
+
+
+_CMD = re.compile(r"([MLCQZ])|(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)")
+
+
+def trace_leftovers(rgb: np.ndarray, leftover: np.ndarray, background: np.ndarray, config: Config,
+                    scale: float) -> list[TracedObject]:
+    if config.trace == "none" or not leftover.any():
+        return []
+    min_px = config.trace_min_area / (scale * scale)
+    # pieces a few pixels apart belong to one object (the strokes of an icon)
+    grown = cv2.dilate(leftover.astype(np.uint8), np.ones((7, 7), np.uint8))
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+    H, W = leftover.shape
+    out: list[TracedObject] = []
+    for i in range(1, n):
+        x, y, w, h, _ = stats[i]
+        own = (lab[y:y + h, x:x + w] == i) & leftover[y:y + h, x:x + w]
+        ink = int(own.sum())
+        if ink < min_px:
+            continue
+        pad = 2
+        x0, y0, x1, y1 = max(0, x - pad), max(0, y - pad), min(W, x + w + pad), min(H, y + h + pad)
+        keep = np.zeros((y1 - y0, x1 - x0), bool)
+        keep[y - y0:y - y0 + h, x - x0:x - x0 + w] = own
+        keep = cv2.dilate(keep.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+        patch = rgb[y0:y1, x0:x1].copy()
+        patch[~keep] = background
+        obj = _trace_patch(patch, keep, (x0, y0), background, config, scale)
+        obj.ink = ink
+        out.append(obj)
+    return out
+
+
+def _trace_patch(patch: np.ndarray, keep: np.ndarray, origin: tuple[int, int], background: np.ndarray,
+                 config: Config, scale: float) -> TracedObject:
+    x0, y0 = origin
+    h, w = patch.shape[:2]
+    box = (x0 * scale, y0 * scale, w * scale, h * scale)
+    png = _png_bytes(patch)
+    href = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+    mode = config.trace
+    if mode == "auto":
+        quant = (patch[keep] >> 3).astype(np.int32)
+        colours = len(np.unique((quant[:, 0] << 10) | (quant[:, 1] << 5) | quant[:, 2])) if quant.size else 0
+        mode = "image" if colours > 48 else "vtracer"
+    if mode == "vtracer":
+        paths = _vtracer_paths(png, (x0, y0), background, scale)
+        cost = sum(len(p.d) for p in paths)
+        if paths is not None and (config.trace == "vtracer" or cost <= 2 * len(href)):
+            return TracedObject(box=box, paths=paths, href=None, ink=0)
+    return TracedObject(box=box, paths=[], href=href, ink=0)
+
+
+def _png_bytes(patch: np.ndarray) -> bytes:
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.fromarray(patch).save(buf, format="PNG", optimize=True)
+    return buf.getvalue()
+
+
+def _vtracer_paths(png: bytes, origin: tuple[int, int], background: np.ndarray, scale: float) -> list[TracedPath]:
+    import vtracer
+
+    svg = vtracer.convert_raw_image_to_svg(png, img_format="png", colormode="color", hierarchical="stacked",
+                                           mode="spline", filter_speckle=2, path_precision=2)
+    out: list[TracedPath] = []
+    for m in re.finditer(r'<path d="([^"]*)" fill="(#[0-9A-Fa-f]{6})" transform="translate\((-?[\d.]+),(-?[\d.]+)\)"',
+                         svg):
+        d, fill, tx, ty = m.group(1), m.group(2), float(m.group(3)), float(m.group(4))
+        rgb = [int(fill[i:i + 2], 16) for i in (1, 3, 5)]
+        if color_distance(rgb, background) < 12:
+            continue  # the patch's own background
+        absolute = absolute_path(d, origin[0] + tx, origin[1] + ty, scale)
+        if absolute is None:
+            continue
+        if out and out[-1].fill == fill.upper():
+            out[-1].d += " " + absolute
+        else:
+            out.append(TracedPath(d=absolute, fill=fill.upper()))
+    return out
+
+
+def absolute_path(d: str, dx: float, dy: float, scale: float) -> str | None:
+    """Translate and scale path data made of absolute M/L/C/Q/Z commands (None if it has others)."""
+    if re.search(r"[A-Za-z]", re.sub(r"[MLCQZeE]", "", d)):
+        return None
+    parts: list[str] = []
+    coord = 0
+    for m in _CMD.finditer(d):
+        if m.group(1):
+            parts.append(m.group(1))
+            coord = 0
+        else:
+            v = float(m.group(2))
+            v = (v + (dx if coord % 2 == 0 else dy)) * scale
+            coord += 1
+            parts.append(f"{v:.2f}".rstrip("0").rstrip("."))
+    return " ".join(parts)
+
+
+def fill_hex(rgb) -> str:
+    return to_hex(rgb)
