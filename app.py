@@ -18,7 +18,7 @@ from crafter.errors import CrafterError
 from crafter.spec import THEMES, SHAPES, print_dsl
 from crafter.ui import services
 from crafter.ui.examples import EXAMPLES, example
-from crafter.ui.progress import describe, issue_line
+from crafter.ui.progress import ProgressLog, issue_line
 from crafter.ui.sanitize import figure_html
 from crafter.ui.settings import BACKEND_LABELS, COLUMN_LABELS, MAX_ROUNDS, THEME_LABELS, Settings
 from crafter.ui.table import COLUMN_TITLES, apply_table_edits, components_table
@@ -66,8 +66,8 @@ def init_state() -> None:
     ss.setdefault("run_log", [])  # the step lines of the last pipeline run
     ss.setdefault("vectorized", [])  # [(name, original bytes, services.Vectorized)]
     ss.setdefault("export_cache", {})
-    defaults = Settings()
-    ss.setdefault("set_backend", os.environ.get("CRAFTER_APP_BACKEND_KIND", defaults.backend))
+    defaults = Settings.with_backend(os.environ.get("CRAFTER_BACKEND"))
+    ss.setdefault("set_backend", defaults.backend)
     ss.setdefault("set_hf_path", defaults.hf_path)
     ss.setdefault("set_openai_url", defaults.openai_url)
     ss.setdefault("set_theme", defaults.theme)
@@ -86,8 +86,8 @@ def settings() -> Settings:
 
 
 def backend_string() -> str:
-    """The backend for the pipeline; CRAFTER_APP_BACKEND overrides (tests, demos, servers)."""
-    return os.environ.get("CRAFTER_APP_BACKEND") or settings().backend_string()
+    """The backend for the pipeline, from Settings (preset by CRAFTER_BACKEND)."""
+    return settings().backend_string()
 
 
 def flash(kind: str, text: str) -> None:
@@ -345,13 +345,14 @@ def tab_create() -> None:
     st.divider()
     step_title(3, "Your figure")
     show_figure(w.svg, alt=f"Figure: {w.title}", caption=figure_caption())
+    show_notes(w.notes)
     show_issues(w.issues)
     download_buttons([".pdf", ".svg", ".png"], key="create_dl")
     st.caption("Change labels, colours or shapes in **Edit**; more formats (PNG at any dpi, LaTeX…) "
                "in **Export**.")
 
 
-def table_input() -> Any:
+def table_input() -> tuple[str, bytes] | None:
     """The optional data table: an upload or an example's; preview, or a message. Returns the Table.
 
     The uploaders take any file and the app checks the type itself: Streamlit's own
@@ -374,10 +375,10 @@ def table_input() -> Any:
         return None
     with st.expander(f"Preview: {services.table_summary(table)}", expanded=False):
         st.dataframe(services.table_preview(table), hide_index=True, width="stretch", height=220)
-    return table
+    return name, data
 
 
-def image_input() -> bytes | None:
+def image_input() -> tuple[str, bytes] | None:
     up = st.file_uploader("Reference image (PNG, JPG)", key="image_upload",
                           help="A sketch or an old figure to start from; it is vectorised into components.")
     if up is None:
@@ -389,57 +390,65 @@ def image_input() -> bytes | None:
         show_error(e, "This image cannot be used: ")
         return None
     st.image(data, caption=f"{up.name} · {w} × {h} px", width=220)
-    return data
+    return up.name, data
 
 
-def run_generate(table: Any, image: bytes | None) -> None:
+def with_progress(title: str, work: Any) -> Any:
+    """Run ``work(on_event)`` inside a status box that lists the agents' steps as they happen.
+
+    Returns the result, or None after showing why it failed. The steps are kept in
+    ``run_log`` so they can be read again after the page redraws.
+    """
+    log = ProgressLog()
+    with st.status(title, expanded=True) as status:
+        steps = st.empty()
+
+        def on_event(event: Any) -> None:
+            log.feed(event)
+            status.update(label=log.label)
+            steps.markdown("\n".join(f"- {line}" for line in log.lines))
+
+        try:
+            result = work(on_event)
+        except Exception as e:  # noqa: BLE001 - a failed run keeps the brief and the old figure
+            status.update(label=f"{title.rstrip('…')} failed", state="error", expanded=True)
+            st.session_state["run_log"] = log.lines
+            show_error(e, f"{title.rstrip('…')} failed: ")
+            return None
+        n = len(result.issues)
+        status.update(label=f"Done: {len(result.figure.components)} components, "
+                            + ("no issues left" if n == 0 else f"{n} issue{'s' if n != 1 else ''} left"),
+                      state="complete", expanded=False)
+    st.session_state["run_log"] = log.lines
+    return result
+
+
+def run_generate(table: tuple[str, bytes] | None, image: tuple[str, bytes] | None) -> None:
     brief = st.session_state["brief"].strip()
     if not brief and table is None and image is None:
         st.warning("Write a brief first (or add a table or a reference image), then press Generate.",
                    icon=":material/edit_note:")
         return
     s = settings()
-    log: list[str] = []
     try:
         backend = backend_string()
     except CrafterError as e:
         show_error(e)
         return
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
-
-    with st.status("Generating the figure…", expanded=True) as status:
-        pending: list[Any] = []
-
-        def on_event(event: Any) -> None:
-            # Parallel repairs may report from worker threads, which cannot draw: keep their
-            # events and draw them with the next one from the script's own thread.
-            pending.append(event)
-            if get_script_run_ctx(suppress_warning=True) is None:
-                return
-            while pending:
-                step = describe(pending.pop(0))
-                log.append(step.text)
-                status.update(label=step.text + "…" if not step.done else step.text)
-                st.markdown(f"- {step.text}")
-
-        try:
-            result = services.generate(brief, table=table, image=image, backend=backend, rounds=s.rounds,
-                                       theme=s.theme, width_in=s.width_in, on_event=on_event)
-        except Exception as e:  # noqa: BLE001 - a failed run leaves the brief and the old figure
-            status.update(label="Generation failed", state="error", expanded=True)
-            st.session_state["run_log"] = log
-            show_error(e, "Generation failed: ")
-            st.caption("Your brief is kept. Check **Settings** (model backend), simplify the brief, "
-                       "or try again.")
-            return
-        on_event({"node": "done", "issues_left": len(result.issues)})
-        n = len(result.issues)
-        status.update(label=f"Done: {len(result.figure.components)} components, "
-                            + ("no issues left" if n == 0 else f"{n} issue{'s' if n != 1 else ''} left"),
-                      state="complete", expanded=False)
-    st.session_state["run_log"] = log
+    result = with_progress("Generating the figure…", lambda on_event: services.generate(
+        brief, table_file=table, image_file=image, backend=backend, rounds=s.rounds, theme=s.theme,
+        width_in=s.width_in, on_event=on_event))
+    if result is None:
+        st.caption("Your brief is kept. Check the model in **Settings**, simplify the brief, or try again.")
+        return
     ws().replace(result.figure, result.svg, "generated", issues=result.issues, report=result.report,
-                 run_id=result.run_id)
+                 run_id=result.run_id, notes=result.warnings)
+
+
+def show_notes(notes: list[str]) -> None:
+    """What the pipeline said about how it made the figure (e.g. rules stood in for the model)."""
+    for note in notes:
+        st.info(note, icon=":material/info:")
 
 
 def show_issues(issues: list[Any]) -> None:
@@ -505,16 +514,23 @@ def run_instruction() -> None:
     if not instruction:
         st.warning("Write what to change first, e.g. “make the encoder blue”.")
         return
-    s = settings()
     try:
-        with st.spinner("Applying the instruction…"):
-            result = services.edit(ws().figure, instruction, backend=backend_string(), rounds=s.rounds)
-    except Exception as e:  # noqa: BLE001
-        show_error(e, "The instruction could not be applied: ")
+        backend = backend_string()
+    except CrafterError as e:
+        show_error(e)
+        return
+    fig = ws().figure
+    result = with_progress("Applying the instruction…", lambda on_event: services.edit(
+        fig, instruction, backend=backend, on_event=on_event))
+    if result is None:
+        return
+    if not result.applied and result.figure == fig:
+        st.warning("Nothing was changed. " + " ".join(result.warnings or [
+            "Name the component as it is labelled, e.g. “make Encoder blue”."]), icon=":material/help:")
         return
     ws().replace(result.figure, result.svg, f"instruction: {instruction}", issues=result.issues,
-                 report=result.report, run_id=result.run_id or ws().run_id)
-    flash("toast", "Instruction applied")
+                 report=result.report, run_id=result.run_id, notes=result.warnings)
+    flash("success", "Changed: " + ("; ".join(result.applied) if result.applied else instruction))
     st.rerun()
 
 
@@ -657,7 +673,8 @@ def example_files() -> dict[str, str]:
 
 
 def tab_runs() -> None:
-    st.caption("Every generation is stored on this machine; reopen one to keep editing its figure.")
+    st.caption("Every generation and instruction is stored on this machine; reopen a run to keep editing "
+               "its figure, or resume one that was interrupted.")
     try:
         runs = services.list_runs()
     except services.FeatureUnavailable as e:
@@ -671,22 +688,36 @@ def tab_runs() -> None:
         return
     import pandas as pd
 
-    rows = [{"run": r.get("run_id") or r.get("id"), "started": r.get("started") or r.get("created_at"),
-             "status": r.get("status"), "brief": (r.get("brief") or "")[:120]} for r in runs]
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
-    ids = [row["run"] for row in rows]
-    labels = {row["run"]: f"{row['run']} · {row['status'] or ''} · {row['brief'][:60]}" for row in rows}
-    c1, c2 = st.columns([4, 1])
-    run_id = c1.selectbox("Run", ids, format_func=labels.get, key="run_choice", label_visibility="collapsed")
+    st.dataframe(pd.DataFrame([{"run": r.run_id, "started": r.started, "kind": r.kind, "status": r.status,
+                                "brief / instruction": r.brief[:140], "result": r.summary} for r in runs]),
+                 hide_index=True, width="stretch", height=min(38 + 35 * len(runs), 360))
+    by_id = {r.run_id: r for r in runs}
+    c1, c2, c3 = st.columns([4, 1, 1], vertical_alignment="bottom")
+    run_id = c1.selectbox("Run", list(by_id), key="run_choice",
+                          format_func=lambda i: f"{i} · {by_id[i].status} · {by_id[i].brief[:70]}")
+    row = by_id[run_id]
     if c2.button("Reopen", key="reopen_run", icon=":material/open_in_new:", width="stretch"):
         try:
             res = services.reopen_run(run_id)
         except Exception as e:  # noqa: BLE001
+            hint = " Press Resume to finish it." if row.resumable else ""
             show_error(e, f"Run {run_id} could not be reopened: ")
+            if hint:
+                st.caption(hint)
             return
-        ws().replace(res.figure, res.svg, f"run {run_id}", issues=res.issues, report=res.report, run_id=run_id)
-        flash("success", f"Reopened run **{run_id}**: edit it in **Edit**.")
+        ws().replace(res.figure, res.svg, f"run {run_id}", issues=res.issues, report=res.report, run_id=run_id,
+                     notes=res.warnings)
+        flash("success", f"Reopened run **{run_id}**: edit it in **Edit**, download it from **Export**.")
         st.rerun()
+    if c3.button("Resume", key="resume_run", icon=":material/play_arrow:", width="stretch",
+                 disabled=not row.resumable, help="Continue an interrupted or failed run where it stopped."):
+        res = with_progress(f"Resuming run {run_id}…",
+                            lambda on_event: services.resume_run(run_id, on_event=on_event))
+        if res is not None:
+            ws().replace(res.figure, res.svg, f"run {run_id} (resumed)", issues=res.issues, report=res.report,
+                         run_id=run_id, notes=res.warnings)
+            flash("success", f"Run **{run_id}** finished: edit it in **Edit**.")
+            st.rerun()
 
 
 def tab_export() -> None:
@@ -747,8 +778,11 @@ def tab_settings() -> None:
                  help="The print width the figure is made for.")
         st.caption("Theme and width apply to the figure being edited and to new ones.")
     st.divider()
-    db = services.default_db_path()
-    st.caption(f"Runs are stored in `{db or 'the default run store'}`. Upload limits: tables "
+    try:
+        db = services.run_store_path()
+    except services.FeatureUnavailable:
+        db = "(the run store is not installed)"
+    st.caption(f"Runs are stored in `{db}` (set CRAFTER_RUNS_DB to move them). Upload limits: tables "
                f"{MAX_TABLE_BYTES // 2**20} MB, images {MAX_IMAGE_BYTES // 2**20} MB, figures "
                f"{MAX_FIGURE_BYTES // 2**20} MB.")
 

@@ -31,16 +31,15 @@ EXAMPLES: tuple[Example, ...] = (
     Example(
         key="diagram",
         button="Pipeline diagram",
-        brief=("A retrieval-augmented generation pipeline: the User Query goes to a Retriever, "
-               "which searches a Vector Index and passes the top documents to a Reranker; "
-               "the Reranker feeds the LLM Generator, which writes the Answer."),
+        brief=("A retrieval-augmented generation pipeline: User Query → Retriever → Reranker → "
+               "LLM Generator → Answer. The Retriever searches a Vector Index."),
     ),
     Example(
         key="two_panel",
         button="Two panels: diagram + chart",
-        brief=("Two panels. (a) Method: Images go to a ViT Encoder, then a Projection Head, "
-               "then a Contrastive Loss. (b) Results: a grouped bar chart of accuracy by model "
-               "for each dataset, from the attached table."),
+        brief=("Two panels. (a) Method: Images → ViT Encoder → Projection Head → Contrastive Loss. "
+               "(b) Results: a grouped bar chart of accuracy by model for each dataset, "
+               "from the attached table."),
         table_name="model_accuracy.csv",
         table_csv=RESULTS_CSV,
     ),

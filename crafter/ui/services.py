@@ -212,9 +212,13 @@ class PipelineResult:
 
     figure: Figure
     svg: str
-    issues: list[dict[str, Any]] = field(default_factory=list)
-    report: dict[str, Any] = field(default_factory=dict)
+    issues: list[dict[str, Any]] = field(default_factory=list)  # issues left
+    report: dict[str, Any] = field(default_factory=dict)  # the run's summary
     run_id: str | None = None
+    warnings: list[str] = field(default_factory=list)
+    applied: list[str] = field(default_factory=list)  # edits: what changed
+    status: str = "done"
+    message: str | None = None  # why a run stopped early
 
 
 def _graph():
@@ -226,93 +230,121 @@ def _graph():
 
 
 def _as_result(res: Any) -> PipelineResult:
-    """Adapt the pipeline's RunResult (an object or a dict) to what the app keeps."""
-    get = (lambda k, d=None: res.get(k, d)) if isinstance(res, dict) else (lambda k, d=None: getattr(res, k, d))
-    fig = get("figure")
-    if isinstance(fig, dict):
-        fig = Figure.from_dict(fig)
-    if fig is None:
-        raise CrafterError("the pipeline finished without a figure")
-    svg = get("svg")
+    """The pipeline's RunResult → what the app keeps; a run with no figure is an error."""
+    if res is None:
+        raise CrafterError("the pipeline stopped without a result")
+    if res.figure is None:
+        raise CrafterError(res.message or f"run {res.run_id} has no figure ({res.status})")
+    svg = res.svg
+    fig = res.figure
     if not svg:
         fig, svg = render(fig)
-    report = get("report") or {}
-    if not isinstance(report, dict):
-        report = report.to_dict() if hasattr(report, "to_dict") else dict(vars(report))
-    return PipelineResult(fig, svg, list(get("issues") or []), report, get("run_id") or report.get("run_id"))
+    return PipelineResult(fig, svg, list(res.issues_left), res.summary(), res.run_id, list(res.warnings),
+                          list(res.applied), res.status, res.message)
 
 
-def generate(brief: str, *, table: Any = None, image: bytes | None = None, backend: str = "craftlm",
-             rounds: int = 3, theme: str | None = None, width_in: float | None = None,
-             db_path: str | None = None, on_event: Callable[[Any], None] | None = None) -> PipelineResult:
+def _drain(events: Any, on_event: Callable[[Any], None] | None) -> PipelineResult:
+    """Pass each event on (in the caller's thread) and return the run's result."""
+    result = None
+    for ev in events:
+        if on_event is not None:
+            on_event(ev)
+        if ev.result is not None:
+            result = ev.result
+    return _as_result(result)
+
+
+def stash_upload(name: str, data: bytes) -> str:
+    """Keep an upload as a file the pipeline can read, next to the run store.
+
+    The pipeline takes tables and images as paths and records them with the run, so a
+    resumed run finds them again: the file lives under ``<run store folder>/uploads/``,
+    named by its content hash, not in a temporary folder that vanishes.
+    """
+    import hashlib
+
+    from crafter.runs import resolve_db_path
+
+    digest = hashlib.sha256(data).hexdigest()[:16]
+    safe = re.sub(r"[^\w.\-]+", "_", Path(name).name) or "upload"
+    folder = resolve_db_path(None).parent / "uploads" / digest
+    path = folder / safe
+    if not path.exists():
+        from crafter.spec.io import write_bytes_atomic
+
+        write_bytes_atomic(path, data)
+    return str(path)
+
+
+def generate(brief: str, *, table_file: tuple[str, bytes] | None = None, image_file: tuple[str, bytes] | None = None,
+             backend: str = "craftlm", rounds: int = 3, theme: str | None = None, width_in: float | None = None,
+             on_event: Callable[[Any], None] | None = None) -> PipelineResult:
     """Run the whole pipeline on a brief (plus an optional table and reference image)."""
     graph = _graph()
-    res = graph.generate(brief, data=table, image=image, backend=backend, rounds=rounds,
-                         db_path=db_path, on_event=on_event)
-    result = _as_result(res)
-    return _apply_look(result, theme=theme, width_in=width_in)
+    data = stash_upload(*table_file) if table_file else None
+    image = stash_upload(*image_file) if image_file else None
+    events = graph.iter_generate(brief, data=data, image=image, backend=backend, rounds=rounds, theme=theme,
+                                 width_in=width_in)
+    return _drain(events, on_event)
 
 
-def _apply_look(result: PipelineResult, *, theme: str | None, width_in: float | None) -> PipelineResult:
-    """Apply the user's theme and print width to a fresh figure (the pipeline may not take them)."""
-    fig = result.figure
-    updates = {}
-    if theme and fig.theme != theme:
-        updates["theme"] = theme
-    if width_in and fig.width_in is None:
-        updates["width_in"] = width_in
-    if updates:
-        data = fig.to_dict()
-        data.update(updates)
-        result.figure, result.svg = render(Figure.from_dict(data), relayout="theme" in updates)
-    return result
-
-
-def edit(fig: Figure, instruction: str, *, backend: str = "craftlm", rounds: int = 3,
-         db_path: str | None = None, on_event: Callable[[Any], None] | None = None) -> PipelineResult:
+def edit(fig: Figure, instruction: str, *, backend: str = "craftlm", rounds: int = 1,
+         on_event: Callable[[Any], None] | None = None) -> PipelineResult:
     """Change the figure as the instruction says (local repair: other components stay)."""
     graph = _graph()
-    res = graph.edit(fig, instruction, backend=backend, rounds=rounds, db_path=db_path, on_event=on_event)
-    return _as_result(res)
+    return _drain(graph.iter_edit(fig, instruction, backend=backend, rounds=rounds), on_event)
 
 
-def list_runs(db_path: str | None = None) -> list[dict[str, Any]]:
-    """Past runs, newest first, as plain dicts (id, brief, status, started...)."""
-    graph = _graph()
-    runs = graph.list_runs(db_path) if db_path else graph.list_runs()
-    out = []
-    for r in runs:
-        if not isinstance(r, dict):
-            r = r.to_dict() if hasattr(r, "to_dict") else dict(vars(r))
-        out.append(r)
-    return out
+@dataclass
+class RunRow:
+    run_id: str
+    kind: str
+    brief: str
+    status: str
+    started: str
+    summary: str
+    resumable: bool
 
 
-def reopen_run(run_id: str, *, db_path: str | None = None) -> PipelineResult:
-    """The latest figure of a past run (a finished run is not run again)."""
-    graph = _graph()
-    for name in ("load_run", "get_run", "run_result"):
-        fn = getattr(graph, name, None)
-        if fn is not None:
-            return _as_result(fn(run_id, db_path=db_path) if db_path else fn(run_id))
-    res = graph.resume(run_id, db_path=db_path) if db_path else graph.resume(run_id)
-    return _as_result(res)
+def list_runs(limit: int = 50) -> list[RunRow]:
+    """Past runs in the run store, newest first."""
+    import datetime as dt
+
+    rows = []
+    for info in _graph().list_runs(limit=limit):
+        s = info.summary or {}
+        comps = sum((s.get("components") or {}).values())
+        bits = []
+        if comps:
+            bits.append(f"{comps} components")
+        if "issues_left" in s:
+            bits.append(f"{s['issues_left']} issues left")
+        if s.get("seconds") is not None:
+            bits.append(f"{s['seconds']:.1f} s")
+        rows.append(RunRow(
+            run_id=info.run_id, kind=info.kind, brief=info.brief, status=info.shown_status,
+            started=dt.datetime.fromtimestamp(info.created).strftime("%Y-%m-%d %H:%M") if info.created else "",
+            summary=", ".join(bits), resumable=info.resumable))
+    return rows
 
 
-def default_db_path() -> str | None:
-    """Where the run store lives (the pipeline's default), for the Settings tab."""
-    env = os.environ.get("CRAFTER_DB")
-    if env:
-        return env
+def reopen_run(run_id: str) -> PipelineResult:
+    """The figure a past run made (or had so far), without running anything."""
+    return _as_result(_graph().run_result(run_id))
+
+
+def resume_run(run_id: str, *, on_event: Callable[[Any], None] | None = None) -> PipelineResult:
+    """Continue an interrupted or failed run from its last checkpoint."""
+    return _drain(_graph().iter_resume(run_id), on_event)
+
+
+def run_store_path() -> str:
+    """Where the run store lives (CRAFTER_RUNS_DB, or the user's data folder)."""
     try:
-        graph = _graph()
-    except FeatureUnavailable:
-        return None
-    for name in ("default_db_path", "DEFAULT_DB_PATH"):
-        v = getattr(graph, name, None)
-        if v is not None:
-            return str(v() if callable(v) else v)
-    return None
+        from crafter.runs import default_db_path
+    except ImportError as e:
+        raise _unavailable("The run store", e) from None
+    return str(default_db_path())
 
 
 # --------------------------------------------------------------------------------------

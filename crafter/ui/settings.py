@@ -43,6 +43,23 @@ class Settings:
     rounds: int = 3  # critique → repair rounds after the first draft
     column: str = "double"  # "single" or "double"
 
+    @classmethod
+    def with_backend(cls, spec: str | None) -> "Settings":
+        """Settings whose backend is the spec string (``craftlm``, ``none``, ``hf:…``, ``openai:…``).
+
+        How ``CRAFTER_BACKEND`` (the same string the CLI's ``--backend`` takes) presets the
+        app's choice; an unknown string leaves the built-in model.
+        """
+        s = cls()
+        spec = (spec or "").strip()
+        if spec in ("craftlm", "none"):
+            s.backend = spec  # type: ignore[assignment]
+        elif spec.startswith("hf:"):
+            s.backend, s.hf_path = "hf", spec[3:]
+        elif spec.startswith("openai:"):
+            s.backend, s.openai_url = "openai", spec[7:]
+        return s
+
     @property
     def width_in(self) -> float:
         return COLUMN_WIDTHS_IN[self.column]

@@ -35,6 +35,7 @@ class Workspace:
     issues: list[Any] = field(default_factory=list)
     report: dict[str, Any] = field(default_factory=dict)
     run_id: str | None = None
+    notes: list[str] = field(default_factory=list)  # what the pipeline said (e.g. rules stood in for the model)
 
     @property
     def figure(self) -> Figure | None:
@@ -62,12 +63,14 @@ class Workspace:
         self.version += 1
 
     def replace(self, figure: Figure, svg: str, note: str, *, issues: list[Any] | None = None,
-                report: dict[str, Any] | None = None, run_id: str | None = None) -> None:
+                report: dict[str, Any] | None = None, run_id: str | None = None,
+                notes: list[str] | None = None) -> None:
         """A new figure from outside (generated, opened, reopened run); the old one stays undoable."""
         self.commit(figure, note, render=_no_render, svg=svg)
         self.issues = list(issues or [])
         self.report = dict(report or {})
         self.run_id = run_id
+        self.notes = list(notes or [])
 
     def undo(self) -> bool:
         if not self.undo_stack or self.current is None:

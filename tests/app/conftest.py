@@ -29,12 +29,22 @@ e1 edge enc -> dec "latent"
 """
 
 
+@pytest.fixture(autouse=True)
+def run_store(tmp_path, monkeypatch):
+    """Each test gets its own run store (and stashed uploads), never the user's."""
+    path = tmp_path / "runs.sqlite"
+    monkeypatch.setenv("CRAFTER_RUNS_DB", str(path))
+    monkeypatch.delenv("CRAFTER_BACKEND", raising=False)
+    return path
+
+
 @pytest.fixture
 def app():
-    """A fresh app, run once."""
+    """A fresh app, run once, set to the rule-based pipeline (fast and deterministic)."""
     from streamlit.testing.v1 import AppTest
 
     at = AppTest.from_file(str(APP), default_timeout=APP_TIMEOUT)
+    at.session_state["set_backend"] = "none"
     at.run()
     assert not at.exception, at.exception
     return at
@@ -86,36 +96,17 @@ def current_svg(at) -> str:
 
 
 @pytest.fixture
-def fake_pipeline(monkeypatch):
-    """Stand-in for crafter.graph behind the app's service adapter: records calls, streams events."""
-    from crafter.agents.backend import ModelUnavailable
-    from crafter.spec import parse_dsl
-    from crafter.ui import services
+def pipeline_calls(monkeypatch):
+    """The keyword arguments of every pipeline run the app starts (the real pipeline still runs)."""
+    import crafter.graph as graph
 
     calls: list[dict[str, Any]] = []
+    for name in ("iter_generate", "iter_edit"):
+        original = getattr(graph, name)
 
-    def generate(brief, *, table=None, image=None, backend="craftlm", rounds=3, theme=None, width_in=None,
-                 db_path=None, on_event=None):
-        calls.append({"brief": brief, "table": table, "image": image, "backend": backend, "rounds": rounds})
-        if "FAIL" in brief:
-            raise ModelUnavailable("model backend 'craftlm' could not be loaded: weights missing")
-        for ev in ({"node": "plan"}, {"node": "layout"}, {"node": "render"},
-                   {"node": "critique", "issues_left": 1}, {"node": "repair", "round": 1, "issues_left": 0}):
-            if on_event:
-                on_event(ev)
-        fig = parse_dsl(TWO_NODES)
-        laid, svg = services.render(fig)
-        return services.PipelineResult(laid, svg, [], {"rounds": 1}, "run-1")
+        def spy(*args, _original=original, _name=name, **kwargs):
+            calls.append({"fn": _name, "args": args, **kwargs})
+            return _original(*args, **kwargs)
 
-    def edit(fig, instruction, *, backend="craftlm", rounds=3, db_path=None, on_event=None):
-        calls.append({"instruction": instruction})
-        data = fig.to_dict()
-        for c in data["components"]:
-            if c["id"] == "enc":
-                c["fill"] = "#0072B2"
-        laid, svg = services.render(type(fig).from_dict(data))
-        return services.PipelineResult(laid, svg, [], {}, None)
-
-    monkeypatch.setattr(services, "generate", generate)
-    monkeypatch.setattr(services, "edit", edit)
+        monkeypatch.setattr(graph, name, spy)
     return calls

@@ -1,10 +1,12 @@
 """Create tab: brief, table, reference image, Generate with live steps, the figure inline."""
 
 import io
+from pathlib import Path
 
 from PIL import Image
 
-from conftest import errors
+from conftest import data_of, errors
+from crafter.ui import services
 
 
 def test_first_page_explains_itself(app):
@@ -25,44 +27,70 @@ def test_example_fills_brief_and_attaches_a_table(app):
     assert not [e for e in app.expander if e.label.startswith("Preview")]
 
 
-def test_generate_shows_steps_and_the_figure(app, fake_pipeline, downloads):
-    app.text_area(key="brief").set_value("An encoder and a decoder").run()
+BRIEF = "A pipeline: Input → Encoder → Decoder → Output."
+
+
+def test_generate_shows_steps_and_the_figure(app, pipeline_calls, downloads):
+    app.text_area(key="brief").set_value(BRIEF).run()
     app.button(key="generate").click().run()
     assert not errors(app) and not app.exception
-    assert fake_pipeline[0]["brief"] == "An encoder and a decoder"
-    assert fake_pipeline[0]["backend"] == "craftlm" and fake_pipeline[0]["rounds"] == 3
-    steps = [m.value for m in app.markdown]
-    assert "- Planning the figure" in steps and "- Repair round 1 — no issues left" in steps
+    call = pipeline_calls[0]
+    assert call["fn"] == "iter_generate" and call["args"] == (BRIEF,)
+    assert call["backend"] == "none" and call["rounds"] == 3 and call["width_in"] == 7.0
+    steps = "\n".join(m.value for m in app.markdown)
+    assert "✓ Planned the figure" in steps and "✓ Laid out" in steps and "✓ Checked the figure" in steps
+    fig = app.session_state["ws"].figure
+    assert [c.label for c in fig.of_kind("node")] == ["Input", "Encoder", "Decoder", "Output"]
     figures = [h.value for h in app.html if 'data-testid="crafter-figure"' in h.value]
-    assert figures and "data:image/svg+xml;base64," in figures[0]
-    assert "<script" not in figures[0]
-    assert {"create_dl_.pdf", "create_dl_.svg", "create_dl_.png"} <= set(downloads)
-    assert downloads["create_dl_.pdf"][0] == "encoder-decoder.pdf"
+    assert figures and "data:image/svg+xml;base64," in figures[0] and "<script" not in figures[0]
+    stem = services.file_stem(fig.title)
+    assert downloads["create_dl_.pdf"][0] == stem + ".pdf"
+    assert data_of(downloads["create_dl_.pdf"]).startswith(b"%PDF")
+    assert b"Encoder" in data_of(downloads["create_dl_.svg"])
+    # the run is in the store and listed in the Runs tab
+    assert list(app.dataframe[-1].value["run"]) == [app.session_state["ws"].run_id]
 
 
-def test_generate_with_the_example_table_passes_the_table(app, fake_pipeline):
+def test_generate_with_the_example_table_passes_the_table(app, pipeline_calls):
     app.button(key="example_two_panel").click().run()
     app.button(key="generate").click().run()
-    table = fake_pipeline[0]["table"]
-    assert table is not None and table.names == ["model", "dataset", "accuracy"]
+    data = Path(pipeline_calls[0]["data"])
+    assert data.name == "model_accuracy.csv" and data.read_text().startswith("model,dataset,accuracy")
 
 
-def test_empty_brief_asks_for_one(app, fake_pipeline):
+def test_empty_brief_asks_for_one(app, pipeline_calls):
     app.button(key="generate").click().run()
-    assert not fake_pipeline
+    assert not pipeline_calls
     assert any("Write a brief first" in w.value for w in app.warning)
 
 
-def test_model_failure_is_a_message_and_the_brief_stays(app, fake_pipeline):
-    app.text_area(key="brief").set_value("please FAIL now").run()
+def test_a_crash_is_a_message_and_the_brief_stays(app, monkeypatch):
+    from crafter.errors import CrafterError
+
+    def crash(*a, **k):
+        raise CrafterError("the model server died mid-run")
+
+    monkeypatch.setattr(services, "generate", crash)
+    app.text_area(key="brief").set_value(BRIEF).run()
     app.button(key="generate").click().run()
     assert not app.exception
-    assert any("Generation failed: model backend 'craftlm' could not be loaded" in e for e in errors(app))
-    assert app.text_area(key="brief").value == "please FAIL now"
-    # and the app still works afterwards
-    app.text_area(key="brief").set_value("An encoder and a decoder").run()
-    app.button(key="generate").click().run()
+    assert any("Generating the figure failed: the model server died mid-run" in e for e in errors(app))
+    assert app.text_area(key="brief").value == BRIEF
+    monkeypatch.undo()
+    app.button(key="generate").click().run()  # and the app still works afterwards
     assert not errors(app) and app.session_state["ws"].figure is not None
+
+
+def test_a_model_that_fails_to_load_is_reported_and_rules_stand_in(app, tmp_path):
+    (tmp_path / "model").mkdir()
+    app.radio(key="set_backend").set_value("hf").run()
+    app.text_input(key="set_hf_path").set_value(str(tmp_path / "model")).run()
+    app.text_area(key="brief").set_value(BRIEF).run()
+    app.button(key="generate").click().run()
+    assert not errors(app)
+    notes = [i.value for i in app.info]
+    assert any("the model failed" in n for n in notes), notes
+    assert app.session_state["ws"].figure is not None
 
 
 def test_unparsable_table_is_a_message(app):

@@ -88,14 +88,27 @@ def test_dsl_error_is_shown_at_its_line(app):
     assert app.session_state["ws"].figure.get("enc")  # the figure is unchanged
 
 
-def test_instruction_runs_a_local_edit(app, fake_pipeline):
+def test_instruction_runs_a_local_edit(app, pipeline_calls):
     open_dsl(app)
-    app.text_input(key="instruction").set_value("make the encoder blue").run()
+    app.text_input(key="instruction").set_value("make the encoder blue and rename Decoder to Generator").run()
     app.button(key="apply_instruction").click().run()
     assert not errors(app)
-    assert fake_pipeline[-1] == {"instruction": "make the encoder blue"}
-    assert app.session_state["ws"].figure.get("enc").fill == "#0072B2"
-    assert app.text_input(key="instruction").value == "make the encoder blue"
+    assert pipeline_calls[-1]["fn"] == "iter_edit" and pipeline_calls[-1]["backend"] == "none"
+    fig = app.session_state["ws"].figure
+    assert fig.get("enc").fill == "blue" and fig.get("dec").label == "Generator"
+    assert any(s.value.startswith("Changed: 'Encoder' filled blue (enc)") for s in app.success)
+    assert app.text_input(key="instruction").value.startswith("make the encoder blue")
+    app.button(key="undo").click().run()
+    assert app.session_state["ws"].figure.get("dec").label == "Decoder"
+
+
+def test_instruction_that_changes_nothing_says_so(app):
+    open_dsl(app)
+    version = app.session_state["ws"].version
+    app.text_input(key="instruction").set_value("add a dashed box").run()
+    app.button(key="apply_instruction").click().run()
+    assert any(w.value.startswith("Nothing was changed.") for w in app.warning)
+    assert app.session_state["ws"].version == version
 
 
 def test_instruction_failure_keeps_the_figure(app, monkeypatch):
@@ -110,5 +123,5 @@ def test_instruction_failure_keeps_the_figure(app, monkeypatch):
     before = current_svg(app)
     app.text_input(key="instruction").set_value("make it nicer").run()
     app.button(key="apply_instruction").click().run()
-    assert any("could not be applied: the model server" in e for e in errors(app))
+    assert any("Applying the instruction failed: the model server" in e for e in errors(app))
     assert current_svg(app) == before

@@ -120,27 +120,32 @@ def test_vectorize_without_craftEditor_is_a_message(app, monkeypatch):
 # -- Runs -------------------------------------------------------------------------------
 
 
-def test_runs_are_listed_and_reopened(app, monkeypatch):
-    from crafter.spec import parse_dsl
-    from crafter.ui import services
-
-    runs = [{"run_id": "r2", "brief": "A RAG pipeline", "status": "done", "started": "2026-01-02 10:00"},
-            {"run_id": "r1", "brief": "An encoder", "status": "interrupted", "started": "2026-01-01 09:00"}]
-    monkeypatch.setattr(services, "list_runs", lambda db_path=None: runs)
-
-    def reopen(run_id, db_path=None):
-        laid, svg = services.render(parse_dsl(f'figure "Run {run_id}"\nx node "From {run_id}"'))
-        return services.PipelineResult(laid, svg, [], {}, run_id)
-
-    monkeypatch.setattr(services, "reopen_run", reopen)
-    app.run()
+def test_runs_are_listed_and_reopened(app):
+    for brief in ("A pipeline: Input → Encoder → Output.", "A loop: Actor → Critic → Actor."):
+        app.text_area(key="brief").set_value(brief).run()
+        app.button(key="generate").click().run()
+    first, second = app.session_state["ws"].history()[-2:]
     table = app.dataframe[-1].value
-    assert list(table["run"]) == ["r2", "r1"]
-    app.selectbox(key="run_choice").set_value("r1").run()
+    assert list(table["brief / instruction"]) == ["A loop: Actor → Critic → Actor.",
+                                                    "A pipeline: Input → Encoder → Output."]
+    assert list(table["status"]) == ["done", "done"]
+    older = list(table["run"])[1]
+    app.selectbox(key="run_choice").set_value(older).run()
     app.button(key="reopen_run").click().run()
     assert not errors(app)
-    assert app.session_state["ws"].figure.get("x").label == "From r1"
-    assert app.session_state["ws"].run_id == "r1"
+    assert [c.label for c in app.session_state["ws"].figure.of_kind("node")] == ["Input", "Encoder", "Output"]
+    assert app.session_state["ws"].run_id == older
+
+
+def test_runs_tab_when_the_store_cannot_be_read(app, monkeypatch):
+    from crafter.ui import services
+
+    def broken(limit=50):
+        raise OSError("database disk image is malformed")
+
+    monkeypatch.setattr(services, "list_runs", broken)
+    app.run()
+    assert any("Past runs cannot be listed: OSError: database disk image is malformed" in e for e in errors(app))
 
 
 # -- Settings ---------------------------------------------------------------------------
@@ -156,14 +161,25 @@ def test_settings_theme_and_width_apply_to_the_figure(app):
     assert app.session_state["ws"].figure.width_in is None
 
 
-def test_settings_backend_choice_reaches_the_pipeline(app, fake_pipeline, tmp_path):
+def test_settings_backend_choice_reaches_the_pipeline(app, pipeline_calls, tmp_path):
     app.radio(key="set_backend").set_value("hf").run()
     app.text_input(key="set_hf_path").set_value(str(tmp_path / "missing")).run()
     assert any("does not exist" in w.value for w in app.warning)
-    app.text_area(key="brief").set_value("An encoder").run()
+    app.text_area(key="brief").set_value("A pipeline: Input → Output.").run()
     app.button(key="generate").click().run()
-    assert not fake_pipeline and any("does not exist" in e for e in errors(app))
-    app.text_input(key="set_hf_path").set_value(str(tmp_path)).run()
+    assert not pipeline_calls and any("does not exist" in e for e in errors(app))
+    app.radio(key="set_backend").set_value("none").run()
     app.slider(key="set_rounds").set_value(1).run()
     app.button(key="generate").click().run()
-    assert fake_pipeline[-1]["backend"] == f"hf:{tmp_path}" and fake_pipeline[-1]["rounds"] == 1
+    assert pipeline_calls[-1]["backend"] == "none" and pipeline_calls[-1]["rounds"] == 1
+
+
+def test_backend_preset_from_the_environment(monkeypatch):
+    from streamlit.testing.v1 import AppTest
+
+    from conftest import APP, APP_TIMEOUT
+
+    monkeypatch.setenv("CRAFTER_BACKEND", "openai:http://gpu-box:8000/v1")
+    at = AppTest.from_file(str(APP), default_timeout=APP_TIMEOUT).run()
+    assert at.radio(key="set_backend").value == "openai"
+    assert at.text_input(key="set_openai_url").value == "http://gpu-box:8000/v1"

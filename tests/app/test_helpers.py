@@ -8,7 +8,7 @@ from PIL import Image
 from crafter.errors import InputError
 from crafter.spec import parse_dsl
 from crafter.ui import services
-from crafter.ui.progress import describe, issue_line
+from crafter.ui.progress import ProgressLog, issue_line
 from crafter.ui.settings import Settings, SettingsError
 from crafter.ui.uploads import MAX_IMAGE_PIXELS, check_image, check_upload
 from crafter.ui.workspace import HISTORY_LIMIT, Workspace
@@ -110,12 +110,35 @@ def test_svgs_zip_names_are_unique():
     assert names == ["a.svg", "a-2.svg", "my-fig.svg"]
 
 
-def test_progress_lines():
-    assert describe({"node": "plan"}).text == "Planning the figure"
-    assert describe({"node": "repair", "round": 2, "issues_left": 3}).text == "Repair round 2 — 3 issues left"
-    assert describe({"node": "critique", "issues": [1]}).text == "Checking the figure — 1 issue left"
-    assert describe({"node": "done", "issues_left": 0}).done
-    assert describe("layout").text == "Laying out"
+def test_progress_log_words_pipeline_events():
+    from crafter.graph import PipelineEvent as E
+
+    log = ProgressLog()
+    for ev in [E("start", node="run"), E("start", node="ingest"), E("done", node="ingest"), E("start", node="plan")]:
+        log.feed(ev)
+    assert log.label == "Planning the figure…"
+    for ev in [E("model", node="plan", tokens_per_s=812.4, tokens_per_forward=5.3, message="1 call(s), 96 tokens"),
+               E("done", node="plan"), E("done", node="critique", issues_left=2), E("done", node="critique"),
+               E("done", node="repair", round=1), E("done", node="repair", round=1),
+               E("warning", node="repair", message="the model failed; rules stood in"),
+               E("done", node="critique", round=1, issues_left=0), E("finished", issues_left=0)]:
+        log.feed(ev)
+    assert log.lines == [
+        "✓ Read the inputs",
+        "  model: 1 call(s), 96 tokens, 812 tokens/s, 5.3 tokens per forward",
+        "✓ Planned the figure",
+        "✓ Checked the figure — 2 issues left",
+        "✓ Repair round 1: 2 components repaired",
+        "⚠️ the model failed; rules stood in",
+        "✓ Checked the figure (round 1) — no issues left",
+    ]
+    assert log.label == "Done: no issues left" and log.finished and not log.failed
+    assert log.warnings == ["the model failed; rules stood in"]
+    log.feed(E("failed", message="the table has a ragged row"))
+    assert log.failed and log.label == "Stopped: the table has a ragged row"
+
+
+def test_issue_line():
     line = issue_line({"code": "overlap", "severity": "error", "component_ids": ["a", "b"], "message": "a overlaps b"})
     assert line == "error · overlap · a, b: a overlaps b"
 
