@@ -131,7 +131,7 @@ class PipelineContext:
 
 @dataclass
 class PipelineEvent:
-    """One progress report. ``kind``: start | done | model | warning | finished | failed."""
+    """One progress report. ``kind``: start | done | issues | model | warning | finished | failed."""
 
     kind: str
     node: str | None = None
@@ -311,7 +311,7 @@ def node_critique(state: PipelineState, runtime: Runtime[PipelineContext]) -> di
     todo = [i for i in issues if i["severity"] in ACTIONABLE and issue_key(i) not in failed
             and (i["fix"] == "rule" or ctx.backend is not None)]
     pending = _group_by_target(todo) if round_ < ctx.rounds else []
-    _emit(kind="done", node="critique", round=round_, issues_left=len(issues),
+    _emit(kind="issues", node="critique", round=round_, issues_left=len(issues),
           message="; ".join(describe(i) for i in issues[:3]) + (" …" if len(issues) > 3 else ""))
     return {"issues": issues, "found": found, "pending": pending, "stage": "critique",
             "history": [{"round": round_, "stage": "critique", "issues": [issue_key(i) for i in issues]}]}

@@ -124,7 +124,7 @@ def normalise_label(text: str) -> str:
     return " ".join(out)
 
 
-def labels_match(a: str, b: str, *, cutoff: float = 0.82) -> bool:
+def labels_match(a: str, b: str, *, cutoff: float = 0.88) -> bool:
     """Do two names denote the same thing? ("the Encoder" ~ "encoder", "CNN backbones" ~ "CNN backbone")."""
     na, nb = normalise_label(a), normalise_label(b)
     if not na or not nb:
@@ -134,7 +134,8 @@ def labels_match(a: str, b: str, *, cutoff: float = 0.82) -> bool:
     wa, wb = set(na.split()), set(nb.split())
     if wa <= wb or wb <= wa:
         return True
-    return difflib.SequenceMatcher(None, na, nb).ratio() >= cutoff
+    # typos ("Decodr") match; different words that share a tail ("Encoder"/"Decoder") do not
+    return na[0] == nb[0] and difflib.SequenceMatcher(None, na, nb).ratio() >= cutoff
 
 
 def slug_id(label: str, used: set[str]) -> str:

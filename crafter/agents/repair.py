@@ -112,6 +112,8 @@ def _free_box(fig: Figure, target: Component, box: Box, order: tuple[str, ...]) 
                 break
             # jump past the nearest blocker in this direction
             blockers = [o for o in others if _overlap_area(cand, o) > 0]
+            if not blockers:  # off the top or left edge: this direction cannot work
+                break
             if direction == "down":
                 cand = cand.model_copy(update={"y": max(o.bottom for o in blockers) + GAP})
             elif direction == "right":
