@@ -220,7 +220,9 @@ def generate_ids(model: CraftLM, prompt_ids: list[int], max_new_tokens: int = 51
     if max_new_tokens < 1:
         raise ValueError("max_new_tokens must be at least 1")
     max_new_tokens = min(max_new_tokens, cfg.max_len - len(prompt_ids))
-    cache = model.new_cache(capacity=cfg.max_len)
+    # room for the answer plus one round's drafts and mask slots; never past the context
+    limit = min(cfg.max_len, len(prompt_ids) + max_new_tokens + 64)
+    cache = model.new_cache(capacity=limit)
     t0 = time.perf_counter()
     if len(prompt_ids) > 1:
         model(torch.tensor([prompt_ids[:-1]]), cache=cache)
@@ -232,7 +234,7 @@ def generate_ids(model: CraftLM, prompt_ids: list[int], max_new_tokens: int = 51
     while True:
         budget = max_new_tokens - len(out)
         p = cache.length  # == len(ids) - 1: a0 = ids[-1] is not cached yet
-        room = cfg.max_len - p - 1  # positions left after a0
+        room = limit - p - 1  # positions left after a0
         drafts, q = drafter.propose(ids, min(budget - 1, room))
         n = len(drafts)
         m = min(drafter.mask_slots(), max(0, room - n))
