@@ -1,0 +1,108 @@
+"""CLI commands of the export area: importing SVG and draw.io back, Vega-Lite per chart, sanitising SVG.
+
+Loading this module (crafter.cli does at start-up) also registers the export formats
+(.tex, .tikz, .drawio, .vl.json) with ``crafter render -o``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+import crafter.export  # noqa: F401  (registers the export formats)
+from crafter.cli import app
+from crafter.errors import InputError
+
+
+def load_any(source: Path, report: "crafter.export.ImportReport | None" = None):
+    """A figure from .dsl/.json, a Crafter or foreign .svg (merged/sanitised), or a .drawio file."""
+    from crafter.export import import_svg, load_drawio
+    from crafter.spec import load_figure
+
+    suffix = source.suffix.lower()
+    if suffix == ".svg":
+        if not source.exists():
+            raise InputError("no such file", file=str(source))
+        return import_svg(source, report=report)
+    if suffix in (".drawio", ".xml"):
+        return load_drawio(source)
+    return load_figure(source)
+
+
+@app.command("import")
+def import_command(
+    source: Path = typer.Argument(..., help="An SVG (a Crafter SVG edited elsewhere, or any SVG) or a .drawio file"),
+    output: Path = typer.Option(..., "-o", "--output", help="Where to write the figure: .dsl, .json, or any "
+                                "format `crafter render` writes (.svg, .tex, .drawio…)"),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not list what was merged or removed"),
+) -> None:
+    """Bring a figure back from Inkscape, Illustrator or diagrams.net.
+
+    A Crafter SVG keeps its FigureSpec: the edits made to the drawing (labels, colours,
+    moved boxes, deleted components) are merged into it. A foreign SVG is sanitised and
+    imported as path/text/image components.
+
+    Example: crafter import edited.svg -o figure.dsl
+    """
+    from crafter.export import ImportReport
+    from crafter.render.export import export_figure
+
+    report = ImportReport()
+    fig = load_any(source, report)
+    export_figure(fig, output)
+    if not quiet:
+        for line in report.lines():
+            typer.echo(f"  {line}")
+    kind = "Crafter figure with edits merged" if report.merged else "Crafter figure" if report.crafter \
+        else "figure"
+    typer.echo(f"wrote {output} ({kind}, {len(fig.components)} components)")
+
+
+@app.command("vegalite")
+def vegalite_command(
+    source: Path = typer.Argument(..., help="A figure with charts (.dsl, .json, .svg, .drawio)"),
+    output: Path = typer.Option(..., "-o", "--output", help="Output .vl.json file"),
+    chart: Optional[str] = typer.Option(None, "--chart", help="Id of one chart (default: all charts; several "
+                                        "are stacked in one vconcat spec)"),
+) -> None:
+    """Export a figure's charts as Vega-Lite (opens in the Vega editor).
+
+    Example: crafter vegalite results.dsl --chart acc -o acc.vl.json
+    """
+    import json
+
+    from crafter.export import chart_to_vegalite, figure_to_vegalite
+    from crafter.spec.io import write_text_atomic
+
+    fig = load_any(source)
+    if chart is None:
+        spec = figure_to_vegalite(fig)
+    else:
+        found = next((c for c in fig.of_kind("chart") if c.id == chart), None)
+        if found is None:
+            ids = ", ".join(c.id for c in fig.of_kind("chart")) or "none"
+            raise InputError(f"no chart with id '{chart}' (charts: {ids})", file=str(source))
+        spec = chart_to_vegalite(found, fig.theme)
+    write_text_atomic(output, json.dumps(spec, indent=2, ensure_ascii=False) + "\n")
+    typer.echo(f"wrote {output}")
+
+
+@app.command("sanitize")
+def sanitize_command(
+    source: Path = typer.Argument(..., help="Any SVG file"),
+    output: Path = typer.Option(..., "-o", "--output", help="Where to write the cleaned SVG"),
+) -> None:
+    """Remove scripts, event handlers, external references, foreignObject and entities from an SVG.
+
+    Example: crafter sanitize downloaded.svg -o clean.svg
+    """
+    from crafter.export import sanitize_svg
+    from crafter.spec.io import write_text_atomic
+
+    text, report = sanitize_svg(source)
+    write_text_atomic(output, text)
+    for line in report.lines():
+        typer.echo(f"  {line}")
+    typer.echo(f"wrote {output} ({len(report.removed)} unsafe item(s) removed)")
