@@ -653,8 +653,8 @@ def generate(brief: str, *, data: str | Path | None = None, image: str | Path | 
 
 
 def _raise_input_errors(result: RunResult) -> None:
-    """A run that failed before it had a figure failed on its input: say so as an error."""
-    if result.status == "failed" and result.figure is None:
+    """A run that failed before it was routed (or had a figure) failed on its input: say so as an error."""
+    if result.status == "failed" and (result.figure is None or result.route is None):
         raise CrafterError(result.message or "the run failed")
 
 

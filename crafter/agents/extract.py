@@ -215,6 +215,8 @@ def read_brief(brief: str) -> BriefReading:
         name = name.strip()
         if not name or len(name) > 60 or not re.search(r"[^\W\d_]", name):
             return None
+        # "the decoder output" after "a decoder" is the decoder's arrow, not a new box
+        name = re.sub(r"(?i)(?:'s)?\s+(?:outputs?|results?|predictions?|signals?)$", "", name).strip() or name
         new_words = set(normalise_label(name).split())
         for known in reading.entities:
             # "the backbone" after "a ResNet-50 backbone" is the same thing: keep the first, fuller name

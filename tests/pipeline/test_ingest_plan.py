@@ -1,0 +1,116 @@
+"""Bad input gets a clear message; the planner survives any model output."""
+
+from __future__ import annotations
+
+import pytest
+
+from crafter.agents.ingest import ingest, looks_english
+from crafter.agents.plan import PlanFailed, assemble_figure, plan
+from crafter.agents.route import route
+from crafter.errors import InputError
+
+
+def test_empty_brief_is_an_error_that_says_what_to_do() -> None:
+    with pytest.raises(InputError, match="brief is empty"):
+        ingest("   \n ")
+
+
+def test_a_20000_word_brief_is_truncated_with_a_warning() -> None:
+    brief = " ".join(f"Stage {i} feeds stage {i + 1}." for i in range(4000))  # 20,000 words
+    out = ingest(brief, max_brief_words=400)
+    assert len(out["brief"].split()) <= 400
+    assert out["brief"].endswith(".")  # cut at a sentence end
+    assert "20,000 words" in out["warnings"][0]
+
+
+def test_a_brief_in_another_language_warns() -> None:
+    assert not looks_english("Ein Encoder wandelt das Bild in einen Vektor um, danach rekonstruiert ein "
+                             "Decoder das Bild aus dem Vektor und vergleicht es mit dem Original.")
+    assert not looks_english("エンコーダが画像をベクトルに変換し、デコーダが画像を再構成する")
+    assert looks_english("An encoder turns the image into a vector, which the decoder reads.")
+    out = ingest("エンコーダが画像をベクトルに変換し、デコーダが画像を再構成する")
+    assert any("English" in w for w in out["warnings"])
+
+
+def test_a_table_that_does_not_parse(tmp_path) -> None:
+    bad = tmp_path / "results.csv"
+    bad.write_bytes(b"\x00\x01\x02garbage\xff\xfe")
+    with pytest.raises(InputError) as e:
+        ingest("a chart", data_path=str(bad))
+    assert "results.csv" in str(e.value)
+
+
+def test_a_missing_table(tmp_path) -> None:
+    with pytest.raises(InputError, match="no such table"):
+        ingest("a chart", data_path=str(tmp_path / "nope.csv"))
+
+
+def test_an_image_that_is_not_an_image(tmp_path) -> None:
+    fake = tmp_path / "figure.png"
+    fake.write_text("this is text, not a PNG")
+    with pytest.raises(InputError, match="not a readable image") as e:
+        ingest("", image_path=str(fake))
+    assert "figure.png" in str(e.value)
+
+
+def test_a_real_image_passes(tmp_path) -> None:
+    from PIL import Image
+
+    p = tmp_path / "ok.png"
+    Image.new("RGB", (20, 10), "white").save(p)
+    assert ingest("", image_path=str(p))["image"].endswith("ok.png")
+
+
+def test_routes() -> None:
+    assert route({"brief": "a feeds b"}) == "plan"
+    assert route({"brief": "bar chart of accuracy", "table": {"columns": []}}) == "chart"
+    assert route({"brief": "A feeds B, which is passed to C; plot accuracy", "table": {"columns": []}}) == "two_panel"
+    assert route({"brief": "", "image": "x.png"}) == "vectorize"
+    assert route({"instruction": "make it blue"}) == "edit"
+
+
+# -- the planner ------------------------------------------------------------------
+
+def test_assembly_keeps_good_lines_and_fixes_dangling_edges() -> None:
+    text = ('figure "T"\nenc node "Encoder"\nthis line is junk ((\ndec node "Decoder" fill=notacolour\n'
+            "e1 edge enc -> latent\ne2 edge latent -> enc\ng group \"G\" [enc, ghost]\n")
+    fig, issues, warnings = assemble_figure(text)
+    assert fig.title == "T"
+    assert {c.id for c in fig.components} == {"enc", "latent", "e1", "e2", "g"}
+    assert fig.get("g").members == ["enc"]
+    assert sorted(i["code"] for i in issues) == ["dangling_id", "dangling_id", "dangling_id"]
+    assert len(warnings) == 2 and "line 3" in warnings[0] and "line 4" in warnings[1]
+
+
+@pytest.mark.parametrize("text", ["", "   ", "I cannot draw figures, sorry.", "```\n```"])
+def test_assembly_refuses_nothing(text) -> None:
+    with pytest.raises(PlanFailed):
+        assemble_figure(text)
+
+
+BRIEF = 'A "Tokenizer" feeds an "Encoder", which feeds a "Decoder".'
+
+
+def test_plan_uses_the_model(scripted) -> None:
+    out = plan(BRIEF, scripted(plan=['t node "Tokenizer"\ne node "Encoder"\nd node "Decoder"\n'
+                                     "a edge t -> e\nb edge e -> d\n"]))
+    assert out["source"] == "model" and not out["warnings"]
+
+
+@pytest.mark.parametrize("replies", [
+    ["", ""],  # a model that returns nothing
+    ["bla bla bla", "((("],  # nonsense
+    ['x node "Banana"\ny node "Apple"', 'x node "Pear"'],  # valid DSL about something else
+    [{"error": "connection refused"}],  # the server died
+])
+def test_plan_falls_back_to_rules_with_a_message(scripted, replies) -> None:
+    backend = scripted(plan=replies)
+    out = plan(BRIEF, backend)
+    assert out["source"] == "rules"
+    assert {n["label"] for n in out["figure"]["components"] if n["kind"] == "node"} == {"Tokenizer", "Encoder", "Decoder"}
+    assert "planned from the brief by rules" in out["warnings"][-1]
+
+
+def test_plan_without_a_model() -> None:
+    out = plan(BRIEF, None)
+    assert out["source"] == "rules" and out["warnings"] == [] and out["calls"] == []
