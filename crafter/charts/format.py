@@ -107,6 +107,8 @@ def log_tick_labels(values: Sequence[float], base: float = 10.0) -> list[str]:
     if not values:
         return []
     lo, hi = min(values), max(values)
+    if base != 10 and all(float(v).is_integer() for v in values) and hi < 1e5:
+        return [f"{int(v)}" for v in values]
     if base == 10 and lo >= 1e-3 and hi < 1e5:
         out = []
         for v in values:

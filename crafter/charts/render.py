@@ -134,8 +134,9 @@ def _make_position_scale(plan: ChartPlan, name: str, ct: ChartTheme) -> sc.Posit
         domain = _discrete_domain(plan, name)
         reverse = bool(_scale_opt(chans, "reverse", False))
         if stype == "band" or (stype is None and marks & set(BAND_MARKS)):
-            pad = _scale_opt(chans, "paddingInner", _scale_opt(chans, "padding", 0.0 if marks == {"rect"} else ct.bar_padding))
-            outer = _scale_opt(chans, "paddingOuter", None if marks != {"rect"} else 0.0)
+            cells = "rect" in marks and not marks & {"bar", "boxplot", "tick"}  # heatmap cells touch
+            pad = _scale_opt(chans, "paddingInner", _scale_opt(chans, "padding", 0.0 if cells else ct.bar_padding))
+            outer = _scale_opt(chans, "paddingOuter", 0.0 if cells else None)
             return sc.BandScale(domain, float(pad), None if outer is None else float(outer), reverse=reverse)
         return sc.PointScale(domain, float(_scale_opt(chans, "padding", 0.5)), reverse=reverse)
     values = [v for v in _position_values(plan, name) if isinstance(v, (int, float))]
@@ -280,6 +281,7 @@ def _build_legends(plan: ChartPlan, scales: _Scales, ct: ChartTheme) -> list[_Le
     shape = next((c for c in _chans(plan, "shape") if c.is_field), None)
     dash = next((c for c in _chans(plan, "strokeDash") if c.is_field), None)
     size = next((c for c in _chans(plan, "size") if c.is_field), None)
+    color = next((c for c in _chans(plan, "color") if c.is_field and c.legend is not None), color)
     if color is not None and color.legend is not None:
         orient = _legend_orient(_chans(plan, "color"))
         if orient != "none":
