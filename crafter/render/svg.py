@@ -118,6 +118,7 @@ class _SvgWriter:
         self.markers: dict[str, str] = {}  # id -> <marker> element, in first-use order
         self.font_attr = f'font-family="{esc_attr(self.theme.font_family)}"'
         self.by_id = fig.by_id()
+        self._frames: list[tuple[Box, str]] | None = None
 
     # -- document -----------------------------------------------------------------
     def document(self, *, embed_spec: bool) -> str:
@@ -287,7 +288,7 @@ class _SvgWriter:
         else:
             lines = wrap(e.label or "", fs, max(lb.w, fs) + WRAP_SLACK)
         rect = (f'<rect x="{num(lb.x)}" y="{num(lb.y)}" width="{num(lb.w)}" height="{num(lb.h)}" rx="2" '
-                f'fill="{esc_attr(t.background)}" fill-opacity="0.92" stroke="none"/>')
+                f'fill="{esc_attr(self.fill_behind(lb.cx, lb.cy))}" fill-opacity="0.92" stroke="none"/>')
         return rect + self.text_lines(lines, lb.cx, lb.cy, fs, t.edge_label_color)
 
     def draw_group(self, g: Group) -> str:
@@ -381,6 +382,28 @@ class _SvgWriter:
         if spec.id not in self.markers:
             self.markers[spec.id] = marker_def(spec)
         return spec.id
+
+    def fill_behind(self, x: float, y: float) -> str:
+        """The colour under a point: the innermost group frame's fill there, else the background.
+
+        Edge-label plates take it, so a label inside a tinted group does not sit on a white patch.
+        """
+        if self._frames is None:
+            parent = parents(self.fig)
+
+            def depth(cid: str) -> int:
+                d = 0
+                while cid in parent:
+                    cid, d = parent[cid], d + 1
+                return d
+
+            groups = [g for g in self.fig.components if isinstance(g, Group) and g.box is not None]
+            groups.sort(key=lambda g: -depth(g.id))
+            self._frames = [(g.box, g.fill or self.theme.group_fill) for g in groups]
+        for box, fill in self._frames:
+            if box.x <= x <= box.right and box.y <= y <= box.bottom and fill != "none":
+                return fill
+        return self.theme.background
 
     def readable_on(self, fill: str) -> str:
         """The theme's text colour, or white when that would be hard to read on ``fill``."""

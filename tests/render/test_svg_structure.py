@@ -166,7 +166,8 @@ def test_edges_end_on_round_and_slanted_outlines() -> None:
     assert end_x == pytest.approx(115, abs=0.5)  # the diamond's edge at y=15 is 15 px inside the box
 
 
-def test_text_image_path_and_chart_placeholder() -> None:
+def test_text_image_path_and_chart_placeholder(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("crafter.render.svg._chart_fragment", lambda: None)  # as without crafter.charts
     png = "data:image/png;base64,iVBORw0KGgo="
     fig = parse_dsl(
         f'a node "A" box=0,0,60,30\nt text "n = 3" at=30,50\nim image "{png}" box=0,60,20,20\n'
