@@ -334,6 +334,7 @@ class _Builder:
         out: list[Any] = []
         text_targets: dict[int, str] = {}
         edges: list[tuple[Edge, LinePath]] = []
+        lines = _bridge_frames(lines, [s for s in shapes if s.is_group])
         for ln in lines:
             tol = 3 * ln.width + 6
             ends = [self._attach(ln.start, shapes, tol, ln, True), self._attach(ln.end, shapes, tol, ln, False)]
@@ -394,7 +395,8 @@ class _Builder:
                 fs = THEME.small_font_size
                 w = text_width(r.text, fs) + 6
                 h = fs * THEME.line_height + 2
-                cx, cy = r.cx * self.s, r.cy * self.s
+                # the renderer centres the label's line on label_box: baseline 0.35 em below the centre
+                cx, cy = r.cx * self.s, r.baseline * self.s - 0.35 * fs
                 e.label = r.text
                 e.label_box = Box(x=round(cx - w / 2, 2), y=round(cy - h / 2, 2), w=round(w, 2), h=round(h, 2))
                 used.add(k)
@@ -499,6 +501,77 @@ class _Builder:
 
 
 # -- geometry helpers --------------------------------------------------------------------------
+
+def _reversed(ln: LinePath) -> LinePath:
+    from dataclasses import replace
+
+    return replace(ln, points=ln.points[::-1], head_start=ln.head_end, head_end=ln.head_start)
+
+
+def _frame_distance(p: tuple[float, float], g: DetectedShape) -> float:
+    """Distance from a point to the outline of a group's frame rectangle."""
+    x, y = p
+    inside = g.contains_point(x, y)
+    if inside:
+        return min(x - g.x, g.x + g.w - x, y - g.y, g.y + g.h - y)
+    return math.hypot(max(g.x - x, 0, x - g.x - g.w), max(g.y - y, 0, y - g.y - g.h))
+
+
+def _bridge_frames(lines: list[LinePath], groups: list[DetectedShape]) -> list[LinePath]:
+    """Rejoin lines that cross a group's frame: erasing the frame's stroke cut them in two."""
+    lines = list(lines)
+    changed = True
+    while changed and groups:
+        changed = False
+        for i in range(len(lines)):
+            for j in range(len(lines)):
+                if i == j:
+                    continue
+                a, b = lines[i], lines[j]
+                # a's end meets b's start across a frame
+                for ra in (False, True):
+                    for rb in (False, True):
+                        aa = _reversed(a) if ra else a
+                        bb = _reversed(b) if rb else b
+                        if aa.head_end is not None or bb.head_start is not None:
+                            continue
+                        p, q = aa.points[-1], bb.points[0]
+                        gap = math.dist(p, q)
+                        if gap < 0.5:
+                            continue
+                        near = [g for g in groups if _frame_distance(p, g) <= g.stroke_px + 6 + a.width
+                                and _frame_distance(q, g) <= g.stroke_px + 6 + b.width]
+                        if not near or gap > 2 * (near[0].stroke_px + 3) + a.width + 8:
+                            continue
+                        da = _unit(aa.points[-2], p) if len(aa.points) >= 2 else None
+                        db = _unit(q, bb.points[1]) if len(bb.points) >= 2 else None
+                        u = ((q[0] - p[0]) / gap, (q[1] - p[1]) / gap)
+                        if da is None or db is None or da[0] * u[0] + da[1] * u[1] < 0.9 \
+                                or db[0] * u[0] + db[1] * u[1] < 0.9:
+                            continue
+                        from dataclasses import replace
+
+                        style = aa.style if aa.style != "solid" else bb.style
+                        lines[i] = replace(aa, points=aa.points + bb.points, head_end=bb.head_end, style=style,
+                                           pieces=aa.pieces + bb.pieces)
+                        del lines[j]
+                        changed = True
+                        break
+                    if changed:
+                        break
+                if changed:
+                    break
+            if changed:
+                break
+    return lines
+
+
+def _unit(a, b) -> tuple[float, float] | None:
+    d = math.dist(a, b)
+    if d < 1e-6:
+        return None
+    return ((b[0] - a[0]) / d, (b[1] - a[1]) / d)
+
 
 def _rgb(hexstr: str) -> tuple[int, int, int]:
     h = hexstr.lstrip("#")

@@ -169,14 +169,13 @@ def detect_lines(rgb: np.ndarray, residual: np.ndarray, background: np.ndarray) 
         return [], np.zeros_like(residual)
     skel_all = _skeleton(residual)
     coverage_all = _coverage(rgb, residual, background)
-    # stroke width: ink coverage per unit of skeleton length (arrowheads inflate it a little)
-    rough = float(np.clip(coverage_all.sum() / max(1.0, 1.08 * skel_all.sum()), 0.8, 12.0))
+    rough = _stroke_width(coverage_all, skel_all, 12.0)
     heads, head_mask = _find_heads(residual, rough, coverage_all)
     lines_mask = residual & ~head_mask
     # skeletonise the solid core only: faint anti-aliased pixels bridge the gaps between dots
     skel = _skeleton(lines_mask & (_local_contrast(rgb, background) >= 0.35))
     coverage = np.where(lines_mask, coverage_all, 0).astype(np.float32)
-    lw = float(np.clip(coverage.sum() / max(1.0, 1.08 * skel.sum()), 0.6, rough * 1.2)) if skel.any() else rough
+    lw = _stroke_width(coverage, skel, rough * 1.2) if skel.any() else rough
     pieces = [_to_xy(p) for p in trace_skeleton(skel) if p]
     pieces = _pair_through_junctions(pieces, lw)
     chains = _chain_dashes(pieces, lw)
@@ -274,6 +273,15 @@ def _intersect(a, b) -> Pt | None:
     return (ax + aux * t, ay + auy * t)
 
 
+def _stroke_width(coverage: np.ndarray, skel: np.ndarray, top: float) -> float:
+    """Ink coverage per unit of skeleton length, counted only right around the skeleton
+    (a big pale fill left in the residual must not count as a thick line)."""
+    if not skel.any():
+        return 1.5
+    near = cv2.dilate(skel.astype(np.uint8), np.ones((7, 7), np.uint8)).astype(bool)
+    return float(np.clip(coverage[near].sum() / (1.08 * skel.sum()), 0.6, top))
+
+
 def _local_contrast(rgb: np.ndarray, background: np.ndarray) -> np.ndarray:
     """Each pixel's distance from the background relative to the strongest ink within 2 px."""
     dist = np.linalg.norm(rgb.astype(np.float32) - background.astype(np.float32)[None, None, :], axis=2)
@@ -364,7 +372,8 @@ def _attach_heads(paths: list[LinePath], heads: list[Arrowhead], lw: float) -> N
                 q = p.points[0] if end == 0 else p.points[-1]
                 # distance from the line end to the head's pixels
                 d = float(np.min(np.hypot(h.pixels[:, 0] - q[0], h.pixels[:, 1] - q[1])))
-                if d <= 2 * lw + 3:
+                # a dashed line may stop a whole dash gap short of its head
+                if d <= (4 * lw + 5 if p.style != "solid" else 2 * lw + 3):
                     claims.append((d, hi, pi, end))
     taken_heads: set[int] = set()
     taken_ends: set[tuple[int, int]] = set()

@@ -287,6 +287,7 @@ def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
         merged = _merge_faces(f, c)
         used.update((i, cap))
         shapes.append(_make_shape(rgb, paints, merged, "cylinder", body_iou, face_for_ring=f))
+    faces = _merge_split_faces(faces, min_side, config.shape_min_iou, used)
     for i, f in enumerate(faces):
         if i in used or f.w < min_side or f.h < min_side:
             continue
@@ -298,6 +299,51 @@ def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
     if config.groups:
         _mark_groups(shapes)
     return shapes
+
+
+def _merge_split_faces(faces: list[Face], min_side: float, min_iou: float, used: set[int]) -> list[Face]:
+    """Rejoin one outline's inside that lines cut into pieces.
+
+    Lines running from a group's frame to the nodes inside it wall off pockets of the
+    group's fill; each pocket alone matches no shape. Same-paint pieces whose boxes touch
+    are closed over the thin lines between them, and kept merged when the union matches a
+    shape. Indices in ``used`` keep their place (merged pieces are appended).
+    """
+    poor = [i for i, f in enumerate(faces) if i not in used and f.w >= 4 and f.h >= 4
+            and classify(f)[1] < min_iou]
+    parent = {i: i for i in poor}
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            i = parent[i]
+        return i
+
+    for a in poor:
+        for b in poor:
+            fa, fb = faces[a], faces[b]
+            if a < b and fa.paint == fb.paint and not (
+                    fa.x > fb.x + fb.w + 4 or fb.x > fa.x + fa.w + 4 or fa.y > fb.y + fb.h + 4 or fb.y > fa.y + fa.h + 4):
+                parent[find(a)] = find(b)
+    clusters: dict[int, list[int]] = {}
+    for i in poor:
+        clusters.setdefault(find(i), []).append(i)
+    out = list(faces)
+    drop: set[int] = set()
+    for members in clusters.values():
+        if len(members) < 2:
+            continue
+        merged = faces[members[0]]
+        for j in members[1:]:
+            merged = _merge_faces(merged, faces[j])
+        if merged.w < min_side or merged.h < min_side:
+            continue
+        if classify(merged)[1] >= min_iou:
+            drop.update(members)
+            out.append(merged)
+    return [f if i not in drop else _EMPTY for i, f in enumerate(out)]
+
+
+_EMPTY = Face(paint=-1, x=0, y=0, w=0, h=0, mask=np.zeros((0, 0), bool), filled=np.zeros((0, 0), bool))
 
 
 def _cylinder_cap(faces: list[Face], body: int) -> int | None:
@@ -320,8 +366,9 @@ def _merge_faces(a: Face, b: Face) -> Face:
     for f in (a, b):
         mask[f.y - y0:f.y - y0 + f.h, f.x - x0:f.x - x0 + f.w] |= f.mask
         filled[f.y - y0:f.y - y0 + f.h, f.x - x0:f.x - x0 + f.w] |= f.filled
-    filled = _fill_holes(cv2.morphologyEx(filled.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8)) > 0)
-    return Face(paint=a.paint, x=x0, y=y0, w=x1 - x0, h=y1 - y0, mask=mask, filled=filled)
+    padded = cv2.copyMakeBorder(filled.astype(np.uint8), 4, 4, 4, 4, cv2.BORDER_CONSTANT, value=0)
+    closed = cv2.morphologyEx(padded, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))[4:-4, 4:-4] > 0
+    return Face(paint=a.paint, x=x0, y=y0, w=x1 - x0, h=y1 - y0, mask=mask, filled=_fill_holes(closed | filled))
 
 
 def _make_shape(rgb: np.ndarray, paints: Paints, f: Face, shape: str, iou: float,

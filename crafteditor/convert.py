@@ -1,0 +1,72 @@
+"""One figure in, one editable SVG out: vectorize, render through Crafter, report quality.
+
+CraftEditor never draws SVG itself: the FigureSpec goes to ``crafter.render.figure_to_svg``
+(which embeds the spec in ``<metadata>``, so the file reopens as an editable figure) and,
+for the SSIM, to ``crafter.render.figure_to_png_bytes`` at the input's dpi.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from crafter.errors import CrafterError, RenderError
+from crafter.spec.model import Figure
+from crafteditor.assemble import Vectorized, vectorize
+from crafteditor.config import Config
+from crafteditor.loading import ImageSource
+from crafteditor.quality import quality_report, render_aligned
+
+
+@dataclass
+class Conversion:
+    figure: Figure
+    svg: str
+    report: dict[str, Any]
+    vectorized: Vectorized
+
+
+def convert(source: ImageSource, config: Config | None = None, *, name: str | None = None) -> Conversion:
+    """Vectorize a path, bytes or array and render it; ``report`` holds the quality metrics."""
+    from crafter.render import figure_to_svg
+
+    config = config or Config()
+    t0 = time.perf_counter()
+    vec = vectorize(source, config, name=name)
+    t1 = time.perf_counter()
+    fig = vec.figure
+    if not fig.components:
+        # a blank image: one invisible text keeps the figure renderable and honest
+        from crafter.spec.model import Point, Text
+
+        fig = Figure(canvas=fig.canvas, components=[Text(kind="text", id="blank", text=" ", at=Point(x=0, y=0))])
+        vec.figure = fig
+    try:
+        svg = figure_to_svg(fig)
+    except CrafterError:
+        raise
+    except Exception as e:  # a renderer bug must name the file, not crash a batch
+        raise RenderError(f"rendering the recovered figure failed: {type(e).__name__}: {e}",
+                          file=vec.image.name) from e
+    rendered = None
+    if config.quality:
+        rendered = render_aligned(fig, vec.image.dpi, (vec.image.height, vec.image.width), svg)
+    t2 = time.perf_counter()
+    report = quality_report(vec, svg, rendered)
+    report["seconds"] = round(t2 - t0, 3)
+    report["seconds_vectorize"] = round(t1 - t0, 3)
+    report["timings"] = vec.stats.get("timings", {})
+    report["size"] = [vec.image.width, vec.image.height]
+    report["dpi"] = vec.image.dpi
+    return Conversion(figure=fig, svg=svg, report=report, vectorized=vec)
+
+
+def convert_file(path: str | Path, output: str | Path, config: Config | None = None) -> dict[str, Any]:
+    """Convert one image file and write the SVG atomically; returns the quality report."""
+    from crafter.spec.io import write_bytes_atomic
+
+    conv = convert(Path(path), config, name=str(path))
+    write_bytes_atomic(Path(output), conv.svg.encode("utf-8"))
+    return conv.report
