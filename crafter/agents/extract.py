@@ -116,7 +116,7 @@ def normalise_label(text: str) -> str:
     words = re.findall(r"[^\W_]+", text.lower())
     out = []
     for w in words:
-        if w in _ARTICLES:
+        if w in _ARTICLES and len(words) > 1:  # a node named "A" is not an article
             continue
         if len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
             w = w[:-1]
@@ -163,13 +163,14 @@ def _clean_phrase(text: str, *, side: str) -> str:
     if quoted:  # a quoted name is the name, whatever words surround it
         return quoted[-1 if side == "left" else 0].strip()
     text = text.strip()
+    whole = text
     if side == "left":
         m = _LEFT_CUT.match(text)
         if m:
             text = text[m.end():]
         # "At query time the retriever" -> "retriever": a left side's noun phrase starts at its last article
         arts = list(re.finditer(r"\b(?:the|a|an)\s", text, re.I))
-        if arts:
+        if arts and text[arts[-1].end():].strip():
             text = text[arts[-1].end():]
     else:
         m = _RIGHT_CUT.search(" " + text + " ")
@@ -180,6 +181,8 @@ def _clean_phrase(text: str, *, side: str) -> str:
         words = words[1:]
     while words and words[-1].lower().strip(",") in _TRAILING_WORDS:
         words = words[:-1]
+    if not words and len(whole.split()) == 1 and re.search(r"[^\W\d_]", whole):
+        words = [whole.strip(" .,;:!?")]  # a one-word name such as "A" is a name, not an article
     if side == "left":
         words = words[-MAX_LABEL_WORDS:]
     else:
