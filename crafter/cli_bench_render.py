@@ -30,10 +30,11 @@ def bench_render_command(
         raise InputError("--sizes needs node counts of at least 2")
     report = bench_render(counts, repeats=repeats, engine=engine)
     startup = "n/a" if math.isnan(report.startup_ms) else f"{report.startup_ms:.0f} ms"
-    typer.echo(f"layout engine: {report.engine}   engine start-up (once per process): {startup}")
+    typer.echo(f"layout engine: {report.engine}")
+    typer.echo(f"engine start-up (once per process, not in the rows below): {startup}")
     typer.echo(f"{'nodes':>6} {'edges':>6} {'layout ms':>10} {'render ms':>10} {'total ms':>9} "
                f"{'png@150 ms':>11} {'first layout ms':>16}")
     for r in report.rows:
         typer.echo(f"{r.nodes:>6} {r.edges:>6} {r.layout_ms:>10.1f} {r.render_ms:>10.1f} {r.total_ms:>9.1f} "
                    f"{r.png_ms:>11.1f} {r.first_layout_ms:>16.1f}")
-    typer.echo(f"(median of {repeats} warm runs; total = layout + SVG render)")
+    typer.echo(f"(median of {repeats} warm runs; total = layout + SVG render; png = one SVG->PNG at 150 dpi)")
