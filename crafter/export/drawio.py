@@ -32,13 +32,13 @@ from urllib.parse import unquote
 from xml.etree import ElementTree as ET
 
 from crafter.errors import InputError
-from crafter.export.edits import clip_to_box, label_box_at_half_length, merge_lines
+from crafter.export.edits import label_box_at_half_length, merge_lines, reroute
 from crafter.export.svgpath import parse_path, path_bbox, path_to_d, transform_path
 from crafter.render.text import text_width, wrap
 from crafter.render.theme import Theme, get_theme
 from crafter.spec.colors import is_color, to_rgb
 from crafter.spec.model import (
-    ID_PATTERN, SHAPES, Box, Chart, Component, Edge, Figure, Group, Image, Node, Panel, Path, Point, Size, Text,
+    ID_PATTERN, SHAPES, Box, Chart, Component, Edge, Figure, Group, Image, Node, Panel, Path, Size, Text,
     figure_from_data, parents,
 )
 
@@ -928,8 +928,9 @@ class _Importer:
         moved = cell.source in self.moved_cells or cell.target in self.moved_cells
         if unchanged and not moved and data.get("route"):
             if label_changed and data.get("label"):
-                data["label_box"] = label_box_at_half_length(data["label"], [(p["x"], p["y"]) for p in data["route"]],
-                                               self.theme).model_dump()
+                route = [(p["x"], p["y"]) for p in data["route"]]
+                box = label_box_at_half_length(data["label"], route, self.theme)
+                data["label_box"] = {k: round(v, 2) for k, v in box.model_dump().items()}
             elif not data.get("label"):
                 data.pop("label_box", None)
             return
@@ -938,15 +939,8 @@ class _Importer:
             data.pop("route", None)
             data.pop("label_box", None)
             return
-        pts = list(cell.points)
-        first = pts[0] if pts else (tb.cx, tb.cy)
-        last = pts[-1] if pts else (sb.cx, sb.cy)
-        route = [clip_to_box(sb, first)] + pts + [clip_to_box(tb, last)]
-        data["route"] = [{"x": x, "y": y} for x, y in route]
-        if data.get("label"):
-            data["label_box"] = label_box_at_half_length(data["label"], route, self.theme).model_dump()
-        else:
-            data.pop("label_box", None)
+        routing = data.get("routing") or self.figure_data.get("routing") or "orthogonal"
+        reroute(data, sb, tb, self.theme, via=list(cell.points), orthogonal=routing == "orthogonal")
 
     def drop_dangling(self, comps: dict[str, dict[str, Any]]) -> None:
         """Edges whose ends were deleted go too; references to deleted components are cleared."""

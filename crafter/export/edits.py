@@ -75,29 +75,56 @@ def label_box_at_half_length(label: str, route: list[Pt], t: Theme) -> Box:
 
 
 def reroute(edge: dict[str, Any], source: Box, target: Box, t: Theme, *, via: list[Pt] | None = None,
-            shift: Pt | None = None) -> None:
+            shift: Pt | None = None, orthogonal: bool = False) -> None:
     """Give an edge (component data) a route again after its ends moved.
 
     ``shift``: both ends moved by the same offset, so the route and its label box move with
-    them unchanged. Otherwise the edge runs from box to box through ``via`` points (a
-    straight line when there are none); the label sits at its middle.
+    them unchanged. Otherwise the edge runs from box to box through ``via`` points (with
+    none: a straight line, or horizontal and vertical segments when ``orthogonal``); the
+    label sits at its middle.
     """
     if shift is not None and edge.get("route"):
         dx, dy = shift
-        edge["route"] = [{"x": p["x"] + dx, "y": p["y"] + dy} for p in edge["route"]]
+        edge["route"] = [{"x": round(p["x"] + dx, 2), "y": round(p["y"] + dy, 2)} for p in edge["route"]]
         if edge.get("label_box"):
             b = edge["label_box"]
-            edge["label_box"] = {**b, "x": b["x"] + dx, "y": b["y"] + dy}
+            edge["label_box"] = {**b, "x": round(b["x"] + dx, 2), "y": round(b["y"] + dy, 2)}
         return
     pts = list(via or [])
-    first = pts[0] if pts else (target.cx, target.cy)
-    last = pts[-1] if pts else (source.cx, source.cy)
-    route = [clip_to_box(source, first)] + pts + [clip_to_box(target, last)]
-    edge["route"] = [{"x": x, "y": y} for x, y in route]
+    if not pts and orthogonal:
+        route = orthogonal_route(source, target)
+    else:
+        first = pts[0] if pts else (target.cx, target.cy)
+        last = pts[-1] if pts else (source.cx, source.cy)
+        route = [clip_to_box(source, first)] + pts + [clip_to_box(target, last)]
+    edge["route"] = [{"x": round(x, 2), "y": round(y, 2)} for x, y in route]
     if edge.get("label"):
-        edge["label_box"] = label_box_at_half_length(edge["label"], route, t).model_dump()
+        b = label_box_at_half_length(edge["label"], route, t)
+        edge["label_box"] = {k: round(v, 2) for k, v in b.model_dump().items()}
     else:
         edge.pop("label_box", None)
+
+
+def orthogonal_route(a: Box, b: Box) -> list[Pt]:
+    """Horizontal and vertical segments from box a to box b: straight when they face each
+    other, else out of the side facing b, across halfway, and into b's facing side."""
+    ox0, ox1 = max(a.x, b.x), min(a.right, b.right)
+    oy0, oy1 = max(a.y, b.y), min(a.bottom, b.bottom)
+    if oy1 - oy0 > 4:  # side by side: one horizontal segment
+        y = (oy0 + oy1) / 2
+        return [(a.right, y), (b.x, y)] if b.cx >= a.cx else [(a.x, y), (b.right, y)]
+    if ox1 - ox0 > 4:  # one above the other: one vertical segment
+        x = (ox0 + ox1) / 2
+        return [(x, a.bottom), (x, b.y)] if b.cy >= a.cy else [(x, a.y), (x, b.bottom)]
+    if abs(b.cx - a.cx) >= abs(b.cy - a.cy):
+        x0 = a.right if b.cx > a.cx else a.x
+        x1 = b.x if b.cx > a.cx else b.right
+        mid = (x0 + x1) / 2
+        return [(x0, a.cy), (mid, a.cy), (mid, b.cy), (x1, b.cy)]
+    y0 = a.bottom if b.cy > a.cy else a.y
+    y1 = b.y if b.cy > a.cy else b.bottom
+    mid = (y0 + y1) / 2
+    return [(a.cx, y0), (a.cx, mid), (b.cx, mid), (b.cx, y1)]
 
 
 def remove_components(comps: list[dict[str, Any]], removed: set[str]) -> list[dict[str, Any]]:

@@ -24,6 +24,7 @@ SUPPORTED_MARKS = ("bar", "line", "point", "circle", "square", "area", "tick")
 CATEGORICAL = ("nominal", "ordinal", "temporal")
 # Room around the plot area for tick labels and titles, in px (the box is the whole chart).
 PAD_LEFT, PAD_BOTTOM, PAD_TOP, PAD_RIGHT = 46.0, 38.0, 22.0, 10.0
+LEGEND_W = 80.0  # the legend sits right of the plot, as in Vega-Lite
 
 
 def chart_to_pgfplots(chart: Chart, box: Box, w: "_TikzWriter") -> list[str]:
@@ -50,11 +51,8 @@ def chart_to_pgfplots(chart: Chart, box: Box, w: "_TikzWriter") -> list[str]:
     # categories in order of first appearance (or the encoding's sort list)
     categories: list[Any] = []
     if categorical:
-        sort = cat.get("sort")
-        seen = list(dict.fromkeys(r.get(cat["field"]) for r in values if r.get(cat["field"]) is not None))
-        categories = [s for s in sort if s in seen] + [s for s in seen if s not in sort] \
-            if isinstance(sort, list) else seen
-    series_names = list(dict.fromkeys(r.get(series_field) for r in values)) if series_field else [None]
+        categories = _sorted_domain(values, cat, val)
+    series_names = _sorted_domain(values, series_enc, None) if series_field else [None]
 
     # (series, position) → values, aggregated
     op = val.get("aggregate") or ("sum" if mark_type == "bar" else None)
@@ -85,15 +83,18 @@ def chart_to_pgfplots(chart: Chart, box: Box, w: "_TikzWriter") -> list[str]:
     for i, _ in enumerate(series):
         colors.append(w.colors.ref(fixed if fixed and len(series) == 1 else palette[i % len(palette)])[0])
 
-    plot_w = max(box.w - PAD_LEFT - PAD_RIGHT, 20.0)
+    legend = bool(series_field)
+    plot_w = max(box.w - PAD_LEFT - PAD_RIGHT - (LEGEND_W if legend else 0.0), 20.0)
     plot_h = max(box.h - PAD_BOTTOM - (PAD_TOP if title else 8.0), 20.0)
     tick_font = w.font(t.small_font_size * 0.9)
     axis = [
-        f"at={{({_n(box.x + PAD_LEFT)},{_n(box.y + box.h - PAD_BOTTOM)})}}", "anchor=south west",
+        "at={(0,0)}", "anchor=south west",
         "scale only axis", f"width={_n(plot_w * 0.75)}pt", f"height={_n(plot_h * 0.75)}pt",
         f"tick label style={{font={tick_font}}}", f"label style={{font={w.font(t.small_font_size)}}}",
-        "axis lines*=left", "enlarge x limits=0.08" if not horizontal else "enlarge y limits=0.08",
-        f"legend style={{font={tick_font}, draw=none, fill=none}}",
+        "axis lines*=left", "axis line style={draw=gray}", "tick style={draw=gray}",
+        f"{'y' if not horizontal else 'x'}majorgrids", "major grid style={draw=black!10}",
+        f"legend style={{font={tick_font}, draw=none, fill=none, at={{(1.03,1)}}, anchor=north west, "
+        "legend cell align=left}",
     ]
     if title:
         axis.append(f"title={{{w.tex(title, space=True)}}}")
@@ -110,12 +111,13 @@ def chart_to_pgfplots(chart: Chart, box: Box, w: "_TikzWriter") -> list[str]:
         labels = ",".join("{" + w.tex(str(c), space=True) + "}" for c in categories)
         axis += [f"{cat_axis}tick={{{ticks}}}", f"{cat_axis}ticklabels={{{labels}}}",
                  f"{cat_axis}tick style={{draw=none}}"]
+        axis.append(f"enlarge {cat_axis} limits={{abs=0.6}}")
         if len(categories) > 6 and not horizontal:
             axis.append("x tick label style={rotate=45, anchor=east}")
     for field_enc, axis_name in ((x, "x"), (y, "y")):
         scale = field_enc.get("scale") if isinstance(field_enc.get("scale"), dict) else {}
         if scale.get("type") == "log":
-            axis.append(f"{axis_name}mode=log")
+            axis += [f"{axis_name}mode=log", "log ticks with fixed point"]
         if isinstance(scale.get("domain"), list) and len(scale["domain"]) == 2 \
                 and all(isinstance(v, (int, float)) for v in scale["domain"]):
             axis += [f"{axis_name}min={scale['domain'][0]}", f"{axis_name}max={scale['domain'][1]}"]
@@ -129,8 +131,15 @@ def chart_to_pgfplots(chart: Chart, box: Box, w: "_TikzWriter") -> list[str]:
         if horizontal and not any(v < 0 for _, pts in series for _, v in pts) and "xmode=log" not in axis:
             axis.append("xmin=0")
 
+    # The axis sits in a scope shifted to the plot's lower left, with the picture's flipped
+    # px units reset to plain points: pgfplots computes its own coordinates inside.
     out = [f"% chart data inline; mark '{mark_type}'" + (f", series by '{series_field}'" if series_field else ""),
+           f"\\begin{{scope}}[shift={{({_n(box.x + PAD_LEFT)},{_n(box.y + box.h - PAD_BOTTOM)})}}, x=1pt, y=1pt]",
            "\\begin{axis}[", *[f"  {a}," for a in axis[:-1]], f"  {axis[-1]}]"]
+    if legend:
+        title = series_enc.get("title", series_field)
+        if isinstance(title, str) and title:
+            out += ["\\addlegendimage{empty legend}", f"\\addlegendentry{{\\textbf{{{w.tex(title, space=True)}}}}}"]
     for (s, pts), colour in zip(series, colors):
         style = _plot_style(mark_type, colour, mark if isinstance(mark, dict) else {})
         coords = " ".join(f"({_n(v)},{_n(p)})" if horizontal else f"({_n(p)},{_n(v)})" for p, v in pts)
@@ -138,8 +147,28 @@ def chart_to_pgfplots(chart: Chart, box: Box, w: "_TikzWriter") -> list[str]:
         out.append(f"\\addplot[{style}] coordinates {{{coords}}}{closing};")
         if series_field:
             out.append(f"\\addlegendentry{{{w.tex(str(s), space=True)}}}")
-    out.append("\\end{axis}")
+    out += ["\\end{axis}", "\\end{scope}"]
     return out
+
+
+def _sorted_domain(values: list[dict[str, Any]], enc: dict[str, Any], val: dict[str, Any] | None) -> list[Any]:
+    """A field's distinct values in Vega-Lite's order: ascending unless ``sort`` says otherwise."""
+    field = enc.get("field")
+    seen = list(dict.fromkeys(r.get(field) for r in values if r.get(field) is not None))
+    sort = enc.get("sort", "ascending")
+    if isinstance(sort, list):
+        return [s for s in sort if s in seen] + [s for s in seen if s not in sort]
+    if sort is None:
+        return seen
+    if isinstance(sort, str) and val is not None and sort.lstrip("-") in ("x", "y") and val.get("field"):
+        totals: dict[Any, float] = {}
+        for r in values:
+            v = _number(r.get(val["field"]))
+            if r.get(field) is not None and v is not None:
+                totals[r.get(field)] = totals.get(r.get(field), 0.0) + v
+        return sorted(seen, key=lambda k: totals.get(k, 0.0), reverse=sort.startswith("-"))
+    key = (lambda v: (0, v, "") if isinstance(v, (int, float)) else (1, 0, str(v)))
+    return sorted(seen, key=key, reverse=sort == "descending")
 
 
 def _plot_style(mark_type: str, colour: str | None, mark: dict[str, Any]) -> str:

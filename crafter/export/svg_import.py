@@ -222,7 +222,9 @@ def sanitize_tree(root: ET.Element, report: ImportReport) -> None:
                     report.removed.append(f"external reference on <{_local(el.tag)}> ({_short(value)})")
             elif local == "style" or local in ("fill", "stroke", "filter", "clip-path", "mask", "cursor",
                                                "marker-start", "marker-mid", "marker-end"):
-                clean = _clean_css(value, ids)
+                clean = _clean_declarations(value) if local == "style" else _clean_css(value, ids)
+                if local != "style" and clean != value:
+                    clean = ""  # a paint that pointed outside: fall back to the inherited one
                 if clean != value:
                     report.removed.append(f"external or script reference in {_local(name)} on <{_local(el.tag)}>")
                     if clean:
@@ -258,6 +260,15 @@ def _clean_css(text: str, ids: set[str | None]) -> str:
         return m.group(0) if target.startswith("#") or _DATA_IMAGE.match(target) else "none"
 
     return _CSS_URL.sub(url, out)
+
+
+def _clean_declarations(style: str) -> str:
+    """A style attribute without the declarations that reach outside or run script."""
+    kept = []
+    for decl in style.split(";"):
+        if decl.strip() and _clean_css(decl, set()) == decl:
+            kept.append(decl.strip())
+    return ";".join(kept)
 
 
 def _short(v: str) -> str:
@@ -960,8 +971,8 @@ class _Merger:
             sx = nw / ow if ow > 1e-6 else 1.0
             sy = nh / oh if oh > 1e-6 else 1.0
             b = d["box"]
-            new = {"x": nb[0] + (b["x"] - ob[0]) * sx, "y": nb[1] + (b["y"] - ob[1]) * sy,
-                   "w": max(b["w"] * sx, 0.0), "h": max(b["h"] * sy, 0.0)}
+            new = {"x": round(nb[0] + (b["x"] - ob[0]) * sx, 2), "y": round(nb[1] + (b["y"] - ob[1]) * sy, 2),
+                   "w": round(max(b["w"] * sx, 0.0), 2), "h": round(max(b["h"] * sy, 0.0), 2)}
             d["box"] = new
             d["pinned"] = True
             if mv.resized():
@@ -989,8 +1000,9 @@ class _Merger:
             ss, ts = shifts.get(d["source"]), shifts.get(d["target"])
             same = (ss is not None and ts is not None and abs(ss[0] - ts[0]) < 0.01 and abs(ss[1] - ts[1]) < 0.01
                     and d["source"] not in resized and d["target"] not in resized)
+            routing = d.get("routing") or self.fig.routing
             reroute(d, Box.model_validate(s["box"]), Box.model_validate(t["box"]), self.theme,
-                    shift=ss if same else None)
+                    shift=ss if same else None, orthogonal=routing == "orthogonal")
         # group and panel frames grow to hold members moved out of them
         parent_of = parents(self.fig)
         depth = {cid: 0 for cid in self.data}
@@ -1005,8 +1017,9 @@ class _Merger:
             g = self.data[gid]
             if gid in shifts or not g.get("box"):
                 continue
-            members = [self.data[m] for m in g.get("members", []) if m in self.data and self.data[m].get("box")]
-            if not any(m["id"] in shifts or m.get("_grown") for m in members):
+            members = [self.data[m] for m in g.get("members", []) if m in self.data and self.data[m].get("box")
+                       and (m in shifts or self.data[m].get("_grown"))]
+            if not members:
                 continue
             b = g["box"]
             x0, y0, x1, y1 = b["x"], b["y"], b["x"] + b["w"], b["y"] + b["h"]
@@ -1044,7 +1057,6 @@ class _Merger:
         """Shapes, text and images drawn in the editor outside every component: new components."""
         imp = _ForeignImporter(self.edited, self.report, self.file)
         imp.used = set(self.data)
-        m, _ = IDENTITY, None
         for el, em, style in self._outside_elements():
             imp.walk(el, em, style)
         if imp.comps:

@@ -39,9 +39,10 @@ def load_figure(path: str | FsPath) -> Figure:
                          f"{MAX_SPEC_BYTES // 2**20} MB", file=str(p))
     suffix = p.suffix.lower()
     if suffix == ".svg":
-        from crafter.render.svg_io import load_svg
+        # the embedded figure, with edits made in other editors merged in; a foreign SVG sanitised
+        from crafter.export.svg_import import import_svg
 
-        return load_svg(p)
+        return import_svg(p)
     try:
         text = p.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as e:
