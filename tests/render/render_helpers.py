@@ -89,7 +89,7 @@ def hand_layout(fig: Figure, cols: int = 4) -> Figure:
             e.label_box = Box(x=mx - tw / 2 - 3, y=my - th / 2 - 1, w=tw + 6, h=th + 2)
     xs = [c.box.right for c in comps if c.box is not None]
     ys = [c.box.bottom for c in comps if c.box is not None]
-    data.canvas = Size(w=max(xs) + t.margin, h=max(ys) + t.margin)
+    data.canvas = Size(w=max(0.0, max(xs) + t.margin), h=max(0.0, max(ys) + t.margin))
     return Figure.model_validate(data.model_dump())
 
 
