@@ -289,10 +289,11 @@ def _glyph_mask(region: np.ndarray, bg: np.ndarray) -> np.ndarray:
     for i in range(1, n):
         x, y, cw, ch, area = stats[i]
         left, top, right, bottom = x == 0, y == 0, x + cw >= W, y + ch >= H
-        # a box border or an axis crossing the detector box touches two opposite sides
-        if (left and right) or (top and bottom):
-            continue
-        if (left or right or top or bottom) and max(cw, ch) > 6 * max(1, min(cw, ch)) and max(cw, ch) > 0.6 * max(H, W):
+        sides = int(left) + int(top) + int(right) + int(bottom)
+        # the detector's box has a margin around the glyphs: what touches its edge is usually
+        # a neighbouring stroke (a box border, an axis, a diamond's slanted side) — unless it is
+        # a tall glyph in a tight box, touching one side only
+        if sides >= 2 or (sides == 1 and ch < 0.45 * H):
             continue
         keep[i] = True
     return keep[lab]

@@ -62,7 +62,7 @@ def random_diagram(seed: int, *, cols: int = 4, rows: int = 3, groups: int = 1) 
             used_labels.add(label)
             lines = label.split("\n")
             tw = max(text_width(s, 12.0) for s in lines)
-            w = max(90.0, min(150.0, tw + 28))
+            w = max(90.0, tw + 28)
             h = 40.0 if len(lines) == 1 else 52.0
             if shape in ("diamond", "hexagon", "parallelogram"):
                 w = min(160.0, w + 30)
@@ -72,7 +72,7 @@ def random_diagram(seed: int, *, cols: int = 4, rows: int = 3, groups: int = 1) 
             if shape == "cylinder":
                 h += 14
             if shape == "circle":
-                w = h = max(70.0, tw + 14) if len(lines) == 1 else 80.0
+                w = h = max(70.0, tw + 26)
             cx = margin + 80 + c * dx
             cy = margin + 50 + r * dy
             fill = rng.choice(FILLS)
@@ -135,6 +135,8 @@ def random_diagram(seed: int, *, cols: int = 4, rows: int = 3, groups: int = 1) 
         y0 = min(a.box.y, b.box.y) - pad - band
         x1 = max(a.box.right, b.box.right) + pad
         y1 = max(a.box.bottom, b.box.bottom) + pad
+        if y0 < 12 or x0 < 12:
+            continue  # the renderer would grow the canvas and shift the whole drawing
         made += 1
         comps.append(Group(kind="group", id=f"g{made}", label=f"Stage {made}", members=[a.id, b.id],
                            box=Box(x=x0, y=y0, w=x1 - x0, h=y1 - y0), pinned=True))
