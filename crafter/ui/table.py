@@ -1,7 +1,7 @@
 """The Edit tab's components table: a Figure as rows, and the user's cell edits back.
 
 One row per component: ``id``, ``kind``, ``label``, ``shape``, ``fill``, ``stroke``,
-``text_color``. The columns mean the visible thing whatever the kind: "label" is a
+``text_color``; a blank cell is "not set". The columns mean the visible thing whatever the kind: "label" is a
 node's or edge's label, a panel's or chart's title, an annotation's text; "stroke" is an
 edge's colour; "text_color" an annotation's colour. A cell that does not apply to a kind
 (an edge's shape) is empty, and typing into it is an error naming the component.
@@ -71,10 +71,10 @@ class TableEdit:
         return "; ".join(parts) or "no change"
 
 
-def _display(value: Any) -> str | None:
-    """IR value → cell text: line breaks shown as the DSL writes them (\\n)."""
+def _display(value: Any) -> str:
+    """IR value → cell text: blank when not set, line breaks shown as the DSL writes them (\\n)."""
     if value is None:
-        return None
+        return ""
     return str(value).replace("\n", "\\n")
 
 
@@ -97,7 +97,7 @@ def components_table(fig: Figure) -> list[dict[str, Any]]:
         row: dict[str, Any] = {"id": c.id, "kind": c.kind}
         for col in EDITABLE:
             name = FIELD_FOR[col].get(c.kind)
-            row[col] = _display(getattr(c, name)) if name else None
+            row[col] = _display(getattr(c, name)) if name else ""
         rows.append(row)
     return rows
 

@@ -27,9 +27,9 @@ def test_rows_show_what_people_see(fig):
     assert [r["id"] for r in rows] == ["enc", "z", "dec", "e1", "e2", "g", "n1"]
     assert set(rows[0]) == set(COLUMNS)
     assert rows[0] == {"id": "enc", "kind": "node", "label": "Encoder", "shape": "round", "fill": "#dbe9f6",
-                       "stroke": None, "text_color": None}
+                       "stroke": "", "text_color": ""}
     assert rows[1]["label"] == "Latent\\nz"  # line breaks shown as the DSL writes them
-    assert rows[3]["label"] == "compress" and rows[3]["shape"] is None
+    assert rows[3]["label"] == "compress" and rows[3]["shape"] == ""
     assert rows[6]["label"] == "frozen"  # an annotation's text
 
 

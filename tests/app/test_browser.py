@@ -1,0 +1,187 @@
+"""The app in a real browser: brief → Generate → figure → rename in the table → download.
+
+Starts ``streamlit run app.py`` on a free port and drives Debian's Chromium through
+Playwright's Python API (never ``playwright install``: no browser download). Each step
+leaves a screenshot in ``test-artifacts/browser/`` for people to look at.
+
+The app runs with ``CRAFTER_BACKEND=none`` (the rule-based pipeline) so the figure, and
+therefore the component the test renames, is the same on every machine.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from conftest import APP, ROOT
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARTIFACTS = ROOT / "test-artifacts" / "browser"
+BRIEF = "A pipeline: Input → Encoder → Decoder → Output."
+NEW_LABEL = "Vision Encoder"
+STARTUP_S = 90
+ACTION_TIMEOUT_MS = 90_000  # a first Generate loads the layout engine and the pipeline
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def app_url(tmp_path_factory):
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"Debian chromium is not installed at {CHROMIUM} (`make system` installs it)")
+    pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
+    tmp = tmp_path_factory.mktemp("browser-app")
+    port = _free_port()
+    env = {**os.environ, "CRAFTER_RUNS_DB": str(tmp / "runs.sqlite"), "CRAFTER_BACKEND": "none"}
+    log = open(tmp / "streamlit.log", "wb")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(APP), "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--server.headless", "true", "--server.fileWatcherType", "none",
+         "--browser.gatherUsageStats", "false"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + STARTUP_S
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"streamlit exited with {proc.returncode}:\n{(tmp / 'streamlit.log').read_text()[-3000:]}")
+            try:
+                with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
+                    if r.read().strip() == b"ok":
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"streamlit did not answer /_stcore/health within {STARTUP_S} s")
+            time.sleep(0.5)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+@pytest.fixture
+def page(app_url):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+        pg = context.new_page()
+        pg.set_default_timeout(ACTION_TIMEOUT_MS)
+        pg.goto(app_url)
+        yield pg
+        context.close()
+        browser.close()
+
+
+def settle(pg) -> None:
+    """Wait until the app has finished its rerun (the 'running' indicator is gone)."""
+    pg.wait_for_timeout(400)
+    pg.wait_for_selector('[data-testid="stStatusWidget"]', state="detached")
+    pg.wait_for_timeout(300)
+
+
+def shot(pg, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    pg.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+def no_errors(pg) -> None:
+    assert pg.locator('[data-testid="stException"]').count() == 0, pg.locator('[data-testid="stException"]').first.inner_text()
+    alerts = pg.locator('[data-testid="stAlertContentError"]')
+    assert alerts.count() == 0, alerts.first.inner_text()
+
+
+def test_brief_generate_rename_download(page, tmp_path):
+    from playwright.sync_api import expect
+
+    pg = page
+    pg.wait_for_selector("text=Describe the figure")
+    settle(pg)
+    shot(pg, "01-start")
+
+    brief = pg.get_by_role("textbox", name="Brief", exact=True)
+    brief.fill(BRIEF)
+    brief.press("Control+Enter")  # commit the text area's value
+    settle(pg)
+    shot(pg, "02-brief")
+
+    pg.get_by_role("button", name="Generate", exact=True).click()
+    figure = pg.locator('[data-testid="crafter-figure"] img').first
+    figure.wait_for(state="visible")
+    settle(pg)
+    no_errors(pg)
+    assert figure.evaluate("img => img.complete && img.naturalWidth > 0"), "the figure image did not load"
+    figure.scroll_into_view_if_needed()
+    shot(pg, "03-generated")
+
+    # the first-time user's download: PDF straight from under the figure
+    with pg.expect_download() as dl:
+        pg.get_by_role("button", name="Download PDF").click()
+    pdf = tmp_path / dl.value.suggested_filename
+    dl.value.save_as(pdf)
+    assert pdf.suffix == ".pdf" and pdf.read_bytes().startswith(b"%PDF")
+
+    # rename the encoder in the components table: select its ID cell, move to Label, type
+    pg.get_by_role("tab", name="Edit").click()
+    settle(pg)
+    grid = pg.locator('[data-testid="stDataFrame"]:visible').first
+    grid.scroll_into_view_if_needed()
+    ids = grid.locator('td[aria-colindex="1"]').all_inner_texts()  # the grid's accessible copy
+    row = ids.index("encoder")
+    canvas = grid.locator('[data-testid="data-grid-canvas"]').bounding_box()
+    header_h, row_h, marker_w = 36, 35, 30  # glide-data-grid: header, rows, row-selection column
+    pg.mouse.click(canvas["x"] + marker_w + 30, canvas["y"] + header_h + row_h * row + row_h / 2)
+    pg.keyboard.press("ArrowRight")  # Kind
+    pg.keyboard.press("ArrowRight")  # Label / text
+    pg.keyboard.press("Enter")  # open the cell editor
+    editor = pg.locator("#portal textarea").first  # glide-data-grid's overlay editor
+    editor.wait_for(state="visible")
+    editor.fill(NEW_LABEL)
+    shot(pg, "04-typing-in-table")
+    editor.press("Enter")
+    settle(pg)
+    no_errors(pg)
+    expect(pg.get_by_text("Last change: table: edited encoder")).to_be_visible()
+    label_cell = pg.locator('[data-testid="stDataFrame"]:visible').first.locator(f"#glide-cell-3-{row}")
+    expect(label_cell).to_have_text(NEW_LABEL)
+    pg.locator('[data-testid="crafter-figure"]:visible').first.scroll_into_view_if_needed()
+    shot(pg, "05-renamed")
+
+    # download the SVG from the Export tab: it holds the new label, as text and in the IR
+    pg.get_by_role("tab", name="Export").click()
+    settle(pg)
+    shot(pg, "06-export")
+    with pg.expect_download() as dl:
+        pg.get_by_role("button", name="SVG (editable)").click()
+    svg_path = tmp_path / dl.value.suggested_filename
+    dl.value.save_as(svg_path)
+    assert svg_path.suffix == ".svg"
+    svg = svg_path.read_text(encoding="utf-8")
+    assert f">{NEW_LABEL}<" in svg
+    from crafter.spec import load_figure
+
+    fig = load_figure(svg_path)
+    assert fig.get("encoder").label == NEW_LABEL
+    assert [c.label for c in fig.of_kind("node")] == ["Input", NEW_LABEL, "Decoder", "Output"]
