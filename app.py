@@ -243,6 +243,24 @@ def apply_pending_table_edits() -> None:
         st.session_state["table_error"] = services.user_message(e)
 
 
+def set_title(key: str) -> None:
+    w = ws()
+    title = (st.session_state.get(key) or "").strip() or None
+    if w.figure is None or title == w.figure.title:
+        return
+    from crafter.spec import Figure
+
+    data = w.figure.to_dict()
+    data["title"] = title
+    if title is None:
+        data.pop("title", None)
+    try:
+        # the title is drawn above the figure, so the layout makes room for it
+        w.commit(Figure.from_dict(data), f"title: {title or '(none)'}", render=services.render, relayout=True)
+    except Exception as e:  # noqa: BLE001
+        flash("error", f"The title could not be set: {services.user_message(e)}")
+
+
 def apply_look_setting(field: str) -> None:
     """Theme / column width changed in Settings: apply to the figure being edited too."""
     w = ws()
@@ -348,8 +366,9 @@ def tab_create() -> None:
     show_notes(w.notes)
     show_issues(w.issues)
     download_buttons([".pdf", ".svg", ".png"], key="create_dl")
-    st.caption("Change labels, colours or shapes in **Edit**; more formats (PNG at any dpi, LaTeX…) "
-               "in **Export**.")
+    others = [f.label for f in services.export_formats() if f.suffix not in (".pdf", ".svg", ".png")]
+    st.caption("Change labels, colours or shapes in **Edit**. **Export** has PNG at any resolution"
+               + (f" and {', '.join(others)}" if others else "") + ", named after the title.")
 
 
 def table_input() -> tuple[str, bytes] | None:
@@ -475,6 +494,8 @@ def tab_edit() -> None:
     bar[2].caption(f"Last change: {w.current.note} · {len(w.undo_stack)} step{'s' if len(w.undo_stack) != 1 else ''}"
                    " to undo")
     show_figure(w.svg, alt=f"Figure: {w.title}", caption=figure_caption(), max_height="46vh")
+    st.text_input("Figure title", value=w.figure.title or "", key=f"title_{w.version}", on_change=set_title,
+                  args=(f"title_{w.version}",), placeholder="e.g. Method overview — also names the exported files")
 
     step_title("A", "Components")
     st.caption("Click a cell to change a label, shape or colour (#rrggbb or a name like *steelblue*); the "
@@ -489,7 +510,7 @@ def tab_edit() -> None:
             "id": st.column_config.TextColumn(COLUMN_TITLES["id"], width="small"),
             "kind": st.column_config.TextColumn(COLUMN_TITLES["kind"], width="small"),
             "label": st.column_config.TextColumn(COLUMN_TITLES["label"], width="large"),
-            "shape": st.column_config.SelectboxColumn(COLUMN_TITLES["shape"], options=list(SHAPES)),
+            "shape": st.column_config.SelectboxColumn(COLUMN_TITLES["shape"], options=["", *SHAPES]),
             "fill": st.column_config.TextColumn(COLUMN_TITLES["fill"]),
             "stroke": st.column_config.TextColumn(COLUMN_TITLES["stroke"]),
             "text_color": st.column_config.TextColumn(COLUMN_TITLES["text_color"]),

@@ -125,3 +125,14 @@ def test_instruction_failure_keeps_the_figure(app, monkeypatch):
     app.button(key="apply_instruction").click().run()
     assert any("Applying the instruction failed: the model server" in e for e in errors(app))
     assert current_svg(app) == before
+
+
+def test_title_is_editable_and_names_the_exports(app, downloads):
+    open_dsl(app)
+    key = f"title_{app.session_state['ws'].version}"
+    assert app.text_input(key=key).value == "Encoder decoder"
+    app.text_input(key=key).set_value("Figure 2: our method").run()
+    assert not errors(app)
+    assert app.session_state["ws"].figure.title == "Figure 2: our method"
+    assert ">Figure 2: our method<" in current_svg(app)
+    assert downloads["export_.svg"][0] == "figure-2-our-method.svg"
