@@ -715,8 +715,8 @@ def _compile_plain(layer: LayerPlan, rows: list[dict[str, Any]], chart_id: str, 
 
 def _assign(it: Item, name: str, v: Any, ch: Channel, chart_id: str, path: str) -> None:
     if name in ("x", "y", "x2", "y2"):
-        if ch.discrete:
-            setattr(it, name, None if v is None else _label(v) if not isinstance(v, str) else v)
+        if ch.discrete:  # categories keep their value (numbers sort as numbers); scales key them by label
+            setattr(it, name, v)
         else:
             setattr(it, name, _num(v, ch, chart_id, path))
     elif name == "color":
@@ -793,7 +793,10 @@ def _stack(layer: LayerPlan, chart_id: str, path: str) -> None:
     if vch.scale.get("type") not in (None, "linear"):
         return
     stack = vch.stack
-    has_group = any(c in enc and enc[c].field is not None and c != cname for c in ("color", "detail", "strokeDash", "shape"))
+    offset = enc.get("xOffset" if cname == "x" else "yOffset")
+    grouped_by = {offset.field} if offset is not None and offset.field else set()
+    has_group = any(c in enc and enc[c].field is not None and enc[c].field not in grouped_by
+                    for c in ("color", "detail", "strokeDash", "shape"))
     if stack is _MISSING:
         stack = "zero" if has_group else None
     if stack in (None, False):

@@ -299,7 +299,7 @@ def _read_axis(axis_el: Any, tree: _Tree) -> _AxisFit:
         return fit
     pairs = []
     for pos, val, lab in named:
-        shown = parse_label(lab) if lab is not None else None
+        shown = parse_label(lab) if lab is not None and fit.kind != "time" else None  # dates: the tick value
         attr = None
         try:
             attr = float(val) if val is not None else None

@@ -492,6 +492,8 @@ def _finalize_axis(plan: ChartPlan, name: str, scale: sc.PositionScale, length: 
             spacing *= 1.35
             tries += 1
             scale.finalize(length, spacing)
+    if isinstance(scale, sc.ContinuousScale) and name == "y":
+        scale.declutter(ct.tick_font_size * 1.15)
     if name == "x":
         angle = _axis_opt(chans, "labelAngle")
         ax.angle = float(angle) if isinstance(angle, (int, float)) else _auto_angle(ax, ct)
@@ -980,7 +982,7 @@ class _Painter:
     def _mark_id(self, gid: str, it: Item, layer: LayerPlan) -> str:
         cat = getattr(it, layer.category_axis, None)
         tail = slug(cat) if isinstance(cat, str) and cat else str(it.index)
-        if it.offset is not None:
+        if it.offset is not None and it.offset not in it.series:  # the series already names the group
             tail += "-" + slug(it.offset)
         return self.ids.make(gid.split(f"{self.ids.chart_id}-", 1)[1], tail)
 

@@ -132,13 +132,16 @@ class ContinuousScale(PositionScale):
             vals = [v * 86_400_000.0 for v in loc.tick_values(md.num2date(lo_day), md.num2date(hi_day))]
         else:
             vals = [float(v) for v in loc.tick_values(self.d0, self.d1)]
-        if self.nice and self.kind in ("linear", "symlog") and len(vals) >= 2:
+        if self.nice and self.kind == "linear" and len(vals) >= 2:
             below = [v for v in vals if v <= self.d0 + 1e-12 * max(1.0, abs(self.d0))]
             above = [v for v in vals if v >= self.d1 - 1e-12 * max(1.0, abs(self.d1))]
             if below:
                 self.d0 = max(below)
             if above:
                 self.d1 = min(above)
+        elif self.nice and self.kind == "symlog":
+            self.d0, self.d1 = self._nice_symlog(self.d0), self._nice_symlog(self.d1)
+            vals = [float(v) for v in loc.tick_values(self.d0, self.d1)]
         elif self.nice and self.kind == "log":
             self.d0 = self.base ** math.floor(math.log(self.d0, self.base) + 1e-9)
             self.d1 = self.base ** math.ceil(math.log(self.d1, self.base) - 1e-9)
@@ -160,6 +163,24 @@ class ContinuousScale(PositionScale):
                             if lo <= v <= hi and round(math.log10(v), 6) not in majors]
         for t in self.ticks_:
             t.pos = self(t.value)
+
+    def _nice_symlog(self, v: float) -> float:
+        """Out to the next power of ten beyond the linear part (±C, ±10C, ±100C...)."""
+        c = self.constant
+        if abs(v) <= c:
+            return 0.0 if v == 0 else math.copysign(c, v)
+        return math.copysign(c * 10 ** math.ceil(math.log10(abs(v) / c) - 1e-9), v)
+
+    def declutter(self, min_gap: float) -> None:
+        """Unlabel ticks closer than ``min_gap`` px to a kept one (0 and large magnitudes kept first)."""
+        major = [t for t in self.ticks_ if not t.minor]
+        order = sorted(major, key=lambda t: (t.value != 0, -abs(self.fwd(t.value)) if self.kind == "symlog" else 0))
+        kept: list[Tick] = []
+        for t in order:
+            if all(abs(t.pos - k.pos) >= min_gap for k in kept):
+                kept.append(t)
+            else:
+                t.minor, t.label = True, ""
 
     def labels(self, values: Sequence[float]) -> list[str]:
         if self.label_format:

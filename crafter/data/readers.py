@@ -204,8 +204,17 @@ def has_header(rows: list[list[str]], decimal_comma: bool = False) -> bool:
     return not all(_looks_numeric(first[j], decimal_comma) for j in numeric_cols)
 
 
+def _check_printable(text: str, source: str) -> None:
+    head = text[:4096]
+    controls = sum(1 for ch in head if ord(ch) < 32 and ch not in "\t\n\r\x0c" or 0xFFF0 <= ord(ch) or
+                   0xD800 <= ord(ch) <= 0xDFFF)
+    if head and controls / len(head) > 0.02:
+        raise InputError("this is binary data, not a text table (CSV/TSV)", file=source)
+
+
 def _read_delimited(data: bytes, source: str, *, header: bool | None, tab: bool) -> Table:
     text, encoding = decode_text(data, source)
+    _check_printable(text, source)
     if not text.strip():
         raise InputError("the file is empty", file=source)
     delimiter = sniff_delimiter(text, prefer_tab=tab)
