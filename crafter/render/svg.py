@@ -42,6 +42,7 @@ XLINK_NS = "http://www.w3.org/1999/xlink"
 # nudged down a little because most labels are lower case with few descenders.
 BASELINE_SHIFT = (ASCENT - DESCENT) / 2 + 0.09
 WRAP_SLACK = 0.01  # px: absorbs float rounding between the layout's measure and ours
+TITLE_MAX_W = 480.0  # px: a title up to this wide stays on one line, widening a narrow figure
 EMPTY_FIGURE = ("the figure has no components; add at least one, e.g. a line `a node \"Input\"` "
                 "in the DSL, and render again")
 
@@ -119,6 +120,7 @@ class _SvgWriter:
         self.font_attr = f'font-family="{esc_attr(self.theme.font_family)}"'
         self.by_id = fig.by_id()
         self._frames: list[tuple[Box, str]] | None = None
+        self.content_top = 0.0  # topmost y of any component (set by bounds())
 
     # -- document -----------------------------------------------------------------
     def document(self, *, embed_spec: bool) -> str:
@@ -127,13 +129,7 @@ class _SvgWriter:
         x0, y0, x1, y1 = self.bounds()
         title_svg = ""
         if fig.title:
-            title_lines = wrap(fig.title, t.title_font_size, max(x1 - x0 - 2 * t.margin, t.title_font_size * 4),
-                               bold=True)
-            band = len(title_lines) * t.title_font_size * t.line_height + t.margin * 0.6
-            y0 -= band
-            title_svg = self.text_lines(
-                title_lines, (x0 + x1) / 2, y0 + t.margin * 0.6 + band / 2 - t.margin * 0.3,
-                t.title_font_size, t.text_color, bold=True, extra=' id="crafter--title"')
+            x0, y0, x1, title_svg = self.title(x0, y0, x1)
         w, h = x1 - x0, y1 - y0
         head = (
             '<?xml version="1.0" encoding="UTF-8"?>\n'
@@ -157,6 +153,30 @@ class _SvgWriter:
         parts.append("\n".join(body))
         parts.append("\n</svg>\n")
         return "".join(parts)
+
+    def title(self, x0: float, y0: float, x1: float) -> tuple[float, float, float, str]:
+        """The figure title at the top: (new x0, y0, x1, SVG).
+
+        The layout reserves a band for the title above the components; a hand-placed figure
+        may not, and then the drawing grows upwards. A title wider than a narrow figure
+        widens the drawing (up to TITLE_MAX_W) rather than breaking into lines.
+        """
+        t, m = self.theme, self.theme.margin
+        fs = t.title_font_size
+        title = self.fig.title or ""
+        avail = max(x1 - x0 - 2 * m, min(text_width(title, fs, bold=True), TITLE_MAX_W), fs * 4)
+        lines = wrap(title, fs, avail + WRAP_SLACK, bold=True)
+        block_w = max(text_width(line, fs, bold=True) for line in lines)
+        if block_w + 2 * m > x1 - x0:
+            grow = (block_w + 2 * m - (x1 - x0)) / 2
+            x0, x1 = x0 - grow, x1 + grow
+        block_h = len(lines) * fs * t.line_height
+        bottom = self.content_top - 0.3 * fs  # the title's lowest point, just above the components
+        if y0 + m + block_h > bottom:
+            y0 = bottom - block_h - m
+        svg = self.text_lines(lines, (x0 + x1) / 2, y0 + m + block_h / 2, fs, t.text_color, bold=True,
+                              extra=' id="crafter--title"')
+        return x0, y0, x1, svg
 
     def drawing_order(self) -> list[Component]:
         """Back to front: panels, groups (outer first), edges, nodes, texts, charts/images/paths."""
@@ -191,6 +211,7 @@ class _SvgWriter:
                 ys0.append(b.y)
                 xs1.append(b.right)
                 ys1.append(b.bottom)
+        self.content_top = min(ys0) if ys0 else 0.0
         if fig.canvas is not None:
             x0, y0, x1, y1 = 0.0, 0.0, fig.canvas.w, fig.canvas.h
             if xs0:

@@ -97,11 +97,24 @@ def test_size_viewbox_background_and_title() -> None:
     vb = [float(v) for v in root.get("viewBox").split()]
     assert float(root.get("width")) == pytest.approx(vb[2])
     assert float(root.get("height")) == pytest.approx(vb[3])
-    assert vb[2] >= fig.canvas.w and vb[3] > fig.canvas.h  # the title band sits above the canvas
+    assert vb[2] >= fig.canvas.w and vb[3] >= fig.canvas.h
     assert root.find("svg:rect[@id='crafter--background']", NS) is not None
     title = root.find("svg:text[@id='crafter--title']", NS)
     assert "".join(title.itertext()) == "Autoencoder"
     assert root.find("svg:title", NS).text == "Autoencoder"
+    top = min(c.box.y for c in fig.components if c.box is not None)
+    assert vb[1] < float(title.find("svg:tspan", NS).get("y")) < top  # between the top edge and the components
+
+
+def test_title_without_reserved_room_grows_the_drawing_upwards() -> None:
+    fig = parse_dsl('figure "A rather long title for a narrow figure"\na node "A" box=0,0,60,30\n')
+    root = parse(draw_svg(fig))
+    vb = [float(v) for v in root.get("viewBox").split()]
+    title = root.find("svg:text[@id='crafter--title']", NS)
+    spans = title.findall("svg:tspan", NS)
+    assert len(spans) == 1  # widened, not wrapped
+    assert vb[1] < 0 and float(spans[0].get("y")) < 0
+    assert vb[2] > 250
 
 
 def test_groups_and_panels() -> None:
