@@ -172,9 +172,10 @@ class _SvgWriter:
             x0, x1 = x0 - grow, x1 + grow
         block_h = len(lines) * fs * t.line_height
         bottom = self.content_top - 0.3 * fs  # the title's lowest point, just above the components
-        if y0 + m + block_h > bottom:
-            y0 = bottom - block_h - m
-        svg = self.text_lines(lines, (x0 + x1) / 2, y0 + m + block_h / 2, fs, t.text_color, bold=True,
+        top_gap = m * 0.5  # the title sits high in its band: room below it separates it from the figure
+        if y0 + top_gap + block_h > bottom:
+            y0 = bottom - block_h - top_gap
+        svg = self.text_lines(lines, (x0 + x1) / 2, y0 + top_gap + block_h / 2, fs, t.text_color, bold=True,
                               extra=' id="crafter--title"')
         return x0, y0, x1, svg
 
