@@ -226,14 +226,14 @@ def resume(
 
 @bench.command("pipeline")
 def bench_pipeline(
-    backend: str = typer.Option("none", "--backend", help=_BACKEND_HELP),
+    backend: str = typer.Option("craftlm", "--backend", help=_BACKEND_HELP),
     rounds: int = typer.Option(3, "--rounds", min=0, max=10),
     repeat: int = typer.Option(1, "--repeat", min=1, help="Runs per brief"),
     json_report: bool = typer.Option(False, "--json", help="Print the numbers as JSON"),
 ) -> None:
     """Seconds per figure (p50/p95) over ten fixed briefs, with issues found/fixed and rounds.
 
-    Example: crafter bench pipeline --backend none --repeat 3
+    Example: crafter bench pipeline --repeat 3   (or --backend none: the pipeline without a model)
     """
     from crafter.pipeline_bench import format_report, run_bench
 

@@ -689,6 +689,8 @@ def iter_resume(run_id: str, *, db_path: str | Path | None = None, backend: Any 
     """:func:`resume` as an iterator of events."""
     store = RunStore(db_path)
     info = store.get(run_id)
+    if info.shown_status == "running":
+        raise CrafterError(f"run {info.run_id} is still running (process {info.pid}); wait for it or stop it first")
     graph = compiled_graph(_saver_for(store))
     s = info.settings
     spec = backend if backend is not None else s.get("backend", "none")

@@ -79,7 +79,7 @@ def _pct(values: list[float], q: float) -> float:
     return s[lo] + (s[hi] - s[lo]) * (k - lo)
 
 
-def run_bench(*, backend: str = "none", rounds: int = 3, repeat: int = 1,
+def run_bench(*, backend: str = "craftlm", rounds: int = 3, repeat: int = 1,
               progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Run every case ``repeat`` times (after one cold warm-up run); return the numbers as JSON data."""
     from crafter.graph import generate

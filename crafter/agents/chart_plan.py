@@ -17,6 +17,7 @@ from crafter.agents.backend import call_model
 from crafter.errors import SpecError
 from crafter.spec.model import Chart
 
+CHART_MAX_NEW_TOKENS = 160  # one chart statement without data is about 60 tokens
 _MARK_WORDS = [
     (r"\bbox\s*(?:plot|and\s+whiskers)|\bboxplots?\b|\bdistribution", "boxplot"),
     (r"\bscatter|\bdots?\b|\bpoints?\b", "point"),
@@ -101,7 +102,7 @@ def chart_plan(tj: dict[str, Any], brief: str, backend: Any, *, chart_id: str = 
         reason = ""
         for attempt in range(1, max_attempts + 1):
             try:
-                text, record = call_model(backend, "chart", prompt, max_new_tokens=256,
+                text, record = call_model(backend, "chart", prompt, max_new_tokens=CHART_MAX_NEW_TOKENS,
                                           temperature=0.0 if attempt == 1 else 0.7)
             except Exception as e:
                 reason = f"the model failed ({e})"
@@ -111,6 +112,8 @@ def chart_plan(tj: dict[str, Any], brief: str, backend: Any, *, chart_id: str = 
                 choice = _read_chart_answer(text)
             except SpecError as e:
                 reason = f"the model's chart statement is invalid ({e})"
+                if record.get("hit_length_limit"):
+                    break
                 continue
             dropped = [f for f in (choice.get(k) for k in ("x", "y", "color")) if f and f not in cols]
             for k in ("x", "y", "color"):

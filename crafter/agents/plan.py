@@ -15,14 +15,14 @@ import re
 from typing import Any
 
 from crafter.agents.backend import call_model
-from crafter.agents.critique import check_dangling, missing_entities
-from crafter.agents.extract import brief_entities, figure_from_brief
+from crafter.agents.critique import check_dangling, figure_labels
+from crafter.agents.extract import figure_from_brief, labels_match, read_brief
 from crafter.errors import SpecError
 from crafter.spec import Figure, parse_component, parse_dsl
 from crafter.spec.model import COMPONENT_TYPES, check_references
 
 MAX_ATTEMPTS = 2
-MAX_NEW_TOKENS = 1024
+MAX_NEW_TOKENS = 640  # a 25-component figure is about 400 tokens of DSL
 
 
 class PlanFailed(Exception):
@@ -112,11 +112,16 @@ def _fix_containment(comps: list[dict[str, Any]], warnings: list[str]) -> None:
 
 
 def matches_brief(fig: Figure, brief: str) -> bool:
-    """False when the brief names several things and the figure has none of them (nonsense output)."""
-    ents = brief_entities(brief)
+    """False when the brief names several things and the figure shows none of them (nonsense output).
+
+    Every name the reader finds counts here, guesses included: a figure that shares no
+    name at all with its brief is wrong whichever names were guessed right.
+    """
+    ents = read_brief(brief).entities
     if len(ents) < 2:
         return True
-    return len(missing_entities(fig, brief)) < len(ents)
+    labels = figure_labels(fig)
+    return any(labels_match(e, lab) for e in ents for lab in labels)
 
 
 def plan(brief: str, backend: Any, *, max_attempts: int = MAX_ATTEMPTS) -> dict[str, Any]:
@@ -147,6 +152,9 @@ def plan(brief: str, backend: Any, *, max_attempts: int = MAX_ATTEMPTS) -> dict[
                     raise PlanFailed("the model's figure names none of the things the brief names")
             except PlanFailed as e:
                 reason = str(e)
+                if record.get("hit_length_limit"):
+                    reason += " (the output ran to the length limit)"
+                    break
                 continue
             return {"figure": fig.to_dict(), "source": "model", "issues": issues, "warnings": notes, "calls": calls}
         warnings.append(f"{reason}; the figure was planned from the brief by rules instead")

@@ -43,6 +43,7 @@ from crafter.spec import Figure, parse_component, print_component, print_dsl
 from crafter.spec.model import Box, Chart, Component, Edge, Group, Node, Text
 
 MAX_ATTEMPTS = 3
+REPAIR_MAX_NEW_TOKENS = 256  # replacement lines for one component and what it adds
 GAP = 12.0  # px kept between a moved box and its neighbours
 _NEW_OK = {"missing_entity", "instruction"}  # issues whose repair may add components
 _LAYOUT_FIELDS = ("box", "route", "label_box")
@@ -476,7 +477,8 @@ def repair_by_model(fig: Figure, target: str, issues: list[dict[str, Any]], back
     for attempt in range(1, max_attempts + 1):
         result["attempts"] = attempt
         try:
-            text, record = call_model(backend, "repair", prompt, temperature=0.0 if attempt == 1 else 0.7)
+            text, record = call_model(backend, "repair", prompt, max_new_tokens=REPAIR_MAX_NEW_TOKENS,
+                                      temperature=0.0 if attempt == 1 else 0.7)
         except Exception as e:  # a dead server or a crash in the backend: give up on this target, keep the figure
             result["error"] = f"model call failed: {e}"
             return result
@@ -489,6 +491,9 @@ def repair_by_model(fig: Figure, target: str, issues: list[dict[str, Any]], back
                 raise RepairRejected("the repair output repeats the component unchanged")
         except (SpecError, RepairRejected) as e:
             result["error"] = f"attempt {attempt}: {e}"
+            if record.get("hit_length_limit") and isinstance(e, SpecError):
+                result["error"] += " (the output ran to the length limit; not retried)"
+                return result
             continue
         result.update(ok=True, error=None, components=[_dump(c) for c in comps],
                       fixed=[issue_key(i) for i in issues])
