@@ -633,12 +633,14 @@ def tab_vectorize() -> None:
 
 
 def show_scores(scores: dict[str, Any]) -> None:
-    shown = [(k, v) for k, v in scores.items() if isinstance(v, (int, float)) and not isinstance(v, bool)]
-    if not shown:
-        return
-    cols = st.columns(min(len(shown), 5))
-    for col, (k, v) in zip(cols, shown[:5]):
-        col.metric(k.replace("_", " ").capitalize(), f"{v:.3f}" if isinstance(v, float) else v)
+    lines = services.score_lines(scores)
+    metrics = [(k, v) for k, v in lines if k != "Components"]
+    if metrics:
+        for col, (label, value) in zip(st.columns(len(metrics)), metrics):
+            col.metric(label, value)
+    comps = dict(lines).get("Components")
+    if comps:
+        st.caption(f"Recovered: {comps}")
 
 
 def run_vectorize(ups: list[Any]) -> None:

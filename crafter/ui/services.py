@@ -361,25 +361,39 @@ class Vectorized:
     error: str | None = None
 
 
+_SCORE_LABELS = (  # report key, label people read, format
+    ("ssim", "Similarity (SSIM)", "{:.3f}"),
+    ("editability", "Editability", "{:.0%}"),
+    ("text_as_text", "Text kept as text", "{:.0%}"),
+    ("elements", "SVG elements", "{:d}"),
+    ("seconds", "Seconds", "{:.1f}"),
+)
+
+
 def vectorize(data: bytes, name: str) -> Vectorized:
     """One PNG/JPEG → FigureSpec + SVG + quality scores through CraftEditor."""
     try:
-        import crafteditor
-        convert = getattr(crafteditor, "convert_bytes", None) or getattr(crafteditor, "convert")
-    except (ImportError, AttributeError) as e:
-        err = e if isinstance(e, ImportError) else ImportError(name="crafteditor.convert")
-        raise _unavailable("CraftEditor (Vectorize)", err) from None
-    res = convert(data, name=name) if convert.__name__ == "convert_bytes" else convert(data)
-    fig = getattr(res, "figure", None)
-    if fig is None and isinstance(res, tuple):
-        fig = res[0]
-    report = getattr(res, "report", None) or (res[1] if isinstance(res, tuple) and len(res) > 1 else {})
-    if not isinstance(report, dict):
-        report = report.to_dict() if hasattr(report, "to_dict") else dict(vars(report))
-    svg = getattr(res, "svg", None)
-    if svg is None:
-        fig, svg = render(fig)
-    return Vectorized(name=name, figure=fig, svg=svg, scores=report)
+        from crafteditor.convert import convert
+    except ImportError as e:
+        raise _unavailable("CraftEditor (Vectorize)", e) from None
+    conv = convert(data, name=name)
+    return Vectorized(name=name, figure=conv.figure, svg=conv.svg, scores=dict(conv.report))
+
+
+def score_lines(report: dict[str, Any]) -> list[tuple[str, str]]:
+    """(label, value) pairs of a CraftEditor quality report, in reading order."""
+    out = []
+    for key, label, fmt in _SCORE_LABELS:
+        v = report.get(key)
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            try:
+                out.append((label, fmt.format(v)))
+            except ValueError:
+                out.append((label, str(v)))
+    comps = report.get("components")
+    if isinstance(comps, dict) and comps:
+        out.append(("Components", ", ".join(f"{n} {k}" for k, n in comps.items())))
+    return out
 
 
 def svgs_zip(items: list[tuple[str, str]]) -> bytes:

@@ -51,11 +51,18 @@ def test_generate_shows_steps_and_the_figure(app, pipeline_calls, downloads):
     assert list(app.dataframe[-1].value["run"]) == [app.session_state["ws"].run_id]
 
 
-def test_generate_with_the_example_table_passes_the_table(app, pipeline_calls):
+def test_first_time_user_two_panel_figure_as_pdf(app, pipeline_calls, downloads):
+    """Example button → Generate → a diagram panel and a chart panel → Download PDF."""
     app.button(key="example_two_panel").click().run()
     app.button(key="generate").click().run()
+    assert not errors(app) and not app.exception
     data = Path(pipeline_calls[0]["data"])
     assert data.name == "model_accuracy.csv" and data.read_text().startswith("model,dataset,accuracy")
+    fig = app.session_state["ws"].figure
+    assert len(fig.of_kind("panel")) == 2 and len(fig.of_kind("chart")) == 1
+    assert "ViT Encoder" in [n.label for n in fig.of_kind("node")]
+    name, _ = downloads["create_dl_.pdf"]
+    assert name.endswith(".pdf") and data_of(downloads["create_dl_.pdf"]).startswith(b"%PDF")
 
 
 def test_empty_brief_asks_for_one(app, pipeline_calls):

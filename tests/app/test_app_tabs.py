@@ -3,6 +3,7 @@
 import io
 import zipfile
 
+import pytest
 from PIL import Image
 
 from conftest import TWO_NODES, current_svg, data_of, errors, open_dsl
@@ -89,7 +90,8 @@ def test_vectorize_many_files_with_a_bad_one(app, monkeypatch, downloads):
 
     def fake_vectorize(data, name):
         laid, svg = services.render(parse_dsl(f'box node "{name}"'))
-        return services.Vectorized(name=name, figure=laid, svg=svg, scores={"ssim": 0.97, "editability": 0.9})
+        return services.Vectorized(name=name, figure=laid, svg=svg, scores={
+            "ssim": 0.97, "editability": 0.9, "components": {"node": 1}})
 
     monkeypatch.setattr(services, "vectorize", fake_vectorize)
     app.file_uploader(key="vectorize_upload").set_value([
@@ -98,11 +100,28 @@ def test_vectorize_many_files_with_a_bad_one(app, monkeypatch, downloads):
     app.button(key="vectorize").click().run()
     assert not app.exception
     assert any("Not converted: broken.png: not a readable PNG or JPEG" in e for e in errors(app))
-    assert [m.label for m in app.metric][:2] == ["Ssim", "Editability"]
+    assert [(m.label, m.value) for m in app.metric][:2] == [("Similarity (SSIM)", "0.970"), ("Editability", "90%")]
+    assert any(c.value == "Recovered: 1 node" for c in app.caption)
     z = zipfile.ZipFile(io.BytesIO(data_of(downloads["vectorize_zip"])))
     assert z.namelist() == ["a.svg", "b.svg"]
     app.button(key="vec_edit_0").click().run()
     assert app.session_state["ws"].figure.get("box").label == "a.png"
+
+
+@pytest.mark.slow
+def test_vectorize_a_real_png_with_craftEditor(app):
+    """CraftEditor reads back a figure Crafter rendered: its labels come back as editable text."""
+    from crafter.spec import parse_dsl
+    from crafter.ui import services
+
+    png = services.export_bytes(parse_dsl(TWO_NODES), ".png", dpi=150)
+    app.file_uploader(key="vectorize_upload").set_value([("encoder.png", png, "image/png")]).run()
+    app.button(key="vectorize").click().run()
+    assert not errors(app) and not app.exception
+    assert app.metric[0].label == "Similarity (SSIM)"
+    app.button(key="vec_edit_0").click().run()
+    labels = {getattr(c, "label", None) or getattr(c, "text", None) for c in app.session_state["ws"].figure.components}
+    assert {"Encoder", "Decoder"} <= labels
 
 
 def test_vectorize_without_craftEditor_is_a_message(app, monkeypatch):
