@@ -103,3 +103,15 @@ def test_metadata_survives_an_editor_moving_it(showcase: Figure) -> None:
 def test_figure_without_layout_round_trips_its_laid_out_form() -> None:
     fig = parse_dsl('a node "A" box=0,0,80,30\nb node "B" box=120,0,80,30\ne edge a -> b route=80,15;120,15\n')
     assert load_svg(figure_to_svg(fig)) == fig
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(figures(max_nodes=6))
+def test_generated_figures_round_trip_after_real_layout(fig: Figure) -> None:
+    layout = pytest.importorskip("crafter.layout")
+    if not hasattr(layout, "layout_figure"):
+        pytest.skip("crafter.layout.layout_figure is not there yet")
+    laid_out = layout.layout_figure(fig, engine="python")
+    with patch("crafter.render.svg._chart_fragment", lambda: None):
+        svg = figure_to_svg(laid_out)
+    assert load_svg(svg) == laid_out
