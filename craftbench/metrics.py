@@ -211,12 +211,12 @@ def layout_quality(fig: Figure) -> dict[str, float]:
 # ---------------------------------------------------------------------------------
 
 
-def png_from_svg(svg: str, width: int | None = None) -> "Any":
+def png_from_svg(svg: str, width: int | None = None, height: int | None = None) -> "Any":
     import cairosvg
     import numpy as np
     from PIL import Image
 
-    png = cairosvg.svg2png(bytestring=svg.encode("utf-8"), output_width=width, background_color="white")
+    png = cairosvg.svg2png(bytestring=svg.encode("utf-8"), output_width=width, output_height=height, background_color="white")
     return np.asarray(Image.open(io.BytesIO(png)).convert("L"))
 
 
@@ -229,6 +229,9 @@ def ssim(reference_png: bytes | "Any", candidate_svg: str | None = None, candida
     ref = np.asarray(Image.open(io.BytesIO(reference_png)).convert("L")) if isinstance(reference_png, bytes) else reference_png
     if candidate_svg is not None:
         cand = png_from_svg(candidate_svg, width=ref.shape[1])
+        if cand.shape != ref.shape and abs(cand.shape[0] - ref.shape[0]) <= 2:
+            # the same drawing, rounded one pixel differently: draw it at exactly the reference size
+            cand = png_from_svg(candidate_svg, width=ref.shape[1], height=ref.shape[0])
     elif candidate_png is not None:
         cand = np.asarray(Image.open(io.BytesIO(candidate_png)).convert("L"))
     else:
@@ -263,7 +266,8 @@ def editability(svg: str, truth: Figure | None = None) -> dict[str, float]:
     drawn = sum(v for k, v in counts.items() if k in _PRIMITIVES | {"path", "text", "image"})
     if truth is not None:
         want = sum(len(n.text.replace("\n", "")) for n in truth.of_kind("node"))
-        text_share = min(1.0, text_chars / want) if want else (1.0 if text_chars or not want else 0.0)
+        want += sum(len(c.title or "") for c in truth.of_kind("chart")) + sum(len(t.text) for t in truth.of_kind("text"))
+        text_share = min(1.0, text_chars / want) if want else 1.0
     else:
         text_share = 1.0 if counts.get("text") else 0.0
     return {

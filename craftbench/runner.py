@@ -109,12 +109,18 @@ def run_benchmark(
     results = out_dir / "results.jsonl"
     done = set()
     if results.exists():
+        good, cut = [], False
         for line in results.read_text(encoding="utf-8").splitlines():
             try:
                 r = json.loads(line)
                 done.add((r["case"], r["system"]))
+                good.append(line)
             except (json.JSONDecodeError, KeyError):
-                continue  # a line cut by a kill: that pair runs again
+                cut = True  # a line cut by a kill: that pair runs again
+        if cut:  # drop the fragment so the next line appended starts clean
+            from crafter.spec.io import write_text_atomic
+
+            write_text_atomic(results, "".join(line + "\n" for line in good))
     (out_dir / "run.json").write_text(json.dumps({"suite_dir": str(suite_dir), "systems": systems}, indent=2))
     todo = []
     for case in cases:
