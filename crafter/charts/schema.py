@@ -48,8 +48,11 @@ def _validator():
 
 def schema_errors(spec: dict[str, Any]) -> list[str]:
     """Every schema violation, each as 'path: message' (empty when the spec is valid)."""
+    import jsonschema
+
     out = []
-    for e in _validator().iter_errors(spec):
+    for top in _validator().iter_errors(spec):
+        e = jsonschema.exceptions.best_match([top])  # the most relevant error inside an anyOf
         path = ".".join(str(p) for p in e.absolute_path) or "(top level)"
         out.append(f"{path}: {e.message}")
     return out
