@@ -36,6 +36,31 @@ def dash_array(style: str, width: float) -> str | None:
     return None
 
 
+# -- proportions (crafter.layout.shapes sizes nodes with the same numbers) ---------------
+
+def parallelogram_skew(w: float, h: float) -> float:
+    return min(h * 0.35, w * 0.2)
+
+
+def hexagon_inset(w: float, h: float) -> float:
+    return min(h * 0.3, w * 0.2)
+
+
+def cylinder_rim(w: float, h: float) -> float:
+    """Vertical radius of the cylinder's elliptical top and bottom."""
+    return min(h * 0.12, w * 0.25, 7.0)
+
+
+def document_wave(h: float) -> float:
+    """Amplitude of the document's wavy bottom edge."""
+    return min(h * 0.1, 5.0)
+
+
+def stack_offset(w: float, h: float) -> float:
+    """Offset between the sheets of a stack."""
+    return min(4.0, h * 0.1, w * 0.05)
+
+
 def _poly(points: list[tuple[float, float]], paint: Paint) -> str:
     pts = " ".join(f"{num(x)},{num(y)}" for x, y in points)
     return f'<polygon points="{pts}" {paint.attrs()} stroke-linejoin="round"/>'
@@ -52,17 +77,10 @@ def shape_svg(shape: str, b: Box, paint: Paint, corner_radius: float) -> tuple[s
         return (f'<ellipse cx="{num(b.cx)}" cy="{num(b.cy)}" rx="{num(w / 2)}" ry="{num(h / 2)}" {a}/>', b)
     if shape == "circle":
         return f'<circle cx="{num(b.cx)}" cy="{num(b.cy)}" r="{num(min(w, h) / 2)}" {a}/>', b
-    if shape == "diamond":
-        return _poly([(b.cx, y), (x + w, b.cy), (b.cx, y + h), (x, b.cy)], paint), b
-    if shape == "parallelogram":
-        s = min(h * 0.35, w * 0.2)
-        return _poly([(x + s, y), (x + w, y), (x + w - s, y + h), (x, y + h)], paint), b
-    if shape == "hexagon":
-        s = min(h * 0.3, w * 0.2)
-        return _poly([(x + s, y), (x + w - s, y), (x + w, b.cy), (x + w - s, y + h), (x + s, y + h), (x, b.cy)],
-                     paint), b
+    if shape in ("diamond", "parallelogram", "hexagon"):
+        return _poly(outline_polygon(shape, b) or [], paint), b
     if shape == "cylinder":
-        ry = min(h * 0.12, w * 0.25, 7.0)
+        ry = cylinder_rim(w, h)
         rx = w / 2
         body = (f"M{num(x)},{num(y + ry)} L{num(x)},{num(y + h - ry)} "
                 f"A{num(rx)},{num(ry)} 0 0 0 {num(x + w)},{num(y + h - ry)} L{num(x + w)},{num(y + ry)} "
@@ -72,7 +90,7 @@ def shape_svg(shape: str, b: Box, paint: Paint, corner_radius: float) -> tuple[s
                f'<path d="{rim}" fill="none" stroke="{esc_attr(paint.stroke)}" stroke-width="{num(paint.width)}"/>')
         return svg, Box(x=x, y=y + 2 * ry, w=w, h=max(h - 3 * ry, 0))
     if shape == "document":
-        amp = min(h * 0.1, 5.0)
+        amp = document_wave(h)
         base = y + h - amp
         d = (f"M{num(x)},{num(y)} L{num(x + w)},{num(y)} L{num(x + w)},{num(base)} "
              f"C{num(x + w * 0.75)},{num(base - 2 * amp)} {num(x + w * 0.6)},{num(base - 1.2 * amp)} "
@@ -81,7 +99,7 @@ def shape_svg(shape: str, b: Box, paint: Paint, corner_radius: float) -> tuple[s
              f"{num(x)},{num(base)} Z")
         return f'<path d="{d}" {a} stroke-linejoin="round"/>', Box(x=x, y=y, w=w, h=max(h - amp, 0))
     if shape == "stack":
-        off = min(4.0, h * 0.1, w * 0.05)
+        off = stack_offset(w, h)
         r = min(2.0, h / 4)
         parts = []
         # the two copies behind, offset up and to the right, then the front sheet
@@ -105,10 +123,10 @@ def outline_polygon(shape: str, b: Box) -> list[tuple[float, float]] | None:
     if shape == "diamond":
         return [(b.cx, y), (x + w, b.cy), (b.cx, y + h), (x, b.cy)]
     if shape == "parallelogram":
-        s = min(h * 0.35, w * 0.2)
+        s = parallelogram_skew(w, h)
         return [(x + s, y), (x + w, y), (x + w - s, y + h), (x, y + h)]
     if shape == "hexagon":
-        s = min(h * 0.3, w * 0.2)
+        s = hexagon_inset(w, h)
         return [(x + s, y), (x + w - s, y), (x + w, b.cy), (x + w - s, y + h), (x + s, y + h), (x, b.cy)]
     return None
 
