@@ -189,16 +189,17 @@ def runs(
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(show_edge=False, pad_edge=False)
+    table = Table(show_edge=False, pad_edge=False, box=None, header_style="bold")
     for col in ("run", "when", "kind", "status", "issues", "brief"):
-        table.add_column(col, overflow="fold" if col == "brief" else "ellipsis", no_wrap=col != "brief")
+        table.add_column(col, overflow="ellipsis", no_wrap=True, max_width=60 if col == "brief" else None)
+    colours = {"done": "green", "failed": "red", "interrupted": "yellow", "running": "cyan"}
     for i in infos:
         s = i.summary
         issues = f"{s.get('issues_fixed', 0)}/{s.get('issues_found', 0)} fixed" if s else "–"
-        brief = " ".join(i.brief.split())
-        table.add_row(i.run_id, time.strftime("%Y-%m-%d %H:%M", time.localtime(i.created)), i.kind, i.shown_status,
-                      issues, brief[:70] + ("…" if len(brief) > 70 else ""))
-    Console(width=max(100, Console().width), highlight=False).print(table)
+        status = i.shown_status
+        table.add_row(i.run_id, time.strftime("%Y-%m-%d %H:%M", time.localtime(i.created)), i.kind,
+                      f"[{colours.get(status, 'white')}]{status}[/]", issues, " ".join(i.brief.split()))
+    Console(width=max(120, Console().width), highlight=False).print(table)
 
 
 @app.command()

@@ -30,6 +30,7 @@ def critique(fig: Figure, *, svg: str | None = None, brief: str | None = None) -
     issues += check_overlaps(fig)
     issues += check_text_overflow(fig)
     issues += check_edges_cross_nodes(fig)
+    issues += check_edge_ends(fig)
     issues += check_edge_labels(fig)
     issues += check_off_canvas(fig)
     issues += check_contrast(fig)
@@ -179,6 +180,26 @@ def check_edges_cross_nodes(fig: Figure) -> list[dict[str, Any]]:
             names = ", ".join(f"'{x}'" for x in crossed)
             issues.append(make_issue("edge_crosses_node", [e.id, *crossed],
                                      f"edge '{e.id}' ({e.source} -> {e.target}) runs through {names}", target=e.id))
+    return issues
+
+
+def check_edge_ends(fig: Figure) -> list[dict[str, Any]]:
+    """Edges whose route starts or ends away from the component it joins (e.g. a pinned route after a move)."""
+    by_id = fig.by_id()
+    issues = []
+    for e in fig.of_kind("edge"):
+        pts = _route(e)
+        if len(pts) < 2:
+            continue
+        for end, (px, py) in (("source", pts[0]), ("target", pts[-1])):
+            c = by_id.get(getattr(e, end))
+            b = getattr(c, "box", None)
+            if b is None:
+                continue
+            if not (b.x - 3 <= px <= b.right + 3 and b.y - 3 <= py <= b.bottom + 3):
+                issues.append(make_issue("edge_detached", [e.id, c.id],
+                                         f"edge '{e.id}' no longer reaches its {end} '{c.id}'", target=e.id))
+                break
     return issues
 
 
@@ -429,7 +450,7 @@ def summarise(issues: Iterable[dict[str, Any]]) -> dict[str, int]:
 
 
 __all__ = [
-    "critique", "check_overlaps", "check_text_overflow", "check_edges_cross_nodes", "check_edge_labels",
+    "critique", "check_overlaps", "check_text_overflow", "check_edges_cross_nodes", "check_edge_ends", "check_edge_labels",
     "check_off_canvas", "check_contrast", "check_font_size", "check_charts", "check_brief_entities",
     "missing_entities", "figure_labels", "segment_hits_box", "node_text_fits", "print_scale", "best_text_color",
     "text_on", "summarise", "check_dangling",

@@ -25,6 +25,7 @@ CODES: dict[str, tuple[str, str]] = {
     "text_overflow": ("error", "rule"),  # a label does not fit its box
     "edge_crosses_node": ("warning", "rule"),  # an edge runs through a node that is not its endpoint
     "label_overlap": ("warning", "rule"),  # an edge label sits on a node
+    "edge_detached": ("error", "rule"),  # an edge's drawn route no longer reaches its source or target
     "dangling_id": ("error", "rule"),  # a reference to an id that does not exist
     "off_canvas": ("error", "rule"),  # content outside the canvas
     "low_contrast": ("warning", "rule"),  # text contrast below WCAG AA (4.5:1)

@@ -165,46 +165,74 @@ def orthogonal_detour(fig: Figure, edge: Edge) -> list[tuple[float, float]] | No
         return None
     a, b = src.box, tgt.box
     obstacles = [_shrink(o, 2.0) for c, o in leaf_boxes(fig) if c.id not in (src.id, tgt.id) and not isinstance(c, Text)]
+    # each route leaves its source and enters its target square to the side, through a short stub
+    out = {"r": (1, 0), "l": (-1, 0), "b": (0, 1), "t": (0, -1)}
     ports_a = {"r": (a.right, a.cy), "l": (a.x, a.cy), "b": (a.cx, a.bottom), "t": (a.cx, a.y)}
     ports_b = {"r": (b.right, b.cy), "l": (b.x, b.cy), "b": (b.cx, b.bottom), "t": (b.cx, b.y)}
     ys = [o.y - GAP for o in obstacles] + [o.bottom + GAP for o in obstacles] + [a.y - GAP, a.bottom + GAP, b.y - GAP, b.bottom + GAP]
     xs = [o.x - GAP for o in obstacles] + [o.right + GAP for o in obstacles] + [a.x - GAP, a.right + GAP, b.x - GAP, b.right + GAP]
     own = [_shrink(a, 1.0), _shrink(b, 1.0)]
-    candidates: list[list[tuple[float, float]]] = []
-    for pa in ports_a.values():
-        for pb in ports_b.values():
-            candidates.append([pa, pb] if (pa[0] == pb[0] or pa[1] == pb[1]) else [pa, (pb[0], pa[1]), pb])
-            candidates.append([pa, (pa[0], pb[1]), pb])
-            mx, my = (pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2
-            candidates.append([pa, (mx, pa[1]), (mx, pb[1]), pb])
-            candidates.append([pa, (pa[0], my), (pb[0], my), pb])
-            for y in ys:
-                candidates.append([pa, (pa[0], y), (pb[0], y), pb])
-            for x in xs:
-                candidates.append([pa, (x, pa[1]), (x, pb[1]), pb])
+    stub = GAP / 2
+    candidates: list[tuple[list[tuple[float, float]], tuple[int, int], tuple[int, int]]] = []
+    for sa, pa in ports_a.items():
+        qa = (pa[0] + out[sa][0] * stub, pa[1] + out[sa][1] * stub)
+        for sb, pb in ports_b.items():
+            qb = (pb[0] + out[sb][0] * stub, pb[1] + out[sb][1] * stub)
+            middles = [[(qb[0], qa[1])], [(qa[0], qb[1])]]
+            mx, my = (qa[0] + qb[0]) / 2, (qa[1] + qb[1]) / 2
+            middles += [[(mx, qa[1]), (mx, qb[1])], [(qa[0], my), (qb[0], my)]]
+            middles += [[(qa[0], y), (qb[0], y)] for y in ys] + [[(x, qa[1]), (x, qb[1])] for x in xs]
+            if qa[0] == qb[0] or qa[1] == qb[1]:
+                middles.append([])
+            candidates += [([pa, qa, *m, qb, pb], out[sa], out[sb]) for m in middles]
 
     def ok(route: list[tuple[float, float]]) -> bool:
         segs = list(zip(route, route[1:]))
         if any(segment_hits_box(p, q, o) for p, q in segs for o in obstacles):
             return False
-        # the route must not cut back through its own end nodes (except at the ports)
-        inner = segs[1:-1] if len(segs) > 2 else []
+        # past the stubs the route must not cut back through its own end nodes
+        inner = segs[1:-1]
         return not any(segment_hits_box(p, q, o) for p, q in inner for o in own)
 
     def cost(route: list[tuple[float, float]]) -> float:
         length = sum(abs(p[0] - q[0]) + abs(p[1] - q[1]) for p, q in zip(route, route[1:]))
         return length + 40.0 * (len(route) - 2)
 
-    good = [_dedupe(r) for r in candidates if ok(_dedupe(r)) and min(x for x, _ in r) >= 0 and min(y for _, y in r) >= 0]
+    good = []
+    for raw, da, db in candidates:
+        r = _dedupe(raw)
+        if len(r) < 2 or min(x for x, _ in r) < 0 or min(y for _, y in r) < 0:
+            continue
+        # leave the source and enter the target outwards, never back along the stub
+        if (r[1][0] - r[0][0]) * da[0] + (r[1][1] - r[0][1]) * da[1] <= 0:
+            continue
+        if (r[-2][0] - r[-1][0]) * db[0] + (r[-2][1] - r[-1][1]) * db[1] <= 0:
+            continue
+        if ok(r):
+            good.append(r)
     return min(good, key=cost) if good else None
 
 
 def _dedupe(route: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    out = [route[0]]
-    for p in route[1:]:
-        if abs(p[0] - out[-1][0]) > 1e-9 or abs(p[1] - out[-1][1]) > 1e-9:
-            out.append(p)
-    return out
+    """The route without repeated points and without middle points of straight runs."""
+    pts = list(route)
+    changed = True
+    while changed:
+        changed = False
+        out = [pts[0]]
+        for p in pts[1:]:
+            if abs(p[0] - out[-1][0]) > 1e-9 or abs(p[1] - out[-1][1]) > 1e-9:
+                out.append(p)
+        keep = [out[0]]
+        for i in range(1, len(out) - 1):
+            p, q, r = keep[-1], out[i], out[i + 1]
+            if (p[0] == q[0] == r[0]) or (p[1] == q[1] == r[1]):
+                changed = True  # q is on the line p–r (or a dead end back along it)
+                continue
+            keep.append(q)
+        keep.append(out[-1])
+        pts = keep
+    return pts
 
 
 def fix_edge_route(fig: Figure, edge: Edge) -> Edge | None:
@@ -363,7 +391,7 @@ def repair_by_rule(fig: Figure, target: str, issues: list[dict[str, Any]]) -> di
             fixed = fix_overlap(work, current)
         elif code == "text_overflow" and isinstance(current, Node):
             fixed = fix_text_overflow(work, current)
-        elif code == "edge_crosses_node" and isinstance(current, Edge):
+        elif code in ("edge_crosses_node", "edge_detached") and isinstance(current, Edge):
             fixed = fix_edge_route(work, current)
         elif code == "label_overlap" and isinstance(current, Edge):
             fixed = fix_label_overlap(work, current)

@@ -148,3 +148,15 @@ def test_two_results_for_the_same_component_conflict(pipeline_dsl) -> None:
 def test_issue_keys_are_stable() -> None:
     fig = parse_dsl(PINNED)
     assert [issue_key(i) for i in critique(fig)] == [issue_key(i) for i in critique(fig)]
+
+
+def test_a_pinned_route_left_behind_by_a_move_is_rerouted() -> None:
+    fig = parse_dsl("figure canvas=500,200\n"
+                    "a node \"A\" box=10,10,60,30 pinned=true\nb node \"B\" box=300,120,60,30 pinned=true\n"
+                    "e edge a -> b pinned=true route=70,25;300,25\n")  # B was at y=10 when the route was pinned
+    [issue] = [i for i in critique(fig) if i["code"] == "edge_detached"]
+    assert issue["target"] == "e"
+    new, applied, _ = repair_all(fig, [issue])
+    assert applied and not [i for i in critique(new) if i["code"] == "edge_detached"]
+    route = new.get("e").route
+    assert (route[-1].x, route[-1].y) in {(300, 135), (330, 120), (330, 150), (360, 135)}
