@@ -256,10 +256,13 @@ def _merge_vertical(rects: list[tuple[int, int, int, int]]) -> list[tuple[int, i
                 a, b = rects[i], rects[j]
                 wa, wb = a[2] - a[0], b[2] - b[0]
                 tall_a, tall_b = (a[3] - a[1]) >= 1.4 * wa, (b[3] - b[1]) >= 1.4 * wb
-                if not (tall_a or tall_b) or not (tall_a and tall_b or 0.7 <= wa / max(1, wb) <= 1.4):
-                    continue
+                similar = 0.7 <= wa / max(1, wb) <= 1.4
                 overlap_x = min(a[2], b[2]) - max(a[0], b[0])
                 gap_y = max(a[1], b[1]) - min(a[3], b[3])
+                # a rotated word split into letters: small boxes stacked almost touching
+                letters = similar and overlap_x >= 0.8 * min(wa, wb) and gap_y <= 0.3 * max(wa, wb)
+                if not letters and (not (tall_a or tall_b) or not (tall_a and tall_b or similar)):
+                    continue
                 if overlap_x >= 0.6 * min(wa, wb) and gap_y <= 0.8 * max(wa, wb):
                     rects[i] = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
                     del rects[j]

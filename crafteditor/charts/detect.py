@@ -1,14 +1,523 @@
-"""Chart detection (stub until the full detector lands)."""
+"""Charts: axes, calibrated scales, marks back to data, legend by colour (ReVision-style rules).
+
+1. **Axes**: long thin horizontal and vertical strokes (morphological opening with a long
+   line kernel); an x axis and a y axis meeting at a corner frame the plot.
+2. **Ticks**: OCR'd runs that parse as numbers just left of the y axis and just below the
+   x axis; non-numeric runs below the x axis are categories. A robust line fit maps pixels
+   to values; a log scale is chosen when ``log10(value)`` fits the pixels better (labels
+   such as ``10²`` read as ``102`` are tried as powers of ten too).
+3. **Marks**, per series paint inside the plot: filled rectangles standing on the baseline
+   are bars (height from the anti-aliased column coverage, sub-pixel); compact blobs are
+   points (markers); the rest is skeletonised into line vertices. Gridlines and frames
+   (long faint strokes) are ignored.
+4. **Legend**: a text run inside the plot with a swatch of a series paint just left of it
+   names that series.
+
+The result is a ``chart`` component whose spec is Vega-Lite vocabulary with the recovered
+rows inline, so Crafter re-renders the chart from data (crafter.charts.render).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from crafteditor.config import Config
+from crafteditor.ocr import TextRun
+from crafteditor.paint import Paints, to_hex
+
+
+@dataclass
+class Axis:
+    """A calibrated axis: value = a + b·pixel (in log10 space when ``log``)."""
+
+    a: float
+    b: float
+    log: bool = False
+    categories: list[tuple[float, str]] = field(default_factory=list)  # (pixel centre, label)
+
+    def value(self, px: float) -> float:
+        v = self.a + self.b * px
+        return 10 ** v if self.log else v
+
+    def pixel(self, value: float) -> float:
+        v = math.log10(value) if self.log else value
+        return (v - self.a) / self.b
 
 
 @dataclass
 class ChartResult:
-    pass
+    box: tuple[float, float, float, float]  # x0, y0, x1, y1 in image pixels (the whole chart)
+    plot: tuple[float, float, float, float]  # plot area
+    mask: np.ndarray  # pixels this chart owns (no shapes or lines are searched there)
+    run_indices: list[int]
+    spec: dict[str, Any]
+    title: str | None = None
+
+    def component(self, builder: Any) -> Any:
+        from crafter.spec.model import Chart
+
+        x0, y0, x1, y1 = self.box
+        return Chart(kind="chart", id=builder.new_id("chart", self.title), spec=self.spec,
+                     box=builder.box(x0, y0, x1 - x0, y1 - y0), pinned=True)
 
 
-def detect_charts(rgb, paints, runs, config, image):
-    return []
+_NUM = re.compile(r"^[−\-–+]?\d+(?:[.,]\d+)?(?:[eE][−\-+]?\d+)?%?$")
+
+
+def parse_number(text: str) -> float | None:
+    t = text.strip().replace(" ", "").replace("−", "-").replace("–", "-").replace(",", "")
+    t = t.rstrip("%")
+    for suffix, mult in (("k", 1e3), ("K", 1e3), ("M", 1e6), ("B", 1e9)):
+        if t.endswith(suffix) and _NUM.match(t[:-1] or "x"):
+            try:
+                return float(t[:-1]) * mult
+            except ValueError:
+                return None
+    if not _NUM.match(t):
+        return None
+    try:
+        return float(t)
+    except ValueError:
+        return None
+
+
+# -- axes ---------------------------------------------------------------------------------------
+
+def _long_lines(ink: np.ndarray, horizontal: bool, min_len: int) -> list[tuple[int, int, int, int]]:
+    """Thin straight strokes at least ``min_len`` long: (x0, y0, x1, y1), end exclusive.
+
+    A bar standing on an axis survives the opening too; only the rows (columns) where the
+    stroke runs its full length are kept, so the axis comes out thin.
+    """
+    k = np.ones((1, min_len) if horizontal else (min_len, 1), np.uint8)
+    opened = cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_OPEN, k)
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
+    out = []
+    for i in range(1, n):
+        x, y, w, h, _ = stats[i]
+        comp = lab[y:y + h, x:x + w] == i
+        widths = comp.sum(axis=1) if horizontal else comp.sum(axis=0)
+        full = np.nonzero(widths >= 0.9 * widths.max())[0]
+        if full.size == 0:
+            continue
+        # the longest band of consecutive full rows
+        bands = np.split(full, np.nonzero(np.diff(full) > 1)[0] + 1)
+        band = max(bands, key=len)
+        if len(band) > 6:
+            continue
+        if horizontal:
+            cols = np.nonzero(comp[band].any(axis=0))[0]
+            out.append((int(x + cols[0]), int(y + band[0]), int(x + cols[-1] + 1), int(y + band[-1] + 1)))
+        else:
+            rows = np.nonzero(comp[:, band].any(axis=1))[0]
+            out.append((int(x + band[0]), int(y + rows[0]), int(x + band[-1] + 1), int(y + rows[-1] + 1)))
+    return out
+
+
+def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: Config, image: Any) -> list[ChartResult]:
+    ink = paints.labels != paints.background
+    H, W = ink.shape
+    hlines = _long_lines(ink, True, max(40, int(0.12 * W)))
+    vlines = _long_lines(ink, False, max(30, int(0.12 * H)))
+    results: list[ChartResult] = []
+    used_runs: set[int] = set()
+    # x axis candidates: lowest first; pair each with a vertical line meeting its left end
+    for hx0, hy0, hx1, hy1 in sorted(hlines, key=lambda ln: -ln[1]):
+        ay = (hy0 + hy1) / 2
+        vert = [v for v in vlines if abs(v[3] - hy1) <= 6 and abs(v[0] - hx0) <= 6]
+        if vert:
+            vx0, vy0, vx1, vy1 = min(vert, key=lambda v: v[0])
+            ax = (vx0 + vx1) / 2
+            top = vy0
+        else:
+            ax, top = float(hx0), None
+        if any(r.plot[0] - 2 <= ax <= r.plot[2] + 2 and r.plot[1] - 2 <= ay <= r.plot[3] + 2 for r in results):
+            continue  # the top spine of a chart already read
+        res = _read_chart(rgb, paints, runs, used_runs, ax, ay, float(hx1), top, config)
+        if res is not None:
+            results.append(res)
+            used_runs.update(res.run_indices)
+    return results
+
+
+def _read_chart(rgb, paints, runs, used, ax, ay, right, top, config) -> ChartResult | None:
+    font = float(np.median([r.font_px for r in runs])) if runs else 16.0
+    # y ticks: numbers whose right edge is just left of the y axis
+    yt = [k for k, r in enumerate(runs) if k not in used and r.angle == 0 and parse_number(r.text) is not None
+          and ax - 6 * font <= r.right <= ax + 2 and r.cy <= ay + font
+          and (top is None or r.cy >= top - font)]
+    if len(yt) < 2:
+        return None
+    if top is None:
+        top = min(runs[k].y for k in yt) - font * 0.2
+    yaxis = _fit_axis([(runs[k].cy, runs[k].text) for k in yt])
+    if yaxis is None:
+        return None
+    # x ticks: below the x axis
+    below = [k for k, r in enumerate(runs) if k not in used and r.angle == 0 and ay - 2 <= r.y <= ay + 3 * font
+             and ax - 2 * font <= r.cx <= right + 2 * font]
+    xnum = [k for k in below if parse_number(runs[k].text) is not None]
+    xcat = [k for k in below if k not in xnum]
+    xaxis = None
+    if len(xnum) >= 2 and len(xnum) >= len(xcat):
+        xaxis = _fit_axis([(runs[k].cx, runs[k].text) for k in xnum])
+        xticks = xnum
+    else:
+        xticks = xcat
+        if xcat:
+            xaxis = Axis(a=0.0, b=1.0, categories=sorted((runs[k].cx, runs[k].text) for k in xcat))
+    if xaxis is None:
+        return None
+    plot = (ax, float(top), right, ay)
+    consumed = set(yt) | set(xticks)
+    # axis titles and the chart title
+    tick_bottom = max([runs[k].bottom for k in xticks], default=ay)
+    ytick_left = min(runs[k].x for k in yt)
+    x_title = _pick(runs, used | consumed, lambda r: r.angle == 0 and tick_bottom - 2 <= r.y <= tick_bottom + 3 * font
+                    and ax - font <= r.cx <= right + font)
+    y_title = _pick(runs, used | consumed, lambda r: r.angle != 0 and r.right <= ytick_left + 2
+                    and ytick_left - 4 * font <= r.x and top - font <= r.cy <= ay + font)
+    title = _pick(runs, used | consumed, lambda r: r.angle == 0 and top - 4 * font <= r.y and r.bottom <= top + 2
+                  and ax - font <= r.cx <= right + font)
+    for k in (x_title, y_title, title):
+        if k is not None:
+            consumed.add(k)
+    # legend entries and marks
+    series, legend_box, legend_runs = _read_marks(rgb, paints, runs, used | consumed, plot, yaxis, xaxis, font)
+    consumed |= set(legend_runs)
+    if not series:
+        return None
+    xs = [runs[k].x for k in consumed] + [ax]
+    ys = [runs[k].y for k in consumed] + [top]
+    xe = [runs[k].right for k in consumed] + [right]
+    ye = [runs[k].bottom for k in consumed] + [ay]
+    pad = 0.3 * font
+    H, W = paints.labels.shape
+    box = (max(0.0, min(xs) - pad), max(0.0, min(ys) - pad), min(float(W), max(xe) + pad), min(float(H), max(ye) + pad))
+    mask = np.zeros((H, W), bool)
+    mask[int(box[1]):int(math.ceil(box[3])), int(box[0]):int(math.ceil(box[2]))] = True
+    spec = _spec(series, xaxis, yaxis, plot,
+                 runs[title].text if title is not None else None,
+                 runs[x_title].text if x_title is not None else None,
+                 runs[y_title].text if y_title is not None else None)
+    return ChartResult(box=box, plot=plot, mask=mask, run_indices=sorted(consumed), spec=spec,
+                       title=runs[title].text if title is not None else None)
+
+
+def _pick(runs, used, pred) -> int | None:
+    cands = [k for k, r in enumerate(runs) if k not in used and pred(r)]
+    if not cands:
+        return None
+    return max(cands, key=lambda k: len(runs[k].text))
+
+
+def _fit_axis(ticks: list[tuple[float, str]]) -> Axis | None:
+    """Robust pixel → value fit; linear or log10, whichever explains the labels better."""
+    pts = [(px, parse_number(t)) for px, t in ticks]
+    pts = [(px, v) for px, v in pts if v is not None]
+    if len(pts) < 2:
+        return None
+    cands = []
+    lin = _robust_fit([p for p, _ in pts], [v for _, v in pts])
+    if lin is not None:
+        cands.append((lin[2], Axis(a=lin[0], b=lin[1], log=False)))
+    pos = [(p, v) for p, v in pts if v > 0]
+    if len(pos) >= 2:
+        lg = _robust_fit([p for p, _ in pos], [math.log10(v) for _, v in pos])
+        if lg is not None:
+            cands.append((lg[2] * 1.0, Axis(a=lg[0], b=lg[1], log=True)))
+    # '10²' comes out of OCR as '102': read 10k as 10^k
+    sup = [(px, t.strip()) for px, t in ticks if re.fullmatch(r"10[−\-]?\d", t.strip())]
+    if len(sup) >= 2 and len(sup) == len(ticks):
+        exps = [float(t[2:].replace("−", "-")) for _, t in sup]
+        fit = _robust_fit([p for p, _ in sup], exps)
+        if fit is not None:
+            cands.append((fit[2] * 0.5, Axis(a=fit[0], b=fit[1], log=True)))
+    if not cands:
+        return None
+    return min(cands, key=lambda c: c[0])[1]
+
+
+def _robust_fit(px: list[float], vals: list[float]) -> tuple[float, float, float] | None:
+    """(a, b, relative residual) of vals ≈ a + b·px, dropping one bad reading if that helps."""
+    x = np.asarray(px, float)
+    y = np.asarray(vals, float)
+    if len(x) < 2 or np.ptp(x) < 1:
+        return None
+
+    def fit(xx, yy):
+        b, a = np.polyfit(xx, yy, 1)
+        res = np.abs(yy - (a + b * xx))
+        span = np.ptp(yy) or 1.0
+        return a, b, float(res.max() / span), res
+
+    a, b, err, res = fit(x, y)
+    if err > 0.01 and len(x) >= 4:
+        keep = np.ones(len(x), bool)
+        keep[int(np.argmax(res))] = False
+        a2, b2, err2, _ = fit(x[keep], y[keep])
+        if err2 < err / 3:
+            a, b, err = a2, b2, err2
+    if b == 0:
+        return None
+    return float(a), float(b), err
+
+
+# -- marks ----------------------------------------------------------------------------------------
+
+@dataclass
+class Series:
+    color: tuple[int, int, int]
+    kind: str  # bar, line, point
+    points: list[tuple[Any, float]]  # (x value or category, y value)
+    name: str | None = None
+
+
+def _read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis, font: float):
+    x0, y0, x1, y1 = (int(round(v)) for v in plot)
+    inner = (x0 + 3, y0 + 2, x1 - 2, y1 - 3)
+    labels = paints.labels
+    region = labels[inner[1]:inner[3], inner[0]:inner[2]]
+    if region.size == 0:
+        return [], None, []
+    counts = np.bincount(region[region >= 0].ravel(), minlength=len(paints.colors))
+    bg = paints.background
+    min_px = max(6, int(0.0004 * region.size))
+    cands = [p for p in range(len(paints.colors)) if p != bg and counts[p] >= min_px and _is_mark_paint(paints.colors[p])]
+    # legend: text inside the plot with a swatch of a candidate paint on its left
+    legend_names: dict[int, str] = {}
+    legend_runs: list[int] = []
+    legend_box = None
+    for k, r in enumerate(runs):
+        if k in used or r.angle != 0 or not (x0 <= r.cx <= x1 and y0 <= r.cy <= y1):
+            continue
+        sx0, sx1 = int(max(x0, r.x - 3.5 * font)), int(r.x - 1)
+        sy0, sy1 = int(r.y), int(r.bottom + 1)
+        if sx1 <= sx0:
+            continue
+        sw = labels[sy0:sy1, sx0:sx1]
+        best = None
+        for p in cands:
+            n = int((sw == p).sum())
+            if n >= 4 and (best is None or n > best[0]):
+                best = (n, p)
+        if best is not None:
+            legend_names.setdefault(best[1], r.text)
+            legend_runs.append(k)
+            bx = (sx0 - 2, int(r.y - 0.4 * font), int(r.right + 2), int(r.bottom + 0.4 * font))
+            legend_box = bx if legend_box is None else (min(legend_box[0], bx[0]), min(legend_box[1], bx[1]),
+                                                        max(legend_box[2], bx[2]), max(legend_box[3], bx[3]))
+    if legend_box is not None:
+        # the legend's frame: grow to the enclosing light rectangle, up to a font size
+        lx0, ly0, lx1, ly1 = legend_box
+        legend_box = (lx0 - int(0.8 * font), ly0 - int(0.6 * font), lx1 + int(0.8 * font), ly1 + int(0.6 * font))
+    series: list[Series] = []
+    for p in cands:
+        m = np.zeros(labels.shape, bool)
+        m[inner[1]:inner[3], inner[0]:inner[2]] = labels[inner[1]:inner[3], inner[0]:inner[2]] == p
+        if legend_box is not None:
+            lx0, ly0, lx1, ly1 = legend_box
+            m[max(0, ly0):ly1, max(0, lx0):lx1] = False
+        m = _drop_rules(m, inner)
+        if m.sum() < min_px:
+            continue
+        color = tuple(int(v) for v in paints.colors[p])
+        s = _series_from_mask(rgb, m, color, paints.background_rgb, yaxis, xaxis, plot)
+        if s is not None:
+            s.name = legend_names.get(p)
+            series.append(s)
+    return series, legend_box, legend_runs
+
+
+def _is_mark_paint(rgb) -> bool:
+    """Gridlines and frames are pale greys; marks are coloured or dark."""
+    r, g, b = (int(v) for v in rgb)
+    sat = max(r, g, b) - min(r, g, b)
+    light = (r + g + b) / 3
+    return sat > 40 or light < 140
+
+
+def _drop_rules(m: np.ndarray, inner) -> np.ndarray:
+    """Remove long straight strokes spanning most of the plot (gridlines, reference lines)."""
+    x0, y0, x1, y1 = inner
+    out = m.copy()
+    for horizontal, length in ((True, int(0.8 * (x1 - x0))), (False, int(0.8 * (y1 - y0)))):
+        if length < 10:
+            continue
+        for lx0, ly0, lx1, ly1 in _long_lines(m, horizontal, length):
+            out[ly0:ly1, lx0:lx1] = False
+    return out
+
+
+def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot) -> Series | None:
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(m.astype(np.uint8), connectivity=8)
+    comps = [(i, stats[i]) for i in range(1, n) if stats[i][4] >= 4]
+    if not comps:
+        return None
+    rects = [(i, s) for i, s in comps if s[4] >= 0.85 * s[2] * s[3] and s[2] >= 3 and s[3] >= 2]
+    baseline = _baseline_px(yaxis, plot)
+    # the plot's inner margin (3 px off the axis) clips a bar's foot: allow for it
+    bars = [(i, s) for i, s in rects if abs((s[1] + s[3]) - baseline) <= 7 or abs(s[1] - baseline) <= 7]
+    if bars and len(bars) >= 0.6 * len(comps):
+        pts = []
+        for i, s in sorted(bars, key=lambda t: t[1][0]):
+            x, y, w, h, _ = s
+            top, bottom = _bar_extent(rgb, color, bg, x, y, w, h)
+            upward = abs(bottom - baseline) <= abs(top - baseline)
+            edge = top if upward else bottom
+            pts.append((_x_of(xaxis, x + w / 2), yaxis.value(edge)))
+        return Series(color=color, kind="bar", points=pts)
+    centres: list[tuple[float, float]] = []
+    line_pts: list[tuple[float, float]] = []
+    has_line = False
+    for i, s in comps:
+        x, y, w, h, area = s
+        comp = lab[y:y + h, x:x + w] == i
+        if area >= 0.55 * w * h and max(w, h) <= 1.7 * min(w, h) and max(w, h) <= 60:
+            centres.append((x + w / 2, y + h / 2))  # a lone marker (scatter)
+            continue
+        # a line, maybe with markers on it: markers survive an opening wider than the line
+        lw = _line_width(comp)
+        k = int(round(2.2 * lw + 2)) | 1
+        padded = np.pad(comp, k).astype(np.uint8)
+        opened = cv2.morphologyEx(padded, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+        nb, _, bstats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
+        blobs = [bstats[j] for j in range(1, nb) if bstats[j][4] >= 0.5 * k * k]
+        has_line = True
+        if len(blobs) >= 2:
+            for bx, by, bw, bh, _ in blobs:
+                centres.append((x + bx - k + bw / 2, y + by - k + bh / 2))
+            continue
+        from skimage.morphology import skeletonize
+
+        from crafteditor.lines import simplify, trace_skeleton
+
+        paths = trace_skeleton(skeletonize(comp))
+        if paths:
+            longest = max(paths, key=len)
+            line_pts += simplify([(x + xx + 0.5, y + yy + 0.5) for yy, xx in longest], 1.0)
+    pts_px = sorted(centres) if centres else sorted(line_pts)
+    if not pts_px:
+        return None
+    kind = "line" if has_line else "point"
+    return Series(color=color, kind=kind, points=[(_x_of(xaxis, px), yaxis.value(py)) for px, py in pts_px])
+
+
+def _line_width(m: np.ndarray) -> float:
+    """Stroke width of a (mostly) line-shaped mask: twice the median distance to its edge on the skeleton."""
+    from skimage.morphology import skeletonize
+
+    sk = skeletonize(m)
+    if not sk.any():
+        return 1.0
+    dist = cv2.distanceTransform(np.pad(m, 1).astype(np.uint8), cv2.DIST_L2, 5)[1:-1, 1:-1]
+    return float(max(1.0, 2.0 * np.median(dist[sk]) - 0.5))
+
+
+def _bar_extent(rgb, color, bg, x, y, w, h) -> tuple[float, float]:
+    """Sub-pixel top and bottom of a bar from the coverage of its middle columns."""
+    H = rgb.shape[0]
+    y0, y1 = max(0, y - 2), min(H, y + h + 2)
+    cols = rgb[y0:y1, x + max(1, w // 4):x + w - max(1, w // 4)].astype(np.float32)
+    if cols.size == 0:
+        return float(y), float(y + h)
+    c = np.asarray(color, np.float32)
+    span = max(1.0, float(np.linalg.norm(c - np.asarray(bg, np.float32))))
+    cov = np.clip(1 - np.linalg.norm(cols - c, axis=2) / span, 0, 1).mean(axis=1)
+    rows = np.nonzero(cov > 0.5)[0]
+    if rows.size == 0:
+        return float(y), float(y + h)
+    r0, r1 = rows[0], rows[-1]
+    # the partly covered row above the solid part holds the fractional top
+    top = y0 + r0 - (cov[r0 - 1] if r0 > 0 else 0.0)
+    bottom = y0 + r1 + 1 + (cov[r1 + 1] if r1 + 1 < len(cov) else 0.0)
+    return float(top), float(bottom)
+
+
+def _baseline_px(yaxis: Axis, plot) -> float:
+    x0, y0, x1, y1 = plot
+    if not yaxis.log:
+        p = yaxis.pixel(0.0)
+        if y0 - 2 <= p <= y1 + 2:
+            return p
+    return y1
+
+
+def _x_of(xaxis: Axis, px: float) -> Any:
+    if xaxis.categories:
+        return min(xaxis.categories, key=lambda c: abs(c[0] - px))[1]
+    return xaxis.value(px)
+
+
+# -- the spec -------------------------------------------------------------------------------------
+
+def _round(v: float, span: float) -> float:
+    """Keep ~4 significant digits of the axis range: enough for 0.1% of it."""
+    if span <= 0 or not math.isfinite(v):
+        return v
+    digits = max(0, 4 - int(math.floor(math.log10(span))))
+    return round(v, digits)
+
+
+def _spec(series: list[Series], xaxis: Axis, yaxis: Axis, plot, title, x_title, y_title) -> dict[str, Any]:
+    x0, y0, x1, y1 = plot
+    ylo, yhi = sorted((yaxis.value(y1), yaxis.value(y0)))
+    yspan = (math.log10(yhi) - math.log10(ylo)) if yaxis.log and ylo > 0 else (yhi - ylo)
+    kind = series[0].kind
+    multi = len(series) > 1
+    rows = []
+    for i, s in enumerate(series):
+        name = s.name or (f"series {i + 1}" if multi else None)
+        for x, y in s.points:
+            yv = round(y, 4) if yaxis.log else _round(y, yspan)
+            row: dict[str, Any] = {"x": x if xaxis.categories else _round(x, abs(xaxis.b) * (x1 - x0)), "y": yv}
+            if multi:
+                row["series"] = name
+            rows.append(row)
+    xenc: dict[str, Any] = {"field": "x", "type": "nominal" if xaxis.categories else "quantitative"}
+    if xaxis.categories:
+        xenc["sort"] = None
+    else:
+        xlo, xhi = sorted((xaxis.value(x0), xaxis.value(x1)))
+        xenc["scale"] = {"domain": [_round(xlo, xhi - xlo), _round(xhi, xhi - xlo)], "nice": False, "zero": False}
+        if xaxis.log:
+            xenc["scale"]["type"] = "log"
+    if x_title:
+        xenc["title"] = x_title
+    yscale: dict[str, Any] = {"domain": [_round(ylo, yspan) if not yaxis.log else ylo,
+                                         _round(yhi, yspan) if not yaxis.log else yhi], "nice": False}
+    if yaxis.log:
+        yscale["type"] = "log"
+    else:
+        yscale["zero"] = False
+    yenc: dict[str, Any] = {"field": "y", "type": "quantitative", "scale": yscale}
+    if y_title:
+        yenc["title"] = y_title
+    enc: dict[str, Any] = {"x": xenc, "y": yenc}
+    if multi:
+        names = []
+        for i, s in enumerate(series):
+            names.append(s.name or f"series {i + 1}")
+        enc["color"] = {"field": "series", "type": "nominal",
+                        "scale": {"domain": names, "range": [to_hex(s.color) for s in series]}}
+        if kind == "bar":
+            enc["xOffset"] = {"field": "series"}
+    mark: dict[str, Any]
+    if kind == "bar":
+        mark = {"type": "bar"}
+    elif kind == "line":
+        mark = {"type": "line", "point": True}
+    else:
+        mark = {"type": "point", "filled": True}
+    if not multi:
+        mark["color"] = to_hex(series[0].color)
+    spec: dict[str, Any] = {"data": {"values": rows}, "mark": mark, "encoding": enc}
+    if title:
+        spec["title"] = title
+    return spec
