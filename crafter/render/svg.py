@@ -11,6 +11,11 @@ What a user of Inkscape or Illustrator gets:
 * the whole FigureSpec is embedded in ``<metadata>`` (see :mod:`crafter.render.svg_io`), so
   opening the SVG again restores the figure exactly.
 
+Geometry comes from the figure (the layout's boxes and routes); the writer only adjusts
+what it draws: edge ends move onto round or slanted outlines, lines stop under their
+arrowheads, the title goes in the band the layout left above the components (or the
+drawing grows to make one), and edge-label plates take the fill of the group behind them.
+
 Drawing order (back to front): panels, groups (outer first), edges, nodes, texts, then
 charts, images and paths. The writer is a single pass over the components with string
 building, so a 5,000-node figure renders in well under a second.
@@ -22,6 +27,7 @@ ids may not, so they never collide with a component.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Callable
 
 from crafter.errors import RenderError
@@ -225,7 +231,7 @@ class _SvgWriter:
 
     # -- components ---------------------------------------------------------------
     def component(self, c: Component) -> str:
-        draw: Callable[[any], str] = getattr(self, f"draw_{c.kind}")  # type: ignore[valid-type]
+        draw: Callable[[Component], str] = getattr(self, f"draw_{c.kind}")
         extra = ""
         if isinstance(c, Edge):
             extra = f' data-crafter-source="{esc_attr(c.source)}" data-crafter-target="{esc_attr(c.target)}"'
@@ -255,17 +261,12 @@ class _SvgWriter:
         route = self.visible_route(e)
         if len(route) < 2:
             return ""
-        head = tail = None
+        head = self.marker_for(e.head, "head", color, width, route)
+        tail = self.marker_for(e.tail, "tail", color, width, route)
         attrs = ""
-        if e.head != "none":
-            head = MarkerSpec(e.head, "head", color, width, t.background)
-            head = MarkerSpec(e.head, "head", color, width, t.background,
-                              flush=not can_trim(route, False, head.inset_wanted))
+        if head:
             attrs += f' marker-end="url(#{self.marker(head)})"'
-        if e.tail != "none":
-            tail = MarkerSpec(e.tail, "tail", color, width, t.background)
-            tail = MarkerSpec(e.tail, "tail", color, width, t.background,
-                              flush=not can_trim(route, True, tail.inset_wanted))
+        if tail:
             attrs += f' marker-start="url(#{self.marker(tail)})"'
         pts = trim(route, tail.inset if tail else 0.0, head.inset if head else 0.0)
         routing = e.routing or self.fig.routing
@@ -400,6 +401,16 @@ class _SvgWriter:
                 f'stroke-width="{num(width)}"/>')
 
     # -- helpers ------------------------------------------------------------------
+    def marker_for(self, head: str, end: str, color: str, width: float,
+                   route: list[tuple[float, float]]) -> MarkerSpec | None:
+        """The marker for one end of an edge (None for 'none'); flush when the end segment is too short to trim."""
+        if head == "none":
+            return None
+        spec = MarkerSpec(head, end, color, width, self.theme.background)
+        if not can_trim(route, end == "tail", spec.inset_wanted):
+            spec = replace(spec, flush=True)
+        return spec
+
     def marker(self, spec: MarkerSpec) -> str:
         if spec.id not in self.markers:
             self.markers[spec.id] = marker_def(spec)

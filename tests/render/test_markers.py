@@ -75,3 +75,13 @@ def test_line_stops_under_the_arrowhead_and_the_tip_touches_the_node() -> None:
     shape = m.find("svg:path", NS).get("d")
     tip_x = max(float(p.split(",")[0]) for p in re.findall(r"[-\d.]+,[-\d.]+", shape))
     assert end_x + tip_x - float(m.get("refX")) == pytest.approx(200, abs=0.02)
+
+
+def test_short_end_segment_keeps_its_direction() -> None:
+    # a 3 px final stub cannot lose the arrowhead's inset: the line stays whole, the head is placed flush
+    svg = two_nodes("e edge a -> b route=60,15;150,15;150,40;197,40;197,43;200,43\n")
+    path = edge_path(svg, "e")
+    assert "flush" in path.get("marker-end")
+    assert path.get("d").endswith("L200,43")
+    m = markers(svg)[re.fullmatch(r"url\(#(.+)\)", path.get("marker-end")).group(1)]
+    assert float(m.get("refX")) == pytest.approx(8.0)  # the tip itself sits on the end point
