@@ -9,6 +9,12 @@ See :mod:`crafter.layout.figure` for the steps, :mod:`crafter.layout.elk` and
 guarantees (no overlaps, labels fit, members inside groups) as a function.
 """
 
+from crafter.layout.bench import bench_layout
+from crafter.layout.check import layout_problems, route_crossings
 from crafter.layout.figure import ENGINES, LayoutError, layout_figure
+from crafter.layout.shapes import label_fits, node_label_lines, node_size
 
-__all__ = ["ENGINES", "LayoutError", "layout_figure"]
+__all__ = [
+    "ENGINES", "LayoutError", "bench_layout", "label_fits", "layout_figure", "layout_problems", "node_label_lines",
+    "node_size", "route_crossings",
+]

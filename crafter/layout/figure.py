@@ -34,6 +34,7 @@ from crafter.layout.labels import BoxIndex, place_annotation, place_edge_label
 from crafter.layout.problem import Annotation, Area, AreaLayout, EngineError, Item, LayoutEdge, Pt, Rect
 from crafter.layout.routing import (
     FLOW_SIDES,
+    orthogonalize,
     route_orthogonal,
     self_loop,
     simplify,
@@ -63,9 +64,11 @@ from crafter.spec.model import (
 log = logging.getLogger(__name__)
 
 ENGINES = ("auto", "elk", "python")
-# Above this many leaves in one area, "auto" uses the Python engine: ELK needs several
-# seconds there (measured: ~1.5 s at 1,000 nodes, ~3 s at 2,000 on 2 cores).
-ELK_MAX_LEAVES = 1500
+# Above this many leaves in one area, "auto" uses the Python engine: ELK's compound-graph
+# layout grows steeply with size (measured on 2 busy cores with two groups: 0.7 s at 100
+# nodes, 3 s at 200, >20 s at 400, and a stack overflow on a 600-node chain), while the
+# Python engine takes 0.3 s at 200 nodes and a few seconds at 5,000.
+ELK_MAX_LEAVES = 300
 LEAF_KINDS = ("node", "chart", "image", "path", "text")
 CONTAINER_KINDS = ("group", "panel")
 ROUTE_CLEARANCE = 8.0
@@ -684,7 +687,7 @@ class _FigureLayout:
             if routing == "straight" and a is not None and b is not None and e.source != e.target \
                     and not self.is_ancestor(e.source, e.target) and not self.is_ancestor(e.target, e.source):
                 pts = straight_route(a, b)
-            pts = simplify(pts)
+            pts = orthogonalize(pts) if routing != "straight" else simplify(pts)
             if len(pts) < 2:
                 pts = list(st.routes[e.id])
             pts = self.clip_ends(e, pts, st)

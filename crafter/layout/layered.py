@@ -36,6 +36,7 @@ SELF_LOOP_SIZE = 14.0
 LABEL_SLOT = 8.0  # room for the line beside an edge label in its label vertex
 ANNOTATION_GAP = 4.0
 JOIN_CLEARANCE = 6.0
+DUMMY_BUDGET = 6000  # dummy vertices a level may add beyond 4 per vertex (see _Level.insert_dummies)
 
 Frame = tuple[float, float, float, float]  # u, v, extent along u, extent along v
 
@@ -450,7 +451,16 @@ class _Level:
 
     def insert_dummies(self) -> None:
         V = self.V
+        # A dummy per layer crossed keeps long edges off the nodes. On huge levels (a group
+        # holding hundreds of chained nodes, each with an edge out of it) that is quadratic;
+        # there long edges go without, and may cross nodes: a 5,000-node figure still lays
+        # out in seconds.
+        excess = sum(max(V[b].layer - V[a].layer - 1, 0) for chain in self.chains.values()
+                     for a, b in zip(chain, chain[1:]))
+        self.with_dummies = excess <= DUMMY_BUDGET + 4 * len(V)
         for i, chain in self.chains.items():
+            if not self.with_dummies:
+                break
             eid = self.edges[i].edge.id
             full = [chain[0]]
             for a, b in zip(chain, chain[1:]):
@@ -462,16 +472,17 @@ class _Level:
             self.chains[i] = full
         self.up: dict[str, list[str]] = {k: [] for k in V}
         self.down: dict[str, list[str]] = {k: [] for k in V}
-        # (this end's attach offset, the other end's) per entry of up/down
-        self.up_off: dict[str, list[tuple[float, float]]] = {k: [] for k in V}
-        self.down_off: dict[str, list[tuple[float, float]]] = {k: [] for k in V}
+        # (neighbour, this end's attach offset, the other end's, weight) per neighbour
+        self.up_adj: dict[str, list[tuple[str, float, float, float]]] = {k: [] for k in V}
+        self.down_adj: dict[str, list[tuple[str, float, float, float]]] = {k: [] for k in V}
         for i, chain in self.chains.items():
             for a, b in zip(chain, chain[1:]):
                 oa, ob = self.attach_offset(i, a), self.attach_offset(i, b)
+                w = _weight(V[a].kind, V[b].kind)
                 self.down[a].append(b)
-                self.down_off[a].append((oa, ob))
+                self.down_adj[a].append((b, oa, ob, w))
                 self.up[b].append(a)
-                self.up_off[b].append((ob, oa))
+                self.up_adj[b].append((a, ob, oa, w))
         n_layers = max((v.layer for v in V.values()), default=0) + 1
         self.layers: list[list[str]] = [[] for _ in range(n_layers)]
         # first order: depth-first discovery from the author's order keeps components together
@@ -557,25 +568,14 @@ class _Level:
             for k, off in zip(L, g):
                 V[k].pos = off - g[-1] / 2  # every layer starts centred on one line
 
-        def weight(a: str, b: str) -> float:
-            # Edges between real vertices (nodes, groups, labels) matter most: chains stay on
-            # one line and long edges (dummies) give way; then long edges are kept straight.
-            thin_a, thin_b = V[a].kind in ("dummy", "port"), V[b].kind in ("dummy", "port")
-            if thin_a and thin_b:
-                return 4.0
-            if thin_a or thin_b:
-                return 1.0
-            return 10.0
-
-        def sweep(order: range, nbrs: list[tuple[dict[str, list[str]], dict[str, list[tuple[float, float]]]]]) -> None:
+        def sweep(order: range, adjs: list[dict[str, list[tuple[str, float, float, float]]]]) -> None:
             for i in order:
                 L = layers[i]
                 desired, weights = [], []
                 for k in L:
                     num = den = 0.0
-                    for nb, offs in nbrs:
-                        for n, (mine, theirs) in zip(nb[k], offs[k]):
-                            w = weight(k, n)
+                    for adj in adjs:
+                        for n, mine, theirs, w in adj[k]:
                             num += w * (V[n].pos + theirs - mine)  # line up the edge's two ends
                             den += w
                     desired.append(num / den if den else V[k].pos)
@@ -584,10 +584,10 @@ class _Level:
                     V[k].pos = x
 
         n = len(layers)
-        for _ in range(6 if len(V) <= 2000 else 3):
-            sweep(range(1, n), [(self.up, self.up_off)])
-            sweep(range(n - 2, -1, -1), [(self.down, self.down_off)])
-        sweep(range(n), [(self.up, self.up_off), (self.down, self.down_off)])
+        for _ in range(6 if len(V) <= 2000 else (3 if len(V) <= 20000 else 2)):
+            sweep(range(1, n), [self.up_adj])
+            sweep(range(n - 2, -1, -1), [self.down_adj])
+        sweep(range(n), [self.up_adj, self.down_adj])
 
     # -- 5. routes ---------------------------------------------------------------------------
     def route(self) -> None:
@@ -633,9 +633,11 @@ class _Level:
             start[g] = start[g - 1] + extent[g - 1] + gap_size[g - 1]
         total_u = start[-1] + extent[-1] if n else 0.0
 
-        def u_of(k: str) -> float:  # flow-start coordinate, centred in its layer's band
+        def u_of(k: str) -> float:  # flow-start coordinate: layers are aligned at their start, as ELK does
             v = V[k]
-            return start[v.layer] + (extent[v.layer] - v.fu) / 2
+            if v.kind == "label":  # labels sit in the middle of their band, over their line
+                return start[v.layer] + (extent[v.layer] - v.fu) / 2
+            return start[v.layer]
 
         def u_exit(k: str) -> float:
             v = V[k]
@@ -711,6 +713,20 @@ class _Level:
         if not blk.container:
             return blk.core[1] + blk.core[3] / 2 - blk.fv / 2
         return 0.0
+
+
+def _weight(ka: str, kb: str) -> float:
+    """How much an edge between vertices of these kinds pulls them into line.
+
+    Edges between real vertices (nodes, groups, labels) matter most: chains stay on one
+    line and long edges (dummies) give way to them; long edges are then kept straight.
+    """
+    thin_a, thin_b = ka in ("dummy", "port"), kb in ("dummy", "port")
+    if thin_a and thin_b:
+        return 4.0
+    if thin_a or thin_b:
+        return 1.0
+    return 10.0
 
 
 def _cycle_edges(ids: list[str], pairs: list[tuple[str, str]]) -> set[tuple[str, str]]:

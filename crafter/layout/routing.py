@@ -60,6 +60,25 @@ def simplify(points: Sequence[Pt], eps: float = 1e-6) -> list[Pt]:
     return out
 
 
+def orthogonalize(points: Sequence[Pt], tolerance: float = 1.0) -> list[Pt]:
+    """Snap nearly horizontal or vertical segments (off by float noise) to exactly so.
+
+    Each point takes the other coordinate of its predecessor, so the fix travels along
+    the route; the last point moves by at most ``tolerance`` and stays on its node's side.
+    """
+    out = [tuple(points[0])] if points else []
+    for p in points[1:]:
+        x, y = p
+        px, py = out[-1]
+        if x != px and y != py:
+            if abs(y - py) <= tolerance and abs(x - px) > abs(y - py):
+                y = py
+            elif abs(x - px) <= tolerance:
+                x = px
+        out.append((x, y))
+    return simplify(out)  # type: ignore[arg-type]
+
+
 def _expand(r: Rect, m: float) -> Rect:
     return (r[0] - m, r[1] - m, r[2] + 2 * m, r[3] + 2 * m)
 
