@@ -226,19 +226,27 @@ def ssim(reference_png: bytes | "Any", candidate_svg: str | None = None, candida
     from PIL import Image
     from skimage.metrics import structural_similarity
 
-    ref = np.asarray(Image.open(io.BytesIO(reference_png)).convert("L")) if isinstance(reference_png, bytes) else reference_png
+    ref = np.asarray(_flat(reference_png)) if isinstance(reference_png, bytes) else reference_png
     if candidate_svg is not None:
         cand = png_from_svg(candidate_svg, width=ref.shape[1])
         if cand.shape != ref.shape and abs(cand.shape[0] - ref.shape[0]) <= 2:
             # the same drawing, rounded one pixel differently: draw it at exactly the reference size
             cand = png_from_svg(candidate_svg, width=ref.shape[1], height=ref.shape[0])
     elif candidate_png is not None:
-        cand = np.asarray(Image.open(io.BytesIO(candidate_png)).convert("L"))
+        cand = np.asarray(_flat(candidate_png))
     else:
         return 0.0
     if cand.shape != ref.shape:
         cand = np.asarray(Image.fromarray(cand).resize((ref.shape[1], ref.shape[0]), Image.BILINEAR))
     return float(structural_similarity(ref, cand, data_range=255))
+
+
+def _flat(png: bytes) -> "Any":
+    """A PNG as grey levels with transparency flattened onto white (not read as black)."""
+    from PIL import Image
+
+    rgba = Image.open(io.BytesIO(png)).convert("RGBA")
+    return Image.alpha_composite(Image.new("RGBA", rgba.size, "white"), rgba).convert("L")
 
 
 _PRIMITIVES = {"rect", "circle", "ellipse", "line", "polyline", "polygon"}

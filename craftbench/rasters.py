@@ -36,12 +36,16 @@ def sketchify(png: bytes, seed: int) -> bytes:
     import cv2
 
     rng = np.random.default_rng(seed)
-    img = np.asarray(Image.open(io.BytesIO(png)).convert("L"), dtype=np.float32)
+    img = np.asarray(_on_white(Image.open(io.BytesIO(png))).convert("L"), dtype=np.float32)
     h, w = img.shape
     # smooth displacement field: strokes wobble by a few pixels, letters stay legible
-    amp = 2.5
-    dx = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), 12) * amp * 12
-    dy = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), 12) * amp * 12
+    amp = 2.5  # px of wobble (standard deviation)
+
+    def field() -> np.ndarray:
+        f = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), 14)
+        return f / (f.std() + 1e-9) * amp
+
+    dx, dy = field(), field()
     gx, gy = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32))
     warped = cv2.remap(img, gx + dx, gy + dy, interpolation=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     # pencil: ink goes grey and slightly uneven, fills fade
@@ -57,8 +61,15 @@ def sketchify(png: bytes, seed: int) -> bytes:
     return buf.getvalue()
 
 
+def _on_white(img: Image.Image) -> Image.Image:
+    """Flatten transparency onto white (a transparent pixel would read as black ink)."""
+    rgba = img.convert("RGBA")
+    white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
+    return Image.alpha_composite(white, rgba).convert("RGB")
+
+
 def mask_region(png: bytes, boxes: list[tuple[float, float, float, float]], scale: float) -> bytes:
-    img = Image.open(io.BytesIO(png)).convert("RGB")
+    img = _on_white(Image.open(io.BytesIO(png)))
     draw = ImageDraw.Draw(img)
     for x, y, w, h in boxes:
         pad = 6

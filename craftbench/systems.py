@@ -83,18 +83,22 @@ class CrafterSystem(System):
         from crafter import graph
 
         data = case_dir / case.inputs["data"] if case.inputs.get("data") else None
+        if case.condition == "vectorize":
+            return CraftEditorSystem().run(case, case_dir)
         if case.condition in ("complete", "repair"):
             start = Figure.from_dict(case.inputs["partial" if case.condition == "complete" else "faulty"])
-            result = graph.edit(start, case.brief, backend=self.backend, rounds=max(self.rounds, 1) if case.condition == "complete" else self.rounds)
-        elif case.condition in ("sketch", "vectorize"):
-            image = case_dir / case.inputs["image"]
-            if case.condition == "vectorize":
-                return CraftEditorSystem().run(case, case_dir)
-            result = graph.generate(case.brief, image=image, backend=self.backend, rounds=self.rounds)
+            result = graph.edit(start, case.brief, backend=self.backend, rounds=self.rounds, persist=False)
+        elif case.condition == "sketch":
+            result = graph.generate(case.brief, image=case_dir / case.inputs["image"], backend=self.backend,
+                                    rounds=self.rounds, persist=False)
         else:
-            result = graph.generate(case.brief, data=data, backend=self.backend, rounds=self.rounds)
-        stats = dict(getattr(result, "report", {}) or {})
-        return SystemOutput(figure=result.figure, svg=result.svg, stats=stats)
+            result = graph.generate(case.brief, data=data, backend=self.backend, rounds=self.rounds, persist=False)
+        stats = {"rounds": result.rounds, "issues_found": len(result.issues_found),
+                 "issues_fixed": len(result.issues_fixed)}
+        if result.tokens_per_forward:
+            stats["tokens_per_forward"] = result.tokens_per_forward
+        err = None if result.figure is not None else (result.message or result.status)
+        return SystemOutput(figure=result.figure, svg=result.svg, stats=stats, error=err)
 
 
 class OneShotSystem(System):
@@ -140,15 +144,13 @@ class CraftEditorSystem(System):
     conditions = ("sketch", "vectorize")
 
     def run(self, case: Case, case_dir: Path) -> SystemOutput:
-        import crafteditor
+        from crafteditor.config import Config
+        from crafteditor.convert import convert
 
         image = case_dir / case.inputs["image"]
         preset = "scan" if case.condition == "sketch" else ("chart" if case.figure_type == "chart" else "diagram")
-        result = crafteditor.convert_path(image, preset=preset)
-        fig = result.figure
-        from crafter.render import figure_to_svg
-
-        return SystemOutput(figure=fig, svg=figure_to_svg(fig), stats={"ssim_self": getattr(result, "report", {}).get("ssim")} if isinstance(getattr(result, "report", None), dict) else {})
+        conv = convert(image, Config.preset(preset))
+        return SystemOutput(figure=conv.figure, svg=conv.svg, stats={"self_ssim": conv.report.get("ssim")})
 
 
 class VTracerSystem(System):
