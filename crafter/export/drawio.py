@@ -33,6 +33,7 @@ from xml.etree import ElementTree as ET
 
 from crafter.errors import InputError
 from crafter.export.edits import label_box_at_half_length, merge_lines, reroute
+from crafter.render.markup import esc_text
 from crafter.export.svgpath import parse_path, path_bbox, path_to_d, transform_path
 from crafter.render.text import text_width, wrap
 from crafter.render.theme import Theme, get_theme
@@ -339,7 +340,18 @@ def _component_svg(c: Chart | Path, fig: Figure, box: Box) -> str:
         segs = transform_path(parse_path(c.d), (1, 0, 0, 1, -box.x, -box.y))
         moved = c.model_copy(update={"d": path_to_d(segs) or "M0,0", "box": None})
     solo = Figure(theme=fig.theme, canvas=Size(w=max(box.w, 1), h=max(box.h, 1)), components=[moved])
-    svg = draw_svg(solo, embed_spec=False)
+    try:
+        svg = draw_svg(solo, embed_spec=False)
+    # The image is only a picture of the chart (its spec travels in the cell's data), so a spec
+    # the chart renderer cannot draw, for whatever reason, gets a labelled frame instead.
+    except Exception as e:  # noqa: BLE001
+        t = get_theme(fig.theme)
+        title = esc_text(getattr(c, "title", None) or "chart")
+        svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{_num(box.w)}" height="{_num(box.h)}">'
+               f'<rect x="0.5" y="0.5" width="{_num(max(box.w - 1, 0))}" height="{_num(max(box.h - 1, 0))}" '
+               f'fill="none" stroke="{t.group_stroke}" stroke-dasharray="4,3"/>'
+               f'<text x="{_num(box.w / 2)}" y="{_num(box.h / 2)}" text-anchor="middle" font-size="12" '
+               f'font-family="DejaVu Sans, sans-serif">{title}</text><!-- {esc_text(str(e))} --></svg>')
     # the solo figure's viewBox may carry a margin; pin it to the component's own extent
     return re.sub(r'viewBox="[^"]*"', f'viewBox="0 0 {_num(max(box.w, 1))} {_num(max(box.h, 1))}"',
                   re.sub(r'(<svg[^>]*?) width="[^"]*" height="[^"]*"',
@@ -536,9 +548,11 @@ def _graph_model(root: ET.Element, page: int, file: str | None) -> ET.Element:
 def _inflate(text: str, file: str | None) -> str:
     """draw.io's compressed form: base64 of raw deflate of the URL-encoded XML."""
     try:
-        raw = base64.b64decode(text, validate=False)
+        raw = base64.b64decode("".join(text.split()), validate=True)
         d = zlib.decompressobj(-15)
         data = d.decompress(raw, MAX_INFLATED_BYTES)
+        if not data.strip():
+            raise ValueError("no data")
         if d.unconsumed_tail:
             raise InputError(f"the compressed draw.io diagram inflates beyond {MAX_INFLATED_BYTES // 2**20} MB",
                              file=file)
@@ -927,7 +941,9 @@ class _Importer:
         data["source"], data["target"] = src["id"], tgt["id"]
         moved = cell.source in self.moved_cells or cell.target in self.moved_cells
         if unchanged and not moved and data.get("route"):
-            if label_changed and data.get("label"):
+            if not label_changed:
+                return
+            if data.get("label"):
                 route = [(p["x"], p["y"]) for p in data["route"]]
                 box = label_box_at_half_length(data["label"], route, self.theme)
                 data["label_box"] = {k: round(v, 2) for k, v in box.model_dump().items()}

@@ -422,15 +422,16 @@ class _TikzWriter:
             opts.append(f"dash pattern=on {pt(4 * w + 1)} off {pt(2.5 * w + 0.5)}")
         elif g.style == "dotted":
             opts.append(f"dash pattern=on {pt(max(w, 0.8))} off {pt(2 * w + 0.5)}")
+        # frame and label on the background layer, so frames nested inside stack over both (as in the SVG)
         out = ["\\begin{scope}[on background layer]",
                f"  \\node[{', '.join(opts)}, fit={{({num(b.x)},{num(b.y)}) ({num(b.right)},{num(b.bottom)})}}] "
-               f"({g.id}) {{}};",
-               "\\end{scope}"]
+               f"({g.id}) {{}};"]
         if g.label:
             band = min(t.group_label_h, b.h)
             colour, _ = self.colors.ref(g.text_color or t.group_text_color)
-            out.append(f"\\node[crafter group label, text={colour}] ({g.id}-label) at "
+            out.append(f"  \\node[crafter group label, text={colour}] ({g.id}-label) at "
                        f"({num(b.x + t.group_label_inset)},{num(b.y + band / 2 + 2)}) {{{self.tex(g.label, space=True)}}};")
+        out.append("\\end{scope}")
         return out
 
     def members_box(self, c: Group | Panel) -> Box | None:
