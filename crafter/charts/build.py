@@ -129,8 +129,9 @@ class _Fields:
                 order = self.order(name)
                 if order is not None:
                     d["sort"] = order
-            d["title"] = self.title(base)
-        if title != "__default__":
+            if self.title(base) != d["field"]:  # the field name is Vega-Lite's default title
+                d["title"] = self.title(base)
+        if title != "__default__" and (title != d.get("field") or "aggregate" in d):
             d["title"] = title
         d.update({k: v for k, v in extra.items() if v is not None})
         return d
@@ -276,7 +277,9 @@ def _color(F: _Fields, ch: ChartChoice, theme: str, legend: str | None, **extra:
     if orient == "none":
         d["legend"] = None
     else:
-        d["legend"] = {"orient": orient, "title": F.title(_base_field(ch.color))}  # type: ignore[arg-type]
+        d["legend"] = {"orient": orient}
+        if F.title(_base_field(ch.color)) != d.get("field"):  # type: ignore[arg-type]
+            d["legend"]["title"] = F.title(_base_field(ch.color))  # type: ignore[arg-type]
     return d
 
 

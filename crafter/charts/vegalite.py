@@ -35,6 +35,36 @@ def theme_config(ct: ChartTheme) -> dict[str, Any]:
     }
 
 
+def _fill_types(spec: dict[str, Any], plan: Any) -> None:
+    """Write the measurement types the renderer inferred into channels that leave ``type`` out,
+    so the Vega editor (which would assume nominal) draws the same chart."""
+    from crafter.charts.compile import _infer_type, get_field
+
+    types = {(name, ch.field): ch.type for name, chans in plan.channels.items() for ch in chans
+             if ch.field is not None and ch.type is not None}
+    rows = (spec.get("data") or {}).get("values") or []
+
+    def visit(view: dict[str, Any]) -> None:
+        for name, d in (view.get("encoding") or {}).items():
+            if isinstance(d, dict) and "field" in d and "type" not in d:
+                t = types.get(("color" if name in ("fill", "stroke") else name, d["field"]))
+                if t is None and name in ("row", "column", "facet"):
+                    t = _infer_type([get_field(r, d["field"]) for r in rows])
+                    t = "ordinal" if t == "quantitative" else t
+                if t is not None:
+                    d["type"] = t
+        for sub in view.get("layer") or []:
+            visit(sub)
+
+    visit(spec)
+    if isinstance(spec.get("spec"), dict):
+        visit(spec["spec"])
+    facet = spec.get("facet")
+    if isinstance(facet, dict) and "field" in facet and "type" not in facet:
+        t = _infer_type([get_field(r, facet["field"]) for r in rows])
+        facet["type"] = "ordinal" if t == "quantitative" else t  # panels are categories
+
+
 def to_vegalite(chart: Any, theme: ChartTheme | Theme | str | None = None, *, validate: bool = True) -> dict[str, Any]:
     """The chart as a standalone Vega-Lite spec (validated against the official schema)."""
     ct = as_chart_theme(theme)
@@ -44,7 +74,9 @@ def to_vegalite(chart: Any, theme: ChartTheme | Theme | str | None = None, *, va
     spec.pop("$schema", None)
     if title:
         out["title"] = title
-    layout = layout_chart(plan_for(chart), ct)
+    plan = plan_for(chart)
+    _fill_types(spec, plan)
+    layout = layout_chart(plan, ct)
     size = {"width": round(layout.pw, 1), "height": round(layout.ph, 1)}
     if "facet" in spec and isinstance(spec.get("spec"), dict):
         spec["spec"] = {**spec["spec"], **{k: v for k, v in size.items() if k not in spec["spec"]}}
