@@ -19,7 +19,7 @@ from crafter.spec import THEMES, SHAPES, print_dsl
 from crafter.ui import services
 from crafter.ui.examples import EXAMPLES, example
 from crafter.ui.progress import ProgressLog, issue_line
-from crafter.ui.sanitize import figure_html
+from crafter.ui.sanitize import figure_html, raster_html
 from crafter.ui.settings import BACKEND_LABELS, COLUMN_LABELS, MAX_ROUNDS, THEME_LABELS, Settings
 from crafter.ui.table import COLUMN_TITLES, apply_table_edits, components_table
 from crafter.ui.uploads import (
@@ -113,7 +113,8 @@ def step_title(n: int | str | None, text: str) -> None:
     st.html(f'<div class="crafter-step">{badge}{text}</div>')
 
 
-def show_figure(svg: str, *, alt: str, caption: str | None = None, max_height: str = "68vh") -> None:
+def show_figure(svg: str, *, alt: str, caption: str | None = None, max_height: str = "68vh",
+                zoom: float = PREVIEW_ZOOM) -> None:
     """The figure as a sanitised image on a white card (nothing in it can run)."""
     try:
         html = figure_html(svg, alt=alt, caption=caption)
@@ -121,7 +122,7 @@ def show_figure(svg: str, *, alt: str, caption: str | None = None, max_height: s
         show_error(e, "The figure cannot be shown: ")
         return
     width = _svg_width(svg)
-    style = f"max-height:{max_height};" + (f"width:{width * PREVIEW_ZOOM:.0f}px;" if width else "")
+    style = f"max-height:{max_height};" + (f"width:{width * zoom:.0f}px;" if width else "")
     st.html(html.replace("<img ", f'<img style="{style}" ', 1))
 
 
@@ -620,9 +621,11 @@ def tab_vectorize() -> None:
             st.error(f"Not converted: {res.error}", icon=":material/error:")
             continue
         c1, c2 = st.columns(2, gap="medium")
-        c1.image(original, caption="Original", width="stretch")
+        with c1:
+            st.html(raster_html(original, alt=f"Original {name}", caption="Original").replace(
+                "<img ", '<img style="max-height:420px" ', 1))
         with c2:
-            show_figure(res.svg, alt=f"Vectorised {name}", caption="Editable SVG")
+            show_figure(res.svg, alt=f"Vectorised {name}", caption="Editable SVG", max_height="420px", zoom=1.0)
         show_scores(res.scores)
         b1, b2, _ = st.columns([1, 1, 3])
         b1.button("Edit this figure", key=f"vec_edit_{i}", on_click=edit_vectorized, args=(i,),
@@ -684,7 +687,7 @@ def tab_open() -> None:
     if ws().figure is not None:
         st.divider()
         st.caption(f"Being edited now: **{ws().title}** ({ws().current.note})")
-        show_figure(ws().svg, alt=f"Figure: {ws().title}")
+        show_figure(ws().svg, alt=f"Figure: {ws().title}", max_height="46vh")
 
 
 def example_files() -> dict[str, str]:
@@ -716,7 +719,8 @@ def tab_runs() -> None:
                  hide_index=True, width="stretch", height=min(38 + 35 * len(runs), 360))
     by_id = {r.run_id: r for r in runs}
     c1, c2, c3 = st.columns([4, 1, 1], vertical_alignment="bottom")
-    run_id = c1.selectbox("Run", list(by_id), key="run_choice",
+    # keyed by the newest run, so a new run starts the choice at the top again
+    run_id = c1.selectbox("Run", list(by_id), key=f"run_choice_{runs[0].run_id}",
                           format_func=lambda i: f"{i} · {by_id[i].status} · {by_id[i].brief[:70]}")
     row = by_id[run_id]
     if c2.button("Reopen", key="reopen_run", icon=":material/open_in_new:", width="stretch"):

@@ -181,4 +181,18 @@ def figure_html(svg: str, *, alt: str = "figure", caption: str | None = None) ->
     )
 
 
-__all__ = ["ALLOWED_ELEMENTS", "InputError", "figure_html", "sanitize_svg", "svg_data_uri"]
+def raster_html(data: bytes, *, alt: str, caption: str | None = None) -> str:
+    """The same card for an uploaded PNG/JPEG (checked by its magic bytes, never sniffed as HTML)."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        mime = "image/png"
+    elif data[:3] == b"\xff\xd8\xff":
+        mime = "image/jpeg"
+    else:
+        raise InputError("not a PNG or JPEG image")
+    cap = f'<div class="crafter-figure-caption">{html.escape(caption)}</div>' if caption else ""
+    uri = f"data:{mime};base64," + base64.b64encode(data).decode("ascii")
+    return (f'<div class="crafter-figure" data-testid="crafter-raster">'
+            f'<img src="{uri}" alt="{html.escape(alt, quote=True)}"/>{cap}</div>')
+
+
+__all__ = ["ALLOWED_ELEMENTS", "InputError", "figure_html", "raster_html", "sanitize_svg", "svg_data_uri"]

@@ -149,7 +149,7 @@ def test_runs_are_listed_and_reopened(app):
                                                     "A pipeline: Input → Encoder → Output."]
     assert list(table["status"]) == ["done", "done"]
     older = list(table["run"])[1]
-    app.selectbox(key="run_choice").set_value(older).run()
+    app.selectbox(key=f"run_choice_{list(table['run'])[0]}").set_value(older).run()
     app.button(key="reopen_run").click().run()
     assert not errors(app)
     assert [c.label for c in app.session_state["ws"].figure.of_kind("node")] == ["Input", "Encoder", "Output"]

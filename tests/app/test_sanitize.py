@@ -61,3 +61,17 @@ def test_figure_html_embeds_the_clean_svg_as_an_image():
     assert "alert" not in svg and "Encoder" in svg
     assert 'alt="Figure &quot;x&quot; &lt;y&gt;"' in html
     assert "A &amp; B" in html
+
+
+def test_raster_html_only_takes_png_or_jpeg():
+    import io
+
+    from PIL import Image
+
+    from crafter.ui.sanitize import raster_html
+
+    buf = io.BytesIO()
+    Image.new("RGB", (4, 4)).save(buf, "PNG")
+    assert 'src="data:image/png;base64,' in raster_html(buf.getvalue(), alt="x")
+    with pytest.raises(InputError):
+        raster_html(b"<svg onload=alert(1)>", alt="x")
