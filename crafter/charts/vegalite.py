@@ -35,6 +35,11 @@ def theme_config(ct: ChartTheme) -> dict[str, Any]:
     }
 
 
+# channels whose definitions take a "type" (secondary ones such as y2 and yError do not)
+_TYPED_CHANNELS = frozenset({"x", "y", "color", "fill", "stroke", "size", "shape", "opacity", "strokeDash", "xOffset",
+                             "yOffset", "text", "detail", "row", "column", "facet"})
+
+
 def _fill_types(spec: dict[str, Any], plan: Any) -> None:
     """Write the measurement types the renderer inferred into channels that leave ``type`` out,
     so the Vega editor (which would assume nominal) draws the same chart."""
@@ -46,7 +51,7 @@ def _fill_types(spec: dict[str, Any], plan: Any) -> None:
 
     def visit(view: dict[str, Any]) -> None:
         for name, d in (view.get("encoding") or {}).items():
-            if isinstance(d, dict) and "field" in d and "type" not in d:
+            if isinstance(d, dict) and "field" in d and "type" not in d and name in _TYPED_CHANNELS:
                 t = types.get(("color" if name in ("fill", "stroke") else name, d["field"]))
                 if t is None and name in ("row", "column", "facet"):
                     t = _infer_type([get_field(r, d["field"]) for r in rows])
