@@ -206,8 +206,10 @@ def read_text(rgb: np.ndarray, paints: Paints, config: Config) -> list[TextRun]:
     latin = config.ocr_scripts == "latin"
     bgr = np.ascontiguousarray(rgb[:, :, ::-1])
     h, w = rgb.shape[:2]
-    # the detector works best with text ~20–40 px tall: upscale small figures, never beyond 2000 px
-    limit = int(min(max(736, min(h, w)), 2000 * min(h, w) / max(h, w)))
+    # the detector works best with text ~20–40 px tall: upscale small figures (at most 2×),
+    # never beyond 2000 px on the long side
+    short = min(h, w)
+    limit = int(min(max(736, short), 2000 * short / max(h, w), max(2 * short, 64)))
     quads = engine.detect(bgr, limit_side=limit)
     rects = []
     for q in quads:
@@ -295,8 +297,8 @@ def _glyph_mask(region: np.ndarray, bg: np.ndarray) -> np.ndarray:
         sides = int(left) + int(top) + int(right) + int(bottom)
         # the detector's box has a margin around the glyphs: what touches its edge is usually
         # a neighbouring stroke (a box border, an axis, a diamond's slanted side) — unless it is
-        # a tall glyph in a tight box, touching one side only
-        if sides >= 2 or (sides == 1 and ch < 0.45 * H):
+        # a glyph filling much of a tight box (upright or rotated), touching one side only
+        if sides >= 2 or (sides == 1 and ch < 0.45 * H and cw < 0.45 * W):
             continue
         keep[i] = True
     return keep[lab]
@@ -328,7 +330,11 @@ def _split_lines(glyph: np.ndarray) -> list[_Line]:
     rows = _merge_close(_bands(ink.sum(axis=1)), gap=0)
     if bh >= 1.3 * bw:
         # tall: stacked short lines (tick labels), one rotated line, or one upright glyph
-        if len(rows) >= 2 and all((b - a) * 0.55 <= bw for a, b in rows) and _even(rows):
+        gaps = [rows[i + 1][0] - rows[i][1] for i in range(len(rows) - 1)]
+        heights = [b - a for a, b in rows]
+        # stacked labels stand apart; the letters of a rotated word almost touch
+        apart = bool(gaps) and float(np.median(gaps)) >= 0.6 * float(np.median(heights))
+        if len(rows) >= 2 and apart and all((b - a) * 0.55 <= bw for a, b in rows) and _even(rows):
             return [_Line(ink[a:b], y0 + a, x0, False) for a, b in rows]
         return [_Line(ink, y0, x0, True)]
     tall = max(b - a for a, b in rows)

@@ -1,0 +1,155 @@
+"""``crafteditor bench``: CraftEditor against vtracer alone, side by side on the same figures.
+
+For each figure both systems turn the PNG into SVG; the benchmark prints seconds per
+figure (image → SVG, models already loaded), SSIM of the SVG rendered back at the input's
+size, drawing elements per figure, and the share of text kept as ``<text>``. On generated
+figures (the default) it also scores CraftEditor against the ground truth: boxes with the
+right label, arrows with the right endpoints, words exactly recognised, chart values
+within 2% of the axis range.
+"""
+
+from __future__ import annotations
+
+import io
+import statistics
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from crafteditor.config import Config
+
+
+@dataclass
+class BenchFigure:
+    name: str
+    kind: str  # diagram, chart, file
+    png: bytes
+    truth: Any = None
+
+
+@dataclass
+class BenchRow:
+    name: str
+    kind: str
+    ce_seconds: float
+    ce_ssim: float
+    ce_elements: int
+    ce_text: float
+    vt_seconds: float
+    vt_ssim: float
+    vt_elements: int
+    scores: dict[str, float] = field(default_factory=dict)
+
+
+def generated_figures(n: int, dpi: int = 150, kinds: tuple[str, ...] = ("diagram", "chart")) -> list[BenchFigure]:
+    from crafteditor.synthetic import diagram_png, random_chart, random_diagram
+
+    figs: list[BenchFigure] = []
+    for i in range(n):
+        if "diagram" in kinds:
+            truth = random_diagram(1000 + i)
+            figs.append(BenchFigure(f"diagram-{i + 1}", "diagram", diagram_png(truth, dpi), truth))
+        if "chart" in kinds:
+            png, ct = random_chart(2000 + i, dpi)
+            figs.append(BenchFigure(f"chart-{i + 1}-{ct.kind}", "chart", png, ct))
+    return figs
+
+
+def file_figures(paths: list[Path]) -> list[BenchFigure]:
+    return [BenchFigure(p.name, "file", p.read_bytes()) for p in paths]
+
+
+def vtracer_svg(png: bytes) -> str:
+    import vtracer
+
+    return vtracer.convert_raw_image_to_svg(png, img_format="png", colormode="color")
+
+
+def svg_to_rgb(svg: str, size: tuple[int, int]) -> np.ndarray:
+    """Rasterise an SVG at exactly (h, w) pixels with cairosvg."""
+    from PIL import Image
+
+    from crafter.render.export import _cairosvg
+
+    h, w = size
+    png = _cairosvg().svg2png(bytestring=svg.encode("utf-8"), output_width=w, output_height=h)
+    im = Image.open(io.BytesIO(png)).convert("RGBA")
+    bg = Image.new("RGBA", im.size, (255, 255, 255, 255))
+    return np.asarray(Image.alpha_composite(bg, im).convert("RGB"))
+
+
+def run_bench(figures: list[BenchFigure], config: Config | None = None) -> list[BenchRow]:
+    from crafteditor.convert import convert
+    from crafteditor.loading import load_image
+    from crafteditor.ocr import get_engine
+    from crafteditor.quality import ssim, svg_element_count
+    from crafteditor.scoring import score_chart, score_diagram
+
+    config = config or Config()
+    if config.ocr:
+        get_engine(config.ocr_threads)  # model loading is not per-figure work
+    rows: list[BenchRow] = []
+    for f in figures:
+        conv = convert(f.png, config, name=f.name)
+        rep = conv.report
+        image = load_image(f.png, config, name=f.name)
+        t0 = time.perf_counter()
+        vsvg = vtracer_svg(f.png)
+        vt_s = time.perf_counter() - t0
+        vt_rgb = svg_to_rgb(vsvg, (image.height, image.width))
+        scores: dict[str, float] = {}
+        if f.kind == "diagram":
+            sc = score_diagram(conv.figure, f.truth)
+            scores = {"boxes": sc["boxes"], "arrows": sc["arrows"], "words": sc["words"]}
+        elif f.kind == "chart":
+            sc = score_chart(conv.figure, f.truth)
+            scores = {"chart_values": sc["within_2pct"]}
+        rows.append(BenchRow(
+            name=f.name, kind=f.kind, ce_seconds=rep["seconds"], ce_ssim=rep.get("ssim", float("nan")),
+            ce_elements=rep["elements"], ce_text=rep["text_as_text"], vt_seconds=vt_s,
+            vt_ssim=ssim(image.rgb, vt_rgb), vt_elements=svg_element_count(vsvg), scores=scores,
+        ))
+    return rows
+
+
+def format_rows(rows: list[BenchRow], per_figure: bool = False) -> str:
+    """A side-by-side table per figure kind, then the totals."""
+    lines = []
+    kinds = sorted({r.kind for r in rows})
+    header = (f"{'figures':<14}{'n':>4}  {'system':<12}{'s/figure':>9}{'SSIM':>8}{'elements':>10}"
+              f"{'text as text':>14}")
+    lines.append(header)
+    lines.append("-" * len(header))
+    for kind in kinds + (["all"] if len(kinds) > 1 else []):
+        rs = [r for r in rows if kind == "all" or r.kind == kind]
+        n = len(rs)
+        ce = (_mean(r.ce_seconds for r in rs), _mean(r.ce_ssim for r in rs), _mean(r.ce_elements for r in rs),
+              _mean(r.ce_text for r in rs))
+        vt = (_mean(r.vt_seconds for r in rs), _mean(r.vt_ssim for r in rs), _mean(r.vt_elements for r in rs), 0.0)
+        lines.append(f"{kind:<14}{n:>4}  {'CraftEditor':<12}{ce[0]:>9.3f}{ce[1]:>8.3f}{ce[2]:>10.1f}{ce[3]:>13.0%}")
+        lines.append(f"{'':<14}{'':>4}  {'vtracer':<12}{vt[0]:>9.3f}{vt[1]:>8.3f}{vt[2]:>10.1f}{vt[3]:>13.0%}")
+        ratio_t = ce[0] / vt[0] if vt[0] else float("inf")
+        ratio_e = vt[2] / ce[2] if ce[2] else float("inf")
+        lines.append(f"{'':<14}{'':>4}  {'ratio':<12}{ratio_t:>8.1f}×{'':>8}{ratio_e:>9.1f}× fewer elements")
+    score_keys = sorted({k for r in rows for k in r.scores})
+    if score_keys:
+        lines.append("")
+        lines.append("CraftEditor against the ground truth (share of true items recovered):")
+        for k in score_keys:
+            vals = [r.scores[k] for r in rows if k in r.scores]
+            lines.append(f"  {k:<14}{_mean(vals):>7.1%}  over {len(vals)} figures")
+    if per_figure:
+        lines.append("")
+        for r in rows:
+            extra = " ".join(f"{k}={v:.2f}" for k, v in r.scores.items())
+            lines.append(f"  {r.name:<22} CE {r.ce_seconds:6.2f}s ssim {r.ce_ssim:.3f} el {r.ce_elements:4d} | "
+                         f"vtracer {r.vt_seconds:6.3f}s ssim {r.vt_ssim:.3f} el {r.vt_elements:4d} | {extra}")
+    return "\n".join(lines)
+
+
+def _mean(values) -> float:
+    vals = [float(v) for v in values if v == v]
+    return statistics.fmean(vals) if vals else float("nan")

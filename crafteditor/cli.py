@@ -1,0 +1,139 @@
+"""The ``crafteditor`` command: raster figures (PNG/JPEG/WebP) to editable Crafter SVGs.
+
+A thin shell over :mod:`crafteditor.batch` and :mod:`crafteditor.bench`. Errors a user can
+act on become one line and exit code 1, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from crafter.errors import CrafterError
+
+app = typer.Typer(
+    name="crafteditor",
+    help="CraftEditor: PNG/JPEG/WebP figures to editable SVG (text as <text>, boxes as nodes, arrows as edges).",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def _config(preset: str, options: list[str] | None):
+    from crafteditor.config import Config, ConfigError
+
+    values = {}
+    for item in options or []:
+        if "=" not in item:
+            raise ConfigError(f"--set expects key=value, not {item!r}")
+        k, v = item.split("=", 1)
+        values[k.strip()] = v.strip()
+    return Config.preset(preset, **values)
+
+
+@app.command()
+def convert(
+    inputs: List[Path] = typer.Argument(..., help="Image files or folders (PNG, JPEG, WebP…)"),
+    output: Path = typer.Option(..., "-o", "--output", help="Output folder: one .svg per image plus manifest.jsonl"),
+    workers: int = typer.Option(1, "--workers", "-w", help="Parallel workers (processes, or Ray tasks)"),
+    executor: str = typer.Option("local", "--executor", help="local (process pool) or ray"),
+    resume: bool = typer.Option(False, "--resume", help="Skip inputs already recorded in the manifest"),
+    preset: str = typer.Option("auto", "--preset", help="auto, diagram, chart or scan"),
+    option: Optional[List[str]] = typer.Option(None, "--set", help="Override an option, e.g. --set dpi=150"),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar"),
+) -> None:
+    """Convert images to editable SVG figures, with a JSONL manifest of status and metrics.
+
+    Example: crafteditor convert figures/ -o svg/ --workers 2 --preset diagram
+    """
+    from crafteditor.batch import convert_batch
+
+    config = _config(preset, option)
+    summary = convert_batch(inputs, output, config, workers=workers, executor=executor, resume=resume,
+                            progress=progress and sys.stderr.isatty())
+    msg = f"{summary.converted} converted, {summary.failed} failed"
+    if summary.skipped:
+        msg += f", {summary.skipped} already done"
+    typer.echo(f"{msg} in {summary.seconds:.1f} s; manifest: {summary.manifest}")
+    for name, err in summary.failures[:10]:
+        typer.echo(f"  failed: {err or name}", err=True)
+    if len(summary.failures) > 10:
+        typer.echo(f"  … and {len(summary.failures) - 10} more (see the manifest)", err=True)
+
+
+@app.command()
+def presets() -> None:
+    """List the presets and every option with its default.
+
+    Example: crafteditor presets
+    """
+    from crafteditor.config import PRESETS, Config
+
+    for name, values in PRESETS.items():
+        shown = ", ".join(f"{k}={v}" for k, v in values.items()) or "(defaults)"
+        typer.echo(f"{name:<8} {shown}")
+    typer.echo("")
+    for k, v in Config().to_dict().items():
+        if k != "preset":
+            typer.echo(f"  {k} = {v!r}")
+
+
+@app.command()
+def bench(
+    files: Optional[List[Path]] = typer.Argument(None, help="Images to run on (default: generated diagrams and charts)"),
+    n: int = typer.Option(4, "-n", help="Generated figures of each kind"),
+    dpi: int = typer.Option(150, help="Resolution of the generated figures"),
+    kind: str = typer.Option("both", help="diagram, chart or both (generated figures)"),
+    preset: str = typer.Option("auto", "--preset", help="CraftEditor preset"),
+    per_figure: bool = typer.Option(False, "--per-figure", help="Also print one line per figure"),
+    json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the rows as JSON"),
+) -> None:
+    """CraftEditor vs vtracer alone on the same figures: seconds, SSIM, elements, text kept as text.
+
+    Example: crafteditor bench -n 6
+    """
+    from dataclasses import asdict
+
+    from crafteditor.batch import expand_inputs
+    from crafteditor.bench import file_figures, format_rows, generated_figures, run_bench
+
+    if files:
+        figs = file_figures(expand_inputs(files))
+    else:
+        kinds = ("diagram", "chart") if kind == "both" else (kind,)
+        figs = generated_figures(n, dpi, kinds)
+    rows = run_bench(figs, _config(preset, None))
+    typer.echo(format_rows(rows, per_figure=per_figure))
+    if json_out:
+        json_out.write_text(json.dumps([asdict(r) for r in rows], indent=2) + "\n", encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Console-script entry point: user errors become one line and exit code 1."""
+    try:
+        app(args=argv, standalone_mode=False)
+    except CrafterError as e:
+        typer.echo(f"error: {e}", err=True)
+        return 1
+    except typer.Exit as e:
+        return e.exit_code
+    except (typer.Abort, KeyboardInterrupt):
+        typer.echo("interrupted", err=True)
+        return 130
+    except Exception as e:
+        import click
+
+        if isinstance(e, click.ClickException):
+            e.show()
+            return e.exit_code
+        raise
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
