@@ -24,7 +24,10 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-bench = typer.Typer(help="Benchmarks that print throughput figures.", no_args_is_help=True)
+bench = typer.Typer(
+    help="Benchmarks that print throughput figures (never timed assertions).\n\nExample: crafter bench render",
+    no_args_is_help=True,
+)
 app.add_typer(bench, name="bench")
 
 
