@@ -16,6 +16,17 @@ from crafter.spec.model import Figure, figure_from_data
 MAX_SPEC_BYTES = 50 * 1024 * 1024  # a figure spec larger than this is not a figure
 
 
+def _read_umask() -> int:
+    import os
+
+    mask = os.umask(0)  # the only way to read it; done once at import, before any threads write files
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _read_umask()
+
+
 def figure_from_text(text: str, *, fmt: str, file: str | None = None) -> Figure:
     """Parse figure text in ``fmt`` ('dsl' or 'json')."""
     if fmt == "json":
@@ -82,9 +93,7 @@ def write_bytes_atomic(path: FsPath, data: bytes) -> None:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
         # mkstemp makes the file 0600; give it the mode a plain open() would (0666 less the umask)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
+        os.chmod(tmp, 0o666 & ~_UMASK)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
