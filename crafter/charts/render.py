@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
@@ -43,7 +44,8 @@ from crafter.charts.compile import (
     datum_json,
 )
 from crafter.charts.theme import DOUBLE_COLUMN_IN, ChartTheme, chart_theme
-from crafter.render.text import ASCENT, DESCENT, text_width
+from crafter.render.text import ASCENT, DESCENT
+from crafter.render.text import text_width as _text_width
 from crafter.render.theme import PX_PER_IN, Theme
 from crafter.spec.colors import relative_luminance
 
@@ -51,6 +53,12 @@ BAND_MARKS = ("bar", "rect", "boxplot", "tick")
 _UNSET = object()
 _MINOR = ' class="minor"'
 BASELINE_SHIFT = 0.35  # of the font size: baseline below a label's visual centre (DejaVu digits/caps)
+
+
+@lru_cache(maxsize=8192)
+def text_width(text: str, font_size: float, *, bold: bool = False) -> float:
+    """The figure's text measure (DejaVu Sans advances), cached: tick and legend labels repeat."""
+    return _text_width(text, font_size, bold=bold)
 
 
 def _f(v: float) -> str:
@@ -543,7 +551,8 @@ def layout_chart(plan: ChartPlan, ct: ChartTheme, width: float | None = None, he
         ph = max(ct.min_plot * 0.5, height * 0.7 / nrow)
     else:
         ph = _default_height(pw, scales, ct)
-    for _ in range(3):
+    for _ in range(4):
+        before = (pw, ph)
         xa, ya = measure(pw, ph)
         left = _y_axis_extent(ya, ct) if ya is not None else 2.0
         bottom = _x_axis_extent(xa, ct) if xa is not None else 2.0
@@ -573,7 +582,10 @@ def layout_chart(plan: ChartPlan, ct: ChartTheme, width: float | None = None, he
             ph = max(ct.min_plot * 0.3, (height - top - header_h - bottom - bot_leg - (nrow - 1) * gap_y) / nrow)
         elif req_h is None:
             ph = _default_height(pw, scales, ct)
-    xa, ya = measure(pw, ph)
+        if abs(pw - before[0]) < 0.01 and abs(ph - before[1]) < 0.01:
+            break  # settled: the axes were measured at this very size
+    else:
+        xa, ya = measure(pw, ph)
     total_w = width if width is not None else left + ncol * pw + (ncol - 1) * gap_x + right
     total_h = height if height is not None else top + header_h + nrow * ph + (nrow - 1) * gap_y + bottom + bot_leg
     layout = ChartLayout(plan, ct, scales, total_w, total_h, pw, ph, left, top, gap_x, gap_y, [], xa, ya,
@@ -1318,12 +1330,12 @@ def chart_svg_fragment(chart: Any, box: Any, theme: ChartTheme | Theme | str | N
 
 def chart_svg(chart: Any, theme: ChartTheme | Theme | str | None = None, *, margin: float = 4.0) -> str:
     """A standalone SVG document holding one chart (for the CLI, tests and benchmarks)."""
-    from crafter.spec import Box
-
     ct = as_chart_theme(theme)
-    w, h = chart_size(chart, ct)
-    box = Box(x=margin, y=margin, w=w, h=h)
-    body = chart_svg_fragment(chart, box, ct)
+    layout = layout_chart(plan_for(chart), ct)  # natural size: laid out once, painted as is
+    w, h = layout.width, layout.height
+    svg = _Svg()
+    _Painter(layout, margin, margin, _Ids(chart.id), svg).paint()
+    body = svg.result()
     W, H = w + 2 * margin, h + 2 * margin
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{_f(W)}" height="{_f(H)}" viewBox="0 0 {_f(W)} {_f(H)}" '
             f'font-family={quoteattr(ct.font_family)}>'
