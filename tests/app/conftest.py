@@ -1,8 +1,5 @@
-"""Shared fixtures for the app tests: the AppTest harness, recorded downloads, figures.
-
-While parts of Crafter the app calls are not installed yet (the layout engine, the
-pipeline), stand-ins take their place here so the app's own behaviour stays tested.
-"""
+"""Fixtures for the app tests: the AppTest harness, a private run store, recorded downloads,
+and a spy on the pipeline calls the app makes (the real pipeline still runs)."""
 
 from __future__ import annotations
 
@@ -12,21 +9,9 @@ from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-APP = ROOT / "app.py"
 sys.path.insert(0, str(Path(__file__).parent))
 
-import stand_in_layout  # noqa: E402
-
-stand_in_layout.install_if_missing()
-
-APP_TIMEOUT = 120  # seconds per AppTest run: the first run imports the whole stack
-
-TWO_NODES = """figure "Encoder decoder"
-enc node "Encoder" shape=round
-dec node "Decoder"
-e1 edge enc -> dec "latent"
-"""
+from app_helpers import APP, APP_TIMEOUT  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -71,28 +56,6 @@ def downloads(monkeypatch):
     monkeypatch.setattr(ButtonMixin, "download_button", recording)
     monkeypatch.setattr(st, "download_button", recording_st)
     return seen
-
-
-def data_of(entry: tuple[str, Any]) -> bytes:
-    data = entry[1]
-    data = data() if callable(data) else data
-    return data.encode() if isinstance(data, str) else data
-
-
-def errors(at) -> list[str]:
-    return [e.value for e in at.error]
-
-
-def open_dsl(at, text: str = TWO_NODES, name: str = "fig.dsl"):
-    """Open a figure through the Open tab's uploader (what a user does)."""
-    at.file_uploader(key="open_upload").set_value((name, text.encode(), "text/plain"))
-    at.run()
-    assert not at.exception, at.exception
-    return at
-
-
-def current_svg(at) -> str:
-    return at.session_state["ws"].svg
 
 
 @pytest.fixture

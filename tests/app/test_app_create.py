@@ -5,7 +5,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from conftest import data_of, errors
+from app_helpers import data_of, errors
 from crafter.ui import services
 
 

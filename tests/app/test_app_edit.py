@@ -1,6 +1,6 @@
 """Edit tab: components table → re-render at once, instruction box, DSL editor, undo/redo."""
 
-from conftest import current_svg, errors, open_dsl
+from app_helpers import current_svg, errors, open_dsl
 
 
 def edit_table(at, **delta):

@@ -6,7 +6,7 @@ import zipfile
 import pytest
 from PIL import Image
 
-from conftest import TWO_NODES, current_svg, data_of, errors, open_dsl
+from app_helpers import TWO_NODES, current_svg, data_of, errors, open_dsl
 
 # -- Open -------------------------------------------------------------------------------
 
@@ -196,7 +196,7 @@ def test_settings_backend_choice_reaches_the_pipeline(app, pipeline_calls, tmp_p
 def test_backend_preset_from_the_environment(monkeypatch):
     from streamlit.testing.v1 import AppTest
 
-    from conftest import APP, APP_TIMEOUT
+    from app_helpers import APP, APP_TIMEOUT
 
     monkeypatch.setenv("CRAFTER_BACKEND", "openai:http://gpu-box:8000/v1")
     at = AppTest.from_file(str(APP), default_timeout=APP_TIMEOUT).run()

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import APP, ROOT
+from app_helpers import APP, ROOT
 
 pytestmark = pytest.mark.browser
 
