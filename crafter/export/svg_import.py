@@ -52,6 +52,7 @@ INKSCAPE_NS = "http://www.inkscape.org/namespaces/inkscape"
 MAX_SVG_BYTES = 200 * 1024 * 1024
 MAX_IMPORTED_COMPONENTS = 50_000
 MAX_USE_DEPTH = 8
+MAX_VISITS = 500_000  # elements walked, <use> copies included: caps "use bombs" that fan out exponentially
 MAX_TREE_DEPTH = 200
 GEOMETRY_TOLERANCE = 0.5  # px; the SVG writer rounds coordinates to 0.01
 SHAPE_TAGS = ("rect", "circle", "ellipse", "line", "polyline", "polygon", "path")
@@ -493,6 +494,8 @@ class _ForeignImporter:
         self.comps: list[dict[str, Any]] = []
         self.used: set[str] = set()
         self.counters: dict[str, int] = {}
+        self.visits = 0
+        self.too_deep = False
 
     def new_id(self, el: ET.Element, kind: str) -> str:
         want = el.get("id") or ""
@@ -508,7 +511,14 @@ class _ForeignImporter:
         return want
 
     def walk(self, el: ET.Element, m: Matrix, inherited: dict[str, str], depth: int = 0, use_depth: int = 0) -> None:
+        self.visits += 1
+        if self.visits > MAX_VISITS:
+            raise InputError(f"the SVG expands to more than {MAX_VISITS} elements (nested <use> copies); "
+                             "refusing to import it", file=self.file)
         if depth > MAX_TREE_DEPTH:
+            if not self.too_deep:
+                self.too_deep = True
+                self.report.skipped.append(f"elements nested deeper than {MAX_TREE_DEPTH} levels")
             return
         tag = _local(el.tag)
         if tag in NOT_DRAWN:
