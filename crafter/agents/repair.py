@@ -431,10 +431,9 @@ def parse_component_lines(text: str) -> list[Component]:
         try:
             comps.append(parse_component(s))
         except SpecError as e:
-            raise SpecError(f"repair output line {n}: {e.message}", component=e.component, field=e.field,
-                            line=n, column=e.column) from None
+            raise SpecError(f"model output line {n}: {e.message}", component=e.component, field=e.field) from None
     if not comps:
-        raise SpecError("the repair output holds no component statement")
+        raise SpecError("the model output holds no component statement")
     return comps
 
 
