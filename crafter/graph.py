@@ -577,7 +577,7 @@ def _run(graph_input: dict, *, kind: str, label: str, settings: dict, ctx: Pipel
     from langgraph.checkpoint.memory import InMemorySaver
 
     run_id = run_id or new_run_id()
-    store = RunStore(db_path) if persist else None
+    store = RunStore.shared(db_path) if persist else None
     if store is not None:
         store.create(run_id, kind, label, settings)
         graph = compiled_graph(_saver_for(store))
@@ -687,7 +687,7 @@ def edit(figure: str | Path | Figure, instruction: str, *, backend: Any = "craft
 
 def iter_resume(run_id: str, *, db_path: str | Path | None = None, backend: Any = None) -> Iterator[PipelineEvent]:
     """:func:`resume` as an iterator of events."""
-    store = RunStore(db_path)
+    store = RunStore.shared(db_path)
     info = store.get(run_id)
     if info.shown_status == "running":
         raise CrafterError(f"run {info.run_id} is still running (process {info.pid}); wait for it or stop it first")
@@ -726,12 +726,12 @@ def resume(run_id: str, *, db_path: str | Path | None = None, backend: Any = Non
 
 def list_runs(db_path: str | Path | None = None, limit: int = 50) -> list[RunInfo]:
     """Past runs, newest first (``info.shown_status`` tells interrupted runs from running ones)."""
-    return RunStore(db_path).list(limit)
+    return RunStore.shared(db_path).list(limit)
 
 
 def run_result(run_id: str, *, db_path: str | Path | None = None) -> RunResult:
     """The result a run has so far (its last checkpoint), without running anything."""
-    store = RunStore(db_path)
+    store = RunStore.shared(db_path)
     info = store.get(run_id)
     graph = compiled_graph(_saver_for(store))
     values = graph.get_state(_config(info.run_id, 0)).values or {}

@@ -23,6 +23,7 @@ import os
 import socket
 import sqlite3
 import sys
+import threading
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -122,6 +123,10 @@ def _alive(pid: int | None, host: str | None) -> bool:
         return True
 
 
+_SHARED: dict[str, "RunStore"] = {}
+_SHARED_LOCK = threading.Lock()
+
+
 def new_run_id() -> str:
     return uuid.uuid4().hex[:10]
 
@@ -140,6 +145,7 @@ class RunStore:
         except (OSError, sqlite3.Error) as e:
             raise CrafterError(f"cannot open the run store: {e}", file=str(self.path)) from None
         self._saver = None
+        self._lock = threading.Lock()  # one connection shared by the app's threads: one statement at a time
 
     def checkpointer(self):
         """LangGraph's SqliteSaver on the same file (its own connection, usable from any thread)."""
@@ -154,12 +160,13 @@ class RunStore:
     def create(self, run_id: str, kind: str, brief: str, settings: dict[str, Any]) -> RunInfo:
         now = time.time()
         try:
-            self.conn.execute(
-                "INSERT INTO crafter_runs (run_id, kind, brief, settings, status, created, updated, pid, host) "
-                "VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?)",
-                (run_id, kind, brief, json.dumps(settings), now, now, os.getpid(), socket.gethostname()),
-            )
-            self.conn.commit()
+            with self._lock:
+                self.conn.execute(
+                    "INSERT INTO crafter_runs (run_id, kind, brief, settings, status, created, updated, pid, host) "
+                    "VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?)",
+                    (run_id, kind, brief, json.dumps(settings), now, now, os.getpid(), socket.gethostname()),
+                )
+                self.conn.commit()
         except sqlite3.IntegrityError:
             raise CrafterError(f"a run with id '{run_id}' already exists; resume it with "
                                f"`crafter resume {run_id}` or choose another id") from None
@@ -186,15 +193,17 @@ class RunStore:
             sets += ["pid = ?", "host = ?"]
             args += [os.getpid(), socket.gethostname()]
         args.append(run_id)
-        self.conn.execute(f"UPDATE crafter_runs SET {', '.join(sets)} WHERE run_id = ?", args)
-        self.conn.commit()
+        with self._lock:
+            self.conn.execute(f"UPDATE crafter_runs SET {', '.join(sets)} WHERE run_id = ?", args)
+            self.conn.commit()
 
     def get(self, run_id: str) -> RunInfo:
         """A run by id or unique id prefix."""
-        rows = self.conn.execute("SELECT * FROM crafter_runs WHERE run_id = ?", (run_id,)).fetchall()
-        if not rows:
-            rows = self.conn.execute("SELECT * FROM crafter_runs WHERE run_id LIKE ? ORDER BY created DESC",
-                                     (run_id.replace("%", "") + "%",)).fetchall()
+        with self._lock:
+            rows = self.conn.execute("SELECT * FROM crafter_runs WHERE run_id = ?", (run_id,)).fetchall()
+            if not rows:
+                rows = self.conn.execute("SELECT * FROM crafter_runs WHERE substr(run_id, 1, ?) = ? "
+                                         "ORDER BY created DESC", (len(run_id), run_id)).fetchall()
         if not rows:
             raise RunNotFound(f"no run '{run_id}' in {self.path} (list them with `crafter runs`)")
         if len(rows) > 1:
@@ -202,17 +211,31 @@ class RunStore:
         return self._info(rows[0])
 
     def list(self, limit: int = 50) -> list[RunInfo]:
-        rows = self.conn.execute("SELECT * FROM crafter_runs ORDER BY created DESC LIMIT ?", (limit,)).fetchall()
+        with self._lock:
+            rows = self.conn.execute("SELECT * FROM crafter_runs ORDER BY created DESC LIMIT ?", (limit,)).fetchall()
         return [self._info(r) for r in rows]
 
+    _COLUMNS = ("run_id", "kind", "brief", "settings", "status", "message", "summary", "created", "updated", "pid",
+                "host")
+
     def _info(self, row: tuple) -> RunInfo:
-        cols = [d[1] for d in self.conn.execute("PRAGMA table_info(crafter_runs)").fetchall()]
-        d = dict(zip(cols, row))
+        d = dict(zip(self._COLUMNS, row))
         return RunInfo(
             run_id=d["run_id"], kind=d["kind"], brief=d["brief"], settings=json.loads(d["settings"] or "{}"),
             status=d["status"], message=d["message"], summary=json.loads(d["summary"] or "{}"),
             created=d["created"], updated=d["updated"], pid=d["pid"], host=d["host"],
         )
+
+    @classmethod
+    def shared(cls, db_path: str | os.PathLike | None = None) -> "RunStore":
+        """One store per file per process (the app calls the pipeline from many threads)."""
+        path = resolve_db_path(db_path)
+        key = str(path.expanduser().absolute())
+        with _SHARED_LOCK:
+            store = _SHARED.get(key)
+            if store is None:
+                store = _SHARED[key] = cls(path)
+            return store
 
     def close(self) -> None:
         self.conn.close()

@@ -33,7 +33,7 @@ def _states(db, run_id):
 def _saver(db):
     from crafter.graph import _saver_for
 
-    return _saver_for(RunStore(db))
+    return _saver_for(RunStore.shared(db))
 
 
 def test_generate_repairs_in_parallel_and_reports(db, scripted) -> None:
@@ -190,3 +190,25 @@ def test_two_panel_figure_from_a_brief_and_a_table(db, tmp_path) -> None:
     assert r.route == "two_panel"
     assert len(r.figure.of_kind("panel")) == 2 and len(r.figure.of_kind("chart")) == 1
     assert r.figure.of_kind("chart")[0].spec["data"]["values"][0]["f1"] == 0.91
+
+
+def test_a_20000_word_brief_runs_with_a_warning(db) -> None:
+    brief = " ".join(f"Stage {i} feeds stage {i + 1}." for i in range(4000))
+    r = generate(brief, backend="none", db_path=db)
+    assert r.status == "done" and r.figure.of_kind("node")
+    assert any("20,000 words" in w for w in r.warnings)
+    assert list_runs(db)[0].brief == brief  # the run store keeps what the user wrote
+
+
+def test_a_brief_in_another_language(db) -> None:
+    r = generate("Un encodeur transforme l'image en vecteur, puis un décodeur reconstruit l'image à partir du "
+                 "vecteur et la compare à l'original.", backend="none", db_path=db)
+    assert r.status == "done" and r.figure.components
+    assert any("English" in w for w in r.warnings)
+
+
+def test_run_ids_by_prefix_and_store_sharing(db) -> None:
+    a = generate("A -> B", backend="none", db_path=db, run_id="exp_1-first")
+    assert run_result("exp_1", db_path=db).run_id == a.run_id
+    with pytest.raises(CrafterError, match="already exists"):
+        generate("A -> B", backend="none", db_path=db, run_id="exp_1-first")
