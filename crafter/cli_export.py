@@ -12,7 +12,7 @@ from typing import Optional
 import typer
 
 import crafter.export  # noqa: F401  (registers the export formats)
-from crafter.cli import app
+from crafter.cli import app, bench
 from crafter.errors import InputError
 
 
@@ -106,3 +106,41 @@ def sanitize_command(
     for line in report.lines():
         typer.echo(f"  {line}")
     typer.echo(f"wrote {output} ({len(report.removed)} unsafe item(s) removed)")
+
+
+@bench.command("export")
+def bench_export(nodes: int = typer.Option(2000, help="Nodes in the synthetic figure (chains of 10, one edge each)")) -> None:
+    """Print how long each export and import takes on a large synthetic figure.
+
+    Example: crafter bench export --nodes 2000
+    """
+    import time
+
+    from crafter.export import drawio_to_figure, figure_to_drawio, figure_to_latex, import_svg
+    from crafter.render import figure_to_svg
+    from crafter.spec import Box, Edge, Figure, Node, Point, Size
+
+    cols = max(int(nodes ** 0.5), 1)
+    comps: list = []
+    for i in range(nodes):
+        comps.append(Node(kind="node", id=f"n{i}", label=f"Node {i}",
+                          box=Box(x=20 + (i % cols) * 140, y=20 + (i // cols) * 70, w=100, h=36)))
+    for i in range(nodes - 1):
+        if i % 10 != 9:
+            a, b = comps[i].box, comps[i + 1].box
+            comps.append(Edge(kind="edge", id=f"e{i}", source=f"n{i}", target=f"n{i + 1}",
+                              route=[Point(x=a.right, y=a.cy), Point(x=b.x, y=b.cy)]))
+    fig = Figure(canvas=Size(w=40 + cols * 140, h=40 + (nodes // cols + 1) * 70), components=comps)
+    svg = figure_to_svg(fig)
+
+    def timed(name: str, fn, *args):
+        t0 = time.perf_counter()
+        out = fn(*args)
+        typer.echo(f"{name:<34} {time.perf_counter() - t0:7.3f} s")
+        return out
+
+    typer.echo(f"{nodes} nodes, {len(comps) - nodes} edges")
+    timed("TikZ (standalone .tex)", figure_to_latex, fig)
+    xml = timed("draw.io export", figure_to_drawio, fig)
+    timed("draw.io import (merge)", drawio_to_figure, xml)
+    timed("SVG import (unedited, merge-back)", import_svg, svg)

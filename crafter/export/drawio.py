@@ -588,6 +588,11 @@ class _Importer:
         self.theme = get_theme(self.figure_data.get("theme", "paper")
                                if self.figure_data.get("theme") in ("paper", "slides", "mono") else "paper")
         self.layers = {cid for cid, c in self.cells.items() if c.parent in (None, "0") or cid == "0"}
+        self.children: dict[str, list[str]] = {}  # parent cell id → child cell ids, in document order
+        for cid in self.order:
+            parent = self.cells[cid].parent
+            if parent:
+                self.children.setdefault(parent, []).append(cid)
         self.ids: dict[str, str] = {}  # cell id → component id
         self.used: set[str] = set()
         self.moved_cells: set[str] = set()  # cells whose box changed in draw.io
@@ -635,7 +640,6 @@ class _Importer:
     # -- the figure -----------------------------------------------------------------
     def figure(self) -> Figure:
         comps: dict[str, dict[str, Any]] = {}
-        kinds: dict[str, str] = {}
         stored_ids = set()
         # first pass: reserve the ids of cells Crafter wrote, so new cells never take them
         for cid in self.order:
@@ -655,13 +659,13 @@ class _Importer:
             if data is None:
                 continue
             comps[cid] = data
-            kinds[cid] = data["kind"]
         self.membership(comps)
         self.drop_dangling(comps)
         order = self.figure_data.get("order") if isinstance(self.figure_data.get("order"), list) else []
         by_comp = {d["id"]: d for d in comps.values()}
         ordered = [by_comp[i] for i in order if i in by_comp]
-        ordered += [d for d in comps.values() if d["id"] not in set(order)]
+        in_order = set(order)
+        ordered += [d for d in comps.values() if d["id"] not in in_order]
         fig_data = {k: v for k, v in self.figure_data.items() if k in FIGURE_FIELDS}
         fig_data["components"] = ordered
         return figure_from_data(fig_data, file=self.file)
@@ -825,9 +829,9 @@ class _Importer:
         return data
 
     def child_label(self, edge_cell: _Cell) -> str:
-        for cid in self.order:
+        for cid in self.children.get(edge_cell.id, []):
             c = self.cells[cid]
-            if c.vertex and c.parent == edge_cell.id and c.text:
+            if c.vertex and c.text:
                 return c.text
         return ""
 
@@ -863,7 +867,7 @@ class _Importer:
                 return None  # external or unsupported image: not imported (no external references)
             return {"id": cid, "kind": "image", "href": href, "box": box.model_dump(), "pinned": True}
         container = style.get("container") == "1" or first in ("swimlane", "group") or style.get("shape") == "swimlane"
-        children = any(c.parent == cell.id and (c.vertex or c.edge) for c in self.cells.values())
+        children = any(self.cells[c].vertex or self.cells[c].edge for c in self.children.get(cell.id, []))
         if container or (first == "group" and children):
             data = {"id": cid, "kind": "group", "box": box.model_dump(), "pinned": True}
             if cell.text:
