@@ -19,7 +19,7 @@ from crafter.spec import THEMES, SHAPES, print_dsl
 from crafter.ui import services
 from crafter.ui.examples import EXAMPLES, example
 from crafter.ui.progress import ProgressLog, issue_line
-from crafter.ui.sanitize import figure_html, raster_html
+from crafter.ui.sanitize import figure_html, md, raster_html
 from crafter.ui.settings import BACKEND_LABELS, COLUMN_LABELS, MAX_ROUNDS, THEME_LABELS, Settings
 from crafter.ui.table import COLUMN_TITLES, apply_table_edits, components_table
 from crafter.ui.uploads import (
@@ -97,7 +97,7 @@ def flash(kind: str, text: str) -> None:
 def show_error(e: BaseException, prefix: str = "") -> None:
     """A readable message in the page; details (for bug reports) only for unexpected errors."""
     msg = services.user_message(e)
-    st.error(f"{prefix}{msg}", icon=":material/error:")
+    st.error(f"{prefix}{md(msg)}", icon=":material/error:")
     if not isinstance(e, CrafterError):
         with st.expander("Details (for a bug report)"):
             st.code("".join(traceback.format_exception(e)), language="text")
@@ -213,12 +213,12 @@ def clear_example_table() -> None:
 
 def undo() -> None:
     if ws().undo():
-        flash("toast", f"Undone. Now showing: {ws().current.note}")
+        flash("toast", f"Undone. Now showing: {md(ws().current.note)}")
 
 
 def redo() -> None:
     if ws().redo():
-        flash("toast", f"Redone: {ws().current.note}")
+        flash("toast", f"Redone: {md(ws().current.note)}")
 
 
 def apply_pending_table_edits() -> None:
@@ -259,7 +259,7 @@ def set_title(key: str) -> None:
         # the title is drawn above the figure, so the layout makes room for it
         w.commit(Figure.from_dict(data), f"title: {title or '(none)'}", render=services.render, relayout=True)
     except Exception as e:  # noqa: BLE001
-        flash("error", f"The title could not be set: {services.user_message(e)}")
+        flash("error", f"The title could not be set: {md(services.user_message(e))}")
 
 
 def apply_look_setting(field: str) -> None:
@@ -283,7 +283,7 @@ def apply_look_setting(field: str) -> None:
         w.commit(Figure.from_dict(data), f"settings: {field} {s.theme if field == 'theme' else s.column}",
                  render=services.render, relayout=field == "theme")
     except Exception as e:  # noqa: BLE001
-        flash("error", f"The new {field} could not be applied: {services.user_message(e)}")
+        flash("error", f"The new {field} could not be applied: {md(services.user_message(e))}")
 
 
 def open_uploaded_figure() -> None:
@@ -296,7 +296,7 @@ def open_uploaded_figure() -> None:
         fig = services.open_figure_bytes(up.getvalue(), up.name)
         laid, svg = services.render(fig)
         ws().replace(laid, svg, f"opened {up.name}")
-        flash("success", f"Opened **{up.name}** ({len(fig.components)} components). "
+        flash("success", f"Opened **{md(up.name)}** ({len(fig.components)} components). "
                          "Change it in the **Edit** tab, download it from **Export**.")
     except Exception as e:  # noqa: BLE001
         st.session_state["open_error"] = services.user_message(e)
@@ -309,7 +309,7 @@ def open_example_figure(path: str) -> None:
         fig = services.open_figure_bytes(Path(path).read_bytes(), Path(path).name)
         laid, svg = services.render(fig)
         ws().replace(laid, svg, f"example {Path(path).stem}")
-        flash("success", f"Opened the example **{Path(path).stem}**. Change it in the **Edit** tab.")
+        flash("success", f"Opened the example **{md(Path(path).stem)}**. Change it in the **Edit** tab.")
     except Exception as e:  # noqa: BLE001
         st.session_state["open_error"] = services.user_message(e)
 
@@ -317,7 +317,7 @@ def open_example_figure(path: str) -> None:
 def edit_vectorized(i: int) -> None:
     name, _, res = st.session_state["vectorized"][i]
     ws().replace(res.figure, res.svg, f"vectorised {name}", report=res.scores)
-    flash("success", f"**{name}** is now the figure being edited: see the **Edit** tab.")
+    flash("success", f"**{md(name)}** is now the figure being edited: see the **Edit** tab.")
 
 
 # ======================================================================================
@@ -354,7 +354,7 @@ def tab_create() -> None:
     elif st.session_state["run_log"]:
         with st.expander("Agent steps of the last run"):
             for line in st.session_state["run_log"]:
-                st.markdown(f"- {line}")
+                st.markdown(f"- {md(line)}")
 
     w = ws()
     if w.figure is None:
@@ -426,7 +426,7 @@ def with_progress(title: str, work: Any) -> Any:
         def on_event(event: Any) -> None:
             log.feed(event)
             status.update(label=log.label)
-            steps.markdown("\n".join(f"- {line}" for line in log.lines))
+            steps.markdown("\n".join(f"- {md(line)}" for line in log.lines))
 
         try:
             result = work(on_event)
@@ -468,7 +468,7 @@ def run_generate(table: tuple[str, bytes] | None, image: tuple[str, bytes] | Non
 def show_notes(notes: list[str]) -> None:
     """What the pipeline said about how it made the figure (e.g. rules stood in for the model)."""
     for note in notes:
-        st.info(note, icon=":material/info:")
+        st.info(md(note), icon=":material/info:")
 
 
 def show_issues(issues: list[Any]) -> None:
@@ -477,7 +477,7 @@ def show_issues(issues: list[Any]) -> None:
     with st.expander(f"{len(issues)} issue{'s' if len(issues) != 1 else ''} the checks could not fix",
                      icon=":material/warning:"):
         for issue in issues:
-            st.markdown(f"- {issue_line(issue)}")
+            st.markdown(f"- {md(issue_line(issue))}")
         st.caption("Fix them in **Edit**: change the component in the table, or describe the fix.")
 
 
@@ -492,7 +492,7 @@ def tab_edit() -> None:
                   width="stretch")
     bar[1].button("Redo", key="redo", on_click=redo, disabled=not w.redo_stack, icon=":material/redo:",
                   width="stretch")
-    bar[2].caption(f"Last change: {w.current.note} · {len(w.undo_stack)} step{'s' if len(w.undo_stack) != 1 else ''}"
+    bar[2].caption(f"Last change: {md(w.current.note)} · {len(w.undo_stack)} step{'s' if len(w.undo_stack) != 1 else ''}"
                    " to undo")
     show_figure(w.svg, alt=f"Figure: {w.title}", caption=figure_caption(), max_height="46vh")
     st.text_input("Figure title", value=w.figure.title or "", key=f"title_{w.version}", on_change=set_title,
@@ -503,7 +503,7 @@ def tab_edit() -> None:
                "figure redraws at once. Add a row at the bottom for a new box; select rows and press "
                "Delete to remove them. `\\n` in a label starts a new line.")
     if st.session_state.get("table_error"):
-        st.error(f"Not applied: {st.session_state['table_error']}", icon=":material/error:")
+        st.error(f"Not applied: {md(st.session_state['table_error'])}", icon=":material/error:")
     st.data_editor(
         components_table(w.figure), key=f"table_{w.version}", num_rows="dynamic", hide_index=True,
         width="stretch", disabled=["id", "kind"],
@@ -547,12 +547,12 @@ def run_instruction() -> None:
     if result is None:
         return
     if not result.applied and result.figure == fig:
-        st.warning("Nothing was changed. " + " ".join(result.warnings or [
-            "Name the component as it is labelled, e.g. “make Encoder blue”."]), icon=":material/help:")
+        st.warning("Nothing was changed. " + md(" ".join(result.warnings or [
+            "Name the component as it is labelled, e.g. “make Encoder blue”."])), icon=":material/help:")
         return
     ws().replace(result.figure, result.svg, f"instruction: {instruction}", issues=result.issues,
                  report=result.report, run_id=result.run_id, notes=result.warnings)
-    flash("success", "Changed: " + ("; ".join(result.applied) if result.applied else instruction))
+    flash("success", "Changed: " + md("; ".join(result.applied) if result.applied else instruction))
     st.rerun()
 
 
@@ -586,7 +586,7 @@ def show_dsl_error(text: str, e: CrafterError) -> None:
     where = f"Line {line}" + (f", column {col}" if col else "") if line else ""
     who = f"component '{e.component}'" if getattr(e, "component", None) else ""
     head = ", ".join(x for x in (where, who) if x)
-    st.error(f"{head}: {msg}" if head else msg, icon=":material/error:")
+    st.error(md(f"{head}: {msg}" if head else msg), icon=":material/error:")
     lines = text.splitlines()
     if line and 1 <= line <= len(lines):
         lo = max(1, line - 1)
@@ -616,9 +616,9 @@ def tab_vectorize() -> None:
             [(n, r.svg) for n, r in done]), file_name="crafter-svgs.zip", mime="application/zip",
             on_click="ignore", key="vectorize_zip", icon=":material/folder_zip:")
     for i, (name, original, res) in enumerate(results):
-        st.markdown(f"#### {name}")
+        st.markdown(f"#### {md(name)}")
         if res.error:
-            st.error(f"Not converted: {res.error}", icon=":material/error:")
+            st.error(f"Not converted: {md(res.error)}", icon=":material/error:")
             continue
         c1, c2 = st.columns(2, gap="medium")
         with c1:
@@ -675,7 +675,7 @@ def tab_open() -> None:
         st.file_uploader("Crafter SVG, DSL or JSON", key="open_upload",
                          on_change=open_uploaded_figure)
         if st.session_state.get("open_error"):
-            st.error(f"Could not open it: {st.session_state['open_error']}", icon=":material/error:")
+            st.error(f"Could not open it: {md(st.session_state['open_error'])}", icon=":material/error:")
     with right:
         examples = example_files()
         if examples:
@@ -686,7 +686,7 @@ def tab_open() -> None:
                       icon=":material/folder_open:")
     if ws().figure is not None:
         st.divider()
-        st.caption(f"Being edited now: **{ws().title}** ({ws().current.note})")
+        st.caption(f"Being edited now: **{md(ws().title)}** ({md(ws().current.note)})")
         show_figure(ws().svg, alt=f"Figure: {ws().title}", max_height="46vh")
 
 
@@ -704,7 +704,7 @@ def tab_runs() -> None:
     try:
         runs = services.list_runs()
     except services.FeatureUnavailable as e:
-        st.info(str(e), icon=":material/info:")
+        st.info(md(str(e)), icon=":material/info:")
         return
     except Exception as e:  # noqa: BLE001
         show_error(e, "Past runs cannot be listed: ")
@@ -763,7 +763,7 @@ def tab_export() -> None:
                          help="Taken from the figure's title; change it here.") or stem
     dpi = c2.select_slider("PNG resolution (dpi)", options=[150, 300, 600], value=300, key="export_dpi")
     name = services.file_stem(name, default=stem)
-    st.caption(figure_caption())
+    st.caption(md(figure_caption()))
     for fmt in formats:
         c1, c2 = st.columns([1, 3])
         with c1:
@@ -793,7 +793,7 @@ def tab_settings() -> None:
         try:
             settings().backend_string()
         except CrafterError as e:
-            st.warning(str(e), icon=":material/warning:")
+            st.warning(md(str(e)), icon=":material/warning:")
         st.slider("Repair rounds", 0, MAX_ROUNDS, key="set_rounds",
                   help="How many times the checks may send the figure back for repair.")
     with right:

@@ -181,6 +181,18 @@ def figure_html(svg: str, *, alt: str = "figure", caption: str | None = None) ->
     )
 
 
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>~|$])")
+
+
+def md(text: str) -> str:
+    """User or pipeline text made literal for Streamlit markdown.
+
+    Ids like ``user_query`` would turn italic, ``$5 and $10`` into maths, ``<b>`` vanish;
+    escaping the characters that start inline formatting keeps the text as written.
+    """
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", str(text))
+
+
 def raster_html(data: bytes, *, alt: str, caption: str | None = None) -> str:
     """The same card for an uploaded PNG/JPEG (checked by its magic bytes, never sniffed as HTML)."""
     if data[:8] == b"\x89PNG\r\n\x1a\n":
@@ -195,4 +207,4 @@ def raster_html(data: bytes, *, alt: str, caption: str | None = None) -> str:
             f'<img src="{uri}" alt="{html.escape(alt, quote=True)}"/>{cap}</div>')
 
 
-__all__ = ["ALLOWED_ELEMENTS", "InputError", "figure_html", "raster_html", "sanitize_svg", "svg_data_uri"]
+__all__ = ["ALLOWED_ELEMENTS", "InputError", "figure_html", "md", "raster_html", "sanitize_svg", "svg_data_uri"]

@@ -98,3 +98,28 @@ def test_an_unreachable_model_server_is_reported_and_rules_stand_in(app):
     assert any("the model failed" in n and "127.0.0.1:9" in n for n in notes), notes
     assert [c.label for c in app.session_state["ws"].figure.of_kind("node")] == ["Input", "Encoder", "Decoder",
                                                                               "Output"]
+
+
+def test_unparsable_table_is_a_message(app):
+    app.file_uploader(key="table_upload").set_value(("results.csv", b"a,b\n1,2\n3\n4,5,6,7\n", "text/csv")).run()
+    msgs = errors(app)
+    assert msgs and msgs[0].startswith("This table cannot be used: results.csv")
+    assert not app.exception
+
+
+def test_wrong_table_type_and_oversized_table(app):
+    app.file_uploader(key="table_upload").set_value(("notes.pdf", b"%PDF-1.4", "application/pdf")).run()
+    assert any(".pdf files cannot be used as a data table" in e for e in errors(app))
+    big = b"a,b\n" + b"1,2\n" * (6 * 1024 * 1024)
+    app.file_uploader(key="table_upload").set_value(("big.csv", big, "text/csv")).run()
+    assert any("may be at most 20.0 MB" in e for e in errors(app))
+
+
+def test_reference_image_preview_and_bad_image(app):
+    buf = io.BytesIO()
+    Image.new("RGB", (40, 30), "white").save(buf, "PNG")
+    app.file_uploader(key="image_upload").set_value(("sketch.png", buf.getvalue(), "image/png")).run()
+    assert not errors(app)
+    assert any("sketch.png · 40 × 30 px" in c for img in app.image for c in img.captions)
+    app.file_uploader(key="image_upload").set_value(("sketch.png", b"not an image", "image/png")).run()
+    assert any("This image cannot be used: sketch.png: not a readable PNG or JPEG" in e for e in errors(app))

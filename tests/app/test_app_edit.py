@@ -136,3 +136,11 @@ def test_title_is_editable_and_names_the_exports(app, downloads):
     assert app.session_state["ws"].figure.title == "Figure 2: our method"
     assert ">Figure 2: our method<" in current_svg(app)
     assert downloads["export_.svg"][0] == "figure-2-our-method.svg"
+
+
+def test_user_text_in_messages_is_not_markdown(app):
+    """Ids with underscores and labels with $ or <tags> are shown as written, not formatted."""
+    open_dsl(app, 'figure "T"\nuser_query node "Costs $5 <b>bold</b>"\n')
+    edit_table(app, edited_rows={0: {"fill": "not_a_colour"}})
+    msg = errors(app)[0]
+    assert r"component 'user\_query' field 'fill': 'not\_a\_colour' is not a colour" in msg

@@ -75,3 +75,10 @@ def test_raster_html_only_takes_png_or_jpeg():
     assert 'src="data:image/png;base64,' in raster_html(buf.getvalue(), alt="x")
     with pytest.raises(InputError):
         raster_html(b"<svg onload=alert(1)>", alt="x")
+
+
+def test_markdown_escape_keeps_text_literal():
+    from crafter.ui.sanitize import md
+
+    assert md("user_query, llm_generator") == r"user\_query, llm\_generator"
+    assert md("costs $5 and $10 <b>x</b> [a](b)") == r"costs \$5 and \$10 \<b\>x\</b\> \[a\](b)"
