@@ -160,16 +160,22 @@ def _vega_safe_names(table: Table) -> tuple[Table, dict[str, str]]:
     return Table(cols, source=table.source, sheet=table.sheet, notes=list(table.notes)), renamed
 
 
-def _legend_orient(table: Table, color: str, theme: str, swatch: float = 1.0) -> str:
-    """Top when one row of entries fits over the plot, else right (``swatch``: symbol width in symbols)."""
+def _legend_place(table: Table, color: str, theme: str, swatch: float = 1.0) -> tuple[str, bool]:
+    """(orient, with title): one row on top when it fits over the plot (without its title if need
+    be: the categories name themselves), else a column on the right. ``swatch``: symbol widths."""
     ct = chart_theme(theme)
     col = table.column(_base_field(color))
     if col.type not in ("nominal", "ordinal"):
-        return "right"
+        return "right", True
     fs = ct.legend_font_size
-    need = text_width(col.name, fs, bold=True) + ct.legend_col_gap
-    need += sum(ct.legend_symbol * swatch + ct.legend_gap + text_width(str(v), fs) + ct.legend_col_gap for v in col.distinct())
-    return "top" if need <= ct.width - 50 else "right"
+    entries = sum(ct.legend_symbol * swatch + ct.legend_gap + text_width(str(v), fs) + ct.legend_col_gap
+                  for v in col.distinct()) - ct.legend_col_gap
+    room = ct.width - 50
+    if text_width(col.name, fs, bold=True) + ct.legend_col_gap + entries <= room:
+        return "top", True
+    if entries <= room:
+        return "top", False
+    return "right", True
 
 
 def _decimals(values: Sequence[float], limit: int = 3) -> int:
@@ -272,13 +278,15 @@ def build_spec(table: Table, ch: ChartChoice, *, theme: str = "paper", legend: s
 
 def _color(F: _Fields, ch: ChartChoice, theme: str, legend: str | None, **extra: Any) -> dict[str, Any]:
     swatch = 2.0 if ch.mark in ("line", "errorband") else 1.0
-    orient = legend or _legend_orient(F.table, ch.color, theme, swatch)  # type: ignore[arg-type]
+    orient, titled = (legend, True) if legend else _legend_place(F.table, ch.color, theme, swatch)  # type: ignore[arg-type]
     d = F.define(ch.color, **extra)  # type: ignore[arg-type]
     if orient == "none":
         d["legend"] = None
     else:
         d["legend"] = {"orient": orient}
-        if F.title(_base_field(ch.color)) != d.get("field"):  # type: ignore[arg-type]
+        if not titled:
+            d["legend"]["title"] = None
+        elif F.title(_base_field(ch.color)) != d.get("field"):  # type: ignore[arg-type]
             d["legend"]["title"] = F.title(_base_field(ch.color))  # type: ignore[arg-type]
     return d
 

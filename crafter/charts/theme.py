@@ -3,7 +3,8 @@
 Fonts, text colour and the categorical palette come from the figure theme
 (crafter/render/theme.py: DejaVu Sans, Okabe–Ito), so a chart sits in a figure without a
 seam. Sizes are px at 96 dpi printed 1:1: the "paper" chart fills a single column
-(3.3 in = 317 px) by default, with 7.5 pt tick labels and 8.25 pt axis titles; "double"
+(3.3 in = 317 px) by default, with 8 pt tick labels and legends, 9 pt axis titles and a
+10 pt title; "double"
 width is the 7 in double column; "slides" doubles the type for a projector.
 """
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from crafter.render.theme import PX_PER_IN, THEMES, Theme, get_theme
+from crafter.render.theme import PX_PER_IN, PX_PER_PT, THEMES, Theme, get_theme
 
 SINGLE_COLUMN_IN = 3.3
 DOUBLE_COLUMN_IN = 7.0
@@ -27,12 +28,12 @@ class ChartTheme:
     aspect: float = 0.62  # default plot height / plot width
     min_plot: float = 80.0  # smallest plot side the layout will make
     max_plot_height: float = 420.0
-    tick_font_size: float = 10.0
-    label_font_size: float = 11.0  # axis titles
-    title_font_size: float = 12.0
-    legend_font_size: float = 10.0
-    header_font_size: float = 10.5  # facet headers
-    value_font_size: float = 9.0  # text marks (heatmap cells)
+    tick_font_size: float = 8 * PX_PER_PT  # 8 pt: the smallest size journals accept
+    label_font_size: float = 9 * PX_PER_PT  # axis titles, like the figure's body text
+    title_font_size: float = 10 * PX_PER_PT
+    legend_font_size: float = 8 * PX_PER_PT
+    header_font_size: float = 9 * PX_PER_PT  # facet headers
+    value_font_size: float = 7.5 * PX_PER_PT  # text marks (heatmap cells)
     tick_size: float = 3.5
     tick_pad: float = 2.5  # tick to label
     title_pad: float = 5.0  # labels to axis title, title to plot

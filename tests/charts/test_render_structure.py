@@ -104,7 +104,8 @@ def test_text_inside_the_chart_and_not_overlapping(cases, name):
 
 
 def test_semantic_groups_and_ids(accuracy):
-    chart = make_chart(accuracy, x="model", y="top1_accuracy", color="dataset", id="acc", title="Accuracy <by> model")
+    chart = make_chart(accuracy, x="model", y="top1_accuracy", color="dataset", id="acc", title="Accuracy <by> model",
+                       legend="right")
     root = parse(chart_svg(chart))
     ids = [el.get("id") for el in _elements(root) if el.get("id")]
     assert len(ids) == len(set(ids)), "ids are unique"

@@ -12,7 +12,7 @@ def test_paper_theme():
     ct = chart_theme("paper")
     assert ct.width == pytest.approx(3.3 * PX_PER_IN)
     assert chart_theme("paper", width="double").width == pytest.approx(7 * PX_PER_IN)
-    assert 7 <= ct.tick_font_size / PX_PER_PT <= 10 and 7 <= ct.label_font_size / PX_PER_PT <= 10
+    assert 8 <= ct.tick_font_size / PX_PER_PT <= 10 and 8 <= ct.label_font_size / PX_PER_PT <= 10
     assert ct.palette == OKABE_ITO and ct.font_family.startswith("DejaVu Sans")
 
 
@@ -33,4 +33,6 @@ def test_double_column_width_fits_exactly(accuracy):
 @pytest.mark.parametrize("theme", ["paper", "slides", "mono"])
 def test_every_theme_renders(accuracy, theme):
     svg = chart_svg(make_chart(accuracy, x="model", y="top1_accuracy", color="dataset"), theme)
-    assert f'font-size="{chart_theme(theme).tick_font_size:g}"' in svg
+    from crafter.charts.render import _f
+
+    assert f'font-size="{_f(chart_theme(theme).tick_font_size)}"' in svg
