@@ -269,6 +269,8 @@ def node_interpret(state: PipelineState, runtime: Runtime[PipelineContext]) -> d
     for w in warnings:
         _emit(kind="warning", node="interpret", message=w)
     scope = sorted(out.changed | {i["target"] for i in model_issues} | {x for i in model_issues for x in i["component_ids"]})
+    if out.tidy:  # "tidy the layout": geometry anywhere may be repaired
+        scope = None
     return {"figure": out.figure.to_dict(), "applied": out.applied, "warnings": warnings, "scope": scope,
             "issues": model_issues, "pending": _group_by_target(model_issues), "stage": "instruction",
             "history": [{"round": 0, "stage": "instruction", "applied": out.applied, "to_model": len(model_issues)}]}

@@ -28,6 +28,7 @@ edges and leaves its group).
 from __future__ import annotations
 
 import difflib
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,7 +38,7 @@ from crafter.agents.issues import FIGURE, make_issue
 from crafter.agents.repair import merge
 from crafter.errors import SpecError
 from crafter.spec.colors import CSS_COLOR_NAMES, contrast_ratio
-from crafter.spec.model import Component, Edge, Figure, Group, Node, Panel, Text
+from crafter.spec.model import Chart, Component, Edge, Figure, Group, Node, Panel, Text
 
 MOVE_STEP = 40.0  # px a bare "move X left" moves
 SIZE_STEP = 1.3  # factor of "bigger" / "smaller"
@@ -76,6 +77,7 @@ class EditOutcome:
     model_issues: list[dict[str, Any]] = field(default_factory=list)  # clauses left to the model
     unresolved: list[str] = field(default_factory=list)  # clauses nothing could be done with
     changed: set[str] = field(default_factory=set)  # ids changed (added, removed) by rule; FIGURE for the header
+    tidy: bool = False  # "tidy the layout": the run may repair geometry anywhere, not only what was named
 
 
 class _Unresolved(Exception):
@@ -282,11 +284,109 @@ class _Editor:
     # -- verbs ---------------------------------------------------------------------
     def clause(self, clause: str) -> bool:
         """Carry out one clause by rule; False when no rule recognises it."""
-        for handler in (self.figure_level, self.rename, self.add_edge, self.add_node, self.delete_clause,
-                        self.shape, self.style, self.color, self.move, self.size):
+        for handler in (self.filler, self.tidy, self.report_typo, self.report_missing_arrow, self.restore_step,
+                        self.chart_value, self.chart_point, self.figure_level, self.rename, self.add_edge,
+                        self.add_node, self.delete_clause, self.shape, self.style, self.color, self.move, self.size):
             if handler(clause):
                 return True
         return False
+
+    # -- bug reports ("The box reading “Encodr” has a typo…") and the words around them -----
+    def filler(self, s: str) -> bool:
+        """Clauses that only point back ("restore it and its arrows", "leave everything else as it is")."""
+        return bool(re.match(r"^(?:and\s+)?(?:please\s+)?(?:(?:add|put|bring|restore|fix|correct|undo)\s+"
+                             r"(?:it|them|this|that)(?:\s+(?:back|again))?(?:\s+(?:and|with)\s+(?:its|their)\s+\w+)?|"
+                             r"(?:leave|keep)\s+(?:everything|all|the\s+rest)(?:\s+else)?\s+(?:as\s+(?:it\s+is|they\s+are)|"
+                             r"unchanged|alone|untouched)|thanks?(?:\s+you)?|please)$", s.strip(" ,.!"), re.I))
+
+    def tidy(self, s: str) -> bool:
+        m = re.match(r"^(?:.*\b(?:overlap|overlapping|cluttered|messy)\b.*|(?:please\s+)?(?:tidy|fix|clean)\s+(?:up\s+)?"
+                     r"(?:the\s+)?(?:layout|overlaps?|positions?|spacing)(?:\s.*)?)$", s, re.I)
+        if not m or re.search(r"\b(?:rename|colou?r|delete|add)\b", s, re.I):
+            return False
+        if not self.out.tidy:
+            self.out.tidy = True
+            self.out.applied.append("layout problems anywhere in the figure will be repaired")
+        return True
+
+    def report_typo(self, s: str) -> bool:
+        quoted = re.findall(r"[\"“]([^\"”]+)[\"”]", s)
+        if len(quoted) < 2 or not re.search(r"\b(?:should\s+(?:read|be|say)|typo|misspel\w*|instead\s+of)\b", s, re.I):
+            return False
+        old, new = (quoted[-1], quoted[0]) if re.search(r"instead\s+of", s, re.I) else (quoted[0], quoted[-1])
+        c = _one(self.fig, f'"{old}"')
+        if not hasattr(c, "label") and not isinstance(c, Text):
+            raise _Unresolved(f"a {c.kind} has no label to correct")
+        field_name = "text" if isinstance(c, Text) else "label"
+        self.set(c, f"corrected '{old}' to \"{new}\"", **{field_name: new})
+        return True
+
+    def report_missing_arrow(self, s: str) -> bool:
+        m = re.match(r"^(?:the\s+)?(?:arrow|edge|connection|link|line)\s+from\s+(?P<a>.+?)\s+to\s+(?P<b>.+?)\s+"
+                     r"(?:is|was|went)\s+(?:missing|lost|deleted|removed|gone)(?:\s.*)?$", s, re.I)
+        return bool(m) and self.add_edge(f"add an arrow from {m.group('a')} to {m.group('b')}")
+
+    def restore_step(self, s: str) -> bool:
+        m = re.search(r"(?:hid|hides|hidden|missing|masked|lost|removed)\s+(?:the\s+)?(?:step|node|box|stage|component)\s+"
+                      r"[\"“](?P<y>[^\"”]+)[\"”](?:,?\s*fed\s+by\s+(?P<ins>.+?))?(?:,?\s*and\s+feeding\s+(?P<outs>.+?))?$",
+                      s, re.I)
+        if not m:
+            return False
+        label = m.group("y")
+        node = Node(kind="node", id=self.new_id(label), label=label, shape="round")
+        self.add(node, f"restored node \"{label}\"")
+        for group, incoming in (("ins", True), ("outs", False)):
+            names = [n.strip() for n in re.split(r",\s*|\s+and\s+", m.group(group) or "") if n.strip()]
+            for name in names:
+                other = _one(self.fig, f'"{name}"')
+                src, dst = (other.id, node.id) if incoming else (node.id, other.id)
+                self.add(Edge(kind="edge", id=self.new_id(f"{src}_{dst}"), source=src, target=dst),
+                         f"restored the arrow from '{src}' to '{dst}'")
+        return True
+
+    def _chart(self, title: str) -> Chart:
+        charts = [c for c in find_components(self.fig, f'"{title}"', "chart") if isinstance(c, Chart)]
+        if not charts:
+            charts = [c for c in self.fig.of_kind("chart") if len(self.fig.of_kind("chart")) == 1]
+        if not charts:
+            raise _Unresolved(f"no chart matches '{title}'")
+        return charts[0]
+
+    def chart_value(self, s: str) -> bool:
+        m = re.match(r"^in\s+(?:the\s+chart\s+)?[\"“]?(?P<t>[^\"”,]+?)[\"”]?,?\s+the\s+value\s+(?:for|of)\s+(?P<x>.+?)\s+"
+                     r"should\s+be\s+(?P<v>-?[\d.]+(?:[eE][-+]?\d+)?)", s, re.I)
+        if not m:
+            return False
+        chart = self._chart(m.group("t"))
+        spec = json.loads(json.dumps(chart.spec))
+        enc = spec.get("encoding", {})
+        xf, yf = (enc.get("x") or {}).get("field"), (enc.get("y") or {}).get("field")
+        rows = (spec.get("data") or {}).get("values") or []
+        hits = [r for r in rows if xf and str(r.get(xf)) == m.group("x").strip()]
+        if not hits or not yf:
+            raise _Unresolved(f"chart '{chart.id}' has no mark for {m.group('x').strip()}")
+        for r in hits:
+            r[yf] = _number(m.group("v"))
+        self.set(chart, f"set {yf} for {m.group('x').strip()} to {m.group('v')} in chart '{chart.id}'", spec=spec)
+        return True
+
+    def chart_point(self, s: str) -> bool:
+        m = re.search(r"(?:mark|point|bar|value)\s+of\s+[\"“](?P<t>[^\"”]+)[\"”].*?\((?P<kv>[^()]*=[^()]*)\)", s, re.I) \
+            or re.search(r"^(?:add|restore)\s+(?:the\s+)?(?:data\s+)?point\s+\((?P<kv>[^()]*=[^()]*)\)"
+                         r"(?:\s+(?:to|in)\s+[\"“]?(?P<t>[^\"”]+)[\"”]?)?", s, re.I)
+        if not m:
+            return False
+        chart = self._chart(m.group("t") or "")
+        record = {}
+        for pair in m.group("kv").split(","):
+            if "=" not in pair:
+                continue
+            k, v = (x.strip() for x in pair.split("=", 1))
+            record[k] = _number(v) if re.fullmatch(r"-?[\d.]+(?:[eE][-+]?\d+)?", v) else v
+        spec = json.loads(json.dumps(chart.spec))
+        spec.setdefault("data", {}).setdefault("values", []).append(record)
+        self.set(chart, f"added the data point ({m.group('kv').strip()}) to chart '{chart.id}'", spec=spec)
+        return True
 
     def figure_level(self, s: str) -> bool:
         m = re.match(r"^(?:make|set|change|switch|turn)\s+(?:the\s+)?(?:layout|direction|figure|diagram)\s+(?:to\s+|into\s+)?"
@@ -545,6 +645,11 @@ class _Editor:
             changes["box"] = {"x": max(c.box.cx - w / 2, 0), "y": max(c.box.cy - h / 2, 0), "w": w, "h": h}
         self.set(c, f"'{_label_of(c)}' made {word}", **changes)
         return True
+
+
+def _number(text: str) -> int | float:
+    v = float(text)
+    return int(v) if v.is_integer() and "." not in text and "e" not in text.lower() else v
 
 
 def interpret(fig: Figure, instruction: str) -> EditOutcome:

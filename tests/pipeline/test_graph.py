@@ -212,3 +212,20 @@ def test_run_ids_by_prefix_and_store_sharing(db) -> None:
     assert run_result("exp_1", db_path=db).run_id == a.run_id
     with pytest.raises(CrafterError, match="already exists"):
         generate("A -> B", backend="none", db_path=db, run_id="exp_1-first")
+
+
+def test_tidy_the_layout_fixes_an_overlap_and_nothing_else(db) -> None:
+    from crafter.layout import layout_figure
+    from crafter.spec import load_figure
+    from pathlib import Path
+
+    fig = layout_figure(load_figure(Path(__file__).resolve().parents[2] / "examples" / "rag_pipeline.dsl"))
+    a, b = fig.get("q"), fig.get("emb")
+    moved = b.model_copy(update={"box": a.box.model_copy(update={"x": a.box.x + 20, "y": a.box.y + 4}), "pinned": True})
+    faulty = fig.model_copy(update={"components": [moved if c.id == "emb" else c for c in fig.components]})
+    r = edit(faulty, "Two boxes overlap; tidy the layout without changing the content.", backend="none", db_path=db)
+    assert r.status == "done"
+    from crafter.agents.critique import critique
+
+    assert not [i for i in critique(r.figure) if i["code"] == "overlap"]  # by layout or by repair, it is gone
+    assert changed_ids(strip_layout(faulty), strip_layout(r.figure)) <= {"emb"}

@@ -111,3 +111,54 @@ def test_impossible_style_is_reported(rag) -> None:
     assert out.figure == rag
     reasons = [i["reason"] for i in out.model_issues] + out.unresolved
     assert any("line style" in r for r in reasons)
+
+
+# -- bug reports, as people (and CraftBench's repair and completion tracks) write them ----
+
+def test_a_typo_report(rag) -> None:
+    out = interpret(rag, "The box reading \u201cLLM generator\u201d has a typo: it should read \u201cLLM decoder\u201d.")
+    assert out.figure.get("llm").label == "LLM decoder" and changed_ids(rag, out.figure) == {"llm"}
+
+
+def test_a_missing_arrow_report(rag) -> None:
+    out = interpret(rag, "The arrow from \u201cQuery encoder\u201d to \u201cLLM generator\u201d is missing; add it back.")
+    assert out.unresolved == []
+    [new] = changed_ids(rag, out.figure)
+    assert (out.figure.get(new).source, out.figure.get(new).target) == ("emb", "llm")
+
+
+def test_restore_a_hidden_step(rag) -> None:
+    partial = interpret(rag, "delete the chunker").figure
+    out = interpret(partial, "The greyed-out region hid the step \u201cChunker + embedder\u201d, fed by Document corpus "
+                             "and feeding Vector index (FAISS). Restore it and its arrows; leave everything else as it is.")
+    assert out.unresolved == [] and out.model_issues == []
+    new = [c for c in out.figure.components if c.id not in partial.by_id()]
+    node = next(c for c in new if c.kind == "node")
+    assert node.label == "Chunker + embedder"
+    assert {(e.source, e.target) for e in new if e.kind == "edge"} == {("docs", node.id), (node.id, "index")}
+
+
+def _chart_fig():
+    from crafter.spec import parse_dsl
+
+    return parse_dsl('c chart "Accuracy" spec={"mark":"bar","encoding":{"x":{"field":"model"},"y":{"field":"acc"}},'
+                     '"data":{"values":[{"model":"ViT","acc":81.2},{"model":"ResNet","acc":87.5}]}}')
+
+
+def test_a_wrong_bar_report() -> None:
+    fig = _chart_fig()
+    out = interpret(fig, "In \u201cAccuracy\u201d the value for ResNet should be 76.1, not 87.5.")
+    assert out.figure.get("c").spec["data"]["values"][1] == {"model": "ResNet", "acc": 76.1}
+
+
+def test_a_masked_data_point() -> None:
+    fig = _chart_fig()
+    out = interpret(fig, "One mark of \u201cAccuracy\u201d was masked out: the data point (model = Swin, acc = 81.3). "
+                         "Restore it.")
+    assert out.figure.get("c").spec["data"]["values"][-1] == {"model": "Swin", "acc": 81.3}
+    assert out.unresolved == []
+
+
+def test_tidy_the_layout_widens_the_scope(rag) -> None:
+    out = interpret(rag, "Two boxes overlap; tidy the layout without changing the content.")
+    assert out.tidy and out.figure == rag and out.unresolved == []
