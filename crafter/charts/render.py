@@ -410,6 +410,7 @@ class ChartLayout:
     x_axis: _AxisLayout | None
     y_axis: _AxisLayout | None
     title_y: float = 0.0
+    title_lines: list[str] = field(default_factory=list)
     header_h: float = 0.0
 
     def cell_origin(self, row: int, col: int) -> tuple[float, float]:
@@ -524,12 +525,14 @@ def layout_chart(plan: ChartPlan, ct: ChartTheme, width: float | None = None, he
     """Sizes and positions of every part; ``width``/``height`` fix the outer size (a layout box)."""
     scales = _build_scales(plan, ct)
     legends = _build_legends(plan, scales, ct)
-    title_h = ct.title_font_size * (ASCENT + DESCENT) + ct.title_pad * 1.5 if plan.title else 0.0
     header_h = ct.header_font_size * (ASCENT + DESCENT) + 4.0 if plan.facet_field else 0.0
     ncol, nrow = plan.n_cols, plan.n_rows
     gap_x = ct.facet_gap
     req_w = _plot_size_request(plan, scales, "width", plan.width)
     req_h = _plot_size_request(plan, scales, "height", plan.height)
+    title_lines = _title_lines(plan.title, ct, width or (req_w and req_w * 1.3) or ct.width)
+    title_h = (len(title_lines) * ct.title_font_size * 1.2 - ct.title_font_size * (1.2 - ASCENT - DESCENT)
+               + ct.title_pad * 1.5) if title_lines else 0.0
     default_total = ct.width if ncol == 1 else max(ct.width, DOUBLE_COLUMN_IN * PX_PER_IN * (ct.width / 316.8))
     if width is None and req_w is None:
         width = default_total
@@ -615,7 +618,21 @@ def layout_chart(plan: ChartPlan, ct: ChartTheme, width: float | None = None, he
             ly = top + header_h + pad if "top" in lg.orient else top + header_h + ph - lg.height - pad
             layout.legends.append((lg, lx, ly))
     layout.title_y = ct.title_font_size * ASCENT + 1.0
+    layout.title_lines = title_lines
     return layout
+
+
+def _title_lines(title: str | None, ct: ChartTheme, width: float) -> list[str]:
+    """The chart title, wrapped to the chart's width (long titles would stick out)."""
+    if not title:
+        return []
+    from crafter.render.text import wrap
+
+    return wrap(title, ct.title_font_size, max(width - 4, ct.title_font_size * 4), bold=True)
+
+
+def _title_width(layout: "ChartLayout") -> float:
+    return max((text_width(t, layout.ct.title_font_size, bold=True) for t in layout.title_lines), default=0.0)
 
 
 def _default_height(pw: float, scales: _Scales, ct: ChartTheme) -> float:
@@ -737,7 +754,10 @@ class _Painter:
             svg.open(self.ids.make("title"), class_="crafter-chart-title", font_family=ct.font_family,
                      font_size=_f(ct.title_font_size),
                      font_weight="bold", fill=ct.text_color)
-            svg.text(self.ox + L.left + plot_w_all / 2, self.oy + L.title_y, L.plan.title, anchor="middle")
+            cx = self.ox + L.left + plot_w_all / 2
+            cx = min(max(cx, self.ox + _title_width(L) / 2), self.ox + L.width - _title_width(L) / 2)
+            for i, line in enumerate(L.title_lines):
+                svg.text(cx, self.oy + L.title_y + i * ct.title_font_size * 1.2, line, anchor="middle")
             svg.close()
 
     # -- grid --------------------------------------------------------------------------

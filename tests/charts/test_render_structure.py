@@ -161,3 +161,15 @@ def test_fonts_and_palette_come_from_the_figure_theme(accuracy):
     assert "DejaVu Sans" in ct.font_family and f'font-family="{ct.font_family}"' in svg
     for color in ct.palette[:3]:
         assert f'fill="{color}"' in svg
+
+
+def test_long_titles_wrap_inside_the_chart(accuracy):
+    chart = make_chart(accuracy, title="Top-1 accuracy of five vision backbones fine-tuned on three image "
+                                       "classification benchmarks, mean of three runs")
+    root = parse(chart_svg(chart, margin=0))
+    W = float(root.get("width"))
+    title = next(el for el in _elements(root) if el.get("id") == "chart-title")
+    assert len([el for el in title if local(el.tag) == "text"]) >= 2
+    for el, corners in text_boxes(root):
+        x0, _, x1, _ = _bbox(corners)
+        assert -1 <= x0 and x1 <= W + 1
