@@ -852,10 +852,11 @@ class _Importer:
             data["style"] = _dash_back(style)
             data["head"] = _arrow_back(style, "end", default="arrow")
             data["tail"] = _arrow_back(style, "start", default="none")
-            if "edgeStyle" in style and style["edgeStyle"] in ("none", None):
-                data["routing"] = "straight"
-            elif style.get("curved") == "1":
+            # draw.io draws an edge without an edge style as straight segments through its waypoints
+            if style.get("curved") == "1":
                 data["routing"] = "spline"
+            elif style.get("edgeStyle") in (None, "none"):
+                data["routing"] = "straight"
             self.pending_routes.append((data, cell, False, True))
             return data
         box = self.absolute(cell)

@@ -659,6 +659,7 @@ def foreign_figure(root: ET.Element, *, report: ImportReport | None = None, file
     imp = _ForeignImporter(root, report, file)
     m, canvas = _root_frame(root)
     imp.walk(root, m, {})
+    _drop_page_background(imp.comps, canvas, report)
     if not imp.comps:
         raise InputError("the SVG draws nothing Crafter can import (no shapes, text or inline images)", file=file)
     title = next((" ".join(el.text.split()) for el in root if _local(el.tag) == "title" and el.text), None)
@@ -668,6 +669,20 @@ def foreign_figure(root: ET.Element, *, report: ImportReport | None = None, file
     if canvas is not None:
         data["canvas"] = canvas.model_dump()
     return figure_from_data(data, file=file)
+
+
+def _drop_page_background(comps: list[dict[str, Any]], canvas: Size | None, report: ImportReport) -> None:
+    """A filled rectangle under everything that covers the whole page is the page, not a shape
+    (matplotlib and most editors write one); the figure has its own background."""
+    if canvas is None or not comps or comps[0]["kind"] != "path" or comps[0].get("fill") in (None, "none"):
+        return
+    bb = path_bbox(parse_path(comps[0]["d"]))
+    if bb is None:
+        return
+    if bb[0] <= 0.5 and bb[1] <= 0.5 and bb[2] >= canvas.w - 0.5 and bb[3] >= canvas.h - 0.5 \
+            and len(parse_path(comps[0]["d"])) <= 6:
+        report.skipped.append(f"the page background rectangle ({comps[0]['fill']})")
+        del comps[0]
 
 
 # =================================================================================
