@@ -1096,7 +1096,11 @@ class _Merger:
         def walk(el: ET.Element, m: Matrix, style: dict[str, str], depth: int) -> Iterator[Any]:
             for child in el:
                 tag = _local(child.tag)
-                if tag in NOT_DRAWN or child.get("data-crafter-kind") or depth > MAX_TREE_DEPTH:
+                if tag in NOT_DRAWN or depth > MAX_TREE_DEPTH:
+                    continue
+                # a component's group is merged above; a copy of one (Inkscape's duplicate gives it a
+                # new id) is new drawing like any other
+                if child.get("data-crafter-kind") and (child.get("data-crafter-id") or child.get("id")) in self.data:
                     continue
                 cid = child.get("id") or ""
                 if cid in writer_ids or "--" in cid:

@@ -262,3 +262,19 @@ def test_merged_figure_renders_again_with_its_edits(rag: Figure) -> None:
     svg = figure_to_svg(back)  # no layout needed: every component still has its geometry
     assert import_svg(svg) == back
     assert "GPT-style" in svg and "#F3E0EC" in svg
+
+
+def test_a_duplicated_component_comes_in_as_new_drawing(rag: Figure) -> None:
+    import copy
+
+    ink = Inkscape(figure_to_svg(rag))
+    original = ink.group("llm")
+    dup = copy.deepcopy(original)
+    dup.set("id", "g4242")  # Inkscape's Ctrl+D: same content, a fresh id
+    dup.set("transform", "translate(0,60)")
+    ink.parent(original).append(dup)
+    back = import_svg(ink.text())
+    added = [c for c in back.components if c.id not in rag.by_id()]
+    assert {c.kind for c in added} == {"path", "text"}
+    assert any(c.kind == "text" and c.text == "LLM generator" for c in added)
+    assert back.get("llm") == rag.get("llm")
