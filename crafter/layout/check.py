@@ -7,7 +7,7 @@ A laid-out figure must have:
 * every label inside its shape's outline (the renderer's own wrapping), edge labels
   the size of their text;
 * every member inside its group or panel, and sibling groups apart;
-* edge labels off every node;
+* edge labels off every node and off each other;
 * orthogonal routes made of horizontal and vertical segments, ending on their nodes;
 * every number with at most 2 decimals (pinned boxes excepted: they are the user's).
 
@@ -20,7 +20,7 @@ from crafter.layout import measure
 from crafter.layout.labels import BoxIndex
 from crafter.layout.shapes import RECT_SHAPES, distance_to_polygon, label_fits, outline
 from crafter.render.theme import get_theme
-from crafter.spec.model import Box, Component, Edge, Figure, Group, Node, Panel, parents
+from crafter.spec.model import Box, Component, Edge, Figure, Group, Node, Panel, Text, parents
 
 LEAF_KINDS = ("node", "chart", "text")
 EPS = 0.51  # rounding to 2 decimals moves a side by at most 0.005 per coordinate
@@ -61,8 +61,9 @@ def layout_problems(fig: Figure, *, check_routes: bool = True) -> list[str]:
     for c in leaves:
         for other in index.hits(_r(c.box), -EPS):  # type: ignore[arg-type]
             o = by_id[other]
-            if not (c.pinned and o.pinned):
-                problems.append(f"{o.kind} '{o.id}' overlaps {c.kind} '{c.id}'")
+            if (c.pinned and o.pinned) or _on_purpose(c, o) or _on_purpose(o, c):
+                continue
+            problems.append(f"{o.kind} '{o.id}' overlaps {c.kind} '{c.id}'")
         index.add(_r(c.box), c.id)  # type: ignore[arg-type]
 
     # -- labels fit --------------------------------------------------------------------
@@ -96,7 +97,8 @@ def layout_problems(fig: Figure, *, check_routes: bool = True) -> list[str]:
                     and not (a.pinned and b.pinned):  # type: ignore[union-attr]
                 problems.append(f"{a.kind} '{a.id}' overlaps {b.kind} '{b.id}'")
 
-    # -- edge labels off the nodes ---------------------------------------------------------
+    # -- edge labels off the nodes and off each other ----------------------------------------
+    labels = BoxIndex()
     for e in fig.of_kind("edge"):
         if e.label_box is None or (e.pinned and e.label_box is not None):
             continue
@@ -104,6 +106,9 @@ def layout_problems(fig: Figure, *, check_routes: bool = True) -> list[str]:
             o = by_id[other]
             if o.kind == "node" or o.kind == "chart":
                 problems.append(f"label of edge '{e.id}' overlaps {o.kind} '{o.id}'")
+        for other in labels.hits(_r(e.label_box), -EPS):
+            problems.append(f"label of edge '{e.id}' overlaps the label of edge '{other}'")
+        labels.add(_r(e.label_box), e.id)
 
     # -- routes ----------------------------------------------------------------------------
     if check_routes:
@@ -126,6 +131,11 @@ def layout_problems(fig: Figure, *, check_routes: bool = True) -> list[str]:
         if any(not _two_decimals(v) for v in nums):
             problems.append(f"{c.kind} '{c.id}': coordinates with more than 2 decimals")
     return problems
+
+
+def _on_purpose(a: Component, b: Component) -> bool:
+    """A text centred on what it annotates, or placed at a point by its author, may overlap it."""
+    return isinstance(a, Text) and ((a.near == b.id and a.side == "center") or a.at is not None)
 
 
 def _route_problems(fig: Figure, e: Edge, by_id: dict[str, Component]) -> list[str]:

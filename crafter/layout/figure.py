@@ -658,10 +658,11 @@ class _FigureLayout:
         for e in edges:
             r = st.label_boxes.get(e.id)
             routing = e.routing or self.fig.routing
-            keep = (r is not None and e.id in st.engine_edges and routing != "straight"
-                    and index.free(r, 0.5))
-            if keep and e.pinned and e.label_box is not None:
-                keep = True
+            if e.pinned and e.route and e.label_box is not None:
+                keep = True  # the user's
+            else:
+                keep = (r is not None and e.id in st.engine_edges and routing != "straight"
+                        and index.free(r, 0.5))
             if not keep:
                 size = measure.edge_label_size(e, self.theme)
                 pts = routes[e.id]

@@ -36,7 +36,7 @@ SELF_LOOP_SIZE = 14.0
 LABEL_SLOT = 8.0  # room for the line beside an edge label in its label vertex
 ANNOTATION_GAP = 4.0
 JOIN_CLEARANCE = 6.0
-DUMMY_BUDGET = 6000  # dummy vertices a level may add beyond 4 per vertex (see _Level.insert_dummies)
+DUMMY_BUDGET = 6000  # dummy vertices a level may add beyond a few per vertex (see _Level.insert_dummies)
 
 Frame = tuple[float, float, float, float]  # u, v, extent along u, extent along v
 
@@ -194,13 +194,15 @@ class _Layered:
         for a in below:
             real[a.id] = (x0 + (it.w - a.w) / 2, y + ANNOTATION_GAP, a.w, a.h)
             y += ANNOTATION_GAP + a.h
+        # beside the side edges enter or leave by, a note goes up to the top corner, off the edges
+        flow_side = _horizontal(self.d)
         x = x0
         for a in left:
             x -= ANNOTATION_GAP + a.w
-            real[a.id] = (x, y0 + (it.h - a.h) / 2, a.w, a.h)
+            real[a.id] = (x, y0 if flow_side else y0 + (it.h - a.h) / 2, a.w, a.h)
         x = x0 + it.w
         for a in right:
-            real[a.id] = (x + ANNOTATION_GAP, y0 + (it.h - a.h) / 2, a.w, a.h)
+            real[a.id] = (x + ANNOTATION_GAP, y0 if flow_side else y0 + (it.h - a.h) / 2, a.w, a.h)
             x += ANNOTATION_GAP + a.w
         blk = _Block(it.id, *self.size_to_frame(W, H))
         blk.core = self.rect_to_frame((x0, y0, it.w, it.h), W, H)
@@ -457,7 +459,7 @@ class _Level:
         # out in seconds.
         excess = sum(max(V[b].layer - V[a].layer - 1, 0) for chain in self.chains.values()
                      for a, b in zip(chain, chain[1:]))
-        self.with_dummies = excess <= DUMMY_BUDGET + 4 * len(V)
+        self.with_dummies = excess <= DUMMY_BUDGET + (4 if len(V) <= 1000 else 1) * len(V)
         for i, chain in self.chains.items():
             if not self.with_dummies:
                 break
@@ -611,20 +613,8 @@ class _Level:
         counts: list[int] = []
         gap_size: list[float] = []
         for g, S in enumerate(segs):
-            # downward runs: the one starting higher turns later; upward ones mirrored
-            order = sorted(S, key=lambda s: (-s[0] if s[1] > s[0] else s[0], s[2]))
-            placed: list[tuple[float, float, tuple, int]] = []
-            for p, q, i, share in order:
-                lo, hi = min(p, q), max(p, q)
-                t = next((pt for _, _, psh, pt in placed if psh == share), None)
-                if t is None:  # after every overlapping run placed before it
-                    t = 0
-                    for plo, phi, _, pt in placed:
-                        if plo <= hi + self.edge_sep / 2 and lo <= phi + self.edge_sep / 2:
-                            t = max(t, pt + 1)
-                placed.append((lo, hi, share, t))
-                tracks[(i, g)] = t
-            count = max((p[3] for p in placed), default=-1) + 1
+            placed = self.assign_tracks(S, g, tracks)
+            count = max(placed, default=-1) + 1
             counts.append(count)
             base = self.rank_sep if not ({g, g + 1} & self.port_layers) else self.edge_sep * 1.5
             gap_size.append(max(base, (count + 1) * self.edge_sep))
@@ -682,6 +672,50 @@ class _Level:
             self.pieces.append((self.edges[i], pts))
         self.width = total_u
         self.height = vmax - vmin
+
+    def assign_tracks(self, S: list[tuple[float, float, int, tuple]], g: int,
+                      tracks: dict[tuple[int, int], int]) -> list[int]:
+        """Give each run across gap ``g`` a track; runs that overlap get different ones.
+
+        Downward runs are ordered so the one starting higher turns later, upward ones the
+        mirror image: then runs do not cross needlessly. Runs leaving (or reaching) the same
+        port share a track. Crowded gaps use plain interval colouring (linear-logarithmic).
+        """
+        pad = self.edge_sep / 2
+        by_share: dict[tuple, int] = {}
+        out: list[int] = []
+        if len(S) <= 200:
+            placed: list[tuple[float, float, int]] = []
+            for p, q, i, share in sorted(S, key=lambda s: (-s[0] if s[1] > s[0] else s[0], s[2])):
+                lo, hi = min(p, q), max(p, q)
+                t = by_share.get(share)
+                if t is None:  # after every overlapping run placed before it
+                    t = max((pt + 1 for plo, phi, pt in placed if plo <= hi + pad and lo <= phi + pad), default=0)
+                    by_share[share] = t
+                placed.append((lo, hi, t))
+                tracks[(i, g)] = t
+                out.append(t)
+            return out
+        import heapq
+
+        free: list[int] = []
+        busy: list[tuple[float, int]] = []  # (end, track)
+        n_tracks = 0
+        for p, q, i, share in sorted(S, key=lambda s: (min(s[0], s[1]), max(s[0], s[1]), s[2])):
+            lo, hi = min(p, q), max(p, q)
+            t = by_share.get(share)
+            if t is None:
+                while busy and busy[0][0] < lo - pad:
+                    heapq.heappush(free, heapq.heappop(busy)[1])
+                if free:
+                    t = heapq.heappop(free)
+                else:
+                    t, n_tracks = n_tracks, n_tracks + 1
+                by_share[share] = t
+                heapq.heappush(busy, (hi, t))
+            tracks[(i, g)] = t
+            out.append(t)
+        return out
 
     def spread_ports(self) -> dict[tuple[int, str, str], float]:
         """Where each piece meets each vertex across the flow: (piece, vertex, "out"/"in") -> position.

@@ -7,6 +7,7 @@ wrapping the renderer applies, so what is drawn fits what was reserved.
 
 from __future__ import annotations
 
+import importlib
 import math
 
 from crafter.render.text import text_block_size, text_width, wrap
@@ -102,10 +103,14 @@ def panel_padding(panel: Panel, theme: Theme) -> tuple[float, float, float, floa
 
 def chart_size(chart: Chart, theme: Theme) -> tuple[float, float]:
     """The chart's box: ``crafter.charts.chart_size`` when the charts package has it."""
-    try:
-        from crafter.charts import chart_size as charts_chart_size  # type: ignore[attr-defined]
-    except ImportError:
-        charts_chart_size = None
+    charts_chart_size = None
+    for module in ("crafter.charts", "crafter.charts.render"):
+        try:
+            charts_chart_size = getattr(importlib.import_module(module), "chart_size", None)
+        except ImportError:
+            continue
+        if charts_chart_size is not None:
+            break
     if charts_chart_size is not None:
         try:
             w, h = charts_chart_size(chart, theme)
