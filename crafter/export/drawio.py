@@ -31,10 +31,12 @@ from typing import Any
 from urllib.parse import unquote
 from xml.etree import ElementTree as ET
 
-from crafter.errors import InputError
+from pydantic import ValidationError
+
+from crafter.errors import InputError, SpecError
 from crafter.export.edits import label_box_at_half_length, merge_lines, reroute
-from crafter.render.markup import esc_text
 from crafter.export.svgpath import parse_path, path_bbox, path_to_d, transform_path
+from crafter.render.markup import esc_text
 from crafter.render.text import text_width, wrap
 from crafter.render.theme import Theme, get_theme
 from crafter.spec.colors import is_color, to_rgb
@@ -693,8 +695,8 @@ class _Importer:
             comp = COMPONENT_TYPES[data["kind"]].model_validate(
                 {k: v for k, v in data.items() if k not in ("members", "source", "target", "near")}
                 | ({"source": "x", "target": "x"} if data["kind"] == "edge" else {}))
-        except Exception:
-            return self.foreign(cell)
+        except (ValidationError, SpecError, KeyError, TypeError):
+            return self.foreign(cell)  # its Crafter data was damaged: read it like any draw.io cell
         if data["kind"] == "edge":
             return self.merge_edge(cell, data, comp)
         vis = None
