@@ -86,7 +86,7 @@ def bench_decode(
     per_task: int = typer.Option(20, "--per-task", min=1, help="Held-out prompts per task"),
     tasks: str = typer.Option("plan,chart,repair", "--tasks"),
     backend: str = typer.Option("craftlm", "--backend", help="craftlm or craftlm:/path/to/weights"),
-    threads: int = typer.Option(2, "--threads", help="torch threads (batch 1 on this CPU)"),
+    threads: int = typer.Option(1, "--threads", help="torch threads (batch 1; one thread is steadier on a shared CPU)"),
     json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the rows as JSON"),
 ) -> None:
     """Plain vs speculative decoding on held-out prompts: tokens/s, speed-up, tokens per forward,
@@ -112,7 +112,7 @@ def bench_decode(
     rows = run_decode_bench(b, per_task=per_task, tasks=chosen,
                             progress=lambda i, n: typer.echo(f"\r{i}/{n} prompts", nl=False, err=True))
     typer.echo("", err=True)
-    typer.echo(f"CraftLM decode benchmark: batch 1, greedy, {threads} threads, held-out prompts")
+    typer.echo(f"CraftLM decode benchmark: batch 1, greedy, fp32, {threads} thread(s), held-out prompts")
     typer.echo(format_table(rows))
     if json_out:
         json_out.write_text(json.dumps([dataclasses.asdict(r) for r in rows], indent=2) + "\n")
