@@ -525,10 +525,6 @@ def _orient(mark: str, props: dict[str, Any], enc: dict[str, Channel]) -> str:
     if mark in ("bar", "area", "errorbar", "errorband", "boxplot", "line", "tick"):
         if y_disc and not x_disc:
             return "horizontal"
-        if x is not None and x.is_field and x.type == "quantitative" and x.aggregate is None and x.bin is None \
-                and y is not None and y.is_field and (y.aggregate is not None or y.type == "quantitative") \
-                and mark in ("errorbar", "boxplot") and y.aggregate is None and "extent" in props:
-            return "vertical"
         if y is None and x is not None:
             return "horizontal"
         if x is not None and y is not None and x.aggregate and not y.aggregate and mark != "line":
@@ -620,10 +616,6 @@ def _compile_layer(index: int, mark: str, props: dict[str, Any], enc: dict[str, 
     for i, it in enumerate(layer.items):
         it.index = i
     return layer
-
-
-def _series_key(it_vals: dict[str, Any]) -> tuple[Any, ...]:
-    return tuple(it_vals.get(c) for c in SERIES_CHANNELS)
 
 
 def _compile_plain(layer: LayerPlan, rows: list[dict[str, Any]], chart_id: str, path: str,

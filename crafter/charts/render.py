@@ -3,9 +3,11 @@
 Why our own renderer rather than vl-convert-python (measured on this machine with
 ``crafter bench chart``; numbers in the report of issue 3):
 
-* speed: vl-convert takes ≈0.47 s for its first chart and ≈24 ms per chart after
-  (a V8 round trip); this renderer takes ≈1–3 ms per chart after a ≈0.3 s first
-  call (matplotlib import), and matplotlib's own SVG backend ≈25–40 ms for the same chart;
+* speed (``crafter bench chart``: the same bar/line/scatter charts, one process, first call
+  timed apart): per chart, this renderer 5–10 ms, vl-convert 155–195 ms, matplotlib's SVG
+  backend 260–515 ms, on the shared 2-core machine under load ≈10 (quiet, earlier: ours
+  ≈2.5 ms and vl-convert ≈24 ms for the bar chart; vl-convert's first call ≈0.47 s, ours
+  ≈0.1–0.5 s for importing matplotlib.ticker);
 * structure: vl-convert's SVG nests ``translate`` groups, draws bars as ``<path>``
   and carries no data; mapping its role classes to our groups would still leave
   every mark anonymous. Here each bar is a ``<rect>`` carrying its datum
@@ -132,7 +134,6 @@ def _position_values(plan: ChartPlan, name: str) -> list[Any]:
 
 def _make_position_scale(plan: ChartPlan, name: str, ct: ChartTheme) -> sc.PositionScale | None:
     chans = _chans(plan, name) + _chans(plan, name + "2")
-    field_chans = [c for c in chans if c.is_field or c.datum is not None]
     if not chans:
         return None
     main = next((c for c in _chans(plan, name) if c.type is not None), chans[0])
@@ -723,7 +724,6 @@ class _Painter:
     # -- the whole chart ---------------------------------------------------------------
     def paint(self) -> None:
         L, ct, svg = self.L, self.ct, self.svg
-        cid = self.ids.chart_id
         facets = L.plan.facet_field is not None
         for cell in L.plan.cells:
             cx, cy = L.cell_origin(cell.row, cell.col)
