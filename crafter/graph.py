@@ -716,6 +716,9 @@ def _request_input(info: RunInfo) -> dict:
     if info.kind == "edit":
         from crafter.spec import load_figure
 
+        if not info.settings.get("figure"):
+            raise CrafterError(f"run {info.run_id} stopped before its first step and its figure was not a file; "
+                               "start the edit again")
         return {"figure": load_figure(info.settings["figure"]).to_dict(), "instruction": info.brief, "brief": ""}
     return {"brief": info.brief}
 

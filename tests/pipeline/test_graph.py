@@ -229,3 +229,27 @@ def test_tidy_the_layout_fixes_an_overlap_and_nothing_else(db) -> None:
 
     assert not [i for i in critique(r.figure) if i["code"] == "overlap"]  # by layout or by repair, it is gone
     assert changed_ids(strip_layout(faulty), strip_layout(r.figure)) <= {"emb"}
+
+
+def test_repairs_of_different_components_run_concurrently(db) -> None:
+    """Two model repairs meet at a barrier: run one after the other, the first would wait forever."""
+    import threading
+
+    from crafter.agents.testing import Completion
+
+    barrier = threading.Barrier(2, timeout=30)
+    plan = 'figure "F"\nenc node "Encoder"\ndec node "Decoder"\ne1 edge enc -> dec\n'
+    adds = {"Classifier": 'classifier node "Classifier"\ne3 edge dec -> classifier',
+            "Tokenizer": 'tokenizer node "Tokenizer"\ne0 edge tokenizer -> enc'}
+
+    class MeetingBackend:
+        def complete(self, task, prompt, *, max_new_tokens=512, temperature=0.0):
+            if task == "plan":
+                return Completion(plan)
+            barrier.wait()  # raises BrokenBarrierError after 30 s if the other repair is not running
+            return Completion(next(text for name, text in adds.items() if f'add "{name}"' in prompt))
+
+    brief = 'The "Tokenizer" feeds the "Encoder", which feeds the "Decoder", which feeds a "Classifier".'
+    r = generate(brief, backend=MeetingBackend(), db_path=db, rounds=1)
+    assert r.status == "done" and not r.warnings, r.warnings
+    assert {"classifier", "tokenizer"} <= set(r.figure.by_id())
