@@ -77,7 +77,10 @@ _SHAPE_BACK = {"rhombus": "diamond", "ellipse": "ellipse", "doubleEllipse": "ell
 
 
 def figure_to_drawio(fig: Figure) -> str:
-    """A laid-out figure as an uncompressed ``.drawio`` document."""
+    """A figure (laid out first if it lacks geometry) as an uncompressed ``.drawio`` document."""
+    from crafter.render.svg import ensure_layout
+
+    fig = ensure_layout(fig)
     t = get_theme(fig.theme)
     parent_of = parents(fig)
     by_id = fig.by_id()

@@ -76,8 +76,10 @@ def figure_to_latex(fig: Figure, options: TikzOptions | None = None) -> str:
 
 
 def figure_to_tikz(fig: Figure, options: TikzOptions | None = None) -> str:
-    """The ``tikzpicture`` of a laid-out figure, ready to ``\\input``."""
-    return _TikzWriter(fig, options or TikzOptions()).picture()
+    """The ``tikzpicture`` of a figure (laid out first if it lacks geometry), ready to ``\\input``."""
+    from crafter.render.svg import ensure_layout
+
+    return _TikzWriter(ensure_layout(fig), options or TikzOptions()).picture()
 
 
 # ---------------------------------------------------------------------------------
