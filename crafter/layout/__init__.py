@@ -9,7 +9,6 @@ See :mod:`crafter.layout.figure` for the steps, :mod:`crafter.layout.elk` and
 guarantees (no overlaps, labels fit, members inside groups) as a function.
 """
 
-from crafter.layout.bench import bench_layout
 from crafter.layout.check import layout_problems, route_crossings
 from crafter.layout.figure import ENGINES, LayoutError, layout_figure
 from crafter.layout.shapes import label_fits, node_label_lines, node_size
@@ -18,3 +17,11 @@ __all__ = [
     "ENGINES", "LayoutError", "bench_layout", "label_fits", "layout_figure", "layout_problems", "node_label_lines",
     "node_size", "route_crossings",
 ]
+
+
+def __getattr__(name: str):  # bench_layout loads lazily: `python -m crafter.layout.bench` runs clean
+    if name == "bench_layout":
+        from crafter.layout.bench import bench_layout
+
+        return bench_layout
+    raise AttributeError(f"module 'crafter.layout' has no attribute '{name}'")

@@ -297,7 +297,7 @@ def build_graph(area: Area) -> dict:
         "elk.layered.considerModelOrder.strategy": "PREFER_EDGES",
         "elk.layered.cycleBreaking.strategy": "GREEDY_MODEL_ORDER",
         # network simplex gives the straightest chains; Brandes-Koepf is faster on big figures
-        "elk.layered.nodePlacement.strategy": "NETWORK_SIMPLEX" if n <= 100 else "BRANDES_KOEPF",
+        "elk.layered.nodePlacement.strategy": "BRANDES_KOEPF",
         "elk.layered.nodePlacement.bk.fixedAlignment": "BALANCED",
         "elk.edgeLabels.placement": "CENTER",
         "elk.layered.edgeLabels.sideSelection": "ALWAYS_UP",

@@ -42,7 +42,7 @@ from crafter.layout.routing import (
     straight_route,
 )
 from crafter.layout.shapes import RECT_SHAPES, clip_to_outline, node_size
-from crafter.render.text import wrap
+from crafter.render.text import text_width, wrap
 from crafter.render.theme import Theme, get_theme
 from crafter.spec.model import (
     Box,
@@ -407,7 +407,14 @@ class _FigureLayout:
         t = self.theme
         if not self.fig.title:
             return 0.0
-        lines = wrap(self.fig.title, t.title_font_size, max(content_w, t.title_font_size * 4), bold=True)
+        # the renderer's rule (crafter.render.svg title): a title up to TITLE_MAX_W wide stays on one line
+        try:
+            from crafter.render.svg import TITLE_MAX_W
+        except ImportError:
+            TITLE_MAX_W = 480.0
+        fs = t.title_font_size
+        one_line = text_width(self.fig.title, fs, bold=True)
+        lines = wrap(self.fig.title, fs, max(content_w, min(one_line, TITLE_MAX_W), fs * 4) + 0.01, bold=True)
         return t.title_font_size * 1.8 + (len(lines) - 1) * t.title_font_size * t.line_height
 
     def pull_toward_fixed(self, main: list[_AreaPlan]) -> Pt:

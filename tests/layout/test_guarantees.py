@@ -70,3 +70,11 @@ def test_canvas_covers_everything_with_title_room(engine: str) -> None:
     for c in laid.components:
         if c.box is not None:
             assert c.box.right <= laid.canvas.w - 10 + 0.01 and c.box.bottom <= laid.canvas.h - 10 + 0.01
+
+
+@pytest.mark.parametrize("name", ["nested_groups", "long_labels", "annotations", "panels"])
+def test_slides_theme(name: str, engine: str) -> None:
+    fig = case_figure(name).model_copy(update={"theme": "slides"})
+    laid = layout_figure(fig, engine=engine)
+    assert layout_problems(laid) == []
+    assert route_crossings(laid) == []
