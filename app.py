@@ -353,8 +353,7 @@ def tab_create() -> None:
         run_generate(table, image)
     elif st.session_state["run_log"]:
         with st.expander("Agent steps of the last run"):
-            for line in st.session_state["run_log"]:
-                st.markdown(f"- {md(line)}")
+            st.markdown(step_lines(st.session_state["run_log"]))
 
     w = ws()
     if w.figure is None:
@@ -422,11 +421,13 @@ def with_progress(title: str, work: Any) -> Any:
     log = ProgressLog()
     with st.status(title, expanded=True) as status:
         steps = st.empty()
+        steps.caption("Starting the pipeline (the first run after start-up also loads the model)…")
 
         def on_event(event: Any) -> None:
             log.feed(event)
-            status.update(label=log.label)
-            steps.markdown("\n".join(f"- {md(line)}" for line in log.lines))
+            # expanded each time: an update without it lets the box fold while the run goes on
+            status.update(label=log.label, expanded=True)
+            steps.markdown(step_lines(log.lines))
 
         try:
             result = work(on_event)
@@ -441,6 +442,11 @@ def with_progress(title: str, work: Any) -> Any:
                       state="complete", expanded=False)
     st.session_state["run_log"] = log.lines
     return result
+
+
+def step_lines(lines: list[str]) -> str:
+    """The step log as markdown: one line each (hard line breaks), text kept literal."""
+    return "  \n".join(md(line) for line in lines)
 
 
 def run_generate(table: tuple[str, bytes] | None, image: tuple[str, bytes] | None) -> None:

@@ -80,7 +80,7 @@ class ProgressLog:
                                 f"{tps:.0f} tokens/s" if tps else "",
                                 f"{tpf:.1f} tokens per forward" if tpf else "") if b]
             if bits:
-                self.lines.append("  model: " + ", ".join(bits))
+                self.lines.append("↳ model: " + ", ".join(bits))
                 self._keys.append(("model", len(self.lines)))
             return
         if kind in ("finished", "failed"):

@@ -125,7 +125,7 @@ def test_progress_log_words_pipeline_events():
         log.feed(ev)
     assert log.lines == [
         "✓ Read the inputs",
-        "  model: 1 call(s), 96 tokens, 812 tokens/s, 5.3 tokens per forward",
+        "↳ model: 1 call(s), 96 tokens, 812 tokens/s, 5.3 tokens per forward",
         "✓ Planned the figure",
         "✓ Checked the figure — 2 issues left",
         "✓ Repair round 1: 2 components repaired",
