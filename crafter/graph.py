@@ -531,7 +531,7 @@ def _config(run_id: str, rounds: int) -> dict:
 
 
 def _drive(graph: Any, graph_input: dict | None, run_id: str, ctx: PipelineContext, store: RunStore | None,
-           rounds: int) -> Iterator[PipelineEvent]:
+           rounds: int, keep_history: bool = False) -> Iterator[PipelineEvent]:
     """Stream one run, translating LangGraph's stream into PipelineEvents; record the outcome."""
     config = _config(run_id, rounds)
     t0 = time.perf_counter()
@@ -560,6 +560,8 @@ def _drive(graph: Any, graph_input: dict | None, run_id: str, ctx: PipelineConte
     except Exception as e:  # a bug or a crash below: the run is kept, the user gets one line
         status, message = "failed", f"{type(e).__name__}: {e}"
     result = _record(graph, run_id, store, status, message, prior + time.perf_counter() - t0)
+    if store is not None and status == "done" and not keep_history:
+        store.compact(run_id)
     yield PipelineEvent("finished" if status == "done" else "failed", run_id=run_id, result=result,
                         issues_left=len(result.issues_left), round=result.rounds, message=message or "")
 
@@ -575,7 +577,7 @@ def _record(graph: Any, run_id: str, store: RunStore | None, status: str, messag
 
 
 def _run(graph_input: dict, *, kind: str, label: str, settings: dict, ctx: PipelineContext, run_id: str | None,
-         db_path: str | Path | None, persist: bool = True) -> Iterator[PipelineEvent]:
+         db_path: str | Path | None, persist: bool = True, keep_history: bool = False) -> Iterator[PipelineEvent]:
     from langgraph.checkpoint.memory import InMemorySaver
 
     run_id = run_id or new_run_id()
@@ -586,7 +588,11 @@ def _run(graph_input: dict, *, kind: str, label: str, settings: dict, ctx: Pipel
     else:
         graph = compiled_graph(_memory_saver(InMemorySaver))
     yield PipelineEvent("start", node="run", run_id=run_id, message=f"{kind} run {run_id}")
-    yield from _drive(graph, graph_input, run_id, ctx, store, ctx.rounds)
+    try:
+        yield from _drive(graph, graph_input, run_id, ctx, store, ctx.rounds, keep_history)
+    finally:
+        if store is None:  # an in-memory run is gone once it has answered (a benchmark makes thousands)
+            graph.checkpointer.delete_thread(run_id)
 
 
 _SAVERS: dict[str, Any] = {}
@@ -613,7 +619,8 @@ def _settings(backend: Any, **kw: Any) -> dict:
 def iter_generate(brief: str, *, data: str | Path | None = None, image: str | Path | None = None,
                   backend: Any = "craftlm", rounds: int = DEFAULT_ROUNDS, run_id: str | None = None,
                   db_path: str | Path | None = None, theme: str | None = None, width_in: float | None = None,
-                  direction: str | None = None, persist: bool = True) -> Iterator[PipelineEvent]:
+                  direction: str | None = None, persist: bool = True,
+                  keep_history: bool = False) -> Iterator[PipelineEvent]:
     """:func:`generate` as an iterator of events; the last is ``finished``/``failed`` with ``.result``."""
     data_s = str(Path(data).resolve()) if data else None
     image_s = str(Path(image).resolve()) if image else None
@@ -622,7 +629,7 @@ def iter_generate(brief: str, *, data: str | Path | None = None, image: str | Pa
     settings = _settings(backend, data=data_s, image=image_s, rounds=rounds, theme=theme, width_in=width_in,
                          direction=direction)
     yield from _run({"brief": brief or ""}, kind="generate", label=brief or "", settings=settings, ctx=ctx,
-                    run_id=run_id, db_path=db_path, persist=persist)
+                    run_id=run_id, db_path=db_path, persist=persist, keep_history=keep_history)
 
 
 def _consume(events: Iterator[PipelineEvent], on_event: Callable[[PipelineEvent], None] | None) -> RunResult:
@@ -640,16 +647,18 @@ def generate(brief: str, *, data: str | Path | None = None, image: str | Path | 
              backend: Any = "craftlm", rounds: int = DEFAULT_ROUNDS, run_id: str | None = None,
              db_path: str | Path | None = None, on_event: Callable[[PipelineEvent], None] | None = None,
              theme: str | None = None, width_in: float | None = None, direction: str | None = None,
-             persist: bool = True) -> RunResult:
+             persist: bool = True, keep_history: bool = False) -> RunResult:
     """Brief (+ table, + image) → checked figure. See the module docstring.
 
     Input errors (empty brief, unreadable table or image) raise :class:`CrafterError` after
     the run is recorded as failed; model trouble never raises (rules take over, with a
-    warning in ``result.warnings``). ``persist=False`` keeps the run in memory only.
+    warning in ``result.warnings``). ``persist=False`` keeps the run in memory only (and
+    forgets it after answering); a finished run keeps only its last checkpoint unless
+    ``keep_history=True``.
     """
     result = _consume(iter_generate(brief, data=data, image=image, backend=backend, rounds=rounds, run_id=run_id,
                                     db_path=db_path, theme=theme, width_in=width_in, direction=direction,
-                                    persist=persist), on_event)
+                                    persist=persist, keep_history=keep_history), on_event)
     _raise_input_errors(result)
     return result
 

@@ -226,6 +226,27 @@ class RunStore:
             created=d["created"], updated=d["updated"], pid=d["pid"], host=d["host"],
         )
 
+    def compact(self, run_id: str) -> None:
+        """Keep only a finished run's last checkpoint (its figure, issues and report); drop the steps before it.
+
+        A 10-node run leaves ~15 checkpoints (~270 kB); compacted, one. The kept
+        checkpoint holds every channel's full value, so the run still reopens and lists.
+        """
+        with self._lock:
+            tables = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            if "checkpoints" not in tables:
+                return
+            row = self.conn.execute("SELECT checkpoint_id FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' "
+                                    "ORDER BY checkpoint_id DESC LIMIT 1", (run_id,)).fetchone()
+            if row is None:
+                return
+            latest = row[0]
+            self.conn.execute("DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_id != ?", (run_id, latest))
+            if "writes" in tables:
+                self.conn.execute("DELETE FROM writes WHERE thread_id = ? AND checkpoint_id != ?", (run_id, latest))
+            self.conn.execute("UPDATE checkpoints SET parent_checkpoint_id = NULL WHERE thread_id = ?", (run_id,))
+            self.conn.commit()
+
     @classmethod
     def shared(cls, db_path: str | os.PathLike | None = None) -> "RunStore":
         """One store per file per process (the app calls the pipeline from many threads)."""

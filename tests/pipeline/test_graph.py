@@ -57,7 +57,7 @@ def test_generate_repairs_in_parallel_and_reports(db, scripted) -> None:
 
 def test_locality_of_a_repair_round_in_the_graph(db, scripted) -> None:
     backend = scripted(plan=[PLAN], rules=[{"task": "repair", "match": "Classifier", "text": ADD_CLASSIFIER}])
-    r = generate(BRIEF, backend=backend, db_path=db, rounds=3)
+    r = generate(BRIEF, backend=backend, db_path=db, rounds=3, keep_history=True)
     states = _states(db, r.run_id)
     before = next(s for s in states if s.values.get("pending"))  # after the first critique
     after = next(s for s in states if s.values.get("round") == 1)  # after the apply step
@@ -253,3 +253,19 @@ def test_repairs_of_different_components_run_concurrently(db) -> None:
     r = generate(brief, backend=MeetingBackend(), db_path=db, rounds=1)
     assert r.status == "done" and not r.warnings, r.warnings
     assert {"classifier", "tokenizer"} <= set(r.figure.by_id())
+
+
+def test_finished_runs_keep_one_checkpoint_and_still_reopen(db) -> None:
+    r = generate("Input -> Model -> Output", backend="none", db_path=db)
+    assert len(_states(db, r.run_id)) == 1
+    assert run_result(r.run_id, db_path=db).figure == r.figure
+    assert resume(r.run_id, db_path=db).figure == r.figure
+
+
+def test_in_memory_runs_are_forgotten() -> None:
+    from crafter.graph import _memory_saver
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    r = generate("Input -> Output", backend="none", persist=False)
+    assert r.status == "done" and r.figure is not None
+    assert not list(_memory_saver(InMemorySaver).list({"configurable": {"thread_id": r.run_id}}))
