@@ -33,6 +33,17 @@ Library API (the CLI and the app are thin shells over it)::
     for event in iter_generate("…"):      # the same run as an iterator of PipelineEvent;
         ...                                # the last has kind "finished" (or "failed") and .result
 
+PipelineEvent fields: ``kind`` (start: a node begins · done: it finished · issues: the critic's
+count · model: a model call's tokens/s and tokens per forward · warning · finished · failed),
+``node``, ``round``, ``issues_left``, ``tokens_per_s``, ``tokens_per_forward``, ``message``,
+``run_id``, ``result`` (on the last event). ``event.line()`` renders one for a log.
+
+Runs: ``persist=False`` runs in memory only (benchmarks); a finished run keeps only its last
+checkpoint in the store unless ``keep_history=True``; ``backend`` may be a spec string or any
+object with ``complete(task, prompt, max_new_tokens=, temperature=)`` (e.g.
+:class:`crafter.agents.testing.ScriptedBackend`). Model trouble never raises: the rules take
+over and ``result.warnings`` says so. Input errors raise :class:`~crafter.errors.CrafterError`.
+
 Design rules (see DESIGN.md §2): the state is plain JSON (the figure as a dict, issues as
 dicts); the model, backend and file paths travel in the run context
 (:class:`PipelineContext`), never in the state; agents are plain functions in
