@@ -293,11 +293,13 @@ def open_uploaded_figure() -> None:
         return
     try:
         check_upload(up.name, up.size, kinds=FIGURE_SUFFIXES, max_bytes=MAX_FIGURE_BYTES, what="a figure")
-        fig = services.open_figure_bytes(up.getvalue(), up.name)
-        laid, svg = services.render(fig)
-        ws().replace(laid, svg, f"opened {up.name}")
-        flash("success", f"Opened **{md(up.name)}** ({len(fig.components)} components). "
+        opened = services.open_figure_bytes(up.getvalue(), up.name)
+        laid, svg = services.render(opened.figure)
+        ws().replace(laid, svg, f"opened {up.name}", notes=opened.notes)
+        flash("success", f"Opened **{md(up.name)}** ({len(laid.components)} components). "
                          "Change it in the **Edit** tab, download it from **Export**.")
+        for note in opened.notes:
+            flash("info", md(note))
     except Exception as e:  # noqa: BLE001
         st.session_state["open_error"] = services.user_message(e)
 
@@ -306,8 +308,8 @@ def open_example_figure(path: str) -> None:
     from pathlib import Path
 
     try:
-        fig = services.open_figure_bytes(Path(path).read_bytes(), Path(path).name)
-        laid, svg = services.render(fig)
+        opened = services.open_figure_bytes(Path(path).read_bytes(), Path(path).name)
+        laid, svg = services.render(opened.figure)
         ws().replace(laid, svg, f"example {Path(path).stem}")
         flash("success", f"Opened the example **{md(Path(path).stem)}**. Change it in the **Edit** tab.")
     except Exception as e:  # noqa: BLE001
@@ -677,8 +679,10 @@ def tab_open() -> None:
     left, right = st.columns([3, 2], gap="large")
     with left:
         step_title(None, "Open a figure to keep editing it")
-        st.caption("An SVG that Crafter wrote (it carries the figure inside), or a FigureSpec in DSL or JSON.")
-        st.file_uploader("Crafter SVG, DSL or JSON", key="open_upload",
+        st.caption("An SVG that Crafter wrote — also after editing it in Inkscape or Illustrator: your changes "
+                   "are kept — any other SVG (imported as shapes and text), a draw.io file, or a FigureSpec "
+                   "in DSL or JSON.")
+        st.file_uploader("SVG, draw.io, DSL or JSON", key="open_upload",
                          on_change=open_uploaded_figure)
         if st.session_state.get("open_error"):
             st.error(f"Could not open it: {md(st.session_state['open_error'])}", icon=":material/error:")
@@ -834,6 +838,8 @@ def main() -> None:
     for kind, text in st.session_state["flash"]:
         if kind == "toast":
             st.toast(text)
+        elif kind == "info":
+            st.info(text, icon=":material/info:")
         elif kind == "error":
             st.error(text, icon=":material/error:")
         else:

@@ -74,11 +74,11 @@ class ExportFormat:
 _MIME = {
     ".svg": "image/svg+xml", ".png": "image/png", ".pdf": "application/pdf", ".json": "application/json",
     ".dsl": "text/plain", ".tex": "application/x-tex", ".drawio": "application/xml",
-    ".vl.json": "application/json", ".pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+    ".vl.json": "application/json", ".tikz": "application/x-tex", ".pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
 }
 _LABEL = {
     ".svg": "SVG (editable)", ".png": "PNG", ".pdf": "PDF", ".json": "FigureSpec JSON", ".dsl": "FigureSpec DSL",
-    ".tex": "LaTeX / TikZ", ".drawio": "draw.io", ".vl.json": "Vega-Lite",
+    ".tex": "LaTeX (TikZ)", ".tikz": "TikZ picture", ".drawio": "draw.io", ".vl.json": "Vega-Lite",
 }
 _DESCRIPTION = {
     ".svg": "editable vector figure; opens in Inkscape or Illustrator, and in Crafter again",
@@ -97,6 +97,10 @@ def export_formats() -> list[ExportFormat]:
         from crafter.render.export import exporter_for, supported_suffixes
     except ImportError as e:
         raise _unavailable("Export", e) from None
+    try:
+        import crafter.export  # noqa: F401  (importing it registers LaTeX, draw.io, Vega-Lite…)
+    except ImportError:
+        pass  # those formats are optional: the built-in ones still work
     suffixes = supported_suffixes()
     ordered = [s for s in _FIRST if s in suffixes] + [s for s in suffixes if s not in _FIRST]
     out = []
@@ -132,28 +136,42 @@ def file_stem(title: str | None, default: str = "figure") -> str:
 # --------------------------------------------------------------------------------------
 
 
-def open_figure_bytes(data: bytes, filename: str) -> Figure:
-    """A figure from an uploaded Crafter SVG, DSL or JSON file."""
+@dataclass
+class Opened:
+    figure: Figure
+    notes: list[str] = field(default_factory=list)  # what an import merged, removed or skipped
+
+
+def open_figure_bytes(data: bytes, filename: str) -> Opened:
+    """A figure from an uploaded file: Crafter SVG (edits made elsewhere merged back), any other
+    SVG (sanitised, imported as paths and text), draw.io, DSL or JSON."""
     from crafter.spec import figure_from_text
 
     suffix = Path(filename).suffix.lower()
-    if suffix == ".svg":
+    if suffix in (".svg", ".drawio"):
         try:
-            from crafter.render.svg_io import load_svg
+            from crafter.export import ImportReport, drawio_to_figure, import_svg
         except ImportError as e:
-            raise _unavailable("Opening SVG files", e) from None
+            raise _unavailable(f"Opening {suffix} files", e) from None
         try:
-            return load_svg(data)
+            if suffix == ".drawio":
+                return Opened(drawio_to_figure(data, file=filename))
+            report = ImportReport()
+            fig = import_svg(data, report=report)
         except CrafterError as e:
             if e.file is None:
                 e.file = filename
             raise
+        notes = report.lines()
+        if not report.crafter:
+            notes.insert(0, "not a Crafter SVG: its drawing was imported as shapes and text")
+        return Opened(fig, notes)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise InputError(f"not UTF-8 text (byte {e.start}); save it as UTF-8", file=filename) from None
     fmt = "json" if suffix == ".json" else "dsl"
-    return figure_from_text(text, fmt=fmt, file=filename)
+    return Opened(figure_from_text(text, fmt=fmt, file=filename))
 
 
 def figure_without_geometry(fig: Figure) -> Figure:

@@ -11,26 +11,46 @@ from app_helpers import TWO_NODES, current_svg, data_of, errors, open_dsl
 # -- Open -------------------------------------------------------------------------------
 
 
-def test_open_a_crafter_svg(app):
+def test_open_a_crafter_svg_edited_elsewhere(app):
+    """A Crafter SVG whose label was retyped in Inkscape comes back with the new label."""
     from crafter.spec import parse_dsl
     from crafter.ui import services
 
-    laid, svg = services.render(parse_dsl(TWO_NODES.replace("Encoder", "Vision encoder")))
-    app.file_uploader(key="open_upload").set_value(("fig.svg", svg.encode(), "image/svg+xml")).run()
+    laid, svg = services.render(parse_dsl(TWO_NODES))
+    assert ">Encoder<" in svg
+    edited = svg.replace(">Encoder<", ">Vision encoder<")
+    app.file_uploader(key="open_upload").set_value(("fig.svg", edited.encode(), "image/svg+xml")).run()
     assert not errors(app)
     assert app.session_state["ws"].figure.get("enc").label == "Vision encoder"
     assert any("Opened **fig.svg**" in s.value for s in app.success)
 
 
-def test_open_refuses_foreign_svg_bad_dsl_and_wrong_types(app):
+def test_open_a_foreign_svg_sanitised(app):
+    svg = (b'<svg xmlns="http://www.w3.org/2000/svg" width="100" height="50"><script>alert(1)</script>'
+           b'<rect x="5" y="5" width="40" height="20" fill="red" onclick="steal()"/><text x="10" y="40">Hello</text></svg>')
+    app.file_uploader(key="open_upload").set_value(("logo.svg", svg, "image/svg+xml")).run()
+    assert not errors(app)
+    notes = [i.value for i in app.info]
+    assert any("not a Crafter SVG" in n for n in notes)
+    assert any("removed: \\<script\\> element" in n for n in notes)
+    fig = app.session_state["ws"].figure
+    assert "Hello" in [c.text for c in fig.of_kind("text")]
+    assert "<script" not in app.session_state["ws"].svg and "steal" not in app.session_state["ws"].svg
+
+
+def test_open_refuses_empty_svg_bad_dsl_and_wrong_types(app):
     app.file_uploader(key="open_upload").set_value(
         ("logo.svg", b'<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>', "image/svg+xml"))
     app.run()
-    assert any("Could not open it: logo.svg: this SVG carries no Crafter figure" in e for e in errors(app))
+    assert any("Could not open it: logo.svg: the SVG draws nothing Crafter can import" in e for e in errors(app))
     app.file_uploader(key="open_upload").set_value(("fig.dsl", b'a node "A"\nb nod "B"\n', "text/plain")).run()
     assert any("Could not open it: fig.dsl, line 2, column 3" in e for e in errors(app))
     app.file_uploader(key="open_upload").set_value(("photo.gif", b"GIF89a", "image/gif")).run()
     assert any(".gif files cannot be used as a figure" in e for e in errors(app))
+    app.file_uploader(key="open_upload").set_value(
+        ("bomb.svg", b'<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]>'
+                     b'<svg xmlns="http://www.w3.org/2000/svg"><text>&b;</text></svg>', "image/svg+xml")).run()
+    assert any("Could not open it: bomb.svg: the SVG draws nothing" in e for e in errors(app))  # entities dropped
     assert app.session_state["ws"].figure is None and not app.exception
 
 
@@ -50,6 +70,7 @@ def test_export_offers_every_registered_format_named_after_the_title(app, downlo
     app.run()  # draw the Export tab with the recorder in place
     suffixes = [f.suffix for f in services.export_formats()]
     assert suffixes[:3] == [".svg", ".pdf", ".png"]
+    assert {".tex", ".drawio"} <= set(suffixes)  # formats other areas register are offered too
     for s in suffixes:
         name, _ = downloads[f"export_{s}"]
         assert name == "encoder-decoder" + s

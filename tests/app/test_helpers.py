@@ -144,9 +144,9 @@ def test_issue_line():
 
 
 def test_opening_figure_files():
-    fig = services.open_figure_bytes(b'figure "T"\na node "A"\n', "f.dsl")
+    fig = services.open_figure_bytes(b'figure "T"\na node "A"\n', "f.dsl").figure
     assert fig.title == "T"
-    assert services.open_figure_bytes(fig.to_json().encode(), "f.json") == fig
+    assert services.open_figure_bytes(fig.to_json().encode(), "f.json").figure == fig
     with pytest.raises(InputError, match="not UTF-8"):
         services.open_figure_bytes(b"\xff\xfe\x00bad", "f.dsl")
     with pytest.raises(Exception, match="line 2"):
