@@ -147,7 +147,7 @@ class _FigureLayout:
         self.classify()
         plans = self.plan_areas()
         for plan in plans:
-            plan.layout = self.solve(plan.area)
+            plan.layout = self.solve(plan.area) if plan.area.items else AreaLayout()
         st = _State()
         self.compose(plans, st)
         self.leftovers(st)
@@ -262,7 +262,8 @@ class _FigureLayout:
                 continue
             label = measure.edge_label_size(e, t) if e.label else None
             by_root[self.item_area[s]].area.edges.append(LayoutEdge(e.id, s, g, label))
-        return [p for p in plans if p.area.items]
+        # an empty panel still takes its place in the row (its heading shows)
+        return [p for p in plans if p.area.items or (p.root is not None and p.root not in self.fixed_containers)]
 
     def build_item(self, cid: str, root: str | None) -> Item | None:
         c = self.by_id[cid]
@@ -761,6 +762,8 @@ class _FigureLayout:
                     else:
                         upd["box"] = _box(r)
             comps.append(c.model_copy(update=upd) if upd else c)
+        if self.fig.title:  # a figure with nothing below its title still has room for it
+            ys1.append(t.margin + self.title_band(max(xs1) - t.margin))
         canvas = Size(w=r2(max(xs1) + t.margin), h=r2(max(ys1) + t.margin))
         return self.fig.model_copy(update={"components": comps, "canvas": canvas})
 

@@ -515,9 +515,12 @@ class _Level:
         set_orders()
         best = [list(L) for L in layers]
         best_c = self.crossings()
-        if best_c == 0 or len(layers) < 2:
+        if len(layers) < 2:
             return
-        for s in range(sweeps):
+        # on a tie, long edges and ports go after (below, or right of) the nodes: then an edge
+        # leaving one group and entering another keeps to the same side of both
+        thin = {k: 1 if v.kind in ("dummy", "port") else 0 for k, v in V.items()}
+        for s in range(max(sweeps, 2)):
             if s % 2 == 0:
                 rng, nbr = range(1, len(layers)), self.up
             else:
@@ -528,13 +531,13 @@ class _Level:
                 for k in L:
                     ns = nbr[k]
                     bary[k] = sum(V[n].order for n in ns) / len(ns) if ns else V[k].order
-                L.sort(key=lambda k: (bary[k], V[k].order))
+                L.sort(key=lambda k: (bary[k], thin[k], V[k].order))
                 for j, k in enumerate(L):
                     V[k].order = j
             c = self.crossings()
-            if c < best_c:
+            if c <= best_c:
                 best_c, best = c, [list(L) for L in layers]
-                if c == 0:
+                if c == 0 and s >= 1:
                     break
         self.layers = layers = best
         set_orders()

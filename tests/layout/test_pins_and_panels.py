@@ -111,3 +111,14 @@ def test_input_figure_is_not_changed(engine: str) -> None:
     laid = layout_figure(fig, engine=engine)
     assert fig.to_json() == before
     assert laid is not fig and laid.canvas is not None
+
+
+def test_empty_figure_empty_panel_and_lone_title(engine: str) -> None:
+    from crafter.spec import Figure
+
+    assert layout_figure(Figure(), engine=engine).canvas is not None
+    titled = layout_figure(Figure(title="Only a title"), engine=engine)
+    assert titled.canvas.h >= 14 * 1.8  # the title band of the paper theme
+    laid = layout_figure(parse_dsl('p panel "(a)"\nq panel [x]\nx node "X"\ne edge p -> q'), engine=engine)
+    assert laid.get("p").box is not None and laid.get("q").box.x > laid.get("p").box.right
+    assert layout_problems(laid) == []
