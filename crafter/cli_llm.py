@@ -52,13 +52,16 @@ def complete(
 @app.command()
 def train(
     out_dir: Path = typer.Option(Path(".craftlm-train/run"), "--out-dir", help="Checkpoints, logs and the model (resumes from it)"),
-    steps: int = typer.Option(1400, "--steps", min=1),
-    batch_size: int = typer.Option(16, "--batch-size", min=1),
-    lr: float = typer.Option(2e-3, "--lr"),
-    time_budget_min: Optional[float] = typer.Option(None, "--time-budget-min", help="Stop with a checkpoint after this long"),
-    d_model: int = typer.Option(256, "--d-model"),
+    steps: int = typer.Option(4000, "--steps", min=1, help="Upper bound; the time budget usually ends the run"),
+    batch_size: int = typer.Option(12, "--batch-size", min=1),
+    lr: float = typer.Option(3e-3, "--lr"),
+    time_budget_min: Optional[float] = typer.Option(75.0, "--time-budget-min", help="Stop with a checkpoint after this long "
+                                                    "(the LR schedule follows time too)"),
+    d_model: int = typer.Option(160, "--d-model"),
     n_layers: int = typer.Option(4, "--n-layers"),
-    threads: int = typer.Option(2, "--threads"),
+    n_heads: int = typer.Option(4, "--n-heads"),
+    d_ff: int = typer.Option(432, "--d-ff"),
+    threads: int = typer.Option(1, "--threads"),
     install: bool = typer.Option(False, "--install", help="Copy the trained model into crafter/llm/weights"),
 ) -> None:
     """Train CraftLM on the synthetic corpus (joint AR + block-diffusion loss); resumable.
@@ -73,7 +76,8 @@ def train(
     from crafter.llm.train import train as run_training
 
     tcfg = TrainConfig(out_dir=str(out_dir), steps=steps, batch_size=batch_size, lr=lr, threads=threads,
-                       time_budget_min=time_budget_min, model=CraftLMConfig(d_model=d_model, n_layers=n_layers))
+                       time_budget_min=time_budget_min, model=CraftLMConfig(d_model=d_model, n_layers=n_layers,
+                                                                             n_heads=n_heads, d_ff=d_ff))
     model_dir = run_training(tcfg, log=lambda s: typer.echo(s))
     if install:
         for name in ("config.json", "model.safetensors", "tokenizer.json"):

@@ -31,10 +31,10 @@ from kernels import KVCache, draft_attention_mask
 @dataclass
 class CraftLMConfig:
     vocab_size: int = 4096
-    d_model: int = 256
+    d_model: int = 160
     n_layers: int = 4
     n_heads: int = 4
-    d_ff: int = 688  # SwiGLU hidden width (≈ 8/3 · d_model, a multiple of 16)
+    d_ff: int = 432  # SwiGLU hidden width (≈ 8/3 · d_model, a multiple of 16)
     max_len: int = 1536  # longest prompt + response (RoPE has no table, this bounds the cache)
     rope_theta: float = 10000.0
     norm_eps: float = 1e-5
@@ -191,7 +191,7 @@ class CraftLM(nn.Module):
         directory.mkdir(parents=True, exist_ok=True)
         config = {"model_type": "craftlm", "architectures": ["CraftLM"], **asdict(self.cfg)}
         (directory / "config.json").write_text(json.dumps(config, indent=2) + "\n")
-        state = {k: v.detach().to(dtype).contiguous() for k, v in self.state_dict().items()}
+        state = {k: v.detach().to("cpu", dtype).contiguous() for k, v in self.state_dict().items()}
         save_file(state, str(directory / "model.safetensors"), metadata={"format": "pt"})
 
     @classmethod
