@@ -32,6 +32,7 @@ MIN_DPI, MAX_DPI = 10, 2400
 @dataclass(frozen=True)
 class ExportOptions:
     dpi: int = 300  # raster resolution; 96 dpi is 1 px per SVG user unit
+    path: FsPath | None = None  # the file being written (exporters that write side files, e.g. TikZ images)
 
 
 ExportFn = Callable[[Figure, ExportOptions], bytes]
@@ -56,12 +57,20 @@ def register_exporter(suffix: str, fn: ExportFn, *, needs_layout: bool = True, d
     _EXPORTERS[suffix] = Exporter(suffix, fn, needs_layout, description)
 
 
+def _register_optional_exporters() -> None:
+    # crafter.export registers .tex .tikz .drawio .vl.json; imported here, lazily, because it
+    # imports this module (and costs start-up time nobody exporting SVG should pay)
+    import crafter.export  # noqa: F401
+
+
 def supported_suffixes() -> list[str]:
+    _register_optional_exporters()
     return sorted(_EXPORTERS)
 
 
 def exporter_for(path: str | FsPath) -> Exporter:
     """The exporter whose suffix is the longest match for ``path`` ('.vl.json' before '.json')."""
+    _register_optional_exporters()
     name = FsPath(path).name.lower()
     matches = [s for s in _EXPORTERS if name.endswith(s) and len(name) > len(s)]
     if not matches:
@@ -79,7 +88,7 @@ def export_figure(fig: Figure, path: str | FsPath, *, dpi: int = 300, relayout: 
     _check_dpi(dpi)
     if exporter.needs_layout or relayout:
         fig = ensure_layout(fig, relayout=relayout)
-    data = exporter.write(fig, ExportOptions(dpi=dpi))
+    data = exporter.write(fig, ExportOptions(dpi=dpi, path=FsPath(path)))
     from crafter.spec.io import write_bytes_atomic
 
     write_bytes_atomic(FsPath(path), data)

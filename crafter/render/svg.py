@@ -16,8 +16,9 @@ what it draws: edge ends move onto round or slanted outlines, lines stop under t
 arrowheads, the title goes in the band the layout left above the components (or the
 drawing grows to make one), and edge-label plates take the fill of the group behind them.
 
-Drawing order (back to front): panels, groups (outer first), edges, nodes, texts, then
-charts, images and paths. The writer is a single pass over the components with string
+Drawing order (back to front): panels, groups (outer first), charts, images and paths,
+edges, nodes, then texts last, so an annotation is never hidden under an imported filled
+shape (CraftEditor residue, foreign SVG) and edges may run over a chart to reach it. The writer is a single pass over the components with string
 building, so a 5,000-node figure renders in well under a second.
 
 Ids the renderer adds itself (background, title, markers) contain ``--``, which component
@@ -186,7 +187,7 @@ class _SvgWriter:
         return x0, y0, x1, svg
 
     def drawing_order(self) -> list[Component]:
-        """Back to front: panels, groups (outer first), edges, nodes, texts, charts/images/paths."""
+        """Back to front: panels, groups (outer first), charts/images/paths, edges, nodes, texts."""
         comps = self.fig.components
         parent = parents(self.fig)
         depth_cache: dict[str, int] = {}
@@ -196,7 +197,7 @@ class _SvgWriter:
                 depth_cache[cid] = 0 if cid not in parent else depth(parent[cid]) + 1
             return depth_cache[cid]
 
-        rank = {"panel": 0, "group": 1, "edge": 2, "node": 3, "text": 4, "chart": 5, "image": 5, "path": 5}
+        rank = {"panel": 0, "group": 1, "chart": 2, "image": 2, "path": 2, "edge": 3, "node": 4, "text": 5}
         # stable sort keeps the author's order within a layer
         return sorted(comps, key=lambda c: (rank[c.kind], depth(c.id) if c.kind in ("panel", "group") else 0))
 

@@ -97,6 +97,10 @@ def test_register_exporter_and_longest_suffix_wins(tmp_path: Path) -> None:
         seen.append(opts.dpi)
         return b'{"mark": "bar"}'
 
+    from crafter.render import export
+
+    supported_suffixes()  # let the optional exporters register first, so the real one can be restored
+    previous = export._EXPORTERS.get(".vl.json")
     register_exporter(".vl.json", vega, description="Vega-Lite")
     try:
         assert ".vl.json" in supported_suffixes()
@@ -106,9 +110,10 @@ def test_register_exporter_and_longest_suffix_wins(tmp_path: Path) -> None:
         export_figure(small_figure(), tmp_path / "plain.json")
         assert load_figure(tmp_path / "plain.json") == small_figure()
     finally:
-        from crafter.render import export
-
-        export._EXPORTERS.pop(".vl.json")
+        if previous is None:
+            export._EXPORTERS.pop(".vl.json")
+        else:
+            export._EXPORTERS[".vl.json"] = previous
 
 
 def test_empty_figure_is_a_clear_error(tmp_path: Path) -> None:
