@@ -315,7 +315,7 @@ def _encode(value: Any) -> str:
     raise TypeError(f"cannot print {value!r}")
 
 
-_BARE_OK = re.compile(r"^[A-Za-z0-9_#.,;+%/:\-]+$")
+_BARE_OK = re.compile(r"^[A-Za-z0-9_#.,;+%/:()\-]+$")
 
 
 def quote(text: str) -> str:
@@ -455,6 +455,19 @@ class _Parser:
             fields["members"] = self.next().value
         model = COMPONENT_TYPES[kind]
         for key, val_tok in self.attributes(component=id_tok.value):
+            if kind == "chart" and key in _chart_keys() and key not in model.model_fields:
+                # the readable chart statement: mark=bar x=model y=accuracy data={...} (crafter.charts.shorthand)
+                shorthand = fields.setdefault("_chart", {})
+                if key in shorthand:
+                    raise DSLSyntaxError(f"attribute '{key}' given twice", line=val_tok.line, column=val_tok.column,
+                                         file=self.file, component=id_tok.value, field=key)
+                if val_tok.type == "LIST":
+                    raise DSLSyntaxError(f"'{key}' takes a word, a quoted string or a JSON object, not an id list",
+                                         line=val_tok.line, column=val_tok.column, file=self.file,
+                                         component=id_tok.value, field=key)
+                shorthand[key] = val_tok.value
+                fields.setdefault("_chart_tok", val_tok)
+                continue
             if key in ("id", "kind") or key not in model.model_fields:
                 allowed = sorted(k for k in model.model_fields if k not in ("id", "kind"))
                 raise DSLSyntaxError(
@@ -495,6 +508,22 @@ class _Parser:
         fields = dict(fields)
         id_tok = fields.pop("_tok")
         pos = fields.pop("_pos", {})
+        shorthand, short_tok = fields.pop("_chart", None), fields.pop("_chart_tok", None)
+        if shorthand is not None:
+            from crafter.charts.shorthand import ShorthandError, join_data, spec_from_shorthand
+
+            if "spec" in fields and set(shorthand) != {"data"}:
+                raise DSLSyntaxError("give either spec={...} (with data= if you like) or the chart attributes "
+                                     "(mark=, x=, y=, data=...), not both", line=short_tok.line,
+                                     column=short_tok.column, file=self.file, component=fields["id"], field="spec")
+            try:
+                if "spec" in fields:  # spec={...} data={"col": [...]}: the data kept apart, as columns
+                    fields["spec"] = join_data(fields["spec"], shorthand["data"])
+                else:
+                    fields["spec"] = spec_from_shorthand(shorthand)
+            except ShorthandError as e:
+                raise DSLSyntaxError(str(e), line=short_tok.line, column=short_tok.column, file=self.file,
+                                     component=fields["id"], field="spec") from None
         model = COMPONENT_TYPES[fields["kind"]]
         try:
             return model.model_validate(fields)
@@ -509,6 +538,14 @@ class _Parser:
                 msg = f"a {fields['kind']} needs '{field}'"
             raise DSLSyntaxError(msg, line=(where or id_tok).line, column=(where or id_tok).column,
                                  file=self.file, component=fields["id"], field=field) from None
+
+
+def _chart_keys() -> tuple[str, ...]:
+    try:
+        from crafter.charts.shorthand import KEYS
+    except ImportError:  # the charts package is optional for the IR
+        return ()
+    return KEYS
 
 
 def _line_of(component: str | None, comps: list[tuple[dict[str, Any], Token]], last: bool = False) -> int | None:
@@ -570,6 +607,17 @@ def print_component(c: Component) -> str:
         parts.append(_encode(c.members))
         skip.add("members")
     model = type(c)
+    if c.kind == "chart" and c.spec:
+        from crafter.charts.shorthand import shorthand_from_spec, split_data
+
+        shorthand = shorthand_from_spec(c.spec)
+        split = split_data(c.spec) if shorthand is None else None
+        if shorthand is not None:
+            skip.add("spec")
+            chart_attrs = [f"{k}={_encode(v)}" for k, v in shorthand.items()]
+        elif split is not None:
+            skip.add("spec")
+            chart_attrs = [f"spec={_encode(split[0])}", f"data={_encode(split[1])}"]
     for name, field in model.model_fields.items():
         if name in skip:
             continue
@@ -582,6 +630,8 @@ def print_component(c: Component) -> str:
             continue
         if value != default:
             parts.append(f"{name}={_encode(value)}")
+    if c.kind == "chart" and "spec" in skip:
+        parts += chart_attrs  # data last: the long part at the end of the line
     return " ".join(parts)
 
 

@@ -59,10 +59,25 @@ def load_figure(path: str | FsPath) -> Figure:
     except UnicodeDecodeError as e:
         raise InputError(f"not UTF-8 text (byte {e.start})", file=str(p)) from None
     if suffix == ".json":
-        return figure_from_text(text, fmt="json", file=str(p))
-    if suffix in (".dsl", ".txt", ".crafter"):
-        return figure_from_text(text, fmt="dsl", file=str(p))
-    raise InputError(f"unknown figure file type '{suffix}' (expected .dsl, .json or .svg)", file=str(p))
+        fig = figure_from_text(text, fmt="json", file=str(p))
+    elif suffix in (".dsl", ".txt", ".crafter"):
+        fig = figure_from_text(text, fmt="dsl", file=str(p))
+    else:
+        raise InputError(f"unknown figure file type '{suffix}' (expected .dsl, .json or .svg)", file=str(p))
+    return _resolve_table_files(fig, p)
+
+
+def _resolve_table_files(fig: Figure, path: FsPath) -> Figure:
+    """Charts may name a table file beside the figure (data=results.csv): read it in now."""
+    if not any(c.kind == "chart" and isinstance(c.spec.get("data"), dict) and "url" in c.spec["data"]
+               for c in fig.components):
+        return fig
+    from crafter.charts.data_refs import resolve_data_urls
+
+    try:
+        return resolve_data_urls(fig, path.parent)
+    except SpecError as e:
+        raise e.located(file=str(path)) from None
 
 
 def save_figure(fig: Figure, path: str | FsPath) -> None:

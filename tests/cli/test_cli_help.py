@@ -14,7 +14,7 @@ from crafter.cli import app, main
 
 def _commands(group: click.Group, prefix: tuple[str, ...] = ()):
     for name, cmd in group.commands.items():
-        if isinstance(cmd, click.Group):
+        if hasattr(cmd, "commands"):  # a typer group is not always a click.Group
             yield from _commands(cmd, prefix + (name,))
         else:
             yield prefix + (name,), cmd
