@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 PORT    ?= 8501
 
-.PHONY: run test test-fast test-slow env node system clean
+.PHONY: run test test-fast test-slow env node system fonts tex clean
 
 # CPU PyTorch first: a bare torch requirement would otherwise pull a CUDA build.
 $(STAMP): pyproject.toml
@@ -28,16 +28,25 @@ APT := apt-get -o DPkg::Lock::Timeout=600
 system:
 	@command -v chromium >/dev/null 2>&1 || { $(APT) update -qq && DEBIAN_FRONTEND=noninteractive $(APT) install -y -qq --no-install-recommends chromium fonts-dejavu-core >/dev/null; } || echo "warning: could not install chromium; browser tests will be skipped"
 
-run: env
+# Fonts cairosvg draws with (PNG/PDF): DejaVu, the font layout measures with; Symbola for
+# symbols and emoji DejaVu lacks. Skipped when present.
+fonts:
+	@{ fc-list 2>/dev/null | grep -q "DejaVu Sans" && fc-list 2>/dev/null | grep -qi symbola; } || { $(APT) update -qq && DEBIAN_FRONTEND=noninteractive $(APT) install -y -qq --no-install-recommends fonts-dejavu-core fonts-symbola fontconfig >/dev/null; } || echo "warning: could not install fonts; PNG/PDF text may fall back to another font"
+
+# TeX Live for the TikZ export tests (standalone, tikz, pgfplots); poppler-utils for PDF checks. Skipped when present.
+tex:
+	@{ command -v pdflatex >/dev/null 2>&1 && kpsewhich standalone.cls pgfplots.sty >/dev/null 2>&1 && command -v pdffonts >/dev/null 2>&1; } || { $(APT) update -qq && DEBIAN_FRONTEND=noninteractive $(APT) install -y -qq --no-install-recommends texlive-latex-extra poppler-utils >/dev/null; } || echo "warning: could not install TeX Live; TikZ compile tests will be skipped"
+
+run: env fonts
 	$(BIN)/streamlit run app.py --server.port $(PORT) --server.headless true --browser.gatherUsageStats false
 
-test: env system
+test: env system fonts tex
 	$(BIN)/python -m pytest -q -m "not gpu" --timeout 900
 
 test-fast: env
 	$(BIN)/python -m pytest -q -m "not slow and not browser and not gpu" -x
 
-test-slow: env system
+test-slow: env system fonts tex
 	$(BIN)/python -m pytest -q -m "slow"
 
 clean:
