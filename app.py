@@ -49,7 +49,13 @@ CSS = """
 </style>
 """
 
-PREVIEW_ZOOM = 1.6  # the paper theme is drawn at print size (9 pt text): enlarge it on screen
+PREVIEW_ZOOM = 1.6
+TABS = {
+    "create": ":material/auto_awesome: Create", "edit": ":material/edit: Edit",
+    "vectorize": ":material/image: Vectorize", "open": ":material/folder_open: Open",
+    "runs": ":material/history: Runs", "export": ":material/download: Export",
+    "settings": ":material/settings: Settings",
+}  # the paper theme is drawn at print size (9 pt text): enlarge it on screen
 
 
 # ======================================================================================
@@ -88,6 +94,11 @@ def settings() -> Settings:
 def backend_string() -> str:
     """The backend for the pipeline, from Settings (preset by CRAFTER_BACKEND)."""
     return settings().backend_string()
+
+
+def go_to(tab: str) -> None:
+    """Show another tab on the next run (only from callbacks: before the tabs are drawn)."""
+    st.session_state["tab"] = TABS[tab]
 
 
 def flash(kind: str, text: str) -> None:
@@ -296,10 +307,11 @@ def open_uploaded_figure() -> None:
         opened = services.open_figure_bytes(up.getvalue(), up.name)
         laid, svg = services.render(opened.figure)
         ws().replace(laid, svg, f"opened {up.name}", notes=opened.notes)
-        flash("success", f"Opened **{md(up.name)}** ({len(laid.components)} components). "
-                         "Change it in the **Edit** tab, download it from **Export**.")
+        flash("success", f"Opened **{md(up.name)}** ({len(laid.components)} components): change anything "
+                         "in it here, download it from **Export**.")
         for note in opened.notes:
             flash("info", md(note))
+        go_to("edit")
     except Exception as e:  # noqa: BLE001
         st.session_state["open_error"] = services.user_message(e)
 
@@ -311,15 +323,30 @@ def open_example_figure(path: str) -> None:
         opened = services.open_figure_bytes(Path(path).read_bytes(), Path(path).name)
         laid, svg = services.render(opened.figure)
         ws().replace(laid, svg, f"example {Path(path).stem}")
-        flash("success", f"Opened the example **{md(Path(path).stem)}**. Change it in the **Edit** tab.")
+        flash("success", f"Opened the example **{md(Path(path).stem)}**: change anything in it here.")
+        go_to("edit")
     except Exception as e:  # noqa: BLE001
         st.session_state["open_error"] = services.user_message(e)
+
+
+def reopen_run(run_id: str, resumable: bool) -> None:
+    try:
+        res = services.reopen_run(run_id)
+    except Exception as e:  # noqa: BLE001
+        hint = " Press Resume to finish it." if resumable else ""
+        st.session_state["runs_error"] = f"Run {run_id} could not be reopened: {services.user_message(e)}.{hint}"
+        return
+    ws().replace(res.figure, res.svg, f"run {run_id}", issues=res.issues, report=res.report, run_id=run_id,
+                 notes=res.warnings)
+    flash("success", f"Reopened run **{run_id}**: change anything in it here, download it from **Export**.")
+    go_to("edit")
 
 
 def edit_vectorized(i: int) -> None:
     name, _, res = st.session_state["vectorized"][i]
     ws().replace(res.figure, res.svg, f"vectorised {name}", report=res.scores)
-    flash("success", f"**{md(name)}** is now the figure being edited: see the **Edit** tab.")
+    flash("success", f"**{md(name)}** is now the figure being edited.")
+    go_to("edit")
 
 
 # ======================================================================================
@@ -733,19 +760,10 @@ def tab_runs() -> None:
     run_id = c1.selectbox("Run", list(by_id), key=f"run_choice_{runs[0].run_id}",
                           format_func=lambda i: f"{i} · {by_id[i].status} · {by_id[i].brief[:70]}")
     row = by_id[run_id]
-    if c2.button("Reopen", key="reopen_run", icon=":material/open_in_new:", width="stretch"):
-        try:
-            res = services.reopen_run(run_id)
-        except Exception as e:  # noqa: BLE001
-            hint = " Press Resume to finish it." if row.resumable else ""
-            show_error(e, f"Run {run_id} could not be reopened: ")
-            if hint:
-                st.caption(hint)
-            return
-        ws().replace(res.figure, res.svg, f"run {run_id}", issues=res.issues, report=res.report, run_id=run_id,
-                     notes=res.warnings)
-        flash("success", f"Reopened run **{run_id}**: edit it in **Edit**, download it from **Export**.")
-        st.rerun()
+    c2.button("Reopen", key="reopen_run", icon=":material/open_in_new:", width="stretch", on_click=reopen_run,
+              args=(run_id, row.resumable))
+    if st.session_state.get("runs_error"):
+        st.error(md(st.session_state.pop("runs_error")), icon=":material/error:")
     if c3.button("Resume", key="resume_run", icon=":material/play_arrow:", width="stretch",
                  disabled=not row.resumable, help="Continue an interrupted or failed run where it stopped."):
         res = with_progress(f"Resuming run {run_id}…",
@@ -753,7 +771,7 @@ def tab_runs() -> None:
         if res is not None:
             ws().replace(res.figure, res.svg, f"run {run_id} (resumed)", issues=res.issues, report=res.report,
                          run_id=run_id, notes=res.warnings)
-            flash("success", f"Run **{run_id}** finished: edit it in **Edit**.")
+            flash("success", f"Run **{run_id}** finished: its figure is now the one being edited (**Edit**).")
             st.rerun()
 
 
@@ -846,9 +864,9 @@ def main() -> None:
             st.success(text, icon=":material/check_circle:")
     st.session_state["flash"] = []
 
-    tabs = st.tabs([":material/auto_awesome: Create", ":material/edit: Edit", ":material/image: Vectorize",
-                    ":material/folder_open: Open", ":material/history: Runs", ":material/download: Export",
-                    ":material/settings: Settings"])
+    # Keyed and tracked, so the open tab survives reruns (a message above the tabs would
+    # otherwise remount them on the first one) and actions can move the user on (go_to).
+    tabs = st.tabs(list(TABS.values()), key="tab", on_change="rerun")
     for tab, draw in zip(tabs, (tab_create, tab_edit, tab_vectorize, tab_open, tab_runs, tab_export,
                                 tab_settings)):
         with tab:

@@ -23,6 +23,7 @@ def test_open_a_crafter_svg_edited_elsewhere(app):
     assert not errors(app)
     assert app.session_state["ws"].figure.get("enc").label == "Vision encoder"
     assert any("Opened **fig.svg**" in s.value for s in app.success)
+    assert app.session_state["tab"].endswith("Edit")  # the user is taken to where they can change it
 
 
 def test_open_a_foreign_svg_sanitised(app):
@@ -175,6 +176,7 @@ def test_runs_are_listed_and_reopened(app):
     assert not errors(app)
     assert [c.label for c in app.session_state["ws"].figure.of_kind("node")] == ["Input", "Encoder", "Output"]
     assert app.session_state["ws"].run_id == older
+    assert app.session_state["tab"].endswith("Edit")
 
 
 def test_runs_tab_when_the_store_cannot_be_read(app, monkeypatch):

@@ -11,6 +11,7 @@ therefore the component the test renames, is the same on every machine.
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -148,8 +149,10 @@ def test_brief_generate_rename_download(page, tmp_path):
     settle(pg)
     grid = pg.locator('[data-testid="stDataFrame"]:visible').first
     grid.scroll_into_view_if_needed()
-    ids = grid.locator('td[aria-colindex="1"]').all_inner_texts()  # the grid's accessible copy
-    row = ids.index("encoder")
+    # the grid is a canvas; its accessible copy (a hidden table) tells which row holds what
+    id_cell = grid.locator('td[aria-colindex="1"]', has_text=re.compile(r"^encoder$"))
+    expect(id_cell).to_have_count(1)
+    row = int(id_cell.get_attribute("id").rsplit("-", 1)[1])  # glide-cell-<col>-<row>
     canvas = grid.locator('[data-testid="data-grid-canvas"]').bounding_box()
     header_h, row_h, marker_w = 36, 35, 30  # glide-data-grid: header, rows, row-selection column
     pg.mouse.click(canvas["x"] + marker_w + 30, canvas["y"] + header_h + row_h * row + row_h / 2)
