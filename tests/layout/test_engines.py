@@ -76,3 +76,13 @@ def test_bench_layout_reports_timings() -> None:
     r = bench_layout(10, engine="python", repeats=1)
     assert r["nodes"] == 10 and r["engine"] == "python"
     assert r["median_ms"] > 0 and r["first_ms"] > 0 and r["startup_ms"] == 0
+
+
+def test_warm_up_finishes_and_layouts_still_match() -> None:
+    if not elk.elk_available():
+        pytest.skip("Node.js or elkjs is not installed")
+    fig = case_figure("nested_groups")
+    before = layout_figure(fig, engine="elk").to_json()
+    waited = elk.server().warm_up(timeout=120)
+    assert waited >= 0
+    assert layout_figure(fig, engine="elk").to_json() == before
