@@ -273,28 +273,32 @@ def set_title(key: str) -> None:
         flash("error", f"The title could not be set: {md(services.user_message(e))}")
 
 
-def apply_look_setting(field: str) -> None:
-    """Theme / column width changed in Settings: apply to the figure being edited too."""
-    w = ws()
+def look_differs() -> bool:
+    """Whether the figure being edited has another theme or print width than Settings."""
+    fig, s = ws().figure, settings()
+    return fig is not None and (fig.theme != s.theme or fig.width_in != s.width_in)
+
+
+def apply_look_to_figure() -> None:
+    """Settings' theme and width applied to the figure being edited, as one undoable step.
+
+    A button rather than the widgets' on_change: a change of figure should follow a click
+    the user meant, never a widget that merely (re)appeared.
+    """
+    w, s = ws(), settings()
     if w.figure is None:
         return
-    s = settings()
-    data = w.figure.to_dict()
-    if field == "theme":
-        if data.get("theme", "paper") == s.theme:
-            return
-        data["theme"] = s.theme
-    else:
-        if data.get("width_in") == s.width_in:
-            return
-        data["width_in"] = s.width_in
-    try:
-        from crafter.spec import Figure
+    from crafter.spec import Figure
 
-        w.commit(Figure.from_dict(data), f"settings: {field} {s.theme if field == 'theme' else s.column}",
-                 render=services.render, relayout=field == "theme")
+    data = w.figure.to_dict()
+    data["theme"], data["width_in"] = s.theme, s.width_in
+    try:
+        # both change sizes (fonts, panel arrangement), so the layout runs again
+        w.commit(Figure.from_dict(data), f"settings: {s.theme} theme, {s.column} column",
+                 render=services.render, relayout=True)
+        flash("toast", f"Applied the {s.theme} theme and {COLUMN_LABELS[s.column].lower()} width")
     except Exception as e:  # noqa: BLE001
-        flash("error", f"The new {field} could not be applied: {md(services.user_message(e))}")
+        flash("error", f"The theme and width could not be applied: {md(services.user_message(e))}")
 
 
 def open_uploaded_figure() -> None:
@@ -826,12 +830,12 @@ def tab_settings() -> None:
                   help="How many times the checks may send the figure back for repair.")
     with right:
         step_title(None, "Look")
-        st.selectbox("Theme", list(THEMES), key="set_theme", format_func=lambda t: THEME_LABELS.get(t, t),
-                     on_change=apply_look_setting, args=("theme",))
+        st.selectbox("Theme", list(THEMES), key="set_theme", format_func=lambda t: THEME_LABELS.get(t, t))
         st.radio("Figure width", list(COLUMN_LABELS), key="set_column", format_func=COLUMN_LABELS.get,
-                 on_change=apply_look_setting, args=("column",), horizontal=True,
-                 help="The print width the figure is made for.")
-        st.caption("Theme and width apply to the figure being edited and to new ones.")
+                 horizontal=True, help="The print width the figure is made for.")
+        st.caption("New figures get this theme and width.")
+        st.button("Apply to the figure being edited", key="apply_look", on_click=apply_look_to_figure,
+                  disabled=not look_differs(), icon=":material/format_paint:")
     st.divider()
     try:
         db = services.run_store_path()

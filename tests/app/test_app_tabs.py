@@ -195,12 +195,17 @@ def test_runs_tab_when_the_store_cannot_be_read(app, monkeypatch):
 
 def test_settings_theme_and_width_apply_to_the_figure(app):
     open_dsl(app)
+    assert app.button(key="apply_look").disabled is False  # the opened figure has no print width yet
     app.selectbox(key="set_theme").set_value("slides").run()
-    assert app.session_state["ws"].figure.theme == "slides"
     app.radio(key="set_column").set_value("single").run()
-    assert app.session_state["ws"].figure.width_in == 3.3
+    fig = app.session_state["ws"].figure
+    assert fig.theme == "paper" and fig.width_in is None  # choosing is not applying
+    app.button(key="apply_look").click().run()
+    fig = app.session_state["ws"].figure
+    assert fig.theme == "slides" and fig.width_in == 3.3
+    assert app.button(key="apply_look").disabled
     app.button(key="undo").click().run()
-    assert app.session_state["ws"].figure.width_in is None
+    assert app.session_state["ws"].figure.theme == "paper"
 
 
 def test_settings_backend_choice_reaches_the_pipeline(app, pipeline_calls, tmp_path):
