@@ -131,6 +131,7 @@ class _State:
     routes: dict[str, list[Pt]] = field(default_factory=dict)
     label_boxes: dict[str, Rect] = field(default_factory=dict)
     engine_edges: set[str] = field(default_factory=set)  # routed by an engine (labels placed by it)
+    final: dict[str, list[Pt]] = field(default_factory=dict)  # routes in their drawn style, ends on outlines
 
 
 class _FigureLayout:
@@ -661,8 +662,7 @@ class _FigureLayout:
         for r, k in zip(obstacles.rects, obstacles.keys):
             index.add(r, k)
         edges = [e for e in self.fig.of_kind("edge") if e.label and e.id in st.routes]
-        routes = self.final_routes(st)
-        st.final_routes = routes  # type: ignore[attr-defined]
+        routes = st.final = self.final_routes(st)
         for e in edges:
             r = st.label_boxes.get(e.id)
             routing = e.routing or self.fig.routing
@@ -677,8 +677,8 @@ class _FigureLayout:
                 if routing == "spline":
                     pts = st.routes[e.id]
                 r = place_edge_label(pts, size, index)
-            st.label_boxes[e.id] = r  # type: ignore[assignment]
-            index.add(r, ("label", e.id))  # type: ignore[arg-type]
+            st.label_boxes[e.id] = r
+            index.add(r, ("label", e.id))
 
     # -- 5. finish ----------------------------------------------------------------------
     def final_routes(self, st: _State) -> dict[str, list[Pt]]:
@@ -720,7 +720,7 @@ class _FigureLayout:
 
     def finish(self, st: _State) -> Figure:
         t = self.theme
-        routes: dict[str, list[Pt]] = getattr(st, "final_routes", None) or self.final_routes(st)
+        routes = st.final or self.final_routes(st)
         comps = []
         xs1 = [0.0]
         ys1 = [0.0]
@@ -771,11 +771,6 @@ class _FigureLayout:
 def _box(r: Rect) -> Box:
     # sizes were measured to 2 decimals already: rounding keeps them, so labels still fit
     return Box(x=r2(r[0]), y=r2(r[1]), w=max(r2(r[2]), 0.0), h=max(r2(r[3]), 0.0))
-
-
-def _inside(inner: Rect, outer: Rect) -> bool:
-    return (inner[0] >= outer[0] - 0.5 and inner[1] >= outer[1] - 0.5
-            and inner[0] + inner[2] <= outer[0] + outer[2] + 0.5 and inner[1] + inner[3] <= outer[1] + outer[3] + 0.5)
 
 
 def _first_overlap(area: Area, lay: AreaLayout) -> str | None:
