@@ -52,7 +52,11 @@ class ProcessExecutor(Executor):
     """A local process pool; keeps at most 2×workers tasks in flight so a huge batch streams."""
 
     def __init__(self, workers: int, ocr: bool = True) -> None:
-        self.pool = ProcessPoolExecutor(max_workers=workers, initializer=warm_worker, initargs=(ocr,))
+        import multiprocessing
+
+        # spawn, not fork: a parent holding OpenMP / onnxruntime thread pools can deadlock a forked child
+        ctx = multiprocessing.get_context("spawn")
+        self.pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=warm_worker, initargs=(ocr,))
         self.workers = workers
 
     def run(self, fn, args):

@@ -12,6 +12,7 @@ the ring around it. A rectangular face that holds other shapes is a group frame.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import cv2
@@ -377,9 +378,107 @@ def _make_shape(rgb: np.ndarray, paints: Paints, f: Face, shape: str, iou: float
     # the face is the inside of the stroke: the outline's centre line lies half a stroke out,
     # plus the half pixel of anti-aliasing the face loses on each side
     grow = (width / 2.0 + 0.5) if stroke is not None else 0.5
+    fitted = _fit_polygon_box(f, shape, grow)
+    if fitted is not None:
+        x, y, w, h = fitted
+    else:
+        left, top, right, bottom = _inset_margins(shape, f.w + 2 * grow, f.h + 2 * grow, grow)
+        x, y, w, h = f.x - left, f.y - top, f.w + left + right, f.h + top + bottom
     fill = tuple(int(v) for v in paints.colors[f.paint])
-    return DetectedShape(shape=shape, x=f.x - grow, y=f.y - grow, w=f.w + 2 * grow, h=f.h + 2 * grow,
+    return DetectedShape(shape=shape, x=x, y=y, w=w, h=h,
                          fill=fill, stroke=stroke, stroke_px=width, iou=iou, face=f)  # type: ignore[arg-type]
+
+
+def _fit_polygon_box(f: Face, shape: str, grow: float) -> tuple[float, float, float, float] | None:
+    """The box of a polygonal shape from straight-line fits to its face's edges.
+
+    A sharp vertex loses its anti-aliased tip, so the face's bounding box is short there;
+    the edges' middles are reliable. Each edge is fitted, neighbours intersected, and the
+    polygon moved outward by ``grow`` to the stroke's centre line.
+    """
+    ideal = _outline(shape, float(f.w), float(f.h))
+    if ideal is None:
+        return None
+    contours, _ = cv2.findContours(f.filled.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return None
+    pts = max(contours, key=len).reshape(-1, 2).astype(np.float64) + 0.5  # pixel centres
+    n = len(ideal)
+    fitted = []
+    for i in range(n):
+        a, b = np.array(ideal[i]), np.array(ideal[(i + 1) % n])
+        d = b - a
+        L = float(np.hypot(*d))
+        u = d / L
+        rel = pts - a
+        t = rel @ u
+        off = np.abs(rel[:, 0] * u[1] - rel[:, 1] * u[0])
+        sel = pts[(t > 0.2 * L) & (t < 0.8 * L) & (off < 3.0)]
+        if len(sel) < 4:
+            return None
+        vx, vy, x0, y0 = cv2.fitLine(sel.astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+        # the contour runs through the face's edge pixels: the true edge is half a pixel further out
+        nx, ny = -u[1], u[0]  # inward normal (clockwise on screen)
+        fitted.append((x0 - nx * (grow + 0.5), y0 - ny * (grow + 0.5), vx, vy))
+    corners = []
+    for i in range(n):
+        p, q = fitted[i - 1], fitted[i]
+        den = p[2] * q[3] - p[3] * q[2]
+        if abs(den) < 1e-9:
+            return None
+        t = ((q[0] - p[0]) * q[3] - (q[1] - p[1]) * q[2]) / den
+        corners.append((p[0] + p[2] * t, p[1] + p[3] * t))
+    xs = [c[0] for c in corners]
+    ys = [c[1] for c in corners]
+    x0, y0 = f.x + min(xs), f.y + min(ys)
+    w, h = max(xs) - min(xs), max(ys) - min(ys)
+    if not (0.8 * f.w <= w <= 1.3 * f.w + 8 and 0.8 * f.h <= h <= 1.3 * f.h + 8):
+        return None
+    return x0, y0, w, h
+
+
+def _outline(shape: str, w: float, h: float) -> list[tuple[float, float]] | None:
+    """The polygon the renderer draws for a polygonal shape in a w×h box (clockwise on screen)."""
+    if shape == "diamond":
+        return [(w / 2, 0), (w, h / 2), (w / 2, h), (0, h / 2)]
+    if shape == "parallelogram":
+        sk = min(h * 0.35, w * 0.2)
+        return [(sk, 0), (w, 0), (w - sk, h), (0, h)]
+    if shape == "hexagon":
+        sk = min(h * 0.3, w * 0.2)
+        return [(sk, 0), (w - sk, 0), (w, h / 2), (w - sk, h), (sk, h), (0, h / 2)]
+    return None
+
+
+def _inset_margins(shape: str, w: float, h: float, g: float) -> tuple[float, float, float, float]:
+    """How far the face's bounding box sits inside the shape's box on each side.
+
+    The face is the outline moved inward by ``g`` (half the stroke plus anti-aliasing). At a
+    sharp vertex (a diamond's left tip) the inward move along the axis is g / sin(half angle),
+    much more than g: intersect the moved edges to find it.
+    """
+    pts = _outline(shape, w, h)
+    if pts is None:
+        return g, g, g, g
+    n = len(pts)
+    lines = []
+    for i in range(n):
+        (ax, ay), (bx, by) = pts[i], pts[(i + 1) % n]
+        L = math.hypot(bx - ax, by - ay)
+        nx, ny = -(by - ay) / L, (bx - ax) / L  # inward normal for clockwise-on-screen order
+        lines.append((ax + nx * g, ay + ny * g, (bx - ax) / L, (by - ay) / L))
+    inner = []
+    for i in range(n):
+        p, q = lines[i - 1], lines[i]
+        den = p[2] * q[3] - p[3] * q[2]
+        if abs(den) < 1e-9:
+            inner.append((q[0], q[1]))
+            continue
+        t = ((q[0] - p[0]) * q[3] - (q[1] - p[1]) * q[2]) / den
+        inner.append((p[0] + p[2] * t, p[1] + p[3] * t))
+    xs = [x for x, _ in inner]
+    ys = [y for _, y in inner]
+    return min(xs), min(ys), w - max(xs), h - max(ys)
 
 
 def _mark_stacks(shapes: list[DetectedShape], faces: list[Face], used: set[int]) -> None:

@@ -1,0 +1,98 @@
+"""Shapes and lines on figures drawn by Crafter with known geometry (OCR off: fast)."""
+
+import pytest
+
+from crafter.render import figure_to_png_bytes
+from crafter.spec import Figure
+from crafteditor import Config, vectorize
+
+SHAPES = ["box", "round", "ellipse", "circle", "diamond", "parallelogram", "hexagon", "cylinder", "document"]
+
+
+def _figure(components, w=640, h=300) -> Figure:
+    return Figure.model_validate({"canvas": {"w": w, "h": h}, "components": components})
+
+
+def _node(nid, shape, x, y, w=100, h=46, **kw):
+    if shape == "circle":
+        w = h = 60
+    return {"id": nid, "kind": "node", "label": "", "shape": shape, "box": {"x": x, "y": y, "w": w, "h": h},
+            "pinned": True, **kw}
+
+
+@pytest.fixture(scope="module")
+def all_shapes():
+    comps = [_node(f"n{i}", s, 20 + (i % 5) * 122, 30 + (i // 5) * 110, fill="#D6E6F4") for i, s in enumerate(SHAPES)]
+    fig = _figure(comps)
+    return fig, vectorize(figure_to_png_bytes(fig, 150), Config(ocr=False)).figure
+
+
+def _match(truth, got):
+    out = {}
+    for t in truth.of_kind("node"):
+        best = min(got.of_kind("node"), key=lambda g: abs(g.box.cx - t.box.cx) + abs(g.box.cy - t.box.cy))
+        out[t.id] = best
+    return out
+
+
+def test_every_shape_is_recognised(all_shapes):
+    truth, got = all_shapes
+    assert len(got.of_kind("node")) == len(SHAPES)
+    for t in truth.of_kind("node"):
+        g = _match(truth, got)[t.id]
+        assert g.shape == t.shape, (t.shape, g.shape)
+
+
+def test_boxes_are_pinned_within_a_pixel(all_shapes):
+    truth, got = all_shapes
+    for t in truth.of_kind("node"):
+        g = _match(truth, got)[t.id]
+        assert g.pinned
+        for a, b in ((g.box.x, t.box.x), (g.box.y, t.box.y), (g.box.w, t.box.w), (g.box.h, t.box.h)):
+            assert abs(a - b) <= 1.2, (t.shape, g.box, t.box)
+        assert g.fill == "#D6E6F4"
+
+
+def test_arrows_become_edges_with_endpoints_style_and_heads():
+    comps = [
+        _node("a", "box", 30, 40), _node("b", "round", 250, 40), _node("c", "ellipse", 470, 40),
+        _node("d", "box", 30, 200), _node("e", "diamond", 250, 190, h=66),
+        {"id": "e1", "kind": "edge", "source": "a", "target": "b",
+         "route": [{"x": 130, "y": 63}, {"x": 250, "y": 63}]},
+        {"id": "e2", "kind": "edge", "source": "b", "target": "c", "style": "dashed",
+         "route": [{"x": 350, "y": 63}, {"x": 470, "y": 63}]},
+        {"id": "e3", "kind": "edge", "source": "a", "target": "d", "style": "dotted", "tail": "arrow",
+         "route": [{"x": 80, "y": 86}, {"x": 80, "y": 200}]},
+        {"id": "e4", "kind": "edge", "source": "d", "target": "e", "head": "none",
+         "route": [{"x": 130, "y": 223}, {"x": 250, "y": 223}]},
+        {"id": "e5", "kind": "edge", "source": "b", "target": "e",
+         "route": [{"x": 300, "y": 86}, {"x": 300, "y": 190}]},
+    ]
+    truth = _figure(comps)
+    got = vectorize(figure_to_png_bytes(truth, 150), Config(ocr=False)).figure
+    near = _match(truth, got)
+    name = {near[k].id: k for k in near}
+    edges = {(name[e.source], name[e.target]): e for e in got.of_kind("edge")}
+    assert ("a", "b") in edges and edges[("a", "b")].style == "solid" and edges[("a", "b")].head == "arrow"
+    assert ("b", "c") in edges and edges[("b", "c")].style == "dashed"
+    both = edges.get(("a", "d")) or edges.get(("d", "a"))
+    assert both is not None and both.style == "dotted" and both.tail == "arrow" and both.head == "arrow"
+    plain = edges.get(("d", "e")) or edges.get(("e", "d"))
+    assert plain is not None and plain.head == "none"
+    assert ("b", "e") in edges
+    # routes land where the lines were drawn (within a pixel at 96 dpi)
+    r = edges[("a", "b")].route
+    assert abs(r[0].y - 63) <= 1 and abs(r[-1].y - 63) <= 1 and abs(r[-1].x - 250) <= 1.5
+
+
+def test_group_frame_with_members():
+    comps = [
+        _node("a", "box", 60, 80), _node("b", "box", 260, 80),
+        {"id": "g", "kind": "group", "label": "", "members": ["a", "b"], "pinned": True,
+         "box": {"x": 40, "y": 40, "w": 340, "h": 110}},
+        {"id": "e", "kind": "edge", "source": "a", "target": "b", "route": [{"x": 160, "y": 103}, {"x": 260, "y": 103}]},
+    ]
+    got = vectorize(figure_to_png_bytes(_figure(comps, 420, 190), 150), Config(ocr=False)).figure
+    groups = got.of_kind("group")
+    assert len(groups) == 1 and len(groups[0].members) == 2
+    assert len(got.of_kind("node")) == 2 and len(got.of_kind("edge")) == 1
