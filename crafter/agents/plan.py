@@ -148,14 +148,16 @@ def plan(brief: str, backend: Any, *, max_attempts: int = MAX_ATTEMPTS) -> dict[
             calls.append(record)
             try:
                 fig, issues, notes = assemble_figure(text)
-                if not matches_brief(fig, brief):
-                    raise PlanFailed("the model's figure names none of the things the brief names")
-            except PlanFailed as e:
+            except PlanFailed as e:  # unusable DSL: sample once more, unless the model was looping
                 reason = str(e)
                 if record.get("hit_length_limit"):
                     reason += " (the output ran to the length limit)"
                     break
                 continue
+            if not matches_brief(fig, brief):
+                # valid DSL about something else: the model did not understand; another sample rarely does
+                reason = "the model's figure names none of the things the brief names"
+                break
             return {"figure": fig.to_dict(), "source": "model", "issues": issues, "warnings": notes, "calls": calls}
         warnings.append(f"{reason}; the figure was planned from the brief by rules instead")
     fig = figure_from_brief(brief)
