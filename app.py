@@ -8,6 +8,7 @@ Errors become a message in the page; the brief and the figure survive them.
 
 from __future__ import annotations
 
+import functools
 import os
 import traceback
 from typing import Any
@@ -128,13 +129,19 @@ def show_figure(svg: str, *, alt: str, caption: str | None = None, max_height: s
                 zoom: float = PREVIEW_ZOOM) -> None:
     """The figure as a sanitised image on a white card (nothing in it can run)."""
     try:
-        html = figure_html(svg, alt=alt, caption=caption)
+        html = cached_figure_html(svg, alt, caption)
     except CrafterError as e:
         show_error(e, "The figure cannot be shown: ")
         return
     width = _svg_width(svg)
     style = f"max-height:{max_height};" + (f"width:{width * zoom:.0f}px;" if width else "")
     st.html(html.replace("<img ", f'<img style="{style}" ', 1))
+
+
+@functools.lru_cache(maxsize=32)
+def cached_figure_html(svg: str, alt: str, caption: str | None) -> str:
+    """The same figure is shown in several tabs on every rerun: sanitise it once."""
+    return figure_html(svg, alt=alt, caption=caption)
 
 
 def _svg_width(svg: str) -> float | None:
@@ -600,9 +607,11 @@ def dsl_editor() -> None:
     show_geometry = st.toggle("Show layout coordinates", key="dsl_geometry",
                               help="Off: the figure as you would write it; applying lays it out again. "
                                    "On: boxes and routes too, kept as written.")
-    fig = w.figure if show_geometry else services.figure_without_geometry(w.figure)
     key = f"dsl_{w.version}_{int(show_geometry)}"
-    st.text_area("DSL", value=print_dsl(fig), key=key, height=300, label_visibility="collapsed")
+    if key not in st.session_state:  # the widget keeps its text; print the figure only when it changed
+        fig = w.figure if show_geometry else services.figure_without_geometry(w.figure)
+        st.session_state[key] = print_dsl(fig)
+    st.text_area("DSL", key=key, height=300, label_visibility="collapsed")
     if st.button("Apply DSL", key="apply_dsl", icon=":material/check:"):
         from crafter.spec import parse_dsl
 

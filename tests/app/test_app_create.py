@@ -3,6 +3,7 @@
 import io
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from app_helpers import data_of, errors
@@ -123,3 +124,19 @@ def test_reference_image_preview_and_bad_image(app):
     assert any("sketch.png · 40 × 30 px" in c for img in app.image for c in img.captions)
     app.file_uploader(key="image_upload").set_value(("sketch.png", b"not an image", "image/png")).run()
     assert any("This image cannot be used: sketch.png: not a readable PNG or JPEG" in e for e in errors(app))
+
+
+@pytest.mark.slow
+def test_reference_image_becomes_an_editable_figure(app, pipeline_calls):
+    """A PNG given as reference goes to the pipeline, which vectorises it (CraftEditor)."""
+    from crafter.spec import parse_dsl
+
+    png = services.export_bytes(parse_dsl('enc node "Encoder"\ndec node "Decoder"\ne1 edge enc -> dec'), ".png",
+                                dpi=150)
+    app.file_uploader(key="image_upload").set_value(("sketch.png", png, "image/png")).run()
+    app.text_area(key="brief").set_value("Make this figure editable").run()
+    app.button(key="generate").click().run()
+    assert not errors(app) and not app.exception
+    assert Path(pipeline_calls[0]["image"]).read_bytes() == png
+    labels = [n.label for n in app.session_state["ws"].figure.of_kind("node")]
+    assert "Encoder" in labels and "Decoder" in labels
