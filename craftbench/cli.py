@@ -76,26 +76,9 @@ def report(run_dir: Path = typer.Argument(..., help="A folder written by `craftb
 
 
 def main(argv: list[str] | None = None) -> int:
-    try:
-        app(args=argv, standalone_mode=False)
-    except (FileNotFoundError, KeyError, ValueError) as e:
-        typer.echo(f"error: {e.args[0] if e.args else e}", err=True)
-        return 1
-    except typer.Exit as e:
-        return e.exit_code
-    except Exception as e:
-        import click
+    from crafter.cli_support import run_app
 
-        if isinstance(e, click.ClickException):
-            e.show()
-            return e.exit_code
-        from crafter.errors import CrafterError
-
-        if isinstance(e, CrafterError):
-            typer.echo(f"error: {e}", err=True)
-            return 1
-        raise
-    return 0
+    return run_app(app, argv, user_errors=(FileNotFoundError, KeyError, ValueError))
 
 
 if __name__ == "__main__":

@@ -115,24 +115,9 @@ def bench(
 
 def main(argv: list[str] | None = None) -> int:
     """Console-script entry point: user errors become one line and exit code 1."""
-    try:
-        app(args=argv, standalone_mode=False)
-    except CrafterError as e:
-        typer.echo(f"error: {e}", err=True)
-        return 1
-    except typer.Exit as e:
-        return e.exit_code
-    except (typer.Abort, KeyboardInterrupt):
-        typer.echo("interrupted", err=True)
-        return 130
-    except Exception as e:
-        import click
+    from crafter.cli_support import run_app
 
-        if isinstance(e, click.ClickException):
-            e.show()
-            return e.exit_code
-        raise
-    return 0
+    return run_app(app, argv)
 
 
 if __name__ == "__main__":

@@ -118,28 +118,13 @@ _load_command_modules()
 
 def main(argv: list[str] | None = None) -> int:
     """Console-script entry point: run the CLI, turning user errors into one line."""
-    try:
-        app(args=argv, standalone_mode=False)
-    except CrafterError as e:
-        typer.echo(f"error: {e}", err=True)
-        return 1
-    except typer.Exit as e:
-        return e.exit_code
-    except typer.Abort:
-        typer.echo("aborted", err=True)
-        return 130
-    except KeyboardInterrupt:
-        typer.echo("interrupted", err=True)
-        return 130
-    except Exception as e:  # click usage errors and friends
-        import click
+    from crafter.cli_support import run_app
 
-        if isinstance(e, click.ClickException):
-            e.show()
-            return e.exit_code
-        raise
-    return 0
+    return run_app(app, argv)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # `python -m crafter.cli`: run the copy the command modules registered on, not __main__'s
+    from crafter.cli import main as _main
+
+    sys.exit(_main())

@@ -59,3 +59,15 @@ def test_schema_command(tmp_path) -> None:
     schema = json.loads(out.read_text())
     assert schema["title"] == "Crafter FigureSpec"
     assert "Node" in schema["$defs"] and "Edge" in schema["$defs"]
+
+
+@pytest.mark.parametrize("argv", [["nosuchcmd"], ["render", "x.dsl"]])
+def test_usage_errors_are_short_not_tracebacks(argv, capsys) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "Error:" in err
+
+
+def test_module_entry_point_sees_every_command() -> None:
+    proc = subprocess.run([sys.executable, "-m", "crafter.cli", "--help"], capture_output=True, text=True)
+    assert proc.returncode == 0 and "generate" in proc.stdout and "chart" in proc.stdout
