@@ -613,9 +613,9 @@ class _FigureLayout:
             a, b = st.boxes.get(e.source), st.boxes.get(e.target)
             if a is None or b is None:
                 continue
-            st.routes[e.id] = self.route_one(e, a, b, obstacles)
+            st.routes[e.id] = self.route_one(e, a, b, obstacles, st)
 
-    def route_one(self, e: Edge, a: Rect, b: Rect, obstacles: BoxIndex) -> list[Pt]:
+    def route_one(self, e: Edge, a: Rect, b: Rect, obstacles: BoxIndex, st: _State) -> list[Pt]:
         direction = self.direction_of(e.source)
         if e.source == e.target:
             return self_loop(a, direction, SELF_LOOP_SIZE)
@@ -632,7 +632,10 @@ class _FigureLayout:
             "TB": b[1] >= a[1] + a[3], "BT": b[1] + b[3] <= a[1],
         }[direction]
         prefer = (src_out, dst_in) if forward else None
-        return route_orthogonal(a, b, near, clearance=ROUTE_CLEARANCE, prefer=prefer)
+        window = _union([a, b])
+        others = [pts for pts in st.routes.values()
+                  if pts and _overlap(_union([(p[0], p[1], 0.0, 0.0) for p in pts]), window, 240.0)]
+        return route_orthogonal(a, b, near, clearance=ROUTE_CLEARANCE, prefer=prefer, avoid=others)
 
     @staticmethod
     def to_enclosing(inner: Rect, outer: Rect, *, reverse: bool) -> list[Pt]:

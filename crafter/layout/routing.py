@@ -126,6 +126,7 @@ def route_orthogonal(
     side_penalty: float = 40.0,
     margin: float = 60.0,
     give_up: bool = False,
+    avoid: Sequence[Sequence[Pt]] = (),
 ) -> list[Pt] | None:
     """A short orthogonal route from box ``a`` to box ``b`` that keeps ``clearance`` from obstacles.
 
@@ -133,7 +134,8 @@ def route_orthogonal(
     ``side_penalty`` more. Obstacles far outside the two boxes' neighbourhood are ignored
     first; if no route exists there, the search widens to all of them. Falls back to a
     straight segment between the facing sides when the boxes are walled in (or returns
-    None with ``give_up=True``).
+    None with ``give_up=True``). Running along a route in ``avoid`` (other edges) costs
+    extra, so edges do not draw over each other where they need not; crossing them is free.
     """
     obstacles = [o for o in obstacles if o[2] > 0 and o[3] > 0]
     wx0 = min(a[0], b[0]) - margin
@@ -143,7 +145,7 @@ def route_orthogonal(
     for attempt in range(3):
         window = (wx0, wy0, wx1 - wx0, wy1 - wy0)
         near = [o for o in obstacles if _intersects(o, window)]
-        path = _grid_route(a, b, near, window, clearance, bend_cost, prefer, side_penalty)
+        path = _grid_route(a, b, near, window, clearance, bend_cost, prefer, side_penalty, _runs(avoid))
         if path is not None:
             return path
         if attempt == 0 and obstacles:  # widen to every obstacle, with room to go around them all
@@ -156,8 +158,41 @@ def route_orthogonal(
     return None if give_up else straight_route(a, b)
 
 
+OVERLAP_COST = 3.0  # extra cost per px of running along another edge
+
+
+def _runs(routes: Sequence[Sequence[Pt]]) -> tuple[dict[float, list[tuple[float, float]]],
+                                                   dict[float, list[tuple[float, float]]]]:
+    """Horizontal runs by y and vertical runs by x (keys rounded to 0.1 px)."""
+    hor: dict[float, list[tuple[float, float]]] = {}
+    ver: dict[float, list[tuple[float, float]]] = {}
+    for route in routes:
+        for (x0, y0), (x1, y1) in zip(route, route[1:]):
+            if abs(y0 - y1) < 1e-6:
+                hor.setdefault(round(y0, 1), []).append((min(x0, x1), max(x0, x1)))
+            elif abs(x0 - x1) < 1e-6:
+                ver.setdefault(round(x0, 1), []).append((min(y0, y1), max(y0, y1)))
+    return hor, ver
+
+
+def _shared(runs: list[tuple[float, float]] | None, lo: float, hi: float) -> float:
+    """Length of [lo, hi] covered by the runs on one line."""
+    if not runs:
+        return 0.0
+    return sum(max(0.0, min(hi, r1) - max(lo, r0)) for r0, r1 in runs)
+
+
+def _stub_overlap(r: Rect, side: str, stub: Pt, hor: dict, ver: dict) -> float:
+    """Extra cost of the short stub from the middle of ``side`` to ``stub`` running along another edge."""
+    x0, y0 = side_point(r, side)
+    if side in ("left", "right"):
+        return OVERLAP_COST * _shared(hor.get(round(y0, 1)), min(x0, stub[0]), max(x0, stub[0]))
+    return OVERLAP_COST * _shared(ver.get(round(x0, 1)), min(y0, stub[1]), max(y0, stub[1]))
+
+
 def _grid_route(a: Rect, b: Rect, obstacles: list[Rect], window: Rect, clearance: float, bend_cost: float,
-                prefer: tuple[str, str] | None, side_penalty: float) -> list[Pt] | None:
+                prefer: tuple[str, str] | None, side_penalty: float,
+                runs: tuple[dict, dict] = ({}, {})) -> list[Pt] | None:
     walls = [_expand(o, clearance) for o in obstacles] + [_expand(a, clearance), _expand(b, clearance)]
     # the stubs sit exactly on the padded outline of their own box: not strictly inside it
     starts = [(side_point(a, s, clearance), s) for s in SIDES]
@@ -198,6 +233,7 @@ def _grid_route(a: Rect, b: Rect, obstacles: list[Rect], window: Rect, clearance
             return j * nx + i
         return None
 
+    hor, ver = runs
     # state = node * 4 + heading; headings: 0 +x, 1 -x, 2 +y, 3 -y
     heading_of = {"right": 0, "left": 1, "bottom": 2, "top": 3}
     INF = math.inf
@@ -208,7 +244,7 @@ def _grid_route(a: Rect, b: Rect, obstacles: list[Rect], window: Rect, clearance
         k = index(p)
         if k is None or blocked_pt[k]:
             continue
-        cost = 0.0 if prefer is None or side == prefer[0] else side_penalty
+        cost = (0.0 if prefer is None or side == prefer[0] else side_penalty) + _stub_overlap(a, side, p, hor, ver)
         s = k * 4 + heading_of[side]
         if cost < dist.get(s, INF):
             dist[s] = cost
@@ -219,7 +255,7 @@ def _grid_route(a: Rect, b: Rect, obstacles: list[Rect], window: Rect, clearance
         if k is None or blocked_pt[k]:
             continue
         inward = heading_of[{"right": "left", "left": "right", "bottom": "top", "top": "bottom"}[side]]
-        cost = 0.0 if prefer is None or side == prefer[1] else side_penalty
+        cost = (0.0 if prefer is None or side == prefer[1] else side_penalty) + _stub_overlap(b, side, p, hor, ver)
         goal_cost[k * 4 + inward] = cost
     if not goal_cost:
         return None
@@ -251,10 +287,14 @@ def _grid_route(a: Rect, b: Rect, obstacles: list[Rect], window: Rect, clearance
                 if blocked_h[j * nx + min(i, ni)]:
                     continue
                 step = abs(xs[ni] - xs[i])
+                if hor:
+                    step += OVERLAP_COST * _shared(hor.get(round(ys[j], 1)), min(xs[i], xs[ni]), max(xs[i], xs[ni]))
             else:
                 if blocked_v[min(j, nj) * nx + i]:
                     continue
                 step = abs(ys[nj] - ys[j])
+                if ver:
+                    step += OVERLAP_COST * _shared(ver.get(round(xs[i], 1)), min(ys[j], ys[nj]), max(ys[j], ys[nj]))
             nd = d + step + (0.0 if nhd == hd else bend_cost)
             ns = nk * 4 + nhd
             if nd < dist.get(ns, INF):

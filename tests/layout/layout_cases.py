@@ -165,6 +165,20 @@ empty group "Empty group"
 onlypinned group "Only pinned" [a]
 frame group "Pinned frame" [b] box=400,40,240,160 pinned=true
 """,
+    "vectorised": """
+a node "Input" box=20,40,80,32 pinned=true
+b node "Encoder" box=160,40,90,32 pinned=true
+c node "Decoder" box=310,40,90,32 pinned=true
+d node "Loss" box=160,140,90,32 pinned=true shape=ellipse
+x node "Blocker" box=160,90,90,30 pinned=true
+n node "Added later"
+e1 edge a -> b "tokens"
+e2 edge b -> c
+e3 edge c -> d "pred"
+e4 edge a -> d
+e5 edge d -> n
+g group "Model" [b, c]
+""",
     "spline_and_straight": """
 figure routing=spline
 a node "A" shape=ellipse
