@@ -20,13 +20,22 @@ def _commands(group: click.Group, prefix: tuple[str, ...] = ()):
             yield prefix + (name,), cmd
 
 
-COMMANDS = list(_commands(typer.main.get_command(app)))
+def _all_commands():
+    from craftbench.cli import app as bench_app
+    from crafteditor.cli import app as editor_app
+
+    for prog, typer_app in (("crafter", app), ("crafteditor", editor_app), ("craftbench", bench_app)):
+        for path, cmd in _commands(typer.main.get_command(typer_app)):
+            yield (prog, *path), cmd
+
+
+COMMANDS = list(_all_commands())
 
 
 @pytest.mark.parametrize("path,cmd", COMMANDS, ids=lambda x: " ".join(x) if isinstance(x, tuple) else "")
 def test_every_command_has_help_with_example(path, cmd) -> None:
-    assert cmd.help and cmd.help.strip(), f"crafter {' '.join(path)} has no help"
-    assert "Example" in cmd.help, f"crafter {' '.join(path)} help has no example"
+    assert cmd.help and cmd.help.strip(), f"{' '.join(path)} has no help"
+    assert "Example" in cmd.help, f"{' '.join(path)} help has no example"
 
 
 def test_missing_file_is_one_line(capsys) -> None:
