@@ -117,9 +117,11 @@ class DiffusionDrafter:
 
     After a fully accepted round the mask block's predictions (past the first slot,
     which sits where the bonus token goes and is known exactly) are the next drafts.
-    After a rejection they were conditioned on wrong drafts, so the next round
-    proposes the n-gram lookup's drafts if it has any, else none, and redrafts.
-    The block size follows an average of accepted lengths, within [min_block, max_block].
+    After a rejection they were conditioned on wrong drafts, so they are dropped.
+    Where the output copies the input (repair; labels in plan) the n-gram lookup is a
+    second source: it is used when the diffusion drafter has nothing, or when its
+    recent acceptance is higher. The block size follows an average of accepted
+    lengths, within [min_block, max_block].
     """
 
     name = "diffusion"
@@ -132,11 +134,17 @@ class DiffusionDrafter:
         self._next: list[int] = []
         self._next_q: torch.Tensor | None = None
         self._accept_avg = float(block_size)
+        self._source_avg = {"diffusion": 1.0, "ngram": 1.0}  # accepted drafts per round, by source
+        self._source = "diffusion"
 
     def propose(self, ids, budget):
         drafts, q = self._next[:budget], (None if self._next_q is None else self._next_q[:budget])
-        if not drafts and self.ngram is not None:
-            return self.ngram.lookup(ids, budget), None
+        if self.ngram is not None and (not drafts or self._source_avg["ngram"] > self._source_avg["diffusion"]):
+            lookup = self.ngram.lookup(ids, budget)
+            if lookup:
+                self._source = "ngram"
+                return lookup, None
+        self._source = "diffusion"
         return drafts, q
 
     def mask_slots(self) -> int:
@@ -146,6 +154,9 @@ class DiffusionDrafter:
         self._next, self._next_q = [], None
         if proposed:
             self._accept_avg = 0.7 * self._accept_avg + 0.3 * (accepted + (1 if accepted == proposed else 0))
+            self._source_avg[self._source] = 0.7 * self._source_avg[self._source] + 0.3 * accepted
+            if self._source == "ngram":
+                self.ngram.observe(proposed, accepted, None, temperature)
         if self.adaptive:
             self.block_size = max(self.min_block, min(self.max_block, round(self._accept_avg * 1.5) + 2))
         if mask_logits is None or accepted < proposed:
