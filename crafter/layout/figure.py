@@ -527,6 +527,7 @@ class _FigureLayout:
 
     # -- 4. leftovers -----------------------------------------------------------------
     def leftovers(self, st: _State) -> None:
+        self.lift_flow_side_notes(st)
         obstacles = BoxIndex()
         for cid, r in st.boxes.items():
             if self.by_id[cid].kind in LEAF_KINDS:
@@ -548,6 +549,26 @@ class _FigureLayout:
             self.fit_containers(st)
         self.route_leftover_edges(st, obstacles)
         self.place_edge_labels(st, obstacles)
+
+    def lift_flow_side_notes(self, st: _State) -> None:
+        """A note left or right of a node in a left-right figure sits where edges enter or leave
+        (the middle of the side): lift it so it ends just above that line, when that spot is free."""
+        index = BoxIndex()
+        for cid, r in st.boxes.items():
+            if self.by_id[cid].kind in LEAF_KINDS:
+                index.add(r, cid)
+        for target, anns in self.annotations.items():
+            if self.direction_of(target) not in ("LR", "RL") or target not in st.boxes:
+                continue
+            t = st.boxes[target]
+            for a in anns:
+                r = st.boxes.get(a.id)
+                if a.side not in ("left", "right") or r is None:
+                    continue
+                lifted = (r[0], min(r[1], t[1] + t[3] / 2 - 3.0 - r[3]), r[2], r[3])
+                if lifted != r and index.free(lifted, 1.0, ignore=[a.id, target]) \
+                        and not any(_overlap(lifted, lb) for lb in st.label_boxes.values()):
+                    st.boxes[a.id] = lifted
 
     def place_loose_text(self, x: Text, st: _State, obstacles: BoxIndex) -> None:
         size = measure.annotation_size(x, self.theme)
