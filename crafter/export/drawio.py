@@ -37,6 +37,7 @@ from crafter.errors import InputError, SpecError
 from crafter.export.edits import label_box_at_half_length, merge_lines, reroute
 from crafter.export.svgpath import parse_path, path_bbox, path_to_d, transform_path
 from crafter.render.markup import esc_text
+from crafter.render.rules import WRAP_SLACK, panel_letters, readable_on
 from crafter.render.text import text_width, wrap
 from crafter.render.theme import Theme, get_theme
 from crafter.spec.colors import is_color, to_rgb
@@ -45,7 +46,6 @@ from crafter.spec.model import (
     figure_from_data, parents,
 )
 
-WRAP_SLACK = 0.01
 MAX_DRAWIO_BYTES = 50 * 1024 * 1024
 MAX_INFLATED_BYTES = 100 * 1024 * 1024  # a compressed diagram may not inflate beyond this
 GEOMETRY_TOLERANCE = 0.5  # px: coordinates are written with two decimals
@@ -193,7 +193,7 @@ def visible_cell(c: Component, fig: Figure, t: Theme, by_id: dict[str, Component
         out["label"] = " ".join((c.label or "").split("\n"))
     elif isinstance(c, Panel):
         index = [p.id for p in fig.components if isinstance(p, Panel)].index(c.id)
-        shown = c.label if c.label is not None else f"({_letters(index)})"
+        shown = c.label if c.label is not None else f"({panel_letters(index)})"
         style = {"rounded": "0", "whiteSpace": "wrap", "html": "0", "container": "1", "collapsible": "0",
                  "recursiveResize": "0", "fillColor": "none", "strokeColor": "none", "verticalAlign": "top",
                  "align": "left", "spacingLeft": "2", "spacingTop": "-2", "fontSize": _num(t.panel_font_size),
@@ -276,7 +276,7 @@ def _node_style(n: Node, t: Theme, b: Box) -> dict[str, str]:
         "whiteSpace": "wrap", "html": "0",
         "fillColor": _hex(fill), "strokeColor": _hex(n.stroke or t.node_stroke),
         "strokeWidth": _num(t.stroke_width if n.stroke_width is None else n.stroke_width),
-        "fontColor": _hex(n.text_color or _readable_on(fill, t)), "fontSize": _num(n.font_size or t.font_size),
+        "fontColor": _hex(n.text_color or readable_on(fill, t)), "fontSize": _num(n.font_size or t.font_size),
         "fontStyle": _font_style(n.bold, n.italic),
     })
     style.update(_opacity("fillOpacity", fill))
@@ -401,29 +401,6 @@ def _dash(style: str) -> dict[str, str]:
 
 def _font_style(bold: bool, italic: bool) -> str:
     return str((1 if bold else 0) | (2 if italic else 0))
-
-
-def _readable_on(fill: str, t: Theme) -> str:
-    from crafter.spec.colors import contrast_ratio
-
-    dark = t.text_color
-    if fill == "none" or not is_color(fill):
-        return dark
-    try:
-        if contrast_ratio(dark, fill) >= 4.5:
-            return dark
-        return "#FFFFFF" if contrast_ratio("#FFFFFF", fill) > contrast_ratio(dark, fill) else dark
-    except (ValueError, KeyError):
-        return dark
-
-
-def _letters(i: int) -> str:
-    s = ""
-    i += 1
-    while i:
-        i, r = divmod(i - 1, 26)
-        s = chr(ord("a") + r) + s
-    return s
 
 
 def _drawio_data_uri(href: str) -> str:

@@ -10,9 +10,9 @@ and the same edit in draw.io give the same FigureSpec.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
+from crafter.render.rules import clip_to_box as _clip
 from crafter.render.text import text_width, wrap
 from crafter.render.theme import Theme
 from crafter.spec.model import Box
@@ -53,13 +53,7 @@ def _hard_breaks(label: str, lines: list[str]) -> list[bool]:
 
 def clip_to_box(b: Box, toward: Pt) -> Pt:
     """Where the ray from the box centre toward a point leaves the box."""
-    dx, dy = toward[0] - b.cx, toward[1] - b.cy
-    if dx == 0 and dy == 0:
-        return b.cx, b.cy
-    sx = (b.w / 2) / abs(dx) if dx else math.inf
-    sy = (b.h / 2) / abs(dy) if dy else math.inf
-    s = min(sx, sy, 1.0)
-    return b.cx + dx * s, b.cy + dy * s
+    return _clip(b, toward[0], toward[1])
 
 
 def label_box_at_half_length(label: str, route: list[Pt], t: Theme) -> Box:

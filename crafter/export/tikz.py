@@ -31,14 +31,14 @@ from dataclasses import dataclass, field
 from crafter.export.latex import escape_latex
 from crafter.export.svgpath import parse_path
 from crafter.render.routes import point_at_half_length, spline_d
+from crafter.render.rules import WRAP_SLACK, clip_to_box, node_label_lines, panel_letters, readable_on
 from crafter.render.shapes import Paint, meet_outline, shape_svg
 from crafter.render.text import text_width, wrap
 from crafter.render.theme import Theme, get_theme
-from crafter.spec.colors import contrast_ratio, is_color, to_rgb
+from crafter.spec.colors import is_color, to_rgb
 from crafter.spec.model import Box, Chart, Component, Edge, Figure, Group, Image, Node, Panel, Path, Text, parents
 
 PT_PER_PX = 0.75
-WRAP_SLACK = 0.01  # the renderer's slack, so lines break where they break in the SVG
 TIKZ_LIBRARIES = ("shapes.geometric", "shapes.misc", "shapes.symbols", "positioning", "arrows.meta", "fit",
                   "backgrounds", "shadows")
 PGFPLOTS_COMPAT = "1.16"  # Debian bookworm ships pgfplots 1.18; 1.16 keeps older TeX Live working too
@@ -234,16 +234,7 @@ class _TikzWriter:
         return opts
 
     def readable_on(self, fill: str) -> str:
-        """The renderer's rule: the theme's text colour, or white where that reads badly."""
-        dark = self.theme.text_color
-        if fill == "none" or not is_color(fill):
-            return dark
-        try:
-            if contrast_ratio(dark, fill) >= 4.5:
-                return dark
-            return "#FFFFFF" if contrast_ratio("#FFFFFF", fill) > contrast_ratio(dark, fill) else dark
-        except (ValueError, KeyError):
-            return dark
+        return readable_on(fill, self.theme)
 
     def label_node(self, name: str, cx: float, cy: float, lines: list[str], size: float, color: str, *,
                    bold: bool = False, italic: bool = False, extra: str = "") -> str:
@@ -293,11 +284,7 @@ class _TikzWriter:
                 at = f"({num(b.x + (b.w - 2 * off) / 2)},{num(b.y + 2 * off + (b.h - 2 * off) / 2)})"
             out.append(f"\\node[crafter node, {style}, {size}, {paint}] ({n.id}) at {at} {{}};")
         _, area = shape_svg(shape, b, Paint(fill=fill, stroke=stroke, width=width), t.corner_radius)
-        fs = n.font_size or t.font_size
-        max_w = b.w - 2 * t.node_pad_x
-        if n.width is None:
-            max_w = min(max_w, t.node_max_text_w)
-        lines = wrap(n.text, fs, max(max_w, fs) + WRAP_SLACK, bold=n.bold, italic=n.italic)
+        lines, fs = node_label_lines(n, t)
         if any(lines):
             color = n.text_color or self.readable_on(fill)
             out.append(self.label_node(f"{n.id}-label", area.cx, area.cy, lines, fs, color,
@@ -386,7 +373,7 @@ class _TikzWriter:
             a, b = self.by_id[e.source].box, self.by_id[e.target].box
             if a is None or b is None:
                 return []
-            pts = [_clip_to_box(a, b.cx, b.cy), _clip_to_box(b, a.cx, a.cy)]
+            pts = [clip_to_box(a, b.cx, b.cy), clip_to_box(b, a.cx, a.cy)]
         src, tgt = self.by_id.get(e.source), self.by_id.get(e.target)
         if isinstance(tgt, Node) and tgt.box is not None:
             pts[-1] = meet_outline(tgt.shape, tgt.box, pts[-2], pts[-1])
@@ -457,7 +444,7 @@ class _TikzWriter:
                f"  \\node[crafter group, fit={{({num(b.x)},{num(b.y)}) ({num(b.right)},{num(b.bottom)})}}] ({p.id}) {{}};",
                "\\end{scope}"]
         index = [c.id for c in self.fig.components if isinstance(c, Panel)].index(p.id)
-        label = p.label if p.label is not None else f"({_letters(index)})"
+        label = p.label if p.label is not None else f"({panel_letters(index)})"
         fs = t.panel_font_size
         y = b.y + min(t.group_label_h, b.h) / 2 + 1
         x = b.x + 2
@@ -538,21 +525,3 @@ class _TikzWriter:
         return " ".join(parts)
 
 
-def _letters(i: int) -> str:
-    """0 → a, 25 → z, 26 → aa (panel numbering, as the SVG writer does)."""
-    s = ""
-    i += 1
-    while i:
-        i, r = divmod(i - 1, 26)
-        s = chr(ord("a") + r) + s
-    return s
-
-
-def _clip_to_box(b: Box, tx: float, ty: float) -> tuple[float, float]:
-    dx, dy = tx - b.cx, ty - b.cy
-    if dx == 0 and dy == 0:
-        return b.cx, b.cy
-    sx = (b.w / 2) / abs(dx) if dx else math.inf
-    sy = (b.h / 2) / abs(dy) if dy else math.inf
-    s = min(sx, sy, 1.0)
-    return b.cx + dx * s, b.cy + dy * s

@@ -27,7 +27,6 @@ ids may not, so they never collide with a component.
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 from typing import Callable
 
@@ -39,7 +38,7 @@ from crafter.render.shapes import Paint, dash_array, meet_outline, shape_svg
 from crafter.render.svg_io import metadata_element
 from crafter.render.text import ASCENT, DESCENT, text_width, wrap
 from crafter.render.theme import Theme, get_theme
-from crafter.spec.colors import contrast_ratio, is_color
+from crafter.render.rules import WRAP_SLACK, clip_to_box, node_label_lines, panel_letters, readable_on
 from crafter.spec.model import Box, Chart, Component, Edge, Figure, Group, Image, Node, Panel, Path, Text, parents
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -48,7 +47,6 @@ XLINK_NS = "http://www.w3.org/1999/xlink"
 # between DejaVu's ascent and descent (ASCENT - DESCENT) / 2 balances mixed-case labels;
 # nudged down a little because most labels are lower case with few descenders.
 BASELINE_SHIFT = (ASCENT - DESCENT) / 2 + 0.09
-WRAP_SLACK = 0.01  # px: absorbs float rounding between the layout's measure and ours
 TITLE_MAX_W = 480.0  # px: a title up to this wide stays on one line, widening a narrow figure
 EMPTY_FIGURE = ("the figure has no components; add at least one, e.g. a line `a node \"Input\"` "
                 "in the DSL, and render again")
@@ -246,11 +244,7 @@ class _SvgWriter:
         paint = Paint(fill=fill, stroke=n.stroke or t.node_stroke,
                       width=t.stroke_width if n.stroke_width is None else n.stroke_width)
         outline, area = shape_svg(n.shape, b, paint, t.corner_radius)
-        fs = n.font_size or t.font_size
-        max_w = b.w - 2 * t.node_pad_x
-        if n.width is None:
-            max_w = min(max_w, t.node_max_text_w)
-        lines = wrap(n.text, fs, max(max_w, fs) + WRAP_SLACK, bold=n.bold, italic=n.italic)
+        lines, fs = node_label_lines(n, t)
         color = n.text_color or self.readable_on(fill)
         label = self.text_lines(lines, area.cx, area.cy, fs, color, bold=n.bold, italic=n.italic)
         return outline + label
@@ -351,7 +345,7 @@ class _SvgWriter:
 
     def panel_label(self, p: Panel) -> str:
         index = [c.id for c in self.fig.components if isinstance(c, Panel)].index(p.id)
-        return f"({_letters(index)})"
+        return f"({panel_letters(index)})"
 
     def draw_text(self, x: Text) -> str:
         t = self.theme
@@ -440,23 +434,14 @@ class _SvgWriter:
         return self.theme.background
 
     def readable_on(self, fill: str) -> str:
-        """The theme's text colour, or white when that would be hard to read on ``fill``."""
-        dark = self.theme.text_color
-        if fill == "none" or not is_color(fill):
-            return dark
-        try:
-            if contrast_ratio(dark, fill) >= 4.5:
-                return dark
-            return "#FFFFFF" if contrast_ratio("#FFFFFF", fill) > contrast_ratio(dark, fill) else dark
-        except (ValueError, KeyError):  # a colour matplotlib does not know
-            return dark
+        return readable_on(fill, self.theme)
 
     def fallback_route(self, e: Edge) -> list[tuple[float, float]]:
         """A straight centre-to-centre route clipped to both boxes (for hand-made figures)."""
         a, b = self.by_id[e.source].box, self.by_id[e.target].box
         if a is None or b is None:
             return []
-        return [_clip_to_box(a, b.cx, b.cy), _clip_to_box(b, a.cx, a.cy)]
+        return [clip_to_box(a, b.cx, b.cy), clip_to_box(b, a.cx, a.cy)]
 
     def font(self, fs: float, bold: bool, italic: bool) -> str:
         out = f'{self.font_attr} font-size="{num(fs)}"'
@@ -503,27 +488,6 @@ class _SvgWriter:
         shown = visual_order(line, direction) if self.visual else line
         return (f'<text x="{num(x)}" y="{num(cy + BASELINE_SHIFT * fs)}" {self.font(fs, bold, False)} '
                 f'fill="{esc_attr(color)}" text-anchor="{anchor}"{extra}>{esc_text(shown)}</text>')
-
-
-def _letters(i: int) -> str:
-    """0 → a, 25 → z, 26 → aa (panel numbering)."""
-    s = ""
-    i += 1
-    while i:
-        i, r = divmod(i - 1, 26)
-        s = chr(ord("a") + r) + s
-    return s
-
-
-def _clip_to_box(b: Box, tx: float, ty: float) -> tuple[float, float]:
-    """Where the ray from b's centre toward (tx, ty) leaves b."""
-    dx, dy = tx - b.cx, ty - b.cy
-    if dx == 0 and dy == 0:
-        return b.cx, b.cy
-    sx = (b.w / 2) / abs(dx) if dx else math.inf
-    sy = (b.h / 2) / abs(dy) if dy else math.inf
-    s = min(sx, sy, 1.0)
-    return b.cx + dx * s, b.cy + dy * s
 
 
 def _chart_fragment():

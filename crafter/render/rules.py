@@ -1,0 +1,61 @@
+"""Drawing rules every renderer of a figure follows: SVG, TikZ and draw.io alike.
+
+Where a label breaks, which colour text takes on a fill, how panels are numbered and
+where an edge leaves a box are decided here once, so a figure exported to LaTeX or
+diagrams.net reads exactly like its SVG, and merge-back can compare them.
+"""
+
+from __future__ import annotations
+
+import math
+
+from crafter.render.text import wrap
+from crafter.render.theme import Theme
+from crafter.spec.colors import contrast_ratio, is_color
+from crafter.spec.model import Box, Node
+
+WRAP_SLACK = 0.01  # px: absorbs float rounding between the layout's measure and a renderer's
+
+
+def node_label_lines(n: Node, theme: Theme) -> tuple[list[str], float]:
+    """A laid-out node's label as drawn: its lines and font size."""
+    assert n.box is not None, f"node '{n.id}' has no box"
+    fs = n.font_size or theme.font_size
+    max_w = n.box.w - 2 * theme.node_pad_x
+    if n.width is None:
+        max_w = min(max_w, theme.node_max_text_w)
+    return wrap(n.text, fs, max(max_w, fs) + WRAP_SLACK, bold=n.bold, italic=n.italic), fs
+
+
+def readable_on(fill: str, theme: Theme) -> str:
+    """The theme's text colour, or white where that would be hard to read on ``fill`` (WCAG AA)."""
+    dark = theme.text_color
+    if fill == "none" or not is_color(fill):
+        return dark
+    try:
+        if contrast_ratio(dark, fill) >= 4.5:
+            return dark
+        return "#FFFFFF" if contrast_ratio("#FFFFFF", fill) > contrast_ratio(dark, fill) else dark
+    except (ValueError, KeyError):  # a colour matplotlib does not know
+        return dark
+
+
+def panel_letters(i: int) -> str:
+    """0 → a, 25 → z, 26 → aa (automatic panel numbering)."""
+    s = ""
+    i += 1
+    while i:
+        i, r = divmod(i - 1, 26)
+        s = chr(ord("a") + r) + s
+    return s
+
+
+def clip_to_box(b: Box, tx: float, ty: float) -> tuple[float, float]:
+    """Where the ray from b's centre toward (tx, ty) leaves b."""
+    dx, dy = tx - b.cx, ty - b.cy
+    if dx == 0 and dy == 0:
+        return b.cx, b.cy
+    sx = (b.w / 2) / abs(dx) if dx else math.inf
+    sy = (b.h / 2) / abs(dy) if dy else math.inf
+    s = min(sx, sy, 1.0)
+    return b.cx + dx * s, b.cy + dy * s
