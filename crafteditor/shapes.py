@@ -209,8 +209,9 @@ def _corner_radius(m: np.ndarray) -> float:
 
 # -- strokes ------------------------------------------------------------------------------
 
-def _ring_stroke(rgb: np.ndarray, paints: Paints, face: Face) -> tuple[tuple[int, int, int] | None, float, int]:
-    """(stroke colour or None, stroke width px, paint outside the outline) from the rings around a face."""
+def _ring_stroke(rgb: np.ndarray, paints: Paints, face: Face) -> tuple[tuple[int, int, int] | None, float, int, float]:
+    """(stroke colour or None, stroke width px, paint outside the outline, share of the outside that
+    is that paint) from the rings around a face."""
     H, W = paints.labels.shape
     pad = 8
     x0, y0 = max(0, face.x - pad), max(0, face.y - pad)
@@ -232,9 +233,10 @@ def _ring_stroke(rgb: np.ndarray, paints: Paints, face: Face) -> tuple[tuple[int
     outer = np.zeros_like(filled, dtype=bool)
     for ring in layers[-3:]:
         outer |= ring
-    ov = lab[outer]
-    ov = ov[ov >= 0]
+    ov_all = lab[outer]
+    ov = ov_all[ov_all >= 0]
     outside = int(np.bincount(ov).argmax()) if ov.size else paints.background
+    share = float((ov_all == outside).sum()) / max(1, ov_all.size)
     # the stroke: pixels in the inner rings that are neither face nor outside paint
     inner = np.zeros_like(filled, dtype=bool)
     for ring in layers[:5]:
@@ -244,13 +246,13 @@ def _ring_stroke(rgb: np.ndarray, paints: Paints, face: Face) -> tuple[tuple[int
     fill_rgb = paints.colors[face.paint].astype(np.float32)
     px = sub[inner].astype(np.float32)
     if px.size == 0:
-        return None, 0.0, outside
+        return None, 0.0, outside, share
     d_out = np.linalg.norm(px - out_rgb, axis=1)
     d_fill = np.linalg.norm(px - fill_rgb, axis=1)
     strokey = (d_out > 25) & (d_fill > 25)
     perim = max(1.0, float(layers[0].sum()))
     if strokey.sum() < 0.5 * perim:
-        return None, 0.0, outside
+        return None, 0.0, outside, share
     spx = px[strokey]
     # the core of the stroke is the pixels farthest from both neighbours
     score = np.minimum(d_out[strokey], d_fill[strokey])
@@ -261,7 +263,7 @@ def _ring_stroke(rgb: np.ndarray, paints: Paints, face: Face) -> tuple[tuple[int
     span = max(1.0, float(np.linalg.norm(c - out_rgb)))
     cov = np.clip(1 - np.linalg.norm(px - c, axis=1) / span, 0, 1)
     width = float(cov[d_fill > 10].sum()) / perim
-    return color, width, outside  # type: ignore[return-value]
+    return color, width, outside, share  # type: ignore[return-value]
 
 
 # -- the stage ------------------------------------------------------------------------------
@@ -286,8 +288,10 @@ def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
             continue
         c = faces[cap]
         merged = _merge_faces(f, c)
-        used.update((i, cap))
-        shapes.append(_make_shape(rgb, paints, merged, "cylinder", body_iou, face_for_ring=f))
+        made = _make_shape(rgb, paints, merged, "cylinder", body_iou, face_for_ring=f)
+        if made is not None:
+            used.update((i, cap))
+            shapes.append(made)
     faces = _merge_split_faces(faces, min_side, config.shape_min_iou, used)
     for i, f in enumerate(faces):
         if i in used or f.w < min_side or f.h < min_side:
@@ -295,7 +299,9 @@ def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
         shape, iou = classify(f)
         if iou < config.shape_min_iou:
             continue
-        shapes.append(_make_shape(rgb, paints, f, shape, iou))
+        made = _make_shape(rgb, paints, f, shape, iou)
+        if made is not None:
+            shapes.append(made)
     _mark_stacks(shapes, faces, used)
     if config.groups:
         _mark_groups(shapes)
@@ -373,8 +379,14 @@ def _merge_faces(a: Face, b: Face) -> Face:
 
 
 def _make_shape(rgb: np.ndarray, paints: Paints, f: Face, shape: str, iou: float,
-                face_for_ring: Face | None = None) -> DetectedShape:
-    stroke, width, _outside = _ring_stroke(rgb, paints, face_for_ring or f)
+                face_for_ring: Face | None = None) -> DetectedShape | None:
+    stroke, width, _outside, share = _ring_stroke(rgb, paints, face_for_ring or f)
+    if face_for_ring is not None:  # a cylinder: its cap is part of it, not its surroundings
+        share = _ring_stroke(rgb, paints, f)[3]
+    if share < 0.7:
+        # a drawn shape sits on one surface; a pocket of canvas fenced in by lines and other
+        # nodes borders many (their fills): it is not a node
+        return None
     # the face is the inside of the stroke: the outline's centre line lies half a stroke out,
     # plus the half pixel of anti-aliasing the face loses on each side
     grow = (width / 2.0 + 0.5) if stroke is not None else 0.5

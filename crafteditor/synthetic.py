@@ -88,6 +88,8 @@ def random_diagram(seed: int, *, cols: int = 4, rows: int = 3, groups: int = 1) 
             b = grid.get((r + dr, c + dc))
             if b is None or rng.random() < (0.35 if (dr, dc) != (1, 1) else 0.8):
                 continue
+            if (dr, dc) == (1, 1) and (r + 1, c) in grid:
+                continue  # the bend would run under the node below: an ambiguous picture
             ab, bb = a.box, b.box
             if dr == 0:  # left to right
                 y = (ab.cy + bb.cy) / 2

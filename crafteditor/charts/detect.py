@@ -63,8 +63,11 @@ class ChartResult:
         from crafter.spec.model import Chart
 
         x0, y0, x1, y1 = self.box
+        px0, py0, px1, py1 = self.plot
+        # the plot's own size too, so the re-rendered axes span what the original's did
         return Chart(kind="chart", id=builder.new_id("chart", self.title), spec=self.spec,
-                     box=builder.box(x0, y0, x1 - x0, y1 - y0), pinned=True)
+                     box=builder.box(x0, y0, x1 - x0, y1 - y0), pinned=True,
+                     width=round((px1 - px0) * builder.s, 2), height=round((py1 - py0) * builder.s, 2))
 
 
 _NUM = re.compile(r"^[−\-–+]?\d+(?:[.,]\d+)?(?:[eE][−\-+]?\d+)?%?$")
@@ -488,8 +491,7 @@ def _spec(series: list[Series], xaxis: Axis, yaxis: Axis, plot, title, x_title, 
         xenc["scale"] = {"domain": [_round(xlo, xhi - xlo), _round(xhi, xhi - xlo)], "nice": False, "zero": False}
         if xaxis.log:
             xenc["scale"]["type"] = "log"
-    if x_title:
-        xenc["title"] = x_title
+    xenc["title"] = x_title or None  # no title drawn: none re-drawn (Vega-Lite would show the field name)
     yscale: dict[str, Any] = {"domain": [_round(ylo, yspan) if not yaxis.log else ylo,
                                          _round(yhi, yspan) if not yaxis.log else yhi], "nice": False}
     if yaxis.log:
@@ -497,8 +499,7 @@ def _spec(series: list[Series], xaxis: Axis, yaxis: Axis, plot, title, x_title, 
     else:
         yscale["zero"] = False
     yenc: dict[str, Any] = {"field": "y", "type": "quantitative", "scale": yscale}
-    if y_title:
-        yenc["title"] = y_title
+    yenc["title"] = y_title or None
     enc: dict[str, Any] = {"x": xenc, "y": yenc}
     if multi:
         names = []
