@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import traceback
 from typing import Any
 
@@ -145,10 +146,15 @@ def cached_figure_html(svg: str, alt: str, caption: str | None) -> str:
 
 
 def _svg_width(svg: str) -> float | None:
-    import re
-
     m = re.search(r'<svg[^>]*?\swidth="([0-9.]+)(px)?"', svg[:3000])
     return float(m.group(1)) if m else None
+
+
+def _svg_aspect(svg: str) -> float:
+    """height / width of the drawing (1.0 when the SVG does not say)."""
+    w = _svg_width(svg)
+    m = re.search(r'<svg[^>]*?\sheight="([0-9.]+)(px)?"', svg[:3000])
+    return float(m.group(1)) / w if (w and m) else 1.0
 
 
 def figure_caption() -> str:
@@ -540,7 +546,32 @@ def tab_edit() -> None:
                   width="stretch")
     bar[2].caption(f"Last change: {md(w.current.note)} · {len(w.undo_stack)} step{'s' if len(w.undo_stack) != 1 else ''}"
                    " to undo")
-    show_figure(w.svg, alt=f"Figure: {w.title}", caption=figure_caption(), max_height="46vh")
+    if _svg_aspect(w.svg) > 1.1:
+        # a tall figure (top to bottom) beside the table stays readable; above it, it would shrink
+        left, right = st.columns([2, 3], gap="large")
+        with left:
+            show_figure(w.svg, alt=f"Figure: {w.title}", caption=figure_caption(), max_height="80vh")
+        with right:
+            edit_table_section(w)
+    else:
+        show_figure(w.svg, alt=f"Figure: {w.title}", caption=figure_caption(), max_height="46vh")
+        edit_table_section(w)
+
+    left, right = st.columns(2, gap="large")
+    with left:
+        step_title("B", "Ask for a change")
+        st.caption("Describe the change in words; only the components it names are touched.")
+        st.text_input("Instruction", key="instruction", label_visibility="collapsed",
+                      placeholder="e.g. make the encoder blue and rename Decoder to Generator")
+        if st.button("Apply instruction", key="apply_instruction", icon=":material/auto_fix_high:"):
+            run_instruction()
+    with right:
+        step_title("C", "Edit as text (DSL)")
+        dsl_editor()
+
+
+def edit_table_section(w: Workspace) -> None:
+    """The figure's title and its components table (cell edits are applied at the top of the run)."""
     st.text_input("Figure title", value=w.figure.title or "", key=f"title_{w.version}", on_change=set_title,
                   args=(f"title_{w.version}",), placeholder="e.g. Method overview — also names the exported files")
 
@@ -563,18 +594,6 @@ def tab_edit() -> None:
             "text_color": st.column_config.TextColumn(COLUMN_TITLES["text_color"]),
         },
     )
-
-    left, right = st.columns(2, gap="large")
-    with left:
-        step_title("B", "Ask for a change")
-        st.caption("Describe the change in words; only the components it names are touched.")
-        st.text_input("Instruction", key="instruction", label_visibility="collapsed",
-                      placeholder="e.g. make the encoder blue and rename Decoder to Generator")
-        if st.button("Apply instruction", key="apply_instruction", icon=":material/auto_fix_high:"):
-            run_instruction()
-    with right:
-        step_title("C", "Edit as text (DSL)")
-        dsl_editor()
 
 
 def run_instruction() -> None:
