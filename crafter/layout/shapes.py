@@ -18,13 +18,14 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
+from crafter.render import rules
+from crafter.render.shapes import cylinder_rim, document_wave, hexagon_inset, parallelogram_skew, stack_offset
 from crafter.render.text import text_block_size, wrap
 from crafter.render.theme import Theme
 from crafter.spec.model import Box, Node
 
 Pt = tuple[float, float]
 
-WRAP_SLACK = 0.01  # the renderer's slack when it re-wraps a label at a box's width
 # Shapes whose label area is the box itself (minus padding), so any box wider than the
 # label holds it; the others are curved or slanted and need a search for their size.
 RECT_SHAPES = ("box", "round", "cylinder", "document", "stack")
@@ -33,31 +34,8 @@ CURVED_PAD = 0.35
 
 
 # ---------------------------------------------------------------------------------
-# The renderer's drawing, as numbers
+# The renderer's drawing, as numbers (proportions come from crafter.render.shapes)
 # ---------------------------------------------------------------------------------
-
-
-def parallelogram_skew(w: float, h: float) -> float:
-    return min(h * 0.35, w * 0.2)
-
-
-def hexagon_inset(w: float, h: float) -> float:
-    return min(h * 0.3, w * 0.2)
-
-
-def cylinder_rim(w: float, h: float) -> float:
-    """Vertical radius of the cylinder's elliptical top and bottom."""
-    return min(h * 0.12, w * 0.25, 7.0)
-
-
-def document_wave(h: float) -> float:
-    """Amplitude of the document's wavy bottom edge."""
-    return min(h * 0.1, 5.0)
-
-
-def stack_offset(w: float, h: float) -> float:
-    """Offset between the sheets of a stack."""
-    return min(4.0, h * 0.1, w * 0.05)
 
 
 def label_area(shape: str, box: Box) -> Box:
@@ -129,19 +107,9 @@ def node_font(node: Node, theme: Theme) -> tuple[float, bool, bool]:
     return (node.font_size or theme.font_size, node.bold, node.italic)
 
 
-def wrap_width(node: Node, box_w: float, theme: Theme) -> float:
-    """The width the renderer breaks a node's label at, for a node ``box_w`` wide."""
-    fs = node.font_size or theme.font_size
-    max_w = box_w - 2 * theme.node_pad_x
-    if node.width is None:
-        max_w = min(max_w, theme.node_max_text_w)
-    return max(max_w, fs) + WRAP_SLACK
-
-
 def node_label_lines(node: Node, box_w: float, theme: Theme) -> list[str]:
     """The lines the renderer draws for a node ``box_w`` wide."""
-    fs, bold, italic = node_font(node, theme)
-    return wrap(node.text, fs, wrap_width(node, box_w, theme), bold=bold, italic=italic)
+    return rules.node_label_lines(node, theme, box_w)[0]
 
 
 def label_fits(node: Node, box: Box, theme: Theme, *, tolerance: float = 0.05) -> bool:

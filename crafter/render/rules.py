@@ -17,14 +17,22 @@ from crafter.spec.model import Box, Node
 WRAP_SLACK = 0.01  # px: absorbs float rounding between the layout's measure and a renderer's
 
 
-def node_label_lines(n: Node, theme: Theme) -> tuple[list[str], float]:
-    """A laid-out node's label as drawn: its lines and font size."""
-    assert n.box is not None, f"node '{n.id}' has no box"
+def wrap_width(n: Node, box_w: float, theme: Theme) -> float:
+    """The width a node's label breaks at, for a node ``box_w`` wide."""
     fs = n.font_size or theme.font_size
-    max_w = n.box.w - 2 * theme.node_pad_x
+    max_w = box_w - 2 * theme.node_pad_x
     if n.width is None:
         max_w = min(max_w, theme.node_max_text_w)
-    return wrap(n.text, fs, max(max_w, fs) + WRAP_SLACK, bold=n.bold, italic=n.italic), fs
+    return max(max_w, fs) + WRAP_SLACK
+
+
+def node_label_lines(n: Node, theme: Theme, box_w: float | None = None) -> tuple[list[str], float]:
+    """A node's label as drawn (its lines and font size), at its box's width or ``box_w``."""
+    if box_w is None:
+        assert n.box is not None, f"node '{n.id}' has no box"
+        box_w = n.box.w
+    fs = n.font_size or theme.font_size
+    return wrap(n.text, fs, wrap_width(n, box_w, theme), bold=n.bold, italic=n.italic), fs
 
 
 def readable_on(fill: str, theme: Theme) -> str:

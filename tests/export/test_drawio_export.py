@@ -97,7 +97,7 @@ def test_labels_are_plain_text_lines_not_html() -> None:
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(figures())
 def test_generated_figures_round_trip(fig: Figure) -> None:
-    from conftest import grid_layout
+    from export_helpers import grid_layout
 
     laid = grid_layout(fig)
     assert drawio_to_figure(figure_to_drawio(laid)) == laid

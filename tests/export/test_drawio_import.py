@@ -15,7 +15,7 @@ from crafter.export import drawio_to_figure, figure_to_drawio, load_drawio
 from crafter.export.drawio import parse_style
 from crafter.spec import Figure, load_figure
 
-from conftest import ROOT, laid_out
+from export_helpers import ROOT, laid_out
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from crafter.cli import main
 from crafter.render import figure_to_svg
 from crafter.spec import Figure, load_figure
 
-from conftest import ROOT, laid_out
+from export_helpers import ROOT, laid_out
 from test_svg_foreign import MALICIOUS
 from test_svg_merge import Inkscape
 

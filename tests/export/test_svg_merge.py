@@ -11,7 +11,7 @@ from crafter.export import ImportReport, import_svg
 from crafter.render import figure_to_svg
 from crafter.spec import Figure, load_figure
 
-from conftest import ROOT, laid_out
+from export_helpers import ROOT, laid_out
 
 SVG = "http://www.w3.org/2000/svg"
 SODIPODI = "http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd"
