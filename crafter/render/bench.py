@@ -98,16 +98,13 @@ def bench_render(sizes: tuple[int, ...] = (10, 30, 100), repeats: int = 5, engin
 
 
 def _engine_startup(engine: str) -> tuple[float, str]:
-    """(start-up ms, engine description): starts the ELK Node process once and reads its start-up time."""
-    if engine == "python":
-        return 0.0, "python (no start-up)"
-    try:
-        from crafter.layout import elk
-    except ImportError:
-        return float("nan"), engine
-    if not elk.elk_available():
-        reason = elk.unavailable_reason() or "unavailable"
-        return 0.0, f"python (ELK not available: {reason})"
-    srv = elk.server()
-    version = f" {srv.elkjs_version}" if getattr(srv, "elkjs_version", None) else ""
-    return float(srv.startup_ms or float("nan")), f"ELK (elkjs{version}, one long-lived Node process)"
+    """(start-up ms, engine description): starts the layout engine once and waits for its warm-up,
+    so the medians below measure warm layouts (warm-up time is shown in the description)."""
+    from crafter.layout.bench import engine_startup
+
+    info = engine_startup(engine)
+    if info["engine"] == "python":
+        why = f" (ELK not available: {info['elk_unavailable']})" if info.get("elk_unavailable") else " (no start-up)"
+        return 0.0, "python" + why
+    return float(info["startup_ms"]), (f"ELK (elkjs {info.get('elkjs', '')}, one long-lived Node process; "
+                                       f"background warm-up {info['warmup_ms']:.0f} ms)")
