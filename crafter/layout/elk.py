@@ -298,6 +298,60 @@ def backbone_edges(area: Area) -> set[str]:
             and abs(layer.get(e.target, 0) - layer.get(e.source, 0)) == 1}
 
 
+def feedback_edges(area: Area) -> set[str]:
+    """Edges that close a cycle and run against the author's order: the figure's feedback edges.
+
+    Inside each strongly connected component, an edge from a later-written item to an
+    earlier-written one is a feedback edge (what is left is ordered, so acyclic). ELK gets
+    these reversed and we turn their routes round: a feedback edge then leaves its source
+    against the flow and reaches its target from behind in a short hook, instead of ELK's
+    own cycle breaking picking arbitrary edges and looping them around the whole figure.
+    """
+    order = {it.id: k for k, it in enumerate(area.walk())}
+    succ: dict[str, list[str]] = {}
+    for e in area.edges:
+        if e.source != e.target:
+            succ.setdefault(e.source, []).append(e.target)
+    # Tarjan's strongly connected components, iterative
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    comp: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    counter = itertools.count()
+    for root in order:
+        if root in index:
+            continue
+        index[root] = low[root] = next(counter)
+        stack.append(root)
+        on_stack.add(root)
+        work = [(root, iter(succ.get(root, ())))]
+        while work:
+            v, it = work[-1]
+            w = next(it, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = next(counter)
+                    stack.append(w)
+                    on_stack.add(w)
+                    work.append((w, iter(succ.get(w, ()))))
+                elif w in on_stack:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                while True:
+                    x = stack.pop()
+                    on_stack.discard(x)
+                    comp[x] = index[v]
+                    if x == v:
+                        break
+    return {e.id for e in area.edges if e.source != e.target and comp.get(e.source) == comp.get(e.target)
+            and order.get(e.source, 0) > order.get(e.target, 0)}
+
+
 BACKBONE_PRIORITY = {"elk.layered.priority.straightness": "10", "elk.layered.priority.direction": "10"}
 
 
@@ -324,7 +378,7 @@ def build_graph(area: Area) -> dict:
         # fewer crossing-minimisation rounds on big figures keeps them to seconds
         "elk.layered.thoroughness": "7" if n <= 100 else "3",
         # edges leaving one side of a node share their first stretch: nodes in a chain line up
-        "elk.layered.mergeEdges": "true",
+        "elk.layered.mergeEdges": "false",
         **_spacing(area),
     }
     # with INCLUDE_CHILDREN a compound node's own options govern its insides: repeat them there
@@ -354,12 +408,14 @@ def build_graph(area: Area) -> dict:
         return d
 
     backbone = backbone_edges(area)
+    feedback = feedback_edges(area)
     edges = []
     for e in area.edges:
-        d: dict = {"id": e.id, "sources": [e.source], "targets": [e.target]}
+        ends = (e.target, e.source) if e.id in feedback else (e.source, e.target)
+        d: dict = {"id": e.id, "sources": [ends[0]], "targets": [ends[1]]}
         if e.id in backbone:
             d["layoutOptions"] = BACKBONE_PRIORITY
-        if e.label is not None:
+        if e.label is not None and area.direction in ("LR", "RL"):
             d["labels"] = [{"id": EDGE_LABEL_PREFIX + e.id, "text": e.id, "width": e.label[0], "height": e.label[1]}]
         edges.append(d)
     return {"id": "root", "layoutOptions": options, "children": [node(it) for it in area.items], "edges": edges}
@@ -413,11 +469,13 @@ def layout_area_elk(area: Area) -> AreaLayout:
             lr = labels.get(ANNOTATION_PREFIX + a.id)
             if lr is not None:
                 out.annotation_boxes[a.id] = (lr[0], lr[1], a.w, a.h)
+    feedback = feedback_edges(area)
     for e in area.edges:
         pts = edges.get(e.id)
         if not pts or len(pts) < 2:
             raise EngineError(f"ELK returned no route for edge '{e.id}'")
-        out.routes[e.id] = [(p[0], p[1]) for p in pts]
+        route = [(p[0], p[1]) for p in pts]
+        out.routes[e.id] = route[::-1] if e.id in feedback else route
         if e.label is not None:
             lr = labels.get(EDGE_LABEL_PREFIX + e.id)
             if lr is not None:

@@ -246,6 +246,9 @@ class _FigureLayout:
                 ids = self.members(root)
                 rc = self.by_id[root]
                 direction = getattr(rc, "direction", None) or self.fig.direction
+            # a group takes the place of its first-written member: groups are usually declared
+            # after their nodes, and ELK breaks cycles and ties by this order
+            ids = sorted(ids, key=lambda cid: (self.first_written(cid), cid))
             items = [it for it in (self.build_item(cid, root) for cid in ids) if it is not None]
             plans.append(_AreaPlan(root, Area(items=items, edges=[], direction=direction,
                                               node_sep=t.node_sep, rank_sep=t.rank_sep)))
@@ -265,6 +268,15 @@ class _FigureLayout:
             by_root[self.item_area[s]].area.edges.append(LayoutEdge(e.id, s, g, label))
         # an empty panel still takes its place in the row (its heading shows)
         return [p for p in plans if p.area.items or (p.root is not None and p.root not in self.fixed_containers)]
+
+    def first_written(self, cid: str) -> int:
+        """The position in the figure's text of a component, or of its first-written member."""
+        if not hasattr(self, "_order"):
+            self._order = {c.id: k for k, c in enumerate(self.fig.components)}
+        best = self._order[cid]
+        for m in self.members(cid) if self.by_id[cid].kind in CONTAINER_KINDS else ():
+            best = min(best, self.first_written(m))
+        return best
 
     def build_item(self, cid: str, root: str | None) -> Item | None:
         c = self.by_id[cid]
