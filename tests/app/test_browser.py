@@ -206,3 +206,28 @@ def test_brief_generate_rename_download(page, tmp_path):
     fig = load_figure(svg_path)
     assert fig.get("encoder").label == NEW_LABEL
     assert [c.label for c in fig.of_kind("node")] == ["Input", NEW_LABEL, "Decoder", "Output"]
+
+
+def test_first_time_user_two_panel_figure_to_pdf(page, tmp_path):
+    """Without reading anything: the example button, Generate, Download PDF."""
+    pg = page
+    pg.wait_for_selector("text=Describe the figure")
+    settle(pg)
+    pg.get_by_role("button", name="Two panels: diagram + chart").click()
+    settle(pg)
+    assert "bar chart" in pg.get_by_role("textbox", name="Brief", exact=True).input_value()
+    assert pg.get_by_text("Using the example table").count() == 1
+    shot(pg, "11-example-loaded")
+    pg.get_by_role("button", name="Generate", exact=True).click()
+    figure = pg.locator('[data-testid="crafter-figure"] img').first
+    figure.wait_for(state="visible")
+    settle(pg)
+    no_errors(pg)
+    figure.scroll_into_view_if_needed()
+    shot(pg, "12-two-panel-figure")
+    with pg.expect_download() as dl:
+        pg.get_by_role("button", name="Download PDF").click()
+    pdf = tmp_path / dl.value.suggested_filename
+    dl.value.save_as(pdf)
+    data = pdf.read_bytes()
+    assert pdf.suffix == ".pdf" and data.startswith(b"%PDF") and b"/Font" in data  # text kept, fonts embedded
