@@ -25,7 +25,7 @@ from crafter.ui.sanitize import figure_html, md, raster_html
 from crafter.ui.settings import BACKEND_LABELS, COLUMN_LABELS, MAX_ROUNDS, THEME_LABELS, Settings
 from crafter.ui.table import COLUMN_TITLES, apply_table_edits, components_table
 from crafter.ui.uploads import (
-    FIGURE_SUFFIXES, IMAGE_SUFFIXES, MAX_FIGURE_BYTES, MAX_IMAGE_BYTES, MAX_TABLE_BYTES, TABLE_SUFFIXES,
+    FIGURE_SUFFIXES, MAX_FIGURE_BYTES, MAX_IMAGE_BYTES, MAX_TABLE_BYTES, TABLE_SUFFIXES,
     check_image, check_upload,
 )
 from crafter.ui.workspace import Workspace
@@ -544,8 +544,8 @@ def tab_edit() -> None:
                   width="stretch")
     bar[1].button("Redo", key="redo", on_click=redo, disabled=not w.redo_stack, icon=":material/redo:",
                   width="stretch")
-    bar[2].caption(f"Last change: {md(w.current.note)} · {len(w.undo_stack)} step{'s' if len(w.undo_stack) != 1 else ''}"
-                   " to undo")
+    n = len(w.undo_stack)
+    bar[2].caption(f"Last change: {md(w.current.note)} · {n} step{'s' if n != 1 else ''} to undo")
     if _svg_aspect(w.svg) > 1.1:
         # a tall figure (top to bottom) beside the table stays readable; above it, it would shrink
         left, right = st.columns([2, 3], gap="large")

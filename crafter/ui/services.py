@@ -15,7 +15,6 @@ No pipeline logic lives here: each function is a thin adapter.
 from __future__ import annotations
 
 import io
-import os
 import re
 import zipfile
 from dataclasses import dataclass, field
@@ -74,7 +73,7 @@ class ExportFormat:
 _MIME = {
     ".svg": "image/svg+xml", ".png": "image/png", ".pdf": "application/pdf", ".json": "application/json",
     ".dsl": "text/plain", ".tex": "application/x-tex", ".drawio": "application/xml",
-    ".vl.json": "application/json", ".tikz": "application/x-tex", ".pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+    ".vl.json": "application/json", ".tikz": "application/x-tex",
 }
 _LABEL = {
     ".svg": "SVG (editable)", ".png": "PNG", ".pdf": "PDF", ".json": "FigureSpec JSON", ".dsl": "FigureSpec DSL",
@@ -107,7 +106,8 @@ def export_formats() -> list[ExportFormat]:
     for s in ordered:
         exp = exporter_for("figure" + s)
         out.append(ExportFormat(
-            suffix=s, label=_LABEL.get(s, s.lstrip(".").upper()), description=_DESCRIPTION.get(s) or exp.description or "",
+            suffix=s, label=_LABEL.get(s, s.lstrip(".").upper()),
+            description=_DESCRIPTION.get(s) or exp.description or "",
             mime=_MIME.get(s, "application/octet-stream"), raster=s == ".png"))
     return out
 

@@ -6,7 +6,7 @@ import zipfile
 import pytest
 from PIL import Image
 
-from app_helpers import TWO_NODES, current_svg, data_of, errors, open_dsl
+from app_helpers import TWO_NODES, data_of, errors, open_dsl
 
 # -- Open -------------------------------------------------------------------------------
 
@@ -28,7 +28,8 @@ def test_open_a_crafter_svg_edited_elsewhere(app):
 
 def test_open_a_foreign_svg_sanitised(app):
     svg = (b'<svg xmlns="http://www.w3.org/2000/svg" width="100" height="50"><script>alert(1)</script>'
-           b'<rect x="5" y="5" width="40" height="20" fill="red" onclick="steal()"/><text x="10" y="40">Hello</text></svg>')
+           b'<rect x="5" y="5" width="40" height="20" fill="red" onclick="steal()"/>'
+           b'<text x="10" y="40">Hello</text></svg>')
     app.file_uploader(key="open_upload").set_value(("logo.svg", svg, "image/svg+xml")).run()
     assert not errors(app)
     notes = [i.value for i in app.info]

@@ -109,7 +109,8 @@ def shot(pg, name: str) -> None:
 
 
 def no_errors(pg) -> None:
-    assert pg.locator('[data-testid="stException"]').count() == 0, pg.locator('[data-testid="stException"]').first.inner_text()
+    exceptions = pg.locator('[data-testid="stException"]')
+    assert exceptions.count() == 0, exceptions.first.inner_text()
     alerts = pg.locator('[data-testid="stAlertContentError"]')
     assert alerts.count() == 0, alerts.first.inner_text()
 
