@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 from crafter.errors import CrafterError
 from crafter.layout import measure
+from crafter.layout.compact import close_gaps, hug_groups
 from crafter.layout.labels import BoxIndex, place_annotation, place_edge_label
 from crafter.layout.problem import Annotation, Area, AreaLayout, EngineError, Item, LayoutEdge, Pt, Rect
 from crafter.layout.routing import (
@@ -208,6 +209,7 @@ class _FigureLayout:
                 keep.append(x)
         self.loose_texts = keep
         self.annotated = {a.id for anns in self.annotations.values() for a in anns}
+        self.edge_ends = {end for e in self.fig.of_kind("edge") for end in (e.source, e.target)}
 
     def members(self, cid: str) -> list[str]:
         c = self.by_id[cid]
@@ -326,6 +328,15 @@ class _FigureLayout:
 
     # -- engines ----------------------------------------------------------------------
     def solve(self, area: Area) -> AreaLayout:
+        lay = self.solve_with_engine(area)
+        hug_groups(area, lay, self.edge_ends)
+        across, along = area.node_sep, area.rank_sep
+        vertical = area.direction in ("TB", "BT")
+        close_gaps(lay, along_y=along if vertical else across, along_x=across if vertical else along,
+                   edge_sep=area.edge_sep)
+        return lay
+
+    def solve_with_engine(self, area: Area) -> AreaLayout:
         want = self.engine
         if want == "auto":
             from crafter.layout.elk import elk_available
@@ -370,9 +381,9 @@ class _FigureLayout:
             lay = p.layout
             assert lay is not None
             block[p.root] = (x, 0.0, w, height)  # type: ignore[index]
-            # content centred in the frame's width and in the row's common height
-            p.offset = (x + pad[3] + (w - pad[1] - pad[3] - lay.width) / 2,
-                        pad[0] + (height - h) / 2)
+            # content centred in the frame's width, right below the heading: panels side by side
+            # start their drawings on one line, with the same spacing inside
+            p.offset = (x + pad[3] + (w - pad[1] - pad[3] - lay.width) / 2, pad[0])
             x += w + t.panel_sep
         for p in free:
             assert p.layout is not None
@@ -622,7 +633,9 @@ class _FigureLayout:
                 if r is not None:
                     rects.append((r[0] - pad[3], r[1] - pad[0], r[2] + pad[1] + pad[3], r[3] + pad[0] + pad[2]))
             own = st.boxes.get(c.id)
-            if own is not None:
+            # an engine-placed group hugs its members (ELK leaves room inside a compound node for
+            # edges passing through); one that edges end on keeps the frame their routes reach
+            if own is not None and (not rects or c.id in self.edge_ends or isinstance(c, Panel)):
                 rects.append(own)
             if not rects:
                 continue
@@ -697,8 +710,18 @@ class _FigureLayout:
         index = BoxIndex()
         for r, k in zip(obstacles.rects, obstacles.keys):
             index.add(r, k)
+        # a label on a group's frame line, or on another edge's line, reads as part of it: both are obstacles
+        for c in self.fig.components:
+            r = st.boxes.get(c.id)
+            if c.kind == "group" and r is not None:
+                for side in ((r[0], r[1], r[2], 0.0), (r[0], r[1] + r[3], r[2], 0.0),
+                             (r[0], r[1], 0.0, r[3]), (r[0] + r[2], r[1], 0.0, r[3])):
+                    index.add(side, ("frame", c.id))
         edges = [e for e in self.fig.of_kind("edge") if e.label and e.id in st.routes]
         routes = st.final = self.final_routes(st)
+        for eid, pts in routes.items():
+            for p, q in zip(pts, pts[1:]):
+                index.add((min(p[0], q[0]), min(p[1], q[1]), abs(q[0] - p[0]), abs(q[1] - p[1])), ("route", eid))
         for e in edges:
             r = st.label_boxes.get(e.id)
             routing = e.routing or self.fig.routing
@@ -706,13 +729,13 @@ class _FigureLayout:
                 keep = True  # the user's
             else:
                 keep = (r is not None and e.id in st.engine_edges and routing != "straight"
-                        and index.free(r, 0.5))
+                        and index.free(r, 0.5, ignore=[("route", e.id)]))
             if not keep:
                 size = measure.edge_label_size(e, self.theme)
                 pts = routes[e.id]
                 if routing == "spline":
                     pts = st.routes[e.id]
-                r = place_edge_label(pts, size, index)
+                r = place_edge_label(pts, size, index, ignore=[("route", e.id)])
             st.label_boxes[e.id] = r
             index.add(r, ("label", e.id))
 

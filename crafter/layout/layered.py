@@ -10,8 +10,9 @@ layout, so routes find their own way out of groups. At each level:
 1. **Cycle breaking** — depth-first search in the author's order; edges that close a
    cycle are reversed (drawn backwards, around the flow).
 2. **Layering** — longest path from the sources, then sources pulled next to their
-   first successor. A labelled edge gets a *label vertex* in a layer of its own, so its
-   label has reserved room (as ELK does); long edges get one dummy vertex per layer.
+   first successor. In a left-right flow a labelled edge gets a *label vertex* in a layer
+   of its own, so its label has reserved room (as ELK does); in a vertical flow the label
+   goes beside its line after layout. Long edges get one dummy vertex per layer.
 3. **Crossing reduction** — barycentre sweeps down and up, keeping the best order.
 4. **Coordinates** — across the flow, each layer is placed by weighted isotonic
    regression (pool-adjacent-violators) towards where its edges attach on the
@@ -394,7 +395,9 @@ class _Level:
             u, w = (b, a) if rev else (a, b)
             if rev:
                 self.reversed.add(i)
-            if le.edge.label is not None:
+            # in a vertical flow a label sits beside its line, placed after layout (as with ELK):
+            # a label vertex there would cost a whole layer of height
+            if le.edge.label is not None and self.horizontal:
                 lw, lh = le.edge.label
                 lu, lv = (lw, lh) if self.horizontal else (lh, lw)
                 key = f"\0label:{eid}"
@@ -652,7 +655,7 @@ class _Level:
             if v.kind == "block":
                 self.pos[k] = (u_of(k), v.pos - v.fv / 2 - vmin)
         for le in self.edges:
-            if le.kind == "edge" and le.edge.label is not None:
+            if le.kind == "edge" and le.edge.label is not None and f"\0label:{le.edge.id}" in V:
                 key = f"\0label:{le.edge.id}"
                 v = V[key]
                 top = v.pos - v.fv / 2 - vmin
