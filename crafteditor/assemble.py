@@ -282,7 +282,8 @@ class _Builder:
                         out.setdefault(i, []).append(k)
                         used.add(k)
                     break
-                if r.x >= s.x - 2 and r.right <= s.x + s.w + 2 and r.y >= s.y - 2 and r.bottom <= s.y + s.h + 2:
+                inside_w = min(r.right, s.x + s.w) - max(r.x, s.x)
+                if inside_w >= 0.85 * r.w and r.y >= s.y - 2 and r.bottom <= s.y + s.h + 2:
                     out.setdefault(i, []).append(k)
                     used.add(k)
                 break
@@ -335,6 +336,7 @@ class _Builder:
         text_targets: dict[int, str] = {}
         edges: list[tuple[Edge, LinePath]] = []
         lines = _bridge_frames(lines, [s for s in shapes if s.is_group])
+        lines = _extend_at_junctions(lines, shapes)
         for ln in lines:
             tol = 3 * ln.width + 6
             ends = [self._attach(ln.start, shapes, tol, ln, True), self._attach(ln.end, shapes, tol, ln, False)]
@@ -564,6 +566,77 @@ def _bridge_frames(lines: list[LinePath], groups: list[DetectedShape]) -> list[L
             if changed:
                 break
     return lines
+
+
+def _split_at(pts, q) -> tuple[list, list, float] | None:
+    """Split a polyline at the point nearest q: (points before, points after, distance)."""
+    best = None
+    for i, (a, b) in enumerate(zip(pts, pts[1:])):
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        L2 = dx * dx + dy * dy
+        t = 0.0 if L2 == 0 else max(0.0, min(1.0, ((q[0] - a[0]) * dx + (q[1] - a[1]) * dy) / L2))
+        p = (a[0] + t * dx, a[1] + t * dy)
+        d = math.dist(p, q)
+        if best is None or d < best[0]:
+            best = (d, i, p)
+    if best is None:
+        return None
+    d, i, p = best
+    return list(pts[:i + 1]) + [p], [p] + list(pts[i + 1:]), d
+
+
+def _extend_at_junctions(lines: list[LinePath], shapes: list[DetectedShape]) -> list[LinePath]:
+    """Fan-out and fan-in: a branch that ends on another line's trunk shares that trunk.
+
+    Layouts merge edges that leave (or enter) one node into a shared trunk. The branch's
+    free end lies on the trunk; its edge really starts at the trunk's source (fan-out: the
+    branch ends in a head) or ends at the trunk's target (fan-in: the branch has no head
+    and the trunk does). The branch's route is extended along the trunk accordingly.
+    """
+    from dataclasses import replace
+
+    out = list(lines)
+    for i, a in enumerate(lines):
+        for at_start in (True, False):
+            if (a.head_start if at_start else a.head_end) is not None:
+                continue
+            q = a.points[0] if at_start else a.points[-1]
+            tol = 3 * a.width + 6
+            if any(_dist_to_shape(q, s) <= tol for s in shapes if not s.is_group):
+                continue
+            best = None
+            for j, b in enumerate(lines):
+                if j == i:
+                    continue
+                split = _split_at(b.points, q)
+                if split is None:
+                    continue
+                before, after, d = split
+                if d > 2 * max(a.width, b.width) + 3:
+                    continue
+                if math.dist(before[-1], b.points[0]) < 3 or math.dist(before[-1], b.points[-1]) < 3:
+                    continue  # at the trunk's end, not on it
+                if best is None or d < best[0]:
+                    best = (d, j, before, after)
+            if best is None:
+                continue
+            _, j, before, after = best
+            b = lines[j]
+            cur = out[i] if not at_start else _reversed(out[i])  # now the free end is a's last point
+            other_head = cur.head_start is not None  # a head at the branch's far end
+            if other_head and (b.head_end is not None) != (b.head_start is not None):
+                # fan-out: route = trunk from its tail to the junction, then the branch to its head
+                trunk = before if b.head_end is not None else after[::-1]
+                merged = replace(_reversed(cur), points=trunk[:-1] + _reversed(cur).points, head_start=None)
+            elif not other_head and cur.head_end is None and (b.head_end is not None) != (b.head_start is not None):
+                # fan-in: the branch, then the trunk on to its head
+                trunk = after if b.head_end is not None else before[::-1]
+                merged = replace(cur, points=cur.points[:-1] + trunk, head_end=b.head_end or b.head_start)
+            else:
+                continue
+            out[i] = merged
+            break
+    return out
 
 
 def _unit(a, b) -> tuple[float, float] | None:

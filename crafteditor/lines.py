@@ -37,12 +37,36 @@ class Arrowhead:
     pixels: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((0, 2)))  # N×2 pixel centres (x, y)
     weights: np.ndarray = field(repr=False, default_factory=lambda: np.zeros(0))  # ink coverage of each
 
-    def orient(self, entry: Pt, direction: tuple[float, float]) -> None:
-        """Put tip and base on the line's axis: ``entry`` is the line's end, ``direction`` points into the head."""
+    def axis(self, entry: Pt, fallback: tuple[float, float]) -> tuple[tuple[float, float], Pt]:
+        """(direction from the line into the head, a point on the head's axis).
+
+        An arrowhead is longer than wide, so its pixels' principal direction is its axis
+        (snapped to horizontal/vertical within ~12°); the line's own direction is only the
+        fallback, because a route often turns a rounded corner just before its head.
+        """
+        w = np.clip(self.weights, 0.05, 1.0)
+        c = (self.pixels * w[:, None]).sum(axis=0) / w.sum()
+        rel = self.pixels - c
+        cov = (rel * w[:, None]).T @ rel / w.sum()
+        evals, evecs = np.linalg.eigh(cov)
+        if evals[0] <= 1e-9 or evals[1] / evals[0] < 1.4:
+            d = np.asarray(fallback, dtype=np.float64)
+        else:
+            d = evecs[:, int(np.argmax(evals))]
+            if float(d @ (c - np.asarray(entry))) < 0:
+                d = -d
+        if abs(d[1]) < 0.2:
+            d = np.array([1.0 if d[0] > 0 else -1.0, 0.0])
+        elif abs(d[0]) < 0.2:
+            d = np.array([0.0, 1.0 if d[1] > 0 else -1.0])
+        return (float(d[0]), float(d[1])), (float(c[0]), float(c[1]))
+
+    def orient(self, origin: Pt, direction: tuple[float, float]) -> None:
+        """Put tip and base on the axis through ``origin`` along ``direction`` (pointing to the tip)."""
         if len(self.pixels) == 0:
             return
         d = np.asarray(direction, dtype=np.float64)
-        e = np.asarray(entry, dtype=np.float64)
+        e = np.asarray(origin, dtype=np.float64)
         rel = self.pixels - e
         proj = rel @ d
         solid = self.weights >= 0.35
@@ -388,13 +412,14 @@ def _attach_heads(paths: list[LinePath], heads: list[Arrowhead], lw: float) -> N
         while len(pts) > 2 and _in_head(pts[-1], h, lw):
             pts = pts[:-1]
         b = pts[-1]
-        direction = _end_direction(pts, 3 * lw + 6)
-        if direction is None:
+        fallback = _end_direction(pts, 3 * lw + 6)
+        if fallback is None:
             continue
         taken_heads.add(hi)
         taken_ends.add((pi, end))
-        h.orient(b, direction)
-        pts = pts + [h.tip]
+        direction, centre = h.axis(b, fallback)
+        h.orient(centre, direction)
+        pts = _join_head(pts, centre, direction) + [h.tip]
         if end == 1:
             p.head_end = h
             p.points = pts
@@ -402,7 +427,25 @@ def _attach_heads(paths: list[LinePath], heads: list[Arrowhead], lw: float) -> N
             p.head_start = h
             p.points = pts[::-1]
     for p in paths:
-        p.points = merge_collinear(_drop_backtrack(p.points), lw)
+        p.points = orthogonalize(merge_collinear(_drop_backtrack(p.points), lw), 10 * lw + 2)
+
+
+def _join_head(pts: list[Pt], centre: Pt, d: tuple[float, float]) -> list[Pt]:
+    """Bring the line's end onto the head's axis: a corner when the line arrives across it
+    (an orthogonal route turning just before its head), a projection when it runs along it."""
+    b = pts[-1]
+    a = pts[-2] if len(pts) >= 2 else b
+    seg = (b[0] - a[0], b[1] - a[1])
+    L = math.hypot(*seg)
+    if L > 1e-6 and abs((seg[0] * d[0] + seg[1] * d[1]) / L) < 0.4:
+        # perpendicular arrival: meet the axis line where the last segment's line crosses it
+        den = seg[0] * d[1] - seg[1] * d[0]
+        if abs(den) > 1e-9:
+            t = ((centre[0] - a[0]) * d[1] - (centre[1] - a[1]) * d[0]) / den
+            corner = (a[0] + seg[0] * t, a[1] + seg[1] * t)
+            return pts[:-1] + [corner]
+    t = (b[0] - centre[0]) * d[0] + (b[1] - centre[1]) * d[1]
+    return pts[:-1] + [(centre[0] + d[0] * t, centre[1] + d[1] * t)]
 
 
 def _end_direction(pts: list[Pt], reach: float) -> tuple[float, float] | None:
@@ -423,6 +466,43 @@ def _end_direction(pts: list[Pt], reach: float) -> tuple[float, float] | None:
     if abs(dx) < 0.07:
         return (0.0, 1.0 if dy > 0 else -1.0)
     return (dx, dy)
+
+
+def _is_axis(a: Pt, b: Pt, tol: float = 1.6) -> str | None:
+    if abs(a[1] - b[1]) <= tol and abs(a[0] - b[0]) > tol:
+        return "h"
+    if abs(a[0] - b[0]) <= tol and abs(a[1] - b[1]) > tol:
+        return "v"
+    return None
+
+
+def orthogonalize(pts: list[Pt], max_cut: float) -> list[Pt]:
+    """Square off rounded corners: short slanted pieces between a horizontal and a vertical run
+    become the corner point where those runs meet (the renderer rounds it again)."""
+    pts = list(pts)
+    changed = True
+    while changed and len(pts) >= 4:
+        changed = False
+        for i in range(len(pts) - 1):
+            first = _is_axis(pts[i], pts[i + 1]) if i + 1 < len(pts) else None
+            if first is None:
+                continue
+            # the slanted run after segment i, then the next axis-aligned segment
+            j = i + 1
+            cut = 0.0
+            while j + 1 < len(pts) and _is_axis(pts[j], pts[j + 1]) is None:
+                cut += math.dist(pts[j], pts[j + 1])
+                j += 1
+            if j == i + 1 or j + 1 >= len(pts) or cut > max_cut:
+                continue
+            second = _is_axis(pts[j], pts[j + 1])
+            if second is None or second == first:
+                continue
+            corner = (pts[j][0], pts[i][1]) if first == "h" else (pts[i][0], pts[j][1])
+            pts = pts[:i + 1] + [corner] + pts[j + 1:]
+            changed = True
+            break
+    return pts
 
 
 def merge_collinear(pts: list[Pt], lw: float) -> list[Pt]:

@@ -380,6 +380,10 @@ def _line_crops(region: np.ndarray, line: _Line, bg: np.ndarray) -> list[tuple[n
 
 def _make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, line: _Line, angle: float,
               region: np.ndarray, bg: np.ndarray, origin: tuple[int, int], source: str) -> TextRun | None:
+    if angle == 0 and centres:
+        line = _trim_to_text(line, centres, crop, text)
+        if line is None:
+            return None
     mask = line.mask
     turn = 0 if angle == 0 else (-1 if angle == -90 else 1)
     upright = np.rot90(mask, k=turn) if turn else mask
@@ -412,6 +416,30 @@ def _make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, li
         color=tuple(int(round(float(v))) for v in color),  # type: ignore[arg-type]
         confidence=float(conf), baseline=float(baseline), glyphs=mask.copy(), source=source,
     )
+
+
+def _trim_to_text(line: _Line, centres: list[float], crop: np.ndarray, text: str) -> _Line | None:
+    """Drop ink the recogniser did not read: an arrowhead or stroke end inside the detector's
+    box lies beyond the first or last character (and must not be erased with the text)."""
+    mask = line.mask
+    lh, lw = mask.shape
+    pad = (crop.shape[0] - lh) // 2
+    em = lh  # the line's ink height: about one em for mixed text
+    lo = centres[0] - pad - 0.9 * em
+    hi = centres[-1] - pad + 0.9 * em
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    keep = np.zeros(n, bool)
+    for i in range(1, n):
+        x, _, w, _, _ = stats[i]
+        keep[i] = x + w > lo and x < hi
+    trimmed = keep[lab]
+    if not trimmed.any():
+        return None
+    if trimmed.sum() == mask.sum():
+        return line
+    ys, xs = np.nonzero(trimmed)
+    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    return _Line(trimmed[y0:y1, x0:x1], line.y0 + int(y0), line.x0 + int(x0), line.vertical)
 
 
 def _coverage(patch: np.ndarray, mask: np.ndarray, bg: np.ndarray, color: np.ndarray) -> np.ndarray:

@@ -57,6 +57,7 @@ class DetectedShape:
     is_group: bool = False
     members: list[int] = field(default_factory=list)  # indices of shapes inside (groups)
     dashed: str = "solid"  # group frames: solid, dashed or dotted
+    outside_share: float = 1.0  # share of the ring outside the outline that is one surface
 
     @property
     def cx(self) -> float:
@@ -302,9 +303,16 @@ def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
         made = _make_shape(rgb, paints, f, shape, iou)
         if made is not None:
             shapes.append(made)
-    _mark_stacks(shapes, faces, used)
     if config.groups:
         _mark_groups(shapes)
+    _mark_stacks(shapes, paints, scale)
+    # a stack's back sheets crowd its front sheet's surroundings; anything else must sit on one surface
+    keep = [i for i, s in enumerate(shapes) if s.shape == "stack" or s.is_group or s.outside_share >= 0.7]
+    if len(keep) != len(shapes):
+        index = {old: new for new, old in enumerate(keep)}
+        shapes = [shapes[i] for i in keep]
+        for s in shapes:
+            s.members = [index[m] for m in s.members if m in index]
     return shapes
 
 
@@ -383,9 +391,10 @@ def _make_shape(rgb: np.ndarray, paints: Paints, f: Face, shape: str, iou: float
     stroke, width, _outside, share = _ring_stroke(rgb, paints, face_for_ring or f)
     if face_for_ring is not None:  # a cylinder: its cap is part of it, not its surroundings
         share = _ring_stroke(rgb, paints, f)[3]
-    if share < 0.7:
-        # a drawn shape sits on one surface; a pocket of canvas fenced in by lines and other
-        # nodes borders many (their fills): it is not a node
+    # a drawn shape sits on one surface; a pocket of canvas fenced in by lines and other nodes
+    # borders many (their fills). Canvas-coloured faces are held to a stricter standard.
+    canvas = f.paint == paints.background
+    if canvas and (share < 0.9 or iou < 0.9):
         return None
     # the face is the inside of the stroke: the outline's centre line lies half a stroke out,
     # plus the half pixel of anti-aliasing the face loses on each side
@@ -397,8 +406,8 @@ def _make_shape(rgb: np.ndarray, paints: Paints, f: Face, shape: str, iou: float
         left, top, right, bottom = _inset_margins(shape, f.w + 2 * grow, f.h + 2 * grow, grow)
         x, y, w, h = f.x - left, f.y - top, f.w + left + right, f.h + top + bottom
     fill = tuple(int(v) for v in paints.colors[f.paint])
-    return DetectedShape(shape=shape, x=x, y=y, w=w, h=h,
-                         fill=fill, stroke=stroke, stroke_px=width, iou=iou, face=f)  # type: ignore[arg-type]
+    return DetectedShape(shape=shape, x=x, y=y, w=w, h=h, fill=fill, stroke=stroke, stroke_px=width, iou=iou,
+                         face=f, outside_share=share)  # type: ignore[arg-type]
 
 
 def _fit_polygon_box(f: Face, shape: str, grow: float) -> tuple[float, float, float, float] | None:
@@ -493,10 +502,43 @@ def _inset_margins(shape: str, w: float, h: float, g: float) -> tuple[float, flo
     return min(xs), min(ys), w - max(xs), h - max(ys)
 
 
-def _mark_stacks(shapes: list[DetectedShape], faces: list[Face], used: set[int]) -> None:
-    """A stack is a rectangle with two offset copies peeking out above and to the right."""
-    # offset sheets are thin L-shaped strips too narrow to be faces: look at the stroke pattern instead
-    return None
+def _mark_stacks(shapes: list[DetectedShape], paints: Paints, scale: float) -> None:
+    """A stack is a rectangle with two offset copies peeking out above and to the right.
+
+    The sheets behind show only as strips a few pixels wide, too thin to be faces: look for
+    the front sheet's fill in a band just above its top edge and just right of its right edge.
+    """
+    labels = paints.labels
+    H, W = labels.shape
+    for s in shapes:
+        if s.shape not in ("box", "round") or s.is_group:
+            continue
+        fw, fh = s.w * scale, s.h * scale  # user units
+        off = min(4.0, fh * 0.125, fw * 0.0556) / scale  # the renderer's offset, in pixels
+        if off < 2.0:
+            continue
+        x0, y0, x1, y1 = int(s.x), int(s.y), int(s.x + s.w), int(s.y + s.h)
+        band = max(2, int(round(2 * off)))
+        top = labels[max(0, y0 - band):y0, x0 + int(0.3 * s.w):x0 + int(0.9 * s.w)]
+        right = labels[y0 + int(0.1 * s.h):y0 + int(0.7 * s.h), x1:min(W, x1 + band)]
+        if top.size == 0 or right.size == 0:
+            continue
+        rows = int(((top == s.face.paint).mean(axis=1) > 0.8).sum())
+        cols = int(((right == s.face.paint).mean(axis=0) > 0.8).sum())
+        # beyond the back sheet the surface changes: a frame of the same fill around the shape is no stack
+        beyond = labels[max(0, y0 - 3 * band):max(0, y0 - 2 * band), x0 + int(0.3 * s.w):x0 + int(0.9 * s.w)]
+        same_beyond = beyond.size > 0 and float((beyond == s.face.paint).mean()) > 0.5
+        if rows >= 1 and cols >= 1 and not same_beyond:
+            s.shape = "stack"
+            s.y -= 2 * off
+            s.w += 2 * off
+            s.h += 2 * off
+            # the whole stack is the node's: its back sheets are not lines
+            fx, fy = int(math.floor(s.x)), int(math.floor(s.y))
+            fw_px, fh_px = int(math.ceil(s.x + s.w)) - fx, int(math.ceil(s.y + s.h)) - fy
+            full = np.ones((max(1, fh_px), max(1, fw_px)), bool)
+            s.face = Face(paint=s.face.paint, x=fx, y=max(0, fy), w=full.shape[1], h=full.shape[0], mask=full,
+                          filled=full)
 
 
 def _mark_groups(shapes: list[DetectedShape]) -> None:
