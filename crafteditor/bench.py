@@ -58,6 +58,40 @@ def generated_figures(n: int, dpi: int = 150, kinds: tuple[str, ...] = ("diagram
     return figs
 
 
+def example_figures(folder: Path, dpi: int = 150) -> list[BenchFigure]:
+    """Crafter's own example DSL files, laid out and rendered; the laid-out spec is the truth."""
+    out = []
+    for path in sorted(Path(folder).glob("*.dsl")):
+        truth, png = render_truth(path, dpi)
+        out.append(BenchFigure(f"example-{path.stem}", "diagram", png, truth))
+    return out
+
+
+def render_truth(path: Path, dpi: int = 150):
+    """(laid-out figure in the rendered image's coordinates, PNG bytes) for a .dsl/.json figure."""
+    import re
+
+    from crafter.render import figure_to_png_bytes, figure_to_svg
+    from crafter.render.svg import ensure_layout
+    from crafter.spec import Figure, load_figure
+
+    fig = ensure_layout(load_figure(path))
+    png = figure_to_png_bytes(fig, dpi)
+    # the renderer may grow the canvas (title band, margins): shift the truth to the image's origin
+    m = re.search(r'viewBox="(-?[\d.]+) (-?[\d.]+)', figure_to_svg(fig))
+    ox, oy = (float(m.group(1)), float(m.group(2))) if m else (0.0, 0.0)
+    data = fig.to_dict()
+    for c in data["components"]:
+        if "box" in c:
+            c["box"]["x"] -= ox
+            c["box"]["y"] -= oy
+        for key in ("route",):
+            for pt in c.get(key) or []:
+                pt["x"] -= ox
+                pt["y"] -= oy
+    return Figure.from_dict(data), png
+
+
 def file_figures(paths: list[Path]) -> list[BenchFigure]:
     return [BenchFigure(p.name, "file", p.read_bytes()) for p in paths]
 

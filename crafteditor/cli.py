@@ -89,24 +89,28 @@ def bench(
     n: int = typer.Option(4, "-n", help="Generated figures of each kind"),
     dpi: int = typer.Option(150, help="Resolution of the generated figures"),
     kind: str = typer.Option("both", help="diagram, chart or both (generated figures)"),
+    examples: Optional[Path] = typer.Option(None, "--examples", help="Also run on a folder of .dsl figures "
+                                            "(e.g. examples/), laid out and rendered by Crafter"),
     preset: str = typer.Option("auto", "--preset", help="CraftEditor preset"),
     per_figure: bool = typer.Option(False, "--per-figure", help="Also print one line per figure"),
     json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the rows as JSON"),
 ) -> None:
     """CraftEditor vs vtracer alone on the same figures: seconds, SSIM, elements, text kept as text.
 
-    Example: crafteditor bench -n 6
+    Example: crafteditor bench -n 6 --examples examples/
     """
     from dataclasses import asdict
 
     from crafteditor.batch import expand_inputs
-    from crafteditor.bench import file_figures, format_rows, generated_figures, run_bench
+    from crafteditor.bench import example_figures, file_figures, format_rows, generated_figures, run_bench
 
     if files:
         figs = file_figures(expand_inputs(files))
     else:
         kinds = ("diagram", "chart") if kind == "both" else (kind,)
-        figs = generated_figures(n, dpi, kinds)
+        figs = generated_figures(n, dpi, kinds) if n > 0 else []
+    if examples is not None:
+        figs += example_figures(examples, dpi)
     rows = run_bench(figs, _config(preset, None))
     typer.echo(format_rows(rows, per_figure=per_figure))
     if json_out:

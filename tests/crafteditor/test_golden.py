@@ -13,7 +13,7 @@ from crafteditor.synthetic import ChartTruth
 def converted(golden):
     out = {}
     for name, (png, truth) in golden.items():
-        preset = "diagram" if name.startswith("diagram") else "chart"
+        preset = "chart" if name.startswith("chart") else "diagram"
         out[name] = (convert(png, Config.preset(preset)), truth)
     return out
 
@@ -49,6 +49,14 @@ def test_diagram_output_is_pinned_and_editable(converted):
     from crafter.render import load_svg
 
     assert load_svg(conv.svg.encode("utf-8")) == fig
+
+
+def test_crafter_laid_out_example(converted):
+    """A figure from examples/, laid out by Crafter (shared trunks, stacks, groups, rounded corners)."""
+    conv, truth = converted["example_multi_agent"]
+    score = score_diagram(conv.figure, Figure.from_dict(truth))
+    assert score["shapes"] >= 0.85 and score["boxes"] >= 0.85, score
+    assert score["arrows"] >= 0.6 and score["words"] >= 0.9, score
 
 
 @pytest.mark.parametrize("name", ["chart_bar_150", "chart_line_200", "chart_scatter_100"])
