@@ -80,3 +80,12 @@ def test_usage_errors_are_short_not_tracebacks(argv, capsys) -> None:
 def test_module_entry_point_sees_every_command() -> None:
     proc = subprocess.run([sys.executable, "-m", "crafter.cli", "--help"], capture_output=True, text=True)
     assert proc.returncode == 0 and "generate" in proc.stdout and "chart" in proc.stdout
+
+
+def test_test_modules_have_unique_names() -> None:
+    """pytest imports test folders without __init__.py by basename: two test_cli.py break collection."""
+    from collections import Counter
+    from pathlib import Path
+
+    names = Counter(p.name for p in Path(__file__).resolve().parents[1].rglob("*.py") if p.name != "conftest.py")
+    assert [n for n, k in names.items() if k > 1] == []
