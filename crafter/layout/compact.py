@@ -18,8 +18,9 @@ from __future__ import annotations
 from crafter.layout.problem import Area, AreaLayout, Rect
 
 
-def hug_groups(area: Area, lay: AreaLayout, keep: set[str]) -> None:
+def hug_groups(area: Area, lay: AreaLayout, keep: set[str], edge_sep: float = 10.0) -> None:
     """Shrink every container not in ``keep`` to its children's boxes plus its padding."""
+    segments = [(p, q) for pts in lay.routes.values() for p, q in zip(pts, pts[1:])]
 
     def visit(it) -> None:  # type: ignore[no-untyped-def]
         for c in it.children:
@@ -37,6 +38,22 @@ def hug_groups(area: Area, lay: AreaLayout, keep: set[str]) -> None:
         x1 = max(r[0] + r[2] for r in kids) + right
         y1 = max(r[1] + r[3] for r in kids) + bottom
         old = lay.boxes[it.id]
+        ox0, oy0, ox1, oy1 = old[0], old[1], old[0] + old[2], old[1] + old[3]
+        # a side stays outside edge segments running along it inside the old frame: an edge
+        # the engine routed through the group must not end up on (or outside) the frame line
+        mx0, my0, mx1, my1 = x0, y0, x1, y1
+        for (p, q) in segments:
+            if abs(p[0] - q[0]) < 1e-6 and max(min(p[1], q[1]), oy0) < min(max(p[1], q[1]), oy1):
+                if ox0 < p[0] < mx0 + edge_sep:
+                    x0 = min(x0, p[0] - edge_sep)
+                if mx1 - edge_sep < p[0] < ox1:
+                    x1 = max(x1, p[0] + edge_sep)
+            elif abs(p[1] - q[1]) < 1e-6 and max(min(p[0], q[0]), ox0) < min(max(p[0], q[0]), ox1):
+                if oy0 < p[1] < my0 + edge_sep:
+                    y0 = min(y0, p[1] - edge_sep)
+                if my1 - edge_sep < p[1] < oy1:
+                    y1 = max(y1, p[1] + edge_sep)
+        x0, y0, x1, y1 = max(x0, ox0), max(y0, oy0), min(x1, ox1), min(y1, oy1)
         w = max(x1 - x0, it.w)
         h = max(y1 - y0, it.h)
         if w >= old[2] - 0.5 and h >= old[3] - 0.5:

@@ -329,7 +329,7 @@ class _FigureLayout:
     # -- engines ----------------------------------------------------------------------
     def solve(self, area: Area) -> AreaLayout:
         lay = self.solve_with_engine(area)
-        hug_groups(area, lay, self.edge_ends)
+        hug_groups(area, lay, self.edge_ends, area.edge_sep)
         across, along = area.node_sep, area.rank_sep
         vertical = area.direction in ("TB", "BT")
         close_gaps(lay, along_y=along if vertical else across, along_x=across if vertical else along,
@@ -632,10 +632,8 @@ class _FigureLayout:
                 r = st.boxes.get(m)
                 if r is not None:
                     rects.append((r[0] - pad[3], r[1] - pad[0], r[2] + pad[1] + pad[3], r[3] + pad[0] + pad[2]))
-            own = st.boxes.get(c.id)
-            # an engine-placed group hugs its members (ELK leaves room inside a compound node for
-            # edges passing through); one that edges end on keeps the frame their routes reach
-            if own is not None and (not rects or c.id in self.edge_ends or isinstance(c, Panel)):
+            own = st.boxes.get(c.id)  # the engine's frame (already hugging its members: compact.py)
+            if own is not None:
                 rects.append(own)
             if not rects:
                 continue
