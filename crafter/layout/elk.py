@@ -26,6 +26,7 @@ import threading
 import time
 from pathlib import Path
 
+from crafter.layout.lanes import flow_layers, lane_edges, route_lanes
 from crafter.layout.problem import Area, AreaLayout, EngineError, Item
 
 log = logging.getLogger(__name__)
@@ -262,38 +263,7 @@ def backbone_edges(area: Area) -> set[str]:
     the encoder chain into a staircase. Giving the one-layer edges priority keeps chains
     on one line and sends the long edges around them.
     """
-    succ: dict[str, list[str]] = {}
-    order = [it.id for it in area.walk()]
-    for e in area.edges:
-        if e.source != e.target:
-            succ.setdefault(e.source, []).append(e.target)
-    # depth-first search in the author's order: edges to a node on the stack close a cycle
-    state: dict[str, int] = {}
-    back: set[tuple[str, str]] = set()
-    topo: list[str] = []
-    for root in order:
-        if root in state:
-            continue
-        stack = [(root, iter(succ.get(root, ())))]
-        state[root] = 1
-        while stack:
-            v, it = stack[-1]
-            nxt = next(it, None)
-            if nxt is None:
-                stack.pop()
-                state[v] = 2
-                topo.append(v)
-            elif state.get(nxt) == 1:
-                back.add((v, nxt))
-            elif nxt not in state:
-                state[nxt] = 1
-                stack.append((nxt, iter(succ.get(nxt, ()))))
-    layer: dict[str, int] = {}
-    for v in reversed(topo):
-        layer.setdefault(v, 0)
-        for w in succ.get(v, ()):
-            if (v, w) not in back:
-                layer[w] = max(layer.get(w, 0), layer[v] + 1)
+    layer, _ = flow_layers(area)
     return {e.id for e in area.edges if e.source != e.target
             and abs(layer.get(e.target, 0) - layer.get(e.source, 0)) == 1}
 
@@ -355,8 +325,8 @@ def feedback_edges(area: Area) -> set[str]:
 BACKBONE_PRIORITY = {"elk.layered.priority.straightness": "10", "elk.layered.priority.direction": "10"}
 
 
-def build_graph(area: Area) -> dict:
-    """The ELK JSON graph of an area."""
+def build_graph(area: Area, leave_out: set[str] = frozenset()) -> dict:  # type: ignore[assignment]
+    """The ELK JSON graph of an area, without the edges in ``leave_out`` (routed in lanes later)."""
     n = area.leaf_count()
     options = {
         "elk.algorithm": "layered",
@@ -411,6 +381,8 @@ def build_graph(area: Area) -> dict:
     feedback = feedback_edges(area)
     edges = []
     for e in area.edges:
+        if e.id in leave_out:
+            continue
         ends = (e.target, e.source) if e.id in feedback else (e.source, e.target)
         d: dict = {"id": e.id, "sources": [ends[0]], "targets": [ends[1]]}
         if e.id in backbone:
@@ -447,7 +419,22 @@ def layout_area_elk(area: Area) -> AreaLayout:
     """Lay out an area with ELK Layered (raises :class:`EngineError` if ELK cannot)."""
     if _UNAVAILABLE is not None:
         raise EngineError(_UNAVAILABLE)
-    graph = build_graph(area)
+    # long forward edges go in lanes after layout; one whose lane is blocked goes back to ELK
+    refused: set[str] = set()
+    while True:
+        lanes = lane_edges(area, skip=refused)
+        out = _run_elk(area, lanes)
+        failed = route_lanes(area, out, lanes) if lanes else set()
+        if not failed:
+            break
+        refused |= failed
+    out.normalise()
+    return out
+
+
+def _run_elk(area: Area, leave_out: set[str]) -> AreaLayout:
+    """One ELK run over an area without the edges in ``leave_out`` (they get no route)."""
+    graph = build_graph(area, leave_out)
     n = area.leaf_count()
     try:
         msg = server().layout(graph, timeout=10.0 + 0.03 * n)
@@ -471,6 +458,8 @@ def layout_area_elk(area: Area) -> AreaLayout:
                 out.annotation_boxes[a.id] = (lr[0], lr[1], a.w, a.h)
     feedback = feedback_edges(area)
     for e in area.edges:
+        if e.id in leave_out:
+            continue
         pts = edges.get(e.id)
         if not pts or len(pts) < 2:
             raise EngineError(f"ELK returned no route for edge '{e.id}'")
@@ -483,5 +472,4 @@ def layout_area_elk(area: Area) -> AreaLayout:
     for r in out.boxes.values():
         if not all(v == v and abs(v) < 1e9 for v in r):
             raise EngineError("ELK returned a position that is not a number")
-    out.normalise()
     return out
