@@ -146,5 +146,5 @@ PRESETS: dict[str, dict[str, Any]] = {
     "chart": {"mode": "chart", "groups": False},
     # photographed or scanned pages: denoise, wider colour tolerance, raster patches for the rest
     "scan": {"denoise": True, "color_merge": 16.0, "color_tolerance": 28.0, "min_paint_share": 0.002,
-             "trace": "image", "ocr_min_confidence": 0.5},
+             "trace_min_area": 40.0, "trace": "image", "ocr_min_confidence": 0.5},
 }

@@ -142,14 +142,14 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
             ax, top = float(hx0), None
         if any(r.plot[0] - 2 <= ax <= r.plot[2] + 2 and r.plot[1] - 2 <= ay <= r.plot[3] + 2 for r in results):
             continue  # the top spine of a chart already read
-        res = _read_chart(rgb, paints, runs, used_runs, ax, ay, float(hx1), top, config)
+        res = _read_chart(rgb, paints, runs, used_runs, ax, ay, float(hx1), top, config, image.rgb)
         if res is not None:
             results.append(res)
             used_runs.update(res.run_indices)
     return results
 
 
-def _read_chart(rgb, paints, runs, used, ax, ay, right, top, config) -> ChartResult | None:
+def _read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original) -> ChartResult | None:
     font = float(np.median([r.font_px for r in runs])) if runs else 16.0
     # y ticks: numbers whose right edge is just left of the y axis
     yt = [k for k, r in enumerate(runs) if k not in used and r.angle == 0 and parse_number(r.text) is not None
@@ -175,14 +175,19 @@ def _read_chart(rgb, paints, runs, used, ax, ay, right, top, config) -> ChartRes
         xticks = xcat
         if xcat:
             xaxis = Axis(a=0.0, b=1.0, categories=sorted((runs[k].cx, runs[k].text) for k in xcat))
+    index_categories = False
     if xaxis is None:
-        return None
+        # categories we could not read (rotated 45°, say): bars are then numbered left to right
+        xaxis = Axis(a=0.0, b=1.0)
+        xticks = []
+        index_categories = True
     plot = (ax, float(top), right, ay)
     consumed = set(yt) | set(xticks)
     # axis titles and the chart title
     tick_bottom = max([runs[k].bottom for k in xticks], default=ay)
     ytick_left = min(runs[k].x for k in yt)
-    x_title = _pick(runs, used | consumed, lambda r: r.angle == 0 and tick_bottom - 2 <= r.y <= tick_bottom + 3 * font
+    reach = 3 * font if xticks else 7 * font  # unread (rotated) tick labels push the axis title down
+    x_title = _pick(runs, used | consumed, lambda r: r.angle == 0 and tick_bottom - 2 <= r.y <= tick_bottom + reach
                     and ax - font <= r.cx <= right + font)
     y_title = _pick(runs, used | consumed, lambda r: r.angle != 0 and r.right <= ytick_left + 2
                     and ytick_left - 4 * font <= r.x and top - font <= r.cy <= ay + font)
@@ -192,10 +197,16 @@ def _read_chart(rgb, paints, runs, used, ax, ay, right, top, config) -> ChartRes
         if k is not None:
             consumed.add(k)
     # legend entries and marks
-    series, legend_box, legend_runs = _read_marks(rgb, paints, runs, used | consumed, plot, yaxis, xaxis, font)
+    series, legend_box, legend_runs = _read_marks(rgb, paints, runs, used | consumed, plot, yaxis, xaxis, font,
+                                                  original)
     consumed |= set(legend_runs)
     if not series:
         return None
+    if index_categories:
+        if any(sr.kind != "bar" for sr in series):
+            return None
+        _number_categories(series)
+        xaxis = Axis(a=0.0, b=1.0, categories=[(0.0, "")])
     xs = [runs[k].x for k in consumed] + [ax]
     ys = [runs[k].y for k in consumed] + [top]
     xe = [runs[k].right for k in consumed] + [right]
@@ -211,6 +222,24 @@ def _read_chart(rgb, paints, runs, used, ax, ay, right, top, config) -> ChartRes
                  runs[y_title].text if y_title is not None else None)
     return ChartResult(box=box, plot=plot, mask=mask, run_indices=sorted(consumed), spec=spec,
                        title=runs[title].text if title is not None else None)
+
+
+def _number_categories(series: list["Series"]) -> None:
+    """Bars whose category labels could not be read: cluster bar centres (grouped bars sit close
+    together) and name the clusters 1, 2, 3… from left to right."""
+    xs = sorted({float(x) for sr in series for x, _ in sr.points})
+    if not xs:
+        return
+    gaps = np.diff(xs)
+    cut = (np.median(gaps) * 1.5) if len(gaps) else 0.0
+    label: dict[float, str] = {}
+    k = 1
+    for i, x in enumerate(xs):
+        if i and gaps[i - 1] > cut:
+            k += 1
+        label[x] = str(k)
+    for sr in series:
+        sr.points = [(label[float(x)], y) for x, y in sr.points]
 
 
 def _pick(runs, used, pred) -> int | None:
@@ -280,9 +309,10 @@ class Series:
     kind: str  # bar, line, point
     points: list[tuple[Any, float]]  # (x value or category, y value)
     name: str | None = None
+    legend_title: str | None = None  # the legend's heading (kept on the first series)
 
 
-def _read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis, font: float):
+def _read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis, font: float, original=None):
     x0, y0, x1, y1 = (int(round(v)) for v in plot)
     inner = (x0 + 3, y0 + 2, x1 - 2, y1 - 3)
     labels = paints.labels
@@ -298,30 +328,49 @@ def _read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis,
     legend_runs: list[int] = []
     legend_box = None
     for k, r in enumerate(runs):
-        if k in used or r.angle != 0 or not (x0 <= r.cx <= x1 and y0 <= r.cy <= y1):
+        # inside the plot, or in a column to its right (Vega-Lite puts the legend there)
+        if k in used or r.angle != 0 or not (x0 <= r.cx <= x1 + 15 * font and y0 - font <= r.cy <= y1):
             continue
-        sx0, sx1 = int(max(x0, r.x - 3.5 * font)), int(r.x - 1)
+        # the swatch: just left of the text (never reaching back into the plot from outside it),
+        # or at the run's own left end when OCR read the swatch as a glyph ('■ CIFAR-10')
+        left_edge = x1 + 2 if r.x > x1 else x0
+        sx0, sx1 = int(max(left_edge, r.x - 3.5 * font)), int(r.x + 1.2 * font)
         sy0, sy1 = int(r.y), int(r.bottom + 1)
         if sx1 <= sx0:
             continue
-        sw = labels[sy0:sy1, sx0:sx1]
+        # colours from the original image: OCR may have read (and erased) the swatch as a glyph
+        sw = (original if original is not None else rgb)[sy0:sy1, sx0:sx1].astype(np.float32)
         best = None
         for p in cands:
-            n = int((sw == p).sum())
+            n = int((np.linalg.norm(sw - paints.colors[p].astype(np.float32), axis=2) < 18).sum())
             if n >= 4 and (best is None or n > best[0]):
                 best = (n, p)
         if best is not None:
-            legend_names.setdefault(best[1], r.text)
+            legend_names.setdefault(best[1], r.text.lstrip("■□●○▪▲◆-—– ").strip() or r.text)
             legend_runs.append(k)
             bx = (sx0 - 2, int(r.y - 0.4 * font), int(r.right + 2), int(r.bottom + 0.4 * font))
             legend_box = bx if legend_box is None else (min(legend_box[0], bx[0]), min(legend_box[1], bx[1]),
                                                         max(legend_box[2], bx[2]), max(legend_box[3], bx[3]))
+    legend_title = None
+    if legend_runs:
+        first = min((runs[k] for k in legend_runs), key=lambda r: r.y)
+        for k, r in enumerate(runs):
+            if k in used or k in legend_runs or r.angle != 0:
+                continue
+            if 0 <= first.y - r.bottom <= 1.2 * font and abs(r.x - (first.x - 1.5 * font)) <= 2.5 * font:
+                legend_title = k
+                legend_runs.append(k)
+                break
     if legend_box is not None:
         # the legend's frame: grow to the enclosing light rectangle, up to a font size
         lx0, ly0, lx1, ly1 = legend_box
         legend_box = (lx0 - int(0.8 * font), ly0 - int(0.6 * font), lx1 + int(0.8 * font), ly1 + int(0.6 * font))
     series: list[Series] = []
+    areas = {p: int(counts[p]) for p in cands}
+    biggest = max(areas.values(), default=0)
     for p in cands:
+        if areas[p] < 0.12 * biggest:
+            continue  # anti-aliased fringes between a mark and the background are not series
         m = np.zeros(labels.shape, bool)
         m[inner[1]:inner[3], inner[0]:inner[2]] = labels[inner[1]:inner[3], inner[0]:inner[2]] == p
         if legend_box is not None:
@@ -335,6 +384,8 @@ def _read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis,
         if s is not None:
             s.name = legend_names.get(p)
             series.append(s)
+    if legend_title is not None and series:
+        series[0].legend_title = runs[legend_title].text
     return series, legend_box, legend_runs
 
 
@@ -505,7 +556,7 @@ def _spec(series: list[Series], xaxis: Axis, yaxis: Axis, plot, title, x_title, 
         names = []
         for i, s in enumerate(series):
             names.append(s.name or f"series {i + 1}")
-        enc["color"] = {"field": "series", "type": "nominal",
+        enc["color"] = {"field": "series", "type": "nominal", "title": series[0].legend_title,
                         "scale": {"domain": names, "range": [to_hex(s.color) for s in series]}}
         if kind == "bar":
             enc["xOffset"] = {"field": "series"}
