@@ -37,7 +37,7 @@ def generate(
 def run(
     suite_dir: Path = typer.Option(..., "--suite", help="A folder written by `craftbench generate`"),
     systems: str = typer.Option("crafter,crafter-norepair,vtracer", help="Comma-separated systems: crafter, "
-                                "crafter-norepair, oneshot, crafteditor, vtracer, reference, empty, openai:URL"),
+                                "crafter-norepair, crafter-rules, oneshot, crafteditor, vtracer, reference, empty, openai:URL"),
     output: Path = typer.Option(..., "-o", "--output", help="Run folder (resumable: rerun to continue)"),
     workers: int = typer.Option(1, help="Parallel workers"),
     executor: str = typer.Option("local", help="local (process pool) or ray"),

@@ -9,6 +9,8 @@ Systems:
 
 * ``crafter`` — the full agent pipeline (plan → layout → render → critique → repair);
 * ``crafter-norepair`` — the same with zero repair rounds (the ablation);
+* ``crafter-rules`` — the full pipeline with the rule-based planner instead of the model
+  (the ablation that isolates what CraftLM adds);
 * ``oneshot`` — the model alone: one completion, parsed, laid out, rendered;
 * ``crafteditor`` — raster → FigureSpec (vectorize and sketch);
 * ``vtracer`` — colour tracing baseline (vectorize and sketch): paths only;
@@ -188,6 +190,7 @@ class OpenAISystem(System):
 _FACTORIES: dict[str, Callable[[], System]] = {
     "crafter": lambda: CrafterSystem(rounds=3, name="crafter"),
     "crafter-norepair": lambda: CrafterSystem(rounds=0, name="crafter-norepair"),
+    "crafter-rules": lambda: CrafterSystem(rounds=3, backend="none", name="crafter-rules"),
     "oneshot": OneShotSystem,
     "crafteditor": CraftEditorSystem,
     "vtracer": VTracerSystem,
