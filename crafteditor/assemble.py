@@ -25,7 +25,7 @@ import numpy as np
 
 from crafter.render.text import text_width
 from crafter.render.theme import get_theme
-from crafter.spec.model import Box, Chart, Edge, Figure, Group, Image, Node, Path, Point, Size, Text
+from crafter.spec.model import Box, Edge, Figure, Group, Image, Node, Path, Point, Size, Text
 from crafteditor.config import Config
 from crafteditor.lines import LinePath, detect_lines
 from crafteditor.loading import ImageSource, RasterImage, load_image
@@ -215,8 +215,6 @@ class _Builder:
             used_runs |= set(ch.run_indices)
             comps.append(ch.component(self))
             self.chars_kept += sum(len(runs[i].text.replace(" ", "")) for i in ch.run_indices)
-        nodes = [s for s in shapes if not s.is_group]
-        groups = [s for s in shapes if s.is_group]
         node_ids: dict[int, str] = {}
         labels = self._labels_for_shapes(runs, shapes, used_runs)
         for i, s in enumerate(shapes):

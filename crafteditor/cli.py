@@ -13,8 +13,6 @@ from typing import List, Optional
 
 import typer
 
-from crafter.errors import CrafterError
-
 app = typer.Typer(
     name="crafteditor",
     help="CraftEditor: PNG/JPEG/WebP figures to editable SVG (text as <text>, boxes as nodes, arrows as edges).",
@@ -79,7 +77,7 @@ def presets() -> None:
         typer.echo(f"{name:<8} {shown}")
     typer.echo("")
     for k, v in Config().to_dict().items():
-        if k != "preset":
+        if k != "preset_name":
             typer.echo(f"  {k} = {v!r}")
 
 

@@ -30,7 +30,7 @@ class ConfigError(CrafterError):
 class Config:
     """How a raster figure is read back. Sizes in SVG user units (px at 96 dpi) unless named ``_px``."""
 
-    preset: str = "auto"  # the preset this config started from (reported in the manifest)
+    preset_name: str = "auto"  # the preset this config started from
     mode: Mode = "auto"  # what to look for: diagrams, charts, or decide per image
     dpi: float | None = None  # None: the file's own dpi (PNG pHYs / JPEG JFIF), else 96
     max_pixels: int = 64_000_000  # decompression-bomb guard: larger images are refused
@@ -89,11 +89,11 @@ class Config:
         unknown = sorted(set(options) - names)
         if unknown:
             raise ConfigError(
-                f"unknown option(s): {', '.join(unknown)}; valid options are {', '.join(sorted(names - {'preset'}))}"
+                f"unknown option(s): {', '.join(unknown)}; valid options are {', '.join(sorted(names - {'preset_name'}))}"
             )
         values = dict(options)
         if preset is not None:
-            values["preset"] = preset
+            values["preset_name"] = preset
         typed = {k: _coerce(k, v) for k, v in values.items()}
         return cls(**typed)
 

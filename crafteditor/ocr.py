@@ -155,7 +155,7 @@ def get_engine(threads: int = 0) -> OcrEngine:
 # -- font metrics -------------------------------------------------------------------------
 
 @lru_cache(maxsize=1)
-def _glyph_bounds() -> tuple[dict[int, tuple[float, float]], float]:
+def _glyph_bounds() -> dict[int, tuple[float, float]]:
     """Vertical ink extent (yMin, yMax) of each DejaVu Sans glyph, in ems."""
     from fontTools.pens.boundsPen import BoundsPen
     from fontTools.ttLib import TTFont
@@ -173,12 +173,12 @@ def _glyph_bounds() -> tuple[dict[int, tuple[float, float]], float]:
         glyphs[name].draw(pen)
         if pen.bounds is not None:
             bounds[cp] = (pen.bounds[1] / upem, pen.bounds[3] / upem)
-    return bounds, 0.0
+    return bounds
 
 
 def ink_extent_em(text: str) -> tuple[float, float]:
     """(lowest, highest) ink of ``text`` relative to the baseline, in ems (DejaVu Sans)."""
-    bounds, _ = _glyph_bounds()
+    bounds = _glyph_bounds()
     lo, hi = [], []
     for ch in text:
         b = bounds.get(ord(ch))

@@ -517,7 +517,7 @@ def _mark_stacks(shapes: list[DetectedShape], paints: Paints, scale: float) -> N
         off = min(4.0, fh * 0.125, fw * 0.0556) / scale  # the renderer's offset, in pixels
         if off < 2.0:
             continue
-        x0, y0, x1, y1 = int(s.x), int(s.y), int(s.x + s.w), int(s.y + s.h)
+        x0, y0, x1 = int(s.x), int(s.y), int(s.x + s.w)
         band = max(2, int(round(2 * off)))
         top = labels[max(0, y0 - band):y0, x0 + int(0.3 * s.w):x0 + int(0.9 * s.w)]
         right = labels[y0 + int(0.1 * s.h):y0 + int(0.7 * s.h), x1:min(W, x1 + band)]

@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from crafteditor.config import Config
-from crafteditor.paint import color_distance, to_hex
+from crafteditor.paint import color_distance
 
 
 @dataclass
@@ -135,7 +135,3 @@ def absolute_path(d: str, dx: float, dy: float, scale: float) -> str | None:
             coord += 1
             parts.append(f"{v:.2f}".rstrip("0").rstrip("."))
     return " ".join(parts)
-
-
-def fill_hex(rgb) -> str:
-    return to_hex(rgb)

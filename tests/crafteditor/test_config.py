@@ -10,7 +10,8 @@ def test_presets_exist_and_differ():
     assert Config.preset("diagram").charts is False
     assert Config.preset("chart").mode == "chart"
     assert Config.preset("scan").denoise is True
-    assert Config.preset("scan").preset == "scan"
+    assert Config.preset("scan").preset_name == "scan"
+    assert Config().preset_name == "auto"
 
 
 def test_unknown_option_is_rejected_with_the_valid_names():

@@ -3,7 +3,7 @@ against the figure each was drawn from (regenerate with make_golden.py)."""
 
 import pytest
 
-from crafter.spec import Chart, Edge, Figure, Node, Text
+from crafter.spec import Chart, Figure, Text
 from crafteditor import Config, convert
 from crafteditor.scoring import score_chart, score_diagram
 from crafteditor.synthetic import ChartTruth
