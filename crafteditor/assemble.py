@@ -291,9 +291,15 @@ class _Builder:
 
     def _node(self, cid: str, s: DetectedShape, lab: list[TextRun]) -> Node:
         kw: dict[str, Any] = {}
+        b = self.box(s.x, s.y, s.w, s.h)
         if lab:
             kw["label"] = "\n".join(r.text for r in lab)
             fs = float(np.median([r.font_px for r in lab])) * self.s
+            # never let the renderer re-wrap a line the original fitted on one line
+            widest = max(text_width(r.text, 1.0, bold=r.bold) for r in lab)
+            room = b.w - 2 * THEME.node_pad_x
+            if widest > 0 and widest * fs > room:
+                fs = max(6.0, room / widest - 0.05)
             if abs(fs - THEME.font_size) > 0.4:
                 kw["font_size"] = round(fs, 1)
             if all(r.bold for r in lab):
@@ -315,7 +321,6 @@ class _Builder:
             sw = s.stroke_px * self.s
             if abs(sw - THEME.stroke_width) > 0.3:
                 kw["stroke_width"] = round(sw, 1)
-        b = self.box(s.x, s.y, s.w, s.h)
         # a requested width stops the renderer re-wrapping the label at 150 px
         return Node(kind="node", id=cid, shape=s.shape, box=b, pinned=True, width=b.w or None, height=b.h or None,
                     **kw)

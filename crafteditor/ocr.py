@@ -389,7 +389,8 @@ def _make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, li
     upright = np.rot90(mask, k=turn) if turn else mask
     pad = (crop.shape[0] - upright.shape[0]) // 2
     ys = np.nonzero(upright.any(axis=1))[0]
-    ink_h = float(ys[-1] - ys[0] + 1)
+    # the outermost rows are only partly inked (anti-aliasing): they add ~half a pixel to the height
+    ink_h = max(1.0, float(ys[-1] - ys[0] + 1) - 0.45)
     lo, hi = ink_extent_em(text.replace(" ", ""))
     font_px = ink_h / max(0.3, hi - lo)
     text = _restore_spaces(text, centres, upright, pad, font_px).strip()
