@@ -228,7 +228,7 @@ _BWD_VERBS = (
 _INTRANSITIVE_TO = {"attend", "listen", "subscribe", "respond"}  # "B attends to A": A -> B
 _XFORM = {"split", "convert", "turn", "transform", "map", "divide", "chunk", "break", "project", "tokenize", "tokenise"}
 _PRODUCER = set(_FWD_VERBS) - {"connect", "link", "lead", "led", "go", "went", "flow", "enter", "travel", "move",
-                               "proceed", "propagate", "stream"}
+                               "proceed", "propagate", "stream", "transcribe", "translate", "express"}
 _IRREGULAR = {"fed": "feed", "sent": "send", "wrote": "write", "written": "write", "gave": "give", "given": "give",
               "led": "lead", "went": "go", "took": "take", "taken": "take", "read": "read", "made": "make",
               "split": "split", "output": "output", "built": "build", "held": "hold", "kept": "keep", "fed-back": "feed"}
@@ -349,7 +349,9 @@ def _np_label(words: list[str]) -> str:
     phrase = " ".join(words).strip(" .,;:!?-–—'\"()")
     if phrase.startswith(('"', "“")):
         phrase = phrase.strip("\"“”")
-    return phrase[:1].upper() + phrase[1:] if phrase else ""
+    if not phrase or re.match(r"\S*[A-Z]", phrase):  # "mRNA", "iPSC": the user's casing is the name
+        return phrase
+    return phrase[:1].upper() + phrase[1:]
 
 
 def _read_np(c: _Clause, *, need_verb: bool = False) -> str | None:
@@ -500,7 +502,8 @@ def _read_vp(c: _Clause, subj: list[str], st: _ProseState, *, passive: bool = Fa
             label = names[0]
         else:
             preps.append((t.low, names))
-    objs = [o for o in objs if o not in _PRONOUNS]
+    objs = [n for o in objs for n in (_resolve(o, st) if o in ("it", "them", "these", "those", "this") else [o])]
+    objs = [o for o in objs if o not in _PRONOUNS and o not in subj]
     subj = [s for s in subj if s not in _PRONOUNS]
     targets = [n for p, ns in preps if p in _TARGET_PREPS or p in ("in", "on") and lemma in ("store", "save", "write",
                "keep", "cache", "index", "load", "deposit", "inject") for n in ns if n not in _PRONOUNS]
@@ -509,7 +512,7 @@ def _read_vp(c: _Clause, subj: list[str], st: _ProseState, *, passive: bool = Fa
     new: list[tuple[str, str, str | None]] = []
     ends: list[str] = []
     if passive:
-        if agents:
+        if agents and not targets:
             if lemma in _PRODUCER:  # "B is fed by A"
                 new += [(a, s, label) for a in agents for s in subj]
                 ends = subj
@@ -526,6 +529,9 @@ def _read_vp(c: _Clause, subj: list[str], st: _ProseState, *, passive: bool = Fa
         if lemma in _INTRANSITIVE_TO and targets and not objs:
             new += [(tg, s, label) for tg in targets for s in subj]
             ends = subj
+        elif targets and sources:  # "data flows from the sensor to the microcontroller"
+            new += [(so, tg, label or (subj[0] if len(subj) == 1 else None)) for so in sources for tg in targets]
+            ends = targets
         elif targets and objs and lemma in _XFORM:  # "A splits the image into patches"
             new += [(o, tg, label) for o in objs for tg in targets]
             ends = targets
@@ -558,8 +564,9 @@ def _more_vp(c: _Clause, subj: list[str], st: _ProseState, passive: bool) -> Non
     save = c.i
     c.i += 1
     _skip(c, {"and", "then"} | _ADVERBS)
-    if c.peek() is not None and (c.peek().low in _AUX or c.is_verb()):
-        _read_vp(c, subj, st, passive=passive and c.peek().low not in _AUX)
+    t = c.peek()
+    if t is not None and (t.low in _AUX or c.is_verb() or passive and re.search(r"[a-z](?:ed|en)$", t.low)):
+        _read_vp(c, subj, st, passive=passive and t.low not in _AUX)
     else:
         c.i = save
 
