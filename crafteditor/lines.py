@@ -578,44 +578,64 @@ def _direction(pts: list[Pt], at_start: bool, span: float = 8.0) -> tuple[float,
 
 
 def _pair_through_junctions(pieces: list[list[Pt]], lw: float) -> list[list[Pt]]:
-    """At a junction, join the two branches that continue each other straightest (crossings)."""
+    """At a junction, join the two branches that continue each other straightest (crossings).
+
+    Ends are found through a grid of cells one radius wide, and every pass joins all the
+    best disjoint pairs at once: a noisy scan has thousands of pieces, and comparing every
+    end with every other end, one join per pass, was O(n^4) (minutes on one sketch).
+    """
     radius = 2.5 * lw + 2
-    merged = True
     pieces = [p for p in pieces if p]
-    while merged:
-        merged = False
-        ends = []
+    while True:
+        ends: list[tuple[int, int, Pt]] = []
         for i, p in enumerate(pieces):
             if len(p) < 2 or math.dist(p[0], p[-1]) < 1:
                 continue
             ends.append((i, 0, p[0]))
             ends.append((i, 1, p[-1]))
-        best = None
+        grid: dict[tuple[int, int], list[int]] = {}
+        for k, (_, _, (x, y)) in enumerate(ends):
+            grid.setdefault((int(x // radius), int(y // radius)), []).append(k)
+
+        def near(k: int) -> list[int]:
+            x, y = ends[k][2]
+            gx, gy = int(x // radius), int(y // radius)
+            return [m for dx in (-1, 0, 1) for dy in (-1, 0, 1) for m in grid.get((gx + dx, gy + dy), ())
+                    if math.dist(ends[m][2], (x, y)) <= radius]
+
+        dirs = {(i, e): _direction(pieces[i], e == 0) for i, e, _ in ends}
+        cands = []
         for a in range(len(ends)):
             ia, ea, pa = ends[a]
-            for b in range(a + 1, len(ends)):
-                ib, eb, pb = ends[b]
-                if ia == ib or math.dist(pa, pb) > radius:
+            around = near(a)
+            for b in around:
+                if b <= a:
+                    continue
+                ib, eb, _ = ends[b]
+                if ia == ib:
                     continue
                 # a junction needs a third branch ending there too
-                others = sum(1 for ic, ec, pc in ends if ic not in (ia, ib) and math.dist(pc, pa) <= radius)
-                if others == 0:
+                if not any(ends[c][0] not in (ia, ib) for c in around):
                     continue
-                da = _direction(pieces[ia], ea == 0)
-                db = _direction(pieces[ib], eb == 0)
+                da, db = dirs[(ia, ea)], dirs[(ib, eb)]
                 if da is None or db is None:
                     continue
                 straight = -(da[0] * db[0] + da[1] * db[1])  # 1: exactly opposite directions out of the joint
-                if straight > 0.94 and (best is None or straight > best[0]):
-                    best = (straight, ia, ea, ib, eb)
-        if best is not None:
-            _, ia, ea, ib, eb = best
+                if straight > 0.94:
+                    cands.append((-straight, ia, ea, ib, eb))
+        if not cands:
+            return pieces
+        cands.sort()  # straightest first; ties by position in the list, so the result is deterministic
+        used: set[int] = set()
+        joined: dict[int, list[Pt]] = {}
+        for _, ia, ea, ib, eb in cands:
+            if ia in used or ib in used:
+                continue
+            used |= {ia, ib}
             pa = pieces[ia] if ea == 1 else pieces[ia][::-1]
             pb = pieces[ib] if eb == 0 else pieces[ib][::-1]
-            pieces[ia] = pa + pb
-            del pieces[ib]
-            merged = True
-    return pieces
+            joined[ia] = pa + pb
+        pieces = [joined.get(i, p) for i, p in enumerate(pieces) if i not in used or i in joined]
 
 
 def _chain_dashes(pieces: list[list[Pt]], lw: float) -> list[list[list[Pt]]]:
