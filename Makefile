@@ -40,14 +40,15 @@ tex:
 run: env fonts
 	$(BIN)/streamlit run app.py --server.port $(PORT) --server.headless true --browser.gatherUsageStats false
 
+# The default suite: everything but the tests marked slow (those run in CI after it: .ci/run).
 test: env system fonts tex
-	$(BIN)/python -m pytest -q -m "not gpu" --timeout 900
+	$(BIN)/python -m pytest -q -m "not gpu and not slow" --timeout 900
 
 test-fast: env
 	$(BIN)/python -m pytest -q -m "not slow and not browser and not gpu" -x
 
 test-slow: env system fonts tex
-	$(BIN)/python -m pytest -q -m "slow"
+	$(BIN)/python -m pytest -q -m "slow and not gpu" --timeout 1800
 
 clean:
 	rm -rf $(VENV) node_modules
