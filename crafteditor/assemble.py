@@ -599,6 +599,10 @@ def _extend_at_junctions(lines: list[LinePath], shapes: list[DetectedShape]) -> 
     from dataclasses import replace
 
     out = list(lines)
+    # bounding boxes first: a noisy scan has thousands of line pieces, and splitting every
+    # other line at every free end was quadratic in lines times points (minutes per sketch)
+    bounds = [(min(x for x, _ in ln.points), min(y for _, y in ln.points),
+               max(x for x, _ in ln.points), max(y for _, y in ln.points)) for ln in lines]
     for i, a in enumerate(lines):
         for at_start in (True, False):
             if (a.head_start if at_start else a.head_end) is not None:
@@ -611,6 +615,10 @@ def _extend_at_junctions(lines: list[LinePath], shapes: list[DetectedShape]) -> 
             for j, b in enumerate(lines):
                 if j == i:
                     continue
+                reach = 2 * max(a.width, b.width) + 3
+                x0, y0, x1, y1 = bounds[j]
+                if q[0] < x0 - reach or q[0] > x1 + reach or q[1] < y0 - reach or q[1] > y1 + reach:
+                    continue  # too far from b to be on it
                 split = _split_at(b.points, q)
                 if split is None:
                     continue

@@ -31,7 +31,8 @@ _ABORTS = tuple(t for t in (click.exceptions.Abort, _TyperAbort, typer.Abort) if
 def run_app(app: Any, argv: list[str] | None = None, *, user_errors: tuple[type[BaseException], ...] = ()) -> int:
     """Run ``app`` and return the exit code instead of raising."""
     try:
-        app(args=argv, standalone_mode=False)
+        # with standalone_mode=False click returns a typer.Exit's code instead of raising it
+        rc = app(args=argv, standalone_mode=False)
     except CrafterError as e:
         typer.echo(f"error: {e}", err=True)
         return 1
@@ -46,4 +47,4 @@ def run_app(app: Any, argv: list[str] | None = None, *, user_errors: tuple[type[
     except (KeyboardInterrupt, *_ABORTS):
         typer.echo("interrupted", err=True)
         return 130
-    return 0
+    return rc if isinstance(rc, int) else 0
