@@ -24,6 +24,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from crafter.charts.format import parse_label
+from crafter.charts.scales import ScaleTransform
 
 TOLERANCE = 0.005  # 0.5% of the axis range
 _NUM = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
@@ -202,7 +203,7 @@ def _path_points(d: str) -> list[list[tuple[float, float]]]:
 # ---------------------------------------------------------------------------------------
 
 
-class _AxisFit:
+class _AxisFit(ScaleTransform):
     """Pixel ↔ value for one axis, fitted from its ticks and labels."""
 
     def __init__(self, channel: str, kind: str, base: float = 10.0, constant: float = 1.0) -> None:
@@ -222,19 +223,6 @@ class _AxisFit:
     def discrete(self) -> bool:
         return self.kind in ("band", "point")
 
-    def fwd(self, v: float) -> float:
-        if self.kind == "log":
-            return math.log(v, self.base)
-        if self.kind == "symlog":
-            return math.copysign(math.log1p(abs(v) / self.constant), v)
-        return v
-
-    def inv(self, t: float) -> float:
-        if self.kind == "log":
-            return self.base ** t
-        if self.kind == "symlog":
-            return math.copysign(math.expm1(abs(t)) * self.constant, t)
-        return t
 
     def value(self, px: float) -> float:
         return self.inv((px - self.b) / self.a)

@@ -38,7 +38,32 @@ class PositionScale:
         return abs(self.r1 - self.r0)
 
 
-class ContinuousScale(PositionScale):
+class ScaleTransform:
+    """Value ↔ transformed value of a linear, log or symlog scale (rendering and read-back share it).
+
+    Expects ``kind``, ``base`` and ``constant`` attributes on the instance.
+    """
+
+    kind: str
+    base: float
+    constant: float
+
+    def fwd(self, v: float) -> float:
+        if self.kind == "log":
+            return math.log(v, self.base)
+        if self.kind == "symlog":
+            return math.copysign(math.log1p(abs(v) / self.constant), v)
+        return v
+
+    def inv(self, t: float) -> float:
+        if self.kind == "log":
+            return self.base ** t
+        if self.kind == "symlog":
+            return math.copysign(math.expm1(abs(t)) * self.constant, t)
+        return t
+
+
+class ContinuousScale(ScaleTransform, PositionScale):
     """linear, log, symlog or time."""
 
     def __init__(self, kind: str, lo: float, hi: float, *, zero: bool = False, nice: bool = True,
@@ -71,20 +96,6 @@ class ContinuousScale(PositionScale):
         self._raw = (lo, hi)  # before "nice": finalize() starts again from here
         self.ticks_: list[Tick] = []
 
-    # -- transforms ------------------------------------------------------------------
-    def fwd(self, v: float) -> float:
-        if self.kind == "log":
-            return math.log(v, self.base)
-        if self.kind == "symlog":
-            return math.copysign(math.log1p(abs(v) / self.constant), v)
-        return v
-
-    def inv(self, t: float) -> float:
-        if self.kind == "log":
-            return self.base ** t
-        if self.kind == "symlog":
-            return math.copysign(math.expm1(abs(t)) * self.constant, t)
-        return t
 
     def __call__(self, v: float) -> float:
         t0, t1 = self.fwd(self.d0), self.fwd(self.d1)
