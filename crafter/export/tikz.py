@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from crafter.export.latex import escape_latex
 from crafter.export.svgpath import parse_path
 from crafter.render.routes import point_at_half_length, spline_d
-from crafter.render.rules import WRAP_SLACK, clip_to_box, node_label_lines, panel_letters, readable_on
-from crafter.render.shapes import Paint, meet_outline, shape_svg
+from crafter.render.rules import WRAP_SLACK, drawn_route, node_label_lines, panel_letters, readable_on
+from crafter.render.shapes import Paint, shape_svg
 from crafter.render.text import text_width, wrap
 from crafter.render.theme import Theme, get_theme
 from crafter.spec.colors import is_color, to_rgb
@@ -367,19 +367,7 @@ class _TikzWriter:
 
     def visible_route(self, e: Edge) -> list[tuple[float, float]]:
         """The route with its ends moved onto round or slanted outlines (as the SVG draws it)."""
-        if e.route:
-            pts = [(p.x, p.y) for p in e.route]
-        else:
-            a, b = self.by_id[e.source].box, self.by_id[e.target].box
-            if a is None or b is None:
-                return []
-            pts = [clip_to_box(a, b.cx, b.cy), clip_to_box(b, a.cx, a.cy)]
-        src, tgt = self.by_id.get(e.source), self.by_id.get(e.target)
-        if isinstance(tgt, Node) and tgt.box is not None:
-            pts[-1] = meet_outline(tgt.shape, tgt.box, pts[-2], pts[-1])
-        if isinstance(src, Node) and src.box is not None:
-            pts[0] = meet_outline(src.shape, src.box, pts[1], pts[0])
-        return pts
+        return drawn_route(e, self.by_id)
 
     def edge_label(self, e: Edge, pts: list[tuple[float, float]]) -> str:
         t = self.theme

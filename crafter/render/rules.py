@@ -12,7 +12,7 @@ import math
 from crafter.render.text import wrap
 from crafter.render.theme import Theme
 from crafter.spec.colors import contrast_ratio, is_color
-from crafter.spec.model import Box, Node
+from crafter.spec.model import Box, Component, Edge, Node
 
 WRAP_SLACK = 0.01  # px: absorbs float rounding between the layout's measure and a renderer's
 
@@ -67,3 +67,25 @@ def clip_to_box(b: Box, tx: float, ty: float) -> tuple[float, float]:
     sy = (b.h / 2) / abs(dy) if dy else math.inf
     s = min(sx, sy, 1.0)
     return b.cx + dx * s, b.cy + dy * s
+
+
+def drawn_route(e: Edge, by_id: dict[str, Component]) -> list[tuple[float, float]]:
+    """An edge's route as drawn: its ends moved onto round or slanted node outlines; a figure
+    laid out by hand without routes gets a straight centre-to-centre line clipped to both boxes."""
+    from crafter.render.shapes import meet_outline
+
+    src, tgt = by_id.get(e.source), by_id.get(e.target)
+    if e.route:
+        pts = [(p.x, p.y) for p in e.route]
+    else:
+        a, b = getattr(src, "box", None), getattr(tgt, "box", None)
+        if a is None or b is None:
+            return []
+        pts = [clip_to_box(a, b.cx, b.cy), clip_to_box(b, a.cx, a.cy)]
+    if len(pts) < 2:
+        return pts
+    if isinstance(tgt, Node) and tgt.box is not None:
+        pts[-1] = meet_outline(tgt.shape, tgt.box, pts[-2], pts[-1])
+    if isinstance(src, Node) and src.box is not None:
+        pts[0] = meet_outline(src.shape, src.box, pts[1], pts[0])
+    return pts

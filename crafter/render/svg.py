@@ -34,11 +34,11 @@ from crafter.errors import RenderError
 from crafter.render.markers import MarkerSpec, can_trim, marker_def, trim
 from crafter.render.markup import base_direction, esc_attr, esc_text, needs_preserve, num, visual_order
 from crafter.render.routes import point_at_half_length, polyline_d, spline_d
-from crafter.render.shapes import Paint, dash_array, meet_outline, shape_svg
+from crafter.render.shapes import Paint, dash_array, shape_svg
 from crafter.render.svg_io import metadata_element
 from crafter.render.text import ASCENT, DESCENT, text_width, wrap
 from crafter.render.theme import Theme, get_theme
-from crafter.render.rules import WRAP_SLACK, clip_to_box, node_label_lines, panel_letters, readable_on
+from crafter.render.rules import WRAP_SLACK, drawn_route, node_label_lines, panel_letters, readable_on
 from crafter.spec.model import Box, Chart, Component, Edge, Figure, Group, Image, Node, Panel, Path, Text, parents
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -283,15 +283,7 @@ class _SvgWriter:
 
     def visible_route(self, e: Edge) -> list[tuple[float, float]]:
         """The route as drawn: its ends moved onto round or slanted outlines of the nodes it joins."""
-        pts = [(p.x, p.y) for p in e.route] if e.route else self.fallback_route(e)
-        if len(pts) < 2:
-            return pts
-        src, tgt = self.by_id.get(e.source), self.by_id.get(e.target)
-        if isinstance(tgt, Node) and tgt.box is not None:
-            pts[-1] = meet_outline(tgt.shape, tgt.box, pts[-2], pts[-1])
-        if isinstance(src, Node) and src.box is not None:
-            pts[0] = meet_outline(src.shape, src.box, pts[1], pts[0])
-        return pts
+        return drawn_route(e, self.by_id)
 
     def edge_label(self, e: Edge, route: list[tuple[float, float]]) -> str:
         t = self.theme
@@ -435,13 +427,6 @@ class _SvgWriter:
 
     def readable_on(self, fill: str) -> str:
         return readable_on(fill, self.theme)
-
-    def fallback_route(self, e: Edge) -> list[tuple[float, float]]:
-        """A straight centre-to-centre route clipped to both boxes (for hand-made figures)."""
-        a, b = self.by_id[e.source].box, self.by_id[e.target].box
-        if a is None or b is None:
-            return []
-        return [clip_to_box(a, b.cx, b.cy), clip_to_box(b, a.cx, a.cy)]
 
     def font(self, fs: float, bold: bool, italic: bool) -> str:
         out = f'{self.font_attr} font-size="{num(fs)}"'
