@@ -165,10 +165,14 @@ def read_results(run_dir: Path) -> list[dict[str, Any]]:
     path = run_dir / "results.jsonl"
     if not path.exists():
         raise FileNotFoundError(f"{path}: no results (run `craftbench run` first)")
-    rows = []
+    rows, seen = [], set()
     for line in path.read_text(encoding="utf-8").splitlines():
         try:
-            rows.append(json.loads(line))
+            row = json.loads(line)
         except json.JSONDecodeError:
             continue
+        key = (row.get("case"), row.get("system"))
+        if key not in seen:  # two runs writing one folder at once: count each pair once
+            seen.add(key)
+            rows.append(row)
     return rows
