@@ -17,7 +17,7 @@ from crafter.agents.extract import brief_entities, labels_match, slug_id
 from crafter.agents.issues import FIGURE, make_issue
 from crafter.render.theme import PX_PER_IN, Theme, get_theme
 from crafter.spec.colors import contrast_ratio, is_color, to_rgb
-from crafter.spec.model import Box, Chart, Component, Edge, Figure, Group, Image, Node, Panel, Text, parents
+from crafter.spec.model import Box, Chart, Component, Edge, Figure, Group, Image, Node, Panel, Text
 
 AA_NORMAL, AA_LARGE = 4.5, 3.0  # WCAG 2 AA contrast for normal and large text
 MIN_PRINT_PT = 6.0  # smallest legible print size
@@ -57,23 +57,10 @@ def _shrink(b: Box, d: float) -> Box:
 
 
 def segment_hits_box(p: tuple[float, float], q: tuple[float, float], b: Box) -> bool:
-    """Does the segment p–q pass through the interior of b? (Liang–Barsky clipping.)"""
-    x0, y0 = p
-    dx, dy = q[0] - x0, q[1] - y0
-    t0, t1 = 0.0, 1.0
-    for pk, qk in ((-dx, x0 - b.x), (dx, b.right - x0), (-dy, y0 - b.y), (dy, b.bottom - y0)):
-        if abs(pk) < 1e-12:
-            if qk <= 0:
-                return False
-        else:
-            t = qk / pk
-            if pk < 0:
-                t0 = max(t0, t)
-            else:
-                t1 = min(t1, t)
-            if t0 >= t1:
-                return False
-    return t1 - t0 > 1e-9
+    """Does the segment p–q pass through the interior of b? (the router's own clipping test)"""
+    from crafter.layout.routing import segment_hits
+
+    return segment_hits(p, q, (b.x, b.y, b.w, b.h), shrink=0.0)
 
 
 def _route(e: Edge) -> list[tuple[float, float]]:
