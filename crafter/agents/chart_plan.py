@@ -75,7 +75,47 @@ def hints_from_brief(brief: str, tj: dict[str, Any]) -> dict[str, Any]:
         hints["x"] = quant[1] if hints.get("mark") == "point" else None
     if hints.get("x") is None:
         hints.pop("x", None)
+    hints.update(_explicit_fields(low, list(cols)))
     return hints
+
+
+_CHANNEL_CUES = {
+    "x": r"\bx(?:[\s-]*axis)?\s*(?:=|:|is)\s*",
+    "y": r"\by(?:[\s-]*axis)?\s*(?:=|:|is)\s*",
+    "color": r"\b(?:colou?r|hue)\s*(?:=|:)\s*|\bone\s+colou?r\s+per\s+|\bcolou?red\s+by\s+",
+}
+_AGAINST = r"\s+(?:against|vs\.?|versus|over|as\s+a\s+function\s+of)\s+"
+
+
+def _explicit_fields(low: str, names: list[str]) -> dict[str, str]:
+    """Fields a brief assigns outright: "x = params (M), y = latency (ms)", "latency against batch size".
+
+    These win over the order in which columns happen to be mentioned.
+    """
+    def spoken(n: str) -> list[str]:
+        return list(dict.fromkeys((n.lower(), n.lower().replace("_", " "))))
+
+    def column_at(pos: int) -> str | None:
+        rest = low[pos:]
+        found = [n for n in names for v in spoken(n) if rest.startswith(v)]
+        return max(found, key=len) if found else None
+
+    out: dict[str, str] = {}
+    for channel, cue in _CHANNEL_CUES.items():
+        for m in re.finditer(cue, low):
+            name = column_at(m.end())
+            if name:
+                out[channel] = name
+                break
+    if "x" not in out or "y" not in out:
+        for y in names:
+            for x in names:
+                if x == y:
+                    continue
+                if any(re.search(re.escape(vy) + _AGAINST + re.escape(vx), low) for vy in spoken(y) for vx in spoken(x)):
+                    out.setdefault("y", y)
+                    out.setdefault("x", x)
+    return out
 
 
 def make_chart_component(tj: dict[str, Any], *, x: str | None = None, y: str | None = None,
