@@ -28,13 +28,14 @@ import cv2
 import numpy as np
 
 from crafteditor.config import Config
+from crafter.spec.model import RectGeometry
 from crafteditor.paint import Paints, darkest_color
 
 REC_HEIGHT = 48  # rapidocr's recogniser input height
 
 
 @dataclass
-class TextRun:
+class TextRun(RectGeometry):
     """One line of recognised text, in image pixels."""
 
     text: str
@@ -50,22 +51,6 @@ class TextRun:
     baseline: float  # horizontal: the baseline's y; rotated: the baseline's x
     glyphs: np.ndarray = field(repr=False)  # bool mask of the glyph pixels over the ink box
     source: str = "det"  # 'det' (detector box) or 'glyph' (second pass over lone glyphs)
-
-    @property
-    def cx(self) -> float:
-        return self.x + self.w / 2
-
-    @property
-    def cy(self) -> float:
-        return self.y + self.h / 2
-
-    @property
-    def right(self) -> float:
-        return self.x + self.w
-
-    @property
-    def bottom(self) -> float:
-        return self.y + self.h
 
 
 # -- the engine ---------------------------------------------------------------------------

@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from crafteditor.config import Config
+from crafter.spec.model import RectGeometry
 from crafteditor.paint import Paints
 
 # shapes whose ideal masks we compare against (stack is found from its offset sheets)
@@ -41,7 +42,7 @@ class Face:
 
 
 @dataclass
-class DetectedShape:
+class DetectedShape(RectGeometry):
     """A node or group frame, in image pixels (box includes the stroke's centre line)."""
 
     shape: str  # a FigureSpec shape name
@@ -58,14 +59,6 @@ class DetectedShape:
     members: list[int] = field(default_factory=list)  # indices of shapes inside (groups)
     dashed: str = "solid"  # group frames: solid, dashed or dotted
     outside_share: float = 1.0  # share of the ring outside the outline that is one surface
-
-    @property
-    def cx(self) -> float:
-        return self.x + self.w / 2
-
-    @property
-    def cy(self) -> float:
-        return self.y + self.h / 2
 
     def contains_point(self, px: float, py: float, margin: float = 0.0) -> bool:
         return self.x - margin <= px <= self.x + self.w + margin and self.y - margin <= py <= self.y + self.h + margin

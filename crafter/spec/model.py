@@ -53,13 +53,13 @@ class Point(_Model):
     y: float
 
 
-class Box(_Model):
-    """An axis-aligned rectangle: top-left corner plus size."""
+class RectGeometry:
+    """Centre and far edges of anything with x, y, w, h (the IR's Box, CraftEditor's detections)."""
 
     x: float
     y: float
-    w: float = Field(ge=0)
-    h: float = Field(ge=0)
+    w: float
+    h: float
 
     @property
     def cx(self) -> float:
@@ -76,6 +76,15 @@ class Box(_Model):
     @property
     def bottom(self) -> float:
         return self.y + self.h
+
+
+class Box(RectGeometry, _Model):
+    """An axis-aligned rectangle: top-left corner plus size."""
+
+    x: float
+    y: float
+    w: float = Field(ge=0)
+    h: float = Field(ge=0)
 
     def intersects(self, other: "Box", margin: float = 0.0) -> bool:
         return not (
