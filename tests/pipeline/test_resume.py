@@ -15,17 +15,7 @@ import pytest
 from crafter.graph import generate, list_runs, resume
 from crafter.spec import print_dsl
 
-BRIEF = 'A "Tokenizer" feeds an "Encoder", which feeds a "Decoder"; the decoder output goes to a "Classifier".'
-PLAN = """figure "Text model"
-tok node "Tokenizer"
-enc node "Encoder" fill=#ffffff text_color=#eeeeee
-dec node "Decoder"
-note node "Notes" box=0,0,80,32 pinned=true
-memo node "Memo" box=20,8,80,32 pinned=true
-e1 edge tok -> enc
-e2 edge enc -> dec
-"""
-ADD_CLASSIFIER = 'classifier node "Classifier"\ne3 edge dec -> classifier'
+from pipeline_script import ADD_CLASSIFIER, BRIEF, PLAN
 CLI = [sys.executable, "-c", "import sys; from crafter.cli import main; sys.exit(main())"]
 
 
