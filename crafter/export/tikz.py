@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 
 from crafter.export.latex import escape_latex
 from crafter.export.svgpath import parse_path
-from crafter.render.routes import point_at_half_length, spline_d
-from crafter.render.rules import WRAP_SLACK, drawn_route, node_label_lines, panel_letters, readable_on
+from crafter.render.routes import spline_d
+from crafter.render.rules import WRAP_SLACK, drawn_route, edge_label_plate, node_label_lines, panel_letters, readable_on
 from crafter.render.shapes import Paint, shape_svg
 from crafter.render.text import text_width, wrap
 from crafter.render.theme import Theme, get_theme
@@ -371,18 +371,11 @@ class _TikzWriter:
 
     def edge_label(self, e: Edge, pts: list[tuple[float, float]]) -> str:
         t = self.theme
-        fs = t.small_font_size
-        lb = e.label_box
-        if lb is None:
-            lines = wrap(e.label or "", fs, t.node_max_text_w)
-            (cx, cy), _ = point_at_half_length(pts)
-        else:
-            lines = wrap(e.label or "", fs, max(lb.w, fs) + WRAP_SLACK)
-            cx, cy = lb.cx, lb.cy
+        lines, plate = edge_label_plate(e, pts, t)
         bg, _ = self.colors.ref(t.background)
         fg, _ = self.colors.ref(t.edge_label_color)
         return (f"\\node[crafter edge label, fill={bg}, fill opacity=0.92, text opacity=1, text={fg}] "
-                f"({e.id}-label) at ({num(cx)},{num(cy)}) {{{self.tex_lines(lines)}}};")
+                f"({e.id}-label) at ({num(plate.cx)},{num(plate.cy)}) {{{self.tex_lines(lines)}}};")
 
     def draw_group(self, g: Group) -> list[str]:
         t = self.theme

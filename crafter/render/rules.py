@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from crafter.render.text import wrap
+from crafter.render.text import text_width, wrap
 from crafter.render.theme import Theme
 from crafter.spec.colors import contrast_ratio, is_color
 from crafter.spec.model import Box, Component, Edge, Node
@@ -89,3 +89,19 @@ def drawn_route(e: Edge, by_id: dict[str, Component]) -> list[tuple[float, float
     if isinstance(src, Node) and src.box is not None:
         pts[0] = meet_outline(src.shape, src.box, pts[1], pts[0])
     return pts
+
+
+def edge_label_plate(e: Edge, route: list[tuple[float, float]], theme: Theme) -> tuple[list[str], Box]:
+    """An edge label's lines and the plate behind them: the layout's label box, or (for a figure
+    without one) a plate centred at the route's half length."""
+    from crafter.render.routes import point_at_half_length
+
+    fs = theme.small_font_size
+    lb = e.label_box
+    if lb is not None:
+        return wrap(e.label or "", fs, max(lb.w, fs) + WRAP_SLACK), lb
+    lines = wrap(e.label or "", fs, theme.node_max_text_w)
+    w = max(text_width(line, fs) for line in lines) + 6
+    h = len(lines) * fs * theme.line_height + 2
+    (mx, my), _ = point_at_half_length(route)
+    return lines, Box(x=mx - w / 2, y=my - h / 2, w=w, h=h)

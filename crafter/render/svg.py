@@ -33,12 +33,12 @@ from typing import Callable
 from crafter.errors import RenderError
 from crafter.render.markers import MarkerSpec, can_trim, marker_def, trim
 from crafter.render.markup import base_direction, esc_attr, esc_text, needs_preserve, num, visual_order
-from crafter.render.routes import point_at_half_length, polyline_d, spline_d
+from crafter.render.routes import polyline_d, spline_d
 from crafter.render.shapes import Paint, dash_array, shape_svg
 from crafter.render.svg_io import metadata_element
 from crafter.render.text import ASCENT, DESCENT, text_width, wrap
 from crafter.render.theme import Theme, get_theme
-from crafter.render.rules import WRAP_SLACK, drawn_route, node_label_lines, panel_letters, readable_on
+from crafter.render.rules import WRAP_SLACK, drawn_route, edge_label_plate, node_label_lines, panel_letters, readable_on
 from crafter.spec.model import Box, Chart, Component, Edge, Figure, Group, Image, Node, Panel, Path, Text, parents
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -287,19 +287,10 @@ class _SvgWriter:
 
     def edge_label(self, e: Edge, route: list[tuple[float, float]]) -> str:
         t = self.theme
-        fs = t.small_font_size
-        lb = e.label_box
-        if lb is None:
-            lines = wrap(e.label or "", fs, t.node_max_text_w)
-            w = max(text_width(s, fs) for s in lines) + 6
-            h = len(lines) * fs * t.line_height + 2
-            (mx, my), _ = point_at_half_length(route)
-            lb = Box(x=mx - w / 2, y=my - h / 2, w=w, h=h)
-        else:
-            lines = wrap(e.label or "", fs, max(lb.w, fs) + WRAP_SLACK)
+        lines, lb = edge_label_plate(e, route, t)
         rect = (f'<rect x="{num(lb.x)}" y="{num(lb.y)}" width="{num(lb.w)}" height="{num(lb.h)}" rx="2" '
                 f'fill="{esc_attr(self.fill_behind(lb.cx, lb.cy))}" fill-opacity="0.92" stroke="none"/>')
-        return rect + self.text_lines(lines, lb.cx, lb.cy, fs, t.edge_label_color)
+        return rect + self.text_lines(lines, lb.cx, lb.cy, t.small_font_size, t.edge_label_color)
 
     def draw_group(self, g: Group) -> str:
         t = self.theme
