@@ -62,6 +62,9 @@ def train(
     n_heads: int = typer.Option(4, "--n-heads"),
     d_ff: int = typer.Option(432, "--d-ff"),
     threads: int = typer.Option(1, "--threads"),
+    copy_head: bool = typer.Option(True, "--copy-head/--no-copy-head", help="Pointer head that copies context tokens"),
+    init_from: Optional[Path] = typer.Option(None, "--init-from", help="Warm start from a saved model directory "
+                                             "(matching weights and its tokenizer)"),
     install: bool = typer.Option(False, "--install", help="Copy the trained model into crafter/llm/weights"),
 ) -> None:
     """Train CraftLM on the synthetic corpus (joint AR + block-diffusion loss); resumable.
@@ -76,8 +79,9 @@ def train(
     from crafter.llm.train import train as run_training
 
     tcfg = TrainConfig(out_dir=str(out_dir), steps=steps, batch_size=batch_size, lr=lr, threads=threads,
-                       time_budget_min=time_budget_min, model=CraftLMConfig(d_model=d_model, n_layers=n_layers,
-                                                                             n_heads=n_heads, d_ff=d_ff))
+                       time_budget_min=time_budget_min, init_from=str(init_from) if init_from else None,
+                       model=CraftLMConfig(d_model=d_model, n_layers=n_layers, n_heads=n_heads, d_ff=d_ff,
+                                           copy_head=copy_head))
     model_dir = run_training(tcfg, log=lambda s: typer.echo(s))
     if install:
         for name in ("config.json", "model.safetensors", "tokenizer.json"):

@@ -19,6 +19,7 @@ class KVCache:
         shape = (batch, n_heads, capacity, head_dim)
         self.keys = [torch.zeros(shape, dtype=dtype, device=device) for _ in range(n_layers)]
         self.values = [torch.zeros(shape, dtype=dtype, device=device) for _ in range(n_layers)]
+        self.ids = torch.zeros((batch, capacity), dtype=torch.long, device=device)  # token at each position
         self.capacity = capacity
         self.length = 0  # valid positions, shared by all layers
         self._pending = 0  # width of the forward in progress (set by begin)
@@ -36,6 +37,17 @@ class KVCache:
         self.keys[layer][:, :, self.length : end] = k
         self.values[layer][:, :, self.length : end] = v
         return self.keys[layer][:, :, :end], self.values[layer][:, :, :end]
+
+    def update_ids(self, ids: torch.Tensor) -> torch.Tensor:
+        """Write this forward's token ids (``[batch, width]``); return the ids of all valid positions.
+
+        A model whose output copies from its context (a pointer head) needs the token at
+        every cached position; they roll back with ``crop`` like the keys and values.
+        """
+        assert ids.shape[1] == self._pending, f"expected width {self._pending}, got {ids.shape[1]}"
+        end = self.length + self._pending
+        self.ids[:, self.length : end] = ids
+        return self.ids[:, :end]
 
     def commit(self) -> None:
         """Make the forward's positions part of the cache (call once after all layers)."""

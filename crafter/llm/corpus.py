@@ -84,7 +84,12 @@ def _held_out_word(word: str) -> bool:
 
 
 def _pseudo_word(rng: random.Random) -> str:
-    return "".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 3)))
+    if rng.random() < 0.5:
+        return "".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 3)))
+    # letter soup: unseen words split into pieces no training word shares, so only copying works
+    vowels, consonants = "aeiouy", "bcdfghjklmnpqrstvwxz"
+    return "".join(rng.choice(consonants) + rng.choice(vowels) + ("" if rng.random() < 0.6 else rng.choice(consonants))
+                   for _ in range(rng.randint(2, 4)))
 
 
 @dataclass
@@ -103,7 +108,7 @@ def vocab_for(split: str) -> Vocab:
 
 def make_label(rng: random.Random, vocab: Vocab, used: set[str]) -> str:
     for _ in range(50):
-        if vocab.pseudo and rng.random() < 0.25:
+        if vocab.pseudo and rng.random() < 0.5:
             head = _pseudo_word(rng)
         else:
             head = rng.choice(vocab.heads)

@@ -12,6 +12,20 @@ SwiGLU MLP, block, model, save/load. The same weights serve two modes:
 
 Positions are explicit (``positions``), because in the training layout the noised
 copy of the response reuses the positions of the clean copy.
+
+**Copy head** (``copy_head``). Most of a figure's DSL is copied from its brief: the
+labels are the researcher's words, many never seen in training. A 1.6 M-parameter
+model that must route a rare word through its vocabulary softmax learns that slowly;
+a pointer head learns it at once (pointer-generator networks, See et al. 2017). The
+final hidden state of each position ``j`` is a pointer key whose *value is the token
+that follows it*, ``x[j+1]`` — an induction head built in: "find where the context
+was like here, output what came next". The output distribution mixes the vocabulary
+softmax and the pointer's attention, scattered onto those tokens, with a learnt gate:
+``p = (1 - g) · softmax(W h) + g · Σ_j a_j [x_{j+1} = ·]``, and ``forward`` returns
+``log p``. A key counts for a query only where the attention mask lets the query see
+both ``j`` and ``j + 1`` and both hold clean tokens (not ``[MASK]``, not the noised
+copy), so causal rows copy only from their prefix (plain decoding and verification
+stay exact) and a mask block copies only from the clean context it sees.
 """
 
 from __future__ import annotations
@@ -41,6 +55,7 @@ class CraftLMConfig:
     mask_token_id: int = 3  # the [MASK] the diffusion drafter fills in
     eos_token_id: int = 2
     pad_token_id: int = 0
+    copy_head: bool = False  # a pointer head that copies context tokens (see CraftLM._copy_mix)
 
     @property
     def head_dim(self) -> int:
@@ -137,6 +152,10 @@ class CraftLM(nn.Module):
         self.embed = nn.Embedding(cfg.vocab_size, cfg.d_model)
         self.blocks = nn.ModuleList(Block(cfg, i) for i in range(cfg.n_layers))
         self.norm = RMSNorm(cfg.d_model, cfg.norm_eps)
+        if cfg.copy_head:
+            self.ptr_q = nn.Linear(cfg.d_model, cfg.d_model, bias=False)
+            self.ptr_k = nn.Linear(cfg.d_model, cfg.d_model, bias=False)
+            self.ptr_gate = nn.Linear(cfg.d_model, 1)
         self.apply(self._init)
         for name, p in self.named_parameters():  # GPT-2 style: scale residual projections by depth
             if name.endswith(("attn.out.weight", "mlp.down.weight")):
@@ -153,15 +172,20 @@ class CraftLM(nn.Module):
     def new_cache(self, capacity: int | None = None, batch: int = 1) -> KVCache:
         c = self.cfg
         p = self.embed.weight
-        return KVCache(c.n_layers, batch, c.n_heads, c.head_dim, capacity or c.max_len, dtype=p.dtype, device=p.device)
+        layers = c.n_layers + (1 if c.copy_head else 0)  # the pointer keys ride in one extra "layer"
+        return KVCache(layers, batch, c.n_heads, c.head_dim, capacity or c.max_len, dtype=p.dtype, device=p.device)
 
     def forward(self, input_ids: torch.Tensor, positions: torch.Tensor | None = None,
-                attn_mask: torch.Tensor | None = None, cache: KVCache | None = None) -> torch.Tensor:
-        """Logits ``[B, T, V]`` for ``input_ids`` ``[B, T]``.
+                attn_mask: torch.Tensor | None = None, cache: KVCache | None = None,
+                clean: torch.Tensor | None = None) -> torch.Tensor:
+        """Logits ``[B, T, V]`` for ``input_ids`` ``[B, T]`` (log-probabilities with the copy head).
 
         positions: ``[B, T]`` (default: continue after the cache). attn_mask: boolean,
         broadcastable to ``[B, 1, T, S]`` with ``S`` = cached + T keys, True = attend
         (default: causal). cache: appended to (call ``cache.crop`` to roll back).
+        clean: ``[B, T]`` bool, positions holding real tokens the copy head may copy
+        (default: every position that is not ``[MASK]``; training passes False for the
+        noised copy).
         """
         b, t = input_ids.shape
         start = cache.length if cache is not None else 0
@@ -178,9 +202,47 @@ class CraftLM(nn.Module):
         x = self.embed(input_ids)
         for block in self.blocks:
             x = block(x, cos, sin, attn_mask, cache)
+        h = self.norm(x)
+        logits = F.linear(h, self.embed.weight)
+        if self.cfg.copy_head:
+            logits = self._copy_mix(h, logits, input_ids, attn_mask, clean, cache)
         if cache is not None:
             cache.commit()
-        return F.linear(self.norm(x), self.embed.weight)
+        return logits
+
+    def _copy_mix(self, h: torch.Tensor, logits: torch.Tensor, input_ids: torch.Tensor,
+                  attn_mask: torch.Tensor | None, clean: torch.Tensor | None, cache: KVCache | None) -> torch.Tensor:
+        """Log of the gated mixture of the vocabulary softmax and the pointer (see the module doc)."""
+        b, t, d = h.shape
+        c = self.cfg
+        start = cache.length if cache is not None else 0
+        s = start + t
+        if clean is None:
+            clean = input_ids != c.mask_token_id
+        keys = self.ptr_k(h)
+        ids_all, clean_all = input_ids, clean
+        if cache is not None:  # pointer keys and token ids of the cached positions
+            k4 = keys.view(b, t, c.n_heads, c.head_dim).transpose(1, 2)
+            keys = cache.update(c.n_layers, k4, k4)[0].transpose(1, 2).reshape(b, s, d)
+            ids_all = cache.update_ids(input_ids)
+            clean_all = torch.cat([torch.ones(b, start, dtype=torch.bool, device=h.device), clean], 1)
+        if s < 2:
+            return F.log_softmax(logits, -1)
+        if attn_mask is None:  # causal, after the cache
+            vis = torch.ones(t, s, dtype=torch.bool, device=h.device).tril(start)[None]
+        else:
+            vis = attn_mask.reshape(attn_mask.shape[0], *attn_mask.shape[-2:]).expand(-1, t, s)
+        # key j (value: the token at j + 1) counts where the row sees j and j + 1, both clean
+        valid = vis[:, :, :-1] & vis[:, :, 1:] & (clean_all[:, :-1] & clean_all[:, 1:])[:, None, :]
+        scores = self.ptr_q(h) @ keys[:, :-1].transpose(1, 2) / math.sqrt(d)  # [B, T, S-1]
+        any_valid = valid.any(-1, keepdim=True)
+        scores = scores.masked_fill(~valid, float("-inf")).masked_fill(~any_valid, 0.0)
+        attn = torch.softmax(scores, -1) * valid
+        src = ids_all[:, 1:].unsqueeze(1).expand(b, t, s - 1)
+        p_copy = torch.zeros_like(logits).scatter_add_(2, src, attn)
+        gate = torch.sigmoid(self.ptr_gate(h)) * any_valid
+        probs = (1 - gate) * torch.softmax(logits, -1) + gate * p_copy
+        return probs.clamp_min(1e-12).log()
 
     # -- save / load ---------------------------------------------------------------
     def save(self, directory: str | Path, dtype: torch.dtype = torch.float16) -> None:

@@ -57,6 +57,7 @@ class TrainConfig:
     seed: int = 0
     threads: int = 1  # on a shared 2-core CPU one thread trains faster than two (measured: 16-22 s vs 31 s a step)
     time_budget_min: float | None = None  # stop (with a checkpoint) after this many minutes
+    init_from: str | None = None  # warm start: a saved model dir (weights that match are loaded, its tokenizer used)
     model: CraftLMConfig = field(default_factory=CraftLMConfig)
 
 
@@ -118,7 +119,7 @@ def build_batch(items: list[tuple[list[int], list[int]]], tcfg: TrainConfig, mas
 def losses(model: CraftLM, batch: dict[str, torch.Tensor]) -> tuple[torch.Tensor, torch.Tensor, dict[str, float]]:
     device = model.embed.weight.device
     batch = {k: v.to(device) for k, v in batch.items()}
-    logits = model(batch["input_ids"], batch["positions"], batch["attn_mask"])
+    logits = model(batch["input_ids"], batch["positions"], batch["attn_mask"], clean=~batch["is_diff"])
     tgt, is_diff = batch["targets"], batch["is_diff"]
     ar_t = torch.where(is_diff, IGNORE, tgt)
     diff_t = torch.where(is_diff, tgt, IGNORE)
@@ -166,6 +167,9 @@ def train(tcfg: TrainConfig, log=print) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     if (out / "tokenizer.json").is_file():
         tok = CraftTokenizer.load(out)
+    elif tcfg.init_from:
+        tok = CraftTokenizer.load(tcfg.init_from)
+        tok.save(out)
     else:
         corpus = make_corpus(tcfg.tokenizer_examples, "train", seed=10_000 + tcfg.seed)
         tok = train_tokenizer((e.prompt + e.target for e in corpus), tcfg.vocab_size)
@@ -176,6 +180,10 @@ def train(tcfg: TrainConfig, log=print) -> Path:
     torch.manual_seed(tcfg.seed)
     device = "cuda" if torch.cuda.is_available() else "cpu"  # a GPU when present
     model = CraftLM(mcfg).to(device)
+    if tcfg.init_from and not (out / "ckpt.pt").is_file():
+        src = CraftLM.load(tcfg.init_from)
+        missing, unexpected = model.load_state_dict(src.state_dict(), strict=False)
+        log(f"warm start from {tcfg.init_from}: new {sorted(missing)}, dropped {sorted(unexpected)}")
     decay = [p for n, p in model.named_parameters() if p.dim() >= 2]
     no_decay = [p for n, p in model.named_parameters() if p.dim() < 2]
     opt = torch.optim.AdamW([{"params": decay, "weight_decay": tcfg.weight_decay},
@@ -256,13 +264,16 @@ def main(argv: list[str] | None = None) -> None:
         ap.add_argument("--" + name.replace("_", "-"), type=int, default=getattr(TrainConfig, name))
     ap.add_argument("--lr", type=float, default=TrainConfig.lr)
     ap.add_argument("--time-budget-min", type=float, default=None)
+    ap.add_argument("--init-from", default=None, help="warm start from a saved model directory")
+    ap.add_argument("--copy-head", action=argparse.BooleanOptionalAction, default=True,
+                    help="pointer head that copies context tokens (default on)")
     for name in ("d_model", "n_layers", "n_heads", "d_ff"):
         ap.add_argument("--" + name.replace("_", "-"), type=int, default=getattr(CraftLMConfig, name))
     a = ap.parse_args(argv)
-    mcfg = CraftLMConfig(d_model=a.d_model, n_layers=a.n_layers, n_heads=a.n_heads, d_ff=a.d_ff)
+    mcfg = CraftLMConfig(d_model=a.d_model, n_layers=a.n_layers, n_heads=a.n_heads, d_ff=a.d_ff, copy_head=a.copy_head)
     tcfg = TrainConfig(out_dir=a.out_dir, steps=a.steps, batch_size=a.batch_size, eval_every=a.eval_every,
                        ckpt_every=a.ckpt_every, seed=a.seed, threads=a.threads, vocab_size=a.vocab_size, lr=a.lr,
-                       time_budget_min=a.time_budget_min, model=mcfg)
+                       time_budget_min=a.time_budget_min, init_from=a.init_from, model=mcfg)
     train(tcfg, log=lambda s: print(s, flush=True))
 
 

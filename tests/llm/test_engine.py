@@ -16,9 +16,9 @@ def _prompts(n, vocab, seed=0):
     return out
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2])
-def test_speculative_greedy_is_identical_to_plain(seed, make_model):
-    model = make_model(120, seed=seed, eos_token_id=2, mask_token_id=3)
+@pytest.mark.parametrize("seed,copy_head", [(0, False), (1, False), (2, False), (0, True), (1, True)])
+def test_speculative_greedy_is_identical_to_plain(seed, copy_head, make_model):
+    model = make_model(120, seed=seed, eos_token_id=2, mask_token_id=3, copy_head=copy_head)
     for prompt in _prompts(8, 120, seed):
         plain = generate_ids(model, prompt, 48, drafter=make_drafter("none"))
         for mode, bs in [("ngram", None), ("diffusion", None), ("diffusion", 4), ("diffusion", 16)]:

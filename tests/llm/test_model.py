@@ -9,8 +9,9 @@ from kernels import draft_attention_mask
 
 
 
-def test_cached_incremental_forward_matches_full_forward(make_model):
-    model = make_model(100)
+@pytest.mark.parametrize("copy_head", [False, True])
+def test_cached_incremental_forward_matches_full_forward(make_model, copy_head):
+    model = make_model(100, copy_head=copy_head)
     ids = torch.randint(4, 100, (1, 12))
     full = model(ids)
     cache = model.new_cache(64)
@@ -20,8 +21,9 @@ def test_cached_incremental_forward_matches_full_forward(make_model):
     assert torch.allclose(torch.cat([a, b, c], 1), full, atol=1e-5)
 
 
-def test_mask_block_does_not_change_causal_rows(make_model):
-    model = make_model(100, mask_token_id=3)
+@pytest.mark.parametrize("copy_head", [False, True])
+def test_mask_block_does_not_change_causal_rows(make_model, copy_head):
+    model = make_model(100, mask_token_id=3, copy_head=copy_head)
     ids = torch.randint(4, 100, (1, 8))
     cache = model.new_cache(64)
     model(ids[:, :5], cache=cache)
@@ -29,8 +31,9 @@ def test_mask_block_does_not_change_causal_rows(make_model):
     assert torch.allclose(with_masks[:, :3], model(ids)[:, 5:], atol=1e-5)
 
 
-def test_save_load_round_trip(tmp_path, make_model):
-    model = make_model(100)
+@pytest.mark.parametrize("copy_head", [False, True])
+def test_save_load_round_trip(tmp_path, make_model, copy_head):
+    model = make_model(100, copy_head=copy_head)
     model.save(tmp_path, dtype=torch.float32)
     again = CraftLM.load(tmp_path)
     ids = torch.randint(0, 100, (1, 6))
@@ -51,3 +54,20 @@ def test_missing_and_corrupt_weights(tmp_path, weights_dir):
     (bad / "config.json").write_text("{not json")
     with pytest.raises(ModelError, match="config"):
         get_backend(f"craftlm:{bad}")
+
+
+def test_copy_head_copies_only_from_what_a_row_may_see(make_model):
+    """A strong pointer (gate ≈ 1) puts its mass on tokens that follow visible clean positions."""
+    model = make_model(50, mask_token_id=3, copy_head=True)
+    with torch.no_grad():
+        model.ptr_gate.bias.fill_(30.0)
+    ids = torch.tensor([[10, 11, 12, 13, 14, 15]])
+    probs = model(ids).exp()[0]
+    assert torch.allclose(probs.sum(-1), torch.ones(6), atol=1e-4)
+    # row t copies tokens at positions 1..t (the token after a seen key j < t): never a future token
+    for t in range(1, 6):
+        assert probs[t, ids[0, 1 : t + 1]].sum() > 0.99
+        assert probs[t, ids[0, t + 1 :]].sum() < 1e-6
+    # a mask block copies from the clean prefix, never a [MASK]
+    out = model(torch.tensor([[10, 11, 12, 3, 3]]), attn_mask=draft_attention_mask(0, 3, 2)).exp()[0]
+    assert out[3:, 3].max() < 1e-6 and out[3:, [11, 12]].sum(-1).min() > 0.99
