@@ -70,6 +70,51 @@ def _strip_fences(text: str) -> str:
 # ---------------------------------------------------------------------------------
 
 
+def dsl_line_ok(line: str) -> bool:
+    """Whether one line of model output is a DSL statement on its own (references unchecked)."""
+    from crafter.spec import parse_component, parse_dsl
+
+    if not line.strip():
+        return True
+    try:
+        parse_component(line)
+        return True
+    except CrafterError:
+        pass
+    try:
+        parse_dsl(line)
+        return True
+    except CrafterError:
+        return False
+
+
+class DSLLineGuard:
+    """Decoding guard: the token count that ends the first finished line that does not parse.
+
+    Called by the engine after every round with all generated tokens; lines already found
+    valid are not parsed again. Returns ``None`` while every finished line parses.
+    """
+
+    def __init__(self, decode) -> None:
+        self.decode = decode
+        self.checked = 0  # finished lines known to be valid
+
+    def __call__(self, out: list[int]) -> int | None:
+        lines = self.decode(out).split("\n")[:-1]  # the last piece is unfinished
+        for i in range(self.checked, len(lines)):
+            if not dsl_line_ok(lines[i]):
+                lo, hi = 1, len(out)  # fewest tokens whose text holds line i's newline
+                while lo < hi:
+                    mid = (lo + hi) // 2
+                    if self.decode(out[:mid]).count("\n") >= i + 1:
+                        hi = mid
+                    else:
+                        lo = mid + 1
+                return lo
+            self.checked = i + 1
+        return None
+
+
 class CraftLMBackend:
     """The built-in model with self-speculative decoding (default ``speculative="diffusion"``)."""
 
@@ -94,7 +139,10 @@ class CraftLMBackend:
                              f"({self.model.cfg.vocab_size}) vocabularies differ")
 
     def complete(self, task: str, prompt: str, *, max_new_tokens: int = 512, temperature: float = 0.0,
-                 speculative: str | None = "diffusion", block_size: int | None = None, seed: int | None = None) -> Completion:
+                 speculative: str | None = "diffusion", block_size: int | None = None, seed: int | None = None,
+                 guard: bool = True) -> Completion:
+        """Generate for ``task``. guard: stop at the first finished line that is not a DSL
+        statement (the caller falls back at once instead of waiting for garbage to end)."""
         import torch
 
         from crafter.llm.engine import generate_ids, make_drafter
@@ -104,7 +152,8 @@ class CraftLMBackend:
         gen = torch.Generator().manual_seed(seed) if seed is not None else None
         try:
             drafter = make_drafter(speculative or "none", task, block_size)
-            res = generate_ids(self.model, ids, max_new_tokens, temperature, drafter, gen)
+            res = generate_ids(self.model, ids, max_new_tokens, temperature, drafter, gen,
+                               guard=DSLLineGuard(self.tokenizer.decode) if guard else None)
         except ValueError as exc:
             raise ModelError(str(exc)) from exc
         stats = {"backend": self.name, "task": task, "prompt_tokens": len(ids), **res.stats()}

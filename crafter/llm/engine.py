@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Callable, Protocol
 
 import torch
 
@@ -195,7 +195,7 @@ class GenerationResult:
     proposed_per_round: list[int] = field(default_factory=list)
     seconds: float = 0.0  # decode time
     prefill_seconds: float = 0.0
-    stopped: str = "eos"  # eos | length
+    stopped: str = "eos"  # eos | length | guard
     drafter: str = "none"
 
     def stats(self) -> dict:
@@ -220,8 +220,15 @@ class GenerationResult:
 
 @torch.inference_mode()
 def generate_ids(model: CraftLM, prompt_ids: list[int], max_new_tokens: int = 512, temperature: float = 0.0,
-                 drafter: Drafter | None = None, generator: torch.Generator | None = None) -> GenerationResult:
-    """Decode after ``prompt_ids``; stops at EOS or ``max_new_tokens`` (always terminates)."""
+                 drafter: Drafter | None = None, generator: torch.Generator | None = None,
+                 guard: Callable[[list[int]], int | None] | None = None) -> GenerationResult:
+    """Decode after ``prompt_ids``; stops at EOS or ``max_new_tokens`` (always terminates).
+
+    guard: called with the tokens generated so far after every round; a number ``k``
+    stops decoding with the first ``k`` tokens kept (``stopped="guard"``) — the caller's
+    way to give up on output that can no longer be valid. It sees the same tokens in the
+    same order whatever the drafter, so guarded output is identical across drafters too.
+    """
     cfg = model.cfg
     drafter = drafter or NoDrafter()
     if not prompt_ids:
@@ -267,15 +274,24 @@ def generate_ids(model: CraftLM, prompt_ids: list[int], max_new_tokens: int = 51
             res.accepted_per_round.append(accepted)
             res.proposed_per_round.append(n)
         new = drafts[:accepted] + [nxt]
-        if cfg.eos_token_id in new:
-            out += new[: new.index(cfg.eos_token_id)]
-            res.stopped = "eos"
-            break
+        eos = cfg.eos_token_id in new
+        if eos:
+            new = new[: new.index(cfg.eos_token_id)]
         out += new
         ids += new
+        # the order of these checks makes every stop land where plain decoding (one token a
+        # round) would have stopped, however many tokens this round committed
+        keep = guard(out) if guard is not None else None
+        if keep is not None and keep <= max_new_tokens:
+            out = out[:keep]
+            res.stopped = "guard"
+            break
         if len(out) >= max_new_tokens:
             out = out[:max_new_tokens]
             res.stopped = "length"
+            break
+        if eos:
+            res.stopped = "eos"
             break
     res.seconds = time.perf_counter() - t0
     res.ids = out

@@ -22,7 +22,10 @@ that follows it*, ``x[j+1]`` — an induction head built in: "find where the con
 was like here, output what came next". The output distribution mixes the vocabulary
 softmax and the pointer's attention, scattered onto those tokens, with a learnt gate:
 ``p = (1 - g) · softmax(W h) + g · Σ_j a_j [x_{j+1} = ·]``, and ``forward`` returns
-``log p``. A key counts for a query only where the attention mask lets the query see
+``log p``. The pointer's scores are a learnt bilinear form plus an *induction prior*:
+learnt weights on "the key's token is the query's token" and "the tokens before them
+are equal" (cosine of the embeddings), so copying works from the first step and the
+learnt part only has to disambiguate repeated tokens. A key counts for a query only where the attention mask lets the query see
 both ``j`` and ``j + 1`` and both hold clean tokens (not ``[MASK]``, not the noised
 copy), so causal rows copy only from their prefix (plain decoding and verification
 stay exact) and a mask block copies only from the clean context it sees.
@@ -156,6 +159,8 @@ class CraftLM(nn.Module):
             self.ptr_q = nn.Linear(cfg.d_model, cfg.d_model, bias=False)
             self.ptr_k = nn.Linear(cfg.d_model, cfg.d_model, bias=False)
             self.ptr_gate = nn.Linear(cfg.d_model, 1)
+            # identity prior of the pointer: weights of "same token here" and "same token before"
+            self.ptr_prior = nn.Parameter(torch.tensor([4.0, 2.0]))
         self.apply(self._init)
         for name, p in self.named_parameters():  # GPT-2 style: scale residual projections by depth
             if name.endswith(("attn.out.weight", "mlp.down.weight")):
@@ -235,6 +240,11 @@ class CraftLM(nn.Module):
         # key j (value: the token at j + 1) counts where the row sees j and j + 1, both clean
         valid = vis[:, :, :-1] & vis[:, :, 1:] & (clean_all[:, :-1] & clean_all[:, 1:])[:, None, :]
         scores = self.ptr_q(h) @ keys[:, :-1].transpose(1, 2) / math.sqrt(d)  # [B, T, S-1]
+        # induction prior: a key scores higher where its token (and the one before it) equals the query's
+        e = F.normalize(self.embed(ids_all).detach(), dim=-1)
+        e_prev = torch.cat([torch.zeros_like(e[:, :1]), e[:, :-1]], 1)
+        scores = scores + self.ptr_prior[0] * (e[:, start:] @ e[:, :-1].transpose(1, 2)) \
+            + self.ptr_prior[1] * (e_prev[:, start:] @ e_prev[:, :-1].transpose(1, 2))
         any_valid = valid.any(-1, keepdim=True)
         scores = scores.masked_fill(~valid, float("-inf")).masked_fill(~any_valid, 0.0)
         attn = torch.softmax(scores, -1) * valid

@@ -181,8 +181,10 @@ def train(tcfg: TrainConfig, log=print) -> Path:
     device = "cuda" if torch.cuda.is_available() else "cpu"  # a GPU when present
     model = CraftLM(mcfg).to(device)
     if tcfg.init_from and not (out / "ckpt.pt").is_file():
-        src = CraftLM.load(tcfg.init_from)
-        missing, unexpected = model.load_state_dict(src.state_dict(), strict=False)
+        from safetensors.torch import load_file
+
+        src = {k: v.float() for k, v in load_file(str(Path(tcfg.init_from) / "model.safetensors")).items()}
+        missing, unexpected = model.load_state_dict(src, strict=False)
         log(f"warm start from {tcfg.init_from}: new {sorted(missing)}, dropped {sorted(unexpected)}")
     decay = [p for n, p in model.named_parameters() if p.dim() >= 2]
     no_decay = [p for n, p in model.named_parameters() if p.dim() < 2]

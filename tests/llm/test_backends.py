@@ -168,3 +168,16 @@ def test_openai_unreachable_server():
 def test_openai_bad_url():
     with pytest.raises(ModelError, match="not an http"):
         _fresh("openai:ftp//nowhere")
+
+
+def test_the_dsl_line_guard_stops_at_the_first_line_that_does_not_parse(tokenizer):
+    from crafter.llm.backends import DSLLineGuard
+
+    good = 'figure "T"\nn1 node "A"\ne1 edge n1 -> n2\n'
+    bad = '" node "Vi "\n'
+    ids = tokenizer.encode(good + bad + 'n3 node "C"\n')
+    guard = DSLLineGuard(tokenizer.decode)
+    assert guard(tokenizer.encode(good)) is None
+    keep = guard(ids)
+    assert tokenizer.decode(ids[:keep]) == good + bad
+    assert DSLLineGuard(tokenizer.decode)(tokenizer.encode(good + 'n3 node "unfinished')) is None

@@ -96,3 +96,23 @@ def test_diffusion_block_size_adapts():
     for _ in range(10):
         d.observe(8, 8, None, 0.0)
     assert d.block_size >= 14
+
+
+@pytest.mark.parametrize("copy_head", [False, True])
+def test_a_guard_cuts_output_where_plain_decoding_would(copy_head, make_model):
+    """A guard that gives up at a token value stops every drafter at the same place."""
+    model = make_model(120, seed=3, eos_token_id=2, mask_token_id=3, copy_head=copy_head)
+    for prompt in _prompts(6, 120, 3):
+        plain_full = generate_ids(model, prompt, 48, drafter=make_drafter("none"))
+        if len(plain_full.ids) < 6:
+            continue
+        bad = plain_full.ids[len(plain_full.ids) // 2]
+
+        def guard(out, bad=bad):
+            return out.index(bad) + 1 if bad in out else None
+
+        plain = generate_ids(model, prompt, 48, drafter=make_drafter("none"), guard=guard)
+        assert plain.stopped == "guard" and plain.ids == plain_full.ids[: plain_full.ids.index(bad) + 1]
+        for mode in ("ngram", "diffusion"):
+            spec = generate_ids(model, prompt, 48, drafter=make_drafter(mode), guard=guard)
+            assert spec.ids == plain.ids and spec.stopped == "guard", mode
