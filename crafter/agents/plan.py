@@ -146,6 +146,9 @@ def plan(brief: str, backend: Any, *, max_attempts: int = MAX_ATTEMPTS) -> dict[
                 reason = f"the model failed ({e})"
                 break
             calls.append(record)
+            if record.get("stopped_at_invalid_line"):  # a cut-short figure would silently lose the rest
+                reason = "the model wrote a line that is not DSL"
+                continue
             try:
                 fig, issues, notes = assemble_figure(text)
             except PlanFailed as e:  # unusable DSL: sample once more, unless the model was looping

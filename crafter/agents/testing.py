@@ -15,6 +15,7 @@ or a dict that can also fail or stall, which is how tests reach the edge cases::
     )
 
 ``error`` raises :class:`ScriptedFailure`; ``delay`` sleeps first (a slow model);
+``stopped`` sets the stop reason in the statistics (``"guard"``: cut at a bad line);
 ``touch`` creates a file when the call starts (so a test knows where the run is, e.g.
 to kill it). A rule-matched reply is deterministic whatever the call order, which the
 kill-and-resume test needs; queued replies depend on the order of calls.
@@ -112,8 +113,10 @@ class ScriptedBackend:
             raise ScriptedFailure(str(reply["error"]))
         text = str(reply.get("text", ""))
         n = max(1, len(text) // 4)  # rough token count, so progress shows plausible numbers
-        return Completion(text, {"new_tokens": n, "forwards": n, "tokens_per_forward": 1.0,
-                                 "seconds": float(reply.get("delay", 0.0))})
+        stats = {"new_tokens": n, "forwards": n, "tokens_per_forward": 1.0, "seconds": float(reply.get("delay", 0.0))}
+        if reply.get("stopped"):  # e.g. "guard": the backend gave up on a line that was not DSL
+            stats["stopped"] = str(reply["stopped"])
+        return Completion(text, stats)
 
     @property
     def tasks_called(self) -> list[str]:

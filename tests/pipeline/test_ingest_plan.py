@@ -111,6 +111,17 @@ def test_plan_falls_back_to_rules_with_a_message(scripted, replies) -> None:
     assert "planned from the brief by rules" in out["warnings"][-1]
 
 
+def test_a_plan_cut_at_a_bad_line_is_not_used_as_the_figure(scripted) -> None:
+    """Output the backend stopped at a non-DSL line would lose the rest: sample again."""
+    cut = {"text": 't node "Tokenizer"\n" node "Enc\n', "stopped": "guard"}
+    full = 't node "Tokenizer"\ne node "Encoder"\nd node "Decoder"\na edge t -> e\nb edge e -> d\n'
+    out = plan(BRIEF, scripted(plan=[cut, full]))
+    assert out["source"] == "model" and len(out["calls"]) == 2
+    assert out["calls"][0]["stopped_at_invalid_line"] is True
+    out = plan(BRIEF, scripted(plan=[cut, cut]))
+    assert out["source"] == "rules" and "not DSL" in out["warnings"][-1]
+
+
 def test_plan_without_a_model() -> None:
     out = plan(BRIEF, None)
     assert out["source"] == "rules" and out["warnings"] == [] and out["calls"] == []
