@@ -243,7 +243,7 @@ def generate_ids(model: CraftLM, prompt_ids: list[int], max_new_tokens: int = 51
     cache = model.new_cache(capacity=limit)
     t0 = time.perf_counter()
     if len(prompt_ids) > 1:
-        model(torch.tensor([prompt_ids[:-1]]), cache=cache)
+        model(torch.tensor([prompt_ids[:-1]]), cache=cache, copy_len=len(prompt_ids))
     prefill = time.perf_counter() - t0
     ids = list(prompt_ids)
     out: list[int] = []
@@ -259,7 +259,7 @@ def generate_ids(model: CraftLM, prompt_ids: list[int], max_new_tokens: int = 51
         # ---- one forward: verify [a0, d1..dn] causally, draft with M1..Mm ----
         x = torch.tensor([[ids[-1], *drafts] + [cfg.mask_token_id] * m])
         mask = draft_attention_mask(p, 1 + n, m) if n + m > 0 else None
-        logits = model(x, attn_mask=mask, cache=cache)[0]  # [1 + n + m, V]
+        logits = model(x, attn_mask=mask, cache=cache, copy_len=len(prompt_ids))[0]  # [1 + n + m, V]
         res.forward_passes += 1
         verify = logits[: 1 + n]
         # ---- accept ----

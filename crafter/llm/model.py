@@ -159,17 +159,25 @@ class CraftLM(nn.Module):
             self.ptr_q = nn.Linear(cfg.d_model, cfg.d_model, bias=False)
             self.ptr_k = nn.Linear(cfg.d_model, cfg.d_model, bias=False)
             self.ptr_gate = nn.Linear(cfg.d_model, 1)
+            # the gate also sees what the pointer proposes (the embedding of the token it would copy):
+            # "copy a word's next piece" and "copy a space or full stop at a label's end" need different gates
+            self.ptr_gate_c = nn.Linear(cfg.d_model, 1, bias=False)
             # identity prior of the pointer: weights of "same token here" and "same token before"
             self.ptr_prior = nn.Parameter(torch.tensor([4.0, 2.0]))
         self.apply(self._init)
         for name, p in self.named_parameters():  # GPT-2 style: scale residual projections by depth
             if name.endswith(("attn.out.weight", "mlp.down.weight")):
                 nn.init.normal_(p, std=0.02 / math.sqrt(2 * cfg.n_layers))
+        self._init_weights_after()
 
     @staticmethod
     def _init(m: nn.Module) -> None:
         if isinstance(m, (nn.Linear, nn.Embedding)):
             nn.init.normal_(m.weight, std=0.02)
+
+    def _init_weights_after(self) -> None:
+        if self.cfg.copy_head:
+            nn.init.zeros_(self.ptr_gate_c.weight)  # starts as the plain gate (warm starts are undisturbed)
 
     def num_params(self) -> int:
         return sum(p.numel() for p in self.parameters())
@@ -182,7 +190,7 @@ class CraftLM(nn.Module):
 
     def forward(self, input_ids: torch.Tensor, positions: torch.Tensor | None = None,
                 attn_mask: torch.Tensor | None = None, cache: KVCache | None = None,
-                clean: torch.Tensor | None = None) -> torch.Tensor:
+                clean: torch.Tensor | None = None, copy_len: int | torch.Tensor | None = None) -> torch.Tensor:
         """Logits ``[B, T, V]`` for ``input_ids`` ``[B, T]`` (log-probabilities with the copy head).
 
         positions: ``[B, T]`` (default: continue after the cache). attn_mask: boolean,
@@ -190,7 +198,9 @@ class CraftLM(nn.Module):
         (default: causal). cache: appended to (call ``cache.crop`` to roll back).
         clean: ``[B, T]`` bool, positions holding real tokens the copy head may copy
         (default: every position that is not ``[MASK]``; training passes False for the
-        noised copy).
+        noised copy). copy_len: the copy head copies only tokens at positions below it (an
+        int, or ``[B]``): the prompt's length, so the model copies from its source and never
+        from its own output, which would let one slip repeat itself (default: anything seen).
         """
         b, t = input_ids.shape
         start = cache.length if cache is not None else 0
@@ -210,13 +220,14 @@ class CraftLM(nn.Module):
         h = self.norm(x)
         logits = F.linear(h, self.embed.weight)
         if self.cfg.copy_head:
-            logits = self._copy_mix(h, logits, input_ids, attn_mask, clean, cache)
+            logits = self._copy_mix(h, logits, input_ids, attn_mask, clean, cache, copy_len)
         if cache is not None:
             cache.commit()
         return logits
 
     def _copy_mix(self, h: torch.Tensor, logits: torch.Tensor, input_ids: torch.Tensor,
-                  attn_mask: torch.Tensor | None, clean: torch.Tensor | None, cache: KVCache | None) -> torch.Tensor:
+                  attn_mask: torch.Tensor | None, clean: torch.Tensor | None, cache: KVCache | None,
+                  copy_len: int | torch.Tensor | None = None) -> torch.Tensor:
         """Log of the gated mixture of the vocabulary softmax and the pointer (see the module doc)."""
         b, t, d = h.shape
         c = self.cfg
@@ -239,6 +250,9 @@ class CraftLM(nn.Module):
             vis = attn_mask.reshape(attn_mask.shape[0], *attn_mask.shape[-2:]).expand(-1, t, s)
         # key j (value: the token at j + 1) counts where the row sees j and j + 1, both clean
         valid = vis[:, :, :-1] & vis[:, :, 1:] & (clean_all[:, :-1] & clean_all[:, 1:])[:, None, :]
+        if copy_len is not None:  # the copied token (at j + 1) must lie in the source
+            limit = torch.as_tensor(copy_len, device=h.device).reshape(-1, 1, 1)
+            valid = valid & (torch.arange(1, s, device=h.device).view(1, 1, -1) < limit)
         scores = self.ptr_q(h) @ keys[:, :-1].transpose(1, 2) / math.sqrt(d)  # [B, T, S-1]
         # induction prior: a key scores higher where its token (and the one before it) equals the query's
         e = F.normalize(self.embed(ids_all).detach(), dim=-1)
@@ -250,7 +264,8 @@ class CraftLM(nn.Module):
         attn = torch.softmax(scores, -1) * valid
         src = ids_all[:, 1:].unsqueeze(1).expand(b, t, s - 1)
         p_copy = torch.zeros_like(logits).scatter_add_(2, src, attn)
-        gate = torch.sigmoid(self.ptr_gate(h)) * any_valid
+        proposal = attn @ self.embed(ids_all[:, 1:]).detach()  # [B, T, d]: the token the pointer would copy
+        gate = torch.sigmoid(self.ptr_gate(h) + self.ptr_gate_c(proposal)) * any_valid
         probs = (1 - gate) * torch.softmax(logits, -1) + gate * p_copy
         return probs.clamp_min(1e-12).log()
 

@@ -113,13 +113,15 @@ def build_batch(items: list[tuple[list[int], list[int]]], tcfg: TrainConfig, mas
         clean_end = len(items[k][0]) + len(items[k][1])
         is_diff[k, clean_end:n] = True
     return {"input_ids": input_ids, "positions": positions, "targets": targets,
-            "attn_mask": attn[:, None], "is_diff": is_diff}
+            "attn_mask": attn[:, None], "is_diff": is_diff,
+            "prompt_len": torch.tensor([len(it[0]) for it in items])}
 
 
 def losses(model: CraftLM, batch: dict[str, torch.Tensor]) -> tuple[torch.Tensor, torch.Tensor, dict[str, float]]:
     device = model.embed.weight.device
     batch = {k: v.to(device) for k, v in batch.items()}
-    logits = model(batch["input_ids"], batch["positions"], batch["attn_mask"], clean=~batch["is_diff"])
+    logits = model(batch["input_ids"], batch["positions"], batch["attn_mask"], clean=~batch["is_diff"],
+                   copy_len=batch["prompt_len"])
     tgt, is_diff = batch["targets"], batch["is_diff"]
     ar_t = torch.where(is_diff, IGNORE, tgt)
     diff_t = torch.where(is_diff, tgt, IGNORE)
