@@ -345,10 +345,12 @@ class _Builder:
             ends = [self._attach(ln.start, shapes, tol, ln, True), self._attach(ln.end, shapes, tol, ln, False)]
             pts = list(ln.points)
             head_start, head_end = ln.head_start is not None, ln.head_end is not None
+            kinds = [ln.head_start.kind if head_start else "none", ln.head_end.kind if head_end else "none"]
             # an arrowhead only at the start: flip so the head is at the target end
             if head_start and not head_end:
                 pts.reverse()
                 ends.reverse()
+                kinds.reverse()
                 head_start, head_end = False, True
             src = ends[0]
             tgt = ends[1]
@@ -368,10 +370,10 @@ class _Builder:
                 continue
             route = [self.pt(p) for p in pts]
             kw: dict[str, Any] = {}
-            if not head_end:
-                kw["head"] = "none"
-            if head_start and head_end:
-                kw["tail"] = "arrow"
+            if kinds[1] != "arrow":
+                kw["head"] = kinds[1]
+            if kinds[0] != "none":
+                kw["tail"] = kinds[0]
             if ln.style != "solid":
                 kw["style"] = ln.style
             if color_distance(ln.color, _rgb(THEME.edge_color)) > 40:

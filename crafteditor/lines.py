@@ -36,6 +36,9 @@ class Arrowhead:
     mask_box: tuple[int, int, int, int]  # x0, y0, x1, y1 of the head pixels
     pixels: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((0, 2)))  # N×2 pixel centres (x, y)
     weights: np.ndarray = field(repr=False, default_factory=lambda: np.zeros(0))  # ink coverage of each
+    kind: str = "arrow"  # the IR's head names: arrow (filled triangle), open (a 'V'), diamond
+    pointing: tuple[float, float] | None = None  # axis known from the head's own shape (a 'V': its bisector)
+    axis_from_shape: bool = False  # set by axis(): the head's pixels (not the line) gave its axis
 
     def axis(self, entry: Pt, fallback: tuple[float, float]) -> tuple[tuple[float, float], Pt]:
         """(direction from the line into the head, a point on the head's axis).
@@ -49,8 +52,12 @@ class Arrowhead:
         rel = self.pixels - c
         cov = (rel * w[:, None]).T @ rel / w.sum()
         evals, evecs = np.linalg.eigh(cov)
-        if evals[0] <= 1e-9 or evals[1] / evals[0] < 1.4:
+        self.axis_from_shape = True
+        if self.pointing is not None:  # a 'V' is about as wide as long: its pixels give no axis
+            d = np.asarray(self.pointing, dtype=np.float64)
+        elif evals[0] <= 1e-9 or evals[1] / evals[0] < 1.4:
             d = np.asarray(fallback, dtype=np.float64)
+            self.axis_from_shape = False
         else:
             d = evecs[:, int(np.argmax(evals))]
             if float(d @ (c - np.asarray(entry))) < 0:
@@ -201,6 +208,11 @@ def detect_lines(rgb: np.ndarray, residual: np.ndarray, background: np.ndarray) 
     coverage = np.where(lines_mask, coverage_all, 0).astype(np.float32)
     lw = _stroke_width(coverage, skel, rough * 1.2) if skel.any() else rough
     pieces = [_to_xy(p) for p in trace_skeleton(skel) if p]
+    pieces, open_heads, heads = _find_open_heads(pieces, residual, coverage_all, lw, heads)
+    for h in open_heads:
+        x0, y0, x1, y1 = h.mask_box
+        head_mask[y0:y1, x0:x1] |= _pixels_mask(h, (y1 - y0, x1 - x0))
+    heads += open_heads
     pieces = _pair_through_junctions(pieces, lw)
     chains = _chain_dashes(pieces, lw)
     paths: list[LinePath] = []
@@ -219,7 +231,7 @@ def detect_lines(rgb: np.ndarray, residual: np.ndarray, background: np.ndarray) 
         simple = simplify(pts, max(1.0, 0.8 * lw))
         simple = refine(simple, coverage, lw)
         paths.append(LinePath(points=simple, width=lw, color=(0, 0, 0), style=style, pieces=len(chain)))
-    _attach_heads(paths, heads, lw)
+    _attach_heads(paths, heads, lw, residual)
     explained = np.zeros_like(residual)
     for p in paths:
         _draw_path(explained, p, lw)
@@ -388,8 +400,285 @@ def _find_heads(residual: np.ndarray, lw: float, coverage: np.ndarray) -> tuple[
     return heads, head_mask
 
 
-def _attach_heads(paths: list[LinePath], heads: list[Arrowhead], lw: float) -> None:
-    """Give each head to the path end nearest it (a head never sits mid-line), aligned to that line."""
+def _head_kind(h: Arrowhead, d: tuple[float, float], residual: np.ndarray, lw: float, trusted: bool = True) -> str:
+    """arrow, open or diamond, from cross-sections of the ink behind the tip.
+
+    Slices across the axis, every half pixel back from the tip: a filled head is one run of ink
+    per slice, an open 'V' is two or three (its arms, and the line between them); a filled
+    triangle is widest at its back, a diamond half-way along. Measured on Crafter's own heads
+    at 100–300 dpi (``tests/crafteditor/test_shapes_lines.py``).
+
+    An axis not ``trusted`` (lent by the line, because the head's pixels are about as wide as long)
+    may be wrong where a route turns just before a small head: slices across a wrong axis read
+    any head as any kind, so then only a clear 'V' is claimed (hollow, symmetric, sharp tip).
+    """
+    H, W = residual.shape
+    dx, dy = d
+    nx, ny = -dy, dx
+    tip = np.asarray(h.tip) - 0.5 * np.asarray(d)  # the last half pixel is anti-aliasing
+    reach = 2.5 * max(h.length, h.width, 4 * lw)
+    half = 0.9 * max(h.width, 4 * lw)
+    ts = np.arange(1.0, reach, 0.5)
+    ss = np.arange(-half, half + 0.01, 0.5)
+    px = tip[0] - ts[:, None] * dx + ss[None, :] * nx
+    py = tip[1] - ts[:, None] * dy + ss[None, :] * ny
+    xi, yi = np.floor(px).astype(int), np.floor(py).astype(int)
+    inside = (xi >= 0) & (xi < W) & (yi >= 0) & (yi < H)
+    ink = np.zeros(px.shape, bool)
+    ink[inside] = residual[yi[inside], xi[inside]]
+    widths, runs, centres = [], [], []
+    for row in ink:
+        on = np.flatnonzero(row)
+        if on.size == 0:
+            widths.append(0.0)
+            runs.append(0)
+            centres.append(0.0)
+            continue
+        runs.append(1 + int(np.count_nonzero(np.diff(on) > 2)))  # a gap of over a pixel splits runs
+        widths.append((on[-1] - on[0] + 1) * 0.5)
+        centres.append(float(ss[on[0]] + ss[on[-1]]) / 2)
+    widths_a = np.asarray(widths)
+    wide = widths_a > lw + 2.5  # wider than the line: still the head
+    if not wide.any():
+        return "arrow"
+    # the head is the first stretch of wide slices; what lies behind it (a route's corner, a
+    # node's outline) is not the head
+    first = int(np.argmax(wide))
+    narrow = np.flatnonzero(~wide[first:])
+    extent = first + (int(narrow[0]) if narrow.size else len(wide) - first)
+    body = slice(int(0.3 * extent), max(int(0.3 * extent) + 1, int(0.8 * extent)))
+    # a head is symmetric about its axis; lopsided slices mean the axis is not the head's (a
+    # route turning just before a small head lends it the line's direction): claim nothing
+    lopsided = float(np.median(np.abs(centres[first:extent])))
+    if lopsided > 1.0 + 0.15 * float(widths_a[first:extent].max()):
+        return "arrow"
+    hollow = np.mean([r >= 2 for r in runs[body]]) if runs[body] else 0.0
+    if not trusted:
+        sharp = widths_a[0] <= 0.6 * widths_a[:extent].max()
+        return "open" if hollow >= 0.5 and lopsided <= 0.75 and sharp else "arrow"
+    if hollow >= 0.5:
+        return "open"
+    top = float(widths_a[:extent].max())
+    widest = float(np.mean(np.flatnonzero(widths_a[:extent] >= 0.9 * top)))  # middle of the widest stretch
+    # a diamond is widest half-way and narrows again behind; a triangle is widest at its back.
+    # Middle of the widest stretch over the head's length, measured at 100 and 150 dpi:
+    # diamonds 0.17–0.43, triangles 0.69–0.85 (0.69: a head whose back corners fade)
+    if extent >= 6 and widest <= 0.55 * extent:
+        return "diamond"
+    return "arrow"
+
+
+def _find_open_heads(pieces: list[list[Pt]], residual: np.ndarray, coverage: np.ndarray, lw: float,
+                     filled: list[Arrowhead]) -> tuple[list[list[Pt]], list[Arrowhead], list[Arrowhead]]:
+    """Open 'V' heads too thin to survive the opening that finds filled heads.
+
+    The skeleton of a 'V' is either one short piece that folds at its apex, or two short pieces
+    meeting there (a line running into the apex splits it). Both arms are about equally long,
+    at 25°–80° to each other (Crafter's is 56°; a route's right-angle corner is not a head).
+    They leave the traced pieces and become heads of kind 'open'. Returns the pieces left, the
+    open heads and the filled heads that are not an open head's tip.
+    """
+    max_arm = 10 * lw + 16
+    short = [i for i, p in enumerate(pieces) if 2 <= len(p) and _plen(p) <= 2.2 * max_arm]
+    heads: list[Arrowhead] = []
+    used: set[int] = set()
+
+    def make(arms: list[list[Pt]], apex: Pt) -> bool:
+        ends = [a[-1] if math.dist(a[0], apex) < math.dist(a[-1], apex) else a[0] for a in arms]
+        la, lb = (math.dist(apex, e) for e in ends)
+        if min(la, lb) < 2 * lw + 1.5 or max(la, lb) > max_arm or max(la, lb) > 1.7 * min(la, lb):
+            return False
+        ua = ((ends[0][0] - apex[0]) / la, (ends[0][1] - apex[1]) / la)
+        ub = ((ends[1][0] - apex[0]) / lb, (ends[1][1] - apex[1]) / lb)
+        cos = ua[0] * ub[0] + ua[1] * ub[1]
+        if not math.cos(math.radians(80)) <= cos <= math.cos(math.radians(25)):
+            return False
+        bis = (ua[0] + ub[0], ua[1] + ub[1])
+        nb = math.hypot(*bis)
+        if _filled_between(apex, ends, residual, lw) or _ink_ahead(apex, (-bis[0] / nb, -bis[1] / nb), residual) > 1.5 * lw + 2:
+            return False  # the skeleton of a filled triangle also forks into two arms, short of its tip
+        ink = _ink_along(arms, residual, coverage, lw)
+        if ink is None:
+            return False
+        heads.append(Arrowhead(tip=apex, base=apex, length=0.5 * (la + lb), width=0.5 * (la + lb),
+                               mask_box=ink[2], pixels=ink[0], weights=ink[1],
+                               kind="open", pointing=(-bis[0] / nb, -bis[1] / nb)))
+        return True
+
+    # a filled blob with two short arms hanging off it: at 300 dpi the thick tip of a 'V'
+    # survives the opening and the arms are cut to stubs
+    for f in filled:
+        touching = [i for i in short if i not in used and
+                    min(float(np.min(np.hypot(f.pixels[:, 0] - e[0], f.pixels[:, 1] - e[1])))
+                        for e in (pieces[i][0], pieces[i][-1])) <= lw + 2]
+        if len(touching) != 2:
+            continue
+        dirs = []
+        for i in touching:
+            p0, p1 = pieces[i][0], pieces[i][-1]
+            d0 = float(np.min(np.hypot(f.pixels[:, 0] - p0[0], f.pixels[:, 1] - p0[1])))
+            d1 = float(np.min(np.hypot(f.pixels[:, 0] - p1[0], f.pixels[:, 1] - p1[1])))
+            near_end, far_end = (p0, p1) if d0 <= d1 else (p1, p0)
+            n = math.dist(near_end, far_end)
+            if n < 1.5 * lw + 1 or n > max_arm:
+                break
+            dirs.append(((far_end[0] - near_end[0]) / n, (far_end[1] - near_end[1]) / n))
+        if len(dirs) != 2:
+            continue
+        cos = dirs[0][0] * dirs[1][0] + dirs[0][1] * dirs[1][1]
+        if not math.cos(math.radians(80)) <= cos <= math.cos(math.radians(25)):
+            continue
+        ink = _ink_along([pieces[i] for i in touching], residual, coverage, lw)
+        if ink is None:
+            continue
+        bis = (dirs[0][0] + dirs[1][0], dirs[0][1] + dirs[1][1])
+        nb = math.hypot(*bis)
+        _absorb(f, Arrowhead(tip=f.tip, base=f.base, length=0, width=0, mask_box=ink[2], pixels=ink[0],
+                             weights=ink[1]))
+        f.kind, f.pointing = "open", (-bis[0] / nb, -bis[1] / nb)
+        used |= set(touching)
+
+    # one piece folded at its apex
+    for i in short:
+        p = pieces[i]
+        a, b = np.asarray(p[0]), np.asarray(p[-1])
+        chord = b - a
+        n = float(np.hypot(*chord))
+        arr = np.asarray(p)
+        if n < 1e-6:
+            continue
+        off = np.abs((arr[:, 0] - a[0]) * chord[1] - (arr[:, 1] - a[1]) * chord[0]) / n
+        k = int(np.argmax(off))
+        if 0 < k < len(p) - 1 and off[k] >= 2 * lw + 1 and make([p[:k + 1], p[k:]], p[k]):
+            used.add(i)
+    # two pieces meeting at the apex, or stopping short of it where the thick tip survived the
+    # opening as a filled blob (300 dpi): the apex is where their lines cross
+    reach = 3 * lw + 3
+    for ii, i in enumerate(short):
+        if i in used or not _straight(pieces[i]):
+            continue
+        for j in short[ii + 1:]:
+            if j in used or i in used or not _straight(pieces[j]):
+                continue
+            for ei in (0, -1):
+                for ej in (0, -1):
+                    if i in used:
+                        break
+                    a, b = pieces[i][ei], pieces[j][ej]
+                    if math.dist(a, b) > 2 * reach:
+                        continue
+                    apex = _crossing(pieces[i], pieces[j]) if math.dist(a, b) > 2 * lw + 2 else \
+                        ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+                    if apex is None or max(math.dist(apex, a), math.dist(apex, b)) > reach:
+                        continue
+                    if make([pieces[i], pieces[j]], apex):
+                        used |= {i, j}
+    # a filled blob at an open head's apex is that head's tip, not a second head
+    kept = []
+    for f in filled:
+        for h in heads:
+            if float(np.min(np.hypot(f.pixels[:, 0] - h.tip[0], f.pixels[:, 1] - h.tip[1]))) <= lw + 1.5:
+                _absorb(h, f)
+                break
+        else:
+            kept.append(f)
+    return [p for i, p in enumerate(pieces) if i not in used], heads, kept
+
+
+def _ink_ahead(p: Pt, d: tuple[float, float], residual: np.ndarray) -> float:
+    """How far the ink runs on from ``p`` along ``d`` (px): a 'V' ends at its apex."""
+    H, W = residual.shape
+    t = 0.0
+    while t < 60:
+        x, y = int(p[0] + (t + 0.5) * d[0]), int(p[1] + (t + 0.5) * d[1])
+        if not (0 <= x < W and 0 <= y < H) or not residual[y, x]:
+            break
+        t += 0.5
+    return t
+
+
+def _filled_between(apex: Pt, ends: list[Pt], residual: np.ndarray, lw: float) -> bool:
+    """Whether the triangle apex–ends is inked inside, away from its arms and its bisector."""
+    H, W = residual.shape
+    tri = np.array([apex, ends[0], ends[1]], np.float64)
+    x0, y0 = max(0, int(tri[:, 0].min()) - 1), max(0, int(tri[:, 1].min()) - 1)
+    x1, y1 = min(W, int(tri[:, 0].max()) + 2), min(H, int(tri[:, 1].max()) + 2)
+    if x1 <= x0 or y1 <= y0:
+        return False
+    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(inside, [np.round(tri - [x0, y0]).astype(np.int32)], 1)
+    strokes = np.zeros_like(inside)
+    mid = ((ends[0][0] + ends[1][0]) / 2, (ends[0][1] + ends[1][1]) / 2)
+    t = 2 * int(math.ceil(lw + 1)) + 1
+    for a, b in ((apex, ends[0]), (apex, ends[1]), (apex, mid)):
+        cv2.line(strokes, (round(a[0] - x0), round(a[1] - y0)), (round(b[0] - x0), round(b[1] - y0)), 1, thickness=t)
+    interior = inside.astype(bool) & ~strokes.astype(bool)
+    if interior.sum() < 4:
+        return False
+    return float(residual[y0:y1, x0:x1][interior].mean()) >= 0.5
+
+
+def _ink_along(arms: list[list[Pt]], residual: np.ndarray, coverage: np.ndarray,
+               lw: float) -> tuple[np.ndarray, np.ndarray, tuple[int, int, int, int]] | None:
+    """The ink within a line width of the polylines ``arms``: pixel centres, coverages, box."""
+    H, W = residual.shape
+    r = int(math.ceil(lw + 1))
+    xs = [p[0] for a in arms for p in a]
+    ys = [p[1] for a in arms for p in a]
+    x0, y0 = max(0, int(min(xs)) - r), max(0, int(min(ys)) - r)
+    x1, y1 = min(W, int(max(xs)) + r + 1), min(H, int(max(ys)) + r + 1)
+    near = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    for a in arms:
+        poly = np.array([[p[0] - x0, p[1] - y0] for p in a], np.int32)
+        cv2.polylines(near, [poly], False, 1, thickness=2 * r + 1)
+    yy, xx = np.nonzero(near.astype(bool) & residual[y0:y1, x0:x1])
+    if yy.size < 4:
+        return None
+    pts = np.stack([xx + x0 + 0.5, yy + y0 + 0.5], axis=1).astype(np.float64)
+    return pts, coverage[yy + y0, xx + x0].astype(np.float64), (x0, y0, x1, y1)
+
+
+def _crossing(p: list[Pt], q: list[Pt]) -> Pt | None:
+    """Where the chords of two pieces cross (None when they are nearly parallel)."""
+    (x1, y1), (x2, y2) = p[0], p[-1]
+    (x3, y3), (x4, y4) = q[0], q[-1]
+    den = (x1 - x2) * (y3 - y4) - (y1 - y2) * (x3 - x4)
+    if abs(den) < 0.05 * math.dist(p[0], p[-1]) * math.dist(q[0], q[-1]):
+        return None
+    t = ((x1 - x3) * (y3 - y4) - (y1 - y3) * (x3 - x4)) / den
+    return (x1 + t * (x2 - x1), y1 + t * (y2 - y1))
+
+
+def _absorb(h: Arrowhead, other: Arrowhead) -> None:
+    """Merge ``other``'s pixels into ``h`` (the box grows to hold both)."""
+    h.pixels = np.concatenate([h.pixels, other.pixels])
+    h.weights = np.concatenate([h.weights, other.weights])
+    a, b = h.mask_box, other.mask_box
+    h.mask_box = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+
+
+def _straight(p: list[Pt]) -> bool:
+    """No point strays more than a pixel (or 15% of the length) from the chord: pixel stairs allowed."""
+    a, b = np.asarray(p[0]), np.asarray(p[-1])
+    chord = b - a
+    n = float(np.hypot(*chord))
+    if n < 1e-6:
+        return False
+    arr = np.asarray(p)
+    off = np.abs((arr[:, 0] - a[0]) * chord[1] - (arr[:, 1] - a[1]) * chord[0]) / n
+    return float(off.max()) <= max(1.0, 0.15 * n)
+
+
+def _pixels_mask(h: Arrowhead, shape: tuple[int, int]) -> np.ndarray:
+    x0, y0 = h.mask_box[0], h.mask_box[1]
+    m = np.zeros(shape, bool)
+    m[(h.pixels[:, 1] - 0.5 - y0).astype(int), (h.pixels[:, 0] - 0.5 - x0).astype(int)] = True
+    return m
+
+
+def _attach_heads(paths: list[LinePath], heads: list[Arrowhead], lw: float, residual: np.ndarray) -> None:
+    """Give each head to the path end nearest it (a head never sits mid-line), aligned to that line,
+    and tell its kind (filled triangle, open 'V' or diamond) from the ink across its axis."""
     claims = []
     for hi, h in enumerate(heads):
         hx0, hy0, hx1, hy1 = h.mask_box
@@ -421,6 +710,8 @@ def _attach_heads(paths: list[LinePath], heads: list[Arrowhead], lw: float) -> N
         taken_ends.add((pi, end))
         direction, centre = h.axis(b, fallback)
         h.orient(centre, direction)
+        if h.kind == "arrow":
+            h.kind = _head_kind(h, direction, residual, lw, trusted=h.axis_from_shape)
         pts = _join_head(pts, centre, direction) + [h.tip]
         if end == 1:
             p.head_end = h

@@ -43,9 +43,15 @@ def _label(rng: random.Random) -> str:
     return f"{rng.choice(WORDS)}\n{rng.choice(QUALIFIERS).lower()} {rng.choice(WORDS).lower()}"
 
 
-def random_diagram(seed: int, *, cols: int = 4, rows: int = 3, groups: int = 1) -> Figure:
-    """A pinned diagram with known geometry (every box and route set)."""
+def random_diagram(seed: int, *, cols: int = 4, rows: int = 3, groups: int = 1,
+                   heads: tuple[str, ...] = ("arrow",)) -> Figure:
+    """A pinned diagram with known geometry (every box and route set).
+
+    ``heads``: the arrowhead kinds edges draw from (the IR's names: arrow, open, diamond…);
+    they are drawn with their own random stream, so the default figures never change.
+    """
     rng = random.Random(seed)
+    head_rng = random.Random(seed * 7919 + 17)
     dx, dy = 180.0, 120.0
     margin = 30.0
     comps: list[Any] = []
@@ -107,7 +113,9 @@ def random_diagram(seed: int, *, cols: int = 4, rows: int = 3, groups: int = 1) 
             style = rng.choices(("solid", "dashed", "dotted"), (0.7, 0.2, 0.1))[0]
             kw: dict[str, Any] = {}
             if rng.random() < 0.1:
-                kw["tail"] = "arrow"
+                kw["tail"] = head_rng.choice(heads)
+            if heads != ("arrow",):
+                kw["head"] = head_rng.choice(heads)
             if style != "solid":
                 kw["style"] = style
             label = None
