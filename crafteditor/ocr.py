@@ -447,6 +447,7 @@ def _make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, li
     ink_h = max(1.0, float(ys[-1] - ys[0] + 1) - 0.45)
     lo, hi = ink_extent_em(text.replace(" ", ""))
     font_px = ink_h / max(0.3, hi - lo)
+    text = _restore_dashes(text, centres, upright, pad, font_px)
     text = _restore_spaces(text, centres, upright, pad, font_px).strip()
     if not text:
         return None
@@ -524,6 +525,34 @@ def _restore_spaces(text: str, centres: list[float], upright: np.ndarray, pad: i
             if run >= threshold:
                 out.append(" ")
         out.append(text[i])
+    return "".join(out)
+
+
+# Ink widths of the dashes in DejaVu Sans (em): hyphen 0.26, en dash 0.40, minus 0.63, em dash
+# 0.90. The recogniser knows only '-' and '—', so '1–2' came back as '1-2' (FIELD-NOTES font).
+_DASHES = ((0.33, "-"), (0.52, "–"), (0.78, "−"), (math.inf, "—"))
+
+
+def _restore_dashes(text: str, centres: list[float], upright: np.ndarray, pad: int, font_px: float) -> str:
+    """Tell hyphen, en dash, minus and em dash apart by the width of the bar's ink."""
+    if len(centres) != len(text) or not any(ch in "-–—−" for ch in text) or font_px < 6:
+        return text
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(upright.astype(np.uint8), connectivity=8)
+    out = list(text)
+    for i, ch in enumerate(text):
+        if ch not in "-–—−":
+            continue
+        cx = centres[i] - pad
+        best = None
+        for k in range(1, n):
+            x, _, w, h, _ = stats[k]
+            # a dash is a flat bar under the character's centre
+            if x - 1 <= cx <= x + w + 1 and h <= 0.2 * font_px + 2 and w >= h and (best is None or w > best):
+                best = w
+        if best is None:
+            continue
+        em = (best - 0.6) / font_px  # the mask's anti-aliased rim adds about half a pixel
+        out[i] = next(d for limit, d in _DASHES if em < limit)
     return "".join(out)
 
 

@@ -46,3 +46,36 @@ def test_word_spaces_are_restored_from_ink_gaps():
     centres = [3.0, 11.0, 19.0, 39.0, 47.0]
     assert _restore_spaces("abcde", centres, cols, 0, font_px=14.0) == "abc de"
     assert not math.isnan(centres[0])
+
+
+def test_dashes_are_told_apart_by_ink_width():
+    from crafteditor.ocr import _restore_dashes
+
+    # '1', a bar, '2' at a 20 px font: the bar's width decides which dash the recogniser's '-' was
+    font_px = 20.0
+
+    def read(bar_px: int) -> str:
+        mask = np.zeros((16, 60), bool)
+        mask[:, 0:4] = True  # the digit strokes
+        mask[:, 52:56] = True
+        mask[7:9, 10:10 + bar_px] = True
+        return _restore_dashes("1-2", [2.0, 10 + bar_px / 2, 54.0], mask, 0, font_px)
+
+    assert read(5) == "1-2"  # hyphen: 0.26 em
+    assert read(8) == "1–2"  # en dash: 0.40 em
+    assert read(13) == "1−2"  # minus: 0.63 em
+    assert read(18) == "1—2"  # em dash: 0.90 em
+
+
+def test_en_dash_survives_ocr():
+    from crafter.render import figure_to_png_bytes
+    from crafter.spec import Figure
+    from crafteditor import Config, vectorize
+
+    fig = Figure.model_validate({"canvas": {"w": 360, "h": 80}, "components": [
+        {"id": "a", "kind": "text", "text": "stages 1–2", "at": {"x": 20, "y": 30}, "font_size": 14},
+        {"id": "b", "kind": "text", "text": "Data-parallel", "at": {"x": 180, "y": 30}, "font_size": 14},
+    ]})
+    got = vectorize(figure_to_png_bytes(fig, 150), Config(charts=False)).figure
+    words = " ".join(t.text for t in got.of_kind("text")).split()
+    assert "1–2" in words and "Data-parallel" in words
