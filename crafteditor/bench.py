@@ -1,11 +1,12 @@
 """``crafteditor bench``: CraftEditor against vtracer alone, side by side on the same figures.
 
 For each figure both systems turn the PNG into SVG; the benchmark prints seconds per
-figure (image → SVG, models already loaded), SSIM of the SVG rendered back at the input's
-size, drawing elements per figure, and the share of text kept as ``<text>``. On generated
-figures (the default) it also scores CraftEditor against the ground truth: boxes with the
-right label, arrows with the right endpoints, words exactly recognised, chart values
-within 2% of the axis range.
+figure (image → SVG, models already loaded; wall time, and CPU time, which a shared machine
+disturbs less), SSIM of the SVG rendered back at the input's size, drawing elements per
+figure, and the share of text kept as ``<text>``. On generated figures (the default) it also
+scores CraftEditor against the ground truth: boxes with the right label, arrows with the
+right endpoints (and heads of the right kinds), words exactly recognised, chart values within
+2% of the axis range.
 """
 
 from __future__ import annotations
@@ -35,22 +36,25 @@ class BenchRow:
     name: str
     kind: str
     ce_seconds: float
+    ce_cpu: float  # CPU seconds (all threads): steadier than wall time on a shared machine
     ce_ssim: float
     ce_elements: int
     ce_text: float
     vt_seconds: float
+    vt_cpu: float
     vt_ssim: float
     vt_elements: int
     scores: dict[str, float] = field(default_factory=dict)
 
 
-def generated_figures(n: int, dpi: int = 150, kinds: tuple[str, ...] = ("diagram", "chart")) -> list[BenchFigure]:
+def generated_figures(n: int, dpi: int = 150, kinds: tuple[str, ...] = ("diagram", "chart"),
+                      heads: tuple[str, ...] = ("arrow",)) -> list[BenchFigure]:
     from crafteditor.synthetic import diagram_png, random_chart, random_diagram
 
     figs: list[BenchFigure] = []
     for i in range(n):
         if "diagram" in kinds:
-            truth = random_diagram(1000 + i)
+            truth = random_diagram(1000 + i, heads=heads)
             figs.append(BenchFigure(f"diagram-{i + 1}", "diagram", diagram_png(truth, dpi), truth))
         if "chart" in kinds:
             png, ct = random_chart(2000 + i, dpi)
@@ -130,20 +134,21 @@ def run_bench(figures: list[BenchFigure], config: Config | None = None) -> list[
         conv = convert(f.png, config, name=f.name)
         rep = conv.report
         image = load_image(f.png, config, name=f.name)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         vsvg = vtracer_svg(f.png)
-        vt_s = time.perf_counter() - t0
+        vt_s, vt_cpu = time.perf_counter() - t0, time.process_time() - c0
         vt_rgb = svg_to_rgb(vsvg, (image.height, image.width))
         scores: dict[str, float] = {}
         if f.kind == "diagram":
             sc = score_diagram(conv.figure, f.truth)
-            scores = {"boxes": sc["boxes"], "arrows": sc["arrows"], "words": sc["words"]}
+            scores = {"boxes": sc["boxes"], "arrows": sc["arrows"], "heads": sc["heads"], "words": sc["words"]}
         elif f.kind == "chart":
             sc = score_chart(conv.figure, f.truth)
             scores = {"chart_values": sc["within_2pct"]}
         rows.append(BenchRow(
-            name=f.name, kind=f.kind, ce_seconds=rep["seconds"], ce_ssim=rep.get("ssim", float("nan")),
-            ce_elements=rep["elements"], ce_text=rep["text_as_text"], vt_seconds=vt_s,
+            name=f.name, kind=f.kind, ce_seconds=rep["seconds"], ce_cpu=rep["cpu_seconds"],
+            ce_ssim=rep.get("ssim", float("nan")), ce_elements=rep["elements"], ce_text=rep["text_as_text"],
+            vt_seconds=vt_s, vt_cpu=vt_cpu,
             vt_ssim=ssim(image.rgb, vt_rgb), vt_elements=svg_element_count(vsvg), scores=scores,
         ))
     return rows
@@ -167,7 +172,10 @@ def format_rows(rows: list[BenchRow], per_figure: bool = False) -> str:
         lines.append(f"{'':<14}{'':>4}  {'vtracer':<12}{vt[0]:>9.3f}{vt[1]:>8.3f}{vt[2]:>10.1f}{vt[3]:>13.0%}")
         ratio_t = ce[0] / vt[0] if vt[0] else float("inf")
         ratio_e = vt[2] / ce[2] if ce[2] else float("inf")
-        lines.append(f"{'':<14}{'':>4}  {'ratio':<12}{ratio_t:>8.1f}×{'':>8}{ratio_e:>9.1f}× fewer elements")
+        cpu_ce, cpu_vt = _mean(r.ce_cpu for r in rs), _mean(r.vt_cpu for r in rs)
+        ratio_c = cpu_ce / cpu_vt if cpu_vt else float("inf")
+        lines.append(f"{'':<14}{'':>4}  {'ratio':<12}{ratio_t:>8.1f}×{'':>8}{ratio_e:>9.1f}× fewer elements"
+                     f"   (CPU time: {cpu_ce:.3f} s vs {cpu_vt:.3f} s, {ratio_c:.1f}×)")
     score_keys = sorted({k for r in rows for k in r.scores})
     if score_keys:
         lines.append("")

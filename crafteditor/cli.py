@@ -87,6 +87,8 @@ def bench(
     n: int = typer.Option(4, "-n", help="Generated figures of each kind"),
     dpi: int = typer.Option(150, help="Resolution of the generated figures"),
     kind: str = typer.Option("both", help="diagram, chart or both (generated figures)"),
+    heads: str = typer.Option("arrow", "--heads", help="Arrowhead kinds generated diagrams draw from, "
+                              "comma-separated (e.g. arrow,open,diamond)"),
     examples: Optional[Path] = typer.Option(None, "--examples", help="Also run on a folder of .dsl figures "
                                             "(e.g. examples/), laid out and rendered by Crafter"),
     preset: str = typer.Option("auto", "--preset", help="CraftEditor preset"),
@@ -106,7 +108,7 @@ def bench(
         figs = file_figures(expand_inputs(files))
     else:
         kinds = ("diagram", "chart") if kind == "both" else (kind,)
-        figs = generated_figures(n, dpi, kinds) if n > 0 else []
+        figs = generated_figures(n, dpi, kinds, tuple(h.strip() for h in heads.split(",") if h.strip())) if n > 0 else []
     if examples is not None:
         figs += example_figures(examples, dpi)
     rows = run_bench(figs, _config(preset, None))

@@ -4,6 +4,8 @@
   the same label (whitespace-normalised); its shape is scored separately;
 * arrows: a true edge counts when a recovered edge joins the nodes matched to its ends in
   the same direction (either direction for two-headed edges);
+* heads: a true edge counted under arrows whose head and tail kinds (arrow, open, diamond…)
+  are also right;
 * words: the share of the true words (labels, edge labels, group labels, free text)
   found exactly among the recovered words (multiset recall);
 * chart values: see :func:`score_chart`.
@@ -75,13 +77,16 @@ def score_diagram(pred: Figure, truth: Figure) -> dict[str, Any]:
     shaped = sum(1 for t in t_nodes if t.id in match and p_by_id[match[t.id]].shape == t.shape)
     t_edges = [c for c in truth.components if isinstance(c, Edge)]
     p_edges = {(c.source, c.target): c for c in pred.components if isinstance(c, Edge)}
-    found = 0
+    found = headed = 0
     for e in t_edges:
         s, t = match.get(e.source), match.get(e.target)
         if s is None or t is None:
             continue
         if (s, t) in p_edges or ((e.tail != "none" or e.head == "none") and (t, s) in p_edges):
             found += 1
+            got = p_edges.get((s, t))
+            kinds = (got.head, got.tail) if got is not None else (p_edges[(t, s)].tail, p_edges[(t, s)].head)
+            headed += kinds == (e.head, e.tail)
     t_words = Counter(figure_words(truth))
     p_words = Counter(figure_words(pred))
     hit = sum(min(n, p_words[w]) for w, n in t_words.items())
@@ -92,6 +97,7 @@ def score_diagram(pred: Figure, truth: Figure) -> dict[str, Any]:
         "shapes": shaped / len(t_nodes) if t_nodes else 1.0,
         "edges": len(t_edges),
         "arrows": found / len(t_edges) if t_edges else 1.0,
+        "heads": headed / len(t_edges) if t_edges else 1.0,
         "words": hit / sum(t_words.values()) if t_words else 1.0,
         "extra_nodes": len(p_nodes) - len(match),
     }
