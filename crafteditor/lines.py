@@ -6,7 +6,9 @@ Steps (all in image pixels):
    along its skeleton);
 2. arrowheads are what survives a morphological opening a little wider than the line:
    filled triangles keep a core, lines vanish; each head's tip is its pixel farthest from
-   the line it sits on;
+   the line it sits on. Open 'V' heads are too thin to survive it and are found as two
+   short arms in the skeleton; each head's kind (arrow, open, diamond) is read from slices
+   across its axis;
 3. the rest is skeletonised and split into paths at end points and junctions; crossing
    lines are paired through a junction by the straightest continuation;
 4. dash pieces are chained end to end when the gap is short and the direction continues,
@@ -493,18 +495,46 @@ def _find_open_heads(pieces: list[list[Pt]], residual: np.ndarray, coverage: np.
     heads: list[Arrowhead] = []
     used: set[int] = set()
 
-    def make(arms: list[list[Pt]], apex: Pt) -> bool:
+    def fed(apex: Pt, pointing: tuple[float, float], skip: set[int]) -> bool:
+        """Whether a line arrives at the apex from behind, along the bisector (a dashed line
+        may stop a dash gap short): two bent dashes at a route's corner are not a head."""
+        for k, q in enumerate(pieces):
+            if k in skip or len(q) < 2:
+                continue
+            for at_start in (True, False):
+                e = q[0] if at_start else q[-1]
+                gap = math.dist(e, apex)
+                if gap > 4 * lw + 5:
+                    continue
+                out = _direction(q, at_start, 3 * lw + 3)
+                if out is None or out[0] * pointing[0] + out[1] * pointing[1] < 0.85:
+                    continue
+                if gap <= 2 * lw + 2 or ((apex[0] - e[0]) * pointing[0] + (apex[1] - e[1]) * pointing[1]) / gap >= 0.85:
+                    return True
+        return False
+
+    def make(arms: list[list[Pt]], apex: Pt, skip: set[int]) -> bool:
         ends = [a[-1] if math.dist(a[0], apex) < math.dist(a[-1], apex) else a[0] for a in arms]
         la, lb = (math.dist(apex, e) for e in ends)
         if min(la, lb) < 2 * lw + 1.5 or max(la, lb) > max_arm or max(la, lb) > 1.7 * min(la, lb):
             return False
-        ua = ((ends[0][0] - apex[0]) / la, (ends[0][1] - apex[1]) / la)
-        ub = ((ends[1][0] - apex[0]) / lb, (ends[1][1] - apex[1]) / lb)
+        # each arm's direction from its outer two thirds: its skeleton bends into the apex
+        dirs = []
+        for a in arms:
+            out = a if math.dist(a[0], apex) < math.dist(a[-1], apex) else a[::-1]
+            start = out[len(out) // 3] if math.dist(out[len(out) // 3], out[-1]) >= 3 else out[0]
+            n = math.dist(start, out[-1])
+            if n < 1e-6:
+                return False
+            dirs.append(((out[-1][0] - start[0]) / n, (out[-1][1] - start[1]) / n))
+        ua, ub = dirs
         cos = ua[0] * ub[0] + ua[1] * ub[1]
         if not math.cos(math.radians(80)) <= cos <= math.cos(math.radians(25)):
             return False
         bis = (ua[0] + ub[0], ua[1] + ub[1])
         nb = math.hypot(*bis)
+        if not fed(apex, (-bis[0] / nb, -bis[1] / nb), skip):
+            return False
         if _filled_between(apex, ends, residual, lw) or _ink_ahead(apex, (-bis[0] / nb, -bis[1] / nb), residual) > 2.5 * lw + 2:
             return False  # the skeleton of a filled triangle also forks into two arms, short of its tip
         ink = _ink_along(arms, residual, coverage, lw)
@@ -559,7 +589,7 @@ def _find_open_heads(pieces: list[list[Pt]], residual: np.ndarray, coverage: np.
             continue
         off = np.abs((arr[:, 0] - a[0]) * chord[1] - (arr[:, 1] - a[1]) * chord[0]) / n
         k = int(np.argmax(off))
-        if 0 < k < len(p) - 1 and off[k] >= 2 * lw + 1 and make([p[:k + 1], p[k:]], p[k]):
+        if 0 < k < len(p) - 1 and off[k] >= 2 * lw + 1 and make([p[:k + 1], p[k:]], p[k], {i}):
             used.add(i)
     # two pieces meeting at the apex, or stopping short of it where the thick tip survived the
     # opening as a filled blob (300 dpi): the apex is where their lines cross
@@ -581,7 +611,7 @@ def _find_open_heads(pieces: list[list[Pt]], residual: np.ndarray, coverage: np.
                         ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
                     if apex is None or max(math.dist(apex, a), math.dist(apex, b)) > reach:
                         continue
-                    if make([pieces[i], pieces[j]], apex):
+                    if make([pieces[i], pieces[j]], apex, {i, j}):
                         used |= {i, j}
     # a filled blob at an open head's apex is that head's tip, not a second head
     kept = []
@@ -670,7 +700,10 @@ def _absorb(h: Arrowhead, other: Arrowhead) -> None:
 
 def _straight(p: list[Pt]) -> bool:
     """No point strays more than 1.5 px (or 20% of the length) from the chord: pixel stairs and
-    the bend where an arm's skeleton runs into its apex are allowed."""
+    the bend where an arm's skeleton runs into its apex are allowed, and the skeleton's wobble
+    in the last two pixels at each end is not looked at."""
+    if len(p) >= 8:
+        p = p[2:-2]
     a, b = np.asarray(p[0]), np.asarray(p[-1])
     chord = b - a
     n = float(np.hypot(*chord))
