@@ -124,6 +124,36 @@ def matches_brief(fig: Figure, brief: str) -> bool:
     return any(labels_match(e, lab) for e in ents for lab in labels)
 
 
+def worse_than_rules(fig: Figure, rules_fig: Figure, brief: str) -> str | None:
+    """Why the model's figure reads the brief worse than the rule-based reading, or None.
+
+    The model must name at least as many of the things the brief's reader found as the
+    rules' own figure does, and must not draw one name twice where the rules drew it once
+    (a small model's typical slips: a node dropped, a label repeated). Names the brief
+    gives for certain (quoted, listed, in an arrow chain) are left out of the count: the
+    critic flags a missing one and the repair adds it to the model's figure, locally.
+    """
+    reading = read_brief(brief)
+    ents = [e for e in reading.entities if e not in set(reading.strong)]
+    if ents:
+        def covered(f: Figure) -> int:
+            labels = figure_labels(f)
+            return sum(any(labels_match(e, lab) for lab in labels) for e in ents)
+
+        mine, theirs = covered(fig), covered(rules_fig)
+        if mine < theirs:
+            return (f"the model's figure names {mine} of the {len(ents)} things the brief names, "
+                    f"the rule-based reading {theirs}")
+
+    def repeats(f: Figure) -> int:
+        labels = [" ".join((c.label or "").lower().split()) for c in f.components if c.kind == "node"]
+        return len(labels) - len(set(labels))
+
+    if repeats(fig) > repeats(rules_fig):
+        return "the model's figure draws the same name twice"
+    return None
+
+
 def plan(brief: str, backend: Any, *, max_attempts: int = MAX_ATTEMPTS) -> dict[str, Any]:
     """Plan a figure: ``{"figure", "source", "issues", "warnings", "calls"}``.
 
@@ -135,6 +165,7 @@ def plan(brief: str, backend: Any, *, max_attempts: int = MAX_ATTEMPTS) -> dict[
 
     warnings: list[str] = []
     calls: list[dict[str, Any]] = []
+    rules_fig: Figure | None = None
     if backend is not None and brief.strip():
         prompt = plan_prompt(brief)
         reason = ""
@@ -161,7 +192,12 @@ def plan(brief: str, backend: Any, *, max_attempts: int = MAX_ATTEMPTS) -> dict[
                 # valid DSL about something else: the model did not understand; another sample rarely does
                 reason = "the model's figure names none of the things the brief names"
                 break
+            rules_fig = rules_fig or figure_from_brief(brief)
+            worse = worse_than_rules(fig, rules_fig, brief)
+            if worse:  # keep the better reading of the brief; a resample is rarely better
+                reason = worse
+                break
             return {"figure": fig.to_dict(), "source": "model", "issues": issues, "warnings": notes, "calls": calls}
         warnings.append(f"{reason}; the figure was planned from the brief by rules instead")
-    fig = figure_from_brief(brief)
+    fig = rules_fig or figure_from_brief(brief)
     return {"figure": fig.to_dict(), "source": "rules", "issues": [], "warnings": warnings, "calls": calls}

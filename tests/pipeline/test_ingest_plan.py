@@ -125,3 +125,15 @@ def test_a_plan_cut_at_a_bad_line_is_not_used_as_the_figure(scripted) -> None:
 def test_plan_without_a_model() -> None:
     out = plan(BRIEF, None)
     assert out["source"] == "rules" and out["warnings"] == [] and out["calls"] == []
+
+
+def test_a_model_figure_that_misses_a_named_thing_loses_to_the_rules(scripted) -> None:
+    prose = "The tokenizer feeds the encoder, which passes hidden states to the decoder. A critic scores the decoder."
+    missing = 't node "tokenizer"\ne node "encoder"\nd node "decoder"\na edge t -> e\nb edge e -> d\n'
+    out = plan(prose, scripted(plan=[missing]))
+    assert out["source"] == "rules" and "names 3 of the 4" in out["warnings"][-1]
+    assert {"tokenizer", "encoder", "decoder", "critic"} <= {n["label"].lower() for n in out["figure"]["components"]
+                                                            if n["kind"] == "node"}
+    twice = 't node "Tokenizer"\ne node "Encoder"\nd node "Decoder"\nx node "Decoder"\na edge t -> e\nb edge e -> d\n'
+    out = plan(BRIEF, scripted(plan=[twice]))
+    assert out["source"] == "rules" and "same name twice" in out["warnings"][-1]
