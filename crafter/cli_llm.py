@@ -96,6 +96,8 @@ def bench_decode(
     backend: str = typer.Option("craftlm", "--backend", help="craftlm or craftlm:/path/to/weights"),
     threads: int = typer.Option(1, "--threads", help="torch threads (batch 1; one thread is steadier on a shared CPU)"),
     json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the rows as JSON"),
+    split: str = typer.Option("heldout", "--split", help="heldout (unseen words and phrasings) or train "
+                              "(fresh prompts from the training distribution)"),
 ) -> None:
     """Plain vs speculative decoding on held-out prompts: tokens/s, speed-up, tokens per forward,
     acceptance, identity with plain decoding and task quality, side by side.
@@ -117,10 +119,18 @@ def bench_decode(
     b = get_backend(backend)
     if not backend.startswith("craftlm"):
         raise CrafterError("bench decode measures CraftLM's decoding (use craftlm or craftlm:/path)")
-    rows = run_decode_bench(b, per_task=per_task, tasks=chosen,
+    if split not in ("heldout", "train"):
+        raise CrafterError(f"unknown split '{split}' (use heldout or train)")
+    examples = None
+    if split == "train":
+        from crafter.llm.corpus import make_corpus
+
+        examples = [e for t in chosen for e in make_corpus(per_task, "train", seed=4242, task=t)]
+    rows = run_decode_bench(b, per_task=per_task, tasks=chosen, examples=examples,
                             progress=lambda i, n: typer.echo(f"\r{i}/{n} prompts", nl=False, err=True))
     typer.echo("", err=True)
-    typer.echo(f"CraftLM decode benchmark: batch 1, greedy, fp32, {threads} thread(s), held-out prompts")
+    what = "held-out prompts" if split == "heldout" else "training-distribution prompts (fresh samples)"
+    typer.echo(f"CraftLM decode benchmark: batch 1, greedy, fp32, {threads} thread(s), {what}")
     typer.echo(format_table(rows))
     if json_out:
         json_out.write_text(json.dumps([dataclasses.asdict(r) for r in rows], indent=2) + "\n")
