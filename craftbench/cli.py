@@ -41,6 +41,8 @@ def run(
     output: Path = typer.Option(..., "-o", "--output", help="Run folder (resumable: rerun to continue)"),
     workers: int = typer.Option(1, help="Parallel workers"),
     executor: str = typer.Option("local", help="local (process pool) or ray"),
+    timeout: float = typer.Option(600.0, "--timeout", min=0, help="Seconds per case and system; a case still "
+                                  "running then is recorded as timed out (0: no limit)"),
 ) -> None:
     """Run systems on a suite; one JSONL line per case and system; resumes where it stopped.
 
@@ -58,7 +60,7 @@ def run(
     with Progress() as progress:
         task = progress.add_task("running", total=total)
         run_benchmark(suite_dir, names, output, workers=workers, executor=executor,
-                      on_result=lambda row: progress.advance(task))
+                      on_result=lambda row: progress.advance(task), timeout=timeout or None)
     typer.echo(f"results in {output / 'results.jsonl'}")
 
 

@@ -19,6 +19,7 @@ from craftbench.systems import SystemOutput, get_system, run_system
 from crafter.spec import Figure
 
 VISUAL = {"sketch", "vectorize", "complete"}
+DEFAULT_TIMEOUT = 600.0  # seconds per (case, system): one pathological input must not hold a run
 
 
 def score(case: Case, out: SystemOutput, case_dir: Path) -> dict[str, Any]:
@@ -71,12 +72,12 @@ def _figure_from_svg(svg: str) -> Figure | None:
         return None
 
 
-def _one(args: tuple[str, dict[str, Any], str, str]) -> dict[str, Any]:
-    system_name, case_data, suite_dir, out_dir = args
+def _one(args: tuple[str, dict[str, Any], str, str, float | None]) -> dict[str, Any]:
+    system_name, case_data, suite_dir, out_dir, timeout = args
     case = Case(**case_data)
     case_dir = Path(suite_dir) / case.id
     system = get_system(system_name)
-    out = run_system(system, case, case_dir)
+    out = run_system(system, case, case_dir, timeout=timeout)
     row = {"case": case.id, "system": system_name, "figure_type": case.figure_type, "condition": case.condition,
            "features": case.features}
     row.update(score(case, out, case_dir))
@@ -99,8 +100,13 @@ def run_benchmark(
     workers: int = 1,
     executor: str = "local",
     on_result: Callable[[dict[str, Any]], None] | None = None,
+    timeout: float | None = DEFAULT_TIMEOUT,
 ) -> Path:
-    """Run every supported (case, system) pair not yet in ``out_dir/results.jsonl``."""
+    """Run every supported (case, system) pair not yet in ``out_dir/results.jsonl``.
+
+    timeout: seconds per pair; a pair still running then is recorded as a timed-out
+    failure and the run goes on (None: no limit).
+    """
     cases = load_cases(suite_dir)
     systems = list(systems)
     for name in systems:
@@ -130,7 +136,7 @@ def run_benchmark(
                 continue
             if not system.supports(case):
                 continue
-            todo.append((name, case.__dict__, str(suite_dir), str(out_dir)))
+            todo.append((name, case.__dict__, str(suite_dir), str(out_dir), timeout))
 
     def emit(row: dict[str, Any]) -> None:
         with results.open("a", encoding="utf-8") as f:

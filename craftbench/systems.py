@@ -209,12 +209,38 @@ def get_system(name: str) -> System:
         raise KeyError(f"unknown system '{name}'; expected one of {', '.join(SYSTEM_NAMES)}") from None
 
 
-def run_system(system: System, case: Case, case_dir: Path) -> SystemOutput:
-    """Run one case, timing it and turning any failure into a recorded error (never raising)."""
+class CaseTimeout(BaseException):
+    """A case ran past its time limit (a BaseException, so a system's own ``except Exception``
+    cannot swallow it)."""
+
+
+def run_system(system: System, case: Case, case_dir: Path, timeout: float | None = None) -> SystemOutput:
+    """Run one case, timing it and turning any failure into a recorded error (never raising).
+
+    timeout: seconds; a case still running then is stopped and recorded as timed out (a
+    data point like any failure). Enforced with SIGALRM where this runs on a process's
+    main thread (the local pool, in-process runs); elsewhere the case runs to its end.
+    """
+    import signal
+    import threading
+
+    armed = bool(timeout) and hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+    if armed:
+        def on_alarm(signum, frame):
+            raise CaseTimeout()
+
+        previous = signal.signal(signal.SIGALRM, on_alarm)
+        signal.setitimer(signal.ITIMER_REAL, float(timeout))
     t0 = time.perf_counter()
     try:
         out = system.run(case, case_dir)
+    except CaseTimeout:
+        out = SystemOutput(error=f"timed out after {timeout:g} s")
     except Exception as e:  # a failing system is a data point, not a crash of the benchmark
         out = SystemOutput(error=f"{type(e).__name__}: {e}")
+    finally:
+        if armed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
     out.seconds = time.perf_counter() - t0
     return out

@@ -69,3 +69,30 @@ def test_run_resumes_without_redoing_work(suite: Path, tmp_path: Path) -> None:
     rows = read_results(tmp_path)
     keys = [(r["case"], r["system"]) for r in rows]
     assert len(keys) == len(set(keys)) == len(first)
+
+
+def test_a_case_that_runs_past_its_limit_is_recorded_and_the_run_goes_on(suite: Path) -> None:
+    """A stuck system (here: sleeping inside a catch-all) is stopped at the limit, not waited for."""
+    import time
+
+    from craftbench.cases import load_cases
+    from craftbench.systems import System, run_system
+
+    class Stuck(System):
+        name = "stuck"
+
+        def run(self, case, case_dir):
+            try:
+                time.sleep(30)
+            except Exception:  # a system's own catch-all must not swallow the limit
+                pass
+            raise AssertionError("not reached")
+
+    case = load_cases(suite)[0]
+    t0 = time.perf_counter()
+    out = run_system(Stuck(), case, suite / case.id, timeout=0.5)
+    assert time.perf_counter() - t0 < 10
+    assert out.error == "timed out after 0.5 s" and out.figure is None
+    import signal
+
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)  # the alarm is disarmed afterwards
