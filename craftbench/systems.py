@@ -220,6 +220,8 @@ def run_system(system: System, case: Case, case_dir: Path, timeout: float | None
     timeout: seconds; a case still running then is stopped and recorded as timed out (a
     data point like any failure). Enforced with SIGALRM where this runs on a process's
     main thread (the local pool, in-process runs); elsewhere the case runs to its end.
+    Work a system hands to threads of its own (the pipeline's LangGraph nodes run in a
+    thread pool) finishes its current step before the limit takes effect.
     """
     import signal
     import threading

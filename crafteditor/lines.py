@@ -495,10 +495,25 @@ def _find_open_heads(pieces: list[list[Pt]], residual: np.ndarray, coverage: np.
     heads: list[Arrowhead] = []
     used: set[int] = set()
 
+    # every piece's two ends in one k-d tree: the searches below look only at ends nearby
+    # (a hand-drawn sketch has thousands of short strokes; all-pairs tests took minutes)
+    from scipy.spatial import cKDTree
+
+    end_owner = [k for k, q in enumerate(pieces) if q for _ in (0, 1)]
+    end_tree = cKDTree(np.array([pt for q in pieces if q for pt in (q[0], q[-1])], dtype=float).reshape(-1, 2)) \
+        if end_owner else None
+
+    def pieces_near(pt: Pt, radius: float) -> list[int]:
+        """Pieces with an end within ``radius`` of ``pt``, in index order."""
+        if end_tree is None:
+            return []
+        return sorted({end_owner[e] for e in end_tree.query_ball_point(pt, radius)})
+
     def fed(apex: Pt, pointing: tuple[float, float], skip: set[int]) -> bool:
         """Whether a line arrives at the apex from behind, along the bisector (a dashed line
         may stop a dash gap short): two bent dashes at a route's corner are not a head."""
-        for k, q in enumerate(pieces):
+        for k in pieces_near(apex, 4 * lw + 5):
+            q = pieces[k]
             if k in skip or len(q) < 2:
                 continue
             for at_start in (True, False):
@@ -547,8 +562,14 @@ def _find_open_heads(pieces: list[list[Pt]], residual: np.ndarray, coverage: np.
 
     # a filled blob with two short arms hanging off it: at 300 dpi the thick tip of a 'V'
     # survives the opening and the arms are cut to stubs
+    short_set = set(short)
     for f in filled:
-        touching = [i for i in short if i not in used and
+        if not len(f.pixels):
+            continue
+        centre = f.pixels[:, :2].mean(axis=0)
+        radius = float(np.max(np.hypot(f.pixels[:, 0] - centre[0], f.pixels[:, 1] - centre[1]))) + lw + 2
+        touching = [i for i in pieces_near((float(centre[0]), float(centre[1])), radius)
+                    if i in short_set and i not in used and
                     min(float(np.min(np.hypot(f.pixels[:, 0] - e[0], f.pixels[:, 1] - e[1])))
                         for e in (pieces[i][0], pieces[i][-1])) <= lw + 2]
         if len(touching) != 2:
@@ -594,11 +615,13 @@ def _find_open_heads(pieces: list[list[Pt]], residual: np.ndarray, coverage: np.
     # two pieces meeting at the apex, or stopping short of it where the thick tip survived the
     # opening as a filled blob (300 dpi): the apex is where their lines cross
     reach = 3 * lw + 3
-    for ii, i in enumerate(short):
-        if i in used or not _straight(pieces[i]):
+    straight = {i: _straight(pieces[i]) for i in short}
+    for i in short:
+        if i in used or not straight[i]:
             continue
-        for j in short[ii + 1:]:
-            if j in used or i in used or not _straight(pieces[j]):
+        near = set(pieces_near(pieces[i][0], 2 * reach)) | set(pieces_near(pieces[i][-1], 2 * reach))
+        for j in sorted(k for k in near if k > i and k in straight):
+            if j in used or i in used or not straight[j]:
                 continue
             for ei in (0, -1):
                 for ej in (0, -1):
