@@ -747,17 +747,26 @@ def _pixels_mask(h: Arrowhead, shape: tuple[int, int]) -> np.ndarray:
 def _attach_heads(paths: list[LinePath], heads: list[Arrowhead], lw: float, residual: np.ndarray) -> None:
     """Give each head to the path end nearest it (a head never sits mid-line), aligned to that line,
     and tell its kind (filled triangle, open 'V' or diamond) from the ink across its axis."""
+    from scipy.spatial import cKDTree
+
     claims = []
+    ends = [(pi, end) for pi, p in enumerate(paths) if p.points for end in (0, 1)]
+    tree = cKDTree(np.array([paths[pi].points[0] if end == 0 else paths[pi].points[-1] for pi, end in ends],
+                            dtype=float).reshape(-1, 2)) if ends else None
     for hi, h in enumerate(heads):
-        hx0, hy0, hx1, hy1 = h.mask_box
-        for pi, p in enumerate(paths):
-            for end in (0, 1):
-                q = p.points[0] if end == 0 else p.points[-1]
-                # distance from the line end to the head's pixels
-                d = float(np.min(np.hypot(h.pixels[:, 0] - q[0], h.pixels[:, 1] - q[1])))
-                # a dashed line may stop a whole dash gap short of its head
-                if d <= (4 * lw + 5 if p.style != "solid" else 2 * lw + 3):
-                    claims.append((d, hi, pi, end))
+        if tree is None or not len(h.pixels):
+            continue
+        centre = h.pixels[:, :2].mean(axis=0)
+        radius = float(np.max(np.hypot(h.pixels[:, 0] - centre[0], h.pixels[:, 1] - centre[1]))) + 4 * lw + 5
+        for k in tree.query_ball_point((float(centre[0]), float(centre[1])), radius):  # only ends nearby
+            pi, end = ends[k]
+            p = paths[pi]
+            q = p.points[0] if end == 0 else p.points[-1]
+            # distance from the line end to the head's pixels
+            d = float(np.min(np.hypot(h.pixels[:, 0] - q[0], h.pixels[:, 1] - q[1])))
+            # a dashed line may stop a whole dash gap short of its head
+            if d <= (4 * lw + 5 if p.style != "solid" else 2 * lw + 3):
+                claims.append((d, hi, pi, end))
     taken_heads: set[int] = set()
     taken_ends: set[tuple[int, int]] = set()
     for d, hi, pi, end in sorted(claims):
