@@ -480,6 +480,62 @@ def _head_kind(h: Arrowhead, d: tuple[float, float], residual: np.ndarray, lw: f
     return "arrow"
 
 
+class _Ends:
+    """The two ends of every polyline in one k-d tree: which ends lie near a point.
+
+    Every search for "line ends around here" in this module goes through it (a hand-drawn
+    sketch has thousands of short strokes; all-pairs tests took minutes).
+    """
+
+    def __init__(self, lines: list[list[Pt]], keep=lambda line: bool(line)) -> None:
+        from scipy.spatial import cKDTree
+
+        self.owner: list[int] = []  # line index of each end
+        self.at: list[int] = []  # 0: the line's first point, 1: its last
+        self.pts: list[Pt] = []
+        for i, line in enumerate(lines):
+            if keep(line):
+                for e, pt in ((0, line[0]), (1, line[-1])):
+                    self.owner.append(i)
+                    self.at.append(e)
+                    self.pts.append(pt)
+        self._tree = cKDTree(np.asarray(self.pts, dtype=float)) if self.pts else None
+
+    def near(self, pt: Pt, radius: float) -> list[int]:
+        """Indices of the ends within ``radius`` of ``pt``, in order."""
+        return sorted(self._tree.query_ball_point(pt, radius)) if self._tree is not None else []
+
+    def lines_near(self, pt: Pt, radius: float) -> list[int]:
+        """Lines with an end within ``radius`` of ``pt``, in index order."""
+        return sorted({self.owner[k] for k in self.near(pt, radius)})
+
+
+def _gap(pixels: np.ndarray, pt: Pt) -> float:
+    """Distance from ``pt`` to the nearest of a blob's pixel centres."""
+    return float(np.min(np.hypot(pixels[:, 0] - pt[0], pixels[:, 1] - pt[1])))
+
+
+def _disc(pixels: np.ndarray) -> tuple[Pt, float]:
+    """Centre and radius of a circle holding a blob's pixel centres."""
+    c = pixels[:, :2].mean(axis=0)
+    return (float(c[0]), float(c[1])), float(np.max(np.hypot(pixels[:, 0] - c[0], pixels[:, 1] - c[1])))
+
+
+def _chord_offsets(p: list[Pt]) -> np.ndarray | None:
+    """Distance of each point from the chord first–last point (None for a closed piece)."""
+    a, b = np.asarray(p[0]), np.asarray(p[-1])
+    chord = b - a
+    n = float(np.hypot(*chord))
+    if n < 1e-6:
+        return None
+    arr = np.asarray(p)
+    return np.abs((arr[:, 0] - a[0]) * chord[1] - (arr[:, 1] - a[1]) * chord[0]) / n
+
+
+# arms of a 'V' at 25°–80° to each other (Crafter's is 56°; a route's right-angle corner is not a head)
+_V_COS = (math.cos(math.radians(80)), math.cos(math.radians(25)))
+
+
 def _find_open_heads(pieces: list[list[Pt]], residual: np.ndarray, coverage: np.ndarray, lw: float,
                      filled: list[Arrowhead]) -> tuple[list[list[Pt]], list[Arrowhead], list[Arrowhead]]:
     """Open 'V' heads too thin to survive the opening that finds filled heads.
@@ -495,24 +551,12 @@ def _find_open_heads(pieces: list[list[Pt]], residual: np.ndarray, coverage: np.
     heads: list[Arrowhead] = []
     used: set[int] = set()
 
-    # every piece's two ends in one k-d tree: the searches below look only at ends nearby
-    # (a hand-drawn sketch has thousands of short strokes; all-pairs tests took minutes)
-    from scipy.spatial import cKDTree
-
-    end_owner = [k for k, q in enumerate(pieces) if q for _ in (0, 1)]
-    end_tree = cKDTree(np.array([pt for q in pieces if q for pt in (q[0], q[-1])], dtype=float).reshape(-1, 2)) \
-        if end_owner else None
-
-    def pieces_near(pt: Pt, radius: float) -> list[int]:
-        """Pieces with an end within ``radius`` of ``pt``, in index order."""
-        if end_tree is None:
-            return []
-        return sorted({end_owner[e] for e in end_tree.query_ball_point(pt, radius)})
+    ends_index = _Ends(pieces)
 
     def fed(apex: Pt, pointing: tuple[float, float], skip: set[int]) -> bool:
         """Whether a line arrives at the apex from behind, along the bisector (a dashed line
         may stop a dash gap short): two bent dashes at a route's corner are not a head."""
-        for k in pieces_near(apex, 4 * lw + 5):
+        for k in ends_index.lines_near(apex, 4 * lw + 5):
             q = pieces[k]
             if k in skip or len(q) < 2:
                 continue
@@ -543,21 +587,21 @@ def _find_open_heads(pieces: list[list[Pt]], residual: np.ndarray, coverage: np.
                 return False
             dirs.append(((out[-1][0] - start[0]) / n, (out[-1][1] - start[1]) / n))
         ua, ub = dirs
-        cos = ua[0] * ub[0] + ua[1] * ub[1]
-        if not math.cos(math.radians(80)) <= cos <= math.cos(math.radians(25)):
+        if not _V_COS[0] <= ua[0] * ub[0] + ua[1] * ub[1] <= _V_COS[1]:
             return False
         bis = (ua[0] + ub[0], ua[1] + ub[1])
         nb = math.hypot(*bis)
-        if not fed(apex, (-bis[0] / nb, -bis[1] / nb), skip):
+        pointing = (-bis[0] / nb, -bis[1] / nb)
+        if not fed(apex, pointing, skip):
             return False
-        if _filled_between(apex, ends, residual, lw) or _ink_ahead(apex, (-bis[0] / nb, -bis[1] / nb), residual) > 2.5 * lw + 2:
+        if _filled_between(apex, ends, residual, lw) or _ink_ahead(apex, pointing, residual) > 2.5 * lw + 2:
             return False  # the skeleton of a filled triangle also forks into two arms, short of its tip
         ink = _ink_along(arms, residual, coverage, lw)
         if ink is None:
             return False
         heads.append(Arrowhead(tip=apex, base=apex, length=0.5 * (la + lb), width=0.5 * (la + lb),
                                mask_box=ink[2], pixels=ink[0], weights=ink[1],
-                               kind="open", pointing=(-bis[0] / nb, -bis[1] / nb)))
+                               kind="open", pointing=pointing))
         return True
 
     # a filled blob with two short arms hanging off it: at 300 dpi the thick tip of a 'V'
@@ -566,28 +610,23 @@ def _find_open_heads(pieces: list[list[Pt]], residual: np.ndarray, coverage: np.
     for f in filled:
         if not len(f.pixels):
             continue
-        centre = f.pixels[:, :2].mean(axis=0)
-        radius = float(np.max(np.hypot(f.pixels[:, 0] - centre[0], f.pixels[:, 1] - centre[1]))) + lw + 2
-        touching = [i for i in pieces_near((float(centre[0]), float(centre[1])), radius)
+        centre, radius = _disc(f.pixels)
+        touching = [i for i in ends_index.lines_near(centre, radius + lw + 2)
                     if i in short_set and i not in used and
-                    min(float(np.min(np.hypot(f.pixels[:, 0] - e[0], f.pixels[:, 1] - e[1])))
-                        for e in (pieces[i][0], pieces[i][-1])) <= lw + 2]
+                    min(_gap(f.pixels, pieces[i][0]), _gap(f.pixels, pieces[i][-1])) <= lw + 2]
         if len(touching) != 2:
             continue
         dirs = []
         for i in touching:
             p0, p1 = pieces[i][0], pieces[i][-1]
-            d0 = float(np.min(np.hypot(f.pixels[:, 0] - p0[0], f.pixels[:, 1] - p0[1])))
-            d1 = float(np.min(np.hypot(f.pixels[:, 0] - p1[0], f.pixels[:, 1] - p1[1])))
-            near_end, far_end = (p0, p1) if d0 <= d1 else (p1, p0)
+            near_end, far_end = (p0, p1) if _gap(f.pixels, p0) <= _gap(f.pixels, p1) else (p1, p0)
             n = math.dist(near_end, far_end)
             if n < 1.5 * lw + 1 or n > max_arm:
                 break
             dirs.append(((far_end[0] - near_end[0]) / n, (far_end[1] - near_end[1]) / n))
         if len(dirs) != 2:
             continue
-        cos = dirs[0][0] * dirs[1][0] + dirs[0][1] * dirs[1][1]
-        if not math.cos(math.radians(80)) <= cos <= math.cos(math.radians(25)):
+        if not _V_COS[0] <= dirs[0][0] * dirs[1][0] + dirs[0][1] * dirs[1][1] <= _V_COS[1]:
             continue
         ink = _ink_along([pieces[i] for i in touching], residual, coverage, lw)
         if ink is None:
@@ -602,13 +641,9 @@ def _find_open_heads(pieces: list[list[Pt]], residual: np.ndarray, coverage: np.
     # one piece folded at its apex
     for i in short:
         p = pieces[i]
-        a, b = np.asarray(p[0]), np.asarray(p[-1])
-        chord = b - a
-        n = float(np.hypot(*chord))
-        arr = np.asarray(p)
-        if n < 1e-6:
+        off = _chord_offsets(p)
+        if off is None:
             continue
-        off = np.abs((arr[:, 0] - a[0]) * chord[1] - (arr[:, 1] - a[1]) * chord[0]) / n
         k = int(np.argmax(off))
         if 0 < k < len(p) - 1 and off[k] >= 2 * lw + 1 and make([p[:k + 1], p[k:]], p[k], {i}):
             used.add(i)
@@ -619,7 +654,7 @@ def _find_open_heads(pieces: list[list[Pt]], residual: np.ndarray, coverage: np.
     for i in short:
         if i in used or not straight[i]:
             continue
-        near = set(pieces_near(pieces[i][0], 2 * reach)) | set(pieces_near(pieces[i][-1], 2 * reach))
+        near = set(ends_index.lines_near(pieces[i][0], 2 * reach)) | set(ends_index.lines_near(pieces[i][-1], 2 * reach))
         for j in sorted(k for k in near if k > i and k in straight):
             if j in used or i in used or not straight[j]:
                 continue
@@ -640,7 +675,7 @@ def _find_open_heads(pieces: list[list[Pt]], residual: np.ndarray, coverage: np.
     kept = []
     for f in filled:
         for h in heads:
-            if float(np.min(np.hypot(f.pixels[:, 0] - h.tip[0], f.pixels[:, 1] - h.tip[1]))) <= lw + 1.5:
+            if _gap(f.pixels, h.tip) <= lw + 1.5:
                 _absorb(h, f)
                 break
         else:
@@ -727,14 +762,8 @@ def _straight(p: list[Pt]) -> bool:
     in the last two pixels at each end is not looked at."""
     if len(p) >= 8:
         p = p[2:-2]
-    a, b = np.asarray(p[0]), np.asarray(p[-1])
-    chord = b - a
-    n = float(np.hypot(*chord))
-    if n < 1e-6:
-        return False
-    arr = np.asarray(p)
-    off = np.abs((arr[:, 0] - a[0]) * chord[1] - (arr[:, 1] - a[1]) * chord[0]) / n
-    return float(off.max()) <= max(1.5, 0.2 * n)
+    off = _chord_offsets(p)
+    return off is not None and float(off.max()) <= max(1.5, 0.2 * math.dist(p[0], p[-1]))
 
 
 def _pixels_mask(h: Arrowhead, shape: tuple[int, int]) -> np.ndarray:
@@ -747,23 +776,16 @@ def _pixels_mask(h: Arrowhead, shape: tuple[int, int]) -> np.ndarray:
 def _attach_heads(paths: list[LinePath], heads: list[Arrowhead], lw: float, residual: np.ndarray) -> None:
     """Give each head to the path end nearest it (a head never sits mid-line), aligned to that line,
     and tell its kind (filled triangle, open 'V' or diamond) from the ink across its axis."""
-    from scipy.spatial import cKDTree
-
     claims = []
-    ends = [(pi, end) for pi, p in enumerate(paths) if p.points for end in (0, 1)]
-    tree = cKDTree(np.array([paths[pi].points[0] if end == 0 else paths[pi].points[-1] for pi, end in ends],
-                            dtype=float).reshape(-1, 2)) if ends else None
+    ends = _Ends([p.points for p in paths])
     for hi, h in enumerate(heads):
-        if tree is None or not len(h.pixels):
+        if not len(h.pixels):
             continue
-        centre = h.pixels[:, :2].mean(axis=0)
-        radius = float(np.max(np.hypot(h.pixels[:, 0] - centre[0], h.pixels[:, 1] - centre[1]))) + 4 * lw + 5
-        for k in tree.query_ball_point((float(centre[0]), float(centre[1])), radius):  # only ends nearby
-            pi, end = ends[k]
+        centre, radius = _disc(h.pixels)
+        for k in ends.near(centre, radius + 4 * lw + 5):  # only ends nearby
+            pi, end = ends.owner[k], ends.at[k]
             p = paths[pi]
-            q = p.points[0] if end == 0 else p.points[-1]
-            # distance from the line end to the head's pixels
-            d = float(np.min(np.hypot(h.pixels[:, 0] - q[0], h.pixels[:, 1] - q[1])))
+            d = _gap(h.pixels, ends.pts[k])  # from the line end to the head's pixels
             # a dashed line may stop a whole dash gap short of its head
             if d <= (4 * lw + 5 if p.style != "solid" else 2 * lw + 3):
                 claims.append((d, hi, pi, end))
@@ -900,7 +922,7 @@ def merge_collinear(pts: list[Pt], lw: float) -> list[Pt]:
 
 def _in_head(q: Pt, h: Arrowhead, lw: float) -> bool:
     """Whether a line point lies on (or hugs) the head: the skeleton wobbles where the line meets it."""
-    return bool(np.min(np.hypot(h.pixels[:, 0] - q[0], h.pixels[:, 1] - q[1])) <= lw + 1.0)
+    return _gap(h.pixels, q) <= lw + 1.0
 
 
 def _drop_backtrack(pts: list[Pt]) -> list[Pt]:
@@ -948,28 +970,17 @@ def _direction(pts: list[Pt], at_start: bool, span: float = 8.0) -> tuple[float,
 def _pair_through_junctions(pieces: list[list[Pt]], lw: float) -> list[list[Pt]]:
     """At a junction, join the two branches that continue each other straightest (crossings).
 
-    Ends are found through a grid of cells one radius wide, and every pass joins all the
-    best disjoint pairs at once: a noisy scan has thousands of pieces, and comparing every
+    Ends are found through :class:`_Ends`, and every pass joins all the best disjoint pairs at once: a noisy scan has thousands of pieces, and comparing every
     end with every other end, one join per pass, was O(n^4) (minutes on one sketch).
     """
     radius = 2.5 * lw + 2
     pieces = [p for p in pieces if p]
     while True:
-        ends: list[tuple[int, int, Pt]] = []
-        for i, p in enumerate(pieces):
-            if len(p) < 2 or math.dist(p[0], p[-1]) < 1:
-                continue
-            ends.append((i, 0, p[0]))
-            ends.append((i, 1, p[-1]))
-        grid: dict[tuple[int, int], list[int]] = {}
-        for k, (_, _, (x, y)) in enumerate(ends):
-            grid.setdefault((int(x // radius), int(y // radius)), []).append(k)
+        index = _Ends(pieces, keep=lambda p: len(p) >= 2 and math.dist(p[0], p[-1]) >= 1)
+        ends = list(zip(index.owner, index.at, index.pts))
 
         def near(k: int) -> list[int]:
-            x, y = ends[k][2]
-            gx, gy = int(x // radius), int(y // radius)
-            return [m for dx in (-1, 0, 1) for dy in (-1, 0, 1) for m in grid.get((gx + dx, gy + dy), ())
-                    if math.dist(ends[m][2], (x, y)) <= radius]
+            return index.near(ends[k][2], radius)
 
         dirs = {(i, e): _direction(pieces[i], e == 0) for i, e, _ in ends}
         cands = []
