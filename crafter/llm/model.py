@@ -25,8 +25,8 @@ softmax and the pointer's attention, scattered onto those tokens, with a learnt 
 ``log p``. The pointer's scores are a learnt bilinear form plus an *induction prior*:
 learnt weights on "the key's token is the query's token" and "the tokens before them
 are equal" (cosine of the embeddings), so copying works from the first step and the
-learnt part only has to disambiguate repeated tokens. A key counts for a query only where the attention mask lets the query see
-both ``j`` and ``j + 1`` and both hold clean tokens (not ``[MASK]``, not the noised
+learnt part only has to disambiguate repeated tokens. A key counts for a query only
+where the attention mask lets the query see both ``j`` and ``j + 1`` and both hold clean tokens (not ``[MASK]``, not the noised
 copy), so causal rows copy only from their prefix (plain decoding and verification
 stay exact) and a mask block copies only from the clean context it sees.
 """
@@ -255,7 +255,8 @@ class CraftLM(nn.Module):
             valid = valid & (torch.arange(1, s, device=h.device).view(1, 1, -1) < limit)
         scores = self.ptr_q(h) @ keys[:, :-1].transpose(1, 2) / math.sqrt(d)  # [B, T, S-1]
         # induction prior: a key scores higher where its token (and the one before it) equals the query's
-        e = F.normalize(self.embed(ids_all).detach(), dim=-1)
+        emb = self.embed(ids_all).detach()  # looked up once: the prior and the gate's proposal both use it
+        e = F.normalize(emb, dim=-1)
         e_prev = torch.cat([torch.zeros_like(e[:, :1]), e[:, :-1]], 1)
         scores = scores + self.ptr_prior[0] * (e[:, start:] @ e[:, :-1].transpose(1, 2)) \
             + self.ptr_prior[1] * (e_prev[:, start:] @ e_prev[:, :-1].transpose(1, 2))
@@ -264,7 +265,7 @@ class CraftLM(nn.Module):
         attn = torch.softmax(scores, -1) * valid
         src = ids_all[:, 1:].unsqueeze(1).expand(b, t, s - 1)
         p_copy = torch.zeros_like(logits).scatter_add_(2, src, attn)
-        proposal = attn @ self.embed(ids_all[:, 1:]).detach()  # [B, T, d]: the token the pointer would copy
+        proposal = attn @ emb[:, 1:]  # [B, T, d]: the token the pointer would copy
         gate = torch.sigmoid(self.ptr_gate(h) + self.ptr_gate_c(proposal)) * any_valid
         probs = (1 - gate) * torch.softmax(logits, -1) + gate * p_copy
         return probs.clamp_min(1e-12).log()

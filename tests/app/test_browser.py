@@ -140,6 +140,25 @@ def open_label_editor(pg, grid, row: int, attempts: int = 4):
     return editor
 
 
+def generate(pg):
+    """Press Generate and wait for the figure (no error in the page); returns its image."""
+    pg.get_by_role("button", name="Generate", exact=True).click()
+    figure = pg.locator('[data-testid="crafter-figure"] img').first
+    figure.wait_for(state="visible")
+    settle(pg)
+    no_errors(pg)
+    return figure
+
+
+def download(pg, button: str, folder):
+    """Click a download button; the file, saved under ``folder`` with the name the app gave it."""
+    with pg.expect_download() as dl:
+        pg.get_by_role("button", name=button).click()
+    path = folder / dl.value.suggested_filename
+    dl.value.save_as(path)
+    return path
+
+
 def test_brief_generate_rename_download(page, tmp_path):
     from playwright.sync_api import expect
 
@@ -154,20 +173,13 @@ def test_brief_generate_rename_download(page, tmp_path):
     settle(pg)
     shot(pg, "02-brief")
 
-    pg.get_by_role("button", name="Generate", exact=True).click()
-    figure = pg.locator('[data-testid="crafter-figure"] img').first
-    figure.wait_for(state="visible")
-    settle(pg)
-    no_errors(pg)
+    figure = generate(pg)
     assert figure.evaluate("img => img.complete && img.naturalWidth > 0"), "the figure image did not load"
     figure.scroll_into_view_if_needed()
     shot(pg, "03-generated")
 
     # the first-time user's download: PDF straight from under the figure
-    with pg.expect_download() as dl:
-        pg.get_by_role("button", name="Download PDF").click()
-    pdf = tmp_path / dl.value.suggested_filename
-    dl.value.save_as(pdf)
+    pdf = download(pg, "Download PDF", tmp_path)
     assert pdf.suffix == ".pdf" and pdf.read_bytes().startswith(b"%PDF")
 
     # rename the encoder in the components table: select its ID cell, move to Label, type
@@ -195,10 +207,7 @@ def test_brief_generate_rename_download(page, tmp_path):
     pg.get_by_role("tab", name="Export").click()
     settle(pg)
     shot(pg, "06-export")
-    with pg.expect_download() as dl:
-        pg.get_by_role("button", name="SVG (editable)").click()
-    svg_path = tmp_path / dl.value.suggested_filename
-    dl.value.save_as(svg_path)
+    svg_path = download(pg, "SVG (editable)", tmp_path)
     assert svg_path.suffix == ".svg"
     svg = svg_path.read_text(encoding="utf-8")
     assert f">{NEW_LABEL}<" in svg
@@ -219,16 +228,9 @@ def test_first_time_user_two_panel_figure_to_pdf(page, tmp_path):
     assert "bar chart" in pg.get_by_role("textbox", name="Brief", exact=True).input_value()
     assert pg.get_by_text("Using the example table").count() == 1
     shot(pg, "11-example-loaded")
-    pg.get_by_role("button", name="Generate", exact=True).click()
-    figure = pg.locator('[data-testid="crafter-figure"] img').first
-    figure.wait_for(state="visible")
-    settle(pg)
-    no_errors(pg)
+    figure = generate(pg)
     figure.scroll_into_view_if_needed()
     shot(pg, "12-two-panel-figure")
-    with pg.expect_download() as dl:
-        pg.get_by_role("button", name="Download PDF").click()
-    pdf = tmp_path / dl.value.suggested_filename
-    dl.value.save_as(pdf)
+    pdf = download(pg, "Download PDF", tmp_path)
     data = pdf.read_bytes()
     assert pdf.suffix == ".pdf" and data.startswith(b"%PDF") and b"/Font" in data  # text kept, fonts embedded
