@@ -134,7 +134,8 @@ def worse_than_rules(fig: Figure, rules_fig: Figure, brief: str) -> str | None:
     critic flags a missing one and the repair adds it to the model's figure, locally.
     """
     reading = read_brief(brief)
-    ents = [e for e in reading.entities if e not in set(reading.strong)]
+    strong = set(reading.strong)
+    ents = [e for e in reading.entities if e not in strong]
     if ents:
         def covered(f: Figure) -> int:
             labels = figure_labels(f)

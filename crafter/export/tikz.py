@@ -320,7 +320,7 @@ class _TikzWriter:
 
     def draw_edge(self, e: Edge) -> list[str]:
         t = self.theme
-        pts = self.visible_route(e)
+        pts = drawn_route(e, self.by_id)
         if len(pts) < 2:
             return [f"% edge {e.id} has no route: lay the figure out first"]
         color = e.color or t.edge_color
@@ -365,9 +365,6 @@ class _TikzWriter:
             return ""
         return f"{tail}-{head}"
 
-    def visible_route(self, e: Edge) -> list[tuple[float, float]]:
-        """The route with its ends moved onto round or slanted outlines (as the SVG draws it)."""
-        return drawn_route(e, self.by_id)
 
     def edge_label(self, e: Edge, pts: list[tuple[float, float]]) -> str:
         t = self.theme

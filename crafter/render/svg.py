@@ -253,7 +253,7 @@ class _SvgWriter:
         t = self.theme
         color = e.color or t.edge_color
         width = t.edge_width if e.stroke_width is None else e.stroke_width
-        route = self.visible_route(e)
+        route = drawn_route(e, self.by_id)
         if len(route) < 2:
             return ""
         head = self.marker_for(e.head, "head", color, width, route)
@@ -281,9 +281,6 @@ class _SvgWriter:
             out += self.edge_label(e, route)
         return out
 
-    def visible_route(self, e: Edge) -> list[tuple[float, float]]:
-        """The route as drawn: its ends moved onto round or slanted outlines of the nodes it joins."""
-        return drawn_route(e, self.by_id)
 
     def edge_label(self, e: Edge, route: list[tuple[float, float]]) -> str:
         t = self.theme
