@@ -24,10 +24,12 @@ legend=None, id="chart", title=None, width=None, height=None, theme="paper") -> 
     SVG elements (no outer ``<svg>``, absolute figure coordinates) filling ``box``. The
     figure renderer wraps them in ``<g id=chart.id data-crafter-kind="chart">``. Inside,
     ids are prefixed by the chart id: ``{id}-title``; per plot cell ``{id}-plot`` (or
-    ``{id}-{facet}``) holding ``…-grid-x|y``, ``…-zero-line``, ``…-marks`` (one group per
-    layer and series, e.g. ``{id}-bar-cifar-10``, each mark an element with
-    ``data-crafter-datum`` JSON and ``data-crafter-index``), ``…-axis-x|y`` (with
-    ``-domain``, ``-ticks`` (each tick ``data-crafter-value``), ``-labels``, ``-title``);
+    ``{id}-{facet}``) holding ``…-grid-x|y`` (one path per direction), ``…-zero-line``,
+    ``…-marks`` (one group per layer and series, e.g. ``{id}-bar-cifar-10``, each mark an
+    element with ``data-crafter-datum`` JSON and ``data-crafter-index``), ``…-axis-x|y``
+    (with ``-domain``, ``-ticks`` (one path, a subpath per tick, majors then minors;
+    ``data-crafter-values`` / ``data-crafter-minor-values`` list their values as JSON in
+    path order), ``-labels``, ``-title``);
     ``{id}-legend`` with ``{id}-legend-title`` and one ``{id}-legend-<value>`` per entry.
     All text is ``<text>``. ``theme`` is a figure Theme, its name, or a ChartTheme.
 

@@ -1,8 +1,8 @@
 """Numeric fidelity: read every mark's value back from the rendered SVG and compare.
 
 :func:`read_back` uses only the SVG: each axis is fitted from its tick lines and the
-numbers their *labels* show (the text a reader sees; ``data-crafter-value`` only where a
-label is not a number, e.g. dates), then each mark's geometry (a bar's ends, a line's
+numbers their *labels* show (the text a reader sees; the tick path's ``data-crafter-values``
+only where a label is not a number, e.g. dates), then each mark's geometry (a bar's ends, a line's
 vertices, a point's centre, an error bar's ends, a box's quartiles) is mapped back
 through that fit and compared with the datum the mark carries. Errors are fractions of
 the axis range (in the scale's own space: log decades for a log axis).
@@ -172,28 +172,36 @@ def _find_chart(root: Any, chart_id: str | None) -> Any:
 
 
 def _path_points(d: str) -> list[list[tuple[float, float]]]:
-    """Subpaths of absolute M/L/H/V path data as point lists (enough for what we draw)."""
+    """Subpaths of M/L/H/V path data (absolute or relative) as point lists (enough for what we draw)."""
     subs: list[list[tuple[float, float]]] = []
     x = y = 0.0
+    start = (0.0, 0.0)
     for cmd, args in re.findall(r"([MLHVZmlhvz])([^MLHVZmlhvzAaCcSsQqTt]*)", d):
         nums = [float(v) for v in _NUM.findall(args)]
-        if cmd == "M":
-            x, y = nums[0], nums[1]
+        rel = cmd.islower()
+        c = cmd.upper()
+        if c == "M" and len(nums) >= 2:
+            x, y = (x + nums[0], y + nums[1]) if rel else (nums[0], nums[1])
+            start = (x, y)
             subs.append([(x, y)])
-            for i in range(2, len(nums) - 1, 2):
-                x, y = nums[i], nums[i + 1]
-                subs[-1].append((x, y))
-        elif cmd == "L":
+            nums = nums[2:]
+            c = "L"  # further pairs after a moveto are linetos
+        if c == "Z":  # the closing point is the start again: not listed twice
+            x, y = start
+            continue
+        if not subs:
+            subs.append([(x, y)])
+        if c == "L":
             for i in range(0, len(nums) - 1, 2):
-                x, y = nums[i], nums[i + 1]
+                x, y = (x + nums[i], y + nums[i + 1]) if rel else (nums[i], nums[i + 1])
                 subs[-1].append((x, y))
-        elif cmd == "H":
+        elif c == "H":
             for v in nums:
-                x = v
+                x = x + v if rel else v
                 subs[-1].append((x, y))
-        elif cmd == "V":
+        elif c == "V":
             for v in nums:
-                y = v
+                y = y + v if rel else v
                 subs[-1].append((x, y))
     return subs
 
@@ -267,7 +275,18 @@ def _read_axis(axis_el: Any, tree: _Tree) -> _AxisFit:
             p1 = _apply(m, float(el.get("x1")), float(el.get("y1")))
             p2 = _apply(m, float(el.get("x2")), float(el.get("y2")))
             domain = (p1[coord], p2[coord])
+        elif tag == "path" and el.get("data-crafter-values") is not None:
+            # the axis's ticks as one path: the n-th subpath starts at the n-th listed value's tick
+            m = tree.matrix[id(el)]
+            try:
+                values = json.loads(el.get("data-crafter-values"))
+            except ValueError:
+                values = []
+            starts = [sub[0] for sub in _path_points(el.get("d", "")) if sub]
+            for (x, y), val in zip(starts, values if isinstance(values, list) else []):
+                ticks.append((_apply(m, x, y)[coord], None if val is None else str(val)))
         elif tag == "line" and el.get("class") != "minor" and el.get("data-crafter-value") is not None:
+            # SVGs written before ticks became one path: a line per tick
             m = tree.matrix[id(el)]
             p = _apply(m, float(el.get("x1")), float(el.get("y1")))
             ticks.append((p[coord], el.get("data-crafter-value")))

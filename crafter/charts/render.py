@@ -53,7 +53,6 @@ from crafter.spec.colors import relative_luminance
 
 BAND_MARKS = ("bar", "rect", "boxplot", "tick")
 _UNSET = object()
-_MINOR = ' class="minor"'
 BASELINE_SHIFT = 0.35  # of the font size: baseline below a label's visual centre (DejaVu digits/caps)
 
 
@@ -766,18 +765,17 @@ class _Painter:
         for ax in (L.y_axis, L.x_axis):
             if ax is None or not ax.grid or not isinstance(ax.scale, sc.ContinuousScale):
                 continue
-            svg.open(self.ids.make(pfx, "grid", ax.channel), class_="crafter-chart-grid", stroke=ct.grid_color,
-                     stroke_width=_f(ct.grid_width), fill="none")
-            for t in ax.scale.ticks:
-                if t.minor:
-                    continue
-                if ax.channel == "y":
-                    y = cy + t.pos
-                    svg.add(f'<line x1="{_f(cx)}" y1="{_f(y)}" x2="{_f(cx + L.pw)}" y2="{_f(y)}"/>')
-                else:
-                    x = cx + t.pos
-                    svg.add(f'<line x1="{_f(x)}" y1="{_f(cy)}" x2="{_f(x)}" y2="{_f(cy + L.ph)}"/>')
-            svg.close()
+            major = [t for t in ax.scale.ticks if not t.minor]
+            if not major:
+                continue
+            # one path per direction: a gridline is not edited alone, and 10 lines are 10 elements
+            if ax.channel == "y":
+                d = "".join(f"M{_f(cx)},{_f(cy + t.pos)}h{_f(L.pw)}" for t in major)
+            else:
+                d = "".join(f"M{_f(cx + t.pos)},{_f(cy)}v{_f(L.ph)}" for t in major)
+            svg.add(f'<path id={quoteattr(self.ids.make(pfx, "grid", ax.channel))} class="crafter-chart-grid" d="{d}" '
+                    f'stroke="{ct.grid_color}" stroke-width="{_f(ct.grid_width)}" fill="none"'
+                    f'{_tick_values_attrs(major, [])}/>')
         # a zero line where bars or areas cross zero
         for layer in cell.layers:
             if layer.mark not in ("bar", "area"):
@@ -807,19 +805,30 @@ class _Painter:
             a["data_crafter_domain"] = f"{s.d0!r} {s.d1!r}"
         return a
 
+    def _ticks(self, ax: _AxisLayout, pfx: str | None, segment: Any) -> None:
+        """An axis's ticks as one path: each subpath starts on the axis line at its tick.
+
+        Major ticks come first, then minor ones (shorter); ``data-crafter-values`` and
+        ``data-crafter-minor-values`` list their values in that path order, so a reader pairs
+        the n-th subpath with the n-th value (crafter.charts.fidelity does).
+        """
+        ct = self.ct
+        major = [t for t in ax.scale.ticks if not t.minor]
+        minor = [t for t in ax.scale.ticks if t.minor]
+        if not major and not minor:
+            return
+        d = "".join(segment(t, ct.tick_size) for t in major) + "".join(segment(t, ct.tick_size * 0.6) for t in minor)
+        self.svg.add(f'<path id={quoteattr(self.ids.make(pfx, f"axis-{ax.channel}-ticks"))} d="{d}" '
+                     f'stroke="{ct.axis_color}" stroke-width="{_f(ct.axis_width)}" fill="none"'
+                     f'{_tick_values_attrs(major, minor)}/>')
+
     def _x_axis(self, ax: _AxisLayout, cx: float, cy: float, pfx: str | None) -> None:
         ct, svg, L = self.ct, self.svg, self.L
         y0 = cy + L.ph
         svg.open(self.ids.make(pfx, "axis-x"), class_="crafter-chart-axis", **self._axis_attrs(ax))
         svg.add(f'<line id={quoteattr(self.ids.make(pfx, "axis-x-domain"))} x1="{_f(cx)}" y1="{_f(y0)}" '
                 f'x2="{_f(cx + L.pw)}" y2="{_f(y0)}" stroke="{ct.axis_color}" stroke-width="{_f(ct.axis_width)}"/>')
-        svg.open(self.ids.make(pfx, "axis-x-ticks"), stroke=ct.axis_color, stroke_width=_f(ct.axis_width))
-        for t in ax.scale.ticks:
-            x = cx + t.pos
-            ln = ct.tick_size * (0.6 if t.minor else 1.0)
-            svg.add(f'<line x1="{_f(x)}" y1="{_f(y0)}" x2="{_f(x)}" y2="{_f(y0 + ln)}" '
-                    f'data-crafter-value={quoteattr(_tick_value(t))}{_MINOR if t.minor else ""}/>')
-        svg.close()
+        self._ticks(ax, pfx, lambda t, ln: f"M{_f(cx + t.pos)},{_f(y0)}v{_f(ln)}")
         fs = ct.tick_font_size
         if ax.labels:
             svg.open(self.ids.make(pfx, "axis-x-labels"), font_size=_f(fs), fill=ct.text_color)
@@ -848,13 +857,7 @@ class _Painter:
         svg.open(self.ids.make(pfx, "axis-y"), class_="crafter-chart-axis", **self._axis_attrs(ax))
         svg.add(f'<line id={quoteattr(self.ids.make(pfx, "axis-y-domain"))} x1="{_f(cx)}" y1="{_f(cy)}" '
                 f'x2="{_f(cx)}" y2="{_f(cy + L.ph)}" stroke="{ct.axis_color}" stroke-width="{_f(ct.axis_width)}"/>')
-        svg.open(self.ids.make(pfx, "axis-y-ticks"), stroke=ct.axis_color, stroke_width=_f(ct.axis_width))
-        for t in ax.scale.ticks:
-            y = cy + t.pos
-            ln = ct.tick_size * (0.6 if t.minor else 1.0)
-            svg.add(f'<line x1="{_f(cx - ln)}" y1="{_f(y)}" x2="{_f(cx)}" y2="{_f(y)}" '
-                    f'data-crafter-value={quoteattr(_tick_value(t))}{_MINOR if t.minor else ""}/>')
-        svg.close()
+        self._ticks(ax, pfx, lambda t, ln: f"M{_f(cx)},{_f(cy + t.pos)}h{_f(-ln)}")
         fs = ct.tick_font_size
         label_w = 0.0
         if ax.labels:
@@ -967,12 +970,14 @@ class _Painter:
                         for i in range(11))
         svg.add(f'<defs><linearGradient id={quoteattr(gid)} x1="0" y1="0" x2="0" y2="1">{stops}</linearGradient></defs>')
         svg.add(f'<rect x="{_f(x)}" y="{_f(yy)}" width="{_f(w)}" height="{_f(h)}" fill="url(#{gid})"/>')
+        ticks = ""  # one path for all the ramp's ticks, like an axis's
         for v, label in lg.gradient_ticks:
             f = (v - cs.lo) / (cs.hi - cs.lo) if cs.hi != cs.lo else 0.5
             ty = yy + (1 - f) * h
-            svg.add(f'<line x1="{_f(x + w)}" y1="{_f(ty)}" x2="{_f(x + w + 3)}" y2="{_f(ty)}" stroke="{ct.axis_color}" '
-                    f'stroke-width="0.8"/>')
+            ticks += f"M{_f(x + w)},{_f(ty)}h3"
             svg.text(x + w + 4, ty + fs * BASELINE_SHIFT, label)
+        if ticks:
+            svg.add(f'<path d="{ticks}" stroke="{ct.axis_color}" stroke-width="0.8" fill="none"/>')
 
     # -- marks ---------------------------------------------------------------------------
     def _marks(self, cell, cx: float, cy: float, pfx: str | None) -> None:
@@ -1305,19 +1310,35 @@ class _Painter:
             svg.add("</g>")
 
 
-def _tick_value(t: sc.Tick) -> str:
-    if isinstance(t.value, float):
-        return repr(float(t.value))
-    if isinstance(t.value, (int,)) and not isinstance(t.value, bool):
-        return str(t.value)
-    try:
-        import numpy as np
+def _tick_values_attrs(major: Sequence[sc.Tick], minor: Sequence[sc.Tick]) -> str:
+    """``data-crafter-values`` (and ``data-crafter-minor-values``): the ticks' values as a JSON list.
 
-        if isinstance(t.value, np.floating):
-            return repr(float(t.value))
-    except ImportError:  # pragma: no cover
-        pass
-    return _label(t.value)
+    JSON rather than a comma-separated list because category names and dates may hold commas;
+    numbers stay numbers.
+    """
+    import json
+
+    def values(ticks: Sequence[sc.Tick]) -> str:
+        return json.dumps([_tick_json(t) for t in ticks], ensure_ascii=False, separators=(",", ":"))
+
+    out = f" data-crafter-values={quoteattr(values(major))}"
+    if minor:
+        out += f" data-crafter-minor-values={quoteattr(values(minor))}"
+    return out
+
+
+def _tick_json(t: sc.Tick) -> Any:
+    """A tick's value for JSON: numbers as numbers (numpy's too), anything else as its label."""
+    import numpy as np
+
+    v = t.value
+    if isinstance(v, bool):
+        return _label(v)
+    if isinstance(v, (int, np.integer)):
+        return int(v)
+    if isinstance(v, (float, np.floating)):
+        return float(v)
+    return _label(v)
 
 
 # ---------------------------------------------------------------------------------------
