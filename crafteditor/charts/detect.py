@@ -14,7 +14,10 @@
    names that series.
 
 The result is a ``chart`` component whose spec is Vega-Lite vocabulary with the recovered
-rows inline, so Crafter re-renders the chart from data (crafter.charts.render).
+rows inline, so Crafter re-renders the chart from data (crafter.charts.render). How it was
+drawn (type sizes, frame, gridlines, ticks, mark sizes, legend place) goes into the spec too
+(crafteditor.charts.style), and its box is moved so the re-rendered plot lands on the detected
+one.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from crafteditor.charts.style import ChartStyle, measure_style
 from crafteditor.config import Config
 from crafteditor.ocr import TextRun
 from crafteditor.paint import Paints, to_hex
@@ -58,16 +62,47 @@ class ChartResult:
     run_indices: list[int]
     spec: dict[str, Any]
     title: str | None = None
+    style: ChartStyle | None = None
 
     def component(self, builder: Any) -> Any:
         from crafter.spec.model import Chart
 
         x0, y0, x1, y1 = self.box
         px0, py0, px1, py1 = self.plot
+        s = builder.s
+        spec = dict(self.spec)
+        if self.style is not None:
+            self.style.apply(spec, self.plot, s)
         # the plot's own size too, so the re-rendered axes span what the original's did
-        return Chart(kind="chart", id=builder.new_id("chart", self.title), spec=self.spec,
-                     box=builder.box(x0, y0, x1 - x0, y1 - y0), pinned=True,
-                     width=round((px1 - px0) * builder.s, 2), height=round((py1 - py0) * builder.s, 2))
+        chart = Chart(kind="chart", id=builder.new_id("chart", self.title), spec=spec,
+                      box=builder.box(x0, y0, x1 - x0, y1 - y0), pinned=True,
+                      width=round((px1 - px0) * s, 2), height=round((py1 - py0) * s, 2))
+        return _pin_plot(chart, (px0 * s, py0 * s), (x1 * s, y1 * s))
+
+
+def _pin_plot(chart: Any, plot_xy: tuple[float, float], far: tuple[float, float]) -> Any:
+    """Move the chart's box so that the renderer's plot area lands on the detected one.
+
+    The renderer puts the plot ``left``/``top`` px inside the box (room for tick labels, axis
+    title, chart title, all in its own type sizes); the detected box is the ink's extent, so
+    without this the whole re-rendered chart sits a few px off the original.
+    """
+    from crafter.charts.render import layout_chart, plan_for
+    from crafter.charts.theme import chart_theme
+    from crafter.spec.model import Box
+
+    from crafteditor.assemble import THEME
+
+    ct = chart_theme(THEME)
+    box = chart.box
+    for _ in range(2):  # the title may wrap differently at the new width: settle once more
+        lay = layout_chart(plan_for(chart), ct, width=box.w, height=box.h)
+        x, y = plot_xy[0] - lay.left, plot_xy[1] - lay.top - lay.header_h
+        w = max(far[0] - x, lay.left + lay.pw + 3.0)
+        h = max(far[1] - y, lay.top + lay.header_h + lay.ph + 2.0)
+        box = Box(x=round(x, 2), y=round(y, 2), w=round(w, 2), h=round(h, 2))
+        chart = chart.model_copy(update={"box": box})
+    return chart
 
 
 _NUM = re.compile(r"^[−\-–+]?\d+(?:[.,]\d+)?(?:[eE][−\-+]?\d+)?%?$")
@@ -220,8 +255,15 @@ def _read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original) -
                  runs[title].text if title is not None else None,
                  runs[x_title].text if x_title is not None else None,
                  runs[y_title].text if y_title is not None else None)
+    style = measure_style(original if original is not None else rgb, paints, runs, {"y": yt, "x": list(xticks)},
+                          {"x": x_title, "y": y_title, "title": title}, legend_runs, plot, yaxis.log,
+                          not xaxis.categories and not index_categories and not xaxis.log)
+    areas = [a for sr in series for a in sr.marker_areas]
+    style.marker_area = float(np.median(areas)) if areas else None
+    widths = [sr.line_width for sr in series if sr.line_width]
+    style.line_width = float(np.median(widths)) if widths else None
     return ChartResult(box=box, plot=plot, mask=mask, run_indices=sorted(consumed), spec=spec,
-                       title=runs[title].text if title is not None else None)
+                       title=runs[title].text if title is not None else None, style=style)
 
 
 def _number_categories(series: list["Series"]) -> None:
@@ -310,6 +352,8 @@ class Series:
     points: list[tuple[Any, float]]  # (x value or category, y value)
     name: str | None = None
     legend_title: str | None = None  # the legend's heading (kept on the first series)
+    marker_areas: list[float] = field(default_factory=list)  # ink px² of each point marker
+    line_width: float | None = None
 
 
 def _read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis, font: float, original=None):
@@ -429,12 +473,15 @@ def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot) -> Seri
         return Series(color=color, kind="bar", points=pts)
     centres: list[tuple[float, float]] = []
     line_pts: list[tuple[float, float]] = []
+    marker_areas: list[float] = []
+    widths: list[float] = []
     has_line = False
     for i, s in comps:
         x, y, w, h, area = s
         comp = lab[y:y + h, x:x + w] == i
         if area >= 0.55 * w * h and max(w, h) <= 1.7 * min(w, h) and max(w, h) <= 60:
             centres.append((x + w / 2, y + h / 2))  # a lone marker (scatter)
+            marker_areas.append(float(area))
             continue
         # a line, maybe with markers on it: markers survive an opening wider than the line
         lw = _line_width(comp)
@@ -444,9 +491,11 @@ def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot) -> Seri
         nb, _, bstats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
         blobs = [bstats[j] for j in range(1, nb) if bstats[j][4] >= 0.5 * k * k]
         has_line = True
+        widths.append(lw)
         if len(blobs) >= 2:
-            for bx, by, bw, bh, _ in blobs:
+            for bx, by, bw, bh, barea in blobs:
                 centres.append((x + bx - k + bw / 2, y + by - k + bh / 2))
+                marker_areas.append(float(barea))
             continue
         from skimage.morphology import skeletonize
 
@@ -460,7 +509,8 @@ def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot) -> Seri
     if not pts_px:
         return None
     kind = "line" if has_line else "point"
-    return Series(color=color, kind=kind, points=[(_x_of(xaxis, px), yaxis.value(py)) for px, py in pts_px])
+    return Series(color=color, kind=kind, points=[(_x_of(xaxis, px), yaxis.value(py)) for px, py in pts_px],
+                  marker_areas=marker_areas, line_width=float(np.median(widths)) if widths else None)
 
 
 def _line_width(m: np.ndarray) -> float:

@@ -281,6 +281,7 @@ class ChartPlan:
     facet_title: str | None = None
     width: Any = None  # plot width requested by the spec (number or {"step": n})
     height: Any = None
+    config: dict[str, Any] = _field(default_factory=dict)  # Vega-Lite "config" (chart theme overrides)
 
     @property
     def layers(self) -> list[LayerPlan]:
@@ -378,9 +379,21 @@ def compile_chart(spec: dict[str, Any], *, chart_id: str = "chart", title: str |
         n_rows=n_rows, n_cols=n_cols, facet_field=facet_field, facet_title=facet_title,
         width=width if width is not None else inner.get("width", spec.get("width")),
         height=height if height is not None else inner.get("height", spec.get("height")),
+        config=_config(spec, chart_id),
     )
     _resolve_series_order(plan)
     return plan
+
+
+def _config(spec: dict[str, Any], chart_id: str) -> dict[str, Any]:
+    """The spec's Vega-Lite ``config``: an object of objects (axis, title, legend, view…)."""
+    config = spec.get("config")
+    if config is None:
+        return {}
+    if not isinstance(config, dict) or not all(isinstance(v, (dict, str, int, float, bool)) for v in config.values()):
+        raise ChartSpecError("'config' must be an object (e.g. {\"axis\": {\"labelFontSize\": 10}})",
+                             chart=chart_id, path="config")
+    return config
 
 
 def _data_rows(spec: dict[str, Any], chart_id: str) -> list[dict[str, Any]]:

@@ -45,7 +45,7 @@ from crafter.charts.compile import (
     compile_chart,
     datum_json,
 )
-from crafter.charts.theme import DOUBLE_COLUMN_IN, ChartTheme, chart_theme
+from crafter.charts.theme import DOUBLE_COLUMN_IN, ChartTheme, chart_theme, configured_theme
 from crafter.render.text import ASCENT, DESCENT
 from crafter.render.text import text_width as _text_width
 from crafter.render.theme import PX_PER_IN, Theme
@@ -183,9 +183,21 @@ def _make_position_scale(plan: ChartPlan, name: str, ct: ChartTheme) -> sc.Posit
             base=float(_scale_opt(chans, "base", 10)), constant=float(_scale_opt(chans, "constant", 1)),
             integer=integer, tick_count=_axis_opt(_chans(plan, name), "tickCount"),
             reverse=bool(_scale_opt(chans, "reverse", False)), label_format=fmt_,
+            tick_values=_axis_values(plan, name),
         )
     except ValueError as e:
         raise ChartSpecError(str(e), chart=plan.chart_id, path=f"encoding.{name}.scale") from None
+
+
+def _axis_values(plan: ChartPlan, name: str) -> list[float] | None:
+    """The axis's own tick values (Vega-Lite ``axis.values``), when it lists them."""
+    values = _axis_opt(_chans(plan, name), "values")
+    if values is None:
+        return None
+    if not isinstance(values, list) or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+        raise ChartSpecError("axis 'values' must be a list of numbers", chart=plan.chart_id,
+                             path=f"encoding.{name}.axis.values")
+    return [float(v) for v in values]
 
 
 @dataclass
@@ -277,8 +289,16 @@ def _legend_symbol(plan: ChartPlan, channel: str) -> str:
 
 
 def _legend_orient(chans: Sequence[Channel]) -> str:
+    """right, left, top, bottom, a corner inside the plot (top-left…), "none" (no legend), or
+    "at x y": Vega-Lite's orient "none" with ``legendX``/``legendY`` (px from the plot's top-left)."""
     for ch in chans:
-        if ch.legend is not None and ch.legend.get("orient"):
+        if ch.legend is None:
+            continue
+        lx, ly = ch.legend.get("legendX"), ch.legend.get("legendY")
+        if ch.legend.get("orient") == "none" and all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                                                     for v in (lx, ly)):
+            return f"at {float(lx)!r} {float(ly)!r}"
+        if ch.legend.get("orient"):
             return str(ch.legend["orient"])
     return "right"
 
@@ -487,7 +507,7 @@ def _finalize_axis(plan: ChartPlan, name: str, scale: sc.PositionScale, length: 
     if title is _UNSET:
         explicit = [c for c in chans if c.title is not _MISSING]
         title = explicit[0].title_text() if explicit else next((c.title_text() for c in chans if c.is_field), None)
-    grid_default = isinstance(scale, sc.ContinuousScale)
+    grid_default = isinstance(scale, sc.ContinuousScale) and ct.grid is not False
     grid = bool(_axis_opt(chans, "grid", grid_default))
     labels = bool(_axis_opt(chans, "labels", True))
     scale.set_range(r0, r1)
@@ -523,6 +543,7 @@ def _plot_size_request(plan: ChartPlan, scales: _Scales, name: str, value: Any) 
 
 def layout_chart(plan: ChartPlan, ct: ChartTheme, width: float | None = None, height: float | None = None) -> ChartLayout:
     """Sizes and positions of every part; ``width``/``height`` fix the outer size (a layout box)."""
+    ct = configured_theme(ct, plan.config, plan.chart_id)
     scales = _build_scales(plan, ct)
     legends = _build_legends(plan, scales, ct)
     header_h = ct.header_font_size * (ASCENT + DESCENT) + 4.0 if plan.facet_field else 0.0
@@ -612,6 +633,9 @@ def layout_chart(plan: ChartPlan, ct: ChartTheme, width: float | None = None, he
         elif lg.orient == "bottom":
             layout.legends.append((lg, left + max(0.0, (plot_w_all - lg.width) / 2), y_bot + ct.legend_pad * 0.6))
             y_bot += lg.height + ct.legend_pad * 0.6
+        elif lg.orient.startswith("at "):  # pinned inside the plot (legendX/legendY)
+            lx, ly = (float(v) for v in lg.orient.split()[1:])
+            layout.legends.append((lg, left + lx, top + header_h + ly))
         else:  # inside the plot: top-left, top-right, bottom-left, bottom-right
             pad = 6.0
             lx = left + pad if "left" in lg.orient else left + plot_w_all - lg.width - pad
@@ -628,11 +652,12 @@ def _title_lines(title: str | None, ct: ChartTheme, width: float) -> list[str]:
         return []
     from crafter.render.text import wrap
 
-    return wrap(title, ct.title_font_size, max(width - 4, ct.title_font_size * 4), bold=True)
+    return wrap(title, ct.title_font_size, max(width - 4, ct.title_font_size * 4), bold=ct.title_weight == "bold")
 
 
 def _title_width(layout: "ChartLayout") -> float:
-    return max((text_width(t, layout.ct.title_font_size, bold=True) for t in layout.title_lines), default=0.0)
+    return max((text_width(t, layout.ct.title_font_size, bold=layout.ct.title_weight == "bold")
+                for t in layout.title_lines), default=0.0)
 
 
 def _default_height(pw: float, scales: _Scales, ct: ChartTheme) -> float:
@@ -740,6 +765,10 @@ class _Painter:
                 svg.close()
             self._grid(cell, cx, cy, pfx)
             self._marks(cell, cx, cy, pfx)
+            if ct.view_stroke:
+                svg.add(f'<rect id={quoteattr(self.ids.make(pfx, "frame"))} class="crafter-chart-frame" x="{_f(cx)}" '
+                        f'y="{_f(cy)}" width="{_f(L.pw)}" height="{_f(L.ph)}" fill="none" stroke="{ct.view_stroke}" '
+                        f'stroke-width="{_f(ct.view_stroke_width)}"/>')
             below_missing = not any(c.row == cell.row + 1 and c.col == cell.col for c in L.plan.cells)
             if L.x_axis is not None and L.x_axis.show and below_missing:
                 self._x_axis(L.x_axis, cx, cy, pfx)
@@ -752,7 +781,7 @@ class _Painter:
             plot_w_all = L.plan.n_cols * L.pw + (L.plan.n_cols - 1) * L.gap_x
             svg.open(self.ids.make("title"), class_="crafter-chart-title", font_family=ct.font_family,
                      font_size=_f(ct.title_font_size),
-                     font_weight="bold", fill=ct.text_color)
+                     font_weight=ct.title_weight, fill=ct.text_color)
             cx = self.ox + L.left + plot_w_all / 2
             cx = min(max(cx, self.ox + _title_width(L) / 2), self.ox + L.width - _title_width(L) / 2)
             for i, line in enumerate(L.title_lines):

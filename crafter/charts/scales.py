@@ -68,8 +68,10 @@ class ContinuousScale(ScaleTransform, PositionScale):
 
     def __init__(self, kind: str, lo: float, hi: float, *, zero: bool = False, nice: bool = True,
                  base: float = 10.0, constant: float = 1.0, explicit: bool = False, integer: bool = False,
-                 tick_count: int | None = None, reverse: bool = False, label_format: str | None = None) -> None:
+                 tick_count: int | None = None, reverse: bool = False, label_format: str | None = None,
+                 tick_values: Sequence[float] | None = None) -> None:
         assert kind in ("linear", "log", "symlog", "time"), kind
+        self.tick_values = [float(v) for v in tick_values] if tick_values is not None else None  # axis "values"
         self.kind = kind
         self.base = base
         self.constant = constant
@@ -157,6 +159,8 @@ class ContinuousScale(ScaleTransform, PositionScale):
             self.d0 = self.base ** math.floor(math.log(self.d0, self.base) + 1e-9)
             self.d1 = self.base ** math.ceil(math.log(self.d1, self.base) - 1e-9)
             vals = [float(v) for v in loc.tick_values(self.d0, self.d1)]
+        if self.tick_values is not None:  # the axis lists its ticks (Vega-Lite axis "values")
+            vals = list(self.tick_values)
         lo, hi = min(self.d0, self.d1), max(self.d0, self.d1)
         eps = 1e-9 * (abs(self.fwd(hi) - self.fwd(lo)) or 1.0)
         major = [v for v in vals if self.fwd(lo) - eps <= self.fwd(v) <= self.fwd(hi) + eps] if self.kind != "time" \

@@ -58,6 +58,10 @@ class ChartTheme:
     band_opacity: float = 0.25  # error bands, area under lines
     sequential_scheme: str = "viridis"
     background: str = "#FFFFFF"
+    grid: bool | None = None  # gridlines on continuous axes; None: the axis decides (on)
+    title_weight: str = "bold"
+    view_stroke: str | None = None  # a frame around the plot (all four sides), as matplotlib draws
+    view_stroke_width: float = 1.0
 
     def scaled(self, **changes: float) -> "ChartTheme":
         return replace(self, **changes)
@@ -90,3 +94,60 @@ def chart_theme(theme: Theme | str | None = None, *, width: str | float | None =
     elif isinstance(width, (int, float)):
         ct = replace(ct, width=float(width))
     return ct
+
+
+# Vega-Lite ``config`` properties Crafter draws: (config group, property) -> ChartTheme field
+_CONFIG_FIELDS: dict[tuple[str, str], str] = {
+    ("axis", "labelFontSize"): "tick_font_size",
+    ("axis", "titleFontSize"): "label_font_size",
+    ("axis", "tickSize"): "tick_size",
+    ("axis", "labelPadding"): "tick_pad",
+    ("axis", "titlePadding"): "title_pad",
+    ("axis", "domainColor"): "axis_color",
+    ("axis", "tickColor"): "axis_color",
+    ("axis", "domainWidth"): "axis_width",
+    ("axis", "tickWidth"): "axis_width",
+    ("axis", "gridColor"): "grid_color",
+    ("axis", "gridWidth"): "grid_width",
+    ("axis", "grid"): "grid",
+    ("title", "fontSize"): "title_font_size",
+    ("title", "fontWeight"): "title_weight",
+    ("legend", "labelFontSize"): "legend_font_size",
+    ("view", "stroke"): "view_stroke",
+    ("view", "strokeWidth"): "view_stroke_width",
+}
+
+
+def configured_theme(ct: ChartTheme, config: dict | None, chart_id: str | None = None) -> ChartTheme:
+    """``ct`` with a Vega-Lite ``config``'s supported properties applied (others are ignored,
+    as a Vega-Lite renderer ignores what it does not draw).
+
+    A value of the wrong type is an error naming its path (``config.axis.labelFontSize``).
+    """
+    from crafter.charts.compile import ChartSpecError
+
+    changes: dict[str, object] = {}
+    for (group, prop), name in _CONFIG_FIELDS.items():
+        block = (config or {}).get(group)
+        if not isinstance(block, dict) or prop not in block:
+            continue
+        v = block[prop]
+        default = getattr(ct, name)
+        if name == "grid":
+            ok = isinstance(v, bool)
+        elif name == "title_weight":
+            ok = isinstance(v, (str, int)) and not isinstance(v, bool)
+            v = "bold" if v == "bold" or (isinstance(v, int) and v >= 600) else "normal"
+        elif name == "view_stroke":
+            ok = v is None or isinstance(v, str)
+            v = None if v in (None, "", "transparent", "none") else v
+        elif isinstance(default, str):
+            ok = isinstance(v, str)
+        else:
+            ok = isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0
+            v = float(v) if ok else v
+        if not ok:
+            raise ChartSpecError(f"config.{group}.{prop} has an unusable value {v!r}", chart=chart_id,
+                                 path=f"config.{group}.{prop}")
+        changes[name] = v
+    return replace(ct, **changes) if changes else ct

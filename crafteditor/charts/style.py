@@ -1,0 +1,222 @@
+"""How a chart was drawn (type sizes, axis and frame strokes, gridlines, tick marks, mark sizes,
+legend place), measured from its pixels and written back as Vega-Lite ``config`` and mark/axis
+properties, so Crafter re-renders the recovered chart looking like the original.
+
+Measures are taken in image pixels and turned into the figure's px (×``scale``) when the spec
+is written. Each one is optional: what cannot be measured keeps Crafter's chart theme.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from crafteditor.paint import Paints, to_hex
+
+
+@dataclass
+class ChartStyle:
+    """The original chart's look, in image pixels."""
+
+    tick_font: float | None = None  # tick label font size
+    axis_title_font: float | None = None
+    title_font: float | None = None
+    title_bold: bool | None = None
+    legend_font: float | None = None
+    axis_color: str | None = None
+    axis_width: float | None = None
+    tick_size: float | None = None  # from the axis line's centre outwards
+    tick_pad: float | None = None  # tick end to label ink
+    grid: bool | None = None
+    grid_color: str | None = None
+    frame: bool = False  # a box around the plot (matplotlib's four spines)
+    y_values: list[float] | None = None  # tick values the labels show
+    x_values: list[float] | None = None
+    legend_text: tuple[float, float] | None = None  # first legend label: ink left, centre y (inside the plot)
+    marker_area: float | None = None  # px² of a point marker
+    line_width: float | None = None
+
+    def apply(self, spec: dict[str, Any], plot: tuple[float, float, float, float], scale: float) -> None:
+        """Write the style into ``spec`` (a Vega-Lite spec from crafteditor.charts.detect)."""
+        s = scale
+        axis: dict[str, Any] = {}
+        if self.tick_font:
+            axis["labelFontSize"] = _r(self.tick_font * s)
+        if self.axis_title_font:
+            axis["titleFontSize"] = _r(self.axis_title_font * s)
+        if self.tick_size is not None:
+            axis["tickSize"] = _r(self.tick_size * s)
+        if self.tick_pad is not None:
+            axis["labelPadding"] = _r(self.tick_pad * s)
+        if self.axis_color:
+            axis["domainColor"] = axis["tickColor"] = self.axis_color
+        if self.axis_width:
+            axis["domainWidth"] = axis["tickWidth"] = _r(self.axis_width * s)
+        if self.grid is not None:
+            axis["grid"] = self.grid
+            if self.grid and self.grid_color:
+                axis["gridColor"] = self.grid_color
+        config: dict[str, Any] = {}
+        if axis:
+            config["axis"] = axis
+        if self.title_font or self.title_bold is not None:
+            config["title"] = {}
+            if self.title_font:
+                config["title"]["fontSize"] = _r(self.title_font * s)
+            if self.title_bold is not None:
+                config["title"]["fontWeight"] = "bold" if self.title_bold else "normal"
+        if self.legend_font:
+            config["legend"] = {"labelFontSize": _r(self.legend_font * s)}
+        if self.frame:
+            config["view"] = {"stroke": self.axis_color or "#000000", "strokeWidth": _r((self.axis_width or 1.0) * s)}
+        if config:
+            spec["config"] = config
+        enc = spec.get("encoding", {})
+        for name, values in (("y", self.y_values), ("x", self.x_values)):
+            ch = enc.get(name)
+            if not values or not isinstance(ch, dict) or (ch.get("scale") or {}).get("type") == "log":
+                continue
+            ch["axis"] = {**(ch.get("axis") or {}), "values": values}
+            dom = (ch.get("scale") or {}).get("domain")
+            if isinstance(dom, list) and len(dom) == 2:
+                # an end a hair off a labelled tick (the axis fit's error) is that tick: it is drawn
+                span = abs(dom[1] - dom[0]) or 1.0
+                ch["scale"]["domain"] = [min(values, key=lambda v: abs(v - d)) if min(abs(v - d) for v in values)
+                                         <= 0.01 * span else d for d in dom]
+        mark = spec.get("mark")
+        if isinstance(mark, dict):
+            if mark.get("type") == "point" and self.marker_area:
+                mark["size"] = _r(self.marker_area * s * s)
+                mark["opacity"] = 1  # the recovered colour is the drawn one already
+            if mark.get("type") == "line":
+                if self.line_width:
+                    mark["strokeWidth"] = _r(self.line_width * s)
+                if self.marker_area and mark.get("point"):
+                    mark["point"] = {"size": _r(self.marker_area * s * s)}
+        color = enc.get("color")
+        if self.legend_text is not None and isinstance(color, dict):
+            from crafter.charts.theme import chart_theme
+
+            from crafteditor.assemble import THEME
+
+            ct = chart_theme(THEME)
+            fs = (self.legend_font or ct.legend_font_size / s) * s
+            sym = ct.legend_symbol
+            row = max(fs * 1.25, sym) + ct.legend_row_gap
+            tx, ty = self.legend_text
+            color["legend"] = {**(color.get("legend") or {}), "orient": "none",
+                               "legendX": _r(tx * s - plot[0] * s - sym - ct.legend_gap),
+                               "legendY": _r(ty * s - plot[1] * s - (row / 2 - ct.legend_row_gap / 2))}
+
+
+def _r(v: float) -> float:
+    return round(float(v), 2)
+
+
+def measure_style(rgb: np.ndarray, paints: Paints, runs: list[Any], ticks: dict[str, list[int]],
+                  titles: dict[str, int | None], legend_runs: list[int], plot: tuple[float, float, float, float],
+                  log_y: bool, numeric_x: bool) -> ChartStyle:
+    """Measure the look of the chart whose plot area is ``plot`` (x0 = y axis, y1 = x axis)."""
+    ax, top, right, ay = plot
+    st = ChartStyle()
+    tick_runs = [runs[k] for k in ticks["y"] + ticks["x"]]
+    if tick_runs:
+        st.tick_font = float(np.median([r.font_px for r in tick_runs]))
+    axis_titles = [runs[k] for k in (titles.get("x"), titles.get("y")) if k is not None]
+    if axis_titles:
+        st.axis_title_font = float(np.median([r.font_px for r in axis_titles]))
+    if titles.get("title") is not None:
+        t = runs[titles["title"]]
+        st.title_font, st.title_bold = float(t.font_px), bool(t.bold)
+    if legend_runs:
+        lr = [runs[k] for k in legend_runs]
+        st.legend_font = float(np.median([r.font_px for r in lr]))
+        first = min(lr, key=lambda r: r.y)
+        if ax < first.x < right:  # inside the plot: pinned where it was
+            st.legend_text = (min(r.x for r in lr), first.cy)
+    if not log_y:
+        vals = sorted({v for v in (_number(runs[k].text) for k in ticks["y"]) if v is not None})
+        st.y_values = vals if len(vals) >= 2 else None
+    if numeric_x:
+        vals = sorted({v for v in (_number(runs[k].text) for k in ticks["x"]) if v is not None})
+        st.x_values = vals if len(vals) >= 2 else None
+    _measure_axis(rgb, paints, runs, ticks["y"], plot, st)
+    return st
+
+
+def _number(text: str) -> float | None:
+    from crafteditor.charts.detect import parse_number
+
+    return parse_number(text)
+
+
+def _measure_axis(rgb, paints: Paints, runs, y_ticks: list[int], plot, st: ChartStyle) -> None:
+    """Stroke colour and width of the y axis line, its ticks, gridlines and frame."""
+    H, W = rgb.shape[:2]
+    ax, top, right, ay = plot
+    xa, y0, y1 = int(round(ax)), int(top) + 3, int(ay) - 3
+    if y1 - y0 < 10 or not 3 <= xa < W - 3:
+        return
+    lum = rgb.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
+    bg = float(np.dot(paints.background_rgb.astype(np.float32), [0.299, 0.587, 0.114]))
+    win = lum[y0:y1, xa - 3:xa + 4]  # rows × 7 columns around the axis line
+    darkest = win.min(axis=1)
+    core = float(np.median(darkest))
+    if bg - core < 40:
+        return
+    dark = np.clip((bg - win) / (bg - core), 0.0, 1.0)
+    st.axis_width = float(np.median(dark.sum(axis=1)))
+    cols = win.argmin(axis=1)
+    picks = rgb[y0:y1, xa - 3:xa + 4][np.arange(y1 - y0), cols]
+    st.axis_color = to_hex(tuple(int(v) for v in np.median(picks, axis=0)))
+    darkness = np.clip((bg - lum) / (bg - core), 0.0, 1.0)
+    # ticks: the dark run left of the axis at each labelled row
+    lengths, pads = [], []
+    for k in y_ticks:
+        r = runs[k]
+        row = int(round(r.cy))
+        if not 0 <= row < H:
+            continue
+        x = xa - int(math.ceil(st.axis_width / 2))
+        while x > 0 and darkness[row, x - 1] > 0.3:
+            x -= 1
+        length = ax - x
+        if length > st.axis_width / 2 + 1:
+            lengths.append(length)
+            pads.append(x - r.right)
+    if lengths:
+        st.tick_size = float(np.median(lengths))
+        st.tick_pad = float(max(0.0, np.median(pads)))
+    else:
+        st.tick_size = 0.0
+        st.tick_pad = float(max(0.0, np.median([ax - runs[k].right for k in y_ticks]))) if y_ticks else None
+    # gridlines: a thin stroke across the plot at the labelled rows, over background above and below
+    ink = paints.labels != paints.background
+    xs = slice(int(ax) + 4, int(right) - 3)
+    hits, colors = [], []
+    for k in y_ticks:
+        row = int(round(runs[k].cy))
+        if not 4 <= row < H - 4 or not top + 3 < row < ay - 3:
+            continue
+        clear = ~ink[row - 4, xs] & ~ink[row + 4, xs]
+        if clear.sum() < 10:
+            continue
+        line = ink[row - 1:row + 2, xs].any(axis=0) & clear
+        hits.append(line.sum() / clear.sum())
+        if line.any():
+            band = rgb[row - 1:row + 2, xs][:, line]
+            colors.append(band.reshape(-1, 3)[np.argmin(lum[row - 1:row + 2, xs][:, line].ravel())])
+    if hits:
+        st.grid = bool(np.median(hits) > 0.6)
+        if st.grid and colors:
+            st.grid_color = to_hex(tuple(int(v) for v in np.median(np.array(colors), axis=0)))
+    # frame: strokes as dark as the axis along the plot's top and right edges
+    yt, xr = int(round(top)), int(round(right))
+    if 2 <= yt < H - 2 and 2 <= xr < W - 2:
+        top_edge = darkness[yt - 2:yt + 3, int(ax) + 5:int(right) - 5].max(axis=0)
+        right_edge = darkness[int(top) + 5:int(ay) - 5, xr - 3:xr + 2].max(axis=1)
+        st.frame = bool(top_edge.size and right_edge.size and np.mean(top_edge > 0.5) > 0.9
+                        and np.mean(right_edge > 0.5) > 0.9)

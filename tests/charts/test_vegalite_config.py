@@ -1,0 +1,85 @@
+"""A spec's Vega-Lite ``config`` (type sizes, gridlines, frame, strokes), axis ``values`` and a legend
+pinned with ``legendX``/``legendY``: what CraftEditor writes to make a recovered chart look like its
+original, and what a user can set by hand."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from charts_testlib import local, parse
+
+from crafter.charts import chart_svg, make_chart, read_back
+from crafter.charts.compile import ChartSpecError
+from crafter.spec import Chart
+
+ROWS = [{"x": 1.0, "y": 3.0, "s": "a"}, {"x": 2.0, "y": 5.0, "s": "a"}, {"x": 3.0, "y": 4.0, "s": "b"}]
+
+
+def _chart(**extra) -> Chart:
+    spec = {"data": {"values": ROWS}, "mark": "point",
+            "encoding": {"x": {"field": "x", "type": "quantitative"}, "y": {"field": "y", "type": "quantitative"},
+                         "color": {"field": "s", "type": "nominal"}}, "title": "Look"}
+    for k, v in extra.items():
+        if k in ("x", "y", "color"):
+            spec["encoding"][k].update(v)
+        else:
+            spec[k] = v
+    return Chart(kind="chart", id="c", spec=spec)
+
+
+def _by_id(svg: str):
+    return {el.get("id"): el for el in parse(svg).iter() if el.get("id")}
+
+
+def test_config_sets_type_sizes_weight_grid_and_frame():
+    plain = _by_id(chart_svg(_chart()))
+    assert "c-grid-y" in plain and "c-plot-frame" not in plain
+    cfg = {"axis": {"labelFontSize": 13, "grid": False, "domainColor": "#000000"},
+           "title": {"fontSize": 16, "fontWeight": "normal"}, "view": {"stroke": "#000000", "strokeWidth": 1.2}}
+    els = _by_id(chart_svg(_chart(config=cfg)))
+    assert "c-grid-y" not in els and "c-grid-x" not in els
+    frame = els["c-frame"]
+    assert local(frame.tag) == "rect" and frame.get("stroke") == "#000000" and frame.get("fill") == "none"
+    assert els["c-axis-y-labels"].get("font-size") == "13"
+    assert els["c-title"].get("font-size") == "16" and els["c-title"].get("font-weight") == "normal"
+    assert els["c-axis-x-domain"].get("stroke") == "#000000"
+
+
+def test_axis_values_are_the_ticks_drawn_and_still_read_back():
+    chart = _chart(y={"axis": {"values": [3, 3.5, 4, 4.5, 5]}, "scale": {"domain": [3, 5], "nice": False}})
+    svg = chart_svg(chart)
+    ticks = _by_id(svg)["c-axis-y-ticks"]
+    assert json.loads(ticks.get("data-crafter-values")) == [3.0, 3.5, 4.0, 4.5, 5.0]
+    assert read_back(svg, "c").max_error < 0.005
+
+
+def test_legend_pinned_inside_the_plot():
+    chart = _chart(color={"legend": {"orient": "none", "legendX": 20, "legendY": 10}})
+    els = _by_id(chart_svg(chart))
+    plot_x, plot_y = (float(v) for v in els["c-plot"].get("data-crafter-plot").split()[:2])
+    legend_texts = [el for el in els["c-legend"].iter() if local(el.tag) == "text"]
+    assert legend_texts
+    first_x = min(float(t.get("x")) for t in legend_texts)
+    assert first_x == pytest.approx(plot_x + 20, abs=0.01)  # the legend's title starts at legendX
+    assert plot_y + 10 < min(float(t.get("y")) for t in legend_texts) < plot_y + 30
+    # orient "none" without a position still means no legend
+    assert "c-legend" not in _by_id(chart_svg(_chart(color={"legend": {"orient": "none"}})))
+
+
+@pytest.mark.parametrize("config, path", [({"axis": {"labelFontSize": "big"}}, "config.axis.labelFontSize"),
+                                          ({"axis": {"grid": "no"}}, "config.axis.grid"),
+                                          ("dark", "config")])
+def test_a_bad_config_value_names_its_path(config, path):
+    with pytest.raises(ChartSpecError, match=path.replace(".", r"\.")):
+        chart_svg(_chart(config=config))
+
+
+def test_bad_axis_values_name_their_path():
+    with pytest.raises(ChartSpecError, match=r"encoding\.y\.axis\.values"):
+        chart_svg(_chart(y={"axis": {"values": ["a", "b"]}}))
+
+
+def test_make_chart_output_is_unchanged_without_config(accuracy):
+    chart = make_chart(accuracy, x="model", y="top1_accuracy", id="acc")
+    assert "crafter-chart-frame" not in chart_svg(chart)

@@ -1,0 +1,40 @@
+"""A recovered chart looks like its original: the plot pinned where it was drawn, matplotlib's frame
+and type sizes carried over, no gridlines the original lacked (golden matplotlib bar chart)."""
+
+import re
+
+import numpy as np
+import pytest
+
+from crafteditor import Config, convert
+
+
+@pytest.fixture(scope="module")
+def bar(golden):
+    png, _ = golden["chart_bar_150"]
+    return convert(png, Config.preset("chart"))
+
+
+def test_plot_lands_where_the_original_drew_it(bar):
+    chart = bar.figure.of_kind("chart")[0]
+    m = re.search(r'data-crafter-plot="([-\d.]+) ([-\d.]+) ([\d.]+) ([\d.]+)"', bar.svg)
+    x, y, w, h = (float(v) for v in m.groups())
+    assert (w, h) == (pytest.approx(chart.width, abs=0.01), pytest.approx(chart.height, abs=0.01))
+    # the original's frame: the first long dark column (y axis) and row (top spine)
+    image = bar.vectorized.image
+    dark = image.rgb.mean(axis=2) < 100
+    col = int(np.argmax(dark.mean(axis=0) > 0.5))
+    row = int(np.argmax(dark.mean(axis=1) > 0.5))
+    s = image.scale
+    assert x == pytest.approx((col + 0.5) * s, abs=1.5) and y == pytest.approx((row + 0.5) * s, abs=1.5)
+
+
+def test_matplotlib_look_is_carried_over(bar):
+    spec = bar.figure.of_kind("chart")[0].spec
+    cfg = spec["config"]
+    assert cfg["axis"]["grid"] is False  # matplotlib draws none by default
+    assert cfg["view"]["stroke"]  # ...but a frame of four spines
+    assert cfg["title"]["fontWeight"] == "normal"
+    assert cfg["axis"]["labelFontSize"] > 10  # 10 pt tick labels, larger than Crafter's 8 pt
+    assert 0 in spec["encoding"]["y"]["axis"]["values"]  # the ticks the original labelled
+    assert bar.report["ssim"] >= 0.85
