@@ -262,6 +262,8 @@ def _read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original) -
     style.marker_area = float(np.median(areas)) if areas else None
     widths = [sr.line_width for sr in series if sr.line_width]
     style.line_width = float(np.median(widths)) if widths else None
+    if len(series) == 1 and len(series[0].bar_spans) >= 2 and xaxis.categories:
+        style.bar_spans = sorted(series[0].bar_spans)
     return ChartResult(box=box, plot=plot, mask=mask, run_indices=sorted(consumed), spec=spec,
                        title=runs[title].text if title is not None else None, style=style)
 
@@ -353,6 +355,7 @@ class Series:
     name: str | None = None
     legend_title: str | None = None  # the legend's heading (kept on the first series)
     marker_areas: list[float] = field(default_factory=list)  # ink px² of each point marker
+    bar_spans: list[tuple[float, float]] = field(default_factory=list)  # each bar's left and right, px
     line_width: float | None = None
 
 
@@ -464,13 +467,15 @@ def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot) -> Seri
     bars = [(i, s) for i, s in rects if abs((s[1] + s[3]) - baseline) <= 7 or abs(s[1] - baseline) <= 7]
     if bars and len(bars) >= 0.6 * len(comps):
         pts = []
+        spans: list[tuple[float, float]] = []
         for i, s in sorted(bars, key=lambda t: t[1][0]):
             x, y, w, h, _ = s
             top, bottom = _bar_extent(rgb, color, bg, x, y, w, h)
             upward = abs(bottom - baseline) <= abs(top - baseline)
             edge = top if upward else bottom
             pts.append((_x_of(xaxis, x + w / 2), yaxis.value(edge)))
-        return Series(color=color, kind="bar", points=pts)
+            spans.append((float(x), float(x + w)))
+        return Series(color=color, kind="bar", points=pts, bar_spans=spans)
     centres: list[tuple[float, float]] = []
     line_pts: list[tuple[float, float]] = []
     marker_areas: list[float] = []

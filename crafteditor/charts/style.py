@@ -38,6 +38,7 @@ class ChartStyle:
     legend_text: tuple[float, float] | None = None  # first legend label: ink left, centre y (inside the plot)
     marker_area: float | None = None  # px² of a point marker
     line_width: float | None = None
+    bar_spans: list[tuple[float, float]] | None = None  # one series of bars on categories: left, right
 
     def apply(self, spec: dict[str, Any], plot: tuple[float, float, float, float], scale: float) -> None:
         """Write the style into ``spec`` (a Vega-Lite spec from crafteditor.charts.detect)."""
@@ -96,6 +97,18 @@ class ChartStyle:
                     mark["strokeWidth"] = _r(self.line_width * s)
                 if self.marker_area and mark.get("point"):
                     mark["point"] = {"size": _r(self.marker_area * s * s)}
+        x = enc.get("x")
+        if self.bar_spans and isinstance(x, dict):
+            # the band scale's paddings from the drawn bars (Vega: step = width / (n - inner + 2·outer))
+            n = len(self.bar_spans)
+            centres = [(a + b) / 2 for a, b in self.bar_spans]
+            step = (centres[-1] - centres[0]) / (n - 1)
+            bar_w = float(np.median([b - a for a, b in self.bar_spans]))
+            if step > 0 and 0 < bar_w < step:
+                inner = 1 - bar_w / step
+                outer = ((plot[2] - plot[0]) / step - n + inner) / 2
+                if 0 <= outer <= 2:
+                    x["scale"] = {**(x.get("scale") or {}), "paddingInner": _r4(inner), "paddingOuter": _r4(outer)}
         color = enc.get("color")
         if self.legend_text is not None and isinstance(color, dict):
             from crafter.charts.theme import chart_theme
@@ -114,6 +127,10 @@ class ChartStyle:
 
 def _r(v: float) -> float:
     return round(float(v), 2)
+
+
+def _r4(v: float) -> float:
+    return round(float(v), 4)
 
 
 def measure_style(rgb: np.ndarray, paints: Paints, runs: list[Any], ticks: dict[str, list[int]],
