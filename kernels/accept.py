@@ -59,3 +59,73 @@ def speculative_sample_accept(draft_ids: torch.Tensor, draft_probs: torch.Tensor
         token = int(torch.multinomial(residual / total, 1, generator=generator))
         return i, token
     return n, int(torch.multinomial(target_probs[n], 1, generator=generator))
+
+
+def first_allowed(logits: torch.Tensor, allowed, top: int = 16) -> int | None:
+    """The highest-scoring token id that ``allowed(token)`` admits (ties: lower id first,
+    as ``argmax``), or None if it admits none. Tries the ``top`` best first, then the rest."""
+    k = min(top, int(logits.shape[-1]))
+    vals, idx = torch.topk(logits, k)
+    # topk does not promise an order among equal scores: sort (-score, id) so ties go to the lower id
+    for t in sorted(zip((-vals).tolist(), idx.tolist())):
+        if allowed(t[1]):
+            return t[1]
+    tried = set(idx.tolist())
+    for t in torch.argsort(logits, descending=True, stable=True).tolist():
+        if t not in tried and allowed(t):
+            return t
+    return None
+
+
+def constrained_greedy_accept(draft_ids: list[int], verify_logits: torch.Tensor, states: list,
+                              advance) -> tuple[int, int | None, object]:
+    """Greedy verification under a constraint (grammar-constrained decoding).
+
+    ``states[i]`` is the constraint's state before draft ``i`` (``len(states) == n + 1``;
+    the drafts are already known to be allowed), ``advance(state, token)`` the next state or
+    None. Row ``i``'s choice is its best *allowed* token; the drafts are kept while they
+    equal it. Returns ``(accepted, next_token, state after next_token)``; ``next_token`` is
+    None when nothing is allowed after the accepted drafts (the answer cannot go on).
+    Plain decoding under the same constraint makes exactly the same choices.
+    """
+    n = len(draft_ids)
+    assert verify_logits.shape[0] == n + 1 and len(states) == n + 1
+    for i in range(n + 1):
+        nxt: dict[int, object] = {}
+
+        def ok(t: int, st=states[i]) -> bool:
+            s = advance(st, t)
+            if s is not None:
+                nxt[t] = s
+            return s is not None
+
+        choice = first_allowed(verify_logits[i], ok)
+        if i < n and choice == draft_ids[i]:
+            continue
+        return i, choice, nxt.get(choice) if choice is not None else None
+    raise AssertionError("unreachable")
+
+
+def constrained_sample(probs: torch.Tensor, state, advance, generator: torch.Generator | None = None,
+                       tries: int = 64) -> tuple[int | None, object]:
+    """Sample from ``probs`` restricted to the allowed tokens (renormalised), by rejection:
+    a refused token's mass is removed and the draw repeated, which is exactly sampling
+    from the renormalised distribution. Returns ``(token, next state)`` or ``(None, None)``."""
+    p = probs.clone().float()
+    for _ in range(tries):
+        total = float(p.sum())
+        if total <= 0.0:
+            break
+        t = int(torch.multinomial(p / total, 1, generator=generator))
+        s = advance(state, t)
+        if s is not None:
+            return t, s
+        p[t] = 0.0
+    # a long run of refusals: test every remaining token once, then draw from the allowed ones
+    states = {t: advance(state, t) for t in torch.nonzero(p > 0).flatten().tolist()}
+    allowed = [t for t, s in states.items() if s is not None]
+    if not allowed:
+        return None, None
+    w = p[allowed]
+    t = allowed[int(torch.multinomial(w / w.sum(), 1, generator=generator))]
+    return t, states[t]

@@ -140,8 +140,12 @@ class CraftLMBackend:
 
     def complete(self, task: str, prompt: str, *, max_new_tokens: int = 512, temperature: float = 0.0,
                  speculative: str | None = "diffusion", block_size: int | None = None, seed: int | None = None,
-                 guard: bool = True) -> Completion:
-        """Generate for ``task``. guard: stop at the first finished line that is not a DSL
+                 guard: bool = True, constrain: bool = True) -> Completion:
+        """Generate for ``task``.
+
+        constrain: decode under :class:`~crafter.llm.constrain.DSLConstraint` (valid DSL of
+        the task, labels copied from the prompt); the answer always parses.
+        guard (without ``constrain``): stop at the first finished line that is not a DSL
         statement (the caller falls back at once instead of waiting for garbage to end)."""
         import torch
 
@@ -152,12 +156,26 @@ class CraftLMBackend:
         gen = torch.Generator().manual_seed(seed) if seed is not None else None
         try:
             drafter = make_drafter(speculative or "none", task, block_size)
+            constraint = self.constraint(task, prompt) if constrain else None
             res = generate_ids(self.model, ids, max_new_tokens, temperature, drafter, gen,
-                               guard=DSLLineGuard(self.tokenizer.decode) if guard else None)
+                               guard=DSLLineGuard(self.tokenizer.decode) if guard and not constrain else None,
+                               constraint=constraint)
         except ValueError as exc:
             raise ModelError(str(exc)) from exc
-        stats = {"backend": self.name, "task": task, "prompt_tokens": len(ids), **res.stats()}
-        return Completion(self.tokenizer.decode(res.ids).strip() + "\n", stats)
+        stats = {"backend": self.name, "task": task, "prompt_tokens": len(ids), "constrained": constrain,
+                 **res.stats()}
+        text = self.tokenizer.decode(res.ids)
+        if res.stopped in ("constraint", "length") and constrain:
+            text = text[: text.rfind("\n") + 1]  # drop a statement cut short
+        return Completion(text.strip() + "\n", stats)
+
+    def constraint(self, task: str, prompt: str):
+        """The decoding constraint for ``task`` and the full model ``prompt``."""
+        from crafter.llm.constrain import DSLConstraint, token_bytes
+
+        if getattr(self, "_token_bytes", None) is None:
+            self._token_bytes = token_bytes(self.tokenizer)
+        return DSLConstraint(task, prompt, self._token_bytes, self.tokenizer.eos_id)
 
 
 # ---------------------------------------------------------------------------------

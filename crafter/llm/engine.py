@@ -35,7 +35,8 @@ from typing import Callable, Protocol
 import torch
 
 from crafter.llm.model import CraftLM
-from kernels import draft_attention_mask, greedy_accept, speculative_sample_accept
+from kernels import (constrained_greedy_accept, constrained_sample, draft_attention_mask, greedy_accept,
+                     speculative_sample_accept)
 
 SPECULATIVE = ("diffusion", "ngram", "none")
 
@@ -170,6 +171,14 @@ class DiffusionDrafter:
             self._next = rows.argmax(-1).tolist()
 
 
+class Constraint(Protocol):
+    """What the engine needs of a decoding constraint (:class:`crafter.llm.constrain.DSLConstraint`)."""
+
+    def start(self): ...
+
+    def advance(self, state, token: int): ...
+
+
 def make_drafter(speculative: str, task: str | None = None, block_size: int | None = None) -> Drafter:
     """The drafter for a mode. Block size from the request, else from the task (repair copies more)."""
     if speculative == "none":
@@ -195,7 +204,7 @@ class GenerationResult:
     proposed_per_round: list[int] = field(default_factory=list)
     seconds: float = 0.0  # decode time
     prefill_seconds: float = 0.0
-    stopped: str = "eos"  # eos | length | guard
+    stopped: str = "eos"  # eos | length | guard | constraint (nothing allowed could follow)
     drafter: str = "none"
 
     def stats(self) -> dict:
@@ -221,16 +230,26 @@ class GenerationResult:
 @torch.inference_mode()
 def generate_ids(model: CraftLM, prompt_ids: list[int], max_new_tokens: int = 512, temperature: float = 0.0,
                  drafter: Drafter | None = None, generator: torch.Generator | None = None,
-                 guard: Callable[[list[int]], int | None] | None = None) -> GenerationResult:
+                 guard: Callable[[list[int]], int | None] | None = None,
+                 constraint: "Constraint | None" = None) -> GenerationResult:
     """Decode after ``prompt_ids``; stops at EOS or ``max_new_tokens`` (always terminates).
 
     guard: called with the tokens generated so far after every round; a number ``k``
     stops decoding with the first ``k`` tokens kept (``stopped="guard"``) — the caller's
     way to give up on output that can no longer be valid. It sees the same tokens in the
     same order whatever the drafter, so guarded output is identical across drafters too.
+
+    constraint: every committed token is the best token the constraint allows
+    (:mod:`crafter.llm.constrain`); drafts are cut at the first one it refuses. Greedy
+    output stays identical across drafters. With ``temperature > 0`` a constrained
+    request decodes one token per forward (exact renormalised sampling needs the
+    allowed set, which a draft's acceptance ratio would need at every position).
     """
     cfg = model.cfg
     drafter = drafter or NoDrafter()
+    if constraint is not None and temperature > 0:
+        drafter = NoDrafter()
+    state = constraint.start() if constraint is not None else None
     if not prompt_ids:
         raise ValueError("empty prompt")
     if len(prompt_ids) >= cfg.max_len:
@@ -254,6 +273,15 @@ def generate_ids(model: CraftLM, prompt_ids: list[int], max_new_tokens: int = 51
         p = cache.length  # == len(ids) - 1: a0 = ids[-1] is not cached yet
         room = limit - p - 1  # positions left after a0
         drafts, q = drafter.propose(ids, min(budget - 1, room))
+        if constraint is not None:
+            states = [state]
+            for d in drafts:
+                nxt_state = constraint.advance(states[-1], d)
+                if nxt_state is None:
+                    break
+                states.append(nxt_state)
+            drafts = drafts[: len(states) - 1]
+            q = q[: len(drafts)] if q is not None else None
         n = len(drafts)
         m = min(drafter.mask_slots(), max(0, room - n))
         # ---- one forward: verify [a0, d1..dn] causally, draft with M1..Mm ----
@@ -263,7 +291,21 @@ def generate_ids(model: CraftLM, prompt_ids: list[int], max_new_tokens: int = 51
         res.forward_passes += 1
         verify = logits[: 1 + n]
         # ---- accept ----
-        if temperature > 0:
+        if constraint is not None:
+            if temperature > 0:  # no drafts here (see above)
+                accepted = 0
+                nxt, state = constrained_sample(torch.softmax(verify[0].float() / temperature, dim=-1), state,
+                                                constraint.advance, generator)
+            else:
+                accepted, nxt, state = constrained_greedy_accept(drafts, verify, states, constraint.advance)
+            if nxt is None:  # nothing allowed can follow: keep what is committed
+                cache.crop(p + 1 + accepted)
+                drafter.observe(n, accepted, None, temperature)
+                out += drafts[:accepted]
+                ids += drafts[:accepted]
+                res.stopped = "constraint"
+                break
+        elif temperature > 0:
             probs = torch.softmax(verify.float() / temperature, dim=-1)
             accepted, nxt = speculative_sample_accept(torch.tensor(drafts, dtype=torch.long), q, probs, generator)
         else:

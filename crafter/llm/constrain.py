@@ -1,0 +1,446 @@
+"""Constrained decoding: CraftLM may only write answers that are valid DSL for its task.
+
+A small model's free-running errors compound: one wrong token ("n4fnode") and the rest
+of the answer is garbage; a label copied twice and it keeps copying it. Here the verifier
+picks, at every position, the highest-scoring token that keeps the answer a *valid
+prefix* (the approach of grammar-constrained decoding in llama.cpp, Outlines, XGrammar),
+with the rules of the task on top of the DSL's grammar:
+
+* every line is one statement of the kinds the task writes (plan: ``figure``, ``node``,
+  ``edge``, ``group``; chart: one ``chart``; repair: the components it was asked for,
+  each once, of the kind it has in the figure);
+* ids are numbered in order (``n1 n2 …``, ``e1 …``, ``g1 …``) and edges and groups name
+  nodes that exist; no self-loops, no repeated edge, no repeated node label;
+* every label, title and edge label is a span of the prompt's own words (case-free,
+  whole words): the model copies names, it never invents them;
+* attribute values come from the spec's vocabularies (shapes, dash styles, colours);
+* the answer ends (``<|eos|>``) only after a finished line.
+
+Chart specs (JSON) are checked when their line ends: they must parse as a chart
+component whose fields are columns of the prompt's table.
+
+The constraint is a pure function of the tokens so far (:meth:`DSLConstraint.advance`
+returns a new state or ``None``), so the verifier's constrained choice is the same in
+plain and in speculative decoding: greedy output stays identical across drafters.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field, replace
+
+from crafter.spec.colors import CSS_COLOR_NAMES
+from crafter.spec.model import SHAPES
+
+ARROWS = ("->", "<-", "<->", "--")
+DASH_STYLES = ("solid", "dashed", "dotted")
+_MARKER = re.compile(r"<\|[a-z]+\|>")
+_IDCHARS = re.compile(r"[A-Za-z0-9_]")
+
+
+_SPEC_VALUE = re.compile(r'"(field|type|mark)"\s*:\s*"([^"]*)(")?')
+_TYPES = frozenset({"quantitative", "nominal", "ordinal", "temporal"})
+
+
+class _End(Exception):
+    """The input ended inside a statement that can still be completed."""
+
+
+class _Bad(Exception):
+    """No completion of the input is a valid statement."""
+
+
+# ---------------------------------------------------------------------------------
+# Prompt words: what labels may be
+# ---------------------------------------------------------------------------------
+
+
+class Spans:
+    """Labels must be whole-word spans of ``text`` (compared without case, spaces collapsed)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = " " + " ".join(text.lower().split()) + " "
+
+    @staticmethod
+    def _word(c: str) -> bool:
+        return c.isalnum() or c == "_"
+
+    def _starts(self, s: str):
+        """Start offsets where ``s`` occurs at a word start."""
+        t, i = self.text, self.text.find(s)
+        while i >= 0:
+            if not (self._word(t[i - 1]) and self._word(s[0])):
+                yield i
+            i = t.find(s, i + 1)
+
+    def prefix_ok(self, s: str) -> bool:
+        if s == "":
+            return True
+        if s != s.lstrip() or "  " in s or "\n" in s:
+            return False
+        return any(True for _ in self._starts(s.lower()))
+
+    def full_ok(self, s: str) -> bool:
+        if not s.strip() or s != s.strip() or "  " in s or s[-1] in "([{,:;" or s[0] in ")]},:;.":
+            return False
+        low = s.lower()
+        t = self.text
+        return any(not (self._word(t[i + len(low)]) and self._word(low[-1])) for i in self._starts(low))
+
+
+def token_bytes(tokenizer) -> list[bytes]:
+    """The bytes each token id stands for (byte-level BPE); special tokens map to ``b""``."""
+    from crafter.llm.prompts import SPECIAL_TOKENS
+
+    byte_of = {c: b for b, c in _bytes_to_unicode().items()}
+    tok = tokenizer.tok
+    out = []
+    for i in range(tok.get_vocab_size()):
+        piece = tok.id_to_token(i)
+        if piece is None or piece in SPECIAL_TOKENS:
+            out.append(b"")
+        else:
+            out.append(bytes(byte_of[c] for c in piece))
+    return out
+
+
+def _bytes_to_unicode() -> dict[int, str]:
+    """GPT-2's byte -> printable character table, which byte-level BPE pieces are written in."""
+    bs = list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(range(ord("®"), ord("ÿ") + 1))
+    cs = bs[:]
+    n = 0
+    for b in range(256):
+        if b not in bs:
+            bs.append(b)
+            cs.append(256 + n)
+            n += 1
+    return dict(zip(bs, map(chr, cs)))
+
+
+# ---------------------------------------------------------------------------------
+# State
+# ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Committed:
+    """What the finished lines have defined."""
+
+    lines: int = 0
+    nodes: tuple[str, ...] = ()  # node ids defined by the answer, in order
+    labels: frozenset = frozenset()  # lower-case node labels used
+    edges: frozenset = frozenset()  # (source, target) pairs
+    counts: tuple[int, int, int] = (0, 0, 0)  # nodes, edges, groups written
+    written: frozenset = frozenset()  # ids written (repair: each requested id once)
+
+
+@dataclass(frozen=True)
+class State:
+    done: Committed = field(default_factory=Committed)
+    line: bytes = b""  # the unfinished line (raw bytes: a token may end inside a character)
+
+
+# ---------------------------------------------------------------------------------
+# Scanning one line
+# ---------------------------------------------------------------------------------
+
+
+class _Line:
+    def __init__(self, s: str) -> None:
+        self.s, self.i = s, 0
+
+    def rest(self) -> str:
+        return self.s[self.i:]
+
+    def at_end(self) -> bool:
+        return self.i >= len(self.s)
+
+    def lit(self, t: str) -> None:
+        r = self.rest()
+        if r.startswith(t):
+            self.i += len(t)
+            return
+        if t.startswith(r):
+            raise _End
+        raise _Bad
+
+    def choice(self, options) -> str:
+        """One of ``options`` (longest match first), followed by a non-id character or the end."""
+        r = self.rest()
+        for o in sorted(options, key=len, reverse=True):
+            if r.startswith(o) and (len(r) == len(o) or not _IDCHARS.match(r[len(o)])):
+                if len(r) == len(o) and any(p != o and p.startswith(o) for p in options):
+                    raise _End  # "n1" could still become "n12"
+                self.i += len(o)
+                return o
+        if any(o.startswith(r) for o in options):
+            raise _End
+        raise _Bad
+
+    def string(self, check_prefix, check_full) -> str:
+        self.lit('"')
+        j = self.s.find('"', self.i)
+        body = self.s[self.i:] if j < 0 else self.s[self.i:j]
+        if "\\" in body:
+            raise _Bad
+        if j < 0:
+            if not check_prefix(body):
+                raise _Bad
+            raise _End
+        if not check_full(body):
+            raise _Bad
+        self.i = j + 1
+        return body
+
+
+@dataclass
+class Statement:
+    id: str
+    kind: str
+    label: str | None = None
+    source: str | None = None
+    target: str | None = None
+
+
+class DSLConstraint:
+    """The valid answers for one task and prompt. ``tokenizer`` supplies the token bytes."""
+
+    def __init__(self, task: str, prompt: str, token_bytes: list[bytes], eos_id: int) -> None:
+        self.task = task
+        self.token_bytes = token_bytes
+        self.eos_id = eos_id
+        text = _MARKER.sub("\n", prompt)
+        self.spans = Spans(text)
+        self.wide_chars = sorted({c for c in text if ord(c) > 127})
+        self.figure_kinds: dict[str, str] = {}  # repair: the figure's ids -> kinds
+        self.requested: tuple[str, ...] = ()
+        self.columns: set[str] = set()
+        if task == "repair":
+            self._read_repair_prompt(prompt)
+        elif task == "chart":
+            body = prompt.split("<|chart|>", 1)[-1]
+            self.columns = set(re.findall(r"([^\s,:]+) \((?:quantitative|nominal|ordinal|temporal)\)", body))
+            from crafter.charts.compile import SUPPORTED_MARKS  # (imports the chart stack: only when needed)
+
+            self.spec_words = {"field": self.columns, "type": _TYPES, "mark": frozenset(SUPPORTED_MARKS)}
+
+    def _read_repair_prompt(self, prompt: str) -> None:
+        fig = prompt.split("<|repair|>", 1)[-1].split("<|issue|>", 1)[0]
+        for line in fig.splitlines():
+            parts = line.split()
+            if len(parts) >= 2:
+                self.figure_kinds[parts[0]] = parts[1]
+        ids = prompt.split("<|ids|>", 1)[-1].split("<|out|>", 1)[0].split()
+        self.requested = tuple(i for i in ids if i in self.figure_kinds) or tuple(ids)
+
+    # ---- the interface the engine uses ------------------------------------------
+
+    def start(self) -> State:
+        return State()
+
+    def can_end(self, st: State) -> bool:
+        d = st.done
+        if st.line or d.lines == 0:
+            return False
+        if self.task == "repair":
+            return set(self.requested) <= d.written
+        if self.task == "plan":
+            return d.counts[0] > 0
+        return True
+
+    def advance(self, st: State, token: int) -> State | None:
+        """The state after ``token``, or None if no valid answer starts this way."""
+        if token == self.eos_id:
+            return st if self.can_end(st) else None
+        tb = self.token_bytes[token]
+        if not tb:
+            return None  # special tokens
+        buf = st.line + tb
+        done = st.done
+        while b"\n" in buf:
+            line, buf = buf.split(b"\n", 1)
+            try:
+                text = line.decode("utf-8")
+            except UnicodeDecodeError:
+                return None
+            stmt = self._scan(text, done, final=True)
+            if stmt is None:
+                return None
+            done = self._commit(done, stmt)
+        try:
+            text = buf.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            if exc.end != len(buf) or len(buf) - exc.start > 3:
+                return None  # not just a character cut short by the token boundary
+            # a character cut short by the token boundary: some character of the prompt must
+            # start with these bytes and be allowed here
+            head, tail = buf[: exc.start].decode("utf-8"), buf[exc.start:]
+            if not any(ch.encode().startswith(tail) and self._scan(head + ch, done, final=False) is not None
+                       for ch in self.wide_chars):
+                return None
+            return State(done, buf)
+        if text and self._scan(text, done, final=False) is None:
+            return None
+        return State(done, buf)
+
+    # ---- one line --------------------------------------------------------------
+
+    def _ids(self, done: Committed) -> dict[str, str]:
+        """Ids a new line may start with -> the kind they must be."""
+        if self.task == "plan":
+            n, e, g = done.counts
+            out = {f"n{n + 1}": "node"}
+            if n >= 1:
+                out[f"g{g + 1}"] = "group"
+            if n >= 2:
+                out[f"e{e + 1}"] = "edge"
+            return out
+        if self.task == "chart":
+            return {} if done.written else {"c1": "chart"}
+        return {i: self.figure_kinds.get(i, "") for i in self.requested if i not in done.written}
+
+    def _node_ids(self, done: Committed) -> tuple[str, ...]:
+        if self.task == "repair":
+            return tuple(i for i, k in self.figure_kinds.items() if k == "node")
+        return done.nodes
+
+    def _scan(self, text: str, done: Committed, final: bool) -> Statement | str | None:
+        """A finished statement (final) / "prefix" for a valid unfinished line / None if invalid."""
+        ln = _Line(text)
+        try:
+            stmt = self._statement(ln, done)
+        except _End:
+            return None if final else "prefix"
+        except _Bad:
+            return None
+        return stmt
+
+    def _statement(self, ln: _Line, done: Committed):
+        ids = self._ids(done)
+        starts = list(ids) + (["figure"] if self.task == "plan" and done.lines == 0 else [])
+        if not starts:
+            raise _Bad
+        head = ln.choice(starts)
+        if head == "figure":
+            ln.lit(" ")
+            title = ln.string(self.spans.prefix_ok, self.spans.full_ok)
+            return self._close(ln, Statement("figure", "figure", title), {})
+        kind = ids[head]
+        ln.lit(" ")
+        ln.choice([kind] if kind else ["node", "edge", "group", "text", "chart"])
+        kind = kind or ln.s.split()[1]
+        if kind == "node":
+            return self._node(ln, head, done)
+        if kind == "edge":
+            return self._edge(ln, head, done)
+        if kind == "group":
+            ln.lit(" ")
+            label = ln.string(self.spans.prefix_ok, self.spans.full_ok)
+            ln.lit(" [")
+            nodes = self._node_ids(done)
+            members: list[str] = []
+            while True:
+                m = ln.choice([x for x in nodes if x not in members])
+                members.append(m)
+                if ln.rest().startswith("]"):
+                    ln.i += 1
+                    break
+                ln.lit(", ")
+            return self._close(ln, Statement(head, "group", label), {})
+        if kind == "chart":
+            return self._chart(ln, head)
+        raise _Bad  # kinds no task writes
+
+    def _node(self, ln: _Line, nid: str, done: Committed):
+        ln.lit(" ")
+        used = done.labels if self.task != "repair" else frozenset()
+
+        def full(s: str) -> bool:
+            return self.spans.full_ok(s) and s.lower() not in used
+
+        label = ln.string(self.spans.prefix_ok, full)
+        return self._close(ln, Statement(nid, "node", label),
+                           {"shape": SHAPES, "fill": "colour", "bold": ("true", "false")})
+
+    def _edge(self, ln: _Line, eid: str, done: Committed):
+        ln.lit(" ")
+        nodes = self._node_ids(done)
+        src = ln.choice(nodes)
+        ln.lit(" ")
+        ln.choice(ARROWS if self.task == "repair" else ("->",))
+        ln.lit(" ")
+        tgt = ln.choice([n for n in nodes if n != src and (self.task == "repair" or (src, n) not in done.edges)])
+        stmt = Statement(eid, "edge", None, src, tgt)
+        if ln.rest().startswith(' "'):
+            ln.i += 1
+            stmt.label = ln.string(self.spans.prefix_ok, self.spans.full_ok)
+        return self._close(ln, stmt, {"style": DASH_STYLES})
+
+    def _chart(self, ln: _Line, cid: str):
+        r = ln.rest()
+        if r.startswith(' "'):
+            ln.i += 1
+            ln.string(self.spans.prefix_ok, self.spans.full_ok)
+        ln.lit(" spec=")
+        spec = ln.rest()
+        if not spec:
+            raise _End
+        if not spec.startswith("{") or "\n" in spec:
+            raise _Bad
+        for key, value, closed in _SPEC_VALUE.findall(spec):  # fields, types, marks as they are written
+            allowed = self.spec_words[key]
+            if allowed and not (value in allowed if closed else any(a.startswith(value) for a in allowed)):
+                raise _Bad
+        try:
+            obj = json.loads(spec)
+        except ValueError:
+            raise _End from None  # checked when the line ends
+        fields = set(re.findall(r'"field":\s*"([^"]*)"', json.dumps(obj)))
+        if self.columns and not fields <= self.columns:
+            raise _Bad
+        return Statement(cid, "chart")
+
+    def _close(self, ln: _Line, stmt: Statement, attrs: dict):
+        """Optional ``key=value`` attributes (each once), then the end of the line."""
+        seen: set[str] = set()
+        while True:
+            if ln.at_end():
+                return stmt  # attributes are optional: the line may end here
+            ln.lit(" ")
+            key = ln.choice([k for k in attrs if k not in seen])
+            seen.add(key)
+            ln.lit("=")
+            allowed = attrs[key]
+            if allowed == "colour":
+                self._colour(ln)
+            else:
+                ln.choice(allowed)
+
+    @staticmethod
+    def _colour(ln: _Line) -> None:
+        m = re.match(r"[#A-Za-z0-9]*", ln.rest())
+        v = m.group(0)
+        if ln.i + len(v) >= len(ln.s):  # still being written
+            if re.fullmatch(r"#[0-9a-fA-F]{0,6}", v) or any(c.startswith(v.lower()) for c in CSS_COLOR_NAMES):
+                ln.i += len(v)
+                if re.fullmatch(r"#[0-9a-fA-F]{6}", v) or v.lower() in CSS_COLOR_NAMES:
+                    return
+                raise _End
+            raise _Bad
+        if not (re.fullmatch(r"#[0-9a-fA-F]{6}", v) or v.lower() in CSS_COLOR_NAMES):
+            raise _Bad
+        ln.i += len(v)
+
+    def _commit(self, done: Committed, stmt: Statement) -> Committed:
+        n, e, g = done.counts
+        if stmt.kind == "node":
+            return replace(done, lines=done.lines + 1, nodes=done.nodes + (stmt.id,),
+                           labels=done.labels | {stmt.label.lower()}, counts=(n + 1, e, g),
+                           written=done.written | {stmt.id})
+        if stmt.kind == "edge":
+            return replace(done, lines=done.lines + 1, edges=done.edges | {(stmt.source, stmt.target)},
+                           counts=(n, e + 1, g), written=done.written | {stmt.id})
+        if stmt.kind == "group":
+            return replace(done, lines=done.lines + 1, counts=(n, e, g + 1), written=done.written | {stmt.id})
+        return replace(done, lines=done.lines + 1, written=done.written | {stmt.id})

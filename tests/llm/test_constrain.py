@@ -1,0 +1,135 @@
+"""Constrained decoding: only valid DSL of the task, labels copied from the prompt, and
+speculative output still identical to plain decoding under the constraint."""
+
+import pytest
+
+from crafter.llm.constrain import DSLConstraint, Spans, token_bytes
+from crafter.llm.corpus import held_out_set, make_corpus
+from crafter.llm.engine import generate_ids, make_drafter
+from crafter.llm.prompts import chart_prompt, plan_prompt, repair_prompt
+from crafter.llm.quality import parse_output
+
+
+def _walk(c: DSLConstraint, tok, text: str, eos: bool = True):
+    """Feed ``text`` token by token; the state, or the text read when a token is refused."""
+    st = c.start()
+    ids = tok.encode(text) + ([tok.eos_id] if eos else [])
+    for i, t in enumerate(ids):
+        nxt = c.advance(st, t)
+        if nxt is None:
+            return tok.decode(ids[: i + 1])
+        st = nxt
+    return st
+
+
+@pytest.fixture(scope="module")
+def tb(tokenizer):
+    return token_bytes(tokenizer)
+
+
+def test_token_bytes_round_trip(tokenizer, tb):
+    text = 'n1 node "Ωmega Ünit" → x\n'
+    assert b"".join(tb[i] for i in tokenizer.encode(text)).decode() == text
+    assert tb[tokenizer.eos_id] == b"" and tb[tokenizer.mask_id] == b""
+
+
+def test_every_corpus_target_is_allowed(tokenizer, tb):
+    for e in make_corpus(120, "train", seed=11) + held_out_set(10):
+        c = DSLConstraint(e.task, e.prompt, tb, tokenizer.eos_id)
+        st = _walk(c, tokenizer, e.target)
+        assert not isinstance(st, str), (e.task, e.prompt, st)
+
+
+BRIEF = plan_prompt("The Encoder feeds the Decoder. The Decoder sends tokens to a Critic (dashed).")
+
+
+@pytest.mark.parametrize("answer,why", [
+    ('n1 node "Encoder"\nn2 nodef', "a keyword run into a word"),
+    ('n1 node "Encoder"\nn1 node "Decoder"', "an id used twice"),
+    ('n2 node "Encoder"', "ids out of order"),
+    ('n1 node "Encoder"\nn2 node "encoder"', "a node label repeated"),
+    ('n1 node "Transformer"', "a label that is not in the brief"),
+    ('n1 node "Encod"\n', "a label that ends inside a word"),
+    ('n1 node "Encoder"\nn2 node "Decoder"\ne1 edge n1 -> n3', "an edge to a node that does not exist"),
+    ('n1 node "Encoder"\nn2 node "Decoder"\ne1 edge n1 -> n1', "a self-loop"),
+    ('n1 node "Encoder"\nn2 node "Decoder"\ne1 edge n1 -> n2\ne2 edge n1 -> n2', "the same edge twice"),
+    ('n1 node "Encoder" shape=blob', "a shape the spec does not have"),
+    ('n1 node "Encoder" fill=#12345z', "a malformed colour"),
+    ('n1 node "Encoder"\nfigure "Encoder"', "a title after the first line"),
+    ('n1 node "Encoder"\n\n', "an empty line"),
+])
+def test_invalid_plan_answers_are_refused(tokenizer, tb, answer, why):
+    c = DSLConstraint("plan", BRIEF, tb, tokenizer.eos_id)
+    assert isinstance(_walk(c, tokenizer, answer, eos=False), str), why
+
+
+def test_a_valid_plan_answer_and_where_it_may_end(tokenizer, tb):
+    c = DSLConstraint("plan", BRIEF, tb, tokenizer.eos_id)
+    good = ('n1 node "Encoder"\nn2 node "decoder" shape=round fill=#dbe9f6\nn3 node "Critic"\n'
+            'e1 edge n1 -> n2\ne2 edge n2 -> n3 "tokens" style=dashed\ng1 group "The Encoder" [n1, n2]\n')
+    assert not isinstance(_walk(c, tokenizer, good), str)
+    assert isinstance(_walk(c, tokenizer, ""), str)  # no answer at all may not end
+    assert isinstance(_walk(c, tokenizer, 'n1 node "Encoder"'), str)  # nor a line without its newline
+
+
+def test_repair_writes_only_the_requested_components(tokenizer, tb):
+    fig = 'n1 node "Encoder"\nn2 node "Decoder"\ne1 edge n1 -> n2'
+    prompt = repair_prompt(fig, 'Rename n2 to "Vision Decoder".', ["n2"])
+    c = DSLConstraint("repair", prompt, tb, tokenizer.eos_id)
+    assert not isinstance(_walk(c, tokenizer, 'n2 node "Vision Decoder"\n'), str)
+    assert isinstance(_walk(c, tokenizer, 'n1 node "Encoder"\n'), str)  # not asked for
+    assert isinstance(_walk(c, tokenizer, 'n2 edge n1 -> n2\n'), str)  # n2 is a node
+    assert isinstance(_walk(c, tokenizer, 'n2 node "Vision Decoder"\nn2 node "Decoder"\n'), str)  # once
+
+
+def test_chart_fields_must_be_columns(tokenizer, tb):
+    prompt = chart_prompt("table runs: epoch (quantitative), loss (quantitative), model (nominal)", "loss over epoch")
+    c = DSLConstraint("chart", prompt, tb, tokenizer.eos_id)
+    ok = 'c1 chart spec={"mark":"line","encoding":{"x":{"field":"epoch","type":"quantitative"},"y":{"field":"loss","type":"quantitative"}}}\n'
+    assert not isinstance(_walk(c, tokenizer, ok), str)
+    assert isinstance(_walk(c, tokenizer, ok.replace('"loss"', '"accuracy"'), eos=False), str)
+    assert isinstance(_walk(c, tokenizer, ok.replace('"line"', '"pie"'), eos=False), str)
+    assert isinstance(_walk(c, tokenizer, ok[:-3] + "\n", eos=False), str)  # JSON not closed
+
+
+def test_spans_are_whole_words_without_case():
+    s = Spans("The FRET Magnet hands off to camera.")
+    assert s.full_ok("fret magnet") and s.full_ok("camera") and s.prefix_ok("FRET Mag")
+    assert not s.full_ok("FRET Mag") and not s.full_ok("amera") and not s.prefix_ok("Magnet  hands")
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_constrained_speculative_output_is_identical_to_plain(seed, tokenizer, tb, make_model):
+    model = make_model(tokenizer.vocab_size, seed=seed, eos_token_id=tokenizer.eos_id,
+                       mask_token_id=tokenizer.mask_id, copy_head=True)
+    for e in held_out_set(2, seed=seed):
+        prompt = tokenizer.encode(e.prompt)
+
+        def run(mode, bs=None):
+            c = DSLConstraint(e.task, e.prompt, tb, tokenizer.eos_id)
+            return generate_ids(model, prompt, 60, drafter=make_drafter(mode, e.task, bs), constraint=c)
+
+        plain = run("none")
+        text = tokenizer.decode(plain.ids)
+        # a random model's answer is still valid DSL as far as it got
+        whole = text[: text.rfind("\n") + 1]
+        if whole.strip():
+            parse_output(e.task, whole)
+        for mode, bs in [("ngram", None), ("diffusion", None), ("diffusion", 4)]:
+            spec = run(mode, bs)
+            assert spec.ids == plain.ids and spec.stopped == plain.stopped, (mode, bs, e.prompt)
+
+
+def test_constrained_sampling_stays_valid(tokenizer, tb, make_model):
+    import torch
+
+    model = make_model(tokenizer.vocab_size, seed=3, eos_token_id=tokenizer.eos_id, mask_token_id=tokenizer.mask_id)
+    prompt = plan_prompt("The Encoder feeds the Decoder.")
+    c = DSLConstraint("plan", prompt, tb, tokenizer.eos_id)
+    res = generate_ids(model, tokenizer.encode(prompt), 80, temperature=1.0, drafter=make_drafter("diffusion"),
+                       generator=torch.Generator().manual_seed(0), constraint=c)
+    text = tokenizer.decode(res.ids)
+    assert res.forward_passes == len(res.ids) + (res.stopped == "eos")  # one token a forward when sampling
+    whole = text[: text.rfind("\n") + 1]
+    if whole.strip():
+        parse_output("plan", whole)
