@@ -232,6 +232,128 @@ BULLETS = _split(["- ", "* "], ["• "])
 ARROWS = _split([" -> ", " → "], [" => ", " ⟶ "])
 THE = ["the ", "", "", "our ", "a "]
 
+# ---------------------------------------------------------------------------------
+# Invented phrasing (training only): frames built from a broad verb list and from
+# made-up verbs, so the model learns the *shape* of a link sentence ("A <verb
+# phrase> B.", "B is <participle> by A.", ", which <verb phrase> B") rather than a
+# list of verbs. No word that only the held-out phrasings use is ever generated
+# (checked by a test), so the held-out split stays unseen.
+# ---------------------------------------------------------------------------------
+
+# regular verbs: 3rd person = +s/+es, participle = +ed (spelling handled below)
+VERBS = """pass route pipe channel forward transfer load signal notify inform call invoke query
+request answer return report connect link attach couple bind map point direct steer guide
+hand send emit export import post publish broadcast queue stage cache store save record log
+convert transform filter refine process compute encode decode compress expand feed prime seed
+inject insert attach append prepend propagate spread migrate shift move carry lift convey
+dispatch submit commit deploy launch start spawn fork branch merge join sync mirror replicate
+copy clone poll fetch pull collect gather harvest sample measure probe scan check verify test
+validate score rank sort order schedule plan assign allocate budget power fuel charge heat cool
+excite pump illuminate irradiate expose label tag mark stain wash rinse elute extract purify
+crystallise precipitate titrate mix stir dilute concentrate separate sequence align assemble
+annotate count tally summarise summarize visualise display show render plot inform educate
+nourish sustain support enable boost prompt seed warm inspect monitor audit track follow trail""".split()
+PARTICLES = ["to", "into", "onto", "toward", "towards", "through to", "along to", "on to", "across to",
+             "", "", "", ""]
+OBJECTS = ["", "", "", "its output ", "its results ", "results ", "everything ", "the output ",
+           "its data ", "what it makes ", "a stream ", "each result ", "the result "]
+ADVERBS = ["", "", "", "", "then ", "directly ", "also ", "in turn ", "always ", "usually ", "finally ",
+           "next ", "later "]
+GENERIC_NOUNS = """approach method system design work project idea plan study figure diagram sketch
+picture layout structure model schema draft version paper section chapter appendix experiment
+setup""".split()
+GENERIC_SENTENCES = ["We describe the {n} below.", "Our {n} is shown here.", "This {n} was easy to build.",
+                     "The {n} took a week.", "Below is the {n}.", "Here is the {n} in brief.",
+                     "Please make a clean {n}.", "The {n} needs to fit one column.", "Keep the {n} simple.",
+                     "This {n} is new.", "Our team drew the {n} by hand first.", "Make it look tidy.",
+                     "Nothing else matters here.", "It runs every hour.", "All parts are open source."]
+STEP_WORDS = ["Step", "Phase", "Part", "Level", "Item", "Task", "Move"]
+STEP_SEPS = [": ", " - ", " – ", ". ", ") ", "] ", " = ", " | "]
+BULLET_GLYPHS = ["- ", "* ", "+ ", "o ", "> ", "· ", "▪ ", "– ", "‣ ", "◦ ", "> ", "-- ", "# "]
+CAPTION_WORDS = ["Figure", "Caption", "Title", "Diagram", "Panel", "Chart", "Plate", "Scheme", "Heading"]
+CAPTION_SEPS = [": ", ". ", " - ", " – ", " | ", " = "]
+GROUP_PREPS = ["in", "inside", "within", "as part of", "into", "as", "together as", "together in",
+               "as a unit called", "in a box named", "in the frame"]
+MODALS = ["may ", "can ", "might ", "could "]
+OPTIONAL_ADVERBS = ["sometimes ", "optionally ", "occasionally ", "also "]
+DASHED_NOTES = ["(dashed)", "(draw it dashed)", "(dashed line)", "(use a dashed arrow)", "(dashed arrow)"]
+GROUP_IMPERATIVES = ["box", "frame", "wrap", "enclose", "gather", "cluster"]
+GROUP_NAMINGS = ["as", "under the name", "and call it", "and label it", "in", "named"]
+GROUP_VERBS = ["are", "sit", "live", "go", "stay", "reside", "are boxed", "are framed", "are placed",
+               "are drawn", "are kept", "are put", "are clustered", "are bundled", "are packed"]
+
+
+def _third(v: str) -> str:
+    if v.endswith(("s", "sh", "ch", "x", "z")):
+        return v + "es"
+    if v.endswith("y") and v[-2:-1] not in "aeiou":
+        return v[:-1] + "ies"
+    return v + "s"
+
+
+def _participle(v: str) -> str:
+    if v.endswith("e"):
+        return v + "d"
+    if v.endswith("y") and v[-2:-1] not in "aeiou":
+        return v[:-1] + "ied"
+    return v + "ed"
+
+
+def _invented_verb(rng: random.Random) -> str:
+    """A verb stem: a real one (mostly) or a made-up one ("zorb")."""
+    if rng.random() < 0.7:
+        return rng.choice(_VERB_STEMS)
+    while True:
+        v = "".join(rng.choice(SYLLABLES) for _ in range(rng.randint(1, 2))) + rng.choice(["", "t", "n", "k"])
+        if not {v, _third(v), _participle(v)} & _FORBIDDEN:
+            return v
+
+
+def invented_link(rng: random.Random, kind: str) -> str:
+    """A link frame with ``{a}``/``{b}`` (and ``{l}`` for labelled links) in a phrasing never listed."""
+    v = _invented_verb(rng)
+    part = rng.choice(PARTICLES)
+    adv = rng.choice(ADVERBS)
+    if kind == "passive":
+        return "{b} is " + adv + _participle(v) + " " + rng.choice(["by", "by", "from", "through", "via"]) + " {a}"
+    if kind == "which":
+        return ", which " + adv + _third(v) + " " + (part + " " if part else "") + "{b}"
+    if kind == "labelled":
+        return "{a} " + adv + _third(v) + " {l} " + (part or "to") + " {b}"
+    if kind == "dashed":
+        verb = rng.choice(_MODALS) + v if rng.random() < 0.5 else rng.choice(_OPTIONAL_ADVERBS) + _third(v)
+        return "{a} " + verb + " " + (part + " " if part else "") + "{b} " + rng.choice(_DASHED_NOTES)
+    return "{a} " + adv + _third(v) + " " + rng.choice(OBJECTS) + (part + " " if part else "") + "{b}"
+
+
+def invented_sentence(rng: random.Random) -> str:
+    """An opener or filler sentence that names no component."""
+    return rng.choice(GENERIC_SENTENCES).format(n=rng.choice(_GENERIC_NOUNS))
+
+
+def invented_step(rng: random.Random) -> str:
+    r = rng.random()
+    sep = rng.choice(STEP_SEPS)
+    if r < 0.5:
+        return rng.choice(STEP_WORDS) + " {i}" + sep + "{x}"
+    return "{i}" + sep + "{x}"
+
+
+def invented_caption(rng: random.Random) -> str:
+    word = rng.choice(CAPTION_WORDS)
+    if rng.random() < 0.4:
+        word += f" {rng.randint(1, 9)}"
+    return word + rng.choice(CAPTION_SEPS) + "{t}" + rng.choice(["", ".", ""])
+
+
+def invented_group(rng: random.Random) -> str:
+    if rng.random() < 0.3:
+        return rng.choice(_GROUP_IMPERATIVES) + " {m} " + rng.choice(_GROUP_NAMINGS) + " {g}"
+    return "{m} " + rng.choice(GROUP_VERBS) + " " + rng.choice(GROUP_PREPS) + " {g}"
+
+
+P_INVENTED = 0.35  # share of training sentences/frames written in invented phrasing
+
 
 def _np(rng: random.Random, label: str) -> str:
     """A noun phrase for a label: an optional determiner plus the label verbatim."""
@@ -271,13 +393,23 @@ def _random_plan(rng: random.Random, vocab: Vocab) -> Plan:
 def _link_sentence(rng: random.Random, split: str, l: Link, names: list[str]) -> tuple[str, tuple[int, int]]:
     """A clause stating a link; returns it with the order the two nodes are mentioned in."""
     a, b = names[l.src], names[l.dst]
+    inv = _invent(rng, split)
     if l.label is not None:
-        return rng.choice(LABELLED[split]).format(a=a, b=b, l=l.label), (l.src, l.dst)
+        frame = invented_link(rng, "labelled") if inv else rng.choice(LABELLED[split])
+        return frame.format(a=a, b=b, l=l.label), (l.src, l.dst)
     if l.dashed:
-        return rng.choice(DASHED[split]).format(a=a, b=b), (l.src, l.dst)
+        frame = invented_link(rng, "dashed") if inv else rng.choice(DASHED[split])
+        return frame.format(a=a, b=b), (l.src, l.dst)
     if rng.random() < 0.25:
-        return rng.choice(PASSIVE[split]).format(a=a, b=b), (l.dst, l.src)
-    return rng.choice(ACTIVE[split]).format(a=a, b=b), (l.src, l.dst)
+        frame = invented_link(rng, "passive") if inv else rng.choice(PASSIVE[split])
+        return frame.format(a=a, b=b), (l.dst, l.src)
+    frame = invented_link(rng, "active") if inv else rng.choice(ACTIVE[split])
+    return frame.format(a=a, b=b), (l.src, l.dst)
+
+
+def _invent(rng: random.Random, split: str) -> bool:
+    """Use an invented phrasing here? (training split only; the held-out draws are untouched)"""
+    return split == "train" and rng.random() < P_INVENTED
 
 
 def _cap(s: str) -> str:
@@ -297,7 +429,7 @@ def render_brief(rng: random.Random, plan: Plan, split: str) -> Plan:
                 mentioned.append(i)
 
     parts: list[str] = []
-    opener = rng.choice(OPENERS[split])
+    opener = invented_sentence(rng) if _invent(rng, split) else rng.choice(OPENERS[split])
     if opener:
         parts.append(opener)
     body: list[str] = []
@@ -315,7 +447,7 @@ def render_brief(rng: random.Random, plan: Plan, split: str) -> Plan:
     if style == "steps" and chain:
         path = [chain[0].src] + [l.dst for l in chain]
         if all(chain[k].dst == chain[k + 1].src for k in range(len(chain) - 1)):
-            fmt = rng.choice(STEP_STYLES[split])
+            fmt = invented_step(rng) if _invent(rng, split) else rng.choice(STEP_STYLES[split])
             body.append("The steps, in order:" if split == "train" else "In sequence:")
             for i, node in enumerate(path):
                 body.append(fmt.format(i=i + 1, x=_cap(names[node])))
@@ -330,7 +462,7 @@ def render_brief(rng: random.Random, plan: Plan, split: str) -> Plan:
         while k + 1 < len(chain) and chain[k + 1].src == l.dst and order == (l.src, l.dst) and rng.random() < 0.4:
             k += 1
             l = chain[k]
-            s += rng.choice(WHICH[split]).format(b=names[l.dst])
+            s += (invented_link(rng, "which") if _invent(rng, split) else rng.choice(WHICH[split])).format(b=names[l.dst])
             mention(l.dst)
         sentences.append(_cap(s) + ".")
         k += 1
@@ -339,11 +471,12 @@ def render_brief(rng: random.Random, plan: Plan, split: str) -> Plan:
         mention(*order)
         sentences.append(_cap(s) + ".")
     if style == "bullets" and sentences:
-        b = rng.choice(BULLETS[split])
+        b = rng.choice(BULLET_GLYPHS) if _invent(rng, split) else rng.choice(BULLETS[split])
         body.extend(b + s for s in sentences)
     elif sentences:
         if rng.random() < 0.3:
-            sentences.insert(rng.randrange(len(sentences) + 1), rng.choice(FILLERS[split]))
+            filler = invented_sentence(rng) if _invent(rng, split) else rng.choice(FILLERS[split])
+            sentences.insert(rng.randrange(len(sentences) + 1), filler)
         body.append(" ".join(sentences))
     for i in range(len(plan.labels)):  # isolated nodes still need a mention
         if i not in mentioned:
@@ -353,10 +486,11 @@ def render_brief(rng: random.Random, plan: Plan, split: str) -> Plan:
     for glabel, members in plan.groups:
         m = [names[i] for i in members]
         ms = ", ".join(m[:-1]) + " and " + m[-1] if len(m) > 1 else m[0]
-        groups_text.append(_cap(rng.choice(GROUPS[split]).format(m=ms, g=glabel)) + ".")
+        frame = invented_group(rng) if _invent(rng, split) else rng.choice(GROUPS[split])
+        groups_text.append(_cap(frame.format(m=ms, g=glabel)) + ".")
     parts += body + groups_text
     if plan.title:
-        cap = rng.choice(CAPTIONS[split]).format(t=plan.title)
+        cap = (invented_caption(rng) if _invent(rng, split) else rng.choice(CAPTIONS[split])).format(t=plan.title)
         if rng.random() < 0.5:
             parts.insert(0, cap)
         else:
@@ -583,3 +717,41 @@ def dump_jsonl(examples: list[Example], path: str) -> None:
     with open(path, "w") as f:
         for e in examples:
             f.write(json.dumps(e.__dict__) + "\n")
+
+
+# ---------------------------------------------------------------------------------
+# Words the invented phrasings may use: none that only held-out phrasings or the
+# held-out label vocabulary contain
+# ---------------------------------------------------------------------------------
+
+
+def _words(x) -> set[str]:
+    import re as _re
+
+    if isinstance(x, dict):
+        return set().union(*(_words(v) for v in x.values())) if x else set()
+    if isinstance(x, (list, tuple)):
+        return set().union(*(_words(v) for v in x)) if x else set()
+    return set(_re.findall(r"[a-z]+", str(x).lower()))
+
+
+_FAMILIES = (ACTIVE, PASSIVE, WHICH, LABELLED, DASHED, GROUPS, CAPTIONS, OPENERS, FILLERS, STEP_STYLES,
+             BULLETS, ARROWS, MARKS, COLOR_BY, CHART_TITLES, REPAIR_FRAMES)
+HELD_OUT_ONLY_WORDS = (set().union(*(_words(f["heldout"]) for f in _FAMILIES))
+                       - set().union(*(_words(f["train"]) for f in _FAMILIES))
+                       - {"model", "sample", "temporal"})
+_FORBIDDEN = HELD_OUT_ONLY_WORDS | {w.lower() for w in vocab_for("heldout").heads + vocab_for("heldout").modifiers}
+_FORBIDDEN.discard("and")  # every brief lists members as "A, B and C"; not a phrasing of its own
+
+
+def _allowed(options: list[str]) -> list[str]:
+    return [o for o in options if not _words(o) & _FORBIDDEN]
+
+
+_VERB_STEMS = [v for v in VERBS if not {v, _third(v), _participle(v)} & _FORBIDDEN]
+_GENERIC_NOUNS = _allowed(GENERIC_NOUNS)
+PARTICLES, OBJECTS, ADVERBS = _allowed(PARTICLES), _allowed(OBJECTS), _allowed(ADVERBS)
+GENERIC_SENTENCES, STEP_WORDS, CAPTION_WORDS = _allowed(GENERIC_SENTENCES), _allowed(STEP_WORDS), _allowed(CAPTION_WORDS)
+GROUP_PREPS, GROUP_VERBS = _allowed(GROUP_PREPS), _allowed(GROUP_VERBS)
+_MODALS, _OPTIONAL_ADVERBS, _DASHED_NOTES = _allowed(MODALS), _allowed(OPTIONAL_ADVERBS), _allowed(DASHED_NOTES)
+_GROUP_IMPERATIVES, _GROUP_NAMINGS = _allowed(GROUP_IMPERATIVES), _allowed(GROUP_NAMINGS)

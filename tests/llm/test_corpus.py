@@ -42,3 +42,15 @@ def test_prompt_builders():
     assert plan_prompt("sneaky <|out|> marker") == "<|plan|>sneaky  marker<|out|>"
     assert build_prompt("repair", 'n1 node "A"\nISSUE: Rename n1 to "B".') == \
         repair_prompt('n1 node "A"', 'Rename n1 to "B".', ["n1"])
+
+
+def test_invented_phrasings_never_use_held_out_words():
+    from crafter.llm.corpus import HELD_OUT_ONLY_WORDS, invented_caption, invented_group, invented_link, \
+        invented_sentence, invented_step
+
+    rng = random.Random(0)
+    made = [invented_link(rng, k) for k in ("active", "passive", "which", "labelled", "dashed") for _ in range(300)]
+    made += [f(rng) for f in (invented_sentence, invented_step, invented_caption, invented_group) for _ in range(300)]
+    words = set(re.findall(r"[a-z]+", " ".join(made).lower()))
+    assert not words & (HELD_OUT_ONLY_WORDS - {"and"})
+    assert len({m for m in made if "{a}" in m}) > 500  # many distinct link frames, not a fixed list
