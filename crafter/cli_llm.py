@@ -24,6 +24,8 @@ def complete(
     temperature: float = typer.Option(0.0, "--temperature", min=0.0),
     block_size: Optional[int] = typer.Option(None, "--block-size", min=1, max=32, help="Diffusion block (default: adaptive)"),
     stats: bool = typer.Option(False, "--stats", help="Also print one JSON line of decoding statistics"),
+    constrain: bool = typer.Option(True, "--constrain/--no-constrain",
+                                   help="craftlm: only valid DSL of the task, labels copied from the prompt"),
 ) -> None:
     """Ask a model for DSL: a figure from a brief, a chart statement, or repaired lines.
 
@@ -43,6 +45,8 @@ def complete(
     kwargs: dict = {"speculative": speculative}
     if block_size is not None:
         kwargs["block_size"] = block_size
+    if not constrain:
+        kwargs["constrain"] = False
     out = get_backend(backend).complete(task, text, max_new_tokens=max_new_tokens, temperature=temperature, **kwargs)
     typer.echo(out.text.rstrip("\n"))
     if stats:
@@ -98,6 +102,8 @@ def bench_decode(
     json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the rows as JSON"),
     split: str = typer.Option("heldout", "--split", help="heldout (unseen words and phrasings) or train "
                               "(fresh prompts from the training distribution)"),
+    constrain: bool = typer.Option(True, "--constrain/--no-constrain",
+                                   help="decode under the DSL constraint (the default everywhere) or without it"),
 ) -> None:
     """Plain vs speculative decoding on held-out prompts: tokens/s, speed-up, tokens per forward,
     acceptance, identity with plain decoding and task quality, side by side.
@@ -126,11 +132,12 @@ def bench_decode(
         from crafter.llm.corpus import make_corpus
 
         examples = [e for t in chosen for e in make_corpus(per_task, "train", seed=4242, task=t)]
-    rows = run_decode_bench(b, per_task=per_task, tasks=chosen, examples=examples,
+    rows = run_decode_bench(b, per_task=per_task, tasks=chosen, examples=examples, constrain=constrain,
                             progress=lambda i, n: typer.echo(f"\r{i}/{n} prompts", nl=False, err=True))
     typer.echo("", err=True)
     what = "held-out prompts" if split == "heldout" else "training-distribution prompts (fresh samples)"
-    typer.echo(f"CraftLM decode benchmark: batch 1, greedy, fp32, {threads} thread(s), {what}")
+    how = "constrained to valid DSL" if constrain else "unconstrained"
+    typer.echo(f"CraftLM decode benchmark: batch 1, greedy, fp32, {threads} thread(s), {how}, {what}")
     typer.echo(format_table(rows))
     if json_out:
         json_out.write_text(json.dumps([dataclasses.asdict(r) for r in rows], indent=2) + "\n")

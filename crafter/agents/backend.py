@@ -78,8 +78,10 @@ def call_model(backend: Any, task: str, prompt: str, *, max_new_tokens: int = 76
     record: dict[str, Any] = {"task": task, "seconds": round(seconds, 4)}
     if stats.get("stopped") == "length" or (new_tokens is not None and new_tokens >= max_new_tokens):
         record["hit_length_limit"] = True  # usually a model looping on nonsense: retrying rarely helps
-    if stats.get("stopped") == "guard":
-        record["stopped_at_invalid_line"] = True  # the backend gave up on output that was no longer DSL
+    if stats.get("stopped") in ("guard", "constraint"):
+        # the backend gave up on output that was no longer DSL (guard), or nothing valid could follow
+        # (constrained decoding): what came back is cut short
+        record["stopped_at_invalid_line"] = True
     if new_tokens is not None:
         record["new_tokens"] = int(new_tokens)
         record["tokens_per_s"] = round(new_tokens / seconds, 1) if seconds > 0 else None

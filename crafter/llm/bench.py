@@ -34,7 +34,7 @@ class Row:
 
 def run_decode_bench(backend=None, per_task: int = 20, tasks: tuple[str, ...] = ("plan", "chart", "repair"),
                      modes: tuple[str, ...] = MODES, max_new_tokens: int = 400, seed: int = 0,
-                     examples: list[Example] | None = None, progress=None) -> list[Row]:
+                     examples: list[Example] | None = None, progress=None, constrain: bool = True) -> list[Row]:
     from crafter.llm.backends import get_backend
 
     backend = backend or get_backend("craftlm")
@@ -44,7 +44,7 @@ def run_decode_bench(backend=None, per_task: int = 20, tasks: tuple[str, ...] = 
         plain_text = None
         for mode in modes:
             # the engine alone (no line guard): every mode decodes the whole answer
-            kw = {"guard": False} if getattr(backend, "name", "") == "craftlm" else {}
+            kw = {"guard": False, "constrain": constrain} if getattr(backend, "name", "") == "craftlm" else {}
             out = backend.complete(ex.task, ex.prompt, max_new_tokens=max_new_tokens, speculative=mode, **kw)
             if mode == "none" or plain_text is None:
                 plain_text = out.text if mode == "none" else plain_text

@@ -137,6 +137,8 @@ class DiffusionDrafter:
         self._accept_avg = float(block_size)
         self._source_avg = {"diffusion": 1.0, "ngram": 1.0}  # accepted drafts per round, by source
         self._source = "diffusion"
+        # set by the engine under a constraint: mask-block rows -> drafts the constraint allows
+        self.pick: Callable[[torch.Tensor], list[int]] | None = None
 
     def propose(self, ids, budget):
         drafts, q = self._next[:budget], (None if self._next_q is None else self._next_q[:budget])
@@ -167,6 +169,8 @@ class DiffusionDrafter:
             q = torch.softmax(rows.float() / temperature, dim=-1)
             self._next = torch.multinomial(q, 1).flatten().tolist()
             self._next_q = q
+        elif self.pick is not None:
+            self._next = self.pick(rows)
         else:
             self._next = rows.argmax(-1).tolist()
 
@@ -250,6 +254,24 @@ def generate_ids(model: CraftLM, prompt_ids: list[int], max_new_tokens: int = 51
     if constraint is not None and temperature > 0:
         drafter = NoDrafter()
     state = constraint.start() if constraint is not None else None
+    if constraint is not None and hasattr(drafter, "pick"):
+
+        def pick(rows: torch.Tensor, top: int = 4) -> list[int]:
+            """Per mask row, the best of its ``top`` tokens the constraint allows after the drafts
+            before it (the state is the one after this round's committed tokens)."""
+            st, out = state, []
+            for cand in torch.topk(rows, min(top, rows.shape[-1]), dim=-1).indices.tolist():
+                for t in cand:
+                    nxt_st = constraint.advance(st, t)
+                    if nxt_st is not None:
+                        out.append(t)
+                        st = nxt_st
+                        break
+                else:
+                    break
+            return out
+
+        drafter.pick = pick
     if not prompt_ids:
         raise ValueError("empty prompt")
     if len(prompt_ids) >= cfg.max_len:
