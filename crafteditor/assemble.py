@@ -295,13 +295,16 @@ class _Builder:
         if lab:
             kw["label"] = "\n".join(r.text for r in lab)
             fs = float(np.median([r.font_px for r in lab])) * self.s
-            # never let the renderer re-wrap a line the original fitted on one line
-            widest = max(text_width(r.text, 1.0, bold=r.bold) for r in lab)
+            # the theme's size stands in for one within 0.4 px of it; either way the renderer
+            # must not re-wrap a line the original fitted on one line (it breaks at the box's
+            # width less the padding), so a size that would not fit is written down, fitted
+            shown = round(fs, 1) if abs(fs - THEME.font_size) > 0.4 else THEME.font_size
+            widest = max(text_width(r.text, 1.0, bold=all(q.bold for q in lab)) for r in lab)
             room = b.w - 2 * THEME.node_pad_x
-            if widest > 0 and widest * fs > room:
-                fs = max(6.0, room / widest - 0.05)
-            if abs(fs - THEME.font_size) > 0.4:
-                kw["font_size"] = round(fs, 1)
+            if widest > 0 and widest * shown > room:
+                shown = max(6.0, math.floor((room / widest - 0.01) * 10) / 10)
+            if shown != THEME.font_size:
+                kw["font_size"] = shown
             if all(r.bold for r in lab):
                 kw["bold"] = True
             col = lab[0].color

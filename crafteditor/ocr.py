@@ -192,15 +192,15 @@ def get_engine(threads: int = 0) -> OcrEngine:
 _FONT_LOCK = threading.Lock()
 
 
-@lru_cache(maxsize=1)
-def _font():
-    """DejaVu Sans, opened lazily: (glyph set, codepoint → glyph name, units per em)."""
+@lru_cache(maxsize=2)
+def _font(bold: bool = False):
+    """DejaVu Sans (or Bold), opened lazily: (glyph set, codepoint → glyph name, units per em, advances)."""
     from fontTools.ttLib import TTFont
 
     from crafter.render.text import font_path
 
-    font = TTFont(str(font_path()), lazy=True)
-    return font.getGlyphSet(), font.getBestCmap(), font["head"].unitsPerEm
+    font = TTFont(str(font_path(bold)), lazy=True)
+    return font.getGlyphSet(), font.getBestCmap(), font["head"].unitsPerEm, font["hmtx"].metrics
 
 
 @lru_cache(maxsize=4096)
@@ -212,7 +212,7 @@ def _glyph_bounds(cp: int) -> tuple[float, float] | None:
     """
     from fontTools.pens.boundsPen import BoundsPen
 
-    glyphs, cmap, upem = _font()
+    glyphs, cmap, upem, _ = _font()
     name = cmap.get(cp)
     if name is None or cp > 0x2FFF:
         return None
@@ -222,6 +222,65 @@ def _glyph_bounds(cp: int) -> tuple[float, float] | None:
     if pen.bounds is None:
         return None
     return pen.bounds[1] / upem, pen.bounds[3] / upem
+
+
+@lru_cache(maxsize=4096)
+def _glyph_x_extent(cp: int, bold: bool) -> tuple[float, float, float] | None:
+    """(advance, ink xMin, ink xMax) of one DejaVu Sans glyph in ems (None: no glyph; no ink: xMin > xMax)."""
+    from fontTools.pens.boundsPen import BoundsPen
+
+    glyphs, cmap, upem, hmtx = _font(bold)
+    name = cmap.get(cp)
+    if name is None or cp > 0x2FFF or name not in hmtx:
+        return None
+    pen = BoundsPen(glyphs)
+    with _FONT_LOCK:
+        glyphs[name].draw(pen)
+    advance = hmtx[name][0] / upem
+    if pen.bounds is None:
+        return advance, 1.0, 0.0
+    return advance, pen.bounds[0] / upem, pen.bounds[2] / upem
+
+
+def ink_width_em(text: str, bold: bool = False) -> float | None:
+    """Horizontal ink extent of one line of ``text`` in ems (DejaVu Sans, no kerning; None: unknown glyphs)."""
+    pen_x, left, right = 0.0, None, None
+    for ch in text:
+        g = _glyph_x_extent(ord(ch), bold)
+        if g is None:
+            return None
+        advance, x0, x1 = g
+        if x0 <= x1:
+            left = pen_x + x0 if left is None else left
+            right = pen_x + x1
+        pen_x += advance
+    if left is None or right is None:
+        return None
+    return right - left
+
+
+def size_and_weight_from_width(text: str, ink_w: float, font_px: float, bold: bool) -> tuple[float, bool]:
+    """(font size, bold) that make ``text`` as wide as its ink, where that agrees with the height's estimate.
+
+    The ink height of a line is a few pixels quantised by hinting (one pixel is 6% of a
+    10 px label at 150 dpi); its width spans many glyphs and pins the size to about 1%.
+    A width far from the height's estimate means the reading is not the drawn text
+    (a missed glyph, a box edge in the crop) or the font is not DejaVu: keep the height's.
+    Bold glyphs are ~13% wider, so a line the stroke test called bold whose width fits
+    the regular face (and not the bold one) is regular: the stroke test errs on dark
+    anti-aliasing, the width does not.
+    """
+    if len(text.replace(" ", "")) < 4:
+        return font_px, bold
+    em_regular, em_bold = ink_width_em(text, False), ink_width_em(text, True)
+    if not em_regular or not em_bold:
+        return font_px, bold
+    off_regular = abs(ink_w / em_regular / font_px - 1.0)
+    off_bold = abs(ink_w / em_bold / font_px - 1.0)
+    if bold and off_regular <= 0.04 and off_bold >= 0.09:
+        bold = False
+    by_width = ink_w / (em_bold if bold else em_regular)
+    return (by_width if abs(by_width / font_px - 1.0) <= 0.12 else font_px), bold
 
 
 def ink_extent_em(text: str) -> tuple[float, float]:
@@ -478,8 +537,14 @@ def _make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, li
     text = _restore_spaces(text, centres, upright, pad, font_px).strip()
     if not text:
         return None
-    baseline_up = ys[0] + hi * font_px  # baseline in upright line coordinates
     lh, lw = mask.shape
+    patch = region[line.y0:line.y0 + lh, line.x0:line.x0 + lw]
+    color = darkest_color(patch, mask, bg.astype(np.float32))
+    color = np.asarray(color if color is not None else (0, 0, 0), dtype=np.float32)
+    bold = _is_bold(mask, _coverage(patch, mask, bg.astype(np.float32), color), font_px)
+    xs = np.nonzero(upright.any(axis=0))[0]
+    font_px, bold = size_and_weight_from_width(text, max(1.0, float(xs[-1] - xs[0] + 1) - 0.45), font_px, bold)
+    baseline_up = ys[0] + hi * font_px  # baseline in upright line coordinates
     oy, ox = origin
     gx, gy = ox + line.x0, oy + line.y0
     if angle == 0:
@@ -489,13 +554,9 @@ def _make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, li
         baseline = gx + baseline_up
     else:
         baseline = gx + (lw - baseline_up)
-    patch = region[line.y0:line.y0 + lh, line.x0:line.x0 + lw]
-    color = darkest_color(patch, mask, bg.astype(np.float32))
-    color = np.asarray(color if color is not None else (0, 0, 0), dtype=np.float32)
-    coverage = _coverage(patch, mask, bg.astype(np.float32), color)
     return TextRun(
         text=text, x=float(gx), y=float(gy), w=float(lw), h=float(lh), angle=angle,
-        font_px=float(font_px), bold=_is_bold(mask, coverage, font_px),
+        font_px=float(font_px), bold=bold,
         color=tuple(int(round(float(v))) for v in color),  # type: ignore[arg-type]
         confidence=float(conf), baseline=float(baseline), glyphs=mask.copy(), source=source,
     )

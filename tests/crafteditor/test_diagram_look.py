@@ -1,0 +1,50 @@
+"""A converted diagram looks like its original: type sizes read from the ink, labels kept on
+the lines the original drew (golden Crafter example, so the true sizes are the theme's)."""
+
+import re
+
+import pytest
+
+from crafter.render.theme import get_theme
+from crafter.spec import Figure
+from crafteditor import Config, convert
+from crafteditor.ocr import ink_width_em, size_and_weight_from_width
+
+THEME = get_theme("paper")
+
+
+@pytest.fixture(scope="module")
+def multi_agent(golden):
+    png, truth = golden["example_multi_agent"]
+    return convert(png, Config.preset("diagram")), Figure.from_dict(truth)
+
+
+def test_title_and_label_sizes_are_the_drawn_ones(multi_agent):
+    conv, truth = multi_agent
+    title = next(t for t in conv.figure.of_kind("text") if t.text == truth.title)
+    assert title.bold and title.font_size == pytest.approx(THEME.title_font_size, rel=0.03)
+    for n in conv.figure.of_kind("node"):
+        size = n.font_size or THEME.font_size
+        assert size == pytest.approx(THEME.font_size, rel=0.04), n.id
+
+
+def test_node_labels_keep_their_lines(multi_agent):
+    """The renderer must not re-wrap a label the original fitted on one line."""
+    conv, _ = multi_agent
+    for n in conv.figure.of_kind("node"):
+        g = re.search(rf'<g id="{re.escape(n.id)}" data-crafter-kind="node">(.*?)</g>', conv.svg, re.S)
+        assert g, n.id
+        assert g.group(1).count("<tspan") == len((n.label or "").split("\n")), n.id
+
+
+def test_font_size_and_weight_from_ink_width():
+    em = ink_width_em("Retrieval", bold=False)
+    em_bold = ink_width_em("Retrieval", bold=True)
+    assert em is not None and em_bold is not None and 3.0 < em < em_bold < 5.0
+    assert size_and_weight_from_width("Retrieval", 12.0 * em, 11.4, False) == (pytest.approx(12.0), False)
+    assert size_and_weight_from_width("Retrieval", 14.0 * em_bold, 13.0, True) == (pytest.approx(14.0), True)
+    # called bold by its strokes, but as wide as the regular face at the height's size: regular
+    assert size_and_weight_from_width("Retrieval", 12.0 * em, 12.2, True) == (pytest.approx(12.0), False)
+    # a width far from the height's estimate (a glyph missed, a box edge in the crop) is not trusted
+    assert size_and_weight_from_width("Retrieval", 16.0 * em, 11.4, False) == (11.4, False)
+    assert size_and_weight_from_width("ab", 30.0, 11.4, False) == (11.4, False)  # too short to measure
