@@ -1,0 +1,90 @@
+"""CraftLM inside Hugging Face transformers: ``AutoModelForCausalLM`` loads the shipped weights.
+
+``import crafter.llm.hf`` registers the ``craftlm`` model type with ``AutoConfig`` and
+``AutoModelForCausalLM`` (no ``trust_remote_code``, no files copied), so::
+
+    import crafter.llm.hf  # noqa: F401
+    from transformers import AutoModelForCausalLM
+    model = AutoModelForCausalLM.from_pretrained(WEIGHTS_DIR, dtype=torch.float32)
+
+reads the very ``config.json`` + ``model.safetensors`` that :meth:`CraftLM.save` writes.
+The wrapper shares its modules with a :class:`CraftLM` (same parameter names, so the
+checkpoint needs no key mapping) and its forward is CraftLM's. It is for
+interoperability — scoring, fine-tuning with the transformers Trainer, plain
+``generate`` (no KV cache: each step re-reads the sequence; pass ``copy_len=`` the prompt's
+length for the engine's greedy output). Crafter's own decoding (rollback cache, speculative diffusion drafts,
+constraints) is :mod:`crafter.llm.engine`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, fields
+
+import torch
+from transformers import AutoConfig, AutoModelForCausalLM, GenerationMixin, PretrainedConfig, PreTrainedModel
+from transformers.modeling_outputs import CausalLMOutput
+
+from crafter.llm.model import CraftLM, CraftLMConfig
+
+_FIELDS = [f.name for f in fields(CraftLMConfig)]
+
+
+class CraftLMHFConfig(PretrainedConfig):
+    model_type = "craftlm"
+    attribute_map = {"num_hidden_layers": "n_layers", "hidden_size": "d_model", "num_attention_heads": "n_heads",
+                     "intermediate_size": "d_ff", "max_position_embeddings": "max_len"}
+
+    def __init__(self, **kwargs) -> None:
+        defaults = asdict(CraftLMConfig())
+        for name in _FIELDS:
+            setattr(self, name, kwargs.pop(name, defaults[name]))
+        kwargs.setdefault("tie_word_embeddings", True)
+        kwargs.setdefault("use_cache", False)  # generate() re-reads the sequence; the engine has the cache
+        super().__init__(pad_token_id=self.pad_token_id, eos_token_id=self.eos_token_id,
+                         **{k: v for k, v in kwargs.items() if k not in ("pad_token_id", "eos_token_id")})
+
+    def craftlm_config(self) -> CraftLMConfig:
+        return CraftLMConfig(**{name: getattr(self, name) for name in _FIELDS})
+
+
+class CraftLMForCausalLM(PreTrainedModel, GenerationMixin):
+    config_class = CraftLMHFConfig
+    base_model_prefix = ""
+    main_input_name = "input_ids"
+    _no_split_modules = ["Block"]
+
+    def __init__(self, config: CraftLMHFConfig) -> None:
+        super().__init__(config)
+        core = CraftLM(config.craftlm_config())
+        object.__setattr__(self, "core", core)  # not a submodule: its parts are registered below
+        for name, module in core.named_children():
+            self.add_module(name, module)
+        for name, param in core.named_parameters(recurse=False):
+            self.register_parameter(name, param)
+        self.post_init()
+
+    def _init_weights(self, module) -> None:  # CraftLM initialises itself; loading overwrites
+        pass
+
+    def get_input_embeddings(self):
+        return self.embed
+
+    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor | None = None,
+                labels: torch.Tensor | None = None, copy_len: int | None = None, **_: object) -> CausalLMOutput:
+        """copy_len: the copy head copies only from positions below it — pass the prompt's length
+        (``generate(ids, copy_len=ids.shape[1])``) to decode as Crafter's engine does."""
+        # the loader may replace this wrapper's own parameters (ptr_prior) after __init__: share them again
+        self.core._parameters.update({k: self._parameters[k] for k in self.core._parameters})
+        logits = self.core(input_ids, copy_len=copy_len)  # log-probabilities with the copy head (softmax-equivalent)
+        loss = None
+        if labels is not None:
+            loss = torch.nn.functional.cross_entropy(logits[:, :-1].flatten(0, 1).float(), labels[:, 1:].flatten(),
+                                                     ignore_index=-100)
+        return CausalLMOutput(loss=loss, logits=logits)
+
+    def prepare_inputs_for_generation(self, input_ids, **kwargs):
+        return {"input_ids": input_ids, "copy_len": kwargs.get("copy_len")}
+
+
+AutoConfig.register("craftlm", CraftLMHFConfig, exist_ok=True)
+AutoModelForCausalLM.register(CraftLMHFConfig, CraftLMForCausalLM, exist_ok=True)
