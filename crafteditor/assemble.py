@@ -246,7 +246,7 @@ class _Builder:
             members = [node_ids[m] for m in sorted(node_ids) if parent.get(m) == gi]
             comps.append(Group(
                 kind="group", id=cid, label=text, members=members, box=self.box(g.x, g.y, g.w, g.h), pinned=True,
-                fill=self._color_or_none(g.fill, THEME.group_fill), stroke=self._color_or_none(g.stroke, THEME.group_stroke),
+                fill=self._color_or_none(g.fill, THEME.group_fill), stroke=self._color_or_none(g.stroke, THEME.group_stroke, thin=True),
                 style=g.dashed,  # type: ignore[arg-type]
             ))
         # free text first gets a chance to label an edge
@@ -318,7 +318,7 @@ class _Builder:
         if s.stroke is None:
             kw["stroke"] = "none"
         else:
-            st = self._color_or_none(s.stroke, THEME.node_stroke)
+            st = self._color_or_none(s.stroke, THEME.node_stroke, thin=True)
             if st:
                 kw["stroke"] = st
             sw = s.stroke_px * self.s
@@ -328,10 +328,14 @@ class _Builder:
         return Node(kind="node", id=cid, shape=s.shape, box=b, pinned=True, width=b.w or None, height=b.h or None,
                     **kw)
 
-    def _color_or_none(self, rgb, default: str, tol: float = 6.0) -> str | None:
+    def _color_or_none(self, rgb, default: str, tol: float = 6.0, *, thin: bool = False) -> str | None:
+        """The colour as hex, or None where it is the theme's ``default`` (``thin``: also a
+        thin stroke's anti-aliased tint of it, see :func:`_is_tint_of`)."""
         if rgb is None:
             return None
         if color_distance(rgb, _rgb(default)) <= tol:
+            return None
+        if thin and _is_tint_of(rgb, _rgb(default), self.paints.background_rgb):
             return None
         return to_hex(rgb)
 
@@ -379,8 +383,9 @@ class _Builder:
                 kw["tail"] = kinds[0]
             if ln.style != "solid":
                 kw["style"] = ln.style
-            if color_distance(ln.color, _rgb(THEME.edge_color)) > 40:
-                kw["color"] = to_hex(ln.color)
+            color = self._color_or_none(ln.color, THEME.edge_color, 40, thin=True)
+            if color:
+                kw["color"] = color
             sw = ln.width * self.s
             if abs(sw - THEME.edge_width) > 0.6:
                 kw["stroke_width"] = round(sw, 1)
@@ -660,6 +665,20 @@ def _unit(a, b) -> tuple[float, float] | None:
     if d < 1e-6:
         return None
     return ((b[0] - a[0]) / d, (b[1] - a[1]) / d)
+
+
+def _is_tint_of(rgb, color, background, least: float = 0.6, tol: float = 10.0) -> bool:
+    """Whether ``rgb`` is ``color`` thinned with the background: a stroke thinner than two pixels
+    that falls between pixel rows never reaches its own colour (a 1 px edge at 150 dpi covers
+    two rows ~65% each), so its darkest pixels are ``background + a·(color − background)``."""
+    bg = np.asarray(background, np.float64)
+    full = np.asarray(color, np.float64) - bg
+    seen = np.asarray(rgb, np.float64) - bg
+    span = float(full @ full)
+    if span < 1.0:
+        return False
+    a = float(seen @ full) / span
+    return least <= a <= 1.0 and float(np.linalg.norm(seen - a * full)) <= tol
 
 
 def _rgb(hexstr: str) -> tuple[int, int, int]:

@@ -234,7 +234,7 @@ def detect_lines(rgb: np.ndarray, residual: np.ndarray, background: np.ndarray) 
             continue
         length = sum(math.dist(a, b) for a, b in zip(pts, pts[1:]))
         style = "solid"
-        if len(chain) >= 3:
+        if len(chain) >= 3 and _dash_pattern(chain, lw):
             # the pattern's period tells dots (≈3.5 line widths: 1 dot + 1.5 gap) from dashes (≈8)
             period = length / (len(chain) - 0.5)
             style = "dotted" if period <= 5.5 * lw else "dashed"
@@ -1015,6 +1015,19 @@ def _pair_through_junctions(pieces: list[list[Pt]], lw: float) -> list[list[Pt]]
             pb = pieces[ib] if eb == 0 else pieces[ib][::-1]
             joined[ia] = pa + pb
         pieces = [joined.get(i, p) for i, p in enumerate(pieces) if i not in used or i in joined]
+
+
+def _dash_pattern(chain: list[list[Pt]], lw: float) -> bool:
+    """Whether a chain of pieces is a dash pattern, not a solid line cut by what lies on it.
+
+    A solid line under an edge label's plate comes back as its two long ends with the
+    faint scraps between the glyphs chained in: the ends of a dashed line are at most a
+    dash long (they may be cut short), so ends much longer than every inner dash mean a
+    solid line.
+    """
+    inner = max(_plen(pc) for pc in chain[1:-1])
+    ends = max(_plen(chain[0]), _plen(chain[-1]))
+    return ends <= 1.6 * inner + lw
 
 
 def _chain_dashes(pieces: list[list[Pt]], lw: float) -> list[list[list[Pt]]]:

@@ -298,6 +298,9 @@ def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
             shapes.append(made)
     if config.groups:
         _mark_groups(shapes)
+        for s in shapes:
+            if s.is_group:
+                s.dashed = _frame_dash_style(rgb, paints, s)
     _mark_stacks(shapes, paints, scale)
     # a stack's back sheets crowd its front sheet's surroundings; anything else must sit on one surface
     keep = [i for i, s in enumerate(shapes) if s.shape == "stack" or s.is_group or s.outside_share >= 0.7]
@@ -532,6 +535,48 @@ def _mark_stacks(shapes: list[DetectedShape], paints: Paints, scale: float) -> N
             full = np.ones((max(1, fh_px), max(1, fw_px)), bool)
             s.face = Face(paint=s.face.paint, x=fx, y=max(0, fy), w=full.shape[1], h=full.shape[0], mask=full,
                           filled=full)
+
+
+def _frame_dash_style(rgb: np.ndarray, paints: Paints, s: DetectedShape) -> str:
+    """solid, dashed or dotted: how much of a frame's straight sides is inked, and in what runs.
+
+    Along each side (corners left out) a column is inked where the stroke's band holds a
+    pixel unlike both the frame's fill and the background. A solid frame is inked all
+    along (lines crossing it only add ink); dashes leave regular gaps, dots leave gaps
+    longer than their ink.
+    """
+    H, W = paints.labels.shape
+    fill = np.asarray(s.fill, np.float32)
+    background = np.asarray(paints.background_rgb, np.float32)
+    corner = int(math.ceil(s.stroke_px + 8))
+    x0, x1 = int(round(s.x)), int(round(s.x + s.w))
+    y0, y1 = int(round(s.y)), int(round(s.y + s.h))
+    profiles: list[np.ndarray] = []
+    for horizontal, at, lo, hi in ((True, y0, x0, x1), (True, y1, x0, x1), (False, x0, y0, y1), (False, x1, y0, y1)):
+        lo, hi = lo + corner, hi - corner
+        if hi - lo < 6 * corner:
+            continue
+        if horizontal:
+            band = rgb[max(0, at - 1):min(H, at + 2), max(0, lo):min(W, hi)].astype(np.float32)
+        else:
+            band = np.swapaxes(rgb[max(0, lo):min(H, hi), max(0, at - 1):min(W, at + 2)], 0, 1).astype(np.float32)
+        if band.size == 0:
+            continue
+        unlike = (np.linalg.norm(band - fill, axis=2) > 25) & (np.linalg.norm(band - background, axis=2) > 25)
+        profiles.append(unlike.any(axis=0))
+    if not profiles:
+        return "solid"
+    inked = float(np.concatenate(profiles).mean())
+    if inked >= 0.9:
+        return "solid"
+    runs: list[int] = []
+    for prof in profiles:
+        edges = np.diff(np.concatenate(([0], prof.astype(np.int8), [0])))
+        starts, ends = np.nonzero(edges == 1)[0], np.nonzero(edges == -1)[0]
+        runs += [int(e - b) for b, e in zip(starts[1:-1], ends[1:-1])]  # whole dashes only
+    if len(runs) < 4:
+        return "solid"
+    return "dotted" if float(np.median(runs)) <= 3 * max(1.0, s.stroke_px) + 1 else "dashed"
 
 
 def _mark_groups(shapes: list[DetectedShape]) -> None:

@@ -48,3 +48,28 @@ def test_font_size_and_weight_from_ink_width():
     # a width far from the height's estimate (a glyph missed, a box edge in the crop) is not trusted
     assert size_and_weight_from_width("Retrieval", 16.0 * em, 11.4, False) == (11.4, False)
     assert size_and_weight_from_width("ab", 30.0, 11.4, False) == (11.4, False)  # too short to measure
+
+
+def _render(fig: Figure, dpi: int = 200) -> bytes:
+    from crafter.render import figure_to_png_bytes
+
+    return figure_to_png_bytes(fig, dpi)
+
+
+def test_group_frame_dash_styles_and_labelled_solid_edges_survive():
+    """A dashed or dotted frame comes back dashed or dotted; a solid edge whose label plate
+    interrupts it stays solid; a 1 px edge's anti-aliased tint is the theme's colour."""
+    from crafter.spec import parse_dsl
+
+    fig = parse_dsl(
+        'figure direction=TB\n'
+        'a node "Encoder"\nb node "Decoder"\nc node "Head"\nd node "Loss"\n'
+        'e1 edge a -> b "activations"\ne2 edge c -> d\n'
+        'g1 group "Dashed stage" [a, b] style=dashed\ng2 group "Dotted stage" [c, d] style=dotted\n')
+    conv = convert(_render(fig), Config.preset("diagram"))
+    groups = {g.label: g for g in conv.figure.of_kind("group")}
+    assert groups["Dashed stage"].style == "dashed"
+    assert groups["Dotted stage"].style == "dotted"
+    edges = {e.label: e for e in conv.figure.of_kind("edge")}
+    assert edges["activations"].style == "solid"
+    assert all(e.color is None for e in conv.figure.of_kind("edge"))
