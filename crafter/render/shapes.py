@@ -85,9 +85,11 @@ def shape_svg(shape: str, b: Box, paint: Paint, corner_radius: float) -> tuple[s
         body = (f"M{num(x)},{num(y + ry)} L{num(x)},{num(y + h - ry)} "
                 f"A{num(rx)},{num(ry)} 0 0 0 {num(x + w)},{num(y + h - ry)} L{num(x + w)},{num(y + ry)} "
                 f"A{num(rx)},{num(ry)} 0 0 0 {num(x)},{num(y + ry)} Z")
+        # the lid's front rim is an open subpath of the same path (one element per node): it
+        # winds like the body, so the fill it implies (closed by its chord) lies inside the
+        # body's under the nonzero rule, and an open subpath's stroke leaves the chord undrawn
         rim = f"M{num(x)},{num(y + ry)} A{num(rx)},{num(ry)} 0 0 0 {num(x + w)},{num(y + ry)}"
-        svg = (f'<path d="{body}" {a}/>'
-               f'<path d="{rim}" fill="none" stroke="{esc_attr(paint.stroke)}" stroke-width="{num(paint.width)}"/>')
+        svg = f'<path d="{body} {rim}" {a}/>'
         return svg, Box(x=x, y=y + 2 * ry, w=w, h=max(h - 3 * ry, 0))
     if shape == "document":
         amp = document_wave(h)

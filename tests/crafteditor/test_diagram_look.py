@@ -73,3 +73,16 @@ def test_group_frame_dash_styles_and_labelled_solid_edges_survive():
     edges = {e.label: e for e in conv.figure.of_kind("edge")}
     assert edges["activations"].style == "solid"
     assert all(e.color is None for e in conv.figure.of_kind("edge"))
+
+
+def test_a_cylinder_node_is_one_outline_element():
+    """Elements per component count what an editor selects: a cylinder's lid rim is part of its one path."""
+    from crafter.render import figure_to_svg
+    from crafter.spec import parse_dsl
+    from crafteditor.quality import svg_element_count
+
+    svg = figure_to_svg(parse_dsl('db node "Vector store" shape=cylinder'))
+    g = re.search(r'<g id="db" data-crafter-kind="node">(.*?)</g>', svg, re.S).group(1)
+    assert svg_element_count(g) == 2  # the outline and the label
+    d = re.search(r"<path d=\"([^\"]*)\"", g).group(1)
+    assert g.count("<path") == 1 and d.count("A") == 3  # body (two arcs) and the lid's front rim
