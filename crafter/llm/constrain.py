@@ -82,7 +82,7 @@ class Spans:
         return any(True for _ in self._starts(s.lower()))
 
     def full_ok(self, s: str) -> bool:
-        if not s.strip() or s != s.strip() or "  " in s or s[-1] in "([{,:;" or s[0] in ")]},:;.":
+        if not s.strip() or s != s.strip() or "  " in s or s[-1] in "([{,:;.=-" or s[0] in ")]},:;.=-":
             return False
         low = s.lower()
         t = self.text

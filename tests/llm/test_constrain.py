@@ -133,3 +133,8 @@ def test_constrained_sampling_stays_valid(tokenizer, tb, make_model):
     whole = text[: text.rfind("\n") + 1]
     if whole.strip():
         parse_output("plan", whole)
+
+
+def test_a_label_may_not_end_in_punctuation(tokenizer, tb):
+    c = DSLConstraint("plan", BRIEF, tb, tokenizer.eos_id)
+    assert isinstance(_walk(c, tokenizer, 'n1 node "Decoder."', eos=False), str)
