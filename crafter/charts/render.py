@@ -411,6 +411,7 @@ class _AxisLayout:
     labels: bool
     angle: float = 0.0
     extent: float = 0.0  # px the axis needs outside the plot (labels + title)
+    title_pad: float = 0.0  # tick labels to axis title (the channel's axis.titlePadding, else the theme's)
 
 
 @dataclass
@@ -454,7 +455,7 @@ def _x_axis_extent(ax: _AxisLayout, ct: ChartTheme) -> float:
         return 0.0
     h = ct.tick_size + ct.tick_pad + _label_height(ax, ct)
     if ax.title:
-        h += ct.title_pad + ct.label_font_size * (ASCENT + DESCENT)
+        h += ax.title_pad + ct.label_font_size * (ASCENT + DESCENT)
     return h + 1.0
 
 
@@ -466,7 +467,7 @@ def _y_axis_extent(ax: _AxisLayout, ct: ChartTheme) -> float:
     if ax.labels:
         w += max((text_width(t.label, fs) for t in ax.scale.ticks if not t.minor), default=0.0)
     if ax.title:
-        w += ct.title_pad + ct.label_font_size * (ASCENT + DESCENT)
+        w += ax.title_pad + ct.label_font_size * (ASCENT + DESCENT)
     return w + 1.0
 
 
@@ -514,6 +515,9 @@ def _finalize_axis(plan: ChartPlan, name: str, scale: sc.PositionScale, length: 
     spacing = ct.tick_spacing if name == "x" else ct.tick_spacing * 0.8
     scale.finalize(length, spacing)
     ax = _AxisLayout(name, scale, title if isinstance(title, str) or title is None else str(title), show, grid, labels)
+    pad = _axis_opt(chans, "titlePadding")
+    ok = isinstance(pad, (int, float)) and not isinstance(pad, bool) and pad >= 0
+    ax.title_pad = float(pad) if ok else ct.title_pad
     if isinstance(scale, sc.ContinuousScale) and name == "x" and scale.tick_count is None:
         # fewer ticks until the labels do not collide
         tries = 0
@@ -598,7 +602,11 @@ def layout_chart(plan: ChartPlan, ct: ChartTheme, width: float | None = None, he
         top_leg = sum(lg.height + ct.legend_pad * 0.6 for lg in legends if lg.orient == "top")
         bot_leg = sum(lg.height + ct.legend_pad * 0.6 for lg in legends if lg.orient == "bottom")
         top_over = ct.tick_font_size * 0.6 if ya is not None and isinstance(ya.scale, sc.ContinuousScale) else 2.0
-        top = title_h + top_leg + max(top_over, 0.0)
+        if title_lines and ct.title_offset is not None:
+            # the title's last line sits title_offset px above the plot (Vega's title.offset)
+            top = title_h - ct.title_pad * 1.5 + 1.0 + ct.title_offset + top_leg
+        else:
+            top = title_h + top_leg + max(top_over, 0.0)
         gap_y = ct.facet_gap + header_h
         if req_w is None and width is not None:
             pw = max(ct.min_plot * 0.4, (width - left - right - (ncol - 1) * gap_x) / ncol)
@@ -876,7 +884,7 @@ class _Painter:
                              rotate=ax.angle)
             svg.close()
         if ax.title:
-            ty = y0 + ct.tick_size + ct.tick_pad + _label_height(ax, ct) + ct.title_pad + ct.label_font_size * ASCENT
+            ty = y0 + ct.tick_size + ct.tick_pad + _label_height(ax, ct) + ax.title_pad + ct.label_font_size * ASCENT
             svg.text(cx + L.pw / 2, ty, ax.title, size=ct.label_font_size, anchor="middle",
                      id_=self.ids.make(pfx, "axis-x-title"), fill=ct.text_color)
         svg.close()
@@ -899,7 +907,7 @@ class _Painter:
                 svg.text(lx, cy + t.pos + fs * BASELINE_SHIFT, t.label, anchor="end")
             svg.close()
         if ax.title:
-            tx = cx - ct.tick_size - ct.tick_pad - label_w - ct.title_pad - ct.label_font_size * DESCENT
+            tx = cx - ct.tick_size - ct.tick_pad - label_w - ax.title_pad - ct.label_font_size * DESCENT
             ty = cy + L.ph / 2
             svg.text(tx, ty, ax.title, size=ct.label_font_size, anchor="middle", rotate=-90,
                      id_=self.ids.make(pfx, "axis-y-title"), fill=ct.text_color)

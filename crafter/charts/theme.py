@@ -60,6 +60,7 @@ class ChartTheme:
     background: str = "#FFFFFF"
     grid: bool | None = None  # gridlines on continuous axes; None: the axis decides (on)
     title_weight: str = "bold"
+    title_offset: float | None = None  # title's last line (baseline + descent) to the plot top; None: title_pad-based
     view_stroke: str | None = None  # a frame around the plot (all four sides), as matplotlib draws
     view_stroke_width: float = 1.0
 
@@ -112,6 +113,8 @@ _CONFIG_FIELDS: dict[tuple[str, str], str] = {
     ("axis", "grid"): "grid",
     ("title", "fontSize"): "title_font_size",
     ("title", "fontWeight"): "title_weight",
+    ("title", "offset"): "title_offset",
+    ("legend", "rowPadding"): "legend_row_gap",
     ("legend", "labelFontSize"): "legend_font_size",
     ("view", "stroke"): "view_stroke",
     ("view", "strokeWidth"): "view_stroke_width",

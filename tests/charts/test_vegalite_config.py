@@ -83,3 +83,28 @@ def test_bad_axis_values_name_their_path():
 def test_make_chart_output_is_unchanged_without_config(accuracy):
     chart = make_chart(accuracy, x="model", y="top1_accuracy", id="acc")
     assert "crafter-chart-frame" not in chart_svg(chart)
+
+
+def _plot_box(els) -> tuple[float, float, float, float]:
+    return tuple(float(v) for v in els["c-plot"].get("data-crafter-plot").split())
+
+
+def test_title_offset_sets_the_gap_between_title_and_plot():
+    from crafter.render.text import DESCENT
+
+    for offset in (2.0, 12.0):
+        els = _by_id(chart_svg(_chart(config={"title": {"fontSize": 16, "offset": offset}})))
+        title = [el for el in els["c-title"].iter() if local(el.tag) == "text"][0]
+        bottom = float(title.get("y")) + 16 * DESCENT  # the title's em box bottom
+        assert _plot_box(els)[1] - bottom == pytest.approx(offset, abs=0.05)
+
+
+def test_axis_title_padding_is_per_axis():
+    near = _by_id(chart_svg(_chart(x={"axis": {"titlePadding": 1}}, y={"axis": {"titlePadding": 1}})))
+    far = _by_id(chart_svg(_chart(x={"axis": {"titlePadding": 11}}, y={"axis": {"titlePadding": 21}})))
+    def below(els):  # x title baseline under the plot; y title baseline left of the plot
+        x, y, w, h = _plot_box(els)
+        return float(els["c-axis-x-title"].get("y")) - (y + h), x - float(els["c-axis-y-title"].get("x"))
+
+    (nx, ny), (fx, fy) = below(near), below(far)
+    assert fx - nx == pytest.approx(10, abs=0.05) and fy - ny == pytest.approx(20, abs=0.05)
