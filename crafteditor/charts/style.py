@@ -39,6 +39,8 @@ class ChartStyle:
     marker_area: float | None = None  # px² of a point marker
     line_width: float | None = None
     bar_spans: list[tuple[float, float]] | None = None  # one series of bars on categories: left, right
+    title_offset: float | None = None  # title's baseline + descent to the plot top
+    title_pads: dict[str, float] | None = None  # per axis ("x", "y"): tick labels to the axis title
 
     def apply(self, spec: dict[str, Any], plot: tuple[float, float, float, float], scale: float) -> None:
         """Write the style into ``spec`` (a Vega-Lite spec from crafteditor.charts.detect)."""
@@ -69,6 +71,8 @@ class ChartStyle:
                 config["title"]["fontSize"] = _r(self.title_font * s)
             if self.title_bold is not None:
                 config["title"]["fontWeight"] = "bold" if self.title_bold else "normal"
+        if self.title_offset is not None:
+            config.setdefault("title", {})["offset"] = _r(self.title_offset * s)
         if self.legend_font:
             config["legend"] = {"labelFontSize": _r(self.legend_font * s)}
         if self.frame:
@@ -76,6 +80,10 @@ class ChartStyle:
         if config:
             spec["config"] = config
         enc = spec.get("encoding", {})
+        for name, pad in (self.title_pads or {}).items():
+            ch = enc.get(name)
+            if isinstance(ch, dict) and ch.get("title"):
+                ch["axis"] = {**(ch.get("axis") or {}), "titlePadding": _r(pad * s)}
         for name, values in (("y", self.y_values), ("x", self.x_values)):
             ch = enc.get(name)
             if not values or not isinstance(ch, dict) or (ch.get("scale") or {}).get("type") == "log":
@@ -161,7 +169,37 @@ def measure_style(rgb: np.ndarray, paints: Paints, runs: list[Any], ticks: dict[
         vals = sorted({v for v in (_number(runs[k].text) for k in ticks["x"]) if v is not None})
         st.x_values = vals if len(vals) >= 2 else None
     _measure_axis(rgb, paints, runs, ticks["y"], plot, st)
+    _measure_title_places(runs, ticks, titles, plot, st)
     return st
+
+
+def _measure_title_places(runs, ticks: dict[str, list[int]], titles: dict[str, int | None], plot,
+                          st: ChartStyle) -> None:
+    """Where the chart title and the axis titles sit, in the terms Crafter's chart layout places
+    them by (crafter/charts/render.py): the title's em box ``offset`` above the plot, an axis
+    title's em box ``titlePadding`` past its tick labels' em boxes."""
+    from crafter.charts.render import text_width
+    from crafter.render.text import ASCENT, DESCENT
+
+    ax, top = plot[0], plot[1]
+    if titles.get("title") is not None:
+        t = runs[titles["title"]]
+        st.title_offset = max(0.0, top - (t.baseline + t.font_px * DESCENT))
+    fs, ft = st.tick_font, st.axis_title_font
+    if not fs or not ft:
+        return
+    pads: dict[str, float] = {}
+    k = titles.get("x")
+    if k is not None and ticks["x"] and runs[k].angle == 0:
+        tick_base = float(np.median([runs[i].baseline for i in ticks["x"] if runs[i].angle == 0] or [np.nan]))
+        if math.isfinite(tick_base):
+            pads["x"] = max(0.0, (runs[k].baseline - ft * ASCENT) - (tick_base + fs * DESCENT))
+    k = titles.get("y")
+    if k is not None and ticks["y"] and runs[k].angle == -90 and st.tick_size is not None and st.tick_pad is not None:
+        # the renderer right-aligns the labels at the tick end + padding, the widest one sets the title's place
+        labels_left = ax - st.tick_size - st.tick_pad - max(text_width(runs[i].text, fs) for i in ticks["y"])
+        pads["y"] = max(0.0, labels_left - runs[k].baseline - ft * DESCENT)
+    st.title_pads = pads or None
 
 
 def _number(text: str) -> float | None:

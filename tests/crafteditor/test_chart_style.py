@@ -38,3 +38,22 @@ def test_matplotlib_look_is_carried_over(bar):
     assert cfg["axis"]["labelFontSize"] > 10  # 10 pt tick labels, larger than Crafter's 8 pt
     assert 0 in spec["encoding"]["y"]["axis"]["values"]  # the ticks the original labelled
     assert bar.report["ssim"] >= 0.85
+
+
+def test_titles_sit_where_the_original_drew_them(bar):
+    from crafteditor.quality import render_aligned
+
+    image = bar.vectorized.image
+    again = render_aligned(bar.figure, image.dpi, (image.height, image.width), bar.svg)
+    # the chart title: the lowest ink row above the top spine, in the original and re-rendered
+    dark = image.rgb.mean(axis=2) < 128
+    top = int(np.argmax(dark.mean(axis=1) > 0.5))
+
+    def title_bottom(rgb):
+        rows = np.nonzero((rgb[:top - 2].mean(axis=2) < 128).any(axis=1))[0]
+        return int(rows.max())
+
+    assert abs(title_bottom(again) - title_bottom(image.rgb)) <= 1
+    spec = bar.figure.of_kind("chart")[0].spec
+    assert spec["config"]["title"]["offset"] > 0
+    assert "titlePadding" in spec["encoding"]["y"]["axis"]  # the y axis title's place, measured
