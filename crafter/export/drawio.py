@@ -607,7 +607,7 @@ class _Importer:
         if cell.id in self.ids:
             return self.ids[cell.id]
         want = stored.get("id") if stored and isinstance(stored.get("id"), str) else cell.id
-        if not re.match(ID_PATTERN, want or ""):
+        if not re.fullmatch(ID_PATTERN, want or ""):
             want = re.sub(r"[^A-Za-z0-9_-]", "_", want or "cell")
             want = re.sub(r"-{2,}", "-", want).strip("-") or "cell"
             if not re.match(r"[A-Za-z_]", want):

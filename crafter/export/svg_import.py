@@ -499,7 +499,7 @@ class _ForeignImporter:
 
     def new_id(self, el: ET.Element, kind: str) -> str:
         want = el.get("id") or ""
-        if not re.match(ID_PATTERN, want) or want in self.used:
+        if not re.fullmatch(ID_PATTERN, want) or want in self.used:
             n = self.counters.get(kind, 0)
             while True:
                 n += 1

@@ -36,7 +36,7 @@ _HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
 
 
 def is_color(value: str) -> bool:
-    return value == "none" or bool(_HEX.match(value)) or value.lower() in CSS_COLOR_NAMES
+    return value == "none" or bool(_HEX.fullmatch(value)) or value.lower() in CSS_COLOR_NAMES
 
 
 def to_rgb(value: str) -> tuple[float, float, float]:

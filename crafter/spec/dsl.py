@@ -198,7 +198,7 @@ class _Lexer:
         for item in items:
             if not item:
                 raise self.error("empty item in list: expected an id between commas", line, col)
-            if not re.match(ID_PATTERN, item):
+            if not re.fullmatch(ID_PATTERN, item):
                 raise self.error(f"found {item!r} in a list, expected a component id", line, col)
         raw = self.text[self.pos:end + 1]
         self._advance(end + 1 - self.pos)
@@ -324,9 +324,9 @@ def quote(text: str) -> str:
 
 
 def quote_if_needed(text: str) -> str:
-    if _BARE_OK.match(text) and not any(text.startswith(a) for a in ARROWS) and not text.startswith("#"):
+    if _BARE_OK.fullmatch(text) and not any(text.startswith(a) for a in ARROWS) and not text.startswith("#"):
         return text
-    if _BARE_OK.match(text) and text.startswith("#"):
+    if _BARE_OK.fullmatch(text) and text.startswith("#"):
         return text  # colours: '#' right after '=' is not a comment
     return quote(text)
 

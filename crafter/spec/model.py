@@ -124,7 +124,7 @@ class Component(_Model):
     @field_validator("id")
     @classmethod
     def _valid_id(cls, v: str) -> str:
-        if not _ID_RE.match(v):
+        if not _ID_RE.fullmatch(v):
             raise ValueError(
                 f"'{v}' is not a valid id (start with a letter or '_', then letters, digits, '_' or single '-')"
             )

@@ -71,3 +71,17 @@ def test_unicode_and_markup_labels_survive() -> None:
     label = 'x < y & "z" — Ω 🧪 שלום \\ end'
     fig = Figure(components=[{"id": "a", "kind": "node", "label": label}])
     assert parse_dsl(print_dsl(fig)).get("a").label == label
+
+
+def test_a_trailing_newline_is_quoted_and_never_passes_as_an_id_or_colour():
+    # Python's "$" also matches before a final newline: values are checked with fullmatch
+    import pytest
+
+    from crafter.spec import Figure, Node, SpecError, parse_dsl, print_dsl
+    from crafter.spec.colors import is_color
+
+    fig = Figure(caption="0\n", components=[Node(kind="node", id="a")])
+    assert parse_dsl(print_dsl(fig)) == fig
+    with pytest.raises((SpecError, ValueError)):
+        Node(kind="node", id="a\n")
+    assert not is_color("#fff\n")
