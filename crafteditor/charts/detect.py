@@ -172,12 +172,18 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
         if vert:
             vx0, vy0, vx1, vy1 = min(vert, key=lambda v: v[0])
             ax = (vx0 + vx1) / 2
-            top = vy0
+            # the axes run to the outer edge of the frame (or their projecting caps): the plot's
+            # top and right are the centres of the strokes there (the frame's own, when drawn),
+            # as ax and ay are
+            spine_r = [v for v in vlines if v[0] > vx1 and abs(v[2] - hx1) <= 6 and abs(v[3] - hy1) <= 6]
+            spine_t = [h for h in hlines if h[1] < hy0 and abs(h[1] - vy0) <= 6 and abs(h[0] - vx0) <= 6]
+            right = (spine_r[0][0] + spine_r[0][2]) / 2 if spine_r else hx1 - (vx1 - vx0) / 2
+            top = (spine_t[0][1] + spine_t[0][3]) / 2 if spine_t else vy0 + (hy1 - hy0) / 2
         else:
-            ax, top = float(hx0), None
+            ax, top, right = float(hx0), None, float(hx1)
         if any(r.plot[0] - 2 <= ax <= r.plot[2] + 2 and r.plot[1] - 2 <= ay <= r.plot[3] + 2 for r in results):
             continue  # the top spine of a chart already read
-        res = _read_chart(rgb, paints, runs, used_runs, ax, ay, float(hx1), top, config, image.rgb)
+        res = _read_chart(rgb, paints, runs, used_runs, ax, ay, right, top, config, image.rgb)
         if res is not None:
             results.append(res)
             used_runs.update(res.run_indices)

@@ -57,3 +57,21 @@ def test_titles_sit_where_the_original_drew_them(bar):
     spec = bar.figure.of_kind("chart")[0].spec
     assert spec["config"]["title"]["offset"] > 0
     assert "titlePadding" in spec["encoding"]["y"]["axis"]  # the y axis title's place, measured
+
+
+def test_plot_spans_the_original_frame(bar):
+    """The re-rendered frame's strokes lie on the original's (centre to centre), all four sides."""
+    m = re.search(r'data-crafter-plot="([-\d.]+) ([-\d.]+) ([\d.]+) ([\d.]+)"', bar.svg)
+    x, y, w, h = (float(v) for v in m.groups())
+    image = bar.vectorized.image
+    dark = image.rgb.mean(axis=2) < 100
+
+    def centres(profile):  # the centres of the first and last runs of spine pixels, pixel-edge coordinates
+        idx = np.nonzero(profile > 0.5)[0]
+        runs = np.split(idx, np.nonzero(np.diff(idx) > 1)[0] + 1)
+        return (runs[0][0] + runs[0][-1] + 1) / 2, (runs[-1][0] + runs[-1][-1] + 1) / 2
+
+    (left, right), (top, bottom) = centres(dark.mean(axis=0)), centres(dark.mean(axis=1))
+    s = image.scale
+    assert x == pytest.approx(left * s, abs=0.5) and x + w == pytest.approx(right * s, abs=0.5)
+    assert y == pytest.approx(top * s, abs=0.5) and y + h == pytest.approx(bottom * s, abs=0.5)
