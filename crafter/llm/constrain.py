@@ -135,7 +135,7 @@ class Committed:
     written: frozenset = frozenset()  # ids written (repair: each requested id once)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # compared and hashed by identity: the memo below is keyed on it
 class State:
     done: Committed = field(default_factory=Committed)
     line: bytes = b""  # the unfinished line (raw bytes: a token may end inside a character)
@@ -213,6 +213,7 @@ class DSLConstraint:
         text = _MARKER.sub("\n", prompt)
         self.spans = Spans(text)
         self.wide_chars = sorted({c for c in text if ord(c) > 127})
+        self._memo: dict[tuple[State, int], State | None] = {}
         self.figure_kinds: dict[str, str] = {}  # repair: the figure's ids -> kinds
         self.requested: tuple[str, ...] = ()
         self.columns: set[str] = set()
@@ -250,7 +251,16 @@ class DSLConstraint:
         return True
 
     def advance(self, st: State, token: int) -> State | None:
-        """The state after ``token``, or None if no valid answer starts this way."""
+        """The state after ``token``, or None if no valid answer starts this way.
+
+        Memoised on (state, token): a round asks the same question up to three times (cutting
+        the drafts, verifying them, drafting the next round from the mask block)."""
+        key = (st, token)
+        if key not in self._memo:
+            self._memo[key] = self._advance(st, token)
+        return self._memo[key]
+
+    def _advance(self, st: State, token: int) -> State | None:
         if token == self.eos_id:
             return st if self.can_end(st) else None
         tb = self.token_bytes[token]
