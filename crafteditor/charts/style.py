@@ -222,11 +222,24 @@ def _measure_axis(rgb, paints: Paints, runs, y_ticks: list[int], plot, st: Chart
     core = float(np.median(darkest))
     if bg - core < 40:
         return
-    dark = np.clip((bg - win) / (bg - core), 0.0, 1.0)
-    st.axis_width = float(np.median(dark.sum(axis=1)))
     cols = win.argmin(axis=1)
-    picks = rgb[y0:y1, xa - 3:xa + 4][np.arange(y1 - y0), cols]
-    st.axis_color = to_hex(tuple(int(v) for v in np.median(picks, axis=0)))
+    picks = np.median(rgb[y0:y1, xa - 3:xa + 4][np.arange(y1 - y0), cols].astype(np.float32), axis=0)
+    # A thin stroke may cover no pixel fully, so its darkest pixel is lighter than its paint. Where
+    # the two axes cross, the paint is laid twice: a pixel covered c lets (1 - c)² of the background
+    # through, so darker by (2 - c) times, from which c, and the paint, follow (an opaque grey
+    # stroke, c = 1, is no darker there).
+    coverage = 1.0
+    ya = int(round(ay))
+    if 2 <= ya < H - 2:
+        crossing = float(lum[ya - 2:ya + 2, xa - 2:xa + 2].min())
+        coverage = float(np.clip(2.0 - (bg - crossing) / (bg - core), 0.3, 1.0))
+    contrast = min(bg, (bg - core) / coverage)
+    dark = np.clip((bg - win) / contrast, 0.0, 1.0)
+    st.axis_width = float(np.median(dark.sum(axis=1)))
+    bg_rgb = paints.background_rgb.astype(np.float32)
+    paint = np.clip(bg_rgb - (bg_rgb - picks) / coverage, 0, 255)
+    st.axis_color = to_hex(tuple(int(round(v)) for v in paint))
+    core = bg - contrast
     darkness = np.clip((bg - lum) / (bg - core), 0.0, 1.0)
     # ticks: the dark run left of the axis at each labelled row
     lengths, pads = [], []
