@@ -16,7 +16,7 @@ from typing import Any
 
 from crafter.agents.backend import call_model
 from crafter.agents.critique import check_dangling, figure_labels
-from crafter.agents.extract import figure_from_brief, labels_match, read_brief
+from crafter.agents.extract import figure_from_brief, labels_match, normalise_label, read_brief
 from crafter.errors import SpecError
 from crafter.spec import Figure, parse_component, parse_dsl
 from crafter.spec.model import COMPONENT_TYPES, check_references
@@ -128,23 +128,32 @@ def worse_than_rules(fig: Figure, rules_fig: Figure, brief: str) -> str | None:
     """Why the model's figure reads the brief worse than the rule-based reading, or None.
 
     The model must name at least as many of the things the brief's reader found as the
-    rules' own figure does, and must not draw one name twice where the rules drew it once
-    (a small model's typical slips: a node dropped, a label repeated). Names the brief
-    gives for certain (quoted, listed, in an arrow chain) are left out of the count: the
-    critic flags a missing one and the repair adds it to the model's figure, locally.
+    rules' own figure does — by their whole names: "Bandpass" for "Bandpass Filter" does not
+    count — link at least as many pairs of them, and must not draw one name twice where the
+    rules drew it once (a small model's typical slips: a name cut short, a node dropped, a
+    label repeated). Names the brief gives for certain (quoted, listed, in an arrow chain)
+    are left out of the count: the critic flags a missing one and the repair adds it to the
+    model's figure, locally.
     """
     reading = read_brief(brief)
     strong = set(reading.strong)
-    ents = [e for e in reading.entities if e not in strong]
+    ents = {normalise_label(e) for e in reading.entities if e not in strong} - {""}
     if ents:
         def covered(f: Figure) -> int:
-            labels = figure_labels(f)
-            return sum(any(labels_match(e, lab) for lab in labels) for e in ents)
+            return len(ents & {normalise_label(lab) for lab in figure_labels(f)})
+
+        def linked(f: Figure) -> int:
+            names = {c.id: normalise_label(c.label or c.id) for c in f.components if c.kind == "node"}
+            return len({(names.get(c.source), names.get(c.target)) for c in f.components
+                        if c.kind == "edge" and names.get(c.source) in ents and names.get(c.target) in ents})
 
         mine, theirs = covered(fig), covered(rules_fig)
         if mine < theirs:
             return (f"the model's figure names {mine} of the {len(ents)} things the brief names, "
                     f"the rule-based reading {theirs}")
+        mine, theirs = linked(fig), linked(rules_fig)
+        if mine < theirs:
+            return f"the model's figure links {mine} pairs of the brief's things, the rule-based reading {theirs}"
 
     def repeats(f: Figure) -> int:
         labels = [" ".join((c.label or "").lower().split()) for c in f.components if c.kind == "node"]

@@ -57,10 +57,12 @@ class _Bad(Exception):
 
 
 class Spans:
-    """Labels must be whole-word spans of ``text`` (compared without case, spaces collapsed)."""
+    """Labels must be whole-word spans of ``text`` as written (spaces collapsed); only the first
+    letter's case may differ ("The encoder…" gives "encoder", "…to the decoder" gives "Decoder").
+    Case-free matching let a small model spell a name "CliniCiAn"."""
 
     def __init__(self, text: str) -> None:
-        self.text = " " + " ".join(text.lower().split()) + " "
+        self.text = " " + " ".join(text.split()) + " "
 
     @staticmethod
     def _word(c: str) -> bool:
@@ -79,14 +81,19 @@ class Spans:
             return True
         if s != s.lstrip() or "  " in s or "\n" in s:
             return False
-        return any(True for _ in self._starts(s.lower()))
+        return any(True for v in self._variants(s) for _ in self._starts(v))
+
+    @staticmethod
+    def _variants(s: str) -> tuple[str, ...]:
+        """``s`` and ``s`` with its first letter's case flipped."""
+        flipped = s[0].swapcase() + s[1:]
+        return (s, flipped) if flipped != s else (s,)
 
     def full_ok(self, s: str) -> bool:
         if not s.strip() or s != s.strip() or "  " in s or s[-1] in "([{,:;.=-" or s[0] in ")]},:;.=-":
             return False
-        low = s.lower()
         t = self.text
-        return any(not (self._word(t[i + len(low)]) and self._word(low[-1])) for i in self._starts(low))
+        return any(not (self._word(t[i + len(v)]) and self._word(v[-1])) for v in self._variants(s) for i in self._starts(v))
 
 
 def token_bytes(tokenizer) -> list[bytes]:

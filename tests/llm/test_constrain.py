@@ -94,7 +94,8 @@ def test_chart_fields_must_be_columns(tokenizer, tb):
 
 def test_spans_are_whole_words_without_case():
     s = Spans("The FRET Magnet hands off to camera.")
-    assert s.full_ok("fret magnet") and s.full_ok("camera") and s.prefix_ok("FRET Mag")
+    assert s.full_ok("FRET Magnet") and s.full_ok("Camera") and s.full_ok("the FRET Magnet") and s.prefix_ok("FRET Mag")
+    assert not s.full_ok("fret magnet") and not s.full_ok("CaMera")
     assert not s.full_ok("FRET Mag") and not s.full_ok("amera") and not s.prefix_ok("Magnet  hands")
 
 

@@ -137,3 +137,20 @@ def test_a_model_figure_that_misses_a_named_thing_loses_to_the_rules(scripted) -
     twice = 't node "Tokenizer"\ne node "Encoder"\nd node "Decoder"\nx node "Decoder"\na edge t -> e\nb edge e -> d\n'
     out = plan(BRIEF, scripted(plan=[twice]))
     assert out["source"] == "rules" and "same name twice" in out["warnings"][-1]
+
+
+def test_names_cut_short_or_fewer_links_lose_to_the_rules(scripted) -> None:
+    """What the shipped model once wrote for an EEG brief: every name cut to its first word."""
+    brief = ("Raw EEG signals are cleaned by a Bandpass Filter. The Bandpass Filter hands the clean signal to a "
+             "Feature Extractor, which passes features to a Seizure Classifier. The Seizure Classifier writes "
+             "alerts to the Clinician Dashboard.")
+    cut = ('n1 node "Bandpass"\nn2 node "Feature"\nn3 node "Seizure"\nn4 node "Clinician"\n'
+           'e1 edge n1 -> n2\ne2 edge n2 -> n3\n')
+    out = plan(brief, scripted(plan=[cut]))
+    assert out["source"] == "rules" and "names 0 of the 4" in out["warnings"][-1]
+    unlinked = ('n1 node "Bandpass Filter"\nn2 node "Feature Extractor"\nn3 node "Seizure Classifier"\n'
+                'n4 node "Clinician Dashboard"\ne1 edge n1 -> n2\n')
+    out = plan(brief, scripted(plan=[unlinked]))
+    assert out["source"] == "rules" and "links 1 pairs" in out["warnings"][-1]
+    whole = unlinked + 'e2 edge n2 -> n3 "features"\ne3 edge n3 -> n4 "alerts"\n'
+    assert plan(brief, scripted(plan=[whole]))["source"] == "model"
