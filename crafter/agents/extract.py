@@ -655,6 +655,12 @@ def read_brief(brief: str) -> BriefReading:
     if m:
         reading.title = m.group(1).strip()
         text = text[: m.start()] + text[m.end():]
+    if not reading.title:  # an unquoted "Title: X" / "Figure title: X" / "Caption: X" sentence
+        m = re.search(r"(?:^|(?<=[.!?\n]))\s*(?:Figure\s+|Fig\.\s*)?(?:title|caption)\s*:\s*([^\n.]{1,80})\.?",
+                      text, re.I)
+        if m and m.group(1).strip():
+            reading.title = m.group(1).strip()
+            text = text[: m.start()] + "\n" + text[m.end():]
     cap = re.match(r"\s*(?:Figure|Fig\.?)\s*\d+[a-z]?\s*[:.]\s*", text, re.I)
     if cap:  # "Figure 2: Our retrieval pipeline. The query ..." -> title, then the description
         text = text[cap.end():]

@@ -154,3 +154,16 @@ def test_names_cut_short_or_fewer_links_lose_to_the_rules(scripted) -> None:
     assert out["source"] == "rules" and "links 1 pairs" in out["warnings"][-1]
     whole = unlinked + 'e2 edge n2 -> n3 "features"\ne3 edge n3 -> n4 "alerts"\n'
     assert plan(brief, scripted(plan=[whole]))["source"] == "model"
+
+
+@pytest.mark.parametrize("brief,title", [
+    ("The Encoder feeds the Decoder. Figure title: Seizure detection pipeline", "Seizure detection pipeline"),
+    ("Title: My pipeline. The Encoder feeds the Decoder.", "My pipeline"),
+    ("Caption: Overview\nThe Encoder feeds the Decoder.", "Overview"),
+])
+def test_an_unquoted_title_line_becomes_the_title(brief, title) -> None:
+    from crafter.agents.extract import figure_from_brief
+
+    fig = figure_from_brief(brief)
+    assert fig.title == title
+    assert {c.label for c in fig.components if c.kind == "node"} == {"Encoder", "Decoder"}
