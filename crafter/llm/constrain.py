@@ -40,6 +40,7 @@ _IDCHARS = re.compile(r"[A-Za-z0-9_]")
 
 
 _SPEC_VALUE = re.compile(r'"(field|type|mark)"\s*:\s*"([^"]*)(")?')
+_ATTR = re.compile(r' ([a-z_]+)=("(?:[^"\\]|\\.)*"|\[[^\]]*\]|\{.*?\}(?= [a-z_]+=|$)|[^\s"\[\]{}]+)')
 _TYPES = frozenset({"quantitative", "nominal", "ordinal", "temporal"})
 
 
@@ -222,6 +223,7 @@ class DSLConstraint:
         self.wide_chars = sorted({c for c in text if ord(c) > 127})
         self._memo: dict[tuple[State, int], State | None] = {}
         self.figure_kinds: dict[str, str] = {}  # repair: the figure's ids -> kinds
+        self.kept_attrs: dict[str, dict[str, tuple[str, ...]]] = {}  # repair: id -> its attributes' values
         self.requested: tuple[str, ...] = ()
         self.columns: set[str] = set()
         if task == "repair":
@@ -239,6 +241,8 @@ class DSLConstraint:
             parts = line.split()
             if len(parts) >= 2:
                 self.figure_kinds[parts[0]] = parts[1]
+                # attributes the component already has (a pinned box, a stroke…) may be kept as they are
+                self.kept_attrs[parts[0]] = {k: (v,) for k, v in _ATTR.findall(line)}
         ids = prompt.split("<|ids|>", 1)[-1].split("<|out|>", 1)[0].split()
         self.requested = tuple(i for i in ids if i in self.figure_kinds) or tuple(ids)
 
@@ -378,7 +382,7 @@ class DSLConstraint:
 
         label = ln.string(self.spans.prefix_ok, full)
         return self._close(ln, Statement(nid, "node", label),
-                           {"shape": SHAPES, "fill": "colour", "bold": ("true", "false")})
+                           {**self.kept_attrs.get(nid, {}), "shape": SHAPES, "fill": "colour", "bold": ("true", "false")})
 
     def _edge(self, ln: _Line, eid: str, done: Committed):
         ln.lit(" ")
@@ -392,7 +396,7 @@ class DSLConstraint:
         if ln.rest().startswith(' "'):
             ln.i += 1
             stmt.label = ln.string(self.spans.prefix_ok, self.spans.full_ok)
-        return self._close(ln, stmt, {"style": DASH_STYLES})
+        return self._close(ln, stmt, {**self.kept_attrs.get(eid, {}), "style": DASH_STYLES})
 
     def _chart(self, ln: _Line, cid: str):
         r = ln.rest()

@@ -139,3 +139,13 @@ def test_constrained_sampling_stays_valid(tokenizer, tb, make_model):
 def test_a_label_may_not_end_in_punctuation(tokenizer, tb):
     c = DSLConstraint("plan", BRIEF, tb, tokenizer.eos_id)
     assert isinstance(_walk(c, tokenizer, 'n1 node "Decoder."', eos=False), str)
+
+
+def test_repair_may_keep_the_attributes_a_component_already_has(tokenizer, tb):
+    fig = 'n1 node "Encoder" box=10,20,120,40 pinned=true stroke=#333333\nn2 node "Decoder"\ne1 edge n1 -> n2 head=open'
+    prompt = repair_prompt(fig, 'Rename n1 to "Vision Encoder".', ["n1"])
+    c = DSLConstraint("repair", prompt, tb, tokenizer.eos_id)
+    assert not isinstance(_walk(c, tokenizer, 'n1 node "Vision Encoder" box=10,20,120,40 pinned=true stroke=#333333\n'), str)
+    assert isinstance(_walk(c, tokenizer, 'n1 node "Vision Encoder" box=1,2,3,4\n', eos=False), str)
+    edge = DSLConstraint("repair", repair_prompt(fig, "Draw e1 dashed.", ["e1"]), tb, tokenizer.eos_id)
+    assert not isinstance(_walk(edge, tokenizer, "e1 edge n1 -> n2 head=open style=dashed\n"), str)
