@@ -349,7 +349,7 @@ class DSLConstraint:
             return self._close(ln, Statement("figure", "figure", title), {})
         kind = ids[head]
         ln.lit(" ")
-        ln.choice([kind] if kind else ["node", "edge", "group", "text", "chart"])
+        ln.choice([kind] if kind else ["node", "edge", "group", "text", "chart", "panel", "path", "image"])
         kind = kind or ln.s.split()[1]
         if kind == "node":
             return self._node(ln, head, done)
@@ -371,7 +371,23 @@ class DSLConstraint:
             return self._close(ln, Statement(head, "group", label), {})
         if kind == "chart":
             return self._chart(ln, head)
-        raise _Bad  # kinds no task writes
+        return self._free(ln, head, kind)
+
+    @staticmethod
+    def _free(ln: _Line, cid: str, kind: str) -> Statement:
+        """A kind the model is not trained to write (a repair of a text, panel, path or image):
+        any line that parses as that component once it is finished."""
+        from crafter.errors import SpecError
+        from crafter.spec import parse_component
+
+        try:
+            c = parse_component(ln.s)
+        except SpecError:
+            raise _End from None  # the line ending checks it (a finished line must parse)
+        if c.id != cid or c.kind != kind:
+            raise _Bad
+        ln.i = len(ln.s)
+        return Statement(cid, kind)
 
     def _node(self, ln: _Line, nid: str, done: Committed):
         ln.lit(" ")

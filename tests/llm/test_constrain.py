@@ -149,3 +149,12 @@ def test_repair_may_keep_the_attributes_a_component_already_has(tokenizer, tb):
     assert isinstance(_walk(c, tokenizer, 'n1 node "Vision Encoder" box=1,2,3,4\n', eos=False), str)
     edge = DSLConstraint("repair", repair_prompt(fig, "Draw e1 dashed.", ["e1"]), tb, tokenizer.eos_id)
     assert not isinstance(_walk(edge, tokenizer, "e1 edge n1 -> n2 head=open style=dashed\n"), str)
+
+
+def test_repair_of_a_kind_the_model_was_not_trained_on_must_still_parse(tokenizer, tb):
+    fig = 'enc node "Encoder"\nn1 text "frozen" near=enc side=above'
+    prompt = repair_prompt(fig, 'Change the note to "trainable".', ["n1"])
+    c = DSLConstraint("repair", prompt, tb, tokenizer.eos_id)
+    assert not isinstance(_walk(c, tokenizer, 'n1 text "trainable" near=enc side=below\n'), str)
+    assert isinstance(_walk(c, tokenizer, 'n1 text "trainable\n', eos=False), str)  # an unfinished string
+    assert isinstance(_walk(c, tokenizer, 'n1 node "trainable"\n', eos=False), str)  # another kind
