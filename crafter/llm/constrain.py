@@ -41,6 +41,10 @@ _IDCHARS = re.compile(r"[A-Za-z0-9_]")
 
 _SPEC_VALUE = re.compile(r'"(field|type|mark)"\s*:\s*"([^"]*)(")?')
 _ATTR = re.compile(r' ([a-z_]+)=("(?:[^"\\]|\\.)*"|\[[^\]]*\]|\{.*?\}(?= [a-z_]+=|$)|[^\s"\[\]{}]+)')
+# capitalised words that start a new sentence part rather than continue a name
+_NAME_BREAKS = frozenset(("the a an our its their this that these those we it is are then and or "
+                          "step stage phase part move item task level figure fig caption title diagram panel "
+                          "scheme chart plate heading").split())
 _TYPES = frozenset({"quantitative", "nominal", "ordinal", "temporal"})
 
 
@@ -94,7 +98,19 @@ class Spans:
         if not s.strip() or s != s.strip() or "  " in s or s[-1] in "([{,:;.=-" or s[0] in ")]},:;.=-":
             return False
         t = self.text
-        return any(not (self._word(t[i + len(v)]) and self._word(v[-1])) for v in self._variants(s) for i in self._starts(v))
+        return any(not (self._word(t[i + len(v)]) and self._word(v[-1])) and not self._name_goes_on(v, i + len(v))
+                   for v in self._variants(s) for i in self._starts(v))
+
+    _NEXT_WORD = re.compile(r" ([^\W\d_][\w-]*)")
+
+    def _name_goes_on(self, label: str, end: int) -> bool:
+        """A capitalised name does not stop before another capitalised word ("Noisy" in "Noisy
+        Projector feeds…"): a Title Case run is one name, as the rule reader chunks it."""
+        last = label.split()[-1]
+        if not last[:1].isupper():
+            return False
+        m = self._NEXT_WORD.match(self.text, end)
+        return bool(m) and m.group(1)[:1].isupper() and m.group(1).lower() not in _NAME_BREAKS
 
 
 def token_bytes(tokenizer) -> list[bytes]:
