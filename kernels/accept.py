@@ -61,15 +61,18 @@ def speculative_sample_accept(draft_ids: torch.Tensor, draft_probs: torch.Tensor
     return n, int(torch.multinomial(target_probs[n], 1, generator=generator))
 
 
-def first_allowed(logits: torch.Tensor, allowed, top: int = 16) -> int | None:
+def first_allowed(logits: torch.Tensor, allowed, top: int = 16, exhaustive: bool = True) -> int | None:
     """The highest-scoring token id that ``allowed(token)`` admits (ties: lower id first,
-    as ``argmax``), or None if it admits none. Tries the ``top`` best first, then the rest."""
+    as ``argmax``), or None if it admits none. Tries the ``top`` best first, then (``exhaustive``)
+    the rest; a drafter, which may simply propose nothing, looks at the ``top`` only."""
     k = min(top, int(logits.shape[-1]))
     vals, idx = torch.topk(logits, k)
     # topk does not promise an order among equal scores: sort (-score, id) so ties go to the lower id
     for t in sorted(zip((-vals).tolist(), idx.tolist())):
         if allowed(t[1]):
             return t[1]
+    if not exhaustive:
+        return None
     tried = set(idx.tolist())
     for t in torch.argsort(logits, descending=True, stable=True).tolist():
         if t not in tried and allowed(t):

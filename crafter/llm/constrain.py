@@ -30,7 +30,7 @@ import json
 import re
 from dataclasses import dataclass, field, replace
 
-from crafter.spec.colors import CSS_COLOR_NAMES
+from crafter.spec.colors import CSS_COLOR_NAMES, is_color
 from crafter.spec.model import SHAPES
 
 ARROWS = ("->", "<-", "<->", "--")
@@ -46,6 +46,8 @@ _NAME_BREAKS = frozenset(("the a an our its their this that these those we it is
                           "step stage phase part move item task level figure fig caption title diagram panel "
                           "scheme chart plate heading").split())
 _TYPES = frozenset({"quantitative", "nominal", "ordinal", "temporal"})
+_COLUMN = re.compile(r"([^\s,:]+) \((?:" + "|".join(sorted(_TYPES)) + r")\)")  # "loss (quantitative)" in a schema
+_COLOUR_WORDS = CSS_COLOR_NAMES | {"none"}
 
 
 class _End(Exception):
@@ -246,7 +248,7 @@ class DSLConstraint:
             self._read_repair_prompt(prompt)
         elif task == "chart":
             body = prompt.split("<|chart|>", 1)[-1]
-            self.columns = set(re.findall(r"([^\s,:]+) \((?:quantitative|nominal|ordinal|temporal)\)", body))
+            self.columns = set(_COLUMN.findall(body))
             from crafter.charts.compile import SUPPORTED_MARKS  # (imports the chart stack: only when needed)
 
             self.spec_words = {"field": self.columns, "type": _TYPES, "mark": frozenset(SUPPORTED_MARKS)}
@@ -372,19 +374,7 @@ class DSLConstraint:
         if kind == "edge":
             return self._edge(ln, head, done)
         if kind == "group":
-            ln.lit(" ")
-            label = ln.string(self.spans.prefix_ok, self.spans.full_ok)
-            ln.lit(" [")
-            nodes = self._node_ids(done)
-            members: list[str] = []
-            while True:
-                m = ln.choice([x for x in nodes if x not in members])
-                members.append(m)
-                if ln.rest().startswith("]"):
-                    ln.i += 1
-                    break
-                ln.lit(", ")
-            return self._close(ln, Statement(head, "group", label), {})
+            return self._group(ln, head, done)
         if kind == "chart":
             return self._chart(ln, head)
         return self._free(ln, head, kind)
@@ -430,6 +420,19 @@ class DSLConstraint:
             stmt.label = ln.string(self.spans.prefix_ok, self.spans.full_ok)
         return self._close(ln, stmt, {**self.kept_attrs.get(eid, {}), "style": DASH_STYLES})
 
+    def _group(self, ln: _Line, gid: str, done: Committed):
+        ln.lit(" ")
+        label = ln.string(self.spans.prefix_ok, self.spans.full_ok)
+        ln.lit(" [")
+        nodes = self._node_ids(done)
+        members: list[str] = []
+        while True:
+            members.append(ln.choice([x for x in nodes if x not in members]))
+            if ln.rest().startswith("]"):
+                ln.i += 1
+                return self._close(ln, Statement(gid, "group", label), {})
+            ln.lit(", ")
+
     def _chart(self, ln: _Line, cid: str):
         r = ln.rest()
         if r.startswith(' "'):
@@ -446,12 +449,9 @@ class DSLConstraint:
             if allowed and not (value in allowed if closed else any(a.startswith(value) for a in allowed)):
                 raise _Bad
         try:
-            obj = json.loads(spec)
+            json.loads(spec)
         except ValueError:
             raise _End from None  # checked when the line ends
-        fields = set(re.findall(r'"field":\s*"([^"]*)"', json.dumps(obj)))
-        if self.columns and not fields <= self.columns:
-            raise _Bad
         return Statement(cid, "chart")
 
     def _close(self, ln: _Line, stmt: Statement, attrs: dict):
@@ -472,18 +472,14 @@ class DSLConstraint:
 
     @staticmethod
     def _colour(ln: _Line) -> None:
-        m = re.match(r"[#A-Za-z0-9]*", ln.rest())
-        v = m.group(0)
-        if ln.i + len(v) >= len(ln.s):  # still being written
-            if re.fullmatch(r"#[0-9a-fA-F]{0,6}", v) or any(c.startswith(v.lower()) for c in CSS_COLOR_NAMES):
-                ln.i += len(v)
-                if re.fullmatch(r"#[0-9a-fA-F]{6}", v) or v.lower() in CSS_COLOR_NAMES:
-                    return
-                raise _End
-            raise _Bad
-        if not (re.fullmatch(r"#[0-9a-fA-F]{6}", v) or v.lower() in CSS_COLOR_NAMES):
-            raise _Bad
+        """A colour the spec accepts (:func:`crafter.spec.colors.is_color`), or the start of one."""
+        v = re.match(r"[#A-Za-z0-9]*", ln.rest()).group(0)
         ln.i += len(v)
+        if is_color(v):
+            return
+        if ln.at_end() and (re.fullmatch(r"#[0-9a-fA-F]{0,7}", v) or any(c.startswith(v.lower()) for c in _COLOUR_WORDS)):
+            raise _End
+        raise _Bad
 
     def _commit(self, done: Committed, stmt: Statement) -> Committed:
         n, e, g = done.counts

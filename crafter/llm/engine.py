@@ -35,8 +35,8 @@ from typing import Callable, Protocol
 import torch
 
 from crafter.llm.model import CraftLM
-from kernels import (constrained_greedy_accept, constrained_sample, draft_attention_mask, greedy_accept,
-                     speculative_sample_accept)
+from kernels import (constrained_greedy_accept, constrained_sample, draft_attention_mask, first_allowed,
+                     greedy_accept, speculative_sample_accept)
 
 SPECULATIVE = ("diffusion", "ngram", "none")
 
@@ -256,19 +256,16 @@ def generate_ids(model: CraftLM, prompt_ids: list[int], max_new_tokens: int = 51
     state = constraint.start() if constraint is not None else None
     if constraint is not None and hasattr(drafter, "pick"):
 
-        def pick(rows: torch.Tensor, top: int = 4) -> list[int]:
-            """Per mask row, the best of its ``top`` tokens the constraint allows after the drafts
+        def pick(rows: torch.Tensor) -> list[int]:
+            """Per mask row, the best of its top 4 tokens the constraint allows after the drafts
             before it (the state is the one after this round's committed tokens)."""
             st, out = state, []
-            for cand in torch.topk(rows, min(top, rows.shape[-1]), dim=-1).indices.tolist():
-                for t in cand:
-                    nxt_st = constraint.advance(st, t)
-                    if nxt_st is not None:
-                        out.append(t)
-                        st = nxt_st
-                        break
-                else:
+            for row in rows:
+                t = first_allowed(row, lambda tok: constraint.advance(st, tok) is not None, top=4, exhaustive=False)
+                if t is None:
                     break
+                out.append(t)
+                st = constraint.advance(st, t)  # memoised: no second scan
             return out
 
         drafter.pick = pick
