@@ -208,6 +208,7 @@ class _Legend:
     entries: list[tuple[Any, str]]  # (value, label)
     orient: str
     symbol: str = "square"  # square, line, circle, point, errorbar
+    at: tuple[float, float] | None = None  # orient "inside", pinned at (legendX, legendY) from the plot's top-left
     width: float = 0.0
     height: float = 0.0
     rows: list[list[int]] = field(default_factory=list)  # for horizontal legends: entry indices per row
@@ -288,19 +289,20 @@ def _legend_symbol(plan: ChartPlan, channel: str) -> str:
     return "square"
 
 
-def _legend_orient(chans: Sequence[Channel]) -> str:
-    """right, left, top, bottom, a corner inside the plot (top-left…), "none" (no legend), or
-    "at x y": Vega-Lite's orient "none" with ``legendX``/``legendY`` (px from the plot's top-left)."""
+def _legend_orient(chans: Sequence[Channel]) -> tuple[str, tuple[float, float] | None]:
+    """(orient, at): right, left, top, bottom, a corner inside the plot (top-left…) or "none" (no
+    legend); or ("inside", (x, y)) for Vega-Lite's orient "none" with ``legendX``/``legendY``
+    (px from the plot's top-left)."""
     for ch in chans:
         if ch.legend is None:
             continue
         lx, ly = ch.legend.get("legendX"), ch.legend.get("legendY")
         if ch.legend.get("orient") == "none" and all(isinstance(v, (int, float)) and not isinstance(v, bool)
                                                      for v in (lx, ly)):
-            return f"at {float(lx)!r} {float(ly)!r}"
+            return "inside", (float(lx), float(ly))
         if ch.legend.get("orient"):
-            return str(ch.legend["orient"])
-    return "right"
+            return str(ch.legend["orient"]), None
+    return "right", None
 
 
 def _build_legends(plan: ChartPlan, scales: _Scales, ct: ChartTheme) -> list[_Legend]:
@@ -311,12 +313,12 @@ def _build_legends(plan: ChartPlan, scales: _Scales, ct: ChartTheme) -> list[_Le
     size = next((c for c in _chans(plan, "size") if c.is_field), None)
     color = next((c for c in _chans(plan, "color") if c.is_field and c.legend is not None), color)
     if color is not None and color.legend is not None:
-        orient = _legend_orient(_chans(plan, "color"))
+        orient, at = _legend_orient(_chans(plan, "color"))
         if orient != "none":
             title = color.legend.get("title", color.title_text()) if color.legend else color.title_text()
             if color.discrete or color.type is None:
                 entries = [(v, sc.fmt_category(v)) for v in plan.color_domain()]
-                lg = _Legend("color", "symbol", title, entries, orient, _legend_symbol(plan, "color"))
+                lg = _Legend("color", "symbol", title, entries, orient, _legend_symbol(plan, "color"), at=at)
                 lg.shape_field = shape is not None and shape.field == color.field
                 lg.dash_field = dash is not None and dash.field == color.field
                 out.append(lg)
@@ -334,12 +336,12 @@ def _build_legends(plan: ChartPlan, scales: _Scales, ct: ChartTheme) -> list[_Le
     for ch, name in ((shape, "shape"), (dash, "strokeDash")):
         if ch is None or ch.legend is None or (color is not None and ch.field == color.field):
             continue
-        orient = _legend_orient(_chans(plan, name))
+        orient, at = _legend_orient(_chans(plan, name))
         if orient == "none":
             continue
         dom = _discrete_domain(plan, name)
         lg = _Legend(name, "symbol", ch.title_text(), [(v, sc.fmt_category(v)) for v in dom], orient,
-                     "point" if name == "shape" else "line")
+                     "point" if name == "shape" else "line", at=at)
         lg.shape_field = name == "shape"
         lg.dash_field = name == "strokeDash"
         out.append(lg)
@@ -349,8 +351,9 @@ def _build_legends(plan: ChartPlan, scales: _Scales, ct: ChartTheme) -> list[_Le
         s = scales.size
         ticks = [float(v) for v in mt.MaxNLocator(nbins=3, steps=[1, 2, 2.5, 5, 10]).tick_values(max(s.lo, 0), s.hi)
                  if v > 0 and v <= s.hi * 1.0001]
+        orient, at = _legend_orient(_chans(plan, "size"))
         lg = _Legend("size", "size", size.title_text(), [(v, lab) for v, lab in zip(ticks, sc.fmt.linear_tick_labels(ticks))],
-                     _legend_orient(_chans(plan, "size")), "circle")
+                     orient, "circle", at=at)
         out.append(lg)
     return out
 
@@ -641,9 +644,8 @@ def layout_chart(plan: ChartPlan, ct: ChartTheme, width: float | None = None, he
         elif lg.orient == "bottom":
             layout.legends.append((lg, left + max(0.0, (plot_w_all - lg.width) / 2), y_bot + ct.legend_pad * 0.6))
             y_bot += lg.height + ct.legend_pad * 0.6
-        elif lg.orient.startswith("at "):  # pinned inside the plot (legendX/legendY)
-            lx, ly = (float(v) for v in lg.orient.split()[1:])
-            layout.legends.append((lg, left + lx, top + header_h + ly))
+        elif lg.at is not None:  # pinned inside the plot (legendX/legendY)
+            layout.legends.append((lg, left + lg.at[0], top + header_h + lg.at[1]))
         else:  # inside the plot: top-left, top-right, bottom-left, bottom-right
             pad = 6.0
             lx = left + pad if "left" in lg.orient else left + plot_w_all - lg.width - pad
