@@ -192,9 +192,14 @@ def get_engine(threads: int = 0) -> OcrEngine:
 _FONT_LOCK = threading.Lock()
 
 
-@lru_cache(maxsize=2)
-def _font(bold: bool = False):
-    """DejaVu Sans (or Bold), opened lazily: (glyph set, codepoint → glyph name, units per em, advances)."""
+@lru_cache(maxsize=None)
+def _font(bold: bool):
+    """DejaVu Sans (or Bold), opened lazily: (glyph set, codepoint → glyph name, units per em, advances).
+
+    Opened once per face and process: with ``maxsize=2`` and three cache keys (``_font()``,
+    ``_font(False)``, ``_font(True)``) the cache evicted on every text run, and reopening the
+    fonts cost 0.14 s per figure (cProfile over the bench's 21 figures: 3.0 s of 30.6 s).
+    """
     from fontTools.ttLib import TTFont
 
     from crafter.render.text import font_path
@@ -212,7 +217,7 @@ def _glyph_bounds(cp: int) -> tuple[float, float] | None:
     """
     from fontTools.pens.boundsPen import BoundsPen
 
-    glyphs, cmap, upem, _ = _font()
+    glyphs, cmap, upem, _ = _font(False)
     name = cmap.get(cp)
     if name is None or cp > 0x2FFF:
         return None
