@@ -723,6 +723,7 @@ def _read_lone_glyphs(rgb: np.ndarray, paints: Paints, runs: list[TextRun], engi
             continue
         # and it stands alone: nothing else within half a glyph around it except other glyphs
         cands.append((x, y, cw, ch, i))
+    cands = _drop_dashes(cands, stats)
     words = _cluster_glyphs(cands, glyph_h)
     if not words:
         return []
@@ -751,6 +752,32 @@ def _read_lone_glyphs(rgb: np.ndarray, paints: Paints, runs: list[TextRun], engi
         if run is not None:
             out.append(run)
     return out
+
+
+def _drop_dashes(cands: list[tuple[int, int, int, int, int]], stats: np.ndarray) -> list[tuple[int, int, int, int, int]]:
+    """Drop the dashes of vertical dashed lines: solid bars stacked in a column with a like bar.
+
+    Each dash is glyph-sized and reads as '1' or 'I' (rejected, at 0.35–0.87 confidence), but
+    at the lone-glyph pad of 320 px each cost ~24 ms: 61 of them were 1.4 s of the transformer
+    block example's 4 s. A lone label 'I' or 'l' has no bar of its size right above or below it.
+    """
+    def bar(c) -> bool:
+        x, y, cw, ch, i = c
+        return cw <= 0.4 * ch and stats[i][4] >= 0.85 * cw * ch
+
+    bars = [c for c in cands if bar(c)]
+    def dash(c) -> bool:
+        x, y, cw, ch, _ = c
+        for o in bars:
+            if o is c:
+                continue
+            ox, oy, ocw, och, _ = o
+            gap = max(oy - (y + ch), y - (oy + och))
+            if abs((ox + ocw / 2) - (x + cw / 2)) <= 1.5 and abs(och - ch) <= 2 and 0 < gap <= 1.2 * ch:
+                return True
+        return False
+
+    return [c for c in cands if not (bar(c) and dash(c))]
 
 
 def _cluster_glyphs(cands: list[tuple[int, int, int, int, int]], glyph_h: float) -> list[list[tuple]]:
