@@ -134,6 +134,8 @@ class CraftLMBackend:
             self.tokenizer = CraftTokenizer.load(self.weights)
         except (FileNotFoundError, ValueError) as exc:
             raise ModelError(f"cannot load CraftLM: {exc}") from exc
+        if self.model.cfg.encoder_dim:
+            self.encode("", [])  # load the brief encoder now: a broken install fails here, not mid-request
         if self.tokenizer.vocab_size != self.model.cfg.vocab_size:
             raise ModelError(f"{self.weights}: tokenizer ({self.tokenizer.vocab_size}) and model "
                              f"({self.model.cfg.vocab_size}) vocabularies differ")
@@ -152,22 +154,38 @@ class CraftLMBackend:
         from crafter.llm.engine import generate_ids, make_drafter
 
         prompt = _as_prompt(task, prompt)
-        ids = self.tokenizer.encode(prompt)
+        ids, offsets = self.tokenizer.encode_offsets(prompt)
+        t_enc = time.perf_counter()
+        enc = self.encode(prompt, offsets)
+        t_enc = time.perf_counter() - t_enc
         gen = torch.Generator().manual_seed(seed) if seed is not None else None
         try:
             drafter = make_drafter(speculative or "none", task, block_size)
             constraint = self.constraint(task, prompt) if constrain else None
             res = generate_ids(self.model, ids, max_new_tokens, temperature, drafter, gen,
                                guard=DSLLineGuard(self.tokenizer.decode) if guard and not constrain else None,
-                               constraint=constraint)
+                               constraint=constraint, prompt_enc=enc)
         except ValueError as exc:
             raise ModelError(str(exc)) from exc
         stats = {"backend": self.name, "task": task, "prompt_tokens": len(ids), "constrained": constrain,
                  **res.stats()}
+        if enc is not None:
+            stats["encode_seconds"] = round(t_enc, 4)
         text = self.tokenizer.decode(res.ids)
         if res.stopped in ("constraint", "length") and constrain:
             text = text[: text.rfind("\n") + 1]  # drop a statement cut short
         return Completion(text.strip() + "\n", stats)
+
+    def encode(self, prompt: str, offsets: list[tuple[int, int]]):
+        """The brief encoder's states of the prompt tokens, for a model trained with them (else None)."""
+        if not self.model.cfg.encoder_dim:
+            return None
+        from crafter.llm.encoder import EncoderError, shared_encoder
+
+        try:
+            return shared_encoder().features([prompt], [offsets])[0]
+        except EncoderError as exc:
+            raise ModelError(f"cannot load CraftLM's brief encoder: {exc}") from exc
 
     def constraint(self, task: str, prompt: str):
         """The decoding constraint for ``task`` and the full model ``prompt``."""

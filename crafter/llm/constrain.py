@@ -68,8 +68,13 @@ class Spans:
     letter's case may differ ("The encoder…" gives "encoder", "…to the decoder" gives "Decoder").
     Case-free matching let a small model spell a name "CliniCiAn"."""
 
+    # a name never runs past a full stop or through an arrow ("Projector. Target is", "Mesh =>");
+    # "?" may sit inside one (a decision: "Converged? step")
+    _BREAK = re.compile(r"[.;] |=>|->|[\u2190-\u21ff\u27f0-\u27ff\u2900-\u297f]")
+
     def __init__(self, text: str) -> None:
-        self.text = " " + " ".join(text.split()) + " "
+        # spaces collapsed within a line; a line break stays, so no name runs across two lines
+        self.text = " " + "\n".join(" ".join(ln.split()) for ln in text.splitlines()) + " "
 
     @staticmethod
     def _word(c: str) -> bool:
@@ -86,7 +91,7 @@ class Spans:
     def prefix_ok(self, s: str) -> bool:
         if s == "":
             return True
-        if s != s.lstrip() or "  " in s or "\n" in s:
+        if s != s.lstrip() or "  " in s or "\n" in s or self._BREAK.search(s):
             return False
         return any(True for v in self._variants(s) for _ in self._starts(v))
 

@@ -235,8 +235,12 @@ class GenerationResult:
 def generate_ids(model: CraftLM, prompt_ids: list[int], max_new_tokens: int = 512, temperature: float = 0.0,
                  drafter: Drafter | None = None, generator: torch.Generator | None = None,
                  guard: Callable[[list[int]], int | None] | None = None,
-                 constraint: "Constraint | None" = None) -> GenerationResult:
+                 constraint: "Constraint | None" = None, prompt_enc: torch.Tensor | None = None) -> GenerationResult:
     """Decode after ``prompt_ids``; stops at EOS or ``max_new_tokens`` (always terminates).
+
+    prompt_enc: ``[len(prompt_ids), encoder_dim]`` brief-encoder states of the prompt tokens
+    (for a model with ``encoder_dim``; :mod:`crafter.llm.encoder`). They enter with the prefill;
+    the prompt's last token (``<|out|>``, fed with the first round) never has one.
 
     guard: called with the tokens generated so far after every round; a number ``k``
     stops decoding with the first ``k`` tokens kept (``stopped="guard"``) — the caller's
@@ -280,8 +284,12 @@ def generate_ids(model: CraftLM, prompt_ids: list[int], max_new_tokens: int = 51
     limit = min(cfg.max_len, len(prompt_ids) + max_new_tokens + 64)
     cache = model.new_cache(capacity=limit)
     t0 = time.perf_counter()
+    if prompt_enc is not None:
+        assert prompt_enc.shape[0] == len(prompt_ids), "one encoder row per prompt token"
+        assert not prompt_enc[-1].any(), "the prompt's last token (fed after the prefill) cannot carry encoder states"
     if len(prompt_ids) > 1:
-        model(torch.tensor([prompt_ids[:-1]]), cache=cache, copy_len=len(prompt_ids))
+        model(torch.tensor([prompt_ids[:-1]]), cache=cache, copy_len=len(prompt_ids),
+              enc=None if prompt_enc is None else prompt_enc[None, :-1])
     prefill = time.perf_counter() - t0
     ids = list(prompt_ids)
     out: list[int] = []

@@ -70,12 +70,17 @@ class CraftLMForCausalLM(PreTrainedModel, GenerationMixin):
         return self.embed
 
     def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor | None = None,
-                labels: torch.Tensor | None = None, copy_len: int | None = None, **_: object) -> CausalLMOutput:
+                labels: torch.Tensor | None = None, copy_len: int | None = None, enc: torch.Tensor | None = None,
+                **_: object) -> CausalLMOutput:
         """copy_len: the copy head copies only from positions below it — pass the prompt's length
-        (``generate(ids, copy_len=ids.shape[1])``) to decode as Crafter's engine does."""
+        (``generate(ids, copy_len=ids.shape[1])``) to decode as Crafter's engine does.
+        enc: ``[B, P, encoder_dim]`` brief-encoder states of the first ``P`` tokens (the prompt), for a
+        model with ``encoder_dim`` (:meth:`crafter.llm.encoder.BriefEncoder.features`); later tokens have none."""
         # the loader may replace this wrapper's own parameters (ptr_prior) after __init__: share them again
         self.core._parameters.update({k: self._parameters[k] for k in self.core._parameters})
-        logits = self.core(input_ids, copy_len=copy_len)  # log-probabilities with the copy head (softmax-equivalent)
+        if enc is not None and enc.shape[1] != input_ids.shape[1]:
+            enc = torch.nn.functional.pad(enc, (0, 0, 0, input_ids.shape[1] - enc.shape[1]))[:, : input_ids.shape[1]]
+        logits = self.core(input_ids, copy_len=copy_len, enc=enc)  # log-probabilities with the copy head (softmax-equivalent)
         loss = None
         if labels is not None:
             loss = torch.nn.functional.cross_entropy(logits[:, :-1].flatten(0, 1).float(), labels[:, 1:].flatten(),
@@ -83,7 +88,7 @@ class CraftLMForCausalLM(PreTrainedModel, GenerationMixin):
         return CausalLMOutput(loss=loss, logits=logits)
 
     def prepare_inputs_for_generation(self, input_ids, **kwargs):
-        return {"input_ids": input_ids, "copy_len": kwargs.get("copy_len")}
+        return {"input_ids": input_ids, "copy_len": kwargs.get("copy_len"), "enc": kwargs.get("enc")}
 
 
 AutoConfig.register("craftlm", CraftLMHFConfig, exist_ok=True)

@@ -59,6 +59,7 @@ class CraftLMConfig:
     eos_token_id: int = 2
     pad_token_id: int = 0
     copy_head: bool = False  # a pointer head that copies context tokens (see CraftLM._copy_mix)
+    encoder_dim: int = 0  # width of the brief encoder's states added to prompt tokens (0: none; see crafter.llm.encoder)
 
     @property
     def head_dim(self) -> int:
@@ -164,6 +165,9 @@ class CraftLM(nn.Module):
             self.ptr_gate_c = nn.Linear(cfg.d_model, 1, bias=False)
             # identity prior of the pointer: weights of "same token here" and "same token before"
             self.ptr_prior = nn.Parameter(torch.tensor([4.0, 2.0]))
+        if cfg.encoder_dim:  # brief-encoder states -> embedding space
+            self.enc_norm = nn.LayerNorm(cfg.encoder_dim)
+            self.enc_proj = nn.Linear(cfg.encoder_dim, cfg.d_model, bias=False)
         self.apply(self._init)
         for name, p in self.named_parameters():  # GPT-2 style: scale residual projections by depth
             if name.endswith(("attn.out.weight", "mlp.down.weight")):
@@ -178,6 +182,8 @@ class CraftLM(nn.Module):
     def _init_weights_after(self) -> None:
         if self.cfg.copy_head:
             nn.init.zeros_(self.ptr_gate_c.weight)  # starts as the plain gate (warm starts are undisturbed)
+        if self.cfg.encoder_dim:
+            nn.init.zeros_(self.enc_proj.weight)  # a warm-started decoder starts exactly as it was
 
     def num_params(self) -> int:
         return sum(p.numel() for p in self.parameters())
@@ -190,7 +196,8 @@ class CraftLM(nn.Module):
 
     def forward(self, input_ids: torch.Tensor, positions: torch.Tensor | None = None,
                 attn_mask: torch.Tensor | None = None, cache: KVCache | None = None,
-                clean: torch.Tensor | None = None, copy_len: int | torch.Tensor | None = None) -> torch.Tensor:
+                clean: torch.Tensor | None = None, copy_len: int | torch.Tensor | None = None,
+                enc: torch.Tensor | None = None, embed_ids: torch.Tensor | None = None) -> torch.Tensor:
         """Logits ``[B, T, V]`` for ``input_ids`` ``[B, T]`` (log-probabilities with the copy head).
 
         positions: ``[B, T]`` (default: continue after the cache). attn_mask: boolean,
@@ -214,7 +221,11 @@ class CraftLM(nn.Module):
         cos, sin = rope_angles(positions, self.cfg.head_dim, self.cfg.rope_theta)
         if cache is not None:
             cache.begin(t)
-        x = self.embed(input_ids)
+        x = self.embed(input_ids if embed_ids is None else embed_ids)
+        if enc is not None and self.cfg.encoder_dim:
+            assert enc.shape == (b, t, self.cfg.encoder_dim), f"enc must be [B, T, {self.cfg.encoder_dim}]"
+            present = (enc != 0).any(-1, keepdim=True)  # tokens outside the encoded text have none
+            x = x + self.enc_proj(self.enc_norm(enc.to(x.dtype))) * present
         for block in self.blocks:
             x = block(x, cos, sin, attn_mask, cache)
         h = self.norm(x)

@@ -41,6 +41,11 @@ class CraftTokenizer:
     def encode(self, text: str) -> list[int]:
         return self.tok.encode(text).ids
 
+    def encode_offsets(self, text: str) -> tuple[list[int], list[tuple[int, int]]]:
+        """Ids and each token's character span in ``text`` (what the brief encoder aligns to)."""
+        enc = self.tok.encode(text)
+        return enc.ids, [tuple(o) for o in enc.offsets]
+
     def decode(self, ids: Iterable[int]) -> str:
         return self.tok.decode([int(i) for i in ids], skip_special_tokens=True)
 

@@ -30,10 +30,12 @@ import torch.nn.functional as F
 
 from crafter.llm.corpus import Example, held_out_set, make_corpus, make_example
 from crafter.llm.model import CraftLM, CraftLMConfig
+from crafter.llm.prompts import SPECIAL_TOKENS, UNK
 from crafter.llm.tokenizer import CraftTokenizer, train_tokenizer
 from kernels import training_attention_mask, training_block_ids
 
 IGNORE = -100
+UNK_ID = SPECIAL_TOKENS.index(UNK)  # special tokens have fixed ids (crafter.llm.prompts)
 
 
 @dataclass
@@ -58,19 +60,29 @@ class TrainConfig:
     threads: int = 1  # on a shared 2-core CPU one thread trains faster than two (measured: 16-22 s vs 31 s a step)
     time_budget_min: float | None = None  # stop (with a checkpoint) after this many minutes
     init_from: str | None = None  # warm start: a saved model dir (weights that match are loaded, its tokenizer used)
+    encoder: bool = False  # read prompts with the pretrained brief encoder too (crafter.llm.encoder)
+    # share of encoded prompt tokens the decoder reads as <|unk|> (their encoder states stay): a decoder that
+    # already knows the training phrasings learns to read the encoder only where it must (word dropout)
+    enc_word_dropout: float = 0.3
     model: CraftLMConfig = field(default_factory=CraftLMConfig)
 
 
-def encode_example(tok: CraftTokenizer, ex: Example) -> tuple[list[int], list[int]]:
-    """(prompt ids, response ids ending in EOS)."""
-    return tok.encode(ex.prompt), tok.encode(ex.target) + [tok.eos_id]
+Item = tuple[list[int], list[int], "torch.Tensor | None"]  # prompt ids, response ids + EOS, encoder states [P, E]
 
 
-def build_batch(items: list[tuple[list[int], list[int]]], tcfg: TrainConfig, mask_id: int, eos_id: int,
+def encode_examples(tok: CraftTokenizer, examples: list[Example], encoder=None) -> list[Item]:
+    """Tokenised examples; with a brief encoder, each prompt token's encoder states (one batched call)."""
+    enc = [tok.encode_offsets(ex.prompt) for ex in examples]
+    feats = encoder.features([ex.prompt for ex in examples], [o for _, o in enc]) if encoder else [None] * len(enc)
+    return [(ids, tok.encode(ex.target) + [tok.eos_id], f) for (ids, _), ex, f in zip(enc, examples, feats)]
+
+
+def build_batch(items: list[Item], tcfg: TrainConfig, mask_id: int, eos_id: int,
                 pad_id: int, rng: random.Random) -> dict[str, torch.Tensor]:
-    """Lay out a batch as ``[prompt | x0 | xt]`` rows with their masks, positions and targets."""
+    """Lay out a batch as ``[prompt | x0 | xt]`` rows with their masks, positions and targets
+    (and the prompt tokens' encoder states, when the items carry them)."""
     rows, max_len = [], 0
-    for prompt, resp in items:
+    for prompt, resp, *_ in items:
         bs = rng.choice(tcfg.block_sizes)
         phase = rng.randrange(bs)
         block_ids = training_block_ids(len(resp) + bs, bs, phase)
@@ -104,6 +116,13 @@ def build_batch(items: list[tuple[list[int], list[int]]], tcfg: TrainConfig, mas
     targets = torch.full((b, max_len), IGNORE, dtype=torch.long)
     attn = torch.eye(max_len, dtype=torch.bool).repeat(b, 1, 1)  # padded rows see themselves (no NaN)
     is_diff = torch.zeros((b, max_len), dtype=torch.bool)
+    feats = [it[2] if len(it) > 2 else None for it in items]
+    enc = None
+    if any(f is not None for f in feats):
+        enc = torch.zeros((b, max_len, next(f for f in feats if f is not None).shape[-1]))
+        for k, f in enumerate(feats):
+            if f is not None:
+                enc[k, : f.shape[0]] = f
     for k, (ids, pos, tgt, mask) in enumerate(rows):
         n = len(ids)
         input_ids[k, :n] = torch.tensor(ids)
@@ -112,16 +131,24 @@ def build_batch(items: list[tuple[list[int], list[int]]], tcfg: TrainConfig, mas
         attn[k, :n, :n] = mask
         clean_end = len(items[k][0]) + len(items[k][1])
         is_diff[k, clean_end:n] = True
-    return {"input_ids": input_ids, "positions": positions, "targets": targets,
-            "attn_mask": attn[:, None], "is_diff": is_diff,
-            "prompt_len": torch.tensor([len(it[0]) for it in items])}
+    batch = {"input_ids": input_ids, "positions": positions, "targets": targets,
+             "attn_mask": attn[:, None], "is_diff": is_diff,
+             "prompt_len": torch.tensor([len(it[0]) for it in items])}
+    if enc is not None:
+        batch["enc"] = enc
+        if tcfg.enc_word_dropout > 0:
+            present = (enc != 0).any(-1)
+            drop = present & (torch.rand(present.shape, generator=torch.Generator().manual_seed(rng.getrandbits(63)))
+                              < tcfg.enc_word_dropout)
+            batch["embed_ids"] = torch.where(drop, UNK_ID, input_ids)
+    return batch
 
 
 def losses(model: CraftLM, batch: dict[str, torch.Tensor]) -> tuple[torch.Tensor, torch.Tensor, dict[str, float]]:
     device = model.embed.weight.device
     batch = {k: v.to(device) for k, v in batch.items()}
     logits = model(batch["input_ids"], batch["positions"], batch["attn_mask"], clean=~batch["is_diff"],
-                   copy_len=batch["prompt_len"])
+                   copy_len=batch["prompt_len"], enc=batch.get("enc"), embed_ids=batch.get("embed_ids"))
     tgt, is_diff = batch["targets"], batch["is_diff"]
     ar_t = torch.where(is_diff, IGNORE, tgt)
     diff_t = torch.where(is_diff, tgt, IGNORE)
@@ -143,12 +170,14 @@ def lr_at(step: int, tcfg: TrainConfig, time_progress: float = 0.0) -> float:
 
 
 @torch.no_grad()
-def evaluate(model: CraftLM, tok: CraftTokenizer, tcfg: TrainConfig, examples: list[Example]) -> dict[str, float]:
+def evaluate(model: CraftLM, tok: CraftTokenizer, tcfg: TrainConfig, examples: list[Example],
+             encoder=None) -> dict[str, float]:
     """Teacher-forced held-out accuracy: AR next-token and diffusion draft (all-mask blocks)."""
     model.eval()
     rng = random.Random(1234)
-    ecfg = TrainConfig(**{**asdict(tcfg), "model": tcfg.model, "p_all_mask": 1.0, "block_sizes": (8,)})
-    items = [encode_example(tok, e) for e in examples]
+    ecfg = TrainConfig(**{**asdict(tcfg), "model": tcfg.model, "p_all_mask": 1.0, "block_sizes": (8,),
+                          "enc_word_dropout": 0.0})
+    items = encode_examples(tok, examples, encoder)
     totals = {"loss_ar": 0.0, "loss_diff": 0.0, "acc_ar": 0.0, "acc_diff": 0.0}
     chunks = [items[i : i + 16] for i in range(0, len(items), 16)]
     for chunk in chunks:
@@ -178,10 +207,17 @@ def train(tcfg: TrainConfig, log=print) -> Path:
         tok.save(out)
     mcfg = CraftLMConfig(**{**asdict(tcfg.model), "vocab_size": tok.vocab_size, "mask_token_id": tok.mask_id,
                             "eos_token_id": tok.eos_id, "pad_token_id": tok.pad_id})
+    encoder = None
+    if tcfg.encoder:
+        from crafter.llm.encoder import ENCODER_DIM, shared_encoder
+
+        mcfg.encoder_dim = ENCODER_DIM
     tcfg.model = mcfg
     torch.manual_seed(tcfg.seed)
     device = "cuda" if torch.cuda.is_available() else "cpu"  # a GPU when present
     model = CraftLM(mcfg).to(device)
+    if tcfg.encoder:
+        encoder = shared_encoder().to(device)
     if tcfg.init_from and not (out / "ckpt.pt").is_file():
         from safetensors.torch import load_file
 
@@ -222,7 +258,7 @@ def train(tcfg: TrainConfig, log=print) -> Path:
     pool: list[list[tuple[list[int], list[int]]]] = []
     while step < tcfg.steps:
         if not pool:  # bucket by length: padding wastes ~40% of a batch of random lengths
-            fresh = [encode_example(tok, make_example(rng, "train")) for _ in range(8 * tcfg.batch_size)]
+            fresh = encode_examples(tok, [make_example(rng, "train") for _ in range(8 * tcfg.batch_size)], encoder)
             fresh.sort(key=lambda it: len(it[0]) + 2 * len(it[1]))
             pool = [fresh[i : i + tcfg.batch_size] for i in range(0, len(fresh), tcfg.batch_size)]
             rng.shuffle(pool)
@@ -246,7 +282,7 @@ def train(tcfg: TrainConfig, log=print) -> Path:
         if step % tcfg.ckpt_every == 0:
             save_ckpt()
         if step % tcfg.eval_every == 0 or step == tcfg.steps:
-            ev = evaluate(model, tok, tcfg, held)
+            ev = evaluate(model, tok, tcfg, held, encoder)
             log("eval " + json.dumps({"step": step, **{k: round(v, 4) for k, v in ev.items()}}))
             model.save(out / "model")
             tok.save(out / "model")
@@ -271,13 +307,15 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--init-from", default=None, help="warm start from a saved model directory")
     ap.add_argument("--copy-head", action=argparse.BooleanOptionalAction, default=True,
                     help="pointer head that copies context tokens (default on)")
+    ap.add_argument("--encoder", action=argparse.BooleanOptionalAction, default=False,
+                    help="read prompts with the pretrained brief encoder (all-MiniLM-L6-v2) too")
     for name in ("d_model", "n_layers", "n_heads", "d_ff"):
         ap.add_argument("--" + name.replace("_", "-"), type=int, default=getattr(CraftLMConfig, name))
     a = ap.parse_args(argv)
     mcfg = CraftLMConfig(d_model=a.d_model, n_layers=a.n_layers, n_heads=a.n_heads, d_ff=a.d_ff, copy_head=a.copy_head)
     tcfg = TrainConfig(out_dir=a.out_dir, steps=a.steps, batch_size=a.batch_size, eval_every=a.eval_every,
                        ckpt_every=a.ckpt_every, seed=a.seed, threads=a.threads, vocab_size=a.vocab_size, lr=a.lr,
-                       time_budget_min=a.time_budget_min, init_from=a.init_from, model=mcfg)
+                       time_budget_min=a.time_budget_min, init_from=a.init_from, encoder=a.encoder, model=mcfg)
     train(tcfg, log=lambda s: print(s, flush=True))
 
 

@@ -24,14 +24,14 @@ def test_batch_layout_targets_and_eos_padding():
 
 def test_a_few_steps_lower_the_losses(tokenizer):
     from crafter.llm.corpus import make_example
-    from crafter.llm.train import encode_example
+    from crafter.llm.train import encode_examples
 
     torch.manual_seed(0)
     cfg = CraftLMConfig(vocab_size=tokenizer.vocab_size, d_model=48, n_layers=2, n_heads=2, d_ff=96)
     model = CraftLM(cfg)
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3)
     rng = random.Random(0)
-    items = [encode_example(tokenizer, make_example(rng, "train")) for _ in range(4)]
+    items = encode_examples(tokenizer, [make_example(rng, "train") for _ in range(4)])
     batch = build_batch(items, TrainConfig(), tokenizer.mask_id, tokenizer.eos_id, tokenizer.pad_id, rng)
     first = None
     for _ in range(15):
