@@ -39,6 +39,7 @@ REC_PAD_WIDTH = 320  # rapidocr pads every recognition crop to this width
 # the bench read the same words with it. Lone glyphs keep the full pad (a '0' padded less
 # read better sideways), and so does the lone-glyph pass (it accepted junk).
 REC_WORD_WIDTH = 96
+REC_BATCH, REC_BATCH_PX = 4, 1600  # recognition batches: crops at most, padded width at most
 SURE_READING = 0.97  # a rotated line read this confidently is not tried at its other angles
 DETECT_GLYPH_HEIGHT = 14.0  # px: large figures are shrunk for the detector until glyphs are this tall
 
@@ -118,9 +119,8 @@ class OcrEngine:
             return out
         aspects = [c.shape[1] / max(1, c.shape[0]) for c in crops]
         padded = [max(a, (word_width if a >= 2 else REC_PAD_WIDTH) / REC_HEIGHT) for a in aspects]
-        order = np.argsort(padded, kind="stable")
-        for start in range(0, len(order), 8):
-            idx = order[start:start + 8]
+        order = [int(i) for i in np.argsort(padded, kind="stable")]
+        for idx in _width_batches(order, padded):
             ratio = max(padded[i] for i in idx)
             batch = np.stack([self.recognizer.resize_norm_img(crops[i], ratio) for i in idx]).astype(np.float32)
             preds = self.recognizer.session(batch)[0]  # B×T×C class probabilities
@@ -153,6 +153,25 @@ class OcrEngine:
             return "", 0.0, []
         centres = [(float(np.mean(s)) + 0.5) * px_per_step for s in steps]
         return "".join(chars), float(np.mean(scores)), centres
+
+
+def _width_batches(order: list[int], padded: list[float]) -> list[list[int]]:
+    """Crops sorted by padded aspect ratio → batches of like widths.
+
+    Every crop in a batch is padded to its widest, and the recogniser's cost is about linear
+    in batch × width (7 ms per 96 px crop), a little worse past ~1,600 px per batch: batches
+    of 8 in sorted order spent 16% of the bench's recognition on padding. A batch now holds
+    crops within 15% of its narrowest, at most 4 and 1,600 px; readings on the bench unchanged.
+    """
+    batches: list[list[int]] = []
+    for i in order:
+        b = batches[-1] if batches else None
+        if (b is not None and len(b) < REC_BATCH and padded[i] <= 1.15 * padded[b[0]]
+                and (len(b) + 1) * padded[i] * REC_HEIGHT <= REC_BATCH_PX):
+            b.append(i)
+        else:
+            batches.append([i])
+    return batches
 
 
 def _quiet_session(session, threads: int):
