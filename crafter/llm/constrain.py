@@ -284,6 +284,11 @@ class DSLConstraint:
             return d.counts[0] > 0
         return True
 
+    def must_end(self, st: State) -> bool:
+        """Only ``<|eos|>`` can follow (chart: its one statement written; repair: every requested
+        component written): the engine then stops without a forward to be told so."""
+        return self.can_end(st) and not self._ids(st.done)
+
     def advance(self, st: State, token: int) -> State | None:
         """The state after ``token``, or None if no valid answer starts this way.
 

@@ -84,12 +84,19 @@ class NgramDrafter:
 
     name = "ngram"
 
-    def __init__(self, max_ngram: int = 4, min_ngram: int = 2, max_draft: int = 12, limit: int = 24) -> None:
+    def __init__(self, max_ngram: int = 4, min_ngram: int = 2, max_draft: int = 12, limit: int = 24,
+                 prime: list[int] | None = None) -> None:
         self.max_ngram, self.min_ngram = max_ngram, min_ngram
         self.max_draft, self.limit = max_draft, limit
+        # the first lookup's answer, before any output exists to look up from: for repair, the current
+        # lines of the requested components (the answer starts by copying them, then edits them)
+        self.prime = list(prime or [])
 
     def lookup(self, ids: list[int], budget: int) -> list[int]:
         k = min(self.max_draft, budget)
+        if self.prime:
+            first, self.prime = self.prime[: max(0, budget)], []
+            return first
         if k <= 0:
             return []
         n_ids = len(ids)
@@ -182,16 +189,20 @@ class Constraint(Protocol):
 
     def advance(self, state, token: int): ...
 
+    def must_end(self, state) -> bool: ...
 
-def make_drafter(speculative: str, task: str | None = None, block_size: int | None = None) -> Drafter:
-    """The drafter for a mode. Block size from the request, else from the task (repair copies more)."""
+
+def make_drafter(speculative: str, task: str | None = None, block_size: int | None = None,
+                 prime: list[int] | None = None) -> Drafter:
+    """The drafter for a mode. Block size from the request, else from the task (repair copies more).
+    prime: the n-gram drafter's first proposal (:class:`NgramDrafter`)."""
     if speculative == "none":
         return NoDrafter()
     if speculative == "ngram":
-        return NgramDrafter(max_draft=block_size or 12)
+        return NgramDrafter(max_draft=block_size or 12, prime=prime)
     if speculative == "diffusion":
         start = block_size or {"repair": 12, "chart": 12}.get(task or "", 8)
-        return DiffusionDrafter(block_size=start, ngram=NgramDrafter(), adaptive=block_size is None)
+        return DiffusionDrafter(block_size=start, ngram=NgramDrafter(prime=prime), adaptive=block_size is None)
     raise ValueError(f"unknown speculative mode '{speculative}' (use one of: {', '.join(SPECULATIVE)})")
 
 
@@ -346,6 +357,8 @@ def generate_ids(model: CraftLM, prompt_ids: list[int], max_new_tokens: int = 51
         eos = cfg.eos_token_id in new
         if eos:
             new = new[: new.index(cfg.eos_token_id)]
+        elif constraint is not None and constraint.must_end(state):
+            eos = True  # EOS is the only token allowed next: plain decoding would take it, without asking
         out += new
         ids += new
         # the order of these checks makes every stop land where plain decoding (one token a
