@@ -67,6 +67,9 @@ def train(
     d_ff: int = typer.Option(432, "--d-ff"),
     threads: int = typer.Option(1, "--threads"),
     copy_head: bool = typer.Option(True, "--copy-head/--no-copy-head", help="Pointer head that copies context tokens"),
+    encoder: bool = typer.Option(False, "--encoder/--no-encoder", help="Read prompts with the pretrained brief encoder "
+                                 "(all-MiniLM-L6-v2, shipped by a dependency) too"),
+    seed: int = typer.Option(0, "--seed"),
     init_from: Optional[Path] = typer.Option(None, "--init-from", help="Warm start from a saved model directory "
                                              "(matching weights and its tokenizer)"),
     install: bool = typer.Option(False, "--install", help="Copy the trained model into crafter/llm/weights"),
@@ -84,6 +87,7 @@ def train(
 
     tcfg = TrainConfig(out_dir=str(out_dir), steps=steps, batch_size=batch_size, lr=lr, threads=threads,
                        time_budget_min=time_budget_min, init_from=str(init_from) if init_from else None,
+                       encoder=encoder, seed=seed,
                        model=CraftLMConfig(d_model=d_model, n_layers=n_layers, n_heads=n_heads, d_ff=d_ff,
                                            copy_head=copy_head))
     model_dir = run_training(tcfg, log=lambda s: typer.echo(s))

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Protocol
 
 from crafter.errors import CrafterError
-from crafter.llm.prompts import TASKS, build_prompt, chat_messages
+from crafter.llm.prompts import TASKS, build_prompt, chat_messages, requested_lines
 
 WEIGHTS_DIR = Path(__file__).parent / "weights"
 
@@ -160,7 +160,7 @@ class CraftLMBackend:
         t_enc = time.perf_counter() - t_enc
         gen = torch.Generator().manual_seed(seed) if seed is not None else None
         try:
-            drafter = make_drafter(speculative or "none", task, block_size, prime=self.prime(task, prompt))
+            drafter = make_drafter(speculative or "none", task, block_size, prime=self.tokenizer.encode(requested_lines(prompt)))
             constraint = self.constraint(task, prompt) if constrain else None
             res = generate_ids(self.model, ids, max_new_tokens, temperature, drafter, gen,
                                guard=DSLLineGuard(self.tokenizer.decode) if guard and not constrain else None,
@@ -175,19 +175,6 @@ class CraftLMBackend:
         if res.stopped in ("constraint", "length") and constrain:
             text = text[: text.rfind("\n") + 1]  # drop a statement cut short
         return Completion(text.strip() + "\n", stats)
-
-    def prime(self, task: str, prompt: str) -> list[int] | None:
-        """Repair: the requested components' current lines, the n-gram drafter's first proposal
-        (the answer starts by copying them; verification keeps only what the model agrees with)."""
-        if task != "repair":
-            return None
-        from crafter.llm.prompts import IDS, ISSUE, OUT, REPAIR
-
-        figure = prompt.split(REPAIR, 1)[-1].split(ISSUE, 1)[0]
-        wanted = prompt.rsplit(IDS, 1)[-1].split(OUT, 1)[0].split()
-        lines = {ln.split(maxsplit=1)[0]: ln for ln in figure.splitlines() if ln.strip()}
-        text = "".join(lines[i] + "\n" for i in wanted if i in lines)
-        return self.tokenizer.encode(text) if text else None
 
     def encode(self, prompt: str, offsets: list[tuple[int, int]]):
         """The brief encoder's states of the prompt tokens, for a model trained with them (else None)."""

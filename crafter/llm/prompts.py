@@ -42,6 +42,19 @@ def repair_prompt(dsl: str, instruction: str, component_ids: list[str]) -> str:
     return f"{REPAIR}{clean(dsl)}{ISSUE}{clean(instruction)}{IDS}{' '.join(component_ids)}{OUT}"
 
 
+def requested_lines(prompt: str) -> str:
+    """A repair prompt's requested components as the figure has them now, one line each (else "").
+
+    A repair answer starts by copying these lines and then edits them, so they are what the
+    n-gram drafter proposes first (:class:`crafter.llm.engine.NgramDrafter`'s ``prime``)."""
+    if not prompt.startswith(REPAIR) or IDS not in prompt:
+        return ""
+    figure = prompt[len(REPAIR):].split(ISSUE, 1)[0]
+    wanted = prompt.rsplit(IDS, 1)[-1].split(OUT, 1)[0].split()
+    lines = {ln.split(maxsplit=1)[0]: ln for ln in figure.splitlines() if ln.strip()}
+    return "".join(lines[i] + "\n" for i in wanted if i in lines)
+
+
 def task_of(prompt: str) -> str:
     for task, marker in zip(TASKS, (PLAN, CHART, REPAIR)):
         if prompt.startswith(marker):

@@ -6,7 +6,7 @@ import pytest
 from crafter.llm.constrain import DSLConstraint, Spans, token_bytes
 from crafter.llm.corpus import held_out_set, make_corpus
 from crafter.llm.engine import generate_ids, make_drafter
-from crafter.llm.prompts import chart_prompt, plan_prompt, repair_prompt
+from crafter.llm.prompts import chart_prompt, plan_prompt, repair_prompt, requested_lines
 from crafter.llm.quality import parse_output
 
 
@@ -107,6 +107,25 @@ def test_chart_fields_must_be_columns(tokenizer, tb):
     assert isinstance(_walk(c, tokenizer, ok[:-3] + "\n", eos=False), str)  # JSON not closed
 
 
+def test_a_label_does_not_run_past_a_full_stop_an_arrow_or_a_line():
+    s = Spans("The Noisy Projector. Target is next.\nMesh => Sample Projector ⟶ Head\n- Critic\n- Judge")
+    assert s.full_ok("Noisy Projector") and s.full_ok("Sample Projector") and s.full_ok("Critic")
+    assert not s.prefix_ok("Noisy Projector. Target")
+    assert not s.prefix_ok("Mesh =>") and not s.prefix_ok("Projector ⟶")
+    assert not s.prefix_ok("Critic - Judge") and not s.prefix_ok("Critic -")  # the next bullet is another line
+
+
+def test_the_answer_must_end_when_nothing_else_may_follow(tokenizer, tb):
+    fig = 'n1 node "Encoder"\nn2 node "Decoder"\ne1 edge n1 -> n2'
+    c = DSLConstraint("repair", repair_prompt(fig, "Make n1 and n2 round.", ["n1", "n2"]), tb, tokenizer.eos_id)
+    one = _walk(c, tokenizer, 'n1 node "Encoder" shape=round\n', eos=False)
+    both = _walk(c, tokenizer, 'n1 node "Encoder" shape=round\nn2 node "Decoder" shape=round\n', eos=False)
+    assert not c.must_end(one) and c.must_end(both)
+    p = DSLConstraint("plan", BRIEF, tb, tokenizer.eos_id)
+    assert not p.must_end(_walk(p, tokenizer, 'n1 node "Encoder"\n', eos=False))  # a plan may always go on
+    assert requested_lines(repair_prompt(fig, "Make n2 round.", ["n2", "zz"])) == 'n2 node "Decoder"\n'
+
+
 def test_spans_are_whole_words_without_case():
     s = Spans("The FRET Magnet hands off to camera.")
     assert s.full_ok("FRET Magnet") and s.full_ok("Camera") and s.full_ok("the FRET Magnet") and s.prefix_ok("FRET Mag")
@@ -121,9 +140,11 @@ def test_constrained_speculative_output_is_identical_to_plain(seed, tokenizer, t
     for e in held_out_set(2, seed=seed):
         prompt = tokenizer.encode(e.prompt)
 
+        prime = tokenizer.encode(requested_lines(e.prompt))  # repair: the requested lines drafted first
+
         def run(mode, bs=None):
             c = DSLConstraint(e.task, e.prompt, tb, tokenizer.eos_id)
-            return generate_ids(model, prompt, 60, drafter=make_drafter(mode, e.task, bs), constraint=c)
+            return generate_ids(model, prompt, 60, drafter=make_drafter(mode, e.task, bs, prime=prime), constraint=c)
 
         plain = run("none")
         text = tokenizer.decode(plain.ids)
