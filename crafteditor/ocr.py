@@ -185,7 +185,10 @@ def _quiet_session(session, threads: int):
 
     opts = ort.SessionOptions()
     opts.log_severity_level = 4
-    opts.enable_cpu_mem_arena = False
+    # rapidocr turns the memory arena off; with it on, the detector's large activations are not
+    # allocated afresh on every call: detection at 1312×736 0.29 -> 0.23 s CPU, the bench's
+    # 21 conversions 22.6 -> 20.1 s CPU, for 35 MB more resident memory
+    opts.enable_cpu_mem_arena = True
     opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
     if threads > 0:
