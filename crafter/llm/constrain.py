@@ -74,7 +74,25 @@ class Spans:
 
     def __init__(self, text: str) -> None:
         # spaces collapsed within a line; a line break stays, so no name runs across two lines
-        self.text = " " + "\n".join(" ".join(ln.split()) for ln in text.splitlines()) + " "
+        self.text = t = " " + "\n".join(" ".join(ln.split()) for ln in text.splitlines()) + " "
+        # a prefix is allowed only where it can still become a label: some end after it, before the
+        # next break, where a label may stop (else the model walks into a dead end: "classifier." at
+        # a line's end can neither go on nor close). next_end[k]: first such end >= k; next_break[k]:
+        # first break (line end, full stop, arrow) at or after k.
+        n = len(t)
+        stops = {m.start() for m in self._BREAK.finditer(t)} | {i for i, c in enumerate(t) if c == "\n"}
+        self.next_break, self.next_end = [n] * (n + 1), [n + 1] * (n + 2)
+        for k in range(n - 1, -1, -1):
+            self.next_break[k] = k if k in stops else self.next_break[k + 1]
+        for j in range(n, 0, -1):
+            self.next_end[j] = j if j < n and self._end_ok(j) else self.next_end[j + 1]
+
+    def _end_ok(self, j: int) -> bool:
+        """May a label whose last character is ``text[j - 1]`` stop there (as :meth:`full_ok` asks)?"""
+        t, c = self.text, self.text[j - 1]
+        if c.isspace() or c in "([{,:;.=-" or (self._word(t[j]) and self._word(c)):
+            return False
+        return not self._name_goes_on(t[t.rfind(" ", 0, j) + 1 : j], j)
 
     @staticmethod
     def _word(c: str) -> bool:
@@ -88,12 +106,22 @@ class Spans:
                 yield i
             i = t.find(s, i + 1)
 
-    def prefix_ok(self, s: str) -> bool:
+    def prefix_ok(self, s: str, used: frozenset = frozenset()) -> bool:
+        """Can ``s`` still become a label (one not in ``used``, lower-case labels already taken)?"""
         if s == "":
             return True
         if s != s.lstrip() or "  " in s or "\n" in s or self._BREAK.search(s):
             return False
-        return any(True for v in self._variants(s) for _ in self._starts(v))
+        t = self.text
+        for v in self._variants(s):
+            for i in self._starts(v):
+                k, limit = i + len(v), self.next_break[i]
+                j = self.next_end[k]
+                while j <= limit:
+                    if not used or (s + t[k:j]).lower() not in used:
+                        return True
+                    j = self.next_end[j + 1]
+        return False
 
     @staticmethod
     def _variants(s: str) -> tuple[str, ...]:
@@ -412,7 +440,7 @@ class DSLConstraint:
         def full(s: str) -> bool:
             return self.spans.full_ok(s) and s.lower() not in used
 
-        label = ln.string(self.spans.prefix_ok, full)
+        label = ln.string(lambda p: self.spans.prefix_ok(p, used), full)
         return self._close(ln, Statement(nid, "node", label),
                            {**self.kept_attrs.get(nid, {}), "shape": SHAPES, "fill": "colour", "bold": ("true", "false")})
 

@@ -115,6 +115,16 @@ def test_a_label_does_not_run_past_a_full_stop_an_arrow_or_a_line():
     assert not s.prefix_ok("Critic - Judge") and not s.prefix_ok("Critic -")  # the next bullet is another line
 
 
+def test_a_label_prefix_must_still_be_completable():
+    """No dead ends: a prefix that can neither go on nor close (a line's last word and its full stop, a
+    name already used) is refused when it is written, not after (the answer then stopped there, edges lost)."""
+    s = Spans("Critic ships data to our code classifier.\nMesh feeds Head")
+    assert s.prefix_ok("code classifier") and not s.prefix_ok("code classifier.")
+    assert s.prefix_ok("code", frozenset({"code classifier"}))  # "code" itself is still free
+    assert not s.prefix_ok("code classifier", frozenset({"code classifier"}))
+    assert not s.prefix_ok("Head", frozenset({"head"}))
+
+
 def test_the_answer_must_end_when_nothing_else_may_follow(tokenizer, tb):
     fig = 'n1 node "Encoder"\nn2 node "Decoder"\ne1 edge n1 -> n2'
     c = DSLConstraint("repair", repair_prompt(fig, "Make n1 and n2 round.", ["n1", "n2"]), tb, tokenizer.eos_id)
