@@ -29,6 +29,7 @@ phrasing and vocabulary never seen in training.
 from __future__ import annotations
 
 import json
+import functools
 import random
 import zlib
 from dataclasses import dataclass, field
@@ -300,9 +301,12 @@ def _participle(v: str) -> str:
 
 
 def _invented_verb(rng: random.Random) -> str:
-    """A verb stem: a real one (mostly) or a made-up one ("zorb")."""
-    if rng.random() < 0.7:
+    """A verb stem: one of the list above, one of English's (mostly) or a made-up one ("zorb")."""
+    r = rng.random()
+    if r < 0.4:
         return rng.choice(_VERB_STEMS)
+    if r < 0.75 and english_verbs():
+        return rng.choice(english_verbs())
     while True:
         v = "".join(rng.choice(SYLLABLES) for _ in range(rng.randint(1, 2))) + rng.choice(["", "t", "n", "k"])
         if not {v, _third(v), _participle(v)} & _FORBIDDEN:
@@ -749,6 +753,32 @@ def _allowed(options: list[str]) -> list[str]:
 
 
 _VERB_STEMS = [v for v in VERBS if not {v, _third(v), _participle(v)} & _FORBIDDEN]
+
+
+@functools.lru_cache(maxsize=1)
+def english_verbs() -> tuple[str, ...]:
+    """Verb stems of English at large: whole words of the brief encoder's WordPiece vocabulary whose
+    "-ing" or "-ed" form is a word there too ("ship": "shipping"), minus every word of the held-out
+    phrasings and labels (in all the forms the corpus writes). A small list of verbs lets the model
+    learn them by heart, and then a verb it never saw reads as part of a name ("Compiler ships");
+    thousands of them teach it to find the verb from the sentence, which the encoder can read."""
+    try:
+        from crafter.llm.encoder import model_path
+
+        words = {w for w in (model_path() / "vocab.txt").read_text(encoding="utf-8").split()
+                 if w.isascii() and w.isalpha() and w.islower()}
+    except Exception:  # the encoder package is a dependency; without it the corpus keeps its own verbs
+        return ()
+    names = {w.lower() for w in HEADS + MODIFIERS} | _FORBIDDEN
+    out = []
+    for w in sorted(words):
+        if not 4 <= len(w) <= 10 or w in names:
+            continue
+        forms = {w + "ing", w + "ed"} | ({w[:-1] + "ing", w + "d"} if w.endswith("e") else set())
+        if not forms & words or w.endswith("s") or {w, _third(w), _participle(w)} & names:
+            continue
+        out.append(w)
+    return tuple(out)
 _GENERIC_NOUNS = _allowed(GENERIC_NOUNS)
 PARTICLES, OBJECTS, ADVERBS = _allowed(PARTICLES), _allowed(OBJECTS), _allowed(ADVERBS)
 GENERIC_SENTENCES, STEP_WORDS, CAPTION_WORDS = _allowed(GENERIC_SENTENCES), _allowed(STEP_WORDS), _allowed(CAPTION_WORDS)
