@@ -61,6 +61,14 @@ def stack_offset(w: float, h: float) -> float:
     return min(4.0, h * 0.1, w * 0.05)
 
 
+def _round_rect_d(x: float, y: float, w: float, h: float, r: float) -> str:
+    """A closed rounded rectangle as path data, clockwise from the top left."""
+    return (f"M{num(x + r)},{num(y)} H{num(x + w - r)} A{num(r)},{num(r)} 0 0 1 {num(x + w)},{num(y + r)} "
+            f"V{num(y + h - r)} A{num(r)},{num(r)} 0 0 1 {num(x + w - r)},{num(y + h)} H{num(x + r)} "
+            f"A{num(r)},{num(r)} 0 0 1 {num(x)},{num(y + h - r)} V{num(y + r)} "
+            f"A{num(r)},{num(r)} 0 0 1 {num(x + r)},{num(y)} Z")
+
+
 def _poly(points: list[tuple[float, float]], paint: Paint) -> str:
     pts = " ".join(f"{num(x)},{num(y)}" for x, y in points)
     return f'<polygon points="{pts}" {paint.attrs()} stroke-linejoin="round"/>'
@@ -103,13 +111,26 @@ def shape_svg(shape: str, b: Box, paint: Paint, corner_radius: float) -> tuple[s
     if shape == "stack":
         off = stack_offset(w, h)
         r = min(2.0, h / 4)
-        parts = []
-        # the two copies behind, offset up and to the right, then the front sheet
-        for k in (2, 1, 0):
-            rx_, ry_ = x + k * off, y + (2 - k) * off
-            parts.append(f'<rect x="{num(rx_)}" y="{num(ry_)}" width="{num(w - 2 * off)}" '
-                         f'height="{num(h - 2 * off)}" rx="{num(r)}" {a}/>')
-        return "".join(parts), Box(x=x, y=y + 2 * off, w=w - 2 * off, h=h - 2 * off)
+        sw, sh = w - 2 * off, h - 2 * off  # one sheet
+        label = Box(x=x, y=y + 2 * off, w=sw, h=sh)
+        if paint.fill == "none":
+            # nothing hides the sheets behind: each is a whole outline
+            parts = [f'<rect x="{num(x + k * off)}" y="{num(y + (2 - k) * off)}" width="{num(sw)}" '
+                     f'height="{num(sh)}" rx="{num(r)}" {a}/>' for k in (2, 1, 0)]
+            return "".join(parts), label
+        # One path (one element per node, as the cylinder): the front sheet closed, then what
+        # shows of each sheet behind as an open subpath from where its left side comes out
+        # above the sheet in front to where its bottom goes under it. Every subpath winds
+        # clockwise, so the fills they imply overlap without holes (nonzero rule); strokes are
+        # painted after all fills, so no hidden outline shows through the front sheet.
+        d = [_round_rect_d(x, y + 2 * off, sw, sh, r)]
+        for k in (1, 2):
+            x0, y0 = x + k * off, y + (2 - k) * off  # sheet k's top left
+            d.append(f"M{num(x0)},{num(y0 + off)} V{num(y0 + r)} A{num(r)},{num(r)} 0 0 1 {num(x0 + r)},{num(y0)} "
+                     f"H{num(x0 + sw - r)} A{num(r)},{num(r)} 0 0 1 {num(x0 + sw)},{num(y0 + r)} "
+                     f"V{num(y0 + sh - r)} A{num(r)},{num(r)} 0 0 1 {num(x0 + sw - r)},{num(y0 + sh)} "
+                     f"H{num(x0 - off + sw)}")
+        return f'<path d="{" ".join(d)}" {a}/>', label
     # box
     return f'<rect x="{num(x)}" y="{num(y)}" width="{num(w)}" height="{num(h)}" {a}/>', b
 

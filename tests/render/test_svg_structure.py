@@ -88,7 +88,17 @@ def test_every_shape_draws_an_outline() -> None:
         assert outline, s
         assert {el.tag.split("}")[1] for el in outline} <= {"rect", "ellipse", "circle", "polygon", "path"}
     stack = root.find(".//svg:g[@id='n9']", NS)
-    assert len(stack.findall("svg:rect", NS)) == 3  # two offset copies behind the front sheet
+    # one element for the outline, as every other shape: the front sheet and what shows of the
+    # two behind it are subpaths of one path
+    (outline,) = [el for el in stack if el.tag != f"{SVG}text"]
+    assert outline.tag == f"{SVG}path"
+    assert outline.get("d").count("M") == 3
+
+
+def test_a_stack_without_fill_draws_each_sheet_whole() -> None:
+    fig = hand_layout(parse_dsl('s node "Batches" shape=stack fill=none'))
+    g = parse(figure_to_svg(fig)).find(".//svg:g[@id='s']", NS)
+    assert len(g.findall("svg:rect", NS)) == 3  # nothing hides the sheets behind
 
 
 def test_size_viewbox_background_and_title() -> None:
