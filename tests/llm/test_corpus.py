@@ -54,3 +54,13 @@ def test_invented_phrasings_never_use_held_out_words():
     words = set(re.findall(r"[a-z]+", " ".join(made).lower()))
     assert not words & (HELD_OUT_ONLY_WORDS - {"and"})
     assert len({m for m in made if "{a}" in m}) > 500  # many distinct link frames, not a fixed list
+
+
+def test_invented_links_draw_on_english_verbs_but_never_a_held_out_word():
+    from crafter.llm.corpus import _FORBIDDEN, _participle, _third, english_verbs
+
+    verbs = english_verbs()
+    assert len(verbs) > 1000  # too many to learn by heart: the model must read the sentence
+    assert not {f for v in verbs for f in (v, _third(v), _participle(v))} & _FORBIDDEN
+    assert not {"supply", "drive", "ship", "activate", "relay"} & set(verbs)  # held-out phrasings' verbs
+    assert {"observe", "provide", "implement"} <= set(verbs)
