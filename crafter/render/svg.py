@@ -14,7 +14,8 @@ What a user of Inkscape or Illustrator gets:
 Geometry comes from the figure (the layout's boxes and routes); the writer only adjusts
 what it draws: edge ends move onto round or slanted outlines, lines stop under their
 arrowheads, the title goes in the band the layout left above the components (or the
-drawing grows to make one), and edge-label plates take the fill of the group behind them.
+drawing grows to make one), and edge-label plates take the fill of the group behind them and
+are drawn only where they hide something (a line, a frame's border, a chart…) drawn before them.
 
 Drawing order (back to front): panels, groups (outer first), charts, images and paths,
 edges, nodes, then texts last, so an annotation is never hidden under an imported filled
@@ -27,6 +28,7 @@ ids may not, so they never collide with a component.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Callable
 
@@ -125,6 +127,7 @@ class _SvgWriter:
         self.font_attr = f'font-family="{esc_attr(self.theme.font_family)}"'
         self.by_id = fig.by_id()
         self._frames: list[tuple[Box, str]] | None = None
+        self._underlay: _Underlay | None = None
         self.content_top = 0.0  # topmost y of any component (set by bounds())
 
     # -- document -----------------------------------------------------------------
@@ -277,6 +280,8 @@ class _SvgWriter:
         cap = "round" if e.style == "dotted" else "butt"
         out = (f'<path d="{d}" fill="none" stroke="{esc_attr(color)}" stroke-width="{num(width)}" '
                f'stroke-linejoin="round" stroke-linecap="{cap}"{attrs}/>')
+        self.underlay().add_edge(pts, routing == "spline", width, [m for m in (head, tail) if m],
+                                 [route[-1]] * bool(head) + [route[0]] * bool(tail))
         if e.label:
             out += self.edge_label(e, route)
         return out
@@ -285,9 +290,18 @@ class _SvgWriter:
     def edge_label(self, e: Edge, route: list[tuple[float, float]]) -> str:
         t = self.theme
         lines, lb = edge_label_plate(e, route, t)
-        rect = (f'<rect x="{num(lb.x)}" y="{num(lb.y)}" width="{num(lb.w)}" height="{num(lb.h)}" rx="2" '
-                f'fill="{esc_attr(self.fill_behind(lb.cx, lb.cy))}" fill-opacity="0.92" stroke="none"/>')
+        rect = ""
+        # the plate only hides what is drawn before it; on bare canvas or a group's flat fill it
+        # is the colour of what it covers, an element that draws nothing
+        if self.underlay().covers(lb):
+            rect = (f'<rect x="{num(lb.x)}" y="{num(lb.y)}" width="{num(lb.w)}" height="{num(lb.h)}" rx="2" '
+                    f'fill="{esc_attr(self.fill_behind(lb.cx, lb.cy))}" fill-opacity="0.92" stroke="none"/>')
         return rect + self.text_lines(lines, lb.cx, lb.cy, t.small_font_size, t.edge_label_color)
+
+    def underlay(self) -> "_Underlay":
+        if self._underlay is None:
+            self._underlay = _Underlay(self.fig, self.theme)
+        return self._underlay
 
     def draw_group(self, g: Group) -> str:
         t = self.theme
@@ -472,3 +486,130 @@ def _chart_fragment():
             return None
         raise
     return chart_svg_fragment
+
+
+# ---------------------------------------------------------------------------------
+# What an edge-label plate would cover
+# ---------------------------------------------------------------------------------
+
+
+class _Underlay:
+    """What is drawn before an edge's label: panels, groups, charts, images and paths (all of
+    them, as they come first), and the edges drawn so far (the label's own included).
+
+    The writer asks :meth:`covers` whether a label's plate would hide any of it; a plate that
+    hides nothing is left out (one element less per labelled edge, the same picture). Edges
+    drawn later pass over the plate anyway. Segments and boxes sit in a grid of ``CELL`` px,
+    so a figure with thousands of edges is checked in about linear time.
+    """
+
+    CELL = 64.0
+
+    def __init__(self, fig: Figure, theme: Theme) -> None:
+        self.grid: dict[tuple[int, int], list[tuple[float, float, float, float, float, bool]]] = {}
+        self.frames: list[tuple[Box, float, float]] = []  # group boxes: (box, stroke pad, label band)
+        self.everywhere = False  # something whose extent is not known (a path with arcs)
+        for c in fig.components:
+            if isinstance(c, Group) and c.box is not None:
+                self.frames.append((c.box, theme.group_stroke_width / 2 + max(1.0, theme.corner_radius),
+                                    min(theme.group_label_h, c.box.h) if c.label else 0.0))
+            elif isinstance(c, Panel) and c.box is not None:
+                b = c.box
+                self.add_box(b.x, b.y, b.right, b.y + min(theme.group_label_h, b.h))  # its label
+            elif isinstance(c, (Chart, Image)) and c.box is not None:
+                self.add_box(c.box.x, c.box.y, c.box.right, c.box.bottom)
+            elif isinstance(c, Path):
+                extent = _path_extent(c.d)
+                if extent is None:
+                    self.everywhere = True
+                else:
+                    pad = (c.stroke_width if c.stroke_width is not None else theme.stroke_width) / 2
+                    self.add_box(extent[0] - pad, extent[1] - pad, extent[2] + pad, extent[3] + pad)
+
+    def add_box(self, x0: float, y0: float, x1: float, y1: float, pad: float = 0.0, segment: bool = False) -> None:
+        item = (x0, y0, x1, y1, pad, segment)
+        lo_x, hi_x = min(x0, x1) - pad, max(x0, x1) + pad
+        lo_y, hi_y = min(y0, y1) - pad, max(y0, y1) + pad
+        for i in range(int(lo_x // self.CELL), int(hi_x // self.CELL) + 1):
+            for j in range(int(lo_y // self.CELL), int(hi_y // self.CELL) + 1):
+                self.grid.setdefault((i, j), []).append(item)
+
+    def add_edge(self, pts: list[tuple[float, float]], spline: bool, width: float,
+                 markers: list[MarkerSpec], ends: list[tuple[float, float]]) -> None:
+        pad = width / 2 + 1.0
+        if spline and len(pts) >= 3:
+            # each Bézier of the Catmull–Rom curve lies in the hull of its control points
+            ext = [pts[0]] + pts + [pts[-1]]
+            for i in range(1, len(ext) - 2):
+                p0, p1, p2, p3 = ext[i - 1], ext[i], ext[i + 1], ext[i + 2]
+                c1 = (p1[0] + (p2[0] - p0[0]) / 6, p1[1] + (p2[1] - p0[1]) / 6)
+                c2 = (p2[0] - (p3[0] - p1[0]) / 6, p2[1] - (p3[1] - p1[1]) / 6)
+                xs, ys = (p1[0], c1[0], c2[0], p2[0]), (p1[1], c1[1], c2[1], p2[1])
+                self.add_box(min(xs), min(ys), max(xs), max(ys), pad)
+        else:
+            for a, b in zip(pts, pts[1:]):
+                self.add_box(a[0], a[1], b[0], b[1], pad, segment=True)
+        for m, (x, y) in zip(markers, ends):
+            r = max(m.length, m.half_width) + m.width + 1.0
+            self.add_box(x - r, y - r, x + r, y + r)
+
+    def covers(self, lb: Box) -> bool:
+        if self.everywhere:
+            return True
+        x0, y0, x1, y1 = lb.x, lb.y, lb.right, lb.bottom
+        for box, pad, band in self.frames:
+            outside = (x1 < box.x - pad or x0 > box.right + pad or y1 < box.y - pad or y0 > box.bottom + pad)
+            inside = (x0 > box.x + pad and x1 < box.right - pad and y0 > box.y + max(pad, band)
+                      and y1 < box.bottom - pad)
+            if not (outside or inside):
+                return True  # across a frame's border or on its label
+        seen: set[int] = set()
+        for i in range(int(x0 // self.CELL), int(x1 // self.CELL) + 1):
+            for j in range(int(y0 // self.CELL), int(y1 // self.CELL) + 1):
+                for item in self.grid.get((i, j), ()):
+                    if id(item) in seen:
+                        continue
+                    seen.add(id(item))
+                    if _touches(item, x0, y0, x1, y1):
+                        return True
+        return False
+
+
+def _touches(item: tuple[float, float, float, float, float, bool], x0: float, y0: float, x1: float,
+             y1: float) -> bool:
+    """Whether a segment (within ``pad``) or a box meets the rectangle x0..x1 × y0..y1."""
+    ax, ay, bx, by, pad, segment = item
+    x0, y0, x1, y1 = x0 - pad, y0 - pad, x1 + pad, y1 + pad
+    if not segment:
+        return min(ax, bx) <= x1 and max(ax, bx) >= x0 and min(ay, by) <= y1 and max(ay, by) >= y0
+    # Liang–Barsky: clip the segment to the rectangle
+    t0, t1 = 0.0, 1.0
+    dx, dy = bx - ax, by - ay
+    for p, q in ((-dx, ax - x0), (dx, x1 - ax), (-dy, ay - y0), (dy, y1 - ay)):
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return False
+    return True
+
+
+_PATH_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+def _path_extent(d: str) -> tuple[float, float, float, float] | None:
+    """(x0, y0, x1, y1) holding absolute path data made of M, L, C, Q and Z (whose points,
+    curve controls included, bound the drawing); None for anything else."""
+    if re.search(r"[^MLCQZ0-9eE.,+\-\s]", d):
+        return None
+    nums = [float(v) for v in _PATH_NUMBER.findall(d)]
+    if not nums or len(nums) % 2:
+        return None
+    xs, ys = nums[0::2], nums[1::2]
+    return min(xs), min(ys), max(xs), max(ys)

@@ -233,3 +233,30 @@ def test_themes_differ() -> None:
 
 def test_showcase_dsl_is_valid() -> None:
     assert len(parse_dsl(SHOWCASE_DSL).components) > 10
+
+
+def _labelled_edges(label_y: float, second_route_y: float | None = None) -> Figure:
+    """Two nodes side by side and an edge between them at y=50 whose label box sits at label_y;
+    optionally a second, earlier edge running under the label at second_route_y."""
+    comps = [
+        {"id": "a", "kind": "node", "label": "A", "box": {"x": 0, "y": 30, "w": 60, "h": 40}},
+        {"id": "b", "kind": "node", "label": "B", "box": {"x": 240, "y": 30, "w": 60, "h": 40}},
+    ]
+    if second_route_y is not None:
+        comps.append({"id": "under", "kind": "edge", "source": "a", "target": "b",
+                      "route": [{"x": 60, "y": second_route_y}, {"x": 240, "y": second_route_y}]})
+    comps.append({"id": "e", "kind": "edge", "source": "a", "target": "b", "label": "tokens",
+                  "route": [{"x": 60, "y": 50}, {"x": 240, "y": 50}],
+                  "label_box": {"x": 130, "y": label_y, "w": 40, "h": 15}})
+    return Figure.from_dict({"canvas": {"w": 300, "h": 100}, "components": comps})
+
+
+def test_an_edge_label_plate_is_drawn_only_where_it_hides_a_line() -> None:
+    def plates(fig: Figure) -> int:
+        g = parse(figure_to_svg(fig)).find(".//svg:g[@id='e']", NS)
+        assert g.find("svg:text", NS) is not None  # the label itself is always there
+        return len(g.findall("svg:rect", NS))
+
+    assert plates(_labelled_edges(label_y=43)) == 1  # on its own line
+    assert plates(_labelled_edges(label_y=30)) == 0  # beside it, on bare canvas: it would hide nothing
+    assert plates(_labelled_edges(label_y=30, second_route_y=38)) == 1  # over an edge drawn before it
