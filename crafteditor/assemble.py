@@ -462,10 +462,16 @@ class _Builder:
         return None if best is None else best[1]
 
     def _free_line(self, ln: LinePath, pts) -> list[Path]:
-        """A line that joins nothing: a stroked path, plus its arrowheads as filled triangles."""
-        d = "M" + " L".join(f"{x * self.s:.2f},{y * self.s:.2f}" for x, y in pts)
-        out = [Path(kind="path", id=self.new_id("p"), d=d, fill="none", stroke=to_hex(ln.color),
-                    stroke_width=round(max(0.3, ln.width * self.s), 2))]
+        """A line that joins nothing: one path, its arrowheads closed subpaths of it.
+
+        One element an editor selects and moves whole (it was a stroked line plus a filled
+        triangle per head). The path is filled and stroked in the line's colour: the line is
+        traced out and back, so it encloses no area and only the heads are filled, and each
+        head is inset by half the stroke, so with its mitred stroke it is as large as drawn.
+        """
+        w = round(max(0.3, ln.width * self.s), 2)
+        line = [(x * self.s, y * self.s) for x, y in pts]
+        heads = []
         for h in (ln.head_start, ln.head_end):
             if h is None:
                 continue
@@ -476,10 +482,16 @@ class _Builder:
             if n < 1e-6:
                 continue
             perp = np.array([-axis[1], axis[0]]) / n * h.width / 2
-            tri = [tip, base + perp, base - perp]
-            d = "M" + " L".join(f"{x * self.s:.2f},{y * self.s:.2f}" for x, y in tri) + " Z"
-            out.append(Path(kind="path", id=self.new_id("p"), d=d, fill=to_hex(ln.color)))
-        return out
+            heads.append(_inset_triangle([tuple(v * self.s) for v in (tip, base + perp, base - perp)], w / 2))
+
+        def poly(points) -> str:
+            return "M" + " L".join(f"{x:.2f},{y:.2f}" for x, y in points)
+
+        color = to_hex(ln.color)
+        if not heads:
+            return [Path(kind="path", id=self.new_id("p"), d=poly(line), fill="none", stroke=color, stroke_width=w)]
+        d = " ".join([poly(line + line[-2::-1])] + [poly(t) + " Z" for t in heads])
+        return [Path(kind="path", id=self.new_id("p"), d=d, fill=color, stroke=color, stroke_width=w)]
 
     # -- free text --------------------------------------------------------------------------------
     def _free_texts(self, runs: list[TextRun], used: set[int], targets: dict[int, str]) -> list[Text]:
@@ -516,6 +528,23 @@ class _Builder:
 
 
 # -- geometry helpers --------------------------------------------------------------------------
+
+def _inset_triangle(tri: list[tuple[float, float]], d: float) -> list[tuple[float, float]]:
+    """The triangle whose sides lie ``d`` inside ``tri``'s (scaled about the incentre); ``tri``
+    itself when it is too small to shrink."""
+    (ax, ay), (bx, by), (cx, cy) = tri
+    a, b, c = math.dist(tri[1], tri[2]), math.dist(tri[2], tri[0]), math.dist(tri[0], tri[1])
+    per = a + b + c
+    area = abs((bx - ax) * (cy - ay) - (cx - ax) * (by - ay)) / 2
+    if per <= 0 or area <= 0:
+        return tri
+    r = 2 * area / per  # inradius
+    if r <= 2 * d:
+        return tri
+    ix, iy = (a * ax + b * bx + c * cx) / per, (a * ay + b * by + c * cy) / per
+    k = (r - d) / r
+    return [(ix + (x - ix) * k, iy + (y - iy) * k) for x, y in tri]
+
 
 def _reversed(ln: LinePath) -> LinePath:
     from dataclasses import replace
