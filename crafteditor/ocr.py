@@ -455,6 +455,31 @@ def _glyph_mask(region: np.ndarray, bg: np.ndarray) -> np.ndarray:
     dist = np.linalg.norm(region.astype(np.float32) - bg.astype(np.float32)[None, None, :], axis=2)
     contrast = float(np.percentile(dist, 99.5)) if dist.size else 0.0
     ink = dist > max(30.0, 0.35 * contrast)
+    mask = _glyph_components(ink)
+    # a vertical line drawn across the label (an arrow through a group's title) joins the
+    # glyphs it touches into one component crossing the box, dropped whole: take the line out
+    # and look again, so those glyphs are read (not 'gr dients') and erased, and the line is
+    # left whole for the line finder (it had taken the unread 'a' for an arrowhead)
+    H, W = ink.shape
+    rest = ink & ~mask
+    lines = np.zeros_like(ink)
+    lines[:, rest.sum(axis=0) >= 0.9 * H] = True
+    if not (lines & rest).any() or lines[0].sum() > 4 or not mask.any():
+        return mask
+    # only glyph-sized pieces on the kept glyphs' line come back (not a frame's corner)
+    ys = np.flatnonzero(mask.any(axis=1))
+    top, bottom = int(ys[0]), int(ys[-1]) + 1
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(_glyph_components(rest & ~lines).astype(np.uint8),
+                                                        connectivity=8)
+    for i in range(1, n):
+        x, y, cw, ch, _ = stats[i]
+        if y >= top - 1 and y + ch <= bottom + 1 and cw <= 2 * (bottom - top):
+            mask |= lab == i
+    return mask
+
+
+def _glyph_components(ink: np.ndarray) -> np.ndarray:
+    """The components of ``ink`` that do not run into the detector box's sides."""
     n, lab, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
     H, W = ink.shape
     keep = np.zeros(n, dtype=bool)
