@@ -504,18 +504,21 @@ class DSLConstraint:
             ln.lit("=")
             allowed = attrs[key]
             if allowed == "colour":
-                self._colour(ln)
+                self._colour(ln, self.kept_attrs.get(stmt.id, {}).get(key, ()))
             else:
                 ln.choice(allowed)
 
     @staticmethod
-    def _colour(ln: _Line) -> None:
-        """A colour the spec accepts (:func:`crafter.spec.colors.is_color`), or the start of one."""
+    def _colour(ln: _Line, kept: tuple[str, ...] = ()) -> None:
+        """A colour the spec accepts (:func:`crafter.spec.colors.is_color`), or the start of one. Names
+        in lower case, as CSS writes them (the spec reads any case, and the model wrote "tomAto"),
+        unless the component already has that value (``kept``)."""
         v = re.match(r"[#A-Za-z0-9]*", ln.rest()).group(0)
         ln.i += len(v)
-        if is_color(v):
+        if v in kept or (is_color(v) and (v.startswith("#") or v.islower())):
             return
-        if ln.at_end() and (re.fullmatch(r"#[0-9a-fA-F]{0,7}", v) or any(c.startswith(v.lower()) for c in _COLOUR_WORDS)):
+        if ln.at_end() and (re.fullmatch(r"#[0-9a-fA-F]{0,7}", v) or any(c.startswith(v) for c in _COLOUR_WORDS)
+                            or any(c.startswith(v) for c in kept)):
             raise _End
         raise _Bad
 

@@ -136,6 +136,14 @@ def test_the_answer_must_end_when_nothing_else_may_follow(tokenizer, tb):
     assert requested_lines(repair_prompt(fig, "Make n2 round.", ["n2", "zz"])) == 'n2 node "Decoder"\n'
 
 
+def test_colour_names_are_written_in_lower_case_unless_kept(tokenizer, tb):
+    fig = 'n1 node "Encoder" fill=Red\nn2 node "Decoder"'
+    c = DSLConstraint("repair", repair_prompt(fig, "Make n1 and n2 stand out.", ["n1", "n2"]), tb, tokenizer.eos_id)
+    assert isinstance(_walk(c, tokenizer, 'n1 node "Encoder" fill=tomAto\n', eos=False), str)
+    assert not isinstance(_walk(c, tokenizer, 'n1 node "Encoder" fill=Red\nn2 node "Decoder" fill=tomato\n'), str)
+    assert isinstance(_walk(c, tokenizer, 'n1 node "Encoder"\nn2 node "Decoder" fill=Red\n', eos=False), str)
+
+
 def test_spans_are_whole_words_without_case():
     s = Spans("The FRET Magnet hands off to camera.")
     assert s.full_ok("FRET Magnet") and s.full_ok("Camera") and s.full_ok("the FRET Magnet") and s.prefix_ok("FRET Mag")
