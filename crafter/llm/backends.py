@@ -160,7 +160,8 @@ class CraftLMBackend:
         t_enc = time.perf_counter() - t_enc
         gen = torch.Generator().manual_seed(seed) if seed is not None else None
         try:
-            drafter = make_drafter(speculative or "none", task, block_size, prime=self.tokenizer.encode(requested_lines(prompt)))
+            prime = self.tokenizer.encode(requested_lines(prompt))  # repair: the lines it will rewrite
+            drafter = make_drafter(speculative or "none", task, block_size, prime=prime)
             constraint = self.constraint(task, prompt) if constrain else None
             res = generate_ids(self.model, ids, max_new_tokens, temperature, drafter, gen,
                                guard=DSLLineGuard(self.tokenizer.decode) if guard and not constrain else None,
