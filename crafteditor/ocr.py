@@ -352,9 +352,18 @@ def read_text(rgb: np.ndarray, paints: Paints, config: Config) -> list[TextRun]:
     for x0, y0, x1, y1 in _merge_vertical(rects):
         region = rgb[y0:y1, x0:x1]
         bg = _region_background(region)
-        glyph = _glyph_mask(region, bg)
+        glyph, crossing = _glyph_mask(region, bg)
         for line in _split_lines(glyph):
             jobs.append((bg, _line_crops(region, line, bg), (y0, x0), line, region))
+        if crossing.any():
+            # the line is no part of the text, so it is painted out of the crop (and of the ink
+            # the stroke-width and colour estimates look at) — but where it runs down a glyph's
+            # stem that loses the glyph ('layel's'): both are read, and _dedupe keeps the more
+            # confident reading of the line
+            region = region.copy()
+            region[crossing] = bg
+            for line in _split_lines(glyph):
+                jobs.append((bg, _line_crops(region, line, bg), (y0, x0), line, region))
     # round 1 reads each line at its likeliest angle; round 2 tries the other angles of a
     # rotated line only where round 1 was unsure (most vertical text is read at once)
     first = engine.recognize([job[1][0][0] for job in jobs], latin, REC_WORD_WIDTH)
@@ -450,8 +459,9 @@ def _region_background(region: np.ndarray) -> np.ndarray:
     return np.array([(v >> 16) & 255, (v >> 8) & 255, v & 255], dtype=np.uint8)
 
 
-def _glyph_mask(region: np.ndarray, bg: np.ndarray) -> np.ndarray:
-    """Pixels of glyphs: far enough from the local background, minus strokes that cross the box."""
+def _glyph_mask(region: np.ndarray, bg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Pixels of glyphs: far enough from the local background, minus strokes that cross the box;
+    and the pixels of a vertical line drawn across the glyphs (empty when there is none)."""
     dist = np.linalg.norm(region.astype(np.float32) - bg.astype(np.float32)[None, None, :], axis=2)
     contrast = float(np.percentile(dist, 99.5)) if dist.size else 0.0
     ink = dist > max(30.0, 0.35 * contrast)
@@ -462,20 +472,42 @@ def _glyph_mask(region: np.ndarray, bg: np.ndarray) -> np.ndarray:
     # left whole for the line finder (it had taken the unread 'a' for an arrowhead)
     H, W = ink.shape
     rest = ink & ~mask
+    none = np.zeros_like(ink)
+    if not mask.any() or not rest.any():
+        return mask, none
+    # a line: columns of dropped ink with a vertical run across the box or 2.5 glyphs long (the
+    # detector's box may hold two lines, or the line end in an arrowhead inside it)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    glyph_h = float(np.median(stats[1:, 3]))
+    cols = _longest_runs(rest) >= min(0.9 * H, 2.5 * glyph_h)
+    if not cols.any() or cols.sum() > 4:
+        return mask, none
     lines = np.zeros_like(ink)
-    lines[:, rest.sum(axis=0) >= 0.9 * H] = True
-    if not (lines & rest).any() or lines[0].sum() > 4 or not mask.any():
-        return mask
-    # only glyph-sized pieces on the kept glyphs' line come back (not a frame's corner)
+    lines[:, cols] = True
+    # only glyph-sized pieces the line touched, within the kept glyphs' rows, come back (not a
+    # frame's corner or a box's top, not the arrowhead the line ends in below the label)
     ys = np.flatnonzero(mask.any(axis=1))
-    top, bottom = int(ys[0]), int(ys[-1]) + 1
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(_glyph_components(rest & ~lines).astype(np.uint8),
-                                                        connectivity=8)
+    band = np.zeros_like(ink)
+    band[int(ys[0]):int(ys[-1]) + 1] = True
+    pieces = rest & ~lines & band
+    near = cv2.dilate(lines.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(pieces.astype(np.uint8), connectivity=8)
     for i in range(1, n):
         x, y, cw, ch, _ = stats[i]
-        if y >= top - 1 and y + ch <= bottom + 1 and cw <= 2 * (bottom - top):
-            mask |= lab == i
-    return mask
+        if x > 0 and x + cw < W and ch <= 1.5 * glyph_h and cw <= 2 * glyph_h:
+            piece = lab == i
+            if (piece & near).any():
+                mask |= piece
+    return mask, lines & rest
+
+
+def _longest_runs(mask: np.ndarray) -> np.ndarray:
+    """The longest vertical run of True in each column of ``mask``."""
+    out = np.zeros(mask.shape[1], int)
+    for x in np.flatnonzero(mask.any(axis=0)):
+        edges = np.flatnonzero(np.diff(np.concatenate(([0], mask[:, x].astype(np.int8), [0]))))
+        out[x] = int((edges[1::2] - edges[0::2]).max())
+    return out
 
 
 def _glyph_components(ink: np.ndarray) -> np.ndarray:
