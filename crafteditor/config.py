@@ -44,7 +44,7 @@ class Config:
     ocr: bool = True
     ocr_scripts: OcrScripts = "latin"  # 'latin': Latin/Greek/math symbols only (no CJK look-alikes)
     ocr_min_confidence: float = 0.6
-    ocr_threads: int = 0  # onnxruntime threads; 0: all cores (batch conversion sets 1 per worker)
+    ocr_threads: int = 0  # onnxruntime threads; 0: the cores this process may use (batch sets 1 per worker)
     # shapes, lines, groups
     shapes: bool = True
     edges: bool = True

@@ -74,6 +74,10 @@ class OcrEngine:
 
         from rapidocr_onnxruntime import RapidOCR
 
+        # 0: the cores this process may run on. onnxruntime's own default counts the machine's
+        # cores, so a conversion pinned to one core (taskset, a container's cpuset) ran two
+        # threads on it: 10% more CPU per figure on the bench (0.92 vs 0.83 s)
+        threads = threads or _available_cores()
         logging.getLogger("RapidOCR").setLevel(logging.ERROR)
         kwargs = {"intra_op_num_threads": threads, "inter_op_num_threads": 1} if threads > 0 else {}
         ocr = RapidOCR(**kwargs)
@@ -196,6 +200,15 @@ def _quiet_session(session, threads: int):
         opts.intra_op_num_threads = threads
         opts.inter_op_num_threads = 1
     return ort.InferenceSession(path, sess_options=opts, providers=["CPUExecutionProvider"])
+
+
+def _available_cores() -> int:
+    import os
+
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # not on Linux
+        return max(1, os.cpu_count() or 1)
 
 
 _ENGINES: dict[int, OcrEngine] = {}
