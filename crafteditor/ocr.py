@@ -39,6 +39,12 @@ REC_PAD_WIDTH = 320  # rapidocr pads every recognition crop to this width
 # the bench read the same words with it. Lone glyphs keep the full pad (a '0' padded less
 # read better sideways), and so does the lone-glyph pass (it accepted junk).
 REC_WORD_WIDTH = 96
+# Detector lines of two or three glyphs (tick labels '20', 'yes'; crops 1.1–2× as wide as tall)
+# are padded only to this: they were 89 of the bench's 366 first-round crops and 29% of its
+# recognition, at 320 px each, and read the same at 144. A crop narrower than LONE_GLYPH_ASPECT
+# (one glyph) keeps the full pad: matplotlib's lone '0' tick was lost at 144.
+REC_NARROW_WIDTH = 144
+LONE_GLYPH_ASPECT = 1.1
 REC_BATCH, REC_BATCH_PX = 4, 1600  # recognition batches: crops at most, padded width at most
 SURE_READING = 0.97  # a rotated line read this confidently is not tried at its other angles
 LIGHT_FILL = 200.0  # luminance above which a paint is a fill, never a glyph's colour
@@ -117,13 +123,16 @@ class OcrEngine:
         """Read each BGR line crop: (text, confidence, x centre of each character in crop pixels).
 
         Crops are padded to ``REC_PAD_WIDTH`` like rapidocr does; crops of a word or more
-        (twice as wide as tall) only to ``word_width``: less padding, same readings.
+        (twice as wide as tall) only to ``word_width``, and with a ``word_width`` given, crops of
+        two or three glyphs ('20', 'yes') only to ``REC_NARROW_WIDTH``: less padding, same readings.
         """
         out: list[tuple[str, float, list[float]]] = [("", 0.0, [])] * len(crops)
         if not crops:
             return out
         aspects = [c.shape[1] / max(1, c.shape[0]) for c in crops]
-        padded = [max(a, (word_width if a >= 2 else REC_PAD_WIDTH) / REC_HEIGHT) for a in aspects]
+        narrow = REC_NARROW_WIDTH if word_width != REC_PAD_WIDTH else REC_PAD_WIDTH
+        padded = [max(a, (word_width if a >= 2 else narrow if a >= LONE_GLYPH_ASPECT else REC_PAD_WIDTH) / REC_HEIGHT)
+                  for a in aspects]
         order = [int(i) for i in np.argsort(padded, kind="stable")]
         for idx in _width_batches(order, padded):
             ratio = max(padded[i] for i in idx)
