@@ -166,6 +166,10 @@ def array_to_rgb(arr: np.ndarray, background: str, label: str) -> np.ndarray:
         a = a[:, :, None]
     if a.ndim != 3 or a.shape[2] not in (1, 2, 3, 4):
         raise InputError(f"expected an H×W, H×W×3 or H×W×4 image array, got shape {a.shape}", file=label)
+    if a.dtype == np.uint8 and a.shape[2] in (3, 4) and (a.shape[2] == 3 or (a[:, :, 3] == 255).all()):
+        # 8-bit colour, opaque (most PNGs, every cairo render): already the answer; the float
+        # round trip below gives the same bytes for 0.3 s of a 300 dpi figure's 2 CPU-s
+        return a[:, :, :3].copy()
     a = _to_unit_float(a, label)
     channels = a.shape[2]
     if channels in (2, 4):
