@@ -351,6 +351,12 @@ class _Builder:
             tol = 3 * ln.width + 6
             ends = [self._attach(ln.start, shapes, tol, ln, True), self._attach(ln.end, shapes, tol, ln, False)]
             pts = list(ln.points)
+            for j in (0, 1):
+                if ends[j] is not None and shapes[ends[j]].is_group:
+                    hit = self._node_across_frame(pts, j, shapes, ends[j], tol)
+                    if hit is not None:
+                        ends[j], q = hit
+                        pts = [q] + pts if j == 0 else pts + [q]
             head_start, head_end = ln.head_start is not None, ln.head_end is not None
             kinds = [ln.head_start.kind if head_start else "none", ln.head_end.kind if head_end else "none"]
             # an arrowhead only at the start: flip so the head is at the target end
@@ -432,6 +438,33 @@ class _Builder:
             if best is None or rank < best[0]:
                 best = (rank, i)
         return None if best is None else best[1]
+
+    def _node_across_frame(self, pts: list[tuple[float, float]], j: int, shapes: list[DetectedShape],
+                           gi: int, tol: float) -> tuple[int, tuple[float, float]] | None:
+        """A line end stopped at a group's frame, with a node just beyond it on the line's course:
+        (that node, where the course meets it). The stub between frame and node is a dash or two
+        of a dashed line, too short to be found on its own (examples/encoder_decoder's skip
+        connections ended on the Encoder and Decoder frames, not their conv and up blocks)."""
+        if len(pts) < 2:
+            return None
+        p, q = (pts[0], pts[1]) if j == 0 else (pts[-1], pts[-2])
+        g = shapes[gi]
+        if _frame_distance(p, g) > tol:  # as near as _attach took it to be
+            return None
+        reach = 24 / self.s  # user units: a frame's padding around its members
+        best = None
+        for i, s in enumerate(shapes):
+            if s.is_group or i == gi:
+                continue
+            hit = _ray_box(q, p, (s.x, s.y, s.x + s.w, s.y + s.h))
+            if hit is None:
+                continue
+            d = math.dist(p, hit)
+            # the course goes on from p (not back through the line) to the node's edge
+            ahead = (hit[0] - p[0]) * (p[0] - q[0]) + (hit[1] - p[1]) * (p[1] - q[1]) > 0
+            if ahead and d <= reach and (best is None or d < best[0]):
+                best = (d, i, hit)
+        return None if best is None else (best[1], best[2])
 
     def _snap_ends(self, pts: list[tuple[float, float]], ends: list[DetectedShape | None]) -> list[tuple[float, float]]:
         """Move a line end that stops short of its shape onto the shape's box edge."""
