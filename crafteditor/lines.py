@@ -789,6 +789,28 @@ def _attach_heads(paths: list[LinePath], heads: list[Arrowhead], lw: float, resi
             # a dashed line may stop a whole dash gap short of its head
             if d <= (4 * lw + 5 if p.style != "solid" else 2 * lw + 3):
                 claims.append((d, hi, pi, end))
+    # a dashed line crossing a group's frame stops at the frame, a dash or two short of its head
+    # on the node inside (the frame's stroke took the dash in between): a head no end is near
+    # goes to a free end it lies straight ahead of, within reach (ranked after the near claims)
+    near_heads = {hi for _, hi, _, _ in claims}
+    reach = 16 * lw + 10
+    for hi, h in enumerate(heads):
+        if hi in near_heads or not len(h.pixels):
+            continue
+        centre, radius = _disc(h.pixels)
+        for pi, p in enumerate(paths):
+            if p.style == "solid":
+                continue
+            for end in (0, 1):
+                pts = p.points if end == 1 else p.points[::-1]
+                d = _end_direction(pts, 3 * lw + 6) if len(pts) >= 2 else None
+                if d is None:
+                    continue
+                b = pts[-1]
+                v = (centre[0] - b[0], centre[1] - b[1])
+                along = v[0] * d[0] + v[1] * d[1]
+                if 0 < along - radius <= reach and abs(v[0] * d[1] - v[1] * d[0]) <= 2 * lw + 2:
+                    claims.append((1e6 + along, hi, pi, end))
     taken_heads: set[int] = set()
     taken_ends: set[tuple[int, int]] = set()
     for d, hi, pi, end in sorted(claims):
