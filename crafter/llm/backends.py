@@ -135,7 +135,7 @@ class CraftLMBackend:
         except (FileNotFoundError, ValueError) as exc:
             raise ModelError(f"cannot load CraftLM: {exc}") from exc
         if self.model.cfg.encoder_dim:
-            self.encode("", [])  # load the brief encoder now: a broken install fails here, not mid-request
+            self._brief_encoder()  # loaded now: a broken install fails here, not mid-request
         if self.tokenizer.vocab_size != self.model.cfg.vocab_size:
             raise ModelError(f"{self.weights}: tokenizer ({self.tokenizer.vocab_size}) and model "
                              f"({self.model.cfg.vocab_size}) vocabularies differ")
@@ -181,10 +181,14 @@ class CraftLMBackend:
         """The brief encoder's states of the prompt tokens, for a model trained with them (else None)."""
         if not self.model.cfg.encoder_dim:
             return None
+        return self._brief_encoder().features([prompt], [offsets])[0]
+
+    @staticmethod
+    def _brief_encoder():
         from crafter.llm.encoder import EncoderError, shared_encoder
 
         try:
-            return shared_encoder().features([prompt], [offsets])[0]
+            return shared_encoder()
         except EncoderError as exc:
             raise ModelError(f"cannot load CraftLM's brief encoder: {exc}") from exc
 

@@ -287,14 +287,15 @@ class DSLConstraint:
             self.spec_words = {"field": self.columns, "type": _TYPES, "mark": frozenset(SUPPORTED_MARKS)}
 
     def _read_repair_prompt(self, prompt: str) -> None:
-        fig = prompt.split("<|repair|>", 1)[-1].split("<|issue|>", 1)[0]
+        from crafter.llm.prompts import repair_parts
+
+        fig, _, ids = repair_parts(prompt)
         for line in fig.splitlines():
             parts = line.split()
             if len(parts) >= 2:
                 self.figure_kinds[parts[0]] = parts[1]
                 # attributes the component already has (a pinned box, a stroke…) may be kept as they are
                 self.kept_attrs[parts[0]] = {k: (v,) for k, v in _ATTR.findall(line)}
-        ids = prompt.split("<|ids|>", 1)[-1].split("<|out|>", 1)[0].split()
         self.requested = tuple(i for i in ids if i in self.figure_kinds) or tuple(ids)
 
     # ---- the interface the engine uses ------------------------------------------

@@ -28,8 +28,8 @@ phrasing and vocabulary never seen in training.
 
 from __future__ import annotations
 
-import json
 import functools
+import json
 import random
 import zlib
 from dataclasses import dataclass, field
@@ -762,12 +762,12 @@ def english_verbs() -> tuple[str, ...]:
     phrasings and labels (in all the forms the corpus writes). A small list of verbs lets the model
     learn them by heart, and then a verb it never saw reads as part of a name ("Compiler ships");
     thousands of them teach it to find the verb from the sentence, which the encoder can read."""
-    try:
-        from crafter.llm.encoder import model_path
+    from crafter.llm.encoder import EncoderError, model_path
 
+    try:
         words = {w for w in (model_path() / "vocab.txt").read_text(encoding="utf-8").split()
                  if w.isascii() and w.isalpha() and w.islower()}
-    except Exception:  # the encoder package is a dependency; without it the corpus keeps its own verbs
+    except (EncoderError, OSError):  # the encoder package is a dependency; without it, the corpus's own verbs
         return ()
     names = {w.lower() for w in HEADS + MODIFIERS} | _FORBIDDEN
     out = []
@@ -779,6 +779,8 @@ def english_verbs() -> tuple[str, ...]:
             continue
         out.append(w)
     return tuple(out)
+
+
 _GENERIC_NOUNS = _allowed(GENERIC_NOUNS)
 PARTICLES, OBJECTS, ADVERBS = _allowed(PARTICLES), _allowed(OBJECTS), _allowed(ADVERBS)
 GENERIC_SENTENCES, STEP_WORDS, CAPTION_WORDS = _allowed(GENERIC_SENTENCES), _allowed(STEP_WORDS), _allowed(CAPTION_WORDS)

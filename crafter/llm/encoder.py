@@ -29,7 +29,7 @@ from pathlib import Path
 
 import torch
 
-from crafter.llm.prompts import CHART, IDS, ISSUE, OUT, PLAN, REPAIR
+from crafter.llm.prompts import english_span
 
 ENCODER_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 ENCODER_DIM = 384
@@ -68,21 +68,6 @@ def check_weights(directory: Path) -> Path:
     if not _verified(str(f), st.st_size, st.st_mtime):
         raise EncoderError(f"{f} is not the pinned {ENCODER_NAME} release (sha256 {ENCODER_SHA256[:12]}… expected)")
     return f
-
-
-_SECTIONS = {PLAN: (PLAN, OUT), CHART: (CHART, OUT), REPAIR: (ISSUE, IDS)}
-
-
-def english_span(prompt: str) -> tuple[int, int]:
-    """Character span of the prompt's natural-language part (see the module doc)."""
-    for marker, (start, end) in _SECTIONS.items():
-        if prompt.startswith(marker):
-            a = prompt.find(start)
-            b = prompt.find(end, a + len(start))
-            if a < 0 or b < 0:
-                break
-            return a + len(start), b
-    return 0, 0
 
 
 class BriefEncoder:
@@ -126,6 +111,7 @@ class BriefEncoder:
         out = [torch.zeros(len(o), self.dim) for o in offsets]
         if not windows:
             return out
+        count = [torch.zeros(len(o), 1) for o in offsets]  # pieces each token overlaps, over all windows
         cls, sep, pad = self.tokenizer.cls_token_id, self.tokenizer.sep_token_id, self.tokenizer.pad_token_id
         order = sorted(range(len(windows)), key=lambda w: len(windows[w][1]))  # similar lengths batch together
         for chunk in (order[k : k + 32] for k in range(0, len(order), 32)):
@@ -139,18 +125,26 @@ class BriefEncoder:
             states = self.model(input_ids=ids.to(device), attention_mask=att.to(device)).last_hidden_state.float().cpu()
             for r, w in enumerate(chunk):
                 i, _, spans = windows[w]
-                out[i] += _align(offsets[i], spans, states[r, 1 : 1 + len(spans)])
-        return out
+                total, n = _overlap_sums(offsets[i], spans, states[r, 1 : 1 + len(spans)])
+                out[i] += total
+                count[i] += n
+        return [o / c.clamp_min(1.0) for o, c in zip(out, count)]
+
+
+def _overlap_sums(tok_spans: list[tuple[int, int]], piece_spans: list[tuple[int, int]],
+                  states: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """``([T, D], [T, 1])``: for each token span, the sum of the states of the pieces whose spans
+    overlap it, and how many they are (a word cut by a window boundary is averaged over both)."""
+    t = torch.tensor(tok_spans, dtype=torch.long).reshape(-1, 2)
+    p = torch.tensor(piece_spans, dtype=torch.long).reshape(-1, 2)
+    overlap = ((t[:, None, 0] < p[None, :, 1]) & (p[None, :, 0] < t[:, None, 1])).float()  # [T, P]
+    return overlap @ states, overlap.sum(1, keepdim=True)
 
 
 def _align(tok_spans: list[tuple[int, int]], piece_spans: list[tuple[int, int]], states: torch.Tensor) -> torch.Tensor:
     """``[T, D]``: for each token span, the mean of the states of the pieces whose spans overlap it."""
-    t = torch.tensor(tok_spans, dtype=torch.long).reshape(-1, 2)
-    p = torch.tensor(piece_spans, dtype=torch.long).reshape(-1, 2)
-    overlap = (t[:, None, 0] < p[None, :, 1]) & (p[None, :, 0] < t[:, None, 1])  # [T, P]
-    w = overlap.float()
-    w = w / w.sum(1, keepdim=True).clamp_min(1.0)
-    return w @ states
+    total, n = _overlap_sums(tok_spans, piece_spans, states)
+    return total / n.clamp_min(1.0)
 
 
 _shared: BriefEncoder | None = None
@@ -162,5 +156,3 @@ def shared_encoder() -> BriefEncoder:
     if _shared is None:
         _shared = BriefEncoder()
     return _shared
-
-

@@ -42,6 +42,14 @@ def repair_prompt(dsl: str, instruction: str, component_ids: list[str]) -> str:
     return f"{REPAIR}{clean(dsl)}{ISSUE}{clean(instruction)}{IDS}{' '.join(component_ids)}{OUT}"
 
 
+def repair_parts(prompt: str) -> tuple[str, str, list[str]]:
+    """A repair prompt's figure DSL, instruction and requested ids (the inverse of :func:`repair_prompt`)."""
+    body = prompt[len(REPAIR):] if prompt.startswith(REPAIR) else prompt
+    figure, _, rest = body.partition(ISSUE)
+    instruction, _, ids = rest.rpartition(IDS) if IDS in rest else (rest, "", "")
+    return figure, instruction, ids.split(OUT, 1)[0].split()
+
+
 def requested_lines(prompt: str) -> str:
     """A repair prompt's requested components as the figure has them now, one line each (else "").
 
@@ -49,10 +57,25 @@ def requested_lines(prompt: str) -> str:
     n-gram drafter proposes first (:class:`crafter.llm.engine.NgramDrafter`'s ``prime``)."""
     if not prompt.startswith(REPAIR) or IDS not in prompt:
         return ""
-    figure = prompt[len(REPAIR):].split(ISSUE, 1)[0]
-    wanted = prompt.rsplit(IDS, 1)[-1].split(OUT, 1)[0].split()
+    figure, _, wanted = repair_parts(prompt)
     lines = {ln.split(maxsplit=1)[0]: ln for ln in figure.splitlines() if ln.strip()}
     return "".join(lines[i] + "\n" for i in wanted if i in lines)
+
+
+_ENGLISH = {PLAN: (PLAN, OUT), CHART: (CHART, OUT), REPAIR: (ISSUE, IDS)}
+
+
+def english_span(prompt: str) -> tuple[int, int]:
+    """Character span of a prompt's natural-language part: the brief (plan), the schema line and
+    the request (chart), the instruction (repair); ``(0, 0)`` for anything else."""
+    for marker, (start, end) in _ENGLISH.items():
+        if prompt.startswith(marker):
+            a = prompt.find(start)
+            b = prompt.find(end, a + len(start))
+            if a < 0 or b < 0:
+                break
+            return a + len(start), b
+    return 0, 0
 
 
 def task_of(prompt: str) -> str:
