@@ -124,6 +124,8 @@ class CraftLMBackend:
         import torch
 
         from crafter.llm.model import CraftLM
+        from crafter.llm.names import FILE as NAMES_FILE
+        from crafter.llm.names import NameReader
         from crafter.llm.tokenizer import CraftTokenizer
 
         self.weights = Path(weights) if weights else WEIGHTS_DIR
@@ -136,6 +138,12 @@ class CraftLMBackend:
             raise ModelError(f"cannot load CraftLM: {exc}") from exc
         if self.model.cfg.encoder_dim:
             self._brief_encoder()  # loaded now: a broken install fails here, not mid-request
+        self.names = None  # the name head (crafter.llm.names), where these weights have one
+        if (self.weights / NAMES_FILE).exists():
+            try:
+                self.names = NameReader(self.weights, self._brief_encoder())
+            except ValueError as exc:
+                raise ModelError(f"cannot load CraftLM: {exc}") from exc
         if self.tokenizer.vocab_size != self.model.cfg.vocab_size:
             raise ModelError(f"{self.weights}: tokenizer ({self.tokenizer.vocab_size}) and model "
                              f"({self.model.cfg.vocab_size}) vocabularies differ")
@@ -162,7 +170,10 @@ class CraftLMBackend:
         try:
             prime = self.tokenizer.encode(requested_lines(prompt))  # repair: the lines it will rewrite
             drafter = make_drafter(speculative or "none", task, block_size, prime=prime)
-            constraint = self.constraint(task, prompt) if constrain else None
+            t_names = time.perf_counter()
+            names = self.names.names(prompt) if constrain and task == "plan" and self.names else None
+            t_names = time.perf_counter() - t_names
+            constraint = self.constraint(task, prompt, names) if constrain else None
             res = generate_ids(self.model, ids, max_new_tokens, temperature, drafter, gen,
                                guard=DSLLineGuard(self.tokenizer.decode) if guard and not constrain else None,
                                constraint=constraint, prompt_enc=enc)
@@ -172,6 +183,8 @@ class CraftLMBackend:
                  **res.stats()}
         if enc is not None:
             stats["encode_seconds"] = round(t_enc, 4)
+        if names is not None:
+            stats["names_seconds"] = round(t_names, 4)
         text = self.tokenizer.decode(res.ids)
         if res.stopped in ("constraint", "length") and constrain:
             text = text[: text.rfind("\n") + 1]  # drop a statement cut short
@@ -192,13 +205,14 @@ class CraftLMBackend:
         except EncoderError as exc:
             raise ModelError(f"cannot load CraftLM's brief encoder: {exc}") from exc
 
-    def constraint(self, task: str, prompt: str):
-        """The decoding constraint for ``task`` and the full model ``prompt``."""
+    def constraint(self, task: str, prompt: str, names: dict | None = None):
+        """The decoding constraint for ``task`` and the full model ``prompt`` (``names``: the name
+        head's reading of a plan brief)."""
         from crafter.llm.constrain import DSLConstraint, token_bytes
 
         if getattr(self, "_token_bytes", None) is None:
             self._token_bytes = token_bytes(self.tokenizer)
-        return DSLConstraint(task, prompt, self._token_bytes, self.tokenizer.eos_id)
+        return DSLConstraint(task, prompt, self._token_bytes, self.tokenizer.eos_id, names)
 
 
 # ---------------------------------------------------------------------------------

@@ -123,6 +123,9 @@ class Spans:
                     j = self.next_end[j + 1]
         return False
 
+    def has_unused(self, used: frozenset) -> bool:
+        return True  # (a brief's spans are never all taken)
+
     @staticmethod
     def _variants(s: str) -> tuple[str, ...]:
         """``s`` and ``s`` with its first letter's case flipped."""
@@ -146,6 +149,23 @@ class Spans:
             return False
         m = self._NEXT_WORD.match(self.text, end)
         return bool(m) and m.group(1)[:1].isupper() and m.group(1).lower() not in _NAME_BREAKS
+
+
+class Names:
+    """Labels must be one of ``names`` (spans of the brief the name head tagged, as written), the
+    first letter's case free as in :class:`Spans`: the same two questions, a smaller answer set."""
+
+    def __init__(self, names) -> None:
+        self.names = tuple(dict.fromkeys(v for n in names for v in Spans._variants(n)))
+
+    def prefix_ok(self, s: str, used: frozenset = frozenset()) -> bool:
+        return any(n.startswith(s) and n.lower() not in used for n in self.names)
+
+    def full_ok(self, s: str) -> bool:
+        return s in self.names
+
+    def has_unused(self, used: frozenset) -> bool:
+        return any(n.lower() not in used for n in self.names)
 
 
 def token_bytes(tokenizer) -> list[bytes]:
@@ -188,10 +208,13 @@ class Committed:
 
     lines: int = 0
     nodes: tuple[str, ...] = ()  # node ids defined by the answer, in order
+    node_labels: tuple[str, ...] = ()  # their lower-case labels, in the same order
     labels: frozenset = frozenset()  # lower-case node labels used
     edges: frozenset = frozenset()  # (source, target) pairs
     counts: tuple[int, int, int] = (0, 0, 0)  # nodes, edges, groups written
     written: frozenset = frozenset()  # ids written (repair: each requested id once)
+    grouped: frozenset = frozenset()  # plan: nodes already in a group (a node sits in one group)
+    group_labels: frozenset = frozenset()  # plan: lower-case group labels used
 
 
 @dataclass(frozen=True, eq=False)  # compared and hashed by identity: the memo below is keyed on it
@@ -260,17 +283,32 @@ class Statement:
     label: str | None = None
     source: str | None = None
     target: str | None = None
+    members: tuple[str, ...] = ()
 
 
 class DSLConstraint:
     """The valid answers for one task and prompt. ``tokenizer`` supplies the token bytes."""
 
-    def __init__(self, task: str, prompt: str, token_bytes: list[bytes], eos_id: int) -> None:
+    def __init__(self, task: str, prompt: str, token_bytes: list[bytes], eos_id: int,
+                 names: dict[str, list[str]] | None = None) -> None:
+        """names (plan): the name head's reading of the brief (:mod:`crafter.llm.names`); node labels
+        must be its node names and group labels its group names, where it found at least two
+        nodes (and one group), else any span of the brief."""
         self.task = task
         self.token_bytes = token_bytes
         self.eos_id = eos_id
         text = _MARKER.sub("\n", prompt)
         self.spans = Spans(text)
+        # plan with a name head: what labels may be, by kind (else any span of the brief)
+        self.node_names = self.group_names = self.edge_labels = self.titles = self.spans
+        self.links: frozenset | None = None  # plan: the name head's links (lower-case label pairs), if any
+        if task == "plan" and names and len(names.get("node", ())) >= 2:
+            self.node_names = Names(names["node"])
+            self.group_names = Names(names.get("group") or ())  # none read: no group
+            self.edge_labels = Names(names.get("label") or ())  # none read: edges without labels
+            if names.get("title"):
+                self.titles = Names(names["title"])
+            self.links = frozenset(map(tuple, names.get("links") or ())) or None
         self.wide_chars = sorted({c for c in text if ord(c) > 127})
         self._memo: dict[tuple[State, int], State | None] = {}
         self.figure_kinds: dict[str, str] = {}  # repair: the figure's ids -> kinds
@@ -310,7 +348,8 @@ class DSLConstraint:
         if self.task == "repair":
             return set(self.requested) <= d.written
         if self.task == "plan":
-            return d.counts[0] > 0
+            # where the name head read links, every link between written nodes is written first
+            return d.counts[0] > 0 and (self.links is None or not self._link_options(d))
         return True
 
     def must_end(self, st: State) -> bool:
@@ -368,15 +407,28 @@ class DSLConstraint:
         """Ids a new line may start with -> the kind they must be."""
         if self.task == "plan":
             n, e, g = done.counts
-            out = {f"n{n + 1}": "node"}
-            if n >= 1:
+            out = {f"n{n + 1}": "node"} if self.node_names.has_unused(done.labels) else {}
+            if n >= 1 and len(done.grouped) < n and self.group_names.has_unused(done.group_labels):
                 out[f"g{g + 1}"] = "group"
-            if n >= 2:
+            if n >= 2 and self._link_options(done):
                 out[f"e{e + 1}"] = "edge"
             return out
         if self.task == "chart":
             return {} if done.written else {"c1": "chart"}
         return {i: self.figure_kinds.get(i, "") for i in self.requested if i not in done.written}
+
+    def _link_options(self, done: Committed) -> dict[str, list[str]]:
+        """Edge sources -> the targets an edge from them may name: any other node not yet joined,
+        or, where the name head read links, the nodes it links to (by label)."""
+        nodes = self._node_ids(done)
+        repair = self.task == "repair"
+        out: dict[str, list[str]] = {}
+        for i, src in enumerate(nodes):
+            tgts = [n for j, n in enumerate(nodes) if n != src and (repair or (src, n) not in done.edges)
+                    and (self.links is None or (done.node_labels[i], done.node_labels[j]) in self.links)]
+            if tgts:
+                out[src] = tgts
+        return out
 
     def _node_ids(self, done: Committed) -> tuple[str, ...]:
         if self.task == "repair":
@@ -402,7 +454,7 @@ class DSLConstraint:
         head = ln.choice(starts)
         if head == "figure":
             ln.lit(" ")
-            title = ln.string(self.spans.prefix_ok, self.spans.full_ok)
+            title = ln.string(self.titles.prefix_ok, self.titles.full_ok)
             return self._close(ln, Statement("figure", "figure", title), {})
         kind = ids[head]
         ln.lit(" ")
@@ -438,38 +490,45 @@ class DSLConstraint:
         ln.lit(" ")
         used = done.labels if self.task != "repair" else frozenset()
 
-        def full(s: str) -> bool:
-            return self.spans.full_ok(s) and s.lower() not in used
+        spans = self.node_names
 
-        label = ln.string(lambda p: self.spans.prefix_ok(p, used), full)
+        def full(s: str) -> bool:
+            return spans.full_ok(s) and s.lower() not in used
+
+        label = ln.string(lambda p: spans.prefix_ok(p, used), full)
         return self._close(ln, Statement(nid, "node", label),
                            {**self.kept_attrs.get(nid, {}), "shape": SHAPES, "fill": "colour", "bold": ("true", "false")})
 
     def _edge(self, ln: _Line, eid: str, done: Committed):
         ln.lit(" ")
-        nodes = self._node_ids(done)
-        src = ln.choice(nodes)
+        options = self._link_options(done)
+        src = ln.choice(list(options))
         ln.lit(" ")
         ln.choice(ARROWS if self.task == "repair" else ("->",))
         ln.lit(" ")
-        tgt = ln.choice([n for n in nodes if n != src and (self.task == "repair" or (src, n) not in done.edges)])
+        tgt = ln.choice(options[src])
         stmt = Statement(eid, "edge", None, src, tgt)
         if ln.rest().startswith(' "'):
             ln.i += 1
-            stmt.label = ln.string(self.spans.prefix_ok, self.spans.full_ok)
+            stmt.label = ln.string(self.edge_labels.prefix_ok, self.edge_labels.full_ok)
         return self._close(ln, stmt, {**self.kept_attrs.get(eid, {}), "style": DASH_STYLES})
 
     def _group(self, ln: _Line, gid: str, done: Committed):
         ln.lit(" ")
-        label = ln.string(self.spans.prefix_ok, self.spans.full_ok)
+        used = done.group_labels
+
+        def full(s: str) -> bool:
+            return self.group_names.full_ok(s) and s.lower() not in used
+
+        label = ln.string(lambda p: self.group_names.prefix_ok(p, used), full)
         ln.lit(" [")
         nodes = self._node_ids(done)
         members: list[str] = []
         while True:
-            members.append(ln.choice([x for x in nodes if x not in members]))
+            members.append(ln.choice([x for x in nodes if x not in members and x not in done.grouped]))
             if ln.rest().startswith("]"):
                 ln.i += 1
-                return self._close(ln, Statement(gid, "group", label), {})
+                return self._close(ln, Statement(gid, "group", label, members=tuple(members)), {})
             ln.lit(", ")
 
     def _chart(self, ln: _Line, cid: str):
@@ -527,11 +586,14 @@ class DSLConstraint:
         n, e, g = done.counts
         if stmt.kind == "node":
             return replace(done, lines=done.lines + 1, nodes=done.nodes + (stmt.id,),
+                           node_labels=done.node_labels + (stmt.label.lower(),),
                            labels=done.labels | {stmt.label.lower()}, counts=(n + 1, e, g),
                            written=done.written | {stmt.id})
         if stmt.kind == "edge":
             return replace(done, lines=done.lines + 1, edges=done.edges | {(stmt.source, stmt.target)},
                            counts=(n, e + 1, g), written=done.written | {stmt.id})
         if stmt.kind == "group":
-            return replace(done, lines=done.lines + 1, counts=(n, e, g + 1), written=done.written | {stmt.id})
+            return replace(done, lines=done.lines + 1, counts=(n, e, g + 1), written=done.written | {stmt.id},
+                           grouped=done.grouped | set(stmt.members),
+                           group_labels=done.group_labels | {(stmt.label or "").lower()})
         return replace(done, lines=done.lines + 1, written=done.written | {stmt.id})

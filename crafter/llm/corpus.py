@@ -108,19 +108,27 @@ def vocab_for(split: str) -> Vocab:
 
 
 def make_label(rng: random.Random, vocab: Vocab, used: set[str]) -> str:
+    english = english_name_words() if vocab.pseudo else ()
+
+    def modifier() -> str:
+        return rng.choice(english) if english and rng.random() < 0.25 else rng.choice(vocab.modifiers)
+
     for _ in range(50):
-        if vocab.pseudo and rng.random() < 0.5:
+        r = rng.random() if vocab.pseudo else 1.0  # (the held-out split draws as it always did)
+        if vocab.pseudo and r < 0.3:
             head = _pseudo_word(rng)
+        elif english and r < 0.5:
+            head = rng.choice(english)
         else:
             head = rng.choice(vocab.heads)
         words = [head]
         r = rng.random()
         if r < 0.45:
-            words.insert(0, rng.choice(vocab.modifiers))
+            words.insert(0, modifier())
         elif r < 0.6:
             words.insert(0, rng.choice(vocab.acronyms))
         elif r < 0.7:
-            words = [rng.choice(vocab.modifiers), rng.choice(vocab.modifiers), head]
+            words = [modifier(), modifier(), head]
         elif r < 0.75:
             words.append(str(rng.randint(1, 12)))
         case = rng.random()
@@ -268,6 +276,20 @@ GENERIC_SENTENCES = ["We describe the {n} below.", "Our {n} is shown here.", "Th
                      "Please make a clean {n}.", "The {n} needs to fit one column.", "Keep the {n} simple.",
                      "This {n} is new.", "Our team drew the {n} by hand first.", "Make it look tidy.",
                      "Nothing else matters here.", "It runs every hour.", "All parts are open source."]
+FILLER_NOUNS = """approach method system design work project idea plan study figure diagram sketch
+picture layout draft version report poster talk slide thesis chapter appendix experiment trial run
+batch dataset benchmark budget week month year hour minute team lab group reviewer student cost
+memory speed accuracy quality hardware server cluster laptop code script notebook result number
+time effort detail part piece page column space money power energy""".split()
+FILLER_SUBJECTS = ["It", "This", "That", "Everything", "The whole thing", "Each part", "All of it", "Nothing",
+                   "We", "Our team", "They", "Most of it"]
+FILLER_COUNTS = ["two", "three", "four", "five", "six", "several", "many", "a few", "12", "40", "100"]
+FILLER_FRAMES = ["{S} got {Ved} on {k} {ns}.", "{S} {Vs} plenty of {n}.", "{S} {Vs} the {n}.", "{S} {Vs} {k} {ns}.",
+                 "{S} {Vs} our {n} each {m}.", "Can we {V} this for the {n}?", "Shall we {V} it for our {n}?",
+                 "Might we {V} the {n} for the {m}?", "Please {V} this for a {n}.", "{S} took {k} {ns}.",
+                 "{S} {Vs} well on the {n}.", "{S} got {Ved} by the {n}.", "{S} is {Ved} for the {m}.",
+                 "We {V} it each {n}.", "{S} {Vs} less {n} than before.", "Is it possible to {V} the {n}?",
+                 "Will it {V} the {m}?", "{S} were {Ved} with {k} {ns}."]
 STEP_WORDS = ["Step", "Phase", "Part", "Level", "Item", "Task", "Move"]
 STEP_SEPS = [": ", " - ", " – ", ". ", ") ", "] ", " = ", " | "]
 BULLET_GLYPHS = ["- ", "* ", "+ ", "o ", "> ", "· ", "▪ ", "– ", "‣ ", "◦ ", "> ", "-- ", "# "]
@@ -331,8 +353,18 @@ def invented_link(rng: random.Random, kind: str) -> str:
 
 
 def invented_sentence(rng: random.Random) -> str:
-    """An opener or filler sentence that names no component."""
-    return rng.choice(GENERIC_SENTENCES).format(n=rng.choice(_GENERIC_NOUNS))
+    """An opener or filler sentence that names no component: a listed one, or one built from a
+    pronoun subject, an English verb and generic nouns ("It was rated on four batches.", "Could you
+    draft this for the report?"), so that a sentence about the figure rather than in it reads as
+    such whatever its words."""
+    if rng.random() < 0.5:
+        return rng.choice(GENERIC_SENTENCES).format(n=rng.choice(_GENERIC_NOUNS))
+    v = _invented_verb(rng)
+    n, m = rng.choice(_FILLER_NOUNS), rng.choice(_FILLER_NOUNS)
+    plural = n + ("es" if n.endswith(("s", "sh", "ch", "x")) else "s")
+    frame = rng.choice(FILLER_FRAMES)
+    return frame.format(S=rng.choice(FILLER_SUBJECTS), V=v, Vs=_third(v), Ved=_participle(v), n=n, ns=plural, m=m,
+                        k=rng.choice(FILLER_COUNTS))
 
 
 def invented_step(rng: random.Random) -> str:
@@ -351,8 +383,11 @@ def invented_caption(rng: random.Random) -> str:
 
 
 def invented_group(rng: random.Random) -> str:
-    if rng.random() < 0.3:
+    r = rng.random()
+    if r < 0.3:
         return rng.choice(_GROUP_IMPERATIVES) + " {m} " + rng.choice(_GROUP_NAMINGS) + " {g}"
+    if r < 0.5:  # any English verb as the imperative ("Ring A, B and C and label it G")
+        return _invented_verb(rng) + " {m} " + rng.choice(_GROUP_NAMINGS + _VERB_GROUP_NAMINGS) + " {g}"
     return "{m} " + rng.choice(GROUP_VERBS) + " " + rng.choice(GROUP_PREPS) + " {g}"
 
 
@@ -781,9 +816,41 @@ def english_verbs() -> tuple[str, ...]:
     return tuple(out)
 
 
+_NAME_SUFFIXES = ("tion", "ment", "ity", "ness", "er", "or", "ist", "ism", "ure", "ance", "ence", "ogy", "graph",
+                  "scope", "meter", "ase", "ide", "ine", "ium", "al", "ic", "ous", "ive", "ary", "ar", "on", "um", "us")
+_NOT_NAME_WORDS = set("""hence outside inside various whether together never other either neither rather however
+after over under ever upon within whose another further later earlier sooner whatever wherever moreover
+thereafter therefore nevertheless otherwise anymore thus unless once""".split())
+
+
+@functools.lru_cache(maxsize=1)
+def english_name_words() -> tuple[str, ...]:
+    """Nouns and adjectives of English at large for training names ("kinetic", "turbulence", "abolition"):
+    whole words of the brief encoder's vocabulary with a noun or adjective ending, minus verbs, the
+    corpus's own phrasing words and every held-out word. Names built only from a fixed vocabulary
+    (and letter soup) taught the name head that an unseen real word ends a name ("Ionic" /
+    "Resonator")."""
+    from crafter.llm.encoder import EncoderError, model_path
+
+    try:
+        words = {w for w in (model_path() / "vocab.txt").read_text(encoding="utf-8").split()
+                 if w.isascii() and w.isalpha() and w.islower() and 4 <= len(w) <= 12}
+    except (EncoderError, OSError):
+        return ()
+    verbs = set(english_verbs()) | set(VERBS)
+    verb_forms = verbs | {_third(v) for v in verbs} | {_participle(v) for v in verbs}
+    phrasing = set().union(*(_words(f["train"]) | _words(f["heldout"]) for f in _FAMILIES))
+    bad = _FORBIDDEN | verb_forms | phrasing | _NOT_NAME_WORDS | {w.lower() for w in HEADS + MODIFIERS}
+    return tuple(sorted(w for w in words if w.endswith(_NAME_SUFFIXES) and w not in bad))
+
+
 _GENERIC_NOUNS = _allowed(GENERIC_NOUNS)
+_FILLER_NOUNS = [n for n in FILLER_NOUNS if not {n, n + "s", n + "es"} & _FORBIDDEN]
+FILLER_SUBJECTS, FILLER_COUNTS, FILLER_FRAMES = (_allowed(FILLER_SUBJECTS), _allowed(FILLER_COUNTS),
+                                                 _allowed(FILLER_FRAMES))
 PARTICLES, OBJECTS, ADVERBS = _allowed(PARTICLES), _allowed(OBJECTS), _allowed(ADVERBS)
 GENERIC_SENTENCES, STEP_WORDS, CAPTION_WORDS = _allowed(GENERIC_SENTENCES), _allowed(STEP_WORDS), _allowed(CAPTION_WORDS)
 GROUP_PREPS, GROUP_VERBS = _allowed(GROUP_PREPS), _allowed(GROUP_VERBS)
 _MODALS, _OPTIONAL_ADVERBS, _DASHED_NOTES = _allowed(MODALS), _allowed(OPTIONAL_ADVERBS), _allowed(DASHED_NOTES)
 _GROUP_IMPERATIVES, _GROUP_NAMINGS = _allowed(GROUP_IMPERATIVES), _allowed(GROUP_NAMINGS)
+_VERB_GROUP_NAMINGS = _allowed(["and name it", "and title it", "and label the box", "with the heading", "and name the box"])

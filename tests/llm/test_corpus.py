@@ -64,3 +64,25 @@ def test_invented_links_draw_on_english_verbs_but_never_a_held_out_word():
     assert not {f for v in verbs for f in (v, _third(v), _participle(v))} & _FORBIDDEN
     assert not {"supply", "drive", "ship", "activate", "relay"} & set(verbs)  # held-out phrasings' verbs
     assert {"observe", "provide", "implement"} <= set(verbs)
+
+
+def test_training_names_draw_on_english_content_words_never_held_out_ones():
+    from crafter.llm.corpus import _FORBIDDEN, english_name_words, english_verbs
+
+    words = english_name_words()
+    assert len(words) > 2000 and {"kinetic", "turbulence"} <= set(words)
+    assert not set(words) & _FORBIDDEN and not set(words) & set(english_verbs())
+    assert not {"however", "together", "under", "ionic"} & set(words)  # function words; a held-out modifier
+    labels = " ".join(e.target for e in make_corpus(300, "train", seed=9, task="plan")).lower()
+    assert len(set(re.findall(r"[a-z]+", labels)) & set(words)) > 100
+
+
+def test_the_held_out_split_is_what_it_was():
+    """The benchmark's prompts may not move when the training corpus grows."""
+    import hashlib
+
+    digest = hashlib.md5(repr([(e.prompt, e.target) for e in held_out_set(40, 0)]).encode()).hexdigest()
+    assert digest == HELD_OUT_DIGEST
+
+
+HELD_OUT_DIGEST = "8dd7099a1007aed9664134e8176cdf6b"  # held_out_set(40, 0) since the stage-7 weights

@@ -1,0 +1,120 @@
+"""The name head: gold tags from a target, spans from tags, the constraint it narrows, and the
+shipped head reading briefs it never saw."""
+
+import pytest
+import torch
+
+from crafter.llm.constrain import DSLConstraint, token_bytes
+from crafter.llm.names import (FILE, TAGS, NameReader, NamesConfig, NameTagger, candidate_pairs, decode_tags,
+                               gold_tags, link_targets, mentions, sentence_ids, words)
+from crafter.llm.prompts import plan_prompt
+
+BRIEF = plan_prompt('A DRAM Camera supplies the FRET Magnet. The FRET Magnet hands off to camera, '
+                    'labelled "frames".\nFigure title: Overview of the FRET Magnet rig')
+TARGET = ('figure "Overview of the FRET Magnet rig"\nn1 node "DRAM Camera"\nn2 node "FRET Magnet"\n'
+          'n3 node "camera"\ne1 edge n1 -> n2\ne2 edge n2 -> n3 "frames"\n')
+
+
+def _tagged(prompt, tags, spans):
+    return [(prompt[s:e], TAGS[t]) for (s, e), t in zip(spans, tags) if t]
+
+
+def test_gold_tags_take_longest_labels_first_and_the_title_before_names():
+    spans = words(BRIEF)
+    tags = gold_tags(BRIEF, TARGET, spans)
+    got = _tagged(BRIEF, tags, spans)
+    assert got[:4] == [("DRAM", "B-node"), ("Camera", "I-node"), ("FRET", "B-node"), ("Magnet", "I-node")]
+    assert ("camera", "B-node") in got and ("frames", "B-label") in got
+    # the node named inside the title is the title there
+    assert got[-6:] == [("Overview", "B-title"), ("of", "I-title"), ("the", "I-title"), ("FRET", "I-title"),
+                        ("Magnet", "I-title"), ("rig", "I-title")]
+    names = decode_tags(BRIEF, spans, tags)
+    assert names["node"] == ["DRAM Camera", "FRET Magnet", "camera"]
+    assert names["label"] == ["frames"] and names["title"] == ["Overview of the FRET Magnet rig"]
+
+
+def test_a_name_stops_at_a_comma_and_a_line_break():
+    p = plan_prompt("Encoder, Decoder\nCritic")
+    spans = words(p)
+    node_b, node_i = TAGS.index("B-node"), TAGS.index("I-node")
+    assert decode_tags(p, spans, [node_b, node_i, node_i])["node"] == ["Encoder", "Decoder", "Critic"]
+
+
+def test_links_join_mentions_in_either_direction():
+    spans = words(BRIEF)
+    tags = gold_tags(BRIEF, TARGET, spans)
+    lk = link_targets(BRIEF, TARGET, spans, tags)
+    assert len(lk["ments"]) == 4  # DRAM Camera, FRET Magnet, FRET Magnet, camera (not the one in the title)
+    assert lk["pairs"] == candidate_pairs(lk["ments"]) == [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+    # DRAM Camera -> FRET Magnet and FRET Magnet -> camera, each where its sentence says it: not from
+    # the other sentence's mention of FRET Magnet
+    assert lk["cls"].tolist() == [1, 0, 0, 0, 0, 1]
+    steps = plan_prompt("1. Encoder\n2. Decoder")
+    sp = words(steps)
+    steps_target = 'n1 node "Encoder"\nn2 node "Decoder"\ne1 edge n1 -> n2\n'
+    assert link_targets(steps, steps_target, sp, gold_tags(steps, steps_target, sp))["cls"].tolist() == [1]
+    assert sentence_ids(BRIEF, spans)[0] == 0 and sentence_ids(BRIEF, spans)[-1] == 2
+    assert mentions([TAGS.index("I-node"), 0, TAGS.index("B-node")]) == [(0, 1), (2, 3)]
+
+
+@pytest.fixture(scope="module")
+def tb(tokenizer):
+    return token_bytes(tokenizer)
+
+
+def _accepts(c, tok, text):
+    st = c.start()
+    for t in tok.encode(text) + [tok.eos_id]:
+        st = c.advance(st, t)
+        if st is None:
+            return False
+    return True
+
+
+def test_node_labels_are_the_heads_names_and_edges_its_links(tokenizer, tb):
+    names = {"node": ["DRAM Camera", "FRET Magnet", "camera"], "group": [], "label": ["frames"], "title": [],
+             "links": [("dram camera", "fret magnet"), ("fret magnet", "camera")]}
+    c = DSLConstraint("plan", BRIEF, tb, tokenizer.eos_id, names)
+    assert _accepts(c, tokenizer, 'n1 node "DRAM Camera"\nn2 node "FRET Magnet"\nn3 node "camera"\n'
+                                  'e1 edge n1 -> n2\ne2 edge n2 -> n3 "frames"\n')
+    assert not _accepts(c, tokenizer, 'n1 node "FRET Magnet hands"\n')  # a span, but not a name
+    assert not _accepts(c, tokenizer, 'n1 node "DRAM Camera"\nn2 node "FRET Magnet"\ne1 edge n2 -> n1\n')
+    # without links (or with under two names) the constraint is the brief's spans, as before
+    loose = DSLConstraint("plan", BRIEF, tb, tokenizer.eos_id, {"node": ["camera"], "links": []})
+    assert _accepts(loose, tokenizer, 'n1 node "FRET Magnet hands"\nn2 node "camera"\ne1 edge n2 -> n1\n')
+
+
+def test_save_load_round_trip_and_a_corrupt_file_is_named(tmp_path):
+    torch.manual_seed(0)
+    head = NameTagger(NamesConfig(enc_dim=16, hidden=8)).eval()
+    head.save(tmp_path)
+    x = torch.randn(1, 5, 16 + 8)
+    assert torch.equal(NameTagger.load(tmp_path)(x), head(x))
+    (tmp_path / FILE).write_bytes(b"not safetensors")
+    with pytest.raises(ValueError, match="names.safetensors"):
+        NameTagger.load(tmp_path)
+
+
+def test_a_corrupt_head_beside_the_weights_is_a_model_error(tmp_path, weights_dir):
+    import shutil
+
+    from crafter.llm.backends import CraftLMBackend, ModelError
+
+    for f in weights_dir.iterdir():
+        shutil.copy(f, tmp_path / f.name)
+    NameTagger(NamesConfig(enc_dim=16, hidden=8)).save(tmp_path)
+    (tmp_path / FILE).write_bytes(b"\x00" * 10)
+    with pytest.raises(ModelError, match="name head"):
+        CraftLMBackend(tmp_path)
+
+
+def test_the_shipped_head_reads_briefs_it_never_saw():
+    """Words from outside the corpus' vocabulary, a passive link and a "which" clause."""
+    from crafter.llm.backends import WEIGHTS_DIR
+
+    reader = NameReader(WEIGHTS_DIR)
+    got = reader.names(plan_prompt("The Spectrogram Cropper hands its patches to a Whisker Sorter, which "
+                                   "relays them to Margin Auditor. Margin Auditor is watched by the Dashboard."))
+    assert got["node"] == ["Spectrogram Cropper", "Whisker Sorter", "Margin Auditor", "Dashboard"]
+    assert set(got["links"]) == {("spectrogram cropper", "whisker sorter"), ("whisker sorter", "margin auditor"),
+                                 ("dashboard", "margin auditor")}
