@@ -403,7 +403,7 @@ def fit(train_set, held_set, epochs: int = 8, seed: int = 0, lr: float = 3e-3, h
     return tagger, m
 
 
-def train_names(out_dir: Path, n_train: int = 12000, n_held: int = 600, epochs: int = 8, seed: int = 0,
+def train_names(out_dir: Path, n_train: int = 10000, n_held: int = 600, epochs: int = 4, seed: int = 0,
                 lr: float = 3e-3, log=print) -> dict:
     """Train the name head on ``n_train`` plan briefs; report tag accuracy, span F1 and link F1 on
     held-out briefs (phrasings and vocabulary never seen in training)."""

@@ -25,6 +25,17 @@ def test_complete_errors_are_one_line(weights_dir, capsys):
 
 
 def test_commands_have_help(capsys):
-    for argv in (["complete", "--help"], ["train", "--help"], ["bench", "decode", "--help"]):
+    for argv in (["complete", "--help"], ["train", "--help"], ["train-names", "--help"], ["bench", "decode", "--help"]):
         assert main(argv) == 0
         assert "Example:" in capsys.readouterr().out
+
+
+def test_train_names_trains_and_saves_a_head_the_backend_loads(tmp_path, capsys):
+    from crafter.llm.names import NameReader
+
+    out = tmp_path / "names"
+    assert main(["train-names", "--out-dir", str(out), "--briefs", "40", "--held-out", "10", "--epochs", "1"]) == 0
+    metrics = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert {"tag_acc", "span_f1", "link_f1"} <= set(metrics)
+    got = NameReader(out).names("<|plan|>The Encoder feeds the Decoder.<|out|>")
+    assert set(got) == {"node", "group", "label", "title", "links"}
