@@ -53,6 +53,11 @@ _CONNECTOR_RE = re.compile(
     re.I,
 )
 _FROM_TO_RE = re.compile(r"\bfrom\s+(?P<a>[^,;:]+?)\s+(?:to|into|towards)\s+(?P<b>[^,;:.]+)", re.I)
+_BOXED_RE = re.compile(  # members, a verb of place, a container, its name: one group
+    r"^(?P<members>.+?)\s+(?:(?:are|is)\s+)?(?:sit|sits|live|lives|stay|stays|reside|resides|are|is|belong|belongs|"
+    r"go|goes|placed|drawn|kept|put)(?:\s+together)?\s+(?:inside|in|within|under|into)\s+(?:a|one|the|a single)\s+"
+    r"(?:box|frame|group|panel|container|region|block|cluster)\s+(?:labelled|labeled|called|named|titled|marked)\s+"
+    r"[\"“']?(?P<group>[^\"”'.]+?)[\"”']?\s*\.?$", re.I)
 _LIST_INTRO_RE = re.compile(
     r"\b(?:consist(?:s|ing)?\s+of|compris(?:es|ing)|contains?|containing|with|has|have|made\s+of|"
     r"stages?(?:\s+are)?|steps?(?:\s+are)?|components?(?:\s+are)?)\s*:?\s+(?P<rest>.+)$",
@@ -733,6 +738,11 @@ def read_brief(brief: str) -> BriefReading:
                 names.append(add(phrase, strong=len(phrase.split()) <= 4))
             for a, b in zip(names, names[1:]):
                 relate(a, b)
+            continue
+        bm = _BOXED_RE.match(sentence)
+        if bm:  # "A and B sit inside a box labelled G"
+            parts = [_clean_phrase(m, side="right") for m in re.split(r",|\band\b", bm.group("members"))]
+            st.groups.append((bm.group("group"), [m for m in parts if m]))
             continue
         before, known = len(st.relations), set(reading.entities)
         _read_prose(sentence, st)

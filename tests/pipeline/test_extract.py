@@ -62,3 +62,14 @@ def test_labels_match() -> None:
 def test_describes_diagram() -> None:
     assert describes_diagram("A feeds B, which is passed to C. Also plot the accuracy.")
     assert not describes_diagram("Bar chart of accuracy by model.")
+
+
+def test_members_that_sit_inside_a_labelled_box_are_a_group():
+    from crafter.agents.extract import read_brief
+
+    r = read_brief("The Query Encoder sends the question to the Vector Index, which returns passages to the "
+                   "Reranker. The Vector Index and the Reranker sit inside a box labelled Retrieval.")
+    assert ("Retrieval", ["Vector Index", "Reranker"]) in r.groups
+    assert not any("sit" in e.split() for e in r.entities)  # not a node "Reranker sit"
+    r = read_brief('Encoder feeds Decoder. Encoder and Decoder are placed in a group called "Backbone".')
+    assert ("Backbone", ["Encoder", "Decoder"]) in r.groups
