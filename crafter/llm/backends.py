@@ -212,7 +212,7 @@ class CraftLMBackend:
 
         if getattr(self, "_token_bytes", None) is None:
             self._token_bytes = token_bytes(self.tokenizer)
-        return DSLConstraint(task, prompt, self._token_bytes, self.tokenizer.eos_id, names)
+        return DSLConstraint(task, prompt, self._token_bytes, self.tokenizer.eos_id, names, encode=self.tokenizer.encode)
 
 
 # ---------------------------------------------------------------------------------

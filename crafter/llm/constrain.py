@@ -290,11 +290,12 @@ class DSLConstraint:
     """The valid answers for one task and prompt. ``tokenizer`` supplies the token bytes."""
 
     def __init__(self, task: str, prompt: str, token_bytes: list[bytes], eos_id: int,
-                 names: dict[str, list[str]] | None = None) -> None:
+                 names: dict[str, list[str]] | None = None, encode=None) -> None:
         """names (plan): the name head's reading of the brief (:mod:`crafter.llm.names`); node labels
         must be its node names and group labels its group names, where it found at least two
         nodes (and one group), else any span of the brief."""
         self.task = task
+        self.encode = encode  # text -> token ids (the model's tokenizer): for :meth:`forced` drafts
         self.token_bytes = token_bytes
         self.eos_id = eos_id
         text = _MARKER.sub("\n", prompt)
@@ -354,6 +355,61 @@ class DSLConstraint:
                 return False
             return d.counts[0] > 0 and (self.links is None or not self._link_options(d))
         return True
+
+    _LABEL_OPEN = re.compile(r'(n|g)\d+ (?:node|group) "([^"]*)')
+    _EDGE_OPEN = re.compile(r"e\d+ edge (?:(n\d+)(?: (?:-(?:> ?)?)?)?)?")
+    _KIND_TEXT = {"node": ' node "', "edge": " edge ", "group": ' group "'}
+
+    def forced(self, st: State) -> list[int]:
+        """Tokens every valid continuation of ``st`` starts with (plan with a name head): a line's id
+        once its letter is typed and the keyword after it, the rest of a label whose prefix leaves one
+        name it can become, an edge's arrow and its one possible source or target — drafts that need no
+        guessing (jump-forward decoding). ``[]`` where more than one continuation is open or no
+        ``encode`` was given."""
+        if self.encode is None or not isinstance(self.node_names, Names):
+            return []
+        try:
+            line = st.line.decode()
+        except UnicodeDecodeError:
+            return []
+        rest = self._forced_text(line, st.done)
+        out, cur = [], st
+        for t in self.encode(rest) if rest else ():
+            cur = self.advance(cur, t)
+            if cur is None:
+                break
+            out.append(t)
+        return out
+
+    def _forced_text(self, line: str, done: Committed) -> str:
+        if line and line[0] in "neg" and line[1:].isdigit() or line in ("n", "e", "g"):
+            ids = [(i, k) for i, k in self._ids(done).items() if i.startswith(line)]
+            if len(ids) != 1:
+                return ""
+            i, kind = ids[0]
+            head = i[len(line):] + self._KIND_TEXT[kind]
+            return head + self._forced_text(line + head, done)
+        m = self._LABEL_OPEN.fullmatch(line)
+        if m:
+            names, used = ((self.node_names, done.labels) if m.group(1) == "n"
+                           else (self.group_names, done.group_labels))
+            options = {n for n in names.names if n.startswith(m.group(2)) and n.lower() not in used}
+            return options.pop()[len(m.group(2)):] + '"' if len(options) == 1 else ""
+        m = self._EDGE_OPEN.fullmatch(line)
+        if m:
+            links = self._link_options(done)
+            if m.group(1) is None:  # "e3 edge ": no source yet
+                return next(iter(links)) + " -> " + self._one(links[next(iter(links))]) if len(links) == 1 else ""
+            src = m.group(1)
+            if src not in links or any(o != src and o.startswith(src) for o in links):
+                return ""
+            typed = line[line.index(src) + len(src):]
+            return " -> "[len(typed):] + self._one(links[src]) if " -> ".startswith(typed) else ""
+        return ""
+
+    @staticmethod
+    def _one(options: list[str]) -> str:
+        return options[0] if len(options) == 1 else ""
 
     def must_end(self, st: State) -> bool:
         """Only ``<|eos|>`` can follow (chart: its one statement written; repair: every requested

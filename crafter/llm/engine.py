@@ -191,6 +191,8 @@ class Constraint(Protocol):
 
     def must_end(self, state) -> bool: ...
 
+    # optional: ``forced(state) -> list[int]``, tokens every valid continuation starts with
+
 
 def make_drafter(speculative: str, task: str | None = None, block_size: int | None = None,
                  prime: list[int] | None = None) -> Drafter:
@@ -269,6 +271,10 @@ def generate_ids(model: CraftLM, prompt_ids: list[int], max_new_tokens: int = 51
     if constraint is not None and temperature > 0:
         drafter = NoDrafter()
     state = constraint.start() if constraint is not None else None
+    # a speculative drafter under a constraint that knows forced text drafts it (greedy: what plain
+    # decoding would pick anyway, so output is unchanged; plain decoding stays one token a forward)
+    jump_forward = (constraint is not None and hasattr(constraint, "forced") and temperature == 0
+                    and not isinstance(drafter, NoDrafter))
     if constraint is not None and hasattr(drafter, "pick"):
 
         def pick(rows: torch.Tensor) -> list[int]:
@@ -311,6 +317,9 @@ def generate_ids(model: CraftLM, prompt_ids: list[int], max_new_tokens: int = 51
         p = cache.length  # == len(ids) - 1: a0 = ids[-1] is not cached yet
         room = limit - p - 1  # positions left after a0
         drafts, q = drafter.propose(ids, min(budget - 1, room))
+        forced = constraint.forced(state) if jump_forward else []
+        if len(forced) > len(drafts):  # the only text that may follow: draft it outright (jump-forward)
+            drafts, q = forced[: max(0, min(budget - 1, room))], None
         if constraint is not None:
             states = [state]
             for d in drafts:

@@ -118,3 +118,49 @@ def test_the_shipped_head_reads_briefs_it_never_saw():
     assert got["node"] == ["Spectrogram Cropper", "Whisker Sorter", "Margin Auditor", "Dashboard"]
     assert set(got["links"]) == {("spectrogram cropper", "whisker sorter"), ("whisker sorter", "margin auditor"),
                                  ("dashboard", "margin auditor")}
+
+
+def test_forced_text_is_drafted_outright(tokenizer, tb):
+    names = {"node": ["DRAM Camera", "FRET Magnet", "camera"], "group": [], "label": ["frames"], "title": [],
+             "links": [("dram camera", "fret magnet"), ("fret magnet", "camera")]}
+    c = DSLConstraint("plan", BRIEF, tb, tokenizer.eos_id, names, encode=tokenizer.encode)
+
+    def forced_after(text):
+        st = c.start()
+        for t in tokenizer.encode(text):
+            st = c.advance(st, t)
+        return tokenizer.decode(c.forced(st))
+
+    assert forced_after('n1 node "DR') == 'AM Camera"'  # one name starts so
+    assert forced_after('n1 node "') == ""  # three names may follow
+    assert forced_after('n1 node "DRAM Camera"\nn') == '2 node "'  # the only id, its keyword
+    done = 'n1 node "DRAM Camera"\nn2 node "FRET Magnet"\nn3 node "camera"\n'
+    assert forced_after(done + "e1 edge n1") == " -> n2"  # its one link
+    assert forced_after(done + "e1 edge n1 -> n2\ne") == "2 edge n2 -> n3"  # one link left, from its one source
+    # without an encoder (or a name head) nothing is forced
+    assert DSLConstraint("plan", BRIEF, tb, tokenizer.eos_id, names).forced(c.start()) == []
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_output_under_the_head_is_identical_with_forced_drafts(seed, tokenizer, tb, make_model):
+    """Jump-forward drafts change forwards, never tokens."""
+    from crafter.llm.corpus import held_out_set
+    from crafter.llm.engine import generate_ids, make_drafter
+
+    model = make_model(tokenizer.vocab_size, seed=seed, eos_token_id=tokenizer.eos_id,
+                       mask_token_id=tokenizer.mask_id, copy_head=True)
+    for e in [e for e in held_out_set(6, seed=seed) if e.task == "plan"][:3]:
+        spans = words(e.prompt)
+        tags = gold_tags(e.prompt, e.target, spans)
+        names = {**decode_tags(e.prompt, spans, tags), "links": []}
+        prompt = tokenizer.encode(e.prompt)
+
+        def run(mode):
+            c = DSLConstraint("plan", e.prompt, tb, tokenizer.eos_id, names, encode=tokenizer.encode)
+            return generate_ids(model, prompt, 80, drafter=make_drafter(mode, "plan"), constraint=c)
+
+        plain = run("none")
+        for mode in ("ngram", "diffusion"):
+            spec = run(mode)
+            assert spec.ids == plain.ids and spec.stopped == plain.stopped, (mode, e.prompt)
+            assert spec.forward_passes <= plain.forward_passes
