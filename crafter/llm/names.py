@@ -230,6 +230,7 @@ class NameReader:
         h = self.tagger.states(x[None])[0]
         tags = self.tagger.out(h).argmax(-1).tolist()
         out: dict[str, list] = dict(decode_tags(prompt, spans, tags))
+        out["node"] = _only_said_alone(prompt, out["node"])
         ments = [m for m in mentions(tags) if _joined(prompt, spans, m)]
         pairs = candidate_pairs(ments)
         links: list[tuple[str, str]] = []
@@ -242,6 +243,26 @@ class NameReader:
                     links.append(link)
         out["links"] = links
         return out
+
+
+def _only_said_alone(prompt: str, names: list[str]) -> list[str]:
+    """Names the brief also says on their own: a name whose every occurrence sits inside a longer name
+    ("offline" where the brief only ever says "offline caller") is a mention tagged short, not a
+    component of its own ("classifier" beside "pixel classifier" stays where "the classifier" is said)."""
+    low = prompt.lower()
+
+    def places(name: str) -> set[tuple[int, int]]:
+        found = re.finditer(r"(?<!\w)" + re.escape(name.lower()) + r"(?!\w)", low)
+        return {(m.start(), m.end()) for m in found}
+
+    spots = {n: places(n) for n in names}
+    keep = []
+    for n in names:
+        inside = {(a, b) for (a, b) in spots[n] for m in names if len(m) > len(n)
+                  for (c, d) in spots[m] if c <= a and b <= d}
+        if spots[n] - inside or not spots[n]:
+            keep.append(n)
+    return keep
 
 
 def _joined(prompt: str, spans: list[tuple[int, int]], m: tuple[int, int]) -> bool:

@@ -164,3 +164,11 @@ def test_output_under_the_head_is_identical_with_forced_drafts(seed, tokenizer, 
             spec = run(mode)
             assert spec.ids == plain.ids and spec.stopped == plain.stopped, (mode, e.prompt)
             assert spec.forward_passes <= plain.forward_passes
+
+
+def test_a_name_never_said_on_its_own_is_dropped():
+    from crafter.llm.names import _only_said_alone
+
+    brief = "Our offline caller feeds the pixel classifier. The classifier ships masks to the offline caller."
+    assert _only_said_alone(brief, ["offline caller", "offline", "pixel classifier", "classifier"]) == \
+        ["offline caller", "pixel classifier", "classifier"]
