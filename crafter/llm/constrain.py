@@ -291,9 +291,11 @@ class DSLConstraint:
 
     def __init__(self, task: str, prompt: str, token_bytes: list[bytes], eos_id: int,
                  names: dict[str, list[str]] | None = None, encode=None) -> None:
-        """names (plan): the name head's reading of the brief (:mod:`crafter.llm.names`); node labels
-        must be its node names and group labels its group names, where it found at least two
-        nodes (and one group), else any span of the brief."""
+        """names (plan): the name head's reading of the brief (:mod:`crafter.llm.names`). Where it
+        found at least two node names, labels must be its names of their kind (no group or edge label
+        where it read none), an edge must join two names it linked, and the answer ends only once
+        every name is a node and every link between two nodes an edge; else any span of the brief.
+        encode (text -> token ids): lets :meth:`forced` give jump-forward drafts."""
         self.task = task
         self.encode = encode  # text -> token ids (the model's tokenizer): for :meth:`forced` drafts
         self.token_bytes = token_bytes
@@ -312,6 +314,7 @@ class DSLConstraint:
             self.links = frozenset(map(tuple, names.get("links") or ())) or None
         self.wide_chars = sorted({c for c in text if ord(c) > 127})
         self._memo: dict[tuple[State, int], State | None] = {}
+        self._links_memo: dict[Committed, dict[str, list[str]]] = {}
         self.figure_kinds: dict[str, str] = {}  # repair: the figure's ids -> kinds
         self.kept_attrs: dict[str, dict[str, tuple[str, ...]]] = {}  # repair: id -> its attributes' values
         self.requested: tuple[str, ...] = ()
@@ -478,7 +481,14 @@ class DSLConstraint:
 
     def _link_options(self, done: Committed) -> dict[str, list[str]]:
         """Edge sources -> the targets an edge from them may name: any other node not yet joined,
-        or, where the name head read links, the nodes it links to (by label)."""
+        or, where the name head read links, the nodes it links to (by label). Asked at every line
+        start of every token tried, so kept per committed state."""
+        hit = self._links_memo.get(done)
+        if hit is None:
+            hit = self._links_memo[done] = self._link_options_of(done)
+        return hit
+
+    def _link_options_of(self, done: Committed) -> dict[str, list[str]]:
         nodes = self._node_ids(done)
         repair = self.task == "repair"
         out: dict[str, list[str]] = {}
