@@ -81,6 +81,11 @@ def init_state() -> None:
     ss.setdefault("set_theme", defaults.theme)
     ss.setdefault("set_rounds", defaults.rounds)
     ss.setdefault("set_column", defaults.column)
+    # Streamlit forgets a widget's value after a run that does not draw the widget, and the Settings
+    # tab's widgets are not drawn on every run; a lost value came back as the widget's first option
+    # (built-in model, 0 repair rounds, single column). Writing each value back each run keeps it.
+    for key in ("set_backend", "set_hf_path", "set_openai_url", "set_theme", "set_rounds", "set_column"):
+        ss[key] = ss[key]
 
 
 def ws() -> Workspace:
