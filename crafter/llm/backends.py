@@ -160,18 +160,22 @@ class CraftLMBackend:
         import torch
 
         from crafter.llm.engine import generate_ids, make_drafter
+        from crafter.llm.names import words
 
         prompt = _as_prompt(task, prompt)
         ids, offsets = self.tokenizer.encode_offsets(prompt)
+        read_names = constrain and task == "plan" and self.names is not None
+        word_spans = words(prompt) if read_names else []
         t_enc = time.perf_counter()
-        enc = self.encode(prompt, offsets)
+        # one encoder pass: the decoder's prompt tokens and the name head's words read the same states
+        enc, word_states = self.encode(prompt, offsets, word_spans)
         t_enc = time.perf_counter() - t_enc
         gen = torch.Generator().manual_seed(seed) if seed is not None else None
         try:
             prime = self.tokenizer.encode(requested_lines(prompt))  # repair: the lines it will rewrite
             drafter = make_drafter(speculative or "none", task, block_size, prime=prime)
             t_names = time.perf_counter()
-            names = self.names.names(prompt) if constrain and task == "plan" and self.names else None
+            names = self.names.names(prompt, word_states) if read_names else None
             t_names = time.perf_counter() - t_names
             constraint = self.constraint(task, prompt, names) if constrain else None
             res = generate_ids(self.model, ids, max_new_tokens, temperature, drafter, gen,
@@ -190,11 +194,14 @@ class CraftLMBackend:
             text = text[: text.rfind("\n") + 1]  # drop a statement cut short
         return Completion(text.strip() + "\n", stats)
 
-    def encode(self, prompt: str, offsets: list[tuple[int, int]]):
-        """The brief encoder's states of the prompt tokens, for a model trained with them (else None)."""
-        if not self.model.cfg.encoder_dim:
-            return None
-        return self._brief_encoder().features([prompt], [offsets])[0]
+    def encode(self, prompt: str, offsets: list[tuple[int, int]], word_spans: list[tuple[int, int]] = ()):
+        """The brief encoder's states of the prompt tokens, for a model trained with them (else None),
+        and of ``word_spans`` (the name head's words; None where none are asked), from one pass."""
+        if not self.model.cfg.encoder_dim and not word_spans:
+            return None, None
+        feats = self._brief_encoder().features([prompt], [list(offsets) + list(word_spans)])[0]
+        tokens, word_states = feats[: len(offsets)], feats[len(offsets):]
+        return (tokens if self.model.cfg.encoder_dim else None), (word_states if word_spans else None)
 
     @staticmethod
     def _brief_encoder():

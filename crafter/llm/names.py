@@ -218,13 +218,16 @@ class NameReader:
         self.encoder = encoder
 
     @torch.inference_mode()
-    def names(self, prompt: str) -> dict[str, list]:
+    def names(self, prompt: str, word_states: torch.Tensor | None = None) -> dict[str, list]:
         """``{"node": [...], "group": [...], "label": [...], "title": [...], "links": [(a, b), ...]}``:
-        names as written; links as pairs of lower-case node names, source first."""
+        names as written; links as pairs of lower-case node names, source first. ``word_states``: the
+        encoder's features of :func:`words` (``[W, E]``) where the caller encoded the prompt already."""
         from crafter.llm.encoder import shared_encoder
 
-        enc = self.encoder or shared_encoder()
-        [(spans, x)] = inputs(enc, [prompt])
+        spans = words(prompt)
+        if word_states is None:
+            word_states = (self.encoder or shared_encoder()).features([prompt], [spans])[0]
+        x = torch.cat([word_states, shape_features(prompt, spans)], 1)
         if not spans:
             return {**{k: [] for k in KINDS}, "links": []}
         h = self.tagger.states(x[None])[0]
@@ -388,14 +391,7 @@ def evaluate(tagger: NameTagger, data) -> dict:
 
 
 def _spans(tags: list[int]) -> set[tuple[int, int, str]]:
-    out, start, kind = set(), None, None
-    for i, t in enumerate(tags + [0]):
-        tag = TAGS[t]
-        if tag == "O" or tag.startswith("B-") or (kind and tag[2:] != kind):
-            if start is not None:
-                out.add((start, i, kind))
-            start, kind = (i, tag[2:]) if tag != "O" else (None, None)
-    return out
+    return {(i, j, k) for k in KINDS for i, j in mentions(tags, k)}
 
 
 def fit(train_set, held_set, epochs: int = 8, seed: int = 0, lr: float = 3e-3, hidden: int = 128,
