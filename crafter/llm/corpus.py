@@ -791,18 +791,26 @@ _VERB_STEMS = [v for v in VERBS if not {v, _third(v), _participle(v)} & _FORBIDD
 
 
 @functools.lru_cache(maxsize=1)
+def _encoder_words() -> frozenset[str]:
+    """The lower-case ASCII whole words of the brief encoder's WordPiece vocabulary (empty without it)."""
+    from crafter.llm.encoder import EncoderError, model_path
+
+    try:
+        return frozenset(w for w in (model_path() / "vocab.txt").read_text(encoding="utf-8").split()
+                         if w.isascii() and w.isalpha() and w.islower())
+    except (EncoderError, OSError):
+        return frozenset()
+
+
+@functools.lru_cache(maxsize=1)
 def english_verbs() -> tuple[str, ...]:
     """Verb stems of English at large: whole words of the brief encoder's WordPiece vocabulary whose
     "-ing" or "-ed" form is a word there too ("ship": "shipping"), minus every word of the held-out
     phrasings and labels (in all the forms the corpus writes). A small list of verbs lets the model
     learn them by heart, and then a verb it never saw reads as part of a name ("Compiler ships");
     thousands of them teach it to find the verb from the sentence, which the encoder can read."""
-    from crafter.llm.encoder import EncoderError, model_path
-
-    try:
-        words = {w for w in (model_path() / "vocab.txt").read_text(encoding="utf-8").split()
-                 if w.isascii() and w.isalpha() and w.islower()}
-    except (EncoderError, OSError):  # the encoder package is a dependency; without it, the corpus's own verbs
+    words = _encoder_words()
+    if not words:  # the encoder package is a dependency; without it, the corpus's own verbs
         return ()
     names = {w.lower() for w in HEADS + MODIFIERS} | _FORBIDDEN
     out = []
@@ -830,12 +838,8 @@ def english_name_words() -> tuple[str, ...]:
     corpus's own phrasing words and every held-out word. Names built only from a fixed vocabulary
     (and letter soup) taught the name head that an unseen real word ends a name ("Ionic" /
     "Resonator")."""
-    from crafter.llm.encoder import EncoderError, model_path
-
-    try:
-        words = {w for w in (model_path() / "vocab.txt").read_text(encoding="utf-8").split()
-                 if w.isascii() and w.isalpha() and w.islower() and 4 <= len(w) <= 12}
-    except (EncoderError, OSError):
+    words = {w for w in _encoder_words() if 4 <= len(w) <= 12}
+    if not words:
         return ()
     verbs = set(english_verbs()) | set(VERBS)
     verb_forms = verbs | {_third(v) for v in verbs} | {_participle(v) for v in verbs}
