@@ -66,7 +66,7 @@ def grid_layout(fig: Figure) -> Figure:
         if c.kind == "chart" and c.box is None:
             c.box = Box(x=40, y=40, w=c.width or 320, h=c.height or 220)
     boxes = [c.box for c in comps.values() if c.box is not None]
-    canvas = Size(w=max(b.right for b in boxes) + 40, h=max(b.bottom for b in boxes) + 40)
+    canvas = Size(w=max(0.0, max(b.right for b in boxes) + 40), h=max(0.0, max(b.bottom for b in boxes) + 40))
     return fig.model_copy(update={"components": [comps[c.id] for c in fig.components], "canvas": canvas})
 
 
