@@ -91,6 +91,9 @@ class NgramDrafter:
         # the first lookup's answer, before any output exists to look up from: for repair, the current
         # lines of the requested components (the answer starts by copying them, then edits them)
         self.prime = list(prime or [])
+        # ... and, after the first lookup, the text an edited answer most likely resumes: a suffix of
+        # the output is looked up in the prime first (down to one token), then in the whole context
+        self.source = list(prime or [])
 
     def lookup(self, ids: list[int], budget: int) -> list[int]:
         k = min(self.max_draft, budget)
@@ -99,15 +102,11 @@ class NgramDrafter:
             return first
         if k <= 0:
             return []
-        n_ids = len(ids)
-        for n in range(min(self.max_ngram, n_ids - 1), self.min_ngram - 1, -1):
-            suffix = ids[n_ids - n :]
-            for start in range(n_ids - n - 1, -1, -1):  # latest occurrence first
-                if ids[start : start + n] == suffix:
-                    follow = ids[start + n : start + n + k]
-                    if follow:
-                        return follow
-        return []
+        if self.source:
+            follow = _follow(self.source, ids, k, self.max_ngram, 1)
+            if follow:
+                return follow
+        return _follow(ids[:-1], ids, k, self.max_ngram, self.min_ngram, whole=True)
 
     def propose(self, ids, budget):
         return self.lookup(ids, budget), None
@@ -118,6 +117,22 @@ class NgramDrafter:
     def observe(self, proposed, accepted, mask_logits, temperature) -> None:
         if proposed:
             self.max_draft = min(self.limit, self.max_draft * 2) if accepted == proposed else max(2, accepted + 2)
+
+
+def _follow(source: list[int], ids: list[int], k: int, max_n: int, min_n: int, whole: bool = False) -> list[int]:
+    """What followed the latest occurrence in ``source`` of the longest suffix of ``ids``
+    (``max_n`` down to ``min_n`` tokens), at most ``k`` tokens; ``whole``: ``source`` is ``ids``
+    less its last token, so a match may run on into ``ids``."""
+    n_ids = len(ids)
+    text = ids if whole else source
+    for n in range(min(max_n, n_ids - 1 if whole else n_ids), min_n - 1, -1):
+        suffix = ids[n_ids - n:]
+        for start in range(len(source) - n, -1, -1):  # latest occurrence first
+            if source[start:start + n] == suffix:
+                follow = text[start + n:start + n + k]
+                if follow:
+                    return follow
+    return []
 
 
 class DiffusionDrafter:
@@ -144,13 +159,17 @@ class DiffusionDrafter:
         self._accept_avg = float(block_size)
         self._source_avg = {"diffusion": 1.0, "ngram": 1.0}  # accepted drafts per round, by source
         self._source = "diffusion"
-        # set by the engine under a constraint: mask-block rows -> drafts the constraint allows
+        # set by the engine under a constraint: mask-block rows -> drafts the constraint allows, and
+        # how many tokens of a draft it allows
         self.pick: Callable[[torch.Tensor], list[int]] | None = None
+        self.allowed: Callable[[list[int]], int] | None = None
 
     def propose(self, ids, budget):
         drafts, q = self._next[:budget], (None if self._next_q is None else self._next_q[:budget])
         if self.ngram is not None and (not drafts or self._source_avg["ngram"] > self._source_avg["diffusion"]):
             lookup = self.ngram.lookup(ids, budget)
+            if self.allowed is not None:  # a lookup the constraint cuts to nothing must not displace the mask block's drafts
+                lookup = lookup[: self.allowed(lookup)]
             if lookup:
                 self._source = "ngram"
                 return lookup, None
@@ -289,7 +308,16 @@ def generate_ids(model: CraftLM, prompt_ids: list[int], max_new_tokens: int = 51
                 st = constraint.advance(st, t)  # memoised: no second scan
             return out
 
+        def allowed(drafts: list[int]) -> int:
+            st = state
+            for i, d in enumerate(drafts):
+                st = constraint.advance(st, d)
+                if st is None:
+                    return i
+            return len(drafts)
+
         drafter.pick = pick
+        drafter.allowed = allowed
     if not prompt_ids:
         raise ValueError("empty prompt")
     if len(prompt_ids) >= cfg.max_len:
@@ -320,6 +348,9 @@ def generate_ids(model: CraftLM, prompt_ids: list[int], max_new_tokens: int = 51
         forced = constraint.forced(state) if jump_forward else []
         if len(forced) > len(drafts):  # the only text that may follow: draft it outright (jump-forward)
             drafts, q = forced[: max(0, min(budget - 1, room))], None
+        if cfg.eos_token_id in drafts:  # nothing follows an end: drafts past it are verified for nothing
+            drafts = drafts[: drafts.index(cfg.eos_token_id) + 1]
+            q = q[: len(drafts)] if q is not None else None
         if constraint is not None:
             states = [state]
             for d in drafts:
