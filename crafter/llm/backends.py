@@ -124,6 +124,8 @@ class CraftLMBackend:
         import torch
 
         from crafter.llm.model import CraftLM
+        from crafter.llm.edits import FILE as EDITS_FILE
+        from crafter.llm.edits import EditReader
         from crafter.llm.names import FILE as NAMES_FILE
         from crafter.llm.names import NameReader
         from crafter.llm.tokenizer import CraftTokenizer
@@ -139,11 +141,14 @@ class CraftLMBackend:
         if self.model.cfg.encoder_dim:
             self._brief_encoder()  # loaded now: a broken install fails here, not mid-request
         self.names = None  # the name head (crafter.llm.names), where these weights have one
-        if (self.weights / NAMES_FILE).exists():
-            try:
+        self.edits = None  # the edit head (crafter.llm.edits), likewise
+        try:
+            if (self.weights / NAMES_FILE).exists():
                 self.names = NameReader(self.weights, self._brief_encoder())
-            except ValueError as exc:
-                raise ModelError(f"cannot load CraftLM: {exc}") from exc
+            if (self.weights / EDITS_FILE).exists():
+                self.edits = EditReader(self.weights, self._brief_encoder())
+        except ValueError as exc:
+            raise ModelError(f"cannot load CraftLM: {exc}") from exc
         if self.tokenizer.vocab_size != self.model.cfg.vocab_size:
             raise ModelError(f"{self.weights}: tokenizer ({self.tokenizer.vocab_size}) and model "
                              f"({self.model.cfg.vocab_size}) vocabularies differ")
@@ -160,24 +165,29 @@ class CraftLMBackend:
         import torch
 
         from crafter.llm.engine import generate_ids, make_drafter
+        from crafter.llm.edits import instruction_span
         from crafter.llm.names import words
 
         prompt = _as_prompt(task, prompt)
         ids, offsets = self.tokenizer.encode_offsets(prompt)
         read_names = constrain and task == "plan" and self.names is not None
-        word_spans = words(prompt) if read_names else []
+        edit_span = instruction_span(prompt) if constrain and task == "repair" and self.edits is not None else None
+        word_spans = words(prompt) if read_names else [edit_span] if edit_span else []
         t_enc = time.perf_counter()
         # one encoder pass: the decoder's prompt tokens and the name head's words read the same states
         enc, word_states = self.encode(prompt, offsets, word_spans)
         t_enc = time.perf_counter() - t_enc
         gen = torch.Generator().manual_seed(seed) if seed is not None else None
         try:
-            prime = self.tokenizer.encode(requested_lines(prompt))  # repair: the lines it will rewrite
+            # repair: the lines it will rewrite, less the last newline — most edits add to a line's
+            # end, and a draft the verifier takes whole lets the mask block draft the edit
+            prime = self.tokenizer.encode(requested_lines(prompt).rstrip("\n"))
             drafter = make_drafter(speculative or "none", task, block_size, prime=prime)
             t_names = time.perf_counter()
             names = self.names.names(prompt, word_states) if read_names else None
+            edit = self.edits.read(prompt, word_states[0]) if edit_span else None
             t_names = time.perf_counter() - t_names
-            constraint = self.constraint(task, prompt, names) if constrain else None
+            constraint = self.constraint(task, prompt, names, edit["lines"] if edit else None) if constrain else None
             res = generate_ids(self.model, ids, max_new_tokens, temperature, drafter, gen,
                                guard=DSLLineGuard(self.tokenizer.decode) if guard and not constrain else None,
                                constraint=constraint, prompt_enc=enc)
@@ -189,6 +199,9 @@ class CraftLMBackend:
             stats["encode_seconds"] = round(t_enc, 4)
         if names is not None:
             stats["names_seconds"] = round(t_names, 4)
+        if edit_span:
+            stats["edit"] = {"edit": edit["edit"], "p": edit["p"]} if edit else None
+            stats["edits_seconds"] = round(t_names, 4)
         text = self.tokenizer.decode(res.ids)
         if res.stopped in ("constraint", "length") and constrain:
             text = text[: text.rfind("\n") + 1]  # drop a statement cut short
@@ -212,14 +225,15 @@ class CraftLMBackend:
         except EncoderError as exc:
             raise ModelError(f"cannot load CraftLM's brief encoder: {exc}") from exc
 
-    def constraint(self, task: str, prompt: str, names: dict | None = None):
+    def constraint(self, task: str, prompt: str, names: dict | None = None, lines: list[str] | None = None):
         """The decoding constraint for ``task`` and the full model ``prompt`` (``names``: the name
-        head's reading of a plan brief)."""
+        head's reading of a plan brief; ``lines``: the edit head's answers to a repair)."""
         from crafter.llm.constrain import DSLConstraint, token_bytes
 
         if getattr(self, "_token_bytes", None) is None:
             self._token_bytes = token_bytes(self.tokenizer)
-        return DSLConstraint(task, prompt, self._token_bytes, self.tokenizer.eos_id, names, encode=self.tokenizer.encode)
+        return DSLConstraint(task, prompt, self._token_bytes, self.tokenizer.eos_id, names, encode=self.tokenizer.encode,
+                             lines=lines)
 
 
 # ---------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ plain and in speculative decoding: greedy output stays identical across drafters
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass, field, replace
 
@@ -290,12 +291,14 @@ class DSLConstraint:
     """The valid answers for one task and prompt. ``tokenizer`` supplies the token bytes."""
 
     def __init__(self, task: str, prompt: str, token_bytes: list[bytes], eos_id: int,
-                 names: dict[str, list[str]] | None = None, encode=None) -> None:
+                 names: dict[str, list[str]] | None = None, encode=None, lines: list[str] | None = None) -> None:
         """names (plan): the name head's reading of the brief (:mod:`crafter.llm.names`). Where it
         found at least two node names, labels must be its names of their kind (no group or edge label
         where it read none), an edge must join two names it linked, and the answer ends only once
         every name is a node and every link between two nodes an edge; else any span of the brief.
-        encode (text -> token ids): lets :meth:`forced` give jump-forward drafts."""
+        encode (text -> token ids): lets :meth:`forced` give jump-forward drafts.
+        lines (repair of one component): the edit head's reading of the instruction
+        (:mod:`crafter.llm.edits`) — the answer must be one of these lines."""
         self.task = task
         self.encode = encode  # text -> token ids (the model's tokenizer): for :meth:`forced` drafts
         self.token_bytes = token_bytes
@@ -318,9 +321,12 @@ class DSLConstraint:
         self.figure_kinds: dict[str, str] = {}  # repair: the figure's ids -> kinds
         self.kept_attrs: dict[str, dict[str, tuple[str, ...]]] = {}  # repair: id -> its attributes' values
         self.requested: tuple[str, ...] = ()
+        self.lines = tuple(lines or ()) if task == "repair" else ()
         self.columns: set[str] = set()
         if task == "repair":
             self._read_repair_prompt(prompt)
+            if self.lines:  # a line the rules below refuse is no answer: dropped (none left: no constraint)
+                self.lines = tuple(o for o in self.lines if isinstance(self._scan(o, Committed(), True), Statement))
         elif task == "chart":
             body = prompt.split("<|chart|>", 1)[-1]
             self.columns = set(_COLUMN.findall(body))
@@ -369,13 +375,13 @@ class DSLConstraint:
         name it can become, an edge's arrow and its one possible source or target — drafts that need no
         guessing (jump-forward decoding). ``[]`` where more than one continuation is open or no
         ``encode`` was given."""
-        if self.encode is None or not isinstance(self.node_names, Names):
+        if self.encode is None or not (self.lines or isinstance(self.node_names, Names)):
             return []
         try:
             line = st.line.decode()
         except UnicodeDecodeError:
             return []
-        rest = self._forced_text(line, st.done)
+        rest = self._forced_line(line, st.done) if self.lines else self._forced_text(line, st.done)
         out, cur = [], st
         for t in self.encode(rest) if rest else ():
             cur = self.advance(cur, t)
@@ -383,6 +389,16 @@ class DSLConstraint:
                 break
             out.append(t)
         return out
+
+    def _forced_line(self, line: str, done: Committed) -> str:
+        """Repair with the edit head's lines: the rest of the line they agree on (and its newline,
+        where one line is left)."""
+        if done.lines:
+            return ""
+        options = [o for o in self.lines if o.startswith(line)]
+        if len(options) == 1:
+            return options[0][len(line):] + "\n"
+        return os.path.commonprefix(options)[len(line):] if options else ""
 
     def _forced_text(self, line: str, done: Committed) -> str:
         if line and line[0] in "neg" and line[1:].isdigit() or line in ("n", "e", "g"):
@@ -506,6 +522,8 @@ class DSLConstraint:
 
     def _scan(self, text: str, done: Committed, final: bool) -> Statement | str | None:
         """A finished statement (final) / "prefix" for a valid unfinished line / None if invalid."""
+        if self.lines and not (text in self.lines if final else any(o.startswith(text) for o in self.lines)):
+            return None
         ln = _Line(text)
         try:
             stmt = self._statement(ln, done)

@@ -659,8 +659,42 @@ REPAIR_FRAMES = _split({
 SHAPE_WORDS = ["round", "ellipse", "circle", "diamond", "cylinder", "hexagon", "document", "stack", "parallelogram"]
 
 
+# More ways to ask for each edit, for the edit head only (crafter.llm.edits): the decoder's corpus
+# keeps REPAIR_FRAMES, so the shipped decoder's recipe is unchanged. None of these is a held-out
+# phrasing (tests/llm/test_edits.py checks), and none reuses a held-out frame's wording.
+EDIT_PARAPHRASES = {
+    "rename": ["Replace the label of {id} with \"{v}\".", "Name {id} \"{v}\".", "The text in {id} must be \"{v}\".",
+               "{id}: write \"{v}\" instead.", "Retitle box {id} \"{v}\".", "Swap the text of {id} for \"{v}\"."],
+    "shape": ["{id} should be drawn as a {v}.", "Change {id} into a {v}.", "Reshape {id} as a {v}.",
+              "{id} needs to be a {v}.", "I want {id} drawn as a {v}.", "Can {id} be a {v}?", "Give {id} the {v} outline."],
+    "dash": ["Dash the line of {id}.", "{id} should be a dashed arrow.", "Show {id} as a dashed connection.",
+             "Draw edge {id} in dashes.", "Mark {id} as optional with a dashed stroke.", "Edge {id}: dashes, not a solid line."],
+    "fill": ["Shade {id} {v}.", "Use {v} as the fill colour of {id}.", "Fill colour for {id}: {v}.",
+             "{id} should have a {v} fill.", "Recolour {id} to {v}.", "Set the colour of {id} to {v}.",
+             "Make the box {id} {v}."],
+    "elabel": ["Write \"{v}\" on {id}.", "Add the label \"{v}\" to edge {id}.", "Edge {id} should say \"{v}\".",
+               "Tag the arrow {id} with \"{v}\".", "Mark {id} \"{v}\"."],
+    "reverse": ["Swap the ends of {id}.", "{id} runs backwards; invert it.", "Flip edge {id}.",
+                "The arrow {id} points the wrong direction.", "Invert the direction of {id}.",
+                "Make {id} point back to where it starts.", "{id} is drawn from the wrong end."],
+    "bold": ["Use a bold font for {id}.", "The label of {id} should be bold.", "Bolden {id}.",
+             "Set {id} in boldface.", "Make {id} stand out in a bold weight."],
+    "overflow": ["[text-overflow] {id}: label too wide; use \"{v}\".",
+                 "The label of {id} is too long for its box; shorten it to \"{v}\"."],
+    "contrast": ["[low-contrast] {id}: pick a lighter fill such as {v}.",
+                 "Text on {id} is hard to read; make the fill {v}."],
+}
+
+
 def repair_example(rng: random.Random, split: str) -> tuple[str, str, list[str], str]:
     """(figure DSL, instruction, component ids, replacement DSL lines)."""
+    return repair_case(rng, split)[:4]
+
+
+def repair_case(rng: random.Random, split: str, frames: dict[str, list[str]] | None = None
+                ) -> tuple[str, str, list[str], str, str]:
+    """:func:`repair_example` and the kind of edit it asks for; ``frames`` (kind -> phrasings)
+    replaces the split's phrasings (the same draws otherwise)."""
     vocab = vocab_for(split)
     plan = _random_plan(rng, vocab)
     plan.title = None
@@ -676,7 +710,7 @@ def repair_example(rng: random.Random, split: str) -> tuple[str, str, list[str],
     edges = fig.of_kind("edge")
     kinds = ["rename", "shape", "fill", "bold", "overflow", "contrast"] + (["dash", "elabel", "reverse"] * 2 if edges else [])
     kind = rng.choice(kinds)
-    frames = REPAIR_FRAMES[split][kind]
+    frames = (frames or REPAIR_FRAMES[split])[kind]
     if kind in ("dash", "elabel", "reverse"):
         target = rng.choice(edges)
     else:
@@ -704,7 +738,7 @@ def repair_example(rng: random.Random, split: str) -> tuple[str, str, list[str],
     else:  # reverse
         new = target.model_copy(update={"source": target.target, "target": target.source})
     instruction = rng.choice(frames).format(id=target.id, v=v)
-    return print_dsl(fig), instruction, [target.id], print_component(new) + "\n"
+    return print_dsl(fig), instruction, [target.id], print_component(new) + "\n", kind
 
 
 # ---------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ def test_complete_errors_are_one_line(weights_dir, capsys):
 
 
 def test_commands_have_help(capsys):
-    for argv in (["complete", "--help"], ["train", "--help"], ["train-names", "--help"], ["bench", "decode", "--help"]):
+    for argv in (["complete", "--help"], ["train", "--help"], ["train-names", "--help"], ["train-edits", "--help"], ["bench", "decode", "--help"]):
         assert main(argv) == 0
         assert "Example:" in capsys.readouterr().out
 
@@ -39,3 +39,15 @@ def test_train_names_trains_and_saves_a_head_the_backend_loads(tmp_path, capsys)
     assert {"tag_acc", "span_f1", "link_f1"} <= set(metrics)
     got = NameReader(out).names("<|plan|>The Encoder feeds the Decoder.<|out|>")
     assert set(got) == {"node", "group", "label", "title", "links"}
+
+
+def test_train_edits_trains_and_saves_a_head_the_backend_loads(tmp_path, capsys):
+    from crafter.llm.edits import EditReader
+    from crafter.llm.prompts import repair_prompt
+
+    out = tmp_path / "edits"
+    assert main(["train-edits", "--out-dir", str(out), "--instructions", "60", "--held-out", "10"]) == 0
+    metrics = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert {"accuracy", "sure"} <= set(metrics)
+    got = EditReader(out).read(repair_prompt('n1 node "A"\nn2 node "B"\ne1 edge n1 -> n2', "Reverse e1.", ["e1"]))
+    assert got is None or got["lines"]
