@@ -686,6 +686,25 @@ EDIT_PARAPHRASES = {
 }
 
 
+# Requests outside the six edits the edit head knows (move, delete, reroute, resize, other
+# attributes…), for its "other" class: on them it must say nothing and leave the decoder to answer.
+# Training only; tests/llm/test_edits.py holds unseen ones.
+EDIT_OTHER = {
+    "any": ["Shift {id} down a bit.", "Take {id} out of the figure.", "Drop {id}.", "Align {id} with its neighbours.",
+            "{id} is too close to the title.", "Put {id} next to the legend.", "Duplicate {id}.", "Hide {id}.",
+            "Add a new step after {id}.", "Connect {id} to the output as well.", "Place {id} in the top row.",
+            "{id} sits on top of another component.", "Keep {id} but raise it.", "Give {id} more room.",
+            "Nudge {id} to the left.", "Swap the positions of {id} and its neighbour."],
+    "node": ["Make {id} wider.", "Shrink {id}.", "Enlarge the box {id}.", "Increase the font size of {id}.",
+             "Give {id} a thicker outline.", "Round the corners of {id} less.", "Put {id} into the group.",
+             "{id} overlaps its neighbour; move it.", "Add an icon to {id}.", "Split {id} into two boxes."],
+    "edge": ["Widen the line of {id}.", "Send {id} along another path.", "Colour the line of {id} grey.",
+             "{id} cuts through a box; route it elsewhere.", "Remove the text from {id}.",
+             "Make the arrowhead of {id} open.", "Use a solid stroke for {id}.", "Attach {id} to the top side.",
+             "{id} should leave from the right side.", "Curve {id} a little.", "Move the label of {id} up."],
+}
+
+
 def repair_example(rng: random.Random, split: str) -> tuple[str, str, list[str], str]:
     """(figure DSL, instruction, component ids, replacement DSL lines)."""
     return repair_case(rng, split)[:4]

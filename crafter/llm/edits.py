@@ -8,16 +8,18 @@ The brief encoder (all-MiniLM-L6-v2, :mod:`crafter.llm.encoder`) has read real E
 edit head reads the instruction there: the mean encoder state over the instruction, a linear
 layer, one of six edits — ``label`` (rename a node, shorten an overflowing label, label an
 edge), ``shape``, ``fill``, ``bold``, ``dash``, ``reverse`` — among those the requested
-component's kind admits (a node is not reversed, an edge has no fill). The state is read in the
-same encoder pass as the decoder's prompt tokens (:meth:`CraftLMBackend.encode`).
+component's kind admits (a node is not reversed, an edge has no fill), or ``other``: a request
+outside them ("delete e1", "make e1 thicker", "move n2 to the right"). Without that class the
+head read every edge request it did not know as ``reverse`` (p ≥ 0.9) and forced a wrong answer.
+The state is read in the same encoder pass as the decoder's prompt tokens (:meth:`CraftLMBackend.encode`).
 
 The value comes from the instruction itself, never from the head: the quoted text (label), the
 shape or colour it names, ``dotted`` where it says so (dash). :func:`edited_lines` applies the
 edit to the component's current line; the decoding constraint then admits only those lines
 (:class:`crafter.llm.constrain.DSLConstraint`'s ``lines``), and jump-forward drafts them. Where
-the head is unsure (top probability below ``MIN_PROB``), the request names several components,
-or the instruction names no value the edit needs, nothing is constrained and the decoder
-answers alone, as before.
+the head reads ``other`` or is unsure (top probability below ``MIN_PROB``), the request names
+several components, or the instruction names no value the edit needs, nothing is constrained and
+the decoder answers alone, as before.
 
 Trained by ``crafter train-edits`` on the training split's repair instructions plus
 :data:`crafter.llm.corpus.EDIT_PARAPHRASES` (more ways to ask, none of them held out);
@@ -37,11 +39,12 @@ from torch import nn
 
 FILE = "edits.safetensors"
 CONFIG = "edits.json"
-EDITS = ("label", "shape", "fill", "bold", "dash", "reverse")
+EDITS = ("label", "shape", "fill", "bold", "dash", "reverse", "other")
 # the corpus's edit kinds -> the head's classes
 CORPUS_EDIT = {"rename": "label", "overflow": "label", "elabel": "label", "shape": "shape", "fill": "fill",
                "contrast": "fill", "bold": "bold", "dash": "dash", "reverse": "reverse"}
-ALLOWED = {"node": ("label", "shape", "fill", "bold"), "edge": ("label", "dash", "reverse")}
+ALLOWED = {"node": ("label", "shape", "fill", "bold", "other"), "edge": ("label", "dash", "reverse", "other")}
+OTHER_SHARE = 0.25  # of the training instructions: requests outside the six edits
 MIN_PROB = 0.6  # below it the head says nothing (the decoder answers alone)
 
 _QUOTED = re.compile(r'"([^"\n]+)"|\u201c([^\u201d\n]+)\u201d')
@@ -140,7 +143,7 @@ class EditReader:
         p, k = probs.max(0)
         edit = EDITS[int(k)]
         lines = edited_lines(comp, edit, instruction)
-        if float(p) < MIN_PROB or not lines:
+        if edit == "other" or float(p) < MIN_PROB or not lines:
             return None
         return {"edit": edit, "p": round(float(p), 3), "lines": lines}
 
@@ -167,7 +170,7 @@ def edited_lines(comp, edit: str, instruction: str) -> list[str]:
     elif edit == "dash":
         style = "dotted" if "dotted" in words else "dashed"
         updates = [{"style": style}] if comp.style != style else []
-    elif edit == "reverse" and comp.source != comp.target:
+    elif edit == "reverse" and comp.kind == "edge" and comp.source != comp.target:
         updates = [{"source": comp.target, "target": comp.source}]
     return [print_component(comp.model_copy(update=u)) for u in updates]
 
@@ -186,13 +189,20 @@ def build_set(encoder, n: int, split: str, seed: int) -> tuple[torch.Tensor, tor
     from crafter.llm.corpus import repair_case
     from crafter.llm.prompts import repair_prompt
 
+    from crafter.llm.corpus import EDIT_OTHER
+
     rng = random.Random(seed)
     frames = edit_frames() if split == "train" else None
     prompts, ys = [], []
     for _ in range(n):
         dsl, instruction, ids, _target, kind = repair_case(rng, split, frames)
+        edit = CORPUS_EDIT[kind]
+        if split == "train" and rng.random() < OTHER_SHARE:  # the same figure and id, a request outside the edits
+            kind_of = "edge" if ids[0].startswith("e") else "node"
+            instruction = rng.choice(EDIT_OTHER["any"] + EDIT_OTHER[kind_of]).format(id=ids[0])
+            edit = "other"
         prompts.append(repair_prompt(dsl, instruction, ids))
-        ys.append(EDITS.index(CORPUS_EDIT[kind]))
+        ys.append(EDITS.index(edit))
     states = []
     for i in range(0, n, 64):
         chunk = prompts[i:i + 64]

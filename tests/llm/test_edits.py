@@ -138,4 +138,16 @@ def test_paraphrases_are_not_held_out_phrasings():
 
     held = {f for fs in REPAIR_FRAMES["heldout"].values() for f in fs}
     assert not held & {f for fs in EDIT_PARAPHRASES.values() for f in fs}
-    assert set(EDIT_PARAPHRASES) == set(REPAIR_FRAMES["train"]) and len(EDITS) == 6
+    assert set(EDIT_PARAPHRASES) == set(REPAIR_FRAMES["train"]) and EDITS[-1] == "other"
+
+
+def test_the_shipped_head_says_nothing_for_requests_outside_its_edits():
+    """Unseen requests it cannot do (none of them in its training): no lines, the decoder answers alone.
+    Without the "other" class, "delete e1" came back reversed."""
+    from crafter.llm.backends import WEIGHTS_DIR
+
+    reader = EditReader(WEIGHTS_DIR)
+    for instruction, cid in [("make e1 thicker", "e1"), ("route e1 around the legend", "e1"), ("delete e1", "e1"),
+                             ("e1 crosses node n3", "e1"), ("move n2 to the right", "n2"), ("n2 overlaps n1", "n2"),
+                             ("the arrow e1 is missing its head", "e1"), ("remove the label of e1", "e1")]:
+        assert reader.read(repair_prompt(FIGURE, instruction, [cid])) is None, instruction
