@@ -188,9 +188,12 @@ def _width_batches(order: list[int], padded: list[float]) -> list[list[int]]:
 
 
 def _quiet_session(session, threads: int):
-    """The same model in a session whose intra-op threads do not spin while idle (the session
-    itself where onnxruntime does not say which file it loaded)."""
+    """The same model, its element-wise nodes fused (:mod:`crafteditor.onnx_fusion`), in a
+    session whose intra-op threads do not spin while idle (the session itself where onnxruntime
+    does not say which file it loaded)."""
     import onnxruntime as ort
+
+    from crafteditor.onnx_fusion import fused_model
 
     path = getattr(session, "_model_path", None)
     if not isinstance(path, str):
@@ -207,7 +210,7 @@ def _quiet_session(session, threads: int):
     if threads > 0:
         opts.intra_op_num_threads = threads
         opts.inter_op_num_threads = 1
-    return ort.InferenceSession(path, sess_options=opts, providers=["CPUExecutionProvider"])
+    return ort.InferenceSession(fused_model(path), sess_options=opts, providers=["CPUExecutionProvider"])
 
 
 def _available_cores() -> int:
