@@ -317,6 +317,7 @@ class DSLConstraint:
             self.links = frozenset(map(tuple, names.get("links") or ())) or None
         self.wide_chars = sorted({c for c in text if ord(c) > 127})
         self._memo: dict[tuple[State, int], State | None] = {}
+        self._forced_memo: dict[State, list[int]] = {}
         self._links_memo: dict[Committed, dict[str, list[str]]] = {}
         self.figure_kinds: dict[str, str] = {}  # repair: the figure's ids -> kinds
         self.kept_attrs: dict[str, dict[str, tuple[str, ...]]] = {}  # repair: id -> its attributes' values
@@ -370,24 +371,46 @@ class DSLConstraint:
     _KIND_TEXT = {"node": ' node "', "edge": " edge ", "group": ' group "'}
 
     def forced(self, st: State) -> list[int]:
-        """Tokens every valid continuation of ``st`` starts with (plan with a name head): a line's id
-        once its letter is typed and the keyword after it, the rest of a label whose prefix leaves one
-        name it can become, an edge's arrow and its one possible source or target — drafts that need no
-        guessing (jump-forward decoding). ``[]`` where more than one continuation is open or no
-        ``encode`` was given."""
-        if self.encode is None or not (self.lines or isinstance(self.node_names, Names)):
-            return []
-        try:
-            line = st.line.decode()
-        except UnicodeDecodeError:
-            return []
-        rest = self._forced_line(line, st.done) if self.lines else self._forced_text(line, st.done)
+        """Tokens every valid continuation of ``st`` starts with (plan with a name head; repair with the
+        edit head's lines): a line's id once its letter is typed and the keyword after it, the rest of
+        a label whose prefix leaves one name it can become, an edge's arrow and its one possible source
+        or target, the rest of the one line the edit head allows — drafts that need no guessing
+        (jump-forward decoding). ``[]`` where more than one continuation is open or no ``encode`` was
+        given.
+
+        Forced text is also written in its own tokenization (``encode``'s): :meth:`advance` allows
+        only its first token. The text is the same either way, but the decoder spelled unseen names a
+        character a token ("R es id u a l", where training wrote "R es id ual"), so a draft of the
+        canonical tokens was cut at every other token and plain decoding left the tokenization the
+        model was trained on."""
         out, cur = [], st
-        for t in self.encode(rest) if rest else ():
+        for t in self._forced_ids(st):
             cur = self.advance(cur, t)
             if cur is None:
                 break
             out.append(t)
+        return out
+
+    def _forced_ids(self, st: State) -> list[int]:
+        """:meth:`forced`'s tokens, checked with the unforced rules (memoised per state)."""
+        hit = self._forced_memo.get(st)
+        if hit is not None:
+            return hit
+        out: list[int] = []
+        if self.encode is not None and (self.lines or isinstance(self.node_names, Names)):
+            try:
+                line = st.line.decode()
+            except UnicodeDecodeError:
+                line = None
+            rest = "" if line is None else (self._forced_line(line, st.done) if self.lines
+                                            else self._forced_text(line, st.done))
+            cur = st
+            for t in self.encode(rest) if rest else ():
+                cur = self._advance_memo(cur, t)
+                if cur is None:
+                    break
+                out.append(t)
+        self._forced_memo[st] = out
         return out
 
     def _forced_line(self, line: str, done: Committed) -> str:
@@ -436,10 +459,17 @@ class DSLConstraint:
         return self.can_end(st) and not self._ids(st.done)
 
     def advance(self, st: State, token: int) -> State | None:
-        """The state after ``token``, or None if no valid answer starts this way.
+        """The state after ``token``, or None if no valid answer starts this way (where text is forced,
+        only its first token in ``encode``'s tokenization: :meth:`forced`).
 
         Memoised on (state, token): a round asks the same question up to three times (cutting
         the drafts, verifying them, drafting the next round from the mask block)."""
+        f = self._forced_ids(st)
+        if f and token != f[0]:
+            return None
+        return self._advance_memo(st, token)
+
+    def _advance_memo(self, st: State, token: int) -> State | None:
         key = (st, token)
         if key not in self._memo:
             self._memo[key] = self._advance(st, token)
