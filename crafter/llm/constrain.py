@@ -312,8 +312,8 @@ class DSLConstraint:
             self.node_names = Names(names["node"])
             self.group_names = Names(names.get("group") or ())  # none read: no group
             self.edge_labels = Names(names.get("label") or ())  # none read: edges without labels
-            if names.get("title"):
-                self.titles = Names(names["title"])
+            # a title the head read is the first line, as the corpus writes it; none read: no title line
+            self.titles = Names(names.get("title") or ())
             self.links = frozenset(map(tuple, names.get("links") or ())) or None
         self.wide_chars = sorted({c for c in text if ord(c) > 127})
         self._memo: dict[tuple[State, int], State | None] = {}
@@ -369,6 +369,7 @@ class DSLConstraint:
     _LABEL_OPEN = re.compile(r'(n|g)\d+ (?:node|group) "([^"]*)')
     _EDGE_OPEN = re.compile(r"e\d+ edge (?:(n\d+)(?: (?:-(?:> ?)?)?)?)?")
     _KIND_TEXT = {"node": ' node "', "edge": " edge ", "group": ' group "'}
+    _TITLE_OPEN = re.compile(r'figure "([^"]*)')
 
     def forced(self, st: State) -> list[int]:
         """Tokens every valid continuation of ``st`` starts with (plan with a name head; repair with the
@@ -424,6 +425,21 @@ class DSLConstraint:
         return os.path.commonprefix(options)[len(line):] if options else ""
 
     def _forced_text(self, line: str, done: Committed) -> str:
+        titled = isinstance(self.titles, Names) and bool(self.titles.names)
+        if done.lines == 0 and titled and len(line) < 8 and 'figure "'.startswith(line):  # the title line comes first
+            head = 'figure "'[len(line):]
+            return head + self._forced_text(line + head, done)
+        m = self._TITLE_OPEN.fullmatch(line)
+        if m and done.lines == 0:
+            options = [n for n in self.titles.names if n.startswith(m.group(1))]
+            return options[0][len(m.group(1)):] + '"\n' if len(options) == 1 else ""
+        if not line:  # a new line: forced where one id may start it and the answer may not end here
+            ids = self._ids(done)
+            if len(ids) != 1 or self.can_end(State(done)):
+                return ""
+            (i, kind), = ids.items()
+            head = i + self._KIND_TEXT[kind]
+            return head + self._forced_text(head, done)
         if line and line[0] in "neg" and line[1:].isdigit() or line in ("n", "e", "g"):
             ids = [(i, k) for i, k in self._ids(done).items() if i.startswith(line)]
             if len(ids) != 1:
@@ -566,6 +582,8 @@ class DSLConstraint:
     def _statement(self, ln: _Line, done: Committed):
         ids = self._ids(done)
         starts = list(ids) + (["figure"] if self.task == "plan" and done.lines == 0 else [])
+        if self.task == "plan" and done.lines == 0 and isinstance(self.titles, Names):
+            starts = ["figure"] if self.titles.names else list(ids)
         if not starts:
             raise _Bad
         head = ln.choice(starts)

@@ -126,17 +126,25 @@ def test_forced_text_is_drafted_outright(tokenizer, tb):
     c = DSLConstraint("plan", BRIEF, tb, tokenizer.eos_id, names, encode=tokenizer.encode)
 
     def forced_after(text):
-        st = c.start()
-        for t in tokenizer.encode(text):
-            st = c.advance(st, t)
+        st, rest = c.start(), text
+        while rest:  # the text, in the forced tokenization where text is forced
+            f = c.forced(st)
+            t = f[0] if f and rest.startswith(tokenizer.decode(f[:1])) else tokenizer.encode(rest)[0]
+            st, rest = c.advance(st, t), rest[len(tokenizer.decode([t])):]
         return tokenizer.decode(c.forced(st))
 
     assert forced_after('n1 node "DR') == 'AM Camera"'  # one name starts so
+    assert forced_after("") == 'n1 node "'  # no title read: the answer starts with the one node id
+    # forced text is written in its own tokenization: another spelling of it is refused
+    st = c.start()
+    first = c.forced(st)
+    assert first and c.advance(st, first[0]) is not None
+    assert all(c.advance(st, t) is None for t in range(tokenizer.vocab_size) if t != first[0])
     assert forced_after('n1 node "') == ""  # three names may follow
-    assert forced_after('n1 node "DRAM Camera"\nn') == '2 node "'  # the only id, its keyword
+    assert forced_after('n1 node "DRAM Camera"\n') == 'n2 node "'  # the only id, its keyword
     done = 'n1 node "DRAM Camera"\nn2 node "FRET Magnet"\nn3 node "camera"\n'
     assert forced_after(done + "e1 edge n1") == " -> n2"  # its one link
-    assert forced_after(done + "e1 edge n1 -> n2\ne") == "2 edge n2 -> n3"  # one link left, from its one source
+    assert forced_after(done + "e1 edge n1 -> n2\n") == "e2 edge n2 -> n3"  # one link left, from its one source
     # without an encoder (or a name head) nothing is forced
     assert DSLConstraint("plan", BRIEF, tb, tokenizer.eos_id, names).forced(c.start()) == []
 
