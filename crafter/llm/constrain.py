@@ -16,8 +16,9 @@ with the rules of the task on top of the DSL's grammar:
 * attribute values come from the spec's vocabularies (shapes, dash styles, colours);
 * the answer ends (``<|eos|>``) only after a finished line.
 
-Chart specs (JSON) are checked when their line ends: they must parse as a chart
-component whose fields are columns of the prompt's table.
+A chart spec is compact JSON as the corpus writes it: a mark, then ``x``, ``y`` and an optional
+``color``, each a column of the prompt's table with the type its schema gives, no column twice;
+where the request names two columns or more, exactly those; a title it quotes, whole.
 
 The constraint is a pure function of the tokens so far (:meth:`DSLConstraint.advance`
 returns a new state or ``None``), so the verifier's constrained choice is the same in
@@ -26,7 +27,6 @@ plain and in speculative decoding: greedy output stays identical across drafters
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from dataclasses import dataclass, field, replace
@@ -40,19 +40,25 @@ _MARKER = re.compile(r"<\|[a-z]+\|>")
 _IDCHARS = re.compile(r"[A-Za-z0-9_]")
 
 
-_SPEC_VALUE = re.compile(r'"(field|type|mark)"\s*:\s*"([^"]*)(")?')
 _ATTR = re.compile(r' ([a-z_]+)=("(?:[^"\\]|\\.)*"|\[[^\]]*\]|\{.*?\}(?= [a-z_]+=|$)|[^\s"\[\]{}]+)')
 # capitalised words that start a new sentence part rather than continue a name
 _NAME_BREAKS = frozenset(("the a an our its their this that these those we it is are then and or "
                           "step stage phase part move item task level figure fig caption title diagram panel "
                           "scheme chart plate heading").split())
 _TYPES = frozenset({"quantitative", "nominal", "ordinal", "temporal"})
-_COLUMN = re.compile(r"([^\s,:]+) \((?:" + "|".join(sorted(_TYPES)) + r")\)")  # "loss (quantitative)" in a schema
+_COLUMN = re.compile(r"([^\s,:]+) \((" + "|".join(sorted(_TYPES)) + r")\)")  # "loss (quantitative)" in a schema
+_QUOTE = re.compile(r'"([^"\n]+)"')
+_CHANNELS = ("x", "y", "color")  # what the corpus' charts encode, in the order it writes them
 _COLOUR_WORDS = CSS_COLOR_NAMES | {"none"}
 
 
 class _End(Exception):
-    """The input ended inside a statement that can still be completed."""
+    """The input ended inside a statement that can still be completed (``expect``: the text every
+    completion goes on with, where the scanner knows it)."""
+
+    def __init__(self, expect: str = "") -> None:
+        super().__init__(expect)
+        self.expect = expect
 
 
 class _Bad(Exception):
@@ -245,7 +251,7 @@ class _Line:
             self.i += len(t)
             return
         if t.startswith(r):
-            raise _End
+            raise _End(t[len(r):])
         raise _Bad
 
     def choice(self, options) -> str:
@@ -257,8 +263,9 @@ class _Line:
                     raise _End  # "n1" could still become "n12"
                 self.i += len(o)
                 return o
-        if any(o.startswith(r) for o in options):
-            raise _End
+        going = [o for o in options if o.startswith(r)]
+        if going:
+            raise _End(os.path.commonprefix(going)[len(r):])
         raise _Bad
 
     def string(self, check_prefix, check_full) -> str:
@@ -329,11 +336,24 @@ class DSLConstraint:
             if self.lines:  # a line the rules below refuse is no answer: dropped (none left: no constraint)
                 self.lines = tuple(o for o in self.lines if isinstance(self._scan(o, Committed(), True), Statement))
         elif task == "chart":
-            body = prompt.split("<|chart|>", 1)[-1]
-            self.columns = set(_COLUMN.findall(body))
-            from crafter.charts.compile import SUPPORTED_MARKS  # (imports the chart stack: only when needed)
+            self._read_chart_prompt(prompt)
 
-            self.spec_words = {"field": self.columns, "type": _TYPES, "mark": frozenset(SUPPORTED_MARKS)}
+    def _read_chart_prompt(self, prompt: str) -> None:
+        """The table's columns and their types (the schema line), the columns the request names and
+        the titles it quotes."""
+        from crafter.charts.compile import SUPPORTED_MARKS  # (imports the chart stack: only when needed)
+
+        body = prompt.split("<|chart|>", 1)[-1].split("<|out|>", 1)[0]
+        schema, _, request = body.partition("\n")
+        self.column_types = dict(_COLUMN.findall(schema))
+        self.columns = set(self.column_types)
+        self.marks = tuple(SUPPORTED_MARKS)
+        said = [c for c in self.column_types
+                if re.search(r"(?<![A-Za-z0-9_])" + re.escape(c) + r"(?![A-Za-z0-9_])", request, re.I)]
+        # where the request names two columns or more, the chart encodes those, each once, and all of them
+        self.chart_fields = tuple(said) if len(said) >= 2 else tuple(self.column_types)
+        self.fields_required = len(said) >= 2
+        self.quoted = tuple(q for q in dict.fromkeys(_QUOTE.findall(request)) if q.strip() and q not in self.columns)
 
     def _read_repair_prompt(self, prompt: str) -> None:
         from crafter.llm.prompts import repair_parts
@@ -398,13 +418,14 @@ class DSLConstraint:
         if hit is not None:
             return hit
         out: list[int] = []
-        if self.encode is not None and (self.lines or isinstance(self.node_names, Names)):
+        if self.encode is not None and (self.lines or self.task == "chart" or isinstance(self.node_names, Names)):
             try:
                 line = st.line.decode()
             except UnicodeDecodeError:
                 line = None
-            rest = "" if line is None else (self._forced_line(line, st.done) if self.lines
-                                            else self._forced_text(line, st.done))
+            rest = ("" if line is None else self._forced_line(line, st.done) if self.lines
+                    else self._forced_chart(line, st.done) if self.task == "chart"
+                    else self._forced_text(line, st.done))
             cur = st
             for t in self.encode(rest) if rest else ():
                 cur = self._advance_memo(cur, t)
@@ -667,25 +688,62 @@ class DSLConstraint:
             ln.lit(", ")
 
     def _chart(self, ln: _Line, cid: str):
+        """``c1 chart ["title"] spec={...}``: the spec as the corpus writes it (compact JSON: a mark,
+        then x, y and an optional color, each a column of the table with the type the schema gives
+        it, no column twice; where the request names two columns or more, exactly those). A title
+        the request quotes is the title, whole."""
         r = ln.rest()
-        if r.startswith(' "'):
+        if self.quoted:
+            ln.lit(' "')
+            ln.choice([q + '"' for q in self.quoted])
+        elif r in ("", " "):  # a title or the spec
+            raise _End(" " if not r else "")
+        elif r.startswith(' "'):
             ln.i += 1
             ln.string(self.spans.prefix_ok, self.spans.full_ok)
-        ln.lit(" spec=")
-        spec = ln.rest()
-        if not spec:
-            raise _End
-        if not spec.startswith("{") or "\n" in spec:
+        ln.lit(' spec={"mark":"')
+        ln.choice(self.marks)
+        ln.lit('","encoding":{')
+        used: list[str] = []
+        for ch in _CHANNELS:
+            left = [f for f in self.chart_fields if f not in used]
+            if ch == "color":
+                if ln.at_end():  # a color, or the spec's end: known where no column is left or one must come
+                    raise _End("}}" if not left else "," if self.fields_required else "")
+                if not left or not ln.rest().startswith(","):
+                    if self.fields_required and left:
+                        raise _Bad  # a column the request names is not encoded
+                    break
+                ln.lit(",")
+            ln.lit(f'"{ch}":{{"field":"')
+            field = ln.choice(left)
+            used.append(field)
+            ln.lit('","type":"')
+            ln.choice([self.column_types[field]])
+            ln.lit('"}' + ("," if ch == "x" else ""))
+        ln.lit("}}")
+        if not ln.at_end():
             raise _Bad
-        for key, value, closed in _SPEC_VALUE.findall(spec):  # fields, types, marks as they are written
-            allowed = self.spec_words[key]
-            if allowed and not (value in allowed if closed else any(a.startswith(value) for a in allowed)):
-                raise _Bad
-        try:
-            json.loads(spec)
-        except ValueError:
-            raise _End from None  # checked when the line ends
         return Statement(cid, "chart")
+
+    def _forced_chart(self, line: str, done: Committed) -> str:
+        """The text every valid continuation of a chart line goes on with (its literal JSON, a field's
+        type, a column or title left without choice), and the line's end once the spec is closed."""
+        if done.lines:
+            return ""
+        text = ""
+        for _ in range(16):
+            try:
+                self._statement(_Line(line + text), done)
+            except _End as e:
+                if not e.expect:
+                    return text
+                text += e.expect
+                continue
+            except _Bad:
+                return text
+            return text + "\n"  # the spec is closed: nothing may follow on the line
+        return text
 
     def _close(self, ln: _Line, stmt: Statement, attrs: dict):
         """Optional ``key=value`` attributes (each once), then the end of the line."""

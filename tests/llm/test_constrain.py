@@ -107,6 +107,41 @@ def test_chart_fields_must_be_columns(tokenizer, tb):
     assert isinstance(_walk(c, tokenizer, ok[:-3] + "\n", eos=False), str)  # JSON not closed
 
 
+def test_a_chart_encodes_the_columns_the_request_names_with_their_schema_types(tokenizer, tb):
+    schema = "table runs: epoch (quantitative), loss (quantitative), model (nominal), seed (nominal)"
+    c = DSLConstraint("chart", chart_prompt(schema, 'Loss over epoch, one colour per model, titled "Training loss"'),
+                      tb, tokenizer.eos_id, encode=tokenizer.encode)
+    ok = ('c1 chart "Training loss" spec={"mark":"line","encoding":{"x":{"field":"epoch","type":"quantitative"},'
+          '"y":{"field":"loss","type":"quantitative"},"color":{"field":"model","type":"nominal"}}}\n')
+    assert not isinstance(_walk(c, tokenizer, ok), str)
+    assert isinstance(_walk(c, tokenizer, ok.replace('"nominal"', '"ordinal"'), eos=False), str)  # not its schema type
+    assert isinstance(_walk(c, tokenizer, ok.replace('"model"', '"seed"'), eos=False), str)  # not named in the request
+    assert isinstance(_walk(c, tokenizer, ok.replace('"field":"loss"', '"field":"epoch"'), eos=False), str)  # twice
+    no_colour = ok.replace(',"color":{"field":"model","type":"nominal"}', "")
+    assert isinstance(_walk(c, tokenizer, no_colour, eos=False), str)  # a named column left out
+    assert isinstance(_walk(c, tokenizer, ok.replace('"Training loss"', '"Training"'), eos=False), str)  # quoted: whole
+
+    def forced_after(text):
+        st, rest = c.start(), text
+        while rest:
+            f = c.forced(st)
+            t = f[0] if f and rest.startswith(tokenizer.decode(f[:1])) else tokenizer.encode(rest)[0]
+            st, rest = c.advance(st, t), rest[len(tokenizer.decode([t])):]
+        return tokenizer.decode(c.forced(st))
+
+    # jump-forward: everything but the mark and the x and y columns is forced
+    assert forced_after("") == 'c1 chart "Training loss" spec={"mark":"'
+    assert forced_after(ok[:ok.index('line"') + 4]).startswith('","encoding":{"x":{"field":"')
+    assert forced_after(ok[:ok.index('"epoch"') + 6]) == '","type":"quantitative"},"y":{"field":"'
+    assert forced_after(ok[:ok.index('"loss"') + 5]) == ('","type":"quantitative"},"color":{"field":"model",'
+                                                          '"type":"nominal"}}}\n')
+    # with fewer than two columns named, any column may go anywhere, a colour is optional
+    loose = DSLConstraint("chart", chart_prompt(schema, "plot it"), tb, tokenizer.eos_id)
+    seed_y = no_colour.replace('c1 chart "Training loss" ', "c1 chart ").replace('"loss","type":"quantitative"',
+                                                                                 '"seed","type":"nominal"')
+    assert not isinstance(_walk(loose, tokenizer, seed_y), str)
+
+
 def test_a_label_does_not_run_past_a_full_stop_an_arrow_or_a_line():
     s = Spans("The Noisy Projector. Target is next.\nMesh => Sample Projector ⟶ Head\n- Critic\n- Judge")
     assert s.full_ok("Noisy Projector") and s.full_ok("Sample Projector") and s.full_ok("Critic")
