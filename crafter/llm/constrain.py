@@ -348,8 +348,9 @@ class DSLConstraint:
         self.column_types = dict(_COLUMN.findall(schema))
         self.columns = set(self.column_types)
         self.marks = tuple(SUPPORTED_MARKS)
-        said = [c for c in self.column_types
-                if re.search(r"(?<![A-Za-z0-9_])" + re.escape(c) + r"(?![A-Za-z0-9_])", request, re.I)]
+        said = [c for c in self.column_types  # as written, or spoken ("batch size" for batch_size)
+                if any(re.search(r"(?<![A-Za-z0-9_])" + re.escape(v) + r"(?![A-Za-z0-9_])", request, re.I)
+                       for v in dict.fromkeys((c, c.replace("_", " "))))]
         # where the request names two columns or more, the chart encodes those, each once, and all of them
         self.chart_fields = tuple(said) if len(said) >= 2 else tuple(self.column_types)
         self.fields_required = len(said) >= 2

@@ -135,6 +135,9 @@ def test_a_chart_encodes_the_columns_the_request_names_with_their_schema_types(t
     assert forced_after(ok[:ok.index('"epoch"') + 6]) == '","type":"quantitative"},"y":{"field":"'
     assert forced_after(ok[:ok.index('"loss"') + 5]) == ('","type":"quantitative"},"color":{"field":"model",'
                                                           '"type":"nominal"}}}\n')
+    spoken = DSLConstraint("chart", chart_prompt("table t: batch_size (quantitative), step_ms (quantitative), x1 (nominal)",
+                                                 "step ms against batch size"), tb, tokenizer.eos_id)
+    assert spoken.chart_fields == ("batch_size", "step_ms")  # a column said with spaces for its underscores
     # with fewer than two columns named, any column may go anywhere, a colour is optional
     loose = DSLConstraint("chart", chart_prompt(schema, "plot it"), tb, tokenizer.eos_id)
     seed_y = no_colour.replace('c1 chart "Training loss" ', "c1 chart ").replace('"loss","type":"quantitative"',
