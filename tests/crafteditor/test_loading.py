@@ -38,6 +38,19 @@ def test_alpha_is_flattened_onto_the_background():
     assert tuple(grey.rgb[0, 0]) == (0, 0, 0)
 
 
+def test_mostly_opaque_rgba_flattens_only_its_transparent_pixels():
+    """Opaque pixels are copied, the rest composited: the same bytes as compositing all of them."""
+    from crafteditor.loading import _flatten, array_to_rgb
+
+    rng = np.random.RandomState(3)
+    a = rng.randint(0, 256, (30, 40, 4)).astype(np.uint8)
+    a[..., 3] = 255
+    a[0, :, 3] = rng.randint(0, 255, 40)  # an anti-aliased edge
+    a[5:8, 5:9, 3] = 0
+    assert np.array_equal(array_to_rgb(a, "#336699", "x"), _flatten(a, "#336699", "x"))
+    assert (array_to_rgb(a, "#336699", "x")[5, 5] == [0x33, 0x66, 0x99]).all()
+
+
 def test_sixteen_bit_grayscale_and_palette():
     deep = Image.fromarray(np.full((8, 8), 32896, np.uint16))
     assert tuple(load_image(_encode(deep, "PNG")).rgb[0, 0]) == (128, 128, 128)
