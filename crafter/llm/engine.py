@@ -346,7 +346,8 @@ def generate_ids(model: CraftLM, prompt_ids: list[int], max_new_tokens: int = 51
         room = limit - p - 1  # positions left after a0
         drafts, q = drafter.propose(ids, min(budget - 1, room))
         forced = constraint.forced(state) if jump_forward else []
-        if len(forced) > len(drafts):  # the only text that may follow: draft it outright (jump-forward)
+        jumped = len(forced) > len(drafts)
+        if jumped:  # the only text that may follow: draft it outright (jump-forward)
             drafts, q = forced[: max(0, min(budget - 1, room))], None
         if cfg.eos_token_id in drafts:  # nothing follows an end: drafts past it are verified for nothing
             drafts = drafts[: drafts.index(cfg.eos_token_id) + 1]
@@ -389,7 +390,10 @@ def generate_ids(model: CraftLM, prompt_ids: list[int], max_new_tokens: int = 51
         else:
             accepted, nxt = greedy_accept(torch.tensor(drafts, dtype=torch.long), verify)
         cache.crop(p + 1 + accepted)  # keep a0 and accepted drafts; nxt becomes the new a0
-        drafter.observe(n, accepted, logits[1 + n :] if m else None, temperature)
+        if jumped:  # not the drafter's own drafts: its acceptance statistics stay as they are
+            drafter.observe(0, 0, logits[1 + n :] if m and accepted == n else None, temperature)
+        else:
+            drafter.observe(n, accepted, logits[1 + n :] if m else None, temperature)
         if n:
             res.accepted_per_round.append(accepted)
             res.proposed_per_round.append(n)
