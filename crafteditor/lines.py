@@ -128,6 +128,7 @@ class LinePath:
 # -- skeleton graph ----------------------------------------------------------------------------
 
 _NEIGH = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
+_NEIGHBOURS = np.array([[1, 1, 1], [1, 0, 1], [1, 1, 1]], np.float32)
 
 
 def _skeleton(mask: np.ndarray) -> np.ndarray:
@@ -147,7 +148,11 @@ def trace_skeleton(skel: np.ndarray) -> list[list[tuple[int, int]]]:
         y, x = p
         return [(y + dy, x + dx) for dy, dx in _NEIGH if (y + dy, x + dx) in pix]
 
-    deg = {p: len(neigh(p)) for p in pix}
+    # each pixel's count of 8-neighbours, from one filter over the skeleton (a set lookup per
+    # neighbour per pixel was 18 ms of a diagram's line finding); built in the set's order
+    count = cv2.filter2D(skel.astype(np.uint8), -1, _NEIGHBOURS, borderType=cv2.BORDER_CONSTANT)
+    by_pixel = dict(zip(zip(ys.tolist(), xs.tolist()), count[ys, xs].tolist()))
+    deg = {p: by_pixel[p] for p in pix}
     nodes = {p for p, d in deg.items() if d != 2}
     # junction pixels come in small clusters; treat each cluster as one node
     visited_edges: set[tuple[tuple[int, int], tuple[int, int]]] = set()
