@@ -375,7 +375,7 @@ def read_text(rgb: np.ndarray, paints: Paints, config: Config) -> list[TextRun]:
     """All text runs in the image (nothing is modified)."""
     engine = get_engine(config.ocr_threads)
     latin = config.ocr_scripts == "latin"
-    bgr = np.ascontiguousarray(rgb[:, :, ::-1])
+    bgr = cv2.cvtColor(np.ascontiguousarray(rgb), cv2.COLOR_RGB2BGR)  # a strided numpy copy: 5 ms at 150 dpi
     h, w = rgb.shape[:2]
     quads = engine.detect_scaled(bgr, detection_scale(rgb))
     rects = []
