@@ -231,7 +231,7 @@ class NameReader:
         if not spans:
             return {**{k: [] for k in KINDS}, "links": []}
         h = self.tagger.states(x[None])[0]
-        tags = self.tagger.out(h).argmax(-1).tolist()
+        tags = _run_on(prompt, spans, self.tagger.out(h).argmax(-1).tolist())
         out: dict[str, list] = dict(decode_tags(prompt, spans, tags))
         out["node"] = _only_said_alone(prompt, out["node"])
         ments = [m for m in mentions(tags) if _joined(prompt, spans, m)]
@@ -246,6 +246,18 @@ class NameReader:
                     links.append(link)
         out["links"] = links
         return out
+
+
+def _run_on(prompt: str, spans: list[tuple[int, int]], tags: list[int]) -> list[int]:
+    """Two node names with nothing but a space between are one name: English does not set two noun
+    phrases side by side without a word or a mark between them, and where the head split a long
+    name of unseen words ("Thermal Ionic" + "Cortex") the plan got a node and an edge too many."""
+    b, i_ = TAGS.index("B-node"), TAGS.index("I-node")
+    out = list(tags)
+    for k in range(1, len(out)):
+        if out[k] == b and out[k - 1] in (b, i_) and prompt[spans[k - 1][1]:spans[k][0]] == " ":
+            out[k] = i_
+    return out
 
 
 def _only_said_alone(prompt: str, names: list[str]) -> list[str]:

@@ -5,8 +5,8 @@ import pytest
 import torch
 
 from crafter.llm.constrain import DSLConstraint, token_bytes
-from crafter.llm.names import (FILE, TAGS, NameReader, NamesConfig, NameTagger, candidate_pairs, decode_tags,
-                               gold_tags, link_targets, mentions, sentence_ids, words)
+from crafter.llm.names import (FILE, TAGS, NameReader, NamesConfig, NameTagger, _run_on, candidate_pairs,
+                               decode_tags, gold_tags, link_targets, mentions, sentence_ids, words)
 from crafter.llm.prompts import plan_prompt
 
 BRIEF = plan_prompt('A DRAM Camera supplies the FRET Magnet. The FRET Magnet hands off to camera, '
@@ -180,3 +180,12 @@ def test_a_name_never_said_on_its_own_is_dropped():
     brief = "Our offline caller feeds the pixel classifier. The classifier ships masks to the offline caller."
     assert _only_said_alone(brief, ["offline caller", "offline", "pixel classifier", "classifier"]) == \
         ["offline caller", "pixel classifier", "classifier"]
+
+
+def test_two_names_side_by_side_are_one_name():
+    p = plan_prompt("Thermal Ionic Cortex feeds the Judge, Critic\nMesh")
+    spans = words(p)
+    b, i, o = TAGS.index("B-node"), TAGS.index("I-node"), TAGS.index("O")
+    split = [b, i, b, o, o, b, b, b]  # Thermal Ionic | Cortex feeds the Judge, | Critic | Mesh
+    names = decode_tags(p, spans, _run_on(p, spans, split))["node"]
+    assert names == ["Thermal Ionic Cortex", "Judge", "Critic", "Mesh"]  # a comma or a line break still separates
