@@ -254,9 +254,20 @@ def _run_on(prompt: str, spans: list[tuple[int, int]], tags: list[int]) -> list[
     name of unseen words ("Thermal Ionic" + "Cortex") the plan got a node and an edge too many."""
     b, i_ = TAGS.index("B-node"), TAGS.index("I-node")
     out = list(tags)
+
+    def said(a: int, z: int) -> str:
+        return " ".join(prompt[spans[a][0]:spans[z][1]].split()).lower()
+
+    start = 0
     for k in range(1, len(out)):
+        if out[k - 1] == b:
+            start = k - 1
         if out[k] == b and out[k - 1] in (b, i_) and prompt[spans[k - 1][1]:spans[k][0]] == " ":
-            out[k] = i_
+            end = k  # the second name's last word
+            while end + 1 < len(out) and out[end + 1] == i_ and prompt[spans[end][1]:spans[end + 1][0]] == " ":
+                end += 1
+            if said(start, k - 1) != said(k, end):  # a name said twice ("… ⟶ X X transmits …") stays two
+                out[k] = i_
     return out
 
 

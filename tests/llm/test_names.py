@@ -189,3 +189,7 @@ def test_two_names_side_by_side_are_one_name():
     split = [b, i, b, o, o, b, b, b]  # Thermal Ionic | Cortex feeds the Judge, | Critic | Mesh
     names = decode_tags(p, spans, _run_on(p, spans, split))["node"]
     assert names == ["Thermal Ionic Cortex", "Judge", "Critic", "Mesh"]  # a comma or a line break still separates
+    twice = plan_prompt("A ⟶ thermal distiller Thermal distiller feeds B")
+    sp = words(twice)
+    tags = [b, b, i, b, i, o, b]
+    assert decode_tags(twice, sp, _run_on(twice, sp, tags))["node"] == ["A", "thermal distiller", "Thermal distiller", "B"]
