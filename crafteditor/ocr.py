@@ -223,7 +223,10 @@ def _quiet_session(session, threads: int):
     if threads > 0:
         opts.intra_op_num_threads = threads
         opts.inter_op_num_threads = 1
-    return ort.InferenceSession(fused_model(path), sess_options=opts, providers=["CPUExecutionProvider"])
+    try:
+        return ort.InferenceSession(fused_model(path), sess_options=opts, providers=["CPUExecutionProvider"])
+    except Exception:  # a damaged cached model must not stop the OCR: run the model as shipped
+        return ort.InferenceSession(path, sess_options=opts, providers=["CPUExecutionProvider"])
 
 
 def _available_cores() -> int:

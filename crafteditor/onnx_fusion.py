@@ -44,20 +44,29 @@ def fused_model(path: str, cache_dir: Path | None = None) -> str | bytes:
     the model cannot be rewritten (no ``onnx`` package)."""
     src = Path(path)
     digest = hashlib.sha256(src.read_bytes()).hexdigest()[:16]
-    folder = cache_dir if cache_dir is not None else default_cache_dir()
-    target = folder / f"{src.stem}-{digest}-fused{FUSION_VERSION}.onnx"
-    if target.is_file():
+    try:
+        folder = cache_dir if cache_dir is not None else default_cache_dir()
+    except RuntimeError:  # no home folder to be found
+        folder = None
+    target = None if folder is None else folder / f"{src.stem}-{digest}-fused{FUSION_VERSION}.onnx"
+    if target is not None and target.is_file():
         return str(target)
     try:
         data = fused_model_bytes(str(src))
     except ImportError:
         return str(src)
+    if folder is None or target is None:
+        return data
+    tmp = target.with_name(f"{target.name}.{os.getpid()}.tmp")
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(f"{target.name}.{os.getpid()}.tmp")
         tmp.write_bytes(data)
         os.replace(tmp, target)  # atomic: parallel workers may write the same file
     except OSError:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
         return data
     return str(target)
 

@@ -73,3 +73,17 @@ def test_an_unwritable_cache_still_gives_the_fused_model(tmp_path):
     blocker.write_text("not a folder")
     out = fused_model(str(MODELS / "ch_PP-OCRv4_det_infer.onnx"), blocker / "cache")
     assert isinstance(out, bytes) and len(out) > 1000
+
+
+def test_a_damaged_cached_model_falls_back_to_the_shipped_one(tmp_path, monkeypatch):
+    from types import SimpleNamespace
+
+    from crafteditor.ocr import _quiet_session
+
+    path = MODELS / "ch_PP-OCRv4_det_infer.onnx"
+    monkeypatch.setattr(onnx_fusion, "default_cache_dir", lambda: tmp_path)
+    cached = Path(fused_model(str(path)))
+    cached.write_bytes(b"not a model")
+    session = _quiet_session(SimpleNamespace(_model_path=str(path)), 1)
+    x = np.zeros((1, 3, 64, 64), np.float32)
+    assert session.run(None, {session.get_inputs()[0].name: x})[0].shape[-2:] == (64, 64)
