@@ -75,9 +75,10 @@ class Spans:
     letter's case may differ ("The encoder…" gives "encoder", "…to the decoder" gives "Decoder").
     Case-free matching let a small model spell a name "CliniCiAn"."""
 
-    # a name never runs past a full stop or through an arrow ("Projector. Target is", "Mesh =>");
-    # "?" may sit inside one (a decision: "Converged? step")
-    _BREAK = re.compile(r"[.;] |=>|->|[\u2190-\u21ff\u27f0-\u27ff\u2900-\u297f]")
+    # a name never runs past a full stop, through an arrow ("Projector. Target is", "Mesh =>") or a
+    # double quote (a DSL string ends there: a repair prompt's 'n4 node "Output head" box=…' had let
+    # "Output head" look like the start of a longer label); "?" may sit inside one ("Converged? step")
+    _BREAK = re.compile(r"[.;] |=>|->|\"|[\u2190-\u21ff\u27f0-\u27ff\u2900-\u297f]")
 
     def __init__(self, text: str) -> None:
         # spaces collapsed within a line; a line break stays, so no name runs across two lines
@@ -328,6 +329,7 @@ class DSLConstraint:
         self._links_memo: dict[Committed, dict[str, list[str]]] = {}
         self.figure_kinds: dict[str, str] = {}  # repair: the figure's ids -> kinds
         self.kept_attrs: dict[str, dict[str, tuple[str, ...]]] = {}  # repair: id -> its attributes' values
+        self.other_labels: dict[str, frozenset] = {}  # repair: requested node id -> the other nodes' labels
         self.requested: tuple[str, ...] = ()
         self.lines = tuple(lines or ()) if task == "repair" else ()
         self.columns: set[str] = set()
@@ -360,13 +362,19 @@ class DSLConstraint:
         from crafter.llm.prompts import repair_parts
 
         fig, _, ids = repair_parts(prompt)
+        node_labels: dict[str, str] = {}
         for line in fig.splitlines():
             parts = line.split()
             if len(parts) >= 2:
                 self.figure_kinds[parts[0]] = parts[1]
+                m = re.match(r'\S+ node "([^"]*)"', line)
+                if m:
+                    node_labels[parts[0]] = m.group(1).lower()
                 # attributes the component already has (a pinned box, a stroke…) may be kept as they are
                 self.kept_attrs[parts[0]] = {k: (v,) for k, v in _ATTR.findall(line)}
         self.requested = tuple(i for i in ids if i in self.figure_kinds) or tuple(ids)
+        # each requested node's label may not become another node's
+        self.other_labels = {i: frozenset(v for k, v in node_labels.items() if k != i) for i in self.requested}
 
     # ---- the interface the engine uses ------------------------------------------
 
@@ -645,7 +653,8 @@ class DSLConstraint:
 
     def _node(self, ln: _Line, nid: str, done: Committed):
         ln.lit(" ")
-        used = done.labels if self.task != "repair" else frozenset()
+        # repair: not another node's label (the decoder renamed "Decoder" to the next node's "Output head")
+        used = done.labels if self.task != "repair" else self.other_labels.get(nid, frozenset())
 
         spans = self.node_names
 

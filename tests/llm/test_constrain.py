@@ -250,3 +250,12 @@ def test_repair_of_a_kind_the_model_was_not_trained_on_must_still_parse(tokenize
     assert not isinstance(_walk(c, tokenizer, 'n1 text "trainable" near=enc side=below\n'), str)
     assert isinstance(_walk(c, tokenizer, 'n1 text "trainable\n', eos=False), str)  # an unfinished string
     assert isinstance(_walk(c, tokenizer, 'n1 node "trainable"\n', eos=False), str)  # another kind
+
+
+def test_a_repaired_node_does_not_take_another_nodes_label(tokenizer, tb):
+    """And a label never runs through a double quote (a DSL string of the prompt ends there)."""
+    fig = 'n1 node "Decoder"\nn2 node "Output head"\ne1 edge n1 -> n2'
+    c = DSLConstraint("repair", repair_prompt(fig, "rename n1", ["n1"]), tb, tokenizer.eos_id)
+    assert isinstance(_walk(c, tokenizer, 'n1 node "Output head"\n'), str)
+    assert not isinstance(_walk(c, tokenizer, 'n1 node "Output"\n'), str)  # a span, not the other label
+    assert not c.spans.prefix_ok('Output head" ')
