@@ -286,7 +286,8 @@ class _Editor:
         """Carry out one clause by rule; False when no rule recognises it."""
         for handler in (self.filler, self.tidy, self.report_typo, self.report_missing_arrow, self.restore_step,
                         self.chart_value, self.chart_point, self.figure_level, self.rename, self.add_edge,
-                        self.add_node, self.delete_clause, self.shape, self.style, self.color, self.move, self.size):
+                        self.add_node, self.delete_clause, self.reverse, self.shape, self.style, self.color,
+                        self.move, self.size):
             if handler(clause):
                 return True
         return False
@@ -509,6 +510,42 @@ class _Editor:
             raise _Unresolved(f"no node matches '{m.group('x').strip()}'")
         for c in targets:
             self.set(c, f"'{_label_of(c)}' drawn as a {shape}", shape=shape)
+        return True
+
+    _REVERSE = (
+        re.compile(r"^(?:reverse|flip|invert|swap)\s+(?:the\s+)?(?:direction\s+of\s+|ends\s+of\s+)?(?P<x>.+?)$", re.I),
+        re.compile(r"^turn\s+(?P<x>.+?)\s+around$", re.I),
+        re.compile(r"^(?:make\s+)?(?P<x>.+?)\s+(?:should\s+)?(?:go|goes|point|points|run|runs)\s+"
+                   r"(?:the\s+other\s+way(?:\s+round)?|the\s+wrong\s+way|backwards)$", re.I),
+    )
+
+    def reverse(self, s: str) -> bool:
+        """'reverse the arrow from A to B', 'turn the edge from the decoder around', 'e3 should point
+        the other way': the arrow's ends swap (and its drawn route with them)."""
+        m = next((m for r in self._REVERSE if (m := r.match(s))), None)
+        if not m:
+            return False
+        phrase = m.group("x")
+        one_end = re.match(r"^(?:the\s+)?(?:arrow|edge|connection|link|line)\s+(?P<dir>from|out\s+of|leaving|into|to)\s+"
+                           r"(?P<n>.+)$", phrase, re.I)
+        if one_end and not re.search(r"\s(?:to|into)\s|->|→", one_end.group("n")):
+            ends = {c.id for c in find_components(self.fig, one_end.group("n")) if c.kind != "edge"}
+            out = one_end.group("dir").lower() not in ("into", "to")
+            found = [e for e in self.fig.of_kind("edge") if (e.source if out else e.target) in ends]
+            if len(found) > 1:
+                raise _Unresolved(f"{len(found)} arrows {'leave' if out else 'enter'} '{one_end.group('n').strip()}': "
+                                  "say which (from … to …)")
+        else:
+            found = find_components(self.fig, phrase, "edge")
+        found = [e for e in found if isinstance(e, Edge)]
+        if not found:
+            raise _Unresolved(f"no arrow matches '{phrase.strip()}'")
+        by_id = self.fig.by_id()
+        for e in found:
+            route = [p.model_dump() for p in reversed(e.route)] if e.route else None
+            a, b = (_label_of(by_id[i]) if i in by_id else i for i in (e.target, e.source))
+            self.set(e, f"reversed the arrow: now from '{a}' to '{b}'", source=e.target, target=e.source,
+                     route=route, head=e.tail if e.tail != "none" else e.head, tail=e.head if e.tail != "none" else "none")
         return True
 
     def style(self, s: str) -> bool:

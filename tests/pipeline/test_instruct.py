@@ -48,6 +48,11 @@ def test_the_headline_example(rag) -> None:
     ("make the layout vertical", {FIGURE}, lambda f: f.direction == "TB"),
     ('set the title to "RAG"', {FIGURE}, lambda f: f.title == "RAG"),
     ("make the re-ranker wider", {"rerank"}, lambda f: f.get("rerank").width is not None),
+    ("reverse the arrow from the chunker to the index", {"e4"},
+     lambda f: (f.get("e4").source, f.get("e4").target, f.get("e4").label) == ("index", "chunk", "embeddings")),
+    ("turn the edge from the re-ranker around", {"e6"}, lambda f: (f.get("e6").source, f.get("e6").target) == ("llm", "rerank")),
+    ("e8 should point the other way", {"e8"}, lambda f: (f.get("e8").source, f.get("e8").target) == ("ans", "llm")),
+    ("flip the edge into Grounded answer", {"e8"}, lambda f: f.get("e8").source == "ans"),
 ])
 def test_verbs_change_only_what_they_name(rag, instruction, changed, check) -> None:
     out = interpret(rag, instruction)
@@ -162,3 +167,8 @@ def test_a_masked_data_point() -> None:
 def test_tidy_the_layout_widens_the_scope(rag) -> None:
     out = interpret(rag, "Two boxes overlap; tidy the layout without changing the content.")
     assert out.tidy and out.figure == rag and out.unresolved == []
+
+
+def test_reversing_an_arrow_that_is_not_one_is_reported(rag) -> None:
+    out = interpret(rag, "turn the edge from the user query around")  # two arrows leave it
+    assert out.figure == rag and out.model_issues and "2 arrows leave" in out.model_issues[0]["reason"]
