@@ -28,7 +28,6 @@ weights ``edits.safetensors`` + ``edits.json`` beside the decoder's (12 KB).
 
 from __future__ import annotations
 
-import json
 import random
 import re
 import time
@@ -36,6 +35,8 @@ from pathlib import Path
 
 import torch
 from torch import nn
+
+from crafter.llm.heads import load_head, save_head
 
 FILE = "edits.safetensors"
 CONFIG = "edits.json"
@@ -64,27 +65,16 @@ class EditHead(nn.Module):
         return self.out(x)
 
     def save(self, directory: Path) -> None:
-        from safetensors.torch import save_file
-
-        directory.mkdir(parents=True, exist_ok=True)
-        save_file({k: v.contiguous() for k, v in self.state_dict().items()}, str(directory / FILE))
-        (directory / CONFIG).write_text(json.dumps({"edits": list(EDITS), "enc_dim": self.enc_dim}, indent=2) + "\n")
+        save_head(self, directory, FILE, CONFIG, {"edits": list(EDITS), "enc_dim": self.enc_dim})
 
     @classmethod
     def load(cls, directory: Path) -> "EditHead":
-        from safetensors.torch import load_file
-
-        try:
-            raw = json.loads((directory / CONFIG).read_text())
+        def build(raw: dict) -> "EditHead":
             if raw.get("edits") != list(EDITS):
                 raise ValueError("its edits are not this version's")
-            head = cls(int(raw["enc_dim"]))
-            head.load_state_dict(load_file(str(directory / FILE)))
-        except FileNotFoundError:
-            raise
-        except Exception as exc:  # a corrupt or foreign file: name it
-            raise ValueError(f"{directory / FILE}: not a CraftLM edit head ({exc})") from exc
-        return head.eval()
+            return cls(int(raw["enc_dim"]))
+
+        return load_head(directory, FILE, CONFIG, build, "edit head")
 
 
 def instruction_span(prompt: str) -> tuple[int, int] | None:

@@ -24,7 +24,6 @@ target's labels, longest first); weights ``names.safetensors`` beside the decode
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from dataclasses import asdict, dataclass
@@ -32,6 +31,8 @@ from pathlib import Path
 
 import torch
 from torch import nn
+
+from crafter.llm.heads import load_head, save_head
 
 KINDS = ("node", "group", "label", "title")
 TAGS = ("O",) + tuple(f"{p}-{k}" for k in KINDS for p in ("B", "I"))
@@ -150,27 +151,16 @@ class NameTagger(nn.Module):
         return self.link(torch.cat([h[i0], h[i1 - 1], h[j0], h[j1 - 1], between, extra], 1))
 
     def save(self, directory: Path) -> None:
-        from safetensors.torch import save_file
-
-        directory.mkdir(parents=True, exist_ok=True)
-        save_file({k: v.contiguous() for k, v in self.state_dict().items()}, str(directory / FILE))
-        (directory / CONFIG).write_text(json.dumps({"tags": list(TAGS), **asdict(self.cfg)}, indent=2) + "\n")
+        save_head(self, directory, FILE, CONFIG, {"tags": list(TAGS), **asdict(self.cfg)})
 
     @classmethod
     def load(cls, directory: Path) -> "NameTagger":
-        from safetensors.torch import load_file
-
-        try:
-            raw = json.loads((directory / CONFIG).read_text())
+        def build(raw: dict) -> "NameTagger":
             if raw.pop("tags") != list(TAGS):
                 raise ValueError("its tags are not this version's")
-            model = cls(NamesConfig(**raw))
-            model.load_state_dict(load_file(str(directory / FILE)))
-        except FileNotFoundError:
-            raise
-        except Exception as exc:  # a corrupt or foreign file: name it
-            raise ValueError(f"{directory / FILE}: not a CraftLM name head ({exc})") from exc
-        return model.eval()
+            return cls(NamesConfig(**raw))
+
+        return load_head(directory, FILE, CONFIG, build, "name head")
 
 
 def inputs(encoder, prompts: list[str]) -> list[tuple[list[tuple[int, int]], torch.Tensor]]:
