@@ -39,3 +39,26 @@ def weights_dir(tmp_path_factory, tokenizer):
 def make_model():
     """Factory for tiny random CraftLM models: ``make_model(vocab_size, seed=0, **config)``."""
     return tiny_model
+
+
+@pytest.fixture(scope="session")
+def tb(tokenizer):
+    """The test tokenizer's token bytes (what :class:`DSLConstraint` reads)."""
+    from crafter.llm.constrain import token_bytes
+
+    return token_bytes(tokenizer)
+
+
+@pytest.fixture
+def accepts():
+    """``accepts(constraint, tokenizer, text)``: the constraint takes ``text`` and then the end."""
+
+    def run(c, tok, text):
+        st = c.start()
+        for t in tok.encode(text) + [tok.eos_id]:
+            st = c.advance(st, t)
+            if st is None:
+                return False
+        return True
+
+    return run

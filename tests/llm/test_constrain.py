@@ -22,11 +22,6 @@ def _walk(c: DSLConstraint, tok, text: str, eos: bool = True):
     return st
 
 
-@pytest.fixture(scope="module")
-def tb(tokenizer):
-    return token_bytes(tokenizer)
-
-
 def test_token_bytes_round_trip(tokenizer, tb):
     text = 'n1 node "Ωmega Ünit" → x\n'
     assert b"".join(tb[i] for i in tokenizer.encode(text)).decode() == text

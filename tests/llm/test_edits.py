@@ -4,27 +4,13 @@ identical output across drafters, save/load, and the shipped head on instruction
 import pytest
 import torch
 
-from crafter.llm.constrain import DSLConstraint, token_bytes
+from crafter.llm.constrain import DSLConstraint
 from crafter.llm.edits import EDITS, FILE, EditHead, EditReader, edited_lines, instruction_span
 from crafter.llm.prompts import repair_prompt
 from crafter.spec import parse_component
 
 FIGURE = ('n1 node "Tokenizer" fill=#dbe9f6\nn2 node "Encoder"\ne1 edge n1 -> n2 "tokens"\n'
           'e2 edge n2 -> n1 style=dashed\n')
-
-
-@pytest.fixture(scope="module")
-def tb(tokenizer):
-    return token_bytes(tokenizer)
-
-
-def _accepts(c, tok, text):
-    st = c.start()
-    for t in tok.encode(text) + [tok.eos_id]:
-        st = c.advance(st, t)
-        if st is None:
-            return False
-    return True
 
 
 def test_edited_lines_take_their_values_from_the_instruction():
@@ -43,21 +29,21 @@ def test_edited_lines_take_their_values_from_the_instruction():
     assert edited_lines(n1, "shape", "Make it rounder.") == []
 
 
-def test_the_constraint_admits_only_the_heads_lines_and_drafts_them_whole(tokenizer, tb):
+def test_the_constraint_admits_only_the_heads_lines_and_drafts_them_whole(tokenizer, tb, accepts):
     prompt = repair_prompt(FIGURE, "Turn e1 around.", ["e1"])
     lines = ['e1 edge n2 -> n1 "tokens"']
     c = DSLConstraint("repair", prompt, tb, tokenizer.eos_id, encode=tokenizer.encode, lines=lines)
-    assert _accepts(c, tokenizer, 'e1 edge n2 -> n1 "tokens"\n')
-    assert not _accepts(c, tokenizer, 'e1 edge n1 -> n2 "tokens"\n')
+    assert accepts(c, tokenizer, 'e1 edge n2 -> n1 "tokens"\n')
+    assert not accepts(c, tokenizer, 'e1 edge n1 -> n2 "tokens"\n')
     assert tokenizer.decode(c.forced(c.start())) == 'e1 edge n2 -> n1 "tokens"\n'
     # a line the task's rules refuse (here: a label that is not in the prompt) is dropped
     bad = DSLConstraint("repair", prompt, tb, tokenizer.eos_id, lines=['e1 edge n2 -> n1 "nowhere"'])
-    assert bad.lines == () and _accepts(bad, tokenizer, 'e1 edge n1 -> n2 "tokens"\n')
+    assert bad.lines == () and accepts(bad, tokenizer, 'e1 edge n1 -> n2 "tokens"\n')
     # two lines: the text they share is forced, then the decoder chooses
     two = DSLConstraint("repair", repair_prompt(FIGURE, "Paint n2 salmon or gold.", ["n2"]), tb, tokenizer.eos_id,
                         encode=tokenizer.encode, lines=['n2 node "Encoder" fill=salmon', 'n2 node "Encoder" fill=gold'])
     assert tokenizer.decode(two.forced(two.start())) == 'n2 node "Encoder" fill='
-    assert _accepts(two, tokenizer, 'n2 node "Encoder" fill=gold\n')
+    assert accepts(two, tokenizer, 'n2 node "Encoder" fill=gold\n')
 
 
 @pytest.mark.parametrize("seed", [0, 1])
@@ -86,27 +72,35 @@ def test_output_under_the_heads_lines_is_identical_across_drafters(seed, tokeniz
             assert spec.forward_passes <= plain.forward_passes
 
 
-def test_save_load_round_trip_and_a_corrupt_file_is_named(tmp_path):
-    torch.manual_seed(0)
-    head = EditHead(16).eval()
-    head.save(tmp_path)
-    x = torch.randn(3, 16)
-    assert torch.equal(EditHead.load(tmp_path)(x), head(x))
-    (tmp_path / FILE).write_bytes(b"not safetensors")
-    with pytest.raises(ValueError, match="edits.safetensors"):
-        EditHead.load(tmp_path)
+def _heads():
+    from crafter.llm import names
+
+    return [(EditHead, lambda: EditHead(16), lambda: torch.randn(3, 16), FILE, "edit head"),
+            (names.NameTagger, lambda: names.NameTagger(names.NamesConfig(enc_dim=16, hidden=8)),
+             lambda: torch.randn(1, 5, 16 + 8), names.FILE, "name head")]
 
 
-def test_a_corrupt_head_beside_the_weights_is_a_model_error(tmp_path, weights_dir):
+@pytest.mark.parametrize("i", [0, 1], ids=["edit head", "name head"])
+def test_a_head_saves_loads_and_a_corrupt_file_is_named(i, tmp_path, weights_dir):
     import shutil
 
     from crafter.llm.backends import CraftLMBackend, ModelError
 
+    cls, make, sample, file, what = _heads()[i]
+    torch.manual_seed(0)
+    head = make().eval()
+    head.save(tmp_path / "alone")
+    x = sample()
+    assert torch.equal(cls.load(tmp_path / "alone")(x), head(x))
+    (tmp_path / "alone" / file).write_bytes(b"not safetensors")
+    with pytest.raises(ValueError, match=file):
+        cls.load(tmp_path / "alone")
+    # beside the decoder's weights: the backend refuses to load, naming the head
     for f in weights_dir.iterdir():
         shutil.copy(f, tmp_path / f.name)
-    EditHead(16).save(tmp_path)
-    (tmp_path / FILE).write_bytes(b"\x00" * 10)
-    with pytest.raises(ModelError, match="edit head"):
+    head.save(tmp_path)
+    (tmp_path / file).write_bytes(b"\x00" * 10)
+    with pytest.raises(ModelError, match=what):
         CraftLMBackend(tmp_path)
 
 

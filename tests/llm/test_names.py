@@ -2,11 +2,10 @@
 shipped head reading briefs it never saw."""
 
 import pytest
-import torch
 
-from crafter.llm.constrain import DSLConstraint, token_bytes
-from crafter.llm.names import (FILE, TAGS, NameReader, NamesConfig, NameTagger, _run_on, candidate_pairs,
-                               decode_tags, gold_tags, link_targets, mentions, sentence_ids, words)
+from crafter.llm.constrain import DSLConstraint
+from crafter.llm.names import (TAGS, NameReader, _run_on, candidate_pairs, decode_tags, gold_tags, link_targets,
+                               mentions, sentence_ids, words)
 from crafter.llm.prompts import plan_prompt
 
 BRIEF = plan_prompt('A DRAM Camera supplies the FRET Magnet. The FRET Magnet hands off to camera, '
@@ -57,55 +56,17 @@ def test_links_join_mentions_in_either_direction():
     assert mentions([TAGS.index("I-node"), 0, TAGS.index("B-node")]) == [(0, 1), (2, 3)]
 
 
-@pytest.fixture(scope="module")
-def tb(tokenizer):
-    return token_bytes(tokenizer)
-
-
-def _accepts(c, tok, text):
-    st = c.start()
-    for t in tok.encode(text) + [tok.eos_id]:
-        st = c.advance(st, t)
-        if st is None:
-            return False
-    return True
-
-
-def test_node_labels_are_the_heads_names_and_edges_its_links(tokenizer, tb):
+def test_node_labels_are_the_heads_names_and_edges_its_links(tokenizer, tb, accepts):
     names = {"node": ["DRAM Camera", "FRET Magnet", "camera"], "group": [], "label": ["frames"], "title": [],
              "links": [("dram camera", "fret magnet"), ("fret magnet", "camera")]}
     c = DSLConstraint("plan", BRIEF, tb, tokenizer.eos_id, names)
-    assert _accepts(c, tokenizer, 'n1 node "DRAM Camera"\nn2 node "FRET Magnet"\nn3 node "camera"\n'
+    assert accepts(c, tokenizer, 'n1 node "DRAM Camera"\nn2 node "FRET Magnet"\nn3 node "camera"\n'
                                   'e1 edge n1 -> n2\ne2 edge n2 -> n3 "frames"\n')
-    assert not _accepts(c, tokenizer, 'n1 node "FRET Magnet hands"\n')  # a span, but not a name
-    assert not _accepts(c, tokenizer, 'n1 node "DRAM Camera"\nn2 node "FRET Magnet"\ne1 edge n2 -> n1\n')
+    assert not accepts(c, tokenizer, 'n1 node "FRET Magnet hands"\n')  # a span, but not a name
+    assert not accepts(c, tokenizer, 'n1 node "DRAM Camera"\nn2 node "FRET Magnet"\ne1 edge n2 -> n1\n')
     # without links (or with under two names) the constraint is the brief's spans, as before
     loose = DSLConstraint("plan", BRIEF, tb, tokenizer.eos_id, {"node": ["camera"], "links": []})
-    assert _accepts(loose, tokenizer, 'n1 node "FRET Magnet hands"\nn2 node "camera"\ne1 edge n2 -> n1\n')
-
-
-def test_save_load_round_trip_and_a_corrupt_file_is_named(tmp_path):
-    torch.manual_seed(0)
-    head = NameTagger(NamesConfig(enc_dim=16, hidden=8)).eval()
-    head.save(tmp_path)
-    x = torch.randn(1, 5, 16 + 8)
-    assert torch.equal(NameTagger.load(tmp_path)(x), head(x))
-    (tmp_path / FILE).write_bytes(b"not safetensors")
-    with pytest.raises(ValueError, match="names.safetensors"):
-        NameTagger.load(tmp_path)
-
-
-def test_a_corrupt_head_beside_the_weights_is_a_model_error(tmp_path, weights_dir):
-    import shutil
-
-    from crafter.llm.backends import CraftLMBackend, ModelError
-
-    for f in weights_dir.iterdir():
-        shutil.copy(f, tmp_path / f.name)
-    NameTagger(NamesConfig(enc_dim=16, hidden=8)).save(tmp_path)
-    (tmp_path / FILE).write_bytes(b"\x00" * 10)
-    with pytest.raises(ModelError, match="name head"):
-        CraftLMBackend(tmp_path)
+    assert accepts(loose, tokenizer, 'n1 node "FRET Magnet hands"\nn2 node "camera"\ne1 edge n2 -> n1\n')
 
 
 def test_the_shipped_head_reads_briefs_it_never_saw():
