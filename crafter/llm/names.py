@@ -36,7 +36,7 @@ from crafter.llm.heads import load_head, save_head
 
 KINDS = ("node", "group", "label", "title")
 TAGS = ("O",) + tuple(f"{p}-{k}" for k in KINDS for p in ("B", "I"))
-WORD = re.compile(r"\w+\??")  # labels are words and spaces, a decision may end in "?"
+WORD = re.compile(r"\w+(?:-\w+)*\??")  # a word ("Open-domain" one word), a decision may end in "?"
 N_SHAPE = 8  # casing / punctuation features per word
 FILE = "names.safetensors"
 CONFIG = "names.json"

@@ -154,3 +154,10 @@ def test_two_names_side_by_side_are_one_name():
     sp = words(twice)
     tags = [b, b, i, b, i, o, b]
     assert decode_tags(twice, sp, _run_on(twice, sp, tags))["node"] == ["A", "thermal distiller", "Thermal distiller", "B"]
+
+
+def test_a_hyphenated_word_is_one_word():
+    """Real briefs write "Open-domain QA" and "Retrieve-then-read" (the corpus never does): the head
+    had read "Open" as a group and "then" as the title."""
+    p = plan_prompt("The retriever sits in a box labelled Open-domain QA. Title: Retrieve-then-read")
+    assert "Open-domain" in [p[a:b] for a, b in words(p)] and "Retrieve-then-read" in [p[a:b] for a, b in words(p)]
