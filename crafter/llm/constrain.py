@@ -48,8 +48,18 @@ _NAME_BREAKS = frozenset(("the a an our its their this that these those we it is
 _TYPES = frozenset({"quantitative", "nominal", "ordinal", "temporal"})
 _COLUMN = re.compile(r"([^\s,:]+) \((" + "|".join(sorted(_TYPES)) + r")\)")  # "loss (quantitative)" in a schema
 _QUOTE = re.compile(r'"([^"\n]+)"')
+_DASH_WORDS = re.compile(r"\b(?:dash(?:es|ed)?|dotted|optional(?:ly)?)\b", re.I)
 _CHANNELS = ("x", "y", "color")  # what the corpus' charts encode, in the order it writes them
 _COLOUR_WORDS = CSS_COLOR_NAMES | {"none"}
+
+
+def plan_shape(label: str) -> str | None:
+    """The shape a plan writes for a node of this label (the corpus' convention: a decision ending in
+    "?" is a diamond, a storage noun a cylinder), None for the default box."""
+    from crafter.llm.corpus import shape_for
+
+    shape = shape_for(label)
+    return None if shape == "box" else shape
 
 
 class _End(Exception):
@@ -324,6 +334,7 @@ class DSLConstraint:
             self.titles = Names(names.get("title") or ())
             self.links = frozenset(map(tuple, names.get("links") or ())) or None
         self.wide_chars = sorted({c for c in text if ord(c) > 127})
+        self.dash_said = bool(_DASH_WORDS.search(text))
         self._memo: dict[tuple[State, int], State | None] = {}
         self._forced_memo: dict[State, list[int]] = {}
         self._links_memo: dict[Committed, dict[str, list[str]]] = {}
@@ -433,7 +444,7 @@ class DSLConstraint:
             except UnicodeDecodeError:
                 line = None
             rest = ("" if line is None else self._forced_line(line, st.done) if self.lines
-                    else self._forced_chart(line, st.done) if self.task == "chart"
+                    else self._forced_scan(line, st.done) if self.task == "chart"
                     else self._forced_text(line, st.done))
             cur = st
             for t in self.encode(rest) if rest else ():
@@ -493,7 +504,7 @@ class DSLConstraint:
                 return ""
             typed = line[line.index(src) + len(src):]
             return " -> "[len(typed):] + self._one(links[src]) if " -> ".startswith(typed) else ""
-        return ""
+        return self._forced_scan(line, done)
 
     @staticmethod
     def _one(options: list[str]) -> str:
@@ -662,8 +673,16 @@ class DSLConstraint:
             return spans.full_ok(s) and s.lower() not in used
 
         label = ln.string(lambda p: spans.prefix_ok(p, used), full)
-        return self._close(ln, Statement(nid, "node", label),
-                           {**self.kept_attrs.get(nid, {}), "shape": SHAPES, "fill": "colour", "bold": ("true", "false")})
+        stmt = Statement(nid, "node", label)
+        if self.task == "plan":  # the corpus' one node attribute: a shape its label implies, always written
+            shape = plan_shape(label)
+            if shape:
+                ln.lit(f" shape={shape}")
+            if not ln.at_end():
+                raise _Bad
+            return stmt
+        return self._close(ln, stmt, {**self.kept_attrs.get(nid, {}), "shape": SHAPES, "fill": "colour",
+                                      "bold": ("true", "false")})
 
     def _edge(self, ln: _Line, eid: str, done: Committed):
         ln.lit(" ")
@@ -674,10 +693,17 @@ class DSLConstraint:
         ln.lit(" ")
         tgt = ln.choice(options[src])
         stmt = Statement(eid, "edge", None, src, tgt)
+        if self.task == "plan":  # dashed where the brief asks for a dashed or optional link, nothing else
+            attrs = {"style": ("dashed",)} if self.dash_said else {}
+        else:
+            attrs = {**self.kept_attrs.get(eid, {}), "style": DASH_STYLES}
+        labelled = not isinstance(self.edge_labels, Names) or bool(self.edge_labels.names)
+        if ln.rest() == " " and labelled:  # a label or an attribute
+            raise _End("" if attrs else '"')
         if ln.rest().startswith(' "'):
             ln.i += 1
             stmt.label = ln.string(self.edge_labels.prefix_ok, self.edge_labels.full_ok)
-        return self._close(ln, stmt, {**self.kept_attrs.get(eid, {}), "style": DASH_STYLES})
+        return self._close(ln, stmt, attrs)
 
     def _group(self, ln: _Line, gid: str, done: Committed):
         ln.lit(" ")
@@ -690,10 +716,11 @@ class DSLConstraint:
         ln.lit(" [")
         nodes = self._node_ids(done)
         members: list[str] = []
+        free = [x for x in nodes if x not in done.grouped]
         while True:
-            members.append(ln.choice([x for x in nodes if x not in members and x not in done.grouped]))
-            if ln.rest().startswith("]"):
-                ln.i += 1
+            members.append(ln.choice([x for x in free if x not in members]))
+            if ln.rest().startswith("]") or len(members) == len(free):  # no node left: the list closes
+                ln.lit("]")
                 return self._close(ln, Statement(gid, "group", label, members=tuple(members)), {})
             ln.lit(", ")
 
@@ -736,11 +763,10 @@ class DSLConstraint:
             raise _Bad
         return Statement(cid, "chart")
 
-    def _forced_chart(self, line: str, done: Committed) -> str:
-        """The text every valid continuation of a chart line goes on with (its literal JSON, a field's
-        type, a column or title left without choice), and the line's end once the spec is closed."""
-        if done.lines:
-            return ""
+    def _forced_scan(self, line: str, done: Committed) -> str:
+        """The text every valid continuation of a line goes on with, as the scanner knows it (a chart's
+        JSON between its choices, a field's type, a plan node's one shape), and the line's end where
+        nothing else may follow on it."""
         text = ""
         for _ in range(16):
             try:
@@ -752,7 +778,13 @@ class DSLConstraint:
                 continue
             except _Bad:
                 return text
-            return text + "\n"  # the spec is closed: nothing may follow on the line
+            try:  # finished: may anything follow on the line?
+                self._statement(_Line(line + text + " "), done)
+            except _Bad:
+                return text + "\n"
+            except _End:
+                pass
+            return text
         return text
 
     def _close(self, ln: _Line, stmt: Statement, attrs: dict):

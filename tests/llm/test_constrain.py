@@ -75,9 +75,22 @@ def test_invalid_plan_answers_are_refused(tokenizer, tb, answer, why):
 
 def test_a_valid_plan_answer_and_where_it_may_end(tokenizer, tb):
     c = DSLConstraint("plan", BRIEF, tb, tokenizer.eos_id)
-    good = ('n1 node "Encoder"\nn2 node "decoder" shape=round fill=#dbe9f6\nn3 node "Critic"\n'
+    good = ('n1 node "Encoder"\nn2 node "decoder"\nn3 node "Critic"\n'
             'e1 edge n1 -> n2\ne2 edge n2 -> n3 "tokens" style=dashed\ng1 group "The Encoder" [n1, n2]\n')
     assert not isinstance(_walk(c, tokenizer, good), str)
+    # a plan writes the corpus' attributes only: no fill, bold or other shape (the decoder drifted to
+    # fill=rebeccapurple on real briefs), dashed only where the brief says so
+    assert isinstance(_walk(c, tokenizer, good.replace('"decoder"', '"decoder" fill=#dbe9f6'), eos=False), str)
+    assert isinstance(_walk(c, tokenizer, good.replace('"decoder"', '"decoder" shape=round'), eos=False), str)
+    plain = DSLConstraint("plan", plan_prompt("The Encoder feeds the Decoder. The Decoder sends tokens to a Critic."),
+                          tb, tokenizer.eos_id)
+    nodes = 'n1 node "Encoder"\nn2 node "Decoder"\nn3 node "Critic"\ne1 edge n1 -> n2\n'
+    assert not isinstance(_walk(plain, tokenizer, nodes + 'e2 edge n2 -> n3 "tokens"\n'), str)
+    assert isinstance(_walk(plain, tokenizer, nodes + 'e2 edge n2 -> n3 "tokens" style=dashed\n', eos=False), str)
+    store = DSLConstraint("plan", plan_prompt("The Encoder writes to the Feature store. Converged?"), tb, tokenizer.eos_id)
+    assert not isinstance(_walk(store, tokenizer, 'n1 node "Encoder"\nn2 node "Feature store" shape=cylinder\n'
+                                                  'e1 edge n1 -> n2\n'), str)
+    assert isinstance(_walk(store, tokenizer, 'n1 node "Encoder"\nn2 node "Feature store"\n', eos=False), str)
     assert isinstance(_walk(c, tokenizer, ""), str)  # no answer at all may not end
     assert isinstance(_walk(c, tokenizer, 'n1 node "Encoder"'), str)  # nor a line without its newline
 
