@@ -106,7 +106,7 @@ class NgramDrafter:
             follow = _follow(self.source, ids, k, self.max_ngram, 1)
             if follow:
                 return follow
-        return _follow(ids[:-1], ids, k, self.max_ngram, self.min_ngram, whole=True)
+        return _follow(ids, ids, k, self.max_ngram, self.min_ngram, past_itself=True)
 
     def propose(self, ids, budget):
         return self.lookup(ids, budget), None
@@ -119,17 +119,16 @@ class NgramDrafter:
             self.max_draft = min(self.limit, self.max_draft * 2) if accepted == proposed else max(2, accepted + 2)
 
 
-def _follow(source: list[int], ids: list[int], k: int, max_n: int, min_n: int, whole: bool = False) -> list[int]:
-    """What followed the latest occurrence in ``source`` of the longest suffix of ``ids``
-    (``max_n`` down to ``min_n`` tokens), at most ``k`` tokens; ``whole``: ``source`` is ``ids``
-    less its last token, so a match may run on into ``ids``."""
-    n_ids = len(ids)
-    text = ids if whole else source
-    for n in range(min(max_n, n_ids - 1 if whole else n_ids), min_n - 1, -1):
+def _follow(source: list[int], ids: list[int], k: int, max_n: int, min_n: int, *, past_itself: bool = False) -> list[int]:
+    """What followed, in ``source``, the latest occurrence of the longest suffix of ``ids`` (``max_n``
+    down to ``min_n`` tokens), at most ``k`` tokens. ``past_itself``: ``source`` is ``ids``, and the
+    suffix's own place does not count."""
+    n_ids, skip = len(ids), int(past_itself)
+    for n in range(min(max_n, n_ids - skip), min_n - 1, -1):
         suffix = ids[n_ids - n:]
-        for start in range(len(source) - n, -1, -1):  # latest occurrence first
+        for start in range(len(source) - n - skip, -1, -1):  # latest occurrence first
             if source[start:start + n] == suffix:
-                follow = text[start + n:start + n + k]
+                follow = source[start + n:start + n + k]
                 if follow:
                     return follow
     return []

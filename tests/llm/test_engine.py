@@ -57,6 +57,17 @@ def test_ngram_lookup_proposes_what_followed():
     assert d.lookup([1, 2, 3], 10) == []
 
 
+def test_a_primed_lookup_drafts_the_prime_then_resumes_it_after_an_edit():
+    """Repair: the old line first; once the answer has edited it, the rest of the old line."""
+    d = NgramDrafter(max_ngram=3, min_ngram=2, max_draft=4, prime=[40, 41, 42, 43, 44])
+    prompt = [1, 2, 3, 40, 41, 42, 43, 44, 9]
+    assert d.lookup(prompt, 10) == [40, 41, 42, 43, 44]
+    # the answer so far: 40 41, then 77 instead of 42, then 43: the prime goes on after 43
+    assert d.lookup(prompt + [40, 41, 77, 43], 10) == [44]
+    # nothing of the prime matches: the whole context, as unprimed
+    assert d.lookup(prompt + [2, 3], 10) == [40, 41, 42, 43]
+
+
 def test_sampling_terminates_and_respects_budget(make_model):
     model = make_model(120, eos_token_id=2)
     g = torch.Generator().manual_seed(0)
