@@ -53,6 +53,24 @@ _CHANNELS = ("x", "y", "color")  # what the corpus' charts encode, in the order 
 _COLOUR_WORDS = CSS_COLOR_NAMES | {"none"}
 
 
+_FUNCTION_WORDS = frozenset("a an the of by per on in to and or for with as at".split())
+
+
+def _said_columns(request: str, columns) -> list[str]:
+    """Columns a chart request names: as written, spoken with spaces ("batch size" for batch_size) or
+    with other punctuation ("top-1 accuracy" for top1_accuracy) — a run of the request's words that
+    spells the column's letters and digits. A column named like a function word ("a", "by") is not
+    read as named."""
+    words = re.findall(r"[a-z0-9]+", request.lower())
+    runs = {"".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, min(len(words), i + 6) + 1)}
+    out = []
+    for c in columns:
+        key = re.sub(r"[^a-z0-9]", "", c.lower())
+        if key and key in runs and c.lower() not in _FUNCTION_WORDS:
+            out.append(c)
+    return out
+
+
 def plan_shape(label: str) -> str | None:
     """The shape a plan writes for a node of this label (the corpus' convention: a decision ending in
     "?" is a diamond, a storage noun a cylinder), None for the default box."""
@@ -361,12 +379,16 @@ class DSLConstraint:
         self.column_types = dict(_COLUMN.findall(schema))
         self.columns = set(self.column_types)
         self.marks = tuple(SUPPORTED_MARKS)
-        said = [c for c in self.column_types  # as written, or spoken ("batch size" for batch_size)
-                if any(re.search(r"(?<![A-Za-z0-9_])" + re.escape(v) + r"(?![A-Za-z0-9_])", request, re.I)
-                       for v in dict.fromkeys((c, c.replace("_", " "))))]
-        # where the request names two columns or more, the chart encodes those, each once, and all of them
-        self.chart_fields = tuple(said) if len(said) >= 2 else tuple(self.column_types)
-        self.fields_required = len(said) >= 2
+        said = _said_columns(request, self.column_types)
+        types, every = self.column_types, tuple(self.column_types)
+        # where the request names two columns or more, the chart encodes those, each once, and all it can;
+        # y is a quantitative column (the corpus' charts: a missed mention, "top-1 accuracy" for
+        # top1_accuracy, had left the dataset column as y), a colour a nominal one
+        named = tuple(said) if len(said) >= 2 else every
+        quant = [c for c in every if types[c] == "quantitative"]
+        self.chart_options = {"x": named, "y": tuple([c for c in said if c in quant] or quant or every),
+                              "color": tuple(c for c in named if types[c] == "nominal")}
+        self.chart_required = frozenset(said) if len(said) >= 2 else frozenset()
         self.quoted = tuple(q for q in dict.fromkeys(_QUOTE.findall(request)) if q.strip() and q not in self.columns)
 
     def _read_repair_prompt(self, prompt: str) -> None:
@@ -743,15 +765,19 @@ class DSLConstraint:
         ln.lit('","encoding":{')
         used: list[str] = []
         for ch in _CHANNELS:
-            left = [f for f in self.chart_fields if f not in used]
+            left = [f for f in self.chart_options[ch] if f not in used]
+            if ch == "x":  # never the one column y could take
+                left = [f for f in left if any(y != f for y in self.chart_options["y"])]
             if ch == "color":
+                need = [f for f in left if f in self.chart_required]
                 if ln.at_end():  # a color, or the spec's end: known where no column is left or one must come
-                    raise _End("}}" if not left else "," if self.fields_required else "")
+                    raise _End("}}" if not left else "," if need else "")
                 if not left or not ln.rest().startswith(","):
-                    if self.fields_required and left:
+                    if need:
                         raise _Bad  # a column the request names is not encoded
                     break
                 ln.lit(",")
+                left = need or left
             ln.lit(f'"{ch}":{{"field":"')
             field = ln.choice(left)
             used.append(field)

@@ -137,20 +137,37 @@ def test_a_chart_encodes_the_columns_the_request_names_with_their_schema_types(t
             st, rest = c.advance(st, t), rest[len(tokenizer.decode([t])):]
         return tokenizer.decode(c.forced(st))
 
-    # jump-forward: everything but the mark and the x and y columns is forced
+    # jump-forward: everything but the mark and the x column is forced (y: the one quantitative column
+    # left, the colour: the one nominal column named)
     assert forced_after("") == 'c1 chart "Training loss" spec={"mark":"'
     assert forced_after(ok[:ok.index('line"') + 4]).startswith('","encoding":{"x":{"field":"')
-    assert forced_after(ok[:ok.index('"epoch"') + 6]) == '","type":"quantitative"},"y":{"field":"'
+    assert forced_after(ok[:ok.index('"epoch"') + 6]) == ('","type":"quantitative"},"y":{"field":"loss",'
+                                                           '"type":"quantitative"},"color":{"field":"model",'
+                                                           '"type":"nominal"}}}\n')
     assert forced_after(ok[:ok.index('"loss"') + 5]) == ('","type":"quantitative"},"color":{"field":"model",'
                                                           '"type":"nominal"}}}\n')
     spoken = DSLConstraint("chart", chart_prompt("table t: batch_size (quantitative), step_ms (quantitative), x1 (nominal)",
                                                  "step ms against batch size"), tb, tokenizer.eos_id)
-    assert spoken.chart_fields == ("batch_size", "step_ms")  # a column said with spaces for its underscores
-    # with fewer than two columns named, any column may go anywhere, a colour is optional
+    assert spoken.chart_required == {"batch_size", "step_ms"}  # a column said with spaces for its underscores
+    hyphen = DSLConstraint("chart", chart_prompt("table t: model (nominal), dataset (nominal), top1_accuracy (quantitative)",
+                                                 "Bar chart of top-1 accuracy per model, coloured by dataset"),
+                           tb, tokenizer.eos_id)
+    assert hyphen.chart_required == {"model", "dataset", "top1_accuracy"}
+    # a mention missed (here: spelled otherwise) still leaves y a quantitative column, never a nominal one
+    missed = DSLConstraint("chart", chart_prompt("table t: model (nominal), dataset (nominal), top1_accuracy (quantitative)",
+                                                 "Bar chart of top one accuracy per model, coloured by dataset"),
+                           tb, tokenizer.eos_id)
+    assert missed.chart_options["y"] == ("top1_accuracy",) and missed.chart_options["color"] == ("model", "dataset")
+    assert not isinstance(_walk(missed, tokenizer, 'c1 chart spec={"mark":"bar","encoding":{"x":{"field":"model",'
+                                '"type":"nominal"},"y":{"field":"top1_accuracy","type":"quantitative"},'
+                                '"color":{"field":"dataset","type":"nominal"}}}\n'), str)
+    # with fewer than two columns named, any column may be x, any quantitative one y, a colour is optional
     loose = DSLConstraint("chart", chart_prompt(schema, "plot it"), tb, tokenizer.eos_id)
-    seed_y = no_colour.replace('c1 chart "Training loss" ', "c1 chart ").replace('"loss","type":"quantitative"',
-                                                                                 '"seed","type":"nominal"')
-    assert not isinstance(_walk(loose, tokenizer, seed_y), str)
+    untitled = no_colour.replace('c1 chart "Training loss" ', "c1 chart ")
+    assert not isinstance(_walk(loose, tokenizer, untitled.replace('"field":"epoch"', '"field":"seed"')
+                                .replace('"seed","type":"quantitative"', '"seed","type":"nominal"')), str)
+    assert isinstance(_walk(loose, tokenizer, untitled.replace('"loss","type":"quantitative"', '"seed","type":"nominal"'),
+                            eos=False), str)  # y nominal
 
 
 def test_a_label_does_not_run_past_a_full_stop_an_arrow_or_a_line():
