@@ -87,3 +87,30 @@ def test_a_damaged_cached_model_falls_back_to_the_shipped_one(tmp_path, monkeypa
     session = _quiet_session(SimpleNamespace(_model_path=str(path)), 1)
     x = np.zeros((1, 3, 64, 64), np.float32)
     assert session.run(None, {session.get_inputs()[0].name: x})[0].shape[-2:] == (64, 64)
+
+
+def test_detector_residual_gates_and_upsampling_bias_are_folded():
+    """x + x·s became x·(s + 1), and the head's ConvTranspose carries its bias and batch norm."""
+    model = onnx.load_from_string(fused_model_bytes(str(MODELS / "ch_PP-OCRv4_det_infer.onnx")))
+    producer = {o: n for n in model.graph.node for o in n.output}
+    for n in model.graph.node:
+        if n.op_type == "Add" and len(n.input) == 2:
+            for x, other in (tuple(n.input), tuple(reversed(n.input))):
+                mul = producer.get(other)
+                assert not (mul is not None and mul.op_type == "Mul" and x in mul.input), n.name
+        if n.op_type in ("Add", "BatchNormalization"):
+            assert all(producer.get(i) is None or producer[i].op_type != "ConvTranspose" for i in n.input), n.name
+    assert sum(n.op_type == "ConvTranspose" and len(n.input) == 3 for n in model.graph.node) == 2
+
+
+def test_gated_residual_leaves_hardswish_alone():
+    """Add(x, x·HardSigmoid(x)) is not a gate: s is computed from x itself."""
+    from onnx import TensorProto, helper
+
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 3, 3])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 2, 3, 3])
+    g = helper.make_graph([helper.make_node("HardSigmoid", ["x"], ["s"]), helper.make_node("Mul", ["x", "s"], ["m"]),
+                           helper.make_node("Add", ["x", "m"], ["y"])], "g", [x], [y])
+    graph = onnx_fusion._Graph(g)
+    graph.gated_residual()
+    assert [n.op_type for n in graph.nodes] == ["HardSigmoid", "Mul", "Add"]
