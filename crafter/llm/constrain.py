@@ -164,7 +164,10 @@ class Spans:
 
     @staticmethod
     def _variants(s: str) -> tuple[str, ...]:
-        """``s`` and ``s`` with its first letter's case flipped."""
+        """``s`` and ``s`` with its first letter's case flipped — not an acronym's ("VCF file" never
+        becomes "vCF file", as the decoder wrote it)."""
+        if len(s) > 1 and s[1].isupper():  # "VCF", "mRNA": as written
+            return (s,)
         flipped = s[0].swapcase() + s[1:]
         return (s, flipped) if flipped != s else (s,)
 

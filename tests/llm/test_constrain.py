@@ -284,3 +284,9 @@ def test_a_repaired_node_does_not_take_another_nodes_label(tokenizer, tb):
     assert isinstance(_walk(c, tokenizer, 'n1 node "Output head"\n'), str)
     assert not isinstance(_walk(c, tokenizer, 'n1 node "Output"\n'), str)  # a span, not the other label
     assert not c.spans.prefix_ok('Output head" ')
+
+
+def test_an_acronym_keeps_its_case():
+    s = Spans("Aligned reads go to the variant caller, which writes a VCF file. The Encoder reads it.")
+    assert s.full_ok("VCF file") and not s.full_ok("vCF file")
+    assert s.full_ok("encoder") and s.full_ok("Variant caller")  # other first letters stay case-free
