@@ -111,18 +111,24 @@ def train_names_cmd(
 
     Example: crafter train-names --install   (about 12 minutes on 2 cores)
     """
-    import shutil
-
     import torch
 
-    from crafter.llm.backends import WEIGHTS_DIR
     from crafter.llm.names import CONFIG, FILE, train_names
 
     torch.set_num_threads(threads)
     m = train_names(out_dir, n_train=briefs, n_held=held_out, epochs=epochs, seed=seed, log=lambda s: typer.echo(s))
-    typer.echo(json.dumps(m))
+    _report_and_install(m, out_dir, (FILE, CONFIG), install)
+
+
+def _report_and_install(metrics: dict, out_dir: Path, files: tuple[str, ...], install: bool) -> None:
+    """A trained head's metrics as one JSON line; with ``install``, its files copied beside the shipped weights."""
+    import shutil
+
+    from crafter.llm.backends import WEIGHTS_DIR
+
+    typer.echo(json.dumps(metrics))
     if install:
-        for name in (FILE, CONFIG):
+        for name in files:
             shutil.copy(out_dir / name, WEIGHTS_DIR / name)
         typer.echo(f"installed {out_dir} into {WEIGHTS_DIR}")
 
@@ -140,20 +146,13 @@ def train_edits_cmd(
 
     Example: crafter train-edits --install   (about a minute on 2 cores)
     """
-    import shutil
-
     import torch
 
-    from crafter.llm.backends import WEIGHTS_DIR
     from crafter.llm.edits import CONFIG, FILE, train_edits
 
     torch.set_num_threads(threads)
     m = train_edits(out_dir, n_train=instructions, n_held=held_out, seed=seed, log=lambda s: typer.echo(s))
-    typer.echo(json.dumps(m))
-    if install:
-        for name in (FILE, CONFIG):
-            shutil.copy(out_dir / name, WEIGHTS_DIR / name)
-        typer.echo(f"installed {out_dir} into {WEIGHTS_DIR}")
+    _report_and_install(m, out_dir, (FILE, CONFIG), install)
 
 
 @bench.command("decode")
