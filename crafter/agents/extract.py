@@ -253,6 +253,7 @@ _PREPS = {"to", "into", "through", "onto", "towards", "toward", "by", "from", "v
           "for", "over", "across", "under", "inside", "within", "using", "between", "among", "per", "against",
           "along", "after", "before", "without", "of", "out", "up", "down", "off", "back"}
 _TARGET_PREPS = {"to", "into", "through", "onto", "towards", "toward"}
+_DEFINITE = {"the", "our", "its", "their", "his", "her", "this", "that", "these", "those"}
 _BOUNDARY = {"where", "while", "whereas", "when", "once", "so", "because", "since", "although", "whose", "who",
              "which", "until", "unless", "if"}
 _GROUP_PREPS = {"inside", "within", "in"}
@@ -493,12 +494,16 @@ def _read_vp(c: _Clause, subj: list[str], st: _ProseState, *, passive: bool = Fa
         return
     preps: list[tuple[str, list[str]]] = []
     label: str | None = None
+    benefit: list[str] = []  # "A fetches passages for the reader": the reader gets them (a definite "for" only)
     while (t := c.peek()) is not None and (t.low in _PREPS or t.text == "(" and (c.peek(1) and c.peek(1).low == "as")):
         if t.text == "(":
             c.i += 1
             t = c.peek()
         c.i += 1
+        det = c.peek()
         names = _read_np_list(c)
+        if t.low == "for" and det is not None and det.low in _DEFINITE:
+            benefit += names
         if c.peek() is not None and c.peek().text == ")":
             c.i += 1
         if t.low in ("via", "as") and names and not preps and not objs and not passive:
@@ -548,6 +553,10 @@ def _read_vp(c: _Clause, subj: list[str], st: _ProseState, *, passive: bool = Fa
             lab = label or (objs[0] if len(objs) == 1 else None)
             new += [(so, s, lab) for so in sources for s in subj]
             ends = subj
+        elif benefit and objs:  # "A fetches passages for the reader": A -> reader, the passages its label
+            lab = label or (objs[0] if len(objs) == 1 else None)
+            new += [(s, b, lab) for s in subj for b in benefit if b not in _PRONOUNS]
+            ends = benefit
         elif objs:
             if lemma in _BWD_SET:  # "the decoder reads the latent code"
                 new += [(o, s, label) for o in objs for s in subj]

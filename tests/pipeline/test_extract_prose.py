@@ -35,6 +35,9 @@ CASES = [
      ["Query", "Vector index", "Top-k passages", "LLM", "Answer"],
      [("Query", "Vector index"), ("Vector index", "Top-k passages"), ("Top-k passages", "LLM"), ("LLM", "Answer")]),
     ("X and Y feed Z.", ["X", "Y", "Z"], [("X", "Z"), ("Y", "Z")]),
+    ("A retriever fetches passages for the reader, which writes the answer.", ["Retriever", "Reader", "Answer"],
+     [("Retriever", "Reader"), ("Reader", "Answer")]),  # "for the reader": the reader receives them
+    ("The retriever fetches passages for each query.", ["Retriever", "Passages"], [("Passages", "Retriever")]),
     ("The router feeds both the cache and the database.", ["Router", "Cache", "Database"],
      [("Router", "Cache"), ("Router", "Database")]),
     ("The encoder sends features to the decoder via skip connections.", ["Encoder", "Decoder"], [("Encoder", "Decoder")]),
