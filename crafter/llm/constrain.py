@@ -300,6 +300,17 @@ class _Line:
             raise _End(os.path.commonprefix(going)[len(r):])
         raise _Bad
 
+    def optional_string(self, check_prefix, check_full, *, more: bool) -> str | None:
+        """An optional `` "…"`` here (an edge's label, a chart's title), else None; ``more``: what may
+        follow instead starts with a space too (so a lone space leaves both open)."""
+        r = self.rest()
+        if r == " ":
+            raise _End("" if more else '"')
+        if r.startswith(' "'):
+            self.i += 1
+            return self.string(check_prefix, check_full)
+        return None
+
     def string(self, check_prefix, check_full) -> str:
         self.lit('"')
         j = self.s.find('"', self.i)
@@ -722,12 +733,8 @@ class DSLConstraint:
             attrs = {"style": ("dashed",)} if self.dash_said else {}
         else:
             attrs = {**self.kept_attrs.get(eid, {}), "style": DASH_STYLES}
-        labelled = not isinstance(self.edge_labels, Names) or bool(self.edge_labels.names)
-        if ln.rest() == " " and labelled:  # a label or an attribute
-            raise _End("" if attrs else '"')
-        if ln.rest().startswith(' "'):
-            ln.i += 1
-            stmt.label = ln.string(self.edge_labels.prefix_ok, self.edge_labels.full_ok)
+        if not isinstance(self.edge_labels, Names) or self.edge_labels.names:  # a label may come
+            stmt.label = ln.optional_string(self.edge_labels.prefix_ok, self.edge_labels.full_ok, more=bool(attrs))
         return self._close(ln, stmt, attrs)
 
     def _group(self, ln: _Line, gid: str, done: Committed):
@@ -758,11 +765,10 @@ class DSLConstraint:
         if self.quoted:
             ln.lit(' "')
             ln.choice([q + '"' for q in self.quoted])
-        elif r in ("", " "):  # a title or the spec
-            raise _End(" " if not r else "")
-        elif r.startswith(' "'):
-            ln.i += 1
-            ln.string(self.spans.prefix_ok, self.spans.full_ok)
+        elif not r:  # a title or the spec: a space either way
+            raise _End(" ")
+        else:
+            ln.optional_string(self.spans.prefix_ok, self.spans.full_ok, more=True)
         ln.lit(' spec={"mark":"')
         ln.choice(self.marks)
         ln.lit('","encoding":{')
