@@ -521,6 +521,7 @@ def _read_vp(c: _Clause, subj: list[str], st: _ProseState, *, passive: bool = Fa
     agents = [n for p, ns in preps if p == "by" for n in ns if n not in _PRONOUNS]
     new: list[tuple[str, str, str | None]] = []
     ends: list[str] = []
+    lab = label or (objs[0] if len(objs) == 1 else None)  # "A sends features to B": the one object labels the edge
     if passive:
         if agents and not targets:
             if lemma in _PRODUCER:  # "B is fed by A"
@@ -546,15 +547,12 @@ def _read_vp(c: _Clause, subj: list[str], st: _ProseState, *, passive: bool = Fa
             new += [(o, tg, label) for o in objs for tg in targets]
             ends = targets
         elif targets:  # "A sends features to B", "A writes to B", "embeddings pass through the encoder"
-            lab = label or (objs[0] if len(objs) == 1 else None)
             new += [(s, tg, lab) for s in subj for tg in targets]
             ends = targets
         elif sources:  # "A reads from B", "A receives X from B"
-            lab = label or (objs[0] if len(objs) == 1 else None)
             new += [(so, s, lab) for so in sources for s in subj]
             ends = subj
         elif benefit and objs:  # "A fetches passages for the reader": A -> reader, the passages its label
-            lab = label or (objs[0] if len(objs) == 1 else None)
             new += [(s, b, lab) for s in subj for b in benefit if b not in _PRONOUNS]
             ends = benefit
         elif objs:
