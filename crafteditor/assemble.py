@@ -251,7 +251,8 @@ class _Builder:
             ))
         # free text first gets a chance to label an edge
         free = [k for k in range(len(runs)) if k not in used_runs]
-        edge_comps, text_targets = self._edges(lines, shapes, node_ids, runs, free, used_runs, comps)
+        titles = [runs[k] for i, s in enumerate(shapes) if s.is_group for k in labels.get(i, [])]
+        edge_comps, text_targets = self._edges(lines, shapes, node_ids, runs, free, used_runs, comps, titles)
         comps.extend(edge_comps)
         comps.extend(self._free_texts(runs, used_runs, text_targets))
         for obj in traced:
@@ -341,24 +342,41 @@ class _Builder:
 
     # -- edges -----------------------------------------------------------------------------------
     def _edges(self, lines: list[LinePath], shapes: list[DetectedShape], node_ids: dict[int, str],
-               runs: list[TextRun], free: list[int], used: set[int], comps: list[Any]):
+               runs: list[TextRun], free: list[int], used: set[int], comps: list[Any],
+               titles: list[TextRun] = ()):  # type: ignore[assignment]
         out: list[Any] = []
         text_targets: dict[int, str] = {}
         edges: list[tuple[Edge, LinePath]] = []
-        lines = _bridge_frames(lines, [s for s in shapes if s.is_group])
+        lines = _bridge_frames(lines, [s for s in shapes if s.is_group],
+                               [runs[k] for k in free if k not in used and runs[k].angle == 0])
         lines = _extend_at_junctions(lines, shapes)
         for ln in lines:
             tol = 3 * ln.width + 6
             ends = [self._attach(ln.start, shapes, tol, ln, True), self._attach(ln.end, shapes, tol, ln, False)]
             pts = list(ln.points)
+            erased_head = [False, False]
             for j in (0, 1):
                 if ends[j] is not None and shapes[ends[j]].is_group:
                     hit = self._node_across_frame(pts, j, shapes, ends[j], tol)
                     if hit is not None:
                         ends[j], q = hit
                         pts = [q] + pts if j == 0 else pts + [q]
-            head_start, head_end = ln.head_start is not None, ln.head_end is not None
-            kinds = [ln.head_start.kind if head_start else "none", ln.head_end.kind if head_end else "none"]
+                elif ends[j] is None and len(pts) >= 2:
+                    # a line crossing a group's title stops where the title's glyphs were erased
+                    # (training_loop's Tokenizer → Embedding layer through 'Frozen (no gradients)')
+                    p, q = (pts[0], pts[1]) if j == 0 else (pts[-1], pts[-2])
+                    if any(r.x - tol <= p[0] <= r.right + tol and r.y - tol <= p[1] <= r.bottom + tol
+                           for r in titles):
+                        hit = self._node_ahead(p, q, shapes)
+                        if hit is not None:
+                            ends[j], tip = hit
+                            pts = [tip] + pts if j == 0 else pts + [tip]
+                            # its arrowhead was in the title's box and went with the glyphs
+                            erased_head[j] = self._head_before(tip, p, ln.width)
+            head_start = ln.head_start is not None or erased_head[0]
+            head_end = ln.head_end is not None or erased_head[1]
+            kinds = [_head_kind(ln.head_start, runs) if ln.head_start is not None else "arrow" if head_start else "none",
+                     _head_kind(ln.head_end, runs) if ln.head_end is not None else "arrow" if head_end else "none"]
             # an arrowhead only at the start: flip so the head is at the target end
             if head_start and not head_end:
                 pts.reverse()
@@ -448,9 +466,14 @@ class _Builder:
         if len(pts) < 2:
             return None
         p, q = (pts[0], pts[1]) if j == 0 else (pts[-1], pts[-2])
-        g = shapes[gi]
-        if _frame_distance(p, g) > tol:  # as near as _attach took it to be
+        if gi >= 0 and _frame_distance(p, shapes[gi]) > tol:  # as near as _attach took it to be
             return None
+        return self._node_ahead(p, q, shapes, gi)
+
+    def _node_ahead(self, p: tuple[float, float], q: tuple[float, float], shapes: list[DetectedShape],
+                    gi: int = -1) -> tuple[int, tuple[float, float]] | None:
+        """The node (not group ``gi``) a line's course from q through its end p meets within a
+        frame's padding: (that node, where the course meets it)."""
         reach = 24 / self.s  # user units: a frame's padding around its members
         best = None
         for i, s in enumerate(shapes):
@@ -465,6 +488,31 @@ class _Builder:
             if ahead and d <= reach and (best is None or d < best[0]):
                 best = (d, i, hit)
         return None if best is None else (best[1], best[2])
+
+    def _head_before(self, tip: tuple[float, float], p: tuple[float, float], width: float) -> bool:
+        """Whether the original image has an arrowhead just before ``tip`` on the course from p:
+        across the course, the ink run through it is ≥ 2.5 line widths wide there, and a line's
+        width further back."""
+        L = math.dist(p, tip)
+        if L < 1:
+            return False
+        rgb, bg = self.image.rgb, np.asarray(self.paints.background_rgb, np.float32)
+        ux, uy = (tip[0] - p[0]) / L, (tip[1] - p[1]) / L
+        H, W = rgb.shape[:2]
+
+        def across(t: float) -> int:
+            cx, cy = tip[0] - ux * t, tip[1] - uy * t
+            run = 0
+            for side in (1, -1):
+                for k in range(0 if side == 1 else 1, 16):
+                    x, y = int(round(cx - uy * k * side)), int(round(cy + ux * k * side))
+                    if not (0 <= x < W and 0 <= y < H) or np.linalg.norm(rgb[y, x].astype(np.float32) - bg) < 60:
+                        break
+                    run += 1
+            return run
+
+        widest = max(across(t) for t in np.arange(1.5, min(L, 10.0), 1.0)) if L > 2.5 else 0
+        return widest >= 2.5 * width + 1 and across(min(L, 16.0)) <= width + 2
 
     def _snap_ends(self, pts: list[tuple[float, float]], ends: list[DetectedShape | None]) -> list[tuple[float, float]]:
         """Move a line end that stops short of its shape onto the shape's box edge."""
@@ -579,6 +627,26 @@ def _inset_triangle(tri: list[tuple[float, float]], d: float) -> list[tuple[floa
     return [(ix + (x - ix) * k, iy + (y - iy) * k) for x, y in tri]
 
 
+def _head_kind(head, runs: list[TextRun]) -> str:
+    """A head's kind, or 'arrow' where text was erased over the head: a glyph touching it took
+    part of it along (a wing of training_loop's arrow under 'Frozen (no gradients)' went with
+    the 'd', and the rest read as a diamond); the filled arrow is what is usually drawn."""
+    if head.kind == "arrow" or not len(head.pixels):
+        return head.kind
+    x0, y0, x1, y1 = head.mask_box
+    for r in runs:
+        if not (x0 <= r.right + 2 and r.x - 2 <= x1 and y0 <= r.bottom + 2 and r.y - 2 <= y1):
+            continue
+        # a glyph pixel within 2 px of the head's (not only a label beside it)
+        g = cv2.dilate(r.glyphs.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+        gx = np.floor(head.pixels[:, 0] - r.x).astype(int)
+        gy = np.floor(head.pixels[:, 1] - r.y).astype(int)
+        ok = (gx >= 0) & (gy >= 0) & (gx < g.shape[1]) & (gy < g.shape[0])
+        if ok.any() and g[gy[ok], gx[ok]].any():
+            return "arrow"
+    return head.kind
+
+
 def _reversed(ln: LinePath) -> LinePath:
     from dataclasses import replace
 
@@ -594,11 +662,31 @@ def _frame_distance(p: tuple[float, float], g: DetectedShape) -> float:
     return math.hypot(max(g.x - x, 0, x - g.x - g.w), max(g.y - y, 0, y - g.y - g.h))
 
 
-def _bridge_frames(lines: list[LinePath], groups: list[DetectedShape]) -> list[LinePath]:
-    """Rejoin lines that cross a group's frame: erasing the frame's stroke cut them in two."""
+def _label_gap(p: tuple[float, float], q: tuple[float, float], width: float, labels: list[TextRun]) -> bool:
+    """A line's gap from p to q runs through a text label drawn over the line (with a halo)."""
+    def inside(r: TextRun, pt: tuple[float, float], margin: float) -> bool:
+        return r.x - margin <= pt[0] <= r.x + r.w + margin and r.y - margin <= pt[1] <= r.y + r.h + margin
+
+    for r in labels:
+        pad = 0.5 * r.h + width + 3
+        if not (inside(r, p, pad) and inside(r, q, pad)):
+            continue
+        # the gap crosses the label's box (not only skirts it): its middle lies inside
+        mid = ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2)
+        if inside(r, mid, width + 1) and math.dist(p, q) <= max(r.w, r.h) + 2 * pad:
+            return True
+    return False
+
+
+def _bridge_frames(lines: list[LinePath], groups: list[DetectedShape],
+                   labels: list[TextRun] = ()) -> list[LinePath]:  # type: ignore[assignment]
+    """Rejoin lines cut in two where they cross a group's frame (erasing the frame's stroke
+    cut them) or a label drawn over the line (the label's halo interrupts the stroke:
+    training_loop's '∇ loss' had split its edge into two lines ending at the label, each read
+    as an edge to a text)."""
     lines = list(lines)
     changed = True
-    while changed and groups:
+    while changed and (groups or labels):
         changed = False
         for i in range(len(lines)):
             for j in range(len(lines)):
@@ -618,7 +706,10 @@ def _bridge_frames(lines: list[LinePath], groups: list[DetectedShape]) -> list[L
                             continue
                         near = [g for g in groups if _frame_distance(p, g) <= g.stroke_px + 6 + a.width
                                 and _frame_distance(q, g) <= g.stroke_px + 6 + b.width]
-                        if not near or gap > 2 * (near[0].stroke_px + 3) + a.width + 8:
+                        across_frame = bool(near) and gap <= 2 * (near[0].stroke_px + 3) + a.width + 8
+                        if not across_frame and not (
+                                color_distance(aa.color, bb.color) <= 40 and abs(aa.width - bb.width) <= 1.5
+                                and _label_gap(p, q, a.width, labels)):
                             continue
                         da = _unit(aa.points[-2], p) if len(aa.points) >= 2 else None
                         db = _unit(q, bb.points[1]) if len(bb.points) >= 2 else None

@@ -488,8 +488,10 @@ def _merge_vertical(rects: list[tuple[int, int, int, int]]) -> list[tuple[int, i
                 similar = 0.7 <= wa / max(1, wb) <= 1.4
                 overlap_x = min(a[2], b[2]) - max(a[0], b[0])
                 gap_y = max(a[1], b[1]) - min(a[3], b[3])
-                # a rotated word split into letters: small boxes stacked almost touching
-                letters = similar and overlap_x >= 0.8 * min(wa, wb) and gap_y <= 0.3 * max(wa, wb)
+                # a rotated word split into letters: small boxes stacked almost touching (not
+                # two wide lines: a title over a node's label had been read as one crop, as nothing)
+                squat = wa <= 2 * (a[3] - a[1]) and wb <= 2 * (b[3] - b[1])
+                letters = similar and squat and overlap_x >= 0.8 * min(wa, wb) and gap_y <= 0.3 * max(wa, wb)
                 if not letters and (not (tall_a or tall_b) or not (tall_a and tall_b or similar)):
                     continue
                 if overlap_x >= 0.6 * min(wa, wb) and gap_y <= 0.8 * max(wa, wb):
@@ -610,12 +612,21 @@ def _split_lines(glyph: np.ndarray) -> list[_Line]:
         # stacked labels stand apart; the letters of a rotated word almost touch
         apart = bool(gaps) and float(np.median(gaps)) >= 0.6 * float(np.median(heights))
         if len(rows) >= 2 and apart and all((b - a) * 0.55 <= bw for a, b in rows) and _even(rows):
-            return [_Line(ink[a:b], y0 + a, x0, False) for a, b in rows]
+            return [_row_line(ink, a, b, y0, x0) for a, b in rows]
         return [_Line(ink, y0, x0, True)]
     tall = max(b - a for a, b in rows)
     if len(rows) >= 2 and all(b - a >= 0.45 * tall for a, b in rows):
-        return [_Line(ink[a:b], y0 + a, x0, False) for a, b in rows]
+        return [_row_line(ink, a, b, y0, x0) for a, b in rows]
     return [_Line(ink, y0, x0, False)]
+
+
+def _row_line(ink: np.ndarray, a: int, b: int, y0: int, x0: int) -> _Line:
+    """Rows a:b of a box's glyph mask as a line of its own, cut to its own columns: a group's
+    title and the label of the node under it in one detector box had both taken the wider
+    line's extent ('Embedding layer' was placed 19 px left and not taken as its node's label)."""
+    cols = np.flatnonzero(ink[a:b].any(axis=0))
+    c0, c1 = int(cols[0]), int(cols[-1]) + 1
+    return _Line(ink[a:b, c0:c1], y0 + a, x0 + c0, False)
 
 
 def _merge_close(bands: list[tuple[int, int]], gap: int) -> list[tuple[int, int]]:
@@ -668,6 +679,7 @@ def _make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, li
     ink_h = max(1.0, float(ys[-1] - ys[0] + 1) - 0.45)
     lo, hi = ink_extent_em(text.replace(" ", ""))
     font_px = ink_h / max(0.3, hi - lo)
+    text = _restore_symbols(text, centres, upright, pad, font_px)
     text = _restore_dashes(text, centres, upright, pad, font_px)
     text = _restore_spaces(text, centres, upright, pad, font_px).strip()
     if not text:
@@ -776,6 +788,51 @@ def _restore_dashes(text: str, centres: list[float], upright: np.ndarray, pad: i
             continue
         em = (best - 0.6) / font_px  # the mask's anti-aliased rim adds about half a pixel
         out[i] = next(d for limit, d in _DASHES if em < limit)
+    return "".join(out)
+
+
+def _restore_symbols(text: str, centres: list[float], upright: np.ndarray, pad: int, font_px: float) -> str:
+    """Mathematical symbols the recogniser has no class for, read back from their glyph.
+
+    Its vocabulary lacks Δ, ∇ and κ (it has △, the white triangle, V and K): 'ΔW = BA' read
+    '△W = BA', '∇ loss' 'V loss', 'κ ≥ 0.7' 'K ≥ 0.7'. A K or k no taller than an x is κ. A 'V' whose glyph is a closed triangle with a bar on top
+    is ∇; a '△' that stands where the other letters stand, 0.92 as wide as tall, is Δ (the
+    white triangle dips 0.12 em below the baseline and is as wide as tall).
+    """
+    if len(centres) != len(text) or not any(ch in "V△Kk" for ch in text) or font_px < 6:
+        return text
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(upright.astype(np.uint8), connectivity=8)
+    out = list(text)
+    for i, ch in enumerate(text):
+        if ch not in "V△Kk":
+            continue
+        cx = centres[i] - pad
+        # the character's glyph: the component under its centre at least 0.4 em tall
+        hit = [k for k in range(1, n) if stats[k, 0] - 1 <= cx <= stats[k, 0] + stats[k, 2] + 1
+               and stats[k, 3] >= 0.4 * font_px]
+        if len(hit) != 1:
+            continue
+        x, y, w, h, _ = stats[hit[0]]
+        glyph = (lab[y:y + h, x:x + w] == hit[0]).astype(np.uint8)
+        # a hole: background the glyph encloses
+        inner = cv2.floodFill(np.pad(1 - glyph, 1, constant_values=1), None, (0, 0), 0)[1][1:-1, 1:-1]
+        closed = int(inner.sum()) >= 2
+        if ch in "Kk":
+            # κ is x-height tall (0.55 em), K and k cap and ascender height (0.73, 0.76 em):
+            # (the font size is the line's, from its reading as a K): a K that short is κ
+            if h <= 0.64 * font_px and w <= 0.75 * font_px:
+                out[i] = "κ"
+        elif ch == "V":
+            top = glyph[: max(1, int(round(0.15 * h)))]
+            if closed and float(top.any(axis=0).mean()) >= 0.8 and top.sum(axis=1).max() >= 0.7 * w:
+                out[i] = "∇"
+        else:
+            # where the other letters stand (the baseline estimate assumed the white triangle)
+            others = [stats[k, 1] + stats[k, 3] for k in range(1, n) if k != hit[0] and stats[k, 3] >= 0.4 * font_px]
+            on_line = bool(others) and abs(y + h - float(np.median(others))) <= 1
+            # Δ is 0.92 as wide as tall, the white triangle 1.0
+            if closed and on_line and w <= 0.96 * h:
+                out[i] = "Δ"
     return "".join(out)
 
 
