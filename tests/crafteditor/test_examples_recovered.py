@@ -42,7 +42,7 @@ def test_a_frame_cut_by_edges_through_one_side_is_still_a_group(training_loop):
     assert {labels[m] for m in groups["Trainable (1.2% of parameters)"].members} == {"LoRA adapters\n(rank 8)",
                                                                                   "Task head"}
     assert {labels[m] for m in groups["Frozen (no gradients)"].members} == {"Embedding layer",
-                                                                           "Transformer blocks x24"}
+                                                                           "Transformer blocks ×24"}
     assert not list(fig.of_kind("image"))  # nothing left over as a raster patch
 
 
@@ -74,3 +74,13 @@ def test_a_title_over_a_node_is_two_lines(dataset_construction):
     assert "Crawl 2.1 M papers" in set(_labels(fig).values())
     sc = score_diagram(fig, truth)
     assert sc["boxes"] == 1.0 and sc["words"] == 1.0
+
+
+def test_multiplication_signs_and_the_letter_x():
+    """× is an x raised half a pixel: the recogniser splits its vote, and a lone x between or
+    before numbers (or before a capital, '× N layers') is ×; the variable x stays x."""
+    enc, _ = _convert("encoder_decoder")
+    assert "Input image\n256×256×3" in set(_labels(enc).values())
+    blk, _ = _convert("transformer_block")
+    assert "× N layers" in {g.label for g in blk.of_kind("group")}
+    assert "Input x" in set(_labels(blk).values())
