@@ -35,6 +35,9 @@ from crafteditor.shapes import DetectedShape, detect_shapes
 from crafteditor.trace import TracedObject, trace_leftovers
 
 THEME = get_theme("paper")
+# lossy images: residual ink must differ from the canvas by this much (RGB distance); Crafter's
+# lightest strokes are ~110 from white, a q75 JPEG's ringing mostly under 60
+LOSSY_INK_CONTRAST = 80.0
 _RECT_LIKE = {"box", "round", "stack", "document", "cylinder"}
 
 
@@ -54,6 +57,7 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
     """Read a figure (path, bytes, array, PIL image or loaded image) into a FigureSpec."""
     config = config or Config()
     image = source if isinstance(source, RasterImage) else load_image(source, config, name=name)
+    config = config.for_image(image.source_format)
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     rgb = prepare(image.rgb, config).copy()
@@ -62,9 +66,11 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
     timings["paints"] = time.perf_counter() - t0
 
     t = time.perf_counter()
-    runs = read_text(rgb, paints, config) if config.ocr else []
+    # glyphs are read from the pixels as decoded: a median filter (scans, JPEG) thins strokes
+    # and fills counters, and the recogniser was trained on unfiltered text
+    runs = read_text(image.rgb if config.denoise else rgb, paints, config) if config.ocr else []
     text_ink = _glyph_mask(runs, rgb.shape[:2])
-    erase_text(rgb, paints, runs)
+    erase_text(rgb, paints, runs, ring=2 if config.lossy else 1)
     timings["text"] = time.perf_counter() - t
 
     t = time.perf_counter()
@@ -87,6 +93,10 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
 
     t = time.perf_counter()
     ink = paints.ink_mask()
+    if config.lossy:
+        # a JPEG's ringing around every stroke and glyph is faint ink: lines are drawn in contrast
+        far = np.linalg.norm(rgb.astype(np.float32) - paints.background_rgb.astype(np.float32), axis=2)
+        ink = ink & (far > LOSSY_INK_CONTRAST)
     residual = ink & ~shape_mask & ~chart_mask
     lines: list[LinePath] = []
     line_mask = np.zeros_like(residual)
@@ -118,6 +128,7 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
         "text_chars": sum(len(r.text.replace(" ", "")) for r in runs),
         "text_chars_kept": builder.chars_kept,
         "timings": {k: round(v, 4) for k, v in timings.items()},
+        "preset": config.preset_name,
     }
     return Vectorized(figure=fig, image=image, stats=stats, texts=runs, shapes=shapes, lines=lines)
 

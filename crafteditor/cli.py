@@ -73,7 +73,7 @@ def presets() -> None:
     from crafteditor.config import PRESETS, Config
 
     for name, values in PRESETS.items():
-        shown = ", ".join(f"{k}={v}" for k, v in values.items()) or "(defaults)"
+        shown = ", ".join(f"{k}={v}" for k, v in values.items()) or "(defaults; a JPEG file is read with jpeg)"
         typer.echo(f"{name:<8} {shown}")
     typer.echo("")
     for k, v in Config().to_dict().items():

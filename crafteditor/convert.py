@@ -65,6 +65,7 @@ def convert(source: ImageSource, config: Config | None = None, *, name: str | No
     report["timings"] = vec.stats.get("timings", {})
     report["size"] = [vec.image.width, vec.image.height]
     report["dpi"] = vec.image.dpi
+    report["preset"] = vec.stats.get("preset", config.preset_name)  # 'jpeg' where auto read a JPEG as lossy
     return Conversion(figure=fig, svg=svg, report=report, vectorized=vec)
 
 

@@ -76,7 +76,9 @@ def find_paints(rgb: np.ndarray, config: Config) -> Paints:
     nearest = np.argmin(d, axis=1)
     dmin = d[np.arange(len(ucol)), nearest]
     tol = np.full(len(pal), config.color_tolerance, dtype=np.float32)
-    if len(pal) > 1:
+    # a pixel between two paints is anti-aliasing, unless the image is lossy: a JPEG's noise
+    # on a pale fill crosses half the gap to white, and left those pixels unlabelled (ink)
+    if len(pal) > 1 and not config.lossy:
         gaps = np.linalg.norm(pal[:, None, :] - pal[None, :, :], axis=2)
         np.fill_diagonal(gaps, np.inf)
         tol = np.minimum(tol, np.maximum(gaps.min(axis=1) / 2.0, 2.0))

@@ -1,0 +1,38 @@
+"""JPEG figures: the auto preset reads them as lossy (the ``jpeg`` preset), so pale fills that
+compression noise breaks up are still node faces and the ringing around strokes is not ink."""
+
+import io
+from pathlib import Path
+
+from PIL import Image
+
+from crafteditor import Config, convert
+from crafteditor.bench import render_truth
+from crafteditor.scoring import score_diagram
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def _jpeg(png: bytes, quality: int = 75) -> bytes:
+    buf = io.BytesIO()
+    Image.open(io.BytesIO(png)).convert("RGB").save(buf, "JPEG", quality=quality, dpi=(150, 150))
+    return buf.getvalue()
+
+
+def test_auto_reads_a_jpeg_with_the_jpeg_preset_where_options_are_defaults():
+    cfg = Config().for_image("JPEG")
+    assert cfg.preset_name == "jpeg" and cfg.lossy and cfg.denoise
+    assert Config().for_image("PNG") == Config()
+    assert Config.preset("diagram").for_image("JPEG") == Config.preset("diagram")  # a chosen preset stays
+    assert Config(color_merge=10.0).for_image("JPEG").color_merge == 10.0  # an option the user set stays
+
+
+def test_a_q75_jpeg_of_a_diagram_keeps_its_nodes_and_words():
+    truth, png = render_truth(EXAMPLES / "transformer_block.dsl", 150)
+    conv = convert(_jpeg(png))
+    assert conv.report["preset"] == "jpeg"
+    sc = score_diagram(conv.figure, truth)
+    # read with the PNG settings, every pale fill broke into noise: no node at all, 250+ paths
+    assert sc["nodes_found"] == sc["nodes"] and sc["boxes"] >= 0.95
+    assert sc["words"] >= 0.9
+    assert conv.report["components"].get("path", 0) <= 10
