@@ -96,6 +96,19 @@ def render_truth(path: Path, dpi: int = 150):
     return Figure.from_dict(data), png
 
 
+def as_jpeg(f: BenchFigure, quality: int, dpi: int) -> BenchFigure:
+    """The figure JPEG-compressed (its dpi kept, so the truth's coordinates still hold)."""
+    from dataclasses import replace
+
+    from PIL import Image
+
+    im = Image.open(io.BytesIO(f.png))
+    keep = im.info.get("dpi", (dpi, dpi))
+    buf = io.BytesIO()
+    im.convert("RGB").save(buf, "JPEG", quality=quality, dpi=tuple(round(float(v)) for v in keep))
+    return replace(f, png=buf.getvalue())
+
+
 def file_figures(paths: list[Path]) -> list[BenchFigure]:
     return [BenchFigure(p.name, "file", p.read_bytes()) for p in paths]
 
@@ -103,7 +116,8 @@ def file_figures(paths: list[Path]) -> list[BenchFigure]:
 def vtracer_svg(png: bytes) -> str:
     import vtracer
 
-    return vtracer.convert_raw_image_to_svg(png, img_format="png", colormode="color")
+    fmt = "jpg" if png[:3] == b"\xff\xd8\xff" else "png"
+    return vtracer.convert_raw_image_to_svg(png, img_format=fmt, colormode="color")
 
 
 def svg_to_rgb(svg: str, size: tuple[int, int]) -> np.ndarray:

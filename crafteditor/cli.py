@@ -93,16 +93,18 @@ def bench(
                                             "(e.g. examples/), laid out and rendered by Crafter"),
     preset: str = typer.Option("auto", "--preset", help="CraftEditor preset"),
     per_figure: bool = typer.Option(False, "--per-figure", help="Also print one line per figure"),
+    jpeg: int = typer.Option(0, "--jpeg", help="Give both systems the figures as JPEGs of this quality "
+                             "(1-95; 0: PNG)"),
     json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the rows as JSON"),
 ) -> None:
     """CraftEditor vs vtracer alone on the same figures: seconds, SSIM, elements, text kept as text.
 
-    Example: crafteditor bench -n 6 --examples examples/
+    Example: crafteditor bench -n 6 --examples examples/   (--jpeg 75: the same figures as JPEGs)
     """
     from dataclasses import asdict
 
     from crafteditor.batch import expand_inputs
-    from crafteditor.bench import example_figures, file_figures, format_rows, generated_figures, run_bench
+    from crafteditor.bench import as_jpeg, example_figures, file_figures, format_rows, generated_figures, run_bench
 
     if files:
         figs = file_figures(expand_inputs(files))
@@ -111,6 +113,10 @@ def bench(
         figs = generated_figures(n, dpi, kinds, tuple(h.strip() for h in heads.split(",") if h.strip())) if n > 0 else []
     if examples is not None:
         figs += example_figures(examples, dpi)
+    if jpeg:
+        if not 1 <= jpeg <= 95:
+            raise typer.BadParameter("a JPEG quality from 1 to 95", param_hint="--jpeg")
+        figs = [as_jpeg(f, jpeg, dpi) for f in figs]
     rows = run_bench(figs, _config(preset, None))
     typer.echo(format_rows(rows, per_figure=per_figure))
     if json_out:

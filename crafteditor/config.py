@@ -159,7 +159,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     "chart": {"mode": "chart", "groups": False},
     # compressed figures (JPEG; auto switches to it for JPEG files): denoise, wider colour tolerance
     "jpeg": {"denoise": True, "lossy": True, "color_merge": 16.0, "color_tolerance": 28.0,
-             "min_paint_share": 0.002, "trace_min_area": 40.0, "ocr_min_confidence": 0.5},
+             "trace_min_area": 40.0, "ocr_min_confidence": 0.5},
     # photographed or scanned pages: as jpeg, and raster patches for the rest
     "scan": {"denoise": True, "lossy": True, "color_merge": 16.0, "color_tolerance": 28.0, "min_paint_share": 0.002,
              "trace_min_area": 40.0, "trace": "image", "ocr_min_confidence": 0.5},

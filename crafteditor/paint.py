@@ -16,6 +16,8 @@ import numpy as np
 
 from crafteditor.config import Config
 
+LOSSY_BIN_BITS = 4  # lossy images: paints are seeded from 16-level colour bins
+
 
 @dataclass
 class Paints:
@@ -49,27 +51,39 @@ def find_paints(rgb: np.ndarray, config: Config) -> Paints:
     packed = (rgb[:, :, 0].astype(np.int32) << 16) | (rgb[:, :, 1].astype(np.int32) << 8) | rgb[:, :, 2]
     uniq, inverse, counts = np.unique(packed.ravel(), return_inverse=True, return_counts=True)
     ucol = np.stack([(uniq >> 16) & 255, (uniq >> 8) & 255, uniq & 255], axis=1).astype(np.float32)
-    order = np.argsort(-counts)
+    seed_cols, seed_counts = ucol, counts
+    if config.lossy:
+        # compression spreads one paint over dozens of exact colours, none common enough to seed
+        # it (a chart's markers, a thin series line): seeds come from coarse colour bins, each
+        # the mean of its pixels
+        q = rgb.reshape(-1, 3) >> LOSSY_BIN_BITS
+        bits = 8 - LOSSY_BIN_BITS
+        qp = (q[:, 0].astype(np.int32) << (2 * bits)) | (q[:, 1].astype(np.int32) << bits) | q[:, 2]
+        _, qinv, seed_counts = np.unique(qp, return_inverse=True, return_counts=True)
+        flat = rgb.reshape(-1, 3).astype(np.float64)
+        sums = np.stack([np.bincount(qinv.ravel(), weights=flat[:, k]) for k in range(3)], axis=1)
+        seed_cols = (sums / seed_counts[:, None]).astype(np.float32)
+    order = np.argsort(-seed_counts)
     min_count = max(8, int(config.min_paint_share * h * w))
     centers: list[np.ndarray] = []
     weights: list[int] = []
     for i in order:
-        if counts[i] < min_count:
+        if seed_counts[i] < min_count:
             break
-        c = ucol[i]
+        c = seed_cols[i]
         if centers:
             d = np.linalg.norm(np.asarray(centers) - c, axis=1)
             j = int(np.argmin(d))
             if d[j] <= config.color_merge:
                 # running weighted mean keeps the paint at the centre of its noise cloud
-                tot = weights[j] + counts[i]
-                centers[j] = (centers[j] * weights[j] + c * counts[i]) / tot
+                tot = weights[j] + seed_counts[i]
+                centers[j] = (centers[j] * weights[j] + c * seed_counts[i]) / tot
                 weights[j] = tot
                 continue
         centers.append(c.copy())
-        weights.append(int(counts[i]))
+        weights.append(int(seed_counts[i]))
     if not centers:
-        centers, weights = [ucol[order[0]]], [int(counts[order[0]])]
+        centers, weights = [seed_cols[order[0]]], [int(seed_counts[order[0]])]
     pal = np.asarray(centers, dtype=np.float32)
     # each exact colour → nearest paint, if it is close enough (and closer than half the gap to the next)
     d = np.linalg.norm(ucol[:, None, :] - pal[None, :, :], axis=2)
