@@ -788,72 +788,77 @@ def _restore_spaces(text: str, centres: list[float], upright: np.ndarray, pad: i
 _DASHES = ((0.33, "-"), (0.52, "–"), (0.78, "−"), (math.inf, "—"))
 
 
-def _restore_dashes(text: str, centres: list[float], upright: np.ndarray, pad: int, font_px: float) -> str:
-    """Tell hyphen, en dash, minus and em dash apart by the width of the bar's ink."""
-    if len(centres) != len(text) or not any(ch in "-–—−" for ch in text) or font_px < 6:
+def _per_glyph(text: str, centres: list[float], upright: np.ndarray, pad: int, font_px: float, chars: str,
+               fix) -> str:
+    """``text`` with each character in ``chars`` replaced by ``fix(ch, cx, components, font_px)``
+    where that returns one: cx is the character's centre in the upright line mask, components
+    are OpenCV's (n, labels, stats) of the mask."""
+    if len(centres) != len(text) or not any(ch in chars for ch in text) or font_px < 6:
         return text
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(upright.astype(np.uint8), connectivity=8)
+    comps = cv2.connectedComponentsWithStats(upright.astype(np.uint8), connectivity=8)[:3]
     out = list(text)
     for i, ch in enumerate(text):
-        if ch not in "-–—−":
-            continue
-        cx = centres[i] - pad
-        best = None
-        for k in range(1, n):
-            x, _, w, h, _ = stats[k]
-            # a dash is a flat bar under the character's centre
-            if x - 1 <= cx <= x + w + 1 and h <= 0.2 * font_px + 2 and w >= h and (best is None or w > best):
-                best = w
-        if best is None:
-            continue
-        em = (best - 0.6) / font_px  # the mask's anti-aliased rim adds about half a pixel
-        out[i] = next(d for limit, d in _DASHES if em < limit)
+        if ch in chars:
+            out[i] = fix(ch, centres[i] - pad, comps, font_px) or ch
     return "".join(out)
+
+
+def _restore_dashes(text: str, centres: list[float], upright: np.ndarray, pad: int, font_px: float) -> str:
+    """Tell hyphen, en dash, minus and em dash apart by the width of the bar's ink."""
+    return _per_glyph(text, centres, upright, pad, font_px, "-–—−", _dash)
+
+
+def _dash(ch: str, cx: float, comps, font_px: float) -> str | None:
+    n, _, stats = comps
+    best = None
+    for k in range(1, n):
+        x, _, w, h, _ = stats[k]
+        # a dash is a flat bar under the character's centre
+        if x - 1 <= cx <= x + w + 1 and h <= 0.2 * font_px + 2 and w >= h and (best is None or w > best):
+            best = w
+    if best is None:
+        return None
+    em = (best - 0.6) / font_px  # the mask's anti-aliased rim adds about half a pixel
+    return next(d for limit, d in _DASHES if em < limit)
 
 
 def _restore_symbols(text: str, centres: list[float], upright: np.ndarray, pad: int, font_px: float) -> str:
     """Mathematical symbols the recogniser has no class for, read back from their glyph.
 
     Its vocabulary lacks Δ, ∇ and κ (it has △, the white triangle, V and K): 'ΔW = BA' read
-    '△W = BA', '∇ loss' 'V loss', 'κ ≥ 0.7' 'K ≥ 0.7'. A K or k no taller than an x is κ. A 'V' whose glyph is a closed triangle with a bar on top
-    is ∇; a '△' that stands where the other letters stand, 0.92 as wide as tall, is Δ (the
-    white triangle dips 0.12 em below the baseline and is as wide as tall).
+    '△W = BA', '∇ loss' 'V loss', 'κ ≥ 0.7' 'K ≥ 0.7'. A K or k no taller than an x is κ. A
+    'V' whose glyph is a closed triangle with a bar on top is ∇; a '△' that stands where the
+    other letters stand, 0.92 as wide as tall, is Δ (the white triangle dips 0.12 em below the
+    baseline and is as wide as tall).
     """
-    if len(centres) != len(text) or not any(ch in "V△Kk" for ch in text) or font_px < 6:
-        return text
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(upright.astype(np.uint8), connectivity=8)
-    out = list(text)
-    for i, ch in enumerate(text):
-        if ch not in "V△Kk":
-            continue
-        cx = centres[i] - pad
-        # the character's glyph: the component under its centre at least 0.4 em tall
-        hit = [k for k in range(1, n) if stats[k, 0] - 1 <= cx <= stats[k, 0] + stats[k, 2] + 1
-               and stats[k, 3] >= 0.4 * font_px]
-        if len(hit) != 1:
-            continue
-        x, y, w, h, _ = stats[hit[0]]
-        glyph = (lab[y:y + h, x:x + w] == hit[0]).astype(np.uint8)
-        # a hole: background the glyph encloses
-        inner = cv2.floodFill(np.pad(1 - glyph, 1, constant_values=1), None, (0, 0), 0)[1][1:-1, 1:-1]
-        closed = int(inner.sum()) >= 2
-        if ch in "Kk":
-            # κ is x-height tall (0.55 em), K and k cap and ascender height (0.73, 0.76 em):
-            # (the font size is the line's, from its reading as a K): a K that short is κ
-            if h <= 0.64 * font_px and w <= 0.75 * font_px:
-                out[i] = "κ"
-        elif ch == "V":
-            top = glyph[: max(1, int(round(0.15 * h)))]
-            if closed and float(top.any(axis=0).mean()) >= 0.8 and top.sum(axis=1).max() >= 0.7 * w:
-                out[i] = "∇"
-        else:
-            # where the other letters stand (the baseline estimate assumed the white triangle)
-            others = [stats[k, 1] + stats[k, 3] for k in range(1, n) if k != hit[0] and stats[k, 3] >= 0.4 * font_px]
-            on_line = bool(others) and abs(y + h - float(np.median(others))) <= 1
-            # Δ is 0.92 as wide as tall, the white triangle 1.0
-            if closed and on_line and w <= 0.96 * h:
-                out[i] = "Δ"
-    return "".join(out)
+    return _per_glyph(text, centres, upright, pad, font_px, "V△Kk", _symbol)
+
+
+def _symbol(ch: str, cx: float, comps, font_px: float) -> str | None:
+    n, lab, stats = comps
+    # the character's glyph: the component under its centre at least 0.4 em tall
+    hit = [k for k in range(1, n) if stats[k, 0] - 1 <= cx <= stats[k, 0] + stats[k, 2] + 1
+           and stats[k, 3] >= 0.4 * font_px]
+    if len(hit) != 1:
+        return None
+    x, y, w, h, _ = stats[hit[0]]
+    glyph = (lab[y:y + h, x:x + w] == hit[0]).astype(np.uint8)
+    # a hole: background the glyph encloses
+    inner = cv2.floodFill(np.pad(1 - glyph, 1, constant_values=1), None, (0, 0), 0)[1][1:-1, 1:-1]
+    closed = int(inner.sum()) >= 2
+    if ch in "Kk":
+        # κ is x-height tall (0.55 em), K and k cap and ascender height (0.73, 0.76 em); the
+        # font size is the line's, from its reading as a K: a K that short is κ
+        return "κ" if h <= 0.64 * font_px and w <= 0.75 * font_px else None
+    if ch == "V":
+        top = glyph[: max(1, int(round(0.15 * h)))]
+        bar = float(top.any(axis=0).mean()) >= 0.8 and top.sum(axis=1).max() >= 0.7 * w
+        return "∇" if closed and bar else None
+    # where the other letters stand (the baseline estimate assumed the white triangle)
+    others = [stats[k, 1] + stats[k, 3] for k in range(1, n) if k != hit[0] and stats[k, 3] >= 0.4 * font_px]
+    on_line = bool(others) and abs(y + h - float(np.median(others))) <= 1
+    # Δ is 0.92 as wide as tall, the white triangle 1.0
+    return "Δ" if closed and on_line and w <= 0.96 * h else None
 
 
 def _longest_false(arr: np.ndarray) -> int:

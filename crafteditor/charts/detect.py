@@ -239,7 +239,7 @@ def _read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original) -
             consumed.add(k)
     # legend entries and marks
     series, legend_box, legend_runs = _read_marks(rgb, paints, runs, used | consumed, plot, yaxis, xaxis, font,
-                                                  original)
+                                                  original, lossy=config.lossy)
     consumed |= set(legend_runs)
     if not series:
         return None
@@ -365,7 +365,19 @@ class Series:
     line_width: float | None = None
 
 
-def _read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis, font: float, original=None):
+def _same_hue(a, b) -> bool:
+    """Two saturated colours of one hue within a JPEG's chroma loss of each other."""
+    a, b = np.asarray(a, np.float32), np.asarray(b, np.float32)
+    if float(np.linalg.norm(a - b)) > 45 or min(float(a.max() - a.min()), float(b.max() - b.min())) < 40:
+        return False
+    ha = cv2.cvtColor(a.astype(np.uint8)[None, None, :], cv2.COLOR_RGB2HSV)[0, 0, 0]
+    hb = cv2.cvtColor(b.astype(np.uint8)[None, None, :], cv2.COLOR_RGB2HSV)[0, 0, 0]
+    d = abs(int(ha) - int(hb))
+    return min(d, 180 - d) <= 8  # OpenCV hue: 0..180
+
+
+def _read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis, font: float, original=None,
+                lossy: bool = False):
     x0, y0, x1, y1 = (int(round(v)) for v in plot)
     inner = (x0 + 3, y0 + 2, x1 - 2, y1 - 3)
     labels = paints.labels
@@ -420,12 +432,23 @@ def _read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis,
         legend_box = (lx0 - int(0.8 * font), ly0 - int(0.6 * font), lx1 + int(0.8 * font), ly1 + int(0.6 * font))
     series: list[Series] = []
     areas = {p: int(counts[p]) for p in cands}
+    # a lossy image splits a thin series line into its colour and a washed-out copy of it (the
+    # chroma a JPEG keeps at half resolution): one series, under its more common paint
+    members = {p: [p] for p in cands}
+    if lossy:
+        for p in sorted(cands, key=lambda q: -areas[q]):
+            for q in list(members):
+                if q != p and p in members and q in members and areas[q] >= areas[p] \
+                        and _same_hue(paints.colors[p], paints.colors[q]):
+                    members[q] += members.pop(p)
+                    areas[q] += areas[p]
+                    break
     biggest = max(areas.values(), default=0)
-    for p in cands:
+    for p in members:
         if areas[p] < 0.12 * biggest:
             continue  # anti-aliased fringes between a mark and the background are not series
         m = np.zeros(labels.shape, bool)
-        m[inner[1]:inner[3], inner[0]:inner[2]] = labels[inner[1]:inner[3], inner[0]:inner[2]] == p
+        m[inner[1]:inner[3], inner[0]:inner[2]] = np.isin(labels[inner[1]:inner[3], inner[0]:inner[2]], members[p])
         if legend_box is not None:
             lx0, ly0, lx1, ly1 = legend_box
             m[max(0, ly0):ly1, max(0, lx0):lx1] = False
@@ -435,7 +458,7 @@ def _read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis,
         color = tuple(int(v) for v in paints.colors[p])
         s = _series_from_mask(rgb, m, color, paints.background_rgb, yaxis, xaxis, plot)
         if s is not None:
-            s.name = legend_names.get(p)
+            s.name = next((legend_names[q] for q in members[p] if q in legend_names), None)
             series.append(s)
     if legend_title is not None and series:
         series[0].legend_title = runs[legend_title].text

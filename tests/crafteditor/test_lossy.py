@@ -4,6 +4,7 @@ compression noise breaks up are still node faces and the ringing around strokes 
 import io
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from crafteditor import Config, convert
@@ -38,14 +39,18 @@ def test_a_q75_jpeg_of_a_diagram_keeps_its_nodes_and_words():
     assert conv.report["components"].get("path", 0) <= 10
 
 
-def test_a_q75_jpeg_scatter_chart_keeps_its_series():
+@pytest.mark.parametrize("index,kind", [(0, "scatter"), (2, "line")])
+def test_a_q75_jpeg_chart_keeps_its_series(index, kind):
     """Compression spreads a marker colour over dozens of exact colours, none common enough to
-    seed a paint: lossy images seed paints from coarse colour bins (no series were found)."""
+    seed a paint (no series had been found), and splits a thin line into its colour and a
+    washed-out copy (two series of a few points each): both are read back."""
     from crafteditor.bench import as_jpeg, generated_figures
     from crafteditor.scoring import score_chart
 
-    f = generated_figures(1, kinds=("chart",))[0]
-    assert f.truth.kind == "scatter"
+    f = generated_figures(3, kinds=("chart",))[index]
+    assert f.truth.kind == kind
     conv = convert(as_jpeg(f, 75, 150).png)
     sc = score_chart(conv.figure, f.truth)
     assert sc["charts"] == 1 and sc["within_2pct"] >= 0.9
+    assert len(list(conv.figure.of_kind("chart"))[0].spec["data"]["values"]) == sum(
+        len(v) for v in f.truth.series.values())
