@@ -24,6 +24,7 @@ class Paints:
     colors: np.ndarray  # P×3 uint8, most common first
     labels: np.ndarray  # H×W int16: paint index, -1 for anti-aliased / unmatched pixels
     background: int  # index of the canvas paint
+    lossy: bool = False  # read from a lossy image (Config.lossy): edges are soft
 
     @property
     def background_rgb(self) -> np.ndarray:
@@ -51,24 +52,33 @@ def find_paints(rgb: np.ndarray, config: Config) -> Paints:
     packed = (rgb[:, :, 0].astype(np.int32) << 16) | (rgb[:, :, 1].astype(np.int32) << 8) | rgb[:, :, 2]
     uniq, inverse, counts = np.unique(packed.ravel(), return_inverse=True, return_counts=True)
     ucol = np.stack([(uniq >> 16) & 255, (uniq >> 8) & 255, uniq & 255], axis=1).astype(np.float32)
+    min_count = max(8, int(config.min_paint_share * h * w))
     seed_cols, seed_counts = ucol, counts
     if config.lossy:
         # compression spreads one paint over dozens of exact colours, none common enough to seed
-        # it (a chart's markers, a thin series line): seeds come from coarse colour bins, each
-        # the mean of its pixels
+        # it (a chart's markers, a thin series line): after the exact colours that are (a flat
+        # fill's, which compression keeps), seeds come from coarse colour bins, each the mean of
+        # its pixels. Bins alone had put Crafter's pale node fill (242, 245, 250) in white's bin
         q = rgb.reshape(-1, 3) >> LOSSY_BIN_BITS
         bits = 8 - LOSSY_BIN_BITS
         qp = (q[:, 0].astype(np.int32) << (2 * bits)) | (q[:, 1].astype(np.int32) << bits) | q[:, 2]
-        _, qinv, seed_counts = np.unique(qp, return_inverse=True, return_counts=True)
+        _, qinv, bin_counts = np.unique(qp, return_inverse=True, return_counts=True)
         flat = rgb.reshape(-1, 3).astype(np.float64)
         sums = np.stack([np.bincount(qinv.ravel(), weights=flat[:, k]) for k in range(3)], axis=1)
-        seed_cols = (sums / seed_counts[:, None]).astype(np.float32)
-    order = np.argsort(-seed_counts)
-    min_count = max(8, int(config.min_paint_share * h * w))
+        exact = counts >= min_count
+        seed_cols = np.concatenate([ucol[exact], (sums / bin_counts[:, None]).astype(np.float32)])
+        # exact colours first, then bins; most common first within each
+        seed_counts = np.concatenate([counts[exact], bin_counts])
+        rank = np.concatenate([np.zeros(int(exact.sum())), np.ones(len(bin_counts))])
+        order = np.lexsort((-seed_counts, rank))
+    else:
+        order = np.argsort(-seed_counts)
     centers: list[np.ndarray] = []
     weights: list[int] = []
     for i in order:
         if seed_counts[i] < min_count:
+            if config.lossy:
+                continue  # the bins follow the exact colours
             break
         c = seed_cols[i]
         if centers:
@@ -99,7 +109,8 @@ def find_paints(rgb: np.ndarray, config: Config) -> Paints:
     ulabel = np.where(dmin <= tol[nearest], nearest, -1).astype(np.int16)
     labels = ulabel[inverse.ravel()].reshape(h, w)
     background = _background_paint(labels, len(pal))
-    return Paints(colors=np.clip(np.rint(pal), 0, 255).astype(np.uint8), labels=labels, background=background)
+    return Paints(colors=np.clip(np.rint(pal), 0, 255).astype(np.uint8), labels=labels, background=background,
+                  lossy=config.lossy)
 
 
 def _background_paint(labels: np.ndarray, n: int) -> int:

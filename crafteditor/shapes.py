@@ -35,6 +35,7 @@ class Face:
     h: int
     mask: np.ndarray  # bool, h×w: the face's own pixels
     filled: np.ndarray  # bool, h×w: the mask with its holes filled (the outline's inside)
+    soft: bool = False  # a lossy image's face: compression rounds a sharp corner by ~2 px
 
     @property
     def area(self) -> int:
@@ -107,7 +108,7 @@ def find_faces(paints: Paints, min_side_px: float, exclude: np.ndarray | None = 
         if inner.sum() < 0.3 * area:
             continue
         found.append((p, r, Face(paint=p, x=int(x), y=int(y), w=int(w), h=int(h), mask=local,
-                                 filled=_fill_holes(local))))
+                                 filled=_fill_holes(local), soft=paints.lossy)))
     found.sort(key=lambda t: (t[0], t[1]))
     return [f for _, _, f in found]
 
@@ -204,7 +205,9 @@ def classify(face: Face) -> tuple[str, float]:
         best = "parallelogram"
     if best == "ellipse" and abs(face.w - face.h) <= max(2, 0.04 * max(face.w, face.h)):
         best = "circle"
-    if best == "box" and _corner_radius(m) >= 1.5:
+    # Crafter's rounded corners have a radius of 7–9 px at 150 dpi; a q75 JPEG leaves a sharp
+    # corner looking 2.2 px round
+    if best == "box" and _corner_radius(m) >= (3.5 if face.soft else 1.5):
         best = "round"
     return best, best_iou
 
@@ -423,7 +426,8 @@ def _merge_faces(a: Face, b: Face) -> Face:
         filled[f.y - y0:f.y - y0 + f.h, f.x - x0:f.x - x0 + f.w] |= f.filled
     padded = cv2.copyMakeBorder(filled.astype(np.uint8), 4, 4, 4, 4, cv2.BORDER_CONSTANT, value=0)
     closed = cv2.morphologyEx(padded, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))[4:-4, 4:-4] > 0
-    return Face(paint=a.paint, x=x0, y=y0, w=x1 - x0, h=y1 - y0, mask=mask, filled=_fill_holes(closed | filled))
+    return Face(paint=a.paint, x=x0, y=y0, w=x1 - x0, h=y1 - y0, mask=mask, filled=_fill_holes(closed | filled),
+                soft=a.soft)
 
 
 def _make_shape(rgb: np.ndarray, paints: Paints, f: Face, shape: str, iou: float,
@@ -578,7 +582,7 @@ def _mark_stacks(shapes: list[DetectedShape], paints: Paints, scale: float) -> N
             fw_px, fh_px = int(math.ceil(s.x + s.w)) - fx, int(math.ceil(s.y + s.h)) - fy
             full = np.ones((max(1, fh_px), max(1, fw_px)), bool)
             s.face = Face(paint=s.face.paint, x=fx, y=max(0, fy), w=full.shape[1], h=full.shape[0], mask=full,
-                          filled=full)
+                          filled=full, soft=s.face.soft)
 
 
 def _frame_dash_style(rgb: np.ndarray, paints: Paints, s: DetectedShape) -> str:
