@@ -374,11 +374,15 @@ class _Builder:
                         pts = [q] + pts if j == 0 else pts + [q]
                 elif ends[j] is None and len(pts) >= 2:
                     # a line crossing a group's title stops where the title's glyphs were erased
-                    # (training_loop's Tokenizer → Embedding layer through 'Frozen (no gradients)')
+                    # (training_loop's Tokenizer → Embedding layer through 'Frozen (no gradients)');
+                    # one under its own label, where the stub beyond the label was too short to
+                    # be found (a JPEG's GPU 2 –activations→ GPU 3 had read as 'activations' → GPU 3)
                     p, q = (pts[0], pts[1]) if j == 0 else (pts[-1], pts[-2])
-                    if any(r.x - tol <= p[0] <= r.right + tol and r.y - tol <= p[1] <= r.bottom + tol
-                           for r in titles):
-                        hit = self._node_ahead(p, q, shapes)
+                    over = [r for r in (*titles, *(runs[k] for k in free if k not in used))
+                            if r.x - tol <= p[0] <= r.right + tol and r.y - tol <= p[1] <= r.bottom + tol]
+                    if over:
+                        # the course crosses the text first: as far again as it is long
+                        hit = self._node_ahead(p, q, shapes, extra=max(r.h if r.angle == 0 else r.w for r in over))
                         if hit is not None:
                             ends[j], tip = hit
                             pts = [tip] + pts if j == 0 else pts + [tip]
@@ -482,10 +486,10 @@ class _Builder:
         return self._node_ahead(p, q, shapes, gi)
 
     def _node_ahead(self, p: tuple[float, float], q: tuple[float, float], shapes: list[DetectedShape],
-                    gi: int = -1) -> tuple[int, tuple[float, float]] | None:
+                    gi: int = -1, extra: float = 0.0) -> tuple[int, tuple[float, float]] | None:
         """The node (not group ``gi``) a line's course from q through its end p meets within a
-        frame's padding: (that node, where the course meets it)."""
-        reach = 24 / self.s  # user units: a frame's padding around its members
+        frame's padding (and ``extra`` px): (that node, where the course meets it)."""
+        reach = 24 / self.s + extra  # user units: a frame's padding around its members
         best = None
         for i, s in enumerate(shapes):
             if s.is_group or i == gi:
@@ -498,7 +502,15 @@ class _Builder:
             ahead = (hit[0] - p[0]) * (p[0] - q[0]) + (hit[1] - p[1]) * (p[1] - q[1]) > 0
             if ahead and d <= reach and (best is None or d < best[0]):
                 best = (d, i, hit)
-        return None if best is None else (best[1], best[2])
+        if best is None:
+            return None
+        # an axis-parallel course stays axis-parallel (the last segment's pixel jitter aside)
+        x, y = best[2]
+        if abs(p[0] - q[0]) <= 1.5 < abs(p[1] - q[1]):
+            x = p[0]
+        elif abs(p[1] - q[1]) <= 1.5 < abs(p[0] - q[0]):
+            y = p[1]
+        return best[1], (x, y)
 
     def _head_before(self, tip: tuple[float, float], p: tuple[float, float], width: float) -> bool:
         """Whether the original image has an arrowhead just before ``tip`` on the course from p:

@@ -84,3 +84,26 @@ def test_multiplication_signs_and_the_letter_x():
     blk, _ = _convert("transformer_block")
     assert "× N layers" in {g.label for g in blk.of_kind("group")}
     assert "Input x" in set(_labels(blk).values())
+
+
+@pytest.mark.parametrize("chars,p_times,expected", [
+    ("xN layers", 0.09, "×N layers"),   # the space dropped, restored later from the glyph gap
+    ("x N layers", 0.25, "× N layers"),
+    ("256x3", 0.47, "256×3"),
+    ("Input x", 0.017, "Input x"),      # the variable: the recogniser gives × under 2%
+    ("x2 speed-up", 0.02, "x2 speed-up"),
+])
+def test_times_sign_rule(chars, p_times, expected):
+    import numpy as np
+
+    from crafteditor.ocr import get_engine
+
+    eng = get_engine()
+    probs = np.zeros((len(chars), len(eng.vocab) + 1), np.float32)
+    steps = [[t] for t in range(len(chars))]
+    for t, ch in enumerate(chars):
+        if ch == "x":
+            probs[t, eng.vocab.index("×")] = p_times
+    out = list(chars)
+    eng._times_sign(out, steps, probs)
+    assert "".join(out) == expected
