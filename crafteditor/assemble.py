@@ -62,7 +62,11 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
     t0 = time.perf_counter()
     rgb = prepare(image.rgb, config).copy()
     paints = find_paints(rgb, config)
-    ink_total = int(paints.ink_mask().sum())
+    # a lossy image's ringing around every stroke and glyph is faint ink: content is drawn in
+    # contrast (it is not a line, and not ink an editability share should count)
+    strong = (np.linalg.norm(rgb.astype(np.float32) - paints.background_rgb.astype(np.float32), axis=2)
+              > LOSSY_INK_CONTRAST) if config.lossy else None
+    ink_total = int((paints.ink_mask() if strong is None else paints.ink_mask() & strong).sum())
     timings["paints"] = time.perf_counter() - t0
 
     t = time.perf_counter()
@@ -93,10 +97,8 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
 
     t = time.perf_counter()
     ink = paints.ink_mask()
-    if config.lossy:
-        # a JPEG's ringing around every stroke and glyph is faint ink: lines are drawn in contrast
-        far = np.linalg.norm(rgb.astype(np.float32) - paints.background_rgb.astype(np.float32), axis=2)
-        ink = ink & (far > LOSSY_INK_CONTRAST)
+    if strong is not None:
+        ink = ink & strong
     residual = ink & ~shape_mask & ~chart_mask
     lines: list[LinePath] = []
     line_mask = np.zeros_like(residual)
