@@ -52,7 +52,9 @@ def test_an_edge_through_a_group_title_and_one_under_its_label_are_whole_edges(t
     edges = {(labels.get(e.source), labels.get(e.target)): e for e in fig.of_kind("edge")}
     # the Tokenizer's arrow crosses 'Frozen (no gradients)': its head was erased with the title
     assert ("Tokenizer", "Embedding layer") in edges
-    assert edges[("Tokenizer", "Embedding layer")].head == "arrow"
+    tok = edges[("Tokenizer", "Embedding layer")]
+    assert tok.head == "arrow"
+    assert len({p.x for p in tok.route}) == 1  # straight down, as drawn (its end had drifted 3 px)
     # '∇ loss' is drawn over its edge (the label's plate interrupts the line)
     loss = edges[("Cross-entropy\nloss", "AdamW optimizer")]
     assert loss.label == "∇ loss"
