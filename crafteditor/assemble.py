@@ -360,8 +360,8 @@ class _Builder:
         out: list[Any] = []
         text_targets: dict[int, str] = {}
         edges: list[tuple[Edge, LinePath]] = []
-        lines = _bridge_frames(lines, [s for s in shapes if s.is_group],
-                               [runs[k] for k in free if k not in used and runs[k].angle == 0])
+        loose = [runs[k] for k in free if k not in used]  # text no node or group has taken
+        lines = _bridge_frames(lines, [s for s in shapes if s.is_group], [r for r in loose if r.angle == 0])
         lines = _extend_at_junctions(lines, shapes)
         for ln in lines:
             tol = 3 * ln.width + 6
@@ -380,8 +380,7 @@ class _Builder:
                     # one under its own label, where the stub beyond the label was too short to
                     # be found (a JPEG's GPU 2 –activations→ GPU 3 had read as 'activations' → GPU 3)
                     p, q = (pts[0], pts[1]) if j == 0 else (pts[-1], pts[-2])
-                    over = [r for r in (*titles, *(runs[k] for k in free if k not in used))
-                            if r.x - tol <= p[0] <= r.right + tol and r.y - tol <= p[1] <= r.bottom + tol]
+                    over = [r for r in (*titles, *loose) if r.contains_point(*p, margin=tol)]
                     if over:
                         # the course: from the line's body (its last pixels, by the erased glyphs,
                         # drift: training_loop's arrow came in slanted by 2.5 px)
@@ -700,16 +699,13 @@ def _frame_distance(p: tuple[float, float], g: DetectedShape) -> float:
 
 def _label_gap(p: tuple[float, float], q: tuple[float, float], width: float, labels: list[TextRun]) -> bool:
     """A line's gap from p to q runs through a text label drawn over the line (with a halo)."""
-    def inside(r: TextRun, pt: tuple[float, float], margin: float) -> bool:
-        return r.x - margin <= pt[0] <= r.x + r.w + margin and r.y - margin <= pt[1] <= r.y + r.h + margin
-
     for r in labels:
         pad = 0.5 * r.h + width + 3
-        if not (inside(r, p, pad) and inside(r, q, pad)):
+        if not (r.contains_point(*p, margin=pad) and r.contains_point(*q, margin=pad)):
             continue
         # the gap crosses the label's box (not only skirts it): its middle lies inside
-        mid = ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2)
-        if inside(r, mid, width + 1) and math.dist(p, q) <= max(r.w, r.h) + 2 * pad:
+        if r.contains_point((p[0] + q[0]) / 2, (p[1] + q[1]) / 2, margin=width + 1) \
+                and math.dist(p, q) <= max(r.w, r.h) + 2 * pad:
             return True
     return False
 

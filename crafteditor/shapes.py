@@ -61,9 +61,6 @@ class DetectedShape(RectGeometry):
     dashed: str = "solid"  # group frames: solid, dashed or dotted
     outside_share: float = 1.0  # share of the ring outside the outline that is one surface
 
-    def contains_point(self, px: float, py: float, margin: float = 0.0) -> bool:
-        return self.x - margin <= px <= self.x + self.w + margin and self.y - margin <= py <= self.y + self.h + margin
-
 
 def find_faces(paints: Paints, min_side_px: float, exclude: np.ndarray | None = None) -> list[Face]:
     """Compact one-paint regions at least ``min_side_px`` on each side (the canvas excluded).

@@ -77,6 +77,10 @@ class RectGeometry:
     def bottom(self) -> float:
         return self.y + self.h
 
+    def contains_point(self, px: float, py: float, margin: float = 0.0) -> bool:
+        """Whether (px, py) lies in the rectangle grown by ``margin`` on every side."""
+        return self.x - margin <= px <= self.right + margin and self.y - margin <= py <= self.bottom + margin
+
 
 class Box(RectGeometry, _Model):
     """An axis-aligned rectangle: top-left corner plus size."""
