@@ -361,7 +361,7 @@ class _Builder:
         text_targets: dict[int, str] = {}
         edges: list[tuple[Edge, LinePath]] = []
         loose = [runs[k] for k in free if k not in used]  # text no node or group has taken
-        lines = _bridge_frames(lines, [s for s in shapes if s.is_group], [r for r in loose if r.angle == 0])
+        lines = _bridge_gaps(lines, [s for s in shapes if s.is_group], [r for r in loose if r.angle == 0])
         lines = _extend_at_junctions(lines, shapes)
         for ln in lines:
             tol = 3 * ln.width + 6
@@ -710,7 +710,7 @@ def _label_gap(p: tuple[float, float], q: tuple[float, float], width: float, lab
     return False
 
 
-def _bridge_frames(lines: list[LinePath], groups: list[DetectedShape],
+def _bridge_gaps(lines: list[LinePath], groups: list[DetectedShape],
                    labels: list[TextRun] = ()) -> list[LinePath]:  # type: ignore[assignment]
     """Rejoin lines cut in two where they cross a group's frame (erasing the frame's stroke
     cut them) or a label drawn over the line (the label's halo interrupts the stroke:
