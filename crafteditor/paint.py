@@ -17,6 +17,11 @@ import numpy as np
 from crafteditor.config import Config
 
 LOSSY_BIN_BITS = 4  # lossy images: paints are seeded from 16-level colour bins
+LOSSY_FLAT_MERGE = 6.0  # lossy images: two flat (solid) exact colours farther apart than this are two paints
+# ... where solid means this many times a paint's least pixel count, in pixels whose four neighbours
+# share their exact colour: chroma noise on a pale fill leaves solid specks of ~100 px (EFF6FF
+# beside Crafter's F2F5FA: 143 px at 545×545, which had split the fill into two paints)
+LOSSY_FLAT_SOLID = 10
 
 
 @dataclass
@@ -71,8 +76,14 @@ def find_paints(rgb: np.ndarray, config: Config) -> Paints:
         seed_counts = np.concatenate([counts[exact], bin_counts])
         rank = np.concatenate([np.zeros(int(exact.sum())), np.ones(len(bin_counts))])
         order = np.lexsort((-seed_counts, rank))
+        # a flat fill survives compression as solid areas of one exact colour; noise does not.
+        # Such a colour is a paint of its own even within color_merge of another: a group's grey
+        # (247, 247, 247) had merged into white, and its frame came back as a node over its members
+        solid = _solid_counts(packed, inverse.reshape(h, w), len(uniq))
+        distinct = np.concatenate([solid[exact] >= LOSSY_FLAT_SOLID * min_count, np.zeros(len(bin_counts), bool)])
     else:
         order = np.argsort(-seed_counts)
+        distinct = np.zeros(len(seed_counts), bool)
     centers: list[np.ndarray] = []
     weights: list[int] = []
     for i in order:
@@ -84,7 +95,7 @@ def find_paints(rgb: np.ndarray, config: Config) -> Paints:
         if centers:
             d = np.linalg.norm(np.asarray(centers) - c, axis=1)
             j = int(np.argmin(d))
-            if d[j] <= config.color_merge:
+            if d[j] <= (min(config.color_merge, LOSSY_FLAT_MERGE) if distinct[i] else config.color_merge):
                 # running weighted mean keeps the paint at the centre of its noise cloud
                 tot = weights[j] + seed_counts[i]
                 centers[j] = (centers[j] * weights[j] + c * seed_counts[i]) / tot
@@ -111,6 +122,14 @@ def find_paints(rgb: np.ndarray, config: Config) -> Paints:
     background = _background_paint(labels, len(pal))
     return Paints(colors=np.clip(np.rint(pal), 0, 255).astype(np.uint8), labels=labels, background=background,
                   lossy=config.lossy)
+
+
+def _solid_counts(packed: np.ndarray, inverse: np.ndarray, n: int) -> np.ndarray:
+    """Per exact colour: its pixels whose four neighbours have the same exact colour."""
+    same = np.zeros(packed.shape, bool)
+    same[1:-1, 1:-1] = ((packed[1:-1, 1:-1] == packed[:-2, 1:-1]) & (packed[1:-1, 1:-1] == packed[2:, 1:-1])
+                        & (packed[1:-1, 1:-1] == packed[1:-1, :-2]) & (packed[1:-1, 1:-1] == packed[1:-1, 2:]))
+    return np.bincount(inverse[same], minlength=n)
 
 
 def _background_paint(labels: np.ndarray, n: int) -> int:

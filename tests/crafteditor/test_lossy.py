@@ -54,3 +54,29 @@ def test_a_q75_jpeg_chart_keeps_its_series(index, kind):
     assert sc["charts"] == 1 and sc["within_2pct"] >= 0.9
     assert len(list(conv.figure.of_kind("chart"))[0].spec["data"]["values"]) == sum(
         len(v) for v in f.truth.series.values())
+
+
+def test_a_jpeg_keeps_a_pale_group_fill_apart_from_white_and_its_members_as_nodes():
+    """A group's grey (247) lies within the jpeg preset's colour merge (16) of white, but a flat
+    fill survives compression as solid areas of one exact colour: it stays a paint, so the frame
+    is a group around its members (it had merged into white, and in the encoder-decoder example
+    each dashed group came back as one cylinder node over its members)."""
+    from crafter.spec.model import Group
+
+    truth, png = render_truth(EXAMPLES / "encoder_decoder.dsl", 150)
+    conv = convert(_jpeg(png))
+    sc = score_diagram(conv.figure, truth)
+    groups = [c for c in conv.figure.components if isinstance(c, Group)]
+    assert sorted(g.label for g in groups) == ["Decoder", "Encoder"]
+    assert all(len(g.members) == 3 for g in groups)
+    assert sc["boxes"] == 1.0 and sc["arrows"] >= 0.8
+    assert not [c for c in conv.figure.of_kind("node") if c.shape == "cylinder"]
+
+
+def test_jpeg_chroma_noise_on_a_pale_fill_does_not_split_it_into_two_paints():
+    """Specks of a shifted colour (EFF6FF beside Crafter's F2F5FA) are solid over ~100 px: not a
+    fill of their own. The two-panel example's pale nodes had lost their faces to such a split."""
+    truth, png = render_truth(EXAMPLES / "two_panel_overview.dsl", 150)
+    conv = convert(_jpeg(png))
+    sc = score_diagram(conv.figure, truth)
+    assert sc["boxes"] == 1.0 and sc["arrows"] == 1.0
