@@ -105,7 +105,10 @@ def as_jpeg(f: BenchFigure, quality: int, dpi: int) -> BenchFigure:
     im = Image.open(io.BytesIO(f.png))
     keep = im.info.get("dpi", (dpi, dpi))
     buf = io.BytesIO()
-    im.convert("RGB").save(buf, "JPEG", quality=quality, dpi=tuple(round(float(v)) for v in keep))
+    # flattened onto white as a viewer would (convert('RGB') makes transparent pixels black)
+    rgba = im.convert("RGBA")
+    flat = Image.alpha_composite(Image.new("RGBA", rgba.size, (255, 255, 255, 255)), rgba).convert("RGB")
+    flat.save(buf, "JPEG", quality=quality, dpi=tuple(round(float(v)) for v in keep))
     return replace(f, png=buf.getvalue())
 
 

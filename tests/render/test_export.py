@@ -38,6 +38,19 @@ def test_png_pixel_size_follows_dpi(dpi: int) -> None:
     im.load()  # decodes: a valid PNG
 
 
+def test_png_background_reaches_every_edge_pixel() -> None:
+    """The pixel grid is the figure's size rounded, its aspect a fraction of a pixel off the
+    viewBox's: the examples' PNGs had transparent edge columns (rag_pipeline at 150 dpi: two each
+    side), which viewers that flatten show as black lines and a JPEG export keeps as black."""
+    import numpy as np
+
+    fig = parse_dsl((Path(__file__).resolve().parents[2] / "examples" / "rag_pipeline.dsl").read_text())
+    for dpi in (150, 300):
+        a = np.asarray(Image.open(io.BytesIO(figure_to_png_bytes(fig, dpi=dpi))).convert("RGBA"))
+        edges = np.concatenate([a[0], a[-1], a[:, 0], a[:, -1]])
+        assert edges[:, 3].min() == 255 and edges[:, :3].min() >= 250
+
+
 def test_png_text_uses_the_measured_font() -> None:
     # If cairo picked another font, the drawn label width would not match DejaVu's metrics.
     label = "WWWWWWWWWWWW"
