@@ -1157,7 +1157,24 @@ def _alignment_cost(k: int, j: int, flat: np.ndarray, dirs, d: float, lw: float)
         return d * (2.0 - worst)
     if worst > -0.2 and d <= 2.5 * lw + 5:
         return d * 4.0
+    if dk is not None and dj is not None and abs(dk[0] * dj[0] + dk[1] * dj[1]) < 0.5:
+        # a bend that fell in a gap: both ends point at one corner, and the route's gap is the
+        # two legs to it (a q75 JPEG's dashes, shortened by ringing, left a 9 + 1 px bend gap)
+        legs = _corner_legs(flat[k], dk, flat[j], dj)
+        if legs is not None and min(legs) >= -1.0 and sum(legs) <= 4.0 * lw + 5.0:
+            return sum(legs) * 4.0
     return None
+
+
+def _corner_legs(p: np.ndarray, dp: tuple[float, float], q: np.ndarray, dq: tuple[float, float]) -> tuple[float, float] | None:
+    """How far p must go along dp and q along dq to meet (None for parallel directions)."""
+    det = dp[0] * (-dq[1]) - dp[1] * (-dq[0])
+    if abs(det) < 1e-6:
+        return None
+    rx, ry = q[0] - p[0], q[1] - p[1]
+    a = (rx * (-dq[1]) - ry * (-dq[0])) / det
+    b = (dp[0] * ry - dp[1] * rx) / det
+    return float(a), float(b)
 
 
 def _draw_path(mask: np.ndarray, p: LinePath, lw: float) -> None:

@@ -80,3 +80,29 @@ def test_jpeg_chroma_noise_on_a_pale_fill_does_not_split_it_into_two_paints():
     conv = convert(_jpeg(png))
     sc = score_diagram(conv.figure, truth)
     assert sc["boxes"] == 1.0 and sc["arrows"] == 1.0
+
+
+def test_a_q75_jpeg_keeps_thin_dashed_routes_whole():
+    """Lines are traced on the pixels as decoded, not the median-filtered copy the paints are
+    read from: a 3×3 median takes a 1 px line's core from 60 to 180 and breaks its dashes (the
+    rag pipeline's dashed 'prompt' route and its k-NN edge had come back as scraps and paths).
+    Its dashed bend, where the corner fell in a gap, is one route."""
+    from crafter.spec.model import Edge
+
+    truth, png = render_truth(EXAMPLES / "rag_pipeline.dsl", 150)
+    conv = convert(_jpeg(png))
+    sc = score_diagram(conv.figure, truth)
+    assert sc["arrows"] == 1.0 and sc["heads"] == 1.0
+    prompt = [e for e in conv.figure.components if isinstance(e, Edge) and e.style == "dashed"]
+    assert len(prompt) == 1 and prompt[0].target == "llm_generator"
+
+
+def test_a_jpeg_line_through_a_group_title_is_one_edge():
+    """A JPEG's wider erasure ring cuts a line where it crosses a group's title: the two halves
+    are rejoined as across a loose label (distributed_training's Data shard 0 -> GPU 0)."""
+    from crafter.spec.model import Edge
+
+    truth, png = render_truth(EXAMPLES / "distributed_training.dsl", 150)
+    conv = convert(_jpeg(png))
+    pairs = {(e.source, e.target) for e in conv.figure.components if isinstance(e, Edge)}
+    assert ("data_shard_0", "gpu_0_stages_1_2") in pairs and ("data_shard_1", "gpu_2_stages_1_2") in pairs
