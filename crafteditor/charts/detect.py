@@ -200,7 +200,7 @@ def _read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original) -
         return None
     if top is None:
         top = min(runs[k].y for k in yt) - font * 0.2
-    yaxis = _fit_axis([(runs[k].cy, runs[k].text) for k in yt])
+    yaxis = _fit_axis([_y_tick(runs[k]) for k in yt])
     if yaxis is None:
         return None
     # x ticks: below the x axis
@@ -299,6 +299,30 @@ def _pick(runs, used, pred) -> int | None:
     return max(cands, key=lambda k: len(runs[k].text))
 
 
+def _y_tick(run: TextRun) -> tuple[float, str]:
+    """A y tick label's (pixel, text). '10³' in matplotlib's log labels reads '103', which
+    is also a plausible linear label (101, 102, 103 evenly spaced fit a linear axis exactly):
+    the glyphs tell them apart. Its exponent is smaller and raised; the label is then 1e3,
+    at the centre of its base '10' (the exponent lifts the ink box's centre)."""
+    m = re.fullmatch(r"10([−\-]?\d{1,2})", run.text.strip())
+    if m is None or run.glyphs is None or run.glyphs.size == 0:
+        return run.cy, run.text
+    n, _, stats, _ = cv2.connectedComponentsWithStats(run.glyphs.astype(np.uint8), connectivity=8)
+    comps = sorted((stats[i] for i in range(1, n) if stats[i][cv2.CC_STAT_AREA] >= 2), key=lambda st: st[0])
+    exp_len = len(m.group(1).replace("−", "-").lstrip("-")) + (1 if m.group(1)[0] in "−-" else 0)
+    if len(comps) < 2 + exp_len:
+        return run.cy, run.text
+    base, exp = comps[:2], comps[-exp_len:]
+    base_top = min(st[1] for st in base)
+    base_bottom = max(st[1] + st[3] for st in base)
+    exp_bottom = max(st[1] + st[3] for st in exp)
+    exp_h = max(st[3] for st in exp)
+    base_h = base_bottom - base_top
+    if exp_bottom <= base_top + 0.75 * base_h and exp_h <= 0.85 * base_h:
+        return run.y + (base_top + base_bottom) / 2.0, "1e" + m.group(1).replace("−", "-")
+    return run.cy, run.text
+
+
 def _fit_axis(ticks: list[tuple[float, str]]) -> Axis | None:
     """Robust pixel → value fit; linear or log10, whichever explains the labels better."""
     pts = [(px, parse_number(t)) for px, t in ticks]
@@ -366,9 +390,16 @@ class Series:
 
 
 def _same_hue(a, b) -> bool:
-    """Two saturated colours of one hue within a JPEG's chroma loss of each other."""
+    """Two saturated colours of one hue within a JPEG's chroma loss of each other.
+
+    Chroma subsampling washes a thin line's colour out at constant brightness: at q50 a series
+    drawn (31, 119, 183) came back partly (65, 118, 153), 45.3 apart but of one hue and luma
+    (100 vs 106), and was read as two series. Beyond 45 apart, only such a pair is one colour."""
     a, b = np.asarray(a, np.float32), np.asarray(b, np.float32)
-    if float(np.linalg.norm(a - b)) > 45 or min(float(a.max() - a.min()), float(b.max() - b.min())) < 40:
+    dist = float(np.linalg.norm(a - b))
+    luma = np.array([0.299, 0.587, 0.114], np.float32)
+    if dist > 75 or (dist > 45 and abs(float(luma @ a) - float(luma @ b)) > 12) \
+            or min(float(a.max() - a.min()), float(b.max() - b.min())) < 40:
         return False
     ha = cv2.cvtColor(a.astype(np.uint8)[None, None, :], cv2.COLOR_RGB2HSV)[0, 0, 0]
     hb = cv2.cvtColor(b.astype(np.uint8)[None, None, :], cv2.COLOR_RGB2HSV)[0, 0, 0]
@@ -387,9 +418,10 @@ def _read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis,
     counts = np.bincount(region[region >= 0].ravel(), minlength=len(paints.colors))
     bg = paints.background
     min_px = max(6, int(0.0004 * region.size))
-    cands = [p for p in range(len(paints.colors)) if p != bg and counts[p] >= min_px and _is_mark_paint(paints.colors[p])]
+    cands = [p for p in range(len(paints.colors)) if p != bg and counts[p] >= min_px and _is_mark_paint(paints.colors[p], lossy)]
     # legend: text inside the plot with a swatch of a candidate paint on its left
     legend_names: dict[int, str] = {}
+    legend_at: dict[int, tuple[float, float]] = {}  # where each paint's legend entry is (reading order)
     legend_runs: list[int] = []
     legend_box = None
     for k, r in enumerate(runs):
@@ -412,6 +444,7 @@ def _read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis,
                 best = (n, p)
         if best is not None:
             legend_names.setdefault(best[1], r.text.lstrip("■□●○▪▲◆-—– ").strip() or r.text)
+            legend_at.setdefault(best[1], (r.cy, r.cx))
             legend_runs.append(k)
             bx = (sx0 - 2, int(r.y - 0.4 * font), int(r.right + 2), int(r.bottom + 0.4 * font))
             legend_box = bx if legend_box is None else (min(legend_box[0], bx[0]), min(legend_box[1], bx[1]),
@@ -460,16 +493,23 @@ def _read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis,
         if s is not None:
             s.name = next((legend_names[q] for q in members[p] if q in legend_names), None)
             series.append(s)
+    # the legend's order is the author's: the series keep it (unnamed ones after)
+    order = {legend_names[p]: legend_at[p] for p in legend_names}
+    series.sort(key=lambda s: order.get(s.name, (math.inf, math.inf)))
     if legend_title is not None and series:
         series[0].legend_title = runs[legend_title].text
     return series, legend_box, legend_runs
 
 
-def _is_mark_paint(rgb) -> bool:
-    """Gridlines and frames are pale greys; marks are coloured or dark."""
+def _is_mark_paint(rgb, lossy: bool = False) -> bool:
+    """Gridlines and frames are pale greys; marks are coloured or dark. In a lossy image a
+    faint tint is the chroma ringing around a mark, not a mark (a q50 line chart's (213, 250,
+    255) beside its blue line was read as a second series of one point)."""
     r, g, b = (int(v) for v in rgb)
     sat = max(r, g, b) - min(r, g, b)
     light = (r + g + b) / 3
+    if lossy and light > 225 and sat < 60:
+        return False
     return sat > 40 or light < 140
 
 

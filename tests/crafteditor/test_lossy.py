@@ -106,3 +106,19 @@ def test_a_jpeg_line_through_a_group_title_is_one_edge():
     conv = convert(_jpeg(png))
     pairs = {(e.source, e.target) for e in conv.figure.components if isinstance(e, Edge)}
     assert ("data_shard_0", "gpu_0_stages_1_2") in pairs and ("data_shard_1", "gpu_2_stages_1_2") in pairs
+
+
+@pytest.mark.parametrize("index", [2, 5])
+def test_a_q50_jpeg_line_chart_is_one_series(index):
+    """At q50 chroma subsampling washes a thin line out at constant brightness ((31, 119, 183)
+    came back partly (65, 118, 153), 45 apart) and rings a pale tint ((213, 250, 255)) around
+    it: both had been read as second series, and the chart's values scored 10% and 12%."""
+    from crafteditor.bench import as_jpeg, generated_figures
+    from crafteditor.scoring import score_chart
+
+    f = generated_figures(index + 1, kinds=("chart",))[index]
+    assert f.truth.kind == "line" and len(f.truth.series) == 1
+    conv = convert(as_jpeg(f, 50, 150).png)
+    spec = list(conv.figure.of_kind("chart"))[0].spec
+    assert len({row.get("series") for row in spec["data"]["values"]}) == 1
+    assert score_chart(conv.figure, f.truth)["within_2pct"] >= 0.9
