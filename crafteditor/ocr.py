@@ -96,6 +96,10 @@ class OcrEngine:
         vocab = list(self.recognizer.postprocess_op.character)
         self.vocab = vocab
         # CJK (and fullwidth forms) start at U+2E80; Latin, Greek, maths and arrows lie below
+        index = {ch: i for i, ch in enumerate(vocab)}
+        # each class's other case (C/c, O/o...), -1 where it has none
+        self.other_case = np.array([index.get(ch.swapcase(), -1) if len(ch) == 1 and ch.swapcase() != ch else -1
+                                    for ch in vocab] + [-1], dtype=np.int64)
         self.latin_mask = np.array([i == 0 or (len(ch) == 1 and ord(ch) < 0x2E80) for i, ch in enumerate(vocab)],
                                    dtype=np.float32)
 
@@ -131,12 +135,13 @@ class OcrEngine:
         return self.detect(bgr, limit_side=int(round(min(h, w) * scale)))
 
     def recognize(self, crops: list[np.ndarray], latin: bool,
-                  word_width: int = REC_PAD_WIDTH) -> list[tuple[str, float, list[float]]]:
+                  word_width: int = REC_PAD_WIDTH, fold_case: bool = False) -> list[tuple[str, float, list[float]]]:
         """Read each BGR line crop: (text, confidence, x centre of each character in crop pixels).
 
         Crops are padded to ``REC_PAD_WIDTH`` like rapidocr does; crops of a word or more
         (twice as wide as tall) only to ``word_width``, and with a ``word_width`` given, crops of
         two or three glyphs ('20', 'yes') only to ``REC_NARROW_WIDTH``: less padding, same readings.
+        ``fold_case``: a character's confidence counts its other case too (see :meth:`_decode`).
         """
         out: list[tuple[str, float, list[float]]] = [("", 0.0, [])] * len(crops)
         if not crops:
@@ -161,16 +166,22 @@ class OcrEngine:
             for row, i in enumerate(idx):
                 h, w = crops[i].shape[:2]
                 resized_w = min(width, int(math.ceil(REC_HEIGHT * w / max(1, h))))
-                out[i] = self._decode(preds[row], stride * w / max(1, resized_w), latin)
+                out[i] = self._decode(preds[row], stride * w / max(1, resized_w), latin, fold_case)
             for i in batch:
                 out[i] = out[twin[i]]
         return out
 
-    def _decode(self, probs: np.ndarray, px_per_step: float, latin: bool) -> tuple[str, float, list[float]]:
+    def _decode(self, probs: np.ndarray, px_per_step: float, latin: bool,
+                fold_case: bool = False) -> tuple[str, float, list[float]]:
         if latin:
             probs = probs * self.latin_mask[None, : probs.shape[1]]
         best = probs.argmax(axis=1)
         conf = probs.max(axis=1)
+        if fold_case:
+            # a lone 'C' is drawn as a 'c' is, larger: the recogniser split it 0.84 / 0.15 and
+            # the glyph fell under the lone-glyph bar. Whether it is text is the sum of both
+            other = self.other_case[np.minimum(best, len(self.other_case) - 1)]
+            conf = conf + np.where(other >= 0, probs[np.arange(len(best)), np.maximum(other, 0)], 0.0)
         chars: list[str] = []
         steps: list[list[int]] = []
         scores: list[float] = []
@@ -963,7 +974,7 @@ def _read_lone_glyphs(rgb: np.ndarray, paints: Paints, runs: list[TextRun], engi
         crop = _line_crops(region, line, bgc)[0][0]
         crops.append(crop)
         metas.append((line, region, bgc, (y0, x0)))
-    results = engine.recognize(crops, latin)
+    results = engine.recognize(crops, latin, fold_case=True)
     out = []
     for (text, conf, centres), crop, (line, region, bgc, origin) in zip(results, crops, metas):
         text = text.strip()

@@ -144,17 +144,18 @@ def _long_lines(ink: np.ndarray, horizontal: bool, min_len: int) -> list[tuple[i
         full = np.nonzero(widths >= 0.9 * widths.max())[0]
         if full.size == 0:
             continue
-        # the longest band of consecutive full rows
-        bands = np.split(full, np.nonzero(np.diff(full) > 1)[0] + 1)
-        band = max(bands, key=len)
-        if len(band) > 6:
-            continue
-        if horizontal:
-            cols = np.nonzero(comp[band].any(axis=0))[0]
-            out.append((int(x + cols[0]), int(y + band[0]), int(x + cols[-1] + 1), int(y + band[-1] + 1)))
-        else:
-            rows = np.nonzero(comp[:, band].any(axis=1))[0]
-            out.append((int(x + band[0]), int(y + rows[0]), int(x + band[-1] + 1), int(y + rows[-1] + 1)))
+        # every thin band of consecutive full rows is a line: gridlines drawn over the bars
+        # join the axis the bars stand on into one component (a grouped bar chart's x axis had
+        # been lost to its longest band, a gridline)
+        for band in np.split(full, np.nonzero(np.diff(full) > 1)[0] + 1):
+            if len(band) > 6:
+                continue
+            if horizontal:
+                cols = np.nonzero(comp[band].any(axis=0))[0]
+                out.append((int(x + cols[0]), int(y + band[0]), int(x + cols[-1] + 1), int(y + band[-1] + 1)))
+            else:
+                rows = np.nonzero(comp[:, band].any(axis=1))[0]
+                out.append((int(x + band[0]), int(y + rows[0]), int(x + band[-1] + 1), int(y + rows[-1] + 1)))
     return out
 
 
@@ -329,6 +330,12 @@ def _fit_axis(ticks: list[tuple[float, str]]) -> Axis | None:
     pts = [(px, v) for px, v in pts if v is not None]
     if len(pts) < 2:
         return None
+    if all(re.fullmatch(r"1e-?\d+", t.strip()) for _, t in ticks):
+        # powers of ten written with raised exponents (see _y_tick): a log axis, however few
+        # (two labels fit a linear axis as exactly)
+        lg = _robust_fit([p for p, _ in pts], [math.log10(v) for _, v in pts])
+        if lg is not None:
+            return Axis(a=lg[0], b=lg[1], log=True)
     cands = []
     lin = _robust_fit([p for p, _ in pts], [v for _, v in pts])
     if lin is not None:
@@ -465,6 +472,7 @@ def _read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis,
         legend_box = (lx0 - int(0.8 * font), ly0 - int(0.6 * font), lx1 + int(0.8 * font), ly1 + int(0.6 * font))
     series: list[Series] = []
     areas = {p: int(counts[p]) for p in cands}
+    rules = _rules(labels != bg, inner)
     # a lossy image splits a thin series line into its colour and a washed-out copy of it (the
     # chroma a JPEG keeps at half resolution): one series, under its more common paint
     members = {p: [p] for p in cands}
@@ -485,7 +493,7 @@ def _read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis,
         if legend_box is not None:
             lx0, ly0, lx1, ly1 = legend_box
             m[max(0, ly0):ly1, max(0, lx0):lx1] = False
-        m = _drop_rules(m, inner)
+        m = _bridge_rules(_drop_rules(m, inner), rules)
         if m.sum() < min_px:
             continue
         color = tuple(int(v) for v in paints.colors[p])
@@ -522,6 +530,41 @@ def _drop_rules(m: np.ndarray, inner) -> np.ndarray:
             continue
         for lx0, ly0, lx1, ly1 in _long_lines(m, horizontal, length):
             out[ly0:ly1, lx0:lx1] = False
+    return out
+
+
+def _rules(ink: np.ndarray, inner) -> list[tuple[bool, int, int, int, int]]:
+    """Gridlines across the plot, in any colour: (horizontal, x0, y0, x1, y1), end exclusive."""
+    x0, y0, x1, y1 = inner
+    sub = np.zeros_like(ink)
+    sub[y0:y1, x0:x1] = ink[y0:y1, x0:x1]
+    out = []
+    for horizontal, length in ((True, int(0.8 * (x1 - x0))), (False, int(0.8 * (y1 - y0)))):
+        if length >= 10:
+            out += [(horizontal, *ln) for ln in _long_lines(sub, horizontal, length)]
+    return out
+
+
+def _bridge_rules(m: np.ndarray, rules) -> np.ndarray:
+    """A series' mask mended where a gridline is drawn over its marks (matplotlib draws the grid
+    above bars): rule pixels with the series on both sides of the rule are the series. A grouped
+    bar chart's bars had been cut at every gridline into stacked pieces, each read as a bar."""
+    out = m
+    for horizontal, x0, y0, x1, y1 in rules:
+        if horizontal:
+            if y0 < 1 or y1 >= m.shape[0]:
+                continue
+            both = m[y0 - 1, x0:x1] & m[y1, x0:x1]
+            if both.any():
+                out = out.copy() if out is m else out
+                out[y0:y1, x0:x1] |= both[None, :]
+        else:
+            if x0 < 1 or x1 >= m.shape[1]:
+                continue
+            both = m[y0:y1, x0 - 1] & m[y0:y1, x1]
+            if both.any():
+                out = out.copy() if out is m else out
+                out[y0:y1, x0:x1] |= both[:, None]
     return out
 
 
@@ -683,7 +726,10 @@ def _spec(series: list[Series], xaxis: Axis, yaxis: Axis, plot, title, x_title, 
         enc["color"] = {"field": "series", "type": "nominal", "title": series[0].legend_title,
                         "scale": {"domain": names, "range": [to_hex(s.color) for s in series]}}
         if kind == "bar":
-            enc["xOffset"] = {"field": "series"}
+            # side by side in the order drawn, left to right (Vega-Lite would sort the names:
+            # 'baseline' had moved left of 'ours')
+            lefts = [min((a for a, _ in s.bar_spans), default=math.inf) for s in series]
+            enc["xOffset"] = {"field": "series", "sort": [n for _, n in sorted(zip(lefts, names), key=lambda t: t[0])]}
     mark: dict[str, Any]
     if kind == "bar":
         mark = {"type": "bar"}

@@ -118,12 +118,6 @@ def _png(fig: Figure, dpi: int) -> bytes:
     if pw * ph > MAX_PNG_PIXELS:
         raise RenderError(f"a PNG at {dpi} dpi would be {pw} × {ph} pixels; use a lower --dpi, "
                           "or export .svg or .pdf, which have no pixel size")
-    # the pixel grid is the size rounded, so its aspect differs from the viewBox's by a fraction
-    # of a pixel; the default 'xMidYMid meet' then scaled to the tighter side and left the other
-    # one's edge columns transparent (rag_pipeline at 150 dpi: two columns each side, which a
-    # flattening viewer shows as black lines). The viewBox is stretched onto the grid instead:
-    # by less than one pixel over the whole figure
-    svg = svg.replace("<svg ", '<svg preserveAspectRatio="none" ', 1)
     cairosvg = _cairosvg()
     png = cairosvg.svg2png(bytestring=svg.encode("utf-8"), output_width=pw, output_height=ph)
     return _with_png_dpi(png, dpi)

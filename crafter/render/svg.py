@@ -154,8 +154,14 @@ class _SvgWriter:
             parts.append(metadata_element(fig) + "\n")
         if self.markers:
             parts.append("<defs>\n" + "\n".join(self.markers.values()) + "\n</defs>\n")
-        parts.append(f'<rect id="crafter--background" x="{num(x0)}" y="{num(y0)}" width="{num(w)}" '
-                     f'height="{num(h)}" fill="{esc_attr(t.background)}"/>\n')
+        # the background runs past the viewBox: a PNG's pixel grid is the size rounded, so its
+        # aspect is a fraction of a pixel off the viewBox's, and 'xMidYMid meet' centres the
+        # drawing with a sliver to spare on one side, which a background cut at the viewBox left
+        # transparent (rag_pipeline at 150 dpi: two columns each side, black once flattened).
+        # Past the viewBox nothing is shown where the aspect is the viewBox's own
+        m = max(2.0, 0.01 * max(w, h))
+        parts.append(f'<rect id="crafter--background" x="{num(x0 - m)}" y="{num(y0 - m)}" width="{num(w + 2 * m)}" '
+                     f'height="{num(h + 2 * m)}" fill="{esc_attr(t.background)}"/>\n')
         if title_svg:
             parts.append(title_svg + "\n")
         parts.append("\n".join(body))
