@@ -592,6 +592,7 @@ def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot) -> Seri
     line_pts: list[tuple[float, float]] = []
     marker_areas: list[float] = []
     widths: list[float] = []
+    single: list[tuple[tuple[float, float], float]] = []  # components with one marker-sized blob
     has_line = False
     for i, s in comps:
         x, y, w, h, area = s
@@ -614,6 +615,12 @@ def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot) -> Seri
                 centres.append((x + bx - k + bw / 2, y + by - k + bh / 2))
                 marker_areas.append(float(barea))
             continue
+        if len(blobs) == 1:
+            # one marker with a dash or two attached (a dashed line's markers): a marker if the
+            # series has markers of its size elsewhere (decided below; a plain line's one thick
+            # bend is not)
+            bx, by, bw, bh, barea = blobs[0]
+            single.append(((x + bx - k + bw / 2, y + by - k + bh / 2), float(barea)))
         from skimage.morphology import skeletonize
 
         from crafteditor.lines import simplify, trace_skeleton
@@ -622,6 +629,14 @@ def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot) -> Seri
         if paths:
             longest = max(paths, key=len)
             line_pts += simplify([(x + xx + 0.5, y + yy + 0.5) for yy, xx in longest], 1.0)
+    if centres and single:
+        # a dashed line with markers: each marker touches its dashes (SGD's squares on '--s'
+        # had lost six of eleven points), taken where sized like the series' lone markers
+        typical = float(np.median(marker_areas))
+        for c, a in single:
+            if 0.5 * typical <= a <= 2.0 * typical:
+                centres.append(c)
+                marker_areas.append(a)
     pts_px = sorted(centres) if centres else sorted(line_pts)
     if not pts_px:
         return None

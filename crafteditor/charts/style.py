@@ -275,8 +275,12 @@ def _measure_axis(rgb, paints: Paints, runs, y_ticks: list[int], plot, st: Chart
         line = ink[row - 1:row + 2, xs].any(axis=0) & clear
         hits.append(line.sum() / clear.sum())
         if line.any():
+            # the gridline's colour: each column's darkest pixel of the band, the median over
+            # columns (a series line crossing the row diagonally is a few columns of its own
+            # colour: the darkest pixel of the whole band had made a grey grid olive)
             band = rgb[row - 1:row + 2, xs][:, line]
-            colors.append(band.reshape(-1, 3)[np.argmin(lum[row - 1:row + 2, xs][:, line].ravel())])
+            darkest = np.argmin(lum[row - 1:row + 2, xs][:, line], axis=0)
+            colors.append(np.median(band[darkest, np.arange(band.shape[1])], axis=0))
     if hits:
         st.grid = bool(np.median(hits) > 0.6)
         if st.grid and colors:

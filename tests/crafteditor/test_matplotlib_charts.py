@@ -71,3 +71,24 @@ def test_a_lone_capital_category_is_read():
     assert len(conv.figure.of_kind("chart")) == 2
     _, rows = _rows(conv, 0)
     assert [(x, round(y, 1)) for _, x, y in rows] == [("A", 3.0), ("B", 5.0), ("C", 2.0)]
+
+
+def test_a_dashed_line_keeps_every_marker_and_a_grey_grid_stays_grey():
+    """'--s' draws each square touching its dashes: those markers had been taken for line
+    vertices and dropped (6 of SGD's 11 points). The grid's colour was the darkest pixel on
+    its rows, where the series lines cross it: olive for a light grey grid."""
+    t = np.arange(0, 11)
+    fig, ax = plt.subplots(figsize=(5, 3.2))
+    ax.plot(t, 1 / (1 + 0.3 * t), "-o", label="Adam")
+    ax.plot(t, 1 / (1 + 0.2 * t), "--s", label="SGD")
+    ax.grid(True, alpha=0.3)
+    ax.legend()
+    conv = convert(_png(fig))
+    spec, rows = _rows(conv)
+    sgd = sorted((x, y) for s, x, y in rows if s == "SGD")
+    assert [round(x) for x, _ in sgd] == list(range(11))
+    assert all(abs(y - 1 / (1 + 0.2 * round(x))) <= 0.02 * 0.8 for x, y in sgd)
+    grid = spec["config"]["axis"].get("gridColor")
+    assert grid is not None and min(int(grid[i:i + 2], 16) for i in (1, 3, 5)) >= 200
+    r, g, b = (int(grid[i:i + 2], 16) for i in (1, 3, 5))
+    assert max(r, g, b) - min(r, g, b) <= 12  # grey
