@@ -119,6 +119,8 @@ def score_chart(pred: Figure, truth: Any) -> dict[str, Any]:
     xf = (enc.get("x") or {}).get("field", "x")
     yf = (enc.get("y") or {}).get("field", "y")
     cf = (enc.get("color") or {}).get("field")
+    if (enc.get("y") or {}).get("type") == "nominal" and (enc.get("x") or {}).get("type") == "quantitative":
+        xf, yf = yf, xf  # horizontal bars: the categories are on y
     import math
 
     lo, hi = truth.y_range

@@ -186,6 +186,7 @@ class ChartTruth:
     log_y: bool = False
     title: str = ""
     labels: list[str] = field(default_factory=list)  # every word drawn (titles, ticks, legend)
+    horizontal: bool = False  # bars: categories on the y axis, values along x (y_range is theirs)
 
 
 def random_chart(seed: int, dpi: int = 150) -> tuple[bytes, ChartTruth]:
@@ -201,12 +202,19 @@ def random_chart(seed: int, dpi: int = 150) -> tuple[bytes, ChartTruth]:
     fig, ax = plt.subplots(figsize=(5.0, 3.4))
     series: dict[str, list[tuple[Any, float]]] = {}
     log_y = False
+    # drawn from its own stream, so the figures' other draws are what they were before it
+    horizontal = kind == "bar" and random.Random(seed * 31 + 7).random() < 0.35
     if kind == "bar":
         cats = rng.sample(["ResNet", "ViT", "Swin", "BERT", "GPT", "CLIP", "T5", "LLaMA", "Mamba"], rng.randint(3, 6))
         vals = [round(rng.uniform(10, 95), 1) for _ in cats]
-        ax.bar(cats, vals, color=rng.choice(["#4C72B0", "#DD8452", "#55A868", "#C44E52"]))
+        color = rng.choice(["#4C72B0", "#DD8452", "#55A868", "#C44E52"])
+        if horizontal:
+            ax.barh(cats, vals, color=color)
+            ax.set_xlabel("Accuracy (%)")
+        else:
+            ax.bar(cats, vals, color=color)
+            ax.set_ylabel("Accuracy (%)")
         series["value"] = list(zip(cats, vals))
-        ax.set_ylabel("Accuracy (%)")
     elif kind == "line":
         n = rng.randint(5, 10)
         xs = list(range(1, n + 1))
@@ -245,6 +253,8 @@ def random_chart(seed: int, dpi: int = 150) -> tuple[bytes, ChartTruth]:
     x0, x1 = ax.get_xlim()
     plt.close(fig)
     del np
+    if horizontal:
+        y0, y1 = x0, x1
     truth = ChartTruth(kind=kind, series=series, y_range=(y0, y1), x_range=None if kind == "bar" else (x0, x1),
-                       log_y=log_y, title=title)
+                       log_y=log_y, title=title, horizontal=horizontal)
     return buf.getvalue(), truth

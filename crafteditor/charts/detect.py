@@ -169,7 +169,11 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
     # x axis candidates: lowest first; pair each with a vertical line meeting its left end
     for hx0, hy0, hx1, hy1 in sorted(hlines, key=lambda ln: -ln[1]):
         ay = (hy0 + hy1) / 2
-        vert = [v for v in vlines if abs(v[3] - hy1) <= 6 and abs(v[0] - hx0) <= 6]
+        # the y axis meets the x axis at its left end; a tick at the corner (the value axis's 0
+        # on a horizontal bar chart, an outward y tick at the bottom) runs either line on past
+        # the other by the tick's length (7 px at 150 dpi, twice at 300)
+        reach = max(8.0, 0.03 * max(H, W))
+        vert = [v for v in vlines if -6 <= v[3] - hy1 <= reach and -reach <= v[0] - hx0 <= 6]
         if vert:
             vx0, vy0, vx1, vy1 = min(vert, key=lambda v: v[0])
             ax = (vx0 + vx1) / 2
@@ -185,13 +189,16 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
         if any(r.plot[0] - 2 <= ax <= r.plot[2] + 2 and r.plot[1] - 2 <= ay <= r.plot[3] + 2 for r in results):
             continue  # the top spine of a chart already read
         res = _read_chart(rgb, paints, runs, used_runs, ax, ay, right, top, config, image.rgb)
+        if res is None and vert:
+            res = _read_horizontal(rgb, paints, runs, used_runs, ax, ay, right, top, config, image.rgb)
         if res is not None:
             results.append(res)
             used_runs.update(res.run_indices)
     return results
 
 
-def _read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original) -> ChartResult | None:
+def _read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,
+                legend: Legend | None = None) -> ChartResult | None:
     font = float(np.median([r.font_px for r in runs])) if runs else 16.0
     # y ticks: numbers whose right edge is just left of the y axis
     yt = [k for k, r in enumerate(runs) if k not in used and r.angle == 0 and parse_number(r.text) is not None
@@ -240,7 +247,7 @@ def _read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original) -
             consumed.add(k)
     # legend entries and marks
     series, legend_box, legend_runs = _read_marks(rgb, paints, runs, used | consumed, plot, yaxis, xaxis, font,
-                                                  original, lossy=config.lossy)
+                                                  original, lossy=config.lossy, legend=legend)
     consumed |= set(legend_runs)
     if not series:
         return None
@@ -273,6 +280,114 @@ def _read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original) -
         style.bar_spans = sorted(series[0].bar_spans)
     return ChartResult(box=box, plot=plot, mask=mask, run_indices=sorted(consumed), spec=spec,
                        title=runs[title].text if title is not None else None, style=style)
+
+
+def _turn(a: np.ndarray) -> np.ndarray:
+    """The image turned so that a horizontal bar chart stands upright: (x, y) -> (H - y, W - x).
+
+    Its left (category) axis becomes the bottom one and its bottom (value) axis the left one,
+    values growing up as they grew right. The turn is its own inverse."""
+    return np.ascontiguousarray(a[::-1, ::-1].swapaxes(0, 1))
+
+
+def _turn_run(r: TextRun, H: int, W: int) -> TextRun:
+    from dataclasses import replace
+
+    # every run is upright for the upright reading: tick labels were horizontal, and the y title
+    # (rotated) is now the category axis's title below it
+    return replace(r, x=H - (r.y + r.h), y=W - (r.x + r.w), w=r.h, h=r.w, angle=0.0, baseline=H - r.y,
+                   glyphs=_turn(r.glyphs) if r.glyphs is not None else r.glyphs)
+
+
+def _read_horizontal(rgb, paints, runs, used, ax, ay, right, top, config, original) -> ChartResult | None:
+    """A horizontal bar chart: category labels left of the y axis, numbers below the x axis.
+    Read as the upright chart it is turned (see :func:`_turn`), then turned back."""
+    font = float(np.median([r.font_px for r in runs])) if runs else 16.0
+    left = [r for k, r in enumerate(runs) if k not in used and r.angle == 0 and ax - 15 * font <= r.right <= ax + 2
+            and (top is None or top - font <= r.cy) and r.cy <= ay]
+    below = [r for k, r in enumerate(runs) if k not in used and r.angle == 0 and ay - 2 <= r.y <= ay + 3 * font
+             and ax - 2 * font <= r.cx <= right + 2 * font]
+    if sum(parse_number(r.text) is None for r in left) < 2 or sum(parse_number(r.text) is not None for r in below) < 2:
+        return None
+    H, W = paints.labels.shape
+    # the legend is read upright: its entries are text with a swatch on their left
+    plot0 = (ax, top if top is not None else 0.0, right, ay)
+    px0, py0, px1, py1 = (int(round(v)) for v in plot0)
+    _, _, cands = _mark_paints(paints, paints.labels[py0 + 2:py1 - 3, px0 + 3:px1 - 2], config.lossy)
+    legend = _find_legend(rgb, paints, runs, used, plot0, cands, font, original)
+    if legend.box is not None:
+        lx0, ly0, lx1, ly1 = legend.box
+        legend = Legend(legend.names, legend.at, legend.runs, (H - ly1, W - lx1, H - ly0, W - lx0), legend.title)
+    t_paints = Paints(colors=paints.colors, labels=_turn(paints.labels), background=paints.background, lossy=paints.lossy)
+    t_runs = [_turn_run(r, H, W) for r in runs]
+    t_top = None if right is None else W - right
+    res = _read_chart(_turn(rgb), t_paints, t_runs, used, H - ay, W - ax, H - (top if top is not None else 0), t_top,
+                      config, None if original is None else _turn(original), legend=legend)
+    if res is None or (res.spec.get("mark") or {}).get("type") != "bar":
+        return None
+    spec = res.spec
+    enc = spec["encoding"]
+    cat, val = enc["x"], enc["y"]
+    if cat.get("type") != "nominal":
+        return None
+    # back: categories on y (top to bottom, the turned reading had them bottom to top), values on x
+    order = list(dict.fromkeys(row["x"] for row in spec["data"]["values"]))[::-1]
+    spec["data"]["values"] = [{**{k: v for k, v in row.items() if k not in ("x", "y")}, "y": row["x"], "x": row["y"]}
+                              for row in spec["data"]["values"]]
+    cat = {**cat, "field": "y", "sort": order}
+    val = {**val, "field": "x"}
+    # the turned reading's titles: its x title is the y axis's; the x axis's and the chart's are
+    # found here, upright, below the numbers and above the plot
+    val["title"] = None
+    consumed = set(res.run_indices)
+    xt = [k for k, r in enumerate(runs) if k in consumed and r.angle == 0 and ay - 2 <= r.y <= ay + 3 * font
+          and parse_number(r.text) is not None]
+    tick_bottom = max([runs[k].bottom for k in xt], default=ay)
+    pick_x = _pick(runs, used | consumed, lambda r: r.angle == 0 and tick_bottom - 2 <= r.y <= tick_bottom + 3 * font
+                   and ax - font <= r.cx <= right + font)
+    if pick_x is not None:
+        val["title"] = runs[pick_x].text
+        consumed.add(pick_x)
+    plot_top = top if top is not None else min(runs[k].y for k in consumed)
+    pick_t = _pick(runs, used | consumed, lambda r: r.angle == 0 and plot_top - 4 * font <= r.y
+                   and r.bottom <= plot_top + 2 and ax - font <= r.cx <= right + font)
+    title = res.title
+    spec.pop("title", None)
+    if pick_t is not None:
+        title = runs[pick_t].text
+        spec["title"] = title
+        consumed.add(pick_t)
+    new_enc = {"x": val, "y": cat}
+    for k, v in enc.items():
+        if k == "xOffset":
+            # drawn bottom to top in the turned reading: Vega-Lite stacks the first on top
+            new_enc["yOffset"] = {**v, "sort": list(reversed(v["sort"]))} if v.get("sort") else v
+        elif k not in ("x", "y"):
+            new_enc[k] = v
+    spec["encoding"] = new_enc
+    bx0, by0, bx1, by1 = res.box
+    box = (W - by1, H - bx1, W - by0, H - bx0)
+    rest = [runs[k] for k in consumed]
+    box = (min([box[0]] + [r.x for r in rest]), min([box[1]] + [r.y for r in rest]),
+           max([box[2]] + [r.right for r in rest]), max([box[3]] + [r.bottom for r in rest]))
+    px0, py0, px1, py1 = res.plot
+    plot = (W - py1, H - px1, W - py0, H - px0)
+    mask = np.zeros((H, W), bool)
+    mask[int(box[1]):int(math.ceil(box[3])), int(box[0]):int(math.ceil(box[2]))] = True
+    st = res.style
+    if st is not None:
+        st.x_values, st.y_values = st.y_values, None
+        st.title_pads = {{"x": "y", "y": "x"}[k]: v for k, v in (st.title_pads or {}).items()}
+        entries = [runs[k] for k in legend.runs if k != legend.title]
+        first = min(entries, key=lambda r: r.y) if entries else None
+        st.legend_text = (min(r.x for r in entries), first.cy) if first is not None else None
+        st.title_offset = None
+        if pick_t is not None:
+            st.title_font, st.title_bold = float(runs[pick_t].font_px), bool(runs[pick_t].bold)
+        if st.bar_spans:
+            st.bar_spans = sorted((H - b, H - a) for a, b in st.bar_spans)
+            st.band_axis = "y"
+    return ChartResult(box=box, plot=plot, mask=mask, run_indices=sorted(consumed), spec=spec, title=title, style=st)
 
 
 def _number_categories(series: list["Series"]) -> None:
@@ -396,6 +511,15 @@ class Series:
     line_width: float | None = None
 
 
+@dataclass
+class Legend:
+    names: dict[int, str]  # paint -> series name
+    at: dict[int, tuple[float, float]]  # paint -> where its entry is (cy, cx): the reading order
+    runs: list[int]  # the entries' text runs (and the title's)
+    box: tuple[int, int, int, int] | None  # x0, y0, x1, y1: no marks are read there
+    title: int | None = None  # the run above the entries
+
+
 def _same_hue(a, b) -> bool:
     """Two saturated colours of one hue within a JPEG's chroma loss of each other.
 
@@ -415,61 +539,19 @@ def _same_hue(a, b) -> bool:
 
 
 def _read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis, font: float, original=None,
-                lossy: bool = False):
+                lossy: bool = False, legend: "Legend | None" = None):
     x0, y0, x1, y1 = (int(round(v)) for v in plot)
     inner = (x0 + 3, y0 + 2, x1 - 2, y1 - 3)
     labels = paints.labels
     region = labels[inner[1]:inner[3], inner[0]:inner[2]]
     if region.size == 0:
         return [], None, []
-    counts = np.bincount(region[region >= 0].ravel(), minlength=len(paints.colors))
+    counts, min_px, cands = _mark_paints(paints, region, lossy)
     bg = paints.background
-    min_px = max(6, int(0.0004 * region.size))
-    cands = [p for p in range(len(paints.colors)) if p != bg and counts[p] >= min_px and _is_mark_paint(paints.colors[p], lossy)]
-    # legend: text inside the plot with a swatch of a candidate paint on its left
-    legend_names: dict[int, str] = {}
-    legend_at: dict[int, tuple[float, float]] = {}  # where each paint's legend entry is (reading order)
-    legend_runs: list[int] = []
-    legend_box = None
-    for k, r in enumerate(runs):
-        # inside the plot, or in a column to its right (Vega-Lite puts the legend there)
-        if k in used or r.angle != 0 or not (x0 <= r.cx <= x1 + 15 * font and y0 - font <= r.cy <= y1):
-            continue
-        # the swatch: just left of the text (never reaching back into the plot from outside it),
-        # or at the run's own left end when OCR read the swatch as a glyph ('■ CIFAR-10')
-        left_edge = x1 + 2 if r.x > x1 else x0
-        sx0, sx1 = int(max(left_edge, r.x - 3.5 * font)), int(r.x + 1.2 * font)
-        sy0, sy1 = int(r.y), int(r.bottom + 1)
-        if sx1 <= sx0:
-            continue
-        # colours from the original image: OCR may have read (and erased) the swatch as a glyph
-        sw = (original if original is not None else rgb)[sy0:sy1, sx0:sx1].astype(np.float32)
-        best = None
-        for p in cands:
-            n = int((np.linalg.norm(sw - paints.colors[p].astype(np.float32), axis=2) < 18).sum())
-            if n >= 4 and (best is None or n > best[0]):
-                best = (n, p)
-        if best is not None:
-            legend_names.setdefault(best[1], r.text.lstrip("■□●○▪▲◆-—– ").strip() or r.text)
-            legend_at.setdefault(best[1], (r.cy, r.cx))
-            legend_runs.append(k)
-            bx = (sx0 - 2, int(r.y - 0.4 * font), int(r.right + 2), int(r.bottom + 0.4 * font))
-            legend_box = bx if legend_box is None else (min(legend_box[0], bx[0]), min(legend_box[1], bx[1]),
-                                                        max(legend_box[2], bx[2]), max(legend_box[3], bx[3]))
-    legend_title = None
-    if legend_runs:
-        first = min((runs[k] for k in legend_runs), key=lambda r: r.y)
-        for k, r in enumerate(runs):
-            if k in used or k in legend_runs or r.angle != 0:
-                continue
-            if 0 <= first.y - r.bottom <= 1.2 * font and abs(r.x - (first.x - 1.5 * font)) <= 2.5 * font:
-                legend_title = k
-                legend_runs.append(k)
-                break
-    if legend_box is not None:
-        # the legend's frame: grow to the enclosing light rectangle, up to a font size
-        lx0, ly0, lx1, ly1 = legend_box
-        legend_box = (lx0 - int(0.8 * font), ly0 - int(0.6 * font), lx1 + int(0.8 * font), ly1 + int(0.6 * font))
+    if legend is None:
+        legend = _find_legend(rgb, paints, runs, used, plot, cands, font, original)
+    legend_names, legend_at, legend_runs, legend_box, legend_title = (
+        legend.names, legend.at, legend.runs, legend.box, legend.title)
     series: list[Series] = []
     areas = {p: int(counts[p]) for p in cands}
     rules = _rules(labels != bg, inner)
@@ -493,6 +575,7 @@ def _read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis,
         if legend_box is not None:
             lx0, ly0, lx1, ly1 = legend_box
             m[max(0, ly0):ly1, max(0, lx0):lx1] = False
+            m = _under_legend(m, (max(0, lx0), max(0, ly0), lx1, ly1), inner)
         m = _bridge_rules(_drop_rules(m, inner), rules)
         if m.sum() < min_px:
             continue
@@ -507,6 +590,76 @@ def _read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis,
     if legend_title is not None and series:
         series[0].legend_title = runs[legend_title].text
     return series, legend_box, legend_runs
+
+
+def _mark_paints(paints: Paints, region: np.ndarray, lossy: bool) -> tuple[np.ndarray, int, list[int]]:
+    """Pixel counts per paint in the plot's inner region, the least a series needs, and the
+    paints that may be marks."""
+    counts = np.bincount(region[region >= 0].ravel(), minlength=len(paints.colors))
+    min_px = max(6, int(0.0004 * region.size))
+    cands = [p for p in range(len(paints.colors)) if p != paints.background and counts[p] >= min_px
+             and _is_mark_paint(paints.colors[p], lossy)]
+    return counts, min_px, cands
+
+
+def _find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: float, original=None) -> Legend:
+    """Legend entries: text inside the plot (or in a column right of it) with a swatch of a
+    candidate paint on its left; the box they fill and a title just above them."""
+    x0, y0, x1, y1 = (int(round(v)) for v in plot)
+    legend_names: dict[int, str] = {}
+    legend_at: dict[int, tuple[float, float]] = {}  # where each paint's legend entry is (reading order)
+    legend_runs: list[int] = []
+    legend_box = None
+    # a swatch names a series' paint first: a legend drawn half-transparent over a bar leaves a
+    # blend of the two beside the swatch (more pixels than the swatch: the name went to it) and
+    # a swatch a shade off its series' paint
+    counts, _, _ = _mark_paints(paints, paints.labels[y0 + 2:y1 - 3, x0 + 3:x1 - 2], False)
+    top_count = max((int(counts[p]) for p in cands), default=0)
+    major = [p for p in cands if counts[p] >= 0.12 * top_count]
+    minor = [p for p in cands if p not in major]
+    for k, r in enumerate(runs):
+        # inside the plot, or in a column to its right (Vega-Lite puts the legend there)
+        if k in used or r.angle != 0 or not (x0 <= r.cx <= x1 + 15 * font and y0 - font <= r.cy <= y1):
+            continue
+        # the swatch: just left of the text (never reaching back into the plot from outside it),
+        # or at the run's own left end when OCR read the swatch as a glyph ('■ CIFAR-10')
+        left_edge = x1 + 2 if r.x > x1 else x0
+        sx0, sx1 = int(max(left_edge, r.x - 3.5 * font)), int(r.x + 1.2 * font)
+        sy0, sy1 = int(r.y), int(r.bottom + 1)
+        if sx1 <= sx0:
+            continue
+        # colours from the original image: OCR may have read (and erased) the swatch as a glyph
+        sw = (original if original is not None else rgb)[sy0:sy1, sx0:sx1].astype(np.float32)
+        best = None
+        for group in (major, minor):
+            for p in group:
+                n = int((np.linalg.norm(sw - paints.colors[p].astype(np.float32), axis=2) < 18).sum())
+                if n >= 4 and (best is None or n > best[0]):
+                    best = (n, p)
+            if best is not None:
+                break
+        if best is not None:
+            legend_names.setdefault(best[1], r.text.lstrip("■□●○▪▲◆-—– ").strip() or r.text)
+            legend_at.setdefault(best[1], (r.cy, r.cx))
+            legend_runs.append(k)
+            bx = (sx0 - 2, int(r.y - 0.4 * font), int(r.right + 2), int(r.bottom + 0.4 * font))
+            legend_box = bx if legend_box is None else (min(legend_box[0], bx[0]), min(legend_box[1], bx[1]),
+                                                        max(legend_box[2], bx[2]), max(legend_box[3], bx[3]))
+    legend_title = None
+    if legend_runs:
+        first = min((runs[k] for k in legend_runs), key=lambda r: r.y)
+        for k, r in enumerate(runs):
+            if k in used or k in legend_runs or r.angle != 0:
+                continue
+            if 0 <= first.y - r.bottom <= 1.2 * font and abs(r.x - (first.x - 1.5 * font)) <= 2.5 * font:
+                legend_title = k
+                legend_runs.append(k)
+                break
+    if legend_box is not None:
+        # the legend's frame: grow to the enclosing light rectangle, up to a font size
+        lx0, ly0, lx1, ly1 = legend_box
+        legend_box = (lx0 - int(0.8 * font), ly0 - int(0.6 * font), lx1 + int(0.8 * font), ly1 + int(0.6 * font))
+    return Legend(legend_names, legend_at, legend_runs, legend_box, legend_title)
 
 
 def _is_mark_paint(rgb, lossy: bool = False) -> bool:
@@ -530,6 +683,24 @@ def _drop_rules(m: np.ndarray, inner) -> np.ndarray:
             continue
         for lx0, ly0, lx1, ly1 in _long_lines(m, horizontal, length):
             out[ly0:ly1, lx0:lx1] = False
+    return out
+
+
+def _under_legend(m: np.ndarray, box, inner) -> np.ndarray:
+    """A bar running under the legend: its columns go on through the legend's box where the
+    series is at the box's top edge and again at its bottom edge or the plot's (the legend
+    hides the bar's foot: a horizontal chart's legend in the upper left had cut the top bar
+    off its axis, and the bar was lost)."""
+    x0, y0, x1, y1 = box
+    if y0 < 1 or x1 <= x0:
+        return m
+    above = m[y0 - 1, x0:x1]
+    below = m[y1, x0:x1] if y1 < m.shape[0] else np.zeros_like(above)
+    through = above & (below | (y1 >= inner[3] - 1))
+    if not through.any():
+        return m
+    out = m.copy()
+    out[y0:min(y1, inner[3]), x0:x1] |= through[None, :]
     return out
 
 

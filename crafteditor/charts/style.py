@@ -39,6 +39,7 @@ class ChartStyle:
     marker_area: float | None = None  # px² of a point marker
     line_width: float | None = None
     bar_spans: list[tuple[float, float]] | None = None  # one series of bars on categories: left, right
+    band_axis: str = "x"  # the categories' axis ('y': horizontal bars, spans top, bottom)
     title_offset: float | None = None  # title's baseline + descent to the plot top
     title_pads: dict[str, float] | None = None  # per axis ("x", "y"): tick labels to the axis title
 
@@ -105,18 +106,20 @@ class ChartStyle:
                     mark["strokeWidth"] = _r(self.line_width * s)
                 if self.marker_area and mark.get("point"):
                     mark["point"] = {"size": _r(self.marker_area * s * s)}
-        x = enc.get("x")
-        if self.bar_spans and isinstance(x, dict):
+        band = enc.get(self.band_axis)
+        if self.bar_spans and isinstance(band, dict):
             # the band scale's paddings from the drawn bars (Vega: step = width / (n - inner + 2·outer))
             n = len(self.bar_spans)
             centres = [(a + b) / 2 for a, b in self.bar_spans]
             step = (centres[-1] - centres[0]) / (n - 1)
             bar_w = float(np.median([b - a for a, b in self.bar_spans]))
+            extent = (plot[2] - plot[0]) if self.band_axis == "x" else (plot[3] - plot[1])
             if step > 0 and 0 < bar_w < step:
                 inner = 1 - bar_w / step
-                outer = ((plot[2] - plot[0]) / step - n + inner) / 2
+                outer = (extent / step - n + inner) / 2
                 if 0 <= outer <= 2:
-                    x["scale"] = {**(x.get("scale") or {}), "paddingInner": _r4(inner), "paddingOuter": _r4(outer)}
+                    band["scale"] = {**(band.get("scale") or {}), "paddingInner": _r4(inner),
+                                     "paddingOuter": _r4(outer)}
         color = enc.get("color")
         if self.legend_text is not None and isinstance(color, dict):
             from crafter.charts.theme import chart_theme

@@ -92,3 +92,40 @@ def test_a_dashed_line_keeps_every_marker_and_a_grey_grid_stays_grey():
     assert grid is not None and min(int(grid[i:i + 2], 16) for i in (1, 3, 5)) >= 200
     r, g, b = (int(grid[i:i + 2], 16) for i in (1, 3, 5))
     assert max(r, g, b) - min(r, g, b) <= 12  # grey
+
+
+def test_horizontal_bars_are_a_chart_with_categories_on_y():
+    """barh: categories left of the y axis, numbers below the x axis (the x axis's 0 tick runs
+    the y axis on past the corner). It had come back as four boxes and loose text."""
+    fig, ax = plt.subplots(figsize=(5, 3))
+    ax.barh(["BERT", "RoBERTa", "T5", "GPT-2"], [82.1, 86.4, 88.9, 79.3], color="#4C72B0")
+    ax.set_xlabel("GLUE score")
+    ax.set_title("Benchmarks")
+    conv = convert(_png(fig))
+    assert conv.report["components"] == {"chart": 1}
+    spec, _ = _rows(conv)
+    enc = spec["encoding"]
+    assert enc["y"]["type"] == "nominal" and enc["x"]["type"] == "quantitative"
+    assert enc["y"]["sort"] == ["GPT-2", "T5", "RoBERTa", "BERT"]  # top to bottom, as drawn
+    assert enc["x"]["title"] == "GLUE score" and spec["title"] == "Benchmarks"
+    got = {r["y"]: r["x"] for r in spec["data"]["values"]}
+    want = {"BERT": 82.1, "RoBERTa": 86.4, "T5": 88.9, "GPT-2": 79.3}
+    assert set(got) == set(want) and all(abs(got[k] - v) <= 0.02 * 93 for k, v in want.items())
+    assert conv.report["ssim"] >= 0.93
+
+
+def test_grouped_horizontal_bars_keep_their_legend_and_order():
+    fig, ax = plt.subplots(figsize=(5, 3.4))
+    y = np.arange(3)
+    ax.barh(y - 0.19, [61.2, 70.5, 77.9], 0.38, label="zero-shot")
+    ax.barh(y + 0.19, [68.4, 79.1, 84.3], 0.38, label="fine-tuned")
+    ax.set_yticks(y, ["small", "base", "large"])
+    ax.legend(loc="upper left")
+    conv = convert(_png(fig))
+    spec, rows = _rows(conv)
+    assert spec["encoding"]["color"]["scale"]["domain"] == ["zero-shot", "fine-tuned"]
+    assert spec["encoding"]["yOffset"]["sort"] == ["fine-tuned", "zero-shot"]  # top bar of each pair first
+    got = {(s, c): v for s, c, v in ((r["series"], r["y"], r["x"]) for r in spec["data"]["values"])}
+    want = {("zero-shot", "small"): 61.2, ("zero-shot", "base"): 70.5, ("zero-shot", "large"): 77.9,
+            ("fine-tuned", "small"): 68.4, ("fine-tuned", "base"): 79.1, ("fine-tuned", "large"): 84.3}
+    assert set(got) == set(want) and all(abs(got[k] - v) <= 0.02 * 90 for k, v in want.items())
