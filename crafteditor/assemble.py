@@ -97,7 +97,7 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
     t = time.perf_counter()
     shapes: list[DetectedShape] = []
     if config.shapes and config.mode != "chart" or (config.shapes and config.mode == "chart" and not charts):
-        shapes = detect_shapes(rgb, paints, config, image.scale, exclude=chart_mask)
+        shapes = detect_shapes(rgb, paints, config, image.scale, exclude=chart_mask, raw=line_rgb)
     shape_mask = _shape_mask(shapes, rgb.shape[:2])
     timings["shapes"] = time.perf_counter() - t
 

@@ -991,8 +991,10 @@ def _drop_dashes(cands: list[tuple[int, int, int, int, int]], stats: np.ndarray)
 
     Each dash is glyph-sized and reads as '1' or 'I' (rejected, at 0.35–0.87 confidence), but
     at the lone-glyph pad of 320 px each cost ~24 ms: 61 of them were 1.4 s of the transformer
-    block example's 4 s. Dash patterns leave gaps up to ~2.5 dash lengths. A lone label 'I' or
-    'l' has no bar of its size right above or below it.
+    block example's 4 s. Dash patterns leave gaps up to ~2.5 dash lengths, and ~3 where a dash
+    between two is lost (a q75 JPEG of rag_pipeline: two dashes 18 px apart read as two '1' labels,
+    and the dashed edge ended at them). A lone label 'I' or 'l' has no bar of its size right
+    above or below it.
     """
     def bar(c) -> bool:
         x, y, cw, ch, i = c
@@ -1006,7 +1008,7 @@ def _drop_dashes(cands: list[tuple[int, int, int, int, int]], stats: np.ndarray)
                 continue
             ox, oy, ocw, och, _ = o
             gap = max(oy - (y + ch), y - (oy + och))
-            if abs((ox + ocw / 2) - (x + cw / 2)) <= 1.5 and abs(och - ch) <= 2 and 0 < gap <= 2.5 * ch:
+            if abs((ox + ocw / 2) - (x + cw / 2)) <= 1.5 and abs(och - ch) <= 2 and 0 < gap <= 3.2 * ch:
                 return True
         return False
 

@@ -295,8 +295,9 @@ def _ring_stroke(rgb: np.ndarray, paints: Paints, face: Face) -> tuple[tuple[int
 # -- the stage ------------------------------------------------------------------------------
 
 def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
-                  exclude: np.ndarray | None = None) -> list[DetectedShape]:
-    """Nodes and group frames. ``scale`` is user units per pixel; ``exclude`` masks chart areas."""
+                  exclude: np.ndarray | None = None, raw: np.ndarray | None = None) -> list[DetectedShape]:
+    """Nodes and group frames. ``scale`` is user units per pixel; ``exclude`` masks chart areas;
+    ``raw``: the pixels as decoded where ``rgb`` is denoised (thin borders survive there)."""
     min_side = max(6.0, config.min_node_size / scale)
     # small faces too: a cylinder's cap is a thin lens above its body
     faces = find_faces(paints, min(min_side, max(4.0, 3.0 / scale)), exclude)
@@ -332,6 +333,8 @@ def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
         _mark_groups(shapes)
         for s in shapes:
             if s.is_group:
+                if paints.lossy:
+                    _snap_to_border(rgb if raw is None else raw, paints, s)
                 s.dashed = _frame_dash_style(rgb, paints, s)
     _mark_stacks(shapes, paints, scale)
     # a stack's back sheets crowd its front sheet's surroundings; anything else must sit on one surface
@@ -591,6 +594,54 @@ def _mark_stacks(shapes: list[DetectedShape], paints: Paints, scale: float) -> N
             full = np.ones((max(1, fh_px), max(1, fw_px)), bool)
             s.face = Face(paint=s.face.paint, x=fx, y=max(0, fy), w=full.shape[1], h=full.shape[0], mask=full,
                           filled=full, soft=s.face.soft)
+
+
+def _snap_to_border(rgb: np.ndarray, paints: Paints, s: DetectedShape, depth: int = 12) -> None:
+    """A lossy group frame's sides moved onto its drawn border. A pale fill (250) lies within
+    JPEG noise of white (254): around a dashed or dotted border the canvas took the fill's
+    label, the face spread up to 8 px past the border through its gaps, and the frame lost its
+    stroke (the ring was sought outside the halo) and the lines crossing it their bridge.
+
+    Each side's border is the row (column) within ``depth`` px inside the face's edge where
+    most pixels are drawn in contrast, if a quarter of the side is (dots and dashes are)."""
+    f = s.face
+    H, W = paints.labels.shape
+    x0, y0, x1, y1 = f.x, f.y, f.x + f.w, f.y + f.h
+    region = rgb[y0:y1, x0:x1].astype(np.float32)
+    dark = np.linalg.norm(region - paints.background_rgb.astype(np.float32), axis=2) > 80
+    h, w = dark.shape
+    if h < 3 * depth or w < 3 * depth:
+        return
+    cx0, cx1, cy0, cy1 = int(0.15 * w), int(0.85 * w), int(0.15 * h), int(0.85 * h)
+    found = {}
+    for side in ("top", "bottom", "left", "right"):
+        if side in ("top", "bottom"):
+            counts = dark[:, cx0:cx1].sum(axis=1)
+            span = cx1 - cx0
+            idx = list(range(depth)) if side == "top" else list(range(h - 1, h - 1 - depth, -1))
+        else:
+            counts = dark[cy0:cy1, :].sum(axis=0)
+            span = cy1 - cy0
+            idx = list(range(depth)) if side == "left" else list(range(w - 1, w - 1 - depth, -1))
+        # a 1 px border a JPEG smears over two rows: each row with the next one in
+        pairs = list(zip(idx, idx[1:]))
+        i, j = max(pairs, key=lambda p: int(counts[p[0]]) + int(counts[p[1]]))
+        ci, cj = int(counts[i]), int(counts[j])
+        if ci + cj >= 0.25 * span:
+            found[side] = (i * ci + j * cj) / (ci + cj)  # the border's centre line, in pixel rows
+    if len(found) < 4:
+        return
+    top, bottom, left, right = found["top"], found["bottom"], found["left"], found["right"]
+    if max(top, left, h - 1 - bottom, w - 1 - right) < 1.0:
+        return
+    inside = np.zeros((h, w), bool)
+    inside[int(top) + 1:int(math.ceil(bottom)), int(left) + 1:int(math.ceil(right))] = True
+    # pixel centres are at +0.5
+    s.x, s.y = float(x0 + left) + 0.5, float(y0 + top) + 0.5
+    s.w, s.h = float(right - left), float(bottom - top)
+    s.stroke_px = max(s.stroke_px, 1.0)
+    s.face = Face(paint=f.paint, x=f.x, y=f.y, w=f.w, h=f.h, mask=f.mask & inside, filled=f.filled & inside,
+                  soft=f.soft)
 
 
 def _frame_dash_style(rgb: np.ndarray, paints: Paints, s: DetectedShape) -> str:
