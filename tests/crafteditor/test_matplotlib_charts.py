@@ -129,3 +129,20 @@ def test_grouped_horizontal_bars_keep_their_legend_and_order():
     want = {("zero-shot", "small"): 61.2, ("zero-shot", "base"): 70.5, ("zero-shot", "large"): 77.9,
             ("fine-tuned", "small"): 68.4, ("fine-tuned", "base"): 79.1, ("fine-tuned", "large"): 84.3}
     assert set(got) == set(want) and all(abs(got[k] - v) <= 0.02 * 90 for k, v in want.items())
+
+
+def test_a_markers_anti_aliased_rim_is_not_a_series():
+    """Diamond markers leave a rim of their colour blended with the background round each one:
+    it had been read as a third series of ragged points."""
+    fig, ax = plt.subplots(figsize=(5, 3.2))
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+    x = np.linspace(0, 1, 6)
+    ax.plot(x, x ** 2, "-^", label="quadratic", color="#C44E52")
+    ax.plot(x, x, "-D", label="linear", color="#8172B3")
+    ax.legend(frameon=False)
+    spec, rows = _rows(convert(_png(fig)))
+    assert spec["encoding"]["color"]["scale"]["domain"] == ["quadratic", "linear"]
+    linear = sorted((x, y) for s, x, y in rows if s == "linear")
+    assert [round(x, 1) for x, _ in linear] == [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
+    assert all(abs(x - y) <= 0.02 for x, y in linear)
