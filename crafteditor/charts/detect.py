@@ -508,6 +508,8 @@ class Series:
     legend_title: str | None = None  # the legend's heading (kept on the first series)
     marker_areas: list[float] = field(default_factory=list)  # ink px² of each point marker
     bar_spans: list[tuple[float, float]] = field(default_factory=list)  # each bar's left and right, px
+    floors: list[tuple[float, float, float]] = field(default_factory=list)  # each bar's left, right, top px
+    stacked: bool = False  # segments standing on another series' bars
     line_width: float | None = None
 
 
@@ -568,6 +570,7 @@ def _read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis,
                     break
     _merge_fringes(labels, inner, paints, members, areas)
     biggest = max(areas.values(), default=0)
+    masks: list[tuple[int, np.ndarray, tuple[int, int, int]]] = []
     for p in members:
         if areas[p] < 0.12 * biggest:
             continue  # anti-aliased fringes between a mark and the background are not series
@@ -581,6 +584,25 @@ def _read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis,
         if m.sum() < min_px:
             continue
         color = tuple(int(v) for v in paints.colors[p])
+        masks.append((p, m, color))
+    # bars standing on the axis first, then segments stacked on them (on those, and so on)
+    floors: list[tuple[float, float, float]] = []
+    pending = masks
+    for _ in range(4):
+        later = []
+        for p, m, color in pending:
+            s = _series_from_mask(rgb, m, color, paints.background_rgb, yaxis, xaxis, plot, floors)
+            if s is None or (s.kind != "bar" and floors == [] and _has_rects(m)):
+                later.append((p, m, color))  # perhaps a stacked series: read again on the floors found
+                continue
+            s.name = next((legend_names[q] for q in members[p] if q in legend_names), None)
+            series.append(s)
+        new_floors = [f for s in series if s.kind == "bar" for f in s.floors]
+        if not later or new_floors == floors:
+            pending = later
+            break
+        floors, pending = new_floors, later
+    for p, m, color in pending:  # never stacked: whatever they are read as alone
         s = _series_from_mask(rgb, m, color, paints.background_rgb, yaxis, xaxis, plot)
         if s is not None:
             s.name = next((legend_names[q] for q in members[p] if q in legend_names), None)
@@ -767,7 +789,30 @@ def _bridge_rules(m: np.ndarray, rules) -> np.ndarray:
     return out
 
 
-def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot) -> Series | None:
+def _rects(m: np.ndarray) -> list[tuple[int, np.ndarray]]:
+    n, _, stats, _ = cv2.connectedComponentsWithStats(m.astype(np.uint8), connectivity=8)
+    return [(i, stats[i]) for i in range(1, n)
+            if stats[i][4] >= 4 and stats[i][4] >= 0.85 * stats[i][2] * stats[i][3] and stats[i][2] >= 3 and stats[i][3] >= 2]
+
+
+def _has_rects(m: np.ndarray) -> bool:
+    return bool(_rects(m))
+
+
+def _on_floor(s, floors: list[tuple[float, float, float]]) -> tuple[float, float, float] | None:
+    """The bar top a rectangle stands on (a stacked bar's segment), if any."""
+    x, y, w, h = float(s[0]), float(s[1]), float(s[2]), float(s[3])
+    for fx0, fx1, ftop in floors:
+        overlap = min(x + w, fx1) - max(x, fx0)
+        if abs((y + h) - ftop) <= 3 and overlap >= 0.8 * min(w, fx1 - fx0):
+            return fx0, fx1, ftop
+    return None
+
+
+def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot,
+                      floors: list[tuple[float, float, float]] = ()) -> Series | None:  # type: ignore[assignment]
+    """``floors``: (left, right, top) of bars already read; a rectangle standing on one is a
+    stacked segment, its value its own height (matplotlib's ``bottom=``, Vega-Lite's stack)."""
     n, lab, stats, _ = cv2.connectedComponentsWithStats(m.astype(np.uint8), connectivity=8)
     comps = [(i, stats[i]) for i in range(1, n) if stats[i][4] >= 4]
     if not comps:
@@ -776,17 +821,26 @@ def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot) -> Seri
     baseline = _baseline_px(yaxis, plot)
     # the plot's inner margin (3 px off the axis) clips a bar's foot: allow for it
     bars = [(i, s) for i, s in rects if abs((s[1] + s[3]) - baseline) <= 7 or abs(s[1] - baseline) <= 7]
-    if bars and len(bars) >= 0.6 * len(comps):
+    stacked = [(i, s) for i, s in rects if (i, s) not in bars and _on_floor(s, floors)] if floors else []
+    if (bars or stacked) and len(bars) + len(stacked) >= 0.6 * len(comps):
         pts = []
         spans: list[tuple[float, float]] = []
-        for i, s in sorted(bars, key=lambda t: t[1][0]):
+        tops: list[tuple[float, float, float]] = []
+        for i, s in sorted(bars + stacked, key=lambda t: t[1][0]):
             x, y, w, h, _ = s
             top, bottom = _bar_extent(rgb, color, bg, x, y, w, h)
-            upward = abs(bottom - baseline) <= abs(top - baseline)
-            edge = top if upward else bottom
-            pts.append((_x_of(xaxis, x + w / 2), yaxis.value(edge)))
+            on = _on_floor(s, floors) if floors else None
+            if on is not None and not any(j == i for j, _ in bars):
+                # its height, from the bar top it stands on
+                pts.append((_x_of(xaxis, x + w / 2), yaxis.value(top) - yaxis.value(on[2])))
+            else:
+                upward = abs(bottom - baseline) <= abs(top - baseline)
+                edge = top if upward else bottom
+                pts.append((_x_of(xaxis, x + w / 2), yaxis.value(edge)))
             spans.append((float(x), float(x + w)))
-        return Series(color=color, kind="bar", points=pts, bar_spans=spans)
+            tops.append((float(x), float(x + w), float(y)))
+        return Series(color=color, kind="bar", points=pts, bar_spans=spans, floors=tops,
+                      stacked=bool(stacked))
     centres: list[tuple[float, float]] = []
     line_pts: list[tuple[float, float]] = []
     marker_areas: list[float] = []
@@ -939,7 +993,9 @@ def _spec(series: list[Series], xaxis: Axis, yaxis: Axis, plot, title, x_title, 
             names.append(s.name or f"series {i + 1}")
         enc["color"] = {"field": "series", "type": "nominal", "title": series[0].legend_title,
                         "scale": {"domain": names, "range": [to_hex(s.color) for s in series]}}
-        if kind == "bar":
+        if kind == "bar" and any(s.stacked for s in series):
+            yenc["stack"] = "zero"  # one on another, in the legend's order from the axis out
+        elif kind == "bar":
             # side by side in the order drawn, left to right (Vega-Lite would sort the names:
             # 'baseline' had moved left of 'ours')
             lefts = [min((a for a, _ in s.bar_spans), default=math.inf) for s in series]

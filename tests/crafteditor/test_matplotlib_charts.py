@@ -146,3 +146,20 @@ def test_a_markers_anti_aliased_rim_is_not_a_series():
     linear = sorted((x, y) for s, x, y in rows if s == "linear")
     assert [round(x, 1) for x, _ in linear] == [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
     assert all(abs(x - y) <= 0.02 for x, y in linear)
+
+
+def test_stacked_bars_are_read_as_their_segments():
+    """matplotlib's bottom=: the second series stands on the first's tops, not on the axis. Its
+    segments had been read as points at their corners."""
+    fig, ax = plt.subplots(figsize=(5, 3.2))
+    cats = ["enc", "dec", "head"]
+    a, b = np.array([3.1, 2.2, 0.6]), np.array([1.2, 1.9, 0.3])
+    ax.bar(cats, a, label="forward")
+    ax.bar(cats, b, bottom=a, label="backward")
+    ax.legend()
+    spec, rows = _rows(convert(_png(fig)))
+    assert spec["mark"]["type"] == "bar" and spec["encoding"]["y"].get("stack") == "zero"
+    assert "xOffset" not in spec["encoding"]
+    got = {(s, x): y for s, x, y in rows}
+    want = {("forward", c): v for c, v in zip(cats, a)} | {("backward", c): v for c, v in zip(cats, b)}
+    assert set(got) == set(want) and all(abs(got[k] - v) <= 0.02 * 4.5 for k, v in want.items())
