@@ -173,7 +173,7 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
         # on a horizontal bar chart, an outward y tick at the bottom) runs either line on past
         # the other by the tick's length (7 px at 150 dpi, twice at 300)
         reach = max(8.0, 0.03 * max(H, W))
-        vert = [v for v in vlines if -6 <= v[3] - hy1 <= reach and -reach <= v[0] - hx0 <= 6]
+        vert = [v for v in vlines if -6 <= v[3] - hy1 <= reach and -6 <= v[0] - hx0 <= reach]
         if vert:
             vx0, vy0, vx1, vy1 = min(vert, key=lambda v: v[0])
             ax = (vx0 + vx1) / 2

@@ -142,3 +142,16 @@ def test_a_jpeg_dotted_group_frame_sits_on_its_border():
     # title stays (how many shifts with the renderer's anti-aliasing, which differs a shade
     # between processes)
     assert conv.report["components"].get("path", 0) <= 3
+
+
+def test_an_x_axis_running_past_the_corner_still_meets_its_y_axis():
+    """The outward tick at the y axis's 0 runs the x axis 7 px left of the corner; in a q50 JPEG
+    the two then failed the meeting test (6 px): the plot lost its top, and the two tallest
+    bars were read cut off at the highest tick label (83 for 85.4 and 94.3)."""
+    from crafteditor.bench import as_jpeg, generated_figures
+    from crafteditor.scoring import score_chart
+
+    f = generated_figures(8, kinds=("chart",))[7]
+    assert f.truth.kind == "bar"
+    conv = convert(as_jpeg(f, 50, 150).png)
+    assert score_chart(conv.figure, f.truth)["within_2pct"] == 1.0
