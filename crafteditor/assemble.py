@@ -115,7 +115,8 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
     line_mask = np.zeros_like(residual)
     if config.edges and residual.any():
         lines, line_mask = detect_lines(line_rgb, residual, paints.background_rgb)
-        lines = [ln for ln in lines if _line_is_real(ln, image.scale)]
+        near_shape = cv2.dilate(shape_mask.astype(np.uint8), np.ones((9, 9), np.uint8)).astype(bool)
+        lines = [ln for ln in lines if _line_is_real(ln, image.scale) and (ln.pieces > 0 or _between_shapes(ln, near_shape))]
         line_mask = _redraw_line_mask(lines, residual)
     timings["lines"] = time.perf_counter() - t
 
@@ -182,6 +183,16 @@ def _shape_mask(shapes: list[DetectedShape], shape: tuple[int, int]) -> np.ndarr
 def _line_is_real(ln: LinePath, scale: float) -> bool:
     """Drop specks: a line shorter than ~6 user units with no arrowhead is noise."""
     return ln.length * scale >= 6 or ln.head_start is not None or ln.head_end is not None
+
+
+def _between_shapes(ln: LinePath, near: np.ndarray) -> bool:
+    """Both ends of a line by a shape (a lone arrowhead is kept only as a short arrow between two)."""
+    H, W = near.shape
+    for x, y in (ln.start, ln.end):
+        xi, yi = int(round(x)), int(round(y))
+        if not (0 <= xi < W and 0 <= yi < H and near[yi, xi]):
+            return False
+    return True
 
 
 def _redraw_line_mask(lines: list[LinePath], residual: np.ndarray) -> np.ndarray:

@@ -251,6 +251,7 @@ def detect_lines(rgb: np.ndarray, residual: np.ndarray, background: np.ndarray) 
         simple = refine(simple, coverage, lw)
         paths.append(LinePath(points=simple, width=lw, color=(0, 0, 0), style=style, pieces=len(chain)))
     _attach_heads(paths, heads, lw, residual)
+    paths += _orphan_heads(paths, heads, lw, residual)
     explained = np.zeros_like(residual)
     for p in paths:
         _draw_path(explained, p, lw)
@@ -833,6 +834,16 @@ def _attach_heads(paths: list[LinePath], heads: list[Arrowhead], lw: float, resi
         fallback = _end_direction(pts, 3 * lw + 6)
         if fallback is None:
             continue
+        # a route that turned just before its head (its last leg was on the head, and dropped)
+        # arrives across its own direction: where the head lies well off the line's way on, the
+        # way to the head is the better guess at its axis (a matplotlib 'bar' loop's up-pointing
+        # head, as wide as long, had been joined as if the line ran on sideways)
+        hc, _ = _disc(h.pixels)
+        v = (hc[0] - b[0], hc[1] - b[1])
+        nv = math.hypot(*v)
+        if nv > 1e-6 and abs(v[0] * fallback[1] - v[1] * fallback[0]) > max(2 * lw + 2, 0.5 * nv):
+            u = (v[0] / nv, v[1] / nv)
+            fallback = (math.copysign(1.0, u[0]), 0.0) if abs(u[0]) >= abs(u[1]) else (0.0, math.copysign(1.0, u[1]))
         taken_heads.add(hi)
         taken_ends.add((pi, end))
         direction, centre = h.axis(b, fallback)
@@ -848,6 +859,63 @@ def _attach_heads(paths: list[LinePath], heads: list[Arrowhead], lw: float, resi
             p.points = pts[::-1]
     for p in paths:
         p.points = orthogonalize(merge_collinear(_drop_backtrack(p.points), lw), 10 * lw + 2)
+
+
+def _orphan_heads(paths: list[LinePath], heads: list[Arrowhead], lw: float, residual: np.ndarray) -> list[LinePath]:
+    """Arrows too short for their line to outlast the nodes' rings: a filled head no line end
+    claimed, with what is left of its line behind it, is a path of its own (``pieces=0``: the
+    assembly keeps it only between two shapes). A matplotlib block diagram's 25 px arrows
+    between boxes had left a 3 px stub and a head, and came back as traced paths.
+
+    The head's axis is its pixels' long direction; it points from its wide end to its narrow one.
+    """
+    taken = {id(p.head_start) for p in paths} | {id(p.head_end) for p in paths}
+    out: list[LinePath] = []
+    H, W = residual.shape
+    for h in heads:
+        if id(h) in taken or len(h.pixels) < 6 or h.kind != "arrow" or h.pointing is not None:
+            continue
+        w = np.clip(h.weights, 0.05, 1.0)
+        c = (h.pixels * w[:, None]).sum(axis=0) / w.sum()
+        rel = h.pixels - c
+        cov = (rel * w[:, None]).T @ rel / w.sum()
+        evals, evecs = np.linalg.eigh(cov)
+        if evals[0] <= 1e-9 or evals[1] / evals[0] < 1.4:
+            continue
+        d = evecs[:, int(np.argmax(evals))]
+        solid = h.weights >= 0.35
+        proj, perp = (rel @ d)[solid], (rel @ np.array([-d[1], d[0]]))[solid]
+        if proj.size < 6:
+            continue
+        # the width along the axis: widest at the base, narrowing to the tip over the head's
+        # length (what is left of the line behind the base is shorter than that)
+        bins = np.round(proj - proj.min()).astype(int)
+        width = np.array([np.ptp(perp[bins == b]) if (bins == b).any() else 0.0 for b in range(bins.max() + 1)])
+        widest = np.flatnonzero(width >= 0.9 * width.max())
+        at = float(widest.mean())
+        ahead, behind = len(width) - 1 - at, at
+        if ahead > 1.3 * behind and width[-1] <= 0.5 * width.max():
+            pass  # it points along d
+        elif behind > 1.3 * ahead and width[0] <= 0.5 * width.max():
+            d = -d
+        else:
+            continue
+        if abs(d[1]) < 0.2:
+            d = np.array([1.0 if d[0] > 0 else -1.0, 0.0])
+        elif abs(d[0]) < 0.2:
+            d = np.array([0.0, 1.0 if d[1] > 0 else -1.0])
+        h.orient((float(c[0]), float(c[1])), (float(d[0]), float(d[1])))
+        # the stub behind the base, as far as the ink goes
+        start = np.asarray(h.base, dtype=np.float64)
+        for _ in range(int(4 * h.length) + 1):
+            q = start - d
+            xi, yi = int(round(q[0])), int(round(q[1]))
+            if not (0 <= xi < W and 0 <= yi < H and residual[yi, xi]):
+                break
+            start = q
+        out.append(LinePath(points=[(float(start[0]), float(start[1])), h.tip], width=lw, color=(0, 0, 0),
+                            head_end=h, pieces=0))
+    return out
 
 
 def _join_head(pts: list[Pt], centre: Pt, d: tuple[float, float]) -> list[Pt]:
