@@ -826,6 +826,7 @@ def _attach_heads(paths: list[LinePath], heads: list[Arrowhead], lw: float, resi
         p = paths[pi]
         h = heads[hi]
         pts = p.points if end == 1 else p.points[::-1]
+        whole = pts
         # the line's direction into the head, from its last stretch outside the head
         # the line's points on or next to the head are skeleton wobble: anchor on the last one clear of it
         while len(pts) > 2 and _in_head(pts[-1], h, lw):
@@ -835,13 +836,15 @@ def _attach_heads(paths: list[LinePath], heads: list[Arrowhead], lw: float, resi
         if fallback is None:
             continue
         # a route that turned just before its head (its last leg was on the head, and dropped)
-        # arrives across its own direction: where the head lies well off the line's way on, the
-        # way to the head is the better guess at its axis (a matplotlib 'bar' loop's up-pointing
+        # arrives across its own direction: where the dropped leg turned and the head lies well
+        # off the line's way on, the way to the head is the better guess at its axis (a matplotlib 'bar' loop's up-pointing
         # head, as wide as long, had been joined as if the line ran on sideways)
         hc, _ = _disc(h.pixels)
         v = (hc[0] - b[0], hc[1] - b[1])
         nv = math.hypot(*v)
-        if nv > 1e-6 and abs(v[0] * fallback[1] - v[1] * fallback[0]) > max(2 * lw + 2, 0.5 * nv):
+        last = _end_direction(whole, 3 * lw + 6) if len(whole) > len(pts) else None
+        turned = last is not None and abs(last[0] * fallback[0] + last[1] * fallback[1]) < 0.7
+        if turned and nv > 1e-6 and abs(v[0] * fallback[1] - v[1] * fallback[0]) > max(2 * lw + 2, 0.5 * nv):
             u = (v[0] / nv, v[1] / nv)
             fallback = (math.copysign(1.0, u[0]), 0.0) if abs(u[0]) >= abs(u[1]) else (0.0, math.copysign(1.0, u[1]))
         taken_heads.add(hi)
