@@ -469,9 +469,50 @@ def read_text(rgb: np.ndarray, paints: Paints, config: Config) -> list[TextRun]:
         run = _make_run(text, conf, centres, crop, line, angle, region, bg, (y0, x0), "det")
         if run is not None:
             runs.append(run)
-    runs = _dedupe(runs)
+    runs = _join_rotated(_dedupe(runs))
     runs += _read_lone_glyphs(rgb, paints, runs, engine, latin, config)
     return runs
+
+
+def _join_rotated(runs: list[TextRun]) -> list[TextRun]:
+    """A rotated line the detector cut in two along its length is one line: two runs of one
+    angle in one column, end to end (a y-axis title 'mAP' came back as 'AP' and a loose 'm').
+    Read bottom to top at -90°, top to bottom at +90°; a space where the gap is a word gap."""
+    out = list(runs)
+    changed = True
+    while changed:
+        changed = False
+        for i, a in enumerate(out):
+            if a.angle not in (-90.0, 90.0):
+                continue
+            for j, b in enumerate(out):
+                if j == i or b.angle != a.angle:
+                    continue
+                overlap = min(a.right, b.right) - max(a.x, b.x)
+                gap = b.y - a.bottom  # b below a
+                if overlap < 0.6 * min(a.w, b.w) or not -1 <= gap <= 0.8 * max(a.w, b.w) \
+                        or abs(a.font_px - b.font_px) > 0.25 * max(a.font_px, b.font_px):
+                    continue
+                first, second = (b, a) if a.angle == -90.0 else (a, b)
+                space = " " if gap > 0.3 * max(a.w, b.w) else ""
+                x0, y0 = min(a.x, b.x), a.y
+                x1, y1 = max(a.right, b.right), b.bottom
+                glyphs = np.zeros((int(math.ceil(y1 - y0)), int(math.ceil(x1 - x0))), bool)
+                for r in (a, b):
+                    gy, gx = int(round(r.y - y0)), int(round(r.x - x0))
+                    hh, ww = r.glyphs.shape
+                    glyphs[gy:gy + hh, gx:gx + ww] |= r.glyphs[:glyphs.shape[0] - gy, :glyphs.shape[1] - gx]
+                from dataclasses import replace
+
+                out[i] = replace(first, text=first.text + space + second.text, x=x0, y=y0, w=x1 - x0, h=y1 - y0,
+                                 font_px=(a.font_px + b.font_px) / 2, confidence=min(a.confidence, b.confidence),
+                                 glyphs=glyphs)
+                del out[j]
+                changed = True
+                break
+            if changed:
+                break
+    return out
 
 
 def detection_scale(rgb: np.ndarray) -> float:

@@ -251,6 +251,7 @@ def _read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,
     consumed |= set(legend_runs)
     if not series:
         return None
+    error_color = _read_error_bars(rgb, paints, series, yaxis, plot)
     if index_categories:
         if any(sr.kind != "bar" for sr in series):
             return None
@@ -268,7 +269,7 @@ def _read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,
     spec = _spec(series, xaxis, yaxis, plot,
                  runs[title].text if title is not None else None,
                  runs[x_title].text if x_title is not None else None,
-                 runs[y_title].text if y_title is not None else None)
+                 runs[y_title].text if y_title is not None else None, error_color)
     style = measure_style(original if original is not None else rgb, paints, runs, {"y": yt, "x": list(xticks)},
                           {"x": x_title, "y": y_title, "title": title}, legend_runs, plot, yaxis.log,
                           not xaxis.categories and not index_categories and not xaxis.log)
@@ -509,6 +510,7 @@ class Series:
     marker_areas: list[float] = field(default_factory=list)  # ink px² of each point marker
     bar_spans: list[tuple[float, float]] = field(default_factory=list)  # each bar's left and right, px
     floors: list[tuple[float, float, float]] = field(default_factory=list)  # each bar's left, right, top px
+    errors: list[tuple[float, float] | None] = field(default_factory=list)  # per point: (down, up) error bar
     stacked: bool = False  # segments standing on another series' bars
     line_width: float | None = None
 
@@ -789,6 +791,65 @@ def _bridge_rules(m: np.ndarray, rules) -> np.ndarray:
     return out
 
 
+def _read_error_bars(rgb, paints: Paints, series: list[Series], yaxis: Axis, plot) -> str | None:
+    """Error bars on bars: a thin stroke of another colour on the bar's centre line, through
+    its top (matplotlib's ``yerr=``; drawn over the bar below the top). Each bar's (down, up)
+    go into ``Series.errors``; returns the bars' colour, or None where no bar has one.
+
+    A stroke must rise at least 3 px above the top and stop short of the plot's top (a
+    vertical gridline runs the whole height)."""
+    if yaxis.log or not series or any(s.kind != "bar" or s.stacked for s in series):
+        return None
+    H, W = paints.labels.shape
+    bg = paints.background_rgb.astype(np.float32)
+    px0, py0, px1, py1 = plot
+    colors = []
+    found = False
+    for s in series:
+        fill = np.asarray(s.color, np.float32)
+        s.errors = []
+        for (x0, x1, top), (x, value) in zip(s.floors, s.points):
+            cx = int(round((x0 + x1) / 2 - 0.5))
+            t = int(round(top))
+            if not (2 <= cx < W - 2 and py0 + 2 < t < py1):
+                s.errors.append(None)
+                continue
+            strip = rgb[:, cx - 1:cx + 2].astype(np.float32)
+
+            def other(y: int) -> bool:
+                px = strip[y]
+                return bool(((np.linalg.norm(px - fill, axis=1) > 60) & (np.linalg.norm(px - bg, axis=1) > 60)).any())
+
+            ya = t - 1
+            while ya > py0 + 1 and other(ya):
+                ya -= 1
+            yb = t + 1
+            while yb < py1 - 1 and other(yb):
+                yb += 1
+            up_px, down_px = (t - 1) - ya, yb - (t + 1)
+            if up_px < 3 or ya <= py0 + 2 or up_px + down_px > 0.6 * (py1 - py0):
+                s.errors.append(None)
+                continue
+            # the ends are the caps' centre lines, half a stroke inside the ink's ends (the
+            # stroke's width: the error line's, across it midway up)
+            mid = (ya + t) // 2
+            row = rgb[mid, max(0, cx - 4):cx + 5].astype(np.float32)
+            half = 0.5 * float(((np.linalg.norm(row - fill, axis=1) > 60) & (np.linalg.norm(row - bg, axis=1) > 60)).sum())
+            top_v = yaxis.value(top)
+            up = yaxis.value(ya + 0.5 + half) - top_v
+            down = top_v - yaxis.value(yb - 0.5 - half) if down_px >= 2 else up
+            s.errors.append((abs(down), abs(up)))
+            band = strip[ya + 1:t - 1].reshape(-1, 3)
+            dist = np.linalg.norm(band - bg, axis=1)
+            colors.append(band[int(np.argmax(dist))])
+            found = True
+    if not found:
+        for s in series:
+            s.errors = []
+        return None
+    return to_hex(tuple(int(v) for v in np.median(np.array(colors), axis=0)))
+
+
 def _rects(m: np.ndarray) -> list[tuple[int, np.ndarray]]:
     n, _, stats, _ = cv2.connectedComponentsWithStats(m.astype(np.uint8), connectivity=8)
     return [(i, stats[i]) for i in range(1, n)
@@ -954,7 +1015,8 @@ def _round(v: float, span: float) -> float:
     return round(v, digits)
 
 
-def _spec(series: list[Series], xaxis: Axis, yaxis: Axis, plot, title, x_title, y_title) -> dict[str, Any]:
+def _spec(series: list[Series], xaxis: Axis, yaxis: Axis, plot, title, x_title, y_title,
+          error_color: str | None = None) -> dict[str, Any]:
     x0, y0, x1, y1 = plot
     ylo, yhi = sorted((yaxis.value(y1), yaxis.value(y0)))
     yspan = (math.log10(yhi) - math.log10(ylo)) if yaxis.log and ylo > 0 else (yhi - ylo)
@@ -963,11 +1025,18 @@ def _spec(series: list[Series], xaxis: Axis, yaxis: Axis, plot, title, x_title, 
     rows = []
     for i, s in enumerate(series):
         name = s.name or (f"series {i + 1}" if multi else None)
-        for x, y in s.points:
+        for k, (x, y) in enumerate(s.points):
             yv = round(y, 4) if yaxis.log else _round(y, yspan)
             row: dict[str, Any] = {"x": x if xaxis.categories else _round(x, abs(xaxis.b) * (x1 - x0)), "y": yv}
             if multi:
                 row["series"] = name
+            err = s.errors[k] if k < len(s.errors) else None
+            if err is not None:
+                down, up = err
+                if abs(down - up) <= max(0.15 * max(down, up), 2.0 * abs(yaxis.b)):  # 2 px: one each end
+                    row["y_err"] = _round((down + up) / 2, yspan)
+                else:  # asymmetric: Vega-Lite's yError is the upper, yError2 the (negative) lower
+                    row["y_err"], row["y_err2"] = _round(up, yspan), -_round(down, yspan)
             rows.append(row)
     xenc: dict[str, Any] = {"field": "x", "type": "nominal" if xaxis.categories else "quantitative"}
     if xaxis.categories:
@@ -1010,6 +1079,25 @@ def _spec(series: list[Series], xaxis: Axis, yaxis: Axis, plot, title, x_title, 
     if not multi:
         mark["color"] = to_hex(series[0].color)
     spec: dict[str, Any] = {"data": {"values": rows}, "mark": mark, "encoding": enc}
+    with_err = sum("y_err" in r for r in rows)
+    if with_err and with_err < 0.75 * len(rows):
+        for r in rows:  # a stray stroke on a bar or two: not error bars
+            r.pop("y_err", None)
+            r.pop("y_err2", None)
+    elif with_err:
+        for r in rows:  # too small to see (under 3 px): none drawn is what was seen
+            r.setdefault("y_err", 0.0)
+            if any("y_err2" in q for q in rows):
+                r.setdefault("y_err2", -r["y_err"])
+    if any("y_err" in r for r in rows):
+        # the bars, and their error bars over them (sharing the encoding: x, offset, y)
+        err_enc: dict[str, Any] = {"yError": {"field": "y_err"}}
+        if any("y_err2" in r for r in rows):
+            err_enc["yError2"] = {"field": "y_err2"}
+        if error_color:
+            err_enc["color"] = {"value": error_color}
+        spec = {"data": {"values": rows}, "encoding": enc,
+                "layer": [{"mark": mark}, {"mark": {"type": "errorbar", "ticks": True}, "encoding": err_enc}]}
     if title:
         spec["title"] = title
     return spec

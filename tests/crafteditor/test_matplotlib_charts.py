@@ -163,3 +163,28 @@ def test_stacked_bars_are_read_as_their_segments():
     got = {(s, x): y for s, x, y in rows}
     want = {("forward", c): v for c, v in zip(cats, a)} | {("backward", c): v for c, v in zip(cats, b)}
     assert set(got) == set(want) and all(abs(got[k] - v) <= 0.02 * 4.5 for k, v in want.items())
+
+
+def test_error_bars_on_bars_are_data_and_a_split_rotated_title_is_one():
+    """yerr= strokes through the bar tops become each bar's y_err, drawn by an errorbar layer.
+    The rotated title 'mAP', which the detector cut into 'AP' and 'm', is one title again."""
+    fig, ax = plt.subplots(figsize=(5, 3.2))
+    ax.bar(["A", "B", "C", "D"], [0.62, 0.71, 0.68, 0.80], yerr=[0.03, 0.02, 0.04, 0.02], capsize=4,
+           color="#55A868")
+    ax.set_ylabel("mAP")
+    conv = convert(_png(fig))
+    assert conv.report["components"] == {"chart": 1}
+    spec = conv.figure.of_kind("chart")[0].spec
+    assert spec["encoding"]["y"]["title"] == "mAP"
+    assert [layer["mark"]["type"] if isinstance(layer["mark"], dict) else layer["mark"] for layer in spec["layer"]] \
+        == ["bar", "errorbar"]
+    got = {r["x"]: (r["y"], r["y_err"]) for r in spec["data"]["values"]}
+    want = {"A": (0.62, 0.03), "B": (0.71, 0.02), "C": (0.68, 0.04), "D": (0.80, 0.02)}
+    for k, (v, e) in want.items():
+        assert abs(got[k][0] - v) <= 0.02 * 0.85 and abs(got[k][1] - e) <= 0.005
+    assert conv.report["ssim"] >= 0.95
+
+
+def test_bars_without_error_bars_stay_one_layer(grouped):
+    spec = grouped.figure.of_kind("chart")[0].spec
+    assert "layer" not in spec and all("y_err" not in r for r in spec["data"]["values"])
