@@ -513,6 +513,7 @@ class Series:
     errors: list[tuple[float, float] | None] = field(default_factory=list)  # per point: (down, up) error bar
     stacked: bool = False  # segments standing on another series' bars
     line_width: float | None = None
+    shape: str | None = None  # the markers' shape, where they have one (circle, square, diamond, triangle-*)
 
 
 @dataclass
@@ -907,6 +908,7 @@ def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot,
     marker_areas: list[float] = []
     widths: list[float] = []
     single: list[tuple[tuple[float, float], float]] = []  # components with one marker-sized blob
+    shapes: list[str] = []  # each marker's shape (Vega-Lite's names)
     has_line = False
     for i, s in comps:
         x, y, w, h, area = s
@@ -914,20 +916,25 @@ def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot,
         if area >= 0.55 * w * h and max(w, h) <= 1.7 * min(w, h) and max(w, h) <= 60:
             centres.append((x + w / 2, y + h / 2))  # a lone marker (scatter)
             marker_areas.append(float(area))
+            shapes.append(_marker_shape(comp))
             continue
         # a line, maybe with markers on it: markers survive an opening wider than the line
         lw = _line_width(comp)
         k = int(round(2.2 * lw + 2)) | 1
         padded = np.pad(comp, k).astype(np.uint8)
         opened = cv2.morphologyEx(padded, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-        nb, _, bstats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
+        nb, blab, bstats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
         blobs = [bstats[j] for j in range(1, nb) if bstats[j][4] >= 0.5 * k * k]
         has_line = True
         widths.append(lw)
         if len(blobs) >= 2:
-            for bx, by, bw, bh, barea in blobs:
+            for j in range(1, nb):
+                bx, by, bw, bh, barea = bstats[j]
+                if barea < 0.5 * k * k:
+                    continue
                 centres.append((x + bx - k + bw / 2, y + by - k + bh / 2))
                 marker_areas.append(float(barea))
+                shapes.append(_marker_shape(blab[by:by + bh, bx:bx + bw] == j))
             continue
         if len(blobs) == 1:
             # one marker with a dash or two attached (a dashed line's markers): a marker if the
@@ -951,12 +958,72 @@ def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot,
             if 0.5 * typical <= a <= 2.0 * typical:
                 centres.append(c)
                 marker_areas.append(a)
+    if has_line and len(centres) >= 2:
+        centres += _hidden_ends(m, centres)
     pts_px = sorted(centres) if centres else sorted(line_pts)
     if not pts_px:
         return None
     kind = "line" if has_line else "point"
+    shape = max(set(shapes), key=shapes.count) if len(shapes) >= 2 and centres else None
     return Series(color=color, kind=kind, points=[(_x_of(xaxis, px), yaxis.value(py)) for px, py in pts_px],
-                  marker_areas=marker_areas, line_width=float(np.median(widths)) if widths else None)
+                  marker_areas=marker_areas, line_width=float(np.median(widths)) if widths else None,
+                  shape=shape)
+
+
+def _hidden_ends(m: np.ndarray, centres: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """A line with markers that runs on past its first or last marker ends at a point whose
+    marker another series' covers (two curves from one start: the quadratic's (0, 0) and
+    (1, 1) lay under the linear's diamonds, and the re-drawn line stopped a step short).
+    Its far end, where it runs on by half a marker step or more, is that point."""
+    from skimage.morphology import skeletonize
+
+    xs = sorted(c[0] for c in centres)
+    step = float(np.median(np.diff(xs))) if len(xs) >= 2 else 0.0
+    if step <= 0:
+        return []
+    sk = skeletonize(m)
+    ys, xs_ = np.nonzero(sk)
+    if xs_.size == 0:
+        return []
+    out = []
+    left, right = min(xs), max(xs)
+    for pick, beyond in ((int(np.argmin(xs_)), lambda x: x < left - 0.5 * step),
+                         (int(np.argmax(xs_)), lambda x: x > right + 0.5 * step)):
+        x, y = float(xs_[pick]) + 0.5, float(ys[pick]) + 0.5
+        if beyond(x):
+            # markers stand on a grid of x: an end within a quarter step of it is on it
+            ref = left if x < left else right
+            k = round((x - ref) / step)
+            if k and abs(x - (ref + k * step)) <= 0.25 * step:
+                x = ref + k * step
+            out.append((x, y))
+    return out
+
+
+def _marker_shape(m: np.ndarray) -> str:
+    """circle, square, diamond, triangle-up or triangle-down, from a marker's pixels: how much of
+    its box it fills, and where it is widest (a triangle at its base, a diamond midway)."""
+    h, w = m.shape
+    if h < 4 or w < 4:
+        return "circle"
+    fill = float(m.sum()) / (h * w)
+    if fill >= 0.9:
+        return "square"
+    rows = m.sum(axis=1).astype(float)
+    widest = np.flatnonzero(rows >= 0.9 * rows.max())
+    at = float(widest.mean()) / max(1, h - 1)
+    # a triangle is widest at its base, and heavier there than at its apex even where the
+    # line's opening has rounded it (a 9x11 '^': rows 2 6 8 | 9 11 11 | 11 9 5)
+    third = max(1, h // 3)
+    top_w, bottom_w = float(rows[:third].sum()), float(rows[-third:].sum())
+    if at >= 0.68 or bottom_w >= 1.35 * max(top_w, 1.0):
+        return "triangle-up"
+    if at <= 0.32 or top_w >= 1.35 * max(bottom_w, 1.0):
+        return "triangle-down"
+    if fill >= 0.7:
+        return "circle"
+    quarter = rows[int(round(0.25 * (h - 1)))] / max(rows.max(), 1.0)
+    return "diamond" if 0.3 <= quarter <= 0.75 else "circle"
 
 
 def _line_width(m: np.ndarray) -> float:
@@ -1069,6 +1136,12 @@ def _spec(series: list[Series], xaxis: Axis, yaxis: Axis, plot, title, x_title, 
             # 'baseline' had moved left of 'ours')
             lefts = [min((a for a, _ in s.bar_spans), default=math.inf) for s in series]
             enc["xOffset"] = {"field": "series", "sort": [n for _, n in sorted(zip(lefts, names), key=lambda t: t[0])]}
+    shapes = [s.shape or "circle" for s in series]
+    if kind in ("line", "point") and any(sh != "circle" for sh in shapes):
+        if multi:
+            enc["shape"] = {"field": "series", "type": "nominal", "title": series[0].legend_title,
+                            "scale": {"domain": [s.name or f"series {i + 1}" for i, s in enumerate(series)],
+                                      "range": shapes}}
     mark: dict[str, Any]
     if kind == "bar":
         mark = {"type": "bar"}
@@ -1076,6 +1149,8 @@ def _spec(series: list[Series], xaxis: Axis, yaxis: Axis, plot, title, x_title, 
         mark = {"type": "line", "point": True}
     else:
         mark = {"type": "point", "filled": True}
+        if not multi and shapes[0] != "circle":
+            mark["shape"] = shapes[0]
     if not multi:
         mark["color"] = to_hex(series[0].color)
     spec: dict[str, Any] = {"data": {"values": rows}, "mark": mark, "encoding": enc}

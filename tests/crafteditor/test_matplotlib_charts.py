@@ -133,7 +133,7 @@ def test_grouped_horizontal_bars_keep_their_legend_and_order():
 
 def test_a_markers_anti_aliased_rim_is_not_a_series():
     """Diamond markers leave a rim of their colour blended with the background round each one:
-    it had been read as a third series of ragged points."""
+    it had been read as a third series of ragged points. Markers keep their shapes."""
     fig, ax = plt.subplots(figsize=(5, 3.2))
     for side in ("top", "right"):
         ax.spines[side].set_visible(False)
@@ -146,6 +146,13 @@ def test_a_markers_anti_aliased_rim_is_not_a_series():
     linear = sorted((x, y) for s, x, y in rows if s == "linear")
     assert [round(x, 1) for x, _ in linear] == [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
     assert all(abs(x - y) <= 0.02 for x, y in linear)
+    # the markers keep their shapes
+    assert spec["encoding"]["shape"]["scale"]["range"] == ["triangle-up", "diamond"]
+    # the quadratic's first and last markers lie under the linear's diamonds: its line's ends
+    # are those points (the re-drawn curve had stopped a step short at both ends)
+    quad = sorted((x, y) for s, x, y in rows if s == "quadratic")
+    assert [round(x, 1) for x, _ in quad] == [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
+    assert all(abs(y - x * x) <= 0.02 * 1.05 for x, y in quad)
 
 
 def test_stacked_bars_are_read_as_their_segments():
