@@ -62,6 +62,18 @@ def generated_figures(n: int, dpi: int = 150, kinds: tuple[str, ...] = ("diagram
     return figs
 
 
+def gallery_figures(n: int, dpi: int = 150) -> list[BenchFigure]:
+    """``n`` charts of each :data:`crafteditor.synthetic.GALLERY_STYLES` style."""
+    from crafteditor.synthetic import GALLERY_STYLES, gallery_chart
+
+    figs = []
+    for style in GALLERY_STYLES:
+        for i in range(n):
+            png, truth = gallery_chart(style, i, dpi)
+            figs.append(BenchFigure(f"gallery-{style}-{i + 1}", "chart", png, truth))
+    return figs
+
+
 def example_figures(folder: Path, dpi: int = 150) -> list[BenchFigure]:
     """Crafter's own example DSL files, laid out and rendered; the laid-out spec is the truth."""
     out = []

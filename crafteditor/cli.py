@@ -86,7 +86,8 @@ def bench(
     files: Optional[List[Path]] = typer.Argument(None, help="Images to run on (default: generated diagrams and charts)"),
     n: int = typer.Option(4, "-n", help="Generated figures of each kind"),
     dpi: int = typer.Option(150, help="Resolution of the generated figures"),
-    kind: str = typer.Option("both", help="diagram, chart or both (generated figures)"),
+    kind: str = typer.Option("both", help="diagram, chart or both (generated figures); gallery: matplotlib "
+                             "chart styles (grouped, stacked, horizontal bars, error bars, marker shapes)"),
     heads: str = typer.Option("arrow", "--heads", help="Arrowhead kinds generated diagrams draw from, "
                               "comma-separated (e.g. arrow,open,diamond)"),
     examples: Optional[Path] = typer.Option(None, "--examples", help="Also run on a folder of .dsl figures "
@@ -104,13 +105,17 @@ def bench(
     from dataclasses import asdict
 
     from crafteditor.batch import expand_inputs
-    from crafteditor.bench import as_jpeg, example_figures, file_figures, format_rows, generated_figures, run_bench
+    from crafteditor.bench import (as_jpeg, example_figures, file_figures, format_rows, gallery_figures,
+                                   generated_figures, run_bench)
 
     if files:
         figs = file_figures(expand_inputs(files))
     else:
-        kinds = ("diagram", "chart") if kind == "both" else (kind,)
-        figs = generated_figures(n, dpi, kinds, tuple(h.strip() for h in heads.split(",") if h.strip())) if n > 0 else []
+        if kind == "gallery":
+            figs = gallery_figures(n, dpi) if n > 0 else []
+        else:
+            kinds = ("diagram", "chart") if kind == "both" else (kind,)
+            figs = generated_figures(n, dpi, kinds, tuple(h.strip() for h in heads.split(",") if h.strip())) if n > 0 else []
     if examples is not None:
         figs += example_figures(examples, dpi)
     if jpeg:

@@ -258,3 +258,85 @@ def random_chart(seed: int, dpi: int = 150) -> tuple[bytes, ChartTruth]:
     truth = ChartTruth(kind=kind, series=series, y_range=(y0, y1), x_range=None if kind == "bar" else (x0, x1),
                        log_y=log_y, title=title, horizontal=horizontal)
     return buf.getvalue(), truth
+
+
+GALLERY_STYLES = ("grouped", "stacked", "hbar", "errorbars", "grid_markers", "hgrouped")
+
+
+def gallery_chart(style: str, seed: int = 0, dpi: int = 150) -> tuple[bytes, ChartTruth]:
+    """A chart in one of the styles papers use beyond plain bars, lines and points
+    (:data:`GALLERY_STYLES`), drawn with matplotlib as a researcher would, and what it shows:
+    grouped and stacked bars, horizontal bars (plain and grouped), bars with error bars, line
+    series with square, diamond and triangle markers under a grid."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    if style not in GALLERY_STYLES:
+        raise ValueError(f"unknown gallery style '{style}'; expected one of {', '.join(GALLERY_STYLES)}")
+    rng = random.Random(seed * 101 + GALLERY_STYLES.index(style))
+    fig, ax = plt.subplots(figsize=(5.0, 3.4))
+    series: dict[str, list[tuple[Any, float]]] = {}
+    horizontal = style in ("hbar", "hgrouped")
+    kind = "line" if style == "grid_markers" else "bar"
+    cats = rng.sample(["ResNet", "ViT", "Swin", "BERT", "GPT", "CLIP", "T5", "Mamba"], rng.randint(3, 5))
+    x = np.arange(len(cats))
+    names = rng.sample(["ours", "baseline", "zero-shot", "fine-tuned", "prior"], 2)
+    if style in ("grouped", "hgrouped"):
+        w = 0.38
+        for k, name in enumerate(names):
+            vals = [round(rng.uniform(40, 90), 1) for _ in cats]
+            off = (k - 0.5) * w
+            if horizontal:
+                ax.barh(x + off, vals, w, label=name)
+            else:
+                ax.bar(x + off, vals, w, label=name)
+            series[name] = list(zip(cats, vals))
+        (ax.set_yticks if horizontal else ax.set_xticks)(x, cats)
+        ax.legend(loc="best")  # where it hides no bar, as an author would place it
+        if not horizontal:
+            ax.set_ylim(0, 115)  # room for the legend above the bars
+            ax.grid(axis="y", alpha=0.4)
+    elif style == "stacked":
+        bottom = np.zeros(len(cats))
+        for name in ("forward", "backward"):
+            vals = [round(rng.uniform(0.5, 3.0), 2) for _ in cats]
+            ax.bar(cats, vals, bottom=bottom, label=name)
+            bottom += np.array(vals)
+            series[name] = list(zip(cats, vals))
+        ax.set_ylabel("ms")
+        ax.set_ylim(0, float(bottom.max()) * 1.35)
+        ax.legend(loc="upper right")
+    elif style == "hbar":
+        vals = [round(rng.uniform(10, 95), 1) for _ in cats]
+        ax.barh(cats, vals, color="#4C72B0")
+        ax.set_xlabel("Score")
+        series["value"] = list(zip(cats, vals))
+    elif style == "errorbars":
+        vals = [round(rng.uniform(0.4, 0.85), 3) for _ in cats]
+        errs = [round(rng.uniform(0.015, 0.05), 3) for _ in cats]
+        ax.bar(cats, vals, yerr=errs, capsize=4, color="#55A868")
+        ax.set_ylabel("mAP")
+        series["value"] = list(zip(cats, vals))
+    else:  # grid_markers
+        xs = list(range(0, 9))
+        for name, marker in zip(names, rng.sample(["s", "D", "^", "o"], 2)):
+            a, b = rng.uniform(0.2, 1.0), rng.uniform(0.05, 0.3)
+            ys = [round(a + b * xx + rng.uniform(0, 0.15), 3) for xx in xs]
+            ax.plot(xs, ys, "-" + marker, label=name)
+            series[name] = list(zip(xs, ys))
+        ax.grid(True, alpha=0.3)
+        ax.set_xlabel("Step")
+        ax.legend(loc="upper left")
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi)
+    y0, y1 = ax.get_xlim() if horizontal else ax.get_ylim()
+    x0, x1 = ax.get_xlim()
+    plt.close(fig)
+    del np
+    truth = ChartTruth(kind=kind, series=series, y_range=(y0, y1), x_range=(x0, x1) if kind == "line" else None,
+                       title="", horizontal=horizontal)
+    return buf.getvalue(), truth

@@ -110,6 +110,8 @@ _NUM = re.compile(r"^[−\-–+]?\d+(?:[.,]\d+)?(?:[eE][−\-+]?\d+)?%?$")
 
 def parse_number(text: str) -> float | None:
     t = text.strip().replace(" ", "").replace("−", "-").replace("–", "-").replace(",", "")
+    if len(t) > 1 and t.endswith("-") and t[-2].isdigit():
+        t = t[:-1]  # the tick mark beside a y label, read with it ('80 -')
     t = t.rstrip("%")
     for suffix, mult in (("k", 1e3), ("K", 1e3), ("M", 1e6), ("B", 1e9)):
         if t.endswith(suffix) and _NUM.match(t[:-1] or "x"):
@@ -279,6 +281,19 @@ def _read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,
     style.line_width = float(np.median(widths)) if widths else None
     if len(series) == 1 and len(series[0].bar_spans) >= 2 and xaxis.categories:
         style.bar_spans = sorted(series[0].bar_spans)
+    elif len(series) > 1 and xaxis.categories and all(sr.kind == "bar" and not sr.stacked for sr in series):
+        # grouped bars: each category's group is the band's bar; the bars in it set the offset's padding
+        groups: dict[Any, list[tuple[float, float]]] = {}
+        for sr in series:
+            for (cat, _), span in zip(sr.points, sr.bar_spans):
+                groups.setdefault(cat, []).append(span)
+        if len(groups) >= 2:
+            style.bar_spans = sorted((min(a for a, _ in g), max(b for _, b in g)) for g in groups.values())
+            gaps = [q[0] - p[1] for g in groups.values() for p, q in zip(sorted(g), sorted(g)[1:])]
+            widths = [b - a for g in groups.values() for a, b in g]
+            if gaps and widths:
+                gap, bw = max(0.0, float(np.median(gaps))), float(np.median(widths))
+                style.offset_padding = min(0.5, gap / (gap + bw)) if gap + bw > 0 else 0.0
     return ChartResult(box=box, plot=plot, mask=mask, run_indices=sorted(consumed), spec=spec,
                        title=runs[title].text if title is not None else None, style=style)
 
@@ -303,6 +318,8 @@ def _turn_run(r: TextRun, H: int, W: int) -> TextRun:
 def _read_horizontal(rgb, paints, runs, used, ax, ay, right, top, config, original) -> ChartResult | None:
     """A horizontal bar chart: category labels left of the y axis, numbers below the x axis.
     Read as the upright chart it is turned (see :func:`_turn`), then turned back."""
+    from dataclasses import replace
+
     font = float(np.median([r.font_px for r in runs])) if runs else 16.0
     left = [r for k, r in enumerate(runs) if k not in used and r.angle == 0 and ax - 15 * font <= r.right <= ax + 2
             and (top is None or top - font <= r.cy) and r.cy <= ay]
@@ -320,7 +337,8 @@ def _read_horizontal(rgb, paints, runs, used, ax, ay, right, top, config, origin
         lx0, ly0, lx1, ly1 = legend.box
         legend = Legend(legend.names, legend.at, legend.runs, (H - ly1, W - lx1, H - ly0, W - lx0), legend.title)
     t_paints = Paints(colors=paints.colors, labels=_turn(paints.labels), background=paints.background, lossy=paints.lossy)
-    t_runs = [_turn_run(r, H, W) for r in runs]
+    # a category label read with the tick mark beside it ('ResNet -') is the label
+    t_runs = [_turn_run(replace(r, text=re.sub(r"\s*[-–—]$", "", r.text) or r.text), H, W) for r in runs]
     t_top = None if right is None else W - right
     res = _read_chart(_turn(rgb), t_paints, t_runs, used, H - ay, W - ax, H - (top if top is not None else 0), t_top,
                       config, None if original is None else _turn(original), legend=legend)
@@ -918,8 +936,12 @@ def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot,
             marker_areas.append(float(area))
             shapes.append(_marker_shape(comp))
             continue
+        if any(j == i for j, _ in rects):
+            continue  # a filled rectangle off the axis is no line (a stacked segment read alone)
         # a line, maybe with markers on it: markers survive an opening wider than the line
         lw = _line_width(comp)
+        if lw > 12:
+            continue  # an area, not a line: opening it with a 2.2·lw disc took seconds
         k = int(round(2.2 * lw + 2)) | 1
         padded = np.pad(comp, k).astype(np.uint8)
         opened = cv2.morphologyEx(padded, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))

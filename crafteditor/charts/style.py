@@ -40,6 +40,7 @@ class ChartStyle:
     line_width: float | None = None
     bar_spans: list[tuple[float, float]] | None = None  # one series of bars on categories: left, right
     band_axis: str = "x"  # the categories' axis ('y': horizontal bars, spans top, bottom)
+    offset_padding: float | None = None  # grouped bars: the gap between a group's bars, per bar step
     title_offset: float | None = None  # title's baseline + descent to the plot top
     title_pads: dict[str, float] | None = None  # per axis ("x", "y"): tick labels to the axis title
 
@@ -120,6 +121,9 @@ class ChartStyle:
                 if 0 <= outer <= 2:
                     band["scale"] = {**(band.get("scale") or {}), "paddingInner": _r4(inner),
                                      "paddingOuter": _r4(outer)}
+        offset = enc.get("xOffset" if self.band_axis == "x" else "yOffset")
+        if self.offset_padding is not None and isinstance(offset, dict):
+            offset["scale"] = {**(offset.get("scale") or {}), "paddingInner": _r4(self.offset_padding)}
         color = enc.get("color")
         if self.legend_text is not None and isinstance(color, dict):
             from crafter.charts.theme import chart_theme

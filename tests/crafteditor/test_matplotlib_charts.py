@@ -195,3 +195,15 @@ def test_error_bars_on_bars_are_data_and_a_split_rotated_title_is_one():
 def test_bars_without_error_bars_stay_one_layer(grouped):
     spec = grouped.figure.of_kind("chart")[0].spec
     assert "layer" not in spec and all("y_err" not in r for r in spec["data"]["values"])
+
+
+@pytest.mark.parametrize("style", ["grouped", "stacked", "hbar", "errorbars", "grid_markers", "hgrouped"])
+def test_gallery_styles_are_read_back(style):
+    """One chart of each gallery style (`crafteditor bench --kind gallery`): values within 2%."""
+    from crafteditor.scoring import score_chart
+    from crafteditor.synthetic import gallery_chart
+
+    png, truth = gallery_chart(style, 0)
+    conv = convert(png)
+    assert conv.report["components"].get("chart") == 1
+    assert score_chart(conv.figure, truth)["within_2pct"] >= 0.9
