@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import re
 import time
-from dataclasses import replace, dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -64,8 +64,7 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
     paints = find_paints(rgb, config)
     # a lossy image's ringing around every stroke and glyph is faint ink: content is drawn in
     # contrast (it is not a line, and not ink an editability share should count)
-    strong = (np.linalg.norm(rgb.astype(np.float32) - paints.background_rgb.astype(np.float32), axis=2)
-              > LOSSY_INK_CONTRAST) if config.lossy else None
+    strong = _in_contrast(rgb, paints) if config.lossy else None
     ink_total = int((paints.ink_mask() if strong is None else paints.ink_mask() & strong).sum())
     timings["paints"] = time.perf_counter() - t0
 
@@ -105,11 +104,8 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
     ink = paints.ink_mask()
     if strong is not None:
         ink = ink & strong
-    line_ink = ink
-    if line_rgb is not rgb and strong is not None:
-        raw_strong = (np.linalg.norm(line_rgb.astype(np.float32) - paints.background_rgb.astype(np.float32), axis=2)
-                      > LOSSY_INK_CONTRAST)
-        line_ink = (paints.ink_mask() | raw_strong) & raw_strong
+    # a lossy image's lines: what is drawn in contrast in the decoded pixels (see line_rgb)
+    line_ink = _in_contrast(line_rgb, paints) if line_rgb is not rgb and strong is not None else ink
     residual = line_ink & ~shape_mask & ~chart_mask
     lines: list[LinePath] = []
     line_mask = np.zeros_like(residual)
@@ -183,6 +179,11 @@ def _shape_mask(shapes: list[DetectedShape], shape: tuple[int, int]) -> np.ndarr
 def _line_is_real(ln: LinePath, scale: float) -> bool:
     """Drop specks: a line shorter than ~6 user units with no arrowhead is noise."""
     return ln.length * scale >= 6 or ln.head_start is not None or ln.head_end is not None
+
+
+def _in_contrast(rgb: np.ndarray, paints: Paints) -> np.ndarray:
+    """Pixels drawn in contrast with the canvas (a lossy image's ringing is not)."""
+    return np.linalg.norm(rgb.astype(np.float32) - paints.background_rgb.astype(np.float32), axis=2) > LOSSY_INK_CONTRAST
 
 
 def _between_shapes(ln: LinePath, near: np.ndarray) -> bool:
@@ -708,8 +709,6 @@ def _head_kind(head, runs: list[TextRun]) -> str:
 
 
 def _reversed(ln: LinePath) -> LinePath:
-    from dataclasses import replace
-
     return replace(ln, points=ln.points[::-1], head_start=ln.head_end, head_end=ln.head_start)
 
 
@@ -774,8 +773,6 @@ def _bridge_gaps(lines: list[LinePath], groups: list[DetectedShape],
                         if da is None or db is None or da[0] * u[0] + da[1] * u[1] < 0.9 \
                                 or db[0] * u[0] + db[1] * u[1] < 0.9:
                             continue
-                        from dataclasses import replace
-
                         style = aa.style if aa.style != "solid" else bb.style
                         lines[i] = replace(aa, points=aa.points + bb.points, head_end=bb.head_end, style=style,
                                            pieces=aa.pieces + bb.pieces)
@@ -816,8 +813,6 @@ def _extend_at_junctions(lines: list[LinePath], shapes: list[DetectedShape]) -> 
     branch ends in a head) or ends at the trunk's target (fan-in: the branch has no head
     and the trunk does). The branch's route is extended along the trunk accordingly.
     """
-    from dataclasses import replace
-
     out = list(lines)
     # bounding boxes first: a noisy scan has thousands of line pieces, and splitting every
     # other line at every free end was quadratic in lines times points (minutes per sketch)

@@ -42,6 +42,14 @@ class Arrowhead:
     pointing: tuple[float, float] | None = None  # axis known from the head's own shape (a 'V': its bisector)
     axis_from_shape: bool = False  # set by axis(): the head's pixels (not the line) gave its axis
 
+    def principal(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The pixels' coverage-weighted centre, and the eigenvalues and eigenvectors of their spread."""
+        w = np.clip(self.weights, 0.05, 1.0)
+        c = (self.pixels * w[:, None]).sum(axis=0) / w.sum()
+        rel = self.pixels - c
+        evals, evecs = np.linalg.eigh((rel * w[:, None]).T @ rel / w.sum())
+        return c, evals, evecs
+
     def axis(self, entry: Pt, fallback: tuple[float, float]) -> tuple[tuple[float, float], Pt]:
         """(direction from the line into the head, a point on the head's axis).
 
@@ -49,11 +57,7 @@ class Arrowhead:
         (snapped to horizontal/vertical within ~12°); the line's own direction is only the
         fallback, because a route often turns a rounded corner just before its head.
         """
-        w = np.clip(self.weights, 0.05, 1.0)
-        c = (self.pixels * w[:, None]).sum(axis=0) / w.sum()
-        rel = self.pixels - c
-        cov = (rel * w[:, None]).T @ rel / w.sum()
-        evals, evecs = np.linalg.eigh(cov)
+        c, evals, evecs = self.principal()
         self.axis_from_shape = True
         if self.pointing is not None:  # a 'V' is about as wide as long: its pixels give no axis
             d = np.asarray(self.pointing, dtype=np.float64)
@@ -837,8 +841,8 @@ def _attach_heads(paths: list[LinePath], heads: list[Arrowhead], lw: float, resi
             continue
         # a route that turned just before its head (its last leg was on the head, and dropped)
         # arrives across its own direction: where the dropped leg turned and the head lies well
-        # off the line's way on, the way to the head is the better guess at its axis (a matplotlib 'bar' loop's up-pointing
-        # head, as wide as long, had been joined as if the line ran on sideways)
+        # off the line's way on, the way to the head is the better guess at its axis (a
+        # matplotlib 'bar' loop's up-pointing head, as wide as long, had been joined sideways)
         hc, _ = _disc(h.pixels)
         v = (hc[0] - b[0], hc[1] - b[1])
         nv = math.hypot(*v)
@@ -878,14 +882,11 @@ def _orphan_heads(paths: list[LinePath], heads: list[Arrowhead], lw: float, resi
     for h in heads:
         if id(h) in taken or len(h.pixels) < 6 or h.kind != "arrow" or h.pointing is not None:
             continue
-        w = np.clip(h.weights, 0.05, 1.0)
-        c = (h.pixels * w[:, None]).sum(axis=0) / w.sum()
-        rel = h.pixels - c
-        cov = (rel * w[:, None]).T @ rel / w.sum()
-        evals, evecs = np.linalg.eigh(cov)
+        c, evals, evecs = h.principal()
         if evals[0] <= 1e-9 or evals[1] / evals[0] < 1.4:
             continue
         d = evecs[:, int(np.argmax(evals))]
+        rel = h.pixels - c
         solid = h.weights >= 0.35
         proj, perp = (rel @ d)[solid], (rel @ np.array([-d[1], d[0]]))[solid]
         if proj.size < 6:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import cv2
@@ -95,11 +95,11 @@ class OcrEngine:
             part.session = _quiet_session(part.session, threads)
         vocab = list(self.recognizer.postprocess_op.character)
         self.vocab = vocab
-        # CJK (and fullwidth forms) start at U+2E80; Latin, Greek, maths and arrows lie below
         index = {ch: i for i, ch in enumerate(vocab)}
         # each class's other case (C/c, O/o...), -1 where it has none
         self.other_case = np.array([index.get(ch.swapcase(), -1) if len(ch) == 1 and ch.swapcase() != ch else -1
                                     for ch in vocab] + [-1], dtype=np.int64)
+        # CJK (and fullwidth forms) start at U+2E80; Latin, Greek, maths and arrows lie below
         self.latin_mask = np.array([i == 0 or (len(ch) == 1 and ord(ch) < 0x2E80) for i, ch in enumerate(vocab)],
                                    dtype=np.float32)
 
@@ -502,8 +502,6 @@ def _join_rotated(runs: list[TextRun]) -> list[TextRun]:
                     gy, gx = int(round(r.y - y0)), int(round(r.x - x0))
                     hh, ww = r.glyphs.shape
                     glyphs[gy:gy + hh, gx:gx + ww] |= r.glyphs[:glyphs.shape[0] - gy, :glyphs.shape[1] - gx]
-                from dataclasses import replace
-
                 out[i] = replace(first, text=first.text + space + second.text, x=x0, y=y0, w=x1 - x0, h=y1 - y0,
                                  font_px=(a.font_px + b.font_px) / 2, confidence=min(a.confidence, b.confidence),
                                  glyphs=glyphs)

@@ -605,7 +605,6 @@ def _snap_to_border(rgb: np.ndarray, paints: Paints, s: DetectedShape, depth: in
     Each side's border is the row (column) within ``depth`` px inside the face's edge where
     most pixels are drawn in contrast, if a quarter of the side is (dots and dashes are)."""
     f = s.face
-    H, W = paints.labels.shape
     x0, y0, x1, y1 = f.x, f.y, f.x + f.w, f.y + f.h
     region = rgb[y0:y1, x0:x1].astype(np.float32)
     dark = np.linalg.norm(region - paints.background_rgb.astype(np.float32), axis=2) > 80

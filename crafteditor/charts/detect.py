@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -307,8 +307,6 @@ def _turn(a: np.ndarray) -> np.ndarray:
 
 
 def _turn_run(r: TextRun, H: int, W: int) -> TextRun:
-    from dataclasses import replace
-
     # every run is upright for the upright reading: tick labels were horizontal, and the y title
     # (rotated) is now the category axis's title below it
     return replace(r, x=H - (r.y + r.h), y=W - (r.x + r.w), w=r.h, h=r.w, angle=0.0, baseline=H - r.y,
@@ -318,7 +316,6 @@ def _turn_run(r: TextRun, H: int, W: int) -> TextRun:
 def _read_horizontal(rgb, paints, runs, used, ax, ay, right, top, config, original) -> ChartResult | None:
     """A horizontal bar chart: category labels left of the y axis, numbers below the x axis.
     Read as the upright chart it is turned (see :func:`_turn`), then turned back."""
-    from dataclasses import replace
 
     font = float(np.median([r.font_px for r in runs])) if runs else 16.0
     left = [r for k, r in enumerate(runs) if k not in used and r.angle == 0 and ax - 15 * font <= r.right <= ax + 2
@@ -444,7 +441,7 @@ def _y_tick(run: TextRun) -> tuple[float, str]:
         return run.cy, run.text
     n, _, stats, _ = cv2.connectedComponentsWithStats(run.glyphs.astype(np.uint8), connectivity=8)
     comps = sorted((stats[i] for i in range(1, n) if stats[i][cv2.CC_STAT_AREA] >= 2), key=lambda st: st[0])
-    exp_len = len(m.group(1).replace("−", "-").lstrip("-")) + (1 if m.group(1)[0] in "−-" else 0)
+    exp_len = len(m.group(1))  # its glyphs, a minus sign included
     if len(comps) < 2 + exp_len:
         return run.cy, run.text
     base, exp = comps[:2], comps[-exp_len:]
@@ -834,16 +831,11 @@ def _read_error_bars(rgb, paints: Paints, series: list[Series], yaxis: Axis, plo
                 s.errors.append(None)
                 continue
             strip = rgb[:, cx - 1:cx + 2].astype(np.float32)
-
-            def other(y: int) -> bool:
-                px = strip[y]
-                return bool(((np.linalg.norm(px - fill, axis=1) > 60) & (np.linalg.norm(px - bg, axis=1) > 60)).any())
-
             ya = t - 1
-            while ya > py0 + 1 and other(ya):
+            while ya > py0 + 1 and _unlike(strip[ya], fill, bg).any():
                 ya -= 1
             yb = t + 1
-            while yb < py1 - 1 and other(yb):
+            while yb < py1 - 1 and _unlike(strip[yb], fill, bg).any():
                 yb += 1
             up_px, down_px = (t - 1) - ya, yb - (t + 1)
             if up_px < 3 or ya <= py0 + 2 or up_px + down_px > 0.6 * (py1 - py0):
@@ -852,8 +844,7 @@ def _read_error_bars(rgb, paints: Paints, series: list[Series], yaxis: Axis, plo
             # the ends are the caps' centre lines, half a stroke inside the ink's ends (the
             # stroke's width: the error line's, across it midway up)
             mid = (ya + t) // 2
-            row = rgb[mid, max(0, cx - 4):cx + 5].astype(np.float32)
-            half = 0.5 * float(((np.linalg.norm(row - fill, axis=1) > 60) & (np.linalg.norm(row - bg, axis=1) > 60)).sum())
+            half = 0.5 * float(_unlike(rgb[mid, max(0, cx - 4):cx + 5].astype(np.float32), fill, bg).sum())
             top_v = yaxis.value(top)
             up = yaxis.value(ya + 0.5 + half) - top_v
             down = top_v - yaxis.value(yb - 0.5 - half) if down_px >= 2 else up
@@ -869,14 +860,19 @@ def _read_error_bars(rgb, paints: Paints, series: list[Series], yaxis: Axis, plo
     return to_hex(tuple(int(v) for v in np.median(np.array(colors), axis=0)))
 
 
-def _rects(m: np.ndarray) -> list[tuple[int, np.ndarray]]:
-    n, _, stats, _ = cv2.connectedComponentsWithStats(m.astype(np.uint8), connectivity=8)
-    return [(i, stats[i]) for i in range(1, n)
-            if stats[i][4] >= 4 and stats[i][4] >= 0.85 * stats[i][2] * stats[i][3] and stats[i][2] >= 3 and stats[i][3] >= 2]
+def _unlike(px: np.ndarray, fill: np.ndarray, bg: np.ndarray) -> np.ndarray:
+    """Pixels (N×3) drawn in neither the bar's colour nor the background's."""
+    return (np.linalg.norm(px - fill, axis=1) > 60) & (np.linalg.norm(px - bg, axis=1) > 60)
+
+
+def _is_rect(st) -> bool:
+    """A connected component's stats: a filled rectangle (a bar, a stacked segment)."""
+    return st[4] >= 4 and st[4] >= 0.85 * st[2] * st[3] and st[2] >= 3 and st[3] >= 2
 
 
 def _has_rects(m: np.ndarray) -> bool:
-    return bool(_rects(m))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(m.astype(np.uint8), connectivity=8)
+    return any(_is_rect(stats[i]) for i in range(1, n))
 
 
 def _on_floor(s, floors: list[tuple[float, float, float]]) -> tuple[float, float, float] | None:
@@ -897,7 +893,7 @@ def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot,
     comps = [(i, stats[i]) for i in range(1, n) if stats[i][4] >= 4]
     if not comps:
         return None
-    rects = [(i, s) for i, s in comps if s[4] >= 0.85 * s[2] * s[3] and s[2] >= 3 and s[3] >= 2]
+    rects = [(i, s) for i, s in comps if _is_rect(s)]
     baseline = _baseline_px(yaxis, plot)
     # the plot's inner margin (3 px off the axis) clips a bar's foot: allow for it
     bars = [(i, s) for i, s in rects if abs((s[1] + s[3]) - baseline) <= 7 or abs(s[1] - baseline) <= 7]
