@@ -254,6 +254,9 @@ def _read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,
     if not series:
         return None
     error_color = _read_error_bars(rgb, paints, series, yaxis, plot)
+    value_labels = _read_value_labels(runs, used | consumed, series, yaxis, plot, font)
+    if value_labels is not None:
+        consumed |= set(value_labels.runs)
     if index_categories:
         if any(sr.kind != "bar" for sr in series):
             return None
@@ -271,7 +274,7 @@ def _read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,
     spec = _spec(series, xaxis, yaxis, plot,
                  runs[title].text if title is not None else None,
                  runs[x_title].text if x_title is not None else None,
-                 runs[y_title].text if y_title is not None else None, error_color)
+                 runs[y_title].text if y_title is not None else None, error_color, value_labels)
     style = measure_style(original if original is not None else rgb, paints, runs, {"y": yt, "x": list(xticks)},
                           {"x": x_title, "y": y_title, "title": title}, legend_runs, plot, yaxis.log,
                           not xaxis.categories and not index_categories and not xaxis.log)
@@ -279,6 +282,8 @@ def _read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,
     style.marker_area = float(np.median(areas)) if areas else None
     widths = [sr.line_width for sr in series if sr.line_width]
     style.line_width = float(np.median(widths)) if widths else None
+    if value_labels is not None:
+        style.value_labels = (value_labels.dy, value_labels.font_px)
     if len(series) == 1 and len(series[0].bar_spans) >= 2 and xaxis.categories:
         style.bar_spans = sorted(series[0].bar_spans)
     elif len(series) > 1 and xaxis.categories and all(sr.kind == "bar" and not sr.stacked for sr in series):
@@ -680,6 +685,11 @@ def _find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: 
             if best is not None:
                 break
         if best is not None:
+            # a swatch ends with its entry's row; a bar beside a value label runs on down
+            below = paints.labels[int(r.bottom + 2):int(r.bottom + 2 + 0.6 * font), sx0:sx1]
+            if below.size and float((below == best[1]).mean()) >= 0.5:
+                best = None
+        if best is not None:
             legend_names.setdefault(best[1], r.text.lstrip("■□●○▪▲◆-—– ").strip() or r.text)
             legend_at.setdefault(best[1], (r.cy, r.cx))
             legend_runs.append(k)
@@ -858,6 +868,63 @@ def _read_error_bars(rgb, paints: Paints, series: list[Series], yaxis: Axis, plo
             s.errors = []
         return None
     return to_hex(tuple(int(v) for v in np.median(np.array(colors), axis=0)))
+
+
+@dataclass
+class ValueLabels:
+    """Numbers written above the bars, each its bar's value."""
+    runs: list[int]
+    decimals: int
+    dy: float  # px from the bar's top to the labels' centre (negative: above)
+    font_px: float
+    color: str | None
+
+
+def _read_value_labels(runs, used, series: list[Series], yaxis: Axis, plot, font: float) -> ValueLabels | None:
+    """Value labels (matplotlib's ``bar_label``): a number centred over a bar, just above its
+    top, that reads as the bar's value. Kept as a text layer drawn from the data, so an edited
+    value relabels its bar; they had been loose text over the chart. Three bars in four at least."""
+    if yaxis.log or not series or any(s.kind != "bar" or s.stacked for s in series):
+        return None
+    px0, py0, px1, py1 = plot
+    span = abs(yaxis.value(py0) - yaxis.value(py1)) or 1.0
+    taken: list[int] = []
+    offsets: list[float] = []
+    exact: list[tuple[Series, int, float]] = []
+    fixed: list[tuple[Series, int, float]] = []
+    decimals = 0
+    total = 0
+    for s in series:
+        for (x0, x1, top), (_, value) in zip(s.floors, s.points):
+            total += 1
+            for k, r in enumerate(runs):
+                if k in used or k in taken or r.angle != 0:
+                    continue
+                v = parse_number(r.text)
+                if v is None or not (x0 - 2 <= r.cx <= x1 + 2) or not (top - 2.5 * font <= r.bottom <= top + 0.35 * font):
+                    continue
+                if abs(v - value) > 0.02 * span:
+                    continue
+                taken.append(k)
+                exact.append((s, len(offsets), v))
+                offsets.append(r.cy - top)
+                t = r.text.strip().rstrip("%")
+                decimals = max(decimals, len(t.split(".")[1]) if "." in t else 0)
+                break
+    if not taken or len(taken) < 0.75 * total:
+        return None
+    # the labels are the author's own numbers: they are the values (the bars' heights, read to
+    # a pixel, had relabelled 81.8 as 81.9)
+    for s, _, v in exact:
+        for i, (x, value) in enumerate(s.points):
+            if abs(value - v) <= 0.02 * span and not any(e is s and j == i for e, j, _ in fixed):
+                s.points[i] = (x, v)
+                fixed.append((s, i, v))
+                break
+    colors = [runs[k].color for k in taken]
+    color = to_hex(tuple(int(v) for v in np.median(np.array(colors), axis=0))) if colors else None
+    return ValueLabels(runs=taken, decimals=decimals, dy=float(np.median(offsets)),
+                       font_px=float(np.median([runs[k].font_px for k in taken])), color=color)
 
 
 def _unlike(px: np.ndarray, fill: np.ndarray, bg: np.ndarray) -> np.ndarray:
@@ -1101,7 +1168,7 @@ def _round(v: float, span: float) -> float:
 
 
 def _spec(series: list[Series], xaxis: Axis, yaxis: Axis, plot, title, x_title, y_title,
-          error_color: str | None = None) -> dict[str, Any]:
+          error_color: str | None = None, value_labels: "ValueLabels | None" = None) -> dict[str, Any]:
     x0, y0, x1, y1 = plot
     ylo, yhi = sorted((yaxis.value(y1), yaxis.value(y0)))
     yspan = (math.log10(yhi) - math.log10(ylo)) if yaxis.log and ylo > 0 else (yhi - ylo)
@@ -1182,6 +1249,7 @@ def _spec(series: list[Series], xaxis: Axis, yaxis: Axis, plot, title, x_title, 
             r.setdefault("y_err", 0.0)
             if any("y_err2" in q for q in rows):
                 r.setdefault("y_err2", -r["y_err"])
+    layers: list[dict[str, Any]] = [{"mark": mark}]
     if any("y_err" in r for r in rows):
         # the bars, and their error bars over them (sharing the encoding: x, offset, y)
         err_enc: dict[str, Any] = {"yError": {"field": "y_err"}}
@@ -1189,8 +1257,17 @@ def _spec(series: list[Series], xaxis: Axis, yaxis: Axis, plot, title, x_title, 
             err_enc["yError2"] = {"field": "y_err2"}
         if error_color:
             err_enc["color"] = {"value": error_color}
-        spec = {"data": {"values": rows}, "encoding": enc,
-                "layer": [{"mark": mark}, {"mark": {"type": "errorbar", "ticks": True}, "encoding": err_enc}]}
+        layers.append({"mark": {"type": "errorbar", "ticks": True}, "encoding": err_enc})
+    if value_labels is not None:
+        # each bar's value written above it, from the data (the style sets its offset and size)
+        text_mark: dict[str, Any] = {"type": "text", "baseline": "middle"}
+        if value_labels.color:
+            text_mark["color"] = value_labels.color
+        layers.append({"mark": text_mark,
+                       "encoding": {"text": {"field": "y", "type": "quantitative",
+                                             "format": f".{value_labels.decimals}f"}}})
+    if len(layers) > 1:
+        spec = {"data": {"values": rows}, "encoding": enc, "layer": layers}
     if title:
         spec["title"] = title
     return spec

@@ -41,6 +41,7 @@ class ChartStyle:
     bar_spans: list[tuple[float, float]] | None = None  # one series of bars on categories: left, right
     band_axis: str = "x"  # the categories' axis ('y': horizontal bars, spans top, bottom)
     offset_padding: float | None = None  # grouped bars: the gap between a group's bars, per bar step
+    value_labels: tuple[float, float] | None = None  # labels over the bars: (dy from the top to their centre, font) px
     title_offset: float | None = None  # title's baseline + descent to the plot top
     title_pads: dict[str, float] | None = None  # per axis ("x", "y"): tick labels to the axis title
 
@@ -124,6 +125,13 @@ class ChartStyle:
         offset = enc.get("xOffset" if self.band_axis == "x" else "yOffset")
         if self.offset_padding is not None and isinstance(offset, dict):
             offset["scale"] = {**(offset.get("scale") or {}), "paddingInner": _r4(self.offset_padding)}
+        if self.value_labels is not None:
+            dy, fpx = self.value_labels
+            for layer in spec.get("layer") or []:
+                m = layer.get("mark")
+                if isinstance(m, dict) and m.get("type") == "text":
+                    m["fontSize"] = _r(fpx * s)
+                    m["dy"] = _r(dy * s)  # baseline 'middle': from the bar's top to the text's centre
         color = enc.get("color")
         if self.legend_text is not None and isinstance(color, dict):
             from crafter.charts.theme import chart_theme

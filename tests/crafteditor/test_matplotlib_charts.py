@@ -207,3 +207,21 @@ def test_gallery_styles_are_read_back(style):
     conv = convert(png)
     assert conv.report["components"].get("chart") == 1
     assert score_chart(conv.figure, truth)["within_2pct"] >= 0.9
+
+
+def test_value_labels_over_bars_are_the_data_and_a_text_layer():
+    """bar_label's numbers: the author's values (the bars' heights read to a pixel had relabelled
+    81.8 as 81.9), drawn by a text layer from the data instead of loose text over the chart; a
+    label beside a taller bar is not a legend entry (its 'swatch' runs on down)."""
+    fig, ax = plt.subplots(figsize=(5, 3.2))
+    bars = ax.bar(["ResNet", "ViT", "Swin", "ConvNeXt"], [76.1, 81.8, 83.5, 82.1], color="#8172B3")
+    ax.bar_label(bars, fmt="%.1f")
+    ax.set_ylim(60, 90)
+    conv = convert(_png(fig))
+    assert conv.report["components"] == {"chart": 1}
+    spec = conv.figure.of_kind("chart")[0].spec
+    assert {r["x"]: r["y"] for r in spec["data"]["values"]} == {"ResNet": 76.1, "ViT": 81.8, "Swin": 83.5,
+                                                                 "ConvNeXt": 82.1}
+    text = [layer for layer in spec["layer"] if layer["mark"]["type"] == "text"]
+    assert len(text) == 1 and text[0]["encoding"]["text"] == {"field": "y", "type": "quantitative", "format": ".1f"}
+    assert text[0]["mark"]["dy"] < 0  # above the bar tops
