@@ -87,7 +87,7 @@ def bench(
     n: int = typer.Option(4, "-n", help="Generated figures of each kind"),
     dpi: int = typer.Option(150, help="Resolution of the generated figures"),
     kind: str = typer.Option("both", help="diagram, chart or both (generated figures); gallery: matplotlib "
-                             "chart styles (grouped, stacked, horizontal bars, error bars, marker shapes)"),
+                             "chart styles (grouped, stacked, horizontal bars, error bars, value labels, marker shapes)"),
     heads: str = typer.Option("arrow", "--heads", help="Arrowhead kinds generated diagrams draw from, "
                               "comma-separated (e.g. arrow,open,diamond)"),
     examples: Optional[Path] = typer.Option(None, "--examples", help="Also run on a folder of .dsl figures "

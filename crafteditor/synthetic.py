@@ -260,14 +260,14 @@ def random_chart(seed: int, dpi: int = 150) -> tuple[bytes, ChartTruth]:
     return buf.getvalue(), truth
 
 
-GALLERY_STYLES = ("grouped", "stacked", "hbar", "errorbars", "grid_markers", "hgrouped")
+GALLERY_STYLES = ("grouped", "stacked", "hbar", "errorbars", "grid_markers", "hgrouped", "value_labels")
 
 
 def gallery_chart(style: str, seed: int = 0, dpi: int = 150) -> tuple[bytes, ChartTruth]:
     """A chart in one of the styles papers use beyond plain bars, lines and points
     (:data:`GALLERY_STYLES`), drawn with matplotlib as a researcher would, and what it shows:
-    grouped and stacked bars, horizontal bars (plain and grouped), bars with error bars, line
-    series with square, diamond and triangle markers under a grid."""
+    grouped and stacked bars, horizontal bars (plain and grouped), bars with error bars or value
+    labels, line series with square, diamond and triangle markers under a grid."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -313,6 +313,13 @@ def gallery_chart(style: str, seed: int = 0, dpi: int = 150) -> tuple[bytes, Cha
         vals = [round(rng.uniform(10, 95), 1) for _ in cats]
         ax.barh(cats, vals, color="#4C72B0")
         ax.set_xlabel("Score")
+        series["value"] = list(zip(cats, vals))
+    elif style == "value_labels":
+        vals = [round(rng.uniform(55, 92), 1) for _ in cats]
+        bars = ax.bar(cats, vals, color="#8172B3")
+        ax.bar_label(bars, fmt="%.1f")
+        ax.set_ylim(40, 100)
+        ax.set_ylabel("Top-1 (%)")
         series["value"] = list(zip(cats, vals))
     elif style == "errorbars":
         vals = [round(rng.uniform(0.4, 0.85), 3) for _ in cats]

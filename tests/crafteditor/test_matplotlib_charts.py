@@ -197,7 +197,8 @@ def test_bars_without_error_bars_stay_one_layer(grouped):
     assert "layer" not in spec and all("y_err" not in r for r in spec["data"]["values"])
 
 
-@pytest.mark.parametrize("style", ["grouped", "stacked", "hbar", "errorbars", "grid_markers", "hgrouped"])
+@pytest.mark.parametrize("style", ["grouped", "stacked", "hbar", "errorbars", "grid_markers", "hgrouped",
+                                   "value_labels"])
 def test_gallery_styles_are_read_back(style):
     """One chart of each gallery style (`crafteditor bench --kind gallery`): values within 2%."""
     from crafteditor.scoring import score_chart
