@@ -196,6 +196,32 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
         if res is not None:
             results.append(res)
             used_runs.update(res.run_indices)
+    # heatmaps: a plot filled with cells has no axis line of its own to find (its frame is the
+    # edge of one large solid rectangle of ink)
+    from crafteditor.ocr import get_engine
+
+    engine = get_engine(config.ocr_threads) if config.ocr else None
+    n, comp_labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=4)
+    for i in range(1, n):
+        x, y, w, h, area = (int(v) for v in stats[i])
+        if area < 0.08 * H * W or area < 0.9 * w * h or min(w, h) < 40:
+            continue
+        # the solid rectangle itself: the tick marks sticking out of its frame are not the plot
+        own = comp_labels[y:y + h, x:x + w] == i
+        cols = np.flatnonzero(own.mean(axis=0) >= 0.9)
+        rows_ = np.flatnonzero(own.mean(axis=1) >= 0.9)
+        if cols.size < 40 or rows_.size < 40:
+            continue
+        x, w = x + int(cols[0]), int(cols[-1] - cols[0] + 1)
+        y, h = y + int(rows_[0]), int(rows_[-1] - rows_[0] + 1)
+        if any(r.plot[0] - 2 <= x + w / 2 <= r.plot[2] + 2 and r.plot[1] - 2 <= y + h / 2 <= r.plot[3] + 2
+               for r in results):
+            continue
+        res = _read_heatmap(image.rgb, paints, runs, used_runs, float(x), float(y + h - 1), float(x + w - 1),
+                            float(y), engine)
+        if res is not None:
+            results.append(res)
+            used_runs.update(res.run_indices)
     return results
 
 
@@ -409,6 +435,169 @@ def _read_horizontal(rgb, paints, runs, used, ax, ay, right, top, config, origin
             st.bar_spans = sorted((H - b, H - a) for a, b in st.bar_spans)
             st.band_axis = "y"
     return ChartResult(box=box, plot=plot, mask=mask, run_indices=sorted(consumed), spec=spec, title=title, style=st)
+
+
+# sequential schemes a heatmap's colours are matched against (Vega names; matplotlib's maps)
+_HEATMAP_SCHEMES = ("blues", "greens", "greys", "oranges", "purples", "reds", "viridis", "magma", "inferno",
+                    "plasma", "cividis", "yellowgreenblue", "yelloworangered", "orangered", "bluepurple",
+                    "purplered", "redblue", "redyellowblue", "spectral")
+
+
+def _read_heatmap(rgb, paints, runs, used, ax, ay, right, top, engine=None) -> ChartResult | None:
+    """An annotated heatmap (a confusion matrix): a plot filled with a grid of coloured cells,
+    one per x and y category label, each with its number written in it. The numbers are the
+    data; the cells' colours pick the colour scheme (the best of the sequential schemes, or the
+    drawn colours as the scale's range). A colour bar beside it is its legend."""
+    from crafter.charts.scales import _cmap
+
+    if top is None:
+        return None
+    font = float(np.median([r.font_px for r in runs])) if runs else 16.0
+    # (a label may run onto the axis: its tick mark read with it)
+    left = sorted((r.cy, k) for k, r in enumerate(runs) if k not in used and r.angle == 0
+                  and ax - 15 * font <= r.right <= ax + 0.6 * font and r.x < ax and top <= r.cy <= ay)
+    below = [(r.cx, k) for k, r in enumerate(runs) if k not in used and r.angle == 0
+             and ay - 2 <= r.y <= ay + 3 * font and ax <= r.cx <= right]
+    if below:  # the first row below the axis: the axis title is under it
+        first = min(runs[k].y for _, k in below)
+        below = sorted((c, k) for c, k in below if runs[k].y <= first + 0.5 * font)
+    nx, ny = len(below), len(left)
+    if nx < 2 or ny < 2:
+        return None
+    cw, ch = (right - ax) / nx, (ay - top) / ny
+    # the labels stand at the cells' centres
+    if any(abs(c - (ax + (i + 0.5) * cw)) > 0.25 * cw for i, (c, _) in enumerate(below)) or \
+            any(abs(c - (top + (j + 0.5) * ch)) > 0.25 * ch for j, (c, _) in enumerate(left)):
+        return None
+    cells: dict[tuple[int, int], np.ndarray] = {}
+    for j in range(ny):
+        for i in range(nx):
+            x0, x1 = int(ax + (i + 0.2) * cw), int(ax + (i + 0.8) * cw)
+            y0, y1 = int(top + (j + 0.2) * ch), int(top + (j + 0.8) * ch)
+            cells[(i, j)] = np.median(rgb[y0:y1, x0:x1].reshape(-1, 3), axis=0)
+    # a heatmap's cells differ: more than two colours among them
+    distinct = {tuple(int(v) // 8 for v in c) for c in cells.values()}
+    if len(distinct) < 3:
+        return None
+    taken = {k for _, k in left} | {k for _, k in below}
+    values: dict[tuple[int, int], float] = {}
+    texts: list[str] = []
+    for k, r in enumerate(runs):
+        if k in used or k in taken or r.angle != 0 or not (ax < r.cx < right and top < r.cy < ay):
+            continue
+        v = parse_number(r.text)
+        if v is None:
+            continue
+        i, j = int((r.cx - ax) // cw), int((r.cy - top) // ch)
+        if (i, j) in values:
+            continue
+        values[(i, j)] = v
+        taken.add(k)
+        texts.append(r.text.strip())
+    missing = [(i, j) for j in range(ny) for i in range(nx) if (i, j) not in values]
+    if missing and len(values) >= 0.3 * nx * ny and engine is not None:
+        # an annotated map whose detector missed some numbers (single digits on dark cells: a
+        # viridis matrix lost five of nine): each such cell's middle is read on its own
+        crops, where = [], []
+        for i, j in missing:
+            cx0, cx1 = int(ax + (i + 0.1) * cw), int(ax + (i + 0.9) * cw)
+            cy, half = top + (j + 0.5) * ch, 0.9 * font
+            band = rgb[int(cy - half):int(cy + half), cx0:cx1]
+            # the number's own ink (unlike the cell's colour), with a little margin
+            ys, xs = np.nonzero(np.linalg.norm(band.astype(np.float32) - cells[(i, j)][None, None, :], axis=2) > 60)
+            if xs.size < 4:
+                continue
+            pad = 4
+            crop = band[max(0, ys.min() - pad):ys.max() + pad + 1, max(0, xs.min() - pad):xs.max() + pad + 1]
+            crops.append(cv2.cvtColor(np.ascontiguousarray(crop), cv2.COLOR_RGB2BGR))
+            where.append((i, j))
+        for (i, j), (text, conf, _) in zip(where, engine.recognize(crops, True)):
+            v = parse_number(text.strip())
+            if v is not None and conf >= 0.8:
+                values[(i, j)] = v
+                texts.append(text.strip())
+    if len(values) < 0.8 * nx * ny:
+        return None  # not annotated: its numbers are not on the image (a colour bar's scale is not read)
+    # the scheme whose colours at the values' places match the cells' (reversed too), or the range
+    lo, hi = min(values.values()), max(values.values())
+    span = (hi - lo) or 1.0
+    best = None
+    for scheme in _HEATMAP_SCHEMES:
+        for reverse in (False, True):
+            cmap = _cmap(scheme, reverse)
+            err = float(np.mean([np.linalg.norm(np.asarray(cmap((v - lo) / span)[:3]) * 255 - cells[c])
+                                 for c, v in values.items()]))
+            if best is None or err < best[0]:
+                best = (err, scheme, reverse)
+    # a label read with the tick mark beside it ('bird -') is the label
+    xcats = [re.sub(r"\s*[-–—]$", "", runs[k].text) or runs[k].text for _, k in below]
+    ycats = [re.sub(r"\s*[-–—]$", "", runs[k].text) or runs[k].text for _, k in left]
+    rows = [{"x": xcats[i], "y": ycats[j], "value": values[(i, j)]} for j in range(ny) for i in range(nx)
+            if (i, j) in values]
+    color_scale: dict[str, Any] = {"domain": [_round(lo, span), _round(hi, span)]}
+    if best is not None and best[0] <= 18:
+        color_scale["scheme"] = best[1]
+        if best[2]:
+            color_scale["reverse"] = True
+    else:  # no scheme fits: the drawn colours, from the least value's cell to the greatest's
+        order = sorted(values, key=values.__getitem__)
+        picks = [order[int(round(q * (len(order) - 1)))] for q in (0, 0.25, 0.5, 0.75, 1)]
+        color_scale["range"] = [to_hex(tuple(int(v) for v in cells[c])) for c in picks]
+    decimals = max((len(t.split(".")[1]) if "." in t else 0) for t in texts) if texts else 0
+    # a colour bar: a tall strip just right of the plot whose colours run from one end to the other
+    H, W = paints.labels.shape
+    bar_box = None
+    for k, r in enumerate(runs):
+        if k in used or k in taken or r.angle != 0 or parse_number(r.text) is None:
+            continue
+        if right < r.x <= right + 8 * font and top - font <= r.cy <= ay + font:
+            taken.add(k)
+            bar_box = r.right if bar_box is None else max(bar_box, r.right)
+    enc: dict[str, Any] = {
+        "x": {"field": "x", "type": "nominal", "sort": xcats, "title": None},
+        "y": {"field": "y", "type": "nominal", "sort": ycats, "title": None},
+    }
+    # the colour is the cells' only: the numbers over them take black or white by the cell
+    color_enc: dict[str, Any] = {"field": "value", "type": "quantitative", "scale": color_scale, "title": None}
+    if bar_box is None:
+        color_enc["legend"] = None
+    # axis titles: below the x labels, left of the y labels (rotated)
+    tick_bottom = max(runs[k].bottom for _, k in below)
+    ytick_left = min(runs[k].x for _, k in left)
+    xt = _pick(runs, used | taken, lambda r: r.angle == 0 and tick_bottom - 2 <= r.y <= tick_bottom + 3 * font
+               and ax - font <= r.cx <= right + font)
+    yt = _pick(runs, used | taken, lambda r: r.angle != 0 and r.right <= ytick_left + 2
+               and ytick_left - 4 * font <= r.x and top - font <= r.cy <= ay + font)
+    tt = _pick(runs, used | taken, lambda r: r.angle == 0 and top - 4 * font <= r.y and r.bottom <= top + 2
+               and ax - font <= r.cx <= right + font)
+    for key, k in (("x", xt), ("y", yt)):
+        if k is not None:
+            enc[key]["title"] = runs[k].text
+            taken.add(k)
+    spec: dict[str, Any] = {"data": {"values": rows}, "encoding": enc, "layer": [
+        {"mark": {"type": "rect"}, "encoding": {"color": color_enc}},
+        {"mark": {"type": "text", "baseline": "middle"},
+         "encoding": {"text": {"field": "value", "type": "quantitative", "format": f".{decimals}f"}}}]}
+    if tt is not None:
+        spec["title"] = runs[tt].text
+        taken.add(tt)
+    rest = [runs[k] for k in taken]
+    box = (min([ax] + [r.x for r in rest]), min([top] + [r.y for r in rest]),
+           max([right, bar_box or right] + [r.right for r in rest]), max([ay] + [r.bottom for r in rest]))
+    pad = 0.3 * font
+    box = (max(0.0, box[0] - pad), max(0.0, box[1] - pad), min(float(W), box[2] + pad), min(float(H), box[3] + pad))
+    mask = np.zeros((H, W), bool)
+    mask[int(box[1]):int(math.ceil(box[3])), int(box[0]):int(math.ceil(box[2]))] = True
+    style = ChartStyle(tick_font=float(np.median([runs[k].font_px for _, k in below + left])))
+    # a frame round the cells (imshow's four spines): dark along the plot's edge on every side
+    x0i, y0i, x1i, y1i = int(ax), int(top), int(right), int(ay)
+    edges = [rgb[y0i:y0i + 2, x0i:x1i].min(axis=0), rgb[y1i - 1:y1i + 1, x0i:x1i].min(axis=0),
+             rgb[y0i:y1i, x0i:x0i + 2].min(axis=1), rgb[y0i:y1i, x1i - 1:x1i + 1].min(axis=1)]
+    if all(e.size and float(np.mean(e.astype(np.float32).mean(axis=1) < 110)) > 0.8 for e in edges):
+        style.frame = True
+        style.axis_color = "#000000"
+    return ChartResult(box=box, plot=(ax, float(top), right, ay), mask=mask, run_indices=sorted(taken), spec=spec,
+                       title=runs[tt].text if tt is not None else None, style=style)
 
 
 def _number_categories(series: list["Series"]) -> None:

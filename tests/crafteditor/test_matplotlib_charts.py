@@ -226,3 +226,40 @@ def test_value_labels_over_bars_are_the_data_and_a_text_layer():
     text = [layer for layer in spec["layer"] if layer["mark"]["type"] == "text"]
     assert len(text) == 1 and text[0]["encoding"]["text"] == {"field": "y", "type": "quantitative", "format": ".1f"}
     assert text[0]["mark"]["dy"] < 0  # above the bar tops
+
+
+def _confusion(cmap="Blues", bar=True):
+    cm = np.array([[50, 3, 2], [4, 41, 7], [1, 6, 45]])
+    labels = ["cat", "dog", "bird"]
+    fig, ax = plt.subplots(figsize=(4.2, 3.6))
+    im = ax.imshow(cm, cmap=cmap)
+    ax.set_xticks(range(3), labels)
+    ax.set_yticks(range(3), labels)
+    for i in range(3):
+        for j in range(3):
+            dark = cm[i, j] > 25 if cmap == "Blues" else cm[i, j] < 25  # viridis is dark at its low end
+            ax.text(j, i, str(cm[i, j]), ha="center", va="center", color="white" if dark else "black")
+    ax.set_xlabel("Predicted")
+    ax.set_ylabel("True")
+    if bar:
+        fig.colorbar(im, ax=ax)
+    return cm, labels, convert(_png(fig))
+
+
+@pytest.mark.parametrize("cmap,scheme", [("Blues", "blues"), ("viridis", "viridis")])
+def test_an_annotated_heatmap_is_a_chart_of_its_numbers(cmap, scheme):
+    """A confusion matrix (imshow + numbers in the cells): a plot filled with cells has no axis
+    line to find, and had come back as 20 loose texts, image patches and paths. Its numbers are
+    the data, its colours name the scheme, the colour bar is its legend."""
+    cm, labels, conv = _confusion(cmap)
+    assert conv.report["components"] == {"chart": 1}
+    spec = conv.figure.of_kind("chart")[0].spec
+    got = {(r["y"], r["x"]): r["value"] for r in spec["data"]["values"]}
+    assert got == {(labels[i], labels[j]): float(cm[i, j]) for i in range(3) for j in range(3)}
+    assert spec["encoding"]["x"]["sort"] == labels and spec["encoding"]["y"]["sort"] == labels  # tick marks stripped
+    assert spec["encoding"]["x"]["title"] == "Predicted" and spec["encoding"]["y"]["title"] == "True"
+    rect = spec["layer"][0]
+    assert rect["mark"]["type"] == "rect" and rect["encoding"]["color"]["scale"]["scheme"] == scheme
+    assert "legend" not in rect["encoding"]["color"]  # the colour bar
+    assert spec["layer"][1]["mark"]["type"] == "text"
+    assert conv.report["ssim"] >= 0.85
