@@ -516,10 +516,28 @@ def _read_heatmap(rgb, paints, runs, used, ax, ay, right, top, engine=None) -> C
             if v is not None and conf >= 0.8:
                 values[(i, j)] = v
                 texts.append(text.strip())
-    if len(values) < 0.8 * nx * ny:
-        return None  # not annotated: its numbers are not on the image (a colour bar's scale is not read)
+    # a colour bar: numbers in a column right of the plot, and the strip of colours beside them
+    H, W = paints.labels.shape
+    bar_box = None
+    bar_ticks: list[tuple[float, float]] = []
+    for k, r in enumerate(runs):
+        if k in used or k in taken or r.angle != 0 or parse_number(r.text) is None:
+            continue
+        if right < r.x <= right + 8 * font and top - 2 * font <= r.cy <= ay + 2 * font:
+            taken.add(k)
+            bar_box = r.right if bar_box is None else max(bar_box, r.right)
+            bar_ticks.append((r.cy, float(parse_number(r.text))))
+    annotated = len(values) >= 0.8 * nx * ny
+    domain = None
+    if not annotated:
+        # no numbers in the cells: each cell's value is where its colour lies on the colour bar
+        read = _colorbar_values(rgb, paints, runs, taken, bar_ticks, right, cells)
+        if read is None:
+            return None
+        values, domain = read
+        texts = []
     # the scheme whose colours at the values' places match the cells' (reversed too), or the range
-    lo, hi = min(values.values()), max(values.values())
+    lo, hi = domain if domain is not None else (min(values.values()), max(values.values()))
     span = (hi - lo) or 1.0
     best = None
     for scheme in _HEATMAP_SCHEMES:
@@ -544,15 +562,6 @@ def _read_heatmap(rgb, paints, runs, used, ax, ay, right, top, engine=None) -> C
         picks = [order[int(round(q * (len(order) - 1)))] for q in (0, 0.25, 0.5, 0.75, 1)]
         color_scale["range"] = [to_hex(tuple(int(v) for v in cells[c])) for c in picks]
     decimals = max((len(t.split(".")[1]) if "." in t else 0) for t in texts) if texts else 0
-    # a colour bar: a tall strip just right of the plot whose colours run from one end to the other
-    H, W = paints.labels.shape
-    bar_box = None
-    for k, r in enumerate(runs):
-        if k in used or k in taken or r.angle != 0 or parse_number(r.text) is None:
-            continue
-        if right < r.x <= right + 8 * font and top - font <= r.cy <= ay + font:
-            taken.add(k)
-            bar_box = r.right if bar_box is None else max(bar_box, r.right)
     enc: dict[str, Any] = {
         "x": {"field": "x", "type": "nominal", "sort": xcats, "title": None},
         "y": {"field": "y", "type": "nominal", "sort": ycats, "title": None},
@@ -574,13 +583,17 @@ def _read_heatmap(rgb, paints, runs, used, ax, ay, right, top, engine=None) -> C
         if k is not None:
             enc[key]["title"] = runs[k].text
             taken.add(k)
-    spec: dict[str, Any] = {"data": {"values": rows}, "encoding": enc, "layer": [
-        {"mark": {"type": "rect"}, "encoding": {"color": color_enc}},
-        {"mark": {"type": "text", "baseline": "middle"},
-         "encoding": {"text": {"field": "value", "type": "quantitative", "format": f".{decimals}f"}}}]}
+    layers: list[dict[str, Any]] = [{"mark": {"type": "rect"}, "encoding": {"color": color_enc}}]
+    if annotated:
+        layers.append({"mark": {"type": "text", "baseline": "middle"},
+                       "encoding": {"text": {"field": "value", "type": "quantitative", "format": f".{decimals}f"}}})
+    spec: dict[str, Any] = {"data": {"values": rows}, "encoding": enc, "layer": layers}
     if tt is not None:
         spec["title"] = runs[tt].text
         taken.add(tt)
+        style_title = (float(runs[tt].font_px), bool(runs[tt].bold))
+    else:
+        style_title = None
     rest = [runs[k] for k in taken]
     box = (min([ax] + [r.x for r in rest]), min([top] + [r.y for r in rest]),
            max([right, bar_box or right] + [r.right for r in rest]), max([ay] + [r.bottom for r in rest]))
@@ -589,6 +602,8 @@ def _read_heatmap(rgb, paints, runs, used, ax, ay, right, top, engine=None) -> C
     mask = np.zeros((H, W), bool)
     mask[int(box[1]):int(math.ceil(box[3])), int(box[0]):int(math.ceil(box[2]))] = True
     style = ChartStyle(tick_font=float(np.median([runs[k].font_px for _, k in below + left])))
+    if style_title is not None:
+        style.title_font, style.title_bold = style_title
     # a frame round the cells (imshow's four spines): dark along the plot's edge on every side
     x0i, y0i, x1i, y1i = int(ax), int(top), int(right), int(ay)
     edges = [rgb[y0i:y0i + 2, x0i:x1i].min(axis=0), rgb[y1i - 1:y1i + 1, x0i:x1i].min(axis=0),
@@ -598,6 +613,56 @@ def _read_heatmap(rgb, paints, runs, used, ax, ay, right, top, engine=None) -> C
         style.axis_color = "#000000"
     return ChartResult(box=box, plot=(ax, float(top), right, ay), mask=mask, run_indices=sorted(taken), spec=spec,
                        title=runs[tt].text if tt is not None else None, style=style)
+
+
+def _colorbar_values(rgb, paints, runs, taken, ticks: list[tuple[float, float]], right: float,
+                     cells: dict[tuple[int, int], np.ndarray]
+                     ) -> tuple[dict[tuple[int, int], float], tuple[float, float]] | None:
+    """Cell values read off a colour bar: its tick labels map rows to values (a line fit), its
+    strip's colour at each row is the colour scale, and a cell's value is that of the row whose
+    colour is nearest its own (an attention map or a correlation matrix without numbers).
+    Returns the values and the bar's own range (the colour scale's domain)."""
+    if len(ticks) < 2:
+        return None
+    fit = _robust_fit([c for c, _ in ticks], [v for _, v in ticks])
+    if fit is None:
+        return None
+    a, b, _ = fit
+    # the strip: the column just left of the tick labels' left edge, inked with many colours
+    left_edge = min(runs[k].x for k in taken if runs[k].x > right)
+    y0, y1 = 0, rgb.shape[0]
+    for x in range(int(left_edge) - 4, int(right), -1):
+        col = rgb[y0:y1, x].astype(np.float32)
+        inked = np.linalg.norm(col - paints.background_rgb.astype(np.float32), axis=1) > 20
+        if inked.mean() > 0.6 and len({tuple(int(v) // 16 for v in c) for c in col[inked]}) >= 6:
+            break
+    else:
+        return None
+    # step in to the strip's middle, clear of its frame
+    x = x - 4
+    rows = np.arange(y0, y1)
+    col = rgb[y0:y1, x].astype(np.float32)
+    inked = np.linalg.norm(col - paints.background_rgb.astype(np.float32), axis=1) > 20
+    if inked.sum() < 20:
+        return None
+    # the strip's longest run of inked rows, less its frame's ends
+    runs_ = np.split(np.flatnonzero(inked), np.flatnonzero(np.diff(np.flatnonzero(inked)) > 1) + 1)
+    keep = max(runs_, key=len)[2:-2]
+    rows, col = rows[keep], col[keep]
+    out = {}
+    for key, c in cells.items():
+        d = np.linalg.norm(col - np.asarray(c, np.float32)[None, :], axis=1)
+        k = int(np.argmin(d))
+        if d[k] > 30:
+            return None  # a colour the bar does not have: not its scale
+        out[key] = a + b * float(rows[k])
+    ends = sorted((a + b * float(rows[0]), a + b * float(rows[-1])))
+    span = (ends[1] - ends[0]) or 1.0
+    # an end a hair off a labelled tick (the frame trimmed off the strip) is that tick
+    labelled = [v for _, v in ticks]
+    ends = [min(labelled, key=lambda t: abs(t - e)) if min(abs(t - e) for t in labelled) <= 0.03 * span else e
+            for e in ends]
+    return {key: _round(v, span) for key, v in out.items()}, (_round(ends[0], span), _round(ends[1], span))
 
 
 def _number_categories(series: list["Series"]) -> None:

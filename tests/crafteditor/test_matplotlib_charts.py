@@ -263,3 +263,27 @@ def test_an_annotated_heatmap_is_a_chart_of_its_numbers(cmap, scheme):
     assert "legend" not in rect["encoding"]["color"]  # the colour bar
     assert spec["layer"][1]["mark"]["type"] == "text"
     assert conv.report["ssim"] >= 0.85
+
+
+def test_a_heatmap_without_numbers_is_read_off_its_colour_bar():
+    """An attention map: no numbers in the cells, a colour bar beside them. Each cell's value is
+    the bar's value where the bar has the cell's colour; the bar's range is the scale's domain."""
+    rng = np.random.default_rng(1)
+    att = rng.random((5, 5))
+    att = att / att.sum(axis=1, keepdims=True)
+    toks = ["The", "cat", "sat", "on", "mat"]
+    fig, ax = plt.subplots(figsize=(4.4, 3.8))
+    im = ax.imshow(att, cmap="viridis", vmin=0, vmax=0.5)
+    ax.set_xticks(range(5), toks)
+    ax.set_yticks(range(5), toks)
+    fig.colorbar(im, ax=ax)
+    conv = convert(_png(fig))
+    assert conv.report["components"] == {"chart": 1}
+    spec = conv.figure.of_kind("chart")[0].spec
+    assert [layer["mark"]["type"] for layer in spec["layer"]] == ["rect"]  # no numbers were drawn
+    scale = spec["layer"][0]["encoding"]["color"]["scale"]
+    assert scale["scheme"] == "viridis" and scale["domain"] == [0.0, 0.5]
+    got = {(r["y"], r["x"]): r["value"] for r in spec["data"]["values"]}
+    for i, a in enumerate(toks):
+        for j, b in enumerate(toks):
+            assert abs(got[(a, b)] - att[i, j]) <= 0.02 * 0.5
