@@ -370,7 +370,10 @@ def _read_horizontal(rgb, paints, runs, used, ax, ay, right, top, config, origin
     t_top = None if right is None else W - right
     res = _read_chart(_turn(rgb), t_paints, t_runs, used, H - ay, W - ax, H - (top if top is not None else 0), t_top,
                       config, None if original is None else _turn(original), legend=legend)
-    if res is None or (res.spec.get("mark") or {}).get("type") != "bar":
+    if res is None:
+        return None
+    first_mark = res.spec.get("mark") or ((res.spec.get("layer") or [{}])[0].get("mark") or {})
+    if (first_mark.get("type") if isinstance(first_mark, dict) else first_mark) != "bar":
         return None
     spec = res.spec
     enc = spec["encoding"]
@@ -379,8 +382,8 @@ def _read_horizontal(rgb, paints, runs, used, ax, ay, right, top, config, origin
         return None
     # back: categories on y (top to bottom, the turned reading had them bottom to top), values on x
     order = list(dict.fromkeys(row["x"] for row in spec["data"]["values"]))[::-1]
-    spec["data"]["values"] = [{**{k: v for k, v in row.items() if k not in ("x", "y")}, "y": row["x"], "x": row["y"]}
-                              for row in spec["data"]["values"]]
+    spec["data"]["values"] = [{**{k.replace("y_err", "x_err"): v for k, v in row.items() if k not in ("x", "y")},
+                               "y": row["x"], "x": row["y"]} for row in spec["data"]["values"]]
     cat = {**cat, "field": "y", "sort": order}
     val = {**val, "field": "x"}
     # the turned reading's titles: its x title is the y axis's; the x axis's and the chart's are
@@ -412,6 +415,15 @@ def _read_horizontal(rgb, paints, runs, used, ax, ay, right, top, config, origin
         elif k not in ("x", "y"):
             new_enc[k] = v
     spec["encoding"] = new_enc
+    # the layers over the bars, turned back: error bars along x, value labels right of the bars
+    swap = {"yError": "xError", "yError2": "xError2"}
+    for layer in spec.get("layer") or []:
+        lenc = layer.get("encoding") or {}
+        layer["encoding"] = {swap.get(k, k): ({**v, "field": "x"} if k == "text" and v.get("field") == "y" else
+                                              {**v, "field": v["field"].replace("y_err", "x_err")}
+                                              if k in swap and isinstance(v, dict) and "field" in v else v)
+                             for k, v in lenc.items()}
+
     bx0, by0, bx1, by1 = res.box
     box = (W - by1, H - bx1, W - by0, H - bx0)
     rest = [runs[k] for k in consumed]

@@ -131,7 +131,10 @@ class ChartStyle:
                 m = layer.get("mark")
                 if isinstance(m, dict) and m.get("type") == "text":
                     m["fontSize"] = _r(fpx * s)
-                    m["dy"] = _r(dy * s)  # baseline 'middle': from the bar's top to the text's centre
+                    if self.band_axis == "y":  # horizontal bars: the labels sit right of the bars' ends
+                        m["dx"] = _r(-dy * s)
+                    else:
+                        m["dy"] = _r(dy * s)  # baseline 'middle': from the bar's top to the text's centre
         color = enc.get("color")
         if self.legend_text is not None and isinstance(color, dict):
             from crafter.charts.theme import chart_theme

@@ -287,3 +287,27 @@ def test_a_heatmap_without_numbers_is_read_off_its_colour_bar():
     for i, a in enumerate(toks):
         for j, b in enumerate(toks):
             assert abs(got[(a, b)] - att[i, j]) <= 0.02 * 0.5
+
+
+def test_horizontal_bars_keep_their_error_bars_and_value_labels():
+    """The turned reading's layers, turned back: error bars along x (xError), labels right of the
+    bars' ends. A layered horizontal chart had been refused (no top-level bar mark)."""
+    cats, vals = ["BERT", "RoBERTa", "T5", "GPT-2"], [82.1, 86.4, 88.9, 79.3]
+    fig, ax = plt.subplots(figsize=(5, 3))
+    ax.barh(cats, vals, color="#4C72B0", xerr=[1.2, 0.8, 1.5, 2.0], capsize=3)
+    ax.set_xlim(0, 100)
+    spec = convert(_png(fig)).figure.of_kind("chart")[0].spec
+    assert [layer["mark"]["type"] for layer in spec["layer"]] == ["bar", "errorbar"]
+    assert spec["layer"][1]["encoding"]["xError"] == {"field": "x_err"}
+    got = {r["y"]: (r["x"], r["x_err"]) for r in spec["data"]["values"]}
+    for c, v, e in zip(cats, vals, [1.2, 0.8, 1.5, 2.0]):
+        assert abs(got[c][0] - v) <= 2.0 and abs(got[c][1] - e) <= 0.5
+
+    fig, ax = plt.subplots(figsize=(5, 3))
+    bars = ax.barh(cats, vals, color="#4C72B0")
+    ax.bar_label(bars, fmt="%.1f", padding=3)
+    ax.set_xlim(0, 100)
+    spec = convert(_png(fig)).figure.of_kind("chart")[0].spec
+    text = spec["layer"][1]
+    assert text["mark"]["type"] == "text" and text["encoding"]["text"]["field"] == "x" and text["mark"]["dx"] > 0
+    assert {r["y"]: r["x"] for r in spec["data"]["values"]} == dict(zip(cats, vals))
