@@ -798,6 +798,7 @@ class Series:
     floors: list[tuple[float, float, float]] = field(default_factory=list)  # each bar's left, right, top px
     errors: list[tuple[float, float] | None] = field(default_factory=list)  # per point: (down, up) error bar
     stacked: bool = False  # segments standing on another series' bars
+    band: list[tuple[float, float] | None] = field(default_factory=list)  # per point: a shaded band's (lo, hi)
     line_width: float | None = None
     shape: str | None = None  # the markers' shape, where they have one (circle, square, diamond, triangle-*)
 
@@ -857,6 +858,11 @@ def _read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis,
                     members[q] += members.pop(p)
                     areas[q] += areas[p]
                     break
+    bands = _find_bands(labels, inner, paints, members, areas, counts)
+    if legend_box is not None:  # the legend drawn over a band is no part of it
+        lx0, ly0, lx1, ly1 = legend_box
+        for q in bands:
+            bands[q][max(0, ly0):ly1, max(0, lx0):lx1] = False
     _merge_fringes(labels, inner, paints, members, areas)
     biggest = max(areas.values(), default=0)
     masks: list[tuple[int, np.ndarray, tuple[int, int, int]]] = []
@@ -865,6 +871,9 @@ def _read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis,
             continue  # anti-aliased fringes between a mark and the background are not series
         m = np.zeros(labels.shape, bool)
         m[inner[1]:inner[3], inner[0]:inner[2]] = np.isin(labels[inner[1]:inner[3], inner[0]:inner[2]], members[p])
+        if p in bands:
+            # the line where its band is drawn over it: its colour under the band's tint
+            m |= _under_band(rgb, labels, inner, paints.colors[p], bands[p])
         if legend_box is not None:
             lx0, ly0, lx1, ly1 = legend_box
             m[max(0, ly0):ly1, max(0, lx0):lx1] = False
@@ -885,6 +894,8 @@ def _read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis,
                 later.append((p, m, color))  # perhaps a stacked series: read again on the floors found
                 continue
             s.name = next((legend_names[q] for q in members[p] if q in legend_names), None)
+            if p in bands and s.kind == "line":
+                s.band = _band_extent(bands[p], s, xaxis, yaxis)
             series.append(s)
         new_floors = [f for s in series if s.kind == "bar" for f in s.floors]
         if not later or new_floors == floors:
@@ -1000,6 +1011,99 @@ def _drop_rules(m: np.ndarray, inner) -> np.ndarray:
             continue
         for lx0, ly0, lx1, ly1 in _long_lines(m, horizontal, length):
             out[ly0:ly1, lx0:lx1] = False
+    return out
+
+
+def _find_bands(labels: np.ndarray, inner, paints: Paints, members: dict[int, list[int]],
+                areas: dict[int, int], counts: np.ndarray) -> dict[int, np.ndarray]:
+    """Shaded bands (fill_between, mean ± sd): a large pale area in a tint of a series' colour
+    (the colour blended with the background at a low alpha), with the tints where two bands
+    overlap. They are not series: they leave the candidates, and each series with one gets its
+    band's mask (the band's areas had outnumbered the lines, which were dropped as fringes).
+    Returns series paint -> band mask over the whole image."""
+    x0, y0, x1, y1 = inner
+    sub = labels[y0:y1, x0:x1]
+    bg = paints.background_rgb.astype(np.float32)
+    out: dict[int, np.ndarray] = {}
+    tints: set[int] = set()
+    # every paint may be a band (a pale tint is no mark paint), every candidate its line
+    for p in [int(i) for i in np.flatnonzero(counts) if i != paints.background]:
+        cp = paints.colors[p].astype(np.float32)
+        for q in members:
+            if q == p or q in out or areas[q] >= int(counts[p]):
+                continue  # a band outweighs its line
+            cq = paints.colors[q].astype(np.float32)
+            seg = bg - cq
+            t = float(np.clip(np.dot(cp - cq, seg) / max(float(np.dot(seg, seg)), 1e-6), 0.0, 1.0))
+            if not 0.5 <= t <= 0.92 or float(np.linalg.norm(cp - (cq + t * seg))) > 14:
+                continue  # not q at a low alpha over the background
+            own = np.isin(sub, members.get(p, [p]))
+            body = cv2.erode(own.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+            if body.sum() < 0.3 * own.sum():
+                continue  # a thin rim, not an area
+            m = np.zeros(labels.shape, bool)
+            m[y0:y1, x0:x1] = own
+            out[q] = m
+            tints.add(p)
+            break
+    if out:
+        # where bands overlap: pale paints lying within the bands' reach
+        reach = np.zeros(labels.shape, np.uint8)
+        for m in out.values():
+            reach |= m.astype(np.uint8)
+        reach = cv2.dilate(reach, np.ones((9, 9), np.uint8)).astype(bool)
+        for p in [int(i) for i in np.flatnonzero(counts) if i != paints.background]:
+            if p in tints or p in out:
+                continue
+            own = np.zeros(labels.shape, bool)
+            own[y0:y1, x0:x1] = np.isin(sub, members.get(p, [p]))
+            touching = [q for q in out if (own & cv2.dilate(out[q].astype(np.uint8), np.ones((5, 5), np.uint8))
+                                           .astype(bool)).sum() >= 10]
+            # within the bands' reach, or between two bands (where they overlap, however wide)
+            if float(paints.colors[p].astype(np.float32).mean()) > 170 and own.any() \
+                    and (float((own & reach).sum()) >= 0.9 * float(own.sum()) or len(touching) >= 2):
+                tints.add(p)
+                for q in out:  # an overlap belongs to every band it touches, whole
+                    near = cv2.dilate(out[q].astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+                    if (own & near).any():
+                        out[q] = out[q] | own
+        for p in tints:
+            members.pop(p, None)
+            areas.pop(p, None)
+    return out
+
+
+def _band_extent(band: np.ndarray, s: "Series", xaxis: Axis, yaxis: Axis) -> list[tuple[float, float] | None]:
+    """Per point of a line: the band's lower and upper values in the point's column."""
+    out: list[tuple[float, float] | None] = []
+    H, W = band.shape
+    for x, _ in s.points:
+        try:
+            col = int(round(xaxis.pixel(float(x))))
+        except (TypeError, ValueError):
+            out.append(None)
+            continue
+        rows = np.flatnonzero(band[:, max(0, col - 1):min(W, col + 2)].any(axis=1)) if 0 <= col < W else []
+        if len(rows) < 2:
+            out.append(None)
+            continue
+        lo, hi = sorted((yaxis.value(float(rows[-1]) + 0.5), yaxis.value(float(rows[0]) + 0.5)))
+        out.append((lo, hi))
+    return out
+
+
+def _under_band(rgb: np.ndarray, labels: np.ndarray, inner, color, band: np.ndarray) -> np.ndarray:
+    """The line's pixels inside its band: nearer the line's colour than the band's, and at least
+    halfway from the band's colour to the line's."""
+    x0, y0, x1, y1 = inner
+    out = np.zeros(labels.shape, bool)
+    zone = cv2.dilate(band.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)[y0:y1, x0:x1]
+    px = rgb[y0:y1, x0:x1].astype(np.float32)
+    c = np.asarray(color, np.float32)
+    tint = np.median(rgb[band].reshape(-1, 3).astype(np.float32), axis=0) if band.any() else c
+    d_line = np.linalg.norm(px - c[None, None, :], axis=2)
+    d_tint = np.linalg.norm(px - tint[None, None, :], axis=2)
+    out[y0:y1, x0:x1] = zone & (d_line < d_tint) & (d_line <= 0.5 * float(np.linalg.norm(c - tint)))
     return out
 
 
@@ -1448,6 +1552,9 @@ def _spec(series: list[Series], xaxis: Axis, yaxis: Axis, plot, title, x_title, 
             row: dict[str, Any] = {"x": x if xaxis.categories else _round(x, abs(xaxis.b) * (x1 - x0)), "y": yv}
             if multi:
                 row["series"] = name
+            bnd = s.band[k] if k < len(s.band) else None
+            if bnd is not None:
+                row["lo"], row["hi"] = _round(bnd[0], yspan), _round(bnd[1], yspan)
             err = s.errors[k] if k < len(s.errors) else None
             if err is not None:
                 down, up = err
@@ -1497,7 +1604,8 @@ def _spec(series: list[Series], xaxis: Axis, yaxis: Axis, plot, title, x_title, 
     if kind == "bar":
         mark = {"type": "bar"}
     elif kind == "line":
-        mark = {"type": "line", "point": True}
+        # points on the line where it was drawn with markers (a plain line had gained dots)
+        mark = {"type": "line", "point": any(s.marker_areas for s in series)}
     else:
         mark = {"type": "point", "filled": True}
         if not multi and shapes[0] != "circle":
@@ -1516,6 +1624,13 @@ def _spec(series: list[Series], xaxis: Axis, yaxis: Axis, plot, title, x_title, 
             if any("y_err2" in q for q in rows):
                 r.setdefault("y_err2", -r["y_err"])
     layers: list[dict[str, Any]] = [{"mark": mark}]
+    if any("lo" in r for r in rows):
+        # shaded bands behind the lines (fill_between): the band's edges at each point
+        for r in rows:
+            if "lo" not in r:
+                r["lo"] = r["hi"] = r["y"]
+        layers.insert(0, {"mark": {"type": "errorband"}, "encoding": {"y": {"field": "lo", "type": "quantitative"},
+                                                                       "y2": {"field": "hi"}}})
     if any("y_err" in r for r in rows):
         # the bars, and their error bars over them (sharing the encoding: x, offset, y)
         err_enc: dict[str, Any] = {"yError": {"field": "y_err"}}

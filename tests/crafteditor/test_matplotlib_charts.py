@@ -311,3 +311,33 @@ def test_horizontal_bars_keep_their_error_bars_and_value_labels():
     text = spec["layer"][1]
     assert text["mark"]["type"] == "text" and text["encoding"]["text"]["field"] == "x" and text["mark"]["dx"] > 0
     assert {r["y"]: r["x"] for r in spec["data"]["values"]} == dict(zip(cats, vals))
+
+
+def test_shaded_bands_are_each_lines_errorband():
+    """mean ± sd curves (fill_between over plot): each band is a pale tint of its line's colour,
+    drawn over the line, overlapping the other band. The bands had outweighed the lines, which
+    were dropped as fringes: one series of scattered points came back."""
+    x = np.arange(0, 11)
+    fig, ax = plt.subplots(figsize=(5, 3.2))
+    truth = {}
+    for name, a in (("ours", 0.35), ("baseline", 0.22)):
+        m, sd = 1 - np.exp(-a * x), 0.05 + 0.01 * x
+        ax.plot(x, m, label=name)
+        ax.fill_between(x, m - sd, m + sd, alpha=0.2)
+        truth[name] = (m, sd)
+    ax.legend()
+    conv = convert(_png(fig))
+    spec = conv.figure.of_kind("chart")[0].spec
+    assert spec["encoding"]["color"]["scale"]["domain"] == ["ours", "baseline"]
+    assert [layer["mark"]["type"] for layer in spec["layer"]] == ["errorband", "line"]
+    assert spec["layer"][1]["mark"]["point"] is False  # plain lines stay plain
+    for name, (m, sd) in truth.items():
+        rows = [r for r in spec["data"]["values"] if r["series"] == name]
+        assert len(rows) >= 6
+        for r in rows:
+            i = int(round(r["x"]))
+            if not 1 <= i <= 9 or abs(r["x"] - i) > 0.1:
+                continue  # band edges are read at the line's vertices, which the data's x need not be
+            assert abs(r["y"] - m[i]) <= 0.02 * 1.2
+            assert abs(r["lo"] - (m[i] - sd[i])) <= 0.03 and abs(r["hi"] - (m[i] + sd[i])) <= 0.03
+    assert conv.report["ssim"] >= 0.92
