@@ -469,9 +469,46 @@ def read_text(rgb: np.ndarray, paints: Paints, config: Config) -> list[TextRun]:
         run = _make_run(text, conf, centres, crop, line, angle, region, bg, (y0, x0), "det")
         if run is not None:
             runs.append(run)
-    runs = _join_rotated(_dedupe(runs))
+    runs = _extend_rotated(_join_rotated(_dedupe(runs)), rgb, engine, latin)
     runs += _read_lone_glyphs(rgb, paints, runs, engine, latin, config)
     return runs
+
+
+def _extend_rotated(runs: list[TextRun], rgb: np.ndarray, engine: OcrEngine, latin: bool) -> list[TextRun]:
+    """A rotated line whose detector box stopped short of its first or last letters (a y title
+    'Accuracy' came back 'curacy'): where glyph ink goes on along the line's column past an
+    end, within a letter gap, the longer box is read again and kept if it reads more, as well."""
+    H, W = rgb.shape[:2]
+    out = []
+    for r in runs:
+        if r.angle not in (-90.0, 90.0) or r.glyphs is None:
+            out.append(r)
+            continue
+        x0, x1 = max(0, int(r.x) - 2), min(W, int(math.ceil(r.right)) + 2)
+        y0, y1 = int(r.y), int(math.ceil(r.bottom))
+        band = rgb[:, x0:x1]
+        bg = _region_background(rgb[max(0, y0 - 4):min(H, y1 + 4), x0:x1])
+        dist = np.linalg.norm(band.astype(np.float32) - bg.astype(np.float32)[None, None, :], axis=2)
+        inked = (dist > 60).any(axis=1)
+        gap = max(2, int(0.5 * r.w))
+        top, bottom = y0, y1
+        while top > 0 and inked[max(0, top - gap):top].any():
+            top = max(0, top - gap) + int(np.flatnonzero(inked[max(0, top - gap):top])[0])
+        while bottom < H and inked[bottom:min(H, bottom + gap)].any():
+            bottom = bottom + int(np.flatnonzero(inked[bottom:min(H, bottom + gap)])[-1]) + 1
+        if (y0 - top) + (bottom - y1) < 0.3 * r.w or bottom - top > 4 * (y1 - y0):
+            out.append(r)
+            continue
+        region = rgb[top:bottom, x0:x1]
+        crop = np.rot90(region, k=-1 if r.angle == -90.0 else 1)
+        text, conf, _ = engine.recognize([cv2.cvtColor(np.ascontiguousarray(crop), cv2.COLOR_RGB2BGR)], latin)[0]
+        if len(text.strip()) <= len(r.text.strip()) or conf < r.confidence - 0.1:
+            out.append(r)
+            continue
+        glyph, _ = _glyph_mask(region, bg)
+        out.append(replace(r, text=text.strip(), x=float(x0), y=float(top), w=float(x1 - x0), h=float(bottom - top),
+                           confidence=conf, glyphs=glyph))
+    return out
 
 
 def _join_rotated(runs: list[TextRun]) -> list[TextRun]:

@@ -326,8 +326,11 @@ def test_shaded_bands_are_each_lines_errorband():
         ax.fill_between(x, m - sd, m + sd, alpha=0.2)
         truth[name] = (m, sd)
     ax.legend()
+    ax.set_ylabel("Accuracy")
     conv = convert(_png(fig))
     spec = conv.figure.of_kind("chart")[0].spec
+    # the detector's box for the rotated title stopped short of 'Ac' ('curacy'): it is read out
+    assert spec["encoding"]["y"]["title"] == "Accuracy"
     assert spec["encoding"]["color"]["scale"]["domain"] == ["ours", "baseline"]
     assert [layer["mark"]["type"] for layer in spec["layer"]] == ["errorband", "line"]
     assert spec["layer"][1]["mark"]["point"] is False  # plain lines stay plain
