@@ -329,6 +329,11 @@ def _read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,
                        title=runs[title].text if title is not None else None, style=style)
 
 
+def _label_text(text: str) -> str:
+    """A category label read together with the tick mark beside it ('ResNet -') is the label."""
+    return re.sub(r"\s*[-–—]$", "", text) or text
+
+
 def _turn(a: np.ndarray) -> np.ndarray:
     """The image turned so that a horizontal bar chart stands upright: (x, y) -> (H - y, W - x).
 
@@ -366,7 +371,7 @@ def _read_horizontal(rgb, paints, runs, used, ax, ay, right, top, config, origin
         legend = Legend(legend.names, legend.at, legend.runs, (H - ly1, W - lx1, H - ly0, W - lx0), legend.title)
     t_paints = Paints(colors=paints.colors, labels=_turn(paints.labels), background=paints.background, lossy=paints.lossy)
     # a category label read with the tick mark beside it ('ResNet -') is the label
-    t_runs = [_turn_run(replace(r, text=re.sub(r"\s*[-–—]$", "", r.text) or r.text), H, W) for r in runs]
+    t_runs = [_turn_run(replace(r, text=_label_text(r.text)), H, W) for r in runs]
     t_top = None if right is None else W - right
     res = _read_chart(_turn(rgb), t_paints, t_runs, used, H - ay, W - ax, H - (top if top is not None else 0), t_top,
                       config, None if original is None else _turn(original), legend=legend)
@@ -560,8 +565,8 @@ def _read_heatmap(rgb, paints, runs, used, ax, ay, right, top, engine=None) -> C
             if best is None or err < best[0]:
                 best = (err, scheme, reverse)
     # a label read with the tick mark beside it ('bird -') is the label
-    xcats = [re.sub(r"\s*[-–—]$", "", runs[k].text) or runs[k].text for _, k in below]
-    ycats = [re.sub(r"\s*[-–—]$", "", runs[k].text) or runs[k].text for _, k in left]
+    xcats = [_label_text(runs[k].text) for _, k in below]
+    ycats = [_label_text(runs[k].text) for _, k in left]
     rows = [{"x": xcats[i], "y": ycats[j], "value": values[(i, j)]} for j in range(ny) for i in range(nx)
             if (i, j) in values]
     color_scale: dict[str, Any] = {"domain": [_round(lo, span), _round(hi, span)]}

@@ -690,7 +690,8 @@ class _Importer:
             if shown is None:  # numbered automatically: compare with the title alone
                 old = data.get("title") or ""
                 text = re.sub(r"^\([a-z]+\)\s*", "", text)
-            if text != old:
+            # a title of spaces only is drawn as nothing and reads back as nothing: no edit
+            if text.strip() != old.strip():
                 if shown and text.startswith(shown + " "):
                     data["title"] = text[len(shown) + 1:] or None
                 else:
