@@ -791,6 +791,7 @@ def _make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, li
     font_px = ink_h / max(0.3, hi - lo)
     text = _restore_symbols(text, centres, upright, pad, font_px)
     text = _restore_dashes(text, centres, upright, pad, font_px)
+    text = _restore_case(text, centres, upright, pad)
     text = _restore_spaces(text, centres, upright, pad, font_px).strip()
     if not text:
         return None
@@ -910,6 +911,51 @@ def _dash(ch: str, cx: float, comps, font_px: float) -> str | None:
         return None
     em = (best - 0.6) / font_px  # the mask's anti-aliased rim adds about half a pixel
     return next(d for limit, d in _DASHES if em < limit)
+
+
+_SAME_SHAPE = "cosvwxzCOSVWXZ"  # letters whose two cases differ only in size
+_TALL = "ABDEFGHIJKLMNPQRTUY0123456789bdfhkl"  # cap or ascender height, whatever the reading
+_SHORT = "aemnru"  # x-height
+
+
+def _restore_case(text: str, centres: list[float], upright: np.ndarray, pad: int) -> str:
+    """The case of c, o, s, v, w, x, z from the glyph's height against the line's own letters:
+    as tall as its capitals, upper; as short as its x-height letters, lower (a 100 dpi 'ViT'
+    read 'viT'). Needs letters of known height in the same line to compare with."""
+    if len(centres) != len(text) or not any(ch in _SAME_SHAPE for ch in text):
+        return text
+    n, _, stats = cv2.connectedComponentsWithStats(upright.astype(np.uint8), connectivity=8)[:3]
+
+    # a glyph's own component: one holding no other letter's centre (italic 'ts' touch: that
+    # 's' is as tall as its 't', and had read 'gradientS')
+    xs = [c - pad for c in centres]
+
+    def height(i: int) -> int | None:
+        cx = xs[i]
+        hit = [k for k in range(1, n) if stats[k, 0] - 1 <= cx <= stats[k, 0] + stats[k, 2] + 1 and stats[k, 3] >= 3]
+        if len(hit) != 1:
+            return None
+        x0, x1 = stats[hit[0], 0] + 1, stats[hit[0], 0] + stats[hit[0], 2] - 1
+        if any(x0 <= xs[j] <= x1 for j in range(len(xs)) if j != i and text[j] != " "):
+            return None
+        return int(stats[hit[0], 3])
+
+    heights = [height(i) for i in range(len(centres))]
+    tall = [h for ch, h in zip(text, heights) if ch in _TALL and h]
+    short = [h for ch, h in zip(text, heights) if ch in _SHORT and h]
+    cap = float(np.median(tall)) if tall else None
+    xh = float(np.median(short)) if short else None
+    if cap is None or (xh is not None and xh >= 0.85 * cap):
+        return text  # nothing tall to compare with, or no telling x-height from cap height
+    out = list(text)
+    for i, (ch, h) in enumerate(zip(text, heights)):
+        if ch not in _SAME_SHAPE or not h:
+            continue
+        if h >= 0.88 * cap:
+            out[i] = ch.upper()
+        elif h <= (1.12 * xh if xh is not None else 0.8 * cap):
+            out[i] = ch.lower()
+    return "".join(out)
 
 
 def _restore_symbols(text: str, centres: list[float], upright: np.ndarray, pad: int, font_px: float) -> str:

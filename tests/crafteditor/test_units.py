@@ -154,3 +154,26 @@ def test_a_log_axis_labelled_with_powers_of_ten_is_read():
     assert score_chart(conv.figure, truth)["within_2pct"] >= 0.95
     # the series keep the legend's order (val, baseline, train), not the paints' commonness
     assert spec["encoding"]["color"]["scale"]["domain"] == list(truth.series)
+
+
+def test_letters_of_one_shape_take_their_case_from_their_height():
+    """c o s v w x z differ between cases only in size: a 100 dpi 'ViT' read 'viT'. Against the
+    line's own capitals, a v as tall as the T is V; a glyph that touches its neighbour (italic
+    'ts') is not measured (it had made 'gradientS')."""
+    from crafteditor.ocr import _restore_case
+
+    m = np.zeros((20, 40), bool)
+    m[2:20, 2:10] = True  # 'v' drawn cap-tall
+    m[8:20, 14:16] = True  # 'i' (short stem; its dot left out)
+    m[2:20, 22:30] = True  # 'T'
+    assert _restore_case("viT", [6.0, 15.0, 26.0], m, 0) == "ViT"
+    short = np.zeros((20, 40), bool)
+    short[8:20, 2:10] = True  # an x-height 'V'
+    short[2:20, 14:16] = True  # 'l'
+    short[8:20, 20:28] = True  # 'a'
+    assert _restore_case("Vla", [6.0, 15.0, 24.0], short, 0) == "vla"
+    merged = np.zeros((20, 40), bool)
+    merged[2:20, 2:6] = True  # 't'
+    merged[8:20, 6:14] = True  # 's' touching it: one component holding both centres
+    merged[2:20, 20:28] = True  # 'T'
+    assert _restore_case("tsT", [4.0, 10.0, 24.0], merged, 0) == "tsT"
