@@ -1265,12 +1265,11 @@ def _read_value_labels(runs, used, series: list[Series], yaxis: Axis, plot, font
     span = abs(yaxis.value(py0) - yaxis.value(py1)) or 1.0
     taken: list[int] = []
     offsets: list[float] = []
-    exact: list[tuple[Series, int, float]] = []
-    fixed: list[tuple[Series, int, float]] = []
+    exact: list[tuple[Series, int, float]] = []  # (series, point, the label's value)
     decimals = 0
     total = 0
     for s in series:
-        for (x0, x1, top), (_, value) in zip(s.floors, s.points):
+        for i, ((x0, x1, top), (_, value)) in enumerate(zip(s.floors, s.points)):
             total += 1
             for k, r in enumerate(runs):
                 if k in used or k in taken or r.angle != 0:
@@ -1281,7 +1280,7 @@ def _read_value_labels(runs, used, series: list[Series], yaxis: Axis, plot, font
                 if abs(v - value) > 0.02 * span:
                     continue
                 taken.append(k)
-                exact.append((s, len(offsets), v))
+                exact.append((s, i, v))
                 offsets.append(r.cy - top)
                 t = r.text.strip().rstrip("%")
                 decimals = max(decimals, len(t.split(".")[1]) if "." in t else 0)
@@ -1290,12 +1289,8 @@ def _read_value_labels(runs, used, series: list[Series], yaxis: Axis, plot, font
         return None
     # the labels are the author's own numbers: they are the values (the bars' heights, read to
     # a pixel, had relabelled 81.8 as 81.9)
-    for s, _, v in exact:
-        for i, (x, value) in enumerate(s.points):
-            if abs(value - v) <= 0.02 * span and not any(e is s and j == i for e, j, _ in fixed):
-                s.points[i] = (x, v)
-                fixed.append((s, i, v))
-                break
+    for s, i, v in exact:
+        s.points[i] = (s.points[i][0], v)
     colors = [runs[k].color for k in taken]
     color = to_hex(tuple(int(v) for v in np.median(np.array(colors), axis=0))) if colors else None
     return ValueLabels(runs=taken, decimals=decimals, dy=float(np.median(offsets)),
