@@ -198,9 +198,6 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
             used_runs.update(res.run_indices)
     # heatmaps: a plot filled with cells has no axis line of its own to find (its frame is the
     # edge of one large solid rectangle of ink)
-    from crafteditor.ocr import get_engine
-
-    engine = get_engine(config.ocr_threads) if config.ocr else None
     n, comp_labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=4)
     for i in range(1, n):
         x, y, w, h, area = (int(v) for v in stats[i])
@@ -218,16 +215,28 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
                for r in results):
             continue
         res = _read_heatmap(image.rgb, paints, runs, used_runs, float(x), float(y + h - 1), float(x + w - 1),
-                            float(y), engine)
+                            float(y), config)
         if res is not None:
             results.append(res)
             used_runs.update(res.run_indices)
     return results
 
 
+def _typical_font(runs) -> float:
+    """The figure's usual type size, px (the median run's)."""
+    return float(np.median([r.font_px for r in runs])) if runs else 16.0
+
+
+def _box_mask(box, H: int, W: int) -> np.ndarray:
+    """The pixels of a chart's box, which no shape or line search looks at."""
+    mask = np.zeros((H, W), bool)
+    mask[int(box[1]):int(math.ceil(box[3])), int(box[0]):int(math.ceil(box[2]))] = True
+    return mask
+
+
 def _read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,
                 legend: Legend | None = None) -> ChartResult | None:
-    font = float(np.median([r.font_px for r in runs])) if runs else 16.0
+    font = _typical_font(runs)
     # y ticks: numbers whose right edge is just left of the y axis
     yt = [k for k, r in enumerate(runs) if k not in used and r.angle == 0 and parse_number(r.text) is not None
           and ax - 6 * font <= r.right <= ax + 2 and r.cy <= ay + font
@@ -295,8 +304,7 @@ def _read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,
     pad = 0.3 * font
     H, W = paints.labels.shape
     box = (max(0.0, min(xs) - pad), max(0.0, min(ys) - pad), min(float(W), max(xe) + pad), min(float(H), max(ye) + pad))
-    mask = np.zeros((H, W), bool)
-    mask[int(box[1]):int(math.ceil(box[3])), int(box[0]):int(math.ceil(box[2]))] = True
+    mask = _box_mask(box, H, W)
     spec = _spec(series, xaxis, yaxis, plot,
                  runs[title].text if title is not None else None,
                  runs[x_title].text if x_title is not None else None,
@@ -353,7 +361,7 @@ def _read_horizontal(rgb, paints, runs, used, ax, ay, right, top, config, origin
     """A horizontal bar chart: category labels left of the y axis, numbers below the x axis.
     Read as the upright chart it is turned (see :func:`_turn`), then turned back."""
 
-    font = float(np.median([r.font_px for r in runs])) if runs else 16.0
+    font = _typical_font(runs)
     left = [r for k, r in enumerate(runs) if k not in used and r.angle == 0 and ax - 15 * font <= r.right <= ax + 2
             and (top is None or top - font <= r.cy) and r.cy <= ay]
     below = [r for k, r in enumerate(runs) if k not in used and r.angle == 0 and ay - 2 <= r.y <= ay + 3 * font
@@ -436,8 +444,7 @@ def _read_horizontal(rgb, paints, runs, used, ax, ay, right, top, config, origin
            max([box[2]] + [r.right for r in rest]), max([box[3]] + [r.bottom for r in rest]))
     px0, py0, px1, py1 = res.plot
     plot = (W - py1, H - px1, W - py0, H - px0)
-    mask = np.zeros((H, W), bool)
-    mask[int(box[1]):int(math.ceil(box[3])), int(box[0]):int(math.ceil(box[2]))] = True
+    mask = _box_mask(box, H, W)
     st = res.style
     if st is not None:
         st.x_values, st.y_values = st.y_values, None
@@ -460,7 +467,7 @@ _HEATMAP_SCHEMES = ("blues", "greens", "greys", "oranges", "purples", "reds", "v
                     "purplered", "redblue", "redyellowblue", "spectral")
 
 
-def _read_heatmap(rgb, paints, runs, used, ax, ay, right, top, engine=None) -> ChartResult | None:
+def _read_heatmap(rgb, paints, runs, used, ax, ay, right, top, config: Config | None = None) -> ChartResult | None:
     """An annotated heatmap (a confusion matrix): a plot filled with a grid of coloured cells,
     one per x and y category label, each with its number written in it. The numbers are the
     data; the cells' colours pick the colour scheme (the best of the sequential schemes, or the
@@ -469,7 +476,7 @@ def _read_heatmap(rgb, paints, runs, used, ax, ay, right, top, engine=None) -> C
 
     if top is None:
         return None
-    font = float(np.median([r.font_px for r in runs])) if runs else 16.0
+    font = _typical_font(runs)
     # (a label may run onto the axis: its tick mark read with it)
     left = sorted((r.cy, k) for k, r in enumerate(runs) if k not in used and r.angle == 0
                   and ax - 15 * font <= r.right <= ax + 0.6 * font and r.x < ax and top <= r.cy <= ay)
@@ -512,7 +519,7 @@ def _read_heatmap(rgb, paints, runs, used, ax, ay, right, top, engine=None) -> C
         taken.add(k)
         texts.append(r.text.strip())
     missing = [(i, j) for j in range(ny) for i in range(nx) if (i, j) not in values]
-    if missing and len(values) >= 0.3 * nx * ny and engine is not None:
+    if missing and len(values) >= 0.3 * nx * ny and config is not None and config.ocr:
         # an annotated map whose detector missed some numbers (single digits on dark cells: a
         # viridis matrix lost five of nine): each such cell's middle is read on its own
         crops, where = [], []
@@ -528,7 +535,10 @@ def _read_heatmap(rgb, paints, runs, used, ax, ay, right, top, engine=None) -> C
             crop = band[max(0, ys.min() - pad):ys.max() + pad + 1, max(0, xs.min() - pad):xs.max() + pad + 1]
             crops.append(cv2.cvtColor(np.ascontiguousarray(crop), cv2.COLOR_RGB2BGR))
             where.append((i, j))
-        for (i, j), (text, conf, _) in zip(where, engine.recognize(crops, True)):
+        from crafteditor.ocr import get_engine
+
+        engine = get_engine(config.ocr_threads)
+        for (i, j), (text, conf, _) in zip(where, engine.recognize(crops, config.ocr_scripts == "latin")):
             v = parse_number(text.strip())
             if v is not None and conf >= 0.8:
                 values[(i, j)] = v
@@ -616,8 +626,7 @@ def _read_heatmap(rgb, paints, runs, used, ax, ay, right, top, engine=None) -> C
            max([right, bar_box or right] + [r.right for r in rest]), max([ay] + [r.bottom for r in rest]))
     pad = 0.3 * font
     box = (max(0.0, box[0] - pad), max(0.0, box[1] - pad), min(float(W), box[2] + pad), min(float(H), box[3] + pad))
-    mask = np.zeros((H, W), bool)
-    mask[int(box[1]):int(math.ceil(box[3])), int(box[0]):int(math.ceil(box[2]))] = True
+    mask = _box_mask(box, H, W)
     style = ChartStyle(tick_font=float(np.median([runs[k].font_px for _, k in below + left])))
     if style_title is not None:
         style.title_font, style.title_bold = style_title
@@ -1019,6 +1028,15 @@ def _drop_rules(m: np.ndarray, inner) -> np.ndarray:
     return out
 
 
+def _blend_of(c, mark, bg) -> float:
+    """How far colour ``c`` lies from ``mark`` towards ``bg`` (0: the mark, 1: the background)
+    where it is a blend of the two (within 14 of the line between them), else -1."""
+    c, mark, bg = (np.asarray(v, np.float32) for v in (c, mark, bg))
+    seg = bg - mark
+    t = float(np.clip(np.dot(c - mark, seg) / max(float(np.dot(seg, seg)), 1e-6), 0.0, 1.0))
+    return t if float(np.linalg.norm(c - (mark + t * seg))) <= 14 else -1.0
+
+
 def _find_bands(labels: np.ndarray, inner, paints: Paints, members: dict[int, list[int]],
                 areas: dict[int, int], counts: np.ndarray) -> dict[int, np.ndarray]:
     """Shaded bands (fill_between, mean ± sd): a large pale area in a tint of a series' colour
@@ -1037,10 +1055,7 @@ def _find_bands(labels: np.ndarray, inner, paints: Paints, members: dict[int, li
         for q in members:
             if q == p or q in out or areas[q] >= int(counts[p]):
                 continue  # a band outweighs its line
-            cq = paints.colors[q].astype(np.float32)
-            seg = bg - cq
-            t = float(np.clip(np.dot(cp - cq, seg) / max(float(np.dot(seg, seg)), 1e-6), 0.0, 1.0))
-            if not 0.5 <= t <= 0.92 or float(np.linalg.norm(cp - (cq + t * seg))) > 14:
+            if not 0.5 <= _blend_of(cp, paints.colors[q], bg) <= 0.92:
                 continue  # not q at a low alpha over the background
             own = np.isin(sub, members.get(p, [p]))
             body = cv2.erode(own.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
@@ -1126,10 +1141,7 @@ def _merge_fringes(labels: np.ndarray, inner, paints: Paints, members: dict[int,
         for q in sorted(members, key=lambda q: -areas[q]):
             if q == p or areas[q] < 2 * areas[p]:
                 continue
-            cq = paints.colors[q].astype(np.float32)
-            seg = bg - cq
-            t = float(np.clip(np.dot(cp - cq, seg) / max(float(np.dot(seg, seg)), 1e-6), 0.0, 1.0))
-            if not 0.1 <= t <= 0.9 or float(np.linalg.norm(cp - (cq + t * seg))) > 14:
+            if not 0.1 <= _blend_of(cp, paints.colors[q], bg) <= 0.9:
                 continue  # not a blend of q with the background
             own = np.isin(sub, members[p])
             near = cv2.dilate(np.isin(sub, members[q]).astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
