@@ -21,6 +21,7 @@ The engine loads once per process (:func:`get_engine`).
 
 from __future__ import annotations
 
+import itertools
 import math
 import threading
 from dataclasses import dataclass, field, replace
@@ -677,15 +678,23 @@ def _glyph_components(ink: np.ndarray) -> np.ndarray:
     """The components of ``ink`` that do not run into the detector box's sides."""
     n, lab, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
     H, W = ink.shape
+    x, y, cw, ch = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3]
+    sides = (x == 0).astype(int) + (y == 0) + (x + cw >= W) + (y + ch >= H)
+    inside = [i for i in range(1, n) if sides[i] == 0]
+    # the long side of the glyphs that stand clear of the box's edges
+    glyph_long = float(np.median(np.maximum(cw[inside], ch[inside]))) if inside else None
     keep = np.zeros(n, dtype=bool)
     for i in range(1, n):
-        x, y, cw, ch, area = stats[i]
-        left, top, right, bottom = x == 0, y == 0, x + cw >= W, y + ch >= H
-        sides = int(left) + int(top) + int(right) + int(bottom)
         # the detector's box has a margin around the glyphs: what touches its edge is usually
         # a neighbouring stroke (a box border, an axis, a diamond's slanted side) — unless it is
         # a glyph filling much of a tight box (upright or rotated), touching one side only
-        if sides >= 2 or (sides == 1 and ch < 0.45 * H and cw < 0.45 * W):
+        if sides[i] >= 2 or (sides[i] == 1 and ch[i] < 0.45 * H and cw[i] < 0.45 * W):
+            continue
+        long, short = max(cw[i], ch[i]), min(cw[i], ch[i])
+        if sides[i] == 1 and glyph_long is not None and long >= 3 * glyph_long and short <= max(4, 0.1 * long):
+            # a stroke many glyphs long along the box's side: the y axis beside a column of tick
+            # labels, whose boxes had been joined into one (matplotlib's classic style sets its
+            # labels close to the axis: the column was read as one rotated line, '8..2...68')
             continue
         keep[i] = True
     return keep[lab]
@@ -842,6 +851,52 @@ def _trim_to_text(line: _Line, centres: list[float], crop: np.ndarray, text: str
     ys, xs = np.nonzero(trimmed)
     y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
     return _Line(trimmed[y0:y1, x0:x1], line.y0 + int(y0), line.x0 + int(x0), line.vertical)
+
+
+def split_wide_gaps(run: TextRun, min_gap_em: float = 0.6) -> list[TextRun]:
+    """A horizontal run cut where its ink has a gap of ``min_gap_em`` or more between words,
+    each piece with the words whose ink width fits it: two category labels set close together
+    ('Mamba ResNet') that the detector read as one line. ``[run]`` where there is no such gap or
+    the words cannot be shared out between the pieces."""
+    words = run.text.split(" ")
+    if run.angle != 0 or len(words) < 2:
+        return [run]
+    cols = run.glyphs.any(axis=0)
+    ink = np.flatnonzero(cols)
+    if ink.size == 0:
+        return [run]
+    edges = np.flatnonzero(np.diff(cols[ink[0]:ink[-1] + 1].astype(np.int8)))
+    # (start, end) of each gap, in mask columns
+    gaps = [(int(ink[0] + a + 1), int(ink[0] + b + 1)) for a, b in zip(edges[0::2], edges[1::2])]
+    wide = [g for g in gaps if g[1] - g[0] >= min_gap_em * run.font_px]
+    if not wide or len(wide) >= len(words):
+        return [run]
+    bounds = [int(ink[0])] + [c for g in wide for c in g] + [int(ink[-1]) + 1]
+    pieces = list(zip(bounds[0::2], bounds[1::2]))  # ink columns of each piece
+    # share the words out in order so each piece's text is as wide as its ink
+    widths = [ink_width_em(w, run.bold) for w in words]
+    if any(w is None for w in widths):
+        return [run]
+    space = (ink_width_em("a a", run.bold) or 0.0) - 2 * (ink_width_em("a", run.bold) or 0.0)
+    best: tuple[float, list[int]] | None = None
+    for cut in itertools.combinations(range(1, len(words)), len(pieces) - 1):
+        parts = [list(range(a, b)) for a, b in zip((0,) + cut, cut + (len(words),))]
+        cost = 0.0
+        for ws, (c0, c1) in zip(parts, pieces):
+            em = sum(widths[i] for i in ws) + space * (len(ws) - 1)  # type: ignore[misc]
+            cost += abs(em * run.font_px - (c1 - c0)) / max(1, c1 - c0)
+        if best is None or cost < best[0]:
+            best = (cost, list(cut))
+    if best is None or best[0] / len(pieces) > 0.25:
+        return [run]
+    cut = best[1]
+    out = []
+    for (a, b), (c0, c1) in zip(zip([0] + cut, cut + [len(words)]), pieces):
+        rows = np.flatnonzero(run.glyphs[:, c0:c1].any(axis=1))
+        r0, r1 = int(rows[0]), int(rows[-1]) + 1
+        out.append(replace(run, text=" ".join(words[a:b]), x=run.x + c0, y=run.y + r0, w=float(c1 - c0),
+                           h=float(r1 - r0), glyphs=run.glyphs[r0:r1, c0:c1].copy()))
+    return out
 
 
 def _coverage(patch: np.ndarray, mask: np.ndarray, bg: np.ndarray, color: np.ndarray) -> np.ndarray:

@@ -32,7 +32,7 @@ import numpy as np
 
 from crafteditor.charts.style import ChartStyle, measure_style
 from crafteditor.config import Config
-from crafteditor.ocr import TextRun
+from crafteditor.ocr import TextRun, split_wide_gaps
 from crafteditor.paint import Paints, to_hex
 
 
@@ -222,6 +222,22 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
     return results
 
 
+def _split_tick_labels(runs: list[TextRun], used: set[int], ay: float, ax: float, right: float) -> None:
+    """Category labels under an x axis that the text detector joined into one run ('Mamba
+    ResNet': matplotlib's classic style sets them a word's gap apart) become a run each, in
+    place: the first piece keeps the run's index, the others are appended."""
+    font = _typical_font(runs)
+    for k in range(len(runs)):
+        r = runs[k]
+        if k in used or r.angle != 0 or " " not in r.text or not (ay - 2 <= r.y <= ay + 3 * font) \
+                or not (ax - 2 * font <= r.cx <= right + 2 * font):
+            continue
+        pieces = split_wide_gaps(r)
+        if len(pieces) > 1:
+            runs[k] = pieces[0]
+            runs.extend(pieces[1:])
+
+
 def _typical_font(runs) -> float:
     """The figure's usual type size, px (the median run's)."""
     return float(np.median([r.font_px for r in runs])) if runs else 16.0
@@ -248,6 +264,7 @@ def _read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,
     yaxis = _fit_axis([_y_tick(runs[k]) for k in yt])
     if yaxis is None:
         return None
+    _split_tick_labels(runs, used, ay, ax, right)
     # x ticks: below the x axis
     below = [k for k, r in enumerate(runs) if k not in used and r.angle == 0 and ay - 2 <= r.y <= ay + 3 * font
              and ax - 2 * font <= r.cx <= right + 2 * font]
@@ -892,11 +909,12 @@ def _read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis,
             lx0, ly0, lx1, ly1 = legend_box
             m[max(0, ly0):ly1, max(0, lx0):lx1] = False
             m = _under_legend(m, (max(0, lx0), max(0, ly0), lx1, ly1), inner)
-        m = _bridge_rules(_drop_rules(m, inner), rules)
+        m = _bridge_rules(_drop_rules(_drop_inner_ticks(m, inner), inner), rules)
         if m.sum() < min_px:
             continue
         color = tuple(int(v) for v in paints.colors[p])
         masks.append((p, m, color))
+    masks = _drop_outlines(masks)
     # bars standing on the axis first, then segments stacked on them (on those, and so on)
     floors: list[tuple[float, float, float]] = []
     pending = masks
@@ -927,6 +945,50 @@ def _read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis,
     if legend_title is not None and series:
         series[0].legend_title = runs[legend_title].text
     return series, legend_box, legend_runs
+
+
+def _drop_inner_ticks(m: np.ndarray, inner) -> np.ndarray:
+    """Tick marks drawn inward from the frame (matplotlib's classic style: on all four sides) are
+    no marks: short thin strokes of ``m`` that run into the plot's inner edge are removed."""
+    x0, y0, x1, y1 = inner
+    sub = m[y0:y1, x0:x1]
+    if not sub.any():
+        return m
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(sub.astype(np.uint8), connectivity=8)
+    h, w = sub.shape
+    longest = max(12, int(0.05 * min(h, w)))
+    drop = np.zeros(n, bool)
+    for i in range(1, n):
+        x, y, cw, ch, _ = stats[i]
+        at_side = x == 0 or y == 0 or x + cw >= w or y + ch >= h
+        drop[i] = at_side and max(cw, ch) <= longest and min(cw, ch) <= 3
+    if not drop.any():
+        return m
+    out = m.copy()
+    out[y0:y1, x0:x1] &= ~drop[lab]
+    return out
+
+
+def _drop_outlines(masks: list[tuple[int, np.ndarray, tuple[int, int, int]]]
+                   ) -> list[tuple[int, np.ndarray, tuple[int, int, int]]]:
+    """The paints that only outline other marks are no series: bars drawn with black edges
+    (matplotlib's classic style) had made a black 'series' of bars as tall as the plot."""
+    if len(masks) < 2:
+        return masks
+    near = {p: cv2.dilate(m.astype(np.uint8), np.ones((7, 7), np.uint8)).astype(bool) for p, m, _ in masks}
+    keep = []
+    for p, m, color in masks:
+        others = np.zeros_like(m)
+        for q, _, _ in masks:
+            if q != p:
+                others |= near[q]
+        n = int(m.sum())
+        # an outline lies along its mark: nearly all of it within 3 px of the mark's own paint,
+        # and it is the smaller of the two (a bar's fill beside its outline is not an outline)
+        if n and (m & others).sum() >= 0.8 * n and any(int(mq.sum()) > n for q, mq, _ in masks if q != p):
+            continue
+        keep.append((p, m, color))
+    return keep
 
 
 def _mark_paints(paints: Paints, region: np.ndarray, lossy: bool) -> tuple[np.ndarray, int, list[int]]:
@@ -967,10 +1029,16 @@ def _find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: 
             continue
         # colours from the original image: OCR may have read (and erased) the swatch as a glyph
         sw = (original if original is not None else rgb)[sy0:sy1, sx0:sx1].astype(np.float32)
+        # a paint of the text's own colour counts only left of the text: black bar outlines make
+        # black a mark paint, and a value label's own glyphs had been its swatch
+        own = max(0, min(sw.shape[1], int(r.x) - 1 - sx0))
+        text_rgb = np.array(r.color, np.float32)
         best = None
         for group in (major, minor):
             for p in group:
-                n = int((np.linalg.norm(sw - paints.colors[p].astype(np.float32), axis=2) < 18).sum())
+                col = paints.colors[p].astype(np.float32)
+                part = sw[:, :own] if float(np.linalg.norm(col - text_rgb)) < 40 else sw
+                n = int((np.linalg.norm(part - col, axis=2) < 18).sum())
                 if n >= 4 and (best is None or n > best[0]):
                     best = (n, p)
             if best is not None:
