@@ -344,3 +344,26 @@ def test_shaded_bands_are_each_lines_errorband():
             assert abs(r["y"] - m[i]) <= 0.02 * 1.2
             assert abs(r["lo"] - (m[i] - sd[i])) <= 0.03 and abs(r["hi"] - (m[i] + sd[i])) <= 0.03
     assert conv.report["ssim"] >= 0.92
+
+
+def _classic(style: str, seed: int):
+    from crafteditor.scoring import score_chart
+    from crafteditor.synthetic import gallery_chart
+
+    with plt.style.context("classic"):
+        png, truth = gallery_chart(style, seed)
+    conv = convert(png)
+    return conv, score_chart(conv.figure, truth)
+
+
+@pytest.mark.parametrize("style,seed", [("errorbars", 0), ("value_labels", 1), ("grouped", 1)])
+def test_matplotlib_classic_style_charts_are_read(style, seed):
+    """matplotlib's classic style sets tick labels close to the axis (the column of y labels
+    had been read as one rotated line, '8..2...68', and the axis fitted as a log scale), draws
+    bars with black outlines and ticks inward on all four sides (read as a black series of
+    bars), and its category labels a word's gap apart ('Mamba ResNet' was one category)."""
+    conv, score = _classic(style, seed)
+    assert score["within_2pct"] == 1.0
+    spec = conv.figure.of_kind("chart")[0].spec
+    series = {r.get("series") for r in spec["data"]["values"]}
+    assert len(series) == (2 if style == "grouped" else 1)  # no black outline series
