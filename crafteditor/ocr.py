@@ -859,7 +859,7 @@ def split_wide_gaps(run: TextRun, min_gap_em: float = 0.6) -> list[TextRun]:
     ('Mamba ResNet') that the detector read as one line. ``[run]`` where there is no such gap or
     the words cannot be shared out between the pieces."""
     words = run.text.split(" ")
-    if run.angle != 0 or len(words) < 2:
+    if run.angle != 0 or not 2 <= len(words) <= 12:  # (the word cuts are tried exhaustively)
         return [run]
     cols = run.glyphs.any(axis=0)
     ink = np.flatnonzero(cols)
