@@ -222,11 +222,11 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
     return results
 
 
-def _split_tick_labels(runs: list[TextRun], used: set[int], ay: float, ax: float, right: float) -> None:
+def _split_tick_labels(runs: list[TextRun], used: set[int], ay: float, ax: float, right: float,
+                       font: float) -> None:
     """Category labels under an x axis that the text detector joined into one run ('Mamba
     ResNet': matplotlib's classic style sets them a word's gap apart) become a run each, in
     place: the first piece keeps the run's index, the others are appended."""
-    font = _typical_font(runs)
     for k in range(len(runs)):
         r = runs[k]
         if k in used or r.angle != 0 or " " not in r.text or not (ay - 2 <= r.y <= ay + 3 * font) \
@@ -264,7 +264,7 @@ def _read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,
     yaxis = _fit_axis([_y_tick(runs[k]) for k in yt])
     if yaxis is None:
         return None
-    _split_tick_labels(runs, used, ay, ax, right)
+    _split_tick_labels(runs, used, ay, ax, right, font)
     # x ticks: below the x axis
     below = [k for k, r in enumerate(runs) if k not in used and r.angle == 0 and ay - 2 <= r.y <= ay + 3 * font
              and ax - 2 * font <= r.cx <= right + 2 * font]
