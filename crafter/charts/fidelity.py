@@ -259,7 +259,7 @@ class _AxisFit(ScaleTransform):
         return lo_px if abs(v0) < abs(v1) else hi_px
 
 
-def _read_axis(axis_el: Any, tree: _Tree) -> _AxisFit:
+def _read_axis(axis_el: Any, tree: _Tree, grid_el: Any = None) -> _AxisFit:
     ch = axis_el.get("data-crafter-axis")
     fit = _AxisFit(ch, axis_el.get("data-crafter-scale", "linear"), float(axis_el.get("data-crafter-base", 10) or 10),
                    float(axis_el.get("data-crafter-constant", 1) or 1))
@@ -267,7 +267,9 @@ def _read_axis(axis_el: Any, tree: _Tree) -> _AxisFit:
     ticks: list[tuple[float, str | None]] = []
     labels: list[tuple[float, str]] = []
     domain: tuple[float, float] | None = None
-    for el in _iter(axis_el):
+    has_ticks = any(_local(el.tag) == "path" and el.get("data-crafter-values") is not None for el in _iter(axis_el))
+    extra = [grid_el] if grid_el is not None and not has_ticks else []
+    for el in [*_iter(axis_el), *extra]:
         tag = _local(el.tag)
         eid = el.get("id") or ""
         if tag == "line" and eid.endswith("-domain"):
@@ -536,7 +538,11 @@ def read_back(svg: Any, chart_id: str | None = None, *, tolerance: float = TOLER
         r, c = int(cell.get("data-crafter-row", 0)), int(cell.get("data-crafter-col", 0))
         for el in _iter(cell):
             if el.get("data-crafter-axis") is not None:
-                fit = _read_axis(el, tree)
+                # an axis drawn without tick marks (config.axis.ticks false) is read off its
+                # gridlines, which list the same values and start at the same places
+                grid = next((g for g in _iter(cell) if g.get("class") == "crafter-chart-grid"
+                             and (g.get("id") or "").endswith(f"grid-{el.get('data-crafter-axis')}")), None)
+                fit = _read_axis(el, tree, grid)
                 axes[(fit.channel, r, c)] = fit
                 for p in fit.tick_problems:
                     problems.append(FidelityProblem(cid or "?", p, el.get("id")))

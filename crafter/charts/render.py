@@ -773,6 +773,9 @@ class _Painter:
                          fill=ct.text_color)
                 svg.text(cx + L.pw / 2, cy - L.header_h + ct.header_font_size * ASCENT, cell.header, anchor="middle")
                 svg.close()
+            if ct.view_fill:
+                svg.add(f'<rect id={quoteattr(self.ids.make(pfx, "view"))} class="crafter-chart-view" x="{_f(cx)}" '
+                        f'y="{_f(cy)}" width="{_f(L.pw)}" height="{_f(L.ph)}" fill={quoteattr(ct.view_fill)}/>')
             self._grid(cell, cx, cy, pfx)
             self._marks(cell, cx, cy, pfx)
             if ct.view_stroke:
@@ -854,7 +857,7 @@ class _Painter:
         ct = self.ct
         major = [t for t in ax.scale.ticks if not t.minor]
         minor = [t for t in ax.scale.ticks if t.minor]
-        if not major and not minor:
+        if not ct.ticks or (not major and not minor):
             return
         d = "".join(segment(t, ct.tick_size) for t in major) + "".join(segment(t, ct.tick_size * 0.6) for t in minor)
         self.svg.add(f'<path id={quoteattr(self.ids.make(pfx, f"axis-{ax.channel}-ticks"))} d="{d}" '
@@ -865,8 +868,9 @@ class _Painter:
         ct, svg, L = self.ct, self.svg, self.L
         y0 = cy + L.ph
         svg.open(self.ids.make(pfx, "axis-x"), class_="crafter-chart-axis", **self._axis_attrs(ax))
-        svg.add(f'<line id={quoteattr(self.ids.make(pfx, "axis-x-domain"))} x1="{_f(cx)}" y1="{_f(y0)}" '
-                f'x2="{_f(cx + L.pw)}" y2="{_f(y0)}" stroke="{ct.axis_color}" stroke-width="{_f(ct.axis_width)}"/>')
+        if ct.domain:
+            svg.add(f'<line id={quoteattr(self.ids.make(pfx, "axis-x-domain"))} x1="{_f(cx)}" y1="{_f(y0)}" '
+                    f'x2="{_f(cx + L.pw)}" y2="{_f(y0)}" stroke="{ct.axis_color}" stroke-width="{_f(ct.axis_width)}"/>')
         self._ticks(ax, pfx, lambda t, ln: f"M{_f(cx + t.pos)},{_f(y0)}v{_f(ln)}")
         fs = ct.tick_font_size
         if ax.labels:
@@ -894,8 +898,9 @@ class _Painter:
     def _y_axis(self, ax: _AxisLayout, cx: float, cy: float, pfx: str | None) -> None:
         ct, svg, L = self.ct, self.svg, self.L
         svg.open(self.ids.make(pfx, "axis-y"), class_="crafter-chart-axis", **self._axis_attrs(ax))
-        svg.add(f'<line id={quoteattr(self.ids.make(pfx, "axis-y-domain"))} x1="{_f(cx)}" y1="{_f(cy)}" '
-                f'x2="{_f(cx)}" y2="{_f(cy + L.ph)}" stroke="{ct.axis_color}" stroke-width="{_f(ct.axis_width)}"/>')
+        if ct.domain:
+            svg.add(f'<line id={quoteattr(self.ids.make(pfx, "axis-y-domain"))} x1="{_f(cx)}" y1="{_f(cy)}" '
+                    f'x2="{_f(cx)}" y2="{_f(cy + L.ph)}" stroke="{ct.axis_color}" stroke-width="{_f(ct.axis_width)}"/>')
         self._ticks(ax, pfx, lambda t, ln: f"M{_f(cx)},{_f(cy + t.pos)}h{_f(-ln)}")
         fs = ct.tick_font_size
         label_w = 0.0

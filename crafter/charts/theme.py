@@ -63,6 +63,9 @@ class ChartTheme:
     title_offset: float | None = None  # title's last line (baseline + descent) to the plot top; None: title_pad-based
     view_stroke: str | None = None  # a frame around the plot (all four sides), as matplotlib draws
     view_stroke_width: float = 1.0
+    view_fill: str | None = None  # the plot's background (ggplot and seaborn's grey panel)
+    domain: bool = True  # the axis lines (ggplot draws none: the panel's edge is the axis)
+    ticks: bool = True  # the tick marks
 
     def scaled(self, **changes: float) -> "ChartTheme":
         return replace(self, **changes)
@@ -118,6 +121,9 @@ _CONFIG_FIELDS: dict[tuple[str, str], str] = {
     ("legend", "labelFontSize"): "legend_font_size",
     ("view", "stroke"): "view_stroke",
     ("view", "strokeWidth"): "view_stroke_width",
+    ("view", "fill"): "view_fill",
+    ("axis", "domain"): "domain",
+    ("axis", "ticks"): "ticks",
 }
 
 
@@ -136,12 +142,12 @@ def configured_theme(ct: ChartTheme, config: dict | None, chart_id: str | None =
             continue
         v = block[prop]
         default = getattr(ct, name)
-        if name == "grid":
+        if name in ("grid", "domain", "ticks"):
             ok = isinstance(v, bool)
         elif name == "title_weight":
             ok = isinstance(v, (str, int)) and not isinstance(v, bool)
             v = "bold" if v == "bold" or (isinstance(v, int) and v >= 600) else "normal"
-        elif name == "view_stroke":
+        elif name in ("view_stroke", "view_fill"):
             ok = v is None or isinstance(v, str)
             v = None if v in (None, "", "transparent", "none") else v
         elif isinstance(default, str):

@@ -108,3 +108,29 @@ def test_axis_title_padding_is_per_axis():
 
     (nx, ny), (fx, fy) = below(near), below(far)
     assert fx - nx == pytest.approx(10, abs=0.05) and fy - ny == pytest.approx(20, abs=0.05)
+
+
+def test_config_view_fill_and_axes_without_lines_or_ticks():
+    """ggplot's and seaborn's look: a grey plot panel behind white gridlines, no axis lines, no
+    tick marks; the chart still reads back to its data."""
+    cfg = {"view": {"fill": "#EAEAF2"}, "axis": {"domain": False, "ticks": False, "gridColor": "#FFFFFF"}}
+    svg = chart_svg(_chart(config=cfg))
+    els = _by_id(svg)
+    view = els["c-view"]
+    assert local(view.tag) == "rect" and view.get("fill") == "#EAEAF2"
+    ids = list(els)
+    assert ids.index("c-view") < ids.index("c-grid-y")  # the panel lies under the grid and marks
+    assert els["c-grid-y"].get("stroke") == "#FFFFFF"
+    for gone in ("c-axis-x-domain", "c-axis-y-domain", "c-axis-x-ticks", "c-axis-y-ticks"):
+        assert gone not in els
+    assert "c-axis-y-labels" in els and "c-axis-x-labels" in els
+    assert read_back(svg, "c").max_error < 0.01  # read off the gridlines, the ticks being gone
+
+
+def test_config_axis_domain_must_be_a_boolean():
+    import pytest
+
+    from crafter.charts.compile import ChartSpecError
+
+    with pytest.raises(ChartSpecError, match="config.axis.domain"):
+        chart_svg(_chart(config={"axis": {"domain": "no"}}))
