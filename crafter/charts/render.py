@@ -805,7 +805,9 @@ class _Painter:
     def _grid(self, cell, cx: float, cy: float, pfx: str | None) -> None:
         L, ct, svg = self.L, self.ct, self.svg
         for ax in (L.y_axis, L.x_axis):
-            if ax is None or not ax.grid or not isinstance(ax.scale, sc.ContinuousScale):
+            # (a band or point axis has gridlines only when its channel asks: at its categories, as
+            # ggplot and seaborn draw them)
+            if ax is None or not ax.grid:
                 continue
             major = [t for t in ax.scale.ticks if not t.minor]
             if not major:

@@ -128,9 +128,20 @@ def test_config_view_fill_and_axes_without_lines_or_ticks():
 
 
 def test_config_axis_domain_must_be_a_boolean():
-    import pytest
-
-    from crafter.charts.compile import ChartSpecError
-
     with pytest.raises(ChartSpecError, match="config.axis.domain"):
         chart_svg(_chart(config={"axis": {"domain": "no"}}))
+
+
+def test_a_category_axis_draws_gridlines_at_its_categories_when_asked():
+    """ggplot and seaborn draw a gridline at every category of a bar chart; a band axis has
+    none unless its channel asks (axis.grid true), so charts drawn before keep their look."""
+    rows = [{"k": "a", "v": 1}, {"k": "b", "v": 3}, {"k": "c", "v": 2}]
+    spec = {"data": {"values": rows}, "mark": "bar",
+            "encoding": {"x": {"field": "k", "type": "nominal"}, "y": {"field": "v", "type": "quantitative"}}}
+    assert "c-grid-x" not in _by_id(chart_svg(Chart(kind="chart", id="c", spec=spec)))
+    spec["encoding"]["x"]["axis"] = {"grid": True}
+    els = _by_id(chart_svg(Chart(kind="chart", id="c", spec=spec)))
+    grid, ticks = els["c-grid-x"], els["c-axis-x-ticks"]
+    starts = [float(part.split(",")[0]) for part in grid.get("d").split("M")[1:]]
+    tick_starts = [float(part.split(",")[0]) for part in ticks.get("d").split("M")[1:]]
+    assert len(starts) == 3 and starts == tick_starts
