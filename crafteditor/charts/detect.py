@@ -975,19 +975,25 @@ def _drop_outlines(masks: list[tuple[int, np.ndarray, tuple[int, int, int]]]
     (matplotlib's classic style) had made a black 'series' of bars as tall as the plot."""
     if len(masks) < 2:
         return masks
-    near = {p: cv2.dilate(m.astype(np.uint8), np.ones((7, 7), np.uint8)).astype(bool) for p, m, _ in masks}
+    # the masks' common box, 3 px wider (the dilation's reach): the same answer on a crop
+    union = np.logical_or.reduce([m for _, m, _ in masks])
+    ys, xs = np.nonzero(union)
+    if ys.size == 0:
+        return masks
+    H, W = union.shape
+    box = (slice(max(0, ys.min() - 3), min(H, ys.max() + 4)), slice(max(0, xs.min() - 3), min(W, xs.max() + 4)))
+    crops = [m[box] for _, m, _ in masks]
+    near = [cv2.dilate(c.astype(np.uint8), np.ones((7, 7), np.uint8)).astype(bool) for c in crops]
+    sizes = [int(c.sum()) for c in crops]
     keep = []
-    for p, m, color in masks:
-        others = np.zeros_like(m)
-        for q, _, _ in masks:
-            if q != p:
-                others |= near[q]
-        n = int(m.sum())
+    for i, entry in enumerate(masks):
+        others = np.logical_or.reduce([near[j] for j in range(len(masks)) if j != i])
+        n = sizes[i]
         # an outline lies along its mark: nearly all of it within 3 px of the mark's own paint,
         # and it is the smaller of the two (a bar's fill beside its outline is not an outline)
-        if n and (m & others).sum() >= 0.8 * n and any(int(mq.sum()) > n for q, mq, _ in masks if q != p):
+        if n and (crops[i] & others).sum() >= 0.8 * n and any(sizes[j] > n for j in range(len(masks)) if j != i):
             continue
-        keep.append((p, m, color))
+        keep.append(entry)
     return keep
 
 

@@ -259,7 +259,7 @@ class _AxisFit(ScaleTransform):
         return lo_px if abs(v0) < abs(v1) else hi_px
 
 
-def _read_axis(axis_el: Any, tree: _Tree, grid_el: Any = None) -> _AxisFit:
+def _read_axis(axis_el: Any, tree: _Tree, cell: Any = None) -> _AxisFit:
     ch = axis_el.get("data-crafter-axis")
     fit = _AxisFit(ch, axis_el.get("data-crafter-scale", "linear"), float(axis_el.get("data-crafter-base", 10) or 10),
                    float(axis_el.get("data-crafter-constant", 1) or 1))
@@ -267,8 +267,13 @@ def _read_axis(axis_el: Any, tree: _Tree, grid_el: Any = None) -> _AxisFit:
     ticks: list[tuple[float, str | None]] = []
     labels: list[tuple[float, str]] = []
     domain: tuple[float, float] | None = None
-    has_ticks = any(_local(el.tag) == "path" and el.get("data-crafter-values") is not None for el in _iter(axis_el))
-    extra = [grid_el] if grid_el is not None and not has_ticks else []
+    extra = []
+    if cell is not None and not any(_local(el.tag) == "path" and el.get("data-crafter-values") is not None
+                                    for el in _iter(axis_el)):
+        # an axis drawn without tick marks (config.axis.ticks false) is read off its gridlines,
+        # which list the same values and start at the same places
+        extra = [g for g in _iter(cell) if g.get("class") == "crafter-chart-grid"
+                 and (g.get("id") or "").endswith(f"grid-{ch}")][:1]
     for el in [*_iter(axis_el), *extra]:
         tag = _local(el.tag)
         eid = el.get("id") or ""
@@ -538,11 +543,7 @@ def read_back(svg: Any, chart_id: str | None = None, *, tolerance: float = TOLER
         r, c = int(cell.get("data-crafter-row", 0)), int(cell.get("data-crafter-col", 0))
         for el in _iter(cell):
             if el.get("data-crafter-axis") is not None:
-                # an axis drawn without tick marks (config.axis.ticks false) is read off its
-                # gridlines, which list the same values and start at the same places
-                grid = next((g for g in _iter(cell) if g.get("class") == "crafter-chart-grid"
-                             and (g.get("id") or "").endswith(f"grid-{el.get('data-crafter-axis')}")), None)
-                fit = _read_axis(el, tree, grid)
+                fit = _read_axis(el, tree, cell)
                 axes[(fit.channel, r, c)] = fit
                 for p in fit.tick_problems:
                     problems.append(FidelityProblem(cid or "?", p, el.get("id")))
