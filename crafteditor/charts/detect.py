@@ -30,10 +30,10 @@ from typing import Any
 import cv2
 import numpy as np
 
-from crafteditor.charts.style import ChartStyle, measure_style
+from crafteditor.charts.style import ChartStyle, measure_panel, measure_style
 from crafteditor.config import Config
 from crafteditor.ocr import TextRun, split_wide_gaps
-from crafteditor.paint import Paints, to_hex
+from crafteditor.paint import Paints, find_paints, to_hex
 
 
 @dataclass
@@ -161,7 +161,109 @@ def _long_lines(ink: np.ndarray, horizontal: bool, min_len: int) -> list[tuple[i
     return out
 
 
+# -- tinted panels ------------------------------------------------------------------------------
+
+@dataclass
+class Panel:
+    """A plot drawn on a tinted rectangle (ggplot's and seaborn's grey, bmh's): its edges, the
+    pixels' bounds (x0, y0, x1, y1, end exclusive), and its paint."""
+
+    x0: int
+    y0: int
+    x1: int
+    y1: int
+    color: np.ndarray  # RGB
+
+
+def _find_panels(paints: Paints) -> list[Panel]:
+    """Plots drawn on a tinted panel: a large rectangle filled with one pale paint that is not
+    the page's, its gridlines (white or grey) and marks inside it, page around it.
+
+    ggplot draws no axis lines (the panel's edge is the axis), so no chart is found by its axes;
+    the panel's own edges frame the plot instead."""
+    labels = paints.labels
+    H, W = labels.shape
+    page = labels == paints.background
+    out: list[Panel] = []
+    for p in range(len(paints.colors)):
+        if p == paints.background:
+            continue
+        col = paints.colors[p].astype(np.float32)
+        if float(col.mean()) < 150:  # a tint, not a dark fill or a heatmap's cell
+            continue
+        m = labels == p
+        if m.sum() < 0.05 * H * W:
+            continue
+        # gridlines cut the panel's paint into cells: closing bridges them (at 300 dpi a 0.8 pt
+        # white line with its anti-aliasing is ~5 px)
+        k = max(7, int(round(0.01 * max(H, W)))) | 1
+        closed = cv2.morphologyEx(m.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+        n, lab, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=4)
+        if n < 2:
+            continue
+        i = 1 + int(np.argmax(stats[1:, 4]))
+        x, y, w, h, _ = (int(v) for v in stats[i])
+        if w * h < 0.1 * H * W or min(w, h) < 60:
+            continue
+        # the rectangle: the rows and columns that are no page across its middle (bars standing
+        # on the panel's edge cover its paint there, but not with page)
+        ys, xs = slice(y + h // 4, y + 3 * h // 4), slice(x + w // 4, x + 3 * w // 4)
+        cols = np.flatnonzero((~page[ys, :]).mean(axis=0) >= 0.97)
+        rows = np.flatnonzero((~page[:, xs]).mean(axis=1) >= 0.97)
+        cols = _run_around(cols, x + w // 2)
+        rows = _run_around(rows, y + h // 2)
+        if cols is None or rows is None:
+            continue
+        x0, x1, y0, y1 = int(cols[0]), int(cols[-1]) + 1, int(rows[0]), int(rows[-1]) + 1
+        if (x1 - x0) * (y1 - y0) < 0.1 * H * W or abs((x1 - x0) - w) > 0.05 * w or abs((y1 - y0) - h) > 0.05 * h:
+            continue
+        rect = ~page[y0:y1, x0:x1]
+        if rect.mean() < 0.97 or m[y0:y1, x0:x1].mean() < 0.25:
+            continue
+        # page all round it (tick marks and labels aside)
+        ring = np.concatenate([page[max(0, y0 - 4):y0 - 1, x0:x1].ravel(), page[y1 + 1:y1 + 4, x0:x1].ravel(),
+                               page[y0:y1, max(0, x0 - 4):x0 - 1].ravel(), page[y0:y1, x1 + 1:x1 + 4].ravel()])
+        if ring.size == 0 or ring.mean() < 0.6:
+            continue
+        out.append(Panel(x0, y0, x1, y1, paints.colors[p].copy()))
+    return out
+
+
+def _run_around(idx: np.ndarray, centre: int) -> np.ndarray | None:
+    """The run of consecutive indices holding ``centre``."""
+    if idx.size == 0:
+        return None
+    runs = np.split(idx, np.flatnonzero(np.diff(idx) > 1) + 1)
+    return next((r for r in runs if r[0] <= centre <= r[-1]), None)
+
+
+def _unpanel(rgb: np.ndarray, panels: list[Panel], page: np.ndarray, tolerance: float = 14.0) -> np.ndarray:
+    """A copy of ``rgb`` with each panel's tint, and its blends towards the page colour (white
+    gridlines, a legend's half-transparent face), made page: the plot reads as drawn on the page.
+    Grey gridlines stay, as on any plain chart."""
+    out = rgb.copy()
+    b = page.astype(np.float32)
+    for pn in panels:
+        sub = out[pn.y0:pn.y1, pn.x0:pn.x1]
+        c = sub.astype(np.float32)
+        p = pn.color.astype(np.float32)
+        seg = b - p
+        t = np.clip(((c - p) @ seg) / max(float(seg @ seg), 1e-6), 0.0, 1.0)
+        d = np.linalg.norm(c - (p + t[..., None] * seg), axis=2)
+        sub[d <= tolerance] = page
+    return out
+
+
 def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: Config, image: Any) -> list[ChartResult]:
+    original = image.rgb
+    panels = _find_panels(paints)
+    page_paints = paints
+    if panels:
+        # read on the plot as if drawn on the page; the look (the panel's tint, its gridlines)
+        # is measured on the pixels as drawn
+        rgb = _unpanel(rgb, panels, paints.background_rgb)
+        original = _unpanel(image.rgb, panels, paints.background_rgb)
+        paints = find_paints(rgb, config)
     ink = paints.labels != paints.background
     H, W = ink.shape
     hlines = _long_lines(ink, True, max(40, int(0.12 * W)))
@@ -190,12 +292,26 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
             ax, top, right = float(hx0), None, float(hx1)
         if any(r.plot[0] - 2 <= ax <= r.plot[2] + 2 and r.plot[1] - 2 <= ay <= r.plot[3] + 2 for r in results):
             continue  # the top spine of a chart already read
-        res = _read_chart(rgb, paints, runs, used_runs, ax, ay, right, top, config, image.rgb)
+        res = _read_chart(rgb, paints, runs, used_runs, ax, ay, right, top, config, original)
         if res is None and vert:
-            res = _read_horizontal(rgb, paints, runs, used_runs, ax, ay, right, top, config, image.rgb)
+            res = _read_horizontal(rgb, paints, runs, used_runs, ax, ay, right, top, config, original)
         if res is not None:
             results.append(res)
             used_runs.update(res.run_indices)
+    # a panel with no axis lines (ggplot, seaborn): its edges are the axes
+    for pn in panels:
+        if any(_on_panel(r.plot, pn) for r in results):
+            continue
+        args = (rgb, paints, runs, used_runs, float(pn.x0), float(pn.y1), float(pn.x1), float(pn.y0), config, original)
+        res = _read_chart(*args) or _read_horizontal(*args)
+        if res is not None:
+            results.append(res)
+            used_runs.update(res.run_indices)
+    for res in results:
+        pn = next((pn for pn in panels if _on_panel(res.plot, pn)), None)
+        if pn is not None and res.style is not None:
+            measure_panel(res.style, image.rgb, page_paints.background_rgb, pn.color, (pn.x0, pn.y0, pn.x1, pn.y1),
+                          runs, res.run_indices, _is_horizontal(res.spec))
     # heatmaps: a plot filled with cells has no axis line of its own to find (its frame is the
     # edge of one large solid rectangle of ink)
     n, comp_labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=4)
@@ -214,12 +330,23 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
         if any(r.plot[0] - 2 <= x + w / 2 <= r.plot[2] + 2 and r.plot[1] - 2 <= y + h / 2 <= r.plot[3] + 2
                for r in results):
             continue
-        res = _read_heatmap(image.rgb, paints, runs, used_runs, float(x), float(y + h - 1), float(x + w - 1),
+        res = _read_heatmap(original, paints, runs, used_runs, float(x), float(y + h - 1), float(x + w - 1),
                             float(y), config)
         if res is not None:
             results.append(res)
             used_runs.update(res.run_indices)
     return results
+
+
+def _on_panel(plot, pn: Panel) -> bool:
+    """The plot is the panel's (its axes or frame run along the panel's edges)."""
+    return max(abs(plot[0] - pn.x0), abs(plot[1] - pn.y0), abs(plot[2] - pn.x1), abs(plot[3] - pn.y1)) <= 8
+
+
+def _is_horizontal(spec: dict[str, Any]) -> bool:
+    """Categories on y, values along x (horizontal bars)."""
+    enc = spec.get("encoding") or {}
+    return (enc.get("y") or {}).get("type") == "nominal" and (enc.get("x") or {}).get("type") == "quantitative"
 
 
 def _split_tick_labels(runs: list[TextRun], used: set[int], ay: float, ax: float, right: float,

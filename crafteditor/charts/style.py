@@ -32,6 +32,7 @@ class ChartStyle:
     tick_pad: float | None = None  # tick end to label ink
     grid: bool | None = None
     grid_color: str | None = None
+    grid_width: float | None = None
     frame: bool = False  # a box around the plot (matplotlib's four spines)
     y_values: list[float] | None = None  # tick values the labels show
     x_values: list[float] | None = None
@@ -44,6 +45,10 @@ class ChartStyle:
     value_labels: tuple[float, float] | None = None  # labels over the bars: (dy from the top to their centre, font) px
     title_offset: float | None = None  # title's baseline + descent to the plot top
     title_pads: dict[str, float] | None = None  # per axis ("x", "y"): tick labels to the axis title
+    view_fill: str | None = None  # the plot's tinted panel (ggplot, seaborn's darkgrid, bmh)
+    domain: bool | None = None  # False: no axis lines (the panel's edge is the axis)
+    ticks: bool | None = None  # False: no tick marks (seaborn's darkgrid)
+    other_grid: bool | None = None  # gridlines across the other axis than the values' (categories, a numeric x)
 
     def apply(self, spec: dict[str, Any], plot: tuple[float, float, float, float], scale: float) -> None:
         """Write the style into ``spec`` (a Vega-Lite spec from crafteditor.charts.detect)."""
@@ -63,8 +68,14 @@ class ChartStyle:
             axis["domainWidth"] = axis["tickWidth"] = _r(self.axis_width * s)
         if self.grid is not None:
             axis["grid"] = self.grid
-            if self.grid and self.grid_color:
-                axis["gridColor"] = self.grid_color
+        if (self.grid or self.other_grid) and self.grid_color:
+            axis["gridColor"] = self.grid_color
+        if (self.grid or self.other_grid) and self.grid_width:
+            axis["gridWidth"] = _r(self.grid_width * s)
+        if self.domain is False:
+            axis["domain"] = False
+        if self.ticks is False:
+            axis["ticks"] = False
         config: dict[str, Any] = {}
         if axis:
             config["axis"] = axis
@@ -80,6 +91,8 @@ class ChartStyle:
             config["legend"] = {"labelFontSize": _r(self.legend_font * s)}
         if self.frame:
             config["view"] = {"stroke": self.axis_color or "#000000", "strokeWidth": _r((self.axis_width or 1.0) * s)}
+        if self.view_fill:
+            config.setdefault("view", {})["fill"] = self.view_fill
         if config:
             spec["config"] = config
         enc = spec.get("encoding", {})
@@ -98,6 +111,9 @@ class ChartStyle:
                 span = abs(dom[1] - dom[0]) or 1.0
                 ch["scale"]["domain"] = [min(values, key=lambda v: abs(v - d)) if min(abs(v - d) for v in values)
                                          <= 0.01 * span else d for d in dom]
+        other = enc.get("y" if self.band_axis == "y" else "x")
+        if self.other_grid is not None and isinstance(other, dict):
+            other["axis"] = {**(other.get("axis") or {}), "grid": self.other_grid}
         mark = spec.get("mark")
         if isinstance(mark, dict):
             if mark.get("type") == "point" and self.marker_area:
@@ -310,3 +326,110 @@ def _measure_axis(rgb, paints: Paints, runs, y_ticks: list[int], plot, st: Chart
         right_edge = darkness[int(top) + 5:int(ay) - 5, xr - 3:xr + 2].max(axis=1)
         st.frame = bool(top_edge.size and right_edge.size and np.mean(top_edge > 0.5) > 0.9
                         and np.mean(right_edge > 0.5) > 0.9)
+
+
+def measure_panel(st: ChartStyle, rgb: np.ndarray, page: np.ndarray, panel_rgb: np.ndarray,
+                  plot: tuple[int, int, int, int], runs: list[Any], run_indices: list[int], horizontal: bool) -> None:
+    """The look of a chart drawn on a tinted panel, measured on the pixels as drawn (``rgb``):
+    the panel's colour, its gridlines (white on ggplot's grey) across both axes, and the tick
+    marks outside it; no axis lines where its edge is the axis (the chart was read on a copy
+    with the tint made page, :func:`crafteditor.charts.detect._unpanel`)."""
+    x0, y0, x1, y1 = plot
+    H, W = rgb.shape[:2]
+    st.view_fill = to_hex(panel_rgb)
+    font = float(np.median([runs[k].font_px for k in run_indices])) if run_indices else 16.0
+    left = [runs[k] for k in run_indices if runs[k].angle == 0 and runs[k].right <= x0 + 2
+            and y0 - 2 <= runs[k].cy <= y1 + 2]
+    below = [runs[k] for k in run_indices if runs[k].angle == 0 and y1 - 2 <= runs[k].y <= y1 + 3 * font
+             and x0 - 2 * font <= runs[k].cx <= x1 + 2 * font]
+    c = rgb.astype(np.float32)
+    off_panel = np.linalg.norm(c[y0:y1, x0:x1] - panel_rgb.astype(np.float32), axis=2) > 12
+    rows = [int(round(r.cy)) - y0 for r in left]
+    cols = [int(round(r.cx)) - x0 for r in below]
+    inside = rgb[y0:y1, x0:x1]
+    across = _lines_at(inside, off_panel, rows, panel_rgb, page)
+    along = _lines_at(inside.transpose(1, 0, 2), off_panel.T, cols, panel_rgb, page)
+    value, other = (along, across) if horizontal else (across, along)
+    if value[0] is not None:
+        st.grid = value[0]
+    if other[0] is not None:
+        st.other_grid = other[0]
+    drawn = [g for g in (value, other) if g[0] and g[1] is not None]
+    if drawn:
+        st.grid_color = to_hex(np.median(np.array([g[1] for g in drawn]), axis=0))
+        st.grid_width = float(np.median([g[2] for g in drawn]))
+    if st.axis_color is not None:
+        return  # axis lines of its own (bmh's frame): measured with them
+    st.domain = False
+    st.frame = False
+    # tick marks: the ink run left of the panel's edge at each left label's row
+    far = np.linalg.norm(c - page.astype(np.float32), axis=2) > 40
+    lengths, pads, inks, widths = [], [], [], []
+    for r in left:
+        row = int(round(r.cy))
+        if not 1 <= row < H - 1:
+            continue
+        # ggplot's white panel edge (its spines) can leave a px or two of page before the tick
+        start = x0 - 1
+        while start > x0 - 4 and not far[row - 1:row + 2, start].any():
+            start -= 1
+        x = start
+        while x > r.right and far[row - 1:row + 2, x].any():
+            x -= 1
+        length = x0 - 1 - x
+        if x < start:
+            lengths.append(float(length))
+            pads.append(float(x + 1 - r.right))
+            inks.append(c[row - 1:row + 2, x + 1:start + 1].reshape(-1, 3).min(axis=0))
+            col = (x + 1 + start) // 2
+            widths.append(float(far[max(0, row - 4):row + 5, col].sum()))
+        else:
+            pads.append(float(x0 - r.right))
+    if lengths and len(lengths) >= len(left) / 2:
+        st.tick_size = float(np.median(lengths))
+        st.axis_color = to_hex(np.median(np.array(inks), axis=0))
+        st.axis_width = float(np.median(widths))
+        st.ticks = True
+    else:
+        st.tick_size = 0.0
+        st.ticks = False
+    if pads:
+        st.tick_pad = float(max(0.0, np.median(pads)))
+
+
+def _lines_at(rgb: np.ndarray, off: np.ndarray, rows: list[int], panel_rgb: np.ndarray,
+              page: np.ndarray) -> tuple[bool | None, np.ndarray | None, float | None]:
+    """Gridlines along the rows ``rows`` of a panel (``off``: pixels not of the panel's paint):
+    whether they are drawn, their colour and their width (px).
+
+    A thin line covers no pixel fully, so its pixels are blends of its paint and the panel's.
+    A line lighter than the panel is taken as the page's colour (ggplot's and seaborn's white),
+    drawn at the width its blends add up to (a half-transparent one comes out thinner); a darker
+    one's colour is the median, over columns, of each column's pixel most unlike the panel."""
+    h, w = off.shape
+    p = panel_rgb.astype(np.float32)
+    hits, bands = [], []
+    for row in rows:
+        if not 5 <= row < h - 5:
+            continue
+        clear = ~off[row - 4, 4:w - 4] & ~off[row + 4, 4:w - 4]
+        if clear.sum() < 10:
+            continue
+        line = off[row - 2:row + 3, 4:w - 4].any(axis=0) & clear
+        hits.append(line.sum() / clear.sum())
+        if line.any():
+            bands.append(rgb[row - 2:row + 3, 4:w - 4][:, line].astype(np.float32))
+    if not hits:
+        return None, None, None
+    if not np.median(hits) > 0.6 or not bands:
+        return False, None, None
+    picks = []
+    for band in bands:
+        pick = np.argmax(np.linalg.norm(band - p, axis=2), axis=0)
+        picks.append(np.median(band[pick, np.arange(band.shape[1])], axis=0))
+    est = np.median(np.array(picks), axis=0)
+    color = page.astype(np.float32) if est.mean() > p.mean() else est
+    seg = color - p
+    cover = [np.median(np.clip(((band - p) @ seg) / max(float(seg @ seg), 1e-6), 0.0, 1.0).sum(axis=0))
+             for band in bands]
+    return True, color, float(np.median(cover))
