@@ -206,10 +206,12 @@ def _find_panels(paints: Paints) -> list[Panel]:
         if w * h < 0.1 * H * W or min(w, h) < 60:
             continue
         # the rectangle: the rows and columns that are no page across its middle (bars standing
-        # on the panel's edge cover its paint there, but not with page)
+        # on the panel's edge cover its paint there, but not with page; white gridlines are
+        # page colour, bridged by the closing)
+        filled = ~page | (lab == i)
         ys, xs = slice(y + h // 4, y + 3 * h // 4), slice(x + w // 4, x + 3 * w // 4)
-        cols = np.flatnonzero((~page[ys, :]).mean(axis=0) >= 0.97)
-        rows = np.flatnonzero((~page[:, xs]).mean(axis=1) >= 0.97)
+        cols = np.flatnonzero(filled[ys, :].mean(axis=0) >= 0.97)
+        rows = np.flatnonzero(filled[:, xs].mean(axis=1) >= 0.97)
         cols = _run_around(cols, x + w // 2)
         rows = _run_around(rows, y + h // 2)
         if cols is None or rows is None:
@@ -217,7 +219,7 @@ def _find_panels(paints: Paints) -> list[Panel]:
         x0, x1, y0, y1 = int(cols[0]), int(cols[-1]) + 1, int(rows[0]), int(rows[-1]) + 1
         if (x1 - x0) * (y1 - y0) < 0.1 * H * W or abs((x1 - x0) - w) > 0.05 * w or abs((y1 - y0) - h) > 0.05 * h:
             continue
-        rect = ~page[y0:y1, x0:x1]
+        rect = filled[y0:y1, x0:x1]
         if rect.mean() < 0.97 or m[y0:y1, x0:x1].mean() < 0.25:
             continue
         # page all round it (tick marks and labels aside)
@@ -292,6 +294,8 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
             ax, top, right = float(hx0), None, float(hx1)
         if any(r.plot[0] - 2 <= ax <= r.plot[2] + 2 and r.plot[1] - 2 <= ay <= r.plot[3] + 2 for r in results):
             continue  # the top spine of a chart already read
+        if any(pn.x0 + 8 < ax < pn.x1 - 8 and pn.y0 + 8 < ay < pn.y1 - 8 for pn in panels):
+            continue  # strokes on a panel are its marks (a flat series line over a legend's edge)
         res = _read_chart(rgb, paints, runs, used_runs, ax, ay, right, top, config, original)
         if res is None and vert:
             res = _read_horizontal(rgb, paints, runs, used_runs, ax, ay, right, top, config, original)
@@ -1004,7 +1008,11 @@ def _read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis,
         legend.names, legend.at, legend.runs, legend.box, legend.title)
     series: list[Series] = []
     areas = {p: int(counts[p]) for p in cands}
+    # a gridline through a bar as tall as the plot is lost in the bar's ink (bmh draws one at
+    # every category): those are found again in the ink that is no mark paint (a gridline over
+    # a bar is a blend of the two)
     rules = _rules(labels != bg, inner)
+    rules += [r for r in _rules((labels != bg) & ~np.isin(labels, cands), inner) if r not in rules]
     # a lossy image splits a thin series line into its colour and a washed-out copy of it (the
     # chroma a JPEG keeps at half resolution): one series, under its more common paint
     members = {p: [p] for p in cands}
@@ -1036,7 +1044,9 @@ def _read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis,
             lx0, ly0, lx1, ly1 = legend_box
             m[max(0, ly0):ly1, max(0, lx0):lx1] = False
             m = _under_legend(m, (max(0, lx0), max(0, ly0), lx1, ly1), inner)
-        m = _bridge_rules(_drop_rules(_drop_inner_ticks(m, inner), inner), rules)
+        # mended across the gridlines first: a tall bar cut by dashed ones (bmh) is no bundle
+        # of long thin strokes for _drop_rules to take
+        m = _drop_rules(_bridge_rules(_drop_inner_ticks(m, inner), rules), inner)
         if m.sum() < min_px:
             continue
         color = tuple(int(v) for v in paints.colors[p])
@@ -1371,14 +1381,17 @@ def _under_legend(m: np.ndarray, box, inner) -> np.ndarray:
 
 
 def _rules(ink: np.ndarray, inner) -> list[tuple[bool, int, int, int, int]]:
-    """Gridlines across the plot, in any colour: (horizontal, x0, y0, x1, y1), end exclusive."""
+    """Gridlines across the plot, in any colour: (horizontal, x0, y0, x1, y1), end exclusive.
+    Dashed ones too (bmh's): gaps up to 8 px along the line are closed first."""
     x0, y0, x1, y1 = inner
-    sub = np.zeros_like(ink)
+    sub = np.zeros(ink.shape, np.uint8)
     sub[y0:y1, x0:x1] = ink[y0:y1, x0:x1]
     out = []
     for horizontal, length in ((True, int(0.8 * (x1 - x0))), (False, int(0.8 * (y1 - y0)))):
         if length >= 10:
-            out += [(horizontal, *ln) for ln in _long_lines(sub, horizontal, length)]
+            k = np.ones((1, 9) if horizontal else (9, 1), np.uint8)
+            dashes = cv2.morphologyEx(sub, cv2.MORPH_CLOSE, k).astype(bool)
+            out += [(horizontal, *ln) for ln in _long_lines(dashes, horizontal, length)]
     return out
 
 
