@@ -33,6 +33,7 @@ class ChartStyle:
     grid: bool | None = None
     grid_color: str | None = None
     grid_width: float | None = None
+    grid_dash: tuple[float, float] | None = None  # dashed gridlines: dash, gap (px)
     frame: bool = False  # a box around the plot (matplotlib's four spines)
     y_values: list[float] | None = None  # tick values the labels show
     x_values: list[float] | None = None
@@ -72,6 +73,8 @@ class ChartStyle:
             axis["gridColor"] = self.grid_color
         if (self.grid or self.other_grid) and self.grid_width:
             axis["gridWidth"] = _r(self.grid_width * s)
+        if (self.grid or self.other_grid) and self.grid_dash:
+            axis["gridDash"] = [_r(v * s) for v in self.grid_dash]
         if self.domain is False:
             axis["domain"] = False
         if self.ticks is False:
@@ -343,7 +346,7 @@ def measure_panel(st: ChartStyle, rgb: np.ndarray, page: np.ndarray, panel_rgb: 
     below = [runs[k] for k in run_indices if runs[k].angle == 0 and y1 - 2 <= runs[k].y <= y1 + 3 * font
              and x0 - 2 * font <= runs[k].cx <= x1 + 2 * font]
     c = rgb.astype(np.float32)
-    off_panel = np.linalg.norm(c[y0:y1, x0:x1] - panel_rgb.astype(np.float32), axis=2) > 12
+    off_panel = np.linalg.norm(c[y0:y1, x0:x1] - panel_rgb.astype(np.float32), axis=2) > 5
     rows = [int(round(r.cy)) - y0 for r in left]
     cols = [int(round(r.cx)) - x0 for r in below]
     inside = rgb[y0:y1, x0:x1]
@@ -358,8 +361,16 @@ def measure_panel(st: ChartStyle, rgb: np.ndarray, page: np.ndarray, panel_rgb: 
     if drawn:
         st.grid_color = to_hex(np.median(np.array([g[1] for g in drawn]), axis=0))
         st.grid_width = float(np.median([g[2] for g in drawn]))
-    if st.axis_color is not None:
-        return  # axis lines of its own (bmh's frame): measured with them
+        dashes = [g[3] for g in drawn if g[3] is not None]
+        st.grid_dash = dashes[0] if dashes else None  # one dash for both axes: the value axis's first
+    sides = {side: _edge_stroke(rgb, page, panel_rgb, plot, side) for side in ("left", "bottom", "top", "right")}
+    if sides["left"] is not None and sides["bottom"] is not None:
+        # axis lines of its own, in the colour the panel's edge shows (bmh's light grey frame);
+        # the tick marks were measured with them, on the copy the chart was read on
+        color, width = sides["left"]
+        st.axis_color, st.axis_width = to_hex(color), width
+        st.frame = sides["top"] is not None and sides["right"] is not None
+        return
     st.domain = False
     st.frame = False
     # tick marks: the ink run left of the panel's edge at each left label's row
@@ -397,10 +408,68 @@ def measure_panel(st: ChartStyle, rgb: np.ndarray, page: np.ndarray, panel_rgb: 
         st.tick_pad = float(max(0.0, np.median(pads)))
 
 
+def _edge_stroke(rgb: np.ndarray, page: np.ndarray, panel_rgb: np.ndarray, plot: tuple[int, int, int, int],
+                 side: str) -> tuple[np.ndarray, float] | None:
+    """The stroke along one side of a panel, unlike both the page outside and the panel inside
+    (bmh's grey frame; ggplot's white edge is page colour, so none): its colour and width, px."""
+    x0, y0, x1, y1 = plot
+    H, W = rgb.shape[:2]
+    if side in ("left", "right"):
+        x = x0 if side == "left" else x1
+        if not 3 <= x <= W - 3:
+            return None
+        band = rgb[y0 + 5:y1 - 5, x - 3:x + 3].astype(np.float32)  # rows × 6 px across the edge
+    else:
+        y = y1 if side == "bottom" else y0
+        if not 3 <= y <= H - 3:
+            return None
+        band = rgb[y - 3:y + 3, x0 + 5:x1 - 5].astype(np.float32).transpose(1, 0, 2)
+    if band.shape[0] < 10:
+        return None
+    unlike = np.minimum(np.linalg.norm(band - page.astype(np.float32), axis=2),
+                        np.linalg.norm(band - panel_rgb.astype(np.float32), axis=2))
+    pick = unlike.argmax(axis=1)
+    if float(np.median(unlike[np.arange(band.shape[0]), pick])) < 20:
+        return None
+    color = np.median(band[np.arange(band.shape[0]), pick], axis=0)
+    full = min(float(np.linalg.norm(color - page)), float(np.linalg.norm(color - panel_rgb.astype(np.float32))))
+    width = float(np.median(np.clip(unlike / max(full, 1e-6), 0.0, 1.0).sum(axis=1)))
+    return color, width
+
+
+def _dash_pattern(cover: np.ndarray) -> tuple[float, float] | None:
+    """A dashed line's dash and gap (px) from its coverage along the row (NaN where a mark is):
+    the period is the autocorrelation's first peak, the dash its share of ink at the period
+    (at 150 dpi bmh's dashes are 4 px with 1–2 px gaps, too short to count in whole pixels)."""
+    ok = np.isfinite(cover)
+    if ok.sum() < 40:
+        return None
+    v = cover[ok]
+    mean, peak = float(v.mean()), float(np.percentile(v, 95))
+    if mean <= 0 or float(v.std()) < 0.2 * mean:
+        return None  # solid
+    d = np.where(ok, cover - mean, 0.0)
+    corr = []
+    for lag in range(2, min(60, len(d) // 4)):
+        both = ok[:-lag] & ok[lag:]
+        if both.sum() < 20:
+            corr.append(-1.0)
+            continue
+        a, b = d[:-lag][both], d[lag:][both]
+        corr.append(float((a * b).sum() / max(np.sqrt((a * a).sum() * (b * b).sum()), 1e-9)))
+    corr = np.array(corr)
+    peaks = [k for k in range(1, len(corr) - 1) if corr[k] >= corr[k - 1] and corr[k] >= corr[k + 1] and corr[k] > 0.4]
+    if not peaks or not (corr[:peaks[0]] < 0).any():
+        return None
+    period = float(peaks[0] + 2)
+    dash = float(np.clip(mean / max(peak, 1e-6), 0.1, 0.95)) * period
+    return dash, period - dash
+
+
 def _lines_at(rgb: np.ndarray, off: np.ndarray, rows: list[int], panel_rgb: np.ndarray,
-              page: np.ndarray) -> tuple[bool | None, np.ndarray | None, float | None]:
+              page: np.ndarray) -> tuple[bool | None, np.ndarray | None, float | None, tuple[float, float] | None]:
     """Gridlines along the rows ``rows`` of a panel (``off``: pixels not of the panel's paint):
-    whether they are drawn, their colour and their width (px).
+    whether they are drawn, their colour, width (px) and dash pattern (dash, gap px; None: solid).
 
     A thin line covers no pixel fully, so its pixels are blends of its paint and the panel's.
     A line lighter than the panel is taken as the page's colour (ggplot's and seaborn's white),
@@ -408,21 +477,24 @@ def _lines_at(rgb: np.ndarray, off: np.ndarray, rows: list[int], panel_rgb: np.n
     one's colour is the median, over columns, of each column's pixel most unlike the panel."""
     h, w = off.shape
     p = panel_rgb.astype(np.float32)
-    hits, bands = [], []
+    hits, bands, spans = [], [], []
     for row in rows:
         if not 5 <= row < h - 5:
             continue
         clear = ~off[row - 4, 4:w - 4] & ~off[row + 4, 4:w - 4]
         if clear.sum() < 10:
             continue
-        line = off[row - 2:row + 3, 4:w - 4].any(axis=0) & clear
+        on = off[row - 2:row + 3, 4:w - 4].any(axis=0)
+        line = on & clear
         hits.append(line.sum() / clear.sum())
+        spans.append((row, clear))
         if line.any():
             bands.append(rgb[row - 2:row + 3, 4:w - 4][:, line].astype(np.float32))
     if not hits:
-        return None, None, None
-    if not np.median(hits) > 0.6 or not bands:
-        return False, None, None
+        return None, None, None, None
+    # a dashed (or dotted) line is drawn over a share of the row only
+    if not bands or not np.median(hits) > 0.25:
+        return False, None, None, None
     picks = []
     for band in bands:
         pick = np.argmax(np.linalg.norm(band - p, axis=2), axis=0)
@@ -430,6 +502,16 @@ def _lines_at(rgb: np.ndarray, off: np.ndarray, rows: list[int], panel_rgb: np.n
     est = np.median(np.array(picks), axis=0)
     color = page.astype(np.float32) if est.mean() > p.mean() else est
     seg = color - p
+    dashes = []
+    for row, clear in spans:
+        t = np.clip(((rgb[row - 2:row + 3, 4:w - 4].astype(np.float32) - p) @ seg) / max(float(seg @ seg), 1e-6),
+                    0.0, 1.0).sum(axis=0)
+        dashes.append(_dash_pattern(np.where(clear, t, np.nan)))
+    dashed = [d for d in dashes if d is not None]
+    dash = tuple(float(x) for x in np.median(np.array(dashed), axis=0)) if len(dashed) * 2 >= len(dashes) else None
+    if dash is None and not np.median(hits) > 0.6:
+        return False, None, None, None
+    # the line's width: what its blends add up to across it, on its dashes
     cover = [np.median(np.clip(((band - p) @ seg) / max(float(seg @ seg), 1e-6), 0.0, 1.0).sum(axis=0))
              for band in bands]
-    return True, color, float(np.median(cover))
+    return True, color, float(np.median(cover)), dash

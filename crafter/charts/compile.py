@@ -169,6 +169,12 @@ def _channel(name: str, d: Any, chart: str | None, path: str) -> Channel:
         ch.stack = d["stack"]
     if "value" in d:
         ch.value = d["value"]
+        if name == "color" and isinstance(ch.value, str):
+            _check_color(ch.value, chart, f"{path}.value")
+    if name == "color" and isinstance(ch.scale.get("range"), list):
+        for i, c in enumerate(ch.scale["range"]):
+            if isinstance(c, str):
+                _check_color(c, chart, f"{path}.scale.range[{i}]")
     if "datum" in d:
         ch.datum = d["datum"]
     ch.format = d.get("format") or (ch.axis or {}).get("format")
@@ -495,6 +501,15 @@ def _layer_specs(spec: dict[str, Any], chart_id: str, prefix: str) -> list[tuple
     return [(spec, prefix)]
 
 
+def _check_color(value: str, chart: str | None, path: str) -> None:
+    """A colour written into the SVG: a CSS colour (hex or name), never markup."""
+    from crafter.spec.colors import is_css_color
+
+    if not is_css_color(value):
+        raise ChartSpecError(f"{value!r} is not a colour (expected #RRGGBB or a CSS colour name)",
+                             chart=chart, path=path)
+
+
 def _mark(spec: dict[str, Any], chart_id: str, path: str) -> tuple[str, dict[str, Any]]:
     m = spec.get("mark")
     props = dict(m) if isinstance(m, dict) else {"type": m}
@@ -502,6 +517,9 @@ def _mark(spec: dict[str, Any], chart_id: str, path: str) -> tuple[str, dict[str
     if mark not in SUPPORTED_MARKS:
         raise ChartSpecError(f"unsupported mark {mark!r}; Crafter draws {', '.join(SUPPORTED_MARKS)}",
                              chart=chart_id, path=f"{path}mark")
+    for key in ("color", "fill", "stroke"):
+        if isinstance(props.get(key), str):
+            _check_color(props[key], chart_id, f"{path}mark.{key}")
     return mark, props
 
 

@@ -819,7 +819,8 @@ class _Painter:
                 d = "".join(f"M{_f(cx + t.pos)},{_f(cy)}v{_f(L.ph)}" for t in major)
             svg.add(f'<path id={quoteattr(self.ids.make(pfx, "grid", ax.channel))} class="crafter-chart-grid" d="{d}" '
                     f'stroke="{ct.grid_color}" stroke-width="{_f(ct.grid_width)}" fill="none"'
-                    f'{_tick_values_attrs(major, [])}/>')
+                    + (f' stroke-dasharray="{_dash(ct.grid_dash)}"' if ct.grid_dash else "")
+                    + f'{_tick_values_attrs(major, [])}/>')
         # a zero line where bars or areas cross zero
         for layer in cell.layers:
             if layer.mark not in ("bar", "area"):

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from crafter.render.theme import PX_PER_IN, PX_PER_PT, THEMES, Theme, get_theme
+from crafter.spec.colors import is_css_color
 
 SINGLE_COLUMN_IN = 3.3
 DOUBLE_COLUMN_IN = 7.0
@@ -42,6 +43,7 @@ class ChartTheme:
     axis_width: float = 0.8
     grid_color: str = "#E3E3E3"
     grid_width: float = 0.6
+    grid_dash: tuple[float, ...] | None = None  # dashed gridlines: dash, gap, ... (px); None: solid
     line_width: float = 1.6
     point_size: float = 30.0  # marker area in px^2 (Vega-Lite's size)
     line_point_size: float = 16.0
@@ -113,6 +115,7 @@ _CONFIG_FIELDS: dict[tuple[str, str], str] = {
     ("axis", "tickWidth"): "axis_width",
     ("axis", "gridColor"): "grid_color",
     ("axis", "gridWidth"): "grid_width",
+    ("axis", "gridDash"): "grid_dash",
     ("axis", "grid"): "grid",
     ("title", "fontSize"): "title_font_size",
     ("title", "fontWeight"): "title_weight",
@@ -125,6 +128,9 @@ _CONFIG_FIELDS: dict[tuple[str, str], str] = {
     ("axis", "domain"): "domain",
     ("axis", "ticks"): "ticks",
 }
+
+
+_COLOR_FIELDS = ("axis_color", "grid_color")
 
 
 def configured_theme(ct: ChartTheme, config: dict | None, chart_id: str | None = None) -> ChartTheme:
@@ -147,9 +153,17 @@ def configured_theme(ct: ChartTheme, config: dict | None, chart_id: str | None =
         elif name == "title_weight":
             ok = isinstance(v, (str, int)) and not isinstance(v, bool)
             v = "bold" if v == "bold" or (isinstance(v, int) and v >= 600) else "normal"
+        elif name == "grid_dash":
+            # Vega-Lite's stroke dash array: numbers ≥ 0, not all zero ([] is solid)
+            ok = isinstance(v, (list, tuple)) and all(isinstance(x, (int, float)) and not isinstance(x, bool)
+                                                      and x >= 0 for x in v)
+            v = tuple(float(x) for x in v) if ok and any(v) else None
         elif name in ("view_stroke", "view_fill"):
-            ok = v is None or isinstance(v, str)
+            ok = v is None or v == "" or is_css_color(v)
             v = None if v in (None, "", "transparent", "none") else v
+        elif name in _COLOR_FIELDS:
+            # written into SVG attributes: a colour, nothing else
+            ok = is_css_color(v) and v != "none"
         elif isinstance(default, str):
             ok = isinstance(v, str)
         else:

@@ -39,6 +39,16 @@ def is_color(value: str) -> bool:
     return value == "none" or bool(_HEX.fullmatch(value)) or value.lower() in CSS_COLOR_NAMES
 
 
+_CSS_FUNC = re.compile(r"(?:rgb|rgba|hsl|hsla)\(\s*[0-9.%\s,/+-]+\)")
+
+
+def is_css_color(value: str) -> bool:
+    """Any colour a Vega-Lite spec may give and an SVG attribute may hold: hex, a CSS name,
+    ``rgb()``/``hsl()`` (digits only inside), ``transparent``, ``currentColor``; never markup."""
+    return isinstance(value, str) and (is_color(value) or value in ("transparent", "currentColor")
+                                       or bool(_CSS_FUNC.fullmatch(value)))
+
+
 def to_rgb(value: str) -> tuple[float, float, float]:
     """A colour as (r, g, b) in 0..1. Named colours go through matplotlib's table."""
     if value.startswith("#"):

@@ -145,3 +145,37 @@ def test_a_category_axis_draws_gridlines_at_its_categories_when_asked():
     starts = [float(part.split(",")[0]) for part in grid.get("d").split("M")[1:]]
     tick_starts = [float(part.split(",")[0]) for part in ticks.get("d").split("M")[1:]]
     assert len(starts) == 3 and starts == tick_starts
+
+
+def test_config_grid_dash_draws_dashed_gridlines():
+    """bmh's dashed grid: config.axis.gridDash is the gridlines' dash array; [] is solid."""
+    els = _by_id(chart_svg(_chart(config={"axis": {"gridDash": [4, 2]}})))
+    assert els["c-grid-y"].get("stroke-dasharray") == "4,2" and els["c-grid-x"].get("stroke-dasharray") == "4,2"
+    assert _by_id(chart_svg(_chart(config={"axis": {"gridDash": []}})))["c-grid-y"].get("stroke-dasharray") is None
+    with pytest.raises(ChartSpecError, match=r"config\.axis\.gridDash"):
+        chart_svg(_chart(config={"axis": {"gridDash": "4 2"}}))
+
+
+INJECTION = '"/><script>alert(1)</script><g a="'
+
+
+@pytest.mark.parametrize("where, path", [
+    ({"config": {"axis": {"gridColor": INJECTION}}}, "config.axis.gridColor"),
+    ({"config": {"axis": {"domainColor": INJECTION}}}, "config.axis.domainColor"),
+    ({"config": {"view": {"fill": INJECTION}}}, "config.view.fill"),
+    ({"mark": {"type": "point", "color": INJECTION}}, "mark.color"),
+    ({"mark": {"type": "point", "stroke": INJECTION}}, "mark.stroke"),
+    ({"color": {"scale": {"range": ["#000000", INJECTION]}}}, r"encoding.color.scale.range\[1\]"),
+])
+def test_a_colour_that_is_not_a_colour_is_refused_not_written_into_the_svg(where, path):
+    """Colours are written into SVG attributes: markup in one had gone into the SVG as it was
+    (a script element in a chart's gridlines). Anything but a CSS colour is an error naming the
+    field."""
+    with pytest.raises(ChartSpecError, match=path.replace(".", r"\.")):
+        chart_svg(_chart(**where))
+
+
+def test_css_colours_in_every_form_are_accepted():
+    for c in ("#1F77B4", "#abc", "steelblue", "rgb(31, 119, 180)", "rgba(0,0,0,0.5)", "transparent"):
+        svg = chart_svg(_chart(mark={"type": "point", "color": c}, config={"view": {"fill": c}}))
+        assert "<script" not in svg

@@ -367,3 +367,48 @@ def test_matplotlib_classic_style_charts_are_read(style, seed):
     spec = conv.figure.of_kind("chart")[0].spec
     series = {r.get("series") for r in spec["data"]["values"]}
     assert len(series) == (2 if style == "grouped" else 1)  # no black outline series
+
+
+def _sheet(sheet: str, style: str, seed: int):
+    from crafteditor.scoring import score_chart
+    from crafteditor.synthetic import gallery_chart, random_chart
+
+    with plt.style.context(sheet):
+        png, truth = random_chart(seed) if style == "random" else gallery_chart(style, seed)
+    conv = convert(png)
+    return conv, score_chart(conv.figure, truth)
+
+
+@pytest.mark.parametrize("sheet,style,seed", [
+    ("ggplot", "grouped", 0), ("ggplot", "random", 1), ("ggplot", "hbar", 1),
+    ("seaborn-v0_8-darkgrid", "stacked", 0), ("seaborn-v0_8-darkgrid", "grid_markers", 0),
+    ("bmh", "errorbars", 0), ("bmh", "hbar", 1),
+])
+def test_matplotlib_tinted_panel_charts_are_read(sheet, style, seed):
+    """ggplot, seaborn's darkgrid (seaborn's default) and bmh draw the plot on a grey panel with
+    white (bmh: dashed grey) gridlines; ggplot and seaborn draw no axis lines. No chart had been
+    found: the panel came back as a shape and its gridlines as edges. The data are read, and the
+    re-rendered chart has the panel's fill, its gridlines on both axes, and no axis lines where
+    the original has none."""
+    conv, score = _sheet(sheet, style, seed)
+    assert score["charts"] == 1 and score["within_2pct"] == 1.0
+    assert not conv.figure.of_kind("node") and not conv.figure.of_kind("edge")  # no panel shape, no gridline edges
+    spec = conv.figure.of_kind("chart")[0].spec
+    config = spec["config"]
+    panel = {"ggplot": "#E5E5E5", "seaborn-v0_8-darkgrid": "#EAEAF2", "bmh": "#EEEEEE"}[sheet]
+    assert config["view"]["fill"] == panel
+    assert config["axis"]["grid"] is True
+    if sheet == "bmh":
+        assert config["view"]["stroke"]  # its light grey frame
+        assert len(config["axis"]["gridDash"]) == 2  # dashed
+        assert config["axis"]["gridColor"] == "#B2B2B2"
+    else:
+        assert config["axis"]["domain"] is False
+        assert config["axis"]["gridColor"] == "#FFFFFF"
+        assert "gridDash" not in config["axis"]
+    if sheet == "seaborn-v0_8-darkgrid":
+        assert config["axis"]["ticks"] is False
+    band = "y" if style == "hbar" else "x"
+    if spec["encoding"][band]["type"] == "nominal":  # gridlines at the categories too
+        assert spec["encoding"][band]["axis"]["grid"] is True
+    assert conv.report["ssim"] >= 0.85
