@@ -47,8 +47,38 @@ class BenchRow:
     scores: dict[str, float] = field(default_factory=dict)
 
 
+def style_sheets(names: str | None) -> list[str | None]:
+    """matplotlib style sheets to draw the generated charts under ('ggplot,bmh'); [None]: the
+    default. An unknown name is an error that lists the known ones."""
+    if not names:
+        return [None]
+    import matplotlib.pyplot as plt
+
+    out: list[str | None] = []
+    for name in (n.strip() for n in names.split(",")):
+        if not name:
+            continue
+        if name != "default" and name not in plt.style.available:
+            raise ValueError(f"unknown matplotlib style sheet '{name}'; known: default, "
+                             + ", ".join(sorted(plt.style.available)))
+        out.append(None if name == "default" else name)
+    return out or [None]
+
+
+def _drawn_under(sheet: str | None):
+    import contextlib
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt.style.context(sheet) if sheet else contextlib.nullcontext()
+
+
 def generated_figures(n: int, dpi: int = 150, kinds: tuple[str, ...] = ("diagram", "chart"),
-                      heads: tuple[str, ...] = ("arrow",)) -> list[BenchFigure]:
+                      heads: tuple[str, ...] = ("arrow",), sheets: list[str | None] | None = None) -> list[BenchFigure]:
+    """``n`` diagrams and/or charts; the charts once per matplotlib style sheet in ``sheets``."""
     from crafteditor.synthetic import diagram_png, random_chart, random_diagram
 
     figs: list[BenchFigure] = []
@@ -57,20 +87,25 @@ def generated_figures(n: int, dpi: int = 150, kinds: tuple[str, ...] = ("diagram
             truth = random_diagram(1000 + i, heads=heads)
             figs.append(BenchFigure(f"diagram-{i + 1}", "diagram", diagram_png(truth, dpi), truth))
         if "chart" in kinds:
-            png, ct = random_chart(2000 + i, dpi)
-            figs.append(BenchFigure(f"chart-{i + 1}-{ct.kind}", "chart", png, ct))
+            for sheet in sheets or [None]:
+                with _drawn_under(sheet):
+                    png, ct = random_chart(2000 + i, dpi)
+                figs.append(BenchFigure(f"chart-{i + 1}-{ct.kind}" + (f"-{sheet}" if sheet else ""), "chart", png, ct))
     return figs
 
 
-def gallery_figures(n: int, dpi: int = 150) -> list[BenchFigure]:
-    """``n`` charts of each :data:`crafteditor.synthetic.GALLERY_STYLES` style."""
+def gallery_figures(n: int, dpi: int = 150, sheets: list[str | None] | None = None) -> list[BenchFigure]:
+    """``n`` charts of each :data:`crafteditor.synthetic.GALLERY_STYLES` style, once per
+    matplotlib style sheet in ``sheets``."""
     from crafteditor.synthetic import GALLERY_STYLES, gallery_chart
 
     figs = []
-    for style in GALLERY_STYLES:
-        for i in range(n):
-            png, truth = gallery_chart(style, i, dpi)
-            figs.append(BenchFigure(f"gallery-{style}-{i + 1}", "chart", png, truth))
+    for sheet in sheets or [None]:
+        for style in GALLERY_STYLES:
+            for i in range(n):
+                with _drawn_under(sheet):
+                    png, truth = gallery_chart(style, i, dpi)
+                figs.append(BenchFigure(f"gallery-{style}-{i + 1}" + (f"-{sheet}" if sheet else ""), "chart", png, truth))
     return figs
 
 

@@ -97,25 +97,33 @@ def bench(
     jpeg: int = typer.Option(0, "--jpeg", help="Give both systems the figures as JPEGs of this quality "
                              "(1-95; 0: PNG)"),
     json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the rows as JSON"),
+    sheet: Optional[str] = typer.Option(None, "--sheet", help="matplotlib style sheets to draw the generated "
+                                        "charts under, comma-separated (e.g. ggplot,seaborn-v0_8-darkgrid,bmh,classic)"),
 ) -> None:
     """CraftEditor vs vtracer alone on the same figures: seconds, SSIM, elements, text kept as text.
 
-    Example: crafteditor bench -n 6 --examples examples/   (--jpeg 75: the same figures as JPEGs)
+    Example: crafteditor bench -n 6 --examples examples/   (--jpeg 75: the same figures as JPEGs;
+    --kind gallery --sheet ggplot,bmh: matplotlib's chart styles drawn in other style sheets)
     """
     from dataclasses import asdict
 
     from crafteditor.batch import expand_inputs
     from crafteditor.bench import (as_jpeg, example_figures, file_figures, format_rows, gallery_figures,
-                                   generated_figures, run_bench)
+                                   generated_figures, run_bench, style_sheets)
 
+    try:
+        sheets = style_sheets(sheet)
+    except ValueError as e:
+        raise typer.BadParameter(str(e), param_hint="--sheet") from None
     if files:
         figs = file_figures(expand_inputs(files))
     else:
         if kind == "gallery":
-            figs = gallery_figures(n, dpi) if n > 0 else []
+            figs = gallery_figures(n, dpi, sheets) if n > 0 else []
         else:
             kinds = ("diagram", "chart") if kind == "both" else (kind,)
-            figs = generated_figures(n, dpi, kinds, tuple(h.strip() for h in heads.split(",") if h.strip())) if n > 0 else []
+            figs = generated_figures(n, dpi, kinds, tuple(h.strip() for h in heads.split(",") if h.strip()),
+                                     sheets) if n > 0 else []
     if examples is not None:
         figs += example_figures(examples, dpi)
     if jpeg:

@@ -39,3 +39,14 @@ def test_convert_writes_svg_and_manifest(tmp_path, capsys):
     assert "data-crafter-kind=\"node\"" in svg
     rec = json.loads((tmp_path / "o" / "manifest.jsonl").read_text())
     assert rec["status"] == "ok" and rec["metrics"]["components"] == {"node": 1} and rec["metrics"]["ssim"] > 0.9
+
+
+def test_bench_draws_generated_charts_under_style_sheets(capsys):
+    """`crafteditor bench --kind chart --sheet ggplot` scores charts drawn in another matplotlib
+    style sheet; an unknown sheet is a one-line error that lists the known ones."""
+    code = main(["bench", "-n", "1", "--kind", "chart", "--sheet", "ggplot", "--per-figure"])
+    out = capsys.readouterr().out
+    assert code == 0 and "chart-1-scatter-ggplot" in out and "chart_values=1.00" in out
+    code = main(["bench", "-n", "1", "--kind", "chart", "--sheet", "gplot"])
+    err = capsys.readouterr().err
+    assert code != 0 and "unknown matplotlib style sheet 'gplot'" in err and "ggplot" in err
