@@ -1601,11 +1601,7 @@ def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot,
         lw = _line_width(comp)
         if lw > 12:
             continue  # an area, not a line: opening it with a 2.2·lw disc took seconds
-        k = int(round(2.2 * lw + 2)) | 1
-        padded = np.pad(comp, k).astype(np.uint8)
-        opened = cv2.morphologyEx(padded, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-        nb, blab, bstats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
-        blobs = [bstats[j] for j in range(1, nb) if bstats[j][4] >= 0.5 * k * k]
+        k, nb, blab, bstats, blobs = _marker_blobs(comp, lw)
         has_line = True
         widths.append(lw)
         if len(blobs) >= 2:
@@ -1649,6 +1645,31 @@ def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot,
     return Series(color=color, kind=kind, points=[(_x_of(xaxis, px), yaxis.value(py)) for px, py in pts_px],
                   marker_areas=marker_areas, line_width=float(np.median(widths)) if widths else None,
                   shape=shape)
+
+
+def _marker_blobs(comp: np.ndarray, lw: float):
+    """The markers on a line: what survives an opening with a disc wider than the line.
+
+    A disc 2.2 line widths across keeps a bend or a crossing from passing for a marker; a
+    triangle on a thick line is narrower than that (bmh's 2 pt lines: a 12 px triangle's
+    inscribed circle is 7 px, the disc 11), so when it leaves none, narrower discs are tried,
+    and taken where they leave three or more blobs of one size (markers repeat; bends differ).
+    Returns (disc, label count, labels, stats, blobs)."""
+    for i, mult in enumerate((2.2, 1.8, 1.5)):
+        k = int(round(mult * lw + 2)) | 1
+        padded = np.pad(comp, k).astype(np.uint8)
+        opened = cv2.morphologyEx(padded, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+        nb, blab, bstats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
+        blobs = [bstats[j] for j in range(1, nb) if bstats[j][4] >= 0.5 * k * k]
+        if i == 0:
+            first = (k, nb, blab, bstats, blobs)
+            if blobs:
+                return first
+            continue
+        areas = [int(b[4]) for b in blobs]
+        if len(blobs) >= 3 and max(areas) <= 2 * min(areas):
+            return k, nb, blab, bstats, blobs
+    return first
 
 
 def _hidden_ends(m: np.ndarray, centres: list[tuple[float, float]]) -> list[tuple[float, float]]:

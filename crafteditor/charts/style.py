@@ -46,6 +46,8 @@ class ChartStyle:
     value_labels: tuple[float, float] | None = None  # labels over the bars: (dy from the top to their centre, font) px
     title_offset: float | None = None  # title's baseline + descent to the plot top
     title_pads: dict[str, float] | None = None  # per axis ("x", "y"): tick labels to the axis title
+    label_color: str | None = None  # tick labels' colour, where not black (ggplot's grey)
+    axis_title_color: str | None = None
     view_fill: str | None = None  # the plot's tinted panel (ggplot, seaborn's darkgrid, bmh)
     domain: bool | None = None  # False: no axis lines (the panel's edge is the axis)
     ticks: bool | None = None  # False: no tick marks (seaborn's darkgrid)
@@ -75,6 +77,10 @@ class ChartStyle:
             axis["gridWidth"] = _r(self.grid_width * s)
         if (self.grid or self.other_grid) and self.grid_dash:
             axis["gridDash"] = [_r(v * s) for v in self.grid_dash]
+        if self.label_color:
+            axis["labelColor"] = self.label_color
+        if self.axis_title_color:
+            axis["titleColor"] = self.axis_title_color
         if self.domain is False:
             axis["domain"] = False
         if self.ticks is False:
@@ -107,8 +113,10 @@ class ChartStyle:
             ch = enc.get(name)
             if not values or not isinstance(ch, dict) or (ch.get("scale") or {}).get("type") == "log":
                 continue
-            ch["axis"] = {**(ch.get("axis") or {}), "values": values}
             dom = (ch.get("scale") or {}).get("domain")
+            if isinstance(dom, list) and len(dom) == 2:
+                values = _complete_ticks(values, (float(min(dom)), float(max(dom))))
+            ch["axis"] = {**(ch.get("axis") or {}), "values": values}
             if isinstance(dom, list) and len(dom) == 2:
                 # an end a hair off a labelled tick (the axis fit's error) is that tick: it is drawn
                 span = abs(dom[1] - dom[0]) or 1.0
@@ -170,6 +178,29 @@ class ChartStyle:
                                "legendY": _r(ty * s - plot[1] * s - (row / 2 - ct.legend_row_gap / 2))}
 
 
+def _complete_ticks(values: list[float], domain: tuple[float, float]) -> list[float]:
+    """Tick values read off the labels, with the labels OCR missed put back: matplotlib labels
+    every step of an even progression across the axis, so a step absent inside it, or one more
+    at an end within the axis range, is a tick whose label was not read (a lone '0' read at
+    0.849 confidence, under the 0.85 a lone glyph needs)."""
+    if len(values) < 3:
+        return values
+    steps = np.diff(values)
+    step = float(steps.min())
+    if step <= 0 or not np.allclose(steps / step, np.round(steps / step), atol=0.02) or (steps / step).max() > 3:
+        return values
+    lo, hi = domain
+    tol = 0.005 * (hi - lo)
+    first, last = values[0], values[-1]
+    while first - step >= lo - tol:
+        first -= step
+    while last + step <= hi + tol:
+        last += step
+    n = int(round((last - first) / step))
+    digits = max(0, -int(math.floor(math.log10(step))) + 2)
+    return [round(first + i * step, digits) + 0.0 for i in range(n + 1)]
+
+
 def _r(v: float) -> float:
     return round(float(v), 2)
 
@@ -187,9 +218,11 @@ def measure_style(rgb: np.ndarray, paints: Paints, runs: list[Any], ticks: dict[
     tick_runs = [runs[k] for k in ticks["y"] + ticks["x"]]
     if tick_runs:
         st.tick_font = float(np.median([r.font_px for r in tick_runs]))
+        st.label_color = _text_color(tick_runs)
     axis_titles = [runs[k] for k in (titles.get("x"), titles.get("y")) if k is not None]
     if axis_titles:
         st.axis_title_font = float(np.median([r.font_px for r in axis_titles]))
+        st.axis_title_color = _text_color(axis_titles)
     if titles.get("title") is not None:
         t = runs[titles["title"]]
         st.title_font, st.title_bold = float(t.font_px), bool(t.bold)
@@ -208,6 +241,15 @@ def measure_style(rgb: np.ndarray, paints: Paints, runs: list[Any], ticks: dict[
     _measure_axis(rgb, paints, runs, ticks["y"], plot, st)
     _measure_title_places(runs, ticks, titles, plot, st)
     return st
+
+
+def _text_color(runs: list[Any]) -> str | None:
+    """The runs' usual colour, where it is not (near) black, which the chart theme draws anyway."""
+    cols = np.array([r.color for r in runs if getattr(r, "color", None) is not None], np.float32)
+    if cols.size == 0:
+        return None
+    c = np.median(cols, axis=0)
+    return None if float(c.max()) < 50 else to_hex(c)
 
 
 def _measure_title_places(runs, ticks: dict[str, list[int]], titles: dict[str, int | None], plot,

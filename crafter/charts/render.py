@@ -877,7 +877,7 @@ class _Painter:
         self._ticks(ax, pfx, lambda t, ln: f"M{_f(cx + t.pos)},{_f(y0)}v{_f(ln)}")
         fs = ct.tick_font_size
         if ax.labels:
-            svg.open(self.ids.make(pfx, "axis-x-labels"), font_size=_f(fs), fill=ct.text_color)
+            svg.open(self.ids.make(pfx, "axis-x-labels"), font_size=_f(fs), fill=ct.label_color or ct.text_color)
             ly = y0 + ct.tick_size + ct.tick_pad
             for t in ax.scale.ticks:
                 if t.minor or not t.label:
@@ -895,7 +895,7 @@ class _Painter:
         if ax.title:
             ty = y0 + ct.tick_size + ct.tick_pad + _label_height(ax, ct) + ax.title_pad + ct.label_font_size * ASCENT
             svg.text(cx + L.pw / 2, ty, ax.title, size=ct.label_font_size, anchor="middle",
-                     id_=self.ids.make(pfx, "axis-x-title"), fill=ct.text_color)
+                     id_=self.ids.make(pfx, "axis-x-title"), fill=ct.axis_title_color or ct.text_color)
         svg.close()
 
     def _y_axis(self, ax: _AxisLayout, cx: float, cy: float, pfx: str | None) -> None:
@@ -908,7 +908,7 @@ class _Painter:
         fs = ct.tick_font_size
         label_w = 0.0
         if ax.labels:
-            svg.open(self.ids.make(pfx, "axis-y-labels"), font_size=_f(fs), fill=ct.text_color)
+            svg.open(self.ids.make(pfx, "axis-y-labels"), font_size=_f(fs), fill=ct.label_color or ct.text_color)
             lx = cx - ct.tick_size - ct.tick_pad
             for t in ax.scale.ticks:
                 if t.minor or not t.label:
@@ -920,7 +920,7 @@ class _Painter:
             tx = cx - ct.tick_size - ct.tick_pad - label_w - ax.title_pad - ct.label_font_size * DESCENT
             ty = cy + L.ph / 2
             svg.text(tx, ty, ax.title, size=ct.label_font_size, anchor="middle", rotate=-90,
-                     id_=self.ids.make(pfx, "axis-y-title"), fill=ct.text_color)
+                     id_=self.ids.make(pfx, "axis-y-title"), fill=ct.axis_title_color or ct.text_color)
         svg.close()
 
     # -- legends -----------------------------------------------------------------------

@@ -68,6 +68,8 @@ class ChartTheme:
     view_fill: str | None = None  # the plot's background (ggplot and seaborn's grey panel)
     domain: bool = True  # the axis lines (ggplot draws none: the panel's edge is the axis)
     ticks: bool = True  # the tick marks
+    label_color: str | None = None  # tick labels (None: text_color; ggplot's are grey)
+    axis_title_color: str | None = None  # axis titles (None: text_color)
 
     def scaled(self, **changes: float) -> "ChartTheme":
         return replace(self, **changes)
@@ -127,10 +129,12 @@ _CONFIG_FIELDS: dict[tuple[str, str], str] = {
     ("view", "fill"): "view_fill",
     ("axis", "domain"): "domain",
     ("axis", "ticks"): "ticks",
+    ("axis", "labelColor"): "label_color",
+    ("axis", "titleColor"): "axis_title_color",
 }
 
 
-_COLOR_FIELDS = ("axis_color", "grid_color")
+_COLOR_FIELDS = ("axis_color", "grid_color", "label_color", "axis_title_color")
 
 
 def configured_theme(ct: ChartTheme, config: dict | None, chart_id: str | None = None) -> ChartTheme:

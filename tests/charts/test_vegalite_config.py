@@ -163,6 +163,7 @@ INJECTION = '"/><script>alert(1)</script><g a="'
     ({"config": {"axis": {"gridColor": INJECTION}}}, "config.axis.gridColor"),
     ({"config": {"axis": {"domainColor": INJECTION}}}, "config.axis.domainColor"),
     ({"config": {"view": {"fill": INJECTION}}}, "config.view.fill"),
+    ({"config": {"axis": {"labelColor": INJECTION}}}, "config.axis.labelColor"),
     ({"mark": {"type": "point", "color": INJECTION}}, "mark.color"),
     ({"mark": {"type": "point", "stroke": INJECTION}}, "mark.stroke"),
     ({"color": {"scale": {"range": ["#000000", INJECTION]}}}, r"encoding.color.scale.range\[1\]"),
@@ -179,3 +180,12 @@ def test_css_colours_in_every_form_are_accepted():
     for c in ("#1F77B4", "#abc", "steelblue", "rgb(31, 119, 180)", "rgba(0,0,0,0.5)", "transparent"):
         svg = chart_svg(_chart(mark={"type": "point", "color": c}, config={"view": {"fill": c}}))
         assert "<script" not in svg
+
+
+def test_config_label_and_title_colours():
+    """ggplot's grey tick labels and axis titles: config.axis.labelColor and titleColor."""
+    els = _by_id(chart_svg(_chart(config={"axis": {"labelColor": "#555555", "titleColor": "#666666"}})))
+    assert els["c-axis-y-labels"].get("fill") == "#555555" and els["c-axis-x-labels"].get("fill") == "#555555"
+    assert els["c-axis-x-title"].get("fill") == "#666666"
+    plain = _by_id(chart_svg(_chart()))
+    assert plain["c-axis-y-labels"].get("fill") == plain["c-title"].get("fill")  # the theme's text colour

@@ -83,3 +83,16 @@ def test_axis_stroke_is_the_drawn_paint_and_width(bar):
     axis = bar.figure.of_kind("chart")[0].spec["config"]["axis"]
     assert axis["domainColor"] == "#000000"
     assert axis["domainWidth"] == pytest.approx(0.8 * 96 / 72, abs=0.08)
+
+
+def test_tick_labels_ocr_missed_are_put_back_in_their_progression():
+    """matplotlib labels every step of an even progression across the axis: a label not read
+    (a lone '0' just under the confidence a lone glyph needs) is put back; an uneven set is
+    left as read."""
+    from crafteditor.charts.style import _complete_ticks
+
+    assert _complete_ticks([1.0, 2.0, 3.0, 4.0, 5.0], (0.0224, 5.63)) == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]
+    assert _complete_ticks([0.0, 0.2, 0.6, 0.8], (0.0, 0.87)) == [0.0, 0.2, 0.4, 0.6, 0.8]
+    assert _complete_ticks([20.0, 40.0, 60.0], (0.0, 70.0)) == [0.0, 20.0, 40.0, 60.0]
+    assert _complete_ticks([1.0, 2.0, 5.0, 10.0], (0.5, 11.0)) == [1.0, 2.0, 5.0, 10.0]  # not a progression
+    assert _complete_ticks([0.0, 20.0, 40.0, 60.0, 80.0, 100.0], (0.0, 114.75))[-1] == 100.0  # 120 is off the axis

@@ -408,6 +408,10 @@ def test_matplotlib_tinted_panel_charts_are_read(sheet, style, seed):
         assert "gridDash" not in config["axis"]
     if sheet == "seaborn-v0_8-darkgrid":
         assert config["axis"]["ticks"] is False
+    if sheet == "ggplot":
+        assert config["axis"]["labelColor"] == "#555555"  # its grey tick labels
+    else:
+        assert "labelColor" not in config["axis"]  # black, the theme's own
     band = "y" if style == "hbar" else "x"
     if spec["encoding"][band]["type"] == "nominal":  # gridlines at the categories too
         assert spec["encoding"][band]["axis"]["grid"] is True
