@@ -1122,16 +1122,52 @@ def _drop_outlines(masks: list[tuple[int, np.ndarray, tuple[int, int, int]]]
     crops = [m[box] for _, m, _ in masks]
     near = [cv2.dilate(c.astype(np.uint8), np.ones((7, 7), np.uint8)).astype(bool) for c in crops]
     sizes = [int(c.sum()) for c in crops]
-    keep = []
-    for i, entry in enumerate(masks):
+    dropped: dict[int, list[int]] = {}
+    for i in range(len(masks)):
         others = np.logical_or.reduce([near[j] for j in range(len(masks)) if j != i])
         n = sizes[i]
-        # an outline lies along its mark: nearly all of it within 3 px of the mark's own paint,
-        # and it is the smaller of the two (a bar's fill beside its outline is not an outline)
-        if n and (crops[i] & others).sum() >= 0.8 * n and any(sizes[j] > n for j in range(len(masks)) if j != i):
+        # an outline lies along its mark: nearly all of it within 3 px of the mark's own paint;
+        # and it is the one outside: the mark's fill is enclosed by it (a scatter's blue discs
+        # in black rings, the rings the larger of the two), or, where neither encloses the
+        # other, the smaller (a bar's fill beside its outline is not an outline)
+        if n and (crops[i] & others).sum() >= 0.8 * n:
+            inside = [j for j in range(len(masks)) if j != i and sizes[j] and _outlines(crops[i], crops[j])]
+            if inside:
+                dropped[i] = inside
+    keep = []
+    for j, (p, m, color) in enumerate(masks):
+        if j in dropped:
             continue
-        keep.append(entry)
+        rings = [i for i, inside in dropped.items() if j in inside]
+        if rings:
+            # a marker's outline is part of its shape: a black-edged diamond is a diamond, and
+            # the line through it runs on unbroken (a bar keeps its fill's edges)
+            n, lab, stats, _ = cv2.connectedComponentsWithStats(crops[j].astype(np.uint8), connectivity=8)
+            small = np.isin(lab, [k for k in range(1, n) if max(stats[k][2], stats[k][3]) <= 60])
+            if small.any():
+                around = cv2.dilate(small.astype(np.uint8), np.ones((7, 7), np.uint8)).astype(bool)
+                m = m.copy()
+                for i in rings:
+                    m[box] |= crops[i] & around
+        keep.append((p, m, color))
     return keep
+
+
+def _enclosed(a: np.ndarray, b: np.ndarray) -> float:
+    """The share of ``a``'s pixels not touching what lies outside ``a`` and ``b`` together (the
+    anti-aliased seam between them closed first)."""
+    union = cv2.morphologyEx((a | b).astype(np.uint8), cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    outside = cv2.dilate(1 - union, np.ones((3, 3), np.uint8)).astype(bool)
+    n = int(a.sum())
+    return 1.0 - float((a & outside).sum()) / n if n else 0.0
+
+
+def _outlines(a: np.ndarray, b: np.ndarray) -> bool:
+    """Paint ``a`` is drawn round mark ``b`` (it lies along it: see :func:`_drop_outlines`)."""
+    ea, eb = _enclosed(a, b), _enclosed(b, a)
+    if abs(ea - eb) > 0.2:
+        return eb > ea
+    return int(b.sum()) > int(a.sum())
 
 
 def _mark_paints(paints: Paints, region: np.ndarray, lossy: bool) -> tuple[np.ndarray, int, list[int]]:
@@ -1586,6 +1622,7 @@ def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot,
     widths: list[float] = []
     single: list[tuple[tuple[float, float], float]] = []  # components with one marker-sized blob
     shapes: list[str] = []  # each marker's shape (Vega-Lite's names)
+    opened_areas: list[float] = []  # the markers found on lines by the opening
     has_line = False
     for i, s in comps:
         x, y, w, h, area = s
@@ -1611,6 +1648,7 @@ def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot,
                     continue
                 centres.append((x + bx - k + bw / 2, y + by - k + bh / 2))
                 marker_areas.append(float(barea))
+                opened_areas.append(float(barea))
                 shapes.append(_marker_shape(blab[by:by + bh, bx:bx + bw] == j))
             continue
         if len(blobs) == 1:
@@ -1630,7 +1668,9 @@ def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot,
     if centres and single:
         # a dashed line with markers: each marker touches its dashes (SGD's squares on '--s'
         # had lost six of eleven points), taken where sized like the series' lone markers
-        typical = float(np.median(marker_areas))
+        # (sized as the opening leaves them, where a line's markers were found that way: a lone
+        # fragment at the plot's edge had halved the typical size and lost three diamonds)
+        typical = float(np.median(opened_areas or marker_areas))
         for c, a in single:
             if 0.5 * typical <= a <= 2.0 * typical:
                 centres.append(c)
