@@ -395,6 +395,7 @@ def _read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,
     yaxis = _fit_axis([_y_tick(runs[k]) for k in yt])
     if yaxis is None:
         return None
+    yaxis = _snap_to_ticks(yaxis, paints, [runs[k] for k in yt], ax, font)
     _split_tick_labels(runs, used, ay, ax, right, font)
     # x ticks: below the x axis
     below = [k for k, r in enumerate(runs) if k not in used and r.angle == 0 and ay - 2 <= r.y <= ay + 3 * font
@@ -921,6 +922,51 @@ def _fit_axis(ticks: list[tuple[float, str]]) -> Axis | None:
     return min(cands, key=lambda c: c[0])[1]
 
 
+def _snap_to_ticks(axis: Axis, paints: Paints, labels: list[TextRun], ax: float, font: float) -> Axis:
+    """The y axis refitted on its tick marks (or gridlines), where each label has one near it.
+
+    A label's ink centre is only near its tick: matplotlib's classic style sets them 3.5 px
+    above (12 pt digits, 'center_baseline'), which put a chart's top point 2.4 % of the axis
+    low. The tick is a thin stroke running from the axis line, inward or outward."""
+    if axis.log or len(labels) < 3:
+        return axis
+    ink = paints.labels != paints.background
+    H, W = ink.shape
+    xa = int(round(ax))
+    reach = max(3, int(round(0.5 * font)))
+    found = []
+    for r in labels:
+        v = parse_number(r.text)
+        if v is None:
+            continue
+        p = axis.pixel(v)
+        r0, r1 = max(0, int(p - reach)), min(H, int(p + reach) + 1)
+        best = None
+        for c0, c1 in ((max(int(r.right) + 1, xa - 9), xa - 1), (xa + 2, min(W, xa + 10))):
+            if c1 - c0 < 3 or r1 - r0 < 3:
+                continue
+            full = ink[r0:r1, c0:c1].mean(axis=1) >= 0.8
+            rows = np.flatnonzero(full)
+            for band in np.split(rows, np.flatnonzero(np.diff(rows) > 1) + 1) if rows.size else []:
+                if len(band) > 4 or band[0] == 0 or band[-1] == r1 - r0 - 1:
+                    continue  # no thin stroke (a bar's edge), or cut by the window
+                centre = r0 + float(band.mean()) + 0.5
+                if best is None or abs(centre - p) < abs(best - p):
+                    best = centre
+        if best is not None:
+            found.append((best, r.text))
+    if len(found) < max(3, len(labels) - 1):
+        return axis
+    snapped = _fit_axis(found)
+    if snapped is None or snapped.log:
+        return axis
+    lin = _robust_fit([p for p, _ in found], [parse_number(t) for _, t in found])
+    # ticks sit exactly on their values; a fit that does not, or moves the scale much, is not them
+    if lin is None or lin[2] > 0.004 or abs(snapped.b - axis.b) > 0.05 * abs(axis.b):
+        return axis
+    return replace(axis, a=snapped.a, b=snapped.b)
+
+
 def _robust_fit(px: list[float], vals: list[float]) -> tuple[float, float, float] | None:
     """(a, b, relative residual) of vals ≈ a + b·px, dropping one bad reading if that helps."""
     x = np.asarray(px, float)
@@ -1041,9 +1087,16 @@ def _read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis,
             # the line where its band is drawn over it: its colour under the band's tint
             m |= _under_band(rgb, labels, inner, paints.colors[p], bands[p])
         if legend_box is not None:
+            # cleared a margin past the frame, which the legend's bars are bridged across; what
+            # the margin took beside the frame (a bar ending at it) is given back
             lx0, ly0, lx1, ly1 = legend_box
-            m[max(0, ly0):ly1, max(0, lx0):lx1] = False
-            m = _under_legend(m, (max(0, lx0), max(0, ly0), lx1, ly1), inner)
+            wide = (max(0, lx0 - int(0.8 * font)), max(0, ly0 - int(0.6 * font)), lx1 + int(0.8 * font),
+                    ly1 + int(0.6 * font))
+            beside = m.copy()
+            beside[max(0, ly0):ly1, max(0, lx0):lx1] = False
+            m[wide[1]:wide[3], wide[0]:wide[2]] = False
+            m = _under_legend(m, wide, inner)
+            m[wide[1]:wide[3], wide[0]:wide[2]] |= beside[wide[1]:wide[3], wide[0]:wide[2]]
         # mended across the gridlines first: a tall bar cut by dashed ones (bmh) is no bundle
         # of long thin strokes for _drop_rules to take
         m = _drop_rules(_bridge_rules(_drop_inner_ticks(m, inner), rules), inner)
@@ -1245,10 +1298,49 @@ def _find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: 
                 legend_runs.append(k)
                 break
     if legend_box is not None:
-        # the legend's frame: grow to the enclosing light rectangle, up to a font size
-        lx0, ly0, lx1, ly1 = legend_box
-        legend_box = (lx0 - int(0.8 * font), ly0 - int(0.6 * font), lx1 + int(0.8 * font), ly1 + int(0.6 * font))
+        legend_box = _legend_frame(paints, legend_box, font, rgb)
     return Legend(legend_names, legend_at, legend_runs, legend_box, legend_title)
+
+
+def _legend_frame(paints: Paints, box: tuple[int, int, int, int], font: float,
+                  rgb: np.ndarray | None = None) -> tuple[int, int, int, int]:
+    """The legend's box grown from its swatches and labels out to its frame: each side moves out
+    over the legend's face (page) and stops on the first line that is not (the frame's stroke,
+    or a mark the legend does not cover), at most 0.8 (sides) and 0.6 (top, bottom) font sizes.
+    A fixed margin had reached past the frame and cut short the bar ending beside it."""
+    # the face: page, or near white (a half-transparent face over a bar the legend hides)
+    lum = paints.colors.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
+    page = (paints.labels == paints.background) | ((paints.labels >= 0) & (lum[np.maximum(paints.labels, 0)] >= 205))
+    if rgb is not None:
+        page |= (paints.labels < 0) & (rgb.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32) >= 205)
+    H, W = page.shape
+    x0, y0, x1, y1 = (max(0, box[0]), max(0, box[1]), min(W, box[2]), min(H, box[3]))
+    if x1 <= x0 or y1 <= y0:
+        return box
+    side, top = int(0.8 * font), int(0.6 * font)
+
+    def grow(lines: np.ndarray, edge: int, step: int, limit: int) -> int:
+        """``lines``: page per line (column or row) across the box; from line ``edge`` out."""
+        for _ in range(limit):
+            nxt = edge + step
+            if not 0 <= nxt < len(lines) or lines[nxt] >= 0.9:
+                if not 0 <= nxt < len(lines):
+                    return edge
+                edge = nxt  # the legend's face
+                continue
+            if lines[nxt] > 0.1:
+                return edge  # a mark ending beside the legend: no part of it
+            # the frame: its stroke, all of its width, is the legend's
+            start = nxt
+            while 0 <= nxt < len(lines) and lines[nxt] <= 0.1 and abs(nxt - start) < 4:
+                edge, nxt = nxt, nxt + step
+            return edge
+        return edge
+
+    cols, rows = page[y0:y1].mean(axis=0), page[:, x0:x1].mean(axis=1)
+    nx0, nx1 = grow(cols, x0, -1, side), grow(cols, x1 - 1, 1, side) + 1
+    ny0, ny1 = grow(rows, y0, -1, top), grow(rows, y1 - 1, 1, top) + 1
+    return (nx0, ny0, nx1, ny1)
 
 
 def _is_mark_paint(rgb, lossy: bool = False) -> bool:

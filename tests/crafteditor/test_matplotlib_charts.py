@@ -348,25 +348,29 @@ def test_shaded_bands_are_each_lines_errorband():
 
 def _classic(style: str, seed: int):
     from crafteditor.scoring import score_chart
-    from crafteditor.synthetic import gallery_chart
+    from crafteditor.synthetic import gallery_chart, random_chart
 
     with plt.style.context("classic"):
-        png, truth = gallery_chart(style, seed)
+        png, truth = random_chart(seed) if style == "random" else gallery_chart(style, seed)
     conv = convert(png)
     return conv, score_chart(conv.figure, truth)
 
 
-@pytest.mark.parametrize("style,seed", [("errorbars", 0), ("value_labels", 1), ("grouped", 1)])
+@pytest.mark.parametrize("style,seed", [("errorbars", 0), ("value_labels", 1), ("grouped", 1),
+                                        ("grid_markers", 0), ("random", 2)])
 def test_matplotlib_classic_style_charts_are_read(style, seed):
     """matplotlib's classic style sets tick labels close to the axis (the column of y labels
     had been read as one rotated line, '8..2...68', and the axis fitted as a log scale), draws
     bars with black outlines and ticks inward on all four sides (read as a black series of
-    bars), and its category labels a word's gap apart ('Mamba ResNet' was one category)."""
+    bars), and its category labels a word's gap apart ('Mamba ResNet' was one category). Its
+    markers have black edges: a scatter's discs had been dropped for their (larger) rings, and
+    diamonds cut out of their line; its tick labels sit 3.5 px above their ticks (the axis is
+    fitted on the ticks)."""
     conv, score = _classic(style, seed)
     assert score["within_2pct"] == 1.0
     spec = conv.figure.of_kind("chart")[0].spec
     series = {r.get("series") for r in spec["data"]["values"]}
-    assert len(series) == (2 if style == "grouped" else 1)  # no black outline series
+    assert len(series) == (2 if style in ("grouped", "grid_markers") else 1)  # no black outline series
 
 
 def _sheet(sheet: str, style: str, seed: int):
@@ -416,3 +420,14 @@ def test_matplotlib_tinted_panel_charts_are_read(sheet, style, seed):
     if spec["encoding"][band]["type"] == "nominal":  # gridlines at the categories too
         assert spec["encoding"][band]["axis"]["grid"] is True
     assert conv.report["ssim"] >= 0.85
+
+
+def test_a_bar_ending_beside_the_legend_keeps_its_length():
+    """The legend's box is its frame, not a margin past it: BERT's bar ending just left of the
+    legend had been cut to the margin's edge (64.2 read as 61.9)."""
+    from crafteditor.scoring import score_chart
+    from crafteditor.synthetic import gallery_chart
+
+    png, truth = gallery_chart("hgrouped", 1)
+    conv = convert(png)
+    assert score_chart(conv.figure, truth)["within_2pct"] == 1.0
