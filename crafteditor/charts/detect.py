@@ -231,6 +231,39 @@ def _find_panels(paints: Paints) -> list[Panel]:
     return out
 
 
+def _grid_frames(hlines, vlines, H: int, W: int, page: np.ndarray) -> list[Panel]:
+    """Plots framed by their gridlines alone: two or more horizontal lines with the same ends
+    and two or more vertical ones with the same ends, crossing each other. Their ends are the
+    plot's edges (a plot with axis lines has them there too; it is found by its axes first)."""
+
+    def groups(lines, a: int, b: int) -> list[list[tuple[int, int, int, int]]]:
+        out: list[list[tuple[int, int, int, int]]] = []
+        for ln in sorted(lines, key=lambda v: (v[a], v[b])):
+            g = next((g for g in out if abs(g[0][a] - ln[a]) <= 3 and abs(g[0][b] - ln[b]) <= 3), None)
+            if g is None:
+                out.append([ln])
+            else:
+                g.append(ln)
+        return [g for g in out if len(g) >= 2]
+
+    frames = []
+    for hg in groups([h for h in hlines if h[3] - h[1] <= 4], 0, 2):
+        x0, x1 = int(np.median([h[0] for h in hg])), int(np.median([h[2] for h in hg]))
+        for vg in groups([v for v in vlines if v[2] - v[0] <= 4], 1, 3):
+            y0, y1 = int(np.median([v[1] for v in vg])), int(np.median([v[3] for v in vg]))
+            if x1 - x0 < 0.25 * W or y1 - y0 < 0.2 * H:
+                continue
+            if all(x0 - 3 <= v[0] <= x1 + 3 for v in vg) and all(y0 - 3 <= h[1] <= y1 + 3 for h in hg):
+                frames.append(Panel(x0, y0, x1, y1, page.copy()))
+    # the largest first; one per plot
+    frames.sort(key=lambda f: -(f.x1 - f.x0) * (f.y1 - f.y0))
+    out: list[Panel] = []
+    for f in frames:
+        if not any(_on_panel((f.x0, f.y0, f.x1, f.y1), g) for g in out):
+            out.append(f)
+    return out
+
+
 def _run_around(idx: np.ndarray, centre: int) -> np.ndarray | None:
     """The run of consecutive indices holding ``centre``."""
     if idx.size == 0:
@@ -270,6 +303,10 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
     H, W = ink.shape
     hlines = _long_lines(ink, True, max(40, int(0.12 * W)))
     vlines = _long_lines(ink, False, max(30, int(0.12 * H)))
+    # gridlines without axis lines (fivethirtyeight, a despined seaborn whitegrid): their ends
+    # frame the plot
+    frames = [f for f in _grid_frames(hlines, vlines, H, W, paints.background_rgb)
+              if not any(_on_panel((f.x0, f.y0, f.x1, f.y1), pn) for pn in panels)]
     results: list[ChartResult] = []
     used_runs: set[int] = set()
     # x axis candidates: lowest first; pair each with a vertical line meeting its left end
@@ -294,25 +331,29 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
             ax, top, right = float(hx0), None, float(hx1)
         if any(r.plot[0] - 2 <= ax <= r.plot[2] + 2 and r.plot[1] - 2 <= ay <= r.plot[3] + 2 for r in results):
             continue  # the top spine of a chart already read
-        if any(pn.x0 + 8 < ax < pn.x1 - 8 and pn.y0 + 8 < ay < pn.y1 - 8 for pn in panels):
-            continue  # strokes on a panel are its marks (a flat series line over a legend's edge)
+        if any(pn.x0 - 3 <= ax < pn.x1 - 8 and pn.y0 + 8 < ay < pn.y1 - 8 for pn in panels + frames):
+            continue  # strokes on a panel are its marks or its gridlines (a flat series line over a legend's edge)
         res = _read_chart(rgb, paints, runs, used_runs, ax, ay, right, top, config, original)
         if res is None and vert:
             res = _read_horizontal(rgb, paints, runs, used_runs, ax, ay, right, top, config, original)
         if res is not None:
             results.append(res)
             used_runs.update(res.run_indices)
-    # a panel with no axis lines (ggplot, seaborn): its edges are the axes
-    for pn in panels:
+    # a panel with no axis lines (ggplot, seaborn), or a grid without them: its edges are the axes
+    framed: dict[int, Panel] = {}  # results read at a panel's or grid's edges
+    for pn in panels + frames:
         if any(_on_panel(r.plot, pn) for r in results):
             continue
         args = (rgb, paints, runs, used_runs, float(pn.x0), float(pn.y1), float(pn.x1), float(pn.y0), config, original)
         res = _read_chart(*args) or _read_horizontal(*args)
         if res is not None:
+            framed[len(results)] = pn
             results.append(res)
             used_runs.update(res.run_indices)
-    for res in results:
-        pn = next((pn for pn in panels if _on_panel(res.plot, pn)), None)
+    for i, res in enumerate(results):
+        # the look of a tinted panel, however the chart was found (bmh's has a frame); a grid's,
+        # only where no axes were found (a chart with axes keeps what was measured along them)
+        pn = next((pn for pn in panels if _on_panel(res.plot, pn)), None) or framed.get(i)
         if pn is not None and res.style is not None:
             measure_panel(res.style, image.rgb, page_paints.background_rgb, pn.color, (pn.x0, pn.y0, pn.x1, pn.y1),
                           runs, res.run_indices, _is_horizontal(res.spec))

@@ -381,7 +381,8 @@ def measure_panel(st: ChartStyle, rgb: np.ndarray, page: np.ndarray, panel_rgb: 
     with the tint made page, :func:`crafteditor.charts.detect._unpanel`)."""
     x0, y0, x1, y1 = plot
     H, W = rgb.shape[:2]
-    st.view_fill = to_hex(panel_rgb)
+    if float(np.abs(panel_rgb.astype(np.float32) - page.astype(np.float32)).max()) > 3:
+        st.view_fill = to_hex(panel_rgb)  # (a grid on the page itself has none)
     font = float(np.median([runs[k].font_px for k in run_indices])) if run_indices else 16.0
     left = [runs[k] for k in run_indices if runs[k].angle == 0 and runs[k].right <= x0 + 2
             and y0 - 2 <= runs[k].cy <= y1 + 2]

@@ -431,3 +431,39 @@ def test_a_bar_ending_beside_the_legend_keeps_its_length():
     png, truth = gallery_chart("hgrouped", 1)
     conv = convert(png)
     assert score_chart(conv.figure, truth)["within_2pct"] == 1.0
+
+
+@pytest.mark.parametrize("sheet,style,seed", [("fivethirtyeight", "random", 1), ("fivethirtyeight", "grouped", 0),
+                                              ("fivethirtyeight", "grid_markers", 1)])
+def test_charts_framed_by_their_gridlines_alone_are_read(sheet, style, seed):
+    """fivethirtyeight draws gridlines and no axis lines (on a grey page): its gridlines' ends are
+    the plot's edges. A gridline or the legend's edge had been taken for the x axis, and the
+    chart read from there (half the points lost)."""
+    conv, score = _sheet(sheet, style, seed)
+    assert score["charts"] == 1 and score["within_2pct"] >= (0.7 if style == "grid_markers" else 1.0)
+    config = conv.figure.of_kind("chart")[0].spec["config"]
+    assert config["axis"]["domain"] is False and config["axis"]["grid"] is True
+    assert "fill" not in config.get("view", {})  # the grid lies on the page itself
+
+
+def test_a_despined_chart_with_a_grid_is_read():
+    """seaborn's whitegrid with every spine removed (sns.despine(left=True, bottom=True))."""
+    from crafteditor.scoring import score_chart
+
+    with plt.style.context("seaborn-v0_8-whitegrid"):
+        fig, ax = plt.subplots(figsize=(5, 3.4))
+        x = np.arange(1, 8)
+        ax.plot(x, 0.3 * x + 1, "-o", label="train")
+        ax.plot(x, 0.2 * x ** 1.2, "-o", label="val")
+        for side in ax.spines.values():
+            side.set_visible(False)
+        ax.legend()
+        ylim, xlim = ax.get_ylim(), ax.get_xlim()
+        png = _png(fig)
+    from crafteditor.synthetic import ChartTruth
+
+    truth = ChartTruth(kind="line", series={"train": [(v, 0.3 * v + 1) for v in range(1, 8)],
+                                            "val": [(v, 0.2 * v ** 1.2) for v in range(1, 8)]},
+                       y_range=ylim, x_range=xlim)
+    conv = convert(png)
+    assert score_chart(conv.figure, truth)["within_2pct"] == 1.0
