@@ -149,9 +149,16 @@ def _long_lines(ink: np.ndarray, horizontal: bool, min_len: int) -> list[tuple[i
         # every thin band of consecutive full rows is a line: gridlines drawn over the bars
         # join the axis the bars stand on into one component (a grouped bar chart's x axis had
         # been lost to its longest band, a gridline)
+        bands = []
         for band in np.split(full, np.nonzero(np.diff(full) > 1)[0] + 1):
-            if len(band) > 6:
+            if len(band) <= 6:
+                bands.append(band)
                 continue
+            # a bar nearly as long as its axis, standing on it (classic style's outlined bars):
+            # the axis is the rows that run the whole length
+            whole = band[widths[band] >= 0.985 * widths.max()]
+            bands += [b for b in np.split(whole, np.nonzero(np.diff(whole) > 1)[0] + 1) if 0 < len(b) <= 6]
+        for band in bands:
             if horizontal:
                 cols = np.nonzero(comp[band].any(axis=0))[0]
                 out.append((int(x + cols[0]), int(y + band[0]), int(x + cols[-1] + 1), int(y + band[-1] + 1)))

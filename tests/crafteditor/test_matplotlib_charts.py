@@ -356,7 +356,7 @@ def _classic(style: str, seed: int):
     return conv, score_chart(conv.figure, truth)
 
 
-@pytest.mark.parametrize("style,seed", [("errorbars", 0), ("value_labels", 1), ("grouped", 1),
+@pytest.mark.parametrize("style,seed", [("errorbars", 0), ("value_labels", 1), ("grouped", 1), ("hbar", 1),
                                         ("grid_markers", 0), ("random", 2)])
 def test_matplotlib_classic_style_charts_are_read(style, seed):
     """matplotlib's classic style sets tick labels close to the axis (the column of y labels
