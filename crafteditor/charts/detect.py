@@ -513,16 +513,26 @@ def _read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,
     style.marker_area = float(np.median(areas)) if areas else None
     widths = [sr.line_width for sr in series if sr.line_width]
     style.line_width = float(np.median(widths)) if widths else None
+    bars = [sr for sr in series if sr.kind == "bar"]
+    for sr in bars:
+        if sr.outline is None:
+            sr.outline = _bar_edge(paints, sr, [tuple(int(v) for v in o.color) for o in series], ay)
+    edges = {sr.outline[0] for sr in bars if sr.outline}
+    if bars and len(edges) == 1 and all(sr.outline for sr in bars):
+        # one edge colour round every bar (edgecolor='k'): drawn again as the bars' stroke
+        style.bar_stroke = (to_hex(edges.pop()), float(np.median([sr.outline[1] for sr in bars])))
     if value_labels is not None:
         style.value_labels = (value_labels.dy, value_labels.font_px)
+    # an edge is drawn centred on the bar's outline: the fill read is half its width short each side
+    half = style.bar_stroke[1] / 2 if style.bar_stroke else 0.0
     if len(series) == 1 and len(series[0].bar_spans) >= 2 and xaxis.categories:
-        style.bar_spans = sorted(series[0].bar_spans)
+        style.bar_spans = sorted((a - half, b + half) for a, b in series[0].bar_spans)
     elif len(series) > 1 and xaxis.categories and all(sr.kind == "bar" and not sr.stacked for sr in series):
         # grouped bars: each category's group is the band's bar; the bars in it set the offset's padding
         groups: dict[Any, list[tuple[float, float]]] = {}
         for sr in series:
-            for (cat, _), span in zip(sr.points, sr.bar_spans):
-                groups.setdefault(cat, []).append(span)
+            for (cat, _), (a, b) in zip(sr.points, sr.bar_spans):
+                groups.setdefault(cat, []).append((a - half, b + half))
         if len(groups) >= 2:
             style.bar_spans = sorted((min(a for a, _ in g), max(b for _, b in g)) for g in groups.values())
             gaps = [q[0] - p[1] for g in groups.values() for p, q in zip(sorted(g), sorted(g)[1:])]
@@ -1057,6 +1067,7 @@ class Series:
     band: list[tuple[float, float] | None] = field(default_factory=list)  # per point: a shaded band's (lo, hi)
     line_width: float | None = None
     shape: str | None = None  # the markers' shape, where they have one (circle, square, diamond, triangle-*)
+    outline: tuple[tuple[int, int, int], float] | None = None  # the marks' edge: colour, width px
 
 
 @dataclass
@@ -1152,7 +1163,7 @@ def _read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis,
             continue
         color = tuple(int(v) for v in paints.colors[p])
         masks.append((p, m, color))
-    masks = _drop_outlines(masks)
+    masks, outlines = _drop_outlines(masks)
     # bars standing on the axis first, then segments stacked on them (on those, and so on)
     floors: list[tuple[float, float, float]] = []
     pending = masks
@@ -1177,6 +1188,8 @@ def _read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis,
         if s is not None:
             s.name = next((legend_names[q] for q in members[p] if q in legend_names), None)
             series.append(s)
+    for sr in series:
+        sr.outline = outlines.get(sr.color)
     # the legend's order is the author's: the series keep it (unnamed ones after)
     order = {legend_names[p]: legend_at[p] for p in legend_names}
     series.sort(key=lambda s: order.get(s.name, (math.inf, math.inf)))
@@ -1208,16 +1221,18 @@ def _drop_inner_ticks(m: np.ndarray, inner) -> np.ndarray:
 
 
 def _drop_outlines(masks: list[tuple[int, np.ndarray, tuple[int, int, int]]]
-                   ) -> list[tuple[int, np.ndarray, tuple[int, int, int]]]:
+                   ) -> tuple[list[tuple[int, np.ndarray, tuple[int, int, int]]],
+                              dict[tuple[int, int, int], tuple[tuple[int, int, int], float]]]:
     """The paints that only outline other marks are no series: bars drawn with black edges
-    (matplotlib's classic style) had made a black 'series' of bars as tall as the plot."""
+    (matplotlib's classic style, ``edgecolor='k'``) had made a black 'series' of bars as tall as
+    the plot. Returns the series' masks and, per series colour, its outline's colour and width."""
     if len(masks) < 2:
-        return masks
+        return masks, {}
     # the masks' common box, 3 px wider (the dilation's reach): the same answer on a crop
     union = np.logical_or.reduce([m for _, m, _ in masks])
     ys, xs = np.nonzero(union)
     if ys.size == 0:
-        return masks
+        return masks, {}
     H, W = union.shape
     box = (slice(max(0, ys.min() - 3), min(H, ys.max() + 4)), slice(max(0, xs.min() - 3), min(W, xs.max() + 4)))
     crops = [m[box] for _, m, _ in masks]
@@ -1236,11 +1251,14 @@ def _drop_outlines(masks: list[tuple[int, np.ndarray, tuple[int, int, int]]]
             if inside:
                 dropped[i] = inside
     keep = []
+    outlines: dict[tuple[int, int, int], tuple[tuple[int, int, int], float]] = {}
     for j, (p, m, color) in enumerate(masks):
         if j in dropped:
             continue
         rings = [i for i, inside in dropped.items() if j in inside]
         if rings:
+            ring = crops[rings[0]] & near[j]
+            outlines[color] = (masks[rings[0]][2], _line_width(ring) if ring.any() else 1.0)
             # a marker's outline is part of its shape: a black-edged diamond is a diamond, and
             # the line through it runs on unbroken (a bar keeps its fill's edges)
             n, lab, stats, _ = cv2.connectedComponentsWithStats(crops[j].astype(np.uint8), connectivity=8)
@@ -1251,7 +1269,37 @@ def _drop_outlines(masks: list[tuple[int, np.ndarray, tuple[int, int, int]]]
                 for i in rings:
                     m[box] |= crops[i] & around
         keep.append((p, m, color))
-    return keep
+    return keep, outlines
+
+
+def _bar_edge(paints: Paints, sr: "Series", fills: list[tuple[int, int, int]],
+              baseline: float) -> tuple[tuple[int, int, int], float] | None:
+    """The edge drawn round a series' bars (``edgecolor='k'``): one paint, not the page's nor a
+    series', lining the top and both sides of every bar, and how many px wide it is. An edge
+    too thin to be a series of its own is found here rather than by :func:`_drop_outlines`."""
+    labels = paints.labels
+    H, W = labels.shape
+    fill_ids = {p for p in range(len(paints.colors)) if tuple(int(v) for v in paints.colors[p]) in fills}
+    found: list[int] = []
+    widths: list[float] = []
+    for left, right, top in sr.floors:
+        l, r, t, b = int(round(left)), int(round(right)), int(round(top)), int(round(baseline))
+        if r - l < 6 or b - t < 6 or t < 4 or l < 4 or r + 4 > W:
+            return None
+        bands = [labels[t - 4:t, l + 2:r - 2], labels[t + 2:b - 2, l - 4:l].T, labels[t + 2:b - 2, r:r + 4].T]
+        ids = np.concatenate([band.ravel() for band in bands])
+        ids = ids[(ids >= 0) & (ids != paints.background) & ~np.isin(ids, list(fill_ids))]
+        if ids.size == 0:
+            return None
+        q = int(np.bincount(ids).argmax())
+        # along every side, in every column of it (a gridline crossing is one row of one column)
+        if any(float((band == q).any(axis=0).mean()) < 0.9 for band in bands if band.size):
+            return None
+        found.append(q)
+        widths.append(float(np.median((bands[0] == q).sum(axis=0) + 0.5 * (bands[0] < 0).sum(axis=0))))
+    if not found or len(set(found)) != 1:
+        return None
+    return tuple(int(v) for v in paints.colors[found[0]]), float(np.median(widths))
 
 
 def _enclosed(a: np.ndarray, b: np.ndarray) -> float:

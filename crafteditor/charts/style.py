@@ -52,6 +52,7 @@ class ChartStyle:
     domain: bool | None = None  # False: no axis lines (the panel's edge is the axis)
     ticks: bool | None = None  # False: no tick marks (seaborn's darkgrid)
     other_grid: bool | None = None  # gridlines across the other axis than the values' (categories, a numeric x)
+    bar_stroke: tuple[str, float] | None = None  # the bars' edge: colour, width px
 
     def apply(self, spec: dict[str, Any], plot: tuple[float, float, float, float], scale: float) -> None:
         """Write the style into ``spec`` (a Vega-Lite spec from crafteditor.charts.detect)."""
@@ -125,6 +126,10 @@ class ChartStyle:
         other = enc.get("y" if self.band_axis == "y" else "x")
         if self.other_grid is not None and isinstance(other, dict):
             other["axis"] = {**(other.get("axis") or {}), "grid": self.other_grid}
+        if self.bar_stroke is not None:
+            for m in [spec.get("mark")] + [layer.get("mark") for layer in spec.get("layer") or []]:
+                if isinstance(m, dict) and m.get("type") == "bar":
+                    m["stroke"], m["strokeWidth"] = self.bar_stroke[0], _r(self.bar_stroke[1] * s)
         mark = spec.get("mark")
         if isinstance(mark, dict):
             if mark.get("type") == "point" and self.marker_area:

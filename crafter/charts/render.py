@@ -746,7 +746,9 @@ class _Painter:
             return self.S.color(it.color)
         if ch is not None and isinstance(ch.value, str):
             return ch.value
-        c = layer.props.get("color") or layer.props.get("fill") or layer.props.get("stroke")
+        # a filled mark's stroke is its edge, not its colour (a bar with stroke '#000' is not black)
+        c = layer.props.get("color") or layer.props.get("fill") or (
+            None if layer.mark in ("bar", "area", "rect", "arc") else layer.props.get("stroke"))
         if isinstance(c, str):
             return c
         if layer.mark in ("rule", "errorbar", "tick") and not (ch is not None and ch.is_field):
@@ -1111,6 +1113,11 @@ class _Painter:
         vs = self.S.y if vert else self.S.x
         binned = any(ch.bin is not None for ch in layer.channels.values())
         extra = f' stroke="{self.ct.background}" stroke-width="0.6"' if binned else ""
+        edge, edge_w = layer.props.get("stroke"), layer.props.get("strokeWidth", 1.0)
+        if isinstance(edge, str) and edge not in ("none", "transparent"):
+            # the bars' edge (matplotlib's edgecolor); the colour was checked when the spec was read
+            ok_w = isinstance(edge_w, (int, float)) and not isinstance(edge_w, bool) and edge_w >= 0
+            extra = f' stroke={quoteattr(edge)} stroke-width="{_f(edge_w if ok_w else 1.0)}"'
         opacity = layer.props.get("opacity")
         for it in items:
             b0, bw = self._band(layer, it, "x" if vert else "y")

@@ -189,3 +189,20 @@ def test_config_label_and_title_colours():
     assert els["c-axis-x-title"].get("fill") == "#666666"
     plain = _by_id(chart_svg(_chart()))
     assert plain["c-axis-y-labels"].get("fill") == plain["c-title"].get("fill")  # the theme's text colour
+
+
+def test_a_bar_marks_stroke_is_its_edge_not_its_fill():
+    """mark.stroke on bars draws their edge (matplotlib's edgecolor); the fill stays the bars' own."""
+    rows = [{"k": "a", "v": 1}, {"k": "b", "v": 3}]
+    spec = {"data": {"values": rows}, "mark": {"type": "bar", "color": "#4C72B0", "stroke": "#000000",
+                                               "strokeWidth": 1.5},
+            "encoding": {"x": {"field": "k", "type": "nominal"}, "y": {"field": "v", "type": "quantitative"}}}
+    bars = [el for el in parse(chart_svg(Chart(kind="chart", id="c", spec=spec))).iter()
+            if local(el.tag) == "rect" and "bar" in (el.get("id") or "")]
+    assert len(bars) == 2
+    assert all(b.get("fill") == "#4C72B0" and b.get("stroke") == "#000000" and b.get("stroke-width") == "1.5"
+               for b in bars)
+    spec["mark"] = {"type": "bar", "stroke": "#000000"}  # no colour: the palette's first, not black
+    bar = next(el for el in parse(chart_svg(Chart(kind="chart", id="c", spec=spec))).iter()
+               if local(el.tag) == "rect" and "bar" in (el.get("id") or ""))
+    assert bar.get("fill") != "#000000" and bar.get("stroke") == "#000000"

@@ -2,6 +2,7 @@
 generator): grouped bars under a grid, subplots with letter categories."""
 
 import io
+import re
 
 import matplotlib
 
@@ -467,3 +468,20 @@ def test_a_despined_chart_with_a_grid_is_read():
                        y_range=ylim, x_range=xlim)
     conv = convert(png)
     assert score_chart(conv.figure, truth)["within_2pct"] == 1.0
+
+
+def test_bars_with_black_edges_keep_their_edges():
+    """edgecolor='k', as many papers draw bars: the edge is no series of its own, and the
+    re-rendered bars have it again (mark.stroke), their fill their own colour."""
+    fig, ax = plt.subplots(figsize=(5, 3.4))
+    cats, vals = ["ResNet", "ViT", "Swin", "BERT"], [71.2, 80.5, 83.1, 64.0]
+    ax.bar(cats, vals, color="#4C72B0", edgecolor="k", linewidth=1.5)
+    ax.set_ylim(0, 100)
+    conv = convert(_png(fig))
+    spec, rows = _rows(conv)
+    mark = spec["mark"]
+    assert mark["stroke"] == "#000000" and 0.5 <= mark["strokeWidth"] <= 2.5 and mark["color"] == "#4C72B0"
+    got = {x: y for _, x, y in rows}
+    assert set(got) == set(cats) and all(abs(got[c] - v) <= 2.0 for c, v in zip(cats, vals))
+    bar = re.search(r'<rect id="[^"]*bar[^"]*"[^>]*>', conv.svg).group(0)
+    assert 'fill="#4C72B0"' in bar and 'stroke="#000000"' in bar
