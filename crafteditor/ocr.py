@@ -1133,7 +1133,9 @@ def _read_lone_glyphs(rgb: np.ndarray, paints: Paints, runs: list[TextRun], engi
         # and it stands alone: nothing else within half a glyph around it except other glyphs
         cands.append((x, y, cw, ch, i))
     cands = _drop_dashes(cands, stats)
-    words = _cluster_glyphs(cands, glyph_h)
+    dots = [(int(x), int(y), int(cw), int(ch), i) for i, (x, y, cw, ch, area) in enumerate(stats) if i
+            and area >= 2 and max(cw, ch) <= 0.3 * glyph_h and cw <= 2 * ch and ch <= 2 * cw]
+    words = _cluster_glyphs(cands, glyph_h, dots)
     if not words:
         return []
     crops, metas = [], []
@@ -1192,15 +1194,28 @@ def _drop_dashes(cands: list[tuple[int, int, int, int, int]], stats: np.ndarray)
     return [c for c in cands if not (bar(c) and dash(c))]
 
 
-def _cluster_glyphs(cands: list[tuple[int, int, int, int, int]], glyph_h: float) -> list[list[tuple]]:
+def _cluster_glyphs(cands: list[tuple[int, int, int, int, int]], glyph_h: float,
+                    dots: list[tuple[int, int, int, int, int]] = ()) -> list[list[tuple]]:  # type: ignore[assignment]
+    """Glyphs a letter's gap apart on one line, as words. ``dots``: components too small to be
+    glyphs; one on the baseline between two glyphs joins them across a wider gap, as itself (the
+    point of a tick label '1.5', which had been read as '1' and '5')."""
     cands = sorted(cands, key=lambda c: c[0])
     words: list[list[tuple]] = []
     for c in cands:
         for word in words:
             last = word[-1]
             same_line = min(last[1] + last[3], c[1] + c[3]) - max(last[1], c[1]) > 0.5 * min(last[3], c[3])
-            if same_line and 0 <= c[0] - (last[0] + last[2]) <= 0.45 * glyph_h:
+            gap = c[0] - (last[0] + last[2])
+            if not same_line or gap < 0:
+                continue
+            if gap <= 0.45 * glyph_h:
                 word.append(c)
+                break
+            base = min(last[1] + last[3], c[1] + c[3])
+            point = next((d for d in dots if last[0] + last[2] <= d[0] and d[0] + d[2] <= c[0]
+                          and abs(d[1] + d[3] - base) <= 0.15 * glyph_h), None)
+            if point is not None and gap <= 1.0 * glyph_h:
+                word += [point, c]
                 break
         else:
             words.append([c])

@@ -206,36 +206,42 @@ def _find_panels(paints: Paints) -> list[Panel]:
         k = max(7, int(round(0.01 * max(H, W)))) | 1
         closed = cv2.morphologyEx(m.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
         n, lab, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=4)
-        if n < 2:
-            continue
-        i = 1 + int(np.argmax(stats[1:, 4]))
-        x, y, w, h, _ = (int(v) for v in stats[i])
-        if w * h < 0.1 * H * W or min(w, h) < 60:
-            continue
-        # the rectangle: the rows and columns that are no page across its middle (bars standing
-        # on the panel's edge cover its paint there, but not with page; white gridlines are
-        # page colour, bridged by the closing)
-        filled = ~page | (lab == i)
-        ys, xs = slice(y + h // 4, y + 3 * h // 4), slice(x + w // 4, x + 3 * w // 4)
-        cols = np.flatnonzero(filled[ys, :].mean(axis=0) >= 0.97)
-        rows = np.flatnonzero(filled[:, xs].mean(axis=1) >= 0.97)
-        cols = _run_around(cols, x + w // 2)
-        rows = _run_around(rows, y + h // 2)
-        if cols is None or rows is None:
-            continue
-        x0, x1, y0, y1 = int(cols[0]), int(cols[-1]) + 1, int(rows[0]), int(rows[-1]) + 1
-        if (x1 - x0) * (y1 - y0) < 0.1 * H * W or abs((x1 - x0) - w) > 0.05 * w or abs((y1 - y0) - h) > 0.05 * h:
-            continue
-        rect = filled[y0:y1, x0:x1]
-        if rect.mean() < 0.97 or m[y0:y1, x0:x1].mean() < 0.25:
-            continue
-        # page all round it (tick marks and labels aside)
-        ring = np.concatenate([page[max(0, y0 - 4):y0 - 1, x0:x1].ravel(), page[y1 + 1:y1 + 4, x0:x1].ravel(),
-                               page[y0:y1, max(0, x0 - 4):x0 - 1].ravel(), page[y0:y1, x1 + 1:x1 + 4].ravel()])
-        if ring.size == 0 or ring.mean() < 0.6:
-            continue
-        out.append(Panel(x0, y0, x1, y1, paints.colors[p].copy()))
+        for i in range(1, n):  # one panel per subplot
+            pn = _panel_of(lab, i, stats[i], page, m, paints.colors[p])
+            if pn is not None:
+                out.append(pn)
     return out
+
+
+def _panel_of(lab: np.ndarray, i: int, stat, page: np.ndarray, m: np.ndarray, color: np.ndarray) -> "Panel | None":
+    """Component ``i`` of a tint's closed mask as a panel: a filled rectangle with page round it."""
+    H, W = page.shape
+    x, y, w, h, _ = (int(v) for v in stat)
+    if w * h < 0.04 * H * W or min(w, h) < 60:
+        return None
+    # the rectangle: the rows and columns that are no page across its middle (bars standing
+    # on the panel's edge cover its paint there, but not with page; white gridlines are
+    # page colour, bridged by the closing)
+    filled = ~page | (lab == i)
+    ys, xs = slice(y + h // 4, y + 3 * h // 4), slice(x + w // 4, x + 3 * w // 4)
+    cols = np.flatnonzero(filled[ys, :].mean(axis=0) >= 0.97)
+    rows = np.flatnonzero(filled[:, xs].mean(axis=1) >= 0.97)
+    cols = _run_around(cols, x + w // 2)
+    rows = _run_around(rows, y + h // 2)
+    if cols is None or rows is None:
+        return None
+    x0, x1, y0, y1 = int(cols[0]), int(cols[-1]) + 1, int(rows[0]), int(rows[-1]) + 1
+    if (x1 - x0) * (y1 - y0) < 0.04 * H * W or abs((x1 - x0) - w) > 0.05 * w or abs((y1 - y0) - h) > 0.05 * h:
+        return None
+    rect = filled[y0:y1, x0:x1]
+    if rect.mean() < 0.97 or m[y0:y1, x0:x1].mean() < 0.25:
+        return None
+    # page all round it (tick marks and labels aside)
+    ring = np.concatenate([page[max(0, y0 - 4):y0 - 1, x0:x1].ravel(), page[y1 + 1:y1 + 4, x0:x1].ravel(),
+                           page[y0:y1, max(0, x0 - 4):x0 - 1].ravel(), page[y0:y1, x1 + 1:x1 + 4].ravel()])
+    if ring.size == 0 or ring.mean() < 0.6:
+        return None
+    return Panel(x0, y0, x1, y1, color.copy())
 
 
 def _grid_frames(hlines, vlines, H: int, W: int, page: np.ndarray) -> list[Panel]:
@@ -314,6 +320,7 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
     # frame the plot
     frames = [f for f in _grid_frames(hlines, vlines, H, W, paints.background_rgb)
               if not any(_on_panel((f.x0, f.y0, f.x1, f.y1), pn) for pn in panels)]
+    walls = tuple(float(pn.x0) for pn in panels + frames)
     results: list[ChartResult] = []
     used_runs: set[int] = set()
     # x axis candidates: lowest first; pair each with a vertical line meeting its left end
@@ -340,9 +347,9 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
             continue  # the top spine of a chart already read
         if any(pn.x0 - 3 <= ax < pn.x1 - 8 and pn.y0 + 8 < ay < pn.y1 - 8 for pn in panels + frames):
             continue  # strokes on a panel are its marks or its gridlines (a flat series line over a legend's edge)
-        res = _read_chart(rgb, paints, runs, used_runs, ax, ay, right, top, config, original)
+        res = _read_chart(rgb, paints, runs, used_runs, ax, ay, right, top, config, original, walls=walls)
         if res is None and vert:
-            res = _read_horizontal(rgb, paints, runs, used_runs, ax, ay, right, top, config, original)
+            res = _read_horizontal(rgb, paints, runs, used_runs, ax, ay, right, top, config, original, walls)
         if res is not None:
             results.append(res)
             used_runs.update(res.run_indices)
@@ -352,7 +359,7 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
         if any(_on_panel(r.plot, pn) for r in results):
             continue
         args = (rgb, paints, runs, used_runs, float(pn.x0), float(pn.y1), float(pn.x1), float(pn.y0), config, original)
-        res = _read_chart(*args) or _read_horizontal(*args)
+        res = _read_chart(*args, walls=walls) or _read_horizontal(*args, walls)
         if res is not None:
             framed[len(results)] = pn
             results.append(res)
@@ -430,7 +437,8 @@ def _box_mask(box, H: int, W: int) -> np.ndarray:
 
 
 def _read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,
-                legend: Legend | None = None) -> ChartResult | None:
+                legend: Legend | None = None, walls: tuple[float, ...] = ()) -> ChartResult | None:
+    """``walls``: left edges of the figure's other plots (a legend right of this one ends there)."""
     font = _typical_font(runs)
     # y ticks: numbers whose right edge is just left of the y axis
     yt = [k for k, r in enumerate(runs) if k not in used and r.angle == 0 and parse_number(r.text) is not None
@@ -481,7 +489,7 @@ def _read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,
             consumed.add(k)
     # legend entries and marks
     series, legend_box, legend_runs = _read_marks(rgb, paints, runs, used | consumed, plot, yaxis, xaxis, font,
-                                                  original, lossy=config.lossy, legend=legend)
+                                                  original, lossy=config.lossy, legend=legend, walls=walls)
     consumed |= set(legend_runs)
     if not series:
         return None
@@ -564,7 +572,8 @@ def _turn_run(r: TextRun, H: int, W: int) -> TextRun:
                    glyphs=_turn(r.glyphs) if r.glyphs is not None else r.glyphs)
 
 
-def _read_horizontal(rgb, paints, runs, used, ax, ay, right, top, config, original) -> ChartResult | None:
+def _read_horizontal(rgb, paints, runs, used, ax, ay, right, top, config, original,
+                     walls: tuple[float, ...] = ()) -> ChartResult | None:
     """A horizontal bar chart: category labels left of the y axis, numbers below the x axis.
     Read as the upright chart it is turned (see :func:`_turn`), then turned back."""
 
@@ -580,7 +589,7 @@ def _read_horizontal(rgb, paints, runs, used, ax, ay, right, top, config, origin
     plot0 = (ax, top if top is not None else 0.0, right, ay)
     px0, py0, px1, py1 = (int(round(v)) for v in plot0)
     _, _, cands = _mark_paints(paints, paints.labels[py0 + 2:py1 - 3, px0 + 3:px1 - 2], config.lossy)
-    legend = _find_legend(rgb, paints, runs, used, plot0, cands, font, original)
+    legend = _find_legend(rgb, paints, runs, used, plot0, cands, font, original, walls)
     if legend.box is not None:
         lx0, ly0, lx1, ly1 = legend.box
         legend = Legend(legend.names, legend.at, legend.runs, (H - ly1, W - lx1, H - ly0, W - lx0), legend.title)
@@ -1098,7 +1107,7 @@ def _same_hue(a, b) -> bool:
 
 
 def _read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis, font: float, original=None,
-                lossy: bool = False, legend: "Legend | None" = None):
+                lossy: bool = False, legend: "Legend | None" = None, walls: tuple[float, ...] = ()):
     x0, y0, x1, y1 = (int(round(v)) for v in plot)
     inner = (x0 + 3, y0 + 2, x1 - 2, y1 - 3)
     labels = paints.labels
@@ -1108,7 +1117,7 @@ def _read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis,
     counts, min_px, cands = _mark_paints(paints, region, lossy)
     bg = paints.background
     if legend is None:
-        legend = _find_legend(rgb, paints, runs, used, plot, cands, font, original)
+        legend = _find_legend(rgb, paints, runs, used, plot, cands, font, original, walls)
     legend_names, legend_at, legend_runs, legend_box, legend_title = (
         legend.names, legend.at, legend.runs, legend.box, legend.title)
     series: list[Series] = []
@@ -1329,7 +1338,8 @@ def _mark_paints(paints: Paints, region: np.ndarray, lossy: bool) -> tuple[np.nd
     return counts, min_px, cands
 
 
-def _find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: float, original=None) -> Legend:
+def _find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: float, original=None,
+                 walls: tuple[float, ...] = ()) -> Legend:
     """Legend entries: text inside the plot (or in a column right of it) with a swatch of a
     candidate paint on its left; the box they fill and a title just above them."""
     x0, y0, x1, y1 = (int(round(v)) for v in plot)
@@ -1344,9 +1354,20 @@ def _find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: 
     top_count = max((int(counts[p]) for p in cands), default=0)
     major = [p for p in cands if counts[p] >= 0.12 * top_count]
     minor = [p for p in cands if p not in major]
+    # the column right of the plot ends at the next plot's axis or frame (subplots side by side:
+    # the right one's legend had been taken for the left one's)
+    H, W = paints.labels.shape
+    reach = min(W, int(x1 + 15 * font))
+    if reach > x1 + 3 and y1 - y0 > 10:
+        ink_cols = (paints.labels[y0:y1, x1 + 3:reach] != paints.background).mean(axis=0)
+        axes = np.flatnonzero(ink_cols >= 0.6)
+        if axes.size:
+            reach = x1 + 3 + int(axes[0])
+    reach = int(min([reach] + [w for w in walls if w > x1 + 3]))  # a panel's edge (ggplot draws no axis)
     for k, r in enumerate(runs):
         # inside the plot, or in a column to its right (Vega-Lite puts the legend there)
-        if k in used or r.angle != 0 or not (x0 <= r.cx <= x1 + 15 * font and y0 - font <= r.cy <= y1):
+        if k in used or r.angle != 0 or not (x0 <= r.cx <= x1 + 15 * font and y0 - font <= r.cy <= y1) \
+                or (r.cx > x1 and r.right > reach):
             continue
         # the swatch: just left of the text (never reaching back into the plot from outside it),
         # or at the run's own left end when OCR read the swatch as a glyph ('■ CIFAR-10')

@@ -485,3 +485,28 @@ def test_bars_with_black_edges_keep_their_edges():
     assert set(got) == set(cats) and all(abs(got[c] - v) <= 2.0 for c, v in zip(cats, vals))
     bar = re.search(r'<rect id="[^"]*bar[^"]*"[^>]*>', conv.svg).group(0)
     assert 'fill="#4C72B0"' in bar and 'stroke="#000000"' in bar
+
+
+@pytest.mark.parametrize("sheet", ["default", "ggplot"])
+def test_side_by_side_subplots_are_two_charts_with_their_own_legends(sheet):
+    """Two subplots in one figure: each is its own chart (ggplot's two grey panels too), and the
+    right one's legend is its own (it had been taken for the left one's, the column right of a
+    plot running on into the next plot); a tick label '1.5' read as one number, not '1' and '5'."""
+    with plt.style.context(sheet):
+        fig, (a1, a2) = plt.subplots(1, 2, figsize=(8, 3.2))
+        a1.bar(["A", "B", "C"], [3.2, 5.1, 4.4])
+        x = np.arange(1, 7)
+        a2.plot(x, x * 0.5 + 1, "-o", label="train")
+        a2.plot(x, x * 0.3 + 1.2, "-s", label="val")
+        a2.legend()
+        png = _png(fig)
+    conv = convert(png)
+    charts = conv.figure.of_kind("chart")
+    assert len(charts) == 2
+    bars = {r["x"]: r["y"] for r in charts[0].spec["data"]["values"]}
+    assert all(abs(bars[k] - v) <= 0.1 for k, v in {"A": 3.2, "B": 5.1, "C": 4.4}.items())
+    lines = charts[1].spec["data"]["values"]
+    assert {r["series"] for r in lines} == {"train", "val"}
+    for r in lines:
+        want = r["x"] * (0.5 if r["series"] == "train" else 0.3) + (1 if r["series"] == "train" else 1.2)
+        assert abs(r["y"] - want) <= 0.02 * 2.7, r
