@@ -277,6 +277,17 @@ def _grid_frames(hlines, vlines, H: int, W: int, page: np.ndarray) -> list[Panel
     return out
 
 
+def _numbered(pn: "Panel", runs: list[TextRun]) -> bool:
+    """Tick numbers beside the panel: two or more just left of it or just below it (a diagram's
+    large pale group frame is no plot, and is left as it is)."""
+    font = _typical_font(runs)
+    left = sum(1 for r in runs if r.angle == 0 and pn.x0 - 6 * font <= r.right <= pn.x0 + 2
+               and pn.y0 - font <= r.cy <= pn.y1 + font and parse_number(r.text) is not None)
+    below = sum(1 for r in runs if r.angle == 0 and pn.y1 - 2 <= r.y <= pn.y1 + 3 * font
+                and pn.x0 - 2 * font <= r.cx <= pn.x1 + 2 * font and parse_number(r.text) is not None)
+    return left >= 2 or below >= 2
+
+
 def _run_around(idx: np.ndarray, centre: int) -> np.ndarray | None:
     """The run of consecutive indices holding ``centre``."""
     if idx.size == 0:
@@ -304,7 +315,7 @@ def _unpanel(rgb: np.ndarray, panels: list[Panel], page: np.ndarray, tolerance: 
 
 def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: Config, image: Any) -> list[ChartResult]:
     original = image.rgb
-    panels = _find_panels(paints)
+    panels = [pn for pn in _find_panels(paints) if _numbered(pn, runs)]
     page_paints = paints
     if panels:
         # read on the plot as if drawn on the page; the look (the panel's tint, its gridlines)
