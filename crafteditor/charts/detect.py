@@ -1137,7 +1137,10 @@ def _read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis,
     # every category): those are found again in the ink that is no mark paint (a gridline over
     # a bar is a blend of the two)
     rules = _rules(labels != bg, inner)
-    rules += [r for r in _rules((labels != bg) & ~np.isin(labels, cands), inner) if r not in rules]
+    ix0, iy0, ix1, iy1 = inner
+    unmarked = np.zeros(labels.shape, bool)
+    unmarked[iy0:iy1, ix0:ix1] = (region != bg) & ~np.isin(region, cands)
+    rules += [r for r in _rules(unmarked, inner) if r not in rules]
     # a lossy image splits a thin series line into its colour and a washed-out copy of it (the
     # chroma a JPEG keeps at half resolution): one series, under its more common paint
     members = {p: [p] for p in cands}
@@ -1436,16 +1439,22 @@ def _legend_frame(paints: Paints, box: tuple[int, int, int, int], font: float,
     over the legend's face (page) and stops on the first line that is not (the frame's stroke,
     or a mark the legend does not cover), at most 0.8 (sides) and 0.6 (top, bottom) font sizes.
     A fixed margin had reached past the frame and cut short the bar ending beside it."""
-    # the face: page, or near white (a half-transparent face over a bar the legend hides)
-    lum = paints.colors.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
-    page = (paints.labels == paints.background) | ((paints.labels >= 0) & (lum[np.maximum(paints.labels, 0)] >= 205))
-    if rgb is not None:
-        page |= (paints.labels < 0) & (rgb.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32) >= 205)
-    H, W = page.shape
+    H, W = paints.labels.shape
     x0, y0, x1, y1 = (max(0, box[0]), max(0, box[1]), min(W, box[2]), min(H, box[3]))
     if x1 <= x0 or y1 <= y0:
         return box
     side, top = int(0.8 * font), int(0.6 * font)
+    # the face: page, or near white (a half-transparent face over a bar the legend hides); looked
+    # at only as far as the box may grow
+    wy0, wy1, wx0, wx1 = max(0, y0 - top - 1), min(H, y1 + top + 1), max(0, x0 - side - 1), min(W, x1 + side + 1)
+    lab = paints.labels[wy0:wy1, wx0:wx1]
+    lum = paints.colors.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
+    face = (lab == paints.background) | ((lab >= 0) & (lum[np.maximum(lab, 0)] >= 205))
+    if rgb is not None:
+        face |= (lab < 0) & (rgb[wy0:wy1, wx0:wx1].astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
+                             >= 205)
+    page = np.zeros((H, W), bool)
+    page[wy0:wy1, wx0:wx1] = face
 
     def grow(lines: np.ndarray, edge: int, step: int, limit: int) -> int:
         """``lines``: page per line (column or row) across the box; from line ``edge`` out."""

@@ -393,8 +393,7 @@ def measure_panel(st: ChartStyle, rgb: np.ndarray, page: np.ndarray, panel_rgb: 
             and y0 - 2 <= runs[k].cy <= y1 + 2]
     below = [runs[k] for k in run_indices if runs[k].angle == 0 and y1 - 2 <= runs[k].y <= y1 + 3 * font
              and x0 - 2 * font <= runs[k].cx <= x1 + 2 * font]
-    c = rgb.astype(np.float32)
-    off_panel = np.linalg.norm(c[y0:y1, x0:x1] - panel_rgb.astype(np.float32), axis=2) > 5
+    off_panel = np.linalg.norm(rgb[y0:y1, x0:x1].astype(np.float32) - panel_rgb.astype(np.float32), axis=2) > 5
     rows = [int(round(r.cy)) - y0 for r in left]
     cols = [int(round(r.cx)) - x0 for r in below]
     inside = rgb[y0:y1, x0:x1]
@@ -422,7 +421,10 @@ def measure_panel(st: ChartStyle, rgb: np.ndarray, page: np.ndarray, panel_rgb: 
     st.domain = False
     st.frame = False
     # tick marks: the ink run left of the panel's edge at each left label's row
-    far = np.linalg.norm(c - page.astype(np.float32), axis=2) > 40
+    # (ink, measured only between the labels and the panel)
+    xl = max(0, int(min((r.right for r in left), default=x0)) - 1)
+    far = np.zeros((H, W), bool)
+    far[:, xl:x0] = np.linalg.norm(rgb[:, xl:x0].astype(np.float32) - page.astype(np.float32), axis=2) > 40
     lengths, pads, inks, widths = [], [], [], []
     for r in left:
         row = int(round(r.cy))
@@ -439,7 +441,7 @@ def measure_panel(st: ChartStyle, rgb: np.ndarray, page: np.ndarray, panel_rgb: 
         if x < start:
             lengths.append(float(length))
             pads.append(float(x + 1 - r.right))
-            inks.append(c[row - 1:row + 2, x + 1:start + 1].reshape(-1, 3).min(axis=0))
+            inks.append(rgb[row - 1:row + 2, x + 1:start + 1].reshape(-1, 3).astype(np.float32).min(axis=0))
             col = (x + 1 + start) // 2
             widths.append(float(far[max(0, row - 4):row + 5, col].sum()))
         else:
