@@ -1852,6 +1852,9 @@ def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot,
     single: list[tuple[tuple[float, float], float]] = []  # components with one marker-sized blob
     shapes: list[str] = []  # each marker's shape (Vega-Lite's names)
     opened_areas: list[float] = []  # the markers found on lines by the opening
+    lone_areas: list[float] = []  # the lone markers'
+    line_spans: list[tuple[int, int]] = []  # x extents of the components read as lines
+    clusters: list[tuple[np.ndarray, int, int]] = []  # line components no marker survived in
     has_line = False
     for i, s in comps:
         x, y, w, h, area = s
@@ -1859,6 +1862,7 @@ def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot,
         if area >= 0.55 * w * h and max(w, h) <= 1.7 * min(w, h) and max(w, h) <= 60:
             centres.append((x + w / 2, y + h / 2))  # a lone marker (scatter)
             marker_areas.append(float(area))
+            lone_areas.append(float(area))
             shapes.append(_marker_shape(comp))
             continue
         if any(j == i for j, _ in rects):
@@ -1868,6 +1872,9 @@ def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot,
         if lw > 12:
             continue  # an area, not a line: opening it with a 2.2·lw disc took seconds
         k, nb, blab, bstats, blobs = _marker_blobs(comp, lw)
+        line_spans.append((int(x), int(x + w)))
+        if not blobs:
+            clusters.append((comp, int(x), int(y)))
         has_line = True
         widths.append(lw)
         if len(blobs) >= 2:
@@ -1904,6 +1911,15 @@ def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot,
             if 0.5 * typical <= a <= 2.0 * typical:
                 centres.append(c)
                 marker_areas.append(a)
+    if has_line and len(lone_areas) >= 3 and _scattered(line_spans, centres):
+        # a scatter whose overlapping markers merged into blobs (read as short 'lines'): its
+        # points are those blobs' markers, and it is no line chart (the points had been joined up)
+        has_line = False
+        typical = float(np.median(lone_areas))
+        for comp, x, y in clusters:
+            for c in _split_cluster(comp, typical):
+                centres.append((x + c[0], y + c[1]))
+                marker_areas.append(typical)
     if has_line and len(centres) >= 2:
         centres += _hidden_ends(m, centres)
     pts_px = sorted(centres) if centres else sorted(line_pts)
@@ -1939,6 +1955,38 @@ def _marker_blobs(comp: np.ndarray, lw: float):
         if len(blobs) >= 3 and max(areas) <= 2 * min(areas):
             return k, nb, blab, bstats, blobs
     return first
+
+
+def _scattered(line_spans: list[tuple[int, int]], centres: list[tuple[float, float]]) -> bool:
+    """The 'lines' of a series cover under 30 % of its x extent: blobs among lone markers."""
+    if not line_spans or not centres:
+        return False
+    lo = min([a for a, _ in line_spans] + [c[0] for c in centres])
+    hi = max([b for _, b in line_spans] + [c[0] for c in centres])
+    covered = np.zeros(int(hi - lo) + 2, bool)
+    for a, b in line_spans:
+        covered[int(a - lo):int(b - lo) + 1] = True
+    return hi - lo > 0 and covered.sum() < 0.3 * (hi - lo)
+
+
+def _split_cluster(comp: np.ndarray, typical: float) -> list[tuple[float, float]]:
+    """The centres of the markers merged in one blob: as many as its area holds (at most four),
+    spread along its long axis."""
+    ys, xs = np.nonzero(comp)
+    n = int(np.clip(round(xs.size / max(typical, 1.0)), 1, 4))
+    pts = np.stack([xs + 0.5, ys + 0.5], axis=1).astype(np.float64)
+    mean = pts.mean(axis=0)
+    if n == 1:
+        return [(float(mean[0]), float(mean[1]))]
+    _, vecs = np.linalg.eigh(np.cov((pts - mean).T))
+    t = (pts - mean) @ vecs[:, -1]
+    edges = np.quantile(t, np.linspace(0, 1, n + 1))
+    out = []
+    for a, b in zip(edges[:-1], edges[1:]):
+        part = pts[(t >= a) & (t <= b)]
+        if len(part):
+            out.append((float(part[:, 0].mean()), float(part[:, 1].mean())))
+    return out
 
 
 def _hidden_ends(m: np.ndarray, centres: list[tuple[float, float]]) -> list[tuple[float, float]]:

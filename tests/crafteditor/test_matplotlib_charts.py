@@ -510,3 +510,17 @@ def test_side_by_side_subplots_are_two_charts_with_their_own_legends(sheet):
     for r in lines:
         want = r["x"] * (0.5 if r["series"] == "train" else 0.3) + (1 if r["series"] == "train" else 1.2)
         assert abs(r["y"] - want) <= 0.02 * 2.7, r
+
+
+def test_a_scatter_with_overlapping_markers_stays_a_scatter():
+    """Two markers drawn over each other make one blob no lone-marker test takes: it had been
+    read as a short line, and the whole series re-drawn as a line joining its points."""
+    from crafteditor.scoring import score_chart
+    from crafteditor.synthetic import random_chart
+
+    png, truth = random_chart(11)
+    assert truth.kind == "scatter"
+    conv = convert(png)
+    spec = conv.figure.of_kind("chart")[0].spec
+    assert (spec["mark"]["type"] if isinstance(spec["mark"], dict) else spec["mark"]) == "point"
+    assert score_chart(conv.figure, truth)["within_2pct"] >= 0.95
