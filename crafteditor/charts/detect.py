@@ -533,6 +533,13 @@ def _read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,
     widths = [sr.line_width for sr in series if sr.line_width]
     style.line_width = float(np.median(widths)) if widths else None
     bars = [sr for sr in series if sr.kind == "bar"]
+    if style.grid and style.grid_color and bars and not yaxis.log:
+        rows = [yaxis.pixel(v) for v in (parse_number(runs[k].text) for k in yt) if v is not None]
+        over = _grid_over_bars(original if original is not None else rgb, paints.background_rgb, bars, rows, ay,
+                               style.grid_color)
+        if over is not None:
+            style.grid_above = True
+            style.grid_color, style.grid_opacity = over
     for sr in bars:
         if sr.outline is None:
             sr.outline = _bar_edge(paints, sr, [tuple(int(v) for v in o.color) for o in series], ay)
@@ -1293,6 +1300,40 @@ def _drop_outlines(masks: list[tuple[int, np.ndarray, tuple[int, int, int]]]
                     m[box] |= crops[i] & around
         keep.append((p, m, color))
     return keep, outlines
+
+
+def _grid_over_bars(rgb: np.ndarray, page: np.ndarray, bars: list["Series"], rows: list[float], baseline: float,
+                    grid_hex: str) -> tuple[str, float] | None:
+    """Gridlines drawn over the bars (matplotlib's default: the grid lies above patches): their
+    paint and opacity, from the line as seen over the page and over each bar's fill. Over the
+    page it is α·G + (1 − α)·page, over a fill F α·G + (1 − α)·F, so the two differ by
+    (1 − α)·(page − F). None where the bars hide the grid."""
+    c_bg = np.array([int(grid_hex[i:i + 2], 16) for i in (1, 3, 5)], np.float32)
+    w = page.astype(np.float32)
+    H = rgb.shape[0]
+    devs, alphas = [], []
+    for sr in bars:
+        if sr.stacked:
+            continue
+        for left, right, top in sr.floors:
+            l, r = int(round(left)) + 3, int(round(right)) - 3
+            for row in rows:
+                y = int(round(row))
+                if r - l < 4 or not top + 6 < y < baseline - 6 or not 7 <= y < H - 7:
+                    continue
+                fill = np.median(np.concatenate([rgb[y - 6:y - 3, l:r], rgb[y + 4:y + 7, l:r]]).reshape(-1, 3), axis=0)
+                band = rgb[y - 2:y + 3, l:r].astype(np.float32)
+                pick = np.argmax(np.linalg.norm(band - fill, axis=2), axis=0)
+                c_bar = np.median(band[pick, np.arange(band.shape[1])], axis=0)
+                devs.append(float(np.linalg.norm(c_bar - fill)))
+                seg = w - fill
+                if float(seg @ seg) > 400:
+                    alphas.append(1.0 - float(((c_bg - c_bar) @ seg) / (seg @ seg)))
+    if not devs or np.median(devs) < 8 or not alphas:
+        return None
+    alpha = float(np.clip(np.median(alphas), 0.05, 1.0))
+    g = np.clip((c_bg - (1 - alpha) * w) / alpha, 0, 255)
+    return to_hex(g), alpha
 
 
 def _bar_edge(paints: Paints, sr: "Series", fills: list[tuple[int, int, int]],

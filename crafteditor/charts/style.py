@@ -34,6 +34,8 @@ class ChartStyle:
     grid_color: str | None = None
     grid_width: float | None = None
     grid_dash: tuple[float, float] | None = None  # dashed gridlines: dash, gap (px)
+    grid_above: bool = False  # drawn over the bars (matplotlib's default)
+    grid_opacity: float | None = None
     frame: bool = False  # a box around the plot (matplotlib's four spines)
     y_values: list[float] | None = None  # tick values the labels show
     x_values: list[float] | None = None
@@ -78,6 +80,10 @@ class ChartStyle:
             axis["gridWidth"] = _r(self.grid_width * s)
         if (self.grid or self.other_grid) and self.grid_dash:
             axis["gridDash"] = [_r(v * s) for v in self.grid_dash]
+        if self.grid and self.grid_above:
+            axis["zindex"] = 1
+        if self.grid and self.grid_opacity is not None and self.grid_opacity < 0.95:
+            axis["gridOpacity"] = _r(self.grid_opacity)
         if self.label_color:
             axis["labelColor"] = self.label_color
         if self.axis_title_color:

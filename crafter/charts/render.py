@@ -778,8 +778,12 @@ class _Painter:
             if ct.view_fill:
                 svg.add(f'<rect id={quoteattr(self.ids.make(pfx, "view"))} class="crafter-chart-view" x="{_f(cx)}" '
                         f'y="{_f(cy)}" width="{_f(L.pw)}" height="{_f(L.ph)}" fill={quoteattr(ct.view_fill)}/>')
-            self._grid(cell, cx, cy, pfx)
-            self._marks(cell, cx, cy, pfx)
+            if ct.axis_zindex >= 1:  # the grid over the marks (Vega-Lite's axis zindex)
+                self._marks(cell, cx, cy, pfx)
+                self._grid(cell, cx, cy, pfx)
+            else:
+                self._grid(cell, cx, cy, pfx)
+                self._marks(cell, cx, cy, pfx)
             if ct.view_stroke:
                 svg.add(f'<rect id={quoteattr(self.ids.make(pfx, "frame"))} class="crafter-chart-frame" x="{_f(cx)}" '
                         f'y="{_f(cy)}" width="{_f(L.pw)}" height="{_f(L.ph)}" fill="none" stroke="{ct.view_stroke}" '
@@ -822,6 +826,7 @@ class _Painter:
             svg.add(f'<path id={quoteattr(self.ids.make(pfx, "grid", ax.channel))} class="crafter-chart-grid" d="{d}" '
                     f'stroke="{ct.grid_color}" stroke-width="{_f(ct.grid_width)}" fill="none"'
                     + (f' stroke-dasharray="{_dash(ct.grid_dash)}"' if ct.grid_dash else "")
+                    + (f' stroke-opacity="{_f(min(1.0, ct.grid_opacity))}"' if ct.grid_opacity < 1 else "")
                     + f'{_tick_values_attrs(major, [])}/>')
         # a zero line where bars or areas cross zero
         for layer in cell.layers:

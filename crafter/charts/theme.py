@@ -44,6 +44,8 @@ class ChartTheme:
     grid_color: str = "#E3E3E3"
     grid_width: float = 0.6
     grid_dash: tuple[float, ...] | None = None  # dashed gridlines: dash, gap, ... (px); None: solid
+    grid_opacity: float = 1.0
+    axis_zindex: float = 0.0  # ≥ 1: the gridlines are drawn over the marks (matplotlib's default for bars)
     line_width: float = 1.6
     point_size: float = 30.0  # marker area in px^2 (Vega-Lite's size)
     line_point_size: float = 16.0
@@ -118,6 +120,8 @@ _CONFIG_FIELDS: dict[tuple[str, str], str] = {
     ("axis", "gridColor"): "grid_color",
     ("axis", "gridWidth"): "grid_width",
     ("axis", "gridDash"): "grid_dash",
+    ("axis", "gridOpacity"): "grid_opacity",
+    ("axis", "zindex"): "axis_zindex",
     ("axis", "grid"): "grid",
     ("title", "fontSize"): "title_font_size",
     ("title", "fontWeight"): "title_weight",

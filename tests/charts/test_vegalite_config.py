@@ -206,3 +206,22 @@ def test_a_bar_marks_stroke_is_its_edge_not_its_fill():
     bar = next(el for el in parse(chart_svg(Chart(kind="chart", id="c", spec=spec))).iter()
                if local(el.tag) == "rect" and "bar" in (el.get("id") or ""))
     assert bar.get("fill") != "#000000" and bar.get("stroke") == "#000000"
+
+
+def test_axis_zindex_draws_the_grid_over_the_marks_and_grid_opacity_thins_it():
+    """matplotlib draws a grid over bars (axisbelow 'line'), often half transparent: axis.zindex 1
+    puts the gridlines after the marks, axis.gridOpacity sets their opacity."""
+    rows = [{"k": "a", "v": 1}, {"k": "b", "v": 3}]
+    spec = {"data": {"values": rows}, "mark": "bar",
+            "encoding": {"x": {"field": "k", "type": "nominal"}, "y": {"field": "v", "type": "quantitative"}}}
+
+    def order(config):
+        ids = [el.get("id") for el in parse(chart_svg(Chart(kind="chart", id="c", spec={**spec, "config": config})))
+               .iter() if el.get("id")]
+        bar = next(i for i, v in enumerate(ids) if "bar" in v)
+        return ids.index("c-grid-y") < bar
+
+    assert order({}) is True  # below the bars, as Vega-Lite draws it
+    assert order({"axis": {"zindex": 1}}) is False
+    els = _by_id(chart_svg(Chart(kind="chart", id="c", spec={**spec, "config": {"axis": {"gridOpacity": 0.4}}})))
+    assert els["c-grid-y"].get("stroke-opacity") == "0.4"

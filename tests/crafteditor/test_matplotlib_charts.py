@@ -524,3 +524,17 @@ def test_a_scatter_with_overlapping_markers_stays_a_scatter():
     spec = conv.figure.of_kind("chart")[0].spec
     assert (spec["mark"]["type"] if isinstance(spec["mark"], dict) else spec["mark"]) == "point"
     assert score_chart(conv.figure, truth)["within_2pct"] >= 0.95
+
+
+def test_a_grid_drawn_over_the_bars_is_drawn_over_them_again():
+    """matplotlib lays its grid over bars (axisbelow 'line'), here at alpha 0.4: the re-rendered
+    grid is over the bars too (axis.zindex 1), with the paint and opacity read off the line over
+    the page and over the bars. ggplot's lies under them and stays there."""
+    from crafteditor.synthetic import gallery_chart
+
+    png, _ = gallery_chart("grouped", 0)
+    axis = convert(png).figure.of_kind("chart")[0].spec["config"]["axis"]
+    assert axis["zindex"] == 1 and 0.25 <= axis["gridOpacity"] <= 0.55
+    assert all(abs(int(axis["gridColor"][i:i + 2], 16) - 0xB0) <= 12 for i in (1, 3, 5))  # matplotlib's #B0B0B0
+    conv, _ = _sheet("ggplot", "grouped", 0)
+    assert "zindex" not in conv.figure.of_kind("chart")[0].spec["config"]["axis"]
