@@ -354,7 +354,7 @@ def _measure_axis(rgb, paints: Paints, runs, y_ticks: list[int], plot, st: Chart
     # gridlines: a thin stroke across the plot at the labelled rows, over background above and below
     ink = paints.labels != paints.background
     xs = slice(int(ax) + 4, int(right) - 3)
-    hits, colors = [], []
+    hits, colors, cover = [], [], []
     for k in y_ticks:
         row = int(round(runs[k].cy))
         if not 4 <= row < H - 4 or not top + 3 < row < ay - 3:
@@ -371,10 +371,17 @@ def _measure_axis(rgb, paints: Paints, runs, y_ticks: list[int], plot, st: Chart
             band = rgb[row - 1:row + 2, xs][:, line]
             darkest = np.argmin(lum[row - 1:row + 2, xs][:, line], axis=0)
             colors.append(np.median(band[darkest, np.arange(band.shape[1])], axis=0))
+            # its width: the column's blends summed against its darkest pixel (a 0.8 pt line at
+            # 150 dpi is 1.7 px, drawn in Crafter's 0.6 px default it had all but vanished)
+            col_l = lum[row - 2:row + 3, xs][:, line]
+            core_l = col_l.min(axis=0)
+            depth = np.maximum(bg - core_l, 1.0)
+            cover.append(float(np.median(np.clip((bg - col_l) / depth, 0.0, 1.0).sum(axis=0))))
     if hits:
         st.grid = bool(np.median(hits) > 0.6)
         if st.grid and colors:
             st.grid_color = to_hex(tuple(int(v) for v in np.median(np.array(colors), axis=0)))
+            st.grid_width = float(np.median(cover)) if cover else None
     # frame: strokes as dark as the axis along the plot's top and right edges
     yt, xr = int(round(top)), int(round(right))
     if 2 <= yt < H - 2 and 2 <= xr < W - 2:

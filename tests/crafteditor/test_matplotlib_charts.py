@@ -535,6 +535,7 @@ def test_a_grid_drawn_over_the_bars_is_drawn_over_them_again():
     png, _ = gallery_chart("grouped", 0)
     axis = convert(png).figure.of_kind("chart")[0].spec["config"]["axis"]
     assert axis["zindex"] == 1 and 0.25 <= axis["gridOpacity"] <= 0.55
+    assert 0.8 <= axis["gridWidth"] / 0.64 <= 2.5  # 0.8 pt at 150 dpi is 1.7 image px (0.64 figure px each)
     assert all(abs(int(axis["gridColor"][i:i + 2], 16) - 0xB0) <= 12 for i in (1, 3, 5))  # matplotlib's #B0B0B0
     conv, _ = _sheet("ggplot", "grouped", 0)
     assert "zindex" not in conv.figure.of_kind("chart")[0].spec["config"]["axis"]
