@@ -191,6 +191,7 @@ def _find_panels(paints: Paints) -> list[Panel]:
     labels = paints.labels
     H, W = labels.shape
     page = labels == paints.background
+    inked: np.ndarray | None = None
     out: list[Panel] = []
     for p in range(len(paints.colors)):
         if p == paints.background:
@@ -206,14 +207,19 @@ def _find_panels(paints: Paints) -> list[Panel]:
         k = max(7, int(round(0.01 * max(H, W)))) | 1
         closed = cv2.morphologyEx(m.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
         n, lab, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=4)
+        if inked is None:
+            # no page inside a panel once its thin page-coloured lines are closed (Solarize's
+            # gridlines run on between two bars, where the panel's own paint is not)
+            inked = cv2.morphologyEx((~page).astype(np.uint8), cv2.MORPH_CLOSE, np.ones((k, k), np.uint8)) > 0
         for i in range(1, n):  # one panel per subplot
-            pn = _panel_of(lab, i, stats[i], page, m, paints.colors[p])
+            pn = _panel_of(lab, i, stats[i], page, inked, m, paints.colors[p])
             if pn is not None:
                 out.append(pn)
     return out
 
 
-def _panel_of(lab: np.ndarray, i: int, stat, page: np.ndarray, m: np.ndarray, color: np.ndarray) -> "Panel | None":
+def _panel_of(lab: np.ndarray, i: int, stat, page: np.ndarray, inked: np.ndarray, m: np.ndarray,
+              color: np.ndarray) -> "Panel | None":
     """Component ``i`` of a tint's closed mask as a panel: a filled rectangle with page round it."""
     H, W = page.shape
     x, y, w, h, _ = (int(v) for v in stat)
@@ -222,7 +228,7 @@ def _panel_of(lab: np.ndarray, i: int, stat, page: np.ndarray, m: np.ndarray, co
     # the rectangle: the rows and columns that are no page across its middle (bars standing
     # on the panel's edge cover its paint there, but not with page; white gridlines are
     # page colour, bridged by the closing)
-    filled = ~page | (lab == i)
+    filled = inked | (lab == i)
     ys, xs = slice(y + h // 4, y + 3 * h // 4), slice(x + w // 4, x + 3 * w // 4)
     cols = np.flatnonzero(filled[ys, :].mean(axis=0) >= 0.97)
     rows = np.flatnonzero(filled[:, xs].mean(axis=1) >= 0.97)

@@ -387,7 +387,7 @@ def _sheet(sheet: str, style: str, seed: int):
 @pytest.mark.parametrize("sheet,style,seed", [
     ("ggplot", "grouped", 0), ("ggplot", "random", 1), ("ggplot", "hbar", 1),
     ("seaborn-v0_8-darkgrid", "stacked", 0), ("seaborn-v0_8-darkgrid", "grid_markers", 0),
-    ("bmh", "errorbars", 0), ("bmh", "hbar", 1),
+    ("bmh", "errorbars", 0), ("bmh", "hbar", 1), ("Solarize_Light2", "grouped", 1),
 ])
 def test_matplotlib_tinted_panel_charts_are_read(sheet, style, seed):
     """ggplot, seaborn's darkgrid (seaborn's default) and bmh draw the plot on a grey panel with
@@ -400,7 +400,8 @@ def test_matplotlib_tinted_panel_charts_are_read(sheet, style, seed):
     assert not conv.figure.of_kind("node") and not conv.figure.of_kind("edge")  # no panel shape, no gridline edges
     spec = conv.figure.of_kind("chart")[0].spec
     config = spec["config"]
-    panel = {"ggplot": "#E5E5E5", "seaborn-v0_8-darkgrid": "#EAEAF2", "bmh": "#EEEEEE"}[sheet]
+    panel = {"ggplot": "#E5E5E5", "seaborn-v0_8-darkgrid": "#EAEAF2", "bmh": "#EEEEEE",
+             "Solarize_Light2": "#EEE8D5"}[sheet]
     assert config["view"]["fill"] == panel
     assert config["axis"]["grid"] is True
     if sheet == "bmh":
@@ -409,12 +410,13 @@ def test_matplotlib_tinted_panel_charts_are_read(sheet, style, seed):
         assert config["axis"]["gridColor"] == "#B2B2B2"
     else:
         assert config["axis"]["domain"] is False
-        assert config["axis"]["gridColor"] == "#FFFFFF"
+        assert config["axis"]["gridColor"] == ("#FDF6E3" if sheet == "Solarize_Light2" else "#FFFFFF")  # the page's
         assert "gridDash" not in config["axis"]
     if sheet == "seaborn-v0_8-darkgrid":
         assert config["axis"]["ticks"] is False
-    if sheet == "ggplot":
-        assert config["axis"]["labelColor"] == "#555555"  # its grey tick labels
+    grey = {"ggplot": "#555555", "Solarize_Light2": "#657B83"}  # their tick labels' colours
+    if sheet in grey:
+        assert config["axis"]["labelColor"] == grey[sheet]
     else:
         assert "labelColor" not in config["axis"]  # black, the theme's own
     band = "y" if style == "hbar" else "x"
