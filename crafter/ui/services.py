@@ -410,7 +410,8 @@ def score_lines(report: dict[str, Any]) -> list[tuple[str, str]]:
                 out.append((label, str(v)))
     comps = report.get("components")
     if isinstance(comps, dict) and comps:
-        out.append(("Components", ", ".join(f"{n} {k}" for k, n in comps.items())))
+        # '2 charts', '1 node' (the kinds are English nouns with a plain -s plural)
+        out.append(("Components", ", ".join(f"{n} {k}{'' if n == 1 else 's'}" for k, n in comps.items())))
     return out
 
 

@@ -159,3 +159,10 @@ def test_geometry_is_stripped_for_the_dsl_editor():
     assert bare.get("a").box is None and bare.get("e").route is None
     assert bare.get("b").box is not None  # the user pinned it
     assert services.has_geometry(fig) and services.has_geometry(bare)
+
+
+def test_recovered_components_are_counted_in_plain_english():
+    from crafter.ui.services import score_lines
+
+    assert dict(score_lines({"components": {"chart": 2, "node": 1, "text": 3}}))["Components"] == \
+        "2 charts, 1 node, 3 texts"
