@@ -162,5 +162,15 @@ def darkest_color(rgb: np.ndarray, mask: np.ndarray, background: np.ndarray, sha
     return np.median(px[idx], axis=0)
 
 
+def blend_position(c, a, b) -> tuple[np.ndarray, np.ndarray]:
+    """Where colours ``c`` (any shape …×3) lie on the way from paint ``a`` to paint ``b``: the
+    share ``t`` (0: ``a``, 1: ``b``, clipped) of the nearest point on the segment, and the
+    distance to it (a blend of the two, as anti-aliasing or transparency makes, lies on it)."""
+    c, a, b = (np.asarray(v, np.float32) for v in (c, a, b))
+    seg = b - a
+    t = np.clip(((c - a) @ seg) / max(float(seg @ seg), 1e-6), 0.0, 1.0)
+    return t, np.linalg.norm(c - (a + t[..., None] * seg), axis=-1)
+
+
 def color_distance(a, b) -> float:
     return float(np.linalg.norm(np.asarray(a, dtype=np.float32) - np.asarray(b, dtype=np.float32)))

@@ -30,10 +30,10 @@ from typing import Any
 import cv2
 import numpy as np
 
-from crafteditor.charts.style import ChartStyle, measure_panel, measure_style
+from crafteditor.charts.style import ChartStyle, measure_panel, measure_style, strongest_color
 from crafteditor.config import Config
 from crafteditor.ocr import TextRun, split_wide_gaps
-from crafteditor.paint import Paints, find_paints, to_hex
+from crafteditor.paint import Paints, blend_position, find_paints, to_hex
 
 
 @dataclass
@@ -307,14 +307,9 @@ def _unpanel(rgb: np.ndarray, panels: list[Panel], page: np.ndarray, tolerance: 
     gridlines, a legend's half-transparent face), made page: the plot reads as drawn on the page.
     Grey gridlines stay, as on any plain chart."""
     out = rgb.copy()
-    b = page.astype(np.float32)
     for pn in panels:
         sub = out[pn.y0:pn.y1, pn.x0:pn.x1]
-        c = sub.astype(np.float32)
-        p = pn.color.astype(np.float32)
-        seg = b - p
-        t = np.clip(((c - p) @ seg) / max(float(seg @ seg), 1e-6), 0.0, 1.0)
-        d = np.linalg.norm(c - (p + t[..., None] * seg), axis=2)
+        _, d = blend_position(sub, pn.color, page)
         sub[d <= tolerance] = page
     return out
 
@@ -546,9 +541,10 @@ def _read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,
         if over is not None:
             style.grid_above = True
             style.grid_color, style.grid_opacity = over
+    fills = [tuple(int(v) for v in o.color) for o in series]
     for sr in bars:
         if sr.outline is None:
-            sr.outline = _bar_edge(paints, sr, [tuple(int(v) for v in o.color) for o in series], ay)
+            sr.outline = _bar_edge(paints, sr, fills, ay)
     edges = {sr.outline[0] for sr in bars if sr.outline}
     if bars and len(edges) == 1 and all(sr.outline for sr in bars):
         # one edge colour round every bar (edgecolor='k'): drawn again as the bars' stroke
@@ -1021,8 +1017,7 @@ def _snap_to_ticks(axis: Axis, paints: Paints, labels: list[TextRun], ax: float,
     low. The tick is a thin stroke running from the axis line, inward or outward."""
     if axis.log or len(labels) < 3:
         return axis
-    ink = paints.labels != paints.background
-    H, W = ink.shape
+    H, W = paints.labels.shape
     xa = int(round(ax))
     reach = max(3, int(round(0.5 * font)))
     found = []
@@ -1036,7 +1031,7 @@ def _snap_to_ticks(axis: Axis, paints: Paints, labels: list[TextRun], ax: float,
         for c0, c1 in ((max(int(r.right) + 1, xa - 9), xa - 1), (xa + 2, min(W, xa + 10))):
             if c1 - c0 < 3 or r1 - r0 < 3:
                 continue
-            full = ink[r0:r1, c0:c1].mean(axis=1) >= 0.8
+            full = (paints.labels[r0:r1, c0:c1] != paints.background).mean(axis=1) >= 0.8
             rows = np.flatnonzero(full)
             for band in np.split(rows, np.flatnonzero(np.diff(rows) > 1) + 1) if rows.size else []:
                 if len(band) > 4 or band[0] == 0 or band[-1] == r1 - r0 - 1:
@@ -1048,14 +1043,11 @@ def _snap_to_ticks(axis: Axis, paints: Paints, labels: list[TextRun], ax: float,
             found.append((best, r.text))
     if len(found) < max(3, len(labels) - 1):
         return axis
-    snapped = _fit_axis(found)
-    if snapped is None or snapped.log:
-        return axis
     lin = _robust_fit([p for p, _ in found], [parse_number(t) for _, t in found])
     # ticks sit exactly on their values; a fit that does not, or moves the scale much, is not them
-    if lin is None or lin[2] > 0.004 or abs(snapped.b - axis.b) > 0.05 * abs(axis.b):
+    if lin is None or lin[2] > 0.004 or abs(lin[1] - axis.b) > 0.05 * abs(axis.b):
         return axis
-    return replace(axis, a=snapped.a, b=snapped.b)
+    return replace(axis, a=lin[0], b=lin[1])
 
 
 def _robust_fit(px: list[float], vals: list[float]) -> tuple[float, float, float] | None:
@@ -1185,8 +1177,8 @@ def _read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis,
             # cleared a margin past the frame, which the legend's bars are bridged across; what
             # the margin took beside the frame (a bar ending at it) is given back
             lx0, ly0, lx1, ly1 = legend_box
-            wide = (max(0, lx0 - int(0.8 * font)), max(0, ly0 - int(0.6 * font)), lx1 + int(0.8 * font),
-                    ly1 + int(0.6 * font))
+            side, top = _legend_margin(font)
+            wide = (max(0, lx0 - side), max(0, ly0 - top), lx1 + side, ly1 + top)
             beside = m.copy()
             beside[max(0, ly0):ly1, max(0, lx0):lx1] = False
             m[wide[1]:wide[3], wide[0]:wide[2]] = False
@@ -1328,9 +1320,7 @@ def _grid_over_bars(rgb: np.ndarray, page: np.ndarray, bars: list["Series"], row
                 if r - l < 4 or not top + 6 < y < baseline - 6 or not 7 <= y < H - 7:
                     continue
                 fill = np.median(np.concatenate([rgb[y - 6:y - 3, l:r], rgb[y + 4:y + 7, l:r]]).reshape(-1, 3), axis=0)
-                band = rgb[y - 2:y + 3, l:r].astype(np.float32)
-                pick = np.argmax(np.linalg.norm(band - fill, axis=2), axis=0)
-                c_bar = np.median(band[pick, np.arange(band.shape[1])], axis=0)
+                c_bar = strongest_color(rgb[y - 2:y + 3, l:r], fill)
                 devs.append(float(np.linalg.norm(c_bar - fill)))
                 seg = w - fill
                 if float(seg @ seg) > 400:
@@ -1480,6 +1470,11 @@ def _find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: 
     return Legend(legend_names, legend_at, legend_runs, legend_box, legend_title)
 
 
+def _legend_margin(font: float) -> tuple[int, int]:
+    """How far a legend's frame may lie past its swatches and labels: (sides, top and bottom) px."""
+    return int(0.8 * font), int(0.6 * font)
+
+
 def _legend_frame(paints: Paints, box: tuple[int, int, int, int], font: float,
                   rgb: np.ndarray | None = None) -> tuple[int, int, int, int]:
     """The legend's box grown from its swatches and labels out to its frame: each side moves out
@@ -1490,7 +1485,7 @@ def _legend_frame(paints: Paints, box: tuple[int, int, int, int], font: float,
     x0, y0, x1, y1 = (max(0, box[0]), max(0, box[1]), min(W, box[2]), min(H, box[3]))
     if x1 <= x0 or y1 <= y0:
         return box
-    side, top = int(0.8 * font), int(0.6 * font)
+    side, top = _legend_margin(font)
     # the face: page, or near white (a half-transparent face over a bar the legend hides); looked
     # at only as far as the box may grow
     wy0, wy1, wx0, wx1 = max(0, y0 - top - 1), min(H, y1 + top + 1), max(0, x0 - side - 1), min(W, x1 + side + 1)
@@ -1554,10 +1549,8 @@ def _drop_rules(m: np.ndarray, inner) -> np.ndarray:
 def _blend_of(c, mark, bg) -> float:
     """How far colour ``c`` lies from ``mark`` towards ``bg`` (0: the mark, 1: the background)
     where it is a blend of the two (within 14 of the line between them), else -1."""
-    c, mark, bg = (np.asarray(v, np.float32) for v in (c, mark, bg))
-    seg = bg - mark
-    t = float(np.clip(np.dot(c - mark, seg) / max(float(np.dot(seg, seg)), 1e-6), 0.0, 1.0))
-    return t if float(np.linalg.norm(c - (mark + t * seg))) <= 14 else -1.0
+    t, d = blend_position(c, mark, bg)
+    return float(t) if float(d) <= 14 else -1.0
 
 
 def _find_bands(labels: np.ndarray, inner, paints: Paints, members: dict[int, list[int]],

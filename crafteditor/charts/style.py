@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from crafteditor.paint import Paints, to_hex
+from crafteditor.paint import Paints, blend_position, to_hex
 
 
 @dataclass
@@ -529,6 +529,14 @@ def _dash_pattern(cover: np.ndarray) -> tuple[float, float] | None:
     return dash, period - dash
 
 
+def strongest_color(band: np.ndarray, ref) -> np.ndarray:
+    """A thin line's colour across a band of rows (rows × columns × 3): each column's pixel most
+    unlike ``ref`` (what lies around the line), the median over columns."""
+    b = np.asarray(band, np.float32)
+    pick = np.argmax(np.linalg.norm(b - np.asarray(ref, np.float32), axis=2), axis=0)
+    return np.median(b[pick, np.arange(b.shape[1])], axis=0)
+
+
 def _lines_at(rgb: np.ndarray, off: np.ndarray, rows: list[int], panel_rgb: np.ndarray,
               page: np.ndarray) -> tuple[bool | None, np.ndarray | None, float | None, tuple[float, float] | None]:
     """Gridlines along the rows ``rows`` of a panel (``off``: pixels not of the panel's paint):
@@ -558,23 +566,16 @@ def _lines_at(rgb: np.ndarray, off: np.ndarray, rows: list[int], panel_rgb: np.n
     # a dashed (or dotted) line is drawn over a share of the row only
     if not bands or not np.median(hits) > 0.25:
         return False, None, None, None
-    picks = []
-    for band in bands:
-        pick = np.argmax(np.linalg.norm(band - p, axis=2), axis=0)
-        picks.append(np.median(band[pick, np.arange(band.shape[1])], axis=0))
-    est = np.median(np.array(picks), axis=0)
+    est = np.median(np.array([strongest_color(band, p) for band in bands]), axis=0)
     color = page.astype(np.float32) if est.mean() > p.mean() else est
-    seg = color - p
     dashes = []
     for row, clear in spans:
-        t = np.clip(((rgb[row - 2:row + 3, 4:w - 4].astype(np.float32) - p) @ seg) / max(float(seg @ seg), 1e-6),
-                    0.0, 1.0).sum(axis=0)
+        t = blend_position(rgb[row - 2:row + 3, 4:w - 4], p, color)[0].sum(axis=0)
         dashes.append(_dash_pattern(np.where(clear, t, np.nan)))
     dashed = [d for d in dashes if d is not None]
     dash = tuple(float(x) for x in np.median(np.array(dashed), axis=0)) if len(dashed) * 2 >= len(dashes) else None
     if dash is None and not np.median(hits) > 0.6:
         return False, None, None, None
     # the line's width: what its blends add up to across it, on its dashes
-    cover = [np.median(np.clip(((band - p) @ seg) / max(float(seg @ seg), 1e-6), 0.0, 1.0).sum(axis=0))
-             for band in bands]
+    cover = [np.median(blend_position(band, p, color)[0].sum(axis=0)) for band in bands]
     return True, color, float(np.median(cover)), dash
