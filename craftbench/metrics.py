@@ -185,9 +185,9 @@ def _cross(s: tuple[float, float, float, float], t: tuple[float, float, float, f
 def layout_quality(fig: Figure) -> dict[str, float]:
     """Counts on a laid-out figure: node overlaps, edge crossings, label overflows."""
     from crafter.render.text import text_width
-    from crafter.render.theme import get_theme
+    from crafter.render.theme import figure_theme
 
-    theme = get_theme(fig.theme)
+    theme = figure_theme(fig)
     nodes = [n for n in fig.of_kind("node") if n.box is not None]
     overlaps = sum(1 for i, a in enumerate(nodes) for b in nodes[i + 1:] if a.box.intersects(b.box, margin=-0.5))
     edges = [e for e in fig.of_kind("edge") if e.route]

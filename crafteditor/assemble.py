@@ -295,7 +295,17 @@ class _Builder:
             comps.extend(self._traced(obj))
         # texts referenced by edges must exist before validation: order is free in the IR
         canvas = Size(w=round(self.image.width * self.s, 2), h=round(self.image.height * self.s, 2))
-        return Figure(canvas=canvas, components=_ordered(comps))
+        return Figure(canvas=canvas, background=self.page_color(), components=_ordered(comps))
+
+    def page_color(self) -> str | None:
+        """The figure's background where the page is not the theme's white: fivethirtyeight's
+        grey, Solarize's cream, a slide's dark page. Within one paint merge of white (a JPEG's
+        254s) it is white; a scan's page is always white, its paper's yellow is no design."""
+        page = self.paints.background_rgb
+        if self.config.preset_name == "scan" or color_distance(page, _rgb(THEME.background)) <= max(
+                self.config.color_merge, 6.0):
+            return None
+        return to_hex(page)
 
     # -- nodes and labels ---------------------------------------------------------------------
     def _labels_for_shapes(self, runs: list[TextRun], shapes: list[DetectedShape], used: set[int]) -> dict[int, list[int]]:

@@ -15,7 +15,7 @@ from typing import Any, Iterable
 
 from crafter.agents.extract import brief_entities, labels_match, slug_id
 from crafter.agents.issues import FIGURE, make_issue
-from crafter.render.theme import PX_PER_IN, Theme, get_theme
+from crafter.render.theme import PX_PER_IN, Theme, figure_theme
 from crafter.spec.colors import contrast_ratio, is_color, to_rgb
 from crafter.spec.model import Box, Chart, Component, Edge, Figure, Group, Image, Node, Panel, Text
 
@@ -138,7 +138,7 @@ def node_text_fits(node: Node, theme: Theme) -> tuple[bool, str]:
 
 def check_text_overflow(fig: Figure) -> list[dict[str, Any]]:
     """Labels that do not fit inside their node."""
-    theme = get_theme(fig.theme)
+    theme = figure_theme(fig)
     issues = []
     for n in fig.of_kind("node"):
         ok, why = node_text_fits(n, theme)
@@ -290,7 +290,7 @@ def text_on(c: Component, fig: Figure, theme: Theme) -> list[tuple[str, str, flo
 
 def check_contrast(fig: Figure) -> list[dict[str, Any]]:
     """Text whose contrast with what is behind it is below WCAG AA."""
-    theme = get_theme(fig.theme)
+    theme = figure_theme(fig)
     issues = []
     for c in fig.components:
         for fg, bg, fs, bold in text_on(c, fig, theme):
@@ -321,7 +321,7 @@ def check_font_size(fig: Figure) -> list[dict[str, Any]]:
     scale = print_scale(fig)
     if scale is None:
         return []
-    theme = get_theme(fig.theme)
+    theme = figure_theme(fig)
     small: list[tuple[str, float]] = []
     for c in fig.components:
         for _, _, fs, _ in text_on(c, fig, theme):

@@ -38,7 +38,7 @@ from crafter.agents.critique import (
 )
 from crafter.agents.issues import FIGURE, issue_key
 from crafter.errors import CrafterError, SpecError
-from crafter.render.theme import get_theme
+from crafter.render.theme import figure_theme
 from crafter.spec import Figure, parse_component, print_component, print_dsl
 from crafter.spec.model import Box, Chart, Component, Edge, Group, Node, Text
 
@@ -143,7 +143,7 @@ def fix_text_overflow(fig: Figure, node: Node) -> Node | None:
     """Grow the node (about its centre) until its label fits; keep a requested size in step."""
     if node.box is None:
         return None
-    theme = get_theme(fig.theme)
+    theme = figure_theme(fig)
     b = node.box
     for step in range(1, 40):
         f = 1.0 + 0.08 * step
@@ -302,7 +302,7 @@ def fix_off_canvas(fig: Figure, c: Component) -> Component | None:
 
 def fix_contrast(fig: Figure, c: Component) -> Component | None:
     """Darken (or whiten) the text colour until it reads against its background."""
-    theme = get_theme(fig.theme)
+    theme = figure_theme(fig)
     from crafter.agents.critique import _solid
 
     if isinstance(c, Node):
@@ -350,7 +350,7 @@ def fix_tiny_font(fig: Figure, issue: dict[str, Any]) -> tuple[dict[str, Any], l
     from crafter.agents.critique import print_scale
 
     scale = print_scale(fig) or 1.0
-    theme = get_theme(fig.theme)
+    theme = figure_theme(fig)
     want_px = 6.0 / (scale * 0.75) * 1.1
     changed = []
     by_id = fig.by_id()

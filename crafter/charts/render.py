@@ -966,7 +966,7 @@ class _Painter:
                  font_size=_f(fs), fill=ct.text_color)
         if lg.orient not in ("right", "left", "top", "bottom"):
             svg.add(f'<rect x="{_f(x - 4)}" y="{_f(y - 3)}" width="{_f(lg.width + 8)}" height="{_f(lg.height + 6)}" '
-                    f'fill="#FFFFFF" fill-opacity="0.85" stroke="{ct.grid_color}" stroke-width="0.6"/>')
+                    f'fill="{ct.background}" fill-opacity="0.85" stroke="{ct.grid_color}" stroke-width="0.6"/>')
         row_h = max(fs * 1.25, ct.legend_symbol) + ct.legend_row_gap
         sym = _symbol_box(lg, self.S, ct)
         if lg.kind == "gradient":
@@ -1184,7 +1184,7 @@ class _Painter:
                 color = self.color_of(layer, it)
                 shape = self.S.shape.get(_label(it.shape), "circle") if it.shape is not None else "circle"
                 mid = self.ids.make(gid.split(f"{self.ids.chart_id}-", 1)[1], "point", it.index)
-                fill = f'fill="#FFFFFF" stroke="{color}" stroke-width="1"' if fill_hollow else f'fill="{color}"'
+                fill = f'fill="{self.ct.background}" stroke="{color}" stroke-width="1"' if fill_hollow else f'fill="{color}"'
                 if shape == "circle":
                     svg.add(f'<circle id={quoteattr(mid)} cx="{_f(x)}" cy="{_f(y)}" r="{_f(math.sqrt(size / math.pi))}" '
                             f'{fill}{self._datum_attrs(it)}/>')

@@ -83,7 +83,8 @@ def chart_theme(theme: Theme | str | None = None, *, width: str | float | None =
     ``width``: "single" (3.3 in), "double" (7 in) or a number of px; default the theme's.
     """
     base = get_theme(theme) if isinstance(theme, str) else (theme or THEMES["paper"])
-    common = dict(font_family=base.font_family, text_color=base.text_color, palette=tuple(base.palette))
+    common = dict(font_family=base.font_family, text_color=base.text_color, palette=tuple(base.palette),
+                  background=base.background)
     if base.name == "slides":
         ct = ChartTheme(
             name="slides", width=720.0, aspect=0.58, min_plot=140.0, max_plot_height=560.0,

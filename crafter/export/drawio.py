@@ -26,6 +26,7 @@ import json
 import math
 import re
 import zlib
+from dataclasses import replace
 from html.parser import HTMLParser
 from typing import Any
 from urllib.parse import unquote
@@ -39,7 +40,7 @@ from crafter.export.svgpath import parse_path, path_bbox, path_to_d, transform_p
 from crafter.render.markup import esc_text
 from crafter.render.rules import WRAP_SLACK, panel_letters, readable_on
 from crafter.render.text import text_width, wrap
-from crafter.render.theme import Theme, get_theme
+from crafter.render.theme import Theme, figure_theme, get_theme
 from crafter.spec.colors import is_color, to_rgb
 from crafter.spec.model import (
     ID_PATTERN, SHAPES, Box, Chart, Component, Edge, Figure, Group, Image, Node, Panel, Path, Size, Text,
@@ -49,7 +50,7 @@ from crafter.spec.model import (
 MAX_DRAWIO_BYTES = 50 * 1024 * 1024
 MAX_INFLATED_BYTES = 100 * 1024 * 1024  # a compressed diagram may not inflate beyond this
 GEOMETRY_TOLERANCE = 0.5  # px: coordinates are written with two decimals
-FIGURE_FIELDS = ("version", "title", "caption", "theme", "direction", "routing", "width_in", "canvas")
+FIGURE_FIELDS = ("version", "title", "caption", "theme", "direction", "routing", "width_in", "background", "canvas")
 
 # FigureSpec arrowheads ↔ draw.io arrow names (and whether the head is filled).
 ARROWS = {"none": ("none", None), "arrow": ("block", 1), "open": ("open", None), "diamond": ("diamond", 1),
@@ -81,7 +82,7 @@ def figure_to_drawio(fig: Figure) -> str:
     from crafter.render.svg import ensure_layout
 
     fig = ensure_layout(fig)
-    t = get_theme(fig.theme)
+    t = figure_theme(fig)
     parent_of = parents(fig)
     by_id = fig.by_id()
     order = _drawing_order(fig, parent_of)
@@ -350,7 +351,7 @@ def _component_svg(c: Chart | Path, fig: Figure, box: Box) -> str:
     # The image is only a picture of the chart (its spec travels in the cell's data), so a spec
     # the chart renderer cannot draw, for whatever reason, gets a labelled frame instead.
     except Exception as e:  # noqa: BLE001
-        t = get_theme(fig.theme)
+        t = figure_theme(fig)
         title = esc_text(getattr(c, "title", None) or "chart")
         svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{_num(box.w)}" height="{_num(box.h)}">'
                f'<rect x="0.5" y="0.5" width="{_num(max(box.w - 1, 0))}" height="{_num(max(box.h - 1, 0))}" '
@@ -502,7 +503,8 @@ def drawio_to_figure(source: str | bytes, *, file: str | None = None, page: int 
             inner = el.find("mxCell")
             if inner is not None:
                 cells.append(_Cell(inner, el))
-    return _Importer(cells, file=file, page_name=_page_title(root, page)).figure()
+    return _Importer(cells, file=file, page_name=_page_title(root, page),
+                     page_background=model.get("background")).figure()
 
 
 def _graph_model(root: ET.Element, page: int, file: str | None) -> ET.Element:
@@ -552,7 +554,8 @@ def _page_title(root: ET.Element, page: int) -> str | None:
 
 
 class _Importer:
-    def __init__(self, cells: list[_Cell], *, file: str | None, page_name: str | None) -> None:
+    def __init__(self, cells: list[_Cell], *, file: str | None, page_name: str | None,
+                 page_background: str | None = None) -> None:
         self.file = file
         self.cells = {c.id: c for c in cells if c.id}
         self.order = [c.id for c in cells if c.id]
@@ -567,8 +570,17 @@ class _Importer:
                 pass
         if not self.figure_data and page_name:
             self.figure_data = {"title": page_name}
-        self.theme = get_theme(self.figure_data.get("theme", "paper")
-                               if self.figure_data.get("theme") in ("paper", "slides", "mono") else "paper")
+        theme = get_theme(self.figure_data.get("theme", "paper")
+                          if self.figure_data.get("theme") in ("paper", "slides", "mono") else "paper")
+        # the page colour as draw.io last saved it (Format ▸ Background) wins over the one the
+        # export wrote; the theme's own colour is no override
+        if page_background and page_background != "none" and is_color(page_background):
+            if page_background.upper() == theme.background.upper():
+                self.figure_data.pop("background", None)
+            else:
+                self.figure_data["background"] = page_background
+        page = self.figure_data.get("background")
+        self.theme = replace(theme, background=page) if isinstance(page, str) and is_color(page) else theme
         self.layers = {cid for cid, c in self.cells.items() if c.parent in (None, "0") or cid == "0"}
         self.children: dict[str, list[str]] = {}  # parent cell id → child cell ids, in document order
         for cid in self.order:

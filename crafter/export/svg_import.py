@@ -41,7 +41,7 @@ from crafter.export.svgpath import (
     IDENTITY, Matrix, Segment, apply, ellipse_path, multiply, parse_path, parse_transform, path_bbox, path_to_d,
     points_path, rect_path, rotation_of, scale_of, transform_path,
 )
-from crafter.render.theme import get_theme
+from crafter.render.theme import figure_theme, get_theme
 from crafter.spec.colors import is_color, to_rgb
 from crafter.spec.model import ID_PATTERN, Box, Figure, Size, figure_from_data, parents
 
@@ -802,7 +802,7 @@ class _Merger:
     def __init__(self, fig: Figure, original: ET.Element, edited: ET.Element, report: ImportReport,
                  file: str | None) -> None:
         self.fig = fig
-        self.theme = get_theme(fig.theme)
+        self.theme = figure_theme(fig)
         self.report = report
         self.file = file
         self.original = original

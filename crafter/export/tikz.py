@@ -34,7 +34,7 @@ from crafter.render.routes import spline_d
 from crafter.render.rules import WRAP_SLACK, drawn_route, edge_label_plate, node_label_lines, panel_letters, readable_on
 from crafter.render.shapes import Paint, shape_svg
 from crafter.render.text import text_width, wrap
-from crafter.render.theme import Theme, get_theme
+from crafter.render.theme import Theme, figure_theme
 from crafter.spec.colors import is_color, to_rgb
 from crafter.spec.model import Box, Chart, Component, Edge, Figure, Group, Image, Node, Panel, Path, Text, parents
 
@@ -123,7 +123,7 @@ class _TikzWriter:
     def __init__(self, fig: Figure, options: TikzOptions) -> None:
         self.fig = fig
         self.opts = options
-        self.theme: Theme = get_theme(fig.theme)
+        self.theme: Theme = figure_theme(fig)
         self.colors = ColorTable()
         self.by_id = fig.by_id()
         self.dropped: list[str] = []
@@ -150,6 +150,15 @@ class _TikzWriter:
                            f"{{{title}}};")
             body.insert(0, "% figure title (delete this node when the caption carries the title)"
                         + (f"; not typeset: {', '.join(self.dropped)}" if self.dropped else ""))
+        if self.fig.background is not None:
+            # the page colour under everything (the title too), over the laid-out canvas
+            page, _ = self.colors.ref(self.fig.background)
+            x0, x1 = self.horizontal_extent()
+            y1 = self.fig.canvas.h if self.fig.canvas is not None else max(
+                (c.box.bottom for c in self.fig.components if c.box is not None), default=100.0)
+            # the title's node stands on y = −0.3 margin, a line of title text tall
+            top = -t.margin * 0.3 - 1.5 * t.title_font_size if self.opts.title and self.fig.title else 0.0
+            body[0:0] = ["% page colour", f"\\fill[{page}] ({num(x0)},{num(top)}) rectangle ({num(x1)},{num(y1)});"]
         text, _ = self.colors.ref(t.text_color)
         styles = self.styles(text or "black")
         out = [

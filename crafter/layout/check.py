@@ -19,7 +19,7 @@ from __future__ import annotations
 from crafter.layout import measure
 from crafter.layout.labels import BoxIndex
 from crafter.layout.shapes import RECT_SHAPES, distance_to_polygon, label_fits, outline
-from crafter.render.theme import get_theme
+from crafter.render.theme import figure_theme
 from crafter.spec.model import Box, Component, Edge, Figure, Group, Node, Panel, Text, parents
 
 LEAF_KINDS = ("node", "chart", "text")
@@ -36,7 +36,7 @@ def _two_decimals(v: float) -> bool:
 
 def layout_problems(fig: Figure, *, check_routes: bool = True) -> list[str]:
     """Everything about ``fig``'s layout that breaks a promise above (empty when all is well)."""
-    theme = get_theme(fig.theme)
+    theme = figure_theme(fig)
     problems: list[str] = []
     by_id = fig.by_id()
     parent = parents(fig)

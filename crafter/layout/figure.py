@@ -44,7 +44,7 @@ from crafter.layout.routing import (
 )
 from crafter.layout.shapes import RECT_SHAPES, clip_to_outline, node_size
 from crafter.render.text import text_width, wrap
-from crafter.render.theme import Theme, get_theme
+from crafter.render.theme import Theme, figure_theme
 from crafter.spec.model import (
     Box,
     Chart,
@@ -139,7 +139,7 @@ class _FigureLayout:
     def __init__(self, fig: Figure, engine: str) -> None:
         self.fig = fig
         self.engine = engine
-        self.theme: Theme = get_theme(fig.theme)
+        self.theme: Theme = figure_theme(fig)
         self.by_id: dict[str, Component] = fig.by_id()
         self.parent: dict[str, str] = parents(fig)
         self.engines_used: set[str] = set()

@@ -39,7 +39,7 @@ from crafter.render.routes import polyline_d, spline_d
 from crafter.render.shapes import Paint, dash_array, shape_svg
 from crafter.render.svg_io import metadata_element
 from crafter.render.text import ASCENT, DESCENT, text_width, wrap
-from crafter.render.theme import Theme, get_theme
+from crafter.render.theme import Theme, figure_theme
 from crafter.render.rules import WRAP_SLACK, drawn_route, edge_label_plate, node_label_lines, panel_letters, readable_on
 from crafter.spec.model import Box, Chart, Component, Edge, Figure, Group, Image, Node, Panel, Path, Text, parents
 
@@ -121,7 +121,7 @@ def draw_svg(fig: Figure, *, text_order: str = "logical", embed_spec: bool = Tru
 class _SvgWriter:
     def __init__(self, fig: Figure, *, text_order: str) -> None:
         self.fig = fig
-        self.theme: Theme = get_theme(fig.theme)
+        self.theme: Theme = figure_theme(fig)
         self.visual = text_order == "visual"
         self.markers: dict[str, str] = {}  # id -> <marker> element, in first-use order
         self.font_attr = f'font-family="{esc_attr(self.theme.font_family)}"'

@@ -7,7 +7,8 @@ its 12 px body text prints at 9 pt.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 PX_PER_PT = 96 / 72
 PX_PER_IN = 96.0
@@ -89,3 +90,12 @@ def get_theme(name: str) -> Theme:
         return THEMES[name]
     except KeyError:
         raise KeyError(f"unknown theme '{name}'; expected one of {', '.join(THEMES)}") from None
+
+
+def figure_theme(fig: Any) -> Theme:
+    """The theme a figure is drawn in: its named theme with the figure's own overrides (its
+    ``background``). Every renderer, exporter and check takes its colours from here, so a figure
+    on a grey page is drawn, exported and contrast-checked on grey."""
+    theme = get_theme(fig.theme)
+    background = getattr(fig, "background", None)
+    return theme if background is None else replace(theme, background=background)

@@ -286,8 +286,18 @@ class Figure(_Model):
     direction: Direction = "LR"
     routing: Routing = "orthogonal"
     width_in: float | None = Field(default=None, gt=0)  # target print width in inches (3.3 single, 7 double column)
+    # the page colour, where it is not the theme's (a figure converted from a grey or cream page)
+    background: str | None = None
     canvas: Size | None = None  # layout result
     components: list[AnyComponent] = Field(default_factory=list)
+
+    @field_validator("background")
+    @classmethod
+    def _page_color(cls, v: str | None) -> str | None:
+        # not 'none': the contrast checks and the exports need a colour to put text on
+        if v is not None and (v == "none" or not is_color(v)):
+            raise ValueError(f"'{v}' is not a page colour (use #rgb, #rrggbb or a CSS colour name)")
+        return v
 
     @model_validator(mode="after")
     def _references(self) -> "Figure":

@@ -99,6 +99,7 @@ def figures(draw, max_nodes: int = 8) -> Figure:
         theme=draw(st.sampled_from(["paper", "slides", "mono"])),
         direction=draw(st.sampled_from(["LR", "TB", "RL", "BT"])),
         width_in=draw(st.none() | st.sampled_from([3.3, 7.0])),
+        background=draw(st.none() | st.sampled_from(["#F0F0F0", "#fdf6e3", "ivory", "#1E1E1E"])),
         canvas=draw(st.none() | st.builds(Size, w=sizes, h=sizes)),
         components=comps,
     )

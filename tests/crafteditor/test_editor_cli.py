@@ -50,3 +50,16 @@ def test_bench_draws_generated_charts_under_style_sheets(capsys):
     code = main(["bench", "-n", "1", "--kind", "chart", "--sheet", "gplot"])
     err = capsys.readouterr().err
     assert code != 0 and "unknown matplotlib style sheet 'gplot'" in err and "ggplot" in err
+
+
+def test_bench_sets_the_source_figures_own_element_count_beside_both(capsys):
+    """Where the source is a FigureSpec (a generated diagram) the bench prints its own SVG's
+    element count: the fewest a faithful editable copy can have, against which vtracer's count
+    and CraftEditor's are read."""
+    code = main(["bench", "-n", "1", "--kind", "diagram", "--per-figure"])
+    out = capsys.readouterr().out
+    assert code == 0
+    line = next(ln for ln in out.splitlines() if "source SVG" in ln)
+    assert "the original's own SVG (1 of 1)" in line and "fewer than vtracer" in line
+    figure = next(ln for ln in out.splitlines() if ln.strip().startswith("diagram-1"))
+    assert "(source " in figure
