@@ -1908,6 +1908,7 @@ def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot,
         if any(j == i for j, _ in rects):
             continue  # a filled rectangle off the axis is no line (a stacked segment read alone)
         # a line, maybe with markers on it: markers survive an opening wider than the line
+        comp = _smoothed(comp)
         lw = _line_width(comp)
         if lw > 12:
             continue  # an area, not a line: opening it with a 2.2·lw disc took seconds
@@ -2083,6 +2084,18 @@ def _marker_shape(m: np.ndarray) -> str:
         return "circle"
     quarter = rows[int(round(0.25 * (h - 1)))] / max(rows.max(), 1.0)
     return "diamond" if 0.3 <= quarter <= 0.75 else "circle"
+
+
+def _smoothed(m: np.ndarray) -> np.ndarray:
+    """A line's mask without its ragged edge, where it is 3 px wide or more.
+
+    A JPEG's line has ragged edges, a pixel in and a pixel out, and every notch roots a spur of
+    the skeleton (fivethirtyeight's 8 px red line: 2,049 skeleton pixels, its width read as
+    2.3 px) and bites into the markers an opening looks for (four of nine squares lost). A 3×3
+    median smooths the edge; where it keeps 90 % of the mask the line is wide enough for it
+    (584 skeleton pixels, 7.9 px), else the mask is kept as it is (a thin line would vanish)."""
+    smooth = cv2.medianBlur(m.astype(np.uint8), 3).astype(bool)
+    return smooth if smooth.sum() >= 0.9 * m.sum() else m
 
 
 def _line_width(m: np.ndarray) -> float:

@@ -452,6 +452,26 @@ def test_charts_framed_by_their_gridlines_alone_are_read(sheet, style, seed):
     assert conv.figure.background == "#F0F0F0"  # which is grey, and kept
 
 
+def test_thick_lines_keep_their_markers_through_jpeg():
+    """fivethirtyeight's 8 px lines as a q75 JPEG: the red line's ragged edge had rooted its
+    skeleton in spurs (width read 2.3 px), and the opening that finds markers lost eight of its
+    nine squares. The width and markers are read on the line smoothed by a 3×3 median."""
+    import io
+
+    from PIL import Image
+
+    from crafteditor.scoring import score_chart
+    from crafteditor.synthetic import gallery_chart
+
+    with plt.style.context("fivethirtyeight"):
+        png, truth = gallery_chart("grid_markers", 0)
+    buf = io.BytesIO()
+    Image.open(io.BytesIO(png)).convert("RGB").save(buf, "JPEG", quality=75)
+    conv = convert(buf.getvalue())
+    score = score_chart(conv.figure, truth)
+    assert score["found"] == score["points"] == 18 and score["within_2pct"] == 1.0
+
+
 def test_a_grey_page_is_kept_but_a_scanned_one_turns_white():
     """fivethirtyeight's grey page comes back as the figure's background (the re-render had been
     white around the plot: SSIM 0.86); the same chart as a q85 JPEG keeps it too. A scan's page
