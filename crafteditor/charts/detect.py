@@ -533,6 +533,9 @@ def _read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,
     style.marker_area = float(np.median(areas)) if areas else None
     widths = [sr.line_width for sr in series if sr.line_width]
     style.line_width = float(np.median(widths)) if widths else None
+    swatches = [sr.swatch for sr in series if sr.swatch is not None]
+    if swatches:
+        style.legend_swatch = tuple(float(np.median([sw[i] for sw in swatches])) for i in range(3))
     bars = [sr for sr in series if sr.kind == "bar"]
     if style.grid and style.grid_color and bars and not yaxis.log:
         rows = [yaxis.pixel(v) for v in (parse_number(runs[k].text) for k in yt) if v is not None]
@@ -612,7 +615,8 @@ def _read_horizontal(rgb, paints, runs, used, ax, ay, right, top, config, origin
     legend = _find_legend(rgb, paints, runs, used, plot0, cands, font, original, walls)
     if legend.box is not None:
         lx0, ly0, lx1, ly1 = legend.box
-        legend = Legend(legend.names, legend.at, legend.runs, (H - ly1, W - lx1, H - ly0, W - lx0), legend.title)
+        legend = Legend(legend.names, legend.at, legend.runs, (H - ly1, W - lx1, H - ly0, W - lx0), legend.title,
+                        legend.swatches)  # (measured upright)
     t_paints = Paints(colors=paints.colors, labels=_turn(paints.labels), background=paints.background, lossy=paints.lossy)
     # a category label read with the tick mark beside it ('ResNet -') is the label
     t_runs = [_turn_run(replace(r, text=_label_text(r.text)), H, W) for r in runs]
@@ -1093,6 +1097,7 @@ class Series:
     line_width: float | None = None
     shape: str | None = None  # the markers' shape, where they have one (circle, square, diamond, triangle-*)
     outline: tuple[tuple[int, int, int], float] | None = None  # the marks' edge: colour, width px
+    swatch: tuple[float, float, float] | None = None  # its legend swatch's width, height, gap to the label, px
 
 
 @dataclass
@@ -1102,6 +1107,7 @@ class Legend:
     runs: list[int]  # the entries' text runs (and the title's)
     box: tuple[int, int, int, int] | None  # x0, y0, x1, y1: no marks are read there
     title: int | None = None  # the run above the entries
+    swatches: dict[int, tuple[float, float, float]] = field(default_factory=dict)  # paint -> swatch w, h, gap px
 
 
 def _same_hue(a, b) -> bool:
@@ -1203,6 +1209,7 @@ def _read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis,
                 later.append((p, m, color))  # perhaps a stacked series: read again on the floors found
                 continue
             s.name = next((legend_names[q] for q in members[p] if q in legend_names), None)
+            s.swatch = next((legend.swatches[q] for q in members[p] if q in legend.swatches), None)
             if p in bands and s.kind == "line":
                 s.band = _band_extent(bands[p], s, xaxis, yaxis)
             series.append(s)
@@ -1215,6 +1222,7 @@ def _read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis,
         s = _series_from_mask(rgb, m, color, paints.background_rgb, yaxis, xaxis, plot)
         if s is not None:
             s.name = next((legend_names[q] for q in members[p] if q in legend_names), None)
+            s.swatch = next((legend.swatches[q] for q in members[p] if q in legend.swatches), None)
             series.append(s)
     for sr in series:
         sr.outline = outlines.get(sr.color)
@@ -1398,6 +1406,7 @@ def _find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: 
     legend_at: dict[int, tuple[float, float]] = {}  # where each paint's legend entry is (reading order)
     legend_runs: list[int] = []
     legend_box = None
+    swatches: dict[int, tuple[float, float, float]] = {}
     # a swatch names a series' paint first: a legend drawn half-transparent over a bar leaves a
     # blend of the two beside the swatch (more pixels than the swatch: the name went to it) and
     # a swatch a shade off its series' paint
@@ -1451,6 +1460,9 @@ def _find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: 
         if best is not None:
             legend_names.setdefault(best[1], r.text.lstrip("■□●○▪▲◆-—– ").strip() or r.text)
             legend_at.setdefault(best[1], (r.cy, r.cx))
+            size = _swatch_size(original if original is not None else rgb, paints.colors[best[1]], r, font, left_edge)
+            if size is not None:
+                swatches.setdefault(best[1], size)
             legend_runs.append(k)
             bx = (sx0 - 2, int(r.y - 0.4 * font), int(r.right + 2), int(r.bottom + 0.4 * font))
             legend_box = bx if legend_box is None else (min(legend_box[0], bx[0]), min(legend_box[1], bx[1]),
@@ -1467,7 +1479,28 @@ def _find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: 
                 break
     if legend_box is not None:
         legend_box = _legend_frame(paints, legend_box, font, rgb)
-    return Legend(legend_names, legend_at, legend_runs, legend_box, legend_title)
+    return Legend(legend_names, legend_at, legend_runs, legend_box, legend_title, swatches)
+
+
+def _swatch_size(rgb: np.ndarray, color: np.ndarray, r, font: float,
+                 left_edge: float) -> tuple[float, float, float] | None:
+    """Width, height and gap to the label (px) of the swatch left of legend entry ``r``: the
+    largest blob of its paint there. matplotlib's are 2 × 0.7 em rectangles, or a line 2 em long
+    with its marker, 0.8 em before the label."""
+    H, W = rgb.shape[:2]
+    x0, x1 = int(max(left_edge, r.x - 3.5 * font)), int(r.x - 1)
+    y0, y1 = int(max(0, r.y - 0.4 * font)), int(min(H, r.bottom + 0.4 * font + 1))
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return None
+    near = np.linalg.norm(rgb[y0:y1, x0:x1].astype(np.float32) - color.astype(np.float32), axis=2) < 40
+    n, _, stats, _ = cv2.connectedComponentsWithStats(near.astype(np.uint8), connectivity=8)
+    if n < 2:
+        return None
+    i = 1 + int(np.argmax(stats[1:, 4]))
+    w, h = float(stats[i, 2]), float(stats[i, 3])
+    if stats[i, 4] < 4 or stats[i, 0] + w >= x1 - x0:  # touches the text: no swatch of its own
+        return None
+    return w, h, float(r.x - (x0 + stats[i, 0] + w))
 
 
 def _legend_margin(font: float) -> tuple[int, int]:

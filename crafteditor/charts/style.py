@@ -55,6 +55,7 @@ class ChartStyle:
     ticks: bool | None = None  # False: no tick marks (seaborn's darkgrid)
     other_grid: bool | None = None  # gridlines across the other axis than the values' (categories, a numeric x)
     bar_stroke: tuple[str, float] | None = None  # the bars' edge: colour, width px
+    legend_swatch: tuple[float, ...] | None = None  # the legend's swatches: width, height, gap to the label px
 
     def apply(self, spec: dict[str, Any], plot: tuple[float, float, float, float], scale: float) -> None:
         """Write the style into ``spec`` (a Vega-Lite spec from crafteditor.charts.detect)."""
@@ -174,6 +175,9 @@ class ChartStyle:
                     else:
                         m["dy"] = _r(dy * s)  # baseline 'middle': from the bar's top to the text's centre
         color = enc.get("color")
+        swatch = self._legend_swatch(spec, s) if isinstance(color, dict) else None
+        if swatch is not None:
+            spec.setdefault("config", {}).setdefault("legend", {}).update(swatch[0])
         if self.legend_text is not None and isinstance(color, dict):
             from crafter.charts.theme import chart_theme
 
@@ -181,12 +185,35 @@ class ChartStyle:
 
             ct = chart_theme(THEME)
             fs = (self.legend_font or ct.legend_font_size / s) * s
-            sym = ct.legend_symbol
-            row = max(fs * 1.25, sym) + ct.legend_row_gap
+            sym, sym_h, gap = swatch[1] if swatch is not None else (ct.legend_symbol, ct.legend_symbol, ct.legend_gap)
+            row = max(fs * 1.25, sym_h) + ct.legend_row_gap
             tx, ty = self.legend_text
             color["legend"] = {**(color.get("legend") or {}), "orient": "none",
-                               "legendX": _r(tx * s - plot[0] * s - sym - ct.legend_gap),
+                               "legendX": _r(tx * s - plot[0] * s - sym - gap),
                                "legendY": _r(ty * s - plot[1] * s - (row / 2 - ct.legend_row_gap / 2))}
+
+
+    def _legend_swatch(self, spec: dict[str, Any], s: float) -> tuple[dict[str, Any], tuple[float, float, float]] | None:
+        """config.legend for swatches drawn as the original's, and their width and height in the
+        spec's units: a bar chart's wide rectangles (matplotlib's 2 × 0.7 em handles, Vega's
+        square by default) as a path symbol of their aspect; a line chart's stroke its length."""
+        if self.legend_swatch is None:
+            return None
+        w, h, gap = self.legend_swatch
+        mark = spec.get("mark") or ((spec.get("layer") or [{}])[0].get("mark") or {})
+        kind = mark.get("type") if isinstance(mark, dict) else mark
+        if kind == "bar" and w >= 1.25 * h:
+            a = round(h / w, 3)
+            return ({"symbolType": f"M-1,{-a}H1V{a}H-1Z", "symbolSize": _r((w * s) ** 2), "labelOffset": _r(gap * s)},
+                    (w * s, h * s, gap * s))
+        if kind == "line" and w >= 1.5 * h:
+            from crafter.charts.theme import chart_theme
+
+            from crafteditor.assemble import THEME
+
+            return {"symbolSize": _r((w * s) ** 2), "labelOffset": _r(gap * s)}, (w * s, chart_theme(THEME).legend_symbol,
+                                                                                   gap * s)
+        return None
 
 
 def _complete_ticks(values: list[float], domain: tuple[float, float]) -> list[float]:

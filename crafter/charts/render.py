@@ -45,7 +45,7 @@ from crafter.charts.compile import (
     compile_chart,
     datum_json,
 )
-from crafter.charts.theme import DOUBLE_COLUMN_IN, ChartTheme, chart_theme, configured_theme
+from crafter.charts.theme import DOUBLE_COLUMN_IN, SYMBOL_NAMES, ChartTheme, chart_theme, configured_theme
 from crafter.render.text import ASCENT, DESCENT
 from crafter.render.text import text_width as _text_width
 from crafter.render.theme import PX_PER_IN, Theme
@@ -216,6 +216,8 @@ class _Legend:
     dash_field: bool = False
     colors: Any = None
     gradient_ticks: list[tuple[float, str]] = field(default_factory=list)
+    stroke_width: float | None = None  # a line swatch's: its line layer's strokeWidth
+    point_size: float | None = None  # a line swatch's marker: its line layer's point size
 
 
 @dataclass
@@ -321,6 +323,11 @@ def _build_legends(plan: ChartPlan, scales: _Scales, ct: ChartTheme) -> list[_Le
                 lg = _Legend("color", "symbol", title, entries, orient, _legend_symbol(plan, "color"), at=at)
                 lg.shape_field = shape is not None and shape.field == color.field
                 lg.dash_field = dash is not None and dash.field == color.field
+                line = next((layer for layer in plan.layers if layer.mark == "line" and "color" in layer.channels), None)
+                if line is not None:  # a line swatch is drawn as its lines are (Vega-Lite's legend too)
+                    lg.stroke_width = line.props.get("strokeWidth")
+                    pt = line.props.get("point")
+                    lg.point_size = pt.get("size") if isinstance(pt, dict) else None
                 out.append(lg)
             else:
                 import matplotlib.ticker as mt
@@ -359,11 +366,61 @@ def _build_legends(plan: ChartPlan, scales: _Scales, ct: ChartTheme) -> list[_Le
 
 
 def _symbol_box(lg: _Legend, scales: _Scales, ct: ChartTheme) -> float:
+    """The swatch's width."""
     if lg.kind == "size" and scales.size is not None:
         return max(ct.legend_symbol, max(2 * math.sqrt(scales.size(v) / math.pi) for v, _ in lg.entries) if lg.entries else 0)
+    if ct.legend_symbol_size is not None:  # config.legend.symbolSize: the swatch's area (a stroke's length²)
+        return math.sqrt(ct.legend_symbol_size)
     if lg.symbol.startswith("line"):
         return ct.legend_symbol * 2
     return ct.legend_symbol
+
+
+def _symbol_height(lg: _Legend, ct: ChartTheme, width: float) -> float:
+    """The swatch's height: a path symbol's own aspect (matplotlib's bar handles are 2 × 0.7 em),
+    else its width (a line swatch's row is as tall as it is long, as it has always been)."""
+    if lg.symbol.startswith("line") and ct.legend_symbol_size is not None:
+        # a stroke of the given length: its row as tall as its marker, not as the stroke is long
+        marker = 2 * math.sqrt((lg.point_size or ct.line_point_size) / math.pi) if lg.symbol == "line-point" else 0.0
+        return max(ct.legend_symbol, marker)
+    path = _custom_symbol(lg, ct)
+    if path is None:
+        return width
+    xs, ys = _path_extent(path)
+    return width * (ys / xs) if xs > 0 else width
+
+
+def _custom_symbol(lg: _Legend, ct: ChartTheme) -> str | None:
+    """config.legend.symbolType's path data, where it gives one and the swatch is no line."""
+    t = ct.legend_symbol_type
+    if t is None or t in SYMBOL_NAMES or lg.symbol.startswith("line") or lg.kind != "symbol":
+        return None
+    return t
+
+
+def _path_extent(d: str) -> tuple[float, float]:
+    """Width and height of straight-segment path data (absolute M/L/H/V; relative m/l/h/v)."""
+    x = y = 0.0
+    xs: list[float] = []
+    ys: list[float] = []
+    for cmd, args in re.findall(r"([MmLlHhVvZz])([^MmLlHhVvZz]*)", d):
+        nums = [float(v) for v in re.findall(r"-?(?:\d+\.?\d*|\.\d+)(?:[eE]-?\d+)?", args)]
+        if cmd in "MLml":
+            for i in range(0, len(nums) - 1, 2):
+                x, y = (nums[i], nums[i + 1]) if cmd.isupper() else (x + nums[i], y + nums[i + 1])
+                xs.append(x)
+                ys.append(y)
+        elif cmd in "Hh":
+            for v in nums:
+                x = v if cmd == "H" else x + v
+                xs.append(x)
+                ys.append(y)
+        elif cmd in "Vv":
+            for v in nums:
+                y = v if cmd == "V" else y + v
+                xs.append(x)
+                ys.append(y)
+    return (max(xs) - min(xs), max(ys) - min(ys)) if xs else (0.0, 0.0)
 
 
 def _measure_legend(lg: _Legend, scales: _Scales, ct: ChartTheme, max_width: float) -> None:
@@ -377,6 +434,7 @@ def _measure_legend(lg: _Legend, scales: _Scales, ct: ChartTheme, max_width: flo
         lg.height = (fs * 1.4 if lg.title else 0) + bar_h
         return
     sym = _symbol_box(lg, scales, ct)
+    sym_h = _symbol_height(lg, ct, sym)
     item_w = [sym + ct.legend_gap + text_width(lab, fs) for _, lab in lg.entries]
     if lg.orient in ("top", "bottom"):
         # one line: title then entries; wrap into rows when wider than the plot
@@ -392,9 +450,9 @@ def _measure_legend(lg: _Legend, scales: _Scales, ct: ChartTheme, max_width: flo
         lg.rows = rows
         widths = [sum(item_w[i] for i in r) + ct.legend_col_gap * (len(r) - 1) for r in rows]
         lg.width = start + max(widths, default=0.0)
-        lg.height = len(rows) * max(row_h, sym + ct.legend_row_gap) - ct.legend_row_gap
+        lg.height = len(rows) * max(row_h, sym_h + ct.legend_row_gap) - ct.legend_row_gap
     else:
-        step = max(row_h, sym + ct.legend_row_gap)
+        step = max(row_h, sym_h + ct.legend_row_gap)
         lg.width = max([title_w] + [w for w in item_w])
         lg.height = (fs * 1.4 if lg.title else 0) + len(lg.entries) * step - ct.legend_row_gap
 
@@ -945,16 +1003,24 @@ class _Painter:
             r = math.sqrt(self.S.size(value) / math.pi)
             return (f'<circle cx="{_f(x + sym / 2)}" cy="{_f(y)}" r="{_f(r)}" fill="none" stroke="{ct.axis_color}" '
                     f'stroke-width="1"/>')
-        if lg.symbol.startswith("line"):
+        if lg.symbol.startswith("line") or ct.legend_symbol_type == "stroke":
+            width = lg.stroke_width if lg.stroke_width is not None else ct.line_width
             out = (f'<line x1="{_f(x)}" y1="{_f(y)}" x2="{_f(x + sym)}" y2="{_f(y)}" stroke="{color}" '
-                   f'stroke-width="{_f(ct.line_width)}"' + (f' stroke-dasharray="{_dash(dash)}"' if dash else "") + "/>")
+                   f'stroke-width="{_f(width)}"' + (f' stroke-dasharray="{_dash(dash)}"' if dash else "") + "/>")
             if lg.symbol == "line-point" or lg.shape_field:
+                size = lg.point_size if lg.point_size is not None else ct.line_point_size
                 out += (f'<path transform="translate({_f(x + sym / 2)},{_f(y)})" '
-                        f'd="{sc.symbol_path(shape, ct.line_point_size)}" fill="{color}"/>')
+                        f'd="{sc.symbol_path(shape, size)}" fill="{color}"/>')
             return out
-        if lg.symbol in ("point", "circle", "square"):
-            shp = shape if lg.shape_field else ("square" if lg.symbol == "square" else "circle")
-            return (f'<path transform="translate({_f(x + sym / 2)},{_f(y)})" d="{sc.symbol_path(shp, ct.point_size)}" '
+        path = _custom_symbol(lg, ct)
+        if path is not None:  # the square −1…1 scaled to the swatch's width
+            return (f'<path transform="translate({_f(x + sym / 2)},{_f(y)}) scale({_f(sym / 2)})" d="{path}" '
+                    f'fill="{color}"/>')
+        named = ct.legend_symbol_type if ct.legend_symbol_type in SYMBOL_NAMES else None
+        if lg.symbol in ("point", "circle", "square") or named:
+            shp = shape if lg.shape_field else named or ("square" if lg.symbol == "square" else "circle")
+            area = ct.legend_symbol_size if ct.legend_symbol_size is not None else ct.point_size
+            return (f'<path transform="translate({_f(x + sym / 2)},{_f(y)})" d="{sc.symbol_path(shp, area)}" '
                     f'fill="{color}"/>')
         return f'<rect x="{_f(x)}" y="{_f(y - sym / 2)}" width="{_f(sym)}" height="{_f(sym)}" fill="{color}"/>'
 
@@ -969,13 +1035,14 @@ class _Painter:
                     f'fill="{ct.background}" fill-opacity="0.85" stroke="{ct.grid_color}" stroke-width="0.6"/>')
         row_h = max(fs * 1.25, ct.legend_symbol) + ct.legend_row_gap
         sym = _symbol_box(lg, self.S, ct)
+        sym_h = _symbol_height(lg, ct, sym)
         if lg.kind == "gradient":
             self._gradient_legend(lg, x, y, lid)
             svg.close()
             return
-        step = max(row_h, sym + ct.legend_row_gap)
+        step = max(row_h, sym_h + ct.legend_row_gap)
         if lg.orient in ("top", "bottom"):
-            line_h = max(row_h, sym + ct.legend_row_gap)
+            line_h = max(row_h, sym_h + ct.legend_row_gap)
             start = x
             if lg.title:
                 svg.text(x, y + line_h / 2 - ct.legend_row_gap / 2 + fs * BASELINE_SHIFT, lg.title, font_weight="bold",

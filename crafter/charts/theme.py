@@ -10,6 +10,7 @@ width is the 7 in double column; "slides" doubles the type for a projector.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from crafter.render.theme import PX_PER_IN, PX_PER_PT, THEMES, Theme, get_theme
@@ -72,6 +73,10 @@ class ChartTheme:
     ticks: bool = True  # the tick marks
     label_color: str | None = None  # tick labels (None: text_color; ggplot's are grey)
     axis_title_color: str | None = None  # axis titles (None: text_color)
+    # legend swatches (Vega's symbolType: a shape's name, 'stroke', or path data in the square
+    # −1…1, as matplotlib's 2 × 0.7 em bar handles are); symbolSize: the swatch's area, px²
+    legend_symbol_type: str | None = None
+    legend_symbol_size: float | None = None
 
     def scaled(self, **changes: float) -> "ChartTheme":
         return replace(self, **changes)
@@ -129,6 +134,9 @@ _CONFIG_FIELDS: dict[tuple[str, str], str] = {
     ("title", "offset"): "title_offset",
     ("legend", "rowPadding"): "legend_row_gap",
     ("legend", "labelFontSize"): "legend_font_size",
+    ("legend", "symbolType"): "legend_symbol_type",
+    ("legend", "symbolSize"): "legend_symbol_size",
+    ("legend", "labelOffset"): "legend_gap",
     ("view", "stroke"): "view_stroke",
     ("view", "strokeWidth"): "view_stroke_width",
     ("view", "fill"): "view_fill",
@@ -140,6 +148,17 @@ _CONFIG_FIELDS: dict[tuple[str, str], str] = {
 
 
 _COLOR_FIELDS = ("axis_color", "grid_color", "label_color", "axis_title_color")
+
+
+SYMBOL_NAMES = ("circle", "square", "cross", "diamond", "triangle", "triangle-up", "triangle-down",
+                "triangle-left", "triangle-right", "stroke")
+# path data of straight segments only (M, L, H, V, Z and numbers): written into an attribute as is
+_SYMBOL_PATH = re.compile(r"^\s*[Mm](?:[\s,]*(?:[MmLlHhVvZz]|-?(?:\d+\.?\d*|\.\d+)(?:[eE]-?\d+)?))+\s*$")
+
+
+def is_symbol_type(value: str) -> bool:
+    """A legend ``symbolType`` Crafter draws: one of Vega's shape names or straight-segment path data."""
+    return value in SYMBOL_NAMES or bool(_SYMBOL_PATH.fullmatch(value)) and len(value) <= 400
 
 
 def configured_theme(ct: ChartTheme, config: dict | None, chart_id: str | None = None) -> ChartTheme:
@@ -170,6 +189,8 @@ def configured_theme(ct: ChartTheme, config: dict | None, chart_id: str | None =
         elif name in ("view_stroke", "view_fill"):
             ok = v is None or v == "" or is_css_color(v)
             v = None if v in (None, "", "transparent", "none") else v
+        elif name == "legend_symbol_type":
+            ok = isinstance(v, str) and is_symbol_type(v)
         elif name in _COLOR_FIELDS:
             # written into SVG attributes: a colour, nothing else
             ok = is_css_color(v) and v != "none"

@@ -225,3 +225,52 @@ def test_axis_zindex_draws_the_grid_over_the_marks_and_grid_opacity_thins_it():
     assert order({"axis": {"zindex": 1}}) is False
     els = _by_id(chart_svg(Chart(kind="chart", id="c", spec={**spec, "config": {"axis": {"gridOpacity": 0.4}}})))
     assert els["c-grid-y"].get("stroke-opacity") == "0.4"
+
+
+def _legend_items(svg: str) -> list:
+    return [el for el in parse(svg).iter() if el.get("class") == "crafter-legend-item"]
+
+
+def _bars_with_legend(**legend) -> Chart:
+    rows = [{"k": "a", "s": "x", "v": 1}, {"k": "a", "s": "y", "v": 2}, {"k": "b", "s": "x", "v": 3}]
+    return Chart(kind="chart", id="c", spec={
+        "data": {"values": rows}, "mark": "bar", "config": {"legend": legend},
+        "encoding": {"x": {"field": "k", "type": "nominal"}, "xOffset": {"field": "s"},
+                     "y": {"field": "v", "type": "quantitative"}, "color": {"field": "s", "type": "nominal"}}})
+
+
+def test_legend_symbol_type_and_size_draw_matplotlib_style_swatches():
+    """config.legend.symbolType as path data in the square −1…1 (matplotlib's 2 × 0.7 em bar
+    handle), symbolSize its area and labelOffset the gap to the label, as Vega draws them."""
+    svg = chart_svg(_bars_with_legend(symbolType="M-1,-0.35H1V0.35H-1Z", symbolSize=400, labelOffset=8))
+    items = _legend_items(svg)
+    assert len(items) == 2
+    swatch = next(el for el in items[0] if local(el.tag) == "path")
+    assert swatch.get("d") == "M-1,-0.35H1V0.35H-1Z" and "scale(10)" in swatch.get("transform")  # 20 px wide
+    cx = float(swatch.get("transform").split("(")[1].split(",")[0])
+    label = next(el for el in items[0] if local(el.tag) == "text")
+    assert float(label.get("x")) == pytest.approx(cx + 10 + 8, abs=0.01)
+    # rows are as tall as the text, not as the 20 px swatch is wide
+    ys = [float(next(el for el in it if local(el.tag) == "text").get("y")) for it in items]
+    assert ys[1] - ys[0] < 18
+    named = chart_svg(_bars_with_legend(symbolType="circle"))
+    assert all(local(el.tag) == "path" for it in _legend_items(named) for el in it if local(el.tag) != "text")
+
+
+@pytest.mark.parametrize("bad", ['M0,0"/><script>alert(1)</script>', "M0 0 C1 1 2 2 3 3", "blob", 3])
+def test_a_legend_symbol_type_that_is_no_shape_is_refused_by_path(bad):
+    with pytest.raises(ChartSpecError, match=r"config\.legend\.symbolType"):
+        chart_svg(_bars_with_legend(symbolType=bad))
+
+
+def test_a_line_swatch_is_drawn_as_its_lines_are():
+    """A line chart's legend strokes have the lines' width and markers their size; with
+    symbolSize the stroke is that long (matplotlib's 2 em handles)."""
+    rows = [{"x": i, "y": i * k, "s": str(k)} for i in range(3) for k in (1, 2)]
+    spec = {"data": {"values": rows}, "mark": {"type": "line", "point": {"size": 60}, "strokeWidth": 3},
+            "encoding": {"x": {"field": "x", "type": "quantitative"}, "y": {"field": "y", "type": "quantitative"},
+                         "color": {"field": "s", "type": "nominal"}}, "config": {"legend": {"symbolSize": 900}}}
+    items = _legend_items(chart_svg(Chart(kind="chart", id="c", spec=spec)))
+    line = next(el for el in items[0] if local(el.tag) == "line")
+    assert line.get("stroke-width") == "3"
+    assert float(line.get("x2")) - float(line.get("x1")) == pytest.approx(30, abs=0.01)

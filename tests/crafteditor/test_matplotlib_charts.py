@@ -589,3 +589,28 @@ def test_a_grid_drawn_over_the_bars_is_drawn_over_them_again():
     assert all(abs(int(axis["gridColor"][i:i + 2], 16) - 0xB0) <= 12 for i in (1, 3, 5))  # matplotlib's #B0B0B0
     conv, _ = _sheet("ggplot", "grouped", 0)
     assert "zindex" not in conv.figure.of_kind("chart")[0].spec["config"]["axis"]
+
+
+@pytest.mark.parametrize("style,seed,kind", [("grouped", 0, "bar"), ("hgrouped", 1, "bar"), ("grid_markers", 0, "line")])
+def test_legend_swatches_come_back_as_matplotlib_draws_them(style, seed, kind):
+    """matplotlib's legend handles are 2 em long (bars: 2 × 0.7 em rectangles), 0.8 em before
+    their labels; they had come back as Vega's small squares 4 px before the label. The swatch
+    is measured beside each entry and written as config.legend (symbolType, symbolSize,
+    labelOffset)."""
+    from crafteditor.scoring import score_chart
+    from crafteditor.synthetic import gallery_chart
+
+    png, truth = gallery_chart(style, seed)
+    conv = convert(png)
+    assert score_chart(conv.figure, truth)["within_2pct"] == 1.0
+    spec = conv.figure.of_kind("chart")[0].spec
+    legend = spec["config"]["legend"]
+    font = legend["labelFontSize"]
+    width = legend["symbolSize"] ** 0.5
+    assert 1.6 * font <= width <= 2.4 * font  # 2 em
+    assert 0.5 * font <= legend["labelOffset"] <= 1.1 * font  # 0.8 em
+    if kind == "bar":
+        a = float(legend["symbolType"].split(",")[1].split("H")[0])
+        assert legend["symbolType"] == f"M-1,{a}H1V{-a}H-1Z" and 0.25 <= -a <= 0.45  # 0.7 em of 2 em
+    else:
+        assert "symbolType" not in legend  # a line's swatch is its stroke
