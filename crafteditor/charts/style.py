@@ -179,11 +179,7 @@ class ChartStyle:
         if swatch is not None:
             spec.setdefault("config", {}).setdefault("legend", {}).update(swatch[0])
         if self.legend_text is not None and isinstance(color, dict):
-            from crafter.charts.theme import chart_theme
-
-            from crafteditor.assemble import THEME
-
-            ct = chart_theme(THEME)
+            ct = _drawn_theme()
             fs = (self.legend_font or ct.legend_font_size / s) * s
             sym, sym_h, gap = swatch[1] if swatch is not None else (ct.legend_symbol, ct.legend_symbol, ct.legend_gap)
             row = max(fs * 1.25, sym_h) + ct.legend_row_gap
@@ -207,13 +203,19 @@ class ChartStyle:
             return ({"symbolType": f"M-1,{-a}H1V{a}H-1Z", "symbolSize": _r((w * s) ** 2), "labelOffset": _r(gap * s)},
                     (w * s, h * s, gap * s))
         if kind == "line" and w >= 1.5 * h:
-            from crafter.charts.theme import chart_theme
-
-            from crafteditor.assemble import THEME
-
-            return {"symbolSize": _r((w * s) ** 2), "labelOffset": _r(gap * s)}, (w * s, chart_theme(THEME).legend_symbol,
+            return {"symbolSize": _r((w * s) ** 2), "labelOffset": _r(gap * s)}, (w * s, _drawn_theme().legend_symbol,
                                                                                    gap * s)
         return None
+
+
+def _drawn_theme():
+    """The chart theme the recovered chart is drawn in (Crafter's, for CraftEditor's figure theme).
+    Imported here: crafteditor.assemble imports this package."""
+    from crafter.charts.theme import chart_theme
+
+    from crafteditor.assemble import THEME
+
+    return chart_theme(THEME)
 
 
 def _complete_ticks(values: list[float], domain: tuple[float, float]) -> list[float]:
