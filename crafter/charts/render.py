@@ -46,6 +46,7 @@ from crafter.charts.compile import (
     datum_json,
 )
 from crafter.charts.theme import DOUBLE_COLUMN_IN, SYMBOL_NAMES, ChartTheme, chart_theme, configured_theme
+from crafter.export.svgpath import parse_path, path_bbox
 from crafter.render.text import ASCENT, DESCENT
 from crafter.render.text import text_width as _text_width
 from crafter.render.theme import PX_PER_IN, Theme
@@ -386,8 +387,9 @@ def _symbol_height(lg: _Legend, ct: ChartTheme, width: float) -> float:
     path = _custom_symbol(lg, ct)
     if path is None:
         return width
-    xs, ys = _path_extent(path)
-    return width * (ys / xs) if xs > 0 else width
+    box = path_bbox(parse_path(path))
+    w, h = (box[2] - box[0], box[3] - box[1]) if box else (0.0, 0.0)
+    return width * (h / w) if w > 0 else width
 
 
 def _custom_symbol(lg: _Legend, ct: ChartTheme) -> str | None:
@@ -396,31 +398,6 @@ def _custom_symbol(lg: _Legend, ct: ChartTheme) -> str | None:
     if t is None or t in SYMBOL_NAMES or lg.symbol.startswith("line") or lg.kind != "symbol":
         return None
     return t
-
-
-def _path_extent(d: str) -> tuple[float, float]:
-    """Width and height of straight-segment path data (absolute M/L/H/V; relative m/l/h/v)."""
-    x = y = 0.0
-    xs: list[float] = []
-    ys: list[float] = []
-    for cmd, args in re.findall(r"([MmLlHhVvZz])([^MmLlHhVvZz]*)", d):
-        nums = [float(v) for v in re.findall(r"-?(?:\d+\.?\d*|\.\d+)(?:[eE]-?\d+)?", args)]
-        if cmd in "MLml":
-            for i in range(0, len(nums) - 1, 2):
-                x, y = (nums[i], nums[i + 1]) if cmd.isupper() else (x + nums[i], y + nums[i + 1])
-                xs.append(x)
-                ys.append(y)
-        elif cmd in "Hh":
-            for v in nums:
-                x = v if cmd == "H" else x + v
-                xs.append(x)
-                ys.append(y)
-        elif cmd in "Vv":
-            for v in nums:
-                y = v if cmd == "V" else y + v
-                xs.append(x)
-                ys.append(y)
-    return (max(xs) - min(xs), max(ys) - min(ys)) if xs else (0.0, 0.0)
 
 
 def _measure_legend(lg: _Legend, scales: _Scales, ct: ChartTheme, max_width: float) -> None:
