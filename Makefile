@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 PORT    ?= 8501
 
-.PHONY: run test test-fast test-slow env node system fonts tex clean
+.PHONY: run test test-fast test-slow env node system fonts tex reader clean
 
 # CPU PyTorch first: a bare torch requirement would otherwise pull a CUDA build.
 $(STAMP): pyproject.toml
@@ -49,6 +49,18 @@ test-fast: env
 
 test-slow: env system fonts tex
 	$(BIN)/python -m pytest -q -m "slow and not gpu" --timeout 1800
+
+# CraftEditor's reader (crafteditor/reader): cut random pages into crops, train, export
+# crafteditor/reader/weights (~35 min on 2 cores). The weights ship; this remakes them. The
+# training fonts: Arial's, Times' and Helvetica's metric twins; Roboto and STIX are held out.
+READER_DATA ?= .reader-data
+reader: env
+	@fc-list | grep -q "Liberation Sans" && fc-list | grep -q FreeSans && fc-list | grep -q Roboto || { $(APT) update -qq && DEBIAN_FRONTEND=noninteractive $(APT) install -y -qq --no-install-recommends fonts-liberation fonts-freefont-ttf fonts-roboto-unhinted >/dev/null; }
+	mkdir -p $(READER_DATA)
+	for s in 1 2 3 4 5 6 7; do $(BIN)/python -m crafteditor.reader.data --pages 300 --seed $$s -o $(READER_DATA)/train$$s.pkl || exit 1; done
+	$(BIN)/python -m crafteditor.reader.data --pages 60 --seed 999 -o $(READER_DATA)/val.pkl
+	$(BIN)/python -m crafteditor.reader.data --pages 60 --seed 998 --fonts Roboto,STIXGeneral -o $(READER_DATA)/unseen.pkl
+	$(BIN)/python -m crafteditor.reader.train $(READER_DATA)/train*.pkl --val $(READER_DATA)/val.pkl --unseen $(READER_DATA)/unseen.pkl --epochs 10 --threads 2
 
 clean:
 	rm -rf $(VENV) node_modules

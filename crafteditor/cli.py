@@ -93,6 +93,8 @@ def bench(
     examples: Optional[Path] = typer.Option(None, "--examples", help="Also run on a folder of .dsl figures "
                                             "(e.g. examples/), laid out and rendered by Crafter"),
     preset: str = typer.Option("auto", "--preset", help="CraftEditor preset"),
+    option: Optional[List[str]] = typer.Option(None, "--set", help="Override a CraftEditor option, e.g. "
+                                               "--set ocr_reader=false (rapidocr reads every line)"),
     per_figure: bool = typer.Option(False, "--per-figure", help="Also print one line per figure"),
     jpeg: int = typer.Option(0, "--jpeg", help="Give both systems the figures as JPEGs of this quality "
                              "(1-95; 0: PNG)"),
@@ -130,7 +132,7 @@ def bench(
         if not 1 <= jpeg <= 95:
             raise typer.BadParameter("a JPEG quality from 1 to 95", param_hint="--jpeg")
         figs = [as_jpeg(f, jpeg, dpi) for f in figs]
-    rows = run_bench(figs, _config(preset, None))
+    rows = run_bench(figs, _config(preset, option))
     typer.echo(format_rows(rows, per_figure=per_figure))
     if json_out:
         json_out.write_text(json.dumps([asdict(r) for r in rows], indent=2) + "\n", encoding="utf-8")

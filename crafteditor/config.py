@@ -47,6 +47,9 @@ class Config:
     ocr: bool = True
     ocr_scripts: OcrScripts = "latin"  # 'latin': Latin/Greek/math symbols only (no CJK look-alikes)
     ocr_min_confidence: float = 0.6
+    # the reader trained here (crafteditor.reader) reads the clean line crops first, rapidocr
+    # those it is unsure of; False: rapidocr reads every line
+    ocr_reader: bool = True
     ocr_threads: int = 0  # onnxruntime threads; 0: the cores this process may use (batch sets 1 per worker)
     # shapes, lines, groups
     shapes: bool = True

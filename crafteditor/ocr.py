@@ -89,6 +89,9 @@ class OcrEngine:
         ocr = RapidOCR(intra_op_num_threads=threads, inter_op_num_threads=1)
         self.detector = ocr.text_det
         self.recognizer = ocr.text_rec
+        from crafteditor.reader import get_reader
+
+        self.reader = get_reader(threads)
         # onnxruntime's worker threads spin while they wait for work. On a CPU shared with other
         # jobs that doubled the wall time of a conversion (bench -n 6 --examples on 2 busy cores:
         # 2.10 s per figure spinning, 1.39 s not; CPU time 2.02 s vs 1.31 s), so they sleep instead
@@ -135,18 +138,27 @@ class OcrEngine:
             return [q / np.array([sx, sy], dtype=np.float32) for q in quads]
         return self.detect(bgr, limit_side=int(round(min(h, w) * scale)))
 
-    def recognize(self, crops: list[np.ndarray], latin: bool,
-                  word_width: int = REC_PAD_WIDTH, fold_case: bool = False) -> list[tuple[str, float, list[float]]]:
+    def recognize(self, crops: list[np.ndarray], latin: bool, word_width: int = REC_PAD_WIDTH,
+                  fold_case: bool = False, fast: bool = False) -> list[tuple[str, float, list[float]]]:
         """Read each BGR line crop: (text, confidence, x centre of each character in crop pixels).
 
         Crops are padded to ``REC_PAD_WIDTH`` like rapidocr does; crops of a word or more
         (twice as wide as tall) only to ``word_width``, and with a ``word_width`` given, crops of
         two or three glyphs ('20', 'yes') only to ``REC_NARROW_WIDTH``: less padding, same readings.
         ``fold_case``: a character's confidence counts its other case too (see :meth:`_decode`).
+        ``fast``: the crops are clean line crops (:func:`_line_crops`) of Latin text, and the
+        reader (:mod:`crafteditor.reader`) reads them first; rapidocr reads those it is unsure of.
         """
         out: list[tuple[str, float, list[float]]] = [("", 0.0, [])] * len(crops)
         if not crops:
             return out
+        if fast and latin and not fold_case and self.reader is not None:
+            quick = self.reader.read(crops)
+            rest = [i for i, r in enumerate(quick) if r is None]
+            slow = self.recognize([crops[i] for i in rest], latin, word_width) if rest else []
+            for i, r in zip(rest, slow):
+                quick[i] = r
+            return quick  # type: ignore[return-value]
         aspects = [c.shape[1] / max(1, c.shape[0]) for c in crops]
         narrow = REC_NARROW_WIDTH if word_width != REC_PAD_WIDTH else REC_PAD_WIDTH
         padded = [max(a, (word_width if a >= 2 else narrow if a >= LONE_GLYPH_ASPECT else REC_PAD_WIDTH) / REC_HEIGHT)
@@ -422,37 +434,13 @@ def read_text(rgb: np.ndarray, paints: Paints, config: Config) -> list[TextRun]:
     engine = get_engine(config.ocr_threads)
     latin = config.ocr_scripts == "latin"
     bgr = cv2.cvtColor(np.ascontiguousarray(rgb), cv2.COLOR_RGB2BGR)  # a strided numpy copy: 5 ms at 150 dpi
-    h, w = rgb.shape[:2]
-    quads = engine.detect_scaled(bgr, detection_scale(rgb))
-    rects = []
-    for q in quads:
-        x0 = max(0, int(math.floor(q[:, 0].min())) - 2)
-        y0 = max(0, int(math.floor(q[:, 1].min())) - 2)
-        x1 = min(w, int(math.ceil(q[:, 0].max())) + 3)
-        y1 = min(h, int(math.ceil(q[:, 1].max())) + 3)
-        if x1 - x0 >= 3 and y1 - y0 >= 3:
-            rects.append((x0, y0, x1, y1))
-    jobs: list[tuple[np.ndarray, list[tuple[np.ndarray, float]], tuple[int, int], _Line, np.ndarray]] = []
-    for x0, y0, x1, y1 in _merge_vertical(rects):
-        region = rgb[y0:y1, x0:x1]
-        bg = _region_background(region)
-        glyph, crossing = _glyph_mask(region, bg)
-        for line in _split_lines(glyph):
-            jobs.append((bg, _line_crops(region, line, bg), (y0, x0), line, region))
-        if crossing.any():
-            # the line is no part of the text, so it is painted out of the crop (and of the ink
-            # the stroke-width and colour estimates look at) — but where it runs down a glyph's
-            # stem that loses the glyph ('layel's'): both are read, and _dedupe keeps the more
-            # confident reading of the line
-            region = region.copy()
-            region[crossing] = bg
-            for line in _split_lines(glyph):
-                jobs.append((bg, _line_crops(region, line, bg), (y0, x0), line, region))
+    jobs = line_jobs(rgb, bgr, engine)
     # round 1 reads each line at its likeliest angle; round 2 tries the other angles of a
     # rotated line only where round 1 was unsure (most vertical text is read at once)
-    first = engine.recognize([job[1][0][0] for job in jobs], latin, REC_WORD_WIDTH)
+    fast = config.ocr_reader
+    first = engine.recognize([job[1][0][0] for job in jobs], latin, REC_WORD_WIDTH, fast=fast)
     unsure = [j for j, job in enumerate(jobs) if len(job[1]) > 1 and first[j][1] < SURE_READING]
-    second = engine.recognize([c for j in unsure for c, _ in jobs[j][1][1:]], latin, REC_WORD_WIDTH)
+    second = engine.recognize([c for j in unsure for c, _ in jobs[j][1][1:]], latin, REC_WORD_WIDTH, fast=fast)
     results: list[list[tuple[str, float, list[float]]]] = [[r] for r in first]
     k = 0
     for j in unsure:
@@ -473,6 +461,39 @@ def read_text(rgb: np.ndarray, paints: Paints, config: Config) -> list[TextRun]:
     runs = _extend_rotated(_join_rotated(_dedupe(runs)), rgb, engine, latin)
     runs += _read_lone_glyphs(rgb, paints, runs, engine, latin, config)
     return runs
+
+
+def line_jobs(rgb: np.ndarray, bgr: np.ndarray, engine: OcrEngine) -> list[tuple]:
+    """The detector's lines, each as (background, crops at its plausible angles, region origin
+    (y0, x0), the line, its region): what :func:`read_text` recognises (and what the reader's
+    training pages are cut into, :mod:`crafteditor.reader.data`)."""
+    h, w = rgb.shape[:2]
+    quads = engine.detect_scaled(bgr, detection_scale(rgb))
+    rects = []
+    for q in quads:
+        x0 = max(0, int(math.floor(q[:, 0].min())) - 2)
+        y0 = max(0, int(math.floor(q[:, 1].min())) - 2)
+        x1 = min(w, int(math.ceil(q[:, 0].max())) + 3)
+        y1 = min(h, int(math.ceil(q[:, 1].max())) + 3)
+        if x1 - x0 >= 3 and y1 - y0 >= 3:
+            rects.append((x0, y0, x1, y1))
+    jobs: list[tuple] = []
+    for x0, y0, x1, y1 in _merge_vertical(rects):
+        region = rgb[y0:y1, x0:x1]
+        bg = _region_background(region)
+        glyph, crossing = _glyph_mask(region, bg)
+        for line in _split_lines(glyph):
+            jobs.append((bg, _line_crops(region, line, bg), (y0, x0), line, region))
+        if crossing.any():
+            # the line is no part of the text, so it is painted out of the crop (and of the ink
+            # the stroke-width and colour estimates look at) — but where it runs down a glyph's
+            # stem that loses the glyph ('layel's'): both are read, and _dedupe keeps the more
+            # confident reading of the line
+            region = region.copy()
+            region[crossing] = bg
+            for line in _split_lines(glyph):
+                jobs.append((bg, _line_crops(region, line, bg), (y0, x0), line, region))
+    return jobs
 
 
 def _extend_rotated(runs: list[TextRun], rgb: np.ndarray, engine: OcrEngine, latin: bool) -> list[TextRun]:

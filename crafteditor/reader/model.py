@@ -1,0 +1,124 @@
+"""The reader's input, vocabulary and network.
+
+A crop (glyph pixels on a flat background, :func:`crafteditor.ocr._line_crops`) is turned
+grey, its polarity and contrast normalised (background 0, the glyphs' strongest ink 1: grey
+text on white, white text on a dark fill and black text read alike), and scaled to
+:data:`HEIGHT` rows. The network is convolutional only: five 3×3 stages down to a column of
+features every 4 px, two 1-D convolutions along the line, and a CTC head over :data:`VOCAB`.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+HEIGHT = 32
+MAX_WIDTH = 1024  # crops wider than this at HEIGHT rows (a 32-em line) go to rapidocr
+STRIDE = 4  # input columns per output step
+# what rapidocr reads in Latin figures: printable ASCII, and the symbols CraftEditor's labels
+# carry that it has classes for; the dashes and minus are read as '-' (the OCR module tells
+# them apart by the bar's width afterwards, as it does for rapidocr)
+# them apart by the bar's width afterwards, as it does for rapidocr). UNKNOWN stands for any
+# other character (Greek, arrows, relations): a reading that has one goes to rapidocr
+UNKNOWN = "\ufffd"
+VOCAB = "".join(chr(c) for c in range(32, 127)) + "×°±µ" + UNKNOWN
+CHANNELS = (16, 32, 48, 64, 96)
+FEATURES = 128
+
+
+def normalize_crop(bgr: np.ndarray) -> np.ndarray | None:
+    """A BGR crop → uint8 HEIGHT×W (0 background, 255 the strongest ink); None when empty."""
+    if bgr.ndim == 3:
+        gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    else:
+        gray = bgr
+    h, w = gray.shape[:2]
+    if h < 4 or w < 2:
+        return None
+    g = gray.astype(np.float32)
+    border = np.concatenate([g[0], g[-1], g[:, 0], g[:, -1]])
+    bg = float(np.median(border))
+    ink = float(g.min()) if bg >= 128 else float(g.max())
+    span = ink - bg
+    if abs(span) < 24:  # nothing stands out from the background
+        return None
+    v = np.clip((g - bg) / span, 0.0, 1.0)
+    width = max(STRIDE * 2, int(round(w * HEIGHT / h)))
+    if width > MAX_WIDTH:
+        return None
+    interp = cv2.INTER_AREA if h > HEIGHT else cv2.INTER_LINEAR
+    out = cv2.resize(v, (width, HEIGHT), interpolation=interp)
+    return (np.clip(out, 0, 1) * 255 + 0.5).astype(np.uint8)
+
+
+def build_network(n_classes: int = len(VOCAB) + 1):
+    """The torch module (training and export only; inference runs the exported ONNX)."""
+    import torch
+    from torch import nn
+
+    c1, c2, c3, c4, c5 = CHANNELS
+
+    def block(i, o):
+        return [nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
+
+    class Reader(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Sequential(
+                *block(1, c1), nn.MaxPool2d(2),                     # 16 × W/2
+                *block(c1, c2), nn.MaxPool2d(2),                    # 8 × W/4
+                *block(c2, c3), *block(c3, c4), nn.MaxPool2d((2, 1)),  # 4 × W/4
+                *block(c4, c5), nn.MaxPool2d((2, 1)),               # 2 × W/4
+                nn.Conv2d(c5, FEATURES, (2, 1), bias=False), nn.BatchNorm2d(FEATURES), nn.ReLU(inplace=True),
+            )
+            self.seq1 = nn.Conv1d(FEATURES, FEATURES, 3, padding=1)
+            self.seq2 = nn.Conv1d(FEATURES, FEATURES, 3, padding=1)
+            self.head = nn.Conv1d(FEATURES, n_classes, 1)
+
+        def forward(self, x):  # B×1×H×W float in [0, 1] → B×T×C log-probabilities
+            f = self.conv(x).squeeze(2)
+            f = f + torch.relu(self.seq1(f))
+            f = f + torch.relu(self.seq2(f))
+            return torch.log_softmax(self.head(f), dim=1).transpose(1, 2)
+
+    return Reader()
+
+
+def decode(probs: np.ndarray) -> tuple[str, list[float], list[list[int]], float]:
+    """Greedy CTC decode of T×C probabilities (class 0 the blank): the text, each character's
+    probability, its steps, and how sure the reading is: the least sure character, and at the
+    steps that chose the blank, one minus the likeliest letter there that is not a neighbour's
+    own (a letter's first and last steps share with the blank; a letter the reader dropped,
+    'Lnear' for 'Linear', is a blank step with that letter beside it)."""
+    best = probs.argmax(axis=1)
+    top = probs.max(axis=1)
+    chars: list[str] = []
+    scores: list[float] = []
+    steps: list[list[int]] = []
+    owner = np.full(len(best), -1)  # the character each step belongs to
+    prev = 0
+    for t, k in enumerate(best):
+        if k != 0 and k != prev:
+            chars.append(VOCAB[k - 1])
+            scores.append(float(top[t]))
+            steps.append([t])
+        elif k != 0:
+            steps[-1].append(t)
+            scores[-1] = max(scores[-1], float(top[t]))
+        if k != 0:
+            owner[t] = len(chars) - 1
+        prev = k
+    sure = float(min(scores)) if scores else 0.0
+    blank = np.flatnonzero(owner < 0)
+    if blank.size and chars:
+        p = probs[blank].copy()
+        p[:, 0] = 0.0
+        # the characters either side of each blank step
+        before = np.maximum.accumulate(np.where(owner >= 0, owner, -1))[blank]
+        after = np.minimum.accumulate(np.where(owner >= 0, owner, len(chars))[::-1])[::-1][blank]
+        cls = np.array([VOCAB.index(ch) + 1 for ch in chars])
+        rows = np.arange(blank.size)
+        p[rows[before >= 0], cls[before[before >= 0]]] = 0.0
+        p[rows[after < len(chars)], cls[after[after < len(chars)]]] = 0.0
+        sure = min(sure, 1.0 - float(p.max()))
+    return "".join(chars), scores, steps, sure
