@@ -20,7 +20,7 @@ import numpy as np
 from crafteditor.reader.model import HEIGHT, STRIDE, UNKNOWN, VOCAB, decode, normalize_crop
 
 WEIGHTS = Path(__file__).parent / "weights"
-GATE = 0.9  # the least sure character's probability a reading needs to be taken
+GATE = 0.98  # the least sure character's probability a reading needs to be taken
 BATCH_PX = 4096  # padded input columns per batch
 
 

@@ -70,27 +70,24 @@ def _cased(word: str, rng: random.Random) -> str:
     return word[:i] + word[i:].capitalize()
 
 
+# numbers as figures print them: (cumulative share, how one is drawn)
+_NUMBERS = (
+    (0.25, lambda rng: str(rng.randint(0, 100) * rng.choice((1, 1, 5, 10, 100)))),
+    (0.45, lambda rng: f"{rng.uniform(-10, 100):.{rng.randint(1, 3)}f}"),
+    (0.55, lambda rng: f"{rng.randint(0, 100)}%"),
+    (0.62, lambda rng: f"{rng.choice((1, 2, 5))}e{rng.choice(('-', '+', ''))}{rng.randint(1, 9)}"),
+    (0.7, lambda rng: f"{rng.randint(1, 999)},{rng.randint(0, 999):03d}"),
+    (0.78, lambda rng: f"-{rng.randint(1, 500)}"),
+    (0.85, lambda rng: f"{rng.randint(1, 512)}×{rng.randint(1, 512)}"),
+    (0.9, lambda rng: f"{rng.randint(0, 360)}°"),
+    (0.95, lambda rng: f"±{rng.uniform(0, 5):.1f}"),
+    (1.0, lambda rng: f"v{rng.randint(0, 9)}.{rng.randint(0, 20)}"),
+)
+
+
 def _number(rng: random.Random) -> str:
     r = rng.random()
-    if r < 0.25:
-        return str(rng.randint(0, 100) * rng.choice((1, 1, 5, 10, 100)))
-    if r < 0.45:
-        return f"{rng.uniform(-10, 100):.{rng.randint(1, 3)}f}"
-    if r < 0.55:
-        return f"{rng.randint(0, 100)}%"
-    if r < 0.62:
-        return f"{rng.choice((1, 2, 5))}e{rng.choice(('-', '+', ''))}{rng.randint(1, 9)}"
-    if r < 0.7:
-        return f"{rng.randint(1, 999)},{rng.randint(0, 999):03d}"
-    if r < 0.78:
-        return f"-{rng.randint(1, 500)}"
-    if r < 0.85:
-        return f"{rng.randint(1, 512)}×{rng.randint(1, 512)}"
-    if r < 0.9:
-        return f"{rng.randint(0, 360)}°"
-    if r < 0.95:
-        return f"±{rng.uniform(0, 5):.1f}"
-    return f"v{rng.randint(0, 9)}.{rng.randint(0, 20)}"
+    return next(make for bound, make in _NUMBERS if r < bound or bound == 1.0)(rng)
 
 
 def _token(rng: random.Random) -> str:
@@ -165,7 +162,7 @@ def _mpl_page(rng: random.Random, fonts: tuple[str, ...]) -> tuple[np.ndarray, l
             vertical = rng.random() < 0.06
             s = random_string(rng)
             if vertical:
-                s = s[:10]
+                s = s[:10].strip()
             size = rng.uniform(6.5, 15.0)
             color = rng.choice(("#000000", "#000000", "#262626", "#333333", "#555555", "#808080",
                                 "#1F77B4", "#D62728", "#2CA02C", "#9467BD", "#8C564B", "#E24A33"))
@@ -224,7 +221,7 @@ def _crafter_page(rng: random.Random) -> tuple[np.ndarray, list[Cell]]:
         for c in range(cols):
             if rng.random() < 0.1:
                 continue
-            s = random_string(rng)[:22]
+            s = random_string(rng)[:22].strip()
             cx, cy = 10 + (c + 0.5) * cw, 10 + (r + 0.5) * ch
             size = rng.uniform(8.0, 16.0)
             i = len(comps)

