@@ -266,6 +266,17 @@ def _quiet_session(session, threads: int):
     path = getattr(session, "_model_path", None)
     if not isinstance(path, str):
         return session
+    opts = session_options(threads)
+    try:
+        return ort.InferenceSession(fused_model(path), sess_options=opts, providers=["CPUExecutionProvider"])
+    except Exception:  # a damaged cached model must not stop the OCR: run the model as shipped
+        return ort.InferenceSession(path, sess_options=opts, providers=["CPUExecutionProvider"])
+
+
+def session_options(threads: int):
+    """onnxruntime options for CraftEditor's models (rapidocr's, the reader's): all graph
+    optimisations, the memory arena on, intra-op threads that sleep rather than spin."""
+    import onnxruntime as ort
 
     opts = ort.SessionOptions()
     opts.log_severity_level = 4
@@ -278,10 +289,7 @@ def _quiet_session(session, threads: int):
     if threads > 0:
         opts.intra_op_num_threads = threads
         opts.inter_op_num_threads = 1
-    try:
-        return ort.InferenceSession(fused_model(path), sess_options=opts, providers=["CPUExecutionProvider"])
-    except Exception:  # a damaged cached model must not stop the OCR: run the model as shipped
-        return ort.InferenceSession(path, sess_options=opts, providers=["CPUExecutionProvider"])
+    return opts
 
 
 def _available_cores() -> int:

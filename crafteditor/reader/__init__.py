@@ -17,10 +17,12 @@ from pathlib import Path
 
 import numpy as np
 
-from crafteditor.reader.model import HEIGHT, STRIDE, UNKNOWN, VOCAB, decode, normalize_crop
+from crafteditor.reader.model import HEIGHT, STRIDE, UNKNOWN, VOCAB, decode, normalize_crop, pad_batch, steps
 
 WEIGHTS = Path(__file__).parent / "weights"
-GATE = 0.98  # the least sure character's probability a reading needs to be taken
+# how sure a reading must be to be taken: its least sure character, and 1 − the likeliest
+# letter at a blank step (reader.model.decode)
+GATE = 0.98
 BATCH_PX = 4096  # padded input columns per batch
 
 
@@ -28,16 +30,12 @@ class Reader:
     def __init__(self, threads: int = 1, weights: Path = WEIGHTS) -> None:
         import onnxruntime as ort
 
+        from crafteditor.ocr import session_options
+
         meta = json.loads((weights / "reader.json").read_text())
         if meta.get("vocab") != VOCAB or meta.get("height") != HEIGHT:
             raise ValueError(f"{weights / 'reader.json'}: the weights were trained for another vocabulary or height")
-        opts = ort.SessionOptions()
-        opts.log_severity_level = 4
-        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        opts.intra_op_num_threads = max(1, threads)
-        opts.inter_op_num_threads = 1
-        self.session = ort.InferenceSession(str(weights / "reader.onnx"), sess_options=opts,
+        self.session = ort.InferenceSession(str(weights / "reader.onnx"), sess_options=session_options(max(1, threads)),
                                             providers=["CPUExecutionProvider"])
 
     def read(self, crops: list[np.ndarray], gate: float = GATE) -> list[tuple[str, float, list[float]] | None]:
@@ -59,22 +57,18 @@ class Reader:
         return out
 
     def _run(self, batch, xs, crops, out, gate) -> None:
-        width = -(-max(xs[i].shape[1] for i in batch) // STRIDE) * STRIDE
-        x = np.zeros((len(batch), 1, HEIGHT, width), np.float32)
-        for row, i in enumerate(batch):
-            x[row, 0, :, : xs[i].shape[1]] = xs[i] * (1.0 / 255.0)
+        x = pad_batch([xs[i] * (1.0 / 255.0) for i in batch])
         probs = self.session.run(None, {"x": x})[0]  # B×T×C
         for row, i in enumerate(batch):
-            steps = -(-xs[i].shape[1] // STRIDE)
             px = crops[i].shape[1] / xs[i].shape[1]  # crop pixels per input column
-            out[i] = _decode(probs[row, :steps], px, gate)
+            out[i] = _decode(probs[row, :steps(xs[i].shape[1])], px, gate)
 
 
 def _decode(probs: np.ndarray, px: float, gate: float) -> tuple[str, float, list[float]] | None:
-    text, scores, steps, sure = decode(probs)
+    text, scores, spans, sure = decode(probs)
     if not text.strip() or UNKNOWN in text or sure < gate:
         return None
-    centres = [(float(np.mean(s)) + 0.5) * STRIDE * px for s in steps]
+    centres = [(float(np.mean(s)) + 0.5) * STRIDE * px for s in spans]
     return text, float(np.mean(scores)), centres
 
 

@@ -17,11 +17,11 @@ MAX_WIDTH = 1024  # crops wider than this at HEIGHT rows (a 32-em line) go to ra
 STRIDE = 4  # input columns per output step
 # what rapidocr reads in Latin figures: printable ASCII, and the symbols CraftEditor's labels
 # carry that it has classes for; the dashes and minus are read as '-' (the OCR module tells
-# them apart by the bar's width afterwards, as it does for rapidocr)
 # them apart by the bar's width afterwards, as it does for rapidocr). UNKNOWN stands for any
 # other character (Greek, arrows, relations): a reading that has one goes to rapidocr
 UNKNOWN = "\ufffd"
 VOCAB = "".join(chr(c) for c in range(32, 127)) + "×°±µ" + UNKNOWN
+CLASS = {ch: i + 1 for i, ch in enumerate(VOCAB)}  # each character's class; 0 is CTC's blank
 CHANNELS = (16, 32, 48, 64, 96)
 FEATURES = 128
 
@@ -49,6 +49,20 @@ def normalize_crop(bgr: np.ndarray) -> np.ndarray | None:
     interp = cv2.INTER_AREA if h > HEIGHT else cv2.INTER_LINEAR
     out = cv2.resize(v, (width, HEIGHT), interpolation=interp)
     return (np.clip(out, 0, 1) * 255 + 0.5).astype(np.uint8)
+
+
+def steps(width: int) -> int:
+    """Output steps for an input ``width`` columns wide."""
+    return -(-width // STRIDE)
+
+
+def pad_batch(xs: list[np.ndarray]) -> np.ndarray:
+    """HEIGHT-row float inputs in [0, 1] → one B×1×HEIGHT×W batch, zero (background) padded on
+    the right to the widest, W a whole number of steps."""
+    out = np.zeros((len(xs), 1, HEIGHT, steps(max(x.shape[1] for x in xs)) * STRIDE), np.float32)
+    for i, x in enumerate(xs):
+        out[i, 0, :, : x.shape[1]] = x
+    return out
 
 
 def build_network(n_classes: int = len(VOCAB) + 1):
@@ -116,7 +130,7 @@ def decode(probs: np.ndarray) -> tuple[str, list[float], list[list[int]], float]
         # the characters either side of each blank step
         before = np.maximum.accumulate(np.where(owner >= 0, owner, -1))[blank]
         after = np.minimum.accumulate(np.where(owner >= 0, owner, len(chars))[::-1])[::-1][blank]
-        cls = np.array([VOCAB.index(ch) + 1 for ch in chars])
+        cls = np.array([CLASS[ch] for ch in chars])
         rows = np.arange(blank.size)
         p[rows[before >= 0], cls[before[before >= 0]]] = 0.0
         p[rows[after < len(chars)], cls[after[after < len(chars)]]] = 0.0

@@ -1,7 +1,7 @@
 """Train the reader on pages from :mod:`crafteditor.reader.data` and export it to ONNX.
 
     python -m crafteditor.reader.data --pages 300 --seed 1 -o train1.pkl     # (and more seeds)
-    python -m crafteditor.reader.train train*.pkl --val val.pkl --unseen stix.pkl --epochs 8
+    python -m crafteditor.reader.train train*.pkl --val val.pkl --unseen unseen.pkl --epochs 10
 
 writes ``crafteditor/reader/weights/reader.onnx`` and ``reader.json`` (vocabulary, the
 confidence gate, and what was measured on the held-out pages).
@@ -10,7 +10,6 @@ confidence gate, and what was measured on the held-out pages).
 from __future__ import annotations
 
 import json
-import math
 import pickle
 import random
 import time
@@ -18,10 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
-from crafteditor.reader.model import HEIGHT, VOCAB, build_network, decode
-
-WEIGHTS = Path(__file__).parent / "weights"
-INDEX = {ch: i + 1 for i, ch in enumerate(VOCAB)}  # 0 is CTC's blank
+from crafteditor.reader import WEIGHTS
+from crafteditor.reader.model import CLASS, HEIGHT, VOCAB, build_network, decode, pad_batch, steps
 
 
 def load(paths: list[str]) -> tuple[list[np.ndarray], list[str | None]]:
@@ -69,17 +66,6 @@ def _augment(x: np.ndarray, rng: random.Random) -> np.ndarray:
     return v.astype(np.float32)
 
 
-def _tensor(xs: list[np.ndarray]):
-    import torch
-
-    w = max(x.shape[1] for x in xs)
-    w = int(math.ceil(w / 4) * 4)
-    out = np.zeros((len(xs), 1, HEIGHT, w), np.float32)
-    for i, x in enumerate(xs):
-        out[i, 0, :, : x.shape[1]] = x
-    return torch.from_numpy(out)
-
-
 def evaluate(model, crops, labels, budget: int = 4096) -> list[tuple[str | None, str, float]]:
     import torch
 
@@ -88,10 +74,9 @@ def evaluate(model, crops, labels, budget: int = 4096) -> list[tuple[str | None,
     out: list[tuple[str | None, str, float]] = [None] * len(crops)  # type: ignore[list-item]
     with torch.no_grad():
         for b in _batches([c.shape[1] for c in crops], budget, rng, False):
-            logp = model(_tensor([crops[i].astype(np.float32) / 255.0 for i in b])).numpy()
+            logp = model(torch.from_numpy(pad_batch([crops[i].astype(np.float32) / 255.0 for i in b]))).numpy()
             for row, i in enumerate(b):
-                t = int(math.ceil(crops[i].shape[1] / 4))
-                text, _scores, _steps, sure = decode(np.exp(logp[row, :t]))
+                text, _scores, _steps, sure = decode(np.exp(logp[row, :steps(crops[i].shape[1])]))
                 out[i] = (labels[i], text, sure)
     return out
 
@@ -119,7 +104,8 @@ def train(train_paths: list[str], val_path: str | None, unseen_path: str | None,
     torch.set_num_threads(threads)
     rng = random.Random(seed)
     crops, labels = load(train_paths)
-    targets = [[INDEX[ch] for ch in lab] if lab is not None else [] for lab in labels]
+    held = {name: load([path]) for name, path in (("held_out", val_path), ("unseen_font", unseen_path)) if path}
+    targets = [[CLASS[ch] for ch in lab] if lab is not None else [] for lab in labels]
     model = build_network()
     batches_per_epoch = len(_batches([c.shape[1] for c in crops], budget, rng, True))
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
@@ -132,9 +118,8 @@ def train(train_paths: list[str], val_path: str | None, unseen_path: str | None,
         total, n = 0.0, 0
         for b in _batches([c.shape[1] for c in crops], budget, rng, True):
             xs = [_augment(crops[i], rng) for i in b]
-            x = _tensor(xs)
-            logp = model(x).transpose(0, 1)  # T×B×C
-            in_len = torch.tensor([int(math.ceil(v.shape[1] / 4)) for v in xs])
+            logp = model(torch.from_numpy(pad_batch(xs))).transpose(0, 1)  # T×B×C
+            in_len = torch.tensor([steps(v.shape[1]) for v in xs])
             tg = [targets[i] for i in b]
             loss = ctc(logp, torch.tensor([k for t in tg for k in t], dtype=torch.long),
                        in_len, torch.tensor([len(t) for t in tg]))
@@ -146,21 +131,18 @@ def train(train_paths: list[str], val_path: str | None, unseen_path: str | None,
             total += float(loss.detach()) * len(b)
             n += len(b)
         msg = f"epoch {epoch + 1}/{epochs}: loss {total / max(1, n):.4f} ({time.time() - t0:.0f} s)"
-        if val_path:
-            vc, vl = load([val_path])
-            res = evaluate(model, vc, vl)
+        if "held_out" in held:
+            res = evaluate(model, *held["held_out"])
             pos = [r for r in res if r[0] is not None]
             msg += f"; held-out exact {sum(r[0] == r[1] for r in pos) / max(1, len(pos)):.4f}"
         print(msg, flush=True)
     report: dict = {"vocab": VOCAB, "height": HEIGHT, "train_crops": len(crops), "epochs": epochs,
                     "train_seconds": round(time.time() - t0)}
-    for name, path in (("held_out", val_path), ("unseen_font", unseen_path)):
-        if path:
-            vc, vl = load([path])
-            res = evaluate(model, vc, vl)
-            pos = [r for r in res if r[0] is not None]
-            report[name] = {"crops": len(res), "exact": sum(r[0] == r[1] for r in pos) / max(1, len(pos)),
-                            "gates": gate_table(res)}
+    for name, (vc, vl) in held.items():
+        res = evaluate(model, vc, vl)
+        pos = [r for r in res if r[0] is not None]
+        report[name] = {"crops": len(res), "exact": sum(r[0] == r[1] for r in pos) / max(1, len(pos)),
+                        "gates": gate_table(res)}
     export(model, out)
     (out / "reader.json").write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n")
     return report
