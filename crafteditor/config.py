@@ -50,6 +50,9 @@ class Config:
     # the reader trained here (crafteditor.reader) reads the clean line crops first, rapidocr
     # those it is unsure of; False: rapidocr reads every line
     ocr_reader: bool = True
+    # the text detector runs on a mosaic of the places glyphs can be (crafteditor.text_regions);
+    # False: on the whole image
+    ocr_regions: bool = True
     ocr_threads: int = 0  # onnxruntime threads; 0: the cores this process may use (batch sets 1 per worker)
     # shapes, lines, groups
     shapes: bool = True

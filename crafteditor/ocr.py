@@ -33,6 +33,8 @@ import numpy as np
 from crafteditor.config import Config
 from crafter.spec.model import RectGeometry
 from crafteditor.paint import Paints, darkest_color
+from crafteditor.text_regions import (TextRegions, dark_components, find_text_regions, region_probabilities,
+                                      typical_glyph_height)
 
 REC_HEIGHT = 48  # rapidocr's recogniser input height
 REC_PAD_WIDTH = 320  # rapidocr pads every recognition crop to this width
@@ -107,13 +109,15 @@ class OcrEngine:
         self.latin_mask = np.array([i == 0 or (len(ch) == 1 and ord(ch) < 0x2E80) for i, ch in enumerate(vocab)],
                                    dtype=np.float32)
 
-    def detect(self, bgr: np.ndarray, limit_side: int = 736) -> list[np.ndarray]:
+    def detect(self, bgr: np.ndarray, limit_side: int = 736, regions: TextRegions | None = None) -> list[np.ndarray]:
         """Text line quadrilaterals (4×2 float arrays) in image pixels.
 
         rapidocr's own detector call, but for the input: the same resize (short side up to
         ``limit_side``, both sides rounded to multiples of 32), normalised in float32 by
         ``cv2.dnn.blobFromImage`` straight into NCHW; rapidocr normalises in float64 and
-        transposes after: 27 ms of a bench figure's 0.22 s of detection, now ~5 ms.
+        transposes after: 27 ms of a bench figure's 0.22 s of detection, now ~5 ms. With
+        ``regions`` (image pixels) the detector runs on a mosaic of those regions only
+        (:mod:`crafteditor.text_regions`), unless that would cost as much as the whole image.
         """
         h, w = bgr.shape[:2]
         ratio = limit_side / min(h, w) if min(h, w) < limit_side else 1.0
@@ -121,22 +125,33 @@ class OcrEngine:
         if size[0] <= 0 or size[1] <= 0:
             return []
         resized = cv2.resize(bgr, size)
-        # (x/255 − 0.5)/0.5, rapidocr's mean and std
-        blob = cv2.dnn.blobFromImage(resized, scalefactor=2.0 / 255.0, mean=(127.5, 127.5, 127.5), swapRB=False)
-        preds = self.detector.infer(blob)[0]
+
+        def infer(image: np.ndarray) -> np.ndarray:
+            # (x/255 − 0.5)/0.5, rapidocr's mean and std
+            blob = cv2.dnn.blobFromImage(image, scalefactor=2.0 / 255.0, mean=(127.5, 127.5, 127.5), swapRB=False)
+            return self.detector.infer(blob)[0]
+
+        preds = None
+        if regions is not None:
+            preds = region_probabilities(infer, resized, regions.scaled(size[0] / w, size[1] / h),
+                                         self.detector.postprocess_op.thresh)
+        if preds is None:
+            preds = infer(resized)
         boxes, _ = self.detector.postprocess_op(preds, (h, w))
         boxes = self.detector.filter_tag_det_res(boxes, (h, w))
         return [np.asarray(b, dtype=np.float32) for b in boxes]
 
-    def detect_scaled(self, bgr: np.ndarray, scale: float) -> list[np.ndarray]:
-        """Text line quadrilaterals, detected on the image resized by ``scale`` (returned in image pixels)."""
+    def detect_scaled(self, bgr: np.ndarray, scale: float, regions: TextRegions | None = None) -> list[np.ndarray]:
+        """Text line quadrilaterals, detected on the image resized by ``scale`` (returned in image
+        pixels); ``regions``: where text can be (image pixels), as :meth:`detect` takes them."""
         h, w = bgr.shape[:2]
         if scale < 1:
             small = cv2.resize(bgr, (max(32, round(w * scale)), max(32, round(h * scale))), interpolation=cv2.INTER_AREA)
             sy, sx = small.shape[0] / h, small.shape[1] / w
-            quads = self.detect(small, limit_side=min(small.shape[:2]))
+            quads = self.detect(small, limit_side=min(small.shape[:2]),
+                                regions=None if regions is None else regions.scaled(sx, sy))
             return [q / np.array([sx, sy], dtype=np.float32) for q in quads]
-        return self.detect(bgr, limit_side=int(round(min(h, w) * scale)))
+        return self.detect(bgr, limit_side=int(round(min(h, w) * scale)), regions=regions)
 
     def recognize(self, crops: list[np.ndarray], latin: bool, word_width: int = REC_PAD_WIDTH,
                   fold_case: bool = False, fast: bool = False) -> list[tuple[str, float, list[float]]]:
@@ -442,7 +457,7 @@ def read_text(rgb: np.ndarray, paints: Paints, config: Config) -> list[TextRun]:
     engine = get_engine(config.ocr_threads)
     latin = config.ocr_scripts == "latin"
     bgr = cv2.cvtColor(np.ascontiguousarray(rgb), cv2.COLOR_RGB2BGR)  # a strided numpy copy: 5 ms at 150 dpi
-    jobs = line_jobs(rgb, bgr, engine)
+    jobs = line_jobs(rgb, bgr, engine, config.ocr_regions)
     # round 1 reads each line at its likeliest angle; round 2 tries the other angles of a
     # rotated line only where round 1 was unsure (most vertical text is read at once)
     fast = config.ocr_reader
@@ -471,12 +486,15 @@ def read_text(rgb: np.ndarray, paints: Paints, config: Config) -> list[TextRun]:
     return runs
 
 
-def line_jobs(rgb: np.ndarray, bgr: np.ndarray, engine: OcrEngine) -> list[tuple]:
+def line_jobs(rgb: np.ndarray, bgr: np.ndarray, engine: OcrEngine, regions: bool = True) -> list[tuple]:
     """The detector's lines, each as (background, crops at its plausible angles, region origin
     (y0, x0), the line, its region): what :func:`read_text` recognises (and what the reader's
-    training pages are cut into, :mod:`crafteditor.reader.data`)."""
+    training pages are cut into, :mod:`crafteditor.reader.data`). ``regions``: detect on a mosaic
+    of the places text can be (:mod:`crafteditor.text_regions`), not the whole image."""
     h, w = rgb.shape[:2]
-    quads = engine.detect_scaled(bgr, detection_scale(rgb))
+    gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
+    dark = dark_components(gray)
+    quads = engine.detect_scaled(bgr, detection_scale(rgb, dark), find_text_regions(gray, dark) if regions else None)
     rects = []
     for q in quads:
         x0 = max(0, int(math.floor(q[:, 0].min())) - 2)
@@ -580,7 +598,7 @@ def _join_rotated(runs: list[TextRun]) -> list[TextRun]:
     return out
 
 
-def detection_scale(rgb: np.ndarray) -> float:
+def detection_scale(rgb: np.ndarray, dark: np.ndarray | None = None) -> float:
     """How much to resize the image for the text detector: until the typical glyph (median
     height of the dark components of glyph size) is ``DETECT_GLYPH_HEIGHT`` px tall.
 
@@ -596,11 +614,10 @@ def detection_scale(rgb: np.ndarray) -> float:
     h, w = rgb.shape[:2]
     short = min(h, w)
     limit = min(max(736, short), 2000 * short / max(h, w), max(2 * short, 64))
-    gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
-    n, _, stats, _ = cv2.connectedComponentsWithStats((gray < 140).astype(np.uint8), connectivity=8)
-    cw, ch = stats[1:, 2], stats[1:, 3]
-    glyph_h = ch[(ch >= 4) & (ch <= 120) & (cw <= 1.5 * ch)]
-    by_glyph = DETECT_GLYPH_HEIGHT / float(np.median(glyph_h)) if glyph_h.size >= 10 else None
+    if dark is None:
+        dark = dark_components(cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY))
+    glyph_h = typical_glyph_height(dark)
+    by_glyph = None if glyph_h is None else DETECT_GLYPH_HEIGHT / glyph_h
     if limit > short:
         up = limit / short
         return up if by_glyph is None else max(1.0, min(up, by_glyph))
@@ -815,8 +832,9 @@ def _line_crops(region: np.ndarray, line: _Line, bg: np.ndarray) -> list[tuple[n
 def _make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, line: _Line, angle: float,
               region: np.ndarray, bg: np.ndarray, origin: tuple[int, int], source: str) -> TextRun | None:
     if angle == 0 and centres:
+        text, centres, line = _drop_stray_quote(text, centres, crop, line)
         line = _trim_to_text(line, centres, crop, text)
-        if line is None:
+        if line is None or not text.strip():
             return None
     mask = line.mask
     turn = 0 if angle == 0 else (-1 if angle == -90 else 1)
@@ -856,6 +874,42 @@ def _make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, li
         color=tuple(int(round(float(v))) for v in color),  # type: ignore[arg-type]
         confidence=float(conf), baseline=float(baseline), glyphs=mask.copy(), source=source,
     )
+
+
+QUOTES = "'`‘’"
+
+
+def _drop_stray_quote(text: str, centres: list[float], crop: np.ndarray, line: _Line) -> tuple[str, list[float], _Line]:
+    """A quote mark read at a line's end whose ink is no quote mark: an axis tick beside a
+    category label ('ResNet '' for 'ResNet' and the stub of the tick by the frame). A quote's
+    glyph is taller than wide, a fifth of an em or more, and starts in the line's top third; a
+    tick is a level bar or a stub in the middle. The character, its centre and its ink are
+    dropped (the ink would be erased with the text)."""
+    if len(text) < 3 or len(centres) != len(text):
+        return text, centres, line
+    pad = (crop.shape[0] - line.mask.shape[0]) // 2
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(line.mask.astype(np.uint8), connectivity=8)
+    for i in (len(text) - 1, 0):
+        if text[i] not in QUOTES:
+            continue
+        cx = centres[i] - pad
+        hit = [k for k in range(1, n) if stats[k, 0] - 1 <= cx <= stats[k, 0] + stats[k, 2] + 1]
+        lh = line.mask.shape[0]  # about an em
+        _x, y, w, h, _a = stats[hit[0]] if len(hit) == 1 else (0, 0, 0, lh, 0)
+        if len(hit) != 1 or (w < h and h >= 0.2 * lh and y <= 0.3 * lh):
+            continue
+        mask = line.mask & (lab != hit[0])
+        xs = np.flatnonzero(mask.any(axis=0))
+        if xs.size == 0:
+            continue
+        x0, x1 = int(xs[0]), int(xs[-1]) + 1
+        j = i - 1 if i else 1  # a space that set it apart goes with it
+        keep = [k for k in range(len(text)) if k != i and not (k == j and text[j] == " ")]
+        # only columns are cut (the rows, and so the crop's padding above the ink, stay): the
+        # centres, in crop pixels, move by the columns cut on the left
+        line = _Line(mask[:, x0:x1], line.y0, line.x0 + x0, line.vertical)
+        return "".join(text[k] for k in keep), [centres[k] - x0 for k in keep], line
+    return text, centres, line
 
 
 def _trim_to_text(line: _Line, centres: list[float], crop: np.ndarray, text: str) -> _Line | None:

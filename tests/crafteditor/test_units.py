@@ -177,3 +177,22 @@ def test_letters_of_one_shape_take_their_case_from_their_height():
     merged[8:20, 6:14] = True  # 's' touching it: one component holding both centres
     merged[2:20, 20:28] = True  # 'T'
     assert _restore_case("tsT", [4.0, 10.0, 24.0], merged, 0) == "tsT"
+
+
+def test_a_tick_stub_read_as_a_quote_is_dropped_and_a_real_quote_kept():
+    """'ResNet'' came from the stub of an axis tick by a bmh chart's frame (a 1×2 px bar in the
+    middle of the line); an apostrophe's ink is taller, and starts in the line's top third."""
+    from crafteditor.ocr import _drop_stray_quote, _Line
+
+    mask = np.zeros((15, 40), bool)
+    mask[0:15, 0:8] = True  # a letter
+    mask[4:15, 12:20] = True  # another
+    stub = mask.copy()
+    stub[6:8, 30] = True
+    crop = np.zeros((23, 48, 3), np.uint8)  # 4 px of padding around the mask
+    text, centres, line = _drop_stray_quote("Ab'", [8.0, 20.0, 34.5], crop, _Line(stub, 3, 5, False))
+    assert text == "Ab" and centres == [8.0, 20.0] and line.mask.shape == (15, 20) and line.x0 == 5
+    quote = mask.copy()
+    quote[0:4, 30] = True  # an apostrophe: 0.27 em tall, at the top
+    text, centres, line = _drop_stray_quote("Ab'", [8.0, 20.0, 34.5], crop, _Line(quote, 3, 5, False))
+    assert text == "Ab'" and line.mask.shape == (15, 40)
