@@ -879,6 +879,11 @@ def _make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, li
 QUOTES = "'`‘’"
 
 
+def _under(cx: float, n: int, stats: np.ndarray, min_h: float = 0) -> list[int]:
+    """The components (OpenCV stats labels) whose columns span ``cx`` (±1 px), at least ``min_h`` tall."""
+    return [k for k in range(1, n) if stats[k, 0] - 1 <= cx <= stats[k, 0] + stats[k, 2] + 1 and stats[k, 3] >= min_h]
+
+
 def _drop_stray_quote(text: str, centres: list[float], crop: np.ndarray, line: _Line) -> tuple[str, list[float], _Line]:
     """A quote mark read at a line's end whose ink is no quote mark: an axis tick beside a
     category label ('ResNet '' for 'ResNet' and the stub of the tick by the frame). A quote's
@@ -892,11 +897,12 @@ def _drop_stray_quote(text: str, centres: list[float], crop: np.ndarray, line: _
     for i in (len(text) - 1, 0):
         if text[i] not in QUOTES:
             continue
-        cx = centres[i] - pad
-        hit = [k for k in range(1, n) if stats[k, 0] - 1 <= cx <= stats[k, 0] + stats[k, 2] + 1]
+        hit = _under(centres[i] - pad, n, stats)
+        if len(hit) != 1:
+            continue
+        _x, y, w, h, _a = stats[hit[0]]
         lh = line.mask.shape[0]  # about an em
-        _x, y, w, h, _a = stats[hit[0]] if len(hit) == 1 else (0, 0, 0, lh, 0)
-        if len(hit) != 1 or (w < h and h >= 0.2 * lh and y <= 0.3 * lh):
+        if w < h and h >= 0.2 * lh and y <= 0.3 * lh:  # a quote mark's ink
             continue
         mask = line.mask & (lab != hit[0])
         xs = np.flatnonzero(mask.any(axis=0))
@@ -1069,8 +1075,7 @@ def _restore_case(text: str, centres: list[float], upright: np.ndarray, pad: int
     xs = [c - pad for c in centres]
 
     def height(i: int) -> int | None:
-        cx = xs[i]
-        hit = [k for k in range(1, n) if stats[k, 0] - 1 <= cx <= stats[k, 0] + stats[k, 2] + 1 and stats[k, 3] >= 3]
+        hit = _under(xs[i], n, stats, 3)
         if len(hit) != 1:
             return None
         x0, x1 = stats[hit[0], 0] + 1, stats[hit[0], 0] + stats[hit[0], 2] - 1
@@ -1111,8 +1116,7 @@ def _restore_symbols(text: str, centres: list[float], upright: np.ndarray, pad: 
 def _symbol(ch: str, cx: float, comps, font_px: float) -> str | None:
     n, lab, stats = comps
     # the character's glyph: the component under its centre at least 0.4 em tall
-    hit = [k for k in range(1, n) if stats[k, 0] - 1 <= cx <= stats[k, 0] + stats[k, 2] + 1
-           and stats[k, 3] >= 0.4 * font_px]
+    hit = _under(cx, n, stats, 0.4 * font_px)
     if len(hit) != 1:
         return None
     x, y, w, h, _ = stats[hit[0]]
