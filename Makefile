@@ -61,6 +61,7 @@ reader: env
 	$(BIN)/python -m crafteditor.reader.data --pages 60 --seed 999 -o $(READER_DATA)/val.pkl
 	$(BIN)/python -m crafteditor.reader.data --pages 60 --seed 998 --fonts Roboto,STIXGeneral -o $(READER_DATA)/unseen.pkl
 	$(BIN)/python -m crafteditor.reader.train $(READER_DATA)/train*.pkl --val $(READER_DATA)/val.pkl --unseen $(READER_DATA)/unseen.pkl --epochs 10 --threads 2
+	$(BIN)/python -m crafteditor.reader.parity --val $(READER_DATA)/val.pkl --unseen $(READER_DATA)/unseen.pkl --record
 
 clean:
 	rm -rf $(VENV) node_modules

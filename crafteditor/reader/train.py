@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from crafteditor.reader import WEIGHTS
+from crafteditor.reader import WEIGHTS, taken
 from crafteditor.reader.model import CLASS, HEIGHT, VOCAB, build_network, decode, pad_batch, steps
 
 
@@ -81,18 +81,19 @@ def evaluate(model, crops, labels, budget: int = 4096) -> list[tuple[str | None,
     return out
 
 
-def gate_table(results, gates=(0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99)) -> list[dict]:
-    """Per confidence gate: the share of labelled crops accepted, the share of accepted readings
-    that are wrong, and of the negatives how many would be accepted as text."""
+def gate_table(results, gates=(0.5, 0.7, 0.8, 0.9, 0.95, 0.96, 0.98, 0.99)) -> list[dict]:
+    """Per confidence gate (applied as the reader applies it, :func:`crafteditor.reader.taken`):
+    the share of labelled crops accepted, the share of accepted readings that are wrong, and of
+    the negatives how many would be accepted as text. ``results``: (label, text, sureness)."""
     pos = [(lab, txt, c) for lab, txt, c in results if lab is not None]
     neg = [(lab, txt, c) for lab, txt, c in results if lab is None]
     rows = []
     for g in gates:
-        acc = [(lab, txt) for lab, txt, c in pos if txt and c >= g]
+        acc = [(lab, txt) for lab, txt, c in pos if taken(txt, c, g)]
         wrong = sum(lab != txt for lab, txt in acc)
         rows.append({"gate": g, "accepted": len(acc) / max(1, len(pos)),
                      "wrong_of_accepted": wrong / max(1, len(acc)),
-                     "negatives_accepted": sum(bool(txt) and c >= g for _l, txt, c in neg) / max(1, len(neg))})
+                     "negatives_accepted": sum(taken(txt, c, g) for _l, txt, c in neg) / max(1, len(neg))})
     return rows
 
 
