@@ -30,7 +30,7 @@ from crafteditor.config import Config
 from crafteditor.lines import LinePath, detect_lines
 from crafteditor.loading import ImageSource, RasterImage, load_image
 from crafteditor.ocr import TextRun, erase_text, read_text
-from crafteditor.paint import Paints, color_distance, find_paints, prepare, to_hex
+from crafteditor.paint import Paints, color_distance, distances, find_paints, prepare, to_hex
 from crafteditor.shapes import DetectedShape, detect_shapes
 from crafteditor.trace import TracedObject, trace_leftovers
 
@@ -183,7 +183,7 @@ def _line_is_real(ln: LinePath, scale: float) -> bool:
 
 def _in_contrast(rgb: np.ndarray, paints: Paints) -> np.ndarray:
     """Pixels drawn in contrast with the canvas (a lossy image's ringing is not)."""
-    return np.linalg.norm(rgb.astype(np.float32) - paints.background_rgb.astype(np.float32), axis=2) > LOSSY_INK_CONTRAST
+    return distances(rgb, paints.background_rgb) > LOSSY_INK_CONTRAST
 
 
 def _between_shapes(ln: LinePath, near: np.ndarray) -> bool:

@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from crafteditor.paint import distances
+
 Pt = tuple[float, float]
 
 
@@ -221,7 +223,7 @@ def detect_lines(rgb: np.ndarray, residual: np.ndarray, background: np.ndarray) 
         return [], np.zeros_like(residual)
     skel_all = _skeleton(residual)
     # each pixel's colour distance from the background, read by the coverage and the contrast
-    dist = np.linalg.norm(rgb.astype(np.float32) - background.astype(np.float32)[None, None, :], axis=2)
+    dist = distances(rgb, background)
     coverage_all = _coverage(dist, residual)
     rough = _stroke_width(coverage_all, skel_all, 12.0)
     heads, head_mask = _find_heads(residual, rough, coverage_all)
@@ -1274,6 +1276,6 @@ def _line_color(rgb: np.ndarray, p: LinePath, ink: np.ndarray, background: np.nd
     px = rgb[y0:y1, x0:x1][sel].astype(np.float32)
     if px.size == 0:
         return (0, 0, 0)
-    d = np.linalg.norm(px - background.astype(np.float32)[None, :], axis=1)
+    d = distances(px, background)
     core = px[d >= np.percentile(d, 80)]
     return tuple(int(v) for v in np.median(core, axis=0))  # type: ignore[return-value]

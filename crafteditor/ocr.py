@@ -32,7 +32,7 @@ import numpy as np
 
 from crafteditor.config import Config
 from crafter.spec.model import RectGeometry
-from crafteditor.paint import Paints, darkest_color
+from crafteditor.paint import Paints, darkest_color, distances
 from crafteditor.text_regions import (TextRegions, dark_components, find_text_regions, region_probabilities,
                                       typical_glyph_height)
 
@@ -536,7 +536,7 @@ def _extend_rotated(runs: list[TextRun], rgb: np.ndarray, engine: OcrEngine, lat
         y0, y1 = int(r.y), int(math.ceil(r.bottom))
         band = rgb[:, x0:x1]
         bg = _region_background(rgb[max(0, y0 - 4):min(H, y1 + 4), x0:x1])
-        dist = np.linalg.norm(band.astype(np.float32) - bg.astype(np.float32)[None, None, :], axis=2)
+        dist = distances(band, bg)
         inked = (dist > 60).any(axis=1)
         gap = max(2, int(0.5 * r.w))
         top, bottom = y0, y1
@@ -672,7 +672,7 @@ def _region_background(region: np.ndarray) -> np.ndarray:
 def _glyph_mask(region: np.ndarray, bg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Pixels of glyphs: far enough from the local background, minus strokes that cross the box;
     and the pixels of a vertical line drawn across the glyphs (empty when there is none)."""
-    dist = np.linalg.norm(region.astype(np.float32) - bg.astype(np.float32)[None, None, :], axis=2)
+    dist = distances(region, bg)
     contrast = float(np.percentile(dist, 99.5)) if dist.size else 0.0
     ink = dist > max(30.0, 0.35 * contrast)
     mask = _glyph_components(ink)
@@ -881,7 +881,8 @@ QUOTES = "'`‘’"
 
 def _under(cx: float, n: int, stats: np.ndarray, min_h: float = 0) -> list[int]:
     """The components (OpenCV stats labels) whose columns span ``cx`` (±1 px), at least ``min_h`` tall."""
-    return [k for k in range(1, n) if stats[k, 0] - 1 <= cx <= stats[k, 0] + stats[k, 2] + 1 and stats[k, 3] >= min_h]
+    x, w, h = stats[1:n, 0], stats[1:n, 2], stats[1:n, 3]
+    return (np.flatnonzero((x - 1 <= cx) & (cx <= x + w + 1) & (h >= min_h)) + 1).tolist()
 
 
 def _drop_stray_quote(text: str, centres: list[float], crop: np.ndarray, line: _Line) -> tuple[str, list[float], _Line]:
@@ -993,7 +994,7 @@ def _coverage(patch: np.ndarray, mask: np.ndarray, bg: np.ndarray, color: np.nda
     span = float(np.linalg.norm(color - bg))
     if span < 1:
         return mask.astype(np.float32)
-    dist = np.linalg.norm(patch.astype(np.float32) - bg[None, None, :], axis=2)
+    dist = distances(patch, bg)
     near = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
     return np.where(near, np.clip(dist / span, 0.0, 1.0), 0.0).astype(np.float32)
 

@@ -55,7 +55,7 @@ def prepare(rgb: np.ndarray, config: Config) -> np.ndarray:
 def find_paints(rgb: np.ndarray, config: Config) -> Paints:
     h, w = rgb.shape[:2]
     packed = (rgb[:, :, 0].astype(np.int32) << 16) | (rgb[:, :, 1].astype(np.int32) << 8) | rgb[:, :, 2]
-    uniq, inverse, counts = np.unique(packed.ravel(), return_inverse=True, return_counts=True)
+    uniq, inverse, counts = _unique_colors(packed.ravel())
     ucol = np.stack([(uniq >> 16) & 255, (uniq >> 8) & 255, uniq & 255], axis=1).astype(np.float32)
     min_count = max(8, int(config.min_paint_share * h * w))
     seed_cols, seed_counts = ucol, counts
@@ -124,6 +124,19 @@ def find_paints(rgb: np.ndarray, config: Config) -> Paints:
                   lossy=config.lossy)
 
 
+def _unique_colors(flat: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``np.unique(flat, return_inverse=True, return_counts=True)``, the same arrays, sorting
+    only the pixels not of the first pixel's colour (mostly the canvas: 9 → 6 ms at 150 dpi)."""
+    first = flat[0]
+    same = flat == first
+    rest = ~same
+    uniq, inv, counts = np.unique(flat[rest], return_inverse=True, return_counts=True)
+    at = int(np.searchsorted(uniq, first))
+    inverse = np.full(flat.shape, at, dtype=np.intp)
+    inverse[rest] = inv + (inv >= at)
+    return np.insert(uniq, at, first), inverse, np.insert(counts, at, int(same.sum()))
+
+
 def _solid_counts(packed: np.ndarray, inverse: np.ndarray, n: int) -> np.ndarray:
     """Per exact colour: its pixels whose four neighbours have the same exact colour."""
     same = np.zeros(packed.shape, bool)
@@ -156,7 +169,7 @@ def darkest_color(rgb: np.ndarray, mask: np.ndarray, background: np.ndarray, sha
     px = rgb[mask].astype(np.float32)
     if px.size == 0:
         return None
-    dist = np.linalg.norm(px - background[None, :].astype(np.float32), axis=1)
+    dist = distances(px, background)
     k = max(1, int(len(px) * share))
     idx = np.argpartition(-dist, k - 1)[:k]
     return np.median(px[idx], axis=0)
@@ -170,6 +183,15 @@ def blend_position(c, a, b) -> tuple[np.ndarray, np.ndarray]:
     seg = b - a
     t = np.clip(((c - a) @ seg) / max(float(seg @ seg), 1e-6), 0.0, 1.0)
     return t, np.linalg.norm(c - (a + t[..., None] * seg), axis=-1)
+
+
+def distances(pixels: np.ndarray, color) -> np.ndarray:
+    """Each pixel's RGB distance from ``color`` (pixels …×3, any dtype; float32 out): the values
+    of ``np.linalg.norm(pixels - color, axis=-1)``, summed channel by channel; numpy's reduction
+    over a 3-long last axis took 16 ms of a 150 dpi page, this 7."""
+    d = pixels.astype(np.float32) - np.asarray(color, dtype=np.float32)
+    r, g, b = d[..., 0], d[..., 1], d[..., 2]
+    return np.sqrt(r * r + g * g + b * b)
 
 
 def color_distance(a, b) -> float:

@@ -20,7 +20,7 @@ import numpy as np
 
 from crafteditor.config import Config
 from crafter.spec.model import RectGeometry
-from crafteditor.paint import Paints
+from crafteditor.paint import Paints, distances
 
 # shapes whose ideal masks we compare against (stack is found from its offset sheets)
 _CANDIDATES = ("box", "ellipse", "diamond", "parallelogram", "parallelogram_l", "hexagon", "document", "cylinder")
@@ -273,8 +273,8 @@ def _ring_stroke(rgb: np.ndarray, paints: Paints, face: Face) -> tuple[tuple[int
     px = sub[inner].astype(np.float32)
     if px.size == 0:
         return None, 0.0, outside, share
-    d_out = np.linalg.norm(px - out_rgb, axis=1)
-    d_fill = np.linalg.norm(px - fill_rgb, axis=1)
+    d_out = distances(px, out_rgb)
+    d_fill = distances(px, fill_rgb)
     strokey = (d_out > 25) & (d_fill > 25)
     perim = max(1.0, float(layers[0].sum()))
     if strokey.sum() < 0.5 * perim:
