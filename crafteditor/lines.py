@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from crafteditor.blobs import find_blobs
 from crafteditor.paint import distances
 
 Pt = tuple[float, float]
@@ -390,7 +391,7 @@ def _find_heads(residual: np.ndarray, lw: float, coverage: np.ndarray) -> tuple[
     k = int(round(1.5 * lw + 2)) | 1
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     opened = cv2.morphologyEx(residual.astype(np.uint8), cv2.MORPH_OPEN, kernel)
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
+    n, lab, stats, _ = find_blobs(opened)
     heads: list[Arrowhead] = []
     head_mask = np.zeros_like(residual)
     H, W = residual.shape

@@ -30,6 +30,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from crafteditor.blobs import find_blobs
 from crafteditor.config import Config
 from crafter.spec.model import RectGeometry
 from crafteditor.paint import Paints, darkest_color, distances
@@ -687,7 +688,7 @@ def _glyph_mask(region: np.ndarray, bg: np.ndarray) -> tuple[np.ndarray, np.ndar
         return mask, none
     # a line: columns of dropped ink with a vertical run across the box or 2.5 glyphs long (the
     # detector's box may hold two lines, or the line end in an arrowhead inside it)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    n, _, stats, _ = find_blobs(mask)
     glyph_h = float(np.median(stats[1:, 3]))
     cols = _longest_runs(rest) >= min(0.9 * H, 2.5 * glyph_h)
     if not cols.any() or cols.sum() > 4:
@@ -701,7 +702,7 @@ def _glyph_mask(region: np.ndarray, bg: np.ndarray) -> tuple[np.ndarray, np.ndar
     band[int(ys[0]):int(ys[-1]) + 1] = True
     pieces = rest & ~lines & band
     near = cv2.dilate(lines.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(pieces.astype(np.uint8), connectivity=8)
+    n, lab, stats, _ = find_blobs(pieces)
     for i in range(1, n):
         x, y, cw, ch, _ = stats[i]
         if x > 0 and x + cw < W and ch <= 1.5 * glyph_h and cw <= 2 * glyph_h:
@@ -722,7 +723,7 @@ def _longest_runs(mask: np.ndarray) -> np.ndarray:
 
 def _glyph_components(ink: np.ndarray) -> np.ndarray:
     """The components of ``ink`` that do not run into the detector box's sides."""
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+    n, lab, stats, _ = find_blobs(ink)
     H, W = ink.shape
     x, y, cw, ch = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3]
     sides = (x == 0).astype(int) + (y == 0) + (x + cw >= W) + (y + ch >= H)
@@ -894,7 +895,7 @@ def _drop_stray_quote(text: str, centres: list[float], crop: np.ndarray, line: _
     if len(text) < 3 or len(centres) != len(text):
         return text, centres, line
     pad = (crop.shape[0] - line.mask.shape[0]) // 2
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(line.mask.astype(np.uint8), connectivity=8)
+    n, lab, stats, _ = find_blobs(line.mask)
     for i in (len(text) - 1, 0):
         if text[i] not in QUOTES:
             continue
@@ -928,7 +929,7 @@ def _trim_to_text(line: _Line, centres: list[float], crop: np.ndarray, text: str
     em = lh  # the line's ink height: about one em for mixed text
     lo = centres[0] - pad - 0.9 * em
     hi = centres[-1] - pad + 0.9 * em
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    n, lab, stats, _ = find_blobs(mask)
     keep = np.zeros(n, bool)
     for i in range(1, n):
         x, _, w, _, _ = stats[i]
@@ -1031,7 +1032,7 @@ def _per_glyph(text: str, centres: list[float], upright: np.ndarray, pad: int, f
     are OpenCV's (n, labels, stats) of the mask."""
     if len(centres) != len(text) or not any(ch in chars for ch in text) or font_px < 6:
         return text
-    comps = cv2.connectedComponentsWithStats(upright.astype(np.uint8), connectivity=8)[:3]
+    comps = find_blobs(upright)[:3]
     out = list(text)
     for i, ch in enumerate(text):
         if ch in chars:
@@ -1069,7 +1070,7 @@ def _restore_case(text: str, centres: list[float], upright: np.ndarray, pad: int
     read 'viT'). Needs letters of known height in the same line to compare with."""
     if len(centres) != len(text) or not any(ch in _SAME_SHAPE for ch in text):
         return text
-    n, _, stats = cv2.connectedComponentsWithStats(upright.astype(np.uint8), connectivity=8)[:3]
+    n, _, stats = find_blobs(upright)[:3]
 
     # a glyph's own component: one holding no other letter's centre (italic 'ts' touch: that
     # 's' is as tall as its 't', and had read 'gradientS')
@@ -1196,7 +1197,7 @@ def _read_lone_glyphs(rgb: np.ndarray, paints: Paints, runs: list[TextRun], engi
         x0, y0 = int(r.x), int(r.y)
         hh, ww = r.glyphs.shape
         ink[y0:y0 + hh, x0:x0 + ww] &= ~cv2.dilate(r.glyphs.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+    n, lab, stats, _ = find_blobs(ink)
     if n <= 1:
         return []
     heights = [r.h for r in runs if r.angle == 0] or [0.11 * 96 * 1.0]

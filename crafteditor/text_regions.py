@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from crafteditor.blobs import find_blobs
+
 DARK = 140  # grey level under which a pixel is ink (the glyph-height estimate's own threshold)
 EDGE_CONTRAST = 40  # morphological gradient above which a pixel is an edge (white text on a fill)
 MARGIN = 1.5  # context around a glyph, in glyph heights
@@ -36,7 +38,7 @@ K3 = np.ones((3, 3), np.uint8)
 
 def dark_components(gray: np.ndarray) -> np.ndarray:
     """(x, y, w, h, area) of each dark component (grey < :data:`DARK`), the background dropped."""
-    return cv2.connectedComponentsWithStats((gray < DARK).astype(np.uint8), connectivity=8)[2][1:]
+    return find_blobs(gray < DARK)[2][1:]
 
 
 def typical_glyph_height(dark: np.ndarray) -> float | None:
@@ -74,7 +76,7 @@ def glyph_boxes(gray: np.ndarray, dark: np.ndarray) -> np.ndarray:
     dark_glyphs = _glyph_sized(dark, 1, 0.12)
     edge = (cv2.morphologyEx(gray, cv2.MORPH_GRADIENT, K3) > EDGE_CONTRAST).astype(np.uint8)
     pooled = cv2.dilate(edge, np.ones((2, 2), np.uint8), anchor=(0, 0))[::2, ::2].copy()
-    edges = _glyph_sized(cv2.connectedComponentsWithStats(pooled, connectivity=8)[2][1:], 2, 0.45)
+    edges = _glyph_sized(find_blobs(pooled)[2][1:], 2, 0.45)
     d = dark[(dark[:, 2] <= 124) & (dark[:, 3] <= 124)].astype(np.float32)
     if len(edges) and len(d):
         ex0, ey0 = edges[:, 0:1], edges[:, 1:2]
@@ -253,8 +255,7 @@ class _Composite:
         post-processing grows it, comes within ``within`` px of a cut edge of the tile they were
         taken from (a tile's edge on the image border is no cut)."""
         H, W = self.shape
-        n, _lab, st, cen = cv2.connectedComponentsWithStats((self.canvas[0, 0] > thresh).astype(np.uint8),
-                                                            connectivity=8)
+        n, _lab, st, cen = find_blobs(self.canvas[0, 0] > thresh)
         out = []
         for i in range(1, n):
             x, y, w, h = (int(v) for v in st[i, :4])

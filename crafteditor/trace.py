@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from crafteditor.blobs import find_blobs
 from crafteditor.config import Config
 from crafteditor.paint import color_distance
 
@@ -47,7 +48,7 @@ def trace_leftovers(rgb: np.ndarray, leftover: np.ndarray, background: np.ndarra
     min_px = config.trace_min_area / (scale * scale)
     # pieces a few pixels apart belong to one object (the strokes of an icon)
     grown = cv2.dilate(leftover.astype(np.uint8), np.ones((7, 7), np.uint8))
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+    n, lab, stats, _ = find_blobs(grown)
     H, W = leftover.shape
     out: list[TracedObject] = []
     for i in range(1, n):

@@ -30,6 +30,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from crafteditor.blobs import find_blobs
 from crafteditor.charts.style import ChartStyle, measure_panel, measure_style, strongest_color
 from crafteditor.config import Config
 from crafteditor.ocr import TextRun, split_wide_gaps
@@ -137,7 +138,7 @@ def _long_lines(ink: np.ndarray, horizontal: bool, min_len: int) -> list[tuple[i
     """
     k = np.ones((1, min_len) if horizontal else (min_len, 1), np.uint8)
     opened = cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_OPEN, k)
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
+    n, lab, stats, _ = find_blobs(opened)
     out = []
     for i in range(1, n):
         x, y, w, h, _ = stats[i]
@@ -964,7 +965,7 @@ def _y_tick(run: TextRun) -> tuple[float, str]:
     m = re.fullmatch(r"10([−\-]?\d{1,2})", run.text.strip())
     if m is None or run.glyphs is None or run.glyphs.size == 0:
         return run.cy, run.text
-    n, _, stats, _ = cv2.connectedComponentsWithStats(run.glyphs.astype(np.uint8), connectivity=8)
+    n, _, stats, _ = find_blobs(run.glyphs)
     comps = sorted((stats[i] for i in range(1, n) if stats[i][cv2.CC_STAT_AREA] >= 2), key=lambda st: st[0])
     exp_len = len(m.group(1))  # its glyphs, a minus sign included
     if len(comps) < 2 + exp_len:
@@ -1241,7 +1242,7 @@ def _drop_inner_ticks(m: np.ndarray, inner) -> np.ndarray:
     sub = m[y0:y1, x0:x1]
     if not sub.any():
         return m
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(sub.astype(np.uint8), connectivity=8)
+    n, lab, stats, _ = find_blobs(sub)
     h, w = sub.shape
     longest = max(12, int(0.05 * min(h, w)))
     drop = np.zeros(n, bool)
@@ -1297,7 +1298,7 @@ def _drop_outlines(masks: list[tuple[int, np.ndarray, tuple[int, int, int]]]
             outlines[color] = (masks[rings[0]][2], _line_width(ring) if ring.any() else 1.0)
             # a marker's outline is part of its shape: a black-edged diamond is a diamond, and
             # the line through it runs on unbroken (a bar keeps its fill's edges)
-            n, lab, stats, _ = cv2.connectedComponentsWithStats(crops[j].astype(np.uint8), connectivity=8)
+            n, lab, stats, _ = find_blobs(crops[j])
             small = np.isin(lab, [k for k in range(1, n) if max(stats[k][2], stats[k][3]) <= 60])
             if small.any():
                 around = cv2.dilate(small.astype(np.uint8), np.ones((7, 7), np.uint8)).astype(bool)
@@ -1493,7 +1494,7 @@ def _swatch_size(rgb: np.ndarray, color: np.ndarray, r, font: float,
     if x1 - x0 < 3 or y1 - y0 < 3:
         return None
     near = np.linalg.norm(rgb[y0:y1, x0:x1].astype(np.float32) - color.astype(np.float32), axis=2) < 40
-    n, _, stats, _ = cv2.connectedComponentsWithStats(near.astype(np.uint8), connectivity=8)
+    n, _, stats, _ = find_blobs(near)
     if n < 2:
         return None
     i = 1 + int(np.argmax(stats[1:, 4]))
@@ -1872,7 +1873,7 @@ def _is_rect(st) -> bool:
 
 
 def _has_rects(m: np.ndarray) -> bool:
-    n, _, stats, _ = cv2.connectedComponentsWithStats(m.astype(np.uint8), connectivity=8)
+    n, _, stats, _ = find_blobs(m)
     return any(_is_rect(stats[i]) for i in range(1, n))
 
 
@@ -1890,7 +1891,7 @@ def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot,
                       floors: list[tuple[float, float, float]] = ()) -> Series | None:  # type: ignore[assignment]
     """``floors``: (left, right, top) of bars already read; a rectangle standing on one is a
     stacked segment, its value its own height (matplotlib's ``bottom=``, Vega-Lite's stack)."""
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(m.astype(np.uint8), connectivity=8)
+    n, lab, stats, _ = find_blobs(m)
     comps = [(i, stats[i]) for i in range(1, n) if stats[i][4] >= 4]
     if not comps:
         return None
@@ -2018,7 +2019,7 @@ def _marker_blobs(comp: np.ndarray, lw: float):
         k = int(round(mult * lw + 2)) | 1
         padded = np.pad(comp, k).astype(np.uint8)
         opened = cv2.morphologyEx(padded, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-        nb, blab, bstats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
+        nb, blab, bstats, _ = find_blobs(opened)
         blobs = [bstats[j] for j in range(1, nb) if bstats[j][4] >= 0.5 * k * k]
         if i == 0:
             first = (k, nb, blab, bstats, blobs)
