@@ -181,8 +181,11 @@ def blend_position(c, a, b) -> tuple[np.ndarray, np.ndarray]:
     distance to it (a blend of the two, as anti-aliasing or transparency makes, lies on it)."""
     c, a, b = (np.asarray(v, np.float32) for v in (c, a, b))
     seg = b - a
-    t = np.clip(((c - a) @ seg) / max(float(seg @ seg), 1e-6), 0.0, 1.0)
-    return t, np.linalg.norm(c - (a + t[..., None] * seg), axis=-1)
+    # channel by channel: numpy's product and norm over a 3-long last axis took 10 ms a panel
+    d = c - a
+    along = d[..., 0] * seg[0] + d[..., 1] * seg[1] + d[..., 2] * seg[2]
+    t = np.clip(along / max(float(seg @ seg), 1e-6), 0.0, 1.0)
+    return t, distances(c - (a + t[..., None] * seg), 0.0)
 
 
 def distances(pixels: np.ndarray, color) -> np.ndarray:
