@@ -847,6 +847,7 @@ def _make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, li
     lo, hi = ink_extent_em(text.replace(" ", ""))
     font_px = ink_h / max(0.3, hi - lo)
     text = _restore_symbols(text, centres, upright, pad, font_px)
+    text = _restore_zeros(text, centres, upright, pad, font_px)
     text = _restore_dashes(text, centres, upright, pad, font_px)
     text = _restore_case(text, centres, upright, pad)
     text = _restore_spaces(text, centres, upright, pad, font_px).strip()
@@ -1139,6 +1140,40 @@ def _symbol(ch: str, cx: float, comps, font_px: float) -> str | None:
     on_line = bool(others) and abs(y + h - float(np.median(others))) <= 1
     # Δ is 0.92 as wide as tall, the white triangle 1.0
     return "Δ" if closed and on_line and w <= 0.96 * h else None
+
+
+_NUMERIC = set("0123456789O.,%+-−")
+
+
+def _restore_zeros(text: str, centres: list[float], upright: np.ndarray, pad: int, font_px: float) -> str:
+    """A zero read as the letter O ('Node O (NVLink)' for a bold 'Node 0', an arrow crossing
+    the label beside it painted out of the crop). An O that is a token of its own or stands
+    among digits ('1O', 'O.5') is 0 where its glyph is as narrow as a zero's: under 0.82 as
+    wide as tall. Measured at 14 and 40 px, regular and bold, in DejaVu Sans and Serif,
+    Liberation Sans and Serif, FreeSans and STIX: zeros 0.60–0.80, O 0.90–1.10 (that bold
+    'Node 0': 10 × 13 px, 0.77). Roboto's O (0.73–0.83) and a monospaced O (a zero's shape)
+    can pass for a zero, where one stands alone. A word's O ('OK', 'O(n)') is never looked at."""
+    if "O" not in text or len(centres) != len(text) or font_px < 6:
+        return text
+    comps = None
+    out = list(text)
+    for i, ch in enumerate(text):
+        if ch != "O":
+            continue
+        a, b = i, i
+        while a > 0 and text[a - 1] != " ":
+            a -= 1
+        while b + 1 < len(text) and text[b + 1] != " ":
+            b += 1
+        if not set(text[a:b + 1]) <= _NUMERIC:
+            continue
+        if comps is None:
+            comps = find_blobs(upright)[:3]
+        n, _, stats = comps
+        hit = _under(centres[i] - pad, n, stats, 0.4 * font_px)
+        if len(hit) == 1 and stats[hit[0], 2] < 0.82 * stats[hit[0], 3]:
+            out[i] = "0"
+    return "".join(out)
 
 
 def _longest_false(arr: np.ndarray) -> int:

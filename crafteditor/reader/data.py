@@ -146,6 +146,13 @@ def _mpl_page(rng: random.Random, fonts: tuple[str, ...]) -> tuple[np.ndarray, l
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    # matplotlib's own defaults, whatever style the calling process has set: the same seed draws
+    # the same page (a test's page had come out otherwise after other tests had run)
+    with plt.style.context("default"):
+        return _draw_mpl_page(rng, fonts, plt)
+
+
+def _draw_mpl_page(rng: random.Random, fonts: tuple[str, ...], plt) -> tuple[np.ndarray, list[Cell]]:
     dpi = rng.choice((100, 150, 150, 150, 200, 300))
     cols, rows = rng.randint(2, 4), rng.randint(5, 10)
     cw, ch = 2.6, 0.5  # inches per cell

@@ -228,3 +228,29 @@ def test_long_runs_are_the_opening_by_a_line():
             line = np.ones((1, length) if horizontal else (length, 1), np.uint8)
             want = cv2.morphologyEx(m.astype(np.uint8), cv2.MORPH_OPEN, line)
             assert np.array_equal(_long_runs(m, horizontal, length), want)
+
+
+def _line_mask(text: str, bold: bool, px: int = 16):
+    from matplotlib import font_manager
+    from PIL import Image, ImageDraw, ImageFont
+
+    font = ImageFont.truetype(font_manager.findfont(font_manager.FontProperties(
+        family="DejaVu Sans", weight="bold" if bold else "normal")), px)
+    w = int(font.getlength(text)) + 8
+    im = Image.new("L", (w, 2 * px), 0)
+    ImageDraw.Draw(im).text((4, px // 3), text, fill=255, font=font)
+    centres = [4 + font.getlength(text[:i]) + font.getlength(ch) / 2 for i, ch in enumerate(text)]
+    return np.asarray(im) > 100, centres
+
+
+@pytest.mark.parametrize("bold", [False, True])
+def test_a_zero_read_as_the_letter_o_is_a_zero(bold):
+    """'Node O (NVLink)': an O standing alone or among digits whose glyph is a zero's is 0; a
+    round O stays, and a word's O is never looked at."""
+    from crafteditor.ocr import _restore_zeros
+
+    for drawn, read, want in (("Node 0 (NV)", "Node O (NV)", "Node 0 (NV)"), ("1.05", "1.O5", "1.05"),
+                              ("Node O (NV)", "Node O (NV)", "Node O (NV)"), ("O(n) 0", "O(n) O", "O(n) 0"),
+                              ("BOX 0", "BOX O", "BOX 0")):
+        mask, centres = _line_mask(drawn, bold)
+        assert _restore_zeros(read, centres, mask, 0, 16.0) == want, (drawn, read)
