@@ -607,7 +607,7 @@ def _snap_to_border(rgb: np.ndarray, paints: Paints, s: DetectedShape, depth: in
     f = s.face
     x0, y0, x1, y1 = f.x, f.y, f.x + f.w, f.y + f.h
     region = rgb[y0:y1, x0:x1].astype(np.float32)
-    dark = np.linalg.norm(region - paints.background_rgb.astype(np.float32), axis=2) > 80
+    dark = distances(region, paints.background_rgb) > 80
     h, w = dark.shape
     if h < 3 * depth or w < 3 * depth:
         return

@@ -34,7 +34,7 @@ from crafteditor.blobs import find_blobs
 from crafteditor.charts.style import ChartStyle, measure_panel, measure_style, strongest_color
 from crafteditor.config import Config
 from crafteditor.ocr import TextRun, split_wide_gaps
-from crafteditor.paint import Paints, blend_position, find_paints, to_hex
+from crafteditor.paint import Paints, blend_position, distances, find_paints, to_hex
 
 
 @dataclass
@@ -1505,7 +1505,7 @@ def _swatch_size(rgb: np.ndarray, color: np.ndarray, r, font: float,
     y0, y1 = int(max(0, r.y - 0.4 * font)), int(min(H, r.bottom + 0.4 * font + 1))
     if x1 - x0 < 3 or y1 - y0 < 3:
         return None
-    near = np.linalg.norm(rgb[y0:y1, x0:x1].astype(np.float32) - color.astype(np.float32), axis=2) < 40
+    near = distances(rgb[y0:y1, x0:x1], color) < 40
     n, _, stats, _ = find_blobs(near)
     if n < 2:
         return None

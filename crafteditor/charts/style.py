@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from crafteditor.paint import Paints, blend_position, to_hex
+from crafteditor.paint import Paints, blend_position, distances, to_hex
 
 
 @dataclass
@@ -435,7 +435,7 @@ def measure_panel(st: ChartStyle, rgb: np.ndarray, page: np.ndarray, panel_rgb: 
             and y0 - 2 <= runs[k].cy <= y1 + 2]
     below = [runs[k] for k in run_indices if runs[k].angle == 0 and y1 - 2 <= runs[k].y <= y1 + 3 * font
              and x0 - 2 * font <= runs[k].cx <= x1 + 2 * font]
-    off_panel = np.linalg.norm(rgb[y0:y1, x0:x1].astype(np.float32) - panel_rgb.astype(np.float32), axis=2) > 5
+    off_panel = distances(rgb[y0:y1, x0:x1], panel_rgb) > 5
     rows = [int(round(r.cy)) - y0 for r in left]
     cols = [int(round(r.cx)) - x0 for r in below]
     inside = rgb[y0:y1, x0:x1]
@@ -466,7 +466,7 @@ def measure_panel(st: ChartStyle, rgb: np.ndarray, page: np.ndarray, panel_rgb: 
     # (ink, measured only between the labels and the panel)
     xl = max(0, int(min((r.right for r in left), default=x0)) - 1)
     far = np.zeros((H, W), bool)
-    far[:, xl:x0] = np.linalg.norm(rgb[:, xl:x0].astype(np.float32) - page.astype(np.float32), axis=2) > 40
+    far[:, xl:x0] = distances(rgb[:, xl:x0], page) > 40
     lengths, pads, inks, widths = [], [], [], []
     for r in left:
         row = int(round(r.cy))
@@ -518,8 +518,7 @@ def _edge_stroke(rgb: np.ndarray, page: np.ndarray, panel_rgb: np.ndarray, plot:
         band = rgb[y - 3:y + 3, x0 + 5:x1 - 5].astype(np.float32).transpose(1, 0, 2)
     if band.shape[0] < 10:
         return None
-    unlike = np.minimum(np.linalg.norm(band - page.astype(np.float32), axis=2),
-                        np.linalg.norm(band - panel_rgb.astype(np.float32), axis=2))
+    unlike = np.minimum(distances(band, page), distances(band, panel_rgb))
     pick = unlike.argmax(axis=1)
     if float(np.median(unlike[np.arange(band.shape[0]), pick])) < 20:
         return None
