@@ -57,11 +57,11 @@ READER_DATA ?= .reader-data
 reader: env
 	@fc-list | grep -q "Liberation Sans" && fc-list | grep -q FreeSans && fc-list | grep -q Roboto || { $(APT) update -qq && DEBIAN_FRONTEND=noninteractive $(APT) install -y -qq --no-install-recommends fonts-liberation fonts-freefont-ttf fonts-roboto-unhinted >/dev/null; }
 	mkdir -p $(READER_DATA)
-	for s in 1 2 3 4 5 6 7; do $(BIN)/python -m crafteditor.reader.data --pages 300 --seed $$s -o $(READER_DATA)/train$$s.pkl || exit 1; done
-	$(BIN)/python -m crafteditor.reader.data --pages 60 --seed 999 -o $(READER_DATA)/val.pkl
-	$(BIN)/python -m crafteditor.reader.data --pages 60 --seed 998 --fonts Roboto,STIXGeneral -o $(READER_DATA)/unseen.pkl
-	$(BIN)/python -m crafteditor.reader.train $(READER_DATA)/train*.pkl --val $(READER_DATA)/val.pkl --unseen $(READER_DATA)/unseen.pkl --epochs 10 --threads 2
-	$(BIN)/python -m crafteditor.reader.parity --val $(READER_DATA)/val.pkl --unseen $(READER_DATA)/unseen.pkl --record
+	for s in 1 2 3 4 5 6 7; do $(BIN)/python -m crafteditor.training.reader_data --pages 300 --seed $$s -o $(READER_DATA)/train$$s.pkl || exit 1; done
+	$(BIN)/python -m crafteditor.training.reader_data --pages 60 --seed 999 -o $(READER_DATA)/val.pkl
+	$(BIN)/python -m crafteditor.training.reader_data --pages 60 --seed 998 --fonts Roboto,STIXGeneral -o $(READER_DATA)/unseen.pkl
+	$(BIN)/python -m crafteditor.training.reader_train $(READER_DATA)/train*.pkl --val $(READER_DATA)/val.pkl --unseen $(READER_DATA)/unseen.pkl --epochs 10 --threads 2
+	$(BIN)/python -m crafteditor.training.reader_parity --val $(READER_DATA)/val.pkl --unseen $(READER_DATA)/unseen.pkl --record
 
 clean:
 	rm -rf $(VENV) node_modules

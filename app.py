@@ -16,8 +16,10 @@ from typing import Any
 
 import streamlit as st
 
+from crafteditor import convert as crafteditor_convert
+from crafteditor.pipeline import vectorize_for_pipeline
 from crafter.errors import CrafterError
-from crafter.spec import THEMES, SHAPES, print_dsl
+from crafter.spec import SHAPES, THEMES, print_dsl
 from crafter.ui import services
 from crafter.ui.examples import EXAMPLES, example
 from crafter.ui.progress import ProgressLog, issue_line
@@ -25,10 +27,18 @@ from crafter.ui.sanitize import figure_html, md, raster_html
 from crafter.ui.settings import BACKEND_LABELS, COLUMN_LABELS, MAX_ROUNDS, THEME_LABELS, Settings
 from crafter.ui.table import COLUMN_TITLES, apply_table_edits, components_table
 from crafter.ui.uploads import (
-    FIGURE_SUFFIXES, MAX_FIGURE_BYTES, MAX_IMAGE_BYTES, MAX_TABLE_BYTES, TABLE_SUFFIXES,
-    check_image, check_upload,
+    FIGURE_SUFFIXES,
+    MAX_FIGURE_BYTES,
+    MAX_IMAGE_BYTES,
+    MAX_TABLE_BYTES,
+    TABLE_SUFFIXES,
+    check_image,
+    check_upload,
 )
 from crafter.ui.workspace import Workspace
+
+# CraftEditor is handed to the services here: the library never imports it
+services.use_vectorizers(crafteditor_convert, vectorize_for_pipeline)
 
 st.set_page_config(page_title="Crafter — editable research figures", page_icon=":material/schema:",
                    layout="wide")

@@ -22,6 +22,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from craftbench.rasters import render_case_assets
+from crafter.layout import layout_figure
 from crafter.spec import Chart, Edge, Figure, Group, Node, Panel, print_dsl
 
 FIGURE_TYPES = ("diagram", "chart", "composite")
@@ -361,7 +363,6 @@ def inject_fault(fig: Figure, fault: str, rng: random.Random) -> tuple[Figure, s
         return (fig.model_copy(update={"components": comps}),
                 f"In \u201c{ch.title}\u201d the value for {values[k][xf]} should be {right}, not {values[k][yf]}.", [ch.id])
     # overlap: pin one node on top of its neighbour (needs a laid-out figure)
-    from crafter.layout import layout_figure
 
     laid = layout_figure(fig)
     nodes = laid.of_kind("node")
@@ -471,8 +472,6 @@ def _mask_chart(fig: Figure, rng: random.Random) -> tuple[Figure, str, list[str]
 
 def write_suite(cases: list[Case], out_dir: Path, *, render: bool = True) -> Path:
     """Write cases.jsonl plus, per case, reference SVG/PNG and condition inputs (sketch/masked/vectorize PNGs)."""
-    from craftbench.rasters import render_case_assets
-
     out_dir.mkdir(parents=True, exist_ok=True)
     lines = []
     for case in cases:

@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import List, Optional
+from typing import Optional
 
 import typer
+
+from craftbench.cases import generate_cases, load_cases, write_suite
+from craftbench.report import write_report
+from craftbench.runner import run_benchmark
+from craftbench.systems import get_system
+from crafter.cli.support import run_app
 
 app = typer.Typer(name="craftbench", help="CraftBench: a reproducible benchmark of figure systems.",
                   no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
@@ -24,8 +30,6 @@ def generate(
     Example: craftbench generate --suite smoke -o bench/smoke
     """
     from rich.progress import track
-
-    from craftbench.cases import generate_cases, write_suite
 
     cases = generate_cases(suite, n=n, seed=seed)
     list(track([None], description=f"writing {len(cases)} cases", transient=True))
@@ -50,10 +54,6 @@ def run(
     """
     from rich.progress import Progress
 
-    from craftbench.cases import load_cases
-    from craftbench.runner import run_benchmark
-    from craftbench.systems import get_system
-
     names = [s.strip() for s in systems.split(",") if s.strip()]
     cases = load_cases(suite_dir)
     total = sum(1 for c in cases for s in names if get_system(s).supports(c))
@@ -70,16 +70,12 @@ def report(run_dir: Path = typer.Argument(..., help="A folder written by `craftb
 
     Example: craftbench report runs/smoke
     """
-    from craftbench.report import write_report
-
     md, html = write_report(run_dir)
     typer.echo(f"wrote {md} and {html}")
     typer.echo(md.read_text(encoding="utf-8").split("## Plots")[0])
 
 
 def main(argv: list[str] | None = None) -> int:
-    from crafter.cli_support import run_app
-
     return run_app(app, argv, user_errors=(FileNotFoundError, KeyError, ValueError))
 
 

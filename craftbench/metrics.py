@@ -23,6 +23,9 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any, Iterable
 
+from crafter.base.text import text_width
+from crafter.base.theme import figure_theme
+from crafter.formats import svg_to_png
 from crafter.spec import Figure, print_component
 
 # ---------------------------------------------------------------------------------
@@ -184,9 +187,6 @@ def _cross(s: tuple[float, float, float, float], t: tuple[float, float, float, f
 
 def layout_quality(fig: Figure) -> dict[str, float]:
     """Counts on a laid-out figure: node overlaps, edge crossings, label overflows."""
-    from crafter.render.text import text_width
-    from crafter.render.theme import figure_theme
-
     theme = figure_theme(fig)
     nodes = [n for n in fig.of_kind("node") if n.box is not None]
     overlaps = sum(1 for i, a in enumerate(nodes) for b in nodes[i + 1:] if a.box.intersects(b.box, margin=-0.5))
@@ -212,11 +212,10 @@ def layout_quality(fig: Figure) -> dict[str, float]:
 
 
 def png_from_svg(svg: str, width: int | None = None, height: int | None = None) -> "Any":
-    import cairosvg
     import numpy as np
     from PIL import Image
 
-    png = cairosvg.svg2png(bytestring=svg.encode("utf-8"), output_width=width, output_height=height, background_color="white")
+    png = svg_to_png(svg, width=width, height=height, background="white")
     return np.asarray(Image.open(io.BytesIO(png)).convert("L"))
 
 

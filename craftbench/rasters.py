@@ -15,14 +15,14 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
+from crafter.formats import figure_to_png_bytes
+from crafter.layout import layout_figure
+from crafter.render import figure_to_svg
+
 REFERENCE_DPI = 150
 
 
 def render_reference(fig, case_dir: Path) -> tuple[Path, Path]:
-    from crafter.layout import layout_figure
-    from crafter.render import figure_to_svg
-    from crafter.render.export import figure_to_png_bytes
-
     laid = layout_figure(fig)
     svg = figure_to_svg(laid)
     (case_dir / "reference.svg").write_text(svg, encoding="utf-8")
@@ -80,8 +80,6 @@ def mask_region(png: bytes, boxes: list[tuple[float, float, float, float]], scal
 
 
 def render_case_assets(case, case_dir: Path) -> None:
-    from crafter.layout import layout_figure
-
     fig = case.truth_figure()
     _, ref_png = render_reference(fig, case_dir)
     png = ref_png.read_bytes()

@@ -18,6 +18,7 @@ from typing import Any
 
 from craftbench.cases import CONDITIONS, FIGURE_TYPES
 from craftbench.runner import read_results
+from crafter.formats import svg_to_png
 
 HEADLINE = ("component_f1", "text_cer", "ssim", "chart_error", "seconds")
 TRACK_METRICS = {
@@ -128,9 +129,7 @@ def _plot_png(rows: list[dict[str, Any]]) -> bytes:
 def _thumb(svg_path: Path | None, png_path: Path | None, width: int = 260) -> bytes | None:
     try:
         if svg_path is not None and svg_path.exists():
-            import cairosvg
-
-            return cairosvg.svg2png(url=str(svg_path), output_width=width, background_color="white")
+            return svg_to_png(svg_path.read_text(encoding="utf-8"), width=width, background="white")
         if png_path is not None and png_path.exists():
             from PIL import Image
 

@@ -16,6 +16,8 @@ from typing import Any, Callable, Iterable
 from craftbench import metrics
 from craftbench.cases import Case, load_cases
 from craftbench.systems import SystemOutput, get_system, run_system
+from crafter.formats.files import write_text_atomic
+from crafter.formats.svg import load_svg
 from crafter.spec import Figure
 
 VISUAL = {"sketch", "vectorize", "complete"}
@@ -65,8 +67,6 @@ def score(case: Case, out: SystemOutput, case_dir: Path) -> dict[str, Any]:
 
 def _figure_from_svg(svg: str) -> Figure | None:
     try:
-        from crafter.render.svg_io import load_svg
-
         return load_svg(svg)
     except Exception:
         return None
@@ -124,7 +124,6 @@ def run_benchmark(
             except (json.JSONDecodeError, KeyError):
                 cut = True  # a line cut by a kill: that pair runs again
         if cut:  # drop the fragment so the next line appended starts clean
-            from crafter.spec.io import write_text_atomic
 
             write_text_atomic(results, "".join(line + "\n" for line in good))
     (out_dir / "run.json").write_text(json.dumps({"suite_dir": str(suite_dir), "systems": systems}, indent=2))

@@ -27,7 +27,13 @@ from pathlib import Path
 from typing import Any, Callable
 
 from craftbench.cases import Case
-from crafter.spec import Figure
+from crafteditor.config import Config
+from crafteditor.convert import convert
+from crafter import graph
+from crafter.layout import layout_figure
+from crafter.llm import get_backend, prompts
+from crafter.render import figure_to_svg
+from crafter.spec import Figure, parse_component, parse_dsl, print_dsl
 
 
 @dataclass
@@ -51,9 +57,6 @@ class System:
 
 
 def _render(fig: Figure) -> tuple[Figure, str]:
-    from crafter.layout import layout_figure
-    from crafter.render import figure_to_svg
-
     laid = layout_figure(fig)
     return laid, figure_to_svg(laid)
 
@@ -82,8 +85,6 @@ class CrafterSystem(System):
         self.name = name
 
     def run(self, case: Case, case_dir: Path) -> SystemOutput:
-        from crafter import graph
-
         data = case_dir / case.inputs["data"] if case.inputs.get("data") else None
         if case.condition == "vectorize":
             return CraftEditorSystem().run(case, case_dir)
@@ -113,15 +114,11 @@ class OneShotSystem(System):
         self.backend = backend
 
     def run(self, case: Case, case_dir: Path) -> SystemOutput:
-        from crafter.llm import get_backend, prompts
-        from crafter.spec import parse_dsl, print_dsl
-
         backend = get_backend(self.backend)
         if case.condition in ("complete", "repair"):
             start = Figure.from_dict(case.inputs["partial" if case.condition == "complete" else "faulty"])
             prompt = prompts.repair_prompt(print_dsl(start), case.brief, [])
             out = backend.complete("repair", prompt)
-            from crafter.spec import parse_component
 
             replaced = {}
             for line in out.text.splitlines():
@@ -146,9 +143,6 @@ class CraftEditorSystem(System):
     conditions = ("sketch", "vectorize")
 
     def run(self, case: Case, case_dir: Path) -> SystemOutput:
-        from crafteditor.config import Config
-        from crafteditor.convert import convert
-
         image = case_dir / case.inputs["image"]
         preset = "scan" if case.condition == "sketch" else ("chart" if case.figure_type == "chart" else "diagram")
         conv = convert(image, Config.preset(preset))
@@ -177,9 +171,6 @@ class OpenAISystem(System):
         self.name = f"openai:{url}"
 
     def run(self, case: Case, case_dir: Path) -> SystemOutput:
-        from crafter.llm import get_backend, prompts
-        from crafter.spec import parse_dsl
-
         backend = get_backend(f"openai:{self.url}")
         out = backend.complete("plan", prompts.plan_prompt(case.brief))
         fig = parse_dsl(out.text)

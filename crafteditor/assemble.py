@@ -23,18 +23,17 @@ from typing import Any
 import cv2
 import numpy as np
 
-from crafter.render.text import text_width
-from crafter.render.theme import get_theme
-from crafter.spec.model import Box, Edge, Figure, Group, Image, Node, Path, Point, Size, Text
-from crafteditor.config import Config
+from crafteditor.charts import detect_charts
+from crafteditor.config import THEME, Config
 from crafteditor.lines import LinePath, detect_lines
 from crafteditor.loading import ImageSource, RasterImage, load_image
 from crafteditor.ocr import TextRun, erase_text, read_text
 from crafteditor.paint import Paints, color_distance, distances, find_paints, prepare, to_hex
 from crafteditor.shapes import DetectedShape, detect_shapes
 from crafteditor.trace import TracedObject, trace_leftovers
+from crafter.base.text import text_width
+from crafter.spec.model import Box, Edge, Figure, Group, Image, Node, Path, Point, Size, Text
 
-THEME = get_theme("paper")
 # lossy images: residual ink must differ from the canvas by this much (RGB distance); Crafter's
 # lightest strokes are ~110 from white, a q75 JPEG's ringing mostly under 60
 LOSSY_INK_CONTRAST = 80.0
@@ -86,8 +85,6 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
     charts: list[Any] = []
     chart_mask = np.zeros(rgb.shape[:2], bool)
     if config.charts and config.mode != "diagram":
-        from crafteditor.charts import detect_charts
-
         charts = detect_charts(rgb, paints, runs, config, image)
         for ch in charts:
             chart_mask |= ch.mask

@@ -18,9 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from crafter.errors import CrafterError, InputError
 from crafteditor.config import Config
+from crafteditor.convert import convert_file
 from crafteditor.executors import make_executor
+from crafter.errors import CrafterError, InputError
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".gif", ".bmp", ".tif", ".tiff")
 MANIFEST = "manifest.jsonl"
@@ -95,8 +96,6 @@ def read_manifest(path: Path) -> dict[str, dict[str, Any]]:
 
 def convert_one(src: str, dst: str, options: dict[str, Any]) -> dict[str, Any]:
     """Convert one file (runs in a worker); never raises: errors become the record."""
-    from crafteditor.convert import convert_file
-
     t0 = time.perf_counter()
     rec: dict[str, Any] = {"input": src, "output": None, "status": "error", "error": None}
     try:

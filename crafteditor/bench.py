@@ -21,6 +21,16 @@ from typing import Any
 import numpy as np
 
 from crafteditor.config import Config
+from crafteditor.convert import convert
+from crafteditor.loading import load_image
+from crafteditor.ocr import get_engine
+from crafteditor.quality import ssim, svg_element_count
+from crafteditor.scoring import score_chart, score_diagram
+from crafteditor.synthetic import GALLERY_STYLES, diagram_png, gallery_chart, random_chart, random_diagram
+from crafter.formats import figure_to_png_bytes, load_figure, svg_to_png
+from crafter.render import figure_to_svg
+from crafter.render.svg import ensure_layout
+from crafter.spec import Figure
 
 
 @dataclass
@@ -82,8 +92,6 @@ def _drawn_under(sheet: str | None):
 def generated_figures(n: int, dpi: int = 150, kinds: tuple[str, ...] = ("diagram", "chart"),
                       heads: tuple[str, ...] = ("arrow",), sheets: list[str | None] | None = None) -> list[BenchFigure]:
     """``n`` diagrams and/or charts; the charts once per matplotlib style sheet in ``sheets``."""
-    from crafteditor.synthetic import diagram_png, random_chart, random_diagram
-
     figs: list[BenchFigure] = []
     for i in range(n):
         if "diagram" in kinds:
@@ -100,8 +108,6 @@ def generated_figures(n: int, dpi: int = 150, kinds: tuple[str, ...] = ("diagram
 def gallery_figures(n: int, dpi: int = 150, sheets: list[str | None] | None = None) -> list[BenchFigure]:
     """``n`` charts of each :data:`crafteditor.synthetic.GALLERY_STYLES` style, once per
     matplotlib style sheet in ``sheets``."""
-    from crafteditor.synthetic import GALLERY_STYLES, gallery_chart
-
     figs = []
     for sheet in sheets or [None]:
         for style in GALLERY_STYLES:
@@ -124,10 +130,6 @@ def example_figures(folder: Path, dpi: int = 150) -> list[BenchFigure]:
 def render_truth(path: Path, dpi: int = 150):
     """(laid-out figure in the rendered image's coordinates, PNG bytes) for a .dsl/.json figure."""
     import re
-
-    from crafter.render import figure_to_png_bytes, figure_to_svg
-    from crafter.render.svg import ensure_layout
-    from crafter.spec import Figure, load_figure
 
     fig = ensure_layout(load_figure(path))
     png = figure_to_png_bytes(fig, dpi)
@@ -177,24 +179,14 @@ def svg_to_rgb(svg: str, size: tuple[int, int]) -> np.ndarray:
     """Rasterise an SVG at exactly (h, w) pixels with cairosvg."""
     from PIL import Image
 
-    from crafter.render.export import _cairosvg
-
     h, w = size
-    png = _cairosvg().svg2png(bytestring=svg.encode("utf-8"), output_width=w, output_height=h)
+    png = svg_to_png(svg, width=w, height=h)
     im = Image.open(io.BytesIO(png)).convert("RGBA")
     bg = Image.new("RGBA", im.size, (255, 255, 255, 255))
     return np.asarray(Image.alpha_composite(bg, im).convert("RGB"))
 
 
 def run_bench(figures: list[BenchFigure], config: Config | None = None) -> list[BenchRow]:
-    from crafter.render import figure_to_svg
-    from crafter.spec import Figure
-    from crafteditor.convert import convert
-    from crafteditor.loading import load_image
-    from crafteditor.ocr import get_engine
-    from crafteditor.quality import ssim, svg_element_count
-    from crafteditor.scoring import score_chart, score_diagram
-
     config = config or Config()
     if config.ocr:
         get_engine(config.ocr_threads)  # model loading is not per-figure work

@@ -13,6 +13,20 @@ from typing import List, Optional
 
 import typer
 
+from crafteditor.batch import convert_batch, expand_inputs
+from crafteditor.bench import (
+    as_jpeg,
+    example_figures,
+    file_figures,
+    format_rows,
+    gallery_figures,
+    generated_figures,
+    run_bench,
+    style_sheets,
+)
+from crafteditor.config import PRESETS, Config, ConfigError
+from crafter.cli.support import run_app
+
 app = typer.Typer(
     name="crafteditor",
     help="CraftEditor: PNG/JPEG/WebP figures to editable SVG (text as <text>, boxes as nodes, arrows as edges).",
@@ -23,8 +37,6 @@ app = typer.Typer(
 
 
 def _config(preset: str, options: list[str] | None):
-    from crafteditor.config import Config, ConfigError
-
     values = {}
     for item in options or []:
         if "=" not in item:
@@ -49,8 +61,6 @@ def convert(
 
     Example: crafteditor convert figures/ -o svg/ --workers 2 --preset diagram
     """
-    from crafteditor.batch import convert_batch
-
     config = _config(preset, option)
     summary = convert_batch(inputs, output, config, workers=workers, executor=executor, resume=resume,
                             progress=progress and sys.stderr.isatty())
@@ -70,8 +80,6 @@ def presets() -> None:
 
     Example: crafteditor presets
     """
-    from crafteditor.config import PRESETS, Config
-
     for name, values in PRESETS.items():
         shown = ", ".join(f"{k}={v}" for k, v in values.items()) or "(defaults; a JPEG file is read with jpeg)"
         typer.echo(f"{name:<8} {shown}")
@@ -109,10 +117,6 @@ def bench(
     """
     from dataclasses import asdict
 
-    from crafteditor.batch import expand_inputs
-    from crafteditor.bench import (as_jpeg, example_figures, file_figures, format_rows, gallery_figures,
-                                   generated_figures, run_bench, style_sheets)
-
     try:
         sheets = style_sheets(sheet)
     except ValueError as e:
@@ -140,8 +144,6 @@ def bench(
 
 def main(argv: list[str] | None = None) -> int:
     """Console-script entry point: user errors become one line and exit code 1."""
-    from crafter.cli_support import run_app
-
     return run_app(app, argv)
 
 

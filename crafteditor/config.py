@@ -15,7 +15,11 @@ import dataclasses
 from dataclasses import dataclass, fields
 from typing import Any, Literal, get_args
 
+from crafter.base.theme import get_theme
 from crafter.errors import CrafterError
+
+# the theme a converted figure is drawn in: its defaults are what a detected style is compared with
+THEME = get_theme("paper")
 
 Mode = Literal["auto", "diagram", "chart"]
 TraceMode = Literal["auto", "vtracer", "image", "none"]

@@ -12,12 +12,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from crafter.errors import CrafterError, RenderError
-from crafter.spec.model import Figure
 from crafteditor.assemble import Vectorized, vectorize
 from crafteditor.config import Config
 from crafteditor.loading import ImageSource
 from crafteditor.quality import quality_report, render_aligned
+from crafter.errors import CrafterError, RenderError
+from crafter.formats.files import write_bytes_atomic
+from crafter.render import figure_to_svg
+from crafter.spec.model import Figure, Point, Text
 
 
 @dataclass
@@ -30,8 +32,6 @@ class Conversion:
 
 def convert(source: ImageSource, config: Config | None = None, *, name: str | None = None) -> Conversion:
     """Vectorize a path, bytes or array and render it; ``report`` holds the quality metrics."""
-    from crafter.render import figure_to_svg
-
     config = config or Config()
     t0 = time.perf_counter()
     c0 = time.process_time()
@@ -40,7 +40,6 @@ def convert(source: ImageSource, config: Config | None = None, *, name: str | No
     fig = vec.figure
     if not fig.components:
         # a blank image: one invisible text keeps the figure renderable and honest
-        from crafter.spec.model import Point, Text
 
         fig = Figure(canvas=fig.canvas, components=[Text(kind="text", id="blank", text=" ", at=Point(x=0, y=0))])
         vec.figure = fig
@@ -71,8 +70,6 @@ def convert(source: ImageSource, config: Config | None = None, *, name: str | No
 
 def convert_file(path: str | Path, output: str | Path, config: Config | None = None) -> dict[str, Any]:
     """Convert one image file and write the SVG atomically; returns the quality report."""
-    from crafter.spec.io import write_bytes_atomic
-
     conv = convert(Path(path), config, name=str(path))
     write_bytes_atomic(Path(output), conv.svg.encode("utf-8"))
     return conv.report

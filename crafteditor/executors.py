@@ -12,6 +12,7 @@ import os
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Any, Callable, Iterable, Iterator
 
+from crafteditor.ocr import get_engine
 from crafter.errors import CrafterError
 
 EXECUTORS = ("local", "ray")
@@ -27,8 +28,6 @@ def warm_worker(ocr: bool = True) -> None:
     except Exception:
         pass
     if ocr:
-        from crafteditor.ocr import get_engine
-
         get_engine(1)
 
 

@@ -19,8 +19,8 @@ import cv2
 import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
 
-from crafter.errors import InputError
 from crafteditor.config import Config
+from crafter.errors import InputError
 
 ImageSource = Union[str, Path, bytes, bytearray, np.ndarray, Image.Image]
 DEFAULT_DPI = 96.0  # one pixel is one SVG user unit when the file does not say

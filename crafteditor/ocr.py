@@ -32,10 +32,19 @@ import numpy as np
 
 from crafteditor.blobs import find_blobs
 from crafteditor.config import Config
-from crafter.spec.model import RectGeometry
+from crafteditor.onnx_fusion import fused_model
 from crafteditor.paint import Paints, darkest_color, distances
-from crafteditor.text_regions import (TextRegions, dark_components, find_text_regions, region_probabilities,
-                                      typical_glyph_height)
+from crafteditor.reader import get_reader
+from crafteditor.sessions import session_options
+from crafteditor.text_regions import (
+    TextRegions,
+    dark_components,
+    find_text_regions,
+    region_probabilities,
+    typical_glyph_height,
+)
+from crafter.base.text import font_path
+from crafter.spec.model import RectGeometry
 
 REC_HEIGHT = 48  # rapidocr's recogniser input height
 REC_PAD_WIDTH = 320  # rapidocr pads every recognition crop to this width
@@ -92,7 +101,6 @@ class OcrEngine:
         ocr = RapidOCR(intra_op_num_threads=threads, inter_op_num_threads=1)
         self.detector = ocr.text_det
         self.recognizer = ocr.text_rec
-        from crafteditor.reader import get_reader
 
         self.reader = get_reader(threads)
         # onnxruntime's worker threads spin while they wait for work. On a CPU shared with other
@@ -277,8 +285,6 @@ def _quiet_session(session, threads: int):
     does not say which file it loaded)."""
     import onnxruntime as ort
 
-    from crafteditor.onnx_fusion import fused_model
-
     path = getattr(session, "_model_path", None)
     if not isinstance(path, str):
         return session
@@ -288,24 +294,6 @@ def _quiet_session(session, threads: int):
     except Exception:  # a damaged cached model must not stop the OCR: run the model as shipped
         return ort.InferenceSession(path, sess_options=opts, providers=["CPUExecutionProvider"])
 
-
-def session_options(threads: int):
-    """onnxruntime options for CraftEditor's models (rapidocr's, the reader's): all graph
-    optimisations, the memory arena on, intra-op threads that sleep rather than spin."""
-    import onnxruntime as ort
-
-    opts = ort.SessionOptions()
-    opts.log_severity_level = 4
-    # rapidocr turns the memory arena off; with it on, the detector's large activations are not
-    # allocated afresh on every call: detection at 1312×736 0.29 -> 0.23 s CPU, the bench's
-    # 21 conversions 22.6 -> 20.1 s CPU, for 35 MB more resident memory
-    opts.enable_cpu_mem_arena = True
-    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    if threads > 0:
-        opts.intra_op_num_threads = threads
-        opts.inter_op_num_threads = 1
-    return opts
 
 
 def _available_cores() -> int:
@@ -343,8 +331,6 @@ def _font(bold: bool):
     fonts cost 0.14 s per figure (cProfile over the bench's 21 figures: 3.0 s of 30.6 s).
     """
     from fontTools.ttLib import TTFont
-
-    from crafter.render.text import font_path
 
     font = TTFont(str(font_path(bold)), lazy=True)
     return font.getGlyphSet(), font.getBestCmap(), font["head"].unitsPerEm, font["hmtx"].metrics
@@ -490,7 +476,7 @@ def read_text(rgb: np.ndarray, paints: Paints, config: Config) -> list[TextRun]:
 def line_jobs(rgb: np.ndarray, bgr: np.ndarray, engine: OcrEngine, regions: bool = True) -> list[tuple]:
     """The detector's lines, each as (background, crops at its plausible angles, region origin
     (y0, x0), the line, its region): what :func:`read_text` recognises (and what the reader's
-    training pages are cut into, :mod:`crafteditor.reader.data`). ``regions``: detect on a mosaic
+    training pages are cut into, :mod:`crafteditor.training.reader_data`). ``regions``: detect on a mosaic
     of the places text can be (:mod:`crafteditor.text_regions`), not the whole image."""
     h, w = rgb.shape[:2]
     gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)

@@ -360,7 +360,6 @@ class _Graph:
         with the batch norm in its weights and both in its bias: the detector head's two
         upsamplings, whose bias and batch norm onnxruntime ran as passes of their own (it folds
         batch norms only into ``Conv``)."""
-        from onnx import helper
 
         for ct in [n for n in self.nodes if n.op_type == "ConvTranspose"]:
             group = next((a.i for a in ct.attribute if a.name == "group"), 1)

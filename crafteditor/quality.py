@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from crafter.formats import figure_to_png_bytes
+from crafter.render import figure_to_svg
 from crafter.spec.model import Figure
 
 _DRAWING_TAGS = re.compile(r"<(path|rect|ellipse|circle|polygon|polyline|line|text|image)\b")
@@ -35,8 +37,6 @@ def render_aligned(fig: Figure, dpi: float, size: tuple[int, int], svg: str | No
     says by how much, so the input's origin is found again.
     """
     from PIL import Image
-
-    from crafter.render import figure_to_png_bytes, figure_to_svg
 
     svg = svg if svg is not None else figure_to_svg(fig)
     d = int(round(min(max(dpi, 10), 2400)))

@@ -19,8 +19,8 @@ import cv2
 import numpy as np
 
 from crafteditor.config import Config
-from crafter.spec.model import RectGeometry
 from crafteditor.paint import Paints, distances
+from crafter.spec.model import RectGeometry
 
 # shapes whose ideal masks we compare against (stack is found from its offset sheets)
 _CANDIDATES = ("box", "ellipse", "diamond", "parallelogram", "parallelogram_l", "hexagon", "document", "cylinder")

@@ -18,7 +18,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from crafter.render.text import text_width
+from crafter.base.geometry import meet_outline
+from crafter.base.text import text_width
+from crafter.formats import figure_to_png_bytes
 from crafter.spec.model import Box, Edge, Figure, Group, Node, Point, Size, Text
 
 WORDS = (
@@ -158,8 +160,6 @@ def random_diagram(seed: int, *, cols: int = 4, rows: int = 3, groups: int = 1,
 
 
 def _clip_route(route: list[Point], a: Node, b: Node) -> list[Point] | None:
-    from crafter.render.shapes import meet_outline
-
     pts = [(p.x, p.y) for p in route]
     assert a.box is not None and b.box is not None
     pts[-1] = meet_outline(b.shape, b.box, pts[-2], pts[-1])
@@ -170,8 +170,6 @@ def _clip_route(route: list[Point], a: Node, b: Node) -> list[Point] | None:
 
 
 def diagram_png(fig: Figure, dpi: int = 150) -> bytes:
-    from crafter.render import figure_to_png_bytes
-
     return figure_to_png_bytes(fig, dpi)
 
 

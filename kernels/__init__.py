@@ -13,8 +13,13 @@ them behind the same functions and are tested against the references):
   sampling (accept with min(1, p/q), resample from the residual (p - q)+).
 """
 
-from kernels.accept import (constrained_greedy_accept, constrained_sample, first_allowed, greedy_accept,
-                            speculative_sample_accept)
+from kernels.accept import (
+                            constrained_greedy_accept,
+                            constrained_sample,
+                            first_allowed,
+                            greedy_accept,
+                            speculative_sample_accept,
+)
 from kernels.kv_cache import KVCache
 from kernels.masks import draft_attention_mask, training_attention_mask, training_block_ids
 

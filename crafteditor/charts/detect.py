@@ -31,10 +31,16 @@ import cv2
 import numpy as np
 
 from crafteditor.blobs import find_blobs
+from crafteditor.charts.numbers import parse_number
 from crafteditor.charts.style import ChartStyle, measure_panel, measure_style, strongest_color
-from crafteditor.config import Config
-from crafteditor.ocr import TextRun, split_wide_gaps
+from crafteditor.config import THEME, Config
+from crafteditor.lines import simplify, trace_skeleton
+from crafteditor.ocr import TextRun, get_engine, split_wide_gaps
 from crafteditor.paint import Paints, blend_position, distances, find_paints, to_hex
+from crafter.charts.render import layout_chart, plan_for
+from crafter.charts.scales import _cmap
+from crafter.charts.theme import chart_theme
+from crafter.spec.model import Box, Chart
 
 
 @dataclass
@@ -66,8 +72,6 @@ class ChartResult:
     style: ChartStyle | None = None
 
     def component(self, builder: Any) -> Any:
-        from crafter.spec.model import Chart
-
         x0, y0, x1, y1 = self.box
         px0, py0, px1, py1 = self.plot
         s = builder.s
@@ -88,12 +92,6 @@ def _pin_plot(chart: Any, plot_xy: tuple[float, float], far: tuple[float, float]
     title, chart title, all in its own type sizes); the detected box is the ink's extent, so
     without this the whole re-rendered chart sits a few px off the original.
     """
-    from crafter.charts.render import layout_chart, plan_for
-    from crafter.charts.theme import chart_theme
-    from crafter.spec.model import Box
-
-    from crafteditor.assemble import THEME
-
     ct = chart_theme(THEME)
     box = chart.box
     for _ in range(2):  # the title may wrap differently at the new width: settle once more
@@ -104,28 +102,6 @@ def _pin_plot(chart: Any, plot_xy: tuple[float, float], far: tuple[float, float]
         box = Box(x=round(x, 2), y=round(y, 2), w=round(w, 2), h=round(h, 2))
         chart = chart.model_copy(update={"box": box})
     return chart
-
-
-_NUM = re.compile(r"^[−\-–+]?\d+(?:[.,]\d+)?(?:[eE][−\-+]?\d+)?%?$")
-
-
-def parse_number(text: str) -> float | None:
-    t = text.strip().replace(" ", "").replace("−", "-").replace("–", "-").replace(",", "")
-    if len(t) > 1 and t.endswith("-") and t[-2].isdigit():
-        t = t[:-1]  # the tick mark beside a y label, read with it ('80 -')
-    t = t.rstrip("%")
-    for suffix, mult in (("k", 1e3), ("K", 1e3), ("M", 1e6), ("B", 1e9)):
-        if t.endswith(suffix) and _NUM.match(t[:-1] or "x"):
-            try:
-                return float(t[:-1]) * mult
-            except ValueError:
-                return None
-    if not _NUM.match(t):
-        return None
-    try:
-        return float(t)
-    except ValueError:
-        return None
 
 
 # -- axes ---------------------------------------------------------------------------------------
@@ -725,8 +701,6 @@ def _read_heatmap(rgb, paints, runs, used, ax, ay, right, top, config: Config | 
     one per x and y category label, each with its number written in it. The numbers are the
     data; the cells' colours pick the colour scheme (the best of the sequential schemes, or the
     drawn colours as the scale's range). A colour bar beside it is its legend."""
-    from crafter.charts.scales import _cmap
-
     if top is None:
         return None
     font = _typical_font(runs)
@@ -788,7 +762,6 @@ def _read_heatmap(rgb, paints, runs, used, ax, ay, right, top, config: Config | 
             crop = band[max(0, ys.min() - pad):ys.max() + pad + 1, max(0, xs.min() - pad):xs.max() + pad + 1]
             crops.append(cv2.cvtColor(np.ascontiguousarray(crop), cv2.COLOR_RGB2BGR))
             where.append((i, j))
-        from crafteditor.ocr import get_engine
 
         engine = get_engine(config.ocr_threads)
         for (i, j), (text, conf, _) in zip(where, engine.recognize(crops, config.ocr_scripts == "latin")):
@@ -1981,8 +1954,6 @@ def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot,
             bx, by, bw, bh, barea = blobs[0]
             single.append(((x + bx - k + bw / 2, y + by - k + bh / 2), float(barea)))
         from skimage.morphology import skeletonize
-
-        from crafteditor.lines import simplify, trace_skeleton
 
         paths = trace_skeleton(skeletonize(comp))
         if paths:

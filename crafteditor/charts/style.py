@@ -14,7 +14,12 @@ from typing import Any
 
 import numpy as np
 
+from crafteditor.charts.numbers import parse_number
+from crafteditor.config import THEME
 from crafteditor.paint import Paints, blend_position, distances, to_hex
+from crafter.base.text import ASCENT, DESCENT
+from crafter.charts.render import text_width
+from crafter.charts.theme import chart_theme
 
 
 @dataclass
@@ -211,10 +216,6 @@ class ChartStyle:
 def _drawn_theme():
     """The chart theme the recovered chart is drawn in (Crafter's, for CraftEditor's figure theme).
     Imported here: crafteditor.assemble imports this package."""
-    from crafter.charts.theme import chart_theme
-
-    from crafteditor.assemble import THEME
-
     return chart_theme(THEME)
 
 
@@ -273,10 +274,10 @@ def measure_style(rgb: np.ndarray, paints: Paints, runs: list[Any], ticks: dict[
         if ax < first.x < right:  # inside the plot: pinned where it was
             st.legend_text = (min(r.x for r in lr), first.cy)
     if not log_y:
-        vals = sorted({v for v in (_number(runs[k].text) for k in ticks["y"]) if v is not None})
+        vals = sorted({v for v in (parse_number(runs[k].text) for k in ticks["y"]) if v is not None})
         st.y_values = vals if len(vals) >= 2 else None
     if numeric_x:
-        vals = sorted({v for v in (_number(runs[k].text) for k in ticks["x"]) if v is not None})
+        vals = sorted({v for v in (parse_number(runs[k].text) for k in ticks["x"]) if v is not None})
         st.x_values = vals if len(vals) >= 2 else None
     _measure_axis(rgb, paints, runs, ticks["y"], plot, st)
     _measure_title_places(runs, ticks, titles, plot, st)
@@ -297,9 +298,6 @@ def _measure_title_places(runs, ticks: dict[str, list[int]], titles: dict[str, i
     """Where the chart title and the axis titles sit, in the terms Crafter's chart layout places
     them by (crafter/charts/render.py): the title's em box ``offset`` above the plot, an axis
     title's em box ``titlePadding`` past its tick labels' em boxes."""
-    from crafter.charts.render import text_width
-    from crafter.render.text import ASCENT, DESCENT
-
     ax, top = plot[0], plot[1]
     if titles.get("title") is not None:
         t = runs[titles["title"]]
@@ -319,12 +317,6 @@ def _measure_title_places(runs, ticks: dict[str, list[int]], titles: dict[str, i
         labels_left = ax - st.tick_size - st.tick_pad - max(text_width(runs[i].text, fs) for i in ticks["y"])
         pads["y"] = max(0.0, labels_left - runs[k].baseline - ft * DESCENT)
     st.title_pads = pads or None
-
-
-def _number(text: str) -> float | None:
-    from crafteditor.charts.detect import parse_number
-
-    return parse_number(text)
 
 
 def _measure_axis(rgb, paints: Paints, runs, y_ticks: list[int], plot, st: ChartStyle) -> None:

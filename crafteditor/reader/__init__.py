@@ -5,7 +5,7 @@ rapidocr's recogniser is most of a conversion's time (0.18 s of a bench figure's
 background (:func:`crafteditor.ocr._line_crops`). The reader reads such a crop in well under
 a millisecond; where it is sure of every character (:data:`GATE`) its reading is taken, and
 every other crop goes to rapidocr as before. Trained by this package's own code on random
-strings (:mod:`crafteditor.reader.data`, :mod:`crafteditor.reader.train`); the weights ship in
+strings (:mod:`crafteditor.training.reader_data`, :mod:`crafteditor.training.reader_train`); the weights ship in
 ``weights/`` with what was measured on held-out pages (``reader.json``).
 """
 
@@ -18,11 +18,12 @@ from pathlib import Path
 import numpy as np
 
 from crafteditor.reader.model import HEIGHT, STRIDE, UNKNOWN, VOCAB, decode, normalize_crop, pad_batch, steps
+from crafteditor.sessions import session_options
 
 WEIGHTS = Path(__file__).parent / "weights"
 # how sure a reading must be to be taken: its least sure character, and 1 − the likeliest
 # letter at a blank step (reader.model.decode). Set where the reader is wrong no more often
-# than rapidocr on the same crops (python -m crafteditor.reader.parity; reader.json holds the
+# than rapidocr on the same crops (python -m crafteditor.training.reader_parity; reader.json holds the
 # tables): of the held-out crops read 0.96 to 0.98 sure, the reader misreads 3 of 160 in the
 # training fonts and 3 of 146 in fonts it never saw (Roboto, STIX), rapidocr 11 and 11 of the
 # same; at 0.95 to 0.96 it is the worse in the unseen fonts (5 of 37 against 4). A lone
@@ -36,8 +37,6 @@ BATCH_PX = 4096  # padded input columns per batch
 class Reader:
     def __init__(self, threads: int = 1, weights: Path = WEIGHTS) -> None:
         import onnxruntime as ort
-
-        from crafteditor.ocr import session_options
 
         meta = json.loads((weights / "reader.json").read_text())
         if meta.get("vocab") != VOCAB or meta.get("height") != HEIGHT:

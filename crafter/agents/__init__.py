@@ -1,6 +1,6 @@
 """The pipeline's agents: plain functions over plain JSON data, one file per stage.
 
-The LangGraph graph in :mod:`crafter.graph` wires them together; each is usable and
+The LangGraph graph in :mod:`crafter.graph.pipeline` wires them together; each is usable and
 unit-tested on its own, without the graph or a model:
 
 * :mod:`~crafter.agents.ingest` — check and normalise the inputs (brief, table, image);

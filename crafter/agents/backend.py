@@ -11,11 +11,16 @@ Spec strings (the ``--backend`` option):
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import asdict, is_dataclass
 from typing import Any
 
-from crafter.errors import CrafterError
+from crafter.agents.testing import ScriptedBackend
+from crafter.errors import CrafterError, SpecError
+from crafter.llm import get_backend
+from crafter.spec import parse_component
+from crafter.spec.model import Component
 
 DEFAULT_BACKEND = "craftlm"
 
@@ -30,16 +35,7 @@ def resolve_backend(spec: str | None) -> Any | None:
     if spec in ("none", "rules"):
         return None
     if spec.startswith("scripted:"):
-        from crafter.agents.testing import ScriptedBackend
-
         return ScriptedBackend.from_file(spec.split(":", 1)[1])
-    try:
-        from crafter.llm import get_backend  # type: ignore[attr-defined]
-    except ImportError:
-        raise ModelUnavailable(
-            f"model backend '{spec}' is not available: crafter.llm has no get_backend yet "
-            "(use --backend none for the rule-based pipeline)"
-        ) from None
     try:
         return get_backend(spec)
     except CrafterError:
@@ -153,3 +149,22 @@ def backend_for(backend: Any) -> Any | None:
     if isinstance(backend, str):
         return LazyBackend(backend.strip())
     return backend
+
+
+_FENCE = re.compile(r"^\s*```")
+
+
+def parse_component_lines(text: str) -> list[Component]:
+    """Component statements from model output (code fences, comments and 'figure' lines skipped)."""
+    comps = []
+    for n, line in enumerate(text.splitlines(), start=1):
+        s = line.strip()
+        if not s or s.startswith("#") or _FENCE.match(s) or re.match(r"^figure(\s|$)", s):
+            continue
+        try:
+            comps.append(parse_component(s))
+        except SpecError as e:
+            raise SpecError(f"model output line {n}: {e.message}", component=e.component, field=e.field) from None
+    if not comps:
+        raise SpecError("the model output holds no component statement")
+    return comps

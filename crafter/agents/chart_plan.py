@@ -13,8 +13,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from crafter.agents.backend import call_model
+from crafter.agents.backend import call_model, parse_component_lines
+from crafter.charts import make_chart
+from crafter.data import Column, Table, table_from_records
 from crafter.errors import SpecError
+from crafter.llm.prompts import chart_prompt
 from crafter.spec.model import Chart
 
 CHART_MAX_NEW_TOKENS = 160  # one chart statement without data is about 60 tokens
@@ -30,8 +33,6 @@ _MARK_WORDS = [
 
 def table_from_json(tj: dict[str, Any]):
     """The :class:`crafter.data.Table` stored in the run state by ingest."""
-    from crafter.data import Column, Table
-
     return Table(columns=[Column(c["name"], c["type"], list(c["values"]), c.get("order")) for c in tj["columns"]],
                  source=tj.get("name"))
 
@@ -122,16 +123,12 @@ def make_chart_component(tj: dict[str, Any], *, x: str | None = None, y: str | N
                          color: str | None = None, mark: str | None = None, chart_id: str = "chart",
                          title: str | None = None) -> Chart:
     """Build the chart from the table (inline data) with the charts' builder."""
-    from crafter.charts import make_chart
-
     return make_chart(table_from_json(tj), x=x, y=y, color=color, mark=mark, id=chart_id, title=title)
 
 
 def chart_plan(tj: dict[str, Any], brief: str, backend: Any, *, chart_id: str = "chart",
                max_attempts: int = 2) -> dict[str, Any]:
     """``{"component", "source", "warnings", "calls"}`` for the table and brief."""
-    from crafter.llm.prompts import chart_prompt
-
     warnings: list[str] = []
     calls: list[dict[str, Any]] = []
     cols = {c["name"] for c in tj["columns"]}
@@ -182,8 +179,6 @@ def chart_plan(tj: dict[str, Any], brief: str, backend: Any, *, chart_id: str = 
 
 def _read_chart_answer(text: str) -> dict[str, Any]:
     """Mark, fields and title from the model's chart statement."""
-    from crafter.agents.repair import parse_component_lines
-
     charts = [c for c in parse_component_lines(text) if isinstance(c, Chart)]
     if not charts:
         raise SpecError("no chart statement in the model output")
@@ -214,13 +209,11 @@ def _title_from_brief(brief: str | None) -> str | None:
 
 def rebuild_chart(c: Chart) -> Chart:
     """The chart drawn again from its own inline data and encodings (the readback repair)."""
-    from crafter.data import Table
-
     spec = c.spec if isinstance(c.spec, dict) else {}
     values = (spec.get("data") or {}).get("values")
     if not values:
         raise ValueError(f"chart '{c.id}' has no inline data to rebuild from")
-    table = Table.from_records(values)
+    table = table_from_records(values)
     tj = {"name": c.id, "columns": [{"name": col.name, "type": col.type, "values": col.values, "order": col.order}
                                     for col in table.columns]}
     enc = spec.get("encoding", {})

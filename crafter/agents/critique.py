@@ -4,7 +4,7 @@ Every check is a small function ``check_*(fig, …) -> list[issue]`` over a laid
 :class:`Figure` (boxes, routes, canvas filled in); :func:`critique` runs them all.
 Issues are plain dicts (see :mod:`crafter.agents.issues`).
 
-Text is measured exactly as the renderer draws it (:mod:`crafter.render.text`, the
+Text is measured exactly as the renderer draws it (:mod:`crafter.base.text`, the
 shapes' label areas, the renderer's default text colour), so the critic and the
 picture agree: an issue here is something a reader would see.
 """
@@ -15,7 +15,10 @@ from typing import Any, Iterable
 
 from crafter.agents.extract import brief_entities, labels_match, slug_id
 from crafter.agents.issues import FIGURE, make_issue
-from crafter.render.theme import PX_PER_IN, Theme, figure_theme
+from crafter.base.theme import PX_PER_IN, Theme, figure_theme
+from crafter.charts.fidelity import check_chart
+from crafter.layout.routing import segment_hits
+from crafter.layout.shapes import label_fits, node_label_lines
 from crafter.spec.colors import contrast_ratio, is_color, to_rgb
 from crafter.spec.model import Box, Chart, Component, Edge, Figure, Group, Image, Node, Panel, Text
 
@@ -58,8 +61,6 @@ def _shrink(b: Box, d: float) -> Box:
 
 def segment_hits_box(p: tuple[float, float], q: tuple[float, float], b: Box) -> bool:
     """Does the segment p–q pass through the interior of b? (the router's own clipping test)"""
-    from crafter.layout.routing import segment_hits
-
     return segment_hits(p, q, (b.x, b.y, b.w, b.h), shrink=0.0)
 
 
@@ -124,8 +125,6 @@ def check_overlaps(fig: Figure) -> list[dict[str, Any]]:
 
 def node_text_fits(node: Node, theme: Theme) -> tuple[bool, str]:
     """Does the node's label fit inside its drawn outline? (fits, reason) — the layout's own test."""
-    from crafter.layout.shapes import label_fits, node_label_lines
-
     b = node.box
     if b is None or not node.text:
         return True, ""
@@ -345,14 +344,8 @@ def check_charts(fig: Figure, svg: str | None) -> list[dict[str, Any]]:
     if not charts:
         return []
     issues = []
-    check_chart = None
-    if svg is not None:
-        try:
-            from crafter.charts.fidelity import check_chart  # type: ignore[no-redef]
-        except ImportError:
-            check_chart = None
     for c in charts:
-        if check_chart is not None:
+        if svg is not None:
             try:
                 problems = list(check_chart(svg, c) or [])
             except Exception as e:  # a checker failure is reported, never fatal

@@ -18,6 +18,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from crafter.data import read_table
 from crafter.errors import InputError
 
 MAX_BRIEF_WORDS = 400  # what fits the built-in model's prompt with room for the answer
@@ -79,8 +80,6 @@ def looks_english(text: str) -> bool:
 
 def read_table_json(path: str) -> dict[str, Any]:
     """A table file as JSON data: ``{"name", "columns": [{"name", "type", "values", "order"}]}``."""
-    from crafter.data import read_table
-
     p = Path(path)
     if not p.is_file():
         raise InputError("no such table file", file=str(p))

@@ -18,6 +18,7 @@ from crafter.agents.backend import call_model
 from crafter.agents.critique import check_dangling, figure_labels
 from crafter.agents.extract import figure_from_brief, labels_match, normalise_label, read_brief
 from crafter.errors import SpecError
+from crafter.llm.prompts import plan_prompt
 from crafter.spec import Figure, parse_component, parse_dsl
 from crafter.spec.model import COMPONENT_TYPES, check_references
 
@@ -171,8 +172,6 @@ def plan(brief: str, backend: Any, *, max_attempts: int = MAX_ATTEMPTS) -> dict[
     assembling the model's output; ``warnings`` say what was dropped or why the rules
     were used. Never raises for model trouble.
     """
-    from crafter.llm.prompts import plan_prompt
-
     warnings: list[str] = []
     calls: list[dict[str, Any]] = []
     rules_fig: Figure | None = None

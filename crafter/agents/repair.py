@@ -27,19 +27,20 @@ import math
 import re
 from typing import Any
 
-from crafter.agents.backend import call_model
+from crafter.agents.backend import call_model, parse_component_lines
+from crafter.agents.chart_plan import rebuild_chart
 from crafter.agents.critique import (
     _overlap_area,
+    _shrink,
     best_text_color,
     leaf_boxes,
     node_text_fits,
     segment_hits_box,
-    _shrink,
 )
 from crafter.agents.issues import FIGURE, issue_key
+from crafter.base.theme import figure_theme
 from crafter.errors import CrafterError, SpecError
-from crafter.render.theme import figure_theme
-from crafter.spec import Figure, parse_component, print_component, print_dsl
+from crafter.spec import Figure, print_component, print_dsl
 from crafter.spec.model import Box, Chart, Component, Edge, Group, Node, Text
 
 MAX_ATTEMPTS = 3
@@ -334,10 +335,6 @@ def fix_axis_title(c: Chart, channel: str) -> Chart | None:
 def fix_chart_readback(c: Chart) -> Chart | None:
     """Draw the chart again from its own data with the deterministic chart builder."""
     try:
-        from crafter.agents.chart_plan import rebuild_chart
-    except ImportError:
-        return None
-    try:
         return rebuild_chart(c)
     except Exception:
         return None
@@ -417,25 +414,6 @@ def repair_by_rule(fig: Figure, target: str, issues: list[dict[str, Any]]) -> di
 # ---------------------------------------------------------------------------------
 # The model, for semantic issues and free-form instructions
 # ---------------------------------------------------------------------------------
-
-_FENCE = re.compile(r"^\s*```")
-
-
-def parse_component_lines(text: str) -> list[Component]:
-    """Component statements from model output (code fences, comments and 'figure' lines skipped)."""
-    comps = []
-    for n, line in enumerate(text.splitlines(), start=1):
-        s = line.strip()
-        if not s or s.startswith("#") or _FENCE.match(s) or re.match(r"^figure(\s|$)", s):
-            continue
-        try:
-            comps.append(parse_component(s))
-        except SpecError as e:
-            raise SpecError(f"model output line {n}: {e.message}", component=e.component, field=e.field) from None
-    if not comps:
-        raise SpecError("the model output holds no component statement")
-    return comps
-
 
 def instruction_for(issues: list[dict[str, Any]], brief: str | None = None) -> str:
     """The text of the repair request for a target's issues."""
@@ -674,6 +652,6 @@ def _result(target: str, by: str, issues: list[dict[str, Any]]) -> dict[str, Any
 
 
 __all__ = [
-    "apply_repairs", "changed_ids", "check_replacement", "merge", "parse_component_lines", "repair_by_model",
+    "apply_repairs", "changed_ids", "check_replacement", "merge", "repair_by_model",
     "repair_by_rule", "repair_target", "strip_layout", "RepairRejected",
 ]

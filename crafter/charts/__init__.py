@@ -2,8 +2,8 @@
 
 A chart is a FigureSpec :class:`~crafter.spec.Chart` component whose ``spec`` is
 Vega-Lite with inline data (``spec["data"]["values"]``). This package builds such specs,
-draws them into the figure's SVG, reads the numbers back from the drawing, and exports
-them for the Vega editor.
+draws them into the figure's SVG and reads the numbers back from the drawing (the Vega
+editor's standalone spec is written by :mod:`crafter.formats.vegalite`).
 
 Stable interfaces (other parts of Crafter call these):
 
@@ -46,10 +46,6 @@ legend=None, id="chart", title=None, width=None, height=None, theme="paper") -> 
     every mark is within 0.5% of its axis range and none is missing. Each problem has
     ``component`` (the chart id), ``element`` (the mark's id), ``message``, ``error``.
 
-``vegalite.to_vegalite(chart, theme="paper") -> dict``
-    A standalone Vega-Lite spec (``$schema``, size, theme ``config``) that validates
-    against the official schema shipped by altair and opens in the Vega editor.
-
 ``schema.validate_vegalite(spec, chart=None)``
     Raises :class:`VegaLiteSchemaError` (a SpecError naming the field path) if invalid.
 
@@ -68,10 +64,9 @@ from crafter.charts.recommend import ChartChoice, recommend
 from crafter.charts.render import chart_size, chart_svg, chart_svg_fragment
 from crafter.charts.schema import VegaLiteSchemaError, validate_vegalite
 from crafter.charts.theme import ChartTheme, chart_theme
-from crafter.charts.vegalite import to_vegalite
 
 __all__ = [
     "ChartChoice", "ChartSpecError", "ChartTheme", "FidelityProblem", "ReadBackReport", "VegaLiteSchemaError",
     "as_table", "chart_size", "chart_svg", "chart_svg_fragment", "chart_theme", "check_chart", "compile_chart",
-    "make_chart", "read_back", "recommend", "resolve_data_urls", "to_vegalite", "validate_vegalite",
+    "make_chart", "read_back", "recommend", "resolve_data_urls", "validate_vegalite",
 ]

@@ -14,13 +14,14 @@ import os
 import re
 from typing import Any, Sequence
 
+from crafter.base.text import text_width
 from crafter.charts import stats
 from crafter.charts.recommend import ChartChoice, _base_field, recommend
 from crafter.charts.schema import validate_vegalite
 from crafter.charts.theme import chart_theme
-from crafter.data import Table, read_table
+from crafter.data import Table, read_table, table_from_records
 from crafter.errors import InputError
-from crafter.render.text import text_width
+from crafter.spec import Chart
 
 MAX_INLINE_ROWS = 20_000  # a chart spec inlines its rows; beyond this, aggregate first
 ERROR_COLOR = "#222222"
@@ -65,12 +66,12 @@ def as_table(data: Any) -> Table:
     if isinstance(data, list):
         if not all(isinstance(r, dict) for r in data):
             raise InputError("chart data must be a table or a list of records ({column: value})")
-        return Table.from_records(data)
+        return table_from_records(data)
     try:  # a pandas DataFrame
         import pandas as pd
 
         if isinstance(data, pd.DataFrame):
-            return Table.from_records(data.to_dict(orient="records"))
+            return table_from_records(data.to_dict(orient="records"))
     except ImportError:  # pragma: no cover
         pass
     raise InputError(f"cannot make a chart from a {type(data).__name__}; give a Table, records or a file path")
@@ -215,8 +216,6 @@ def make_chart(
     ``error`` is a column of ± errors or an extent computed from replicate rows
     (``stdev``, ``stderr``, ``ci``, ``iqr``). ``xscale``/``yscale``: linear, log, symlog.
     """
-    from crafter.spec import Chart
-
     table = as_table(data)
     if table.n_rows == 0:
         raise InputError("the table has no rows", file=table.source)

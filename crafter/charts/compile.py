@@ -25,11 +25,14 @@ import datetime as _dt
 import json
 import math
 import re
-from dataclasses import dataclass, field as _field
+from dataclasses import dataclass
+from dataclasses import field as _field
 from typing import Any
 
 from crafter.charts import stats
+from crafter.charts.format import d3_format, format_number
 from crafter.errors import RenderError
+from crafter.spec.colors import is_css_color
 
 _MISSING = object()  # "not set", distinct from an explicit null
 
@@ -503,8 +506,6 @@ def _layer_specs(spec: dict[str, Any], chart_id: str, prefix: str) -> list[tuple
 
 def _check_color(value: str, chart: str | None, path: str) -> None:
     """A colour written into the SVG: a CSS colour (hex or name), never markup."""
-    from crafter.spec.colors import is_css_color
-
     if not is_css_color(value):
         raise ChartSpecError(f"{value!r} is not a colour (expected #RRGGBB or a CSS colour name)",
                              chart=chart, path=path)
@@ -766,12 +767,8 @@ def format_text(v: Any, fmt: str | None, type_: str | None) -> str:
     if v is None:
         return ""
     if fmt and isinstance(v, (int, float)) and not isinstance(v, bool):
-        from crafter.charts.format import d3_format
-
         return d3_format(fmt, float(v))
     if isinstance(v, float):
-        from crafter.charts.format import format_number
-
         return format_number(v)
     return _label(v)
 

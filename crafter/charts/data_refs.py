@@ -18,6 +18,7 @@ import re
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 
+from crafter.data import read_table
 from crafter.errors import InputError, SpecError
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
@@ -49,8 +50,6 @@ def safe_table_path(url: str, base_dir: str | Path, *, component: str | None = N
 
 def resolve_spec_data(spec: dict[str, Any], base_dir: str | Path, *, component: str | None = None) -> dict[str, Any]:
     """A copy of a chart spec with ``data.url`` replaced by the table's rows (unchanged if inline)."""
-    from crafter.data import read_table
-
     data = spec.get("data")
     if not isinstance(data, dict) or "url" not in data:
         return spec

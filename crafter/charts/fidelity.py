@@ -23,7 +23,10 @@ from typing import Any, Iterable
 
 import numpy as np
 
+from crafter.charts.compile import _label as lab
+from crafter.charts.compile import _parse_time
 from crafter.charts.format import parse_label
+from crafter.charts.render import plan_for
 from crafter.charts.scales import ScaleTransform
 
 TOLERANCE = 0.005  # 0.5% of the axis range
@@ -501,8 +504,6 @@ def _compare(reading: dict[str, Any], datum: dict[str, Any], fields: dict[str, s
         elif isinstance(expected, (int, float)) and not isinstance(expected, bool):
             errors[channel] = axis.error(float(value), float(expected))
         elif axis.kind == "time" and isinstance(expected, str):
-            from crafter.charts.compile import _parse_time
-
             t = _parse_time(expected)
             if t is not None:
                 errors[channel] = axis.error(float(value), t)
@@ -510,8 +511,6 @@ def _compare(reading: dict[str, Any], datum: dict[str, Any], fields: dict[str, s
 
 
 def _label(v: Any) -> str:
-    from crafter.charts.compile import _label as lab
-
     return lab(v)
 
 
@@ -609,8 +608,6 @@ def check_chart(svg: Any, chart: Any, *, tolerance: float = TOLERANCE) -> list[F
     Each mark's geometry is read back and compared with the values compiled from the
     chart's own data; marks missing from (or extra in) the drawing are reported too.
     """
-    from crafter.charts.render import plan_for
-
     try:
         report = read_back(svg, chart.id, tolerance=tolerance)
     except KeyError as e:

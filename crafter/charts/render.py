@@ -32,6 +32,10 @@ from functools import lru_cache
 from typing import Any, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
+from crafter.base.svgpath import parse_path, path_bbox
+from crafter.base.text import ASCENT, DESCENT, wrap
+from crafter.base.text import text_width as _text_width
+from crafter.base.theme import PX_PER_IN, Theme
 from crafter.charts import scales as sc
 from crafter.charts.compile import (
     _MISSING,
@@ -46,10 +50,6 @@ from crafter.charts.compile import (
     datum_json,
 )
 from crafter.charts.theme import DOUBLE_COLUMN_IN, SYMBOL_NAMES, ChartTheme, chart_theme, configured_theme
-from crafter.export.svgpath import parse_path, path_bbox
-from crafter.render.text import ASCENT, DESCENT
-from crafter.render.text import text_width as _text_width
-from crafter.render.theme import PX_PER_IN, Theme
 from crafter.spec.colors import relative_luminance
 
 BAND_MARKS = ("bar", "rect", "boxplot", "tick")
@@ -695,7 +695,6 @@ def _title_lines(title: str | None, ct: ChartTheme, width: float) -> list[str]:
     """The chart title, wrapped to the chart's width (long titles would stick out)."""
     if not title:
         return []
-    from crafter.render.text import wrap
 
     return wrap(title, ct.title_font_size, max(width - 4, ct.title_font_size * 4), bold=ct.title_weight == "bold")
 

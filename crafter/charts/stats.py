@@ -13,8 +13,8 @@ from typing import Sequence
 
 import numpy as np
 
-AGGREGATES = ("count", "sum", "mean", "average", "median", "min", "max", "stdev", "stderr", "variance",
-              "q1", "q3", "distinct")
+from crafter.spec.chart_shorthand import AGGREGATES
+
 ERROR_EXTENTS = ("stdev", "stderr", "ci", "iqr")
 
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from crafter.render.theme import PX_PER_IN, PX_PER_PT, THEMES, Theme, get_theme
+from crafter.base.theme import PX_PER_IN, PX_PER_PT, THEMES, Theme, get_theme
+from crafter.charts.compile import ChartSpecError
 from crafter.spec.colors import is_css_color
 
 SINGLE_COLUMN_IN = 3.3
@@ -167,8 +168,6 @@ def configured_theme(ct: ChartTheme, config: dict | None, chart_id: str | None =
 
     A value of the wrong type is an error naming its path (``config.axis.labelFontSize``).
     """
-    from crafter.charts.compile import ChartSpecError
-
     changes: dict[str, object] = {}
     for (group, prop), name in _CONFIG_FIELDS.items():
         block = (config or {}).get(group)

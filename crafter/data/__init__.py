@@ -12,7 +12,10 @@ Public API: :func:`read_table` (a path), :func:`read_table_bytes` (an upload),
 :class:`crafter.errors.InputError` naming the file, row and column.
 """
 
+from crafter.data.infer import table_from_records
 from crafter.data.readers import MAX_TABLE_BYTES, read_table, read_table_bytes
 from crafter.data.table import MEASURE_TYPES, Column, MeasureType, Table
 
-__all__ = ["Column", "MAX_TABLE_BYTES", "MEASURE_TYPES", "MeasureType", "Table", "read_table", "read_table_bytes"]
+__all__ = [
+    "Column", "MAX_TABLE_BYTES", "MEASURE_TYPES", "MeasureType", "Table", "read_table", "read_table_bytes", "table_from_records",
+]

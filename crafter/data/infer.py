@@ -231,3 +231,14 @@ def table_from_cells(
         columns.append(infer_column(name, col_cells, source=source, row_numbers=row_numbers,
                                     row_label=row_label, decimal_comma=decimal_comma))
     return Table(columns, source=source)
+
+
+def table_from_records(records: list[dict[str, Any]], *, source: str | None = None) -> Table:
+    """A typed table from ``[{column: value}]`` (keys united in first-seen order)."""
+    names: dict[str, None] = {}
+    for r in records:
+        for k in r:
+            names.setdefault(str(k), None)
+    header = list(names)
+    cells = [[r.get(k) for k in header] for r in records]
+    return table_from_cells(header, cells, source=source, first_row=1, row_label="record")

@@ -101,16 +101,3 @@ class Table:
                 ex = f"{min(c.present)} .. {max(c.present)}"
             lines.append(f"{c.name}: {c.type}, {c.cardinality} distinct ({ex})")
         return "\n".join(lines)
-
-    @classmethod
-    def from_records(cls, records: list[dict[str, Any]], *, source: str | None = None) -> "Table":
-        """Build a typed table from ``[{column: value}]`` (keys united in first-seen order)."""
-        from crafter.data.infer import table_from_cells
-
-        names: dict[str, None] = {}
-        for r in records:
-            for k in r:
-                names.setdefault(str(k), None)
-        header = list(names)
-        cells = [[r.get(k) for k in header] for r in records]
-        return table_from_cells(header, cells, source=source, first_row=1, row_label="record")

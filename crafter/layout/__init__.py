@@ -14,14 +14,7 @@ from crafter.layout.figure import ENGINES, LayoutError, layout_figure
 from crafter.layout.shapes import label_fits, node_label_lines, node_size
 
 __all__ = [
-    "ENGINES", "LayoutError", "bench_layout", "label_fits", "layout_figure", "layout_problems", "node_label_lines",
+    "ENGINES", "LayoutError", "label_fits", "layout_figure", "layout_problems", "node_label_lines",
     "node_size", "route_crossings",
 ]
 
-
-def __getattr__(name: str):  # bench_layout loads lazily: `python -m crafter.layout.bench` runs clean
-    if name == "bench_layout":
-        from crafter.layout.bench import bench_layout
-
-        return bench_layout
-    raise AttributeError(f"module 'crafter.layout' has no attribute '{name}'")

@@ -16,10 +16,11 @@ Tests run this over the examples and over generated figures, for both engines.
 
 from __future__ import annotations
 
+from crafter.base.theme import figure_theme
 from crafter.layout import measure
 from crafter.layout.labels import BoxIndex
+from crafter.layout.routing import segment_hits
 from crafter.layout.shapes import RECT_SHAPES, distance_to_polygon, label_fits, outline
-from crafter.render.theme import figure_theme
 from crafter.spec.model import Box, Component, Edge, Figure, Group, Node, Panel, Text, parents
 
 LEAF_KINDS = ("node", "chart", "text")
@@ -174,7 +175,6 @@ def route_crossings(fig: Figure) -> list[str]:
         if c.kind in ("node", "chart") and c.box is not None:
             index.add(_r(c.box), c.id)
     out = []
-    from crafter.layout.routing import segment_hits
 
     for e in fig.of_kind("edge"):
         if (e.routing or fig.routing) == "straight" or not e.route:

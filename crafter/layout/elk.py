@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 from crafter.layout.lanes import flow_layers, lane_edges, route_lanes
-from crafter.layout.problem import Area, AreaLayout, EngineError, Item
+from crafter.layout.problem import Annotation, Area, AreaLayout, EngineError, Item, LayoutEdge
 
 log = logging.getLogger(__name__)
 
@@ -403,8 +403,6 @@ def _set_option(node: dict, key: str, value: str) -> None:
 
 def _warmup_area() -> Area:
     """A small figure with what real ones have (a group, labels, a cycle, an annotation) to warm ELK up."""
-    from crafter.layout.problem import Annotation, LayoutEdge
-
     leaves = [Item(f"n{i}", 70.0 + 9 * (i % 5), 32.0 + 12 * (i % 3 == 0)) for i in range(14)]
     leaves[1].annotations.append(Annotation("t", "above", 60.0, 14.0))
     group = Item("g", 80.0, 30.0, children=leaves[3:7], container=True, padding=(24.0, 12.0, 12.0, 12.0))

@@ -28,10 +28,15 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 
+from crafter.base.geometry import polyline_midpoint
+from crafter.base.text import text_width, wrap
+from crafter.base.theme import TITLE_MAX_W, Theme, figure_theme
 from crafter.errors import CrafterError
 from crafter.layout import measure
 from crafter.layout.compact import close_gaps, hug_groups
+from crafter.layout.elk import elk_available, layout_area_elk
 from crafter.layout.labels import BoxIndex, place_annotation, place_edge_label
+from crafter.layout.layered import layout_area_python
 from crafter.layout.problem import Annotation, Area, AreaLayout, EngineError, Item, LayoutEdge, Pt, Rect
 from crafter.layout.routing import (
     FLOW_SIDES,
@@ -43,8 +48,6 @@ from crafter.layout.routing import (
     straight_route,
 )
 from crafter.layout.shapes import RECT_SHAPES, clip_to_outline, node_size
-from crafter.render.text import text_width, wrap
-from crafter.render.theme import Theme, figure_theme
 from crafter.spec.model import (
     Box,
     Chart,
@@ -339,12 +342,8 @@ class _FigureLayout:
     def solve_with_engine(self, area: Area) -> AreaLayout:
         want = self.engine
         if want == "auto":
-            from crafter.layout.elk import elk_available
-
             want = "elk" if area.leaf_count() <= ELK_MAX_LEAVES and elk_available() else "python"
         if want == "elk":
-            from crafter.layout.elk import layout_area_elk
-
             try:
                 result = layout_area_elk(area)
                 problem = _first_overlap(area, result)
@@ -354,7 +353,6 @@ class _FigureLayout:
                 log.warning("ELK layout overlaps %s; using the Python engine", problem)
             except EngineError as e:
                 log.warning("ELK layout failed (%s); using the Python engine", e)
-        from crafter.layout.layered import layout_area_python
 
         self.engines_used.add("python")
         return layout_area_python(area)
@@ -433,10 +431,6 @@ class _FigureLayout:
         if not self.fig.title:
             return 0.0
         # the renderer's rule (crafter.render.svg title): a title up to TITLE_MAX_W wide stays on one line
-        try:
-            from crafter.render.svg import TITLE_MAX_W
-        except ImportError:
-            TITLE_MAX_W = 480.0
         fs = t.title_font_size
         one_line = text_width(self.fig.title, fs, bold=True)
         lines = wrap(self.fig.title, fs, max(content_w, min(one_line, TITLE_MAX_W), fs * 4) + 0.01, bold=True)
@@ -601,7 +595,6 @@ class _FigureLayout:
             if not pts:
                 st.boxes[x.id] = (0.0, 0.0, *size)
                 return
-            from crafter.layout.routing import polyline_midpoint
 
             (mx, my), _ = polyline_midpoint(pts)
             anchor = (mx - 1, my - 1, 2.0, 2.0)

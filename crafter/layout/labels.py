@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 from typing import Hashable, Iterable, Sequence
 
+from crafter.base.geometry import polyline_midpoint
+
 Pt = tuple[float, float]
 Rect = tuple[float, float, float, float]
 
@@ -107,7 +109,6 @@ def place_edge_label(route: Sequence[Pt], size: tuple[float, float], index: BoxI
     for r in _route_candidates(route, w, h, step):
         if index.free(r, LABEL_CLEARANCE, ignore):
             return r
-    from crafter.layout.routing import polyline_midpoint
 
     (mx, my), _ = polyline_midpoint(route) if len(route) > 1 else (route[0], 0)
     return search_free((mx - w / 2, my - h / 2, w, h), index, ignore=ignore)

@@ -1,7 +1,7 @@
 """Sizes of everything layout places that is not a node shape: edge labels, annotations,
 group and panel headings, charts and images.
 
-Every size is measured with the shipped font (``crafter.render.text``) and the same
+Every size is measured with the shipped font (``crafter.base.text``) and the same
 wrapping the renderer applies, so what is drawn fits what was reserved.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 import importlib
 import math
 
-from crafter.render.text import text_block_size, text_width, wrap
-from crafter.render.theme import Theme
+from crafter.base.text import text_block_size, text_width, wrap
+from crafter.base.theme import Theme
 from crafter.spec.model import Chart, Edge, Group, Image, Panel, Text
 
 EDGE_LABEL_PAD_X = 3.0  # the renderer draws a background plate this much wider than the text

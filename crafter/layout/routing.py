@@ -372,16 +372,3 @@ def spline_waypoints(route: Sequence[Pt], stub: float = 10.0) -> list[Pt]:
         out.append((cx + (dx - cx) / lb * stub, cy + (dy - cy) / lb * stub))
     out.append(pts[-1])
     return simplify(out) if len(out) > 2 else out
-
-
-def polyline_midpoint(route: Sequence[Pt]) -> tuple[Pt, int]:
-    """The point halfway along a polyline and the index of the segment it lies on."""
-    lengths = [math.hypot(q[0] - p[0], q[1] - p[1]) for p, q in zip(route, route[1:])]
-    half = sum(lengths) / 2
-    for k, seg in enumerate(lengths):
-        if half <= seg and seg > 0:
-            t = half / seg
-            p, q = route[k], route[k + 1]
-            return (p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t), k
-        half -= seg
-    return route[-1], max(len(route) - 2, 0)

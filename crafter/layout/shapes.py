@@ -18,10 +18,10 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
-from crafter.render import rules
-from crafter.render.shapes import cylinder_rim, document_wave, hexagon_inset, parallelogram_skew, stack_offset
-from crafter.render.text import text_block_size, wrap
-from crafter.render.theme import Theme
+from crafter.base import rules
+from crafter.base.geometry import cylinder_rim, document_wave, hexagon_inset, parallelogram_skew, stack_offset
+from crafter.base.text import text_block_size, wrap
+from crafter.base.theme import Theme
 from crafter.spec.model import Box, Node
 
 Pt = tuple[float, float]

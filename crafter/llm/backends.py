@@ -22,7 +22,17 @@ from pathlib import Path
 from typing import Protocol
 
 from crafter.errors import CrafterError
+from crafter.llm.constrain import DSLConstraint, token_bytes
+from crafter.llm.edits import FILE as EDITS_FILE
+from crafter.llm.edits import EditReader, instruction_span
+from crafter.llm.encoder import EncoderError, shared_encoder
+from crafter.llm.engine import generate_ids, make_drafter
+from crafter.llm.model import CraftLM
+from crafter.llm.names import FILE as NAMES_FILE
+from crafter.llm.names import NameReader, words
 from crafter.llm.prompts import TASKS, build_prompt, chat_messages, requested_lines
+from crafter.llm.tokenizer import CraftTokenizer
+from crafter.spec import parse_component, parse_dsl
 
 WEIGHTS_DIR = Path(__file__).parent / "weights"
 
@@ -72,8 +82,6 @@ def _strip_fences(text: str) -> str:
 
 def dsl_line_ok(line: str) -> bool:
     """Whether one line of model output is a DSL statement on its own (references unchecked)."""
-    from crafter.spec import parse_component, parse_dsl
-
     if not line.strip():
         return True
     try:
@@ -123,13 +131,6 @@ class CraftLMBackend:
     def __init__(self, weights: str | Path | None = None, threads: int | None = None) -> None:
         import torch
 
-        from crafter.llm.model import CraftLM
-        from crafter.llm.edits import FILE as EDITS_FILE
-        from crafter.llm.edits import EditReader
-        from crafter.llm.names import FILE as NAMES_FILE
-        from crafter.llm.names import NameReader
-        from crafter.llm.tokenizer import CraftTokenizer
-
         self.weights = Path(weights) if weights else WEIGHTS_DIR
         if threads:
             torch.set_num_threads(threads)
@@ -163,10 +164,6 @@ class CraftLMBackend:
         guard (without ``constrain``): stop at the first finished line that is not a DSL
         statement (the caller falls back at once instead of waiting for garbage to end)."""
         import torch
-
-        from crafter.llm.engine import generate_ids, make_drafter
-        from crafter.llm.edits import instruction_span
-        from crafter.llm.names import words
 
         prompt = _as_prompt(task, prompt)
         ids, offsets = self.tokenizer.encode_offsets(prompt)
@@ -218,8 +215,6 @@ class CraftLMBackend:
 
     @staticmethod
     def _brief_encoder():
-        from crafter.llm.encoder import EncoderError, shared_encoder
-
         try:
             return shared_encoder()
         except EncoderError as exc:
@@ -228,8 +223,6 @@ class CraftLMBackend:
     def constraint(self, task: str, prompt: str, names: dict | None = None, lines: list[str] | None = None):
         """The decoding constraint for ``task`` and the full model ``prompt`` (``names``: the name
         head's reading of a plan brief; ``lines``: the edit head's answers to a repair)."""
-        from crafter.llm.constrain import DSLConstraint, token_bytes
-
         if getattr(self, "_token_bytes", None) is None:
             self._token_bytes = token_bytes(self.tokenizer)
         return DSLConstraint(task, prompt, self._token_bytes, self.tokenizer.eos_id, names, encode=self.tokenizer.encode,

@@ -31,6 +31,11 @@ import os
 import re
 from dataclasses import dataclass, field, replace
 
+from crafter.charts.compile import SUPPORTED_MARKS
+from crafter.errors import SpecError
+from crafter.llm.corpus import shape_for
+from crafter.llm.prompts import SPECIAL_TOKENS, repair_parts
+from crafter.spec import parse_component
 from crafter.spec.colors import CSS_COLOR_NAMES, is_color
 from crafter.spec.model import SHAPES
 
@@ -74,8 +79,6 @@ def _said_columns(request: str, columns) -> list[str]:
 def plan_shape(label: str) -> str | None:
     """The shape a plan writes for a node of this label (the corpus' convention: a decision ending in
     "?" is a diamond, a storage noun a cylinder), None for the default box."""
-    from crafter.llm.corpus import shape_for
-
     shape = shape_for(label)
     return None if shape == "box" else shape
 
@@ -209,8 +212,6 @@ class Names:
 
 def token_bytes(tokenizer) -> list[bytes]:
     """The bytes each token id stands for (byte-level BPE); special tokens map to ``b""``."""
-    from crafter.llm.prompts import SPECIAL_TOKENS
-
     byte_of = {c: b for b, c in _bytes_to_unicode().items()}
     tok = tokenizer.tok
     out = []
@@ -386,8 +387,6 @@ class DSLConstraint:
     def _read_chart_prompt(self, prompt: str) -> None:
         """The table's columns and their types (the schema line), the columns the request names and
         the titles it quotes."""
-        from crafter.charts.compile import SUPPORTED_MARKS  # (imports the chart stack: only when needed)
-
         body = prompt.split("<|chart|>", 1)[-1].split("<|out|>", 1)[0]
         schema, _, request = body.partition("\n")
         self.column_types = dict(_COLUMN.findall(schema))
@@ -406,8 +405,6 @@ class DSLConstraint:
         self.quoted = tuple(q for q in dict.fromkeys(_QUOTE.findall(request)) if q.strip() and q not in self.columns)
 
     def _read_repair_prompt(self, prompt: str) -> None:
-        from crafter.llm.prompts import repair_parts
-
         fig, _, ids = repair_parts(prompt)
         node_labels: dict[str, str] = {}
         for line in fig.splitlines():
@@ -686,9 +683,6 @@ class DSLConstraint:
     def _free(ln: _Line, cid: str, kind: str) -> Statement:
         """A kind the model is not trained to write (a repair of a text, panel, path or image):
         any line that parses as that component once it is finished."""
-        from crafter.errors import SpecError
-        from crafter.spec import parse_component
-
         try:
             c = parse_component(ln.s)
         except SpecError:

@@ -34,6 +34,7 @@ import random
 import zlib
 from dataclasses import dataclass, field
 
+from crafter.llm.encoder import EncoderError, model_path
 from crafter.llm.prompts import chart_prompt, plan_prompt, repair_prompt
 from crafter.spec import Chart, Edge, Figure, Group, Node, print_component, print_dsl
 
@@ -846,8 +847,6 @@ _VERB_STEMS = [v for v in VERBS if not {v, _third(v), _participle(v)} & _FORBIDD
 @functools.lru_cache(maxsize=1)
 def _encoder_words() -> frozenset[str]:
     """The lower-case ASCII whole words of the brief encoder's WordPiece vocabulary (empty without it)."""
-    from crafter.llm.encoder import EncoderError, model_path
-
     try:
         return frozenset(w for w in (model_path() / "vocab.txt").read_text(encoding="utf-8").split()
                          if w.isascii() and w.isalpha() and w.islower())

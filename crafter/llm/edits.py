@@ -36,7 +36,14 @@ from pathlib import Path
 import torch
 from torch import nn
 
+from crafter.errors import SpecError
+from crafter.llm.corpus import EDIT_OTHER, EDIT_PARAPHRASES, REPAIR_FRAMES, repair_case
+from crafter.llm.encoder import shared_encoder
 from crafter.llm.heads import load_head, save_head
+from crafter.llm.prompts import REPAIR, english_span, repair_parts, repair_prompt
+from crafter.spec import SHAPES, parse_component
+from crafter.spec.colors import CSS_COLOR_NAMES
+from crafter.spec.dsl import print_component
 
 FILE = "edits.safetensors"
 CONFIG = "edits.json"
@@ -79,8 +86,6 @@ class EditHead(nn.Module):
 
 def instruction_span(prompt: str) -> tuple[int, int] | None:
     """Character span of a repair prompt's instruction (None for other prompts or an empty one)."""
-    from crafter.llm.prompts import REPAIR, english_span
-
     if not prompt.startswith(REPAIR):
         return None
     a, b = english_span(prompt)
@@ -89,10 +94,6 @@ def instruction_span(prompt: str) -> tuple[int, int] | None:
 
 def _current(prompt: str):
     """(the one requested component as the figure has it now, the instruction) or None."""
-    from crafter.errors import SpecError
-    from crafter.llm.prompts import repair_parts
-    from crafter.spec import parse_component
-
     figure, instruction, ids = repair_parts(prompt)
     if len(ids) != 1:
         return None
@@ -110,8 +111,6 @@ class EditReader:
     """The shipped edit head with the brief encoder it reads."""
 
     def __init__(self, directory: Path, encoder=None) -> None:
-        from crafter.llm.encoder import shared_encoder
-
         self.head = EditHead.load(Path(directory))
         self.encoder = encoder or shared_encoder()
 
@@ -141,10 +140,6 @@ class EditReader:
 def edited_lines(comp, edit: str, instruction: str) -> list[str]:
     """The component's DSL line after ``edit`` with each value the instruction names ([] where it
     names none the edit can use, or every one it names is what the component has already)."""
-    from crafter.spec import SHAPES
-    from crafter.spec.colors import CSS_COLOR_NAMES
-    from crafter.spec.dsl import print_component
-
     updates: list[dict] = []
     words = [w.lower() for w in _WORD.findall(instruction)]
     if edit == "label":
@@ -169,18 +164,11 @@ def edited_lines(comp, edit: str, instruction: str) -> list[str]:
 
 def edit_frames() -> dict[str, list[str]]:
     """The training split's repair phrasings and the paraphrases, per corpus edit kind."""
-    from crafter.llm.corpus import EDIT_PARAPHRASES, REPAIR_FRAMES
-
     return {k: REPAIR_FRAMES["train"][k] + EDIT_PARAPHRASES.get(k, []) for k in REPAIR_FRAMES["train"]}
 
 
 def build_set(encoder, n: int, split: str, seed: int) -> tuple[torch.Tensor, torch.Tensor, list[str]]:
     """(mean instruction states [n, E], edit classes [n], prompts) of ``n`` repair examples."""
-    from crafter.llm.corpus import repair_case
-    from crafter.llm.prompts import repair_prompt
-
-    from crafter.llm.corpus import EDIT_OTHER
-
     rng = random.Random(seed)
     frames = edit_frames() if split == "train" else None
     prompts, ys = [], []
@@ -216,8 +204,6 @@ def fit(x: torch.Tensor, y: torch.Tensor, epochs: int = 1000, lr: float = 0.02, 
 def evaluate(head: EditHead, x: torch.Tensor, y: torch.Tensor, prompts: list[str]) -> dict:
     """Accuracy over the classes the component's kind admits, and the share of prompts whose
     answer :class:`EditReader` would fix (sure, with a value) and fixes right."""
-    from crafter.llm.prompts import repair_parts
-
     with torch.no_grad():
         logits = head(x)
     right = sure = 0
@@ -232,8 +218,6 @@ def evaluate(head: EditHead, x: torch.Tensor, y: torch.Tensor, prompts: list[str
 
 def train_edits(out_dir: Path, n_train: int = 4000, n_held: int = 600, seed: int = 0, log=print) -> dict:
     """Train the edit head; report its accuracy on held-out instructions (phrasings never seen)."""
-    from crafter.llm.encoder import shared_encoder
-
     t0 = time.perf_counter()
     enc = shared_encoder()
     x, y, _ = build_set(enc, n_train, "train", seed + 303)

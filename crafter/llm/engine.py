@@ -35,8 +35,14 @@ from typing import Callable, Protocol
 import torch
 
 from crafter.llm.model import CraftLM
-from kernels import (constrained_greedy_accept, constrained_sample, draft_attention_mask, first_allowed,
-                     greedy_accept, speculative_sample_accept)
+from kernels import (
+    constrained_greedy_accept,
+    constrained_sample,
+    draft_attention_mask,
+    first_allowed,
+    greedy_accept,
+    speculative_sample_accept,
+)
 
 SPECULATIVE = ("diffusion", "ngram", "none")
 

@@ -32,7 +32,11 @@ from pathlib import Path
 import torch
 from torch import nn
 
+from crafter.llm.corpus import make_corpus
+from crafter.llm.encoder import shared_encoder
 from crafter.llm.heads import load_head, save_head
+from crafter.llm.prompts import english_span
+from crafter.llm.quality import parse_output
 
 KINDS = ("node", "group", "label", "title")
 TAGS = ("O",) + tuple(f"{p}-{k}" for k in KINDS for p in ("B", "I"))
@@ -51,8 +55,6 @@ class NamesConfig:
 
 def words(prompt: str) -> list[tuple[int, int]]:
     """Character spans of the words of a prompt's natural-language part."""
-    from crafter.llm.prompts import english_span
-
     a, b = english_span(prompt)
     return [(m.start() + a, m.end() + a) for m in WORD.finditer(prompt[a:b])]
 
@@ -212,8 +214,6 @@ class NameReader:
         """``{"node": [...], "group": [...], "label": [...], "title": [...], "links": [(a, b), ...]}``:
         names as written; links as pairs of lower-case node names, source first. ``word_states``: the
         encoder's features of :func:`words` (``[W, E]``) where the caller encoded the prompt already."""
-        from crafter.llm.encoder import shared_encoder
-
         spans = words(prompt)
         if word_states is None:
             word_states = (self.encoder or shared_encoder()).features([prompt], [spans])[0]
@@ -295,8 +295,6 @@ def gold_tags(prompt: str, target: str, spans: list[tuple[int, int]]) -> list[in
     """Tags from the target's labels: each label's occurrences as whole words (first letter case-free),
     longest labels first, a word tagged once; the title before the others (a node named inside
     the title is the title there)."""
-    from crafter.llm.quality import parse_output
-
     fig = parse_output("plan", target)
     labelled: list[tuple[str, str]] = []
     if fig.title:
@@ -322,8 +320,6 @@ def gold_tags(prompt: str, target: str, spans: list[tuple[int, int]]) -> list[in
 
 def link_targets(prompt: str, target: str, spans: list[tuple[int, int]], tags: list[int]) -> dict:
     """The gold mentions' candidate pairs and their classes (0 none, 1 first -> second, 2 back)."""
-    from crafter.llm.quality import parse_output
-
     fig = parse_output("plan", target)
     label = {c.id: c.label.lower() for c in fig.components if c.kind == "node"}
     edges = {(label[c.source], label[c.target]) for c in fig.components if c.kind == "edge"}
@@ -437,9 +433,6 @@ def train_names(out_dir: Path, n_train: int = 10000, n_held: int = 600, epochs: 
                 lr: float = 3e-3, log=print) -> dict:
     """Train the name head on ``n_train`` plan briefs; report tag accuracy, span F1 and link F1 on
     held-out briefs (phrasings and vocabulary never seen in training)."""
-    from crafter.llm.corpus import make_corpus
-    from crafter.llm.encoder import shared_encoder
-
     t0 = time.perf_counter()
     enc = shared_encoder()
     train_set = build_set(enc, make_corpus(n_train, "train", seed + 101, task="plan"))

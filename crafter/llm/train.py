@@ -29,6 +29,7 @@ import torch
 import torch.nn.functional as F
 
 from crafter.llm.corpus import Example, held_out_set, make_corpus, make_example
+from crafter.llm.encoder import ENCODER_DIM, shared_encoder
 from crafter.llm.model import CraftLM, CraftLMConfig
 from crafter.llm.prompts import SPECIAL_TOKENS, UNK
 from crafter.llm.tokenizer import CraftTokenizer, train_tokenizer
@@ -209,8 +210,6 @@ def train(tcfg: TrainConfig, log=print) -> Path:
                             "eos_token_id": tok.eos_id, "pad_token_id": tok.pad_id})
     encoder = None
     if tcfg.encoder:
-        from crafter.llm.encoder import ENCODER_DIM, shared_encoder
-
         mcfg.encoder_dim = ENCODER_DIM
     tcfg.model = mcfg
     torch.manual_seed(tcfg.seed)

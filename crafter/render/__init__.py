@@ -1,13 +1,11 @@
-"""Rendering: a FigureSpec to SVG (one named ``<g>`` per component, IR in ``<metadata>``), PNG and PDF.
+"""Rendering: a laid-out FigureSpec drawn as SVG (one named ``<g>`` per component, IR in ``<metadata>``).
 
->>> from crafter.render import figure_to_svg, export_figure, load_svg   # doctest: +SKIP
+>>> from crafter.render import figure_to_svg      # doctest: +SKIP
+
+:func:`ensure_layout` is the one public function that lays out (when needed) and
+:func:`draw_svg` draws; files of every format are written by :mod:`crafter.formats`.
 """
 
-from crafter.render.export import export_figure, figure_to_pdf_bytes, figure_to_png_bytes, register_exporter
-from crafter.render.svg import draw_svg, ensure_layout, figure_to_svg
-from crafter.render.svg_io import load_svg, read_embedded_figure
+from crafter.render.svg import EMPTY_FIGURE, draw_svg, ensure_layout, figure_to_svg
 
-__all__ = [
-    "draw_svg", "ensure_layout", "export_figure", "figure_to_pdf_bytes", "figure_to_png_bytes", "figure_to_svg",
-    "load_svg", "read_embedded_figure", "register_exporter",
-]
+__all__ = ["EMPTY_FIGURE", "draw_svg", "ensure_layout", "figure_to_svg"]

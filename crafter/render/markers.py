@@ -18,7 +18,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from crafter.render.markup import esc_attr, num
+from crafter.base.markup import esc_attr, num
 
 HEAD_TYPES = ("arrow", "open", "diamond", "circle", "bar")
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from crafter.render.markup import num
+from crafter.base.markup import num
 
 Pt = tuple[float, float]
 
@@ -56,17 +56,3 @@ def spline_d(pts: list[Pt]) -> str:
         c2 = (p2[0] - (p3[0] - p1[0]) / 6, p2[1] - (p3[1] - p1[1]) / 6)
         out.append(f"C{num(c1[0])},{num(c1[1])} {num(c2[0])},{num(c2[1])} {num(p2[0])},{num(p2[1])}")
     return " ".join(out)
-
-
-def point_at_half_length(pts: list[Pt]) -> tuple[Pt, bool]:
-    """The point halfway along the polyline, and whether the segment there is horizontal."""
-    if len(pts) == 1:
-        return pts[0], True
-    lengths = [math.hypot(b[0] - a[0], b[1] - a[1]) for a, b in zip(pts, pts[1:])]
-    half = sum(lengths) / 2
-    for (a, b), seg in zip(zip(pts, pts[1:]), lengths):
-        if half <= seg and seg > 0:
-            t = half / seg
-            return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t), abs(b[0] - a[0]) >= abs(b[1] - a[1])
-        half -= seg
-    return pts[-1], True

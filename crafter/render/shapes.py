@@ -9,7 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from crafter.render.markup import esc_attr, num
+from crafter.base.geometry import (
+    cylinder_rim,
+    document_wave,
+    outline_polygon,
+    stack_offset,
+)
+from crafter.base.markup import esc_attr, num
 from crafter.spec.model import Box
 
 
@@ -34,31 +40,6 @@ def dash_array(style: str, width: float) -> str | None:
     if style == "dotted":
         return f"{num(max(width, 0.8))},{num(2 * width + 0.5)}"
     return None
-
-
-# -- proportions (crafter.layout.shapes sizes nodes with the same numbers) ---------------
-
-def parallelogram_skew(w: float, h: float) -> float:
-    return min(h * 0.35, w * 0.2)
-
-
-def hexagon_inset(w: float, h: float) -> float:
-    return min(h * 0.3, w * 0.2)
-
-
-def cylinder_rim(w: float, h: float) -> float:
-    """Vertical radius of the cylinder's elliptical top and bottom."""
-    return min(h * 0.12, w * 0.25, 7.0)
-
-
-def document_wave(h: float) -> float:
-    """Amplitude of the document's wavy bottom edge."""
-    return min(h * 0.1, 5.0)
-
-
-def stack_offset(w: float, h: float) -> float:
-    """Offset between the sheets of a stack."""
-    return min(4.0, h * 0.1, w * 0.05)
 
 
 def _round_rect_d(x: float, y: float, w: float, h: float, r: float) -> str:
@@ -133,71 +114,3 @@ def shape_svg(shape: str, b: Box, paint: Paint, corner_radius: float) -> tuple[s
         return f'<path d="{" ".join(d)}" {a}/>', label
     # box
     return f'<rect x="{num(x)}" y="{num(y)}" width="{num(w)}" height="{num(h)}" {a}/>', b
-
-
-# -- where an edge meets the outline -------------------------------------------------
-
-_RECT_LIKE = frozenset({"box", "round", "stack", "document", "cylinder"})
-
-
-def outline_polygon(shape: str, b: Box) -> list[tuple[float, float]] | None:
-    """The outline of a polygonal shape (None for rectangles and curved shapes)."""
-    x, y, w, h = b.x, b.y, b.w, b.h
-    if shape == "diamond":
-        return [(b.cx, y), (x + w, b.cy), (b.cx, y + h), (x, b.cy)]
-    if shape == "parallelogram":
-        s = parallelogram_skew(w, h)
-        return [(x + s, y), (x + w, y), (x + w - s, y + h), (x, y + h)]
-    if shape == "hexagon":
-        s = hexagon_inset(w, h)
-        return [(x + s, y), (x + w - s, y), (x + w, b.cy), (x + w - s, y + h), (x + s, y + h), (x, b.cy)]
-    return None
-
-
-def meet_outline(shape: str, b: Box, outside: tuple[float, float], end: tuple[float, float]) -> tuple[float, float]:
-    """Where the segment ``outside → end`` (extended past ``end``) first meets the shape's outline.
-
-    Layout engines route to the bounding box; for an ellipse, circle or diamond that leaves
-    a gap between the arrowhead and the drawn outline. Returns ``end`` unchanged for
-    rectangular shapes, or when the line misses the shape.
-    """
-    if shape in _RECT_LIKE:
-        return end
-    ox, oy = outside
-    dx, dy = end[0] - ox, end[1] - oy
-    if dx == 0 and dy == 0:
-        return end
-    t_hit: float | None = None
-    if shape in ("ellipse", "circle"):
-        if shape == "circle":
-            rx = ry = min(b.w, b.h) / 2
-        else:
-            rx, ry = b.w / 2, b.h / 2
-        if rx <= 0 or ry <= 0:
-            return end
-        # solve |((o + t d) - c) / r|^2 = 1 for the smaller root
-        px, py = (ox - b.cx) / rx, (oy - b.cy) / ry
-        qx, qy = dx / rx, dy / ry
-        a = qx * qx + qy * qy
-        bb = 2 * (px * qx + py * qy)
-        c = px * px + py * py - 1
-        disc = bb * bb - 4 * a * c
-        if disc >= 0:
-            t = (-bb - disc ** 0.5) / (2 * a)
-            t_hit = t if t >= 0 else None
-    else:
-        poly = outline_polygon(shape, b)
-        if poly is None:
-            return end
-        for (ax, ay), (cx, cy) in zip(poly, poly[1:] + poly[:1]):
-            ex, ey = cx - ax, cy - ay
-            den = dx * ey - dy * ex
-            if abs(den) < 1e-12:
-                continue
-            t = ((ax - ox) * ey - (ay - oy) * ex) / den
-            u = ((ax - ox) * dy - (ay - oy) * dx) / den
-            if t >= 0 and -1e-9 <= u <= 1 + 1e-9 and (t_hit is None or t < t_hit):
-                t_hit = t
-    if t_hit is None:
-        return end
-    return (ox + dx * t_hit, oy + dy * t_hit)

@@ -6,9 +6,9 @@ What a user of Inkscape or Illustrator gets:
   level, never nested inside its group's or panel's ``<g>`` (frames are drawn first so they
   sit behind their members): one named object per component;
 * labels are ``<text>``/``<tspan>`` in the theme's font, broken into lines with the same
-  :func:`crafter.render.text.wrap` the layout measured them with;
+  :func:`crafter.base.text.wrap` the layout measured them with;
 * arrowheads are ``<marker>``s defined once in ``<defs>``;
-* the whole FigureSpec is embedded in ``<metadata>`` (see :mod:`crafter.render.svg_io`), so
+* the whole FigureSpec is embedded in ``<metadata>`` (see :mod:`crafter.formats.svg`), so
   opening the SVG again restores the figure exactly.
 
 Geometry comes from the figure (the layout's boxes and routes); the writer only adjusts
@@ -28,30 +28,47 @@ ids may not, so they never collide with a component.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import replace
 from typing import Callable
 
+from crafter.base.markup import (
+    CRAFTER_NS,
+    SVG_NS,
+    XLINK_NS,
+    base_direction,
+    esc_attr,
+    esc_json_for_xml,
+    esc_text,
+    needs_preserve,
+    num,
+    visual_order,
+)
+from crafter.base.rules import WRAP_SLACK, drawn_route, edge_label_plate, node_label_lines, panel_letters, readable_on
+from crafter.base.text import ASCENT, DESCENT, text_width, wrap
+from crafter.base.theme import TITLE_MAX_W, Theme, figure_theme
+from crafter.charts.render import chart_svg_fragment
 from crafter.errors import RenderError
+from crafter.layout import layout_figure
 from crafter.render.markers import MarkerSpec, can_trim, marker_def, trim
-from crafter.render.markup import base_direction, esc_attr, esc_text, needs_preserve, num, visual_order
 from crafter.render.routes import polyline_d, spline_d
 from crafter.render.shapes import Paint, dash_array, shape_svg
-from crafter.render.svg_io import metadata_element
-from crafter.render.text import ASCENT, DESCENT, text_width, wrap
-from crafter.render.theme import Theme, figure_theme
-from crafter.render.rules import WRAP_SLACK, drawn_route, edge_label_plate, node_label_lines, panel_letters, readable_on
 from crafter.spec.model import Box, Chart, Component, Edge, Figure, Group, Image, Node, Panel, Path, Text, parents
 
-SVG_NS = "http://www.w3.org/2000/svg"
-XLINK_NS = "http://www.w3.org/1999/xlink"
 # Where the baseline of a centred line sits below the line's centre, in ems: the midpoint
 # between DejaVu's ascent and descent (ASCENT - DESCENT) / 2 balances mixed-case labels;
 # nudged down a little because most labels are lower case with few descenders.
 BASELINE_SHIFT = (ASCENT - DESCENT) / 2 + 0.09
-TITLE_MAX_W = 480.0  # px: a title up to this wide stays on one line, widening a narrow figure
 EMPTY_FIGURE = ("the figure has no components; add at least one, e.g. a line `a node \"Input\"` "
                 "in the DSL, and render again")
+
+
+def metadata_element(fig: Figure) -> str:
+    """The ``<metadata>`` element embedding ``fig``."""
+    data = json.dumps(fig.to_dict(), ensure_ascii=False, separators=(",", ":"))
+    return (f'<metadata id="crafter--metadata"><crafter:figure xmlns:crafter="{CRAFTER_NS}" '
+            f'format="json" version="{fig.version}">{esc_json_for_xml(data)}</crafter:figure></metadata>')
 
 
 # ---------------------------------------------------------------------------------
@@ -74,14 +91,6 @@ def ensure_layout(fig: Figure, *, relayout: bool = False) -> Figure:
     missing = missing_geometry(fig)
     if not relayout and missing is None:
         return fig
-    try:
-        from crafter.layout import layout_figure
-    except ImportError as e:
-        if e.name is not None and not e.name.startswith("crafter.layout"):
-            raise
-        raise RenderError(
-            f"component '{missing}' has no position and the layout engine (crafter.layout) is not installed"
-            if missing else "the layout engine (crafter.layout) is not installed") from None
     return layout_figure(fig)
 
 
@@ -366,16 +375,7 @@ class _SvgWriter:
     def draw_chart(self, c: Chart) -> str:
         b = c.box
         assert b is not None, f"chart '{c.id}' has no box"
-        fragment = _chart_fragment()
-        if fragment is not None:
-            return fragment(c, b, self.theme)
-        t = self.theme
-        out = (f'<rect x="{num(b.x)}" y="{num(b.y)}" width="{num(b.w)}" height="{num(b.h)}" fill="none" '
-               f'stroke="{esc_attr(t.group_stroke)}" stroke-width="{num(t.group_stroke_width)}" '
-               f'stroke-dasharray="4,3"/>')
-        title = c.title or str(c.spec.get("title", "") or "chart")
-        lines = wrap(title, t.font_size, max(b.w - 8, t.font_size) + WRAP_SLACK)
-        return out + self.text_lines(lines, b.cx, b.cy, t.font_size, t.group_text_color)
+        return chart_svg_fragment(c, b, self.theme)
 
     def draw_image(self, im: Image) -> str:
         b = im.box
@@ -481,17 +481,6 @@ class _SvgWriter:
         shown = visual_order(line, direction) if self.visual else line
         return (f'<text x="{num(x)}" y="{num(cy + BASELINE_SHIFT * fs)}" {self.font(fs, bold, False)} '
                 f'fill="{esc_attr(color)}" text-anchor="{anchor}"{extra}>{esc_text(shown)}</text>')
-
-
-def _chart_fragment():
-    """crafter.charts.render.chart_svg_fragment when the charts package is installed."""
-    try:
-        from crafter.charts.render import chart_svg_fragment
-    except ModuleNotFoundError as e:
-        if e.name in ("crafter.charts", "crafter.charts.render"):
-            return None
-        raise
-    return chart_svg_fragment
 
 
 # ---------------------------------------------------------------------------------

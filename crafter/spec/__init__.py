@@ -1,4 +1,4 @@
-"""The FigureSpec IR: typed models, the DSL, JSON and file I/O.
+"""The FigureSpec IR: typed models, the DSL and JSON (files are :mod:`crafter.formats`).
 
 >>> from crafter.spec import parse_dsl, print_dsl
 >>> fig = parse_dsl('a node "Encoder"\\nb node "Decoder"\\ne edge a -> b')
@@ -7,8 +7,7 @@
 """
 
 from crafter.errors import DSLSyntaxError, SpecError
-from crafter.spec.dsl import parse_component, parse_dsl, print_component, print_dsl
-from crafter.spec.io import load_figure, save_figure, figure_from_text
+from crafter.spec.dsl import figure_from_text, parse_component, parse_dsl, print_component, print_dsl
 from crafter.spec.model import (
     COMPONENT_TYPES,
     KINDS,
@@ -34,6 +33,6 @@ from crafter.spec.model import (
 __all__ = [
     "Box", "Chart", "Component", "COMPONENT_TYPES", "DSLSyntaxError", "Edge", "Figure", "Group", "Image",
     "KINDS", "Node", "Panel", "Path", "Point", "SHAPES", "Size", "SpecError", "Text", "THEMES",
-    "figure_from_text", "json_schema", "load_figure", "parents", "parse_component", "parse_dsl",
-    "print_component", "print_dsl", "save_figure",
+    "figure_from_text", "json_schema", "parents", "parse_component", "parse_dsl",
+    "print_component", "print_dsl",
 ]

@@ -41,9 +41,17 @@ import typing
 from dataclasses import dataclass
 from typing import Any, Literal, get_args, get_origin
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
-from crafter.errors import DSLSyntaxError, SpecError
+from crafter.errors import DSLSyntaxError, InputError, SpecError
+from crafter.spec.chart_shorthand import (
+    KEYS,
+    ShorthandError,
+    join_data,
+    shorthand_from_spec,
+    spec_from_shorthand,
+    split_data,
+)
 from crafter.spec.model import (
     COMPONENT_TYPES,
     ID_PATTERN,
@@ -55,6 +63,7 @@ from crafter.spec.model import (
     Point,
     Size,
     check_references,
+    figure_from_data,
     spec_error_from_validation,
 )
 
@@ -456,7 +465,7 @@ class _Parser:
         model = COMPONENT_TYPES[kind]
         for key, val_tok in self.attributes(component=id_tok.value):
             if kind == "chart" and key in _chart_keys() and key not in model.model_fields:
-                # the readable chart statement: mark=bar x=model y=accuracy data={...} (crafter.charts.shorthand)
+                # the readable chart statement: mark=bar x=model y=accuracy data={...} (crafter.spec.chart_shorthand)
                 shorthand = fields.setdefault("_chart", {})
                 if key in shorthand:
                     raise DSLSyntaxError(f"attribute '{key}' given twice", line=val_tok.line, column=val_tok.column,
@@ -510,8 +519,6 @@ class _Parser:
         pos = fields.pop("_pos", {})
         shorthand, short_tok = fields.pop("_chart", None), fields.pop("_chart_tok", None)
         if shorthand is not None:
-            from crafter.charts.shorthand import ShorthandError, join_data, spec_from_shorthand
-
             if "spec" in fields and set(shorthand) != {"data"}:
                 raise DSLSyntaxError("give either spec={...} (with data= if you like) or the chart attributes "
                                      "(mark=, x=, y=, data=...), not both", line=short_tok.line,
@@ -541,10 +548,6 @@ class _Parser:
 
 
 def _chart_keys() -> tuple[str, ...]:
-    try:
-        from crafter.charts.shorthand import KEYS
-    except ImportError:  # the charts package is optional for the IR
-        return ()
     return KEYS
 
 
@@ -608,8 +611,6 @@ def print_component(c: Component) -> str:
         skip.add("members")
     model = type(c)
     if c.kind == "chart" and c.spec:
-        from crafter.charts.shorthand import shorthand_from_spec, split_data
-
         shorthand = shorthand_from_spec(c.spec)
         split = split_data(c.spec) if shorthand is None else None
         if shorthand is not None:
@@ -635,6 +636,19 @@ def print_component(c: Component) -> str:
     return " ".join(parts)
 
 
+def figure_from_text(text: str, *, fmt: str, file: str | None = None) -> Figure:
+    """Parse figure text in ``fmt`` ('dsl' or 'json')."""
+    if fmt == "json":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise SpecError(f"invalid JSON: {e.msg}", line=e.lineno, column=e.colno, file=file) from None
+        return figure_from_data(data, file=file)
+    if fmt == "dsl":
+        return parse_dsl(text, file=file)
+    raise InputError(f"unknown figure format '{fmt}' (expected dsl or json)", file=file)
+
+
 def parse_component(line: str) -> Component:
     """Parse one component statement without figure-wide reference checks (for repair output)."""
     tokens = _Lexer(line, None).tokens()
@@ -649,4 +663,4 @@ def parse_component(line: str) -> Component:
     return p.build_component(fields, fields["_tok"])
 
 
-__all__ = ["parse_dsl", "print_dsl", "print_component", "parse_component", "check_references", "quote"]
+__all__ = ["figure_from_text", "parse_dsl", "print_dsl", "print_component", "parse_component", "check_references", "quote"]

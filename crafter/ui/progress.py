@@ -1,6 +1,6 @@
 """Pipeline progress events → the lines the app shows while the agents work.
 
-The pipeline (:mod:`crafter.graph`) streams :class:`~crafter.graph.PipelineEvent`\\ s:
+The pipeline (:mod:`crafter.graph.pipeline`) streams :class:`~crafter.graph.pipeline.PipelineEvent`\\ s:
 ``start``/``done`` of a node (``plan``, ``layout``, ``render``, ``critique``,
 ``repair``…) with the repair round and, after a critique, the issues left; ``model``
 with decoding speed; ``warning``; and a last ``finished`` or ``failed``. This module only

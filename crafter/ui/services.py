@@ -1,19 +1,19 @@
 """The one place the app calls into the rest of Crafter.
 
-The app (``app.py``) never imports the pipeline, renderer, exporters, table readers or
-CraftEditor directly; it calls these functions. Two reasons:
+The app's tabs never import the pipeline, renderer, formats or table readers directly;
+they call these functions, so every part the app needs is named here once, with the call
+the app relies on, and a change in one of them is a change in one file. No pipeline
+logic lives here: each function is a thin adapter.
 
-* every part the app needs is named here once, with the call the app relies on, so a
-  change in one of them is a change in one file;
-* a part that is missing or broken in this installation becomes a
-  :class:`FeatureUnavailable` with a sentence for the page, never a traceback, and the
-  rest of the app keeps working.
-
-No pipeline logic lives here: each function is a thin adapter.
+CraftEditor is another package of the project, which the library never imports: the app
+hands it in (:func:`use_vectorizers`). Until it does, vectorising raises
+:class:`FeatureUnavailable`, a sentence for the page, and the rest of the app works.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import hashlib
 import io
 import re
 import zipfile
@@ -21,8 +21,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from crafter import graph
+from crafter.data import read_table_bytes
 from crafter.errors import CrafterError, InputError
-from crafter.spec import Figure
+from crafter.formats import ExportOptions, ImportReport, drawio_to_figure, exporter_for, import_svg, supported_suffixes
+from crafter.formats.files import write_bytes_atomic
+from crafter.graph.runs import default_db_path, resolve_db_path
+from crafter.render import draw_svg, ensure_layout
+from crafter.spec import Figure, figure_from_text
 
 # --------------------------------------------------------------------------------------
 # Errors
@@ -30,12 +36,7 @@ from crafter.spec import Figure
 
 
 class FeatureUnavailable(CrafterError):
-    """A part of Crafter the app needs is not installed (or failed to import)."""
-
-
-def _unavailable(what: str, e: ImportError) -> FeatureUnavailable:
-    missing = e.name or str(e)
-    return FeatureUnavailable(f"{what} is not available in this installation ({missing} could not be loaded)")
+    """A part of Crafter the app needs was not handed in (CraftEditor, the vectoriser)."""
 
 
 def user_message(e: BaseException) -> str:
@@ -53,10 +54,6 @@ def user_message(e: BaseException) -> str:
 
 def render(fig: Figure, *, relayout: bool = False) -> tuple[Figure, str]:
     """(laid-out figure, SVG text). Layout runs only when geometry is missing or asked for."""
-    try:
-        from crafter.render import draw_svg, ensure_layout
-    except ImportError as e:
-        raise _unavailable("The renderer", e) from None
     laid = ensure_layout(fig, relayout=relayout)
     return laid, draw_svg(laid)
 
@@ -92,14 +89,6 @@ _FIRST = (".svg", ".pdf", ".png")
 
 def export_formats() -> list[ExportFormat]:
     """Every format the exporter registry offers, SVG/PDF/PNG first."""
-    try:
-        from crafter.render.export import exporter_for, supported_suffixes
-    except ImportError as e:
-        raise _unavailable("Export", e) from None
-    try:
-        import crafter.export  # noqa: F401  (importing it registers LaTeX, draw.io, Vega-Lite…)
-    except ImportError:
-        pass  # those formats are optional: the built-in ones still work
     suffixes = supported_suffixes()
     ordered = [s for s in _FIRST if s in suffixes] + [s for s in suffixes if s not in _FIRST]
     out = []
@@ -114,11 +103,6 @@ def export_formats() -> list[ExportFormat]:
 
 def export_bytes(fig: Figure, suffix: str, *, dpi: int = 300) -> bytes:
     """The figure as a file of format ``suffix``, in memory."""
-    try:
-        from crafter.render import ensure_layout
-        from crafter.render.export import ExportOptions, exporter_for
-    except ImportError as e:
-        raise _unavailable("Export", e) from None
     exporter = exporter_for("figure" + suffix)
     if exporter.needs_layout:
         fig = ensure_layout(fig)
@@ -145,14 +129,8 @@ class Opened:
 def open_figure_bytes(data: bytes, filename: str) -> Opened:
     """A figure from an uploaded file: Crafter SVG (edits made elsewhere merged back), any other
     SVG (sanitised, imported as paths and text), draw.io, DSL or JSON."""
-    from crafter.spec import figure_from_text
-
     suffix = Path(filename).suffix.lower()
     if suffix in (".svg", ".drawio"):
-        try:
-            from crafter.export import ImportReport, drawio_to_figure, import_svg
-        except ImportError as e:
-            raise _unavailable(f"Opening {suffix} files", e) from None
         try:
             if suffix == ".drawio":
                 return Opened(drawio_to_figure(data, file=filename))
@@ -200,16 +178,12 @@ def has_geometry(fig: Figure) -> bool:
 
 def read_table(data: bytes, filename: str) -> Any:
     """A typed :class:`crafter.data.Table` from an upload."""
-    try:
-        from crafter.data import read_table_bytes
-    except ImportError as e:
-        raise _unavailable("Reading tables", e) from None
     return read_table_bytes(data, filename)
 
 
 def table_preview(table: Any, rows: int = 200) -> Any:
     """The first rows of a Table as a pandas DataFrame, for st.dataframe."""
-    import pandas as pd
+    import pandas as pd  # heavy optional dependency: only the table preview needs it
 
     return pd.DataFrame({c.name: c.values[:rows] for c in table.columns})
 
@@ -237,14 +211,6 @@ class PipelineResult:
     applied: list[str] = field(default_factory=list)  # edits: what changed
     status: str = "done"
     message: str | None = None  # why a run stopped early
-
-
-def _graph():
-    try:
-        import crafter.graph as graph
-    except ImportError as e:
-        raise _unavailable("The figure pipeline", e) from None
-    return graph
 
 
 def _as_result(res: Any) -> PipelineResult:
@@ -279,17 +245,11 @@ def stash_upload(name: str, data: bytes) -> str:
     resumed run finds them again: the file lives under ``<run store folder>/uploads/``,
     named by its content hash, not in a temporary folder that vanishes.
     """
-    import hashlib
-
-    from crafter.runs import resolve_db_path
-
     digest = hashlib.sha256(data).hexdigest()[:16]
     safe = re.sub(r"[^\w.\-]+", "_", Path(name).name) or "upload"
     folder = resolve_db_path(None).parent / "uploads" / digest
     path = folder / safe
     if not path.exists():
-        from crafter.spec.io import write_bytes_atomic
-
         write_bytes_atomic(path, data)
     return str(path)
 
@@ -298,18 +258,16 @@ def generate(brief: str, *, table_file: tuple[str, bytes] | None = None, image_f
              backend: str = "craftlm", rounds: int = 3, theme: str | None = None, width_in: float | None = None,
              on_event: Callable[[Any], None] | None = None) -> PipelineResult:
     """Run the whole pipeline on a brief (plus an optional table and reference image)."""
-    graph = _graph()
     data = stash_upload(*table_file) if table_file else None
     image = stash_upload(*image_file) if image_file else None
     events = graph.iter_generate(brief, data=data, image=image, backend=backend, rounds=rounds, theme=theme,
-                                 width_in=width_in)
+                                 width_in=width_in, vectorizer=_VECTORIZERS.pipeline)
     return _drain(events, on_event)
 
 
 def edit(fig: Figure, instruction: str, *, backend: str = "craftlm", rounds: int = 1,
          on_event: Callable[[Any], None] | None = None) -> PipelineResult:
     """Change the figure as the instruction says (local repair: other components stay)."""
-    graph = _graph()
     return _drain(graph.iter_edit(fig, instruction, backend=backend, rounds=rounds), on_event)
 
 
@@ -326,10 +284,8 @@ class RunRow:
 
 def list_runs(limit: int = 50) -> list[RunRow]:
     """Past runs in the run store, newest first."""
-    import datetime as dt
-
     rows = []
-    for info in _graph().list_runs(limit=limit):
+    for info in graph.list_runs(limit=limit):
         s = info.summary or {}
         comps = sum((s.get("components") or {}).values())
         bits = []
@@ -348,26 +304,38 @@ def list_runs(limit: int = 50) -> list[RunRow]:
 
 def reopen_run(run_id: str) -> PipelineResult:
     """The figure a past run made (or had so far), without running anything."""
-    return _as_result(_graph().run_result(run_id))
+    return _as_result(graph.run_result(run_id))
 
 
 def resume_run(run_id: str, *, on_event: Callable[[Any], None] | None = None) -> PipelineResult:
     """Continue an interrupted or failed run from its last checkpoint."""
-    return _drain(_graph().iter_resume(run_id), on_event)
+    return _drain(graph.iter_resume(run_id, vectorizer=_VECTORIZERS.pipeline), on_event)
 
 
 def run_store_path() -> str:
     """Where the run store lives (CRAFTER_RUNS_DB, or the user's data folder)."""
-    try:
-        from crafter.runs import default_db_path
-    except ImportError as e:
-        raise _unavailable("The run store", e) from None
     return str(default_db_path())
 
 
 # --------------------------------------------------------------------------------------
 # CraftEditor
 # --------------------------------------------------------------------------------------
+
+
+@dataclass
+class Vectorizers:
+    """What the app hands in from CraftEditor: the Vectorize tab's converter and the pipeline's vectoriser."""
+
+    convert: Callable[..., Any] | None = None  # (bytes, name=) -> an object with .figure, .svg, .report
+    pipeline: Callable[[str], Figure] | None = None  # an image path -> Figure (generate with a reference image)
+
+
+_VECTORIZERS = Vectorizers()
+
+
+def use_vectorizers(convert: Callable[..., Any] | None, pipeline: Callable[[str], Figure] | None) -> None:
+    """Hand CraftEditor to the app's services (``app.py`` does, at start)."""
+    _VECTORIZERS.convert, _VECTORIZERS.pipeline = convert, pipeline
 
 
 @dataclass
@@ -390,11 +358,9 @@ _SCORE_LABELS = (  # report key, label people read, format
 
 def vectorize(data: bytes, name: str) -> Vectorized:
     """One PNG/JPEG → FigureSpec + SVG + quality scores through CraftEditor."""
-    try:
-        from crafteditor.convert import convert
-    except ImportError as e:
-        raise _unavailable("CraftEditor (Vectorize)", e) from None
-    conv = convert(data, name=name)
+    if _VECTORIZERS.convert is None:
+        raise FeatureUnavailable("Vectorize needs CraftEditor, and the app was started without it")
+    conv = _VECTORIZERS.convert(data, name=name)
     return Vectorized(name=name, figure=conv.figure, svg=conv.svg, scores=dict(conv.report))
 
 

@@ -61,7 +61,7 @@ def downloads(monkeypatch):
 @pytest.fixture
 def pipeline_calls(monkeypatch):
     """The keyword arguments of every pipeline run the app starts (the real pipeline still runs)."""
-    import crafter.graph as graph
+    from crafter import graph
 
     calls: list[dict[str, Any]] = []
     for name in ("iter_generate", "iter_edit"):

@@ -4,9 +4,9 @@ import io
 from pathlib import Path
 
 import pytest
+from app_helpers import data_of, errors
 from PIL import Image
 
-from app_helpers import data_of, errors
 from crafter.ui import services
 
 

@@ -4,9 +4,8 @@ import io
 import zipfile
 
 import pytest
-from PIL import Image
-
 from app_helpers import TWO_NODES, data_of, errors, open_dsl
+from PIL import Image
 
 # -- Open -------------------------------------------------------------------------------
 
@@ -223,9 +222,8 @@ def test_settings_backend_choice_reaches_the_pipeline(app, pipeline_calls, tmp_p
 
 
 def test_backend_preset_from_the_environment(monkeypatch):
-    from streamlit.testing.v1 import AppTest
-
     from app_helpers import APP, APP_TIMEOUT
+    from streamlit.testing.v1 import AppTest
 
     monkeypatch.setenv("CRAFTER_BACKEND", "openai:http://gpu-box:8000/v1")
     at = AppTest.from_file(str(APP), default_timeout=APP_TIMEOUT).run()

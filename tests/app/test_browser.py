@@ -20,7 +20,6 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-
 from app_helpers import APP, ROOT
 
 pytestmark = pytest.mark.browser
@@ -211,7 +210,7 @@ def test_brief_generate_rename_download(page, tmp_path):
     assert svg_path.suffix == ".svg"
     svg = svg_path.read_text(encoding="utf-8")
     assert f">{NEW_LABEL}<" in svg
-    from crafter.spec import load_figure
+    from crafter.formats import load_figure
 
     fig = load_figure(svg_path)
     assert fig.get("encoder").label == NEW_LABEL

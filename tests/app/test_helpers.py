@@ -111,7 +111,7 @@ def test_svgs_zip_names_are_unique():
 
 
 def test_progress_log_words_pipeline_events():
-    from crafter.graph import PipelineEvent as E
+    from crafter.graph.pipeline import PipelineEvent as E
 
     log = ProgressLog()
     for ev in [E("start", node="run"), E("start", node="ingest"), E("done", node="ingest"), E("start", node="plan")]:

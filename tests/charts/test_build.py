@@ -6,7 +6,7 @@ import pytest
 
 from crafter.charts import make_chart
 from crafter.charts.build import MAX_INLINE_ROWS, axis_title, escape_field
-from crafter.data import Table
+from crafter.data import table_from_records
 from crafter.errors import InputError
 
 
@@ -55,13 +55,12 @@ def test_aggregate_and_type_shorthands(accuracy):
 
 def test_input_forms(accuracy, tmp_path):
     import pandas as pd
-
     from charts_testlib import EXAMPLES
 
     assert make_chart(EXAMPLES / "accuracy.csv").spec["data"]["values"] == accuracy
     assert make_chart(str(EXAMPLES / "accuracy.csv")).spec["data"]["values"] == accuracy
     assert make_chart(pd.DataFrame(accuracy)).spec["data"]["values"] == accuracy
-    assert make_chart(Table.from_records(accuracy)).spec["data"]["values"] == accuracy
+    assert make_chart(table_from_records(accuracy)).spec["data"]["values"] == accuracy
 
 
 def test_errors_are_clear(accuracy):

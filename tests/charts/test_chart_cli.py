@@ -28,7 +28,7 @@ def test_outputs(tmp_path, capsys, suffix):
         assert vl["$schema"].startswith("https://vega.github.io/schema/vega-lite/")
     if suffix == ".svg":
         from crafter.charts import check_chart
-        from crafter.spec import load_figure
+        from crafter.formats import load_figure
 
         text = out.read_text()
         assert 'data-crafter-kind="chart"' in text and "data-crafter-datum" in text

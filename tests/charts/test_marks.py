@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-
 from charts_testlib import NAMES, parse
 
-from crafter.charts import chart_svg, check_chart, read_back, to_vegalite, validate_vegalite
+from crafter.charts import chart_svg, check_chart, read_back, validate_vegalite
+from crafter.formats import to_vegalite
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -6,7 +6,7 @@ import pytest
 from charts_testlib import EXAMPLES
 
 from crafter.charts import make_chart, recommend
-from crafter.data import Table, read_table
+from crafter.data import read_table, table_from_records
 from crafter.errors import InputError
 
 
@@ -36,16 +36,16 @@ def test_user_fields_are_kept_and_the_rest_filled():
 
 
 def test_histogram_and_counts():
-    t = Table.from_records([{"latency": v} for v in (1.5, 2.5, 2.0, 7.0)])
+    t = table_from_records([{"latency": v} for v in (1.5, 2.5, 2.0, 7.0)])
     c = recommend(t)
     assert (c.mark, c.x, c.y) == ("bar", "latency", "count()")
-    t = Table.from_records([{"label": v} for v in "aabbbc"])
+    t = table_from_records([{"label": v} for v in "aabbbc"])
     assert (recommend(t).mark, recommend(t).y) == ("bar", "count()")
 
 
 def test_log_axis_for_losses_spanning_decades():
     rows = [{"step": s, "loss": 10 * 0.5 ** (s / 100)} for s in range(0, 1000, 50)]
-    c = recommend(Table.from_records(rows))
+    c = recommend(table_from_records(rows))
     assert c.mark == "line" and c.yscale == "log"
 
 
@@ -54,7 +54,7 @@ def test_unknown_column_and_nothing_to_chart():
     with pytest.raises(InputError, match="no column 'acc'.*columns: model, dataset, top1_accuracy"):
         recommend(t, y="acc")
     with pytest.raises(InputError, match="no column to chart"):
-        recommend(Table.from_records([{"id": f"r{i}"} for i in range(20)]))
+        recommend(table_from_records([{"id": f"r{i}"} for i in range(20)]))
 
 
 def test_recommended_charts_validate_and_read_back():

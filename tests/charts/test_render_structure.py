@@ -9,9 +9,9 @@ import math
 import pytest
 from charts_testlib import NAMES, local, parse
 
+from crafter.base.text import ASCENT, DESCENT, text_width
 from crafter.charts import chart_size, chart_svg, chart_svg_fragment, make_chart
 from crafter.charts.theme import chart_theme
-from crafter.render.text import ASCENT, DESCENT, text_width
 from crafter.spec import Box
 
 

@@ -6,8 +6,14 @@ import pytest
 from charts_testlib import NAMES
 
 from crafter.charts import chart_svg, check_chart, validate_vegalite
-from crafter.charts.shorthand import ShorthandError, join_data, shorthand_from_spec, spec_from_shorthand, split_data
 from crafter.spec import Chart
+from crafter.spec.chart_shorthand import (
+    ShorthandError,
+    join_data,
+    shorthand_from_spec,
+    spec_from_shorthand,
+    split_data,
+)
 
 COLS = {"model": ["ViT", "ResNet", "ViT", "ResNet"], "dataset": ["C10", "C10", "C100", "C100"],
         "accuracy": [98.1, 96.3, 91.2, 79.9], "sd": [0.2, 0.3, 0.4, 0.5]}

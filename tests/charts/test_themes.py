@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from crafter.base.theme import OKABE_ITO, PX_PER_IN, PX_PER_PT
 from crafter.charts import chart_size, chart_svg, chart_theme, make_chart
-from crafter.render.theme import OKABE_ITO, PX_PER_IN, PX_PER_PT
 
 
 def test_paper_theme():
@@ -23,7 +23,7 @@ def test_slides_are_bigger_and_mono_is_grey():
 
 
 def test_double_column_width_fits_exactly(accuracy):
-    from crafter.cli_chart import _fit_total_width
+    from crafter.cli.charts import _fit_total_width
 
     chart = make_chart(accuracy, x="model", y="top1_accuracy", color="dataset")
     _fit_total_width(chart, "paper", "double")

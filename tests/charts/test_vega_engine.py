@@ -8,8 +8,8 @@ import re
 import pytest
 from charts_testlib import NAMES
 
-from crafter.charts import to_vegalite
 from crafter.charts.render import plan_for
+from crafter.formats import to_vegalite
 
 vlc = pytest.importorskip("vl_convert")
 

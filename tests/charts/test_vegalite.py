@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from crafter.charts import VegaLiteSchemaError, make_chart, to_vegalite, validate_vegalite
+from crafter.charts import VegaLiteSchemaError, make_chart, validate_vegalite
 from crafter.charts.schema import schema_errors, vegalite_schema
+from crafter.formats import to_vegalite
 from crafter.spec import Chart
 
 

@@ -90,7 +90,7 @@ def _plot_box(els) -> tuple[float, float, float, float]:
 
 
 def test_title_offset_sets_the_gap_between_title_and_plot():
-    from crafter.render.text import DESCENT
+    from crafter.base.text import DESCENT
 
     for offset in (2.0, 12.0):
         els = _by_id(chart_svg(_chart(config={"title": {"fontSize": 16, "offset": offset}})))

@@ -9,8 +9,8 @@ import time
 from pathlib import Path
 
 import pytest
-
 from ce_helpers import box_image, png_bytes
+
 from crafteditor import Config, convert_batch
 from crafteditor.batch import plan_outputs, read_manifest
 

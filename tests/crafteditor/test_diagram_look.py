@@ -5,10 +5,10 @@ import re
 
 import pytest
 
-from crafter.render.theme import get_theme
-from crafter.spec import Figure
 from crafteditor import Config, convert
 from crafteditor.ocr import ink_width_em, size_and_weight_from_width
+from crafter.base.theme import get_theme
+from crafter.spec import Figure
 
 THEME = get_theme("paper")
 
@@ -51,7 +51,7 @@ def test_font_size_and_weight_from_ink_width():
 
 
 def _render(fig: Figure, dpi: int = 200) -> bytes:
-    from crafter.render import figure_to_png_bytes
+    from crafter.formats import figure_to_png_bytes
 
     return figure_to_png_bytes(fig, dpi)
 
@@ -77,9 +77,9 @@ def test_group_frame_dash_styles_and_labelled_solid_edges_survive():
 
 def test_a_cylinder_node_is_one_outline_element():
     """Elements per component count what an editor selects: a cylinder's lid rim is part of its one path."""
+    from crafteditor.quality import svg_element_count
     from crafter.render import figure_to_svg
     from crafter.spec import parse_dsl
-    from crafteditor.quality import svg_element_count
 
     svg = figure_to_svg(parse_dsl('db node "Vector store" shape=cylinder'))
     g = re.search(r'<g id="db" data-crafter-kind="node">(.*?)</g>', svg, re.S).group(1)

@@ -3,9 +3,9 @@
 import json
 
 import pytest
+from ce_helpers import box_image, png_bytes
 from typer.testing import CliRunner
 
-from ce_helpers import box_image, png_bytes
 from crafteditor.cli import app, main
 
 runner = CliRunner()

@@ -3,10 +3,10 @@ against the figure each was drawn from (regenerate with make_golden.py)."""
 
 import pytest
 
-from crafter.spec import Chart, Figure, Text
 from crafteditor import Config, convert
 from crafteditor.scoring import score_chart, score_diagram
 from crafteditor.synthetic import ChartTruth
+from crafter.spec import Chart, Figure, Text
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +46,7 @@ def test_diagram_output_is_pinned_and_editable(converted):
     assert edges and all(e.route and e.source in ids and e.target in ids for e in edges)
     assert "<text" in conv.svg and "data-crafter-kind=\"node\"" in conv.svg
     # the SVG carries its FigureSpec: reopening gives the same figure back
-    from crafter.render import load_svg
+    from crafter.formats import load_svg
 
     assert load_svg(conv.svg.encode("utf-8")) == fig
 

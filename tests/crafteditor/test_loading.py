@@ -4,12 +4,11 @@ import io
 
 import numpy as np
 import pytest
+from ce_helpers import box_image, png_bytes
 from PIL import Image
 
-from crafter.errors import InputError
 from crafteditor import Config, load_image, vectorize
-
-from ce_helpers import box_image, png_bytes
+from crafter.errors import InputError
 
 
 def _encode(im: Image.Image, fmt: str, **kw) -> bytes:

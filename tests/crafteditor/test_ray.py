@@ -1,8 +1,8 @@
 """The Ray executor on a local one-CPU Ray instance (skipped when Ray is not installed)."""
 
 import pytest
-
 from ce_helpers import box_image, png_bytes
+
 from crafteditor import Config, convert_batch
 
 ray = pytest.importorskip("ray")

@@ -13,10 +13,18 @@ import pytest
 pytest.importorskip("rapidocr_onnxruntime")
 
 from crafteditor.reader import GATE, SINGLE_GATE, WEIGHTS, Reader, get_reader, taken  # noqa: E402
-from crafteditor.reader.data import (OTHER_CHARS, Cell, _crafter_page, _mpl_page, label_of,  # noqa: E402
-                                     make_pages, page_crops, random_string)
 from crafteditor.reader.model import UNKNOWN, VOCAB, normalize_crop  # noqa: E402
-from crafteditor.reader.parity import parity_table  # noqa: E402
+from crafteditor.training.reader_data import (  # noqa: E402
+    OTHER_CHARS,
+    Cell,
+    _crafter_page,
+    _mpl_page,
+    label_of,
+    make_pages,
+    page_crops,
+    random_string,
+)
+from crafteditor.training.reader_parity import parity_table  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +58,7 @@ def test_the_weights_record_what_was_measured():
 
 
 def test_above_its_gate_the_reader_misreads_no_more_than_rapidocr():
-    """The gate's reason (python -m crafteditor.reader.parity --record): in every band of
+    """The gate's reason (python -m crafteditor.training.reader_parity --record): in every band of
     sureness it takes, on the training fonts and on fonts it never saw, the reader is wrong
     no more often than rapidocr on the same crops, the crops that would go to rapidocr else."""
     meta = json.loads((WEIGHTS / "reader.json").read_text())
@@ -121,7 +129,7 @@ def test_character_centres_lie_on_their_glyphs(reader, unseen_page):
 
 
 def test_characters_it_has_no_class_for_go_to_rapidocr(reader):
-    from crafter.render import figure_to_png_bytes
+    from crafter.formats import figure_to_png_bytes
     from crafter.spec.model import Figure, Point, Size, Text
 
     words = ["Loss α", "θ update", "x → y", "a ≤ b"]
@@ -186,7 +194,7 @@ def test_training_pages_are_cut_as_figures_are(tmp_path):
 def test_training_runs_and_exports_a_model_the_reader_loads(tmp_path):
     import pickle
 
-    from crafteditor.reader.train import train
+    from crafteditor.training.reader_train import train
 
     crops, labels = make_pages(2, seed=98)
     data = tmp_path / "d.pkl"

@@ -2,9 +2,9 @@
 
 import pytest
 
-from crafter.render import figure_to_png_bytes
-from crafter.spec import Figure
 from crafteditor import Config, vectorize
+from crafter.formats import figure_to_png_bytes
+from crafter.spec import Figure
 
 SHAPES = ["box", "round", "ellipse", "circle", "diamond", "parallelogram", "hexagon", "cylinder", "document"]
 

@@ -69,9 +69,9 @@ def test_dashes_are_told_apart_by_ink_width():
 
 
 def test_en_dash_survives_ocr():
-    from crafter.render import figure_to_png_bytes
-    from crafter.spec import Figure
     from crafteditor import Config, vectorize
+    from crafter.formats import figure_to_png_bytes
+    from crafter.spec import Figure
 
     fig = Figure.model_validate({"canvas": {"w": 360, "h": 80}, "components": [
         {"id": "a", "kind": "text", "text": "stages 1–2", "at": {"x": 20, "y": 30}, "font_size": 14},

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from crafter.data import Table, read_table_bytes
+from crafter.data import read_table_bytes, table_from_records
 from crafter.data.infer import parse_date, parse_number
 
 
@@ -59,7 +59,7 @@ def test_mostly_text_columns_with_numbers_are_nominal():
 
 
 def test_from_records_and_describe():
-    t = Table.from_records([{"m": "A", "acc": 1.0}, {"m": "B", "acc": 3.0, "note": "x"}])
+    t = table_from_records([{"m": "A", "acc": 1.0}, {"m": "B", "acc": 3.0, "note": "x"}])
     assert t.names == ["m", "acc", "note"]
     d = t.describe()
     assert "acc: quantitative, 2 distinct (1.0 .. 3.0)" in d and d.startswith("2 rows")

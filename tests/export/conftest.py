@@ -5,9 +5,10 @@ from __future__ import annotations
 import shutil
 
 import pytest
-
-from crafter.spec import Box, Figure, Size, load_figure
 from export_helpers import EXAMPLES, ROOT, laid_out
+
+from crafter.formats import load_figure
+from crafter.spec import Box, Figure, Size
 
 
 @pytest.fixture(params=[p.stem for p in EXAMPLES])

@@ -17,8 +17,8 @@ EXAMPLES = sorted((ROOT / "examples").glob("*.dsl"))
 
 def grid_layout(fig: Figure) -> Figure:
     """Layered placement by longest path from the sources; enough geometry for exporters."""
-    from crafter.render.text import text_block_size, wrap
-    from crafter.render.theme import get_theme
+    from crafter.base.text import text_block_size, wrap
+    from crafter.base.theme import get_theme
 
     t = get_theme(fig.theme)
     comps = {c.id: c.model_copy(deep=True) for c in fig.components}

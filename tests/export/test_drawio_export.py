@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from xml.etree import ElementTree as ET
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 
-from crafter.export import drawio_to_figure, figure_to_drawio
-from crafter.export.drawio import parse_style, shape_from_style
+from crafter.formats import drawio_to_figure, figure_to_drawio
+from crafter.formats.drawio import parse_style, shape_from_style
 from crafter.spec import Edge, Figure, parents
 from crafter.spec.testing import figures
 

@@ -9,13 +9,12 @@ from urllib.parse import quote
 from xml.etree import ElementTree as ET
 
 import pytest
+from export_helpers import ROOT, laid_out
 
 from crafter.errors import InputError
-from crafter.export import drawio_to_figure, figure_to_drawio, load_drawio
-from crafter.export.drawio import parse_style
-from crafter.spec import Figure, load_figure
-
-from export_helpers import ROOT, laid_out
+from crafter.formats import drawio_to_figure, figure_to_drawio, load_drawio, load_figure
+from crafter.formats.drawio import parse_style
+from crafter.spec import Figure
 
 
 @pytest.fixture
@@ -222,7 +221,7 @@ def test_compressed_diagrams_are_read() -> None:
 
 
 def test_a_compressed_bomb_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    import crafter.export.drawio as drawio
+    import crafter.formats.drawio as drawio
 
     monkeypatch.setattr(drawio, "MAX_INFLATED_BYTES", 10_000)
     deflate = zlib.compressobj(9, zlib.DEFLATED, -15)

@@ -6,14 +6,14 @@ import json
 from pathlib import Path
 
 import pytest
-
-from crafter.cli import main
-from crafter.render import figure_to_svg
-from crafter.spec import Figure, load_figure
-
 from export_helpers import ROOT, laid_out
 from test_svg_foreign import MALICIOUS
 from test_svg_merge import Inkscape
+
+from crafter.cli import main
+from crafter.formats import load_figure
+from crafter.render import figure_to_svg
+from crafter.spec import Figure
 
 RAG = ROOT / "examples" / "rag_pipeline.dsl"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from crafter.export.latex import escape_latex
+from crafter.formats.latex import escape_latex
 
 
 @pytest.mark.parametrize("text, tex", [

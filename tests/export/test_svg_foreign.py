@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from crafter.errors import InputError
-from crafter.export import ImportReport, import_svg, sanitize_svg
-from crafter.spec import Figure, load_figure
+from crafter.formats import ImportReport, import_svg, load_figure, sanitize_svg
+from crafter.spec import Figure
 
 PNG_1PX = ("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==")
 LOL = "".join(f'<!ENTITY lol{i} "{f"&lol{i - 1};" * 10}">' for i in range(1, 10))

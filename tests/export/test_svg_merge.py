@@ -6,12 +6,11 @@ from pathlib import Path
 from xml.etree import ElementTree as ET
 
 import pytest
-
-from crafter.export import ImportReport, import_svg
-from crafter.render import figure_to_svg
-from crafter.spec import Figure, load_figure
-
 from export_helpers import ROOT, laid_out
+
+from crafter.formats import ImportReport, import_svg, load_figure
+from crafter.render import figure_to_svg
+from crafter.spec import Figure
 
 SVG = "http://www.w3.org/2000/svg"
 SODIPODI = "http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd"

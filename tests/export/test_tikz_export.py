@@ -6,10 +6,8 @@ import re
 import subprocess
 from pathlib import Path
 
-import pytest
-
-from crafter.export import figure_to_latex, figure_to_tikz, write_tikz
-from crafter.export.tikz import TIKZ_LIBRARIES
+from crafter.formats import figure_to_latex, figure_to_tikz, write_tikz
+from crafter.formats.tikz import TIKZ_LIBRARIES
 from crafter.spec import Box, Edge, Figure, Group, Image, Node, Point, Size, Text
 from crafter.spec import Path as PathComponent
 
@@ -130,7 +128,7 @@ def test_charts_are_pgfplots_axes_with_inline_data(chart_figure: Figure) -> None
 
 
 def test_unsupported_chart_becomes_a_labelled_placeholder(chart_figure: Figure) -> None:
-    from crafter.export.tikz import figure_to_tikz
+    from crafter.formats.tikz import figure_to_tikz
     from crafter.spec import Chart
 
     heat = Chart(kind="chart", id="heat", title="Confusion", spec={"mark": "rect", "data": {"values": []}},

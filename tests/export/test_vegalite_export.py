@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from crafter.errors import RenderError
-from crafter.export import chart_to_vegalite, figure_to_vegalite
-from crafter.render.export import export_figure
+from crafter.formats import figure_to_vegalite, to_vegalite
+from crafter.formats.registry import export_figure
 from crafter.spec import Figure
 
 
@@ -20,7 +20,7 @@ def validate(spec: dict) -> None:
 
 def test_one_chart_is_a_standalone_spec(chart_figure: Figure) -> None:
     acc = chart_figure.get("acc")
-    spec = chart_to_vegalite(acc)
+    spec = to_vegalite(acc)
     assert spec["$schema"].startswith("https://vega.github.io/schema/vega-lite/")
     assert spec["title"] == "Accuracy by model" and spec["mark"] == "bar"
     assert spec["data"]["values"] == acc.spec["data"]["values"]

@@ -14,9 +14,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.patches import Polygon, Rectangle  # noqa: E402
 
+from crafter.formats import load_figure
 from crafter.layout import layout_figure  # noqa: E402
 from crafter.layout.shapes import outline  # noqa: E402
-from crafter.spec import Figure, load_figure  # noqa: E402
+from crafter.spec import Figure
 
 
 def draw(fig: Figure, out: str, scale: float = 1.5) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from crafter.spec import Figure, parse_dsl
-from crafter.spec.model import Edge, Group, Node, SHAPES, Text
+from crafter.spec.model import SHAPES, Edge, Group, Node, Text
 
 # Hand-made figures, one per situation the layout must handle.
 CASES: dict[str, str] = {

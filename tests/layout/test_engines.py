@@ -5,12 +5,11 @@ from __future__ import annotations
 import logging
 
 import pytest
-
-from crafter.layout import LayoutError, bench_layout, layout_figure, layout_problems
-from crafter.layout import elk
-from crafter.layout.problem import EngineError
-
 from layout_cases import case_figure, random_figure
+
+from crafter.benchmarks.render import bench_layout
+from crafter.layout import LayoutError, elk, layout_figure, layout_problems
+from crafter.layout.problem import EngineError
 
 
 def test_deterministic(engine: str) -> None:

@@ -10,11 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from crafter.layout import layout_figure, layout_problems, route_crossings
-from crafter.spec import load_figure
-
 from layout_cases import CASES, case_figure, random_figure
+
+from crafter.formats import load_figure
+from crafter.layout import layout_figure, layout_problems, route_crossings
 
 EXAMPLES = sorted(Path(__file__).resolve().parents[2].joinpath("examples").glob("*.dsl"))
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from crafter.formats import load_figure
 from crafter.layout.figure import layout_figure
-from crafter.spec import load_figure
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "encoder_decoder.dsl"
 

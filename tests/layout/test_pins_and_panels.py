@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import logging
 
+from layout_cases import case_figure
+
+from crafter.base.theme import get_theme
 from crafter.layout import layout_figure, layout_problems
-from crafter.render.theme import get_theme
 from crafter.spec import parse_dsl
 from crafter.spec.model import Box
-
-from layout_cases import case_figure
 
 
 def test_pinned_node_keeps_its_box_exactly(engine: str) -> None:

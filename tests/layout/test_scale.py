@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
-
-from crafter.layout import layout_figure, layout_problems
-from crafter.layout.bench import bench_figure
-
 from layout_cases import random_figure
+
+from crafter.benchmarks.render import bench_figure
+from crafter.layout import layout_figure, layout_problems
 
 
 def test_5000_node_pipeline() -> None:

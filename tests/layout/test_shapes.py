@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from crafter.base.theme import THEMES
 from crafter.layout.shapes import clip_to_outline, label_area, label_fits, node_size, outline
 from crafter.render.shapes import Paint, shape_svg
-from crafter.render.theme import THEMES
 from crafter.spec.model import SHAPES, Box, Node
 
 WORDS = st.sampled_from(["a", "Encoder", "of", "attention", "x", "Retrieval-augmented", "generation", "模型",

@@ -45,8 +45,14 @@ def test_prompt_builders():
 
 
 def test_invented_phrasings_never_use_held_out_words():
-    from crafter.llm.corpus import HELD_OUT_ONLY_WORDS, invented_caption, invented_group, invented_link, \
-        invented_sentence, invented_step
+    from crafter.llm.corpus import (
+        HELD_OUT_ONLY_WORDS,
+        invented_caption,
+        invented_group,
+        invented_link,
+        invented_sentence,
+        invented_step,
+    )
 
     rng = random.Random(0)
     made = [invented_link(rng, k) for k in ("active", "passive", "which", "labelled", "dashed") for _ in range(300)]

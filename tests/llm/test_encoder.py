@@ -6,8 +6,15 @@ import random
 import pytest
 import torch
 
-from crafter.llm.encoder import (ENCODER_DIM, BriefEncoder, EncoderError, _align, check_weights,
-                                 model_path, shared_encoder)
+from crafter.llm.encoder import (
+    ENCODER_DIM,
+    BriefEncoder,
+    EncoderError,
+    _align,
+    check_weights,
+    model_path,
+    shared_encoder,
+)
 from crafter.llm.engine import generate_ids, make_drafter
 from crafter.llm.prompts import chart_prompt, english_span, plan_prompt, repair_prompt
 

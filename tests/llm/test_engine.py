@@ -6,7 +6,6 @@ import torch
 from crafter.llm.engine import DiffusionDrafter, NgramDrafter, generate_ids, make_drafter
 
 
-
 def _prompts(n, vocab, seed=0):
     g = torch.Generator().manual_seed(seed)
     out = []

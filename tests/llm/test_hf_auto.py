@@ -9,9 +9,9 @@ pytestmark = pytest.mark.skipif(not (WEIGHTS_DIR / "model.safetensors").is_file(
 
 
 def test_auto_model_loads_the_shipped_weights_and_decodes_like_the_engine():
-    import crafter.llm.hf  # noqa: F401  (registers the craftlm model type)
     from transformers import AutoConfig, AutoModelForCausalLM
 
+    import crafter.llm.hf  # noqa: F401  (registers the craftlm model type)
     from crafter.llm.backends import CraftLMBackend
     from crafter.llm.engine import generate_ids
     from crafter.llm.model import CraftLM

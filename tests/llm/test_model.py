@@ -8,7 +8,6 @@ from crafter.llm.model import CraftLM
 from kernels import draft_attention_mask
 
 
-
 @pytest.mark.parametrize("copy_head", [False, True])
 def test_cached_incremental_forward_matches_full_forward(make_model, copy_head):
     model = make_model(100, copy_head=copy_head)

@@ -4,8 +4,18 @@ shipped head reading briefs it never saw."""
 import pytest
 
 from crafter.llm.constrain import DSLConstraint
-from crafter.llm.names import (TAGS, NameReader, _run_on, candidate_pairs, decode_tags, gold_tags, link_targets,
-                               mentions, sentence_ids, words)
+from crafter.llm.names import (
+    TAGS,
+    NameReader,
+    _run_on,
+    candidate_pairs,
+    decode_tags,
+    gold_tags,
+    link_targets,
+    mentions,
+    sentence_ids,
+    words,
+)
 from crafter.llm.prompts import plan_prompt
 
 BRIEF = plan_prompt('A DRAM Camera supplies the FRET Magnet. The FRET Magnet hands off to camera, '

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from crafter.graph import edit, generate
+from crafter.graph.pipeline import edit, generate
 
 pytestmark = pytest.mark.slow
 

@@ -8,7 +8,8 @@ import pytest
 
 from crafter.agents.critique import check_dangling, critique
 from crafter.agents.issues import FIGURE
-from crafter.spec import load_figure, parse_dsl
+from crafter.formats import load_figure
+from crafter.spec import parse_dsl
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

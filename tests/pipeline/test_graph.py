@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from pipeline_script import ADD_CLASSIFIER, BRIEF, PLAN
 
 from crafter.agents.repair import changed_ids, strip_layout
 from crafter.errors import CrafterError
-from crafter.graph import compiled_graph, edit, generate, iter_generate, list_runs, resume, run_result
-from crafter.runs import RunStore
-from crafter.spec import Figure, parse_dsl, print_component
-
-from pipeline_script import ADD_CLASSIFIER, BRIEF, PLAN
+from crafter.graph.pipeline import compiled_graph, edit, generate, iter_generate, list_runs, resume, run_result
+from crafter.graph.runs import RunStore
+from crafter.spec import Figure, print_component
 
 
 def _states(db, run_id):
@@ -20,7 +19,7 @@ def _states(db, run_id):
 
 
 def _saver(db):
-    from crafter.graph import _saver_for
+    from crafter.graph.pipeline import _saver_for
 
     return _saver_for(RunStore.shared(db))
 
@@ -204,9 +203,10 @@ def test_run_ids_by_prefix_and_store_sharing(db) -> None:
 
 
 def test_tidy_the_layout_fixes_an_overlap_and_nothing_else(db) -> None:
-    from crafter.layout import layout_figure
-    from crafter.spec import load_figure
     from pathlib import Path
+
+    from crafter.formats import load_figure
+    from crafter.layout import layout_figure
 
     fig = layout_figure(load_figure(Path(__file__).resolve().parents[2] / "examples" / "rag_pipeline.dsl"))
     a, b = fig.get("q"), fig.get("emb")
@@ -252,8 +252,9 @@ def test_finished_runs_keep_one_checkpoint_and_still_reopen(db) -> None:
 
 
 def test_in_memory_runs_are_forgotten() -> None:
-    from crafter.graph import _memory_saver
     from langgraph.checkpoint.memory import InMemorySaver
+
+    from crafter.graph.pipeline import _memory_saver
 
     r = generate("Input -> Output", backend="none", persist=False)
     assert r.status == "done" and r.figure is not None

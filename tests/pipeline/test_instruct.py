@@ -9,7 +9,7 @@ import pytest
 from crafter.agents.instruct import find_components, interpret, split_clauses
 from crafter.agents.issues import FIGURE
 from crafter.agents.repair import changed_ids
-from crafter.spec import load_figure
+from crafter.formats import load_figure
 
 RAG = Path(__file__).resolve().parents[2] / "examples" / "rag_pipeline.dsl"
 

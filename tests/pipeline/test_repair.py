@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from crafter.agents.critique import critique
 from crafter.agents.issues import issue_key
 from crafter.agents.repair import apply_repairs, changed_ids, merge, repair_by_model, repair_target

@@ -11,11 +11,11 @@ import time
 from pathlib import Path
 
 import pytest
+from pipeline_script import ADD_CLASSIFIER, BRIEF, PLAN
 
-from crafter.graph import generate, list_runs, resume
+from crafter.graph.pipeline import generate, list_runs, resume
 from crafter.spec import print_dsl
 
-from pipeline_script import ADD_CLASSIFIER, BRIEF, PLAN
 CLI = [sys.executable, "-c", "import sys; from crafter.cli import main; sys.exit(main())"]
 
 

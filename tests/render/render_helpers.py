@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from crafter.render.text import text_block_size, wrap
-from crafter.render.theme import get_theme
+from crafter.base.text import text_block_size, wrap
+from crafter.base.theme import get_theme
 from crafter.spec import Box, Edge, Figure, Group, Node, Panel, Point, Size, Text, parse_dsl
 from crafter.spec.model import Chart, Image
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from crafter.render.bench import bench_figure
+from crafter.benchmarks.render import bench_figure
 
 
 @pytest.mark.parametrize("n", [10, 30, 100])

@@ -7,8 +7,9 @@ import xml.etree.ElementTree as ET
 import pytest
 from render_helpers import hand_layout
 
-from crafter.render import draw_svg, figure_to_svg, load_svg
-from crafter.render.markup import base_direction, visual_order
+from crafter.base.markup import base_direction, visual_order
+from crafter.formats import load_svg
+from crafter.render import draw_svg, figure_to_svg
 from crafter.spec import Box, Figure, Node, parse_dsl
 
 NS = {"svg": "http://www.w3.org/2000/svg"}

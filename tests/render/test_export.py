@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import io
 import re
-import sys
-import types
 import zlib
 from pathlib import Path
 
@@ -13,11 +11,12 @@ import pytest
 from PIL import Image
 from render_helpers import hand_layout, small_figure
 
+from crafter.base.text import text_width
 from crafter.errors import InputError, RenderError
-from crafter.render import export_figure, figure_to_pdf_bytes, figure_to_png_bytes, figure_to_svg, load_svg
-from crafter.render.export import exporter_for, register_exporter, supported_suffixes
-from crafter.render.text import text_width
-from crafter.spec import Figure, Node, Box, load_figure, parse_dsl
+from crafter.formats import export_figure, figure_to_pdf_bytes, figure_to_png_bytes, load_figure, load_svg
+from crafter.formats.registry import exporter_for, register_exporter, supported_suffixes
+from crafter.render import figure_to_svg
+from crafter.spec import Box, Figure, Node, parse_dsl
 
 
 def svg_size(fig: Figure) -> tuple[float, float]:
@@ -110,7 +109,7 @@ def test_register_exporter_and_longest_suffix_wins(tmp_path: Path) -> None:
         seen.append(opts.dpi)
         return b'{"mark": "bar"}'
 
-    from crafter.render import export
+    from crafter.formats import registry as export
 
     supported_suffixes()  # let the optional exporters register first, so the real one can be restored
     previous = export._EXPORTERS.get(".vl.json")
@@ -156,9 +155,7 @@ def test_layout_is_called_only_when_geometry_is_missing(monkeypatch: pytest.Monk
         calls.append(fig)
         return hand_layout(fig)
 
-    module = types.ModuleType("crafter.layout")
-    module.layout_figure = layout_figure  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "crafter.layout", module)
+    monkeypatch.setattr("crafter.render.svg.layout_figure", layout_figure)
     laid = small_figure()
     figure_to_svg(laid)
     assert calls == []
@@ -167,10 +164,3 @@ def test_layout_is_called_only_when_geometry_is_missing(monkeypatch: pytest.Monk
     bare = parse_dsl('a node "A"\nb node "B"\ne edge a -> b\n')
     assert load_svg(figure_to_svg(bare)) == hand_layout(bare)
     assert len(calls) == 2
-
-
-def test_missing_layout_engine_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
-    module = types.ModuleType("crafter.layout")  # a layout package without layout_figure
-    monkeypatch.setitem(sys.modules, "crafter.layout", module)
-    with pytest.raises(RenderError, match="component 'a' has no position"):
-        figure_to_svg(parse_dsl('a node "A"\n'))

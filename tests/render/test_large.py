@@ -6,7 +6,8 @@ import time
 
 from render_helpers import hand_layout
 
-from crafter.render import figure_to_svg, load_svg
+from crafter.formats import load_svg
+from crafter.render import figure_to_svg
 from crafter.spec import parse_dsl
 
 

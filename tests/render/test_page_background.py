@@ -8,12 +8,12 @@ import re
 import pytest
 
 from crafter.agents.critique import check_contrast
+from crafter.base.theme import figure_theme, get_theme
 from crafter.errors import SpecError
-from crafter.export import drawio_to_figure, figure_to_drawio, figure_to_tikz
+from crafter.formats import drawio_to_figure, figure_to_drawio, figure_to_tikz
+from crafter.formats.svg import load_svg
 from crafter.render import figure_to_svg
-from crafter.render.theme import figure_theme, get_theme
 from crafter.spec import Figure, parse_dsl, print_dsl
-from crafter.render.svg_io import load_svg
 
 GREY_PAGE = '''figure "Throughput" background=#F0F0F0
 enc node "Encoder"

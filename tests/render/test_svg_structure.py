@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import sys
-import types
 import xml.etree.ElementTree as ET
 
 import pytest
 from render_helpers import SHOWCASE_DSL, hand_layout, small_figure
 
+from crafter.base.text import wrap
+from crafter.base.theme import get_theme
 from crafter.render import draw_svg, figure_to_svg
-from crafter.render.text import wrap
-from crafter.render.theme import get_theme
 from crafter.spec import Figure, parse_dsl
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
@@ -189,8 +187,9 @@ def test_edges_end_on_round_and_slanted_outlines() -> None:
     assert end_x == pytest.approx(115, abs=0.5)  # the diamond's edge at y=15 is 15 px inside the box
 
 
-def test_text_image_path_and_chart_placeholder(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("crafter.render.svg._chart_fragment", lambda: None)  # as without crafter.charts
+def test_text_image_path_and_chart(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("crafter.render.svg.chart_svg_fragment",  # a chart's drawing, as the charts renderer's
+                        lambda chart, box, theme: f"<text>{chart.title}</text>")
     png = "data:image/png;base64,iVBORw0KGgo="
     fig = parse_dsl(
         f'a node "A" box=0,0,60,30\nt text "n = 3" at=30,50\nim image "{png}" box=0,60,20,20\n'
@@ -208,16 +207,14 @@ def test_text_image_path_and_chart_placeholder(monkeypatch: pytest.MonkeyPatch) 
     assert "Accuracy" in "".join(chart.itertext())
 
 
-def test_chart_uses_charts_renderer_when_present(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_chart_is_drawn_by_the_charts_renderer(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = []
 
     def fragment(chart, box, theme):  # noqa: ANN001
         calls.append((chart.id, box.w, theme.name))
         return '<rect x="0" y="0" width="1" height="1" class="from-charts"/>'
 
-    module = types.ModuleType("crafter.charts.render")
-    module.chart_svg_fragment = fragment  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "crafter.charts.render", module)
+    monkeypatch.setattr("crafter.render.svg.chart_svg_fragment", fragment)
     fig = parse_dsl('c chart "Accuracy" box=0,0,120,80\n')
     root = parse(draw_svg(fig))
     assert calls == [("c", 120, "paper")]

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from crafter.spec import Figure, load_figure, parse_dsl, print_dsl
+from crafter.formats import load_figure
+from crafter.spec import Figure, parse_dsl, print_dsl
 from crafter.spec.testing import figures
 
 EXAMPLES = sorted(Path(__file__).resolve().parents[2].joinpath("examples").glob("*.dsl"))

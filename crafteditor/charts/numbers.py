@@ -1,0 +1,26 @@
+"""Numbers as charts print them: tick and value labels read back into floats."""
+
+from __future__ import annotations
+
+import re
+
+_NUM = re.compile(r"^[−\-–+]?\d+(?:[.,]\d+)?(?:[eE][−\-+]?\d+)?%?$")
+
+
+def parse_number(text: str) -> float | None:
+    t = text.strip().replace(" ", "").replace("−", "-").replace("–", "-").replace(",", "")
+    if len(t) > 1 and t.endswith("-") and t[-2].isdigit():
+        t = t[:-1]  # the tick mark beside a y label, read with it ('80 -')
+    t = t.rstrip("%")
+    for suffix, mult in (("k", 1e3), ("K", 1e3), ("M", 1e6), ("B", 1e9)):
+        if t.endswith(suffix) and _NUM.match(t[:-1] or "x"):
+            try:
+                return float(t[:-1]) * mult
+            except ValueError:
+                return None
+    if not _NUM.match(t):
+        return None
+    try:
+        return float(t)
+    except ValueError:
+        return None

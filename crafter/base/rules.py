@@ -1,0 +1,104 @@
+"""Drawing rules every renderer of a figure follows: SVG, TikZ and draw.io alike.
+
+Where a label breaks, which colour text takes on a fill, how panels are numbered and
+where an edge leaves a box are decided here once, so a figure exported to LaTeX or
+diagrams.net reads exactly like its SVG, and merge-back can compare them.
+"""
+
+from __future__ import annotations
+
+import math
+
+from crafter.base.geometry import meet_outline, point_at_half_length
+from crafter.base.text import text_width, wrap
+from crafter.base.theme import Theme
+from crafter.spec.colors import contrast_ratio, is_color
+from crafter.spec.model import Box, Component, Edge, Node
+
+WRAP_SLACK = 0.01  # px: absorbs float rounding between the layout's measure and a renderer's
+
+
+def wrap_width(n: Node, box_w: float, theme: Theme) -> float:
+    """The width a node's label breaks at, for a node ``box_w`` wide."""
+    fs = n.font_size or theme.font_size
+    max_w = box_w - 2 * theme.node_pad_x
+    if n.width is None:
+        max_w = min(max_w, theme.node_max_text_w)
+    return max(max_w, fs) + WRAP_SLACK
+
+
+def node_label_lines(n: Node, theme: Theme, box_w: float | None = None) -> tuple[list[str], float]:
+    """A node's label as drawn (its lines and font size), at its box's width or ``box_w``."""
+    if box_w is None:
+        assert n.box is not None, f"node '{n.id}' has no box"
+        box_w = n.box.w
+    fs = n.font_size or theme.font_size
+    return wrap(n.text, fs, wrap_width(n, box_w, theme), bold=n.bold, italic=n.italic), fs
+
+
+def readable_on(fill: str, theme: Theme) -> str:
+    """The theme's text colour, or white where that would be hard to read on ``fill`` (WCAG AA)."""
+    dark = theme.text_color
+    if fill == "none" or not is_color(fill):
+        return dark
+    try:
+        if contrast_ratio(dark, fill) >= 4.5:
+            return dark
+        return "#FFFFFF" if contrast_ratio("#FFFFFF", fill) > contrast_ratio(dark, fill) else dark
+    except (ValueError, KeyError):  # a colour matplotlib does not know
+        return dark
+
+
+def panel_letters(i: int) -> str:
+    """0 → a, 25 → z, 26 → aa (automatic panel numbering)."""
+    s = ""
+    i += 1
+    while i:
+        i, r = divmod(i - 1, 26)
+        s = chr(ord("a") + r) + s
+    return s
+
+
+def clip_to_box(b: Box, tx: float, ty: float) -> tuple[float, float]:
+    """Where the ray from b's centre toward (tx, ty) leaves b."""
+    dx, dy = tx - b.cx, ty - b.cy
+    if dx == 0 and dy == 0:
+        return b.cx, b.cy
+    sx = (b.w / 2) / abs(dx) if dx else math.inf
+    sy = (b.h / 2) / abs(dy) if dy else math.inf
+    s = min(sx, sy, 1.0)
+    return b.cx + dx * s, b.cy + dy * s
+
+
+def drawn_route(e: Edge, by_id: dict[str, Component]) -> list[tuple[float, float]]:
+    """An edge's route as drawn: its ends moved onto round or slanted node outlines; a figure
+    laid out by hand without routes gets a straight centre-to-centre line clipped to both boxes."""
+    src, tgt = by_id.get(e.source), by_id.get(e.target)
+    if e.route:
+        pts = [(p.x, p.y) for p in e.route]
+    else:
+        a, b = getattr(src, "box", None), getattr(tgt, "box", None)
+        if a is None or b is None:
+            return []
+        pts = [clip_to_box(a, b.cx, b.cy), clip_to_box(b, a.cx, a.cy)]
+    if len(pts) < 2:
+        return pts
+    if isinstance(tgt, Node) and tgt.box is not None:
+        pts[-1] = meet_outline(tgt.shape, tgt.box, pts[-2], pts[-1])
+    if isinstance(src, Node) and src.box is not None:
+        pts[0] = meet_outline(src.shape, src.box, pts[1], pts[0])
+    return pts
+
+
+def edge_label_plate(e: Edge, route: list[tuple[float, float]], theme: Theme) -> tuple[list[str], Box]:
+    """An edge label's lines and the plate behind them: the layout's label box, or (for a figure
+    without one) a plate centred at the route's half length."""
+    fs = theme.small_font_size
+    lb = e.label_box
+    if lb is not None:
+        return wrap(e.label or "", fs, max(lb.w, fs) + WRAP_SLACK), lb
+    lines = wrap(e.label or "", fs, theme.node_max_text_w)
+    w = max(text_width(line, fs) for line in lines) + 6
+    h = len(lines) * fs * theme.line_height + 2
+    (mx, my), _ = point_at_half_length(route)
+    return lines, Box(x=mx - w / 2, y=my - h / 2, w=w, h=h)

@@ -1,0 +1,196 @@
+"""CLI commands of the model area: ``crafter complete``, ``crafter train``, ``crafter bench decode``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from crafter.benchmarks.decode import format_table, run_decode_bench
+from crafter.cli.app import app, bench
+from crafter.errors import CrafterError
+from crafter.llm import edits, get_backend, names
+from crafter.llm.backends import WEIGHTS_DIR
+from crafter.llm.corpus import make_corpus
+from crafter.llm.model import CraftLMConfig
+from crafter.llm.train import TrainConfig
+from crafter.llm.train import train as run_training
+
+
+@app.command()
+def complete(
+    text: str = typer.Argument(..., help="The brief (plan), 'schema line\\nbrief' (chart) or figure DSL plus a line "
+                                         "'ISSUE: …' (repair); '-' reads stdin, '@file' reads a file"),
+    task: str = typer.Option("plan", "--task", help="plan | chart | repair"),
+    speculative: str = typer.Option("diffusion", "--speculative", help="diffusion | ngram | none (greedy output is identical)"),
+    backend: str = typer.Option("craftlm", "--backend", help="craftlm | hf:/path/to/model | openai:http://host:port/v1"),
+    max_new_tokens: int = typer.Option(512, "--max-new-tokens", min=1),
+    temperature: float = typer.Option(0.0, "--temperature", min=0.0),
+    block_size: Optional[int] = typer.Option(None, "--block-size", min=1, max=32, help="Diffusion block (default: adaptive)"),
+    stats: bool = typer.Option(False, "--stats", help="Also print one JSON line of decoding statistics"),
+    constrain: bool = typer.Option(True, "--constrain/--no-constrain",
+                                   help="craftlm: only valid DSL of the task, labels copied from the prompt"),
+) -> None:
+    """Ask a model for DSL: a figure from a brief, a chart statement, or repaired lines.
+
+    Example: crafter complete --task plan "The encoder feeds the decoder, which writes to a cache." --stats
+    """
+    if text == "-":
+        text = sys.stdin.read()
+    elif text.startswith("@"):
+        path = Path(text[1:])
+        if not path.is_file():
+            raise CrafterError(f"{path}: no such file")
+        text = path.read_text(encoding="utf-8")
+    if speculative not in ("diffusion", "ngram", "none"):
+        raise CrafterError(f"unknown --speculative '{speculative}' (use diffusion, ngram or none)")
+    kwargs: dict = {"speculative": speculative}
+    if block_size is not None:
+        kwargs["block_size"] = block_size
+    if not constrain:
+        kwargs["constrain"] = False
+    out = get_backend(backend).complete(task, text, max_new_tokens=max_new_tokens, temperature=temperature, **kwargs)
+    typer.echo(out.text.rstrip("\n"))
+    if stats:
+        typer.echo(json.dumps(out.stats))
+
+
+@app.command()
+def train(
+    out_dir: Path = typer.Option(Path(".craftlm-train/run"), "--out-dir", help="Checkpoints, logs and the model (resumes from it)"),
+    steps: int = typer.Option(4000, "--steps", min=1, help="Upper bound; the time budget usually ends the run"),
+    batch_size: int = typer.Option(12, "--batch-size", min=1),
+    lr: float = typer.Option(3e-3, "--lr"),
+    time_budget_min: Optional[float] = typer.Option(75.0, "--time-budget-min", help="Stop with a checkpoint after this long "
+                                                    "(the LR schedule follows time too)"),
+    d_model: int = typer.Option(160, "--d-model"),
+    n_layers: int = typer.Option(4, "--n-layers"),
+    n_heads: int = typer.Option(4, "--n-heads"),
+    d_ff: int = typer.Option(432, "--d-ff"),
+    threads: int = typer.Option(1, "--threads"),
+    copy_head: bool = typer.Option(True, "--copy-head/--no-copy-head", help="Pointer head that copies context tokens"),
+    encoder: bool = typer.Option(False, "--encoder/--no-encoder", help="Read prompts with the pretrained brief encoder "
+                                 "(all-MiniLM-L6-v2, shipped by a dependency) too"),
+    seed: int = typer.Option(0, "--seed"),
+    init_from: Optional[Path] = typer.Option(None, "--init-from", help="Warm start from a saved model directory "
+                                             "(matching weights and its tokenizer)"),
+    install: bool = typer.Option(False, "--install", help="Copy the trained model into crafter/llm/weights"),
+) -> None:
+    """Train CraftLM on the synthetic corpus (joint AR + block-diffusion loss); resumable.
+
+    Example: nice -n 10 crafter train --out-dir .craftlm-train/run --time-budget-min 60 --install
+    """
+    import shutil
+
+    tcfg = TrainConfig(out_dir=str(out_dir), steps=steps, batch_size=batch_size, lr=lr, threads=threads,
+                       time_budget_min=time_budget_min, init_from=str(init_from) if init_from else None,
+                       encoder=encoder, seed=seed,
+                       model=CraftLMConfig(d_model=d_model, n_layers=n_layers, n_heads=n_heads, d_ff=d_ff,
+                                           copy_head=copy_head))
+    model_dir = run_training(tcfg, log=lambda s: typer.echo(s))
+    if install:
+        for name in ("config.json", "model.safetensors", "tokenizer.json"):
+            shutil.copy(model_dir / name, WEIGHTS_DIR / name)
+        typer.echo(f"installed {model_dir} into {WEIGHTS_DIR}")
+
+
+@app.command("train-names")
+def train_names_cmd(
+    out_dir: Path = typer.Option(Path(".craftlm-train/names"), "--out-dir", help="Where names.safetensors goes"),
+    briefs: int = typer.Option(10000, "--briefs", min=10, help="Plan briefs to train on"),
+    held_out: int = typer.Option(600, "--held-out", min=10, help="Held-out briefs it is scored on"),
+    epochs: int = typer.Option(4, "--epochs", min=1),
+    threads: int = typer.Option(2, "--threads"),
+    seed: int = typer.Option(0, "--seed"),
+    install: bool = typer.Option(False, "--install", help="Copy the trained head into crafter/llm/weights"),
+) -> None:
+    """Train CraftLM's name head (which brief words name components, which names an edge joins).
+
+    Example: crafter train-names --install   (about 12 minutes on 2 cores)
+    """
+    import torch
+
+    torch.set_num_threads(threads)
+    m = names.train_names(out_dir, n_train=briefs, n_held=held_out, epochs=epochs, seed=seed, log=lambda s: typer.echo(s))
+    _report_and_install(m, out_dir, (names.FILE, names.CONFIG), install)
+
+
+def _report_and_install(metrics: dict, out_dir: Path, files: tuple[str, ...], install: bool) -> None:
+    """A trained head's metrics as one JSON line; with ``install``, its files copied beside the shipped weights."""
+    import shutil
+
+    typer.echo(json.dumps(metrics))
+    if install:
+        for name in files:
+            shutil.copy(out_dir / name, WEIGHTS_DIR / name)
+        typer.echo(f"installed {out_dir} into {WEIGHTS_DIR}")
+
+
+@app.command("train-edits")
+def train_edits_cmd(
+    out_dir: Path = typer.Option(Path(".craftlm-train/edits"), "--out-dir", help="Where edits.safetensors goes"),
+    instructions: int = typer.Option(4000, "--instructions", min=10, help="Repair instructions to train on"),
+    held_out: int = typer.Option(600, "--held-out", min=10, help="Held-out instructions it is scored on"),
+    threads: int = typer.Option(2, "--threads"),
+    seed: int = typer.Option(0, "--seed"),
+    install: bool = typer.Option(False, "--install", help="Copy the trained head into crafter/llm/weights"),
+) -> None:
+    """Train CraftLM's edit head (which edit a repair instruction asks for).
+
+    Example: crafter train-edits --install   (about a minute on 2 cores)
+    """
+    import torch
+
+
+    torch.set_num_threads(threads)
+    m = edits.train_edits(out_dir, n_train=instructions, n_held=held_out, seed=seed, log=lambda s: typer.echo(s))
+    _report_and_install(m, out_dir, (edits.FILE, edits.CONFIG), install)
+
+
+@bench.command("decode")
+def bench_decode(
+    per_task: int = typer.Option(20, "--per-task", min=1, help="Held-out prompts per task"),
+    tasks: str = typer.Option("plan,chart,repair", "--tasks"),
+    backend: str = typer.Option("craftlm", "--backend", help="craftlm or craftlm:/path/to/weights"),
+    threads: int = typer.Option(1, "--threads", help="torch threads (batch 1; one thread is steadier on a shared CPU)"),
+    json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the rows as JSON"),
+    split: str = typer.Option("heldout", "--split", help="heldout (unseen words and phrasings) or train "
+                              "(fresh prompts from the training distribution)"),
+    constrain: bool = typer.Option(True, "--constrain/--no-constrain",
+                                   help="decode under the DSL constraint (the default everywhere) or without it"),
+) -> None:
+    """Plain vs speculative decoding on held-out prompts: tokens/s, speed-up, tokens per forward,
+    acceptance, identity with plain decoding and task quality, side by side.
+
+    Example: crafter bench decode --per-task 20
+    """
+    import dataclasses
+
+    import torch
+
+    torch.set_num_threads(threads)
+    chosen = tuple(t.strip() for t in tasks.split(",") if t.strip())
+    unknown = set(chosen) - {"plan", "chart", "repair"}
+    if unknown:
+        raise CrafterError(f"unknown task(s): {', '.join(sorted(unknown))}")
+    b = get_backend(backend)
+    if not backend.startswith("craftlm"):
+        raise CrafterError("bench decode measures CraftLM's decoding (use craftlm or craftlm:/path)")
+    if split not in ("heldout", "train"):
+        raise CrafterError(f"unknown split '{split}' (use heldout or train)")
+    examples = None
+    if split == "train":
+        examples = [e for t in chosen for e in make_corpus(per_task, "train", seed=4242, task=t)]
+    rows = run_decode_bench(b, per_task=per_task, tasks=chosen, examples=examples, constrain=constrain,
+                            progress=lambda i, n: typer.echo(f"\r{i}/{n} prompts", nl=False, err=True))
+    typer.echo("", err=True)
+    what = "held-out prompts" if split == "heldout" else "training-distribution prompts (fresh samples)"
+    how = "constrained to valid DSL" if constrain else "unconstrained"
+    typer.echo(f"CraftLM decode benchmark: batch 1, greedy, fp32, {threads} thread(s), {how}, {what}")
+    typer.echo(format_table(rows))
+    if json_out:
+        json_out.write_text(json.dumps([dataclasses.asdict(r) for r in rows], indent=2) + "\n")
+        typer.echo(f"wrote {json_out}")
