@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 PORT    ?= 8501
 
-.PHONY: run test test-fast test-slow env node system fonts tex reader clean
+.PHONY: run test test-fast test-slow env node system fonts tex office reader clean
 
 # CPU PyTorch first: a bare torch requirement would otherwise pull a CUDA build.
 $(STAMP): pyproject.toml
@@ -37,17 +37,23 @@ fonts:
 tex:
 	@{ command -v pdflatex >/dev/null 2>&1 && kpsewhich standalone.cls pgfplots.sty >/dev/null 2>&1 && command -v pdffonts >/dev/null 2>&1; } || { $(APT) update -qq && DEBIAN_FRONTEND=noninteractive $(APT) install -y -qq --no-install-recommends texlive-latex-extra poppler-utils >/dev/null; } || echo "warning: could not install TeX Live; TikZ compile tests will be skipped"
 
+# LibreOffice Impress for the PowerPoint tests (every example's PPTX opened and converted to PDF
+# and PNG, as a user would see it). Skipped when present; a failed install only warns, and those
+# tests then skip with a reason.
+office:
+	@command -v soffice >/dev/null 2>&1 || { $(APT) update -qq && DEBIAN_FRONTEND=noninteractive $(APT) install -y -qq --no-install-recommends libreoffice-impress >/dev/null; } || echo "warning: could not install libreoffice-impress; the LibreOffice PPTX tests will be skipped"
+
 run: env fonts
 	$(BIN)/streamlit run app.py --server.port $(PORT) --server.headless true --browser.gatherUsageStats false
 
 # The default suite: everything but the tests marked slow (those run in CI after it: .ci/run).
-test: env system fonts tex
+test: env system fonts tex office
 	$(BIN)/python -m pytest -q -m "not gpu and not slow" --timeout 900
 
 test-fast: env
 	$(BIN)/python -m pytest -q -m "not slow and not browser and not gpu" -x
 
-test-slow: env system fonts tex
+test-slow: env system fonts tex office
 	$(BIN)/python -m pytest -q -m "slow and not gpu" --timeout 1800
 
 # CraftEditor's reader (crafteditor/reader): cut random pages into crops, train, export

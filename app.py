@@ -753,10 +753,10 @@ def tab_open() -> None:
     left, right = st.columns([3, 2], gap="large")
     with left:
         step_title(None, "Open a figure to keep editing it")
-        st.caption("An SVG that Crafter wrote — also after editing it in Inkscape or Illustrator: your changes "
-                   "are kept — any other SVG (imported as shapes and text), a draw.io file, or a FigureSpec "
-                   "in DSL or JSON.")
-        st.file_uploader("SVG, draw.io, DSL or JSON", key="open_upload",
+        st.caption("An SVG or PowerPoint file that Crafter wrote — also after editing it in Inkscape, "
+                   "Illustrator or PowerPoint: your changes are kept — any other SVG or PowerPoint slide "
+                   "(imported as shapes and text), a draw.io file, or a FigureSpec in DSL or JSON.")
+        st.file_uploader("SVG, PowerPoint, draw.io, DSL or JSON", key="open_upload",
                          on_change=open_uploaded_figure)
         if st.session_state.get("open_error"):
             st.error(f"Could not open it: {md(st.session_state['open_error'])}", icon=":material/error:")

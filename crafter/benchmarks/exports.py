@@ -5,7 +5,8 @@ from __future__ import annotations
 import time
 from typing import Any, Callable
 
-from crafter.formats import drawio_to_figure, figure_to_drawio, figure_to_latex, import_svg
+from crafter.formats import drawio_to_figure, figure_to_drawio, figure_to_latex, figure_to_pptx, import_svg
+from crafter.formats.pptx.read import pptx_to_figure
 from crafter.render import figure_to_svg
 from crafter.spec import Box, Edge, Figure, Node, Point, Size
 
@@ -26,7 +27,7 @@ def export_bench_figure(nodes: int) -> Figure:
 
 
 def run_export_bench(fig: Figure) -> list[tuple[str, float]]:
-    """(what, seconds) for the TikZ and draw.io exports, the draw.io import and the SVG merge-back import."""
+    """(what, seconds) for the TikZ, draw.io and PowerPoint exports and imports, and the SVG merge-back import."""
     rows: list[tuple[str, float]] = []
 
     def timed(name: str, fn: Callable[..., Any], *args: Any) -> Any:
@@ -40,4 +41,6 @@ def run_export_bench(fig: Figure) -> list[tuple[str, float]]:
     xml = timed("draw.io export", figure_to_drawio, fig)
     timed("draw.io import (merge)", drawio_to_figure, xml)
     timed("SVG import (unedited, merge-back)", import_svg, svg)
+    pptx = timed("PowerPoint export", figure_to_pptx, fig)
+    timed("PowerPoint import (merge)", pptx_to_figure, pptx)
     return rows

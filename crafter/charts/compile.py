@@ -303,6 +303,10 @@ class ChartPlan:
     def color_domain(self) -> list[Any]:
         return _discrete_domain(self, "color")
 
+    def discrete_domain(self, name: str) -> list[Any]:
+        """A discrete channel's values in drawing order (x categories, offsets…); [] for none."""
+        return _discrete_domain(self, name)
+
 
 # ---------------------------------------------------------------------------------------
 # Compile

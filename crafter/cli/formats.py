@@ -1,8 +1,5 @@
-"""CLI commands of the export area: importing SVG and draw.io back, Vega-Lite per chart, sanitising SVG.
-
-Loading this module (crafter.cli does at start-up) also registers the export formats
-(.tex, .tikz, .drawio, .vl.json) with ``crafter render -o``.
-"""
+"""CLI commands of the formats area: importing SVG, draw.io and PowerPoint back, Vega-Lite per chart,
+sanitising SVG, and ``crafter bench export``."""
 
 from __future__ import annotations
 
@@ -11,13 +8,13 @@ from typing import Optional
 
 import typer
 
-import crafter.formats
 from crafter.benchmarks.exports import export_bench_figure, run_export_bench
 from crafter.cli.app import app, bench
 from crafter.errors import InputError
 from crafter.formats import (
     ImportReport,
     figure_to_vegalite,
+    import_pptx,
     import_svg,
     load_drawio,
     load_figure,
@@ -28,30 +25,31 @@ from crafter.formats.files import write_text_atomic
 from crafter.formats.registry import export_figure
 
 
-def load_any(source: Path, report: "crafter.formats.ImportReport | None" = None):
-    """A figure from .dsl/.json, a Crafter or foreign .svg (merged/sanitised), or a .drawio file."""
+def load_any(source: Path, report: ImportReport | None = None):
+    """A figure from .dsl/.json, a Crafter or foreign .svg (merged/sanitised), a .drawio or a .pptx file."""
     suffix = source.suffix.lower()
-    if suffix == ".svg":
+    if suffix in (".svg", ".pptx"):  # these two say what they merged, removed or skipped
         if not source.exists():
             raise InputError("no such file", file=str(source))
-        return import_svg(source, report=report)
-    if suffix in (".drawio", ".xml"):
+        return (import_svg if suffix == ".svg" else import_pptx)(source, report=report)
+    if suffix == ".xml":
         return load_drawio(source)
     return load_figure(source)
 
 
 @app.command("import")
 def import_command(
-    source: Path = typer.Argument(..., help="An SVG (a Crafter SVG edited elsewhere, or any SVG) or a .drawio file"),
+    source: Path = typer.Argument(..., help="An SVG (a Crafter SVG edited elsewhere, or any SVG), a .drawio or a "
+                                  ".pptx file"),
     output: Path = typer.Option(..., "-o", "--output", help="Where to write the figure: .dsl, .json, or any "
                                 "format `crafter render` writes (.svg, .tex, .drawio…)"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not list what was merged or removed"),
 ) -> None:
-    """Bring a figure back from Inkscape, Illustrator or diagrams.net.
+    """Bring a figure back from Inkscape, Illustrator, diagrams.net or PowerPoint.
 
-    A Crafter SVG keeps its FigureSpec: the edits made to the drawing (labels, colours,
+    A Crafter SVG or PPTX keeps its FigureSpec: the edits made to the drawing (labels, colours,
     moved boxes, deleted components) are merged into it. A foreign SVG is sanitised and
-    imported as path/text/image components.
+    imported as path/text/image components; a foreign PPTX's shapes become nodes and edges.
 
     Example: crafter import edited.svg -o figure.dsl
     """

@@ -15,6 +15,7 @@ see them all:
 | ``.tikz``   |   ✓   |      | the bare ``tikzpicture``, to ``\\input`` into a paper        |
 | ``.drawio`` |   ✓   |  ✓   | diagrams.net mxGraph XML (uncompressed)                     |
 | ``.vl.json``|   ✓   |      | the figure's chart(s) as Vega-Lite (several: one ``vconcat``) |
+| ``.pptx``   |   ✓   |  ✓   | PowerPoint: native shapes, glued connectors, native charts with their data; edits made in PowerPoint merge back (``.panels.pptx``: a slide per panel) |
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ from pathlib import Path as FsPath
 from crafter.errors import InputError
 from crafter.formats.drawio import drawio_to_figure, figure_to_drawio
 from crafter.formats.files import read_figure_text, save_figure, write_bytes_atomic, write_text_atomic
+from crafter.formats.pptx.package import MAX_PPTX_BYTES
+from crafter.formats.pptx.read import import_pptx
+from crafter.formats.pptx.write import figure_to_pptx
 from crafter.formats.raster import (
     figure_to_pdf_bytes,
     figure_to_png_bytes,
@@ -53,7 +57,7 @@ from crafter.spec.model import Figure, Image
 
 __all__ = [
     "ExportOptions", "ImportReport", "TikzOptions", "draw_svg", "drawio_to_figure", "export_figure", "exporter_for",
-    "figure_to_drawio", "figure_to_latex", "figure_to_pdf_bytes", "figure_to_png_bytes", "figure_to_tikz",
+    "figure_to_drawio", "figure_to_latex", "figure_to_pptx", "import_pptx", "figure_to_pdf_bytes", "figure_to_png_bytes", "figure_to_tikz",
     "figure_to_vegalite", "import_svg", "load_drawio", "load_figure", "load_svg", "readable_suffixes",
     "read_embedded_figure", "register_exporter", "register_importer", "sanitize_svg", "save_figure",
     "supported_suffixes", "svg_to_png", "to_vegalite", "vegalite_json", "write_side_images", "write_tikz",
@@ -118,6 +122,11 @@ def _register() -> None:
                       description="diagrams.net (draw.io) diagram")
     register_exporter(".vl.json", lambda fig, opts: vegalite_json(fig).encode("utf-8"), needs_layout=False,
                       description="the figure's chart(s) as Vega-Lite spec")
+    register_exporter(".pptx", lambda fig, opts: figure_to_pptx(fig),
+                      description="PowerPoint: native shapes, glued connectors and charts with their data; "
+                      "edits made in PowerPoint import back")
+    register_exporter(".panels.pptx", lambda fig, opts: figure_to_pptx(fig, slides="panels"),
+                      description="PowerPoint, one slide per panel")
 
     # the embedded figure, with edits made in other editors merged in; a foreign SVG sanitised
     register_importer(".svg", import_svg, description="a Crafter SVG (edits merged back) or any SVG (sanitised)")
@@ -125,6 +134,8 @@ def _register() -> None:
         register_importer(suffix, read_figure_text, description="FigureSpec DSL")
     register_importer(".json", read_figure_text, description="FigureSpec JSON")
     register_importer(".drawio", load_drawio, description="diagrams.net (draw.io) diagram")
+    register_importer(".pptx", import_pptx, description="a Crafter PowerPoint file (edits merged back) or any "
+                      "PowerPoint slide (best-effort)", max_bytes=MAX_PPTX_BYTES)
 
 
 _register()

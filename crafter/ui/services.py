@@ -26,6 +26,7 @@ from crafter.data import read_table_bytes
 from crafter.errors import CrafterError, InputError
 from crafter.formats import ExportOptions, ImportReport, drawio_to_figure, exporter_for, import_svg, supported_suffixes
 from crafter.formats.files import write_bytes_atomic
+from crafter.formats.pptx.read import pptx_to_figure
 from crafter.graph.runs import default_db_path, resolve_db_path
 from crafter.render import draw_svg, ensure_layout
 from crafter.spec import Figure, figure_from_text
@@ -71,10 +72,13 @@ _MIME = {
     ".svg": "image/svg+xml", ".png": "image/png", ".pdf": "application/pdf", ".json": "application/json",
     ".dsl": "text/plain", ".tex": "application/x-tex", ".drawio": "application/xml",
     ".vl.json": "application/json", ".tikz": "application/x-tex",
+    ".pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+    ".panels.pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
 }
 _LABEL = {
     ".svg": "SVG (editable)", ".png": "PNG", ".pdf": "PDF", ".json": "FigureSpec JSON", ".dsl": "FigureSpec DSL",
     ".tex": "LaTeX (TikZ)", ".tikz": "TikZ picture", ".drawio": "draw.io", ".vl.json": "Vega-Lite",
+    ".pptx": "PowerPoint", ".panels.pptx": "PowerPoint (a slide per panel)",
 }
 _DESCRIPTION = {
     ".svg": "editable vector figure; opens in Inkscape or Illustrator, and in Crafter again",
@@ -127,9 +131,11 @@ class Opened:
 
 
 def open_figure_bytes(data: bytes, filename: str) -> Opened:
-    """A figure from an uploaded file: Crafter SVG (edits made elsewhere merged back), any other
-    SVG (sanitised, imported as paths and text), draw.io, DSL or JSON."""
+    """A figure from an uploaded file: Crafter SVG or PPTX (edits made elsewhere merged back), any
+    other SVG (sanitised, imported as paths and text) or PPTX (its shapes), draw.io, DSL or JSON."""
     suffix = Path(filename).suffix.lower()
+    if suffix == ".pptx":
+        return _open_pptx(data, filename)
     if suffix in (".svg", ".drawio"):
         try:
             if suffix == ".drawio":
@@ -150,6 +156,15 @@ def open_figure_bytes(data: bytes, filename: str) -> Opened:
         raise InputError(f"not UTF-8 text (byte {e.start}); save it as UTF-8", file=filename) from None
     fmt = "json" if suffix == ".json" else "dsl"
     return Opened(figure_from_text(text, fmt=fmt, file=filename))
+
+
+def _open_pptx(data: bytes, filename: str) -> Opened:
+    report = ImportReport()
+    fig = pptx_to_figure(data, file=filename, report=report)
+    notes = report.lines()
+    if not report.crafter:
+        notes.insert(0, "not a Crafter PowerPoint file: its first slide's shapes were imported")
+    return Opened(fig, notes)
 
 
 def figure_without_geometry(fig: Figure) -> Figure:

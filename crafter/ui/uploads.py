@@ -15,7 +15,7 @@ from crafter.errors import InputError
 MB = 1024 * 1024
 TABLE_SUFFIXES = ("csv", "tsv", "json", "xlsx")
 IMAGE_SUFFIXES = ("png", "jpg", "jpeg")
-FIGURE_SUFFIXES = ("svg", "dsl", "json", "drawio", "txt")
+FIGURE_SUFFIXES = ("svg", "dsl", "json", "drawio", "pptx", "txt")
 MAX_TABLE_BYTES = 20 * MB
 MAX_IMAGE_BYTES = 25 * MB
 MAX_FIGURE_BYTES = 20 * MB
