@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from crafter.formats import figure_to_png_bytes
 from crafter.layout import elk, layout_figure
-from crafter.layout.figure import ELK_MAX_LEAVES
+from crafter.layout.state import ELK_MAX_LEAVES
 from crafter.render import draw_svg
 from crafter.spec.model import Edge, Figure, Group, Node
 

@@ -1,5 +1,8 @@
 """The Crafter pipeline: a LangGraph ``StateGraph`` from a brief (and a table, an image) to a checked figure.
 
+This module runs the graph (:mod:`crafter.graph.nodes`) over its state
+(:mod:`crafter.graph.state`) with a SQLite checkpointer (:mod:`crafter.graph.runs`):
+
 ::
 
     ingest ─┬─ plan ───────┐
@@ -53,110 +56,30 @@ compiled once per checkpointer; a SQLite checkpointer makes every run durable.
 
 from __future__ import annotations
 
-import operator
 import time
-from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Annotated, Any, Callable, Iterator, TypedDict
+from typing import Any, Callable, Iterator
 
-from langgraph.config import get_stream_writer
-from langgraph.graph import END, START, StateGraph
-from langgraph.runtime import Runtime
-from langgraph.types import Send
-
-from crafter.agents import chart_plan as chart_plan_agent
-from crafter.agents import compose as compose_agent
-from crafter.agents import plan as plan_agent
 from crafter.agents.backend import backend_for, summarise_calls
-from crafter.agents.critique import critique as critique_figure
-from crafter.agents.ingest import MAX_BRIEF_WORDS
-from crafter.agents.ingest import ingest as ingest_request
-from crafter.agents.instruct import interpret as interpret_instruction
-from crafter.agents.issues import FIGURE, describe, issue_key
-from crafter.agents.repair import MAX_ATTEMPTS, apply_repairs, repair_target
-from crafter.agents.route import route as route_request
-from crafter.errors import CrafterError, InputError
+from crafter.agents.issues import FIGURE, issue_key
+from crafter.errors import CrafterError
 from crafter.formats import load_figure
-from crafter.formats.registry import export_figure
+from crafter.graph.nodes import build_graph, compiled_graph
 from crafter.graph.runs import RunInfo, RunStore, new_run_id
-from crafter.layout import layout_figure
-from crafter.render import figure_to_svg
+from crafter.graph.state import (
+    DEFAULT_ROUNDS,
+    PipelineContext,
+    PipelineEvent,
+    PipelineState,
+    RunResult,
+    Vectorizer,
+)
 from crafter.spec import Figure
-
-DEFAULT_ROUNDS = 3
-ACTIONABLE = ("error", "warning")  # severities the repair loop works on ("info" is only reported)
-
 
 # ---------------------------------------------------------------------------------
 # State and context
 # ---------------------------------------------------------------------------------
-
-
-def _reset_or_add(current: list | None, update: list | None) -> list:
-    """Reducer for one round's repair results: fan-in appends, ``None`` clears (the apply step)."""
-    if update is None:
-        return []
-    return (current or []) + update
-
-
-class PipelineState(TypedDict, total=False):
-    """Everything a run knows, as plain JSON data (it is checkpointed after every step)."""
-
-    brief: str  # the (normalised, maybe truncated) brief
-    instruction: str | None  # edit runs: the user's instruction
-    table: dict | None  # ingest: the table's columns, types and values
-    image: str | None  # ingest: the checked image path
-    route: str  # plan | chart | two_panel | vectorize | edit
-    parts: Annotated[list[dict], operator.add]  # the planners' outputs, composed into the figure
-    figure: dict | None  # the current FigureSpec (Figure.to_dict())
-    svg: str | None  # the latest rendering
-    issues: list[dict]  # the latest critique's issues
-    pending: list[dict]  # this round's repair tasks: [{"target", "issues"}]
-    repairs: Annotated[list[dict], _reset_or_add]  # this round's repair results (fan-in)
-    round: int  # repair rounds done after the first critique
-    stage: str  # "instruction" while an edit's instruction is applied, then "critique"
-    scope: list[str] | None  # edit runs: ids the run may change (None: all)
-    found: dict  # issue key -> issue, every issue the run saw
-    failed: list[str]  # issue keys whose repair failed (not retried)
-    history: Annotated[list[dict], operator.add]  # one entry per critique and per repair round
-    calls: Annotated[list[dict], operator.add]  # model call records (task, tokens, seconds, tokens/forward)
-    warnings: Annotated[list[str], operator.add]
-    applied: Annotated[list[str], operator.add]  # edit runs: what the instruction changed
-
-
-Vectorizer = Callable[[str], Figure]  # a raster figure's path -> the figure read from it
-
-
-@dataclass
-class PipelineContext:
-    """Run settings that are not data: the model and the input files (never checkpointed)."""
-
-    backend: Any = None  # an object with .complete(task, prompt, ...), or None for rules only
-    data_path: str | None = None
-    image_path: str | None = None
-    rounds: int = DEFAULT_ROUNDS
-    max_attempts: int = MAX_ATTEMPTS  # model repair attempts per target and round
-    max_brief_words: int = MAX_BRIEF_WORDS
-    theme: str | None = None  # override the planned figure's theme
-    width_in: float | None = None  # print width (inches): enables the 6 pt check
-    direction: str | None = None
-    vectorizer: Vectorizer | None = None  # a raster figure's path -> Figure (CraftEditor's, handed in)
-
-
-VECTORIZER_ENTRY_POINTS = "crafter.vectorizers"  # where an installed package offers a vectoriser (CraftEditor does)
-
-
-def installed_vectorizer() -> Vectorizer | None:
-    """The vectoriser an installed package offers under the ``crafter.vectorizers`` entry point, or None.
-
-    The pipeline never imports CraftEditor; the app hands its vectoriser in, and the CLI and
-    a resumed run find it here, the way pytest finds its plugins.
-    """
-    for ep in sorted(entry_points(group=VECTORIZER_ENTRY_POINTS), key=lambda e: e.name):
-        return ep.load()
-    return None
 
 
 # ---------------------------------------------------------------------------------
@@ -164,300 +87,9 @@ def installed_vectorizer() -> Vectorizer | None:
 # ---------------------------------------------------------------------------------
 
 
-@dataclass
-class PipelineEvent:
-    """One progress report. ``kind``: start | done | issues | model | warning | finished | failed."""
-
-    kind: str
-    node: str | None = None
-    round: int = 0
-    issues_left: int | None = None
-    tokens_per_s: float | None = None
-    tokens_per_forward: float | None = None
-    message: str = ""
-    run_id: str | None = None
-    result: "RunResult | None" = None
-
-    def line(self) -> str:
-        """A one-line rendering for logs and non-interactive terminals."""
-        bits = [self.kind]
-        if self.node:
-            bits.append(self.node)
-        if self.round:
-            bits.append(f"round {self.round}")
-        if self.issues_left is not None:
-            bits.append(f"{self.issues_left} issue(s) left")
-        if self.tokens_per_s:
-            bits.append(f"{self.tokens_per_s:.0f} tok/s")
-        if self.tokens_per_forward:
-            bits.append(f"{self.tokens_per_forward:.2f} tok/fwd")
-        if self.message:
-            bits.append(self.message)
-        return " · ".join(bits)
-
-
-def _emit(**event: Any) -> None:
-    try:
-        get_stream_writer()(event)
-    except RuntimeError:  # called outside a graph run (unit tests of a node): nobody listens
-        pass
-
-
-def _model_event(node: str, calls: list[dict], round_: int) -> None:
-    if calls:
-        s = summarise_calls(calls)
-        _emit(kind="model", node=node, round=round_, tokens_per_s=s["tokens_per_s"],
-              tokens_per_forward=s["tokens_per_forward"],
-              message=f"{s['calls']} call(s), {s['new_tokens']} tokens")
-
-
 # ---------------------------------------------------------------------------------
 # Nodes: thin adapters over the agents
 # ---------------------------------------------------------------------------------
-
-
-def node_ingest(state: PipelineState, runtime: Runtime[PipelineContext]) -> dict:
-    ctx = runtime.context
-    _emit(kind="start", node="ingest")
-    if state.get("instruction") is not None:
-        if not (state.get("instruction") or "").strip():
-            raise InputError("the instruction is empty: say what to change, e.g. \"make the encoder blue\"")
-        Figure.from_dict(state.get("figure"))  # a figure that does not validate fails here, by name
-        return {"route": "edit", "round": 0, "found": {}, "failed": [], "stage": "instruction", "scope": []}
-    req = ingest_request(state.get("brief"), data_path=ctx.data_path, image_path=ctx.image_path,
-                         max_brief_words=ctx.max_brief_words)
-    for w in req["warnings"]:
-        _emit(kind="warning", node="ingest", message=w)
-    update = {"brief": req["brief"], "table": req["table"], "image": req["image"], "warnings": req["warnings"],
-              "round": 0, "found": {}, "failed": [], "stage": "critique", "scope": None}
-    update["route"] = route_request({**state, **update})
-    return update
-
-
-ROUTE_NODES = {
-    "plan": ["plan"],
-    "chart": ["chart_plan"],
-    "two_panel": ["plan", "chart_plan"],
-    "vectorize": ["vectorize"],
-    "edit": ["interpret"],
-}
-
-
-def after_ingest(state: PipelineState) -> list[str]:
-    """Router: the planner node(s) for the request (two in parallel for a two-panel figure)."""
-    return ROUTE_NODES[state["route"]]
-
-
-def node_plan(state: PipelineState, runtime: Runtime[PipelineContext]) -> dict:
-    _emit(kind="start", node="plan")
-    out = plan_agent.plan(state.get("brief") or "", runtime.context.backend)
-    _model_event("plan", out["calls"], 0)
-    for w in out["warnings"]:
-        _emit(kind="warning", node="plan", message=w)
-    found = {issue_key(i): i for i in out["issues"]}
-    return {"parts": [{"role": "diagram", "figure": out["figure"], "source": out["source"]}],
-            "warnings": out["warnings"], "calls": out["calls"],
-            "history": [{"round": 0, "stage": "plan", "source": out["source"], "fixed": sorted(found)}]
-            if found else [], "found": {**(state.get("found") or {}), **found}}
-
-
-def node_chart_plan(state: PipelineState, runtime: Runtime[PipelineContext]) -> dict:
-    _emit(kind="start", node="chart_plan")
-    brief = state.get("brief") or ""
-    # in a two-panel figure the brief describes the diagram too; the chart task sees it all the same
-    out = chart_plan_agent.chart_plan(state["table"], brief, runtime.context.backend)
-    _model_event("chart_plan", out["calls"], 0)
-    for w in out["warnings"]:
-        _emit(kind="warning", node="chart_plan", message=w)
-    return {"parts": [{"role": "chart", "component": out["component"], "source": out["source"]}],
-            "warnings": out["warnings"], "calls": out["calls"]}
-
-
-def node_vectorize(state: PipelineState, runtime: Runtime[PipelineContext]) -> dict:
-    _emit(kind="start", node="vectorize")
-    vectorizer = runtime.context.vectorizer or installed_vectorizer()
-    if vectorizer is None:
-        raise InputError("reading a raster figure needs a vectoriser, and none is installed: install the project "
-                         "(`pip install -e .` installs CraftEditor), or give a brief or a table instead",
-                         file=state["image"])
-    fig = vectorizer(state["image"])
-    return {"parts": [{"role": "diagram", "figure": fig.to_dict(), "source": "crafteditor"}]}
-
-
-def node_compose(state: PipelineState, runtime: Runtime[PipelineContext]) -> dict:
-    ctx = runtime.context
-    _emit(kind="start", node="compose")
-    fig = compose_agent.compose(state.get("parts") or [])
-    header = {k: v for k, v in (("theme", ctx.theme), ("width_in", ctx.width_in), ("direction", ctx.direction))
-              if v is not None}
-    if header:
-        fig = Figure.from_dict({**fig.to_dict(), **header})
-    return {"figure": fig.to_dict()}
-
-
-def node_interpret(state: PipelineState, runtime: Runtime[PipelineContext]) -> dict:
-    _emit(kind="start", node="interpret")
-    fig = Figure.from_dict(state["figure"])
-    out = interpret_instruction(fig, state["instruction"] or "")
-    warnings = [f"could not carry out {u}" for u in out.unresolved]
-    model_issues = out.model_issues
-    if model_issues and runtime.context.backend is None:
-        warnings += [f"no model to carry out '{i['instruction']}' (backend none)" for i in model_issues]
-        model_issues = []
-    for w in warnings:
-        _emit(kind="warning", node="interpret", message=w)
-    scope = sorted(out.changed | {i["target"] for i in model_issues} | {x for i in model_issues for x in i["component_ids"]})
-    if out.tidy:  # "tidy the layout": geometry anywhere may be repaired
-        scope = None
-    return {"figure": out.figure.to_dict(), "applied": out.applied, "warnings": warnings, "scope": scope,
-            "issues": model_issues, "pending": _group_by_target(model_issues), "stage": "instruction",
-            "history": [{"round": 0, "stage": "instruction", "applied": out.applied, "to_model": len(model_issues)}]}
-
-
-def after_interpret(state: PipelineState) -> list[Send] | str:
-    return _sends(state) or "layout"
-
-
-def node_layout(state: PipelineState, runtime: Runtime[PipelineContext]) -> dict:
-    _emit(kind="start", node="layout", round=state.get("round", 0))
-    fig = layout_figure(Figure.from_dict(state["figure"]))
-    return {"figure": fig.to_dict()}
-
-
-def node_render(state: PipelineState, runtime: Runtime[PipelineContext]) -> dict:
-    _emit(kind="start", node="render", round=state.get("round", 0))
-    return {"svg": figure_to_svg(Figure.from_dict(state["figure"]))}
-
-
-def node_critique(state: PipelineState, runtime: Runtime[PipelineContext]) -> dict:
-    ctx = runtime.context
-    round_ = state.get("round", 0)
-    _emit(kind="start", node="critique", round=round_)
-    fig = Figure.from_dict(state["figure"])
-    brief = state.get("brief") if state.get("route") != "edit" else None
-    issues = critique_figure(fig, svg=state.get("svg"), brief=brief)
-    scope = state.get("scope")
-    if scope is not None:  # an edit changes only what the instruction named, so only that is repaired
-        allowed = set(scope)
-        issues = [i for i in issues if i["target"] in allowed or set(i["component_ids"]) & allowed]
-    found = dict(state.get("found") or {})
-    for i in issues:
-        found.setdefault(issue_key(i), i)
-    failed = set(state.get("failed") or [])
-    todo = [i for i in issues if i["severity"] in ACTIONABLE and issue_key(i) not in failed
-            and (i["fix"] == "rule" or ctx.backend is not None)]
-    pending = _group_by_target(todo) if round_ < ctx.rounds else []
-    _emit(kind="issues", node="critique", round=round_, issues_left=len(issues),
-          message="; ".join(describe(i) for i in issues[:3]) + (" …" if len(issues) > 3 else ""))
-    return {"issues": issues, "found": found, "pending": pending, "stage": "critique",
-            "history": [{"round": round_, "stage": "critique", "issues": [issue_key(i) for i in issues]}]}
-
-
-def after_critique(state: PipelineState) -> list[Send] | str:
-    return _sends(state) or END
-
-
-def _group_by_target(issues: list[dict]) -> list[dict]:
-    by_target: dict[str, list[dict]] = {}
-    for i in issues:
-        by_target.setdefault(i["target"], []).append(i)
-    return [{"target": t, "issues": iss} for t, iss in sorted(by_target.items())]
-
-
-def _sends(state: PipelineState) -> list[Send]:
-    """One Send per flagged target: the repairs run in parallel on the same figure snapshot."""
-    return [Send("repair", {"figure": state["figure"], "target": p["target"], "issues": p["issues"],
-                            "brief": state.get("brief") or "", "round": state.get("round", 0)})
-            for p in state.get("pending") or []]
-
-
-class RepairTask(TypedDict):
-    figure: dict
-    target: str
-    issues: list[dict]
-    brief: str
-    round: int
-
-
-def node_repair(task: RepairTask, runtime: Runtime[PipelineContext]) -> dict:
-    ctx = runtime.context
-    _emit(kind="start", node="repair", round=task["round"] + 1, message=f"target {task['target']}")
-    result = repair_target(Figure.from_dict(task["figure"]), task["target"], task["issues"], backend=ctx.backend,
-                           brief=task["brief"], max_attempts=ctx.max_attempts)
-    _model_event("repair", result["calls"], task["round"] + 1)
-    return {"repairs": [result], "calls": result["calls"]}
-
-
-def node_apply(state: PipelineState, runtime: Runtime[PipelineContext]) -> dict:
-    instruction_round = state.get("stage") == "instruction"
-    round_ = state.get("round", 0) + (0 if instruction_round else 1)
-    _emit(kind="start", node="apply", round=round_)
-    results = state.get("repairs") or []
-    issues = [i for p in state.get("pending") or [] for i in p["issues"]]
-    fig, applied, rejected = apply_repairs(Figure.from_dict(state["figure"]), results, issues)
-    failed = list(state.get("failed") or [])
-    for r in rejected:
-        for i in issues:
-            if i["target"] == r["target"] and issue_key(i) not in failed:
-                failed.append(issue_key(i))
-    warnings = [f"repair of '{r['target']}' failed: {r['error']}" for r in rejected]
-    for w in warnings:
-        _emit(kind="warning", node="apply", round=round_, message=w)
-    update: dict[str, Any] = {
-        "figure": fig.to_dict(), "repairs": None, "pending": [], "failed": failed, "round": round_,
-        "history": [{"round": round_, "stage": "repair", "applied": [r["target"] for r in applied],
-                     "by": {r["target"]: r["by"] for r in applied},
-                     "rejected": [{"target": r["target"], "error": r["error"]} for r in rejected]}],
-        "warnings": warnings if not instruction_round else [
-            f"could not carry out '{i['instruction']}': {r['error']}" for r in rejected for i in issues
-            if i["target"] == r["target"]],
-    }
-    if instruction_round:
-        update["applied"] = [f"{', '.join(i['instruction'] for i in issues if i['target'] == r['target'])} "
-                             f"(by the model: {', '.join(c['id'] for c in r['components'])})" for r in applied]
-    if state.get("scope") is not None:
-        update["scope"] = sorted(set(state["scope"]) | {c["id"] for r in applied for c in r["components"]})
-    return update
-
-
-@lru_cache(maxsize=1)
-def build_graph() -> StateGraph:
-    """The pipeline's StateGraph (uncompiled; see :func:`compiled_graph`)."""
-    g = StateGraph(PipelineState, context_schema=PipelineContext)
-    g.add_node("ingest", node_ingest)
-    g.add_node("plan", node_plan)
-    g.add_node("chart_plan", node_chart_plan)
-    g.add_node("vectorize", node_vectorize)
-    g.add_node("compose", node_compose)
-    g.add_node("interpret", node_interpret)
-    g.add_node("layout", node_layout)
-    g.add_node("render", node_render)
-    g.add_node("critique", node_critique)
-    g.add_node("repair", node_repair)
-    g.add_node("apply", node_apply)
-    g.add_edge(START, "ingest")
-    g.add_conditional_edges("ingest", after_ingest, ["plan", "chart_plan", "vectorize", "interpret"])
-    for planner in ("plan", "chart_plan", "vectorize"):
-        g.add_edge(planner, "compose")
-    g.add_edge("compose", "layout")
-    g.add_conditional_edges("interpret", after_interpret, ["repair", "layout"])
-    g.add_edge("layout", "render")
-    g.add_edge("render", "critique")
-    g.add_conditional_edges("critique", after_critique, ["repair", END])
-    g.add_edge("repair", "apply")
-    g.add_edge("apply", "layout")
-    return g
-
-
-_COMPILED: dict[int, Any] = {}
-
-
-def compiled_graph(checkpointer: Any = None) -> Any:
-    """The compiled pipeline for a checkpointer (compiled once per checkpointer)."""
-    key = id(checkpointer)
-    if key not in _COMPILED:
-        _COMPILED[key] = build_graph().compile(checkpointer=checkpointer)
-    return _COMPILED[key]
 
 
 # ---------------------------------------------------------------------------------
@@ -465,68 +97,6 @@ def compiled_graph(checkpointer: Any = None) -> Any:
 # ---------------------------------------------------------------------------------
 
 
-@dataclass
-class RunResult:
-    """What a finished (or stopped) run produced."""
-
-    run_id: str
-    status: str  # done | failed | interrupted
-    figure: Figure | None = None
-    svg: str | None = None
-    issues_found: list[dict] = field(default_factory=list)
-    issues_fixed: list[dict] = field(default_factory=list)
-    issues_left: list[dict] = field(default_factory=list)
-    rounds: int = 0
-    seconds: float = 0.0
-    warnings: list[str] = field(default_factory=list)
-    applied: list[str] = field(default_factory=list)  # edit runs: the changes made
-    model: dict = field(default_factory=dict)  # calls, tokens, tokens/s, tokens per forward
-    route: str | None = None
-    message: str | None = None  # why a failed run stopped
-    history: list[dict] = field(default_factory=list)
-
-    @property
-    def tokens_per_forward(self) -> float | None:
-        return self.model.get("tokens_per_forward")
-
-    @property
-    def components(self) -> int:
-        return len(self.figure.components) if self.figure else 0
-
-    def save(self, path: str | Path, *, dpi: int = 300) -> None:
-        """Write the figure in the format the suffix names (.svg .png .pdf .dsl .json …)."""
-        if self.figure is None:
-            raise CrafterError(f"run {self.run_id} has no figure to save ({self.message or self.status})")
-        export_figure(self.figure, path, dpi=dpi)
-
-    def summary(self) -> dict[str, Any]:
-        """JSON data for the run store and ``--json`` reports."""
-        counts: dict[str, int] = {}
-        for c in self.figure.components if self.figure else []:
-            counts[c.kind] = counts.get(c.kind, 0) + 1
-        return {"status": self.status, "components": counts, "issues_found": len(self.issues_found),
-                "issues_fixed": len(self.issues_fixed), "issues_left": len(self.issues_left),
-                "rounds": self.rounds, "seconds": round(self.seconds, 3), "route": self.route,
-                "model": self.model, "warnings": len(self.warnings)}
-
-    def report_lines(self) -> list[str]:
-        s = self.summary()
-        comps = ", ".join(f"{n} {k}{'s' if n != 1 else ''}" for k, n in s["components"].items()) or "none"
-        tpf = f"{self.tokens_per_forward:.2f}" if self.tokens_per_forward else "–"
-        lines = [
-            f"run {self.run_id}: {self.status} in {self.seconds:.2f} s ({self.route or '?'})",
-            f"components: {comps}",
-            f"issues: {s['issues_found']} found, {s['issues_fixed']} fixed, {s['issues_left']} left "
-            f"after {self.rounds} repair round(s)",
-            f"model: {self.model.get('calls', 0)} call(s), {self.model.get('new_tokens', 0)} tokens, "
-            f"{tpf} tokens per forward",
-        ]
-        lines += [f"changed: {a}" for a in self.applied]
-        lines += [f"left: {describe(i)}" for i in self.issues_left]
-        lines += [f"warning: {w}" for w in self.warnings]
-        if self.message:
-            lines.append(f"stopped: {self.message}")
-        return lines
 
 
 def _result_from_state(run_id: str, values: dict, *, status: str, seconds: float,
@@ -581,8 +151,8 @@ def _drive(graph: Any, graph_input: dict | None, run_id: str, ctx: PipelineConte
                     if node.startswith("__"):
                         continue
                     upd = update if isinstance(update, dict) else {}
-                    yield PipelineEvent("done", node=node, round=upd.get("round", 0) if isinstance(upd.get("round"), int) else 0,
-                                        run_id=run_id)
+                    round_ = upd.get("round", 0) if isinstance(upd.get("round"), int) else 0
+                    yield PipelineEvent("done", node=node, round=round_, run_id=run_id)
     except CrafterError as e:
         status, message = "failed", str(e)
     except KeyboardInterrupt:
