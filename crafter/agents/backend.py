@@ -12,6 +12,7 @@ Spec strings (the ``--backend`` option):
 from __future__ import annotations
 
 import re
+import threading
 import time
 from dataclasses import asdict, is_dataclass
 from typing import Any
@@ -120,8 +121,6 @@ class LazyBackend:
     """
 
     def __init__(self, spec: str) -> None:
-        import threading
-
         self.spec = spec
         self._backend: Any = None
         self._error: CrafterError | None = None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from crafter.agents.extract import slug_id
+from crafter.agents.labels import slug_id
 from crafter.spec import Figure
 from crafter.spec.model import Chart, Panel, parents
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from crafter.agents.extract import brief_entities, labels_match, slug_id
+from crafter.agents.extract import brief_entities
 from crafter.agents.issues import FIGURE, make_issue
+from crafter.agents.labels import labels_match, slug_id
 from crafter.base.theme import PX_PER_IN, Theme, figure_theme
 from crafter.charts.fidelity import check_chart
 from crafter.layout.routing import segment_hits

@@ -18,6 +18,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from PIL import Image, UnidentifiedImageError
+
 from crafter.data import read_table
 from crafter.errors import InputError
 
@@ -99,8 +101,6 @@ def check_image(path: str) -> str:
     if not p.is_file():
         raise InputError("no such image file", file=str(p))
     try:
-        from PIL import Image, UnidentifiedImageError
-
         with Image.open(p) as im:
             fmt = im.format
             im.verify()

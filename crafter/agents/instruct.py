@@ -33,8 +33,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from crafter.agents.extract import normalise_label, slug_id
 from crafter.agents.issues import FIGURE, make_issue
+from crafter.agents.labels import normalise_label, slug_id
 from crafter.agents.repair import merge
 from crafter.errors import SpecError
 from crafter.spec.colors import CSS_COLOR_NAMES, contrast_ratio

@@ -16,7 +16,8 @@ from typing import Any
 
 from crafter.agents.backend import call_model
 from crafter.agents.critique import check_dangling, figure_labels
-from crafter.agents.extract import figure_from_brief, labels_match, normalise_label, read_brief
+from crafter.agents.extract import figure_from_brief, read_brief
+from crafter.agents.labels import labels_match, normalise_label
 from crafter.errors import SpecError
 from crafter.llm.prompts import plan_prompt
 from crafter.spec import Figure, parse_component, parse_dsl

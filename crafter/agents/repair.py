@@ -32,16 +32,19 @@ from crafter.agents.chart_plan import rebuild_chart
 from crafter.agents.critique import (
     _overlap_area,
     _shrink,
+    _solid,
     best_text_color,
     leaf_boxes,
     node_text_fits,
+    print_scale,
     segment_hits_box,
 )
 from crafter.agents.issues import FIGURE, issue_key
 from crafter.base.theme import figure_theme
 from crafter.errors import CrafterError, SpecError
+from crafter.llm.prompts import repair_prompt
 from crafter.spec import Figure, print_component, print_dsl
-from crafter.spec.model import Box, Chart, Component, Edge, Group, Node, Text
+from crafter.spec.model import COMPONENT_TYPES, Box, Chart, Component, Edge, Group, Node, Text
 
 MAX_ATTEMPTS = 3
 REPAIR_MAX_NEW_TOKENS = 256  # replacement lines for one component and what it adds
@@ -304,7 +307,6 @@ def fix_off_canvas(fig: Figure, c: Component) -> Component | None:
 def fix_contrast(fig: Figure, c: Component) -> Component | None:
     """Darken (or whiten) the text colour until it reads against its background."""
     theme = figure_theme(fig)
-    from crafter.agents.critique import _solid
 
     if isinstance(c, Node):
         fill = _solid(c.fill or theme.node_fill, theme.background)
@@ -344,7 +346,6 @@ def fix_tiny_font(fig: Figure, issue: dict[str, Any]) -> tuple[dict[str, Any], l
     """A figure printed too small: lay it out vertically first; if it already is, enlarge the small text."""
     if fig.direction in ("LR", "RL") and fig.canvas is not None and fig.canvas.w > fig.canvas.h:
         return {"direction": "TB"}, []
-    from crafter.agents.critique import print_scale
 
     scale = print_scale(fig) or 1.0
     theme = figure_theme(fig)
@@ -465,8 +466,6 @@ def check_replacement(fig: Figure, target: str, comps: list[Component], *, allow
 def repair_by_model(fig: Figure, target: str, issues: list[dict[str, Any]], backend: Any, *,
                     brief: str | None = None, max_attempts: int = MAX_ATTEMPTS) -> dict[str, Any]:
     """Ask the model's repair task for replacement lines; validate; retry up to ``max_attempts``."""
-    from crafter.llm.prompts import repair_prompt
-
     result = _result(target, "model", issues)
     if backend is None:
         result["error"] = "no model backend (--backend none): semantic issues are reported, not fixed"
@@ -641,8 +640,6 @@ def _dump(c: Component) -> dict[str, Any]:
 
 
 def _load(data: dict[str, Any]) -> Component:
-    from crafter.spec.model import COMPONENT_TYPES
-
     return COMPONENT_TYPES[data["kind"]].model_validate(data)
 
 

@@ -56,7 +56,7 @@ def _charts(records: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
 
 def _matplotlib_svg(kind: str, records: list[dict[str, Any]]) -> str:
     """The same chart drawn by matplotlib (object API, no pyplot), as SVG text."""
-    import matplotlib
+    import matplotlib  # heavy: 0.3 s to import; only this benchmark draws with it
     from matplotlib.figure import Figure
 
     with matplotlib.rc_context({"svg.fonttype": "none", "font.family": "DejaVu Sans", "font.size": 7.5}):
@@ -115,7 +115,7 @@ def run_bench(n: int = 30, *, vl_convert: bool = True, kinds: tuple[str, ...] = 
         rows.append(BenchRow(kind, "matplotlib (svg)", f, p, size))
         if vl_convert:
             try:
-                import vl_convert as vlc
+                import vl_convert as vlc  # heavy: a JavaScript engine; only the optional comparison uses it
 
                 spec = to_vegalite(chart)
                 f, p, size = _time(lambda: vlc.vegalite_to_svg(spec), max(3, n // 3))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Optional
 
@@ -77,8 +78,6 @@ def chart(
         _fit_total_width(c, theme, width)
     name = output.name.lower()
     if name.endswith(".vl.json"):
-        import json
-
         output.write_text(json.dumps(to_vegalite(c, theme), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     else:
         fig = Figure(theme=theme, components=[c])  # type: ignore[arg-type]

@@ -3,6 +3,7 @@ sanitising SVG, and ``crafter bench export``."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Optional
 
@@ -75,8 +76,6 @@ def vegalite_command(
 
     Example: crafter vegalite results.dsl --chart acc -o acc.vl.json
     """
-    import json
-
     fig = load_any(source)
     if chart is None:
         spec = figure_to_vegalite(fig)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import shutil
 import sys
 from pathlib import Path
 from typing import Optional
@@ -83,8 +85,6 @@ def train(
 
     Example: nice -n 10 crafter train --out-dir .craftlm-train/run --time-budget-min 60 --install
     """
-    import shutil
-
     tcfg = TrainConfig(out_dir=str(out_dir), steps=steps, batch_size=batch_size, lr=lr, threads=threads,
                        time_budget_min=time_budget_min, init_from=str(init_from) if init_from else None,
                        encoder=encoder, seed=seed,
@@ -111,7 +111,7 @@ def train_names_cmd(
 
     Example: crafter train-names --install   (about 12 minutes on 2 cores)
     """
-    import torch
+    import torch  # heavy: 2.5 s to import; only the commands that run the model need it
 
     torch.set_num_threads(threads)
     m = names.train_names(out_dir, n_train=briefs, n_held=held_out, epochs=epochs, seed=seed, log=lambda s: typer.echo(s))
@@ -120,8 +120,6 @@ def train_names_cmd(
 
 def _report_and_install(metrics: dict, out_dir: Path, files: tuple[str, ...], install: bool) -> None:
     """A trained head's metrics as one JSON line; with ``install``, its files copied beside the shipped weights."""
-    import shutil
-
     typer.echo(json.dumps(metrics))
     if install:
         for name in files:
@@ -142,7 +140,7 @@ def train_edits_cmd(
 
     Example: crafter train-edits --install   (about a minute on 2 cores)
     """
-    import torch
+    import torch  # heavy: 2.5 s to import; only the commands that run the model need it
 
 
     torch.set_num_threads(threads)
@@ -167,9 +165,7 @@ def bench_decode(
 
     Example: crafter bench decode --per-task 20
     """
-    import dataclasses
-
-    import torch
+    import torch  # heavy: 2.5 s to import; only the commands that run the model need it
 
     torch.set_num_threads(threads)
     chosen = tuple(t.strip() for t in tasks.split(",") if t.strip())

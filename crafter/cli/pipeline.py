@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Optional
 
 import typer
+from rich.console import Console
+from rich.table import Table
 
 from crafter.benchmarks.pipeline import format_report, run_bench
 from crafter.cli.app import app, bench
@@ -31,8 +33,6 @@ class Progress:
     """Shows PipelineEvents: a live status line on a terminal, warnings always, plain lines with --verbose."""
 
     def __init__(self, *, verbose: bool = False, quiet: bool = False) -> None:
-        from rich.console import Console
-
         self.console = Console(stderr=True, highlight=False)
         self.verbose = verbose
         self.quiet = quiet
@@ -185,8 +185,6 @@ def runs(
     if not infos:
         typer.echo("no runs yet")
         return
-    from rich.console import Console
-    from rich.table import Table
 
     table = Table(show_edge=False, pad_edge=False, box=None, header_style="bold")
     for col in ("run", "when", "kind", "status", "issues", "brief"):

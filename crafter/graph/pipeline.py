@@ -61,6 +61,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+from langgraph.checkpoint.memory import InMemorySaver
+
 from crafter.agents.backend import backend_for, summarise_calls
 from crafter.agents.issues import FIGURE, issue_key
 from crafter.errors import CrafterError
@@ -180,8 +182,6 @@ def _record(graph: Any, run_id: str, store: RunStore | None, status: str, messag
 
 def _run(graph_input: dict, *, kind: str, label: str, settings: dict, ctx: PipelineContext, run_id: str | None,
          db_path: str | Path | None, persist: bool = True, keep_history: bool = False) -> Iterator[PipelineEvent]:
-    from langgraph.checkpoint.memory import InMemorySaver
-
     run_id = run_id or new_run_id()
     store = RunStore.shared(db_path) if persist else None
     if store is not None:

@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from langgraph.checkpoint.sqlite import SqliteSaver
+
 from crafter.errors import CrafterError
 
 ENV_VAR = "CRAFTER_RUNS_DB"
@@ -150,8 +152,6 @@ class RunStore:
     def checkpointer(self):
         """LangGraph's SqliteSaver on the same file (its own connection, usable from any thread)."""
         if self._saver is None:
-            from langgraph.checkpoint.sqlite import SqliteSaver
-
             conn = sqlite3.connect(self.path, check_same_thread=False, timeout=30.0)
             self._saver = SqliteSaver(conn)
         return self._saver

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import math
+import re
 
 from crafter.base.text import text_block_size, text_width, wrap
 from crafter.base.theme import Theme
@@ -136,8 +137,6 @@ _PATH_ARITY = {"M": 2, "L": 2, "T": 2, "H": 1, "V": 1, "C": 6, "S": 4, "Q": 4, "
 
 def path_bounds(d: str) -> tuple[float, float, float, float] | None:
     """Bounding box (x, y, w, h) of SVG path data, from its end and control points."""
-    import re
-
     global _PATH_TOKEN
     if _PATH_TOKEN is None:
         _PATH_TOKEN = re.compile(r"[MmLlHhVvCcSsQqTtAaZz]|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")

@@ -7,6 +7,7 @@ along ``u`` and layers stack along ``v``.
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -428,7 +429,6 @@ class Level:
                 tracks[(i, g)] = t
                 out.append(t)
             return out
-        import heapq
 
         free: list[int] = []
         busy: list[tuple[float, int]] = []  # (end, track)

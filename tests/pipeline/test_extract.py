@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from crafter.agents.extract import brief_entities, describes_diagram, figure_from_brief, labels_match, read_brief
+from crafter.agents.extract import brief_entities, describes_diagram, figure_from_brief, read_brief
+from crafter.agents.labels import labels_match
 
 
 def _edges(fig):

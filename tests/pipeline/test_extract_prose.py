@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from crafter.agents.extract import figure_from_brief, normalise_label
+from crafter.agents.extract import figure_from_brief
+from crafter.agents.labels import normalise_label
 
 
 def _graph(brief: str) -> tuple[set[str], set[tuple[str, str]]]:

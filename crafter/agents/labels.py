@@ -1,0 +1,52 @@
+"""Names as the agents compare them: one normalised form, a fuzzy match, and ids made from labels.
+
+Shared by the brief reader, the critic, the planner and the instruction interpreter.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+_ARTICLES = {"the", "a", "an", "its", "their", "our", "this", "that", "these", "those"}
+
+
+def normalise_label(text: str) -> str:
+    """Lower-case words without articles, punctuation or plural 's' — for fuzzy matching."""
+    words = re.findall(r"[^\W_]+", text.lower())
+    out = []
+    for w in words:
+        if w in _ARTICLES and len(words) > 1:  # a node named "A" is not an article
+            continue
+        if len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
+            w = w[:-1]
+        out.append(w)
+    return " ".join(out)
+
+
+def labels_match(a: str, b: str, *, cutoff: float = 0.88) -> bool:
+    """Do two names denote the same thing? ("the Encoder" ~ "encoder", "CNN backbones" ~ "CNN backbone")."""
+    na, nb = normalise_label(a), normalise_label(b)
+    if not na or not nb:
+        return False
+    if na == nb:
+        return True
+    wa, wb = set(na.split()), set(nb.split())
+    if wa <= wb or wb <= wa:
+        return True
+    # typos ("Decodr") match; different words that share a tail ("Encoder"/"Decoder") do not
+    return na[0] == nb[0] and difflib.SequenceMatcher(None, na, nb).ratio() >= cutoff
+
+
+def slug_id(label: str, used: set[str]) -> str:
+    """A readable, unique component id for a label ("Vector index" -> "vector_index")."""
+    words = re.findall(r"[A-Za-z0-9]+", label.lower())
+    base = "_".join(words)[:24].strip("_") or "n"
+    if not re.match(r"[A-Za-z_]", base):
+        base = f"n_{base}"
+    cid, i = base, 2
+    while cid in used:
+        cid = f"{base}_{i}"
+        i += 1
+    used.add(cid)
+    return cid
