@@ -16,9 +16,13 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from crafter.benchmarks.briefs import format_report as format_briefs_report
+from crafter.benchmarks.briefs import report_json as briefs_json
+from crafter.benchmarks.briefs import run_briefs_bench
 from crafter.benchmarks.pipeline import format_report, run_bench
 from crafter.cli.app import app, bench
 from crafter.errors import CrafterError, InputError
+from crafter.formats.files import write_text_atomic
 from crafter.formats.registry import exporter_for
 from crafter.graph.pipeline import edit as run_edit
 from crafter.graph.pipeline import generate as run_generate
@@ -81,6 +85,8 @@ def _read_brief(brief: Optional[str], brief_file: Optional[Path]) -> str:
             raise InputError(f"cannot read the brief: {e}", file=str(brief_file)) from None
     if brief == "-":
         return sys.stdin.read()
+    if brief and brief.startswith("@") and len(brief) > 1:  # @notes.txt: the brief is in a file
+        return _read_brief(None, Path(brief[1:]))
     return brief or ""
 
 
@@ -112,7 +118,8 @@ def _check_output(output: Optional[Path]) -> None:
 
 @app.command()
 def generate(
-    brief: Optional[str] = typer.Argument(None, help="What the figure shows ('-' reads stdin)"),
+    brief: Optional[str] = typer.Argument(None, help="What the figure shows: the text, '-' (stdin) or @FILE; "
+                                          "a brief that starts with '-' (a bullet list) goes after '--'"),
     output: Path = typer.Option(..., "-o", "--output", help="Output file: .svg .png .pdf .dsl .json …"),
     data: Optional[Path] = typer.Option(None, "--data", help="A table (CSV/TSV/JSON/XLSX) to chart"),
     image: Optional[Path] = typer.Option(None, "--image", help="A raster figure to vectorize (CraftEditor)"),
@@ -132,6 +139,8 @@ def generate(
     """Make a checked, editable figure from a brief (and a table or a reference image).
 
     Example: crafter generate "An encoder feeds a latent code, which the decoder reads." -o fig.svg
+
+    A bullet list as the brief: crafter generate -o fig.svg -- "- encoder: reads the image" (or @brief.md, or -).
     """
     text = _read_brief(brief, brief_file)
     _check_output(output)
@@ -234,3 +243,28 @@ def bench_pipeline(
     report = run_bench(backend=backend, rounds=rounds, repeat=repeat,
                        progress=None if json_report else lambda line: typer.echo(line, err=True))
     typer.echo(json.dumps(report, indent=2) if json_report else format_report(report))
+
+
+@bench.command("briefs")
+def bench_briefs(
+    split: str = typer.Option("dev", "--split", help="dev | test | train (the test split is frozen: report, never tune)"),
+    backend: str = typer.Option("none,craftlm", "--backend",
+                                help="Backends side by side, comma-separated: none (rules only), craftlm, hf:/path, "
+                                     "openai:http://host:port/v1"),
+    limit: Optional[int] = typer.Option(None, "--limit", min=1, help="Only the first N briefs (in id order)"),
+    rounds: int = typer.Option(3, "--rounds", min=0, max=10, help="Critique → repair rounds, as crafter generate"),
+    worst: int = typer.Option(10, "--worst", min=0, help="List the N briefs the first backend does worst on"),
+    json_out: Optional[Path] = typer.Option(None, "--json", help="Also write every number, per brief, as JSON"),
+) -> None:
+    """Score each backend on the written brief corpus: node, edge and group P/R/F1 per style, field and phenomenon.
+
+    Example: crafter bench briefs --split dev --backend none,craftlm
+    """
+    backends = [b.strip() for b in backend.split(",") if b.strip()]
+    runs = run_briefs_bench(split, backends, limit=limit, rounds=rounds,
+                            progress=lambda b, i, n: typer.echo(f"{b}: {i}/{n}", err=True) if i % 25 == 0 or i == n
+                            else None)
+    typer.echo(format_briefs_report(runs, split, worst=worst))
+    if json_out is not None:
+        write_text_atomic(json_out, json.dumps(briefs_json(runs, split), indent=1, ensure_ascii=False))
+        typer.echo(f"wrote {json_out}")

@@ -190,16 +190,13 @@ def _stub_overlap(r: Rect, side: str, stub: Pt, hor: dict, ver: dict) -> float:
     return OVERLAP_COST * _shared(ver.get(round(x0, 1)), min(y0, stub[1]), max(y0, stub[1]))
 
 
-def _grid_route(a: Rect, b: Rect, obstacles: list[Rect], window: Rect, clearance: float, bend_cost: float,
-                prefer: tuple[str, str] | None, side_penalty: float,
-                runs: tuple[dict, dict] = ({}, {})) -> list[Pt] | None:
-    walls = [_expand(o, clearance) for o in obstacles] + [_expand(a, clearance), _expand(b, clearance)]
-    # the stubs sit exactly on the padded outline of their own box: not strictly inside it
-    starts = [(side_point(a, s, clearance), s) for s in SIDES]
-    goals = [(side_point(b, s, clearance), s) for s in SIDES]
+def _routing_grid(walls: list[Rect], stubs: list[Pt], window: Rect
+                  ) -> tuple[list[float], list[float], bytearray, bytearray, bytearray]:
+    """The grid routes run on (every wall's and stub's x and y inside the window) and what blocks it:
+    grid points strictly inside a wall, and horizontal and vertical grid segments through a wall."""
     xs_set = {window[0], window[0] + window[2]}
     ys_set = {window[1], window[1] + window[3]}
-    for (px, py), _ in starts + goals:
+    for px, py in stubs:
         xs_set.add(px)
         ys_set.add(py)
     for x, y, w, h in walls:
@@ -225,6 +222,18 @@ def _grid_route(a: Rect, b: Rect, obstacles: list[Rect], window: Rect, clearance
         for i in range(i0, i1):
             for j in range(je0, je1 - 1):
                 blocked_v[j * nx + i] = 1
+    return xs, ys, blocked_pt, blocked_h, blocked_v
+
+
+def _grid_route(a: Rect, b: Rect, obstacles: list[Rect], window: Rect, clearance: float, bend_cost: float,
+                prefer: tuple[str, str] | None, side_penalty: float,
+                runs: tuple[dict, dict] = ({}, {})) -> list[Pt] | None:
+    walls = [_expand(o, clearance) for o in obstacles] + [_expand(a, clearance), _expand(b, clearance)]
+    # the stubs sit exactly on the padded outline of their own box: not strictly inside it
+    starts = [(side_point(a, s, clearance), s) for s in SIDES]
+    goals = [(side_point(b, s, clearance), s) for s in SIDES]
+    xs, ys, blocked_pt, blocked_h, blocked_v = _routing_grid(walls, [p for p, _ in starts + goals], window)
+    nx, ny = len(xs), len(ys)
 
     def index(p: Pt) -> int | None:
         i = bisect_left(xs, p[0])
