@@ -207,7 +207,19 @@ def plan(brief: str, backend: Any, *, max_attempts: int = MAX_ATTEMPTS) -> dict[
             if worse:  # keep the better reading of the brief; a resample is rarely better
                 reason = worse
                 break
-            return {"figure": fig.to_dict(), "source": "model", "issues": issues, "warnings": notes, "calls": calls}
+            return {"figure": fig.to_dict(), "source": "model", "issues": issues, "warnings": notes + _sparse(fig),
+                    "calls": calls}
         warnings.append(f"{reason}; the figure was planned from the brief by rules instead")
     fig = rules_fig or figure_from_brief(brief)
-    return {"figure": fig.to_dict(), "source": "rules", "issues": [], "warnings": warnings, "calls": calls}
+    return {"figure": fig.to_dict(), "source": "rules", "issues": [], "warnings": warnings + _sparse(fig),
+            "calls": calls}
+
+
+def _sparse(fig: Figure) -> list[str]:
+    """A plain warning when the brief gave fewer than two things to draw (it may describe no figure)."""
+    nodes = fig.of_kind("node")
+    if len(nodes) >= 2:
+        return []
+    found = f"only one thing to draw ('{nodes[0].text}')" if nodes else "nothing to draw"
+    return [f"the brief names {found}; describe the parts of the figure and how they connect, "
+            "e.g. 'the encoder feeds the decoder, which writes the caption'"]

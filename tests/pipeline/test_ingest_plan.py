@@ -167,3 +167,11 @@ def test_an_unquoted_title_line_becomes_the_title(brief, title) -> None:
     fig = figure_from_brief(brief)
     assert fig.title == title
     assert {c.label for c in fig.components if c.kind == "node"} == {"Encoder", "Decoder"}
+
+
+def test_a_brief_that_describes_no_figure_gets_a_plain_warning() -> None:
+    from crafter.agents.plan import plan
+
+    out = plan("We thank the reviewers for their helpful comments.", None)
+    assert any("describe the parts of the figure" in w for w in out["warnings"])
+    assert not plan("The encoder feeds the decoder.", None)["warnings"]
