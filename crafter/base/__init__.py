@@ -9,5 +9,5 @@ Layout, charts, rendering and every format import from here; nothing here import
 | :mod:`crafter.base.markup` | XML escaping, number formatting, right-to-left text, SVG namespaces |
 | :mod:`crafter.base.svgpath` | SVG path data, transforms and bounding boxes |
 | :mod:`crafter.base.geometry` | node shape proportions and outlines, box overlap |
-| :mod:`crafter.base.rules` | drawing rules every renderer follows (SVG, TikZ, draw.io) |
+| :mod:`crafter.base.rules` | drawing rules every renderer follows (SVG, TikZ, draw.io), drawing order included |
 """

@@ -11,11 +11,18 @@ from __future__ import annotations
 import re
 import unicodedata
 
-# Characters outside XML 1.0's Char production (tab, LF and CR are allowed).
+try:  # declared dependencies; without them right-to-left lines go to cairo in logical order
+    import arabic_reshaper
+    from bidi import get_display
+except ImportError:  # pragma: no cover - both are declared dependencies
+    arabic_reshaper = None
+
 SVG_NS = "http://www.w3.org/2000/svg"
 XLINK_NS = "http://www.w3.org/1999/xlink"
+XML_NS = "http://www.w3.org/XML/1998/namespace"  # xml:space, xml:lang
 CRAFTER_NS = "https://crafter.dev/ns"  # the FigureSpec embedded in every SVG Crafter writes
 
+# Characters outside XML 1.0's Char production (tab, LF and CR are allowed).
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 # Scripts written right to left: Hebrew, Arabic, Syriac, Thaana, NKo…, their presentation
 # forms, and the RTL ranges of the supplementary planes. A cheap pre-check before the
@@ -90,12 +97,7 @@ def visual_order(line: str, direction: str) -> str:
     given, so the PNG/PDF path pre-orders RTL lines here. Without python-bidi and
     arabic-reshaper installed the line is returned unchanged.
     """
-    if not _RTL_RANGES.search(line):
-        return line
-    try:
-        import arabic_reshaper
-        from bidi import get_display
-    except ImportError:  # pragma: no cover - both are declared dependencies
+    if not _RTL_RANGES.search(line) or arabic_reshaper is None:
         return line
     shaped = arabic_reshaper.reshape(line)
     return get_display(shaped, base_dir="R" if direction == "rtl" else "L")

@@ -1,8 +1,9 @@
 """Drawing rules every renderer of a figure follows: SVG, TikZ and draw.io alike.
 
-Where a label breaks, which colour text takes on a fill, how panels are numbered and
-where an edge leaves a box are decided here once, so a figure exported to LaTeX or
-diagrams.net reads exactly like its SVG, and merge-back can compare them.
+Where a label breaks, which colour text takes on a fill, how panels are numbered,
+where an edge leaves a box and in what order components are drawn are decided here
+once, so a figure exported to LaTeX or diagrams.net reads exactly like its SVG, and
+merge-back can compare them.
 """
 
 from __future__ import annotations
@@ -13,9 +14,43 @@ from crafter.base.geometry import meet_outline, point_at_half_length
 from crafter.base.text import text_width, wrap
 from crafter.base.theme import Theme
 from crafter.spec.colors import contrast_ratio, is_color
-from crafter.spec.model import Box, Component, Edge, Node
+from crafter.spec.model import Box, Component, Edge, Figure, Node, parents
 
 WRAP_SLACK = 0.01  # px: absorbs float rounding between the layout's measure and a renderer's
+
+# Drawing layers, back to front, by kind. The SVG writer draws charts, images and paths
+# under edges, nodes and texts, so an annotation is never hidden under an imported filled
+# shape (CraftEditor residue, foreign SVG) and edges may run over a chart to reach it.
+SVG_LAYERS = {"panel": 0, "group": 1, "chart": 2, "image": 2, "path": 2, "edge": 3, "node": 4, "text": 5}
+# TikZ and draw.io keep the order the SVG writer had before that change: charts, images and
+# paths last, over everything (their output is unchanged by it).
+EXPORT_LAYERS = {"panel": 0, "group": 1, "edge": 2, "node": 3, "text": 4, "chart": 5, "image": 5, "path": 5}
+
+
+def nesting_depth(cid: str, parent_of: dict[str, str], cache: dict[str, int] | None = None) -> int:
+    """How many groups or panels hold component ``cid`` (0 at the top level)."""
+    chain = []
+    while cid in parent_of and (cache is None or cid not in cache):
+        chain.append(cid)
+        cid = parent_of[cid]
+    depth = cache.get(cid, 0) if cache is not None else 0
+    for c in reversed(chain):
+        depth += 1
+        if cache is not None:
+            cache[c] = depth
+    return depth
+
+
+def drawing_order(fig: Figure, layers: dict[str, int] = SVG_LAYERS,
+                  parent_of: dict[str, str] | None = None) -> list[Component]:
+    """The components back to front: by layer, and outer frames before the frames inside them.
+
+    The sort is stable, so components of one layer keep the author's order.
+    """
+    parent_of = parents(fig) if parent_of is None else parent_of
+    cache: dict[str, int] = {}
+    return sorted(fig.components, key=lambda c: (
+        layers[c.kind], nesting_depth(c.id, parent_of, cache) if c.kind in ("panel", "group") else 0))
 
 
 def wrap_width(n: Node, box_w: float, theme: Theme) -> float:

@@ -12,6 +12,8 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
+from fontTools.ttLib import TTFont
+
 FONT_DIR = Path(str(resources.files("crafter") / "assets" / "fonts"))
 _FONT_FILES = {
     (False, False): "DejaVuSans.ttf",
@@ -30,8 +32,6 @@ def font_path(bold: bool = False, italic: bool = False) -> Path:
 @lru_cache(maxsize=4)
 def _advances(bold: bool, italic: bool) -> tuple[dict[int, float], float]:
     """Advance width of each code point, in ems, and the fallback for unknown glyphs."""
-    from fontTools.ttLib import TTFont
-
     font = TTFont(str(font_path(bold, italic)), lazy=True)
     upem = font["head"].unitsPerEm
     hmtx = font["hmtx"].metrics

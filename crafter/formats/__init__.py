@@ -6,7 +6,7 @@ see them all:
 
 | suffix      | write | read | what                                                        |
 |-------------|:-----:|:----:|-------------------------------------------------------------|
-| ``.svg``    |   ✓   |  ✓   | editable SVG, the FigureSpec in ``<metadata>``; a Crafter SVG edited in Inkscape merges back, a foreign SVG is sanitised |
+| ``.svg``    |   ✓   |  ✓   | editable SVG (FigureSpec in ``<metadata>``); edits merge back, foreign SVG sanitised |
 | ``.png``    |   ✓   |      | raster at a dpi, through cairosvg                           |
 | ``.pdf``    |   ✓   |      | vector PDF, fonts embedded                                  |
 | ``.dsl``    |   ✓   |  ✓   | the FigureSpec DSL                                          |
@@ -25,7 +25,8 @@ import re
 from pathlib import Path as FsPath
 
 from crafter.errors import InputError
-from crafter.formats.drawio import drawio_to_figure, figure_to_drawio
+from crafter.formats.drawio.reader import drawio_to_figure
+from crafter.formats.drawio.writer import figure_to_drawio
 from crafter.formats.files import read_figure_text, save_figure, write_bytes_atomic, write_text_atomic
 from crafter.formats.pptx.package import MAX_PPTX_BYTES
 from crafter.formats.pptx.read import import_pptx
@@ -47,8 +48,9 @@ from crafter.formats.registry import (
     register_importer,
     supported_suffixes,
 )
+from crafter.formats.sanitize import ImportReport, sanitize_svg
 from crafter.formats.svg import load_svg, read_embedded_figure
-from crafter.formats.svg_import import ImportReport, import_svg, sanitize_svg
+from crafter.formats.svg_import import import_svg
 from crafter.formats.tikz import TikzOptions, figure_to_latex, figure_to_tikz
 from crafter.formats.vegalite import figure_to_vegalite, to_vegalite, vegalite_json
 from crafter.render import draw_svg

@@ -13,6 +13,7 @@ saying so: the chart is still in the SVG and PDF exports, and in the ``.vl.json`
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from crafter.base.theme import Theme
@@ -38,6 +39,7 @@ LEGEND_W = 80.0  # the legend sits right of the plot, as in Vega-Lite
 
 
 def chart_to_pgfplots(chart: Chart, box: Box, w: TikzContext) -> list[str]:
+    """A chart as a pgfplots axis in a scope on its box, or a framed placeholder saying why it is not one."""
     spec = chart.spec or {}
     mark = spec.get("mark")
     mark_type = mark.get("type") if isinstance(mark, dict) else mark
@@ -50,30 +52,79 @@ def chart_to_pgfplots(chart: Chart, box: Box, w: TikzContext) -> list[str]:
     x, y = enc.get("x") or {}, enc.get("y") or {}
     if not isinstance(x, dict) or not isinstance(y, dict) or not x.get("field") or not y.get("field"):
         return _placeholder(chart, box, w, title, "a chart needs x and y fields to become a pgfplots axis")
-    values = [r for r in ((spec.get("data") or {}).get("values") or []) if isinstance(r, dict)]
-    horizontal = mark_type == "bar" and x.get("type") == "quantitative" and y.get("type") in CATEGORICAL
-    cat, val = (y, x) if horizontal else (x, y)
-    series_enc = enc.get("color") if isinstance(enc.get("color"), dict) else {}
-    series_field = series_enc.get("field")
-    grouped = isinstance(enc.get("xOffset" if not horizontal else "yOffset"), dict)
-    categorical = cat.get("type") in CATEGORICAL or (mark_type == "bar" and cat.get("type") != "quantitative")
+    p = _Plot.of(spec, mark, mark_type, enc, x, y)
+    series = _series(p)
+    colors = _series_colors(p, series, w)
+    axis = _axis_options(p, series, box, title, w)
 
-    # categories in order of first appearance (or the encoding's sort list)
-    categories: list[Any] = []
-    if categorical:
-        categories = _sorted_domain(values, cat, val)
-    series_names = _sorted_domain(values, series_enc, None) if series_field else [None]
+    # The axis sits in a scope shifted to the plot's lower left, with the picture's flipped
+    # px units reset to plain points: pgfplots computes its own coordinates inside.
+    out = [f"% chart data inline; mark '{mark_type}'" + (f", series by '{p.series_field}'" if p.series_field else ""),
+           f"\\begin{{scope}}[shift={{({_n(box.x + PAD_LEFT)},{_n(box.y + box.h - PAD_BOTTOM)})}}, x=1pt, y=1pt]",
+           "\\begin{axis}[", *[f"  {a}," for a in axis[:-1]], f"  {axis[-1]}]"]
+    if p.series_field:  # the legend
+        title = p.series_enc.get("title", p.series_field)
+        if isinstance(title, str) and title:
+            out += ["\\addlegendimage{empty legend}", f"\\addlegendentry{{\\textbf{{{w.tex(title, space=True)}}}}}"]
+    for (s, pts), colour in zip(series, colors):
+        style = _plot_style(mark_type, colour, p.mark)
+        coords = " ".join(f"({_n(v)},{_n(q)})" if p.horizontal else f"({_n(q)},{_n(v)})" for q, v in pts)
+        closing = " \\closedcycle" if mark_type == "area" else ""
+        out.append(f"\\addplot[{style}] coordinates {{{coords}}}{closing};")
+        if p.series_field:
+            out.append(f"\\addlegendentry{{{w.tex(str(s), space=True)}}}")
+    out += ["\\end{axis}", "\\end{scope}"]
+    return out
 
-    # (series, position) → values, aggregated
-    op = val.get("aggregate") or ("sum" if mark_type == "bar" else None)
+
+@dataclass
+class _Plot:
+    """How a chart's encoding maps onto one pgfplots axis."""
+
+    mark_type: str
+    mark: dict[str, Any]  # the mark's properties ({} when the mark is a bare name)
+    x: dict[str, Any]
+    y: dict[str, Any]
+    cat: dict[str, Any]  # the encoding along the category axis (y for horizontal bars)
+    val: dict[str, Any]  # the encoding along the value axis
+    values: list[dict[str, Any]]  # the data rows
+    horizontal: bool
+    grouped: bool  # bars side by side (xOffset/yOffset), not stacked
+    categorical: bool
+    categories: list[Any]  # in Vega-Lite's order; category i sits at position i
+    series_enc: dict[str, Any]  # the color channel, which splits the data into series
+    series_field: str | None
+
+    @classmethod
+    def of(cls, spec: dict[str, Any], mark: Any, mark_type: str, enc: dict[str, Any], x: dict[str, Any],
+           y: dict[str, Any]) -> _Plot:
+        values = [r for r in ((spec.get("data") or {}).get("values") or []) if isinstance(r, dict)]
+        horizontal = mark_type == "bar" and x.get("type") == "quantitative" and y.get("type") in CATEGORICAL
+        cat, val = (y, x) if horizontal else (x, y)
+        series_enc = enc.get("color") if isinstance(enc.get("color"), dict) else {}
+        grouped = isinstance(enc.get("xOffset" if not horizontal else "yOffset"), dict)
+        categorical = cat.get("type") in CATEGORICAL or (mark_type == "bar" and cat.get("type") != "quantitative")
+        # categories in order of first appearance (or the encoding's sort list)
+        categories: list[Any] = []
+        if categorical:
+            categories = _sorted_domain(values, cat, val)
+        return cls(mark_type=mark_type, mark=mark if isinstance(mark, dict) else {}, x=x, y=y, cat=cat, val=val,
+                   values=values, horizontal=horizontal, grouped=grouped, categorical=categorical,
+                   categories=categories, series_enc=series_enc, series_field=series_enc.get("field"))
+
+
+def _series(p: _Plot) -> list[tuple[Any, list[tuple[float, float]]]]:
+    """Each series' points: (position, value), the values at one position aggregated."""
+    series_names = _sorted_domain(p.values, p.series_enc, None) if p.series_field else [None]
+    op = p.val.get("aggregate") or ("sum" if p.mark_type == "bar" else None)
     series: list[tuple[Any, list[tuple[float, float]]]] = []
     for s in series_names:
         groups: dict[float, list[float]] = {}
-        for r in values:
-            if series_field and r.get(series_field) != s:
+        for r in p.values:
+            if p.series_field and r.get(p.series_field) != s:
                 continue
-            pos = _position(r.get(cat["field"]), categories if categorical else None)
-            v = _number(r.get(val["field"]))
+            pos = _position(r.get(p.cat["field"]), p.categories if p.categorical else None)
+            v = _number(r.get(p.val["field"]))
             if pos is None or v is None:
                 continue
             groups.setdefault(pos, []).append(v)
@@ -84,17 +135,25 @@ def chart_to_pgfplots(chart: Chart, box: Box, w: TikzContext) -> list[str]:
             if agg is not None and math.isfinite(agg):
                 pts.append((pos, agg))
         series.append((s, pts))
+    return series
 
-    t = w.theme
-    palette = list(t.palette)
+
+def _series_colors(p: _Plot, series: list[tuple[Any, Any]], w: TikzContext) -> list[str | None]:
+    """The picture's colour name for each series: the theme's palette, or the one colour the spec fixes."""
+    palette = list(w.theme.palette)
     colors = []
-    fixed = series_enc.get("value") if isinstance(series_enc.get("value"), str) else None
-    fixed = fixed or (mark.get("color") if isinstance(mark, dict) else None)
+    fixed = p.series_enc.get("value") if isinstance(p.series_enc.get("value"), str) else None
+    fixed = fixed or p.mark.get("color")
     for i, _ in enumerate(series):
         colors.append(w.colors.ref(fixed if fixed and len(series) == 1 else palette[i % len(palette)])[0])
+    return colors
 
-    legend = bool(series_field)
-    plot_w = max(box.w - PAD_LEFT - PAD_RIGHT - (LEGEND_W if legend else 0.0), 20.0)
+
+def _axis_options(p: _Plot, series: list[tuple[Any, list[tuple[float, float]]]], box: Box, title: str | None,
+                  w: TikzContext) -> list[str]:
+    """The ``axis`` environment's options: size, fonts, titles, category ticks, scales, bar layout."""
+    t = w.theme
+    plot_w = max(box.w - PAD_LEFT - PAD_RIGHT - (LEGEND_W if p.series_field else 0.0), 20.0)
     plot_h = max(box.h - PAD_BOTTOM - (PAD_TOP if title else 8.0), 20.0)
     tick_font = w.font(t.small_font_size * 0.9)
     axis = [
@@ -102,63 +161,45 @@ def chart_to_pgfplots(chart: Chart, box: Box, w: TikzContext) -> list[str]:
         "scale only axis", f"width={_n(plot_w * 0.75)}pt", f"height={_n(plot_h * 0.75)}pt",
         f"tick label style={{font={tick_font}}}", f"label style={{font={w.font(t.small_font_size)}}}",
         "axis lines*=left", "axis line style={draw=gray}", "tick style={draw=gray}",
-        f"{'y' if not horizontal else 'x'}majorgrids", "major grid style={draw=black!10}",
+        f"{'y' if not p.horizontal else 'x'}majorgrids", "major grid style={draw=black!10}",
         f"legend style={{font={tick_font}, draw=none, fill=none, at={{(1.03,1)}}, anchor=north west, "
         "legend cell align=left}",
     ]
     if title:
         axis.append(f"title={{{w.tex(title, space=True)}}}")
         axis.append(f"title style={{font={w.font(t.font_size, bold=True)}}}")
-    cat_axis, val_axis = ("y", "x") if horizontal else ("x", "y")
-    cat_title = _axis_title(cat)
-    val_title = _axis_title(val)
+    cat_axis, val_axis = ("y", "x") if p.horizontal else ("x", "y")
+    cat_title = _axis_title(p.cat)
+    val_title = _axis_title(p.val)
     if cat_title:
         axis.append(f"{cat_axis}label={{{w.tex(cat_title, space=True)}}}")
     if val_title:
         axis.append(f"{val_axis}label={{{w.tex(val_title, space=True)}}}")
-    if categorical:
-        ticks = ",".join(str(i) for i in range(len(categories)))
-        labels = ",".join("{" + w.tex(str(c), space=True) + "}" for c in categories)
+    if p.categorical:
+        ticks = ",".join(str(i) for i in range(len(p.categories)))
+        labels = ",".join("{" + w.tex(str(c), space=True) + "}" for c in p.categories)
         axis += [f"{cat_axis}tick={{{ticks}}}", f"{cat_axis}ticklabels={{{labels}}}",
                  f"{cat_axis}tick style={{draw=none}}"]
         axis.append(f"enlarge {cat_axis} limits={{abs=0.6}}")
-        if len(categories) > 6 and not horizontal:
+        if len(p.categories) > 6 and not p.horizontal:
             axis.append("x tick label style={rotate=45, anchor=east}")
-    for field_enc, axis_name in ((x, "x"), (y, "y")):
+    for field_enc, axis_name in ((p.x, "x"), (p.y, "y")):
         scale = field_enc.get("scale") if isinstance(field_enc.get("scale"), dict) else {}
         if scale.get("type") == "log":
             axis += [f"{axis_name}mode=log", "log ticks with fixed point"]
         if isinstance(scale.get("domain"), list) and len(scale["domain"]) == 2 \
                 and all(isinstance(v, (int, float)) for v in scale["domain"]):
             axis += [f"{axis_name}min={scale['domain'][0]}", f"{axis_name}max={scale['domain'][1]}"]
-    if mark_type == "bar":
-        stacked = len(series) > 1 and not grouped
-        kind = ("xbar" if horizontal else "ybar") + (" stacked" if stacked else "")
-        bar_w = 0.7 / (len(series) if grouped else 1)
-        axis += [kind, f"bar width={_n(bar_w)}", "bar shift auto" if grouped else "bar shift=0pt"]
-        if not horizontal and not any(v < 0 for _, pts in series for _, v in pts) and "ymode=log" not in axis:
+    if p.mark_type == "bar":
+        stacked = len(series) > 1 and not p.grouped
+        kind = ("xbar" if p.horizontal else "ybar") + (" stacked" if stacked else "")
+        bar_w = 0.7 / (len(series) if p.grouped else 1)
+        axis += [kind, f"bar width={_n(bar_w)}", "bar shift auto" if p.grouped else "bar shift=0pt"]
+        if not p.horizontal and not any(v < 0 for _, pts in series for _, v in pts) and "ymode=log" not in axis:
             axis.append("ymin=0")
-        if horizontal and not any(v < 0 for _, pts in series for _, v in pts) and "xmode=log" not in axis:
+        if p.horizontal and not any(v < 0 for _, pts in series for _, v in pts) and "xmode=log" not in axis:
             axis.append("xmin=0")
-
-    # The axis sits in a scope shifted to the plot's lower left, with the picture's flipped
-    # px units reset to plain points: pgfplots computes its own coordinates inside.
-    out = [f"% chart data inline; mark '{mark_type}'" + (f", series by '{series_field}'" if series_field else ""),
-           f"\\begin{{scope}}[shift={{({_n(box.x + PAD_LEFT)},{_n(box.y + box.h - PAD_BOTTOM)})}}, x=1pt, y=1pt]",
-           "\\begin{axis}[", *[f"  {a}," for a in axis[:-1]], f"  {axis[-1]}]"]
-    if legend:
-        title = series_enc.get("title", series_field)
-        if isinstance(title, str) and title:
-            out += ["\\addlegendimage{empty legend}", f"\\addlegendentry{{\\textbf{{{w.tex(title, space=True)}}}}}"]
-    for (s, pts), colour in zip(series, colors):
-        style = _plot_style(mark_type, colour, mark if isinstance(mark, dict) else {})
-        coords = " ".join(f"({_n(v)},{_n(p)})" if horizontal else f"({_n(p)},{_n(v)})" for p, v in pts)
-        closing = " \\closedcycle" if mark_type == "area" else ""
-        out.append(f"\\addplot[{style}] coordinates {{{coords}}}{closing};")
-        if series_field:
-            out.append(f"\\addlegendentry{{{w.tex(str(s), space=True)}}}")
-    out += ["\\end{axis}", "\\end{scope}"]
-    return out
+    return axis
 
 
 def _sorted_domain(values: list[dict[str, Any]], enc: dict[str, Any], val: dict[str, Any] | None) -> list[Any]:
@@ -177,8 +218,8 @@ def _sorted_domain(values: list[dict[str, Any]], enc: dict[str, Any], val: dict[
             if r.get(field) is not None and v is not None:
                 totals[r.get(field)] = totals.get(r.get(field), 0.0) + v
         return sorted(seen, key=lambda k: totals.get(k, 0.0), reverse=sort.startswith("-"))
-    key = (lambda v: (0, v, "") if isinstance(v, (int, float)) else (1, 0, str(v)))
-    return sorted(seen, key=key, reverse=sort == "descending")
+    return sorted(seen, key=lambda v: (0, v, "") if isinstance(v, (int, float)) else (1, 0, str(v)),
+                  reverse=sort == "descending")
 
 
 def _plot_style(mark_type: str, colour: str | None, mark: dict[str, Any]) -> str:
@@ -255,6 +296,11 @@ def _aggregate(op: str, values: list[float]) -> float | None:
 
 
 def _n(v: float) -> str:
+    """A data value or pgfplots length: four decimals, and exponent notation beyond them.
+
+    Not :func:`crafter.base.markup.num` (two decimals) on purpose: chart data spans every
+    magnitude, and two decimals would flatten 0.004 and 0.001 to 0 and print 1e20 as 21 digits.
+    """
     if abs(v) >= 1e15 or (v != 0 and abs(v) < 1e-4):
         return f"{v:.6g}"
     r = round(v, 4)

@@ -92,8 +92,7 @@ def cairosvg():
             conf = _fontconfig_file()
             if conf is not None:
                 os.environ["FONTCONFIG_FILE"] = str(conf)
-    # heavy optional dependency: cairo loads fonts and must see FONTCONFIG_FILE first
-    import cairosvg as _cairosvg
+    import cairosvg as _cairosvg  # heavy: 1.6 s to import (cairo); and cairo must see FONTCONFIG_FILE first
 
     return _cairosvg
 

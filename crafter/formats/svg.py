@@ -17,11 +17,14 @@ import json
 from pathlib import Path as FsPath
 from typing import Any
 
+from defusedxml import ElementTree as SafeET
+from defusedxml.common import DefusedXmlException
+
 from crafter.base.markup import CRAFTER_NS, SVG_NS
 from crafter.errors import InputError, SpecError
 from crafter.spec.model import Figure, figure_from_data
 
-MAX_SVG_BYTES = 200 * 1024 * 1024
+MAX_SVG_BYTES = 200 * 1024 * 1024  # the most SVG any reader takes in (Crafter's own or a foreign one)
 
 
 def read_embedded_figure(root: Any, *, file: str | None = None) -> Figure | None:
@@ -43,12 +46,11 @@ def read_embedded_figure(root: Any, *, file: str | None = None) -> Figure | None
     return figure_from_data(data, file=file)
 
 
-def parse_svg(source: str | bytes | FsPath) -> tuple[Any, str | None]:
-    """Parse SVG from a path, or from SVG text/bytes; returns (root element, file name or None)."""
-    from defusedxml import ElementTree as SafeET
-    from defusedxml.common import DefusedXmlException
+def read_svg_source(source: str | bytes | FsPath) -> tuple[bytes, str | None]:
+    """The bytes of an SVG given as a path, or as SVG text/bytes, and its file name (None for text).
 
-    file: str | None = None
+    Refuses a file or text over :data:`MAX_SVG_BYTES` before reading it.
+    """
     if isinstance(source, FsPath) or (isinstance(source, str) and not source.lstrip().startswith("<")):
         p = FsPath(source)
         file = str(p)
@@ -57,11 +59,16 @@ def parse_svg(source: str | bytes | FsPath) -> tuple[Any, str | None]:
         if p.stat().st_size > MAX_SVG_BYTES:
             raise InputError(f"SVG is {p.stat().st_size // 2**20} MB; the limit is {MAX_SVG_BYTES // 2**20} MB",
                              file=file)
-        data: bytes = p.read_bytes()
-    else:
-        data = source.encode("utf-8") if isinstance(source, str) else source
-        if len(data) > MAX_SVG_BYTES:
-            raise InputError(f"SVG is {len(data) // 2**20} MB; the limit is {MAX_SVG_BYTES // 2**20} MB")
+        return p.read_bytes(), file
+    data = source.encode("utf-8") if isinstance(source, str) else source
+    if len(data) > MAX_SVG_BYTES:
+        raise InputError(f"SVG is {len(data) // 2**20} MB; the limit is {MAX_SVG_BYTES // 2**20} MB")
+    return data, None
+
+
+def parse_svg(source: str | bytes | FsPath) -> tuple[Any, str | None]:
+    """Parse SVG from a path, or from SVG text/bytes; returns (root element, file name or None)."""
+    data, file = read_svg_source(source)
     try:
         root = SafeET.fromstring(data)
     except DefusedXmlException as e:

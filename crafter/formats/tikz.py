@@ -28,7 +28,17 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from crafter.base.rules import WRAP_SLACK, drawn_route, edge_label_plate, node_label_lines, panel_letters, readable_on
+from crafter.base.markup import num
+from crafter.base.rules import (
+    EXPORT_LAYERS,
+    WRAP_SLACK,
+    drawing_order,
+    drawn_route,
+    edge_label_plate,
+    node_label_lines,
+    panel_letters,
+    readable_on,
+)
 from crafter.base.svgpath import parse_path
 from crafter.base.text import text_width, wrap
 from crafter.base.theme import Theme, figure_theme
@@ -38,7 +48,7 @@ from crafter.render.routes import spline_d
 from crafter.render.shapes import Paint, shape_svg
 from crafter.render.svg import ensure_layout
 from crafter.spec.colors import is_color, to_rgb
-from crafter.spec.model import Box, Chart, Component, Edge, Figure, Group, Image, Node, Panel, Path, Text, parents
+from crafter.spec.model import Box, Chart, Edge, Figure, Group, Image, Node, Panel, Path, Text
 
 PT_PER_PX = 0.75
 TIKZ_LIBRARIES = ("shapes.geometric", "shapes.misc", "shapes.symbols", "positioning", "arrows.meta", "fit",
@@ -85,13 +95,6 @@ def figure_to_tikz(fig: Figure, options: TikzOptions | None = None) -> str:
 # ---------------------------------------------------------------------------------
 
 
-def num(v: float) -> str:
-    r = round(v, 2)
-    if r == int(r):
-        return str(int(r))
-    return f"{r:.2f}".rstrip("0")
-
-
 def pt(px: float) -> str:
     return f"{num(px * PT_PER_PX)}pt"
 
@@ -132,7 +135,8 @@ class _TikzWriter:
     def picture(self) -> str:
         t = self.theme
         body: list[str] = []
-        for c in self.drawing_order():
+        # back to front: panels, groups (outer first), edges, nodes, texts, the rest
+        for c in drawing_order(self.fig, EXPORT_LAYERS):
             self.dropped = []
             lines = getattr(self, f"draw_{c.kind}")(c)
             if not lines:
@@ -183,23 +187,10 @@ class _TikzWriter:
             f"crafter edge/.style={{line join=round, >={{Stealth[length={pt(8)}, width={pt(6.4)}]}}}}",
             f"crafter edge label/.style={{inner sep=1pt, align=center, font={self.font(t.small_font_size)}}}",
             "crafter group/.style={inner sep=0pt, outer sep=0pt}",
-            f"crafter group label/.style={{anchor=west, inner sep=0pt, font={self.font(t.group_font_size, bold=t.group_label_bold)}}}",
+            "crafter group label/.style={anchor=west, inner sep=0pt, "
+            f"font={self.font(t.group_font_size, bold=t.group_label_bold)}}}",
             f"crafter title/.style={{anchor=south, align=center, font={self.font(t.title_font_size, bold=True)}}}",
         ]
-
-    def drawing_order(self) -> list[Component]:
-        """The SVG writer's order, back to front: panels, groups (outer first), edges, nodes, texts, the rest."""
-        parent = parents(self.fig)
-
-        def depth(cid: str) -> int:
-            d = 0
-            while cid in parent:
-                cid, d = parent[cid], d + 1
-            return d
-
-        rank = {"panel": 0, "group": 1, "edge": 2, "node": 3, "text": 4, "chart": 5, "image": 5, "path": 5}
-        return sorted(self.fig.components,
-                      key=lambda c: (rank[c.kind], depth(c.id) if c.kind in ("panel", "group") else 0))
 
     def horizontal_extent(self) -> tuple[float, float]:
         if self.fig.canvas is not None:
@@ -325,7 +316,8 @@ class _TikzWriter:
                 f"arc[start angle=180, end angle=360, x radius={num(rx)}, y radius={num(-ry)}] "
                 f"-- ({num(x + w)},{num(y + ry)}) "
                 f"arc[start angle=0, end angle=180, x radius={num(rx)}, y radius={num(-ry)}] -- cycle "
-                f"({num(x)},{num(y + ry)}) arc[start angle=180, end angle=360, x radius={num(rx)}, y radius={num(-ry)}]")
+                f"({num(x)},{num(y + ry)}) "
+                f"arc[start angle=180, end angle=360, x radius={num(rx)}, y radius={num(-ry)}]")
 
     def draw_edge(self, e: Edge) -> list[str]:
         t = self.theme
@@ -406,7 +398,8 @@ class _TikzWriter:
             band = min(t.group_label_h, b.h)
             colour, _ = self.colors.ref(g.text_color or t.group_text_color)
             out.append(f"  \\node[crafter group label, text={colour}] ({g.id}-label) at "
-                       f"({num(b.x + t.group_label_inset)},{num(b.y + band / 2 + 2)}) {{{self.tex(g.label, space=True)}}};")
+                       f"({num(b.x + t.group_label_inset)},{num(b.y + band / 2 + 2)}) "
+                       f"{{{self.tex(g.label, space=True)}}};")
         out.append("\\end{scope}")
         return out
 
@@ -428,7 +421,8 @@ class _TikzWriter:
         if b is None:
             return [f"% panel {p.id} has no position: lay the figure out first"]
         out = ["\\begin{scope}[on background layer]",
-               f"  \\node[crafter group, fit={{({num(b.x)},{num(b.y)}) ({num(b.right)},{num(b.bottom)})}}] ({p.id}) {{}};",
+               f"  \\node[crafter group, fit={{({num(b.x)},{num(b.y)}) ({num(b.right)},{num(b.bottom)})}}] "
+               f"({p.id}) {{}};",
                "\\end{scope}"]
         index = [c.id for c in self.fig.components if isinstance(c, Panel)].index(p.id)
         label = p.label if p.label is not None else f"({panel_letters(index)})"

@@ -19,8 +19,9 @@ are drawn only where they hide something (a line, a frame's border, a chart…) 
 
 Drawing order (back to front): panels, groups (outer first), charts, images and paths,
 edges, nodes, then texts last, so an annotation is never hidden under an imported filled
-shape (CraftEditor residue, foreign SVG) and edges may run over a chart to reach it. The writer is a single pass over the components with string
-building, so a 5,000-node figure renders in well under a second.
+shape (CraftEditor residue, foreign SVG) and edges may run over a chart to reach it
+(:func:`crafter.base.rules.drawing_order`). The writer is a single pass over the
+components with string building, so a 5,000-node figure renders in well under a second.
 
 Ids the renderer adds itself (background, title, markers) contain ``--``, which component
 ids may not, so they never collide with a component.
@@ -45,7 +46,17 @@ from crafter.base.markup import (
     num,
     visual_order,
 )
-from crafter.base.rules import WRAP_SLACK, drawn_route, edge_label_plate, node_label_lines, panel_letters, readable_on
+from crafter.base.rules import (
+    SVG_LAYERS,
+    WRAP_SLACK,
+    drawing_order,
+    drawn_route,
+    edge_label_plate,
+    nesting_depth,
+    node_label_lines,
+    panel_letters,
+    readable_on,
+)
 from crafter.base.text import ASCENT, DESCENT, text_width, wrap
 from crafter.base.theme import TITLE_MAX_W, Theme, figure_theme
 from crafter.charts.render import chart_svg_fragment
@@ -142,7 +153,7 @@ class _SvgWriter:
     # -- document -----------------------------------------------------------------
     def document(self, *, embed_spec: bool) -> str:
         fig, t = self.fig, self.theme
-        body = [self.component(c) for c in self.drawing_order()]
+        body = [self.component(c) for c in drawing_order(fig, SVG_LAYERS)]
         x0, y0, x1, y1 = self.bounds()
         title_svg = ""
         if fig.title:
@@ -201,21 +212,6 @@ class _SvgWriter:
         svg = self.text_lines(lines, (x0 + x1) / 2, y0 + top_gap + block_h / 2, fs, t.text_color, bold=True,
                               extra=' id="crafter--title"')
         return x0, y0, x1, svg
-
-    def drawing_order(self) -> list[Component]:
-        """Back to front: panels, groups (outer first), charts/images/paths, edges, nodes, texts."""
-        comps = self.fig.components
-        parent = parents(self.fig)
-        depth_cache: dict[str, int] = {}
-
-        def depth(cid: str) -> int:
-            if cid not in depth_cache:
-                depth_cache[cid] = 0 if cid not in parent else depth(parent[cid]) + 1
-            return depth_cache[cid]
-
-        rank = {"panel": 0, "group": 1, "chart": 2, "image": 2, "path": 2, "edge": 3, "node": 4, "text": 5}
-        # stable sort keeps the author's order within a layer
-        return sorted(comps, key=lambda c: (rank[c.kind], depth(c.id) if c.kind in ("panel", "group") else 0))
 
     def bounds(self) -> tuple[float, float, float, float]:
         """The drawing's extent: the canvas, grown to cover anything placed outside it."""
@@ -418,15 +414,8 @@ class _SvgWriter:
         """
         if self._frames is None:
             parent = parents(self.fig)
-
-            def depth(cid: str) -> int:
-                d = 0
-                while cid in parent:
-                    cid, d = parent[cid], d + 1
-                return d
-
             groups = [g for g in self.fig.components if isinstance(g, Group) and g.box is not None]
-            groups.sort(key=lambda g: -depth(g.id))
+            groups.sort(key=lambda g: -nesting_depth(g.id, parent))
             self._frames = [(g.box, g.fill or self.theme.group_fill) for g in groups]
         for box, fill in self._frames:
             if box.x <= x <= box.right and box.y <= y <= box.bottom and fill != "none":

@@ -6,8 +6,9 @@ Two layers, so one mistake is not enough to let code through:
    drops everything else: ``<script>``, ``<foreignObject>`` (HTML inside SVG),
    animations (they can rewrite an ``href`` to ``javascript:``), event handlers
    (``onload=`` …), links and ``url(...)`` references to anything but the document's
-   own ids or an embedded raster image. It parses with defusedxml (no DTDs, no
-   entities).
+   own ids or an embedded raster image, and a style sheet with any CSS hazard. What
+   counts as dangerous is SVG import's knowledge too, kept once in
+   :mod:`crafter.formats.sanitize`. It parses with defusedxml (no DTDs, no entities).
 2. :func:`figure_html` shows the result as an ``<img>`` with a ``data:`` URI: browsers
    never run scripts or fetch resources inside an SVG loaded as an image, and its
    ``<style>`` cannot restyle the page around it.
@@ -23,11 +24,18 @@ import html
 import re
 from xml.etree import ElementTree as ET
 
-from crafter.errors import InputError
+from defusedxml import ElementTree as SafeET
+from defusedxml.common import DefusedXmlException
 
-SVG_NS = "http://www.w3.org/2000/svg"
-XLINK_NS = "http://www.w3.org/1999/xlink"
-XML_NS = "http://www.w3.org/XML/1998/namespace"
+from crafter.base.markup import SVG_NS, XLINK_NS, XML_NS
+from crafter.errors import InputError
+from crafter.formats.sanitize import (
+    DANGEROUS_CSS,
+    DANGEROUS_ELEMENTS,
+    is_event_handler,
+    is_safe_reference,
+    keep_safe_urls,
+)
 
 # Drawing, text, paint servers and filters: what a figure needs, nothing that acts.
 ALLOWED_ELEMENTS = frozenset("""
@@ -41,10 +49,8 @@ feFuncA feFuncB feFuncG feFuncR feGaussianBlur feMerge feMergeNode feMorphology 
 """.split())
 # Containers whose children may be kept though the element itself goes (a link's text).
 UNWRAP_ELEMENTS = frozenset({"a", "switch"})
-
-_SAFE_HREF = re.compile(r"^\s*(#[^\s]*|data:image/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=\s]*)\s*$", re.I)
-_URL_REF = re.compile(r"url\(\s*(['\"]?)(.*?)\1\s*\)", re.I | re.S)
-_DANGEROUS_CSS = re.compile(r"@import|expression\s*\(|javascript:|behavior\s*:|-moz-binding", re.I)
+assert ALLOWED_ELEMENTS.isdisjoint(DANGEROUS_ELEMENTS) and UNWRAP_ELEMENTS.isdisjoint(DANGEROUS_ELEMENTS), \
+    "the display allow-list may not let through an element SVG import takes as dangerous"
 
 
 def _local(tag: str) -> tuple[str | None, str]:
@@ -57,23 +63,19 @@ def _local(tag: str) -> tuple[str | None, str]:
 
 def _safe_css(text: str) -> str | None:
     """The CSS with external url(...) references removed; None if it is beyond repair."""
-    if _DANGEROUS_CSS.search(text):
+    if DANGEROUS_CSS.search(text):
         return None
-
-    def keep_local(m: re.Match[str]) -> str:
-        return m.group(0) if m.group(2).strip().startswith("#") else "none"
-
-    return _URL_REF.sub(keep_local, text)
+    return keep_safe_urls(text)
 
 
 def _clean_attributes(el: ET.Element) -> None:
     for name in list(el.attrib):
         ns, local = _local(name)
         value = el.attrib.pop(name)
-        if local.lower().startswith("on"):
-            continue  # event handlers
+        if is_event_handler(local):
+            continue
         if local == "href" and ns in (None, XLINK_NS):
-            if _SAFE_HREF.match(value) and not value.lstrip().lower().startswith("data:image/svg"):
+            if is_safe_reference(value):
                 el.set("href", value.strip())
             continue
         if ns not in (None, XML_NS):
@@ -124,9 +126,6 @@ def sanitize_svg(svg: str | bytes) -> str:
 
     Raises :class:`InputError` if it is not a well-formed SVG document.
     """
-    from defusedxml import ElementTree as SafeET
-    from defusedxml.common import DefusedXmlException
-
     if isinstance(svg, str):
         svg = svg.encode("utf-8")
     try:

@@ -7,7 +7,7 @@ from xml.etree import ElementTree as ET
 from hypothesis import HealthCheck, given, settings
 
 from crafter.formats import drawio_to_figure, figure_to_drawio
-from crafter.formats.drawio import parse_style, shape_from_style
+from crafter.formats.drawio.style import parse_style, shape_from_style
 from crafter.spec import Edge, Figure, parents
 from crafter.spec.testing import figures
 

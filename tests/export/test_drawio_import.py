@@ -13,7 +13,7 @@ from export_helpers import ROOT, laid_out
 
 from crafter.errors import InputError
 from crafter.formats import drawio_to_figure, figure_to_drawio, load_drawio, load_figure
-from crafter.formats.drawio import parse_style
+from crafter.formats.drawio.style import parse_style
 from crafter.spec import Figure
 
 
@@ -221,7 +221,7 @@ def test_compressed_diagrams_are_read() -> None:
 
 
 def test_a_compressed_bomb_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    import crafter.formats.drawio as drawio
+    import crafter.formats.drawio.reader as drawio
 
     monkeypatch.setattr(drawio, "MAX_INFLATED_BYTES", 10_000)
     deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
