@@ -27,7 +27,7 @@ from crafter.formats.pptx.convert import NewComponents
 from crafter.formats.pptx.drawn import read_slides
 from crafter.formats.pptx.merge import merge_pptx_edits
 from crafter.formats.pptx.package import MAX_PPTX_BYTES, SlideFrame, open_pptx, read_spec_part
-from crafter.formats.svg_import import ImportReport
+from crafter.formats.sanitize import ImportReport
 from crafter.spec.model import Figure, figure_from_data
 
 __all__ = ["ImportReport", "import_pptx", "pptx_to_figure"]
