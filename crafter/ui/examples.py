@@ -1,4 +1,5 @@
-"""Ready-made briefs (and a small results table) behind the app's "Try an example" buttons.
+"""Ready-made briefs (and a small results table) behind the app's "Try an example" buttons,
+and the repository's example figures behind the Open tab's "start from an example".
 
 They show a first-time user what a brief looks like and let them reach a finished
 two-panel figure — a diagram next to a chart of their data — in two clicks.
@@ -7,6 +8,9 @@ two-panel figure — a diagram next to a chart of their data — in two clicks.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
+
+EXAMPLE_FIGURES = Path(__file__).resolve().parents[2] / "examples"  # the checkout's examples/*.dsl
 
 
 @dataclass(frozen=True)
@@ -51,3 +55,8 @@ def example(key: str) -> Example:
         if ex.key == key:
             return ex
     raise KeyError(key)
+
+
+def example_files() -> dict[str, str]:
+    """The repository's examples/*.dsl, path → readable name (empty when not in a checkout)."""
+    return {str(p): p.stem.replace("_", " ").capitalize() for p in sorted(EXAMPLE_FIGURES.glob("*.dsl"))}

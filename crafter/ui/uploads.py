@@ -10,6 +10,8 @@ from __future__ import annotations
 import io
 from pathlib import PurePath
 
+from PIL import Image, UnidentifiedImageError
+
 from crafter.errors import InputError
 
 MB = 1024 * 1024
@@ -47,8 +49,6 @@ def check_upload(name: str, size: int, *, kinds: tuple[str, ...], max_bytes: int
 def check_image(name: str, data: bytes, *, max_bytes: int = MAX_IMAGE_BYTES) -> tuple[int, int]:
     """(width, height) of a PNG/JPEG upload, after checking it really is one."""
     check_upload(name, len(data), kinds=IMAGE_SUFFIXES, max_bytes=max_bytes, what="an image")
-    from PIL import Image, UnidentifiedImageError
-
     try:
         with Image.open(io.BytesIO(data)) as im:
             fmt = im.format

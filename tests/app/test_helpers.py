@@ -7,7 +7,7 @@ from PIL import Image
 
 from crafter.errors import InputError
 from crafter.spec import parse_dsl
-from crafter.ui import services
+from crafter.ui import edits, services
 from crafter.ui.progress import ProgressLog, issue_line
 from crafter.ui.settings import Settings, SettingsError
 from crafter.ui.uploads import MAX_IMAGE_PIXELS, check_image, check_upload
@@ -155,10 +155,10 @@ def test_opening_figure_files():
 
 def test_geometry_is_stripped_for_the_dsl_editor():
     fig = parse_dsl('a node "A" box=0,0,50,20\nb node "B" box=80,0,50,20 pinned=true\ne edge a -> b route=50,10;80,10')
-    bare = services.figure_without_geometry(fig)
+    bare = edits.figure_without_geometry(fig)
     assert bare.get("a").box is None and bare.get("e").route is None
     assert bare.get("b").box is not None  # the user pinned it
-    assert services.has_geometry(fig) and services.has_geometry(bare)
+    assert edits.has_geometry(fig) and edits.has_geometry(bare)
 
 
 def test_recovered_components_are_counted_in_plain_english():

@@ -1,0 +1,97 @@
+"""The Vectorize tab: PNG or JPG figures → editable SVG through CraftEditor, many at a time."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from crafter.ui import edits, services
+from crafter.ui.header import empty_state
+from crafter.ui.messages import flash, show_error
+from crafter.ui.preview import show_figure
+from crafter.ui.sanitize import md, raster_html
+from crafter.ui.state import go_to, workspace
+from crafter.ui.uploads import check_image
+
+
+def render() -> None:
+    st.caption("Turn PNG or JPG figures into editable SVG: text stays text, boxes and arrows become "
+               "components you can edit like any generated figure.")
+    ups = st.file_uploader("PNG or JPG figures", accept_multiple_files=True,
+                           key="vectorize_upload")
+    if st.button("Convert to SVG", key="vectorize", type="primary", disabled=not ups):
+        run_vectorize(ups)
+    results = st.session_state["vectorized"]
+    if not results:
+        if not ups:
+            empty_state("Drop one or many figures above, then press <b>Convert to SVG</b>.")
+        return
+    done = [(name, res) for name, _, res in results if res.svg]
+    if len(done) > 1 or (done and len(results) > 1):
+        st.download_button(f"Download all {len(done)} SVGs (zip)", data=services.svgs_zip(
+            [(n, r.svg) for n, r in done]), file_name="crafter-svgs.zip", mime="application/zip",
+            on_click="ignore", key="vectorize_zip", icon=":material/folder_zip:")
+    for i, (name, original, res) in enumerate(results):
+        st.markdown(f"#### {md(name)}")
+        if res.error:
+            st.error(f"Not converted: {md(res.error)}", icon=":material/error:")
+            continue
+        c1, c2 = st.columns(2, gap="medium")
+        with c1:
+            st.html(raster_html(original, alt=f"Original {name}", caption="Original").replace(
+                "<img ", '<img style="max-height:420px" ', 1))
+        with c2:
+            show_figure(res.svg, alt=f"Vectorised {name}", caption="Editable SVG", max_height="420px", zoom=1.0)
+        show_scores(res.scores)
+        b1, b2, _ = st.columns([1, 1, 3])
+        b1.button("Edit this figure", key=f"vec_edit_{i}", on_click=edit_vectorized, args=(i,),
+                  icon=":material/edit:", width="stretch")
+        b2.download_button("Download SVG", data=res.svg, file_name=services.file_stem(name.rsplit(".", 1)[0]) + ".svg",
+                           mime="image/svg+xml", on_click="ignore", key=f"vec_dl_{i}",
+                           icon=":material/download:", width="stretch")
+
+
+# -- callbacks (run before the page is drawn) ---------------------------------------------
+
+
+def edit_vectorized(i: int) -> None:
+    name, _, res = st.session_state["vectorized"][i]
+    edits.take_vectorized(workspace(), res, f"vectorised {name}")
+    flash("success", f"**{md(name)}** is now the figure being edited.")
+    go_to("edit")
+
+
+# -- pieces -------------------------------------------------------------------------------
+
+
+def show_scores(scores: dict[str, Any]) -> None:
+    lines = services.score_lines(scores)
+    metrics = [(k, v) for k, v in lines if k != "Components"]
+    if metrics:
+        for col, (label, value) in zip(st.columns(len(metrics)), metrics):
+            col.metric(label, value)
+    comps = dict(lines).get("Components")
+    if comps:
+        st.caption(f"Recovered: {comps}")
+
+
+def run_vectorize(ups: list[Any]) -> None:
+    results = []
+    bar = st.progress(0.0, text="Starting CraftEditor…")
+    for i, up in enumerate(ups):
+        bar.progress(i / len(ups), text=f"Converting {up.name} ({i + 1} of {len(ups)})…")
+        data = up.getvalue()
+        try:
+            check_image(up.name, data)
+            res = services.vectorize(data, up.name)
+        except services.FeatureUnavailable as e:
+            bar.empty()
+            show_error(e)
+            return
+        except Exception as e:  # noqa: BLE001 - one bad file does not stop the batch
+            res = services.Vectorized(name=up.name, error=services.user_message(e))
+        results.append((up.name, data, res))
+    n_ok = sum(1 for _, _, r in results if r.svg)
+    bar.progress(1.0, text=f"Converted {n_ok} of {len(ups)} figure{'s' if len(ups) != 1 else ''}.")
+    st.session_state["vectorized"] = results
