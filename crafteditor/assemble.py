@@ -25,9 +25,12 @@ import numpy as np
 
 from crafteditor.charts import detect_charts
 from crafteditor.config import THEME, Config
-from crafteditor.lines import LinePath, detect_lines
+from crafteditor.lines.detect import detect_lines
+from crafteditor.lines.paths import LinePath
 from crafteditor.loading import ImageSource, RasterImage, load_image
-from crafteditor.ocr import TextRun, erase_text, read_text
+from crafteditor.ocr.erase import erase_text
+from crafteditor.ocr.read import read_text
+from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import Paints, color_distance, distances, find_paints, prepare, to_hex
 from crafteditor.shapes import DetectedShape, detect_shapes
 from crafteditor.trace import TracedObject, trace_leftovers

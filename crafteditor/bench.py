@@ -23,7 +23,7 @@ import numpy as np
 from crafteditor.config import Config
 from crafteditor.convert import convert
 from crafteditor.loading import load_image
-from crafteditor.ocr import get_engine
+from crafteditor.ocr.engine import get_engine
 from crafteditor.quality import ssim, svg_element_count
 from crafteditor.scoring import score_chart, score_diagram
 from crafteditor.synthetic import GALLERY_STYLES, diagram_png, gallery_chart, random_chart, random_diagram

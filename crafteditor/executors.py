@@ -12,7 +12,7 @@ import os
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Any, Callable, Iterable, Iterator
 
-from crafteditor.ocr import get_engine
+from crafteditor.ocr.engine import get_engine
 from crafter.errors import CrafterError
 
 EXECUTORS = ("local", "ray")

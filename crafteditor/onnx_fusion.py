@@ -82,7 +82,7 @@ def default_cache_dir() -> Path:
 
 def fused_model_bytes(path: str) -> bytes:
     """The ONNX model at ``path`` with the fusions above applied, serialised."""
-    import onnx
+    import onnx  # heavy: 2.6 s to import, optional: without it the shipped model runs unfused
 
     model = onnx.load(path)
     graph = _Graph(model.graph)
@@ -100,7 +100,7 @@ class _Graph:
     """An editable node list over one ``onnx.GraphProto``: constants by name, consumers by tensor."""
 
     def __init__(self, graph: Any) -> None:
-        from onnx import numpy_helper
+        from onnx import numpy_helper  # heavy: as in fused_model_bytes
 
         self.graph = graph
         self.to_array = numpy_helper.to_array
@@ -254,7 +254,7 @@ class _Graph:
 
     def hardswish(self) -> None:
         """Add(x, 3) → Clip(0, 6) → Mul(x, ·) → Div(6)  ⇒  HardSigmoid(x; 1/6, ½) → Mul(x, ·)."""
-        from onnx import helper
+        from onnx import helper  # heavy: as in fused_model_bytes
 
         for add in [n for n in self.nodes if n.op_type == "Add"]:
             x = self.variable_input(add)
@@ -305,7 +305,7 @@ class _Graph:
         convolutions, the one per-channel Conv feeds them all (version 3: the bench's 21 detector
         inputs 3.5–5% less CPU than version 2, alternating, best of 8 per input).
         """
-        from onnx import helper
+        from onnx import helper  # heavy: as in fused_model_bytes
 
         for mul in [n for n in self.nodes if n.op_type == "Mul"]:
             pair = self.affine_pair(mul)
@@ -336,7 +336,7 @@ class _Graph:
         (``x + x·σ(·)``), where ``s`` is one value per channel, so the Add runs over C values
         instead of the whole activation. A HardSwish (``s`` computed from ``x`` itself, fused
         into the convolution by onnxruntime) is left alone."""
-        from onnx import helper
+        from onnx import helper  # heavy: as in fused_model_bytes
 
         for add in [n for n in self.nodes if n.op_type == "Add" and len(n.input) == 2]:
             for x, gated in (tuple(add.input), tuple(reversed(add.input))):

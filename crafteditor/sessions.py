@@ -6,7 +6,7 @@ from __future__ import annotations
 def session_options(threads: int):
     """onnxruntime options for CraftEditor's models (rapidocr's, the reader's): all graph
     optimisations, the memory arena on, intra-op threads that sleep rather than spin."""
-    import onnxruntime as ort  # heavy optional dependency: loaded when a model first runs
+    import onnxruntime as ort  # heavy: optional dependency, loaded when a model first runs
 
     opts = ort.SessionOptions()
     opts.log_severity_level = 4

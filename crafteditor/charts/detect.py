@@ -34,8 +34,10 @@ from crafteditor.blobs import find_blobs
 from crafteditor.charts.numbers import parse_number
 from crafteditor.charts.style import ChartStyle, measure_panel, measure_style, strongest_color
 from crafteditor.config import THEME, Config
-from crafteditor.lines import simplify, trace_skeleton
-from crafteditor.ocr import TextRun, get_engine, split_wide_gaps
+from crafteditor.lines.routes import simplify
+from crafteditor.lines.skeleton import trace_skeleton
+from crafteditor.ocr.engine import get_engine
+from crafteditor.ocr.runs import TextRun, split_wide_gaps
 from crafteditor.paint import Paints, blend_position, distances, find_paints, to_hex
 from crafter.charts.render import layout_chart, plan_for
 from crafter.charts.scales import _cmap

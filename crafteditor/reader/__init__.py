@@ -2,7 +2,7 @@
 
 rapidocr's recogniser is most of a conversion's time (0.18 s of a bench figure's 0.48 s CPU;
 ~10 ms a line crop). The lines CraftEditor hands it are clean: glyph pixels on a flat
-background (:func:`crafteditor.ocr._line_crops`). The reader reads such a crop in well under
+background (:func:`crafteditor.ocr.text_lines.line_crops`). The reader reads such a crop in well under
 a millisecond; where it is sure of every character (:data:`GATE`) its reading is taken, and
 every other crop goes to rapidocr as before. Trained by this package's own code on random
 strings (:mod:`crafteditor.training.reader_data`, :mod:`crafteditor.training.reader_train`); the weights ship in
@@ -36,7 +36,7 @@ BATCH_PX = 4096  # padded input columns per batch
 
 class Reader:
     def __init__(self, threads: int = 1, weights: Path = WEIGHTS) -> None:
-        import onnxruntime as ort
+        import onnxruntime as ort  # heavy: optional dependency, loaded with the first reader
 
         meta = json.loads((weights / "reader.json").read_text())
         if meta.get("vocab") != VOCAB or meta.get("height") != HEIGHT:

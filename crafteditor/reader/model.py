@@ -1,6 +1,6 @@
 """The reader's input, vocabulary and network.
 
-A crop (glyph pixels on a flat background, :func:`crafteditor.ocr._line_crops`) is turned
+A crop (glyph pixels on a flat background, :func:`crafteditor.ocr.text_lines.line_crops`) is turned
 grey, its polarity and contrast normalised (background 0, the glyphs' strongest ink 1: grey
 text on white, white text on a dark fill and black text read alike), and scaled to
 :data:`HEIGHT` rows. The network is convolutional only: five 3×3 stages down to a column of
@@ -67,8 +67,8 @@ def pad_batch(xs: list[np.ndarray]) -> np.ndarray:
 
 def build_network(n_classes: int = len(VOCAB) + 1):
     """The torch module (training and export only; inference runs the exported ONNX)."""
-    import torch
-    from torch import nn
+    import torch  # heavy: 6 s to import; only training and export build the network
+    from torch import nn  # heavy: as torch above
 
     c1, c2, c3, c4, c5 = CHANNELS
 

@@ -1,5 +1,5 @@
 """Training pages for the reader: random strings drawn by matplotlib and by Crafter's renderer,
-cut into crops exactly as CraftEditor cuts a figure (:func:`crafteditor.ocr.line_jobs`).
+cut into crops exactly as CraftEditor cuts a figure (:func:`crafteditor.ocr.text_lines.line_jobs`).
 
 The strings are random (pseudo-words, numbers, units, punctuation), never the synthetic
 figures' vocabulary (:mod:`crafteditor.synthetic`), so what the bench measures is reading,
@@ -12,14 +12,19 @@ to be unsure of them, and unsure readings go to rapidocr.
 
 from __future__ import annotations
 
+import argparse
 import io
+import logging
+import pickle
 import random
+import warnings
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
-from crafteditor.ocr import get_engine, line_jobs
+from crafteditor.ocr.engine import get_engine
+from crafteditor.ocr.text_lines import line_jobs
 from crafteditor.reader.model import HEIGHT, UNKNOWN, VOCAB, normalize_crop
 from crafter.base.text import text_width
 from crafter.formats import figure_to_png_bytes
@@ -40,7 +45,7 @@ UNSEEN_FONTS = ("Roboto", "STIXGeneral")
 
 
 def available_fonts(fonts: tuple[str, ...]) -> tuple[str, ...]:
-    from matplotlib import font_manager
+    from matplotlib import font_manager  # heavy: 0.5 s to import; only the matplotlib pages need it
 
     def found(name: str) -> bool:
         try:
@@ -145,10 +150,10 @@ class Cell:
 
 
 def _mpl_page(rng: random.Random, fonts: tuple[str, ...]) -> tuple[np.ndarray, list[Cell]]:
-    import matplotlib
+    import matplotlib  # heavy: 0.5 s to import; only the matplotlib pages need it
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # heavy: as matplotlib above, after its backend is set
 
     # matplotlib's own defaults, whatever style the calling process has set: the same seed draws
     # the same page (a test's page had come out otherwise after other tests had run)
@@ -313,11 +318,6 @@ def make_pages(n: int, seed: int, fonts: tuple[str, ...] = TRAIN_FONTS) -> tuple
 
 
 def main(argv: list[str] | None = None) -> None:
-    import argparse
-    import logging
-    import pickle
-    import warnings
-
     # a training font without a bold face, or without a glyph of OTHER_CHARS (drawn as a box,
     # labelled UNKNOWN all the same), is said once per string otherwise
     logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)

@@ -7,18 +7,20 @@ reader gets wrong and how many rapidocr gets wrong (the crops :mod:`crafteditor.
 cuts, with their true strings). A crop the reader does not take goes to rapidocr, so the gate
 belongs where, above it, the reader is wrong no more often than rapidocr would be on the same
 crops. Both readings are compared without their spaces: a conversion sets the spaces from
-the gaps between the glyphs whichever engine read the line (:func:`crafteditor.ocr._restore_spaces`).
+the gaps between the glyphs whichever engine read the line (:func:`crafteditor.ocr.corrections.restore_spaces`).
 ``--record`` writes the tables, and the gate table at the reader's gates, into the weights'
 ``reader.json``.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 
+import cv2
 import numpy as np
 
-from crafteditor.ocr import REC_WORD_WIDTH, get_engine
+from crafteditor.ocr.engine import REC_WORD_WIDTH, get_engine
 from crafteditor.reader import GATE, SINGLE_GATE, WEIGHTS, get_reader, taken
 from crafteditor.reader.model import MAX_WIDTH, decode, pad_batch, steps
 from crafteditor.training.reader_train import gate_table, load
@@ -45,8 +47,6 @@ def reader_readings(crops: list[np.ndarray]) -> list[tuple[str, float]]:
 
 def rapidocr_readings(crops: list[np.ndarray]) -> list[str]:
     """rapidocr's reading of each normalised crop, as a conversion asks for it."""
-    import cv2
-
     bgr = [cv2.cvtColor(255 - x, cv2.COLOR_GRAY2BGR) for x in crops]
     return [text for text, _conf, _centres in get_engine(1).recognize(bgr, True, REC_WORD_WIDTH)]
 
@@ -84,14 +84,13 @@ def format_table(name: str, rows: list[dict]) -> str:
     for r in rows:
         lo, hi = r["band"]
         band = f"[{lo:.2f}, {hi:.2f})" if hi is not None else f"[{lo:.2f}, 1]   "
-        lines.append(f"  {band:>16}  {r['crops']:6d}   {r['reader_wrong']:6d} {r['reader_wrong'] / max(1, r['crops']):6.1%}"
+        lines.append(f"  {band:>16}  {r['crops']:6d}"
+                     f"   {r['reader_wrong']:6d} {r['reader_wrong'] / max(1, r['crops']):6.1%}"
                      f"   {r['rapidocr_wrong']:6d} {r['rapidocr_wrong'] / max(1, r['crops']):6.1%}")
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> None:
-    import argparse
-
     p = argparse.ArgumentParser(description="The reader against rapidocr on held-out crops, per band of sureness")
     p.add_argument("--val", required=True, help="held-out crops in the training fonts")
     p.add_argument("--unseen", help="held-out crops in fonts the reader was not trained on")

@@ -9,12 +9,14 @@ confidence gate, and what was measured on the held-out pages).
 
 from __future__ import annotations
 
+import argparse
 import json
 import pickle
 import random
 import time
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from crafteditor.reader import WEIGHTS, taken
@@ -51,8 +53,6 @@ def _batches(widths: list[int], budget: int, rng: random.Random, shuffle: bool) 
 
 
 def _augment(x: np.ndarray, rng: random.Random) -> np.ndarray:
-    import cv2
-
     v = x.astype(np.float32) / 255.0
     if rng.random() < 0.5:  # a little wider or narrower (another font's set width, another dpi)
         w = max(8, int(round(v.shape[1] * rng.uniform(0.88, 1.12))))
@@ -67,7 +67,7 @@ def _augment(x: np.ndarray, rng: random.Random) -> np.ndarray:
 
 
 def evaluate(model, crops, labels, budget: int = 4096) -> list[tuple[str | None, str, float]]:
-    import torch
+    import torch  # heavy: 6 s to import; reader_parity uses this module's tables without it
 
     model.eval()
     rng = random.Random(0)
@@ -99,7 +99,7 @@ def gate_table(results, gates=(0.5, 0.7, 0.8, 0.9, 0.95, 0.96, 0.98, 0.99)) -> l
 
 def train(train_paths: list[str], val_path: str | None, unseen_path: str | None, epochs: int = 8,
           budget: int = 6144, lr: float = 3e-3, seed: int = 0, threads: int = 1, out: Path = WEIGHTS) -> dict:
-    import torch
+    import torch  # heavy: 6 s to import; reader_parity uses this module's tables without it
 
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
@@ -150,7 +150,7 @@ def train(train_paths: list[str], val_path: str | None, unseen_path: str | None,
 
 
 def export(model, out: Path) -> None:
-    import torch
+    import torch  # heavy: 6 s to import; reader_parity uses this module's tables without it
 
     class Probs(torch.nn.Module):
         def __init__(self, m):
@@ -168,8 +168,6 @@ def export(model, out: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    import argparse
-
     p = argparse.ArgumentParser(description="Train CraftEditor's reader and export it to ONNX")
     p.add_argument("train", nargs="+", help="crop files from python -m crafteditor.training.reader_data")
     p.add_argument("--val", help="held-out crops (the training fonts)")

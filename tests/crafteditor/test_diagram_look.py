@@ -6,7 +6,7 @@ import re
 import pytest
 
 from crafteditor import Config, convert
-from crafteditor.ocr import ink_width_em, size_and_weight_from_width
+from crafteditor.ocr.font_metrics import ink_width_em, size_and_weight_from_width
 from crafter.base.theme import get_theme
 from crafter.spec import Figure
 

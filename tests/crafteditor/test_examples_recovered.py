@@ -98,7 +98,7 @@ def test_multiplication_signs_and_the_letter_x():
 def test_times_sign_rule(chars, p_times, expected):
     import numpy as np
 
-    from crafteditor.ocr import get_engine
+    from crafteditor.ocr.engine import get_engine
 
     eng = get_engine()
     probs = np.zeros((len(chars), len(eng.vocab) + 1), np.float32)

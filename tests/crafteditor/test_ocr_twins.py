@@ -7,7 +7,7 @@ import pytest
 
 pytest.importorskip("rapidocr_onnxruntime")
 
-from crafteditor.ocr import get_engine  # noqa: E402
+from crafteditor.ocr.engine import get_engine  # noqa: E402
 
 
 def _crop(text: str) -> np.ndarray:

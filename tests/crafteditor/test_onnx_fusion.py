@@ -78,7 +78,7 @@ def test_an_unwritable_cache_still_gives_the_fused_model(tmp_path):
 def test_a_damaged_cached_model_falls_back_to_the_shipped_one(tmp_path, monkeypatch):
     from types import SimpleNamespace
 
-    from crafteditor.ocr import _quiet_session
+    from crafteditor.ocr.engine import _quiet_session
 
     path = MODELS / "ch_PP-OCRv4_det_infer.onnx"
     monkeypatch.setattr(onnx_fusion, "default_cache_dir", lambda: tmp_path)

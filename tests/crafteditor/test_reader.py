@@ -161,7 +161,7 @@ def test_conversion_reads_the_same_words_with_and_without_the_reader():
 def test_the_reader_can_be_turned_off(monkeypatch):
     from crafteditor.config import Config
     from crafteditor.convert import convert
-    from crafteditor.ocr import get_engine
+    from crafteditor.ocr.engine import get_engine
     from crafteditor.synthetic import diagram_png, random_diagram
 
     calls = []

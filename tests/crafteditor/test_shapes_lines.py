@@ -182,15 +182,15 @@ def test_a_box_face_with_evenly_gnawed_edges_is_not_a_cylinder():
 def test_a_dashed_bend_that_fell_in_a_gap_is_chained_through_its_corner():
     """Both ends point at one corner and the two legs to it make a dash gap: one route. The
     straight distance between the ends (9 px) was past the right-angle allowance."""
-    from crafteditor.lines import _chain_dashes
+    from crafteditor.lines.chains import chain_dashes
 
     lw = 1.2
     horizontal = [[(x + 7.0 - k, 252.5) for k in range(7)] for x in range(2100, 2180, 12)][::-1]  # ends at 2179.5
     horizontal[0] = [(2179.5 - k, 252.5) for k in range(6)]
     corner = [(2188.5, 248.5), (2188.2, 249.5), (2187.8, 250.5), (2187.5, 251.5)]  # a dash cut short by the bend
     vertical = [[(2188.5, y - k) for k in range(6)] for y in range(240, 180, -12)]
-    chains = _chain_dashes(horizontal + [corner] + vertical, lw)
+    chains = chain_dashes(horizontal + [corner] + vertical, lw)
     assert len(chains) == 1
     # two perpendicular pieces whose corner lies behind one of them stay apart
-    apart = _chain_dashes([[(100.0, 50.0), (94.0, 50.0)], [(96.0, 58.0), (96.0, 64.0)]], lw)
+    apart = chain_dashes([[(100.0, 50.0), (94.0, 50.0)], [(96.0, 58.0), (96.0, 64.0)]], lw)
     assert len(apart) == 2

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from crafteditor.loading import load_image
-from crafteditor.ocr import detection_scale, get_engine
+from crafteditor.ocr.engine import get_engine
+from crafteditor.ocr.text_lines import detection_scale
 from crafteditor.text_regions import find_text_regions, plan_mosaic, region_probabilities
 
 

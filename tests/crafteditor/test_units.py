@@ -38,19 +38,19 @@ def test_quality_metrics():
 
 
 def test_word_spaces_are_restored_from_ink_gaps():
-    from crafteditor.ocr import _restore_spaces
+    from crafteditor.ocr.corrections import restore_spaces
 
     # three letters, a wide gap, two letters: the recogniser dropped the space
     cols = np.zeros((10, 60), bool)
     for x0 in (0, 8, 16, 36, 44):
         cols[:, x0:x0 + 6] = True
     centres = [3.0, 11.0, 19.0, 39.0, 47.0]
-    assert _restore_spaces("abcde", centres, cols, 0, font_px=14.0) == "abc de"
+    assert restore_spaces("abcde", centres, cols, 0, font_px=14.0) == "abc de"
     assert not math.isnan(centres[0])
 
 
 def test_dashes_are_told_apart_by_ink_width():
-    from crafteditor.ocr import _restore_dashes
+    from crafteditor.ocr.corrections import restore_dashes
 
     # '1', a bar, '2' at a 20 px font: the bar's width decides which dash the recogniser's '-' was
     font_px = 20.0
@@ -60,7 +60,7 @@ def test_dashes_are_told_apart_by_ink_width():
         mask[:, 0:4] = True  # the digit strokes
         mask[:, 52:56] = True
         mask[7:9, 10:10 + bar_px] = True
-        return _restore_dashes("1-2", [2.0, 10 + bar_px / 2, 54.0], mask, 0, font_px)
+        return restore_dashes("1-2", [2.0, 10 + bar_px / 2, 54.0], mask, 0, font_px)
 
     assert read(5) == "1-2"  # hyphen: 0.26 em
     assert read(8) == "1–2"  # en dash: 0.40 em
@@ -83,7 +83,7 @@ def test_en_dash_survives_ocr():
 
 
 def test_a_line_drawn_through_a_label_leaves_the_glyphs_it_touches():
-    from crafteditor.ocr import _glyph_mask
+    from crafteditor.ocr.text_lines import glyph_mask
 
     # a label's box: three glyph blobs, the middle two touching a 2 px vertical line that
     # crosses the whole box (an arrow through a group's title)
@@ -91,7 +91,7 @@ def test_a_line_drawn_through_a_label_leaves_the_glyphs_it_touches():
     for x0 in (5, 20, 29):
         region[6:14, x0:x0 + 7] = 0
     region[:, 27:29] = 0  # the line touches the blobs at 20..27 and 29..36
-    mask, line = _glyph_mask(region, np.array([255, 255, 255], np.uint8))
+    mask, line = glyph_mask(region, np.array([255, 255, 255], np.uint8))
     assert mask[6:14, 5:12].all()  # a glyph away from the line, as before
     assert mask[6:14, 20:27].all() and mask[6:14, 29:36].all()  # the glyphs on the line are kept
     assert not mask[:, 27:29].any() and line[:, 27:29].all()  # the line is not text
@@ -101,7 +101,7 @@ def test_text_detection_matches_rapidocrs_own_call(golden):
     """detect() prepares the detector's input itself (float32 normalisation into NCHW): the
     same boxes as rapidocr's own call on the same session."""
     from crafteditor.loading import load_image
-    from crafteditor.ocr import get_engine
+    from crafteditor.ocr.engine import get_engine
 
     engine = get_engine()
     rgb = load_image(golden["diagram_150"][0]).rgb
@@ -116,7 +116,7 @@ def test_text_detection_matches_rapidocrs_own_call(golden):
 
 
 def _run(text, glyphs, y=100.0):
-    from crafteditor.ocr import TextRun
+    from crafteditor.ocr.runs import TextRun
 
     h, w = glyphs.shape
     return TextRun(text=text, x=50.0, y=y, w=float(w), h=float(h), angle=0, font_px=14.0, bold=False,
@@ -161,29 +161,30 @@ def test_letters_of_one_shape_take_their_case_from_their_height():
     """c o s v w x z differ between cases only in size: a 100 dpi 'ViT' read 'viT'. Against the
     line's own capitals, a v as tall as the T is V; a glyph that touches its neighbour (italic
     'ts') is not measured (it had made 'gradientS')."""
-    from crafteditor.ocr import _restore_case
+    from crafteditor.ocr.corrections import restore_case
 
     m = np.zeros((20, 40), bool)
     m[2:20, 2:10] = True  # 'v' drawn cap-tall
     m[8:20, 14:16] = True  # 'i' (short stem; its dot left out)
     m[2:20, 22:30] = True  # 'T'
-    assert _restore_case("viT", [6.0, 15.0, 26.0], m, 0) == "ViT"
+    assert restore_case("viT", [6.0, 15.0, 26.0], m, 0) == "ViT"
     short = np.zeros((20, 40), bool)
     short[8:20, 2:10] = True  # an x-height 'V'
     short[2:20, 14:16] = True  # 'l'
     short[8:20, 20:28] = True  # 'a'
-    assert _restore_case("Vla", [6.0, 15.0, 24.0], short, 0) == "vla"
+    assert restore_case("Vla", [6.0, 15.0, 24.0], short, 0) == "vla"
     merged = np.zeros((20, 40), bool)
     merged[2:20, 2:6] = True  # 't'
     merged[8:20, 6:14] = True  # 's' touching it: one component holding both centres
     merged[2:20, 20:28] = True  # 'T'
-    assert _restore_case("tsT", [4.0, 10.0, 24.0], merged, 0) == "tsT"
+    assert restore_case("tsT", [4.0, 10.0, 24.0], merged, 0) == "tsT"
 
 
 def test_a_tick_stub_read_as_a_quote_is_dropped_and_a_real_quote_kept():
     """'ResNet'' came from the stub of an axis tick by a bmh chart's frame (a 1×2 px bar in the
     middle of the line); an apostrophe's ink is taller, and starts in the line's top third."""
-    from crafteditor.ocr import _drop_stray_quote, _Line
+    from crafteditor.ocr.corrections import drop_stray_quote
+    from crafteditor.ocr.text_lines import TextLine
 
     mask = np.zeros((15, 40), bool)
     mask[0:15, 0:8] = True  # a letter
@@ -191,11 +192,11 @@ def test_a_tick_stub_read_as_a_quote_is_dropped_and_a_real_quote_kept():
     stub = mask.copy()
     stub[6:8, 30] = True
     crop = np.zeros((23, 48, 3), np.uint8)  # 4 px of padding around the mask
-    text, centres, line = _drop_stray_quote("Ab'", [8.0, 20.0, 34.5], crop, _Line(stub, 3, 5, False))
+    text, centres, line = drop_stray_quote("Ab'", [8.0, 20.0, 34.5], crop, TextLine(stub, 3, 5, False))
     assert text == "Ab" and centres == [8.0, 20.0] and line.mask.shape == (15, 20) and line.x0 == 5
     quote = mask.copy()
     quote[0:4, 30] = True  # an apostrophe: 0.27 em tall, at the top
-    text, centres, line = _drop_stray_quote("Ab'", [8.0, 20.0, 34.5], crop, _Line(quote, 3, 5, False))
+    text, centres, line = drop_stray_quote("Ab'", [8.0, 20.0, 34.5], crop, TextLine(quote, 3, 5, False))
     assert text == "Ab'" and line.mask.shape == (15, 40)
 
 
@@ -247,10 +248,10 @@ def _line_mask(text: str, bold: bool, px: int = 16):
 def test_a_zero_read_as_the_letter_o_is_a_zero(bold):
     """'Node O (NVLink)': an O standing alone or among digits whose glyph is a zero's is 0; a
     round O stays, and a word's O is never looked at."""
-    from crafteditor.ocr import _restore_zeros
+    from crafteditor.ocr.corrections import restore_zeros
 
     for drawn, read, want in (("Node 0 (NV)", "Node O (NV)", "Node 0 (NV)"), ("1.05", "1.O5", "1.05"),
                               ("Node O (NV)", "Node O (NV)", "Node O (NV)"), ("O(n) 0", "O(n) O", "O(n) 0"),
                               ("BOX 0", "BOX O", "BOX 0")):
         mask, centres = _line_mask(drawn, bold)
-        assert _restore_zeros(read, centres, mask, 0, 16.0) == want, (drawn, read)
+        assert restore_zeros(read, centres, mask, 0, 16.0) == want, (drawn, read)

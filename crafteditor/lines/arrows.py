@@ -1,0 +1,194 @@
+"""Arrows: each arrowhead given to the path end it sits on, aligned to that line, and its kind told;
+heads no line claimed made arrows of their own.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from crafteditor.lines.heads import head_kind, pixel_disc, pixel_gap
+from crafteditor.lines.paths import Arrowhead, Ends, LinePath, Pt
+from crafteditor.lines.routes import drop_backtrack, merge_collinear, orthogonalize
+
+
+def attach_heads(paths: list[LinePath], heads: list[Arrowhead], lw: float, residual: np.ndarray) -> None:
+    """Give each head to the path end nearest it (a head never sits mid-line), aligned to that line,
+    and tell its kind (filled triangle, open 'V' or diamond) from the ink across its axis."""
+    claims = []
+    ends = Ends([p.points for p in paths])
+    for hi, h in enumerate(heads):
+        if not len(h.pixels):
+            continue
+        centre, radius = pixel_disc(h.pixels)
+        for k in ends.near(centre, radius + 4 * lw + 5):  # only ends nearby
+            pi, end = ends.owner[k], ends.at[k]
+            p = paths[pi]
+            d = pixel_gap(h.pixels, ends.pts[k])  # from the line end to the head's pixels
+            # a dashed line may stop a whole dash gap short of its head
+            if d <= (4 * lw + 5 if p.style != "solid" else 2 * lw + 3):
+                claims.append((d, hi, pi, end))
+    # a dashed line crossing a group's frame stops at the frame, a dash or two short of its head
+    # on the node inside (the frame's stroke took the dash in between): a head no end is near
+    # goes to a free end it lies straight ahead of, within reach (ranked after the near claims)
+    near_heads = {hi for _, hi, _, _ in claims}
+    reach = 16 * lw + 10
+    for hi, h in enumerate(heads):
+        if hi in near_heads or not len(h.pixels):
+            continue
+        centre, radius = pixel_disc(h.pixels)
+        for pi, p in enumerate(paths):
+            if p.style == "solid":
+                continue
+            for end in (0, 1):
+                pts = p.points if end == 1 else p.points[::-1]
+                d = _end_direction(pts, 3 * lw + 6) if len(pts) >= 2 else None
+                if d is None:
+                    continue
+                b = pts[-1]
+                v = (centre[0] - b[0], centre[1] - b[1])
+                along = v[0] * d[0] + v[1] * d[1]
+                if 0 < along - radius <= reach and abs(v[0] * d[1] - v[1] * d[0]) <= 2 * lw + 2:
+                    claims.append((1e6 + along, hi, pi, end))
+    taken_heads: set[int] = set()
+    taken_ends: set[tuple[int, int]] = set()
+    for d, hi, pi, end in sorted(claims):
+        if hi in taken_heads or (pi, end) in taken_ends:
+            continue
+        p = paths[pi]
+        h = heads[hi]
+        pts = p.points if end == 1 else p.points[::-1]
+        whole = pts
+        # the line's direction into the head, from its last stretch outside the head
+        # the line's points on or next to the head are skeleton wobble: anchor on the last one clear of it
+        while len(pts) > 2 and _in_head(pts[-1], h, lw):
+            pts = pts[:-1]
+        b = pts[-1]
+        fallback = _end_direction(pts, 3 * lw + 6)
+        if fallback is None:
+            continue
+        # a route that turned just before its head (its last leg was on the head, and dropped)
+        # arrives across its own direction: where the dropped leg turned and the head lies well
+        # off the line's way on, the way to the head is the better guess at its axis (a
+        # matplotlib 'bar' loop's up-pointing head, as wide as long, had been joined sideways)
+        hc, _ = pixel_disc(h.pixels)
+        v = (hc[0] - b[0], hc[1] - b[1])
+        nv = math.hypot(*v)
+        last = _end_direction(whole, 3 * lw + 6) if len(whole) > len(pts) else None
+        turned = last is not None and abs(last[0] * fallback[0] + last[1] * fallback[1]) < 0.7
+        if turned and nv > 1e-6 and abs(v[0] * fallback[1] - v[1] * fallback[0]) > max(2 * lw + 2, 0.5 * nv):
+            u = (v[0] / nv, v[1] / nv)
+            fallback = (math.copysign(1.0, u[0]), 0.0) if abs(u[0]) >= abs(u[1]) else (0.0, math.copysign(1.0, u[1]))
+        taken_heads.add(hi)
+        taken_ends.add((pi, end))
+        direction, centre = h.axis(b, fallback)
+        h.orient(centre, direction)
+        if h.kind == "arrow":
+            h.kind = head_kind(h, direction, residual, lw, trusted=h.axis_from_shape)
+        pts = _join_head(pts, centre, direction) + [h.tip]
+        if end == 1:
+            p.head_end = h
+            p.points = pts
+        else:
+            p.head_start = h
+            p.points = pts[::-1]
+    for p in paths:
+        p.points = orthogonalize(merge_collinear(drop_backtrack(p.points), lw), 10 * lw + 2)
+
+
+def orphan_heads(paths: list[LinePath], heads: list[Arrowhead], lw: float, residual: np.ndarray) -> list[LinePath]:
+    """Arrows too short for their line to outlast the nodes' rings: a filled head no line end
+    claimed, with what is left of its line behind it, is a path of its own (``pieces=0``: the
+    assembly keeps it only between two shapes). A matplotlib block diagram's 25 px arrows
+    between boxes had left a 3 px stub and a head, and came back as traced paths.
+
+    The head's axis is its pixels' long direction; it points from its wide end to its narrow one.
+    """
+    taken = {id(p.head_start) for p in paths} | {id(p.head_end) for p in paths}
+    out: list[LinePath] = []
+    H, W = residual.shape
+    for h in heads:
+        if id(h) in taken or len(h.pixels) < 6 or h.kind != "arrow" or h.pointing is not None:
+            continue
+        c, evals, evecs = h.principal()
+        if evals[0] <= 1e-9 or evals[1] / evals[0] < 1.4:
+            continue
+        d = evecs[:, int(np.argmax(evals))]
+        rel = h.pixels - c
+        solid = h.weights >= 0.35
+        proj, perp = (rel @ d)[solid], (rel @ np.array([-d[1], d[0]]))[solid]
+        if proj.size < 6:
+            continue
+        # the width along the axis: widest at the base, narrowing to the tip over the head's
+        # length (what is left of the line behind the base is shorter than that)
+        bins = np.round(proj - proj.min()).astype(int)
+        width = np.array([np.ptp(perp[bins == b]) if (bins == b).any() else 0.0 for b in range(bins.max() + 1)])
+        widest = np.flatnonzero(width >= 0.9 * width.max())
+        at = float(widest.mean())
+        ahead, behind = len(width) - 1 - at, at
+        if ahead > 1.3 * behind and width[-1] <= 0.5 * width.max():
+            pass  # it points along d
+        elif behind > 1.3 * ahead and width[0] <= 0.5 * width.max():
+            d = -d
+        else:
+            continue
+        if abs(d[1]) < 0.2:
+            d = np.array([1.0 if d[0] > 0 else -1.0, 0.0])
+        elif abs(d[0]) < 0.2:
+            d = np.array([0.0, 1.0 if d[1] > 0 else -1.0])
+        h.orient((float(c[0]), float(c[1])), (float(d[0]), float(d[1])))
+        # the stub behind the base, as far as the ink goes
+        start = np.asarray(h.base, dtype=np.float64)
+        for _ in range(int(4 * h.length) + 1):
+            q = start - d
+            xi, yi = int(round(q[0])), int(round(q[1]))
+            if not (0 <= xi < W and 0 <= yi < H and residual[yi, xi]):
+                break
+            start = q
+        out.append(LinePath(points=[(float(start[0]), float(start[1])), h.tip], width=lw, color=(0, 0, 0),
+                            head_end=h, pieces=0))
+    return out
+
+
+def _join_head(pts: list[Pt], centre: Pt, d: tuple[float, float]) -> list[Pt]:
+    """Bring the line's end onto the head's axis: a corner when the line arrives across it
+    (an orthogonal route turning just before its head), a projection when it runs along it."""
+    b = pts[-1]
+    a = pts[-2] if len(pts) >= 2 else b
+    seg = (b[0] - a[0], b[1] - a[1])
+    L = math.hypot(*seg)
+    if L > 1e-6 and abs((seg[0] * d[0] + seg[1] * d[1]) / L) < 0.4:
+        # perpendicular arrival: meet the axis line where the last segment's line crosses it
+        den = seg[0] * d[1] - seg[1] * d[0]
+        if abs(den) > 1e-9:
+            t = ((centre[0] - a[0]) * d[1] - (centre[1] - a[1]) * d[0]) / den
+            corner = (a[0] + seg[0] * t, a[1] + seg[1] * t)
+            return pts[:-1] + [corner]
+    t = (b[0] - centre[0]) * d[0] + (b[1] - centre[1]) * d[1]
+    return pts[:-1] + [(centre[0] + d[0] * t, centre[1] + d[1] * t)]
+
+
+def _end_direction(pts: list[Pt], reach: float) -> tuple[float, float] | None:
+    """Unit direction of the line arriving at its last point, measured over ``reach`` px
+    (short skeleton wiggles near a head must not tilt it); snapped to an axis within 4°."""
+    b = pts[-1]
+    a = pts[-2]
+    for q in reversed(pts[:-1]):
+        a = q
+        if math.dist(q, b) >= reach:
+            break
+    L = math.dist(a, b)
+    if L < 1e-6:
+        return None
+    dx, dy = (b[0] - a[0]) / L, (b[1] - a[1]) / L
+    if abs(dy) < 0.07:
+        return (1.0 if dx > 0 else -1.0, 0.0)
+    if abs(dx) < 0.07:
+        return (0.0, 1.0 if dy > 0 else -1.0)
+    return (dx, dy)
+
+
+def _in_head(q: Pt, h: Arrowhead, lw: float) -> bool:
+    """Whether a line point lies on (or hugs) the head: the skeleton wobbles where the line meets it."""
+    return pixel_gap(h.pixels, q) <= lw + 1.0

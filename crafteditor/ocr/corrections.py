@@ -1,0 +1,268 @@
+"""A recogniser's reading corrected from the glyphs' own ink (FIELD-NOTES: "Accuracybymodel").
+
+Word spaces the recogniser dropped, from the ink gaps; hyphen, en dash, minus and em dash told
+apart by the width of the bar (the recogniser only knows '-' and '—'); the case of c o s v w x z
+from the glyph's height; a zero read as the letter O; symbols the recogniser has no class for
+(Δ, ∇, κ); a quote mark at a line's end that is an axis tick; ink beyond the first and last
+character (an arrowhead inside the detector's box).
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from crafteditor.blobs import find_blobs
+from crafteditor.ocr.text_lines import TextLine
+
+QUOTES = "'`‘’"
+
+
+def _under(cx: float, n: int, stats: np.ndarray, min_h: float = 0) -> list[int]:
+    """The components (OpenCV stats labels) whose columns span ``cx`` (±1 px), at least ``min_h`` tall."""
+    x, w, h = stats[1:n, 0], stats[1:n, 2], stats[1:n, 3]
+    return (np.flatnonzero((x - 1 <= cx) & (cx <= x + w + 1) & (h >= min_h)) + 1).tolist()
+
+
+def drop_stray_quote(text: str, centres: list[float], crop: np.ndarray,
+                     line: TextLine) -> tuple[str, list[float], TextLine]:
+    """A quote mark read at a line's end whose ink is no quote mark: an axis tick beside a
+    category label ('ResNet '' for 'ResNet' and the stub of the tick by the frame). A quote's
+    glyph is taller than wide, a fifth of an em or more, and starts in the line's top third; a
+    tick is a level bar or a stub in the middle. The character, its centre and its ink are
+    dropped (the ink would be erased with the text)."""
+    if len(text) < 3 or len(centres) != len(text):
+        return text, centres, line
+    pad = (crop.shape[0] - line.mask.shape[0]) // 2
+    n, lab, stats, _ = find_blobs(line.mask)
+    for i in (len(text) - 1, 0):
+        if text[i] not in QUOTES:
+            continue
+        hit = _under(centres[i] - pad, n, stats)
+        if len(hit) != 1:
+            continue
+        _x, y, w, h, _a = stats[hit[0]]
+        lh = line.mask.shape[0]  # about an em
+        if w < h and h >= 0.2 * lh and y <= 0.3 * lh:  # a quote mark's ink
+            continue
+        mask = line.mask & (lab != hit[0])
+        xs = np.flatnonzero(mask.any(axis=0))
+        if xs.size == 0:
+            continue
+        x0, x1 = int(xs[0]), int(xs[-1]) + 1
+        j = i - 1 if i else 1  # a space that set it apart goes with it
+        keep = [k for k in range(len(text)) if k != i and not (k == j and text[j] == " ")]
+        # only columns are cut (the rows, and so the crop's padding above the ink, stay): the
+        # centres, in crop pixels, move by the columns cut on the left
+        line = TextLine(mask[:, x0:x1], line.y0, line.x0 + x0, line.vertical)
+        return "".join(text[k] for k in keep), [centres[k] - x0 for k in keep], line
+    return text, centres, line
+
+
+def trim_to_text(line: TextLine, centres: list[float], crop: np.ndarray, text: str) -> TextLine | None:
+    """Drop ink the recogniser did not read: an arrowhead or stroke end inside the detector's
+    box lies beyond the first or last character (and must not be erased with the text)."""
+    mask = line.mask
+    lh, lw = mask.shape
+    pad = (crop.shape[0] - lh) // 2
+    em = lh  # the line's ink height: about one em for mixed text
+    lo = centres[0] - pad - 0.9 * em
+    hi = centres[-1] - pad + 0.9 * em
+    n, lab, stats, _ = find_blobs(mask)
+    keep = np.zeros(n, bool)
+    for i in range(1, n):
+        x, _, w, _, _ = stats[i]
+        keep[i] = x + w > lo and x < hi
+    trimmed = keep[lab]
+    if not trimmed.any():
+        return None
+    if trimmed.sum() == mask.sum():
+        return line
+    ys, xs = np.nonzero(trimmed)
+    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    return TextLine(trimmed[y0:y1, x0:x1], line.y0 + int(y0), line.x0 + int(x0), line.vertical)
+
+
+def restore_spaces(text: str, centres: list[float], upright: np.ndarray, pad: int, font_px: float) -> str:
+    """Insert the word spaces the recogniser dropped, where the ink has a word-sized gap."""
+    if len(text) < 2 or len(centres) != len(text):
+        return text
+    cols = upright.any(axis=0)
+    # letters sit ≤ 0.2 em apart (i–n in DejaVu); a word space is ~0.32 em plus bearings
+    threshold = max(2.0, 0.27 * font_px)
+    out = [text[0]]
+    for i in range(1, len(text)):
+        a = centres[i - 1] - pad
+        b = centres[i] - pad
+        if text[i] != " " and text[i - 1] != " " and b > a:
+            lo, hi = max(0, int(a)), min(len(cols), int(math.ceil(b)))
+            run = _longest_false(cols[lo:hi])
+            if run >= threshold:
+                out.append(" ")
+        out.append(text[i])
+    return "".join(out)
+
+
+def _longest_false(arr: np.ndarray) -> int:
+    best = cur = 0
+    for v in arr:
+        cur = 0 if v else cur + 1
+        best = max(best, cur)
+    return best
+
+
+# Ink widths of the dashes in DejaVu Sans (em): hyphen 0.26, en dash 0.40, minus 0.63, em dash
+# 0.90. The recogniser knows only '-' and '—', so '1–2' came back as '1-2' (FIELD-NOTES font).
+_DASHES = ((0.33, "-"), (0.52, "–"), (0.78, "−"), (math.inf, "—"))
+
+
+def _per_glyph(text: str, centres: list[float], upright: np.ndarray, pad: int, font_px: float, chars: str,
+               fix) -> str:
+    """``text`` with each character in ``chars`` replaced by ``fix(ch, cx, components, font_px)``
+    where that returns one: cx is the character's centre in the upright line mask, components
+    are OpenCV's (n, labels, stats) of the mask."""
+    if len(centres) != len(text) or not any(ch in chars for ch in text) or font_px < 6:
+        return text
+    comps = find_blobs(upright)[:3]
+    out = list(text)
+    for i, ch in enumerate(text):
+        if ch in chars:
+            out[i] = fix(ch, centres[i] - pad, comps, font_px) or ch
+    return "".join(out)
+
+
+def restore_dashes(text: str, centres: list[float], upright: np.ndarray, pad: int, font_px: float) -> str:
+    """Tell hyphen, en dash, minus and em dash apart by the width of the bar's ink."""
+    return _per_glyph(text, centres, upright, pad, font_px, "-–—−", _dash)
+
+
+def _dash(ch: str, cx: float, comps, font_px: float) -> str | None:
+    n, _, stats = comps
+    best = None
+    for k in range(1, n):
+        x, _, w, h, _ = stats[k]
+        # a dash is a flat bar under the character's centre
+        if x - 1 <= cx <= x + w + 1 and h <= 0.2 * font_px + 2 and w >= h and (best is None or w > best):
+            best = w
+    if best is None:
+        return None
+    em = (best - 0.6) / font_px  # the mask's anti-aliased rim adds about half a pixel
+    return next(d for limit, d in _DASHES if em < limit)
+
+
+_SAME_SHAPE = "cosvwxzCOSVWXZ"  # letters whose two cases differ only in size
+_TALL = "ABDEFGHIJKLMNPQRTUY0123456789bdfhkl"  # cap or ascender height, whatever the reading
+_SHORT = "aemnru"  # x-height
+
+
+def restore_case(text: str, centres: list[float], upright: np.ndarray, pad: int) -> str:
+    """The case of c, o, s, v, w, x, z from the glyph's height against the line's own letters:
+    as tall as its capitals, upper; as short as its x-height letters, lower (a 100 dpi 'ViT'
+    read 'viT'). Needs letters of known height in the same line to compare with."""
+    if len(centres) != len(text) or not any(ch in _SAME_SHAPE for ch in text):
+        return text
+    n, _, stats = find_blobs(upright)[:3]
+
+    # a glyph's own component: one holding no other letter's centre (italic 'ts' touch: that
+    # 's' is as tall as its 't', and had read 'gradientS')
+    xs = [c - pad for c in centres]
+
+    def height(i: int) -> int | None:
+        hit = _under(xs[i], n, stats, 3)
+        if len(hit) != 1:
+            return None
+        x0, x1 = stats[hit[0], 0] + 1, stats[hit[0], 0] + stats[hit[0], 2] - 1
+        if any(x0 <= xs[j] <= x1 for j in range(len(xs)) if j != i and text[j] != " "):
+            return None
+        return int(stats[hit[0], 3])
+
+    heights = [height(i) for i in range(len(centres))]
+    tall = [h for ch, h in zip(text, heights) if ch in _TALL and h]
+    short = [h for ch, h in zip(text, heights) if ch in _SHORT and h]
+    cap = float(np.median(tall)) if tall else None
+    xh = float(np.median(short)) if short else None
+    if cap is None or (xh is not None and xh >= 0.85 * cap):
+        return text  # nothing tall to compare with, or no telling x-height from cap height
+    out = list(text)
+    for i, (ch, h) in enumerate(zip(text, heights)):
+        if ch not in _SAME_SHAPE or not h:
+            continue
+        if h >= 0.88 * cap:
+            out[i] = ch.upper()
+        elif h <= (1.12 * xh if xh is not None else 0.8 * cap):
+            out[i] = ch.lower()
+    return "".join(out)
+
+
+def restore_symbols(text: str, centres: list[float], upright: np.ndarray, pad: int, font_px: float) -> str:
+    """Mathematical symbols the recogniser has no class for, read back from their glyph.
+
+    Its vocabulary lacks Δ, ∇ and κ (it has △, the white triangle, V and K): 'ΔW = BA' read
+    '△W = BA', '∇ loss' 'V loss', 'κ ≥ 0.7' 'K ≥ 0.7'. A K or k no taller than an x is κ. A
+    'V' whose glyph is a closed triangle with a bar on top is ∇; a '△' that stands where the
+    other letters stand, 0.92 as wide as tall, is Δ (the white triangle dips 0.12 em below the
+    baseline and is as wide as tall).
+    """
+    return _per_glyph(text, centres, upright, pad, font_px, "V△Kk", _symbol)
+
+
+def _symbol(ch: str, cx: float, comps, font_px: float) -> str | None:
+    n, lab, stats = comps
+    # the character's glyph: the component under its centre at least 0.4 em tall
+    hit = _under(cx, n, stats, 0.4 * font_px)
+    if len(hit) != 1:
+        return None
+    x, y, w, h, _ = stats[hit[0]]
+    glyph = (lab[y:y + h, x:x + w] == hit[0]).astype(np.uint8)
+    # a hole: background the glyph encloses
+    inner = cv2.floodFill(np.pad(1 - glyph, 1, constant_values=1), None, (0, 0), 0)[1][1:-1, 1:-1]
+    closed = int(inner.sum()) >= 2
+    if ch in "Kk":
+        # κ is x-height tall (0.55 em), K and k cap and ascender height (0.73, 0.76 em); the
+        # font size is the line's, from its reading as a K: a K that short is κ
+        return "κ" if h <= 0.64 * font_px and w <= 0.75 * font_px else None
+    if ch == "V":
+        top = glyph[: max(1, int(round(0.15 * h)))]
+        bar = float(top.any(axis=0).mean()) >= 0.8 and top.sum(axis=1).max() >= 0.7 * w
+        return "∇" if closed and bar else None
+    # where the other letters stand (the baseline estimate assumed the white triangle)
+    others = [stats[k, 1] + stats[k, 3] for k in range(1, n) if k != hit[0] and stats[k, 3] >= 0.4 * font_px]
+    on_line = bool(others) and abs(y + h - float(np.median(others))) <= 1
+    # Δ is 0.92 as wide as tall, the white triangle 1.0
+    return "Δ" if closed and on_line and w <= 0.96 * h else None
+
+
+_NUMERIC = set("0123456789O.,%+-−")
+
+
+def restore_zeros(text: str, centres: list[float], upright: np.ndarray, pad: int, font_px: float) -> str:
+    """A zero read as the letter O ('Node O (NVLink)' for a bold 'Node 0', an arrow crossing
+    the label beside it painted out of the crop). An O that is a token of its own or stands
+    among digits ('1O', 'O.5') is 0 where its glyph is as narrow as a zero's: under 0.82 as
+    wide as tall. Measured at 14 and 40 px, regular and bold, in DejaVu Sans and Serif,
+    Liberation Sans and Serif, FreeSans and STIX: zeros 0.60–0.80, O 0.90–1.10 (that bold
+    'Node 0': 10 × 13 px, 0.77). Roboto's O (0.73–0.83) and a monospaced O (a zero's shape)
+    can pass for a zero, where one stands alone. A word's O ('OK', 'O(n)') is never looked at."""
+    if "O" not in text or len(centres) != len(text) or font_px < 6:
+        return text
+    comps = None
+    out = list(text)
+    for i, ch in enumerate(text):
+        if ch != "O":
+            continue
+        a, b = i, i
+        while a > 0 and text[a - 1] != " ":
+            a -= 1
+        while b + 1 < len(text) and text[b + 1] != " ":
+            b += 1
+        if not set(text[a:b + 1]) <= _NUMERIC:
+            continue
+        if comps is None:
+            comps = find_blobs(upright)[:3]
+        n, _, stats = comps
+        hit = _under(centres[i] - pad, n, stats, 0.4 * font_px)
+        if len(hit) == 1 and stats[hit[0], 2] < 0.82 * stats[hit[0], 3]:
+            out[i] = "0"
+    return "".join(out)

@@ -1,0 +1,176 @@
+"""The second pass: lone glyphs the detector missed (single-digit tick labels, short labels, the
+'+' of a summation node), found as isolated dark clusters on the canvas or on a light fill.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from crafteditor.blobs import find_blobs
+from crafteditor.config import Config
+from crafteditor.ocr.engine import OcrEngine
+from crafteditor.ocr.runs import TextRun, make_run
+from crafteditor.ocr.text_lines import TextLine, line_crops
+from crafteditor.paint import Paints, darkest_color
+
+LIGHT_FILL = 200.0  # luminance above which a paint is a fill, never a glyph's colour
+
+
+def read_lone_glyphs(rgb: np.ndarray, paints: Paints, runs: list[TextRun], engine: OcrEngine, latin: bool,
+                      config: Config) -> list[TextRun]:
+    """Isolated dark glyph clusters on the canvas or on a light fill (single-digit ticks, short
+    labels, the '+' in a summation node)."""
+    labels = paints.labels
+    # light fills (nodes, group frames) are not ink here, so a glyph on one stands alone too
+    lum = paints.colors.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
+    light = (labels != paints.background) & (labels >= 0) & (lum[np.maximum(labels, 0)] > LIGHT_FILL)
+    ink = (labels != paints.background) & ~light
+    # a fill is an area, not the light rim anti-aliasing leaves around dark glyphs
+    light = cv2.morphologyEx(light.astype(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)).astype(bool)
+    for r in runs:
+        x0, y0 = int(r.x), int(r.y)
+        hh, ww = r.glyphs.shape
+        ink[y0:y0 + hh, x0:x0 + ww] &= ~cv2.dilate(r.glyphs.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+    n, lab, stats, _ = find_blobs(ink)
+    if n <= 1:
+        return []
+    heights = [r.h for r in runs if r.angle == 0] or [0.11 * 96 * 1.0]
+    glyph_h = float(np.median(heights))
+    text_colors = np.array([r.color for r in runs], dtype=np.float32) if runs else np.zeros((1, 3), np.float32)
+    bg = paints.background_rgb.astype(np.float32)
+    cands = []
+    for i in range(1, n):
+        x, y, cw, ch, area = stats[i]
+        if not (0.45 * glyph_h <= ch <= 1.3 * glyph_h) or cw > 1.5 * ch or cw < 1:
+            continue
+        comp = lab[y:y + ch, x:x + cw] == i
+        fill = area / float(cw * ch)
+        if fill > 0.85 and cw > 0.5 * ch:  # a filled square or disc: a marker, not a glyph
+            continue
+        # a glyph is drawn in a text colour: dark, or the colour of text already read
+        col = darkest_color(rgb[y:y + ch, x:x + cw], comp, bg)
+        if col is None:
+            continue
+        if np.linalg.norm(text_colors - col[None, :], axis=1).min() > 60 and float(col.mean()) > 90:
+            continue
+        # and it stands alone: nothing else within half a glyph around it except other glyphs
+        cands.append((x, y, cw, ch, i))
+    cands = _drop_dashes(cands, stats)
+    dots = [(int(x), int(y), int(cw), int(ch), i) for i, (x, y, cw, ch, area) in enumerate(stats) if i
+            and area >= 2 and max(cw, ch) <= 0.3 * glyph_h and cw <= 2 * ch and ch <= 2 * cw]
+    words = _cluster_glyphs(cands, glyph_h, dots)
+    if not words:
+        return []
+    crops, metas = [], []
+    for members in words:
+        x0 = min(m[0] for m in members)
+        y0 = min(m[1] for m in members)
+        x1 = max(m[0] + m[2] for m in members)
+        y1 = max(m[1] + m[3] for m in members)
+        if _crowded(ink, lab, members, (x0, y0, x1, y1), glyph_h, light):
+            continue
+        mask = np.isin(lab[y0:y1, x0:x1], [m[4] for m in members])
+        region = rgb[y0:y1, x0:x1]
+        bgc = paints.background_rgb
+        line = TextLine(mask, 0, 0, False)
+        crop = line_crops(region, line, bgc)[0][0]
+        crops.append(crop)
+        metas.append((line, region, bgc, (y0, x0)))
+    results = engine.recognize(crops, latin, fold_case=True)
+    out = []
+    for (text, conf, centres), crop, (line, region, bgc, origin) in zip(results, crops, metas):
+        text = text.strip()
+        if not text or conf < max(0.85, config.ocr_min_confidence) or not _plausible_label(text):
+            continue
+        run = make_run(text, conf, centres, crop, line, 0.0, region, bgc, origin, "glyph")
+        if run is not None:
+            out.append(run)
+    return out
+
+
+def _drop_dashes(cands: list[tuple[int, int, int, int, int]],
+                 stats: np.ndarray) -> list[tuple[int, int, int, int, int]]:
+    """Drop the dashes of vertical dashed lines: solid bars stacked in a column with a like bar.
+
+    Each dash is glyph-sized and reads as '1' or 'I' (rejected, at 0.35–0.87 confidence), but
+    at the lone-glyph pad of 320 px each cost ~24 ms: 61 of them were 1.4 s of the transformer
+    block example's 4 s. Dash patterns leave gaps up to ~2.5 dash lengths, and ~3 where a dash
+    between two is lost (a q75 JPEG of rag_pipeline: two dashes 18 px apart read as two '1' labels,
+    and the dashed edge ended at them). A lone label 'I' or 'l' has no bar of its size right
+    above or below it.
+    """
+    def bar(c) -> bool:
+        x, y, cw, ch, i = c
+        return cw <= 0.4 * ch and stats[i][4] >= 0.6 * cw * ch  # a thin bar: its anti-aliased rims half in
+
+    bars = [c for c in cands if bar(c)]
+    def dash(c) -> bool:
+        x, y, cw, ch, _ = c
+        for o in bars:
+            if o is c:
+                continue
+            ox, oy, ocw, och, _ = o
+            gap = max(oy - (y + ch), y - (oy + och))
+            if abs((ox + ocw / 2) - (x + cw / 2)) <= 1.5 and abs(och - ch) <= 2 and 0 < gap <= 3.2 * ch:
+                return True
+        return False
+
+    return [c for c in cands if not (bar(c) and dash(c))]
+
+
+def _cluster_glyphs(cands: list[tuple[int, int, int, int, int]], glyph_h: float,
+                    dots: list[tuple[int, int, int, int, int]] = ()) -> list[list[tuple]]:  # type: ignore[assignment]
+    """Glyphs a letter's gap apart on one line, as words. ``dots``: components too small to be
+    glyphs; one on the baseline between two glyphs joins them across a wider gap, as itself (the
+    point of a tick label '1.5', which had been read as '1' and '5')."""
+    cands = sorted(cands, key=lambda c: c[0])
+    words: list[list[tuple]] = []
+    for c in cands:
+        for word in words:
+            last = word[-1]
+            same_line = min(last[1] + last[3], c[1] + c[3]) - max(last[1], c[1]) > 0.5 * min(last[3], c[3])
+            gap = c[0] - (last[0] + last[2])
+            if not same_line or gap < 0:
+                continue
+            if gap <= 0.45 * glyph_h:
+                word.append(c)
+                break
+            base = min(last[1] + last[3], c[1] + c[3])
+            point = next((d for d in dots if last[0] + last[2] <= d[0] and d[0] + d[2] <= c[0]
+                          and abs(d[1] + d[3] - base) <= 0.15 * glyph_h), None)
+            if point is not None and gap <= 1.0 * glyph_h:
+                word += [point, c]
+                break
+        else:
+            words.append([c])
+    return words
+
+
+def _crowded(ink: np.ndarray, lab: np.ndarray, members: list[tuple], box: tuple[int, int, int, int],
+             glyph_h: float, light: np.ndarray) -> bool:
+    """Other ink right around the cluster means it is part of a drawing, not a label.
+
+    On a light fill (a node, a group frame) the cluster must stand clear of all ink by 0.6 of
+    a glyph's height: there a dash of a dashed line meeting a dashed frame read as 'L', and
+    an arrowhead on its line as '1', at 0.95 and more; the '+' of a summation node stands clear.
+    """
+    x0, y0, x1, y1 = box
+    H, W = ink.shape
+    m = max(2, int(0.3 * glyph_h))
+    ya, yb, xa, xb = max(0, y0 - m), min(H, y1 + m), max(0, x0 - m), min(W, x1 + m)
+    if light[ya:yb, xa:xb].any():
+        m = max(2, int(0.6 * glyph_h))
+        ya, yb, xa, xb = max(0, y0 - m), min(H, y1 + m), max(0, x0 - m), min(W, x1 + m)
+        if (ink[ya:yb, xa:xb] & ~np.isin(lab[ya:yb, xa:xb], [mm[4] for mm in members])).any():
+            return True
+    around = ink[ya:yb, xa:xb] & ~np.isin(lab[ya:yb, xa:xb], [mm[4] for mm in members])
+    return bool(around.sum() > 0.02 * around.size)
+
+
+def _plausible_label(text: str) -> bool:
+    """Lone-glyph reads are accepted only when they look like labels (digits, short words)."""
+    t = text.replace(" ", "")
+    if len(t) > 12:
+        return False
+    return all(ch.isalnum() or ch in ".,-−+%×^()/:" for ch in t)

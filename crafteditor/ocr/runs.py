@@ -1,0 +1,184 @@
+"""Text runs: a recognised line in image pixels (:class:`TextRun`).
+
+A run is made from a reading and its line's glyphs (:func:`make_run`): the reading corrected from
+the ink (:mod:`crafteditor.ocr.corrections`), the font size from the ink height and the glyph
+extents of the string in the renderer's font (DejaVu Sans), the weight from stroke thickness, the
+colour from the most contrasting glyph pixels. Duplicate boxes of one word are dropped
+(:func:`dedupe`), and a run holding two labels set close together is cut (:func:`split_wide_gaps`).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field, replace
+
+import cv2
+import numpy as np
+
+from crafteditor.ocr.corrections import (
+    drop_stray_quote,
+    restore_case,
+    restore_dashes,
+    restore_spaces,
+    restore_symbols,
+    restore_zeros,
+    trim_to_text,
+)
+from crafteditor.ocr.font_metrics import ink_extent_em, ink_width_em, size_and_weight_from_width
+from crafteditor.ocr.text_lines import TextLine
+from crafteditor.paint import darkest_color, distances
+from crafter.spec.model import RectGeometry
+
+
+@dataclass
+class TextRun(RectGeometry):
+    """One line of recognised text, in image pixels."""
+
+    text: str
+    x: float  # ink box (axis-aligned, in the image)
+    y: float
+    w: float
+    h: float
+    angle: float  # 0: horizontal; -90: reads bottom-to-top (y-axis titles); 90: top-to-bottom
+    font_px: float  # font size in image pixels
+    bold: bool
+    color: tuple[int, int, int]
+    confidence: float
+    baseline: float  # horizontal: the baseline's y; rotated: the baseline's x
+    glyphs: np.ndarray = field(repr=False)  # bool mask of the glyph pixels over the ink box
+    source: str = "det"  # 'det' (detector box) or 'glyph' (second pass over lone glyphs)
+
+
+def make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, line: TextLine, angle: float,
+              region: np.ndarray, bg: np.ndarray, origin: tuple[int, int], source: str) -> TextRun | None:
+    if angle == 0 and centres:
+        text, centres, line = drop_stray_quote(text, centres, crop, line)
+        line = trim_to_text(line, centres, crop, text)
+        if line is None or not text.strip():
+            return None
+    mask = line.mask
+    turn = 0 if angle == 0 else (-1 if angle == -90 else 1)
+    upright = np.rot90(mask, k=turn) if turn else mask
+    pad = (crop.shape[0] - upright.shape[0]) // 2
+    ys = np.nonzero(upright.any(axis=1))[0]
+    # the outermost rows are only partly inked (anti-aliasing): they add ~half a pixel to the height
+    ink_h = max(1.0, float(ys[-1] - ys[0] + 1) - 0.45)
+    lo, hi = ink_extent_em(text.replace(" ", ""))
+    font_px = ink_h / max(0.3, hi - lo)
+    text = restore_symbols(text, centres, upright, pad, font_px)
+    text = restore_zeros(text, centres, upright, pad, font_px)
+    text = restore_dashes(text, centres, upright, pad, font_px)
+    text = restore_case(text, centres, upright, pad)
+    text = restore_spaces(text, centres, upright, pad, font_px).strip()
+    if not text:
+        return None
+    lh, lw = mask.shape
+    patch = region[line.y0:line.y0 + lh, line.x0:line.x0 + lw]
+    color = darkest_color(patch, mask, bg.astype(np.float32))
+    color = np.asarray(color if color is not None else (0, 0, 0), dtype=np.float32)
+    bold = _is_bold(mask, _coverage(patch, mask, bg.astype(np.float32), color), font_px)
+    xs = np.nonzero(upright.any(axis=0))[0]
+    font_px, bold = size_and_weight_from_width(text, max(1.0, float(xs[-1] - xs[0] + 1) - 0.45), font_px, bold)
+    baseline_up = ys[0] + hi * font_px  # baseline in upright line coordinates
+    oy, ox = origin
+    gx, gy = ox + line.x0, oy + line.y0
+    if angle == 0:
+        baseline = gy + baseline_up
+    elif angle == -90:
+        # upright = mask turned clockwise: upright row r is mask column r
+        baseline = gx + baseline_up
+    else:
+        baseline = gx + (lw - baseline_up)
+    return TextRun(
+        text=text, x=float(gx), y=float(gy), w=float(lw), h=float(lh), angle=angle,
+        font_px=float(font_px), bold=bold,
+        color=tuple(int(round(float(v))) for v in color),  # type: ignore[arg-type]
+        confidence=float(conf), baseline=float(baseline), glyphs=mask.copy(), source=source,
+    )
+
+
+def _coverage(patch: np.ndarray, mask: np.ndarray, bg: np.ndarray, color: np.ndarray) -> np.ndarray:
+    """How much of each pixel the glyphs cover (0..1), from its place between background and text colour."""
+    span = float(np.linalg.norm(color - bg))
+    if span < 1:
+        return mask.astype(np.float32)
+    dist = distances(patch, bg)
+    near = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    return np.where(near, np.clip(dist / span, 0.0, 1.0), 0.0).astype(np.float32)
+
+
+def _is_bold(mask: np.ndarray, coverage: np.ndarray, font_px: float) -> bool:
+    """Stroke width (ink coverage per skeleton pixel) over font size: DejaVu regular 0.09 em, bold 0.15 em."""
+    if font_px < 7:
+        return False
+    from skimage.morphology import skeletonize  # heavy: 1.3 s to import; loaded with the first text run
+
+    length = int(skeletonize(mask).sum())
+    if length == 0:
+        return False
+    stroke = float(coverage.sum()) / length
+    return stroke / font_px > 0.118
+
+
+def dedupe(runs: list[TextRun]) -> list[TextRun]:
+    """The detector sometimes boxes one word twice: keep the more confident reading."""
+    runs = sorted(runs, key=lambda r: -r.confidence)
+    kept: list[TextRun] = []
+    for r in runs:
+        if any(_overlap(r, k) > 0.5 for k in kept):
+            continue
+        kept.append(r)
+    return sorted(kept, key=lambda r: (r.y, r.x))
+
+
+def _overlap(a: TextRun, b: TextRun) -> float:
+    ix = max(0.0, min(a.right, b.right) - max(a.x, b.x))
+    iy = max(0.0, min(a.bottom, b.bottom) - max(a.y, b.y))
+    small = min(a.w * a.h, b.w * b.h)
+    return ix * iy / small if small > 0 else 0.0
+
+
+def split_wide_gaps(run: TextRun, min_gap_em: float = 0.6) -> list[TextRun]:
+    """A horizontal run cut where its ink has a gap of ``min_gap_em`` or more between words,
+    each piece with the words whose ink width fits it: two category labels set close together
+    ('Mamba ResNet') that the detector read as one line. ``[run]`` where there is no such gap or
+    the words cannot be shared out between the pieces."""
+    words = run.text.split(" ")
+    if run.angle != 0 or not 2 <= len(words) <= 12:  # (the word cuts are tried exhaustively)
+        return [run]
+    cols = run.glyphs.any(axis=0)
+    ink = np.flatnonzero(cols)
+    if ink.size == 0:
+        return [run]
+    edges = np.flatnonzero(np.diff(cols[ink[0]:ink[-1] + 1].astype(np.int8)))
+    # (start, end) of each gap, in mask columns
+    gaps = [(int(ink[0] + a + 1), int(ink[0] + b + 1)) for a, b in zip(edges[0::2], edges[1::2])]
+    wide = [g for g in gaps if g[1] - g[0] >= min_gap_em * run.font_px]
+    if not wide or len(wide) >= len(words):
+        return [run]
+    bounds = [int(ink[0])] + [c for g in wide for c in g] + [int(ink[-1]) + 1]
+    pieces = list(zip(bounds[0::2], bounds[1::2]))  # ink columns of each piece
+    # share the words out in order so each piece's text is as wide as its ink
+    widths = [ink_width_em(w, run.bold) for w in words]
+    if any(w is None for w in widths):
+        return [run]
+    space = (ink_width_em("a a", run.bold) or 0.0) - 2 * (ink_width_em("a", run.bold) or 0.0)
+    best: tuple[float, list[int]] | None = None
+    for cut in itertools.combinations(range(1, len(words)), len(pieces) - 1):
+        parts = [list(range(a, b)) for a, b in zip((0,) + cut, cut + (len(words),))]
+        cost = 0.0
+        for ws, (c0, c1) in zip(parts, pieces):
+            em = sum(widths[i] for i in ws) + space * (len(ws) - 1)  # type: ignore[misc]
+            cost += abs(em * run.font_px - (c1 - c0)) / max(1, c1 - c0)
+        if best is None or cost < best[0]:
+            best = (cost, list(cut))
+    if best is None or best[0] / len(pieces) > 0.25:
+        return [run]
+    cut = best[1]
+    out = []
+    for (a, b), (c0, c1) in zip(zip([0] + cut, cut + [len(words)]), pieces):
+        rows = np.flatnonzero(run.glyphs[:, c0:c1].any(axis=1))
+        r0, r1 = int(rows[0]), int(rows[-1]) + 1
+        out.append(replace(run, text=" ".join(words[a:b]), x=run.x + c0, y=run.y + r0, w=float(c1 - c0),
+                           h=float(r1 - r0), glyphs=run.glyphs[r0:r1, c0:c1].copy()))
+    return out
