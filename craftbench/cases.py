@@ -14,7 +14,9 @@ Figure types: ``diagram``, ``chart``, ``composite``. Input conditions: ``text``,
 
 from __future__ import annotations
 
+import csv
 import hashlib
+import io
 import itertools
 import json
 import random
@@ -70,7 +72,8 @@ class Case:
     features: dict[str, Any]
     brief: str  # the task text shown to the system
     truth: dict[str, Any]  # ground-truth FigureSpec (JSON form)
-    inputs: dict[str, Any] = field(default_factory=dict)  # condition-specific inputs (paths relative to the case dir, spec dicts)
+    # condition-specific inputs (paths relative to the case dir, spec dicts)
+    inputs: dict[str, Any] = field(default_factory=dict)
     data_csv: str | None = None  # the table (CSV text) for chart cases in compose/text
 
     def truth_figure(self) -> Figure:
@@ -97,7 +100,9 @@ def diagram_feature_grid() -> list[dict[str, Any]]:
 
 def chart_feature_grid() -> list[dict[str, Any]]:
     grid = []
-    for mark, legend, log_scale, facet in itertools.product(("bar", "line", "point"), (False, True), (False, True), (False, True)):
+    for mark, legend, log_scale, facet in itertools.product(
+        ("bar", "line", "point"), (False, True), (False, True), (False, True)
+    ):
         if mark == "bar" and log_scale:
             continue  # bars on a log axis mislead; the suite does not ask for them
         grid.append({"mark": mark, "legend": legend, "log_scale": log_scale, "facet": facet})
@@ -132,18 +137,24 @@ def make_diagram(rng: random.Random, feats: dict[str, Any], prefix: str = "") ->
     ]
     edges: list[Edge] = []
     for i in range(n - 1):
-        lab = rng.choice(["features", "scores", "filtered", "batch", "estimate", None]) if feats.get("edge_labels") else None
-        edges.append(Edge(kind="edge", id=f"{prefix}e{i}", source=f"{prefix}n{i}", target=f"{prefix}n{i + 1}", label=lab))
+        lab = None
+        if feats.get("edge_labels"):
+            lab = rng.choice(["features", "scores", "filtered", "batch", "estimate", None])
+        edges.append(Edge(kind="edge", id=f"{prefix}e{i}", source=f"{prefix}n{i}", target=f"{prefix}n{i + 1}",
+                          label=lab))
     if n >= 5:  # one skip connection makes the layout non-trivial
-        edges.append(Edge(kind="edge", id=f"{prefix}e{n}", source=f"{prefix}n1", target=f"{prefix}n{n - 2}", style="dashed"))
+        edges.append(Edge(kind="edge", id=f"{prefix}e{n}", source=f"{prefix}n1", target=f"{prefix}n{n - 2}",
+                          style="dashed"))
     groups: list[Group] = []
     nest = feats.get("group_nesting", 0)
     if nest >= 1:
         groups.append(Group(kind="group", id=f"{prefix}g0", label="Stage A", members=[f"{prefix}n1", f"{prefix}n2"]))
     if nest >= 2:
-        groups.append(Group(kind="group", id=f"{prefix}g1", label="Processing", members=[f"{prefix}g0", f"{prefix}n3"], style="dashed"))
+        groups.append(Group(kind="group", id=f"{prefix}g1", label="Processing", members=[f"{prefix}g0", f"{prefix}n3"],
+                            style="dashed"))
     title = f"{domain.capitalize()} pipeline"
-    return Figure(title=title if not prefix else None, direction=rng.choice(["LR", "TB"]), components=[*nodes, *edges, *groups])
+    return Figure(title=title if not prefix else None, direction=rng.choice(["LR", "TB"]),
+                  components=[*nodes, *edges, *groups])
 
 
 def make_table(rng: random.Random, feats: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, str]]:
@@ -175,7 +186,8 @@ def make_table(rng: random.Random, feats: dict[str, Any]) -> tuple[list[dict[str
     if feats.get("facet"):
         for r in rows:
             r["seed"] = "seed 0"
-        extra = [dict(r, seed="seed 1", **{fields["y"]: round(r[fields["y"]] * rng.uniform(0.95, 1.05), 4)}) for r in rows]
+        extra = [dict(r, seed="seed 1", **{fields["y"]: round(r[fields["y"]] * rng.uniform(0.95, 1.05), 4)})
+                 for r in rows]
         rows = rows + extra
         fields["facet"] = "seed"
     if not fields.get("color"):
@@ -184,7 +196,8 @@ def make_table(rng: random.Random, feats: dict[str, Any]) -> tuple[list[dict[str
     return rows, fields
 
 
-def make_chart_component(rng: random.Random, feats: dict[str, Any], cid: str = "chart") -> tuple[Chart, list[dict[str, Any]]]:
+def make_chart_component(rng: random.Random, feats: dict[str, Any],
+                         cid: str = "chart") -> tuple[Chart, list[dict[str, Any]]]:
     rows, fields = make_table(rng, feats)
     x_type = "nominal" if feats["mark"] == "bar" else "quantitative"
     enc: dict[str, Any] = {
@@ -205,8 +218,10 @@ def make_chart_component(rng: random.Random, feats: dict[str, Any], cid: str = "
     return Chart(kind="chart", id=cid, title=title, spec=spec), rows
 
 
-def make_composite(rng: random.Random, dfeats: dict[str, Any], cfeats: dict[str, Any]) -> tuple[Figure, list[dict[str, Any]]]:
-    diagram = make_diagram(rng, {**dfeats, "size": "small", "group_nesting": min(dfeats.get("group_nesting", 0), 1)}, prefix="a_")
+def make_composite(rng: random.Random, dfeats: dict[str, Any],
+                   cfeats: dict[str, Any]) -> tuple[Figure, list[dict[str, Any]]]:
+    small = {**dfeats, "size": "small", "group_nesting": min(dfeats.get("group_nesting", 0), 1)}
+    diagram = make_diagram(rng, small, prefix="a_")
     chart, rows = make_chart_component(rng, {**cfeats, "facet": False}, cid="b_chart")
     members_a = [c.id for c in diagram.components if c.kind in ("node", "group") and not any(
         c.id in g.members for g in diagram.components if g.kind == "group")]
@@ -286,9 +301,6 @@ def compose_text(fig: Figure) -> str:
 
 
 def rows_to_csv(rows: list[dict[str, Any]]) -> str:
-    import csv
-    import io
-
     cols: list[str] = []
     for r in rows:
         for k in r:
@@ -328,7 +340,8 @@ def mask_component(fig: Figure, rng: random.Random) -> tuple[Figure, str, list[s
                    + (f", fed by {', '.join(ins)}" if ins else "")
                    + (f" and feeding {', '.join(outs)}" if outs else "")
                    + ". Restore it and its arrows; leave everything else as it is.")
-    return Figure(**{**fig.model_dump(exclude={"components"}), "components": []}).model_copy(update={"components": kept}), instruction, sorted(gone)
+    partial = Figure(**{**fig.model_dump(exclude={"components"}), "components": []})
+    return partial.model_copy(update={"components": kept}), instruction, sorted(gone)
 
 
 FAULTS = ("overlap", "wrong_label", "deleted_arrow", "wrong_bar")
@@ -342,13 +355,15 @@ def inject_fault(fig: Figure, fault: str, rng: random.Random) -> tuple[Figure, s
         n = rng.choice(fig.of_kind("node"))
         wrong = n.text[:-1] if len(n.text) > 3 else n.text + "x"
         comps[by_id[n.id]] = n.model_copy(update={"label": wrong})
-        return fig.model_copy(update={"components": comps}), f"The box reading \u201c{wrong}\u201d has a typo: it should read \u201c{n.text}\u201d.", [n.id]
+        return (fig.model_copy(update={"components": comps}),
+                f"The box reading \u201c{wrong}\u201d has a typo: it should read \u201c{n.text}\u201d.", [n.id])
     if fault == "deleted_arrow":
         e = rng.choice([e for e in fig.of_kind("edge") if e.style == "solid"])
         comps = [c for c in comps if c.id != e.id]
         lab = _labels(fig)
         return (fig.model_copy(update={"components": comps}),
-                f"The arrow from \u201c{lab.get(e.source)}\u201d to \u201c{lab.get(e.target)}\u201d is missing; add it back.", [e.id])
+                f"The arrow from \u201c{lab.get(e.source)}\u201d to \u201c{lab.get(e.target)}\u201d is missing; "
+                "add it back.", [e.id])
     if fault == "wrong_bar":
         ch = fig.of_kind("chart")[0]
         values = [dict(v) for v in ch.spec["data"]["values"]]
@@ -361,15 +376,18 @@ def inject_fault(fig: Figure, fault: str, rng: random.Random) -> tuple[Figure, s
         comps[by_id[ch.id]] = ch.model_copy(update={"spec": spec})
         xf = ch.spec["encoding"]["x"]["field"]
         return (fig.model_copy(update={"components": comps}),
-                f"In \u201c{ch.title}\u201d the value for {values[k][xf]} should be {right}, not {values[k][yf]}.", [ch.id])
+                f"In \u201c{ch.title}\u201d the value for {values[k][xf]} should be {right}, not {values[k][yf]}.",
+                [ch.id])
     # overlap: pin one node on top of its neighbour (needs a laid-out figure)
 
     laid = layout_figure(fig)
     nodes = laid.of_kind("node")
     a, b = nodes[0], nodes[1]
-    moved = b.model_copy(update={"box": a.box.model_copy(update={"x": a.box.x + a.box.w * 0.3, "y": a.box.y + 4}), "pinned": True})
+    on_a = a.box.model_copy(update={"x": a.box.x + a.box.w * 0.3, "y": a.box.y + 4})
+    moved = b.model_copy(update={"box": on_a, "pinned": True})
     comps = [moved if c.id == b.id else c for c in laid.components]
-    return laid.model_copy(update={"components": comps}), "Two boxes overlap; tidy the layout without changing the content.", [b.id]
+    return (laid.model_copy(update={"components": comps}),
+            "Two boxes overlap; tidy the layout without changing the content.", [b.id])
 
 
 # ---------------------------------------------------------------------------------
@@ -400,16 +418,19 @@ def generate_cases(suite: str = "smoke", *, n: int | None = None, seed: int | No
         for cond in CONDITIONS:
             for _ in range(conf["per_cell"]):
                 i = next(counter)
-                cases.append(_make_case(rng, ftype, cond, _pick_features(rng, dgrid, i), _pick_features(rng, cgrid, i), suite))
+                dfeats, cfeats = _pick_features(rng, dgrid, i), _pick_features(rng, cgrid, i)
+                cases.append(_make_case(rng, ftype, cond, dfeats, cfeats, suite))
     for j in range(conf["vectorize"]):
         ftype = ("diagram", "chart")[j % 2]
         i = next(counter)
-        cases.append(_make_case(rng, ftype, "vectorize", _pick_features(rng, dgrid, i), _pick_features(rng, cgrid, i), suite))
+        dfeats, cfeats = _pick_features(rng, dgrid, i), _pick_features(rng, cgrid, i)
+        cases.append(_make_case(rng, ftype, "vectorize", dfeats, cfeats, suite))
     for j in range(conf["repair"]):
         i = next(counter)
         fault = FAULTS[j % len(FAULTS)]
         ftype = "chart" if fault == "wrong_bar" else "diagram"
-        case = _make_case(rng, ftype, "repair", _pick_features(rng, dgrid, i), _pick_features(rng, cgrid, i), suite, fault=fault)
+        dfeats, cfeats = _pick_features(rng, dgrid, i), _pick_features(rng, cgrid, i)
+        case = _make_case(rng, ftype, "repair", dfeats, cfeats, suite, fault=fault)
         cases.append(case)
     return cases
 
@@ -427,7 +448,8 @@ def _make_case(rng: random.Random, ftype: str, cond: str, dfeats: dict[str, Any]
     else:
         cfeats = {**cfeats, "facet": False}
         fig, rows = make_composite(rng, dfeats, cfeats)
-        feats = {"type": "composite", **{f"diagram_{k}": v for k, v in dfeats.items()}, **{f"chart_{k}": v for k, v in cfeats.items()}}
+        feats = {"type": "composite", **{f"diagram_{k}": v for k, v in dfeats.items()},
+                 **{f"chart_{k}": v for k, v in cfeats.items()}}
     feats["condition"] = cond
     truth = fig.to_dict()
     digest = hashlib.sha1(json.dumps(truth, sort_keys=True).encode()).hexdigest()[:8]
@@ -449,7 +471,8 @@ def _make_case(rng: random.Random, ftype: str, cond: str, dfeats: dict[str, Any]
         faulty, report, ids = inject_fault(fig, fault, rng)
         if fault == "overlap":
             truth = faulty.model_copy(update={"components": [
-                c.model_copy(update={"box": None, "pinned": False}) if c.id in ids else c for c in faulty.components]}).to_dict()
+                c.model_copy(update={"box": None, "pinned": False}) if c.id in ids else c
+                for c in faulty.components]}).to_dict()
         inputs = {"faulty": faulty.to_dict(), "fault": fault, "fault_ids": ids}
         brief = report
         feats["fault"] = fault

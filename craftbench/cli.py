@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Optional
 
 import typer
+from rich.progress import Progress, track
 
 from craftbench.cases import generate_cases, load_cases, write_suite
 from craftbench.report import write_report
@@ -29,8 +30,6 @@ def generate(
 
     Example: craftbench generate --suite smoke -o bench/smoke
     """
-    from rich.progress import track
-
     cases = generate_cases(suite, n=n, seed=seed)
     list(track([None], description=f"writing {len(cases)} cases", transient=True))
     write_suite(cases, output)
@@ -41,7 +40,8 @@ def generate(
 def run(
     suite_dir: Path = typer.Option(..., "--suite", help="A folder written by `craftbench generate`"),
     systems: str = typer.Option("crafter,crafter-norepair,vtracer", help="Comma-separated systems: crafter, "
-                                "crafter-norepair, crafter-rules, oneshot, crafteditor, vtracer, reference, empty, openai:URL"),
+                                "crafter-norepair, crafter-rules, oneshot, crafteditor, vtracer, reference, empty, "
+                                "openai:URL"),
     output: Path = typer.Option(..., "-o", "--output", help="Run folder (resumable: rerun to continue)"),
     workers: int = typer.Option(1, help="Parallel workers"),
     executor: str = typer.Option("local", help="local (process pool) or ray"),
@@ -52,8 +52,6 @@ def run(
 
     Example: craftbench run --suite bench/smoke --systems crafter,vtracer -o runs/smoke
     """
-    from rich.progress import Progress
-
     names = [s.strip() for s in systems.split(",") if s.strip()]
     cases = load_cases(suite_dir)
     total = sum(1 for c in cases for s in names if get_system(s).supports(c))

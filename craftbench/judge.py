@@ -13,17 +13,23 @@ import json
 import re
 from typing import Any
 
-RUBRIC = """You are reviewing a scientific figure for a paper. Score it from 1 (poor) to 5 (excellent) on:
-- faithfulness: every element, label, connection and number the caption describes is present and correct; nothing invented;
-- readability: text is legible at print size, nothing overlaps, the flow is easy to follow, colours are distinguishable;
-- format: it looks like a figure in a peer-reviewed paper (consistent fonts and strokes, aligned elements, restrained colour).
-Answer with JSON only: {"faithfulness": n, "readability": n, "format": n, "comment": "one sentence"}."""
+import httpx
+
+RUBRIC = (
+    "You are reviewing a scientific figure for a paper. Score it from 1 (poor) to 5 (excellent) on:\n"
+    "- faithfulness: every element, label, connection and number the caption describes is present and correct; "
+    "nothing invented;\n"
+    "- readability: text is legible at print size, nothing overlaps, the flow is easy to follow, colours are "
+    "distinguishable;\n"
+    "- format: it looks like a figure in a peer-reviewed paper (consistent fonts and strokes, aligned elements, "
+    "restrained colour).\n"
+    'Answer with JSON only: {"faithfulness": n, "readability": n, "format": n, "comment": "one sentence"}.'
+)
 
 
-def judge_figure(png: bytes, caption: str, url: str, *, model: str = "default", timeout: float = 120.0) -> dict[str, Any]:
+def judge_figure(png: bytes, caption: str, url: str, *, model: str = "default",
+                 timeout: float = 120.0) -> dict[str, Any]:
     """Ask the served model to score one figure; returns the three scores and a comment."""
-    import httpx
-
     body = {
         "model": model,
         "temperature": 0,

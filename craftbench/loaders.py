@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-RELEASE_FIELDS = ("task", "style", "caption", "paper_context", "instruction", "masked_region", "input_image", "target_image")
+RELEASE_FIELDS = ("task", "style", "caption", "paper_context", "instruction", "masked_region", "input_image",
+                  "target_image")
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".webp"}
 
 

@@ -23,6 +23,10 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any, Iterable
 
+import numpy as np
+from defusedxml import ElementTree as ET
+from PIL import Image
+
 from crafter.base.text import text_width
 from crafter.base.theme import figure_theme
 from crafter.formats import svg_to_png
@@ -123,13 +127,16 @@ def component_scores(truth: Figure, pred: Figure) -> dict[str, float]:
     used: set[str] = set()
     g_tp = 0
     for pid, pm in p_groups.items():
-        best = max(((len(pm & tm) / max(len(pm | tm), 1), tid) for tid, tm in t_groups.items() if tid not in used), default=(0, None))
+        best = max(((len(pm & tm) / max(len(pm | tm), 1), tid) for tid, tm in t_groups.items() if tid not in used),
+                   default=(0, None))
         if best[0] >= 0.5 and best[1] is not None:
             used.add(best[1])
             g_tp += 1
     groups = PRF(g_tp, len(p_groups), len(t_groups))
-    charts = PRF(min(len(truth.of_kind("chart")), len(pred.of_kind("chart"))), len(pred.of_kind("chart")), len(truth.of_kind("chart")))
-    total = PRF(nodes.tp + edges.tp + groups.tp + charts.tp, nodes.n_pred + edges.n_pred + groups.n_pred + charts.n_pred,
+    n_pred_charts, n_true_charts = len(pred.of_kind("chart")), len(truth.of_kind("chart"))
+    charts = PRF(min(n_true_charts, n_pred_charts), n_pred_charts, n_true_charts)
+    total = PRF(nodes.tp + edges.tp + groups.tp + charts.tp,
+                nodes.n_pred + edges.n_pred + groups.n_pred + charts.n_pred,
                 nodes.n_truth + edges.n_truth + groups.n_truth + charts.n_truth)
     return {
         "node_precision": nodes.precision, "node_recall": nodes.recall, "node_f1": nodes.f1,
@@ -201,7 +208,8 @@ def layout_quality(fig: Figure) -> dict[str, float]:
     for n in nodes:
         size = n.font_size or theme.font_size
         longest = max((text_width(line, size, bold=n.bold) for line in n.text.split("\n")), default=0)
-        if longest > n.box.w + 1 and " " not in n.text:  # wrapped labels are the renderer's job; an unbreakable word is not
+        # wrapped labels are the renderer's job; an unbreakable word is not
+        if longest > n.box.w + 1 and " " not in n.text:
             overflow += 1
     return {"overlaps": float(overlaps), "crossings": float(crossings), "overflows": float(overflow)}
 
@@ -212,18 +220,13 @@ def layout_quality(fig: Figure) -> dict[str, float]:
 
 
 def png_from_svg(svg: str, width: int | None = None, height: int | None = None) -> "Any":
-    import numpy as np
-    from PIL import Image
-
     png = svg_to_png(svg, width=width, height=height, background="white")
     return np.asarray(Image.open(io.BytesIO(png)).convert("L"))
 
 
 def ssim(reference_png: bytes | "Any", candidate_svg: str | None = None, candidate_png: bytes | None = None) -> float:
     """Structural similarity of a candidate (SVG or PNG) to the reference PNG, grey, at the reference size."""
-    import numpy as np
-    from PIL import Image
-    from skimage.metrics import structural_similarity
+    from skimage.metrics import structural_similarity  # heavy: 0.7 s to import (with scipy); only SSIM needs it
 
     ref = np.asarray(_flat(reference_png)) if isinstance(reference_png, bytes) else reference_png
     if candidate_svg is not None:
@@ -242,8 +245,6 @@ def ssim(reference_png: bytes | "Any", candidate_svg: str | None = None, candida
 
 def _flat(png: bytes) -> "Any":
     """A PNG as grey levels with transparency flattened onto white (not read as black)."""
-    from PIL import Image
-
     rgba = Image.open(io.BytesIO(png)).convert("RGBA")
     return Image.alpha_composite(Image.new("RGBA", rgba.size, "white"), rgba).convert("L")
 
@@ -253,8 +254,6 @@ _PRIMITIVES = {"rect", "circle", "ellipse", "line", "polyline", "polygon"}
 
 def editability(svg: str, truth: Figure | None = None) -> dict[str, float]:
     """Text kept as <text>, primitives vs traced paths, and elements per figure, from the SVG alone."""
-    from defusedxml import ElementTree as ET
-
     try:
         root = ET.fromstring(svg.encode("utf-8"))
     except Exception:
@@ -273,7 +272,8 @@ def editability(svg: str, truth: Figure | None = None) -> dict[str, float]:
     drawn = sum(v for k, v in counts.items() if k in _PRIMITIVES | {"path", "text", "image"})
     if truth is not None:
         want = sum(len(n.text.replace("\n", "")) for n in truth.of_kind("node"))
-        want += sum(len(c.title or "") for c in truth.of_kind("chart")) + sum(len(t.text) for t in truth.of_kind("text"))
+        want += sum(len(c.title or "") for c in truth.of_kind("chart"))
+        want += sum(len(t.text) for t in truth.of_kind("text"))
         text_share = min(1.0, text_chars / want) if want else 1.0
     else:
         text_share = 1.0 if counts.get("text") else 0.0
@@ -342,10 +342,13 @@ _GEOMETRY = {"box", "route", "label_box", "pinned"}
 
 def semantic_line(component) -> str:
     """A component's DSL statement without layout fields: what 'unchanged' means for locality."""
-    return print_component(component.model_copy(update={k: None if k != "pinned" else False for k in _GEOMETRY if k in type(component).model_fields}))
+    fields = type(component).model_fields
+    return print_component(component.model_copy(
+        update={k: None if k != "pinned" else False for k in _GEOMETRY if k in fields}))
 
 
-def repair_scores(truth: Figure, faulty: Figure, pred: Figure, fault_ids: Iterable[str], fault: str) -> dict[str, float]:
+def repair_scores(truth: Figure, faulty: Figure, pred: Figure, fault_ids: Iterable[str],
+                  fault: str) -> dict[str, float]:
     """fix rate: the faulty components now match the truth; locality: everything else unchanged."""
     fault_ids = set(fault_ids)
     t_by, f_by, p_by = truth.by_id(), faulty.by_id(), pred.by_id()

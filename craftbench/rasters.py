@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
@@ -33,8 +34,6 @@ def render_reference(fig, case_dir: Path) -> tuple[Path, Path]:
 
 def sketchify(png: bytes, seed: int) -> bytes:
     """Make a clean figure look hand-drawn (deterministic for a seed)."""
-    import cv2
-
     rng = np.random.default_rng(seed)
     img = np.asarray(_on_white(Image.open(io.BytesIO(png))).convert("L"), dtype=np.float32)
     h, w = img.shape
@@ -73,7 +72,8 @@ def mask_region(png: bytes, boxes: list[tuple[float, float, float, float]], scal
     draw = ImageDraw.Draw(img)
     for x, y, w, h in boxes:
         pad = 6
-        draw.rectangle([(x - pad) * scale, (y - pad) * scale, (x + w + pad) * scale, (y + h + pad) * scale], fill=(190, 190, 190))
+        draw.rectangle([(x - pad) * scale, (y - pad) * scale, (x + w + pad) * scale, (y + h + pad) * scale],
+                       fill=(190, 190, 190))
     buf = io.BytesIO()
     img.save(buf, format="PNG")
     return buf.getvalue()

@@ -16,6 +16,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from PIL import Image
+
 from craftbench.cases import CONDITIONS, FIGURE_TYPES
 from craftbench.runner import read_results
 from crafter.formats import svg_to_png
@@ -50,7 +52,8 @@ def aggregate(rows: list[dict[str, Any]]) -> dict[tuple[str, str, str], dict[str
         cells[(r["system"], r["figure_type"], r["condition"])].append(r)
     out = {}
     for key, rs in cells.items():
-        metrics = sorted({k for r in rs for k, v in r.items() if isinstance(v, (int, float)) and not isinstance(v, bool)})
+        metrics = sorted({k for r in rs for k, v in r.items()
+                          if isinstance(v, (int, float)) and not isinstance(v, bool)})
         out[key] = {m: _mean([r.get(m) for r in rs]) for m in metrics}
         out[key]["n"] = float(len(rs))
         out[key]["errors"] = float(sum(1 for r in rs if r.get("error")))
@@ -98,10 +101,10 @@ def _markdown_table(header: list[str], body: list[list[str]]) -> str:
 
 
 def _plot_png(rows: list[dict[str, Any]]) -> bytes:
-    import matplotlib
+    import matplotlib  # heavy: 1.5 s to import with pyplot; only the report's plot needs it
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # heavy: see above; after use("Agg")
 
     systems = sorted({r["system"] for r in rows})
     conds = [c for c in (*CONDITIONS, "vectorize", "repair") if any(r["condition"] == c for r in rows)]
@@ -131,8 +134,6 @@ def _thumb(svg_path: Path | None, png_path: Path | None, width: int = 260) -> by
         if svg_path is not None and svg_path.exists():
             return svg_to_png(svg_path.read_text(encoding="utf-8"), width=width, background="white")
         if png_path is not None and png_path.exists():
-            from PIL import Image
-
             img = Image.open(png_path)
             img.thumbnail((width, width * 2))
             buf = io.BytesIO()
@@ -166,14 +167,18 @@ def write_report(run_dir: Path) -> tuple[Path, Path]:
     plot = _plot_png(rows)
     (assets / "summary.png").write_bytes(plot)
 
+    systems = ", ".join(sorted({r["system"] for r in rows}))
     md = ["# CraftBench report", "",
-          f"{len(rows)} results, {len({r['case'] for r in rows})} cases, systems: {', '.join(sorted({r['system'] for r in rows}))}.",
-          "Cells are means over the cases of a figure type × input condition; n/a: the system does not take that input.", ""]
+          f"{len(rows)} results, {len({r['case'] for r in rows})} cases, systems: {systems}.",
+          "Cells are means over the cases of a figure type × input condition; "
+          "n/a: the system does not take that input.", ""]
     h = ["<!doctype html><html><head><meta charset='utf-8'><title>CraftBench report</title><style>",
          "body{font-family:DejaVu Sans,Arial,sans-serif;margin:2em;color:#1a1a1a;max-width:1200px}",
-         "table{border-collapse:collapse;margin:0.5em 0 1.5em;font-size:13px}td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}",
+         "table{border-collapse:collapse;margin:0.5em 0 1.5em;font-size:13px}"
+         "td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}",
          "th{background:#f2f5fa}td:first-child,th:first-child{text-align:left}img{border:1px solid #ddd}",
-         ".pair{display:flex;gap:1em;align-items:flex-start;margin-bottom:1.5em}.pair div{font-size:12px}</style></head><body>",
+         ".pair{display:flex;gap:1em;align-items:flex-start;margin-bottom:1.5em}.pair div{font-size:12px}"
+         "</style></head><body>",
          "<h1>CraftBench report</h1>", f"<p>{html.escape(md[2])}<br>{html.escape(md[3])}</p>"]
     for metric, header, body in headline_tables(rows):
         note = " (lower is better)" if metric in LOWER_IS_BETTER else " (higher is better)"
@@ -199,7 +204,8 @@ def write_report(run_dir: Path) -> tuple[Path, Path]:
                 fname = f"{_safe(r['system'])}-{r['case']}-{name}.png"
                 (assets / fname).write_bytes(img)
                 md.append(f"  ![{name}](report_assets/{fname})")
-                cells.append(f"<div><b>{name}</b><br><img src='data:image/png;base64,{base64.b64encode(img).decode()}'></div>")
+                data = base64.b64encode(img).decode()
+                cells.append(f"<div><b>{name}</b><br><img src='data:image/png;base64,{data}'></div>")
             else:
                 cells.append(f"<div><b>{name}</b><br>(none)</div>")
         h.append(f"<p>{html.escape(summary)}</p><div class='pair'>{''.join(cells)}</div>")

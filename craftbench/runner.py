@@ -146,7 +146,7 @@ def run_benchmark(
             on_result(row)
 
     if executor == "ray":
-        import ray
+        import ray  # heavy: an optional extra (crafter[ray]); only the ray executor needs it
 
         if not ray.is_initialized():
             ray.init(num_cpus=max(1, workers), include_dashboard=False)

@@ -21,10 +21,14 @@ Systems:
 
 from __future__ import annotations
 
+import signal
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
+
+import vtracer
 
 from craftbench.cases import Case
 from crafteditor.config import Config
@@ -129,7 +133,8 @@ class OneShotSystem(System):
                         continue  # the model alone gets no retry: a bad line is simply lost
                     replaced[c.id] = c
             known = {c.id for c in start.components}
-            merged = [replaced.get(c.id, c) for c in start.components] + [c for i, c in replaced.items() if i not in known]
+            merged = [replaced.get(c.id, c) for c in start.components]
+            merged += [c for i, c in replaced.items() if i not in known]
             fig = Figure.from_dict(start.model_copy(update={"components": merged}).to_dict())
         else:
             out = backend.complete("plan", prompts.plan_prompt(case.brief))
@@ -154,8 +159,6 @@ class VTracerSystem(System):
     conditions = ("sketch", "vectorize")
 
     def run(self, case: Case, case_dir: Path) -> SystemOutput:
-        import vtracer
-
         image = case_dir / case.inputs["image"]
         svg = vtracer.convert_raw_image_to_svg(image.read_bytes(), img_format="png")
         return SystemOutput(figure=None, svg=svg)
@@ -214,9 +217,6 @@ def run_system(system: System, case: Case, case_dir: Path, timeout: float | None
     Work a system hands to threads of its own (the pipeline's LangGraph nodes run in a
     thread pool) finishes its current step before the limit takes effect.
     """
-    import signal
-    import threading
-
     armed = bool(timeout) and hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
     if armed:
         def on_alarm(signum, frame):

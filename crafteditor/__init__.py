@@ -10,11 +10,11 @@ The output is rendered by Crafter itself (``crafter.render``), so a converted fi
 as editable as a generated one.
 """
 
-from crafteditor.assemble import Vectorized, vectorize
 from crafteditor.batch import BatchSummary, convert_batch
 from crafteditor.config import PRESETS, Config, ConfigError
 from crafteditor.convert import Conversion, convert, convert_file
 from crafteditor.loading import RasterImage, load_image
+from crafteditor.vectorizer import Vectorized, vectorize
 
 __all__ = [
     "BatchSummary", "Config", "ConfigError", "Conversion", "PRESETS", "RasterImage", "Vectorized",

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
 from crafteditor.config import Config
 from crafteditor.convert import convert_file
 from crafteditor.executors import make_executor
@@ -162,8 +164,6 @@ class _Progress:
         self.p = None
         if not enabled or total == 0:
             return
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
         self.p = Progress(TextColumn("converting"), BarColumn(), MofNCompleteColumn(),
                           TextColumn("{task.fields[failed]} failed"), TimeRemainingColumn(), transient=False)
         self.p.start()

@@ -2,23 +2,27 @@
 
 For each figure both systems turn the PNG into SVG; the benchmark prints seconds per
 figure (image → SVG, models already loaded and both systems warmed up on the first figure;
-wall time, and CPU time, which a shared machine disturbs less), SSIM of the SVG rendered back at the input's size, drawing elements per
-figure, and the share of text kept as ``<text>``. On generated figures (the default) it also
-scores CraftEditor against the ground truth: boxes with the right label, arrows with the
-right endpoints (and heads of the right kinds), words exactly recognised, chart values within
-2% of the axis range.
+wall time, and CPU time, which a shared machine disturbs less), SSIM of the SVG rendered back
+at the input's size, drawing elements per figure, and the share of text kept as ``<text>``.
+On generated figures (the default) it also scores CraftEditor against the ground truth: boxes
+with the right label, arrows with the right endpoints (and heads of the right kinds), words
+exactly recognised, chart values within 2% of the axis range.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
+import re
 import statistics
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import vtracer
+from PIL import Image
 
 from crafteditor.config import Config
 from crafteditor.convert import convert
@@ -65,7 +69,7 @@ def style_sheets(names: str | None) -> list[str | None]:
     default. An unknown name is an error that lists the known ones."""
     if not names:
         return [None]
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # heavy: 1.5 s to import; only --sheet needs it
 
     out: list[str | None] = []
     for name in (n.strip() for n in names.split(",")):
@@ -79,12 +83,10 @@ def style_sheets(names: str | None) -> list[str | None]:
 
 
 def _drawn_under(sheet: str | None):
-    import contextlib
-
-    import matplotlib
+    import matplotlib  # heavy: 1.5 s to import with pyplot; only the generated charts need it
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # heavy: see above; after use("Agg")
 
     return plt.style.context(sheet) if sheet else contextlib.nullcontext()
 
@@ -114,7 +116,8 @@ def gallery_figures(n: int, dpi: int = 150, sheets: list[str | None] | None = No
             for i in range(n):
                 with _drawn_under(sheet):
                     png, truth = gallery_chart(style, i, dpi)
-                figs.append(BenchFigure(f"gallery-{style}-{i + 1}" + (f"-{sheet}" if sheet else ""), "chart", png, truth))
+                name = f"gallery-{style}-{i + 1}" + (f"-{sheet}" if sheet else "")
+                figs.append(BenchFigure(name, "chart", png, truth))
     return figs
 
 
@@ -129,8 +132,6 @@ def example_figures(folder: Path, dpi: int = 150) -> list[BenchFigure]:
 
 def render_truth(path: Path, dpi: int = 150):
     """(laid-out figure in the rendered image's coordinates, PNG bytes) for a .dsl/.json figure."""
-    import re
-
     fig = ensure_layout(load_figure(path))
     png = figure_to_png_bytes(fig, dpi)
     # the renderer may grow the canvas (title band, margins): shift the truth to the image's origin
@@ -150,10 +151,6 @@ def render_truth(path: Path, dpi: int = 150):
 
 def as_jpeg(f: BenchFigure, quality: int, dpi: int) -> BenchFigure:
     """The figure JPEG-compressed (its dpi kept, so the truth's coordinates still hold)."""
-    from dataclasses import replace
-
-    from PIL import Image
-
     im = Image.open(io.BytesIO(f.png))
     keep = im.info.get("dpi", (dpi, dpi))
     buf = io.BytesIO()
@@ -169,16 +166,12 @@ def file_figures(paths: list[Path]) -> list[BenchFigure]:
 
 
 def vtracer_svg(png: bytes) -> str:
-    import vtracer
-
     fmt = "jpg" if png[:3] == b"\xff\xd8\xff" else "png"
     return vtracer.convert_raw_image_to_svg(png, img_format=fmt, colormode="color")
 
 
 def svg_to_rgb(svg: str, size: tuple[int, int]) -> np.ndarray:
     """Rasterise an SVG at exactly (h, w) pixels with cairosvg."""
-    from PIL import Image
-
     h, w = size
     png = svg_to_png(svg, width=w, height=h)
     im = Image.open(io.BytesIO(png)).convert("RGBA")
@@ -250,7 +243,8 @@ def format_rows(rows: list[BenchRow], per_figure: bool = False) -> str:
             src, ce_k = _mean(r.source_elements for r in known), _mean(r.ce_elements for r in known)
             vt_k = _mean(r.vt_elements for r in known)
             lines.append(f"{'':<14}{'':>4}  {'source SVG':<12}{'':>17}{src:>10.1f}   the original's own SVG "
-                         f"({len(known)} of {n}): {vt_k / src:.1f}× fewer than vtracer; CraftEditor {ce_k / src:.2f}× it")
+                         f"({len(known)} of {n}): {vt_k / src:.1f}× fewer than vtracer; "
+                         f"CraftEditor {ce_k / src:.2f}× it")
     score_keys = sorted({k for r in rows for k in r.scores})
     if score_keys:
         lines.append("")

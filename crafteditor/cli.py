@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import asdict
 from pathlib import Path
 from typing import List, Optional
 
@@ -91,11 +92,13 @@ def presets() -> None:
 
 @app.command()
 def bench(
-    files: Optional[List[Path]] = typer.Argument(None, help="Images to run on (default: generated diagrams and charts)"),
+    files: Optional[List[Path]] = typer.Argument(None,
+                                                 help="Images to run on (default: generated diagrams and charts)"),
     n: int = typer.Option(4, "-n", help="Generated figures of each kind"),
     dpi: int = typer.Option(150, help="Resolution of the generated figures"),
     kind: str = typer.Option("both", help="diagram, chart or both (generated figures); gallery: matplotlib "
-                             "chart styles (grouped, stacked, horizontal bars, error bars, value labels, marker shapes)"),
+                             "chart styles (grouped, stacked, horizontal bars, error bars, value labels, "
+                             "marker shapes)"),
     heads: str = typer.Option("arrow", "--heads", help="Arrowhead kinds generated diagrams draw from, "
                               "comma-separated (e.g. arrow,open,diamond)"),
     examples: Optional[Path] = typer.Option(None, "--examples", help="Also run on a folder of .dsl figures "
@@ -108,15 +111,14 @@ def bench(
                              "(1-95; 0: PNG)"),
     json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the rows as JSON"),
     sheet: Optional[str] = typer.Option(None, "--sheet", help="matplotlib style sheets to draw the generated "
-                                        "charts under, comma-separated (e.g. ggplot,seaborn-v0_8-darkgrid,bmh,classic)"),
+                                        "charts under, comma-separated "
+                                        "(e.g. ggplot,seaborn-v0_8-darkgrid,bmh,classic)"),
 ) -> None:
     """CraftEditor vs vtracer alone on the same figures: seconds, SSIM, elements, text kept as text.
 
     Example: crafteditor bench -n 6 --examples examples/   (--jpeg 75: the same figures as JPEGs;
     --kind gallery --sheet ggplot,bmh: matplotlib's chart styles drawn in other style sheets)
     """
-    from dataclasses import asdict
-
     try:
         sheets = style_sheets(sheet)
     except ValueError as e:

@@ -101,9 +101,8 @@ class Config:
         names = {f.name for f in fields(cls)}
         unknown = sorted(set(options) - names)
         if unknown:
-            raise ConfigError(
-                f"unknown option(s): {', '.join(unknown)}; valid options are {', '.join(sorted(names - {'preset_name'}))}"
-            )
+            valid = ", ".join(sorted(names - {"preset_name"}))
+            raise ConfigError(f"unknown option(s): {', '.join(unknown)}; valid options are {valid}")
         values = dict(options)
         if preset is not None:
             values["preset_name"] = preset

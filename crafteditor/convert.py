@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from crafteditor.assemble import Vectorized, vectorize
 from crafteditor.config import Config
 from crafteditor.loading import ImageSource
 from crafteditor.quality import quality_report, render_aligned
+from crafteditor.vectorizer import Vectorized, vectorize
 from crafter.errors import CrafterError, RenderError
 from crafter.formats.files import write_bytes_atomic
 from crafter.render import figure_to_svg

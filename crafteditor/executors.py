@@ -8,9 +8,12 @@ onnxruntime thread each so N workers use N cores.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Any, Callable, Iterable, Iterator
+
+import cv2
 
 from crafteditor.ocr.engine import get_engine
 from crafter.errors import CrafterError
@@ -21,12 +24,7 @@ EXECUTORS = ("local", "ray")
 def warm_worker(ocr: bool = True) -> None:
     """Per-worker start-up: one thread per library, models loaded before the first file."""
     os.environ.setdefault("OMP_NUM_THREADS", "1")
-    try:
-        import cv2
-
-        cv2.setNumThreads(1)
-    except Exception:
-        pass
+    cv2.setNumThreads(1)
     if ocr:
         get_engine(1)
 
@@ -51,8 +49,6 @@ class ProcessExecutor(Executor):
     """A local process pool; keeps at most 2×workers tasks in flight so a huge batch streams."""
 
     def __init__(self, workers: int, ocr: bool = True) -> None:
-        import multiprocessing
-
         # spawn, not fork: a parent holding OpenMP / onnxruntime thread pools can deadlock a forked child
         ctx = multiprocessing.get_context("spawn")
         self.pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=warm_worker, initargs=(ocr,))
@@ -85,7 +81,7 @@ class RayExecutor(Executor):
 
     def __init__(self, workers: int, ocr: bool = True) -> None:
         try:
-            import ray
+            import ray  # heavy: an optional extra (crafter[ray]); only this executor needs it
         except ImportError:
             raise CrafterError("the ray executor needs Ray: pip install 'crafter[ray]'") from None
         self.ray = ray

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from crafteditor.assemble import vectorize
 from crafteditor.config import Config
+from crafteditor.vectorizer import vectorize
 from crafter.spec import Figure
 
 SWAMPED_PATHS = 200  # free paths that make a reading "mostly stroke fragments"...

@@ -18,6 +18,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from crafter.base.geometry import meet_outline
 from crafter.base.text import text_width
 from crafter.formats import figure_to_png_bytes
@@ -56,7 +58,20 @@ def random_diagram(seed: int, *, cols: int = 4, rows: int = 3, groups: int = 1,
     head_rng = random.Random(seed * 7919 + 17)
     dx, dy = 180.0, 120.0
     margin = 30.0
-    comps: list[Any] = []
+    grid = _grid_nodes(rng, rows, cols, dx, dy, margin)
+    comps: list[Any] = list(grid.values())
+    comps.extend(_neighbour_edges(rng, head_rng, grid, heads))
+    comps.extend(_pair_groups(rng, grid, groups))
+    width = margin * 2 + 160 + (cols - 1) * dx
+    height = margin * 2 + 100 + (rows - 1) * dy + 30
+    comps.append(Text(kind="text", id="caption", text=f"Figure {seed % 9 + 1}: synthetic pipeline",
+                      at=Point(x=width / 2, y=height - 22), font_size=12.0))
+    return Figure(canvas=Size(w=width, h=height), components=comps)
+
+
+def _grid_nodes(rng: random.Random, rows: int, cols: int, dx: float, dy: float,
+                margin: float) -> dict[tuple[int, int], Node]:
+    """Nodes of random shapes, labels and fills on a grid (a few cells left empty), by cell."""
     grid: dict[tuple[int, int], Node] = {}
     used_labels: set[str] = set()
     for r in range(rows):
@@ -88,7 +103,13 @@ def random_diagram(seed: int, *, cols: int = 4, rows: int = 3, groups: int = 1,
                         box=Box(x=round(cx - w / 2), y=round(cy - h / 2), w=round(w), h=round(h)), pinned=True,
                         width=round(w), height=round(h))
             grid[(r, c)] = node
-            comps.append(node)
+    return grid
+
+
+def _neighbour_edges(rng: random.Random, head_rng: random.Random, grid: dict[tuple[int, int], Node],
+                     heads: tuple[str, ...]) -> list[Edge]:
+    """Edges between grid neighbours (right, down, or down-then-right), some dashed, some
+    labelled, their heads drawn from ``heads`` with ``head_rng``."""
     edges = []
     k = 0
     for (r, c), a in sorted(grid.items()):
@@ -131,8 +152,12 @@ def random_diagram(seed: int, *, cols: int = 4, rows: int = 3, groups: int = 1,
                     kw["label"] = label
                     kw["label_box"] = Box(x=mx - lw_ / 2, y=route[0].y - lh - 2, w=lw_, h=lh)
             edges.append(Edge(kind="edge", id=f"e{k}", source=a.id, target=b.id, route=route, **kw))
-    comps.extend(edges)
-    # groups: frames around two horizontally adjacent nodes
+    return edges
+
+
+def _pair_groups(rng: random.Random, grid: dict[tuple[int, int], Node], groups: int) -> list[Group]:
+    """Up to ``groups`` frames, each around two horizontally adjacent nodes no frame holds yet."""
+    out: list[Group] = []
     made = 0
     for (r, c), a in sorted(grid.items(), key=lambda kv: rng.random()):
         if made >= groups:
@@ -140,7 +165,7 @@ def random_diagram(seed: int, *, cols: int = 4, rows: int = 3, groups: int = 1,
         b = grid.get((r, c + 1))
         if b is None:
             continue
-        if any(isinstance(x, Group) and (a.id in x.members or b.id in x.members) for x in comps):
+        if any(a.id in x.members or b.id in x.members for x in out):
             continue
         pad, band = 12.0, 20.0
         x0 = min(a.box.x, b.box.x) - pad
@@ -150,13 +175,9 @@ def random_diagram(seed: int, *, cols: int = 4, rows: int = 3, groups: int = 1,
         if y0 < 12 or x0 < 12:
             continue  # the renderer would grow the canvas and shift the whole drawing
         made += 1
-        comps.append(Group(kind="group", id=f"g{made}", label=f"Stage {made}", members=[a.id, b.id],
-                           box=Box(x=x0, y=y0, w=x1 - x0, h=y1 - y0), pinned=True))
-    width = margin * 2 + 160 + (cols - 1) * dx
-    height = margin * 2 + 100 + (rows - 1) * dy + 30
-    comps.append(Text(kind="text", id="caption", text=f"Figure {seed % 9 + 1}: synthetic pipeline",
-                      at=Point(x=width / 2, y=height - 22), font_size=12.0))
-    return Figure(canvas=Size(w=width, h=height), components=comps)
+        out.append(Group(kind="group", id=f"g{made}", label=f"Stage {made}", members=[a.id, b.id],
+                         box=Box(x=x0, y=y0, w=x1 - x0, h=y1 - y0), pinned=True))
+    return out
 
 
 def _clip_route(route: list[Point], a: Node, b: Node) -> list[Point] | None:
@@ -189,11 +210,10 @@ class ChartTruth:
 
 def random_chart(seed: int, dpi: int = 150) -> tuple[bytes, ChartTruth]:
     """A matplotlib chart PNG and the data it shows."""
-    import matplotlib
+    import matplotlib  # heavy: 1.5 s to import with pyplot; only the charts need it
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    import numpy as np
+    import matplotlib.pyplot as plt  # heavy: see above; after use("Agg")
 
     rng = random.Random(seed)
     kind = ("bar", "line", "scatter")[seed % 3]
@@ -250,7 +270,6 @@ def random_chart(seed: int, dpi: int = 150) -> tuple[bytes, ChartTruth]:
     y0, y1 = ax.get_ylim()
     x0, x1 = ax.get_xlim()
     plt.close(fig)
-    del np
     if horizontal:
         y0, y1 = x0, x1
     truth = ChartTruth(kind=kind, series=series, y_range=(y0, y1), x_range=None if kind == "bar" else (x0, x1),
@@ -266,11 +285,10 @@ def gallery_chart(style: str, seed: int = 0, dpi: int = 150) -> tuple[bytes, Cha
     (:data:`GALLERY_STYLES`), drawn with matplotlib as a researcher would, and what it shows:
     grouped and stacked bars, horizontal bars (plain and grouped), bars with error bars or value
     labels, line series with square, diamond and triangle markers under a grid."""
-    import matplotlib
+    import matplotlib  # heavy: 1.5 s to import with pyplot; only the charts need it
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    import numpy as np
+    import matplotlib.pyplot as plt  # heavy: see above; after use("Agg")
 
     if style not in GALLERY_STYLES:
         raise ValueError(f"unknown gallery style '{style}'; expected one of {', '.join(GALLERY_STYLES)}")
@@ -341,7 +359,6 @@ def gallery_chart(style: str, seed: int = 0, dpi: int = 150) -> tuple[bytes, Cha
     y0, y1 = ax.get_xlim() if horizontal else ax.get_ylim()
     x0, x1 = ax.get_xlim()
     plt.close(fig)
-    del np
     truth = ChartTruth(kind=kind, series=series, y_range=(y0, y1), x_range=(x0, x1) if kind == "line" else None,
                        title="", horizontal=horizontal)
     return buf.getvalue(), truth

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+import vtracer
+from PIL import Image
 
 from crafteditor.blobs import find_blobs
 from crafteditor.config import Config
@@ -91,16 +93,12 @@ def _trace_patch(patch: np.ndarray, keep: np.ndarray, origin: tuple[int, int], b
 
 
 def _png_bytes(patch: np.ndarray) -> bytes:
-    from PIL import Image
-
     buf = io.BytesIO()
     Image.fromarray(patch).save(buf, format="PNG", optimize=True)
     return buf.getvalue()
 
 
 def _vtracer_paths(png: bytes, origin: tuple[int, int], background: np.ndarray, scale: float) -> list[TracedPath]:
-    import vtracer
-
     svg = vtracer.convert_raw_image_to_svg(png, img_format="png", colormode="color", hierarchical="stacked",
                                            mode="spline", filter_speckle=2, path_precision=2)
     out: list[TracedPath] = []

@@ -163,7 +163,8 @@ def test_a_box_face_with_evenly_gnawed_edges_is_not_a_cylinder():
     fitted the cylinder's trimmed corners better (0.954 vs 0.943) and became a cylinder node."""
     import numpy as np
 
-    from crafteditor.shapes import Face, classify, ideal_mask
+    from crafteditor.shapes.faces import Face
+    from crafteditor.shapes.outlines import classify, ideal_mask
 
     rng = np.random.default_rng(0)
     w, h = 860, 130

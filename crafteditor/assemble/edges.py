@@ -1,0 +1,319 @@
+"""Edges: a line whose two ends touch two parts (nodes, groups, free labels) joins them by id,
+so it re-routes when a box moves; free text hugging it becomes its label. A line that joins
+nothing stays a free path (:func:`crafteditor.assemble.leftovers.free_line`)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import cv2
+import numpy as np
+
+from crafteditor.assemble.builder import FigureBuilder
+from crafteditor.assemble.geometry import (
+    axis_aligned,
+    dist_to_polyline,
+    dist_to_shape,
+    frame_distance,
+    ray_box,
+    straighten,
+)
+from crafteditor.assemble.joins import bridge_gaps, extend_at_junctions
+from crafteditor.assemble.leftovers import free_line
+from crafteditor.config import THEME
+from crafteditor.lines.paths import LinePath
+from crafteditor.ocr.runs import TextRun
+from crafteditor.shapes.detect import DetectedShape
+from crafter.base.text import text_width
+from crafter.spec.model import Box, Edge
+
+
+def edge_components(b: FigureBuilder, lines: list[LinePath], shapes: list[DetectedShape], node_ids: dict[int, str],
+                    runs: list[TextRun], free: list[int], used: set[int],
+                    titles: list[TextRun] = ()) -> tuple[list[Any], dict[int, str]]:  # type: ignore[assignment]
+    """(edges and free paths, the ids edges give the free texts they point at, by run).
+
+    ``free``: the runs no chart, node or group took; ``used``: the runs taken (edge labels
+    are added to it); ``titles``: the groups' labels."""
+    out: list[Any] = []
+    text_targets: dict[int, str] = {}
+    edges: list[tuple[Edge, LinePath]] = []
+    loose = [runs[k] for k in free if k not in used]  # text no node or group has taken
+    # a line crossing a group's title is cut by the title's erasure as by a loose label's
+    # (a JPEG's wider erasure ring cut distributed_training's 'Data shard 0' edge there)
+    lines = bridge_gaps(lines, [s for s in shapes if s.is_group],
+                        [r for r in (*loose, *titles) if r.angle == 0])
+    lines = extend_at_junctions(lines, shapes)
+    for ln in lines:
+        tol = 3 * ln.width + 6
+        ends, pts, erased_head = _line_ends(b, ln, shapes, [*titles, *loose], tol)
+        head_start = ln.head_start is not None or erased_head[0]
+        head_end = ln.head_end is not None or erased_head[1]
+        kinds = [_head_kind(h, runs) if h is not None else "arrow" if erased else "none"
+                 for h, erased in zip((ln.head_start, ln.head_end), erased_head)]
+        # an arrowhead only at the start: flip so the head is at the target end
+        if head_start and not head_end:
+            pts.reverse()
+            ends.reverse()
+            kinds.reverse()
+        ids = _end_ids(b, pts, ends, node_ids, runs, free, used, tol, text_targets)
+        pts = _snap_ends(pts, [shapes[e] if e is not None else None for e in ends])
+        pts = straighten(pts, 1.6)
+        if ids[0] is None or ids[1] is None or ids[0] == ids[1]:
+            out.extend(free_line(b, ln, pts))
+            continue
+        edges.append((_edge(b, ln, pts, ids, kinds), ln))
+    _label_edges(b, edges, runs, free, used, text_targets)
+    out.extend(e for e, _ in edges)
+    return out, text_targets
+
+
+def _line_ends(b: FigureBuilder, ln: LinePath, shapes: list[DetectedShape], texts: list[TextRun],
+               tol: float) -> tuple[list[int | None], list[tuple[float, float]], list[bool]]:
+    """(the shapes the line's ends attach to, its points, whether an end's arrowhead was erased
+    with text): an end stopped at a frame or at erased text is carried on to the node beyond."""
+    ends = [_attach(ln.start, shapes, tol), _attach(ln.end, shapes, tol)]
+    pts = list(ln.points)
+    erased_head = [False, False]
+    for j in (0, 1):
+        if ends[j] is not None and shapes[ends[j]].is_group:
+            hit = _node_across_frame(b, pts, j, shapes, ends[j], tol)
+            if hit is not None:
+                ends[j], q = hit
+                pts = [q] + pts if j == 0 else pts + [q]
+        elif ends[j] is None and len(pts) >= 2:
+            # a line crossing a group's title stops where the title's glyphs were erased
+            # (training_loop's Tokenizer → Embedding layer through 'Frozen (no gradients)');
+            # one under its own label, where the stub beyond the label was too short to
+            # be found (a JPEG's GPU 2 –activations→ GPU 3 had read as 'activations' → GPU 3)
+            p = pts[0] if j == 0 else pts[-1]
+            over = [r for r in texts if r.contains_point(*p, margin=tol)]
+            found = _end_past_text(b, pts, j, shapes, over, ln.width) if over else None
+            if found is not None:
+                ends[j], pts, erased_head[j] = found
+    return ends, pts, erased_head
+
+
+def _end_past_text(b: FigureBuilder, pts: list[tuple[float, float]], j: int, shapes: list[DetectedShape],
+                   over: list[TextRun], width: float) -> tuple[int, list[tuple[float, float]], bool] | None:
+    """The line's end ``j`` (0: start) carried through the text ``over`` it onto the node its
+    course meets: (that node, the points, whether an arrowhead went with the glyphs)."""
+    p, q = (pts[0], pts[1]) if j == 0 else (pts[-1], pts[-2])
+    # the course: from the line's body (its last pixels, by the erased glyphs,
+    # drift: training_loop's arrow came in slanted by 2.5 px)
+    body = pts[1:] if j == 0 else pts[-2::-1]
+    q = next((pt for pt in body if math.dist(pt, p) >= 12), q)
+    straight = abs(p[0] - q[0]) <= 0.04 * abs(p[1] - q[1]) or abs(p[1] - q[1]) <= 0.04 * abs(
+        p[0] - q[0])
+    # the course crosses the text first: as far again as it is long
+    hit = _node_ahead(b, p, q, shapes, extra=max(r.h if r.angle == 0 else r.w for r in over))
+    if hit is None:
+        return None
+    node, tip = hit
+    if straight:  # on the body's axis, the drifted end dropped
+        vertical = abs(p[0] - q[0]) <= abs(p[1] - q[1])
+        tip = (q[0], tip[1]) if vertical else (tip[0], q[1])
+        pts = [tip] + pts[1:] if j == 0 else pts[:-1] + [tip]
+    else:
+        pts = [tip] + pts if j == 0 else pts + [tip]
+    # its arrowhead was in the title's box and went with the glyphs
+    return node, pts, _head_before(b, tip, p, width)
+
+
+def _end_ids(b: FigureBuilder, pts: list[tuple[float, float]], ends: list[int | None], node_ids: dict[int, str],
+             runs: list[TextRun], free: list[int], used: set[int], tol: float,
+             text_targets: dict[int, str]) -> list[str | None]:
+    """The ids the line's two ends join: their shapes', or a free label's by the end (its id is
+    given out here and kept in ``text_targets``)."""
+    ids = [node_ids.get(e) if e is not None else None for e in ends]
+    for j in (0, 1):
+        if ids[j] is None:
+            # a line ending at a free label points at that label
+            k = _near_text(pts[0] if j == 0 else pts[-1], runs, free, used, tol * 1.5)
+            if k is not None:
+                cid = text_targets.get(k) or b.new_id("t", runs[k].text)
+                text_targets[k] = cid
+                ids[j] = cid
+    return ids
+
+
+def _edge(b: FigureBuilder, ln: LinePath, pts: list[tuple[float, float]], ids: list[str | None],
+          kinds: list[str]) -> Edge:
+    """The edge along ``pts``, with what differs from the theme's edge written down."""
+    route = [b.pt(p) for p in pts]
+    kw: dict[str, Any] = {}
+    if kinds[1] != "arrow":
+        kw["head"] = kinds[1]
+    if kinds[0] != "none":
+        kw["tail"] = kinds[0]
+    if ln.style != "solid":
+        kw["style"] = ln.style
+    color = b.color_or_none(ln.color, THEME.edge_color, 40, thin=True)
+    if color:
+        kw["color"] = color
+    sw = ln.width * b.s
+    if abs(sw - THEME.edge_width) > 0.6:
+        kw["stroke_width"] = round(sw, 1)
+    if not axis_aligned(pts):
+        kw["routing"] = "straight"
+    return Edge(kind="edge", id=b.new_id("e"), source=ids[0], target=ids[1], route=route, **kw)
+
+
+def _label_edges(b: FigureBuilder, edges: list[tuple[Edge, LinePath]], runs: list[TextRun], free: list[int],
+                 used: set[int], text_targets: dict[int, str]) -> None:
+    """Edge labels: free text hugging a line (a label edges point at stays a text)."""
+    for k in free:
+        if k in used or k in text_targets:
+            continue
+        r = runs[k]
+        if r.angle != 0:
+            continue
+        best = None
+        for idx, (e, ln) in enumerate(edges):
+            d = dist_to_polyline((r.cx, r.cy), ln.points)
+            if d <= 1.6 * r.font_px + 0.5 * r.h and (best is None or d < best[0]) and e.label is None:
+                best = (d, idx)
+        if best is not None:
+            e, ln = edges[best[1]]
+            fs = THEME.small_font_size
+            w = text_width(r.text, fs) + 6
+            h = fs * THEME.line_height + 2
+            # the renderer centres the label's line on label_box: baseline 0.35 em below the centre
+            cx, cy = r.cx * b.s, r.baseline * b.s - 0.35 * fs
+            e.label = r.text
+            e.label_box = Box(x=round(cx - w / 2, 2), y=round(cy - h / 2, 2), w=round(w, 2), h=round(h, 2))
+            used.add(k)
+            b.chars_kept += len(r.text.replace(" ", ""))
+
+
+def _attach(p: tuple[float, float], shapes: list[DetectedShape], tol: float) -> int | None:
+    """The shape whose outline the line end touches (nodes before groups, nearest first)."""
+    best = None
+    for i, s in enumerate(shapes):
+        d = dist_to_shape(p, s)
+        if d > tol:
+            continue
+        # a line inside a group ends at the frame only when it comes from outside
+        rank = (1 if s.is_group else 0, d)
+        if best is None or rank < best[0]:
+            best = (rank, i)
+    return None if best is None else best[1]
+
+
+def _node_across_frame(b: FigureBuilder, pts: list[tuple[float, float]], j: int, shapes: list[DetectedShape],
+                       gi: int, tol: float) -> tuple[int, tuple[float, float]] | None:
+    """A line end stopped at a group's frame, with a node just beyond it on the line's course:
+    (that node, where the course meets it). The stub between frame and node is a dash or two
+    of a dashed line, too short to be found on its own (examples/encoder_decoder's skip
+    connections ended on the Encoder and Decoder frames, not their conv and up blocks)."""
+    if len(pts) < 2:
+        return None
+    p, q = (pts[0], pts[1]) if j == 0 else (pts[-1], pts[-2])
+    if gi >= 0 and frame_distance(p, shapes[gi]) > tol:  # as near as _attach took it to be
+        return None
+    return _node_ahead(b, p, q, shapes, gi)
+
+
+def _node_ahead(b: FigureBuilder, p: tuple[float, float], q: tuple[float, float], shapes: list[DetectedShape],
+                gi: int = -1, extra: float = 0.0) -> tuple[int, tuple[float, float]] | None:
+    """The node (not group ``gi``) a line's course from q through its end p meets within a
+    frame's padding (and ``extra`` px): (that node, where the course meets it)."""
+    reach = 24 / b.s + extra  # user units: a frame's padding around its members
+    best = None
+    for i, s in enumerate(shapes):
+        if s.is_group or i == gi:
+            continue
+        hit = ray_box(q, p, (s.x, s.y, s.x + s.w, s.y + s.h))
+        if hit is None:
+            continue
+        d = math.dist(p, hit)
+        # the course goes on from p (not back through the line) to the node's edge
+        ahead = (hit[0] - p[0]) * (p[0] - q[0]) + (hit[1] - p[1]) * (p[1] - q[1]) > 0
+        if ahead and d <= reach and (best is None or d < best[0]):
+            best = (d, i, hit)
+    if best is None:
+        return None
+    # an axis-parallel course stays axis-parallel (the last segment's pixel jitter aside)
+    x, y = best[2]
+    if abs(p[0] - q[0]) <= 1.5 < abs(p[1] - q[1]):
+        x = p[0]
+    elif abs(p[1] - q[1]) <= 1.5 < abs(p[0] - q[0]):
+        y = p[1]
+    return best[1], (x, y)
+
+
+def _head_before(b: FigureBuilder, tip: tuple[float, float], p: tuple[float, float], width: float) -> bool:
+    """Whether the original image has an arrowhead just before ``tip`` on the course from p:
+    across the course, the ink run through it is ≥ 2.5 line widths wide there, and a line's
+    width further back."""
+    L = math.dist(p, tip)
+    if L < 1:
+        return False
+    rgb, bg = b.image.rgb, np.asarray(b.paints.background_rgb, np.float32)
+    ux, uy = (tip[0] - p[0]) / L, (tip[1] - p[1]) / L
+    H, W = rgb.shape[:2]
+
+    def across(t: float) -> int:
+        cx, cy = tip[0] - ux * t, tip[1] - uy * t
+        run = 0
+        for side in (1, -1):
+            for k in range(0 if side == 1 else 1, 16):
+                x, y = int(round(cx - uy * k * side)), int(round(cy + ux * k * side))
+                if not (0 <= x < W and 0 <= y < H) or np.linalg.norm(rgb[y, x].astype(np.float32) - bg) < 60:
+                    break
+                run += 1
+        return run
+
+    widest = max(across(t) for t in np.arange(1.5, min(L, 10.0), 1.0)) if L > 2.5 else 0
+    return widest >= 2.5 * width + 1 and across(min(L, 16.0)) <= width + 2
+
+
+def _snap_ends(pts: list[tuple[float, float]], ends: list[DetectedShape | None]) -> list[tuple[float, float]]:
+    """Move a line end that stops short of its shape onto the shape's box edge."""
+    pts = list(pts)
+    for j, s in enumerate(ends):
+        if s is None or len(pts) < 2:
+            continue
+        idx, nb = (0, 1) if j == 0 else (-1, -2)
+        p, q = pts[idx], pts[nb]
+        if s.contains_point(*p, margin=-0.5):
+            continue
+        hit = ray_box(q, p, (s.x, s.y, s.x + s.w, s.y + s.h))
+        if hit is not None and math.dist(hit, p) < 4 * 3 + 12:
+            pts[idx] = hit
+    return pts
+
+
+def _near_text(p, runs, free, used, tol) -> int | None:
+    best = None
+    for k in free:
+        if k in used:
+            continue
+        r = runs[k]
+        dx = max(r.x - p[0], 0, p[0] - r.right)
+        dy = max(r.y - p[1], 0, p[1] - r.bottom)
+        d = math.hypot(dx, dy)
+        if d <= tol and (best is None or d < best[0]):
+            best = (d, k)
+    return None if best is None else best[1]
+
+
+def _head_kind(head, runs: list[TextRun]) -> str:
+    """A head's kind, or 'arrow' where text was erased over the head: a glyph touching it took
+    part of it along (a wing of training_loop's arrow under 'Frozen (no gradients)' went with
+    the 'd', and the rest read as a diamond); the filled arrow is what is usually drawn."""
+    if head.kind == "arrow" or not len(head.pixels):
+        return head.kind
+    x0, y0, x1, y1 = head.mask_box
+    for r in runs:
+        if not (x0 <= r.right + 2 and r.x - 2 <= x1 and y0 <= r.bottom + 2 and r.y - 2 <= y1):
+            continue
+        # a glyph pixel within 2 px of the head's (not only a label beside it)
+        g = cv2.dilate(r.glyphs.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+        gx = np.floor(head.pixels[:, 0] - r.x).astype(int)
+        gy = np.floor(head.pixels[:, 1] - r.y).astype(int)
+        ok = (gx >= 0) & (gy >= 0) & (gx < g.shape[1]) & (gy < g.shape[0])
+        if ok.any() and g[gy[ok], gx[ok]].any():
+            return "arrow"
+    return head.kind

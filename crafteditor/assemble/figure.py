@@ -1,0 +1,76 @@
+"""The whole figure: charts, nodes, groups, edges, free text and leftovers, on the page, in
+reading order."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from crafteditor.assemble.builder import FigureBuilder, hex_rgb
+from crafteditor.assemble.edges import edge_components
+from crafteditor.assemble.groups import group_components
+from crafteditor.assemble.leftovers import traced_components
+from crafteditor.assemble.nodes import node_component, shape_labels
+from crafteditor.assemble.texts import free_texts
+from crafteditor.config import THEME
+from crafteditor.lines.paths import LinePath
+from crafteditor.ocr.runs import TextRun
+from crafteditor.paint import color_distance, to_hex
+from crafteditor.shapes.detect import DetectedShape
+from crafteditor.trace import TracedObject
+from crafter.spec.model import Figure, Size
+
+
+def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedShape], lines: list[LinePath],
+                 charts: list[Any], traced: list[TracedObject]) -> Figure:
+    """The FigureSpec of the detected parts (``charts``: the chart stage's results, each of
+    which makes its own component with the builder)."""
+    comps: list[Any] = []
+    used_runs: set[int] = set()
+    # charts own their tick labels, titles and legends
+    for ch in charts:
+        used_runs |= set(ch.run_indices)
+        comps.append(ch.component(b))
+        b.chars_kept += sum(len(runs[i].text.replace(" ", "")) for i in ch.run_indices)
+    node_ids: dict[int, str] = {}
+    labels = shape_labels(runs, shapes, used_runs)
+    for i, s in enumerate(shapes):
+        if s.is_group:
+            continue
+        lab = labels.get(i, [])
+        text = "\n".join(runs[k].text for k in lab) if lab else None
+        cid = b.new_id("n", text)
+        node_ids[i] = cid
+        comps.append(node_component(b, cid, s, [runs[k] for k in lab]))
+        b.chars_kept += sum(len(runs[k].text.replace(" ", "")) for k in lab)
+    comps.extend(group_components(b, runs, shapes, labels, node_ids))
+    # free text first gets a chance to label an edge
+    free = [k for k in range(len(runs)) if k not in used_runs]
+    titles = [runs[k] for i, s in enumerate(shapes) if s.is_group for k in labels.get(i, [])]
+    edge_comps, text_targets = edge_components(b, lines, shapes, node_ids, runs, free, used_runs, titles)
+    comps.extend(edge_comps)
+    comps.extend(free_texts(b, runs, used_runs, text_targets))
+    for obj in traced:
+        comps.extend(traced_components(b, obj))
+    # texts referenced by edges must exist before validation: order is free in the IR
+    canvas = Size(w=round(b.image.width * b.s, 2), h=round(b.image.height * b.s, 2))
+    return Figure(canvas=canvas, background=page_color(b), components=_reading_order(comps))
+
+
+def page_color(b: FigureBuilder) -> str | None:
+    """The figure's background where the page is not the theme's white: fivethirtyeight's
+    grey, Solarize's cream, a slide's dark page. Within one paint merge of white (a JPEG's
+    254s) it is white; a scan's page is always white, its paper's yellow is no design."""
+    page = b.paints.background_rgb
+    if b.config.preset_name == "scan" or color_distance(page, hex_rgb(THEME.background)) <= max(
+            b.config.color_merge, 6.0):
+        return None
+    return to_hex(page)
+
+
+def _reading_order(comps: list[Any]) -> list[Any]:
+    """Reading order in the DSL: groups after their members, edges after nodes.
+
+    Not the drawing order of ``crafter.render.svg`` (back to front, groups first): this is
+    the order of the statements in the recovered figure's DSL."""
+    rank = {"node": 0, "text": 1, "chart": 1, "edge": 2, "group": 3, "path": 4, "image": 4}
+    return sorted(comps, key=lambda c: rank.get(c.kind, 5))

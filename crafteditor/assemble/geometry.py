@@ -1,0 +1,111 @@
+"""Geometry between line points and detected shapes, in image pixels: distances to a frame,
+an outline or a polyline, where a ray enters a box, and routes made exactly axis-parallel."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from crafteditor.shapes.detect import DetectedShape
+
+# shapes whose outline is their box, as far as a line end is concerned
+_RECT_LIKE = {"box", "round", "stack", "document", "cylinder"}
+
+
+def frame_distance(p: tuple[float, float], g: DetectedShape) -> float:
+    """Distance from a point to the outline of a group's frame rectangle."""
+    x, y = p
+    inside = g.contains_point(x, y)
+    if inside:
+        return min(x - g.x, g.x + g.w - x, y - g.y, g.y + g.h - y)
+    return math.hypot(max(g.x - x, 0, x - g.x - g.w), max(g.y - y, 0, y - g.y - g.h))
+
+
+def dist_to_shape(p: tuple[float, float], s: DetectedShape) -> float:
+    """Distance from a point to a shape's outline (its box for rectangles, its face contour otherwise)."""
+    x, y = p
+    if s.shape in _RECT_LIKE or s.is_group:
+        inside = s.contains_point(x, y)
+        dx = max(s.x - x, 0, x - (s.x + s.w))
+        dy = max(s.y - y, 0, y - (s.y + s.h))
+        if inside:
+            return min(x - s.x, s.x + s.w - x, y - s.y, s.y + s.h - y)
+        return math.hypot(dx, dy)
+    f = s.face
+    contours, _ = cv2.findContours(f.filled.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return math.inf
+    c = max(contours, key=len)
+    d = cv2.pointPolygonTest(c, (float(x - f.x), float(y - f.y)), True)
+    return abs(float(d)) - s.stroke_px / 2
+
+
+def dist_to_polyline(p, pts) -> float:
+    best = math.inf
+    for a, b in zip(pts, pts[1:]):
+        ax, ay = a
+        bx, by = b
+        dx, dy = bx - ax, by - ay
+        L2 = dx * dx + dy * dy
+        t = 0.0 if L2 == 0 else max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy) / L2))
+        best = min(best, math.hypot(p[0] - (ax + t * dx), p[1] - (ay + t * dy)))
+    return best
+
+
+def ray_box(q, p, box) -> tuple[float, float] | None:
+    """Where the ray q→p, continued past p, enters the box (x0, y0, x1, y1)."""
+    x0, y0, x1, y1 = box
+    dx, dy = p[0] - q[0], p[1] - q[1]
+    best = None
+    for t_num, t_den, axis, lo, hi, fixed in (
+        (x0 - q[0], dx, 1, y0, y1, x0), (x1 - q[0], dx, 1, y0, y1, x1),
+        (y0 - q[1], dy, 0, x0, x1, y0), (y1 - q[1], dy, 0, x0, x1, y1),
+    ):
+        if abs(t_den) < 1e-9:
+            continue
+        t = t_num / t_den
+        if t < 0:
+            continue
+        if axis == 1:
+            yy = q[1] + t * dy
+            if lo - 0.5 <= yy <= hi + 0.5 and (best is None or t < best[0]):
+                best = (t, (fixed, yy))
+        else:
+            xx = q[0] + t * dx
+            if lo - 0.5 <= xx <= hi + 0.5 and (best is None or t < best[0]):
+                best = (t, (xx, fixed))
+    return None if best is None else best[1]
+
+
+def straighten(pts: list[tuple[float, float]], tol: float) -> list[tuple[float, float]]:
+    """Make nearly horizontal or vertical segments exact (a rendered straight line is straight).
+
+    A whole route within a few pixels of one vertical (horizontal) line is that line, at its
+    longest segment's place: where a head lost a wing to an erased glyph, the line's end drifted
+    3-4 px and the arrow came back slanted (training_loop's Tokenizer → Embedding layer).
+    """
+    pts = [(float(p[0]), float(p[1])) for p in pts]
+    if len(pts) >= 2:
+        seg = max(range(len(pts) - 1), key=lambda i: math.dist(pts[i], pts[i + 1]))
+        for axis in (0, 1):
+            other = 1 - axis
+            extent = max(p[other] for p in pts) - min(p[other] for p in pts)
+            at = (pts[seg][axis] + pts[seg + 1][axis]) / 2
+            if extent > 8 * tol and max(abs(p[axis] - at) for p in pts) <= max(tol, min(5.0, 0.06 * extent)):
+                return [(at, p[1]) if axis == 0 else (p[0], at) for p in pts]
+    for i in range(len(pts) - 1):
+        (ax, ay), (bx, by) = pts[i], pts[i + 1]
+        if abs(ay - by) <= tol and abs(bx - ax) > 2 * tol:
+            y = (ay + by) / 2
+            pts[i], pts[i + 1] = (ax, y), (bx, y)
+        elif abs(ax - bx) <= tol and abs(by - ay) > 2 * tol:
+            x = (ax + bx) / 2
+            pts[i], pts[i + 1] = (x, ay), (x, by)
+    return pts
+
+
+def axis_aligned(pts) -> bool:
+    return all(abs(a[0] - b[0]) < 0.01 or abs(a[1] - b[1]) < 0.01 for a, b in zip(pts, pts[1:]))
+

@@ -1,0 +1,168 @@
+"""Lines put back together before they become edges: a line cut in two where it crosses a
+group's frame or a label drawn over it, and a branch that ends on another line's trunk."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from crafteditor.assemble.geometry import dist_to_shape, frame_distance
+from crafteditor.lines.paths import LinePath
+from crafteditor.ocr.runs import TextRun
+from crafteditor.paint import color_distance
+from crafteditor.shapes.detect import DetectedShape
+
+
+def bridge_gaps(lines: list[LinePath], groups: list[DetectedShape],
+                labels: list[TextRun] = ()) -> list[LinePath]:  # type: ignore[assignment]
+    """Rejoin lines cut in two where they cross a group's frame (erasing the frame's stroke
+    cut them) or a label drawn over the line (the label's halo interrupts the stroke:
+    training_loop's '∇ loss' had split its edge into two lines ending at the label, each read
+    as an edge to a text)."""
+    lines = list(lines)
+    changed = True
+    while changed and (groups or labels):
+        changed = False
+        for i in range(len(lines)):
+            for j in range(len(lines)):
+                if i == j:
+                    continue
+                a, b = lines[i], lines[j]
+                # a's end meets b's start across a frame
+                for ra in (False, True):
+                    for rb in (False, True):
+                        aa = _reversed_line(a) if ra else a
+                        bb = _reversed_line(b) if rb else b
+                        if aa.head_end is not None or bb.head_start is not None:
+                            continue
+                        p, q = aa.points[-1], bb.points[0]
+                        gap = math.dist(p, q)
+                        if gap < 0.5:
+                            continue
+                        near = [g for g in groups if frame_distance(p, g) <= g.stroke_px + 6 + a.width
+                                and frame_distance(q, g) <= g.stroke_px + 6 + b.width]
+                        across_frame = bool(near) and gap <= 2 * (near[0].stroke_px + 3) + a.width + 8
+                        if not across_frame and not (
+                                color_distance(aa.color, bb.color) <= 40 and abs(aa.width - bb.width) <= 1.5
+                                and _label_gap(p, q, a.width, labels)):
+                            continue
+                        da = _unit(aa.points[-2], p) if len(aa.points) >= 2 else None
+                        db = _unit(q, bb.points[1]) if len(bb.points) >= 2 else None
+                        u = ((q[0] - p[0]) / gap, (q[1] - p[1]) / gap)
+                        if da is None or db is None or da[0] * u[0] + da[1] * u[1] < 0.9 \
+                                or db[0] * u[0] + db[1] * u[1] < 0.9:
+                            continue
+                        style = aa.style if aa.style != "solid" else bb.style
+                        lines[i] = replace(aa, points=aa.points + bb.points, head_end=bb.head_end, style=style,
+                                           pieces=aa.pieces + bb.pieces)
+                        del lines[j]
+                        changed = True
+                        break
+                    if changed:
+                        break
+                if changed:
+                    break
+            if changed:
+                break
+    return lines
+
+
+def _label_gap(p: tuple[float, float], q: tuple[float, float], width: float, labels: list[TextRun]) -> bool:
+    """A line's gap from p to q runs through a text label drawn over the line (with a halo)."""
+    for r in labels:
+        pad = 0.5 * r.h + width + 3
+        if not (r.contains_point(*p, margin=pad) and r.contains_point(*q, margin=pad)):
+            continue
+        # the gap crosses the label's box (not only skirts it): its middle lies inside
+        if r.contains_point((p[0] + q[0]) / 2, (p[1] + q[1]) / 2, margin=width + 1) \
+                and math.dist(p, q) <= max(r.w, r.h) + 2 * pad:
+            return True
+    return False
+
+
+def extend_at_junctions(lines: list[LinePath], shapes: list[DetectedShape]) -> list[LinePath]:
+    """Fan-out and fan-in: a branch that ends on another line's trunk shares that trunk.
+
+    Layouts merge edges that leave (or enter) one node into a shared trunk. The branch's
+    free end lies on the trunk; its edge really starts at the trunk's source (fan-out: the
+    branch ends in a head) or ends at the trunk's target (fan-in: the branch has no head
+    and the trunk does). The branch's route is extended along the trunk accordingly.
+    """
+    out = list(lines)
+    # bounding boxes first: a noisy scan has thousands of line pieces, and splitting every
+    # other line at every free end was quadratic in lines times points (minutes per sketch)
+    bounds = [(min(x for x, _ in ln.points), min(y for _, y in ln.points),
+               max(x for x, _ in ln.points), max(y for _, y in ln.points)) for ln in lines]
+    for i, a in enumerate(lines):
+        for at_start in (True, False):
+            if (a.head_start if at_start else a.head_end) is not None:
+                continue
+            q = a.points[0] if at_start else a.points[-1]
+            tol = 3 * a.width + 6
+            if any(dist_to_shape(q, s) <= tol for s in shapes if not s.is_group):
+                continue
+            best = None
+            for j, b in enumerate(lines):
+                if j == i:
+                    continue
+                reach = 2 * max(a.width, b.width) + 3
+                x0, y0, x1, y1 = bounds[j]
+                if q[0] < x0 - reach or q[0] > x1 + reach or q[1] < y0 - reach or q[1] > y1 + reach:
+                    continue  # too far from b to be on it
+                split = _split_at(b.points, q)
+                if split is None:
+                    continue
+                before, after, d = split
+                if d > 2 * max(a.width, b.width) + 3:
+                    continue
+                if math.dist(before[-1], b.points[0]) < 3 or math.dist(before[-1], b.points[-1]) < 3:
+                    continue  # at the trunk's end, not on it
+                if best is None or d < best[0]:
+                    best = (d, j, before, after)
+            if best is None:
+                continue
+            _, j, before, after = best
+            b = lines[j]
+            cur = out[i] if not at_start else _reversed_line(out[i])  # now the free end is a's last point
+            other_head = cur.head_start is not None  # a head at the branch's far end
+            if other_head and (b.head_end is not None) != (b.head_start is not None):
+                # fan-out: route = trunk from its tail to the junction, then the branch to its head
+                trunk = before if b.head_end is not None else after[::-1]
+                merged = replace(_reversed_line(cur), points=trunk[:-1] + _reversed_line(cur).points, head_start=None)
+            elif not other_head and cur.head_end is None and (b.head_end is not None) != (b.head_start is not None):
+                # fan-in: the branch, then the trunk on to its head
+                trunk = after if b.head_end is not None else before[::-1]
+                merged = replace(cur, points=cur.points[:-1] + trunk, head_end=b.head_end or b.head_start)
+            else:
+                continue
+            out[i] = merged
+            break
+    return out
+
+
+def _split_at(pts, q) -> tuple[list, list, float] | None:
+    """Split a polyline at the point nearest q: (points before, points after, distance)."""
+    best = None
+    for i, (a, b) in enumerate(zip(pts, pts[1:])):
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        L2 = dx * dx + dy * dy
+        t = 0.0 if L2 == 0 else max(0.0, min(1.0, ((q[0] - a[0]) * dx + (q[1] - a[1]) * dy) / L2))
+        p = (a[0] + t * dx, a[1] + t * dy)
+        d = math.dist(p, q)
+        if best is None or d < best[0]:
+            best = (d, i, p)
+    if best is None:
+        return None
+    d, i, p = best
+    return list(pts[:i + 1]) + [p], [p] + list(pts[i + 1:]), d
+
+
+def _reversed_line(ln: LinePath) -> LinePath:
+    return replace(ln, points=ln.points[::-1], head_start=ln.head_end, head_end=ln.head_start)
+
+
+def _unit(a, b) -> tuple[float, float] | None:
+    d = math.dist(a, b)
+    if d < 1e-6:
+        return None
+    return ((b[0] - a[0]) / d, (b[1] - a[1]) / d)

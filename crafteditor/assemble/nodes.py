@@ -1,0 +1,85 @@
+"""Nodes: a detected shape with the text inside it as its label, in the theme's terms."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from crafteditor.assemble.builder import FigureBuilder, hex_rgb
+from crafteditor.config import THEME
+from crafteditor.ocr.runs import TextRun
+from crafteditor.paint import color_distance, to_hex
+from crafteditor.shapes.detect import DetectedShape
+from crafter.base.text import text_width
+from crafter.spec.model import Node
+
+
+def shape_labels(runs: list[TextRun], shapes: list[DetectedShape], used: set[int]) -> dict[int, list[int]]:
+    """Text runs whose centre lies in a node (the smallest), or in a group's top band."""
+    out: dict[int, list[int]] = {}
+    order = sorted(range(len(shapes)), key=lambda i: shapes[i].w * shapes[i].h)
+    for k, r in enumerate(runs):
+        if k in used:
+            continue
+        for i in order:
+            s = shapes[i]
+            if not s.contains_point(r.cx, r.cy):
+                continue
+            if s.is_group:
+                # a group's label sits in its top band, clear of its members
+                band = max(3.0 * r.h, 0.25 * s.h) if s.h < 6 * r.h else 2.5 * r.h
+                if r.cy - s.y <= band and r.angle == 0 and not any(
+                        shapes[m].contains_point(r.cx, r.cy, margin=2) for m in s.members):
+                    out.setdefault(i, []).append(k)
+                    used.add(k)
+                break
+            inside_w = min(r.right, s.x + s.w) - max(r.x, s.x)
+            if inside_w >= 0.85 * r.w and r.y >= s.y - 2 and r.bottom <= s.y + s.h + 2:
+                out.setdefault(i, []).append(k)
+                used.add(k)
+            break
+    for i in out:
+        out[i].sort(key=lambda k: (runs[k].y, runs[k].x))
+    return out
+
+
+def node_component(b: FigureBuilder, cid: str, s: DetectedShape, lab: list[TextRun]) -> Node:
+    kw: dict[str, Any] = {}
+    box = b.box(s.x, s.y, s.w, s.h)
+    if lab:
+        kw["label"] = "\n".join(r.text for r in lab)
+        fs = float(np.median([r.font_px for r in lab])) * b.s
+        # the theme's size stands in for one within 0.4 px of it; either way the renderer
+        # must not re-wrap a line the original fitted on one line (it breaks at the box's
+        # width less the padding), so a size that would not fit is written down, fitted
+        shown = round(fs, 1) if abs(fs - THEME.font_size) > 0.4 else THEME.font_size
+        widest = max(text_width(r.text, 1.0, bold=all(q.bold for q in lab)) for r in lab)
+        room = box.w - 2 * THEME.node_pad_x
+        if widest > 0 and widest * shown > room:
+            shown = max(6.0, math.floor((room / widest - 0.01) * 10) / 10)
+        if shown != THEME.font_size:
+            kw["font_size"] = shown
+        if all(r.bold for r in lab):
+            kw["bold"] = True
+        col = lab[0].color
+        if color_distance(col, hex_rgb(THEME.text_color)) > 40:
+            kw["text_color"] = to_hex(col)
+    else:
+        kw["label"] = ""
+    fill = b.color_or_none(s.fill, THEME.node_fill)
+    if fill:
+        kw["fill"] = fill
+    if s.stroke is None:
+        kw["stroke"] = "none"
+    else:
+        st = b.color_or_none(s.stroke, THEME.node_stroke, thin=True)
+        if st:
+            kw["stroke"] = st
+        sw = s.stroke_px * b.s
+        if abs(sw - THEME.stroke_width) > 0.3:
+            kw["stroke_width"] = round(sw, 1)
+    # a requested width stops the renderer re-wrapping the label at 150 px
+    return Node(kind="node", id=cid, shape=s.shape, box=box, pinned=True, width=box.w or None,
+                height=box.h or None, **kw)

@@ -1,0 +1,102 @@
+"""Faces: compact regions of one paint, the insides of drawn outlines."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from crafteditor.paint import Paints
+
+
+@dataclass
+class Face:
+    paint: int
+    x: int
+    y: int
+    w: int
+    h: int
+    mask: np.ndarray  # bool, h×w: the face's own pixels
+    filled: np.ndarray  # bool, h×w: the mask with its holes filled (the outline's inside)
+    soft: bool = False  # a lossy image's face: compression rounds a sharp corner by ~2 px
+
+    @property
+    def area(self) -> int:
+        return int(self.mask.sum())
+
+
+def find_faces(paints: Paints, min_side_px: float, exclude: np.ndarray | None = None) -> list[Face]:
+    """Compact one-paint regions at least ``min_side_px`` on each side (the canvas excluded).
+
+    The regions of every paint are labelled in one pass over the paint labels (4-connected
+    runs of one paint; skimage's ``label`` of the whole label image): a binary labelling per
+    paint took 0.12 s on a 1188×672 diagram with 17 paints, the one pass 0.02 s.
+    """
+    from scipy import ndimage  # heavy: 0.7 s to import; only find_faces needs it
+    from skimage.measure import label  # heavy: 0.7 s to import (with scipy); only find_faces needs it
+
+    labels = paints.labels
+    H, W = labels.shape
+    painted = labels.astype(np.int32) + 1  # 0: no paint (anti-aliasing), never a face
+    if exclude is not None:
+        painted[exclude] = 0
+    counts = np.bincount(painted.ravel(), minlength=len(paints.colors) + 1)
+    regions = label(painted, background=0, connectivity=1)
+    areas = np.bincount(regions.ravel())
+    found: list[tuple[int, int, Face]] = []  # (paint, region, face): faces per paint, in scan order
+    objects = ndimage.find_objects(regions)
+    # a face is ≥ min_side_px on each side and fills ≥ 20% of its box, so its area is at least
+    # 0.2·min_side²: only those regions are looked at (a diagram has thousands of specks of
+    # anti-aliasing, and the loop over them was 10 ms of a figure's shapes)
+    for r in np.flatnonzero(areas >= 0.2 * min_side_px * min_side_px).tolist():
+        sl = objects[r - 1] if r > 0 else None
+        if sl is None:
+            continue
+        ys, xs = sl
+        y, x, h, w = ys.start, xs.start, ys.stop - ys.start, xs.stop - xs.start
+        area = int(areas[r])
+        if w < min_side_px or h < min_side_px or area < 0.2 * w * h:
+            continue
+        local = regions[sl] == r
+        p = int(painted[sl][local].flat[0]) - 1
+        if counts[p + 1] < min_side_px * min_side_px * 0.3:
+            continue
+        if p == paints.background and (x == 0 or y == 0 or x + w >= W or y + h >= H):
+            continue  # the canvas itself
+        # a face must have a body, not be a web of thin strokes
+        inner = cv2.erode(local.astype(np.uint8), np.ones((5, 5), np.uint8))
+        if inner.sum() < 0.3 * area:
+            continue
+        found.append((p, r, Face(paint=p, x=int(x), y=int(y), w=int(w), h=int(h), mask=local,
+                                 filled=_fill_holes(local), soft=paints.lossy)))
+    found.sort(key=lambda t: (t[0], t[1]))
+    return [f for _, _, f in found]
+
+
+def _fill_holes(mask: np.ndarray) -> np.ndarray:
+    """The inside of a face's outline: holes filled, after closing the thin notches that lines
+    reaching into it cut (an edge entering a group frame would otherwise open a node's hole)."""
+    m = mask.astype(np.uint8)
+    if min(m.shape) > 12:
+        padded = cv2.copyMakeBorder(m, 3, 3, 3, 3, cv2.BORDER_CONSTANT, value=0)
+        closed = cv2.morphologyEx(padded, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))[3:-3, 3:-3]
+        m = np.maximum(m, closed)
+    contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = np.zeros_like(m)
+    cv2.drawContours(out, contours, -1, 1, thickness=cv2.FILLED)
+    return out.astype(bool)
+
+
+def merge_faces(a: Face, b: Face) -> Face:
+    x0, y0 = min(a.x, b.x), min(a.y, b.y)
+    x1, y1 = max(a.x + a.w, b.x + b.w), max(a.y + a.h, b.y + b.h)
+    mask = np.zeros((y1 - y0, x1 - x0), bool)
+    filled = np.zeros_like(mask)
+    for f in (a, b):
+        mask[f.y - y0:f.y - y0 + f.h, f.x - x0:f.x - x0 + f.w] |= f.mask
+        filled[f.y - y0:f.y - y0 + f.h, f.x - x0:f.x - x0 + f.w] |= f.filled
+    padded = cv2.copyMakeBorder(filled.astype(np.uint8), 4, 4, 4, 4, cv2.BORDER_CONSTANT, value=0)
+    closed = cv2.morphologyEx(padded, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))[4:-4, 4:-4] > 0
+    return Face(paint=a.paint, x=x0, y=y0, w=x1 - x0, h=y1 - y0, mask=mask, filled=_fill_holes(closed | filled),
+                soft=a.soft)

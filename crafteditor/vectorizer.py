@@ -1,0 +1,209 @@
+"""The vectorizer: one raster figure → one FigureSpec, every detected position pinned.
+
+Order matters, and each stage removes what it explained so the next sees less:
+
+    paints → text (OCR, then erased) → charts → shapes (nodes, groups) → lines/arrows → leftovers
+
+Then the pieces are tied together (:mod:`crafteditor.assemble`): text inside a shape becomes
+its label, text beside a line its edge label, text in a frame's top band the group's label;
+line ends are attached to the shapes they touch (source/target ids, so edges re-route when a
+box moves); lines that touch nothing stay free paths. Coordinates are converted from image
+pixels to SVG user units (96 per inch) with the image's dpi, so re-rendering at that dpi gives
+back an image of the input's size.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import cv2
+import numpy as np
+
+from crafteditor.assemble.builder import FigureBuilder
+from crafteditor.assemble.figure import build_figure
+from crafteditor.charts import detect_charts
+from crafteditor.config import Config
+from crafteditor.lines.detect import detect_lines
+from crafteditor.lines.paths import LinePath
+from crafteditor.loading import ImageSource, RasterImage, load_image
+from crafteditor.ocr.erase import erase_text
+from crafteditor.ocr.read import read_text
+from crafteditor.ocr.runs import TextRun
+from crafteditor.paint import Paints, distances, find_paints, prepare
+from crafteditor.shapes.detect import DetectedShape, detect_shapes
+from crafteditor.trace import trace_leftovers
+from crafter.spec.model import Figure
+
+# lossy images: residual ink must differ from the canvas by this much (RGB distance); Crafter's
+# lightest strokes are ~110 from white, a q75 JPEG's ringing mostly under 60
+LOSSY_INK_CONTRAST = 80.0
+
+
+@dataclass
+class Vectorized:
+    """The result of reading one raster figure."""
+
+    figure: Figure
+    image: RasterImage
+    stats: dict[str, Any] = field(default_factory=dict)  # counts, timings, ink coverage
+    texts: list[TextRun] = field(default_factory=list, repr=False)
+    shapes: list[DetectedShape] = field(default_factory=list, repr=False)
+    lines: list[LinePath] = field(default_factory=list, repr=False)
+
+
+def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *,
+              name: str | None = None) -> Vectorized:
+    """Read a figure (path, bytes, array, PIL image or loaded image) into a FigureSpec."""
+    config = config or Config()
+    image = source if isinstance(source, RasterImage) else load_image(source, config, name=name)
+    config = config.for_image(image.source_format)
+    timings: dict[str, float] = {}
+    t0 = time.perf_counter()
+    rgb = prepare(image.rgb, config).copy()
+    paints = find_paints(rgb, config)
+    # a lossy image's ringing around every stroke and glyph is faint ink: content is drawn in
+    # contrast (it is not a line, and not ink an editability share should count)
+    strong = _in_contrast(rgb, paints) if config.lossy else None
+    ink_total = int((paints.ink_mask() if strong is None else paints.ink_mask() & strong).sum())
+    timings["paints"] = time.perf_counter() - t0
+
+    t = time.perf_counter()
+    # glyphs are read from the pixels as decoded: a median filter (scans, JPEG) thins strokes
+    # and fills counters, and the recogniser was trained on unfiltered text
+    runs = read_text(image.rgb if config.denoise else rgb, paints, config) if config.ocr else []
+    text_ink = _glyph_mask(runs, rgb.shape[:2])
+    line_rgb = rgb
+    if config.denoise:
+        # lines are traced on the pixels as decoded: a 3×3 median takes a 1 px line's core to
+        # the median of its neighbours (60 -> 180 on a q75 JPEG) and breaks its dashes
+        line_rgb = image.rgb.copy()
+        erase_text(line_rgb, replace(paints, labels=paints.labels.copy()), runs, ring=2 if config.lossy else 1)
+    erase_text(rgb, paints, runs, ring=2 if config.lossy else 1)
+    timings["text"] = time.perf_counter() - t
+
+    t = time.perf_counter()
+    charts: list[Any] = []
+    chart_mask = np.zeros(rgb.shape[:2], bool)
+    if config.charts and config.mode != "diagram":
+        charts = detect_charts(rgb, paints, runs, config, image)
+        for ch in charts:
+            chart_mask |= ch.mask
+    timings["charts"] = time.perf_counter() - t
+
+    t = time.perf_counter()
+    shapes: list[DetectedShape] = []
+    if config.shapes and config.mode != "chart" or (config.shapes and config.mode == "chart" and not charts):
+        shapes = detect_shapes(rgb, paints, config, image.scale, exclude=chart_mask, raw=line_rgb)
+    shape_mask = _shape_mask(shapes, rgb.shape[:2])
+    timings["shapes"] = time.perf_counter() - t
+
+    t = time.perf_counter()
+    ink = paints.ink_mask()
+    if strong is not None:
+        ink = ink & strong
+    # a lossy image's lines: what is drawn in contrast in the decoded pixels (see line_rgb)
+    line_ink = _in_contrast(line_rgb, paints) if line_rgb is not rgb and strong is not None else ink
+    residual = line_ink & ~shape_mask & ~chart_mask
+    lines: list[LinePath] = []
+    line_mask = np.zeros_like(residual)
+    if config.edges and residual.any():
+        lines, line_mask = detect_lines(line_rgb, residual, paints.background_rgb)
+        near_shape = cv2.dilate(shape_mask.astype(np.uint8), np.ones((9, 9), np.uint8)).astype(bool)
+        lines = [ln for ln in lines
+                 if _line_is_real(ln, image.scale) and (ln.pieces > 0 or _between_shapes(ln, near_shape))]
+        line_mask = _redraw_line_mask(lines, residual)
+    timings["lines"] = time.perf_counter() - t
+
+    t = time.perf_counter()
+    leftover = residual & ~line_mask
+    traced = trace_leftovers(image.rgb, leftover, paints.background_rgb, config, image.scale)
+    timings["trace"] = time.perf_counter() - t
+
+    t = time.perf_counter()
+    builder = FigureBuilder(image, config, paints)
+    fig = build_figure(builder, runs, shapes, lines, charts, traced)
+    timings["assemble"] = time.perf_counter() - t
+
+    primitive_ink = int((ink & (shape_mask | line_mask | chart_mask)).sum()) + int(text_ink.sum())
+    traced_ink = sum(o.ink for o in traced)
+    stats = {
+        "width": image.width, "height": image.height, "dpi": image.dpi,
+        "paints": int(len(paints.colors)),
+        "ink_pixels": ink_total,
+        "ink_primitive": primitive_ink,
+        "ink_traced": traced_ink,
+        "text_runs": len(runs),
+        "text_chars": sum(len(r.text.replace(" ", "")) for r in runs),
+        "text_chars_kept": builder.chars_kept,
+        "timings": {k: round(v, 4) for k, v in timings.items()},
+        "preset": config.preset_name,
+    }
+    return Vectorized(figure=fig, image=image, stats=stats, texts=runs, shapes=shapes, lines=lines)
+
+
+# -- masks ----------------------------------------------------------------------------------
+
+def _glyph_mask(runs: list[TextRun], shape: tuple[int, int]) -> np.ndarray:
+    m = np.zeros(shape, bool)
+    for r in runs:
+        x0, y0 = int(r.x), int(r.y)
+        hh, ww = r.glyphs.shape
+        m[y0:y0 + hh, x0:x0 + ww] |= r.glyphs
+    return m
+
+
+def _shape_mask(shapes: list[DetectedShape], shape: tuple[int, int]) -> np.ndarray:
+    """Pixels a shape explains: its face, its stroke ring, and for nodes everything inside."""
+    H, W = shape
+    m = np.zeros(shape, bool)
+    for s in shapes:
+        f = s.face
+        ring = int(math.ceil(s.stroke_px + 2.5))
+        x0, y0 = max(0, f.x - ring), max(0, f.y - ring)
+        x1, y1 = min(W, f.x + f.w + ring), min(H, f.y + f.h + ring)
+        local = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        local[f.y - y0:f.y - y0 + f.h, f.x - x0:f.x - x0 + f.w] = f.filled
+        grown = cv2.dilate(local, np.ones((2 * ring + 1, 2 * ring + 1), np.uint8)).astype(bool)
+        if s.is_group:
+            own = np.zeros_like(grown)
+            own[f.y - y0:f.y - y0 + f.h, f.x - x0:f.x - x0 + f.w] = f.mask
+            inside = cv2.erode(local, np.ones((3, 3), np.uint8)).astype(bool)
+            m[y0:y1, x0:x1] |= (grown & ~inside) | own
+        else:
+            m[y0:y1, x0:x1] |= grown
+    return m
+
+
+def _line_is_real(ln: LinePath, scale: float) -> bool:
+    """Drop specks: a line shorter than ~6 user units with no arrowhead is noise."""
+    return ln.length * scale >= 6 or ln.head_start is not None or ln.head_end is not None
+
+
+def _in_contrast(rgb: np.ndarray, paints: Paints) -> np.ndarray:
+    """Pixels drawn in contrast with the canvas (a lossy image's ringing is not)."""
+    return distances(rgb, paints.background_rgb) > LOSSY_INK_CONTRAST
+
+
+def _between_shapes(ln: LinePath, near: np.ndarray) -> bool:
+    """Both ends of a line by a shape (a lone arrowhead is kept only as a short arrow between two)."""
+    H, W = near.shape
+    for x, y in (ln.start, ln.end):
+        xi, yi = int(round(x)), int(round(y))
+        if not (0 <= xi < W and 0 <= yi < H and near[yi, xi]):
+            return False
+    return True
+
+
+def _redraw_line_mask(lines: list[LinePath], residual: np.ndarray) -> np.ndarray:
+    m = np.zeros(residual.shape, np.uint8)
+    for ln in lines:
+        pts = np.round(np.asarray(ln.points)).astype(np.int32)
+        cv2.polylines(m, [pts], False, 1, thickness=max(2, int(math.ceil(ln.width + 3))))
+        for h in (ln.head_start, ln.head_end):
+            if h is not None:
+                x0, y0, x1, y1 = h.mask_box
+                m[y0:y1, x0:x1] = 1
+    return m.astype(bool) & residual
