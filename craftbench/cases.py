@@ -9,7 +9,11 @@ input condition is written from it. The brief phrasings here are CraftBench's ow
 CraftLM trains on, so a model cannot score by recalling its training briefs.
 
 Figure types: ``diagram``, ``chart``, ``composite``. Input conditions: ``text``,
-``compose``, ``complete``, ``sketch``. Extra tracks: ``vectorize``, ``repair``.
+``compose``, ``complete``, ``sketch``. Extra tracks: ``vectorize``, ``repair``, and
+``prose``: the suites ``prose`` (the frozen test split of Crafter's written brief corpus,
+:mod:`crafter.corpora.briefs`) and ``prose-dev`` (its dev split), briefs written the way
+researchers write them, each with a hand-made gold figure, scored by
+:mod:`crafter.corpora.scoring`.
 """
 
 from __future__ import annotations
@@ -25,12 +29,14 @@ from pathlib import Path
 from typing import Any
 
 from craftbench.rasters import render_case_assets
+from crafter.corpora import load_briefs
 from crafter.layout import layout_figure
 from crafter.spec import Chart, Edge, Figure, Group, Node, Panel, print_dsl
 
 FIGURE_TYPES = ("diagram", "chart", "composite")
 CONDITIONS = ("text", "compose", "complete", "sketch")
-TRACKS = ("vectorize", "repair")
+TRACKS = ("vectorize", "repair", "prose")
+PROSE_SUITES = {"prose": "test", "prose-dev": "dev"}  # suite -> split of the written brief corpus
 
 # Vocabulary kept apart from CraftLM's corpus: stages of pipelines in fields the
 # model's templates do not draw from as a set (astronomy, ecology, robotics, genomics,
@@ -401,10 +407,24 @@ SUITES: dict[str, dict[str, Any]] = {
 }
 
 
+def prose_cases(split: str = "test", *, n: int | None = None) -> list[Case]:
+    """One case per brief of a split of the written corpus (the first ``n`` in id order, when given)."""
+    cases = []
+    for b in load_briefs(split)[:n]:
+        feats = {"type": "diagram", "condition": "prose", "field": b.field, "style": b.style, "writer": b.writer,
+                 "phenomena": list(b.phenomena), "noise": list(b.noise)}
+        cases.append(Case(id=f"prose-{b.id}", figure_type="diagram", condition="prose", features=feats,
+                          brief=b.text, truth=b.gold.to_dict(), inputs={"aliases": b.aliases}))
+    return cases
+
+
 def generate_cases(suite: str = "smoke", *, n: int | None = None, seed: int | None = None) -> list[Case]:
     """All cases of a suite. Deterministic for a given (suite, n, seed)."""
+    if suite in PROSE_SUITES:
+        return prose_cases(PROSE_SUITES[suite], n=n)
     if suite not in SUITES and seed is None:
-        raise KeyError(f"unknown suite '{suite}'; named suites: {', '.join(SUITES)} (or pass --seed)")
+        raise KeyError(f"unknown suite '{suite}'; named suites: {', '.join([*SUITES, *PROSE_SUITES])} "
+                       "(or pass --seed)")
     conf = dict(SUITES.get(suite, {"per_cell": 2, "vectorize": 4, "repair": 4}))
     if seed is not None:
         conf["seed"] = seed

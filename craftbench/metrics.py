@@ -29,6 +29,7 @@ from PIL import Image
 
 from crafter.base.text import text_width
 from crafter.base.theme import figure_theme
+from crafter.corpora import score_figure
 from crafter.formats import svg_to_png
 from crafter.spec import Figure, print_component
 
@@ -144,6 +145,19 @@ def component_scores(truth: Figure, pred: Figure) -> dict[str, float]:
         "group_f1": groups.f1, "chart_f1": charts.f1,
         "component_precision": total.precision, "component_recall": total.recall, "component_f1": total.f1,
     }
+
+
+def prose_scores(truth: Figure, pred: Figure, aliases: dict[str, list[str]] | None = None) -> dict[str, float]:
+    """The prose track's scores, by the written corpus's rules (:mod:`crafter.corpora.scoring`): node, edge
+    and group precision/recall/F1 plus the counts behind them (the report sums counts over briefs)."""
+    s = score_figure(truth, pred, aliases)
+    out: dict[str, float] = {}
+    for name, prf in (("node", s.nodes), ("edge", s.edges), ("group", s.groups)):
+        out.update({f"{name}_precision": prf.precision, f"{name}_recall": prf.recall, f"{name}_f1": prf.f1,
+                    f"{name}_tp": prf.tp, f"{name}_pred": prf.n_pred, f"{name}_gold": prf.n_gold})
+    every = s.nodes + s.edges + s.groups
+    out.update({"component_precision": every.precision, "component_recall": every.recall, "component_f1": every.f1})
+    return out
 
 
 def levenshtein(a: str, b: str) -> int:

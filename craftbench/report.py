@@ -2,7 +2,9 @@
 
 The page opens with one table per headline metric (systems × figure type × condition),
 then the per-track tables (vectorize, repair), plots (matplotlib PNGs), and the worst
-cases with thumbnails of output beside reference.
+cases with thumbnails of output beside reference. A run over a prose suite adds the prose
+track: node / edge / group precision, recall and F1 summed over the briefs, per system and
+per writing style, and the worst briefs shown as brief | gold figure | our figure.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Any
 
 from PIL import Image
 
-from craftbench.cases import CONDITIONS, FIGURE_TYPES
+from craftbench.cases import CONDITIONS, FIGURE_TYPES, load_cases
 from craftbench.runner import read_results
 from crafter.formats import svg_to_png
 
@@ -157,6 +159,59 @@ def worst_cases(rows: list[dict[str, Any]], k: int = 5) -> list[dict[str, Any]]:
     return sorted(scored, key=badness)[:k]
 
 
+def _counted(rows: list[dict[str, Any]], name: str) -> tuple[float, float, float]:
+    """(precision, recall, F1) of one kind from the counts summed over rows (micro-average)."""
+    tp = sum(r.get(f"{name}_tp", 0) for r in rows)
+    pred = sum(r.get(f"{name}_pred", 0) for r in rows)
+    gold = sum(r.get(f"{name}_gold", 0) for r in rows)
+    p = tp / pred if pred else (1.0 if gold == 0 else 0.0)
+    rec = tp / gold if gold else 1.0
+    return p, rec, (2 * p * rec / (p + rec) if p + rec else 0.0)
+
+
+def prose_tables(rows: list[dict[str, Any]]) -> list[tuple[str, list[str], list[list[str]]]]:
+    """The prose track: each system overall, then node and edge F1 per writing style."""
+    rs = [r for r in rows if r["condition"] == "prose"]
+    if not rs:
+        return []
+    systems = sorted({r["system"] for r in rs})
+    header = ["system", "briefs", "node P/R/F1", "edge P/R/F1", "group P/R/F1", "seconds"]
+    body = []
+    for s in systems:
+        mine = [r for r in rs if r["system"] == s]
+        cells = ["/".join(f"{v:.2f}" for v in _counted(mine, k)) for k in ("node", "edge", "group")]
+        body.append([s, str(len(mine)), *cells, _fmt(_mean([r.get("seconds") for r in mine]), "seconds")])
+    styles = sorted({r["features"].get("style", "") for r in rs})
+    by_style = []
+    for s in systems:
+        row = [s]
+        for st in styles:
+            mine = [r for r in rs if r["system"] == s and r["features"].get("style") == st]
+            row.append(f"{_counted(mine, 'node')[2]:.2f} / {_counted(mine, 'edge')[2]:.2f}" if mine else "n/a")
+        by_style.append(row)
+    return [("prose: the written briefs, summed over briefs", header, body),
+            ("prose: node F1 / edge F1 per writing style", ["system", *styles], by_style)]
+
+
+def _prose_worst(rows: list[dict[str, Any]], k: int = 5) -> list[dict[str, Any]]:
+    rs = [r for r in rows if r["condition"] == "prose" and r["system"] not in ("reference", "empty")]
+    return sorted(rs, key=lambda r: (-1.0 if r.get("error") else r.get("component_f1", 0.0), r["case"]))[:k]
+
+
+def _prose_case_html(r: dict[str, Any], run_dir: Path, suite_dir: Path, brief: str) -> tuple[str, str]:
+    """(markdown line, HTML block) of one prose case: brief | gold figure | our figure."""
+    gold = _thumb(suite_dir / r["case"] / "reference.svg", suite_dir / r["case"] / "reference.png", width=400)
+    ours = _thumb(run_dir / "outputs" / _safe(r["system"]) / f"{r['case']}.svg", None, width=400)
+    summary = (f"{r['system']} on {r['case']} ({r['features'].get('style')}, {r['features'].get('field')}): "
+               f"nodes F1 {r.get('node_f1', 0):.2f}, edges F1 {r.get('edge_f1', 0):.2f}"
+               + (f", error: {r['error']}" if r.get("error") else ""))
+    cells = [f"<div style='max-width:300px'><b>brief</b><br>{html.escape(brief)}</div>"]
+    for name, img in (("gold figure", gold), ("our figure", ours)):
+        cells.append(f"<div><b>{name}</b><br><img src='data:image/png;base64,{base64.b64encode(img).decode()}'>"
+                     "</div>" if img is not None else f"<div><b>{name}</b><br>(none)</div>")
+    return f"- {summary}", f"<p>{html.escape(summary)}</p><div class='pair'>{''.join(cells)}</div>"
+
+
 def write_report(run_dir: Path) -> tuple[Path, Path]:
     """Write report.md (with PNGs beside it) and report.html (self-contained)."""
     rows = read_results(run_dir)
@@ -184,9 +239,19 @@ def write_report(run_dir: Path) -> tuple[Path, Path]:
         note = " (lower is better)" if metric in LOWER_IS_BETTER else " (higher is better)"
         md += [f"## {metric}{note}", "", _markdown_table(header, body), ""]
         h.append(f"<h2>{html.escape(metric + note)}</h2>" + _html_table(header, body))
-    for track, header, body in track_tables(rows):
+    for track, header, body in track_tables(rows) + prose_tables(rows):
         md += [f"## Track: {track}", "", _markdown_table(header, body), ""]
         h.append(f"<h2>Track: {html.escape(track)}</h2>" + _html_table(header, body))
+    worst_prose = _prose_worst(rows)
+    if worst_prose:
+        briefs = {c.id: c.brief for c in load_cases(suite_dir)} if (suite_dir / "cases.jsonl").exists() else {}
+        md += ["## Worst briefs (prose track): brief | gold figure | our figure", ""]
+        h.append("<h2>Worst briefs (prose track): brief | gold figure | our figure</h2>")
+        for r in worst_prose:
+            line, block = _prose_case_html(r, run_dir, suite_dir, briefs.get(r["case"], ""))
+            md.append(line)
+            h.append(block)
+        md.append("")
     md += ["## Plots", "", "![summary](report_assets/summary.png)", ""]
     h.append("<h2>Plots</h2><img src='data:image/png;base64," + base64.b64encode(plot).decode() + "'>")
     md += ["## Worst cases", ""]

@@ -39,7 +39,10 @@ def score(case: Case, out: SystemOutput, case_dir: Path) -> dict[str, Any]:
     if case.condition == "repair":
         faulty = Figure.from_dict(case.inputs["faulty"])
         row.update(metrics.repair_scores(truth, faulty, pred, case.inputs["fault_ids"], case.inputs["fault"]))
-    row.update(metrics.component_scores(truth, pred))
+    if case.condition == "prose":  # the written corpus's rules: aliases, arrows by direction, groups by members
+        row.update(metrics.prose_scores(truth, pred, case.inputs.get("aliases")))
+    else:
+        row.update(metrics.component_scores(truth, pred))
     row["text_cer"] = metrics.text_cer(truth, pred)
     err = metrics.chart_error(truth, pred)
     if err is not None:

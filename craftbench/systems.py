@@ -51,7 +51,7 @@ class SystemOutput:
 
 class System:
     name: str = "system"
-    conditions: tuple[str, ...] = ("text", "compose", "complete", "sketch", "vectorize", "repair")
+    conditions: tuple[str, ...] = ("text", "compose", "complete", "sketch", "vectorize", "repair", "prose")
 
     def supports(self, case: Case) -> bool:
         return case.condition in self.conditions
@@ -112,7 +112,7 @@ class OneShotSystem(System):
     """The model alone: one plan (or repair) completion, no critique, no repair."""
 
     name = "oneshot"
-    conditions = ("text", "compose", "complete", "repair")
+    conditions = ("text", "compose", "complete", "repair", "prose")
 
     def __init__(self, backend: str = "craftlm") -> None:
         self.backend = backend
@@ -167,7 +167,7 @@ class VTracerSystem(System):
 class OpenAISystem(System):
     """Any OpenAI-compatible server, asked for FigureSpec DSL directly."""
 
-    conditions = ("text", "compose", "complete", "repair")
+    conditions = ("text", "compose", "complete", "repair", "prose")
 
     def __init__(self, url: str) -> None:
         self.url = url
