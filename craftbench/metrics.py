@@ -23,6 +23,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any, Iterable
 
+from crafteditor import quality
 from crafter.base.text import text_width
 from crafter.base.theme import figure_theme
 from crafter.formats import svg_to_png
@@ -223,7 +224,6 @@ def ssim(reference_png: bytes | "Any", candidate_svg: str | None = None, candida
     """Structural similarity of a candidate (SVG or PNG) to the reference PNG, grey, at the reference size."""
     import numpy as np
     from PIL import Image
-    from skimage.metrics import structural_similarity
 
     ref = np.asarray(_flat(reference_png)) if isinstance(reference_png, bytes) else reference_png
     if candidate_svg is not None:
@@ -237,7 +237,7 @@ def ssim(reference_png: bytes | "Any", candidate_svg: str | None = None, candida
         return 0.0
     if cand.shape != ref.shape:
         cand = np.asarray(Image.fromarray(cand).resize((ref.shape[1], ref.shape[0]), Image.BILINEAR))
-    return float(structural_similarity(ref, cand, data_range=255))
+    return quality.ssim(ref, cand)
 
 
 def _flat(png: bytes) -> "Any":
