@@ -27,6 +27,7 @@ import numpy as np
 from defusedxml import ElementTree as ET
 from PIL import Image
 
+from crafteditor import quality
 from crafter.base.text import text_width
 from crafter.base.theme import figure_theme
 from crafter.corpora import score_figure
@@ -240,7 +241,6 @@ def png_from_svg(svg: str, width: int | None = None, height: int | None = None) 
 
 def ssim(reference_png: bytes | "Any", candidate_svg: str | None = None, candidate_png: bytes | None = None) -> float:
     """Structural similarity of a candidate (SVG or PNG) to the reference PNG, grey, at the reference size."""
-    from skimage.metrics import structural_similarity  # heavy: 0.7 s to import (with scipy); only SSIM needs it
 
     ref = np.asarray(_flat(reference_png)) if isinstance(reference_png, bytes) else reference_png
     if candidate_svg is not None:
@@ -254,7 +254,7 @@ def ssim(reference_png: bytes | "Any", candidate_svg: str | None = None, candida
         return 0.0
     if cand.shape != ref.shape:
         cand = np.asarray(Image.fromarray(cand).resize((ref.shape[1], ref.shape[0]), Image.BILINEAR))
-    return float(structural_similarity(ref, cand, data_range=255))
+    return quality.ssim(ref, cand)
 
 
 def _flat(png: bytes) -> "Any":

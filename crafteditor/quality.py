@@ -15,6 +15,7 @@ import re
 from typing import Any
 
 import numpy as np
+from PIL import Image
 
 from crafter.formats import figure_to_png_bytes
 from crafter.render import figure_to_svg
@@ -36,8 +37,6 @@ def render_aligned(fig: Figure, dpi: float, size: tuple[int, int], svg: str | No
     The renderer may grow the canvas to fit something drawn past its edge; the SVG's viewBox
     says by how much, so the input's origin is found again.
     """
-    from PIL import Image
-
     svg = svg if svg is not None else figure_to_svg(fig)
     d = int(round(min(max(dpi, 10), 2400)))
     png = figure_to_png_bytes(fig, d)
@@ -54,11 +53,12 @@ def render_aligned(fig: Figure, dpi: float, size: tuple[int, int], svg: str | No
 
 
 def ssim(a: np.ndarray, b: np.ndarray) -> float:
-    """Grayscale structural similarity of two same-sized RGB images."""
-    from skimage.metrics import structural_similarity
+    """Grayscale structural similarity of two same-sized images: RGB (H×W×3, made grey with the
+    ITU-R 601 luma weights) or grey already (H×W). CraftBench's score is this one too."""
+    from skimage.metrics import structural_similarity  # heavy: 0.9-1.4 s to import; only scoring needs it
 
-    ga = _gray(a)
-    gb = _gray(b)
+    ga = _gray(a) if a.ndim == 3 else a
+    gb = _gray(b) if b.ndim == 3 else b
     return float(structural_similarity(ga, gb, data_range=255.0))
 
 

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from typing import Any
 
@@ -121,8 +122,6 @@ def score_chart(pred: Figure, truth: Any) -> dict[str, Any]:
     cf = (enc.get("color") or {}).get("field")
     if (enc.get("y") or {}).get("type") == "nominal" and (enc.get("x") or {}).get("type") == "quantitative":
         xf, yf = yf, xf  # horizontal bars: the categories are on y
-    import math
-
     lo, hi = truth.y_range
     if truth.log_y:
         lo, hi = math.log10(lo), math.log10(hi)

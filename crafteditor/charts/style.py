@@ -63,8 +63,21 @@ class ChartStyle:
     legend_swatch: tuple[float, ...] | None = None  # the legend's swatches: width, height, gap to the label px
 
     def apply(self, spec: dict[str, Any], plot: tuple[float, float, float, float], scale: float) -> None:
-        """Write the style into ``spec`` (a Vega-Lite spec from crafteditor.charts.detect)."""
+        """Write the style into ``spec`` (a Vega-Lite spec from crafteditor.charts.vegalite)."""
         s = scale
+        config = self._config(s)
+        if config:
+            spec["config"] = config
+        enc = spec.get("encoding", {})
+        self._apply_axes(enc, s)
+        self._apply_marks(spec, s)
+        self._apply_bands(enc, plot)
+        self._apply_value_labels(spec, s)
+        self._apply_legend(spec, enc, plot, s)
+
+    def _config(self, s: float) -> dict[str, Any]:
+        """The spec's ``config``: the axes' type, strokes, ticks and grid; the title's and the
+        legend's type; the plot's frame and fill."""
         axis: dict[str, Any] = {}
         if self.tick_font:
             axis["labelFontSize"] = _r(self.tick_font * s)
@@ -115,9 +128,11 @@ class ChartStyle:
             config["view"] = {"stroke": self.axis_color or "#000000", "strokeWidth": _r((self.axis_width or 1.0) * s)}
         if self.view_fill:
             config.setdefault("view", {})["fill"] = self.view_fill
-        if config:
-            spec["config"] = config
-        enc = spec.get("encoding", {})
+        return config
+
+    def _apply_axes(self, enc: dict[str, Any], s: float) -> None:
+        """Per axis: the title's padding, the tick values the labels showed (the domain's ends
+        snapped to them), gridlines across the other axis."""
         for name, pad in (self.title_pads or {}).items():
             ch = enc.get(name)
             if isinstance(ch, dict) and ch.get("title"):
@@ -138,6 +153,9 @@ class ChartStyle:
         other = enc.get("y" if self.band_axis == "y" else "x")
         if self.other_grid is not None and isinstance(other, dict):
             other["axis"] = {**(other.get("axis") or {}), "grid": self.other_grid}
+
+    def _apply_marks(self, spec: dict[str, Any], s: float) -> None:
+        """The marks' look: the bars' edge, point markers' size, line width."""
         if self.bar_stroke is not None:
             for m in [spec.get("mark")] + [layer.get("mark") for layer in spec.get("layer") or []]:
                 if isinstance(m, dict) and m.get("type") == "bar":
@@ -152,6 +170,9 @@ class ChartStyle:
                     mark["strokeWidth"] = _r(self.line_width * s)
                 if self.marker_area and mark.get("point"):
                     mark["point"] = {"size": _r(self.marker_area * s * s)}
+
+    def _apply_bands(self, enc: dict[str, Any], plot: tuple[float, float, float, float]) -> None:
+        """The bars' widths and gaps as the band scale's paddings, grouped bars' as the offset's."""
         band = enc.get(self.band_axis)
         if self.bar_spans and isinstance(band, dict):
             # the band scale's paddings from the drawn bars (Vega: step = width / (n - inner + 2·outer))
@@ -169,6 +190,9 @@ class ChartStyle:
         offset = enc.get("xOffset" if self.band_axis == "x" else "yOffset")
         if self.offset_padding is not None and isinstance(offset, dict):
             offset["scale"] = {**(offset.get("scale") or {}), "paddingInner": _r4(self.offset_padding)}
+
+    def _apply_value_labels(self, spec: dict[str, Any], s: float) -> None:
+        """The value labels' type size and offset from the bars' ends."""
         if self.value_labels is not None:
             dy, fpx = self.value_labels
             for layer in spec.get("layer") or []:
@@ -179,6 +203,10 @@ class ChartStyle:
                         m["dx"] = _r(-dy * s)
                     else:
                         m["dy"] = _r(dy * s)  # baseline 'middle': from the bar's top to the text's centre
+
+    def _apply_legend(self, spec: dict[str, Any], enc: dict[str, Any], plot: tuple[float, float, float, float],
+                      s: float) -> None:
+        """The legend's swatches, and its place where it was inside the plot."""
         color = enc.get("color")
         swatch = self._legend_swatch(spec, s) if isinstance(color, dict) else None
         if swatch is not None:
@@ -193,8 +221,8 @@ class ChartStyle:
                                "legendX": _r(tx * s - plot[0] * s - sym - gap),
                                "legendY": _r(ty * s - plot[1] * s - (row / 2 - ct.legend_row_gap / 2))}
 
-
-    def _legend_swatch(self, spec: dict[str, Any], s: float) -> tuple[dict[str, Any], tuple[float, float, float]] | None:
+    def _legend_swatch(self, spec: dict[str, Any],
+                       s: float) -> tuple[dict[str, Any], tuple[float, float, float]] | None:
         """config.legend for swatches drawn as the original's, and their width and height in the
         spec's units: a bar chart's wide rectangles (matplotlib's 2 × 0.7 em handles, Vega's
         square by default) as a path symbol of their aspect; a line chart's stroke its length."""
@@ -417,7 +445,7 @@ def measure_panel(st: ChartStyle, rgb: np.ndarray, page: np.ndarray, panel_rgb: 
     """The look of a chart drawn on a tinted panel, measured on the pixels as drawn (``rgb``):
     the panel's colour, its gridlines (white on ggplot's grey) across both axes, and the tick
     marks outside it; no axis lines where its edge is the axis (the chart was read on a copy
-    with the tint made page, :func:`crafteditor.charts.detect._unpanel`)."""
+    with the tint made page, :func:`crafteditor.charts.panels.unpanel`)."""
     x0, y0, x1, y1 = plot
     H, W = rgb.shape[:2]
     if float(np.abs(panel_rgb.astype(np.float32) - page.astype(np.float32)).max()) > 3:

@@ -6,7 +6,8 @@ import cv2
 import numpy as np
 import pytest
 
-from crafteditor.charts.detect import _fit_axis, parse_number
+from crafteditor.charts.axes import fit_axis
+from crafteditor.charts.numbers import parse_number
 from crafteditor.quality import ssim, svg_element_count
 from crafteditor.trace import absolute_path
 
@@ -18,11 +19,11 @@ def test_parse_number(text, value):
 
 
 def test_linear_and_log_axes_are_told_apart():
-    lin = _fit_axis([(400, "0"), (300, "10"), (200, "20"), (100, "30")])
+    lin = fit_axis([(400, "0"), (300, "10"), (200, "20"), (100, "30")])
     assert not lin.log and lin.value(250) == pytest.approx(15)
-    log = _fit_axis([(400, "1"), (300, "10"), (200, "100"), (100, "1000")])
+    log = fit_axis([(400, "1"), (300, "10"), (200, "100"), (100, "1000")])
     assert log.log and log.value(250) == pytest.approx(10 ** 1.5)
-    sup = _fit_axis([(400, "100"), (300, "101"), (200, "102")])  # 10⁰ 10¹ 10² read without superscripts
+    sup = fit_axis([(400, "100"), (300, "101"), (200, "102")])  # 10⁰ 10¹ 10² read without superscripts
     assert sup.log and sup.value(200) == pytest.approx(100)
 
 
@@ -125,19 +126,19 @@ def _run(text, glyphs, y=100.0):
 
 def test_a_raised_small_exponent_is_a_power_of_ten():
     """matplotlib's log labels '10³' read '103', also a plausible linear label: the glyphs decide."""
-    from crafteditor.charts.detect import _y_tick
+    from crafteditor.charts.axes import y_tick
 
     sup = np.zeros((20, 30), bool)
     sup[5:20, 1:3] = True  # '1'
     sup[5:20, 6:14] = True  # '0' (a block will do)
     sup[0:9, 17:22] = True  # the exponent: small and raised
-    px, text = _y_tick(_run("103", sup))
+    px, text = y_tick(_run("103", sup))
     assert text == "1e3" and parse_number(text) == 1000.0
     assert px == pytest.approx(100 + 12.5)  # the centre of the base '10', not of the ink box
     flat = np.zeros((15, 30), bool)
     for x0 in (1, 11, 21):  # three digits on one baseline
         flat[:, x0:x0 + 7] = True
-    assert _y_tick(_run("103", flat)) == (100 + 7.5, "103")
+    assert y_tick(_run("103", flat)) == (100 + 7.5, "103")
 
 
 def test_a_log_axis_labelled_with_powers_of_ten_is_read():
@@ -216,9 +217,9 @@ def test_blobs_are_opencvs_default_labelling():
 
 
 def test_long_runs_are_the_opening_by_a_line():
-    """charts.detect._long_runs opens only the rows (columns) that can hold a long run: the mask
+    """charts.strokes._long_runs opens only the rows (columns) that can hold a long run: the mask
     is OpenCV's opening by a 1×L (L×1) line, short runs at the image's edge included."""
-    from crafteditor.charts.detect import _long_runs
+    from crafteditor.charts.strokes import _long_runs
 
     rng = np.random.default_rng(3)
     for _ in range(300):

@@ -1,0 +1,164 @@
+"""Calibrated axes: tick labels (OCR'd numbers) fitted to their pixels, linear or log10, and the
+fit snapped onto the tick marks; a pixel's value along an axis, or its category."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import cv2
+import numpy as np
+
+from crafteditor.blobs import find_blobs
+from crafteditor.charts.numbers import parse_number
+from crafteditor.ocr.runs import TextRun
+from crafteditor.paint import Paints
+
+
+@dataclass
+class Axis:
+    """A calibrated axis: value = a + b·pixel (in log10 space when ``log``)."""
+
+    a: float
+    b: float
+    log: bool = False
+    categories: list[tuple[float, str]] = field(default_factory=list)  # (pixel centre, label)
+
+    def value(self, px: float) -> float:
+        v = self.a + self.b * px
+        return 10 ** v if self.log else v
+
+    def pixel(self, value: float) -> float:
+        v = math.log10(value) if self.log else value
+        return (v - self.a) / self.b
+
+
+def y_tick(run: TextRun) -> tuple[float, str]:
+    """A y tick label's (pixel, text). '10³' in matplotlib's log labels reads '103', which
+    is also a plausible linear label (101, 102, 103 evenly spaced fit a linear axis exactly):
+    the glyphs tell them apart. Its exponent is smaller and raised; the label is then 1e3,
+    at the centre of its base '10' (the exponent lifts the ink box's centre)."""
+    m = re.fullmatch(r"10([−\-]?\d{1,2})", run.text.strip())
+    if m is None or run.glyphs is None or run.glyphs.size == 0:
+        return run.cy, run.text
+    n, _, stats, _ = find_blobs(run.glyphs)
+    comps = sorted((stats[i] for i in range(1, n) if stats[i][cv2.CC_STAT_AREA] >= 2), key=lambda st: st[0])
+    exp_len = len(m.group(1))  # its glyphs, a minus sign included
+    if len(comps) < 2 + exp_len:
+        return run.cy, run.text
+    base, exp = comps[:2], comps[-exp_len:]
+    base_top = min(st[1] for st in base)
+    base_bottom = max(st[1] + st[3] for st in base)
+    exp_bottom = max(st[1] + st[3] for st in exp)
+    exp_h = max(st[3] for st in exp)
+    base_h = base_bottom - base_top
+    if exp_bottom <= base_top + 0.75 * base_h and exp_h <= 0.85 * base_h:
+        return run.y + (base_top + base_bottom) / 2.0, "1e" + m.group(1).replace("−", "-")
+    return run.cy, run.text
+
+
+def fit_axis(ticks: list[tuple[float, str]]) -> Axis | None:
+    """Robust pixel → value fit; linear or log10, whichever explains the labels better."""
+    pts = [(px, parse_number(t)) for px, t in ticks]
+    pts = [(px, v) for px, v in pts if v is not None]
+    if len(pts) < 2:
+        return None
+    if all(re.fullmatch(r"1e-?\d+", t.strip()) for _, t in ticks):
+        # powers of ten written with raised exponents (see y_tick): a log axis, however few
+        # (two labels fit a linear axis as exactly)
+        lg = robust_fit([p for p, _ in pts], [math.log10(v) for _, v in pts])
+        if lg is not None:
+            return Axis(a=lg[0], b=lg[1], log=True)
+    cands = []
+    lin = robust_fit([p for p, _ in pts], [v for _, v in pts])
+    if lin is not None:
+        cands.append((lin[2], Axis(a=lin[0], b=lin[1], log=False)))
+    pos = [(p, v) for p, v in pts if v > 0]
+    if len(pos) >= 2:
+        lg = robust_fit([p for p, _ in pos], [math.log10(v) for _, v in pos])
+        if lg is not None:
+            cands.append((lg[2] * 1.0, Axis(a=lg[0], b=lg[1], log=True)))
+    # '10²' comes out of OCR as '102': read 10k as 10^k
+    sup = [(px, t.strip()) for px, t in ticks if re.fullmatch(r"10[−\-]?\d", t.strip())]
+    if len(sup) >= 2 and len(sup) == len(ticks):
+        exps = [float(t[2:].replace("−", "-")) for _, t in sup]
+        fit = robust_fit([p for p, _ in sup], exps)
+        if fit is not None:
+            cands.append((fit[2] * 0.5, Axis(a=fit[0], b=fit[1], log=True)))
+    if not cands:
+        return None
+    return min(cands, key=lambda c: c[0])[1]
+
+
+def snap_to_ticks(axis: Axis, paints: Paints, labels: list[TextRun], ax: float, font: float) -> Axis:
+    """The y axis refitted on its tick marks (or gridlines), where each label has one near it.
+
+    A label's ink centre is only near its tick: matplotlib's classic style sets them 3.5 px
+    above (12 pt digits, 'center_baseline'), which put a chart's top point 2.4 % of the axis
+    low. The tick is a thin stroke running from the axis line, inward or outward."""
+    if axis.log or len(labels) < 3:
+        return axis
+    H, W = paints.labels.shape
+    xa = int(round(ax))
+    reach = max(3, int(round(0.5 * font)))
+    found = []
+    for r in labels:
+        v = parse_number(r.text)
+        if v is None:
+            continue
+        p = axis.pixel(v)
+        r0, r1 = max(0, int(p - reach)), min(H, int(p + reach) + 1)
+        best = None
+        for c0, c1 in ((max(int(r.right) + 1, xa - 9), xa - 1), (xa + 2, min(W, xa + 10))):
+            if c1 - c0 < 3 or r1 - r0 < 3:
+                continue
+            full = (paints.labels[r0:r1, c0:c1] != paints.background).mean(axis=1) >= 0.8
+            rows = np.flatnonzero(full)
+            for band in np.split(rows, np.flatnonzero(np.diff(rows) > 1) + 1) if rows.size else []:
+                if len(band) > 4 or band[0] == 0 or band[-1] == r1 - r0 - 1:
+                    continue  # no thin stroke (a bar's edge), or cut by the window
+                centre = r0 + float(band.mean()) + 0.5
+                if best is None or abs(centre - p) < abs(best - p):
+                    best = centre
+        if best is not None:
+            found.append((best, r.text))
+    if len(found) < max(3, len(labels) - 1):
+        return axis
+    lin = robust_fit([p for p, _ in found], [parse_number(t) for _, t in found])
+    # ticks sit exactly on their values; a fit that does not, or moves the scale much, is not them
+    if lin is None or lin[2] > 0.004 or abs(lin[1] - axis.b) > 0.05 * abs(axis.b):
+        return axis
+    return replace(axis, a=lin[0], b=lin[1])
+
+
+def robust_fit(px: list[float], vals: list[float]) -> tuple[float, float, float] | None:
+    """(a, b, relative residual) of vals ≈ a + b·px, dropping one bad reading if that helps."""
+    x = np.asarray(px, float)
+    y = np.asarray(vals, float)
+    if len(x) < 2 or np.ptp(x) < 1:
+        return None
+
+    def fit(xx, yy):
+        b, a = np.polyfit(xx, yy, 1)
+        res = np.abs(yy - (a + b * xx))
+        span = np.ptp(yy) or 1.0
+        return a, b, float(res.max() / span), res
+
+    a, b, err, res = fit(x, y)
+    if err > 0.01 and len(x) >= 4:
+        keep = np.ones(len(x), bool)
+        keep[int(np.argmax(res))] = False
+        a2, b2, err2, _ = fit(x[keep], y[keep])
+        if err2 < err / 3:
+            a, b, err = a2, b2, err2
+    if b == 0:
+        return None
+    return float(a), float(b), err
+
+
+def x_of(xaxis: Axis, px: float) -> Any:
+    if xaxis.categories:
+        return min(xaxis.categories, key=lambda c: abs(c[0] - px))[1]
+    return xaxis.value(px)

@@ -1,0 +1,157 @@
+"""Bars: filled rectangles standing on the baseline (or stacked on other bars), their heights to
+a sub-pixel from the column coverage, the edge drawn round them, and gridlines drawn over them."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from crafteditor.blobs import find_blobs
+from crafteditor.charts.axes import Axis, x_of
+from crafteditor.charts.series import Series
+from crafteditor.charts.style import strongest_color
+from crafteditor.paint import Paints, to_hex
+
+
+def bar_series(rgb, color, bg, yaxis: Axis, xaxis: Axis, plot, floors: list[tuple[float, float, float]],
+               comps: list, rects: list) -> Series | None:
+    """A paint's blobs (``comps``: (label, stats); ``rects``: those that are filled rectangles) as
+    bars, where most of them stand on the baseline; None where they do not.
+
+    ``floors``: (left, right, top) of bars already read; a rectangle standing on one is a
+    stacked segment, its value its own height (matplotlib's ``bottom=``, Vega-Lite's stack)."""
+    baseline = _baseline_px(yaxis, plot)
+    # the plot's inner margin (3 px off the axis) clips a bar's foot: allow for it
+    bars = [(i, s) for i, s in rects if abs((s[1] + s[3]) - baseline) <= 7 or abs(s[1] - baseline) <= 7]
+    stacked = [(i, s) for i, s in rects if (i, s) not in bars and _on_floor(s, floors)] if floors else []
+    if (bars or stacked) and len(bars) + len(stacked) >= 0.6 * len(comps):
+        pts = []
+        spans: list[tuple[float, float]] = []
+        tops: list[tuple[float, float, float]] = []
+        for i, s in sorted(bars + stacked, key=lambda t: t[1][0]):
+            x, y, w, h, _ = s
+            top, bottom = _bar_extent(rgb, color, bg, x, y, w, h)
+            on = _on_floor(s, floors) if floors else None
+            if on is not None and not any(j == i for j, _ in bars):
+                # its height, from the bar top it stands on
+                pts.append((x_of(xaxis, x + w / 2), yaxis.value(top) - yaxis.value(on[2])))
+            else:
+                upward = abs(bottom - baseline) <= abs(top - baseline)
+                edge = top if upward else bottom
+                pts.append((x_of(xaxis, x + w / 2), yaxis.value(edge)))
+            spans.append((float(x), float(x + w)))
+            tops.append((float(x), float(x + w), float(y)))
+        return Series(color=color, kind="bar", points=pts, bar_spans=spans, floors=tops,
+                      stacked=bool(stacked))
+    return None
+
+
+def _on_floor(s, floors: list[tuple[float, float, float]]) -> tuple[float, float, float] | None:
+    """The bar top a rectangle stands on (a stacked bar's segment), if any."""
+    x, y, w, h = float(s[0]), float(s[1]), float(s[2]), float(s[3])
+    for fx0, fx1, ftop in floors:
+        overlap = min(x + w, fx1) - max(x, fx0)
+        if abs((y + h) - ftop) <= 3 and overlap >= 0.8 * min(w, fx1 - fx0):
+            return fx0, fx1, ftop
+    return None
+
+
+def _bar_extent(rgb, color, bg, x, y, w, h) -> tuple[float, float]:
+    """Sub-pixel top and bottom of a bar from the coverage of its middle columns."""
+    H = rgb.shape[0]
+    y0, y1 = max(0, y - 2), min(H, y + h + 2)
+    cols = rgb[y0:y1, x + max(1, w // 4):x + w - max(1, w // 4)].astype(np.float32)
+    if cols.size == 0:
+        return float(y), float(y + h)
+    c = np.asarray(color, np.float32)
+    span = max(1.0, float(np.linalg.norm(c - np.asarray(bg, np.float32))))
+    cov = np.clip(1 - np.linalg.norm(cols - c, axis=2) / span, 0, 1).mean(axis=1)
+    rows = np.nonzero(cov > 0.5)[0]
+    if rows.size == 0:
+        return float(y), float(y + h)
+    r0, r1 = rows[0], rows[-1]
+    # the partly covered row above the solid part holds the fractional top
+    top = y0 + r0 - (cov[r0 - 1] if r0 > 0 else 0.0)
+    bottom = y0 + r1 + 1 + (cov[r1 + 1] if r1 + 1 < len(cov) else 0.0)
+    return float(top), float(bottom)
+
+
+def _baseline_px(yaxis: Axis, plot) -> float:
+    x0, y0, x1, y1 = plot
+    if not yaxis.log:
+        p = yaxis.pixel(0.0)
+        if y0 - 2 <= p <= y1 + 2:
+            return p
+    return y1
+
+
+def is_rect(st) -> bool:
+    """A connected component's stats: a filled rectangle (a bar, a stacked segment)."""
+    return st[4] >= 4 and st[4] >= 0.85 * st[2] * st[3] and st[2] >= 3 and st[3] >= 2
+
+
+def has_rects(m: np.ndarray) -> bool:
+    n, _, stats, _ = find_blobs(m)
+    return any(is_rect(stats[i]) for i in range(1, n))
+
+
+def bar_edge(paints: Paints, sr: "Series", fills: list[tuple[int, int, int]],
+             baseline: float) -> tuple[tuple[int, int, int], float] | None:
+    """The edge drawn round a series' bars (``edgecolor='k'``): one paint, not the page's nor a
+    series', lining the top and both sides of every bar, and how many px wide it is. An edge
+    too thin to be a series of its own is found here rather than by
+    :func:`crafteditor.charts.marks._drop_outlines`."""
+    labels = paints.labels
+    H, W = labels.shape
+    fill_ids = {p for p in range(len(paints.colors)) if tuple(int(v) for v in paints.colors[p]) in fills}
+    found: list[int] = []
+    widths: list[float] = []
+    for left, right, top in sr.floors:
+        l, r, t, b = int(round(left)), int(round(right)), int(round(top)), int(round(baseline))
+        if r - l < 6 or b - t < 6 or t < 4 or l < 4 or r + 4 > W:
+            return None
+        bands = [labels[t - 4:t, l + 2:r - 2], labels[t + 2:b - 2, l - 4:l].T, labels[t + 2:b - 2, r:r + 4].T]
+        ids = np.concatenate([band.ravel() for band in bands])
+        ids = ids[(ids >= 0) & (ids != paints.background) & ~np.isin(ids, list(fill_ids))]
+        if ids.size == 0:
+            return None
+        q = int(np.bincount(ids).argmax())
+        # along every side, in every column of it (a gridline crossing is one row of one column)
+        if any(float((band == q).any(axis=0).mean()) < 0.9 for band in bands if band.size):
+            return None
+        found.append(q)
+        widths.append(float(np.median((bands[0] == q).sum(axis=0) + 0.5 * (bands[0] < 0).sum(axis=0))))
+    if not found or len(set(found)) != 1:
+        return None
+    return tuple(int(v) for v in paints.colors[found[0]]), float(np.median(widths))
+
+
+def grid_over_bars(rgb: np.ndarray, page: np.ndarray, bars: list["Series"], rows: list[float], baseline: float,
+                   grid_hex: str) -> tuple[str, float] | None:
+    """Gridlines drawn over the bars (matplotlib's default: the grid lies above patches): their
+    paint and opacity, from the line as seen over the page and over each bar's fill. Over the
+    page it is α·G + (1 − α)·page, over a fill F α·G + (1 − α)·F, so the two differ by
+    (1 − α)·(page − F). None where the bars hide the grid."""
+    c_bg = np.array([int(grid_hex[i:i + 2], 16) for i in (1, 3, 5)], np.float32)
+    w = page.astype(np.float32)
+    H = rgb.shape[0]
+    devs, alphas = [], []
+    for sr in bars:
+        if sr.stacked:
+            continue
+        for left, right, top in sr.floors:
+            l, r = int(round(left)) + 3, int(round(right)) - 3
+            for row in rows:
+                y = int(round(row))
+                if r - l < 4 or not top + 6 < y < baseline - 6 or not 7 <= y < H - 7:
+                    continue
+                fill = np.median(np.concatenate([rgb[y - 6:y - 3, l:r], rgb[y + 4:y + 7, l:r]]).reshape(-1, 3), axis=0)
+                c_bar = strongest_color(rgb[y - 2:y + 3, l:r], fill)
+                devs.append(float(np.linalg.norm(c_bar - fill)))
+                seg = w - fill
+                if float(seg @ seg) > 400:
+                    alphas.append(1.0 - float(((c_bg - c_bar) @ seg) / (seg @ seg)))
+    if not devs or np.median(devs) < 8 or not alphas:
+        return None
+    alpha = float(np.clip(np.median(alphas), 0.05, 1.0))
+    g = np.clip((c_bg - (1 - alpha) * w) / alpha, 0, 255)
+    return to_hex(g), alpha

@@ -1,0 +1,178 @@
+"""A chart read between its axes (x axis below, y axis on the left): the y ticks calibrate the
+values, the labels below the x axis are its numbers or categories; then the titles, the marks
+(series, legend), the layers over bars, the spec, and the look as measured."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from crafteditor.charts.axes import Axis, fit_axis, snap_to_ticks, y_tick
+from crafteditor.charts.bars import bar_edge, grid_over_bars
+from crafteditor.charts.component import ChartResult, box_mask
+from crafteditor.charts.labels import find_titles, split_tick_labels, typical_font
+from crafteditor.charts.layers import ValueLabels, read_error_bars, read_value_labels
+from crafteditor.charts.legend import Legend
+from crafteditor.charts.marks import read_marks
+from crafteditor.charts.numbers import parse_number
+from crafteditor.charts.series import Series
+from crafteditor.charts.style import ChartStyle, measure_style
+from crafteditor.charts.vegalite import chart_spec
+from crafteditor.paint import to_hex
+
+
+def read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,
+               legend: Legend | None = None, walls: tuple[float, ...] = ()) -> ChartResult | None:
+    """``walls``: left edges of the figure's other plots (a legend right of this one ends there)."""
+    font = typical_font(runs)
+    # y ticks: numbers whose right edge is just left of the y axis
+    yt = [k for k, r in enumerate(runs) if k not in used and r.angle == 0 and parse_number(r.text) is not None
+          and ax - 6 * font <= r.right <= ax + 2 and r.cy <= ay + font
+          and (top is None or r.cy >= top - font)]
+    if len(yt) < 2:
+        return None
+    if top is None:
+        top = min(runs[k].y for k in yt) - font * 0.2
+    yaxis = fit_axis([y_tick(runs[k]) for k in yt])
+    if yaxis is None:
+        return None
+    yaxis = snap_to_ticks(yaxis, paints, [runs[k] for k in yt], ax, font)
+    split_tick_labels(runs, used, ay, ax, right, font)
+    xaxis, xticks, index_categories = _x_axis(runs, used, ax, ay, right, font)
+    plot = (ax, float(top), right, ay)
+    consumed = set(yt) | set(xticks)
+    x_title, y_title, title = find_titles(runs, used | consumed, xticks, yt, plot, font)
+    for k in (x_title, y_title, title):
+        if k is not None:
+            consumed.add(k)
+    # legend entries and marks
+    series, legend_box, legend_runs = read_marks(rgb, paints, runs, used | consumed, plot, yaxis, xaxis, font,
+                                                 original, lossy=config.lossy, legend=legend, walls=walls)
+    consumed |= set(legend_runs)
+    if not series:
+        return None
+    error_color = read_error_bars(rgb, paints, series, yaxis, plot)
+    value_labels = read_value_labels(runs, used | consumed, series, yaxis, plot, font)
+    if value_labels is not None:
+        consumed |= set(value_labels.runs)
+    if index_categories:
+        if any(sr.kind != "bar" for sr in series):
+            return None
+        _number_categories(series)
+        xaxis = Axis(a=0.0, b=1.0, categories=[(0.0, "")])
+    xs = [runs[k].x for k in consumed] + [ax]
+    ys = [runs[k].y for k in consumed] + [top]
+    xe = [runs[k].right for k in consumed] + [right]
+    ye = [runs[k].bottom for k in consumed] + [ay]
+    pad = 0.3 * font
+    H, W = paints.labels.shape
+    box = (max(0.0, min(xs) - pad), max(0.0, min(ys) - pad), min(float(W), max(xe) + pad), min(float(H), max(ye) + pad))
+    mask = box_mask(box, H, W)
+    spec = chart_spec(series, xaxis, yaxis, plot,
+                      runs[title].text if title is not None else None,
+                      runs[x_title].text if x_title is not None else None,
+                      runs[y_title].text if y_title is not None else None, error_color, value_labels)
+    drawn = original if original is not None else rgb
+    style = measure_style(drawn, paints, runs, {"y": yt, "x": list(xticks)},
+                          {"x": x_title, "y": y_title, "title": title}, legend_runs, plot, yaxis.log,
+                          not xaxis.categories and not index_categories and not xaxis.log)
+    _measure_marks(style, series)
+    _measure_bars(style, series, drawn, paints, runs, yt, yaxis, xaxis, ay, value_labels)
+    return ChartResult(box=box, plot=plot, mask=mask, run_indices=sorted(consumed), spec=spec,
+                       title=runs[title].text if title is not None else None, style=style)
+
+
+def _x_axis(runs, used, ax, ay, right, font) -> tuple[Axis, list[int], bool]:
+    """The x axis read off the labels below it: numbers calibrate it, or they are its categories.
+    Returns the axis, its tick labels' runs, and whether the categories could not be read (the
+    bars are then numbered)."""
+    # x ticks: below the x axis
+    below = [k for k, r in enumerate(runs) if k not in used and r.angle == 0 and ay - 2 <= r.y <= ay + 3 * font
+             and ax - 2 * font <= r.cx <= right + 2 * font]
+    xnum = [k for k in below if parse_number(runs[k].text) is not None]
+    xcat = [k for k in below if k not in xnum]
+    xaxis = None
+    if len(xnum) >= 2 and len(xnum) >= len(xcat):
+        xaxis = fit_axis([(runs[k].cx, runs[k].text) for k in xnum])
+        xticks = xnum
+    else:
+        xticks = xcat
+        if xcat:
+            xaxis = Axis(a=0.0, b=1.0, categories=sorted((runs[k].cx, runs[k].text) for k in xcat))
+    index_categories = False
+    if xaxis is None:
+        # categories we could not read (rotated 45°, say): bars are then numbered left to right
+        xaxis = Axis(a=0.0, b=1.0)
+        xticks = []
+        index_categories = True
+    return xaxis, xticks, index_categories
+
+
+def _number_categories(series: list["Series"]) -> None:
+    """Bars whose category labels could not be read: cluster bar centres (grouped bars sit close
+    together) and name the clusters 1, 2, 3… from left to right."""
+    xs = sorted({float(x) for sr in series for x, _ in sr.points})
+    if not xs:
+        return
+    gaps = np.diff(xs)
+    cut = (np.median(gaps) * 1.5) if len(gaps) else 0.0
+    label: dict[float, str] = {}
+    k = 1
+    for i, x in enumerate(xs):
+        if i and gaps[i - 1] > cut:
+            k += 1
+        label[x] = str(k)
+    for sr in series:
+        sr.points = [(label[float(x)], y) for x, y in sr.points]
+
+
+def _measure_marks(style: ChartStyle, series: list[Series]) -> None:
+    """The marks' sizes, the median over the series: point markers, lines, legend swatches."""
+    areas = [a for sr in series for a in sr.marker_areas]
+    style.marker_area = float(np.median(areas)) if areas else None
+    widths = [sr.line_width for sr in series if sr.line_width]
+    style.line_width = float(np.median(widths)) if widths else None
+    swatches = [sr.swatch for sr in series if sr.swatch is not None]
+    if swatches:
+        style.legend_swatch = tuple(float(np.median([sw[i] for sw in swatches])) for i in range(3))
+
+
+def _measure_bars(style: ChartStyle, series: list[Series], drawn: np.ndarray, paints, runs, yt: list[int],
+                  yaxis: Axis, xaxis: Axis, ay: float, value_labels: ValueLabels | None) -> None:
+    """The bars' look: gridlines drawn over them (found at the y ticks' rows ``yt``), the edge
+    round them, their value labels' place, and their widths and gaps (the band scale's paddings)."""
+    bars = [sr for sr in series if sr.kind == "bar"]
+    if style.grid and style.grid_color and bars and not yaxis.log:
+        rows = [yaxis.pixel(v) for v in (parse_number(runs[k].text) for k in yt) if v is not None]
+        over = grid_over_bars(drawn, paints.background_rgb, bars, rows, ay, style.grid_color)
+        if over is not None:
+            style.grid_above = True
+            style.grid_color, style.grid_opacity = over
+    fills = [tuple(int(v) for v in o.color) for o in series]
+    for sr in bars:
+        if sr.outline is None:
+            sr.outline = bar_edge(paints, sr, fills, ay)
+    edges = {sr.outline[0] for sr in bars if sr.outline}
+    if bars and len(edges) == 1 and all(sr.outline for sr in bars):
+        # one edge colour round every bar (edgecolor='k'): drawn again as the bars' stroke
+        style.bar_stroke = (to_hex(edges.pop()), float(np.median([sr.outline[1] for sr in bars])))
+    if value_labels is not None:
+        style.value_labels = (value_labels.dy, value_labels.font_px)
+    # an edge is drawn centred on the bar's outline: the fill read is half its width short each side
+    half = style.bar_stroke[1] / 2 if style.bar_stroke else 0.0
+    if len(series) == 1 and len(series[0].bar_spans) >= 2 and xaxis.categories:
+        style.bar_spans = sorted((a - half, b + half) for a, b in series[0].bar_spans)
+    elif len(series) > 1 and xaxis.categories and all(sr.kind == "bar" and not sr.stacked for sr in series):
+        # grouped bars: each category's group is the band's bar; the bars in it set the offset's padding
+        groups: dict[Any, list[tuple[float, float]]] = {}
+        for sr in series:
+            for (cat, _), (a, b) in zip(sr.points, sr.bar_spans):
+                groups.setdefault(cat, []).append((a - half, b + half))
+        if len(groups) >= 2:
+            style.bar_spans = sorted((min(a for a, _ in g), max(b for _, b in g)) for g in groups.values())
+            gaps = [q[0] - p[1] for g in groups.values() for p, q in zip(sorted(g), sorted(g)[1:])]
+            widths = [b - a for g in groups.values() for a, b in g]
+            if gaps and widths:
+                gap, bw = max(0.0, float(np.median(gaps))), float(np.median(widths))
+                style.offset_padding = min(0.5, gap / (gap + bw)) if gap + bw > 0 else 0.0

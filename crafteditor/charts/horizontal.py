@@ -1,0 +1,165 @@
+"""Horizontal bar charts: categories left of the y axis, numbers below the x axis. The image is
+turned so the chart stands upright, read as an upright chart, and the result turned back."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from crafteditor.charts.cartesian import read_chart
+from crafteditor.charts.component import ChartResult, box_mask
+from crafteditor.charts.labels import label_text, pick, typical_font
+from crafteditor.charts.legend import Legend, find_legend
+from crafteditor.charts.mark_paints import mark_paints
+from crafteditor.charts.numbers import parse_number
+from crafteditor.charts.style import ChartStyle
+from crafteditor.ocr.runs import TextRun
+from crafteditor.paint import Paints
+
+
+def read_horizontal(rgb, paints, runs, used, ax, ay, right, top, config, original,
+                    walls: tuple[float, ...] = ()) -> ChartResult | None:
+    """A horizontal bar chart: category labels left of the y axis, numbers below the x axis.
+    Read as the upright chart it is turned (see :func:`_turn`), then turned back."""
+
+    font = typical_font(runs)
+    left = [r for k, r in enumerate(runs) if k not in used and r.angle == 0 and ax - 15 * font <= r.right <= ax + 2
+            and (top is None or top - font <= r.cy) and r.cy <= ay]
+    below = [r for k, r in enumerate(runs) if k not in used and r.angle == 0 and ay - 2 <= r.y <= ay + 3 * font
+             and ax - 2 * font <= r.cx <= right + 2 * font]
+    if sum(parse_number(r.text) is None for r in left) < 2 or sum(parse_number(r.text) is not None for r in below) < 2:
+        return None
+    H, W = paints.labels.shape
+    legend = _upright_legend(rgb, paints, runs, used, (ax, top if top is not None else 0.0, right, ay), font,
+                             original, walls, config.lossy)
+    t_paints = Paints(colors=paints.colors, labels=_turn(paints.labels), background=paints.background,
+                      lossy=paints.lossy)
+    # a category label read with the tick mark beside it ('ResNet -') is the label
+    t_runs = [_turn_run(replace(r, text=label_text(r.text)), H, W) for r in runs]
+    t_top = None if right is None else W - right
+    res = read_chart(_turn(rgb), t_paints, t_runs, used, H - ay, W - ax, H - (top if top is not None else 0), t_top,
+                     config, None if original is None else _turn(original), legend=legend)
+    if res is None:
+        return None
+    spec = _spec_turned_back(res.spec)
+    if spec is None:
+        return None
+    # the turned reading's titles: its x title is the y axis's; the x axis's and the chart's are
+    # found here, upright, below the numbers and above the plot
+    consumed = set(res.run_indices)
+    xt = [k for k, r in enumerate(runs) if k in consumed and r.angle == 0 and ay - 2 <= r.y <= ay + 3 * font
+          and parse_number(r.text) is not None]
+    tick_bottom = max([runs[k].bottom for k in xt], default=ay)
+    pick_x = pick(runs, used | consumed, lambda r: r.angle == 0 and tick_bottom - 2 <= r.y <= tick_bottom + 3 * font
+                  and ax - font <= r.cx <= right + font)
+    if pick_x is not None:
+        spec["encoding"]["x"]["title"] = runs[pick_x].text
+        consumed.add(pick_x)
+    plot_top = top if top is not None else min(runs[k].y for k in consumed)
+    pick_t = pick(runs, used | consumed, lambda r: r.angle == 0 and plot_top - 4 * font <= r.y
+                  and r.bottom <= plot_top + 2 and ax - font <= r.cx <= right + font)
+    title = res.title
+    spec.pop("title", None)
+    if pick_t is not None:
+        title = runs[pick_t].text
+        spec["title"] = title
+        consumed.add(pick_t)
+
+    bx0, by0, bx1, by1 = res.box
+    box = (W - by1, H - bx1, W - by0, H - bx0)
+    rest = [runs[k] for k in consumed]
+    box = (min([box[0]] + [r.x for r in rest]), min([box[1]] + [r.y for r in rest]),
+           max([box[2]] + [r.right for r in rest]), max([box[3]] + [r.bottom for r in rest]))
+    px0, py0, px1, py1 = res.plot
+    plot = (W - py1, H - px1, W - py0, H - px0)
+    mask = box_mask(box, H, W)
+    st = res.style
+    if st is not None:
+        _style_turned_back(st, runs, legend, runs[pick_t] if pick_t is not None else None, H)
+    return ChartResult(box=box, plot=plot, mask=mask, run_indices=sorted(consumed), spec=spec, title=title, style=st)
+
+
+def _turn(a: np.ndarray) -> np.ndarray:
+    """The image turned so that a horizontal bar chart stands upright: (x, y) -> (H - y, W - x).
+
+    Its left (category) axis becomes the bottom one and its bottom (value) axis the left one,
+    values growing up as they grew right. The turn is its own inverse."""
+    return np.ascontiguousarray(a[::-1, ::-1].swapaxes(0, 1))
+
+
+def _turn_run(r: TextRun, H: int, W: int) -> TextRun:
+    # every run is upright for the upright reading: tick labels were horizontal, and the y title
+    # (rotated) is now the category axis's title below it
+    return replace(r, x=H - (r.y + r.h), y=W - (r.x + r.w), w=r.h, h=r.w, angle=0.0, baseline=H - r.y,
+                   glyphs=_turn(r.glyphs) if r.glyphs is not None else r.glyphs)
+
+
+def _upright_legend(rgb, paints: Paints, runs, used, plot0, font: float, original, walls: tuple[float, ...],
+                    lossy: bool) -> Legend:
+    """The legend, read upright (its entries are text with a swatch on their left), its box then
+    turned for the turned reading."""
+    H, W = paints.labels.shape
+    px0, py0, px1, py1 = (int(round(v)) for v in plot0)
+    _, _, cands = mark_paints(paints, paints.labels[py0 + 2:py1 - 3, px0 + 3:px1 - 2], lossy)
+    legend = find_legend(rgb, paints, runs, used, plot0, cands, font, original, walls)
+    if legend.box is not None:
+        lx0, ly0, lx1, ly1 = legend.box
+        legend = Legend(legend.names, legend.at, legend.runs, (H - ly1, W - lx1, H - ly0, W - lx0), legend.title,
+                        legend.swatches)  # (measured upright)
+    return legend
+
+
+def _spec_turned_back(spec: dict[str, Any]) -> dict[str, Any] | None:
+    """The turned reading's spec turned back, in place: categories on y (top to bottom, the
+    turned reading had them bottom to top), values on x, the layers over the bars along x; the
+    value axis's title cleared (the turned reading's was the category axis's). None where it is
+    no bar chart on categories."""
+    first_mark = spec.get("mark") or ((spec.get("layer") or [{}])[0].get("mark") or {})
+    if (first_mark.get("type") if isinstance(first_mark, dict) else first_mark) != "bar":
+        return None
+    enc = spec["encoding"]
+    cat, val = enc["x"], enc["y"]
+    if cat.get("type") != "nominal":
+        return None
+    # back: categories on y (top to bottom, the turned reading had them bottom to top), values on x
+    order = list(dict.fromkeys(row["x"] for row in spec["data"]["values"]))[::-1]
+    spec["data"]["values"] = [{**{k.replace("y_err", "x_err"): v for k, v in row.items() if k not in ("x", "y")},
+                               "y": row["x"], "x": row["y"]} for row in spec["data"]["values"]]
+    cat = {**cat, "field": "y", "sort": order}
+    val = {**val, "field": "x"}
+    val["title"] = None
+    new_enc = {"x": val, "y": cat}
+    for k, v in enc.items():
+        if k == "xOffset":
+            # drawn bottom to top in the turned reading: Vega-Lite stacks the first on top
+            new_enc["yOffset"] = {**v, "sort": list(reversed(v["sort"]))} if v.get("sort") else v
+        elif k not in ("x", "y"):
+            new_enc[k] = v
+    spec["encoding"] = new_enc
+    # the layers over the bars, turned back: error bars along x, value labels right of the bars
+    swap = {"yError": "xError", "yError2": "xError2"}
+    for layer in spec.get("layer") or []:
+        lenc = layer.get("encoding") or {}
+        layer["encoding"] = {swap.get(k, k): ({**v, "field": "x"} if k == "text" and v.get("field") == "y" else
+                                              {**v, "field": v["field"].replace("y_err", "x_err")}
+                                              if k in swap and isinstance(v, dict) and "field" in v else v)
+                             for k, v in lenc.items()}
+    return spec
+
+
+def _style_turned_back(st: ChartStyle, runs, legend: Legend, title_run: TextRun | None, H: int) -> None:
+    """The look measured on the turned reading, turned back: tick values and title pads to the
+    other axis, the legend's place and the title's type as seen upright, bar spans along y."""
+    st.x_values, st.y_values = st.y_values, None
+    st.title_pads = {{"x": "y", "y": "x"}[k]: v for k, v in (st.title_pads or {}).items()}
+    entries = [runs[k] for k in legend.runs if k != legend.title]
+    first = min(entries, key=lambda r: r.y) if entries else None
+    st.legend_text = (min(r.x for r in entries), first.cy) if first is not None else None
+    st.title_offset = None
+    if title_run is not None:
+        st.title_font, st.title_bold = float(title_run.font_px), bool(title_run.bold)
+    if st.bar_spans:
+        st.bar_spans = sorted((H - b, H - a) for a, b in st.bar_spans)
+        st.band_axis = "y"

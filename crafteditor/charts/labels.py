@@ -1,0 +1,63 @@
+"""A chart's text runs: the figure's type size, tick labels the text detector joined or read with
+their tick mark, and the axis titles and the title around a plot."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from crafteditor.ocr.runs import TextRun, split_wide_gaps
+
+
+def typical_font(runs) -> float:
+    """The figure's usual type size, px (the median run's)."""
+    return float(np.median([r.font_px for r in runs])) if runs else 16.0
+
+
+def pick(runs, used, pred) -> int | None:
+    """The longest run (its index) not in ``used`` that ``pred`` holds for, or None."""
+    cands = [k for k, r in enumerate(runs) if k not in used and pred(r)]
+    if not cands:
+        return None
+    return max(cands, key=lambda k: len(runs[k].text))
+
+
+def split_tick_labels(runs: list[TextRun], used: set[int], ay: float, ax: float, right: float,
+                      font: float) -> None:
+    """Category labels under an x axis that the text detector joined into one run ('Mamba
+    ResNet': matplotlib's classic style sets them a word's gap apart) become a run each, in
+    place: the first piece keeps the run's index, the others are appended."""
+    for k in range(len(runs)):
+        r = runs[k]
+        if k in used or r.angle != 0 or " " not in r.text or not (ay - 2 <= r.y <= ay + 3 * font) \
+                or not (ax - 2 * font <= r.cx <= right + 2 * font):
+            continue
+        pieces = split_wide_gaps(r)
+        if len(pieces) > 1:
+            runs[k] = pieces[0]
+            runs.extend(pieces[1:])
+
+
+def label_text(text: str) -> str:
+    """A category label read together with the tick mark beside it ('ResNet -') is the label."""
+    return re.sub(r"\s*[-–—]$", "", text) or text
+
+
+def find_titles(runs, taken: set[int], xticks: list[int], yticks: list[int], plot,
+                font: float) -> tuple[int | None, int | None, int | None]:
+    """A plot's axis titles and its title (run indices, None where there is none; ``taken``: runs
+    that are something else): the x title below the x tick labels (further down where there are
+    none: they were rotated, and not read), the y title (rotated) left of the y tick labels, and
+    the title above the plot."""
+    ax, top, right, ay = plot
+    tick_bottom = max([runs[k].bottom for k in xticks], default=ay)
+    ytick_left = min(runs[k].x for k in yticks)
+    reach = 3 * font if xticks else 7 * font  # unread (rotated) tick labels push the axis title down
+    x_title = pick(runs, taken, lambda r: r.angle == 0 and tick_bottom - 2 <= r.y <= tick_bottom + reach
+                   and ax - font <= r.cx <= right + font)
+    y_title = pick(runs, taken, lambda r: r.angle != 0 and r.right <= ytick_left + 2
+                   and ytick_left - 4 * font <= r.x and top - font <= r.cy <= ay + font)
+    title = pick(runs, taken, lambda r: r.angle == 0 and top - 4 * font <= r.y and r.bottom <= top + 2
+                 and ax - font <= r.cx <= right + font)
+    return x_title, y_title, title

@@ -1,0 +1,199 @@
+"""The legend: entries (text with a swatch of a series' paint on its left) inside the plot or in a
+column right of it, their title, swatch sizes, and the box out to the legend's frame, where no
+marks are read (a bar running under it is carried through)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from crafteditor.blobs import find_blobs
+from crafteditor.charts.mark_paints import mark_paints
+from crafteditor.paint import Paints, distances
+
+
+@dataclass
+class Legend:
+    names: dict[int, str]  # paint -> series name
+    at: dict[int, tuple[float, float]]  # paint -> where its entry is (cy, cx): the reading order
+    runs: list[int]  # the entries' text runs (and the title's)
+    box: tuple[int, int, int, int] | None  # x0, y0, x1, y1: no marks are read there
+    title: int | None = None  # the run above the entries
+    swatches: dict[int, tuple[float, float, float]] = field(default_factory=dict)  # paint -> swatch w, h, gap px
+
+
+def find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: float, original=None,
+                walls: tuple[float, ...] = ()) -> Legend:
+    """Legend entries: text inside the plot (or in a column right of it) with a swatch of a
+    candidate paint on its left; the box they fill and a title just above them."""
+    x0, y0, x1, y1 = (int(round(v)) for v in plot)
+    legend_names: dict[int, str] = {}
+    legend_at: dict[int, tuple[float, float]] = {}  # where each paint's legend entry is (reading order)
+    legend_runs: list[int] = []
+    legend_box = None
+    swatches: dict[int, tuple[float, float, float]] = {}
+    # a swatch names a series' paint first: a legend drawn half-transparent over a bar leaves a
+    # blend of the two beside the swatch (more pixels than the swatch: the name went to it) and
+    # a swatch a shade off its series' paint
+    counts, _, _ = mark_paints(paints, paints.labels[y0 + 2:y1 - 3, x0 + 3:x1 - 2], False)
+    top_count = max((int(counts[p]) for p in cands), default=0)
+    major = [p for p in cands if counts[p] >= 0.12 * top_count]
+    minor = [p for p in cands if p not in major]
+    # the column right of the plot ends at the next plot's axis or frame (subplots side by side:
+    # the right one's legend had been taken for the left one's)
+    H, W = paints.labels.shape
+    reach = min(W, int(x1 + 15 * font))
+    if reach > x1 + 3 and y1 - y0 > 10:
+        ink_cols = (paints.labels[y0:y1, x1 + 3:reach] != paints.background).mean(axis=0)
+        axes = np.flatnonzero(ink_cols >= 0.6)
+        if axes.size:
+            reach = x1 + 3 + int(axes[0])
+    reach = int(min([reach] + [w for w in walls if w > x1 + 3]))  # a panel's edge (ggplot draws no axis)
+    for k, r in enumerate(runs):
+        # inside the plot, or in a column to its right (Vega-Lite puts the legend there)
+        if k in used or r.angle != 0 or not (x0 <= r.cx <= x1 + 15 * font and y0 - font <= r.cy <= y1) \
+                or (r.cx > x1 and r.right > reach):
+            continue
+        # the swatch: just left of the text (never reaching back into the plot from outside it),
+        # or at the run's own left end when OCR read the swatch as a glyph ('■ CIFAR-10')
+        left_edge = x1 + 2 if r.x > x1 else x0
+        sx0, sx1 = int(max(left_edge, r.x - 3.5 * font)), int(r.x + 1.2 * font)
+        sy0, sy1 = int(r.y), int(r.bottom + 1)
+        if sx1 <= sx0:
+            continue
+        # colours from the original image: OCR may have read (and erased) the swatch as a glyph
+        sw = (original if original is not None else rgb)[sy0:sy1, sx0:sx1].astype(np.float32)
+        # a paint of the text's own colour counts only left of the text: black bar outlines make
+        # black a mark paint, and a value label's own glyphs had been its swatch
+        own = max(0, min(sw.shape[1], int(r.x) - 1 - sx0))
+        text_rgb = np.array(r.color, np.float32)
+        best = None
+        for group in (major, minor):
+            for p in group:
+                col = paints.colors[p].astype(np.float32)
+                part = sw[:, :own] if float(np.linalg.norm(col - text_rgb)) < 40 else sw
+                n = int((np.linalg.norm(part - col, axis=2) < 18).sum())
+                if n >= 4 and (best is None or n > best[0]):
+                    best = (n, p)
+            if best is not None:
+                break
+        if best is not None:
+            # a swatch ends with its entry's row; a bar beside a value label runs on down
+            below = paints.labels[int(r.bottom + 2):int(r.bottom + 2 + 0.6 * font), sx0:sx1]
+            if below.size and float((below == best[1]).mean()) >= 0.5:
+                best = None
+        if best is not None:
+            legend_names.setdefault(best[1], r.text.lstrip("■□●○▪▲◆-—– ").strip() or r.text)
+            legend_at.setdefault(best[1], (r.cy, r.cx))
+            size = _swatch_size(original if original is not None else rgb, paints.colors[best[1]], r, font, left_edge)
+            if size is not None:
+                swatches.setdefault(best[1], size)
+            legend_runs.append(k)
+            bx = (sx0 - 2, int(r.y - 0.4 * font), int(r.right + 2), int(r.bottom + 0.4 * font))
+            legend_box = bx if legend_box is None else (min(legend_box[0], bx[0]), min(legend_box[1], bx[1]),
+                                                        max(legend_box[2], bx[2]), max(legend_box[3], bx[3]))
+    legend_title = None
+    if legend_runs:
+        first = min((runs[k] for k in legend_runs), key=lambda r: r.y)
+        for k, r in enumerate(runs):
+            if k in used or k in legend_runs or r.angle != 0:
+                continue
+            if 0 <= first.y - r.bottom <= 1.2 * font and abs(r.x - (first.x - 1.5 * font)) <= 2.5 * font:
+                legend_title = k
+                legend_runs.append(k)
+                break
+    if legend_box is not None:
+        legend_box = _legend_frame(paints, legend_box, font, rgb)
+    return Legend(legend_names, legend_at, legend_runs, legend_box, legend_title, swatches)
+
+
+def _swatch_size(rgb: np.ndarray, color: np.ndarray, r, font: float,
+                 left_edge: float) -> tuple[float, float, float] | None:
+    """Width, height and gap to the label (px) of the swatch left of legend entry ``r``: the
+    largest blob of its paint there. matplotlib's are 2 × 0.7 em rectangles, or a line 2 em long
+    with its marker, 0.8 em before the label."""
+    H, W = rgb.shape[:2]
+    x0, x1 = int(max(left_edge, r.x - 3.5 * font)), int(r.x - 1)
+    y0, y1 = int(max(0, r.y - 0.4 * font)), int(min(H, r.bottom + 0.4 * font + 1))
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return None
+    near = distances(rgb[y0:y1, x0:x1], color) < 40
+    n, _, stats, _ = find_blobs(near)
+    if n < 2:
+        return None
+    i = 1 + int(np.argmax(stats[1:, 4]))
+    w, h = float(stats[i, 2]), float(stats[i, 3])
+    if stats[i, 4] < 4 or stats[i, 0] + w >= x1 - x0:  # touches the text: no swatch of its own
+        return None
+    return w, h, float(r.x - (x0 + stats[i, 0] + w))
+
+
+def legend_margin(font: float) -> tuple[int, int]:
+    """How far a legend's frame may lie past its swatches and labels: (sides, top and bottom) px."""
+    return int(0.8 * font), int(0.6 * font)
+
+
+def _legend_frame(paints: Paints, box: tuple[int, int, int, int], font: float,
+                  rgb: np.ndarray | None = None) -> tuple[int, int, int, int]:
+    """The legend's box grown from its swatches and labels out to its frame: each side moves out
+    over the legend's face (page) and stops on the first line that is not (the frame's stroke,
+    or a mark the legend does not cover), at most 0.8 (sides) and 0.6 (top, bottom) font sizes.
+    A fixed margin had reached past the frame and cut short the bar ending beside it."""
+    H, W = paints.labels.shape
+    x0, y0, x1, y1 = (max(0, box[0]), max(0, box[1]), min(W, box[2]), min(H, box[3]))
+    if x1 <= x0 or y1 <= y0:
+        return box
+    side, top = legend_margin(font)
+    # the face: page, or near white (a half-transparent face over a bar the legend hides); looked
+    # at only as far as the box may grow
+    wy0, wy1, wx0, wx1 = max(0, y0 - top - 1), min(H, y1 + top + 1), max(0, x0 - side - 1), min(W, x1 + side + 1)
+    lab = paints.labels[wy0:wy1, wx0:wx1]
+    lum = paints.colors.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
+    face = (lab == paints.background) | ((lab >= 0) & (lum[np.maximum(lab, 0)] >= 205))
+    if rgb is not None:
+        face |= (lab < 0) & (rgb[wy0:wy1, wx0:wx1].astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
+                             >= 205)
+    page = np.zeros((H, W), bool)
+    page[wy0:wy1, wx0:wx1] = face
+
+    def grow(lines: np.ndarray, edge: int, step: int, limit: int) -> int:
+        """``lines``: page per line (column or row) across the box; from line ``edge`` out."""
+        for _ in range(limit):
+            nxt = edge + step
+            if not 0 <= nxt < len(lines) or lines[nxt] >= 0.9:
+                if not 0 <= nxt < len(lines):
+                    return edge
+                edge = nxt  # the legend's face
+                continue
+            if lines[nxt] > 0.1:
+                return edge  # a mark ending beside the legend: no part of it
+            # the frame: its stroke, all of its width, is the legend's
+            start = nxt
+            while 0 <= nxt < len(lines) and lines[nxt] <= 0.1 and abs(nxt - start) < 4:
+                edge, nxt = nxt, nxt + step
+            return edge
+        return edge
+
+    cols, rows = page[y0:y1].mean(axis=0), page[:, x0:x1].mean(axis=1)
+    nx0, nx1 = grow(cols, x0, -1, side), grow(cols, x1 - 1, 1, side) + 1
+    ny0, ny1 = grow(rows, y0, -1, top), grow(rows, y1 - 1, 1, top) + 1
+    return (nx0, ny0, nx1, ny1)
+
+
+def under_legend(m: np.ndarray, box, inner) -> np.ndarray:
+    """A bar running under the legend: its columns go on through the legend's box where the
+    series is at the box's top edge and again at its bottom edge or the plot's (the legend
+    hides the bar's foot: a horizontal chart's legend in the upper left had cut the top bar
+    off its axis, and the bar was lost)."""
+    x0, y0, x1, y1 = box
+    if y0 < 1 or x1 <= x0:
+        return m
+    above = m[y0 - 1, x0:x1]
+    below = m[y1, x0:x1] if y1 < m.shape[0] else np.zeros_like(above)
+    through = above & (below | (y1 >= inner[3] - 1))
+    if not through.any():
+        return m
+    out = m.copy()
+    out[y0:min(y1, inner[3]), x0:x1] |= through[None, :]
+    return out

@@ -1,0 +1,240 @@
+"""Line and point series: a line's vertices from its skeleton, the markers on it (an opening wider
+than the line), lone markers (a scatter) and their shapes, and the line's stroke width."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from crafteditor.blobs import find_blobs
+from crafteditor.charts.axes import Axis, x_of
+from crafteditor.charts.series import Series
+from crafteditor.lines.routes import simplify
+from crafteditor.lines.skeleton import trace_skeleton
+
+
+def line_series(m: np.ndarray, lab: np.ndarray, comps: list, rects: list, color, yaxis: Axis,
+                xaxis: Axis) -> Series | None:
+    """A paint's blobs (``comps``: (label in ``lab``, stats); ``rects``: the filled rectangles) as a
+    line, its vertices from the skeleton or its markers where it has them, or as points (lone
+    markers: a scatter)."""
+    centres: list[tuple[float, float]] = []
+    line_pts: list[tuple[float, float]] = []
+    marker_areas: list[float] = []
+    widths: list[float] = []
+    single: list[tuple[tuple[float, float], float]] = []  # components with one marker-sized blob
+    shapes: list[str] = []  # each marker's shape (Vega-Lite's names)
+    opened_areas: list[float] = []  # the markers found on lines by the opening
+    lone_areas: list[float] = []  # the lone markers'
+    line_spans: list[tuple[int, int]] = []  # x extents of the components read as lines
+    clusters: list[tuple[np.ndarray, int, int]] = []  # line components no marker survived in
+    has_line = False
+    for i, s in comps:
+        x, y, w, h, area = s
+        comp = lab[y:y + h, x:x + w] == i
+        if area >= 0.55 * w * h and max(w, h) <= 1.7 * min(w, h) and max(w, h) <= 60:
+            centres.append((x + w / 2, y + h / 2))  # a lone marker (scatter)
+            marker_areas.append(float(area))
+            lone_areas.append(float(area))
+            shapes.append(_marker_shape(comp))
+            continue
+        if any(j == i for j, _ in rects):
+            continue  # a filled rectangle off the axis is no line (a stacked segment read alone)
+        # a line, maybe with markers on it: markers survive an opening wider than the line
+        comp = _smoothed(comp)
+        lw = line_width(comp)
+        if lw > 12:
+            continue  # an area, not a line: opening it with a 2.2·lw disc took seconds
+        k, nb, blab, bstats, blobs = _marker_blobs(comp, lw)
+        line_spans.append((int(x), int(x + w)))
+        if not blobs:
+            clusters.append((comp, int(x), int(y)))
+        has_line = True
+        widths.append(lw)
+        if len(blobs) >= 2:
+            for j in range(1, nb):
+                bx, by, bw, bh, barea = bstats[j]
+                if barea < 0.5 * k * k:
+                    continue
+                centres.append((x + bx - k + bw / 2, y + by - k + bh / 2))
+                marker_areas.append(float(barea))
+                opened_areas.append(float(barea))
+                shapes.append(_marker_shape(blab[by:by + bh, bx:bx + bw] == j))
+            continue
+        if len(blobs) == 1:
+            # one marker with a dash or two attached (a dashed line's markers): a marker if the
+            # series has markers of its size elsewhere (decided below; a plain line's one thick
+            # bend is not)
+            bx, by, bw, bh, barea = blobs[0]
+            single.append(((x + bx - k + bw / 2, y + by - k + bh / 2), float(barea)))
+        from skimage.morphology import skeletonize  # heavy: 0.6-0.9 s to import; only line series need it
+
+        paths = trace_skeleton(skeletonize(comp))
+        if paths:
+            longest = max(paths, key=len)
+            line_pts += simplify([(x + xx + 0.5, y + yy + 0.5) for yy, xx in longest], 1.0)
+    if centres and single:
+        # a dashed line with markers: each marker touches its dashes (SGD's squares on '--s'
+        # had lost six of eleven points), taken where sized like the series' lone markers
+        # (sized as the opening leaves them, where a line's markers were found that way: a lone
+        # fragment at the plot's edge had halved the typical size and lost three diamonds)
+        typical = float(np.median(opened_areas or marker_areas))
+        for c, a in single:
+            if 0.5 * typical <= a <= 2.0 * typical:
+                centres.append(c)
+                marker_areas.append(a)
+    if has_line and len(lone_areas) >= 3 and _scattered(line_spans, centres):
+        # a scatter whose overlapping markers merged into blobs (read as short 'lines'): its
+        # points are those blobs' markers, and it is no line chart (the points had been joined up)
+        has_line = False
+        typical = float(np.median(lone_areas))
+        for comp, x, y in clusters:
+            for c in _split_cluster(comp, typical):
+                centres.append((x + c[0], y + c[1]))
+                marker_areas.append(typical)
+    if has_line and len(centres) >= 2:
+        centres += _hidden_ends(m, centres)
+    pts_px = sorted(centres) if centres else sorted(line_pts)
+    if not pts_px:
+        return None
+    kind = "line" if has_line else "point"
+    shape = max(set(shapes), key=shapes.count) if len(shapes) >= 2 and centres else None
+    return Series(color=color, kind=kind, points=[(x_of(xaxis, px), yaxis.value(py)) for px, py in pts_px],
+                  marker_areas=marker_areas, line_width=float(np.median(widths)) if widths else None,
+                  shape=shape)
+
+
+def _marker_blobs(comp: np.ndarray, lw: float):
+    """The markers on a line: what survives an opening with a disc wider than the line.
+
+    A disc 2.2 line widths across keeps a bend or a crossing from passing for a marker; a
+    triangle on a thick line is narrower than that (bmh's 2 pt lines: a 12 px triangle's
+    inscribed circle is 7 px, the disc 11), so when it leaves none, narrower discs are tried,
+    and taken where they leave three or more blobs of one size (markers repeat; bends differ).
+    Returns (disc, label count, labels, stats, blobs)."""
+    for i, mult in enumerate((2.2, 1.8, 1.5)):
+        k = int(round(mult * lw + 2)) | 1
+        padded = np.pad(comp, k).astype(np.uint8)
+        opened = cv2.morphologyEx(padded, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+        nb, blab, bstats, _ = find_blobs(opened)
+        blobs = [bstats[j] for j in range(1, nb) if bstats[j][4] >= 0.5 * k * k]
+        if i == 0:
+            first = (k, nb, blab, bstats, blobs)
+            if blobs:
+                return first
+            continue
+        areas = [int(b[4]) for b in blobs]
+        if len(blobs) >= 3 and max(areas) <= 2 * min(areas):
+            return k, nb, blab, bstats, blobs
+    return first
+
+
+def _scattered(line_spans: list[tuple[int, int]], centres: list[tuple[float, float]]) -> bool:
+    """The 'lines' of a series cover under 30 % of its x extent: blobs among lone markers."""
+    if not line_spans or not centres:
+        return False
+    lo = min([a for a, _ in line_spans] + [c[0] for c in centres])
+    hi = max([b for _, b in line_spans] + [c[0] for c in centres])
+    covered = np.zeros(int(hi - lo) + 2, bool)
+    for a, b in line_spans:
+        covered[int(a - lo):int(b - lo) + 1] = True
+    return hi - lo > 0 and covered.sum() < 0.3 * (hi - lo)
+
+
+def _split_cluster(comp: np.ndarray, typical: float) -> list[tuple[float, float]]:
+    """The centres of the markers merged in one blob: as many as its area holds (at most four),
+    spread along its long axis."""
+    ys, xs = np.nonzero(comp)
+    n = int(np.clip(round(xs.size / max(typical, 1.0)), 1, 4))
+    pts = np.stack([xs + 0.5, ys + 0.5], axis=1).astype(np.float64)
+    mean = pts.mean(axis=0)
+    if n == 1:
+        return [(float(mean[0]), float(mean[1]))]
+    _, vecs = np.linalg.eigh(np.cov((pts - mean).T))
+    t = (pts - mean) @ vecs[:, -1]
+    edges = np.quantile(t, np.linspace(0, 1, n + 1))
+    out = []
+    for a, b in zip(edges[:-1], edges[1:]):
+        part = pts[(t >= a) & (t <= b)]
+        if len(part):
+            out.append((float(part[:, 0].mean()), float(part[:, 1].mean())))
+    return out
+
+
+def _hidden_ends(m: np.ndarray, centres: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """A line with markers that runs on past its first or last marker ends at a point whose
+    marker another series' covers (two curves from one start: the quadratic's (0, 0) and
+    (1, 1) lay under the linear's diamonds, and the re-drawn line stopped a step short).
+    Its far end, where it runs on by half a marker step or more, is that point."""
+    from skimage.morphology import skeletonize  # heavy: 0.6-0.9 s to import; only line series need it
+
+    xs = sorted(c[0] for c in centres)
+    step = float(np.median(np.diff(xs))) if len(xs) >= 2 else 0.0
+    if step <= 0:
+        return []
+    sk = skeletonize(m)
+    ys, xs_ = np.nonzero(sk)
+    if xs_.size == 0:
+        return []
+    out = []
+    left, right = min(xs), max(xs)
+    for pick, beyond in ((int(np.argmin(xs_)), lambda x: x < left - 0.5 * step),
+                         (int(np.argmax(xs_)), lambda x: x > right + 0.5 * step)):
+        x, y = float(xs_[pick]) + 0.5, float(ys[pick]) + 0.5
+        if beyond(x):
+            # markers stand on a grid of x: an end within a quarter step of it is on it
+            ref = left if x < left else right
+            k = round((x - ref) / step)
+            if k and abs(x - (ref + k * step)) <= 0.25 * step:
+                x = ref + k * step
+            out.append((x, y))
+    return out
+
+
+def _marker_shape(m: np.ndarray) -> str:
+    """circle, square, diamond, triangle-up or triangle-down, from a marker's pixels: how much of
+    its box it fills, and where it is widest (a triangle at its base, a diamond midway)."""
+    h, w = m.shape
+    if h < 4 or w < 4:
+        return "circle"
+    fill = float(m.sum()) / (h * w)
+    if fill >= 0.9:
+        return "square"
+    rows = m.sum(axis=1).astype(float)
+    widest = np.flatnonzero(rows >= 0.9 * rows.max())
+    at = float(widest.mean()) / max(1, h - 1)
+    # a triangle is widest at its base, and heavier there than at its apex even where the
+    # line's opening has rounded it (a 9x11 '^': rows 2 6 8 | 9 11 11 | 11 9 5)
+    third = max(1, h // 3)
+    top_w, bottom_w = float(rows[:third].sum()), float(rows[-third:].sum())
+    if at >= 0.68 or bottom_w >= 1.35 * max(top_w, 1.0):
+        return "triangle-up"
+    if at <= 0.32 or top_w >= 1.35 * max(bottom_w, 1.0):
+        return "triangle-down"
+    if fill >= 0.7:
+        return "circle"
+    quarter = rows[int(round(0.25 * (h - 1)))] / max(rows.max(), 1.0)
+    return "diamond" if 0.3 <= quarter <= 0.75 else "circle"
+
+
+def _smoothed(m: np.ndarray) -> np.ndarray:
+    """A line's mask without its ragged edge, where it is 3 px wide or more.
+
+    A JPEG's line has ragged edges, a pixel in and a pixel out, and every notch roots a spur of
+    the skeleton (fivethirtyeight's 8 px red line: 2,049 skeleton pixels, its width read as
+    2.3 px) and bites into the markers an opening looks for (four of nine squares lost). A 3×3
+    median smooths the edge; where it keeps 90 % of the mask the line is wide enough for it
+    (584 skeleton pixels, 7.9 px), else the mask is kept as it is (a thin line would vanish)."""
+    smooth = cv2.medianBlur(m.astype(np.uint8), 3).astype(bool)
+    return smooth if smooth.sum() >= 0.9 * m.sum() else m
+
+
+def line_width(m: np.ndarray) -> float:
+    """Stroke width of a (mostly) line-shaped mask: twice the median distance to its edge on the skeleton."""
+    from skimage.morphology import skeletonize  # heavy: 0.6-0.9 s to import; only line series need it
+
+    sk = skeletonize(m)
+    if not sk.any():
+        return 1.0
+    dist = cv2.distanceTransform(np.pad(m, 1).astype(np.uint8), cv2.DIST_L2, 5)[1:-1, 1:-1]
+    return float(max(1.0, 2.0 * np.median(dist[sk]) - 0.5))

@@ -1,0 +1,94 @@
+"""Which paints of a plot are its series: mark paints (coloured or dark, not the pale greys of
+gridlines and frames), a JPEG's washed-out copy of a line's colour, and the anti-aliased fringe
+round a mark, which are that mark's series."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from crafteditor.paint import Paints, blend_position
+
+
+def mark_paints(paints: Paints, region: np.ndarray, lossy: bool) -> tuple[np.ndarray, int, list[int]]:
+    """Pixel counts per paint in the plot's inner region, the least a series needs, and the
+    paints that may be marks."""
+    counts = np.bincount(region[region >= 0].ravel(), minlength=len(paints.colors))
+    min_px = max(6, int(0.0004 * region.size))
+    cands = [p for p in range(len(paints.colors)) if p != paints.background and counts[p] >= min_px
+             and _is_mark_paint(paints.colors[p], lossy)]
+    return counts, min_px, cands
+
+
+def _is_mark_paint(rgb, lossy: bool = False) -> bool:
+    """Gridlines and frames are pale greys; marks are coloured or dark. In a lossy image a
+    faint tint is the chroma ringing around a mark, not a mark (a q50 line chart's (213, 250,
+    255) beside its blue line was read as a second series of one point)."""
+    r, g, b = (int(v) for v in rgb)
+    sat = max(r, g, b) - min(r, g, b)
+    light = (r + g + b) / 3
+    if lossy and light > 225 and sat < 60:
+        return False
+    return sat > 40 or light < 140
+
+
+def merge_washed_out(paints: Paints, members: dict[int, list[int]], areas: dict[int, int]) -> None:
+    """A lossy image splits a thin series line into its colour and a washed-out copy of it (the
+    chroma a JPEG keeps at half resolution): one series, under its more common paint. ``members``
+    (series paint -> the paints it stands for) and ``areas`` (its pixels) are merged in place."""
+    for p in sorted(members, key=lambda q: -areas[q]):
+        for q in list(members):
+            if q != p and p in members and q in members and areas[q] >= areas[p] \
+                    and _same_hue(paints.colors[p], paints.colors[q]):
+                members[q] += members.pop(p)
+                areas[q] += areas[p]
+                break
+
+
+def _same_hue(a, b) -> bool:
+    """Two saturated colours of one hue within a JPEG's chroma loss of each other.
+
+    Chroma subsampling washes a thin line's colour out at constant brightness: at q50 a series
+    drawn (31, 119, 183) came back partly (65, 118, 153), 45.3 apart but of one hue and luma
+    (100 vs 106), and was read as two series. Beyond 45 apart, only such a pair is one colour."""
+    a, b = np.asarray(a, np.float32), np.asarray(b, np.float32)
+    dist = float(np.linalg.norm(a - b))
+    luma = np.array([0.299, 0.587, 0.114], np.float32)
+    if dist > 75 or (dist > 45 and abs(float(luma @ a) - float(luma @ b)) > 12) \
+            or min(float(a.max() - a.min()), float(b.max() - b.min())) < 40:
+        return False
+    ha = cv2.cvtColor(a.astype(np.uint8)[None, None, :], cv2.COLOR_RGB2HSV)[0, 0, 0]
+    hb = cv2.cvtColor(b.astype(np.uint8)[None, None, :], cv2.COLOR_RGB2HSV)[0, 0, 0]
+    d = abs(int(ha) - int(hb))
+    return min(d, 180 - d) <= 8  # OpenCV hue: 0..180
+
+
+def merge_fringes(labels: np.ndarray, inner, paints: Paints, members: dict[int, list[int]],
+                  areas: dict[int, int]) -> None:
+    """A paint that only rims another series' marks is that series: the anti-aliased blend of a
+    mark with the background (matplotlib's diamond markers left a rim of (170, 160, 210) round
+    each purple diamond, read as a third series of ragged points). Its pixels lie by the other
+    paint's, and its colour lies between that paint's and the background's."""
+    x0, y0, x1, y1 = inner
+    sub = labels[y0:y1, x0:x1]
+    bg = paints.background_rgb.astype(np.float32)
+    for p in sorted(list(members), key=lambda q: areas[q]):
+        cp = paints.colors[p].astype(np.float32)
+        for q in sorted(members, key=lambda q: -areas[q]):
+            if q == p or areas[q] < 2 * areas[p]:
+                continue
+            if not 0.1 <= blend_of(cp, paints.colors[q], bg) <= 0.9:
+                continue  # not a blend of q with the background
+            own = np.isin(sub, members[p])
+            near = cv2.dilate(np.isin(sub, members[q]).astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+            if own.any() and float((own & near).sum()) >= 0.8 * float(own.sum()):
+                members[q] += members.pop(p)
+                areas[q] += areas.pop(p)
+                break
+
+
+def blend_of(c, mark, bg) -> float:
+    """How far colour ``c`` lies from ``mark`` towards ``bg`` (0: the mark, 1: the background)
+    where it is a blend of the two (within 14 of the line between them), else -1."""
+    t, d = blend_position(c, mark, bg)
+    return float(t) if float(d) <= 14 else -1.0

@@ -1,0 +1,164 @@
+"""Plots framed by no axis lines: a tinted panel (ggplot's and seaborn's grey, bmh's), whose edges
+frame the plot, and plots framed by their gridlines alone (fivethirtyeight, a despined
+seaborn whitegrid). A panel's tint is made page so the plot reads as drawn on the page."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from crafteditor.charts.labels import typical_font
+from crafteditor.charts.numbers import parse_number
+from crafteditor.ocr.runs import TextRun
+from crafteditor.paint import Paints, blend_position
+
+
+@dataclass
+class Panel:
+    """A plot drawn on a tinted rectangle (ggplot's and seaborn's grey, bmh's): its edges, the
+    pixels' bounds (x0, y0, x1, y1, end exclusive), and its paint."""
+
+    x0: int
+    y0: int
+    x1: int
+    y1: int
+    color: np.ndarray  # RGB
+
+
+def find_panels(paints: Paints) -> list[Panel]:
+    """Plots drawn on a tinted panel: a large rectangle filled with one pale paint that is not
+    the page's, its gridlines (white or grey) and marks inside it, page around it.
+
+    ggplot draws no axis lines (the panel's edge is the axis), so no chart is found by its axes;
+    the panel's own edges frame the plot instead."""
+    labels = paints.labels
+    H, W = labels.shape
+    page = labels == paints.background
+    inked: np.ndarray | None = None
+    out: list[Panel] = []
+    for p in range(len(paints.colors)):
+        if p == paints.background:
+            continue
+        col = paints.colors[p].astype(np.float32)
+        if float(col.mean()) < 150:  # a tint, not a dark fill or a heatmap's cell
+            continue
+        m = labels == p
+        if m.sum() < 0.05 * H * W:
+            continue
+        # gridlines cut the panel's paint into cells: closing bridges them (at 300 dpi a 0.8 pt
+        # white line with its anti-aliasing is ~5 px)
+        k = max(7, int(round(0.01 * max(H, W)))) | 1
+        closed = cv2.morphologyEx(m.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+        n, lab, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=4)
+        if inked is None:
+            # no page inside a panel once its thin page-coloured lines are closed (Solarize's
+            # gridlines run on between two bars, where the panel's own paint is not)
+            inked = cv2.morphologyEx((~page).astype(np.uint8), cv2.MORPH_CLOSE, np.ones((k, k), np.uint8)) > 0
+        for i in range(1, n):  # one panel per subplot
+            pn = _panel_of(lab, i, stats[i], page, inked, m, paints.colors[p])
+            if pn is not None:
+                out.append(pn)
+    return out
+
+
+def _panel_of(lab: np.ndarray, i: int, stat, page: np.ndarray, inked: np.ndarray, m: np.ndarray,
+              color: np.ndarray) -> "Panel | None":
+    """Component ``i`` of a tint's closed mask as a panel: a filled rectangle with page round it."""
+    H, W = page.shape
+    x, y, w, h, _ = (int(v) for v in stat)
+    if w * h < 0.04 * H * W or min(w, h) < 60:
+        return None
+    # the rectangle: the rows and columns that are no page across its middle (bars standing
+    # on the panel's edge cover its paint there, but not with page; white gridlines are
+    # page colour, bridged by the closing)
+    filled = inked | (lab == i)
+    ys, xs = slice(y + h // 4, y + 3 * h // 4), slice(x + w // 4, x + 3 * w // 4)
+    cols = np.flatnonzero(filled[ys, :].mean(axis=0) >= 0.97)
+    rows = np.flatnonzero(filled[:, xs].mean(axis=1) >= 0.97)
+    cols = _run_around(cols, x + w // 2)
+    rows = _run_around(rows, y + h // 2)
+    if cols is None or rows is None:
+        return None
+    x0, x1, y0, y1 = int(cols[0]), int(cols[-1]) + 1, int(rows[0]), int(rows[-1]) + 1
+    if (x1 - x0) * (y1 - y0) < 0.04 * H * W or abs((x1 - x0) - w) > 0.05 * w or abs((y1 - y0) - h) > 0.05 * h:
+        return None
+    rect = filled[y0:y1, x0:x1]
+    if rect.mean() < 0.97 or m[y0:y1, x0:x1].mean() < 0.25:
+        return None
+    # page all round it (tick marks and labels aside)
+    ring = np.concatenate([page[max(0, y0 - 4):y0 - 1, x0:x1].ravel(), page[y1 + 1:y1 + 4, x0:x1].ravel(),
+                           page[y0:y1, max(0, x0 - 4):x0 - 1].ravel(), page[y0:y1, x1 + 1:x1 + 4].ravel()])
+    if ring.size == 0 or ring.mean() < 0.6:
+        return None
+    return Panel(x0, y0, x1, y1, color.copy())
+
+
+def grid_frames(hlines, vlines, H: int, W: int, page: np.ndarray) -> list[Panel]:
+    """Plots framed by their gridlines alone: two or more horizontal lines with the same ends
+    and two or more vertical ones with the same ends, crossing each other. Their ends are the
+    plot's edges (a plot with axis lines has them there too; it is found by its axes first)."""
+
+    def groups(lines, a: int, b: int) -> list[list[tuple[int, int, int, int]]]:
+        out: list[list[tuple[int, int, int, int]]] = []
+        for ln in sorted(lines, key=lambda v: (v[a], v[b])):
+            g = next((g for g in out if abs(g[0][a] - ln[a]) <= 3 and abs(g[0][b] - ln[b]) <= 3), None)
+            if g is None:
+                out.append([ln])
+            else:
+                g.append(ln)
+        return [g for g in out if len(g) >= 2]
+
+    frames = []
+    for hg in groups([h for h in hlines if h[3] - h[1] <= 4], 0, 2):
+        x0, x1 = int(np.median([h[0] for h in hg])), int(np.median([h[2] for h in hg]))
+        for vg in groups([v for v in vlines if v[2] - v[0] <= 4], 1, 3):
+            y0, y1 = int(np.median([v[1] for v in vg])), int(np.median([v[3] for v in vg]))
+            if x1 - x0 < 0.25 * W or y1 - y0 < 0.2 * H:
+                continue
+            if all(x0 - 3 <= v[0] <= x1 + 3 for v in vg) and all(y0 - 3 <= h[1] <= y1 + 3 for h in hg):
+                frames.append(Panel(x0, y0, x1, y1, page.copy()))
+    # the largest first; one per plot
+    frames.sort(key=lambda f: -(f.x1 - f.x0) * (f.y1 - f.y0))
+    out: list[Panel] = []
+    for f in frames:
+        if not any(on_panel((f.x0, f.y0, f.x1, f.y1), g) for g in out):
+            out.append(f)
+    return out
+
+
+def numbered(pn: "Panel", runs: list[TextRun]) -> bool:
+    """Tick numbers beside the panel: two or more just left of it or just below it (a diagram's
+    large pale group frame is no plot, and is left as it is)."""
+    font = typical_font(runs)
+    left = sum(1 for r in runs if r.angle == 0 and pn.x0 - 6 * font <= r.right <= pn.x0 + 2
+               and pn.y0 - font <= r.cy <= pn.y1 + font and parse_number(r.text) is not None)
+    below = sum(1 for r in runs if r.angle == 0 and pn.y1 - 2 <= r.y <= pn.y1 + 3 * font
+                and pn.x0 - 2 * font <= r.cx <= pn.x1 + 2 * font and parse_number(r.text) is not None)
+    return left >= 2 or below >= 2
+
+
+def _run_around(idx: np.ndarray, centre: int) -> np.ndarray | None:
+    """The run of consecutive indices holding ``centre``."""
+    if idx.size == 0:
+        return None
+    runs = np.split(idx, np.flatnonzero(np.diff(idx) > 1) + 1)
+    return next((r for r in runs if r[0] <= centre <= r[-1]), None)
+
+
+def unpanel(rgb: np.ndarray, panels: list[Panel], page: np.ndarray, tolerance: float = 14.0) -> np.ndarray:
+    """A copy of ``rgb`` with each panel's tint, and its blends towards the page colour (white
+    gridlines, a legend's half-transparent face), made page: the plot reads as drawn on the page.
+    Grey gridlines stay, as on any plain chart."""
+    out = rgb.copy()
+    for pn in panels:
+        sub = out[pn.y0:pn.y1, pn.x0:pn.x1]
+        _, d = blend_position(sub, pn.color, page)
+        sub[d <= tolerance] = page
+    return out
+
+
+def on_panel(plot, pn: Panel) -> bool:
+    """The plot is the panel's (its axes or frame run along the panel's edges)."""
+    return max(abs(plot[0] - pn.x0), abs(plot[1] - pn.y0), abs(plot[2] - pn.x1), abs(plot[3] - pn.y1)) <= 8

@@ -1,0 +1,133 @@
+"""Long straight strokes: axis lines, gridlines (dashed ones too) and tick marks, found as runs of
+ink along rows or columns; a series' mask mended across the gridlines drawn over it and rid of
+the strokes that are no marks."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from crafteditor.blobs import find_blobs
+
+
+def long_lines(ink: np.ndarray, horizontal: bool, min_len: int) -> list[tuple[int, int, int, int]]:
+    """Thin straight strokes at least ``min_len`` long: (x0, y0, x1, y1), end exclusive.
+
+    A bar standing on an axis survives the opening too; only the rows (columns) where the
+    stroke runs its full length are kept, so the axis comes out thin.
+    """
+    n, lab, stats, _ = find_blobs(_long_runs(ink, horizontal, min_len))
+    out = []
+    for i in range(1, n):
+        x, y, w, h, _ = stats[i]
+        comp = lab[y:y + h, x:x + w] == i
+        widths = comp.sum(axis=1) if horizontal else comp.sum(axis=0)
+        full = np.nonzero(widths >= 0.9 * widths.max())[0]
+        if full.size == 0:
+            continue
+        # every thin band of consecutive full rows is a line: gridlines drawn over the bars
+        # join the axis the bars stand on into one component (a grouped bar chart's x axis had
+        # been lost to its longest band, a gridline)
+        bands = []
+        for band in np.split(full, np.nonzero(np.diff(full) > 1)[0] + 1):
+            if len(band) <= 6:
+                bands.append(band)
+                continue
+            # a bar nearly as long as its axis, standing on it (classic style's outlined bars):
+            # the axis is the rows that run the whole length
+            whole = band[widths[band] >= 0.985 * widths.max()]
+            bands += [b for b in np.split(whole, np.nonzero(np.diff(whole) > 1)[0] + 1) if 0 < len(b) <= 6]
+        for band in bands:
+            if horizontal:
+                cols = np.nonzero(comp[band].any(axis=0))[0]
+                out.append((int(x + cols[0]), int(y + band[0]), int(x + cols[-1] + 1), int(y + band[-1] + 1)))
+            else:
+                rows = np.nonzero(comp[:, band].any(axis=1))[0]
+                out.append((int(x + band[0]), int(y + rows[0]), int(x + band[-1] + 1), int(y + rows[-1] + 1)))
+    return out
+
+
+def _long_runs(ink: np.ndarray, horizontal: bool, min_len: int) -> np.ndarray:
+    """The opening of ``ink`` by a ``min_len`` line (1×min_len, or min_len×1): its runs of at
+    least ``min_len`` pixels along each row (column). Each row is opened on its own, so only the
+    rows with that much ink are: the same mask, in a seventh of the time on a gridded chart
+    (784 openings of the six-sheet gallery: 2.5 s)."""
+    a = ink.astype(np.uint8) if horizontal else ink.astype(np.uint8).T
+    out = np.zeros(a.shape, np.uint8)
+    # (OpenCV's erosion counts the outside of the image as ink: a shorter run at the edge stays)
+    rows = np.flatnonzero((np.count_nonzero(a, axis=1) >= min_len) | (a[:, 0] > 0) | (a[:, -1] > 0))
+    if rows.size:
+        out[rows] = cv2.morphologyEx(np.ascontiguousarray(a[rows]), cv2.MORPH_OPEN, np.ones((1, min_len), np.uint8))
+    return out if horizontal else np.ascontiguousarray(out.T)
+
+
+def find_rules(ink: np.ndarray, inner) -> list[tuple[bool, int, int, int, int]]:
+    """Gridlines across the plot, in any colour: (horizontal, x0, y0, x1, y1), end exclusive.
+    Dashed ones too (bmh's): gaps up to 8 px along the line are closed first."""
+    x0, y0, x1, y1 = inner
+    sub = np.zeros(ink.shape, np.uint8)
+    sub[y0:y1, x0:x1] = ink[y0:y1, x0:x1]
+    out = []
+    for horizontal, length in ((True, int(0.8 * (x1 - x0))), (False, int(0.8 * (y1 - y0)))):
+        if length >= 10:
+            k = np.ones((1, 9) if horizontal else (9, 1), np.uint8)
+            dashes = cv2.morphologyEx(sub, cv2.MORPH_CLOSE, k).astype(bool)
+            out += [(horizontal, *ln) for ln in long_lines(dashes, horizontal, length)]
+    return out
+
+
+def bridge_rules(m: np.ndarray, rules) -> np.ndarray:
+    """A series' mask mended where a gridline is drawn over its marks (matplotlib draws the grid
+    above bars): rule pixels with the series on both sides of the rule are the series. A grouped
+    bar chart's bars had been cut at every gridline into stacked pieces, each read as a bar."""
+    out = m
+    for horizontal, x0, y0, x1, y1 in rules:
+        if horizontal:
+            if y0 < 1 or y1 >= m.shape[0]:
+                continue
+            both = m[y0 - 1, x0:x1] & m[y1, x0:x1]
+            if both.any():
+                out = out.copy() if out is m else out
+                out[y0:y1, x0:x1] |= both[None, :]
+        else:
+            if x0 < 1 or x1 >= m.shape[1]:
+                continue
+            both = m[y0:y1, x0 - 1] & m[y0:y1, x1]
+            if both.any():
+                out = out.copy() if out is m else out
+                out[y0:y1, x0:x1] |= both[:, None]
+    return out
+
+
+def drop_rules(m: np.ndarray, inner) -> np.ndarray:
+    """Remove long straight strokes spanning most of the plot (gridlines, reference lines)."""
+    x0, y0, x1, y1 = inner
+    out = m.copy()
+    for horizontal, length in ((True, int(0.8 * (x1 - x0))), (False, int(0.8 * (y1 - y0)))):
+        if length < 10:
+            continue
+        for lx0, ly0, lx1, ly1 in long_lines(m, horizontal, length):
+            out[ly0:ly1, lx0:lx1] = False
+    return out
+
+
+def drop_inner_ticks(m: np.ndarray, inner) -> np.ndarray:
+    """Tick marks drawn inward from the frame (matplotlib's classic style: on all four sides) are
+    no marks: short thin strokes of ``m`` that run into the plot's inner edge are removed."""
+    x0, y0, x1, y1 = inner
+    sub = m[y0:y1, x0:x1]
+    if not sub.any():
+        return m
+    n, lab, stats, _ = find_blobs(sub)
+    h, w = sub.shape
+    longest = max(12, int(0.05 * min(h, w)))
+    drop = np.zeros(n, bool)
+    for i in range(1, n):
+        x, y, cw, ch, _ = stats[i]
+        at_side = x == 0 or y == 0 or x + cw >= w or y + ch >= h
+        drop[i] = at_side and max(cw, ch) <= longest and min(cw, ch) <= 3
+    if not drop.any():
+        return m
+    out = m.copy()
+    out[y0:y1, x0:x1] &= ~drop[lab]
+    return out
