@@ -37,8 +37,9 @@ from crafteditor.config import THEME, Config
 from crafteditor.lines import simplify, trace_skeleton
 from crafteditor.ocr import TextRun, get_engine, split_wide_gaps
 from crafteditor.paint import Paints, blend_position, distances, find_paints, to_hex
-from crafter.charts.render import layout_chart, plan_for
-from crafter.charts.scales import _cmap
+from crafter.charts.compile.chart import plan_for
+from crafter.charts.render.chart_layout import layout_chart
+from crafter.charts.scales import colormap as _cmap
 from crafter.charts.theme import chart_theme
 from crafter.spec.model import Box, Chart
 

@@ -48,7 +48,7 @@ from crafter.base.markup import (
 from crafter.base.rules import WRAP_SLACK, drawn_route, edge_label_plate, node_label_lines, panel_letters, readable_on
 from crafter.base.text import ASCENT, DESCENT, text_width, wrap
 from crafter.base.theme import TITLE_MAX_W, Theme, figure_theme
-from crafter.charts.render import chart_svg_fragment
+from crafter.charts.render.painter import chart_svg_fragment
 from crafter.errors import RenderError
 from crafter.layout import layout_figure
 from crafter.render.markers import MarkerSpec, can_trim, marker_def, trim
