@@ -12,7 +12,8 @@ import numpy as np
 
 from crafteditor.charts.style import ChartStyle
 from crafteditor.config import THEME
-from crafter.charts.render import layout_chart, plan_for
+from crafter.charts.compile.chart import plan_for
+from crafter.charts.render.chart_layout import layout_chart
 from crafter.charts.theme import chart_theme
 from crafter.spec.model import Box, Chart
 

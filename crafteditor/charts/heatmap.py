@@ -18,7 +18,7 @@ from crafteditor.charts.vegalite import round_to_span
 from crafteditor.config import Config
 from crafteditor.ocr.engine import get_engine
 from crafteditor.paint import to_hex
-from crafter.charts.scales import _cmap
+from crafter.charts.scales import colormap
 
 # sequential schemes a heatmap's colours are matched against (Vega names; matplotlib's maps)
 _HEATMAP_SCHEMES = ("blues", "greens", "greys", "oranges", "purples", "reds", "viridis", "magma", "inferno",
@@ -266,7 +266,7 @@ def _color_scale(cells: dict[tuple[int, int], np.ndarray], values: dict[tuple[in
     best = None
     for scheme in _HEATMAP_SCHEMES:
         for reverse in (False, True):
-            cmap = _cmap(scheme, reverse)
+            cmap = colormap(scheme, reverse)
             err = float(np.mean([np.linalg.norm(np.asarray(cmap((v - lo) / span)[:3]) * 255 - cells[c])
                                  for c, v in values.items()]))
             if best is None or err < best[0]:

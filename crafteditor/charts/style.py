@@ -18,7 +18,7 @@ from crafteditor.charts.numbers import parse_number
 from crafteditor.config import THEME
 from crafteditor.paint import Paints, blend_position, distances, to_hex
 from crafter.base.text import ASCENT, DESCENT
-from crafter.charts.render import text_width
+from crafter.charts.render.text_measure import text_width
 from crafter.charts.theme import chart_theme
 
 

@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 from crafter.base.theme import OKABE_ITO
 from crafter.charts.build import make_chart
-from crafter.charts.render import chart_svg
+from crafter.charts.render.painter import chart_svg
 from crafter.data import read_table
 from crafter.formats.vegalite import to_vegalite
 

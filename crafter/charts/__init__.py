@@ -20,7 +20,7 @@ legend=None, id="chart", title=None, width=None, height=None, theme="paper") -> 
     Natural outer size in px (plot + axes + legend + title); the layout engine sizes the
     chart's box with it. ``chart.width``/``height`` are the *plot* size when set.
 
-``render.chart_svg_fragment(chart, box, theme) -> str``
+``chart_svg_fragment(chart, box, theme) -> str`` (:mod:`crafter.charts.render.painter`)
     SVG elements (no outer ``<svg>``, absolute figure coordinates) filling ``box``. The
     figure renderer wraps them in ``<g id=chart.id data-crafter-kind="chart">``. Inside,
     ids are prefixed by the chart id: ``{id}-title``; per plot cell ``{id}-plot`` (or
@@ -33,7 +33,7 @@ legend=None, id="chart", title=None, width=None, height=None, theme="paper") -> 
     ``{id}-legend`` with ``{id}-legend-title`` and one ``{id}-legend-<value>`` per entry.
     All text is ``<text>``. ``theme`` is a figure Theme, its name, or a ChartTheme.
 
-``render.chart_svg(chart, theme) -> str``
+``chart_svg(chart, theme) -> str`` (:mod:`crafter.charts.render.painter`)
     A standalone SVG document of one chart (CLI, tests, benchmarks).
 
 ``fidelity.read_back(svg, chart_id=None) -> ReadBackReport``
@@ -57,11 +57,13 @@ The Vega-Lite subset drawn is listed in :mod:`crafter.charts.compile`.
 """
 
 from crafter.charts.build import as_table, make_chart
-from crafter.charts.compile import ChartSpecError, compile_chart
+from crafter.charts.compile.chart import compile_chart
 from crafter.charts.data_refs import resolve_data_urls
+from crafter.charts.errors import ChartSpecError
 from crafter.charts.fidelity import FidelityProblem, ReadBackReport, check_chart, read_back
 from crafter.charts.recommend import ChartChoice, recommend
-from crafter.charts.render import chart_size, chart_svg, chart_svg_fragment
+from crafter.charts.render.chart_layout import chart_size
+from crafter.charts.render.painter import chart_svg, chart_svg_fragment
 from crafter.charts.schema import VegaLiteSchemaError, validate_vegalite
 from crafter.charts.theme import ChartTheme, chart_theme
 

@@ -12,11 +12,12 @@ from __future__ import annotations
 import math
 import os
 import re
+from dataclasses import replace
 from typing import Any, Sequence
 
 from crafter.base.text import text_width
 from crafter.charts import stats
-from crafter.charts.recommend import ChartChoice, _base_field, recommend
+from crafter.charts.recommend import ChartChoice, base_field, recommend
 from crafter.charts.schema import validate_vegalite
 from crafter.charts.theme import chart_theme
 from crafter.data import Table, read_table, table_from_records
@@ -68,7 +69,7 @@ def as_table(data: Any) -> Table:
             raise InputError("chart data must be a table or a list of records ({column: value})")
         return table_from_records(data)
     try:  # a pandas DataFrame
-        import pandas as pd
+        import pandas as pd  # heavy: 1.3 s to import; only a DataFrame argument needs it
 
         if isinstance(data, pd.DataFrame):
             return table_from_records(data.to_dict(orient="records"))
@@ -93,7 +94,7 @@ class _Fields:
         m = re.search(r":([QNOT])$", name, re.I)
         if m:
             return {"Q": "quantitative", "N": "nominal", "O": "ordinal", "T": "temporal"}[m.group(1).upper()]
-        base = _base_field(name)
+        base = base_field(name)
         if base not in self.table:
             raise InputError(f"no column '{base}' in the table (columns: {', '.join(self.table.names)})",
                              file=self.table.source)
@@ -103,7 +104,7 @@ class _Fields:
 
     def order(self, name: str) -> list[Any] | None:
         """Categories in the table's order (ordinal: natural order) when that is not ascending."""
-        col = self.table.column(_base_field(name))
+        col = self.table.column(base_field(name))
         values = col.distinct()
         try:
             if values == sorted(values):
@@ -118,12 +119,13 @@ class _Fields:
             d = {"aggregate": "count", "type": "quantitative", "title": "count"}
         else:
             m = re.match(r"^\s*(\w+)\((.+)\)\s*$", name)
-            base = _base_field(name)
+            base = base_field(name)
             d["field"] = escape_field(base)
             if m:
                 op = m.group(1)
                 if op not in stats.AGGREGATES:
-                    raise InputError(f"unknown aggregate '{op}' in '{name}'; expected one of {', '.join(stats.AGGREGATES)}")
+                    raise InputError(f"unknown aggregate '{op}' in '{name}'; "
+                                     f"expected one of {', '.join(stats.AGGREGATES)}")
                 d["aggregate"] = op
             d["type"] = self.type_of(name)
             if d["type"] in ("nominal", "ordinal") and base in self.table:
@@ -155,8 +157,6 @@ def _vega_safe_names(table: Table) -> tuple[Table, dict[str, str]]:
             renamed[c] = new
     if not renamed:
         return table, renamed
-    from dataclasses import replace
-
     cols = [replace(c, name=renamed.get(c.name, c.name)) for c in table.columns]
     return Table(cols, source=table.source, sheet=table.sheet, notes=list(table.notes)), renamed
 
@@ -165,7 +165,7 @@ def _legend_place(table: Table, color: str, theme: str, swatch: float = 1.0) -> 
     """(orient, with title): one row on top when it fits over the plot (without its title if need
     be: the categories name themselves), else a column on the right. ``swatch``: symbol widths."""
     ct = chart_theme(theme)
-    col = table.column(_base_field(color))
+    col = table.column(base_field(color))
     if col.type not in ("nominal", "ordinal"):
         return "right", True
     fs = ct.legend_font_size
@@ -239,7 +239,7 @@ def make_chart(
     for attr in ("x", "y", "color", "column", "size", "shape", "error"):
         value = getattr(choice, attr)
         if value:
-            base = _base_field(value)
+            base = base_field(value)
             if base in renamed:
                 setattr(choice, attr, value.replace(base, renamed[base]))
     spec = build_spec(table, choice, theme=theme, legend=legend, originals={v: k for k, v in renamed.items()})
@@ -268,7 +268,7 @@ def build_spec(table: Table, ch: ChartChoice, *, theme: str = "paper", legend: s
     view = builder(F, ch, theme, legend)
     data = {"values": table.to_records()}
     if ch.column:
-        n = table.column(_base_field(ch.column)).cardinality
+        n = table.column(base_field(ch.column)).cardinality
         facet = F.define(ch.column, title=None)
         facet.pop("aggregate", None)
         return {"data": data, "facet": facet, "columns": n if n <= 4 else 3, "spec": view}
@@ -285,8 +285,8 @@ def _color(F: _Fields, ch: ChartChoice, theme: str, legend: str | None, **extra:
         d["legend"] = {"orient": orient}
         if not titled:
             d["legend"]["title"] = None
-        elif F.title(_base_field(ch.color)) != d.get("field"):  # type: ignore[arg-type]
-            d["legend"]["title"] = F.title(_base_field(ch.color))  # type: ignore[arg-type]
+        elif F.title(base_field(ch.color)) != d.get("field"):  # type: ignore[arg-type]
+            d["legend"]["title"] = F.title(base_field(ch.color))  # type: ignore[arg-type]
     return d
 
 
@@ -300,7 +300,7 @@ def _bar(F: _Fields, ch: ChartChoice, theme: str, legend: str | None) -> dict[st
     off = "yOffset" if ch.horizontal else "xOffset"
     cat = F.define(ch.x, axis={"title": None} if ch.color and ch.color == ch.x else None)
     val_name = ch.y if ch.y == "count()" or "(" in (ch.y or "") or not ch.aggregate else f"{ch.aggregate}({ch.y})"
-    val = F.define(val_name, title=F.title(_base_field(ch.y)))  # type: ignore[arg-type]
+    val = F.define(val_name, title=F.title(base_field(ch.y)))  # type: ignore[arg-type]
     enc: dict[str, Any] = {cat_axis: cat, val_axis: val}
     grouped = ch.color is not None and ch.color != ch.x and not ch.stack
     if ch.color:
@@ -315,7 +315,7 @@ def _bar(F: _Fields, ch: ChartChoice, theme: str, legend: str | None) -> dict[st
     err_enc: dict[str, Any] = {cat_axis: {k: v for k, v in cat.items() if k != "axis"}}
     if grouped:
         err_enc[off] = enc[off]
-    raw = F.define(_base_field(ch.y), title=F.title(_base_field(ch.y)))  # type: ignore[arg-type]
+    raw = F.define(base_field(ch.y), title=F.title(base_field(ch.y)))  # type: ignore[arg-type]
     if ch.error in stats.ERROR_EXTENTS:
         err_mark = {"type": "errorbar", "extent": ch.error, "ticks": True, "color": ERROR_COLOR}
         err_enc[val_axis] = raw
@@ -333,11 +333,11 @@ def _line(F: _Fields, ch: ChartChoice, theme: str, legend: str | None) -> dict[s
     x = F.define(ch.x)  # type: ignore[arg-type]
     if xt == "quantitative":
         x["scale"] = {"type": ch.xscale} if ch.xscale in ("log", "symlog") else {"zero": False}
-        xs = F.table.column(_base_field(ch.x)).present if _base_field(ch.x) in F.table else []  # type: ignore[arg-type]
+        xs = F.table.column(base_field(ch.x)).present if base_field(ch.x) in F.table else []  # type: ignore[arg-type]
         if ch.xscale == "log" and xs and all(v > 0 and math.log2(v).is_integer() for v in xs):
             x["scale"]["base"] = 2  # batch sizes, sequence lengths: 1 2 4 8 ... ticks
     y_name = ch.y if not ch.aggregate or "(" in (ch.y or "") else f"{ch.aggregate}({ch.y})"
-    y = F.define(y_name, title=F.title(_base_field(ch.y)))  # type: ignore[arg-type]
+    y = F.define(y_name, title=F.title(base_field(ch.y)))  # type: ignore[arg-type]
     if ch.mark == "line":
         y["scale"] = {"type": ch.yscale} if ch.yscale in ("log", "symlog") else {"zero": False}
     elif ch.yscale in ("log", "symlog"):
@@ -345,7 +345,7 @@ def _line(F: _Fields, ch: ChartChoice, theme: str, legend: str | None) -> dict[s
     enc: dict[str, Any] = {"x": x, "y": y}
     if ch.color:
         enc["color"] = _color(F, ch, theme, legend)
-    n_x = F.table.column(_base_field(ch.x)).cardinality if _base_field(ch.x) in F.table else 99  # type: ignore[arg-type]
+    n_x = F.table.column(base_field(ch.x)).cardinality if base_field(ch.x) in F.table else 99  # type: ignore[arg-type]
     mark: dict[str, Any] = {"type": ch.mark}
     if ch.mark == "line" and n_x <= 15:
         mark["point"] = True
@@ -355,7 +355,7 @@ def _line(F: _Fields, ch: ChartChoice, theme: str, legend: str | None) -> dict[s
     band_enc: dict[str, Any] = {"x": x}
     if ch.color:
         band_enc["color"] = {**enc["color"], "legend": None}
-    raw = F.define(_base_field(ch.y), title=F.title(_base_field(ch.y)))  # type: ignore[arg-type]
+    raw = F.define(base_field(ch.y), title=F.title(base_field(ch.y)))  # type: ignore[arg-type]
     if "scale" in y:
         raw["scale"] = y["scale"]
     band_enc["y"] = raw
@@ -370,9 +370,9 @@ def _line(F: _Fields, ch: ChartChoice, theme: str, legend: str | None) -> dict[s
 
 
 def _band_positive(table: Table, ch: ChartChoice) -> bool:
-    keys = [_base_field(n) for n in (ch.x, ch.color, ch.column) if n]
+    keys = [base_field(n) for n in (ch.x, ch.color, ch.column) if n]
     groups: dict[tuple[Any, ...], list[float]] = {}
-    ycol = table.column(_base_field(ch.y))  # type: ignore[arg-type]
+    ycol = table.column(base_field(ch.y))  # type: ignore[arg-type]
     for i, v in enumerate(ycol.values):
         if v is not None:
             groups.setdefault(tuple(table.column(k).values[i] for k in keys), []).append(v)
@@ -404,13 +404,13 @@ def _point(F: _Fields, ch: ChartChoice, theme: str, legend: str | None) -> dict[
 def _heatmap(F: _Fields, ch: ChartChoice, theme: str, legend: str | None) -> dict[str, Any]:
     color_name = ch.color or "count()"
     color = F.define(color_name)
-    vals = [v for v in F.table.column(_base_field(color_name)).present] if color_name != "count()" else []
+    vals = [v for v in F.table.column(base_field(color_name)).present] if color_name != "count()" else []
     diverging = bool(vals) and min(vals) < 0 < max(vals)
     color["scale"] = {"scheme": "redblue", "domainMid": 0} if diverging else {"scheme": "viridis"}
-    color["legend"] = {"title": F.title(_base_field(color_name))}
+    color["legend"] = {"title": F.title(base_field(color_name))}
     x, y = F.define(ch.x), F.define(ch.y)  # type: ignore[arg-type]
     rect = {"mark": "rect", "encoding": {"x": x, "y": y, "color": color}}
-    n_cells = len(set(zip(F.table.column(_base_field(ch.x)).values, F.table.column(_base_field(ch.y)).values)))  # type: ignore[arg-type]
+    n_cells = len(set(zip(F.table.column(base_field(ch.x)).values, F.table.column(base_field(ch.y)).values)))  # type: ignore[arg-type]
     if color_name == "count()" or n_cells > 120:
         return rect
     d = _decimals([float(v) for v in vals], 2)
@@ -421,7 +421,7 @@ def _heatmap(F: _Fields, ch: ChartChoice, theme: str, legend: str | None) -> dic
 
 def _boxplot(F: _Fields, ch: ChartChoice, theme: str, legend: str | None) -> dict[str, Any]:
     cat_axis, val_axis = ("y", "x") if ch.horizontal else ("x", "y")
-    val = F.define(_base_field(ch.y), title=F.title(_base_field(ch.y)))  # type: ignore[arg-type]
+    val = F.define(base_field(ch.y), title=F.title(base_field(ch.y)))  # type: ignore[arg-type]
     val["scale"] = {"zero": False}
     enc = {cat_axis: F.define(ch.x), val_axis: val}  # type: ignore[arg-type]
     if ch.color and ch.color != ch.x:

@@ -22,11 +22,11 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 import numpy as np
+from defusedxml import ElementTree as ET
 
-from crafter.charts.compile import _label as lab
-from crafter.charts.compile import _parse_time
+from crafter.charts.compile.chart import plan_for
+from crafter.charts.compile.encoding import parse_time, value_label
 from crafter.charts.format import parse_label
-from crafter.charts.render import plan_for
 from crafter.charts.scales import ScaleTransform
 
 TOLERANCE = 0.005  # 0.5% of the axis range
@@ -110,7 +110,8 @@ def _parse_transform(s: str | None) -> np.ndarray:
             c, sn = math.cos(r), math.sin(r)
             rot = np.array([[c, -sn, 0], [sn, c, 0], [0, 0, 1]])
             if len(a) == 3:
-                t = np.array([[1, 0, a[1]], [0, 1, a[2]], [0, 0, 1]]) @ rot @ np.array([[1, 0, -a[1]], [0, 1, -a[2]], [0, 0, 1]])
+                t = (np.array([[1, 0, a[1]], [0, 1, a[2]], [0, 0, 1]]) @ rot
+                     @ np.array([[1, 0, -a[1]], [0, 1, -a[2]], [0, 0, 1]]))
             else:
                 t = rot
         elif name == "matrix" and len(a) == 6:
@@ -127,8 +128,6 @@ def _apply(m: np.ndarray, x: float, y: float) -> tuple[float, float]:
 
 
 def _parse_svg(svg: Any):
-    from defusedxml import ElementTree as ET
-
     if not isinstance(svg, (str, bytes)):
         return svg  # an Element already
     text = svg.decode("utf-8") if isinstance(svg, bytes) else svg
@@ -386,24 +385,7 @@ def _read_mark(el: Any, mark: str, orient: str, fields: dict[str, str], xf: _Axi
     tag = _local(el.tag)
     out: dict[str, Any] = {}
     if mark == "bar" and tag == "rect":
-        x0, y0, x1, y1 = _rect_box(el, m)
-        lo, hi = (y0, y1) if vert else (x0, x1)
-        clo, chi = (x0, x1) if vert else (y0, y1)
-        if vf is not None and not vf.discrete:
-            base = vf.baseline_px()
-            far, near = (lo, hi) if abs(lo - base) >= abs(hi - base) else (hi, lo)
-            out[v] = vf.value(far)
-            if f"{v}2" in fields:
-                out[f"{v}2"] = vf.value(near)
-        if cf is not None:
-            if cf.discrete:
-                out[c] = cf.category((clo + chi) / 2)
-            elif f"{c}2" in fields:
-                a, b = cf.value(clo), cf.value(chi)
-                out[c], out[f"{c}2"] = min(a, b), max(a, b)
-            else:
-                out[c] = cf.value((clo + chi) / 2)
-        return [(None, out)]
+        return [(None, _read_bar(el, m, vert, fields, cf, vf))]
     if mark == "rect" and tag == "rect":
         x0, y0, x1, y1 = _rect_box(el, m)
         if xf is not None:
@@ -420,24 +402,7 @@ def _read_mark(el: Any, mark: str, orient: str, fields: dict[str, str], xf: _Axi
         return [(i, {"x": _along(xf, *_apply(m, px, py)[:1]), "y": _along(yf, _apply(m, px, py)[1])})
                 for i, (px, py) in enumerate(pts)]
     if mark in ("area", "errorband") and tag == "path":
-        pts = [_apply(m, px, py) for sub in _path_points(el.get("d", "")) for px, py in sub]
-        n = len(pts) // 2
-        first, second = pts[:n], pts[n:][::-1]
-        res = []
-        for i in range(n):
-            p_first, p_second = first[i], second[i]
-            pos_c = p_first[0] if vert else p_first[1]
-            a = vf.value(p_first[1] if vert else p_first[0]) if vf else None
-            b = vf.value(p_second[1] if vert else p_second[0]) if vf else None
-            r: dict[str, Any] = {c: _along(cf, pos_c)}
-            if mark == "errorband":  # first the upper edge, then the lower one
-                r[v], r[f"{v}2"] = b, a
-            else:
-                r[v] = a
-                if f"{v}2" in fields:
-                    r[f"{v}2"] = b
-            res.append((i, r))
-        return res
+        return _read_band(el, m, mark, vert, fields, cf, vf)
     if mark == "errorbar" and tag == "path":
         sub = _path_points(el.get("d", ""))[0]
         (ax_, ay), (bx, by) = _apply(m, *sub[0]), _apply(m, *sub[1])
@@ -461,26 +426,81 @@ def _read_mark(el: Any, mark: str, orient: str, fields: dict[str, str], xf: _Axi
             out["y"] = _along(yf, p1[1])
         return [(None, out)]
     if mark == "boxplot" and tag == "g":
-        box = next((e for e in el if _local(e.tag) == "rect"), None)
-        med = next((e for e in el if _local(e.tag) == "line"), None)
-        wh = next((e for e in el if _local(e.tag) == "path"), None)
-        if box is None or med is None or wh is None or vf is None:
-            return [(None, {})]
-        x0, y0, x1, y1 = _rect_box(box, tree.matrix[id(box)])
-        q = sorted([vf.value(y0 if vert else x0), vf.value(y1 if vert else x1)])
-        mm = tree.matrix[id(med)]
-        mp = _apply(mm, float(med.get("x1")), float(med.get("y1")))
-        subs = _path_points(wh.get("d", ""))
-        wm = tree.matrix[id(wh)]
-        ends = [vf.value(_apply(wm, *p)[1 if vert else 0]) for s in subs[:2] for p in s]
-        out = {"q1": q[0], "q3": q[1], "median": vf.value(mp[1] if vert else mp[0]), "lower": min(ends),
-               "upper": max(ends)}
-        cpos = (x0 + x1) / 2 if vert else (y0 + y1) / 2
-        out[c] = _along(cf, cpos)
-        return [(None, out)]
+        return [(None, _read_box(el, vert, cf, vf, tree))]
     if mark == "text" and tag == "text":
         return [(None, {"text": "".join(el.itertext())})]
     return [(None, out)]
+
+
+def _read_bar(el: Any, m: np.ndarray, vert: bool, fields: dict[str, str], cf: _AxisFit | None,
+              vf: _AxisFit | None) -> dict[str, Any]:
+    """A bar's value (its end away from the baseline; a stacked bar's both ends) and its category or bin."""
+    c, v = ("x", "y") if vert else ("y", "x")
+    out: dict[str, Any] = {}
+    x0, y0, x1, y1 = _rect_box(el, m)
+    lo, hi = (y0, y1) if vert else (x0, x1)
+    clo, chi = (x0, x1) if vert else (y0, y1)
+    if vf is not None and not vf.discrete:
+        base = vf.baseline_px()
+        far, near = (lo, hi) if abs(lo - base) >= abs(hi - base) else (hi, lo)
+        out[v] = vf.value(far)
+        if f"{v}2" in fields:
+            out[f"{v}2"] = vf.value(near)
+    if cf is not None:
+        if cf.discrete:
+            out[c] = cf.category((clo + chi) / 2)
+        elif f"{c}2" in fields:
+            a, b = cf.value(clo), cf.value(chi)
+            out[c], out[f"{c}2"] = min(a, b), max(a, b)
+        else:
+            out[c] = cf.value((clo + chi) / 2)
+    return out
+
+
+def _read_band(el: Any, m: np.ndarray, mark: str, vert: bool, fields: dict[str, str], cf: _AxisFit | None,
+               vf: _AxisFit | None) -> list[tuple[int | None, dict[str, Any]]]:
+    """An area's or error band's vertices: its outline runs along one edge and back along the other."""
+    c, v = ("x", "y") if vert else ("y", "x")
+    pts = [_apply(m, px, py) for sub in _path_points(el.get("d", "")) for px, py in sub]
+    n = len(pts) // 2
+    first, second = pts[:n], pts[n:][::-1]
+    res = []
+    for i in range(n):
+        p_first, p_second = first[i], second[i]
+        pos_c = p_first[0] if vert else p_first[1]
+        a = vf.value(p_first[1] if vert else p_first[0]) if vf else None
+        b = vf.value(p_second[1] if vert else p_second[0]) if vf else None
+        r: dict[str, Any] = {c: _along(cf, pos_c)}
+        if mark == "errorband":  # first the upper edge, then the lower one
+            r[v], r[f"{v}2"] = b, a
+        else:
+            r[v] = a
+            if f"{v}2" in fields:
+                r[f"{v}2"] = b
+        res.append((i, r))
+    return res
+
+
+def _read_box(el: Any, vert: bool, cf: _AxisFit | None, vf: _AxisFit | None, tree: _Tree) -> dict[str, Any]:
+    """A box plot's quartiles (the box), median (the line) and whisker ends, and its category."""
+    c = "x" if vert else "y"
+    box = next((e for e in el if _local(e.tag) == "rect"), None)
+    med = next((e for e in el if _local(e.tag) == "line"), None)
+    wh = next((e for e in el if _local(e.tag) == "path"), None)
+    if box is None or med is None or wh is None or vf is None:
+        return {}
+    x0, y0, x1, y1 = _rect_box(box, tree.matrix[id(box)])
+    q = sorted([vf.value(y0 if vert else x0), vf.value(y1 if vert else x1)])
+    mm = tree.matrix[id(med)]
+    mp = _apply(mm, float(med.get("x1")), float(med.get("y1")))
+    subs = _path_points(wh.get("d", ""))
+    wm = tree.matrix[id(wh)]
+    ends = [vf.value(_apply(wm, *p)[1 if vert else 0]) for s in subs[:2] for p in s]
+    out = {"q1": q[0], "q3": q[1], "median": vf.value(mp[1] if vert else mp[0]), "lower": min(ends),
+           "upper": max(ends)}
+    cpos = (x0 + x1) / 2 if vert else (y0 + y1) / 2
+    out[c] = _along(cf, cpos)
+    return out
 
 
 def _compare(reading: dict[str, Any], datum: dict[str, Any], fields: dict[str, str], xf: _AxisFit | None,
@@ -500,24 +520,20 @@ def _compare(reading: dict[str, Any], datum: dict[str, Any], fields: dict[str, s
         if axis is None:
             continue
         if axis.discrete:
-            errors[channel] = 0.0 if str(value) == _label(expected) else 1.0
+            errors[channel] = 0.0 if str(value) == value_label(expected) else 1.0
         elif isinstance(expected, (int, float)) and not isinstance(expected, bool):
             errors[channel] = axis.error(float(value), float(expected))
         elif axis.kind == "time" and isinstance(expected, str):
-            t = _parse_time(expected)
+            t = parse_time(expected)
             if t is not None:
                 errors[channel] = axis.error(float(value), t)
     return errors
 
 
-def _label(v: Any) -> str:
-    return lab(v)
-
-
 def _text_error(shown: str, expected: Any) -> float:
     """0 when a text mark shows its value (to the precision it prints), else 1."""
     if not isinstance(expected, (int, float)) or isinstance(expected, bool):
-        return 0.0 if shown == _label(expected) else 1.0
+        return 0.0 if shown == value_label(expected) else 1.0
     v = parse_label(shown)
     if v is None:
         return 1.0
@@ -568,7 +584,8 @@ def read_back(svg: Any, chart_id: str | None = None, *, tolerance: float = TOLER
                 try:
                     readings = _read_mark(el, mark, orient, fields, xf, yf, tree)
                 except (ValueError, ZeroDivisionError, IndexError) as e:
-                    problems.append(FidelityProblem(cid or "?", f"cannot read {mark} '{el.get('id')}': {e}", el.get("id")))
+                    problems.append(FidelityProblem(cid or "?", f"cannot read {mark} '{el.get('id')}': {e}",
+                                                    el.get("id")))
                     continue
                 for vi, reading in readings:
                     if vi is not None:
@@ -623,24 +640,26 @@ def check_chart(svg: Any, chart: Any, *, tolerance: float = TOLERANCE) -> list[F
     for mr in report.marks:
         key = (mr.cell, mr.layer, mr.index)
         if key not in expected:
-            problems.append(FidelityProblem(chart.id, f"{mr.mark} '{mr.element}' is not in the chart's data", mr.element, 1.0))
+            problems.append(FidelityProblem(chart.id, f"{mr.mark} '{mr.element}' is not in the chart's data",
+                                            mr.element, 1.0))
             continue
         seen.add(key)
         it, layer = expected[key]
         errors = _compare(mr.read, it.datum, layer.fields, *mr.axes)
         err = max(errors.values(), default=0.0)
         if err > tolerance:
-            problems.append(FidelityProblem(chart.id, _describe(MarkReading(mr.element, mr.mark, mr.cell, mr.layer, mr.index,
-                                                                            it.datum, mr.read, layer.fields, errors),
-                                                                it.datum), mr.element, err))
+            reading = MarkReading(mr.element, mr.mark, mr.cell, mr.layer, mr.index, it.datum, mr.read, layer.fields,
+                                  errors)
+            problems.append(FidelityProblem(chart.id, _describe(reading, it.datum), mr.element, err))
     missing = [k for k in expected if k not in seen]
     for k in missing[:5]:
         it, layer = expected[k]
         ident = ", ".join(f"{a}={b}" for a, b in it.datum.items() if isinstance(b, str))
-        problems.append(FidelityProblem(chart.id, f"a {layer.mark} for {ident or f'row {it.index}'} is missing from the drawing",
-                                        None, 1.0))
+        problems.append(FidelityProblem(chart.id, f"a {layer.mark} for {ident or f'row {it.index}'} is missing from "
+                                        "the drawing", None, 1.0))
     if len(missing) > 5:
-        problems.append(FidelityProblem(chart.id, f"{len(missing) - 5} more marks are missing from the drawing", None, 1.0))
+        problems.append(FidelityProblem(chart.id, f"{len(missing) - 5} more marks are missing from the drawing",
+                                        None, 1.0))
     return problems
 
 

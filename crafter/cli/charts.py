@@ -10,7 +10,8 @@ import typer
 
 from crafter.benchmarks.charts import format_rows, run_bench
 from crafter.charts import make_chart, recommend
-from crafter.charts.render import layout_chart, plan_for
+from crafter.charts.compile.chart import plan_for
+from crafter.charts.render.chart_layout import layout_chart
 from crafter.charts.theme import chart_theme
 from crafter.cli.app import app, bench
 from crafter.data import read_table

@@ -17,5 +17,6 @@ from crafter.data.readers import MAX_TABLE_BYTES, read_table, read_table_bytes
 from crafter.data.table import MEASURE_TYPES, Column, MeasureType, Table
 
 __all__ = [
-    "Column", "MAX_TABLE_BYTES", "MEASURE_TYPES", "MeasureType", "Table", "read_table", "read_table_bytes", "table_from_records",
+    "Column", "MAX_TABLE_BYTES", "MEASURE_TYPES", "MeasureType", "Table", "read_table", "read_table_bytes",
+    "table_from_records",
 ]

@@ -21,8 +21,12 @@ import csv
 import io
 import json
 import os
+import zipfile
 from pathlib import Path
 from typing import Any
+
+from openpyxl import load_workbook
+from openpyxl.utils import get_column_letter
 
 from crafter.data.infer import parse_date, parse_number, table_from_cells
 from crafter.data.table import Table
@@ -334,7 +338,8 @@ def _json_records(value: Any, source: str) -> list[Any]:
             head, *rows = value
             for i, r in enumerate(rows, start=2):
                 if len(r) != len(head):
-                    raise InputError(f"row {i} has {len(r)} values, expected {len(head)} like the header row", file=source)
+                    raise InputError(f"row {i} has {len(r)} values, expected {len(head)} like the header row",
+                                     file=source)
             return [dict(zip((str(h) for h in head), r)) for r in rows]
         return value
     if isinstance(value, dict):
@@ -361,10 +366,6 @@ def _json_records(value: Any, source: str) -> list[Any]:
 
 
 def _read_xlsx(data: bytes, source: str, sheet: str | int | None) -> Table:
-    import zipfile
-
-    from openpyxl import load_workbook
-
     try:
         wb = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except (zipfile.BadZipFile, KeyError, OSError, ValueError) as e:
@@ -408,8 +409,6 @@ def _read_xlsx(data: bytes, source: str, sheet: str | int | None) -> Table:
     for r, row in rows[1:]:
         extra = [j for j in range(width, len(row)) if row[j] is not None and str(row[j]).strip()]
         if extra:
-            from openpyxl.utils import get_column_letter
-
             raise InputError(
                 f"row {r}, column {get_column_letter(extra[0] + 1)}: a value beyond the {width} header columns "
                 "(ragged row; give that column a header)",

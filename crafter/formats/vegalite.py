@@ -15,10 +15,12 @@ import json
 from typing import Any
 
 from crafter.base.theme import Theme
-from crafter.charts.compile import _infer_type, get_field
-from crafter.charts.render import as_chart_theme, layout_chart, plan_for
+from crafter.charts.compile.chart import plan_for
+from crafter.charts.compile.encoding import get_field
+from crafter.charts.compile.encoding import infer_type as _infer_type
+from crafter.charts.render.chart_layout import layout_chart
 from crafter.charts.schema import schema_url, validate_vegalite
-from crafter.charts.theme import ChartTheme
+from crafter.charts.theme import ChartTheme, as_chart_theme
 from crafter.errors import RenderError
 from crafter.spec.model import Chart, Figure
 

@@ -31,7 +31,7 @@ import os
 import re
 from dataclasses import dataclass, field, replace
 
-from crafter.charts.compile import SUPPORTED_MARKS
+from crafter.charts.compile.chart import SUPPORTED_MARKS
 from crafter.errors import SpecError
 from crafter.llm.corpus import shape_for
 from crafter.llm.prompts import SPECIAL_TOKENS, repair_parts

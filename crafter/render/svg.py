@@ -59,7 +59,7 @@ from crafter.base.rules import (
 )
 from crafter.base.text import ASCENT, DESCENT, text_width, wrap
 from crafter.base.theme import TITLE_MAX_W, Theme, figure_theme
-from crafter.charts.render import chart_svg_fragment
+from crafter.charts.render.painter import chart_svg_fragment
 from crafter.errors import RenderError
 from crafter.layout import layout_figure
 from crafter.render.markers import MarkerSpec, can_trim, marker_def, trim

@@ -101,7 +101,8 @@ def _data(value: Any) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise ShorthandError("data must be columns {\"col\": [...]}, {\"values\": [...]} or a table file name")
     if "url" in value and isinstance(value["url"], str) or (
-            "values" in value and isinstance(value["values"], list) and all(isinstance(r, dict) for r in value["values"])):
+            "values" in value and isinstance(value["values"], list)
+            and all(isinstance(r, dict) for r in value["values"])):
         return value
     lengths = {k: len(v) for k, v in value.items() if isinstance(v, list)}
     if len(lengths) != len(value) or not value:

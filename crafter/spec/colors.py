@@ -58,7 +58,7 @@ def to_rgb(value: str) -> tuple[float, float, float]:
         return tuple(int(h[i:i + 2], 16) / 255 for i in (0, 2, 4))  # type: ignore[return-value]
     if value == "none":
         return (1.0, 1.0, 1.0)
-    from matplotlib.colors import to_rgb as mpl_to_rgb
+    from matplotlib.colors import to_rgb as mpl_to_rgb  # heavy: 0.8 s to import; only CSS colour names need it
 
     return mpl_to_rgb(value.lower())
 

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import json
 import re
+import types
 import typing
 from dataclasses import dataclass
 from typing import Any, Literal, get_args, get_origin
@@ -223,7 +224,6 @@ class _Lexer:
             eline = prefix.count("\n") + 1
             ecol = e.pos - (prefix.rfind("\n") + 1) + 1
             raise DSLSyntaxError(f"invalid JSON value: {e.msg}", line=eline, column=ecol, file=self.file) from None
-        raw = self.text[self.pos:end]
         self._advance(end - self.pos)
         return Token("JSON", value, line, col, "a JSON object")
 
@@ -252,7 +252,7 @@ def _fmt_num(v: float) -> str:
 
 
 def _strip_optional(annotation: Any) -> Any:
-    if get_origin(annotation) in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+    if get_origin(annotation) in (typing.Union, types.UnionType):
         args = [a for a in get_args(annotation) if a is not type(None)]
         if len(args) == 1:
             return args[0]
@@ -374,7 +374,8 @@ class _Parser:
         return t
 
     def error(self, tok: Token, expected: str, **kw: Any) -> DSLSyntaxError:
-        return DSLSyntaxError(f"found {tok.text}, expected {expected}", line=tok.line, column=tok.column, file=self.file, **kw)
+        return DSLSyntaxError(f"found {tok.text}, expected {expected}", line=tok.line, column=tok.column,
+                              file=self.file, **kw)
 
     def parse(self) -> Figure:
         header: dict[str, Any] = {}
@@ -386,7 +387,8 @@ class _Parser:
                 self.next()
                 continue
             if tok.type == "WORD" and tok.value == "figure" and (
-                self.peek(1).type in ("STRING", "NEWLINE") or (self.peek(1).type == "WORD" and self.peek(2).type == "EQ")
+                self.peek(1).type in ("STRING", "NEWLINE")
+                or (self.peek(1).type == "WORD" and self.peek(2).type == "EQ")
             ):
                 if header_seen:
                     raise DSLSyntaxError("a second 'figure' statement; put every figure attribute on one line",
@@ -422,7 +424,8 @@ class _Parser:
             try:
                 out[key] = _decode(Figure.model_fields[key].annotation, val_tok)
             except ValueError as e:
-                raise DSLSyntaxError(str(e), line=val_tok.line, column=val_tok.column, file=self.file, field=key) from None
+                raise DSLSyntaxError(str(e), line=val_tok.line, column=val_tok.column, file=self.file,
+                                     field=key) from None
         return out
 
     def component_statement(self) -> dict[str, Any]:
@@ -433,7 +436,8 @@ class _Parser:
         kind_tok = self.peek()
         if kind_tok.type == "ARROW":
             kind = "edge"  # 'e1 a -> b' is not allowed: the edge form is 'e1 edge a -> b'
-            raise self.error(kind_tok, f"a kind after the id '{id_tok.value}' (write '{id_tok.value}_edge edge {id_tok.value} {kind_tok.value} ...')")
+            raise self.error(kind_tok, f"a kind after the id '{id_tok.value}' "
+                             f"(write '{id_tok.value}_edge edge {id_tok.value} {kind_tok.value} ...')")
         if kind_tok.type != "WORD":
             raise self.error(kind_tok, f"a kind after the id ({', '.join(KINDS)})", component=id_tok.value)
         if kind_tok.value not in COMPONENT_TYPES:
@@ -450,7 +454,8 @@ class _Parser:
                 raise self.error(src, "the source id of the edge", component=id_tok.value)
             arrow = self.next()
             if arrow.type != "ARROW":
-                raise self.error(arrow, "an arrow (->, <-, <-> or --) between source and target", component=id_tok.value)
+                raise self.error(arrow, "an arrow (->, <-, <-> or --) between source and target",
+                                 component=id_tok.value)
             tgt = self.next()
             if tgt.type != "WORD":
                 raise self.error(tgt, "the target id of the edge", component=id_tok.value)
@@ -663,4 +668,5 @@ def parse_component(line: str) -> Component:
     return p.build_component(fields, fields["_tok"])
 
 
-__all__ = ["figure_from_text", "parse_dsl", "print_dsl", "print_component", "parse_component", "check_references", "quote"]
+__all__ = ["figure_from_text", "parse_dsl", "print_dsl", "print_component", "parse_component", "check_references",
+           "quote"]

@@ -16,6 +16,7 @@ Conventions:
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Annotated, Any, Literal, Union
 
@@ -323,8 +324,6 @@ class Figure(_Model):
         return _dump(self)
 
     def to_json(self, indent: int | None = 2) -> str:
-        import json
-
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
     @classmethod
@@ -360,7 +359,8 @@ def check_references(fig: Figure) -> None:
                 if ref not in seen:
                     raise SpecError(f"no component with id '{ref}'", component=c.id, field=field)
                 if seen[ref].kind == "edge":
-                    raise SpecError(f"'{ref}' is an edge; edges join nodes, groups or panels", component=c.id, field=field)
+                    raise SpecError(f"'{ref}' is an edge; edges join nodes, groups or panels", component=c.id,
+                                    field=field)
         elif isinstance(c, (Group, Panel)):
             for m in c.members:
                 if m not in seen:

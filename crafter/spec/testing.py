@@ -24,7 +24,8 @@ coords = st.floats(min_value=-1000, max_value=5000, allow_nan=False, allow_infin
 sizes = st.floats(min_value=0, max_value=2000, allow_nan=False, allow_infinity=False, width=32)
 boxes = st.builds(Box, x=coords, y=coords, w=sizes, h=sizes)
 points = st.builds(Point, x=coords, y=coords)
-json_scalars = st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=False, allow_infinity=False) | labels
+json_scalars = (st.none() | st.booleans() | st.integers(-10**6, 10**6)
+                | st.floats(allow_nan=False, allow_infinity=False) | labels)
 
 
 @st.composite
@@ -81,15 +82,18 @@ def figures(draw, max_nodes: int = 8) -> Figure:
         comps.append(Panel(kind="panel", id=fresh("p"), label=draw(st.none() | labels), title=draw(st.none() | labels),
                            members=free[:2], direction=draw(st.none() | st.sampled_from(["LR", "TB"]))))
     if draw(st.booleans()):
-        comps.append(Text(kind="text", id=fresh("t"), text=draw(labels), near=draw(st.none() | st.sampled_from(node_ids)),
+        comps.append(Text(kind="text", id=fresh("t"), text=draw(labels),
+                          near=draw(st.none() | st.sampled_from(node_ids)),
                           side=draw(st.sampled_from(["above", "below", "left", "right", "center"])),
                           at=draw(st.none() | points), rotate=draw(st.sampled_from([0.0, -90.0]))))
     if draw(st.booleans()):
-        comps.append(Path(kind="path", id=fresh("path"), d="M0,0 L10,10 C 1 2 3 4 5 6 Z", fill=draw(st.none() | colors)))
+        comps.append(Path(kind="path", id=fresh("path"), d="M0,0 L10,10 C 1 2 3 4 5 6 Z",
+                          fill=draw(st.none() | colors)))
     if draw(st.booleans()):
         comps.append(Image(kind="image", id=fresh("img"), href="data:image/png;base64,iVBORw0KGgo=", box=draw(boxes)))
     if draw(st.booleans()):
-        values = draw(st.lists(st.dictionaries(st.sampled_from(["model", "acc", "split"]), json_scalars, max_size=3), max_size=4))
+        values = draw(st.lists(st.dictionaries(st.sampled_from(["model", "acc", "split"]), json_scalars, max_size=3),
+                               max_size=4))
         comps.append(Chart(kind="chart", id=fresh("c"), title=draw(st.none() | labels),
                            spec={"mark": "bar", "data": {"values": values},
                                  "encoding": {"x": {"field": "model", "type": "nominal"}}}))

@@ -74,7 +74,7 @@ def test_grouped_bars_are_not_stacked():
 
 
 def test_sort_orders():
-    from crafter.charts.compile import _discrete_domain
+    from crafter.charts.compile.plan import discrete_domain as _discrete_domain
 
     rows = [{"m": m, "v": v} for m, v in (("b", 1), ("a", 3), ("c", 2))]
     enc = {"y": {"field": "v", "type": "quantitative"}}

@@ -26,7 +26,8 @@ def test_chart_validates_renders_and_reads_back(cases, name):
 
 def test_scales_in_use(cases):
     """The cases cover linear, log (base 10 and 2), symlog, time, band and point scales."""
-    from crafter.charts.render import _build_scales, plan_for
+    from crafter.charts.compile.chart import plan_for
+    from crafter.charts.render.plan_scales import build_scales as _build_scales
     from crafter.charts.theme import chart_theme
 
     kinds = set()
@@ -37,7 +38,7 @@ def test_scales_in_use(cases):
 
 
 def test_marks_in_use(cases):
-    from crafter.charts.render import plan_for
+    from crafter.charts.compile.chart import plan_for
 
     marks = {layer.mark for chart in cases.values() for layer in plan_for(chart).layers}
     assert marks >= {"bar", "line", "point", "area", "rect", "text", "boxplot", "errorbar", "errorband", "rule", "tick"}

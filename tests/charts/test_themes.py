@@ -33,6 +33,6 @@ def test_double_column_width_fits_exactly(accuracy):
 @pytest.mark.parametrize("theme", ["paper", "slides", "mono"])
 def test_every_theme_renders(accuracy, theme):
     svg = chart_svg(make_chart(accuracy, x="model", y="top1_accuracy", color="dataset"), theme)
-    from crafter.charts.render import _f
+    from crafter.base.markup import num as _f
 
     assert f'font-size="{_f(chart_theme(theme).tick_font_size)}"' in svg

@@ -8,7 +8,7 @@ import re
 import pytest
 from charts_testlib import NAMES
 
-from crafter.charts.render import plan_for
+from crafter.charts.compile.chart import plan_for
 from crafter.formats import to_vegalite
 
 vlc = pytest.importorskip("vl_convert")

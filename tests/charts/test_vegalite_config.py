@@ -10,7 +10,7 @@ import pytest
 from charts_testlib import local, parse
 
 from crafter.charts import chart_svg, make_chart, read_back
-from crafter.charts.compile import ChartSpecError
+from crafter.charts.errors import ChartSpecError
 from crafter.spec import Chart
 
 ROWS = [{"x": 1.0, "y": 3.0, "s": "a"}, {"x": 2.0, "y": 5.0, "s": "a"}, {"x": 3.0, "y": 4.0, "s": "b"}]

@@ -33,7 +33,7 @@ from pptx.util import Emu, Pt
 from crafter.base.text import text_width
 from crafter.base.theme import figure_theme
 from crafter.charts import chart_svg_fragment, chart_theme, compile_chart
-from crafter.charts.compile import ChartSpecError
+from crafter.charts.errors import ChartSpecError
 from crafter.charts.scales import CategoricalColors
 from crafter.formats.pptx.package import SlideFrame
 from crafter.formats.pptx.shapes import rgb

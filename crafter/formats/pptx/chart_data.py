@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from crafter.charts.compile import unescape_field
+from crafter.charts.compile.encoding import unescape_field
 from crafter.formats.pptx.chart import ChartTable, category_label
 
 C = "http://schemas.openxmlformats.org/drawingml/2006/chart"
