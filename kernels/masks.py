@@ -21,7 +21,8 @@ from __future__ import annotations
 import torch
 
 
-def draft_attention_mask(prefix_len: int, n_causal: int, n_mask: int, device: torch.device | str = "cpu") -> torch.Tensor:
+def draft_attention_mask(prefix_len: int, n_causal: int, n_mask: int,
+                         device: torch.device | str = "cpu") -> torch.Tensor:
     """Mask for one decode forward: ``[n_causal + n_mask, prefix_len + n_causal + n_mask]``.
 
     prefix_len: cached tokens every row sees. n_causal: ``a0`` plus drafts (causal rows).

@@ -96,5 +96,6 @@ def format_table(rows: list[Row]) -> str:
         base = tot["none"][0] / tot["none"][1]
         for mode, (tk, sec, fw) in tot.items():
             if sec:
-                lines.append(f"{'all':<7}{mode:<10}{'':>4}{tk / sec:>9.0f}{(tk / sec) / base:>8.2f}x{tk / max(1, fw):>8.2f}")
+                lines.append(f"{'all':<7}{mode:<10}{'':>4}{tk / sec:>9.0f}{(tk / sec) / base:>8.2f}x"
+                             f"{tk / max(1, fw):>8.2f}")
     return "\n".join(lines)

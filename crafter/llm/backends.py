@@ -15,14 +15,18 @@ The app and the pipeline only ever call :func:`get_backend` and ``complete``.
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+import httpx
+
 from crafter.errors import CrafterError
-from crafter.llm.constrain import DSLConstraint, token_bytes
+from crafter.llm.constrain import DSLConstraint
+from crafter.llm.constrain.tokens import token_bytes
 from crafter.llm.edits import FILE as EDITS_FILE
 from crafter.llm.edits import EditReader, instruction_span
 from crafter.llm.encoder import EncoderError, shared_encoder
@@ -129,7 +133,7 @@ class CraftLMBackend:
     name = "craftlm"
 
     def __init__(self, weights: str | Path | None = None, threads: int | None = None) -> None:
-        import torch
+        import torch  # heavy: seconds to import; only a loaded model needs it
 
         self.weights = Path(weights) if weights else WEIGHTS_DIR
         if threads:
@@ -163,7 +167,7 @@ class CraftLMBackend:
         the task, labels copied from the prompt); the answer always parses.
         guard (without ``constrain``): stop at the first finished line that is not a DSL
         statement (the caller falls back at once instead of waiting for garbage to end)."""
-        import torch
+        import torch  # heavy: seconds to import; only a loaded model needs it
 
         prompt = _as_prompt(task, prompt)
         ids, offsets = self.tokenizer.encode_offsets(prompt)
@@ -225,8 +229,8 @@ class CraftLMBackend:
         head's reading of a plan brief; ``lines``: the edit head's answers to a repair)."""
         if getattr(self, "_token_bytes", None) is None:
             self._token_bytes = token_bytes(self.tokenizer)
-        return DSLConstraint(task, prompt, self._token_bytes, self.tokenizer.eos_id, names, encode=self.tokenizer.encode,
-                             lines=lines)
+        return DSLConstraint(task, prompt, self._token_bytes, self.tokenizer.eos_id, names,
+                             encode=self.tokenizer.encode, lines=lines)
 
 
 # ---------------------------------------------------------------------------------
@@ -240,10 +244,8 @@ class HFBackend:
     name = "hf"
 
     def __init__(self, path: str, prompt_lookup_tokens: int = 10) -> None:
-        import os
-
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        from transformers import AutoModelForCausalLM, AutoTokenizer
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")  # before transformers is imported: it reads it then
+        from transformers import AutoModelForCausalLM, AutoTokenizer  # heavy: seconds to import; only hf: needs it
 
         if not Path(path).is_dir():
             raise ModelError(f"hf backend: no model directory at {path}")
@@ -265,7 +267,7 @@ class HFBackend:
 
     def complete(self, task: str, prompt: str, *, max_new_tokens: int = 512, temperature: float = 0.0,
                  speculative: str | None = "ngram", **_: object) -> Completion:
-        import torch
+        import torch  # heavy: seconds to import; only a loaded model needs it
 
         text = self._text_prompt(_as_prompt(task, prompt))
         enc = self.tokenizer(text, return_tensors="pt")
@@ -285,8 +287,10 @@ class HFBackend:
         seconds = time.perf_counter() - t0
         new = out[0, enc.input_ids.shape[1]:]
         n = int(new.numel())
-        stats = {"backend": self.name, "task": task, "drafter": "ngram" if "prompt_lookup_num_tokens" in kwargs else "none",
-                 "forward_passes": self.forwards, "tokens": n, "tokens_per_forward": round(n / max(1, self.forwards), 3),
+        stats = {"backend": self.name, "task": task,
+                 "drafter": "ngram" if "prompt_lookup_num_tokens" in kwargs else "none",
+                 "forward_passes": self.forwards, "tokens": n,
+                 "tokens_per_forward": round(n / max(1, self.forwards), 3),
                  "acceptance_histogram": {}, "seconds": round(seconds, 4),
                  "tokens_per_second": round(n / seconds, 1) if seconds > 0 else 0.0}
         return Completion(_strip_fences(self.tokenizer.decode(new, skip_special_tokens=True)), stats)
@@ -302,9 +306,8 @@ class OpenAIBackend:
 
     name = "openai"
 
-    def __init__(self, base_url: str, model: str | None = None, timeout: float = 60.0, api_key: str | None = None) -> None:
-        import httpx
-
+    def __init__(self, base_url: str, model: str | None = None, timeout: float = 60.0,
+                 api_key: str | None = None) -> None:
         if not re.match(r"^https?://[^\s/]+", base_url):
             raise ModelError(f"openai backend: '{base_url}' is not an http(s) URL (e.g. openai:http://127.0.0.1:8000/v1)")
         self.base_url = base_url.rstrip("/")
@@ -313,8 +316,6 @@ class OpenAIBackend:
         self._model = model
 
     def _request(self, method: str, path: str, body: dict | None = None) -> dict:
-        import httpx
-
         url = f"{self.base_url}{path}"
         try:
             r = self.client.request(method, url, json=body)
@@ -349,8 +350,9 @@ class OpenAIBackend:
         messages = chat_messages(_as_prompt(task, prompt))
         t0 = time.perf_counter()
         try:
-            data = self._request("POST", "/chat/completions", {"model": self.model, "messages": messages,
-                                                               "max_tokens": max_new_tokens, "temperature": temperature})
+            data = self._request("POST", "/chat/completions",
+                                 {"model": self.model, "messages": messages, "max_tokens": max_new_tokens,
+                                  "temperature": temperature})
             choice_text = lambda c: c["message"]["content"]  # noqa: E731
         except FileNotFoundError:
             text_prompt = "\n\n".join(m["content"] for m in messages) + "\n\n"
@@ -358,7 +360,8 @@ class OpenAIBackend:
                 data = self._request("POST", "/completions", {"model": self.model, "prompt": text_prompt,
                                                               "max_tokens": max_new_tokens, "temperature": temperature})
             except FileNotFoundError as exc:
-                raise ModelError(f"openai backend: {self.base_url} has neither /chat/completions nor /completions") from exc
+                raise ModelError(f"openai backend: {self.base_url} has neither /chat/completions nor "
+                                 "/completions") from exc
             choice_text = lambda c: c["text"]  # noqa: E731
         seconds = time.perf_counter() - t0
         try:
@@ -401,8 +404,6 @@ def get_backend(spec: str = "craftlm") -> Backend:
     elif kind == "openai":
         url, _, frag = arg.partition("#")
         model = frag[len("model="):] if frag.startswith("model=") else None
-        import os
-
         backend = OpenAIBackend(url, model=model, api_key=os.environ.get("OPENAI_API_KEY"))
     else:
         raise ModelError(f"unknown backend '{spec}' (use craftlm, hf:/path/to/model or openai:http://host:port/v1)")

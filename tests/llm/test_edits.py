@@ -128,7 +128,8 @@ def test_the_shipped_head_reads_instructions_it_never_saw():
 
 
 def test_paraphrases_are_not_held_out_phrasings():
-    from crafter.llm.corpus import EDIT_PARAPHRASES, REPAIR_FRAMES
+    from crafter.llm.corpus.phrasings import REPAIR_FRAMES
+    from crafter.llm.corpus.repair import EDIT_PARAPHRASES
 
     held = {f for fs in REPAIR_FRAMES["heldout"].values() for f in fs}
     assert not held & {f for fs in EDIT_PARAPHRASES.values() for f in fs}
