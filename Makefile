@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 PORT    ?= 8501
 
-.PHONY: run test test-fast test-slow env node system fonts tex office reader clean
+.PHONY: run test test-fast test-slow lint env node system fonts tex office reader clean
 
 # CPU PyTorch first: a bare torch requirement would otherwise pull a CUDA build.
 $(STAMP): pyproject.toml
@@ -46,8 +46,14 @@ office:
 run: env fonts
 	$(BIN)/streamlit run app.py --server.port $(PORT) --server.headless true --browser.gatherUsageStats false
 
-# The default suite: everything but the tests marked slow (those run in CI after it: .ci/run).
-test: env system fonts tex office
+# The layers' import contracts (pyproject's [tool.importlinter]) and ruff's checks.
+lint: env
+	$(BIN)/lint-imports
+	$(BIN)/ruff check .
+
+# The default suite: the lint, then everything but the tests marked slow (those run in CI
+# after it: .ci/run).
+test: env system fonts tex office lint
 	$(BIN)/python -m pytest -q -m "not gpu and not slow" --timeout 900
 
 test-fast: env

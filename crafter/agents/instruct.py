@@ -396,7 +396,8 @@ class _Editor:
             d = "TB" if m.group("d").lower().startswith(("vert", "top")) else "LR"
             self.header(f"direction set to {d}", direction=d)
             return True
-        m = re.match(r"^(?:set|change|make)\s+(?:the\s+)?(?:figure\s+)?title\s+(?:to\s+)?(?P<t>.+)$|^title\s+(?:it|the figure)\s+(?P<t2>.+)$", s, re.I)
+        m = re.match(r"^(?:set|change|make)\s+(?:the\s+)?(?:figure\s+)?title\s+(?:to\s+)?(?P<t>.+)$"
+                     r"|^title\s+(?:it|the figure)\s+(?P<t2>.+)$", s, re.I)
         if m:
             t = _quoted_or_text(m.group("t") or m.group("t2"))
             self.header(f"title set to \"{t}\"", title=t)
@@ -500,7 +501,8 @@ class _Editor:
         return True
 
     def shape(self, s: str) -> bool:
-        m = (re.match(rf"^(?:make|turn|draw|change|set)\s+(?P<x>.+?)\s+(?:into\s+|as\s+|to\s+)?(?:an?\s+)?(?P<s>{_SHAPE_RE})(?:\s+shape)?$", s, re.I)
+        m = (re.match(rf"^(?:make|turn|draw|change|set)\s+(?P<x>.+?)\s+(?:into\s+|as\s+|to\s+)?"
+                      rf"(?:an?\s+)?(?P<s>{_SHAPE_RE})(?:\s+shape)?$", s, re.I)
              or re.match(rf"^(?:change|set)\s+(?:the\s+)?shape\s+of\s+(?P<x>.+?)\s+to\s+(?:an?\s+)?(?P<s>{_SHAPE_RE})$", s, re.I))
         if not m:
             return False
@@ -633,7 +635,8 @@ class _Editor:
             raise _Unresolved(f"a {c.kind} cannot be coloured by instruction yet")
 
     def move(self, s: str) -> bool:
-        m = re.match(r"^(?:move|shift|nudge|put|place)\s+(?P<x>.+?)\s+(?:(?:by\s+)?(?P<n>\d+(?:\.\d+)?)\s*(?:px|pixels?|points?|pt)?\s+)?"
+        m = re.match(r"^(?:move|shift|nudge|put|place)\s+(?P<x>.+?)\s+"
+                     r"(?:(?:by\s+)?(?P<n>\d+(?:\.\d+)?)\s*(?:px|pixels?|points?|pt)?\s+)?"
                      r"(?:to\s+the\s+|further\s+)?(?P<d>left|right|up|down|above|below|under|over)"
                      r"(?:\s+(?:by\s+)?(?P<n2>\d+(?:\.\d+)?)\s*(?:px|pixels?)?)?(?:\s+(?:of\s+)?(?P<ref>.+))?$", s, re.I)
         if not m:

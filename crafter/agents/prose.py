@@ -83,8 +83,9 @@ def verb_lemma(word: str) -> str | None:
     if len(w) > 4 and w.endswith("ed") and w[-3] == w[-4]:
         cands.append(w[:-3])  # "mapped" -> "map"
     for c in cands:
-        if c in _FWD_SET or c in _BWD_SET or c in _GROUP_VERBS or c in _CONTAINER_VERBS or c in ("make", "consist",
-                                                                                                   "follow", "build", "keep", "hold"):
+        if c in _FWD_SET or c in _BWD_SET or c in _GROUP_VERBS or c in _CONTAINER_VERBS or c in (
+            "make", "consist", "follow", "build", "keep", "hold"
+        ):
             return c
     return None
 

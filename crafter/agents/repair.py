@@ -173,8 +173,10 @@ def orthogonal_detour(fig: Figure, edge: Edge) -> list[tuple[float, float]] | No
     out = {"r": (1, 0), "l": (-1, 0), "b": (0, 1), "t": (0, -1)}
     ports_a = {"r": (a.right, a.cy), "l": (a.x, a.cy), "b": (a.cx, a.bottom), "t": (a.cx, a.y)}
     ports_b = {"r": (b.right, b.cy), "l": (b.x, b.cy), "b": (b.cx, b.bottom), "t": (b.cx, b.y)}
-    ys = [o.y - GAP for o in obstacles] + [o.bottom + GAP for o in obstacles] + [a.y - GAP, a.bottom + GAP, b.y - GAP, b.bottom + GAP]
-    xs = [o.x - GAP for o in obstacles] + [o.right + GAP for o in obstacles] + [a.x - GAP, a.right + GAP, b.x - GAP, b.right + GAP]
+    ys = [o.y - GAP for o in obstacles] + [o.bottom + GAP for o in obstacles]
+    ys += [a.y - GAP, a.bottom + GAP, b.y - GAP, b.bottom + GAP]
+    xs = [o.x - GAP for o in obstacles] + [o.right + GAP for o in obstacles]
+    xs += [a.x - GAP, a.right + GAP, b.x - GAP, b.right + GAP]
     own = [_shrink(a, 1.0), _shrink(b, 1.0)]
     stub = GAP / 2
     candidates: list[tuple[list[tuple[float, float]], tuple[int, int], tuple[int, int]]] = []

@@ -1,7 +1,8 @@
 """``crafter bench pipeline``: seconds per figure over ten fixed briefs, with issues and rounds.
 
 The briefs cover what the pipeline meets: diagrams of 4–12 nodes written as prose, lists
-and arrow chains (one for a 3.3 in column, which the repair loop must make legible); charts from a table; two-panel figures (a diagram next to a chart). Each
+and arrow chains (one for a 3.3 in column, which the repair loop must make legible);
+charts from a table; two-panel figures (a diagram next to a chart). Each
 runs end to end through the real graph (ingest … critique/repair) with a SQLite run store
 in a temporary directory. The first run of the process (imports, the layout engine's
 start) is timed separately as the cold start (a chart is drawn once too, untimed, so the

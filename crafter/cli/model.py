@@ -62,7 +62,9 @@ def complete(
 
 @app.command()
 def train(
-    out_dir: Path = typer.Option(Path(".craftlm-train/run"), "--out-dir", help="Checkpoints, logs and the model (resumes from it)"),
+    out_dir: Path = typer.Option(
+        Path(".craftlm-train/run"), "--out-dir", help="Checkpoints, logs and the model (resumes from it)"
+    ),
     steps: int = typer.Option(4000, "--steps", min=1, help="Upper bound; the time budget usually ends the run"),
     batch_size: int = typer.Option(12, "--batch-size", min=1),
     lr: float = typer.Option(3e-3, "--lr"),

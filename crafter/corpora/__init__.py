@@ -9,7 +9,15 @@
 """
 
 from crafter.corpora.briefs import (
-    FIELDS, NOISE, PHENOMENA, SPLITS, STYLES, TEST_SHA256, Brief, load_briefs, split_sha256,
+    FIELDS,
+    NOISE,
+    PHENOMENA,
+    SPLITS,
+    STYLES,
+    TEST_SHA256,
+    Brief,
+    load_briefs,
+    split_sha256,
 )
 from crafter.corpora.scoring import PRF, FigureScore, match_nodes, normal_form, score_figure, total
 

@@ -15,7 +15,9 @@ see them all:
 | ``.tikz``   |   ✓   |      | the bare ``tikzpicture``, to ``\\input`` into a paper        |
 | ``.drawio`` |   ✓   |  ✓   | diagrams.net mxGraph XML (uncompressed)                     |
 | ``.vl.json``|   ✓   |      | the figure's chart(s) as Vega-Lite (several: one ``vconcat``) |
-| ``.pptx``   |   ✓   |  ✓   | PowerPoint: native shapes, glued connectors, native charts with their data; edits made in PowerPoint merge back (``.panels.pptx``: a slide per panel) |
+| ``.pptx``   |   ✓   |  ✓   | PowerPoint: native shapes, glued connectors, native charts    |
+|             |       |      | with their data; edits merge back (``.panels.pptx``: a slide  |
+|             |       |      | per panel)                                                    |
 """
 
 from __future__ import annotations
@@ -59,7 +61,8 @@ from crafter.spec.model import Figure, Image
 
 __all__ = [
     "ExportOptions", "ImportReport", "TikzOptions", "draw_svg", "drawio_to_figure", "export_figure", "exporter_for",
-    "figure_to_drawio", "figure_to_latex", "figure_to_pptx", "import_pptx", "figure_to_pdf_bytes", "figure_to_png_bytes", "figure_to_tikz",
+    "figure_to_drawio", "figure_to_latex", "figure_to_pptx", "import_pptx", "figure_to_pdf_bytes", "figure_to_png_bytes",
+    "figure_to_tikz",
     "figure_to_vegalite", "import_svg", "load_drawio", "load_figure", "load_svg", "readable_suffixes",
     "read_embedded_figure", "register_exporter", "register_importer", "sanitize_svg", "save_figure",
     "supported_suffixes", "svg_to_png", "to_vegalite", "vegalite_json", "write_side_images", "write_tikz",

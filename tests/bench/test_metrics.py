@@ -79,7 +79,8 @@ def test_repair_fix_rate_and_locality() -> None:
     fixed = TRUTH
     s = metrics.repair_scores(TRUTH, faulty, fixed, ["b"], "wrong_label")
     assert s == {"fix_rate": 1.0, "locality": 1.0}
-    clumsy = parse_dsl(TRUTH_DSL.replace('"Latent"', '"Latnt"').replace('"Encoder"', '"Encoder v2"'))  # fixed nothing, broke a neighbour
+    # fixed nothing, broke a neighbour
+    clumsy = parse_dsl(TRUTH_DSL.replace('"Latent"', '"Latnt"').replace('"Encoder"', '"Encoder v2"'))
     s = metrics.repair_scores(TRUTH, faulty, clumsy, ["b"], "wrong_label")
     assert s["fix_rate"] == 0.0 and s["locality"] < 1.0
 

@@ -132,7 +132,7 @@ def test_deleting_a_node_takes_its_edges_and_membership(encdec: Figure) -> None:
 def test_dragging_a_node_into_another_container_changes_membership(encdec: Figure) -> None:
     d = Diagram(figure_to_drawio(encdec))
     cell = d.cell("enc3")
-    genc, gdec = encdec.get("genc").box, encdec.get("gdec").box
+    gdec = encdec.get("gdec").box
     enc3 = encdec.get("enc3").box
     cell.set("parent", "gdec")
     geo = cell.find("mxGeometry")

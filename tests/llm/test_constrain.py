@@ -109,7 +109,8 @@ def test_repair_writes_only_the_requested_components(tokenizer, tb):
 def test_chart_fields_must_be_columns(tokenizer, tb):
     prompt = chart_prompt("table runs: epoch (quantitative), loss (quantitative), model (nominal)", "loss over epoch")
     c = DSLConstraint("chart", prompt, tb, tokenizer.eos_id)
-    ok = 'c1 chart spec={"mark":"line","encoding":{"x":{"field":"epoch","type":"quantitative"},"y":{"field":"loss","type":"quantitative"}}}\n'
+    ok = ('c1 chart spec={"mark":"line","encoding":{"x":{"field":"epoch","type":"quantitative"},'
+          '"y":{"field":"loss","type":"quantitative"}}}\n')
     assert not isinstance(_walk(c, tokenizer, ok), str)
     assert isinstance(_walk(c, tokenizer, ok.replace('"loss"', '"accuracy"'), eos=False), str)
     assert isinstance(_walk(c, tokenizer, ok.replace('"line"', '"pie"'), eos=False), str)

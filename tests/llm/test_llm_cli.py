@@ -25,7 +25,8 @@ def test_complete_errors_are_one_line(weights_dir, capsys):
 
 
 def test_commands_have_help(capsys):
-    for argv in (["complete", "--help"], ["train", "--help"], ["train-names", "--help"], ["train-edits", "--help"], ["bench", "decode", "--help"]):
+    for argv in (["complete", "--help"], ["train", "--help"], ["train-names", "--help"], ["train-edits", "--help"],
+                 ["bench", "decode", "--help"]):
         assert main(argv) == 0
         assert "Example:" in capsys.readouterr().out
 

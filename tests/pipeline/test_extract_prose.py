@@ -92,6 +92,8 @@ def test_groups() -> None:
     fig = figure_from_brief("Inside the encoder block, self-attention feeds a feed-forward layer.")
     (group,) = fig.of_kind("group")
     assert normalise_label(group.label) == "encoder block" and len(group.members) == 2
-    fig = figure_from_brief("Self-attention and a feed-forward layer form the encoder block. The encoder block feeds the decoder.")
+    fig = figure_from_brief(
+        "Self-attention and a feed-forward layer form the encoder block. The encoder block feeds the decoder."
+    )
     (group,) = fig.of_kind("group")
     assert len(group.members) == 2 and len(fig.of_kind("edge")) == 1  # the block's edge leaves from its last member

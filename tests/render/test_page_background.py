@@ -22,9 +22,11 @@ e1 edge enc -> dec "latent"
 note text "per GPU" at=40,90
 '''
 
-CHART = '''figure background=#FDF6E3
-c chart spec={"mark":"point","data":{"values":[{"x":1,"y":2},{"x":2,"y":3}]},"encoding":{"x":{"field":"x","type":"quantitative"},"y":{"field":"y","type":"quantitative"}}}
-'''
+CHART = (
+    "figure background=#FDF6E3\n"
+    'c chart spec={"mark":"point","data":{"values":[{"x":1,"y":2},{"x":2,"y":3}]},'
+    '"encoding":{"x":{"field":"x","type":"quantitative"},"y":{"field":"y","type":"quantitative"}}}\n'
+)
 
 
 def _background_rect(svg: str) -> str:
