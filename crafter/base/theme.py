@@ -62,6 +62,19 @@ class Theme:
     palette: tuple[str, ...] = OKABE_ITO
     light_palette: tuple[str, ...] = OKABE_ITO_LIGHT
     extra: dict = field(default_factory=dict)
+    # a house style's choices (crafter.style): the defaults draw exactly what the figure says
+    arrow_head: str = "arrow"  # how an edge's default "arrow" head is drawn ("open": a lab that draws open heads)
+    group_dash: str = "solid"  # how a group frame the figure leaves "solid" is drawn
+    style_name: str | None = None  # the house style laid over this theme, if any
+    chart_look: dict = field(default_factory=dict)  # ChartTheme fields the style sets (crafter.charts.theme)
+
+    def head_kind(self, head: str) -> str:
+        """The marker an edge end is drawn with: the figure's, with the default "arrow" in the house style."""
+        return self.arrow_head if head == "arrow" else head
+
+    def frame_dash(self, style: str) -> str:
+        """A group frame's dash: the figure's, with the default "solid" in the house style."""
+        return self.group_dash if style == "solid" else style
 
 
 THEMES: dict[str, Theme] = {
@@ -93,10 +106,46 @@ def get_theme(name: str) -> Theme:
         raise KeyError(f"unknown theme '{name}'; expected one of {', '.join(THEMES)}") from None
 
 
+# StyleLayer fields that are Theme fields of the same name (the rest: palettes, arrowheads, charts)
+_LAYER_FIELDS = ("font_family", "font_size", "small_font_size", "title_font_size", "group_font_size", "stroke_width",
+                 "edge_width", "group_stroke_width", "corner_radius", "node_sep", "rank_sep", "text_color", "node_fill",
+                 "node_stroke", "edge_color", "edge_label_color", "group_fill", "group_stroke", "group_text_color",
+                 "group_dash", "background", "palette", "light_palette", "arrow_head")
+# ChartLook fields -> ChartTheme fields (crafter.charts.theme.ChartTheme)
+_CHART_LOOK = {"grid": "grid", "grid_color": "grid_color", "domain": "domain", "ticks": "ticks",
+               "tick_direction": "tick_direction", "legend_orient": "legend_orient", "plot_background": "view_fill",
+               "axis_color": "axis_color", "axis_width": "axis_width"}
+
+
+def styled_theme(theme: Theme, layer: Any) -> Theme:
+    """``theme`` with a house style (a :class:`crafter.spec.style_layer.StyleLayer`) laid over it:
+    every value the style knows replaces the theme's; what it does not know stays the theme's."""
+    if layer is None:
+        return theme
+    changes: dict[str, Any] = {k: getattr(layer, k) for k in _LAYER_FIELDS if getattr(layer, k) is not None}
+    if layer.font_size is not None and layer.group_font_size is None:
+        # group labels keep their size relative to node labels
+        changes["group_font_size"] = round(theme.group_font_size * layer.font_size / theme.font_size, 2)
+    if layer.font_size is not None:
+        changes.setdefault("panel_font_size", layer.font_size)
+    if layer.text_color is not None:
+        changes.setdefault("annotation_color", layer.text_color)
+    look: dict[str, Any] = dict(theme.chart_look)
+    if layer.chart is not None:
+        for k, ct_field in _CHART_LOOK.items():
+            v = getattr(layer.chart, k)
+            if v is not None:
+                look[ct_field] = v
+        if layer.chart.frame is not None:
+            look["view_stroke"] = (layer.chart.axis_color or "#4D4D4D") if layer.chart.frame else None
+    return replace(theme, **changes, chart_look=look, style_name=layer.name)
+
+
 def figure_theme(fig: Any) -> Theme:
-    """The theme a figure is drawn in: its named theme with the figure's own overrides (its
-    ``background``). Every renderer, exporter and check takes its colours from here, so a figure
-    on a grey page is drawn, exported and contrast-checked on grey."""
-    theme = get_theme(fig.theme)
+    """The theme a figure is drawn in: its named theme, the house style it carries (``fig.style``)
+    laid over it, and the figure's own overrides (its ``background``). Every renderer, exporter and
+    check takes its look from here, so a figure on a grey page is drawn, exported and
+    contrast-checked on grey, and a figure in a lab's style is drawn in it by every export."""
+    theme = styled_theme(get_theme(fig.theme), getattr(fig, "style", None))
     background = getattr(fig, "background", None)
     return theme if background is None else replace(theme, background=background)

@@ -78,6 +78,8 @@ class ChartTheme:
     # −1…1, as matplotlib's 2 × 0.7 em bar handles are); symbolSize: the swatch's area, px²
     legend_symbol_type: str | None = None
     legend_symbol_size: float | None = None
+    tick_direction: str = "out"  # "in": tick marks point into the plot (a house style's choice)
+    legend_orient: str = "right"  # where a legend goes when the chart does not say
 
     def scaled(self, **changes: float) -> "ChartTheme":
         return replace(self, **changes)
@@ -104,6 +106,8 @@ def chart_theme(theme: Theme | str | None = None, *, width: str | float | None =
         ct = ChartTheme(name=base.name, width=SINGLE_COLUMN_IN * PX_PER_IN, **common)
         if base.name == "mono":
             ct = replace(ct, grid_color="#DDDDDD", sequential_scheme="greys")
+    if base.chart_look:  # a house style's chart look (crafter.base.theme.styled_theme)
+        ct = replace(ct, **base.chart_look)
     if width == "single":
         ct = replace(ct, width=SINGLE_COLUMN_IN * PX_PER_IN)
     elif width == "double":

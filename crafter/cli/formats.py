@@ -9,6 +9,7 @@ from typing import Optional
 
 import typer
 
+from crafter.base.theme import figure_theme
 from crafter.benchmarks.exports import export_bench_figure, run_export_bench
 from crafter.cli.app import app, bench
 from crafter.errors import InputError
@@ -84,7 +85,7 @@ def vegalite_command(
         if found is None:
             ids = ", ".join(c.id for c in fig.of_kind("chart")) or "none"
             raise InputError(f"no chart with id '{chart}' (charts: {ids})", file=str(source))
-        spec = to_vegalite(found, fig.theme)
+        spec = to_vegalite(found, figure_theme(fig))
     write_text_atomic(output, json.dumps(spec, indent=2, ensure_ascii=False) + "\n")
     typer.echo(f"wrote {output}")
 

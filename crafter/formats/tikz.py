@@ -361,7 +361,7 @@ class _TikzWriter:
             extra = f", open, fill={self.colors.ref(self.theme.background)[0]}" if kind == "circle" else ""
             return f"{{{ARROW_TIPS[kind]}[length={pt(length)}, width={pt(2 * half)}{extra}]}}"
 
-        head, tail = tip(e.head), tip(e.tail)
+        head, tail = tip(self.theme.head_kind(e.head)), tip(self.theme.head_kind(e.tail))
         if not head and not tail:
             return ""
         return f"{tail}-{head}"
@@ -386,9 +386,10 @@ class _TikzWriter:
         if r > 0:
             opts.append(f"rounded corners={pt(r)}")
         w = t.group_stroke_width
-        if g.style == "dashed":
+        dash = t.frame_dash(g.style)
+        if dash == "dashed":
             opts.append(f"dash pattern=on {pt(4 * w + 1)} off {pt(2.5 * w + 0.5)}")
-        elif g.style == "dotted":
+        elif dash == "dotted":
             opts.append(f"dash pattern=on {pt(max(w, 0.8))} off {pt(2 * w + 0.5)}")
         # frame and label on the background layer, so frames nested inside stack over both (as in the SVG)
         out = ["\\begin{scope}[on background layer]",

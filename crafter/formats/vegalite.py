@@ -14,7 +14,7 @@ import copy
 import json
 from typing import Any
 
-from crafter.base.theme import Theme
+from crafter.base.theme import Theme, figure_theme
 from crafter.charts.compile.chart import plan_for
 from crafter.charts.compile.encoding import get_field
 from crafter.charts.compile.encoding import infer_type as _infer_type
@@ -109,7 +109,7 @@ def figure_to_vegalite(fig: Figure) -> dict[str, Any]:
     charts: list[Chart] = fig.of_kind("chart")
     if not charts:
         raise RenderError("the figure has no charts to export as Vega-Lite; export .svg, .tex or .drawio instead")
-    specs = [to_vegalite(c, fig.theme) for c in charts]
+    specs = [to_vegalite(c, figure_theme(fig)) for c in charts]
     if len(specs) == 1:
         return specs[0]
     out: dict[str, Any] = {"$schema": specs[0].get("$schema", schema_url())}

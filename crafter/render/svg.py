@@ -270,8 +270,8 @@ class _SvgWriter:
         route = drawn_route(e, self.by_id)
         if len(route) < 2:
             return ""
-        head = self.marker_for(e.head, "head", color, width, route)
-        tail = self.marker_for(e.tail, "tail", color, width, route)
+        head = self.marker_for(self.theme.head_kind(e.head), "head", color, width, route)
+        tail = self.marker_for(self.theme.head_kind(e.tail), "tail", color, width, route)
         attrs = ""
         if head:
             attrs += f' marker-end="url(#{self.marker(head)})"'
@@ -319,7 +319,7 @@ class _SvgWriter:
         b = g.box
         assert b is not None, f"group '{g.id}' has no box"
         paint = Paint(fill=g.fill or t.group_fill, stroke=g.stroke or t.group_stroke, width=t.group_stroke_width,
-                      dash=dash_array(g.style, t.group_stroke_width))
+                      dash=dash_array(t.frame_dash(g.style), t.group_stroke_width))
         r = min(t.corner_radius, b.w / 2, b.h / 2)
         out = (f'<rect x="{num(b.x)}" y="{num(b.y)}" width="{num(b.w)}" height="{num(b.h)}" rx="{num(r)}" '
                f"{paint.attrs()}/>")

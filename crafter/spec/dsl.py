@@ -42,7 +42,7 @@ import typing
 from dataclasses import dataclass
 from typing import Any, Literal, get_args, get_origin
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from crafter.errors import DSLSyntaxError, InputError, SpecError
 from crafter.spec.chart_shorthand import (
@@ -319,6 +319,8 @@ def _encode(value: Any) -> str:
         return "[" + ", ".join(value) + "]"
     if isinstance(value, dict):
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=False)
+    if isinstance(value, BaseModel):  # a nested model (the figure's style layer): its set fields as JSON
+        return _encode(value.model_dump(mode="json", exclude_none=True))
     if isinstance(value, str):
         return quote_if_needed(value)
     raise TypeError(f"cannot print {value!r}")

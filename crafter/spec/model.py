@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from crafter.errors import SpecError
 from crafter.spec.colors import is_color
+from crafter.spec.style_layer import StyleLayer
 
 ID_PATTERN = r"^[A-Za-z_](?:[A-Za-z0-9_]|-(?!-))*$"  # no "--": it is the DSL's plain-line arrow
 _ID_RE = re.compile(ID_PATTERN)
@@ -289,6 +290,7 @@ class Figure(_Model):
     width_in: float | None = Field(default=None, gt=0)  # target print width in inches (3.3 single, 7 double column)
     # the page colour, where it is not the theme's (a figure converted from a grey or cream page)
     background: str | None = None
+    style: StyleLayer | None = None  # a house style laid over the theme (crafter.style); None: the theme alone
     canvas: Size | None = None  # layout result
     components: list[AnyComponent] = Field(default_factory=list)
 

@@ -49,7 +49,7 @@ def _legend_symbol(plan: ChartPlan, channel: str) -> str:
     return "square"
 
 
-def _legend_orient(chans: Sequence[Channel]) -> tuple[str, tuple[float, float] | None]:
+def _legend_orient(chans: Sequence[Channel], default: str = "right") -> tuple[str, tuple[float, float] | None]:
     """(orient, at): right, left, top, bottom, a corner inside the plot (top-left…) or "none" (no
     legend); or ("inside", (x, y)) for Vega-Lite's orient "none" with ``legendX``/``legendY``
     (px from the plot's top-left)."""
@@ -62,7 +62,7 @@ def _legend_orient(chans: Sequence[Channel]) -> tuple[str, tuple[float, float] |
             return "inside", (float(lx), float(ly))
         if ch.legend.get("orient"):
             return str(ch.legend["orient"]), None
-    return "right", None
+    return default, None
 
 
 def build_legends(plan: ChartPlan, scales: ChartScales, ct: ChartTheme) -> list[Legend]:
@@ -73,7 +73,7 @@ def build_legends(plan: ChartPlan, scales: ChartScales, ct: ChartTheme) -> list[
     size = next((c for c in plan_channels(plan, "size") if c.is_field), None)
     color = next((c for c in plan_channels(plan, "color") if c.is_field and c.legend is not None), color)
     if color is not None and color.legend is not None:
-        orient, at = _legend_orient(plan_channels(plan, "color"))
+        orient, at = _legend_orient(plan_channels(plan, "color"), ct.legend_orient)
         if orient != "none":
             title = color.legend.get("title", color.title_text()) if color.legend else color.title_text()
             if color.discrete or color.type is None:
@@ -102,7 +102,7 @@ def build_legends(plan: ChartPlan, scales: ChartScales, ct: ChartTheme) -> list[
     for ch, name in ((shape, "shape"), (dash, "strokeDash")):
         if ch is None or ch.legend is None or (color is not None and ch.field == color.field):
             continue
-        orient, at = _legend_orient(plan_channels(plan, name))
+        orient, at = _legend_orient(plan_channels(plan, name), ct.legend_orient)
         if orient == "none":
             continue
         dom = discrete_domain(plan, name)
@@ -117,7 +117,7 @@ def build_legends(plan: ChartPlan, scales: ChartScales, ct: ChartTheme) -> list[
         s = scales.size
         ticks = [float(v) for v in mt.MaxNLocator(nbins=3, steps=[1, 2, 2.5, 5, 10]).tick_values(max(s.lo, 0), s.hi)
                  if v > 0 and v <= s.hi * 1.0001]
-        orient, at = _legend_orient(plan_channels(plan, "size"))
+        orient, at = _legend_orient(plan_channels(plan, "size"), ct.legend_orient)
         lg = Legend("size", "size", size.title_text(),
                     [(v, lab) for v, lab in zip(ticks, sc.fmt.linear_tick_labels(ticks))], orient, "circle", at=at)
         out.append(lg)

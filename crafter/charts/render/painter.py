@@ -154,7 +154,8 @@ class ChartPainter:
         minor = [t for t in ax.scale.ticks if t.minor]
         if not ct.ticks or (not major and not minor):
             return
-        d = "".join(segment(t, ct.tick_size) for t in major) + "".join(segment(t, ct.tick_size * 0.6) for t in minor)
+        size = -ct.tick_size if ct.tick_direction == "in" else ct.tick_size  # "in": into the plot
+        d = "".join(segment(t, size) for t in major) + "".join(segment(t, size * 0.6) for t in minor)
         self.svg.add(f'<path id={quoteattr(self.ids.make(pfx, f"axis-{ax.channel}-ticks"))} d="{d}" '
                      f'stroke="{ct.axis_color}" stroke-width="{num(ct.axis_width)}" fill="none"'
                      f'{_tick_values_attrs(major, minor)}/>')

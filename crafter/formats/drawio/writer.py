@@ -144,7 +144,7 @@ def visible_cell(c: Component, fig: Figure, t: Theme, by_id: dict[str, Component
                  "fontStyle": "1" if t.group_label_bold else "0", "fontSize": num(t.group_font_size),
                  "fillColor": hex_color(c.fill or t.group_fill), "strokeColor": hex_color(c.stroke or t.group_stroke),
                  "fontColor": hex_color(c.text_color or t.group_text_color), "strokeWidth": num(t.group_stroke_width)}
-        style.update(dash_keys(c.style))
+        style.update(dash_keys(t.frame_dash(c.style)))
         out["label"] = " ".join((c.label or "").split("\n"))
     elif isinstance(c, Panel):
         index = [p.id for p in fig.components if isinstance(p, Panel)].index(c.id)
@@ -261,7 +261,7 @@ def _visible_edge(e: Edge, fig: Figure, t: Theme, by_id: dict[str, Component], o
     style.update(opacity_key("strokeOpacity", color))
     style.update(dash_keys(e.style))
     for end, head in (("end", e.head), ("start", e.tail)):
-        name, fill = ARROWS[head]
+        name, fill = ARROWS[t.head_kind(head)]
         style[f"{end}Arrow"] = name
         if fill is not None:
             style[f"{end}Fill"] = str(fill)
@@ -297,7 +297,8 @@ def _component_svg(c: Chart | Path, fig: Figure, box: Box) -> str:
     else:
         segs = transform_path(parse_path(c.d), (1, 0, 0, 1, -box.x, -box.y))
         moved = c.model_copy(update={"d": path_to_d(segs) or "M0,0", "box": None})
-    solo = Figure(theme=fig.theme, canvas=Size(w=max(box.w, 1), h=max(box.h, 1)), components=[moved])
+    solo = Figure(theme=fig.theme, style=fig.style,
+                  canvas=Size(w=max(box.w, 1), h=max(box.h, 1)), components=[moved])
     try:
         svg = draw_svg(solo, embed_spec=False)
     # The image is only a picture of the chart (its spec travels in the cell's data), so a spec

@@ -31,7 +31,7 @@ from pptx.oxml.ns import nsdecls, qn
 from pptx.util import Emu, Pt
 
 from crafter.base.text import text_width
-from crafter.base.theme import figure_theme
+from crafter.base.theme import Theme, figure_theme
 from crafter.charts import chart_svg_fragment, chart_theme, compile_chart
 from crafter.charts.errors import ChartSpecError
 from crafter.charts.scales import CategoricalColors
@@ -87,7 +87,7 @@ def category_label(v: Any) -> str:
 # =================================================================================
 
 
-def native_chart(c: Chart, theme_name: str) -> _Native | None:
+def native_chart(c: Chart, theme: Theme | str) -> _Native | None:
     """The native form of a chart, or None when PowerPoint cannot draw it faithfully."""
     try:
         plan = compile_chart(c.spec, chart_id=c.id, title=c.title, width=c.width, height=c.height)
@@ -99,7 +99,7 @@ def native_chart(c: Chart, theme_name: str) -> _Native | None:
     if layer.mark not in NATIVE_MARKS or any(layer.channels.get(ch) is not None and layer.channels[ch].is_field
                                              for ch in ("size", "shape", "strokeDash", "detail", "text")):
         return None
-    palette = list(chart_theme(theme_name).palette)
+    palette = list(chart_theme(theme).palette)
     color = layer.channels.get("color")
     series_values = plan.color_domain() if color is not None and color.is_field and color.discrete else [None]
     if color is not None and color.is_field and not color.discrete:
@@ -213,7 +213,7 @@ def _xy_table(layer: Any, series_values: list[Any]) -> ChartTable | None:
 
 def add_chart(shapes: Any, c: Chart, fig: Figure, frame: SlideFrame) -> Any:
     """The chart as a native chart (or, where PowerPoint cannot draw it, a picture of ours)."""
-    native = native_chart(c, fig.theme)
+    native = native_chart(c, figure_theme(fig))
     b = c.box
     assert b is not None, f"chart '{c.id}' has no box"
     if native is None:
@@ -360,7 +360,7 @@ def _chart_data(native: _Native) -> tuple[Any, Any]:
 
 
 def _style_chart(chart: Any, native: _Native, fig: Figure, frame: SlideFrame) -> None:
-    ct = chart_theme(fig.theme)
+    ct = chart_theme(figure_theme(fig))
     font_name = ct.font_family.split(",")[0].strip()
     pt = lambda px: Pt(round(px * frame.scale * PT_PER_PX * 10) / 10)  # noqa: E731
     chart.font.name = font_name
@@ -431,7 +431,8 @@ def _chart_picture(shapes: Any, c: Chart, fig: Figure, frame: SlideFrame) -> Any
     import io
     import re
 
-    alone = Figure(theme=fig.theme, background=fig.background, components=[c.model_copy(update={"pinned": True})])
+    alone = Figure(theme=fig.theme, style=fig.style, background=fig.background,
+                   components=[c.model_copy(update={"pinned": True})])
     svg = draw_svg(alone, embed_spec=False)
     m = re.search(r'viewBox="([-0-9.e]+) ([-0-9.e]+) ([-0-9.e]+) ([-0-9.e]+)"', svg[:3000])
     assert m is not None, "the SVG writer always sets a viewBox"

@@ -213,7 +213,7 @@ class _Merger:
         if ca.chart.title != cb.chart.title:
             self.set(d, "title", ca.chart.title or None)
         native = native_chart(Chart.model_validate({k: v for k, v in d.items() if k != "kind"} | {"kind": "chart"}),
-                              self.fig.theme)
+                              figure_theme(self.fig))
         if native is None:
             return
         spec, notes = merge_chart_data(d["spec"], native.fields, cb.chart, ca.chart)

@@ -372,7 +372,7 @@ class _SlideWriter:
         assert b is not None, f"group '{g.id}' has no box"
         radius = min(t.corner_radius, b.w / 2, b.h / 2) / max(min(b.w, b.h), 1.0)
         frame = self._autoshape(shapes, "roundRect", b, [radius])
-        paint(frame, g.fill or t.group_fill, g.stroke or t.group_stroke, t.group_stroke_width, g.style)
+        paint(frame, g.fill or t.group_fill, g.stroke or t.group_stroke, t.group_stroke_width, t.frame_dash(g.style))
         self._name(frame, g.id, "frame")
         self.glue_targets[g.id] = (frame, "roundRect", b, None)
         if g.label:
@@ -486,7 +486,7 @@ class _SlideWriter:
             self.glued.append((cxn.element, i == 0, shape.element))
         set_connector_frame(cxn, geo, self.frame)
         set_line(cxn, e.color or t.edge_color, t.edge_width if e.stroke_width is None else e.stroke_width, e.style)
-        set_line_ends(cxn, LINE_ENDS[e.tail], LINE_ENDS[e.head])
+        set_line_ends(cxn, LINE_ENDS[t.head_kind(e.tail)], LINE_ENDS[t.head_kind(e.head)])
         self._name(cxn, e.id)
         placed = [cxn]
         if e.label:
