@@ -96,13 +96,13 @@ def read_manifest(path: Path) -> dict[str, dict[str, Any]]:
     return records
 
 
-def convert_one(src: str, dst: str, options: dict[str, Any]) -> dict[str, Any]:
+def convert_one(src: str, dst: str, options: dict[str, Any], style: dict[str, Any] | None = None) -> dict[str, Any]:
     """Convert one file (runs in a worker); never raises: errors become the record."""
     t0 = time.perf_counter()
     rec: dict[str, Any] = {"input": src, "output": None, "status": "error", "error": None}
     try:
         config = Config.from_options(options)
-        metrics = convert_file(src, dst, config)
+        metrics = convert_file(src, dst, config, style=style)
         rec.update(output=dst, status="ok", metrics=metrics)
     except CrafterError as e:
         rec["error"] = str(e)
@@ -116,8 +116,11 @@ def convert_one(src: str, dst: str, options: dict[str, Any]) -> dict[str, Any]:
 
 def convert_batch(inputs: Iterable[str | Path], out_dir: str | Path, config: Config | None = None, *,
                   workers: int = 1, executor: str = "local", resume: bool = False, progress: bool = True,
-                  on_record: Callable[[dict[str, Any]], None] | None = None) -> BatchSummary:
-    """Convert every input image to ``out_dir/<stem>.svg`` and record each in ``out_dir/manifest.jsonl``."""
+                  on_record: Callable[[dict[str, Any]], None] | None = None,
+                  style: dict[str, Any] | None = None) -> BatchSummary:
+    """Convert every input image to ``out_dir/<stem>.svg`` and record each in ``out_dir/manifest.jsonl``.
+
+    ``style``: a house style (``crafter.style.resolve_style``) every figure is redrawn in."""
     config = config or Config()
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -137,7 +140,7 @@ def convert_batch(inputs: Iterable[str | Path], out_dir: str | Path, config: Con
     bar = _Progress(len(todo), enabled=progress)
     fd = os.open(manifest, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     try:
-        for rec in ex.run(convert_one, ((str(s), str(d), options) for s, d in todo)):
+        for rec in ex.run(convert_one, ((str(s), str(d), options, style) for s, d in todo)):
             line = (json.dumps(rec, ensure_ascii=False) + "\n").encode("utf-8")
             os.write(fd, line)  # one write per record: whole lines, appended
             os.fsync(fd)

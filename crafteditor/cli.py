@@ -27,6 +27,7 @@ from crafteditor.bench import (
 )
 from crafteditor.config import PRESETS, Config, ConfigError
 from crafter.cli.support import run_app
+from crafter.style import resolve_style
 
 app = typer.Typer(
     name="crafteditor",
@@ -57,14 +58,18 @@ def convert(
     preset: str = typer.Option("auto", "--preset", help="auto, diagram, chart or scan"),
     option: Optional[List[str]] = typer.Option(None, "--set", help="Override an option, e.g. --set dpi=150"),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar"),
+    style: Optional[str] = typer.Option(None, "--style", help="Redraw every figure in a house style: a .style.json "
+                                        "file or a name from `crafter style list`"),
 ) -> None:
     """Convert images to editable SVG figures, with a JSONL manifest of status and metrics.
 
     Example: crafteditor convert figures/ -o svg/ --workers 2 --preset diagram
+    In a house style: crafteditor convert figures/ -o svg/ --style mylab.style.json
     """
     config = _config(preset, option)
+    house = resolve_style(style) if style is not None else None
     summary = convert_batch(inputs, output, config, workers=workers, executor=executor, resume=resume,
-                            progress=progress and sys.stderr.isatty())
+                            progress=progress and sys.stderr.isatty(), style=house)
     msg = f"{summary.converted} converted, {summary.failed} failed"
     if summary.skipped:
         msg += f", {summary.skipped} already done"

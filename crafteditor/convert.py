@@ -20,6 +20,7 @@ from crafter.errors import CrafterError, RenderError
 from crafter.formats.files import write_bytes_atomic
 from crafter.render import figure_to_svg
 from crafter.spec.model import Figure, Point, Text
+from crafter.style import apply_style
 
 
 @dataclass
@@ -30,8 +31,13 @@ class Conversion:
     vectorized: Vectorized
 
 
-def convert(source: ImageSource, config: Config | None = None, *, name: str | None = None) -> Conversion:
-    """Vectorize a path, bytes or array and render it; ``report`` holds the quality metrics."""
+def convert(source: ImageSource, config: Config | None = None, *, name: str | None = None,
+            style: dict[str, Any] | None = None) -> Conversion:
+    """Vectorize a path, bytes or array and render it; ``report`` holds the quality metrics.
+
+    ``style``: a house style (``crafter.style``) the figure is redrawn in; the quality metrics
+    still compare what was read (unstyled) with the input.
+    """
     config = config or Config()
     t0 = time.perf_counter()
     c0 = time.process_time()
@@ -43,6 +49,9 @@ def convert(source: ImageSource, config: Config | None = None, *, name: str | No
 
         fig = Figure(canvas=fig.canvas, components=[Text(kind="text", id="blank", text=" ", at=Point(x=0, y=0))])
         vec.figure = fig
+    read_fig = fig
+    if style is not None:
+        fig = apply_style(fig, style, restyle=True)
     try:
         svg = figure_to_svg(fig)
     except CrafterError:
@@ -54,8 +63,11 @@ def convert(source: ImageSource, config: Config | None = None, *, name: str | No
     cpu = time.process_time() - c0
     rendered = None
     if config.quality:
-        rendered = render_aligned(fig, vec.image.dpi, (vec.image.height, vec.image.width), svg)
+        plain_svg = svg if read_fig is fig else figure_to_svg(read_fig)
+        rendered = render_aligned(read_fig, vec.image.dpi, (vec.image.height, vec.image.width), plain_svg)
     report = quality_report(vec, svg, rendered)
+    if style is not None:
+        report["style"] = style["name"]
     t3 = time.perf_counter()
     report["seconds"] = round(t2 - t0, 3)  # image → SVG
     report["cpu_seconds"] = round(cpu, 3)  # the same, in CPU time of all the process's threads
@@ -68,8 +80,9 @@ def convert(source: ImageSource, config: Config | None = None, *, name: str | No
     return Conversion(figure=fig, svg=svg, report=report, vectorized=vec)
 
 
-def convert_file(path: str | Path, output: str | Path, config: Config | None = None) -> dict[str, Any]:
+def convert_file(path: str | Path, output: str | Path, config: Config | None = None, *,
+                 style: dict[str, Any] | None = None) -> dict[str, Any]:
     """Convert one image file and write the SVG atomically; returns the quality report."""
-    conv = convert(Path(path), config, name=str(path))
+    conv = convert(Path(path), config, name=str(path), style=style)
     write_bytes_atomic(Path(output), conv.svg.encode("utf-8"))
     return conv.report

@@ -8,23 +8,26 @@ from typing import Optional
 
 import typer
 
+from crafter.base.theme import Theme, figure_theme
 from crafter.benchmarks.charts import format_rows, run_bench
 from crafter.charts import make_chart, recommend
 from crafter.charts.compile.chart import plan_for
 from crafter.charts.render.chart_layout import layout_chart
 from crafter.charts.theme import chart_theme
 from crafter.cli.app import app, bench
+from crafter.cli.style import load_style_option, style_option
 from crafter.data import read_table
 from crafter.errors import CrafterError, InputError
 from crafter.formats.registry import export_figure
 from crafter.formats.vegalite import to_vegalite
 from crafter.spec import Figure
+from crafter.style import MIN_CONFIDENCE, apply_style, value
 
 OUTPUT_HELP = ("Output file; the suffix picks the format: .svg .png .pdf (the figure), .json / .dsl "
                "(the FigureSpec), .vl.json (a standalone Vega-Lite spec for the Vega editor)")
 
 
-def _fit_total_width(chart, theme: str, width: str) -> None:
+def _fit_total_width(chart, theme: Theme | str, width: str) -> None:
     """Set the chart's plot width so the whole chart is a column wide (single/double) or ``width`` px."""
     try:
         ct = chart_theme(theme, width=width if width in ("single", "double") else float(width))
@@ -58,6 +61,7 @@ def chart(
     chart_id: str = typer.Option("chart", "--id", help="Component id of the chart"),
     dpi: int = typer.Option(300, help="Resolution for .png"),
     explain: bool = typer.Option(False, "--explain", help="Print why this chart was chosen"),
+    style: Optional[str] = style_option(),
 ) -> None:
     """Make a chart from a table; fields left out are chosen from the data.
 
@@ -65,6 +69,7 @@ def chart(
       crafter chart examples/data/accuracy.csv --x model --y top1_accuracy --color dataset -o acc.svg
       crafter chart examples/data/loss_curves.tsv -o loss.png
       crafter chart results.csv -o fig.vl.json
+      crafter chart results.csv -o fig.svg --style mylab.style.json
     """
     if theme not in ("paper", "slides", "mono"):
         raise InputError(f"unknown theme '{theme}'; expected paper, slides or mono")
@@ -72,16 +77,21 @@ def chart(
     if explain:
         choice = recommend(table, x=x, y=y, color=color, mark=mark, column=column)
         typer.echo(f"{choice.mark}: x={choice.x} y={choice.y} color={choice.color} ({choice.reason})")
+    house = load_style_option(style)
+    styled = apply_style(Figure(theme=theme), house)  # type: ignore[arg-type]
+    th = figure_theme(styled)
+    if legend is None and house is not None:
+        legend = value(house, "chart.legend_orient", MIN_CONFIDENCE)
     c = make_chart(table, x=x, y=y, color=color, mark=mark, column=column, size=size, shape=shape, error=error,
                    xscale=xscale, yscale=yscale, stack=stack or None, horizontal=horizontal, legend=legend,
-                   id=chart_id, title=title, theme=theme)
+                   id=chart_id, title=title, theme=th)
     if width is not None:
-        _fit_total_width(c, theme, width)
+        _fit_total_width(c, th, width)
     name = output.name.lower()
     if name.endswith(".vl.json"):
-        output.write_text(json.dumps(to_vegalite(c, theme), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        output.write_text(json.dumps(to_vegalite(c, th), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     else:
-        fig = Figure(theme=theme, components=[c])  # type: ignore[arg-type]
+        fig = Figure(theme=theme, style=styled.style, components=[c])  # type: ignore[arg-type]
         export_figure(fig, output, dpi=dpi)
     typer.echo(f"wrote {output}")
 

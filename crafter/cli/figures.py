@@ -11,6 +11,7 @@ import typer
 
 from crafter.benchmarks.render import bench_render
 from crafter.cli.app import app, bench
+from crafter.cli.style import layer_data, load_style_option, style_option
 from crafter.errors import InputError
 from crafter.formats import load_figure
 from crafter.formats.registry import export_figure
@@ -26,13 +27,16 @@ def render(
     theme: Optional[str] = typer.Option(None, help="Override the figure's theme (paper, slides, mono)"),
     direction: Optional[str] = typer.Option(None, help="Override the layout direction (LR, TB, RL, BT)"),
     relayout: bool = typer.Option(False, "--relayout", help="Lay out again even if the figure holds a layout"),
+    style: Optional[str] = style_option(),
 ) -> None:
     """Lay out and render a figure.
 
     Example: crafter render examples/rag_pipeline.dsl -o rag.svg
+    In a house style: crafter render examples/rag_pipeline.dsl -o rag.pdf --style mylab
     """
     fig = load_figure(source)
-    updates = {k: v for k, v in (("theme", theme), ("direction", direction)) if v is not None}
+    updates = {k: v for k, v in (("theme", theme), ("direction", direction), ("style", layer_data(load_style_option(style))))
+               if v is not None}
     if updates:
         fig = fig.model_validate({**fig.model_dump(), **updates})
         relayout = True

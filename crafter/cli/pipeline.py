@@ -21,6 +21,7 @@ from crafter.benchmarks.briefs import report_json as briefs_json
 from crafter.benchmarks.briefs import run_briefs_bench
 from crafter.benchmarks.pipeline import format_report, run_bench
 from crafter.cli.app import app, bench
+from crafter.cli.style import layer_data, load_style_option, style_option
 from crafter.errors import CrafterError, InputError
 from crafter.formats.files import write_text_atomic
 from crafter.formats.registry import exporter_for
@@ -28,6 +29,7 @@ from crafter.graph.pipeline import edit as run_edit
 from crafter.graph.pipeline import generate as run_generate
 from crafter.graph.pipeline import list_runs
 from crafter.graph.pipeline import resume as run_resume
+from crafter.style import MIN_CONFIDENCE, value
 
 _BACKEND_HELP = "craftlm (built-in) | hf:/path/to/model | openai:http://host:port/v1 | none (rules only)"
 _DB_HELP = "Run store file (default: $CRAFTER_RUNS_DB or ~/.local/share/crafter/runs.sqlite)"
@@ -135,6 +137,7 @@ def generate(
     json_report: bool = typer.Option(False, "--json", help="Print the report as one JSON object"),
     verbose: bool = typer.Option(False, "-v", "--verbose", help="Print every step"),
     quiet: bool = typer.Option(False, "-q", "--quiet", help="No progress display"),
+    style: Optional[str] = style_option(),
 ) -> None:
     """Make a checked, editable figure from a brief (and a table or a reference image).
 
@@ -144,9 +147,12 @@ def generate(
     """
     text = _read_brief(brief, brief_file)
     _check_output(output)
+    house = load_style_option(style)
+    direction = value(house, "layout.direction", MIN_CONFIDENCE) if house is not None else None
     with Progress(verbose=verbose, quiet=quiet) as progress:
         result = run_generate(text, data=data, image=image, backend=backend, rounds=rounds, run_id=run_id,
-                              db_path=db, on_event=progress, theme=theme, width_in=width_in)
+                              db_path=db, on_event=progress, theme=theme, width_in=width_in, direction=direction,
+                              style=layer_data(house))
     _finish(result, output, json_report=json_report, dpi=dpi)
 
 

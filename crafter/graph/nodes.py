@@ -109,8 +109,8 @@ def node_compose(state: PipelineState, runtime: Runtime[PipelineContext]) -> dic
     ctx = runtime.context
     emit(kind="start", node="compose")
     fig = compose_agent.compose(state.get("parts") or [])
-    header = {k: v for k, v in (("theme", ctx.theme), ("width_in", ctx.width_in), ("direction", ctx.direction))
-              if v is not None}
+    header = {k: v for k, v in (("theme", ctx.theme), ("width_in", ctx.width_in), ("direction", ctx.direction),
+                                ("style", ctx.style)) if v is not None}
     if header:
         fig = Figure.from_dict({**fig.to_dict(), **header})
     return {"figure": fig.to_dict()}

@@ -222,14 +222,14 @@ def iter_generate(brief: str, *, data: str | Path | None = None, image: str | Pa
                   backend: Any = "craftlm", rounds: int = DEFAULT_ROUNDS, run_id: str | None = None,
                   db_path: str | Path | None = None, theme: str | None = None, width_in: float | None = None,
                   direction: str | None = None, persist: bool = True, keep_history: bool = False,
-                  vectorizer: Vectorizer | None = None) -> Iterator[PipelineEvent]:
+                  vectorizer: Vectorizer | None = None, style: dict | None = None) -> Iterator[PipelineEvent]:
     """:func:`generate` as an iterator of events; the last is ``finished``/``failed`` with ``.result``."""
     data_s = str(Path(data).resolve()) if data else None
     image_s = str(Path(image).resolve()) if image else None
     ctx = PipelineContext(backend=backend_for(backend), data_path=data_s, image_path=image_s, rounds=rounds,
-                          theme=theme, width_in=width_in, direction=direction, vectorizer=vectorizer)
+                          theme=theme, width_in=width_in, direction=direction, vectorizer=vectorizer, style=style)
     settings = _settings(backend, data=data_s, image=image_s, rounds=rounds, theme=theme, width_in=width_in,
-                         direction=direction)
+                         direction=direction, style=style)
     yield from _run({"brief": brief or ""}, kind="generate", label=brief or "", settings=settings, ctx=ctx,
                     run_id=run_id, db_path=db_path, persist=persist, keep_history=keep_history)
 
@@ -249,7 +249,8 @@ def generate(brief: str, *, data: str | Path | None = None, image: str | Path | 
              backend: Any = "craftlm", rounds: int = DEFAULT_ROUNDS, run_id: str | None = None,
              db_path: str | Path | None = None, on_event: Callable[[PipelineEvent], None] | None = None,
              theme: str | None = None, width_in: float | None = None, direction: str | None = None,
-             persist: bool = True, keep_history: bool = False, vectorizer: Vectorizer | None = None) -> RunResult:
+             persist: bool = True, keep_history: bool = False, vectorizer: Vectorizer | None = None,
+             style: dict | None = None) -> RunResult:
     """Brief (+ table, + image) → checked figure. See the module docstring.
 
     Input errors (empty brief, unreadable table or image) raise :class:`CrafterError` after
@@ -260,7 +261,8 @@ def generate(brief: str, *, data: str | Path | None = None, image: str | Path | 
     """
     result = _consume(iter_generate(brief, data=data, image=image, backend=backend, rounds=rounds, run_id=run_id,
                                     db_path=db_path, theme=theme, width_in=width_in, direction=direction,
-                                    persist=persist, keep_history=keep_history, vectorizer=vectorizer), on_event)
+                                    persist=persist, keep_history=keep_history, vectorizer=vectorizer, style=style),
+                      on_event)
     _raise_input_errors(result)
     return result
 
@@ -311,7 +313,7 @@ def iter_resume(run_id: str, *, db_path: str | Path | None = None, backend: Any 
     rounds = int(s.get("rounds", DEFAULT_ROUNDS))
     ctx = PipelineContext(backend=backend_for(spec), data_path=s.get("data"), image_path=s.get("image"),
                           rounds=rounds, theme=s.get("theme"), width_in=s.get("width_in"), direction=s.get("direction"),
-                          vectorizer=vectorizer)
+                          style=s.get("style"), vectorizer=vectorizer)
     snapshot = graph.get_state(_config(info.run_id, rounds))
     yield PipelineEvent("start", node="resume", run_id=info.run_id,
                         message=f"resuming {info.kind} run {info.run_id} at {', '.join(snapshot.next) or 'its end'}")

@@ -78,6 +78,7 @@ class PipelineContext:
     theme: str | None = None  # override the planned figure's theme
     width_in: float | None = None  # print width (inches): enables the 6 pt check
     direction: str | None = None
+    style: dict | None = None  # a house style's layer (crafter.style.style_layer as JSON) for the planned figure
     vectorizer: Vectorizer | None = None  # a raster figure's path -> Figure (CraftEditor's, handed in)
 
 
