@@ -1,0 +1,56 @@
+"""Figures drawn in a known look → `style learn` → the look's values come back: colours within ΔE 5,
+sizes within 1 pt, the same font class and arrowheads; from SVG and from PNG (through CraftEditor)."""
+
+from __future__ import annotations
+
+import pytest
+
+from crafter.benchmarks.style import COLOURS, distances, learned, truth
+from crafter.style import learn_from_files, validate_style
+
+SIZES = ("label", "title", "edge_label", "node_width", "edge_width")
+
+
+def _check(look: str, style: dict, *, font: bool = True) -> None:
+    d = distances(learned(style), truth(look))
+    for c in COLOURS:
+        assert d[c] is not None and d[c] < 5.0, f"{look} {c}: ΔE {d[c]}"
+    for s in SIZES:
+        assert d[s] is not None and d[s] <= 1.0, f"{look} {s}: {d[s]} pt off"
+    assert d["arrowhead"] is True, f"{look}: arrowhead {learned(style)['arrowhead']} vs {truth(look)['arrowhead']}"
+    if font:
+        assert d["font_class"] is True, f"{look}: font class {learned(style)['font_class']}"
+
+
+@pytest.mark.parametrize("look", ["paper", "mono", "lab"])
+def test_svg_figures_give_back_their_look(svg_sets, look) -> None:
+    style = learn_from_files(svg_sets[look], look)
+    validate_style(style)
+    _check(look, style)
+    assert len(style["learned_from"]) == len(svg_sets[look])
+    assert all(src["reader"] == "crafter-svg" for src in style["learned_from"])
+
+
+def test_a_foreign_svg_is_read_from_what_it_draws(svg_sets, vectorizer, tmp_path) -> None:
+    """Without the embedded figure an SVG is drawn and read like a raster; its font-family names the class."""
+    src = svg_sets["lab"][0].read_text(encoding="utf-8")
+    start, end = src.index("<metadata"), src.index("</metadata>") + len("</metadata>")
+    foreign = tmp_path / "foreign.svg"
+    foreign.write_text(src[:start] + src[end:], encoding="utf-8")
+    style = learn_from_files([foreign], "foreign", vectorizer=vectorizer)
+    assert style["learned_from"][0]["reader"] == "svg"
+    assert style["font"]["class"]["value"] == "serif"
+    assert style["shapes"]["arrowhead"]["value"] == "open"
+
+
+@pytest.mark.parametrize("look", ["paper", "lab"])
+def test_png_figures_give_back_their_look(png_sets, vectorizer, look) -> None:
+    style = learn_from_files(png_sets[look], look, vectorizer=vectorizer)
+    assert all(src["reader"] == "crafteditor" for src in style["learned_from"])
+    _check(look, style, font=False)
+
+
+def test_learned_values_say_how_sure(svg_sets) -> None:
+    style = learn_from_files(svg_sets["paper"], "paper")
+    entry = style["palette"]["node_stroke"]
+    assert entry["confidence"] == 1.0 and entry["count"] > 10 and entry["figures"] == len(svg_sets["paper"])
