@@ -26,6 +26,7 @@ cannot typeset are replaced by ``?`` and listed in a comment.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 
 from crafter.base.markup import num
@@ -56,6 +57,18 @@ TIKZ_LIBRARIES = ("shapes.geometric", "shapes.misc", "shapes.symbols", "position
 PGFPLOTS_COMPAT = "1.16"  # Debian bookworm ships pgfplots 1.18; 1.16 keeps older TeX Live working too
 
 # FigureSpec arrowheads → arrows.meta tips (sized in the picture's style).
+_MONO_FONT = re.compile(r"mono|courier|consol|typewriter", re.I)
+_SERIF_FONT = re.compile(r"(?<!sans )(?<!sans-)serif|times|roman|georgia|garamond|palatino", re.I)
+
+
+def latex_family(font_family: str) -> str:
+    """The LaTeX family switch for a CSS font list's first face: sans unless it names serif or mono."""
+    first = font_family.split(",")[0]
+    if _MONO_FONT.search(first):
+        return "\\ttfamily"
+    return "\\rmfamily" if _SERIF_FONT.search(first) else "\\sffamily"
+
+
 ARROW_TIPS = {"arrow": "Stealth", "open": "Straight Barb", "diamond": "Diamond", "circle": "Circle",
               "bar": "Bar"}
 
@@ -210,7 +223,7 @@ class _TikzWriter:
     def font(self, size_px: float, *, bold: bool = False, italic: bool = False) -> str:
         size = size_px * PT_PER_PX
         skip = size * self.theme.line_height
-        out = f"\\fontsize{{{num(size)}}}{{{num(skip)}}}\\selectfont\\sffamily"
+        out = f"\\fontsize{{{num(size)}}}{{{num(skip)}}}\\selectfont{latex_family(self.theme.font_family)}"
         if bold:
             out += "\\bfseries"
         if italic:

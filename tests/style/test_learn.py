@@ -11,11 +11,13 @@ from crafter.style import learn_from_files, validate_style
 SIZES = ("label", "title", "edge_label", "node_width", "edge_width")
 
 
-def _check(look: str, style: dict, *, font: bool = True) -> None:
+def _check(look: str, style: dict, *, font: bool = True, unmeasured: tuple[str, ...] = ()) -> None:
     d = distances(learned(style), truth(look))
     for c in COLOURS:
         assert d[c] is not None and d[c] < 5.0, f"{look} {c}: ΔE {d[c]}"
     for s in SIZES:
+        if s in unmeasured and d[s] is None:
+            continue
         assert d[s] is not None and d[s] <= 1.0, f"{look} {s}: {d[s]} pt off"
     assert d["arrowhead"] is True, f"{look}: arrowhead {learned(style)['arrowhead']} vs {truth(look)['arrowhead']}"
     if font:
@@ -47,7 +49,9 @@ def test_a_foreign_svg_is_read_from_what_it_draws(svg_sets, vectorizer, tmp_path
 def test_png_figures_give_back_their_look(png_sets, vectorizer, look) -> None:
     style = learn_from_files(png_sets[look], look, vectorizer=vectorizer)
     assert all(src["reader"] == "crafteditor" for src in style["learned_from"])
-    _check(look, style, font=False)
+    # CraftEditor attaches an edge label to its edge at the theme's size: only a label it leaves
+    # free says its size; and pixels do not name a font
+    _check(look, style, font=False, unmeasured=("edge_label",))
 
 
 def test_learned_values_say_how_sure(svg_sets) -> None:
