@@ -29,6 +29,7 @@ from crafter.style.model import (
 )
 from crafter.style.observe import Evidence, observe
 from crafter.style.read import READABLE, learn_from_files, read_evidence, valid_name
+from crafter.style.sample import sample_figure, swatch_figure
 
 __all__ = [
     "MIN_CONFIDENCE",
@@ -47,10 +48,12 @@ __all__ = [
     "observe",
     "read_evidence",
     "resolve_style",
+    "sample_figure",
     "save_style",
     "style_layer",
     "style_schema",
     "styles_dir",
+    "swatch_figure",
     "valid_name",
     "validate_style",
     "value",

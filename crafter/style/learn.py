@@ -26,6 +26,7 @@ NUMBER_FIELDS = {"sizes.label", "strokes.node", "strokes.edge", "strokes.group",
 # sizes observed in px and stored relative to the label size
 RATIO_FIELDS = {"sizes.title": "sizes.title_ratio", "sizes.edge_label": "sizes.edge_label_ratio",
                 "sizes.group_label": "sizes.group_label_ratio"}
+FIGURE_LEVEL = {"palette.node_fill"}  # the plain fill: a figure's other fills are its role fills
 SPACING_FIELDS = {"layout.node_sep", "layout.rank_sep"}
 MAX_ROLE_FILLS = 8
 
@@ -95,7 +96,10 @@ def settle(key: str, evidence: list[Evidence], mixed: list[dict[str, Any]]) -> d
     val = _representative(key, [(v, w) for _, v, w in best])
     agree = sum(w for v, w in all_obs if same(key, v, val))
     total = sum(w for _, w in all_obs)
-    entry: dict[str, Any] = {"value": _jsonable(val), "confidence": round(agree / total, 3) if total else 0.0,
+    confidence = agree / total if total else 0.0
+    if key in FIGURE_LEVEL:  # within a figure the other values have roles of their own: figures vote
+        confidence = len(best) / len(per_fig)
+    entry: dict[str, Any] = {"value": _jsonable(val), "confidence": round(confidence, 3),
                              "count": len(all_obs), "figures": len(per_fig)}
     others = [g for g in _clusters(key, all_obs)[0:] if not same(key, g[0][0], val)]
     if others:

@@ -29,11 +29,12 @@ def with_title(fig: Figure, title: str | None) -> Figure:
     return titled
 
 
-def with_look(fig: Figure, theme: str, width_in: float | None) -> Figure:
-    """The figure with another theme and print width (validated: an unknown theme raises)."""
+def with_look(fig: Figure, theme: str, width_in: float | None, style: dict | None = None) -> Figure:
+    """The figure with another theme, print width and house style layer (validated: an unknown theme raises)."""
     restyled = fig.model_copy(deep=True)
     restyled.theme = theme
     restyled.width_in = width_in
+    restyled.style = style
     return restyled
 
 
@@ -59,7 +60,8 @@ def has_geometry(fig: Figure) -> bool:
 
 def look_differs(fig: Figure | None, settings: Settings) -> bool:
     """Whether the figure has another theme or print width than Settings."""
-    return fig is not None and (fig.theme != settings.theme or fig.width_in != settings.width_in)
+    return fig is not None and (fig.theme != settings.theme or fig.width_in != settings.width_in
+                                or (fig.style.name if fig.style else "") != settings.style)
 
 
 # --------------------------------------------------------------------------------------
@@ -76,8 +78,10 @@ def set_title(ws: Workspace, title: str | None) -> None:
 def apply_look(ws: Workspace, settings: Settings) -> None:
     """Settings' theme and width applied to the figure."""
     # both change sizes (fonts, panel arrangement), so the layout runs again
-    ws.commit(with_look(ws.figure, settings.theme, settings.width_in),
-              f"settings: {settings.theme} theme, {settings.column} column", render=services.render, relayout=True)
+    layer = services.style_layer_data(settings.style)
+    ws.commit(with_look(ws.figure, settings.theme, settings.width_in, layer),
+              f"settings: {settings.theme} theme, {settings.column} column"
+              + (f", {settings.style} style" if settings.style else ""), render=services.render, relayout=True)
 
 
 def apply_table_edit(ws: Workspace, edit: TableEdit) -> None:

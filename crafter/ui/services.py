@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from crafter import graph
+from crafter import style as house_style
 from crafter.data import read_table_bytes
 from crafter.errors import CrafterError, InputError
 from crafter.formats import (
@@ -265,12 +266,13 @@ def stash_upload(name: str, data: bytes) -> str:
 
 def generate(brief: str, *, table_file: tuple[str, bytes] | None = None, image_file: tuple[str, bytes] | None = None,
              backend: str = "craftlm", rounds: int = 3, theme: str | None = None, width_in: float | None = None,
-             on_event: Callable[[Any], None] | None = None) -> PipelineResult:
-    """Run the whole pipeline on a brief (plus an optional table and reference image)."""
+             on_event: Callable[[Any], None] | None = None, style: str | None = None) -> PipelineResult:
+    """Run the whole pipeline on a brief (plus an optional table and reference image); ``style``: a house
+    style's name (``crafter style list``) the figure is drawn in."""
     data = stash_upload(*table_file) if table_file else None
     image = stash_upload(*image_file) if image_file else None
     events = graph.iter_generate(brief, data=data, image=image, backend=backend, rounds=rounds, theme=theme,
-                                 width_in=width_in, vectorizer=_VECTORIZERS.pipeline)
+                                 width_in=width_in, vectorizer=_VECTORIZERS.pipeline, style=style_layer_data(style))
     return _drain(events, on_event)
 
 
@@ -403,3 +405,39 @@ def svgs_zip(items: list[tuple[str, str]]) -> bytes:
             seen.add(candidate)
             z.writestr(candidate, svg)
     return buf.getvalue()
+
+
+# -- house styles (crafter.style) ------------------------------------------------------------------
+
+
+def learn_house_style(files: list[tuple[str, bytes]], name: str) -> dict[str, Any]:
+    """A style learned from uploaded figures (rasters read by the CraftEditor the app was handed)."""
+    paths = [stash_upload(n, data) for n, data in files]
+    return house_style.learn_from_files(paths, house_style.valid_name(name), vectorizer=_VECTORIZERS.pipeline)
+
+
+def house_styles() -> list[str]:
+    """The styles kept in the user's config folder."""
+    return house_style.installed_styles()
+
+
+def keep_house_style(style: dict[str, Any]) -> str:
+    return str(house_style.install_style(style))
+
+
+def house_style_named(name: str) -> dict[str, Any]:
+    return house_style.resolve_style(name)
+
+
+def style_previews(style: dict[str, Any]) -> tuple[bytes | None, bytes]:
+    """The style's colours as swatches and a sample figure drawn in it, as PNG."""
+    swatches = house_style.swatch_figure(style)
+    sw = raster.svg_to_png(draw_svg(ensure_layout(swatches)), width=720) if swatches is not None else None
+    return sw, raster.svg_to_png(draw_svg(ensure_layout(house_style.sample_figure(style))), width=420)
+
+
+def style_layer_data(name: str | None) -> dict[str, Any] | None:
+    """The layer a named style puts on figures (what the pipeline's ``style`` takes), or None."""
+    if not name:
+        return None
+    return house_style.style_layer(house_style.resolve_style(name)).model_dump(mode="json", exclude_none=True)

@@ -42,6 +42,7 @@ class Settings:
     theme: str = "paper"
     rounds: int = 3  # critique → repair rounds after the first draft
     column: str = "double"  # "single" or "double"
+    style: str = ""  # a house style kept in the config folder (crafter style list); "": the theme alone
 
     @classmethod
     def with_backend(cls, spec: str | None) -> "Settings":

@@ -39,10 +39,12 @@ def init_state() -> None:
     ss.setdefault("set_theme", defaults.theme)
     ss.setdefault("set_rounds", defaults.rounds)
     ss.setdefault("set_column", defaults.column)
+    ss.setdefault("set_style", defaults.style)
+    ss.setdefault("learned_style", None)  # the style learned from dropped figures, not yet kept
     # Streamlit forgets a widget's value after a run that does not draw the widget, and the Settings
     # tab's widgets are not drawn on every run; a lost value came back as the widget's first option
     # (built-in model, 0 repair rounds, single column). Writing each value back each run keeps it.
-    for key in ("set_backend", "set_hf_path", "set_openai_url", "set_theme", "set_rounds", "set_column"):
+    for key in ("set_backend", "set_hf_path", "set_openai_url", "set_theme", "set_rounds", "set_column", "set_style"):
         ss[key] = ss[key]
 
 
@@ -54,7 +56,8 @@ def workspace() -> Workspace:
 def settings() -> Settings:
     ss = st.session_state
     return Settings(backend=ss["set_backend"], hf_path=ss["set_hf_path"], openai_url=ss["set_openai_url"],
-                    theme=ss["set_theme"], rounds=int(ss["set_rounds"]), column=ss["set_column"])
+                    theme=ss["set_theme"], rounds=int(ss["set_rounds"]), column=ss["set_column"],
+                    style=ss["set_style"])
 
 
 def backend_string() -> str:

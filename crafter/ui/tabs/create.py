@@ -138,7 +138,7 @@ def run_generate(table: tuple[str, bytes] | None, image: tuple[str, bytes] | Non
         return
     result = with_progress("Generating the figure…", lambda on_event: services.generate(
         brief, table_file=table, image_file=image, backend=backend, rounds=s.rounds, theme=s.theme,
-        width_in=s.width_in, on_event=on_event))
+        width_in=s.width_in, on_event=on_event, style=s.style or None))
     if result is None:
         st.caption("Your brief is kept. Check the model in **Settings**, simplify the brief, or try again.")
         return

@@ -1,4 +1,8 @@
-"""The Settings tab: the model, the repair rounds, the theme and print width of new figures."""
+"""The Settings tab: the model, the repair rounds, the theme, print width and house style of new figures.
+
+House style: drop a lab's figures, see the style learned from them as swatches and a sample
+figure, keep it (in the config folder ``crafter style list`` reads) and pick it for new figures.
+"""
 
 from __future__ import annotations
 
@@ -37,9 +41,14 @@ def render() -> None:
         st.selectbox("Theme", list(THEMES), key="set_theme", format_func=lambda t: THEME_LABELS.get(t, t))
         st.radio("Figure width", list(COLUMN_LABELS), key="set_column", format_func=COLUMN_LABELS.get,
                  horizontal=True, help="The print width the figure is made for.")
-        st.caption("New figures get this theme and width.")
+        st.selectbox("House style", ["", *services.house_styles()], key="set_style",
+                     format_func=lambda n: n or "None: the theme alone",
+                     help="A style learned from your lab's figures, laid over the theme (crafter style learn).")
+        st.caption("New figures get this theme, width and house style.")
         st.button("Apply to the figure being edited", key="apply_look", on_click=apply_look_to_figure,
                   disabled=not edits.look_differs(workspace().figure, settings()), icon=":material/format_paint:")
+    st.divider()
+    house_style_section()
     st.divider()
     try:
         db = services.run_store_path()
@@ -50,7 +59,64 @@ def render() -> None:
                f"{MAX_FIGURE_BYTES // 2**20} MB.")
 
 
+def house_style_section() -> None:
+    """Learn a style from dropped figures; show the learned or picked style as swatches and a sample."""
+    step_title(None, "House style")
+    left, right = st.columns(2, gap="large")
+    with left:
+        files = st.file_uploader("Your lab's figures (PNG, JPG, SVG, PDF)", type=["png", "jpg", "jpeg", "svg", "pdf"],
+                                 accept_multiple_files=True, key="style_files")
+        st.text_input("Style name", key="style_name", value="mylab")
+        if st.button("Learn the style", key="learn_style", disabled=not files, icon=":material/palette:"):
+            try:
+                with st.spinner("Reading the figures…"):
+                    st.session_state["learned_style"] = services.learn_house_style(
+                        [(f.name, f.getvalue()) for f in files or []], st.session_state["style_name"])
+            except CrafterError as e:
+                st.error(md(str(e)), icon=":material/error:")
+        learned = st.session_state.get("learned_style")
+        if learned is not None:
+            st.button(f"Keep '{learned['name']}' and use it", key="keep_style", on_click=keep_learned_style,
+                      icon=":material/bookmark_add:")
+    with right:
+        learned = st.session_state.get("learned_style")
+        style = learned
+        if style is None and st.session_state.get("set_style"):
+            try:
+                style = services.house_style_named(st.session_state["set_style"])
+            except CrafterError as e:
+                st.warning(md(str(e)), icon=":material/warning:")
+        if style is not None:
+            show_style(style)
+
+
+def show_style(style: dict) -> None:
+    swatches, sample = services.style_previews(style)
+    st.caption(f"**{md(style['name'])}**, from {len(style.get('learned_from', []))} figure(s)")
+    if swatches is not None:
+        st.image(swatches, caption="Colours by role")
+    st.image(sample, caption="A figure drawn in this style")
+    for m in style.get("mixed", []):
+        others = "; ".join(f"{o['value']} in {', '.join(o['files'])}" for o in m["others"])
+        st.caption(md(f"Mixed: {m['field']}: took {m['majority']} (most figures); also {others}"))
+    for u in style.get("unreadable", []):
+        st.caption(md(f"Skipped {u['file']}: {u['reason']}"))
+
+
 # -- callbacks (run before the page is drawn) ---------------------------------------------
+
+
+def keep_learned_style() -> None:
+    style = st.session_state.get("learned_style")
+    if style is None:
+        return
+    try:
+        path = services.keep_house_style(style)
+        st.session_state["set_style"] = style["name"]
+        st.session_state["learned_style"] = None
+        flash("toast", f"Kept the '{style['name']}' style ({path}); new figures use it")
+    except Exception as e:  # noqa: BLE001
+        flash("error", f"The style could not be kept: {md(services.user_message(e))}")
 
 
 def apply_look_to_figure() -> None:
