@@ -9,7 +9,8 @@ from typing import Any, Optional
 
 import typer
 
-from crafter.cli.app import app
+from crafter.benchmarks.style import run_style_bench
+from crafter.cli.app import app, bench
 from crafter.graph.state import installed_vectorizer
 from crafter.style import (
     MIN_CONFIDENCE,
@@ -137,3 +138,31 @@ def schema(output: Optional[Path] = typer.Option(None, "-o", "--output", help="W
         typer.echo(f"wrote {output}")
     else:
         typer.echo(text, nl=False)
+
+
+@bench.command("style")
+def bench_style(
+    out: Path = typer.Option(Path("style-bench"), "-o", "--out", help="Folder for the drawn figures and the chart"),
+    examples: Optional[int] = typer.Option(None, "--examples", help="Use only the first N examples"),
+    png: bool = typer.Option(True, "--png/--svg-only", help="Also draw PNGs and read them with CraftEditor"),
+    json_out: bool = typer.Option(False, "--json", help="Print the result as JSON"),
+) -> None:
+    """Learn styles back from the examples drawn in known looks; print the distances.
+
+    Example: crafter bench style -o /tmp/style-bench
+    """
+    result = run_style_bench(out, examples=examples, png=png, vectorizer=installed_vectorizer(),
+                             progress=lambda m: typer.echo(m, err=True))
+    if json_out:
+        typer.echo(json.dumps(result, indent=2))
+        return
+    typer.echo(f"{'set':<12} {'max ΔE':>7} {'mean ΔE':>8} {'max size pt':>12}  font  arrow  not learned")
+    for r in result["round_trip"]:
+        typer.echo(f"{r['set']:<12} {_fmt(r['max_dE']):>7} {_fmt(r['mean_dE']):>8} {_fmt(r['max_size_pt']):>12}  "
+                   f"{_fmt(r['font_class']):<5} {_fmt(r['arrowhead']):<6} {', '.join(r['unlearned']) or '-'}")
+    p = result["prediction"]
+    typer.echo(f"prediction ({p['from']}): learned from {len(p['learned_from'])}, tested on {len(p['tested_on'])}: "
+               f"learned style {p['learned']}  vs paper theme {p['paper_theme']}")
+    c = result["chart_read_back"]
+    typer.echo(f"chart in the learned style: {c['marks']} marks read back, largest error {c['max_error']:.4%} of the "
+               f"axis range, {c['problems']} problem(s); {result['seconds']} s")
