@@ -21,6 +21,8 @@ from pathlib import Path
 from typing import Any, Callable
 from xml.etree import ElementTree as ET
 
+from PIL import Image
+
 from crafter.errors import CrafterError, InputError
 from crafter.formats.raster import svg_to_png
 from crafter.formats.sanitize import ImportReport, local_name
@@ -56,8 +58,6 @@ def svg_fonts(root: ET.Element) -> list[str]:
 
 
 def _png_with_dpi(png: bytes, dpi: int) -> bytes:
-    from PIL import Image  # heavy: Pillow; only foreign SVGs are re-saved
-
     im = Image.open(io.BytesIO(png))
     buf = io.BytesIO()
     im.save(buf, format="PNG", dpi=(dpi, dpi))
