@@ -15,7 +15,7 @@ from crafter.charts.compile.chart import plan_for
 from crafter.charts.render.chart_layout import layout_chart
 from crafter.charts.theme import chart_theme
 from crafter.cli.app import app, bench
-from crafter.cli.style import load_style_option, style_option
+from crafter.cli.style_option import load_style_option, style_option
 from crafter.data import read_table
 from crafter.errors import CrafterError, InputError
 from crafter.formats.registry import export_figure

@@ -11,7 +11,7 @@ import typer
 
 from crafter.benchmarks.render import bench_render
 from crafter.cli.app import app, bench
-from crafter.cli.style import layer_data, load_style_option, style_option
+from crafter.cli.style_option import layer_data, load_style_option, style_option
 from crafter.errors import InputError
 from crafter.formats import load_figure
 from crafter.formats.registry import export_figure

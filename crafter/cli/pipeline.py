@@ -21,7 +21,7 @@ from crafter.benchmarks.briefs import report_json as briefs_json
 from crafter.benchmarks.briefs import run_briefs_bench
 from crafter.benchmarks.pipeline import format_report, run_bench
 from crafter.cli.app import app, bench
-from crafter.cli.style import layer_data, load_style_option, style_option
+from crafter.cli.style_option import layer_data, load_style_option, style_option
 from crafter.errors import CrafterError, InputError
 from crafter.formats.files import write_text_atomic
 from crafter.formats.registry import exporter_for

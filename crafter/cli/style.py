@@ -11,6 +11,7 @@ import typer
 
 from crafter.benchmarks.style import run_style_bench
 from crafter.cli.app import app, bench
+from crafter.cli.style_option import STYLE_HELP, layer_data
 from crafter.graph.state import installed_vectorizer
 from crafter.style import (
     MIN_CONFIDENCE,
@@ -20,7 +21,6 @@ from crafter.style import (
     learn_from_files,
     resolve_style,
     save_style,
-    style_layer,
     style_schema,
     styles_dir,
     valid_name,
@@ -30,24 +30,6 @@ style_app = typer.Typer(help="House styles: learn a lab's look from its figures,
                              "Example: crafter style learn fig1.png fig2.svg paper.pdf -o mylab.style.json",
                         no_args_is_help=True)
 app.add_typer(style_app, name="style")
-
-STYLE_HELP = (f"A house style: a {SUFFIX} file, or a name kept in the config folder "
-              "($XDG_CONFIG_HOME/crafter/styles, see `crafter style list`)")
-
-
-def style_option() -> Any:
-    return typer.Option(None, "--style", help=STYLE_HELP)
-
-
-def load_style_option(name_or_path: str | None) -> dict[str, Any] | None:
-    """The style a ``--style`` value names (validated), or None."""
-    return None if name_or_path is None else resolve_style(name_or_path)
-
-
-def layer_data(style: dict[str, Any] | None) -> dict[str, Any] | None:
-    """A style as the figure carries it (the JSON of its :class:`StyleLayer`)."""
-    return None if style is None else style_layer(style).model_dump(mode="json", exclude_none=True)
-
 
 def _fmt(v: Any) -> str:
     if isinstance(v, list):
