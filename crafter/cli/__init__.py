@@ -30,7 +30,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "formats": ("import", "vegalite", "sanitize", "bench export"),
     "model": ("complete", "train", "train-names", "train-edits", "bench decode"),
     "pipeline": ("generate", "edit", "runs", "resume", "bench pipeline", "bench briefs"),
-    "style": ("style", "bench style"),
+    "style": ("style learn", "style show", "style list", "style schema", "bench style"),
 }
 
 
@@ -42,7 +42,8 @@ def _modules_for(argv: list[str]) -> Iterable[str]:
         wanted = words[0]
     else:
         return COMMANDS  # `crafter`, `crafter --help`, `crafter bench`: list everything
-    owners = [m for m, names in COMMANDS.items() if wanted in names]
+    # a sub-app's command ("style learn") is found by its first word
+    owners = [m for m, names in COMMANDS.items() if wanted in names or any(n.split()[0] == wanted for n in names)]
     return owners or COMMANDS  # an unknown command: load all, so click's message lists them
 
 
