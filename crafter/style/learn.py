@@ -14,7 +14,7 @@ from collections import Counter
 from typing import Any, Callable
 
 from crafter.style.color import SAME_COLOUR, delta_e
-from crafter.style.fonts import closest_face, font_class
+from crafter.style.fonts import GENERIC, closest_face, font_class
 from crafter.style.model import SCHEMA_ID, validate_style
 from crafter.style.observe import Evidence
 
@@ -151,9 +151,10 @@ def _font(evidence: list[Evidence], mixed: list[dict[str, Any]]) -> dict[str, An
         return out
     out["class"] = cls
     names = Counter(n for ev in evidence for n, _ in ev.obs.get("font.family", []) if font_class(n) == cls["value"])
-    face = closest_face(names.most_common(1)[0][0], cls["value"]) if names else None
+    # no name of that class (the class came from letter shapes): the installed face of the class
+    face = closest_face(names.most_common(1)[0][0] if names else GENERIC[cls["value"]], cls["value"])
     if face:
-        out["face"] = {"value": face, "confidence": cls["confidence"], "count": sum(names.values()),
+        out["face"] = {"value": face, "confidence": cls["confidence"], "count": sum(names.values()) or cls["count"],
                        "figures": cls["figures"]}
     return out
 

@@ -30,6 +30,7 @@ from crafter.formats.svg import parse_svg
 from crafter.formats.svg_import import import_svg
 from crafter.formats.svg_import.elements import own_style
 from crafter.spec.model import Figure
+from crafter.style.glyphs import font_votes
 from crafter.style.learn import learn_style
 from crafter.style.observe import Evidence, observe
 
@@ -109,12 +110,21 @@ def read_evidence(path: str | Path, vectorizer: Vectorizer | None = None) -> Evi
             _run(["pdftoppm", "-r", str(READ_DPI), "-f", "1", "-l", "1", "-singlefile", "-png", str(p),
                   str(Path(tmp) / "page")], p)
             fig = vec(str(Path(tmp) / "page.png"))
-        ev = observe(fig, Evidence(file=str(p), reader="pdf", exact=False))
+            ev = observe(fig, Evidence(file=str(p), reader="pdf", exact=False))
+            _glyph_votes(ev, Path(tmp) / "page.png", fig)
         for name in pdf_fonts(p):
             ev.add("font.family", name)
         return ev
     fig = _need_vectorizer(vectorizer, p)(str(p))
-    return observe(fig, Evidence(file=str(p), reader="crafteditor", exact=False))
+    ev = observe(fig, Evidence(file=str(p), reader="crafteditor", exact=False))
+    _glyph_votes(ev, p, fig)
+    return ev
+
+
+def _glyph_votes(ev: Evidence, image: Path, fig: Figure) -> None:
+    """The font class the labels' letter shapes vote for (a raster names no font)."""
+    for cls, weight in font_votes(image, fig):
+        ev.add("font.class", cls, weight)
 
 
 def _read_svg(p: Path, vectorizer: Vectorizer | None) -> Evidence:
@@ -131,7 +141,8 @@ def _read_svg(p: Path, vectorizer: Vectorizer | None) -> Evidence:
         png.write_bytes(_png_with_dpi(svg_to_png(data, width=round(w * READ_DPI / 96) if w else None,
                                                  background="white"), READ_DPI))
         read = vec(str(png))
-    ev = observe(read, Evidence(file=str(p), reader="svg", exact=False))
+        ev = observe(read, Evidence(file=str(p), reader="svg", exact=False))
+        _glyph_votes(ev, png, read)
     for family in svg_fonts(root):
         ev.add("font.family", family)
     return ev

@@ -1,0 +1,125 @@
+"""The font class of a raster figure, from its glyphs: each one-line node label the vectoriser read is
+cut out of the pixels and compared with the same text set in a sans, a serif and a monospaced face.
+
+Pixels name no font, but letter shapes do: serifs and stroke contrast, and a monospaced face's
+even advance, change the ink of a word more than anti-aliasing does. The text is set at the
+label's size and both inks are scaled to the same box, so only the shapes are compared
+(intersection over union of the ink masks). A label votes for the class whose rendering fits
+best, weighted by how clearly it wins.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from crafter.spec.model import Figure, Node
+from crafter.style.fonts import GENERIC
+
+MIN_CHARS = 4  # shorter labels hold too few letters to tell faces apart
+MAX_LABELS = 40
+INK = 0.45  # a pixel is ink when it is this far from the label's background towards the text
+
+
+@lru_cache(maxsize=4)
+def face_file(cls: str) -> str | None:
+    """The installed font file fontconfig gives for a class's generic family."""
+    exe = shutil.which("fc-match")
+    if exe is None:
+        return None
+    try:
+        out = subprocess.run([exe, "-f", "%{file}", GENERIC[cls]], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    path = out.stdout.strip()
+    return path if path and Path(path).exists() else None
+
+
+def _ink(gray: np.ndarray) -> np.ndarray | None:
+    """The tight ink mask of a label crop (text darker or lighter than its background)."""
+    border = np.concatenate([gray[0], gray[-1], gray[:, 0], gray[:, -1]])
+    bg = float(np.median(border))
+    far = np.abs(gray - bg)
+    if far.max() < 40:
+        return None
+    mask = far >= INK * far.max()
+    mask[mask.mean(axis=1) > 0.7] = False  # a row of mostly ink is a line (an outline, an edge), not text
+    mask[:, mask.mean(axis=0) > 0.9] = False  # and a full column a vertical one
+    ys, xs = np.nonzero(mask)
+    if len(xs) < 10:
+        return None
+    return mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+
+
+def _set(text: str, size_px: float, cls: str) -> np.ndarray | None:
+    path = face_file(cls)
+    if path is None:
+        return None
+    font = ImageFont.truetype(path, max(6, round(size_px)))
+    left, top, right, bottom = font.getbbox(text)
+    im = Image.new("L", (right - left + 8, bottom - top + 8), 255)
+    ImageDraw.Draw(im).text((4 - left, 4 - top), text, font=font, fill=0)
+    return _ink(np.asarray(im, dtype=np.float32))
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    h, w = a.shape
+    b2 = np.asarray(Image.fromarray(b.astype(np.uint8) * 255).resize((w, h), Image.BILINEAR)) > 127
+    union = np.logical_or(a, b2).sum()
+    return float(np.logical_and(a, b2).sum() / union) if union else 0.0
+
+
+def label_crops(image: Image.Image, fig: Figure) -> list[tuple[str, float, np.ndarray]]:
+    """(text, size in image px, ink mask) of each plain one-line node label."""
+    gray = np.asarray(image.convert("L"), dtype=np.float32)
+    scale = image.width / fig.canvas.w if fig.canvas and fig.canvas.w else 1.0
+    out = []
+    for n in fig.components:
+        if not isinstance(n, Node) or n.box is None or n.bold or n.italic:
+            continue
+        text = n.text.strip()
+        if "\n" in text or len(text) < MIN_CHARS:
+            continue
+        b, size = n.box, (n.font_size or 12.0) * scale
+        # the label's line only: a band at the node's centre, as wide as the widest face sets the text
+        half_w = 0.6 * max((m.shape[1] for m in (_set(text, size, c) for c in ("sans", "serif", "mono"))
+                            if m is not None), default=0)
+        cx, cy = b.cx * scale, b.cy * scale
+        x0, x1 = round(max(b.x * scale + 3, cx - half_w)), round(min(b.right * scale - 3, cx + half_w))
+        y0, y1 = round(cy - 0.7 * size), round(cy + 0.7 * size)
+        if x1 - x0 < 8 or y0 < 0 or y1 > gray.shape[0]:
+            continue
+        ink = _ink(gray[y0:y1, x0:x1])
+        if ink is not None and ink.shape[1] > 2 * ink.shape[0]:
+            out.append((text, size, ink))
+        if len(out) >= MAX_LABELS:
+            break
+    return out
+
+
+def font_votes(image_path: str | Path, fig: Figure) -> list[tuple[str, float]]:
+    """(class, weight) per label: the face whose setting of the text fits its pixels best."""
+    try:
+        with Image.open(image_path) as im:
+            crops = label_crops(im, fig)
+    except (OSError, ValueError):
+        return []
+    votes = []
+    for text, size, ink in crops:
+        scores = {}
+        for cls in ("sans", "serif", "mono"):
+            ref = _set(text, size, cls)
+            if ref is not None:
+                scores[cls] = _iou(ink, ref)
+        if len(scores) < 2:
+            continue
+        ranked = sorted(scores.items(), key=lambda kv: -kv[1])
+        margin = ranked[0][1] - ranked[1][1]
+        if margin > 0.02:
+            votes.append((ranked[0][0], round(min(1.0, margin * 10), 3)))
+    return votes
