@@ -123,3 +123,38 @@ def font_votes(image_path: str | Path, fig: Figure) -> list[tuple[str, float]]:
         if margin > 0.02:
             votes.append((ranked[0][0], round(min(1.0, margin * 10), 3)))
     return votes
+
+
+def edge_label_sizes(image_path: str | Path, fig: Figure, cls: str = "sans") -> list[float]:
+    """The size (figure px) of each one-line edge label, from its ink height against the text set at 100 px.
+
+    The vectoriser places an edge label but keeps no size for it; its letters still have one.
+    """
+    try:
+        with Image.open(image_path) as im:
+            gray = np.asarray(im.convert("L"), dtype=np.float32)
+            width = im.width
+    except (OSError, ValueError):
+        return []
+    scale = width / fig.canvas.w if fig.canvas and fig.canvas.w else 1.0
+    sizes = []
+    for e in fig.components:
+        b = getattr(e, "label_box", None)
+        text = (getattr(e, "label", None) or "").strip()
+        if b is None or "\n" in text or len(text) < MIN_CHARS:
+            continue
+        ref = _set(text, 100.0, cls)
+        x0, x1 = round((b.x - 4) * scale), round((b.right + 4) * scale)
+        y0, y1 = round((b.y - 2) * scale), round((b.bottom + 2) * scale)
+        if ref is None or x0 < 0 or y0 < 0 or x1 > gray.shape[1] or y1 > gray.shape[0]:
+            continue
+        ink = _ink(gray[y0:y1, x0:x1])
+        if ink is None or ink.shape[1] < 2 * ink.shape[0]:
+            continue
+        # the width says the size better than the height (a few px of descender); both must agree
+        by_w, by_h = 100.0 * ink.shape[1] / ref.shape[1], 100.0 * ink.shape[0] / ref.shape[0]
+        if abs(by_w - by_h) <= 0.12 * by_w:
+            sizes.append(round(by_w / scale, 2))
+        if len(sizes) >= MAX_LABELS:
+            break
+    return sizes

@@ -30,7 +30,7 @@ from crafter.formats.svg import parse_svg
 from crafter.formats.svg_import import import_svg
 from crafter.formats.svg_import.elements import own_style
 from crafter.spec.model import Figure
-from crafter.style.glyphs import font_votes
+from crafter.style.glyphs import edge_label_sizes, font_votes
 from crafter.style.learn import learn_style
 from crafter.style.observe import Evidence, observe
 
@@ -122,9 +122,16 @@ def read_evidence(path: str | Path, vectorizer: Vectorizer | None = None) -> Evi
 
 
 def _glyph_votes(ev: Evidence, image: Path, fig: Figure) -> None:
-    """The font class the labels' letter shapes vote for (a raster names no font)."""
-    for cls, weight in font_votes(image, fig):
+    """The font class the labels' letter shapes vote for (a raster names no font), and the edge labels'
+    size from their letters (the vectoriser keeps none)."""
+    votes = font_votes(image, fig)
+    for cls, weight in votes:
         ev.add("font.class", cls, weight)
+    tally: dict[str, float] = {}
+    for cls, weight in votes:
+        tally[cls] = tally.get(cls, 0.0) + weight
+    for size in edge_label_sizes(image, fig, max(tally, key=lambda k: tally[k]) if tally else "sans"):
+        ev.add("sizes.edge_label", size)
 
 
 def _read_svg(p: Path, vectorizer: Vectorizer | None) -> Evidence:

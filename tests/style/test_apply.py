@@ -117,3 +117,16 @@ def test_crafteditor_convert_redraws_in_the_style(png_sets, lab_style) -> None:
 
 def _no_theme_colour(svg: str) -> bool:
     return 'stroke="#4A5568"' not in svg  # paper's node outline gave way to the lab's
+
+
+def test_generate_draws_a_new_figure_in_the_style(lab_style, tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("CRAFTER_RUNS_DB", str(tmp_path / "runs.sqlite"))
+    path = tmp_path / "lab.style.json"
+    from crafter.style import save_style
+
+    save_style(lab_style, path)
+    out = tmp_path / "g.svg"
+    assert main(["generate", "An encoder feeds a decoder.", "-o", str(out), "--backend", "none", "--rounds", "0",
+                 "-q", "--style", str(path)]) == 0
+    fig = load_figure(out)
+    assert fig.style == style_layer(lab_style) and f'fill="{LAB.node_fill}"' in out.read_text(encoding="utf-8")

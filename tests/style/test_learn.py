@@ -49,9 +49,8 @@ def test_a_foreign_svg_is_read_from_what_it_draws(svg_sets, vectorizer, tmp_path
 def test_png_figures_give_back_their_look(png_sets, vectorizer, look) -> None:
     style = learn_from_files(png_sets[look], look, vectorizer=vectorizer)
     assert all(src["reader"] == "crafteditor" for src in style["learned_from"])
-    # CraftEditor attaches an edge label to its edge at the theme's size: only a label it leaves
-    # free says its size. The font class comes from the labels' letter shapes
-    _check(look, style, unmeasured=("edge_label",))
+    # pixels name no font and CraftEditor keeps no edge-label size: both come from the letters
+    _check(look, style)
 
 
 def test_learned_values_say_how_sure(svg_sets) -> None:
