@@ -76,7 +76,7 @@ def truth(look: str) -> dict[str, Any]:
     t = look_theme(look)
     return {**{c: getattr(t, c) for c in COLOURS}, "label": t.font_size, "title": t.title_font_size,
             "edge_label": t.small_font_size, "node_width": t.stroke_width, "edge_width": t.edge_width,
-            "font_class": font_class(t.font_family), "arrowhead": t.arrow_head}
+            "corner_radius": t.corner_radius, "font_class": font_class(t.font_family), "arrowhead": t.arrow_head}
 
 
 def learned(style: dict[str, Any]) -> dict[str, Any]:
@@ -84,7 +84,8 @@ def learned(style: dict[str, Any]) -> dict[str, Any]:
     rel = lambda k: None if label is None or value(style, k) is None else label * value(style, k)  # noqa: E731
     return {**{c: value(style, f"palette.{c}") for c in COLOURS}, "label": label, "title": rel("sizes.title_ratio"),
             "edge_label": rel("sizes.edge_label_ratio"), "node_width": value(style, "strokes.node"),
-            "edge_width": value(style, "strokes.edge"), "font_class": value(style, "font.class"),
+            "edge_width": value(style, "strokes.edge"), "corner_radius": value(style, "shapes.corner_radius"),
+            "font_class": value(style, "font.class"),
             "arrowhead": value(style, "shapes.arrowhead")}
 
 
@@ -106,7 +107,7 @@ def distances(got: dict[str, Any], want: dict[str, Any]) -> dict[str, Any]:
 
 def summary_row(name: str, d: dict[str, Any]) -> dict[str, Any]:
     colours = [d[c] for c in COLOURS if d.get(c) is not None]
-    sizes = [d[s] for s in (*SIZES, "node_width", "edge_width") if d.get(s) is not None]
+    sizes = [d[s] for s in (*SIZES, "node_width", "edge_width", "corner_radius") if d.get(s) is not None]
     return {"set": name, "max_dE": max(colours, default=None), "mean_dE": round(statistics.mean(colours), 2)
             if colours else None, "max_size_pt": max(sizes, default=None), "font_class": d.get("font_class"),
             "arrowhead": d.get("arrowhead"), "unlearned": [k for k, v in d.items() if v is None]}
@@ -132,7 +133,7 @@ def prediction(paths: list[Path], vectorizer: Callable[[str], Figure] | None) ->
 
 def _score(d: dict[str, Any]) -> dict[str, float]:
     colours = [d[c] for c in COLOURS if d.get(c) is not None]
-    sizes = [d[s] for s in (*SIZES, "node_width", "edge_width") if d.get(s) is not None]
+    sizes = [d[s] for s in (*SIZES, "node_width", "edge_width", "corner_radius") if d.get(s) is not None]
     cats = [d[k] for k in ("font_class", "arrowhead") if d.get(k) is not None]
     return {"mean_dE": statistics.mean(colours) if colours else 0.0, "mean_size_pt": statistics.mean(sizes) if sizes
             else 0.0, "mismatches": float(sum(1 for c in cats if c is False))}

@@ -1,5 +1,8 @@
-"""The font class of a raster figure, from its glyphs: each one-line node label the vectoriser read is
-cut out of the pixels and compared with the same text set in a sans, a serif and a monospaced face.
+"""What a raster figure's pixels say that its FigureSpec cannot: the font class (from the glyphs), edge
+label sizes (from their ink) and corner radii (from where outlines cross the corners' diagonals).
+
+Font class: each one-line node label the vectoriser read is cut out of the pixels and compared
+with the same text set in a sans, a serif and a monospaced face.
 
 Pixels name no font, but letter shapes do: serifs and stroke contrast, and a monospaced face's
 even advance, change the ink of a word more than anti-aliasing does. The text is set at the
@@ -158,3 +161,60 @@ def edge_label_sizes(image_path: str | Path, fig: Figure, cls: str = "sans") -> 
         if len(sizes) >= MAX_LABELS:
             break
     return sizes
+
+
+def _first_ink(line: np.ndarray, bg: float, stroke: float) -> int | None:
+    """Index of the first pixel past half-way from the background to the stroke's tone."""
+    hits = np.nonzero(np.abs(line - bg) >= 0.5 * abs(stroke - bg))[0]
+    return int(hits[0]) if len(hits) else None
+
+
+def corner_radii(image_path: str | Path, fig: Figure) -> list[float]:
+    """The corner radius (figure px) of each box-like node, from where its outline crosses the corner's diagonal.
+
+    A corner of outer radius R leaves the diagonal clear for R(1 - 1/√2) px; the radius at the
+    stroke's centre (the one a theme sets) is R less half the stroke.
+    """
+    try:
+        with Image.open(image_path) as im:
+            gray = np.asarray(im.convert("L"), dtype=np.float32)
+            width = im.width
+    except (OSError, ValueError):
+        return []
+    scale = width / fig.canvas.w if fig.canvas and fig.canvas.w else 1.0
+    out = []
+    for n in fig.components:
+        if not isinstance(n, Node) or n.shape not in ("box", "round") or n.box is None or n.stroke == "none":
+            continue
+        r = _node_radius(gray, n, scale)
+        if r is not None:
+            out.append(round(float(r), 2))
+    return out
+
+
+def _node_radius(gray: np.ndarray, n: Node, scale: float) -> float | None:
+    b = n.box
+    x0, y0, cx, cy = b.x * scale, b.y * scale, b.cx * scale, b.cy * scale
+    pad = round(4 * scale)
+    xa, ya = round(x0) - pad, round(y0) - pad
+    if xa < 0 or ya < 0 or round(cx) >= gray.shape[1] or round(cy) >= gray.shape[0]:
+        return None
+    bg = float(gray[ya, xa])
+    # off the centre lines, where edges come in: a third of the way along each side
+    qx, qy = round(x0 + (cx - x0) * 0.66), round(y0 + (cy - y0) * 0.66)
+    row, col = gray[qy, xa:round(cx)], gray[ya:round(cy), qx]
+    stroke = float(min(row.min(), col.min()))
+    if abs(bg - stroke) < 40:
+        return None
+    left, top = _first_ink(row, bg, stroke), _first_ink(col, bg, stroke)
+    if left is None or top is None:
+        return None
+    sx, sy = xa + left, ya + top  # the outline's outer left and top edges
+    steps = min(round(cx) - sx, round(cy) - sy)
+    diag = np.array([gray[sy + t, sx + t] for t in range(max(steps, 0))], dtype=np.float32)
+    t = _first_ink(diag, bg, stroke) if len(diag) else None
+    if t is None:
+        return None
+    w = (n.stroke_width or 1.0) * scale
+    outer = t / (1 - 1 / np.sqrt(2))
+    return max(0.0, (outer - w / 2) / scale) if t > 0 else 0.0

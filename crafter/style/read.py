@@ -30,7 +30,7 @@ from crafter.formats.svg import parse_svg
 from crafter.formats.svg_import import import_svg
 from crafter.formats.svg_import.elements import own_style
 from crafter.spec.model import Figure
-from crafter.style.glyphs import edge_label_sizes, font_votes
+from crafter.style.glyphs import corner_radii, edge_label_sizes, font_votes
 from crafter.style.learn import learn_style
 from crafter.style.observe import Evidence, observe
 
@@ -39,6 +39,7 @@ RASTER_SUFFIXES = (".png", ".jpg", ".jpeg")
 READABLE = (".svg", ".pdf", *RASTER_SUFFIXES)
 READ_DPI = 192  # foreign SVGs and PDF pages are drawn at 2× CSS px for the vectoriser
 MAX_FIGURES = 200
+ROUNDED = 1.5  # px: a corner radius above this is a rounded box
 
 
 def svg_fonts(root: ET.Element) -> list[str]:
@@ -122,8 +123,8 @@ def read_evidence(path: str | Path, vectorizer: Vectorizer | None = None) -> Evi
 
 
 def _glyph_votes(ev: Evidence, image: Path, fig: Figure) -> None:
-    """The font class the labels' letter shapes vote for (a raster names no font), and the edge labels'
-    size from their letters (the vectoriser keeps none)."""
+    """The font class the labels' letter shapes vote for (a raster names no font), the edge labels'
+    size from their letters (the vectoriser keeps none), and the corner radius of boxes."""
     votes = font_votes(image, fig)
     for cls, weight in votes:
         ev.add("font.class", cls, weight)
@@ -132,6 +133,11 @@ def _glyph_votes(ev: Evidence, image: Path, fig: Figure) -> None:
         tally[cls] = tally.get(cls, 0.0) + weight
     for size in edge_label_sizes(image, fig, max(tally, key=lambda k: tally[k]) if tally else "sans"):
         ev.add("sizes.edge_label", size)
+    radii = corner_radii(image, fig)
+    rounded = [r for r in radii if r > ROUNDED]
+    # a figure that rounds some boxes shows its radius; one that rounds none, square corners
+    for r in rounded if rounded and len(rounded) >= 0.3 * len(radii) else [0.0] * len(radii):
+        ev.add("shapes.corner_radius", r)
 
 
 def _read_svg(p: Path, vectorizer: Vectorizer | None) -> Evidence:

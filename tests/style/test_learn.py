@@ -8,7 +8,7 @@ import pytest
 from crafter.benchmarks.style import COLOURS, distances, learned, truth
 from crafter.style import learn_from_files, validate_style
 
-SIZES = ("label", "title", "edge_label", "node_width", "edge_width")
+SIZES = ("label", "title", "edge_label", "node_width", "edge_width", "corner_radius")
 
 
 def _check(look: str, style: dict, *, font: bool = True, unmeasured: tuple[str, ...] = ()) -> None:
