@@ -155,7 +155,8 @@ def _chart(c: Chart, t: Theme, ev: Evidence) -> None:
     ev.add("chart.frame", ct.view_stroke is not None)
     ev.add("chart.domain", ct.domain)
     ev.add("chart.ticks", ct.ticks)
-    ev.add("chart.tick_direction", ct.tick_direction)
+    if ev.exact:  # a reader of pixels sees outward ticks only, and says nothing of inward ones
+        ev.add("chart.tick_direction", ct.tick_direction)
     ev.add("chart.grid_color", hex6(ct.grid_color))
     ev.add("chart.axis_color", hex6(ct.axis_color))
     ev.add("chart.axis_width", ct.axis_width)
@@ -164,8 +165,9 @@ def _chart(c: Chart, t: Theme, ev: Evidence) -> None:
     color = enc.get("color") if isinstance(enc.get("color"), dict) else None
     legend = color.get("legend") if color else None
     if color and "field" in color:
-        ev.add("chart.legend_orient", legend.get("orient", ct.legend_orient) if isinstance(legend, dict)
-               else ("none" if legend is None and "legend" in color else ct.legend_orient))
+        orient = legend.get("orient") if isinstance(legend, dict) else ("none" if "legend" in color else None)
+        # a read figure whose legend was not found says nothing of its place
+        ev.add("chart.legend_orient", orient or (ct.legend_orient if ev.exact else None))
     series = _series(spec, color, ct.palette)
     if series:
         ev.add("palette.series", tuple(series), float(len(series)))
