@@ -28,7 +28,7 @@ from crafter.formats import export_figure, load_figure
 from crafter.render import figure_to_svg
 from crafter.spec.model import Figure
 from crafter.spec.style_layer import ChartLook, StyleLayer
-from crafter.style import Evidence, apply_style, delta_e, learn_style, read_evidence, style_layer, value
+from crafter.style import apply_style, delta_e, learn_style, read_evidence, value
 from crafter.style.fonts import font_class
 
 LAB = StyleLayer(
@@ -179,10 +179,3 @@ def run_style_bench(out: Path, *, examples: int | None = None, png: bool = True,
     result["seconds"] = round(time.perf_counter() - t0, 1)
     return result
 
-
-def layer_of(style: dict[str, Any]) -> StyleLayer:
-    return style_layer(style)
-
-
-def evidence_of(paths: list[Path], vectorizer: Callable[[str], Figure] | None) -> list[Evidence]:
-    return [read_evidence(p, vectorizer) for p in paths]
