@@ -165,11 +165,16 @@ def _shape_mask(shapes: list[DetectedShape], shape: tuple[int, int]) -> np.ndarr
         x0, y0 = max(0, f.x - ring), max(0, f.y - ring)
         x1, y1 = min(W, f.x + f.w + ring), min(H, f.y + f.h + ring)
         local = np.zeros((y1 - y0, x1 - x0), np.uint8)
-        local[f.y - y0:f.y - y0 + f.h, f.x - x0:f.x - x0 + f.w] = f.filled
+        # a face's masks may reach past the image's edge (or its box): paste what lies inside
+        h = max(0, min(f.filled.shape[0], y1 - f.y))
+        w = max(0, min(f.filled.shape[1], x1 - f.x))
+        local[f.y - y0:f.y - y0 + h, f.x - x0:f.x - x0 + w] = f.filled[:h, :w]
         grown = cv2.dilate(local, np.ones((2 * ring + 1, 2 * ring + 1), np.uint8)).astype(bool)
         if s.is_group:
             own = np.zeros_like(grown)
-            own[f.y - y0:f.y - y0 + f.h, f.x - x0:f.x - x0 + f.w] = f.mask
+            h = max(0, min(f.mask.shape[0], y1 - f.y))
+            w = max(0, min(f.mask.shape[1], x1 - f.x))
+            own[f.y - y0:f.y - y0 + h, f.x - x0:f.x - x0 + w] = f.mask[:h, :w]
             inside = cv2.erode(local, np.ones((3, 3), np.uint8)).astype(bool)
             m[y0:y1, x0:x1] |= (grown & ~inside) | own
         else:

@@ -28,7 +28,7 @@ from crafter.formats import export_figure, load_figure
 from crafter.render import figure_to_svg
 from crafter.spec.model import Figure
 from crafter.spec.style_layer import ChartLook, StyleLayer
-from crafter.style import apply_style, delta_e, learn_style, read_evidence, value
+from crafter.style import apply_style, delta_e, learn_from_files, value
 from crafter.style.fonts import font_class
 
 LAB = StyleLayer(
@@ -114,7 +114,7 @@ def summary_row(name: str, d: dict[str, Any]) -> dict[str, Any]:
 
 
 def learn_paths(paths: list[Path], name: str, vectorizer: Callable[[str], Figure] | None) -> dict[str, Any]:
-    return learn_style([read_evidence(p, vectorizer) for p in paths], name)
+    return learn_from_files(list(paths), name, vectorizer=vectorizer)
 
 
 def prediction(paths: list[Path], vectorizer: Callable[[str], Figure] | None) -> dict[str, Any]:
@@ -125,7 +125,7 @@ def prediction(paths: list[Path], vectorizer: Callable[[str], Figure] | None) ->
     paper = truth("paper")
     rows = []
     for p in paths[half:]:
-        seen = learned(learn_style([read_evidence(p, vectorizer)], "one"))
+        seen = learned(learn_paths([p], "one", vectorizer))
         rows.append((_score(distances(pred, seen)), _score(distances(paper, seen))))
     return {"learned_from": [p.name for p in paths[:half]], "tested_on": [p.name for p in paths[half:]],
             "learned": _mean_scores([r[0] for r in rows]), "paper_theme": _mean_scores([r[1] for r in rows])}

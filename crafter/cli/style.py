@@ -9,12 +9,13 @@ from typing import Any, Optional
 
 import typer
 
-from crafter.benchmarks.style import run_style_bench
+from crafter.benchmarks.style import prediction, run_style_bench
 from crafter.cli.app import app, bench
 from crafter.cli.style_option import STYLE_HELP, layer_data
 from crafter.graph.state import installed_vectorizer
 from crafter.style import (
     MIN_CONFIDENCE,
+    READABLE,
     SUFFIX,
     install_style,
     installed_styles,
@@ -128,11 +129,21 @@ def bench_style(
     examples: Optional[int] = typer.Option(None, "--examples", help="Use only the first N examples"),
     png: bool = typer.Option(True, "--png/--svg-only", help="Also draw PNGs and read them with CraftEditor"),
     json_out: bool = typer.Option(False, "--json", help="Print the result as JSON"),
+    figures: Optional[Path] = typer.Option(None, "--figures", help="Instead: a folder of one paper's figures "
+                                           "(SVG, PNG, JPG, PDF); learn from the first half (by name), test on the rest"),
 ) -> None:
     """Learn styles back from the examples drawn in known looks; print the distances.
 
     Example: crafter bench style -o /tmp/style-bench
+    On real figures: crafter bench style --figures paper-figures/
     """
+    if figures is not None:
+        files = sorted(p for p in figures.iterdir() if p.suffix.lower() in READABLE)
+        p = prediction(files, installed_vectorizer())
+        typer.echo(json.dumps(p, indent=2) if json_out else
+                   f"learned from {len(p['learned_from'])}, tested on {len(p['tested_on'])}: learned style "
+                   f"{p['learned']}  vs paper theme {p['paper_theme']}")
+        return
     result = run_style_bench(out, examples=examples, png=png, vectorizer=installed_vectorizer(),
                              progress=lambda m: typer.echo(m, err=True))
     if json_out:

@@ -2,13 +2,13 @@
 label sizes (from their ink) and corner radii (from where outlines cross the corners' diagonals).
 
 Font class: each one-line node label the vectoriser read is cut out of the pixels and compared
-with the same text set in a sans, a serif and a monospaced face.
+with the same text set in sans, serif and monospaced faces.
 
 Pixels name no font, but letter shapes do: serifs and stroke contrast, and a monospaced face's
 even advance, change the ink of a word more than anti-aliasing does. The text is set at the
 label's size and both inks are scaled to the same box, so only the shapes are compared
-(intersection over union of the ink masks). A label votes for the class whose rendering fits
-best, weighted by how clearly it wins.
+(their blurred inks correlated, best over one-pixel shifts). A label votes for the class whose
+rendering fits best, weighted by how clearly it wins.
 """
 
 from __future__ import annotations
@@ -29,14 +29,22 @@ MAX_LABELS = 40
 INK = 0.45  # a pixel is ink when it is this far from the label's background towards the text
 
 
-@lru_cache(maxsize=4)
-def face_file(cls: str) -> str | None:
-    """The installed font file fontconfig gives for a class's generic family."""
+# faces each class is compared with (fontconfig patterns; those not installed are skipped): more than
+# one shape of a class, so a Helvetica is found sans though only DejaVu and Latin Modern are installed
+REFERENCE_FACES = {"sans": ("sans-serif", "DejaVu Sans:width=75", "Latin Modern Sans"),
+                   "serif": ("serif", "DejaVu Serif:width=75", "Latin Modern Roman"),
+                   "mono": ("monospace", "Latin Modern Mono")}
+
+
+@lru_cache(maxsize=16)
+def face_file(pattern: str) -> str | None:
+    """The installed font file fontconfig gives for a pattern (a class's generic family, a face)."""
     exe = shutil.which("fc-match")
     if exe is None:
         return None
     try:
-        out = subprocess.run([exe, "-f", "%{file}", GENERIC[cls]], capture_output=True, text=True, timeout=10)
+        out = subprocess.run([exe, "-f", "%{file}", GENERIC.get(pattern, pattern)], capture_output=True, text=True,
+                             timeout=10)
     except (OSError, subprocess.SubprocessError):
         return None
     path = out.stdout.strip()
@@ -59,8 +67,9 @@ def _ink(gray: np.ndarray) -> np.ndarray | None:
     return mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
 
 
-def _set(text: str, size_px: float, cls: str) -> np.ndarray | None:
-    path = face_file(cls)
+def _set(text: str, size_px: float, face: str) -> np.ndarray | None:
+    """The ink of ``text`` set in a face (a class name: its generic family; or a fontconfig pattern)."""
+    path = face_file(face)
     if path is None:
         return None
     font = ImageFont.truetype(path, max(6, round(size_px)))
@@ -70,11 +79,29 @@ def _set(text: str, size_px: float, cls: str) -> np.ndarray | None:
     return _ink(np.asarray(im, dtype=np.float32))
 
 
-def _iou(a: np.ndarray, b: np.ndarray) -> float:
-    h, w = a.shape
-    b2 = np.asarray(Image.fromarray(b.astype(np.uint8) * 255).resize((w, h), Image.BILINEAR)) > 127
-    union = np.logical_or(a, b2).sum()
-    return float(np.logical_and(a, b2).sum() / union) if union else 0.0
+def _blur(a: np.ndarray) -> np.ndarray:
+    """A [1 2 1] blur each way: a pixel of misalignment costs little."""
+    p = np.pad(a, 1, mode="edge")
+    a = (p[:-2, 1:-1] + 2 * p[1:-1, 1:-1] + p[2:, 1:-1]) / 4
+    p = np.pad(a, ((0, 0), (1, 1)), mode="edge")
+    return (p[:, :-2] + 2 * p[:, 1:-1] + p[:, 2:]) / 4
+
+
+def _match(ink: np.ndarray, ref: np.ndarray) -> float:
+    """Normalised cross-correlation of the two inks at the label's size, best over one-pixel shifts."""
+    h, w = ink.shape
+    a = _blur(ink.astype(np.float32))
+    b = _blur(np.asarray(Image.fromarray(ref.astype(np.uint8) * 255).resize((w, h), Image.BILINEAR), np.float32) / 255)
+    a = a - a.mean()
+    best = -1.0
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            s = np.roll(np.roll(b, dy, 0), dx, 1)
+            s = s - s.mean()
+            den = float(np.sqrt((a * a).sum() * (s * s).sum()))
+            if den > 0:
+                best = max(best, float((a * s).sum()) / den)
+    return best
 
 
 def label_crops(image: Image.Image, fig: Figure) -> list[tuple[str, float, np.ndarray]]:
@@ -90,7 +117,7 @@ def label_crops(image: Image.Image, fig: Figure) -> list[tuple[str, float, np.nd
             continue
         b, size = n.box, (n.font_size or 12.0) * scale
         # the label's line only: a band at the node's centre, as wide as the widest face sets the text
-        half_w = 0.6 * max((m.shape[1] for m in (_set(text, size, c) for c in ("sans", "serif", "mono"))
+        half_w = 0.6 * max((m.shape[1] for m in (_set(text, size, c) for c in REFERENCE_FACES)
                             if m is not None), default=0)
         cx, cy = b.cx * scale, b.cy * scale
         x0, x1 = round(max(b.x * scale + 3, cx - half_w)), round(min(b.right * scale - 3, cx + half_w))
@@ -115,10 +142,10 @@ def font_votes(image_path: str | Path, fig: Figure) -> list[tuple[str, float]]:
     votes = []
     for text, size, ink in crops:
         scores = {}
-        for cls in ("sans", "serif", "mono"):
-            ref = _set(text, size, cls)
-            if ref is not None:
-                scores[cls] = _iou(ink, ref)
+        for cls, faces in REFERENCE_FACES.items():
+            fits = [_match(ink, ref) for ref in (_set(text, size, f) for f in faces) if ref is not None]
+            if fits:
+                scores[cls] = max(fits)
         if len(scores) < 2:
             continue
         ranked = sorted(scores.items(), key=lambda kv: -kv[1])

@@ -179,6 +179,10 @@ def learn_from_files(paths: list[str | Path], name: str, *, vectorizer: Vectoriz
             unreadable.append({"file": str(path), "reason": e.message})
             if progress:
                 progress(f"skipped {path}: {e.message}")
+        except Exception as e:  # a reader's bug must not stop the rest: name the file, go on
+            unreadable.append({"file": str(path), "reason": f"internal error: {type(e).__name__}: {e}"})
+            if progress:
+                progress(f"skipped {path}: internal error: {type(e).__name__}: {e}")
     if not evidence:
         why = "; ".join(f"{u['file']}: {u['reason']}" for u in unreadable)
         raise InputError(f"none of the {len(paths)} figures could be read ({why})")
