@@ -28,7 +28,7 @@ from crafter.formats.raster import svg_to_png
 from crafter.formats.sanitize import ImportReport, local_name
 from crafter.formats.svg import parse_svg
 from crafter.formats.svg_import import import_svg
-from crafter.formats.svg_import.elements import own_style
+from crafter.formats.svg_import.elements import length, own_style
 from crafter.spec.model import Figure
 from crafter.style.glyphs import corner_radii, edge_label_sizes, font_votes
 from crafter.style.learn import learn_style
@@ -150,7 +150,7 @@ def _read_svg(p: Path, vectorizer: Vectorizer | None) -> Evidence:
     with tempfile.TemporaryDirectory(prefix="crafter-style-") as tmp:
         png = Path(tmp) / "figure.png"
         data = p.read_bytes()
-        w = fig.canvas.w if fig.canvas else None
+        w = _css_width(root, fig.canvas.w if fig.canvas else None)
         png.write_bytes(_png_with_dpi(svg_to_png(data, width=round(w * READ_DPI / 96) if w else None,
                                                  background="white"), READ_DPI))
         read = vec(str(png))
@@ -159,6 +159,14 @@ def _read_svg(p: Path, vectorizer: Vectorizer | None) -> Evidence:
     for family in svg_fonts(root):
         ev.add("font.family", family)
     return ev
+
+
+def _css_width(root: ET.Element, canvas_w: float | None) -> float | None:
+    """The SVG's width in CSS px (``width="304pt"`` is 405 px): sizes are learned in the px figures use."""
+    raw = root.get("width")
+    if raw is None or raw.strip().endswith("%"):
+        return canvas_w
+    return length(raw, canvas_w or 0.0) or canvas_w
 
 
 def learn_from_files(paths: list[str | Path], name: str, *, vectorizer: Vectorizer | None = None,

@@ -94,3 +94,15 @@ def test_a_figure_refuses_a_nonsense_layer() -> None:
     with pytest.raises(SpecError, match="style.corner_radios"):
         Figure.from_dict({"style": {"name": "x", "corner_radios": 3}})
     assert style_layer({"format": "crafter-style", "version": 1, "name": "empty"}).name == "empty"
+
+
+def test_a_reader_that_breaks_names_the_file_and_the_rest_go_on(svg_sets, tmp_path) -> None:
+    png = tmp_path / "odd.png"
+    png.write_bytes(b"\x89PNG\r\n\x1a\n")
+
+    def broken(path: str):
+        raise ValueError("could not broadcast")
+
+    style = learn_from_files([png, svg_sets["paper"][0]], "x", vectorizer=broken)
+    assert style["unreadable"] == [{"file": str(png), "reason": "internal error: ValueError: could not broadcast"}]
+    assert len(style["learned_from"]) == 1
