@@ -1,5 +1,6 @@
 """What a raster figure's pixels say that its FigureSpec cannot: the font class (from the glyphs), edge
-label sizes (from their ink) and corner radii (from where outlines cross the corners' diagonals).
+label sizes (from their ink), edge stroke widths (across their lines) and corner radii (from where
+outlines cross the corners' diagonals).
 
 Font class: each one-line node label the vectoriser read is cut out of the pixels and compared
 with the same text set in sans, serif and monospaced faces.
@@ -245,3 +246,50 @@ def _node_radius(gray: np.ndarray, n: Node, scale: float) -> float | None:
     w = (n.stroke_width or 1.0) * scale
     outer = t / (1 - 1 / np.sqrt(2))
     return max(0.0, (outer - w / 2) / scale) if t > 0 else 0.0
+
+
+def _profile_width(profile: np.ndarray) -> float | None:
+    """A line's width across a profile: its ink's area over its peak (anti-aliasing included)."""
+    bg = float(np.median(np.concatenate([profile[:2], profile[-2:]])))
+    ink = np.abs(profile - bg)
+    peak = float(ink.max())
+    if peak < 40 or ink[:2].max() > 0.3 * peak or ink[-2:].max() > 0.3 * peak:
+        return None  # too faint, or another line runs alongside
+    return float(ink.sum() / peak)
+
+
+def edge_widths(image_path: str | Path, fig: Figure) -> list[float]:
+    """The stroke width (figure px) of each edge, across the middle of its longest straight run.
+
+    The vectoriser keeps an edge's width only when it is far from the paper theme's (0.6 px); the
+    pixels say it to a tenth of a pixel.
+    """
+    try:
+        with Image.open(image_path) as im:
+            gray = np.asarray(im.convert("L"), dtype=np.float32)
+            width = im.width
+    except (OSError, ValueError):
+        return []
+    scale = width / fig.canvas.w if fig.canvas and fig.canvas.w else 1.0
+    H, W = gray.shape
+    out = []
+    for e in fig.components:
+        route = getattr(e, "route", None)
+        if not route or len(route) < 2 or getattr(e, "style", "solid") != "solid":
+            continue
+        a, b = max(zip(route, route[1:]), key=lambda s: abs(s[1].x - s[0].x) + abs(s[1].y - s[0].y))
+        horizontal = abs(b.y - a.y) < 0.5
+        if not (horizontal or abs(b.x - a.x) < 0.5) or abs(b.x - a.x) + abs(b.y - a.y) < 24:
+            continue
+        widths = []
+        for f in (0.4, 0.5, 0.6):
+            x, y = round((a.x + (b.x - a.x) * f) * scale), round((a.y + (b.y - a.y) * f) * scale)
+            r = round(6 * scale)
+            if not (r <= x < W - r and r <= y < H - r):
+                continue
+            w = _profile_width(gray[y - r:y + r + 1, x] if horizontal else gray[y, x - r:x + r + 1])
+            if w is not None:
+                widths.append(w / scale)
+        if widths:
+            out.append(round(float(np.median(widths)), 2))
+    return out
