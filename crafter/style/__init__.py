@@ -11,7 +11,7 @@ A style is applied as a layer over the figure's theme (:func:`apply_style` sets 
 """
 
 from crafter.style.color import delta_e, hex6
-from crafter.style.learn import by_figure, learn_style
+from crafter.style.learn import learn_style
 from crafter.style.model import (
     MIN_CONFIDENCE,
     SUFFIX,
@@ -37,7 +37,6 @@ __all__ = [
     "SUFFIX",
     "Evidence",
     "apply_style",
-    "by_figure",
     "delta_e",
     "hex6",
     "install_style",

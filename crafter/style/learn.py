@@ -200,9 +200,3 @@ def learn_style(evidence: list[Evidence], name: str, *, unreadable: list[dict[st
     if mixed:
         style["mixed"] = mixed
     return validate_style(style)
-
-
-def by_figure(evidence: list[Evidence]) -> dict[str, dict[str, Any]]:
-    """Each figure's own values (for reports: which figure looks how)."""
-    return {ev.file: {k: _jsonable(_representative(k, _clusters(k, obs)[0])) for k, obs in ev.obs.items() if obs}
-            for ev in evidence}
