@@ -166,11 +166,22 @@ def _chart(c: Chart, t: Theme, ev: Evidence) -> None:
     legend = color.get("legend") if color else None
     if color and "field" in color:
         orient = legend.get("orient") if isinstance(legend, dict) else ("none" if "legend" in color else None)
+        if orient == "none" and isinstance(legend, dict) and "legendX" in legend:
+            orient = _corner(c, legend)  # placed inside the plot (how CraftEditor keeps an inside legend)
         # a read figure whose legend was not found says nothing of its place
         ev.add("chart.legend_orient", orient or (ct.legend_orient if ev.exact else None))
     series = _series(spec, color, ct.palette)
     if series:
         ev.add("palette.series", tuple(series), float(len(series)))
+
+
+def _corner(c: Chart, legend: dict[str, Any]) -> str | None:
+    """The plot corner an inside legend at (legendX, legendY) sits in."""
+    w, h = c.width or c.spec.get("width"), c.height or c.spec.get("height")
+    x, y = legend.get("legendX"), legend.get("legendY")
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (w, h, x, y)):
+        return None
+    return ("top" if y < h / 2 else "bottom") + "-" + ("left" if x < w / 2 else "right")
 
 
 def _series(spec: dict[str, Any], color: dict[str, Any] | None, palette: tuple[str, ...]) -> list[str]:

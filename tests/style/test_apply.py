@@ -130,3 +130,18 @@ def test_generate_draws_a_new_figure_in_the_style(lab_style, tmp_path, monkeypat
                  "-q", "--style", str(path)]) == 0
     fig = load_figure(out)
     assert fig.style == style_layer(lab_style) and f'fill="{LAB.node_fill}"' in out.read_text(encoding="utf-8")
+
+
+def test_charts_in_every_export_take_the_style(lab_style, tmp_path) -> None:
+    from crafter.benchmarks.style import examples_dir
+
+    fig = apply_style(load_figure(examples_dir() / "method_and_results.dsl"), lab_style)
+    for suffix in ("svg", "pptx", "tex", "vl.json"):
+        export_figure(fig, tmp_path / f"f.{suffix}")
+    first = LAB.palette[0]
+    assert first in (tmp_path / "f.svg").read_text(encoding="utf-8")
+    with zipfile.ZipFile(tmp_path / "f.pptx") as z:
+        charts = [z.read(n).decode() for n in z.namelist() if n.startswith("ppt/charts/chart")]
+    assert charts and first[1:] in charts[0]  # the native chart's first series
+    assert first[1:].upper() in (tmp_path / "f.tex").read_text(encoding="utf-8").upper()
+    assert first in (tmp_path / "f.vl.json").read_text(encoding="utf-8")

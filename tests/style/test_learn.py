@@ -57,3 +57,21 @@ def test_learned_values_say_how_sure(svg_sets) -> None:
     style = learn_from_files(svg_sets["paper"], "paper")
     entry = style["palette"]["node_stroke"]
     assert entry["confidence"] == 1.0 and entry["count"] > 10 and entry["figures"] == len(svg_sets["paper"])
+
+
+def test_a_read_chart_says_only_what_its_reader_saw() -> None:
+    """An inside legend is placed in its corner; tick direction and a legend not found are not guessed."""
+    from crafter.spec import Figure
+    from crafter.style import Evidence, observe
+
+    spec = {"mark": "bar", "data": {"values": [{"a": 1, "b": 2, "s": "x"}, {"a": 2, "b": 3, "s": "y"}]},
+            "encoding": {"x": {"field": "a"}, "y": {"field": "b"}, "color": {"field": "s"}},
+            "config": {"axis": {"grid": False}, "view": {"stroke": "#000000"}}}
+    inside = {**spec, "encoding": {**spec["encoding"], "color": {"field": "s", "legend": {
+        "orient": "none", "legendX": 250, "legendY": 10}}}}
+    for s, orient in ((spec, None), (inside, "top-right")):
+        fig = Figure.from_dict({"components": [{"id": "c", "kind": "chart", "width": 300, "height": 200, "spec": s}]})
+        ev = observe(fig, Evidence(file="x", reader="crafteditor", exact=False))
+        assert [v for v, _ in ev.obs.get("chart.legend_orient", [])] == ([orient] if orient else [])
+        assert "chart.tick_direction" not in ev.obs
+        assert ev.obs["chart.grid"] == [(False, 1.0)] and ev.obs["chart.frame"] == [(True, 1.0)]
