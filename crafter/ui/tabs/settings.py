@@ -10,6 +10,7 @@ import streamlit as st
 
 from crafter.errors import CrafterError
 from crafter.spec import THEMES
+from crafter.style import MIN_CONFIDENCE
 from crafter.ui import edits, services
 from crafter.ui.header import step_title
 from crafter.ui.messages import flash
@@ -96,6 +97,10 @@ def show_style(style: dict) -> None:
     if swatches is not None:
         st.image(swatches, caption="Colours by role")
     st.image(sample, caption="A figure drawn in this style")
+    unsure = [f"{section}.{key}" for section, fields in style.items() if isinstance(fields, dict)
+              for key, entry in fields.items() if isinstance(entry, dict) and entry.get("confidence", 1) < MIN_CONFIDENCE]
+    if unsure:
+        st.caption(md("Not applied (under half the observations agree): " + ", ".join(unsure)))
     for m in style.get("mixed", []):
         others = "; ".join(f"{o['value']} in {', '.join(o['files'])}" for o in m["others"])
         st.caption(md(f"Mixed: {m['field']}: took {m['majority']} (most figures); also {others}"))
