@@ -14,6 +14,7 @@ from crafter.cli import figures as _figures  # noqa: F401  crafter render, valid
 from crafter.cli import formats as _formats  # noqa: F401  crafter import, vegalite, sanitize, bench export
 from crafter.cli import model as _model  # noqa: F401  crafter complete, train, bench decode
 from crafter.cli import pipeline as _pipeline  # noqa: F401  crafter generate/edit/runs/resume, bench pipeline
+from crafter.cli import serve as _serve  # noqa: F401  crafter serve, export-model, bench serve
 from crafter.cli.app import app, bench, fail
 from crafter.cli.support import run_app
 
