@@ -39,7 +39,7 @@ class OpenAIBackend:
             except httpx.TimeoutException as exc:
                 raise ModelError(f"{self.name} backend: {url} timed out ({exc})") from exc
             except httpx.ConnectError as exc:
-                raise ModelError(f"{self.name} backend: nothing answers at {url} ({exc}){self.hint}") from exc
+                raise ModelError(f"{self.name} backend: cannot reach {url}: nothing answers ({exc}){self.hint}") from exc
             except httpx.HTTPError as exc:  # the server went away mid-request (killed, restarted)
                 raise ModelError(f"{self.name} backend: {url} dropped the request ({type(exc).__name__}: {exc})"
                                  f"{self.hint}") from exc
