@@ -9,7 +9,10 @@ import click
 import pytest
 import typer.main
 
-from crafter.cli import app, main
+from crafter.cli import COMMANDS as COMMAND_MODULES
+from crafter.cli import app, load_commands, main
+
+load_commands()  # every module registers its commands on `app`
 
 
 def _commands(group: click.Group, prefix: tuple[str, ...] = ()):
@@ -89,3 +92,16 @@ def test_test_modules_have_unique_names() -> None:
 
     names = Counter(p.name for p in Path(__file__).resolve().parents[1].rglob("*.py") if p.name != "conftest.py")
     assert [n for n, k in names.items() if k > 1] == []
+
+
+def test_the_command_map_says_which_module_registers_each_command() -> None:
+    registered = {" ".join(path) for path, _ in _commands(typer.main.get_command(app))}
+    mapped = {name for names in COMMAND_MODULES.values() for name in names}
+    assert registered == mapped
+
+
+def test_a_drawing_command_starts_without_the_model_or_the_graph() -> None:
+    code = ("import sys; from crafter.cli import main; rc = main(['render', '--help']); "
+            "print(sorted(m for m in ('torch', 'langgraph', 'transformers') if m in sys.modules)); sys.exit(rc)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip().splitlines()[-1] == "[]"

@@ -19,8 +19,13 @@ Vega-Lite spec for a chart drawn in PowerPoint itself.
 
 from __future__ import annotations
 
+import html
+import io
+import json
 import math
+import re
 from dataclasses import dataclass, field
+from html import unescape
 from typing import Any
 
 from pptx.chart.data import CategoryChartData, XyChartData
@@ -232,8 +237,6 @@ def add_chart(shapes: Any, c: Chart, fig: Figure, frame: SlideFrame) -> Any:
 def _place_plot(chart: Any, c: Chart, drawn: str, legend: bool) -> None:
     """The plot area (and legend) where Crafter's drawing has them, as manual layouts: PowerPoint's
     automatic layout shrinks the plot to make room for everything at once."""
-    import re
-
     b = c.box
     m = re.search(r'data-crafter-plot="([-0-9.e]+) ([-0-9.e]+) ([-0-9.e]+) ([-0-9.e]+)"', drawn)
     if m is None or b is None or b.w <= 0 or b.h <= 0:
@@ -255,8 +258,6 @@ def _place_plot(chart: Any, c: Chart, drawn: str, legend: bool) -> None:
     t = re.search(rf'id="{re.escape(c.id)}-title"[^>]*font-size="([0-9.]+)"[^>]*>\s*<text x="([-0-9.e]+)" '
                   r'y="([-0-9.e]+)"[^>]*>([^<]*)<', drawn)
     if title_el is not None and t is not None:
-        from html import unescape
-
         fs, tx, ty = float(t.group(1)), float(t.group(2)), float(t.group(3))
         left = tx - text_width(unescape(t.group(4)), fs, bold=True) / 2 - 4  # PowerPoint pads its text box
         old = title_el.find(qn("c:layout"))
@@ -284,10 +285,6 @@ def _place_plot(chart: Any, c: Chart, drawn: str, legend: bool) -> None:
 
 def _axis_ticks(c: Chart, drawn: str) -> dict[str, list[Any]]:
     """The tick values Crafter's own drawing of the chart puts on each axis (its nice domain)."""
-    import html
-    import json
-    import re
-
     frag = drawn
     out = {}
     for axis in ("x", "y"):
@@ -428,9 +425,6 @@ def _style_chart(chart: Any, native: _Native, fig: Figure, frame: SlideFrame) ->
 
 def _chart_picture(shapes: Any, c: Chart, fig: Figure, frame: SlideFrame) -> Any:
     """A chart PowerPoint cannot draw natively: Crafter's drawing of it, as a picture."""
-    import io
-    import re
-
     alone = Figure(theme=fig.theme, background=fig.background, components=[c.model_copy(update={"pinned": True})])
     svg = draw_svg(alone, embed_spec=False)
     m = re.search(r'viewBox="([-0-9.e]+) ([-0-9.e]+) ([-0-9.e]+) ([-0-9.e]+)"', svg[:3000])

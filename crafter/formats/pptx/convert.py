@@ -15,6 +15,8 @@ import io
 import re
 from typing import Any
 
+from PIL import Image as PILImage
+
 from crafter.formats.pptx.chart_data import chart_spec_from_table
 from crafter.formats.pptx.drawn import Drawn
 from crafter.formats.pptx.geometry import shape_from_preset
@@ -189,8 +191,6 @@ def picture_href(data: bytes, content_type: str | None) -> str | None:
     kind = _PICTURE_TYPES.get(content_type or "")
     if kind is None:
         try:
-            from PIL import Image as PILImage
-
             with PILImage.open(io.BytesIO(data)) as im:
                 if im.format in ("WMF", "EMF") or im.width * im.height > 50_000_000:
                     return None

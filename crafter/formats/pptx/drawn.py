@@ -14,6 +14,7 @@ through the presentation's colour scheme).
 
 from __future__ import annotations
 
+import colorsys
 import math
 import re
 from dataclasses import dataclass, field
@@ -486,8 +487,6 @@ def resolve_color(clr: Any, scheme: dict[str, str]) -> str | None:
 
 
 def _modified(base: str, clr: Any) -> str:
-    import colorsys
-
     r, g, b = (int(base[i:i + 2], 16) / 255 for i in (1, 3, 5))
     alpha = None
     for mod in clr:

@@ -21,9 +21,11 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import zipfile
 from dataclasses import dataclass
 from typing import Any
+from xml.sax.saxutils import escape, quoteattr
 
 from lxml import etree
 from pptx import Presentation
@@ -104,8 +106,6 @@ class SlideFrame:
 
 def add_spec_part(prs: Any, payload: dict[str, Any]) -> None:
     """Store ``payload`` (the figure's JSON and the frames) as a custom XML part of ``prs``."""
-    from xml.sax.saxutils import escape
-
     package = prs.part.package
     n = 1
     taken = {str(p.partname) for p in package.iter_parts()}
@@ -130,8 +130,6 @@ def read_spec_part(prs: Any, *, file: str | None = None) -> dict[str, Any] | Non
 
     Any custom XML part of the package counts, whoever relates it: PowerPoint keeps it related
     from the presentation, LibreOffice moves the relationship to the package's root."""
-    import re
-
     for part in prs.part.package.iter_parts():
         if not re.fullmatch(r"/customXml/item\d*\.xml", str(part.partname)):
             continue
@@ -175,8 +173,6 @@ class ShapeTagger:
 def add_shape_tags(data: bytes, slides: list[list[tuple[int, str, str]]]) -> bytes:
     """The package ``data`` with each listed shape tagged (slide ``i`` is ``ppt/slides/slide{i+1}.xml``,
     as python-pptx names them)."""
-    from xml.sax.saxutils import quoteattr
-
     p_ns = "http://schemas.openxmlformats.org/presentationml/2006/main"
     r_ns = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
     rel_ns = "http://schemas.openxmlformats.org/package/2006/relationships"

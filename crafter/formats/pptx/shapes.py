@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
+from PIL import Image as PILImage
 from pptx.dml.color import RGBColor
 from pptx.enum.dml import MSO_LINE_DASH_STYLE
 from pptx.enum.shapes import MSO_SHAPE
@@ -254,8 +255,6 @@ def picture_bytes(href: str) -> bytes:
     assert m is not None, "image hrefs are data URIs (the model checks it)"
     data = base64.b64decode("".join(m.group(2).split()))
     if m.group(1) == "webp":
-        from PIL import Image as PILImage
-
         out = io.BytesIO()
         with PILImage.open(io.BytesIO(data)) as im:
             im.save(out, format="PNG")
