@@ -46,101 +46,111 @@ def create_app(scheduler: Scheduler, *, api_key: str | None = None, device: str 
 
     app = FastAPI(title="Crafter model server", lifespan=lifespan, docs_url=None, redoc_url=None)
 
-    @app.middleware("http")
-    async def guard(request: Request, call_next):
-        if request.url.path.startswith("/v1/"):
-            given = request.headers.get("authorization", "")
-            if api_key and not hmac.compare_digest(given.encode(), f"Bearer {api_key}".encode()):
-                why = "no Authorization header" if not given else "wrong API key"
-                return error_response(ServeError(401, f"{why}: send 'Authorization: Bearer <key>' (the key "
-                                                      "`crafter serve --api-key` was started with)",
-                                                 "authentication_error", code="invalid_api_key"))
-            length = request.headers.get("content-length")
-            if length and length.isdigit() and int(length) > max_body_bytes:
-                return error_response(ServeError(413, f"request body of {length} bytes is over the limit of "
-                                                      f"{max_body_bytes} bytes"))
-        return await call_next(request)
-
     @app.get("/health")
     async def health():
         return {"model": "craftlm", "device": device, **scheduler.health()}
 
+    # checks in the handlers, not an HTTP middleware: Starlette's BaseHTTPMiddleware wraps `receive`,
+    # and a handler behind it no longer sees its client disconnect
     @app.get("/v1/models")
-    async def models():
+    async def models(request: Request):
+        if (err := _refuse(request, api_key, max_body_bytes)) is not None:
+            return error_response(err)
         return {"object": "list", "data": [{"id": m, "object": "model", "owned_by": "crafter"} for m in MODELS]}
 
     @app.post("/v1/completions")
     async def completions(request: Request):
-        return await _serve(request, CompletionBody, chat=False)
+        if (err := _refuse(request, api_key, max_body_bytes)) is not None:
+            return error_response(err)
+        return await _serve(scheduler, request, CompletionBody, False, max_body_bytes)
 
     @app.post("/v1/chat/completions")
     async def chat_completions(request: Request):
-        return await _serve(request, ChatBody, chat=True)
-
-    async def _serve(request: Request, kind, chat: bool):
-        try:
-            raw = await _read_body(request, max_body_bytes)
-            body = parse_body(raw, kind)
-            job = make_job(body, scheduler.default_timeout).bind()
-            scheduler.submit(job)
-        except ServeError as err:
+        if (err := _refuse(request, api_key, max_body_bytes)) is not None:
             return error_response(err)
-        if job.stream:
-            return StreamingResponse(_stream(request, job, body.model, chat), media_type="text/event-stream",
-                                     headers={"Cache-Control": "no-cache"})
-        event = await _next_final(request, job)
-        if event is None:  # the client left; nobody reads this
-            return JSONResponse({}, status_code=499)
-        kind_, payload = event
-        if kind_ == "error":
-            return error_response(payload)
-        return JSONResponse(answer(job, body.model, chat, payload.text, payload.stats))
+        return await _serve(scheduler, request, ChatBody, True, max_body_bytes)
 
-    async def _next_final(request: Request, job: Job):
-        """The job's answer or error; None (and the job cancelled) when the client disconnects."""
+    return app
+
+
+def _refuse(request: Request, api_key: str | None, max_body_bytes: int) -> ServeError | None:
+    """401 without the right key (where the server has one), 413 for a body announced too large; else None."""
+    given = request.headers.get("authorization", "")
+    if api_key and not hmac.compare_digest(given.encode(), f"Bearer {api_key}".encode()):
+        why = "no Authorization header" if not given else "wrong API key"
+        return ServeError(401, f"{why}: send 'Authorization: Bearer <key>' (the key `crafter serve --api-key` was "
+                               "started with)", "authentication_error", code="invalid_api_key")
+    length = request.headers.get("content-length", "")
+    if length.isdigit() and int(length) > max_body_bytes:
+        return ServeError(413, f"request body of {length} bytes is over the limit of {max_body_bytes} bytes")
+    return None
+
+
+async def _serve(scheduler: Scheduler, request: Request, kind, chat: bool, max_body_bytes: int):
+    """One completion request: parsed, queued, answered whole or streamed."""
+    try:
+        raw = await _read_body(request, max_body_bytes)
+        body = parse_body(raw, kind)
+        job = make_job(body, scheduler.default_timeout).bind()
+        scheduler.submit(job)
+    except ServeError as err:
+        return error_response(err)
+    if job.stream:
+        return StreamingResponse(_stream(scheduler, request, job, body.model, chat), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-cache"})
+    event = await _next_final(scheduler, request, job)
+    if event is None:  # the client left; nobody reads this
+        return JSONResponse({}, status_code=499)
+    kind_, payload = event
+    if kind_ == "error":
+        return error_response(payload)
+    return JSONResponse(answer(job, body.model, chat, payload.text, payload.stats))
+
+
+async def _next_final(scheduler: Scheduler, request: Request, job: Job):
+    """The job's answer or error; None (and the job cancelled) when the client disconnects."""
+    while True:
+        try:
+            kind_, payload = await asyncio.wait_for(job.events.get(), timeout=POLL_SECONDS)
+        except asyncio.TimeoutError:
+            if await request.is_disconnected():
+                scheduler.cancel(job, "client disconnected")
+                return None
+            continue
+        if kind_ != "delta":
+            return kind_, payload
+
+
+async def _stream(scheduler: Scheduler, request: Request, job: Job, model: str, chat: bool):
+    done = False
+    try:
+        if chat:
+            yield f"data: {_role_chunk(job, model)}\n\n"
         while True:
             try:
                 kind_, payload = await asyncio.wait_for(job.events.get(), timeout=POLL_SECONDS)
             except asyncio.TimeoutError:
                 if await request.is_disconnected():
-                    scheduler.cancel(job, "client disconnected")
-                    return None
+                    return
                 continue
-            if kind_ != "delta":
-                return kind_, payload
-
-    async def _stream(request: Request, job: Job, model: str, chat: bool):
-        done = False
-        try:
-            if chat:
-                yield f"data: {_role_chunk(job, model)}\n\n"
-            while True:
-                try:
-                    kind_, payload = await asyncio.wait_for(job.events.get(), timeout=POLL_SECONDS)
-                except asyncio.TimeoutError:
-                    if await request.is_disconnected():
-                        return
-                    continue
-                if kind_ == "delta":
-                    yield chunk(job, model, chat, payload)
-                    continue
-                if kind_ == "error":
-                    yield f"data: {_json(error_body(payload))}\n\n"
-                else:
-                    if not payload.text.startswith(job.sent):  # settled_text promises this never happens
-                        logging.getLogger("crafter.serve").error("%s: streamed text is not a prefix of the answer", job.id)
-                    rest = payload.text[len(job.sent):] if payload.text.startswith(job.sent) else ""
-                    if rest:
-                        yield chunk(job, model, chat, rest)
-                    yield chunk(job, model, chat, None, payload.stats)
-                yield "data: [DONE]\n\n"
-                done = True
-                return
-        finally:
-            if not done:
-                scheduler.cancel(job, "client disconnected")
-
-    return app
+            if kind_ == "delta":
+                yield chunk(job, model, chat, payload)
+                continue
+            if kind_ == "error":
+                yield f"data: {_json(error_body(payload))}\n\n"
+            else:
+                if not payload.text.startswith(job.sent):  # settled_text promises this never happens
+                    logging.getLogger("crafter.serve").error("%s: streamed text is not a prefix of the answer", job.id)
+                rest = payload.text[len(job.sent):] if payload.text.startswith(job.sent) else ""
+                if rest:
+                    yield chunk(job, model, chat, rest)
+                yield chunk(job, model, chat, None, payload.stats)
+            yield "data: [DONE]\n\n"
+            done = True
+            return
+    finally:
+        if not done:
+            scheduler.cancel(job, "client disconnected")
 
 
 async def _read_body(request: Request, limit: int) -> bytes:

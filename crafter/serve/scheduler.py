@@ -110,10 +110,11 @@ class Scheduler:
                            dtype=weight.dtype, device=weight.device)
         self.waiting: deque[Job] = deque()
         self.active: list[Job] = []
+        self.preparing = 0  # requests between the queue and the batch (prompt, encoder, heads, prefill)
         self.cond = threading.Condition()
         self.stopping = False
         self.counts = {"completed": 0, "failed": 0, "cancelled": 0, "timed_out": 0, "rejected": 0, "rounds": 0,
-                       "batched_rounds": 0, "tokens": 0}
+                       "batched_rounds": 0, "batch_rows": 0, "tokens": 0}
         self.job_seconds = 1.0  # running average of a request's time in the server (for Retry-After)
         self.thread = threading.Thread(target=self._loop, name="crafter-serve-decode", daemon=True)
 
@@ -154,8 +155,8 @@ class Scheduler:
     def health(self) -> dict:
         with self.cond:
             return {"status": "stopping" if self.stopping else "ok", "active": len(self.active),
-                    "waiting": len(self.waiting), "max_batch": self.max_batch, "max_queue": self.max_queue,
-                    "free_slots": len(self.pool.free), **self.counts}
+                    "preparing": self.preparing, "waiting": len(self.waiting), "max_batch": self.max_batch,
+                    "max_queue": self.max_queue, "free_slots": len(self.pool.free), **self.counts}
 
     # -- the decode thread --------------------------------------------------------------
     def _loop(self) -> None:
@@ -192,21 +193,29 @@ class Scheduler:
                 if not self.waiting:
                     return
                 job = self.waiting.popleft()
-            if job.cancelled or time.monotonic() > job.deadline:
-                self._retire(job, *self._why_dropped(job))
-                continue
+                self.preparing = 1
             try:
-                job.req = self.backend.prepare(job.task, job.prompt, max_new_tokens=job.max_tokens,
+                self._start(job)
+            finally:
+                with self.cond:
+                    self.preparing = 0
+
+    def _start(self, job: Job) -> None:
+        """Prepare and prefill a request into a free row of the batch (or answer why it cannot be)."""
+        if job.cancelled or time.monotonic() > job.deadline:
+            self._retire(job, *self._why_dropped(job))
+            return
+        try:
+            job.req = r = self.backend.prepare(job.task, job.prompt, max_new_tokens=job.max_tokens,
                                                temperature=job.temperature, **job.options)
-                job.slot, cache = self.pool.acquire()
-                r = job.req
-                job.run = start_decoding(self.backend.model, r.ids, r.max_new_tokens, r.temperature, r.drafter,
-                                         r.generator, r.guard, r.constraint, r.enc, cache=cache)
-            except (ModelError, ValueError) as exc:
-                self._retire(job, "error", ServeError(400, str(exc)))
-                continue
-            with self.cond:
-                self.active.append(job)
+            job.slot, cache = self.pool.acquire()
+            job.run = start_decoding(self.backend.model, r.ids, r.max_new_tokens, r.temperature, r.drafter,
+                                     r.generator, r.guard, r.constraint, r.enc, cache=cache)
+        except (ModelError, ValueError) as exc:
+            self._retire(job, "error", ServeError(400, str(exc)))
+            return
+        with self.cond:
+            self.active.append(job)
 
     def _round(self) -> None:
         jobs = list(self.active)
@@ -220,6 +229,7 @@ class Scheduler:
             return
         self.counts["rounds"] += 1
         self.counts["batched_rounds"] += len(jobs) > 1
+        self.counts["batch_rows"] += len(jobs)
         now = time.monotonic()
         for job in jobs:
             if job.run.stopped:

@@ -48,7 +48,7 @@ def get_backend(spec: str = "craftlm", *, use_server: bool = True) -> Backend:
     Loaded backends are cached per spec (loading weights is the slow part).
     """
     spec = (spec or "craftlm").strip()
-    if spec == "craftlm" and use_server and model_url():
+    if (spec == "craftlm" and use_server and model_url()) or (spec == "server" and model_url()):
         spec = f"server:{model_url()}"
     if spec in _CACHE:
         return _CACHE[spec]
