@@ -85,14 +85,14 @@ def start_server(threads: int, max_batch: int, max_queue: int, device: str = "cp
 
 
 def run_serve_bench(requests: int = 64, concurrency: tuple[int, ...] = (1, 4, 8), threads: int = 1,
-                    max_new_tokens: int = 400, max_batch: int = 8, progress=None) -> list[LoadRow]:
+                    max_new_tokens: int = 400, max_batch: int = 8, device: str = "cpu", progress=None) -> list[LoadRow]:
     """The rows of the table: in-process first, then the server at each concurrency."""
     per_task = -(-requests // 3)
     examples = held_out_set(per_task, seed=0)
     # plan, chart, repair, plan, ...: every stretch of the run mixes the three tasks
     mixed = [examples[t * per_task + i] for i in range(per_task) for t in range(3)]
     prompts = [(e.task, e.prompt) for e in mixed][:requests]
-    local = CraftLMBackend(threads=threads, device="cpu")
+    local = CraftLMBackend(threads=threads, device=device)
     local.complete(*prompts[0], max_new_tokens=max_new_tokens)  # warm: lazy tables, first-call costs
     ref, lat, tokens = [], [], 0
     t0 = time.perf_counter()
@@ -105,7 +105,7 @@ def run_serve_bench(requests: int = 64, concurrency: tuple[int, ...] = (1, 4, 8)
         if progress:
             progress(f"in-process {len(ref)}/{len(prompts)}")
     rows = [LoadRow("in-process", 1, len(prompts), len(prompts), len(prompts), time.perf_counter() - t0, lat, tokens)]
-    proc, url = start_server(threads, max_batch, max_queue=max(32, 2 * max(concurrency)))
+    proc, url = start_server(threads, max_batch, max_queue=max(32, 2 * max(concurrency)), device=local.device)
     try:
         client = ServerBackend(url)
         client.complete(*prompts[0], max_new_tokens=max_new_tokens)  # warm

@@ -47,6 +47,7 @@ def bench_serve(
     threads: int = typer.Option(1, "--threads", min=1, help="torch threads, in-process and in the server alike"),
     max_batch: int = typer.Option(8, "--max-batch", min=1, max=64, help="The server's running batch"),
     max_new_tokens: int = typer.Option(400, "--max-new-tokens", min=1),
+    device: str = typer.Option("cpu", "--device", help="cpu | cuda | auto: in-process and in the server alike"),
 ) -> None:
     """Load-test `crafter serve` on 127.0.0.1 against in-process decoding of the same prompts:
     throughput, p50/p95 latency, tokens/s; every answer checked identical to in-process greedy, none lost.
@@ -63,10 +64,10 @@ def bench_serve(
         raise CrafterError("--concurrency: give at least one client count of 1 or more")
     torch.set_num_threads(threads)
     rows = run_serve_bench(requests, levels, threads=threads, max_new_tokens=max_new_tokens, max_batch=max_batch,
-                           progress=lambda s: typer.echo(f"\r{s:<40}", nl=False, err=True))
+                           device=device, progress=lambda s: typer.echo(f"\r{s:<40}", nl=False, err=True))
     typer.echo("", err=True)
     load = os.getloadavg()
     typer.echo(f"crafter serve vs in-process CraftLM: {rows[0].requests} held-out prompts, greedy, constrained, "
-               f"diffusion drafts, cpu, {threads} torch thread(s) each, server batch <= {max_batch}; "
+               f"diffusion drafts, {device}, {threads} torch thread(s) each, server batch <= {max_batch}; "
                f"load average {load[0]:.1f} on {os.cpu_count()} CPUs")
     typer.echo(format_table(rows))
