@@ -216,6 +216,7 @@ class Scheduler:
             return
         with self.cond:
             self.active.append(job)
+            self.preparing = 0  # in the same breath: /health never counts the request twice
 
     def _round(self) -> None:
         jobs = list(self.active)

@@ -85,7 +85,7 @@ def test_a_client_that_disconnects_frees_its_slot(make_server, backend):
             if line.startswith("data: "):
                 break  # the first event (the assistant's role): then the client goes away mid-stream
         h = health()
-        assert h["waiting"] + h["preparing"] + h["active"] == 1
+        assert h["waiting"] + h["preparing"] + h["active"] == 1, h
     assert _wait(lambda: health()["cancelled"] == 1 and health()["active"] == 0 and health()["free_slots"] == 1)
     # a client that stops waiting for a whole answer too
     with pytest.raises(httpx.ReadTimeout):
