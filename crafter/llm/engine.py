@@ -20,6 +20,17 @@ Measured on the 2-core CPU (FIELD-NOTES): a forward of width 9 costs ≈ 1.6× a
 width-1 forward for a 3-4M model, width 17 ≈ 1.9×, so blocks stay at 4-16 and the
 block size adapts to the acceptance seen so far.
 
+**Several requests, one forward** (the model server's running batch, :mod:`crafter.serve`).
+:func:`start_decoding` prefills a request into a row of a :class:`kernels.KVPool`;
+:func:`decode_round` then runs one round of every running request in a single forward —
+each row's ``[a0, drafts, masks]`` padded to the widest, at its own cache length, under its
+own mask — while drafting, acceptance and the constraint stay per request, so each commits
+what it commits alone. :func:`generate_ids` is the same two calls for one request.
+
+**Devices.** The model may sit on a GPU (bf16): inputs, masks and the KV cache are made on
+its device, and each round's logits come back to the host in one copy (``[width, V]``) for the
+accept rule, the constraint and the drafter — one round trip a round, none per drafted token.
+
 Drafters share one small interface (:class:`Drafter`): ``propose`` drafts for the
 next round, ``mask_slots`` asks for mask tokens in it, ``observe`` learns from what
 was accepted. A drafter with nothing to offer proposes ``[]`` and the round is a
