@@ -119,3 +119,11 @@ def test_client_errors_name_the_server_and_the_fix(server, monkeypatch):
     monkeypatch.delenv("CRAFTER_MODEL_URL", raising=False)
     with pytest.raises(ModelError, match="set CRAFTER_MODEL_URL"):
         get_backend("server")
+
+
+def test_sharing_beyond_loopback_needs_a_key(capsys):
+    from crafter.cli import main
+
+    assert main(["serve", "--host", "0.0.0.0", "--port", "1"]) == 1
+    err = capsys.readouterr().err
+    assert "--host 0.0.0.0 shares the model beyond this machine: give --api-key" in err
