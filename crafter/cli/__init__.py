@@ -30,6 +30,8 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "formats": ("import", "vegalite", "sanitize", "bench export"),
     "model": ("complete", "train", "train-names", "train-edits", "bench decode"),
     "pipeline": ("generate", "edit", "runs", "resume", "bench pipeline", "bench briefs"),
+    "serve": ("serve", "bench serve"),
+    "export": ("export-model",),
 }
 
 
