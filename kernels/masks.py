@@ -69,3 +69,23 @@ def training_attention_mask(prompt_len: int, block_ids: torch.Tensor, clean_len:
     mask[t:, prompt_len:t] = block_ids[:c].view(1, -1) < b  # ... clean blocks strictly before its own
     mask[t:, t:] = block_ids.view(1, -1) == b  # ... and its own block, bidirectionally
     return mask
+
+
+def batched_draft_attention_mask(prefix_lens: list[int], n_causal: list[int], n_mask: list[int],
+                                 device: torch.device | str = "cpu") -> torch.Tensor:
+    """Masks of one decode forward over several requests: ``[B, 1, W, max(prefix_lens) + W]``.
+
+    Row ``i`` is :func:`draft_attention_mask` of request ``i`` (its cached prefix, its causal run,
+    its mask block) placed at the top left; ``W`` is the widest request's width. Padding query
+    rows see only position 0 (their outputs are thrown away; no row is all-False, which would
+    give NaN), and no real row sees a padding key.
+    """
+    widths = [c + m for c, m in zip(n_causal, n_mask)]
+    w_max = max(widths)
+    s = max(prefix_lens) + w_max
+    mask = torch.zeros(len(widths), 1, w_max, s, dtype=torch.bool, device=device)
+    for i, (p, c, m) in enumerate(zip(prefix_lens, n_causal, n_mask)):
+        w = c + m
+        mask[i, 0, :w, : p + w] = draft_attention_mask(p, c, m, device=device)
+        mask[i, 0, w:, 0] = True
+    return mask

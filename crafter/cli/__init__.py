@@ -31,6 +31,8 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "model": ("complete", "train", "train-names", "train-edits", "bench decode"),
     "pipeline": ("generate", "edit", "runs", "resume", "bench pipeline", "bench briefs"),
     "style": ("style learn", "style show", "style list", "style schema", "bench style"),
+    "serve": ("serve", "bench serve"),
+    "export": ("export-model",),
 }
 
 

@@ -28,7 +28,7 @@ def complete(
                                          "'ISSUE: …' (repair); '-' reads stdin, '@file' reads a file"),
     task: str = typer.Option("plan", "--task", help="plan | chart | repair"),
     speculative: str = typer.Option("diffusion", "--speculative", help="diffusion | ngram | none (greedy output is identical)"),
-    backend: str = typer.Option("craftlm", "--backend", help="craftlm | hf:/path/to/model | openai:http://host:port/v1"),
+    backend: str = typer.Option("craftlm", "--backend", help="craftlm | server (CRAFTER_MODEL_URL) | hf:/path/to/model | openai:http://host:port/v1"),
     max_new_tokens: int = typer.Option(512, "--max-new-tokens", min=1),
     temperature: float = typer.Option(0.0, "--temperature", min=0.0),
     block_size: Optional[int] = typer.Option(None, "--block-size", min=1, max=32, help="Diffusion block (default: adaptive)"),

@@ -4,7 +4,8 @@ Stable interface::
 
     from crafter.llm import get_backend, plan_prompt, chart_prompt, repair_prompt
 
-    backend = get_backend()                      # "craftlm" (built-in, default),
+    backend = get_backend()                      # "craftlm" (built-in, default; the server at
+                                                 # CRAFTER_MODEL_URL where that is set), "server[:URL]",
                                                  # "hf:/path/to/model", "openai:http://host:port/v1"
     out = backend.complete("plan", plan_prompt(brief), max_new_tokens=512, temperature=0.0)
     out.text    # FigureSpec DSL (plan: a whole figure; chart: one chart statement;

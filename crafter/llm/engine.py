@@ -20,6 +20,17 @@ Measured on the 2-core CPU (FIELD-NOTES): a forward of width 9 costs ≈ 1.6× a
 width-1 forward for a 3-4M model, width 17 ≈ 1.9×, so blocks stay at 4-16 and the
 block size adapts to the acceptance seen so far.
 
+**Several requests, one forward** (the model server's running batch, :mod:`crafter.serve`).
+:func:`start_decoding` prefills a request into a row of a :class:`kernels.KVPool`;
+:func:`decode_round` then runs one round of every running request in a single forward —
+each row's ``[a0, drafts, masks]`` padded to the widest, at its own cache length, under its
+own mask — while drafting, acceptance and the constraint stay per request, so each commits
+what it commits alone. :func:`generate_ids` is the same two calls for one request.
+
+**Devices.** The model may sit on a GPU (bf16): inputs, masks and the KV cache are made on
+its device, and each round's logits come back to the host in one copy (``[width, V]``) for the
+accept rule, the constraint and the drafter — one round trip a round, none per drafted token.
+
 Drafters share one small interface (:class:`Drafter`): ``propose`` drafts for the
 next round, ``mask_slots`` asks for mask tokens in it, ``observe`` learns from what
 was accepted. A drafter with nothing to offer proposes ``[]`` and the round is a
@@ -37,6 +48,8 @@ import torch
 from crafter.llm.model import CraftLM
 from kernels import (
     KVCache,
+    KVPool,
+    batched_draft_attention_mask,
     constrained_greedy_accept,
     constrained_sample,
     draft_attention_mask,
@@ -298,29 +311,64 @@ def generate_ids(model: CraftLM, prompt_ids: list[int], max_new_tokens: int = 51
     :func:`_verify` (the accept rule), :func:`_commit` (cache, drafter, output), then the
     stop checks (:func:`_stop_reason`).
     """
-    run = _prepare(model, prompt_ids, max_new_tokens, temperature, drafter, constraint, prompt_enc)
-    t0 = time.perf_counter()
-    while True:
-        rnd = _draft(run)
-        logits = _forward(run, rnd)
-        accepted, nxt = _verify(run, rnd, logits, generator)
-        if nxt is None:  # nothing the constraint allows can follow: keep what is committed
-            _commit_dead_end(run, rnd, accepted)
-            run.result.stopped = "constraint"
-            break
-        eos = _commit(run, rnd, logits, accepted, nxt)
-        stopped = _stop_reason(run, eos, guard)
-        if stopped:
-            run.result.stopped = stopped
-            break
-    run.result.seconds = time.perf_counter() - t0
-    run.result.ids = run.out
+    run = start_decoding(model, prompt_ids, max_new_tokens, temperature, drafter, generator, guard, constraint,
+                         prompt_enc)
+    while run.stopped is None:
+        decode_round([run])
     return run.result
 
 
+@torch.inference_mode()
+def start_decoding(model: CraftLM, prompt_ids: list[int], max_new_tokens: int = 512, temperature: float = 0.0,
+                   drafter: Drafter | None = None, generator: torch.Generator | None = None,
+                   guard: Callable[[list[int]], int | None] | None = None, constraint: "Constraint | None" = None,
+                   prompt_enc: torch.Tensor | None = None, cache: KVCache | None = None) -> "DecodeRun":
+    """A request's decoding, prefilled and ready for :func:`decode_round` (the arguments are
+    :func:`generate_ids`'s; ``cache``: a row of a :class:`kernels.KVPool`, for decoding in a batch)."""
+    run = _prepare(model, prompt_ids, max_new_tokens, temperature, drafter, constraint, prompt_enc, cache)
+    run.guard, run.generator = guard, generator
+    return run
+
+
+@torch.inference_mode()
+def decode_round(runs: list["DecodeRun"], pool: KVPool | None = None, slots: list[int] | None = None) -> None:
+    """One round of every unfinished run, their verifications in one forward.
+
+    One run: :func:`_forward`, exactly as :func:`generate_ids`. Several: their caches must be
+    rows ``slots`` of ``pool`` (:meth:`kernels.KVPool.acquire`); each run's ``[a0, drafts, masks]``
+    is padded to the widest and the forward reads every row's own prefix
+    (:func:`_forward_batch`). Drafting, acceptance and commits stay per run, so every run
+    commits what it would commit alone. A finished run has ``stopped`` set and ``result`` complete.
+    """
+    live = [(i, r) for i, r in enumerate(runs) if r.stopped is None]
+    if not live:
+        return
+    t0 = time.perf_counter()
+    rounds = [_draft(r) for _, r in live]
+    if len(live) == 1:
+        all_logits = [_forward(live[0][1], rounds[0])]
+    else:
+        assert pool is not None and slots is not None, "a batch of runs decodes in the rows of a KVPool"
+        all_logits = _forward_batch([r for _, r in live], rounds, pool, [slots[i] for i, _ in live])
+    share = (time.perf_counter() - t0) / len(live)  # the forward's time, split evenly
+    for (_, run), rnd, logits in zip(live, rounds, all_logits):
+        t1 = time.perf_counter()
+        accepted, nxt = _verify(run, rnd, logits, run.generator)
+        if nxt is None:  # nothing the constraint allows can follow: keep what is committed
+            _commit_dead_end(run, rnd, accepted)
+            run.stopped = "constraint"
+        else:
+            eos = _commit(run, rnd, logits, accepted, nxt)
+            run.stopped = _stop_reason(run, eos, run.guard)
+        run.result.seconds += share + time.perf_counter() - t1
+        run.result.ids = run.out
+        if run.stopped:
+            run.result.stopped = run.stopped
+
+
 @dataclass
-class _Run:
-    """One request's decoding state: set up by :func:`_prepare`, advanced a round at a time."""
+class DecodeRun:
+    """One request's decoding state: set up by :func:`start_decoding`, advanced by :func:`decode_round`."""
 
     model: CraftLM
     prompt_len: int
@@ -335,6 +383,12 @@ class _Run:
     result: GenerationResult
     out: list[int] = field(default_factory=list)  # the committed tokens after the prompt
     state: object = None  # the constraint's state after the committed tokens
+    guard: Callable[[list[int]], int | None] | None = None
+    generator: torch.Generator | None = None
+    stopped: str | None = None  # why it ended (GenerationResult.stopped); None while it goes on
+
+
+_Run = DecodeRun
 
 
 @dataclass
@@ -350,9 +404,11 @@ class _Round:
 
 
 def _prepare(model: CraftLM, prompt_ids: list[int], max_new_tokens: int, temperature: float,
-             drafter: Drafter | None, constraint: "Constraint | None", prompt_enc: torch.Tensor | None) -> _Run:
+             drafter: Drafter | None, constraint: "Constraint | None", prompt_enc: torch.Tensor | None,
+             cache: KVCache | None = None) -> _Run:
     """The one prepare path: the drafter for the request, the checks, the cache and the prefill."""
     cfg = model.cfg
+    device = model.embed.weight.device
     drafter = drafter or NoDrafter()
     if constraint is not None and temperature > 0:
         drafter = NoDrafter()
@@ -369,13 +425,18 @@ def _prepare(model: CraftLM, prompt_ids: list[int], max_new_tokens: int, tempera
     max_new_tokens = min(max_new_tokens, cfg.max_len - len(prompt_ids))
     # room for the answer plus one round's drafts and mask slots; never past the context
     limit = min(cfg.max_len, len(prompt_ids) + max_new_tokens + 64)
-    cache = model.new_cache(capacity=limit)
+    if cache is None:
+        cache = model.new_cache(capacity=limit)
+    elif cache.capacity < limit or cache.length:
+        raise ValueError(f"the cache given holds {cache.length} of {cache.capacity} positions; the request needs "
+                         f"{limit} free")
     t0 = time.perf_counter()
     if prompt_enc is not None:
         assert prompt_enc.shape[0] == len(prompt_ids), "one encoder row per prompt token"
         assert not prompt_enc[-1].any(), "the prompt's last token (fed after the prefill) cannot carry encoder states"
+        prompt_enc = prompt_enc.to(device)
     if len(prompt_ids) > 1:
-        model(torch.tensor([prompt_ids[:-1]]), cache=cache, copy_len=len(prompt_ids),
+        model(torch.tensor([prompt_ids[:-1]], device=device), cache=cache, copy_len=len(prompt_ids),
               enc=None if prompt_enc is None else prompt_enc[None, :-1])
     prefill = time.perf_counter() - t0
     run = _Run(model, len(prompt_ids), max_new_tokens, limit, temperature, drafter, constraint, jump_forward, cache,
@@ -447,11 +508,36 @@ def _forward(run: _Run, rnd: _Round) -> torch.Tensor:
     """The one forward path of a round: verify ``[a0, d1..dn]`` causally, draft with ``M1..Mm``.
     Returns the logits ``[1 + n + m, V]``."""
     cfg, n = run.model.cfg, len(rnd.drafts)
-    x = torch.tensor([[run.ids[-1], *rnd.drafts] + [cfg.mask_token_id] * rnd.m])
-    mask = draft_attention_mask(rnd.p, 1 + n, rnd.m) if n + rnd.m > 0 else None
+    device = run.model.embed.weight.device
+    x = torch.tensor([[run.ids[-1], *rnd.drafts] + [cfg.mask_token_id] * rnd.m], device=device)
+    mask = draft_attention_mask(rnd.p, 1 + n, rnd.m, device=device) if n + rnd.m > 0 else None
     logits = run.model(x, attn_mask=mask, cache=run.cache, copy_len=run.prompt_len)[0]  # [1 + n + m, V]
     run.result.forward_passes += 1
-    return logits
+    return _to_host(logits)
+
+
+def _to_host(logits: torch.Tensor) -> torch.Tensor:
+    """A round's logits, for the accept rule and the drafter: on a GPU one copy to the host per round
+    (``[width, V]``, float32), so no drafted token costs a round trip of its own."""
+    return logits if logits.device.type == "cpu" else logits.float().cpu()
+
+
+def _forward_batch(runs: list[_Run], rounds: list[_Round], pool: KVPool, slots: list[int]) -> list[torch.Tensor]:
+    """One forward for several runs' rounds (rows ``slots`` of ``pool``): inputs padded to the widest
+    round, each row at its own cache length and under its own mask. Returns each run's logits
+    ``[1 + n + m, V]``, the rows :func:`_forward` would give it alone."""
+    model = runs[0].model
+    cfg, device = model.cfg, model.embed.weight.device
+    rows = [[r.ids[-1], *rnd.drafts] + [cfg.mask_token_id] * rnd.m for r, rnd in zip(runs, rounds)]
+    width = max(len(row) for row in rows)
+    x = torch.tensor([row + [cfg.pad_token_id] * (width - len(row)) for row in rows], device=device)
+    mask = batched_draft_attention_mask([rnd.p for rnd in rounds], [1 + len(rnd.drafts) for rnd in rounds],
+                                        [rnd.m for rnd in rounds], device=device)
+    copy_len = torch.tensor([r.prompt_len for r in runs], device=device)
+    logits = _to_host(model(x, attn_mask=mask, cache=pool.batch(slots, [r.cache for r in runs]), copy_len=copy_len))
+    for r in runs:
+        r.result.forward_passes += 1
+    return [logits[i, : len(row)] for i, row in enumerate(rows)]
 
 
 def _verify(run: _Run, rnd: _Round, logits: torch.Tensor, generator: torch.Generator | None) -> tuple[int, int | None]:

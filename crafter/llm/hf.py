@@ -19,12 +19,21 @@ constraints) is :mod:`crafter.llm.engine`.
 from __future__ import annotations
 
 from dataclasses import asdict, fields
+from pathlib import Path
 
 import torch
-from transformers import AutoConfig, AutoModelForCausalLM, GenerationMixin, PretrainedConfig, PreTrainedModel
+from transformers import (
+    AutoConfig,
+    AutoModelForCausalLM,
+    GenerationMixin,
+    PretrainedConfig,
+    PreTrainedModel,
+    PreTrainedTokenizerFast,
+)
 from transformers.modeling_outputs import CausalLMOutput
 
 from crafter.llm.model import CraftLM, CraftLMConfig
+from crafter.llm.tokenizer import CraftTokenizer
 
 _FIELDS = [f.name for f in fields(CraftLMConfig)]
 
@@ -95,3 +104,46 @@ class CraftLMForCausalLM(PreTrainedModel, GenerationMixin):
 
 AutoConfig.register("craftlm", CraftLMHFConfig, exist_ok=True)
 AutoModelForCausalLM.register(CraftLMHFConfig, CraftLMForCausalLM, exist_ok=True)
+
+
+EXPORT_NOTE = """# CraftLM, exported for Hugging Face transformers
+
+Written by `crafter export-model --format hf`: `config.json` (model type `craftlm`, architecture
+`CraftLMForCausalLM`), `model.safetensors`, a fast tokenizer (`tokenizer.json`,
+`tokenizer_config.json`) and `generation_config.json`.
+
+    import crafter.llm.hf  # registers the craftlm model type with transformers' Auto classes
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+    model = AutoModelForCausalLM.from_pretrained(DIR)
+    tok = AutoTokenizer.from_pretrained(DIR)
+    ids = tok("<|plan|>The encoder feeds the decoder.<|out|>", return_tensors="pt").input_ids
+    out = model.generate(ids, max_new_tokens=200, do_sample=False, copy_len=ids.shape[1])
+
+Limits, honestly: CraftLM is not a Llama/Qwen/GPT-2 — a copy head (pointer over the prompt) mixes
+into its output distribution and a brief encoder's states join its prompt — so vLLM and SGLang have
+no kernel for it and cannot serve this checkpoint; transformers can (greedy `generate` gives the
+tokens of Crafter's engine decoding without constraint). What stays in Crafter: the DSL-constrained
+decoding, the name and edit heads, and self-speculative diffusion drafting. To share CraftLM with
+all of them, run `crafter serve` (on a GPU: `--device cuda`); to use a cluster's vLLM/SGLang model,
+point Crafter at it with `--backend openai:http://HOST:PORT/v1#model=NAME`.
+"""
+
+
+def export_hf(out_dir: str | Path, weights: str | Path | None = None, dtype: torch.dtype = torch.float32) -> Path:
+    """Write CraftLM (``weights``: a CraftLM directory, default the shipped one) as a transformers
+    checkpoint in ``out_dir``: model, fast tokenizer, generation config and a note of its limits."""
+    src = Path(weights) if weights else Path(__file__).parent / "weights"
+    out = Path(out_dir)
+    model = AutoModelForCausalLM.from_pretrained(str(src), dtype=dtype).eval()
+    model.config.architectures = ["CraftLMForCausalLM"]
+    model.config.bos_token_id = model.config.eos_token_id
+    model.generation_config.eos_token_id = model.config.eos_token_id
+    model.generation_config.pad_token_id = model.config.pad_token_id
+    model.generation_config.max_length = model.config.max_len
+    model.save_pretrained(str(out))
+    tok = CraftTokenizer.load(src)
+    fast = PreTrainedTokenizerFast(tokenizer_object=tok.tok, eos_token="<|eos|>", pad_token="<|pad|>",
+                                   unk_token="<|unk|>", mask_token="<|mask|>", model_max_length=model.config.max_len)
+    fast.save_pretrained(str(out))
+    (out / "README.md").write_text(EXPORT_NOTE, encoding="utf-8")
+    return out

@@ -215,7 +215,13 @@ class CraftLM(nn.Module):
         """
         b, t = input_ids.shape
         start = cache.length if cache is not None else 0
-        assert start + t <= self.cfg.max_len, f"sequence of {start + t} exceeds max_len {self.cfg.max_len}"
+        starts = getattr(cache, "starts", None)  # several requests, each at its own length (kernels.BatchKVCache)
+        if starts is not None:
+            assert attn_mask is not None, "a batch of requests needs their attention masks"
+            if positions is None:
+                positions = starts[:, None] + torch.arange(t, device=input_ids.device)
+        else:
+            assert start + t <= self.cfg.max_len, f"sequence of {start + t} exceeds max_len {self.cfg.max_len}"
         if positions is None:
             positions = torch.arange(start, start + t, device=input_ids.device).expand(b, t)
         if attn_mask is None and cache is not None and t > 1:
@@ -252,11 +258,17 @@ class CraftLM(nn.Module):
             clean = input_ids != c.mask_token_id
         keys = self.ptr_k(h)
         ids_all, clean_all = input_ids, clean
+        starts = getattr(cache, "starts", None)  # a batch of requests at their own lengths (see forward)
         if cache is not None:  # pointer keys and token ids of the cached positions
             k4 = keys.view(b, t, c.n_heads, c.head_dim).transpose(1, 2)
             keys = cache.update(c.n_layers, k4, k4)[0].transpose(1, 2).reshape(b, s, d)
             ids_all = cache.update_ids(input_ids)
-            clean_all = torch.cat([torch.ones(b, start, dtype=torch.bool, device=h.device), clean], 1)
+            if starts is None:
+                clean_all = torch.cat([torch.ones(b, start, dtype=torch.bool, device=h.device), clean], 1)
+            else:  # row i: its cache below starts[i], then its own positions (padding is hidden by the mask)
+                col = torch.arange(s, device=h.device)[None]
+                rel = (col - starts[:, None]).clamp(0, t - 1)
+                clean_all = (col < starts[:, None]) | clean.gather(1, rel)
         if s < 2:
             return F.log_softmax(logits, -1)
         if attn_mask is None:  # causal, after the cache
@@ -273,8 +285,13 @@ class CraftLM(nn.Module):
         emb = self.embed(ids_all).detach()  # looked up once: the prior and the gate's proposal both use it
         e = F.normalize(emb, dim=-1)
         e_prev = torch.cat([torch.zeros_like(e[:, :1]), e[:, :-1]], 1)
-        scores = scores + self.ptr_prior[0] * (e[:, start:] @ e[:, :-1].transpose(1, 2)) \
-            + self.ptr_prior[1] * (e_prev[:, start:] @ e_prev[:, :-1].transpose(1, 2))
+        if starts is None:
+            e_q, e_prev_q = e[:, start:], e_prev[:, start:]
+        else:  # each row's own query positions
+            at = (starts[:, None] + torch.arange(t, device=h.device))[..., None].expand(b, t, d)
+            e_q, e_prev_q = e.gather(1, at), e_prev.gather(1, at)
+        scores = scores + self.ptr_prior[0] * (e_q @ e[:, :-1].transpose(1, 2)) \
+            + self.ptr_prior[1] * (e_prev_q @ e_prev[:, :-1].transpose(1, 2))
         any_valid = valid.any(-1, keepdim=True)
         scores = scores.masked_fill(~valid, float("-inf")).masked_fill(~any_valid, 0.0)
         attn = torch.softmax(scores, -1) * valid

@@ -125,7 +125,30 @@ def chat_messages(prompt: str) -> list[dict[str, str]]:
     body = body.replace(ISSUE, "\n\nInstruction: ").replace(IDS, "\nComponents to rewrite: ")
     system = ("You write Crafter FigureSpec DSL: one statement per line, `id kind \"label\" key=value`, "
               "edges as `id edge a -> b`. Reply with DSL only, no prose, no code fences.")
-    ask = {"plan": "Write the figure for this brief:\n\n",
-           "chart": "Write one chart statement for this table and request:\n\n",
-           "repair": "Rewrite only the named components of this figure; reply with their replacement lines:\n\n"}[task]
-    return [{"role": "system", "content": system}, {"role": "user", "content": ask + body}]
+    return [{"role": "system", "content": system}, {"role": "user", "content": _ASK[task] + body}]
+
+
+_ASK = {"plan": "Write the figure for this brief:\n\n",
+        "chart": "Write one chart statement for this table and request:\n\n",
+        "repair": "Rewrite only the named components of this figure; reply with their replacement lines:\n\n"}
+_MARKERS = {"plan": PLAN, "chart": CHART, "repair": REPAIR}
+
+
+def prompt_from_chat(text: str) -> tuple[str | None, str]:
+    """A chat message back to CraftLM's prompt: the inverse of :func:`chat_messages` (its user
+    message gives the task and the exact prompt), a prompt as it is (``<|plan|>…``), else
+    ``(None, text)`` — plain user text, for the caller to wrap for a task."""
+    if text.startswith("<|"):
+        try:
+            return task_of(text), text
+        except ValueError:
+            return None, text
+    for task, ask in _ASK.items():
+        if text.startswith(ask):
+            body = text[len(ask):]
+            if task == "repair":
+                figure, _, rest = body.rpartition("\n\nInstruction: ")
+                instruction, _, ids = rest.rpartition("\nComponents to rewrite: ")
+                body = f"{figure}{ISSUE}{instruction}{IDS}{ids}"
+            return task, f"{_MARKERS[task]}{body}{OUT}"
+    return None, text

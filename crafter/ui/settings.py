@@ -92,4 +92,6 @@ class Settings:
             return f"server {self.openai_url.strip()}"
         if self.backend == "none":
             return "rules only (no model)"
+        if (url := os.environ.get("CRAFTER_MODEL_URL", "").strip()):  # crafter.llm.get_backend reads it too
+            return f"built-in CraftLM at the model server {url} (CRAFTER_MODEL_URL)"
         return "built-in CraftLM"

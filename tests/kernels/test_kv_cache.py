@@ -33,3 +33,29 @@ def test_bad_crop_and_overflow_are_errors():
         cache.crop(5)
     with pytest.raises(ValueError, match="full"):
         cache.begin(2)
+
+
+def test_a_pool_gives_each_request_its_own_row_and_a_batch_writes_each_at_its_length():
+    from kernels import KVPool
+
+    pool = KVPool(n_layers=1, slots=3, n_heads=1, head_dim=2, capacity=16)
+    (s0, a), (s1, b) = pool.acquire(), pool.acquire()
+    assert (s0, s1) == (0, 1) and pool.free == [2]
+    a.begin(3)
+    a.update(0, torch.ones(1, 1, 3, 2), torch.ones(1, 1, 3, 2))
+    a.commit()
+    b.begin(1)
+    b.update(0, 2 * torch.ones(1, 1, 1, 2), 2 * torch.ones(1, 1, 1, 2))
+    b.commit()
+    batch = pool.batch([s0, s1], [a, b])
+    assert batch.starts.tolist() == [3, 1] and batch.length == 3
+    batch.begin(2)
+    k, _ = batch.update(0, torch.full((2, 1, 2, 2), 7.0), torch.full((2, 1, 2, 2), 7.0))
+    batch.commit()
+    assert k.shape == (2, 1, 5, 2)  # the longest row's prefix plus the forward's width
+    assert k[0, 0, :, 0].tolist() == [1, 1, 1, 7, 7] and k[1, 0, :3, 0].tolist() == [2, 7, 7]
+    assert (a.length, b.length) == (5, 3)
+    pool.release(s0)
+    assert pool.acquire()[0] == 0
+    with pytest.raises(RuntimeError, match="in use"):
+        pool.acquire(), pool.acquire()

@@ -52,3 +52,14 @@ def test_training_mask_with_eos_padded_noised_copy():
     m = training_attention_mask(1, torch.tensor([0, 0, 0, 0]), clean_len=3)
     assert m.shape == (8, 8)
     assert m[4:, 0].all() and not m[4:, 1:4].any() and m[4:, 4:].all()
+
+
+def test_a_batched_mask_is_each_requests_own_mask_top_left():
+    from kernels import batched_draft_attention_mask, draft_attention_mask
+
+    m = batched_draft_attention_mask([4, 1], [3, 1], [2, 0])
+    assert m.shape == (2, 1, 5, 9)
+    assert torch.equal(m[0, 0, :5, :9], draft_attention_mask(4, 3, 2))
+    assert torch.equal(m[1, 0, :1, :2], draft_attention_mask(1, 1, 0))
+    assert not m[1, 0, :1, 2:].any()  # no padding key is seen
+    assert m[1, 0, 1:].sum(-1).tolist() == [1, 1, 1, 1]  # padding rows see one key (never NaN)
