@@ -28,6 +28,9 @@ RATIO_FIELDS = {"sizes.title": "sizes.title_ratio", "sizes.edge_label": "sizes.e
                 "sizes.group_label": "sizes.group_label_ratio"}
 FIGURE_LEVEL = {"palette.node_fill"}  # the plain fill: a figure's other fills are its role fills
 SPACING_FIELDS = {"layout.node_sep", "layout.rank_sep"}
+# a node's outline width, seen in only some of the figures whose nodes are outlined (a raster's
+# outlines are often too thin or too pale for the reader to measure): as sure as it is common
+NODE_COVERAGE_FIELDS = {"strokes.node"}
 MAX_ROLE_FILLS = 8
 
 
@@ -99,6 +102,9 @@ def settle(key: str, evidence: list[Evidence], mixed: list[dict[str, Any]]) -> d
     confidence = agree / total if total else 0.0
     if key in FIGURE_LEVEL:  # within a figure the other values have roles of their own: figures vote
         confidence = len(best) / len(per_fig)
+    if key in NODE_COVERAGE_FIELDS:
+        outlined = sum(1 for ev in evidence if ev.obs.get("palette.node_stroke"))
+        confidence *= min(1.0, len(per_fig) / outlined) if outlined else 1.0
     entry: dict[str, Any] = {"value": _jsonable(val), "confidence": round(confidence, 3),
                              "count": len(all_obs), "figures": len(per_fig)}
     others = [g for g in _clusters(key, all_obs)[0:] if not same(key, g[0][0], val)]

@@ -7,6 +7,8 @@ import pytest
 
 from crafter.benchmarks.style import COLOURS, distances, learned, truth
 from crafter.style import learn_from_files, validate_style
+from crafter.style.learn import settle
+from crafter.style.observe import Evidence
 
 SIZES = ("label", "title", "edge_label", "node_width", "edge_width", "corner_radius")
 
@@ -75,3 +77,15 @@ def test_a_read_chart_says_only_what_its_reader_saw() -> None:
         assert [v for v, _ in ev.obs.get("chart.legend_orient", [])] == ([orient] if orient else [])
         assert "chart.tick_direction" not in ev.obs
         assert ev.obs["chart.grid"] == [(False, 1.0)] and ev.obs["chart.frame"] == [(True, 1.0)]
+
+
+def test_an_outline_width_seen_in_one_figure_of_three_is_not_sure() -> None:
+    evidence = []
+    for i in range(3):
+        ev = Evidence(file=f"f{i}.png", reader="crafteditor", exact=False)
+        ev.add("palette.node_stroke", "#4A5568")
+        if i == 0:
+            ev.add("strokes.node", 0.3)  # a sliver the reader measured on one figure only
+        evidence.append(ev)
+    entry = settle("strokes.node", evidence, [])
+    assert entry["value"] == 0.3 and entry["confidence"] < 0.5
