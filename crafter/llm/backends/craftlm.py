@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -102,6 +103,10 @@ class CraftLMBackend:
 
         self.weights = Path(weights) if weights else WEIGHTS_DIR
         self.device = resolve_device(device)
+        # one thread by default on the CPU: CraftLM's matrices are small, and two threads that wait
+        # on each other ran a brief 4x slower on this shared 2-core machine (2.6 s against 9.9 s a
+        # brief, `crafter bench briefs --limit 8` with OMP_NUM_THREADS=1 and without, load 4-6)
+        threads = threads or int(os.environ.get("CRAFTER_TORCH_THREADS") or 0) or (1 if self.device == "cpu" else 0)
         if threads:
             torch.set_num_threads(threads)
         try:
