@@ -33,7 +33,7 @@ from crafteditor.ocr.erase import erase_text
 from crafteditor.ocr.read import read_text
 from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import Paints, distances, find_paints, prepare
-from crafteditor.photos import find_photos, photo_mask
+from crafteditor.photos import PhotoRegion, find_photos, photo_mask
 from crafteditor.shapes.detect import DetectedShape, detect_shapes
 from crafteditor.trace import image_object, trace_leftovers
 from crafter.spec.model import Figure
@@ -93,12 +93,9 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
         charts = detect_charts(rgb, paints, runs, config, image)
         for ch in charts:
             chart_mask |= ch.mask
-    # photos and screenshots (not inside a chart) are kept whole: no text, shapes or lines in them
-    photos = [ph for ph in (find_photos(image.rgb, config.lossy, paints.background_rgb) if config.photos else [])
-              if chart_mask[ph.y:ph.y + ph.h, ph.x:ph.x + ph.w].mean() < 0.3]
+    # photos and screenshots are kept whole: no text, shapes or lines in them
+    photos, runs = _photos(image, paints, runs, chart_mask, config, keep_runs=bool(charts))
     photo_px = photo_mask(photos, rgb.shape[:2])
-    if photos and not charts:  # (charts hold their runs by index)
-        runs = [r for r in runs if not photo_px[min(int(r.cy), photo_px.shape[0] - 1), min(int(r.cx), photo_px.shape[1] - 1)]]
     timings["charts"] = time.perf_counter() - t
 
     t = time.perf_counter()
@@ -171,6 +168,27 @@ class Budget:
             return False
         self.skipped.append(stage)
         return True
+
+
+def _photos(image: RasterImage, paints: Paints, runs: list[TextRun], chart_mask: np.ndarray, config: Config,
+            keep_runs: bool) -> tuple[list[PhotoRegion], list[TextRun]]:
+    """(the photo regions, the text runs outside them). A region inside a chart, or holding
+    a line of text read with confidence (a label in colour-fringed type looks like a photo's
+    texture), is no photo. ``keep_runs``: charts hold their runs by index, none is dropped."""
+    if not config.photos:
+        return [], runs
+
+    def inside(r: TextRun, ph: PhotoRegion) -> bool:
+        return ph.x <= r.x and ph.y <= r.y and r.right <= ph.x + ph.w and r.bottom <= ph.y + ph.h
+
+    photos = [ph for ph in find_photos(image.rgb, config.lossy, paints.background_rgb)
+              if chart_mask[ph.y:ph.y + ph.h, ph.x:ph.x + ph.w].mean() < 0.3
+              and not any(inside(r, ph) and r.confidence >= 0.8 and sum(ch.isalnum() for ch in r.text) >= 3
+                          for r in runs)]
+    if photos and not keep_runs:
+        runs = [r for r in runs if not any(ph.x <= r.cx <= ph.x + ph.w and ph.y <= r.cy <= ph.y + ph.h
+                                           for ph in photos)]
+    return photos, runs
 
 
 # -- masks ----------------------------------------------------------------------------------
