@@ -125,7 +125,12 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
 
     t = time.perf_counter()
     leftover = residual & ~line_mask
-    traced = trace_leftovers(image.rgb, leftover, paints.background_rgb, config, image.scale)
+    # traced from the pixels as decoded, but where text was erased as erased: a leftover's
+    # mask, grown by a pixel, took thin glyph strokes back and drew each label twice
+    # (CLIP's trapezoid 'Text Encoder' traced with its letters under the <text>)
+    erased = cv2.dilate(text_ink.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+    trace_rgb = np.where(erased[..., None], rgb, image.rgb) if erased.any() else image.rgb
+    traced = trace_leftovers(trace_rgb, leftover, paints.background_rgb, config, image.scale)
     traced += [image_object(image.rgb, ph.box, image.scale) for ph in photos]
     timings["trace"] = time.perf_counter() - t
 

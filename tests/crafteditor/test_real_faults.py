@@ -17,12 +17,14 @@ from PIL import Image, ImageDraw, ImageFont
 import crafteditor.config as ce_config
 from crafteditor.assemble.joins import _join_pair, bridge_gaps
 from crafteditor.batch import convert_one
+from crafteditor.bench import svg_to_rgb
 from crafteditor.config import Config
 from crafteditor.convert import convert
 from crafteditor.lines.paths import LinePath
 from crafteditor.ocr.runs import TextRun
 from crafteditor.photos import find_photos
 from crafteditor.realset import load_real, norm_word, score_real, svg_words
+from crafter.render import figure_to_svg
 from crafter.spec import Figure
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
@@ -208,3 +210,21 @@ def test_real_set_manifest_when_present(real_set):
         assert f.truth["repo"] and len(f.truth["commit"]) == 40
     manifest = json.loads((real_set / "manifest.json").read_text(encoding="utf-8"))
     assert len({r["id"] for r in manifest["figures"]}) == len(manifest["figures"])
+
+
+# -- text drawn twice --------------------------------------------------------------------------
+
+def test_a_label_on_a_traced_shape_is_drawn_once():
+    """A label inside a shape no detector takes (a trapezoid, CLIP's encoders) was drawn twice:
+    as text, and again in the shape's traced paths (thin strokes grown back into the trace)."""
+    im = Image.new("RGB", (420, 260), "white")
+    d = ImageDraw.Draw(im)
+    d.polygon([(60, 30), (260, 80), (260, 180), (60, 230)], fill=(225, 213, 231), outline=(150, 110, 170))
+    d.text((100, 112), "Text", fill=(0, 0, 0), font=ImageFont.truetype(FONT, 24))
+    d.text((100, 140), "Encoder", fill=(0, 0, 0), font=ImageFont.truetype(FONT, 24))
+    conv = convert(png_bytes(np.asarray(im)), Config())
+    assert svg_words(conv.svg)["encoder"] == 1
+    no_text = conv.figure.model_copy(update={"components": [c for c in conv.figure.components if c.kind != "text"]})
+    drawn = svg_to_rgb(figure_to_svg(no_text), (260, 420)).astype(int)
+    under_label = drawn[112:168, 100:200]
+    assert (under_label.sum(axis=2) < 300).sum() < 20  # no dark glyph strokes left in the traced shape
