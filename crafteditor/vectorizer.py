@@ -125,12 +125,8 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
 
     t = time.perf_counter()
     leftover = residual & ~line_mask
-    # traced from the pixels as decoded, but where text was erased as erased: a leftover's
-    # mask, grown by a pixel, took thin glyph strokes back and drew each label twice
-    # (CLIP's trapezoid 'Text Encoder' traced with its letters under the <text>)
-    erased = cv2.dilate(text_ink.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
-    trace_rgb = np.where(erased[..., None], rgb, image.rgb) if erased.any() else image.rgb
-    traced = trace_leftovers(trace_rgb, leftover, paints.background_rgb, config, image.scale)
+    traced = trace_leftovers(_trace_source(image.rgb, rgb, text_ink), leftover, paints.background_rgb, config,
+                             image.scale)
     traced += [image_object(image.rgb, ph.box, image.scale) for ph in photos]
     timings["trace"] = time.perf_counter() - t
 
@@ -194,6 +190,16 @@ def _photos(image: RasterImage, paints: Paints, runs: list[TextRun], chart_mask:
         runs = [r for r in runs if not any(ph.x <= r.cx <= ph.x + ph.w and ph.y <= r.cy <= ph.y + ph.h
                                            for ph in photos)]
     return photos, runs
+
+
+def _trace_source(decoded: np.ndarray, erased: np.ndarray, text_ink: np.ndarray) -> np.ndarray:
+    """The pixels leftovers are traced from: as decoded, but where text was erased as erased.
+    A leftover's mask, grown by a pixel, took thin glyph strokes back and drew each label
+    twice (CLIP's trapezoid 'Text Encoder' traced with its letters under the <text>)."""
+    if not text_ink.any():
+        return decoded
+    near = cv2.dilate(text_ink.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+    return np.where(near[..., None], erased, decoded)
 
 
 # -- masks ----------------------------------------------------------------------------------
