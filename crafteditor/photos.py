@@ -50,28 +50,33 @@ def photo_blocks(rgb: np.ndarray, lossy: bool = False,
     if bh == 0 or bw == 0:
         empty = np.zeros((max(bh, 0), max(bw, 0)), bool)
         return empty, empty
-    blocks = rgb[:bh * BLOCK, :bw * BLOCK].astype(np.float32).reshape(bh, BLOCK, bw, BLOCK, 3)
-    blocks = blocks.transpose(0, 2, 1, 3, 4).reshape(bh, bw, BLOCK * BLOCK, 3)
-    q = blocks.astype(np.int32) >> 4
-    codes = np.sort((q[..., 0] << 8) | (q[..., 1] << 4) | q[..., 2], axis=2)
-    change = np.diff(codes, axis=2) != 0
-    distinct = 1 + change.sum(axis=2)
+    blocks = rgb[:bh * BLOCK, :bw * BLOCK].reshape(bh, BLOCK, bw, BLOCK, 3).transpose(0, 2, 1, 3, 4)
+    blocks = blocks.reshape(bh, bw, BLOCK * BLOCK, 3)
+    seeds = np.zeros((bh, bw), bool)
+    texture = np.zeros((bh, bw), bool)
+    # only blocks of more than one colour level are looked at (most of a figure is flat page)
+    spread = (blocks.max(axis=2).astype(np.int16) - blocks.min(axis=2)).max(axis=2)
+    cand = spread >= 16
+    if not cand.any():
+        return seeds, texture
+    px = blocks[cand].astype(np.int32)  # N×64×3
+    q = px >> 4
+    codes = np.sort((q[..., 0] << 8) | (q[..., 1] << 4) | q[..., 2], axis=1)
+    change = np.diff(codes, axis=1) != 0
+    distinct = 1 + change.sum(axis=1)
     # run lengths of equal codes in each sorted block: the two longest are the commonest colours
     n = BLOCK * BLOCK
-    idx = np.arange(1, n)
-    starts = np.where(change, idx, 0)
-    run_start = np.maximum.accumulate(np.concatenate([np.zeros(starts.shape[:2] + (1,), int), starts], axis=2), axis=2)
-    run_len = np.arange(n) - run_start + 1  # length of the run so far at each position
-    ends = np.concatenate([change, np.ones(change.shape[:2] + (1,), bool)], axis=2)
-    lens = np.where(ends, run_len, 0)
-    top2 = np.sort(lens, axis=2)[..., -2:].sum(axis=2) / n
+    starts = np.where(change, np.arange(1, n), 0)
+    run_start = np.maximum.accumulate(np.concatenate([np.zeros((len(px), 1), int), starts], axis=1), axis=1)
+    ends = np.concatenate([change, np.ones((len(px), 1), bool)], axis=1)
+    lens = np.where(ends, np.arange(n) - run_start + 1, 0)
+    top2 = np.sort(lens, axis=1)[:, -2:].sum(axis=1) / n
     # glyphs and strokes are drawn in contrast (dark on light): a block of them spans the range
-    luma = blocks @ np.array([0.299, 0.587, 0.114], np.float32)
-    std = luma.std(axis=2)
-    seeds = (distinct >= MIN_COLOURS) & (top2 <= (MAX_TOP2_LOSSY if lossy else MAX_TOP2)) & (std <= MAX_LUMA_STD)
-    bg = np.asarray(background if background is not None else (255, 255, 255), np.float32)
-    off_page = np.abs(blocks - bg).max(axis=3).mean(axis=2) > 10
-    texture = (distinct >= 3) & (std <= MAX_TEXTURE_STD) & off_page & (top2 < 1.0)
+    std = (px @ np.array([0.299, 0.587, 0.114])).std(axis=1)
+    seeds[cand] = (distinct >= MIN_COLOURS) & (top2 <= (MAX_TOP2_LOSSY if lossy else MAX_TOP2)) & (std <= MAX_LUMA_STD)
+    bg = np.asarray(background if background is not None else (255, 255, 255), np.int32)
+    off_page = np.abs(px - bg).max(axis=2).mean(axis=1) > 10
+    texture[cand] = (distinct >= 3) & (std <= MAX_TEXTURE_STD) & off_page & (top2 < 1.0)
     return seeds, texture
 
 
