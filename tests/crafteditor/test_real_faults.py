@@ -23,7 +23,7 @@ from crafteditor.convert import convert
 from crafteditor.lines.paths import LinePath
 from crafteditor.ocr.runs import TextRun
 from crafteditor.photos import find_photos
-from crafteditor.realset import load_real, norm_word, score_real, svg_words
+from crafteditor.realset import RealSetError, load_real, norm_word, score_real, svg_words
 from crafter.render import figure_to_svg
 from crafter.spec import Figure
 
@@ -228,3 +228,15 @@ def test_a_label_on_a_traced_shape_is_drawn_once():
     drawn = svg_to_rgb(figure_to_svg(no_text), (260, 420)).astype(int)
     under_label = drawn[112:168, 100:200]
     assert (under_label.sum(axis=2) < 300).sum() < 20  # no dark glyph strokes left in the traced shape
+
+
+def test_real_set_errors_name_the_file(tmp_path):
+    with pytest.raises(RealSetError, match="manifest.json"):
+        load_real(tmp_path)
+    (tmp_path / "manifest.json").write_text(json.dumps({"figures": [{"id": "a", "file": "figs/a.png", "text": "x"}]}))
+    with pytest.raises(RealSetError, match="figure 'a': file .*a.png is missing"):
+        load_real(tmp_path)
+    Image.new("RGB", (8, 8), "white").save(tmp_path / "a.png")
+    (tmp_path / "manifest.json").write_text(json.dumps({"figures": [
+        {"id": "a", "file": "a.png", "text": "x", "split": "test"}]}))
+    assert [f.id for f in load_real(tmp_path, "test")] == ["a"] and load_real(tmp_path, "dev") == []
