@@ -104,6 +104,8 @@ def convert_one(src: str, dst: str, options: dict[str, Any], style: dict[str, An
         config = Config.from_options(options)
         metrics = convert_file(src, dst, config, style=style)
         rec.update(output=dst, status="ok", metrics=metrics)
+        if metrics.get("over_budget"):  # converted, but the stages named were skipped past the time budget
+            rec["over_budget"] = metrics["over_budget"]
     except CrafterError as e:
         rec["error"] = str(e)
     except MemoryError:

@@ -29,6 +29,7 @@ from crafteditor.convert import convert
 from crafteditor.loading import load_image
 from crafteditor.ocr.engine import get_engine
 from crafteditor.quality import ssim, svg_element_count
+from crafteditor.realset import load_real, score_real
 from crafteditor.scoring import score_chart, score_diagram
 from crafteditor.synthetic import GALLERY_STYLES, diagram_png, gallery_chart, random_chart, random_diagram
 from crafter.formats import figure_to_png_bytes, load_figure, svg_to_png
@@ -161,6 +162,11 @@ def as_jpeg(f: BenchFigure, quality: int, dpi: int) -> BenchFigure:
     return replace(f, png=buf.getvalue())
 
 
+def real_figures(folder: Path, split: str = "all") -> list[BenchFigure]:
+    """The real-figure set's figures (:mod:`crafteditor.realset`), kind ``real-diagram`` or ``real-chart``."""
+    return [BenchFigure(f.id, f"real-{f.kind}", f.path.read_bytes(), f.truth) for f in load_real(folder, split)]
+
+
 def file_figures(paths: list[Path]) -> list[BenchFigure]:
     return [BenchFigure(p.name, "file", p.read_bytes()) for p in paths]
 
@@ -179,7 +185,8 @@ def svg_to_rgb(svg: str, size: tuple[int, int]) -> np.ndarray:
     return np.asarray(Image.alpha_composite(bg, im).convert("RGB"))
 
 
-def run_bench(figures: list[BenchFigure], config: Config | None = None) -> list[BenchRow]:
+def run_bench(figures: list[BenchFigure], config: Config | None = None, sheets: Path | None = None) -> list[BenchRow]:
+    """One row per figure; ``sheets``: a folder for an original | CraftEditor | vtracer PNG of each."""
     config = config or Config()
     if config.ocr:
         get_engine(config.ocr_threads)  # model loading is not per-figure work
@@ -198,6 +205,9 @@ def run_bench(figures: list[BenchFigure], config: Config | None = None) -> list[
         vsvg = vtracer_svg(f.png)
         vt_s, vt_cpu = time.perf_counter() - t0, time.process_time() - c0
         vt_rgb = svg_to_rgb(vsvg, (image.height, image.width))
+        if sheets is not None:
+            _side_by_side(Path(sheets) / f"{f.name}.png", image.rgb, svg_to_rgb(conv.svg, (image.height, image.width)),
+                          vt_rgb)
         scores: dict[str, float] = {}
         source_elements = svg_element_count(figure_to_svg(f.truth)) if isinstance(f.truth, Figure) else None
         if f.kind == "diagram":
@@ -206,6 +216,8 @@ def run_bench(figures: list[BenchFigure], config: Config | None = None) -> list[
         elif f.kind == "chart":
             sc = score_chart(conv.figure, f.truth)
             scores = {"chart_values": sc["within_2pct"]}
+        elif f.kind.startswith("real-"):
+            scores = score_real(conv.figure, conv.svg, f.truth)
         rows.append(BenchRow(
             name=f.name, kind=f.kind, ce_seconds=rep["seconds"], ce_cpu=rep["cpu_seconds"],
             ce_ssim=rep.get("ssim", float("nan")), ce_elements=rep["elements"], ce_text=rep["text_as_text"],
@@ -214,6 +226,19 @@ def run_bench(figures: list[BenchFigure], config: Config | None = None) -> list[
             source_elements=source_elements,
         ))
     return rows
+
+
+def _side_by_side(path: Path, *panels: np.ndarray) -> None:
+    """original | ours | vtracer, one PNG, 4 px grey between."""
+    h = max(p.shape[0] for p in panels)
+    gap = np.full((h, 4, 3), 128, np.uint8)
+    cols = []
+    for p in panels:
+        pad = np.full((h, p.shape[1], 3), 255, np.uint8)
+        pad[:p.shape[0]] = p
+        cols += [pad, gap]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    Image.fromarray(np.concatenate(cols[:-1], axis=1)).save(path)
 
 
 def format_rows(rows: list[BenchRow], per_figure: bool = False) -> str:

@@ -22,6 +22,7 @@ from crafteditor.bench import (
     format_rows,
     gallery_figures,
     generated_figures,
+    real_figures,
     run_bench,
     style_sheets,
 )
@@ -118,6 +119,11 @@ def bench(
     sheet: Optional[str] = typer.Option(None, "--sheet", help="matplotlib style sheets to draw the generated "
                                         "charts under, comma-separated "
                                         "(e.g. ggplot,seaborn-v0_8-darkgrid,bmh,classic)"),
+    real: Optional[Path] = typer.Option(None, "--real", help="Also run on a real-figure set: a folder with "
+                                        "manifest.json and hand-made ground truth (see crafteditor.realset)"),
+    split: str = typer.Option("all", "--split", help="With --real: dev, test or all"),
+    side_by_side: Optional[Path] = typer.Option(None, "--side-by-side", help="Write original | CraftEditor | vtracer "
+                                          "PNGs, one per figure, to this folder"),
 ) -> None:
     """CraftEditor vs vtracer alone on the same figures: seconds, SSIM, elements, text kept as text.
 
@@ -139,11 +145,13 @@ def bench(
                                      sheets) if n > 0 else []
     if examples is not None:
         figs += example_figures(examples, dpi)
+    if real is not None:
+        figs += real_figures(real, split)
     if jpeg:
         if not 1 <= jpeg <= 95:
             raise typer.BadParameter("a JPEG quality from 1 to 95", param_hint="--jpeg")
         figs = [as_jpeg(f, jpeg, dpi) for f in figs]
-    rows = run_bench(figs, _config(preset, option))
+    rows = run_bench(figs, _config(preset, option), sheets=side_by_side)
     typer.echo(format_rows(rows, per_figure=per_figure))
     if json_out:
         json_out.write_text(json.dumps([asdict(r) for r in rows], indent=2) + "\n", encoding="utf-8")

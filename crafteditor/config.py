@@ -26,6 +26,9 @@ TraceMode = Literal["auto", "vtracer", "image", "none"]
 OcrScripts = Literal["latin", "any"]
 
 
+TIME_BUDGET_MIN_S = 20.0  # the least time budget a figure gets, however small
+
+
 class ConfigError(CrafterError):
     """A CraftEditor option that does not exist or has a bad value."""
 
@@ -66,9 +69,14 @@ class Config:
     shape_min_iou: float = 0.88  # a face must match an ideal shape this well to become a node
     # charts
     charts: bool = True
+    # photos and screenshots inside a figure: kept as embedded image crops (crafteditor.photos)
+    photos: bool = True
     # what remains
     trace: TraceMode = "auto"  # vtracer paths or an embedded image patch for unexplained ink
     trace_min_area: float = 12.0  # residual ink smaller than this (user px²) is dropped as noise
+    # time budget: seconds per megapixel (at least TIME_BUDGET_MIN_S a figure; 0: none). Past it the
+    # stages not yet run are skipped (what is left is traced) and the report says so
+    timeout: float = 10.0
     # output
     quality: bool = True  # re-render and compute SSIM (costs one render per figure)
 
@@ -84,6 +92,8 @@ class Config:
             raise ConfigError("option 'max_pixels' must be positive")
         if not 0 <= self.ocr_min_confidence <= 1:
             raise ConfigError("option 'ocr_min_confidence' must be between 0 and 1")
+        if self.timeout < 0:
+            raise ConfigError("option 'timeout' must be 0 (no budget) or more seconds per megapixel")
         if self.ocr_threads < 0:
             raise ConfigError("option 'ocr_threads' must be 0 (all cores) or more")
 
@@ -108,6 +118,12 @@ class Config:
             values["preset_name"] = preset
         typed = {k: _coerce(k, v) for k, v in values.items()}
         return cls(**typed)
+
+    def time_budget(self, width: int, height: int) -> float | None:
+        """Seconds one figure of this size may take (None: no budget)."""
+        if self.timeout <= 0:
+            return None
+        return max(TIME_BUDGET_MIN_S, self.timeout * width * height / 1e6)
 
     def replace(self, **changes: Any) -> "Config":
         """A copy with options changed (unknown names raise)."""

@@ -74,6 +74,8 @@ def convert(source: ImageSource, config: Config | None = None, *, name: str | No
     report["seconds_vectorize"] = round(t1 - t0, 3)
     report["seconds_quality"] = round(t3 - t2, 3)  # the re-render and SSIM of the report
     report["timings"] = vec.stats.get("timings", {})
+    if vec.stats.get("over_budget"):  # stages skipped past the figure's time budget (their ink is traced)
+        report["over_budget"] = vec.stats["over_budget"]
     report["size"] = [vec.image.width, vec.image.height]
     report["dpi"] = vec.image.dpi
     report["preset"] = vec.stats.get("preset", config.preset_name)  # 'jpeg' where auto read a JPEG as lossy

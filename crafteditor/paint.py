@@ -146,8 +146,14 @@ def _solid_counts(packed: np.ndarray, inverse: np.ndarray, n: int) -> np.ndarray
 
 
 def _background_paint(labels: np.ndarray, n: int) -> int:
-    """The paint that owns most of the image border (the canvas)."""
-    border = np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]])
+    """The paint that owns most of a band along the image border (the canvas).
+
+    A band several pixels deep, not the outermost ring: a screenshot framed by a thin dark
+    line (the tuning playbook's gradient-clipping plot) read as a figure on a black page,
+    every white pixel of it ink."""
+    H, W = labels.shape
+    k = int(min(max(4, min(H, W) // 50), 12, max(1, min(H, W) // 4)))
+    border = np.concatenate([labels[:k].ravel(), labels[-k:].ravel(), labels[:, :k].ravel(), labels[:, -k:].ravel()])
     border = border[border >= 0]
     if border.size == 0:
         border = labels[labels >= 0]

@@ -33,8 +33,9 @@ from crafteditor.ocr.erase import erase_text
 from crafteditor.ocr.read import read_text
 from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import Paints, distances, find_paints, prepare
+from crafteditor.photos import PhotoRegion, find_photos, photo_mask
 from crafteditor.shapes.detect import DetectedShape, detect_shapes
-from crafteditor.trace import trace_leftovers
+from crafteditor.trace import image_object, trace_leftovers
 from crafter.spec.model import Figure
 
 # lossy images: residual ink must differ from the canvas by this much (RGB distance); Crafter's
@@ -62,6 +63,7 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
     config = config.for_image(image.source_format)
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
+    budget = Budget(config.time_budget(image.width, image.height), t0)
     rgb = prepare(image.rgb, config).copy()
     paints = find_paints(rgb, config)
     # a lossy image's ringing around every stroke and glyph is faint ink: content is drawn in
@@ -87,16 +89,20 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
     t = time.perf_counter()
     charts: list[Any] = []
     chart_mask = np.zeros(rgb.shape[:2], bool)
-    if config.charts and config.mode != "diagram":
+    if config.charts and config.mode != "diagram" and not budget.over("charts"):
         charts = detect_charts(rgb, paints, runs, config, image)
         for ch in charts:
             chart_mask |= ch.mask
+    # photos and screenshots are kept whole: no text, shapes or lines in them
+    photos, runs = _photos(image, paints, runs, chart_mask, config, keep_runs=bool(charts))
+    photo_px = photo_mask(photos, rgb.shape[:2])
     timings["charts"] = time.perf_counter() - t
 
     t = time.perf_counter()
     shapes: list[DetectedShape] = []
-    if config.shapes and config.mode != "chart" or (config.shapes and config.mode == "chart" and not charts):
-        shapes = detect_shapes(rgb, paints, config, image.scale, exclude=chart_mask, raw=line_rgb)
+    if (config.shapes and config.mode != "chart" or (config.shapes and config.mode == "chart" and not charts)) \
+            and not budget.over("shapes"):
+        shapes = detect_shapes(rgb, paints, config, image.scale, exclude=chart_mask | photo_px, raw=line_rgb)
     shape_mask = _shape_mask(shapes, rgb.shape[:2])
     timings["shapes"] = time.perf_counter() - t
 
@@ -106,10 +112,10 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
         ink = ink & strong
     # a lossy image's lines: what is drawn in contrast in the decoded pixels (see line_rgb)
     line_ink = _in_contrast(line_rgb, paints) if line_rgb is not rgb and strong is not None else ink
-    residual = line_ink & ~shape_mask & ~chart_mask
+    residual = line_ink & ~shape_mask & ~chart_mask & ~photo_px
     lines: list[LinePath] = []
     line_mask = np.zeros_like(residual)
-    if config.edges and residual.any():
+    if config.edges and residual.any() and not budget.over("lines"):
         lines, line_mask = detect_lines(line_rgb, residual, paints.background_rgb)
         near_shape = cv2.dilate(shape_mask.astype(np.uint8), np.ones((9, 9), np.uint8)).astype(bool)
         lines = [ln for ln in lines
@@ -119,12 +125,14 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
 
     t = time.perf_counter()
     leftover = residual & ~line_mask
-    traced = trace_leftovers(image.rgb, leftover, paints.background_rgb, config, image.scale)
+    traced = trace_leftovers(_trace_source(image.rgb, rgb, text_ink), leftover, paints.background_rgb, config,
+                             image.scale)
+    traced += [image_object(image.rgb, ph.box, image.scale) for ph in photos]
     timings["trace"] = time.perf_counter() - t
 
     t = time.perf_counter()
     builder = FigureBuilder(image, config, paints)
-    fig = build_figure(builder, runs, shapes, lines, charts, traced)
+    fig = build_figure(builder, runs, shapes, lines, charts, traced, deadline=budget.deadline)
     timings["assemble"] = time.perf_counter() - t
 
     primitive_ink = int((ink & (shape_mask | line_mask | chart_mask)).sum()) + int(text_ink.sum())
@@ -136,12 +144,62 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
         "ink_primitive": primitive_ink,
         "ink_traced": traced_ink,
         "text_runs": len(runs),
+        "photos": len(photos),
         "text_chars": sum(len(r.text.replace(" ", "")) for r in runs),
         "text_chars_kept": builder.chars_kept,
         "timings": {k: round(v, 4) for k, v in timings.items()},
         "preset": config.preset_name,
+        "time_budget_s": budget.seconds,
+        "over_budget": budget.skipped,
     }
     return Vectorized(figure=fig, image=image, stats=stats, texts=runs, shapes=shapes, lines=lines)
+
+
+class Budget:
+    """A figure's time budget: stages asked after it is spent are skipped, and named."""
+
+    def __init__(self, seconds: float | None, start: float) -> None:
+        self.seconds = seconds
+        self.deadline = None if seconds is None else start + seconds
+        self.skipped: list[str] = []
+
+    def over(self, stage: str) -> bool:
+        """Whether ``stage`` must be skipped (recorded if so)."""
+        if self.deadline is None or time.perf_counter() <= self.deadline:
+            return False
+        self.skipped.append(stage)
+        return True
+
+
+def _photos(image: RasterImage, paints: Paints, runs: list[TextRun], chart_mask: np.ndarray, config: Config,
+            keep_runs: bool) -> tuple[list[PhotoRegion], list[TextRun]]:
+    """(the photo regions, the text runs outside them). A region inside a chart, or holding
+    a line of text read with confidence (a label in colour-fringed type looks like a photo's
+    texture), is no photo. ``keep_runs``: charts hold their runs by index, none is dropped."""
+    if not config.photos:
+        return [], runs
+
+    def inside(r: TextRun, ph: PhotoRegion) -> bool:
+        return ph.x <= r.x and ph.y <= r.y and r.right <= ph.x + ph.w and r.bottom <= ph.y + ph.h
+
+    photos = [ph for ph in find_photos(image.rgb, config.lossy, paints.background_rgb)
+              if chart_mask[ph.y:ph.y + ph.h, ph.x:ph.x + ph.w].mean() < 0.3
+              and not any(inside(r, ph) and r.confidence >= 0.8 and sum(ch.isalnum() for ch in r.text) >= 3
+                          for r in runs)]
+    if photos and not keep_runs:
+        runs = [r for r in runs if not any(ph.x <= r.cx <= ph.x + ph.w and ph.y <= r.cy <= ph.y + ph.h
+                                           for ph in photos)]
+    return photos, runs
+
+
+def _trace_source(decoded: np.ndarray, erased: np.ndarray, text_ink: np.ndarray) -> np.ndarray:
+    """The pixels leftovers are traced from: as decoded, but where text was erased as erased.
+    A leftover's mask, grown by a pixel, took thin glyph strokes back and drew each label
+    twice (CLIP's trapezoid 'Text Encoder' traced with its letters under the <text>)."""
+    if not text_ink.any():
+        return decoded
+    near = cv2.dilate(text_ink.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+    return np.where(near[..., None], erased, decoded)
 
 
 # -- masks ----------------------------------------------------------------------------------

@@ -31,7 +31,8 @@ from crafter.spec.model import Box, Edge
 
 def edge_components(b: FigureBuilder, lines: list[LinePath], shapes: list[DetectedShape], node_ids: dict[int, str],
                     runs: list[TextRun], free: list[int], used: set[int],
-                    titles: list[TextRun] = ()) -> tuple[list[Any], dict[int, str]]:  # type: ignore[assignment]
+                    titles: list[TextRun] = (),  # type: ignore[assignment]
+                    deadline: float | None = None) -> tuple[list[Any], dict[int, str]]:
     """(edges and free paths, the ids edges give the free texts they point at, by run).
 
     ``free``: the runs no chart, node or group took; ``used``: the runs taken (edge labels
@@ -43,8 +44,8 @@ def edge_components(b: FigureBuilder, lines: list[LinePath], shapes: list[Detect
     # a line crossing a group's title is cut by the title's erasure as by a loose label's
     # (a JPEG's wider erasure ring cut distributed_training's 'Data shard 0' edge there)
     lines = bridge_gaps(lines, [s for s in shapes if s.is_group],
-                        [r for r in (*loose, *titles) if r.angle == 0])
-    lines = extend_at_junctions(lines, shapes)
+                        [r for r in (*loose, *titles) if r.angle == 0], deadline=deadline)
+    lines = extend_at_junctions(lines, shapes, deadline=deadline)
     for ln in lines:
         tol = 3 * ln.width + 6
         ends, pts, erased_head = _line_ends(b, ln, shapes, [*titles, *loose], tol)

@@ -21,9 +21,10 @@ from crafter.spec.model import Figure, Size
 
 
 def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedShape], lines: list[LinePath],
-                 charts: list[Any], traced: list[TracedObject]) -> Figure:
+                 charts: list[Any], traced: list[TracedObject], deadline: float | None = None) -> Figure:
     """The FigureSpec of the detected parts (``charts``: the chart stage's results, each of
-    which makes its own component with the builder)."""
+    which makes its own component with the builder; past ``deadline``, a
+    ``time.perf_counter()`` value, lines are no longer joined across gaps)."""
     comps: list[Any] = []
     used_runs: set[int] = set()
     # charts own their tick labels, titles and legends
@@ -46,7 +47,8 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
     # free text first gets a chance to label an edge
     free = [k for k in range(len(runs)) if k not in used_runs]
     titles = [runs[k] for i, s in enumerate(shapes) if s.is_group for k in labels.get(i, [])]
-    edge_comps, text_targets = edge_components(b, lines, shapes, node_ids, runs, free, used_runs, titles)
+    edge_comps, text_targets = edge_components(b, lines, shapes, node_ids, runs, free, used_runs, titles,
+                                              deadline=deadline)
     comps.extend(edge_comps)
     comps.extend(free_texts(b, runs, used_runs, text_targets))
     for obj in traced:

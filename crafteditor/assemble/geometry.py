@@ -34,12 +34,19 @@ def dist_to_shape(p: tuple[float, float], s: DetectedShape) -> float:
             return min(x - s.x, s.x + s.w - x, y - s.y, s.y + s.h - y)
         return math.hypot(dx, dy)
     f = s.face
-    contours, _ = cv2.findContours(f.filled.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    if not contours:
+    c = _outline(f)
+    if c is None:
         return math.inf
-    c = max(contours, key=len)
     d = cv2.pointPolygonTest(c, (float(x - f.x), float(y - f.y)), True)
     return abs(float(d)) - s.stroke_px / 2
+
+
+def _outline(f) -> np.ndarray | None:
+    """A face's outer contour, traced once (every line end of a figure asks for it)."""
+    if "_outline" not in f.__dict__:
+        contours, _ = cv2.findContours(f.filled.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        f.__dict__["_outline"] = max(contours, key=len) if contours else None
+    return f.__dict__["_outline"]
 
 
 def dist_to_polyline(p, pts) -> float:

@@ -4,9 +4,11 @@ group's frame or a label drawn over it, and a branch that ends on another line's
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import replace
 
 from crafteditor.assemble.geometry import dist_to_shape, frame_distance
+from crafteditor.assemble.grid import PointGrid
 from crafteditor.lines.paths import LinePath
 from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import color_distance
@@ -14,57 +16,98 @@ from crafteditor.shapes.detect import DetectedShape
 
 
 def bridge_gaps(lines: list[LinePath], groups: list[DetectedShape],
-                labels: list[TextRun] = ()) -> list[LinePath]:  # type: ignore[assignment]
+                labels: list[TextRun] = (), deadline: float | None = None) -> list[LinePath]:  # type: ignore[assignment]
     """Rejoin lines cut in two where they cross a group's frame (erasing the frame's stroke
     cut them) or a label drawn over the line (the label's halo interrupts the stroke:
     training_loop's '∇ loss' had split its edge into two lines ending at the label, each read
-    as an edge to a text)."""
+    as an edge to a text).
+
+    The first joinable pair (by index, then orientation) is joined and the search goes on,
+    as a pairwise scan restarted after every join would; but only line ends that can be
+    joined are compared, found through a grid of line ends (a frame's gap is a few pixels; a
+    label's gap lies in the label's box). Past ``deadline`` (``time.perf_counter()``) the
+    lines are returned as joined so far."""
+    if not (groups or labels) or len(lines) < 2:
+        return list(lines)
     lines = list(lines)
-    changed = True
-    while changed and (groups or labels):
-        changed = False
-        for i in range(len(lines)):
-            for j in range(len(lines)):
-                if i == j:
-                    continue
-                a, b = lines[i], lines[j]
-                # a's end meets b's start across a frame
-                for ra in (False, True):
-                    for rb in (False, True):
-                        aa = _reversed_line(a) if ra else a
-                        bb = _reversed_line(b) if rb else b
-                        if aa.head_end is not None or bb.head_start is not None:
-                            continue
-                        p, q = aa.points[-1], bb.points[0]
-                        gap = math.dist(p, q)
-                        if gap < 0.5:
-                            continue
-                        near = [g for g in groups if frame_distance(p, g) <= g.stroke_px + 6 + a.width
-                                and frame_distance(q, g) <= g.stroke_px + 6 + b.width]
-                        across_frame = bool(near) and gap <= 2 * (near[0].stroke_px + 3) + a.width + 8
-                        if not across_frame and not (
-                                color_distance(aa.color, bb.color) <= 40 and abs(aa.width - bb.width) <= 1.5
-                                and _label_gap(p, q, a.width, labels)):
-                            continue
-                        da = _unit(aa.points[-2], p) if len(aa.points) >= 2 else None
-                        db = _unit(q, bb.points[1]) if len(bb.points) >= 2 else None
-                        u = ((q[0] - p[0]) / gap, (q[1] - p[1]) / gap)
-                        if da is None or db is None or da[0] * u[0] + da[1] * u[1] < 0.9 \
-                                or db[0] * u[0] + db[1] * u[1] < 0.9:
-                            continue
-                        style = aa.style if aa.style != "solid" else bb.style
-                        lines[i] = replace(aa, points=aa.points + bb.points, head_end=bb.head_end, style=style,
-                                           pieces=aa.pieces + bb.pieces)
-                        del lines[j]
-                        changed = True
-                        break
-                    if changed:
-                        break
-                if changed:
+    alive = [True] * len(lines)
+    width = max(ln.width for ln in lines)
+    frame_reach = 2 * (max((g.stroke_px for g in groups), default=0) + 3) + width + 8
+    label_boxes = [(r.x - pad, r.y - pad, r.right + pad, r.bottom + pad)
+                   for r in labels for pad in (0.5 * r.h + width + 3,)]
+    grid = PointGrid(max(frame_reach, 16.0))
+    for i, ln in enumerate(lines):
+        _index_ends(grid, i, ln)
+
+    def neighbours(i: int) -> set[int]:
+        """Lines with an end that could be joined to one of line i's ends."""
+        out: set[int] = set()
+        for p in (lines[i].points[0], lines[i].points[-1]):
+            if groups:
+                out.update(k[0] for k in grid.near(p, frame_reach))
+            for (x0, y0, x1, y1) in label_boxes:
+                if x0 <= p[0] <= x1 and y0 <= p[1] <= y1:
+                    out.update(k[0] for k in grid.in_box(x0, y0, x1, y1))
+        out.discard(i)
+        return {j for j in out if alive[j]}
+
+    i = 0
+    while i < len(lines):
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+        joined = None
+        if alive[i]:
+            for j in sorted(neighbours(i)):
+                joined = _join_pair(lines[i], lines[j], groups, labels)
+                if joined is not None:
                     break
-            if changed:
-                break
-    return lines
+        if joined is None:
+            i += 1
+            continue
+        lines[i], alive[j] = joined, False
+        grid.remove((j, 0))
+        grid.remove((j, 1))
+        _index_ends(grid, i, joined)
+        # a line before i that can now be joined to the new line comes first
+        i = min([i, *neighbours(i)])
+    return [ln for ln, keep in zip(lines, alive) if keep]
+
+
+def _index_ends(grid: PointGrid, i: int, ln: LinePath) -> None:
+    grid.add((i, 0), ln.points[0])
+    grid.add((i, 1), ln.points[-1])
+
+
+def _join_pair(a: LinePath, b: LinePath, groups: list[DetectedShape], labels: list[TextRun]) -> LinePath | None:
+    """a and b as one line (a's end meets b's start, either taken reversed) where the gap
+    between them crosses a group's frame or a label drawn over them; None if they do not meet."""
+    for ra in (False, True):
+        for rb in (False, True):
+            aa = _reversed_line(a) if ra else a
+            bb = _reversed_line(b) if rb else b
+            if aa.head_end is not None or bb.head_start is not None:
+                continue
+            p, q = aa.points[-1], bb.points[0]
+            gap = math.dist(p, q)
+            if gap < 0.5:
+                continue
+            near = [g for g in groups if frame_distance(p, g) <= g.stroke_px + 6 + a.width
+                    and frame_distance(q, g) <= g.stroke_px + 6 + b.width]
+            across_frame = bool(near) and gap <= 2 * (near[0].stroke_px + 3) + a.width + 8
+            if not across_frame and not (
+                    color_distance(aa.color, bb.color) <= 40 and abs(aa.width - bb.width) <= 1.5
+                    and _label_gap(p, q, a.width, labels)):
+                continue
+            da = _unit(aa.points[-2], p) if len(aa.points) >= 2 else None
+            db = _unit(q, bb.points[1]) if len(bb.points) >= 2 else None
+            u = ((q[0] - p[0]) / gap, (q[1] - p[1]) / gap)
+            if da is None or db is None or da[0] * u[0] + da[1] * u[1] < 0.9 \
+                    or db[0] * u[0] + db[1] * u[1] < 0.9:
+                continue
+            style = aa.style if aa.style != "solid" else bb.style
+            return replace(aa, points=aa.points + bb.points, head_end=bb.head_end, style=style,
+                           pieces=aa.pieces + bb.pieces)
+    return None
 
 
 def _label_gap(p: tuple[float, float], q: tuple[float, float], width: float, labels: list[TextRun]) -> bool:
@@ -80,7 +123,8 @@ def _label_gap(p: tuple[float, float], q: tuple[float, float], width: float, lab
     return False
 
 
-def extend_at_junctions(lines: list[LinePath], shapes: list[DetectedShape]) -> list[LinePath]:
+def extend_at_junctions(lines: list[LinePath], shapes: list[DetectedShape],
+                        deadline: float | None = None) -> list[LinePath]:
     """Fan-out and fan-in: a branch that ends on another line's trunk shares that trunk.
 
     Layouts merge edges that leave (or enter) one node into a shared trunk. The branch's
@@ -94,6 +138,8 @@ def extend_at_junctions(lines: list[LinePath], shapes: list[DetectedShape]) -> l
     bounds = [(min(x for x, _ in ln.points), min(y for _, y in ln.points),
                max(x for x, _ in ln.points), max(y for _, y in ln.points)) for ln in lines]
     for i, a in enumerate(lines):
+        if deadline is not None and time.perf_counter() > deadline:
+            break
         for at_start in (True, False):
             if (a.head_start if at_start else a.head_end) is not None:
                 continue

@@ -50,7 +50,9 @@ def read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,
     series, legend_box, legend_runs = read_marks(rgb, paints, runs, used | consumed, plot, yaxis, xaxis, font,
                                                  original, lossy=config.lossy, legend=legend, walls=walls)
     consumed |= set(legend_runs)
-    if not series:
+    # a 'line' of one point is no line chart: the plot's lines were not read (a screenshot with
+    # callouts over it read as one point, its callouts as axis titles and its legend dropped)
+    if not series or all(sr.kind == "line" and len(sr.points) < 2 for sr in series):
         return None
     error_color = read_error_bars(rgb, paints, series, yaxis, plot)
     value_labels = read_value_labels(runs, used | consumed, series, yaxis, plot, font)
