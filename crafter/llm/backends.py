@@ -372,14 +372,20 @@ _CACHE: dict[str, Backend] = {}
 
 def _smol_backend(arg: str) -> Backend:
     """``smol``: SmolLM2 with the shipped adapter (the bare base where none ships); ``smol:base``: the bare
-    base; ``smol:/dir``: a LoRA adapter folder written by ``python -m crafter.llm.smol.train``."""
+    base; ``smol:/dir``: a LoRA adapter folder written by ``python -m crafter.llm.smol.train``.
+    ``#trusted`` after any of them: the pipeline takes the model's plan without checking it against
+    the rule-based reading (``#gated``: with the check, the default)."""
+    arg, _, flag = arg.partition("#")
+    if flag not in ("", "trusted", "gated"):
+        raise ModelError(f"smol backend: unknown option '#{flag}' (use #trusted or #gated)")
+    trusted = flag == "trusted"
     if arg == "base":
-        return SmolBackend.load(None)
+        return SmolBackend.load(None, trusted_plan=trusted)
     if arg:
         if not Path(arg).is_dir():
             raise ModelError(f"smol backend: no adapter folder at {arg}")
-        return SmolBackend.load(arg)
-    return SmolBackend.load(shipped_adapter())
+        return SmolBackend.load(arg, trusted_plan=trusted)
+    return SmolBackend.load(shipped_adapter(), trusted_plan=trusted)
 
 
 def get_backend(spec: str = "craftlm") -> Backend:
@@ -394,8 +400,8 @@ def get_backend(spec: str = "craftlm") -> Backend:
     kind, _, arg = spec.partition(":")
     if kind == "craftlm":
         backend: Backend = CraftLMBackend(arg or None)
-    elif kind == "smol":
-        backend = _smol_backend(arg)
+    elif kind == "smol" or kind.startswith("smol#"):  # smol, smol#trusted, smol:ARG, smol:ARG#trusted
+        backend = _smol_backend(arg or kind[len("smol"):])
     elif kind == "hf":
         if not arg:
             raise ModelError("hf backend needs a path: hf:/path/to/model")

@@ -125,6 +125,8 @@ def test_the_smol_backend_is_named_by_its_spec_and_a_missing_adapter_is_a_clear_
         get_backend(f"smol:{tmp_path / 'nowhere'}")
     with pytest.raises(ModelError, match="smol"):  # the unknown-backend message lists it
         get_backend("smoll")
+    with pytest.raises(ModelError, match="#trusted or #gated"):
+        get_backend("smol:base#sure")
 
 
 @pytest.mark.slow

@@ -77,16 +77,20 @@ class SmolBackend:
 
     name = "smollm"
 
-    def __init__(self, model: SmolLM, tokenizer, threads: int | None = None) -> None:
+    def __init__(self, model: SmolLM, tokenizer, threads: int | None = None, trusted_plan: bool = False) -> None:
         self.model = model.eval()
+        # the pipeline takes this model's plan as it is, without the check against the rule-based reading
+        # (crafter.agents.plan); set for a fine-tuned adapter that reads the dev briefs better than the rules
+        self.trusted_plan = trusted_plan
         self.fmt = SmolFormat(tokenizer)
         self.threads = threads
 
     @classmethod
-    def load(cls, adapter: str | Path | None = None, threads: int | None = None) -> SmolBackend:
+    def load(cls, adapter: str | Path | None = None, threads: int | None = None,
+             trusted_plan: bool = False) -> SmolBackend:
         """The cached backbone (:mod:`crafter.llm.smol.backbone`), with a fine-tuned adapter merged in when given."""
         lm, tokenizer = load_model(adapter)
-        return cls(SmolLM(lm), tokenizer, threads)
+        return cls(SmolLM(lm), tokenizer, threads, trusted_plan)
 
     def complete(self, task: str, prompt: str, *, max_new_tokens: int = 512, temperature: float = 0.0,
                  speculative: str | None = "diffusion", block_size: int | None = None, seed: int = 0,
