@@ -275,6 +275,7 @@ def train(tcfg: SmolTrainConfig, lm=None, tokenizer=None, log=print) -> dict:
     ``lm``/``tokenizer``: the model to start from (default: the cached SmolLM2 backbone).
     Returns a summary: steps, tokens/s, peak memory, losses, where the result is.
     """
+    # long: one loop with its resume, schedule, logging, checks and checkpoints; split, its state would travel
     torch.set_num_threads(tcfg.threads)
     torch.manual_seed(tcfg.seed)
     out = Path(tcfg.out_dir)
