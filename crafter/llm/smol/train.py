@@ -123,9 +123,10 @@ def id_number(rec_id) -> int | None:
     return int(m.group(1)) if m else None
 
 
-def resolve_data(name: str) -> str:
+def resolve_data(name) -> str:
     """A data argument as a file: ``briefs:train`` / ``briefs:dev`` name a split of the written corpus
     (:mod:`crafter.corpora.briefs`); the test split is refused (nothing trains or tunes on it)."""
+    name = str(name)
     if not name.startswith("briefs:"):
         return name
     split = name.split(":", 1)[1]
