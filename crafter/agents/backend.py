@@ -140,6 +140,17 @@ class LazyBackend:
     def complete(self, task: str, prompt: str, *, max_new_tokens: int = 512, temperature: float = 0.0) -> Any:
         return self.load().complete(task, prompt, max_new_tokens=max_new_tokens, temperature=temperature)
 
+    @property
+    def trusted_plan(self) -> bool:
+        """The loaded backend's ``trusted_plan`` (see :func:`trusts_plan`); False before it is loaded."""
+        return trusts_plan(self._backend)
+
+
+def trusts_plan(backend: Any) -> bool:
+    """Whether the pipeline takes this backend's plan as it is (a model measured to read briefs better than
+    the rules) instead of checking it against the rule-based reading (:func:`crafter.agents.plan.worse_than_rules`)."""
+    return bool(getattr(backend, "trusted_plan", False))
+
 
 def backend_for(backend: Any) -> Any | None:
     """What the pipeline's context holds: None for ``none``, a lazy loader for a spec string, else the object."""

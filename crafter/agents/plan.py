@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from crafter.agents.backend import call_model
+from crafter.agents.backend import call_model, trusts_plan
 from crafter.agents.critique import check_dangling, figure_labels
 from crafter.agents.extract import figure_from_brief, read_brief
 from crafter.agents.labels import labels_match, normalise_label
@@ -202,8 +202,10 @@ def plan(brief: str, backend: Any, *, max_attempts: int = MAX_ATTEMPTS) -> dict[
                 # valid DSL about something else: the model did not understand; another sample rarely does
                 reason = "the model's figure names none of the things the brief names"
                 break
-            rules_fig = rules_fig or figure_from_brief(brief)
-            worse = worse_than_rules(fig, rules_fig, brief)
+            worse = None
+            if not trusts_plan(backend):  # a trusted model's plan is the plan; the rules are the fallback only
+                rules_fig = rules_fig or figure_from_brief(brief)
+                worse = worse_than_rules(fig, rules_fig, brief)
             if worse:  # keep the better reading of the brief; a resample is rarely better
                 reason = worse
                 break

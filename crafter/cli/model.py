@@ -18,6 +18,9 @@ from crafter.llm import edits, get_backend, names
 from crafter.llm.backends import WEIGHTS_DIR
 from crafter.llm.corpus import make_corpus
 from crafter.llm.model import CraftLMConfig
+from crafter.llm.smol import ADAPTER_DIR
+from crafter.llm.smol.train import SmolTrainConfig, resolve_data
+from crafter.llm.smol.train import train as run_smol_training
 from crafter.llm.train import TrainConfig
 from crafter.llm.train import train as run_training
 
@@ -65,9 +68,14 @@ def train(
     out_dir: Path = typer.Option(
         Path(".craftlm-train/run"), "--out-dir", help="Checkpoints, logs and the model (resumes from it)"
     ),
+    backbone: str = typer.Option("craftlm", "--backbone", help="craftlm (the small model, from scratch) | smol "
+                                 "(fine-tune SmolLM2-135M: LoRA adapter, crafter.llm.smol.train)"),
     steps: int = typer.Option(4000, "--steps", min=1, help="Upper bound; the time budget usually ends the run"),
-    batch_size: int = typer.Option(12, "--batch-size", min=1),
-    lr: float = typer.Option(3e-3, "--lr"),
+    batch_size: Optional[int] = typer.Option(None, "--batch-size", min=1, help="Default: 12 (craftlm), 2 (smol)"),
+    lr: Optional[float] = typer.Option(None, "--lr", help="Default: 3e-3 (craftlm), 5e-4 (smol LoRA)"),
+    data: list[str] = typer.Option(["briefs:train"], "--data", help="smol: JSONL files of brief/gold records or "
+                                   "briefs:train (the written corpus; its test split is refused)"),
+    synthetic: int = typer.Option(200, "--synthetic", min=0, help="smol: synthetic generator examples mixed in"),
     time_budget_min: Optional[float] = typer.Option(75.0, "--time-budget-min", help="Stop with a checkpoint after this long "
                                                     "(the LR schedule follows time too)"),
     d_model: int = typer.Option(160, "--d-model"),
@@ -86,8 +94,15 @@ def train(
     """Train CraftLM on the synthetic corpus (joint AR + block-diffusion loss); resumable.
 
     Example: nice -n 10 crafter train --out-dir .craftlm-train/run --time-budget-min 60 --install
+    With --backbone smol: LoRA on SmolLM2 over the written corpus's train split plus synthetic examples
+    (nice -n 10 crafter train --backbone smol --out-dir .craftlm-train/smol --time-budget-min 65 --install).
     """
-    tcfg = TrainConfig(out_dir=str(out_dir), steps=steps, batch_size=batch_size, lr=lr, threads=threads,
+    if backbone == "smol":
+        _train_smol(out_dir, steps, batch_size or 2, lr, time_budget_min, threads, seed, data, synthetic, install)
+        return
+    if backbone != "craftlm":
+        raise CrafterError(f"unknown --backbone '{backbone}' (use craftlm or smol)")
+    tcfg = TrainConfig(out_dir=str(out_dir), steps=steps, batch_size=batch_size or 12, lr=lr or 3e-3, threads=threads,
                        time_budget_min=time_budget_min, init_from=str(init_from) if init_from else None,
                        encoder=encoder, seed=seed,
                        model=CraftLMConfig(d_model=d_model, n_layers=n_layers, n_heads=n_heads, d_ff=d_ff,
@@ -97,6 +112,29 @@ def train(
         for name in ("config.json", "model.safetensors", "tokenizer.json"):
             shutil.copy(model_dir / name, WEIGHTS_DIR / name)
         typer.echo(f"installed {model_dir} into {WEIGHTS_DIR}")
+
+
+def _train_smol(out_dir: Path, steps: int, batch_size: int, lr: float | None, time_budget_min: float | None,
+                threads: int, seed: int, data: list[str], synthetic: int, install: bool) -> None:
+    """``crafter train --backbone smol``: :func:`crafter.llm.smol.train.train` with the recipe's settings."""
+    try:
+        for name in data:  # before the backbone loads: a refused split is one line, at once
+            resolve_data(name)
+    except ValueError as exc:
+        raise CrafterError(str(exc)) from None
+    tcfg = SmolTrainConfig(out_dir=str(out_dir), data=tuple(data), eval_data=("briefs:dev",), synthetic=synthetic,
+                           hold_out_every=0, steps=steps, batch_size=batch_size, lr=lr, threads=threads, seed=seed,
+                           time_budget_min=time_budget_min, checkpointing=False, diff_fraction=0.5, eval_every=100,
+                           eval_pairs=8, ckpt_every=10)
+    try:
+        summary = run_smol_training(tcfg, log=lambda s: typer.echo(s))
+    except ValueError as exc:
+        raise CrafterError(str(exc)) from None
+    if install:
+        if ADAPTER_DIR.exists():
+            shutil.rmtree(ADAPTER_DIR)
+        shutil.copytree(summary["saved"], ADAPTER_DIR)
+        typer.echo(f"installed {summary['saved']} into {ADAPTER_DIR}")
 
 
 @app.command("train-names")

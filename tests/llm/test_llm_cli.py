@@ -31,6 +31,14 @@ def test_commands_have_help(capsys):
         assert "Example:" in capsys.readouterr().out
 
 
+def test_train_on_the_smol_backbone_refuses_the_frozen_test_split(capsys):
+    assert main(["train", "--backbone", "smol", "--data", "briefs:test"]) == 1
+    err = capsys.readouterr().err
+    assert "frozen" in err and "Traceback" not in err
+    assert main(["train", "--backbone", "gpt"]) == 1
+    assert "unknown --backbone" in capsys.readouterr().err
+
+
 def test_train_names_trains_and_saves_a_head_the_backend_loads(tmp_path, capsys):
     from crafter.llm.names import NameReader
 

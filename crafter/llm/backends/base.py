@@ -1,28 +1,20 @@
-"""What every backend shares: the completion, the error, the interface, prompt wrapping, the device."""
+"""What every backend shares: the interface and the device (the completion, the error and prompt wrapping
+live in :mod:`crafter.llm.completion`, which backends in packages of their own import too)."""
 
 from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from crafter.errors import CrafterError
-from crafter.llm.prompts import TASKS, build_prompt
+from crafter.llm.completion import Completion, ModelError, as_prompt
+
+__all__ = ["DEVICES", "WEIGHTS_DIR", "Backend", "Completion", "ModelError", "as_prompt", "resolve_device",
+           "strip_fences"]
 
 WEIGHTS_DIR = Path(__file__).parent.parent / "weights"
 DEVICES = ("auto", "cpu", "cuda")
-
-
-class ModelError(CrafterError):
-    """A model backend cannot be used: unknown spec, missing or corrupt weights, server down or garbled."""
-
-
-@dataclass
-class Completion:
-    text: str  # DSL written by the model
-    stats: dict = field(default_factory=dict)  # forward_passes, tokens, tokens_per_forward, ..., tokens_per_second
 
 
 class Backend(Protocol):
@@ -31,20 +23,6 @@ class Backend(Protocol):
     def complete(self, task: str, prompt: str, *, max_new_tokens: int = 512, temperature: float = 0.0,
                  speculative: str | None = None) -> Completion:
         """Answer a task prompt (built with :mod:`crafter.llm.prompts`; plain user text is wrapped for ``task``)."""
-
-
-def as_prompt(task: str, prompt: str) -> str:
-    """The model prompt for ``task``: a prompt built with :mod:`crafter.llm.prompts` as it is, user text wrapped."""
-    if task not in TASKS:
-        raise ModelError(f"unknown task '{task}' (use one of: {', '.join(TASKS)})")
-    if not prompt or not prompt.strip():
-        raise ModelError(f"empty {task} prompt")
-    if prompt.startswith("<|"):
-        return prompt
-    try:
-        return build_prompt(task, prompt)
-    except ValueError as exc:
-        raise ModelError(str(exc)) from exc
 
 
 _FENCE = re.compile(r"^```[a-zA-Z]*\n|\n?```\s*$")
