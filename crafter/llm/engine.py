@@ -408,7 +408,7 @@ def _prepare(model: CraftLM, prompt_ids: list[int], max_new_tokens: int, tempera
              cache: KVCache | None = None) -> _Run:
     """The one prepare path: the drafter for the request, the checks, the cache and the prefill."""
     cfg = model.cfg
-    device = model.embed.weight.device
+    device = next(model.parameters()).device
     drafter = drafter or NoDrafter()
     if constraint is not None and temperature > 0:
         drafter = NoDrafter()
@@ -508,7 +508,7 @@ def _forward(run: _Run, rnd: _Round) -> torch.Tensor:
     """The one forward path of a round: verify ``[a0, d1..dn]`` causally, draft with ``M1..Mm``.
     Returns the logits ``[1 + n + m, V]``."""
     cfg, n = run.model.cfg, len(rnd.drafts)
-    device = run.model.embed.weight.device
+    device = next(run.model.parameters()).device
     x = torch.tensor([[run.ids[-1], *rnd.drafts] + [cfg.mask_token_id] * rnd.m], device=device)
     mask = draft_attention_mask(rnd.p, 1 + n, rnd.m, device=device) if n + rnd.m > 0 else None
     logits = run.model(x, attn_mask=mask, cache=run.cache, copy_len=run.prompt_len)[0]  # [1 + n + m, V]
@@ -527,7 +527,7 @@ def _forward_batch(runs: list[_Run], rounds: list[_Round], pool: KVPool, slots: 
     round, each row at its own cache length and under its own mask. Returns each run's logits
     ``[1 + n + m, V]``, the rows :func:`_forward` would give it alone."""
     model = runs[0].model
-    cfg, device = model.cfg, model.embed.weight.device
+    cfg, device = model.cfg, next(model.parameters()).device
     rows = [[r.ids[-1], *rnd.drafts] + [cfg.mask_token_id] * rnd.m for r, rnd in zip(runs, rounds)]
     width = max(len(row) for row in rows)
     x = torch.tensor([row + [cfg.pad_token_id] * (width - len(row)) for row in rows], device=device)

@@ -77,7 +77,8 @@ def test_a_request_past_its_deadline_is_cancelled(make_server, backend):
 
 
 def test_a_client_that_disconnects_frees_its_slot(make_server, backend):
-    server = make_server(max_batch=1, round_pause=0.05)
+    """round_pause 0.5 s: the answer takes many rounds, so the client leaves while it is being decoded."""
+    server = make_server(max_batch=1, round_pause=0.5)
     health = lambda: httpx.get(server.url + "/health").json()  # noqa: E731
     body = {"model": "craftlm", "messages": [{"role": "user", "content": BRIEF}], "stream": True, "crafter": SLOW}
     with httpx.stream("POST", server.url + "/v1/chat/completions", json=body, timeout=30) as r:
