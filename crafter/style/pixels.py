@@ -156,18 +156,26 @@ def font_votes(image_path: str | Path, fig: Figure) -> list[tuple[str, float]]:
     return votes
 
 
+def _gray(image_path: str | Path, fig: Figure) -> tuple[np.ndarray, float] | None:
+    """The image as float32 grey levels, and its pixels per figure px (None where it cannot be read)."""
+    try:
+        with Image.open(image_path) as im:
+            gray = np.asarray(im.convert("L"), dtype=np.float32)
+    except (OSError, ValueError):
+        return None
+    w = fig.canvas.w if fig.canvas and fig.canvas.w else None
+    return gray, (gray.shape[1] / w if w else 1.0)
+
+
 def edge_label_sizes(image_path: str | Path, fig: Figure, cls: str = "sans") -> list[float]:
     """The size (figure px) of each one-line edge label, from its ink height against the text set at 100 px.
 
     The vectoriser places an edge label but keeps no size for it; its letters still have one.
     """
-    try:
-        with Image.open(image_path) as im:
-            gray = np.asarray(im.convert("L"), dtype=np.float32)
-            width = im.width
-    except (OSError, ValueError):
+    read = _gray(image_path, fig)
+    if read is None:
         return []
-    scale = width / fig.canvas.w if fig.canvas and fig.canvas.w else 1.0
+    gray, scale = read
     sizes = []
     for e in fig.components:
         b = getattr(e, "label_box", None)
@@ -203,13 +211,10 @@ def corner_radii(image_path: str | Path, fig: Figure) -> list[float]:
     A corner of outer radius R leaves the diagonal clear for R(1 - 1/√2) px; the radius at the
     stroke's centre (the one a theme sets) is R less half the stroke.
     """
-    try:
-        with Image.open(image_path) as im:
-            gray = np.asarray(im.convert("L"), dtype=np.float32)
-            width = im.width
-    except (OSError, ValueError):
+    read = _gray(image_path, fig)
+    if read is None:
         return []
-    scale = width / fig.canvas.w if fig.canvas and fig.canvas.w else 1.0
+    gray, scale = read
     out = []
     for n in fig.components:
         if not isinstance(n, Node) or n.shape not in ("box", "round") or n.box is None or n.stroke == "none":
@@ -264,13 +269,10 @@ def edge_widths(image_path: str | Path, fig: Figure) -> list[float]:
     The vectoriser keeps an edge's width only when it is far from the paper theme's (0.6 px); the
     pixels say it to a tenth of a pixel.
     """
-    try:
-        with Image.open(image_path) as im:
-            gray = np.asarray(im.convert("L"), dtype=np.float32)
-            width = im.width
-    except (OSError, ValueError):
+    read = _gray(image_path, fig)
+    if read is None:
         return []
-    scale = width / fig.canvas.w if fig.canvas and fig.canvas.w else 1.0
+    gray, scale = read
     H, W = gray.shape
     out = []
     for e in fig.components:
