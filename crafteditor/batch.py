@@ -116,6 +116,13 @@ def convert_one(src: str, dst: str, options: dict[str, Any], style: dict[str, An
     return rec
 
 
+def _lost_record(args: tuple, error: BaseException) -> dict[str, Any]:
+    """The record of a file whose worker died under it twice (killed, out of memory, a native crash)."""
+    name = type(error).__name__
+    return {"input": args[0], "output": None, "status": "error", "seconds": None,
+            "error": f"{args[0]}: the worker converting it died twice ({name}); the batch went on without it"}
+
+
 def convert_batch(inputs: Iterable[str | Path], out_dir: str | Path, config: Config | None = None, *,
                   workers: int = 1, executor: str = "local", resume: bool = False, progress: bool = True,
                   on_record: Callable[[dict[str, Any]], None] | None = None,
@@ -142,7 +149,7 @@ def convert_batch(inputs: Iterable[str | Path], out_dir: str | Path, config: Con
     bar = _Progress(len(todo), enabled=progress)
     fd = os.open(manifest, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     try:
-        for rec in ex.run(convert_one, ((str(s), str(d), options, style) for s, d in todo)):
+        for rec in ex.run(convert_one, ((str(s), str(d), options, style) for s, d in todo), lost=_lost_record):
             line = (json.dumps(rec, ensure_ascii=False) + "\n").encode("utf-8")
             os.write(fd, line)  # one write per record: whole lines, appended
             os.fsync(fd)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 
 import numpy as np
 from PIL import Image
@@ -23,3 +24,10 @@ def box_image(w: int = 96, h: int = 64, color=(30, 60, 120)) -> np.ndarray:
     a[12:h - 12, 16] = color
     a[12:h - 12, w - 17] = color
     return a
+
+
+def die_on(x: str) -> str:
+    """A task for the executors' crash tests: kills its own worker process when given "die"."""
+    if x == "die":
+        os._exit(3)
+    return x
