@@ -33,6 +33,7 @@ from crafter.errors import CrafterError
 from crafter.spec.model import Edge, Figure, Node
 
 SPLITS = ("dev", "test", "all")
+COMMITTED_MANIFEST = Path("realset") / "manifest.json"  # the truth, in git at the repository root
 
 
 class RealSetError(CrafterError):
@@ -48,13 +49,34 @@ class RealFigure:
     truth: dict[str, Any]
 
 
-def load_real(folder: Path, split: str = "all") -> list[RealFigure]:
-    """The figures of ``folder/manifest.json`` in ``split`` (dev, test or all)."""
+def find_manifest(folder: Path, manifest: Path | None = None) -> Path:
+    """The manifest to read: ``manifest`` if given, else ``folder/manifest.json``, else the one
+    committed at ``./realset/manifest.json`` (the truth is in git; the figures stay outside)."""
+    if manifest is not None:
+        if not Path(manifest).is_file():
+            raise RealSetError(f"{manifest}: no such manifest file")
+        return Path(manifest)
+    for candidate in (Path(folder) / "manifest.json", COMMITTED_MANIFEST):
+        if candidate.is_file():
+            return candidate
+    raise RealSetError(f"{Path(folder) / 'manifest.json'}: no manifest.json in the real-figure folder "
+                       f"(nor {COMMITTED_MANIFEST}; give one with --manifest)")
+
+
+def figure_group(truth: dict[str, Any]) -> str:
+    """What a figure is reported under: its ``maker`` (matplotlib, Graphviz…) where the manifest
+    names one, else the first word group of its ``style`` ('graphviz, serif' → 'graphviz')."""
+    maker = str(truth.get("maker") or "").strip()
+    style = str(truth.get("style") or "").split(",")[0].strip()
+    return (maker or style or "unknown").lower()
+
+
+def load_real(folder: Path, split: str = "all", manifest: Path | None = None) -> list[RealFigure]:
+    """The figures of the manifest (:func:`find_manifest`) in ``split`` (dev, test or all); each
+    entry's ``file`` is relative to ``folder``."""
     if split not in SPLITS:
         raise RealSetError(f"split must be one of {', '.join(SPLITS)}, not {split!r}")
-    manifest = Path(folder) / "manifest.json"
-    if not manifest.is_file():
-        raise RealSetError(f"{manifest}: no manifest.json in the real-figure folder")
+    manifest = find_manifest(folder, manifest)
     try:
         data = json.loads(manifest.read_text(encoding="utf-8"))
     except (OSError, ValueError) as e:
