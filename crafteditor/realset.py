@@ -6,12 +6,16 @@ their licences in a folder of their own): ``crafteditor bench --real DIR`` reads
 
     {"id": "dask_static", "file": "figs/dask_static.png", "repo": "dask/dask", "path": "...",
      "commit": "...", "licence": "BSD-3-Clause", "split": "dev" | "test", "kind": "diagram" | "chart",
-     "style": "graphviz, serif",
+     "style": "graphviz, serif", "maker": "matplotlib",   # the report groups by maker, else style
      "text": "z add 10 y inc x=1",                 # every visible word, in any order
      "nodes": ["z", "add", ...],                    # labels of the boxes (optional)
      "edges": [["z", "add"], ...],                  # label pairs, source first (optional)
      "images": 2,                                   # photos / screenshots in the figure (optional)
      "values": [["series", "x", 1.5], ...]}         # a few chart values where legible (optional)
+
+An entry without ``split`` goes to ``test`` by a hash of its id (:func:`frozen_split`: about one
+in three, the same on every run). The manifest is ``DIR/manifest.json``, or one given with
+``--manifest``, or the one committed at ``./realset/manifest.json``; ``file`` is relative to DIR.
 
 Scores: words kept as ``<text>`` in the SVG drawn back (multiset recall of the true words,
 compared on their letters and digits only, so ``I₁·T₁`` and ``I1·T1`` are one word and
@@ -20,6 +24,7 @@ compared on their letters and digits only, so ``I₁·T₁`` and ``I1·T1`` are 
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 import re
@@ -63,10 +68,17 @@ def find_manifest(folder: Path, manifest: Path | None = None) -> Path:
                        f"(nor {COMMITTED_MANIFEST}; give one with --manifest)")
 
 
+def frozen_split(figure_id: str) -> str:
+    """The split of a figure whose entry names none: ``test`` for about one in three, chosen by a
+    hash of its id, so it never changes as figures are added or the set is reordered."""
+    return "test" if hashlib.sha256(figure_id.encode("utf-8")).digest()[0] % 3 == 0 else "dev"
+
+
 def figure_group(truth: dict[str, Any]) -> str:
     """What a figure is reported under: its ``maker`` (matplotlib, Graphviz…) where the manifest
     names one, else the first word group of its ``style`` ('graphviz, serif' → 'graphviz')."""
     maker = str(truth.get("maker") or "").strip()
+    maker = "" if maker.lower() == "unknown" else maker
     style = str(truth.get("style") or "").split(",")[0].strip()
     return (maker or style or "unknown").lower()
 
@@ -89,9 +101,10 @@ def load_real(folder: Path, split: str = "all", manifest: Path | None = None) ->
         path = Path(folder) / rec["file"]
         if not path.is_file():
             raise RealSetError(f"{manifest}: figure '{rec['id']}': file {path} is missing")
-        if split != "all" and rec.get("split", "dev") != split:
+        rec = {**rec, "split": rec.get("split") or frozen_split(rec["id"])}
+        if split != "all" and rec["split"] != split:
             continue
-        out.append(RealFigure(rec["id"], path, rec.get("split", "dev"), rec.get("kind", "diagram"), rec))
+        out.append(RealFigure(rec["id"], path, rec["split"], rec.get("kind", "diagram"), rec))
     return out
 
 
