@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import streamlit as st
+from PIL import Image, ImageDraw, ImageFont
 
 from crafter.ui import edits, services
 from crafter.ui.header import empty_state
@@ -37,13 +39,18 @@ def render() -> None:
         if res.error:
             st.error(f"Not converted: {md(res.error)}", icon=":material/error:")
             continue
+        unsure = services.unsure_words(res.scores)
         c1, c2 = st.columns(2, gap="medium")
         with c1:
-            st.html(raster_html(original, alt=f"Original {name}", caption="Original").replace(
+            shown, caption = original, "Original"
+            if unsure:
+                shown, caption = marked(original, unsure), "Original: words read unsurely are boxed in orange"
+            st.html(raster_html(shown, alt=f"Original {name}", caption=caption).replace(
                 "<img ", '<img style="max-height:420px" ', 1))
         with c2:
             show_figure(res.svg, alt=f"Vectorised {name}", caption="Editable SVG", max_height="420px", zoom=1.0)
         show_scores(res.scores)
+        show_unsure(unsure)
         b1, b2, _ = st.columns([1, 1, 3])
         b1.button("Edit this figure", key=f"vec_edit_{i}", on_click=edit_vectorized, args=(i,),
                   icon=":material/edit:", width="stretch")
@@ -74,6 +81,41 @@ def show_scores(scores: dict[str, Any]) -> None:
     comps = dict(lines).get("Components")
     if comps:
         st.caption(f"Recovered: {comps}")
+
+
+UNSURE_SHOWN = 30  # words listed by name; the rest are counted
+
+
+def show_unsure(unsure: list[services.UnsureWord]) -> None:
+    """The words to check by eye: text kept as text can still be misread text."""
+    if not unsure:
+        return
+    listed = ", ".join(f"**{i}** «{md(u.text)}» ({u.score:.0%})" for i, u in enumerate(unsure[:UNSURE_SHOWN], 1))
+    more = f", and {len(unsure) - UNSURE_SHOWN} more" if len(unsure) > UNSURE_SHOWN else ""
+    st.warning(f"The reader was unsure of {len(unsure)} word{'s' if len(unsure) != 1 else ''}; check "
+               f"{'them' if len(unsure) != 1 else 'it'} in the SVG (numbered on the original, least sure first): "
+               f"{listed}{more}.", icon=":material/spellcheck:")
+
+
+def marked(original: bytes, unsure: list[services.UnsureWord]) -> bytes:
+    """The original with each unsure word boxed in orange and numbered (as PNG); the original
+    itself when it cannot be read."""
+    try:
+        im = Image.open(io.BytesIO(original))
+        im.load()
+    except (OSError, ValueError):
+        return original
+    im = im.convert("RGB")
+    draw = ImageDraw.Draw(im)
+    line = max(2, round(max(im.size) / 500))
+    font = ImageFont.load_default(size=max(12, 6 * line))
+    for i, u in enumerate(unsure[:UNSURE_SHOWN], 1):
+        x, y, w, h = u.box
+        draw.rectangle([x - line, y - line, x + w + line, y + h + line], outline=(230, 120, 0), width=line)
+        draw.text((x, max(0, y - line - 6 * line - 2)), str(i), fill=(200, 90, 0), font=font)
+    buf = io.BytesIO()
+    im.save(buf, "PNG")
+    return buf.getvalue()
 
 
 def run_vectorize(ups: list[Any]) -> None:
