@@ -149,11 +149,13 @@ def convert_in_tab(pg, name: str, data: bytes, mime: str = "image/png") -> None:
     settle(pg)
     pg.get_by_role("tab", name="Vectorize").click()
     settle(pg)
-    pg.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
+    uploader = pg.locator('[data-testid="stFileUploader"]', has_text="PNG or JPG figures")
+    uploader.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
         files=[{"name": name, "mimeType": mime, "buffer": data}])
     settle(pg)
     pg.get_by_role("button", name="Convert to SVG").click()
     pg.get_by_alt_text(f"Vectorised {name}").wait_for(state="visible")
+    pg.locator('[data-testid="stMetric"]').first.wait_for(state="visible")  # the scores under the pair
     settle(pg)
     no_errors(pg)
 
@@ -204,8 +206,8 @@ def test_upload_convert_side_by_side_scores_unsure_words_download(page, tmp_path
 
 
 def test_a_figure_of_the_real_set_when_present(page, tmp_path):
-    manifest = REAL_SET / "manifest.json"
-    if not manifest.is_file():
+    manifest = next((m for m in (REAL_SET / "manifest.json", ROOT / "realset" / "manifest.json") if m.is_file()), None)
+    if manifest is None or not REAL_SET.is_dir():
         pytest.skip(f"no real-figure set at {REAL_SET} (set CRAFTEDITOR_REAL_SET)")
     figures = json.loads(manifest.read_text(encoding="utf-8"))["figures"]
     small = min((f for f in figures if f.get("kind") == "diagram" and (REAL_SET / f["file"]).is_file()),
@@ -215,6 +217,6 @@ def test_a_figure_of_the_real_set_when_present(page, tmp_path):
     path = REAL_SET / small["file"]
     mime = "image/jpeg" if path.suffix.lower() in (".jpg", ".jpeg") else "image/png"
     convert_in_tab(page, path.name, path.read_bytes(), mime)
-    assert "Similarity (SSIM)" in metrics(page)
     shot(page, "22-vectorize-real-figure")
+    assert "Similarity (SSIM)" in metrics(page)
     assert download_svg(page, tmp_path).suffix == ".svg"

@@ -84,6 +84,7 @@ def show_scores(scores: dict[str, Any]) -> None:
 
 
 UNSURE_SHOWN = 30  # words listed by name; the rest are counted
+ORANGE = (230, 120, 0)  # the boxes around unsure words on the original
 
 
 def show_unsure(unsure: list[services.UnsureWord]) -> None:
@@ -108,11 +109,15 @@ def marked(original: bytes, unsure: list[services.UnsureWord]) -> bytes:
     im = im.convert("RGB")
     draw = ImageDraw.Draw(im)
     line = max(2, round(max(im.size) / 500))
-    font = ImageFont.load_default(size=max(12, 6 * line))
+    font = ImageFont.load_default(size=max(13, 7 * line))
     for i, u in enumerate(unsure[:UNSURE_SHOWN], 1):
         x, y, w, h = u.box
-        draw.rectangle([x - line, y - line, x + w + line, y + h + line], outline=(230, 120, 0), width=line)
-        draw.text((x, max(0, y - line - 6 * line - 2)), str(i), fill=(200, 90, 0), font=font)
+        draw.rectangle([x - line, y - line, x + w + line, y + h + line], outline=ORANGE, width=line)
+        # the number on an orange tab above the box's left corner (inside the image)
+        l, t, r, b = draw.textbbox((0, 0), str(i), font=font)
+        tx, ty = max(0, x - line), max(0, y - line - (b - t) - 3 * line)
+        draw.rectangle([tx, ty, tx + (r - l) + 2 * line, ty + (b - t) + 2 * line], fill=ORANGE)
+        draw.text((tx + line - l, ty + line - t), str(i), fill="white", font=font)
     buf = io.BytesIO()
     im.save(buf, "PNG")
     return buf.getvalue()
