@@ -2,8 +2,9 @@
 
 For the browser test of the Vectorize tab: ``text_confidence`` and ``unsure_words`` come from
 CraftEditor's reader; where the installed CraftEditor does not report them (yet), the values
-in the ``CRAFTER_TEST_READER_REPORT`` environment variable (JSON) are added to its report, so
-the page shows a report that has them. A report that has them keeps its own.
+in the ``CRAFTER_TEST_READER_REPORT`` environment variable (JSON: file name → report keys) are
+added to the report of a file of that name, so the page shows a report that has them. A report
+that has them keeps its own; other files are left as CraftEditor reads them.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ _real = getattr(crafteditor.convert, "__wrapped__", crafteditor.convert)
 @functools.wraps(_real)
 def _convert(*args, **kwargs):
     conv = _real(*args, **kwargs)
-    for key, value in _EXTRA.items():
+    for key, value in _EXTRA.get(kwargs.get("name") or "", {}).items():
         conv.report.setdefault(key, value)
     return conv
 

@@ -77,7 +77,7 @@ def app_url(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("browser-vectorize")
     port = _free_port()
     env = {**os.environ, "CRAFTER_RUNS_DB": str(tmp / "runs.sqlite"), "CRAFTER_BACKEND": "none",
-           "CRAFTER_TEST_READER_REPORT": json.dumps(READER_REPORT)}
+           "CRAFTER_TEST_READER_REPORT": json.dumps({"encoder.png": READER_REPORT})}
     log = open(tmp / "streamlit.log", "wb")
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", str(APP), "--server.port", str(port),
