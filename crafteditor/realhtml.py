@@ -27,7 +27,8 @@ table{border-collapse:collapse;margin:6px 0 10px} th,td{padding:3px 9px;border-b
 th{background:#f5f7fa;font-weight:600} td.l,th.l{text-align:left}
 .pass{color:#0a7d32;font-weight:700} .fail{color:#c0262d;font-weight:700} .na{color:#8a93a3}
 td.bad{color:#c0262d} .muted{color:#5d6778;font-size:12.5px}
-figure{margin:10px 0 26px} figure img{max-width:100%;border:1px solid #d8dde6}
+figure{margin:10px 0 26px} .sheet{display:inline-block;max-width:100%}
+.sheet img{display:block;max-width:100%;max-height:620px;border:1px solid #d8dde6}
 .cols{display:grid;grid-template-columns:1fr 1fr 1fr;font-weight:600;color:#5d6778;text-align:center;font-size:13px}
 figcaption{font-size:13.5px;margin:2px 0 4px}
 """
@@ -108,9 +109,9 @@ def _worst(worst: list[tuple[BenchRow, str]], sheet: Callable[[BenchRow], str]) 
             f"<figure id=\"{_esc(file_safe(r.name))}\"><figcaption><b>{_esc(r.name)}</b> "
             f"({_esc(r.split)}, {_esc(r.group)}): worst by {_esc(why)} · {_esc(scores)} · "
             f"{r.ce_elements} elements vs {r.vt_elements}</figcaption>"
-            "<div class=cols><span>original</span><span>CraftEditor</span><span>vtracer</span></div>"
+            "<div class=sheet><div class=cols><span>original</span><span>CraftEditor</span><span>vtracer</span></div>"
             f"<img loading=lazy src=\"{_esc(sheet(r))}\" alt=\"original, CraftEditor and vtracer: {_esc(r.name)}\">"
-            "</figure>")
+            "</div></figure>")
     return "".join(out) or "<p class=muted>No real figures.</p>"
 
 
