@@ -73,6 +73,8 @@ class BenchRow:
     over_budget: list[str] = field(default_factory=list)  # stages skipped past the budget
     split: str = ""  # real figures: dev or test
     group: str = ""  # real figures: the style or chart maker
+    # share of words the reader read above its gate (report text_confidence; NaN where not reported)
+    text_confidence: float = float("nan")
 
 
 def style_sheets(names: str | None) -> list[str | None]:
@@ -238,6 +240,7 @@ def run_bench(figures: list[BenchFigure], config: Config | None = None, sheets: 
             source_elements=source_elements, ce_gmsd=gmsd(image.rgb, ours_rgb), vt_gmsd=gmsd(image.rgb, vt_rgb),
             budget_s=config.time_budget(image.width, image.height), over_budget=list(rep.get("over_budget") or []),
             split=real.get("split", "dev") if real else "", group=figure_group(real) if real else "",
+            text_confidence=float(rep.get("text_confidence", float("nan"))),
         ))
     return rows
 

@@ -63,13 +63,14 @@ def _aims_table(track: dict[str, Any]) -> str:
 
 
 def _summary_table(title: str, items: dict[str, dict[str, Any]]) -> str:
-    head = ("<tr><th class=l>" + _esc(title) + "</th><th>n</th><th>words</th><th>node F1</th><th>edge F1</th>"
+    head = ("<tr><th class=l>" + _esc(title) + "</th><th>n</th><th>words</th><th>read surely</th><th>node F1</th>"
+            "<th>edge F1</th>"
             "<th>values</th><th>SSIM ours</th><th>SSIM vtracer</th><th>GMSD ours</th><th>GMSD vtracer</th>"
             "<th>elements ours</th><th>elements vtracer</th><th>fewer ×</th><th>CPU s ours</th><th>CPU s vtracer</th>"
             "<th>CPU ×</th><th>over budget</th></tr>")
     rows = []
     for name, s in items.items():
-        cells = [("words", "{:.1%}"), ("nodes", "{:.3f}"), ("edges", "{:.3f}"), ("values", "{:.1%}"),
+        cells = [("words", "{:.1%}"), ("read_surely", "{:.0%}"), ("nodes", "{:.3f}"), ("edges", "{:.3f}"), ("values", "{:.1%}"),
                  ("ssim", "{:.3f}"), ("vt_ssim", "{:.3f}"), ("gmsd", "{:.3f}"), ("vt_gmsd", "{:.3f}"),
                  ("elements", "{:.0f}"), ("vt_elements", "{:.0f}"), ("fewer_elements", "{:.1f}×"),
                  ("cpu", "{:.2f}"), ("vt_cpu", "{:.2f}"), ("cpu_ratio", "{:.1f}×"), ("over_budget", "{:d}")]
@@ -79,7 +80,8 @@ def _summary_table(title: str, items: dict[str, dict[str, Any]]) -> str:
 
 
 def _figure_rows(rows: list[BenchRow], sheet: Callable[[BenchRow], str]) -> str:
-    head = ("<tr><th class=l>figure</th><th class=l>split</th><th class=l>maker</th><th>words</th><th>node F1</th>"
+    head = ("<tr><th class=l>figure</th><th class=l>split</th><th class=l>maker</th><th>words</th>"
+            "<th>read surely</th><th>node F1</th>"
             "<th>edge F1</th><th>values</th><th>SSIM ours / vt</th><th>GMSD ours / vt</th><th>elements ours / vt</th>"
             "<th>CPU s ours / vt</th><th>budget s</th></tr>")
     out = []
@@ -88,6 +90,8 @@ def _figure_rows(rows: list[BenchRow], sheet: Callable[[BenchRow], str]) -> str:
         for k, fmt in (("words", "{:.0%}"), ("nodes", "{:.2f}"), ("edges", "{:.2f}"), ("values", "{:.0%}")):
             v = score_value(r.scores.get(k))
             tds.append(f"<td{' class=bad' if _below(k, v) else ''}>{_num(v, fmt)}</td>")
+            if k == "words":
+                tds.append(f"<td>{_num(r.text_confidence, '{:.0%}')}</td>")
         over = is_over_budget(r)
         budget = "none" if r.budget_s is None else f"{r.budget_s:.0f}"
         over_note = f" <span class=fail>over: {_esc(', '.join(r.over_budget) or 'time')}</span>" if over else ""
@@ -131,7 +135,8 @@ def report_html(track: dict[str, Any], rows: list[BenchRow], worst: list[tuple[B
         f"<h2>Aims on the {_esc(track['aims_on'])} split: {passed} of {judged} met</h2>",
         _aims_table(track),
         "<p class=muted>Words: share of the true words kept as SVG text (letters and digits compared). Node and edge "
-        "F1: against the labels of the truth. Values: chart values within 2 % of the axis range. SSIM: grey "
+        "F1: against the labels of the truth. Read surely: share of words the reader read above its gate "
+        "(where CraftEditor reports it). Values: chart values within 2 % of the axis range. SSIM: grey "
         f"structural similarity of the SVG drawn back at the input's size. Perceptual score: {_esc(track['perceptual'])}"
         ". Elements and CPU: ratios of the means (vtracer's elements over ours; our CPU seconds over "
         "vtracer's). Over budget: stages skipped past the figure's time budget, or slower than it.</p>",

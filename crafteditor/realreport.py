@@ -69,6 +69,7 @@ def summarise(rows: list[BenchRow]) -> dict[str, Any]:
     out["cpu"], out["vt_cpu"] = _mean(r.ce_cpu for r in rows), _mean(r.vt_cpu for r in rows)
     out["cpu_ratio"] = out["cpu"] / out["vt_cpu"] if out["vt_cpu"] else float("nan")
     out["seconds"] = _mean(r.ce_seconds for r in rows)
+    out["read_surely"] = _mean(r.text_confidence for r in rows)
     out["over_budget"] = sum(is_over_budget(r) for r in rows)
     return out
 
@@ -82,7 +83,8 @@ def check_aims(summary: dict[str, Any]) -> list[dict[str, Any]]:
             passed = None
         else:
             passed = v >= target if op == ">=" else v <= target
-        out.append({"aim": key, "what": what, "target": f"{op} {fmt.format(target)}", "value": v,
+        sign = "≥" if op == ">=" else "≤"
+        out.append({"aim": key, "what": what, "target": f"{sign} {fmt.format(target)}", "value": v,
                     "shown": "—" if v != v else fmt.format(v), "pass": passed,
                     "figures": summary.get(f"n_{key}", summary["n"])})
     return out
