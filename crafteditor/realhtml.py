@@ -67,13 +67,14 @@ def _summary_table(title: str, items: dict[str, dict[str, Any]]) -> str:
             "<th>edge F1</th>"
             "<th>values</th><th>SSIM ours</th><th>SSIM vtracer</th><th>GMSD ours</th><th>GMSD vtracer</th>"
             "<th>elements ours</th><th>elements vtracer</th><th>fewer ×</th><th>CPU s ours</th><th>CPU s vtracer</th>"
-            "<th>CPU ×</th><th>over budget</th></tr>")
+            "<th>CPU ×</th><th>slowest s</th><th>over budget</th></tr>")
     rows = []
     for name, s in items.items():
         cells = [("words", "{:.1%}"), ("read_surely", "{:.0%}"), ("nodes", "{:.3f}"), ("edges", "{:.3f}"), ("values", "{:.1%}"),
                  ("ssim", "{:.3f}"), ("vt_ssim", "{:.3f}"), ("gmsd", "{:.3f}"), ("vt_gmsd", "{:.3f}"),
                  ("elements", "{:.0f}"), ("vt_elements", "{:.0f}"), ("fewer_elements", "{:.1f}×"),
-                 ("cpu", "{:.2f}"), ("vt_cpu", "{:.2f}"), ("cpu_ratio", "{:.1f}×"), ("over_budget", "{:d}")]
+                 ("cpu", "{:.2f}"), ("vt_cpu", "{:.2f}"), ("cpu_ratio", "{:.1f}×"), ("slowest", "{:.1f}"),
+                 ("over_budget", "{:d}")]
         tds = "".join(f"<td{' class=bad' if _below(k, s[k]) else ''}>{_num(s[k], f)}</td>" for k, f in cells)
         rows.append(f"<tr><td class=l>{_esc(name)}</td><td>{s['n']}</td>{tds}</tr>")
     return "<table>" + head + "".join(rows) + "</table>"

@@ -71,6 +71,7 @@ def summarise(rows: list[BenchRow]) -> dict[str, Any]:
     out["seconds"] = _mean(r.ce_seconds for r in rows)
     out["read_surely"] = _mean(r.text_confidence for r in rows)
     out["over_budget"] = sum(is_over_budget(r) for r in rows)
+    out["slowest"] = max((r.ce_seconds for r in rows), default=float("nan"))  # wall seconds, the slowest figure
     return out
 
 
