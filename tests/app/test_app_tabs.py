@@ -153,18 +153,20 @@ def test_vectorize_shows_how_sure_the_reading_is(app, monkeypatch):
     assert "unsure of 2 words" in warning and warning.index("T\\*1") < warning.index("Embcddcd")  # least sure first
 
 
-def test_vectorize_without_reading_confidence_shows_no_such_score(app, monkeypatch):
+def test_vectorize_without_reading_confidence_shows_no_such_score_but_the_time_budget(app, monkeypatch):
     from crafter.spec import parse_dsl
     from crafter.ui import services
 
     def fake_vectorize(data, name):
         laid, svg = services.render(parse_dsl('box node "A"'))
-        return services.Vectorized(name=name, figure=laid, svg=svg, scores={"ssim": 0.9, "text_as_text": 1.0})
+        return services.Vectorized(name=name, figure=laid, svg=svg, scores={"ssim": 0.9, "text_as_text": 1.0,
+                                                                            "over_budget": ["shapes", "lines"]})
 
     monkeypatch.setattr(services, "vectorize", fake_vectorize)
     app.file_uploader(key="vectorize_upload").set_value([("a.png", _png_bytes(), "image/png")]).run()
     app.button(key="vectorize").click().run()
     assert not app.exception and "Words read surely" not in {m.label for m in app.metric} and not app.warning
+    assert "reached its time budget: shapes, lines skipped" in app.info[0].value  # and says what that means
 
 
 @pytest.mark.slow

@@ -16,26 +16,17 @@ import base64
 import io
 import json
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 from app_helpers import ROOT
+from browser_helpers import browser_page, download, need_browser, no_errors, settle, shot, streamlit_app
 from PIL import Image, ImageDraw, ImageFont
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run"]
-ARTIFACTS = ROOT / "test-artifacts" / "browser"
 APP = Path(__file__).with_name("reader_report_app.py")
 FONTS = Path("/usr/share/fonts/truetype/dejavu")
-STARTUP_S = 90
 ACTION_TIMEOUT_MS = 180_000  # the first conversion loads the text reader's models
 REAL_SET = Path(os.environ.get("CRAFTEDITOR_REAL_SET", "/work/shared/realfigs"))
 
@@ -63,84 +54,18 @@ READER_REPORT = {"text_confidence": 0.67, "unsure_words": [
     {"text": "Embcddcd", "score": 0.41, "box": list(EMBEDDED_BOX)}]}
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def app_url(tmp_path_factory):
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"Debian chromium is not installed at {CHROMIUM} (`make system` installs it)")
-    pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
-    tmp = tmp_path_factory.mktemp("browser-vectorize")
-    port = _free_port()
-    env = {**os.environ, "CRAFTER_RUNS_DB": str(tmp / "runs.sqlite"), "CRAFTER_BACKEND": "none",
-           "CRAFTER_TEST_READER_REPORT": json.dumps({"encoder.png": READER_REPORT})}
-    log = open(tmp / "streamlit.log", "wb")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(APP), "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--server.headless", "true", "--server.fileWatcherType", "none",
-         "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + STARTUP_S
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"streamlit exited with {proc.returncode}:\n{(tmp / 'streamlit.log').read_text()[-3000:]}")
-            try:
-                with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
-                    if r.read().strip() == b"ok":
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"streamlit did not answer /_stcore/health within {STARTUP_S} s")
-            time.sleep(0.5)
+    need_browser()
+    with streamlit_app(APP, tmp_path_factory.mktemp("browser-vectorize"),
+                       CRAFTER_TEST_READER_REPORT=json.dumps({"encoder.png": READER_REPORT})) as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
 
 
 @pytest.fixture
 def page(app_url):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        context = browser.new_context(viewport={"width": 1400, "height": 1100}, accept_downloads=True)
-        pg = context.new_page()
-        pg.set_default_timeout(ACTION_TIMEOUT_MS)
-        pg.goto(app_url)
+    with browser_page(app_url, ACTION_TIMEOUT_MS, height=1100) as pg:
         yield pg
-        context.close()
-        browser.close()
-
-
-def settle(pg) -> None:
-    pg.wait_for_timeout(400)
-    pg.wait_for_selector('[data-testid="stStatusWidget"]', state="detached")
-    pg.wait_for_timeout(300)
-
-
-def shot(pg, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    pg.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-
-
-def no_errors(pg) -> None:
-    exceptions = pg.locator('[data-testid="stException"]')
-    assert exceptions.count() == 0, exceptions.first.inner_text()
-    alerts = pg.locator('[data-testid="stAlertContentError"]')
-    assert alerts.count() == 0, alerts.first.inner_text()
 
 
 def convert_in_tab(pg, name: str, data: bytes, mime: str = "image/png") -> None:
@@ -168,14 +93,6 @@ def metrics(pg) -> dict[str, str]:
     return out
 
 
-def download_svg(pg, folder: Path) -> Path:
-    with pg.expect_download() as dl:
-        pg.get_by_role("button", name="Download SVG").first.click()
-    path = folder / dl.value.suggested_filename
-    dl.value.save_as(path)
-    return path
-
-
 def test_upload_convert_side_by_side_scores_unsure_words_download(page, tmp_path):
     pg = page
     convert_in_tab(pg, "encoder.png", FIGURE)
@@ -198,8 +115,8 @@ def test_upload_convert_side_by_side_scores_unsure_words_download(page, tmp_path
     edge = [im.getpixel((x + w // 2, y - k)) for k in range(1, 5)]
     assert any(r > 200 and 90 < g < 150 and bl < 40 for r, g, bl in edge), edge
     svg_img.scroll_into_view_if_needed()
-    shot(pg, "21-vectorize-side-by-side")
-    path = download_svg(pg, tmp_path)
+    shot(pg, "21-vectorize-side-by-side", full_page=True)
+    path = download(pg, "Download SVG", tmp_path)
     assert path.name == "encoder.svg"
     svg = path.read_text(encoding="utf-8")
     assert svg.lstrip().startswith(("<svg", "<?xml")) and ">Encoder<" in svg and ">Decoder<" in svg
@@ -217,6 +134,6 @@ def test_a_figure_of_the_real_set_when_present(page, tmp_path):
     path = REAL_SET / small["file"]
     mime = "image/jpeg" if path.suffix.lower() in (".jpg", ".jpeg") else "image/png"
     convert_in_tab(page, path.name, path.read_bytes(), mime)
-    shot(page, "22-vectorize-real-figure")
+    shot(page, "22-vectorize-real-figure", full_page=True)
     assert "Similarity (SSIM)" in metrics(page)
-    assert download_svg(page, tmp_path).suffix == ".svg"
+    assert download(page, "Download SVG", tmp_path).suffix == ".svg"

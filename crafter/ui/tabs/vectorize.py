@@ -81,6 +81,10 @@ def show_scores(scores: dict[str, Any]) -> None:
     comps = dict(lines).get("Components")
     if comps:
         st.caption(f"Recovered: {comps}")
+    skipped = scores.get("over_budget")
+    if isinstance(skipped, list) and skipped:  # CraftEditor's time budget ran out on this figure
+        st.info(f"This figure reached its time budget: {md(', '.join(str(x) for x in skipped))} skipped, their ink "
+                "kept as traced paths (raise the budget with CraftEditor's `timeout` option).", icon=":material/timer:")
 
 
 UNSURE_SHOWN = 30  # words listed by name; the rest are counted
