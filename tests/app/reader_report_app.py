@@ -1,10 +1,11 @@
-"""The app as ``app.py`` runs it, with CraftEditor's report given the reader's confidence.
+"""The app as ``app.py`` runs it, with a known reading confidence in CraftEditor's report.
 
 For the browser test of the Vectorize tab: ``text_confidence`` and ``unsure_words`` come from
-CraftEditor's reader; where the installed CraftEditor does not report them (yet), the values
-in the ``CRAFTER_TEST_READER_REPORT`` environment variable (JSON: file name → report keys) are
-added to the report of a file of that name, so the page shows a report that has them. A report
-that has them keeps its own; other files are left as CraftEditor reads them.
+CraftEditor's reader, and how sure it is of a word drawn here changes with the reader (and is
+missing from a CraftEditor that does not measure it). So the values in the
+``CRAFTER_TEST_READER_REPORT`` environment variable (JSON: file name → report keys) are put in
+the report of a file of that name, and the page shows a report the test knows; other files are
+left as CraftEditor reads them.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ _real = getattr(crafteditor.convert, "__wrapped__", crafteditor.convert)
 def _convert(*args, **kwargs):
     conv = _real(*args, **kwargs)
     for key, value in _EXTRA.get(kwargs.get("name") or "", {}).items():
-        conv.report.setdefault(key, value)
+        conv.report[key] = value
     return conv
 
 

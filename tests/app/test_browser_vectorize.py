@@ -4,8 +4,8 @@ side with the scores and the words the reader was unsure of, download the SVG.
 Starts ``streamlit run`` on a free port and drives Debian's Chromium through Playwright (as
 ``test_browser.py`` does; no browser download). The figure is one we draw with PIL: two boxes,
 an arrow, a serif label. The reader's confidence (``text_confidence``, ``unsure_words``) comes
-from CraftEditor's report; :mod:`reader_report_app` adds the values of this test where the
-installed CraftEditor does not report them yet. With ``CRAFTEDITOR_REAL_SET`` (or the default
+from CraftEditor's report; :mod:`reader_report_app` puts known values in the report of that
+figure (the reader's own would change with the reader). With ``CRAFTEDITOR_REAL_SET`` (or the default
 folder) present, a second test converts a figure of the real set too; it skips without it.
 Screenshots land in ``test-artifacts/browser/``.
 """
