@@ -28,14 +28,17 @@ from crafteditor.config import Config
 from crafteditor.convert import convert
 from crafteditor.loading import load_image
 from crafteditor.ocr.engine import get_engine
-from crafteditor.quality import ssim, svg_element_count
-from crafteditor.realset import load_real, score_real
+from crafteditor.perceptual import gmsd
+from crafteditor.quality import render_aligned, ssim, svg_element_count
+from crafteditor.realset import figure_group, load_real, score_real
 from crafteditor.scoring import score_chart, score_diagram
 from crafteditor.synthetic import GALLERY_STYLES, diagram_png, gallery_chart, random_chart, random_diagram
 from crafter.formats import figure_to_png_bytes, load_figure, svg_to_png
 from crafter.render import figure_to_svg
 from crafter.render.svg import ensure_layout
 from crafter.spec import Figure
+
+SHEET_MAX_W = 2400  # pixels across a side-by-side picture (original | CraftEditor | vtracer)
 
 
 @dataclass
@@ -63,6 +66,15 @@ class BenchRow:
     # drawing elements of the figure's own SVG, where the source is a FigureSpec (generated
     # diagrams, the examples): the fewest a faithful editable copy can have
     source_elements: int | None = None
+    # the perceptual score of each system's SVG drawn back (GMSD: 0 the same, higher is worse)
+    ce_gmsd: float = float("nan")
+    vt_gmsd: float = float("nan")
+    budget_s: float | None = None  # the figure's time budget (Config.time_budget); None: no budget
+    over_budget: list[str] = field(default_factory=list)  # stages skipped past the budget
+    split: str = ""  # real figures: dev or test
+    group: str = ""  # real figures: the style or chart maker
+    # share of words the reader read above its gate (report text_confidence; NaN where not reported)
+    text_confidence: float = float("nan")
 
 
 def style_sheets(names: str | None) -> list[str | None]:
@@ -162,9 +174,10 @@ def as_jpeg(f: BenchFigure, quality: int, dpi: int) -> BenchFigure:
     return replace(f, png=buf.getvalue())
 
 
-def real_figures(folder: Path, split: str = "all") -> list[BenchFigure]:
+def real_figures(folder: Path, split: str = "all", manifest: Path | None = None) -> list[BenchFigure]:
     """The real-figure set's figures (:mod:`crafteditor.realset`), kind ``real-diagram`` or ``real-chart``."""
-    return [BenchFigure(f.id, f"real-{f.kind}", f.path.read_bytes(), f.truth) for f in load_real(folder, split)]
+    return [BenchFigure(f.id, f"real-{f.kind}", f.path.read_bytes(), f.truth)
+            for f in load_real(folder, split, manifest)]
 
 
 def file_figures(paths: list[Path]) -> list[BenchFigure]:
@@ -205,9 +218,9 @@ def run_bench(figures: list[BenchFigure], config: Config | None = None, sheets: 
         vsvg = vtracer_svg(f.png)
         vt_s, vt_cpu = time.perf_counter() - t0, time.process_time() - c0
         vt_rgb = svg_to_rgb(vsvg, (image.height, image.width))
+        ours_rgb = render_aligned(conv.figure, image.dpi, (image.height, image.width), conv.svg)
         if sheets is not None:
-            _side_by_side(Path(sheets) / f"{f.name}.png", image.rgb, svg_to_rgb(conv.svg, (image.height, image.width)),
-                          vt_rgb)
+            _side_by_side(Path(sheets) / f"{file_safe(f.name)}.png", image.rgb, ours_rgb, vt_rgb)
         scores: dict[str, float] = {}
         source_elements = svg_element_count(figure_to_svg(f.truth)) if isinstance(f.truth, Figure) else None
         if f.kind == "diagram":
@@ -218,14 +231,23 @@ def run_bench(figures: list[BenchFigure], config: Config | None = None, sheets: 
             scores = {"chart_values": sc["within_2pct"]}
         elif f.kind.startswith("real-"):
             scores = score_real(conv.figure, conv.svg, f.truth)
+        real = f.truth if f.kind.startswith("real-") else {}
         rows.append(BenchRow(
             name=f.name, kind=f.kind, ce_seconds=rep["seconds"], ce_cpu=rep["cpu_seconds"],
             ce_ssim=rep.get("ssim", float("nan")), ce_elements=rep["elements"], ce_text=rep["text_as_text"],
             vt_seconds=vt_s, vt_cpu=vt_cpu,
             vt_ssim=ssim(image.rgb, vt_rgb), vt_elements=svg_element_count(vsvg), scores=scores,
-            source_elements=source_elements,
+            source_elements=source_elements, ce_gmsd=gmsd(image.rgb, ours_rgb), vt_gmsd=gmsd(image.rgb, vt_rgb),
+            budget_s=config.time_budget(image.width, image.height), over_budget=list(rep.get("over_budget") or []),
+            split=real.get("split", "dev") if real else "", group=figure_group(real) if real else "",
+            text_confidence=float(rep.get("text_confidence", float("nan"))),
         ))
     return rows
+
+
+def file_safe(name: str) -> str:
+    """A figure's name as a file name (ids of the real set may hold '/' or spaces)."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "figure"
 
 
 def _side_by_side(path: Path, *panels: np.ndarray) -> None:
@@ -238,7 +260,10 @@ def _side_by_side(path: Path, *panels: np.ndarray) -> None:
         pad[:p.shape[0]] = p
         cols += [pad, gap]
     path.parent.mkdir(parents=True, exist_ok=True)
-    Image.fromarray(np.concatenate(cols[:-1], axis=1)).save(path)
+    sheet = Image.fromarray(np.concatenate(cols[:-1], axis=1))
+    if sheet.width > SHEET_MAX_W:  # a 2,000 px figure thrice: smaller files, still readable in report.html
+        sheet = sheet.resize((SHEET_MAX_W, max(1, round(sheet.height * SHEET_MAX_W / sheet.width))), Image.LANCZOS)
+    sheet.save(path)
 
 
 def format_rows(rows: list[BenchRow], per_figure: bool = False) -> str:

@@ -7,6 +7,8 @@ act on become one line and exit code 1, never a traceback.
 from __future__ import annotations
 
 import json
+import os
+import shlex
 import sys
 from dataclasses import asdict
 from pathlib import Path
@@ -27,6 +29,8 @@ from crafteditor.bench import (
     style_sheets,
 )
 from crafteditor.config import PRESETS, Config, ConfigError
+from crafteditor.realhtml import write_report
+from crafteditor.realreport import format_real, real_track
 from crafter.cli.support import run_app
 from crafter.style import resolve_style
 
@@ -122,6 +126,11 @@ def bench(
     real: Optional[Path] = typer.Option(None, "--real", help="Also run on a real-figure set: a folder with "
                                         "manifest.json and hand-made ground truth (see crafteditor.realset)"),
     split: str = typer.Option("all", "--split", help="With --real: dev, test or all"),
+    manifest: Optional[Path] = typer.Option(None, "--manifest", help="With --real: the ground truth (default "
+                                            "DIR/manifest.json, then ./realset/manifest.json); files are "
+                                            "relative to DIR"),
+    report: Optional[Path] = typer.Option(None, "--report", help="With --real: write report.html, report.json "
+                                          "and the side-by-side pictures to this folder"),
     side_by_side: Optional[Path] = typer.Option(None, "--side-by-side", help="Write original | CraftEditor | vtracer "
                                           "PNGs, one per figure, to this folder"),
 ) -> None:
@@ -146,15 +155,32 @@ def bench(
     if examples is not None:
         figs += example_figures(examples, dpi)
     if real is not None:
-        figs += real_figures(real, split)
+        figs += real_figures(real, split, manifest)
+    elif manifest is not None or report is not None:
+        raise typer.BadParameter("--manifest and --report go with --real DIR", param_hint="--real")
     if jpeg:
         if not 1 <= jpeg <= 95:
             raise typer.BadParameter("a JPEG quality from 1 to 95", param_hint="--jpeg")
         figs = [as_jpeg(f, jpeg, dpi) for f in figs]
+    if report is not None and side_by_side is None:
+        side_by_side = report / "sheets"
     rows = run_bench(figs, _config(preset, option), sheets=side_by_side)
     typer.echo(format_rows(rows, per_figure=per_figure))
+    if real is not None:
+        typer.echo("")
+        typer.echo(format_real(real_track(rows)))
+    if report is not None:
+        sheets_rel = os.path.relpath(side_by_side, report)
+        page = write_report(rows, report, command=_command_line(), sheets=Path(sheets_rel).as_posix())
+        typer.echo(f"report: {page}")
     if json_out:
         json_out.write_text(json.dumps([asdict(r) for r in rows], indent=2) + "\n", encoding="utf-8")
+
+
+def _command_line() -> str:
+    """The bench command as typed, for the report (empty when not run from a shell, as in tests)."""
+    args = sys.argv[1:]
+    return "crafteditor " + shlex.join(args) if args[:1] == ["bench"] else ""
 
 
 def main(argv: list[str] | None = None) -> int:

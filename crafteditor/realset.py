@@ -6,12 +6,16 @@ their licences in a folder of their own): ``crafteditor bench --real DIR`` reads
 
     {"id": "dask_static", "file": "figs/dask_static.png", "repo": "dask/dask", "path": "...",
      "commit": "...", "licence": "BSD-3-Clause", "split": "dev" | "test", "kind": "diagram" | "chart",
-     "style": "graphviz, serif",
+     "style": "graphviz, serif", "maker": "matplotlib",   # the report groups by maker, else style
      "text": "z add 10 y inc x=1",                 # every visible word, in any order
      "nodes": ["z", "add", ...],                    # labels of the boxes (optional)
      "edges": [["z", "add"], ...],                  # label pairs, source first (optional)
      "images": 2,                                   # photos / screenshots in the figure (optional)
      "values": [["series", "x", 1.5], ...]}         # a few chart values where legible (optional)
+
+An entry without ``split`` goes to ``test`` by a hash of its id (:func:`frozen_split`: about one
+in three, the same on every run). The manifest is ``DIR/manifest.json``, or one given with
+``--manifest``, or the one committed at ``./realset/manifest.json``; ``file`` is relative to DIR.
 
 Scores: words kept as ``<text>`` in the SVG drawn back (multiset recall of the true words,
 compared on their letters and digits only, so ``I₁·T₁`` and ``I1·T1`` are one word and
@@ -20,6 +24,7 @@ compared on their letters and digits only, so ``I₁·T₁`` and ``I1·T1`` are 
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 import re
@@ -33,6 +38,7 @@ from crafter.errors import CrafterError
 from crafter.spec.model import Edge, Figure, Node
 
 SPLITS = ("dev", "test", "all")
+COMMITTED_MANIFEST = Path("realset") / "manifest.json"  # the truth, in git at the repository root
 
 
 class RealSetError(CrafterError):
@@ -48,13 +54,41 @@ class RealFigure:
     truth: dict[str, Any]
 
 
-def load_real(folder: Path, split: str = "all") -> list[RealFigure]:
-    """The figures of ``folder/manifest.json`` in ``split`` (dev, test or all)."""
+def find_manifest(folder: Path, manifest: Path | None = None) -> Path:
+    """The manifest to read: ``manifest`` if given, else ``folder/manifest.json``, else the one
+    committed at ``./realset/manifest.json`` (the truth is in git; the figures stay outside)."""
+    if manifest is not None:
+        if not Path(manifest).is_file():
+            raise RealSetError(f"{manifest}: no such manifest file")
+        return Path(manifest)
+    for candidate in (Path(folder) / "manifest.json", COMMITTED_MANIFEST):
+        if candidate.is_file():
+            return candidate
+    raise RealSetError(f"{Path(folder) / 'manifest.json'}: no manifest.json in the real-figure folder "
+                       f"(nor {COMMITTED_MANIFEST}; give one with --manifest)")
+
+
+def frozen_split(figure_id: str) -> str:
+    """The split of a figure whose entry names none: ``test`` for about one in three, chosen by a
+    hash of its id, so it never changes as figures are added or the set is reordered."""
+    return "test" if hashlib.sha256(figure_id.encode("utf-8")).digest()[0] % 3 == 0 else "dev"
+
+
+def figure_group(truth: dict[str, Any]) -> str:
+    """What a figure is reported under: its ``maker`` (matplotlib, Graphviz…) where the manifest
+    names one, else the first word group of its ``style`` ('graphviz, serif' → 'graphviz')."""
+    maker = str(truth.get("maker") or "").strip()
+    maker = "" if maker.lower() == "unknown" else maker
+    style = str(truth.get("style") or "").split(",")[0].strip()
+    return (maker or style or "unknown").lower()
+
+
+def load_real(folder: Path, split: str = "all", manifest: Path | None = None) -> list[RealFigure]:
+    """The figures of the manifest (:func:`find_manifest`) in ``split`` (dev, test or all); each
+    entry's ``file`` is relative to ``folder``."""
     if split not in SPLITS:
         raise RealSetError(f"split must be one of {', '.join(SPLITS)}, not {split!r}")
-    manifest = Path(folder) / "manifest.json"
-    if not manifest.is_file():
-        raise RealSetError(f"{manifest}: no manifest.json in the real-figure folder")
+    manifest = find_manifest(folder, manifest)
     try:
         data = json.loads(manifest.read_text(encoding="utf-8"))
     except (OSError, ValueError) as e:
@@ -67,9 +101,10 @@ def load_real(folder: Path, split: str = "all") -> list[RealFigure]:
         path = Path(folder) / rec["file"]
         if not path.is_file():
             raise RealSetError(f"{manifest}: figure '{rec['id']}': file {path} is missing")
-        if split != "all" and rec.get("split", "dev") != split:
+        rec = {**rec, "split": rec.get("split") or frozen_split(rec["id"])}
+        if split != "all" and rec["split"] != split:
             continue
-        out.append(RealFigure(rec["id"], path, rec.get("split", "dev"), rec.get("kind", "diagram"), rec))
+        out.append(RealFigure(rec["id"], path, rec["split"], rec.get("kind", "diagram"), rec))
     return out
 
 

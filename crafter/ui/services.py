@@ -362,6 +362,7 @@ _SCORE_LABELS = (  # report key, label people read, format
     ("ssim", "Similarity (SSIM)", "{:.3f}"),
     ("editability", "Editability", "{:.0%}"),
     ("text_as_text", "Text kept as text", "{:.0%}"),
+    ("text_confidence", "Words read surely", "{:.0%}"),  # share of words read above the reader's gate
     ("elements", "SVG elements", "{:d}"),
     ("seconds", "Seconds", "{:.1f}"),
 )
@@ -390,6 +391,29 @@ def score_lines(report: dict[str, Any]) -> list[tuple[str, str]]:
         # '2 charts', '1 node' (the kinds are English nouns with a plain -s plural)
         out.append(("Components", ", ".join(f"{n} {k}{'' if n == 1 else 's'}" for k, n in comps.items())))
     return out
+
+
+@dataclass
+class UnsureWord:
+    text: str
+    score: float
+    box: tuple[float, float, float, float]  # x, y, w, h in the input image's pixels
+
+
+def unsure_words(report: dict[str, Any]) -> list[UnsureWord]:
+    """The words the reader was unsure of (report ``unsure_words``), least sure first; entries
+    that are not {"text", "score", "box": [x, y, w, h]} are left out, and a report without the
+    key (a CraftEditor that does not measure it) gives none."""
+    out = []
+    for w in report.get("unsure_words") or []:
+        try:
+            box = tuple(float(v) for v in w["box"])
+            if len(box) != 4:
+                continue
+            out.append(UnsureWord(text=str(w["text"]), score=float(w["score"]), box=box))  # type: ignore[arg-type]
+        except (KeyError, TypeError, ValueError):
+            continue
+    return sorted(out, key=lambda u: u.score)
 
 
 def svgs_zip(items: list[tuple[str, str]]) -> bytes:

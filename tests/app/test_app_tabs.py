@@ -130,6 +130,45 @@ def test_vectorize_many_files_with_a_bad_one(app, monkeypatch, downloads):
     assert app.session_state["ws"].figure.get("box").label == "a.png"
 
 
+def test_vectorize_shows_how_sure_the_reading_is(app, monkeypatch):
+    """Text kept as text can be misread text: the share of words read surely, and the unsure
+    words listed for the user to check (a malformed entry is left out, not an error)."""
+    from crafter.spec import parse_dsl
+    from crafter.ui import services
+
+    def fake_vectorize(data, name):
+        laid, svg = services.render(parse_dsl('box node "Embedded"'))
+        return services.Vectorized(name=name, figure=laid, svg=svg, scores={
+            "ssim": 0.9, "text_as_text": 1.0, "text_confidence": 0.5, "unsure_words": [
+                {"text": "Embcddcd", "score": 0.41, "box": [10, 10, 30, 12]}, {"text": "x", "box": "?"},
+                {"text": "T*1", "score": 0.2, "box": [5, 20, 10, 10]}]})
+
+    monkeypatch.setattr(services, "vectorize", fake_vectorize)
+    app.file_uploader(key="vectorize_upload").set_value([("a.png", _png_bytes(), "image/png")]).run()
+    app.button(key="vectorize").click().run()
+    assert not app.exception and not errors(app)
+    shown = {m.label: m.value for m in app.metric}
+    assert shown["Text kept as text"] == "100%" and shown["Words read surely"] == "50%"
+    warning = app.warning[0].value
+    assert "unsure of 2 words" in warning and warning.index("T\\*1") < warning.index("Embcddcd")  # least sure first
+
+
+def test_vectorize_without_reading_confidence_shows_no_such_score_but_the_time_budget(app, monkeypatch):
+    from crafter.spec import parse_dsl
+    from crafter.ui import services
+
+    def fake_vectorize(data, name):
+        laid, svg = services.render(parse_dsl('box node "A"'))
+        return services.Vectorized(name=name, figure=laid, svg=svg, scores={"ssim": 0.9, "text_as_text": 1.0,
+                                                                            "over_budget": ["shapes", "lines"]})
+
+    monkeypatch.setattr(services, "vectorize", fake_vectorize)
+    app.file_uploader(key="vectorize_upload").set_value([("a.png", _png_bytes(), "image/png")]).run()
+    app.button(key="vectorize").click().run()
+    assert not app.exception and "Words read surely" not in {m.label for m in app.metric} and not app.warning
+    assert "reached its time budget: shapes, lines skipped" in app.info[0].value  # and says what that means
+
+
 @pytest.mark.slow
 def test_vectorize_a_real_png_with_craftEditor(app):
     """CraftEditor reads back a figure Crafter rendered: its labels come back as editable text."""

@@ -10,108 +10,30 @@ therefore the component the test renames, is the same on every machine.
 
 from __future__ import annotations
 
-import os
 import re
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from pathlib import Path
 
 import pytest
-from app_helpers import APP, ROOT
+from app_helpers import APP
+from browser_helpers import browser_page, download, need_browser, no_errors, settle, shot, streamlit_app
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run"]
-ARTIFACTS = ROOT / "test-artifacts" / "browser"
 BRIEF = "A pipeline: Input → Encoder → Decoder → Output."
 NEW_LABEL = "Vision Encoder"
-STARTUP_S = 90
 ACTION_TIMEOUT_MS = 90_000  # a first Generate loads the layout engine and the pipeline
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
 def app_url(tmp_path_factory):
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"Debian chromium is not installed at {CHROMIUM} (`make system` installs it)")
-    pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
-    tmp = tmp_path_factory.mktemp("browser-app")
-    port = _free_port()
-    env = {**os.environ, "CRAFTER_RUNS_DB": str(tmp / "runs.sqlite"), "CRAFTER_BACKEND": "none"}
-    log = open(tmp / "streamlit.log", "wb")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(APP), "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--server.headless", "true", "--server.fileWatcherType", "none",
-         "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + STARTUP_S
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"streamlit exited with {proc.returncode}:\n{(tmp / 'streamlit.log').read_text()[-3000:]}")
-            try:
-                with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
-                    if r.read().strip() == b"ok":
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"streamlit did not answer /_stcore/health within {STARTUP_S} s")
-            time.sleep(0.5)
+    need_browser()
+    with streamlit_app(APP, tmp_path_factory.mktemp("browser-app")) as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
 
 
 @pytest.fixture
 def page(app_url):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
-        pg = context.new_page()
-        pg.set_default_timeout(ACTION_TIMEOUT_MS)
-        pg.goto(app_url)
+    with browser_page(app_url, ACTION_TIMEOUT_MS) as pg:
         yield pg
-        context.close()
-        browser.close()
-
-
-def settle(pg) -> None:
-    """Wait until the app has finished its rerun (the 'running' indicator is gone)."""
-    pg.wait_for_timeout(400)
-    pg.wait_for_selector('[data-testid="stStatusWidget"]', state="detached")
-    pg.wait_for_timeout(300)
-
-
-def shot(pg, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    pg.screenshot(path=str(ARTIFACTS / f"{name}.png"))
-
-
-def no_errors(pg) -> None:
-    exceptions = pg.locator('[data-testid="stException"]')
-    assert exceptions.count() == 0, exceptions.first.inner_text()
-    alerts = pg.locator('[data-testid="stAlertContentError"]')
-    assert alerts.count() == 0, alerts.first.inner_text()
 
 
 def open_label_editor(pg, grid, row: int, attempts: int = 4):
@@ -147,15 +69,6 @@ def generate(pg):
     settle(pg)
     no_errors(pg)
     return figure
-
-
-def download(pg, button: str, folder):
-    """Click a download button; the file, saved under ``folder`` with the name the app gave it."""
-    with pg.expect_download() as dl:
-        pg.get_by_role("button", name=button).click()
-    path = folder / dl.value.suggested_filename
-    dl.value.save_as(path)
-    return path
 
 
 def test_brief_generate_rename_download(page, tmp_path):

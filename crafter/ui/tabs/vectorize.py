@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import streamlit as st
+from PIL import Image, ImageDraw, ImageFont
 
 from crafter.ui import edits, services
 from crafter.ui.header import empty_state
@@ -37,13 +39,18 @@ def render() -> None:
         if res.error:
             st.error(f"Not converted: {md(res.error)}", icon=":material/error:")
             continue
+        unsure = services.unsure_words(res.scores)
         c1, c2 = st.columns(2, gap="medium")
         with c1:
-            st.html(raster_html(original, alt=f"Original {name}", caption="Original").replace(
+            shown, caption = original, "Original"
+            if unsure:
+                shown, caption = marked(original, unsure), "Original: words read unsurely are boxed in orange"
+            st.html(raster_html(shown, alt=f"Original {name}", caption=caption).replace(
                 "<img ", '<img style="max-height:420px" ', 1))
         with c2:
             show_figure(res.svg, alt=f"Vectorised {name}", caption="Editable SVG", max_height="420px", zoom=1.0)
         show_scores(res.scores)
+        show_unsure(unsure)
         b1, b2, _ = st.columns([1, 1, 3])
         b1.button("Edit this figure", key=f"vec_edit_{i}", on_click=edit_vectorized, args=(i,),
                   icon=":material/edit:", width="stretch")
@@ -74,6 +81,50 @@ def show_scores(scores: dict[str, Any]) -> None:
     comps = dict(lines).get("Components")
     if comps:
         st.caption(f"Recovered: {comps}")
+    skipped = scores.get("over_budget")
+    if isinstance(skipped, list) and skipped:  # CraftEditor's time budget ran out on this figure
+        st.info(f"This figure reached its time budget: {md(', '.join(str(x) for x in skipped))} skipped, their ink "
+                "kept as traced paths (raise the budget with CraftEditor's `timeout` option).", icon=":material/timer:")
+
+
+UNSURE_SHOWN = 30  # words listed by name; the rest are counted
+ORANGE = (230, 120, 0)  # the boxes around unsure words on the original
+
+
+def show_unsure(unsure: list[services.UnsureWord]) -> None:
+    """The words to check by eye: text kept as text can still be misread text."""
+    if not unsure:
+        return
+    listed = ", ".join(f"**{i}** «{md(u.text)}» ({u.score:.0%})" for i, u in enumerate(unsure[:UNSURE_SHOWN], 1))
+    more = f", and {len(unsure) - UNSURE_SHOWN} more" if len(unsure) > UNSURE_SHOWN else ""
+    st.warning(f"The reader was unsure of {len(unsure)} word{'s' if len(unsure) != 1 else ''}; check "
+               f"{'them' if len(unsure) != 1 else 'it'} in the SVG (numbered on the original, least sure first): "
+               f"{listed}{more}.", icon=":material/spellcheck:")
+
+
+def marked(original: bytes, unsure: list[services.UnsureWord]) -> bytes:
+    """The original with each unsure word boxed in orange and numbered (as PNG); the original
+    itself when it cannot be read."""
+    try:
+        im = Image.open(io.BytesIO(original))
+        im.load()
+    except (OSError, ValueError):
+        return original
+    im = im.convert("RGB")
+    draw = ImageDraw.Draw(im)
+    line = max(2, round(max(im.size) / 500))
+    font = ImageFont.load_default(size=max(13, 7 * line))
+    for i, u in enumerate(unsure[:UNSURE_SHOWN], 1):
+        x, y, w, h = u.box
+        draw.rectangle([x - line, y - line, x + w + line, y + h + line], outline=ORANGE, width=line)
+        # the number on an orange tab above the box's left corner (inside the image)
+        l, t, r, b = draw.textbbox((0, 0), str(i), font=font)
+        tx, ty = max(0, x - line), max(0, y - line - (b - t) - 3 * line)
+        draw.rectangle([tx, ty, tx + (r - l) + 2 * line, ty + (b - t) + 2 * line], fill=ORANGE)
+        draw.text((tx + line - l, ty + line - t), str(i), fill="white", font=font)
+    buf = io.BytesIO()
+    im.save(buf, "PNG")
+    return buf.getvalue()
 
 
 def run_vectorize(ups: list[Any]) -> None:

@@ -1,0 +1,151 @@
+"""The real track of ``crafteditor bench``: per split and maker, the aims, report.html and report.json.
+
+The real-figure set is other people's work and never in git: these tests draw a tiny set of
+their own (a Crafter diagram, a matplotlib chart) laid out as the real set is (figures in a
+folder, the truth in a manifest), and run the bench on it as a user does.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from crafteditor.bench import BenchRow
+from crafteditor.cli import main
+from crafteditor.perceptual import gmsd
+from crafteditor.realreport import check_aims, format_real, real_track, summarise
+from crafteditor.realset import RealSetError, figure_group, find_manifest, load_real
+
+DSL = """figure "Pipeline"
+enc node "Encoder"
+dec node "Decoder"
+e1 edge enc -> dec
+"""
+
+
+def _row(name: str, split: str = "test", group: str = "graphviz", **kw) -> BenchRow:
+    base = dict(name=name, kind="real-diagram", ce_seconds=1.0, ce_cpu=1.0, ce_ssim=0.95, ce_elements=10,
+                ce_text=1.0, vt_seconds=0.2, vt_cpu=0.5, vt_ssim=0.97, vt_elements=100,
+                scores={"words": 1.0, "nodes": 0.9, "edges": 0.8}, ce_gmsd=0.05, vt_gmsd=0.03,
+                budget_s=20.0, split=split, group=group)
+    base.update(kw)
+    return BenchRow(**base)
+
+
+def test_gmsd_is_zero_for_the_same_image_and_grows_as_edges_go():
+    rng = np.random.RandomState(0)
+    im = np.full((80, 120, 3), 255, np.uint8)
+    im[20:60, 30:90] = (30, 60, 120)
+    im[rng.rand(80, 120) > 0.97] = 0
+    assert gmsd(im, im) == 0.0
+    blank = np.full_like(im, 255)
+    shifted = np.roll(im, 1, axis=1)
+    assert 0 < gmsd(im, shifted) < gmsd(im, blank)
+    with pytest.raises(ValueError, match="one size"):
+        gmsd(im, im[:40])
+
+
+def test_aims_pass_and_fail_on_the_test_split():
+    rows = [_row("a"), _row("b", scores={"words": 0.9, "nodes": 0.7}), _row("c", split="dev", ce_ssim=0.5),
+            _row("d", over_budget=["shapes"])]
+    track = real_track(rows)
+    assert track["aims_on"] == "test" and track["splits"]["test"]["n"] == 3 and track["splits"]["dev"]["n"] == 1
+    aims = {a["aim"]: a for a in track["aims"]}
+    assert aims["words"]["pass"] is False and aims["words"]["value"] == pytest.approx(2.9 / 3)
+    assert aims["nodes"]["value"] == pytest.approx(2.5 / 3) and aims["nodes"]["pass"] is False
+    assert aims["edges"]["pass"] is True and aims["edges"]["figures"] == 2
+    assert aims["ssim"]["pass"] is True  # the dev figure's 0.5 is not in the test split
+    assert aims["fewer_elements"]["pass"] is True and aims["cpu_ratio"]["pass"] is True  # 10× fewer, 2× CPU
+    assert aims["values"]["pass"] is None  # no chart values in the truth: not judged
+    assert aims["over_budget"]["pass"] is False and aims["over_budget"]["shown"] == "1"
+    text = format_real(track)
+    assert "FAIL  words kept as text" in text and "n/a   chart values" in text and "split test" in text
+
+
+def test_a_figure_slower_than_its_budget_counts_as_over_it():
+    assert summarise([_row("a", ce_seconds=25.0)])["over_budget"] == 1
+    assert summarise([_row("a", ce_seconds=25.0, budget_s=None)])["over_budget"] == 0
+    assert check_aims(summarise([_row("a", scores={"words": 1.0, "values": 0.95})]))[3]["pass"] is True
+
+
+def test_groups_by_maker_then_style():
+    assert figure_group({"maker": "Matplotlib", "style": "bar"}) == "matplotlib"
+    assert figure_group({"style": "graphviz, serif"}) == "graphviz"
+    assert figure_group({}) == "unknown"
+
+
+def test_the_manifest_is_found_in_the_folder_then_in_the_repository(tmp_path, monkeypatch):
+    figs = tmp_path / "figs"
+    figs.mkdir()
+    (figs / "a.png").write_bytes(b"png")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(RealSetError, match="--manifest"):
+        find_manifest(figs)
+    (tmp_path / "realset").mkdir()
+    (tmp_path / "realset" / "manifest.json").write_text(json.dumps({"figures": [
+        {"id": "a", "file": "a.png", "text": "x", "split": "test"}]}))
+    assert find_manifest(figs) == Path("realset/manifest.json")
+    assert [f.id for f in load_real(figs, "test")] == ["a"]  # files relative to the folder, truth from git
+    own = tmp_path / "own.json"
+    own.write_text(json.dumps({"figures": [{"id": "b", "file": "a.png", "text": "y"}]}))
+    assert [f.id for f in load_real(figs, manifest=own)] == ["b"]
+    with pytest.raises(RealSetError, match="nope.json: no such manifest"):
+        load_real(figs, manifest=tmp_path / "nope.json")
+
+
+@pytest.fixture(scope="module")
+def drawn_set(tmp_path_factory) -> Path:
+    """Two figures we draw, laid out as the real set: figs/ and a manifest with a test split."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from crafteditor.bench import render_truth
+
+    root = tmp_path_factory.mktemp("drawnset")
+    (root / "figs").mkdir()
+    dsl = root / "pipe.dsl"
+    dsl.write_text(DSL, encoding="utf-8")
+    _, png = render_truth(dsl, 100)
+    (root / "figs" / "pipe.png").write_bytes(png)
+    fig, ax = plt.subplots(figsize=(4, 3), dpi=100)
+    ax.bar(["alpha", "beta"], [3, 5])
+    ax.set_title("Scores")
+    fig.savefig(root / "figs" / "bars <1>.png")
+    plt.close(fig)
+    (root / "manifest.json").write_text(json.dumps({"figures": [
+        {"id": "pipe", "file": "figs/pipe.png", "split": "test", "kind": "diagram", "style": "crafter, sans",
+         "text": "Pipeline Encoder Decoder", "nodes": ["Encoder", "Decoder"], "edges": [["Encoder", "Decoder"]]},
+        {"id": "bars <1>", "file": "figs/bars <1>.png", "split": "dev", "kind": "chart", "maker": "matplotlib",
+         "text": "Scores alpha beta 0 1 2 3 4 5"}]}), encoding="utf-8")
+    return root
+
+
+def test_bench_real_writes_a_report_a_person_reads(drawn_set, tmp_path, capsys):
+    out = tmp_path / "report"
+    code = main(["bench", "-n", "0", "--real", str(drawn_set), "--report", str(out)])
+    text = capsys.readouterr().out
+    assert code == 0, text
+    assert "split test" in text and "aims on the test split:" in text and "report:" in text
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert "Aims on the test split" in page and "GMSD" in page
+    assert "bars &lt;1&gt;" in page and "bars <1>" not in page  # the manifest's names are escaped
+    for src in re.findall(r'<img loading=lazy src="([^"]+)"', page):  # the worst cases, side by side
+        assert (out / html.unescape(src)).is_file(), src
+    data = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert data["aims_on"] == "test" and {f["name"] for f in data["figures"]} == {"pipe", "bars <1>"}
+    assert {a["aim"] for a in data["aims"]} >= {"words", "nodes", "edges", "ssim", "fewer_elements", "cpu_ratio"}
+    pipe = next(f for f in data["figures"] if f["name"] == "pipe")
+    assert pipe["scores"]["words"] == 1.0 and pipe["split"] == "test" and pipe["group"] == "crafter"
+    assert 0 <= pipe["ce_gmsd"] < 0.3 and pipe["vt_elements"] > pipe["ce_elements"]
+
+
+def test_report_needs_a_real_set(capsys):
+    assert main(["bench", "-n", "0", "--report", "/tmp/x"]) == 2  # a usage error, as a bad --sheet is
+    assert "--manifest and --report go with --real DIR" in capsys.readouterr().err
