@@ -100,7 +100,11 @@ def load_real(folder: Path, split: str = "all", manifest: Path | None = None) ->
                 raise RealSetError(f"{manifest}: figure {i} has no '{key}'")
         path = Path(folder) / rec["file"]
         if not path.is_file():
-            raise RealSetError(f"{manifest}: figure '{rec['id']}': file {path} is missing")
+            where = f" (from {rec['repo']}, {rec.get('path')} at {rec.get('commit', '?')[:12]})" if rec.get("repo") else ""
+            raise RealSetError(f"{manifest}: figure '{rec['id']}': file {path} is missing{where}")
+        if rec.get("sha256") and hashlib.sha256(path.read_bytes()).hexdigest() != rec["sha256"]:
+            raise RealSetError(f"{manifest}: figure '{rec['id']}': {path} is not the file the truth was made for "
+                               f"(sha256 differs from the manifest's)")
         rec = {**rec, "split": rec.get("split") or frozen_split(rec["id"])}
         if split != "all" and rec["split"] != split:
             continue

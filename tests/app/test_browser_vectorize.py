@@ -28,7 +28,7 @@ pytestmark = pytest.mark.browser
 APP = Path(__file__).with_name("reader_report_app.py")
 FONTS = Path("/usr/share/fonts/truetype/dejavu")
 ACTION_TIMEOUT_MS = 180_000  # the first conversion loads the text reader's models
-REAL_SET = Path(os.environ.get("CRAFTEDITOR_REAL_SET", "/work/shared/realfigs"))
+REAL_SET = Path(os.environ.get("CRAFTEDITOR_REAL_SET", ROOT / "shared" / "realfigs"))
 
 
 def drawn_figure() -> tuple[bytes, tuple[int, int, int, int]]:

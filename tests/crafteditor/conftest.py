@@ -19,13 +19,15 @@ def golden() -> dict[str, tuple[Path, dict]]:
     return out
 
 
-REAL_SET = Path("/work/shared/realfigs")
+ROOT = Path(__file__).resolve().parents[2]
+REAL_SET = ROOT / "shared" / "realfigs"  # the figures (outside git); their truth is ROOT/realset/manifest.json
+REAL_MANIFEST = ROOT / "realset" / "manifest.json"
 
 
 @pytest.fixture(scope="session")
 def real_set() -> Path:
     """The real-figure set (kept out of the repository: other people's figures); its tests skip without it."""
     folder = Path(os.environ.get("CRAFTEDITOR_REAL_SET", REAL_SET))
-    if not (folder / "manifest.json").is_file():
+    if not (folder / "figs").is_dir():
         pytest.skip(f"no real-figure set at {folder} (set CRAFTEDITOR_REAL_SET; see crafteditor.realset)")
     return folder

@@ -4,6 +4,7 @@ batch for minutes, photos traced into outline polygons."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import time
@@ -11,6 +12,7 @@ import time
 import numpy as np
 import pytest
 from ce_helpers import png_bytes
+from conftest import REAL_MANIFEST
 from handdrawn import handdrawn_flowchart
 from PIL import Image, ImageDraw, ImageFont
 
@@ -201,15 +203,9 @@ def test_score_real_counts_nodes_edges_and_words():
     assert sc["edges"] == 1.0
 
 
-def test_real_set_manifest_when_present(real_set):
-    figs = load_real(real_set)
-    assert len(figs) >= 20
-    assert {f.split for f in figs} == {"dev", "test"}
-    for f in figs:
-        assert f.truth["licence"].split()[0] in ("MIT", "Apache-2.0", "BSD-3-Clause", "CC-BY-4.0"), f.id
-        assert f.truth["repo"] and len(f.truth["commit"]) == 40
-    manifest = json.loads((real_set / "manifest.json").read_text(encoding="utf-8"))
-    assert len({r["id"] for r in manifest["figures"]}) == len(manifest["figures"])
+def test_the_real_set_files_are_the_ones_the_truth_was_made_for(real_set):
+    figs = load_real(real_set, manifest=REAL_MANIFEST)  # every file present, every sha256 as recorded
+    assert len(figs) >= 120 and {f.split for f in figs} == {"dev", "test"}
 
 
 # -- text drawn twice --------------------------------------------------------------------------
@@ -240,3 +236,17 @@ def test_real_set_errors_name_the_file(tmp_path):
     (tmp_path / "manifest.json").write_text(json.dumps({"figures": [
         {"id": "a", "file": "a.png", "text": "x", "split": "test"}]}))
     assert [f.id for f in load_real(tmp_path, "test")] == ["a"] and load_real(tmp_path, "dev") == []
+
+
+def test_a_figure_that_is_not_the_one_the_truth_was_made_for_is_refused(tmp_path):
+    Image.new("RGB", (8, 8), "white").save(tmp_path / "a.png")
+    rec = {"id": "a", "file": "a.png", "text": "x", "repo": "o/r", "path": "a.png", "commit": "0" * 40,
+           "sha256": hashlib.sha256((tmp_path / "a.png").read_bytes()).hexdigest()}
+    (tmp_path / "manifest.json").write_text(json.dumps({"figures": [rec]}))
+    assert [f.id for f in load_real(tmp_path)] == ["a"]
+    Image.new("RGB", (8, 8), "black").save(tmp_path / "a.png")
+    with pytest.raises(RealSetError, match="figure 'a': .*a.png is not the file the truth was made for"):
+        load_real(tmp_path)
+    (tmp_path / "a.png").unlink()
+    with pytest.raises(RealSetError, match=r"a.png is missing \(from o/r, a.png at 000000000000\)"):
+        load_real(tmp_path)
