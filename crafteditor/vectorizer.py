@@ -75,7 +75,8 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
     t = time.perf_counter()
     # glyphs are read from the pixels as decoded: a median filter (scans, JPEG) thins strokes
     # and fills counters, and the recogniser was trained on unfiltered text
-    runs = read_text(image.rgb if config.denoise else rgb, paints, config) if config.ocr else []
+    runs = read_text(image.rgb if config.denoise else rgb, paints, config, deadline=budget.deadline) \
+        if config.ocr and not budget.over("text") else []
     text_ink = _glyph_mask(runs, rgb.shape[:2])
     line_rgb = rgb
     if config.denoise:
@@ -85,6 +86,7 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
         erase_text(line_rgb, replace(paints, labels=paints.labels.copy()), runs, ring=2 if config.lossy else 1)
     erase_text(rgb, paints, runs, ring=2 if config.lossy else 1)
     timings["text"] = time.perf_counter() - t
+    budget.ran("text")
 
     t = time.perf_counter()
     charts: list[Any] = []
@@ -97,14 +99,17 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
     photos, runs = _photos(image, paints, runs, chart_mask, config, keep_runs=bool(charts))
     photo_px = photo_mask(photos, rgb.shape[:2])
     timings["charts"] = time.perf_counter() - t
+    budget.ran("charts")
 
     t = time.perf_counter()
     shapes: list[DetectedShape] = []
     if (config.shapes and config.mode != "chart" or (config.shapes and config.mode == "chart" and not charts)) \
             and not budget.over("shapes"):
-        shapes = detect_shapes(rgb, paints, config, image.scale, exclude=chart_mask | photo_px, raw=line_rgb)
+        shapes = detect_shapes(rgb, paints, config, image.scale, exclude=chart_mask | photo_px, raw=line_rgb,
+                               deadline=budget.deadline)
     shape_mask = _shape_mask(shapes, rgb.shape[:2])
     timings["shapes"] = time.perf_counter() - t
+    budget.ran("shapes")
 
     t = time.perf_counter()
     ink = paints.ink_mask()
@@ -122,18 +127,21 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
                  if _line_is_real(ln, image.scale) and (ln.pieces > 0 or _between_shapes(ln, near_shape))]
         line_mask = _redraw_line_mask(lines, residual)
     timings["lines"] = time.perf_counter() - t
+    budget.ran("lines")
 
     t = time.perf_counter()
     leftover = residual & ~line_mask
     traced = trace_leftovers(_trace_source(image.rgb, rgb, text_ink), leftover, paints.background_rgb, config,
-                             image.scale)
+                             image.scale, deadline=budget.deadline)
     traced += [image_object(image.rgb, ph.box, image.scale) for ph in photos]
     timings["trace"] = time.perf_counter() - t
+    budget.ran("trace")
 
     t = time.perf_counter()
     builder = FigureBuilder(image, config, paints)
     fig = build_figure(builder, runs, shapes, lines, charts, traced, deadline=budget.deadline)
     timings["assemble"] = time.perf_counter() - t
+    budget.ran("assemble")
 
     primitive_ink = int((ink & (shape_mask | line_mask | chart_mask)).sum()) + int(text_ink.sum())
     traced_ink = sum(o.ink for o in traced)
@@ -156,7 +164,10 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
 
 
 class Budget:
-    """A figure's time budget: stages asked after it is spent are skipped, and named."""
+    """A figure's time budget: stages asked after it is spent are skipped, and named; so are the
+    stages it ran out during (each stops early where it can: OCR after its first reading,
+    shapes at the next face, tracing by keeping the rest as image patches, joins at the next
+    line), so a figure marked over budget is one whose reading was cut short."""
 
     def __init__(self, seconds: float | None, start: float) -> None:
         self.seconds = seconds
@@ -169,6 +180,11 @@ class Budget:
             return False
         self.skipped.append(stage)
         return True
+
+    def ran(self, stage: str) -> None:
+        """Record ``stage`` if the budget ran out while it ran."""
+        if self.deadline is not None and time.perf_counter() > self.deadline and stage not in self.skipped:
+            self.skipped.append(stage)
 
 
 def _photos(image: RasterImage, paints: Paints, runs: list[TextRun], chart_mask: np.ndarray, config: Config,

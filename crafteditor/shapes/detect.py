@@ -5,6 +5,7 @@ dash style; cylinders (cap and body) and stacks (offset sheets) are put together
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass, field
 
 import cv2
@@ -38,9 +39,12 @@ class DetectedShape(RectGeometry):
 
 
 def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
-                  exclude: np.ndarray | None = None, raw: np.ndarray | None = None) -> list[DetectedShape]:
+                  exclude: np.ndarray | None = None, raw: np.ndarray | None = None,
+                  deadline: float | None = None) -> list[DetectedShape]:
     """Nodes and group frames. ``scale`` is user units per pixel; ``exclude`` masks chart areas;
-    ``raw``: the pixels as decoded where ``rgb`` is denoised (thin borders survive there)."""
+    ``raw``: the pixels as decoded where ``rgb`` is denoised (thin borders survive there).
+    Past ``deadline`` (``time.perf_counter()``) no more faces are merged or classified: what
+    they hold is left to the lines and the tracing."""
     min_side = max(6.0, config.min_node_size / scale)
     # small faces too: a cylinder's cap is a thin lens above its body
     faces = find_faces(paints, min(min_side, max(4.0, 3.0 / scale)), exclude)
@@ -62,8 +66,10 @@ def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
         if made is not None:
             used.update((i, cap))
             shapes.append(made)
-    faces = _merge_split_faces(faces, min_side, config.shape_min_iou, used)
+    faces = _merge_split_faces(faces, min_side, config.shape_min_iou, used, deadline)
     for i, f in enumerate(faces):
+        if _late(deadline):
+            break
         if i in used or f.w < min_side or f.h < min_side:
             continue
         shape, iou = classify(f)
@@ -90,7 +96,12 @@ def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
     return shapes
 
 
-def _merge_split_faces(faces: list[Face], min_side: float, min_iou: float, used: set[int]) -> list[Face]:
+def _late(deadline: float | None) -> bool:
+    return deadline is not None and time.perf_counter() > deadline
+
+
+def _merge_split_faces(faces: list[Face], min_side: float, min_iou: float, used: set[int],
+                       deadline: float | None = None) -> list[Face]:
     """Rejoin one outline's inside that lines cut into pieces.
 
     Lines running from a group's frame to the nodes inside it wall off pockets of the
@@ -108,6 +119,8 @@ def _merge_split_faces(faces: list[Face], min_side: float, min_iou: float, used:
         return i
 
     for a in poor:
+        if _late(deadline):
+            break
         for b in poor:
             fa, fb = faces[a], faces[b]
             if a < b and fa.paint == fb.paint and not (
@@ -120,7 +133,7 @@ def _merge_split_faces(faces: list[Face], min_side: float, min_iou: float, used:
     out = list(faces)
     drop: set[int] = set()
     for members in clusters.values():
-        if len(members) < 2:
+        if len(members) < 2 or _late(deadline):
             continue
         merged = faces[members[0]]
         for j in members[1:]:
@@ -137,7 +150,7 @@ def _merge_split_faces(faces: list[Face], min_side: float, min_iou: float, used:
     # match; a node of the frame's own fill inside it is a hole of the frame's face already, so
     # taking it in changes nothing and it stays a node.
     for a in poor:
-        if a in drop:
+        if a in drop or _late(deadline):
             continue
         fa = faces[a]
         base = classify(fa)[1]

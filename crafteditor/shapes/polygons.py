@@ -28,9 +28,18 @@ def fit_trapezoid(filled: np.ndarray) -> tuple[str, float] | None:
     h, w = filled.shape
     if h < 8 or w < 8:
         return None
+    # cheap refusals first (classify asks this of every face): a trapezoid covers 1 - inset/wide
+    # of its box, and its extent changes monotonically along one axis
+    cover = float(filled.mean())
+    if not 0.5 <= cover <= 1 - MIN_INSET:
+        return None
     best: tuple[str, float] | None = None
     for across_columns in (True, False):
         m = filled if across_columns else filled.T  # extents are measured per column of m
+        probe = m[:, np.linspace(0.1 * (m.shape[1] - 1), 0.9 * (m.shape[1] - 1), 5).astype(int)].sum(axis=0)
+        steps = np.diff(probe)
+        if not ((steps >= -1).all() or (steps <= 1).all()) or abs(int(probe[-1]) - int(probe[0])) < 3:
+            continue
         fit = _narrowing(m)
         if fit is None:
             continue
