@@ -20,6 +20,7 @@ from crafteditor.ocr.runs import TextRun, dedupe, make_run
 from crafteditor.ocr.text_lines import glyph_mask, line_jobs, region_background
 from crafteditor.paint import Paints, distances
 
+LINES_AT_ONCE = 256  # lines recognised between looks at the deadline (a figure has far fewer)
 SURE_READING = 0.97  # a rotated line read this confidently is not tried at its other angles
 
 
@@ -33,7 +34,13 @@ def read_text(rgb: np.ndarray, paints: Paints, config: Config, deadline: float |
     # round 1 reads each line at its likeliest angle; round 2 tries the other angles of a
     # rotated line only where round 1 was unsure (most vertical text is read at once)
     fast = config.ocr_reader
-    first = engine.recognize([job[1][0][0] for job in jobs], latin, REC_WORD_WIDTH, fast=fast)
+    first: list = []
+    for k in range(0, len(jobs), LINES_AT_ONCE):  # a page of dust can hold thousands of "lines"
+        if deadline is not None and time.perf_counter() > deadline:
+            jobs = jobs[:k]  # past the budget the rest is left unread (its ink is traced)
+            break
+        first += engine.recognize([job[1][0][0] for job in jobs[k:k + LINES_AT_ONCE]], latin, REC_WORD_WIDTH,
+                                  fast=fast)
     late = deadline is not None and time.perf_counter() > deadline
     unsure = [] if late else [j for j, job in enumerate(jobs) if len(job[1]) > 1 and first[j][1] < SURE_READING]
     second = engine.recognize([c for j in unsure for c, _ in jobs[j][1][1:]], latin, REC_WORD_WIDTH, fast=fast)

@@ -110,7 +110,7 @@ def _merge_split_faces(faces: list[Face], min_side: float, min_iou: float, used:
     shape. Indices in ``used`` keep their place (merged pieces are appended).
     """
     poor = [i for i, f in enumerate(faces) if i not in used and f.w >= 4 and f.h >= 4
-            and classify(f)[1] < min_iou]
+            and not _late(deadline) and classify(f)[1] < min_iou]
     parent = {i: i for i in poor}
 
     def find(i: int) -> int:
