@@ -26,8 +26,8 @@ from crafteditor.assemble.builder import FigureBuilder
 from crafteditor.assemble.figure import build_figure
 from crafteditor.charts import detect_charts
 from crafteditor.config import Config
-from crafteditor.lines.detect import detect_lines
 from crafteditor.lines.paths import LinePath
+from crafteditor.lines.widths import detect_lines_by_width
 from crafteditor.loading import ImageSource, RasterImage, load_image
 from crafteditor.ocr.erase import erase_text
 from crafteditor.ocr.read import read_text
@@ -121,7 +121,7 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
     lines: list[LinePath] = []
     line_mask = np.zeros_like(residual)
     if config.edges and residual.any() and not budget.over("lines"):
-        lines, line_mask = detect_lines(line_rgb, residual, paints.background_rgb)
+        lines, line_mask = detect_lines_by_width(line_rgb, residual, paints.background_rgb, paints.labels)
         near_shape = cv2.dilate(shape_mask.astype(np.uint8), np.ones((9, 9), np.uint8)).astype(bool)
         lines = [ln for ln in lines
                  if _line_is_real(ln, image.scale) and (ln.pieces > 0 or _between_shapes(ln, near_shape))]
