@@ -29,11 +29,13 @@ from crafteditor.config import Config
 from crafteditor.lines.paths import LinePath
 from crafteditor.lines.widths import detect_lines_by_width
 from crafteditor.loading import ImageSource, RasterImage, load_image
+from crafteditor.ocr.engine import get_engine
 from crafteditor.ocr.erase import erase_text
 from crafteditor.ocr.read import read_text
 from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import Paints, distances, find_paints, prepare
 from crafteditor.photos import PhotoRegion, find_photos, photo_mask
+from crafteditor.shapes.badges import read_badges
 from crafteditor.shapes.detect import DetectedShape, detect_shapes
 from crafteditor.trace import image_object, trace_leftovers
 from crafter.spec.model import Figure
@@ -107,6 +109,8 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
             and not budget.over("shapes"):
         shapes = detect_shapes(rgb, paints, config, image.scale, exclude=chart_mask | photo_px, raw=line_rgb,
                                deadline=budget.deadline)
+    if config.ocr and shapes and not budget.over("badges"):
+        runs += read_badges(image.rgb, shapes, runs, get_engine(config.ocr_threads), config, image.scale)
     shape_mask = _shape_mask(shapes, rgb.shape[:2])
     timings["shapes"] = time.perf_counter() - t
     budget.ran("shapes")
