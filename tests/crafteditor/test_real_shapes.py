@@ -51,3 +51,59 @@ def test_trapezoids_become_trapezoid_nodes_with_their_labels(narrow):
     # no stray diagonals: the slanted sides are the nodes' own
     assert not [c for c in conv.figure.components if c.kind == "path"]
     assert all(svg_words(conv.svg)[w] == 1 for w in ("encoder", "decoder", "latent", "pool"))
+
+
+def _pipeline_with_badges_and_metro() -> bytes:
+    """Three boxes with arrows inside a frame, a circled step number over each (white on a navy
+    disc), an outlined circled '4', and three thick coloured lines running in parallel."""
+    im = Image.new("RGB", (1000, 560), "white")
+    d = ImageDraw.Draw(im)
+    font, small = ImageFont.truetype(FONT, 20), ImageFont.truetype(FONT, 15)
+    d.rectangle((20, 20, 980, 300), outline=(60, 60, 60), width=2)
+    d.text((34, 28), "Training pipeline", fill=(20, 20, 20), font=font)
+    for i, (x, word) in enumerate(zip((60, 340, 620), ("Load", "Train", "Eval"))):
+        d.rectangle((x, 110, x + 200, 190), fill=(214, 230, 244), outline=INK, width=3)
+        d.text((x + 70, 138), word, fill=(20, 20, 20), font=font)
+        cx, cy = x + 100, 80
+        d.ellipse((cx - 13, cy - 13, cx + 13, cy + 13), fill=INK)
+        d.text((cx - 5, cy - 10), str(i + 1), fill=(255, 255, 255), font=small)
+    for x0, x1 in ((262, 332), (542, 612)):
+        d.line((x0, 150, x1 - 8, 150), fill=(40, 40, 40), width=3)
+        d.polygon([(x1, 150), (x1 - 14, 143), (x1 - 14, 157)], fill=(40, 40, 40))
+    for k, c in enumerate([(228, 26, 28), (55, 126, 184), (77, 175, 74)]):
+        y = 360 + k * 14
+        d.line([(60, y), (400, y), (480, y + 80), (900, y + 80)], fill=c, width=10, joint="curve")
+    d.ellipse((900, 100, 930, 130), outline=(200, 60, 20), width=2)
+    d.text((909, 104), "4", fill=(200, 60, 20), font=small)
+    return png_bytes(np.asarray(im))
+
+
+@pytest.fixture(scope="module")
+def pipeline():
+    return convert(_pipeline_with_badges_and_metro(), Config(quality=False))
+
+
+def test_circled_step_numbers_are_circle_nodes_with_their_number(pipeline):
+    circles = sorted(c.label for c in pipeline.figure.components if c.kind == "node" and c.shape == "circle")
+    assert circles == ["1", "2", "3", "4"]
+
+
+def test_thick_parallel_lines_keep_their_width_colour_and_course(pipeline):
+    paths = [c for c in pipeline.figure.components if c.kind == "path"]
+    assert sorted(p.stroke for p in paths) == ["#377EB8", "#4DAF4A", "#E41A1C"]
+    for p in paths:
+        assert p.fill == "none" and 8 <= p.stroke_width <= 12
+        xs = [float(v.split(",")[0]) for v in p.d.replace("M", " ").replace("L", " ").split()]
+        assert min(xs) < 70 and max(xs) > 890  # one line from end to end, not sections of it
+
+
+def test_arrows_beside_thick_lines_keep_their_heads(pipeline):
+    nodes = {c.id: c.label for c in pipeline.figure.components if c.kind == "node"}
+    edges = {(nodes[c.source], nodes[c.target], c.head) for c in pipeline.figure.components if c.kind == "edge"}
+    assert edges == {("Load", "Train", "arrow"), ("Train", "Eval", "arrow")}
+
+
+def test_a_frame_around_the_figure_is_a_group_not_a_node(pipeline):
+    groups = [c for c in pipeline.figure.components if c.kind == "group"]
+    assert len(groups) == 1 and groups[0].label == "Training pipeline"
+    assert len(groups[0].members) >= 3
