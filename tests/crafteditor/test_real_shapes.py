@@ -107,3 +107,24 @@ def test_a_frame_around_the_figure_is_a_group_not_a_node(pipeline):
     groups = [c for c in pipeline.figure.components if c.kind == "group"]
     assert len(groups) == 1 and groups[0].label == "Training pipeline"
     assert len(groups[0].members) >= 3
+
+
+def test_a_frame_around_labels_and_arrows_keeps_them():
+    """A frame holding labels and arrows but no boxes was read as one node: its labels joined into
+    one centred label and its arrows vanished under it."""
+    im = Image.new("RGB", (460, 420), "white")
+    d = ImageDraw.Draw(im)
+    font = ImageFont.truetype(FONT, 20)
+    d.rectangle((20, 20, 430, 400), outline=(60, 60, 60), width=2)
+    d.text((40, 40), "Inputs", fill=(20, 20, 20), font=font)
+    for i, word in enumerate(("tokens", "positions", "masks")):
+        y = 110 + i * 90
+        d.text((60, y), word, fill=(20, 20, 20), font=font)
+        d.line((200, y + 12, 380, y + 12), fill=(40, 40, 40), width=3)
+        d.polygon([(392, y + 12), (378, y + 5), (378, y + 19)], fill=(40, 40, 40))
+    conv = convert(png_bytes(np.asarray(im)), Config(quality=False))
+    comps = conv.figure.components
+    assert not [c for c in comps if c.kind == "node"]
+    assert [c.label for c in comps if c.kind == "group"] == ["Inputs"]
+    assert sorted(c.text for c in comps if c.kind == "text") == ["masks", "positions", "tokens"]
+    assert sum(c.kind in ("path", "edge") for c in comps) == 3
