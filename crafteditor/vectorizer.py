@@ -60,6 +60,7 @@ class Vectorized:
 def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *,
               name: str | None = None) -> Vectorized:
     """Read a figure (path, bytes, array, PIL image or loaded image) into a FigureSpec."""
+    # long: the stages in their order, each timed and asked of the time budget, read top to bottom
     config = config or Config()
     image = source if isinstance(source, RasterImage) else load_image(source, config, name=name)
     config = config.for_image(image.source_format)

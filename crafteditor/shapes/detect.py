@@ -14,7 +14,7 @@ import numpy as np
 from crafteditor.config import Config
 from crafteditor.paint import Paints, distances
 from crafteditor.shapes.faces import Face, find_faces, merge_faces
-from crafteditor.shapes.frames import mark_frames
+from crafteditor.shapes.frames import holds_drawing
 from crafteditor.shapes.outlines import classify, fit_polygon_box, ideal_mask, inset_margins, mask_iou
 from crafter.spec.model import RectGeometry
 
@@ -81,7 +81,9 @@ def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
             shapes.append(made)
     if config.groups:
         _mark_groups(shapes)
-        mark_frames(shapes)
+        for s in shapes:  # a box around labels and arrows (no boxes among them) is a frame too
+            if not s.is_group and s.shape in ("box", "round") and holds_drawing(s.face):
+                s.is_group = True
         for s in shapes:
             if s.is_group:
                 if paints.lossy:

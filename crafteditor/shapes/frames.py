@@ -9,31 +9,21 @@ shapes), its labels stay where they are and its lines are read as lines.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from crafteditor.blobs import find_blobs
-
-if TYPE_CHECKING:  # detect.py calls this module
-    from crafteditor.shapes.detect import DetectedShape
+from crafteditor.shapes.faces import Face
 
 LONG_HOLE = 0.3  # a hole this share of the face's side long is a drawn line, not a glyph left over
 
 
-def mark_frames(shapes: list[DetectedShape]) -> None:
-    """Mark boxes whose face has long holes (drawn lines inside) as group frames."""
-    for s in shapes:
-        if s.is_group or s.shape not in ("box", "round"):
-            continue
-        f = s.face
-        holes = f.filled & ~f.mask
-        if holes.sum() < 20:
-            continue
-        n, _, stats, _ = find_blobs(holes)
-        if n <= 1:
-            continue
-        sides = stats[1:, 2:4].astype(np.float64)  # widths, heights of the holes
-        long_ = (sides[:, 0] >= LONG_HOLE * f.w) | (sides[:, 1] >= LONG_HOLE * f.h)
-        if long_.any():
-            s.is_group = True
+def holds_drawing(f: Face) -> bool:
+    """Whether a box's face has long holes: lines drawn inside it (a frame, not a node)."""
+    holes = f.filled & ~f.mask
+    if holes.sum() < 20:
+        return False
+    n, _, stats, _ = find_blobs(holes)
+    if n <= 1:
+        return False
+    sides = stats[1:, 2:4].astype(np.float64)  # widths, heights of the holes
+    return bool(((sides[:, 0] >= LONG_HOLE * f.w) | (sides[:, 1] >= LONG_HOLE * f.h)).any())
