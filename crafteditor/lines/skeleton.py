@@ -12,10 +12,19 @@ _NEIGHBOURS = np.array([[1, 1, 1], [1, 0, 1], [1, 1, 1]], np.float32)
 
 
 def skeleton(mask: np.ndarray) -> np.ndarray:
-    """The mask thinned to one-pixel-wide lines (scikit-image's skeletonize)."""
+    """The mask thinned to one-pixel-wide lines (scikit-image's skeletonize), over the ink's bounding
+    box only: each thinning pass reads the whole array it is given (the same skeleton, as the
+    pixels outside the box are empty and thinning looks at 3×3 neighbourhoods)."""
     from skimage.morphology import skeletonize  # heavy: 1.3 s to import; loaded with the first traced lines
 
-    return skeletonize(mask)
+    rows, cols = np.flatnonzero(mask.any(axis=1)), np.flatnonzero(mask.any(axis=0))
+    if rows.size == 0:
+        return np.zeros(mask.shape, bool)
+    y0, y1 = max(0, rows[0] - 1), min(mask.shape[0], rows[-1] + 2)
+    x0, x1 = max(0, cols[0] - 1), min(mask.shape[1], cols[-1] + 2)
+    out = np.zeros(mask.shape, bool)
+    out[y0:y1, x0:x1] = skeletonize(mask[y0:y1, x0:x1])
+    return out
 
 
 def trace_skeleton(skel: np.ndarray) -> list[list[tuple[int, int]]]:
