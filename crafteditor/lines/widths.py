@@ -24,7 +24,7 @@ MIN_PIECE_PX = 40  # pieces smaller than this (specks, dots) stay with the thin 
 THICK_RATIO = 2.2  # a thick class is at least this many times the thin class's width...
 THICK_MIN_PX = 6.0  # ...and at least this wide
 BOX_PAD = 8  # px around a class's ink its crop keeps (heads' surroundings, coverage windows)
-LINE_LENGTH = 6.0  # and a thick line is this many times as long as it is wide
+LINE_LENGTH = 8.0  # and a thick line is this many times as long as it is wide
 
 
 def detect_lines_by_width(rgb: np.ndarray, residual: np.ndarray, background: np.ndarray,
@@ -101,8 +101,9 @@ def width_classes(residual: np.ndarray) -> list[np.ndarray]:
     width[big] = 2 * area[big] / perim[big]
     thin = float(np.median(width[big & (width <= np.percentile(width[big], 50))]))
     # a thick line is long for its width (a bar or a filled blob is not: it stays with the rest,
-    # and thinning it once per paint cost a 3452 px paper figure 20 s)
-    length = perim / 2
+    # and thinning it once per paint cost a 3452 px paper figure 20 s): along its boundary and
+    # across its box (ViT's token pills with their arrows are 90 px around but 72 px across)
+    length = np.minimum(perim / 2, np.hypot(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]))
     thick = big & (width >= max(THICK_MIN_PX, THICK_RATIO * thin)) & (length >= LINE_LENGTH * np.maximum(width, 1))
     if not thick.any() or thick.sum() == big.sum():
         return [residual]
