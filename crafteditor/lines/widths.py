@@ -99,7 +99,7 @@ def width_classes(residual: np.ndarray) -> list[np.ndarray]:
         return [residual]
     width = np.zeros(n)
     width[big] = 2 * area[big] / perim[big]
-    thin = float(np.median(width[big & (width <= np.percentile(width[big], 50))]))
+    thin = float(np.percentile(width[big], 25))  # the thin lines' width (blobs and labels are many too)
     # a thick line is long for its width (a bar or a filled blob is not: it stays with the rest,
     # and thinning it once per paint cost a 3452 px paper figure 20 s): along its boundary and
     # across its box (ViT's token pills with their arrows are 90 px around but 72 px across)

@@ -3,6 +3,7 @@ slant (ML encoders and decoders), reproduced on figures drawn here with PIL."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 from ce_helpers import png_bytes
@@ -128,3 +129,20 @@ def test_a_frame_around_labels_and_arrows_keeps_them():
     assert [c.label for c in comps if c.kind == "group"] == ["Inputs"]
     assert sorted(c.text for c in comps if c.kind == "text") == ["masks", "positions", "tokens"]
     assert sum(c.kind in ("path", "edge") for c in comps) == 3
+
+
+def test_only_long_thick_strokes_are_traced_apart():
+    """Thick lines are traced on their own; a filled blob with its thin arrow (ViT's token pills:
+    thick for their size, but not long) stays with the thin lines, as before."""
+    from crafteditor.lines.widths import width_classes
+
+    mask = np.zeros((300, 900), np.uint8)
+    for y in range(10, 40, 4):  # thin connectors
+        cv2.line(mask, (20, y), (880, y), 1, 1)
+    for x in range(100, 800, 60):  # short arrows, each with a filled pill at its foot (32 x 64 in all)
+        cv2.line(mask, (x, 60), (x, 84), 1, 2)
+        cv2.ellipse(mask, (x, 104), (16, 20), 0, 0, 360, 1, -1)
+    assert len(width_classes(mask.astype(bool))) == 1
+    cv2.line(mask, (50, 220), (850, 230), 1, 10)  # a metro line
+    thin, thick = width_classes(mask.astype(bool))
+    assert thick[225, 450] and not thick[104, 100] and thin[104, 100]
