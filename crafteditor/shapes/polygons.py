@@ -16,6 +16,8 @@ import numpy as np
 
 # the narrowing must be at least this share of the wide side (each end), else the face is a box
 MIN_INSET = 0.06
+# the narrow side must be at least this share of the wide one (a triangle has none)
+MIN_NARROW = 0.2
 # the middle of the extent may wander this share of the wide side (a symmetric trapezoid does not)
 MAX_SKEW = 0.05
 
@@ -70,7 +72,7 @@ def _narrowing(m: np.ndarray) -> tuple[bool, float] | None:
     slope, icpt = np.polyfit(cols[sel], extent, 1)
     wide = max(icpt, icpt + slope * (w - 1))
     inset = abs(slope) * (w - 1) / 2
-    if inset < MIN_INSET * wide or inset < 2.0:
+    if inset < MIN_INSET * wide or inset < 2.0 or wide - 2 * inset < MIN_NARROW * wide:  # a box; a triangle
         return None
     resid = extent - (icpt + slope * cols[sel])
     if float(np.abs(resid).mean()) > 0.03 * wide + 1.0:  # not straight sides

@@ -146,3 +146,14 @@ def test_only_long_thick_strokes_are_traced_apart():
     cv2.line(mask, (50, 220), (850, 230), 1, 10)  # a metro line
     thin, thick = width_classes(mask.astype(bool))
     assert thick[225, 450] and not thick[104, 100] and thin[104, 100]
+
+
+def test_a_triangle_is_no_trapezoid_and_keeps_its_text():
+    im = Image.new("RGB", (300, 260), "white")
+    d = ImageDraw.Draw(im)
+    d.polygon([(60, 210), (150, 40), (240, 210)], fill=(225, 240, 220), outline=(40, 100, 40), width=3)
+    d.text((128, 168), "Top", fill=(20, 20, 20), font=ImageFont.truetype(FONT, 20))
+    conv = convert(png_bytes(np.asarray(im)), Config(quality=False))
+    assert not [c for c in conv.figure.components if c.kind == "node"]
+    assert [c.text for c in conv.figure.components if c.kind == "text"] == ["Top"]
+    assert [c for c in conv.figure.components if c.kind == "path"]
