@@ -25,6 +25,7 @@ THICK_RATIO = 2.2  # a thick class is at least this many times the thin class's 
 THICK_MIN_PX = 6.0  # ...and at least this wide
 BOX_PAD = 8  # px around a class's ink its crop keeps (heads' surroundings, coverage windows)
 LINE_LENGTH = 8.0  # and a thick line is this many times as long as it is wide
+SLIM_FILL = 0.35  # a bent or slanted thick line covers at most this share of its box
 
 
 def detect_lines_by_width(rgb: np.ndarray, residual: np.ndarray, background: np.ndarray,
@@ -104,7 +105,11 @@ def width_classes(residual: np.ndarray) -> list[np.ndarray]:
     # and thinning it once per paint cost a 3452 px paper figure 20 s): along its boundary and
     # across its box (ViT's token pills with their arrows are 90 px around but 72 px across)
     length = np.minimum(perim / 2, np.hypot(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]))
-    thick = big & (width >= max(THICK_MIN_PX, THICK_RATIO * thin)) & (length >= LINE_LENGTH * np.maximum(width, 1))
+    # and slim: its box no wider than a few strokes, or mostly empty (a bent or slanted line);
+    # an icon fills its box (the Azure architecture's icons had been traced as lines)
+    bw, bh = stats[:, cv2.CC_STAT_WIDTH].astype(np.float64), stats[:, cv2.CC_STAT_HEIGHT].astype(np.float64)
+    slim = (np.minimum(bw, bh) <= 2.5 * width) | (area <= SLIM_FILL * bw * bh)
+    thick = big & slim & (width >= max(THICK_MIN_PX, THICK_RATIO * thin)) & (length >= LINE_LENGTH * np.maximum(width, 1))
     if not thick.any() or thick.sum() == big.sum():
         return [residual]
     thick_mask = thick[lab] & residual
