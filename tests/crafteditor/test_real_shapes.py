@@ -157,3 +157,19 @@ def test_a_triangle_is_no_trapezoid_and_keeps_its_text():
     assert not [c for c in conv.figure.components if c.kind == "node"]
     assert [c.text for c in conv.figure.components if c.kind == "text"] == ["Top"]
     assert [c for c in conv.figure.components if c.kind == "path"]
+
+
+def test_the_skeleton_thinned_piece_by_piece_is_skimages():
+    from skimage.morphology import skeletonize
+
+    from crafteditor.lines.skeleton import skeleton
+
+    rng = np.random.default_rng(3)
+    m = np.zeros((400, 600), np.uint8)
+    for _ in range(40):
+        x, y = (int(v) for v in rng.integers(0, 560, 2))
+        cv2.line(m, (x, y % 400), (x + int(rng.integers(-80, 80)), (y + int(rng.integers(-80, 80))) % 400), 1,
+                 int(rng.integers(1, 6)))
+    cv2.rectangle(m, (20, 20), (140, 120), 1, -1)  # a filled blob: thinned on its own
+    cv2.circle(m, (480, 300), 50, 1, -1)
+    assert np.array_equal(skeleton(m.astype(bool)), skeletonize(m.astype(bool)))
