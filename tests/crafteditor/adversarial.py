@@ -70,3 +70,25 @@ def wide_diagram(width: int = 8000, height: int = 700, boxes: int = 40) -> bytes
             y1 = 200 + ((k + 1) % 3) * 120 + 40
             d.line((x0 + int(step) - 66, y0 + 40, x0 + int(step) + 12, y1), fill=(40, 40, 40), width=3)
     return _png(im)
+
+
+if __name__ == "__main__":  # python tests/crafteditor/adversarial.py [SECONDS]: each figure within a budget of SECONDS
+    import sys
+    import time
+
+    import crafteditor.config as ce_config
+    from crafteditor.config import Config
+    from crafteditor.convert import convert
+
+    budget = float(sys.argv[1]) if len(sys.argv) > 1 else None
+    if budget is not None:
+        ce_config.TIME_BUDGET_MIN_S = budget  # every figure gets exactly this budget (0.0 s per megapixel over it)
+    config = Config(quality=False, timeout=1e-6 if budget is not None else Config().timeout)
+    for make in (scribbles, noise, tiny_blobs, wide_diagram):
+        png = make()
+        t = time.perf_counter()
+        conv = convert(png, config)
+        r = conv.report
+        print(f"{make.__name__:<13} {r['size']}: {time.perf_counter() - t:5.1f} s (budget "
+              f"{config.time_budget(*r['size']):.1f} s), {len(conv.figure.components)} components, "
+              f"over_budget={r.get('over_budget')}", flush=True)
