@@ -37,6 +37,7 @@ from crafteditor.paint import Paints, distances, find_paints, prepare
 from crafteditor.photos import PhotoRegion, find_photos, photo_mask
 from crafteditor.shapes.badges import read_badges
 from crafteditor.shapes.detect import DetectedShape, detect_shapes
+from crafteditor.shapes.polygons import polygon_paths
 from crafteditor.trace import image_object, trace_leftovers
 from crafter.spec.model import Figure
 
@@ -144,7 +145,11 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
 
     t = time.perf_counter()
     builder = FigureBuilder(image, config, paints)
-    fig = build_figure(builder, runs, shapes, lines, charts, traced, deadline=budget.deadline)
+    polygons = [s for s in shapes if s.shape == "polygon"]  # last in the list: no group holds them
+    fig = build_figure(builder, runs, [s for s in shapes if s.shape != "polygon"], lines, charts, traced,
+                       deadline=budget.deadline)
+    if polygons:
+        fig = fig.model_copy(update={"components": [*fig.components, *polygon_paths(builder, polygons)]})
     timings["assemble"] = time.perf_counter() - t
     budget.ran("assemble")
 

@@ -16,6 +16,7 @@ from crafteditor.paint import Paints, distances
 from crafteditor.shapes.faces import Face, find_faces, merge_faces
 from crafteditor.shapes.frames import holds_drawing
 from crafteditor.shapes.outlines import classify, fit_polygon_box, ideal_mask, inset_margins, mask_iou
+from crafteditor.shapes.polygons import fit_polygon
 from crafter.spec.model import RectGeometry
 
 
@@ -37,6 +38,7 @@ class DetectedShape(RectGeometry):
     members: list[int] = field(default_factory=list)  # indices of shapes inside (groups)
     dashed: str = "solid"  # group frames: solid, dashed or dotted
     outside_share: float = 1.0  # share of the ring outside the outline that is one surface
+    outline: list[tuple[float, float]] | None = None  # shape 'polygon': its corners, image pixels
 
 
 def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
@@ -68,6 +70,7 @@ def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
             used.update((i, cap))
             shapes.append(made)
     faces = _merge_split_faces(faces, min_side, config.shape_min_iou, used, deadline)
+    polygons: list[DetectedShape] = []  # other closed polygons: kept last, never group members
     for i, f in enumerate(faces):
         if _late(deadline):
             break
@@ -75,6 +78,9 @@ def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
             continue
         shape, iou = classify(f)
         if iou < config.shape_min_iou:
+            polygon = _polygon_shape(rgb, paints, f)
+            if polygon is not None:
+                polygons.append(polygon)
             continue
         made = _make_shape(rgb, paints, f, shape, iou)
         if made is not None:
@@ -97,7 +103,24 @@ def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
         shapes = [shapes[i] for i in keep]
         for s in shapes:
             s.members = [index[m] for m in s.members if m in index]
-    return shapes
+    return shapes + [p for p in polygons if p.outside_share >= 0.7]
+
+
+def _polygon_shape(rgb: np.ndarray, paints: Paints, f: Face) -> DetectedShape | None:
+    """A face no node shape matches that is a convex polygon (a pentagon, a home-plate arrow),
+    filled (a pocket of canvas between lines is no polygon)."""
+    if f.paint == paints.background:
+        return None
+    fit = fit_polygon(f.filled, 0.0)
+    if fit is None:
+        return None
+    made = _make_shape(rgb, paints, f, "polygon", fit[1])
+    if made is None:
+        return None
+    grow = made.stroke_px / 2 + 0.5 if made.stroke is not None else 0.5
+    corners, _ = fit_polygon(f.filled, grow) or fit
+    made.outline = [(f.x + x, f.y + y) for x, y in corners]
+    return made
 
 
 def _late(deadline: float | None) -> bool:

@@ -14,6 +14,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from crafteditor.paint import to_hex
+from crafter.spec.model import Path
+
 # the narrowing must be at least this share of the wide side (each end), else the face is a box
 MIN_INSET = 0.06
 # the narrow side must be at least this share of the wide one (a triangle has none)
@@ -96,3 +99,50 @@ def _trapezoid_mask(shape: str, w: int, h: int, inset: float) -> np.ndarray:
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
     union = np.logical_or(a, b).sum()
     return float(np.logical_and(a, b).sum()) / float(union) if union else 0.0
+
+
+# -- other closed polygons ----------------------------------------------------------------------
+
+POLYGON_MIN_IOU = 0.93  # the fitted polygon must cover the face this well
+POLYGON_MAX_CORNERS = 8
+
+
+def fit_polygon(filled: np.ndarray, grow: float) -> tuple[list[tuple[float, float]], float] | None:
+    """(corners in face pixels, moved ``grow`` outward onto the stroke's centre line; IoU with the
+    face) of a convex polygon of 3 to 8 corners the face fills, or None (a pentagon, a home-plate
+    arrow, a triangle: no node shape, kept as a filled and stroked path)."""
+    h, w = filled.shape
+    if h < 8 or w < 8:
+        return None
+    contours, _ = cv2.findContours(filled.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return None
+    c = max(contours, key=cv2.contourArea)
+    approx = cv2.approxPolyDP(c, 0.02 * cv2.arcLength(c, True), True)
+    if not 3 <= len(approx) <= POLYGON_MAX_CORNERS or not cv2.isContourConvex(approx):
+        return None
+    drawn = np.zeros((h, w), np.uint8)
+    cv2.fillPoly(drawn, [approx], 1)
+    iou = _iou(filled, drawn.astype(bool))
+    if iou < POLYGON_MIN_IOU:
+        return None
+    pts = approx.reshape(-1, 2).astype(np.float64) + 0.5  # pixel centres
+    centre = pts.mean(axis=0)
+    out = []
+    for p in pts:  # outward by ``grow`` along the corner's direction from the centre (enough for convex corners)
+        d = p - centre
+        n = float(np.hypot(*d)) or 1.0
+        out.append((float(p[0] + d[0] / n * grow), float(p[1] + d[1] / n * grow)))
+    return out, iou
+
+
+def polygon_paths(b, polygons: list) -> list[Path]:
+    """Closed polygons (shape 'polygon' with their ``outline``) as filled, stroked path components;
+    the text inside them stays free text. ``b``: the figure builder (ids, pixels to user units)."""
+    out = []
+    for s in polygons:
+        pts = " L".join(f"{x * b.s:.2f},{y * b.s:.2f}" for x, y in s.outline)
+        out.append(Path(kind="path", id=b.new_id("p"), d=f"M{pts} Z", fill=to_hex(s.fill),
+                        stroke=to_hex(s.stroke) if s.stroke is not None else None,
+                        stroke_width=round(s.stroke_px * b.s, 2) if s.stroke is not None else None))
+    return out

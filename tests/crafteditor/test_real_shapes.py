@@ -148,15 +148,24 @@ def test_only_long_thick_strokes_are_traced_apart():
     assert thick[225, 450] and not thick[104, 100] and thin[104, 100]
 
 
-def test_a_triangle_is_no_trapezoid_and_keeps_its_text():
-    im = Image.new("RGB", (300, 260), "white")
+def test_other_closed_polygons_are_filled_paths_with_their_text_kept():
+    """A triangle (no trapezoid: it has no narrow side) and a pentagon match no node shape: each is
+    one filled, stroked path, and its label stays text."""
+    im = Image.new("RGB", (560, 260), "white")
     d = ImageDraw.Draw(im)
+    font = ImageFont.truetype(FONT, 20)
     d.polygon([(60, 210), (150, 40), (240, 210)], fill=(225, 240, 220), outline=(40, 100, 40), width=3)
-    d.text((128, 168), "Top", fill=(20, 20, 20), font=ImageFont.truetype(FONT, 20))
+    d.text((128, 168), "Top", fill=(20, 20, 20), font=font)
+    d.polygon([(420, 30), (520, 100), (480, 220), (360, 220), (320, 100)], fill=(244, 214, 214),
+              outline=(120, 30, 30), width=3)
+    d.text((392, 130), "Core", fill=(20, 20, 20), font=font)
     conv = convert(png_bytes(np.asarray(im)), Config(quality=False))
-    assert not [c for c in conv.figure.components if c.kind == "node"]
-    assert [c.text for c in conv.figure.components if c.kind == "text"] == ["Top"]
-    assert [c for c in conv.figure.components if c.kind == "path"]
+    comps = conv.figure.components
+    assert not [c for c in comps if c.kind == "node"]
+    assert sorted(c.text for c in comps if c.kind == "text") == ["Core", "Top"]
+    paths = sorted((c for c in comps if c.kind == "path"), key=lambda c: c.d)
+    assert [(p.fill, p.stroke, p.d.count("L") + 1) for p in paths] == [("#E1F0DC", "#286428", 3),
+                                                                       ("#F4D6D6", "#781E1E", 5)]
 
 
 def test_the_skeleton_thinned_piece_by_piece_is_skimages():
