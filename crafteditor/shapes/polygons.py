@@ -11,6 +11,8 @@ trapezoid became a box plus two stray diagonal lines.
 
 from __future__ import annotations
 
+from typing import Any
+
 import cv2
 import numpy as np
 
@@ -136,7 +138,7 @@ def fit_polygon(filled: np.ndarray, grow: float) -> tuple[list[tuple[float, floa
     return out, iou
 
 
-def polygon_paths(b, polygons: list) -> list[Path]:
+def polygon_paths(b: Any, polygons: list[Any]) -> list[Path]:
     """Closed polygons (shape 'polygon' with their ``outline``) as filled, stroked path components;
     the text inside them stays free text. ``b``: the figure builder (ids, pixels to user units)."""
     out = []
