@@ -28,7 +28,7 @@ from crafteditor.bench import (
     run_bench,
     style_sheets,
 )
-from crafteditor.config import PRESETS, Config, ConfigError
+from crafteditor.config import PRESETS, TIME_BUDGET_MIN_S, Config, ConfigError
 from crafteditor.realhtml import write_report
 from crafteditor.realreport import format_real, real_track
 from crafter.cli.support import run_app
@@ -65,13 +65,19 @@ def convert(
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar"),
     style: Optional[str] = typer.Option(None, "--style", help="Redraw every figure in a house style: a .style.json "
                                         "file or a name from `crafter style list`"),
+    timeout: Optional[float] = typer.Option(None, "--timeout", help="Time budget, seconds per megapixel (at least "
+                                            f"{TIME_BUDGET_MIN_S:g} s a figure; 0: none; default {Config().timeout:g}). "
+                                            "Past it a figure keeps what was read, the rest traced, and is marked "
+                                            "over_budget in the manifest"),
 ) -> None:
     """Convert images to editable SVG figures, with a JSONL manifest of status and metrics.
 
-    Example: crafteditor convert figures/ -o svg/ --workers 2 --preset diagram
+    Example: crafteditor convert figures/ -o svg/ --workers 2 --preset diagram --timeout 5
     In a house style: crafteditor convert figures/ -o svg/ --style mylab.style.json
     """
     config = _config(preset, option)
+    if timeout is not None:
+        config = config.replace(timeout=timeout)
     house = resolve_style(style) if style is not None else None
     summary = convert_batch(inputs, output, config, workers=workers, executor=executor, resume=resume,
                             progress=progress and sys.stderr.isatty(), style=house)

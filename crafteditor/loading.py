@@ -124,7 +124,10 @@ def _from_pil(im: Image.Image, label: str, config: Config) -> RasterImage:
         im = ImageOps.exif_transpose(im)
     except Exception:  # a broken EXIF block must not lose the picture
         pass
-    had_alpha = im.mode in ("RGBA", "LA", "PA") or (im.mode == "P" and "transparency" in im.info)
+    # a tRNS chunk makes one colour (grey, RGB) or palette entries transparent
+    had_alpha = im.mode in ("RGBA", "LA", "PA") or "transparency" in im.info
+    if had_alpha and im.mode in ("RGB", "L", "1"):
+        im = im.convert("RGBA")
     if im.mode in ("I;16", "I;16B", "I;16L", "I;16N", "I"):
         # 16-bit grayscale PNGs: Pillow hands them over as 'I;16' or 32-bit 'I' holding 0..65535
         arr = np.clip(np.asarray(im, dtype=np.int64), 0, 65535).astype(np.uint16)
@@ -142,8 +145,31 @@ def _from_pil(im: Image.Image, label: str, config: Config) -> RasterImage:
             im = im.convert("RGBA")
         elif im.mode not in ("RGB", "RGBA"):
             im = im.convert("RGBA")
-        rgb = array_to_rgb(np.asarray(im), config.background, label)
+        arr = np.asarray(im)
+        rgb = array_to_rgb(arr, _page_for(arr, config.background), label)
     return RasterImage(rgb=rgb, name=label, dpi=float(dpi), source_format=fmt, had_alpha=had_alpha)
+
+
+# a transparent figure whose ink is light (drawn for a dark page) is flattened onto this page
+DARK_PAGE = "#0D1117"
+
+
+def _page_for(arr: np.ndarray, background: str) -> str:
+    """The page a transparent figure is flattened onto: ``background``, unless its opaque pixels
+    vanish on it and show on a dark page (white text and lines drawn for a dark theme)."""
+    if arr.ndim != 3 or arr.shape[2] != 4 or arr.dtype != np.uint8:
+        return background
+    step = max(1, int(np.sqrt(arr.shape[0] * arr.shape[1] / 250_000)))  # a sample is enough to decide
+    a = arr[::step, ::step]
+    opaque = a[..., 3] >= 128
+    if opaque.sum() < 20 or opaque.mean() > 0.98:  # an opaque image has a page of its own
+        return background
+    color = a[..., :3][opaque].astype(np.int16)
+    page = np.array(_hex_rgb(background), np.int16)
+    shows = np.abs(color - page).max(axis=1) > 60  # ink that stands out from the page
+    if shows.mean() < 0.02 and (np.abs(color - np.array(_hex_rgb(DARK_PAGE), np.int16)).max(axis=1) > 60).mean() > 0.5:
+        return DARK_PAGE
+    return background
 
 
 def _file_dpi(im: Image.Image) -> float | None:

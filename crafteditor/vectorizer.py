@@ -26,15 +26,18 @@ from crafteditor.assemble.builder import FigureBuilder
 from crafteditor.assemble.figure import build_figure
 from crafteditor.charts import detect_charts
 from crafteditor.config import Config
-from crafteditor.lines.detect import detect_lines
 from crafteditor.lines.paths import LinePath
+from crafteditor.lines.widths import detect_lines_by_width
 from crafteditor.loading import ImageSource, RasterImage, load_image
+from crafteditor.ocr.engine import get_engine
 from crafteditor.ocr.erase import erase_text
 from crafteditor.ocr.read import read_text
 from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import Paints, distances, find_paints, prepare
 from crafteditor.photos import PhotoRegion, find_photos, photo_mask
+from crafteditor.shapes.badges import read_badges
 from crafteditor.shapes.detect import DetectedShape, detect_shapes
+from crafteditor.shapes.polygons import polygon_paths
 from crafteditor.trace import image_object, trace_leftovers
 from crafter.spec.model import Figure
 
@@ -58,6 +61,7 @@ class Vectorized:
 def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *,
               name: str | None = None) -> Vectorized:
     """Read a figure (path, bytes, array, PIL image or loaded image) into a FigureSpec."""
+    # long: the stages in their order, each timed and asked of the time budget, read top to bottom
     config = config or Config()
     image = source if isinstance(source, RasterImage) else load_image(source, config, name=name)
     config = config.for_image(image.source_format)
@@ -75,7 +79,8 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
     t = time.perf_counter()
     # glyphs are read from the pixels as decoded: a median filter (scans, JPEG) thins strokes
     # and fills counters, and the recogniser was trained on unfiltered text
-    runs = read_text(image.rgb if config.denoise else rgb, paints, config) if config.ocr else []
+    runs = read_text(image.rgb if config.denoise else rgb, paints, config, deadline=budget.deadline) \
+        if config.ocr and not budget.over("text") else []
     text_ink = _glyph_mask(runs, rgb.shape[:2])
     line_rgb = rgb
     if config.denoise:
@@ -85,6 +90,7 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
         erase_text(line_rgb, replace(paints, labels=paints.labels.copy()), runs, ring=2 if config.lossy else 1)
     erase_text(rgb, paints, runs, ring=2 if config.lossy else 1)
     timings["text"] = time.perf_counter() - t
+    budget.ran("text")
 
     t = time.perf_counter()
     charts: list[Any] = []
@@ -97,14 +103,19 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
     photos, runs = _photos(image, paints, runs, chart_mask, config, keep_runs=bool(charts))
     photo_px = photo_mask(photos, rgb.shape[:2])
     timings["charts"] = time.perf_counter() - t
+    budget.ran("charts")
 
     t = time.perf_counter()
     shapes: list[DetectedShape] = []
     if (config.shapes and config.mode != "chart" or (config.shapes and config.mode == "chart" and not charts)) \
             and not budget.over("shapes"):
-        shapes = detect_shapes(rgb, paints, config, image.scale, exclude=chart_mask | photo_px, raw=line_rgb)
+        shapes = detect_shapes(rgb, paints, config, image.scale, exclude=chart_mask | photo_px, raw=line_rgb,
+                               deadline=budget.deadline)
+    if config.ocr and shapes and not budget.over("badges"):
+        runs += read_badges(image.rgb, shapes, runs, get_engine(config.ocr_threads), config, image.scale)
     shape_mask = _shape_mask(shapes, rgb.shape[:2])
     timings["shapes"] = time.perf_counter() - t
+    budget.ran("shapes")
 
     t = time.perf_counter()
     ink = paints.ink_mask()
@@ -116,24 +127,31 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
     lines: list[LinePath] = []
     line_mask = np.zeros_like(residual)
     if config.edges and residual.any() and not budget.over("lines"):
-        lines, line_mask = detect_lines(line_rgb, residual, paints.background_rgb)
+        lines, line_mask = detect_lines_by_width(line_rgb, residual, paints.background_rgb, paints.labels)
         near_shape = cv2.dilate(shape_mask.astype(np.uint8), np.ones((9, 9), np.uint8)).astype(bool)
         lines = [ln for ln in lines
                  if _line_is_real(ln, image.scale) and (ln.pieces > 0 or _between_shapes(ln, near_shape))]
         line_mask = _redraw_line_mask(lines, residual)
     timings["lines"] = time.perf_counter() - t
+    budget.ran("lines")
 
     t = time.perf_counter()
     leftover = residual & ~line_mask
     traced = trace_leftovers(_trace_source(image.rgb, rgb, text_ink), leftover, paints.background_rgb, config,
-                             image.scale)
+                             image.scale, deadline=budget.deadline)
     traced += [image_object(image.rgb, ph.box, image.scale) for ph in photos]
     timings["trace"] = time.perf_counter() - t
+    budget.ran("trace")
 
     t = time.perf_counter()
     builder = FigureBuilder(image, config, paints)
-    fig = build_figure(builder, runs, shapes, lines, charts, traced, deadline=budget.deadline)
+    polygons = [s for s in shapes if s.shape == "polygon"]  # last in the list: no group holds them
+    fig = build_figure(builder, runs, [s for s in shapes if s.shape != "polygon"], lines, charts, traced,
+                       deadline=budget.deadline)
+    if polygons:
+        fig = fig.model_copy(update={"components": [*fig.components, *polygon_paths(builder, polygons)]})
     timings["assemble"] = time.perf_counter() - t
+    budget.ran("assemble")
 
     primitive_ink = int((ink & (shape_mask | line_mask | chart_mask)).sum()) + int(text_ink.sum())
     traced_ink = sum(o.ink for o in traced)
@@ -156,7 +174,10 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
 
 
 class Budget:
-    """A figure's time budget: stages asked after it is spent are skipped, and named."""
+    """A figure's time budget: stages asked after it is spent are skipped, and named; so are the
+    stages it ran out during (each stops early where it can: OCR after its first reading,
+    shapes at the next face, tracing by keeping the rest as image patches, joins at the next
+    line), so a figure marked over budget is one whose reading was cut short."""
 
     def __init__(self, seconds: float | None, start: float) -> None:
         self.seconds = seconds
@@ -169,6 +190,11 @@ class Budget:
             return False
         self.skipped.append(stage)
         return True
+
+    def ran(self, stage: str) -> None:
+        """Record ``stage`` if the budget ran out while it ran."""
+        if self.deadline is not None and time.perf_counter() > self.deadline and stage not in self.skipped:
+            self.skipped.append(stage)
 
 
 def _photos(image: RasterImage, paints: Paints, runs: list[TextRun], chart_mask: np.ndarray, config: Config,

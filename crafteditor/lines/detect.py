@@ -72,7 +72,7 @@ def detect_lines(rgb: np.ndarray, residual: np.ndarray, background: np.ndarray) 
             style = "dotted" if period <= 5.5 * lw else "dashed"
         if length < max(6.0, 3 * lw) and len(chain) < 3:
             continue
-        simple = simplify(pts, max(1.0, 0.8 * lw))
+        simple = simplify(pts, max(1.0, min(0.8 * lw, 3.0)))  # a 10 px line's 8 px tolerance skewed it
         simple = refine(simple, coverage, lw)
         paths.append(LinePath(points=simple, width=lw, color=(0, 0, 0), style=style, pieces=len(chain)))
     attach_heads(paths, heads, lw, residual)
@@ -97,8 +97,15 @@ def _stroke_width(coverage: np.ndarray, skel: np.ndarray, top: float) -> float:
         return 1.5
     k = 7
     local = cv2.boxFilter(coverage.astype(np.float32), -1, (k, k), normalize=False)
-    per_px = local[skel] / (k * 1.04)
-    return float(np.clip(np.median(per_px), 0.6, top))
+    width = float(np.median(local[skel] / (k * 1.04)))
+    if width >= 0.7 * k:
+        # the window hardly wider than the stroke counts only its own width across it (a 10 px
+        # metro line read 6.7; a wider window takes in the parallel lines beside it): twice the
+        # distance from the skeleton to the stroke's edge, where anti-aliasing no longer matters
+        solid = (coverage >= 0.5).astype(np.uint8)
+        inside = cv2.distanceTransform(solid, cv2.DIST_L2, 5)
+        width = max(width, float(np.median(2 * inside[skel & (solid > 0)])) if (skel & (solid > 0)).any() else width)
+    return float(np.clip(width, 0.6, top))
 
 
 def _local_contrast(dist: np.ndarray) -> np.ndarray:

@@ -5,6 +5,7 @@ dash style; cylinders (cap and body) and stacks (offset sheets) are put together
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass, field
 
 import cv2
@@ -13,7 +14,9 @@ import numpy as np
 from crafteditor.config import Config
 from crafteditor.paint import Paints, distances
 from crafteditor.shapes.faces import Face, find_faces, merge_faces
+from crafteditor.shapes.frames import holds_drawing
 from crafteditor.shapes.outlines import classify, fit_polygon_box, ideal_mask, inset_margins, mask_iou
+from crafteditor.shapes.polygons import fit_polygon
 from crafter.spec.model import RectGeometry
 
 
@@ -35,12 +38,16 @@ class DetectedShape(RectGeometry):
     members: list[int] = field(default_factory=list)  # indices of shapes inside (groups)
     dashed: str = "solid"  # group frames: solid, dashed or dotted
     outside_share: float = 1.0  # share of the ring outside the outline that is one surface
+    outline: list[tuple[float, float]] | None = None  # shape 'polygon': its corners, image pixels
 
 
 def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
-                  exclude: np.ndarray | None = None, raw: np.ndarray | None = None) -> list[DetectedShape]:
+                  exclude: np.ndarray | None = None, raw: np.ndarray | None = None,
+                  deadline: float | None = None) -> list[DetectedShape]:
     """Nodes and group frames. ``scale`` is user units per pixel; ``exclude`` masks chart areas;
-    ``raw``: the pixels as decoded where ``rgb`` is denoised (thin borders survive there)."""
+    ``raw``: the pixels as decoded where ``rgb`` is denoised (thin borders survive there).
+    Past ``deadline`` (``time.perf_counter()``) no more faces are merged or classified: what
+    they hold is left to the lines and the tracing."""
     min_side = max(6.0, config.min_node_size / scale)
     # small faces too: a cylinder's cap is a thin lens above its body
     faces = find_faces(paints, min(min_side, max(4.0, 3.0 / scale)), exclude)
@@ -62,18 +69,27 @@ def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
         if made is not None:
             used.update((i, cap))
             shapes.append(made)
-    faces = _merge_split_faces(faces, min_side, config.shape_min_iou, used)
+    faces = _merge_split_faces(faces, min_side, config.shape_min_iou, used, deadline)
+    polygons: list[DetectedShape] = []  # other closed polygons: kept last, never group members
     for i, f in enumerate(faces):
+        if _late(deadline):
+            break
         if i in used or f.w < min_side or f.h < min_side:
             continue
         shape, iou = classify(f)
         if iou < config.shape_min_iou:
+            polygon = _polygon_shape(rgb, paints, f)
+            if polygon is not None:
+                polygons.append(polygon)
             continue
         made = _make_shape(rgb, paints, f, shape, iou)
         if made is not None:
             shapes.append(made)
     if config.groups:
         _mark_groups(shapes)
+        for s in shapes:  # a box around labels and arrows (no boxes among them) is a frame too
+            if not s.is_group and s.shape in ("box", "round") and holds_drawing(s.face):
+                s.is_group = True
         for s in shapes:
             if s.is_group:
                 if paints.lossy:
@@ -87,10 +103,32 @@ def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
         shapes = [shapes[i] for i in keep]
         for s in shapes:
             s.members = [index[m] for m in s.members if m in index]
-    return shapes
+    return shapes + [p for p in polygons if p.outside_share >= 0.7]
 
 
-def _merge_split_faces(faces: list[Face], min_side: float, min_iou: float, used: set[int]) -> list[Face]:
+def _polygon_shape(rgb: np.ndarray, paints: Paints, f: Face) -> DetectedShape | None:
+    """A face no node shape matches that is a convex polygon (a pentagon, a home-plate arrow),
+    filled (a pocket of canvas between lines is no polygon)."""
+    if f.paint == paints.background:
+        return None
+    fit = fit_polygon(f.filled, 0.0)
+    if fit is None:
+        return None
+    made = _make_shape(rgb, paints, f, "polygon", fit[1])
+    if made is None:
+        return None
+    grow = made.stroke_px / 2 + 0.5 if made.stroke is not None else 0.5
+    corners, _ = fit_polygon(f.filled, grow) or fit
+    made.outline = [(f.x + x, f.y + y) for x, y in corners]
+    return made
+
+
+def _late(deadline: float | None) -> bool:
+    return deadline is not None and time.perf_counter() > deadline
+
+
+def _merge_split_faces(faces: list[Face], min_side: float, min_iou: float, used: set[int],
+                       deadline: float | None = None) -> list[Face]:
     """Rejoin one outline's inside that lines cut into pieces.
 
     Lines running from a group's frame to the nodes inside it wall off pockets of the
@@ -99,7 +137,7 @@ def _merge_split_faces(faces: list[Face], min_side: float, min_iou: float, used:
     shape. Indices in ``used`` keep their place (merged pieces are appended).
     """
     poor = [i for i, f in enumerate(faces) if i not in used and f.w >= 4 and f.h >= 4
-            and classify(f)[1] < min_iou]
+            and not _late(deadline) and classify(f)[1] < min_iou]
     parent = {i: i for i in poor}
 
     def find(i: int) -> int:
@@ -108,6 +146,8 @@ def _merge_split_faces(faces: list[Face], min_side: float, min_iou: float, used:
         return i
 
     for a in poor:
+        if _late(deadline):
+            break
         for b in poor:
             fa, fb = faces[a], faces[b]
             if a < b and fa.paint == fb.paint and not (
@@ -120,7 +160,7 @@ def _merge_split_faces(faces: list[Face], min_side: float, min_iou: float, used:
     out = list(faces)
     drop: set[int] = set()
     for members in clusters.values():
-        if len(members) < 2:
+        if len(members) < 2 or _late(deadline):
             continue
         merged = faces[members[0]]
         for j in members[1:]:
@@ -137,7 +177,7 @@ def _merge_split_faces(faces: list[Face], min_side: float, min_iou: float, used:
     # match; a node of the frame's own fill inside it is a hole of the frame's face already, so
     # taking it in changes nothing and it stays a node.
     for a in poor:
-        if a in drop:
+        if a in drop or _late(deadline):
             continue
         fa = faces[a]
         base = classify(fa)[1]

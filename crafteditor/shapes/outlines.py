@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 
 from crafteditor.shapes.faces import Face
+from crafteditor.shapes.polygons import fit_trapezoid
 
 # shapes whose ideal masks we compare against (stack is found from its offset sheets)
 _CANDIDATES = ("box", "ellipse", "diamond", "parallelogram", "parallelogram_l", "hexagon", "document", "cylinder")
@@ -100,6 +101,9 @@ def classify(face: Face) -> tuple[str, float]:
             best_iou = ious[best]
     if best == "parallelogram_l":
         best = "parallelogram"
+    trapezoid = fit_trapezoid(m)  # any slant (an encoder in a paper figure), not Crafter's proportions only
+    if trapezoid is not None and trapezoid[1] > best_iou + 0.01:
+        return trapezoid
     if best == "ellipse" and abs(face.w - face.h) <= max(2, 0.04 * max(face.w, face.h)):
         best = "circle"
     # Crafter's rounded corners have a radius of 7–9 px at 150 dpi; a q75 JPEG leaves a sharp

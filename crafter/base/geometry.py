@@ -22,6 +22,16 @@ def parallelogram_skew(w: float, h: float) -> float:
     return min(h * 0.35, w * 0.2)
 
 
+def trapezoid_inset(shape: str, w: float, h: float) -> float:
+    """How far each end of a trapezoid's narrow side sits in from the wide side's ends."""
+    if shape in ("trapezoid_left", "trapezoid_right"):
+        return min(h * 0.25, w * 0.6)
+    return min(w * 0.25, h * 0.6)
+
+
+TRAPEZOIDS = ("trapezoid", "trapezoid_down", "trapezoid_left", "trapezoid_right")
+
+
 def hexagon_inset(w: float, h: float) -> float:
     return min(h * 0.3, w * 0.2)
 
@@ -57,6 +67,12 @@ def outline_polygon(shape: str, b: Box) -> list[tuple[float, float]] | None:
     if shape == "hexagon":
         s = hexagon_inset(w, h)
         return [(x + s, y), (x + w - s, y), (x + w, b.cy), (x + w - s, y + h), (x + s, y + h), (x, b.cy)]
+    if shape in TRAPEZOIDS:
+        s = trapezoid_inset(shape, w, h)
+        return {"trapezoid": [(x + s, y), (x + w - s, y), (x + w, y + h), (x, y + h)],
+                "trapezoid_down": [(x, y), (x + w, y), (x + w - s, y + h), (x + s, y + h)],
+                "trapezoid_left": [(x, y + s), (x + w, y), (x + w, y + h), (x, y + h - s)],
+                "trapezoid_right": [(x, y), (x + w, y + s), (x + w, y + h - s), (x, y + h)]}[shape]
     return None
 
 

@@ -29,6 +29,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
+from crafter.base.geometry import TRAPEZOIDS, outline_polygon
 from crafter.base.markup import num
 from crafter.base.rules import (
     EXPORT_LAYERS,
@@ -274,7 +275,7 @@ class _TikzWriter:
         at = f"({num(b.cx)},{num(b.cy)})"
         out: list[str] = []
         shape = n.shape
-        if shape in ("parallelogram", "cylinder"):
+        if shape in ("parallelogram", "cylinder", *TRAPEZOIDS):
             out.append(f"\\path[crafter node, {paint}] {self.outline_path(shape, b)};")
             out.append(f"\\node[crafter node, {size}] ({n.id}) at {at} {{}};")
         else:
@@ -318,6 +319,8 @@ class _TikzWriter:
     def outline_path(self, shape: str, b: Box) -> str:
         """Parallelogram and cylinder outlines, the geometry of crafter.render.shapes."""
         x, y, w, h = b.x, b.y, b.w, b.h
+        if shape in TRAPEZOIDS:
+            return " -- ".join(f"({num(px)},{num(py)})" for px, py in outline_polygon(shape, b) or []) + " -- cycle"
         if shape == "parallelogram":
             s = min(h * 0.35, w * 0.2)
             return (f"({num(x + s)},{num(y)}) -- ({num(x + w)},{num(y)}) -- ({num(x + w - s)},{num(y + h)}) -- "

@@ -19,7 +19,16 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from crafter.base import rules
-from crafter.base.geometry import cylinder_rim, document_wave, hexagon_inset, parallelogram_skew, stack_offset
+from crafter.base.geometry import (
+    TRAPEZOIDS,
+    cylinder_rim,
+    document_wave,
+    hexagon_inset,
+    outline_polygon,
+    parallelogram_skew,
+    stack_offset,
+    trapezoid_inset,
+)
 from crafter.base.text import text_block_size, wrap
 from crafter.base.theme import Theme
 from crafter.spec.model import Box, Node
@@ -64,6 +73,8 @@ def outline(shape: str, box: Box, *, segments: int = 48) -> list[Pt]:
     if shape == "hexagon":
         s = hexagon_inset(w, h)
         return [(x + s, y), (x + w - s, y), (x + w, cy), (x + w - s, y + h), (x + s, y + h), (x, cy)]
+    if shape in TRAPEZOIDS:
+        return outline_polygon(shape, box) or []
     if shape in ("ellipse", "circle"):
         rx, ry = (w / 2, h / 2) if shape == "ellipse" else (min(w, h) / 2, min(w, h) / 2)
         return [(cx + rx * math.cos(2 * math.pi * k / segments), cy + ry * math.sin(2 * math.pi * k / segments))
@@ -211,7 +222,7 @@ def _node_size(text: str, shape: str, fs: float, bold: bool, italic: bool, width
     cpx, cpy = px * CURVED_PAD, py * CURVED_PAD
     best: tuple[float, float, float] | None = None
     wrappings = _wrappings(text, fs, lh, bold, italic, cap)
-    if shape in ("parallelogram", "hexagon"):  # read like boxes: keep the box's line breaks
+    if shape in ("parallelogram", "hexagon", *TRAPEZOIDS):  # read like boxes: keep the box's line breaks
         wrappings = wrappings[:1]
     for wr in wrappings:
         # the renderer wraps at min(w - 2px, cap): this wrapping holds for w in [lo + 2px, hi + 2px)
@@ -272,6 +283,13 @@ def _curved_height(shape: str, w: float, tw: float, th: float, py: float) -> flo
         if w < tw + 2 * hexagon_inset(w, h) * th / h:
             return None
         return h
+    if shape in ("trapezoid", "trapezoid_down"):  # the text's corners on the narrow side's half
+        return h if w >= tw + trapezoid_inset(shape, w, h) * (h + th) / h else None
+    if shape in ("trapezoid_left", "trapezoid_right"):  # taller, as the slanted top and bottom close in
+        need = h
+        for _ in range(60):
+            h = need + trapezoid_inset(shape, w, h) * (w + tw) / w
+        return h + 0.01
     return h
 
 

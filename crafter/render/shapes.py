@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from crafter.base.geometry import (
+    TRAPEZOIDS,
     cylinder_rim,
     document_wave,
     outline_polygon,
@@ -66,7 +67,7 @@ def shape_svg(shape: str, b: Box, paint: Paint, corner_radius: float) -> tuple[s
         return (f'<ellipse cx="{num(b.cx)}" cy="{num(b.cy)}" rx="{num(w / 2)}" ry="{num(h / 2)}" {a}/>', b)
     if shape == "circle":
         return f'<circle cx="{num(b.cx)}" cy="{num(b.cy)}" r="{num(min(w, h) / 2)}" {a}/>', b
-    if shape in ("diamond", "parallelogram", "hexagon"):
+    if shape in ("diamond", "parallelogram", "hexagon", *TRAPEZOIDS):
         return _poly(outline_polygon(shape, b) or [], paint), b
     if shape == "cylinder":
         ry = cylinder_rim(w, h)

@@ -32,6 +32,8 @@ _ID_RE = re.compile(ID_PATTERN)
 Shape = Literal[
     "box", "round", "ellipse", "circle", "diamond", "cylinder",
     "parallelogram", "hexagon", "document", "stack",
+    # the narrow side up, down, left or right (an encoder narrowing to the right: trapezoid_right)
+    "trapezoid", "trapezoid_down", "trapezoid_left", "trapezoid_right",
 ]
 SHAPES: tuple[str, ...] = Shape.__args__  # type: ignore[attr-defined]
 DashStyle = Literal["solid", "dashed", "dotted"]

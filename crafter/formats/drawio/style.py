@@ -109,8 +109,16 @@ def parse_style(text: str | None) -> dict[str, str | None]:
     return out
 
 
+# draw.io turns its trapezoid (narrow on top) by the cell's direction: east is unturned, south a quarter clockwise
+TRAPEZOID_DIRECTION = {"trapezoid": "east", "trapezoid_right": "south", "trapezoid_down": "west",
+                       "trapezoid_left": "north"}
+
+
 def shape_from_style(style: dict[str, str | None]) -> str:
     shape = style.get("shape")
+    if shape == "trapezoid":
+        turned = {v: k for k, v in TRAPEZOID_DIRECTION.items()}
+        return turned.get(style.get("direction") or "east", "trapezoid")
     if shape in SHAPE_BACK:
         found = SHAPE_BACK[shape]
     else:

@@ -23,6 +23,7 @@ import re
 from typing import Any
 from xml.etree import ElementTree as ET
 
+from crafter.base.geometry import TRAPEZOIDS, trapezoid_inset
 from crafter.base.markup import SVG_NS, esc_text, num
 from crafter.base.rules import EXPORT_LAYERS, WRAP_SLACK, drawing_order, panel_letters, readable_on
 from crafter.base.svgpath import parse_path, path_bbox, path_to_d, transform_path
@@ -30,6 +31,7 @@ from crafter.base.text import text_width, wrap
 from crafter.base.theme import Theme, figure_theme
 from crafter.formats.drawio.style import (
     ARROWS,
+    TRAPEZOID_DIRECTION,
     dash_keys,
     decimals,
     drawio_data_uri,
@@ -219,6 +221,9 @@ def _node_style(n: Node, t: Theme, b: Box) -> dict[str, str]:
     elif shape == "hexagon":
         style = {"shape": "hexagon", "perimeter": "hexagonPerimeter2", "fixedSize": "1",
                  "size": num(min(b.h * 0.3, b.w * 0.2))}
+    elif shape in TRAPEZOIDS:  # draw.io's trapezoid is narrow on top; its direction turns it
+        style = {"shape": "trapezoid", "perimeter": "trapezoidPerimeter", "fixedSize": "1",
+                 "size": num(trapezoid_inset(shape, b.w, b.h)), "direction": TRAPEZOID_DIRECTION[shape]}
     elif shape == "document":
         style = {"shape": "document", "boundedLbl": "1", "size": num(min(0.1 * 2, 10.0 / max(b.h, 1)))}
     elif shape == "stack":

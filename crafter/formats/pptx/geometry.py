@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from crafter.base.geometry import cylinder_rim, hexagon_inset, parallelogram_skew, stack_offset
+from crafter.base.geometry import cylinder_rim, hexagon_inset, parallelogram_skew, stack_offset, trapezoid_inset
 from crafter.spec.model import Box
 
 Pt = tuple[float, float]
@@ -28,7 +28,11 @@ NODE_PRESETS = {
     "box": "rect", "round": "roundRect", "ellipse": "ellipse", "circle": "ellipse", "diamond": "diamond",
     "cylinder": "can", "parallelogram": "parallelogram", "hexagon": "hexagon", "document": "flowChartDocument",
     "stack": "roundRect",
+    # PowerPoint's trapezoid is narrow on top; a side-facing one is that shape turned a quarter (ROTATED)
+    "trapezoid": "trapezoid", "trapezoid_down": "flowChartManualOperation", "trapezoid_left": "trapezoid",
+    "trapezoid_right": "trapezoid",
 }
+ROTATED = {"trapezoid_right": 90.0, "trapezoid_left": 270.0}  # clockwise degrees
 # presets (ours and the flowchart ones people pick in PowerPoint) → node shapes
 _SHAPE_OF_PRESET = {
     "rect": "box", "roundRect": "round", "ellipse": "ellipse", "diamond": "diamond", "can": "cylinder",
@@ -36,6 +40,7 @@ _SHAPE_OF_PRESET = {
     "flowChartProcess": "box", "flowChartAlternateProcess": "round", "flowChartTerminator": "round",
     "flowChartDecision": "diamond", "flowChartMagneticDisk": "cylinder", "flowChartInputOutput": "parallelogram",
     "flowChartPreparation": "hexagon", "flowChartMultidocument": "stack", "flowChartConnector": "circle",
+    "trapezoid": "trapezoid", "flowChartManualOperation": "trapezoid_down",
     "snip1Rect": "box", "round1Rect": "round", "round2SameRect": "round", "octagon": "hexagon",
 }
 # outward directions of connection sites
@@ -63,6 +68,8 @@ def node_adjustments(shape: str, b: Box, corner_radius: float) -> list[float]:
         return [hexagon_inset(b.w, b.h) / ss, 1.15470]
     if shape == "cylinder":
         return [2 * cylinder_rim(b.w, b.h) / ss]
+    if shape in ("trapezoid", "trapezoid_left", "trapezoid_right"):
+        return [trapezoid_inset(shape, b.w, b.h) / ss]
     return []
 
 
@@ -88,6 +95,8 @@ def node_outline_box(shape: str, b: Box) -> Box:
     if shape == "circle":
         r = min(b.w, b.h)
         return Box(x=b.cx - r / 2, y=b.cy - r / 2, w=r, h=r)
+    if shape in ROTATED:  # the unturned frame: turned a quarter about its centre it covers ``b``
+        return Box(x=b.cx - b.h / 2, y=b.cy - b.w / 2, w=b.h, h=b.w)
     return b
 
 

@@ -41,6 +41,7 @@ from crafter.base.theme import Theme, figure_theme
 from crafter.formats.pptx.chart import add_chart
 from crafter.formats.pptx.geometry import (
     NODE_PRESETS,
+    ROTATED,
     connection_sites,
     connector_for,
     is_orthogonal,
@@ -310,7 +311,9 @@ class _SlideWriter:
     def _autoshape(self, shapes: Any, prst: str, b: Box, adjusts: list[float]) -> Any:
         kind = {"rect": MSO_SHAPE.RECTANGLE, "roundRect": MSO_SHAPE.ROUNDED_RECTANGLE, "ellipse": MSO_SHAPE.OVAL,
                 "diamond": MSO_SHAPE.DIAMOND, "can": MSO_SHAPE.CAN, "parallelogram": MSO_SHAPE.PARALLELOGRAM,
-                "hexagon": MSO_SHAPE.HEXAGON, "flowChartDocument": MSO_SHAPE.FLOWCHART_DOCUMENT}[prst]
+                "hexagon": MSO_SHAPE.HEXAGON, "flowChartDocument": MSO_SHAPE.FLOWCHART_DOCUMENT,
+                "trapezoid": MSO_SHAPE.TRAPEZOID,
+                "flowChartManualOperation": MSO_SHAPE.FLOWCHART_MANUAL_OPERATION}[prst]
         f = self.frame
         shape = shapes.add_shape(kind, Emu(f.x(b.x)), Emu(f.y(b.y)), Emu(f.length(b.w)), Emu(f.length(b.h)))
         unstyle(shape)
@@ -363,6 +366,9 @@ class _SlideWriter:
         frame_text(label_shape.text_frame, paras, self._font(fs, n.text_color or readable_on(fill, t), n.bold, n.italic),
                    insets=(Emu(f.length(2)), Emu(f.length(top)), Emu(f.length(2)), Emu(f.length(bottom))),
                    wrap_text=n.shape in WRAPPED_SHAPES)
+        if n.shape in ROTATED:  # the shape turned, its label turned back to read level
+            main.rotation = ROTATED[n.shape]
+            label_shape.text_frame._txBody.bodyPr.set("vert", "vert270" if ROTATED[n.shape] == 90.0 else "vert")
         return main
 
     # -- groups and panels -----------------------------------------------------------
