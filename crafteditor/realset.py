@@ -11,17 +11,22 @@ their licences in a folder of their own): ``crafteditor bench --real DIR`` reads
      "nodes": ["z", "add", ...],                    # labels of the boxes (optional)
      "edges": [["z", "add"], ...],                  # label pairs, source first (optional)
      "images": 2,                                   # photos / screenshots in the figure (optional)
-     "values": [["series", "x", 1.5], ...]}         # a few chart values where legible (optional)
+     "values": [["series", "x", 1.5], ...],         # a few chart values where legible (optional)
+     "value_axis": [0, 100],                        # the value axis's range, for "values" (optional)
+     "value_scale": "log"}                          # the value axis is a log axis (optional)
 
 Scores: words kept as ``<text>`` in the SVG drawn back (multiset recall of the true words,
 compared on their letters and digits only, so ``I₁·T₁`` and ``I1·T1`` are one word and
-``…`` none); nodes and edges as F1 over label multisets; photos kept as ``image`` components.
+``…`` none); nodes and edges as F1 over label multisets; photos kept as ``image`` components;
+chart values as the share of true ``[series, x, y]`` read within 2 % of the value axis's range
+(:func:`score_values`).
 """
 
 from __future__ import annotations
 
 import html
 import json
+import math
 import re
 import unicodedata
 from collections import Counter
@@ -30,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from crafter.errors import CrafterError
-from crafter.spec.model import Edge, Figure, Node
+from crafter.spec.model import Chart, Edge, Figure, Node
 
 SPLITS = ("dev", "test", "all")
 
@@ -130,4 +135,81 @@ def score_real(fig: Figure, svg: str, truth: dict[str, Any]) -> dict[str, float]
     if truth.get("images"):
         n_img = sum(c.kind == "image" for c in fig.components)
         scores["images"] = min(1.0, n_img / truth["images"])
+    if truth.get("values"):
+        scores["values"] = score_values(fig, truth)
     return scores
+
+
+def chart_rows(spec: dict[str, Any]) -> list[tuple[str | None, Any, float]]:
+    """A chart spec's inline rows as (series, category or x, value): the value is on the
+    quantitative axis (x for horizontal bars, whose categories are on y)."""
+    enc = spec.get("encoding") or {}
+    xf = (enc.get("x") or {}).get("field", "x")
+    yf = (enc.get("y") or {}).get("field", "y")
+    cf = (enc.get("color") or {}).get("field", "series")
+    if (enc.get("y") or {}).get("type") == "nominal" and (enc.get("x") or {}).get("type") == "quantitative":
+        xf, yf = yf, xf
+    out = []
+    for row in (spec.get("data") or {}).get("values") or []:
+        v = _number(row.get(yf))
+        if v is not None and xf in row:
+            out.append((row.get(cf), row[xf], v))
+    return out
+
+
+def score_values(fig: Figure, truth: dict[str, Any]) -> float:
+    """The share of the true values ``[series, x, y]`` read within 2 % of the value axis's range
+    (``value_axis``, else the true values' own range; in log10 units where ``value_scale`` is
+    "log"). Series match by name, letters and digits only (a chart of one true series ignores
+    names, as does a true value without one); x by the nearest number, else by category name,
+    in each chart and series read."""
+    values = [v for v in truth["values"] if len(v) == 3 and _number(v[2]) is not None]
+    if not values:
+        return float("nan")
+    log = truth.get("value_scale") == "log"
+
+    def scale(v: float) -> float | None:
+        return (math.log10(v) if v > 0 else None) if log else v
+
+    lo, hi = truth.get("value_axis") or (min(_number(v[2]) for v in values), max(_number(v[2]) for v in values))
+    lo_s, hi_s = scale(float(lo)), scale(float(hi))
+    span = abs(hi_s - lo_s) if lo_s is not None and hi_s is not None and hi_s != lo_s else 1.0
+    one_series = len({_label(str(v[0] or "")) for v in values} - {""}) <= 1
+    # the rows read, grouped by chart and series: a nearest x is looked for in each group
+    groups: dict[tuple[int, str], list[tuple[Any, float]]] = {}
+    for i, c in enumerate(c for c in fig.components if isinstance(c, Chart)):
+        for s, x, y in chart_rows(c.spec):
+            groups.setdefault((i, _label(str(s or ""))), []).append((x, y))
+    hit = 0
+    for s, x, y in values:
+        want = scale(float(_number(y)))
+        name = _label(str(s or ""))
+        found = [scale(float(v)) for key, rows in groups.items() if one_series or not name or key[1] == name
+                 for v in _at_x(rows, x)]
+        if want is not None and any(f is not None and abs(f - want) <= 0.02 * span for f in found):
+            hit += 1
+    return hit / len(values)
+
+
+def _at_x(rows: list[tuple[Any, float]], x: Any) -> list[float]:
+    """The values of ``rows`` at ``x``: those at the nearest number where both are numbers
+    ('7' is 7.0), else those of its category."""
+    xv = _number(x)
+    nums = [(abs(rv - xv), y) for rx, y in rows if (rv := _number(rx)) is not None] if xv is not None else []
+    if nums:
+        best = min(d for d, _ in nums)
+        return [y for d, y in nums if d == best]
+    key = _label(str(x))
+    return [y for rx, y in rows if key and _label(str(rx)) == key]
+
+
+def _number(v: Any) -> float | None:
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, (int, float)):
+        return float(v) if math.isfinite(v) else None
+    try:
+        f = float(str(v).strip().replace("−", "-").replace(",", "").rstrip("%"))
+    except ValueError:
+        return None
+    return f if math.isfinite(f) else None

@@ -1,0 +1,67 @@
+"""Charts as real figures draw them (issue 31), each phenomenon drawn here with matplotlib, and
+the real set's chart-value score (``values``: true values read within 2 % of the value axis)."""
+
+from __future__ import annotations
+
+import math
+
+import matplotlib
+
+matplotlib.use("Agg")
+import pytest  # noqa: E402
+
+from crafteditor.realset import chart_rows, score_real, score_values  # noqa: E402
+from crafter.spec import Figure  # noqa: E402
+
+
+def _chart_figure(*specs) -> Figure:
+    return Figure.model_validate({"components": [{"id": f"c{i}", "kind": "chart", "spec": s}
+                                                 for i, s in enumerate(specs)]})
+
+
+def _spec(rows, horizontal=False):
+    enc = {"x": {"field": "x", "type": "nominal"}, "y": {"field": "y", "type": "quantitative"}}
+    if horizontal:
+        enc = {"y": {"field": "y", "type": "nominal"}, "x": {"field": "x", "type": "quantitative"}}
+    return {"data": {"values": rows}, "mark": "bar", "encoding": enc}
+
+
+def test_values_match_series_by_name_and_x_by_category():
+    fig = _chart_figure(_spec([{"x": "CIFAR", "y": 72.0, "series": "Ours (full)"},
+                               {"x": "CIFAR", "y": 60.0, "series": "baseline"},
+                               {"x": "SVHN", "y": 80.0, "series": "Ours (full)"}]))
+    truth = {"text": "", "value_axis": [0, 100],
+             "values": [["ours full", "cifar", 73.5], ["Baseline", "CIFAR", 70.0], ["ours (full)", "SVHN", 79]]}
+    # 73.5 is 1.5 % of 0..100 off: kept; the baseline's 60 is 10 % off; SVHN's 80 is 1 % off
+    assert score_values(fig, truth) == pytest.approx(2 / 3)
+    assert score_real(fig, "", truth)["values"] == pytest.approx(2 / 3)
+
+
+def test_one_series_ignores_names_and_takes_the_nearest_x():
+    rows = [{"x": float(x), "y": x * 2.0} for x in range(0, 11)]
+    spec = {"data": {"values": rows}, "mark": "line",
+            "encoding": {"x": {"field": "x", "type": "quantitative"}, "y": {"field": "y", "type": "quantitative"}}}
+    truth = {"text": "", "value_axis": [0, 20], "values": [["loss", 3.1, 6.0], ["", "7", 14.3], ["loss", 9, 10.0]]}
+    assert score_values(_chart_figure(spec), truth) == pytest.approx(2 / 3)
+
+
+def test_horizontal_bars_and_several_charts_are_read_for_values():
+    fig = _chart_figure(_spec([{"x": 1.0, "y": "a"}]),
+                        _spec([{"y": "BERT", "x": 82.0}, {"y": "T5", "x": 88.9}], horizontal=True))
+    assert chart_rows(fig.components[1].spec) == [(None, "BERT", 82.0), (None, "T5", 88.9)]
+    truth = {"text": "", "value_axis": [0, 100], "values": [["", "BERT", 82.1], ["", "T5", 80.0]]}
+    assert score_values(fig, truth) == 0.5
+
+
+def test_log_value_axis_compares_in_decades():
+    fig = _chart_figure(_spec([{"x": "a", "y": 1.1e3}, {"x": "b", "y": 5e2}]))
+    truth = {"text": "", "value_axis": [1, 1e4], "value_scale": "log", "values": [["", "a", 1e3], ["", "b", 1e3]]}
+    # log10(1.1) = 0.041 of 4 decades is 1 %: kept; 500 for 1000 is 7.5 %
+    assert score_values(fig, truth) == 0.5
+
+
+def test_no_chart_reads_no_values_and_no_values_is_no_score():
+    truth = {"text": "", "value_axis": [0, 1], "values": [["", "a", 0.5]]}
+    assert score_values(Figure(), truth) == 0.0
+    assert "values" not in score_real(Figure(), "", {"text": "a"})
+    assert math.isnan(score_values(Figure(), {"text": "", "values": [["", "a", "n/a"]]}))
