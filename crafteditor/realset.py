@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from crafteditor.charts.numbers import parse_number
 from crafter.errors import CrafterError
 from crafter.spec.model import Chart, Edge, Figure, Node
 
@@ -160,9 +161,10 @@ def chart_rows(spec: dict[str, Any]) -> list[tuple[str | None, Any, float]]:
 def score_values(fig: Figure, truth: dict[str, Any]) -> float:
     """The share of the true values ``[series, x, y]`` read within 2 % of the value axis's range
     (``value_axis``, else the true values' own range; in log10 units where ``value_scale`` is
-    "log"). Series match by name, letters and digits only (a chart of one true series ignores
-    names, as does a true value without one); x by the nearest number, else by category name,
-    in each chart and series read."""
+    "log"). Series match by name, letters and digits only (a panel of one true series ignores
+    names, as does a true value without one); a name led by a panel letter, '(b) ours', is
+    looked for in that panel, the charts counted in reading order; x by the nearest number
+    ('1k' is 1000), else by category name, in each chart and series read."""
     values = [v for v in truth["values"] if len(v) == 3 and _number(v[2]) is not None]
     if not values:
         return float("nan")
@@ -174,21 +176,50 @@ def score_values(fig: Figure, truth: dict[str, Any]) -> float:
     lo, hi = truth.get("value_axis") or (min(_number(v[2]) for v in values), max(_number(v[2]) for v in values))
     lo_s, hi_s = scale(float(lo)), scale(float(hi))
     span = abs(hi_s - lo_s) if lo_s is not None and hi_s is not None and hi_s != lo_s else 1.0
-    one_series = len({_label(str(v[0] or "")) for v in values} - {""}) <= 1
+    names: dict[int | None, set[str]] = {}
+    for v in values:
+        panel, name = _panel_name(v[0])
+        names.setdefault(panel, set()).add(name)
     # the rows read, grouped by chart and series: a nearest x is looked for in each group
     groups: dict[tuple[int, str], list[tuple[Any, float]]] = {}
-    for i, c in enumerate(c for c in fig.components if isinstance(c, Chart)):
+    for i, c in enumerate(_reading_order([c for c in fig.components if isinstance(c, Chart)])):
         for s, x, y in chart_rows(c.spec):
             groups.setdefault((i, _label(str(s or ""))), []).append((x, y))
     hit = 0
     for s, x, y in values:
         want = scale(float(_number(y)))
-        name = _label(str(s or ""))
-        found = [scale(float(v)) for key, rows in groups.items() if one_series or not name or key[1] == name
-                 for v in _at_x(rows, x)]
+        panel, name = _panel_name(s)
+        anyone = not name or len(names[panel] - {""}) <= 1
+        found = [scale(float(v)) for (i, sname), rows in groups.items()
+                 if (panel is None or i == panel) and (anyone or sname == name) for v in _at_x(rows, x)]
         if want is not None and any(f is not None and abs(f - want) <= 0.02 * span for f in found):
             hit += 1
     return hit / len(values)
+
+
+_PANEL_RE = re.compile(r"\(([a-z])\)\s*(.*)", re.S)
+
+
+def _panel_name(series: Any) -> tuple[int | None, str]:
+    """A true series name as (panel index or None, name): '(b) ours' is panel 1's 'ours'."""
+    text = str(series or "").strip()
+    m = _PANEL_RE.fullmatch(text)
+    if m is None:
+        return None, _label(text)
+    return ord(m.group(1)) - ord("a"), _label(m.group(2))
+
+
+def _reading_order(charts: list[Chart]) -> list[Chart]:
+    """Charts in rows, top to bottom, each row left to right (a chart whose centre is below the
+    row's first chart's bottom starts a new row); charts without a box keep their order, last."""
+    placed = sorted((c for c in charts if c.box is not None), key=lambda c: c.box.y + c.box.h / 2)
+    rows: list[list[Chart]] = []
+    for c in placed:
+        if rows and c.box.y + c.box.h / 2 <= rows[-1][0].box.y + rows[-1][0].box.h:
+            rows[-1].append(c)
+        else:
+            rows.append([c])
+    return [c for row in rows for c in sorted(row, key=lambda c: c.box.x)] + [c for c in charts if c.box is None]
 
 
 def _at_x(rows: list[tuple[Any, float]], x: Any) -> list[float]:
@@ -208,8 +239,5 @@ def _number(v: Any) -> float | None:
         return None
     if isinstance(v, (int, float)):
         return float(v) if math.isfinite(v) else None
-    try:
-        f = float(str(v).strip().replace("−", "-").replace(",", "").rstrip("%"))
-    except ValueError:
-        return None
-    return f if math.isfinite(f) else None
+    f = parse_number(str(v))
+    return f if f is not None and math.isfinite(f) else None

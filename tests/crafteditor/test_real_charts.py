@@ -65,3 +65,15 @@ def test_no_chart_reads_no_values_and_no_values_is_no_score():
     assert score_values(Figure(), truth) == 0.0
     assert "values" not in score_real(Figure(), "", {"text": "a"})
     assert math.isnan(score_values(Figure(), {"text": "", "values": [["", "a", "n/a"]]}))
+
+
+def test_a_panel_letter_names_the_chart_in_reading_order():
+    def boxed(i, x, y, value):
+        return {"id": f"c{i}", "kind": "chart", "box": {"x": x, "y": y, "w": 100, "h": 80},
+                "spec": _spec([{"x": "1k", "y": value, "series": "ours"}, {"x": "1k", "y": 5.0, "series": "base"}])}
+    # listed bottom row first, as the reader finds them (lowest x axis first)
+    fig = Figure.model_validate({"components": [boxed(0, 0, 100, 30.0), boxed(1, 120, 100, 40.0),
+                                                boxed(2, 120, 5, 20.0), boxed(3, 0, 0, 10.0)]})
+    truth = {"text": "", "value_axis": [0, 50],
+             "values": [["(a) ours", "1k", 10], ["(b) Ours", 1000, 20], ["(c) ours", "1k", 30], ["(d) ours", "1k", 30]]}
+    assert score_values(fig, truth) == 0.75
