@@ -92,6 +92,21 @@ def fit_axis(ticks: list[tuple[float, str]]) -> Axis | None:
     return min(cands, key=lambda c: c[0])[1]
 
 
+def doubling_categories(ticks: list[tuple[float, str]]) -> bool:
+    """Evenly spaced labels whose numbers grow by one factor other than ten (512, 1k, 2k, 4k; 1, 2,
+    4, 8): sizes set as categories, not a log axis (a log axis's labels are powers of ten, and
+    matplotlib writes them 10ⁿ). Read as log, the grouped bars over them had been shredded."""
+    pts = sorted((px, v) for px, t in ticks if (v := parse_number(t)) is not None)
+    if len(pts) < 3 or any(v <= 0 for _, v in pts):
+        return False
+    steps = np.diff([px for px, _ in pts])
+    ratios = [b / a for (_, a), (_, b) in zip(pts, pts[1:])]
+    even = steps.min() > 0 and np.ptp(steps) <= 0.1 * steps.mean()
+    # '1k' is 1000 beside 512: within 5 % of one ratio
+    geometric = all(abs(r / ratios[0] - 1) <= 0.05 for r in ratios) and ratios[0] >= 1.5
+    return bool(even and geometric and abs(ratios[0] - 10) > 0.5)
+
+
 def snap_to_ticks(axis: Axis, paints: Paints, labels: list[TextRun], ax: float, font: float) -> Axis:
     """The y axis refitted on its tick marks (or gridlines), where each label has one near it.
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from crafteditor.charts.axes import Axis, fit_axis, snap_to_ticks, y_tick
+from crafteditor.charts.axes import Axis, doubling_categories, fit_axis, snap_to_ticks, y_tick
 from crafteditor.charts.bars import bar_edge, grid_over_bars
 from crafteditor.charts.component import ChartResult, box_mask
 from crafteditor.charts.labels import find_titles, split_tick_labels, typical_font
@@ -95,7 +95,10 @@ def _x_axis(runs, used, ax, ay, right, font) -> tuple[Axis, list[int], bool]:
     xnum = [k for k in below if parse_number(runs[k].text) is not None]
     xcat = [k for k in below if k not in xnum]
     xaxis = None
-    if len(xnum) >= 2 and len(xnum) >= len(xcat):
+    if len(xnum) >= 2 and len(xnum) >= len(xcat) and doubling_categories([(runs[k].cx, runs[k].text) for k in xnum]):
+        xticks = xnum  # sizes as categories (512, 1k, 2k): their labels as written
+        xaxis = Axis(a=0.0, b=1.0, categories=sorted((runs[k].cx, runs[k].text) for k in xnum))
+    elif len(xnum) >= 2 and len(xnum) >= len(xcat):
         xaxis = fit_axis([(runs[k].cx, runs[k].text) for k in xnum])
         xticks = xnum
     else:
