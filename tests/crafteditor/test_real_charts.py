@@ -3,15 +3,70 @@ the real set's chart-value score (``values``: true values read within 2 % of the
 
 from __future__ import annotations
 
+import io
 import math
 
 import matplotlib
 
 matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
+from crafteditor import convert  # noqa: E402
 from crafteditor.realset import chart_rows, score_real, score_values  # noqa: E402
 from crafter.spec import Figure  # noqa: E402
+
+
+def _png(fig) -> bytes:
+    buf = io.BytesIO()
+    fig.tight_layout()
+    fig.savefig(buf, format="png", dpi=150)
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def _rows(conv, k=0):
+    chart = conv.figure.of_kind("chart")[k]
+    return chart.spec, [(r.get("series"), r["x"], r["y"]) for r in chart.spec["data"]["values"]]
+
+
+SIZES = ["512", "1k", "2k", "4k", "8k", "16k"]
+SPEED = {"Pytorch": [36, 40, 43, 45, 46, 0], "FlashAttention": [91, 92, 104, 108, 110, 110],
+         "FlashAttention-2": [132, 153, 171, 175, 176, 176]}
+
+
+def _sizes_chart(value_labels: bool) -> bytes:
+    """flash-attention's benchmark: grouped bars over sequence lengths 512 … 16k, a legend in
+    the upper left, (optionally) each bar's value printed over it and a '0' where a run failed."""
+    fig, ax = plt.subplots(figsize=(5, 3.4))
+    x = np.arange(len(SIZES))
+    for i, (name, vals) in enumerate(SPEED.items()):
+        bars = ax.bar(x + (i - 1) * 0.27, vals, 0.27, label=name)
+        if value_labels:
+            ax.bar_label(bars, fontsize=7)
+    ax.set_xticks(x, SIZES)
+    ax.set_xlabel("Sequence length")
+    ax.set_ylabel("Speed (TFLOPs/s)")
+    ax.set_ylim(0, 230)
+    ax.legend(loc="upper left", fontsize=8)
+    return _png(fig)
+
+
+@pytest.mark.parametrize("value_labels", [False, True])
+def test_sizes_doubling_along_x_are_categories(value_labels):
+    """512, 1k, 2k … evenly spaced fit a log axis better than a linear one: they had been read
+    as one, and the grouped bars on it drawn back as slivers. With value labels over the bars,
+    the '110' beside the next group's taller bar and the lone '0' had been legend entries: the
+    legend's box covered the plot and no bar was read."""
+    conv = convert(_sizes_chart(value_labels))
+    assert conv.report["components"].get("chart") == 1
+    spec, rows = _rows(conv)
+    assert spec["encoding"]["x"]["type"] == "nominal"
+    assert spec["encoding"]["color"]["scale"]["domain"] == list(SPEED)  # the legend, in its order
+    truth = {"text": "", "value_axis": [0, 230],
+             "values": [[name, size, v] for name, vals in SPEED.items() for size, v in zip(SIZES, vals) if v]}
+    assert score_values(conv.figure, truth) >= 0.95
 
 
 def _chart_figure(*specs) -> Figure:
