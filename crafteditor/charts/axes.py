@@ -40,7 +40,7 @@ def y_tick(run: TextRun) -> tuple[float, str]:
     is also a plausible linear label (101, 102, 103 evenly spaced fit a linear axis exactly):
     the glyphs tell them apart. Its exponent is smaller and raised; the label is then 1e3,
     at the centre of its base '10' (the exponent lifts the ink box's centre)."""
-    m = re.fullmatch(r"10([−\-]?\d{1,2})", run.text.strip())
+    m = re.fullmatch(r"10([−\-–—]?\d{1,2})", run.text.strip())
     if m is None or run.glyphs is None or run.glyphs.size == 0:
         return run.cy, run.text
     n, _, stats, _ = find_blobs(run.glyphs)
@@ -55,8 +55,50 @@ def y_tick(run: TextRun) -> tuple[float, str]:
     exp_h = max(st[3] for st in exp)
     base_h = base_bottom - base_top
     if exp_bottom <= base_top + 0.75 * base_h and exp_h <= 0.85 * base_h:
-        return run.y + (base_top + base_bottom) / 2.0, "1e" + m.group(1).replace("−", "-")
+        return run.y + (base_top + base_bottom) / 2.0, "1e" + re.sub("[−–—]", "-", m.group(1))
     return run.cy, run.text
+
+
+def tick_number(text: str) -> bool:
+    """A tick label's text that is a number, a power of ten read flat ('10–3') included."""
+    return parse_number(text) is not None or re.fullmatch(r"10[−\-–—]\d{1,2}", text.strip()) is not None
+
+
+def join_powers(runs: list[TextRun], idx: list[int], rgb: np.ndarray | None,
+                bg: tuple[int, int, int]) -> dict[int, int]:
+    """Tick labels 10ⁿ whose exponent OCR read as a run of its own ('10' and a raised '3', the
+    minus sign between them in neither): {the '10' run: its exponent's run}, among ``idx``. The
+    exponent is smaller, starts within a minus sign and a gap of the '10' and ends above its middle."""
+    pairs: dict[int, int] = {}
+    for k in idx:
+        ten = runs[k]
+        if ten.text.strip() != "10":
+            continue
+        for j in idx:
+            e = runs[j]
+            if j == k or j in pairs.values() or not re.fullmatch(r"[−\-–—]?\d{1,2}", e.text.strip()):
+                continue
+            if -1 <= e.x - ten.right <= 1.5 * ten.h and e.bottom <= ten.cy + 0.15 * ten.h and e.h <= 0.9 * ten.h \
+                    and e.y >= ten.y - 0.8 * ten.h:
+                pairs[k] = j
+                break
+    return pairs
+
+
+def power_text(ten: TextRun, exp: TextRun, rgb: np.ndarray | None, bg: tuple[int, int, int]) -> str:
+    """'1e-3' for a '10' and its raised exponent read apart: a minus sign is the short dash of
+    ink between them, level with the exponent's middle."""
+    digits = re.sub("[−–—]", "-", exp.text.strip())
+    if not digits.startswith("-") and rgb is not None:
+        x0, x1 = int(ten.right) + 1, int(exp.x)
+        y0, y1 = int(exp.y), int(exp.bottom) + 1
+        gap = rgb[max(0, y0):y1, max(0, x0):max(0, x1)].astype(np.int16)
+        if gap.size:
+            ink = np.abs(gap - np.array(bg, np.int16)).max(axis=2) > 80
+            cols = np.flatnonzero(ink.any(axis=0))
+            if cols.size >= 2 and ink.any(axis=1).sum() <= max(3, 0.25 * (y1 - y0)):
+                digits = "-" + digits
+    return "1e" + digits
 
 
 def fit_axis(ticks: list[tuple[float, str]]) -> Axis | None:

@@ -8,7 +8,16 @@ from typing import Any
 
 import numpy as np
 
-from crafteditor.charts.axes import Axis, doubling_categories, fit_axis, snap_to_ticks, y_tick
+from crafteditor.charts.axes import (
+    Axis,
+    doubling_categories,
+    fit_axis,
+    join_powers,
+    power_text,
+    snap_to_ticks,
+    tick_number,
+    y_tick,
+)
 from crafteditor.charts.bars import bar_edge, grid_over_bars
 from crafteditor.charts.component import ChartResult, box_mask
 from crafteditor.charts.labels import find_titles, split_tick_labels, typical_font
@@ -27,21 +36,27 @@ def read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,
     """``walls``: left edges of the figure's other plots (a legend right of this one ends there)."""
     font = typical_font(runs)
     # y ticks: numbers whose right edge is just left of the y axis
-    yt = [k for k, r in enumerate(runs) if k not in used and r.angle == 0 and parse_number(r.text) is not None
+    yt = [k for k, r in enumerate(runs) if k not in used and r.angle == 0 and tick_number(r.text)
           and ax - 6 * font <= r.right <= ax + 2 and r.cy <= ay + font
           and (top is None or r.cy >= top - font)]
     if len(yt) < 2:
         return None
     if top is None:
         top = min(runs[k].y for k in yt) - font * 0.2
-    yaxis = fit_axis([y_tick(runs[k]) for k in yt])
+    # 10ⁿ read as '10' and 'n': one label at the '10' (the exponent is no tick of its own)
+    drawn = original if original is not None else rgb
+    powers = join_powers(runs, yt, drawn, paints.background_rgb)
+    exps = set(powers.values())
+    yt = [k for k in yt if k not in exps]
+    yaxis = fit_axis([(runs[k].cy, power_text(runs[k], runs[powers[k]], drawn, paints.background_rgb))
+                      if k in powers else y_tick(runs[k]) for k in yt])
     if yaxis is None:
         return None
     yaxis = snap_to_ticks(yaxis, paints, [runs[k] for k in yt], ax, font)
     split_tick_labels(runs, used, ay, ax, right, font)
     xaxis, xticks, index_categories = _x_axis(runs, used, ax, ay, right, font)
     plot = (ax, float(top), right, ay)
-    consumed = set(yt) | set(xticks)
+    consumed = set(yt) | set(xticks) | exps
     x_title, y_title, title = find_titles(runs, used | consumed, xticks, yt, plot, font)
     for k in (x_title, y_title, title):
         if k is not None:
@@ -75,7 +90,6 @@ def read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,
                       runs[title].text if title is not None else None,
                       runs[x_title].text if x_title is not None else None,
                       runs[y_title].text if y_title is not None else None, error_color, value_labels)
-    drawn = original if original is not None else rgb
     style = measure_style(drawn, paints, runs, {"y": yt, "x": list(xticks)},
                           {"x": x_title, "y": y_title, "title": title}, legend_runs, plot, yaxis.log,
                           not xaxis.categories and not index_categories and not xaxis.log)

@@ -44,7 +44,7 @@ def _rows(series: list[Series], xaxis: Axis, yaxis: Axis, plot, yspan: float) ->
     """One row per point: x, y, its series' name where there are several, its band's lo and hi,
     its error bar (symmetric, or upper and lower)."""
     x0, y0, x1, y1 = plot
-    multi = len(series) > 1
+    multi = _legend(series)
     rows = []
     for i, s in enumerate(series):
         name = s.name or (f"series {i + 1}" if multi else None)
@@ -74,7 +74,7 @@ def _encoding(series: list[Series], xaxis: Axis, yaxis: Axis, plot, x_title, y_t
     x0, y0, x1, y1 = plot
     ylo, yhi, yspan = y_range
     kind = series[0].kind
-    multi = len(series) > 1
+    multi = _legend(series)
     xenc: dict[str, Any] = {"field": "x", "type": "nominal" if xaxis.categories else "quantitative"}
     if xaxis.categories:
         xenc["sort"] = None
@@ -102,7 +102,7 @@ def _encoding(series: list[Series], xaxis: Axis, yaxis: Axis, plot, x_title, y_t
                         "scale": {"domain": names, "range": [to_hex(s.color) for s in series]}}
         if kind == "bar" and any(s.stacked for s in series):
             yenc["stack"] = "zero"  # one on another, in the legend's order from the axis out
-        elif kind == "bar":
+        elif kind == "bar" and len(series) > 1:
             # side by side in the order drawn, left to right (Vega-Lite would sort the names:
             # 'baseline' had moved left of 'ours')
             lefts = [min((a for a, _ in s.bar_spans), default=math.inf) for s in series]
@@ -113,6 +113,12 @@ def _encoding(series: list[Series], xaxis: Axis, yaxis: Axis, plot, x_title, y_t
                             "scale": {"domain": [s.name or f"series {i + 1}" for i, s in enumerate(series)],
                                       "range": shapes}}
     return enc
+
+
+def _legend(series: list[Series]) -> bool:
+    """Series told apart by a legend: several, or one the legend names (a lone 'error' entry
+    had been dropped with its word)."""
+    return len(series) > 1 or bool(series and series[0].name)
 
 
 def _mark(series: list[Series], shapes: list[str]) -> dict[str, Any]:
