@@ -54,7 +54,7 @@ def read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,
         return None
     yaxis = snap_to_ticks(yaxis, paints, [runs[k] for k in yt], ax, font)
     split_tick_labels(runs, used, ay, ax, right, font)
-    xaxis, xticks, index_categories = _x_axis(runs, used, ax, ay, right, font)
+    xaxis, xticks, index_categories = _x_axis(runs, used, ax, ay, right, font, drawn, paints.background_rgb)
     plot = (ax, float(top), right, ay)
     consumed = set(yt) | set(xticks) | exps
     x_title, y_title, title = find_titles(runs, used | consumed, xticks, yt, plot, font)
@@ -99,22 +99,26 @@ def read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,
                        title=runs[title].text if title is not None else None, style=style)
 
 
-def _x_axis(runs, used, ax, ay, right, font) -> tuple[Axis, list[int], bool]:
+def _x_axis(runs, used, ax, ay, right, font, drawn, bg) -> tuple[Axis, list[int], bool]:
     """The x axis read off the labels below it: numbers calibrate it, or they are its categories.
     Returns the axis, its tick labels' runs, and whether the categories could not be read (the
     bars are then numbered)."""
     # x ticks: below the x axis
     below = [k for k, r in enumerate(runs) if k not in used and r.angle == 0 and ay - 2 <= r.y <= ay + 3 * font
              and ax - 2 * font <= r.cx <= right + 2 * font]
-    xnum = [k for k in below if parse_number(runs[k].text) is not None]
+    # powers of ten (10⁻³ read '10–3', or '10' and its raised exponent apart) are numbers
+    powers = join_powers(runs, [k for k in below if tick_number(runs[k].text)], drawn, bg)
+    below = [k for k in below if k not in set(powers.values())]
+    text = {k: power_text(runs[k], runs[powers[k]], drawn, bg) if k in powers else y_tick(runs[k])[1] for k in below}
+    xnum = [k for k in below if parse_number(text[k]) is not None]
     xcat = [k for k in below if k not in xnum]
     xaxis = None
-    if len(xnum) >= 2 and len(xnum) >= len(xcat) and doubling_categories([(runs[k].cx, runs[k].text) for k in xnum]):
+    if len(xnum) >= 2 and len(xnum) >= len(xcat) and doubling_categories([(runs[k].cx, text[k]) for k in xnum]):
         xticks = xnum  # sizes as categories (512, 1k, 2k): their labels as written
         xaxis = Axis(a=0.0, b=1.0, categories=sorted((runs[k].cx, runs[k].text) for k in xnum))
     elif len(xnum) >= 2 and len(xnum) >= len(xcat):
-        xaxis = fit_axis([(runs[k].cx, runs[k].text) for k in xnum])
-        xticks = xnum
+        xaxis = fit_axis([(runs[k].cx, text[k]) for k in xnum])
+        xticks = xnum + list(powers.values())
     else:
         xticks = xcat
         if xcat:

@@ -132,3 +132,40 @@ def test_a_panel_letter_names_the_chart_in_reading_order():
     truth = {"text": "", "value_axis": [0, 50],
              "values": [["(a) ours", "1k", 10], ["(b) Ours", 1000, 20], ["(c) ours", "1k", 30], ["(d) ours", "1k", 30]]}
     assert score_values(fig, truth) == 0.75
+
+
+def test_superscript_log_ticks_are_powers_of_ten():
+    """matplotlib's log labels 10⁻³ … 10²: OCR read '10–1' (an en dash: no number), '100' for
+    10⁰, and '10' apart from a raised '3' whose minus sign was in neither run. The axis had
+    been fitted linear on 3, 10, 100, 101, 102. A lone series named by a legend keeps it."""
+    fig, ax = plt.subplots(figsize=(5, 3.4))
+    ys = [2e-3, 1e-2, 0.3, 1.0, 20, 80]
+    ax.plot([1, 2, 3, 4, 5, 6], ys, "-o", label="error")
+    ax.set_yscale("log")
+    ax.set_ylim(1e-3, 1e2)
+    ax.set_xlabel("step")
+    ax.legend()
+    conv = convert(_png(fig))
+    spec, rows = _rows(conv)
+    assert spec["encoding"]["y"]["scale"]["type"] == "log"
+    lo, hi = spec["encoding"]["y"]["scale"]["domain"]
+    assert abs(math.log10(lo) + 3) <= 0.05 * 5 and abs(math.log10(hi) - 2) <= 0.05 * 5
+    truth = {"text": "", "value_axis": [1e-3, 1e2], "value_scale": "log",
+             "values": [["error", x, y] for x, y in zip(range(1, 7), ys)]}
+    assert score_values(conv.figure, truth) == 1.0
+    assert spec["encoding"]["color"]["scale"]["domain"] == ["error"]
+    assert "error" in conv.svg
+
+
+def test_superscript_log_ticks_along_x():
+    fig, ax = plt.subplots(figsize=(5, 3.4))
+    lr = [1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 1e-1]
+    loss = [0.62, 0.55, 0.41, 0.35, 0.38, 0.52, 0.8]
+    ax.plot(lr, loss, "-o")
+    ax.set_xscale("log")
+    conv = convert(_png(fig))
+    spec, rows = _rows(conv)
+    assert spec["encoding"]["x"]["scale"]["type"] == "log"
+    assert [round(math.log10(x), 1) for _, x, _ in rows] == [round(math.log10(v), 1) for v in lr]
+    truth = {"text": "", "value_axis": [0.3, 0.85], "values": [["", x, y] for x, y in zip(lr, loss)]}
+    assert score_values(conv.figure, truth) == 1.0
