@@ -162,8 +162,8 @@ def score_values(fig: Figure, truth: dict[str, Any]) -> float:
     """The share of the true values ``[series, x, y]`` read within 2 % of the value axis's range
     (``value_axis``, else the true values' own range; in log10 units where ``value_scale`` is
     "log"). Series match by name, letters and digits only (a panel of one true series ignores
-    names, as does a true value without one); a name led by a panel letter, '(b) ours', is
-    looked for in that panel, the charts counted in reading order; x by the nearest number
+    names, as does a true value without one); a name led by a panel letter, '(b) ours', or
+    side, 'right: ours', is looked for in that panel, the charts counted in reading order; x by the nearest number
     ('1k' is 1000), else by category name, in each chart and series read."""
     values = [v for v in truth["values"] if len(v) == 3 and _number(v[2]) is not None]
     if not values:
@@ -197,16 +197,19 @@ def score_values(fig: Figure, truth: dict[str, Any]) -> float:
     return hit / len(values)
 
 
-_PANEL_RE = re.compile(r"\(([a-z])\)\s*(.*)", re.S)
+_PANEL_RE = re.compile(r"(?:\(([a-z])\)|(left|top|right|bottom):)\s*(.*)", re.S)
 
 
 def _panel_name(series: Any) -> tuple[int | None, str]:
-    """A true series name as (panel index or None, name): '(b) ours' is panel 1's 'ours'."""
+    """A true series name as (panel index or None, name): '(b) ours' is panel 1's 'ours'; of
+    two panels, 'left: ours' (or top) the first's, 'right: ours' (or bottom) the second's."""
     text = str(series or "").strip()
     m = _PANEL_RE.fullmatch(text)
     if m is None:
         return None, _label(text)
-    return ord(m.group(1)) - ord("a"), _label(m.group(2))
+    if m.group(1):
+        return ord(m.group(1)) - ord("a"), _label(m.group(3))
+    return int(m.group(2) in ("right", "bottom")), _label(m.group(3))
 
 
 def _reading_order(charts: list[Chart]) -> list[Chart]:

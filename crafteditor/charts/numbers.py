@@ -12,6 +12,8 @@ def parse_number(text: str) -> float | None:
     if len(t) > 1 and t.endswith("-") and t[-2].isdigit():
         t = t[:-1]  # the tick mark beside a y label, read with it ('80 -')
     t = t.rstrip("%")
+    if len(t) > 1 and t[-1] in "x×" and t[-2].isdigit():
+        t = t[:-1]  # a factor ('12x': seaborn benchmarks relative to a baseline)
     for suffix, mult in (("k", 1e3), ("K", 1e3), ("M", 1e6), ("B", 1e9)):
         if t.endswith(suffix) and _NUM.match(t[:-1] or "x"):
             try:

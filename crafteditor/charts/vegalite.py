@@ -20,6 +20,14 @@ def round_to_span(v: float, span: float) -> float:
     return round(v, digits)
 
 
+def round_sig(v: float, digits: int = 4) -> float:
+    """``digits`` significant digits: a log axis's values span decades (1.5e-05 rounded to the
+    range's 4 decimals had become 0, and the chart could not be drawn on its log scale)."""
+    if v == 0 or not math.isfinite(v):
+        return v
+    return round(v, digits - 1 - int(math.floor(math.log10(abs(v)))))
+
+
 def chart_spec(series: list[Series], xaxis: Axis, yaxis: Axis, plot, title, x_title, y_title,
                error_color: str | None = None, value_labels: "ValueLabels | None" = None) -> dict[str, Any]:
     """The series as a Vega-Lite spec on the calibrated axes' domains: their rows inline, the
@@ -50,7 +58,8 @@ def _rows(series: list[Series], xaxis: Axis, yaxis: Axis, plot, yspan: float) ->
         name = s.name or (f"series {i + 1}" if multi else None)
         for k, (x, y) in enumerate(s.points):
             yv = round(y, 4) if yaxis.log else round_to_span(y, yspan)
-            row: dict[str, Any] = {"x": x if xaxis.categories else round_to_span(x, abs(xaxis.b) * (x1 - x0)), "y": yv}
+            xv = x if xaxis.categories else (round_sig(x) if xaxis.log else round_to_span(x, abs(xaxis.b) * (x1 - x0)))
+            row: dict[str, Any] = {"x": xv, "y": yv}
             if multi:
                 row["series"] = name
             bnd = s.band[k] if k < len(s.band) else None
@@ -80,8 +89,8 @@ def _encoding(series: list[Series], xaxis: Axis, yaxis: Axis, plot, x_title, y_t
         xenc["sort"] = None
     else:
         xlo, xhi = sorted((xaxis.value(x0), xaxis.value(x1)))
-        xenc["scale"] = {"domain": [round_to_span(xlo, xhi - xlo), round_to_span(xhi, xhi - xlo)], "nice": False,
-                         "zero": False}
+        dom = [round_sig(xlo), round_sig(xhi)] if xaxis.log else [round_to_span(xlo, xhi - xlo), round_to_span(xhi, xhi - xlo)]
+        xenc["scale"] = {"domain": dom, "nice": False, "zero": False}
         if xaxis.log:
             xenc["scale"]["type"] = "log"
     xenc["title"] = x_title or None  # no title drawn: none re-drawn (Vega-Lite would show the field name)

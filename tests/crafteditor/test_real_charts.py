@@ -132,6 +132,10 @@ def test_a_panel_letter_names_the_chart_in_reading_order():
     truth = {"text": "", "value_axis": [0, 50],
              "values": [["(a) ours", "1k", 10], ["(b) Ours", 1000, 20], ["(c) ours", "1k", 30], ["(d) ours", "1k", 30]]}
     assert score_values(fig, truth) == 0.75
+    stacked = Figure.model_validate({"components": [boxed(0, 0, 100, 30.0), boxed(1, 0, 0, 10.0)]})
+    sides = {"text": "", "value_axis": [0, 50],
+             "values": [["top: ours", "1k", 10], ["bottom: ours", "1k", 30], ["bottom: ours", "1k", 10]]}
+    assert score_values(stacked, sides) == pytest.approx(2 / 3)
 
 
 def test_superscript_log_ticks_are_powers_of_ten():
