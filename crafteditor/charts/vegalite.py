@@ -57,7 +57,7 @@ def _rows(series: list[Series], xaxis: Axis, yaxis: Axis, plot, yspan: float) ->
     for i, s in enumerate(series):
         name = s.name or (f"series {i + 1}" if multi else None)
         for k, (x, y) in enumerate(s.points):
-            yv = round(y, 4) if yaxis.log else round_to_span(y, yspan)
+            yv = round_sig(y) if yaxis.log else round_to_span(y, yspan)
             xv = x if xaxis.categories else (round_sig(x) if xaxis.log else round_to_span(x, abs(xaxis.b) * (x1 - x0)))
             row: dict[str, Any] = {"x": xv, "y": yv}
             if multi:
