@@ -162,9 +162,10 @@ def score_values(fig: Figure, truth: dict[str, Any]) -> float:
     """The share of the true values ``[series, x, y]`` read within 2 % of the value axis's range
     (``value_axis``, else the true values' own range; in log10 units where ``value_scale`` is
     "log"). Series match by name, letters and digits only (a panel of one true series ignores
-    names, as does a true value without one); a name led by a panel letter, '(b) ours', or
-    side, 'right: ours', is looked for in that panel, the charts counted in reading order; x by the nearest number
-    ('1k' is 1000), else by category name, in each chart and series read."""
+    names, as do a true value without one and a chart read as one series without a name); a
+    name led by a panel letter, '(b) ours', or side, 'right: ours', is looked for in that panel,
+    the charts counted in reading order; x by the nearest number ('1k' is 1000), else by
+    category name, in each chart and series read."""
     values = [v for v in truth["values"] if len(v) == 3 and _number(v[2]) is not None]
     if not values:
         return float("nan")
@@ -182,16 +183,21 @@ def score_values(fig: Figure, truth: dict[str, Any]) -> float:
         names.setdefault(panel, set()).add(name)
     # the rows read, grouped by chart and series: a nearest x is looked for in each group
     groups: dict[tuple[int, str], list[tuple[Any, float]]] = {}
+    anonymous: set[int] = set()  # charts read as one series without a name (no legend): any name is theirs
     for i, c in enumerate(_reading_order([c for c in fig.components if isinstance(c, Chart)])):
-        for s, x, y in chart_rows(c.spec):
+        rows = chart_rows(c.spec)
+        for s, x, y in rows:
             groups.setdefault((i, _label(str(s or ""))), []).append((x, y))
+        if {_label(str(s or "")) for s, _, _ in rows} == {""}:
+            anonymous.add(i)
     hit = 0
     for s, x, y in values:
         want = scale(float(_number(y)))
         panel, name = _panel_name(s)
         anyone = not name or len(names[panel] - {""}) <= 1
         found = [scale(float(v)) for (i, sname), rows in groups.items()
-                 if (panel is None or i == panel) and (anyone or sname == name) for v in _at_x(rows, x)]
+                 if (panel is None or i == panel) and (anyone or sname == name or i in anonymous)
+                 for v in _at_x(rows, x)]
         if want is not None and any(f is not None and abs(f - want) <= 0.02 * span for f in found):
             hit += 1
     return hit / len(values)

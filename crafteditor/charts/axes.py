@@ -85,6 +85,37 @@ def join_powers(runs: list[TextRun], idx: list[int], rgb: np.ndarray | None,
     return pairs
 
 
+def join_decimals(runs: list[TextRun], idx: list[int], rgb: np.ndarray | None,
+                  bg: tuple[int, int, int]) -> dict[int, tuple[int, str]]:
+    """Tick labels that OCR split at their decimal point ('1' and '6' for 1.6): {the left run:
+    (the right run, the number written whole)}, among ``idx``. The two are digits on one row a
+    point's width apart, with a dot of ink between them on the baseline."""
+    out: dict[int, tuple[int, str]] = {}
+    taken: set[int] = set()
+    for k in idx:
+        a = runs[k]
+        if not re.fullmatch(r"[−\-]?\d+", a.text.strip()) or k in taken or rgb is None:
+            continue
+        for j in idx:
+            b = runs[j]
+            if j == k or j in taken or j in out or not re.fullmatch(r"\d+", b.text.strip()):
+                continue
+            gap = b.x - a.right
+            if abs(b.cy - a.cy) > 0.3 * a.h or not 1 <= gap <= 0.8 * a.h:
+                continue
+            x0, x1 = int(a.right) + 1, int(b.x)
+            y0, y1 = int(a.y + 0.6 * a.h), int(a.bottom) + 1
+            win = rgb[max(0, y0):y1, max(0, x0):max(0, x1)].astype(np.int16)
+            above = rgb[int(a.y):max(int(a.y), y0 - 1), max(0, x0):max(0, x1)].astype(np.int16)
+            ink = np.abs(win - np.array(bg, np.int16)).max(axis=2) > 80 if win.size else np.zeros((0, 0), bool)
+            ink_above = (np.abs(above - np.array(bg, np.int16)).max(axis=2) > 80).any() if above.size else False
+            if ink.any() and not ink_above:
+                out[k] = (j, f"{a.text.strip()}.{b.text.strip()}")
+                taken.update((k, j))
+                break
+    return out
+
+
 def power_text(ten: TextRun, exp: TextRun, rgb: np.ndarray | None, bg: tuple[int, int, int]) -> str:
     """'1e-3' for a '10' and its raised exponent read apart: a minus sign is the short dash of
     ink between them, level with the exponent's middle."""

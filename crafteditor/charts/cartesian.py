@@ -12,6 +12,7 @@ from crafteditor.charts.axes import (
     Axis,
     doubling_categories,
     fit_axis,
+    join_decimals,
     join_powers,
     power_text,
     snap_to_ticks,
@@ -45,11 +46,15 @@ def read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,
         top = min(runs[k].y for k in yt) - font * 0.2
     # 10ⁿ read as '10' and 'n': one label at the '10' (the exponent is no tick of its own)
     drawn = original if original is not None else rgb
+    # and 1.6 read as '1' and '6' (the point in neither): one label, the left run
     powers = join_powers(runs, yt, drawn, paints.background_rgb)
-    exps = set(powers.values())
+    decimals = join_decimals(runs, [k for k in yt if k not in powers and k not in powers.values()], drawn,
+                             paints.background_rgb)
+    exps = set(powers.values()) | {j for j, _ in decimals.values()}
     yt = [k for k in yt if k not in exps]
     yaxis = fit_axis([(runs[k].cy, power_text(runs[k], runs[powers[k]], drawn, paints.background_rgb))
-                      if k in powers else y_tick(runs[k]) for k in yt])
+                      if k in powers else (runs[k].cy, decimals[k][1]) if k in decimals else y_tick(runs[k])
+                      for k in yt])
     if yaxis is None:
         return None
     yaxis = snap_to_ticks(yaxis, paints, [runs[k] for k in yt], ax, font)

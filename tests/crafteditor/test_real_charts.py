@@ -14,6 +14,8 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from crafteditor import convert  # noqa: E402
+from crafteditor.charts.axes import join_decimals  # noqa: E402
+from crafteditor.ocr.runs import TextRun  # noqa: E402
 from crafteditor.realset import chart_rows, score_real, score_values  # noqa: E402
 from crafter.spec import Figure  # noqa: E402
 
@@ -173,3 +175,26 @@ def test_superscript_log_ticks_along_x():
     assert [round(math.log10(x), 1) for _, x, _ in rows] == [round(math.log10(v), 1) for v in lr]
     truth = {"text": "", "value_axis": [0.3, 0.85], "values": [["", x, y] for x, y in zip(lr, loss)]}
     assert score_values(conv.figure, truth) == 1.0
+
+
+def _run(text, x, y, w, h=14):
+    return TextRun(text=text, x=x, y=y, w=w, h=h, angle=0, font_px=h, bold=False, color=(0, 0, 0),
+                   confidence=1.0, baseline=y + h, glyphs=np.zeros((h, w), bool))
+
+
+def test_a_tick_label_split_at_its_point_is_one_number():
+    """tuning_playbook's '1.6' came back from OCR as '1' and '6' (the point in neither run): the
+    y axis had been fitted on 1.9 … 1.4 with a 1, a 6 and a 5 among them, as a log axis."""
+    rgb = np.full((60, 80, 3), 255, np.uint8)
+    rgb[10 + 11:10 + 14, 20:23] = 0  # the point, on the baseline between '1' (x 10..19) and '6' (x 24..33)
+    runs = [_run("1", 10, 10, 9), _run("6", 24, 10, 9), _run("1", 10, 40, 9), _run("5", 24, 40, 9)]
+    joined = join_decimals(runs, [0, 1, 2, 3], rgb, (255, 255, 255))
+    assert joined == {0: (1, "1.6")}  # no point between the second pair: '1' and '5' stay apart
+
+
+def test_a_chart_read_without_a_legend_takes_any_true_name():
+    """ggplot panels have no legend: their one series has no name to match 'count' by."""
+    fig = _chart_figure(_spec([{"x": "1", "y": 7.0}, {"x": "2", "y": 10.0}]),
+                        _spec([{"x": "1", "y": 3.0, "series": "a"}, {"x": "1", "y": 4.0, "series": "b"}]))
+    truth = {"text": "", "value_axis": [0, 10.5], "values": [["count", "1", 7], ["count", "2", 10], ["box", "1", 4]]}
+    assert score_values(fig, truth) == pytest.approx(2 / 3)  # 'box' names no series of the legend's
