@@ -59,6 +59,26 @@ def y_tick(run: TextRun) -> tuple[float, str]:
     return run.cy, run.text
 
 
+def lost_minus(run: TextRun, rgb: np.ndarray | None, bg: tuple[int, int, int]) -> bool:
+    """A minus sign OCR dropped ('1' for −1: d2l's y axis read 2, 1, 0, 1, 2): a short level
+    dash of ink just left of the digits, at their middle, nothing else there."""
+    if rgb is None or not re.fullmatch(r"\d+(?:\.\d+)?", run.text.strip()):
+        return False
+    h = run.h
+    x0, x1 = int(run.x - 0.9 * h), int(run.x)
+    y0, y1 = int(run.y), int(run.bottom) + 1
+    if x0 < 0 or y0 < 0 or x1 - x0 < 3 or y1 - y0 < 5:
+        return False
+    win = np.abs(rgb[y0:y1, x0:x1].astype(np.int16) - np.array(bg, np.int16)).max(axis=2) > 80
+    rows = np.flatnonzero(win.any(axis=1))
+    cols = np.flatnonzero(win.any(axis=0))
+    if rows.size == 0 or cols.size < 0.3 * h:
+        return False
+    level = rows[-1] - rows[0] + 1 <= max(3, 0.2 * h) and 0.3 * h <= (rows[0] + rows[-1]) / 2 <= 0.75 * h
+    solid = cols[-1] - cols[0] + 1 == cols.size and (x1 - x0) - cols[-1] <= 0.4 * h
+    return bool(level and solid)
+
+
 def tick_number(text: str) -> bool:
     """A tick label's text that is a number, a power of ten read flat ('10–3') included."""
     return parse_number(text) is not None or re.fullmatch(r"10[−\-–—]\d{1,2}", text.strip()) is not None
@@ -149,7 +169,7 @@ def fit_axis(ticks: list[tuple[float, str]]) -> Axis | None:
     if lin is not None:
         cands.append((lin[2], Axis(a=lin[0], b=lin[1], log=False)))
     pos = [(p, v) for p, v in pts if v > 0]
-    if len(pos) >= 2:
+    if len(pos) >= 2 and len(pos) == len(pts):  # a log axis has no 0 or negative label (2 and 1 of −2 … 2 fit one)
         lg = robust_fit([p for p, _ in pos], [math.log10(v) for _, v in pos])
         if lg is not None:
             cands.append((lg[2] * 1.0, Axis(a=lg[0], b=lg[1], log=True)))

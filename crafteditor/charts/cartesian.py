@@ -14,6 +14,7 @@ from crafteditor.charts.axes import (
     fit_axis,
     join_decimals,
     join_powers,
+    lost_minus,
     power_text,
     snap_to_ticks,
     tick_number,
@@ -53,8 +54,9 @@ def read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,
     exps = set(powers.values()) | {j for j, _ in decimals.values()}
     yt = [k for k in yt if k not in exps]
     yaxis = fit_axis([(runs[k].cy, power_text(runs[k], runs[powers[k]], drawn, paints.background_rgb))
-                      if k in powers else (runs[k].cy, decimals[k][1]) if k in decimals else y_tick(runs[k])
-                      for k in yt])
+                      if k in powers else (runs[k].cy, decimals[k][1]) if k in decimals
+                      else (runs[k].cy, "-" + runs[k].text.strip()) if lost_minus(runs[k], drawn, paints.background_rgb)
+                      else y_tick(runs[k]) for k in yt])
     if yaxis is None:
         return None
     yaxis = snap_to_ticks(yaxis, paints, [runs[k] for k in yt], ax, font)
@@ -114,7 +116,8 @@ def _x_axis(runs, used, ax, ay, right, font, drawn, bg) -> tuple[Axis, list[int]
     # powers of ten (10⁻³ read '10–3', or '10' and its raised exponent apart) are numbers
     powers = join_powers(runs, [k for k in below if tick_number(runs[k].text)], drawn, bg)
     below = [k for k in below if k not in set(powers.values())]
-    text = {k: power_text(runs[k], runs[powers[k]], drawn, bg) if k in powers else y_tick(runs[k])[1] for k in below}
+    text = {k: power_text(runs[k], runs[powers[k]], drawn, bg) if k in powers
+            else "-" + runs[k].text.strip() if lost_minus(runs[k], drawn, bg) else y_tick(runs[k])[1] for k in below}
     xnum = [k for k in below if parse_number(text[k]) is not None]
     xcat = [k for k in below if k not in xnum]
     xaxis = None

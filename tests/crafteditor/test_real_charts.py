@@ -14,7 +14,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from crafteditor import convert  # noqa: E402
-from crafteditor.charts.axes import join_decimals  # noqa: E402
+from crafteditor.charts.axes import fit_axis, join_decimals, lost_minus  # noqa: E402
 from crafteditor.ocr.runs import TextRun  # noqa: E402
 from crafteditor.realset import chart_rows, score_real, score_values  # noqa: E402
 from crafter.spec import Figure  # noqa: E402
@@ -198,3 +198,15 @@ def test_a_chart_read_without_a_legend_takes_any_true_name():
                         _spec([{"x": "1", "y": 3.0, "series": "a"}, {"x": "1", "y": 4.0, "series": "b"}]))
     truth = {"text": "", "value_axis": [0, 10.5], "values": [["count", "1", 7], ["count", "2", 10], ["box", "1", 4]]}
     assert score_values(fig, truth) == pytest.approx(2 / 3)  # 'box' names no series of the legend's
+
+
+def test_a_dropped_minus_sign_is_read_off_the_ink_and_makes_the_axis_linear():
+    """d2l's y axis −2 … 2 came back from OCR as 2, 1, 0, 1, 2: 2 and 1 alone fit a log axis
+    exactly, and it was chosen. The dash left of the digits is the minus; a log axis has no 0."""
+    rgb = np.full((60, 80, 3), 255, np.uint8)
+    rgb[10 + 6:10 + 8, 30:37] = 0  # a dash at mid-height, just left of '1' at x 40
+    assert lost_minus(_run("1", 40, 10, 9), rgb, (255, 255, 255))
+    assert not lost_minus(_run("1", 40, 40, 9), rgb, (255, 255, 255))  # nothing left of it
+    assert not lost_minus(_run("-1", 40, 10, 9), rgb, (255, 255, 255))  # its sign was read
+    axis = fit_axis([(433.0, "0"), (87.0, "2"), (778.0, "-2"), (260.0, "1"), (605.5, "-1")])
+    assert not axis.log and axis.value(87.0) == pytest.approx(2.0, abs=0.01)
