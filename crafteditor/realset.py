@@ -164,8 +164,9 @@ def score_values(fig: Figure, truth: dict[str, Any]) -> float:
     "log"). Series match by name, letters and digits only (a panel of one true series ignores
     names, as do a true value without one and a chart read as one series without a name); a
     name led by a panel letter, '(b) ours', or side, 'right: ours', is looked for in that panel,
-    the charts counted in reading order; x by the nearest number ('1k' is 1000), else by
-    category name, in each chart and series read."""
+    the charts counted in reading order; x by the nearest number ('1k' is 1000; on a line,
+    also the line between the vertices either side), else by category name, in each chart
+    and series read."""
     values = [v for v in truth["values"] if len(v) == 3 and _number(v[2]) is not None]
     if not values:
         return float("nan")
@@ -183,11 +184,14 @@ def score_values(fig: Figure, truth: dict[str, Any]) -> float:
         names.setdefault(panel, set()).add(name)
     # the rows read, grouped by chart and series: a nearest x is looked for in each group
     groups: dict[tuple[int, str], list[tuple[Any, float]]] = {}
+    lines: set[int] = set()  # charts drawn as lines: a value between two vertices is on the line between them
     anonymous: set[int] = set()  # charts read as one series without a name (no legend): any name is theirs
     for i, c in enumerate(_reading_order([c for c in fig.components if isinstance(c, Chart)])):
         rows = chart_rows(c.spec)
         for s, x, y in rows:
             groups.setdefault((i, _label(str(s or ""))), []).append((x, y))
+        if _is_line(c.spec):
+            lines.add(i)
         if {_label(str(s or "")) for s, _, _ in rows} == {""}:
             anonymous.add(i)
     hit = 0
@@ -197,7 +201,7 @@ def score_values(fig: Figure, truth: dict[str, Any]) -> float:
         anyone = not name or len(names[panel] - {""}) <= 1
         found = [scale(float(v)) for (i, sname), rows in groups.items()
                  if (panel is None or i == panel) and (anyone or sname == name or i in anonymous)
-                 for v in _at_x(rows, x)]
+                 for v in _at_x(rows, x, i in lines)]
         if want is not None and any(f is not None and abs(f - want) <= 0.02 * span for f in found):
             hit += 1
     return hit / len(values)
@@ -231,16 +235,27 @@ def _reading_order(charts: list[Chart]) -> list[Chart]:
     return [c for row in rows for c in sorted(row, key=lambda c: c.box.x)] + [c for c in charts if c.box is None]
 
 
-def _at_x(rows: list[tuple[Any, float]], x: Any) -> list[float]:
+def _at_x(rows: list[tuple[Any, float]], x: Any, line: bool = False) -> list[float]:
     """The values of ``rows`` at ``x``: those at the nearest number where both are numbers
-    ('7' is 7.0), else those of its category."""
+    ('7' is 7.0), and on a ``line`` the value between the vertices either side of it; else
+    those of its category."""
     xv = _number(x)
-    nums = [(abs(rv - xv), y) for rx, y in rows if (rv := _number(rx)) is not None] if xv is not None else []
+    nums = sorted((rv, y) for rx, y in rows if (rv := _number(rx)) is not None) if xv is not None else []
     if nums:
-        best = min(d for d, _ in nums)
-        return [y for d, y in nums if d == best]
+        best = min(abs(rv - xv) for rv, _ in nums)
+        out = [y for rv, y in nums if abs(rv - xv) == best]
+        for (xa, ya), (xb, yb) in zip(nums, nums[1:]):
+            if line and xa < xv < xb:
+                out.append(ya + (yb - ya) * (xv - xa) / (xb - xa))
+        return out
     key = _label(str(x))
     return [y for rx, y in rows if key and _label(str(rx)) == key]
+
+
+def _is_line(spec: dict[str, Any]) -> bool:
+    """The chart's mark (or its layers' first) is a line."""
+    mark = spec.get("mark") or next((ly.get("mark") for ly in spec.get("layer") or [] if ly.get("mark")), None)
+    return (mark.get("type") if isinstance(mark, dict) else mark) == "line"
 
 
 def _number(v: Any) -> float | None:

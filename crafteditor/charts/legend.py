@@ -12,6 +12,8 @@ from crafteditor.blobs import find_blobs
 from crafteditor.charts.mark_paints import mark_paints
 from crafteditor.paint import Paints, distances
 
+_LUMA = np.array([0.299, 0.587, 0.114], np.float32)
+
 
 @dataclass
 class Legend:
@@ -73,7 +75,10 @@ def find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: f
         for group in (major, minor):
             for p in group:
                 col = paints.colors[p].astype(np.float32)
-                part = sw[:, :own] if float(np.linalg.norm(col - text_rgb)) < 40 else sw
+                # a dark paint (a near-black line) is matched by the text's own anti-aliased
+                # glyphs too: 'Order', a legend's title, had taken the black series' name
+                dark = float(col @ _LUMA) < 90 and float(text_rgb @ _LUMA) < 90
+                part = sw[:, :own] if float(np.linalg.norm(col - text_rgb)) < 40 or dark else sw
                 n = int((np.linalg.norm(part - col, axis=2) < 18).sum())
                 if n >= 4 and (best is None or n > best[0]):
                     best = (n, p)

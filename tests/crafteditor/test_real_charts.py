@@ -210,3 +210,13 @@ def test_a_dropped_minus_sign_is_read_off_the_ink_and_makes_the_axis_linear():
     assert not lost_minus(_run("-1", 40, 10, 9), rgb, (255, 255, 255))  # its sign was read
     axis = fit_axis([(433.0, "0"), (87.0, "2"), (778.0, "-2"), (260.0, "1"), (605.5, "-1")])
     assert not axis.log and axis.value(87.0) == pytest.approx(2.0, abs=0.01)
+
+
+def test_a_value_on_a_line_is_read_between_its_vertices():
+    """A steep line read as a few vertices: 0.5 at x = 1.0 lies on the line drawn between the
+    vertices at 0.99 and 1.01, not at either (points, unlike a line, are not joined)."""
+    rows = [{"x": 0.99, "y": 0.4}, {"x": 1.01, "y": 0.6}]
+    enc = {"x": {"field": "x", "type": "quantitative"}, "y": {"field": "y", "type": "quantitative"}}
+    truth = {"text": "", "value_axis": [0, 1.25], "values": [["", 1.0, 0.5]]}
+    assert score_values(_chart_figure({"data": {"values": rows}, "mark": {"type": "line"}, "encoding": enc}), truth) == 1
+    assert score_values(_chart_figure({"data": {"values": rows}, "mark": "point", "encoding": enc}), truth) == 0
