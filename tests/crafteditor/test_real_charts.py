@@ -15,6 +15,7 @@ import pytest  # noqa: E402
 
 from crafteditor import convert  # noqa: E402
 from crafteditor.charts.axes import fit_axis, join_decimals, lost_minus  # noqa: E402
+from crafteditor.charts.numbers import parse_number  # noqa: E402
 from crafteditor.ocr.runs import TextRun  # noqa: E402
 from crafteditor.realset import chart_rows, score_real, score_values  # noqa: E402
 from crafter.spec import Figure  # noqa: E402
@@ -220,3 +221,10 @@ def test_a_value_on_a_line_is_read_between_its_vertices():
     truth = {"text": "", "value_axis": [0, 1.25], "values": [["", 1.0, 0.5]]}
     assert score_values(_chart_figure({"data": {"values": rows}, "mark": {"type": "line"}, "encoding": enc}), truth) == 1
     assert score_values(_chart_figure({"data": {"values": rows}, "mark": "point", "encoding": enc}), truth) == 0
+
+
+@pytest.mark.parametrize("text,value", [("40 MB/s", 40.0), ("0.06s", 0.06), ("12x", 12.0), ("14×", 14.0),
+                                        ("1.5M", 1.5e6), ("GPT3-125M", None), ("3 layers", None)])
+def test_tick_labels_with_units_and_factors_are_numbers(text, value):
+    """tiktoken's '40 MB/s', uv's '2s', orjson's '12x': no y tick had been a number, no chart read."""
+    assert parse_number(text) == value
