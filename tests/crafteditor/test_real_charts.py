@@ -228,3 +228,29 @@ def test_a_value_on_a_line_is_read_between_its_vertices():
 def test_tick_labels_with_units_and_factors_are_numbers(text, value):
     """tiktoken's '40 MB/s', uv's '2s', orjson's '12x': no y tick had been a number, no chart read."""
     assert parse_number(text) == value
+
+
+H1 = [40, 80, 150, 260, 380, 420, 330, 210, 120, 60]
+H2 = [20, 50, 110, 200, 300, 390, 360, 260, 150, 70]
+
+
+@pytest.mark.parametrize("both", [False, True])
+def test_step_histograms_come_back_as_steps(both):
+    """mplhep's step histograms: the outline's skeleton had cut every corner into a slope, and
+    where a second histogram covers the first's risers, its runs into long diagonals. Each bin
+    is now a level from edge to edge."""
+    fig, ax = plt.subplots(figsize=(5, 3.4))
+    edges = np.linspace(0, 1, 11)
+    ax.stairs(H1, edges, label="h1", linewidth=1.5)
+    if both:
+        ax.stairs(H2, edges, label="h2", linewidth=1.5)
+    ax.set_xlabel("Variable")
+    ax.legend()
+    conv = convert(_png(fig))
+    spec, rows = _rows(conv)
+    centres = (edges[:-1] + edges[1:]) / 2
+    truth = {"text": "", "value_axis": [0, 440], "values": [["h1", c, v] for c, v in zip(centres, H1)]}
+    assert score_values(conv.figure, truth) >= (0.7 if both else 1.0)
+    h1 = [(x, y) for s, x, y in rows if s == "h1"]  # in the order drawn
+    flat = sum(abs(ya - yb) <= 0.01 * 440 for (_, ya), (_, yb) in zip(h1, h1[1:]))
+    assert flat >= 0.4 * len(h1)  # level runs, not slopes
