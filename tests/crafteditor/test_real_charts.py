@@ -254,3 +254,17 @@ def test_step_histograms_come_back_as_steps(both):
     h1 = [(x, y) for s, x, y in rows if s == "h1"]  # in the order drawn
     flat = sum(abs(ya - yb) <= 0.01 * 440 for (_, ya), (_, yb) in zip(h1, h1[1:]))
     assert flat >= 0.4 * len(h1)  # level runs, not slopes
+
+
+def test_a_legend_title_does_not_name_a_near_black_series():
+    """SciencePlots: a legend titled 'Order' over entries 10 … 100, the last line near black. The
+    title's own anti-aliased glyphs matched that line's paint, so 'Order' named it and '100'
+    was lost."""
+    fig, ax = plt.subplots(figsize=(5, 3.4))
+    x = np.linspace(0.75, 1.25, 60)
+    for p, color in ((10, "C0"), (30, "C1"), (100, "#444444")):
+        ax.plot(x, 1 / (1 + np.exp(-p * (x - 1))), color=color, label=str(p))
+    ax.legend(title="Order")
+    conv = convert(_png(fig))
+    spec, _ = _rows(conv)
+    assert spec["encoding"]["color"]["scale"]["domain"] == ["10", "30", "100"]
