@@ -4,6 +4,7 @@ values, the labels below the x axis are its numbers or categories; then the titl
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -102,8 +103,21 @@ def read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,
                           not xaxis.categories and not index_categories and not xaxis.log)
     _measure_marks(style, series)
     _measure_bars(style, series, drawn, paints, runs, yt, yaxis, xaxis, ay, value_labels)
-    return ChartResult(box=box, plot=plot, mask=mask, run_indices=sorted(consumed), spec=spec,
-                       title=runs[title].text if title is not None else None, style=style)
+    # ticks written with a unit or a factor ('40 MB/s', '12x'): no number format writes them
+    # back, so they stay text where they are and the chart draws its ticks unlabelled
+    kept = [k for k in yt if _with_unit(runs[k].text)]
+    if kept and len(kept) >= len(yt) - 1:
+        spec["encoding"]["y"]["axis"] = {**(spec["encoding"]["y"].get("axis") or {}), "labels": False}
+    else:
+        kept = []
+    return ChartResult(box=box, plot=plot, mask=mask, run_indices=sorted(consumed - set(kept)), spec=spec,
+                       title=runs[title].text if title is not None else None, style=style, kept_text=kept)
+
+
+def _with_unit(text: str) -> bool:
+    """A tick label with letters after its number ('40 MB/s', '2s', '12x'), not an SI suffix."""
+    return re.fullmatch(r"[−\-–+]?[\d.,]+\s*(?:[kKMB%]|e[−\-+]?\d+)?", text.strip()) is None \
+        and parse_number(text) is not None
 
 
 def _x_axis(runs, used, ax, ay, right, font, drawn, bg) -> tuple[Axis, list[int], bool]:

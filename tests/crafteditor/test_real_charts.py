@@ -268,3 +268,18 @@ def test_a_legend_title_does_not_name_a_near_black_series():
     conv = convert(_png(fig))
     spec, _ = _rows(conv)
     assert spec["encoding"]["color"]["scale"]["domain"] == ["10", "30", "100"]
+
+
+def test_ticks_with_a_unit_are_read_and_kept_as_written():
+    """tiktoken's y ticks '0 MB/s' … '40 MB/s': no tick had been a number and no chart was read;
+    read now, they stay text as written (no number format writes 'MB/s') over unlabelled ticks."""
+    fig, ax = plt.subplots(figsize=(5, 3.4))
+    ax.bar(["1", "2", "4", "8"], [6.4, 12.1, 21.7, 31.7], color="#00a0ff")
+    ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:.0f} MB/s"))
+    ax.set_ylabel("Throughput")
+    conv = convert(_png(fig))
+    spec, rows = _rows(conv)
+    assert spec["encoding"]["y"]["axis"]["labels"] is False
+    truth = {"text": "", "value_axis": [0, 35], "values": [["", c, v] for c, v in zip("1248", [6.4, 12.1, 21.7, 31.7])]}
+    assert score_values(conv.figure, truth) == 1.0
+    assert "MB/s" in conv.svg
