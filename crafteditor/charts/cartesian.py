@@ -115,9 +115,12 @@ def read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,
 
 
 def _with_unit(text: str) -> bool:
-    """A tick label with letters after its number ('40 MB/s', '2s', '12x'), not an SI suffix."""
-    return re.fullmatch(r"[−\-–+]?[\d.,]+\s*(?:[kKMB%]|e[−\-+]?\d+)?", text.strip()) is None \
-        and parse_number(text) is not None
+    """A tick label with letters after its number ('40 MB/s', '2s', '12x'), not an SI suffix
+    ('2k') or an exponent ('1e-3'), nor the tick mark read with it ('400 -')."""
+    t = text.strip()
+    if parse_number(t) is None or not re.search(r"[A-Za-zµμ×]", t):
+        return False
+    return re.fullmatch(r"[−\-–+]?[\d.,]+\s*[kKMB]|[−\-–+]?[\d.,]+[eE][−\-+]?\d+", t) is None
 
 
 def _x_axis(runs, used, ax, ay, right, font, drawn, bg) -> tuple[Axis, list[int], bool]:

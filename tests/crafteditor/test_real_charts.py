@@ -15,6 +15,7 @@ import pytest  # noqa: E402
 
 from crafteditor import convert  # noqa: E402
 from crafteditor.charts.axes import fit_axis, join_decimals, lost_minus  # noqa: E402
+from crafteditor.charts.cartesian import _with_unit  # noqa: E402
 from crafteditor.charts.numbers import parse_number  # noqa: E402
 from crafteditor.ocr.runs import TextRun  # noqa: E402
 from crafteditor.realset import chart_rows, score_real, score_values  # noqa: E402
@@ -283,3 +284,10 @@ def test_ticks_with_a_unit_are_read_and_kept_as_written():
     truth = {"text": "", "value_axis": [0, 35], "values": [["", c, v] for c, v in zip("1248", [6.4, 12.1, 21.7, 31.7])]}
     assert score_values(conv.figure, truth) == 1.0
     assert "MB/s" in conv.svg
+
+
+def test_a_tick_read_with_its_tick_mark_is_no_unit():
+    """ggplot's '400 -' (the tick mark read with the label) had hidden the y labels of every
+    patchwork panel as if written with a unit."""
+    assert [_with_unit(t) for t in ("400 -", "100", "2k", "1e-3", "45%")] == [False] * 5
+    assert [_with_unit(t) for t in ("40 MB/s", "12x", "2s")] == [True] * 3
