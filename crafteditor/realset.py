@@ -11,7 +11,9 @@ their licences in a folder of their own): ``crafteditor bench --real DIR`` reads
      "nodes": ["z", "add", ...],                    # labels of the boxes (optional)
      "edges": [["z", "add"], ...],                  # label pairs, source first (optional)
      "images": 2,                                   # photos / screenshots in the figure (optional)
-     "values": [["series", "x", 1.5], ...]}         # a few chart values where legible (optional)
+     "values": [["series", "x", 1.5], ...],         # a few chart values where legible (optional)
+     "value_axis": [0, 100],                        # the value axis's range, for "values" (optional)
+     "value_scale": "log"}                          # the value axis is a log axis (optional)
 
 An entry without ``split`` goes to ``test`` by a hash of its id (:func:`frozen_split`: about one
 in three, the same on every run). The manifest is ``DIR/manifest.json``, or one given with
@@ -19,7 +21,9 @@ in three, the same on every run). The manifest is ``DIR/manifest.json``, or one 
 
 Scores: words kept as ``<text>`` in the SVG drawn back (multiset recall of the true words,
 compared on their letters and digits only, so ``I₁·T₁`` and ``I1·T1`` are one word and
-``…`` none); nodes and edges as F1 over label multisets; photos kept as ``image`` components.
+``…`` none); nodes and edges as F1 over label multisets; photos kept as ``image`` components;
+chart values as the share of true ``[series, x, y]`` read within 2 % of the value axis's range
+(:func:`score_values`).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from __future__ import annotations
 import hashlib
 import html
 import json
+import math
 import re
 import unicodedata
 from collections import Counter
@@ -34,8 +39,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from crafteditor.charts.numbers import parse_number
 from crafter.errors import CrafterError
-from crafter.spec.model import Edge, Figure, Node
+from crafter.spec.model import Chart, Edge, Figure, Node
 
 SPLITS = ("dev", "test", "all")
 COMMITTED_MANIFEST = Path("realset") / "manifest.json"  # the truth, in git at the repository root
@@ -169,4 +175,132 @@ def score_real(fig: Figure, svg: str, truth: dict[str, Any]) -> dict[str, float]
     if truth.get("images"):
         n_img = sum(c.kind == "image" for c in fig.components)
         scores["images"] = min(1.0, n_img / truth["images"])
+    if truth.get("values"):
+        scores["values"] = score_values(fig, truth)
     return scores
+
+
+def chart_rows(spec: dict[str, Any]) -> list[tuple[str | None, Any, float]]:
+    """A chart spec's inline rows as (series, category or x, value): the value is on the
+    quantitative axis (x for horizontal bars, whose categories are on y)."""
+    enc = spec.get("encoding") or {}
+    xf = (enc.get("x") or {}).get("field", "x")
+    yf = (enc.get("y") or {}).get("field", "y")
+    cf = (enc.get("color") or {}).get("field", "series")
+    if (enc.get("y") or {}).get("type") == "nominal" and (enc.get("x") or {}).get("type") == "quantitative":
+        xf, yf = yf, xf
+    out = []
+    for row in (spec.get("data") or {}).get("values") or []:
+        v = _number(row.get(yf))
+        if v is not None and xf in row:
+            out.append((row.get(cf), row[xf], v))
+    return out
+
+
+def score_values(fig: Figure, truth: dict[str, Any]) -> float:
+    """The share of the true values ``[series, x, y]`` read within 2 % of the value axis's range
+    (``value_axis``, else the true values' own range; in log10 units where ``value_scale`` is
+    "log"). Series match by name, letters and digits only (a panel of one true series ignores
+    names, as do a true value without one and a chart read as one series without a name); a
+    name led by a panel letter, '(b) ours', or side, 'right: ours', is looked for in that panel,
+    the charts counted in reading order; x by the nearest number ('1k' is 1000; on a line,
+    also the line between the vertices either side), else by category name, in each chart
+    and series read."""
+    values = [v for v in truth["values"] if len(v) == 3 and _number(v[2]) is not None]
+    if not values:
+        return float("nan")
+    log = truth.get("value_scale") == "log"
+
+    def scale(v: float) -> float | None:
+        return (math.log10(v) if v > 0 else None) if log else v
+
+    lo, hi = truth.get("value_axis") or (min(_number(v[2]) for v in values), max(_number(v[2]) for v in values))
+    lo_s, hi_s = scale(float(lo)), scale(float(hi))
+    span = abs(hi_s - lo_s) if lo_s is not None and hi_s is not None and hi_s != lo_s else 1.0
+    names: dict[int | None, set[str]] = {}
+    for v in values:
+        panel, name = _panel_name(v[0])
+        names.setdefault(panel, set()).add(name)
+    # the rows read, grouped by chart and series: a nearest x is looked for in each group
+    groups: dict[tuple[int, str], list[tuple[Any, float]]] = {}
+    lines: set[int] = set()  # charts drawn as lines: a value between two vertices is on the line between them
+    anonymous: set[int] = set()  # charts read as one series without a name (no legend): any name is theirs
+    for i, c in enumerate(_reading_order([c for c in fig.components if isinstance(c, Chart)])):
+        rows = chart_rows(c.spec)
+        for s, x, y in rows:
+            groups.setdefault((i, _label(str(s or ""))), []).append((x, y))
+        if _is_line(c.spec):
+            lines.add(i)
+        if {_label(str(s or "")) for s, _, _ in rows} == {""}:
+            anonymous.add(i)
+    hit = 0
+    for s, x, y in values:
+        want = scale(float(_number(y)))
+        panel, name = _panel_name(s)
+        anyone = not name or len(names[panel] - {""}) <= 1
+        found = [scale(float(v)) for (i, sname), rows in groups.items()
+                 if (panel is None or i == panel) and (anyone or sname == name or i in anonymous)
+                 for v in _at_x(rows, x, i in lines)]
+        if want is not None and any(f is not None and abs(f - want) <= 0.02 * span for f in found):
+            hit += 1
+    return hit / len(values)
+
+
+_PANEL_RE = re.compile(r"(?:\(([a-z])\)|(left|top|right|bottom):)\s*(.*)", re.S)
+
+
+def _panel_name(series: Any) -> tuple[int | None, str]:
+    """A true series name as (panel index or None, name): '(b) ours' is panel 1's 'ours'; of
+    two panels, 'left: ours' (or top) the first's, 'right: ours' (or bottom) the second's."""
+    text = str(series or "").strip()
+    m = _PANEL_RE.fullmatch(text)
+    if m is None:
+        return None, _label(text)
+    if m.group(1):
+        return ord(m.group(1)) - ord("a"), _label(m.group(3))
+    return int(m.group(2) in ("right", "bottom")), _label(m.group(3))
+
+
+def _reading_order(charts: list[Chart]) -> list[Chart]:
+    """Charts in rows, top to bottom, each row left to right (a chart whose centre is below the
+    row's first chart's bottom starts a new row); charts without a box keep their order, last."""
+    placed = sorted((c for c in charts if c.box is not None), key=lambda c: c.box.y + c.box.h / 2)
+    rows: list[list[Chart]] = []
+    for c in placed:
+        if rows and c.box.y + c.box.h / 2 <= rows[-1][0].box.y + rows[-1][0].box.h:
+            rows[-1].append(c)
+        else:
+            rows.append([c])
+    return [c for row in rows for c in sorted(row, key=lambda c: c.box.x)] + [c for c in charts if c.box is None]
+
+
+def _at_x(rows: list[tuple[Any, float]], x: Any, line: bool = False) -> list[float]:
+    """The values of ``rows`` at ``x``: those at the nearest number where both are numbers
+    ('7' is 7.0), and on a ``line`` the value between the vertices either side of it; else
+    those of its category."""
+    xv = _number(x)
+    nums = sorted((rv, y) for rx, y in rows if (rv := _number(rx)) is not None) if xv is not None else []
+    if nums:
+        best = min(abs(rv - xv) for rv, _ in nums)
+        out = [y for rv, y in nums if abs(rv - xv) == best]
+        for (xa, ya), (xb, yb) in zip(nums, nums[1:]):
+            if line and xa < xv < xb:
+                out.append(ya + (yb - ya) * (xv - xa) / (xb - xa))
+        return out
+    key = _label(str(x))
+    return [y for rx, y in rows if key and _label(str(rx)) == key]
+
+
+def _is_line(spec: dict[str, Any]) -> bool:
+    """The chart's mark (or its layers' first) is a line."""
+    mark = spec.get("mark") or next((ly.get("mark") for ly in spec.get("layer") or [] if ly.get("mark")), None)
+    return (mark.get("type") if isinstance(mark, dict) else mark) == "line"
+
+
+def _number(v: Any) -> float | None:
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, (int, float)):
+        return float(v) if math.isfinite(v) else None
+    f = parse_number(str(v))
+    return f if f is not None and math.isfinite(f) else None

@@ -40,7 +40,7 @@ def y_tick(run: TextRun) -> tuple[float, str]:
     is also a plausible linear label (101, 102, 103 evenly spaced fit a linear axis exactly):
     the glyphs tell them apart. Its exponent is smaller and raised; the label is then 1e3,
     at the centre of its base '10' (the exponent lifts the ink box's centre)."""
-    m = re.fullmatch(r"10([−\-]?\d{1,2})", run.text.strip())
+    m = re.fullmatch(r"10([−\-–—]?\d{1,2})", run.text.strip())
     if m is None or run.glyphs is None or run.glyphs.size == 0:
         return run.cy, run.text
     n, _, stats, _ = find_blobs(run.glyphs)
@@ -55,8 +55,101 @@ def y_tick(run: TextRun) -> tuple[float, str]:
     exp_h = max(st[3] for st in exp)
     base_h = base_bottom - base_top
     if exp_bottom <= base_top + 0.75 * base_h and exp_h <= 0.85 * base_h:
-        return run.y + (base_top + base_bottom) / 2.0, "1e" + m.group(1).replace("−", "-")
+        return run.y + (base_top + base_bottom) / 2.0, "1e" + re.sub("[−–—]", "-", m.group(1))
     return run.cy, run.text
+
+
+def lost_minus(run: TextRun, rgb: np.ndarray | None, bg: tuple[int, int, int]) -> bool:
+    """A minus sign OCR dropped ('1' for −1: d2l's y axis read 2, 1, 0, 1, 2): a short level
+    dash of ink just left of the digits, at their middle, nothing else there."""
+    if rgb is None or not re.fullmatch(r"\d+(?:\.\d+)?", run.text.strip()):
+        return False
+    h = run.h
+    x0, x1 = int(run.x - 0.9 * h), int(run.x)
+    y0, y1 = int(run.y), int(run.bottom) + 1
+    if x0 < 0 or y0 < 0 or x1 - x0 < 3 or y1 - y0 < 5:
+        return False
+    win = np.abs(rgb[y0:y1, x0:x1].astype(np.int16) - np.array(bg, np.int16)).max(axis=2) > 80
+    rows = np.flatnonzero(win.any(axis=1))
+    cols = np.flatnonzero(win.any(axis=0))
+    if rows.size == 0 or cols.size < 0.3 * h:
+        return False
+    level = rows[-1] - rows[0] + 1 <= max(3, 0.2 * h) and 0.3 * h <= (rows[0] + rows[-1]) / 2 <= 0.75 * h
+    solid = cols[-1] - cols[0] + 1 == cols.size and (x1 - x0) - cols[-1] <= 0.4 * h
+    return bool(level and solid)
+
+
+def tick_number(text: str) -> bool:
+    """A tick label's text that is a number, a power of ten read flat ('10–3') included."""
+    return parse_number(text) is not None or re.fullmatch(r"10[−\-–—]\d{1,2}", text.strip()) is not None
+
+
+def join_powers(runs: list[TextRun], idx: list[int], rgb: np.ndarray | None,
+                bg: tuple[int, int, int]) -> dict[int, int]:
+    """Tick labels 10ⁿ whose exponent OCR read as a run of its own ('10' and a raised '3', the
+    minus sign between them in neither): {the '10' run: its exponent's run}, among ``idx``. The
+    exponent is smaller, starts within a minus sign and a gap of the '10' and ends above its middle."""
+    pairs: dict[int, int] = {}
+    for k in idx:
+        ten = runs[k]
+        if ten.text.strip() != "10":
+            continue
+        for j in idx:
+            e = runs[j]
+            if j == k or j in pairs.values() or not re.fullmatch(r"[−\-–—]?\d{1,2}", e.text.strip()):
+                continue
+            if -1 <= e.x - ten.right <= 1.5 * ten.h and e.bottom <= ten.cy + 0.15 * ten.h and e.h <= 0.9 * ten.h \
+                    and e.y >= ten.y - 0.8 * ten.h:
+                pairs[k] = j
+                break
+    return pairs
+
+
+def join_decimals(runs: list[TextRun], idx: list[int], rgb: np.ndarray | None,
+                  bg: tuple[int, int, int]) -> dict[int, tuple[int, str]]:
+    """Tick labels that OCR split at their decimal point ('1' and '6' for 1.6): {the left run:
+    (the right run, the number written whole)}, among ``idx``. The two are digits on one row a
+    point's width apart, with a dot of ink between them on the baseline."""
+    out: dict[int, tuple[int, str]] = {}
+    taken: set[int] = set()
+    for k in idx:
+        a = runs[k]
+        if not re.fullmatch(r"[−\-]?\d+", a.text.strip()) or k in taken or rgb is None:
+            continue
+        for j in idx:
+            b = runs[j]
+            if j == k or j in taken or j in out or not re.fullmatch(r"\d+", b.text.strip()):
+                continue
+            gap = b.x - a.right
+            if abs(b.cy - a.cy) > 0.3 * a.h or not 1 <= gap <= 0.8 * a.h:
+                continue
+            x0, x1 = int(a.right) + 1, int(b.x)
+            y0, y1 = int(a.y + 0.6 * a.h), int(a.bottom) + 1
+            win = rgb[max(0, y0):y1, max(0, x0):max(0, x1)].astype(np.int16)
+            above = rgb[int(a.y):max(int(a.y), y0 - 1), max(0, x0):max(0, x1)].astype(np.int16)
+            ink = np.abs(win - np.array(bg, np.int16)).max(axis=2) > 80 if win.size else np.zeros((0, 0), bool)
+            ink_above = (np.abs(above - np.array(bg, np.int16)).max(axis=2) > 80).any() if above.size else False
+            if ink.any() and not ink_above:
+                out[k] = (j, f"{a.text.strip()}.{b.text.strip()}")
+                taken.update((k, j))
+                break
+    return out
+
+
+def power_text(ten: TextRun, exp: TextRun, rgb: np.ndarray | None, bg: tuple[int, int, int]) -> str:
+    """'1e-3' for a '10' and its raised exponent read apart: a minus sign is the short dash of
+    ink between them, level with the exponent's middle."""
+    digits = re.sub("[−–—]", "-", exp.text.strip())
+    if not digits.startswith("-") and rgb is not None:
+        x0, x1 = int(ten.right) + 1, int(exp.x)
+        y0, y1 = int(exp.y), int(exp.bottom) + 1
+        gap = rgb[max(0, y0):y1, max(0, x0):max(0, x1)].astype(np.int16)
+        if gap.size:
+            ink = np.abs(gap - np.array(bg, np.int16)).max(axis=2) > 80
+            cols = np.flatnonzero(ink.any(axis=0))
+            if cols.size >= 2 and ink.any(axis=1).sum() <= max(3, 0.25 * (y1 - y0)):
+                digits = "-" + digits
+    return "1e" + digits
 
 
 def fit_axis(ticks: list[tuple[float, str]]) -> Axis | None:
@@ -76,7 +169,7 @@ def fit_axis(ticks: list[tuple[float, str]]) -> Axis | None:
     if lin is not None:
         cands.append((lin[2], Axis(a=lin[0], b=lin[1], log=False)))
     pos = [(p, v) for p, v in pts if v > 0]
-    if len(pos) >= 2:
+    if len(pos) >= 2 and len(pos) == len(pts):  # a log axis has no 0 or negative label (2 and 1 of −2 … 2 fit one)
         lg = robust_fit([p for p, _ in pos], [math.log10(v) for _, v in pos])
         if lg is not None:
             cands.append((lg[2] * 1.0, Axis(a=lg[0], b=lg[1], log=True)))
@@ -90,6 +183,21 @@ def fit_axis(ticks: list[tuple[float, str]]) -> Axis | None:
     if not cands:
         return None
     return min(cands, key=lambda c: c[0])[1]
+
+
+def doubling_categories(ticks: list[tuple[float, str]]) -> bool:
+    """Evenly spaced labels whose numbers grow by one factor other than ten (512, 1k, 2k, 4k; 1, 2,
+    4, 8): sizes set as categories, not a log axis (a log axis's labels are powers of ten, and
+    matplotlib writes them 10ⁿ). Read as log, the grouped bars over them had been shredded."""
+    pts = sorted((px, v) for px, t in ticks if (v := parse_number(t)) is not None)
+    if len(pts) < 3 or any(v <= 0 for _, v in pts):
+        return False
+    steps = np.diff([px for px, _ in pts])
+    ratios = [b / a for (_, a), (_, b) in zip(pts, pts[1:])]
+    even = steps.min() > 0 and np.ptp(steps) <= 0.1 * steps.mean()
+    # '1k' is 1000 beside 512: within 5 % of one ratio
+    geometric = all(abs(r / ratios[0] - 1) <= 0.05 for r in ratios) and ratios[0] >= 1.5
+    return bool(even and geometric and abs(ratios[0] - 10) > 0.5)
 
 
 def snap_to_ticks(axis: Axis, paints: Paints, labels: list[TextRun], ax: float, font: float) -> Axis:

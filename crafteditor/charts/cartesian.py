@@ -4,11 +4,23 @@ values, the labels below the x axis are its numbers or categories; then the titl
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
 
-from crafteditor.charts.axes import Axis, fit_axis, snap_to_ticks, y_tick
+from crafteditor.charts.axes import (
+    Axis,
+    doubling_categories,
+    fit_axis,
+    join_decimals,
+    join_powers,
+    lost_minus,
+    power_text,
+    snap_to_ticks,
+    tick_number,
+    y_tick,
+)
 from crafteditor.charts.bars import bar_edge, grid_over_bars
 from crafteditor.charts.component import ChartResult, box_mask
 from crafteditor.charts.labels import find_titles, split_tick_labels, typical_font
@@ -27,21 +39,32 @@ def read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,
     """``walls``: left edges of the figure's other plots (a legend right of this one ends there)."""
     font = typical_font(runs)
     # y ticks: numbers whose right edge is just left of the y axis
-    yt = [k for k, r in enumerate(runs) if k not in used and r.angle == 0 and parse_number(r.text) is not None
+    yt = [k for k, r in enumerate(runs) if k not in used and r.angle == 0 and tick_number(r.text)
           and ax - 6 * font <= r.right <= ax + 2 and r.cy <= ay + font
           and (top is None or r.cy >= top - font)]
     if len(yt) < 2:
         return None
     if top is None:
         top = min(runs[k].y for k in yt) - font * 0.2
-    yaxis = fit_axis([y_tick(runs[k]) for k in yt])
+    # 10ⁿ read as '10' and 'n': one label at the '10' (the exponent is no tick of its own)
+    drawn = original if original is not None else rgb
+    # and 1.6 read as '1' and '6' (the point in neither): one label, the left run
+    powers = join_powers(runs, yt, drawn, paints.background_rgb)
+    decimals = join_decimals(runs, [k for k in yt if k not in powers and k not in powers.values()], drawn,
+                             paints.background_rgb)
+    exps = set(powers.values()) | {j for j, _ in decimals.values()}
+    yt = [k for k in yt if k not in exps]
+    yaxis = fit_axis([(runs[k].cy, power_text(runs[k], runs[powers[k]], drawn, paints.background_rgb))
+                      if k in powers else (runs[k].cy, decimals[k][1]) if k in decimals
+                      else (runs[k].cy, "-" + runs[k].text.strip()) if lost_minus(runs[k], drawn, paints.background_rgb)
+                      else y_tick(runs[k]) for k in yt])
     if yaxis is None:
         return None
     yaxis = snap_to_ticks(yaxis, paints, [runs[k] for k in yt], ax, font)
     split_tick_labels(runs, used, ay, ax, right, font)
-    xaxis, xticks, index_categories = _x_axis(runs, used, ax, ay, right, font)
+    xaxis, xticks, index_categories = _x_axis(runs, used, ax, ay, right, font, drawn, paints.background_rgb)
     plot = (ax, float(top), right, ay)
-    consumed = set(yt) | set(xticks)
+    consumed = set(yt) | set(xticks) | exps
     x_title, y_title, title = find_titles(runs, used | consumed, xticks, yt, plot, font)
     for k in (x_title, y_title, title):
         if k is not None:
@@ -75,29 +98,52 @@ def read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,
                       runs[title].text if title is not None else None,
                       runs[x_title].text if x_title is not None else None,
                       runs[y_title].text if y_title is not None else None, error_color, value_labels)
-    drawn = original if original is not None else rgb
     style = measure_style(drawn, paints, runs, {"y": yt, "x": list(xticks)},
                           {"x": x_title, "y": y_title, "title": title}, legend_runs, plot, yaxis.log,
                           not xaxis.categories and not index_categories and not xaxis.log)
     _measure_marks(style, series)
     _measure_bars(style, series, drawn, paints, runs, yt, yaxis, xaxis, ay, value_labels)
-    return ChartResult(box=box, plot=plot, mask=mask, run_indices=sorted(consumed), spec=spec,
-                       title=runs[title].text if title is not None else None, style=style)
+    # ticks written with a unit or a factor ('40 MB/s', '12x'): no number format writes them
+    # back, so they stay text where they are and the chart draws its ticks unlabelled
+    kept = [k for k in yt if _with_unit(runs[k].text)]
+    if kept and len(kept) >= len(yt) - 1:
+        spec["encoding"]["y"]["axis"] = {**(spec["encoding"]["y"].get("axis") or {}), "labels": False}
+    else:
+        kept = []
+    return ChartResult(box=box, plot=plot, mask=mask, run_indices=sorted(consumed - set(kept)), spec=spec,
+                       title=runs[title].text if title is not None else None, style=style, kept_text=kept)
 
 
-def _x_axis(runs, used, ax, ay, right, font) -> tuple[Axis, list[int], bool]:
+def _with_unit(text: str) -> bool:
+    """A tick label with letters after its number ('40 MB/s', '2s', '12x'), not an SI suffix
+    ('2k') or an exponent ('1e-3'), nor the tick mark read with it ('400 -')."""
+    t = text.strip()
+    if parse_number(t) is None or not re.search(r"[A-Za-zµμ×]", t):
+        return False
+    return re.fullmatch(r"[−\-–+]?[\d.,]+\s*[kKMB]|[−\-–+]?[\d.,]+[eE][−\-+]?\d+", t) is None
+
+
+def _x_axis(runs, used, ax, ay, right, font, drawn, bg) -> tuple[Axis, list[int], bool]:
     """The x axis read off the labels below it: numbers calibrate it, or they are its categories.
     Returns the axis, its tick labels' runs, and whether the categories could not be read (the
     bars are then numbered)."""
     # x ticks: below the x axis
     below = [k for k, r in enumerate(runs) if k not in used and r.angle == 0 and ay - 2 <= r.y <= ay + 3 * font
              and ax - 2 * font <= r.cx <= right + 2 * font]
-    xnum = [k for k in below if parse_number(runs[k].text) is not None]
+    # powers of ten (10⁻³ read '10–3', or '10' and its raised exponent apart) are numbers
+    powers = join_powers(runs, [k for k in below if tick_number(runs[k].text)], drawn, bg)
+    below = [k for k in below if k not in set(powers.values())]
+    text = {k: power_text(runs[k], runs[powers[k]], drawn, bg) if k in powers
+            else "-" + runs[k].text.strip() if lost_minus(runs[k], drawn, bg) else y_tick(runs[k])[1] for k in below}
+    xnum = [k for k in below if parse_number(text[k]) is not None]
     xcat = [k for k in below if k not in xnum]
     xaxis = None
-    if len(xnum) >= 2 and len(xnum) >= len(xcat):
-        xaxis = fit_axis([(runs[k].cx, runs[k].text) for k in xnum])
-        xticks = xnum
+    if len(xnum) >= 2 and len(xnum) >= len(xcat) and doubling_categories([(runs[k].cx, text[k]) for k in xnum]):
+        xticks = xnum  # sizes as categories (512, 1k, 2k): their labels as written
+        xaxis = Axis(a=0.0, b=1.0, categories=sorted((runs[k].cx, runs[k].text) for k in xnum))
+    elif len(xnum) >= 2 and len(xnum) >= len(xcat):
+        xaxis = fit_axis([(runs[k].cx, text[k]) for k in xnum])
+        xticks = xnum + list(powers.values())
     else:
         xticks = xcat
         if xcat:

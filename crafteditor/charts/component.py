@@ -5,7 +5,7 @@ on the detected one."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -27,6 +27,7 @@ class ChartResult:
     spec: dict[str, Any]
     title: str | None = None
     style: ChartStyle | None = None
+    kept_text: list[int] = field(default_factory=list)  # its runs left as text ('40 MB/s' ticks: no format writes them)
 
     def component(self, builder: Any) -> Any:
         x0, y0, x1, y1 = self.box

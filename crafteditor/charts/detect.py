@@ -93,7 +93,7 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
             res = read_horizontal(rgb, paints, runs, used_runs, ax, ay, right, top, config, original, walls)
         if res is not None:
             results.append(res)
-            used_runs.update(res.run_indices)
+            used_runs.update(res.run_indices + res.kept_text)
     # a panel with no axis lines (ggplot, seaborn), or a grid without them: its edges are the axes
     framed: dict[int, Panel] = {}  # results read at a panel's or grid's edges
     for pn in panels + frames:
@@ -104,7 +104,7 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
         if res is not None:
             framed[len(results)] = pn
             results.append(res)
-            used_runs.update(res.run_indices)
+            used_runs.update(res.run_indices + res.kept_text)
     for i, res in enumerate(results):
         # the look of a tinted panel, however the chart was found (bmh's has a frame); a grid's,
         # only where no axes were found (a chart with axes keeps what was measured along them)
@@ -134,7 +134,7 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
                            float(y), config)
         if res is not None:
             results.append(res)
-            used_runs.update(res.run_indices)
+            used_runs.update(res.run_indices + res.kept_text)
     return results
 
 

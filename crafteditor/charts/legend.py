@@ -12,6 +12,8 @@ from crafteditor.blobs import find_blobs
 from crafteditor.charts.mark_paints import mark_paints
 from crafteditor.paint import Paints, distances
 
+_LUMA = np.array([0.299, 0.587, 0.114], np.float32)
+
 
 @dataclass
 class Legend:
@@ -33,6 +35,7 @@ def find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: f
     legend_runs: list[int] = []
     legend_box = None
     swatches: dict[int, tuple[float, float, float]] = {}
+    entries: list[tuple[int, int, float, tuple[int, int, int, int]]] = []  # run, paint, swatch's left limit, box
     # a swatch names a series' paint first: a legend drawn half-transparent over a bar leaves a
     # blend of the two beside the swatch (more pixels than the swatch: the name went to it) and
     # a swatch a shade off its series' paint
@@ -72,27 +75,37 @@ def find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: f
         for group in (major, minor):
             for p in group:
                 col = paints.colors[p].astype(np.float32)
-                part = sw[:, :own] if float(np.linalg.norm(col - text_rgb)) < 40 else sw
+                # a dark paint (a near-black line) is matched by the text's own anti-aliased
+                # glyphs too: 'Order', a legend's title, had taken the black series' name
+                dark = float(col @ _LUMA) < 90 and float(text_rgb @ _LUMA) < 90
+                part = sw[:, :own] if float(np.linalg.norm(col - text_rgb)) < 40 or dark else sw
                 n = int((np.linalg.norm(part - col, axis=2) < 18).sum())
                 if n >= 4 and (best is None or n > best[0]):
                     best = (n, p)
             if best is not None:
                 break
         if best is not None:
-            # a swatch ends with its entry's row; a bar beside a value label runs on down
+            # a swatch ends with its entry's row; a bar beside a value label runs on down (the
+            # next group's taller bar, left of a grouped bar's label, had named a series '110')
             below = paints.labels[int(r.bottom + 2):int(r.bottom + 2 + 0.6 * font), sx0:sx1]
-            if below.size and float((below == best[1]).mean()) >= 0.5:
+            near = np.linalg.norm(sw - paints.colors[best[1]].astype(np.float32), axis=2) < 18
+            cols = near.any(axis=0)[:below.shape[1]]
+            if below.size and (float((below == best[1]).mean()) >= 0.5
+                               or (cols.any() and float((below[:, cols] == best[1]).mean()) >= 0.5)):
                 best = None
         if best is not None:
-            legend_names.setdefault(best[1], r.text.lstrip("■□●○▪▲◆-—– ").strip() or r.text)
-            legend_at.setdefault(best[1], (r.cy, r.cx))
-            size = _swatch_size(original if original is not None else rgb, paints.colors[best[1]], r, font, left_edge)
-            if size is not None:
-                swatches.setdefault(best[1], size)
-            legend_runs.append(k)
-            bx = (sx0 - 2, int(r.y - 0.4 * font), int(r.right + 2), int(r.bottom + 0.4 * font))
-            legend_box = bx if legend_box is None else (min(legend_box[0], bx[0]), min(legend_box[1], bx[1]),
-                                                        max(legend_box[2], bx[2]), max(legend_box[3], bx[3]))
+            entries.append((k, best[1], left_edge, (sx0 - 2, int(r.y - 0.4 * font), int(r.right + 2),
+                                                    int(r.bottom + 0.4 * font))))
+    for k, p, left_edge, bx in _one_legend(entries, font):
+        r = runs[k]
+        legend_names.setdefault(p, r.text.lstrip("■□●○▪▲◆-—– ").strip() or r.text)
+        legend_at.setdefault(p, (r.cy, r.cx))
+        size = _swatch_size(original if original is not None else rgb, paints.colors[p], r, font, left_edge)
+        if size is not None:
+            swatches.setdefault(p, size)
+        legend_runs.append(k)
+        legend_box = bx if legend_box is None else (min(legend_box[0], bx[0]), min(legend_box[1], bx[1]),
+                                                    max(legend_box[2], bx[2]), max(legend_box[3], bx[3]))
     legend_title = None
     if legend_runs:
         first = min((runs[k] for k in legend_runs), key=lambda r: r.y)
@@ -106,6 +119,32 @@ def find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: f
     if legend_box is not None:
         legend_box = _legend_frame(paints, legend_box, font, rgb)
     return Legend(legend_names, legend_at, legend_runs, legend_box, legend_title, swatches)
+
+
+def _one_legend(entries: list, font: float) -> list:
+    """The entries that make one legend: the largest group of entries each within 1.5 font
+    sizes of another (a value label beside a bar elsewhere in the plot, '0' by a taller bar,
+    had stretched the legend's box over the whole plot and every mark under it was dropped)."""
+    if len(entries) <= 1:
+        return entries
+    gap = 1.5 * font
+    group = list(range(len(entries)))
+
+    def root(i: int) -> int:
+        while group[i] != i:
+            i = group[i]
+        return i
+
+    for i, (_, _, _, a) in enumerate(entries):
+        for j in range(i):
+            b = entries[j][3]
+            if max(a[0] - b[2], b[0] - a[2]) <= gap and max(a[1] - b[3], b[1] - a[3]) <= gap:
+                group[root(i)] = root(j)
+    sizes: dict[int, int] = {}
+    for i in range(len(entries)):
+        sizes[root(i)] = sizes.get(root(i), 0) + 1
+    best = max(sizes, key=lambda g: (sizes[g], -g))
+    return [e for i, e in enumerate(entries) if root(i) == best]
 
 
 def _swatch_size(rgb: np.ndarray, color: np.ndarray, r, font: float,

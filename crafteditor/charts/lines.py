@@ -94,7 +94,7 @@ def line_series(m: np.ndarray, lab: np.ndarray, comps: list, rects: list, color,
                 marker_areas.append(typical)
     if has_line and len(centres) >= 2:
         centres += _hidden_ends(m, centres)
-    pts_px = sorted(centres) if centres else sorted(line_pts)
+    pts_px = sorted(centres) if centres else staircase(sorted(line_pts))
     if not pts_px:
         return None
     kind = "line" if has_line else "point"
@@ -238,3 +238,68 @@ def line_width(m: np.ndarray) -> float:
         return 1.0
     dist = cv2.distanceTransform(np.pad(m, 1).astype(np.uint8), cv2.DIST_L2, 5)[1:-1, 1:-1]
     return float(max(1.0, 2.0 * np.median(dist[sk]) - 0.5))
+
+
+def staircase(pts: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """A step histogram's outline (``pts``: a line's vertices, px, left to right) as its bins:
+    each bin's level from the level runs over it, drawn from edge to edge. Where two
+    histograms cross, one hides the other's risers and runs, and the skeleton had cut the
+    corners there into slopes; a line that is not mostly level runs and risers between bins of
+    one width is kept as it is."""
+    if len(pts) < 6:
+        return pts
+    pts = _riser_order(pts)
+    flat, rise, total = [], [], 0.0
+    for (xa, ya), (xb, yb) in zip(pts, pts[1:]):
+        dx, dy = abs(xb - xa), abs(yb - ya)
+        total += dx + dy
+        if dy <= 2 and dx > 0:
+            flat.append((min(xa, xb), max(xa, xb), (ya + yb) / 2))
+        elif dx <= 6 and dy > 3:  # a riser (its ends a pixel or two apart; cut where another series covers it)
+            rise.append((xa + xb) / 2)
+    steady = sum(b - a for a, b, _ in flat) + sum(abs(yb - ya) for (xa, ya), (xb, yb) in zip(pts, pts[1:])
+                                                  if abs(xb - xa) <= 6)
+    if len(rise) < 3 or total <= 0 or steady < 0.6 * total:
+        return pts
+    edges: list[float] = []
+    for x in sorted(rise + [pts[0][0], pts[-1][0]]):
+        if edges and x - edges[-1] <= 3:
+            continue
+        edges.append(x)
+    # a histogram's bins are of one width (a steep curve's few near-vertical pieces are not)
+    widths = np.diff(edges)
+    if len(widths) < 3 or np.mean(np.abs(widths / np.median(widths) - 1) <= 0.2) < 0.7:
+        return pts
+    out: list[tuple[float, float]] = []
+    for a, b in zip(edges, edges[1:]):
+        over = [(min(b, hi) - max(a, lo), y) for lo, hi, y in flat if min(b, hi) - max(a, lo) > 2]
+        if not over:
+            continue  # hidden under another series: the line runs on to the next bin
+        over.sort(key=lambda t: t[1])
+        half, acc = sum(w for w, _ in over) / 2, 0.0
+        level = over[-1][1]
+        for w, y in over:
+            acc += w
+            if acc >= half:
+                level = y
+                break
+        out += [(a, level), (b, level)]
+    return out or pts
+
+
+def _riser_order(pts: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Vertices sorted by x put a riser's ends in y order, up or down: each group at one x is
+    put back in path order, nearest the previous vertex's height first (the runs either side
+    had become diagonals from a riser's far end)."""
+    out: list[tuple[float, float]] = []
+    i = 0
+    while i < len(pts):
+        j = i + 1
+        while j < len(pts) and pts[j][0] - pts[i][0] <= 2:
+            j += 1
+        group = pts[i:j]
+        if out:
+            group.sort(key=lambda p: abs(p[1] - out[-1][1]))
+        out += group
+        i = j
+    return out

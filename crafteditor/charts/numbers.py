@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 _NUM = re.compile(r"^[−\-–+]?\d+(?:[.,]\d+)?(?:[eE][−\-+]?\d+)?%?$")
+_UNIT = re.compile(r"^([−\-–+]?\d+(?:\.\d+)?)([A-Za-zµμ]{1,3}(?:/[A-Za-z]{1,3})?)$")
 
 
 def parse_number(text: str) -> float | None:
@@ -12,6 +13,11 @@ def parse_number(text: str) -> float | None:
     if len(t) > 1 and t.endswith("-") and t[-2].isdigit():
         t = t[:-1]  # the tick mark beside a y label, read with it ('80 -')
     t = t.rstrip("%")
+    if len(t) > 1 and t[-1] in "x×" and t[-2].isdigit():
+        t = t[:-1]  # a factor ('12x': seaborn benchmarks relative to a baseline)
+    unit = _UNIT.match(t)
+    if unit is not None and unit.group(2) not in ("k", "K", "M", "B", "e", "E"):
+        t = unit.group(1)  # a unit after the number ('40 MB/s', '2s', '10 ms'): the number
     for suffix, mult in (("k", 1e3), ("K", 1e3), ("M", 1e6), ("B", 1e9)):
         if t.endswith(suffix) and _NUM.match(t[:-1] or "x"):
             try:

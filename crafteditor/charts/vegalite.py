@@ -20,6 +20,14 @@ def round_to_span(v: float, span: float) -> float:
     return round(v, digits)
 
 
+def round_sig(v: float, digits: int = 4) -> float:
+    """``digits`` significant digits: a log axis's values span decades (1.5e-05 rounded to the
+    range's 4 decimals had become 0, and the chart could not be drawn on its log scale)."""
+    if v == 0 or not math.isfinite(v):
+        return v
+    return round(v, digits - 1 - int(math.floor(math.log10(abs(v)))))
+
+
 def chart_spec(series: list[Series], xaxis: Axis, yaxis: Axis, plot, title, x_title, y_title,
                error_color: str | None = None, value_labels: "ValueLabels | None" = None) -> dict[str, Any]:
     """The series as a Vega-Lite spec on the calibrated axes' domains: their rows inline, the
@@ -44,13 +52,14 @@ def _rows(series: list[Series], xaxis: Axis, yaxis: Axis, plot, yspan: float) ->
     """One row per point: x, y, its series' name where there are several, its band's lo and hi,
     its error bar (symmetric, or upper and lower)."""
     x0, y0, x1, y1 = plot
-    multi = len(series) > 1
+    multi = _legend(series)
     rows = []
     for i, s in enumerate(series):
         name = s.name or (f"series {i + 1}" if multi else None)
         for k, (x, y) in enumerate(s.points):
-            yv = round(y, 4) if yaxis.log else round_to_span(y, yspan)
-            row: dict[str, Any] = {"x": x if xaxis.categories else round_to_span(x, abs(xaxis.b) * (x1 - x0)), "y": yv}
+            yv = round_sig(y) if yaxis.log else round_to_span(y, yspan)
+            xv = x if xaxis.categories else (round_sig(x) if xaxis.log else round_to_span(x, abs(xaxis.b) * (x1 - x0)))
+            row: dict[str, Any] = {"x": xv, "y": yv}
             if multi:
                 row["series"] = name
             bnd = s.band[k] if k < len(s.band) else None
@@ -74,14 +83,14 @@ def _encoding(series: list[Series], xaxis: Axis, yaxis: Axis, plot, x_title, y_t
     x0, y0, x1, y1 = plot
     ylo, yhi, yspan = y_range
     kind = series[0].kind
-    multi = len(series) > 1
+    multi = _legend(series)
     xenc: dict[str, Any] = {"field": "x", "type": "nominal" if xaxis.categories else "quantitative"}
     if xaxis.categories:
         xenc["sort"] = None
     else:
         xlo, xhi = sorted((xaxis.value(x0), xaxis.value(x1)))
-        xenc["scale"] = {"domain": [round_to_span(xlo, xhi - xlo), round_to_span(xhi, xhi - xlo)], "nice": False,
-                         "zero": False}
+        dom = [round_sig(xlo), round_sig(xhi)] if xaxis.log else [round_to_span(xlo, xhi - xlo), round_to_span(xhi, xhi - xlo)]
+        xenc["scale"] = {"domain": dom, "nice": False, "zero": False}
         if xaxis.log:
             xenc["scale"]["type"] = "log"
     xenc["title"] = x_title or None  # no title drawn: none re-drawn (Vega-Lite would show the field name)
@@ -102,7 +111,7 @@ def _encoding(series: list[Series], xaxis: Axis, yaxis: Axis, plot, x_title, y_t
                         "scale": {"domain": names, "range": [to_hex(s.color) for s in series]}}
         if kind == "bar" and any(s.stacked for s in series):
             yenc["stack"] = "zero"  # one on another, in the legend's order from the axis out
-        elif kind == "bar":
+        elif kind == "bar" and len(series) > 1:
             # side by side in the order drawn, left to right (Vega-Lite would sort the names:
             # 'baseline' had moved left of 'ours')
             lefts = [min((a for a, _ in s.bar_spans), default=math.inf) for s in series]
@@ -113,6 +122,12 @@ def _encoding(series: list[Series], xaxis: Axis, yaxis: Axis, plot, x_title, y_t
                             "scale": {"domain": [s.name or f"series {i + 1}" for i, s in enumerate(series)],
                                       "range": shapes}}
     return enc
+
+
+def _legend(series: list[Series]) -> bool:
+    """Series told apart by a legend: several, or one the legend names (a lone 'error' entry
+    had been dropped with its word)."""
+    return len(series) > 1 or bool(series and series[0].name)
 
 
 def _mark(series: list[Series], shapes: list[str]) -> dict[str, Any]:
