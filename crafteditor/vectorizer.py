@@ -35,6 +35,7 @@ from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import Paints, distances, find_paints, prepare
 from crafteditor.photos import PhotoRegion, find_photos, photo_mask
 from crafteditor.shapes.detect import DetectedShape, detect_shapes
+from crafteditor.shapes.sketch import add_sketch_shapes
 from crafteditor.trace import image_object, trace_leftovers
 from crafter.spec.model import Figure
 
@@ -103,6 +104,7 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
     if (config.shapes and config.mode != "chart" or (config.shapes and config.mode == "chart" and not charts)) \
             and not budget.over("shapes"):
         shapes = detect_shapes(rgb, paints, config, image.scale, exclude=chart_mask | photo_px, raw=line_rgb)
+        shapes = add_sketch_shapes(rgb, paints, config, image.scale, shapes, exclude=chart_mask | photo_px)
     shape_mask = _shape_mask(shapes, rgb.shape[:2])
     timings["shapes"] = time.perf_counter() - t
 
