@@ -35,7 +35,7 @@ from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import Paints, distances, find_paints, prepare
 from crafteditor.photos import PhotoRegion, find_photos, photo_mask
 from crafteditor.shapes.detect import DetectedShape, detect_shapes
-from crafteditor.shapes.sketch import add_sketch_shapes
+from crafteditor.shapes.sketch import add_sketch_shapes, find_lost_heads, reach_nodes, sketch_ink
 from crafteditor.trace import image_object, trace_leftovers
 from crafter.spec.model import Figure
 
@@ -101,10 +101,13 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
 
     t = time.perf_counter()
     shapes: list[DetectedShape] = []
+    sketched = False  # hand-drawn outlines found (crafteditor.shapes.sketch)
     if (config.shapes and config.mode != "chart" or (config.shapes and config.mode == "chart" and not charts)) \
             and not budget.over("shapes"):
         shapes = detect_shapes(rgb, paints, config, image.scale, exclude=chart_mask | photo_px, raw=line_rgb)
+        typeset = len(shapes)
         shapes = add_sketch_shapes(rgb, paints, config, image.scale, shapes, exclude=chart_mask | photo_px)
+        sketched = len(shapes) > typeset
     shape_mask = _shape_mask(shapes, rgb.shape[:2])
     timings["shapes"] = time.perf_counter() - t
 
@@ -123,6 +126,9 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
         lines = [ln for ln in lines
                  if _line_is_real(ln, image.scale) and (ln.pieces > 0 or _between_shapes(ln, near_shape))]
         line_mask = _redraw_line_mask(lines, residual)
+        if sketched:
+            reach_nodes(lines, shapes)
+            find_lost_heads(lines, shapes, sketch_ink(line_rgb, paints))
     timings["lines"] = time.perf_counter() - t
 
     t = time.perf_counter()

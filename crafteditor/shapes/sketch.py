@@ -23,7 +23,9 @@ import math
 import cv2
 import numpy as np
 
+from crafteditor.assemble.geometry import dist_to_shape
 from crafteditor.config import THEME, Config
+from crafteditor.lines.paths import Arrowhead, LinePath, direction_out
 from crafteditor.paint import Paints, distances
 from crafteditor.shapes.detect import DetectedShape, mark_groups
 from crafteditor.shapes.faces import Face
@@ -35,6 +37,7 @@ ROUGH_PX = 0.9  # mean distance (px) between a hole's edge and its ideal outline
 GAP_SHARE = 0.025  # gaps closed: this share of the image's shorter side (≈ a few % of a box's perimeter)
 PLAIN_MARGIN = 0.04  # IoU a cylinder, hexagon, parallelogram or document must gain over a box
 SOLID_SHARE = 0.85  # share of an outline inked for a solid (not dashed) frame
+REACH_PX = 14  # a sketched line's loose end is carried on this far to the node it points at
 
 
 def sketch_ink(rgb: np.ndarray, paints: Paints, exclude: np.ndarray | None = None) -> np.ndarray:
@@ -153,13 +156,20 @@ def _clean_shape(face: Face, shape: str, iou: float, ink: np.ndarray, scale: flo
     grow = stroke_px / 2.0 + 0.5
     x, y = face.x + x0 - grow, face.y + y0 - grow
     w, h = (x1 - x0) + 2 * grow, (y1 - y0) + 2 * grow
-    # the face reaches over the wobbling stroke, so its pencil is part of the node, not a line
-    reach = int(math.ceil(stroke_px + 3))
+    # the face takes in the wobbling pencil of its outline (so it is the node's, not a line), and
+    # no paper beyond it: a line's end is cut back only as far as from a typeset node
+    reach = int(math.ceil(stroke_px + 4))
+    H, W = ink.shape
     pad = np.pad(face.filled, reach)
     k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
     grown = cv2.dilate(pad.astype(np.uint8), k).astype(bool)
-    big = Face(paint=face.paint, x=face.x - reach, y=face.y - reach, w=grown.shape[1], h=grown.shape[0],
-               mask=grown, filled=grown, soft=True)
+    fx, fy = face.x - reach, face.y - reach
+    local = np.zeros_like(grown)
+    ys0, xs0 = max(0, fy), max(0, fx)
+    ys1, xs1 = min(H, fy + grown.shape[0]), min(W, fx + grown.shape[1])
+    local[ys0 - fy:ys1 - fy, xs0 - fx:xs1 - fx] = ink[ys0:ys1, xs0:xs1]
+    grown &= local | cv2.dilate(pad.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    big = Face(paint=face.paint, x=fx, y=fy, w=grown.shape[1], h=grown.shape[0], mask=grown, filled=grown, soft=True)
     return DetectedShape(shape=shape, x=float(x), y=float(y), w=float(w), h=float(h),
                          fill=_rgb(THEME.node_fill), stroke=_rgb(THEME.node_stroke),
                          stroke_px=THEME.stroke_width / scale, iou=iou, face=big, outside_share=1.0)
@@ -230,3 +240,105 @@ def _dash_style(hole: Face, near: np.ndarray) -> str:
 def _rgb(hex_color: str) -> tuple[int, int, int]:
     h = hex_color.lstrip("#")
     return int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16)
+
+
+def reach_nodes(lines: list[LinePath], shapes: list[DetectedShape]) -> None:
+    """Carry a sketched line's loose end on to the node it points at (in place).
+
+    A hand-drawn arrow stops short of a box or overshoots into its wobble, and the box's
+    wobbling pencil is taken with the node: the line's end lies up to ~10 px farther from the
+    node's clean outline than a typeset line's, past the edge stage's reach. An end that no
+    shape is near is extended straight on, up to ``REACH_PX``, until it is."""
+    for ln in lines:
+        if len(ln.points) < 2:
+            continue
+        tol = 3 * ln.width + 6
+        for at_start in (True, False):
+            p = ln.start if at_start else ln.end
+            if any(dist_to_shape(p, s) <= tol for s in shapes):
+                continue
+            q = _reached(p, ln.points, at_start, shapes, 0.5 * tol)
+            if q is not None:
+                if at_start:
+                    ln.points.insert(0, q)
+                else:
+                    ln.points.append(q)
+
+
+def _reached(p: tuple[float, float], pts: list[tuple[float, float]], at_start: bool, shapes: list[DetectedShape],
+             near: float) -> tuple[float, float] | None:
+    """The first point within ``near`` of a node straight on from the end ``p`` (along the line's
+    course, or its last short piece: a dashed line's last dash turns a corner), or None."""
+    for span in (8.0, 3.0):
+        d = direction_out(pts, at_start, span)
+        if d is None:
+            continue
+        for step in range(2, REACH_PX + 1, 2):
+            q = (p[0] + d[0] * step, p[1] + d[1] * step)
+            if any(not s.is_group and dist_to_shape(q, s) <= near for s in shapes):
+                return q
+    return None
+
+
+def find_lost_heads(lines: list[LinePath], shapes: list[DetectedShape], ink: np.ndarray) -> None:
+    """Give back the arrowheads a sketched node took with its pencil (in place).
+
+    A hand-drawn head touches the wobbling outline, which the node's face reaches over, so the
+    head goes with the node and its line arrives bare. Where a line's bare end meets a node,
+    the ink between them is looked at across the line's course: a run at least 2.5 line widths
+    wide, with only a line's width further back, is the head."""
+    for ln in lines:
+        for at_start in (True, False):
+            if (ln.head_start if at_start else ln.head_end) is not None:
+                continue
+            p = ln.start if at_start else ln.end
+            d = direction_out(ln.points, at_start)
+            node = _nearest_node(p, shapes, 3 * ln.width + 6)
+            if d is None or node is None:
+                continue
+            tip = _head_tip(p, d, node, ink, ln.width)
+            if tip is None:
+                continue
+            w = 2.5 * ln.width + 1
+            box = (int(min(p[0], tip[0]) - w), int(min(p[1], tip[1]) - w), int(max(p[0], tip[0]) + w) + 1,
+                   int(max(p[1], tip[1]) + w) + 1)
+            head = Arrowhead(tip=tip, base=p, length=math.dist(p, tip), width=w, mask_box=box)
+            if at_start:
+                ln.head_start = head
+            else:
+                ln.head_end = head
+
+
+def _nearest_node(p: tuple[float, float], shapes: list[DetectedShape], tol: float) -> DetectedShape | None:
+    near = [(dist_to_shape(p, s), k) for k, s in enumerate(shapes) if not s.is_group]
+    near = [t for t in near if t[0] <= tol]
+    return shapes[min(near)[1]] if near else None
+
+
+def _head_tip(p: tuple[float, float], d: tuple[float, float], node: DetectedShape, ink: np.ndarray,
+              width: float) -> tuple[float, float] | None:
+    """Where the head at the bare end ``p`` (leaving along ``d``) touches ``node``, or None."""
+    H, W = ink.shape
+
+    def across(cx: float, cy: float) -> int:
+        run = 0
+        for side in (1, -1):
+            for k in range(0 if side == 1 else 1, 16):
+                x, y = int(round(cx - d[1] * k * side)), int(round(cy + d[0] * k * side))
+                if not (0 <= x < W and 0 <= y < H) or not ink[y, x]:
+                    break
+                run += 1
+        return run
+
+    widest, tip = 0, None
+    for t in np.arange(-12.0, REACH_PX, 1.0):  # from inside the line's last pixels on to the node
+        q = (p[0] + d[0] * t, p[1] + d[1] * t)
+        gap = dist_to_shape(q, node)
+        if gap < 3.0:  # the outline's own pencil runs across the course here
+            tip = q
+            break
+        widest = max(widest, across(*q))
+    back = across(p[0] - d[0] * 16, p[1] - d[1] * 16)
+    if tip is None or widest < 2.5 * width + 1 or back > width + 2:
+        return None
+    return tip
