@@ -106,7 +106,7 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
             and not budget.over("shapes"):
         shapes = detect_shapes(rgb, paints, config, image.scale, exclude=chart_mask | photo_px, raw=line_rgb)
         typeset = len(shapes)
-        shapes = add_sketch_shapes(rgb, paints, config, image.scale, shapes, exclude=chart_mask | photo_px)
+        shapes = add_sketch_shapes(line_rgb, paints, config, image.scale, shapes, exclude=chart_mask | photo_px)
         sketched = len(shapes) > typeset
     shape_mask = _shape_mask(shapes, rgb.shape[:2])
     timings["shapes"] = time.perf_counter() - t

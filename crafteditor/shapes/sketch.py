@@ -26,6 +26,7 @@ import numpy as np
 from crafteditor.assemble.geometry import dist_to_shape
 from crafteditor.config import THEME, Config
 from crafteditor.lines.paths import Arrowhead, LinePath, direction_out
+from crafteditor.lines.skeleton import skeleton
 from crafteditor.paint import Paints, distances
 from crafteditor.shapes.detect import DetectedShape, mark_groups
 from crafteditor.shapes.faces import Face
@@ -35,6 +36,8 @@ SKETCH_MIN_IOU = 0.78  # a wobbly hole must match its outline this well (a box v
 INK_CONTRAST = 45.0  # RGB distance from the paper that is pencil ink (sketchify's grey: ~70-130)
 ROUGH_PX = 0.9  # mean distance (px) between a hole's edge and its ideal outline that reads as hand-drawn
 GAP_SHARE = 0.025  # gaps closed: this share of the image's shorter side (≈ a few % of a box's perimeter)
+LIFT_SHARE = 0.035  # stroke ends this share of the image's shorter side apart are joined (a pen lift)
+MAX_ENDS = 3000  # more stroke ends than this: noise, not a sketch (no joining)
 PLAIN_MARGIN = 0.04  # IoU a cylinder, hexagon, parallelogram or document must gain over a box
 SOLID_SHARE = 0.85  # share of an outline inked for a solid (not dashed) frame
 REACH_PX = 14  # a sketched line's loose end is carried on this far to the node it points at
@@ -50,7 +53,8 @@ def sketch_ink(rgb: np.ndarray, paints: Paints, exclude: np.ndarray | None = Non
 
 def add_sketch_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
                       known: list[DetectedShape], exclude: np.ndarray | None = None) -> list[DetectedShape]:
-    """``known`` plus the hand-drawn outlines, group frames marked over them all."""
+    """``known`` plus the hand-drawn outlines, group frames marked over them all. ``rgb``: the
+    pixels as decoded, text erased (a denoising median breaks a thin pencil line into dots)."""
     found = find_sketch_shapes(rgb, paints, config, scale, known, exclude)
     if not found:
         return known
@@ -71,7 +75,7 @@ def find_sketch_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: f
     H, W = ink.shape
     min_side = max(8.0, config.min_node_size / scale)
     gap = max(2, int(round(GAP_SHARE * min(H, W) / 2)))
-    holes = _holes(ink, gap, min_side)
+    holes = _holes(_bridge_ends(ink, LIFT_SHARE * min(H, W)), gap, min_side)
     near = cv2.dilate(ink.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
     found: list[tuple[DetectedShape, float]] = []
     for x, y, w, h, filled in holes:
@@ -126,6 +130,25 @@ def _holes(ink: np.ndarray, gap: int, min_side: float) -> list[tuple[int, int, i
         cv2.drawContours(local, [c - np.array([x, y])], -1, 1, thickness=cv2.FILLED)
         out.append((x, y, w, h, local.astype(bool)))
     return out
+
+
+def _bridge_ends(ink: np.ndarray, reach: float) -> np.ndarray:
+    """The ink with a stroke drawn between every two stroke ends that are each other's nearest
+    within ``reach`` px: where the pen lifted before an outline was closed."""
+    skel = skeleton(ink)
+    count = cv2.filter2D(skel.astype(np.uint8), -1, np.ones((3, 3), np.float32), borderType=cv2.BORDER_CONSTANT)
+    ys, xs = np.nonzero(skel & (count == 2))  # the pixel and one neighbour: a stroke's end
+    if len(xs) < 2 or len(xs) > MAX_ENDS:
+        return ink
+    pts = np.stack([xs, ys], axis=1).astype(np.float32)
+    d = np.linalg.norm(pts[:, None, :] - pts[None, :, :], axis=2)
+    np.fill_diagonal(d, np.inf)
+    nearest = d.argmin(axis=1)
+    out = ink.astype(np.uint8)
+    for i, j in enumerate(nearest.tolist()):
+        if i < j and nearest[j] == i and 3.0 < d[i, j] <= reach:
+            cv2.line(out, (int(xs[i]), int(ys[i])), (int(xs[j]), int(ys[j])), 1, thickness=2)
+    return out.astype(bool)
 
 
 def _depths(hier: np.ndarray) -> list[int]:
