@@ -128,7 +128,7 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
         line_mask = _redraw_line_mask(lines, residual)
         if sketched:
             reach_nodes(lines, shapes)
-            find_lost_heads(lines, shapes, sketch_ink(line_rgb, paints))
+            lines = find_lost_heads(lines, shapes, sketch_ink(line_rgb, paints))
     timings["lines"] = time.perf_counter() - t
 
     t = time.perf_counter()
