@@ -37,6 +37,7 @@ INK_CONTRAST = 45.0  # RGB distance from the paper that is pencil ink (sketchify
 ROUGH_PX = 0.9  # mean distance (px) between a hole's edge and its ideal outline that reads as hand-drawn
 GAP_SHARE = 0.025  # gaps closed: this share of the image's shorter side (≈ a few % of a box's perimeter)
 LIFT_SHARE = 0.035  # stroke ends this share of the image's shorter side apart are joined (a pen lift)
+LIFT_MIN = 20.0  # ...and at least this far apart (user units): a small box's 3 % gap on a small image
 MAX_ENDS = 3000  # more stroke ends than this: noise, not a sketch (no joining)
 PLAIN_MARGIN = 0.04  # IoU a cylinder, hexagon, parallelogram or document must gain over a box
 SOLID_SHARE = 0.85  # share of an outline inked for a solid (not dashed) frame
@@ -78,7 +79,7 @@ def find_sketch_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: f
     H, W = ink.shape
     min_side = max(8.0, config.min_node_size / scale)
     gap = max(2, int(round(GAP_SHARE * min(H, W) / 2)))
-    holes = _holes(_bridge_ends(ink, LIFT_SHARE * min(H, W)), gap, min_side)
+    holes = _holes(_bridge_ends(ink, max(LIFT_SHARE * min(H, W), LIFT_MIN / scale)), gap, min_side)
     near = cv2.dilate(ink.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
     found: list[tuple[DetectedShape, float]] = []
     for x, y, w, h, filled in holes:
