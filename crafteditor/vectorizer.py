@@ -35,7 +35,8 @@ from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import Paints, distances, find_paints, prepare
 from crafteditor.photos import PhotoRegion, find_photos, photo_mask
 from crafteditor.shapes.detect import DetectedShape, detect_shapes
-from crafteditor.shapes.sketch import add_sketch_shapes, find_lost_heads, reach_nodes, sketch_ink
+from crafteditor.shapes.sketch import add_sketch_shapes
+from crafteditor.sketch_lines import mend_sketch_lines
 from crafteditor.trace import image_object, trace_leftovers
 from crafter.spec.model import Figure
 
@@ -100,18 +101,9 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
     timings["charts"] = time.perf_counter() - t
 
     t = time.perf_counter()
-    shapes: list[DetectedShape] = []
-    sketched = False  # hand-drawn outlines found (crafteditor.shapes.sketch)
-    if (config.shapes and config.mode != "chart" or (config.shapes and config.mode == "chart" and not charts)) \
-            and not budget.over("shapes"):
-        shapes = detect_shapes(rgb, paints, config, image.scale, exclude=chart_mask | photo_px, raw=line_rgb)
-        typeset = len(shapes)
-        shapes = add_sketch_shapes(line_rgb, paints, config, image.scale, shapes, exclude=chart_mask | photo_px)
-        sketched = len(shapes) > typeset
-        if sketched and config.preset_name == "auto":
-            # hand-drawn: read again as a sketch (paper grain and uneven pencil, read with the
-            # default settings, came back as ~800 traced specks on a 1100×520 pencil sketch)
-            return vectorize(image, config.replace(**PRESETS["sketch"], preset_name="sketch"), name=name)
+    shapes, sketched = _shapes(rgb, line_rgb, paints, config, image.scale, chart_mask | photo_px, bool(charts), budget)
+    if sketched and config.preset_name == "auto":  # hand-drawn: read again as a sketch (see _shapes)
+        return vectorize(image, config.replace(**PRESETS["sketch"], preset_name="sketch"), name=name)
     shape_mask = _shape_mask(shapes, rgb.shape[:2])
     timings["shapes"] = time.perf_counter() - t
 
@@ -130,9 +122,7 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
         lines = [ln for ln in lines
                  if _line_is_real(ln, image.scale) and (ln.pieces > 0 or _between_shapes(ln, near_shape))]
         line_mask = _redraw_line_mask(lines, residual)
-        if sketched:
-            reach_nodes(lines, shapes)
-            lines = find_lost_heads(lines, shapes, sketch_ink(line_rgb, paints))
+        lines = mend_sketch_lines(lines, shapes, line_rgb, paints) if sketched else lines
     timings["lines"] = time.perf_counter() - t
 
     t = time.perf_counter()
@@ -181,6 +171,18 @@ class Budget:
             return False
         self.skipped.append(stage)
         return True
+
+
+def _shapes(rgb: np.ndarray, raw: np.ndarray, paints: Paints, config: Config, scale: float, exclude: np.ndarray,
+            charts: bool, budget: Budget) -> tuple[list[DetectedShape], bool]:
+    """(nodes and group frames, whether hand-drawn outlines were among them). ``raw``: the
+    pixels as decoded, text erased. Read with the default settings, a hand-drawn figure's paper
+    grain and uneven pencil came back as ~800 traced specks (a 1100×520 pencil sketch): the
+    caller reads it again with the sketch preset."""
+    if not (config.shapes and (config.mode != "chart" or not charts)) or budget.over("shapes"):
+        return [], False
+    shapes = detect_shapes(rgb, paints, config, scale, exclude=exclude, raw=raw)
+    return add_sketch_shapes(raw, paints, config, scale, shapes, exclude=exclude)
 
 
 def _photos(image: RasterImage, paints: Paints, runs: list[TextRun], chart_mask: np.ndarray, config: Config,
