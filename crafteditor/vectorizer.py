@@ -101,7 +101,7 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
     timings["charts"] = time.perf_counter() - t
 
     t = time.perf_counter()
-    shapes, sketched = _shapes(rgb, line_rgb, paints, config, image.scale, chart_mask | photo_px, bool(charts), budget)
+    shapes, sketched = _shapes(rgb, line_rgb, paints, config, image.scale, chart_mask | photo_px, runs, charts, budget)
     if sketched and config.preset_name == "auto":  # hand-drawn: read again as a sketch (see _shapes)
         return vectorize(image, config.replace(**PRESETS["sketch"], preset_name="sketch"), name=name)
     shape_mask = _shape_mask(shapes, rgb.shape[:2])
@@ -174,7 +174,7 @@ class Budget:
 
 
 def _shapes(rgb: np.ndarray, raw: np.ndarray, paints: Paints, config: Config, scale: float, exclude: np.ndarray,
-            charts: bool, budget: Budget) -> tuple[list[DetectedShape], bool]:
+            runs: list[TextRun], charts: list[Any], budget: Budget) -> tuple[list[DetectedShape], bool]:
     """(nodes and group frames, whether hand-drawn outlines were among them). ``raw``: the
     pixels as decoded, text erased. Read with the default settings, a hand-drawn figure's paper
     grain and uneven pencil came back as ~800 traced specks (a 1100×520 pencil sketch): the
@@ -182,7 +182,8 @@ def _shapes(rgb: np.ndarray, raw: np.ndarray, paints: Paints, config: Config, sc
     if not (config.shapes and (config.mode != "chart" or not charts)) or budget.over("shapes"):
         return [], False
     shapes = detect_shapes(rgb, paints, config, scale, exclude=exclude, raw=raw)
-    return add_sketch_shapes(raw, paints, config, scale, shapes, exclude=exclude)
+    labels = [(r.cx, r.cy) for r in runs] if config.ocr else None  # a hand-drawn node holds a label
+    return add_sketch_shapes(raw, paints, config, scale, shapes, exclude=exclude, labels=labels)
 
 
 def _photos(image: RasterImage, paints: Paints, runs: list[TextRun], chart_mask: np.ndarray, config: Config,

@@ -38,22 +38,42 @@ LIFT_SHARE = 0.035  # stroke ends this share of the image's shorter side apart a
 LIFT_MIN = 20.0  # ...and at least this far apart (user units): a small box's 3 % gap on a small image
 MAX_ENDS = 3000  # more stroke ends than this: noise, not a sketch (no joining)
 PLAIN_MARGIN = 0.04  # IoU a cylinder, hexagon, parallelogram or document must gain over a box
+SURFACE_SHARE = 0.003  # a fill covers at least this share of the figure
 SOLID_SHARE = 0.85  # share of an outline inked for a solid (not dashed) frame
 
 
 def sketch_ink(rgb: np.ndarray, paints: Paints, exclude: np.ndarray | None = None) -> np.ndarray:
-    """Pixels drawn in contrast with the paper (pencil grey included; paper grain is not)."""
-    ink = distances(rgb, paints.background_rgb) > INK_CONTRAST
+    """Pixels drawn in contrast with the paper and with every fill (pencil grey included; paper
+    grain is not): an Excalidraw box filled in pastel blue is a hole in its dark outline."""
+    ink = np.ones(rgb.shape[:2], bool)
+    for color in _surfaces(paints):
+        ink &= distances(rgb, color) > INK_CONTRAST
     if exclude is not None:
         ink &= ~exclude
     return ink
 
 
-def add_sketch_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
-                      known: list[DetectedShape], exclude: np.ndarray | None = None) -> tuple[list[DetectedShape], bool]:
-    """(``known`` plus the hand-drawn outlines, group frames marked over them all; whether any were found). ``rgb``: the
-    pixels as decoded, text erased (a denoising median breaks a thin pencil line into dots)."""
-    found = find_sketch_shapes(rgb, paints, config, scale, known, exclude)
+def _surfaces(paints: Paints) -> list[np.ndarray]:
+    """The paper's colour and the fills': paints that cover a share of the figure in blobs (most
+    of their pixels survive a 5×5 erosion), not in strokes."""
+    out = [paints.background_rgb]
+    counts = np.bincount((paints.labels.ravel() + 1).astype(np.int64), minlength=len(paints.colors) + 1)[1:]
+    for p in np.flatnonzero(counts >= SURFACE_SHARE * paints.labels.size).tolist():
+        if p == paints.background:
+            continue
+        mask = (paints.labels == p).astype(np.uint8)
+        if cv2.erode(mask, np.ones((5, 5), np.uint8)).sum() >= 0.4 * counts[p]:
+            out.append(paints.colors[p])
+    return out
+
+
+def add_sketch_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float, known: list[DetectedShape],
+                      exclude: np.ndarray | None = None,
+                      labels: list[tuple[float, float]] | None = None) -> tuple[list[DetectedShape], bool]:
+    """(``known`` plus the hand-drawn outlines, group frames marked over them all; whether any
+    were found). ``rgb``: the pixels as decoded, text erased (a denoising median breaks a thin
+    pencil line into dots); ``labels``: see :func:`find_sketch_shapes`."""
+    found = find_sketch_shapes(rgb, paints, config, scale, known, exclude, labels)
     if not found:
         return known, False
     shapes = known + found
@@ -63,9 +83,13 @@ def add_sketch_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: fl
 
 
 def find_sketch_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
-                       known: list[DetectedShape], exclude: np.ndarray | None = None) -> list[DetectedShape]:
+                       known: list[DetectedShape], exclude: np.ndarray | None = None,
+                       labels: list[tuple[float, float]] | None = None) -> list[DetectedShape]:
     """The hand-drawn outlines not already among ``known`` (nodes and frames, image pixels).
 
+    ``labels``: the centres of the text read; where given, an outline must hold one. Two
+    hand-drawn arrows running side by side between two boxes fence in a box-shaped pocket of
+    paper (four on an Excalidraw request/response figure, each drawn as an empty node).
     Empty where ``config.sketch`` is 'off', or 'auto' and the outlines do not look hand-drawn."""
     if config.sketch == "off":
         return []
@@ -79,6 +103,9 @@ def find_sketch_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: f
     for x, y, w, h, filled in holes:
         if any(_box_iou((x, y, w, h), (s.x, s.y, s.w, s.h)) > 0.5 for s in known):
             continue
+        if labels is not None and not any(
+                0 <= cx - x < w and 0 <= cy - y < h and filled[int(cy - y), int(cx - x)] for cx, cy in labels):
+            continue
         face = Face(paint=paints.background, x=x, y=y, w=w, h=h, mask=filled, filled=filled, soft=True)
         shape, iou = _sketch_class(face)
         if iou < SKETCH_MIN_IOU:
@@ -86,7 +113,7 @@ def find_sketch_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: f
         area = float(filled.sum())
         perimeter = max(1.0, float(cv2.arcLength(_contour(filled), True)))
         rough = (1.0 - iou) * area / perimeter  # mean width of the band where hole and outline differ
-        made = _clean_shape(face, shape, iou, ink, scale)
+        made = _clean_shape(face, shape, iou, ink, scale, _fill(rgb, face, paints))
         made.dashed = _dash_style(face, near)
         found.append((made, rough))
     if config.sketch == "auto" and sum(r >= ROUGH_PX for _, r in found) < 2:
@@ -170,9 +197,12 @@ def _contour(mask: np.ndarray) -> np.ndarray:
     return max(cs, key=cv2.contourArea)
 
 
-def _clean_shape(face: Face, shape: str, iou: float, ink: np.ndarray, scale: float) -> DetectedShape:
+def _clean_shape(face: Face, shape: str, iou: float, ink: np.ndarray, scale: float,
+                 fill: tuple[int, int, int] | None = None) -> DetectedShape:
     """The outline redrawn cleanly: its sides where the hole's edges lie on average (not where the
-    wobble reaches farthest), half the pencil stroke out, in the theme's fill and stroke."""
+    wobble reaches farthest), half the pencil stroke out, in the theme's stroke and its own fill
+    (None: the theme's)."""
+    fill = fill or _rgb(THEME.node_fill)
     stroke_px = _stroke_width(face, ink)
     x0, y0, x1, y1 = _robust_edges(face.filled, shape)
     grow = stroke_px / 2.0 + 0.5
@@ -193,8 +223,19 @@ def _clean_shape(face: Face, shape: str, iou: float, ink: np.ndarray, scale: flo
     grown &= local | cv2.dilate(pad.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
     big = Face(paint=face.paint, x=fx, y=fy, w=grown.shape[1], h=grown.shape[0], mask=grown, filled=grown, soft=True)
     return DetectedShape(shape=shape, x=float(x), y=float(y), w=float(w), h=float(h),
-                         fill=_rgb(THEME.node_fill), stroke=_rgb(THEME.node_stroke),
+                         fill=fill, stroke=_rgb(THEME.node_stroke),
                          stroke_px=THEME.stroke_width / scale, iou=iou, face=big, outside_share=1.0)
+
+
+def _fill(rgb: np.ndarray, face: Face, paints: Paints) -> tuple[int, int, int] | None:
+    """A hole's own colour where it is filled (not the paper), else None."""
+    px = rgb[face.y:face.y + face.h, face.x:face.x + face.w][face.filled]
+    if px.size == 0:
+        return None
+    med = np.median(px.reshape(-1, 3), axis=0)
+    if float(distances(med[None, :], paints.background_rgb)[0]) <= 2 * INK_CONTRAST / 3:
+        return None
+    return int(med[0]), int(med[1]), int(med[2])
 
 
 def _robust_edges(m: np.ndarray, shape: str) -> tuple[float, float, float, float]:
