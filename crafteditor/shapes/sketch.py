@@ -54,13 +54,15 @@ def sketch_ink(rgb: np.ndarray, paints: Paints, exclude: np.ndarray | None = Non
 
 
 def _surfaces(paints: Paints) -> list[np.ndarray]:
-    """The paper's colour and the fills': paints that cover a share of the figure in blobs (most
-    of their pixels survive a 5×5 erosion), not in strokes."""
+    """The paper's colour and the fills': light paints that cover a share of the figure in blobs
+    (most of their pixels survive a 5×5 erosion), not in strokes."""
     out = [paints.background_rgb]
     counts = np.bincount((paints.labels.ravel() + 1).astype(np.int64), minlength=len(paints.colors) + 1)[1:]
     for p in np.flatnonzero(counts >= SURFACE_SHARE * paints.labels.size).tolist():
-        if p == paints.background:
-            continue
+        c = paints.colors[p].astype(np.float32)
+        luma, chroma = float(c @ np.array([0.299, 0.587, 0.114], np.float32)), float(c.max() - c.min())
+        if p == paints.background or luma < 190 or (luma < 225 and chroma < 40):
+            continue  # a fill is light: pale grey, or a pastel (a chart's grey bars are pencil-dark)
         mask = (paints.labels == p).astype(np.uint8)
         if cv2.erode(mask, np.ones((5, 5), np.uint8)).sum() >= 0.4 * counts[p]:
             out.append(paints.colors[p])
