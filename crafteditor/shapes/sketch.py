@@ -3,17 +3,22 @@
 A sketched box is no face of one paint: its pencil stroke is grey and uneven, its sides
 wobble by a few pixels (a face matches no ideal outline at the typeset 0.88 IoU), and it is
 often left open where the pen lifted, so its inside leaks into the canvas. Here the ink is
-taken by contrast alone (any paint far enough from the paper), gaps of a few per cent of an
-outline's perimeter are closed, and every enclosed hole is compared with the ideal outlines
-of :mod:`~crafteditor.shapes.outlines` at a looser IoU. A hole that matches becomes a
-:class:`~crafteditor.shapes.detect.DetectedShape` in the theme's clean fill and stroke (the
-sketch is redrawn, not copied); the text inside becomes its label and the strokes between
-holes become edges in the usual stages that follow.
+taken by contrast with the paper and with the fills (light paints in blobs: an Excalidraw box
+filled in pastel is a hole in its dark outline), read from the pixels as decoded (a denoising
+median breaks a thin pencil line into dots). Stroke ends a pen lift apart are joined, small
+gaps closed, and every enclosed hole that holds a label is compared with the ideal outlines of
+:mod:`~crafteditor.shapes.outlines` at a looser IoU. A hole that matches becomes a
+:class:`~crafteditor.shapes.detect.DetectedShape` in the theme's clean stroke and its own fill
+(the sketch is redrawn, not copied); the text inside becomes its label, and the lines between
+them become edges in the usual stages that follow (mended by :mod:`crafteditor.sketch_lines`).
 
 The stage runs when the config asks for it (``sketch='on'``, the ``sketch`` preset) or, with
 ``sketch='auto'``, when the outlines look hand-drawn: at least two holes match a shape only
 loosely, their boundary off the ideal by a pixel or more on average (a typeset box is off by
-a fraction of one, and is a face the shape stage has read already).
+a fraction of one, and is a face the shape stage has read already). The ``auto`` preset then
+reads the figure again with the ``sketch`` preset.
+
+Not done: hand-drawn group frames (dashed, faint, cut into pockets by the lines crossing them).
 """
 
 from __future__ import annotations
