@@ -149,7 +149,7 @@ class CraftEditorSystem(System):
 
     def run(self, case: Case, case_dir: Path) -> SystemOutput:
         image = case_dir / case.inputs["image"]
-        preset = "scan" if case.condition == "sketch" else ("chart" if case.figure_type == "chart" else "diagram")
+        preset = "sketch" if case.condition == "sketch" else ("chart" if case.figure_type == "chart" else "diagram")
         conv = convert(image, Config.preset(preset))
         return SystemOutput(figure=conv.figure, svg=conv.svg, stats={"self_ssim": conv.report.get("ssim")})
 

@@ -60,7 +60,7 @@ def convert(
     workers: int = typer.Option(1, "--workers", "-w", help="Parallel workers (processes, or Ray tasks)"),
     executor: str = typer.Option("local", "--executor", help="local (process pool) or ray"),
     resume: bool = typer.Option(False, "--resume", help="Skip inputs already recorded in the manifest"),
-    preset: str = typer.Option("auto", "--preset", help="auto, diagram, chart or scan"),
+    preset: str = typer.Option("auto", "--preset", help="auto, diagram, chart, scan or sketch"),
     option: Optional[List[str]] = typer.Option(None, "--set", help="Override an option, e.g. --set dpi=150"),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar"),
     style: Optional[str] = typer.Option(None, "--style", help="Redraw every figure in a house style: a .style.json "

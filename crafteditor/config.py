@@ -24,6 +24,7 @@ THEME = get_theme("paper")
 Mode = Literal["auto", "diagram", "chart"]
 TraceMode = Literal["auto", "vtracer", "image", "none"]
 OcrScripts = Literal["latin", "any"]
+SketchMode = Literal["auto", "on", "off"]
 
 
 TIME_BUDGET_MIN_S = 20.0  # the least time budget a figure gets, however small
@@ -67,6 +68,9 @@ class Config:
     groups: bool = True
     min_node_size: float = 14.0  # smallest node side kept as a shape
     shape_min_iou: float = 0.88  # a face must match an ideal shape this well to become a node
+    # hand-drawn outlines (wobbly, grey, not quite closed; crafteditor.shapes.sketch): 'auto' where
+    # the outlines look hand-drawn, 'on' always, 'off' never
+    sketch: SketchMode = "auto"
     # charts
     charts: bool = True
     # photos and screenshots inside a figure: kept as embedded image crops (crafteditor.photos)
@@ -100,7 +104,7 @@ class Config:
     # -- construction ---------------------------------------------------------------
     @classmethod
     def preset(cls, name: str = "auto", **overrides: Any) -> "Config":
-        """A named preset (auto, diagram, chart, scan) with options overridden."""
+        """A named preset (auto, diagram, chart, scan, sketch) with options overridden."""
         if name not in PRESETS:
             raise ConfigError(f"unknown preset '{name}'; expected one of {', '.join(PRESETS)}")
         return cls.from_options({**PRESETS[name], **overrides}, preset=name)
@@ -145,7 +149,7 @@ class Config:
 
 def _choices(annotation: Any) -> tuple[Any, ...]:
     if isinstance(annotation, str):
-        annotation = {"Mode": Mode, "TraceMode": TraceMode, "OcrScripts": OcrScripts}.get(annotation)
+        annotation = {"Mode": Mode, "TraceMode": TraceMode, "OcrScripts": OcrScripts, "SketchMode": SketchMode}.get(annotation)
     return get_args(annotation) if annotation is not None else ()
 
 
@@ -188,4 +192,9 @@ PRESETS: dict[str, dict[str, Any]] = {
     # photographed or scanned pages: as jpeg, and raster patches for the rest
     "scan": {"denoise": True, "lossy": True, "color_merge": 16.0, "color_tolerance": 28.0, "min_paint_share": 0.002,
              "trace_min_area": 40.0, "trace": "image", "ocr_min_confidence": 0.5},
+    # hand-drawn sketches (pencil, whiteboard, Excalidraw): as scan, every closed or nearly closed
+    # outline read as a clean node however much it wobbles
+    "sketch": {"denoise": True, "lossy": True, "color_merge": 16.0,
+               "color_tolerance": 28.0, "min_paint_share": 0.002, "trace_min_area": 40.0, "trace": "image",
+               "ocr_min_confidence": 0.5, "sketch": "on"},
 }

@@ -25,7 +25,7 @@ import numpy as np
 from crafteditor.assemble.builder import FigureBuilder
 from crafteditor.assemble.figure import build_figure
 from crafteditor.charts import detect_charts
-from crafteditor.config import Config
+from crafteditor.config import PRESETS, Config
 from crafteditor.lines.paths import LinePath
 from crafteditor.lines.widths import detect_lines_by_width
 from crafteditor.loading import ImageSource, RasterImage, load_image
@@ -38,6 +38,8 @@ from crafteditor.photos import PhotoRegion, find_photos, photo_mask
 from crafteditor.shapes.badges import read_badges
 from crafteditor.shapes.detect import DetectedShape, detect_shapes
 from crafteditor.shapes.polygons import polygon_paths
+from crafteditor.shapes.sketch import add_sketch_shapes
+from crafteditor.sketch_lines import mend_sketch_lines
 from crafteditor.trace import image_object, trace_leftovers
 from crafter.spec.model import Figure
 
@@ -106,11 +108,9 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
     budget.ran("charts")
 
     t = time.perf_counter()
-    shapes: list[DetectedShape] = []
-    if (config.shapes and config.mode != "chart" or (config.shapes and config.mode == "chart" and not charts)) \
-            and not budget.over("shapes"):
-        shapes = detect_shapes(rgb, paints, config, image.scale, exclude=chart_mask | photo_px, raw=line_rgb,
-                               deadline=budget.deadline)
+    shapes, sketched = _shapes(rgb, line_rgb, paints, config, image.scale, chart_mask | photo_px, runs, charts, budget)
+    if sketched and config.preset_name == "auto":  # hand-drawn: read again as a sketch (see _shapes)
+        return vectorize(image, config.replace(**PRESETS["sketch"], preset_name="sketch"), name=name)
     if config.ocr and shapes and not budget.over("badges"):
         runs += read_badges(image.rgb, shapes, runs, get_engine(config.ocr_threads), config, image.scale)
     shape_mask = _shape_mask(shapes, rgb.shape[:2])
@@ -132,6 +132,7 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
         lines = [ln for ln in lines
                  if _line_is_real(ln, image.scale) and (ln.pieces > 0 or _between_shapes(ln, near_shape))]
         line_mask = _redraw_line_mask(lines, residual)
+        lines = mend_sketch_lines(lines, shapes, line_rgb, paints) if sketched else lines
     timings["lines"] = time.perf_counter() - t
     budget.ran("lines")
 
@@ -195,6 +196,19 @@ class Budget:
         """Record ``stage`` if the budget ran out while it ran."""
         if self.deadline is not None and time.perf_counter() > self.deadline and stage not in self.skipped:
             self.skipped.append(stage)
+
+
+def _shapes(rgb: np.ndarray, raw: np.ndarray, paints: Paints, config: Config, scale: float, exclude: np.ndarray,
+            runs: list[TextRun], charts: list[Any], budget: Budget) -> tuple[list[DetectedShape], bool]:
+    """(nodes and group frames, whether hand-drawn outlines were among them). ``raw``: the
+    pixels as decoded, text erased. Read with the default settings, a hand-drawn figure's paper
+    grain and uneven pencil came back as ~800 traced specks (a 1100×520 pencil sketch): the
+    caller reads it again with the sketch preset."""
+    if not (config.shapes and (config.mode != "chart" or not charts)) or budget.over("shapes"):
+        return [], False
+    shapes = detect_shapes(rgb, paints, config, scale, exclude=exclude, raw=raw, deadline=budget.deadline)
+    labels = [(r.cx, r.cy) for r in runs] if config.ocr else None  # a hand-drawn node holds a label
+    return add_sketch_shapes(raw, paints, config, scale, shapes, exclude=exclude, labels=labels)
 
 
 def _photos(image: RasterImage, paints: Paints, runs: list[TextRun], chart_mask: np.ndarray, config: Config,

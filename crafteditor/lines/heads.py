@@ -377,7 +377,7 @@ def _crossing(p: list[Pt], q: list[Pt]) -> Pt | None:
     (x1, y1), (x2, y2) = p[0], p[-1]
     (x3, y3), (x4, y4) = q[0], q[-1]
     den = (x1 - x2) * (y3 - y4) - (y1 - y2) * (x3 - x4)
-    if abs(den) < 0.05 * math.dist(p[0], p[-1]) * math.dist(q[0], q[-1]):
+    if den == 0 or abs(den) < 0.05 * math.dist(p[0], p[-1]) * math.dist(q[0], q[-1]):  # (a piece with no chord: 0)
         return None
     t = ((x1 - x3) * (y3 - y4) - (y1 - y3) * (x3 - x4)) / den
     return (x1 + t * (x2 - x1), y1 + t * (y2 - y1))

@@ -86,7 +86,7 @@ def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
         if made is not None:
             shapes.append(made)
     if config.groups:
-        _mark_groups(shapes)
+        mark_groups(shapes)
         for s in shapes:  # a box around labels and arrows (no boxes among them) is a frame too
             if not s.is_group and s.shape in ("box", "round") and holds_drawing(s.face):
                 s.is_group = True
@@ -331,7 +331,7 @@ def _mark_stacks(shapes: list[DetectedShape], paints: Paints, scale: float) -> N
                           filled=full, soft=s.face.soft)
 
 
-def _mark_groups(shapes: list[DetectedShape]) -> None:
+def mark_groups(shapes: list[DetectedShape]) -> None:
     """Rectangular shapes that enclose other shapes are group frames."""
     order = sorted(range(len(shapes)), key=lambda i: shapes[i].w * shapes[i].h)
     for i in order:

@@ -8,7 +8,8 @@ import io
 import math
 import random
 
-from PIL import Image, ImageDraw, ImageFont
+import numpy as np
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 WORDS = ("Ingest", "Parse", "Validate", "Store", "Index", "Query", "Rank", "Cache", "Render", "Notify",
@@ -96,3 +97,90 @@ if __name__ == "__main__":  # python tests/crafteditor/handdrawn.py out.png
 
     with open(sys.argv[1], "wb") as fh:
         fh.write(handdrawn_flowchart())
+
+
+# -- a pencil box-and-arrow sketch ------------------------------------------------------------
+
+SKETCH_WORDS = ("Camera", "Detector", "Tracker", "Database", "Report", "Review", "Sensor", "Filter", "Model",
+                "Planner", "Output", "Storage")
+
+
+def _outline(kind: str, x0: float, y0: float, x1: float, y1: float) -> list[tuple[float, float]]:
+    """Corner points of a box, a diamond, or an ellipse's polygon, clockwise from the top left."""
+    cx, cy, rx, ry = (x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0) / 2, (y1 - y0) / 2
+    if kind == "diamond":
+        return [(cx, y0), (x1, cy), (cx, y1), (x0, cy)]
+    if kind == "ellipse":
+        return [(cx + rx * math.cos(2 * math.pi * k / 24), cy + ry * math.sin(2 * math.pi * k / 24)) for k in range(24)]
+    return [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+
+
+def _pencil_outline(d: ImageDraw.ImageDraw, rng: random.Random, pts, ink, gap_share: float) -> None:
+    """A closed outline drawn by hand: every side wobbles, and the pen lifts before closing it
+    (a gap of ``gap_share`` of the perimeter at the start)."""
+    sides = list(zip(pts, pts[1:] + pts[:1]))
+    perimeter = sum(math.dist(p, q) for p, q in sides)
+    skip = gap_share * perimeter
+    for k, (p, q) in enumerate(sides):
+        if k == 0 and skip > 0:
+            t = min(0.9, skip / math.dist(p, q))
+            p = (p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t)
+        steps = max(2, int(math.dist(p, q) / 14))
+        d.line(_wobble(rng, p, q, amp=3.0, steps=steps), fill=ink, width=2)
+
+
+def _pencil_arrow(d: ImageDraw.ImageDraw, rng: random.Random, p, q, ink) -> None:
+    """A wobbly line from p to q with an open 'V' head at q."""
+    pts = _wobble(rng, p, q, amp=3.0, steps=max(3, int(math.dist(p, q) / 16)))
+    d.line(pts, fill=ink, width=2)
+    ang = math.atan2(q[1] - p[1], q[0] - p[0])
+    for s in (-1, 1):
+        a = ang + math.pi - s * 0.5
+        d.line([q, (q[0] + 13 * math.cos(a) + rng.uniform(-1, 1), q[1] + 13 * math.sin(a) + rng.uniform(-1, 1))],
+               fill=ink, width=2)
+
+
+def pencil_sketch(seed: int = 0, n: int = 5) -> tuple[bytes, list[str], list[tuple[str, str]]]:
+    """A hand-drawn box-and-arrow sketch in pencil grey on grainy paper: ``n`` nodes (boxes,
+    ellipses, diamonds, not quite closed) in two rows, typed labels, wobbly arrows with open
+    heads from each node to the next. Returns (PNG bytes, node labels, edges as label pairs)."""
+    rng = random.Random(seed)
+    W, H = 1100, 520
+    im = Image.new("RGB", (W, H), (250, 250, 247))
+    d = ImageDraw.Draw(im)
+    font = ImageFont.truetype(FONT, 20)
+    words = rng.sample(SKETCH_WORDS, n)
+    per_row = (n + 1) // 2
+    boxes = []
+    for i, word in enumerate(words):
+        r, c = divmod(i, per_row)
+        if r == 1:
+            c = per_row - 1 - c  # the second row runs back, so every arrow is short
+        cx = 110 + c * (W - 220) / max(1, per_row - 1)
+        cy = 130 + r * 260
+        kind = ("box", "box", "ellipse", "diamond")[rng.randrange(4)]
+        tw = d.textlength(word, font=font)
+        hw = tw / 2 + (34 if kind == "box" else 48 if kind == "ellipse" else 64)
+        hh = 32 if kind == "box" else 40 if kind == "ellipse" else 52
+        x0, y0, x1, y1 = cx - hw, cy - hh, cx + hw, cy + hh
+        grey = rng.randint(70, 130)
+        _pencil_outline(d, rng, _outline(kind, x0, y0, x1, y1), (grey, grey, grey), rng.uniform(0.0, 0.03))
+        d.text((cx - tw / 2, cy - 12), word, fill=(grey - 30,) * 3, font=font)
+        boxes.append((x0, y0, x1, y1))
+    edges = []
+    for i in range(n - 1):
+        (a0, b0, a1, b1), (c0, d0, c1, d1) = boxes[i], boxes[i + 1]
+        if abs((b0 + b1) - (d0 + d1)) < 10:  # same row: side to side
+            left = c0 > a1
+            p = (a1 + 8, (b0 + b1) / 2) if left else (a0 - 8, (b0 + b1) / 2)
+            q = (c0 - 6, (d0 + d1) / 2) if left else (c1 + 6, (d0 + d1) / 2)
+        else:  # down to the next row
+            p, q = ((a0 + a1) / 2, b1 + 8), ((c0 + c1) / 2, d0 - 6)
+        grey = rng.randint(70, 130)
+        _pencil_arrow(d, rng, p, q, (grey, grey, grey))
+        edges.append((words[i], words[i + 1]))
+    arr = np.asarray(im, np.float32) + np.random.default_rng(seed).normal(0, 5, (H, W, 1))
+    im = Image.fromarray(np.clip(arr, 0, 255).astype(np.uint8)).filter(ImageFilter.GaussianBlur(0.6))
+    buf = io.BytesIO()
+    im.save(buf, format="PNG")
+    return buf.getvalue(), words, edges

@@ -1,0 +1,312 @@
+"""Hand-drawn shapes: wobbly, pencil-grey, not-quite-closed outlines read as clean nodes.
+
+A sketched box is no face of one paint: its pencil stroke is grey and uneven, its sides
+wobble by a few pixels (a face matches no ideal outline at the typeset 0.88 IoU), and it is
+often left open where the pen lifted, so its inside leaks into the canvas. Here the ink is
+taken by contrast with the paper and with the fills (light paints in blobs: an Excalidraw box
+filled in pastel is a hole in its dark outline), read from the pixels as decoded (a denoising
+median breaks a thin pencil line into dots). Stroke ends a pen lift apart are joined, small
+gaps closed, and every enclosed hole that holds a label is compared with the ideal outlines of
+:mod:`~crafteditor.shapes.outlines` at a looser IoU. A hole that matches becomes a
+:class:`~crafteditor.shapes.detect.DetectedShape` in the theme's clean stroke and its own fill
+(the sketch is redrawn, not copied); the text inside becomes its label, and the lines between
+them become edges in the usual stages that follow (mended by :mod:`crafteditor.sketch_lines`).
+
+The stage runs when the config asks for it (``sketch='on'``, the ``sketch`` preset) or, with
+``sketch='auto'``, when the outlines look hand-drawn: at least two holes match a shape only
+loosely, their boundary off the ideal by a pixel or more on average (a typeset box is off by
+a fraction of one, and is a face the shape stage has read already). The ``auto`` preset then
+reads the figure again with the ``sketch`` preset.
+
+Not done: hand-drawn group frames (dashed, faint, cut into pockets by the lines crossing them).
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from crafteditor.config import THEME, Config
+from crafteditor.lines.skeleton import skeleton
+from crafteditor.paint import Paints, distances
+from crafteditor.shapes.detect import DetectedShape, mark_groups
+from crafteditor.shapes.faces import Face
+from crafteditor.shapes.outlines import classify, ideal_mask, mask_iou
+
+SKETCH_MIN_IOU = 0.78  # a wobbly hole must match its outline this well (a box vs an ellipse: 0.785)
+INK_CONTRAST = 45.0  # RGB distance from the paper that is pencil ink (sketchify's grey: ~70-130)
+ROUGH_PX = 0.9  # mean distance (px) between a hole's edge and its ideal outline that reads as hand-drawn
+GAP_SHARE = 0.025  # gaps closed: this share of the image's shorter side (≈ a few % of a box's perimeter)
+LIFT_SHARE = 0.035  # stroke ends this share of the image's shorter side apart are joined (a pen lift)
+LIFT_MIN = 20.0  # ...and at least this far apart (user units): a small box's 3 % gap on a small image
+MAX_ENDS = 3000  # more stroke ends than this: noise, not a sketch (no joining)
+PLAIN_MARGIN = 0.04  # IoU a cylinder, hexagon, parallelogram or document must gain over a box
+SURFACE_SHARE = 0.003  # a fill covers at least this share of the figure
+SOLID_SHARE = 0.85  # share of an outline inked for a solid (not dashed) frame
+
+
+def sketch_ink(rgb: np.ndarray, paints: Paints, exclude: np.ndarray | None = None) -> np.ndarray:
+    """Pixels drawn in contrast with the paper and with every fill (pencil grey included; paper
+    grain is not): an Excalidraw box filled in pastel blue is a hole in its dark outline."""
+    ink = np.ones(rgb.shape[:2], bool)
+    for color in _surfaces(paints):
+        ink &= distances(rgb, color) > INK_CONTRAST
+    if exclude is not None:
+        ink &= ~exclude
+    return ink
+
+
+def _surfaces(paints: Paints) -> list[np.ndarray]:
+    """The paper's colour and the fills': light paints that cover a share of the figure in blobs
+    (most of their pixels survive a 5×5 erosion), not in strokes."""
+    out = [paints.background_rgb]
+    counts = np.bincount((paints.labels.ravel() + 1).astype(np.int64), minlength=len(paints.colors) + 1)[1:]
+    for p in np.flatnonzero(counts >= SURFACE_SHARE * paints.labels.size).tolist():
+        c = paints.colors[p].astype(np.float32)
+        luma, chroma = float(c @ np.array([0.299, 0.587, 0.114], np.float32)), float(c.max() - c.min())
+        if p == paints.background or luma < 190 or (luma < 225 and chroma < 40):
+            continue  # a fill is light: pale grey, or a pastel (a chart's grey bars are pencil-dark)
+        mask = (paints.labels == p).astype(np.uint8)
+        if cv2.erode(mask, np.ones((5, 5), np.uint8)).sum() >= 0.4 * counts[p]:
+            out.append(paints.colors[p])
+    return out
+
+
+def add_sketch_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float, known: list[DetectedShape],
+                      exclude: np.ndarray | None = None,
+                      labels: list[tuple[float, float]] | None = None) -> tuple[list[DetectedShape], bool]:
+    """(``known`` plus the hand-drawn outlines, group frames marked over them all; whether any
+    were found). ``rgb``: the pixels as decoded, text erased (a denoising median breaks a thin
+    pencil line into dots); ``labels``: see :func:`find_sketch_shapes`."""
+    found = find_sketch_shapes(rgb, paints, config, scale, known, exclude, labels)
+    if not found:
+        return known, False
+    shapes = known + found
+    if config.groups:
+        mark_groups(shapes)
+    return shapes, True
+
+
+def find_sketch_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
+                       known: list[DetectedShape], exclude: np.ndarray | None = None,
+                       labels: list[tuple[float, float]] | None = None) -> list[DetectedShape]:
+    """The hand-drawn outlines not already among ``known`` (nodes and frames, image pixels).
+
+    ``labels``: the centres of the text read; where given, an outline must hold one. Two
+    hand-drawn arrows running side by side between two boxes fence in a box-shaped pocket of
+    paper (four on an Excalidraw request/response figure, each drawn as an empty node).
+    Empty where ``config.sketch`` is 'off', or 'auto' and the outlines do not look hand-drawn."""
+    if config.sketch == "off":
+        return []
+    ink = sketch_ink(rgb, paints, exclude)
+    H, W = ink.shape
+    min_side = max(8.0, config.min_node_size / scale)
+    gap = max(2, int(round(GAP_SHARE * min(H, W) / 2)))
+    holes = _holes(_bridge_ends(ink, max(LIFT_SHARE * min(H, W), LIFT_MIN / scale)), gap, min_side)
+    near = cv2.dilate(ink.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+    found: list[tuple[DetectedShape, float]] = []
+    for x, y, w, h, filled in holes:
+        if any(_box_iou((x, y, w, h), (s.x, s.y, s.w, s.h)) > 0.5 for s in known):
+            continue
+        if labels is not None and not any(
+                0 <= cx - x < w and 0 <= cy - y < h and filled[int(cy - y), int(cx - x)] for cx, cy in labels):
+            continue
+        face = Face(paint=paints.background, x=x, y=y, w=w, h=h, mask=filled, filled=filled, soft=True)
+        shape, iou = _sketch_class(face)
+        if iou < SKETCH_MIN_IOU:
+            continue
+        area = float(filled.sum())
+        perimeter = max(1.0, float(cv2.arcLength(_contour(filled), True)))
+        rough = (1.0 - iou) * area / perimeter  # mean width of the band where hole and outline differ
+        made = _clean_shape(face, shape, iou, ink, scale, _fill(rgb, face, paints))
+        made.dashed = _dash_style(face, near)
+        found.append((made, rough))
+    if config.sketch == "auto" and sum(r >= ROUGH_PX for _, r in found) < 2:
+        return []
+    shapes = [s for s, _ in found]
+    # nested holes: a frame's inside holds its members' outlines; a node's inner ring (a doubled
+    # stroke) is the same node
+    return _drop_doubles(shapes)
+
+
+def _sketch_class(face: Face) -> tuple[str, float]:
+    """(shape, IoU) of a wobbly hole: a wobble trims a box's corners, which reads as a cylinder
+    or a hexagon; a shape other than the plain ones must beat the box clearly."""
+    shape, iou = classify(face)
+    if shape in ("box", "round", "ellipse", "circle", "diamond"):
+        return shape, iou
+    box_iou = mask_iou(face.filled, ideal_mask("box", face.w, face.h))
+    if iou - box_iou < PLAIN_MARGIN:
+        return "round", box_iou
+    return shape, iou
+
+
+def _holes(ink: np.ndarray, gap: int, min_side: float) -> list[tuple[int, int, int, int, np.ndarray]]:
+    """Enclosed holes of the ink once gaps up to ``2·gap`` px are closed: (x, y, w, h, filled mask)."""
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * gap + 1, 2 * gap + 1))
+    closed = cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_CLOSE, k)
+    contours, hierarchy = cv2.findContours(closed, cv2.RETR_TREE, cv2.CHAIN_APPROX_NONE)
+    if hierarchy is None:
+        return []
+    out = []
+    depth = _depths(hierarchy[0])
+    for i, c in enumerate(contours):
+        if depth[i] % 2 == 0:  # an outer edge of ink, not a hole in it
+            continue
+        x, y, w, h = cv2.boundingRect(c)
+        if w < min_side or h < min_side or cv2.contourArea(c) < 0.3 * w * h:
+            continue
+        local = np.zeros((h, w), np.uint8)
+        cv2.drawContours(local, [c - np.array([x, y])], -1, 1, thickness=cv2.FILLED)
+        out.append((x, y, w, h, local.astype(bool)))
+    return out
+
+
+def _bridge_ends(ink: np.ndarray, reach: float) -> np.ndarray:
+    """The ink with a stroke drawn from every stroke end to its two nearest within ``reach`` px:
+    where the pen lifted before an outline was closed (two, as a line's end often lies nearer
+    to one end of a node's gap than the gap's other end does)."""
+    skel = skeleton(ink)
+    count = cv2.filter2D(skel.astype(np.uint8), -1, np.ones((3, 3), np.float32), borderType=cv2.BORDER_CONSTANT)
+    ys, xs = np.nonzero(skel & (count == 2))  # the pixel and one neighbour: a stroke's end
+    if len(xs) < 2 or len(xs) > MAX_ENDS:
+        return ink
+    pts = np.stack([xs, ys], axis=1).astype(np.float32)
+    d = np.linalg.norm(pts[:, None, :] - pts[None, :, :], axis=2)
+    np.fill_diagonal(d, np.inf)
+    out = ink.astype(np.uint8)
+    for i, row in enumerate(d):
+        for j in np.argsort(row)[:2].tolist():
+            if 3.0 < row[j] <= reach and (i < j or d[j].argsort()[:2].tolist().count(i) == 0):
+                cv2.line(out, (int(xs[i]), int(ys[i])), (int(xs[j]), int(ys[j])), 1, thickness=2)
+    return out.astype(bool)
+
+
+def _depths(hier: np.ndarray) -> list[int]:
+    """Nesting depth of every contour of a RETR_TREE hierarchy (0: outermost)."""
+    depth = [-1] * len(hier)
+    for i in range(len(hier)):
+        chain, j = [], i
+        while j >= 0 and depth[j] < 0:
+            chain.append(j)
+            j = int(hier[j][3])
+        d = depth[j] if j >= 0 else -1
+        for k in reversed(chain):
+            d += 1
+            depth[k] = d
+    return depth
+
+
+def _contour(mask: np.ndarray) -> np.ndarray:
+    cs, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    return max(cs, key=cv2.contourArea)
+
+
+def _clean_shape(face: Face, shape: str, iou: float, ink: np.ndarray, scale: float,
+                 fill: tuple[int, int, int] | None = None) -> DetectedShape:
+    """The outline redrawn cleanly: its sides where the hole's edges lie on average (not where the
+    wobble reaches farthest), half the pencil stroke out, in the theme's stroke and its own fill
+    (None: the theme's)."""
+    fill = fill or _rgb(THEME.node_fill)
+    stroke_px = _stroke_width(face, ink)
+    x0, y0, x1, y1 = _robust_edges(face.filled, shape)
+    grow = stroke_px / 2.0 + 0.5
+    x, y = face.x + x0 - grow, face.y + y0 - grow
+    w, h = (x1 - x0) + 2 * grow, (y1 - y0) + 2 * grow
+    # the face takes in the wobbling pencil of its outline (so it is the node's, not a line), and
+    # no paper beyond it: a line's end is cut back only as far as from a typeset node
+    reach = int(math.ceil(stroke_px + 4))
+    H, W = ink.shape
+    pad = np.pad(face.filled, reach)
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+    grown = cv2.dilate(pad.astype(np.uint8), k).astype(bool)
+    fx, fy = face.x - reach, face.y - reach
+    local = np.zeros_like(grown)
+    ys0, xs0 = max(0, fy), max(0, fx)
+    ys1, xs1 = min(H, fy + grown.shape[0]), min(W, fx + grown.shape[1])
+    local[ys0 - fy:ys1 - fy, xs0 - fx:xs1 - fx] = ink[ys0:ys1, xs0:xs1]
+    grown &= local | cv2.dilate(pad.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    big = Face(paint=face.paint, x=fx, y=fy, w=grown.shape[1], h=grown.shape[0], mask=grown, filled=grown, soft=True)
+    return DetectedShape(shape=shape, x=float(x), y=float(y), w=float(w), h=float(h),
+                         fill=fill, stroke=_rgb(THEME.node_stroke),
+                         stroke_px=THEME.stroke_width / scale, iou=iou, face=big, outside_share=1.0)
+
+
+def _fill(rgb: np.ndarray, face: Face, paints: Paints) -> tuple[int, int, int] | None:
+    """A hole's own colour where it is filled (not the paper), else None."""
+    px = rgb[face.y:face.y + face.h, face.x:face.x + face.w][face.filled]
+    if px.size == 0:
+        return None
+    med = np.median(px.reshape(-1, 3), axis=0)
+    if float(distances(med[None, :], paints.background_rgb)[0]) <= 2 * INK_CONTRAST / 3:
+        return None
+    return int(med[0]), int(med[1]), int(med[2])
+
+
+def _robust_edges(m: np.ndarray, shape: str) -> tuple[float, float, float, float]:
+    """(left, top, right, bottom) of a hole, in its mask's pixels: for straight-sided shapes the
+    median edge over the middle of each side, else the extremes."""
+    h, w = m.shape
+    if shape not in ("box", "round", "parallelogram", "document") or h < 6 or w < 6:
+        return 0.0, 0.0, float(w), float(h)
+    rows = m[int(0.25 * h):int(0.75 * h) + 1]
+    cols = m[:, int(0.25 * w):int(0.75 * w) + 1]
+    rows = rows[rows.any(axis=1)]
+    cols = cols[:, cols.any(axis=0)]
+    if len(rows) == 0 or cols.shape[1] == 0:
+        return 0.0, 0.0, float(w), float(h)
+    left = float(np.median(rows.argmax(axis=1)))
+    right = float(np.median(w - rows[:, ::-1].argmax(axis=1)))
+    top = float(np.median(cols.argmax(axis=0)))
+    bottom = float(np.median(h - cols[::-1].argmax(axis=0)))
+    if shape == "parallelogram":  # its slanted sides: keep the extremes across
+        left, right = 0.0, float(w)
+    return left, top, right, bottom
+
+
+def _stroke_width(face: Face, ink: np.ndarray) -> float:
+    """Pencil width in px: ink in a band around the hole per pixel of its perimeter."""
+    H, W = ink.shape
+    band = 6
+    x0, y0 = max(0, face.x - band), max(0, face.y - band)
+    x1, y1 = min(W, face.x + face.w + band), min(H, face.y + face.h + band)
+    local = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    local[face.y - y0:face.y - y0 + face.h, face.x - x0:face.x - x0 + face.w] = face.filled
+    ring = cv2.dilate(local, np.ones((2 * band + 1, 2 * band + 1), np.uint8)).astype(bool) & ~local.astype(bool)
+    perim = max(1.0, float(cv2.arcLength(_contour(face.filled), True)))
+    return float(np.clip(ink[y0:y1, x0:x1][ring].sum() / perim, 1.0, 6.0))
+
+
+def _box_iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    ix = max(0.0, min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = a[2] * a[3] + b[2] * b[3] - inter
+    return inter / union if union > 0 else 0.0
+
+
+def _drop_doubles(shapes: list[DetectedShape]) -> list[DetectedShape]:
+    """Of two outlines around the same place (a doubled rough stroke), the outer one."""
+    order = sorted(shapes, key=lambda s: -s.w * s.h)
+    kept: list[DetectedShape] = []
+    for s in order:
+        if not any(_box_iou((s.x, s.y, s.w, s.h), (t.x, t.y, t.w, t.h)) > 0.7 for t in kept):
+            kept.append(s)
+    return kept
+
+
+def _dash_style(hole: Face, near: np.ndarray) -> str:
+    """solid or dashed: the share of a hole's edge with pencil beside it (``near``: the ink, grown)."""
+    H, W = near.shape
+    c = _contour(hole.filled)[:, 0, :]
+    xs = np.clip(c[:, 0] + hole.x, 0, W - 1)
+    ys = np.clip(c[:, 1] + hole.y, 0, H - 1)
+    inked = float(near[ys, xs].mean()) if len(xs) else 1.0
+    return "solid" if inked >= SOLID_SHARE else "dashed"
+
+
+def _rgb(hex_color: str) -> tuple[int, int, int]:
+    h = hex_color.lstrip("#")
+    return int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16)

@@ -1,0 +1,213 @@
+"""Hand-drawn lines mended once the sketch's nodes are known (:mod:`crafteditor.shapes.sketch`).
+
+A sketched node's face reaches over its wobbling pencil, so a line that ends at it is cut back
+farther than at a typeset node, and its arrowhead, touching the outline, goes with the node or
+comes apart into loose barbs. Here loose ends are carried on to the node they point at, and the
+heads are found again in the pencil between a line's end and its node.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from crafteditor.assemble.geometry import dist_to_shape
+from crafteditor.lines.paths import Arrowhead, LinePath, direction_out
+from crafteditor.paint import Paints
+from crafteditor.shapes.detect import DetectedShape
+from crafteditor.shapes.sketch import sketch_ink
+
+SHAFT_BACK = 20.0  # px back from a line's end where its shaft is surely no barb of a head
+HEAD_RADIUS = 16.0  # px about a line's end where its head's pencil is counted
+HEAD_CLUTTER = 1.6  # an end with this many times the other's pencil holds the head
+REACH_PX = 14  # a sketched line's loose end is carried on this far to the node it points at
+
+
+def mend_sketch_lines(lines: list[LinePath], shapes: list[DetectedShape], rgb: np.ndarray,
+                      paints: Paints) -> list[LinePath]:
+    """The lines of a sketch, ends carried on to their nodes and heads given back (``rgb``: the
+    pixels as decoded, text erased)."""
+    reach_nodes(lines, shapes)
+    return find_lost_heads(lines, shapes, sketch_ink(rgb, paints))
+
+
+def reach_nodes(lines: list[LinePath], shapes: list[DetectedShape]) -> None:
+    """Carry a sketched line's loose end on to the node it points at (in place).
+
+    A hand-drawn arrow stops short of a box or overshoots into its wobble, and the box's
+    wobbling pencil is taken with the node: the line's end lies up to ~10 px farther from the
+    node's clean outline than a typeset line's, past the edge stage's reach. An end that no
+    shape is near is extended straight on, up to ``REACH_PX``, until it is."""
+    for ln in lines:
+        if len(ln.points) < 2:
+            continue
+        tol = 3 * ln.width + 6
+        for at_start in (True, False):
+            p = ln.start if at_start else ln.end
+            if any(dist_to_shape(p, s) <= tol for s in shapes):
+                continue
+            q = _reached(p, ln.points, at_start, shapes, 0.5 * tol)
+            if q is not None:
+                if at_start:
+                    ln.points.insert(0, q)
+                else:
+                    ln.points.append(q)
+
+
+def _reached(p: tuple[float, float], pts: list[tuple[float, float]], at_start: bool, shapes: list[DetectedShape],
+             near: float) -> tuple[float, float] | None:
+    """The first point within ``near`` of a node straight on from the end ``p`` (along the line's
+    course, or its last short piece: a dashed line's last dash turns a corner), or None."""
+    for span in (8.0, 3.0):
+        d = direction_out(pts, at_start, span)
+        if d is None:
+            continue
+        for step in range(2, REACH_PX + 1, 2):
+            q = (p[0] + d[0] * step, p[1] + d[1] * step)
+            if any(not s.is_group and dist_to_shape(q, s) <= near for s in shapes):
+                return q
+    return None
+
+
+def find_lost_heads(lines: list[LinePath], shapes: list[DetectedShape], ink: np.ndarray) -> list[LinePath]:
+    """The lines with the arrowheads a sketched node took with its pencil given back, and the
+    heads' loose strokes dropped.
+
+    A hand-drawn head touches the wobbling outline, which the node's face reaches over, so the
+    head goes with the node, or its barbs come apart from the line as short strokes of their
+    own, and the line arrives bare. Where a line's bare end meets a node, the ink between them
+    is looked at across the line's course: ink on both sides, a few line widths out, near the
+    node and not farther back, is a head (filled or open)."""
+    heads: list[Arrowhead] = []
+    nodes = _node_mask(shapes, ink.shape)
+    for ln in lines:
+        if ln.length < 2 * REACH_PX or ln.head_start is not None or ln.head_end is not None:
+            continue
+        found: list[tuple[float, float] | None] = [None, None]
+        clutter = [0, 0]
+        for k, at_start in enumerate((True, False)):
+            end = ln.start if at_start else ln.end
+            node = _nearest_node(end, shapes, 3 * ln.width + 6)
+            shaft = _shaft(ln.points, at_start)
+            if node is None or shaft is None:
+                continue
+            found[k] = _head_tip(*shaft, node, ink, ln.width)
+            clutter[k] = _end_ink(end, ink, nodes)
+        if found[0] is None and found[1] is None and min(clutter) > 0 and ln.style == "solid":
+            # an open head's barbs drag the line's last pixels off its course: the end with
+            # clearly more pencil about it (two barbs beside the shaft) holds the head (not
+            # along a dashed line: where its dashes break off varies more than that)
+            k = int(clutter[1] > clutter[0])
+            if clutter[k] >= HEAD_CLUTTER * clutter[1 - k] and clutter[k] - clutter[1 - k] >= 10 * ln.width:
+                found[k] = ln.start if k == 0 else ln.end
+        for k, tip in enumerate(found):
+            if tip is None:
+                continue
+            p = _shaft(ln.points, k == 0)[0]  # type: ignore[index]
+            w = 2.5 * ln.width + 6
+            box = (int(min(p[0], tip[0]) - w), int(min(p[1], tip[1]) - w), int(max(p[0], tip[0]) + w) + 1,
+                   int(max(p[1], tip[1]) + w) + 1)
+            head = Arrowhead(tip=tip, base=p, length=math.dist(p, tip), width=w, mask_box=box, kind="arrow")
+            heads.append(head)
+            if k == 0:
+                ln.head_start = head
+            else:
+                ln.head_end = head
+
+    def barb(ln: LinePath) -> bool:
+        return ln.length < 2 * REACH_PX and any(
+            all(h.mask_box[0] <= x <= h.mask_box[2] and h.mask_box[1] <= y <= h.mask_box[3] for x, y in ln.points)
+            for h in heads)
+
+    return [ln for ln in lines if not barb(ln)]
+
+
+def _node_mask(shapes: list[DetectedShape], shape: tuple[int, int]) -> np.ndarray:
+    """The nodes' faces grown over their outlines' pencil."""
+    H, W = shape
+    m = np.zeros(shape, np.uint8)
+    for s in shapes:
+        if s.is_group:
+            continue
+        f = s.face
+        x0, y0, x1, y1 = max(0, f.x), max(0, f.y), min(W, f.x + f.w), min(H, f.y + f.h)
+        if x1 > x0 and y1 > y0:
+            m[y0:y1, x0:x1] |= f.filled[y0 - f.y:y1 - f.y, x0 - f.x:x1 - f.x].astype(np.uint8)
+    # a typeset-looking node's face is its inside: its outline lies within its stroke's ring
+    ring = int(math.ceil(max((s.stroke_px for s in shapes), default=0.0) + 3))
+    return cv2.dilate(m, np.ones((2 * ring + 1, 2 * ring + 1), np.uint8)).astype(bool)
+
+
+def _end_ink(p: tuple[float, float], ink: np.ndarray, nodes: np.ndarray) -> int:
+    """Pencil pixels within HEAD_RADIUS of a line's end, the nodes' own left out."""
+    H, W = ink.shape
+    r = int(HEAD_RADIUS)
+    x, y = int(round(p[0])), int(round(p[1]))
+    x0, y0, x1, y1 = max(0, x - r), max(0, y - r), min(W, x + r + 1), min(H, y + r + 1)
+    if x1 <= x0 or y1 <= y0:
+        return 0
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    disk = (xx - x) ** 2 + (yy - y) ** 2 <= r * r
+    return int((ink[y0:y1, x0:x1] & ~nodes[y0:y1, x0:x1] & disk).sum())
+
+
+def _shaft(pts: list[tuple[float, float]], at_start: bool) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    """(a point on the line's shaft SHAFT_BACK px from its end, the shaft's direction out of that
+    end): a hand-drawn line's last pixels often follow a barb of its head, off the course."""
+    seq = pts if at_start else pts[::-1]
+    marks: dict[float, tuple[float, float]] = {}
+    run = 0.0
+    for a, b in zip(seq, seq[1:]):
+        step = math.dist(a, b)
+        for mark in (SHAFT_BACK, 2 * SHAFT_BACK):
+            if mark not in marks and run + step >= mark and step > 0:
+                t = (mark - run) / step
+                marks[mark] = (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
+        run += step
+    if len(marks) < 2:
+        return None
+    (ax, ay), (bx, by) = marks[SHAFT_BACK], marks[2 * SHAFT_BACK]
+    n = math.hypot(ax - bx, ay - by)
+    if n < 1.0:
+        return None
+    return (ax, ay), ((ax - bx) / n, (ay - by) / n)
+
+
+def _nearest_node(p: tuple[float, float], shapes: list[DetectedShape], tol: float) -> DetectedShape | None:
+    near = [(dist_to_shape(p, s), k) for k, s in enumerate(shapes) if not s.is_group]
+    near = [t for t in near if t[0] <= tol]
+    return shapes[min(near)[1]] if near else None
+
+
+def _head_tip(p: tuple[float, float], d: tuple[float, float], node: DetectedShape, ink: np.ndarray,
+              width: float) -> tuple[float, float] | None:
+    """Where the head on the shaft through ``p`` (leaving along ``d``) touches ``node``, or None."""
+    H, W = ink.shape
+    out = width / 2 + 2.0  # ink this far beside the course is no longer the line's own
+
+    def spread(t: float) -> float:
+        """How far out the ink reaches on the sparser side of the course, ``t`` px on from p."""
+        cx, cy = p[0] + d[0] * t, p[1] + d[1] * t
+        reach = []
+        for side in (1, -1):
+            far = 0.0
+            for k in range(1, 13):
+                x, y = int(round(cx - d[1] * k * side)), int(round(cy + d[0] * k * side))
+                if 0 <= x < W and 0 <= y < H and ink[y, x]:
+                    far = float(k)
+            reach.append(far)
+        return min(reach)
+
+    tip = None
+    for t in np.arange(0.0, SHAFT_BACK + REACH_PX + 1, 1.0):  # from the shaft on to the node
+        if dist_to_shape((p[0] + d[0] * t, p[1] + d[1] * t), node) < 3.0:  # the outline's pencil
+            tip = t
+            break
+    if tip is None:
+        return None
+    near = max((spread(t) for t in np.arange(tip - 12.0, tip - 2.0, 1.0)), default=0.0)
+    if near < out or spread(tip - 24.0) >= out:
+        return None
+    return p[0] + d[0] * tip, p[1] + d[1] * tip

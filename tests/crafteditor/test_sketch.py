@@ -1,0 +1,121 @@
+"""Hand-drawn sketches (issue 31): a pencil box-and-arrow sketch — wobbly, grey, outlines not
+quite closed, open arrowheads, on grainy paper — comes back as clean nodes with their labels and
+edges between them; a typeset figure is read as before."""
+
+from __future__ import annotations
+
+import io
+import math
+
+import numpy as np
+import pytest
+from handdrawn import pencil_sketch
+from PIL import Image, ImageDraw
+
+from crafteditor.batch import convert_one
+from crafteditor.config import Config
+from crafteditor.convert import convert
+from crafteditor.paint import find_paints
+from crafteditor.shapes.sketch import find_sketch_shapes
+
+SEEDS = range(6)
+
+
+def _read(png: bytes, config: Config) -> tuple[set[str], set[tuple[str, str]], dict]:
+    """(node labels, edges as (source label, target label), the conversion's report)."""
+    conv = convert(png, config)
+    labels = {c.id: c.label for c in conv.figure.components if c.kind == "node"}
+    edges = {(labels.get(c.source), labels.get(c.target)) for c in conv.figure.components if c.kind == "edge"}
+    return set(labels.values()), edges, conv.report
+
+
+def test_pencil_sketches_come_back_as_nodes_and_edges():
+    nodes_found = nodes_all = edges_found = edges_all = 0
+    for seed in SEEDS:
+        png, words, edges = pencil_sketch(seed)
+        got_nodes, got_edges, report = _read(png, Config.preset("sketch"))
+        hits = sum(w in got_nodes for w in words)
+        print(f"\nseed {seed}: nodes {hits}/{len(words)}, edges {len(got_edges & set(edges))}/{len(edges)}, "
+              f"{report['seconds']} s")
+        assert hits >= len(words) - 1, (seed, words, got_nodes)
+        nodes_found += hits
+        nodes_all += len(words)
+        edges_found += len(got_edges & set(edges))
+        edges_all += len(edges)
+    print(f"pencil sketches, seeds {list(SEEDS)}: nodes {nodes_found}/{nodes_all}, edges {edges_found}/{edges_all}")
+    assert nodes_found >= 0.9 * nodes_all
+    assert edges_found >= 0.7 * edges_all
+
+
+def test_the_default_preset_sees_a_sketch_and_reads_it_as_one():
+    png, words, edges = pencil_sketch(0)
+    got_nodes, got_edges, report = _read(png, Config())
+    assert report["preset"] == "sketch"
+    assert set(words) <= got_nodes
+    assert len(got_edges & set(edges)) >= len(edges) - 1
+
+
+def test_a_typeset_figure_is_read_as_before(golden):
+    png, _truth = golden["diagram_150"]
+    auto = convert(png, Config.preset("diagram"))
+    off = convert(png, Config.preset("diagram", sketch="off"))
+    assert auto.report["preset"] == "diagram"
+    assert auto.figure.to_dict() == off.figure.to_dict()
+
+
+def _wobbly_box(gap_share: float, seed: int = 0) -> tuple[np.ndarray, tuple[int, int, int, int]]:
+    """A grey hand-drawn box on off-white paper, its outline open by ``gap_share`` of its perimeter."""
+    rng = np.random.default_rng(seed)
+    W, H = 400, 240
+    im = Image.new("RGB", (W, H), (248, 247, 243))
+    d = ImageDraw.Draw(im)
+    x0, y0, x1, y1 = 100, 70, 300, 170
+    perimeter = 2 * ((x1 - x0) + (y1 - y0))
+    pts = []
+    for t in np.linspace(gap_share * perimeter, perimeter, 240):  # the pen starts past the gap
+        s = t
+        if s <= x1 - x0:
+            p = (x0 + s, y0)
+        elif s <= (x1 - x0) + (y1 - y0):
+            p = (x1, y0 + s - (x1 - x0))
+        elif s <= 2 * (x1 - x0) + (y1 - y0):
+            p = (x1 - (s - (x1 - x0) - (y1 - y0)), y1)
+        else:
+            p = (x0, y1 - (s - 2 * (x1 - x0) - (y1 - y0)))
+        wob = 2.5 * math.sin(t / 23.0) + rng.normal(0, 0.4)
+        pts.append((p[0] + wob, p[1] - wob))
+    d.line(pts, fill=(120, 120, 120), width=2)
+    return np.asarray(im), (x0, y0, x1 - x0, y1 - y0)
+
+
+@pytest.mark.parametrize("gap_share", [0.0, 0.03])
+def test_a_wobbly_box_open_by_a_few_percent_is_one_clean_box(gap_share):
+    rgb, (x, y, w, h) = _wobbly_box(gap_share)
+    config = Config.preset("sketch")
+    shapes = find_sketch_shapes(rgb, find_paints(rgb, config), config, 1.0, [])
+    assert len(shapes) == 1
+    s = shapes[0]
+    assert s.shape in ("box", "round")
+    for got, want in zip((s.x, s.y, s.w, s.h), (x, y, w, h)):
+        assert abs(got - want) <= 4, (s, (x, y, w, h))
+
+
+def test_sketch_off_finds_nothing():
+    rgb, _ = _wobbly_box(0.0)
+    config = Config.preset("sketch", sketch="off")
+    assert find_sketch_shapes(rgb, find_paints(rgb, config), config, 1.0, []) == []
+
+
+def test_the_sketch_option_is_checked():
+    with pytest.raises(Exception, match="sketch"):
+        Config(sketch="maybe")  # type: ignore[arg-type]
+
+
+def test_a_sketch_png_round_trips_through_the_cli_preset(tmp_path):
+    png, words, _ = pencil_sketch(1)
+    src = tmp_path / "sketch.png"
+    Image.open(io.BytesIO(png)).save(src)
+    rec = convert_one(str(src), str(tmp_path / "sketch.svg"), Config.preset("sketch").to_dict())
+    assert rec["status"] == "ok"
+    svg = (tmp_path / "sketch.svg").read_text(encoding="utf-8")
+    assert sum(w in svg for w in words) >= len(words) - 1
