@@ -65,6 +65,7 @@ from crafter.layout import layout_figure
 from crafter.render.markers import MarkerSpec, can_trim, marker_def, trim
 from crafter.render.routes import polyline_d, spline_d
 from crafter.render.shapes import Paint, dash_array, shape_svg
+from crafter.spec.markup import SCRIPT_SCALE, has_markup, segments
 from crafter.spec.model import Box, Chart, Component, Edge, Figure, Group, Image, Node, Panel, Path, Text, parents
 
 # Where the baseline of a centred line sits below the line's centre, in ems: the midpoint
@@ -450,7 +451,7 @@ class _SvgWriter:
         spans = []
         for i, line in enumerate(lines):
             shown = visual_order(line, direction) if self.visual else line
-            spans.append(f'<tspan x="{num(cx)}" y="{num(y + i * lh)}">{esc_text(shown)}</tspan>')
+            spans.append(rich_text(shown, fs, f'x="{num(cx)}" y="{num(y + i * lh)}"'))
         return f'<text{extra} {attrs}>{"".join(spans)}</text>'
 
     def text_line_left(self, text: str, x: float, cy: float, fs: float, color: str, *, bold: bool = False,
@@ -469,7 +470,27 @@ class _SvgWriter:
             extra += f' class="{css_class}"'
         shown = visual_order(line, direction) if self.visual else line
         return (f'<text x="{num(x)}" y="{num(cy + BASELINE_SHIFT * fs)}" {self.font(fs, bold, False)} '
-                f'fill="{esc_attr(color)}" text-anchor="{anchor}"{extra}>{esc_text(shown)}</text>')
+                f'fill="{esc_attr(color)}" text-anchor="{anchor}"{extra}>{rich_text(shown, fs)}</text>')
+
+
+def rich_text(line: str, fs: float, pos: str = "") -> str:
+    """A line's text: sub- and superscripts (``T_{1}``, ``10^{-3}``) as ``baseline-shift`` tspans
+    at :data:`~crafter.spec.markup.SCRIPT_SCALE` of the size, each piece a sibling tspan (the text
+    after a shift in one of its own, so a renderer without baseline-shift can move it back:
+    :func:`crafter.formats.raster.cairo_shifts`). ``pos``: the line's ``x=… y=…`` attributes (one
+    ``<tspan>`` per line), or '' where the ``<text>`` itself is placed."""
+    if not has_markup(line):
+        return f"<tspan {pos}>{esc_text(line)}</tspan>" if pos else esc_text(line)
+    out = []
+    for i, (piece, shift) in enumerate(segments(line)):
+        attrs = f' baseline-shift="{shift}" font-size="{num(fs * SCRIPT_SCALE)}"' if shift else ""
+        if i == 0 and pos:
+            attrs = " " + pos + attrs
+        if i == 0 and not attrs:
+            out.append(esc_text(piece))
+        else:
+            out.append(f"<tspan{attrs}>{esc_text(piece)}</tspan>")
+    return "".join(out)
 
 
 # ---------------------------------------------------------------------------------
