@@ -23,6 +23,12 @@ _FONT_FILES = {
     (False, True): "DejaVuSans-Oblique.ttf",
     (True, True): "DejaVuSans-BoldOblique.ttf",
 }
+# the font-family each font class (FigureSpec ``font``) is drawn with, first choice first
+FONT_CLASS_FAMILIES = {
+    "sans": "DejaVu Sans, Arial, Helvetica, sans-serif",
+    "serif": "DejaVu Serif, Times New Roman, Times, serif",
+    "mono": "DejaVu Sans Mono, Courier New, Courier, monospace",
+}
 ASCENT = 0.76  # of the font size: DejaVu's cap/ascender height used for baseline placement
 DESCENT = 0.24
 

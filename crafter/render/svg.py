@@ -57,7 +57,7 @@ from crafter.base.rules import (
     panel_letters,
     readable_on,
 )
-from crafter.base.text import ASCENT, DESCENT, text_width, wrap
+from crafter.base.text import ASCENT, DESCENT, FONT_CLASS_FAMILIES, text_width, wrap
 from crafter.base.theme import TITLE_MAX_W, Theme, figure_theme
 from crafter.charts.render.painter import chart_svg_fragment
 from crafter.errors import RenderError
@@ -261,7 +261,7 @@ class _SvgWriter:
         outline, area = shape_svg(n.shape, b, paint, t.corner_radius)
         lines, fs = node_label_lines(n, t)
         color = n.text_color or self.readable_on(fill)
-        label = self.text_lines(lines, area.cx, area.cy, fs, color, bold=n.bold, italic=n.italic)
+        label = self.text_lines(lines, area.cx, area.cy, fs, color, bold=n.bold, italic=n.italic, family=n.font)
         return outline + label
 
     def draw_edge(self, e: Edge) -> str:
@@ -367,7 +367,7 @@ class _SvgWriter:
             cx, cy = x.at.x, x.at.y  # 'at' is the centre of the text block
             lines = x.text.split("\n")
         extra = f' transform="rotate({num(x.rotate)} {num(cx)} {num(cy)})"' if x.rotate else ""
-        return self.text_lines(lines, cx, cy, fs, color, bold=x.bold, italic=x.italic, extra=extra)
+        return self.text_lines(lines, cx, cy, fs, color, bold=x.bold, italic=x.italic, extra=extra, family=x.font)
 
     def draw_chart(self, c: Chart) -> str:
         b = c.box
@@ -426,8 +426,9 @@ class _SvgWriter:
     def readable_on(self, fill: str) -> str:
         return readable_on(fill, self.theme)
 
-    def font(self, fs: float, bold: bool, italic: bool) -> str:
-        out = f'{self.font_attr} font-size="{num(fs)}"'
+    def font(self, fs: float, bold: bool, italic: bool, family: str | None = None) -> str:
+        face = f'font-family="{esc_attr(FONT_CLASS_FAMILIES[family])}"' if family else self.font_attr
+        out = f'{face} font-size="{num(fs)}"'
         if bold:
             out += ' font-weight="bold"'
         if italic:
@@ -435,15 +436,16 @@ class _SvgWriter:
         return out
 
     def text_lines(self, lines: list[str], cx: float, cy: float, fs: float, color: str, *, bold: bool = False,
-                   italic: bool = False, extra: str = "") -> str:
-        """A block of lines centred on (cx, cy): one <text>, one <tspan> per line."""
+                   italic: bool = False, extra: str = "", family: str | None = None) -> str:
+        """A block of lines centred on (cx, cy): one <text>, one <tspan> per line; ``family``: a
+        font class (sans, serif, mono) drawn instead of the theme's font."""
         if not any(lines):
             return ""
         lh = fs * self.theme.line_height
         y = cy - (len(lines) - 1) * lh / 2 + BASELINE_SHIFT * fs
         text = "\n".join(lines)
         direction = base_direction(text)
-        attrs = f'{self.font(fs, bold, italic)} fill="{esc_attr(color)}" text-anchor="middle"'
+        attrs = f'{self.font(fs, bold, italic, family)} fill="{esc_attr(color)}" text-anchor="middle"'
         if direction == "rtl" and not self.visual:
             attrs += ' direction="rtl" unicode-bidi="embed"'
         if any(needs_preserve(s) for s in lines):
