@@ -25,8 +25,11 @@ from crafteditor.ocr.corrections import (
     trim_to_text,
 )
 from crafteditor.ocr.font_metrics import ink_extent_em, ink_width_em, size_and_weight_from_width
+from crafteditor.ocr.font_class import font_class
+from crafteditor.ocr.scripts import find_shifts, with_markup
 from crafteditor.ocr.text_lines import TextLine
 from crafteditor.paint import darkest_color, distances
+from crafter.spec.markup import plain
 from crafter.spec.model import RectGeometry
 
 
@@ -47,6 +50,7 @@ class TextRun(RectGeometry):
     baseline: float  # horizontal: the baseline's y; rotated: the baseline's x
     glyphs: np.ndarray = field(repr=False)  # bool mask of the glyph pixels over the ink box
     source: str = "det"  # 'det' (detector box) or 'glyph' (second pass over lone glyphs)
+    font: str | None = None  # font class where not sans: 'serif' or 'mono' (ocr.font_class)
 
 
 def make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, line: TextLine, angle: float,
@@ -69,9 +73,13 @@ def make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, lin
     text = restore_zeros(text, centres, upright, pad, font_px)
     text = restore_dashes(text, centres, upright, pad, font_px)
     text = restore_case(text, centres, upright, pad)
+    scripts = find_shifts(text, centres, upright, pad) if angle == 0 else None
+    read = text
     text = restore_spaces(text, centres, upright, pad, font_px).strip()
     if not text:
         return None
+    if scripts is not None:  # T1 read from 'T₁': the small lowered 1 is a subscript
+        text = with_markup(read, text, scripts[0])
     lh, lw = mask.shape
     patch = region[line.y0:line.y0 + lh, line.x0:line.x0 + lw]
     color = darkest_color(patch, mask, bg.astype(np.float32))
@@ -80,6 +88,8 @@ def make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, lin
     xs = np.nonzero(upright.any(axis=0))[0]
     font_px, bold = size_and_weight_from_width(text, max(1.0, float(xs[-1] - xs[0] + 1) - 0.45), font_px, bold)
     baseline_up = ys[0] + hi * font_px  # baseline in upright line coordinates
+    if scripts is not None:  # the size and baseline of the full-size characters
+        font_px, baseline_up = scripts[1], scripts[2]
     oy, ox = origin
     gx, gy = ox + line.x0, oy + line.y0
     if angle == 0:
@@ -94,6 +104,7 @@ def make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, lin
         font_px=float(font_px), bold=bold,
         color=tuple(int(round(float(v))) for v in color),  # type: ignore[arg-type]
         confidence=float(conf), baseline=float(baseline), glyphs=mask.copy(), source=source,
+        font=font_class(plain(text), upright),
     )
 
 
