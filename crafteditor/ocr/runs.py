@@ -24,8 +24,8 @@ from crafteditor.ocr.corrections import (
     restore_zeros,
     trim_to_text,
 )
-from crafteditor.ocr.font_metrics import ink_extent_em, ink_width_em, size_and_weight_from_width
 from crafteditor.ocr.font_class import font_class
+from crafteditor.ocr.font_metrics import ink_extent_em, ink_width_em, size_and_weight_from_width
 from crafteditor.ocr.scripts import find_shifts, with_markup
 from crafteditor.ocr.text_lines import TextLine
 from crafteditor.paint import darkest_color, distances

@@ -44,12 +44,12 @@ from crafter.base.svgpath import parse_path
 from crafter.base.text import FONT_CLASS_FAMILIES, text_width, wrap
 from crafter.base.theme import Theme, figure_theme
 from crafter.formats.latex import escape_latex
-from crafter.spec.markup import has_markup, segments
 from crafter.formats.pgfplots import chart_to_pgfplots
 from crafter.render.routes import spline_d
 from crafter.render.shapes import Paint, shape_svg
 from crafter.render.svg import ensure_layout
 from crafter.spec.colors import is_color, to_rgb
+from crafter.spec.markup import has_markup, segments
 from crafter.spec.model import Box, Chart, Edge, Figure, Group, Image, Node, Panel, Path, Text
 
 PT_PER_PX = 0.75
