@@ -80,6 +80,7 @@ def make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, lin
         return None
     if scripts is not None:  # T1 read from 'T₁': the small lowered 1 is a subscript
         text = with_markup(read, text, scripts[0])
+    text = text.replace("...", "…")  # three dots read from an ellipsis (the same glyphs in DejaVu)
     lh, lw = mask.shape
     patch = region[line.y0:line.y0 + lh, line.x0:line.x0 + lw]
     color = darkest_color(patch, mask, bg.astype(np.float32))

@@ -32,12 +32,15 @@ def find_shifts(text: str, centres: list[float], upright: np.ndarray, pad: int
     n, _, stats = find_blobs(upright)[:3]
     if n < 3:
         return None
+    hits = [set() if ch.isspace() else {k for k in range(1, n) if stats[k, 0] - 1 <= cx - pad <= stats[k, 0] + stats[k, 2] + 1}
+            for ch, cx in zip(text, centres)]
     est: list[tuple[float, float] | None] = []  # per character: (font size, baseline row) from its own ink
-    for ch, cx in zip(text, centres):
+    for i, ch in enumerate(text):
         lo, hi = ink_extent_em(ch) if not ch.isspace() else (0.0, 0.0)
-        c = cx - pad
-        hit = [k for k in range(1, n) if stats[k, 0] - 1 <= c <= stats[k, 0] + stats[k, 2] + 1]
-        if ch.isspace() or not hit or hi - lo < 0.3:  # dashes, dots: too flat to size
+        hit = hits[i]
+        # glyphs run together (a blurred 'ud') give no size of their own
+        shared = (i > 0 and hit & hits[i - 1]) or (i + 1 < len(text) and hit & hits[i + 1])
+        if ch.isspace() or not hit or shared or hi - lo < 0.3:  # dashes, dots: too flat to size
             est.append(None)
             continue
         top = min(stats[k, 1] for k in hit)

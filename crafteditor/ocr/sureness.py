@@ -14,13 +14,14 @@ import re
 from typing import Any
 
 from crafteditor.ocr.runs import TextRun
+from crafteditor.reader import GATE
 from crafter.spec.markup import plain
 from crafter.spec.model import Figure, Node, Text
 
-# a word read less sure than this is listed for the user to check: rapidocr and the reader
-# score clean, correctly read words 0.93 to 1.0; misreadings of blurred or faint words (and
-# serif look-alikes such as 'Embcddcd') come back under 0.9
-SURE_WORD = 0.9
+# a word read less sure than this is listed for the user to check: the reader's own gate (under it
+# the reader hands a line to rapidocr). Clean words read 0.97 to 1.0; the misreadings of a probe
+# figure (σ read as 0, superscripts dropped) 0.90 to 0.94
+SURE_WORD = GATE
 
 
 def word_boxes(run: TextRun) -> list[tuple[str, list[float]]]:

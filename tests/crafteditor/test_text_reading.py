@@ -1,0 +1,94 @@
+"""What CraftEditor reads of a figure's text beyond the letters (issue 31): sub- and superscripts
+(T₁, 10⁻³) as Crafter's markup, the font class of serif and monospaced labels, an ellipsis kept,
+and how sure the reading is: ``text_confidence`` and ``unsure_words`` in the report, unsure
+labels marked ``crafter-unsure`` in the SVG. Figures drawn here with matplotlib and PIL."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
+
+from crafteditor.convert import convert
+from crafteditor.realset import svg_words
+from crafter.spec.model import Text
+
+matplotlib = pytest.importorskip("matplotlib")
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+
+
+def _figure(items: list[tuple[float, float, str, dict]]) -> bytes:
+    fig = plt.figure(figsize=(6, 2.4), dpi=150)
+    for x, y, s, kw in items:
+        fig.text(x, y, s, fontsize=13, **kw)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    plt.close(fig)
+    return buf.getvalue()
+
+
+@pytest.fixture(scope="module")
+def read():
+    png = _figure([(0.05, 0.75, "Embedded tokens", {"family": "STIXGeneral"}),
+                   (0.55, 0.75, "print(value)", {"family": "DejaVu Sans Mono"}),
+                   (0.05, 0.45, r"$T_1$ encoder", {}),
+                   (0.55, 0.45, r"rate $10^{-3}$", {}),
+                   (0.05, 0.15, "a, b, \u2026, z", {}),
+                   (0.55, 0.15, "Sans label", {})])
+    conv = convert(png, name="text.png")
+    return conv, {c.text: c for c in conv.figure.components if isinstance(c, Text)}
+
+
+def test_subscript_and_superscript_read_as_markup(read):
+    conv, texts = read
+    assert "T_{1} encoder" in texts
+    assert any(t.startswith("rate 10^{") and t.endswith("3}") for t in texts)
+    assert '<tspan baseline-shift="sub"' in conv.svg and '<tspan baseline-shift="super"' in conv.svg
+    words = svg_words(conv.svg)
+    assert words["t1"] == 1 and words["103"] == 1
+
+
+def test_font_class_of_serif_and_mono_labels(read):
+    _, texts = read
+    assert texts["Embedded tokens"].font == "serif"
+    assert texts["print(value)"].font == "mono"
+    assert texts["Sans label"].font is None  # sans: the theme's font
+
+
+def test_ellipsis_kept_as_one_character(read):
+    _, texts = read
+    assert "a, b, …, z" in texts
+
+
+def test_report_says_how_sure_the_reading_is(read):
+    conv, _ = read
+    json.dumps(conv.report)  # the app shows it: plain JSON
+    unsure = {u["text"] for u in conv.report["unsure_words"]}
+    assert not unsure & {"Embedded", "tokens", "print(value)", "Sans", "label"}  # clean words are sure
+    assert 0.5 <= conv.report["text_confidence"] <= 1.0
+
+
+def test_blurred_faint_word_lands_in_unsure_words():
+    """A small, faint, slightly blurred word is read (here 'wordls', 0.94 sure): listed, and marked."""
+    im = Image.new("RGB", (520, 160), "white")
+    ImageDraw.Draw(im).text((20, 20), "Clear label here", fill="black", font=ImageFont.truetype(FONT, 26))
+    faint = Image.new("RGB", (300, 60), "white")
+    ImageDraw.Draw(faint).text((5, 5), "Smudged words", fill=(110, 110, 110), font=ImageFont.truetype(FONT, 9))
+    im.paste(faint.filter(ImageFilter.GaussianBlur(0.7)), (20, 90))
+    buf = io.BytesIO()
+    im.save(buf, format="PNG")
+    conv = convert(buf.getvalue(), name="faint.png")
+    rep = conv.report
+    unsure = rep["unsure_words"]
+    assert unsure, rep
+    assert all(set(u) == {"text", "score", "box"} and len(u["box"]) == 4 for u in unsure)
+    assert rep["text_confidence"] < 1.0
+    assert "Clear" not in {u["text"] for u in unsure}
+    x, y, w, h = unsure[0]["box"]
+    assert 85 <= y + h / 2 <= 120 and unsure[0]["score"] < 0.96  # the smudged line, where it was drawn
+    assert 'class="crafter-unsure"' in conv.svg
