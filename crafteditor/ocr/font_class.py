@@ -17,6 +17,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from PIL import Image, ImageDraw, ImageFont
 
 FACES = {"sans": ("DejaVuSans.ttf",), "serif": ("STIXGeneral.ttf", "DejaVuSerif.ttf"), "mono": ("DejaVuSansMono.ttf",)}
 MARGIN = 0.06  # how much better another class must fit than sans
@@ -34,8 +35,6 @@ def _font_dirs() -> list[Path]:
 
 @lru_cache(maxsize=8)
 def _face(name: str):
-    from PIL import ImageFont  # heavy: Pillow's font module, loaded with the first classified run
-
     for d in _font_dirs():
         if (d / name).is_file():
             return ImageFont.truetype(str(d / name), _H)
@@ -51,8 +50,6 @@ def _ink(mask: np.ndarray) -> np.ndarray | None:
 
 @lru_cache(maxsize=512)
 def _template(text: str, name: str) -> np.ndarray | None:
-    from PIL import Image, ImageDraw  # heavy: see _face
-
     face = _face(name)
     if face is None:
         return None

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from crafteditor.realset import svg_words
 from crafter.formats.drawio.reader import drawio_to_figure
 from crafter.formats.drawio.writer import figure_to_drawio
 from crafter.formats.raster import svg_to_png
@@ -18,7 +19,6 @@ from crafter.formats.tikz import figure_to_tikz
 from crafter.render import ensure_layout, figure_to_svg
 from crafter.spec import Figure, json_schema, parse_dsl, print_dsl
 from crafter.spec.markup import plain, segments
-from crafteditor.realset import svg_words
 
 DSL = '''figure "scripts"
 a node "T_{1} encoder" font=serif
