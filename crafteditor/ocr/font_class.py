@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 FACES = {"sans": ("DejaVuSans.ttf",), "serif": ("STIXGeneral.ttf", "DejaVuSerif.ttf"), "mono": ("DejaVuSansMono.ttf",)}
 MARGIN = 0.06  # how much better another class must fit than sans
-_H = 40  # template height in pixels
+_H = 24  # template height in pixels (2.8 ms a run at 40, ~1 ms at 24)
 
 
 @lru_cache(maxsize=1)
@@ -48,17 +48,36 @@ def _ink(mask: np.ndarray) -> np.ndarray | None:
     return mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
 
 
+@lru_cache(maxsize=2048)
+def _glyph(ch: str, name: str) -> tuple[np.ndarray | None, int, int, float]:
+    """One character of a face: its ink (bool), left and top offsets, and advance (pixels)."""
+    face = _face(name)
+    x0, y0, x1, y1 = face.getbbox(ch)
+    advance = float(face.getlength(ch))
+    if x1 <= x0 or y1 <= y0:
+        return None, 0, 0, advance
+    im = Image.new("L", (x1 - x0, y1 - y0), 0)
+    ImageDraw.Draw(im).text((-x0, -y0), ch, font=face, fill=255)
+    return np.asarray(im) > 110, x0, y0, advance
+
+
 @lru_cache(maxsize=512)
 def _template(text: str, name: str) -> np.ndarray | None:
-    face = _face(name)
-    if face is None:
+    """``text`` set in a face from its cached glyphs (no kerning: a class test, not typesetting)."""
+    if _face(name) is None:
         return None
-    x0, y0, x1, y1 = face.getbbox(text)
-    if x1 <= x0 or y1 <= y0:
-        return None
-    im = Image.new("L", (x1 - x0 + 4, y1 - y0 + 4), 0)
-    ImageDraw.Draw(im).text((2 - x0, 2 - y0), text, font=face, fill=255)
-    return _ink(np.asarray(im) > 110)
+    ascent, descent = _face(name).getmetrics()
+    glyphs = [_glyph(ch, name) for ch in text]
+    width = int(math.ceil(sum(g[3] for g in glyphs))) + 2 * _H  # (bearings may reach out either side)
+    canvas = np.zeros((ascent + descent + 2 * _H, width), bool)
+    pen = float(_H)
+    for ink, dx, dy, advance in glyphs:
+        if ink is not None:
+            x, y = max(0, int(round(pen)) + dx), max(0, _H + dy)
+            h, w = ink.shape
+            canvas[y:y + h, x:x + w] |= ink[:canvas.shape[0] - y, :canvas.shape[1] - x]
+        pen += advance
+    return _ink(canvas)
 
 
 def _fit(ink: np.ndarray, tpl: np.ndarray) -> float:
