@@ -74,12 +74,14 @@ def make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, lin
     text = restore_dashes(text, centres, upright, pad, font_px)
     text = restore_case(text, centres, upright, pad)
     scripts = find_shifts(text, centres, upright, pad) if angle == 0 else None
+    if scripts is not None:
+        text = scripts[0]
     read = text
     text = restore_spaces(text, centres, upright, pad, font_px).strip()
     if not text:
         return None
     if scripts is not None:  # T1 read from 'T₁': the small lowered 1 is a subscript
-        text = with_markup(read, text, scripts[0])
+        text = with_markup(read, text, scripts[1])
     text = text.replace("...", "…")  # three dots read from an ellipsis (the same glyphs in DejaVu)
     lh, lw = mask.shape
     patch = region[line.y0:line.y0 + lh, line.x0:line.x0 + lw]
@@ -90,7 +92,7 @@ def make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, lin
     font_px, bold = size_and_weight_from_width(text, max(1.0, float(xs[-1] - xs[0] + 1) - 0.45), font_px, bold)
     baseline_up = ys[0] + hi * font_px  # baseline in upright line coordinates
     if scripts is not None:  # the size and baseline of the full-size characters
-        font_px, baseline_up = scripts[1], scripts[2]
+        font_px, baseline_up = scripts[2], scripts[3]
     oy, ox = origin
     gx, gy = ox + line.x0, oy + line.y0
     if angle == 0:

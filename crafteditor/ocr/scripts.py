@@ -11,6 +11,8 @@ Crafter's markup (``T_{1}``, ``10^{-3}``, :mod:`crafter.spec.markup`).
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from crafteditor.blobs import find_blobs
@@ -20,26 +22,37 @@ from crafter.spec.markup import mark
 SCRIPT_MAX = 0.82  # a script character's size, at most, of the line's
 SUB_DROP = 0.08  # ems below the line's baseline
 SUPER_RISE = 0.2  # ems above it
+_MINUS = re.compile(r"[-–](?=\d)")
 _SCRIPTABLE = set("0123456789+-−–=()ijklmnpqrstuvwxyzabcdefghoTKNQ*′'")  # what figures raise or lower
 
 
 def find_shifts(text: str, centres: list[float], upright: np.ndarray, pad: int
-                ) -> tuple[list[str], float, float] | None:
-    """Each character's shift ('' , 'sub', 'super'), the line's font size and baseline (upright mask
-    rows) from its full-size characters; None where no character is a script (or it cannot tell)."""
+                ) -> tuple[str, list[str], float, float] | None:
+    """The reading (a subscript t read as a comma put right), each character's shift ('', 'sub',
+    'super'), the line's font size and baseline (upright mask rows) from its full-size
+    characters; None where no character is a script (or it cannot tell)."""
     if len(centres) != len(text) or len(text.replace(" ", "")) < 2:
         return None
     n, _, stats = find_blobs(upright)[:3]
     if n < 3:
         return None
-    hits = [set() if ch.isspace() else {k for k in range(1, n) if stats[k, 0] - 1 <= cx - pad <= stats[k, 0] + stats[k, 2] + 1}
-            for ch, cx in zip(text, centres)]
+    def under(ch: str, cx: float) -> set[int]:
+        for tol in (1, 2) if ch in ",." else (1,):  # the recogniser centres a comma's step loosely
+            hit = {k for k in range(1, n) if stats[k, 0] - tol <= cx - pad <= stats[k, 0] + stats[k, 2] + tol}
+            if hit:
+                return hit
+        return set()
+
+    hits = [set() if ch.isspace() else under(ch, cx) for ch, cx in zip(text, centres)]
     est: list[tuple[float, float] | None] = []  # per character: (font size, baseline row) from its own ink
+    tall: dict[int, tuple[int, int]] = {}  # commas and dots after a letter: their ink rows
     for i, ch in enumerate(text):
         lo, hi = ink_extent_em(ch) if not ch.isspace() else (0.0, 0.0)
         hit = hits[i]
         # glyphs run together (a blurred 'ud') give no size of their own
         shared = (i > 0 and hit & hits[i - 1]) or (i + 1 < len(text) and hit & hits[i + 1])
+        if ch in ",." and i > 0 and text[i - 1].isalnum() and hit and not shared:
+            tall[i] = (min(stats[k, 1] for k in hit), max(stats[k, 1] + stats[k, 3] for k in hit))
         if ch.isspace() or not hit or shared or hi - lo < 0.3:  # dashes, dots: too flat to size
             est.append(None)
             continue
@@ -48,7 +61,7 @@ def find_shifts(text: str, centres: list[float], upright: np.ndarray, pad: int
         size = (bottom - top) / (hi - lo)
         est.append((size, bottom + lo * size))
     sizes = sorted(e[0] for e in est if e is not None)
-    if len(sizes) < 2:
+    if len(sizes) < (1 if tall else 2):
         return None
     line_fs = float(np.median(sizes[len(sizes) // 2:]))  # the upper half: full-size characters
     main = [e for e in est if e is not None and e[0] >= SCRIPT_MAX * line_fs]
@@ -56,6 +69,13 @@ def find_shifts(text: str, centres: list[float], upright: np.ndarray, pad: int
         return None
     base = float(np.median([e[1] for e in main]))
     shifts = [""] * len(text)
+    chars = list(text)
+    for i, (top, bottom) in tall.items():
+        # a comma is 0.23 em tall; one a third of an em or more, hanging below the baseline, is a
+        # subscript letter the recogniser took for one: in figures the time index t (C_t read 'C,')
+        if bottom - top >= 0.32 * line_fs and bottom > base + SUB_DROP * line_fs:
+            chars[i], shifts[i] = "t", "sub"
+    text = "".join(chars)
     for i, (ch, e) in enumerate(zip(text, est)):
         if i == 0 or ch not in _SCRIPTABLE:
             continue
@@ -74,9 +94,12 @@ def find_shifts(text: str, centres: list[float], upright: np.ndarray, pad: int
             shifts[i] = "sub"
         elif b < base - SUPER_RISE * line_fs:
             shifts[i] = "super"
+    for i in range(len(text) - 2, 0, -1):  # a dash between a script and the next: a minus in it (C_{t−1})
+        if text[i] in "-−–" and not shifts[i] and shifts[i + 1] and shifts[i - 1] in ("", shifts[i + 1]):
+            shifts[i] = shifts[i + 1]
     if not any(shifts):
         return None
-    return shifts, line_fs, base
+    return text, shifts, line_fs, base
 
 
 def with_markup(text: str, spaced: str, shifts: list[str]) -> str:
@@ -93,6 +116,5 @@ def with_markup(text: str, spaced: str, shifts: list[str]) -> str:
             out[-1] = (out[-1][0] + ch, shift)
         else:
             out.append((ch, shift))
-    # a dash raised or lowered before digits is a minus sign (10⁻³ read '10–3')
-    return "".join(mark("−" + piece[1:] if shift and piece[:1] in "-–" and piece[1:2].isdigit() else piece, shift)
-                   for piece, shift in out)
+    # a dash raised or lowered before digits is a minus sign (10⁻³ read '10–3', C_{t−1})
+    return "".join(mark(_MINUS.sub("−", piece) if shift else piece, shift) for piece, shift in out)
