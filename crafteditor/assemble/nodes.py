@@ -63,9 +63,10 @@ def node_component(b: FigureBuilder, cid: str, s: DetectedShape, lab: list[TextR
             kw["font_size"] = shown
         if all(r.bold for r in lab):
             kw["bold"] = True
-        fonts = [r.font for r in lab]
-        if fonts[0] and fonts.count(fonts[0]) * 2 > len(fonts):  # serif or mono: most of its lines
-            kw["font"] = fonts[0]
+        fonts = [r.font for r in lab if r.font]  # the lines long enough to tell
+        top = max(set(fonts), key=fonts.count) if fonts else None
+        if top in ("serif", "mono") and fonts.count(top) * 2 > len(fonts):  # most of them
+            kw["font"] = top
         col = lab[0].color
         if color_distance(col, hex_rgb(THEME.text_color)) > 40:
             kw["text_color"] = to_hex(col)

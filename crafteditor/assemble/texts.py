@@ -28,7 +28,7 @@ def free_texts(b: FigureBuilder, runs: list[TextRun], used: set[int], targets: d
         kw: dict[str, Any] = {"font_size": round(fs, 1)}
         if r.bold:
             kw["bold"] = True
-        if r.font:
+        if r.font in ("serif", "mono"):  # sans is the theme's font
             kw["font"] = r.font
         if color_distance(r.color, hex_rgb(THEME.annotation_color)) > 12:
             kw["color"] = to_hex(r.color)

@@ -3,7 +3,7 @@
 Word spaces the recogniser dropped, from the ink gaps; hyphen, en dash, minus and em dash told
 apart by the width of the bar (the recogniser only knows '-' and '—'); the case of c o s v w x z
 from the glyph's height; a zero read as the letter O; symbols the recogniser has no class for
-(Δ, ∇, κ); a quote mark at a line's end that is an axis tick; ink beyond the first and last
+(Δ, ∇, κ); an e read as c; a quote mark at a line's end that is an axis tick; ink beyond the first and last
 character (an arrowhead inside the detector's box).
 """
 
@@ -232,6 +232,23 @@ def _symbol(ch: str, cx: float, comps, font_px: float) -> str | None:
     on_line = bool(others) and abs(y + h - float(np.median(others))) <= 1
     # Δ is 0.92 as wide as tall, the white triangle 1.0
     return "Δ" if closed and on_line and w <= 0.96 * h else None
+
+
+def restore_e(text: str, centres: list[float], upright: np.ndarray, pad: int, font_px: float) -> str:
+    """An 'e' read as 'c' (serif faces: 'Embedded Patches' came back 'Embcddcd Patchcs', issue
+    31): a 'c' whose glyph encloses a hole, the e's eye, is an e."""
+    return _per_glyph(text, centres, upright, pad, font_px, "c", _eye)
+
+
+def _eye(ch: str, cx: float, comps, font_px: float) -> str | None:
+    n, lab, stats = comps
+    hit = _under(cx, n, stats, 0.3 * font_px)
+    if len(hit) != 1:
+        return None
+    x, y, w, h, _ = stats[hit[0]]
+    glyph = (lab[y:y + h, x:x + w] == hit[0]).astype(np.uint8)
+    inner = cv2.floodFill(np.pad(1 - glyph, 1, constant_values=1), None, (0, 0), 0)[1][1:-1, 1:-1]
+    return "e" if int(inner.sum()) >= 2 else None
 
 
 _NUMERIC = set("0123456789O.,%+-−")

@@ -19,6 +19,7 @@ from crafteditor.ocr.corrections import (
     drop_stray_quote,
     restore_case,
     restore_dashes,
+    restore_e,
     restore_spaces,
     restore_symbols,
     restore_zeros,
@@ -50,7 +51,7 @@ class TextRun(RectGeometry):
     baseline: float  # horizontal: the baseline's y; rotated: the baseline's x
     glyphs: np.ndarray = field(repr=False)  # bool mask of the glyph pixels over the ink box
     source: str = "det"  # 'det' (detector box) or 'glyph' (second pass over lone glyphs)
-    font: str | None = None  # font class where not sans: 'serif' or 'mono' (ocr.font_class)
+    font: str | None = None  # font class: 'sans', 'serif' or 'mono'; None: too little to tell (ocr.font_class)
 
 
 def make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, line: TextLine, angle: float,
@@ -70,6 +71,7 @@ def make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, lin
     lo, hi = ink_extent_em(text.replace(" ", ""))
     font_px = ink_h / max(0.3, hi - lo)
     text = restore_symbols(text, centres, upright, pad, font_px)
+    text = restore_e(text, centres, upright, pad, font_px)
     text = restore_zeros(text, centres, upright, pad, font_px)
     text = restore_dashes(text, centres, upright, pad, font_px)
     text = restore_case(text, centres, upright, pad)
