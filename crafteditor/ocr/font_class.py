@@ -36,14 +36,14 @@ def _font_dirs() -> list[Path]:
 
 
 @lru_cache(maxsize=8)
-def _face(name: str):
+def load_face(name: str):
     for d in _font_dirs():
         if (d / name).is_file():
             return ImageFont.truetype(str(d / name), _H)
     return None
 
 
-def _ink(mask: np.ndarray) -> np.ndarray | None:
+def ink_box(mask: np.ndarray) -> np.ndarray | None:
     ys, xs = np.nonzero(mask)
     if ys.size == 0:
         return None
@@ -51,25 +51,25 @@ def _ink(mask: np.ndarray) -> np.ndarray | None:
 
 
 @lru_cache(maxsize=2048)
-def _glyph(ch: str, name: str) -> tuple[np.ndarray | None, int, int, float]:
+def glyph(ch: str, name: str) -> tuple[np.ndarray | None, int, int, float]:
     """One character of a face: its ink (bool), left and top offsets, and advance (pixels)."""
-    face = _face(name)
-    x0, y0, x1, y1 = face.getbbox(ch)
-    advance = float(face.getlength(ch))
+    font = load_face(name)
+    x0, y0, x1, y1 = font.getbbox(ch)
+    advance = float(font.getlength(ch))
     if x1 <= x0 or y1 <= y0:
         return None, 0, 0, advance
     im = Image.new("L", (x1 - x0, y1 - y0), 0)
-    ImageDraw.Draw(im).text((-x0, -y0), ch, font=face, fill=255)
+    ImageDraw.Draw(im).text((-x0, -y0), ch, font=font, fill=255)
     return np.asarray(im) > 110, x0, y0, advance
 
 
 @lru_cache(maxsize=512)
-def _template(text: str, name: str) -> np.ndarray | None:
+def template(text: str, name: str) -> np.ndarray | None:
     """``text`` set in a face from its cached glyphs (no kerning: a class test, not typesetting)."""
-    if _face(name) is None:
+    if load_face(name) is None:
         return None
-    ascent, descent = _face(name).getmetrics()
-    glyphs = [_glyph(ch, name) for ch in text]
+    ascent, descent = load_face(name).getmetrics()
+    glyphs = [glyph(ch, name) for ch in text]
     width = int(math.ceil(sum(g[3] for g in glyphs))) + 2 * _H  # (bearings may reach out either side)
     canvas = np.zeros((ascent + descent + 2 * _H, width), bool)
     pen = float(_H)
@@ -79,10 +79,10 @@ def _template(text: str, name: str) -> np.ndarray | None:
             h, w = ink.shape
             canvas[y:y + h, x:x + w] |= ink[:canvas.shape[0] - y, :canvas.shape[1] - x]
         pen += advance
-    return _ink(canvas)
+    return ink_box(canvas)
 
 
-def _fit(ink: np.ndarray, tpl: np.ndarray) -> float:
+def fit(ink: np.ndarray, tpl: np.ndarray) -> float:
     """Overlap (IoU) of the template scaled onto the ink box, less the log misfit of the aspects."""
     h, w = ink.shape
     scaled = cv2.resize(tpl.astype(np.uint8), (w, h), interpolation=cv2.INTER_AREA) > 0
@@ -100,13 +100,13 @@ def font_class(text: str, mask: np.ndarray) -> str | None:
     text = text.strip()
     if sum(ch.isalpha() for ch in text) < 4 or mask.shape[0] < 10:
         return None
-    ink = _ink(mask)
+    ink = ink_box(mask)
     if ink is None:
         return None
     scores = {}
     for cls in FACES:
         names = FACES[cls] + BOLD_FACES[cls]
-        fits = [_fit(ink, t) for t in (_template(text, n) for n in names) if t is not None]
+        fits = [fit(ink, t) for t in (template(text, n) for n in names) if t is not None]
         if fits:
             scores[cls] = max(fits)
     if "sans" not in scores:

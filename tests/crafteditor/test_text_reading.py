@@ -92,3 +92,20 @@ def test_blurred_faint_word_lands_in_unsure_words():
     x, y, w, h = unsure[0]["box"]
     assert 85 <= y + h / 2 <= 120 and unsure[0]["score"] < 0.96  # the smudged line, where it was drawn
     assert 'class="crafter-unsure"' in conv.svg
+
+
+def test_greek_sigma_in_an_activation_box():
+    """σ is not in the recogniser's vocabulary: a lone σ in a filled box is read from its shape,
+    and listed as unsure (scored under the gate) for the user to check."""
+    im = Image.new("RGB", (420, 160), "white")
+    d = ImageDraw.Draw(im)
+    italic = ImageFont.truetype(FONT.replace("DejaVuSans.ttf", "DejaVuSans-Oblique.ttf"), 30)
+    for x in (30, 240):
+        d.rectangle((x, 40, x + 140, 110), fill=(90, 170, 240), outline="black", width=2)
+        d.text((x + 58, 55), "σ", fill="black", font=italic)
+    buf = io.BytesIO()
+    im.save(buf, format="PNG")
+    conv = convert(buf.getvalue(), name="sigma.png")
+    labels = [getattr(c, "label", None) or getattr(c, "text", "") for c in conv.figure.components]
+    assert labels.count("σ") == 2, labels
+    assert {u["text"] for u in conv.report["unsure_words"]} == {"σ"}
