@@ -35,6 +35,6 @@ def free_texts(b: FigureBuilder, runs: list[TextRun], used: set[int], targets: d
         if r.angle:
             kw["rotate"] = r.angle
         cid = targets.get(k) or b.new_id("t", r.text)
-        out.append(Text(kind="text", id=cid, text=r.text, at=Point(x=round(cx, 2), y=round(cy, 2)), **kw))
+        out.append(Text(kind="text", id=cid, text=r.shown, at=Point(x=round(cx, 2), y=round(cy, 2)), **kw))
         b.chars_kept += len(r.text.replace(" ", ""))
     return out
