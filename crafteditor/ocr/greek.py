@@ -1,8 +1,9 @@
 """Greek letters the recogniser has no class for, read from a lone glyph's shape.
 
-rapidocr's vocabulary holds α β ε θ μ π Λ Ω but not σ λ γ δ τ φ ψ ω η ρ χ Σ Φ Ψ Γ: the σ of
-an activation box (an LSTM's gates, a Mamba block) was dropped as unreadable (issue 31). A lone
-glyph the recogniser could not read is set beside each of these letters and a set of Latin
+rapidocr's vocabulary holds α β ε θ μ π Λ Ω but not σ λ γ δ τ ω η ρ χ Σ Γ: the σ of an
+activation box (an LSTM's gates, a Mamba block) was dropped as unreadable (issue 31). A line
+the detector found that holds one glyph the recogniser could not read (or read as a Latin
+look-alike, unsure) is set beside each of these letters and a set of Latin
 look-alikes in upright and italic faces (:mod:`crafteditor.ocr.font_class`'s fit: overlap less
 aspect misfit); a Greek letter is taken where it fits well and clearly better than every
 look-alike.
@@ -14,7 +15,8 @@ import numpy as np
 
 from crafteditor.ocr.font_class import fit, ink_box, load_face, template
 
-GREEK = "σλγδτφψωηρχΣΦΨΓ"
+# (not φ Φ ψ Ψ: a marker with an error bar through it is their shape)
+GREEK = "σλγδτωηρχΣΓ"
 LOOKALIKES = "oa0d6bpqeucnvyxhkrt8OQDCGXYVAT"
 FACES = ("DejaVuSans.ttf", "DejaVuSans-Oblique.ttf", "DejaVuSerif.ttf", "DejaVuSerif-Italic.ttf",
          "STIXGeneral.ttf", "STIXGeneralItalic.ttf")

@@ -10,7 +10,6 @@ import numpy as np
 from crafteditor.blobs import find_blobs
 from crafteditor.config import Config
 from crafteditor.ocr.engine import OcrEngine
-from crafteditor.ocr.greek import GREEK_SCORE, read_greek
 from crafteditor.ocr.runs import TextRun, make_run
 from crafteditor.ocr.text_lines import TextLine, line_crops
 from crafteditor.paint import Paints, darkest_color
@@ -77,18 +76,13 @@ def read_lone_glyphs(rgb: np.ndarray, paints: Paints, runs: list[TextRun], engin
         line = TextLine(mask, 0, 0, False)
         crop = line_crops(region, line, bgc)[0][0]
         crops.append(crop)
-        metas.append((line, region, bgc, (y0, x0), len(members)))
+        metas.append((line, region, bgc, (y0, x0)))
     results = engine.recognize(crops, latin, fold_case=True)
     out = []
-    for (text, conf, centres), crop, (line, region, bgc, origin, n_glyphs) in zip(results, crops, metas):
+    for (text, conf, centres), crop, (line, region, bgc, origin) in zip(results, crops, metas):
         text = text.strip()
         if not text or conf < max(0.85, config.ocr_min_confidence) or not _plausible_label(text):
-            letter = read_greek(line.mask) if n_glyphs == 1 else None
-            if letter is None:
-                continue
-            # a Greek letter the recogniser has no class for (σ): taken from its shape, and
-            # scored under the reader's gate, so the report lists it for the user to check
-            text, conf, centres = letter, GREEK_SCORE, [crop.shape[1] / 2]
+            continue
         run = make_run(text, conf, centres, crop, line, 0.0, region, bgc, origin, "glyph")
         if run is not None:
             out.append(run)
