@@ -20,6 +20,7 @@ from crafteditor.ocr.corrections import (
     restore_case,
     restore_dashes,
     restore_e,
+    restore_middle_dots,
     restore_spaces,
     restore_symbols,
     restore_zeros,
@@ -79,6 +80,7 @@ def make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, lin
     font_px = ink_h / max(0.3, hi - lo)
     text = restore_symbols(text, centres, upright, pad, font_px)
     text = restore_e(text, centres, upright, pad, font_px)
+    text = restore_middle_dots(text, centres, upright, pad, font_px)
     text = restore_zeros(text, centres, upright, pad, font_px)
     text = restore_dashes(text, centres, upright, pad, font_px)
     text = restore_case(text, centres, upright, pad)
