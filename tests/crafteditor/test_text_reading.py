@@ -109,3 +109,22 @@ def test_greek_sigma_in_an_activation_box():
     labels = [getattr(c, "label", None) or getattr(c, "text", "") for c in conv.figure.components]
     assert labels.count("σ") == 2, labels
     assert {u["text"] for u in conv.report["unsure_words"]} == {"σ"}
+
+
+def test_vertical_ellipsis_and_middle_dot():
+    """'⋮' between stacked tokens (three dots no detector box holds) comes back as text, not
+    three traced discs; the middle dot of 'x · y' is not a full stop."""
+    im = Image.new("RGB", (300, 220), "white")
+    d = ImageDraw.Draw(im)
+    f = ImageFont.truetype(FONT, 24)
+    d.text((40, 20), "token 1", fill="black", font=f)
+    d.text((40, 60), "token 2", fill="black", font=f)
+    d.text((70, 100), "\u22ee", fill="black", font=f)
+    d.text((40, 150), "token n", fill="black", font=f)
+    d.text((180, 100), "x \u00b7 y", fill="black", font=f)
+    buf = io.BytesIO()
+    im.save(buf, format="PNG")
+    conv = convert(buf.getvalue(), name="dots.png")
+    texts = [c.text for c in conv.figure.components if isinstance(c, Text)]
+    assert "⋮" in texts and "x · y" in texts
+    assert not [c for c in conv.figure.components if c.kind == "path"]
