@@ -237,19 +237,26 @@ def _symbol(ch: str, cx: float, comps, font_px: float) -> str | None:
 
 def restore_e(text: str, centres: list[float], upright: np.ndarray, pad: int, font_px: float) -> str:
     """An 'e' read as 'c' (serif faces: 'Embedded Patches' came back 'Embcddcd Patchcs', issue
-    31): a 'c' whose glyph encloses a hole, the e's eye, is an e."""
-    return _per_glyph(text, centres, upright, pad, font_px, "c", _eye)
-
-
-def _eye(ch: str, cx: float, comps, font_px: float) -> str | None:
-    n, lab, stats = comps
-    hit = _under(cx, n, stats, 0.3 * font_px)
-    if len(hit) != 1:
-        return None
-    x, y, w, h, _ = stats[hit[0]]
-    glyph = (lab[y:y + h, x:x + w] == hit[0]).astype(np.uint8)
-    inner = cv2.floodFill(np.pad(1 - glyph, 1, constant_values=1), None, (0, 0), 0)[1][1:-1, 1:-1]
-    return "e" if int(inner.sum()) >= 2 else None
+    31): a 'c' whose glyph, on its own (no neighbour's centre over it: a 'co' run together has
+    the o's hole), encloses a hole, the e's eye, is an e."""
+    if "c" not in text or len(centres) != len(text) or font_px < 6:
+        return text
+    n, lab, stats = find_blobs(upright)[:3]
+    out = list(text)
+    for i, ch in enumerate(text):
+        if ch != "c":
+            continue
+        hit = _under(centres[i] - pad, n, stats, 0.3 * font_px)
+        if len(hit) != 1:
+            continue
+        x, y, w, h, _ = stats[hit[0]]
+        if any(x - 1 <= centres[j] - pad <= x + w + 1 for j in (i - 1, i + 1) if 0 <= j < len(text)):
+            continue
+        glyph = (lab[y:y + h, x:x + w] == hit[0]).astype(np.uint8)
+        inner = cv2.floodFill(np.pad(1 - glyph, 1, constant_values=1), None, (0, 0), 0)[1][1:-1, 1:-1]
+        if int(inner.sum()) >= 2:
+            out[i] = "e"
+    return "".join(out)
 
 
 def restore_middle_dots(text: str, centres: list[float], upright: np.ndarray, pad: int, font_px: float) -> str:
