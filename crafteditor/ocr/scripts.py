@@ -22,6 +22,7 @@ from crafter.spec.markup import mark
 SCRIPT_MAX = 0.82  # a script character's size, at most, of the line's
 SUB_DROP = 0.08  # ems below the line's baseline
 SUPER_RISE = 0.2  # ems above it
+SMALL_DIGIT = 0.7  # a digit at most this size of the line's, on its baseline, is a subscript too
 _MINUS = re.compile(r"[-–](?=\d)")
 _SCRIPTABLE = set("0123456789+-−–=()ijklmnpqrstuvwxyzabcdefghoTKNQ*′'")  # what figures raise or lower
 
@@ -94,6 +95,10 @@ def find_shifts(text: str, centres: list[float], upright: np.ndarray, pad: int
             shifts[i] = "sub"
         elif b < base - SUPER_RISE * line_fs:
             shifts[i] = "super"
+        elif ch.isdigit() and size < SMALL_DIGIT * line_fs:
+            # a digit this small standing on the baseline is an inferior (W₁ set in Unicode's
+            # subscript digits); letters are not judged so (a Times x-height is 0.45 em)
+            shifts[i] = "sub"
     for i in range(len(text) - 2, 0, -1):  # a dash between a script and the next: a minus in it (C_{t−1})
         if text[i] in "-−–" and not shifts[i] and shifts[i + 1] and shifts[i - 1] in ("", shifts[i + 1]):
             shifts[i] = shifts[i + 1]
