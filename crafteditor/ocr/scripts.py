@@ -22,6 +22,7 @@ from crafter.spec.markup import mark
 SCRIPT_MAX = 0.82  # a script character's size, at most, of the line's
 SUB_DROP = 0.08  # ems below the line's baseline
 SUPER_RISE = 0.2  # ems above it
+COMMA_DROP = 0.25  # ems below the baseline a 'comma' must hang to be a subscript t
 SMALL_DIGIT = 0.7  # a digit at most this size of the line's, on its baseline, is a subscript too
 _MINUS = re.compile(r"[-–](?=\d)")
 _SCRIPTABLE = set("0123456789+-−–=()ijklmnpqrstuvwxyzabcdefghoTKNQ*′'")  # what figures raise or lower
@@ -72,9 +73,11 @@ def find_shifts(text: str, centres: list[float], upright: np.ndarray, pad: int
     shifts = [""] * len(text)
     chars = list(text)
     for i, (top, bottom) in tall.items():
-        # a comma is 0.23 em tall; one a third of an em or more, hanging below the baseline, is a
-        # subscript letter the recogniser took for one: in figures the time index t (C_t read 'C,')
-        if bottom - top >= 0.32 * line_fs and bottom > base + SUB_DROP * line_fs:
+        # a comma is 0.23 em tall and hangs 0.12 em below the baseline (0.15 with its rim); one a
+        # third of an em tall hanging a quarter em below is a subscript letter the recogniser took
+        # for one: in figures the time index t (C_t read 'C,'; real commas at 0.15 stayed commas
+        # in 'Pluto, where' and '(threads, processes,')
+        if bottom - top >= 0.32 * line_fs and bottom >= base + COMMA_DROP * line_fs:
             chars[i], shifts[i] = "t", "sub"
     text = "".join(chars)
     for i, (ch, e) in enumerate(zip(text, est)):
