@@ -19,10 +19,14 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-FACES = {"sans": ("DejaVuSans.ttf",), "serif": ("STIXGeneral.ttf", "DejaVuSerif.ttf"), "mono": ("DejaVuSansMono.ttf",)}
-BOLD_FACES = {"sans": ("DejaVuSans-Bold.ttf",), "serif": ("STIXGeneralBol.ttf", "DejaVuSerif-Bold.ttf"),
-              "mono": ("DejaVuSansMono-Bold.ttf",)}
+# sans in a wide and two narrow cuts (Roboto or Helvetica is narrower than DejaVu: with DejaVu
+# alone a Roboto heading 'Schedulers' fitted STIX's narrow Times better and was called serif)
+FACES = {"sans": ("DejaVuSans.ttf", "DejaVuSansCondensed.ttf", "cmss10.ttf"), "serif": ("STIXGeneral.ttf", "DejaVuSerif.ttf"),
+         "mono": ("DejaVuSansMono.ttf",)}
+BOLD_FACES = {"sans": ("DejaVuSans-Bold.ttf", "DejaVuSansCondensed-Bold.ttf", "cmss10.ttf"),
+              "serif": ("STIXGeneralBol.ttf", "DejaVuSerif-Bold.ttf"), "mono": ("DejaVuSansMono-Bold.ttf",)}
 MARGIN = 0.06  # how much better another class must fit than sans
+MIN_FIT = 0.3  # a class is told only where some face fits this well
 _H = 24  # template height in pixels (2.8 ms a run at 40, ~1 ms at 24)
 
 
@@ -112,4 +116,6 @@ def font_class(text: str, mask: np.ndarray) -> str | None:
     if "sans" not in scores:
         return None
     best = max(scores, key=lambda k: scores[k])
+    if scores[best] < MIN_FIT:  # no face fits (a misreading, a drawing read as text)
+        return None
     return best if scores[best] >= scores["sans"] + MARGIN else "sans"

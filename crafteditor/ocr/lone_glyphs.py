@@ -60,7 +60,7 @@ def read_lone_glyphs(rgb: np.ndarray, paints: Paints, runs: list[TextRun], engin
     dots = [(int(x), int(y), int(cw), int(ch), i) for i, (x, y, cw, ch, area) in enumerate(stats) if i
             and area >= 2 and max(cw, ch) <= 0.3 * glyph_h and cw <= 2 * ch and ch <= 2 * cw]
     words = _cluster_glyphs(cands, glyph_h, dots)
-    ellipses = _ellipses(dots, lab, rgb, bg, text_colors)
+    ellipses = _ellipses(dots, lab, rgb, bg, text_colors, ink)
     if not words:
         return ellipses
     crops, metas = [], []
@@ -94,10 +94,11 @@ ELLIPSIS_SCORE = 0.9  # an ellipsis read from its dots: under the reader's gate,
 
 
 def _ellipses(dots: list[tuple[int, int, int, int, int]], lab: np.ndarray, rgb: np.ndarray, bg: np.ndarray,
-              text_colors: np.ndarray) -> list[TextRun]:
-    """Three like dots evenly spaced in a row or a column, and no fourth going on, as '…' or '⋮'
-    (the recogniser never sees them: no detector box holds dots alone; the vertical ellipsis of
-    a stack of tokens was lost, issue 31). In DejaVu Sans '…' is 0.77 em wide, '⋮' 0.81 em tall."""
+              text_colors: np.ndarray, ink: np.ndarray) -> list[TextRun]:
+    """Three like dots evenly spaced in a row or a column with no other ink for two steps around
+    them, as '…' or '⋮' (the recogniser never sees them: no detector box holds dots alone; the
+    vertical ellipsis of a stack of tokens was lost, issue 31; the dots of a dotted frame have
+    dashes or dots beyond them). In DejaVu Sans '…' is 0.77 em wide, '⋮' 0.81 em tall."""
     centre = {d[4]: (d[0] + d[2] / 2, d[1] + d[3] / 2, max(d[2], d[3])) for d in dots}
     by_id = {d[4]: d for d in dots}
     used: set[int] = set()
@@ -125,6 +126,11 @@ def _ellipses(dots: list[tuple[int, int, int, int, int]], lab: np.ndarray, rgb: 
             trio = [by_id[k] for k in (a, b, c)]
             x0, y0 = min(d[0] for d in trio), min(d[1] for d in trio)
             x1, y1 = max(d[0] + d[2] for d in trio), max(d[1] + d[3] for d in trio)
+            step = int(round(2 * max(abs(dx), abs(dy))))
+            H, W = ink.shape
+            ya, yb, xa, xb = max(0, y0 - step), min(H, y1 + step), max(0, x0 - step), min(W, x1 + step)
+            if (ink[ya:yb, xa:xb] & ~np.isin(lab[ya:yb, xa:xb], [a, b, c])).any():
+                continue
             mask = np.isin(lab[y0:y1, x0:x1], [a, b, c])
             col = darkest_color(rgb[y0:y1, x0:x1], mask, bg)
             if col is None or (np.linalg.norm(text_colors - col[None, :], axis=1).min() > 60 and float(col.mean()) > 90):
