@@ -38,11 +38,13 @@ def find_shifts(text: str, centres: list[float], upright: np.ndarray, pad: int
     n, _, stats = find_blobs(upright)[:3]
     if n < 3:
         return None
+    left, right = stats[1:n, 0], stats[1:n, 0] + stats[1:n, 2]
+
     def under(ch: str, cx: float) -> set[int]:
         for tol in (1, 2) if ch in ",." else (1,):  # the recogniser centres a comma's step loosely
-            hit = {k for k in range(1, n) if stats[k, 0] - tol <= cx - pad <= stats[k, 0] + stats[k, 2] + tol}
-            if hit:
-                return hit
+            hit = np.flatnonzero((left - tol <= cx - pad) & (cx - pad <= right + tol))
+            if hit.size:
+                return set((hit + 1).tolist())
         return set()
 
     hits = [set() if ch.isspace() else under(ch, cx) for ch, cx in zip(text, centres)]
