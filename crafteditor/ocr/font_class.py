@@ -26,6 +26,7 @@ FACES = {"sans": ("DejaVuSans.ttf", "DejaVuSansCondensed.ttf", "cmss10.ttf"), "s
 BOLD_FACES = {"sans": ("DejaVuSans-Bold.ttf", "DejaVuSansCondensed-Bold.ttf", "cmss10.ttf"),
               "serif": ("STIXGeneralBol.ttf", "DejaVuSerif-Bold.ttf"), "mono": ("DejaVuSansMono-Bold.ttf",)}
 MARGIN = 0.06  # how much better another class must fit than sans
+SHORT_WORD = 0.4  # and more for a short word: this over its letters
 MIN_FIT = 0.3  # a class is told only where some face fits this well
 _H = 24  # template height in pixels (2.8 ms a run at 40, ~1 ms at 24)
 
@@ -118,4 +119,7 @@ def font_class(text: str, mask: np.ndarray) -> str | None:
     best = max(scores, key=lambda k: scores[k])
     if scores[best] < MIN_FIT:  # no face fits (a misreading, a drawing read as text)
         return None
-    return best if scores[best] >= scores["sans"] + MARGIN else "sans"
+    # a short word is weak evidence: Arial's 'State' and 'Output' fitted STIX 0.09 and 0.12 better
+    # than any sans cut, a Times 'Norm' 0.28 better
+    letters = sum(ch.isalpha() for ch in text)
+    return best if scores[best] >= scores["sans"] + MARGIN + SHORT_WORD / letters else "sans"
