@@ -14,6 +14,7 @@ from typing import Any
 
 from crafteditor.config import Config
 from crafteditor.loading import ImageSource
+from crafteditor.ocr.sureness import mark_unsure, reading_confidence, unsure_components
 from crafteditor.quality import quality_report, render_aligned
 from crafteditor.vectorizer import Vectorized, vectorize
 from crafter.errors import CrafterError, RenderError
@@ -65,7 +66,11 @@ def convert(source: ImageSource, config: Config | None = None, *, name: str | No
     if config.quality:
         plain_svg = svg if read_fig is fig else figure_to_svg(read_fig)
         rendered = render_aligned(read_fig, vec.image.dpi, (vec.image.height, vec.image.width), plain_svg)
+    unsure = unsure_components(fig, vec.texts, vec.image.scale)
+    if unsure:  # the words the user should check, marked for an editor and the app
+        svg = mark_unsure(svg, unsure)
     report = quality_report(vec, svg, rendered)
+    report.update(reading_confidence(vec.texts))
     if style is not None:
         report["style"] = style["name"]
     t3 = time.perf_counter()

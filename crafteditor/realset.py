@@ -130,16 +130,23 @@ def words_of(text: str) -> Counter:
 
 _TEXT_RE = re.compile(r"<text\b[^>]*>(.*?)</text>", re.S)
 _TAG_RE = re.compile(r"<[^>]+>")
-_SHIFT_RE = re.compile(r"<tspan\b[^>]*baseline-shift[^>]*>(.*?)</tspan>", re.S)
+_PLACED_RE = re.compile(r'\s[xy]="')
+
+
+def _tag_gap(m: re.Match[str]) -> str:
+    tag = m.group(0)
+    if tag.startswith("</tspan") or (tag.startswith("<tspan") and not _PLACED_RE.search(tag)):
+        return ""
+    return " "
 
 
 def svg_words(svg: str) -> Counter:
     """The words an SVG draws as text (tspans joined: a sub- or superscript stays in its word)."""
     words: Counter = Counter()
     for body in _TEXT_RE.findall(svg):
-        # a shifted tspan (sub- or superscript) belongs to its word; other tspans are lines
-        body = _SHIFT_RE.sub(lambda m: m.group(1), body)
-        words += words_of(html.unescape(_TAG_RE.sub(" ", body)))
+        # a shifted tspan (sub- or superscript) and the bare tspan that goes on after it belong to
+        # their word; a tspan placed with x or y starts a line
+        words += words_of(html.unescape(_TAG_RE.sub(_tag_gap, body)))
     return words
 
 

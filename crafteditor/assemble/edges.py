@@ -178,11 +178,11 @@ def _label_edges(b: FigureBuilder, edges: list[tuple[Edge, LinePath]], runs: lis
         if best is not None:
             e, ln = edges[best[1]]
             fs = THEME.small_font_size
-            w = text_width(r.text, fs) + 6
+            w = text_width(r.shown, fs) + 6
             h = fs * THEME.line_height + 2
             # the renderer centres the label's line on label_box: baseline 0.35 em below the centre
             cx, cy = r.cx * b.s, r.baseline * b.s - 0.35 * fs
-            e.label = r.text
+            e.label = r.shown
             e.label_box = Box(x=round(cx - w / 2, 2), y=round(cy - h / 2, 2), w=round(w, 2), h=round(h, 2))
             used.add(k)
             b.chars_kept += len(r.text.replace(" ", ""))

@@ -38,7 +38,7 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
         if s.is_group:
             continue
         lab = labels.get(i, [])
-        text = "\n".join(runs[k].text for k in lab) if lab else None
+        text = "\n".join(runs[k].shown for k in lab) if lab else None
         cid = b.new_id("n", text)
         node_ids[i] = cid
         comps.append(node_component(b, cid, s, [runs[k] for k in lab]))

@@ -19,7 +19,7 @@ def group_components(b: FigureBuilder, runs: list[TextRun], shapes: list[Detecte
         if not s.is_group:
             continue
         lab = labels.get(i, [])
-        text = " ".join(runs[k].text for k in lab) if lab else None
+        text = " ".join(runs[k].shown for k in lab) if lab else None
         cid = b.new_id("g", text)
         node_ids[i] = cid
         b.chars_kept += sum(len(runs[k].text.replace(" ", "")) for k in lab)

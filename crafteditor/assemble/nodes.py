@@ -49,13 +49,13 @@ def node_component(b: FigureBuilder, cid: str, s: DetectedShape, lab: list[TextR
     kw: dict[str, Any] = {}
     box = b.box(s.x, s.y, s.w, s.h)
     if lab:
-        kw["label"] = "\n".join(r.text for r in lab)
+        kw["label"] = "\n".join(r.shown for r in lab)
         fs = float(np.median([r.font_px for r in lab])) * b.s
         # the theme's size stands in for one within 0.4 px of it; either way the renderer
         # must not re-wrap a line the original fitted on one line (it breaks at the box's
         # width less the padding), so a size that would not fit is written down, fitted
         shown = round(fs, 1) if abs(fs - THEME.font_size) > 0.4 else THEME.font_size
-        widest = max(text_width(r.text, 1.0, bold=all(q.bold for q in lab)) for r in lab)
+        widest = max(text_width(r.shown, 1.0, bold=all(q.bold for q in lab)) for r in lab)
         room = box.w - 2 * THEME.node_pad_x
         if widest > 0 and widest * shown > room:
             shown = max(6.0, math.floor((room / widest - 0.01) * 10) / 10)
@@ -63,6 +63,10 @@ def node_component(b: FigureBuilder, cid: str, s: DetectedShape, lab: list[TextR
             kw["font_size"] = shown
         if all(r.bold for r in lab):
             kw["bold"] = True
+        fonts = [r.font for r in lab if r.font]  # the lines long enough to tell
+        top = max(set(fonts), key=fonts.count) if fonts else None
+        if top in ("serif", "mono") and fonts.count(top) * 2 > len(fonts):  # most of them
+            kw["font"] = top
         col = lab[0].color
         if color_distance(col, hex_rgb(THEME.text_color)) > 40:
             kw["text_color"] = to_hex(col)

@@ -28,11 +28,13 @@ def free_texts(b: FigureBuilder, runs: list[TextRun], used: set[int], targets: d
         kw: dict[str, Any] = {"font_size": round(fs, 1)}
         if r.bold:
             kw["bold"] = True
+        if r.font in ("serif", "mono"):  # sans is the theme's font
+            kw["font"] = r.font
         if color_distance(r.color, hex_rgb(THEME.annotation_color)) > 12:
             kw["color"] = to_hex(r.color)
         if r.angle:
             kw["rotate"] = r.angle
         cid = targets.get(k) or b.new_id("t", r.text)
-        out.append(Text(kind="text", id=cid, text=r.text, at=Point(x=round(cx, 2), y=round(cy, 2)), **kw))
+        out.append(Text(kind="text", id=cid, text=r.shown, at=Point(x=round(cx, 2), y=round(cy, 2)), **kw))
         b.chars_kept += len(r.text.replace(" ", ""))
     return out

@@ -3,8 +3,9 @@
 Word spaces the recogniser dropped, from the ink gaps; hyphen, en dash, minus and em dash told
 apart by the width of the bar (the recogniser only knows '-' and '—'); the case of c o s v w x z
 from the glyph's height; a zero read as the letter O; symbols the recogniser has no class for
-(Δ, ∇, κ); a quote mark at a line's end that is an axis tick; ink beyond the first and last
-character (an arrowhead inside the detector's box).
+(Δ, ∇, κ); an e read as c; a middle dot read as a full stop; a quote mark at a line's end
+that is an axis tick; ink beyond the first and last character (an arrowhead inside the
+detector's box).
 """
 
 from __future__ import annotations
@@ -232,6 +233,47 @@ def _symbol(ch: str, cx: float, comps, font_px: float) -> str | None:
     on_line = bool(others) and abs(y + h - float(np.median(others))) <= 1
     # Δ is 0.92 as wide as tall, the white triangle 1.0
     return "Δ" if closed and on_line and w <= 0.96 * h else None
+
+
+def restore_e(text: str, centres: list[float], upright: np.ndarray, pad: int, font_px: float) -> str:
+    """An 'e' read as 'c' (serif faces: 'Embedded Patches' came back 'Embcddcd Patchcs', issue
+    31): a 'c' whose glyph, on its own (no neighbour's centre over it: a 'co' run together has
+    the o's hole), encloses a hole, the e's eye, is an e."""
+    if "c" not in text or len(centres) != len(text) or font_px < 6:
+        return text
+    n, lab, stats = find_blobs(upright)[:3]
+    out = list(text)
+    for i, ch in enumerate(text):
+        if ch != "c":
+            continue
+        hit = _under(centres[i] - pad, n, stats, 0.3 * font_px)
+        if len(hit) != 1:
+            continue
+        x, y, w, h, _ = stats[hit[0]]
+        if any(x - 1 <= centres[j] - pad <= x + w + 1 for j in (i - 1, i + 1) if 0 <= j < len(text)):
+            continue
+        glyph = (lab[y:y + h, x:x + w] == hit[0]).astype(np.uint8)
+        inner = cv2.floodFill(np.pad(1 - glyph, 1, constant_values=1), None, (0, 0), 0)[1][1:-1, 1:-1]
+        if int(inner.sum()) >= 2:
+            out[i] = "e"
+    return "".join(out)
+
+
+def restore_middle_dots(text: str, centres: list[float], upright: np.ndarray, pad: int, font_px: float) -> str:
+    """A middle dot read as a full stop ('x · y' came back 'x . y'): a '.' whose dot sits
+    0.2 em or more above the line's baseline (the bottoms of its letters) is '·'."""
+    return _per_glyph(text, centres, upright, pad, font_px, ".", _middle_dot)
+
+
+def _middle_dot(ch: str, cx: float, comps, font_px: float) -> str | None:
+    n, _, stats = comps
+    dot = [k for k in _under(cx, n, stats) if max(stats[k, 2], stats[k, 3]) <= 0.25 * font_px]
+    letters = [stats[k, 1] + stats[k, 3] for k in range(1, n) if stats[k, 3] >= 0.4 * font_px]
+    if len(dot) != 1 or not letters:
+        return None
+    base = float(np.median(letters))
+    centre = stats[dot[0], 1] + stats[dot[0], 3] / 2
+    return "·" if base - centre >= 0.2 * font_px else None
 
 
 _NUMERIC = set("0123456789O.,%+-−")

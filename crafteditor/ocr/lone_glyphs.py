@@ -60,8 +60,9 @@ def read_lone_glyphs(rgb: np.ndarray, paints: Paints, runs: list[TextRun], engin
     dots = [(int(x), int(y), int(cw), int(ch), i) for i, (x, y, cw, ch, area) in enumerate(stats) if i
             and area >= 2 and max(cw, ch) <= 0.3 * glyph_h and cw <= 2 * ch and ch <= 2 * cw]
     words = _cluster_glyphs(cands, glyph_h, dots)
+    ellipses = _ellipses(dots, lab, rgb, bg, text_colors, ink)
     if not words:
-        return []
+        return ellipses
     crops, metas = [], []
     for members in words:
         x0 = min(m[0] for m in members)
@@ -86,6 +87,59 @@ def read_lone_glyphs(rgb: np.ndarray, paints: Paints, runs: list[TextRun], engin
         run = make_run(text, conf, centres, crop, line, 0.0, region, bgc, origin, "glyph")
         if run is not None:
             out.append(run)
+    return out + ellipses
+
+
+ELLIPSIS_SCORE = 0.9  # an ellipsis read from its dots: under the reader's gate, listed for the user to check
+
+
+def _ellipses(dots: list[tuple[int, int, int, int, int]], lab: np.ndarray, rgb: np.ndarray, bg: np.ndarray,
+              text_colors: np.ndarray, ink: np.ndarray) -> list[TextRun]:
+    """Three like dots evenly spaced in a row or a column with no other ink for two steps around
+    them, as '…' or '⋮' (the recogniser never sees them: no detector box holds dots alone; the
+    vertical ellipsis of a stack of tokens was lost, issue 31; the dots of a dotted frame have
+    dashes or dots beyond them). In DejaVu Sans '…' is 0.77 em wide, '⋮' 0.81 em tall."""
+    centre = {d[4]: (d[0] + d[2] / 2, d[1] + d[3] / 2, max(d[2], d[3])) for d in dots}
+    by_id = {d[4]: d for d in dots}
+    used: set[int] = set()
+
+    def at(x: float, y: float, size: float) -> int | None:
+        return next((k for k, (cx, cy, s) in centre.items() if k not in used and abs(cx - x) <= 1.5
+                     and abs(cy - y) <= 1.5 and abs(s - size) <= max(1.0, 0.4 * size)), None)
+
+    out = []
+    for axis, ch, em, lo in ((0, "…", 0.77, 0.0), (1, "⋮", 0.81, -0.093)):
+        for a in sorted(centre, key=lambda k: centre[k][axis]):
+            ax, ay, size = centre[a]
+            if a in used:
+                continue
+            # the nearest like dot after it along the axis, on its line, within 5 dot sizes
+            nxt = [k for k, (cx, cy, s) in centre.items() if k != a and k not in used and abs(s - size) <= max(1.0, 0.4 * size)
+                   and abs((cy, cx)[axis] - (ay, ax)[axis]) <= 1.5 and 0 < (cx, cy)[axis] - (ax, ay)[axis] <= 5 * size]
+            if not nxt:
+                continue
+            b = min(nxt, key=lambda k: centre[k][axis])
+            dx, dy = centre[b][0] - ax, centre[b][1] - ay
+            c = at(ax + 2 * dx, ay + 2 * dy, size)
+            if c is None or at(ax - dx, ay - dy, size) is not None or at(ax + 3 * dx, ay + 3 * dy, size) is not None:
+                continue
+            trio = [by_id[k] for k in (a, b, c)]
+            x0, y0 = min(d[0] for d in trio), min(d[1] for d in trio)
+            x1, y1 = max(d[0] + d[2] for d in trio), max(d[1] + d[3] for d in trio)
+            step = int(round(2 * max(abs(dx), abs(dy))))
+            H, W = ink.shape
+            ya, yb, xa, xb = max(0, y0 - step), min(H, y1 + step), max(0, x0 - step), min(W, x1 + step)
+            if (ink[ya:yb, xa:xb] & ~np.isin(lab[ya:yb, xa:xb], [a, b, c])).any():
+                continue
+            mask = np.isin(lab[y0:y1, x0:x1], [a, b, c])
+            col = darkest_color(rgb[y0:y1, x0:x1], mask, bg)
+            if col is None or (np.linalg.norm(text_colors - col[None, :], axis=1).min() > 60 and float(col.mean()) > 90):
+                continue
+            font_px = (x1 - x0 if axis == 0 else y1 - y0) / em
+            out.append(TextRun(text=ch, x=float(x0), y=float(y0), w=float(x1 - x0), h=float(y1 - y0), angle=0.0,
+                               font_px=float(font_px), bold=False, color=tuple(int(v) for v in col),  # type: ignore[arg-type]
+                               confidence=ELLIPSIS_SCORE, baseline=float(y1 + lo * font_px), glyphs=mask, source="glyph"))
+            used.update((a, b, c))
     return out
 
 

@@ -13,8 +13,10 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
+from crafteditor.blobs import find_blobs
 from crafteditor.config import Config
 from crafteditor.ocr.engine import REC_WORD_WIDTH, OcrEngine, get_engine
+from crafteditor.ocr.greek import GREEK_SCORE, LOOKALIKES, read_greek
 from crafteditor.ocr.lone_glyphs import read_lone_glyphs
 from crafteditor.ocr.runs import TextRun, dedupe, make_run
 from crafteditor.ocr.text_lines import glyph_mask, line_jobs, region_background
@@ -55,9 +57,13 @@ def read_text(rgb: np.ndarray, paints: Paints, config: Config, deadline: float |
         # upright text wins ties: a lone '5' reads as well sideways
         best = max(range(len(cands)), key=lambda i: cands[i][1] + (0.03 if crops[i][1] == 0 else 0.0))
         text, conf, centres = cands[best]
+        crop, angle = crops[best]
+        if len(text.strip()) <= 1 and (conf < SURE_READING or text.strip() in LOOKALIKES) and angle == 0:
+            letter = read_greek(line.mask) if find_blobs(line.mask)[0] == 2 else None
+            if letter is not None:  # one glyph, a Greek letter the recogniser has no class for (σ)
+                text, conf, centres = letter, GREEK_SCORE, [crop.shape[1] / 2]
         if not text.strip() or conf < config.ocr_min_confidence or _drawn_arrow(text):
             continue
-        crop, angle = crops[best]
         run = make_run(text, conf, centres, crop, line, angle, region, bg, (y0, x0), "det")
         if run is not None:
             runs.append(run)

@@ -19,14 +19,19 @@ from crafteditor.ocr.corrections import (
     drop_stray_quote,
     restore_case,
     restore_dashes,
+    restore_e,
+    restore_middle_dots,
     restore_spaces,
     restore_symbols,
     restore_zeros,
     trim_to_text,
 )
+from crafteditor.ocr.font_class import font_class
 from crafteditor.ocr.font_metrics import ink_extent_em, ink_width_em, size_and_weight_from_width
+from crafteditor.ocr.scripts import find_shifts, with_markup
 from crafteditor.ocr.text_lines import TextLine
 from crafteditor.paint import darkest_color, distances
+from crafter.spec.markup import plain
 from crafter.spec.model import RectGeometry
 
 
@@ -47,6 +52,14 @@ class TextRun(RectGeometry):
     baseline: float  # horizontal: the baseline's y; rotated: the baseline's x
     glyphs: np.ndarray = field(repr=False)  # bool mask of the glyph pixels over the ink box
     source: str = "det"  # 'det' (detector box) or 'glyph' (second pass over lone glyphs)
+    font: str | None = None  # font class: 'sans', 'serif' or 'mono'; None: too little to tell (ocr.font_class)
+    marked: str | None = None  # the reading with its sub- and superscripts in Crafter's markup ('T_{1}')
+
+    @property
+    def shown(self) -> str:
+        """The text a figure shows for this run: the marked reading where it is this run's
+        (``text`` stays plain for the charts' number parsing: '10^{2}' is the tick 10²)."""
+        return self.marked if self.marked and plain(self.marked) == self.text else self.text
 
 
 def make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, line: TextLine, angle: float,
@@ -66,12 +79,23 @@ def make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, lin
     lo, hi = ink_extent_em(text.replace(" ", ""))
     font_px = ink_h / max(0.3, hi - lo)
     text = restore_symbols(text, centres, upright, pad, font_px)
+    text = restore_e(text, centres, upright, pad, font_px)
+    text = restore_middle_dots(text, centres, upright, pad, font_px)
     text = restore_zeros(text, centres, upright, pad, font_px)
     text = restore_dashes(text, centres, upright, pad, font_px)
     text = restore_case(text, centres, upright, pad)
+    scripts = find_shifts(text, centres, upright, pad) if angle == 0 else None
+    if scripts is not None:
+        text = scripts[0]
+    read = text
     text = restore_spaces(text, centres, upright, pad, font_px).strip()
     if not text:
         return None
+    marked = None
+    if scripts is not None:  # T1 read from 'T₁': the small lowered 1 is a subscript
+        marked = with_markup(read, text, scripts[1]).replace("...", "…")
+        text = plain(marked)  # the minus signs it put right, for the charts too
+    text = text.replace("...", "…")  # three dots read from an ellipsis (the same glyphs in DejaVu)
     lh, lw = mask.shape
     patch = region[line.y0:line.y0 + lh, line.x0:line.x0 + lw]
     color = darkest_color(patch, mask, bg.astype(np.float32))
@@ -80,6 +104,8 @@ def make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, lin
     xs = np.nonzero(upright.any(axis=0))[0]
     font_px, bold = size_and_weight_from_width(text, max(1.0, float(xs[-1] - xs[0] + 1) - 0.45), font_px, bold)
     baseline_up = ys[0] + hi * font_px  # baseline in upright line coordinates
+    if scripts is not None:  # the size and baseline of the full-size characters
+        font_px, baseline_up = scripts[2], scripts[3]
     oy, ox = origin
     gx, gy = ox + line.x0, oy + line.y0
     if angle == 0:
@@ -94,6 +120,7 @@ def make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, lin
         font_px=float(font_px), bold=bold,
         color=tuple(int(round(float(v))) for v in color),  # type: ignore[arg-type]
         confidence=float(conf), baseline=float(baseline), glyphs=mask.copy(), source=source,
+        font=font_class(text, upright), marked=marked,
     )
 
 
@@ -175,10 +202,12 @@ def split_wide_gaps(run: TextRun, min_gap_em: float = 0.6) -> list[TextRun]:
     if best is None or best[0] / len(pieces) > 0.25:
         return [run]
     cut = best[1]
+    marks = run.marked.split(" ") if run.marked and len(run.marked.split(" ")) == len(words) else None
     out = []
     for (a, b), (c0, c1) in zip(zip([0] + cut, cut + [len(words)]), pieces):
         rows = np.flatnonzero(run.glyphs[:, c0:c1].any(axis=1))
         r0, r1 = int(rows[0]), int(rows[-1]) + 1
-        out.append(replace(run, text=" ".join(words[a:b]), x=run.x + c0, y=run.y + r0, w=float(c1 - c0),
+        marked = " ".join(marks[a:b]) if marks else None
+        out.append(replace(run, text=" ".join(words[a:b]), marked=marked, x=run.x + c0, y=run.y + r0, w=float(c1 - c0),
                            h=float(r1 - r0), glyphs=run.glyphs[r0:r1, c0:c1].copy()))
     return out

@@ -14,12 +14,20 @@ from pathlib import Path
 
 from fontTools.ttLib import TTFont
 
+from crafter.spec.markup import SCRIPT_SCALE, has_markup, segments
+
 FONT_DIR = Path(str(resources.files("crafter") / "assets" / "fonts"))
 _FONT_FILES = {
     (False, False): "DejaVuSans.ttf",
     (True, False): "DejaVuSans-Bold.ttf",
     (False, True): "DejaVuSans-Oblique.ttf",
     (True, True): "DejaVuSans-BoldOblique.ttf",
+}
+# the font-family each font class (FigureSpec ``font``) is drawn with, first choice first
+FONT_CLASS_FAMILIES = {
+    "sans": "DejaVu Sans, Arial, Helvetica, sans-serif",
+    "serif": "DejaVu Serif, Times New Roman, Times, serif",
+    "mono": "DejaVu Sans Mono, Courier New, Courier, monospace",
 }
 ASCENT = 0.76  # of the font size: DejaVu's cap/ascender height used for baseline placement
 DESCENT = 0.24
@@ -56,6 +64,9 @@ def _char_width(ch: str, widths: dict[int, float], fallback: float) -> float:
 def text_width(text: str, font_size: float, *, bold: bool = False, italic: bool = False) -> float:
     """Width in px of one line of text."""
     widths, fallback = _advances(bold, italic)
+    if has_markup(text):  # sub- and superscripts are drawn smaller, their braces not at all
+        return sum(sum(_char_width(ch, widths, fallback) for ch in piece) * (SCRIPT_SCALE if shift else 1.0)
+                   for piece, shift in segments(text)) * font_size
     return sum(_char_width(ch, widths, fallback) for ch in text) * font_size
 
 

@@ -8,6 +8,7 @@ project (CraftEditor's and CraftBench's scores rasterise through it too).
 
 from __future__ import annotations
 
+import html
 import os
 import re
 import struct
@@ -15,10 +16,11 @@ import tempfile
 import zlib
 from pathlib import Path as FsPath
 
-from crafter.base.text import FONT_DIR
+from crafter.base.text import FONT_DIR, text_width
 from crafter.errors import RenderError
 from crafter.formats.registry import check_dpi
 from crafter.render import draw_svg, ensure_layout
+from crafter.spec.markup import SCRIPT_SCALE
 from crafter.spec.model import Figure
 
 MAX_PNG_PIXELS = 150_000_000  # ≈ 12,000 × 12,000: beyond this a PNG is not a figure, and costs GBs of memory
@@ -53,15 +55,76 @@ def png_of_laid_out(fig: Figure, dpi: int) -> bytes:
 
 def pdf_of_laid_out(fig: Figure) -> bytes:
     svg = draw_svg(fig, text_order="visual", embed_spec=False)
-    return cairosvg().svg2pdf(bytestring=svg.encode("utf-8"))
+    return cairosvg().svg2pdf(bytestring=cairo_shifts(svg).encode("utf-8"))
 
 
 def svg_to_png(svg: str | bytes, *, width: int | None = None, height: int | None = None,
                background: str | None = None) -> bytes:
     """Rasterise SVG text with cairosvg at (width, height) pixels (either may be left to the SVG)."""
-    data = svg.encode("utf-8") if isinstance(svg, str) else svg
+    if isinstance(svg, bytes) and b"baseline-shift" in svg:
+        svg = svg.decode("utf-8", errors="replace")
+    data = cairo_shifts(svg).encode("utf-8") if isinstance(svg, str) else svg
     return cairosvg().svg2png(bytestring=data, output_width=width, output_height=height,
                               background_color=background)
+
+
+_TEXT_EL = re.compile(r"(<text\b[^>]*>)(.*?)(</text>)", re.S)
+_TAG = re.compile(r"<(text|tspan)\b([^>]*)>")
+_SHIFT = re.compile(r'baseline-shift="(sub|super)"')
+_SIZE = re.compile(r'font-size="([0-9.]+)"')
+_X = re.compile(r'\sx="([-0-9.]+)"')
+SUB_DY, SUPER_DY = 0.2, -0.4  # of the line's font size: where a sub- and a superscript's baseline sits
+
+
+def cairo_shifts(svg: str) -> str:
+    """``baseline-shift`` tspans (sub- and superscripts, :func:`crafter.render.svg.rich_text`) as
+    ``dy`` moves, which cairosvg draws (it ignores baseline-shift, and centres each tspan of a
+    middle-anchored line on its own): a shifted tspan moves off the baseline, the tspan after it
+    back onto it; a centred line with shifts is started at its left end instead."""
+    if "baseline-shift" not in svg:
+        return svg
+    return _TEXT_EL.sub(lambda m: _text_shifts(m.group(1), m.group(2)) + m.group(3), svg)
+
+
+def _text_shifts(head: str, body: str) -> str:
+    if "baseline-shift" not in body:
+        return head + body
+    size = _SIZE.search(head)
+    fs = float(size.group(1)) if size else 12.0
+    bold = 'font-weight="bold"' in head
+    anchor = re.search(r'text-anchor="(middle|end)"', head)
+    if anchor:  # each line (a tspan with an x) moved left by its width, or half of it
+        head = head.replace(anchor.group(0), 'text-anchor="start"')
+        cut = [m.start() for m in re.finditer(r"<tspan\b[^>]*\sx=", body)] + [len(body)]
+        lines = [body[:cut[0]]] + [body[a:b] for a, b in zip(cut, cut[1:])]
+        for i, line in enumerate(lines):
+            x = _X.search(line)
+            if not x:
+                continue
+            width = 0.0
+            for attrs, piece in re.findall(r"<tspan\b([^>]*)>([^<]*)", line):
+                small = _SHIFT.search(attrs) is not None
+                width += text_width(html.unescape(piece), fs * SCRIPT_SCALE if small else fs, bold=bold)
+            new_x = float(x.group(1)) - (width / 2 if anchor.group(1) == "middle" else width)
+            lines[i] = line[:x.start()] + f' x="{new_x:.2f}"' + line[x.end():]
+        body = "".join(lines)
+    at = 0.0  # the current offset from the line's baseline
+
+    def move(m: re.Match[str]) -> str:
+        nonlocal at
+        attrs = m.group(2)
+        if " y=" in attrs:
+            at = 0.0
+        shift = _SHIFT.search(attrs)
+        target = 0.0
+        if shift:
+            target = (SUB_DY if shift.group(1) == "sub" else SUPER_DY) * fs
+        if abs(target - at) < 1e-6:
+            return m.group(0)
+        dy, at = target - at, target
+        return f'<tspan dy="{dy:.2f}"{attrs}>'
+
+    return head + _TAG.sub(move, body)
 
 
 def svg_size(svg: str) -> tuple[float | None, float | None]:

@@ -42,7 +42,7 @@ from crafter.base.rules import (
     readable_on,
 )
 from crafter.base.svgpath import parse_path
-from crafter.base.text import text_width, wrap
+from crafter.base.text import FONT_CLASS_FAMILIES, text_width, wrap
 from crafter.base.theme import Theme, figure_theme
 from crafter.formats.latex import escape_latex
 from crafter.formats.pgfplots import chart_to_pgfplots
@@ -50,6 +50,7 @@ from crafter.render.routes import spline_d
 from crafter.render.shapes import Paint, shape_svg
 from crafter.render.svg import ensure_layout
 from crafter.spec.colors import is_color, to_rgb
+from crafter.spec.markup import has_markup, segments
 from crafter.spec.model import Box, Chart, Edge, Figure, Group, Image, Node, Panel, Path, Text
 
 PT_PER_PX = 0.75
@@ -70,6 +71,7 @@ def latex_family(font_family: str) -> str:
     return "\\rmfamily" if _SERIF_FONT.search(first) else "\\sffamily"
 
 
+_MATH_SCRIPT = re.compile(r"[-+]?[A-Za-z0-9.]+")
 ARROW_TIPS = {"arrow": "Stealth", "open": "Straight Barb", "diamond": "Diamond", "circle": "Circle",
               "bar": "Bar"}
 
@@ -215,16 +217,29 @@ class _TikzWriter:
 
     # -- text ---------------------------------------------------------------------
     def tex(self, text: str, *, space: bool = False) -> str:
-        """Escaped text; ``space=True`` joins lines with spaces (one-line labels)."""
-        return escape_latex(text, dropped=self.dropped, newline=" " if space else r"\\")
+        """Escaped text; ``space=True`` joins lines with spaces (one-line labels); sub- and
+        superscripts (``T_{1}``) as ``$_{\\mathrm{1}}$`` (``\\textsubscript`` where not letters and digits)."""
+        newline = " " if space else r"\\"
+        if not has_markup(text):
+            return escape_latex(text, dropped=self.dropped, newline=newline)
+        out = []
+        for piece, shift in segments(text):
+            body = escape_latex(piece, dropped=self.dropped, newline=newline)
+            if shift and _MATH_SCRIPT.fullmatch(piece):  # 10^{-3}: a math minus, upright letters
+                body = f"${'_' if shift == 'sub' else '^'}{{\\mathrm{{{piece}}}}}$"
+            elif shift:
+                body = f"\\text{'sub' if shift == 'sub' else 'super'}script{{{body}}}"
+            out.append(body)
+        return "".join(out)
 
     def tex_lines(self, lines: list[str]) -> str:
         return r"\\".join(self.tex(line, space=True) for line in lines)
 
-    def font(self, size_px: float, *, bold: bool = False, italic: bool = False) -> str:
+    def font(self, size_px: float, *, bold: bool = False, italic: bool = False, family: str | None = None) -> str:
         size = size_px * PT_PER_PX
         skip = size * self.theme.line_height
-        out = f"\\fontsize{{{num(size)}}}{{{num(skip)}}}\\selectfont{latex_family(self.theme.font_family)}"
+        face = FONT_CLASS_FAMILIES[family] if family else self.theme.font_family
+        out = f"\\fontsize{{{num(size)}}}{{{num(skip)}}}\\selectfont{latex_family(face)}"
         if bold:
             out += "\\bfseries"
         if italic:
@@ -251,9 +266,9 @@ class _TikzWriter:
         return readable_on(fill, self.theme)
 
     def label_node(self, name: str, cx: float, cy: float, lines: list[str], size: float, color: str, *,
-                   bold: bool = False, italic: bool = False, extra: str = "") -> str:
+                   bold: bool = False, italic: bool = False, extra: str = "", family: str | None = None) -> str:
         colour, _ = self.colors.ref(color)
-        opts = ["crafter label", f"font={self.font(size, bold=bold, italic=italic)}"]
+        opts = ["crafter label", f"font={self.font(size, bold=bold, italic=italic, family=family)}"]
         if colour:
             opts.append(f"text={colour}")
         if extra:
@@ -302,7 +317,7 @@ class _TikzWriter:
         if any(lines):
             color = n.text_color or self.readable_on(fill)
             out.append(self.label_node(f"{n.id}-label", area.cx, area.cy, lines, fs, color,
-                                       bold=n.bold, italic=n.italic))
+                                       bold=n.bold, italic=n.italic, family=n.font))
         return out
 
     @staticmethod
@@ -472,7 +487,8 @@ class _TikzWriter:
             return [f"% text {x.id} has no position: lay the figure out first"]
         # TikZ turns counter-clockwise; SVG's rotate() turns clockwise on screen (its y axis points down)
         extra = f"rotate={num(-x.rotate)}" if x.rotate else ""
-        return [self.label_node(x.id, cx, cy, lines, fs, color, bold=x.bold, italic=x.italic, extra=extra)]
+        return [self.label_node(x.id, cx, cy, lines, fs, color, bold=x.bold, italic=x.italic, extra=extra,
+                                family=x.font)]
 
     def draw_chart(self, c: Chart) -> list[str]:
         if c.box is None:

@@ -57,7 +57,7 @@ from crafter.base.rules import (
     panel_letters,
     readable_on,
 )
-from crafter.base.text import ASCENT, DESCENT, text_width, wrap
+from crafter.base.text import ASCENT, DESCENT, FONT_CLASS_FAMILIES, text_width, wrap
 from crafter.base.theme import TITLE_MAX_W, Theme, figure_theme
 from crafter.charts.render.painter import chart_svg_fragment
 from crafter.errors import RenderError
@@ -65,6 +65,7 @@ from crafter.layout import layout_figure
 from crafter.render.markers import MarkerSpec, can_trim, marker_def, trim
 from crafter.render.routes import polyline_d, spline_d
 from crafter.render.shapes import Paint, dash_array, shape_svg
+from crafter.spec.markup import SCRIPT_SCALE, has_markup, segments
 from crafter.spec.model import Box, Chart, Component, Edge, Figure, Group, Image, Node, Panel, Path, Text, parents
 
 # Where the baseline of a centred line sits below the line's centre, in ems: the midpoint
@@ -260,7 +261,7 @@ class _SvgWriter:
         outline, area = shape_svg(n.shape, b, paint, t.corner_radius)
         lines, fs = node_label_lines(n, t)
         color = n.text_color or self.readable_on(fill)
-        label = self.text_lines(lines, area.cx, area.cy, fs, color, bold=n.bold, italic=n.italic)
+        label = self.text_lines(lines, area.cx, area.cy, fs, color, bold=n.bold, italic=n.italic, family=n.font)
         return outline + label
 
     def draw_edge(self, e: Edge) -> str:
@@ -366,7 +367,7 @@ class _SvgWriter:
             cx, cy = x.at.x, x.at.y  # 'at' is the centre of the text block
             lines = x.text.split("\n")
         extra = f' transform="rotate({num(x.rotate)} {num(cx)} {num(cy)})"' if x.rotate else ""
-        return self.text_lines(lines, cx, cy, fs, color, bold=x.bold, italic=x.italic, extra=extra)
+        return self.text_lines(lines, cx, cy, fs, color, bold=x.bold, italic=x.italic, extra=extra, family=x.font)
 
     def draw_chart(self, c: Chart) -> str:
         b = c.box
@@ -425,8 +426,9 @@ class _SvgWriter:
     def readable_on(self, fill: str) -> str:
         return readable_on(fill, self.theme)
 
-    def font(self, fs: float, bold: bool, italic: bool) -> str:
-        out = f'{self.font_attr} font-size="{num(fs)}"'
+    def font(self, fs: float, bold: bool, italic: bool, family: str | None = None) -> str:
+        face = f'font-family="{esc_attr(FONT_CLASS_FAMILIES[family])}"' if family else self.font_attr
+        out = f'{face} font-size="{num(fs)}"'
         if bold:
             out += ' font-weight="bold"'
         if italic:
@@ -434,15 +436,16 @@ class _SvgWriter:
         return out
 
     def text_lines(self, lines: list[str], cx: float, cy: float, fs: float, color: str, *, bold: bool = False,
-                   italic: bool = False, extra: str = "") -> str:
-        """A block of lines centred on (cx, cy): one <text>, one <tspan> per line."""
+                   italic: bool = False, extra: str = "", family: str | None = None) -> str:
+        """A block of lines centred on (cx, cy): one <text>, one <tspan> per line; ``family``: a
+        font class (sans, serif, mono) drawn instead of the theme's font."""
         if not any(lines):
             return ""
         lh = fs * self.theme.line_height
         y = cy - (len(lines) - 1) * lh / 2 + BASELINE_SHIFT * fs
         text = "\n".join(lines)
         direction = base_direction(text)
-        attrs = f'{self.font(fs, bold, italic)} fill="{esc_attr(color)}" text-anchor="middle"'
+        attrs = f'{self.font(fs, bold, italic, family)} fill="{esc_attr(color)}" text-anchor="middle"'
         if direction == "rtl" and not self.visual:
             attrs += ' direction="rtl" unicode-bidi="embed"'
         if any(needs_preserve(s) for s in lines):
@@ -450,7 +453,7 @@ class _SvgWriter:
         spans = []
         for i, line in enumerate(lines):
             shown = visual_order(line, direction) if self.visual else line
-            spans.append(f'<tspan x="{num(cx)}" y="{num(y + i * lh)}">{esc_text(shown)}</tspan>')
+            spans.append(rich_text(shown, fs, f'x="{num(cx)}" y="{num(y + i * lh)}"'))
         return f'<text{extra} {attrs}>{"".join(spans)}</text>'
 
     def text_line_left(self, text: str, x: float, cy: float, fs: float, color: str, *, bold: bool = False,
@@ -469,7 +472,27 @@ class _SvgWriter:
             extra += f' class="{css_class}"'
         shown = visual_order(line, direction) if self.visual else line
         return (f'<text x="{num(x)}" y="{num(cy + BASELINE_SHIFT * fs)}" {self.font(fs, bold, False)} '
-                f'fill="{esc_attr(color)}" text-anchor="{anchor}"{extra}>{esc_text(shown)}</text>')
+                f'fill="{esc_attr(color)}" text-anchor="{anchor}"{extra}>{rich_text(shown, fs)}</text>')
+
+
+def rich_text(line: str, fs: float, pos: str = "") -> str:
+    """A line's text: sub- and superscripts (``T_{1}``, ``10^{-3}``) as ``baseline-shift`` tspans
+    at :data:`~crafter.spec.markup.SCRIPT_SCALE` of the size, each piece a sibling tspan (the text
+    after a shift in one of its own, so a renderer without baseline-shift can move it back:
+    :func:`crafter.formats.raster.cairo_shifts`). ``pos``: the line's ``x=… y=…`` attributes (one
+    ``<tspan>`` per line), or '' where the ``<text>`` itself is placed."""
+    if not has_markup(line):
+        return f"<tspan {pos}>{esc_text(line)}</tspan>" if pos else esc_text(line)
+    out = []
+    for i, (piece, shift) in enumerate(segments(line)):
+        attrs = f' baseline-shift="{shift}" font-size="{num(fs * SCRIPT_SCALE)}"' if shift else ""
+        if i == 0 and pos:
+            attrs = " " + pos + attrs
+        if i == 0 and not attrs:
+            out.append(esc_text(piece))
+        else:
+            out.append(f"<tspan{attrs}>{esc_text(piece)}</tspan>")
+    return "".join(out)
 
 
 # ---------------------------------------------------------------------------------

@@ -42,6 +42,8 @@ Direction = Literal["LR", "TB", "RL", "BT"]
 Routing = Literal["orthogonal", "spline", "straight"]
 Side = Literal["above", "below", "left", "right", "center"]
 Theme = Literal["paper", "slides", "mono"]
+# a label's font family class, as read from a figure (None: the theme's font)
+FontClass = Literal["sans", "serif", "mono"]
 THEMES: tuple[str, ...] = Theme.__args__  # type: ignore[attr-defined]
 KINDS = ("node", "edge", "group", "text", "panel", "image", "path", "chart")
 
@@ -150,6 +152,7 @@ class Node(Component):
     text_color: str | None = None
     stroke_width: float | None = Field(default=None, ge=0)
     font_size: float | None = Field(default=None, gt=0)
+    font: FontClass | None = None
     bold: bool = False
     italic: bool = False
     width: float | None = Field(default=None, gt=0)  # requested size; layout grows it to fit text
@@ -204,6 +207,7 @@ class Text(Component):
     side: Side = "below"
     at: Point | None = None  # absolute position (text anchor point) when not near anything
     font_size: float | None = Field(default=None, gt=0)
+    font: FontClass | None = None
     color: str | None = None
     bold: bool = False
     italic: bool = False

@@ -590,7 +590,8 @@ def _box_of(d: dict[str, Any], t: Theme) -> Box | None:
 
 
 class _HtmlText(HTMLParser):
-    """Text of a draw.io HTML label: tags dropped, <br>/<div>/<p> as line breaks, entities decoded."""
+    """Text of a draw.io HTML label: tags dropped, <br>/<div>/<p> as line breaks, <sub>/<sup> as
+    ``_{…}``/``^{…}``, entities decoded."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -601,6 +602,12 @@ class _HtmlText(HTMLParser):
             self.parts.append("\n")
         elif tag in ("div", "p", "li") and self.parts and not self.parts[-1].endswith("\n"):
             self.parts.append("\n")
+        elif tag in ("sub", "sup"):  # Crafter's markup for sub- and superscripts
+            self.parts.append("_{" if tag == "sub" else "^{")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("sub", "sup"):
+            self.parts.append("}")
 
     def handle_data(self, data: str) -> None:
         self.parts.append(data)

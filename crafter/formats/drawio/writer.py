@@ -18,6 +18,7 @@ lost in draw.io. :func:`visible_cell` is what draw.io shows of a component; the 
 from __future__ import annotations
 
 import base64
+import html
 import json
 import re
 from typing import Any
@@ -27,7 +28,7 @@ from crafter.base.geometry import TRAPEZOIDS, trapezoid_inset
 from crafter.base.markup import SVG_NS, esc_text, num
 from crafter.base.rules import EXPORT_LAYERS, WRAP_SLACK, drawing_order, panel_letters, readable_on
 from crafter.base.svgpath import parse_path, path_bbox, path_to_d, transform_path
-from crafter.base.text import text_width, wrap
+from crafter.base.text import FONT_CLASS_FAMILIES, text_width, wrap
 from crafter.base.theme import Theme, figure_theme
 from crafter.formats.drawio.style import (
     ARROWS,
@@ -41,6 +42,7 @@ from crafter.formats.drawio.style import (
     opacity_key,
 )
 from crafter.render.svg import draw_svg, ensure_layout
+from crafter.spec.markup import has_markup, segments
 from crafter.spec.model import Box, Chart, Component, Edge, Figure, Group, Image, Node, Panel, Path, Size, Text, parents
 
 FIGURE_FIELDS = ("version", "title", "caption", "theme", "direction", "routing", "width_in", "background", "canvas")
@@ -85,7 +87,8 @@ def _cell(c: Component, fig: Figure, t: Theme, by_id: dict[str, Component],
     vis = visible_cell(c, fig, t, by_id, parent_of)
     if vis is None:
         return None
-    obj = ET.Element("object", id=c.id, label=vis["label"], crafterKind=c.kind,
+    label = markup_html(vis["label"]) if vis["style"].get("html") == "1" else vis["label"]
+    obj = ET.Element("object", id=c.id, label=label, crafterKind=c.kind,
                      crafter=_json(c.model_dump(mode="json", exclude_defaults=True)))
     if vis.get("tooltip"):
         obj.set("tooltip", vis["tooltip"])
@@ -178,8 +181,23 @@ def visible_cell(c: Component, fig: Figure, t: Theme, by_id: dict[str, Component
         style = {"shape": "image", "imageAspect": "0", "noLabel": "1",
                  "image": "data:image/svg+xml," + base64.b64encode(svg.encode("utf-8")).decode("ascii")}
         out["label"] = (c.title or "") if isinstance(c, Chart) else ""
+    if isinstance(c, (Node, Text)):
+        if has_markup(out["label"]):  # sub- and superscripts as <sub>/<sup> in an HTML label
+            style["html"] = "1"
+        if c.font:
+            style["fontFamily"] = FONT_CLASS_FAMILIES[c.font].split(",")[0]
     out["style"] = style
     return out
+
+
+def markup_html(label: str) -> str:
+    """A label with sub- and superscripts (``T_{1}``) as draw.io HTML: ``T<sub>1</sub>``, lines
+    joined with ``<br>``."""
+    out = []
+    for piece, shift in segments(label):
+        body = html.escape(piece, quote=False).replace("\n", "<br>")
+        out.append(f"<{shift[:3]}>{body}</{shift[:3]}>" if shift else body)
+    return "".join(out)
 
 
 def component_box(c: Component, t: Theme) -> Box | None:

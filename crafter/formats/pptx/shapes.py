@@ -26,6 +26,7 @@ from pptx.util import Emu, Pt
 from crafter.base.svgpath import parse_path, path_bbox
 from crafter.formats.pptx.package import EMU_PER_PX, SlideFrame
 from crafter.spec.colors import is_color, to_rgb
+from crafter.spec.markup import has_markup, segments
 
 PT_PER_PX = 0.75
 DASHES = {"dashed": "dash", "dotted": "sysDot"}
@@ -202,6 +203,15 @@ def _paragraph_format(p: Any, font: Font, align: Any) -> None:
 
 
 def _run(p: Any, text: str, font: Font) -> None:
+    """A line as runs: sub- and superscripts (``T_{1}``) as runs raised or lowered by DrawingML's
+    ``baseline`` (in 1/1000 %), at the size PowerPoint gives them (it shrinks them itself)."""
+    for piece, shift in segments(text) if has_markup(text) else [(text, "")]:
+        r = _plain_run(p, piece, font)
+        if shift:
+            r.font._rPr.set("baseline", "-25000" if shift == "sub" else "30000")
+
+
+def _plain_run(p: Any, text: str, font: Font) -> Any:
     r = p.add_run()
     r.text = text
     f = r.font
@@ -210,6 +220,7 @@ def _run(p: Any, text: str, font: Font) -> None:
     f.bold = font.bold
     f.italic = font.italic
     f.color.rgb = rgb(font.color)
+    return r
 
 
 # =================================================================================

@@ -36,7 +36,7 @@ from pptx.oxml.ns import qn
 from pptx.util import Emu
 
 from crafter.base.rules import WRAP_SLACK, drawn_route, edge_label_plate, panel_letters, readable_on, wrap_width
-from crafter.base.text import text_block_size, wrap
+from crafter.base.text import FONT_CLASS_FAMILIES, text_block_size, wrap
 from crafter.base.theme import Theme, figure_theme
 from crafter.formats.pptx.chart import add_chart
 from crafter.formats.pptx.geometry import (
@@ -305,8 +305,10 @@ class _SlideWriter:
         shape.name = cid if not role or cid == TITLE_KEY else f"{cid} {role}"
         self.tagger.tag(shape, cid, role)
 
-    def _font(self, size_px: float, color: str, bold: bool = False, italic: bool = False) -> Font:
-        return Font(self.font_name, size_px * self.frame.scale, color, bold, italic, self.theme.line_height)
+    def _font(self, size_px: float, color: str, bold: bool = False, italic: bool = False,
+              family: str | None = None) -> Font:
+        name = FONT_CLASS_FAMILIES[family].split(",")[0] if family else self.font_name
+        return Font(name, size_px * self.frame.scale, color, bold, italic, self.theme.line_height)
 
     def _autoshape(self, shapes: Any, prst: str, b: Box, adjusts: list[float]) -> Any:
         kind = {"rect": MSO_SHAPE.RECTANGLE, "roundRect": MSO_SHAPE.ROUNDED_RECTANGLE, "ellipse": MSO_SHAPE.OVAL,
@@ -322,10 +324,10 @@ class _SlideWriter:
         return shape
 
     def _textbox(self, shapes: Any, b: Box, paras: list[list[str]], fs: float, color: str, *, bold: bool = False,
-                 italic: bool = False) -> Any:
+                 italic: bool = False, family: str | None = None) -> Any:
         f = self.frame
         shape = shapes.add_textbox(Emu(f.x(b.x)), Emu(f.y(b.y)), Emu(f.length(b.w)), Emu(f.length(b.h)))
-        frame_text(shape.text_frame, paras, self._font(fs, color, bold, italic), insets=(0, 0, 0, 0),
+        frame_text(shape.text_frame, paras, self._font(fs, color, bold, italic, family), insets=(0, 0, 0, 0),
                    wrap_text=False)
         return shape
 
@@ -363,7 +365,8 @@ class _SlideWriter:
         top, bottom = (2 * shift, 0.0) if shift > 0 else (0.0, -2 * shift)
         fs = n.font_size or t.font_size
         paras = paragraphs(n.text, fs, wrap_width(n, b.w, t), bold=n.bold, italic=n.italic)
-        frame_text(label_shape.text_frame, paras, self._font(fs, n.text_color or readable_on(fill, t), n.bold, n.italic),
+        font = self._font(fs, n.text_color or readable_on(fill, t), n.bold, n.italic, n.font)
+        frame_text(label_shape.text_frame, paras, font,
                    insets=(Emu(f.length(2)), Emu(f.length(top)), Emu(f.length(2)), Emu(f.length(bottom))),
                    wrap_text=n.shape in WRAPPED_SHAPES)
         if n.shape in ROTATED:  # the shape turned, its label turned back to read level
@@ -423,7 +426,8 @@ class _SlideWriter:
             cx, cy = x.at.x, x.at.y
         w, h = text_block_size([line for p in paras for line in p], fs, t.line_height, bold=x.bold, italic=x.italic)
         box = Box(x=cx - w / 2 - 2, y=cy - h / 2, w=w + 4, h=h)  # 2 px to spare: wrapping is off, nothing moves
-        shape = self._textbox(shapes, box, paras, fs, x.color or t.annotation_color, bold=x.bold, italic=x.italic)
+        shape = self._textbox(shapes, box, paras, fs, x.color or t.annotation_color, bold=x.bold, italic=x.italic,
+                              family=x.font)
         if x.rotate:
             shape.rotation = x.rotate
         self._name(shape, x.id)

@@ -1,0 +1,130 @@
+"""Sub- and superscripts read from the glyphs: smaller characters lowered or raised next to a word.
+
+The recogniser reads 'T₁' as 'T1' and '10⁻³' as '10-3' (FIELD-NOTES: real figures, issue 31):
+its line crops are scaled to one height and it has no notion of a baseline. Each character's
+ink (the components under its centre) gives its own size and baseline against DejaVu Sans'
+glyph extents; the line's size and baseline are those of its full-size characters, and a
+character after them at most 0.82 of that size whose baseline sits 0.08 em or more below
+the line's is a subscript, 0.2 em or more above it a superscript. The reading then carries
+Crafter's markup (``T_{1}``, ``10^{-3}``, :mod:`crafter.spec.markup`).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from crafteditor.blobs import find_blobs
+from crafteditor.ocr.font_metrics import ink_extent_em
+from crafter.spec.markup import mark
+
+SCRIPT_MAX = 0.82  # a script character's size, at most, of the line's
+SUB_DROP = 0.08  # ems below the line's baseline
+SUPER_RISE = 0.2  # ems above it
+COMMA_DROP = 0.25  # ems below the baseline a 'comma' must hang to be a subscript t
+SMALL_DIGIT = 0.7  # a digit at most this size of the line's, on its baseline, is a subscript too
+_MINUS = re.compile(r"[-–](?=\d)")
+_SCRIPTABLE = set("0123456789+-−–=()ijklmnpqrstuvwxyzabcdefghoTKNQ*′'")  # what figures raise or lower
+
+
+def find_shifts(text: str, centres: list[float], upright: np.ndarray, pad: int
+                ) -> tuple[str, list[str], float, float] | None:
+    """The reading (a subscript t read as a comma put right), each character's shift ('', 'sub',
+    'super'), the line's font size and baseline (upright mask rows) from its full-size
+    characters; None where no character is a script (or it cannot tell)."""
+    if len(centres) != len(text) or len(text.replace(" ", "")) < 2:
+        return None
+    n, _, stats = find_blobs(upright)[:3]
+    if n < 3:
+        return None
+    left, right = stats[1:n, 0], stats[1:n, 0] + stats[1:n, 2]
+
+    def under(ch: str, cx: float) -> set[int]:
+        for tol in (1, 2) if ch in ",." else (1,):  # the recogniser centres a comma's step loosely
+            hit = np.flatnonzero((left - tol <= cx - pad) & (cx - pad <= right + tol))
+            if hit.size:
+                return set((hit + 1).tolist())
+        return set()
+
+    hits = [set() if ch.isspace() else under(ch, cx) for ch, cx in zip(text, centres)]
+    est: list[tuple[float, float] | None] = []  # per character: (font size, baseline row) from its own ink
+    tall: dict[int, tuple[int, int]] = {}  # commas and dots after a letter: their ink rows
+    for i, ch in enumerate(text):
+        lo, hi = ink_extent_em(ch) if not ch.isspace() else (0.0, 0.0)
+        hit = hits[i]
+        # glyphs run together (a blurred 'ud') give no size of their own
+        shared = (i > 0 and hit & hits[i - 1]) or (i + 1 < len(text) and hit & hits[i + 1])
+        if ch in ",." and i > 0 and text[i - 1].isalnum() and hit and not shared:
+            tall[i] = (min(stats[k, 1] for k in hit), max(stats[k, 1] + stats[k, 3] for k in hit))
+        if ch.isspace() or not hit or shared or hi - lo < 0.3:  # dashes, dots: too flat to size
+            est.append(None)
+            continue
+        top = min(stats[k, 1] for k in hit)
+        bottom = max(stats[k, 1] + stats[k, 3] for k in hit)
+        size = (bottom - top) / (hi - lo)
+        est.append((size, bottom + lo * size))
+    sizes = sorted(e[0] for e in est if e is not None)
+    if len(sizes) < (1 if tall else 2):
+        return None
+    line_fs = float(np.median(sizes[len(sizes) // 2:]))  # the upper half: full-size characters
+    main = [e for e in est if e is not None and e[0] >= SCRIPT_MAX * line_fs]
+    if not main or line_fs < 6:
+        return None
+    base = float(np.median([e[1] for e in main]))
+    shifts = [""] * len(text)
+    chars = list(text)
+    for i, (top, bottom) in tall.items():
+        # a comma is 0.23 em tall and hangs 0.12 em below the baseline (0.15 with its rim); one a
+        # third of an em tall hanging a quarter em below is a subscript letter the recogniser took
+        # for one: in figures the time index t (C_t read 'C,'; real commas at 0.15 stayed commas
+        # in 'Pluto, where' and '(threads, processes,')
+        if bottom - top >= 0.32 * line_fs and bottom >= base + COMMA_DROP * line_fs:
+            chars[i], shifts[i] = "t", "sub"
+    text = "".join(chars)
+    for i, (ch, e) in enumerate(zip(text, est)):
+        if i == 0 or ch not in _SCRIPTABLE:
+            continue
+        prev = text[i - 1]
+        if prev.isspace() or (shifts[i - 1] == "" and est[i - 1] is None and prev not in "-−–"):
+            continue
+        if e is None:  # a minus sign: raised with the digits after it
+            if ch in "-−–" and i + 1 < len(text) and est[i + 1] is not None \
+                    and est[i + 1][0] < SCRIPT_MAX * line_fs and est[i + 1][1] < base - SUPER_RISE * line_fs:
+                shifts[i] = "super"
+            continue
+        size, b = e
+        if size >= SCRIPT_MAX * line_fs:
+            continue
+        if b > base + SUB_DROP * line_fs:
+            shifts[i] = "sub"
+        elif b < base - SUPER_RISE * line_fs:
+            shifts[i] = "super"
+        elif ch.isdigit() and size < SMALL_DIGIT * line_fs:
+            # a digit this small standing on the baseline is an inferior (W₁ set in Unicode's
+            # subscript digits); letters are not judged so (a Times x-height is 0.45 em)
+            shifts[i] = "sub"
+    for i in range(len(text) - 2, 0, -1):  # a dash between a script and the next: a minus in it (C_{t−1})
+        if text[i] in "-−–" and not shifts[i] and shifts[i + 1] and shifts[i - 1] in ("", shifts[i + 1]):
+            shifts[i] = shifts[i + 1]
+    if not any(shifts):
+        return None
+    return text, shifts, line_fs, base
+
+
+def with_markup(text: str, spaced: str, shifts: list[str]) -> str:
+    """``spaced`` (``text`` with word spaces put in) written in the markup, from ``text``'s shifts."""
+    out: list[tuple[str, str]] = []
+    k = 0
+    for ch in spaced:
+        while k < len(text) and text[k] != ch and text[k].isspace():
+            k += 1
+        shift = shifts[k] if k < len(text) and text[k] == ch else ""
+        if k < len(text) and text[k] == ch:
+            k += 1
+        if out and out[-1][1] == shift:
+            out[-1] = (out[-1][0] + ch, shift)
+        else:
+            out.append((ch, shift))
+    # a dash raised or lowered before digits is a minus sign (10⁻³ read '10–3', C_{t−1})
+    return "".join(mark(_MINUS.sub("−", piece) if shift else piece, shift) for piece, shift in out)

@@ -1,0 +1,132 @@
+"""What CraftEditor reads of a figure's text beyond the letters (issue 31): sub- and superscripts
+(T₁, 10⁻³) as Crafter's markup, the font class of serif and monospaced labels, an ellipsis kept,
+and how sure the reading is: ``text_confidence`` and ``unsure_words`` in the report, unsure
+labels marked ``crafter-unsure`` in the SVG. Figures drawn here with matplotlib and PIL."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
+
+from crafteditor.convert import convert
+from crafteditor.realset import svg_words
+from crafter.spec.model import Text
+
+matplotlib = pytest.importorskip("matplotlib")
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+
+
+def _figure(items: list[tuple[float, float, str, dict]]) -> bytes:
+    fig = plt.figure(figsize=(6, 2.4), dpi=150)
+    for x, y, s, kw in items:
+        fig.text(x, y, s, fontsize=13, **kw)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    plt.close(fig)
+    return buf.getvalue()
+
+
+@pytest.fixture(scope="module")
+def read():
+    png = _figure([(0.05, 0.75, "Embedded tokens", {"family": "STIXGeneral"}),
+                   (0.55, 0.75, "print(value)", {"family": "DejaVu Sans Mono"}),
+                   (0.05, 0.45, r"$T_1$ encoder", {}),
+                   (0.55, 0.45, r"rate $10^{-3}$", {}),
+                   (0.05, 0.15, "a, b, \u2026, z", {}),
+                   (0.55, 0.15, "Sans label", {}),
+                   (0.3, 0.02, "W\u2081 + W\u2082", {})])
+    conv = convert(png, name="text.png")
+    return conv, {c.text: c for c in conv.figure.components if isinstance(c, Text)}
+
+
+def test_subscript_and_superscript_read_as_markup(read):
+    conv, texts = read
+    assert "T_{1} encoder" in texts
+    assert any(t.startswith("rate 10^{") and t.endswith("3}") for t in texts)
+    assert '<tspan baseline-shift="sub"' in conv.svg and '<tspan baseline-shift="super"' in conv.svg
+    assert "W_{1} + W_{2}" in texts  # Unicode's subscript digits, standing on the baseline
+    words = svg_words(conv.svg)
+    assert words["t1"] == 1 and words["103"] == 1
+
+
+def test_font_class_of_serif_and_mono_labels(read):
+    _, texts = read
+    assert texts["Embedded tokens"].font == "serif"
+    assert texts["print(value)"].font == "mono"
+    assert texts["Sans label"].font is None  # sans: the theme's font
+
+
+def test_ellipsis_kept_as_one_character(read):
+    _, texts = read
+    assert "a, b, …, z" in texts
+
+
+def test_report_says_how_sure_the_reading_is(read):
+    conv, _ = read
+    json.dumps(conv.report)  # the app shows it: plain JSON
+    unsure = {u["text"] for u in conv.report["unsure_words"]}
+    assert not unsure & {"Embedded", "tokens", "print(value)", "Sans", "label"}  # clean words are sure
+    assert 0.0 < conv.report["text_confidence"] <= 1.0
+
+
+def test_blurred_faint_word_lands_in_unsure_words():
+    """A small, faint, slightly blurred word is read (here 'wordls', 0.94 sure): listed, and marked."""
+    im = Image.new("RGB", (520, 160), "white")
+    ImageDraw.Draw(im).text((20, 20), "Clear label here", fill="black", font=ImageFont.truetype(FONT, 26))
+    faint = Image.new("RGB", (300, 60), "white")
+    ImageDraw.Draw(faint).text((5, 5), "Smudged words", fill=(110, 110, 110), font=ImageFont.truetype(FONT, 9))
+    im.paste(faint.filter(ImageFilter.GaussianBlur(0.7)), (20, 90))
+    buf = io.BytesIO()
+    im.save(buf, format="PNG")
+    conv = convert(buf.getvalue(), name="faint.png")
+    rep = conv.report
+    unsure = rep["unsure_words"]
+    assert unsure, rep
+    assert all(set(u) == {"text", "score", "box"} and len(u["box"]) == 4 for u in unsure)
+    assert rep["text_confidence"] < 1.0
+    assert "Clear" not in {u["text"] for u in unsure}
+    x, y, w, h = unsure[0]["box"]
+    assert 85 <= y + h / 2 <= 120 and unsure[0]["score"] < 0.96  # the smudged line, where it was drawn
+    assert 'class="crafter-unsure"' in conv.svg
+
+
+def test_greek_sigma_in_an_activation_box():
+    """σ is not in the recogniser's vocabulary: a lone σ in a filled box is read from its shape,
+    and listed as unsure (scored under the gate) for the user to check."""
+    im = Image.new("RGB", (420, 160), "white")
+    d = ImageDraw.Draw(im)
+    italic = ImageFont.truetype(FONT.replace("DejaVuSans.ttf", "DejaVuSans-Oblique.ttf"), 30)
+    for x in (30, 240):
+        d.rectangle((x, 40, x + 140, 110), fill=(90, 170, 240), outline="black", width=2)
+        d.text((x + 58, 55), "σ", fill="black", font=italic)
+    buf = io.BytesIO()
+    im.save(buf, format="PNG")
+    conv = convert(buf.getvalue(), name="sigma.png")
+    labels = [getattr(c, "label", None) or getattr(c, "text", "") for c in conv.figure.components]
+    assert labels.count("σ") == 2, labels
+    assert {u["text"] for u in conv.report["unsure_words"]} == {"σ"}
+
+
+def test_vertical_ellipsis_and_middle_dot():
+    """'⋮' between stacked tokens (three dots no detector box holds) comes back as text, not
+    three traced discs; the middle dot of 'x · y' is not a full stop."""
+    im = Image.new("RGB", (300, 220), "white")
+    d = ImageDraw.Draw(im)
+    f = ImageFont.truetype(FONT, 24)
+    d.text((40, 20), "token 1", fill="black", font=f)
+    d.text((40, 60), "token 2", fill="black", font=f)
+    d.text((70, 100), "\u22ee", fill="black", font=f)
+    d.text((40, 150), "token n", fill="black", font=f)
+    d.text((180, 100), "x \u00b7 y", fill="black", font=f)
+    buf = io.BytesIO()
+    im.save(buf, format="PNG")
+    conv = convert(buf.getvalue(), name="dots.png")
+    texts = [c.text for c in conv.figure.components if isinstance(c, Text)]
+    assert "⋮" in texts and "x · y" in texts
+    assert not [c for c in conv.figure.components if c.kind == "path"]
