@@ -10,21 +10,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
+from mpl_helpers import mpl_png as _png  # noqa: E402
+from mpl_helpers import read_rows as _rows  # noqa: E402
 
 from crafteditor import convert  # noqa: E402
-
-
-def _png(fig) -> bytes:
-    buf = io.BytesIO()
-    fig.tight_layout()
-    fig.savefig(buf, format="png", dpi=150)
-    plt.close(fig)
-    return buf.getvalue()
-
-
-def _rows(conv, k=0):
-    chart = conv.figure.of_kind("chart")[k]
-    return chart.spec, [(r.get("series"), r["x"], r["y"]) for r in chart.spec["data"]["values"]]
 
 
 @pytest.fixture(scope="module")
@@ -456,7 +445,6 @@ def test_thick_lines_keep_their_markers_through_jpeg():
     """fivethirtyeight's 8 px lines as a q75 JPEG: the red line's ragged edge had rooted its
     skeleton in spurs (width read 2.3 px), and the opening that finds markers lost eight of its
     nine squares. The width and markers are read on the line smoothed by a 3×3 median."""
-    import io
 
     from PIL import Image
 
@@ -476,7 +464,6 @@ def test_a_grey_page_is_kept_but_a_scanned_one_turns_white():
     """fivethirtyeight's grey page comes back as the figure's background (the re-render had been
     white around the plot: SSIM 0.86); the same chart as a q85 JPEG keeps it too. A scan's page
     is paper, whose tint is no part of the figure: the scan preset leaves the page white."""
-    import io
 
     from PIL import Image
 

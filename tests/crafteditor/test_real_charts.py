@@ -3,7 +3,6 @@ the real set's chart-value score (``values``: true values read within 2 % of the
 
 from __future__ import annotations
 
-import io
 import math
 
 import matplotlib
@@ -12,6 +11,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
+from mpl_helpers import mpl_png as _png  # noqa: E402
+from mpl_helpers import read_rows as _rows  # noqa: E402
 
 from crafteditor import convert  # noqa: E402
 from crafteditor.charts.axes import fit_axis, join_decimals, lost_minus  # noqa: E402
@@ -20,20 +21,6 @@ from crafteditor.charts.numbers import parse_number  # noqa: E402
 from crafteditor.ocr.runs import TextRun  # noqa: E402
 from crafteditor.realset import chart_rows, score_real, score_values  # noqa: E402
 from crafter.spec import Figure  # noqa: E402
-
-
-def _png(fig) -> bytes:
-    buf = io.BytesIO()
-    fig.tight_layout()
-    fig.savefig(buf, format="png", dpi=150)
-    plt.close(fig)
-    return buf.getvalue()
-
-
-def _rows(conv, k=0):
-    chart = conv.figure.of_kind("chart")[k]
-    return chart.spec, [(r.get("series"), r["x"], r["y"]) for r in chart.spec["data"]["values"]]
-
 
 SIZES = ["512", "1k", "2k", "4k", "8k", "16k"]
 SPEED = {"Pytorch": [36, 40, 43, 45, 46, 0], "FlashAttention": [91, 92, 104, 108, 110, 110],
