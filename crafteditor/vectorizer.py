@@ -253,6 +253,16 @@ def _glyph_mask(runs: list[TextRun], shape: tuple[int, int]) -> np.ndarray:
     return m
 
 
+def _paste(into: np.ndarray, part: np.ndarray, x: int, y: int) -> None:
+    """``part`` pasted into ``into`` at (x, y), clipped on every side: a face's masks may reach past
+    the image's edge (a hand-drawn outline redrawn half a pencil stroke out starts left of 0)."""
+    H, W = into.shape
+    sx, sy = max(0, -x), max(0, -y)
+    ex, ey = min(part.shape[1], W - x), min(part.shape[0], H - y)
+    if ex > sx and ey > sy:
+        into[y + sy:y + ey, x + sx:x + ex] = part[sy:ey, sx:ex]
+
+
 def _shape_mask(shapes: list[DetectedShape], shape: tuple[int, int]) -> np.ndarray:
     """Pixels a shape explains: its face, its stroke ring, and for nodes everything inside."""
     H, W = shape
@@ -263,16 +273,11 @@ def _shape_mask(shapes: list[DetectedShape], shape: tuple[int, int]) -> np.ndarr
         x0, y0 = max(0, f.x - ring), max(0, f.y - ring)
         x1, y1 = min(W, f.x + f.w + ring), min(H, f.y + f.h + ring)
         local = np.zeros((y1 - y0, x1 - x0), np.uint8)
-        # a face's masks may reach past the image's edge (or its box): paste what lies inside
-        h = max(0, min(f.filled.shape[0], y1 - f.y))
-        w = max(0, min(f.filled.shape[1], x1 - f.x))
-        local[f.y - y0:f.y - y0 + h, f.x - x0:f.x - x0 + w] = f.filled[:h, :w]
+        _paste(local, f.filled, f.x - x0, f.y - y0)
         grown = cv2.dilate(local, np.ones((2 * ring + 1, 2 * ring + 1), np.uint8)).astype(bool)
         if s.is_group:
             own = np.zeros_like(grown)
-            h = max(0, min(f.mask.shape[0], y1 - f.y))
-            w = max(0, min(f.mask.shape[1], x1 - f.x))
-            own[f.y - y0:f.y - y0 + h, f.x - x0:f.x - x0 + w] = f.mask[:h, :w]
+            _paste(own, f.mask, f.x - x0, f.y - y0)
             inside = cv2.erode(local, np.ones((3, 3), np.uint8)).astype(bool)
             m[y0:y1, x0:x1] |= (grown & ~inside) | own
         else:

@@ -119,3 +119,18 @@ def test_a_sketch_png_round_trips_through_the_cli_preset(tmp_path):
     assert rec["status"] == "ok"
     svg = (tmp_path / "sketch.svg").read_text(encoding="utf-8")
     assert sum(w in svg for w in words) >= len(words) - 1
+
+
+
+def test_a_face_reaching_past_the_image_edge_is_pasted_clipped():
+    """A hand-drawn outline redrawn half a pencil stroke out can start left of the image (a TikZ
+    figure read with the sketch preset failed with a broadcast error in the shape mask)."""
+    from crafteditor.vectorizer import _paste
+
+    into = np.zeros((4, 5), bool)
+    _paste(into, np.ones((3, 3), bool), -2, -1)  # up and left of the corner
+    assert into.sum() == 2 and into[0, 0] and into[1, 0]
+    _paste(into, np.ones((3, 3), bool), 4, 3)  # past the bottom right
+    assert into[3, 4] and into.sum() == 3
+    _paste(into, np.ones((3, 3), bool), 9, 9)  # wholly outside: nothing
+    assert into.sum() == 3
