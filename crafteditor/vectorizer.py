@@ -61,15 +61,18 @@ class Vectorized:
 
 
 def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *,
-              name: str | None = None) -> Vectorized:
-    """Read a figure (path, bytes, array, PIL image or loaded image) into a FigureSpec."""
+              name: str | None = None, started: float | None = None) -> Vectorized:
+    """Read a figure (path, bytes, array, PIL image or loaded image) into a FigureSpec.
+
+    ``started``: when the figure's reading began, where this is a second reading of it (its
+    time budget runs from the first)."""
     # long: the stages in their order, each timed and asked of the time budget, read top to bottom
     config = config or Config()
     image = source if isinstance(source, RasterImage) else load_image(source, config, name=name)
     config = config.for_image(image.source_format)
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
-    budget = Budget(config.time_budget(image.width, image.height), t0)
+    budget = Budget(config.time_budget(image.width, image.height), t0 if started is None else started)
     rgb = prepare(image.rgb, config).copy()
     paints = find_paints(rgb, config)
     # a lossy image's ringing around every stroke and glyph is faint ink: content is drawn in
@@ -109,8 +112,11 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
 
     t = time.perf_counter()
     shapes, sketched = _shapes(rgb, line_rgb, paints, config, image.scale, chart_mask | photo_px, runs, charts, budget)
-    if sketched and config.preset_name == "auto":  # hand-drawn: read again as a sketch (see _shapes)
-        return vectorize(image, config.replace(**PRESETS["sketch"], preset_name="sketch"), name=name)
+    # hand-drawn: read again as a sketch (see _shapes), where the budget leaves time for it; else
+    # the first reading stands, its sketch shapes with it
+    if sketched and config.preset_name == "auto" and budget.affords(time.perf_counter() - t0):
+        return vectorize(image, config.replace(**PRESETS["sketch"], preset_name="sketch"), name=name,
+                         started=budget.start)
     if config.ocr and shapes and not budget.over("badges"):
         runs += read_badges(image.rgb, shapes, runs, get_engine(config.ocr_threads), config, image.scale)
     shape_mask = _shape_mask(shapes, rgb.shape[:2])
@@ -182,8 +188,14 @@ class Budget:
 
     def __init__(self, seconds: float | None, start: float) -> None:
         self.seconds = seconds
+        self.start = start
         self.deadline = None if seconds is None else start + seconds
         self.skipped: list[str] = []
+
+    def affords(self, spent: float) -> bool:
+        """Whether a second reading fits: it costs about twice what the first spent up to the
+        shapes (it reads everything again, then goes on to lines, tracing and assembly)."""
+        return self.deadline is None or time.perf_counter() + 2 * spent <= self.deadline
 
     def over(self, stage: str) -> bool:
         """Whether ``stage`` must be skipped (recorded if so)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import math
+import time
 
 import numpy as np
 import pytest
@@ -53,6 +54,28 @@ def test_the_default_preset_sees_a_sketch_and_reads_it_as_one():
     assert report["preset"] == "sketch"
     assert set(words) <= got_nodes
     assert len(got_edges & set(edges)) >= len(edges) - 1
+
+
+def test_a_sketch_with_no_time_left_for_a_second_reading_keeps_its_first(monkeypatch):
+    """The second reading runs within the figure's one budget: where it would not fit, the first
+    reading stands, its clean sketch outlines with it (the re-read had started a fresh budget, so a
+    hand-drawn figure could take twice its own)."""
+    from crafteditor.vectorizer import Budget
+
+    monkeypatch.setattr(Budget, "affords", lambda self, spent: False)
+    png, words, _ = pencil_sketch(0)
+    got_nodes, _, report = _read(png, Config())
+    assert report["preset"] == "auto"
+    assert len(set(words) & got_nodes) >= 3  # fewer than the sketch reading finds (5 of 5), but its outlines stand
+
+
+def test_a_budget_affords_a_second_reading_only_with_twice_the_time_spent_left():
+    from crafteditor.vectorizer import Budget
+
+    now = time.perf_counter()
+    assert Budget(None, now).affords(1e6)
+    assert Budget(10.0, now).affords(1.0) and not Budget(10.0, now).affords(6.0)
+    assert not Budget(10.0, now - 9.5).affords(0.5)
 
 
 def test_a_typeset_figure_is_read_as_before(golden):
