@@ -19,6 +19,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from crafteditor.blobs import merge_rects
+
 BLOCK = 8  # block side, px
 MIN_COLOURS = 10  # distinct colours (16 levels a channel) in a photo block
 MAX_TOP2 = 0.5  # share of a photo block its two commonest colours cover at most
@@ -112,21 +114,7 @@ def _regions(grid: np.ndarray, seeds: np.ndarray) -> list[tuple[int, int, int, i
 
 def _merge(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
     """Overlapping rectangles (x0, y0, x1, y1) as their union boxes."""
-    boxes = list(boxes)
-    changed = True
-    while changed:
-        changed = False
-        for i in range(len(boxes)):
-            for j in range(i + 1, len(boxes)):
-                a, b = boxes[i], boxes[j]
-                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
-                    boxes[i] = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
-                    del boxes[j]
-                    changed = True
-                    break
-            if changed:
-                break
-    return boxes
+    return merge_rects(boxes, lambda a, b: a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3])
 
 
 def _snug(rgb: np.ndarray, r: PhotoRegion) -> PhotoRegion:

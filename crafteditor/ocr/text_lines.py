@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from crafteditor.blobs import find_blobs
+from crafteditor.blobs import find_blobs, merge_rects
 from crafteditor.ocr.engine import OcrEngine
 from crafteditor.paint import distances
 from crafteditor.text_regions import dark_components, find_text_regions, typical_glyph_height
@@ -96,32 +96,23 @@ def detection_scale(rgb: np.ndarray, dark: np.ndarray | None = None) -> float:
 
 def _merge_vertical(rects: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
     """Join detector boxes that split one rotated line (a y-axis title) into words."""
-    rects = list(rects)
-    merged = True
-    while merged:
-        merged = False
-        for i in range(len(rects)):
-            for j in range(i + 1, len(rects)):
-                a, b = rects[i], rects[j]
-                wa, wb = a[2] - a[0], b[2] - b[0]
-                tall_a, tall_b = (a[3] - a[1]) >= 1.4 * wa, (b[3] - b[1]) >= 1.4 * wb
-                similar = 0.7 <= wa / max(1, wb) <= 1.4
-                overlap_x = min(a[2], b[2]) - max(a[0], b[0])
-                gap_y = max(a[1], b[1]) - min(a[3], b[3])
-                # a rotated word split into letters: small boxes stacked almost touching (not
-                # two wide lines: a title over a node's label had been read as one crop, as nothing)
-                squat = wa <= 2 * (a[3] - a[1]) and wb <= 2 * (b[3] - b[1])
-                letters = similar and squat and overlap_x >= 0.8 * min(wa, wb) and gap_y <= 0.3 * max(wa, wb)
-                if not letters and (not (tall_a or tall_b) or not (tall_a and tall_b or similar)):
-                    continue
-                if overlap_x >= 0.6 * min(wa, wb) and gap_y <= 0.8 * max(wa, wb):
-                    rects[i] = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
-                    del rects[j]
-                    merged = True
-                    break
-            if merged:
-                break
-    return rects
+    return merge_rects(rects, _one_rotated_line)
+
+
+def _one_rotated_line(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    """Whether two detector boxes are parts of one rotated line (words, or letters stacked)."""
+    wa, wb = a[2] - a[0], b[2] - b[0]
+    tall_a, tall_b = (a[3] - a[1]) >= 1.4 * wa, (b[3] - b[1]) >= 1.4 * wb
+    similar = 0.7 <= wa / max(1, wb) <= 1.4
+    overlap_x = min(a[2], b[2]) - max(a[0], b[0])
+    gap_y = max(a[1], b[1]) - min(a[3], b[3])
+    # a rotated word split into letters: small boxes stacked almost touching (not
+    # two wide lines: a title over a node's label had been read as one crop, as nothing)
+    squat = wa <= 2 * (a[3] - a[1]) and wb <= 2 * (b[3] - b[1])
+    letters = similar and squat and overlap_x >= 0.8 * min(wa, wb) and gap_y <= 0.3 * max(wa, wb)
+    if not letters and (not (tall_a or tall_b) or not (tall_a and tall_b or similar)):
+        return False
+    return overlap_x >= 0.6 * min(wa, wb) and gap_y <= 0.8 * max(wa, wb)
 
 
 def region_background(region: np.ndarray) -> np.ndarray:
