@@ -2,6 +2,7 @@
 
 import pytest
 import torch
+from oracle import OracleDrafter
 
 from crafter.llm.engine import DiffusionDrafter, NgramDrafter, generate_ids, make_drafter
 
@@ -31,20 +32,7 @@ def test_an_oracle_drafter_commits_many_tokens_per_forward(make_model):
     prompt = _prompts(1, 120)[0]
     plain = generate_ids(model, prompt, 40)
 
-    class Oracle:  # proposes the true continuation: every draft is accepted
-        name = "oracle"
-
-        def propose(self, ids, budget):
-            done = len(ids) - len(prompt)
-            return plain.ids[done : done + min(budget, 7)], None
-
-        def mask_slots(self):
-            return 0
-
-        def observe(self, *a):
-            pass
-
-    res = generate_ids(model, prompt, 40, drafter=Oracle())
+    res = generate_ids(model, prompt, 40, drafter=OracleDrafter(plain.ids, len(prompt)))
     assert res.ids == plain.ids
     assert res.forward_passes <= 40 // 8 + 1
     assert set(res.stats()["acceptance_histogram"]) <= {"7", str(len(plain.ids) % 8 - 1)} | {str(i) for i in range(8)}

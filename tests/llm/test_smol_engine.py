@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 import torch
+from oracle import OracleDrafter
 from smol_helpers import tiny_llama, tiny_tokenizer
 
 from crafter.corpora import load_briefs
@@ -78,20 +79,7 @@ def test_accepted_drafts_commit_several_tokens_a_forward():
     prompt = _prompts(1, 320, 4)[0]
     plain = generate_ids(model, prompt, 40, drafter=make_drafter("none"))
 
-    class Oracle:
-        name = "oracle"
-
-        def propose(self, ids, budget):
-            done = len(ids) - len(prompt)
-            return plain.ids[done:done + min(budget, 7)], None
-
-        def mask_slots(self):
-            return 0
-
-        def observe(self, *a):
-            pass
-
-    res = generate_ids(model, prompt, 40, drafter=Oracle())
+    res = generate_ids(model, prompt, 40, drafter=OracleDrafter(plain.ids, len(prompt)))
     assert res.ids == plain.ids
     assert res.forward_passes <= len(plain.ids) // 8 + 2
     assert res.stats()["tokens_per_forward"] > 5
