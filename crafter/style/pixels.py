@@ -37,6 +37,9 @@ REFERENCE_FACES = {"sans": ("sans-serif", "DejaVu Sans:width=75", "Latin Modern 
                    "mono": ("monospace", "Latin Modern Mono")}
 
 
+Gray = tuple[np.ndarray, float]  # grey levels (float32) and image pixels per figure px
+
+
 @lru_cache(maxsize=16)
 def face_file(pattern: str) -> str | None:
     """The installed font file fontconfig gives for a pattern (a class's generic family, a face)."""
@@ -105,10 +108,9 @@ def _match(ink: np.ndarray, ref: np.ndarray) -> float:
     return best
 
 
-def label_crops(image: Image.Image, fig: Figure) -> list[tuple[str, float, np.ndarray]]:
+def label_crops(read: Gray, fig: Figure) -> list[tuple[str, float, np.ndarray]]:
     """(text, size in image px, ink mask) of each plain one-line node label."""
-    gray = np.asarray(image.convert("L"), dtype=np.float32)
-    scale = image.width / fig.canvas.w if fig.canvas and fig.canvas.w else 1.0
+    gray, scale = read
     out = []
     for n in fig.components:
         if not isinstance(n, Node) or n.box is None or n.bold or n.italic:
@@ -133,15 +135,10 @@ def label_crops(image: Image.Image, fig: Figure) -> list[tuple[str, float, np.nd
     return out
 
 
-def font_votes(image_path: str | Path, fig: Figure) -> list[tuple[str, float]]:
+def font_votes(read: Gray, fig: Figure) -> list[tuple[str, float]]:
     """(class, weight) per label: the face whose setting of the text fits its pixels best."""
-    try:
-        with Image.open(image_path) as im:
-            crops = label_crops(im, fig)
-    except (OSError, ValueError):
-        return []
     votes = []
-    for text, size, ink in crops:
+    for text, size, ink in label_crops(read, fig):
         scores = {}
         for cls, faces in REFERENCE_FACES.items():
             fits = [_match(ink, ref) for ref in (_set(text, size, f) for f in faces) if ref is not None]
@@ -156,8 +153,9 @@ def font_votes(image_path: str | Path, fig: Figure) -> list[tuple[str, float]]:
     return votes
 
 
-def _gray(image_path: str | Path, fig: Figure) -> tuple[np.ndarray, float] | None:
-    """The image as float32 grey levels, and its pixels per figure px (None where it cannot be read)."""
+def read_gray(image_path: str | Path, fig: Figure) -> Gray | None:
+    """The image as float32 grey levels, and its pixels per figure px (None where it cannot be read):
+    read once, for every measure below."""
     try:
         with Image.open(image_path) as im:
             gray = np.asarray(im.convert("L"), dtype=np.float32)
@@ -167,14 +165,11 @@ def _gray(image_path: str | Path, fig: Figure) -> tuple[np.ndarray, float] | Non
     return gray, (gray.shape[1] / w if w else 1.0)
 
 
-def edge_label_sizes(image_path: str | Path, fig: Figure, cls: str = "sans") -> list[float]:
+def edge_label_sizes(read: Gray, fig: Figure, cls: str = "sans") -> list[float]:
     """The size (figure px) of each one-line edge label, from its ink height against the text set at 100 px.
 
     The vectoriser places an edge label but keeps no size for it; its letters still have one.
     """
-    read = _gray(image_path, fig)
-    if read is None:
-        return []
     gray, scale = read
     sizes = []
     for e in fig.components:
@@ -205,15 +200,12 @@ def _first_ink(line: np.ndarray, bg: float, stroke: float) -> int | None:
     return int(hits[0]) if len(hits) else None
 
 
-def corner_radii(image_path: str | Path, fig: Figure) -> list[float]:
+def corner_radii(read: Gray, fig: Figure) -> list[float]:
     """The corner radius (figure px) of each box-like node, from where its outline crosses the corner's diagonal.
 
     A corner of outer radius R leaves the diagonal clear for R(1 - 1/√2) px; the radius at the
     stroke's centre (the one a theme sets) is R less half the stroke.
     """
-    read = _gray(image_path, fig)
-    if read is None:
-        return []
     gray, scale = read
     out = []
     for n in fig.components:
@@ -263,15 +255,12 @@ def _profile_width(profile: np.ndarray) -> float | None:
     return float(ink.sum() / peak)
 
 
-def edge_widths(image_path: str | Path, fig: Figure) -> list[float]:
+def edge_widths(read: Gray, fig: Figure) -> list[float]:
     """The stroke width (figure px) of each edge, across the middle of its longest straight run.
 
     The vectoriser keeps an edge's width only when it is far from the paper theme's (0.6 px); the
     pixels say it to a tenth of a pixel.
     """
-    read = _gray(image_path, fig)
-    if read is None:
-        return []
     gray, scale = read
     H, W = gray.shape
     out = []

@@ -32,7 +32,7 @@ from crafter.formats.svg_import.elements import length, own_style
 from crafter.spec.model import Figure
 from crafter.style.learn import learn_style
 from crafter.style.observe import Evidence, observe
-from crafter.style.pixels import corner_radii, edge_label_sizes, edge_widths, font_votes
+from crafter.style.pixels import corner_radii, edge_label_sizes, edge_widths, font_votes, read_gray
 
 Vectorizer = Callable[[str], Figure]
 RASTER_SUFFIXES = (".png", ".jpg", ".jpeg")
@@ -125,18 +125,21 @@ def read_evidence(path: str | Path, vectorizer: Vectorizer | None = None) -> Evi
 def _glyph_votes(ev: Evidence, image: Path, fig: Figure) -> None:
     """The font class the labels' letter shapes vote for (a raster names no font), the edge labels'
     size from their letters (the vectoriser keeps none), the edges' stroke width and the corner radius of boxes."""
-    votes = font_votes(image, fig)
+    read = read_gray(image, fig)
+    if read is None:
+        return
+    votes = font_votes(read, fig)
     for cls, weight in votes:
         ev.add("font.class", cls, weight)
     tally: dict[str, float] = {}
     for cls, weight in votes:
         tally[cls] = tally.get(cls, 0.0) + weight
-    for size in edge_label_sizes(image, fig, max(tally, key=lambda k: tally[k]) if tally else "sans"):
+    for size in edge_label_sizes(read, fig, max(tally, key=lambda k: tally[k]) if tally else "sans"):
         ev.add("sizes.edge_label", size)
-    widths = edge_widths(image, fig)
+    widths = edge_widths(read, fig)
     if widths:  # measured, they replace the vectoriser's (kept only when far from the paper theme's)
         ev.obs["strokes.edge"] = [(w, 1.0) for w in widths]
-    radii = corner_radii(image, fig)
+    radii = corner_radii(read, fig)
     rounded = [r for r in radii if r > ROUNDED]
     # a figure that rounds some boxes shows its radius; one that rounds none, square corners
     for r in rounded if rounded and len(rounded) >= 0.3 * len(radii) else [0.0] * len(radii):
