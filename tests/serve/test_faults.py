@@ -82,11 +82,15 @@ def test_a_client_that_disconnects_frees_its_slot(make_server, backend):
     health = lambda: httpx.get(server.url + "/health").json()  # noqa: E731
     body = {"model": "craftlm", "messages": [{"role": "user", "content": BRIEF}], "stream": True, "crafter": SLOW}
     with httpx.stream("POST", server.url + "/v1/chat/completions", json=body, timeout=30) as r:
-        for line in r.iter_lines():
+        # keep the line iterator referenced: dropping it would close the connection at once (httpx closes the
+        # stream when its generators are finalised) and race the health check below against the cancellation
+        lines = r.iter_lines()
+        for line in lines:
             if line.startswith("data: "):
                 break  # the first event (the assistant's role): then the client goes away mid-stream
         h = health()
         assert h["waiting"] + h["preparing"] + h["active"] == 1, h
+        del lines
     assert _wait(lambda: health()["cancelled"] == 1 and health()["active"] == 0 and health()["free_slots"] == 1)
     # a client that stops waiting for a whole answer too
     with pytest.raises(httpx.ReadTimeout):
