@@ -40,7 +40,7 @@ def _font_dirs() -> list[Path]:
     return [d for d in dirs if d.is_dir()]
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=32)  # every face of FACES and BOLD_FACES (11): at 8 the cache thrashed, a font load per template
 def load_face(name: str):
     for d in _font_dirs():
         if (d / name).is_file():
@@ -49,10 +49,10 @@ def load_face(name: str):
 
 
 def ink_box(mask: np.ndarray) -> np.ndarray | None:
-    ys, xs = np.nonzero(mask)
-    if ys.size == 0:
+    rows, cols = np.flatnonzero(mask.any(axis=1)), np.flatnonzero(mask.any(axis=0))
+    if rows.size == 0:
         return None
-    return mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    return mask[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1]
 
 
 @lru_cache(maxsize=2048)
@@ -71,9 +71,10 @@ def glyph(ch: str, name: str) -> tuple[np.ndarray | None, int, int, float]:
 @lru_cache(maxsize=512)
 def template(text: str, name: str) -> np.ndarray | None:
     """``text`` set in a face from its cached glyphs (no kerning: a class test, not typesetting)."""
-    if load_face(name) is None:
+    font = load_face(name)
+    if font is None:
         return None
-    ascent, descent = load_face(name).getmetrics()
+    ascent, descent = font.getmetrics()
     glyphs = [glyph(ch, name) for ch in text]
     width = int(math.ceil(sum(g[3] for g in glyphs))) + 2 * _H  # (bearings may reach out either side)
     canvas = np.zeros((ascent + descent + 2 * _H, width), bool)
