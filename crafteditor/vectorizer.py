@@ -61,11 +61,12 @@ class Vectorized:
 
 
 def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *,
-              name: str | None = None, started: float | None = None) -> Vectorized:
+              name: str | None = None, started: float | None = None, text: list[TextRun] | None = None) -> Vectorized:
     """Read a figure (path, bytes, array, PIL image or loaded image) into a FigureSpec.
 
     ``started``: when the figure's reading began, where this is a second reading of it (its
-    time budget runs from the first)."""
+    time budget runs from the first); ``text``: the first reading's text, read from the same
+    pixels (the runs under this config's confidence gate are dropped, none is read again)."""
     # long: the stages in their order, each timed and asked of the time budget, read top to bottom
     config = config or Config()
     image = source if isinstance(source, RasterImage) else load_image(source, config, name=name)
@@ -84,8 +85,12 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
     t = time.perf_counter()
     # glyphs are read from the pixels as decoded: a median filter (scans, JPEG) thins strokes
     # and fills counters, and the recogniser was trained on unfiltered text
-    runs = read_text(image.rgb if config.denoise else rgb, paints, config, deadline=budget.deadline) \
-        if config.ocr and not budget.over("text") else []
+    if text is not None:
+        runs = [r for r in text if r.confidence >= config.ocr_min_confidence] if config.ocr else []
+    else:
+        runs = read_text(image.rgb if config.denoise else rgb, paints, config, deadline=budget.deadline) \
+            if config.ocr and not budget.over("text") else []
+    read = list(runs)
     text_ink = _glyph_mask(runs, rgb.shape[:2])
     line_rgb = rgb
     if config.denoise:
@@ -115,8 +120,9 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
     # hand-drawn: read again as a sketch (see _shapes), where the budget leaves time for it; else
     # the first reading stands, its sketch shapes with it
     if sketched and config.preset_name == "auto" and budget.affords(time.perf_counter() - t0):
+        # its text is this reading's (both read the pixels as decoded): OCR was half a re-read's cost
         return vectorize(image, config.replace(**PRESETS["sketch"], preset_name="sketch"), name=name,
-                         started=budget.start)
+                         started=budget.start, text=read)
     if config.ocr and shapes and not budget.over("badges"):
         runs += read_badges(image.rgb, shapes, runs, get_engine(config.ocr_threads), config, image.scale)
     shape_mask = _shape_mask(shapes, rgb.shape[:2])

@@ -38,6 +38,7 @@ from crafteditor.shapes.outlines import classify, ideal_mask, mask_iou
 SKETCH_MIN_IOU = 0.78  # a wobbly hole must match its outline this well (a box vs an ellipse: 0.785)
 INK_CONTRAST = 45.0  # RGB distance from the paper that is pencil ink (sketchify's grey: ~70-130)
 ROUGH_PX = 0.9  # mean distance (px) between a hole's edge and its ideal outline that reads as hand-drawn
+BOX_STRAY_PX = 2.0  # a box's sides straying farther from straight lines: no outline (see looks_hand_drawn)
 GAP_SHARE = 0.025  # gaps closed: this share of the image's shorter side (≈ a few % of a box's perimeter)
 LIFT_SHARE = 0.035  # stroke ends this share of the image's shorter side apart are joined (a pen lift)
 LIFT_MIN = 20.0  # ...and at least this far apart (user units): a small box's 3 % gap on a small image
@@ -106,7 +107,7 @@ def find_sketch_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: f
     gap = max(2, int(round(GAP_SHARE * min(H, W) / 2)))
     holes = _holes(_bridge_ends(ink, max(LIFT_SHARE * min(H, W), LIFT_MIN / scale)), gap, min_side)
     near = cv2.dilate(ink.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
-    found: list[tuple[DetectedShape, float]] = []
+    found: list[tuple[DetectedShape, float, float]] = []
     for x, y, w, h, filled in holes:
         if any(_box_iou((x, y, w, h), (s.x, s.y, s.w, s.h)) > 0.5 for s in known):
             continue
@@ -122,13 +123,39 @@ def find_sketch_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: f
         rough = (1.0 - iou) * area / perimeter  # mean width of the band where hole and outline differ
         made = _clean_shape(face, shape, iou, ink, scale, _fill(rgb, face, paints))
         made.dashed = _dash_style(face, near)
-        found.append((made, rough))
-    if config.sketch == "auto" and sum(r >= ROUGH_PX for _, r in found) < 2:
+        found.append((made, rough, _side_stray(filled)))
+    if config.sketch == "auto" and not looks_hand_drawn(found):
         return []
-    shapes = [s for s, _ in found]
+    shapes = [s for s, _, _ in found]
     # nested holes: a frame's inside holds its members' outlines; a node's inner ring (a doubled
     # stroke) is the same node
     return _drop_doubles(shapes)
+
+
+def looks_hand_drawn(found: list[tuple[DetectedShape, float, float]]) -> bool:
+    """Whether the loosely matching outlines ``found`` (each with its roughness and its sides'
+    stray from a straight line, px) are a hand-drawn figure's: two or more rough ones. A box
+    whose sides stray by pixels is no outline, wobbly or not, but a pocket of paper between
+    curves and lines (an LSTM cell's; a hand-drawn box's sides stray 0.1-0.6 px on the real
+    set): it is no sign of a sketch (re-read as one, such a figure lost nodes and edges)."""
+    return sum(r >= ROUGH_PX and (s.shape not in ("box", "round") or stray <= BOX_STRAY_PX)
+               for s, r, stray in found) >= 2
+
+
+def _side_stray(m: np.ndarray) -> float:
+    """How far the middle half of a hole's sides strays from a straight line, in px (the median
+    over its four sides, each the mean distance from its fitted line)."""
+    h, w = m.shape
+    rows = m[int(0.25 * h):int(0.75 * h) + 1]
+    cols = m[:, int(0.25 * w):int(0.75 * w) + 1].T
+    rows, cols = rows[rows.any(axis=1)], cols[cols.any(axis=1)]
+    strays = []
+    for e in (rows.argmax(axis=1), rows.shape[1] - rows[:, ::-1].argmax(axis=1),
+              cols.argmax(axis=1), cols.shape[1] - cols[:, ::-1].argmax(axis=1)):
+        if len(e) >= 6:
+            t = np.arange(len(e), dtype=np.float64)
+            strays.append(float(np.abs(e - np.polyval(np.polyfit(t, e, 1), t)).mean()))
+    return float(np.median(strays)) if strays else 0.0
 
 
 def _sketch_class(face: Face) -> tuple[str, float]:

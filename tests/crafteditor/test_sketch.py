@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import math
 import time
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -157,3 +158,53 @@ def test_a_face_reaching_past_the_image_edge_is_pasted_clipped():
     assert into[3, 4] and into.sum() == 3
     _paste(into, np.ones((3, 3), bool), 9, 9)  # wholly outside: nothing
     assert into.sum() == 3
+
+
+def _hole(bite: bool) -> np.ndarray:
+    """A 120×80 hole: a box's, or one with a half-disc bitten out of each side (the pocket of paper
+    an LSTM cell's curves and lines fence in)."""
+    m = np.ones((80, 120), bool)
+    if bite:
+        yy, xx = np.mgrid[:80, :120]
+        for cx, cy, r in ((0, 40, 25), (120, 40, 25), (60, 0, 25), (60, 80, 25)):
+            m &= (xx - cx) ** 2 + (yy - cy) ** 2 > r * r
+    return m
+
+
+def test_a_pocket_between_curves_is_no_sign_of_a_sketch():
+    """Two loosely matching 'boxes' whose sides bulge by pixels are pockets of a typeset figure,
+    not hand-drawn outlines (an LSTM figure was read twice, as a sketch, and lost nodes and edges);
+    two rough boxes with straight or wobbling sides are."""
+    import cv2
+
+    from crafteditor.shapes.sketch import BOX_STRAY_PX, ROUGH_PX, _side_stray, looks_hand_drawn, sketch_ink
+
+    assert _side_stray(_hole(False)) < 1e-6
+    assert _side_stray(_hole(True)) > BOX_STRAY_PX
+    rgb, (x, y, w, h) = _wobbly_box(0.0)
+    ink = sketch_ink(rgb, find_paints(rgb, Config.preset("sketch")))
+    _, lab = cv2.connectedComponents((~ink).astype(np.uint8), connectivity=4)
+    inside = lab == lab[y + h // 2, x + w // 2]  # the wobbly box's paper, inside its pencil
+    ys, xs = np.nonzero(inside)
+    stray = _side_stray(inside[ys.min():ys.max() + 1, xs.min():xs.max() + 1])
+    assert 0.1 < stray <= BOX_STRAY_PX, stray
+    box = SimpleNamespace(shape="round")
+    rough = ROUGH_PX + 0.5
+    assert not looks_hand_drawn([(box, rough, _side_stray(_hole(True)))] * 2)
+    assert looks_hand_drawn([(box, rough, 0.4)] * 2)
+    assert not looks_hand_drawn([(box, rough, 0.4), (box, ROUGH_PX - 0.5, 0.4)])
+
+
+def test_a_second_reading_as_a_sketch_reuses_the_first_readings_text(monkeypatch):
+    """The re-read starts from the text read the first time (the same pixels): OCR once a figure."""
+    import crafteditor.vectorizer as vz
+
+    monkeypatch.setattr(vz.Budget, "affords", lambda self, spent: True)
+    calls = []
+    real = vz.read_text
+    monkeypatch.setattr(vz, "read_text", lambda *a, **k: calls.append(1) or real(*a, **k))
+    png, words, _ = pencil_sketch(0)
+    got_nodes, _, report = _read(png, Config())
+    assert report["preset"] == "sketch"
+    assert len(calls) == 1
+    assert set(words) <= got_nodes
