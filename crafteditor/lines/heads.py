@@ -303,19 +303,31 @@ class _OpenHeadSearch:
             for j in sorted(k for k in near if k > i and k in straight):
                 if j in used or i in used or not straight[j]:
                     continue
+                # the chords' crossing is the pair's, not an end's: found once; and a head already
+                # refused at an apex is refused there again (a whiteboard photo's ~10^5 pairs of
+                # pen strokes took each up to four times)
+                crossing: list[Pt | None] = []
+                refused: set[Pt] = set()
                 for ei in (0, -1):
                     for ej in (0, -1):
                         if i in used:
                             break
                         a, b = pieces[i][ei], pieces[j][ej]
-                        if math.dist(a, b) > 2 * reach:
+                        gap = math.dist(a, b)
+                        if gap > 2 * reach:
                             continue
-                        apex = _crossing(pieces[i], pieces[j]) if math.dist(a, b) > 2 * lw + 2 else \
-                            ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
-                        if apex is None or max(math.dist(apex, a), math.dist(apex, b)) > reach:
+                        if gap > 2 * lw + 2:
+                            if not crossing:
+                                crossing.append(_crossing(pieces[i], pieces[j]))
+                            apex = crossing[0]
+                        else:
+                            apex = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+                        if apex is None or apex in refused or max(math.dist(apex, a), math.dist(apex, b)) > reach:
                             continue
                         if self.make([pieces[i], pieces[j]], apex, {i, j}):
                             used |= {i, j}
+                        else:
+                            refused.add(apex)
 
 
 def _ink_ahead(p: Pt, d: tuple[float, float], residual: np.ndarray) -> float:
