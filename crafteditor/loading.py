@@ -35,6 +35,10 @@ class RasterImage:
     dpi: float  # pixels per inch the figure was rendered at
     source_format: str | None = None  # 'PNG', 'JPEG', 'WEBP'… (None for arrays)
     had_alpha: bool = False
+    # the page a transparent figure was flattened onto, where enough of it was transparent to show
+    # the page (the background is then known, not voted on: boxes drawn to the image's edge had
+    # their outlines outvote the page, and a figure came back on black)
+    page: tuple[int, int, int] | None = None
 
     @property
     def height(self) -> int:
@@ -146,10 +150,16 @@ def _from_pil(im: Image.Image, label: str, config: Config) -> RasterImage:
         elif im.mode not in ("RGB", "RGBA"):
             im = im.convert("RGBA")
         arr = np.asarray(im)
-        rgb = array_to_rgb(arr, _page_for(arr, config.background), label)
+        page = _page_for(arr, config.background)
+        rgb = array_to_rgb(arr, page, label)
+        if arr.ndim == 3 and arr.shape[2] == 4 and (arr[:, :, 3] < 128).mean() >= PAGE_SHOWS:
+            return RasterImage(rgb=rgb, name=label, dpi=float(dpi), source_format=fmt, had_alpha=had_alpha,
+                               page=_hex_rgb(page))
     return RasterImage(rgb=rgb, name=label, dpi=float(dpi), source_format=fmt, had_alpha=had_alpha)
 
 
+# the share of transparent pixels from which a figure's page is taken as known (what was flattened onto)
+PAGE_SHOWS = 0.05
 # a transparent figure whose ink is light (drawn for a dark page) is flattened onto this page
 DARK_PAGE = "#0D1117"
 

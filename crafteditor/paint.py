@@ -52,7 +52,10 @@ def prepare(rgb: np.ndarray, config: Config) -> np.ndarray:
     return rgb
 
 
-def find_paints(rgb: np.ndarray, config: Config) -> Paints:
+def find_paints(rgb: np.ndarray, config: Config, page: tuple[int, int, int] | None = None) -> Paints:
+    """The figure's paints (its flat colours, each pixel labelled with its own or -1 for anti-aliasing)
+    and which one is the background: ``page`` where the loader knows it (a transparent figure's
+    flattened page), else the paint that owns the band along the image's border."""
     h, w = rgb.shape[:2]
     packed = (rgb[:, :, 0].astype(np.int32) << 16) | (rgb[:, :, 1].astype(np.int32) << 8) | rgb[:, :, 2]
     uniq, inverse, counts = _unique_colors(packed.ravel())
@@ -120,6 +123,10 @@ def find_paints(rgb: np.ndarray, config: Config) -> Paints:
     ulabel = np.where(dmin <= tol[nearest], nearest, -1).astype(np.int16)
     labels = ulabel[inverse.ravel()].reshape(h, w)
     background = _background_paint(labels, len(pal))
+    if page is not None:
+        gap = np.linalg.norm(pal - np.asarray(page, np.float32), axis=1)
+        if gap.min() <= config.color_tolerance:
+            background = int(gap.argmin())
     return Paints(colors=np.clip(np.rint(pal), 0, 255).astype(np.uint8), labels=labels, background=background,
                   lossy=config.lossy)
 

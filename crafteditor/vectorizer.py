@@ -75,7 +75,7 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
     t0 = time.perf_counter()
     budget = Budget(config.time_budget(image.width, image.height), t0 if started is None else started)
     rgb = prepare(image.rgb, config).copy()
-    paints = find_paints(rgb, config)
+    paints = find_paints(rgb, config, image.page)
     # a lossy image's ringing around every stroke and glyph is faint ink: content is drawn in
     # contrast (it is not a line, and not ink an editability share should count)
     strong = _in_contrast(rgb, paints) if config.lossy else None

@@ -14,6 +14,7 @@ from crafteditor.config import Config
 from crafteditor.convert import convert
 from crafteditor.loading import DARK_PAGE
 from crafteditor.realset import svg_words
+from crafter.formats.raster import svg_to_png
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
@@ -74,3 +75,29 @@ def test_a_transparent_diagram_converts_like_an_opaque_one():
     assert words["encoder"] and words["decoder"]
     assert sum(c.kind == "node" for c in conv.figure.components) == 2
     assert any(c.kind == "edge" for c in conv.figure.components)
+
+
+def test_boxes_drawn_to_the_edges_of_a_transparent_figure_stay_on_its_page():
+    """Filled boxes with dark outlines that touch the image's edges (a Graphviz/draw.io export cropped
+    tight): their outlines own most of the border band, yet the transparent page is what they sit on.
+    The background had been voted from the border and the figure came back on black."""
+    im = Image.new("RGBA", (560, 160), (255, 255, 255, 0))
+    d = ImageDraw.Draw(im)
+    font = ImageFont.truetype(FONT, 18)
+    for x0, y0, word in ((0, 0, "Dense mark"), (300, 0, "Eager span"), (0, 110, "Heap bitmap"), (300, 110, "Sweep free")):
+        d.rounded_rectangle((x0, y0, x0 + 259, y0 + 49), radius=6, fill=(201, 218, 248, 255), outline=(0, 0, 0, 255),
+                            width=2)
+        d.text((x0 + 40, y0 + 14), word, fill=(0, 0, 0, 255), font=font)
+    for x in (130, 430):
+        d.line((x, 50, x, 104), fill=(0, 0, 0, 255), width=2)
+        d.polygon([(x, 109), (x - 6, 97), (x + 6, 97)], fill=(0, 0, 0, 255))
+    img = load_image(_png(im))
+    assert img.page == (255, 255, 255)
+    conv = convert(img, Config(quality=False))
+    words = svg_words(conv.svg)
+    assert words["dense"] and words["sweep"]
+    nodes = [c for c in conv.figure.components if c.kind == "node"]
+    assert len(nodes) == 4
+    # drawn back on the white page: the gap between the boxes is white, not black
+    drawn = np.asarray(Image.open(io.BytesIO(svg_to_png(conv.svg))).convert("RGB").resize((560, 160)))
+    assert drawn[75:85, 200:240].min() > 230 and drawn[140:150, 270:290].min() > 230
