@@ -21,6 +21,7 @@ from crafteditor.assemble.geometry import (
 )
 from crafteditor.assemble.joins import bridge_gaps, extend_at_junctions
 from crafteditor.assemble.leftovers import free_line
+from crafteditor.assemble.sequences import Sequence, explained
 from crafteditor.config import THEME
 from crafteditor.lines.paths import LinePath
 from crafteditor.ocr.runs import TextRun
@@ -32,14 +33,18 @@ from crafter.spec.model import Box, Edge
 def edge_components(b: FigureBuilder, lines: list[LinePath], shapes: list[DetectedShape], node_ids: dict[int, str],
                     runs: list[TextRun], free: list[int], used: set[int],
                     titles: list[TextRun] = (),  # type: ignore[assignment]
-                    deadline: float | None = None) -> tuple[list[Any], dict[int, str]]:
+                    deadline: float | None = None, seq: Sequence | None = None) -> tuple[list[Any], dict[int, str]]:
     """(edges and free paths, the ids edges give the free texts they point at, by run).
 
     ``free``: the runs no chart, node or group took; ``used``: the runs taken (edge labels
-    are added to it); ``titles``: the groups' labels."""
+    are added to it); ``titles``: the groups' labels; ``seq``: a sequence diagram's lifelines
+    and messages (the traced lines they explain are drawn from them instead)."""
     out: list[Any] = []
     text_targets: dict[int, str] = {}
     edges: list[tuple[Edge, LinePath]] = []
+    if seq is not None:
+        lines = [ln for ln in lines if not explained(ln, seq)]
+        out.extend(_sequence_parts(b, seq, node_ids, edges))
     loose = [runs[k] for k in free if k not in used]  # text no node or group has taken
     # a line crossing a group's title is cut by the title's erasure as by a loose label's
     # (a JPEG's wider erasure ring cut distributed_training's 'Data shard 0' edge there)
@@ -68,6 +73,25 @@ def edge_components(b: FigureBuilder, lines: list[LinePath], shapes: list[Detect
     _label_edges(b, edges, runs, free, used, text_targets)
     out.extend(e for e, _ in edges)
     return out, text_targets
+
+
+def _sequence_parts(b: FigureBuilder, seq: Sequence, node_ids: dict[int, str],
+                    edges: list[tuple[Edge, LinePath]]) -> list[Any]:
+    """A sequence diagram's messages as edges between their participants (added to ``edges``,
+    to be labelled), and its lifelines as free paths."""
+    out: list[Any] = []
+    for lf in seq.lifelines:
+        pts = [(lf.x, lf.y0), (lf.x, lf.y1)]
+        out.extend(free_line(b, LinePath(pts, lf.width, lf.color, lf.style), pts))
+    for m in seq.messages:
+        ln = LinePath(list(m.points), m.width, m.color, m.style)
+        ids = [node_ids.get(seq.lifelines[m.source].node), node_ids.get(seq.lifelines[m.target].node)]
+        if ids[0] is None or ids[1] is None:
+            out.extend(free_line(b, ln, ln.points))
+            continue
+        kinds = ["arrow" if m.tail else "none", "arrow" if m.head else "none"]
+        edges.append((_edge(b, ln, list(m.points), ids, kinds), ln))
+    return out
 
 
 def _line_ends(b: FigureBuilder, ln: LinePath, shapes: list[DetectedShape], texts: list[TextRun],
