@@ -64,6 +64,10 @@ def edge_components(b: FigureBuilder, lines: list[LinePath], shapes: list[Detect
             ends.reverse()
             kinds.reverse()
         ids = _end_ids(b, pts, ends, node_ids, runs, free, used, tol, text_targets)
+        if kinds == ["none", "none"] and _reads_backwards(pts):
+            pts.reverse()
+            ends.reverse()
+            ids.reverse()
         pts = _snap_ends(pts, [shapes[e] if e is not None else None for e in ends])
         pts = straighten(pts, 1.6)
         if ids[0] is None or ids[1] is None or ids[0] == ids[1]:
@@ -92,6 +96,15 @@ def _sequence_parts(b: FigureBuilder, seq: Sequence, node_ids: dict[int, str],
         kinds = ["arrow" if m.tail else "none", "arrow" if m.head else "none"]
         edges.append((_edge(b, ln, list(m.points), ids, kinds), ln))
     return out
+
+
+def _reads_backwards(pts: list[tuple[float, float]]) -> bool:
+    """Whether a line without heads runs against reading order: an undirected line reads from
+    left to right, a steep one (within 14° of vertical) from top to bottom."""
+    (x0, y0), (x1, y1) = pts[0], pts[-1]
+    if abs(x1 - x0) < 0.25 * abs(y1 - y0):
+        return y1 < y0
+    return x1 < x0
 
 
 def _line_ends(b: FigureBuilder, ln: LinePath, shapes: list[DetectedShape], texts: list[TextRun],
