@@ -5,6 +5,7 @@ nothing stays a free path (:func:`crafteditor.assemble.leftovers.free_line`)."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
 
 import cv2
@@ -51,6 +52,7 @@ def edge_components(b: FigureBuilder, lines: list[LinePath], shapes: list[Detect
     lines = bridge_gaps(lines, [s for s in shapes if s.is_group],
                         [r for r in (*loose, *titles) if r.angle == 0], deadline=deadline)
     lines = extend_at_junctions(lines, shapes, deadline=deadline)
+    lines = _split_fans(lines, shapes)
     for ln in lines:
         tol = 3 * ln.width + 6
         ends, pts, erased_head = _line_ends(b, ln, shapes, [*titles, *loose], tol)
@@ -95,6 +97,40 @@ def _sequence_parts(b: FigureBuilder, seq: Sequence, node_ids: dict[int, str],
             continue
         kinds = ["arrow" if m.tail else "none", "arrow" if m.head else "none"]
         edges.append((_edge(b, ln, list(m.points), ids, kinds), ln))
+    return out
+
+
+def _split_fans(lines: list[LinePath], shapes: list[DetectedShape]) -> list[LinePath]:
+    """Two arrows leaving one node from one point, traced as one line with a head at each end,
+    split at the node into the two (castellum's Greenlit → Succeeded and → Failed had read as
+    one edge Failed → Succeeded): the line turns on a third node's outline, away from its ends."""
+    out = []
+    for ln in lines:
+        pts = list(ln.points)
+        if ln.head_start is None or ln.head_end is None or len(pts) < 3:
+            out.append(ln)
+            continue
+        tol = 3 * ln.width + 6
+        ends = {_attach(ln.start, shapes, tol), _attach(ln.end, shapes, tol)}
+        at = None
+        for k in range(1, len(pts) - 1):
+            i = _attach(pts[k], shapes, tol)
+            if i is None or shapes[i].is_group or i in ends or min(math.dist(pts[k], pts[0]), math.dist(
+                    pts[k], pts[-1])) < 4 * tol:
+                continue
+            # the branches part there: the course turns by more than 25°
+            a = next((q for q in pts[k - 1::-1] if math.dist(q, pts[k]) >= 8), pts[0])
+            c = next((q for q in pts[k + 1:] if math.dist(q, pts[k]) >= 8), pts[-1])
+            u, v = (pts[k][0] - a[0], pts[k][1] - a[1]), (c[0] - pts[k][0], c[1] - pts[k][1])
+            cos = (u[0] * v[0] + u[1] * v[1]) / max(1e-6, math.hypot(*u) * math.hypot(*v))
+            if cos < math.cos(math.radians(25)):
+                at = k
+                break
+        if at is None:
+            out.append(ln)
+            continue
+        out.append(replace(ln, points=pts[at::-1], head_start=None, head_end=ln.head_start, open_ends=[False, True]))
+        out.append(replace(ln, points=pts[at:], head_start=None, head_end=ln.head_end, open_ends=[False, True]))
     return out
 
 

@@ -152,3 +152,59 @@ def test_real_sequence_diagrams_keep_messages(real_set):
         sc = score_real(conv.figure, conv.svg, f.truth)
         if sc.get("nodes", 0) >= 0.99:
             assert sc["edges"] >= 0.7, (f.id, sc)
+
+
+def fan_png() -> bytes:
+    """One box whose three arrows leave from one point on its side (a state machine's fan-out)."""
+    img = Image.new("RGB", (760, 420), "white")
+    d = ImageDraw.Draw(img)
+    font = ImageFont.truetype(FONT, 24)
+    boxes = {"Greenlit": (40, 180), "Succeeded": (460, 40), "Failed": (460, 180), "Errored": (460, 320)}
+    for name, (x, y) in boxes.items():
+        d.rectangle([x, y, x + 240, y + 60], outline="black", width=3)
+        tw = d.textlength(name, font=font)
+        d.text((x + 120 - tw / 2, y + 16), name, fill="black", font=font)
+    sx, sy = 280, 210
+    for name in ("Succeeded", "Failed", "Errored"):
+        x, y = boxes[name]
+        tx, ty = x - 4, y + 30 if name == "Failed" else (y + 62 if name == "Succeeded" else y - 2)
+        tx = tx if name == "Failed" else x + 10
+        L = math.dist((sx, sy), (tx, ty))
+        ux, uy = (tx - sx) / L, (ty - sy) / L
+        bx, by = tx - ux * 16, ty - uy * 16
+        d.line([(sx, sy), (bx, by)], fill="black", width=4)
+        d.polygon([(tx, ty), (bx - uy * 7, by + ux * 7), (bx + uy * 7, by - ux * 7)], fill="black")
+    return png_bytes(np.asarray(img))
+
+
+def test_arrows_fanning_out_of_one_point_are_edges_each():
+    """Arrows that leave a node from one point are one edge each from that node, not one
+    double-headed edge between two of their targets."""
+    fig = convert(fan_png(), Config()).figure
+    pairs = _pairs(fig)
+    assert pairs == Counter({("Greenlit", "Succeeded"): 1, ("Greenlit", "Failed"): 1, ("Greenlit", "Errored"): 1}), pairs
+
+
+def test_a_fan_traced_as_one_double_headed_line_is_split_at_its_node():
+    """The tracer can join two arrows leaving one point into one line with a head at each end
+    (castellum's state machine); the line turns on the node's outline and is split there."""
+    from crafteditor.assemble.edges import _split_fans
+    from crafteditor.lines.paths import Arrowhead, LinePath
+    from crafteditor.shapes.detect import DetectedShape
+
+    def box(x, y):
+        return DetectedShape(shape="box", x=x, y=y, w=240, h=60, fill=(255, 255, 255), stroke=(0, 0, 0), stroke_px=3,
+                             iou=1.0, face=None)
+
+    shapes = [box(40, 180), box(460, 40), box(460, 180)]  # Greenlit, Succeeded, Failed
+    head = Arrowhead(tip=(0, 0), base=(0, 0), length=16, width=14, mask_box=(0, 0, 1, 1))
+    ln = LinePath(points=[(456, 210), (283, 210), (456, 102)], width=3.0, color=(0, 0, 0), head_start=head,
+                  head_end=head)
+    parts = _split_fans([ln], shapes)
+    assert len(parts) == 2
+    assert all(p.points[0] == (283, 210) and p.head_start is None and p.head_end is head for p in parts)
+    assert {p.points[-1] for p in parts} == {(456, 210), (456, 102)}
+    # a double-headed line between two nodes, passing no third one, stays whole
+    straight = LinePath(points=[(456, 70), (370, 70), (370, 210), (456, 210)], width=3.0, color=(0, 0, 0),
+                        head_start=head, head_end=head)
+    assert _split_fans([straight], shapes) == [straight]
