@@ -56,19 +56,19 @@ class Sequence:
 
 
 def ink_mask(rgb: np.ndarray, background: tuple[int, int, int]) -> np.ndarray:
-    d = rgb.astype(np.float32) - np.asarray(background, np.float32)
-    return np.sqrt((d * d).sum(axis=2)) > INK
+    d = rgb.astype(np.int32) - np.asarray(background, np.int32)
+    return (d * d).sum(axis=2) > INK * INK
 
 
 def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: list[DetectedShape],
                   runs: list[TextRun]) -> Sequence | None:
     """The lifelines and messages of a sequence diagram, or None where the figure is none: at
     least two lifelines hanging from a row of boxes, and a message between them."""
-    ink = ink_mask(rgb, background)
-    found = [ln for i, s in enumerate(shapes) if (ln := _lifeline(ink, rgb, shapes, i)) is not None]
+    found = [ln for i, s in enumerate(shapes) if (ln := _lifeline(rgb, background, shapes, i)) is not None]
     found = _one_row(found, shapes)
     if len(found) < 2:
         return None
+    ink = ink_mask(rgb, background)
     found.sort(key=lambda ln: ln.x)
     H, W = ink.shape
     text = np.zeros(ink.shape, bool)
@@ -87,10 +87,12 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
     return Sequence(found, messages)
 
 
-def _lifeline(ink: np.ndarray, rgb: np.ndarray, shapes: list[DetectedShape], i: int) -> Lifeline | None:
-    """The thin vertical ink column hanging from the middle of box ``i``'s bottom, if long."""
+def _lifeline(rgb: np.ndarray, background: tuple[int, int, int], shapes: list[DetectedShape],
+              i: int) -> Lifeline | None:
+    """The thin vertical ink column hanging from the middle of box ``i``'s bottom, if long (read
+    on the strip of columns under the box's middle only)."""
     s = shapes[i]
-    H, W = ink.shape
+    H, W = rgb.shape[:2]
     if s.is_group or s.w < 12 or s.h < 8:
         return None
     yb = int(math.ceil(s.y + s.h)) + 2
@@ -101,16 +103,18 @@ def _lifeline(ink: np.ndarray, rgb: np.ndarray, shapes: list[DetectedShape], i: 
     xs = np.arange(max(5, int(cx - 0.2 * s.w)), min(W - 5, int(cx + 0.2 * s.w) + 1))
     if len(xs) == 0:
         return None
-    rows = ink[yb:yb + band]
-    col = rows[:, xs]
+    c0 = int(xs[0]) - 5
+    ink = ink_mask(rgb[yb:, c0:int(xs[-1]) + 6], background)  # rows from yb, columns from c0
+    rows = ink[:band]
+    xl = xs - c0
     # thin: no ink 5 px either side (a message crossing it aside)
-    thin = col & ~rows[:, xs - 5] & ~rows[:, xs + 5]
+    thin = rows[:, xl] & ~rows[:, xl - 5] & ~rows[:, xl + 5]
     frac = thin.mean(axis=0)
     if frac.max() < 0.4:
         return None
     # the column nearest the middle among the strongest (not an activation bar's side)
     k = int(np.argmin(np.where(frac >= 0.8 * frac.max(), np.abs(xs - cx), np.inf)))
-    x = int(xs[k])
+    x, lx = int(xs[k]), int(xl[k])
     # the participant repeated below: a box of its size on its column (not a cell
     # the lifelines and messages enclose, nor a note over the lifeline)
     below = [j for j, t in enumerate(shapes) if j != i and not t.is_group and t.y > s.y + s.h
@@ -118,18 +122,18 @@ def _lifeline(ink: np.ndarray, rgb: np.ndarray, shapes: list[DetectedShape], i: 
     if below:
         y1 = min(shapes[j].y for j in below)
     else:
-        colx = ink[yb:, x - 1:x + 2].any(axis=1)
+        colx = ink[:, lx - 1:lx + 2].any(axis=1)
         y1 = yb + float(np.nonzero(colx)[0].max()) if colx.any() else yb
     if y1 - yb < max(60, 2.5 * s.h):
         return None
+    n = int(y1) - yb
     # the column's ink width and colour, on rows where it stands alone
-    seg = ink[yb:int(y1), x - 4:x + 5]
-    alone = seg.sum(axis=1)
+    alone = ink[:n, lx - 4:lx + 5].sum(axis=1)
     lone = (alone > 0) & (alone <= 4)
     width = float(np.median(alone[lone])) if lone.any() else 1.0
-    pix = rgb[yb:int(y1), x][ink[yb:int(y1), x]]
+    pix = rgb[yb:yb + n, x][ink[:n, lx]]
     color = tuple(int(v) for v in np.median(pix, axis=0)) if len(pix) else (0, 0, 0)
-    on = ink[yb:int(y1), x - 1:x + 2].any(axis=1).mean()
+    on = ink[:n, lx - 1:lx + 2].any(axis=1).mean()
     return Lifeline(node=i, x=float(x), y0=float(s.y + s.h), y1=float(y1), width=width, color=color,
                     style="solid" if on > 0.85 else "dashed")
 
