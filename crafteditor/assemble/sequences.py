@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
+from crafteditor.assemble.geometry import dist_to_polyline
 from crafteditor.lines.paths import LinePath
 from crafteditor.ocr.runs import TextRun
 from crafteditor.shapes.detect import DetectedShape
@@ -82,6 +83,7 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
     # with their antialiased rims
     text = cv2.dilate(text.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
     messages = _messages(ink, rgb, text, found)
+    messages += _self_messages(ink, rgb, found, messages)
     if not messages:
         return None
     return Sequence(found, messages)
@@ -188,6 +190,39 @@ def _messages(ink: np.ndarray, rgb: np.ndarray, text: np.ndarray, lines: list[Li
     return out
 
 
+def _self_messages(ink: np.ndarray, rgb: np.ndarray, lines: list[Lifeline], messages: list[Message]) -> list[Message]:
+    """Messages a participant sends itself: a solid row of ink out of its lifeline to the right
+    that stops short of half the way to the next one, a drop of 8-80 px, and a row back to the
+    lifeline with a head at it."""
+    out: list[Message] = []
+    H, W = ink.shape
+    taken = [m.points[0][1] for m in messages]
+    for k, lf in enumerate(lines):
+        x = int(lf.x)
+        reach = int(min((lines[k + 1].x - lf.x) * 0.5 if k + 1 < len(lines) else W - x - 8, 160))
+        y, y_end = int(lf.y0) + 3, int(lf.y1) - 10
+        while y < y_end:
+            if any(abs(y - t) <= 3 for t in taken) or reach < 30 or not ink[y, x + 14:x + 30].all():
+                y += 1
+                continue
+            xe = x + 30
+            while xe < x + reach and ink[y, xe + 1]:
+                xe += 1
+            drop = ink[y:min(H, y + 81), xe - 2:xe + 1].any(axis=1)
+            y2 = y + int(np.argmin(drop)) - 1 if not drop.all() else y + 80
+            back = ink[max(0, y2 - 1):y2 + 2, x + 14:xe - 2].any(axis=0).mean() if y2 - y >= 8 else 0.0
+            if xe >= x + reach or ink[y, xe + 2:xe + 6].any() or back < 0.85 or not _head_at(ink, y2, x, 1, 1.0):
+                y += 1
+                continue
+            pix = rgb[y, x + 14:xe][ink[y, x + 14:xe]]
+            color = tuple(int(v) for v in np.median(pix, axis=0)) if len(pix) else (0, 0, 0)
+            pts = [(lf.x, float(y)), (float(xe), float(y)), (float(xe), float(y2)), (lf.x, float(y2))]
+            out.append(Message(k, k, pts, 1.0, color, "solid", True, False))
+            taken += [y, y2]
+            y = y2 + 4
+    return out
+
+
 def _joins(ink: np.ndarray, text: np.ndarray, y: int, x0: int, x1: int) -> bool:
     row = ink[y, x0:x1]
     free = ~text[y, x0:x1]
@@ -278,10 +313,6 @@ def explained(ln: LinePath, seq: Sequence, tol: float = 6.0) -> bool:
         for lf in seq.lifelines:
             if abs(p[0] - lf.x) <= tol and lf.y0 - tol <= p[1] <= lf.y1 + tol:
                 return True
-        for m in seq.messages:
-            (xa, ya), (xb, _) = m.points[0], m.points[-1]
-            if abs(p[1] - ya) <= tol + 4 and min(xa, xb) - tol <= p[0] <= max(xa, xb) + tol:
-                return True
-        return False
+        return any(dist_to_polyline(p, m.points) <= tol + 4 for m in seq.messages)
 
     return all(near(p) for p in ln.points)

@@ -40,7 +40,7 @@ def sequence_png(style: str) -> tuple[bytes, Counter]:
     """A sequence diagram of three participants drawn top and bottom, and its messages as
     (source, target) names. ``mermaid``: grey boxes, light lifelines, an activation bar, bold labels
     above the arrows, dashed returns; ``plain``: 1 px black lines, labels touching the arrows,
-    a double-headed message (its left participant is the source)."""
+    a double-headed message (its left participant is the source), a message to oneself."""
     W, H = 900, 470
     img = Image.new("RGB", (W, H), "white")
     d = ImageDraw.Draw(img)
@@ -81,6 +81,12 @@ def sequence_png(style: str) -> tuple[bytes, Counter]:
         d.text(((xs[a] + xs[b_]) / 2 - tw / 2, y - (32 if mermaid else 19)), label, fill=ink, font=f)
         src, dst = (a, b_) if not all(heads) else (min(a, b_), max(a, b_))
         want[(names[src], names[dst])] += 1
+    if not mermaid:  # a message Carol sends herself: out, down, back with a head
+        x, y = xs[2], 318
+        d.line([(x, y), (x + 45, y), (x + 45, y + 26), (x + 1, y + 26)], fill=ink, width=lw)
+        d.polygon([(x + 1, y + 26), (x + 1 + hs, y + 26 - hs // 2), (x + 1 + hs, y + 26 + hs // 2)], fill=ink)
+        d.text((x + 52, y + 4), "Think", fill=ink, font=ImageFont.truetype(FONT, 16))
+        want[("Carol", "Carol")] += 1
     return png_bytes(np.asarray(img)), want
 
 
