@@ -83,9 +83,9 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
     # with their antialiased rims
     text = cv2.dilate(text.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
     messages = _messages(ink, rgb, text, found)
-    messages += _self_messages(ink, rgb, found, messages)
-    if not messages:
+    if not messages:  # a sequence's participants talk to each other, not only to themselves
         return None
+    messages += _self_messages(ink, rgb, found, messages)
     return Sequence(found, messages)
 
 
@@ -202,7 +202,9 @@ def _self_messages(ink: np.ndarray, rgb: np.ndarray, lines: list[Lifeline], mess
         reach = int(min((lines[k + 1].x - lf.x) * 0.5 if k + 1 < len(lines) else W - x - 8, 160))
         y, y_end = int(lf.y0) + 3, int(lf.y1) - 10
         while y < y_end:
-            if any(abs(y - t) <= 3 for t in taken) or reach < 30 or not ink[y, x + 14:x + 30].all():
+            # a thin stroke: no ink 4 px above or below it (a filled box's inside is no message)
+            if any(abs(y - t) <= 3 for t in taken) or reach < 30 or not ink[y, x + 14:x + 30].all() or (
+                    ink[max(0, y - 4), x + 14:x + 30].any() or ink[min(H - 1, y + 4), x + 14:x + 30].any()):
                 y += 1
                 continue
             xe = x + 30
