@@ -5,6 +5,7 @@ nothing stays a free path (:func:`crafteditor.assemble.leftovers.free_line`)."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
 
 import cv2
@@ -21,6 +22,7 @@ from crafteditor.assemble.geometry import (
 )
 from crafteditor.assemble.joins import bridge_gaps, extend_at_junctions
 from crafteditor.assemble.leftovers import free_line
+from crafteditor.assemble.sequences import Sequence, explained
 from crafteditor.config import THEME
 from crafteditor.lines.paths import LinePath
 from crafteditor.ocr.runs import TextRun
@@ -32,20 +34,25 @@ from crafter.spec.model import Box, Edge
 def edge_components(b: FigureBuilder, lines: list[LinePath], shapes: list[DetectedShape], node_ids: dict[int, str],
                     runs: list[TextRun], free: list[int], used: set[int],
                     titles: list[TextRun] = (),  # type: ignore[assignment]
-                    deadline: float | None = None) -> tuple[list[Any], dict[int, str]]:
+                    deadline: float | None = None, seq: Sequence | None = None) -> tuple[list[Any], dict[int, str]]:
     """(edges and free paths, the ids edges give the free texts they point at, by run).
 
     ``free``: the runs no chart, node or group took; ``used``: the runs taken (edge labels
-    are added to it); ``titles``: the groups' labels."""
+    are added to it); ``titles``: the groups' labels; ``seq``: a sequence diagram's lifelines
+    and messages (the traced lines they explain are drawn from them instead)."""
     out: list[Any] = []
     text_targets: dict[int, str] = {}
     edges: list[tuple[Edge, LinePath]] = []
+    if seq is not None:
+        lines = [ln for ln in lines if not explained(ln, seq)]
+        out.extend(_sequence_parts(b, seq, node_ids, edges))
     loose = [runs[k] for k in free if k not in used]  # text no node or group has taken
     # a line crossing a group's title is cut by the title's erasure as by a loose label's
     # (a JPEG's wider erasure ring cut distributed_training's 'Data shard 0' edge there)
     lines = bridge_gaps(lines, [s for s in shapes if s.is_group],
                         [r for r in (*loose, *titles) if r.angle == 0], deadline=deadline)
     lines = extend_at_junctions(lines, shapes, deadline=deadline)
+    lines = _split_fans(lines, shapes)
     for ln in lines:
         tol = 3 * ln.width + 6
         ends, pts, erased_head = _line_ends(b, ln, shapes, [*titles, *loose], tol)
@@ -59,6 +66,10 @@ def edge_components(b: FigureBuilder, lines: list[LinePath], shapes: list[Detect
             ends.reverse()
             kinds.reverse()
         ids = _end_ids(b, pts, ends, node_ids, runs, free, used, tol, text_targets)
+        if kinds == ["none", "none"] and _reads_backwards(pts):
+            pts.reverse()
+            ends.reverse()
+            ids.reverse()
         pts = _snap_ends(pts, [shapes[e] if e is not None else None for e in ends])
         pts = straighten(pts, 1.6)
         if ids[0] is None or ids[1] is None or ids[0] == ids[1]:
@@ -68,6 +79,68 @@ def edge_components(b: FigureBuilder, lines: list[LinePath], shapes: list[Detect
     _label_edges(b, edges, runs, free, used, text_targets)
     out.extend(e for e, _ in edges)
     return out, text_targets
+
+
+def _sequence_parts(b: FigureBuilder, seq: Sequence, node_ids: dict[int, str],
+                    edges: list[tuple[Edge, LinePath]]) -> list[Any]:
+    """A sequence diagram's messages as edges between their participants (added to ``edges``,
+    to be labelled), and its lifelines as free paths."""
+    out: list[Any] = []
+    for lf in seq.lifelines:
+        pts = [(lf.x, lf.y0), (lf.x, lf.y1)]
+        out.extend(free_line(b, LinePath(pts, lf.width, lf.color, lf.style), pts))
+    for m in seq.messages:
+        ln = LinePath(list(m.points), m.width, m.color, m.style)
+        ids = [node_ids.get(seq.lifelines[m.source].node), node_ids.get(seq.lifelines[m.target].node)]
+        if ids[0] is None or ids[1] is None:
+            out.extend(free_line(b, ln, ln.points))
+            continue
+        kinds = ["arrow" if m.tail else "none", "arrow" if m.head else "none"]
+        edges.append((_edge(b, ln, list(m.points), ids, kinds), ln))
+    return out
+
+
+def _split_fans(lines: list[LinePath], shapes: list[DetectedShape]) -> list[LinePath]:
+    """Two arrows leaving one node from one point, traced as one line with a head at each end,
+    split at the node into the two (castellum's Greenlit → Succeeded and → Failed had read as
+    one edge Failed → Succeeded): the line turns on a third node's outline, away from its ends."""
+    out = []
+    for ln in lines:
+        pts = list(ln.points)
+        if ln.head_start is None or ln.head_end is None or len(pts) < 3:
+            out.append(ln)
+            continue
+        tol = 3 * ln.width + 6
+        ends = {_attach(ln.start, shapes, tol), _attach(ln.end, shapes, tol)}
+        at = None
+        for k in range(1, len(pts) - 1):
+            i = _attach(pts[k], shapes, tol)
+            if i is None or shapes[i].is_group or i in ends or min(math.dist(pts[k], pts[0]), math.dist(
+                    pts[k], pts[-1])) < 4 * tol:
+                continue
+            # the branches part there: the course turns by more than 25°
+            a = next((q for q in pts[k - 1::-1] if math.dist(q, pts[k]) >= 8), pts[0])
+            c = next((q for q in pts[k + 1:] if math.dist(q, pts[k]) >= 8), pts[-1])
+            u, v = (pts[k][0] - a[0], pts[k][1] - a[1]), (c[0] - pts[k][0], c[1] - pts[k][1])
+            cos = (u[0] * v[0] + u[1] * v[1]) / max(1e-6, math.hypot(*u) * math.hypot(*v))
+            if cos < math.cos(math.radians(25)):
+                at = k
+                break
+        if at is None:
+            out.append(ln)
+            continue
+        out.append(replace(ln, points=pts[at::-1], head_start=None, head_end=ln.head_start, open_ends=[False, True]))
+        out.append(replace(ln, points=pts[at:], head_start=None, head_end=ln.head_end, open_ends=[False, True]))
+    return out
+
+
+def _reads_backwards(pts: list[tuple[float, float]]) -> bool:
+    """Whether a line without heads runs against reading order: an undirected line reads from
+    left to right, a steep one (within 14° of vertical) from top to bottom."""
+    (x0, y0), (x1, y1) = pts[0], pts[-1]
+    if abs(x1 - x0) < 0.25 * abs(y1 - y0):
+        return y1 < y0
+    return x1 < x0
 
 
 def _line_ends(b: FigureBuilder, ln: LinePath, shapes: list[DetectedShape], texts: list[TextRun],

@@ -10,6 +10,7 @@ from crafteditor.assemble.edges import edge_components
 from crafteditor.assemble.groups import group_components
 from crafteditor.assemble.leftovers import traced_components
 from crafteditor.assemble.nodes import node_component, shape_labels
+from crafteditor.assemble.sequences import find_sequence, without_cells
 from crafteditor.assemble.texts import free_texts
 from crafteditor.config import THEME
 from crafteditor.lines.paths import LinePath
@@ -27,6 +28,10 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
     ``time.perf_counter()`` value, lines are no longer joined across gaps)."""
     comps: list[Any] = []
     used_runs: set[int] = set()
+    # a sequence diagram: the cells its lifelines and messages enclose are no boxes
+    seq = find_sequence(b.image.rgb, b.paints.background_rgb, shapes, runs) if not charts else None
+    if seq is not None:
+        shapes = without_cells(seq, shapes)
     # charts own their tick labels, titles and legends
     for ch in charts:
         used_runs |= set(ch.run_indices)
@@ -48,7 +53,7 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
     free = [k for k in range(len(runs)) if k not in used_runs]
     titles = [runs[k] for i, s in enumerate(shapes) if s.is_group for k in labels.get(i, [])]
     edge_comps, text_targets = edge_components(b, lines, shapes, node_ids, runs, free, used_runs, titles,
-                                              deadline=deadline)
+                                              deadline=deadline, seq=seq)
     comps.extend(edge_comps)
     comps.extend(free_texts(b, runs, used_runs, text_targets))
     for obj in traced:

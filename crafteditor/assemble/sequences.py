@@ -1,0 +1,320 @@
+"""Sequence diagrams: participants in a row, each with a lifeline hanging from its box, and
+messages, horizontal arrows from one lifeline to another (or out and back to the same one).
+
+A message joins two participants, not the boxes its ends touch: its ends stop on lifelines far
+below the boxes, often on an activation bar, and the generic edge pass, which attaches a line's
+ends to the nearest outline, left them as free paths or joined them to the bar (mermaid's,
+PlantUML's, websequencediagrams' and PowerPoint's sequence diagrams all read with no edge). The
+lifelines and messages are read off the pixels (the tracer cuts a lifeline at every message
+crossing it and joins a message's head to the lifeline it touches): a thin vertical ink column
+below the middle of each box of a row, and rows of ink, solid or dashed, running from one such
+column to another. The rectangles a lifeline, two messages and the next lifeline enclose are
+no boxes (:func:`lifeline_cells`)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+
+from crafteditor.assemble.geometry import dist_to_polyline
+from crafteditor.lines.paths import LinePath
+from crafteditor.ocr.runs import TextRun
+from crafteditor.shapes.detect import DetectedShape
+
+INK = 30.0  # colour distance from the background that counts as ink (light grey lifelines)
+
+
+@dataclass
+class Lifeline:
+    node: int  # the participant's shape (the box at the top)
+    x: float
+    y0: float  # from the box's bottom
+    y1: float  # to the repeated box below, else the column's last ink
+    width: float  # the column's ink width, px
+    color: tuple[int, int, int]
+    style: str  # solid or dashed
+
+
+@dataclass
+class Message:
+    source: int  # lifeline indices; source == target: a self-message (out and back)
+    target: int
+    points: list[tuple[float, float]]  # from source to target, image pixels
+    width: float
+    color: tuple[int, int, int]
+    style: str  # solid or dashed
+    head: bool  # an arrowhead at the target
+    tail: bool  # and one at the source (double-headed: the left participant is the source)
+
+
+@dataclass
+class Sequence:
+    lifelines: list[Lifeline]
+    messages: list[Message]
+
+
+def ink_mask(rgb: np.ndarray, background: tuple[int, int, int]) -> np.ndarray:
+    d = rgb.astype(np.int32) - np.asarray(background, np.int32)
+    return (d * d).sum(axis=2) > INK * INK
+
+
+def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: list[DetectedShape],
+                  runs: list[TextRun]) -> Sequence | None:
+    """The lifelines and messages of a sequence diagram, or None where the figure is none: at
+    least two lifelines hanging from a row of boxes, and a message between them."""
+    found = [ln for i, s in enumerate(shapes) if (ln := _lifeline(rgb, background, shapes, i)) is not None]
+    found = _one_row(found, shapes)
+    if len(found) < 2:
+        return None
+    ink = ink_mask(rgb, background)
+    found.sort(key=lambda ln: ln.x)
+    H, W = ink.shape
+    text = np.zeros(ink.shape, bool)
+    for r in runs:  # the glyphs, not their boxes (a label's box often takes in its arrow)
+        g = np.asarray(r.glyphs, bool)
+        y0, x0 = int(r.y), int(r.x)
+        if r.angle != 0 or g.ndim != 2 or y0 < 0 or x0 < 0:
+            continue
+        g = g[:H - y0, :W - x0]
+        text[y0:y0 + g.shape[0], x0:x0 + g.shape[1]] |= g
+    # with their antialiased rims
+    text = cv2.dilate(text.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    messages = _messages(ink, rgb, text, found)
+    if not messages:  # a sequence's participants talk to each other, not only to themselves
+        return None
+    messages += _self_messages(ink, rgb, found, messages)
+    return Sequence(found, messages)
+
+
+def _lifeline(rgb: np.ndarray, background: tuple[int, int, int], shapes: list[DetectedShape],
+              i: int) -> Lifeline | None:
+    """The thin vertical ink column hanging from the middle of box ``i``'s bottom, if long (read
+    on the strip of columns under the box's middle only)."""
+    s = shapes[i]
+    H, W = rgb.shape[:2]
+    if s.is_group or s.w < 12 or s.h < 8:
+        return None
+    yb = int(math.ceil(s.y + s.h)) + 2
+    band = int(max(40, 1.5 * s.h))
+    if yb + band >= H:
+        return None
+    cx = s.x + s.w / 2
+    xs = np.arange(max(5, int(cx - 0.2 * s.w)), min(W - 5, int(cx + 0.2 * s.w) + 1))
+    if len(xs) == 0:
+        return None
+    c0 = int(xs[0]) - 5
+    ink = ink_mask(rgb[yb:, c0:int(xs[-1]) + 6], background)  # rows from yb, columns from c0
+    rows = ink[:band]
+    xl = xs - c0
+    # thin: no ink 5 px either side (a message crossing it aside)
+    thin = rows[:, xl] & ~rows[:, xl - 5] & ~rows[:, xl + 5]
+    frac = thin.mean(axis=0)
+    if frac.max() < 0.4:
+        return None
+    # the column nearest the middle among the strongest (not an activation bar's side)
+    k = int(np.argmin(np.where(frac >= 0.8 * frac.max(), np.abs(xs - cx), np.inf)))
+    x, lx = int(xs[k]), int(xl[k])
+    # the participant repeated below: a box of its size on its column (not a cell
+    # the lifelines and messages enclose, nor a note over the lifeline)
+    below = [j for j, t in enumerate(shapes) if j != i and not t.is_group and t.y > s.y + s.h
+             and abs(t.x + t.w / 2 - x) <= 0.2 * s.w and abs(t.w - s.w) <= 0.3 * s.w and abs(t.h - s.h) <= 0.3 * s.h]
+    if below:
+        y1 = min(shapes[j].y for j in below)
+    else:
+        colx = ink[:, lx - 1:lx + 2].any(axis=1)
+        y1 = yb + float(np.nonzero(colx)[0].max()) if colx.any() else yb
+    if y1 - yb < max(60, 2.5 * s.h):
+        return None
+    n = int(y1) - yb
+    # the column's ink width and colour, on rows where it stands alone
+    alone = ink[:n, lx - 4:lx + 5].sum(axis=1)
+    lone = (alone > 0) & (alone <= 4)
+    width = float(np.median(alone[lone])) if lone.any() else 1.0
+    pix = rgb[yb:yb + n, x][ink[:n, lx]]
+    color = tuple(int(v) for v in np.median(pix, axis=0)) if len(pix) else (0, 0, 0)
+    on = ink[:n, lx - 1:lx + 2].any(axis=1).mean()
+    return Lifeline(node=i, x=float(x), y0=float(s.y + s.h), y1=float(y1), width=width, color=color,
+                    style="solid" if on > 0.85 else "dashed")
+
+
+def _one_row(found: list[Lifeline], shapes: list[DetectedShape]) -> list[Lifeline]:
+    """The largest set of lifelines whose boxes end at one height (a sequence's participants)."""
+    best: list[Lifeline] = []
+    for a in found:
+        sa = shapes[a.node]
+        row = [b for b in found if abs(b.y0 - a.y0) <= max(6.0, 0.25 * sa.h)]
+        if len(row) > len(best):
+            best = row
+    # two lifelines never share a column
+    best.sort(key=lambda ln: ln.x)
+    return [ln for k, ln in enumerate(best) if k == 0 or ln.x - best[k - 1].x > 20]
+
+
+def _messages(ink: np.ndarray, rgb: np.ndarray, text: np.ndarray, lines: list[Lifeline]) -> list[Message]:
+    """Rows of ink from one lifeline to another: solid, or dashed evenly along the whole way,
+    stopping at both lifelines (a note's or a fragment's frame runs on past them)."""
+    hits: dict[int, list[tuple[int, int]]] = {}  # row: the (i, j) pairs it joins
+    n = len(lines)
+    for i in range(n):
+        for j in range(i + 1, n):
+            a, b = lines[i], lines[j]
+            y0, y1 = int(max(a.y0, b.y0)) + 3, int(min(a.y1, b.y1)) - 2
+            if y1 <= y0:
+                continue
+            m = int(min(28, 0.2 * (b.x - a.x)))
+            x0, x1 = int(a.x) + m, int(b.x) - m
+            if x1 - x0 < 10:
+                continue
+            for y in range(y0, y1):
+                if _joins(ink, text, y, x0, x1) and _stops(ink, text, y, int(a.x), -1) and _stops(
+                        ink, text, y, int(b.x), 1):
+                    hits.setdefault(y, []).append((i, j))
+    # the widest pair of a row (one message passes over the lifelines between its ends)
+    rows: list[tuple[int, int, int]] = []
+    for y in sorted(hits):
+        i, j = max(hits[y], key=lambda p: lines[p[1]].x - lines[p[0]].x)
+        rows.append((y, i, j))
+    out: list[Message] = []
+    k = 0
+    while k < len(rows):
+        y, i, j = rows[k]
+        band = [y]
+        while k + 1 < len(rows) and rows[k + 1][1:] == (i, j) and rows[k + 1][0] - band[-1] <= 1:
+            k += 1
+            band.append(rows[k][0])
+        k += 1
+        out.append(_message(ink, rgb, lines, i, j, band))
+    return out
+
+
+def _self_messages(ink: np.ndarray, rgb: np.ndarray, lines: list[Lifeline], messages: list[Message]) -> list[Message]:
+    """Messages a participant sends itself: a solid row of ink out of its lifeline to the right
+    that stops short of half the way to the next one, a drop of 8-80 px, and a row back to the
+    lifeline with a head at it."""
+    out: list[Message] = []
+    H, W = ink.shape
+    taken = [m.points[0][1] for m in messages]
+    for k, lf in enumerate(lines):
+        x = int(lf.x)
+        reach = int(min((lines[k + 1].x - lf.x) * 0.5 if k + 1 < len(lines) else W - x - 8, 160))
+        y, y_end = int(lf.y0) + 3, int(lf.y1) - 10
+        while y < y_end:
+            # a thin stroke: no ink 4 px above or below it (a filled box's inside is no message)
+            if any(abs(y - t) <= 3 for t in taken) or reach < 30 or not ink[y, x + 14:x + 30].all() or (
+                    ink[max(0, y - 4), x + 14:x + 30].any() or ink[min(H - 1, y + 4), x + 14:x + 30].any()):
+                y += 1
+                continue
+            xe = x + 30
+            while xe < x + reach and ink[y, xe + 1]:
+                xe += 1
+            drop = ink[y:min(H, y + 81), xe - 2:xe + 1].any(axis=1)
+            y2 = y + int(np.argmin(drop)) - 1 if not drop.all() else y + 80
+            back = ink[max(0, y2 - 1):y2 + 2, x + 14:xe - 2].any(axis=0).mean() if y2 - y >= 8 else 0.0
+            if xe >= x + reach or ink[y, xe + 2:xe + 6].any() or back < 0.85 or not _head_at(ink, y2, x, 1, 1.0):
+                y += 1
+                continue
+            pix = rgb[y, x + 14:xe][ink[y, x + 14:xe]]
+            color = tuple(int(v) for v in np.median(pix, axis=0)) if len(pix) else (0, 0, 0)
+            pts = [(lf.x, float(y)), (float(xe), float(y)), (float(xe), float(y2)), (lf.x, float(y2))]
+            out.append(Message(k, k, pts, 1.0, color, "solid", True, False))
+            taken += [y, y2]
+            y = y2 + 4
+    return out
+
+
+def _joins(ink: np.ndarray, text: np.ndarray, y: int, x0: int, x1: int) -> bool:
+    row = ink[y, x0:x1]
+    free = ~text[y, x0:x1]
+    if free.mean() < 0.4:
+        return False
+    on = row[free]
+    if on.mean() >= 0.9:
+        return True
+    # dashed: ink in every eighth of the way (an eighth mostly under text aside)
+    bins = [(r[f].mean() if f.mean() >= 0.3 else 1.0) for r, f in zip(np.array_split(row, 8), np.array_split(free, 8))]
+    return on.mean() >= 0.35 and min(bins) >= 0.2
+
+
+def _stops(ink: np.ndarray, text: np.ndarray, y: int, x: int, side: int) -> bool:
+    """Whether the row's ink stops at lifeline ``x``: little ink 4-28 px beyond it (on ``side``)."""
+    a, b = (x + 4, x + 29) if side > 0 else (x - 28, x - 3)
+    a, b = max(0, a), min(ink.shape[1], b)
+    if b - a < 4:
+        return True
+    seg = ink[max(0, y - 1):y + 2, a:b].any(axis=0) & ~text[y, a:b]
+    return seg.mean() < 0.6
+
+
+def _message(ink: np.ndarray, rgb: np.ndarray, lines: list[Lifeline], i: int, j: int, band: list[int]) -> Message:
+    a, b = lines[i], lines[j]
+    y = float(np.mean(band))
+    yi = int(round(y))
+    width = float(max(1, len(band) - 1))  # a line's antialiased edge rows
+    left, right = _head_at(ink, yi, a.x, 1, width), _head_at(ink, yi, b.x, -1, width)
+    m = int(min(28, 0.2 * (b.x - a.x)))
+    on = ink[max(0, yi - 1):yi + 2, int(a.x) + m:int(b.x) - m].any(axis=0).mean()
+    pix = rgb[yi, int(a.x) + m:int(b.x) - m][ink[yi, int(a.x) + m:int(b.x) - m]]
+    color = tuple(int(v) for v in np.median(pix, axis=0)) if len(pix) else (0, 0, 0)
+    style = "solid" if on > 0.85 else "dashed"
+    if left and not right:  # drawn from right to left
+        return Message(j, i, [(b.x, y), (a.x, y)], width, color, style, True, False)
+    return Message(i, j, [(a.x, y), (b.x, y)], width, color, style, True, left and right)
+
+
+def _head_at(ink: np.ndarray, y: int, x: float, inward: int, width: float) -> bool:
+    """An arrowhead by lifeline ``x`` on row ``y``: columns within 28 px inward where ink stands
+    above and below the line (2-9 px off it) and is no vertical line (an activation bar's side)."""
+    H, W = ink.shape
+    count = 0
+    off = int(width / 2) + 2
+    for t in range(3, 29):
+        cx = int(round(x + inward * t))
+        if not (0 <= cx < W) or y - 12 < 0 or y + 13 > H:
+            continue
+        col = ink[y - 12:y + 13, cx]
+        if col.all():
+            continue
+        up, down = col[12 - off - 7:12 - off + 1], col[12 + off:12 + off + 8]
+        if up.any() and down.any() and col[:3].sum() + col[-3:].sum() < 6:
+            count += 1
+    return count >= 2
+
+
+def without_cells(seq: Sequence, shapes: list[DetectedShape], tol: float = 5.0) -> list[DetectedShape]:
+    """The shapes less those whose left and right sides both stand on lifelines, below the
+    participants (the cells lifelines and messages enclose); the lifelines' and groups' shape
+    indices are renumbered in place."""
+    xs = [ln.x for ln in seq.lifelines]
+    top = min(ln.y0 for ln in seq.lifelines)
+    drop = {k for k, s in enumerate(shapes) if s.y >= top - 2 and any(abs(s.x - x) <= tol for x in xs)
+            and any(abs(s.x + s.w - x) <= tol for x in xs)}
+    if not drop:
+        return shapes
+    new = {}
+    for k in range(len(shapes)):
+        if k not in drop:
+            new[k] = len(new)
+    out = []
+    for k, s in enumerate(shapes):
+        if k in drop:
+            continue
+        if s.members:
+            s = replace(s, members=[new[m] for m in s.members if m in new])
+        out.append(s)
+    for ln in seq.lifelines:
+        ln.node = new[ln.node]
+    return out
+
+
+def explained(ln: LinePath, seq: Sequence, tol: float = 6.0) -> bool:
+    """Whether every point of a traced line lies on a lifeline or a message (it is drawn again)."""
+    def near(p: tuple[float, float]) -> bool:
+        for lf in seq.lifelines:
+            if abs(p[0] - lf.x) <= tol and lf.y0 - tol <= p[1] <= lf.y1 + tol:
+                return True
+        return any(dist_to_polyline(p, m.points) <= tol + 4 for m in seq.messages)
+
+    return all(near(p) for p in ln.points)
