@@ -214,6 +214,13 @@ def _cylinder_cap(faces: list[Face], body: int) -> int | None:
 def _make_shape(rgb: np.ndarray, paints: Paints, f: Face, shape: str, iou: float,
                 face_for_ring: Face | None = None) -> DetectedShape | None:
     stroke, width, _outside, share = _ring_stroke(rgb, paints, face_for_ring or f)
+    if share < 0.9 and width > 2.0:
+        # a thick outline (4-5 px, a figure drawn at 2x) reaches the rings 5-7 px out where the
+        # surroundings are read: its own ink made every such box 'a pocket between many surfaces'
+        # (d2l-style blocks, 0.34). Read past the stroke; kept where that shows one surface.
+        wide = _ring_stroke(rgb, paints, face_for_ring or f, pad=int(math.ceil(width)) + 8)
+        if wide[3] > share:
+            stroke, width, _outside, share = wide
     if face_for_ring is not None:  # a cylinder: its cap is part of it, not its surroundings
         share = _ring_stroke(rgb, paints, f)[3]
     # a drawn shape sits on one surface; a pocket of canvas fenced in by lines and other nodes
@@ -235,11 +242,12 @@ def _make_shape(rgb: np.ndarray, paints: Paints, f: Face, shape: str, iou: float
                          face=f, outside_share=share)  # type: ignore[arg-type]
 
 
-def _ring_stroke(rgb: np.ndarray, paints: Paints, face: Face) -> tuple[tuple[int, int, int] | None, float, int, float]:
+def _ring_stroke(rgb: np.ndarray, paints: Paints, face: Face,
+                 pad: int = 8) -> tuple[tuple[int, int, int] | None, float, int, float]:
     """(stroke colour or None, stroke width px, paint outside the outline, share of the outside that
-    is that paint) from the rings around a face."""
+    is that paint) from the rings around a face: the stroke in the inner five (more for a wider
+    pad), the outside in the last three of ``pad - 1``."""
     H, W = paints.labels.shape
-    pad = 8
     x0, y0 = max(0, face.x - pad), max(0, face.y - pad)
     x1, y1 = min(W, face.x + face.w + pad), min(H, face.y + face.h + pad)
     filled = np.zeros((y1 - y0, x1 - x0), np.uint8)
@@ -265,7 +273,7 @@ def _ring_stroke(rgb: np.ndarray, paints: Paints, face: Face) -> tuple[tuple[int
     share = float((ov_all == outside).sum()) / max(1, ov_all.size)
     # the stroke: pixels in the inner rings that are neither face nor outside paint
     inner = np.zeros_like(filled, dtype=bool)
-    for ring in layers[:5]:
+    for ring in layers[:max(5, pad - 6)]:
         inner |= ring
     sub = rgb[y0:y1, x0:x1]
     out_rgb = paints.colors[outside].astype(np.float32)
