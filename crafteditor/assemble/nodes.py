@@ -13,7 +13,7 @@ from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import color_distance, to_hex
 from crafteditor.shapes.detect import DetectedShape
 from crafter.base.text import text_width
-from crafter.spec.model import Node
+from crafter.spec.model import Node, Path
 
 
 def shape_labels(runs: list[TextRun], shapes: list[DetectedShape], used: set[int]) -> dict[int, list[int]]:
@@ -61,6 +61,8 @@ def node_component(b: FigureBuilder, cid: str, s: DetectedShape, lab: list[TextR
             shown = max(6.0, math.floor((room / widest - 0.01) * 10) / 10)
         if shown != THEME.font_size:
             kw["font_size"] = shown
+        if s.dividers:
+            kw["label"] = slotted_label(lab, box.y + box.h / 2, shown * THEME.line_height, b.s)
         if all(r.bold for r in lab):
             kw["bold"] = True
         fonts = [r.font for r in lab if r.font]  # the lines long enough to tell
@@ -73,6 +75,8 @@ def node_component(b: FigureBuilder, cid: str, s: DetectedShape, lab: list[TextR
     else:
         kw["label"] = ""
     fill = b.color_or_none(s.fill, THEME.node_fill)
+    if s.dividers:  # a class box: its fill is drawn behind its dividers (divider_paths), nodes go on top
+        fill = "none"
     if fill:
         kw["fill"] = fill
     if s.stroke is None:
@@ -87,3 +91,44 @@ def node_component(b: FigureBuilder, cid: str, s: DetectedShape, lab: list[TextR
     # a requested width stops the renderer re-wrapping the label at 150 px
     return Node(kind="node", id=cid, shape=s.shape, box=box, pinned=True, width=box.w or None,
                 height=box.h or None, **kw)
+
+
+def slotted_label(lab: list[TextRun], cy: float, lh: float, scale: float) -> str:
+    """A class box's lines, each in the slot of the renderer's centred block nearest its place,
+    the slots between left empty: its name stays above the first divider, its attributes
+    between the dividers (one block of lines centred in the box crossed them)."""
+    at = [r.cy * scale - cy for r in lab]  # each line's centre, from the box's centre
+    best: tuple[float, list[int], float] | None = None
+    for half in (0.0, 0.5):  # an odd block has a line on the centre, an even one a gap
+        slots: list[int] = []
+        for a in at:
+            m = int(math.floor(a / lh - half + 0.5))
+            slots.append(max(m, slots[-1] + 1) if slots else m)
+        err = sum(abs((m + half) * lh - a) for m, a in zip(slots, at))
+        if best is None or err < best[0]:
+            best = (err, slots, half)
+    assert best is not None
+    _, slots, half = best
+    # the block runs from -reach to +reach (shifted half a line for an even block): symmetric about the centre
+    lo, hi = min(slots), max(slots)
+    reach_lo, reach_hi = (-hi - 1, -lo - 1) if half else (-hi, -lo)
+    first, last = min(lo, reach_lo), max(hi, reach_hi)
+    lines = [""] * (last - first + 1)
+    for r, m in zip(lab, slots):
+        lines[m - first] = r.shown
+    return "\n".join(lines)
+
+
+def divider_paths(b: FigureBuilder, s: DetectedShape) -> list[Path]:
+    """A class box's fill and its compartment dividers in its stroke: paths are drawn under
+    the nodes, so the node itself is left unfilled over them."""
+    if not s.dividers:
+        return []
+    box = b.box(s.x, s.y, s.w, s.h)
+    x0, x1 = box.x, round(box.x + box.w, 2)
+    out = [Path(kind="path", id=b.new_id("p"), d=f"M{x0} {box.y} H{x1} V{round(box.y + box.h, 2)} H{x0} Z",
+                fill=to_hex(s.fill))]
+    if s.stroke is not None:
+        out += [Path(kind="path", id=b.new_id("p"), d=f"M{x0} {b.pt((0.0, y)).y} H{x1}", fill="none",
+                     stroke=to_hex(s.stroke), stroke_width=round(max(0.5, s.stroke_px * b.s), 1)) for y in s.dividers]
+    return out

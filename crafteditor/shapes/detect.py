@@ -12,7 +12,9 @@ import cv2
 import numpy as np
 
 from crafteditor.config import Config
+from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import Paints, distances
+from crafteditor.shapes.compartments import join_compartments
 from crafteditor.shapes.faces import Face, find_faces, merge_faces
 from crafteditor.shapes.frames import holds_drawing
 from crafteditor.shapes.outlines import classify, fit_polygon_box, ideal_mask, inset_margins, mask_iou
@@ -39,15 +41,17 @@ class DetectedShape(RectGeometry):
     dashed: str = "solid"  # group frames: solid, dashed or dotted
     outside_share: float = 1.0  # share of the ring outside the outline that is one surface
     outline: list[tuple[float, float]] | None = None  # shape 'polygon': its corners, image pixels
+    dividers: list[float] = field(default_factory=list)  # a class box's compartment dividers: their y, image pixels
 
 
 def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
                   exclude: np.ndarray | None = None, raw: np.ndarray | None = None,
-                  deadline: float | None = None) -> list[DetectedShape]:
+                  deadline: float | None = None, runs: list[TextRun] | None = None) -> list[DetectedShape]:
     """Nodes and group frames. ``scale`` is user units per pixel; ``exclude`` masks chart areas;
     ``raw``: the pixels as decoded where ``rgb`` is denoised (thin borders survive there).
     Past ``deadline`` (``time.perf_counter()``) no more faces are merged or classified: what
-    they hold is left to the lines and the tracing."""
+    they hold is left to the lines and the tracing. ``runs``: the text read, to tell a class
+    box's compartments (:mod:`crafteditor.shapes.compartments`)."""
     min_side = max(6.0, config.min_node_size / scale)
     # small faces too: a cylinder's cap is a thin lens above its body
     faces = find_faces(paints, min(min_side, max(4.0, 3.0 / scale)), exclude)
@@ -85,6 +89,10 @@ def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
         made = _make_shape(rgb, paints, f, shape, iou)
         if made is not None:
             shapes.append(made)
+    shapes = join_compartments(shapes, runs or [])
+    for s in shapes:
+        if s.dividers:  # its compartments bordered one another: the class box's own surroundings
+            s.outside_share = _ring_stroke(rgb, paints, s.face)[3]
     if config.groups:
         mark_groups(shapes)
         for s in shapes:  # a box around labels and arrows (no boxes among them) is a frame too
