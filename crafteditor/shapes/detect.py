@@ -221,14 +221,15 @@ def _cylinder_cap(faces: list[Face], body: int) -> int | None:
 
 def _make_shape(rgb: np.ndarray, paints: Paints, f: Face, shape: str, iou: float,
                 face_for_ring: Face | None = None) -> DetectedShape | None:
-    stroke, width, _outside, share = _ring_stroke(rgb, paints, face_for_ring or f)
-    if share < 0.9 and width > 2.0:
-        # a thick outline (4-5 px, a figure drawn at 2x) reaches the rings 5-7 px out where the
+    stroke, width, outside, share = _ring_stroke(rgb, paints, face_for_ring or f)
+    if share < 0.9 and (width > 2.0 or (stroke is None and outside not in (f.paint, paints.background))):
+        # a thick outline (4-6 px, a figure drawn at 2x) reaches the rings 5-7 px out where the
         # surroundings are read: its own ink made every such box 'a pocket between many surfaces'
-        # (d2l-style blocks, 0.34). Read past the stroke; kept where that shows one surface.
-        wide = _ring_stroke(rgb, paints, face_for_ring or f, pad=int(math.ceil(width)) + 8)
-        if wide[3] > share:
-            stroke, width, _outside, share = wide
+        # (d2l-style blocks, 0.34), or at 6 px the outside itself (no stroke found). Read past
+        # the stroke; kept where that finds a thick one and one surface beyond it.
+        wide = _ring_stroke(rgb, paints, face_for_ring or f, pad=int(math.ceil(max(width, 6.0))) + 8)
+        if wide[0] is not None and wide[1] > 2.0 and wide[3] > share:
+            stroke, width, outside, share = wide
     if face_for_ring is not None:  # a cylinder: its cap is part of it, not its surroundings
         share = _ring_stroke(rgb, paints, f)[3]
     # a drawn shape sits on one surface; a pocket of canvas fenced in by lines and other nodes
