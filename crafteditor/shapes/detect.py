@@ -13,7 +13,7 @@ import numpy as np
 
 from crafteditor.config import Config
 from crafteditor.ocr.runs import TextRun
-from crafteditor.paint import Paints, distances
+from crafteditor.paint import Paints, color_distance, distances
 from crafteditor.shapes.compartments import join_compartments
 from crafteditor.shapes.faces import Face, find_faces, merge_faces
 from crafteditor.shapes.frames import holds_drawing
@@ -222,13 +222,16 @@ def _cylinder_cap(faces: list[Face], body: int) -> int | None:
 def _make_shape(rgb: np.ndarray, paints: Paints, f: Face, shape: str, iou: float,
                 face_for_ring: Face | None = None) -> DetectedShape | None:
     stroke, width, outside, share = _ring_stroke(rgb, paints, face_for_ring or f)
-    if share < 0.9 and (width > 2.0 or (stroke is None and outside not in (f.paint, paints.background))):
-        # a thick outline (4-6 px, a figure drawn at 2x) reaches the rings 5-7 px out where the
+    if (share < 0.9 and width > 2.0) or outside not in (f.paint, paints.background):
+        # a thick outline (4-8 px, a figure drawn at 2x) reaches the rings 5-7 px out where the
         # surroundings are read: its own ink made every such box 'a pocket between many surfaces'
-        # (d2l-style blocks, 0.34), or at 6 px the outside itself (no stroke found). Read past
-        # the stroke; kept where that finds a thick one and one surface beyond it.
+        # (d2l-style blocks, 0.34), or was taken for the surroundings themselves and its
+        # anti-aliased rim for a thin grey stroke (dask's 7 px circles). Read past the stroke;
+        # kept where that finds a thick one: the surroundings' paint was its colour, or one
+        # surface lies beyond it.
         wide = _ring_stroke(rgb, paints, face_for_ring or f, pad=int(math.ceil(max(width, 6.0))) + 8)
-        if wide[0] is not None and wide[1] > 2.0 and wide[3] > share:
+        was_stroke = wide[0] is not None and color_distance(paints.colors[outside], wide[0]) < 40
+        if wide[0] is not None and wide[1] > 2.0 and (wide[3] > share or was_stroke):
             stroke, width, outside, share = wide
     if face_for_ring is not None:  # a cylinder: its cap is part of it, not its surroundings
         share = _ring_stroke(rgb, paints, f)[3]
