@@ -22,7 +22,10 @@ if TYPE_CHECKING:  # detect calls this module: the class is only named here
     from crafteditor.shapes.detect import DetectedShape
 
 # a member line: '+int age', '-canEat()', 'name: String', '#id', '~count', 'PK id', 'void run()'
-_MEMBER = re.compile(r"^\s*[+\-#~●•o0]\s*\S|\(.*\)|\w\s*:\s*\w|^\s*(PK|FK)\b", re.I)
+_MEMBER = re.compile(r"^\s*[+\-#~●•o0]\s*\S|\(.*\)|\w\s*:\s*\w|^\s*(PK|FK)\b"
+                     # an entity table's column: a name and its type
+                     r"|\b(int|integer|bigint|smallint|varchar|char|character|text|bool|boolean|date|datetime"
+                     r"|timestamp|float|double|decimal|numeric|string|uuid|serial|json|blob|void|long)\b", re.I)
 
 
 def join_compartments(shapes: list[DetectedShape], runs: list[TextRun]) -> list[DetectedShape]:

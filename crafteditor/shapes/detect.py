@@ -96,7 +96,7 @@ def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
     if config.groups:
         mark_groups(shapes)
         for s in shapes:  # a box around labels and arrows (no boxes among them) is a frame too
-            if not s.is_group and s.shape in ("box", "round") and holds_drawing(s.face):
+            if not s.is_group and s.shape in ("box", "round") and not s.dividers and holds_drawing(s.face):
                 s.is_group = True
         for s in shapes:
             if s.is_group:
@@ -356,7 +356,7 @@ def mark_groups(shapes: list[DetectedShape]) -> None:
     order = sorted(range(len(shapes)), key=lambda i: shapes[i].w * shapes[i].h)
     for i in order:
         s = shapes[i]
-        if s.shape not in ("box", "round"):
+        if s.shape not in ("box", "round") or s.dividers:  # a class box holds its members' icons, no nodes
             continue
         inside = []
         for j, t in enumerate(shapes):
