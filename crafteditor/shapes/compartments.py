@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
 
@@ -18,8 +18,8 @@ from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import color_distance
 from crafteditor.shapes.faces import merge_faces
 
-if TYPE_CHECKING:  # detect calls this module: the class is only named here
-    from crafteditor.shapes.detect import DetectedShape
+# shapes.detect calls this module, so its DetectedShape is not imported here (no import loops)
+DetectedShape = Any
 
 # a member line: '+int age', '-canEat()', 'name: String', '#id', '~count', 'PK id', 'void run()'
 _MEMBER = re.compile(r"^\s*[+\-#~●•o0]\s*\S|\(.*\)|\w\s*:\s*\w|^\s*(PK|FK)\b"
