@@ -232,7 +232,9 @@ def _make_shape(rgb: np.ndarray, paints: Paints, f: Face, shape: str, iou: float
         wide = _ring_stroke(rgb, paints, face_for_ring or f, pad=int(math.ceil(max(width, 6.0))) + 8)
         was_stroke = wide[0] is not None and color_distance(paints.colors[outside], wide[0]) < 40
         if wide[0] is not None and wide[1] > 2.0 and (wide[3] > share or was_stroke):
-            stroke, width, outside, share = wide
+            # the surroundings' share: the better of the two readings (the wider rings of a
+            # stack's front sheet reach its back sheets: 0.82 became 0.58 and the node was lost)
+            stroke, width, outside, share = wide[0], wide[1], wide[2], max(share, wide[3])
     if face_for_ring is not None:  # a cylinder: its cap is part of it, not its surroundings
         share = _ring_stroke(rgb, paints, f)[3]
     # a drawn shape sits on one surface; a pocket of canvas fenced in by lines and other nodes
