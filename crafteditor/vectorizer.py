@@ -224,7 +224,7 @@ def _shapes(rgb: np.ndarray, raw: np.ndarray, paints: Paints, config: Config, sc
     caller reads it again with the sketch preset."""
     if not (config.shapes and (config.mode != "chart" or not charts)) or budget.over("shapes"):
         return [], False
-    shapes = detect_shapes(rgb, paints, config, scale, exclude=exclude, raw=raw, deadline=budget.deadline)
+    shapes = detect_shapes(rgb, paints, config, scale, exclude=exclude, raw=raw, deadline=budget.deadline, runs=runs)
     labels = [(r.cx, r.cy) for r in runs] if config.ocr else None  # a hand-drawn node holds a label
     return add_sketch_shapes(raw, paints, config, scale, shapes, exclude=exclude, labels=labels)
 

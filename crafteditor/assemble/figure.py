@@ -9,7 +9,7 @@ from crafteditor.assemble.builder import FigureBuilder, hex_rgb
 from crafteditor.assemble.edges import edge_components
 from crafteditor.assemble.groups import group_components
 from crafteditor.assemble.leftovers import traced_components
-from crafteditor.assemble.nodes import node_component, shape_labels
+from crafteditor.assemble.nodes import divider_paths, label_text, node_component, shape_labels
 from crafteditor.assemble.sequences import find_sequence, without_cells
 from crafteditor.assemble.texts import free_texts
 from crafteditor.config import THEME
@@ -43,10 +43,11 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
         if s.is_group:
             continue
         lab = labels.get(i, [])
-        text = "\n".join(runs[k].shown for k in lab) if lab else None
+        text = label_text([runs[k] for k in lab]) if lab else None
         cid = b.new_id("n", text)
         node_ids[i] = cid
         comps.append(node_component(b, cid, s, [runs[k] for k in lab]))
+        comps.extend(divider_paths(b, s))
         b.chars_kept += sum(len(runs[k].text.replace(" ", "")) for k in lab)
     comps.extend(group_components(b, runs, shapes, labels, node_ids))
     # free text first gets a chance to label an edge

@@ -13,7 +13,7 @@ from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import color_distance, to_hex
 from crafteditor.shapes.detect import DetectedShape
 from crafter.base.text import text_width
-from crafter.spec.model import Node
+from crafter.spec.model import Node, Path
 
 
 def shape_labels(runs: list[TextRun], shapes: list[DetectedShape], used: set[int]) -> dict[int, list[int]]:
@@ -45,22 +45,50 @@ def shape_labels(runs: list[TextRun], shapes: list[DetectedShape], used: set[int
     return out
 
 
+def label_lines(lab: list[TextRun]) -> list[tuple[str, float]]:
+    """A label's lines (text, centre y), top to bottom: runs side by side on one line (their
+    heights overlap by half) joined left to right, with a space unless they touch ('LR_' and a
+    '1' the recogniser read apart came back as two lines, '1' above 'LR_', sorted by their tops)."""
+    rows: list[list[TextRun]] = []
+    for r in sorted(lab, key=lambda q: q.cy):
+        row = rows[-1] if rows else None
+        if row is not None and min(r.bottom, row[-1].bottom) - max(r.y, row[-1].y) >= 0.5 * min(r.h, row[-1].h) \
+                and r.angle == row[-1].angle == 0:
+            row.append(r)
+        else:
+            rows.append([r])
+    out = []
+    for row in rows:
+        row.sort(key=lambda q: q.x)
+        text = row[0].shown
+        for a, b in zip(row, row[1:]):
+            text += ("" if b.x - a.right < 0.15 * max(a.font_px, b.font_px) else " ") + b.shown
+        out.append((text, float(np.mean([q.cy for q in row]))))
+    return out
+
+
+def label_text(lab: list[TextRun]) -> str:
+    return "\n".join(t for t, _ in label_lines(lab))
+
+
 def node_component(b: FigureBuilder, cid: str, s: DetectedShape, lab: list[TextRun]) -> Node:
     kw: dict[str, Any] = {}
     box = b.box(s.x, s.y, s.w, s.h)
     if lab:
-        kw["label"] = "\n".join(r.shown for r in lab)
+        kw["label"] = label_text(lab)
         fs = float(np.median([r.font_px for r in lab])) * b.s
         # the theme's size stands in for one within 0.4 px of it; either way the renderer
         # must not re-wrap a line the original fitted on one line (it breaks at the box's
         # width less the padding), so a size that would not fit is written down, fitted
         shown = round(fs, 1) if abs(fs - THEME.font_size) > 0.4 else THEME.font_size
-        widest = max(text_width(r.shown, 1.0, bold=all(q.bold for q in lab)) for r in lab)
+        widest = max(text_width(t, 1.0, bold=all(q.bold for q in lab)) for t, _ in label_lines(lab))
         room = box.w - 2 * THEME.node_pad_x
         if widest > 0 and widest * shown > room:
             shown = max(6.0, math.floor((room / widest - 0.01) * 10) / 10)
         if shown != THEME.font_size:
             kw["font_size"] = shown
+        if s.dividers:
+            kw["label"] = slotted_label(label_lines(lab), box.y + box.h / 2, shown * THEME.line_height, b.s)
         if all(r.bold for r in lab):
             kw["bold"] = True
         fonts = [r.font for r in lab if r.font]  # the lines long enough to tell
@@ -73,6 +101,8 @@ def node_component(b: FigureBuilder, cid: str, s: DetectedShape, lab: list[TextR
     else:
         kw["label"] = ""
     fill = b.color_or_none(s.fill, THEME.node_fill)
+    if s.dividers:  # a class box: its fill is drawn behind its dividers (divider_paths), nodes go on top
+        fill = "none"
     if fill:
         kw["fill"] = fill
     if s.stroke is None:
@@ -87,3 +117,44 @@ def node_component(b: FigureBuilder, cid: str, s: DetectedShape, lab: list[TextR
     # a requested width stops the renderer re-wrapping the label at 150 px
     return Node(kind="node", id=cid, shape=s.shape, box=box, pinned=True, width=box.w or None,
                 height=box.h or None, **kw)
+
+
+def slotted_label(lab: list[tuple[str, float]], cy: float, lh: float, scale: float) -> str:
+    """A class box's lines, each in the slot of the renderer's centred block nearest its place,
+    the slots between left empty: its name stays above the first divider, its attributes
+    between the dividers (one block of lines centred in the box crossed them)."""
+    at = [y * scale - cy for _, y in lab]  # each line's centre, from the box's centre
+    best: tuple[float, list[int], float] | None = None
+    for half in (0.0, 0.5):  # an odd block has a line on the centre, an even one a gap
+        slots: list[int] = []
+        for a in at:
+            m = int(math.floor(a / lh - half + 0.5))
+            slots.append(max(m, slots[-1] + 1) if slots else m)
+        err = sum(abs((m + half) * lh - a) for m, a in zip(slots, at))
+        if best is None or err < best[0]:
+            best = (err, slots, half)
+    assert best is not None
+    _, slots, half = best
+    # the block runs from -reach to +reach (shifted half a line for an even block): symmetric about the centre
+    lo, hi = min(slots), max(slots)
+    reach_lo, reach_hi = (-hi - 1, -lo - 1) if half else (-hi, -lo)
+    first, last = min(lo, reach_lo), max(hi, reach_hi)
+    lines = [""] * (last - first + 1)
+    for (text, _), m in zip(lab, slots):
+        lines[m - first] = text
+    return "\n".join(lines)
+
+
+def divider_paths(b: FigureBuilder, s: DetectedShape) -> list[Path]:
+    """A class box's fill and its compartment dividers in its stroke: paths are drawn under
+    the nodes, so the node itself is left unfilled over them."""
+    if not s.dividers:
+        return []
+    box = b.box(s.x, s.y, s.w, s.h)
+    x0, x1 = box.x, round(box.x + box.w, 2)
+    out = [Path(kind="path", id=b.new_id("p"), d=f"M{x0} {box.y} H{x1} V{round(box.y + box.h, 2)} H{x0} Z",
+                fill=to_hex(s.fill))]
+    if s.stroke is not None:
+        out += [Path(kind="path", id=b.new_id("p"), d=f"M{x0} {b.pt((0.0, y)).y} H{x1}", fill="none",
+                     stroke=to_hex(s.stroke), stroke_width=round(max(0.5, s.stroke_px * b.s), 1)) for y in s.dividers]
+    return out

@@ -21,6 +21,7 @@ from crafteditor.paint import distances
 from crafteditor.text_regions import dark_components, find_text_regions, typical_glyph_height
 
 DETECT_GLYPH_HEIGHT = 14.0  # px: large figures are shrunk for the detector until glyphs are this tall
+DARK_PAGE = 90  # a page whose median grey is under this is dark: its text is light
 
 
 @dataclass
@@ -39,6 +40,10 @@ def line_jobs(rgb: np.ndarray, bgr: np.ndarray, engine: OcrEngine, regions: bool
     not the whole image."""
     h, w = rgb.shape[:2]
     gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
+    if float(np.median(gray)) < DARK_PAGE:
+        # a dark page (a slide, a dark theme): its text is the light ink. Sought as dark ink, the
+        # glyph sizes and text regions were the page's dark boxes, and 9 of 10 labels went unread
+        gray = 255 - gray
     dark = dark_components(gray)
     quads = engine.detect_scaled(bgr, detection_scale(rgb, dark), find_text_regions(gray, dark) if regions else None)
     rects = []

@@ -12,7 +12,9 @@ import cv2
 import numpy as np
 
 from crafteditor.config import Config
-from crafteditor.paint import Paints, distances
+from crafteditor.ocr.runs import TextRun
+from crafteditor.paint import Paints, color_distance, distances
+from crafteditor.shapes.compartments import join_compartments
 from crafteditor.shapes.faces import Face, find_faces, merge_faces
 from crafteditor.shapes.frames import holds_drawing
 from crafteditor.shapes.outlines import classify, fit_polygon_box, ideal_mask, inset_margins, mask_iou
@@ -39,15 +41,17 @@ class DetectedShape(RectGeometry):
     dashed: str = "solid"  # group frames: solid, dashed or dotted
     outside_share: float = 1.0  # share of the ring outside the outline that is one surface
     outline: list[tuple[float, float]] | None = None  # shape 'polygon': its corners, image pixels
+    dividers: list[float] = field(default_factory=list)  # a class box's compartment dividers: their y, image pixels
 
 
 def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
                   exclude: np.ndarray | None = None, raw: np.ndarray | None = None,
-                  deadline: float | None = None) -> list[DetectedShape]:
+                  deadline: float | None = None, runs: list[TextRun] | None = None) -> list[DetectedShape]:
     """Nodes and group frames. ``scale`` is user units per pixel; ``exclude`` masks chart areas;
     ``raw``: the pixels as decoded where ``rgb`` is denoised (thin borders survive there).
     Past ``deadline`` (``time.perf_counter()``) no more faces are merged or classified: what
-    they hold is left to the lines and the tracing."""
+    they hold is left to the lines and the tracing. ``runs``: the text read, to tell a class
+    box's compartments (:mod:`crafteditor.shapes.compartments`)."""
     min_side = max(6.0, config.min_node_size / scale)
     # small faces too: a cylinder's cap is a thin lens above its body
     faces = find_faces(paints, min(min_side, max(4.0, 3.0 / scale)), exclude)
@@ -85,10 +89,14 @@ def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
         made = _make_shape(rgb, paints, f, shape, iou)
         if made is not None:
             shapes.append(made)
+    shapes = join_compartments(shapes, runs or [])
+    for s in shapes:
+        if s.dividers:  # its compartments bordered one another: the class box's own surroundings
+            s.outside_share = _ring_stroke(rgb, paints, s.face)[3]
     if config.groups:
         mark_groups(shapes)
         for s in shapes:  # a box around labels and arrows (no boxes among them) is a frame too
-            if not s.is_group and s.shape in ("box", "round") and holds_drawing(s.face):
+            if not s.is_group and s.shape in ("box", "round") and not s.dividers and holds_drawing(s.face):
                 s.is_group = True
         for s in shapes:
             if s.is_group:
@@ -213,7 +221,20 @@ def _cylinder_cap(faces: list[Face], body: int) -> int | None:
 
 def _make_shape(rgb: np.ndarray, paints: Paints, f: Face, shape: str, iou: float,
                 face_for_ring: Face | None = None) -> DetectedShape | None:
-    stroke, width, _outside, share = _ring_stroke(rgb, paints, face_for_ring or f)
+    stroke, width, outside, share = _ring_stroke(rgb, paints, face_for_ring or f)
+    if (share < 0.9 and width > 2.0) or outside not in (f.paint, paints.background):
+        # a thick outline (4-8 px, a figure drawn at 2x) reaches the rings 5-7 px out where the
+        # surroundings are read: its own ink made every such box 'a pocket between many surfaces'
+        # (d2l-style blocks, 0.34), or was taken for the surroundings themselves and its
+        # anti-aliased rim for a thin grey stroke (dask's 7 px circles). Read past the stroke;
+        # kept where that finds a thick one: the surroundings' paint was its colour, or one
+        # surface lies beyond it.
+        wide = _ring_stroke(rgb, paints, face_for_ring or f, pad=int(math.ceil(max(width, 6.0))) + 8)
+        was_stroke = wide[0] is not None and color_distance(paints.colors[outside], wide[0]) < 40
+        if wide[0] is not None and wide[1] > 2.0 and (wide[3] > share or was_stroke):
+            # the surroundings' share: the better of the two readings (the wider rings of a
+            # stack's front sheet reach its back sheets: 0.82 became 0.58 and the node was lost)
+            stroke, width, outside, share = wide[0], wide[1], wide[2], max(share, wide[3])
     if face_for_ring is not None:  # a cylinder: its cap is part of it, not its surroundings
         share = _ring_stroke(rgb, paints, f)[3]
     # a drawn shape sits on one surface; a pocket of canvas fenced in by lines and other nodes
@@ -235,11 +256,12 @@ def _make_shape(rgb: np.ndarray, paints: Paints, f: Face, shape: str, iou: float
                          face=f, outside_share=share)  # type: ignore[arg-type]
 
 
-def _ring_stroke(rgb: np.ndarray, paints: Paints, face: Face) -> tuple[tuple[int, int, int] | None, float, int, float]:
+def _ring_stroke(rgb: np.ndarray, paints: Paints, face: Face,
+                 pad: int = 8) -> tuple[tuple[int, int, int] | None, float, int, float]:
     """(stroke colour or None, stroke width px, paint outside the outline, share of the outside that
-    is that paint) from the rings around a face."""
+    is that paint) from the rings around a face: the stroke in the inner five (more for a wider
+    pad), the outside in the last three of ``pad - 1``."""
     H, W = paints.labels.shape
-    pad = 8
     x0, y0 = max(0, face.x - pad), max(0, face.y - pad)
     x1, y1 = min(W, face.x + face.w + pad), min(H, face.y + face.h + pad)
     filled = np.zeros((y1 - y0, x1 - x0), np.uint8)
@@ -265,7 +287,7 @@ def _ring_stroke(rgb: np.ndarray, paints: Paints, face: Face) -> tuple[tuple[int
     share = float((ov_all == outside).sum()) / max(1, ov_all.size)
     # the stroke: pixels in the inner rings that are neither face nor outside paint
     inner = np.zeros_like(filled, dtype=bool)
-    for ring in layers[:5]:
+    for ring in layers[:max(5, pad - 6)]:
         inner |= ring
     sub = rgb[y0:y1, x0:x1]
     out_rgb = paints.colors[outside].astype(np.float32)
@@ -336,7 +358,7 @@ def mark_groups(shapes: list[DetectedShape]) -> None:
     order = sorted(range(len(shapes)), key=lambda i: shapes[i].w * shapes[i].h)
     for i in order:
         s = shapes[i]
-        if s.shape not in ("box", "round"):
+        if s.shape not in ("box", "round") or s.dividers:  # a class box holds its members' icons, no nodes
             continue
         inside = []
         for j, t in enumerate(shapes):

@@ -1,0 +1,103 @@
+"""Class boxes: a UML class (or an entity table) is one box cut into compartments by dividers,
+its name on top and its attributes and operations below. Each compartment is a face of its own
+and came back as a node of its own ('Dog' | '+String size' | '+bark() +smell()'), the class
+split in three. Compartments stacked on one another (same left and right side, each one's top
+on the one above's bottom, same fill) whose lower parts read as members, or are empty, are
+joined into one node; the dividers are kept, to be drawn as lines (``DetectedShape.dividers``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from crafteditor.ocr.runs import TextRun
+from crafteditor.paint import color_distance
+from crafteditor.shapes.faces import merge_faces
+
+# shapes.detect calls this module, so its DetectedShape is not imported here (no import loops)
+DetectedShape = Any
+
+# a member line: '+int age', '-canEat()', 'name: String', '#id', '~count', 'PK id', 'void run()'
+_MEMBER = re.compile(r"^\s*[+\-#~●•o0]\s*\S|\(.*\)|\w\s*:\s*\w|^\s*(PK|FK)\b"
+                     # an entity table's column: a name and its type
+                     r"|\b(int|integer|bigint|smallint|varchar|char|character|text|bool|boolean|date|datetime"
+                     r"|timestamp|float|double|decimal|numeric|string|uuid|serial|json|blob|void|long)\b", re.I)
+
+
+def join_compartments(shapes: list[DetectedShape], runs: list[TextRun]) -> list[DetectedShape]:
+    """``shapes`` with each class box's compartments joined into one (group members re-indexed)."""
+    order = sorted((i for i, s in enumerate(shapes) if _candidate(s)), key=lambda i: shapes[i].y)
+    below: dict[int, int] = {}
+    taken: set[int] = set()
+    for i in order:
+        for j in order:
+            if j != i and j not in taken and _stacked(shapes[i], shapes[j]):
+                below[i] = j
+                taken.add(j)
+                break
+    heads = [i for i in order if i in below and i not in taken]
+    if not heads:
+        return shapes
+    drop: set[int] = set()
+    replaced: dict[int, DetectedShape] = {}
+    for head in heads:
+        chain = [head]
+        while chain[-1] in below:
+            chain.append(below[chain[-1]])
+        if not all(_members_or_empty(shapes[k], runs) for k in chain[1:]):
+            continue
+        replaced[head] = _joined([shapes[k] for k in chain])
+        drop.update(chain[1:])
+    if not replaced:
+        return shapes
+    keep = [i for i in range(len(shapes)) if i not in drop]
+    index = {old: new for new, old in enumerate(keep)}
+    out = [replaced.get(i, shapes[i]) for i in keep]
+    for s in out:
+        s.members = [index[m] for m in s.members if m in index]
+    return out
+
+
+def _candidate(s: DetectedShape) -> bool:
+    return not s.is_group and s.shape in ("box", "round") and s.stroke is not None
+
+
+def _stacked(a: DetectedShape, b: DetectedShape) -> bool:
+    """``b`` is the compartment right under ``a``: same sides, its top on a's bottom, same fill."""
+    tol = max(3.0, 0.02 * max(a.w, b.w))
+    gap = max(3.0, 2 * max(a.stroke_px, b.stroke_px) + 1)
+    return (abs(a.x - b.x) <= tol and abs(a.w - b.w) <= tol and abs(b.y - (a.y + a.h)) <= gap
+            and color_distance(a.fill, b.fill) <= 30)
+
+
+def _inside(r: TextRun, s: DetectedShape) -> bool:
+    return s.x <= r.cx <= s.x + s.w and s.y <= r.cy <= s.y + s.h
+
+
+def _members_or_empty(s: DetectedShape, runs: list[TextRun]) -> bool:
+    """A lower compartment: empty, or holding a member line (a stack of layers' boxes holds names)."""
+    held = [r for r in runs if _inside(r, s)]
+    return not held or any(_MEMBER.search(r.text) for r in held)
+
+
+def _joined(parts: list[DetectedShape]) -> DetectedShape:
+    top, bottom = parts[0], parts[-1]
+    face = top.face
+    for p in parts[1:]:
+        face = merge_faces(face, p.face)
+    # the dividers' centre lines: where one compartment's outline meets the next one's
+    dividers = [float(np.mean([a.y + a.h, b.y])) for a, b in zip(parts, parts[1:])]
+    # the dividers are the box's own: not holes of a drawing inside it (a frame's, frames.holds_drawing)
+    mask = face.mask.copy()
+    reach = int(np.ceil(top.stroke_px)) + 2
+    for y in dividers:
+        r0, r1 = max(0, int(y) - face.y - reach), max(0, int(y) - face.y + reach + 1)
+        mask[r0:r1] |= face.filled[r0:r1]
+    face = replace(face, mask=mask)
+    x0, x1 = min(p.x for p in parts), max(p.x + p.w for p in parts)
+    return replace(top, shape="box", x=x0, w=x1 - x0, h=bottom.y + bottom.h - top.y, iou=min(p.iou for p in parts),
+                   face=face, dividers=dividers, members=[])
