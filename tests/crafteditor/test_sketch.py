@@ -51,7 +51,9 @@ def test_pencil_sketches_come_back_as_nodes_and_edges():
 
 def test_the_default_preset_sees_a_sketch_and_reads_it_as_one():
     png, words, edges = pencil_sketch(0)
-    got_nodes, got_edges, report = _read(png, Config())
+    # no time budget: whether the second reading fits one is the next test's; on a loaded machine the
+    # wall-clock budget left too little for it and this test failed for a reason that is not its own
+    got_nodes, got_edges, report = _read(png, Config(timeout=0))
     assert report["preset"] == "sketch"
     assert set(words) <= got_nodes
     assert len(got_edges & set(edges)) >= len(edges) - 1
