@@ -100,25 +100,16 @@ def grid_frames(hlines, vlines, H: int, W: int, page: np.ndarray) -> list[Panel]
     and two or more vertical ones with the same ends, crossing each other. Their ends are the
     plot's edges (a plot with axis lines has them there too; it is found by its axes first)."""
 
-    def groups(lines, a: int, b: int) -> list[list[tuple[int, int, int, int]]]:
-        out: list[list[tuple[int, int, int, int]]] = []
-        for ln in sorted(lines, key=lambda v: (v[a], v[b])):
-            g = next((g for g in out if abs(g[0][a] - ln[a]) <= 3 and abs(g[0][b] - ln[b]) <= 3), None)
-            if g is None:
-                out.append([ln])
-            else:
-                g.append(ln)
-        return [g for g in out if len(g) >= 2]
-
     frames = []
-    for hg in groups([h for h in hlines if h[3] - h[1] <= 4], 0, 2):
+    for hg in _same_ends([h for h in hlines if h[3] - h[1] <= 4], 0, 2, 2):
         x0, x1 = int(np.median([h[0] for h in hg])), int(np.median([h[2] for h in hg]))
-        for vg in groups([v for v in vlines if v[2] - v[0] <= 4], 1, 3):
+        for vg in _same_ends([v for v in vlines if v[2] - v[0] <= 4], 1, 3, 2):
             y0, y1 = int(np.median([v[1] for v in vg])), int(np.median([v[3] for v in vg]))
             if x1 - x0 < 0.25 * W or y1 - y0 < 0.2 * H:
                 continue
             if all(x0 - 3 <= v[0] <= x1 + 3 for v in vg) and all(y0 - 3 <= h[1] <= y1 + 3 for h in hg):
                 frames.append(Panel(x0, y0, x1, y1, page.copy()))
+    frames += _bar_grid_frames(vlines, hlines, H, W, page)
     # the largest first; one per plot
     frames.sort(key=lambda f: -(f.x1 - f.x0) * (f.y1 - f.y0))
     out: list[Panel] = []
@@ -126,6 +117,51 @@ def grid_frames(hlines, vlines, H: int, W: int, page: np.ndarray) -> list[Panel]
         if not any(on_panel((f.x0, f.y0, f.x1, f.y1), g) for g in out):
             out.append(f)
     return out
+
+
+def _bar_grid_frames(vlines, hlines, H: int, W: int, page: np.ndarray) -> list[Panel]:
+    """Plots framed by vertical gridlines alone (horizontal bars on a whitegrid: ggplot's
+    theme_minimal with only x gridlines, MultiQC, Vega): three or more vertical lines, evenly
+    spaced, with one end the same as the longest's, that no horizontal gridline crosses. The longest's ends are
+    the plot's top and bottom, the first its left edge; the longest bar may run past the last gridline,
+    so the right edge is one spacing on (short of the image's edge or another vertical line)."""
+    out = []
+    # one end the same: a value label or a bar drawn over a gridline can cut it short
+    groups: list[list[tuple[int, int, int, int]]] = []
+    for v in sorted(vlines, key=lambda v: v[1] - v[3]):
+        g = next((g for g in groups if abs(g[0][1] - v[1]) <= 3 or abs(g[0][3] - v[3]) <= 3), None)
+        if g is None:
+            groups.append([v])
+        elif v[3] - v[1] >= 0.5 * (g[0][3] - g[0][1]):
+            g.append(v)
+    for g in groups:
+        if len(g) < 3:
+            continue
+        xs = sorted((v[0] + v[2]) / 2 for v in g)
+        gaps = np.diff(xs)
+        if gaps.min() < 0.75 * np.median(gaps) or gaps.max() > 1.25 * np.median(gaps):
+            continue
+        y0, y1 = g[0][1], g[0][3]
+        beyond = [v[0] for v in vlines if v[0] > xs[-1] + 3 and v not in g]
+        x1 = int(min([xs[-1] + np.median(gaps), W - 1] + [b - 2 for b in beyond]))
+        if x1 - xs[0] < 0.25 * W or y1 - y0 < 0.2 * H:
+            continue
+        if not any(h[0] <= xs[0] + 3 and h[2] >= xs[-1] - 3 and y0 < h[1] < y1 for h in hlines):
+            out.append(Panel(int(xs[0]), y0, x1, y1, page.copy()))
+    return out
+
+
+def _same_ends(lines, a: int, b: int, least: int) -> list[list[tuple[int, int, int, int]]]:
+    """``lines`` grouped by their ends (coordinates ``a`` and ``b`` within 3 px), groups of
+    ``least`` or more."""
+    out: list[list[tuple[int, int, int, int]]] = []
+    for ln in sorted(lines, key=lambda v: (v[a], v[b])):
+        g = next((g for g in out if abs(g[0][a] - ln[a]) <= 3 and abs(g[0][b] - ln[b]) <= 3), None)
+        if g is None:
+            out.append([ln])
+        else:
+            g.append(ln)
+    return [g for g in out if len(g) >= least]
 
 
 def numbered(pn: "Panel", runs: list[TextRun]) -> bool:
