@@ -44,7 +44,10 @@ def read_horizontal(rgb, paints, runs, used, ax, ay, right, top, config, origina
     if res is None:
         return None
     spec = _spec_turned_back(res.spec)
-    if spec is None:
+    # a reading with bars for fewer than half the category labels beside the axis misread the
+    # plot (a value label with a sliver of a bar beside it taken for a legend)
+    if spec is None or 2 * len({row["y"] for row in spec["data"]["values"]}) < sum(
+            parse_number(r.text) is None for r in left):
         return None
     # the turned reading's titles: its x title is the y axis's; the x axis's and the chart's are
     # found here, upright, below the numbers and above the plot

@@ -95,7 +95,7 @@ def _panel_of(lab: np.ndarray, i: int, stat, page: np.ndarray, inked: np.ndarray
     return Panel(x0, y0, x1, y1, color.copy())
 
 
-def grid_frames(hlines, vlines, H: int, W: int, page: np.ndarray) -> list[Panel]:
+def grid_frames(hlines, vlines, H: int, W: int, page: np.ndarray, ink: np.ndarray | None = None) -> list[Panel]:
     """Plots framed by their gridlines alone: two or more horizontal lines with the same ends
     and two or more vertical ones with the same ends, crossing each other. Their ends are the
     plot's edges (a plot with axis lines has them there too; it is found by its axes first)."""
@@ -109,7 +109,8 @@ def grid_frames(hlines, vlines, H: int, W: int, page: np.ndarray) -> list[Panel]
                 continue
             if all(x0 - 3 <= v[0] <= x1 + 3 for v in vg) and all(y0 - 3 <= h[1] <= y1 + 3 for h in hg):
                 frames.append(Panel(x0, y0, x1, y1, page.copy()))
-    frames += _bar_grid_frames(vlines, hlines, H, W, page)
+    if ink is not None:
+        frames += _bar_grid_frames(vlines, hlines, ink, page)
     # the largest first; one per plot
     frames.sort(key=lambda f: -(f.x1 - f.x0) * (f.y1 - f.y0))
     out: list[Panel] = []
@@ -119,12 +120,13 @@ def grid_frames(hlines, vlines, H: int, W: int, page: np.ndarray) -> list[Panel]
     return out
 
 
-def _bar_grid_frames(vlines, hlines, H: int, W: int, page: np.ndarray) -> list[Panel]:
+def _bar_grid_frames(vlines, hlines, ink: np.ndarray, page: np.ndarray) -> list[Panel]:
     """Plots framed by vertical gridlines alone (horizontal bars on a whitegrid: ggplot's
     theme_minimal with only x gridlines, MultiQC, Vega): three or more vertical lines, evenly
     spaced, with one end the same as the longest's, that no horizontal gridline crosses. The longest's ends are
-    the plot's top and bottom, the first its left edge; the longest bar may run past the last gridline,
-    so the right edge is one spacing on (short of the image's edge or another vertical line)."""
+    the plot's top and bottom, the first its left edge; the right edge is the last, or the end
+    of the longest bar where it runs past it (within a spacing, short of another vertical line)."""
+    H, W = ink.shape
     out = []
     # one end the same: a value label or a bar drawn over a gridline can cut it short
     groups: list[list[tuple[int, int, int, int]]] = []
@@ -143,7 +145,10 @@ def _bar_grid_frames(vlines, hlines, H: int, W: int, page: np.ndarray) -> list[P
             continue
         y0, y1 = g[0][1], g[0][3]
         beyond = [v[0] for v in vlines if v[0] > xs[-1] + 3 and v not in g]
-        x1 = int(min([xs[-1] + np.median(gaps), W - 1] + [b - 2 for b in beyond]))
+        reach = int(min([xs[-1] + np.median(gaps), W - 1] + [b - 2 for b in beyond]))
+        # each row's run of ink from the left edge on: the longest is the longest bar
+        band = ink[y0:y1, int(xs[0]) + 3:reach]
+        x1 = max(int(xs[-1]), int(xs[0]) + 4 + int(np.cumprod(band, axis=1).sum(axis=1).max(initial=0)))
         if x1 - xs[0] < 0.25 * W or y1 - y0 < 0.2 * H:
             continue
         if not any(h[0] <= xs[0] + 3 and h[2] >= xs[-1] - 3 and y0 < h[1] < y1 for h in hlines):
