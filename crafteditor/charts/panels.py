@@ -141,11 +141,14 @@ def _bar_grid_frames(vlines, hlines, ink: np.ndarray, page: np.ndarray) -> list[
             continue
         xs = sorted((v[0] + v[2]) / 2 for v in g)
         gaps = np.diff(xs)
-        if gaps.min() < 0.75 * np.median(gaps) or gaps.max() > 1.25 * np.median(gaps):
+        # evenly spaced, where a label drawn over one may have hidden it: each gap a whole
+        # number of the smallest
+        steps = gaps / max(gaps.min(), 1.0)
+        if gaps.min() < 8 or np.abs(steps - np.round(steps)).max() > 0.12:
             continue
         y0, y1 = g[0][1], g[0][3]
         beyond = [v[0] for v in vlines if v[0] > xs[-1] + 3 and v not in g]
-        reach = int(min([xs[-1] + np.median(gaps), W - 1] + [b - 2 for b in beyond]))
+        reach = int(min([xs[-1] + gaps.min(), W - 1] + [b - 2 for b in beyond]))
         # each row's run of ink from the left edge on: the longest is the longest bar
         band = ink[y0:y1, int(xs[0]) + 3:reach]
         x1 = max(int(xs[-1]), int(xs[0]) + 4 + int(np.cumprod(band, axis=1).sum(axis=1).max(initial=0)))

@@ -1,0 +1,87 @@
+"""Horizontal bar charts framed by vertical gridlines alone (issue 31): ggplot's theme_minimal
+with only x gridlines, MultiQC, Vega and uv's benchmarks draw no axis line, so no plot was found
+and the bars were left as shapes. Drawn here with matplotlib in those styles."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from conftest import REAL_MANIFEST  # noqa: E402
+from mpl_helpers import mpl_png as _png  # noqa: E402
+
+from crafteditor import convert  # noqa: E402
+from crafteditor.charts.panels import grid_frames  # noqa: E402
+from crafteditor.realset import load_real, score_values  # noqa: E402
+
+TOOLS = {"uv": 0.8, "poetry": 2.1, "pdm": 2.5, "pip-sync": 4.6}
+CARS = {"suv": 124000, "compact": 94000, "midsize": 82000, "subcompact": 70000, "pickup": 66000,
+        "minivan": 22000, "2seater": 10000}
+
+
+def _hbars(values: dict[str, float], ticks, xlim, value_labels: bool) -> bytes:
+    """Horizontal bars, the first on top, with no spines and no ticks: only the vertical
+    gridlines at the value ticks frame the plot (the longest bar may pass the last one)."""
+    fig, ax = plt.subplots(figsize=(6, 3.2))
+    names = list(values)[::-1]
+    bars = ax.barh(names, [values[n] for n in names], height=0.6, color="#6340AC", zorder=2)
+    if value_labels:
+        ax.bar_label(bars, fmt="%g", padding=4, fontsize=9)
+    ax.set_xticks(ticks)
+    ax.set_xlim(*xlim)
+    ax.grid(axis="x", color="#cccccc", linewidth=1, zorder=0)
+    ax.tick_params(length=0)
+    for side in ax.spines.values():
+        side.set_visible(False)
+    ax.set_xlabel("Time (s)")
+    return _png(fig)
+
+
+@pytest.mark.parametrize("value_labels", [False, True])
+def test_horizontal_bars_framed_by_vertical_gridlines_are_read(value_labels):
+    conv = convert(_hbars(TOOLS, [0, 1, 2, 3, 4], (0, 5), value_labels))
+    assert conv.report["components"].get("chart") == 1
+    spec = conv.figure.of_kind("chart")[0].spec
+    assert spec["encoding"]["y"]["type"] == "nominal"
+    truth = {"text": "", "value_axis": [0, 5], "values": [["Time", k, v] for k, v in TOOLS.items()]}
+    assert score_values(conv.figure, truth) == 1.0
+
+
+def test_gridline_framed_bars_with_thousands_ticks():
+    """hrbrthemes' column chart turned: seven bars, ticks every 50,000, value labels beside."""
+    png = _hbars(CARS, [0, 50000, 100000, 150000], (0, 160000), True)
+    conv = convert(png)
+    truth = {"text": "", "value_axis": [0, 150000], "values": [["value", k, v] for k, v in CARS.items()]}
+    assert score_values(conv.figure, truth) >= 6 / 7
+
+
+def test_the_frame_ends_at_the_longest_bar_and_a_crossed_grid_is_no_bar_frame():
+    H, W = 200, 400
+    ink = np.zeros((H, W), bool)
+    xs = [50, 130, 210, 290]
+    vlines = [(x - 1, 20, x + 1, 180) for x in xs]
+    for x in xs:
+        ink[20:181, x - 1:x + 2] = True
+    ink[40:60, 50:330] = True  # the longest bar runs past the last gridline (290)
+    ink[100:120, 50:120] = True
+    page = np.array([255.0, 255.0, 255.0])
+    (frame,) = grid_frames([], vlines, H, W, page, ink)
+    assert (frame.x0, frame.y0, frame.y1) == (50, 20, 180)
+    assert 328 <= frame.x1 <= 332
+    # a horizontal gridline across them makes a grid: read by its crossing lines, not as bars
+    hline = (50, 99, 290, 101)
+    assert all(f.x1 <= 292 for f in grid_frames([hline], vlines, H, W, page, ink))
+    # two vertical lines, or unevenly spaced ones, are no grid
+    assert grid_frames([], vlines[:2], H, W, page, ink) == []
+    assert grid_frames([], [vlines[0], vlines[1], (379, 20, 381, 180)], H, W, page, ink) == []
+
+
+@pytest.mark.parametrize("name", ["B_uv_install-cold", "B_hrbrthemes_hbar-labels"])
+def test_real_gridline_framed_bars(real_set, name):
+    """The dev figures this class came from (skips without the real set)."""
+    fig = next(f for f in load_real(real_set, "dev", manifest=REAL_MANIFEST) if f.id == name)
+    conv = convert(fig.path)
+    assert score_values(conv.figure, fig.truth) == 1.0
