@@ -59,7 +59,7 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
     vlines = long_lines(ink, False, max(30, int(0.12 * H)))
     # gridlines without axis lines (fivethirtyeight, a despined seaborn whitegrid): their ends
     # frame the plot
-    frames = [f for f in grid_frames(hlines, vlines, H, W, paints.background_rgb, ink)
+    frames = [f for f in grid_frames(hlines, vlines, H, W, paints.background_rgb, ink, runs)
               if not any(on_panel((f.x0, f.y0, f.x1, f.y1), pn) for pn in panels)]
     walls = tuple(float(pn.x0) for pn in panels + frames)
     results: list[ChartResult] = []

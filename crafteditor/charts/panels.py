@@ -95,7 +95,8 @@ def _panel_of(lab: np.ndarray, i: int, stat, page: np.ndarray, inked: np.ndarray
     return Panel(x0, y0, x1, y1, color.copy())
 
 
-def grid_frames(hlines, vlines, H: int, W: int, page: np.ndarray, ink: np.ndarray | None = None) -> list[Panel]:
+def grid_frames(hlines, vlines, H: int, W: int, page: np.ndarray, ink: np.ndarray | None = None,
+                runs: list[TextRun] = ()) -> list[Panel]:
     """Plots framed by their gridlines alone: two or more horizontal lines with the same ends
     and two or more vertical ones with the same ends, crossing each other. Their ends are the
     plot's edges (a plot with axis lines has them there too; it is found by its axes first)."""
@@ -110,7 +111,7 @@ def grid_frames(hlines, vlines, H: int, W: int, page: np.ndarray, ink: np.ndarra
             if all(x0 - 3 <= v[0] <= x1 + 3 for v in vg) and all(y0 - 3 <= h[1] <= y1 + 3 for h in hg):
                 frames.append(Panel(x0, y0, x1, y1, page.copy()))
     if ink is not None:
-        frames += _bar_grid_frames(vlines, hlines, ink, page)
+        frames += _bar_grid_frames(vlines, hlines, ink, page, list(runs))
     # the largest first; one per plot
     frames.sort(key=lambda f: -(f.x1 - f.x0) * (f.y1 - f.y0))
     out: list[Panel] = []
@@ -120,13 +121,14 @@ def grid_frames(hlines, vlines, H: int, W: int, page: np.ndarray, ink: np.ndarra
     return out
 
 
-def _bar_grid_frames(vlines, hlines, ink: np.ndarray, page: np.ndarray) -> list[Panel]:
+def _bar_grid_frames(vlines, hlines, ink: np.ndarray, page: np.ndarray, runs: list[TextRun]) -> list[Panel]:
     """Plots framed by vertical gridlines alone (horizontal bars on a whitegrid: ggplot's
     theme_minimal with only x gridlines, MultiQC, Vega): three or more vertical lines, evenly
     spaced, with one end the same as the longest's, that no horizontal gridline crosses. The longest's ends are
     the plot's top and bottom, the first its left edge; the right edge is the last, or the end
     of the longest bar where it runs past it (within a spacing, short of another vertical line)."""
     H, W = ink.shape
+    font = typical_font(runs)
     out = []
     # one end the same: a value label or a bar drawn over a gridline can cut it short
     groups: list[list[tuple[int, int, int, int]]] = []
@@ -147,6 +149,11 @@ def _bar_grid_frames(vlines, hlines, ink: np.ndarray, page: np.ndarray) -> list[
         if gaps.min() < 8 or np.abs(steps - np.round(steps)).max() > 0.12:
             continue
         y0, y1 = g[0][1], g[0][3]
+        # gridlines on the left hidden under bars drawn over them: a tick number a whole
+        # spacing on below the plot
+        while any(abs(r.cx - (xs[0] - gaps.min())) <= 0.2 * gaps.min() and y1 - 2 <= r.y <= y1 + 3 * font
+                  and r.angle == 0 and parse_number(r.text) is not None for r in runs):
+            xs.insert(0, xs[0] - gaps.min())
         beyond = [v[0] for v in vlines if v[0] > xs[-1] + 3 and v not in g]
         reach = int(min([xs[-1] + gaps.min(), W - 1] + [b - 2 for b in beyond]))
         # each row's run of ink from the left edge on: the longest is the longest bar

@@ -16,6 +16,7 @@ from mpl_helpers import mpl_png as _png  # noqa: E402
 from crafteditor import convert  # noqa: E402
 from crafteditor.charts.panels import grid_frames  # noqa: E402
 from crafteditor.realset import load_real, score_values  # noqa: E402
+from crafter.spec import Figure  # noqa: E402
 
 TOOLS = {"uv": 0.8, "poetry": 2.1, "pdm": 2.5, "pip-sync": 4.6}
 CARS = {"suv": 124000, "compact": 94000, "midsize": 82000, "subcompact": 70000, "pickup": 66000,
@@ -85,3 +86,18 @@ def test_real_gridline_framed_bars(real_set, name):
     fig = next(f for f in load_real(real_set, "dev", manifest=REAL_MANIFEST) if f.id == name)
     conv = convert(fig.path)
     assert score_values(conv.figure, fig.truth) == 1.0
+
+
+def test_a_true_total_on_stacked_bars_is_the_stacks_sum():
+    """MultiQC's and Altair's stacked bars: the truth gives a stack's 'total' beside its parts."""
+    rows = [{"y": "s1", "x": 12460.0, "series": "Homo sapiens"}, {"y": "s1", "x": 37130.0, "series": "Bacillus"},
+            {"y": "s2", "x": 14070.0, "series": "Homo sapiens"}]
+    enc = {"y": {"field": "y", "type": "nominal"}, "x": {"field": "x", "type": "quantitative"},
+           "color": {"field": "series", "type": "nominal"}}
+    stacked = {"data": {"values": rows}, "mark": "bar", "encoding": enc}
+    grouped = {**stacked, "encoding": {**enc, "yOffset": {"field": "series"}}}
+    truth = {"text": "", "value_axis": [0, 50000],
+             "values": [["Homo sapiens", "s1", 12460], ["total", "s1", 49590], ["total", "s2", 14070]]}
+    for spec, want in ((stacked, 1.0), (grouped, 1 / 3)):
+        fig = Figure.model_validate({"components": [{"id": "c", "kind": "chart", "spec": spec}]})
+        assert score_values(fig, truth) == pytest.approx(want)
