@@ -34,6 +34,8 @@ from crafteditor.charts.cartesian import read_chart
 from crafteditor.charts.component import ChartResult
 from crafteditor.charts.heatmap import read_heatmap
 from crafteditor.charts.horizontal import read_horizontal
+from crafteditor.charts.labels import typical_font
+from crafteditor.charts.numbers import parse_number
 from crafteditor.charts.panels import Panel, find_panels, grid_frames, numbered, on_panel, unpanel
 from crafteditor.charts.strokes import long_lines
 from crafteditor.charts.style import measure_panel
@@ -74,6 +76,7 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
         vert = [v for v in vlines if -6 <= v[3] - hy1 <= reach and -6 <= v[0] - hx0 <= reach]
         if vert:
             vx0, vy0, vx1, vy1 = min(vert, key=lambda v: v[0])
+            vy0 = _axis_top(vx0, vy0, vlines, hlines, runs)
             ax = (vx0 + vx1) / 2
             # the axes run to the outer edge of the frame (or their projecting caps): the plot's
             # top and right are the centres of the strokes there (the frame's own, when drawn),
@@ -136,6 +139,24 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
             results.append(res)
             used_runs.update(res.run_indices + res.kept_text)
     return results
+
+
+def _axis_top(x: int, top: int, vlines, hlines, runs: list[TextRun]) -> int:
+    """The top of a y axis cut in pieces (bars drawn over it, a label on it): the collinear
+    pieces above within four type sizes join it, unless an x axis (a line with three or more
+    tick numbers below it, growing rightwards) ends between: another panel's."""
+    font = typical_font(runs)
+
+    def x_axis(h) -> bool:
+        nums = sorted((r.cx, parse_number(r.text)) for r in runs if h[3] - 2 <= r.y <= h[3] + 2 * font
+                      and h[0] <= r.cx <= h[2] and r.angle == 0 and parse_number(r.text) is not None)
+        return len(nums) >= 3 and all(a[1] < b[1] for a, b in zip(nums, nums[1:]))
+
+    for v in sorted(vlines, key=lambda v: -v[3]):
+        if abs(v[0] - x) <= 2 and top - 4 * font <= v[3] < top and not any(
+                abs(h[0] - x) <= 8 and v[3] - 3 <= h[1] <= top + 3 and x_axis(h) for h in hlines):
+            top = v[1]
+    return top
 
 
 def _is_horizontal(spec: dict[str, Any]) -> bool:
