@@ -211,7 +211,7 @@ def score_values(fig: Figure, truth: dict[str, Any]) -> float:
     names, as do a true value without one and a chart read as one series without a name); a
     name led by a panel letter, '(b) ours', or side, 'right: ours', is looked for in that panel,
     the charts counted in reading order; x by the nearest number ('1k' is 1000; on a line,
-    also the line between the vertices either side), else by category name, in each chart
+    also the line between the vertices either side), else by category name (spaces aside), in each chart
     and series read. A true series 'total' on stacked bars is the stack's total at its x."""
     values = [v for v in truth["values"] if len(v) == 3 and _number(v[2]) is not None]
     if not values:
@@ -300,8 +300,10 @@ def _at_x(rows: list[tuple[Any, float]], x: Any, line: bool = False) -> list[flo
             if line and xa < xv < xb:
                 out.append(ya + (yb - ya) * (xv - xa) / (xb - xa))
         return out
-    key = _label(str(x))
-    return [y for rx, y in rows if key and _label(str(rx)) == key]
+    # a category by its letters and digits, spaces aside (OCR's 'GM 1 2878_R1'; the words score
+    # counts the reading of the label itself)
+    key = _label(str(x)).replace(" ", "")
+    return [y for rx, y in rows if key and _label(str(rx)).replace(" ", "") == key]
 
 
 def _is_stacked(spec: dict[str, Any]) -> bool:
