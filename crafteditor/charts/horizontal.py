@@ -156,6 +156,7 @@ def _style_turned_back(st: ChartStyle, runs, legend: Legend, title_run: TextRun 
     """The look measured on the turned reading, turned back: tick values and title pads to the
     other axis, the legend's place and the title's type as seen upright, bar spans along y."""
     st.x_values, st.y_values = st.y_values, None
+    st.x_format, st.y_format = st.y_format, None
     st.title_pads = {{"x": "y", "y": "x"}[k]: v for k, v in (st.title_pads or {}).items()}
     entries = [runs[k] for k in legend.runs if k != legend.title]
     first = min(entries, key=lambda r: r.y) if entries else None
