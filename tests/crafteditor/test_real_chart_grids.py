@@ -8,6 +8,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 from conftest import REAL_MANIFEST  # noqa: E402
@@ -16,6 +17,7 @@ from mpl_helpers import mpl_png as _png  # noqa: E402
 from crafteditor import convert  # noqa: E402
 from crafteditor.charts.axes import robust_fit  # noqa: E402
 from crafteditor.charts.panels import grid_frames  # noqa: E402
+from crafteditor.charts.style import tick_format  # noqa: E402
 from crafteditor.realset import load_real, score_values  # noqa: E402
 from crafter.spec import Figure  # noqa: E402
 
@@ -24,7 +26,7 @@ CARS = {"suv": 124000, "compact": 94000, "midsize": 82000, "subcompact": 70000, 
         "minivan": 22000, "2seater": 10000}
 
 
-def _hbars(values: dict[str, float], ticks, xlim, value_labels: bool) -> bytes:
+def _hbars(values: dict[str, float], ticks, xlim, value_labels: bool, commas: bool = False) -> bytes:
     """Horizontal bars, the first on top, with no spines and no ticks: only the vertical
     gridlines at the value ticks frame the plot (the longest bar may pass the last one)."""
     fig, ax = plt.subplots(figsize=(6, 3.2))
@@ -33,6 +35,8 @@ def _hbars(values: dict[str, float], ticks, xlim, value_labels: bool) -> bytes:
     if value_labels:
         ax.bar_label(bars, fmt="%g", padding=4, fontsize=9)
     ax.set_xticks(ticks)
+    if commas:
+        ax.xaxis.set_major_formatter(matplotlib.ticker.StrMethodFormatter("{x:,.0f}"))
     ax.set_xlim(*xlim)
     ax.grid(axis="x", color="#cccccc", linewidth=1, zorder=0)
     ax.tick_params(length=0)
@@ -54,10 +58,12 @@ def test_horizontal_bars_framed_by_vertical_gridlines_are_read(value_labels):
 
 def test_gridline_framed_bars_with_thousands_ticks():
     """hrbrthemes' column chart turned: seven bars, ticks every 50,000, value labels beside."""
-    png = _hbars(CARS, [0, 50000, 100000, 150000], (0, 160000), True)
+    png = _hbars(CARS, [0, 50000, 100000, 150000], (0, 160000), True, commas=True)
     conv = convert(png)
     truth = {"text": "", "value_axis": [0, 150000], "values": [["value", k, v] for k, v in CARS.items()]}
     assert score_values(conv.figure, truth) >= 6 / 7
+    # the ticks drawn back as written, not '50k'
+    assert "50,000" in conv.svg and "100,000" in conv.svg and "50k" not in conv.svg
 
 
 def test_the_frame_ends_at_the_longest_bar_and_a_crossed_grid_is_no_bar_frame():
@@ -123,3 +129,10 @@ def test_a_category_matches_whatever_spaces_ocr_put_in_it():
     truth = {"text": "", "value_axis": [0, 140],
              "values": [["reads", "GM12878_R1", 80.2], ["reads", "H1_R1", 105.5], ["reads", "H1_R2", 88.9]]}
     assert score_values(fig, truth) == pytest.approx(2 / 3)
+
+
+def test_tick_format_keeps_whole_numbers_as_written():
+    assert tick_format(["0", "50,000", "100,000", "150,000"]) == ",d"
+    assert tick_format(["0", "1000", "2000"]) == "d"
+    assert tick_format(["0", "10k", "20k"]) is None  # the chart's own format writes those
+    assert tick_format(["0", "0.5", "1.0"]) is None and tick_format(["10", "20", "30"]) is None
