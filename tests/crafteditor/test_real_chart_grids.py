@@ -4,6 +4,8 @@ and the bars were left as shapes. Drawn here with matplotlib in those styles."""
 
 from __future__ import annotations
 
+import io
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -13,6 +15,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 from conftest import REAL_MANIFEST  # noqa: E402
 from mpl_helpers import mpl_png as _png  # noqa: E402
+from PIL import Image, ImageFilter  # noqa: E402
 
 from crafteditor import convert  # noqa: E402
 from crafteditor.charts.axes import robust_fit  # noqa: E402
@@ -136,3 +139,28 @@ def test_tick_format_keeps_whole_numbers_as_written():
     assert tick_format(["0", "1000", "2000"]) == "d"
     assert tick_format(["0", "10k", "20k"]) is None  # the chart's own format writes those
     assert tick_format(["0", "0.5", "1.0"]) is None and tick_format(["10", "20", "30"]) is None
+
+
+def _soft_line_chart() -> bytes:
+    """A matplotlib line chart saved small and upscaled with a blur (a screenshot scaled up, as
+    dask's docs show): its 1 px spines fade over nine rows of ink."""
+    fig, ax = plt.subplots(figsize=(5, 3.3))
+    t = np.arange(0, 380, 5)
+    ax.plot(t, np.where(t < 10, 197, np.where(t > 365, 25, 560)), label="value")
+    ax.set_xlabel("time(s)")
+    ax.set_ylabel("memory usage (GiB)")
+    ax.legend(loc="upper left")
+    im = Image.open(io.BytesIO(_png(fig))).convert("RGB")
+    im = im.resize((im.width * 2, im.height * 2), Image.BICUBIC).filter(ImageFilter.GaussianBlur(1.6))
+    buf = io.BytesIO()
+    im.save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def test_soft_upscaled_axes_are_found():
+    """Each of the spine's nine soft rows runs the whole length: no thin line had been found in
+    them, so no axis, and the chart was left as shapes."""
+    conv = convert(_soft_line_chart())
+    assert conv.report["components"].get("chart") == 1
+    truth = {"text": "", "value_axis": [0, 600], "values": [["value", 100, 560], ["value", 0, 197], ["value", 375, 25]]}
+    assert score_values(conv.figure, truth) >= 2 / 3
