@@ -35,7 +35,6 @@ from crafteditor.charts.component import ChartResult
 from crafteditor.charts.heatmap import read_heatmap
 from crafteditor.charts.horizontal import read_horizontal
 from crafteditor.charts.labels import typical_font
-from crafteditor.charts.numbers import parse_number
 from crafteditor.charts.panels import Panel, find_panels, grid_frames, numbered, on_panel, unpanel
 from crafteditor.charts.strokes import long_lines
 from crafteditor.charts.style import measure_panel
@@ -76,7 +75,7 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
         vert = [v for v in vlines if -6 <= v[3] - hy1 <= reach and -6 <= v[0] - hx0 <= reach]
         if vert:
             vx0, vy0, vx1, vy1 = min(vert, key=lambda v: v[0])
-            vy0 = _axis_top(vx0, vy0, vlines, hlines, runs)
+            vy0 = _axis_top(vx0, vy0, vlines, ink, typical_font(runs))
             ax = (vx0 + vx1) / 2
             # the axes run to the outer edge of the frame (or their projecting caps): the plot's
             # top and right are the centres of the strokes there (the frame's own, when drawn),
@@ -103,7 +102,7 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
         if any(on_panel(r.plot, pn) for r in results):
             continue
         args = (rgb, paints, runs, used_runs, float(pn.x0), float(pn.y1), float(pn.x1), float(pn.y0), config, original)
-        res = read_chart(*args, walls=walls) or read_horizontal(*args, walls)
+        res = (None if pn.bars_only else read_chart(*args, walls=walls)) or read_horizontal(*args, walls)
         if res is not None:
             framed[len(results)] = pn
             results.append(res)
@@ -141,20 +140,13 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
     return results
 
 
-def _axis_top(x: int, top: int, vlines, hlines, runs: list[TextRun]) -> int:
-    """The top of a y axis cut in pieces (bars drawn over it, a label on it): the collinear
-    pieces above within four type sizes join it, unless an x axis (a line with three or more
-    tick numbers below it, growing rightwards) ends between: another panel's."""
-    font = typical_font(runs)
-
-    def x_axis(h) -> bool:
-        nums = sorted((r.cx, parse_number(r.text)) for r in runs if h[3] - 2 <= r.y <= h[3] + 2 * font
-                      and h[0] <= r.cx <= h[2] and r.angle == 0 and parse_number(r.text) is not None)
-        return len(nums) >= 3 and all(a[1] < b[1] for a, b in zip(nums, nums[1:]))
-
+def _axis_top(x: int, top: int, vlines, ink: np.ndarray, font: float) -> int:
+    """The top of a y axis cut in pieces by bars drawn over it: the collinear pieces above
+    within four type sizes join it where the gap between is ink (the bars'); a gap of page is
+    between two panels stacked (sharing their x axis)."""
     for v in sorted(vlines, key=lambda v: -v[3]):
-        if abs(v[0] - x) <= 2 and top - 4 * font <= v[3] < top and not any(
-                abs(h[0] - x) <= 8 and v[3] - 3 <= h[1] <= top + 3 and x_axis(h) for h in hlines):
+        if abs(v[0] - x) <= 2 and top - 4 * font <= v[3] < top \
+                and ink[v[3]:top, max(0, x - 1):x + 2].any(axis=1).mean() >= 0.9:
             top = v[1]
     return top
 

@@ -25,6 +25,7 @@ class Panel:
     x1: int
     y1: int
     color: np.ndarray  # RGB
+    bars_only: bool = False  # framed by vertical gridlines alone: read only as horizontal bars
 
 
 def find_panels(paints: Paints) -> list[Panel]:
@@ -162,7 +163,7 @@ def _bar_grid_frames(vlines, hlines, ink: np.ndarray, page: np.ndarray, runs: li
         if x1 - xs[0] < 0.25 * W or y1 - y0 < 0.2 * H:
             continue
         if not any(h[0] <= xs[0] + 3 and h[2] >= xs[-1] - 3 and y0 < h[1] < y1 for h in hlines):
-            out.append(Panel(int(xs[0]), y0, x1, y1, page.copy()))
+            out.append(Panel(int(xs[0]), y0, x1, y1, page.copy(), bars_only=True))
     return out
 
 
