@@ -81,6 +81,7 @@ def test_the_frame_ends_at_the_longest_bar_and_a_crossed_grid_is_no_bar_frame():
     page = np.array([255.0, 255.0, 255.0])
     (frame,) = grid_frames([], vlines, H, W, page, ink)
     assert (frame.x0, frame.y0, frame.y1) == (50, 20, 180)
+    assert frame.bars_only  # read only as horizontal bars: panels' spines space evenly too
     assert 328 <= frame.x1 <= 332
     # a horizontal gridline across them makes a grid: read by its crossing lines, not as bars
     hline = (50, 99, 290, 101)
@@ -164,3 +165,21 @@ def test_soft_upscaled_axes_are_found():
     assert conv.report["components"].get("chart") == 1
     truth = {"text": "", "value_axis": [0, 600], "values": [["value", 100, 560], ["value", 0, 197], ["value", 375, 25]]}
     assert score_values(conv.figure, truth) >= 2 / 3
+
+
+def test_stacked_panels_spines_frame_no_chart_across_them():
+    """d2l's hyperband grid: 2 × 3 panels sharing x, dashed vertical lines in each: no chart is
+    read across panels. (On the real figure the upper row's spines, evenly spaced with the same
+    ends, had framed one chart across all three; this drawing's spacing does not reproduce that,
+    see the frame's ``bars_only`` in the test above.)"""
+    fig, axes = plt.subplots(2, 3, figsize=(7, 4), sharex=True, sharey=True)
+    rng = np.random.default_rng(0)
+    for k, ax in enumerate(axes.flat):
+        for j in range(3):
+            ax.plot(np.arange(1, 33), 0.45 - 0.004 * np.arange(32) + rng.normal(0, 0.005, 32) + 0.02 * j, ".-")
+        for x in (2, 4, 8, 16, 32):
+            ax.axvline(x, color="#bbbbbb", linestyle="--", linewidth=0.8)
+        ax.set_title(f"s={5 - k}")
+    conv = convert(_png(fig))
+    W = 7 * 150  # 7 in at 150 dpi (tight layout trims a little)
+    assert all(c.box is None or c.box.w < 0.5 * W for c in conv.figure.of_kind("chart"))
