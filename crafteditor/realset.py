@@ -211,8 +211,8 @@ def score_values(fig: Figure, truth: dict[str, Any]) -> float:
     names, as do a true value without one and a chart read as one series without a name); a
     name led by a panel letter, '(b) ours', or side, 'right: ours', is looked for in that panel,
     the charts counted in reading order; x by the nearest number ('1k' is 1000; on a line,
-    also the line between the vertices either side), else by category name, in each chart
-    and series read."""
+    also the line between the vertices either side), else by category name (spaces aside), in each chart
+    and series read. A true series 'total' on stacked bars is the stack's total at its x."""
     values = [v for v in truth["values"] if len(v) == 3 and _number(v[2]) is not None]
     if not values:
         return float("nan")
@@ -236,6 +236,12 @@ def score_values(fig: Figure, truth: dict[str, Any]) -> float:
         rows = chart_rows(c.spec)
         for s, x, y in rows:
             groups.setdefault((i, _label(str(s or ""))), []).append((x, y))
+        if _is_stacked(c.spec) and not any(_label(str(s or "")) == "total" for s, _, _ in rows):
+            # a stack's total: its series' values summed at each x
+            totals: dict[Any, float] = {}
+            for _, x, y in rows:
+                totals[x] = totals.get(x, 0.0) + y
+            groups.setdefault((i, "total"), []).extend(totals.items())
         if _is_line(c.spec):
             lines.add(i)
         if {_label(str(s or "")) for s, _, _ in rows} == {""}:
@@ -294,8 +300,20 @@ def _at_x(rows: list[tuple[Any, float]], x: Any, line: bool = False) -> list[flo
             if line and xa < xv < xb:
                 out.append(ya + (yb - ya) * (xv - xa) / (xb - xa))
         return out
-    key = _label(str(x))
-    return [y for rx, y in rows if key and _label(str(rx)) == key]
+    # a category by its letters and digits, spaces aside (OCR's 'GM 1 2878_R1'; the words score
+    # counts the reading of the label itself)
+    key = _label(str(x)).replace(" ", "")
+    return [y for rx, y in rows if key and _label(str(rx)).replace(" ", "") == key]
+
+
+def _is_stacked(spec: dict[str, Any]) -> bool:
+    """Bars of several series on one category each, stacked (Vega-Lite's default: no offset
+    channel, no ``stack: null``)."""
+    mark = spec.get("mark") or next((ly.get("mark") for ly in spec.get("layer") or [] if ly.get("mark")), None)
+    enc = spec.get("encoding") or {}
+    value = next((enc[k] for k in ("x", "y") if (enc.get(k) or {}).get("type") == "quantitative"), {})
+    return ((mark.get("type") if isinstance(mark, dict) else mark) == "bar" and "color" in enc
+            and not {"xOffset", "yOffset"} & set(enc) and value.get("stack", "zero") not in (None, False))
 
 
 def _is_line(spec: dict[str, Any]) -> bool:

@@ -242,7 +242,8 @@ def snap_to_ticks(axis: Axis, paints: Paints, labels: list[TextRun], ax: float, 
 
 
 def robust_fit(px: list[float], vals: list[float]) -> tuple[float, float, float] | None:
-    """(a, b, relative residual) of vals ≈ a + b·px, dropping one bad reading if that helps."""
+    """(a, b, relative residual) of vals ≈ a + b·px, dropping one bad reading if that helps (of
+    eight or more, up to a quarter: OCR had read '120M' and '140M' as '20M' and '40M')."""
     x = np.asarray(px, float)
     y = np.asarray(vals, float)
     if len(x) < 2 or np.ptp(x) < 1:
@@ -257,10 +258,12 @@ def robust_fit(px: list[float], vals: list[float]) -> tuple[float, float, float]
     a, b, err, res = fit(x, y)
     if err > 0.01 and len(x) >= 4:
         keep = np.ones(len(x), bool)
-        keep[int(np.argmax(res))] = False
-        a2, b2, err2, _ = fit(x[keep], y[keep])
-        if err2 < err / 3:
-            a, b, err = a2, b2, err2
+        for _ in range(max(1, len(x) // 4) if len(x) >= 8 else 1):
+            keep[np.flatnonzero(keep)[int(np.argmax(res))]] = False
+            a2, b2, err2, res = fit(x[keep], y[keep])
+            if err2 < err / 3:
+                a, b, err = a2, b2, err2
+                break
     if b == 0:
         return None
     return float(a), float(b), err

@@ -34,6 +34,7 @@ from crafteditor.charts.cartesian import read_chart
 from crafteditor.charts.component import ChartResult
 from crafteditor.charts.heatmap import read_heatmap
 from crafteditor.charts.horizontal import read_horizontal
+from crafteditor.charts.labels import typical_font
 from crafteditor.charts.panels import Panel, find_panels, grid_frames, numbered, on_panel, unpanel
 from crafteditor.charts.strokes import long_lines
 from crafteditor.charts.style import measure_panel
@@ -59,7 +60,7 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
     vlines = long_lines(ink, False, max(30, int(0.12 * H)))
     # gridlines without axis lines (fivethirtyeight, a despined seaborn whitegrid): their ends
     # frame the plot
-    frames = [f for f in grid_frames(hlines, vlines, H, W, paints.background_rgb)
+    frames = [f for f in grid_frames(hlines, vlines, H, W, paints.background_rgb, ink, runs)
               if not any(on_panel((f.x0, f.y0, f.x1, f.y1), pn) for pn in panels)]
     walls = tuple(float(pn.x0) for pn in panels + frames)
     results: list[ChartResult] = []
@@ -74,6 +75,7 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
         vert = [v for v in vlines if -6 <= v[3] - hy1 <= reach and -6 <= v[0] - hx0 <= reach]
         if vert:
             vx0, vy0, vx1, vy1 = min(vert, key=lambda v: v[0])
+            vy0 = _axis_top(vx0, vy0, vlines, ink, typical_font(runs))
             ax = (vx0 + vx1) / 2
             # the axes run to the outer edge of the frame (or their projecting caps): the plot's
             # top and right are the centres of the strokes there (the frame's own, when drawn),
@@ -100,7 +102,7 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
         if any(on_panel(r.plot, pn) for r in results):
             continue
         args = (rgb, paints, runs, used_runs, float(pn.x0), float(pn.y1), float(pn.x1), float(pn.y0), config, original)
-        res = read_chart(*args, walls=walls) or read_horizontal(*args, walls)
+        res = (None if pn.bars_only else read_chart(*args, walls=walls)) or read_horizontal(*args, walls)
         if res is not None:
             framed[len(results)] = pn
             results.append(res)
@@ -136,6 +138,17 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
             results.append(res)
             used_runs.update(res.run_indices + res.kept_text)
     return results
+
+
+def _axis_top(x: int, top: int, vlines, ink: np.ndarray, font: float) -> int:
+    """The top of a y axis cut in pieces by bars drawn over it: the collinear pieces above
+    within four type sizes join it where the gap between is ink (the bars'); a gap of page is
+    between two panels stacked (sharing their x axis)."""
+    for v in sorted(vlines, key=lambda v: -v[3]):
+        if abs(v[0] - x) <= 2 and top - 4 * font <= v[3] < top \
+                and ink[v[3]:top, max(0, x - 1):x + 2].any(axis=1).mean() >= 0.9:
+            top = v[1]
+    return top
 
 
 def _is_horizontal(spec: dict[str, Any]) -> bool:

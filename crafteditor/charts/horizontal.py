@@ -17,6 +17,7 @@ from crafteditor.charts.numbers import parse_number
 from crafteditor.charts.style import ChartStyle
 from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import Paints
+from crafter.base.text import ASCENT, DESCENT
 
 
 def read_horizontal(rgb, paints, runs, used, ax, ay, right, top, config, original,
@@ -44,7 +45,10 @@ def read_horizontal(rgb, paints, runs, used, ax, ay, right, top, config, origina
     if res is None:
         return None
     spec = _spec_turned_back(res.spec)
-    if spec is None:
+    # a reading with bars for fewer than half the category labels beside the axis misread the
+    # plot (a value label with a sliver of a bar beside it taken for a legend)
+    if spec is None or 2 * len({row["y"] for row in spec["data"]["values"]}) < sum(
+            parse_number(r.text) is None for r in left):
         return None
     # the turned reading's titles: its x title is the y axis's; the x axis's and the chart's are
     # found here, upright, below the numbers and above the plot
@@ -78,6 +82,12 @@ def read_horizontal(rgb, paints, runs, used, ax, ay, right, top, config, origina
     st = res.style
     if st is not None:
         _style_turned_back(st, runs, legend, runs[pick_t] if pick_t is not None else None, H)
+        if pick_x is not None:  # the value axis's title, found upright: its type and its gap
+            ft = st.axis_title_font = st.axis_title_font or float(runs[pick_x].font_px)
+            if xt and st.tick_font:
+                tick_base = float(np.median([runs[k].baseline for k in xt]))
+                st.title_pads = {**(st.title_pads or {}), "x": max(
+                    0.0, (runs[pick_x].baseline - ft * ASCENT) - (tick_base + st.tick_font * DESCENT))}
     return ChartResult(box=box, plot=plot, mask=mask, run_indices=sorted(consumed), spec=spec, title=title, style=st)
 
 
@@ -128,6 +138,8 @@ def _spec_turned_back(spec: dict[str, Any]) -> dict[str, Any] | None:
     spec["data"]["values"] = [{**{k.replace("y_err", "x_err"): v for k, v in row.items() if k not in ("x", "y")},
                                "y": row["x"], "x": row["y"]} for row in spec["data"]["values"]]
     cat = {**cat, "field": "y", "sort": order}
+    if isinstance((cat.get("scale") or {}).get("domain"), list):
+        cat["scale"] = {**cat["scale"], "domain": cat["scale"]["domain"][::-1]}
     val = {**val, "field": "x"}
     val["title"] = None
     new_enc = {"x": val, "y": cat}
@@ -153,6 +165,7 @@ def _style_turned_back(st: ChartStyle, runs, legend: Legend, title_run: TextRun 
     """The look measured on the turned reading, turned back: tick values and title pads to the
     other axis, the legend's place and the title's type as seen upright, bar spans along y."""
     st.x_values, st.y_values = st.y_values, None
+    st.x_format, st.y_format = st.y_format, None
     st.title_pads = {{"x": "y", "y": "x"}[k]: v for k, v in (st.title_pads or {}).items()}
     entries = [runs[k] for k in legend.runs if k != legend.title]
     first = min(entries, key=lambda r: r.y) if entries else None

@@ -93,6 +93,10 @@ def find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: f
             if below.size and (float((below == best[1]).mean()) >= 0.5
                                or (cols.any() and float((below[:, cols] == best[1]).mean()) >= 0.5)):
                 best = None
+            # nor does a swatch run on left, or touch the plot's left edge: a horizontal bar's
+            # end beside its value label does (bars beside '0.06s' and '0.99s' had named series)
+            elif r.x > x0 and _bar_end(paints.labels, best[1], near, sx0, sy0, sy1, x0, font):
+                best = None
         if best is not None:
             entries.append((k, best[1], left_edge, (sx0 - 2, int(r.y - 0.4 * font), int(r.right + 2),
                                                     int(r.bottom + 0.4 * font))))
@@ -119,6 +123,16 @@ def find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: f
     if legend_box is not None:
         legend_box = _legend_frame(paints, legend_box, font, rgb)
     return Legend(legend_names, legend_at, legend_runs, legend_box, legend_title, swatches)
+
+
+def _bar_end(labels: np.ndarray, paint: int, near: np.ndarray, sx0: int, sy0: int, sy1: int, x0: int,
+             font: float) -> bool:
+    """The paint beside a text run is a horizontal bar's end: it reaches the plot's left edge,
+    or it fills the window's left edge and half the strip left of it."""
+    if sx0 <= x0 + 2 and near[:, :max(0, x0 + 3 - sx0)].any():
+        return True
+    strip = labels[sy0:sy1, max(0, int(sx0 - 0.6 * font)):sx0]
+    return bool(near[:, :2].any() and strip.size and float((strip == paint).mean()) >= 0.5)
 
 
 def _one_legend(entries: list, font: float) -> list:

@@ -25,6 +25,7 @@ class Panel:
     x1: int
     y1: int
     color: np.ndarray  # RGB
+    bars_only: bool = False  # framed by vertical gridlines alone: read only as horizontal bars
 
 
 def find_panels(paints: Paints) -> list[Panel]:
@@ -95,30 +96,23 @@ def _panel_of(lab: np.ndarray, i: int, stat, page: np.ndarray, inked: np.ndarray
     return Panel(x0, y0, x1, y1, color.copy())
 
 
-def grid_frames(hlines, vlines, H: int, W: int, page: np.ndarray) -> list[Panel]:
+def grid_frames(hlines, vlines, H: int, W: int, page: np.ndarray, ink: np.ndarray | None = None,
+                runs: list[TextRun] = ()) -> list[Panel]:
     """Plots framed by their gridlines alone: two or more horizontal lines with the same ends
     and two or more vertical ones with the same ends, crossing each other. Their ends are the
     plot's edges (a plot with axis lines has them there too; it is found by its axes first)."""
 
-    def groups(lines, a: int, b: int) -> list[list[tuple[int, int, int, int]]]:
-        out: list[list[tuple[int, int, int, int]]] = []
-        for ln in sorted(lines, key=lambda v: (v[a], v[b])):
-            g = next((g for g in out if abs(g[0][a] - ln[a]) <= 3 and abs(g[0][b] - ln[b]) <= 3), None)
-            if g is None:
-                out.append([ln])
-            else:
-                g.append(ln)
-        return [g for g in out if len(g) >= 2]
-
     frames = []
-    for hg in groups([h for h in hlines if h[3] - h[1] <= 4], 0, 2):
+    for hg in _same_ends([h for h in hlines if h[3] - h[1] <= 4], 0, 2, 2):
         x0, x1 = int(np.median([h[0] for h in hg])), int(np.median([h[2] for h in hg]))
-        for vg in groups([v for v in vlines if v[2] - v[0] <= 4], 1, 3):
+        for vg in _same_ends([v for v in vlines if v[2] - v[0] <= 4], 1, 3, 2):
             y0, y1 = int(np.median([v[1] for v in vg])), int(np.median([v[3] for v in vg]))
             if x1 - x0 < 0.25 * W or y1 - y0 < 0.2 * H:
                 continue
             if all(x0 - 3 <= v[0] <= x1 + 3 for v in vg) and all(y0 - 3 <= h[1] <= y1 + 3 for h in hg):
                 frames.append(Panel(x0, y0, x1, y1, page.copy()))
+    if ink is not None:
+        frames += _bar_grid_frames(vlines, hlines, ink, page, list(runs))
     # the largest first; one per plot
     frames.sort(key=lambda f: -(f.x1 - f.x0) * (f.y1 - f.y0))
     out: list[Panel] = []
@@ -126,6 +120,64 @@ def grid_frames(hlines, vlines, H: int, W: int, page: np.ndarray) -> list[Panel]
         if not any(on_panel((f.x0, f.y0, f.x1, f.y1), g) for g in out):
             out.append(f)
     return out
+
+
+def _bar_grid_frames(vlines, hlines, ink: np.ndarray, page: np.ndarray, runs: list[TextRun]) -> list[Panel]:
+    """Plots framed by vertical gridlines alone (horizontal bars on a whitegrid: ggplot's
+    theme_minimal with only x gridlines, MultiQC, Vega): three or more vertical lines, evenly
+    spaced, with one end the same as the longest's, that no horizontal gridline crosses. The longest's ends are
+    the plot's top and bottom, the first its left edge; the right edge is the last, or the end
+    of the longest bar where it runs past it (within a spacing, short of another vertical line)."""
+    H, W = ink.shape
+    font = typical_font(runs)
+    out = []
+    # one end the same: a value label or a bar drawn over a gridline can cut it short
+    groups: list[list[tuple[int, int, int, int]]] = []
+    for v in sorted(vlines, key=lambda v: v[1] - v[3]):
+        g = next((g for g in groups if abs(g[0][1] - v[1]) <= 3 or abs(g[0][3] - v[3]) <= 3), None)
+        if g is None:
+            groups.append([v])
+        elif v[3] - v[1] >= 0.5 * (g[0][3] - g[0][1]):
+            g.append(v)
+    for g in groups:
+        if len(g) < 3:
+            continue
+        xs = sorted((v[0] + v[2]) / 2 for v in g)
+        gaps = np.diff(xs)
+        # evenly spaced, where a label drawn over one may have hidden it: each gap a whole
+        # number of the smallest
+        steps = gaps / max(gaps.min(), 1.0)
+        if gaps.min() < 8 or np.abs(steps - np.round(steps)).max() > 0.12:
+            continue
+        y0, y1 = g[0][1], g[0][3]
+        # gridlines on the left hidden under bars drawn over them: a tick number a whole
+        # spacing on below the plot
+        while any(abs(r.cx - (xs[0] - gaps.min())) <= 0.2 * gaps.min() and y1 - 2 <= r.y <= y1 + 3 * font
+                  and r.angle == 0 and parse_number(r.text) is not None for r in runs):
+            xs.insert(0, xs[0] - gaps.min())
+        beyond = [v[0] for v in vlines if v[0] > xs[-1] + 3 and v not in g]
+        reach = int(min([xs[-1] + gaps.min(), W - 1] + [b - 2 for b in beyond]))
+        # each row's run of ink from the left edge on: the longest is the longest bar
+        band = ink[y0:y1, int(xs[0]) + 3:reach]
+        x1 = max(int(xs[-1]), int(xs[0]) + 4 + int(np.cumprod(band, axis=1).sum(axis=1).max(initial=0)))
+        if x1 - xs[0] < 0.25 * W or y1 - y0 < 0.2 * H:
+            continue
+        if not any(h[0] <= xs[0] + 3 and h[2] >= xs[-1] - 3 and y0 < h[1] < y1 for h in hlines):
+            out.append(Panel(int(xs[0]), y0, x1, y1, page.copy(), bars_only=True))
+    return out
+
+
+def _same_ends(lines, a: int, b: int, least: int) -> list[list[tuple[int, int, int, int]]]:
+    """``lines`` grouped by their ends (coordinates ``a`` and ``b`` within 3 px), groups of
+    ``least`` or more."""
+    out: list[list[tuple[int, int, int, int]]] = []
+    for ln in sorted(lines, key=lambda v: (v[a], v[b])):
+        g = next((g for g in out if abs(g[0][a] - ln[a]) <= 3 and abs(g[0][b] - ln[b]) <= 3), None)
+        if g is None:
+            out.append([ln])
+        else:
+            g.append(ln)
+    return [g for g in out if len(g) >= least]
 
 
 def numbered(pn: "Panel", runs: list[TextRun]) -> bool:

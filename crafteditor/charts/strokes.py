@@ -36,7 +36,13 @@ def long_lines(ink: np.ndarray, horizontal: bool, min_len: int) -> list[tuple[in
             # a bar nearly as long as its axis, standing on it (classic style's outlined bars):
             # the axis is the rows that run the whole length
             whole = band[widths[band] >= 0.985 * widths.max()]
-            bands += [b for b in np.split(whole, np.nonzero(np.diff(whole) > 1)[0] + 1) if 0 < len(b) <= 6]
+            parts = [b for b in np.split(whole, np.nonzero(np.diff(whole) > 1)[0] + 1) if 0 < len(b) <= 6]
+            if not parts and 6 < len(whole) <= 12 and whole[-1] - whole[0] == len(whole) - 1:
+                # one run of 7 to 12 rows each the whole length: one soft stroke (an upscaled
+                # figure's 2 px axis fades over 9 rows), its middle rows the line
+                mid = len(whole) // 2
+                parts = [whole[mid - 1:mid + 2]]
+            bands += parts
         for band in bands:
             if horizontal:
                 cols = np.nonzero(comp[band].any(axis=0))[0]

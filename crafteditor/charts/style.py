@@ -9,6 +9,7 @@ is written. Each one is optional: what cannot be measured keeps Crafter's chart 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,6 +45,8 @@ class ChartStyle:
     frame: bool = False  # a box around the plot (matplotlib's four spines)
     y_values: list[float] | None = None  # tick values the labels show
     x_values: list[float] | None = None
+    y_format: str | None = None  # the labels' number format where the default would rewrite them ('50,000' not '50k')
+    x_format: str | None = None
     legend_text: tuple[float, float] | None = None  # first legend label: ink left, centre y (inside the plot)
     marker_area: float | None = None  # px² of a point marker
     line_width: float | None = None
@@ -145,6 +148,9 @@ class ChartStyle:
             if isinstance(dom, list) and len(dom) == 2:
                 values = _complete_ticks(values, (float(min(dom)), float(max(dom))))
             ch["axis"] = {**(ch.get("axis") or {}), "values": values}
+            fmt = self.y_format if name == "y" else self.x_format
+            if fmt:
+                ch["axis"]["format"] = fmt
             if isinstance(dom, list) and len(dom) == 2:
                 # an end a hair off a labelled tick (the axis fit's error) is that tick: it is drawn
                 span = abs(dom[1] - dom[0]) or 1.0
@@ -304,9 +310,11 @@ def measure_style(rgb: np.ndarray, paints: Paints, runs: list[Any], ticks: dict[
     if not log_y:
         vals = sorted({v for v in (parse_number(runs[k].text) for k in ticks["y"]) if v is not None})
         st.y_values = vals if len(vals) >= 2 else None
+        st.y_format = tick_format([runs[k].text for k in ticks["y"]])
     if numeric_x:
         vals = sorted({v for v in (parse_number(runs[k].text) for k in ticks["x"]) if v is not None})
         st.x_values = vals if len(vals) >= 2 else None
+        st.x_format = tick_format([runs[k].text for k in ticks["x"]])
     _measure_axis(rgb, paints, runs, ticks["y"], plot, st)
     _measure_title_places(runs, ticks, titles, plot, st)
     return st
@@ -438,6 +446,18 @@ def _measure_axis(rgb, paints: Paints, runs, y_ticks: list[int], plot, st: Chart
         right_edge = darkness[int(top) + 5:int(ay) - 5, xr - 3:xr + 2].max(axis=1)
         st.frame = bool(top_edge.size and right_edge.size and np.mean(top_edge > 0.5) > 0.9
                         and np.mean(right_edge > 0.5) > 0.9)
+
+
+def tick_format(texts: list[str]) -> str | None:
+    """The d3 format of whole-number tick labels of 1000 or more, as written: ',d' with a
+    thousands comma ('50,000'), 'd' without ('2000'); None for any other (the chart's own
+    format writes those, and would write these '50k')."""
+    t = [x.strip().replace("−", "-") for x in texts if parse_number(x) is not None]
+    if len(t) < 2 or max(abs(parse_number(x) or 0) for x in t) < 1000:
+        return None
+    if all(re.fullmatch(r"-?\d{1,3}(,\d{3})*", x) for x in t) and any("," in x for x in t):
+        return ",d"
+    return "d" if all(re.fullmatch(r"-?\d+", x) for x in t) else None
 
 
 def measure_panel(st: ChartStyle, rgb: np.ndarray, page: np.ndarray, panel_rgb: np.ndarray,

@@ -87,6 +87,10 @@ def _encoding(series: list[Series], xaxis: Axis, yaxis: Axis, plot, x_title, y_t
     xenc: dict[str, Any] = {"field": "x", "type": "nominal" if xaxis.categories else "quantitative"}
     if xaxis.categories:
         xenc["sort"] = None
+        names = [name for _, name in sorted(xaxis.categories, key=lambda c: c[0])]
+        if kind == "bar" and set(names) - {p[0] for s in series for p in s.points}:
+            # a category with no bar read (a value too small to see) keeps its place and label
+            xenc["scale"] = {"domain": names}
     else:
         xlo, xhi = sorted((xaxis.value(x0), xaxis.value(x1)))
         dom = [round_sig(xlo), round_sig(xhi)] if xaxis.log else [round_to_span(xlo, xhi - xlo), round_to_span(xhi, xhi - xlo)]
