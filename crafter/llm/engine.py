@@ -231,7 +231,8 @@ class Constraint(Protocol):
 
     def must_end(self, state) -> bool: ...
 
-    # optional: ``forced(state) -> list[int]``, tokens every valid continuation starts with
+    # optional: ``forced(state) -> list[int]``, tokens every valid continuation starts with;
+    # ``candidates(state) -> list[int]``, a superset of the tokens allowed next (the exhaustive search's)
 
 
 def make_drafter(speculative: str, task: str | None = None, block_size: int | None = None,
@@ -550,7 +551,8 @@ def _verify(run: _Run, rnd: _Round, logits: torch.Tensor, generator: torch.Gener
             nxt, run.state = constrained_sample(torch.softmax(verify[0].float() / run.temperature, dim=-1), run.state,
                                                 run.constraint.advance, generator)
             return 0, nxt
-        accepted, nxt, run.state = constrained_greedy_accept(rnd.drafts, verify, rnd.states, run.constraint.advance)
+        accepted, nxt, run.state = constrained_greedy_accept(rnd.drafts, verify, rnd.states, run.constraint.advance,
+                                                             getattr(run.constraint, "candidates", None))
         return accepted, nxt
     if run.temperature > 0:
         probs = torch.softmax(verify.float() / run.temperature, dim=-1)
