@@ -35,9 +35,9 @@ from crafter.llm.constrain.tokens import token_bytes
 from crafter.llm.edits import FILE as EDITS_FILE
 from crafter.llm.edits import EditReader
 from crafter.llm.encoder import EncoderError, shared_encoder
+from crafter.llm.engine import SPECULATIVE, generate_ids, make_drafter
 from crafter.llm.names import FILE as NAMES_FILE
 from crafter.llm.names import NameReader
-from crafter.llm.engine import SPECULATIVE, generate_ids, make_drafter
 from crafter.llm.prompts import chat_messages, requested_lines
 from crafter.llm.smol.backbone import BackboneError, load_backbone, verify_manifest
 from crafter.llm.smol.model import SmolLM
