@@ -85,15 +85,22 @@ class DSLConstraint(ForcedText, TaskGrammar):
     """The valid answers for one task and prompt. ``tokenizer`` supplies the token bytes."""
 
     def __init__(self, task: str, prompt: str, token_bytes: list[bytes], eos_id: int,
-                 names: dict[str, list[str]] | None = None, encode=None, lines: list[str] | None = None) -> None:
+                 names: dict[str, list[str]] | None = None, encode=None, lines: list[str] | None = None,
+                 force_tokenization: bool = True) -> None:
         """names (plan): the name head's reading of the brief (:mod:`crafter.llm.names`). Where it
         found at least two node names, labels must be its names of their kind (no group or edge label
         where it read none), an edge must join two names it linked, and the answer ends only once
         every name is a node and every link between two nodes an edge; else any span of the brief.
         encode (text -> token ids): lets :meth:`forced` give jump-forward drafts.
         lines (repair of one component): the edit head's reading of the instruction
-        (:mod:`crafter.llm.edits`) — the answer must be one of these lines."""
+        (:mod:`crafter.llm.edits`) — the answer must be one of these lines.
+        force_tokenization: where text is forced, allow only the first token of ``encode``'s
+        tokenization of it (:meth:`forced`; CraftLM's). Off, forced text is only drafted: a
+        byte-level BPE such as SmolLM2's merges across the forced text's edges (" spec" is one token
+        where the forced text is " "), and forcing its tokenization alone would make the model read
+        pieces it never saw."""
         self.task = task
+        self.force_tokenization = force_tokenization
         self.encode = encode  # text -> token ids (the model's tokenizer): for :meth:`forced` drafts
         self.token_bytes = token_bytes
         self.eos_id = eos_id
@@ -222,9 +229,10 @@ class DSLConstraint(ForcedText, TaskGrammar):
 
         Memoised on (state, token): a round asks the same question up to three times (cutting
         the drafts, verifying them, drafting the next round from the mask block)."""
-        f = self._forced_ids(st)
-        if f and token != f[0]:
-            return None
+        if self.force_tokenization:
+            f = self._forced_ids(st)
+            if f and token != f[0]:
+                return None
         return self._advance_memo(st, token)
 
     def _advance_memo(self, st: State, token: int) -> State | None:
@@ -241,7 +249,7 @@ class DSLConstraint(ForcedText, TaskGrammar):
         (memoised per state)."""
         hit = self._cands_memo.get(st)
         if hit is None:
-            f = self._forced_ids(st)
+            f = self._forced_ids(st) if self.force_tokenization else None
             if f:
                 hit = [f[0]]
             else:

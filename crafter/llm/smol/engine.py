@@ -169,7 +169,7 @@ class SmolBackend:
             if stats is not None:
                 stats["edit"] = {"edit": edit["edit"], "p": edit["p"]} if edit else None
         return DSLConstraint(task, prompt, self._token_bytes, self.fmt.eos_id, names,
-                             encode=self.fmt.text_ids, lines=lines)
+                             encode=self.fmt.text_ids, lines=lines, force_tokenization=False)
 
 
 def load_model(adapter: str | Path | None = None):
