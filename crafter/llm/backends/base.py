@@ -10,7 +10,7 @@ from typing import Protocol
 
 from crafter.llm.completion import Completion, ModelError, as_prompt
 
-__all__ = ["DEVICES", "WEIGHTS_DIR", "Backend", "Completion", "ModelError", "as_prompt", "resolve_device",
+__all__ = ["DEVICES", "WEIGHTS_DIR", "Backend", "Completion", "ModelError", "as_prompt", "default_threads", "resolve_device",
            "strip_fences"]
 
 WEIGHTS_DIR = Path(__file__).parent.parent / "weights"
@@ -30,6 +30,14 @@ _FENCE = re.compile(r"^```[a-zA-Z]*\n|\n?```\s*$")
 
 def strip_fences(text: str) -> str:
     return _FENCE.sub("", text.strip()).strip() + "\n"
+
+
+def default_threads(device: str = "cpu") -> int:
+    """torch's thread count for a model loaded in this process: ``CRAFTER_TORCH_THREADS``, else one on
+    the CPU (small matrices: two threads that wait on each other ran a brief 4x slower on a shared
+    2-core machine), else 0 (leave torch's own choice). Applied once, when the backend loads (torch's
+    setting is global to the process), never per request."""
+    return int(os.environ.get("CRAFTER_TORCH_THREADS") or 0) or (1 if device == "cpu" else 0)
 
 
 def resolve_device(device: str | None = None) -> str:

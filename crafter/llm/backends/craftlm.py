@@ -3,13 +3,12 @@
 
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from crafter.errors import CrafterError
-from crafter.llm.backends.base import WEIGHTS_DIR, Completion, ModelError, as_prompt, resolve_device
+from crafter.llm.backends.base import WEIGHTS_DIR, Completion, ModelError, as_prompt, default_threads, resolve_device
 from crafter.llm.constrain import DSLConstraint
 from crafter.llm.constrain.tokens import token_bytes
 from crafter.llm.edits import FILE as EDITS_FILE
@@ -106,7 +105,7 @@ class CraftLMBackend:
         # one thread by default on the CPU: CraftLM's matrices are small, and two threads that wait
         # on each other ran a brief 4x slower on this shared 2-core machine (2.6 s against 9.9 s a
         # brief, `crafter bench briefs --limit 8` with OMP_NUM_THREADS=1 and without, load 4-6)
-        threads = threads or int(os.environ.get("CRAFTER_TORCH_THREADS") or 0) or (1 if self.device == "cpu" else 0)
+        threads = threads or default_threads(self.device)
         if threads:
             torch.set_num_threads(threads)
         try:

@@ -42,6 +42,7 @@ from crafter.llm.constrain.grammar import TaskGrammar
 from crafter.llm.constrain.labels import Names, Spans
 from crafter.llm.constrain.scanner import Statement
 from crafter.llm.constrain.state import Committed, State
+from crafter.llm.constrain.tokens import ByteVocab
 from crafter.llm.prompts import repair_parts
 
 _MARKER = re.compile(r"<\|[a-z]+\|>")
@@ -52,6 +53,17 @@ _QUOTE = re.compile(r'"([^"\n]+)"')
 _DASH_WORDS = re.compile(r"\b(?:dash(?:es|ed)?|dotted|optional(?:ly)?)\b", re.I)
 
 _FUNCTION_WORDS = frozenset("a an the of by per on in to and or for with as at".split())
+
+
+_VOCABS: dict[int, tuple[list[bytes], ByteVocab]] = {}
+
+
+def _vocab(token_bytes: list[bytes]) -> ByteVocab:
+    """The sorted vocabulary of a backend's token bytes, built once per list (a backend keeps its list)."""
+    hit = _VOCABS.get(id(token_bytes))
+    if hit is None or hit[0] is not token_bytes:
+        hit = _VOCABS[id(token_bytes)] = (token_bytes, ByteVocab(token_bytes))
+    return hit[1]
 
 
 def _said_columns(request: str, columns) -> list[str]:
@@ -73,15 +85,22 @@ class DSLConstraint(ForcedText, TaskGrammar):
     """The valid answers for one task and prompt. ``tokenizer`` supplies the token bytes."""
 
     def __init__(self, task: str, prompt: str, token_bytes: list[bytes], eos_id: int,
-                 names: dict[str, list[str]] | None = None, encode=None, lines: list[str] | None = None) -> None:
+                 names: dict[str, list[str]] | None = None, encode=None, lines: list[str] | None = None,
+                 force_tokenization: bool = True) -> None:
         """names (plan): the name head's reading of the brief (:mod:`crafter.llm.names`). Where it
         found at least two node names, labels must be its names of their kind (no group or edge label
         where it read none), an edge must join two names it linked, and the answer ends only once
         every name is a node and every link between two nodes an edge; else any span of the brief.
         encode (text -> token ids): lets :meth:`forced` give jump-forward drafts.
         lines (repair of one component): the edit head's reading of the instruction
-        (:mod:`crafter.llm.edits`) — the answer must be one of these lines."""
+        (:mod:`crafter.llm.edits`) — the answer must be one of these lines.
+        force_tokenization: where text is forced, allow only the first token of ``encode``'s
+        tokenization of it (:meth:`forced`; CraftLM's). Off, forced text is only drafted: a
+        byte-level BPE such as SmolLM2's merges across the forced text's edges (" spec" is one token
+        where the forced text is " "), and forcing its tokenization alone would make the model read
+        pieces it never saw."""
         self.task = task
+        self.force_tokenization = force_tokenization
         self.encode = encode  # text -> token ids (the model's tokenizer): for :meth:`forced` drafts
         self.token_bytes = token_bytes
         self.eos_id = eos_id
@@ -101,6 +120,7 @@ class DSLConstraint(ForcedText, TaskGrammar):
         self.dash_said = bool(_DASH_WORDS.search(text))
         self._memo: dict[tuple[State, int], State | None] = {}
         self._forced_memo: dict[State, list[int]] = {}
+        self._cands_memo: dict[State, list[int]] = {}
         self._links_memo: dict[Committed, dict[str, list[str]]] = {}
         self.figure_kinds: dict[str, str] = {}  # repair: the figure's ids -> kinds
         self.kept_attrs: dict[str, dict[str, tuple[str, ...]]] = {}  # repair: id -> its attributes' values
@@ -209,9 +229,10 @@ class DSLConstraint(ForcedText, TaskGrammar):
 
         Memoised on (state, token): a round asks the same question up to three times (cutting
         the drafts, verifying them, drafting the next round from the mask block)."""
-        f = self._forced_ids(st)
-        if f and token != f[0]:
-            return None
+        if self.force_tokenization:
+            f = self._forced_ids(st)
+            if f and token != f[0]:
+                return None
         return self._advance_memo(st, token)
 
     def _advance_memo(self, st: State, token: int) -> State | None:
@@ -220,12 +241,32 @@ class DSLConstraint(ForcedText, TaskGrammar):
             self._memo[key] = self._advance(st, token)
         return self._memo[key]
 
+    def candidates(self, st: State) -> list[int]:
+        """A superset of the tokens :meth:`advance` allows after ``st``, found without trying the
+        whole vocabulary: the tokens whose bytes keep the line a valid prefix, read off the
+        vocabulary sorted by bytes (:class:`~crafter.llm.constrain.tokens.ByteVocab`), plus the end
+        token. The engine asks for it only where none of the best-scoring tokens is allowed
+        (memoised per state)."""
+        hit = self._cands_memo.get(st)
+        if hit is None:
+            f = self._forced_ids(st) if self.force_tokenization else None
+            if f:
+                hit = [f[0]]
+            else:
+                hit = _vocab(self.token_bytes).walk(lambda b: self._feed(st, b) is not None) + [self.eos_id]
+            self._cands_memo[st] = hit
+        return hit
+
     def _advance(self, st: State, token: int) -> State | None:
         if token == self.eos_id:
             return st if self.can_end(st) else None
-        tb = self.token_bytes[token]
+        tb = self.token_bytes[token] if 0 <= token < len(self.token_bytes) else b""
         if not tb:
             return None  # special tokens
+        return self._feed(st, tb)
+
+    def _feed(self, st: State, tb: bytes) -> State | None:
+        """The state after the bytes ``tb`` (a token's, or a prefix of one), or None."""
         buf = st.line + tb
         done = st.done
         while b"\n" in buf:

@@ -24,12 +24,20 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import torch
 
 from crafter.llm.completion import Completion, ModelError, as_prompt
+from crafter.llm.constrain import DSLConstraint
+from crafter.llm.constrain.tokens import token_bytes
+from crafter.llm.edits import FILE as EDITS_FILE
+from crafter.llm.edits import EditReader
+from crafter.llm.encoder import EncoderError, shared_encoder
 from crafter.llm.engine import SPECULATIVE, generate_ids, make_drafter
+from crafter.llm.names import FILE as NAMES_FILE
+from crafter.llm.names import NameReader
 from crafter.llm.prompts import chat_messages, requested_lines
 from crafter.llm.smol.backbone import BackboneError, load_backbone, verify_manifest
 from crafter.llm.smol.model import SmolLM
@@ -73,29 +81,54 @@ class SmolFormat:
 
 
 class SmolBackend:
-    """CraftLM on SmolLM2 (base + fine-tuned delta), decoded self-speculatively."""
+    """CraftLM on SmolLM2 (base + fine-tuned delta), decoded self-speculatively under the DSL constraint."""
 
     name = "smollm"
 
-    def __init__(self, model: SmolLM, tokenizer, threads: int | None = None, trusted_plan: bool = False) -> None:
+    def __init__(self, model: SmolLM, tokenizer, threads: int | None = None, trusted_plan: bool = False,
+                 constrained: bool = True, heads: str | Path | None = None) -> None:
+        """constrained: decode under :class:`~crafter.llm.constrain.DSLConstraint` by default (every
+        answer valid DSL of its task, labels copied from the brief; ``complete(constrain=False)`` or
+        the ``#free`` backend spec turn it off). heads: a folder with CraftLM's name and edit heads
+        (:mod:`crafter.llm.names`, :mod:`crafter.llm.edits`; the built-in weights'), which read the
+        brief with the shared encoder, whatever decoder writes the answer: under the constraint, plan
+        labels are then the names the head read, and a one-component repair one of the edit head's lines."""
         self.model = model.eval()
         # the pipeline takes this model's plan as it is, without the check against the rule-based reading
         # (crafter.agents.plan); set for a fine-tuned adapter that reads the dev briefs better than the rules
         self.trusted_plan = trusted_plan
+        self.constrained = constrained
         self.fmt = SmolFormat(tokenizer)
-        self.threads = threads
+        if threads:  # the caller's choice, once for the process (torch's setting is global)
+            torch.set_num_threads(threads)
+        self._token_bytes: list[bytes] | None = None
+        self.names = self.edits = None
+        if constrained and heads is not None:
+            self._load_heads(Path(heads))
+
+    def _load_heads(self, heads: Path) -> None:
+        try:
+            if (heads / NAMES_FILE).exists():
+                self.names = NameReader(heads, shared_encoder())
+            if (heads / EDITS_FILE).exists():
+                self.edits = EditReader(heads, shared_encoder())
+        except (EncoderError, ValueError, FileNotFoundError) as exc:
+            raise ModelError(f"cannot load the name and edit heads from {heads}: {exc}") from exc
 
     @classmethod
-    def load(cls, adapter: str | Path | None = None, threads: int | None = None,
-             trusted_plan: bool = False) -> SmolBackend:
+    def load(cls, adapter: str | Path | None = None, threads: int | None = None, trusted_plan: bool = False,
+             constrained: bool = True, heads: str | Path | None = None) -> SmolBackend:
         """The cached backbone (:mod:`crafter.llm.smol.backbone`), with a fine-tuned adapter merged in when given."""
         lm, tokenizer = load_model(adapter)
-        return cls(SmolLM(lm), tokenizer, threads, trusted_plan)
+        return cls(SmolLM(lm), tokenizer, threads, trusted_plan, constrained, heads)
 
     def complete(self, task: str, prompt: str, *, max_new_tokens: int = 512, temperature: float = 0.0,
                  speculative: str | None = "diffusion", block_size: int | None = None, seed: int = 0,
-                 **_: object) -> Completion:
+                 constrain: bool | None = None, **_: object) -> Completion:
+        """Generate for ``task``; ``constrain`` (default: the backend's): under the DSL constraint, the
+        answer always parses (a statement cut short by the length limit is dropped)."""
         prompt = as_prompt(task, prompt)
+        constrain = self.constrained if constrain is None else constrain
         speculative = speculative or "diffusion"
         if speculative not in MODES:
             raise ModelError(f"unknown speculative mode '{speculative}' (use one of: {', '.join(MODES)})")
@@ -108,13 +141,35 @@ class SmolBackend:
         drafter = make_drafter(mode, task, block_size, prime=prime)
         if speculative == "diff-only":
             drafter.ngram = None
-        if self.threads:
-            torch.set_num_threads(self.threads)
+        stats: dict = {"backend": self.name, "task": task, "prompt_tokens": len(ids), "constrained": constrain}
+        t0 = time.perf_counter()
+        constraint = self.constraint(task, prompt, stats) if constrain else None
+        if constraint is not None:
+            stats["constraint_setup_seconds"] = round(time.perf_counter() - t0, 4)
         gen = torch.Generator().manual_seed(seed) if temperature > 0 else None
         res = generate_ids(self.model, ids, max_new_tokens=max_new_tokens, temperature=temperature,
-                           drafter=drafter, generator=gen)
-        stats = {"backend": self.name, "task": task, "prompt_tokens": len(ids), **res.stats()}
-        return Completion(self.fmt.decode(res.ids).strip(), stats)
+                           drafter=drafter, generator=gen, constraint=constraint)
+        text = self.fmt.decode(res.ids)
+        if constraint is not None and res.stopped in ("constraint", "length"):
+            text = text[: text.rfind("\n") + 1]  # drop a statement cut short
+        return Completion(text.strip(), {**stats, **res.stats()})
+
+    def constraint(self, task: str, prompt: str, stats: dict | None = None) -> DSLConstraint:
+        """The decoding constraint for ``task`` and the full task ``prompt`` (special-token strings
+        removed, as the model reads it), with the heads' readings where this backend has them."""
+        if self._token_bytes is None:
+            self._token_bytes = token_bytes(self.fmt.tok, size=self.model.core.config.vocab_size)
+        prompt = self.fmt.clean(prompt)
+        names = lines = None
+        if task == "plan" and self.names is not None:
+            names = self.names.names(prompt)
+        elif task == "repair" and self.edits is not None:
+            edit = self.edits.read(prompt)
+            lines = edit["lines"] if edit else None
+            if stats is not None:
+                stats["edit"] = {"edit": edit["edit"], "p": edit["p"]} if edit else None
+        return DSLConstraint(task, prompt, self._token_bytes, self.fmt.eos_id, names,
+                             encode=self.fmt.text_ids, lines=lines, force_tokenization=False)
 
 
 def load_model(adapter: str | Path | None = None):
