@@ -33,6 +33,7 @@ from crafteditor.quality import render_aligned, ssim, svg_element_count
 from crafteditor.realset import figure_group, load_real, score_real
 from crafteditor.scoring import score_chart, score_diagram
 from crafteditor.synthetic import GALLERY_STYLES, diagram_png, gallery_chart, random_chart, random_diagram
+from crafter.errors import CrafterError
 from crafter.formats import figure_to_png_bytes, load_figure, svg_to_png
 from crafter.render import figure_to_svg
 from crafter.render.svg import ensure_layout
@@ -75,6 +76,7 @@ class BenchRow:
     group: str = ""  # real figures: the style or chart maker
     # share of words the reader read above its gate (report text_confidence; NaN where not reported)
     text_confidence: float = float("nan")
+    error: str = ""  # why CraftEditor could not convert the figure (scored as nothing recovered)
 
 
 def style_sheets(names: str | None) -> list[str | None]:
@@ -207,11 +209,16 @@ def run_bench(figures: list[BenchFigure], config: Config | None = None, sheets: 
         # nor are imports and first-call allocations (skimage, cairosvg, onnxruntime's first
         # run at a size, vtracer's module): both systems convert the first figure once untimed.
         # Without this the first figure took 2.6 s of CPU and the next of its size 1.1 s
-        convert(figures[0].png, config, name=figures[0].name)
+        with contextlib.suppress(CrafterError):  # its failure is reported in its row below
+            convert(figures[0].png, config, name=figures[0].name)
         vtracer_svg(figures[0].png)
     rows: list[BenchRow] = []
     for f in figures:
-        conv = convert(f.png, config, name=f.name)
+        try:
+            conv = convert(f.png, config, name=f.name)
+        except CrafterError as exc:  # one figure's failure is its row (nothing recovered), not the bench's end
+            rows.append(_failed_row(f, config, exc))
+            continue
         rep = conv.report
         image = load_image(f.png, config, name=f.name)
         t0, c0 = time.perf_counter(), time.process_time()
@@ -243,6 +250,23 @@ def run_bench(figures: list[BenchFigure], config: Config | None = None, sheets: 
             text_confidence=float(rep.get("text_confidence", float("nan"))),
         ))
     return rows
+
+
+def _failed_row(f: BenchFigure, config: Config, exc: Exception) -> BenchRow:
+    """A figure CraftEditor could not convert: scored as nothing recovered (an empty figure), vtracer as usual."""
+    image = load_image(f.png, config, name=f.name)
+    t0, c0 = time.perf_counter(), time.process_time()
+    vsvg = vtracer_svg(f.png)
+    vt_s, vt_cpu = time.perf_counter() - t0, time.process_time() - c0
+    vt_rgb = svg_to_rgb(vsvg, (image.height, image.width))
+    real = f.truth if f.kind.startswith("real-") else {}
+    scores = score_real(Figure(components=[]), "<svg xmlns='http://www.w3.org/2000/svg'/>", real) if real else {}
+    return BenchRow(name=f.name, kind=f.kind, ce_seconds=0.0, ce_cpu=0.0, ce_ssim=0.0, ce_elements=0, ce_text=0.0,
+                    vt_seconds=vt_s, vt_cpu=vt_cpu, vt_ssim=ssim(image.rgb, vt_rgb), vt_elements=svg_element_count(vsvg),
+                    scores=scores, ce_gmsd=1.0, vt_gmsd=gmsd(image.rgb, vt_rgb),
+                    budget_s=config.time_budget(image.width, image.height),
+                    split=real.get("split", "dev") if real else "", group=figure_group(real) if real else "",
+                    error=str(exc))
 
 
 def file_safe(name: str) -> str:

@@ -30,6 +30,7 @@ AIMS = (
     ("fewer_elements", "times fewer elements than vtracer", ">=", 8.0, "{:.1f}×"),
     ("cpu_ratio", "times vtracer's CPU time", "<=", 4.0, "{:.1f}×"),
     ("over_budget", "figures over their time budget", "<=", 0, "{:d}"),
+    ("failed", "figures that failed to convert", "<=", 0, "{:d}"),
 )
 SCORE_KEYS = ("words", "nodes", "edges", "values", "images")
 WORST = 8  # figures shown side by side, by each of the two orders (SSIM, words)
@@ -71,6 +72,7 @@ def summarise(rows: list[BenchRow]) -> dict[str, Any]:
     out["seconds"] = _mean(r.ce_seconds for r in rows)
     out["read_surely"] = _mean(r.text_confidence for r in rows)
     out["over_budget"] = sum(is_over_budget(r) for r in rows)
+    out["failed"] = sum(bool(r.error) for r in rows)  # scored as nothing recovered
     out["slowest"] = max((r.ce_seconds for r in rows), default=float("nan"))  # wall seconds, the slowest figure
     return out
 
@@ -99,7 +101,8 @@ def real_track(rows: list[BenchRow]) -> dict[str, Any]:
     groups = {g: summarise([r for r in real if r.group == g]) for g in sorted({r.group for r in real})}
     aim_split = "test" if "test" in splits else "all"
     return {"aims_on": aim_split, "aims": check_aims(splits[aim_split]), "splits": splits, "groups": groups,
-            "perceptual": "GMSD (Xue et al. 2014; 0 = same edges, higher is worse)"}
+            "perceptual": "GMSD (Xue et al. 2014; 0 = same edges, higher is worse)",
+            "failed": [(r.name, r.error) for r in real if r.error]}
 
 
 def worst_rows(rows: list[BenchRow], k: int = WORST) -> list[tuple[BenchRow, str]]:
@@ -136,4 +139,6 @@ def format_real(track: dict[str, Any]) -> str:
     for a in track["aims"]:
         mark = "n/a " if a["pass"] is None else ("PASS" if a["pass"] else "FAIL")
         lines.append(f"  {mark}  {a['what']:<44} {a['shown']:>8}  (aim {a['target']}, {a['figures']} figures)")
+    for name, why in track.get("failed", []):
+        lines.append(f"  failed: {name}: {why}")
     return "\n".join(lines)

@@ -88,7 +88,8 @@ def _encoding(series: list[Series], xaxis: Axis, yaxis: Axis, plot, x_title, y_t
     if xaxis.categories:
         xenc["sort"] = None
         names = [name for _, name in sorted(xaxis.categories, key=lambda c: c[0])]
-        if kind == "bar" and set(names) - {p[0] for s in series for p in s.points}:
+        placed = {p[0] for s in series for p in s.points}
+        if kind == "bar" and placed <= set(names) and set(names) - placed and len(set(names)) == len(names):
             # a category with no bar read (a value too small to see) keeps its place and label
             xenc["scale"] = {"domain": names}
     else:

@@ -115,3 +115,22 @@ def test_unsupported_or_wrong_specs_name_the_chart(spec, match):
     with pytest.raises(ChartSpecError) as e:
         chart_svg(Chart(id="c", kind="chart", spec=spec))
     assert match in str(e.value) and "chart 'c'" in str(e.value)
+
+
+def test_an_explicit_category_domain_that_misses_a_data_category_is_a_clear_error():
+    """A band whose domain does not name a category the data uses has nowhere to draw it: an error naming
+    the chart and the path, not a KeyError from the renderer (CraftEditor had written such a spec)."""
+    from crafter.charts.errors import ChartSpecError
+    from crafter.render import figure_to_svg
+    from crafter.spec import Figure
+
+    spec = {"data": {"values": [{"x": "1", "y": 3}, {"x": "2", "y": 5}]}, "mark": "bar",
+            "encoding": {"x": {"field": "x", "type": "nominal", "scale": {"domain": ["2", ""]}},
+                         "y": {"field": "y", "type": "quantitative"}}}
+    fig = Figure.model_validate({"components": [{"id": "c1", "kind": "chart", "spec": spec}]})
+    with pytest.raises(ChartSpecError, match=r"encoding.x.scale.domain .*'1'") as err:
+        figure_to_svg(fig)
+    assert "c1" in str(err.value)
+    spec["encoding"]["x"]["scale"]["domain"] = ["2", "1", "3"]  # a category with no bar keeps its place
+    assert "crafter-chart" in figure_to_svg(Figure.model_validate({"components": [{"id": "c1", "kind": "chart",
+                                                                                    "spec": spec}]}))

@@ -149,3 +149,27 @@ def test_bench_real_writes_a_report_a_person_reads(drawn_set, tmp_path, capsys):
 def test_report_needs_a_real_set(capsys):
     assert main(["bench", "-n", "0", "--report", "/tmp/x"]) == 2  # a usage error, as a bad --sheet is
     assert "--manifest and --report go with --real DIR" in capsys.readouterr().err
+
+
+def test_a_figure_that_fails_to_convert_is_a_row_scored_as_nothing_and_the_bench_goes_on(drawn_set, monkeypatch,
+                                                                                        capsys):
+    """One figure's failure (a reading the renderer refuses) is that figure's row, not the whole bench's end."""
+    import crafteditor.bench as bench
+    from crafter.errors import RenderError
+
+    real_convert = bench.convert
+
+    def convert(png, config, name=None):
+        if name == "pipe":
+            raise RenderError("rendering the recovered figure failed: KeyError: '1'", file=name)
+        return real_convert(png, config, name=name)
+
+    monkeypatch.setattr(bench, "convert", convert)
+    assert main(["bench", "-n", "0", "--real", str(drawn_set)]) == 0
+    text = capsys.readouterr().out
+    assert "failed: pipe:" in text and "KeyError" in text
+    track = real_track(bench.run_bench(bench.real_figures(drawn_set, "all")))
+    test = track["splits"]["test"]
+    assert test["failed"] == 1 and test["words"] == 0.0 and test["nodes"] == 0.0
+    assert track["splits"]["dev"]["failed"] == 0 and track["splits"]["dev"]["words"] > 0.5
+    assert {a["aim"]: a["pass"] for a in track["aims"]}["failed"] is False

@@ -9,6 +9,7 @@ from typing import Any
 
 from crafter.charts import stats
 from crafter.charts.compile.encoding import MISSING, Channel, value_label
+from crafter.charts.errors import ChartSpecError
 
 
 @dataclass
@@ -153,13 +154,28 @@ def _sort_by_other(plan: ChartPlan, name: str, distinct: list[Any], sort: Any) -
     return sorted(distinct, key=lambda v: agg.get(v, 0.0), reverse=desc)
 
 
+def _check_listed(plan: ChartPlan, name: str, domain: list[Any]) -> None:
+    """An explicit category domain names every category the data places on it (a value it does not
+    name has no band to be drawn in: Vega-Lite drops such a mark without a word)."""
+    listed = {value_label(v) for v in domain}
+    missing = [v for layer in plan.layers for it in layer.items for v in (getattr(it, name),)
+               if v is not None and value_label(v) not in listed]
+    if missing:
+        raise ChartSpecError(f"encoding.{name}.scale.domain lists the categories to draw but not {missing[0]!r}, "
+                             f"which {len(missing)} data row(s) place on it: add it to the domain or drop the domain",
+                             chart=plan.chart_id, path=f"encoding.{name}.scale.domain")
+
+
 def discrete_domain(plan: ChartPlan, name: str) -> list[Any]:
     chans = plan.channels.get(name) or []
     ch = next((c for c in chans if c.field is not None), None)
     if ch is None:
         return []
     if ch.scale.get("domain") and isinstance(ch.scale["domain"], list) and ch.discrete:
-        return list(ch.scale["domain"])
+        domain = list(ch.scale["domain"])
+        if name in ("x", "y"):
+            _check_listed(plan, name, domain)
+        return domain
     values: list[Any] = []
     for layer in plan.layers:
         for it in layer.items:
