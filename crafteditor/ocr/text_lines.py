@@ -130,7 +130,7 @@ def region_background(region: np.ndarray) -> np.ndarray:
 
 def glyph_mask(region: np.ndarray, bg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Pixels of glyphs: far enough from the local background, minus strokes that cross the box;
-    and the pixels of a vertical line drawn across the glyphs (empty when there is none)."""
+    and the pixels of a line drawn across or along the glyphs (empty when there is none)."""
     dist = distances(region, bg)
     contrast = float(np.percentile(dist, 99.5)) if dist.size else 0.0
     ink = dist > max(30.0, 0.35 * contrast)
@@ -145,19 +145,32 @@ def glyph_mask(region: np.ndarray, bg: np.ndarray) -> tuple[np.ndarray, np.ndarr
     if not mask.any() or not rest.any():
         return mask, none
     # a line: columns of dropped ink with a vertical run across the box or 2.5 glyphs long (the
-    # detector's box may hold two lines, or the line end in an arrowhead inside it)
+    # detector's box may hold two lines, or the line end in an arrowhead inside it); or rows of it
+    # with a horizontal run across the box: an arrow's shaft under its label that the descenders
+    # touch ('ExecRequest' over a sequence diagram's message had come back 'ExecR uest', 'Proxy' 'Prox')
     n, _, stats, _ = find_blobs(mask)
     glyph_h = float(np.median(stats[1:, 3]))
     cols = _longest_runs(rest) >= min(0.9 * H, 2.5 * glyph_h)
-    if not cols.any() or cols.sum() > 4:
+    rows = _longest_runs(rest.T) >= 0.9 * W
+    cols &= cols.sum() <= 4
+    rows &= rows.sum() <= 4
+    if not cols.any() and not rows.any():
         return mask, none
     lines = np.zeros_like(ink)
     lines[:, cols] = True
-    # only glyph-sized pieces the line touched, within the kept glyphs' rows, come back (not a
-    # frame's corner or a box's top, not the arrowhead the line ends in below the label)
+    lines[rows, :] = True
+    # only glyph-sized pieces the line touched, within the kept glyphs' rows (down or up to a shaft
+    # the descenders or ascenders reach), come back (not a frame's corner or a box's top, not the
+    # arrowhead the line ends in below the label)
     ys = np.flatnonzero(mask.any(axis=1))
+    top, bottom = int(ys[0]), int(ys[-1]) + 1
+    for r in np.flatnonzero(rows):
+        if bottom <= r <= bottom + 0.6 * glyph_h:
+            bottom = int(r)
+        elif top - 0.6 * glyph_h <= r < top:
+            top = int(r) + 1
     band = np.zeros_like(ink)
-    band[int(ys[0]):int(ys[-1]) + 1] = True
+    band[top:bottom] = True
     pieces = rest & ~lines & band
     near = cv2.dilate(lines.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
     n, lab, stats, _ = find_blobs(pieces)

@@ -130,3 +130,27 @@ def test_vertical_ellipsis_and_middle_dot():
     texts = [c.text for c in conv.figure.components if isinstance(c, Text)]
     assert "⋮" in texts and "x · y" in texts
     assert not [c for c in conv.figure.components if c.kind == "path"]
+
+
+@pytest.mark.parametrize("gap", [-1, 0])
+def test_labels_whose_descenders_touch_the_arrow_below_keep_those_letters(gap):
+    """Sequence-diagram messages set their label right on the arrow: the descenders of q, y, p touch
+    the shaft, joined into one stroke across the text box and dropped with it ('ExecRequest' came
+    back 'ExecR uest', 'Proxy' 'Prox'). The shaft is taken out and the letters it touched are read."""
+    from crafteditor.config import Config
+
+    im = Image.new("RGB", (520, 200), "white")
+    d = ImageDraw.Draw(im)
+    font = ImageFont.truetype(FONT, 13)
+    for i, (x0, x1, word) in enumerate(((40, 260, "ExecRequest"), (260, 460, "Proxy connection"), (40, 460, "proxy"))):
+        y = 60 + i * 45
+        bb = d.textbbox((0, 0), word, font=font)
+        d.text(((x0 + x1) // 2 - (bb[2] - bb[0]) // 2, y - bb[3] - gap), word, fill="black", font=font)
+        d.line((x0, y, x1 - 8, y), fill="black", width=1)
+        d.polygon([(x1, y), (x1 - 9, y - 4), (x1 - 9, y + 4)], fill="black")
+    for x in (40, 260, 460):
+        d.line((x, 30, x, 190), fill="black", width=1)
+    buf = io.BytesIO()
+    im.save(buf, "PNG")
+    words = svg_words(convert(buf.getvalue(), Config(quality=False)).svg)
+    assert words["execrequest"] == 1 and words["proxy"] == 2 and words["connection"] == 1, dict(words)
