@@ -174,12 +174,19 @@ def glyph_mask(region: np.ndarray, bg: np.ndarray) -> tuple[np.ndarray, np.ndarr
     pieces = rest & ~lines & band
     near = cv2.dilate(lines.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
     n, lab, stats, _ = find_blobs(pieces)
+    touched = False
     for i in range(1, n):
         x, y, cw, ch, _ = stats[i]
         if x > 0 and x + cw < W and ch <= 1.5 * glyph_h and cw <= 2 * glyph_h:
             piece = lab == i
             if (piece & near).any():
                 mask |= piece
+                touched = True
+    if not touched:
+        # a shaft no letter touched is only a box's side within the detector's margin: nothing to paint
+        # out, and no second reading of the line (whose extra crops change the recogniser's batches)
+        lines[rows, :] = False
+        lines[:, cols] = cols.any()
     return mask, lines & rest
 
 
