@@ -221,10 +221,7 @@ def run_bench(figures: list[BenchFigure], config: Config | None = None, sheets: 
             continue
         rep = conv.report
         image = load_image(f.png, config, name=f.name)
-        t0, c0 = time.perf_counter(), time.process_time()
-        vsvg = vtracer_svg(f.png)
-        vt_s, vt_cpu = time.perf_counter() - t0, time.process_time() - c0
-        vt_rgb = svg_to_rgb(vsvg, (image.height, image.width))
+        vsvg, vt_s, vt_cpu, vt_rgb = _vtracer_run(f, image)
         ours_rgb = render_aligned(conv.figure, image.dpi, (image.height, image.width), conv.svg)
         if sheets is not None:
             _side_by_side(Path(sheets) / f"{file_safe(f.name)}.png", image.rgb, ours_rgb, vt_rgb)
@@ -252,13 +249,18 @@ def run_bench(figures: list[BenchFigure], config: Config | None = None, sheets: 
     return rows
 
 
-def _failed_row(f: BenchFigure, config: Config, exc: Exception) -> BenchRow:
-    """A figure CraftEditor could not convert: scored as nothing recovered (an empty figure), vtracer as usual."""
-    image = load_image(f.png, config, name=f.name)
+def _vtracer_run(f: BenchFigure, image) -> tuple[str, float, float, np.ndarray]:
+    """vtracer on the figure: its SVG, wall and CPU seconds, and the SVG drawn back at the figure's size."""
     t0, c0 = time.perf_counter(), time.process_time()
     vsvg = vtracer_svg(f.png)
     vt_s, vt_cpu = time.perf_counter() - t0, time.process_time() - c0
-    vt_rgb = svg_to_rgb(vsvg, (image.height, image.width))
+    return vsvg, vt_s, vt_cpu, svg_to_rgb(vsvg, (image.height, image.width))
+
+
+def _failed_row(f: BenchFigure, config: Config, exc: Exception) -> BenchRow:
+    """A figure CraftEditor could not convert: scored as nothing recovered (an empty figure), vtracer as usual."""
+    image = load_image(f.png, config, name=f.name)
+    vsvg, vt_s, vt_cpu, vt_rgb = _vtracer_run(f, image)
     real = f.truth if f.kind.startswith("real-") else {}
     scores = score_real(Figure(components=[]), "<svg xmlns='http://www.w3.org/2000/svg'/>", real) if real else {}
     return BenchRow(name=f.name, kind=f.kind, ce_seconds=0.0, ce_cpu=0.0, ce_ssim=0.0, ce_elements=0, ce_text=0.0,
