@@ -185,8 +185,8 @@ def glyph_mask(region: np.ndarray, bg: np.ndarray) -> tuple[np.ndarray, np.ndarr
     if not touched:
         # a shaft no letter touched is only a box's side within the detector's margin: nothing to paint
         # out, and no second reading of the line (whose extra crops change the recogniser's batches)
-        lines[rows, :] = False
-        lines[:, cols] = cols.any()
+        lines[:] = False
+        lines[:, cols] = True
     return mask, lines & rest
 
 

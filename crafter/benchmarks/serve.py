@@ -61,6 +61,16 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def stop_process(proc: subprocess.Popen, grace_s: float = 15.0) -> None:
+    """Stop a child process: SIGTERM, then SIGKILL if it has not exited within ``grace_s``; reaped either way."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=grace_s)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 def start_server(threads: int, max_batch: int, max_queue: int, device: str = "cpu",
                  timeout: float = 120.0) -> tuple[subprocess.Popen, str]:
     """``crafter serve`` in a subprocess on a free loopback port; returns it once ``/health`` answers."""
@@ -114,11 +124,7 @@ def run_serve_bench(requests: int = 64, concurrency: tuple[int, ...] = (1, 4, 8)
             if progress:
                 progress(f"server, concurrency {c}: done")
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_process(proc)
     return rows
 
 

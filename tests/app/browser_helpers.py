@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 from app_helpers import ROOT
 
+from crafter.benchmarks.serve import stop_process
+
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -66,12 +68,7 @@ def streamlit_app(script: Path, tmp: Path, **env: str):
             time.sleep(0.5)
         yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_process(proc)
         log.close()
 
 
