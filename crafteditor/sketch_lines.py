@@ -18,6 +18,7 @@ from crafteditor.lines.paths import Arrowhead, LinePath, direction_out
 from crafteditor.paint import Paints
 from crafteditor.shapes.detect import DetectedShape
 from crafteditor.shapes.sketch import sketch_ink
+from crafteditor.sketch_arrows import join_sketch_arrows
 
 SHAFT_BACK = 20.0  # px back from a line's end where its shaft is surely no barb of a head
 HEAD_RADIUS = 16.0  # px about a line's end where its head's pencil is counted
@@ -29,6 +30,7 @@ def mend_sketch_lines(lines: list[LinePath], shapes: list[DetectedShape], rgb: n
                       paints: Paints) -> list[LinePath]:
     """The lines of a sketch, ends carried on to their nodes and heads given back (``rgb``: the
     pixels as decoded, text erased)."""
+    lines = join_sketch_arrows(lines, shapes)
     reach_nodes(lines, shapes)
     return find_lost_heads(lines, shapes, sketch_ink(rgb, paints))
 

@@ -38,7 +38,7 @@ from crafteditor.photos import PhotoRegion, find_photos, photo_mask
 from crafteditor.shapes.badges import read_badges
 from crafteditor.shapes.detect import DetectedShape, detect_shapes
 from crafteditor.shapes.polygons import polygon_paths
-from crafteditor.shapes.sketch import add_sketch_shapes
+from crafteditor.shapes.sketch import add_sketch_shapes, wobbly_outlines
 from crafteditor.sketch_lines import mend_sketch_lines
 from crafteditor.trace import image_object, trace_leftovers
 from crafter.spec.model import Figure
@@ -144,7 +144,8 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
         lines = [ln for ln in lines
                  if _line_is_real(ln, image.scale) and (ln.pieces > 0 or _between_shapes(ln, near_shape))]
         line_mask = _redraw_line_mask(lines, residual)
-        lines = mend_sketch_lines(lines, shapes, line_rgb, paints) if sketched else lines
+        if sketched or wobbly_outlines(shapes):  # hand-drawn: an Excalidraw export's boxes read as typeset
+            lines = mend_sketch_lines(lines, shapes, line_rgb, paints)
     timings["lines"] = time.perf_counter() - t
     budget.ran("lines")
 

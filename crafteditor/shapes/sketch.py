@@ -46,6 +46,7 @@ MAX_ENDS = 3000  # more stroke ends than this: noise, not a sketch (no joining)
 PLAIN_MARGIN = 0.04  # IoU a cylinder, hexagon, parallelogram or document must gain over a box
 SURFACE_SHARE = 0.003  # a fill covers at least this share of the figure
 SOLID_SHARE = 0.85  # share of an outline inked for a solid (not dashed) frame
+WOBBLE_PX = 0.1  # a box whose sides stray this far from straight lines (px) was drawn by hand (typeset: 0.0)
 
 
 def sketch_ink(rgb: np.ndarray, paints: Paints, exclude: np.ndarray | None = None) -> np.ndarray:
@@ -140,6 +141,15 @@ def looks_hand_drawn(found: list[tuple[DetectedShape, float, float]]) -> bool:
     set): it is no sign of a sketch (re-read as one, such a figure lost nodes and edges)."""
     return sum(r >= ROUGH_PX and (s.shape not in ("box", "round") or stray <= BOX_STRAY_PX)
                for s, r, stray in found) >= 2
+
+
+def wobbly_outlines(shapes: list[DetectedShape]) -> bool:
+    """Whether a box among ``shapes`` (read by the typeset stage, or as a sketch) has sides that
+    bow off straight lines: an Excalidraw export's boxes are read as faces of one paint, so no
+    sketch is seen, yet their sides stray 0.1-0.3 px (a typeset box's, on all 48 dev diagrams
+    of the real set that are not hand-drawn: 0.0 px but for a napkin-style sequence diagram)."""
+    return any(s.shape in ("box", "round") and not s.is_group and _side_stray(s.face.filled) >= WOBBLE_PX
+               for s in shapes)
 
 
 def _side_stray(m: np.ndarray) -> float:
