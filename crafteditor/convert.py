@@ -66,7 +66,7 @@ def convert(source: ImageSource, config: Config | None = None, *, name: str | No
     if config.quality:
         plain_svg = svg if read_fig is fig else figure_to_svg(read_fig)
         rendered = render_aligned(read_fig, vec.image.dpi, (vec.image.height, vec.image.width), plain_svg)
-    unsure = unsure_components(fig, vec.texts, vec.image.scale)
+    unsure = unsure_components(fig, vec.texts, vec.read_scale or vec.image.scale)
     if unsure:  # the words the user should check, marked for an editor and the app
         svg = mark_unsure(svg, unsure)
     report = quality_report(vec, svg, rendered)

@@ -26,6 +26,7 @@ from crafteditor.assemble.builder import FigureBuilder
 from crafteditor.assemble.figure import build_figure
 from crafteditor.charts import detect_charts
 from crafteditor.config import PRESETS, Config
+from crafteditor.lighting import evened_photo
 from crafteditor.lines.paths import LinePath
 from crafteditor.lines.widths import detect_lines_by_width
 from crafteditor.loading import ImageSource, RasterImage, load_image
@@ -58,6 +59,7 @@ class Vectorized:
     texts: list[TextRun] = field(default_factory=list, repr=False)
     shapes: list[DetectedShape] = field(default_factory=list, repr=False)
     lines: list[LinePath] = field(default_factory=list, repr=False)
+    read_scale: float | None = None  # user units per pixel of the image read (texts, shapes, lines), if not image's
 
 
 def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *,
@@ -70,10 +72,13 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
     # long: the stages in their order, each timed and asked of the time budget, read top to bottom
     config = config or Config()
     image = source if isinstance(source, RasterImage) else load_image(source, config, name=name)
+    shown = image  # what the figure drawn back is compared with
+    photo = evened_photo(image) if text is None else None  # a photographed board: its lighting divided out
+    image = photo or image
     config = config.for_image(image.source_format)
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
-    budget = Budget(config.time_budget(image.width, image.height), t0 if started is None else started)
+    budget = Budget(config.time_budget(shown.width, shown.height), t0 if started is None else started)
     rgb = prepare(image.rgb, config).copy()
     paints = find_paints(rgb, config, image.page)
     # a lossy image's ringing around every stroke and glyph is faint ink: content is drawn in
@@ -121,8 +126,10 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
     # the first reading stands, its sketch shapes with it
     if sketched and config.preset_name == "auto" and budget.affords(time.perf_counter() - t0):
         # its text is this reading's (both read the pixels as decoded): OCR was half a re-read's cost
-        return vectorize(image, config.replace(**PRESETS["sketch"], preset_name="sketch"), name=name,
-                         started=budget.start, text=read)
+        again = vectorize(image, config.replace(**PRESETS["sketch"], preset_name="sketch"), name=name,
+                          started=budget.start, text=read)
+        again.image = shown
+        return again
     if config.ocr and shapes and not budget.over("badges"):
         runs += read_badges(image.rgb, shapes, runs, get_engine(config.ocr_threads), config, image.scale)
     shape_mask = _shape_mask(shapes, rgb.shape[:2])
@@ -184,7 +191,8 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
         "time_budget_s": budget.seconds,
         "over_budget": budget.skipped,
     }
-    return Vectorized(figure=fig, image=image, stats=stats, texts=runs, shapes=shapes, lines=lines)
+    return Vectorized(figure=fig, image=shown, stats=stats, texts=runs, shapes=shapes, lines=lines,
+                      read_scale=image.scale)
 
 
 class Budget:
