@@ -18,12 +18,14 @@ Only the pixels read change: the figure drawn back is still compared with the ph
 
 from __future__ import annotations
 
-from dataclasses import replace
+import base64
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
 from crafteditor.loading import RasterImage
+from crafter.spec.model import Box, Figure, Image
 
 PHOTO_TOP_SHARE = 0.02  # an image whose commonest exact colour covers less than this share is a photo
 UNEVEN = 12.0  # ...and its paper is lit unevenly where its brightness spreads this far (5th-95th percentile)
@@ -31,42 +33,80 @@ WORK_SIDE = 512  # the lighting is estimated at this longer side (px)
 STROKE_SHARE = 0.03  # marker strokes and letters are narrower than this share of the longer side
 HEADROOM = 1.08  # the paper's noise above its estimate is clipped to white too
 PHOTO_SIDE = 1600  # a photographed board is read at most this long a side (px)
+PAPER_SIDE = 96  # the board's lighting is drawn back as a picture this long a side (px), stretched
 
 
-def evened_photo(image: RasterImage) -> RasterImage | None:
-    """The image to read for a photographed board or page (lighting evened, at most PHOTO_SIDE
-    px a side, its dpi shrunk alike), or None for a drawn figure (read as it is)."""
-    lit = even_lighting(image.rgb)
-    if lit is None:
+@dataclass
+class EvenedPhoto:
+    image: RasterImage  # the pixels to read: lighting evened, at most PHOTO_SIDE px a side, dpi shrunk alike
+    paper: np.ndarray  # the board's own colour and lighting, small (RGB uint8)
+
+
+def evened_photo(image: RasterImage) -> EvenedPhoto | None:
+    """The image to read for a photographed board or page, and its paper; None for a drawn
+    figure (read as it is)."""
+    h, w = image.rgb.shape[:2]
+    paper = _paper(image.rgb)
+    if paper is None:
         return None
-    h, w = lit.shape[:2]
+    lit = _divided(image.rgb, paper)
+    ph, pw = paper.shape[:2]
+    g = PAPER_SIDE / max(ph, pw)
+    small = cv2.resize(paper, (max(1, round(pw * g)), max(1, round(ph * g))), interpolation=cv2.INTER_AREA)
     f = PHOTO_SIDE / max(h, w)
     if f >= 1.0:
-        return replace(image, rgb=lit)
-    small = cv2.resize(lit, (max(1, round(w * f)), max(1, round(h * f))), interpolation=cv2.INTER_AREA)
-    return replace(image, rgb=small, dpi=image.dpi * small.shape[1] / w)
+        return EvenedPhoto(replace(image, rgb=lit), small)
+    read = cv2.resize(lit, (max(1, round(w * f)), max(1, round(h * f))), interpolation=cv2.INTER_AREA)
+    return EvenedPhoto(replace(image, rgb=read, dpi=image.dpi * read.shape[1] / w), small)
+
+
+def on_paper(fig: Figure, paper: np.ndarray) -> Figure:
+    """``fig`` drawn over its board's paper (the lighting the reading divided out): a picture
+    stretched over the whole canvas under everything, the photo's look in one element."""
+    ok, jpg = cv2.imencode(".jpg", cv2.cvtColor(paper, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, 85])
+    if not ok:
+        return fig
+    href = "data:image/jpeg;base64," + base64.b64encode(jpg.tobytes()).decode("ascii")
+    c = fig.canvas
+    back = Image(kind="image", id="paper", href=href, alt="the photographed board's paper",
+                 box=Box(x=0.0, y=0.0, w=float(c.w), h=float(c.h)))
+    return fig.model_copy(update={"components": [back, *fig.components]})
 
 
 def even_lighting(rgb: np.ndarray) -> np.ndarray | None:
     """``rgb`` with the paper's lighting divided out (paper white), or None where the image is no
     photo of paper lit unevenly (a drawn figure is left as it is)."""
+    paper = _paper(rgb)
+    return None if paper is None else _divided(rgb, paper)
+
+
+def _divided(rgb: np.ndarray, paper: np.ndarray) -> np.ndarray:
+    """``rgb`` divided by its ``paper`` (smoothed and stretched to its size): the paper white."""
+    h, w = rgb.shape[:2]
+    full = cv2.GaussianBlur(paper.astype(np.float32), (0, 0), _stroke_kernel() / 2)
+    full = cv2.resize(full, (w, h), interpolation=cv2.INTER_LINEAR)
+    return np.clip(rgb.astype(np.float32) * (255.0 * HEADROOM) / np.maximum(full, 16.0), 0, 255).astype(np.uint8)
+
+
+def _stroke_kernel() -> int:
+    return 2 * int(STROKE_SHARE * WORK_SIDE / 2) + 1
+
+
+def _paper(rgb: np.ndarray) -> np.ndarray | None:
+    """The paper's colour where nothing is drawn, at WORK_SIDE px a side, or None where the image
+    is no photo of paper lit unevenly."""
     h, w = rgb.shape[:2]
     if h < 64 or w < 64 or _top_share(rgb) >= PHOTO_TOP_SHARE:
         return None
     f = WORK_SIDE / max(h, w)
     small = cv2.resize(rgb, (max(1, round(w * f)), max(1, round(h * f))), interpolation=cv2.INTER_AREA)
-    k = 2 * int(STROKE_SHARE * WORK_SIDE / 2) + 1
+    k = _stroke_kernel()
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     paper = cv2.morphologyEx(small, cv2.MORPH_CLOSE, kernel)  # dark strokes on light paper taken out
     paper = cv2.medianBlur(paper, k)
     luma = paper.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
     lo, hi = np.percentile(luma, [5, 95])
-    if hi - lo < UNEVEN:
-        return None
-    paper = cv2.GaussianBlur(paper.astype(np.float32), (0, 0), k / 2)
-    full = cv2.resize(paper, (w, h), interpolation=cv2.INTER_LINEAR)
-    out = rgb.astype(np.float32) * (255.0 * HEADROOM) / np.maximum(full, 16.0)
-    return np.clip(out, 0, 255).astype(np.uint8)
+    return paper if hi - lo >= UNEVEN else None
 
 
 def _top_share(rgb: np.ndarray) -> float:

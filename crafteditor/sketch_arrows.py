@@ -28,6 +28,8 @@ from crafteditor.shapes.detect import DetectedShape
 GAP_WIDTHS = 8.0  # a loose end and another piece's end this many stroke widths (+ GAP_PX) apart are one arrow
 GAP_PX = 6.0
 GAP_MAX = 40.0  # ...and never farther apart than this (px)
+STRAIGHT_GAPS = 2.5  # ...or this many gaps apart where they continue each other straight
+STRAIGHT_COS = 0.95  # within 18°
 BACK_PX = 40.0  # a loose end's course: from this far back along its piece
 AHEAD_COS = 0.5  # a node lies ahead of a loose end within 60° of its course
 MIN_PIECE = 6.0  # pieces shorter than this (px) are specks, not part of an arrow
@@ -62,9 +64,14 @@ def join_sketch_arrows(lines: list[LinePath], shapes: list[DetectedShape]) -> li
             if att[(k, e)] is not None:
                 continue
             p = _end(ln, e)
-            near = [(math.dist(p, index.pts[n]), pieces[index.owner[n]]) for n in index.near(p, gap)
-                    if att[(pieces[index.owner[n]], index.at[n])] is None]
-            near = [t for t in near if t[1] != k]
+            near = []
+            for n in index.near(p, STRAIGHT_GAPS * gap):
+                j, f = pieces[index.owner[n]], index.at[n]
+                d = math.dist(p, index.pts[n])
+                # farther than a gap: only where the two pieces continue each other straight
+                # (where a rough stroke's two passes cross, the tracer drops a stretch)
+                if j != k and att[(j, f)] is None and (d <= gap or _continues(ln, e, lines[j], f)):
+                    near.append((d, j))
             if near:
                 parent[find(k)] = find(min(near)[1])
     groups: dict[int, list[int]] = {}
@@ -86,6 +93,18 @@ def join_sketch_arrows(lines: list[LinePath], shapes: list[DetectedShape]) -> li
             out.append((ln, pair))
     barbs = _give_heads(lines, [k for k in pieces if k not in taken], att, out)
     return [ln for k, ln in enumerate(lines) if k not in taken and k not in barbs] + [ln for ln, _ in out]
+
+
+def _continues(a: LinePath, e: int, b: LinePath, f: int) -> bool:
+    """Whether piece ``b`` (from its end ``f``) carries on straight where ``a`` leaves off (end ``e``)."""
+    p, q = _end(a, e), _end(b, f)
+    pb = _back(a.points if e == 1 else a.points[::-1], BACK_PX)
+    qb = _back(b.points if f == 1 else b.points[::-1], BACK_PX)
+    u, v, w = (p[0] - pb[0], p[1] - pb[1]), (q[0] - qb[0], q[1] - qb[1]), (q[0] - p[0], q[1] - p[1])
+    nu, nv, nw = math.hypot(*u), math.hypot(*v), math.hypot(*w)
+    if min(nu, nv, nw) < 1.0:
+        return False
+    return (u[0] * w[0] + u[1] * w[1]) >= STRAIGHT_COS * nu * nw and -(v[0] * w[0] + v[1] * w[1]) >= STRAIGHT_COS * nv * nw
 
 
 def _give_heads(lines: list[LinePath], left: list[int], att: dict, made: list[tuple[LinePath, tuple[int, int]]]) -> set[int]:

@@ -26,7 +26,7 @@ from crafteditor.assemble.builder import FigureBuilder
 from crafteditor.assemble.figure import build_figure
 from crafteditor.charts import detect_charts
 from crafteditor.config import PRESETS, Config
-from crafteditor.lighting import evened_photo
+from crafteditor.lighting import evened_photo, on_paper
 from crafteditor.lines.paths import LinePath
 from crafteditor.lines.widths import detect_lines_by_width
 from crafteditor.loading import ImageSource, RasterImage, load_image
@@ -74,8 +74,10 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
     image = source if isinstance(source, RasterImage) else load_image(source, config, name=name)
     shown = image  # what the figure drawn back is compared with
     photo = evened_photo(image) if text is None else None  # a photographed board: its lighting divided out
-    image = photo or image
+    image = photo.image if photo is not None else image
     config = config.for_image(image.source_format)
+    if photo is not None:  # the whole image is the photo read: no photos in it (its marker letters looked like some)
+        config = config.replace(photos=False)
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     budget = Budget(config.time_budget(shown.width, shown.height), t0 if started is None else started)
@@ -129,6 +131,8 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
         again = vectorize(image, config.replace(**PRESETS["sketch"], preset_name="sketch"), name=name,
                           started=budget.start, text=read)
         again.image = shown
+        if photo is not None:
+            again.figure = on_paper(again.figure, photo.paper)
         return again
     if config.ocr and shapes and not budget.over("badges"):
         runs += read_badges(image.rgb, shapes, runs, get_engine(config.ocr_threads), config, image.scale)
@@ -171,6 +175,8 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
                        deadline=budget.deadline)
     if polygons:
         fig = fig.model_copy(update={"components": [*fig.components, *polygon_paths(builder, polygons)]})
+    if photo is not None:
+        fig = on_paper(fig, photo.paper)
     timings["assemble"] = time.perf_counter() - t
     budget.ran("assemble")
 

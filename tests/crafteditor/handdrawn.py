@@ -184,3 +184,75 @@ def pencil_sketch(seed: int = 0, n: int = 5) -> tuple[bytes, list[str], list[tup
     buf = io.BytesIO()
     im.save(buf, format="PNG")
     return buf.getvalue(), words, edges
+
+
+def _bowed(p, q, bow: float, n: int = 16) -> list[tuple[float, float]]:
+    """A stroke from p to q bowed sideways by ``bow`` px in its middle (a rough renderer's line)."""
+    (x0, y0), (x1, y1) = p, q
+    L = math.dist(p, q)
+    nx, ny = -(y1 - y0) / L, (x1 - x0) / L
+    return [(x0 + (x1 - x0) * t + nx * bow * math.sin(math.pi * t), y0 + (y1 - y0) * t + ny * bow * math.sin(math.pi * t))
+            for t in (i / n for i in range(n + 1))]
+
+
+def _excalidraw_arrow(d: ImageDraw.ImageDraw, rng: random.Random, p, q, gap: float = 14.0) -> None:
+    """An Excalidraw arrow bound to the box at q: two passes of one bowed stroke, crossing each
+    other, stopping ``gap`` px short of the box, an open 'V' head at the tip."""
+    L = math.dist(p, q)
+    ux, uy = (q[0] - p[0]) / L, (q[1] - p[1]) / L
+    tip = (q[0] - ux * gap, q[1] - uy * gap)
+    bow = rng.uniform(-4, 4)
+    for off in (0.0, 1.5):
+        a = (p[0] - uy * off, p[1] + ux * off)
+        b = (tip[0] - uy * off * 0.2, tip[1] + ux * off * 0.2)
+        d.line(_bowed(a, b, bow + 0.5 * off), fill=(30, 30, 30), width=2)
+    ang = math.atan2(uy, ux)
+    for s in (-1, 1):
+        a = ang + math.pi - s * 0.5
+        d.line([tip, (tip[0] + 20 * math.cos(a), tip[1] + 20 * math.sin(a))], fill=(30, 30, 30), width=2)
+
+
+def excalidraw_arrows(seed: int = 0) -> tuple[bytes, list[tuple[str, str]]]:
+    """PNG bytes of three Excalidraw-style boxes (sides bowed, read as typeset boxes) and two
+    rough arrows bound to them with gaps; the truth: the edges as (source, target) labels."""
+    rng = random.Random(seed)
+    im = Image.new("RGB", (900, 420), "white")
+    d = ImageDraw.Draw(im)
+    font = ImageFont.truetype(FONT, 20)
+    boxes = {"Source": (60, 60, 240, 140), "Target": (620, 60, 800, 140), "Store": (340, 280, 520, 360)}
+    for name, (x0, y0, x1, y1) in boxes.items():
+        c = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+        for k in range(4):
+            d.line(_bowed(c[k], c[(k + 1) % 4], rng.uniform(2.5, 4.0)), fill=(30, 30, 30), width=2)
+        tw = d.textlength(name, font=font)
+        d.text(((x0 + x1 - tw) / 2, (y0 + y1) / 2 - 12), name, fill=(20, 20, 20), font=font)
+    _excalidraw_arrow(d, rng, (250, 100), (620, 100))
+    _excalidraw_arrow(d, rng, (150, 150), (340, 320))
+    buf = io.BytesIO()
+    im.save(buf, format="PNG")
+    return buf.getvalue(), [("Source", "Target"), ("Source", "Store")]
+
+
+def whiteboard_photo(seed: int = 0, size=(1800, 1200)) -> tuple[bytes, list[str]]:
+    """JPEG bytes of a simulated phone photo of a whiteboard: marker boxes and capitals, lit
+    unevenly (a lamp's gradient and a dark corner), blurred a little, with sensor noise; the truth:
+    the words written on it."""
+    rng = np.random.default_rng(seed)
+    W, H = size
+    im = Image.new("RGB", size, "white")
+    d = ImageDraw.Draw(im)
+    font = ImageFont.truetype(FONT, 44)
+    words = ["INGEST", "PARSE", "STORE", "QUERY"]
+    inks = [(30, 60, 160), (170, 40, 40), (30, 120, 70), (40, 40, 40)]
+    for k, word in enumerate(words):
+        x0, y0 = 150 + (k % 2) * 850, 200 + (k // 2) * 500
+        d.rectangle((x0, y0, x0 + 500, y0 + 220), outline=inks[k], width=6)
+        d.text((x0 + 60, y0 + 80), word, fill=inks[k], font=font)
+    d.line((650, 310, 1000, 310), fill=(30, 60, 160), width=6)
+    yy, xx = np.mgrid[0:H, 0:W].astype(np.float32)
+    light = 0.95 - 0.35 * (xx / W) * (yy / H) - 0.1 * ((xx - W * 0.3) / W) ** 2  # lamp top left, dark corner
+    board = np.asarray(im.filter(ImageFilter.GaussianBlur(1.2)), np.float32) * np.array([0.93, 0.95, 0.97])
+    photo = board * light[..., None] + rng.normal(0, 4, (H, W, 3))
+    buf = io.BytesIO()
+    Image.fromarray(np.clip(photo, 0, 255).astype(np.uint8)).save(buf, format="JPEG", quality=85)
+    return buf.getvalue(), words
