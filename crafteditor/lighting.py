@@ -33,6 +33,7 @@ WORK_SIDE = 512  # the lighting is estimated at this longer side (px)
 STROKE_SHARE = 0.03  # marker strokes and letters are narrower than this share of the longer side
 HEADROOM = 1.08  # the paper's noise above its estimate is clipped to white too
 PHOTO_SIDE = 1600  # a photographed board is read at most this long a side (px)
+PAPER_WHITE = 235.0  # a node's fill this light (luma) on an evened photo is the paper's
 PAPER_SIDE = 96  # the board's lighting is drawn back as a picture this long a side (px), stretched
 
 
@@ -49,7 +50,7 @@ def evened_photo(image: RasterImage) -> EvenedPhoto | None:
     paper = _paper(image.rgb)
     if paper is None:
         return None
-    lit = _divided(image.rgb, paper)
+    lit, _ = _divided(image.rgb, paper)
     ph, pw = paper.shape[:2]
     g = PAPER_SIDE / max(ph, pw)
     small = cv2.resize(paper, (max(1, round(pw * g)), max(1, round(ph * g))), interpolation=cv2.INTER_AREA)
@@ -70,22 +71,38 @@ def on_paper(fig: Figure, paper: np.ndarray) -> Figure:
     c = fig.canvas
     back = Image(kind="image", id="paper", href=href, alt="the photographed board's paper",
                  box=Box(x=0.0, y=0.0, w=float(c.w), h=float(c.h)))
-    return fig.model_copy(update={"components": [back, *fig.components]})
+    # a box on the board is the board inside (read white, as the paper was): left unfilled
+    comps = [x.model_copy(update={"fill": "none"}) if x.kind in ("node", "group") and _paper_white(x.fill) else x
+             for x in fig.components]
+    return fig.model_copy(update={"components": [back, *comps]})
+
+
+def _paper_white(fill: str | None) -> bool:
+    """Whether a fill is the theme's (None) or near white: the evened paper's."""
+    if fill is None:
+        return True
+    h = fill.lstrip("#")
+    if len(h) != 6 or not all(ch in "0123456789abcdefABCDEF" for ch in h):
+        return False
+    r, g, b = (int(h[k:k + 2], 16) for k in (0, 2, 4))
+    return 0.299 * r + 0.587 * g + 0.114 * b >= PAPER_WHITE
 
 
 def even_lighting(rgb: np.ndarray) -> np.ndarray | None:
     """``rgb`` with the paper's lighting divided out (paper white), or None where the image is no
     photo of paper lit unevenly (a drawn figure is left as it is)."""
     paper = _paper(rgb)
-    return None if paper is None else _divided(rgb, paper)
+    return None if paper is None else _divided(rgb, paper)[0]
 
 
-def _divided(rgb: np.ndarray, paper: np.ndarray) -> np.ndarray:
-    """``rgb`` divided by its ``paper`` (smoothed and stretched to its size): the paper white."""
+def _divided(rgb: np.ndarray, paper: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(``rgb`` divided by its ``paper``, smoothed and stretched to its size: the paper white;
+    what it was divided by, float32)."""
     h, w = rgb.shape[:2]
     full = cv2.GaussianBlur(paper.astype(np.float32), (0, 0), _stroke_kernel() / 2)
-    full = cv2.resize(full, (w, h), interpolation=cv2.INTER_LINEAR)
-    return np.clip(rgb.astype(np.float32) * (255.0 * HEADROOM) / np.maximum(full, 16.0), 0, 255).astype(np.uint8)
+    full = np.maximum(cv2.resize(full, (w, h), interpolation=cv2.INTER_LINEAR), 16.0)
+    lit = np.clip(rgb.astype(np.float32) * (255.0 * HEADROOM) / full, 0, 255).astype(np.uint8)
+    return lit, full
 
 
 def _stroke_kernel() -> int:

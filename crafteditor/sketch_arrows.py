@@ -283,7 +283,16 @@ def _end_node(ln: LinePath, e: int, nodes: list[DetectedShape]) -> tuple[int, tu
         if d <= reach and nv <= reach and (u[0] * v[0] + u[1] * v[1]) >= AHEAD_COS * nu * nv and (
                 best is None or d < best[0]):
             best = (d, i, c)
-    return None if best is None else (best[1], best[2])
+    if best is None:
+        return None
+    # carried on along the course until within half the reach of its outline (as far as
+    # sketch_lines.reach_nodes would: a head is looked for 20 px back from there)
+    d, i, c = best
+    for step in range(2, int(reach) + 3, 2):
+        q = (p[0] + u[0] / nu * step, p[1] + u[1] / nu * step)
+        if dist_to_shape(q, nodes[i]) <= 0.5 * tol:
+            return i, q
+    return i, c
 
 
 def _back(seq: list[tuple[float, float]], dist: float) -> tuple[float, float]:
