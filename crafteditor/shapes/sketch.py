@@ -16,7 +16,10 @@ The stage runs when the config asks for it (``sketch='on'``, the ``sketch`` pres
 ``sketch='auto'``, when the outlines look hand-drawn: at least two holes match a shape only
 loosely, their boundary off the ideal by a pixel or more on average (a typeset box is off by
 a fraction of one, and is a face the shape stage has read already). The ``auto`` preset then
-reads the figure again with the ``sketch`` preset.
+reads the figure again with the ``sketch`` preset. An Excalidraw export's boxes are faces of one
+paint, read by the shape stage, so no sketch is seen; their sides bow off straight lines
+(:func:`wobbly_outlines`), and its lines are mended as a sketch's
+(:mod:`crafteditor.sketch_lines`, :mod:`crafteditor.sketch_arrows`).
 
 Not done: hand-drawn group frames (dashed, faint, cut into pockets by the lines crossing them).
 """
