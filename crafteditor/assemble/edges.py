@@ -20,7 +20,7 @@ from crafteditor.assemble.geometry import (
     ray_box,
     straighten,
 )
-from crafteditor.assemble.joins import bridge_gaps, extend_at_junctions
+from crafteditor.assemble.joins import bridge_gaps, extend_at_junctions, split_bus_crossings
 from crafteditor.assemble.leftovers import free_line
 from crafteditor.assemble.sequences import Sequence, explained
 from crafteditor.config import THEME
@@ -52,6 +52,7 @@ def edge_components(b: FigureBuilder, lines: list[LinePath], shapes: list[Detect
     lines = bridge_gaps(lines, [s for s in shapes if s.is_group],
                         [r for r in (*loose, *titles) if r.angle == 0], deadline=deadline)
     lines = extend_at_junctions(lines, shapes, deadline=deadline)
+    lines = split_bus_crossings(lines, shapes)
     lines = _split_fans(lines, shapes)
     for ln in lines:
         tol = 3 * ln.width + 6
