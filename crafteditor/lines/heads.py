@@ -91,7 +91,8 @@ def _heads_on_thick_line(region: np.ndarray, residual: np.ndarray, coverage: np.
     twice the typical distance from its middle to its edge (the ridge of its distance map)."""
     m = region.astype(np.uint8)
     inner = cv2.distanceTransform(np.pad(m, 1), cv2.DIST_L2, 3)[1:-1, 1:-1]
-    ridge = inner[(inner >= cv2.dilate(inner, np.ones((3, 3), np.uint8))) & (inner > 0)]
+    # (its edge pixels are maxima too, of 1: the anti-aliased rim's corners)
+    ridge = inner[(inner >= cv2.dilate(inner, np.ones((3, 3), np.uint8))) & (inner > 1.0)]
     if ridge.size == 0:
         return [], np.zeros_like(residual)
     own = 2 * float(np.median(ridge))
