@@ -95,7 +95,9 @@ def _heads_on_thick_line(region: np.ndarray, residual: np.ndarray, coverage: np.
     ridge = inner[(inner >= cv2.dilate(inner, np.ones((3, 3), np.uint8))) & (inner > 1.0)]
     if ridge.size == 0:
         return [], np.zeros_like(residual)
-    own = 2 * float(np.median(ridge))
+    # the mask's width less its anti-aliased rim (a pixel each side): the width ``lw`` is read
+    # from ink coverage, and the opening's kernel is sized for that
+    own = 2 * float(np.median(ridge)) - 2
     if own < 1.5 * lw:
         return [], np.zeros_like(residual)
     return find_heads(region & residual, own, np.where(region, coverage, 0).astype(np.float32), thicker=False)

@@ -1,10 +1,12 @@
 """Edges of typeset diagrams that real figures lost (issue 31), each kind drawn here: a class
 hierarchy's anti-aliased elbow connectors merged into buses (their corners had read as
 arrowheads), a bracket of subclasses that the base class's line crosses, and heavy arrows whose heads
-touch their boxes among thin grey outlines (a paper figure's multi-head attention)."""
+touch their boxes among thin grey outlines (a paper figure's multi-head attention), and a state's
+transition to itself."""
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 
 import numpy as np
@@ -116,6 +118,33 @@ def test_heavy_arrows_keep_their_heads_among_thin_lines():
     pairs = _pairs(convert(png, Config()).figure)
     assert all(pairs[p] >= 1 for p in want), pairs
     assert not pairs[("Concat", "Attention")] and not pairs[("Linear", "Concat")], pairs
+
+
+def loop_png() -> bytes:
+    """Two states, each with a transition to itself (an arc out of its right side, round over its
+    top and back down onto it), and one between them."""
+    c = _Canvas(620, 360)
+    for name, (x, y) in {"Idle": (140, 220), "Busy": (460, 220)}.items():
+        c.d.ellipse([(x - 60) * SS, (y - 60) * SS, (x + 60) * SS, (y + 60) * SS], fill=(207, 226, 243),
+                    outline=(60, 60, 60), width=2 * SS)
+        tw = c.d.textlength(name, font=c.font)
+        c.d.text((x * SS - tw / 2, (y - 10) * SS), name, fill="black", font=c.font)
+        turns = np.linspace(math.radians(100), math.radians(-180), 40)
+        arc = [(x + 30 + 45 * math.cos(t), y - 75 + 45 * math.sin(t)) for t in turns]
+        c.line([(x + 52, y - 30), *arc[1:], (x - 15, y - 75)], 2, (60, 60, 60))
+        c.line([(x - 15, y - 75), (x - 15, y - 72)], 2, (60, 60, 60))
+        c.head((x - 15, y - 59), (0, 1), size=12, color=(60, 60, 60))
+    c.line([(200, 220), (386, 220)], 2, (60, 60, 60))
+    c.head((400, 220), (1, 0), size=12, color=(60, 60, 60))
+    return c.png()
+
+
+def test_a_transition_to_itself_is_a_self_loop():
+    """A headed arc leaving a state and coming back onto it is an edge from the state to itself
+    (it had been left a free path)."""
+    pairs = _pairs(convert(loop_png(), Config()).figure)
+    assert pairs[("Idle", "Busy")] == 1, pairs
+    assert pairs[("Idle", "Idle")] == 1 and pairs[("Busy", "Busy")] == 1, pairs
 
 
 def test_real_class_trees_keep_their_edges(real_set):
