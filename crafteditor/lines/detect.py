@@ -36,8 +36,13 @@ from crafteditor.lines.skeleton import skeleton, to_xy, trace_skeleton
 from crafteditor.paint import distances
 
 
-def detect_lines(rgb: np.ndarray, residual: np.ndarray, background: np.ndarray) -> tuple[list[LinePath], np.ndarray]:
-    """Lines in the residual ink mask. Returns the paths and the mask of ink they explain."""
+def detect_lines(rgb: np.ndarray, residual: np.ndarray, background: np.ndarray,
+                 head_ink: np.ndarray | None = None) -> tuple[list[LinePath], np.ndarray]:
+    """Lines in the residual ink mask. Returns the paths and the mask of ink they explain.
+
+    ``head_ink``: the ink with the nodes' outlines left in (their insides out): a head whose tip
+    touches a node lost its front to the ring erased round the node, and is looked for there
+    too (:func:`_heads_at_outlines`); such a head is kept only where a line end claims it."""
     if residual.sum() < 4:
         return [], np.zeros_like(residual)
     skel_all = skeleton(residual)
@@ -46,6 +51,11 @@ def detect_lines(rgb: np.ndarray, residual: np.ndarray, background: np.ndarray) 
     coverage_all = _coverage(dist, residual)
     rough = _stroke_width(coverage_all, skel_all, 12.0)
     heads, head_mask = find_heads(residual, rough, coverage_all)
+    at_outlines = _heads_at_outlines(residual, head_ink, dist, rough, head_mask) if head_ink is not None else []
+    for h in at_outlines:
+        x0, y0, x1, y1 = h.mask_box
+        head_mask[y0:y1, x0:x1] |= pixels_mask(h, (y1 - y0, x1 - x0)) & residual[y0:y1, x0:x1]
+    heads += at_outlines
     lines_mask = residual & ~head_mask
     # skeletonise the solid core only: faint anti-aliased pixels bridge the gaps between dots
     skel = skeleton(lines_mask & (_local_contrast(dist) >= 0.35))
@@ -76,7 +86,8 @@ def detect_lines(rgb: np.ndarray, residual: np.ndarray, background: np.ndarray) 
         simple = refine(simple, coverage, lw)
         paths.append(LinePath(points=simple, width=lw, color=(0, 0, 0), style=style, pieces=len(chain)))
     attach_heads(paths, heads, lw, residual)
-    paths += orphan_heads(paths, heads, lw, residual)
+    outline_ids = {id(h) for h in at_outlines}
+    paths += orphan_heads(paths, [h for h in heads if id(h) not in outline_ids], lw, residual)
     explained = np.zeros_like(residual)
     for p in paths:
         _draw_path(explained, p, lw)
@@ -88,6 +99,22 @@ def detect_lines(rgb: np.ndarray, residual: np.ndarray, background: np.ndarray) 
     for p in paths:
         p.color = _line_color(rgb, p, residual, background)
     return paths, explained
+
+
+def _heads_at_outlines(residual: np.ndarray, head_ink: np.ndarray, dist: np.ndarray, lw: float,
+                       head_mask: np.ndarray) -> list:
+    """Heads found in ``head_ink`` (the nodes' outlines left in) that the residual lost: their
+    front was in the ring erased round a node. A head must lie mostly in the residual, beyond
+    the outline, and be none found there already."""
+    found, _ = find_heads(head_ink, lw, _coverage(dist, head_ink))
+    out = []
+    for h in found:
+        xi = (h.pixels[:, 0] - 0.5).astype(int)
+        yi = (h.pixels[:, 1] - 0.5).astype(int)
+        inside = residual[yi, xi]
+        if inside.mean() >= 0.4 and not inside.all() and head_mask[yi, xi].mean() < 0.2:
+            out.append(h)
+    return out
 
 
 def _stroke_width(coverage: np.ndarray, skel: np.ndarray, top: float) -> float:
