@@ -29,7 +29,7 @@ import numpy as np
 
 from crafteditor.lines.arrows import attach_heads, orphan_heads
 from crafteditor.lines.chains import chain_dashes, dash_pattern, pair_through_junctions
-from crafteditor.lines.heads import find_heads, find_open_heads, pixels_mask
+from crafteditor.lines.heads import find_heads, find_open_heads, pixel_gap, pixels_mask
 from crafteditor.lines.paths import LinePath
 from crafteditor.lines.routes import refine, simplify
 from crafteditor.lines.skeleton import skeleton, to_xy, trace_skeleton
@@ -51,11 +51,6 @@ def detect_lines(rgb: np.ndarray, residual: np.ndarray, background: np.ndarray,
     coverage_all = _coverage(dist, residual)
     rough = _stroke_width(coverage_all, skel_all, 12.0)
     heads, head_mask = find_heads(residual, rough, coverage_all)
-    at_outlines = _heads_at_outlines(residual, head_ink, dist, rough, head_mask) if head_ink is not None else []
-    for h in at_outlines:
-        x0, y0, x1, y1 = h.mask_box
-        head_mask[y0:y1, x0:x1] |= pixels_mask(h, (y1 - y0, x1 - x0)) & residual[y0:y1, x0:x1]
-    heads += at_outlines
     lines_mask = residual & ~head_mask
     # skeletonise the solid core only: faint anti-aliased pixels bridge the gaps between dots
     skel = skeleton(lines_mask & (_local_contrast(dist) >= 0.35))
@@ -67,6 +62,13 @@ def detect_lines(rgb: np.ndarray, residual: np.ndarray, background: np.ndarray,
         x0, y0, x1, y1 = h.mask_box
         head_mask[y0:y1, x0:x1] |= pixels_mask(h, (y1 - y0, x1 - x0))
     heads += open_heads
+    # (after the open heads: a 'V' touching a node leaves a blob at its apex there)
+    at_outlines = _heads_at_outlines(residual, head_ink, dist, rough, head_mask, open_heads, lw) \
+        if head_ink is not None else []
+    for h in at_outlines:
+        x0, y0, x1, y1 = h.mask_box
+        head_mask[y0:y1, x0:x1] |= pixels_mask(h, (y1 - y0, x1 - x0)) & residual[y0:y1, x0:x1]
+    heads += at_outlines
     pieces = pair_through_junctions(pieces, lw)
     chains = chain_dashes(pieces, lw)
     paths: list[LinePath] = []
@@ -101,19 +103,22 @@ def detect_lines(rgb: np.ndarray, residual: np.ndarray, background: np.ndarray,
     return paths, explained
 
 
-def _heads_at_outlines(residual: np.ndarray, head_ink: np.ndarray, dist: np.ndarray, lw: float,
-                       head_mask: np.ndarray) -> list:
+def _heads_at_outlines(residual: np.ndarray, head_ink: np.ndarray, dist: np.ndarray, rough: float,
+                       head_mask: np.ndarray, open_heads: list, lw: float) -> list:
     """Heads found in ``head_ink`` (the nodes' outlines left in) that the residual lost: their
     front was in the ring erased round a node. A head must lie mostly in the residual, beyond
-    the outline, and be none found there already."""
-    found, _ = find_heads(head_ink, lw, _coverage(dist, head_ink))
+    the outline, and be none found there already (filled, or an open 'V' whose apex it is)."""
+    found, _ = find_heads(head_ink, rough, _coverage(dist, head_ink))
     out = []
     for h in found:
         xi = (h.pixels[:, 0] - 0.5).astype(int)
         yi = (h.pixels[:, 1] - 0.5).astype(int)
         inside = residual[yi, xi]
-        if inside.mean() >= 0.4 and not inside.all() and head_mask[yi, xi].mean() < 0.2:
-            out.append(h)
+        if inside.mean() < 0.4 or inside.all() or head_mask[yi, xi].any():
+            continue
+        if any(pixel_gap(h.pixels, o.tip) <= 2 * lw + 3 for o in open_heads):
+            continue
+        out.append(h)
     return out
 
 
