@@ -138,8 +138,9 @@ def _split_fans(lines: list[LinePath], shapes: list[DetectedShape]) -> list[Line
 
 def _self_loop(pts: list[tuple[float, float]], kinds: list[str], s: DetectedShape, tol: float) -> bool:
     """Whether a line from a node back to it is a self-loop (a state machine's transition to
-    itself): it has a head, and goes out and round, well away from the node's outline."""
-    if kinds == ["none", "none"] or s.is_group or len(pts) < 2:
+    itself): it has one head (a U of two heads under a box is two arrows into it whose source
+    was not read), and goes out and round, well away from the node's outline."""
+    if kinds.count("none") != 1 or s.is_group or len(pts) < 2:
         return False
     length = sum(math.dist(p, q) for p, q in zip(pts, pts[1:]))
     away = max(dist_to_shape(p, s) if not s.contains_point(*p) else 0.0 for p in pts)
