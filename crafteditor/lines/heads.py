@@ -42,9 +42,10 @@ def find_heads(residual: np.ndarray, lw: float, coverage: np.ndarray,
         core = (lab[y0:y1, x0:x1] == i).astype(np.uint8)
         grown = cv2.dilate(core, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k + 2, k + 2))).astype(bool)
         region = grown & residual[y0:y1, x0:x1]
-        if max(w, h) > 12 * lw + 20 or _line_like(region):
-            # a filled block, not an arrowhead; or a line wider than lw, with its head
-            if thicker:
+        line_like = _line_like(region)
+        if max(w, h) > 12 * lw + 20 or line_like:
+            # a filled block (an icon, a bar), not an arrowhead; or a line wider than lw, with its head
+            if thicker and line_like:
                 found, mask = _heads_on_thick_line(region, residual[y0:y1, x0:x1], coverage[y0:y1, x0:x1], lw)
                 heads += [_moved_head(f, x0, y0) for f in found]
                 head_mask[y0:y1, x0:x1] |= mask
