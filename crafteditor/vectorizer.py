@@ -150,7 +150,8 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
     lines: list[LinePath] = []
     line_mask = np.zeros_like(residual)
     if config.edges and residual.any() and not budget.over("lines"):
-        lines, line_mask = detect_lines_by_width(line_rgb, residual, paints.background_rgb, paints.labels)
+        head_ink = line_ink & ~_face_mask(shapes, rgb.shape[:2]) & ~chart_mask & ~photo_px
+        lines, line_mask = detect_lines_by_width(line_rgb, residual, paints.background_rgb, paints.labels, head_ink)
         near_shape = cv2.dilate(shape_mask.astype(np.uint8), np.ones((9, 9), np.uint8)).astype(bool)
         lines = [ln for ln in lines
                  if _line_is_real(ln, image.scale) and (ln.pieces > 0 or _between_shapes(ln, near_shape))]
@@ -315,6 +316,19 @@ def _shape_mask(shapes: list[DetectedShape], shape: tuple[int, int]) -> np.ndarr
             m[y0:y1, x0:x1] |= (grown & ~inside) | own
         else:
             m[y0:y1, x0:x1] |= grown
+    return m
+
+
+def _face_mask(shapes: list[DetectedShape], shape: tuple[int, int]) -> np.ndarray:
+    """The nodes' insides, their outlines left out (the ink heads touching a node are looked for in)."""
+    H, W = shape
+    m = np.zeros(shape, bool)
+    for s in shapes:
+        f = s.face
+        sx, sy = max(0, -f.x), max(0, -f.y)  # clipped at the image's edges, as _paste is
+        ex, ey = min(f.filled.shape[1], W - f.x), min(f.filled.shape[0], H - f.y)
+        if not s.is_group and ex > sx and ey > sy:
+            m[f.y + sy:f.y + ey, f.x + sx:f.x + ex] |= f.filled[sy:ey, sx:ex].astype(bool)
     return m
 
 

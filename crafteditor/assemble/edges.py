@@ -20,7 +20,7 @@ from crafteditor.assemble.geometry import (
     ray_box,
     straighten,
 )
-from crafteditor.assemble.joins import bridge_gaps, extend_at_junctions
+from crafteditor.assemble.joins import bridge_gaps, extend_at_junctions, split_bus_crossings
 from crafteditor.assemble.leftovers import free_line
 from crafteditor.assemble.sequences import Sequence, explained
 from crafteditor.config import THEME
@@ -52,6 +52,7 @@ def edge_components(b: FigureBuilder, lines: list[LinePath], shapes: list[Detect
     lines = bridge_gaps(lines, [s for s in shapes if s.is_group],
                         [r for r in (*loose, *titles) if r.angle == 0], deadline=deadline)
     lines = extend_at_junctions(lines, shapes, deadline=deadline)
+    lines = split_bus_crossings(lines, shapes)
     lines = _split_fans(lines, shapes)
     for ln in lines:
         tol = 3 * ln.width + 6
@@ -72,7 +73,8 @@ def edge_components(b: FigureBuilder, lines: list[LinePath], shapes: list[Detect
             ids.reverse()
         pts = _snap_ends(pts, [shapes[e] if e is not None else None for e in ends])
         pts = straighten(pts, 1.6)
-        if ids[0] is None or ids[1] is None or ids[0] == ids[1]:
+        loop = ids[0] == ids[1] and ends[0] is not None and _self_loop(pts, kinds, shapes[ends[0]], tol)
+        if ids[0] is None or ids[1] is None or (ids[0] == ids[1] and not loop):
             out.extend(free_line(b, ln, pts))
             continue
         edges.append((_edge(b, ln, pts, ids, kinds), ln))
@@ -132,6 +134,17 @@ def _split_fans(lines: list[LinePath], shapes: list[DetectedShape]) -> list[Line
         out.append(replace(ln, points=pts[at::-1], head_start=None, head_end=ln.head_start, open_ends=[False, True]))
         out.append(replace(ln, points=pts[at:], head_start=None, head_end=ln.head_end, open_ends=[False, True]))
     return out
+
+
+def _self_loop(pts: list[tuple[float, float]], kinds: list[str], s: DetectedShape, tol: float) -> bool:
+    """Whether a line from a node back to it is a self-loop (a state machine's transition to
+    itself): it has one head (a U of two heads under a box is two arrows into it whose source
+    was not read), and goes out and round, well away from the node's outline."""
+    if kinds.count("none") != 1 or s.is_group or len(pts) < 2:
+        return False
+    length = sum(math.dist(p, q) for p, q in zip(pts, pts[1:]))
+    away = max(dist_to_shape(p, s) if not s.contains_point(*p) else 0.0 for p in pts)
+    return length >= max(3 * tol, 0.3 * min(s.w, s.h)) and away >= max(tol, 0.15 * min(s.w, s.h))
 
 
 def _reads_backwards(pts: list[tuple[float, float]]) -> bool:

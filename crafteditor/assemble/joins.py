@@ -131,8 +131,13 @@ def extend_at_junctions(lines: list[LinePath], shapes: list[DetectedShape],
     free end lies on the trunk; its edge really starts at the trunk's source (fan-out: the
     branch ends in a head) or ends at the trunk's target (fan-in: the branch has no head
     and the trunk does). The branch's route is extended along the trunk accordingly.
+
+    A bus is the other way round: the line the branch ends on has no head and joins two
+    nodes (a class diagram's subclasses under one bar, whose stem carries the hollow head
+    up to the base class), or a head at each end (one source's stem down to a bar that
+    fans out to two targets). Its two halves are two edges, each on through the stem.
     """
-    out = list(lines)
+    out: list[LinePath | None] = list(lines)
     # bounding boxes first: a noisy scan has thousands of line pieces, and splitting every
     # other line at every free end was quadratic in lines times points (minutes per sketch)
     bounds = [(min(x for x, _ in ln.points), min(y for _, y in ln.points),
@@ -169,8 +174,14 @@ def extend_at_junctions(lines: list[LinePath], shapes: list[DetectedShape],
                 continue
             _, j, before, after = best
             b = lines[j]
+            if out[i] is None or out[j] is None:
+                continue
             cur = out[i] if not at_start else _reversed_line(out[i])  # now the free end is a's last point
             other_head = cur.head_start is not None  # a head at the branch's far end
+            bus = _bus_edges(cur, b, before, after, other_head)
+            if bus is not None:
+                out[i], out[j] = bus
+                break
             if other_head and (b.head_end is not None) != (b.head_start is not None):
                 # fan-out: route = trunk from its tail to the junction, then the branch to its head
                 trunk = before if b.head_end is not None else after[::-1]
@@ -183,7 +194,24 @@ def extend_at_junctions(lines: list[LinePath], shapes: list[DetectedShape],
                 continue
             out[i] = merged
             break
-    return out
+    return [ln for ln in out if ln is not None]
+
+
+def _bus_edges(cur: LinePath, b: LinePath, before: list, after: list,
+               other_head: bool) -> tuple[LinePath, LinePath] | None:
+    """The two edges through a bus ``b`` that the branch ``cur`` (its free end last) ends on
+    (see :func:`extend_at_junctions`), or None where ``b`` is no bus: fan-in where the branch
+    alone has a head (at its far end) and the bus none; fan-out where the branch has none and
+    the bus one at each end."""
+    if other_head and cur.head_end is None and b.head_start is None and b.head_end is None:
+        stem = _reversed_line(cur)  # from the junction to the branch's head
+        return (replace(stem, points=before[:-1] + stem.points, pieces=stem.pieces + b.pieces),
+                replace(stem, points=after[::-1][:-1] + stem.points, pieces=stem.pieces + b.pieces))
+    if not other_head and cur.head_end is None and b.head_start is not None and b.head_end is not None:
+        return (replace(b, points=cur.points[:-1] + after, head_start=None, pieces=cur.pieces + b.pieces),
+                replace(b, points=cur.points[:-1] + before[::-1], head_start=None, head_end=b.head_start,
+                        pieces=cur.pieces + b.pieces))
+    return None
 
 
 def _split_at(pts, q) -> tuple[list, list, float] | None:
@@ -212,3 +240,63 @@ def _unit(a, b) -> tuple[float, float] | None:
     if d < 1e-6:
         return None
     return ((b[0] - a[0]) / d, (b[1] - a[1]) / d)
+
+
+def split_bus_crossings(lines: list[LinePath], shapes: list[DetectedShape]) -> list[LinePath]:
+    """A bus crossed by the stem it feeds: a headless bracket '[' between two nodes (its two end
+    legs leave the bar the same way, into the nodes) that a headed line crosses on its bar,
+    heading away from the bracket's nodes (a class diagram's Hadoop and S3 subclasses on one bar
+    that Gcs's inheritance line runs through on its way to the base class). The bracket is two
+    edges, each from its node along half the bar, then along the stem to its head."""
+    out: list[LinePath] = []
+    nodes = [s for s in shapes if not s.is_group]
+    headed = [ln for ln in lines if (ln.head_start is None) != (ln.head_end is None)]
+    for b in lines:
+        split = None
+        if b.head_start is None and b.head_end is None and len(b.points) >= 4:
+            split = _bracket_split(b, headed, nodes)
+        out.extend(split or [b])
+    return out
+
+
+def _bracket_split(b: LinePath, headed: list[LinePath], nodes: list[DetectedShape]) -> list[LinePath] | None:
+    pts = b.points
+    tol = 3 * b.width + 6
+    if not all(any(dist_to_shape(p, s) <= tol for s in nodes) for p in (pts[0], pts[-1])):
+        return None
+    u0, u1 = _unit(pts[1], pts[0]), _unit(pts[-2], pts[-1])  # the legs, from the bar to the nodes
+    if u0 is None or u1 is None or u0[0] * u1[0] + u0[1] * u1[1] < 0.95:
+        return None
+    for a in headed:
+        stem = a.points if a.head_end is not None else a.points[::-1]
+        hit = _crossing_on(pts[1:-1], stem)
+        if hit is None:
+            continue
+        at, k = hit
+        way = _unit(at, stem[-1])  # from the crossing on to the head, away from the bracket's nodes
+        if way is None or way[0] * u0[0] + way[1] * u0[1] > -0.7:
+            continue
+        before = list(pts[:k + 2]) + [at]  # pts[1:-1]'s segment k is pts' segment k + 1
+        after = list(pts[k + 2:])[::-1] + [at]
+        on = _split_at(stem, at)
+        if on is None:
+            continue
+        rest = on[1]
+        head = a.head_end if a.head_end is not None else a.head_start
+        return [replace(b, points=before[:-1] + rest, head_end=head),
+                replace(b, points=after[:-1] + rest, head_end=head)]
+    return None
+
+
+def _crossing_on(bar: list, stem: list) -> tuple[tuple[float, float], int] | None:
+    """Where the polyline ``stem`` crosses ``bar`` (away from the bar's ends): (the point, the bar's segment)."""
+    for k, (p, q) in enumerate(zip(bar, bar[1:])):
+        for r, t in zip(stem, stem[1:]):
+            d = (q[0] - p[0]) * (t[1] - r[1]) - (q[1] - p[1]) * (t[0] - r[0])
+            if abs(d) < 1e-9:
+                continue
+            s1 = ((r[0] - p[0]) * (t[1] - r[1]) - (r[1] - p[1]) * (t[0] - r[0])) / d
+            s2 = ((r[0] - p[0]) * (q[1] - p[1]) - (r[1] - p[1]) * (q[0] - p[0])) / d
+            if 0.05 < s1 < 0.95 and 0 <= s2 <= 1:
+                return (p[0] + s1 * (q[0] - p[0]), p[1] + s1 * (q[1] - p[1])), k
+    return None

@@ -29,15 +29,20 @@ import numpy as np
 
 from crafteditor.lines.arrows import attach_heads, orphan_heads
 from crafteditor.lines.chains import chain_dashes, dash_pattern, pair_through_junctions
-from crafteditor.lines.heads import find_heads, find_open_heads, pixels_mask
+from crafteditor.lines.heads import find_heads, find_open_heads, pixel_gap, pixels_mask
 from crafteditor.lines.paths import LinePath
 from crafteditor.lines.routes import refine, simplify
 from crafteditor.lines.skeleton import skeleton, to_xy, trace_skeleton
 from crafteditor.paint import distances
 
 
-def detect_lines(rgb: np.ndarray, residual: np.ndarray, background: np.ndarray) -> tuple[list[LinePath], np.ndarray]:
-    """Lines in the residual ink mask. Returns the paths and the mask of ink they explain."""
+def detect_lines(rgb: np.ndarray, residual: np.ndarray, background: np.ndarray,
+                 head_ink: np.ndarray | None = None) -> tuple[list[LinePath], np.ndarray]:
+    """Lines in the residual ink mask. Returns the paths and the mask of ink they explain.
+
+    ``head_ink``: the ink with the nodes' outlines left in (their insides out): a head whose tip
+    touches a node lost its front to the ring erased round the node, and is looked for there
+    too (:func:`_heads_at_outlines`); such a head is kept only where a line end claims it."""
     if residual.sum() < 4:
         return [], np.zeros_like(residual)
     skel_all = skeleton(residual)
@@ -57,6 +62,13 @@ def detect_lines(rgb: np.ndarray, residual: np.ndarray, background: np.ndarray) 
         x0, y0, x1, y1 = h.mask_box
         head_mask[y0:y1, x0:x1] |= pixels_mask(h, (y1 - y0, x1 - x0))
     heads += open_heads
+    # (after the open heads: a 'V' touching a node leaves a blob at its apex there)
+    at_outlines = _heads_at_outlines(residual, head_ink, dist, rough, head_mask, open_heads, lw) \
+        if head_ink is not None else []
+    for h in at_outlines:
+        x0, y0, x1, y1 = h.mask_box
+        head_mask[y0:y1, x0:x1] |= pixels_mask(h, (y1 - y0, x1 - x0)) & residual[y0:y1, x0:x1]
+    heads += at_outlines
     pieces = pair_through_junctions(pieces, lw)
     chains = chain_dashes(pieces, lw)
     paths: list[LinePath] = []
@@ -76,7 +88,8 @@ def detect_lines(rgb: np.ndarray, residual: np.ndarray, background: np.ndarray) 
         simple = refine(simple, coverage, lw)
         paths.append(LinePath(points=simple, width=lw, color=(0, 0, 0), style=style, pieces=len(chain)))
     attach_heads(paths, heads, lw, residual)
-    paths += orphan_heads(paths, heads, lw, residual)
+    outline_ids = {id(h) for h in at_outlines}
+    paths += orphan_heads(paths, [h for h in heads if id(h) not in outline_ids], lw, residual)
     explained = np.zeros_like(residual)
     for p in paths:
         _draw_path(explained, p, lw)
@@ -88,6 +101,25 @@ def detect_lines(rgb: np.ndarray, residual: np.ndarray, background: np.ndarray) 
     for p in paths:
         p.color = _line_color(rgb, p, residual, background)
     return paths, explained
+
+
+def _heads_at_outlines(residual: np.ndarray, head_ink: np.ndarray, dist: np.ndarray, rough: float,
+                       head_mask: np.ndarray, open_heads: list, lw: float) -> list:
+    """Heads found in ``head_ink`` (the nodes' outlines left in) that the residual lost: their
+    front was in the ring erased round a node. A head must lie mostly in the residual, beyond
+    the outline, and be none found there already (filled, or an open 'V' whose apex it is)."""
+    found, _ = find_heads(head_ink, rough, _coverage(dist, head_ink))
+    out = []
+    for h in found:
+        xi = (h.pixels[:, 0] - 0.5).astype(int)
+        yi = (h.pixels[:, 1] - 0.5).astype(int)
+        inside = residual[yi, xi]
+        if inside.mean() < 0.4 or inside.all() or head_mask[yi, xi].any():
+            continue
+        if any(pixel_gap(h.pixels, o.tip) <= 2 * lw + 3 for o in open_heads):
+            continue
+        out.append(h)
+    return out
 
 
 def _stroke_width(coverage: np.ndarray, skel: np.ndarray, top: float) -> float:

@@ -15,7 +15,16 @@ from crafteditor.blobs import find_blobs
 from crafteditor.lines.paths import Arrowhead, Ends, Pt, direction_out, path_length
 
 
-def find_heads(residual: np.ndarray, lw: float, coverage: np.ndarray) -> tuple[list[Arrowhead], np.ndarray]:
+def find_heads(residual: np.ndarray, lw: float, coverage: np.ndarray,
+               thicker: bool = True) -> tuple[list[Arrowhead], np.ndarray]:
+    """Filled heads: what survives an opening a little wider than the line (``lw``).
+
+    Two kinds of survivor are not heads: a corner or junction of lines a little wider than
+    ``lw`` (an anti-aliased elbow connector's square corner keeps the opening's whole
+    kernel), told by its arms; and a line much wider than ``lw`` (a paper figure's 5 px
+    black arrows among 2 px grey outlines), which survives whole with its head: where
+    ``thicker``, such a line is opened again at its own width and the heads on it are kept.
+    """
     # wide enough to erase a line with its anti-aliased rim, narrow enough to fit inside a head
     k = int(round(1.5 * lw + 2)) | 1
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
@@ -26,13 +35,23 @@ def find_heads(residual: np.ndarray, lw: float, coverage: np.ndarray) -> tuple[l
     H, W = residual.shape
     for i in range(1, n):
         x, y, w, h, area = stats[i]
-        if max(w, h) > 12 * lw + 20 or area < 0.6 * k * k:
-            continue  # a filled block, not an arrowhead
+        if area < 0.6 * k * k:
+            continue
         pad = k // 2 + 2
         x0, y0, x1, y1 = max(0, x - pad), max(0, y - pad), min(W, x + w + pad), min(H, y + h + pad)
         core = (lab[y0:y1, x0:x1] == i).astype(np.uint8)
         grown = cv2.dilate(core, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k + 2, k + 2))).astype(bool)
         region = grown & residual[y0:y1, x0:x1]
+        line_like = _line_like(region)
+        if max(w, h) > 12 * lw + 20 or line_like:
+            # a filled block (an icon, a bar), not an arrowhead; or a line wider than lw, with its head
+            if thicker and line_like:
+                found, mask = _heads_on_thick_line(region, residual[y0:y1, x0:x1], coverage[y0:y1, x0:x1], lw)
+                heads += [_moved_head(f, x0, y0) for f in found]
+                head_mask[y0:y1, x0:x1] |= mask
+            continue
+        if _line_joint(core, grown, residual, (x0, y0, x1, y1), k):
+            continue
         ys, xs = np.nonzero(region)
         if ys.size < 4:
             continue
@@ -53,6 +72,77 @@ def find_heads(residual: np.ndarray, lw: float, coverage: np.ndarray) -> tuple[l
                                length=max(length, width), width=min(length, width), mask_box=(x0, y0, x1, y1),
                                pixels=pts, weights=wts))
     return heads, head_mask
+
+
+def _line_like(region: np.ndarray) -> bool:
+    """Whether the ink that survived the opening is a stretch of line: over four times as long
+    as its widest point is wide (an arrowhead is about as long as wide; a line with its head
+    at one end is long, and widest only at the head)."""
+    m = region.astype(np.uint8)
+    if m.sum() < 8:
+        return False
+    inner = cv2.distanceTransform(np.pad(m, 1), cv2.DIST_L2, 3)
+    (cx, cy), (a, b), _ = cv2.minAreaRect(cv2.findNonZero(m))
+    return max(a, b) > 4 * 2 * float(inner.max())
+
+
+def _heads_on_thick_line(region: np.ndarray, residual: np.ndarray, coverage: np.ndarray,
+                         lw: float) -> tuple[list[Arrowhead], np.ndarray]:
+    """The heads on a line wider than the figure's ``lw``, found by opening it at its own width:
+    twice the typical distance from its middle to its edge (the ridge of its distance map)."""
+    m = region.astype(np.uint8)
+    inner = cv2.distanceTransform(np.pad(m, 1), cv2.DIST_L2, 3)[1:-1, 1:-1]
+    # (its edge pixels are maxima too, of 1: the anti-aliased rim's corners)
+    ridge = inner[(inner >= cv2.dilate(inner, np.ones((3, 3), np.uint8))) & (inner > 1.0)]
+    if ridge.size == 0:
+        return [], np.zeros_like(residual)
+    # the mask's width less its anti-aliased rim (a pixel each side): the width ``lw`` is read
+    # from ink coverage, and the opening's kernel is sized for that
+    own = 2 * float(np.median(ridge)) - 2
+    if own < 1.5 * lw:
+        return [], np.zeros_like(residual)
+    return find_heads(region & residual, own, np.where(region, coverage, 0).astype(np.float32), thicker=False)
+
+
+def _moved_head(h: Arrowhead, dx: int, dy: int) -> Arrowhead:
+    h.tip = (h.tip[0] + dx, h.tip[1] + dy)
+    h.base = (h.base[0] + dx, h.base[1] + dy)
+    x0, y0, x1, y1 = h.mask_box
+    h.mask_box = (x0 + dx, y0 + dy, x1 + dx, y1 + dy)
+    h.pixels = h.pixels + np.array([dx, dy], dtype=np.float64)
+    return h
+
+
+def _line_joint(core: np.ndarray, grown: np.ndarray, residual: np.ndarray, box: tuple[int, int, int, int],
+                k: int) -> bool:
+    """Whether what survived the opening is a corner or junction of lines, not a head: two or
+    more arms leave it and it is no wider than they are (a head is wider than its shaft; the
+    square corner of a line a little wider than the kernel keeps it, an anti-aliased elbow
+    connector's corners and T-junctions had each become a head)."""
+    H, W = residual.shape
+    x0, y0, x1, y1 = box
+    reach = k + 2
+    X0, Y0, X1, Y1 = max(0, x0 - reach), max(0, y0 - reach), min(W, x1 + reach), min(H, y1 + reach)
+    ink = residual[Y0:Y1, X0:X1].astype(np.uint8)
+    inner = cv2.distanceTransform(np.pad(ink, 1), cv2.DIST_L2, 3)[1:-1, 1:-1]
+    at = (slice(y0 - Y0, y1 - Y0), slice(x0 - X0, x1 - X0))
+    body = np.zeros(ink.shape, bool)
+    body[at] = grown
+    near = cv2.dilate(body.astype(np.uint8), np.ones((2 * reach + 1, 2 * reach + 1), np.uint8)).astype(bool)
+    ring = near & ~body & ink.astype(bool)
+    n_arms, arm_lab = cv2.connectedComponents(ring.astype(np.uint8), connectivity=8)
+    if n_arms - 1 < 2:
+        return False
+    # each arm's width: its widest point away from the body
+    far = ring & ~cv2.dilate(body.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+    if not far.any():
+        return False
+    arm = float(inner[far].max())
+    corehold = np.zeros(ink.shape, bool)
+    corehold[at] = core.astype(bool)
+    # the widest circle inside a joint of lines w wide: w/2 at a corner, 5/8 w at a T, w/√2 at
+    # a crossing (its four inner corners give room); inside a head as long as it is 3 w wide, 0.9 w
+    return float(inner[corehold].max()) <= (1.45 if n_arms - 1 <= 3 else 1.65) * arm
 
 
 def head_kind(h: Arrowhead, d: tuple[float, float], residual: np.ndarray, lw: float, trusted: bool = True) -> str:

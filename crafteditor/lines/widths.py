@@ -29,13 +29,14 @@ SLIM_FILL = 0.35  # a bent or slanted thick line covers at most this share of it
 
 
 def detect_lines_by_width(rgb: np.ndarray, residual: np.ndarray, background: np.ndarray,
-                          labels: np.ndarray | None = None) -> tuple[list[LinePath], np.ndarray]:
+                          labels: np.ndarray | None = None,
+                          head_ink: np.ndarray | None = None) -> tuple[list[LinePath], np.ndarray]:
     """:func:`detect_lines` run once per width class of the residual ink (once where all is one width);
     thick lines once per paint (``labels``: each pixel's paint, -1 for none), as parallel coloured
     lines touch where they bend together and one skeleton runs down the middle of them all."""
     classes = width_classes(residual)
     if len(classes) == 1:
-        return detect_lines(rgb, residual, background)
+        return detect_lines(rgb, residual, background, head_ink)
     thin, thick = classes
     masks = [thin, *(by_paint(thick, labels) if labels is not None else [thick])]
     lines: list[LinePath] = []
