@@ -22,6 +22,9 @@ from crafteditor.shapes.polygons import fit_polygon
 from crafter.spec.model import RectGeometry
 
 
+SHADOW_FRINGE = 28.0  # colour distance from the surroundings within which a ring pixel is still theirs
+
+
 @dataclass
 class DetectedShape(RectGeometry):
     """A node or group frame, in image pixels (box includes the stroke's centre line)."""
@@ -284,13 +287,17 @@ def _ring_stroke(rgb: np.ndarray, paints: Paints, face: Face,
     ov_all = lab[outer]
     ov = ov_all[ov_all >= 0]
     outside = int(np.bincount(ov).argmax()) if ov.size else paints.background
-    share = float((ov_all == outside).sum()) / max(1, ov_all.size)
+    sub = rgb[y0:y1, x0:x1]
+    out_rgb = paints.colors[outside].astype(np.float32)
+    # a drop shadow's soft fringe (a few levels off the surroundings, fading out over 4-8 px)
+    # is the surroundings: read as other paints it made a shadowed header 'a pocket between
+    # many surfaces' (share 0.58) and the node was lost (issue 31)
+    share = float(((ov_all == outside) | (distances(sub[outer], out_rgb) <= SHADOW_FRINGE)).sum()) \
+        / max(1, ov_all.size)
     # the stroke: pixels in the inner rings that are neither face nor outside paint
     inner = np.zeros_like(filled, dtype=bool)
     for ring in layers[:max(5, pad - 6)]:
         inner |= ring
-    sub = rgb[y0:y1, x0:x1]
-    out_rgb = paints.colors[outside].astype(np.float32)
     fill_rgb = paints.colors[face.paint].astype(np.float32)
     px = sub[inner].astype(np.float32)
     if px.size == 0:
