@@ -71,7 +71,7 @@ def read_text(rgb: np.ndarray, paints: Paints, config: Config, deadline: float |
         return dedupe(runs)
     runs = _extend_rotated(_join_rotated(dedupe(runs)), rgb, engine, latin)
     runs += read_lone_glyphs(rgb, paints, runs, engine, latin, config)
-    return runs
+    return _join_underscored(runs, rgb)
 
 
 def _extend_rotated(runs: list[TextRun], rgb: np.ndarray, engine: OcrEngine, latin: bool) -> list[TextRun]:
@@ -147,6 +147,49 @@ def _join_rotated(runs: list[TextRun]) -> list[TextRun]:
                 break
             if changed:
                 break
+    return out
+
+
+def _join_underscored(runs: list[TextRun], rgb: np.ndarray) -> list[TextRun]:
+    """Two runs on one line that an underscore joins are one word: the detector cut 'LR_2' at
+    its underscore (a bar below the baseline, outside both boxes) and 'LR' '2' became the label
+    'LR 2' (graphviz state names, schema columns 'member_id'; issue 31). The gap between them,
+    under an em wide, is empty but for one bar spanning it at or below their baseline."""
+    out = sorted(runs, key=lambda r: (r.angle, r.y, r.x))
+    H, W = rgb.shape[:2]
+    k = 0
+    while k < len(out):
+        a = out[k]
+        b = next((q for q in out if q is not a and q.angle == 0 == a.angle and 0 < q.x - a.right <= a.font_px
+                  and abs(q.baseline - a.baseline) <= 0.15 * a.font_px
+                  and abs(q.font_px - a.font_px) <= 0.25 * a.font_px), None)
+        if b is None or a.glyphs is None or b.glyphs is None:
+            k += 1
+            continue
+        x0, x1 = int(math.ceil(a.right)), int(b.x)
+        y0, y1 = int(min(a.y, b.y)), min(H, int(math.ceil(max(a.baseline, b.baseline) + 0.4 * a.font_px)))
+        if x1 - x0 < 2 or y1 - y0 < 4:
+            k += 1
+            continue
+        gap = rgb[y0:y1, x0:x1]
+        ink = distances(gap, region_background(rgb[y0:y1, max(0, int(a.x)):min(W, int(math.ceil(b.right)))])) > 60
+        rows = np.flatnonzero(ink.mean(axis=1) >= 0.8)  # rows the bar spans
+        if rows.size == 0 or rows.size > max(2, 0.15 * a.font_px) or y0 + rows[0] < a.baseline - 0.1 * a.font_px \
+                or ink.sum() > 1.5 * rows.size * ink.shape[1]:  # nothing else in the gap
+            k += 1
+            continue
+        gx0, gy0 = min(a.x, b.x), float(y0)
+        gx1, gy1 = max(a.right, b.right), max(a.bottom, b.bottom, float(y0 + rows[-1] + 1))
+        glyphs = np.zeros((int(math.ceil(gy1 - gy0)), int(math.ceil(gx1 - gx0))), bool)
+        for r in (a, b):
+            gy, gx = int(round(r.y - gy0)), int(round(r.x - gx0))
+            hh, ww = r.glyphs.shape
+            glyphs[gy:gy + hh, gx:gx + ww] |= r.glyphs[:glyphs.shape[0] - gy, :glyphs.shape[1] - gx]
+        bar = ink[:int(gy1 - gy0)]
+        glyphs[:bar.shape[0], x0 - int(gx0):x0 - int(gx0) + bar.shape[1]] |= bar
+        out[k] = replace(a, text=a.text + "_" + b.text, w=gx1 - gx0, h=gy1 - gy0, y=gy0, x=gx0, glyphs=glyphs,
+                         confidence=min(a.confidence, b.confidence), marked=None)
+        out.remove(b)
     return out
 
 
