@@ -15,7 +15,7 @@ from crafteditor.config import Config
 from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import Paints, color_distance, distances
 from crafteditor.shapes.compartments import join_compartments
-from crafteditor.shapes.faces import Face, find_faces, merge_faces
+from crafteditor.shapes.faces import Face, find_faces, merge_faces, split_off_lines
 from crafteditor.shapes.frames import holds_drawing
 from crafteditor.shapes.outlines import classify, fit_polygon_box, ideal_mask, inset_margins, mask_iou
 from crafteditor.shapes.polygons import fit_polygon
@@ -78,6 +78,7 @@ def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
             used.update((i, cap))
             shapes.append(made)
     faces = _merge_split_faces(faces, min_side, config.shape_min_iou, used, deadline)
+    faces = _split_joined_boxes(faces, min_side, config.shape_min_iou, used, paints, runs or [])
     polygons: list[DetectedShape] = []  # other closed polygons: kept last, never group members
     for i, f in enumerate(faces):
         if _late(deadline):
@@ -137,6 +138,25 @@ def _polygon_shape(rgb: np.ndarray, paints: Paints, f: Face) -> DetectedShape | 
 
 def _late(deadline: float | None) -> bool:
     return deadline is not None and time.perf_counter() > deadline
+
+
+def _split_joined_boxes(faces: list[Face], min_side: float, min_iou: float, used: set[int], paints: Paints,
+                        runs: list[TextRun]) -> list[Face]:
+    """Faces that match no shape split into the labelled boxes that lines of their own paint
+    joined (:func:`crafteditor.shapes.faces.split_off_lines`), the pieces appended where each
+    matches a shape (indices keep their place)."""
+    centres = [(r.cx, r.cy) for r in runs]
+    out = list(faces)
+    for i, f in enumerate(faces):
+        if i in used or f.paint == paints.background or f.w < min_side or f.h < min_side or not centres:
+            continue
+        if classify(f)[1] >= min_iou:
+            continue
+        pieces = split_off_lines(f, min_side, centres)
+        if pieces and all(classify(p)[1] >= min_iou for p in pieces):
+            out[i] = _EMPTY
+            out.extend(pieces)
+    return out
 
 
 def _merge_split_faces(faces: list[Face], min_side: float, min_iou: float, used: set[int],

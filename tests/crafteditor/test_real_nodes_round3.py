@@ -1,7 +1,8 @@
 """Nodes and text real typeset diagrams lost (issue 31, round 3), reproduced on figures drawn
 here with PIL: sequence headers in saturated colours with a soft drop shadow (Eraser.io's),
-accepting states drawn as double circles with underscored names (graphviz's fsm), and a word
-that starts with K in a face whose K is short; with the real set present, the dev figures each
+accepting states drawn as double circles with underscored names (graphviz's fsm), a word
+that starts with K in a face whose K is short, and blue boxes with long white names joined by
+blue arrows (PowerPoint's UML); with the real set present, the dev figures each
 fault was found on."""
 
 from __future__ import annotations
@@ -90,9 +91,37 @@ def test_a_short_k_in_a_word_stays_latin():
     assert restore_symbols("K", centres[:1], mask[:, :16], 0, 24.0) == "κ"
 
 
+def _joined_blue_boxes() -> bytes:
+    """A class diagram as PowerPoint draws it: white names on blue boxes, joined by arrows of the
+    boxes' own blue (dotted, and solid into a box), the names long words."""
+    blue = (0, 112, 192)
+    im = Image.new("RGB", (900, 420), (220, 230, 242))
+    d = ImageDraw.Draw(im)
+    font = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 18)
+    boxes = {"CommandResult": (60, 40, 270, 100), "LogicManager": (60, 280, 270, 340),
+             "ParserFactory": (520, 280, 730, 340)}
+    for name, (x0, y0, x1, y1) in boxes.items():
+        d.rectangle((x0, y0, x1, y1), fill=blue)
+        d.text(((x0 + x1) // 2, (y0 + y1) // 2), name, fill="white", font=font, anchor="mm")
+    for y in range(110, 272, 8):  # dotted, up into CommandResult
+        d.rectangle((163, y, 166, y + 3), fill=blue)
+    d.rectangle((163, 101, 166, 112), fill=blue)
+    d.polygon([(164, 100), (156, 116), (172, 116)], fill=blue)
+    d.rectangle((271, 309, 505, 311), fill=blue)  # solid, into ParserFactory
+    d.polygon([(519, 310), (503, 302), (503, 318)], fill=blue)
+    return png_bytes(np.asarray(im))
+
+
+def test_boxes_joined_by_lines_of_their_own_colour_are_labelled_nodes():
+    conv = convert(_joined_blue_boxes(), Config(quality=False))
+    labels = sorted(c.label for c in conv.figure.components if c.kind == "node")
+    assert labels == ["CommandResult", "LogicManager", "ParserFactory"], labels
+
+
 # the dev figures each fix was made on (dev split only: the test split stays unseen), where the set is here
 DEV_CASES = [("C_java-design-patterns_callback-sequence", "nodes", 0.5), ("A_pygraphviz_fsm", "nodes", 0.85),
-             ("C_k8s-enhancements_kubeadm-upgrade-node", "nodes", 0.6)]
+             ("C_k8s-enhancements_kubeadm-upgrade-node", "nodes", 0.6),
+             ("C_addressbook-level4_logic-class", "nodes", 0.6)]
 
 
 @pytest.mark.parametrize("fid,score,least", DEV_CASES)
