@@ -259,7 +259,7 @@ def _make_shape(rgb: np.ndarray, paints: Paints, f: Face, shape: str, iou: float
             # the surroundings' share: the better of the two readings (the wider rings of a
             # stack's front sheet reach its back sheets: 0.82 became 0.58 and the node was lost)
             stroke, width, outside, share = wide[0], wide[1], wide[2], max(share, wide[3])
-    elif share < 0.9 and stroke is not None:
+    elif share < 0.9 and stroke is not None and _ringed(rgb, paints, face_for_ring or f, outside):
         # a second outline a few px outside the first (an accepting state's double circle, a
         # double-bordered box) is in the rings the surroundings are read from: past it they are
         # one surface, and the inner outline is the node (its outer ring is left to the tracing)
@@ -283,6 +283,26 @@ def _make_shape(rgb: np.ndarray, paints: Paints, f: Face, shape: str, iou: float
     fill = tuple(int(v) for v in paints.colors[f.paint])
     return DetectedShape(shape=shape, x=x, y=y, w=w, h=h, fill=fill, stroke=stroke, stroke_px=width, iou=iou,
                          face=f, outside_share=share)  # type: ignore[arg-type]
+
+
+def _ringed(rgb: np.ndarray, paints: Paints, face: Face, outside: int, sectors: int = 8) -> bool:
+    """Whether ink unlike the surroundings rings the face all round, 4-8 px out (a second
+    outline), not on one side only (an icon overlapping a corner of the node)."""
+    H, W = paints.labels.shape
+    x0, y0 = max(0, face.x - 9), max(0, face.y - 9)
+    x1, y1 = min(W, face.x + face.w + 9), min(H, face.y + face.h + 9)
+    filled = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    filled[face.y - y0:face.y - y0 + face.h, face.x - x0:face.x - x0 + face.w] = face.filled
+    ring = cv2.dilate(filled, np.ones((17, 17), np.uint8)).astype(bool) & ~cv2.dilate(
+        filled, np.ones((9, 9), np.uint8)).astype(bool)
+    ys, xs = np.nonzero(ring)
+    if ys.size == 0:
+        return False
+    unlike = distances(rgb[y0:y1, x0:x1][ys, xs], paints.colors[outside]) > SHADOW_FRINGE
+    angle = np.arctan2(ys + y0 - (face.y + face.h / 2), xs + x0 - (face.x + face.w / 2))
+    k = ((angle + math.pi) / (2 * math.pi) * sectors).astype(int) % sectors
+    inked = np.bincount(k[unlike], minlength=sectors) / np.maximum(1, np.bincount(k, minlength=sectors))
+    return int((inked >= 0.15).sum()) >= sectors - 1
 
 
 def _ring_stroke(rgb: np.ndarray, paints: Paints, face: Face,
@@ -317,9 +337,11 @@ def _ring_stroke(rgb: np.ndarray, paints: Paints, face: Face,
     out_rgb = paints.colors[outside].astype(np.float32)
     # a drop shadow's soft fringe (a few levels off the surroundings, fading out over 4-8 px)
     # is the surroundings: read as other paints it made a shadowed header 'a pocket between
-    # many surfaces' (share 0.58) and the node was lost (issue 31)
-    share = float(((ov_all == outside) | (distances(sub[outer], out_rgb) <= SHADOW_FRINGE)).sum()) \
-        / max(1, ov_all.size)
+    # many surfaces' (share 0.58) and the node was lost (issue 31). Not around a face of the
+    # page's own paint, held to the strict reading (an icon's pale edge is no shadow)
+    near = (ov_all == outside) if face.paint == paints.background else (
+        (ov_all == outside) | (distances(sub[outer], out_rgb) <= SHADOW_FRINGE))
+    share = float(near.sum()) / max(1, ov_all.size)
     # the stroke: pixels in the inner rings that are neither face nor outside paint
     inner = np.zeros_like(filled, dtype=bool)
     for ring in layers[:max(5, pad - 6)]:
