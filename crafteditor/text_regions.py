@@ -90,6 +90,13 @@ def glyph_boxes(gray: np.ndarray, dark: np.ndarray) -> np.ndarray:
         same = ((dx0 >= ex0 - 1) & (dx0 - ex0 <= t) & (dy0 >= ey0 - 1) & (dy0 - ey0 <= t)
                 & (dx1 <= ex1 + 1) & (ex1 - dx1 <= t) & (dy1 <= ey1 + 1) & (ey1 - dy1 <= t)).any(axis=1)
         edges = edges[~same]
+    if len(edges) and len(dark_glyphs):
+        # a word's edge component is wanted only where its letters are no dark glyphs already
+        cx, cy = dark_glyphs[:, 0] + dark_glyphs[:, 2] / 2, dark_glyphs[:, 1] + dark_glyphs[:, 3] / 2
+        word = np.maximum(edges[:, 2], edges[:, 3]) > 120
+        holds = ((cx[None, :] >= edges[:, 0:1]) & (cx[None, :] <= edges[:, 0:1] + edges[:, 2:3])
+                 & (cy[None, :] >= edges[:, 1:2]) & (cy[None, :] <= edges[:, 1:2] + edges[:, 3:4])).any(axis=1)
+        edges = edges[~(word & holds)]
     return np.concatenate([dark_glyphs, edges])
 
 
