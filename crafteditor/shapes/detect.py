@@ -21,7 +21,6 @@ from crafteditor.shapes.outlines import classify, fit_polygon_box, ideal_mask, i
 from crafteditor.shapes.polygons import fit_polygon
 from crafter.spec.model import RectGeometry
 
-
 DOUBLE_OUTLINE_PAD = 16  # rings read past a double outline (graphviz's doublecircle: 4 pt apart)
 SHADOW_FRINGE = 28.0  # colour distance from the surroundings within which a ring pixel is still theirs
 
