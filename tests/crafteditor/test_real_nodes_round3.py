@@ -1,9 +1,10 @@
 """Nodes and text real typeset diagrams lost (issue 31, round 3), reproduced on figures drawn
 here with PIL: sequence headers in saturated colours with a soft drop shadow (Eraser.io's),
-accepting states drawn as double circles with underscored names (graphviz's fsm), a word
-that starts with K in a face whose K is short, and blue boxes with long white names joined by
-blue arrows (PowerPoint's UML), and photos stacked a gutter apart (SAM's outputs); with the real set present, the dev figures each
-fault was found on."""
+accepting states drawn as double circles with underscored names (graphviz's fsm), a word that
+starts with K in a face whose K is short, blue boxes with long white names joined by blue
+arrows (PowerPoint's UML), letters in circles barely wider than them, and photos stacked a
+gutter apart (SAM's outputs); with the real set present, the dev figures each fault was found
+on."""
 
 from __future__ import annotations
 
@@ -117,6 +118,30 @@ def test_boxes_joined_by_lines_of_their_own_colour_are_labelled_nodes():
     conv = convert(_joined_blue_boxes(), Config(quality=False))
     labels = sorted(c.label for c in conv.figure.components if c.kind == "node")
     assert labels == ["CommandResult", "LogicManager", "ParserFactory"], labels
+
+
+def _circled_letters() -> bytes:
+    """Operators as Mamba's figure draws them: a letter in a circle barely wider than it, arrows
+    between them."""
+    im = Image.new("RGB", (520, 160), "white")
+    d = ImageDraw.Draw(im)
+    font = ImageFont.truetype(FONT, 20)
+    for k, letter in enumerate("NNN"):
+        x = 80 + 170 * k
+        d.ellipse((x - 16, 64, x + 16, 96), fill=(251, 229, 214), outline=(0, 0, 0), width=2)
+        d.text((x, 80), letter, fill=(0, 0, 0), font=font, anchor="mm")
+        if k:
+            d.line((x - 154, 80, x - 29, 80), fill=(0, 0, 0), width=2)
+            d.polygon([(x - 18, 80), (x - 30, 74), (x - 30, 86)], fill=(0, 0, 0))
+    return png_bytes(np.asarray(im))
+
+
+def test_a_letter_in_a_small_circle_keeps_its_size():
+    conv = convert(_circled_letters(), Config(quality=False))
+    nodes = [c for c in conv.figure.components if c.kind == "node" and c.label]
+    assert len(nodes) >= 2 and all(c.label == "N" for c in nodes), [c.label for c in nodes]
+    # drawn 20 px: not shrunk to fit inside the padding (a 23 px circle in a paper figure went to 6 pt)
+    assert all((c.font_size or 12.0) >= 18.0 for c in nodes), [c.font_size for c in nodes]
 
 
 def _stacked_photos() -> np.ndarray:
