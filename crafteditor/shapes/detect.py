@@ -258,16 +258,21 @@ def _make_shape(rgb: np.ndarray, paints: Paints, f: Face, shape: str, iou: float
             # the surroundings' share: the better of the two readings (the wider rings of a
             # stack's front sheet reach its back sheets: 0.82 became 0.58 and the node was lost)
             stroke, width, outside, share = wide[0], wide[1], wide[2], max(share, wide[3])
-    elif share < 0.9 and stroke is not None and _ringed(rgb, paints, face_for_ring or f, outside):
+    elif share < 0.9 and stroke is not None:
         # a second outline a few px outside the first (an accepting state's double circle, a
-        # double-bordered box) is in the rings the surroundings are read from: past it they are
-        # one surface, and the inner outline is the node (its outer ring is left to the tracing)
+        # double-bordered box, a scroll's curl) is in the rings the surroundings are read from:
+        # past it they are one surface, and the inner outline is the node (the rest is traced)
         share = max(share, _ring_stroke(rgb, paints, face_for_ring or f, pad=DOUBLE_OUTLINE_PAD)[3])
     if face_for_ring is not None:  # a cylinder: its cap is part of it, not its surroundings
         share = _ring_stroke(rgb, paints, f)[3]
     # a drawn shape sits on one surface; a pocket of canvas fenced in by lines and other nodes
     # borders many (their fills). Canvas-coloured faces are held to a stricter standard.
     canvas = f.paint == paints.background
+    if share < 0.7 and not canvas:
+        # a coloured face in a drop shadow: read as other paints, the shadow's fringe had made a
+        # shadowed header 'a pocket between many surfaces' (share 0.58) and the node was lost
+        # (issue 31); only a rescue (a scroll's grey curl read so changed how its stroke was read)
+        share = max(share, _ring_stroke(rgb, paints, face_for_ring or f, fringe=True)[3])
     if canvas and (share < 0.9 or iou < 0.9):
         return None
     # the face is the inside of the stroke: the outline's centre line lies half a stroke out,
@@ -284,28 +289,8 @@ def _make_shape(rgb: np.ndarray, paints: Paints, f: Face, shape: str, iou: float
                          face=f, outside_share=share)  # type: ignore[arg-type]
 
 
-def _ringed(rgb: np.ndarray, paints: Paints, face: Face, outside: int, sectors: int = 8) -> bool:
-    """Whether ink unlike the surroundings rings the face all round, 4-8 px out (a second
-    outline), not on one side only (an icon overlapping a corner of the node)."""
-    H, W = paints.labels.shape
-    x0, y0 = max(0, face.x - 9), max(0, face.y - 9)
-    x1, y1 = min(W, face.x + face.w + 9), min(H, face.y + face.h + 9)
-    filled = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    filled[face.y - y0:face.y - y0 + face.h, face.x - x0:face.x - x0 + face.w] = face.filled
-    ring = cv2.dilate(filled, np.ones((17, 17), np.uint8)).astype(bool) & ~cv2.dilate(
-        filled, np.ones((9, 9), np.uint8)).astype(bool)
-    ys, xs = np.nonzero(ring)
-    if ys.size == 0:
-        return False
-    unlike = distances(rgb[y0:y1, x0:x1][ys, xs], paints.colors[outside]) > SHADOW_FRINGE
-    angle = np.arctan2(ys + y0 - (face.y + face.h / 2), xs + x0 - (face.x + face.w / 2))
-    k = ((angle + math.pi) / (2 * math.pi) * sectors).astype(int) % sectors
-    inked = np.bincount(k[unlike], minlength=sectors) / np.maximum(1, np.bincount(k, minlength=sectors))
-    return int((inked >= 0.15).sum()) >= sectors - 1
-
-
-def _ring_stroke(rgb: np.ndarray, paints: Paints, face: Face,
-                 pad: int = 8) -> tuple[tuple[int, int, int] | None, float, int, float]:
+def _ring_stroke(rgb: np.ndarray, paints: Paints, face: Face, pad: int = 8,
+                 fringe: bool = False) -> tuple[tuple[int, int, int] | None, float, int, float]:
     """(stroke colour or None, stroke width px, paint outside the outline, share of the outside that
     is that paint) from the rings around a face: the stroke in the inner five (more for a wider
     pad), the outside in the last three of ``pad - 1``."""
@@ -334,12 +319,9 @@ def _ring_stroke(rgb: np.ndarray, paints: Paints, face: Face,
     outside = int(np.bincount(ov).argmax()) if ov.size else paints.background
     sub = rgb[y0:y1, x0:x1]
     out_rgb = paints.colors[outside].astype(np.float32)
-    # a drop shadow's soft fringe (a few levels off the surroundings, fading out over 4-8 px)
-    # is the surroundings: read as other paints it made a shadowed header 'a pocket between
-    # many surfaces' (share 0.58) and the node was lost (issue 31). Not around a face of the
-    # page's own paint, held to the strict reading (an icon's pale edge is no shadow)
-    near = (ov_all == outside) if face.paint == paints.background else (
-        (ov_all == outside) | (distances(sub[outer], out_rgb) <= SHADOW_FRINGE))
+    # ``fringe``: a drop shadow's soft fringe (a few levels off the surroundings, fading out over
+    # 4-8 px) is the surroundings too
+    near = (ov_all == outside) | (distances(sub[outer], out_rgb) <= SHADOW_FRINGE) if fringe else ov_all == outside
     share = float(near.sum()) / max(1, ov_all.size)
     # the stroke: pixels in the inner rings that are neither face nor outside paint
     inner = np.zeros_like(filled, dtype=bool)
