@@ -29,6 +29,7 @@ MAX_LUMA_STD = 60.0  # a photo block's brightness varies less than a block of st
 MAX_TEXTURE_STD = 30.0  # a soft-textured block (sky, a faded patch): low contrast
 MIN_BLOCKS = 6  # blocks a photo region needs (a 20×20 px thumbnail covers about 6)
 MIN_FILL = 0.45  # share of a region's rectangle its photo blocks cover
+GUTTER = 2  # rows (columns) of blocks with no photo block between two photos the closing joined
 
 
 @dataclass
@@ -103,13 +104,42 @@ def _regions(grid: np.ndarray, seeds: np.ndarray) -> list[tuple[int, int, int, i
     n, lab, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=8)
     out = []
     for i in range(1, n):
-        x, y, w, h, _ = stats[i]
-        mine = lab[y:y + h, x:x + w] == i
-        n_seeds = int((seeds[y:y + h, x:x + w] & mine).sum())
-        own = int((grid[y:y + h, x:x + w] & mine).sum())
-        if n_seeds >= max(2, MIN_BLOCKS // 2) and own >= MIN_BLOCKS and own >= MIN_FILL * w * h:
-            out.append((int(x), int(y), int(w), int(h)))
+        for x, y, w, h in _between_gutters(grid & (lab == i), *(int(v) for v in stats[i][:4])):
+            mine = lab[y:y + h, x:x + w] == i
+            n_seeds = int((seeds[y:y + h, x:x + w] & mine).sum())
+            own = int((grid[y:y + h, x:x + w] & mine).sum())
+            if n_seeds >= max(2, MIN_BLOCKS // 2) and own >= MIN_BLOCKS and own >= MIN_FILL * w * h:
+                out.append((x, y, w, h))
     return out
+
+
+def _between_gutters(grid: np.ndarray, x: int, y: int, w: int, h: int) -> list[tuple[int, int, int, int]]:
+    """A closed group's block rectangle cut at its gutters: :data:`GUTTER` or more rows (or
+    columns) of blocks with no photo block across it, which the closing had bridged (SAM's
+    three output photos stacked 16 px apart were kept as one picture, issue 31)."""
+    part = grid[y:y + h, x:x + w]
+    for axis in (1, 0):  # rows first, then columns
+        filled = part.any(axis=axis)
+        runs, start = [], None
+        for k, v in enumerate(np.append(filled, False)):
+            if v and start is None:
+                start = k
+            elif not v and start is not None:
+                runs.append((start, k))
+                start = None
+        gaps = [b2[0] - a2[1] for a2, b2 in zip(runs, runs[1:])]
+        if runs and gaps and max(gaps) >= GUTTER:
+            out, lo = [], runs[0][0]
+            for (a2, b2), gap, nxt in zip(runs, gaps + [GUTTER], runs[1:] + [None]):
+                if gap >= GUTTER:
+                    hi = b2
+                    if axis == 1:
+                        out += _between_gutters(grid, x, y + lo, w, hi - lo)
+                    else:
+                        out += _between_gutters(grid, x + lo, y, hi - lo, h)
+                    lo = nxt[0] if nxt else lo
+            return out
+    return [(x, y, w, h)]
 
 
 def _merge(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:

@@ -58,14 +58,17 @@ class TextRegions:
                            self.glyph_h * math.sqrt(fx * fy))
 
 
-def _glyph_sized(stats: np.ndarray, unit: int, min_fill: float) -> np.ndarray:
+def _glyph_sized(stats: np.ndarray, unit: int, min_fill: float, words: bool = False) -> np.ndarray:
     """The (x, y, w, h) of the components (stats on a grid of ``unit`` px) that could be glyphs:
-    7–120 px on the long side, not a thin solid bar (a rule, an axis, a box side)."""
+    7–120 px on the long side, not a thin solid bar (a rule, an axis, a box side). ``words``:
+    a whole word too, 7-40 px on the short side (the edges of white letters on a fill run
+    together into one component: 'LogicManager', 133 px, went undetected; issue 31)."""
     st = stats.astype(np.float32)
     fill = st[:, 4] / (st[:, 2] * st[:, 3])
     w, h = st[:, 2] * unit, st[:, 3] * unit
     lo, hi = np.minimum(w, h), np.maximum(w, h)
-    keep = (hi >= 7) & (hi <= 120) & (lo >= 2) & (hi <= 15 * lo) & (fill >= min_fill)
+    sized = (hi <= 120) | ((lo >= 7) & (lo <= 40)) if words else hi <= 120
+    keep = (hi >= 7) & sized & (lo >= 2) & (hi <= 15 * lo) & (fill >= min_fill)
     keep &= ~((fill >= 0.85) & (lo <= 3 * unit) & (hi >= 2.5 * lo))
     return st[keep, :4] * unit
 
@@ -76,7 +79,7 @@ def glyph_boxes(gray: np.ndarray, dark: np.ndarray) -> np.ndarray:
     dark_glyphs = _glyph_sized(dark, 1, 0.12)
     edge = (cv2.morphologyEx(gray, cv2.MORPH_GRADIENT, K3) > EDGE_CONTRAST).astype(np.uint8)
     pooled = cv2.dilate(edge, np.ones((2, 2), np.uint8), anchor=(0, 0))[::2, ::2].copy()
-    edges = _glyph_sized(find_blobs(pooled)[2][1:], 2, 0.45)
+    edges = _glyph_sized(find_blobs(pooled)[2][1:], 2, 0.45, words=True)
     d = dark[(dark[:, 2] <= 124) & (dark[:, 3] <= 124)].astype(np.float32)
     if len(edges) and len(d):
         ex0, ey0 = edges[:, 0:1], edges[:, 1:2]
@@ -87,6 +90,13 @@ def glyph_boxes(gray: np.ndarray, dark: np.ndarray) -> np.ndarray:
         same = ((dx0 >= ex0 - 1) & (dx0 - ex0 <= t) & (dy0 >= ey0 - 1) & (dy0 - ey0 <= t)
                 & (dx1 <= ex1 + 1) & (ex1 - dx1 <= t) & (dy1 <= ey1 + 1) & (ey1 - dy1 <= t)).any(axis=1)
         edges = edges[~same]
+    if len(edges) and len(dark_glyphs):
+        # a word's edge component is wanted only where its letters are no dark glyphs already
+        cx, cy = dark_glyphs[:, 0] + dark_glyphs[:, 2] / 2, dark_glyphs[:, 1] + dark_glyphs[:, 3] / 2
+        word = np.maximum(edges[:, 2], edges[:, 3]) > 120
+        holds = ((cx[None, :] >= edges[:, 0:1]) & (cx[None, :] <= edges[:, 0:1] + edges[:, 2:3])
+                 & (cy[None, :] >= edges[:, 1:2]) & (cy[None, :] <= edges[:, 1:2] + edges[:, 3:4])).any(axis=1)
+        edges = edges[~(word & holds)]
     return np.concatenate([dark_glyphs, edges])
 
 

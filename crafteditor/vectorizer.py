@@ -254,7 +254,12 @@ def _photos(image: RasterImage, paints: Paints, runs: list[TextRun], chart_mask:
         return [], runs
 
     def inside(r: TextRun, ph: PhotoRegion) -> bool:
-        return ph.x <= r.x and ph.y <= r.y and r.right <= ph.x + ph.w and r.bottom <= ph.y + ph.h
+        # or the region mostly inside the line: a snug region of a line's own colour-fringed
+        # glyphs (white on a saturated header, 60×10 px in a 65×22 line) is that line
+        ow = min(r.right, ph.x + ph.w) - max(r.x, ph.x)
+        oh = min(r.bottom, ph.y + ph.h) - max(r.y, ph.y)
+        return (ph.x <= r.x and ph.y <= r.y and r.right <= ph.x + ph.w and r.bottom <= ph.y + ph.h) or (
+            ow > 0 and oh > 0 and ow * oh >= 0.5 * ph.w * ph.h)
 
     photos = [ph for ph in find_photos(image.rgb, config.lossy, paints.background_rgb)
               if chart_mask[ph.y:ph.y + ph.h, ph.x:ph.x + ph.w].mean() < 0.3

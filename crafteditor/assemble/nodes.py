@@ -82,8 +82,11 @@ def node_component(b: FigureBuilder, cid: str, s: DetectedShape, lab: list[TextR
         # width less the padding), so a size that would not fit is written down, fitted
         shown = round(fs, 1) if abs(fs - THEME.font_size) > 0.4 else THEME.font_size
         widest = max(text_width(t, 1.0, bold=all(q.bold for q in lab)) for t, _ in label_lines(lab))
+        # the renderer breaks at the box's width less the padding, or at one em where that is
+        # less (crafter.base.rules.wrap_width): a circled 'N' 23 px wide fits at its own size
+        # (it had been shrunk to 6 px, a dot)
         room = box.w - 2 * THEME.node_pad_x
-        if widest > 0 and widest * shown > room:
+        if widest > 0 and widest * shown > max(room, shown):
             shown = max(6.0, math.floor((room / widest - 0.01) * 10) / 10)
         if shown != THEME.font_size:
             kw["font_size"] = shown

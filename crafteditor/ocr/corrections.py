@@ -201,12 +201,19 @@ def restore_symbols(text: str, centres: list[float], upright: np.ndarray, pad: i
     """Mathematical symbols the recogniser has no class for, read back from their glyph.
 
     Its vocabulary lacks Δ, ∇ and κ (it has △, the white triangle, V and K): 'ΔW = BA' read
-    '△W = BA', '∇ loss' 'V loss', 'κ ≥ 0.7' 'K ≥ 0.7'. A K or k no taller than an x is κ. A
+    '△W = BA', '∇ loss' 'V loss', 'κ ≥ 0.7' 'K ≥ 0.7'. A K or k no taller than an x is κ,
+    unless a Latin letter stands next to it: a word's K in a hand-lettered face is as short
+    ('Kubeadm' came back 'κubeadm', issue 31). A
     'V' whose glyph is a closed triangle with a bar on top is ∇; a '△' that stands where the
     other letters stand, 0.92 as wide as tall, is Δ (the white triangle dips 0.12 em below the
     baseline and is as wide as tall).
     """
-    return _per_glyph(text, centres, upright, pad, font_px, "V△Kk", _symbol)
+    out = _per_glyph(text, centres, upright, pad, font_px, "V△Kk", _symbol)
+    return "".join(text[i] if ch == "κ" and _in_latin_word(text, i) else ch for i, ch in enumerate(out))
+
+
+def _in_latin_word(text: str, i: int) -> bool:
+    return any(0 <= j < len(text) and text[j].isascii() and text[j].isalpha() for j in (i - 1, i + 1))
 
 
 def _symbol(ch: str, cx: float, comps, font_px: float) -> str | None:

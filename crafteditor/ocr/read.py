@@ -71,7 +71,7 @@ def read_text(rgb: np.ndarray, paints: Paints, config: Config, deadline: float |
         return dedupe(runs)
     runs = _extend_rotated(_join_rotated(dedupe(runs)), rgb, engine, latin)
     runs += read_lone_glyphs(rgb, paints, runs, engine, latin, config)
-    return runs
+    return _join_underscored(runs, rgb)
 
 
 def _extend_rotated(runs: list[TextRun], rgb: np.ndarray, engine: OcrEngine, latin: bool) -> list[TextRun]:
@@ -148,6 +148,90 @@ def _join_rotated(runs: list[TextRun]) -> list[TextRun]:
             if changed:
                 break
     return out
+
+
+def _join_underscored(runs: list[TextRun], rgb: np.ndarray) -> list[TextRun]:
+    """Words an underscore joins, read apart: the underscore lies below the baseline, outside the
+    detector's box, so 'LR_2' came back as two runs 'LR' '2' or as 'LR 2' (graphviz state
+    names, schema columns 'member_id'; issue 31). A gap under an em wide, between two runs on
+    one line or at a space of one run, empty but for one bar spanning it at or below the
+    baseline, is an underscore."""
+    out = sorted(runs, key=lambda r: (r.angle, r.y, r.x))
+    k = 0
+    while k < len(out):
+        a = out[k]
+        if a.angle == 0 and " " in a.text and a.glyphs is not None:
+            out[k] = a = _underscored_spaces(a, rgb)
+        b = next((q for q in out if q is not a and q.angle == 0 == a.angle and 0 < q.x - a.right <= a.font_px
+                  and abs(q.baseline - a.baseline) <= 0.15 * a.font_px
+                  and abs(q.font_px - a.font_px) <= 0.25 * a.font_px), None)
+        bar = None if b is None or a.glyphs is None or b.glyphs is None else _underscore(
+            rgb, int(math.ceil(a.right)), int(b.x), a.y, max(a.baseline, b.baseline), a.font_px)
+        if bar is None:
+            k += 1
+            continue
+        y0, rows = bar
+        gx0, gy0 = min(a.x, b.x), min(a.y, b.y)
+        gx1, gy1 = max(a.right, b.right), max(a.bottom, b.bottom, float(y0 + rows))
+        glyphs = np.zeros((int(math.ceil(gy1 - gy0)), int(math.ceil(gx1 - gx0))), bool)
+        for r in (a, b):
+            gy, gx = int(round(r.y - gy0)), int(round(r.x - gx0))
+            hh, ww = r.glyphs.shape
+            glyphs[gy:gy + hh, gx:gx + ww] |= r.glyphs[:glyphs.shape[0] - gy, :glyphs.shape[1] - gx]
+        # the bar is the underscore's ink: erased with the text
+        glyphs[int(y0 - gy0):int(y0 - gy0) + rows, int(math.ceil(a.right) - gx0):int(b.x - gx0)] = True
+        out[k] = replace(a, text=a.text + "_" + b.text, w=gx1 - gx0, h=gy1 - gy0, y=gy0, x=gx0, glyphs=glyphs,
+                         confidence=min(a.confidence, b.confidence), marked=None)
+        out.remove(b)
+    return out
+
+
+def _underscore(rgb: np.ndarray, x0: int, x1: int, top: float, baseline: float,
+                font_px: float) -> tuple[int, int] | None:
+    """(first row, rows) of the bar spanning columns x0..x1 at or below ``baseline``, the gap
+    otherwise empty from ``top`` down; None where there is none."""
+    H = rgb.shape[0]
+    y0, y1 = max(0, int(top)), min(H, int(math.ceil(baseline + 0.4 * font_px)))
+    if x1 - x0 < 2 or y1 - y0 < 4:
+        return None
+    gap = rgb[y0:y1, x0:x1]
+    ink = distances(gap, region_background(rgb[y0:y1, max(0, x0 - 4):x1 + 4])) > 60
+    rows = np.flatnonzero(ink.mean(axis=1) >= 0.8)
+    if rows.size == 0 or rows[-1] - rows[0] + 1 > max(2, 0.15 * font_px) or y0 + rows[0] < baseline - 0.1 * font_px \
+            or ink.sum() > 1.5 * rows.size * ink.shape[1]:  # nothing else in the gap
+        return None
+    # an underscore ends with the gap; a message's arrow under a label runs on under the letters
+    a, b = int(0.15 * font_px), int(0.6 * font_px)
+    band = rgb[y0 + int(rows[0]):y0 + int(rows[-1]) + 1]
+    for lo, hi in ((max(0, x0 - b), max(0, x0 - a)), (x1 + a, min(rgb.shape[1], x1 + b))):
+        if hi > lo and (distances(band[:, lo:hi], region_background(gap)) > 60).any(axis=0).mean() >= 0.5:
+            return None
+    return y0 + int(rows[0]), int(rows[-1] - rows[0] + 1)
+
+
+def _underscored_spaces(r: TextRun, rgb: np.ndarray) -> TextRun:
+    """A run whose spaces stand where its glyphs' column gaps are, each gap with an underscore
+    below it made '_' (the bar is added to the glyphs)."""
+    cols = r.glyphs.any(axis=0)
+    edges = np.diff(np.concatenate(([1], cols.astype(np.int8), [1])))
+    starts, ends = np.flatnonzero(edges == -1), np.flatnonzero(edges == 1)
+    gaps = [(int(s), int(e)) for s, e in zip(starts, ends) if e - s >= 0.2 * r.font_px and 0 < s and e < cols.size]
+    if len(gaps) != r.text.count(" "):
+        return r
+    text, glyphs = list(r.text), r.glyphs
+    spaces = [i for i, ch in enumerate(r.text) if ch == " "]
+    for i, (s, e) in zip(spaces, gaps):
+        bar = _underscore(rgb, int(r.x) + s, int(r.x) + e, r.y, r.baseline, r.font_px)
+        if bar is None:
+            continue
+        text[i] = "_"
+        y0, rows = bar
+        if y0 + rows > r.y + glyphs.shape[0]:
+            glyphs = np.pad(glyphs, ((0, int(y0 + rows - r.y) - glyphs.shape[0]), (0, 0)))
+        glyphs[int(y0 - r.y):int(y0 - r.y) + rows, s:e] = True
+    if "".join(text) == r.text:
+        return r
+    return replace(r, text="".join(text), glyphs=glyphs, h=float(glyphs.shape[0]), marked=None)
 
 
 def _drawn_arrow(text: str) -> bool:

@@ -15,11 +15,14 @@ from crafteditor.config import Config
 from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import Paints, color_distance, distances
 from crafteditor.shapes.compartments import join_compartments
-from crafteditor.shapes.faces import Face, find_faces, merge_faces
+from crafteditor.shapes.faces import Face, find_faces, merge_faces, split_off_lines
 from crafteditor.shapes.frames import holds_drawing
 from crafteditor.shapes.outlines import classify, fit_polygon_box, ideal_mask, inset_margins, mask_iou
 from crafteditor.shapes.polygons import fit_polygon
 from crafter.spec.model import RectGeometry
+
+DOUBLE_OUTLINE_PAD = 16  # rings read past a double outline (graphviz's doublecircle: 4 pt apart)
+SHADOW_FRINGE = 28.0  # colour distance from the surroundings within which a ring pixel is still theirs
 
 
 @dataclass
@@ -74,6 +77,7 @@ def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
             used.update((i, cap))
             shapes.append(made)
     faces = _merge_split_faces(faces, min_side, config.shape_min_iou, used, deadline)
+    faces = _split_joined_boxes(faces, min_side, config.shape_min_iou, used, paints, runs or [])
     polygons: list[DetectedShape] = []  # other closed polygons: kept last, never group members
     for i, f in enumerate(faces):
         if _late(deadline):
@@ -133,6 +137,25 @@ def _polygon_shape(rgb: np.ndarray, paints: Paints, f: Face) -> DetectedShape | 
 
 def _late(deadline: float | None) -> bool:
     return deadline is not None and time.perf_counter() > deadline
+
+
+def _split_joined_boxes(faces: list[Face], min_side: float, min_iou: float, used: set[int], paints: Paints,
+                        runs: list[TextRun]) -> list[Face]:
+    """Faces that match no shape split into the labelled boxes that lines of their own paint
+    joined (:func:`crafteditor.shapes.faces.split_off_lines`), the pieces appended where each
+    matches a shape (indices keep their place)."""
+    centres = [(r.cx, r.cy) for r in runs]
+    out = list(faces)
+    for i, f in enumerate(faces):
+        if i in used or f.paint == paints.background or f.w < min_side or f.h < min_side or not centres:
+            continue
+        if classify(f)[1] >= min_iou:
+            continue
+        pieces = split_off_lines(f, min_side, centres)
+        if pieces and all(classify(p)[1] >= min_iou for p in pieces):
+            out[i] = _EMPTY
+            out.extend(pieces)
+    return out
 
 
 def _merge_split_faces(faces: list[Face], min_side: float, min_iou: float, used: set[int],
@@ -235,11 +258,21 @@ def _make_shape(rgb: np.ndarray, paints: Paints, f: Face, shape: str, iou: float
             # the surroundings' share: the better of the two readings (the wider rings of a
             # stack's front sheet reach its back sheets: 0.82 became 0.58 and the node was lost)
             stroke, width, outside, share = wide[0], wide[1], wide[2], max(share, wide[3])
+    elif share < 0.9 and stroke is not None:
+        # a second outline a few px outside the first (an accepting state's double circle, a
+        # double-bordered box, a scroll's curl) is in the rings the surroundings are read from:
+        # past it they are one surface, and the inner outline is the node (the rest is traced)
+        share = max(share, _ring_stroke(rgb, paints, face_for_ring or f, pad=DOUBLE_OUTLINE_PAD)[3])
     if face_for_ring is not None:  # a cylinder: its cap is part of it, not its surroundings
         share = _ring_stroke(rgb, paints, f)[3]
     # a drawn shape sits on one surface; a pocket of canvas fenced in by lines and other nodes
     # borders many (their fills). Canvas-coloured faces are held to a stricter standard.
     canvas = f.paint == paints.background
+    if share < 0.7 and not canvas:
+        # a coloured face in a drop shadow: read as other paints, the shadow's fringe had made a
+        # shadowed header 'a pocket between many surfaces' (share 0.58) and the node was lost
+        # (issue 31); only a rescue (a scroll's grey curl read so changed how its stroke was read)
+        share = max(share, _ring_stroke(rgb, paints, face_for_ring or f, fringe=True)[3])
     if canvas and (share < 0.9 or iou < 0.9):
         return None
     # the face is the inside of the stroke: the outline's centre line lies half a stroke out,
@@ -256,8 +289,8 @@ def _make_shape(rgb: np.ndarray, paints: Paints, f: Face, shape: str, iou: float
                          face=f, outside_share=share)  # type: ignore[arg-type]
 
 
-def _ring_stroke(rgb: np.ndarray, paints: Paints, face: Face,
-                 pad: int = 8) -> tuple[tuple[int, int, int] | None, float, int, float]:
+def _ring_stroke(rgb: np.ndarray, paints: Paints, face: Face, pad: int = 8,
+                 fringe: bool = False) -> tuple[tuple[int, int, int] | None, float, int, float]:
     """(stroke colour or None, stroke width px, paint outside the outline, share of the outside that
     is that paint) from the rings around a face: the stroke in the inner five (more for a wider
     pad), the outside in the last three of ``pad - 1``."""
@@ -284,13 +317,16 @@ def _ring_stroke(rgb: np.ndarray, paints: Paints, face: Face,
     ov_all = lab[outer]
     ov = ov_all[ov_all >= 0]
     outside = int(np.bincount(ov).argmax()) if ov.size else paints.background
-    share = float((ov_all == outside).sum()) / max(1, ov_all.size)
+    sub = rgb[y0:y1, x0:x1]
+    out_rgb = paints.colors[outside].astype(np.float32)
+    # ``fringe``: a drop shadow's soft fringe (a few levels off the surroundings, fading out over
+    # 4-8 px) is the surroundings too
+    near = (ov_all == outside) | (distances(sub[outer], out_rgb) <= SHADOW_FRINGE) if fringe else ov_all == outside
+    share = float(near.sum()) / max(1, ov_all.size)
     # the stroke: pixels in the inner rings that are neither face nor outside paint
     inner = np.zeros_like(filled, dtype=bool)
     for ring in layers[:max(5, pad - 6)]:
         inner |= ring
-    sub = rgb[y0:y1, x0:x1]
-    out_rgb = paints.colors[outside].astype(np.float32)
     fill_rgb = paints.colors[face.paint].astype(np.float32)
     px = sub[inner].astype(np.float32)
     if px.size == 0:

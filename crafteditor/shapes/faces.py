@@ -100,3 +100,32 @@ def merge_faces(a: Face, b: Face) -> Face:
     closed = cv2.morphologyEx(padded, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))[4:-4, 4:-4] > 0
     return Face(paint=a.paint, x=x0, y=y0, w=x1 - x0, h=y1 - y0, mask=mask, filled=_fill_holes(closed | filled),
                 soft=a.soft)
+
+
+LINE_CUT_PX = 7  # an opening this wide cuts off strokes up to 6 px thick
+
+
+def split_off_lines(f: Face, min_side: float, labels: list[tuple[float, float]]) -> list[Face]:
+    """The boxes of a face that lines of the boxes' own colour join (PowerPoint's UML: blue boxes,
+    blue dotted arrows between them, one 350×130 px face of that blue matching no shape): the
+    face opened wide enough to cut the lines off, each piece at least ``min_side`` on a side that
+    holds a label centre (``labels``, image pixels) made a face of its own (one piece: a box
+    with a line's end stuck to it)."""
+    m = f.mask.astype(np.uint8)
+    if min(m.shape) < 2 * LINE_CUT_PX:
+        return []
+    opened = cv2.morphologyEx(np.pad(m, LINE_CUT_PX), cv2.MORPH_OPEN,
+                              np.ones((LINE_CUT_PX, LINE_CUT_PX), np.uint8))[LINE_CUT_PX:-LINE_CUT_PX,
+                                                                              LINE_CUT_PX:-LINE_CUT_PX]
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=4)
+    out = []
+    for k in range(1, n):
+        x, y, w, h, area = (int(v) for v in stats[k])
+        if w < min_side or h < min_side or area < 0.5 * w * h:
+            continue
+        if not any(f.x + x <= lx <= f.x + x + w and f.y + y <= ly <= f.y + y + h for lx, ly in labels):
+            continue
+        piece = (lab[y:y + h, x:x + w] == k) & f.mask[y:y + h, x:x + w]
+        out.append(Face(paint=f.paint, x=f.x + x, y=f.y + y, w=w, h=h, mask=piece, filled=_fill_holes(piece),
+                        soft=f.soft))
+    return out
