@@ -32,7 +32,7 @@ AIMS = (
     ("over_budget", "figures over their time budget", "<=", 0, "{:d}"),
     ("failed", "figures that failed to convert", "<=", 0, "{:d}"),
 )
-SCORE_KEYS = ("words", "nodes", "edges", "values", "images")
+SCORE_KEYS = ("words", "nodes", "edges", "values", "images", "components", "component_edges")
 WORST = 8  # figures shown side by side, by each of the two orders (SSIM, words)
 
 
@@ -139,6 +139,11 @@ def format_real(track: dict[str, Any]) -> str:
     for a in track["aims"]:
         mark = "n/a " if a["pass"] is None else ("PASS" if a["pass"] else "FAIL")
         lines.append(f"  {mark}  {a['what']:<44} {a['shown']:>8}  (aim {a['target']}, {a['figures']} figures)")
+    s = track["splits"][track["aims_on"]]
+    if s.get("n_components"):
+        edges = f", edge F1 {s['component_edges']:.3f}" if s.get("n_component_edges") else ""
+        lines.append(f"  (not an aim) with labelled groups as components: node F1 {s['components']:.3f}{edges}"
+                     " (the truth lists some containers' titles as nodes)")
     for name, why in track.get("failed", []):
         lines.append(f"  failed: {name}: {why}")
     return "\n".join(lines)

@@ -19,7 +19,8 @@ from crafteditor.bench import BenchRow
 from crafteditor.cli import main
 from crafteditor.perceptual import gmsd
 from crafteditor.realreport import check_aims, format_real, real_track, summarise
-from crafteditor.realset import RealSetError, figure_group, find_manifest, load_real
+from crafteditor.realset import RealSetError, figure_group, find_manifest, load_real, score_real
+from crafter.spec.model import Figure
 
 DSL = """figure "Pipeline"
 enc node "Encoder"
@@ -71,6 +72,23 @@ def test_a_figure_slower_than_its_budget_counts_as_over_it():
     assert summarise([_row("a", ce_seconds=25.0)])["over_budget"] == 1
     assert summarise([_row("a", ce_seconds=25.0, budget_s=None)])["over_budget"] == 0
     assert check_aims(summarise([_row("a", scores={"words": 1.0, "values": 0.95})]))[3]["pass"] is True
+
+
+def test_a_container_read_as_a_labelled_group_counts_as_a_component_not_as_a_node():
+    """Some truth lists a frame's title ("Cluster") as a node: the node F1 (the aim) counts Node labels
+    only; the component F1 beside it counts labelled groups too, and their edges."""
+    fig = Figure.model_validate({"components": [
+        {"id": "a", "kind": "node", "label": "API"},
+        {"id": "g", "kind": "group", "label": "Cluster", "members": ["a"]},
+        {"id": "b", "kind": "node", "label": "DB"},
+        {"id": "e1", "kind": "edge", "source": "g", "target": "b"}]})
+    truth = {"text": "API Cluster DB", "nodes": ["API", "Cluster", "DB"], "edges": [["Cluster", "DB"]]}
+    s = score_real(fig, "<svg/>", truth)
+    assert s["nodes"] == pytest.approx(0.8) and s["components"] == 1.0
+    assert s["edges"] == 0.0 and s["component_edges"] == 1.0
+    track = real_track([_row("a", scores=s)])
+    assert "with labelled groups as components: node F1 1.000, edge F1 1.000" in format_real(track)
+    assert track["aims"][1]["value"] == pytest.approx(0.8)  # the aim stays the node F1
 
 
 def test_groups_by_maker_then_style():
