@@ -79,6 +79,49 @@ def lost_minus(run: TextRun, rgb: np.ndarray | None, bg: tuple[int, int, int]) -
     return bool(level and solid)
 
 
+def spaced_decimal(run: TextRun, rgb: np.ndarray | None, bg: tuple[int, int, int]) -> str | None:
+    """A decimal point OCR read as a space ('7 5' for 7.5, '10 0' for 10.0 in small type: ggplot's
+    count axis 0.0 … 10.0 came back 0 … 100): the number written whole where the gap between the
+    run's two digit groups holds a dot of ink on the baseline and none above it."""
+    m = re.fullmatch(r"([−\-]?\d+) (\d+)", run.text.strip())
+    if m is None or rgb is None or run.glyphs is None or run.glyphs.size == 0:
+        return None
+    cols = np.flatnonzero(run.glyphs.any(axis=0))
+    H, W = rgb.shape[:2]
+    y_mid, y1 = int(run.y + 0.6 * run.h), int(run.bottom) + 1
+    if cols.size < 2 or run.y < 0 or y1 > H:
+        return None
+
+    def inked(ya: int, yb: int, x0: int, x1: int) -> bool:
+        win = rgb[ya:yb, x0:x1].astype(np.int16)
+        return bool(win.size) and bool((np.abs(win - np.array(bg, np.int16)).max(axis=2) > 80).any())
+
+    # the gaps between glyphs, the widest first: the space read is the one with the point in it
+    for i in sorted(np.flatnonzero(np.diff(cols) >= 3), key=lambda i: cols[i] - cols[i + 1]):
+        x0, x1 = int(run.x) + int(cols[i]) + 1, int(run.x) + int(cols[i + 1])
+        if 0 <= x0 < x1 <= W and inked(y_mid, y1, x0, x1) and not inked(int(run.y), y_mid - 1, x0, x1):
+            return f"{m.group(1)}.{m.group(2)}"
+    return None
+
+
+def mend_spaced_decimals(runs: list[TextRun], idx: list[int], rgb: np.ndarray | None,
+                         bg: tuple[int, int, int]) -> None:
+    """Tick labels among ``idx`` whose decimal point was read as a space (:func:`spaced_decimal`)
+    get their number as written, in place: the axis, its tick values and format read it so."""
+    for k in idx:
+        text = spaced_decimal(runs[k], rgb, bg)
+        if text is not None:
+            runs[k] = replace(runs[k], text=text, marked=None)
+
+
+def tick_text(run: TextRun, rgb: np.ndarray | None, bg: tuple[int, int, int]) -> tuple[float, str]:
+    """A numeric tick label's (pixel centre, text) as written: a minus sign dropped
+    (:func:`lost_minus`), a raised exponent read flat (:func:`y_tick`) put back."""
+    if lost_minus(run, rgb, bg):
+        return run.cy, "-" + run.text.strip()
+    return y_tick(run)
+
+
 def tick_number(text: str) -> bool:
     """A tick label's text that is a number, a power of ten read flat ('10–3') included."""
     return parse_number(text) is not None or re.fullmatch(r"10[−\-–—]\d{1,2}", text.strip()) is not None
