@@ -22,6 +22,7 @@ LOSSY_FLAT_MERGE = 6.0  # lossy images: two flat (solid) exact colours farther a
 # share their exact colour: chroma noise on a pale fill leaves solid specks of ~100 px (EFF6FF
 # beside Crafter's F2F5FA: 143 px at 545×545, which had split the fill into two paints)
 LOSSY_FLAT_SOLID = 10
+VIVID_CHROMA = 100  # a colour this far from grey (max - min channel) is a paint at a quarter of the usual share
 
 
 @dataclass
@@ -86,14 +87,16 @@ def find_paints(rgb: np.ndarray, config: Config, page: tuple[int, int, int] | No
         distinct = np.concatenate([solid[exact] >= LOSSY_FLAT_SOLID * min_count, np.zeros(len(bin_counts), bool)])
     else:
         order = np.argsort(-seed_counts)
+        # a vivid colour is a paint at a quarter of the share: a chart's few small markers (nine
+        # 4 px dots, 190 px of one blue on a 720 px square) are no anti-aliasing, which is paler
+        vivid = (ucol.max(axis=1) - ucol.min(axis=1) >= VIVID_CHROMA) & (seed_counts >= max(8, min_count // 4))
+        order = np.concatenate([order[seed_counts[order] >= min_count], order[vivid[order] & (seed_counts[order] < min_count)]])
         distinct = np.zeros(len(seed_counts), bool)
     centers: list[np.ndarray] = []
     weights: list[int] = []
     for i in order:
-        if seed_counts[i] < min_count:
-            if config.lossy:
-                continue  # the bins follow the exact colours
-            break
+        if seed_counts[i] < min_count and config.lossy:
+            continue  # the bins follow the exact colours
         c = seed_cols[i]
         if centers:
             d = np.linalg.norm(np.asarray(centers) - c, axis=1)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
 from crafteditor.blobs import find_blobs
@@ -13,6 +14,7 @@ from crafteditor.charts.mark_paints import mark_paints
 from crafteditor.paint import Paints, distances
 
 _LUMA = np.array([0.299, 0.587, 0.114], np.float32)
+SWATCH_GLYPHS = "■□●○▪▲◆-—–"  # a legend's swatch as OCR reads it, before the entry's name
 
 
 @dataclass
@@ -70,6 +72,8 @@ def find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: f
         # a paint of the text's own colour counts only left of the text: black bar outlines make
         # black a mark paint, and a value label's own glyphs had been its swatch
         own = max(0, min(sw.shape[1], int(r.x) - 1 - sx0))
+        if r.text.lstrip()[:1] not in SWATCH_GLYPHS:  # a swatch read as a glyph is in the run's glyphs
+            _mask_glyphs(sw, r, sx0, sy0)
         text_rgb = np.array(r.color, np.float32)
         best = None
         for group in (major, minor):
@@ -102,7 +106,7 @@ def find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: f
                                                     int(r.bottom + 0.4 * font))))
     for k, p, left_edge, bx in _one_legend(entries, font):
         r = runs[k]
-        legend_names.setdefault(p, r.text.lstrip("■□●○▪▲◆-—– ").strip() or r.text)
+        legend_names.setdefault(p, r.text.lstrip(SWATCH_GLYPHS + " ").strip() or r.text)
         legend_at.setdefault(p, (r.cy, r.cx))
         size = _swatch_size(original if original is not None else rgb, paints.colors[p], r, font, left_edge)
         if size is not None:
@@ -123,6 +127,19 @@ def find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: f
     if legend_box is not None:
         legend_box = _legend_frame(paints, legend_box, font, rgb)
     return Legend(legend_names, legend_at, legend_runs, legend_box, legend_title, swatches)
+
+
+def _mask_glyphs(sw: np.ndarray, r, sx0: int, sy0: int) -> None:
+    """The run's own glyphs and their anti-aliased rims in the swatch window ``sw`` (at ``sx0``,
+    ``sy0``) made no colour at all: the grey rim of a bold black title had been its swatch."""
+    if r.glyphs is None or not r.glyphs.size:
+        return
+    rim = cv2.dilate(r.glyphs.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+    gx, gy = int(r.x) - sx0, int(r.y) - sy0
+    h, w = sw.shape[:2]
+    ya, yb, xa, xb = max(0, gy), min(h, gy + rim.shape[0]), max(0, gx), min(w, gx + rim.shape[1])
+    if ya < yb and xa < xb:
+        sw[ya:yb, xa:xb][rim[ya - gy:yb - gy, xa - gx:xb - gx]] = -1e4
 
 
 def _bar_end(labels: np.ndarray, paint: int, near: np.ndarray, sx0: int, sy0: int, sy1: int, x0: int,
