@@ -22,7 +22,7 @@ LOSSY_FLAT_MERGE = 6.0  # lossy images: two flat (solid) exact colours farther a
 # share their exact colour: chroma noise on a pale fill leaves solid specks of ~100 px (EFF6FF
 # beside Crafter's F2F5FA: 143 px at 545×545, which had split the fill into two paints)
 LOSSY_FLAT_SOLID = 10
-VIVID_CHROMA = 100  # a colour this far from grey (max - min channel) is a paint at a quarter of the usual share
+VIVID_CHROMA = 100  # a flat colour this far from grey (max - min channel) is a paint at a quarter of the usual share
 
 
 @dataclass
@@ -87,10 +87,14 @@ def find_paints(rgb: np.ndarray, config: Config, page: tuple[int, int, int] | No
         distinct = np.concatenate([solid[exact] >= LOSSY_FLAT_SOLID * min_count, np.zeros(len(bin_counts), bool)])
     else:
         order = np.argsort(-seed_counts)
-        # a vivid colour is a paint at a quarter of the share: a chart's few small markers (nine
-        # 4 px dots, 190 px of one blue on a 720 px square) are no anti-aliasing, which is paler
-        vivid = (ucol.max(axis=1) - ucol.min(axis=1) >= VIVID_CHROMA) & (seed_counts >= max(8, min_count // 4))
-        order = np.concatenate([order[seed_counts[order] >= min_count], order[vivid[order] & (seed_counts[order] < min_count)]])
+        # a vivid flat colour is a paint at a quarter of the share: a chart's few small markers
+        # (nine 4 px dots, 190 px of one blue on a 720 px square) are no anti-aliasing, which is
+        # paler, nor a blurred line's shades, of which few pixels have four neighbours alike
+        vivid = (ucol.max(axis=1) - ucol.min(axis=1) >= VIVID_CHROMA) & (seed_counts >= max(8, min_count // 4)) \
+            & (seed_counts < min_count)
+        if vivid.any():
+            vivid &= _solid_counts(packed, inverse.reshape(h, w), len(uniq)) >= 0.25 * seed_counts
+        order = np.concatenate([order[seed_counts[order] >= min_count], order[vivid[order]]])
         distinct = np.zeros(len(seed_counts), bool)
     centers: list[np.ndarray] = []
     weights: list[int] = []
