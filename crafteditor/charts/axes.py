@@ -98,7 +98,8 @@ def spaced_decimal(run: TextRun, rgb: np.ndarray | None, bg: tuple[int, int, int
 
     # the gaps between glyphs, the widest first: the space read is the one with the point in it
     for i in sorted(np.flatnonzero(np.diff(cols) >= 3), key=lambda i: cols[i] - cols[i + 1]):
-        x0, x1 = int(run.x) + int(cols[i]) + 1, int(run.x) + int(cols[i + 1])
+        # one column in from each glyph: their anti-aliased rims are no point
+        x0, x1 = int(run.x) + int(cols[i]) + 2, int(run.x) + int(cols[i + 1]) - 1
         if 0 <= x0 < x1 <= W and inked(y_mid, y1, x0, x1) and not inked(int(run.y), y_mid - 1, x0, x1):
             return f"{m.group(1)}.{m.group(2)}"
     return None
