@@ -196,6 +196,37 @@ def power_text(ten: TextRun, exp: TextRun, rgb: np.ndarray | None, bg: tuple[int
     return "1e" + digits
 
 
+_DECADE = re.compile(r"10(?:[^\d\s.,%]{1,2})?|1e[−\-]?\d{1,2}")
+
+
+def decade_ticks(ticks: list[tuple[int, float, str]], sign: int) -> dict[int, str] | None:
+    """Tick labels 10ⁿ whose exponents OCR garbled ('10', '10-', '10°', a minus sign lost: '1e2'
+    for 10⁻²), as (run, pixel, text): where three or more stand evenly spaced (a missing one
+    a whole step), they are consecutive decades, the exponent growing ``sign`` per step along
+    the pixels (+1 on x, −1 on y). The exponents are anchored where most of those read agree
+    ('10°' is 10⁰; '1e2' is 10² or 10⁻²). Returns {run: '1eN'}, or None."""
+    dec = sorted((px, k, t.strip()) for k, px, t in ticks if _DECADE.fullmatch(t.strip()))
+    if len(dec) < 3:
+        return None
+    steps = np.diff([px for px, _, _ in dec])
+    unit = float(steps.min()) if steps.size else 0.0
+    if unit <= 0 or any(abs(st / unit - round(st / unit)) > 0.08 for st in steps):
+        return None
+    idx = np.concatenate([[0], np.cumsum(np.rint(steps / unit))]).astype(int)
+    votes: dict[int, int] = {}
+    for i, (_, _, t) in zip(idx, dec):
+        read = [0] if t[2:] in ("°", "º", "o", "O") else []
+        if t.startswith("1e"):
+            e = int(t[2:].replace("−", "-"))
+            read = [e, -e] if e else [0]
+        for e in read:
+            votes[e - sign * int(i)] = votes.get(e - sign * int(i), 0) + 1
+    if not votes:
+        return None
+    offset = max(votes, key=lambda o: (votes[o], -abs(o)))
+    return {k: f"1e{offset + sign * int(i)}" for i, (_, k, _) in zip(idx, dec)}
+
+
 def fit_axis(ticks: list[tuple[float, str]]) -> Axis | None:
     """Robust pixel → value fit; linear or log10, whichever explains the labels better."""
     pts = [(px, parse_number(t)) for px, t in ticks]

@@ -11,6 +11,7 @@ import numpy as np
 
 from crafteditor.charts.axes import (
     Axis,
+    decade_ticks,
     doubling_categories,
     fit_axis,
     join_decimals,
@@ -38,9 +39,11 @@ def read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,
                legend: Legend | None = None, walls: tuple[float, ...] = ()) -> ChartResult | None:
     """``walls``: left edges of the figure's other plots (a legend right of this one ends there)."""
     font = typical_font(runs)
-    # y ticks: numbers whose right edge is just left of the y axis
+    # y ticks: numbers whose right edge is just left of the y axis (or on it: the tick mark
+    # read with the label, '0.25 -', runs a little past the axis line)
     yt = [k for k, r in enumerate(runs) if k not in used and r.angle == 0 and tick_number(r.text)
-          and ax - 6 * font <= r.right <= ax + 2 and r.cy <= ay + font
+          and ax - 6 * font <= r.right <= ax + (0.5 * font if r.text.rstrip().endswith(("-", "–")) else 2)
+          and r.cy <= ay + font
           and (top is None or r.cy >= top - font)]
     if len(yt) < 2:
         return None
@@ -139,7 +142,14 @@ def _x_axis(runs, used, ax, ay, right, font, drawn, bg) -> tuple[Axis, list[int]
     xnum = [k for k in below if parse_number(text[k]) is not None]
     xcat = [k for k in below if k not in xnum]
     xaxis = None
-    if len(xnum) >= 2 and len(xnum) >= len(xcat) and doubling_categories([(runs[k].cx, text[k]) for k in xnum]):
+    decades = decade_ticks([(k, runs[k].cx, text[k]) for k in below], +1)
+    if decades is not None:
+        # powers of ten, exponents mended: the short numbers beside them are their exponents
+        xaxis = fit_axis([(runs[k].cx, t) for k, t in decades.items()])
+        xticks = list(decades) + list(powers.values()) + [
+            k for k in below if k not in decades and re.fullmatch(r"[−\-–]?\d{1,2}", runs[k].text.strip())
+            and any(0 <= runs[k].x - runs[d].right <= 1.5 * runs[d].h for d in decades)]
+    elif len(xnum) >= 2 and len(xnum) >= len(xcat) and doubling_categories([(runs[k].cx, text[k]) for k in xnum]):
         xticks = xnum  # sizes as categories (512, 1k, 2k): their labels as written
         xaxis = Axis(a=0.0, b=1.0, categories=sorted((runs[k].cx, runs[k].text) for k in xnum))
     elif len(xnum) >= 2 and len(xnum) >= len(xcat):
