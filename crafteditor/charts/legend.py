@@ -14,6 +14,7 @@ from crafteditor.charts.mark_paints import mark_paints
 from crafteditor.paint import Paints, distances
 
 _LUMA = np.array([0.299, 0.587, 0.114], np.float32)
+ABOVE = 8.0  # how far above the plot a legend's rows may stand, in type sizes
 SWATCH_GLYPHS = "■□●○▪▲◆-—–"  # a legend's swatch as OCR reads it, before the entry's name
 
 
@@ -56,8 +57,9 @@ def find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: f
             reach = x1 + 3 + int(axes[0])
     reach = int(min([reach] + [w for w in walls if w > x1 + 3]))  # a panel's edge (ggplot draws no axis)
     for k, r in enumerate(runs):
-        # inside the plot, or in a column to its right (Vega-Lite puts the legend there)
-        if k in used or r.angle != 0 or not (x0 <= r.cx <= x1 + 15 * font and y0 - font <= r.cy <= y1) \
+        # inside the plot, in a column to its right (Vega-Lite puts the legend there), or in rows
+        # above it (W&B's, plotly's)
+        if k in used or r.angle != 0 or not (x0 <= r.cx <= x1 + 15 * font and y0 - ABOVE * font <= r.cy <= y1) \
                 or (r.cx > x1 and r.right > reach):
             continue
         # the swatch: just left of the text (never reaching back into the plot from outside it),
@@ -106,7 +108,7 @@ def find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: f
                                                     int(r.bottom + 0.4 * font))))
     for k, p, left_edge, bx in _one_legend(entries, font):
         r = runs[k]
-        legend_names.setdefault(p, r.text.lstrip(SWATCH_GLYPHS + " ").strip() or r.text)
+        legend_names.setdefault(p, legend_name(r.text))
         legend_at.setdefault(p, (r.cy, r.cx))
         size = _swatch_size(original if original is not None else rgb, paints.colors[p], r, font, left_edge)
         if size is not None:
@@ -127,6 +129,11 @@ def find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: f
     if legend_box is not None:
         legend_box = _legend_frame(paints, legend_box, font, rgb)
     return Legend(legend_names, legend_at, legend_runs, legend_box, legend_title, swatches)
+
+
+def legend_name(text: str) -> str:
+    """A legend entry's series name: its text without the swatch OCR read with it."""
+    return text.lstrip(SWATCH_GLYPHS + " ").strip() or text
 
 
 def _mask_glyphs(sw: np.ndarray, r, sx0: int, sy0: int) -> None:
