@@ -1,7 +1,8 @@
 """Chart read faults seen on real figures (issue 31), drawn here with matplotlib and PIL in the
 makers' styles: a high-energy-physics plot (mplhep: framed axes, inward ticks on all four
 sides, single-digit tick labels beside the frame, nine small markers, a bold experiment title
-over the plot), and tick labels whose decimal point OCR read as a space."""
+over the plot), tick labels whose decimal point OCR read as a space, powers of ten whose
+exponents OCR garbled, a legend in a row above the plot (W&B), and a heatmap's cells scored."""
 
 from __future__ import annotations
 
@@ -16,9 +17,10 @@ from mpl_helpers import mpl_png  # noqa: E402
 from PIL import Image, ImageDraw, ImageFont  # noqa: E402
 
 from crafteditor import convert  # noqa: E402
-from crafteditor.charts.axes import mend_spaced_decimals, spaced_decimal  # noqa: E402
+from crafteditor.charts.axes import decade_ticks, mend_spaced_decimals, spaced_decimal  # noqa: E402
 from crafteditor.ocr.runs import TextRun  # noqa: E402
 from crafteditor.realset import load_real, score_real, score_values, svg_words  # noqa: E402
+from crafter.spec import Figure  # noqa: E402
 
 
 def _hep_plot() -> bytes:
@@ -91,3 +93,51 @@ def test_real_charts_read_their_values(real_set, name):
     fig = next(f for f in load_real(real_set, "dev", manifest=REAL_MANIFEST) if f.id == name)
     conv = convert(fig.path)
     assert score_real(conv.figure, conv.svg, fig.truth)["values"] == 1.0
+
+
+def _legend_above() -> bytes:
+    """Loss curves with their legend in a row above the plot (W&B's, plotly's look)."""
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    x = np.arange(0, 101, 5)
+    for name, c, base in (("small", "#1f77b4", 3.0), ("medium", "#ff7f0e", 2.5), ("large", "#2ca02c", 2.0)):
+        ax.plot(x, base + 2.0 * np.exp(-x / 15), color=c, label=name, lw=1.5)
+    ax.set_ylim(0, 6)
+    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=3, frameon=False)
+    ax.set_title("val/loss", pad=28)
+    return mpl_png(fig)
+
+
+def test_a_legend_above_the_plot_names_the_series_and_is_drawn_there():
+    """The entries had been looked for only inside the plot and right of it: the series came
+    back 'series 1' … 'series 3' and the values could not be matched to their names."""
+    conv = convert(_legend_above())
+    truth = {"text": "", "value_axis": [0, 6], "values": [["small", 100, 3.0], ["medium", 100, 2.5],
+                                                            ["large", 100, 2.0], ["small", 0, 5.0]]}
+    assert score_values(conv.figure, truth) == 1.0
+    chart = conv.figure.of_kind("chart")[0]
+    assert chart.spec["encoding"]["color"]["legend"]["orient"] == "top"
+    assert svg_words(conv.svg)["series"] == 0
+
+
+def test_powers_of_ten_with_garbled_exponents_are_consecutive_decades():
+    """matplotlib's 10⁻³ … 10⁰ read '10' (exponent lost), '1e2' (its minus lost), '10-' and
+    '10°': evenly spaced, they are 10⁻³, 10⁻², 10⁻¹, 10⁰ (anchored where two readings agree)."""
+    ticks = [(0, 243.0, "10"), (1, 400.5, "1e2"), (2, 556.0, "10-"), (3, 714.0, "10°")]
+    assert decade_ticks(ticks, +1) == {0: "1e-3", 1: "1e-2", 2: "1e-1", 3: "1e0"}
+    # a decade whose label was not read at all is a whole step
+    assert decade_ticks([(0, 100.0, "10°"), (1, 200.0, "10"), (2, 400.0, "10")], +1) == {0: "1e0", 1: "1e1", 2: "1e3"}
+    # a linear axis with one '10' among its labels, or labels unevenly spaced, is none
+    assert decade_ticks([(0, 100.0, "0"), (1, 200.0, "10"), (2, 300.0, "20")], +1) is None
+    assert decade_ticks([(0, 100.0, "10°"), (1, 230.0, "10"), (2, 300.0, "10")], +1) is None
+
+
+def test_a_heatmaps_cells_score_as_row_column_value():
+    """The truth of a heatmap is [row label, column label, value] ('y=-5' or '-5' for the row)."""
+    rows = [{"x": str(x), "y": str(y), "value": float(x * x + y * y)} for y in (-5, 0, 4) for x in (-5, 0, 4)]
+    spec = {"data": {"values": rows}, "encoding": {"x": {"field": "x", "type": "nominal"},
+                                                   "y": {"field": "y", "type": "nominal"}},
+            "layer": [{"mark": {"type": "rect"}, "encoding": {"color": {"field": "value", "type": "quantitative"}}}]}
+    fig = Figure.model_validate({"components": [{"id": "c", "kind": "chart", "spec": spec}]})
+    truth = {"text": "", "value_axis": [0, 50], "values": [["y=-5", "-5", 50], ["y=0", "4", 16], ["4", "0", 16],
+                                                            ["y=4", "-5", 10]]}
+    assert score_values(fig, truth) == pytest.approx(3 / 4)  # the last is 41, not 10
