@@ -39,11 +39,9 @@ def read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,
                legend: Legend | None = None, walls: tuple[float, ...] = ()) -> ChartResult | None:
     """``walls``: left edges of the figure's other plots (a legend right of this one ends there)."""
     font = typical_font(runs)
-    # y ticks: numbers whose right edge is just left of the y axis (or on it: the tick mark
-    # read with the label, '0.25 -', runs a little past the axis line)
+    # y ticks: numbers whose right edge is just left of the y axis
     yt = [k for k, r in enumerate(runs) if k not in used and r.angle == 0 and tick_number(r.text)
-          and ax - 6 * font <= r.right <= ax + (0.5 * font if r.text.rstrip().endswith(("-", "–")) else 2)
-          and r.cy <= ay + font
+          and ax - 6 * font <= r.right <= ax + 2 and r.cy <= ay + font
           and (top is None or r.cy >= top - font)]
     if len(yt) < 2:
         return None
