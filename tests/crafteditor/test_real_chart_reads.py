@@ -141,3 +141,13 @@ def test_a_heatmaps_cells_score_as_row_column_value():
     truth = {"text": "", "value_axis": [0, 50], "values": [["y=-5", "-5", 50], ["y=0", "4", 16], ["4", "0", 16],
                                                             ["y=4", "-5", 10]]}
     assert score_values(fig, truth) == pytest.approx(3 / 4)  # the last is 41, not 10
+
+
+def test_a_bar_too_short_to_see_reads_as_the_baseline():
+    """uv's resolver benchmark: 0.01 s beside 3.38 s is no visible bar; its category kept its
+    place but had no value, so the chart's data lost it."""
+    fig, ax = plt.subplots(figsize=(5, 3.2))
+    ax.bar(["uv", "pdm", "poetry", "pip"], [0.01, 3.38, 0.6, 1.56], color="#6340AC", width=0.5)
+    conv = convert(mpl_png(fig))
+    truth = {"text": "", "value_axis": [0, 3.5], "values": [["t", "uv", 0.01], ["t", "pdm", 3.38], ["t", "poetry", 0.6]]}
+    assert score_values(conv.figure, truth) == 1.0
