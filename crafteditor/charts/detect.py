@@ -150,7 +150,15 @@ def _cells(original, paints, runs, used, ax, ay, right, top, config, ink: np.nda
     x0, y0, x1, y1 = int(ax) + 2, int(top) + 2, int(right) - 1, int(ay) - 1
     if x1 - x0 < 20 or y1 - y0 < 20 or float(ink[y0:y1, x0:x1].mean()) < 0.9:
         return None
-    return read_heatmap(original, paints, runs, used, ax, ay, right, top, config)
+    # the cells' own edges: the rows and columns filled across (the axes' ticks run past them)
+    H, W = ink.shape
+    ya, yb, xa, xb = max(0, int(top) - 3), min(H, int(ay) + 4), max(0, int(ax) - 3), min(W, int(right) + 4)
+    rows = np.flatnonzero(ink[ya:yb, x0:x1].mean(axis=1) >= 0.9) + ya
+    cols = np.flatnonzero(ink[y0:y1, xa:xb].mean(axis=0) >= 0.9) + xa
+    if rows.size < 20 or cols.size < 20:
+        return None
+    return read_heatmap(original, paints, runs, used, float(cols[0]), float(rows[-1]), float(cols[-1]), float(rows[0]),
+                        config)
 
 
 def _axis_top(x: int, top: int, vlines, ink: np.ndarray, font: float) -> int:
