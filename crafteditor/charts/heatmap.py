@@ -192,7 +192,8 @@ def _rotated_columns(rgb, paints, runs, used, ax, ay, right, top, font: float,
         crops.append(cv2.cvtColor(np.ascontiguousarray(crop), cv2.COLOR_RGB2BGR))
         boxes.append((a + xa, ay + 2 + ya, xb - xa, yb - ya, ink[ya:yb, xa:xb]))
     below = []
-    for (text, conf, _), (x, y, w, h, glyphs) in zip(get_engine(config.ocr_threads).recognize(crops, config.ocr_scripts == "latin"), boxes):
+    read = get_engine(config.ocr_threads).recognize(crops, config.ocr_scripts == "latin")
+    for (text, conf, _), (x, y, w, h, glyphs) in zip(read, boxes):
         if not text.strip() or conf < 0.7:
             return None
         runs.append(TextRun(text=text.strip(), x=float(x), y=float(y), w=float(w), h=float(h), angle=-90.0,

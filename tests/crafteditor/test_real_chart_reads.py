@@ -87,7 +87,7 @@ def test_a_space_between_numbers_without_a_point_stays():
     assert spaced_decimal(run, rgb, (255, 255, 255)) is None
 
 
-@pytest.mark.parametrize("name", ["B_mplhep_example1", "B_patchwork_mixed-themes"])
+@pytest.mark.parametrize("name", ["B_mplhep_example1", "B_patchwork_mixed-themes", "B_altair_simple-heatmap"])
 def test_real_charts_read_their_values(real_set, name):
     """Optional: on the real figures themselves (dev split), where the set is present."""
     fig = next(f for f in load_real(real_set, "dev", manifest=REAL_MANIFEST) if f.id == name)
@@ -150,4 +150,21 @@ def test_a_bar_too_short_to_see_reads_as_the_baseline():
     ax.bar(["uv", "pdm", "poetry", "pip"], [0.01, 3.38, 0.6, 1.56], color="#6340AC", width=0.5)
     conv = convert(mpl_png(fig))
     truth = {"text": "", "value_axis": [0, 3.5], "values": [["t", "uv", 0.01], ["t", "pdm", 3.38], ["t", "poetry", 0.6]]}
+    assert score_values(conv.figure, truth) == 1.0
+
+
+def test_a_heatmap_with_column_labels_turned_90_degrees_is_read():
+    """Altair's heatmap: the x labels turned 90° were not read, so the cells were no heatmap (and
+    the plot came back as fifteen line series); neighbouring cells alike in colour show no edge
+    between them."""
+    ks = list(range(-5, 5))
+    z = np.array([[x * x + y * y for x in ks] for y in ks], float)
+    fig, ax = plt.subplots(figsize=(4, 3.4))
+    im = ax.imshow(z, cmap="YlGnBu", aspect="auto")
+    ax.set_xticks(range(10), [str(k) for k in ks], rotation=90)
+    ax.set_yticks(range(10), [str(k) for k in ks])
+    fig.colorbar(im)
+    conv = convert(mpl_png(fig))
+    truth = {"text": "", "value_axis": [0, 50], "values": [["y=-5", "-5", 50], ["y=0", "0", 0], ["y=4", "4", 32],
+                                                             ["y=0", "-5", 25], ["y=-5", "4", 41], ["y=2", "-1", 5]]}
     assert score_values(conv.figure, truth) == 1.0
