@@ -57,8 +57,7 @@ def find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: f
             reach = x1 + 3 + int(axes[0])
     reach = int(min([reach] + [w for w in walls if w > x1 + 3]))  # a panel's edge (ggplot draws no axis)
     for k, r in enumerate(runs):
-        # inside the plot, in a column to its right (Vega-Lite puts the legend there), or in rows
-        # above it (W&B's, plotly's)
+        # inside the plot, in a column to its right (Vega-Lite puts it there), or in rows above (W&B)
         if k in used or r.angle != 0 or not (x0 <= r.cx <= x1 + 15 * font and y0 - ABOVE * font <= r.cy <= y1) \
                 or (r.cx > x1 and r.right > reach):
             continue
