@@ -2,7 +2,8 @@
 makers' styles: a high-energy-physics plot (mplhep: framed axes, inward ticks on all four
 sides, single-digit tick labels beside the frame, nine small markers, a bold experiment title
 over the plot), tick labels whose decimal point OCR read as a space, powers of ten whose
-exponents OCR garbled, a legend in a row above the plot (W&B), and a heatmap's cells scored."""
+exponents OCR garbled, a legend in a row above the plot (W&B), a bar too short to see, a heatmap
+whose column labels are turned 90°, and a heatmap's cells scored."""
 
 from __future__ import annotations
 
