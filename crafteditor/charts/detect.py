@@ -40,7 +40,7 @@ from crafteditor.charts.strokes import long_lines
 from crafteditor.charts.style import measure_panel
 from crafteditor.config import Config
 from crafteditor.ocr.runs import TextRun
-from crafteditor.paint import Paints, find_paints
+from crafteditor.paint import Paints, find_paints, with_vivid
 
 
 def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: Config,
@@ -54,6 +54,7 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
         rgb = unpanel(rgb, panels, paints.background_rgb)
         original = unpanel(image.rgb, panels, paints.background_rgb)
         paints = find_paints(rgb, config)
+    paints = with_vivid(paints, rgb, config)  # a chart's few small markers are a series
     ink = paints.labels != paints.background
     H, W = ink.shape
     hlines = long_lines(ink, True, max(40, int(0.12 * W)))
