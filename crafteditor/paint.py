@@ -22,6 +22,7 @@ LOSSY_FLAT_MERGE = 6.0  # lossy images: two flat (solid) exact colours farther a
 # share their exact colour: chroma noise on a pale fill leaves solid specks of ~100 px (EFF6FF
 # beside Crafter's F2F5FA: 143 px at 545×545, which had split the fill into two paints)
 LOSSY_FLAT_SOLID = 10
+VIVID_CHROMA = 100  # a flat colour this far from grey (max - min channel) is a chart's paint at a quarter of the share
 
 
 @dataclass
@@ -30,6 +31,7 @@ class Paints:
     labels: np.ndarray  # H×W int16: paint index, -1 for anti-aliased / unmatched pixels
     background: int  # index of the canvas paint
     lossy: bool = False  # read from a lossy image (Config.lossy): edges are soft
+    vivid: np.ndarray | None = None  # K×3: vivid flat colours short of a paint's share (see with_vivid)
 
     @property
     def background_rgb(self) -> np.ndarray:
@@ -62,6 +64,7 @@ def find_paints(rgb: np.ndarray, config: Config, page: tuple[int, int, int] | No
     ucol = np.stack([(uniq >> 16) & 255, (uniq >> 8) & 255, uniq & 255], axis=1).astype(np.float32)
     min_count = max(8, int(config.min_paint_share * h * w))
     seed_cols, seed_counts = ucol, counts
+    vivid_cols = ucol[:0]  # vivid flat colours short of the share (not looked for in a lossy image)
     if config.lossy:
         # compression spreads one paint over dozens of exact colours, none common enough to seed
         # it (a chart's markers, a thin series line): after the exact colours that are (a flat
@@ -86,6 +89,14 @@ def find_paints(rgb: np.ndarray, config: Config, page: tuple[int, int, int] | No
         distinct = np.concatenate([solid[exact] >= LOSSY_FLAT_SOLID * min_count, np.zeros(len(bin_counts), bool)])
     else:
         order = np.argsort(-seed_counts)
+        # vivid flat colours at a quarter of the share, for the charts (see with_vivid): not
+        # anti-aliasing, which is paler, nor a blurred line's shades, of which few pixels have
+        # four neighbours alike
+        vivid = (ucol.max(axis=1) - ucol.min(axis=1) >= VIVID_CHROMA) & (seed_counts >= max(8, min_count // 4)) \
+            & (seed_counts < min_count)
+        if vivid.any():
+            vivid &= _solid_counts(packed, inverse.reshape(h, w), len(uniq)) >= 0.25 * seed_counts
+        vivid_cols = ucol[vivid][np.argsort(-seed_counts[vivid])]
         distinct = np.zeros(len(seed_counts), bool)
     centers: list[np.ndarray] = []
     weights: list[int] = []
@@ -127,8 +138,29 @@ def find_paints(rgb: np.ndarray, config: Config, page: tuple[int, int, int] | No
         gap = np.linalg.norm(pal - np.asarray(page, np.float32), axis=1)
         if gap.min() <= config.color_tolerance:
             background = int(gap.argmin())
+    vivid_left = [c for c in vivid_cols if np.linalg.norm(pal - c, axis=1).min() > config.color_merge]
     return Paints(colors=np.clip(np.rint(pal), 0, 255).astype(np.uint8), labels=labels, background=background,
-                  lossy=config.lossy)
+                  lossy=config.lossy, vivid=np.asarray(vivid_left, np.float32).reshape(-1, 3))
+
+
+def with_vivid(paints: Paints, rgb: np.ndarray, config: Config) -> Paints:
+    """``paints`` with its vivid flat colours too short of the share for a paint of their own
+    (:attr:`Paints.vivid`) made paints, for the charts: a chart's few small markers (nine 4 px
+    dots, 190 px of one blue on a 720 px square) are a series, where in a diagram such specks
+    (an icon's) had split its nodes. The unlabelled pixels within the tolerance take them."""
+    if paints.vivid is None or not len(paints.vivid):
+        return paints
+    labels = paints.labels.copy()
+    free = labels < 0
+    px = rgb[free].astype(np.float32)
+    d = np.linalg.norm(px[:, None, :] - paints.vivid[None, :, :], axis=2)
+    near = d.argmin(axis=1)
+    ok = d[np.arange(len(px)), near] <= config.color_tolerance
+    sub = np.full(len(px), -1, np.int16)
+    sub[ok] = (len(paints.colors) + near[ok]).astype(np.int16)
+    labels[free] = sub
+    colors = np.concatenate([paints.colors, np.clip(np.rint(paints.vivid), 0, 255).astype(np.uint8)])
+    return Paints(colors=colors, labels=labels, background=paints.background, lossy=paints.lossy)
 
 
 def _unique_colors(flat: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

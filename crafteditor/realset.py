@@ -194,8 +194,14 @@ def score_real(fig: Figure, svg: str, truth: dict[str, Any]) -> dict[str, float]
 
 def chart_rows(spec: dict[str, Any]) -> list[tuple[str | None, Any, float]]:
     """A chart spec's inline rows as (series, category or x, value): the value is on the
-    quantitative axis (x for horizontal bars, whose categories are on y)."""
+    quantitative axis (x for horizontal bars, whose categories are on y); a heatmap's, (its row's
+    y label, its column's x label, the cell's value)."""
     enc = spec.get("encoding") or {}
+    if _is_heatmap(spec):
+        color = next(ly["encoding"]["color"] for ly in spec["layer"] if "color" in (ly.get("encoding") or {}))
+        return [(str(row.get(enc["y"]["field"])), row.get(enc["x"]["field"]), v)
+                for row in (spec.get("data") or {}).get("values") or []
+                if (v := _number(row.get(color.get("field")))) is not None]
     xf = (enc.get("x") or {}).get("field", "x")
     yf = (enc.get("y") or {}).get("field", "y")
     cf = (enc.get("color") or {}).get("field", "series")
@@ -217,7 +223,8 @@ def score_values(fig: Figure, truth: dict[str, Any]) -> float:
     name led by a panel letter, '(b) ours', or side, 'right: ours', is looked for in that panel,
     the charts counted in reading order; x by the nearest number ('1k' is 1000; on a line,
     also the line between the vertices either side), else by category name (spaces aside), in each chart
-    and series read. A true series 'total' on stacked bars is the stack's total at its x."""
+    and series read. A true series 'total' on stacked bars is the stack's total at its x. A heatmap's
+    series are its rows, named by their y label ('-5', or 'y=-5'), x by its column's label."""
     values = [v for v in truth["values"] if len(v) == 3 and _number(v[2]) is not None]
     if not values:
         return float("nan")
@@ -241,6 +248,8 @@ def score_values(fig: Figure, truth: dict[str, Any]) -> float:
         rows = chart_rows(c.spec)
         for s, x, y in rows:
             groups.setdefault((i, _label(str(s or ""))), []).append((x, y))
+            if _is_heatmap(c.spec):  # a row of cells, which the truth may name 'y=-5'
+                groups.setdefault((i, _label(f"y={s}")), []).append((x, y))
         if _is_stacked(c.spec) and not any(_label(str(s or "")) == "total" for s, _, _ in rows):
             # a stack's total: its series' values summed at each x
             totals: dict[Any, float] = {}
@@ -319,6 +328,16 @@ def _is_stacked(spec: dict[str, Any]) -> bool:
     value = next((enc[k] for k in ("x", "y") if (enc.get(k) or {}).get("type") == "quantitative"), {})
     return ((mark.get("type") if isinstance(mark, dict) else mark) == "bar" and "color" in enc
             and not {"xOffset", "yOffset"} & set(enc) and value.get("stack", "zero") not in (None, False))
+
+
+def _is_heatmap(spec: dict[str, Any]) -> bool:
+    """Cells (a rect layer) on nominal x and y, their colour the quantity."""
+    enc = spec.get("encoding") or {}
+    if (enc.get("x") or {}).get("type") != "nominal" or (enc.get("y") or {}).get("type") != "nominal":
+        return False
+    return any((ly.get("mark") or {}).get("type", ly.get("mark")) == "rect"
+               and ((ly.get("encoding") or {}).get("color") or {}).get("type") == "quantitative"
+               for ly in spec.get("layer") or [] if isinstance(ly.get("mark"), dict))
 
 
 def _is_line(spec: dict[str, Any]) -> bool:

@@ -79,6 +79,50 @@ def lost_minus(run: TextRun, rgb: np.ndarray | None, bg: tuple[int, int, int]) -
     return bool(level and solid)
 
 
+def spaced_decimal(run: TextRun, rgb: np.ndarray | None, bg: tuple[int, int, int]) -> str | None:
+    """A decimal point OCR read as a space ('7 5' for 7.5, '10 0' for 10.0 in small type: ggplot's
+    count axis 0.0 … 10.0 came back 0 … 100): the number written whole where the gap between the
+    run's two digit groups holds a dot of ink on the baseline and none above it."""
+    m = re.fullmatch(r"([−\-]?\d+) (\d+)", run.text.strip())
+    if m is None or rgb is None or run.glyphs is None or run.glyphs.size == 0:
+        return None
+    cols = np.flatnonzero(run.glyphs.any(axis=0))
+    H, W = rgb.shape[:2]
+    y_mid, y1 = int(run.y + 0.6 * run.h), int(run.bottom) + 1
+    if cols.size < 2 or run.y < 0 or y1 > H:
+        return None
+
+    def inked(ya: int, yb: int, x0: int, x1: int) -> bool:
+        win = rgb[ya:yb, x0:x1].astype(np.int16)
+        return bool(win.size) and bool((np.abs(win - np.array(bg, np.int16)).max(axis=2) > 80).any())
+
+    # the gaps between glyphs, the widest first: the space read is the one with the point in it
+    for i in sorted(np.flatnonzero(np.diff(cols) >= 3), key=lambda i: cols[i] - cols[i + 1]):
+        # one column in from each glyph: their anti-aliased rims are no point
+        x0, x1 = int(run.x) + int(cols[i]) + 2, int(run.x) + int(cols[i + 1]) - 1
+        if 0 <= x0 < x1 <= W and inked(y_mid, y1, x0, x1) and not inked(int(run.y), y_mid - 1, x0, x1):
+            return f"{m.group(1)}.{m.group(2)}"
+    return None
+
+
+def mend_spaced_decimals(runs: list[TextRun], idx: list[int], rgb: np.ndarray | None,
+                         bg: tuple[int, int, int]) -> None:
+    """Tick labels among ``idx`` whose decimal point was read as a space (:func:`spaced_decimal`)
+    get their number as written, in place: the axis, its tick values and format read it so."""
+    for k in idx:
+        text = spaced_decimal(runs[k], rgb, bg)
+        if text is not None:
+            runs[k] = replace(runs[k], text=text, marked=None)
+
+
+def tick_text(run: TextRun, rgb: np.ndarray | None, bg: tuple[int, int, int]) -> tuple[float, str]:
+    """A numeric tick label's (pixel centre, text) as written: a minus sign dropped
+    (:func:`lost_minus`), a raised exponent read flat (:func:`y_tick`) put back."""
+    if lost_minus(run, rgb, bg):
+        return run.cy, "-" + run.text.strip()
+    return y_tick(run)
+
+
 def tick_number(text: str) -> bool:
     """A tick label's text that is a number, a power of ten read flat ('10–3') included."""
     return parse_number(text) is not None or re.fullmatch(r"10[−\-–—]\d{1,2}", text.strip()) is not None
@@ -150,6 +194,37 @@ def power_text(ten: TextRun, exp: TextRun, rgb: np.ndarray | None, bg: tuple[int
             if cols.size >= 2 and ink.any(axis=1).sum() <= max(3, 0.25 * (y1 - y0)):
                 digits = "-" + digits
     return "1e" + digits
+
+
+_DECADE = re.compile(r"10(?:[^\d\s.,%]{1,2})?|1e[−\-]?\d{1,2}")
+
+
+def decade_ticks(ticks: list[tuple[int, float, str]], sign: int) -> dict[int, str] | None:
+    """Tick labels 10ⁿ whose exponents OCR garbled ('10', '10-', '10°', a minus sign lost: '1e2'
+    for 10⁻²), as (run, pixel, text): where three or more stand evenly spaced (a missing one
+    a whole step), they are consecutive decades, the exponent growing ``sign`` per step along
+    the pixels (+1 on x, −1 on y). The exponents are anchored where most of those read agree
+    ('10°' is 10⁰; '1e2' is 10² or 10⁻²). Returns {run: '1eN'}, or None."""
+    dec = sorted((px, k, t.strip()) for k, px, t in ticks if _DECADE.fullmatch(t.strip()))
+    if len(dec) < 3:
+        return None
+    steps = np.diff([px for px, _, _ in dec])
+    unit = float(steps.min()) if steps.size else 0.0
+    if unit <= 0 or any(abs(st / unit - round(st / unit)) > 0.08 for st in steps):
+        return None
+    idx = np.concatenate([[0], np.cumsum(np.rint(steps / unit))]).astype(int)
+    votes: dict[int, int] = {}
+    for i, (_, _, t) in zip(idx, dec):
+        read = [0] if t[2:] in ("°", "º", "o", "O") else []
+        if t.startswith("1e"):
+            e = int(t[2:].replace("−", "-"))
+            read = [e, -e] if e else [0]
+        for e in read:
+            votes[e - sign * int(i)] = votes.get(e - sign * int(i), 0) + 1
+    if not votes:
+        return None
+    offset = max(votes, key=lambda o: (votes[o], -abs(o)))
+    return {k: f"1e{offset + sign * int(i)}" for i, (_, k, _) in zip(idx, dec)}
 
 
 def fit_axis(ticks: list[tuple[float, str]]) -> Axis | None:

@@ -11,15 +11,16 @@ import numpy as np
 
 from crafteditor.charts.axes import (
     Axis,
+    decade_ticks,
     doubling_categories,
     fit_axis,
     join_decimals,
     join_powers,
-    lost_minus,
+    mend_spaced_decimals,
     power_text,
     snap_to_ticks,
     tick_number,
-    y_tick,
+    tick_text,
 )
 from crafteditor.charts.bars import bar_edge, grid_over_bars
 from crafteditor.charts.component import ChartResult, box_mask
@@ -44,10 +45,11 @@ def read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,
           and (top is None or r.cy >= top - font)]
     if len(yt) < 2:
         return None
+    drawn = original if original is not None else rgb
+    mend_spaced_decimals(runs, yt, drawn, paints.background_rgb)
     if top is None:
         top = min(runs[k].y for k in yt) - font * 0.2
     # 10ⁿ read as '10' and 'n': one label at the '10' (the exponent is no tick of its own)
-    drawn = original if original is not None else rgb
     # and 1.6 read as '1' and '6' (the point in neither): one label, the left run
     powers = join_powers(runs, yt, drawn, paints.background_rgb)
     decimals = join_decimals(runs, [k for k in yt if k not in powers and k not in powers.values()], drawn,
@@ -56,8 +58,7 @@ def read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,
     yt = [k for k in yt if k not in exps]
     yaxis = fit_axis([(runs[k].cy, power_text(runs[k], runs[powers[k]], drawn, paints.background_rgb))
                       if k in powers else (runs[k].cy, decimals[k][1]) if k in decimals
-                      else (runs[k].cy, "-" + runs[k].text.strip()) if lost_minus(runs[k], drawn, paints.background_rgb)
-                      else y_tick(runs[k]) for k in yt])
+                      else tick_text(runs[k], drawn, paints.background_rgb) for k in yt])
     if yaxis is None:
         return None
     yaxis = snap_to_ticks(yaxis, paints, [runs[k] for k in yt], ax, font)
@@ -130,15 +131,23 @@ def _x_axis(runs, used, ax, ay, right, font, drawn, bg) -> tuple[Axis, list[int]
     # x ticks: below the x axis
     below = [k for k, r in enumerate(runs) if k not in used and r.angle == 0 and ay - 2 <= r.y <= ay + 3 * font
              and ax - 2 * font <= r.cx <= right + 2 * font]
+    mend_spaced_decimals(runs, below, drawn, bg)
     # powers of ten (10⁻³ read '10–3', or '10' and its raised exponent apart) are numbers
     powers = join_powers(runs, [k for k in below if tick_number(runs[k].text)], drawn, bg)
     below = [k for k in below if k not in set(powers.values())]
     text = {k: power_text(runs[k], runs[powers[k]], drawn, bg) if k in powers
-            else "-" + runs[k].text.strip() if lost_minus(runs[k], drawn, bg) else y_tick(runs[k])[1] for k in below}
+            else tick_text(runs[k], drawn, bg)[1] for k in below}
     xnum = [k for k in below if parse_number(text[k]) is not None]
     xcat = [k for k in below if k not in xnum]
     xaxis = None
-    if len(xnum) >= 2 and len(xnum) >= len(xcat) and doubling_categories([(runs[k].cx, text[k]) for k in xnum]):
+    decades = decade_ticks([(k, runs[k].cx, text[k]) for k in below], +1)
+    if decades is not None:
+        # powers of ten, exponents mended: the short numbers beside them are their exponents
+        xaxis = fit_axis([(runs[k].cx, t) for k, t in decades.items()])
+        xticks = list(decades) + list(powers.values()) + [
+            k for k in below if k not in decades and re.fullmatch(r"[−\-–]?\d{1,2}", runs[k].text.strip())
+            and any(0 <= runs[k].x - runs[d].right <= 1.5 * runs[d].h for d in decades)]
+    elif len(xnum) >= 2 and len(xnum) >= len(xcat) and doubling_categories([(runs[k].cx, text[k]) for k in xnum]):
         xticks = xnum  # sizes as categories (512, 1k, 2k): their labels as written
         xaxis = Axis(a=0.0, b=1.0, categories=sorted((runs[k].cx, runs[k].text) for k in xnum))
     elif len(xnum) >= 2 and len(xnum) >= len(xcat):

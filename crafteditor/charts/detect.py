@@ -40,7 +40,7 @@ from crafteditor.charts.strokes import long_lines
 from crafteditor.charts.style import measure_panel
 from crafteditor.config import Config
 from crafteditor.ocr.runs import TextRun
-from crafteditor.paint import Paints, find_paints
+from crafteditor.paint import Paints, find_paints, with_vivid
 
 
 def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: Config,
@@ -54,6 +54,7 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
         rgb = unpanel(rgb, panels, paints.background_rgb)
         original = unpanel(image.rgb, panels, paints.background_rgb)
         paints = find_paints(rgb, config)
+    paints = with_vivid(paints, rgb, config)  # a chart's few small markers are a series
     ink = paints.labels != paints.background
     H, W = ink.shape
     hlines = long_lines(ink, True, max(40, int(0.12 * W)))
@@ -90,7 +91,8 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
             continue  # the top spine of a chart already read
         if any(pn.x0 - 3 <= ax < pn.x1 - 8 and pn.y0 + 8 < ay < pn.y1 - 8 for pn in panels + frames):
             continue  # strokes on a panel are its marks or its gridlines (a flat series line over a legend's edge)
-        res = read_chart(rgb, paints, runs, used_runs, ax, ay, right, top, config, original, walls=walls)
+        res = _cells(original, paints, runs, used_runs, ax, ay, right, top, config, ink) \
+            or read_chart(rgb, paints, runs, used_runs, ax, ay, right, top, config, original, walls=walls)
         if res is None and vert:
             res = read_horizontal(rgb, paints, runs, used_runs, ax, ay, right, top, config, original, walls)
         if res is not None:
@@ -102,7 +104,8 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
         if any(on_panel(r.plot, pn) for r in results):
             continue
         args = (rgb, paints, runs, used_runs, float(pn.x0), float(pn.y1), float(pn.x1), float(pn.y0), config, original)
-        res = (None if pn.bars_only else read_chart(*args, walls=walls)) or read_horizontal(*args, walls)
+        res = (_cells(original, paints, runs, used_runs, float(pn.x0), float(pn.y1), float(pn.x1), float(pn.y0), config,
+                      ink) or (None if pn.bars_only else read_chart(*args, walls=walls)) or read_horizontal(*args, walls))
         if res is not None:
             framed[len(results)] = pn
             results.append(res)
@@ -138,6 +141,25 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
             results.append(res)
             used_runs.update(res.run_indices + res.kept_text)
     return results
+
+
+def _cells(original, paints, runs, used, ax, ay, right, top, config, ink: np.ndarray) -> ChartResult | None:
+    """A plot filled with ink edge to edge is a heatmap's cells, read as one (its axis lines or
+    the gridlines round it had framed it as a chart of 15 line series: Altair's heatmap)."""
+    if top is None:
+        return None
+    x0, y0, x1, y1 = int(ax) + 2, int(top) + 2, int(right) - 1, int(ay) - 1
+    if x1 - x0 < 20 or y1 - y0 < 20 or float(ink[y0:y1, x0:x1].mean()) < 0.9:
+        return None
+    # the cells' own edges: the rows and columns filled across (the axes' ticks run past them)
+    H, W = ink.shape
+    ya, yb, xa, xb = max(0, int(top) - 3), min(H, int(ay) + 4), max(0, int(ax) - 3), min(W, int(right) + 4)
+    rows = np.flatnonzero(ink[ya:yb, x0:x1].mean(axis=1) >= 0.9) + ya
+    cols = np.flatnonzero(ink[y0:y1, xa:xb].mean(axis=0) >= 0.9) + xa
+    if rows.size < 20 or cols.size < 20:
+        return None
+    return read_heatmap(original, paints, runs, used, float(cols[0]), float(rows[-1]), float(cols[-1]), float(rows[0]),
+                        config)
 
 
 def _axis_top(x: int, top: int, vlines, ink: np.ndarray, font: float) -> int:

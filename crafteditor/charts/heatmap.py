@@ -17,6 +17,7 @@ from crafteditor.charts.style import ChartStyle
 from crafteditor.charts.vegalite import round_to_span
 from crafteditor.config import Config
 from crafteditor.ocr.engine import get_engine
+from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import to_hex
 from crafter.charts.scales import colormap
 
@@ -35,6 +36,8 @@ def read_heatmap(rgb, paints, runs, used, ax, ay, right, top, config: Config | N
         return None
     font = typical_font(runs)
     labels = _category_labels(runs, used, ax, ay, right, top, font)
+    if labels is None and config is not None and config.ocr:
+        labels = _rotated_columns(rgb, paints, runs, used, ax, ay, right, top, font, config)
     if labels is None:
         return None
     left, below = labels
@@ -139,6 +142,64 @@ def _category_labels(runs, used, ax, ay, right, top,
     if any(abs(c - (ax + (i + 0.5) * cw)) > 0.25 * cw for i, (c, _) in enumerate(below)) or \
             any(abs(c - (top + (j + 0.5) * ch)) > 0.25 * ch for j, (c, _) in enumerate(left)):
         return None
+    return left, below
+
+
+def _rotated_columns(rgb, paints, runs, used, ax, ay, right, top, font: float,
+                     config: Config) -> tuple[list[tuple[float, int]], list[tuple[float, int]]] | None:
+    """The column labels under a heatmap written turned 90° (Altair's, ggplot's with angle = 90),
+    which OCR did not read: the columns found where the cells' colour changes along every row,
+    each column's label read crop by crop, turned upright. The runs read are added to ``runs``;
+    returns (left, below) as :func:`_category_labels` does, or None."""
+    left = sorted((r.cy, k) for k, r in enumerate(runs) if k not in used and r.angle == 0
+                  and ax - 15 * font <= r.right <= ax + 0.6 * font and r.x < ax and top <= r.cy <= ay)
+    ny = len(left)
+    if ny < 2 or any(abs(c - (top + (j + 0.5) * (ay - top) / ny)) > 0.25 * (ay - top) / ny for j, (c, _) in enumerate(left)):
+        return None
+    ch = (ay - top) / ny
+    x0, x1 = int(ax) + 2, int(right) - 1
+    rows = [int(top + (j + 0.5) * ch) for j in range(ny)]
+    steps = np.linalg.norm(np.diff(rgb[rows, x0:x1].astype(np.float32), axis=1), axis=2) > 12  # ny × (x1 - x0 - 1)
+    edges = np.flatnonzero(steps.mean(axis=0) >= 0.5) + x0 + 1
+    bounds = [float(ax)] + [float(g[len(g) // 2]) for g in np.split(edges, np.flatnonzero(np.diff(edges) > 2) + 1)
+                            if g.size] + [float(right)]
+    # neighbours of one colour show no edge between them: a gap of whole cells is split evenly
+    widths = np.diff(bounds)
+    unit = float(np.median(widths)) if len(widths) else 0.0
+    if len(widths) < 2 or unit <= 0 or any(abs(w / unit - round(w / unit)) > 0.15 or round(w / unit) < 1 for w in widths):
+        return None
+    bounds = [a + (b - a) * q / round((b - a) / unit) for a, b in zip(bounds, bounds[1:])
+              for q in range(round((b - a) / unit))] + [bounds[-1]]
+    bg = paints.background_rgb.astype(np.float32)
+    H = rgb.shape[0]
+    crops, boxes = [], []
+    for a, b in zip(bounds, bounds[1:]):
+        band = rgb[int(ay) + 2:min(H, int(ay + 6 * font)), int(a):int(b)]
+        ink = np.linalg.norm(band.astype(np.float32) - bg, axis=2) > 80
+        # the tick mark first: rows of a thin upright stroke, no letters across
+        wide = np.flatnonzero(ink.sum(axis=1) > 2)
+        if wide.size == 0:
+            return None
+        ys = np.flatnonzero(ink.any(axis=1))
+        ys = ys[ys >= wide[0]]
+        # the label: the ink from the first row down to the first gap of a type size (the axis title is below)
+        gaps = np.flatnonzero(np.diff(ys) > 0.8 * font)
+        y_end = int(ys[gaps[0]]) if gaps.size else int(ys[-1])
+        xs = np.flatnonzero(ink[ys[0]:y_end + 1].any(axis=0))
+        ya, yb, xa, xb = int(ys[0]), y_end + 1, int(xs[0]), int(xs[-1]) + 1
+        pad = 3
+        crop = np.rot90(band[max(0, ya - pad):yb + pad, max(0, xa - pad):xb + pad], k=-1)  # read bottom to top
+        crops.append(cv2.cvtColor(np.ascontiguousarray(crop), cv2.COLOR_RGB2BGR))
+        boxes.append((a + xa, ay + 2 + ya, xb - xa, yb - ya, ink[ya:yb, xa:xb]))
+    below = []
+    read = get_engine(config.ocr_threads).recognize(crops, config.ocr_scripts == "latin")
+    for (text, conf, _), (x, y, w, h, glyphs) in zip(read, boxes):
+        if not text.strip() or conf < 0.7:
+            return None
+        runs.append(TextRun(text=text.strip(), x=float(x), y=float(y), w=float(w), h=float(h), angle=-90.0,
+                            font_px=float(w), bold=False, color=(0, 0, 0), confidence=float(conf),
+                            baseline=float(x + w), glyphs=glyphs))
+        below.append((x + w / 2, len(runs) - 1))
     return left, below
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
 from crafteditor.blobs import find_blobs
@@ -13,6 +14,8 @@ from crafteditor.charts.mark_paints import mark_paints
 from crafteditor.paint import Paints, distances
 
 _LUMA = np.array([0.299, 0.587, 0.114], np.float32)
+ABOVE = 8.0  # how far above the plot a legend's rows may stand, in type sizes
+SWATCH_GLYPHS = "■□●○▪▲◆-—–"  # a legend's swatch as OCR reads it, before the entry's name
 
 
 @dataclass
@@ -54,8 +57,8 @@ def find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: f
             reach = x1 + 3 + int(axes[0])
     reach = int(min([reach] + [w for w in walls if w > x1 + 3]))  # a panel's edge (ggplot draws no axis)
     for k, r in enumerate(runs):
-        # inside the plot, or in a column to its right (Vega-Lite puts the legend there)
-        if k in used or r.angle != 0 or not (x0 <= r.cx <= x1 + 15 * font and y0 - font <= r.cy <= y1) \
+        # inside the plot, in a column to its right (Vega-Lite puts it there), or in rows above (W&B)
+        if k in used or r.angle != 0 or not (x0 <= r.cx <= x1 + 15 * font and y0 - ABOVE * font <= r.cy <= y1) \
                 or (r.cx > x1 and r.right > reach):
             continue
         # the swatch: just left of the text (never reaching back into the plot from outside it),
@@ -70,6 +73,8 @@ def find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: f
         # a paint of the text's own colour counts only left of the text: black bar outlines make
         # black a mark paint, and a value label's own glyphs had been its swatch
         own = max(0, min(sw.shape[1], int(r.x) - 1 - sx0))
+        if r.text.lstrip()[:1] not in SWATCH_GLYPHS:  # a swatch read as a glyph is in the run's glyphs
+            _mask_glyphs(sw, r, sx0, sy0)
         text_rgb = np.array(r.color, np.float32)
         best = None
         for group in (major, minor):
@@ -102,7 +107,7 @@ def find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: f
                                                     int(r.bottom + 0.4 * font))))
     for k, p, left_edge, bx in _one_legend(entries, font):
         r = runs[k]
-        legend_names.setdefault(p, r.text.lstrip("■□●○▪▲◆-—– ").strip() or r.text)
+        legend_names.setdefault(p, legend_name(r.text))
         legend_at.setdefault(p, (r.cy, r.cx))
         size = _swatch_size(original if original is not None else rgb, paints.colors[p], r, font, left_edge)
         if size is not None:
@@ -123,6 +128,24 @@ def find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: f
     if legend_box is not None:
         legend_box = _legend_frame(paints, legend_box, font, rgb)
     return Legend(legend_names, legend_at, legend_runs, legend_box, legend_title, swatches)
+
+
+def legend_name(text: str) -> str:
+    """A legend entry's series name: its text without the swatch OCR read with it."""
+    return text.lstrip(SWATCH_GLYPHS + " ").strip() or text
+
+
+def _mask_glyphs(sw: np.ndarray, r, sx0: int, sy0: int) -> None:
+    """The run's own glyphs and their anti-aliased rims in the swatch window ``sw`` (at ``sx0``,
+    ``sy0``) made no colour at all: the grey rim of a bold black title had been its swatch."""
+    if r.glyphs is None or not r.glyphs.size:
+        return
+    rim = cv2.dilate(r.glyphs.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+    gx, gy = int(r.x) - sx0, int(r.y) - sy0
+    h, w = sw.shape[:2]
+    ya, yb, xa, xb = max(0, gy), min(h, gy + rim.shape[0]), max(0, gx), min(w, gx + rim.shape[1])
+    if ya < yb and xa < xb:
+        sw[ya:yb, xa:xb][rim[ya - gy:yb - gy, xa - gx:xb - gx]] = -1e4
 
 
 def _bar_end(labels: np.ndarray, paint: int, near: np.ndarray, sx0: int, sy0: int, sy1: int, x0: int,

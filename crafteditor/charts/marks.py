@@ -13,7 +13,7 @@ from crafteditor.blobs import find_blobs
 from crafteditor.charts.axes import Axis
 from crafteditor.charts.bands import band_extent, find_bands, under_band
 from crafteditor.charts.bars import bar_series, has_rects, is_rect
-from crafteditor.charts.legend import Legend, find_legend, legend_margin, under_legend
+from crafteditor.charts.legend import Legend, find_legend, legend_margin, legend_name, under_legend
 from crafteditor.charts.lines import line_series, line_width
 from crafteditor.charts.mark_paints import mark_paints, merge_fringes, merge_washed_out
 from crafteditor.charts.series import Series
@@ -66,6 +66,10 @@ def read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis, 
     series.sort(key=lambda s: order.get(s.name, (math.inf, math.inf)))
     if legend_title is not None and series:
         series[0].legend_title = runs[legend_title].text
+    # an entry whose series was not read stays text where it is (W&B's dashed 'gpt2s-flash-owt'
+    # had gone with it)
+    read = {sr.name for sr in series}
+    legend_runs = [k for k in legend_runs if k == legend_title or legend_name(runs[k].text) in read]
     return series, legend_box, legend_runs
 
 

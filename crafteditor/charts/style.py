@@ -48,6 +48,7 @@ class ChartStyle:
     y_format: str | None = None  # the labels' number format where the default would rewrite them ('50,000' not '50k')
     x_format: str | None = None
     legend_text: tuple[float, float] | None = None  # first legend label: ink left, centre y (inside the plot)
+    legend_above: bool = False  # the legend's entries in rows above the plot
     marker_area: float | None = None  # px² of a point marker
     line_width: float | None = None
     bar_spans: list[tuple[float, float]] | None = None  # one series of bars on categories: left, right
@@ -217,6 +218,8 @@ class ChartStyle:
         swatch = self._legend_swatch(spec, s) if isinstance(color, dict) else None
         if swatch is not None:
             spec.setdefault("config", {}).setdefault("legend", {}).update(swatch[0])
+        if self.legend_above and isinstance(color, dict):
+            color["legend"] = {**(color.get("legend") or {}), "orient": "top"}
         if self.legend_text is not None and isinstance(color, dict):
             ct = _drawn_theme()
             fs = (self.legend_font or ct.legend_font_size / s) * s
@@ -305,7 +308,9 @@ def measure_style(rgb: np.ndarray, paints: Paints, runs: list[Any], ticks: dict[
         lr = [runs[k] for k in legend_runs]
         st.legend_font = float(np.median([r.font_px for r in lr]))
         first = min(lr, key=lambda r: r.y)
-        if ax < first.x < right:  # inside the plot: pinned where it was
+        if all(r.bottom <= top for r in lr):  # in rows above the plot (W&B's): drawn so
+            st.legend_above = True
+        elif ax < first.x < right:  # inside the plot: pinned where it was
             st.legend_text = (min(r.x for r in lr), first.cy)
     if not log_y:
         vals = sorted({v for v in (parse_number(runs[k].text) for k in ticks["y"]) if v is not None})

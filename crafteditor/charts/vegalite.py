@@ -36,6 +36,12 @@ def chart_spec(series: list[Series], xaxis: Axis, yaxis: Axis, plot, title, x_ti
     ylo, yhi = sorted((yaxis.value(y1), yaxis.value(y0)))
     yspan = (math.log10(yhi) - math.log10(ylo)) if yaxis.log and ylo > 0 else (yhi - ylo)
     rows = _rows(series, xaxis, yaxis, plot, yspan)
+    if len(series) == 1 and series[0].kind == "bar" and xaxis.categories and not yaxis.log \
+            and ylo <= 0.02 * yspan and yhi > 0:
+        # a category with no bar read has a bar too short to see: its value is the baseline's
+        # (uv's 0.01 s beside 3.38 s)
+        placed = {x for x, _ in series[0].points}
+        rows += [{"x": name, "y": 0.0} for _, name in sorted(xaxis.categories) if name not in placed]
     shapes = [s.shape or "circle" for s in series]
     enc = _encoding(series, xaxis, yaxis, plot, x_title, y_title, (ylo, yhi, yspan), shapes)
     mark = _mark(series, shapes)

@@ -231,7 +231,28 @@ def _crowded(ink: np.ndarray, lab: np.ndarray, members: list[tuple], box: tuple[
         if (ink[ya:yb, xa:xb] & ~np.isin(lab[ya:yb, xa:xb], [mm[4] for mm in members])).any():
             return True
     around = ink[ya:yb, xa:xb] & ~np.isin(lab[ya:yb, xa:xb], [mm[4] for mm in members])
+    # an axis line (or a frame's side) running past the label, as a tick label stands beside
+    # its axis, is no drawing round it: the ink of a line that carries on a glyph beyond the
+    # margin (mplhep's framed axes had kept every single-digit tick label from being read)
+    g = int(glyph_h)
+    for c in np.flatnonzero(around.any(axis=0)):
+        around[:, c] &= ~_on_line(ink[max(0, ya - g):min(H, yb + g), xa + c], ya - max(0, ya - g), yb - ya, g)
+    for r in np.flatnonzero(around.any(axis=1)):
+        around[r, :] &= ~_on_line(ink[ya + r, max(0, xa - g):min(W, xb + g)], xa - max(0, xa - g), xb - xa, g)
     return bool(around.sum() > 0.02 * around.size)
+
+
+def _on_line(strip: np.ndarray, start: int, n: int, g: int) -> np.ndarray:
+    """Of a strip of ink flags through a window's ``n`` cells at ``start``, the cells on an
+    unbroken run of ink that comes in from ``g`` cells (a glyph) beyond either end."""
+    out = np.zeros(n, bool)
+    before, after = strip[:start], strip[start + n:]
+    if before.size >= g and before.all():
+        run = np.cumprod(strip[start:start + n]).astype(bool)
+        out |= run
+    if after.size >= g and after.all():
+        out |= np.cumprod(strip[start:start + n][::-1]).astype(bool)[::-1]
+    return out
 
 
 def _plausible_label(text: str) -> bool:
