@@ -156,7 +156,9 @@ class SmolBackend:
 
     def constraint(self, task: str, prompt: str, stats: dict | None = None) -> DSLConstraint:
         """The decoding constraint for ``task`` and the full task ``prompt`` (special-token strings
-        removed, as the model reads it), with the heads' readings where this backend has them."""
+        removed, as the model reads it), with the heads' readings where this backend has them. Plans
+        follow the written corpus' conventions (its ids, the figure's direction, shapes, panels: what
+        ``crafter train --backbone smol`` trains on), so a gold-like plan is never refused partway."""
         if self._token_bytes is None:
             self._token_bytes = token_bytes(self.fmt.tok, size=self.model.core.config.vocab_size)
         prompt = self.fmt.clean(prompt)
@@ -169,7 +171,7 @@ class SmolBackend:
             if stats is not None:
                 stats["edit"] = {"edit": edit["edit"], "p": edit["p"]} if edit else None
         return DSLConstraint(task, prompt, self._token_bytes, self.fmt.eos_id, names,
-                             encode=self.fmt.text_ids, lines=lines, force_tokenization=False)
+                             encode=self.fmt.text_ids, lines=lines, force_tokenization=False, conventions="corpus")
 
 
 def load_model(adapter: str | Path | None = None):
