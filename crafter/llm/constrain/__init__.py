@@ -89,7 +89,7 @@ class DSLConstraint(ForcedText, TaskGrammar):
 
     def __init__(self, task: str, prompt: str, token_bytes: list[bytes], eos_id: int,
                  names: dict[str, list[str]] | None = None, encode=None, lines: list[str] | None = None,
-                 force_tokenization: bool = True, conventions: str = "craftlm") -> None:
+                 force_tokenization: bool = True, conventions: str = "craftlm", cover: bool = True) -> None:
         """names (plan): the name head's reading of the brief (:mod:`crafter.llm.names`). Where it
         found at least two node names, labels must be its names of their kind (no group or edge label
         where it read none), an edge must join two names it linked, and the answer ends only once
@@ -104,10 +104,15 @@ class DSLConstraint(ForcedText, TaskGrammar):
         pieces it never saw.
         conventions (plan): ``"craftlm"`` (ids ``n1 n2 …`` in order, the shape a label implies: the
         synthetic corpus') or ``"corpus"`` (any new identifier, the figure's direction, any shape,
-        panels: the written brief corpus' gold figures, a superset)."""
+        panels: the written brief corpus' gold figures, a superset).
+        cover (plan with a name head): the answer covers the head's reading — every name a node,
+        every link an edge, edges only between linked names. Off, the head's names are only what
+        labels may be: which of them become nodes, and which nodes are joined, the model decides
+        (SmolLM2's adapter: the head's links, mostly mentions in reading order, had made its edges)."""
         if conventions not in ("craftlm", "corpus"):
             raise ValueError(f"unknown plan conventions '{conventions}' (use craftlm or corpus)")
         self.free_ids = conventions == "corpus"
+        self.cover = cover
         self.task = task
         self.force_tokenization = force_tokenization
         self.encode = encode  # text -> token ids (the model's tokenizer): for :meth:`forced` drafts
@@ -124,7 +129,7 @@ class DSLConstraint(ForcedText, TaskGrammar):
             self.edge_labels = Names(names.get("label") or ())  # none read: edges without labels
             # a title the head read is the first line, as the corpus writes it; none read: no title line
             self.titles = Names(names.get("title") or ())
-            self.links = frozenset(map(tuple, names.get("links") or ())) or None
+            self.links = (frozenset(map(tuple, names.get("links") or ())) or None) if cover else None
         self.wide_chars = sorted({c for c in text + "".join(v for vs in (names or {}).values() for v in vs
                                                              if isinstance(v, str)) if ord(c) > 127})
         self.dash_said = bool(_DASH_WORDS.search(text))

@@ -64,7 +64,7 @@ class TaskGrammar:
         if self.task == "plan":
             # where the name head read the brief: every name it read is a node, every link it read
             # between two nodes an edge, before the answer may end
-            if isinstance(self.node_names, Names) and self.node_names.has_unused(d.labels):
+            if self.cover and isinstance(self.node_names, Names) and self.node_names.has_unused(d.labels):
                 return False
             return d.counts[0] > 0 and (self.links is None or not self._links_left(d))
         return True

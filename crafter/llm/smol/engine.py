@@ -86,18 +86,22 @@ class SmolBackend:
     name = "smollm"
 
     def __init__(self, model: SmolLM, tokenizer, threads: int | None = None, trusted_plan: bool = False,
-                 constrained: bool = True, heads: str | Path | None = None) -> None:
+                 constrained: bool = True, heads: str | Path | None = None, cover: bool = False) -> None:
         """constrained: decode under :class:`~crafter.llm.constrain.DSLConstraint` by default (every
         answer valid DSL of its task, labels copied from the brief; ``complete(constrain=False)`` or
         the ``#free`` backend spec turn it off). heads: a folder with CraftLM's name and edit heads
         (:mod:`crafter.llm.names`, :mod:`crafter.llm.edits`; the built-in weights'), which read the
         brief with the shared encoder, whatever decoder writes the answer: under the constraint, plan
-        labels are then the names the head read, and a one-component repair one of the edit head's lines."""
+        labels are then the names the head read, and a one-component repair one of the edit head's lines.
+        cover: a plan must also draw every name the head read and every link it read, and only those
+        links (CraftLM's use of the head); off (the default), the adapter picks its nodes among the
+        names and joins them as it reads the brief."""
         self.model = model.eval()
         # the pipeline takes this model's plan as it is, without the check against the rule-based reading
         # (crafter.agents.plan); set for a fine-tuned adapter that reads the dev briefs better than the rules
         self.trusted_plan = trusted_plan
         self.constrained = constrained
+        self.cover = cover
         self.fmt = SmolFormat(tokenizer)
         if threads:  # the caller's choice, once for the process (torch's setting is global)
             torch.set_num_threads(threads)
@@ -117,10 +121,10 @@ class SmolBackend:
 
     @classmethod
     def load(cls, adapter: str | Path | None = None, threads: int | None = None, trusted_plan: bool = False,
-             constrained: bool = True, heads: str | Path | None = None) -> SmolBackend:
+             constrained: bool = True, heads: str | Path | None = None, cover: bool = False) -> SmolBackend:
         """The cached backbone (:mod:`crafter.llm.smol.backbone`), with a fine-tuned adapter merged in when given."""
         lm, tokenizer = load_model(adapter)
-        return cls(SmolLM(lm), tokenizer, threads, trusted_plan, constrained, heads)
+        return cls(SmolLM(lm), tokenizer, threads, trusted_plan, constrained, heads, cover)
 
     def complete(self, task: str, prompt: str, *, max_new_tokens: int = 512, temperature: float = 0.0,
                  speculative: str | None = "diffusion", block_size: int | None = None, seed: int = 0,
@@ -171,7 +175,8 @@ class SmolBackend:
             if stats is not None:
                 stats["edit"] = {"edit": edit["edit"], "p": edit["p"]} if edit else None
         return DSLConstraint(task, prompt, self._token_bytes, self.fmt.eos_id, names,
-                             encode=self.fmt.text_ids, lines=lines, force_tokenization=False, conventions="corpus")
+                             encode=self.fmt.text_ids, lines=lines, force_tokenization=False, conventions="corpus",
+                             cover=self.cover)
 
 
 def load_model(adapter: str | Path | None = None):
