@@ -89,6 +89,7 @@ def test_an_edge_may_end_at_an_id_that_starts_another(fmt):
 def test_what_the_corpus_conventions_still_refuse(fmt):
     head = 'a node "Kraken2"\nb node "Reads"\n'
     assert refusal(fmt, BRIEF, head + 'c node "Kraken2"') is None  # a part drawn twice (two panels)
+    assert refusal(fmt, BRIEF, 'figure "fastp trimming" direction=TB\n' + head) is None  # a title: a span of the brief
     assert refusal(fmt, BRIEF, head + 'c node "Kraken2"\nd node "Kraken2"') is not None  # never three times
     assert refusal(fmt, BRIEF, head + 'a node "fastp trimming"') is not None  # an id defined twice
     assert refusal(fmt, BRIEF, head + 'e1 edge a -> zz') is not None  # an edge to a node not defined
