@@ -86,16 +86,17 @@ class SmolBackend:
     name = "smollm"
 
     def __init__(self, model: SmolLM, tokenizer, threads: int | None = None, trusted_plan: bool = False,
-                 constrained: bool = True, heads: str | Path | None = None, cover: bool = False) -> None:
+                 constrained: bool = True, heads: str | Path | None = None, cover: bool = True) -> None:
         """constrained: decode under :class:`~crafter.llm.constrain.DSLConstraint` by default (every
         answer valid DSL of its task, labels copied from the brief; ``complete(constrain=False)`` or
         the ``#free`` backend spec turn it off). heads: a folder with CraftLM's name and edit heads
         (:mod:`crafter.llm.names`, :mod:`crafter.llm.edits`; the built-in weights'), which read the
         brief with the shared encoder, whatever decoder writes the answer: under the constraint, plan
         labels are then the names the head read, and a one-component repair one of the edit head's lines.
-        cover: a plan must also draw every name the head read and every link it read, and only those
-        links (CraftLM's use of the head); off (the default), the adapter picks its nodes among the
-        names and joins them as it reads the brief."""
+        cover: a plan also draws every name the head read and every link it read, and only those links
+        (CraftLM's use of the head; the default while the adapter is undertrained: left to itself, the
+        0.43-epoch adapter writes two nodes and then loops on edges); off, the adapter picks its nodes
+        among the names and joins them as it reads the brief."""
         self.model = model.eval()
         # the pipeline takes this model's plan as it is, without the check against the rule-based reading
         # (crafter.agents.plan); set for a fine-tuned adapter that reads the dev briefs better than the rules
@@ -121,7 +122,7 @@ class SmolBackend:
 
     @classmethod
     def load(cls, adapter: str | Path | None = None, threads: int | None = None, trusted_plan: bool = False,
-             constrained: bool = True, heads: str | Path | None = None, cover: bool = False) -> SmolBackend:
+             constrained: bool = True, heads: str | Path | None = None, cover: bool = True) -> SmolBackend:
         """The cached backbone (:mod:`crafter.llm.smol.backbone`), with a fine-tuned adapter merged in when given."""
         lm, tokenizer = load_model(adapter)
         return cls(SmolLM(lm), tokenizer, threads, trusted_plan, constrained, heads, cover)
