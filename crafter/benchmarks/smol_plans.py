@@ -41,14 +41,15 @@ def head_reading(names: dict) -> str:
     return "\n".join(lines)
 
 
-def plans(briefs: list[Brief], backend: str | None, show: bool = False) -> tuple[FigureScore, float]:
+def plans(briefs: list[Brief], backend: str | None, show: bool = False,
+          max_new_tokens: int = 512) -> tuple[FigureScore, float]:
     """The micro-averaged score of the briefs' plans (``backend`` None: the name head's reading) and s per brief."""
     if backend is None:
         reader = NameReader(WEIGHTS_DIR, shared_encoder())
         write = lambda b: head_reading(reader.names(plan_prompt(b.text)))  # noqa: E731
     else:
         model = get_backend(backend)
-        write = lambda b: model.complete("plan", plan_prompt(b.text), max_new_tokens=512).text  # noqa: E731
+        write = lambda b: model.complete("plan", plan_prompt(b.text), max_new_tokens=max_new_tokens).text  # noqa: E731
     scores, seconds = [], 0.0
     for b in briefs:
         t0 = time.perf_counter()
@@ -72,8 +73,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--head", action="store_true", help="score the name head's reading instead of a decoder's plans")
     ap.add_argument("--limit", type=int, default=12, help="the first N dev briefs")
     ap.add_argument("--show", action="store_true", help="print each plan")
+    ap.add_argument("--max-new-tokens", type=int, default=512, help="per plan (the pipeline allows 640)")
     a = ap.parse_args(argv)
-    s, per = plans(list(load_briefs("dev"))[: a.limit], None if a.head else a.backend, a.show)
+    s, per = plans(list(load_briefs("dev"))[: a.limit], None if a.head else a.backend, a.show, a.max_new_tokens)
     print(f"{'name head reading' if a.head else a.backend}: {a.limit} dev briefs, plans as written; "
           f"load average {os.getloadavg()[0]:.1f}")
     for k in ("nodes", "edges", "groups"):
