@@ -30,7 +30,8 @@ from crafter.llm.smol.engine import SmolFormat
 
 def examples(n: int) -> list[Example]:
     """Held-out synthetic plans, charts and repairs, and dev briefs with their gold plans (task ``plan-dev``:
-    written in the corpus' conventions, which the constraint refuses part of: semantic ids, ``direction=``)."""
+    walked under the corpus' conventions, as SmolBackend decodes them; refused where a gold label is
+    not a span of the brief)."""
     held = held_out_set(per_task=n, seed=0)
     dev = [Example("plan-dev", plan_prompt(b.text), b.gold_dsl, b.id) for b in load_briefs("dev")[:n]]
     return [e for t in ("plan", "chart", "repair") for e in held if e.task == t] + dev
@@ -47,13 +48,15 @@ def run(n: int = 6, brute_states: int = 3) -> str:
     first = True
     for e in examples(n):
         task = e.task.removesuffix("-dev")
-        c = DSLConstraint(task, fmt.clean(e.prompt), tb, fmt.eos_id, encode=fmt.text_ids, force_tokenization=False)
+        c = DSLConstraint(task, fmt.clean(e.prompt), tb, fmt.eos_id, encode=fmt.text_ids, force_tokenization=False,
+                          conventions="corpus")
         if first:  # the sorted vocabulary is built on the first search: counted apart
             t0 = time.perf_counter()
             c.candidates(c.start())
             setup += time.perf_counter() - t0
             first = False
-            c = DSLConstraint(task, fmt.clean(e.prompt), tb, fmt.eos_id, encode=fmt.text_ids, force_tokenization=False)
+            c = DSLConstraint(task, fmt.clean(e.prompt), tb, fmt.eos_id, encode=fmt.text_ids, force_tokenization=False,
+                          conventions="corpus")
         r = rows.setdefault(e.task, {"tokens": 0, "advance": 0.0, "candidates": 0.0, "size": 0, "refused": 0})
         st = c.start()
         for t in fmt.response_ids(e.target):

@@ -51,16 +51,22 @@ def _smol_backend(arg: str) -> Backend:
     Options after any of them, each behind ``#``: ``#trusted`` (the pipeline takes the model's plan without
     checking it against the rule-based reading; ``#gated``: with the check, the default), ``#free``
     (decode without the DSL constraint), ``#spans`` (constrained, but labels any span of the brief: not
-    the name head's names)."""
+    the name head's names), ``#own`` (the head's names are only what labels may be: which become nodes
+    and which nodes are joined, the adapter decides; by default the plan draws every name and link the
+    head read, and only those links). ``smol:DIR`` may name a training run's folder (``DIR/adapter``, as ``crafter train
+    --backbone smol --out-dir DIR`` writes it)."""
     arg, *flags = arg.split("#")
-    unknown = [f for f in flags if f not in ("trusted", "gated", "free", "spans")]
+    unknown = [f for f in flags if f not in ("trusted", "gated", "free", "spans", "own")]
     if unknown:
-        raise ModelError(f"smol backend: unknown option '#{unknown[0]}' (use #trusted or #gated, #free, #spans)")
+        raise ModelError(f"smol backend: unknown option '#{unknown[0]}' (use #trusted or #gated, #free, #spans, #own)")
     if arg and arg != "base" and not Path(arg).is_dir():
         raise ModelError(f"smol backend: no adapter folder at {arg}")
+    if arg and arg != "base" and not (Path(arg) / "adapter_config.json").exists() and (Path(arg) / "adapter").is_dir():
+        arg = str(Path(arg) / "adapter")  # a training run's folder
     adapter = None if arg == "base" else arg or shipped_adapter()
     return SmolBackend.load(adapter, threads=default_threads(), trusted_plan="trusted" in flags,
-                            constrained="free" not in flags, heads=None if "spans" in flags else WEIGHTS_DIR)
+                            constrained="free" not in flags, heads=None if "spans" in flags else WEIGHTS_DIR,
+                            cover="own" not in flags)
 
 
 def get_backend(spec: str = "craftlm", *, use_server: bool = True) -> Backend:

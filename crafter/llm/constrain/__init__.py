@@ -9,8 +9,11 @@ with the rules of the task on top of the DSL's grammar:
 * every line is one statement of the kinds the task writes (plan: ``figure``, ``node``,
   ``edge``, ``group``; chart: one ``chart``; repair: the components it was asked for,
   each once, of the kind it has in the figure);
-* ids are numbered in order (``n1 n2 …``, ``e1 …``, ``g1 …``) and edges and groups name
-  nodes that exist; no self-loops, no repeated edge, no repeated node label;
+* ids are numbered in order (``n1 n2 …``, ``e1 …``, ``g1 …``: CraftLM's conventions) or, under
+  the written corpus' conventions (``conventions="corpus"``, the SmolLM2 adapter's), any new
+  identifier, with the figure's direction, any node shape and panels as the corpus writes them
+  (:class:`~crafter.llm.constrain.grammar.TaskGrammar`); edges and groups name nodes that exist;
+  no self-loops, no repeated edge, no repeated node label;
 * every label, title and edge label is a span of the prompt's own words (case-free,
   whole words): the model copies names, it never invents them;
 * attribute values come from the spec's vocabularies (shapes, dash styles, colours);
@@ -86,7 +89,7 @@ class DSLConstraint(ForcedText, TaskGrammar):
 
     def __init__(self, task: str, prompt: str, token_bytes: list[bytes], eos_id: int,
                  names: dict[str, list[str]] | None = None, encode=None, lines: list[str] | None = None,
-                 force_tokenization: bool = True) -> None:
+                 force_tokenization: bool = True, conventions: str = "craftlm", cover: bool = True) -> None:
         """names (plan): the name head's reading of the brief (:mod:`crafter.llm.names`). Where it
         found at least two node names, labels must be its names of their kind (no group or edge label
         where it read none), an edge must join two names it linked, and the answer ends only once
@@ -98,7 +101,18 @@ class DSLConstraint(ForcedText, TaskGrammar):
         tokenization of it (:meth:`forced`; CraftLM's). Off, forced text is only drafted: a
         byte-level BPE such as SmolLM2's merges across the forced text's edges (" spec" is one token
         where the forced text is " "), and forcing its tokenization alone would make the model read
-        pieces it never saw."""
+        pieces it never saw.
+        conventions (plan): ``"craftlm"`` (ids ``n1 n2 …`` in order, the shape a label implies: the
+        synthetic corpus') or ``"corpus"`` (any new identifier, the figure's direction, any shape,
+        panels: the written brief corpus' gold figures, a superset).
+        cover (plan with a name head): the answer covers the head's reading — every name a node,
+        every link an edge, edges only between linked names. Off, the head's names are only what
+        labels may be: which of them become nodes, and which nodes are joined, the model decides
+        (SmolLM2's adapter: the head's links, mostly mentions in reading order, had made its edges)."""
+        if conventions not in ("craftlm", "corpus"):
+            raise ValueError(f"unknown plan conventions '{conventions}' (use craftlm or corpus)")
+        self.free_ids = conventions == "corpus"
+        self.cover = cover
         self.task = task
         self.force_tokenization = force_tokenization
         self.encode = encode  # text -> token ids (the model's tokenizer): for :meth:`forced` drafts
@@ -115,8 +129,9 @@ class DSLConstraint(ForcedText, TaskGrammar):
             self.edge_labels = Names(names.get("label") or ())  # none read: edges without labels
             # a title the head read is the first line, as the corpus writes it; none read: no title line
             self.titles = Names(names.get("title") or ())
-            self.links = frozenset(map(tuple, names.get("links") or ())) or None
-        self.wide_chars = sorted({c for c in text if ord(c) > 127})
+            self.links = (frozenset(map(tuple, names.get("links") or ())) or None) if cover else None
+        self.wide_chars = sorted({c for c in text + "".join(v for vs in (names or {}).values() for v in vs
+                                                             if isinstance(v, str)) if ord(c) > 127})
         self.dash_said = bool(_DASH_WORDS.search(text))
         self._memo: dict[tuple[State, int], State | None] = {}
         self._forced_memo: dict[State, list[int]] = {}
@@ -221,7 +236,7 @@ class DSLConstraint(ForcedText, TaskGrammar):
     def must_end(self, st: State) -> bool:
         """Only ``<|eos|>`` can follow (chart: its one statement written; repair: every requested
         component written): the engine then stops without a forward to be told so."""
-        return self.can_end(st) and not self.next_ids(st.done)
+        return self.can_end(st) and not self.more_lines(st.done)
 
     def advance(self, st: State, token: int) -> State | None:
         """The state after ``token``, or None if no valid answer starts this way (where text is forced,
@@ -305,8 +320,9 @@ class DSLConstraint(ForcedText, TaskGrammar):
         if stmt.kind == "edge":
             return replace(done, lines=done.lines + 1, edges=done.edges | {(stmt.source, stmt.target)},
                            counts=(n, e + 1, g), written=done.written | {stmt.id})
-        if stmt.kind == "group":
+        if stmt.kind in ("group", "panel"):
             return replace(done, lines=done.lines + 1, counts=(n, e, g + 1), written=done.written | {stmt.id},
-                           grouped=done.grouped | set(stmt.members),
+                           grouped=done.grouped | set(stmt.members), panels=done.panels + (stmt.kind == "panel"),
+                           groups=done.groups + (stmt.id,),
                            group_labels=done.group_labels | {(stmt.label or "").lower()})
         return replace(done, lines=done.lines + 1, written=done.written | {stmt.id})

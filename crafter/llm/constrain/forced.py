@@ -22,8 +22,8 @@ class ForcedText:
     line rules (:class:`crafter.llm.constrain.grammar.TaskGrammar`) and what the name and edit
     heads read."""
 
-    _LABEL_OPEN = re.compile(r'(n|g)\d+ (?:node|group) "([^"]*)')
-    _EDGE_OPEN = re.compile(r"e\d+ edge (?:(n\d+)(?: (?:-(?:> ?)?)?)?)?")
+    _LABEL_OPEN = re.compile(r'[A-Za-z_]\w* (node|group) "([^"]*)')
+    _EDGE_OPEN = re.compile(r"[A-Za-z_]\w* edge (?:([A-Za-z_]\w*)(?: (?:-(?:> ?)?)?)?)?")
     _KIND_TEXT = {"node": ' node "', "edge": " edge ", "group": ' group "'}
     _TITLE_OPEN = re.compile(r'figure "([^"]*)')
 
@@ -56,14 +56,14 @@ class ForcedText:
         if m and done.lines == 0:
             options = [n for n in self.titles.names if n.startswith(m.group(1))]
             return options[0][len(m.group(1)):] + '"\n' if len(options) == 1 else ""
-        if not line:  # a new line: forced where one id may start it and the answer may not end here
+        if not line and not self.free_ids:  # a new line: forced where one id may start it and the answer may not end here
             ids = self.next_ids(done)
             if len(ids) != 1 or self.can_end(State(done)):
                 return ""
             (i, kind), = ids.items()
             head = i + self._KIND_TEXT[kind]
             return head + self._forced_text(head, done)
-        if line and line[0] in "neg" and line[1:].isdigit() or line in ("n", "e", "g"):
+        if not self.free_ids and (line and line[0] in "neg" and line[1:].isdigit() or line in ("n", "e", "g")):
             ids = [(i, k) for i, k in self.next_ids(done).items() if i.startswith(line)]
             if len(ids) != 1:
                 return ""
@@ -72,12 +72,12 @@ class ForcedText:
             return head + self._forced_text(line + head, done)
         m = self._LABEL_OPEN.fullmatch(line)
         if m:
-            names, used = ((self.node_names, done.labels) if m.group(1) == "n"
+            names, used = ((self.node_names, done.labels) if m.group(1) == "node"
                            else (self.group_names, done.group_labels))
             options = {n for n in names.names if n.startswith(m.group(2)) and n.lower() not in used}
             return options.pop()[len(m.group(2)):] + '"' if len(options) == 1 else ""
         m = self._EDGE_OPEN.fullmatch(line)
-        if m:
+        if m and (m.group(1) is None or m.group(1) in self.link_options(done)):
             links = self.link_options(done)
             if m.group(1) is None:  # "e3 edge ": no source yet
                 return next(iter(links)) + " -> " + self._one(links[next(iter(links))]) if len(links) == 1 else ""

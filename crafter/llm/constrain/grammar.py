@@ -9,6 +9,7 @@ the edges that may join them, a chart spec's columns, the attributes and their v
 from __future__ import annotations
 
 import re
+from typing import get_args
 
 from crafter.errors import SpecError
 from crafter.llm.constrain.labels import Names
@@ -17,12 +18,16 @@ from crafter.llm.constrain.state import Committed, State
 from crafter.llm.corpus.vocabulary import shape_for
 from crafter.spec import parse_component
 from crafter.spec.colors import CSS_COLOR_NAMES, is_color
-from crafter.spec.model import SHAPES
+from crafter.spec.model import SHAPES, Direction
 
 ARROWS = ("->", "<-", "<->", "--")
+
 DASH_STYLES = ("solid", "dashed", "dotted")
 _CHANNELS = ("x", "y", "color")  # what the corpus' charts encode, in the order it writes them
 _COLOUR_WORDS = CSS_COLOR_NAMES | {"none"}
+DIRECTIONS: tuple[str, ...] = get_args(Direction)
+_PLAN_ID = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # a plan's ids under the corpus' conventions (the DSL allows more)
+MAX_ID_CHARS = 40
 
 
 def plan_shape(label: str) -> str | None:
@@ -37,7 +42,17 @@ class TaskGrammar:
     constraint read from the prompt (``task``, ``spans``, ``node_names``, ``group_names``,
     ``edge_labels``, ``titles``, ``links``, ``lines``, ``figure_kinds``, ``kept_attrs``,
     ``other_labels``, ``requested``, ``dash_said``, the chart's ``column_types``, ``marks``,
-    ``chart_options``, ``chart_required``, ``quoted``) decides which lines may come next."""
+    ``chart_options``, ``chart_required``, ``quoted``) decides which lines may come next.
+
+    A plan speaks one of two conventions (``free_ids``):
+
+    * CraftLM's (the synthetic corpus it is trained on): ids numbered in order (``n1 n2 … e1 … g1``),
+      no figure options, a node's shape exactly the one its label implies (:func:`plan_shape`);
+    * the written corpus' (:mod:`crafter.corpora.briefs`' gold figures, what the SmolLM2 adapter is
+      trained on): any identifier not used before (``reads``, ``fastp``, ``g_qc``), defined before
+      an edge or a group names it; ``figure ["title"] [direction=LR|TB|RL|BT]``; a node's shape any
+      of the spec's, or none; panels ``pa panel "(a)" [members] title="…"``, lettered in order.
+      A superset of CraftLM's: its plans pass too."""
 
     def can_end(self, st: State) -> bool:
         """May the answer end after ``st`` (a finished line, and all the task asks for written)?"""
@@ -49,26 +64,50 @@ class TaskGrammar:
         if self.task == "plan":
             # where the name head read the brief: every name it read is a node, every link it read
             # between two nodes an edge, before the answer may end
-            if isinstance(self.node_names, Names) and self.node_names.has_unused(d.labels):
+            if self.cover and isinstance(self.node_names, Names) and self.node_names.has_unused(d.labels):
                 return False
-            return d.counts[0] > 0 and (self.links is None or not self.link_options(d))
+            return d.counts[0] > 0 and (self.links is None or not self._links_left(d))
         return True
 
     # ---- one line --------------------------------------------------------------
 
     def next_ids(self, done: Committed) -> dict[str, str]:
         """Ids a new line may start with -> the kind they must be."""
-        if self.task == "plan":
+        if self.task == "plan":  # (CraftLM's numbered ids; under the corpus' conventions any new id)
             n, e, g = done.counts
-            out = {f"n{n + 1}": "node"} if self.node_names.has_unused(done.labels) else {}
-            if n >= 1 and len(done.grouped) < n and self.group_names.has_unused(done.group_labels):
-                out[f"g{g + 1}"] = "group"
-            if n >= 2 and self.link_options(done):
-                out[f"e{e + 1}"] = "edge"
-            return out
+            number = {"node": f"n{n + 1}", "group": f"g{g + 1}", "edge": f"e{e + 1}"}
+            return {number[k]: k for k in self.plan_kinds(done) if k in number}
         if self.task == "chart":
             return {} if done.written else {"c1": "chart"}
         return {i: self.figure_kinds.get(i, "") for i in self.requested if i not in done.written}
+
+    def plan_kinds(self, done: Committed) -> list[str]:
+        """The kinds a plan's next line may define: a node while a name is left, a group (a panel,
+        under the corpus' conventions) while a node is in none, an edge while two nodes may be joined."""
+        n = done.counts[0]
+        out = ["node"] if self.node_names.has_unused(self.taken_labels(done)) else []
+        nodes_free = sum(x not in done.grouped for x in done.nodes)
+        groups_free = sum(x not in done.grouped for x in done.groups) if self.free_ids else 0
+        if n >= 1 and (nodes_free or groups_free >= 2) and self.group_names.has_unused(done.group_labels):
+            out += ["group", "panel"] if self.free_ids else ["group"]
+        if n >= 2 and self.link_options(done):
+            out.append("edge")
+        return out
+
+    def taken_labels(self, done: Committed) -> frozenset:
+        """Node labels no new node may take (lower case): every one used, or, under the corpus'
+        conventions where the plan need not cover a name head's reading, every one used twice (a
+        figure's two panels draw the same part twice: "Residual add" in a ResNet and a ConvNeXt block;
+        20 of the 156 dev figures), never a third time (a copying loop). Covering the head's names, each
+        once: the 0.43-epoch adapter, made to go on writing nodes, wrote every name twice."""
+        if not self.free_ids or (self.cover and isinstance(self.node_names, Names)):
+            return done.labels
+        seen: set[str] = set()
+        return frozenset(x for x in done.node_labels if x in seen or seen.add(x))
+
+    def more_lines(self, done: Committed) -> bool:
+        """May a line follow the finished ones?"""
+        return bool(self.plan_kinds(done) if self.task == "plan" else self.next_ids(done))
 
     def link_options(self, done: Committed) -> dict[str, list[str]]:
         """Edge sources -> the targets an edge from them may name: any other node not yet joined,
@@ -90,6 +129,13 @@ class TaskGrammar:
                 out[src] = tgts
         return out
 
+    def _links_left(self, done: Committed) -> bool:
+        """Is a link the name head read between two nodes' labels not drawn yet? (Once per pair of
+        labels: a label drawn twice, in two panels, needs its link once.)"""
+        label = dict(zip(done.nodes, done.node_labels))
+        drawn = {(label[s], label[t]) for s, t in done.edges}
+        return any((label[s], label[t]) not in drawn for s, tgts in self.link_options(done).items() for t in tgts)
+
     def _node_ids(self, done: Committed) -> tuple[str, ...]:
         if self.task == "repair":
             return tuple(i for i, k in self.figure_kinds.items() if k == "node")
@@ -99,7 +145,7 @@ class TaskGrammar:
         """A finished statement (final) / "prefix" for a valid unfinished line / None if invalid."""
         if self.lines and not (text in self.lines if final else any(o.startswith(text) for o in self.lines)):
             return None
-        ln = LineScanner(text)
+        ln = LineScanner(text, final)
         try:
             stmt = self.statement(ln, done)
         except Incomplete:
@@ -111,6 +157,8 @@ class TaskGrammar:
     def statement(self, ln: LineScanner, done: Committed):
         """Scan one line under the task's rules: the :class:`Statement` it finishes, else
         :class:`Incomplete` (it may still become one) or :class:`Invalid` (it never will)."""
+        if self.task == "plan" and self.free_ids:
+            return self._corpus_line(ln, done)
         ids = self.next_ids(done)
         starts = list(ids) + (["figure"] if self.task == "plan" and done.lines == 0 else [])
         if self.task == "plan" and done.lines == 0 and isinstance(self.titles, Names):
@@ -136,6 +184,45 @@ class TaskGrammar:
             return self._chart(ln, head)
         return self._free(ln, head, kind)
 
+    def _corpus_line(self, ln: LineScanner, done: Committed):
+        """A plan's line under the written corpus' conventions: ``figure`` first (where the name
+        head read a title, it must come first), then lines that each define a new id."""
+        kinds, first = self.plan_kinds(done), done.lines == 0
+        if first and isinstance(self.titles, Names) and self.titles.names:
+            ln.lit("figure")
+            return self._figure(ln)
+        m = _PLAN_ID.match(ln.s)
+        word = m.group(0) if m else ""
+        if len(word) > MAX_ID_CHARS:
+            raise Invalid
+        if ln.s == word:  # the id (or "figure") is still being written
+            if kinds or (first and "figure".startswith(word)):
+                raise Incomplete
+            raise Invalid
+        if first and word == "figure":
+            ln.i = len(word)
+            return self._figure(ln)
+        if not word or not kinds or word == "figure" or word in done.written:
+            raise Invalid
+        ln.i = len(word)
+        ln.lit(" ")
+        kind = ln.choice(kinds)
+        if kind == "node":
+            return self._node(ln, word, done)
+        if kind == "edge":
+            return self._edge(ln, word, done)
+        if kind == "panel":
+            return self._panel(ln, word, done)
+        return self._group(ln, word, done)
+
+    def _figure(self, ln: LineScanner) -> Statement:
+        """The rest of a corpus-style ``figure`` line (after the keyword): a title, a direction, either
+        optional. The corpus titles every figure: where the head read no title, a span of the brief
+        (refused a title, the adapter had written ``figure_metaflow_pipeline node "Metaflow"``)."""
+        titles = self.titles if not isinstance(self.titles, Names) or self.titles.names else self.spans
+        title = ln.optional_string(titles.prefix_ok, titles.full_ok, more=True)
+        return self._close(ln, Statement("figure", "figure", title), {"direction": DIRECTIONS})
+
     @staticmethod
     def _free(ln: LineScanner, cid: str, kind: str) -> Statement:
         """A kind the model is not trained to write (a repair of a text, panel, path or image):
@@ -152,7 +239,7 @@ class TaskGrammar:
     def _node(self, ln: LineScanner, nid: str, done: Committed):
         ln.lit(" ")
         # repair: not another node's label (the decoder renamed "Decoder" to the next node's "Output head")
-        used = done.labels if self.task != "repair" else self.other_labels.get(nid, frozenset())
+        used = self.taken_labels(done) if self.task != "repair" else self.other_labels.get(nid, frozenset())
 
         spans = self.node_names
 
@@ -161,7 +248,9 @@ class TaskGrammar:
 
         label = ln.string(lambda p: spans.prefix_ok(p, used), full)
         stmt = Statement(nid, "node", label)
-        if self.task == "plan":  # the corpus' one node attribute: a shape its label implies, always written
+        if self.task == "plan" and self.free_ids:  # the written corpus: a shape the writer chose, or none
+            return self._close(ln, stmt, {"shape": SHAPES})
+        if self.task == "plan":  # the synthetic corpus' one node attribute: a shape its label implies, always written
             shape = plan_shape(label)
             if shape:
                 ln.lit(f" shape={shape}")
@@ -196,15 +285,42 @@ class TaskGrammar:
             return self.group_names.full_ok(s) and s.lower() not in used
 
         label = ln.string(lambda p: self.group_names.prefix_ok(p, used), full)
+        members = self._members(ln, done)
+        return self._close(ln, Statement(gid, "group", label, members=members), {})
+
+    def _panel(self, ln: LineScanner, pid: str, done: Committed):
+        """``pa panel "(a)" [members] title="…"`` (the written corpus' panels): lettered in order, the
+        title optional, a group's name (one not used yet)."""
+        if done.panels >= 26:
+            raise Invalid
+        ln.lit(f' "({chr(ord("a") + done.panels)})"')
+        members = self._members(ln, done)
+        stmt = Statement(pid, "panel", None, members=members)
+        if not ln.at_end():
+            ln.lit(" title=")
+            used = done.group_labels
+            stmt.label = ln.string(lambda p: self.group_names.prefix_ok(p, used),
+                                   lambda s: self.group_names.full_ok(s) and s.lower() not in used)
+        if not ln.at_end():
+            raise Invalid
+        return stmt
+
+    def _members(self, ln: LineScanner, done: Committed) -> tuple[str, ...]:
+        """`` [a, b]``: nodes in no group yet, each once; under the corpus' conventions groups too (a
+        group in a group), and a list of groups alone holds two at least."""
         ln.lit(" [")
-        nodes = self._node_ids(done)
         members: list[str] = []
-        free = [x for x in nodes if x not in done.grouped]
+        free = [x for x in self._node_ids(done) if x not in done.grouped]
+        groups = [x for x in done.groups if x not in done.grouped] if self.free_ids else []
+        free += groups
         while True:
             members.append(ln.choice([x for x in free if x not in members]))
-            if ln.rest().startswith("]") or len(members) == len(free):  # no node left: the list closes
+            closes = ln.rest().startswith("]") or len(members) == len(free)  # no node left: the list closes
+            if closes and len(members) == 1 and members[0] in groups:
+                raise Invalid  # a group of one group draws nothing new
+            if closes:
                 ln.lit("]")
-                return self._close(ln, Statement(gid, "group", label, members=tuple(members)), {})
+                return tuple(members)
             ln.lit(", ")
 
     def _chart(self, ln: LineScanner, cid: str):

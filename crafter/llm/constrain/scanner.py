@@ -30,8 +30,9 @@ class Invalid(Exception):
 class LineScanner:
     """A cursor over one line (``s``, read up to ``i``) that the task grammars step through."""
 
-    def __init__(self, s: str) -> None:
+    def __init__(self, s: str, final: bool = False) -> None:
         self.s, self.i = s, 0
+        self.final = final  # the line is finished: a choice at its end is whole ("n1" cannot become "n12")
 
     def rest(self) -> str:
         return self.s[self.i:]
@@ -53,7 +54,7 @@ class LineScanner:
         r = self.rest()
         for o in sorted(options, key=len, reverse=True):
             if r.startswith(o) and (len(r) == len(o) or not _IDCHARS.match(r[len(o)])):
-                if len(r) == len(o) and any(p != o and p.startswith(o) for p in options):
+                if len(r) == len(o) and not self.final and any(p != o and p.startswith(o) for p in options):
                     raise Incomplete  # "n1" could still become "n12"
                 self.i += len(o)
                 return o

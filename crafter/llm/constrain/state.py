@@ -18,6 +18,8 @@ class Committed:
     written: frozenset = frozenset()  # ids written (repair: each requested id once)
     grouped: frozenset = frozenset()  # plan: nodes already in a group (a node sits in one group)
     group_labels: frozenset = frozenset()  # plan: lower-case group labels used
+    groups: tuple[str, ...] = ()  # plan (corpus conventions): group and panel ids, which a group may hold
+    panels: int = 0  # plan (corpus conventions): panels written, lettered (a), (b)… in order
 
 
 @dataclass(frozen=True, eq=False)  # compared and hashed by identity: the constraint's memo is keyed on it

@@ -86,18 +86,23 @@ class SmolBackend:
     name = "smollm"
 
     def __init__(self, model: SmolLM, tokenizer, threads: int | None = None, trusted_plan: bool = False,
-                 constrained: bool = True, heads: str | Path | None = None) -> None:
+                 constrained: bool = True, heads: str | Path | None = None, cover: bool = True) -> None:
         """constrained: decode under :class:`~crafter.llm.constrain.DSLConstraint` by default (every
         answer valid DSL of its task, labels copied from the brief; ``complete(constrain=False)`` or
         the ``#free`` backend spec turn it off). heads: a folder with CraftLM's name and edit heads
         (:mod:`crafter.llm.names`, :mod:`crafter.llm.edits`; the built-in weights'), which read the
         brief with the shared encoder, whatever decoder writes the answer: under the constraint, plan
-        labels are then the names the head read, and a one-component repair one of the edit head's lines."""
+        labels are then the names the head read, and a one-component repair one of the edit head's lines.
+        cover: a plan also draws every name the head read and every link it read, and only those links
+        (CraftLM's use of the head; the default while the adapter is undertrained: left to itself, the
+        0.43-epoch adapter writes two nodes and then loops on edges); off, the adapter picks its nodes
+        among the names and joins them as it reads the brief."""
         self.model = model.eval()
         # the pipeline takes this model's plan as it is, without the check against the rule-based reading
         # (crafter.agents.plan); set for a fine-tuned adapter that reads the dev briefs better than the rules
         self.trusted_plan = trusted_plan
         self.constrained = constrained
+        self.cover = cover
         self.fmt = SmolFormat(tokenizer)
         if threads:  # the caller's choice, once for the process (torch's setting is global)
             torch.set_num_threads(threads)
@@ -117,10 +122,10 @@ class SmolBackend:
 
     @classmethod
     def load(cls, adapter: str | Path | None = None, threads: int | None = None, trusted_plan: bool = False,
-             constrained: bool = True, heads: str | Path | None = None) -> SmolBackend:
+             constrained: bool = True, heads: str | Path | None = None, cover: bool = True) -> SmolBackend:
         """The cached backbone (:mod:`crafter.llm.smol.backbone`), with a fine-tuned adapter merged in when given."""
         lm, tokenizer = load_model(adapter)
-        return cls(SmolLM(lm), tokenizer, threads, trusted_plan, constrained, heads)
+        return cls(SmolLM(lm), tokenizer, threads, trusted_plan, constrained, heads, cover)
 
     def complete(self, task: str, prompt: str, *, max_new_tokens: int = 512, temperature: float = 0.0,
                  speculative: str | None = "diffusion", block_size: int | None = None, seed: int = 0,
@@ -156,7 +161,9 @@ class SmolBackend:
 
     def constraint(self, task: str, prompt: str, stats: dict | None = None) -> DSLConstraint:
         """The decoding constraint for ``task`` and the full task ``prompt`` (special-token strings
-        removed, as the model reads it), with the heads' readings where this backend has them."""
+        removed, as the model reads it), with the heads' readings where this backend has them. Plans
+        follow the written corpus' conventions (its ids, the figure's direction, shapes, panels: what
+        ``crafter train --backbone smol`` trains on), so a gold-like plan is never refused partway."""
         if self._token_bytes is None:
             self._token_bytes = token_bytes(self.fmt.tok, size=self.model.core.config.vocab_size)
         prompt = self.fmt.clean(prompt)
@@ -169,7 +176,8 @@ class SmolBackend:
             if stats is not None:
                 stats["edit"] = {"edit": edit["edit"], "p": edit["p"]} if edit else None
         return DSLConstraint(task, prompt, self._token_bytes, self.fmt.eos_id, names,
-                             encode=self.fmt.text_ids, lines=lines, force_tokenization=False)
+                             encode=self.fmt.text_ids, lines=lines, force_tokenization=False, conventions="corpus",
+                             cover=self.cover)
 
 
 def load_model(adapter: str | Path | None = None):

@@ -92,6 +92,7 @@ class SmolTrainConfig:
     enc_word_dropout: float = 0.0  # (read by build_batch for encoder states; SmolLM has none)
     max_tokens: int = 1024  # skip pairs whose prompt + response is longer
     threads: int = 2
+    device: str | None = None  # None: a GPU where torch sees one (cuda), else the CPU
     seed: int = 0
     eval_every: int = 50
     eval_pairs: int = 16  # held-out pairs the teacher-forced checks read (a forward over each: keep it small on a CPU)
@@ -219,7 +220,9 @@ def next_token_batch(items: list[Item], pad_id: int) -> dict[str, torch.Tensor]:
 
 def joint_losses(model: SmolLM, batch: dict[str, torch.Tensor]) -> tuple[torch.Tensor, torch.Tensor, dict[str, float]]:
     """Next-token loss on the clean response and masked-diffusion loss on the noised copy
-    (the logits of supervised positions only)."""
+    (the logits of supervised positions only). The batch is moved to the model's device."""
+    dev = model.core.get_input_embeddings().weight.device
+    batch = {k: v.to(dev) if isinstance(v, torch.Tensor) else v for k, v in batch.items()}
     h = model.hidden(batch["input_ids"], batch["positions"], batch["attn_mask"])
     tgt = batch["targets"]
     sel = tgt != IGNORE
@@ -294,19 +297,20 @@ def train(tcfg: SmolTrainConfig, lm=None, tokenizer=None, log=print) -> dict:
     assert items, "no training pairs (give --data files or --synthetic N)"
     log(f"{len(items)} training pairs ({len(train_pairs) - tcfg.synthetic} written, {tcfg.synthetic} synthetic), "
         f"{len(dev_items)} held out; mean length {sum(len(a) + len(b) for a, b in items) / len(items):.0f} tokens")
-    model = trainable_model(lm, tcfg)
+    device = tcfg.device or ("cuda" if torch.cuda.is_available() else "cpu")
+    model = trainable_model(lm, tcfg).to(device)
     fits = [it for it in items if len(it[0]) + 2 * len(it[1]) + max(tcfg.block_sizes) <= model.cfg.max_len]
     if len(fits) < len(items):
         log(f"{len(items) - len(fits)} pairs longer than the model's context of {model.cfg.max_len} left out")
         items = fits
     params = [p for p in model.parameters() if p.requires_grad]
     n_train = sum(p.numel() for p in params)
-    log(f"{tcfg.method}: {n_train / 1e6:.2f}M trainable of {model.num_params() / 1e6:.1f}M parameters")
+    log(f"{tcfg.method}: {n_train / 1e6:.2f}M trainable of {model.num_params() / 1e6:.1f}M parameters on {device}")
     opt = torch.optim.AdamW(params, lr=tcfg.learning_rate(), betas=(0.9, 0.95), weight_decay=tcfg.weight_decay)
     step, rng, elapsed_before = 0, random.Random(tcfg.seed), 0.0
     ckpt = out / "ckpt.pt"
     if ckpt.is_file():
-        state = torch.load(ckpt, weights_only=False)
+        state = torch.load(ckpt, weights_only=False, map_location=device)
         for p, v in zip(params, state["params"]):
             p.data.copy_(v)
         opt.load_state_dict(state["opt"])
@@ -412,6 +416,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--diff-weight", type=float, default=SmolTrainConfig.diff_weight)
     ap.add_argument("--diff-fraction", type=float, default=SmolTrainConfig.diff_fraction,
                     help="share of batches with the noised copy (block-diffusion loss); the rest next-token only")
+    ap.add_argument("--device", default=None, help="cuda, cpu… (default: a GPU where torch sees one)")
     ap.add_argument("--eval-data", action="append", default=[], help="held-out JSONL (or briefs:dev), repeatable")
     ap.add_argument("--checkpointing", action=argparse.BooleanOptionalAction, default=SmolTrainConfig.checkpointing,
                     help="recompute activations in backward (less memory, ~1/3 more compute)")
@@ -424,7 +429,7 @@ def main(argv: list[str] | None = None) -> None:
                            max_tokens=a.max_tokens, hold_out_every=a.hold_out_every, warmup=a.warmup,
                            time_budget_min=a.time_budget_min, log_every=a.log_every, diff_weight=a.diff_weight,
                            diff_fraction=a.diff_fraction, eval_data=tuple(a.eval_data),
-                           checkpointing=a.checkpointing)
+                           checkpointing=a.checkpointing, device=a.device)
     train(tcfg, log=lambda s: print(s, flush=True))
 
 
