@@ -27,18 +27,24 @@ Rect = tuple[int, int, int, int]  # x0, y0, x1, y1
 def merge_rects(rects: list[Rect], joins: Callable[[Rect, Rect], bool]) -> list[Rect]:
     """Rectangles replaced by their union box wherever ``joins(a, b)``, pair by pair, until no
     pair joins (a union can join a rectangle neither part did)."""
+    # the scan a restart after every union would make, without the restarts: the pairs before
+    # the grown rectangle are known apart but for the pairs with it (a page of ~300 detector
+    # boxes made 10^5 tests, 1.3 s of the bench's text reading)
     rects = list(rects)
-    merged = True
-    while merged:
-        merged = False
-        for i in range(len(rects)):
-            for j in range(i + 1, len(rects)):
-                a, b = rects[i], rects[j]
-                if joins(a, b):
-                    rects[i] = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
-                    del rects[j]
-                    merged = True
-                    break
-            if merged:
-                break
+
+    def union(a: Rect, b: Rect) -> Rect:
+        return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+
+    i = 0
+    while i < len(rects):
+        j = next((j for j in range(i + 1, len(rects)) if joins(rects[i], rects[j])), None)
+        if j is None:
+            i += 1
+            continue
+        rects[i] = union(rects[i], rects[j])
+        del rects[j]
+        while (k := next((k for k in range(i) if joins(rects[k], rects[i])), None)) is not None:
+            rects[k] = union(rects[k], rects[i])
+            del rects[i]
+            i = k
     return rects

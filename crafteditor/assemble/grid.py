@@ -34,6 +34,10 @@ class PointGrid:
             self._cells[c].discard(key)
             del self._pts[key]
 
+    def point(self, key: Hashable) -> tuple[float, float]:
+        """The point under ``key``."""
+        return self._pts[key]
+
     def in_box(self, x0: float, y0: float, x1: float, y1: float) -> Iterator[Hashable]:
         """Keys whose point lies in the box (edges included)."""
         cx0, cy0 = self._key(x0, y0)

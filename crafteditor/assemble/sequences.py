@@ -168,10 +168,10 @@ def _messages(ink: np.ndarray, rgb: np.ndarray, text: np.ndarray, lines: list[Li
             x0, x1 = int(a.x) + m, int(b.x) - m
             if x1 - x0 < 10:
                 continue
-            for y in range(y0, y1):
-                if _joins(ink, text, y, x0, x1) and _stops(ink, text, y, int(a.x), -1) and _stops(
-                        ink, text, y, int(b.x), 1):
-                    hits.setdefault(y, []).append((i, j))
+            ok = _joins(ink, text, y0, y1, x0, x1) & _stops(ink, text, y0, y1, int(a.x), -1) & _stops(
+                ink, text, y0, y1, int(b.x), 1)
+            for y in (y0 + np.flatnonzero(ok)).tolist():
+                hits.setdefault(y, []).append((i, j))
     # the widest pair of a row (one message passes over the lifelines between its ends)
     rows: list[tuple[int, int, int]] = []
     for y in sorted(hits):
@@ -225,27 +225,41 @@ def _self_messages(ink: np.ndarray, rgb: np.ndarray, lines: list[Lifeline], mess
     return out
 
 
-def _joins(ink: np.ndarray, text: np.ndarray, y: int, x0: int, x1: int) -> bool:
-    row = ink[y, x0:x1]
-    free = ~text[y, x0:x1]
-    if free.mean() < 0.4:
-        return False
-    on = row[free]
-    if on.mean() >= 0.9:
-        return True
-    # dashed: ink in every eighth of the way (an eighth mostly under text aside)
-    bins = [(r[f].mean() if f.mean() >= 0.3 else 1.0) for r, f in zip(np.array_split(row, 8), np.array_split(free, 8))]
-    return on.mean() >= 0.35 and min(bins) >= 0.2
+def _joins(ink: np.ndarray, text: np.ndarray, y0: int, y1: int, x0: int, x1: int) -> np.ndarray:
+    """For each row y0..y1-1: whether its ink joins x0 to x1, solid or dashed, text aside. All
+    rows at once: row by row in Python it was 0.5 s of a sequence diagram's 1.1 s CPU."""
+    free = ~text[y0:y1, x0:x1]
+    on = ink[y0:y1, x0:x1] & free
+    n_free, n_on = free.sum(axis=1), on.sum(axis=1)
+    share = n_on / np.maximum(n_free, 1)
+    # dashed: ink in every eighth of the way (an eighth mostly under text aside); the eighths
+    # are np.array_split's: the first (width % 8) one column wider
+    width = x1 - x0
+    sizes = np.array([width // 8 + 1] * (width % 8) + [width // 8] * (8 - width % 8))
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    bin_free = np.add.reduceat(free.astype(np.int64), starts, axis=1)
+    bin_on = np.add.reduceat(on.astype(np.int64), starts, axis=1)
+    bins = np.where(bin_free / sizes >= 0.3, bin_on / np.maximum(bin_free, 1), 1.0)
+    dashed = (share >= 0.35) & (bins.min(axis=1) >= 0.2)
+    return (n_free / width >= 0.4) & ((share >= 0.9) | dashed)
 
 
-def _stops(ink: np.ndarray, text: np.ndarray, y: int, x: int, side: int) -> bool:
-    """Whether the row's ink stops at lifeline ``x``: little ink 4-28 px beyond it (on ``side``)."""
+def _stops(ink: np.ndarray, text: np.ndarray, y0: int, y1: int, x: int, side: int) -> np.ndarray:
+    """For each row y0..y1-1: whether its ink stops at lifeline ``x``: little ink 4-28 px beyond
+    it (on ``side``), in the row or the rows next to it."""
     a, b = (x + 4, x + 29) if side > 0 else (x - 28, x - 3)
     a, b = max(0, a), min(ink.shape[1], b)
     if b - a < 4:
-        return True
-    seg = ink[max(0, y - 1):y + 2, a:b].any(axis=0) & ~text[y, a:b]
-    return seg.mean() < 0.6
+        return np.ones(y1 - y0, bool)
+    H = ink.shape[0]
+    near = ink[y0:y1, a:b].copy()
+    near[1:] |= ink[y0:y1 - 1, a:b]
+    if y0 > 0:
+        near[0] |= ink[y0 - 1, a:b]
+    below = ink[y0 + 1:min(H, y1 + 1), a:b]
+    near[:len(below)] |= below
+    seg = near & ~text[y0:y1, a:b]
+    return seg.mean(axis=1) < 0.6
 
 
 def _message(ink: np.ndarray, rgb: np.ndarray, lines: list[Lifeline], i: int, j: int, band: list[int]) -> Message:
