@@ -173,16 +173,21 @@ class TaskGrammar:
         kind = ids[head]
         ln.lit(" ")
         ln.choice([kind] if kind else ["node", "edge", "group", "text", "chart", "panel", "path", "image"])
-        kind = kind or ln.s.split()[1]
+        return self._defined(ln, kind or ln.s.split()[1], head, done)
+
+    def _defined(self, ln: LineScanner, kind: str, cid: str, done: Committed):
+        """The rest of a line that defines ``cid`` as a ``kind``."""
         if kind == "node":
-            return self._node(ln, head, done)
+            return self._node(ln, cid, done)
         if kind == "edge":
-            return self._edge(ln, head, done)
+            return self._edge(ln, cid, done)
         if kind == "group":
-            return self._group(ln, head, done)
+            return self._group(ln, cid, done)
+        if kind == "panel" and self.task == "plan" and self.free_ids:  # else a panel line is free text
+            return self._panel(ln, cid, done)
         if kind == "chart":
-            return self._chart(ln, head)
-        return self._free(ln, head, kind)
+            return self._chart(ln, cid)
+        return self._free(ln, cid, kind)
 
     def _corpus_line(self, ln: LineScanner, done: Committed):
         """A plan's line under the written corpus' conventions: ``figure`` first (where the name
@@ -206,14 +211,7 @@ class TaskGrammar:
             raise Invalid
         ln.i = len(word)
         ln.lit(" ")
-        kind = ln.choice(kinds)
-        if kind == "node":
-            return self._node(ln, word, done)
-        if kind == "edge":
-            return self._edge(ln, word, done)
-        if kind == "panel":
-            return self._panel(ln, word, done)
-        return self._group(ln, word, done)
+        return self._defined(ln, ln.choice(kinds), word, done)
 
     def _figure(self, ln: LineScanner) -> Statement:
         """The rest of a corpus-style ``figure`` line (after the keyword): a title, a direction, either
