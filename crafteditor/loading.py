@@ -132,6 +132,7 @@ def _from_pil(im: Image.Image, label: str, config: Config) -> RasterImage:
     had_alpha = im.mode in ("RGBA", "LA", "PA") or "transparency" in im.info
     if had_alpha and im.mode in ("RGB", "L", "1"):
         im = im.convert("RGBA")
+    known = None  # the page, where the figure shows enough of it (see RasterImage.page)
     if im.mode in ("I;16", "I;16B", "I;16L", "I;16N", "I"):
         # 16-bit grayscale PNGs: Pillow hands them over as 'I;16' or 32-bit 'I' holding 0..65535
         arr = np.clip(np.asarray(im, dtype=np.int64), 0, 65535).astype(np.uint16)
@@ -153,9 +154,8 @@ def _from_pil(im: Image.Image, label: str, config: Config) -> RasterImage:
         page = _page_for(arr, config.background)
         rgb = array_to_rgb(arr, page, label)
         if arr.ndim == 3 and arr.shape[2] == 4 and (arr[:, :, 3] < 128).mean() >= PAGE_SHOWS:
-            return RasterImage(rgb=rgb, name=label, dpi=float(dpi), source_format=fmt, had_alpha=had_alpha,
-                               page=_hex_rgb(page))
-    return RasterImage(rgb=rgb, name=label, dpi=float(dpi), source_format=fmt, had_alpha=had_alpha)
+            known = _hex_rgb(page)
+    return RasterImage(rgb=rgb, name=label, dpi=float(dpi), source_format=fmt, had_alpha=had_alpha, page=known)
 
 
 # the share of transparent pixels from which a figure's page is taken as known (what was flattened onto)

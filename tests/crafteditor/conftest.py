@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from crafteditor.realset import RealFigure, load_real
+
 GOLDEN = Path(__file__).parent / "golden"
 
 
@@ -31,3 +33,11 @@ def real_set() -> Path:
     if not (folder / "figs").is_dir():
         pytest.skip(f"no real-figure set at {folder} (set CRAFTEDITOR_REAL_SET; see crafteditor.realset)")
     return folder
+
+
+def dev_figure(folder: Path, fid: str) -> RealFigure:
+    """One figure of the real set's dev split (the test split stays unseen); skips where it is absent."""
+    for f in load_real(folder, "dev", manifest=REAL_MANIFEST):
+        if f.id == fid:
+            return f
+    pytest.skip(f"{fid} is not in the real set's dev split")

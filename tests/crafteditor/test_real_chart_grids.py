@@ -13,7 +13,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import matplotlib.ticker  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
-from conftest import REAL_MANIFEST  # noqa: E402
+from conftest import dev_figure  # noqa: E402
 from mpl_helpers import mpl_png as _png  # noqa: E402
 from PIL import Image, ImageFilter  # noqa: E402
 
@@ -21,7 +21,7 @@ from crafteditor import convert  # noqa: E402
 from crafteditor.charts.axes import robust_fit  # noqa: E402
 from crafteditor.charts.panels import grid_frames  # noqa: E402
 from crafteditor.charts.style import tick_format  # noqa: E402
-from crafteditor.realset import load_real, score_values  # noqa: E402
+from crafteditor.realset import score_values  # noqa: E402
 from crafter.spec import Figure  # noqa: E402
 
 TOOLS = {"uv": 0.8, "poetry": 2.1, "pdm": 2.5, "pip-sync": 4.6}
@@ -94,7 +94,7 @@ def test_the_frame_ends_at_the_longest_bar_and_a_crossed_grid_is_no_bar_frame():
 @pytest.mark.parametrize("name", ["B_uv_install-cold", "B_hrbrthemes_hbar-labels"])
 def test_real_gridline_framed_bars(real_set, name):
     """The dev figures this class came from (skips without the real set)."""
-    fig = next(f for f in load_real(real_set, "dev", manifest=REAL_MANIFEST) if f.id == name)
+    fig = dev_figure(real_set, name)
     conv = convert(fig.path)
     assert score_values(conv.figure, fig.truth) == 1.0
 

@@ -13,14 +13,14 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
-from conftest import REAL_MANIFEST  # noqa: E402
+from conftest import dev_figure  # noqa: E402
 from mpl_helpers import mpl_png  # noqa: E402
 from PIL import Image, ImageDraw, ImageFont  # noqa: E402
 
 from crafteditor import convert  # noqa: E402
 from crafteditor.charts.axes import decade_ticks, mend_spaced_decimals, spaced_decimal  # noqa: E402
 from crafteditor.ocr.runs import TextRun  # noqa: E402
-from crafteditor.realset import load_real, score_real, score_values, svg_words  # noqa: E402
+from crafteditor.realset import score_real, score_values, svg_words  # noqa: E402
 from crafter.spec import Figure  # noqa: E402
 
 
@@ -91,7 +91,7 @@ def test_a_space_between_numbers_without_a_point_stays():
 @pytest.mark.parametrize("name", ["B_mplhep_example1", "B_patchwork_mixed-themes", "B_altair_simple-heatmap"])
 def test_real_charts_read_their_values(real_set, name):
     """Optional: on the real figures themselves (dev split), where the set is present."""
-    fig = next(f for f in load_real(real_set, "dev", manifest=REAL_MANIFEST) if f.id == name)
+    fig = dev_figure(real_set, name)
     conv = convert(fig.path)
     assert score_real(conv.figure, conv.svg, fig.truth)["values"] == 1.0
 

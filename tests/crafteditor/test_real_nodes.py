@@ -9,12 +9,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from ce_helpers import png_bytes
-from conftest import REAL_MANIFEST
+from conftest import dev_figure
 from PIL import Image, ImageDraw, ImageFont
 
 from crafteditor.config import Config
 from crafteditor.convert import convert
-from crafteditor.realset import _label, load_real, score_real
+from crafteditor.realset import _label, score_real
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
@@ -115,6 +115,6 @@ DEV_CASES = [("A_d2l_residual_block", "nodes", 0.9), ("A_dask_pipeline", "nodes"
 
 @pytest.mark.parametrize("fid,score,least", DEV_CASES)
 def test_dev_figures_of_each_fault(real_set, fid, score, least):
-    fig = next(f for f in load_real(real_set, "dev", manifest=REAL_MANIFEST) if f.id == fid)
+    fig = dev_figure(real_set, fid)
     conv = convert(fig.path.read_bytes(), Config(quality=False), name=fid)
     assert score_real(conv.figure, conv.svg, fig.truth)[score] >= least

@@ -4,11 +4,9 @@ lighting traced as grey shading), each reproduced on a figure drawn here."""
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
-from conftest import REAL_MANIFEST
+from conftest import dev_figure
 from handdrawn import excalidraw_arrows, whiteboard_photo
 
 from crafteditor.bench import svg_to_rgb
@@ -128,14 +126,11 @@ def test_a_whiteboard_photo_is_read_on_white_paper_with_its_words():
 def test_the_dev_hand_drawn_figures_get_their_arrows(real_set):
     """Optional, on the real set where present: an Excalidraw figure of the dev split whose
     arrows had all read as free strokes, and a whiteboard photo traced into 2,400 elements."""
-    figures = {f["id"]: f for f in json.loads(REAL_MANIFEST.read_text(encoding="utf-8"))["figures"]}
-    quill = figures["C_react-hook-quill_architecture"]
-    assert quill["split"] == "dev"
-    conv = convert((real_set / quill["file"]).read_bytes(), Config())
+    quill = dev_figure(real_set, "C_react-hook-quill_architecture")
+    conv = convert(quill.path.read_bytes(), Config())
     # was 0.20; 0.53 before the typeset rule that a survivor no wider than its arms is a joint of
     # lines, not a head: where two sketched arrows meet at one tip it reverses one of them (0.40)
-    assert score_real(conv.figure, conv.svg, quill)["edges"] >= 0.4
-    board = figures["C_teched2020-keynote_whiteboard"]
-    assert board["split"] == "dev"
-    conv = convert((real_set / board["file"]).read_bytes(), Config())
+    assert score_real(conv.figure, conv.svg, quill.truth)["edges"] >= 0.4
+    board = dev_figure(real_set, "C_teched2020-keynote_whiteboard")
+    conv = convert(board.path.read_bytes(), Config())
     assert conv.report["elements"] < 800  # was 2,439

@@ -10,14 +10,13 @@ import math
 from collections import Counter
 
 import numpy as np
-import pytest
 from ce_helpers import png_bytes
-from conftest import REAL_MANIFEST
+from conftest import dev_figure
 from PIL import Image, ImageDraw, ImageFont
 
 from crafteditor.config import Config
 from crafteditor.convert import convert
-from crafteditor.realset import load_real, score_real
+from crafteditor.realset import score_real
 from crafter.spec.model import Edge, Node
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
@@ -149,10 +148,7 @@ def test_a_transition_to_itself_is_a_self_loop():
 
 def test_real_class_trees_keep_their_edges(real_set):
     """On the real set's dev class diagrams whose classes are all read but one, the edges are found."""
-    figs = [f for f in load_real(real_set, "dev", manifest=REAL_MANIFEST) if f.id == "C_tf-community_filesystem-classes"]
-    if not figs:
-        pytest.skip("the class diagram is not in the set's dev split")
-    f = figs[0]
+    f = dev_figure(real_set, "C_tf-community_filesystem-classes")
     conv = convert(f.path.read_bytes(), Config(), name=f.id)
     sc = score_real(conv.figure, conv.svg, f.truth)
     assert sc["edges"] >= 0.8, sc
