@@ -246,9 +246,10 @@ def score_values(fig: Figure, truth: dict[str, Any]) -> float:
     anonymous: set[int] = set()  # charts read as one series without a name (no legend): any name is theirs
     for i, c in enumerate(_reading_order([c for c in fig.components if isinstance(c, Chart)])):
         rows = chart_rows(c.spec)
+        heatmap = _is_heatmap(c.spec)
         for s, x, y in rows:
             groups.setdefault((i, _label(str(s or ""))), []).append((x, y))
-            if _is_heatmap(c.spec):  # a row of cells, which the truth may name 'y=-5'
+            if heatmap:  # a row of cells, which the truth may name 'y=-5'
                 groups.setdefault((i, _label(f"y={s}")), []).append((x, y))
         if _is_stacked(c.spec) and not any(_label(str(s or "")) == "total" for s, _, _ in rows):
             # a stack's total: its series' values summed at each x
@@ -323,10 +324,9 @@ def _at_x(rows: list[tuple[Any, float]], x: Any, line: bool = False) -> list[flo
 def _is_stacked(spec: dict[str, Any]) -> bool:
     """Bars of several series on one category each, stacked (Vega-Lite's default: no offset
     channel, no ``stack: null``)."""
-    mark = spec.get("mark") or next((ly.get("mark") for ly in spec.get("layer") or [] if ly.get("mark")), None)
     enc = spec.get("encoding") or {}
     value = next((enc[k] for k in ("x", "y") if (enc.get(k) or {}).get("type") == "quantitative"), {})
-    return ((mark.get("type") if isinstance(mark, dict) else mark) == "bar" and "color" in enc
+    return (_mark_type(spec) == "bar" and "color" in enc
             and not {"xOffset", "yOffset"} & set(enc) and value.get("stack", "zero") not in (None, False))
 
 
@@ -335,15 +335,20 @@ def _is_heatmap(spec: dict[str, Any]) -> bool:
     enc = spec.get("encoding") or {}
     if (enc.get("x") or {}).get("type") != "nominal" or (enc.get("y") or {}).get("type") != "nominal":
         return False
-    return any((ly.get("mark") or {}).get("type", ly.get("mark")) == "rect"
+    return any(ly["mark"].get("type") == "rect"
                and ((ly.get("encoding") or {}).get("color") or {}).get("type") == "quantitative"
                for ly in spec.get("layer") or [] if isinstance(ly.get("mark"), dict))
 
 
 def _is_line(spec: dict[str, Any]) -> bool:
     """The chart's mark (or its layers' first) is a line."""
+    return _mark_type(spec) == "line"
+
+
+def _mark_type(spec: dict[str, Any]) -> str | None:
+    """The chart's mark type (or its layers' first)."""
     mark = spec.get("mark") or next((ly.get("mark") for ly in spec.get("layer") or [] if ly.get("mark")), None)
-    return (mark.get("type") if isinstance(mark, dict) else mark) == "line"
+    return mark.get("type") if isinstance(mark, dict) else mark
 
 
 def _number(v: Any) -> float | None:

@@ -59,10 +59,12 @@ def _smol_backend(arg: str) -> Backend:
     unknown = [f for f in flags if f not in ("trusted", "gated", "free", "spans", "own")]
     if unknown:
         raise ModelError(f"smol backend: unknown option '#{unknown[0]}' (use #trusted or #gated, #free, #spans, #own)")
-    if arg and arg != "base" and not Path(arg).is_dir():
-        raise ModelError(f"smol backend: no adapter folder at {arg}")
-    if arg and arg != "base" and not (Path(arg) / "adapter_config.json").exists() and (Path(arg) / "adapter").is_dir():
-        arg = str(Path(arg) / "adapter")  # a training run's folder
+    if arg and arg != "base":
+        folder = Path(arg)
+        if not folder.is_dir():
+            raise ModelError(f"smol backend: no adapter folder at {arg}")
+        if not (folder / "adapter_config.json").exists() and (folder / "adapter").is_dir():
+            arg = str(folder / "adapter")  # a training run's folder
     adapter = None if arg == "base" else arg or shipped_adapter()
     return SmolBackend.load(adapter, threads=default_threads(), trusted_plan="trusted" in flags,
                             constrained="free" not in flags, heads=None if "spans" in flags else WEIGHTS_DIR,

@@ -77,12 +77,12 @@ class ForcedText:
             options = {n for n in names.names if n.startswith(m.group(2)) and n.lower() not in used}
             return options.pop()[len(m.group(2)):] + '"' if len(options) == 1 else ""
         m = self._EDGE_OPEN.fullmatch(line)
-        if m and (m.group(1) is None or m.group(1) in self.link_options(done)):
-            links = self.link_options(done)
+        links = self.link_options(done) if m else {}
+        if m and (m.group(1) is None or m.group(1) in links):  # (any other source: scanned below)
             if m.group(1) is None:  # "e3 edge ": no source yet
                 return next(iter(links)) + " -> " + self._one(links[next(iter(links))]) if len(links) == 1 else ""
             src = m.group(1)
-            if src not in links or any(o != src and o.startswith(src) for o in links):
+            if any(o != src and o.startswith(src) for o in links):
                 return ""
             typed = line[line.index(src) + len(src):]
             return " -> "[len(typed):] + self._one(links[src]) if " -> ".startswith(typed) else ""

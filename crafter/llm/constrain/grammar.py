@@ -9,6 +9,7 @@ the edges that may join them, a chart spec's columns, the attributes and their v
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import get_args
 
 from crafter.errors import SpecError
@@ -102,8 +103,7 @@ class TaskGrammar:
         once: the 0.43-epoch adapter, made to go on writing nodes, wrote every name twice."""
         if not self.free_ids or (self.cover and isinstance(self.node_names, Names)):
             return done.labels
-        seen: set[str] = set()
-        return frozenset(x for x in done.node_labels if x in seen or seen.add(x))
+        return frozenset(x for x, n in Counter(done.node_labels).items() if n >= 2)
 
     def more_lines(self, done: Committed) -> bool:
         """May a line follow the finished ones?"""
