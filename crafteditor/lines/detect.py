@@ -106,6 +106,8 @@ def _heads_at_outlines(residual: np.ndarray, head_ink: np.ndarray, dist: np.ndar
     """Heads found in ``head_ink`` (the nodes' outlines left in) that the residual lost: their
     front was in the ring erased round a node. A head must lie mostly in the residual, beyond
     the outline, and be none found there already (filled, or an open 'V' whose apex it is)."""
+    if not (head_ink & ~residual).any():
+        return []  # no outline left in (no nodes): every head found would lie wholly in the residual
     found, _ = find_heads(head_ink, rough, _coverage(dist, head_ink))
     out = []
     for h in found:
