@@ -129,5 +129,5 @@ def _top_share(rgb: np.ndarray) -> float:
     """The share of the pixels in the image's commonest exact colour (on a grid of every 2nd pixel)."""
     sub = rgb[::2, ::2]
     packed = (sub[..., 0].astype(np.int32) << 16) | (sub[..., 1].astype(np.int32) << 8) | sub[..., 2]
-    counts = np.bincount(np.unique(packed.ravel(), return_inverse=True)[1])
+    counts = np.unique(packed.ravel(), return_counts=True)[1]
     return float(counts.max()) / packed.size
