@@ -50,7 +50,7 @@ def evened_photo(image: RasterImage) -> EvenedPhoto | None:
     paper = _paper(image.rgb)
     if paper is None:
         return None
-    lit, _ = _divided(image.rgb, paper)
+    lit = _divided(image.rgb, paper)
     ph, pw = paper.shape[:2]
     g = PAPER_SIDE / max(ph, pw)
     small = cv2.resize(paper, (max(1, round(pw * g)), max(1, round(ph * g))), interpolation=cv2.INTER_AREA)
@@ -92,17 +92,16 @@ def even_lighting(rgb: np.ndarray) -> np.ndarray | None:
     """``rgb`` with the paper's lighting divided out (paper white), or None where the image is no
     photo of paper lit unevenly (a drawn figure is left as it is)."""
     paper = _paper(rgb)
-    return None if paper is None else _divided(rgb, paper)[0]
+    return None if paper is None else _divided(rgb, paper)
 
 
-def _divided(rgb: np.ndarray, paper: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(``rgb`` divided by its ``paper``, smoothed and stretched to its size: the paper white;
-    what it was divided by, float32)."""
+def _divided(rgb: np.ndarray, paper: np.ndarray) -> np.ndarray:
+    """``rgb`` divided by its ``paper``, smoothed and stretched to its size: the paper white."""
     h, w = rgb.shape[:2]
     full = cv2.GaussianBlur(paper.astype(np.float32), (0, 0), _stroke_kernel() / 2)
     full = np.maximum(cv2.resize(full, (w, h), interpolation=cv2.INTER_LINEAR), 16.0)
     lit = np.clip(rgb.astype(np.float32) * (255.0 * HEADROOM) / full, 0, 255).astype(np.uint8)
-    return lit, full
+    return lit
 
 
 def _stroke_kernel() -> int:
@@ -130,5 +129,5 @@ def _top_share(rgb: np.ndarray) -> float:
     """The share of the pixels in the image's commonest exact colour (on a grid of every 2nd pixel)."""
     sub = rgb[::2, ::2]
     packed = (sub[..., 0].astype(np.int32) << 16) | (sub[..., 1].astype(np.int32) << 8) | sub[..., 2]
-    counts = np.bincount(np.unique(packed.ravel(), return_inverse=True)[1])
+    counts = np.unique(packed.ravel(), return_counts=True)[1]
     return float(counts.max()) / packed.size

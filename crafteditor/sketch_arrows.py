@@ -59,7 +59,7 @@ def join_sketch_arrows(lines: list[LinePath], shapes: list[DetectedShape]) -> li
     index = Ends([lines[k].points for k in pieces])
     for k in pieces:
         ln = lines[k]
-        gap = min(GAP_MAX, GAP_WIDTHS * ln.width + GAP_PX)
+        gap = _gap(ln)
         for e in (0, 1):
             if att[(k, e)] is not None:
                 continue
@@ -121,7 +121,7 @@ def _give_heads(lines: list[LinePath], left: list[int], att: dict, made: list[tu
         if att[(k, e)] is None or att[(k, 1 - e)] is not None:
             continue
         node = att[(k, e)][0]
-        reach = min(GAP_MAX, GAP_WIDTHS * ln.width + GAP_PX) + h.length
+        reach = _gap(ln) + h.length
         best = None
         for m, (other, pair) in enumerate(made):
             for j, q in ((0, other.start), (1, other.end)):
@@ -249,6 +249,11 @@ def _fan(lines: list[LinePath], members: list[int], h: Arrowhead, node: Detected
     return False
 
 
+def _gap(ln: LinePath) -> float:
+    """How far a loose end of ``ln`` reaches for another piece (px)."""
+    return min(GAP_MAX, GAP_WIDTHS * ln.width + GAP_PX)
+
+
 def _end(ln: LinePath, e: int) -> tuple[float, float]:
     return ln.points[0] if e == 0 else ln.points[-1]
 
@@ -264,7 +269,7 @@ def _end_node(ln: LinePath, e: int, nodes: list[DetectedShape]) -> tuple[int, tu
     d, i = min(dist)
     if d <= tol:
         return i, p
-    reach = min(GAP_MAX, GAP_WIDTHS * ln.width + GAP_PX) + tol
+    reach = _gap(ln) + tol
     head = ln.head_start if e == 0 else ln.head_end
     if head is not None and math.dist(head.tip, head.base) >= 1.0:
         p, back = head.tip, head.base

@@ -292,14 +292,18 @@ def _glyph_mask(runs: list[TextRun], shape: tuple[int, int]) -> np.ndarray:
     return m
 
 
-def _paste(into: np.ndarray, part: np.ndarray, x: int, y: int) -> None:
-    """``part`` pasted into ``into`` at (x, y), clipped on every side: a face's masks may reach past
-    the image's edge (a hand-drawn outline redrawn half a pencil stroke out starts left of 0)."""
+def _paste(into: np.ndarray, part: np.ndarray, x: int, y: int, *, union: bool = False) -> None:
+    """``part`` pasted into ``into`` at (x, y) (or'ed in, where ``union``), clipped on every side: a
+    face's masks may reach past the image's edge (a hand-drawn outline redrawn half a pencil stroke
+    out starts left of 0)."""
     H, W = into.shape
     sx, sy = max(0, -x), max(0, -y)
     ex, ey = min(part.shape[1], W - x), min(part.shape[0], H - y)
     if ex > sx and ey > sy:
-        into[y + sy:y + ey, x + sx:x + ex] = part[sy:ey, sx:ex]
+        if union:
+            into[y + sy:y + ey, x + sx:x + ex] |= part[sy:ey, sx:ex]
+        else:
+            into[y + sy:y + ey, x + sx:x + ex] = part[sy:ey, sx:ex]
 
 
 def _shape_mask(shapes: list[DetectedShape], shape: tuple[int, int]) -> np.ndarray:
@@ -326,14 +330,10 @@ def _shape_mask(shapes: list[DetectedShape], shape: tuple[int, int]) -> np.ndarr
 
 def _face_mask(shapes: list[DetectedShape], shape: tuple[int, int]) -> np.ndarray:
     """The nodes' insides, their outlines left out (the ink heads touching a node are looked for in)."""
-    H, W = shape
     m = np.zeros(shape, bool)
     for s in shapes:
-        f = s.face
-        sx, sy = max(0, -f.x), max(0, -f.y)  # clipped at the image's edges, as _paste is
-        ex, ey = min(f.filled.shape[1], W - f.x), min(f.filled.shape[0], H - f.y)
-        if not s.is_group and ex > sx and ey > sy:
-            m[f.y + sy:f.y + ey, f.x + sx:f.x + ex] |= f.filled[sy:ey, sx:ex].astype(bool)
+        if not s.is_group:
+            _paste(m, s.face.filled.astype(bool), s.face.x, s.face.y, union=True)
     return m
 
 

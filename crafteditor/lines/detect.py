@@ -68,7 +68,6 @@ def detect_lines(rgb: np.ndarray, residual: np.ndarray, background: np.ndarray,
     for h in at_outlines:
         x0, y0, x1, y1 = h.mask_box
         head_mask[y0:y1, x0:x1] |= pixels_mask(h, (y1 - y0, x1 - x0)) & residual[y0:y1, x0:x1]
-    heads += at_outlines
     pieces = pair_through_junctions(pieces, lw)
     chains = chain_dashes(pieces, lw)
     paths: list[LinePath] = []
@@ -87,9 +86,8 @@ def detect_lines(rgb: np.ndarray, residual: np.ndarray, background: np.ndarray,
         simple = simplify(pts, max(1.0, min(0.8 * lw, 3.0)))  # a 10 px line's 8 px tolerance skewed it
         simple = refine(simple, coverage, lw)
         paths.append(LinePath(points=simple, width=lw, color=(0, 0, 0), style=style, pieces=len(chain)))
-    attach_heads(paths, heads, lw, residual)
-    outline_ids = {id(h) for h in at_outlines}
-    paths += orphan_heads(paths, [h for h in heads if id(h) not in outline_ids], lw, residual)
+    attach_heads(paths, heads + at_outlines, lw, residual)
+    paths += orphan_heads(paths, heads, lw, residual)  # a head at an outline no line claims is none
     explained = np.zeros_like(residual)
     for p in paths:
         _draw_path(explained, p, lw)
@@ -108,6 +106,8 @@ def _heads_at_outlines(residual: np.ndarray, head_ink: np.ndarray, dist: np.ndar
     """Heads found in ``head_ink`` (the nodes' outlines left in) that the residual lost: their
     front was in the ring erased round a node. A head must lie mostly in the residual, beyond
     the outline, and be none found there already (filled, or an open 'V' whose apex it is)."""
+    if not (head_ink & ~residual).any():
+        return []  # no outline left in (no nodes): every head found would lie wholly in the residual
     found, _ = find_heads(head_ink, rough, _coverage(dist, head_ink))
     out = []
     for h in found:

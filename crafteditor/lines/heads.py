@@ -47,7 +47,7 @@ def find_heads(residual: np.ndarray, lw: float, coverage: np.ndarray,
             # a filled block (an icon, a bar), not an arrowhead; or a line wider than lw, with its head
             if thicker and line_like:
                 found, mask = _heads_on_thick_line(region, residual[y0:y1, x0:x1], coverage[y0:y1, x0:x1], lw)
-                heads += [_moved_head(f, x0, y0) for f in found]
+                heads += [moved_head(f, x0, y0) for f in found]
                 head_mask[y0:y1, x0:x1] |= mask
             continue
         if _line_joint(core, grown, residual, (x0, y0, x1, y1), k):
@@ -104,12 +104,14 @@ def _heads_on_thick_line(region: np.ndarray, residual: np.ndarray, coverage: np.
     return find_heads(region & residual, own, np.where(region, coverage, 0).astype(np.float32), thicker=False)
 
 
-def _moved_head(h: Arrowhead, dx: int, dy: int) -> Arrowhead:
+def moved_head(h: Arrowhead, dx: int, dy: int) -> Arrowhead:
+    """A head found in a crop, moved (in place) into the whole image's pixels."""
     h.tip = (h.tip[0] + dx, h.tip[1] + dy)
     h.base = (h.base[0] + dx, h.base[1] + dy)
     x0, y0, x1, y1 = h.mask_box
     h.mask_box = (x0 + dx, y0 + dy, x1 + dx, y1 + dy)
-    h.pixels = h.pixels + np.array([dx, dy], dtype=np.float64)
+    if len(h.pixels):
+        h.pixels = h.pixels + np.array([dx, dy], dtype=h.pixels.dtype)
     return h
 
 

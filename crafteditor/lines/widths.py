@@ -18,6 +18,7 @@ import numpy as np
 
 from crafteditor.blobs import find_blobs
 from crafteditor.lines.detect import detect_lines
+from crafteditor.lines.heads import moved_head
 from crafteditor.lines.paths import LinePath
 
 MIN_PIECE_PX = 40  # pieces smaller than this (specks, dots) stay with the thin lines
@@ -60,12 +61,7 @@ def _moved(ln: LinePath, dx: int, dy: int) -> LinePath:
     ln.points = [(x + dx, y + dy) for x, y in ln.points]
     for h in (ln.head_start, ln.head_end):
         if h is not None:
-            h.tip = (h.tip[0] + dx, h.tip[1] + dy)
-            h.base = (h.base[0] + dx, h.base[1] + dy)
-            x0, y0, x1, y1 = h.mask_box
-            h.mask_box = (x0 + dx, y0 + dy, x1 + dx, y1 + dy)
-            if len(h.pixels):
-                h.pixels = h.pixels + np.array([dx, dy], dtype=h.pixels.dtype)
+            moved_head(h, dx, dy)
     return ln
 
 
