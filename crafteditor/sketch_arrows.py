@@ -85,7 +85,7 @@ def join_sketch_arrows(lines: list[LinePath], shapes: list[DetectedShape]) -> li
             made.append(one)
             taken.update(members)
     # a rough stroke drawn twice is two arrows' worth of pieces along one course: one edge
-    direct = [(ln, (att[(k, 0)][0], att[(k, 1)][0])) for k, ln in enumerate(lines) if k in att and k not in taken
+    direct = [(ln, (att[(k, 0)][0], att[(k, 1)][0])) for k, ln in enumerate(lines) if (k, 0) in att and k not in taken
               and att[(k, 0)] is not None and att[(k, 1)] is not None and att[(k, 0)][0] != att[(k, 1)][0]]
     out: list[tuple[LinePath, tuple[int, int]]] = []
     for ln, pair in sorted(made, key=lambda t: (-_heads(t[0]), -t[0].length)):
