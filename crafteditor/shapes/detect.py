@@ -258,11 +258,12 @@ def _make_shape(rgb: np.ndarray, paints: Paints, f: Face, shape: str, iou: float
             # the surroundings' share: the better of the two readings (the wider rings of a
             # stack's front sheet reach its back sheets: 0.82 became 0.58 and the node was lost)
             stroke, width, outside, share = wide[0], wide[1], wide[2], max(share, wide[3])
-    elif share < 0.9 and stroke is not None:
+    elif share < 0.9 and stroke is not None and face_for_ring is None:
         # a second outline a few px outside the first (an accepting state's double circle, a
         # double-bordered box, a scroll's curl) is in the rings the surroundings are read from:
-        # past it they are one surface, and the inner outline is the node (the rest is traced)
-        share = max(share, _ring_stroke(rgb, paints, face_for_ring or f, pad=DOUBLE_OUTLINE_PAD)[3])
+        # past it they are one surface, and the inner outline is the node (the rest is traced;
+        # a cylinder's share is read from its body's rings below)
+        share = max(share, _ring_stroke(rgb, paints, f, pad=DOUBLE_OUTLINE_PAD)[3])
     if face_for_ring is not None:  # a cylinder: its cap is part of it, not its surroundings
         share = _ring_stroke(rgb, paints, f)[3]
     # a drawn shape sits on one surface; a pocket of canvas fenced in by lines and other nodes
