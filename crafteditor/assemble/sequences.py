@@ -22,6 +22,7 @@ import numpy as np
 from crafteditor.assemble.geometry import dist_to_polyline
 from crafteditor.lines.paths import LinePath
 from crafteditor.ocr.runs import TextRun
+from crafteditor.paint import distances
 from crafteditor.shapes.detect import DetectedShape
 
 INK = 30.0  # colour distance from the background that counts as ink (light grey lifelines)
@@ -57,8 +58,7 @@ class Sequence:
 
 
 def ink_mask(rgb: np.ndarray, background: tuple[int, int, int]) -> np.ndarray:
-    d = rgb.astype(np.int32) - np.asarray(background, np.int32)
-    return (d * d).sum(axis=2) > INK * INK
+    return distances(rgb, background) > INK
 
 
 def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: list[DetectedShape],
