@@ -14,7 +14,7 @@ no boxes (:func:`lifeline_cells`)."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -23,7 +23,7 @@ from crafteditor.assemble.geometry import dist_to_polyline
 from crafteditor.lines.paths import LinePath
 from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import distances
-from crafteditor.shapes.detect import DetectedShape
+from crafteditor.shapes.detect import DetectedShape, keep_shapes
 
 INK = 30.0  # colour distance from the background that counts as ink (light grey lifelines)
 
@@ -307,20 +307,10 @@ def without_cells(seq: Sequence, shapes: list[DetectedShape], tol: float = 5.0) 
             and any(abs(s.x + s.w - x) <= tol for x in xs)}
     if not drop:
         return shapes
-    new = {}
-    for k in range(len(shapes)):
-        if k not in drop:
-            new[k] = len(new)
-    out = []
-    for k, s in enumerate(shapes):
-        if k in drop:
-            continue
-        if s.members:
-            s = replace(s, members=[new[m] for m in s.members if m in new])
-        out.append(s)
+    keep = [k for k in range(len(shapes)) if k not in drop]
     for ln in seq.lifelines:
-        ln.node = new[ln.node]
-    return out
+        ln.node = keep.index(ln.node)
+    return keep_shapes(shapes, keep)
 
 
 def explained(ln: LinePath, seq: Sequence, tol: float = 6.0) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -111,11 +111,16 @@ def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
     # a stack's back sheets crowd its front sheet's surroundings; anything else must sit on one surface
     keep = [i for i, s in enumerate(shapes) if s.shape == "stack" or s.is_group or s.outside_share >= 0.7]
     if len(keep) != len(shapes):
-        index = {old: new for new, old in enumerate(keep)}
-        shapes = [shapes[i] for i in keep]
-        for s in shapes:
-            s.members = [index[m] for m in s.members if m in index]
+        shapes = keep_shapes(shapes, keep)
     return shapes + [p for p in polygons if p.outside_share >= 0.7]
+
+
+def keep_shapes(shapes: list[DetectedShape], keep: list[int]) -> list[DetectedShape]:
+    """``shapes[i]`` for each ``i`` of ``keep`` (ascending), their group members renumbered to
+    match, those left out dropped (a shape with members is a copy: ``shapes`` stays as it was)."""
+    index = {old: new for new, old in enumerate(keep)}
+    return [replace(s, members=[index[m] for m in s.members if m in index]) if s.members else s
+            for s in (shapes[i] for i in keep)]
 
 
 def _polygon_shape(rgb: np.ndarray, paints: Paints, f: Face) -> DetectedShape | None:
