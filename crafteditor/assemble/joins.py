@@ -153,7 +153,7 @@ def extend_at_junctions(lines: list[LinePath], shapes: list[DetectedShape],
     up to the base class), or a head at each end (one source's stem down to a bar that
     fans out to two targets). Its two halves are two edges, each on through the stem.
     """
-    out: list[LinePath | None] = list(lines)
+    out = list(lines)
     # bounding boxes first: a noisy scan has thousands of line pieces, and splitting every
     # other line at every free end was quadratic in lines times points (minutes per sketch)
     bounds = [(min(x for x, _ in ln.points), min(y for _, y in ln.points),
@@ -192,8 +192,6 @@ def extend_at_junctions(lines: list[LinePath], shapes: list[DetectedShape],
                 continue
             _, j, before, after = best
             b = lines[j]
-            if out[i] is None or out[j] is None:
-                continue
             cur = out[i] if not at_start else _reversed_line(out[i])  # now the free end is a's last point
             other_head = cur.head_start is not None  # a head at the branch's far end
             bus = _bus_edges(cur, b, before, after, other_head)
@@ -212,7 +210,7 @@ def extend_at_junctions(lines: list[LinePath], shapes: list[DetectedShape],
                 continue
             out[i] = merged
             break
-    return [ln for ln in out if ln is not None]
+    return out
 
 
 def _bus_edges(cur: LinePath, b: LinePath, before: list, after: list,

@@ -75,13 +75,14 @@ def node_component(b: FigureBuilder, cid: str, s: DetectedShape, lab: list[TextR
     kw: dict[str, Any] = {}
     box = b.box(s.x, s.y, s.w, s.h)
     if lab:
-        kw["label"] = label_text(lab)
+        lines = label_lines(lab)
+        kw["label"] = "\n".join(t for t, _ in lines)
         fs = float(np.median([r.font_px for r in lab])) * b.s
         # the theme's size stands in for one within 0.4 px of it; either way the renderer
         # must not re-wrap a line the original fitted on one line (it breaks at the box's
         # width less the padding), so a size that would not fit is written down, fitted
         shown = round(fs, 1) if abs(fs - THEME.font_size) > 0.4 else THEME.font_size
-        widest = max(text_width(t, 1.0, bold=all(q.bold for q in lab)) for t, _ in label_lines(lab))
+        widest = max(text_width(t, 1.0, bold=all(q.bold for q in lab)) for t, _ in lines)
         # the renderer breaks at the box's width less the padding, or at one em where that is
         # less (crafter.base.rules.wrap_width): a circled 'N' 23 px wide fits at its own size
         # (it had been shrunk to 6 px, a dot)
@@ -91,7 +92,7 @@ def node_component(b: FigureBuilder, cid: str, s: DetectedShape, lab: list[TextR
         if shown != THEME.font_size:
             kw["font_size"] = shown
         if s.dividers:
-            kw["label"] = slotted_label(label_lines(lab), box.y + box.h / 2, shown * THEME.line_height, b.s)
+            kw["label"] = slotted_label(lines, box.y + box.h / 2, shown * THEME.line_height, b.s)
         if all(r.bold for r in lab):
             kw["bold"] = True
         fonts = [r.font for r in lab if r.font]  # the lines long enough to tell

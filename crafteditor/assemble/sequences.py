@@ -14,7 +14,7 @@ no boxes (:func:`lifeline_cells`)."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -22,7 +22,8 @@ import numpy as np
 from crafteditor.assemble.geometry import dist_to_polyline
 from crafteditor.lines.paths import LinePath
 from crafteditor.ocr.runs import TextRun
-from crafteditor.shapes.detect import DetectedShape
+from crafteditor.paint import distances
+from crafteditor.shapes.detect import DetectedShape, keep_shapes
 
 INK = 30.0  # colour distance from the background that counts as ink (light grey lifelines)
 
@@ -57,8 +58,7 @@ class Sequence:
 
 
 def ink_mask(rgb: np.ndarray, background: tuple[int, int, int]) -> np.ndarray:
-    d = rgb.astype(np.int32) - np.asarray(background, np.int32)
-    return (d * d).sum(axis=2) > INK * INK
+    return distances(rgb, background) > INK
 
 
 def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: list[DetectedShape],
@@ -307,20 +307,10 @@ def without_cells(seq: Sequence, shapes: list[DetectedShape], tol: float = 5.0) 
             and any(abs(s.x + s.w - x) <= tol for x in xs)}
     if not drop:
         return shapes
-    new = {}
-    for k in range(len(shapes)):
-        if k not in drop:
-            new[k] = len(new)
-    out = []
-    for k, s in enumerate(shapes):
-        if k in drop:
-            continue
-        if s.members:
-            s = replace(s, members=[new[m] for m in s.members if m in new])
-        out.append(s)
+    keep = [k for k in range(len(shapes)) if k not in drop]
     for ln in seq.lifelines:
-        ln.node = new[ln.node]
-    return out
+        ln.node = keep.index(ln.node)
+    return keep_shapes(shapes, keep)
 
 
 def explained(ln: LinePath, seq: Sequence, tol: float = 6.0) -> bool:

@@ -144,9 +144,9 @@ class OcrEngine:
         # elsewhere turned 'docx,' into 'docxi'). Batches saved nothing on a CPU: 4 crops of
         # 96 px in one call cost 4.7 ms each, alone 5.1 ms; at 320 px 15.3 and 15.4 ms
         first: dict[tuple, int] = {}  # the same crop twice (a line read again with a crossing
-        for i, c in enumerate(crops):  # stroke painted out, where the stroke missed it) is read once
-            j = first.setdefault((c.shape, c.tobytes()), i)
-            if j != i:
+        twin = [first.setdefault((c.shape, c.tobytes()), i) for i, c in enumerate(crops)]  # stroke
+        for i, c in enumerate(crops):  # painted out, where the stroke missed it) is read once
+            if twin[i] != i:
                 continue
             h, w = c.shape[:2]
             aspect = w / max(1, h)
@@ -157,8 +157,8 @@ class OcrEngine:
             preds = self.recognizer.session(x)[0]  # 1×T×C class probabilities
             resized_w = min(width, int(math.ceil(REC_HEIGHT * w / max(1, h))))
             out[i] = self._decode(preds[0], width / preds.shape[1] * w / max(1, resized_w), latin, fold_case)
-        for i, c in enumerate(crops):
-            out[i] = out[first[(c.shape, c.tobytes())]]
+        for i, j in enumerate(twin):
+            out[i] = out[j]
         return out
 
     def _decode(self, probs: np.ndarray, px_per_step: float, latin: bool,

@@ -101,26 +101,24 @@ def _ellipses(dots: list[tuple[int, int, int, int, int]], lab: np.ndarray, rgb: 
     dashes or dots beyond them). In DejaVu Sans '…' is 0.77 em wide, '⋮' 0.81 em tall."""
     # the dots as arrays in their order (a first match in that order wins, as in a scan of them):
     # scanning every dot for every dot was quadratic (0.9 s of a figure with ~700 dots)
-    ids = np.array([d[4] for d in dots], np.int64)
     cxs = np.array([d[0] + d[2] / 2 for d in dots], np.float64)
     cys = np.array([d[1] + d[3] / 2 for d in dots], np.float64)
     sizes = np.array([max(d[2], d[3]) for d in dots], np.float64)
-    index = {int(k): j for j, k in enumerate(ids.tolist())}
-    by_id = {d[4]: d for d in dots}
     used = np.zeros(len(dots), bool)
 
     def like(size: float) -> np.ndarray:
         return ~used & (np.abs(sizes - size) <= max(1.0, 0.4 * size))
 
     def at(x: float, y: float, size: float) -> int | None:
+        """The first unused like dot at (x, y): its place in ``dots``."""
         hit = np.flatnonzero(like(size) & (np.abs(cxs - x) <= 1.5) & (np.abs(cys - y) <= 1.5))
-        return int(ids[hit[0]]) if hit.size else None
+        return int(hit[0]) if hit.size else None
 
     out = []
     for axis, ch, em, lo in ((0, "…", 0.77, 0.0), (1, "⋮", 0.81, -0.093)):
         along, across = (cxs, cys) if axis == 0 else (cys, cxs)
         for j in np.argsort(along, kind="stable").tolist():
-            a, ax, ay, size = int(ids[j]), float(cxs[j]), float(cys[j]), float(sizes[j])
+            ax, ay, size = float(cxs[j]), float(cys[j]), float(sizes[j])
             if used[j]:
                 continue
             # the nearest like dot after it along the axis, on its line, within 5 dot sizes
@@ -130,12 +128,13 @@ def _ellipses(dots: list[tuple[int, int, int, int, int]], lab: np.ndarray, rgb: 
             if not nxt.any():
                 continue
             cand = np.flatnonzero(nxt)
-            b = int(ids[cand[np.argmin(along[cand])]])
-            dx, dy = float(cxs[index[b]]) - ax, float(cys[index[b]]) - ay
-            c = at(ax + 2 * dx, ay + 2 * dy, size)
-            if c is None or at(ax - dx, ay - dy, size) is not None or at(ax + 3 * dx, ay + 3 * dy, size) is not None:
+            jb = int(cand[np.argmin(along[cand])])
+            dx, dy = float(cxs[jb]) - ax, float(cys[jb]) - ay
+            jc = at(ax + 2 * dx, ay + 2 * dy, size)
+            if jc is None or at(ax - dx, ay - dy, size) is not None or at(ax + 3 * dx, ay + 3 * dy, size) is not None:
                 continue
-            trio = [by_id[k] for k in (a, b, c)]
+            trio = [dots[k] for k in (j, jb, jc)]
+            a, b, c = (d[4] for d in trio)
             x0, y0 = min(d[0] for d in trio), min(d[1] for d in trio)
             x1, y1 = max(d[0] + d[2] for d in trio), max(d[1] + d[3] for d in trio)
             step = int(round(2 * max(abs(dx), abs(dy))))
@@ -151,7 +150,7 @@ def _ellipses(dots: list[tuple[int, int, int, int, int]], lab: np.ndarray, rgb: 
             out.append(TextRun(text=ch, x=float(x0), y=float(y0), w=float(x1 - x0), h=float(y1 - y0), angle=0.0,
                                font_px=float(font_px), bold=False, color=tuple(int(v) for v in col),  # type: ignore[arg-type]
                                confidence=ELLIPSIS_SCORE, baseline=float(y1 + lo * font_px), glyphs=mask, source="glyph"))
-            used[[index[a], index[b], index[c]]] = True
+            used[[j, jb, jc]] = True
     return out
 
 

@@ -203,8 +203,9 @@ def _underscore(rgb: np.ndarray, x0: int, x1: int, top: float, baseline: float,
     # an underscore ends with the gap; a message's arrow under a label runs on under the letters
     a, b = int(0.15 * font_px), int(0.6 * font_px)
     band = rgb[y0 + int(rows[0]):y0 + int(rows[-1]) + 1]
+    bg = region_background(gap)
     for lo, hi in ((max(0, x0 - b), max(0, x0 - a)), (x1 + a, min(rgb.shape[1], x1 + b))):
-        if hi > lo and (distances(band[:, lo:hi], region_background(gap)) > 60).any(axis=0).mean() >= 0.5:
+        if hi > lo and (distances(band[:, lo:hi], bg) > 60).any(axis=0).mean() >= 0.5:
             return None
     return y0 + int(rows[0]), int(rows[-1] - rows[0] + 1)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -111,11 +111,16 @@ def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
     # a stack's back sheets crowd its front sheet's surroundings; anything else must sit on one surface
     keep = [i for i, s in enumerate(shapes) if s.shape == "stack" or s.is_group or s.outside_share >= 0.7]
     if len(keep) != len(shapes):
-        index = {old: new for new, old in enumerate(keep)}
-        shapes = [shapes[i] for i in keep]
-        for s in shapes:
-            s.members = [index[m] for m in s.members if m in index]
+        shapes = keep_shapes(shapes, keep)
     return shapes + [p for p in polygons if p.outside_share >= 0.7]
+
+
+def keep_shapes(shapes: list[DetectedShape], keep: list[int]) -> list[DetectedShape]:
+    """``shapes[i]`` for each ``i`` of ``keep`` (ascending), their group members renumbered to
+    match, those left out dropped (a shape with members is a copy: ``shapes`` stays as it was)."""
+    index = {old: new for new, old in enumerate(keep)}
+    return [replace(s, members=[index[m] for m in s.members if m in index]) if s.members else s
+            for s in (shapes[i] for i in keep)]
 
 
 def _polygon_shape(rgb: np.ndarray, paints: Paints, f: Face) -> DetectedShape | None:
@@ -258,11 +263,12 @@ def _make_shape(rgb: np.ndarray, paints: Paints, f: Face, shape: str, iou: float
             # the surroundings' share: the better of the two readings (the wider rings of a
             # stack's front sheet reach its back sheets: 0.82 became 0.58 and the node was lost)
             stroke, width, outside, share = wide[0], wide[1], wide[2], max(share, wide[3])
-    elif share < 0.9 and stroke is not None:
+    elif share < 0.9 and stroke is not None and face_for_ring is None:
         # a second outline a few px outside the first (an accepting state's double circle, a
         # double-bordered box, a scroll's curl) is in the rings the surroundings are read from:
-        # past it they are one surface, and the inner outline is the node (the rest is traced)
-        share = max(share, _ring_stroke(rgb, paints, face_for_ring or f, pad=DOUBLE_OUTLINE_PAD)[3])
+        # past it they are one surface, and the inner outline is the node (the rest is traced;
+        # a cylinder's share is read from its body's rings below)
+        share = max(share, _ring_stroke(rgb, paints, f, pad=DOUBLE_OUTLINE_PAD)[3])
     if face_for_ring is not None:  # a cylinder: its cap is part of it, not its surroundings
         share = _ring_stroke(rgb, paints, f)[3]
     # a drawn shape sits on one surface; a pocket of canvas fenced in by lines and other nodes
