@@ -26,6 +26,7 @@ from crafteditor.assemble.builder import FigureBuilder
 from crafteditor.assemble.figure import build_figure
 from crafteditor.charts import detect_charts
 from crafteditor.config import PRESETS, Config
+from crafteditor.hatching import dehatched
 from crafteditor.lighting import evened_photo, on_paper
 from crafteditor.lines.paths import LinePath
 from crafteditor.lines.widths import detect_lines_by_width
@@ -75,6 +76,8 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
     shown = image  # what the figure drawn back is compared with
     photo = evened_photo(image) if text is None else None  # a photographed board: its lighting divided out
     image = photo.image if photo is not None else image
+    if text is None and photo is None:  # hachure fills read as the flat fills they stand for
+        image = dehatched(image) or image
     config = config.for_image(image.source_format)
     if photo is not None:  # the whole image is the photo read: no photos in it (its marker letters looked like some)
         config = config.replace(photos=False)

@@ -256,3 +256,30 @@ def whiteboard_photo(seed: int = 0, size=(1800, 1200)) -> tuple[bytes, list[str]
     buf = io.BytesIO()
     Image.fromarray(np.clip(photo, 0, 255).astype(np.uint8)).save(buf, format="JPEG", quality=85)
     return buf.getvalue(), words
+
+
+# -- Excalidraw boxes with hachure fills, labels written over the strokes ----------------------
+
+def hatched_boxes(seed: int = 0, n: int = 4) -> tuple[bytes, list[str], list[tuple[str, str]]]:
+    """(PNG bytes, box labels, edges) of a row of hachure-filled sketched boxes joined by arrows;
+    the labels are written straight over the strokes (no white patch), as Excalidraw draws them."""
+    rng = random.Random(seed)
+    size = (260 * n + 60, 330)
+    im = Image.new("RGB", size, "white")
+    d = ImageDraw.Draw(im)
+    font = ImageFont.truetype(FONT, 24)
+    fills = [(240, 140, 0), (47, 158, 68), (25, 113, 194), (224, 49, 49)]
+    labels = [WORDS[(seed * 3 + i) % len(WORDS)] for i in range(n)]
+    boxes = []
+    for i, word in enumerate(labels):
+        x0, y0 = 50 + 260 * i, 90 + rng.uniform(-10, 10)
+        x1, y1 = x0 + 180, y0 + 130
+        _rough_box(d, rng, x0, y0, x1, y1, fills[i % len(fills)], hachure=True)
+        tw = d.textlength(word, font=font)
+        d.text(((x0 + x1 - tw) / 2, (y0 + y1) / 2 - 14), word, fill=(20, 20, 20), font=font)
+        boxes.append((x0, y0, x1, y1))
+    for (_, ay0, ax1, ay1), (bx0, by0, _, by1) in zip(boxes, boxes[1:]):
+        _arrow(d, rng, (ax1 + 8, (ay0 + ay1) / 2), (bx0 - 8, (by0 + by1) / 2))
+    buf = io.BytesIO()
+    im.save(buf, format="PNG")
+    return buf.getvalue(), labels, list(zip(labels, labels[1:]))

@@ -1,0 +1,157 @@
+"""Hachure fills: the parallel pen strokes of a sketched box read as the flat fill they stand for.
+
+Excalidraw's (and rough.js's) default fill is a hachure: a box "filled" in orange is a dozen thin
+orange strokes at about 40°, a few px apart, with the label written over them. Read as drawn,
+the strokes were everything but a fill: the photo stage took one such box for a picture (its
+label went with it), the shape stage found no face in it (the strokes cut the inside into
+slivers), and the line stage read the strokes as lines, their ends as arrow heads (a dev figure
+came back with its three hatched boxes as heaps of black triangles, no node).
+
+Here, before anything is read, a region of thin strokes that run in one direction (a line
+opening at that angle keeps them), packed densely and side by side (at least MIN_STROKES of
+them, the region box-like), is painted in the strokes' optical mean with the paper: the
+pastel a viewer sees. Only the strokes' own colours (and their blends with the paper) are
+painted over; the label and the outline, in another colour, are kept as they are. The figure
+then reads as a filled box, and is drawn back with a flat fill (the hachure is not redrawn).
+
+Only the pixels read change: the figure drawn back is still compared with the original.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from crafteditor.loading import RasterImage
+
+INK_CONTRAST = 30  # a stroke differs from the paper by this much in some channel
+STROKE_PX = 15  # a hachure stroke is straight over at least this many px
+ANGLES = tuple(range(20, 75, 5))  # hachure strokes run diagonally (degrees off horizontal, either way)
+WINDOW = 31  # the stroke density is measured over this window (px)
+DENSE = 0.2  # share of a window that diagonal strokes cover in a hachure
+MIN_AREA = 1600  # a hatched region covers at least this many px...
+MIN_SIDE = 30  # ...and is at least this wide and tall
+BOXLIKE = 0.6  # share of its bounding box the region fills (a fan of edges or curves does not)
+ONE_WAY = 0.5  # share of its strokes that run at the commonest angle (±5°)
+MIN_STROKES = 8  # parallel strokes at that angle
+TINT_PX = 60.0  # a pixel this close (RGB) to the paper-to-stroke blend is fill, painted over
+
+
+def dehatched(image: RasterImage) -> RasterImage | None:
+    """The image with its hachure fills painted flat; None where it has none."""
+    rgb = image.rgb
+    paper = _paper(rgb)
+    regions = hatch_regions(rgb, paper)
+    if not regions:
+        return None
+    out = rgb.copy()
+    for region, strokes in regions:
+        _paint(out, region, strokes, paper)
+    return replace(image, rgb=out)
+
+
+def hatch_regions(rgb: np.ndarray, paper: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(region mask, its strokes' mask) of each hachure fill."""
+    r, g, b = cv2.split(cv2.absdiff(np.ascontiguousarray(rgb), (*(float(round(c)) for c in paper), 0.0)))
+    ink = (cv2.max(cv2.max(r, g), b) > INK_CONTRAST).astype(np.uint8)
+    # thin strokes only: a solid fill survives any line opening
+    solid = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    thin = ink & (1 - cv2.dilate(solid, np.ones((3, 3), np.uint8)))
+    out = []
+    # the diagonal strokes are looked for only where thin strokes are dense at all (cheap)
+    for x, y, w, h, _ in _dense_boxes(thin):
+        x0, y0 = max(0, x - WINDOW), max(0, y - WINDOW)
+        sl = np.s_[y0:y + h + WINDOW, x0:x + w + WINDOW]
+        for region, strokes in _hatches(thin[sl]):
+            full_region, full_strokes = np.zeros(rgb.shape[:2], bool), np.zeros(rgb.shape[:2], bool)
+            full_region[sl], full_strokes[sl] = region, strokes
+            out.append((full_region, full_strokes))
+    return out
+
+
+def _dense_boxes(mask: np.ndarray) -> list[tuple[int, int, int, int, int]]:
+    """(x, y, w, h, area) of each box-like region where ``mask`` covers more than DENSE of a window."""
+    dense = _dense(mask)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(dense)
+    return [tuple(stats[i].tolist()) for i in range(1, n)
+            if stats[i, 4] >= MIN_AREA and min(stats[i, 2], stats[i, 3]) >= MIN_SIDE
+            and stats[i, 4] >= BOXLIKE * stats[i, 2] * stats[i, 3]]
+
+
+def _hatches(thin: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(region, strokes) of each hachure in a crop of thin strokes."""
+    per = {s * a: cv2.morphologyEx(thin, cv2.MORPH_OPEN, _line_kernel(STROKE_PX, s * a)) for a in ANGLES for s in (1, -1)}
+    diag = np.zeros_like(thin)
+    for o in per.values():
+        diag |= o
+    dense = _dense(diag)
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(dense)
+    out = []
+    for i in range(1, n):
+        x, y, w, h, area = stats[i].tolist()
+        if area < MIN_AREA or min(w, h) < MIN_SIDE or area < BOXLIKE * w * h:
+            continue
+        sl = np.s_[y:y + h, x:x + w]
+        m = lab[sl] == i
+        counts = {k: int(v[sl][m].sum()) for k, v in per.items()}
+        top = max(counts, key=counts.__getitem__)
+        strokes = np.zeros((h, w), np.uint8)
+        for k, v in per.items():
+            if abs(k - top) <= 5:
+                strokes |= v[sl] & m
+        if strokes.sum() < ONE_WAY * diag[sl][m].sum() or cv2.connectedComponents(strokes)[0] - 1 < MIN_STROKES:
+            continue
+        region, full = np.zeros(thin.shape, bool), np.zeros(thin.shape, bool)
+        region[sl] = _filled(strokes, m)
+        full[sl] = strokes.astype(bool)
+        out.append((region, full))
+    return out
+
+
+def _paint(rgb: np.ndarray, region: np.ndarray, strokes: np.ndarray, paper: np.ndarray) -> None:
+    """Paint the region's stroke and paper pixels in their mean colour."""
+    hue = np.median(rgb[strokes].astype(np.float32), axis=0)
+    px = rgb[region].astype(np.float32)
+    # distance to the segment from the paper to the stroke colour (anti-aliased edges are blends)
+    d = hue - paper
+    t = np.clip(((px - paper) @ d) / max(float(d @ d), 1.0), 0.0, 1.0)
+    near = np.linalg.norm(px - (paper + t[:, None] * d), axis=1) < TINT_PX
+    if not near.any():
+        return
+    fill = px[near].mean(axis=0)
+    px[near] = fill
+    rgb[region] = np.clip(px + 0.5, 0, 255).astype(np.uint8)
+
+
+def _filled(strokes: np.ndarray, dense: np.ndarray) -> np.ndarray:
+    """The area the strokes cover: closed across the gaps between them, holes filled."""
+    gap = cv2.distanceTransform((1 - strokes).astype(np.uint8), cv2.DIST_L2, 3)
+    inner = gap[dense & (strokes == 0)]
+    k = int(2 * np.percentile(inner, 90) + 3) | 1 if inner.size else 9
+    closed = cv2.morphologyEx(strokes, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    cnts, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = np.zeros_like(closed)
+    cv2.drawContours(out, cnts, -1, 1, thickness=-1)
+    return out.astype(bool)
+
+
+def _dense(mask: np.ndarray) -> np.ndarray:
+    """Where ``mask`` covers more than DENSE of the window around (outside the image counts as empty)."""
+    share = cv2.boxFilter(mask.astype(np.float32), -1, (WINDOW, WINDOW), borderType=cv2.BORDER_CONSTANT)
+    return (share > DENSE).astype(np.uint8)
+
+
+def _paper(rgb: np.ndarray) -> np.ndarray:
+    """The paper's colour: the median of the image's border."""
+    border = np.concatenate([rgb[0], rgb[-1], rgb[:, 0], rgb[:, -1]]).astype(np.float32)
+    return np.median(border, axis=0)
+
+
+def _line_kernel(length: int, degrees: float) -> np.ndarray:
+    k = np.zeros((length, length), np.uint8)
+    c = (length - 1) / 2
+    dx, dy = np.cos(np.deg2rad(degrees)) * c, -np.sin(np.deg2rad(degrees)) * c
+    cv2.line(k, (round(c - dx), round(c - dy)), (round(c + dx), round(c + dy)), 1, 1)
+    return k
