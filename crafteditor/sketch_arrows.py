@@ -92,7 +92,39 @@ def join_sketch_arrows(lines: list[LinePath], shapes: list[DetectedShape]) -> li
         if not any(_alongside(ln, other) for other, p in (*out, *direct) if sorted(p) == sorted(pair)):
             out.append((ln, pair))
     barbs = _give_heads(lines, [k for k in pieces if k not in taken], att, out)
-    return [ln for k, ln in enumerate(lines) if k not in taken and k not in barbs] + [ln for ln, _ in out]
+    kept = [ln for k, ln in enumerate(lines) if k not in taken and k not in barbs] + [ln for ln, _ in out]
+    _turn_fan_tails(kept, nodes)
+    return kept
+
+
+def _turn_fan_tails(lines: list[LinePath], nodes: list[DetectedShape]) -> None:
+    """Turn round (in place) each line between two nodes whose only head was read where other
+    lines leave the same node headless: arrows fanning out of one point of a node make a 'V' there
+    that reads as an open head (a dev figure's curved arrow came back from its target to its
+    source). Its head goes to its other end, drawn as the head it had."""
+    ends: list[tuple[tuple[float, float], int, int | None]] = []  # headless ends: point, line, node
+    for k, ln in enumerate(lines):
+        for e, h in ((0, ln.head_start), (1, ln.head_end)):
+            if h is None and len(ln.points) >= 2:
+                at = _end_node(ln, e, nodes)
+                ends.append((_end(ln, e), k, None if at is None else at[0]))
+    for k, ln in enumerate(lines):
+        heads = [(e, h) for e, h in ((0, ln.head_start), (1, ln.head_end)) if h is not None]
+        if len(heads) != 1 or len(ln.points) < 2 or ln.length < 4 * heads[0][1].length:
+            continue
+        e, h = heads[0]
+        here, there = _end_node(ln, e, nodes), _end_node(ln, 1 - e, nodes)
+        if here is None or there is None or here[0] == there[0]:
+            continue
+        reach = max(h.length, 3 * ln.width + 6)
+        if not any(j != k and node == here[0] and math.dist(p, _end(ln, e)) <= reach for p, j, node in ends):
+            continue
+        tip = _end(ln, 1 - e)
+        base = _back(ln.points if e == 0 else ln.points[::-1], h.length)
+        turned = Arrowhead(tip=tip, base=base, length=h.length, width=h.width, kind=h.kind,
+                           mask_box=(int(min(tip[0], base[0])), int(min(tip[1], base[1])),
+                                     int(max(tip[0], base[0])) + 1, int(max(tip[1], base[1])) + 1))
+        ln.head_start, ln.head_end = (None, turned) if e == 0 else (turned, None)
 
 
 def _continues(a: LinePath, e: int, b: LinePath, f: int) -> bool:

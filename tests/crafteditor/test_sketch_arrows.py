@@ -82,6 +82,31 @@ def test_a_line_touching_three_boxes_is_left_as_it_was():
     assert join_sketch_arrows(pieces, shapes) == pieces
 
 
+def test_an_arrow_fanning_out_with_others_keeps_its_head_at_its_target():
+    # three arrows leave one point of box 0; the tails of two make a 'V' read as a head on the third
+    shapes = [_box(0, 100, 80, 40), _box(300, 0, 100, 40), _box(300, 100, 100, 40), _box(300, 200, 100, 40)]
+    pieces = [_line((82, 120), (298, 20), head_end=_head((298, 20), (282, 27))),
+              _line((82, 120), (298, 120), head_end=_head((298, 120), (282, 120))),
+              LinePath(points=[(298.0, 220.0), (190.0, 200.0), (82.0, 121.0)], width=2.0, color=(30, 30, 30),
+                       head_end=_head((82, 121), (96, 131)))]
+    out = join_sketch_arrows(pieces, shapes)
+    toward = sorted((_ends(ln, shapes) if ln.head_end is not None else _ends(ln, shapes)[::-1])
+                    for ln in out if _heads_of(ln) == 1)
+    assert toward == [(0, 1), (0, 2), (0, 3)]
+
+
+def test_a_head_where_another_arrow_starts_from_a_different_node_stays():
+    shapes = [_box(0, 0, 80, 40), _box(300, 0, 80, 40), _box(300, 200, 80, 40)]
+    pieces = [_line((82, 20), (298, 20), head_end=_head((298, 20), (282, 20))),
+              _line((340, 42), (340, 198), head_end=_head((340, 198), (340, 182)))]
+    out = join_sketch_arrows(pieces, shapes)
+    assert sorted(_ends(ln, shapes) for ln in out) == [(0, 1), (1, 2)]
+
+
+def _heads_of(ln: LinePath) -> int:
+    return (ln.head_start is not None) + (ln.head_end is not None)
+
+
 def test_bowed_box_sides_are_a_sign_of_a_hand_drawn_figure():
     assert wobbly_outlines([_box(0, 0, 160, 80, bow=3.0)])
     assert not wobbly_outlines([_box(0, 0, 160, 80)])
