@@ -21,11 +21,15 @@ from crafteditor.shapes.faces import merge_faces
 # shapes.detect calls this module, so its DetectedShape is not imported here (no import loops)
 DetectedShape = Any
 
+PALE_LUMA = 225.0  # two compartments this light (luma) are one box's, whatever their tints
+
 # a member line: '+int age', '-canEat()', 'name: String', '#id', '~count', 'PK id', 'void run()'
 _MEMBER = re.compile(r"^\s*[+\-#~●•o0]\s*\S|\(.*\)|\w\s*:\s*\w|^\s*(PK|FK)\b"
                      # an entity table's column: a name and its type
                      r"|\b(int|integer|bigint|smallint|varchar|char|character|text|bool|boolean|date|datetime"
-                     r"|timestamp|float|double|decimal|numeric|string|uuid|serial|json|blob|void|long)\b", re.I)
+                     r"|timestamp|float|double|decimal|numeric|string|uuid|serial|json|blob|void|long)\b"
+                     # a bare column name in snake case ('game_id', 'short_description'), alone on its line
+                     r"|^\s*[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\s*$", re.I)
 
 
 def join_compartments(shapes: list[DetectedShape], runs: list[TextRun]) -> list[DetectedShape]:
@@ -67,11 +71,18 @@ def _candidate(s: DetectedShape) -> bool:
 
 
 def _stacked(a: DetectedShape, b: DetectedShape) -> bool:
-    """``b`` is the compartment right under ``a``: same sides, its top on a's bottom, same fill."""
-    tol = max(3.0, 0.02 * max(a.w, b.w))
+    """``b`` is the compartment right under ``a``: same sides, its top on a's bottom, same fill (or
+    both pale: an entity table's header is often shaded light grey over a white body)."""
+    # a sketched outline's sides wander by a few px (a hand-drawn compartment: twice the slack)
+    sketched = any(s.face is not None and s.face.soft for s in (a, b))
+    tol = max(3.0, (0.04 if sketched else 0.02) * max(a.w, b.w))
     gap = max(3.0, 2 * max(a.stroke_px, b.stroke_px) + 1)
     return (abs(a.x - b.x) <= tol and abs(a.w - b.w) <= tol and abs(b.y - (a.y + a.h)) <= gap
-            and color_distance(a.fill, b.fill) <= 30)
+            and (color_distance(a.fill, b.fill) <= 30 or min(_luma(a.fill), _luma(b.fill)) >= PALE_LUMA))
+
+
+def _luma(c: tuple[int, int, int] | None) -> float:
+    return 0.0 if c is None else 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2]
 
 
 def _inside(r: TextRun, s: DetectedShape) -> bool:

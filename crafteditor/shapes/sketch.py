@@ -33,7 +33,9 @@ import numpy as np
 
 from crafteditor.config import THEME, Config
 from crafteditor.lines.skeleton import skeleton
+from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import Paints, distances
+from crafteditor.shapes.compartments import join_compartments
 from crafteditor.shapes.detect import DetectedShape, mark_groups
 from crafteditor.shapes.faces import Face
 from crafteditor.shapes.outlines import classify, ideal_mask, mask_iou
@@ -81,14 +83,19 @@ def _surfaces(paints: Paints) -> list[np.ndarray]:
 
 def add_sketch_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float, known: list[DetectedShape],
                       exclude: np.ndarray | None = None,
-                      labels: list[tuple[float, float]] | None = None) -> tuple[list[DetectedShape], bool]:
+                      labels: list[tuple[float, float]] | None = None,
+                      runs: list[TextRun] | None = None) -> tuple[list[DetectedShape], bool]:
     """(``known`` plus the hand-drawn outlines, group frames marked over them all; whether any
     were found). ``rgb``: the pixels as decoded, text erased (a denoising median breaks a thin
-    pencil line into dots); ``labels``: see :func:`find_sketch_shapes`."""
+    pencil line into dots); ``labels``: see :func:`find_sketch_shapes`; ``runs``: the text read,
+    where given a sketched table's body under a typeset-looking header (an Excalidraw entity box:
+    a filled header is a face, its unfilled body a sketched outline) is joined to it as a class box."""
     found = find_sketch_shapes(rgb, paints, config, scale, known, exclude, labels)
     if not found:
         return known, False
     shapes = known + found
+    if runs is not None:
+        shapes = join_compartments(shapes, runs)
     if config.groups:
         mark_groups(shapes)
     return shapes, True

@@ -283,3 +283,36 @@ def hatched_boxes(seed: int = 0, n: int = 4) -> tuple[bytes, list[str], list[tup
     buf = io.BytesIO()
     im.save(buf, format="PNG")
     return buf.getvalue(), labels, list(zip(labels, labels[1:]))
+
+
+# -- Excalidraw entity tables: a shaded header box on an unfilled body of bare column names ----
+
+TABLES = (("Games", ("game_id", "player_id", "title_text", "max_score")),
+          ("Players", ("player_id", "nick_name", "join_date")),
+          ("Scores", ("score_id", "game_id", "player_id", "points_total")))
+
+
+def entity_tables(seed: int = 0) -> tuple[bytes, list[str]]:
+    """(PNG bytes, each table's label: its name, then its columns) of sketched entity tables joined by lines."""
+    rng = random.Random(seed)
+    im = Image.new("RGB", (1000, 330), "white")
+    d = ImageDraw.Draw(im)
+    font = ImageFont.truetype(FONT, 22)
+    small = ImageFont.truetype(FONT, 17)
+    labels, sides = [], []
+    for i, (name, cols) in enumerate(TABLES):
+        x0, y0 = 60 + 320 * i, 70 + rng.uniform(-8, 8)
+        x1, ym, y1 = x0 + 230, y0 + 50, y0 + 50 + 28 * len(cols) + 24
+        d.rectangle((x0, y0, x1, ym), fill=(233, 236, 239))
+        _rough_box(d, rng, x0, y0, x1, ym, None, hachure=False)
+        _rough_box(d, rng, x0, ym, x1, y1, None, hachure=False)
+        d.text(((x0 + x1 - d.textlength(name, font=font)) / 2, y0 + 12), name, fill=(20, 20, 20), font=font)
+        for k, c in enumerate(cols):
+            d.text((x0 + 10, ym + 12 + 28 * k), c, fill=(20, 20, 20), font=small)
+        labels.append(" ".join((name, *cols)))
+        sides.append((x0, x1, (ym + y1) / 2))
+    for (_, a1, ay), (b0, _, by) in zip(sides, sides[1:]):
+        d.line(_wobble(rng, (a1 + 2, ay), (b0 - 2, by)), fill=(30, 30, 30), width=2)
+    buf = io.BytesIO()
+    im.save(buf, format="PNG")
+    return buf.getvalue(), labels

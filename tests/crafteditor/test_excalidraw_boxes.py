@@ -1,4 +1,4 @@
-"""Hachure fills (Excalidraw's default fill: diagonal pen strokes) read as flat-filled nodes."""
+"""Excalidraw's boxes: hachure fills (diagonal pen strokes) read as flat-filled nodes, entity tables as class boxes."""
 
 from __future__ import annotations
 
@@ -6,14 +6,14 @@ import io
 
 import numpy as np
 import pytest
-from handdrawn import hatched_boxes
+from handdrawn import entity_tables, hatched_boxes
 from PIL import Image, ImageDraw, ImageFont
 
 from crafteditor.config import Config
 from crafteditor.convert import convert
 from crafteditor.hatching import dehatched
 from crafteditor.loading import load_image
-from crafteditor.realset import norm_word
+from crafteditor.realset import _label, norm_word
 from crafter.spec.model import Edge, Node
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
@@ -61,3 +61,13 @@ def _no_hachure() -> bytes:
 
 def test_text_and_fans_of_lines_are_no_hachure():
     assert dehatched(load_image(_no_hachure())) is None
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_sketched_entity_table_is_one_node_of_its_name_and_columns(seed):
+    # Excalidraw's entity box: a shaded header box (a face) on an unfilled sketched body of bare
+    # snake_case column names (no types): one class box, not a name node and a column node
+    png, tables = entity_tables(seed)
+    fig = convert(png, Config()).figure
+    nodes = [_label(c.label) for c in fig.components if isinstance(c, Node)]
+    assert sum(_label(t) in nodes for t in tables) >= 2
