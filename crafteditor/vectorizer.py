@@ -26,6 +26,7 @@ from crafteditor.assemble.builder import FigureBuilder
 from crafteditor.assemble.figure import build_figure
 from crafteditor.charts import detect_charts
 from crafteditor.config import PRESETS, Config
+from crafteditor.hand_text import fit_hand_lettering
 from crafteditor.hatching import dehatched
 from crafteditor.lighting import evened_photo, on_paper
 from crafteditor.lines.paths import LinePath
@@ -173,6 +174,8 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
     budget.ran("trace")
 
     t = time.perf_counter()
+    if sketched or photo is not None or wobbly_outlines(shapes):  # hand lettering: sized by its width
+        runs = fit_hand_lettering(runs)
     builder = FigureBuilder(image, config, paints)
     polygons = [s for s in shapes if s.shape == "polygon"]  # last in the list: no group holds them
     fig = build_figure(builder, runs, [s for s in shapes if s.shape != "polygon"], lines, charts, traced,

@@ -1,8 +1,10 @@
-"""Excalidraw's boxes: hachure fills (diagonal pen strokes) read as flat-filled nodes, entity tables as class boxes."""
+"""Excalidraw's boxes: hachure fills (diagonal pen strokes) read as flat-filled nodes, entity tables as
+class boxes, narrow hand lettering redrawn as wide as written."""
 
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -11,8 +13,11 @@ from PIL import Image, ImageDraw, ImageFont
 
 from crafteditor.config import Config
 from crafteditor.convert import convert
+from crafteditor.hand_text import fit_hand_lettering
 from crafteditor.hatching import dehatched
 from crafteditor.loading import load_image
+from crafteditor.ocr.font_metrics import ink_width_em
+from crafteditor.ocr.runs import TextRun
 from crafteditor.realset import _label, norm_word
 from crafter.spec.model import Edge, Node
 
@@ -71,3 +76,27 @@ def test_a_sketched_entity_table_is_one_node_of_its_name_and_columns(seed):
     fig = convert(png, Config()).figure
     nodes = [_label(c.label) for c in fig.components if isinstance(c, Node)]
     assert sum(_label(t) in nodes for t in tables) >= 2
+
+
+def test_narrow_hand_lettering_is_redrawn_as_wide_as_written():
+    # labels 0.7 times as wide as DejaVu Sans at their height (Virgil, marker): sized by height,
+    # they came back 1.4 times as wide as written, out over their boxes
+    png, labels, _ = hatched_boxes(0, squeeze=0.7)
+    fig = convert(png, Config()).figure
+    sizes = {c.label: c.font_size for c in fig.components if isinstance(c, Node) and c.label}
+    assert sorted(sizes) == sorted(labels)
+    font = ImageFont.truetype(FONT, 24)
+    for word, size in sizes.items():
+        written = 0.7 * font.getlength(word)
+        drawn = size * font.getlength(word) / 24
+        assert 0.8 <= drawn / written <= 1.2, (word, size)
+
+
+def test_only_hand_lettering_of_a_few_letters_is_resized():
+    run = TextRun(text="Storage", x=0, y=0, w=60.0, h=18.0, angle=0.0, font_px=24.0, bold=False, color=(0, 0, 0),
+                  confidence=0.9, baseline=14.0, glyphs=np.zeros((18, 60), bool))
+    wide = ink_width_em("Storage") * 24.0
+    fitted = fit_hand_lettering([run, replace(run, w=wide), replace(run, text="Sto"), replace(run, w=10.0)])
+    assert fitted[0].font_px == pytest.approx(60.0 / ink_width_em("Storage"))
+    assert [r.font_px for r in fitted[1:3]] == [24.0, 24.0]  # as wide as the height says; too short to tell
+    assert fitted[3].font_px == pytest.approx(0.6 * 24.0)  # a misread: never under 60 % of the height's size
