@@ -27,9 +27,10 @@ PALE_LUMA = 225.0  # two compartments this light (luma) are one box's, whatever 
 _MEMBER = re.compile(r"^\s*[+\-#~●•o0]\s*\S|\(.*\)|\w\s*:\s*\w|^\s*(PK|FK)\b"
                      # an entity table's column: a name and its type
                      r"|\b(int|integer|bigint|smallint|varchar|char|character|text|bool|boolean|date|datetime"
-                     r"|timestamp|float|double|decimal|numeric|string|uuid|serial|json|blob|void|long)\b"
-                     # a bare column name in snake case ('game_id', 'short_description'), alone on its line
-                     r"|^\s*[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\s*$", re.I)
+                     r"|timestamp|float|double|decimal|numeric|string|uuid|serial|json|blob|void|long)\b", re.I)
+# a bare column name in snake case ('game_id', 'short_description') alone on its line: two or more
+# make an entity table's column list (one is a stacked box's name: 'hidden_layer')
+_COLUMN = re.compile(r"^\s*[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\s*$")
 
 
 def join_compartments(shapes: list[DetectedShape], runs: list[TextRun]) -> list[DetectedShape]:
@@ -39,7 +40,7 @@ def join_compartments(shapes: list[DetectedShape], runs: list[TextRun]) -> list[
     taken: set[int] = set()
     for i in order:
         for j in order:
-            if j != i and j not in taken and _stacked(shapes[i], shapes[j]):
+            if j != i and j not in taken and _stacked(shapes[i], shapes[j], runs):
                 below[i] = j
                 taken.add(j)
                 break
@@ -70,15 +71,16 @@ def _candidate(s: DetectedShape) -> bool:
     return not s.is_group and s.shape in ("box", "round") and s.stroke is not None
 
 
-def _stacked(a: DetectedShape, b: DetectedShape) -> bool:
+def _stacked(a: DetectedShape, b: DetectedShape, runs: list[TextRun]) -> bool:
     """``b`` is the compartment right under ``a``: same sides, its top on a's bottom, same fill (or
-    both pale: an entity table's header is often shaded light grey over a white body)."""
+    both pale, ``b`` holding members: an entity table's header is often shaded grey over a white body)."""
     # a sketched outline's sides wander by a few px (a hand-drawn compartment: twice the slack)
     sketched = any(s.face is not None and s.face.soft for s in (a, b))
     tol = max(3.0, (0.04 if sketched else 0.02) * max(a.w, b.w))
     gap = max(3.0, 2 * max(a.stroke_px, b.stroke_px) + 1)
     return (abs(a.x - b.x) <= tol and abs(a.w - b.w) <= tol and abs(b.y - (a.y + a.h)) <= gap
-            and (color_distance(a.fill, b.fill) <= 30 or min(_luma(a.fill), _luma(b.fill)) >= PALE_LUMA))
+            and (color_distance(a.fill, b.fill) <= 30
+                 or (min(_luma(a.fill), _luma(b.fill)) >= PALE_LUMA and _holds_members(b, runs))))
 
 
 def _luma(c: tuple[int, int, int] | None) -> float:
@@ -91,8 +93,12 @@ def _inside(r: TextRun, s: DetectedShape) -> bool:
 
 def _members_or_empty(s: DetectedShape, runs: list[TextRun]) -> bool:
     """A lower compartment: empty, or holding a member line (a stack of layers' boxes holds names)."""
+    return not any(_inside(r, s) for r in runs) or _holds_members(s, runs)
+
+
+def _holds_members(s: DetectedShape, runs: list[TextRun]) -> bool:
     held = [r for r in runs if _inside(r, s)]
-    return not held or any(_MEMBER.search(r.text) for r in held)
+    return any(_MEMBER.search(r.text) for r in held) or sum(bool(_COLUMN.match(r.text)) for r in held) >= 2
 
 
 def _joined(parts: list[DetectedShape]) -> DetectedShape:
