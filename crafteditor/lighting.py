@@ -71,10 +71,27 @@ def on_paper(fig: Figure, paper: np.ndarray) -> Figure:
     c = fig.canvas
     back = Image(kind="image", id="paper", href=href, alt="the photographed board's paper",
                  box=Box(x=0.0, y=0.0, w=float(c.w), h=float(c.h)))
-    # a box on the board is the board inside (read white, as the paper was): left unfilled
-    comps = [x.model_copy(update={"fill": "none"}) if x.kind in ("node", "group") and _paper_white(x.fill) else x
-             for x in fig.components]
+    # a box on the board is the board inside (read white, as the paper was): left unfilled; so is
+    # a picture kept of what was left over (its paper was a white patch on the grey board)
+    comps = [x.model_copy(update={"fill": "none"}) if x.kind in ("node", "group") and _paper_white(x.fill)
+             else _see_through(x) if isinstance(x, Image) else x for x in fig.components]
     return fig.model_copy(update={"components": [back, *comps]})
+
+
+def _see_through(img: Image) -> Image:
+    """A picture of the evened board with its paper-white pixels made transparent (fading in
+    over the PAPER_WHITE band below white, so anti-aliased stroke edges blend with the board)."""
+    head, _, data = (img.href or "").partition("base64,")
+    if not head.startswith("data:image/png"):
+        return img
+    rgb = cv2.imdecode(np.frombuffer(base64.b64decode(data), np.uint8), cv2.IMREAD_COLOR)
+    if rgb is None:
+        return img
+    luma = cv2.cvtColor(rgb, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    alpha = np.clip((255.0 - luma) / (255.0 - PAPER_WHITE), 0.0, 1.0) * 255.0
+    ok, png = cv2.imencode(".png", np.dstack([rgb, alpha.astype(np.uint8)]))
+    return img.model_copy(update={"href": "data:image/png;base64," + base64.b64encode(png.tobytes()).decode("ascii")}) \
+        if ok else img
 
 
 def _paper_white(fill: str | None) -> bool:

@@ -4,6 +4,9 @@ lighting traced as grey shading), each reproduced on a figure drawn here."""
 
 from __future__ import annotations
 
+import base64
+
+import cv2
 import numpy as np
 import pytest
 from conftest import dev_figure
@@ -12,7 +15,7 @@ from handdrawn import excalidraw_arrows, whiteboard_photo
 from crafteditor.bench import svg_to_rgb
 from crafteditor.config import Config
 from crafteditor.convert import convert
-from crafteditor.lighting import even_lighting, evened_photo
+from crafteditor.lighting import even_lighting, evened_photo, on_paper
 from crafteditor.lines.paths import Arrowhead, LinePath
 from crafteditor.loading import load_image
 from crafteditor.realset import norm_word, score_real, svg_words
@@ -20,6 +23,7 @@ from crafteditor.shapes.detect import DetectedShape
 from crafteditor.shapes.faces import Face
 from crafteditor.shapes.sketch import wobbly_outlines
 from crafteditor.sketch_arrows import join_sketch_arrows
+from crafter.spec.model import Box, Figure, Image, Size
 
 
 def _box(x, y, w, h, bow: float = 0.0) -> DetectedShape:
@@ -159,3 +163,18 @@ def test_the_dev_hand_drawn_figures_get_their_arrows(real_set):
     board = dev_figure(real_set, "C_teched2020-keynote_whiteboard")
     conv = convert(board.path.read_bytes(), Config())
     assert conv.report["elements"] < 800  # was 2,439
+
+
+def test_a_picture_left_over_on_a_board_shows_the_board_through_its_paper():
+    # the evened board reads white: a leftover kept as a picture was a white patch on the grey board
+    px = np.full((20, 30, 3), 255, np.uint8)
+    px[8:12, 5:25] = (40, 40, 160)  # a marker stroke
+    ok, png = cv2.imencode(".png", px)
+    kept = Image(kind="image", id="img1", href="data:image/png;base64," + base64.b64encode(png.tobytes()).decode(),
+                 box=Box(x=10, y=10, w=30, h=20))
+    fig = Figure(canvas=Size(w=100, h=80), components=[kept])
+    out = on_paper(fig, np.full((8, 10, 3), 180, np.uint8))
+    assert [c.id for c in out.components] == ["paper", "img1"]
+    back = cv2.imdecode(np.frombuffer(base64.b64decode(out.components[1].href.split(",", 1)[1]), np.uint8),
+                        cv2.IMREAD_UNCHANGED)
+    assert back.shape[2] == 4 and back[0, 0, 3] == 0 and back[10, 15, 3] == 255
