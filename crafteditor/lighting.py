@@ -74,7 +74,9 @@ def on_paper(fig: Figure, paper: np.ndarray) -> Figure:
     # a box on the board is the board inside (read white, as the paper was): left unfilled; so is
     # a picture kept of what was left over (its paper was a white patch on the grey board)
     comps = [x.model_copy(update={"fill": "none"}) if x.kind in ("node", "group") and _paper_white(x.fill)
-             else _see_through(x) if isinstance(x, Image) else x for x in fig.components]
+             else _see_through(x) if isinstance(x, Image) else x for x in fig.components
+             # a traced leftover's paper (its patch's white ground traced as a shape of its own) is the board's
+             if not (x.kind == "path" and getattr(x, "fill", None) not in (None, "none") and _paper_white(x.fill))]
     return fig.model_copy(update={"components": [back, *comps]})
 
 

@@ -23,7 +23,7 @@ from crafteditor.shapes.detect import DetectedShape
 from crafteditor.shapes.faces import Face
 from crafteditor.shapes.sketch import wobbly_outlines
 from crafteditor.sketch_arrows import join_sketch_arrows
-from crafter.spec.model import Box, Figure, Image, Size
+from crafter.spec.model import Box, Figure, Image, Path, Size
 
 
 def _box(x, y, w, h, bow: float = 0.0) -> DetectedShape:
@@ -172,9 +172,11 @@ def test_a_picture_left_over_on_a_board_shows_the_board_through_its_paper():
     ok, png = cv2.imencode(".png", px)
     kept = Image(kind="image", id="img1", href="data:image/png;base64," + base64.b64encode(png.tobytes()).decode(),
                  box=Box(x=10, y=10, w=30, h=20))
-    fig = Figure(canvas=Size(w=100, h=80), components=[kept])
+    ground = Path(kind="path", id="p1", d="M 0 0 L 30 0 L 30 20 L 0 20 Z", fill="#F2F5F9")  # a traced patch's paper
+    stroke = Path(kind="path", id="p2", d="M 0 0 L 30 0 L 30 2 Z", fill="#2838A0")
+    fig = Figure(canvas=Size(w=100, h=80), components=[kept, ground, stroke])
     out = on_paper(fig, np.full((8, 10, 3), 180, np.uint8))
-    assert [c.id for c in out.components] == ["paper", "img1"]
+    assert [c.id for c in out.components] == ["paper", "img1", "p2"]
     back = cv2.imdecode(np.frombuffer(base64.b64decode(out.components[1].href.split(",", 1)[1]), np.uint8),
                         cv2.IMREAD_UNCHANGED)
     assert back.shape[2] == 4 and back[0, 0, 3] == 0 and back[10, 15, 3] == 255
