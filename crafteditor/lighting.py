@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import base64
 from dataclasses import dataclass, replace
+from typing import Any
 
 import cv2
 import numpy as np
@@ -71,18 +72,34 @@ def on_paper(fig: Figure, paper: np.ndarray) -> Figure:
     c = fig.canvas
     back = Image(kind="image", id="paper", href=href, alt="the photographed board's paper",
                  box=Box(x=0.0, y=0.0, w=float(c.w), h=float(c.h)))
+    # the colours were read off the evened board (paper white): drawn on the board's own grey, they
+    # are dimmed as the lighting dims them there (a red marker read pink came back pale on grey)
+    light = paper.reshape(-1, 3).astype(np.float32).mean(axis=0) / 255.0
     # a box on the board is the board inside (read white, as the paper was): left unfilled; so is
     # a picture kept of what was left over (its paper was a white patch on the grey board)
     comps = [x.model_copy(update={"fill": "none"}) if x.kind in ("node", "group") and _paper_white(x.fill)
-             else _see_through(x) if isinstance(x, Image) else x for x in fig.components
+             else _see_through(x, light) if isinstance(x, Image) else x for x in fig.components
              # a traced leftover's paper (its patch's white ground traced as a shape of its own) is the board's
              if not (x.kind == "path" and getattr(x, "fill", None) not in (None, "none") and _paper_white(x.fill))]
+    comps = [_dimmed(x, light) for x in comps]
     return fig.model_copy(update={"components": [back, *comps]})
 
 
-def _see_through(img: Image) -> Image:
+def _dimmed(x: Any, light: np.ndarray) -> Any:
+    """Component ``x`` with its colours (hex) multiplied by the board's ``light`` (RGB, 0-1)."""
+    update = {}
+    for name in ("fill", "stroke", "text_color", "color"):
+        v = getattr(x, name, None)
+        if isinstance(v, str) and len(v) == 7 and v.startswith("#"):
+            rgb = [int(v[k:k + 2], 16) for k in (1, 3, 5)]
+            update[name] = "#" + "".join(f"{min(255, round(c * f)):02X}" for c, f in zip(rgb, light.tolist()))
+    return x.model_copy(update=update) if update else x
+
+
+def _see_through(img: Image, light: np.ndarray) -> Image:
     """A picture of the evened board with its paper-white pixels made transparent (fading in
-    over the PAPER_WHITE band below white, so anti-aliased stroke edges blend with the board)."""
+    over the PAPER_WHITE band below white, so anti-aliased stroke edges blend with the board),
+    the rest dimmed by the board's ``light`` (RGB, 0-1)."""
     head, _, data = (img.href or "").partition("base64,")
     if not head.startswith("data:image/png"):
         return img
@@ -91,7 +108,8 @@ def _see_through(img: Image) -> Image:
         return img
     luma = cv2.cvtColor(rgb, cv2.COLOR_BGR2GRAY).astype(np.float32)
     alpha = np.clip((255.0 - luma) / (255.0 - PAPER_WHITE), 0.0, 1.0) * 255.0
-    ok, png = cv2.imencode(".png", np.dstack([rgb, alpha.astype(np.uint8)]))
+    dim = np.clip(rgb.astype(np.float32) * light[::-1] + 0.5, 0, 255).astype(np.uint8)  # BGR
+    ok, png = cv2.imencode(".png", np.dstack([dim, alpha.astype(np.uint8)]))
     return img.model_copy(update={"href": "data:image/png;base64," + base64.b64encode(png.tobytes()).decode("ascii")}) \
         if ok else img
 

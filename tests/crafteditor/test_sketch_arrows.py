@@ -165,7 +165,7 @@ def test_the_dev_hand_drawn_figures_get_their_arrows(real_set):
     assert conv.report["elements"] < 800  # was 2,439
 
 
-def test_a_picture_left_over_on_a_board_shows_the_board_through_its_paper():
+def test_a_board_drawn_back_shows_through_its_leftovers_and_dims_their_colours():
     # the evened board reads white: a leftover kept as a picture was a white patch on the grey board
     px = np.full((20, 30, 3), 255, np.uint8)
     px[8:12, 5:25] = (40, 40, 160)  # a marker stroke
@@ -177,6 +177,7 @@ def test_a_picture_left_over_on_a_board_shows_the_board_through_its_paper():
     fig = Figure(canvas=Size(w=100, h=80), components=[kept, ground, stroke])
     out = on_paper(fig, np.full((8, 10, 3), 180, np.uint8))
     assert [c.id for c in out.components] == ["paper", "img1", "p2"]
+    assert out.components[2].fill == "#1C2871"  # read off the evened (white) board: dimmed as the board's grey
     back = cv2.imdecode(np.frombuffer(base64.b64decode(out.components[1].href.split(",", 1)[1]), np.uint8),
                         cv2.IMREAD_UNCHANGED)
     assert back.shape[2] == 4 and back[0, 0, 3] == 0 and back[10, 15, 3] == 255
