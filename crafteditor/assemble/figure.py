@@ -8,6 +8,7 @@ from typing import Any
 from crafteditor.assemble.builder import FigureBuilder, hex_rgb
 from crafteditor.assemble.edges import edge_components
 from crafteditor.assemble.groups import group_components
+from crafteditor.assemble.icons import captioned_icons
 from crafteditor.assemble.leftovers import traced_components
 from crafteditor.assemble.nodes import divider_paths, label_text, node_component, shape_labels
 from crafteditor.assemble.sequences import find_sequence, without_cells
@@ -39,6 +40,11 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
         b.chars_kept += sum(len(runs[i].text.replace(" ", "")) for i in ch.run_indices)
     node_ids: dict[int, str] = {}
     labels = shape_labels(runs, shapes, used_runs)
+    # an icon with its caption under it is a node too: edges end at it like at a box
+    icons = captioned_icons(b, runs, shapes, used_runs, traced)
+    first_icon = len(shapes)
+    shapes = [*shapes, *(s for s, _ in icons)]
+    labels.update({first_icon + j: caption for j, (_, caption) in enumerate(icons)})
     for i, s in enumerate(shapes):
         if s.is_group:
             continue
@@ -46,7 +52,7 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
         text = label_text([runs[k] for k in lab]) if lab else None
         cid = b.new_id("n", text)
         node_ids[i] = cid
-        comps.append(node_component(b, cid, s, [runs[k] for k in lab]))
+        comps.append(node_component(b, cid, s, [runs[k] for k in lab], in_place=i >= first_icon))
         comps.extend(divider_paths(b, s))
         b.chars_kept += sum(len(runs[k].text.replace(" ", "")) for k in lab)
     comps.extend(group_components(b, runs, shapes, labels, node_ids))

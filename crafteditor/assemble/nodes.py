@@ -71,7 +71,9 @@ def label_text(lab: list[TextRun]) -> str:
     return "\n".join(t for t, _ in label_lines(lab))
 
 
-def node_component(b: FigureBuilder, cid: str, s: DetectedShape, lab: list[TextRun]) -> Node:
+def node_component(b: FigureBuilder, cid: str, s: DetectedShape, lab: list[TextRun], in_place: bool = False) -> Node:
+    """``in_place``: the label's lines stay where they were read, and the node is neither filled
+    nor outlined (a captioned icon's, :mod:`crafteditor.assemble.icons`)."""
     kw: dict[str, Any] = {}
     box = b.box(s.x, s.y, s.w, s.h)
     if lab:
@@ -91,7 +93,7 @@ def node_component(b: FigureBuilder, cid: str, s: DetectedShape, lab: list[TextR
             shown = max(6.0, math.floor((room / widest - 0.01) * 10) / 10)
         if shown != THEME.font_size:
             kw["font_size"] = shown
-        if s.dividers:
+        if s.dividers or in_place:
             kw["label"] = slotted_label(lines, box.y + box.h / 2, shown * THEME.line_height, b.s)
         if all(r.bold for r in lab):
             kw["bold"] = True
@@ -105,7 +107,7 @@ def node_component(b: FigureBuilder, cid: str, s: DetectedShape, lab: list[TextR
     else:
         kw["label"] = ""
     fill = b.color_or_none(s.fill, THEME.node_fill)
-    if s.dividers:  # a class box: its fill is drawn behind its dividers (divider_paths), nodes go on top
+    if s.dividers or in_place:  # a class box: its fill is drawn behind its dividers (divider_paths), nodes go on top
         fill = "none"
     if fill:
         kw["fill"] = fill

@@ -1,0 +1,126 @@
+"""Captioned icons: a pictogram with its name set under it (a cloud service's logo over
+'Azure Cosmos DB', a monitor over 'Web Client'), the nodes of an architecture diagram.
+
+No shape stage sees them (an icon is many small strokes in several colours, traced as paths or
+kept as a picture) and the caption came back as free text, so such a figure had no node at all
+(issue 31: 0 of 16 in one drawio architecture). The IR has no node whose shape is a picture;
+the icon stays as it was traced and a node without fill or outline spans it and its caption,
+its label the caption, set in the caption's place (the slots of a class box's label, see
+:func:`crafteditor.assemble.nodes.slotted_label`): an edge to the icon ends at that node, and
+the caption is a node label an editor moves with it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from crafteditor.assemble.builder import FigureBuilder
+from crafteditor.config import THEME
+from crafteditor.ocr.runs import TextRun
+from crafteditor.shapes.detect import DetectedShape
+from crafteditor.shapes.faces import Face
+from crafteditor.trace import TracedObject
+
+GAP_EMS = 1.3  # the icon's bottom at most this many of the caption's font sizes above it
+MIN_EMS, MAX_EMS = 1.5, 9.0  # an icon's height in the caption's font sizes (smaller: a glyph, larger: a picture)
+MAX_ASPECT = 3.0  # an icon is roughly square (a wide strip over a word is a bar, a rule)
+CENTRED = 0.35  # the icon's and caption's centres at most this share of the wider apart
+JOIN_EMS = 0.8  # pieces of one icon lie at most this many font sizes apart
+
+
+def captioned_icons(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedShape], used: set[int],
+                    traced: list[TracedObject]) -> list[tuple[DetectedShape, list[int]]]:
+    """Each icon with a caption under it, as (an unfilled, unstroked box over both, in image
+    pixels; the caption's run indices, top to bottom); the runs are marked used."""
+    s = b.s
+    boxes = [(o.box[0] / s, o.box[1] / s, (o.box[0] + o.box[2]) / s, (o.box[1] + o.box[3]) / s) for o in traced]
+    nodes = [sh for sh in shapes if not sh.is_group]
+    # a monitor's screen, a bin's body: a shape with no text of its own is a piece of an icon too
+    labelled = [sh for sh in nodes if any(sh.contains_point(r.cx, r.cy) for r in runs)]
+    boxes += [(sh.x, sh.y, sh.x + sh.w, sh.y + sh.h) for sh in nodes if not any(sh is q for q in labelled)]
+    nodes = labelled
+    taken: set[int] = set()
+    out = []
+    for k in sorted((k for k in range(len(runs)) if k not in used and runs[k].angle == 0), key=lambda k: runs[k].y):
+        if k in used:
+            continue
+        r = runs[k]
+        if any(sh.contains_point(r.cx, r.cy) for sh in nodes):
+            continue
+        icon = _icon_over(r, boxes, taken)
+        if icon is None:
+            continue
+        x0, y0, x1, y1, members = icon
+        if any(sh.contains_point((x0 + x1) / 2, (y0 + y1) / 2) for sh in nodes):
+            continue  # a drawing inside a node is the node's (its label is the node's)
+        caption = _caption_lines(k, runs, used)
+        taken |= members
+        used.update(caption)
+        cap = [runs[j] for j in caption]
+        cx = float(np.mean([q.cx for q in cap]))
+        pad = THEME.node_pad_x / s + 2
+        half = max(cx - x0, x1 - cx, max(q.w for q in cap) / 2 + pad)
+        bottom = max(q.bottom for q in cap) + 2
+        top = min(y0, r.y) - 2
+        out.append((_box_shape(b, cx - half, top, 2 * half, bottom - top), caption))
+    return out
+
+
+def _icon_over(r: TextRun, boxes: list[tuple[float, float, float, float]], taken: set[int]
+               ) -> tuple[float, float, float, float, set[int]] | None:
+    """The traced pieces right above run ``r`` that make one icon centred on it: (box, pieces)."""
+    em = max(r.font_px, 1.0)
+
+    def above(b: tuple[float, float, float, float]) -> bool:
+        return r.y - GAP_EMS * em <= b[3] <= r.y + 0.25 * em and b[1] < r.y - 0.5 * em
+
+    seeds = [i for i, bx in enumerate(boxes) if i not in taken and above(bx) and bx[0] <= r.right and bx[2] >= r.x]
+    if not seeds:
+        return None
+    seed = min(seeds, key=lambda i: (r.y - boxes[i][3], abs((boxes[i][0] + boxes[i][2]) / 2 - r.cx)))
+    x0, y0, x1, y1 = boxes[seed]
+    members = {seed}
+    grew = True
+    while grew:  # the icon's other pieces: traced apart where its colours or strokes part
+        grew = False
+        for i, bx in enumerate(boxes):
+            if i in members or i in taken or bx[3] > r.y + 0.25 * em:
+                continue
+            g = JOIN_EMS * em
+            if bx[0] <= x1 + g and bx[2] >= x0 - g and bx[1] <= y1 + g and bx[3] >= y0 - g:
+                nx0, ny0, nx1, ny1 = min(x0, bx[0]), min(y0, bx[1]), max(x1, bx[2]), max(y1, bx[3])
+                if max(nx1 - nx0, ny1 - ny0) > MAX_EMS * em:
+                    return None  # joined to more than an icon: a drawing, not a pictogram
+                x0, y0, x1, y1 = nx0, ny0, nx1, ny1
+                members.add(i)
+                grew = True
+    w, h = x1 - x0, y1 - y0
+    if not MIN_EMS * em <= h <= MAX_EMS * em or w > MAX_EMS * em or max(w / h, h / max(w, 1.0)) > MAX_ASPECT:
+        return None
+    if abs((x0 + x1) / 2 - r.cx) > CENTRED * max(w, r.w):
+        return None
+    return x0, y0, x1, y1, members
+
+
+def _caption_lines(k: int, runs: list[TextRun], used: set[int]) -> list[int]:
+    """Run ``k`` and the lines set under it, centred on it, one line apart ('GitHub Actions'
+    over '[CI/CD]')."""
+    out = [k]
+    while True:
+        last = runs[out[-1]]
+        em = max(last.font_px, 1.0)
+        nxt = [j for j, q in enumerate(runs) if j not in used and j not in out and q.angle == 0
+               and -0.2 * em <= q.y - last.bottom <= 0.8 * em and abs(q.cx - last.cx) <= 0.25 * max(q.w, last.w)
+               and 0.6 <= q.font_px / em <= 1.6 and (q.source == "det" or len(q.text.strip()) > 1)]
+        if not nxt:
+            return out
+        out.append(min(nxt, key=lambda j: runs[j].y))
+
+
+def _box_shape(b: FigureBuilder, x: float, y: float, w: float, h: float) -> DetectedShape:
+    """An unstroked box (image pixels) the edges can end at, like a detected node's."""
+    iw, ih = max(1, int(round(w))), max(1, int(round(h)))
+    full = np.ones((ih, iw), bool)
+    face = Face(paint=-1, x=int(round(x)), y=int(round(y)), w=iw, h=ih, mask=full, filled=full)
+    bg = tuple(int(v) for v in b.paints.background_rgb)
+    return DetectedShape(shape="box", x=x, y=y, w=w, h=h, fill=bg, stroke=None, stroke_px=0.0, iou=1.0, face=face)
