@@ -22,7 +22,7 @@ from crafteditor.shapes.faces import Face
 from crafteditor.trace import TracedObject
 
 GAP_EMS = 1.3  # the icon's bottom at most this many of the caption's font sizes above it
-MIN_EMS, MAX_EMS = 1.5, 9.0  # an icon's height in the caption's font sizes (smaller: a glyph, larger: a picture)
+MIN_EMS, MAX_EMS = 2.5, 9.0  # an icon's height in the caption's font sizes (smaller: a glyph, larger: a picture)
 MAX_ASPECT = 3.0  # an icon is roughly square (a wide strip over a word is a bar, a rule)
 CENTRED = 0.35  # the icon's and caption's centres at most this share of the wider apart
 JOIN_EMS = 0.8  # pieces of one icon lie at most this many font sizes apart
