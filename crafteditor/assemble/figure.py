@@ -3,12 +3,13 @@ reading order."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from crafteditor.assemble.builder import FigureBuilder, hex_rgb
 from crafteditor.assemble.edges import edge_components
 from crafteditor.assemble.groups import group_components
-from crafteditor.assemble.icons import captioned_icons
+from crafteditor.assemble.icons import backdrop, caption_shapes, captioned_icons
 from crafteditor.assemble.leftovers import traced_components
 from crafteditor.assemble.nodes import divider_paths, label_text, node_component, shape_labels
 from crafteditor.assemble.sequences import find_sequence, without_cells
@@ -41,6 +42,9 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
     node_ids: dict[int, str] = {}
     labels = shape_labels(runs, shapes, used_runs)
     # an icon with its caption under it is a node too: edges end at it like at a box
+    captioned = caption_shapes(runs, shapes, labels, used_runs)
+    tiles = {i for i in captioned if shapes[i].is_group}  # a frame around a pictogram, captioned: a node
+    shapes = [replace(s, is_group=False) if i in tiles else s for i, s in enumerate(shapes)]
     icons = captioned_icons(b, runs, shapes, used_runs, traced)
     first_icon = len(shapes)
     shapes = [*shapes, *(s for s, _ in icons)]
@@ -52,7 +56,12 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
         text = label_text([runs[k] for k in lab]) if lab else None
         cid = b.new_id("n", text)
         node_ids[i] = cid
-        comps.append(node_component(b, cid, s, [runs[k] for k in lab], in_place=i >= first_icon))
+        node = node_component(b, cid, s, [runs[k] for k in lab], in_place=i >= first_icon or i in captioned)
+        # an icon's node is not filled (nor outlined): the icon is drawn as it was traced; a
+        # tile's fill is drawn under its pictogram
+        if i in tiles:
+            comps.append(backdrop(b, s))
+        comps.append(node.model_copy(update={"fill": "none"}) if i >= first_icon or i in tiles else node)
         comps.extend(divider_paths(b, s))
         b.chars_kept += sum(len(runs[k].text.replace(" ", "")) for k in lab)
     comps.extend(group_components(b, runs, shapes, labels, node_ids))

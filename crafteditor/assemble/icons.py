@@ -17,15 +17,18 @@ import numpy as np
 from crafteditor.assemble.builder import FigureBuilder
 from crafteditor.config import THEME
 from crafteditor.ocr.runs import TextRun
+from crafteditor.paint import to_hex
 from crafteditor.shapes.detect import DetectedShape
 from crafteditor.shapes.faces import Face
 from crafteditor.trace import TracedObject
+from crafter.spec.model import Path
 
 GAP_EMS = 1.3  # the icon's bottom at most this many of the caption's font sizes above it
 MIN_EMS, MAX_EMS = 2.5, 9.0  # an icon's height in the caption's font sizes (smaller: a glyph, larger: a picture)
 MAX_ASPECT = 3.0  # an icon is roughly square (a wide strip over a word is a bar, a rule)
+SIDE_GAP_EMS = 1.0  # a caption over or under a shape at most this many font sizes from it
 CENTRED = 0.35  # the icon's and caption's centres at most this share of the wider apart
-JOIN_EMS = 0.8  # pieces of one icon lie at most this many font sizes apart
+JOIN_EMS = 1.0  # pieces of one icon lie at most this many font sizes apart
 
 
 def captioned_icons(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedShape], used: set[int],
@@ -64,6 +67,54 @@ def captioned_icons(b: FigureBuilder, runs: list[TextRun], shapes: list[Detected
         top = min(y0, r.y) - 2
         out.append((_box_shape(b, cx - half, top, 2 * half, bottom - top), caption))
     return out
+
+
+def caption_shapes(runs: list[TextRun], shapes: list[DetectedShape], labels: dict[int, list[int]],
+                   used: set[int]) -> set[int]:
+    """Shapes with no text inside whose caption is set just under or over them (a router's
+    disc over 'Router', a switch's dark tile under 'spine1'): the caption becomes the label (in
+    ``labels``, its runs marked used); the indices of the shapes so labelled. A frame around
+    nothing but a drawing and empty shapes (a tile holding a pictogram) counts: so captioned,
+    it is a node."""
+    out: set[int] = set()
+    free = [k for k in range(len(runs)) if k not in used and runs[k].angle == 0]
+    if not free:
+        return out
+    holders = [sh for sh in shapes if not sh.is_group]
+    inside = [any(sh.contains_point(runs[k].cx, runs[k].cy) for sh in holders) for k in range(len(runs))]
+    claims: list[tuple[float, int, int]] = []  # (gap in ems, shape, run)
+    for i, sh in enumerate(shapes):
+        if labels.get(i) or any(sh.contains_point(r.cx, r.cy) for r in runs):
+            continue
+        for k in free:
+            r = runs[k]
+            em = max(r.font_px, 1.0)
+            if inside[k] or sh.h < MIN_EMS * em or sh.h > 3 * MAX_EMS * em:
+                continue
+            # a caption lies within its shape's width, or ends at a corner of it (drawio's label
+            # 'top left' of a tile)
+            if r.right < sh.x - em or r.x > sh.x + sh.w + em or r.w > sh.w + 2 * em:
+                continue
+            gap = r.y - (sh.y + sh.h) if r.cy > sh.y + sh.h else sh.y - r.bottom
+            if -0.2 * em <= gap <= SIDE_GAP_EMS * em:
+                claims.append((gap / em, i, k))
+    for _, i, k in sorted(claims):
+        if i in out or k in used:
+            continue
+        below = runs[k].cy > shapes[i].y + shapes[i].h
+        lines = _caption_lines(k, runs, used) if below else [k]
+        used.update(lines)
+        labels[i] = lines
+        out.add(i)
+    return out
+
+
+def backdrop(b: FigureBuilder, s: DetectedShape) -> Path:
+    """A tile's fill as a path under everything drawn in it (nodes are drawn over paths: a
+    filled node over its traced pictogram hid it); the node itself is then left unfilled."""
+    box = b.box(s.x, s.y, s.w, s.h)
+    x0, x1, y1 = box.x, round(box.x + box.w, 2), round(box.y + box.h, 2)
+    return Path(kind="path", id=b.new_id("p"), d=f"M{x0} {box.y} H{x1} V{y1} H{x0} Z", fill=to_hex(s.fill))
 
 
 def _icon_over(r: TextRun, boxes: list[tuple[float, float, float, float]], taken: set[int]

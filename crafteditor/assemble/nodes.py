@@ -72,8 +72,8 @@ def label_text(lab: list[TextRun]) -> str:
 
 
 def node_component(b: FigureBuilder, cid: str, s: DetectedShape, lab: list[TextRun], in_place: bool = False) -> Node:
-    """``in_place``: the label's lines stay where they were read, and the node is neither filled
-    nor outlined (a captioned icon's, :mod:`crafteditor.assemble.icons`)."""
+    """``in_place``: the label's lines stay where they were read (a caption under or over its
+    shape, :mod:`crafteditor.assemble.icons`)."""
     kw: dict[str, Any] = {}
     box = b.box(s.x, s.y, s.w, s.h)
     if lab:
@@ -102,12 +102,13 @@ def node_component(b: FigureBuilder, cid: str, s: DetectedShape, lab: list[TextR
         if top in ("serif", "mono") and fonts.count(top) * 2 > len(fonts):  # most of them
             kw["font"] = top
         col = lab[0].color
-        if color_distance(col, hex_rgb(THEME.text_color)) > 40:
+        # a caption outside its shape is not on its fill: its colour is written down whatever it is
+        if in_place or color_distance(col, hex_rgb(THEME.text_color)) > 40:
             kw["text_color"] = to_hex(col)
     else:
         kw["label"] = ""
     fill = b.color_or_none(s.fill, THEME.node_fill)
-    if s.dividers or in_place:  # a class box: its fill is drawn behind its dividers (divider_paths), nodes go on top
+    if s.dividers:  # a class box: its fill is drawn behind its dividers (divider_paths), nodes go on top
         fill = "none"
     if fill:
         kw["fill"] = fill
