@@ -42,7 +42,7 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
     node_ids: dict[int, str] = {}
     labels = shape_labels(runs, shapes, used_runs)
     # an icon with its caption under it is a node too: edges end at it like at a box
-    captioned = caption_shapes(runs, shapes, labels, used_runs)
+    captioned = caption_shapes(b, runs, shapes, labels, used_runs)
     tiles = {i for i in captioned if shapes[i].is_group}  # a frame around a pictogram, captioned: a node
     shapes = [replace(s, is_group=False) if i in tiles else s for i, s in enumerate(shapes)]
     icons = captioned_icons(b, runs, shapes, used_runs, traced)

@@ -27,6 +27,7 @@ GAP_EMS = 1.3  # the icon's bottom at most this many of the caption's font sizes
 MIN_EMS, MAX_EMS = 2.5, 9.0  # an icon's height in the caption's font sizes (smaller: a glyph, larger: a picture)
 MAX_ASPECT = 3.0  # an icon is roughly square (a wide strip over a word is a bar, a rule)
 SIDE_GAP_EMS = 1.0  # a caption over or under a shape at most this many font sizes from it
+SURE = 0.85  # a caption is read at least this surely (a window icon's three dots read '0 0 0' at 0.77)
 CENTRED = 0.35  # the icon's and caption's centres at most this share of the wider apart
 JOIN_EMS = 1.0  # pieces of one icon lie at most this many font sizes apart
 
@@ -44,7 +45,8 @@ def captioned_icons(b: FigureBuilder, runs: list[TextRun], shapes: list[Detected
     nodes = labelled
     taken: set[int] = set()
     out = []
-    for k in sorted((k for k in range(len(runs)) if k not in used and runs[k].angle == 0), key=lambda k: runs[k].y):
+    free = [k for k in range(len(runs)) if k not in used and runs[k].angle == 0 and runs[k].confidence >= SURE]
+    for k in sorted(free, key=lambda k: runs[k].y):
         if k in used:
             continue
         r = runs[k]
@@ -69,7 +71,7 @@ def captioned_icons(b: FigureBuilder, runs: list[TextRun], shapes: list[Detected
     return out
 
 
-def caption_shapes(runs: list[TextRun], shapes: list[DetectedShape], labels: dict[int, list[int]],
+def caption_shapes(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedShape], labels: dict[int, list[int]],
                    used: set[int]) -> set[int]:
     """Shapes with no text inside whose caption is set just under or over them (a router's
     disc over 'Router', a switch's dark tile under 'spine1'): the caption becomes the label (in
@@ -77,7 +79,7 @@ def caption_shapes(runs: list[TextRun], shapes: list[DetectedShape], labels: dic
     nothing but a drawing and empty shapes (a tile holding a pictogram) counts: so captioned,
     it is a node."""
     out: set[int] = set()
-    free = [k for k in range(len(runs)) if k not in used and runs[k].angle == 0]
+    free = [k for k in range(len(runs)) if k not in used and runs[k].angle == 0 and runs[k].confidence >= SURE]
     if not free:
         return out
     holders = [sh for sh in shapes if not sh.is_group]
@@ -93,8 +95,10 @@ def caption_shapes(runs: list[TextRun], shapes: list[DetectedShape], labels: dic
                 continue
             # a caption lies within its shape's width, or ends at a corner of it (drawio's label
             # 'top left' of a tile)
-            if r.right < sh.x - em or r.x > sh.x + sh.w + em or r.w > sh.w + 2 * em:
+            if r.right < sh.x - em or r.x > sh.x + sh.w + em:
                 continue
+            if r.w + 2 * THEME.node_pad_x / b.s > sh.w:
+                continue  # the renderer would break it at the shape's width (an icon's node spans it: captioned_icons)
             gap = r.y - (sh.y + sh.h) if r.cy > sh.y + sh.h else sh.y - r.bottom
             if -0.2 * em <= gap <= SIDE_GAP_EMS * em:
                 claims.append((gap / em, i, k))
