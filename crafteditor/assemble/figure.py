@@ -9,7 +9,7 @@ from typing import Any
 from crafteditor.assemble.builder import FigureBuilder, hex_rgb
 from crafteditor.assemble.edges import edge_components
 from crafteditor.assemble.groups import group_components
-from crafteditor.assemble.icons import backdrop, caption_shapes, captioned_icons
+from crafteditor.assemble.icons import backdrop, caption_shapes, captioned_icons, holds_pictogram, named_tiles
 from crafteditor.assemble.leftovers import traced_components
 from crafteditor.assemble.nodes import divider_paths, label_text, node_component, shape_labels
 from crafteditor.assemble.sequences import find_sequence, without_cells
@@ -41,9 +41,11 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
         b.chars_kept += sum(len(runs[i].text.replace(" ", "")) for i in ch.run_indices)
     node_ids: dict[int, str] = {}
     labels = shape_labels(runs, shapes, used_runs)
-    # an icon with its caption under it is a node too: edges end at it like at a box
-    captioned = caption_shapes(b, runs, shapes, labels, used_runs)
-    tiles = {i for i in captioned if shapes[i].is_group}  # a frame around a pictogram, captioned: a node
+    # names set in a tile around a pictogram, or over or under a shape without text, label it;
+    # a pictogram with its name under it is a node too (:mod:`crafteditor.assemble.icons`)
+    captioned = named_tiles(runs, shapes, labels, used_runs, lines) | caption_shapes(b, runs, shapes, labels, used_runs)
+    tiles = {i for i in captioned if shapes[i].is_group}  # a frame around a pictogram, named: a node
+    tiles |= {i for i, s in enumerate(shapes) if holds_pictogram(b, s, traced)}  # its fill goes under it
     shapes = [replace(s, is_group=False) if i in tiles else s for i, s in enumerate(shapes)]
     icons = captioned_icons(b, runs, shapes, used_runs, traced)
     first_icon = len(shapes)

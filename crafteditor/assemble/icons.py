@@ -16,6 +16,7 @@ import numpy as np
 
 from crafteditor.assemble.builder import FigureBuilder
 from crafteditor.config import THEME
+from crafteditor.lines.paths import LinePath
 from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import to_hex
 from crafteditor.shapes.detect import DetectedShape
@@ -27,6 +28,7 @@ GAP_EMS = 1.3  # the icon's bottom at most this many of the caption's font sizes
 MIN_EMS, MAX_EMS = 2.5, 9.0  # an icon's height in the caption's font sizes (smaller: a glyph, larger: a picture)
 MAX_ASPECT = 3.0  # an icon is roughly square (a wide strip over a word is a bar, a rule)
 SIDE_GAP_EMS = 1.0  # a caption over or under a shape at most this many font sizes from it
+WIDEST_CAPTION = 4.0  # a caption line at most this many times as wide as its icon (wider: an edge's label)
 SURE = 0.85  # a caption is read at least this surely (a window icon's three dots read '0 0 0' at 0.77)
 CENTRED = 0.35  # the icon's and caption's centres at most this share of the wider apart
 JOIN_EMS = 1.0  # pieces of one icon lie at most this many font sizes apart
@@ -56,9 +58,12 @@ def captioned_icons(b: FigureBuilder, runs: list[TextRun], shapes: list[Detected
         if icon is None:
             continue
         x0, y0, x1, y1, members = icon
-        if any(sh.contains_point((x0 + x1) / 2, (y0 + y1) / 2) for sh in nodes):
-            continue  # a drawing inside a node is the node's (its label is the node's)
+        g = 0.8 * r.font_px
+        if any(sh.x - g < x1 and x0 < sh.x + sh.w + g and sh.y - g < y1 and y0 < sh.y + sh.h + g for sh in nodes):
+            continue  # in a node, or touching one (the end of an arrow into it, traced): not free-standing
         caption = _caption_lines(k, runs, used)
+        if max(runs[j].w for j in caption) > WIDEST_CAPTION * (x1 - x0):
+            continue  # a label along a line under an end state's disc, not its name
         taken |= members
         used.update(caption)
         cap = [runs[j] for j in caption]
@@ -113,12 +118,63 @@ def caption_shapes(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedS
     return out
 
 
+def named_tiles(runs: list[TextRun], shapes: list[DetectedShape], labels: dict[int, list[int]], used: set[int],
+                lines: list[LinePath]) -> set[int]:
+    """Frames around nothing but a drawing and one block of text (a service's tile: its logo over
+    its name), no line inside: nodes whose label is that text, in place (``labels``, runs marked
+    used). The shape stage makes a box holding a drawing a frame; one with a name is a node."""
+    out: set[int] = set()
+    for i, sh in enumerate(shapes):
+        if not sh.is_group or sh.members or labels.get(i):
+            continue
+        inside = [k for k in range(len(runs)) if sh.contains_point(runs[k].cx, runs[k].cy)]
+        if not inside or any(k in used for k in inside) or any(runs[k].angle != 0 for k in inside):
+            continue
+        top = min(inside, key=lambda k: (runs[k].y, runs[k].x))
+        block = _caption_lines(top, runs, used)
+        if sorted(block) != sorted(inside):
+            continue  # more than one name: a frame around labelled parts
+        if any(_joins_inside(sh, ln) for ln in lines):
+            continue  # lines into it or across it: a frame around a drawing of parts
+        labels[i] = block
+        used.update(block)
+        out.add(i)
+    return out
+
+
+def _joins_inside(sh: DetectedShape, ln: LinePath) -> bool:
+    """Whether a line reaches into the frame from outside, or runs inside it longer than an icon's
+    strokes (half its smaller side: a lightning bolt's zigzag was read as short lines)."""
+    inside = [sh.contains_point(x, y, margin=-4) for x, y in ln.points]
+    if not any(inside):
+        return False
+    return not all(inside) or ln.length > 0.5 * min(sh.w, sh.h)
+
+
 def backdrop(b: FigureBuilder, s: DetectedShape) -> Path:
     """A tile's fill as a path under everything drawn in it (nodes are drawn over paths: a
     filled node over its traced pictogram hid it); the node itself is then left unfilled."""
     box = b.box(s.x, s.y, s.w, s.h)
-    x0, x1, y1 = box.x, round(box.x + box.w, 2), round(box.y + box.h, 2)
-    return Path(kind="path", id=b.new_id("p"), d=f"M{x0} {box.y} H{x1} V{y1} H{x0} Z", fill=to_hex(s.fill))
+    x, y, w, h = box.x, box.y, box.w, box.h
+    r = round(min(THEME.corner_radius, w / 2, h / 2), 2) if s.shape == "round" else 0.0
+    if r <= 0:
+        d = f"M{x} {y} H{round(x + w, 2)} V{round(y + h, 2)} H{x} Z"
+    else:  # the renderer's rounded corners (crafter.render.shapes)
+        x1, y1 = round(x + w, 2), round(y + h, 2)
+        d = (f"M{round(x + r, 2)} {y} H{round(x1 - r, 2)} A{r} {r} 0 0 1 {x1} {round(y + r, 2)} "
+             f"V{round(y1 - r, 2)} A{r} {r} 0 0 1 {round(x1 - r, 2)} {y1} H{round(x + r, 2)} "
+             f"A{r} {r} 0 0 1 {x} {round(y1 - r, 2)} V{round(y + r, 2)} A{r} {r} 0 0 1 {round(x + r, 2)} {y} Z")
+    return Path(kind="path", id=b.new_id("p"), d=d, fill=to_hex(s.fill))
+
+
+def holds_pictogram(b: FigureBuilder, s: DetectedShape, traced: list[TracedObject]) -> bool:
+    """Whether a box or rounded box holds a traced drawing (a logo over its name): its fill is
+    then drawn under the drawing (:func:`backdrop`), as nodes are drawn over paths."""
+    if s.is_group or s.shape not in ("box", "round") or s.dividers:
+        return False
+    x0, y0, x1, y1 = s.x * b.s, s.y * b.s, (s.x + s.w) * b.s, (s.y + s.h) * b.s
+    return any(x0 <= o.box[0] and o.box[0] + o.box[2] <= x1 and y0 <= o.box[1] and o.box[1] + o.box[3] <= y1
+               for o in traced)
 
 
 def _icon_over(r: TextRun, boxes: list[tuple[float, float, float, float]], taken: set[int]
