@@ -14,6 +14,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from crafteditor.config import Config
 from crafteditor.convert import convert
+from crafteditor.ocr.corrections import split_case_joins
 from crafteditor.realset import load_real, score_real
 from crafter.spec.model import Node
 
@@ -130,3 +131,11 @@ def test_real_captioned_and_hub_nodes(real_set, fid, least):
     conv = convert(figs[0].path.read_bytes(), Config(quality=False), name=fid)
     sc = score_real(conv.figure, conv.svg, figs[0].truth)
     assert sc["nodes"] >= least, (fid, sc)
+
+
+def test_a_column_name_run_into_its_type_is_split():
+    """A schema table's name overflowing into its type column was read as one word."""
+    assert split_case_joins("achievement_idINTEGER") == "achievement_id INTEGER"
+    assert split_case_joins("user_idBIGINT") == "user_id BIGINT"
+    for word in ("getHTTPResponse", "parseJSON", "macOS", "TIMESTAMP(6)", "ResNet50", "name INTEGER"):
+        assert split_case_joins(word) == word
