@@ -3,11 +3,13 @@ reading order."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from crafteditor.assemble.builder import FigureBuilder, hex_rgb
 from crafteditor.assemble.edges import edge_components
 from crafteditor.assemble.groups import group_components
+from crafteditor.assemble.icons import backdrop, caption_shapes, captioned_icons, holds_pictogram, named_tiles
 from crafteditor.assemble.leftovers import traced_components
 from crafteditor.assemble.nodes import divider_paths, label_text, node_component, shape_labels
 from crafteditor.assemble.sequences import find_sequence, without_cells
@@ -39,6 +41,16 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
         b.chars_kept += sum(len(runs[i].text.replace(" ", "")) for i in ch.run_indices)
     node_ids: dict[int, str] = {}
     labels = shape_labels(runs, shapes, used_runs)
+    # names set in a tile around a pictogram, or over or under a shape without text, label it;
+    # a pictogram with its name under it is a node too (:mod:`crafteditor.assemble.icons`)
+    captioned = named_tiles(runs, shapes, labels, used_runs, lines) | caption_shapes(b, runs, shapes, labels, used_runs)
+    tiles = {i for i in captioned if shapes[i].is_group}  # a frame around a pictogram, named: a node
+    tiles |= {i for i, s in enumerate(shapes) if holds_pictogram(b, s, traced)}  # its fill goes under it
+    shapes = [replace(s, is_group=False) if i in tiles else s for i, s in enumerate(shapes)]
+    icons = captioned_icons(b, runs, shapes, used_runs, traced)
+    first_icon = len(shapes)
+    shapes = [*shapes, *(s for s, _ in icons)]
+    labels.update({first_icon + j: caption for j, (_, caption) in enumerate(icons)})
     for i, s in enumerate(shapes):
         if s.is_group:
             continue
@@ -46,7 +58,12 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
         text = label_text([runs[k] for k in lab]) if lab else None
         cid = b.new_id("n", text)
         node_ids[i] = cid
-        comps.append(node_component(b, cid, s, [runs[k] for k in lab]))
+        node = node_component(b, cid, s, [runs[k] for k in lab], in_place=i >= first_icon or i in captioned)
+        # an icon's node is not filled (nor outlined): the icon is drawn as it was traced; a
+        # tile's fill is drawn under its pictogram
+        if i in tiles:
+            comps.append(backdrop(b, s))
+        comps.append(node.model_copy(update={"fill": "none"}) if i >= first_icon or i in tiles else node)
         comps.extend(divider_paths(b, s))
         b.chars_kept += sum(len(runs[k].text.replace(" ", "")) for k in lab)
     comps.extend(group_components(b, runs, shapes, labels, node_ids))

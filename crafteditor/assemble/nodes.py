@@ -71,7 +71,9 @@ def label_text(lab: list[TextRun]) -> str:
     return "\n".join(t for t, _ in label_lines(lab))
 
 
-def node_component(b: FigureBuilder, cid: str, s: DetectedShape, lab: list[TextRun]) -> Node:
+def node_component(b: FigureBuilder, cid: str, s: DetectedShape, lab: list[TextRun], in_place: bool = False) -> Node:
+    """``in_place``: the label's lines stay where they were read (a caption under or over its
+    shape, :mod:`crafteditor.assemble.icons`)."""
     kw: dict[str, Any] = {}
     box = b.box(s.x, s.y, s.w, s.h)
     if lab:
@@ -91,7 +93,7 @@ def node_component(b: FigureBuilder, cid: str, s: DetectedShape, lab: list[TextR
             shown = max(6.0, math.floor((room / widest - 0.01) * 10) / 10)
         if shown != THEME.font_size:
             kw["font_size"] = shown
-        if s.dividers:
+        if s.dividers or in_place:
             kw["label"] = slotted_label(lines, box.y + box.h / 2, shown * THEME.line_height, b.s)
         if all(r.bold for r in lab):
             kw["bold"] = True
@@ -100,7 +102,8 @@ def node_component(b: FigureBuilder, cid: str, s: DetectedShape, lab: list[TextR
         if top in ("serif", "mono") and fonts.count(top) * 2 > len(fonts):  # most of them
             kw["font"] = top
         col = lab[0].color
-        if color_distance(col, hex_rgb(THEME.text_color)) > 40:
+        # a caption outside its shape is not on its fill: its colour is written down whatever it is
+        if in_place or color_distance(col, hex_rgb(THEME.text_color)) > 40:
             kw["text_color"] = to_hex(col)
     else:
         kw["label"] = ""

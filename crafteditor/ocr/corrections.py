@@ -11,6 +11,7 @@ detector's box).
 from __future__ import annotations
 
 import math
+import re
 
 import cv2
 import numpy as np
@@ -315,3 +316,14 @@ def restore_zeros(text: str, centres: list[float], upright: np.ndarray, pad: int
         if len(hit) == 1 and stats[hit[0], 2] < 0.82 * stats[hit[0], 3]:
             out[i] = "0"
     return "".join(out)
+
+
+_CASE_JOIN = re.compile(r"(?<=[a-z0-9_])(?=[A-Z]{5,}(?![A-Za-z]))")
+
+
+def split_case_joins(text: str) -> str:
+    """A space between a lower-case name and the all-capitals word the recogniser ran into it: a
+    schema's column and its type set close ('achievement_idINTEGER', the name overflowing its
+    column); a capitals run of five or more to the end of the word, so 'getHTTPResponse',
+    'parseJSON' and 'macOS' stay whole."""
+    return _CASE_JOIN.sub(" ", text)

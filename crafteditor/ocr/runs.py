@@ -24,6 +24,7 @@ from crafteditor.ocr.corrections import (
     restore_spaces,
     restore_symbols,
     restore_zeros,
+    split_case_joins,
     trim_to_text,
 )
 from crafteditor.ocr.font_class import font_class
@@ -89,6 +90,8 @@ def make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, lin
         text = scripts[0]
     read = text
     text = restore_spaces(text, centres, upright, pad, font_px).strip()
+    if scripts is None:
+        text = split_case_joins(text)
     if not text:
         return None
     marked = None

@@ -23,6 +23,8 @@ from crafter.spec.model import RectGeometry
 
 DOUBLE_OUTLINE_PAD = 16  # rings read past a double outline (graphviz's doublecircle: 4 pt apart)
 SHADOW_FRINGE = 28.0  # colour distance from the surroundings within which a ring pixel is still theirs
+ROUND_CANVAS_IOU = 0.97  # a canvas-coloured face this round is a drawn circle...
+ROUND_CANVAS_SHARE = 0.75  # ...when this much of its surroundings is one surface (else 0.9)
 
 
 @dataclass
@@ -279,7 +281,10 @@ def _make_shape(rgb: np.ndarray, paints: Paints, f: Face, shape: str, iou: float
         # shadowed header 'a pocket between many surfaces' (share 0.58) and the node was lost
         # (issue 31); only a rescue (a scroll's grey curl read so changed how its stroke was read)
         share = max(share, _ring_stroke(rgb, paints, face_for_ring or f, fringe=True)[3])
-    if canvas and (share < 0.9 or iou < 0.9):
+    # a true circle is no pocket between lines however many arrowheads sit on its ring (a
+    # cycle's hub: three heads on the ring around it left 0.82 of one surface, issue 31)
+    round_enough = shape in ("circle", "ellipse") and iou >= ROUND_CANVAS_IOU
+    if canvas and (share < (ROUND_CANVAS_SHARE if round_enough else 0.9) or iou < 0.9):
         return None
     # the face is the inside of the stroke: the outline's centre line lies half a stroke out,
     # plus the half pixel of anti-aliasing the face loses on each side

@@ -1,0 +1,237 @@
+"""Captioned icons: a pictogram with its name set under it (a cloud service's logo over
+'Azure Cosmos DB', a monitor over 'Web Client'), the nodes of an architecture diagram.
+
+No shape stage sees them (an icon is many small strokes in several colours, traced as paths or
+kept as a picture) and the caption came back as free text, so such a figure had no node at all
+(issue 31: 0 of 16 in one drawio architecture). The IR has no node whose shape is a picture;
+the icon stays as it was traced and a node without fill or outline spans it and its caption,
+its label the caption, set in the caption's place (the slots of a class box's label, see
+:func:`crafteditor.assemble.nodes.slotted_label`): an edge to the icon ends at that node, and
+the caption is a node label an editor moves with it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from crafteditor.assemble.builder import FigureBuilder
+from crafteditor.config import THEME
+from crafteditor.lines.paths import LinePath
+from crafteditor.ocr.runs import TextRun
+from crafteditor.paint import to_hex
+from crafteditor.shapes.detect import DetectedShape
+from crafteditor.shapes.faces import Face
+from crafteditor.trace import TracedObject
+from crafter.spec.model import Path
+
+GAP_EMS = 1.3  # the icon's bottom at most this many of the caption's font sizes above it
+MIN_EMS, MAX_EMS = 2.5, 9.0  # an icon's height in the caption's font sizes (smaller: a glyph, larger: a picture)
+MAX_ASPECT = 3.0  # an icon is roughly square (a wide strip over a word is a bar, a rule)
+SIDE_GAP_EMS = 1.0  # a caption over or under a shape at most this many font sizes from it
+WIDEST_CAPTION = 4.0  # a caption line at most this many times as wide as its icon (wider: an edge's label)
+SURE = 0.85  # a caption is read at least this surely (a window icon's three dots read '0 0 0' at 0.77)
+CENTRED = 0.35  # the icon's and caption's centres at most this share of the wider apart
+JOIN_EMS = 1.0  # pieces of one icon lie at most this many font sizes apart
+
+
+def captioned_icons(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedShape], used: set[int],
+                    traced: list[TracedObject]) -> list[tuple[DetectedShape, list[int]]]:
+    """Each icon with a caption under it, as (an unfilled, unstroked box over both, in image
+    pixels; the caption's run indices, top to bottom); the runs are marked used."""
+    s = b.s
+    boxes = [(o.box[0] / s, o.box[1] / s, (o.box[0] + o.box[2]) / s, (o.box[1] + o.box[3]) / s) for o in traced]
+    nodes = [sh for sh in shapes if not sh.is_group]
+    # a monitor's screen, a bin's body: a shape with no text of its own is a piece of an icon too
+    labelled = [sh for sh in nodes if any(sh.contains_point(r.cx, r.cy) for r in runs)]
+    boxes += [(sh.x, sh.y, sh.x + sh.w, sh.y + sh.h) for sh in nodes if not any(sh is q for q in labelled)]
+    nodes = labelled
+    taken: set[int] = set()
+    out = []
+    free = [k for k in range(len(runs)) if k not in used and runs[k].angle == 0 and runs[k].confidence >= SURE]
+    for k in sorted(free, key=lambda k: runs[k].y):
+        if k in used:
+            continue
+        r = runs[k]
+        if any(sh.contains_point(r.cx, r.cy) for sh in nodes):
+            continue
+        icon = _icon_over(r, boxes, taken)
+        if icon is None:
+            continue
+        x0, y0, x1, y1, members = icon
+        g = 0.8 * r.font_px
+        if any(sh.x - g < x1 and x0 < sh.x + sh.w + g and sh.y - g < y1 and y0 < sh.y + sh.h + g for sh in nodes):
+            continue  # in a node, or touching one (the end of an arrow into it, traced): not free-standing
+        caption = _caption_lines(k, runs, used)
+        if max(runs[j].w for j in caption) > WIDEST_CAPTION * (x1 - x0):
+            continue  # a label along a line under an end state's disc, not its name
+        taken |= members
+        used.update(caption)
+        cap = [runs[j] for j in caption]
+        cx = float(np.mean([q.cx for q in cap]))
+        pad = THEME.node_pad_x / s + 2
+        half = max(cx - x0, x1 - cx, max(q.w for q in cap) / 2 + pad)
+        bottom = max(q.bottom for q in cap) + 2
+        top = min(y0, r.y) - 2
+        out.append((_box_shape(b, cx - half, top, 2 * half, bottom - top), caption))
+    return out
+
+
+def caption_shapes(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedShape], labels: dict[int, list[int]],
+                   used: set[int]) -> set[int]:
+    """Shapes with no text inside whose caption is set just under or over them (a router's
+    disc over 'Router', a switch's dark tile under 'spine1'): the caption becomes the label (in
+    ``labels``, its runs marked used); the indices of the shapes so labelled. A frame around
+    nothing but a drawing and empty shapes (a tile holding a pictogram) counts: so captioned,
+    it is a node."""
+    out: set[int] = set()
+    free = [k for k in range(len(runs)) if k not in used and runs[k].angle == 0 and runs[k].confidence >= SURE]
+    if not free:
+        return out
+    holders = [sh for sh in shapes if not sh.is_group]
+    inside = [any(sh.contains_point(runs[k].cx, runs[k].cy) for sh in holders) for k in range(len(runs))]
+    claims: list[tuple[float, int, int]] = []  # (gap in ems, shape, run)
+    for i, sh in enumerate(shapes):
+        if labels.get(i) or any(sh.contains_point(r.cx, r.cy) for r in runs):
+            continue
+        for k in free:
+            r = runs[k]
+            em = max(r.font_px, 1.0)
+            if inside[k] or sh.h < MIN_EMS * em or sh.h > 3 * MAX_EMS * em:
+                continue
+            # a caption lies within its shape's width, or ends at a corner of it (drawio's label
+            # 'top left' of a tile)
+            if r.right < sh.x - em or r.x > sh.x + sh.w + em:
+                continue
+            if r.w + 2 * THEME.node_pad_x / b.s > sh.w:
+                continue  # the renderer would break it at the shape's width (an icon's node spans it: captioned_icons)
+            gap = r.y - (sh.y + sh.h) if r.cy > sh.y + sh.h else sh.y - r.bottom
+            if -0.2 * em <= gap <= SIDE_GAP_EMS * em:
+                claims.append((gap / em, i, k))
+    for _, i, k in sorted(claims):
+        if i in out or k in used:
+            continue
+        below = runs[k].cy > shapes[i].y + shapes[i].h
+        lines = _caption_lines(k, runs, used) if below else [k]
+        used.update(lines)
+        labels[i] = lines
+        out.add(i)
+    return out
+
+
+def named_tiles(runs: list[TextRun], shapes: list[DetectedShape], labels: dict[int, list[int]], used: set[int],
+                lines: list[LinePath]) -> set[int]:
+    """Frames around nothing but a drawing and one block of text (a service's tile: its logo over
+    its name), no line inside: nodes whose label is that text, in place (``labels``, runs marked
+    used). The shape stage makes a box holding a drawing a frame; one with a name is a node."""
+    out: set[int] = set()
+    for i, sh in enumerate(shapes):
+        if not sh.is_group or sh.members or labels.get(i):
+            continue
+        inside = [k for k in range(len(runs)) if sh.contains_point(runs[k].cx, runs[k].cy)]
+        if not inside or any(k in used for k in inside) or any(runs[k].angle != 0 for k in inside):
+            continue
+        top = min(inside, key=lambda k: (runs[k].y, runs[k].x))
+        block = _caption_lines(top, runs, used)
+        if sorted(block) != sorted(inside):
+            continue  # more than one name: a frame around labelled parts
+        if any(_joins_inside(sh, ln) for ln in lines):
+            continue  # lines into it or across it: a frame around a drawing of parts
+        labels[i] = block
+        used.update(block)
+        out.add(i)
+    return out
+
+
+def _joins_inside(sh: DetectedShape, ln: LinePath) -> bool:
+    """Whether a line reaches into the frame from outside, or runs inside it longer than an icon's
+    strokes (half its smaller side: a lightning bolt's zigzag was read as short lines)."""
+    inside = [sh.contains_point(x, y, margin=-4) for x, y in ln.points]
+    if not any(inside):
+        return False
+    return not all(inside) or ln.length > 0.5 * min(sh.w, sh.h)
+
+
+def backdrop(b: FigureBuilder, s: DetectedShape) -> Path:
+    """A tile's fill as a path under everything drawn in it (nodes are drawn over paths: a
+    filled node over its traced pictogram hid it); the node itself is then left unfilled."""
+    box = b.box(s.x, s.y, s.w, s.h)
+    x, y, w, h = box.x, box.y, box.w, box.h
+    r = round(min(THEME.corner_radius, w / 2, h / 2), 2) if s.shape == "round" else 0.0
+    if r <= 0:
+        d = f"M{x} {y} H{round(x + w, 2)} V{round(y + h, 2)} H{x} Z"
+    else:  # the renderer's rounded corners (crafter.render.shapes)
+        x1, y1 = round(x + w, 2), round(y + h, 2)
+        d = (f"M{round(x + r, 2)} {y} H{round(x1 - r, 2)} A{r} {r} 0 0 1 {x1} {round(y + r, 2)} "
+             f"V{round(y1 - r, 2)} A{r} {r} 0 0 1 {round(x1 - r, 2)} {y1} H{round(x + r, 2)} "
+             f"A{r} {r} 0 0 1 {x} {round(y1 - r, 2)} V{round(y + r, 2)} A{r} {r} 0 0 1 {round(x + r, 2)} {y} Z")
+    return Path(kind="path", id=b.new_id("p"), d=d, fill=to_hex(s.fill))
+
+
+def holds_pictogram(b: FigureBuilder, s: DetectedShape, traced: list[TracedObject]) -> bool:
+    """Whether a box or rounded box holds a traced drawing (a logo over its name): its fill is
+    then drawn under the drawing (:func:`backdrop`), as nodes are drawn over paths."""
+    if s.is_group or s.shape not in ("box", "round") or s.dividers:
+        return False
+    x0, y0, x1, y1 = s.x * b.s, s.y * b.s, (s.x + s.w) * b.s, (s.y + s.h) * b.s
+    return any(x0 <= o.box[0] and o.box[0] + o.box[2] <= x1 and y0 <= o.box[1] and o.box[1] + o.box[3] <= y1
+               for o in traced)
+
+
+def _icon_over(r: TextRun, boxes: list[tuple[float, float, float, float]], taken: set[int]
+               ) -> tuple[float, float, float, float, set[int]] | None:
+    """The traced pieces right above run ``r`` that make one icon centred on it: (box, pieces)."""
+    em = max(r.font_px, 1.0)
+
+    def above(b: tuple[float, float, float, float]) -> bool:
+        return r.y - GAP_EMS * em <= b[3] <= r.y + 0.25 * em and b[1] < r.y - 0.5 * em
+
+    seeds = [i for i, bx in enumerate(boxes) if i not in taken and above(bx) and bx[0] <= r.right and bx[2] >= r.x]
+    if not seeds:
+        return None
+    seed = min(seeds, key=lambda i: (r.y - boxes[i][3], abs((boxes[i][0] + boxes[i][2]) / 2 - r.cx)))
+    x0, y0, x1, y1 = boxes[seed]
+    members = {seed}
+    grew = True
+    while grew:  # the icon's other pieces: traced apart where its colours or strokes part
+        grew = False
+        for i, bx in enumerate(boxes):
+            if i in members or i in taken or bx[3] > r.y + 0.25 * em:
+                continue
+            g = JOIN_EMS * em
+            if bx[0] <= x1 + g and bx[2] >= x0 - g and bx[1] <= y1 + g and bx[3] >= y0 - g:
+                nx0, ny0, nx1, ny1 = min(x0, bx[0]), min(y0, bx[1]), max(x1, bx[2]), max(y1, bx[3])
+                if max(nx1 - nx0, ny1 - ny0) > MAX_EMS * em:
+                    return None  # joined to more than an icon: a drawing, not a pictogram
+                x0, y0, x1, y1 = nx0, ny0, nx1, ny1
+                members.add(i)
+                grew = True
+    w, h = x1 - x0, y1 - y0
+    if not MIN_EMS * em <= h <= MAX_EMS * em or w > MAX_EMS * em or max(w / h, h / max(w, 1.0)) > MAX_ASPECT:
+        return None
+    if abs((x0 + x1) / 2 - r.cx) > CENTRED * max(w, r.w):
+        return None
+    return x0, y0, x1, y1, members
+
+
+def _caption_lines(k: int, runs: list[TextRun], used: set[int]) -> list[int]:
+    """Run ``k`` and the lines set under it, centred on it, one line apart ('GitHub Actions'
+    over '[CI/CD]')."""
+    out = [k]
+    while True:
+        last = runs[out[-1]]
+        em = max(last.font_px, 1.0)
+        nxt = [j for j, q in enumerate(runs) if j not in used and j not in out and q.angle == 0
+               and -0.2 * em <= q.y - last.bottom <= 0.8 * em and abs(q.cx - last.cx) <= 0.25 * max(q.w, last.w)
+               and 0.6 <= q.font_px / em <= 1.6 and (q.source == "det" or len(q.text.strip()) > 1)]
+        if not nxt:
+            return out
+        out.append(min(nxt, key=lambda j: runs[j].y))
+
+
+def _box_shape(b: FigureBuilder, x: float, y: float, w: float, h: float) -> DetectedShape:
+    """An unstroked box (image pixels) the edges can end at, like a detected node's."""
+    iw, ih = max(1, int(round(w))), max(1, int(round(h)))
+    full = np.ones((ih, iw), bool)
+    face = Face(paint=-1, x=int(round(x)), y=int(round(y)), w=iw, h=ih, mask=full, filled=full)
+    bg = tuple(int(v) for v in b.paints.background_rgb)
+    return DetectedShape(shape="box", x=x, y=y, w=w, h=h, fill=bg, stroke=None, stroke_px=0.0, iou=1.0, face=face)
