@@ -94,6 +94,7 @@ def _join_pair(a: LinePath, b: LinePath, groups: list[DetectedShape], labels: li
     between them crosses a group's frame or a label drawn over them; None if they do not meet."""
     # each orientation is looked at through its ends; the reversed copies are made only for the
     # join (made up front, they were a third of bridge_gaps' time: ~10^5 pairs on a busy figure)
+    alike: bool | None = None  # whether a and b are drawn alike (width and colour): asked once a pair
     for ra in (False, True):
         for rb in (False, True):
             if (a.head_start if ra else a.head_end) is not None or (b.head_end if rb else b.head_start) is not None:
@@ -105,10 +106,11 @@ def _join_pair(a: LinePath, b: LinePath, groups: list[DetectedShape], labels: li
             near = [g for g in groups if frame_distance(p, g) <= g.stroke_px + 6 + a.width
                     and frame_distance(q, g) <= g.stroke_px + 6 + b.width]
             across_frame = bool(near) and gap <= 2 * (near[0].stroke_px + 3) + a.width + 8
-            if not across_frame and not (
-                    abs(a.width - b.width) <= 1.5 and _like_colours(a.color, b.color)
-                    and _label_gap(p, q, a.width, labels)):
-                continue
+            if not across_frame:
+                if alike is None:
+                    alike = abs(a.width - b.width) <= 1.5 and _like_colours(a.color, b.color)
+                if not (alike and _label_gap(p, q, a.width, labels)):
+                    continue
             da = _unit(a.points[1] if ra else a.points[-2], p) if len(a.points) >= 2 else None
             db = _unit(q, b.points[-2] if rb else b.points[1]) if len(b.points) >= 2 else None
             u = ((q[0] - p[0]) / gap, (q[1] - p[1]) / gap)
