@@ -70,7 +70,7 @@ class BenchRow:
     # the perceptual score of each system's SVG drawn back (GMSD: 0 the same, higher is worse)
     ce_gmsd: float = float("nan")
     vt_gmsd: float = float("nan")
-    budget_s: float | None = None  # the figure's time budget (Config.time_budget); None: no budget
+    budget_s: float | None = None  # the figure's time budget, CPU seconds (Config.time_budget); None: no budget
     over_budget: list[str] = field(default_factory=list)  # stages skipped past the budget
     split: str = ""  # real figures: dev or test
     group: str = ""  # real figures: the style or chart maker

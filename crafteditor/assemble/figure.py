@@ -25,7 +25,7 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
                  charts: list[Any], traced: list[TracedObject], deadline: float | None = None) -> Figure:
     """The FigureSpec of the detected parts (``charts``: the chart stage's results, each of
     which makes its own component with the builder; past ``deadline``, a
-    ``time.perf_counter()`` value, lines are no longer joined across gaps)."""
+    :func:`~crafteditor.config.budget_clock` value, lines are no longer joined across gaps)."""
     comps: list[Any] = []
     used_runs: set[int] = set()
     # a sequence diagram: the cells its lifelines and messages enclose are no boxes

@@ -4,13 +4,13 @@ group's frame or a label drawn over it, and a branch that ends on another line's
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import replace
 
 import numpy as np
 
 from crafteditor.assemble.geometry import dist_to_shape, frame_distance
 from crafteditor.assemble.grid import PointGrid
+from crafteditor.config import budget_clock
 from crafteditor.lines.paths import LinePath
 from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import color_distance
@@ -27,7 +27,7 @@ def bridge_gaps(lines: list[LinePath], groups: list[DetectedShape],
     The first joinable pair (by index, then orientation) is joined and the search goes on,
     as a pairwise scan restarted after every join would; but only line ends that can be
     joined are compared, found through a grid of line ends (a frame's gap is a few pixels; a
-    label's gap lies in the label's box). Past ``deadline`` (``time.perf_counter()``) the
+    label's gap lies in the label's box). Past ``deadline`` (:func:`~crafteditor.config.budget_clock`) the
     lines are returned as joined so far."""
     if not (groups or labels) or len(lines) < 2:
         return list(lines)
@@ -64,7 +64,7 @@ def bridge_gaps(lines: list[LinePath], groups: list[DetectedShape],
 
     i = 0
     while i < len(lines):
-        if deadline is not None and time.perf_counter() > deadline:
+        if deadline is not None and budget_clock() > deadline:
             break
         joined = None
         if alive[i]:
@@ -163,7 +163,7 @@ def extend_at_junctions(lines: list[LinePath], shapes: list[DetectedShape],
     box = np.array(bounds, np.float64).reshape(-1, 4)
     widths = np.array([ln.width for ln in lines], np.float64)
     for i, a in enumerate(lines):
-        if deadline is not None and time.perf_counter() > deadline:
+        if deadline is not None and budget_clock() > deadline:
             break
         for at_start in (True, False):
             if (a.head_start if at_start else a.head_end) is not None:
