@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from crafteditor.assemble.builder import FigureBuilder, hex_rgb
+from crafteditor.assemble.dashes import dash_rows
 from crafteditor.assemble.edges import edge_components
 from crafteditor.assemble.groups import group_components
 from crafteditor.assemble.leftovers import traced_components
@@ -55,7 +56,7 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
     titles = [runs[k] for i, s in enumerate(shapes) if s.is_group for k in labels.get(i, [])]
     edge_comps, text_targets = edge_components(b, lines, shapes, node_ids, runs, free, used_runs, titles,
                                               deadline=deadline, seq=seq)
-    comps.extend(edge_comps)
+    comps.extend(dash_rows(edge_comps))  # a sparse dashed line's dashes, left apart, as one path
     comps.extend(free_texts(b, runs, used_runs, text_targets))
     for obj in traced:
         comps.extend(traced_components(b, obj))
