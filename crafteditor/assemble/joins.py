@@ -103,6 +103,14 @@ def _join_pair(a: LinePath, b: LinePath, groups: list[DetectedShape], labels: li
             gap = math.dist(p, q)
             if gap < 0.5:
                 continue
+            # both lines run on into the gap (the cheap test, asked first: the frames' and the
+            # labels' tests were 5 of a sequence diagram's 7 profiled CPU-s of joins, 10^5 pairs)
+            da = _unit(a.points[1] if ra else a.points[-2], p) if len(a.points) >= 2 else None
+            db = _unit(q, b.points[-2] if rb else b.points[1]) if len(b.points) >= 2 else None
+            u = ((q[0] - p[0]) / gap, (q[1] - p[1]) / gap)
+            if da is None or db is None or da[0] * u[0] + da[1] * u[1] < 0.9 \
+                    or db[0] * u[0] + db[1] * u[1] < 0.9:
+                continue
             near = [g for g in groups if frame_distance(p, g) <= g.stroke_px + 6 + a.width
                     and frame_distance(q, g) <= g.stroke_px + 6 + b.width]
             across_frame = bool(near) and gap <= 2 * (near[0].stroke_px + 3) + a.width + 8
@@ -111,12 +119,6 @@ def _join_pair(a: LinePath, b: LinePath, groups: list[DetectedShape], labels: li
                     alike = abs(a.width - b.width) <= 1.5 and _like_colours(a.color, b.color)
                 if not (alike and _label_gap(p, q, a.width, labels)):
                     continue
-            da = _unit(a.points[1] if ra else a.points[-2], p) if len(a.points) >= 2 else None
-            db = _unit(q, b.points[-2] if rb else b.points[1]) if len(b.points) >= 2 else None
-            u = ((q[0] - p[0]) / gap, (q[1] - p[1]) / gap)
-            if da is None or db is None or da[0] * u[0] + da[1] * u[1] < 0.9 \
-                    or db[0] * u[0] + db[1] * u[1] < 0.9:
-                continue
             aa = _reversed_line(a) if ra else a
             bb = _reversed_line(b) if rb else b
             style = aa.style if aa.style != "solid" else bb.style
