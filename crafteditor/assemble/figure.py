@@ -8,6 +8,7 @@ from typing import Any
 from crafteditor.assemble.builder import FigureBuilder, hex_rgb
 from crafteditor.assemble.dashes import dash_rows
 from crafteditor.assemble.edges import edge_components
+from crafteditor.assemble.faint import drop_page_coloured
 from crafteditor.assemble.groups import group_components
 from crafteditor.assemble.leftovers import traced_components
 from crafteditor.assemble.nodes import divider_paths, label_text, node_component, shape_labels
@@ -56,7 +57,8 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
     titles = [runs[k] for i, s in enumerate(shapes) if s.is_group for k in labels.get(i, [])]
     edge_comps, text_targets = edge_components(b, lines, shapes, node_ids, runs, free, used_runs, titles,
                                               deadline=deadline, seq=seq)
-    comps.extend(dash_rows(edge_comps))  # a sparse dashed line's dashes, left apart, as one path
+    # a sparse dashed line's dashes, left apart, as one path; no line in the page's colour
+    comps.extend(dash_rows(drop_page_coloured(b, edge_comps)))
     comps.extend(free_texts(b, runs, used_runs, text_targets))
     for obj in traced:
         comps.extend(traced_components(b, obj))

@@ -1,13 +1,17 @@
 """Fewer, whole objects (issue 31): a sparse dashed line's dashes, which the line finder leaves
-apart, come back as one path per row, drawn as before."""
+apart, come back as one path per row, drawn as before; a stroke's page-coloured rim, read as a
+line of its own, is dropped."""
 
 from __future__ import annotations
 
 import io
+from types import SimpleNamespace
 
+import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from crafteditor.assemble.dashes import dash_rows
+from crafteditor.assemble.faint import drop_page_coloured
 from crafteditor.config import Config
 from crafteditor.convert import convert
 from crafter.spec.model import Path
@@ -67,3 +71,15 @@ def test_a_sparsely_dashed_frame_is_a_few_paths_not_one_per_dash():
     assert dashes >= 50  # every dash is drawn (22 + 22 + 8 + 8 drawn, corners may join)
     assert len(frame) <= 8  # a row per side, and the corners (were one path per dash)
     assert conv.report["ssim"] >= 0.95
+
+
+def test_a_page_coloured_rim_beside_a_stroke_is_dropped_but_faint_lines_and_dividers_stay():
+    rgb = np.full((300, 400, 3), 255, np.uint8)
+    rgb[50:53, 20:380] = 30  # a dark arrow shaft
+    rgb[200:260, 20:380] = (40, 60, 120)  # a dark header
+    b = SimpleNamespace(s=1.0, image=SimpleNamespace(rgb=rgb), paints=SimpleNamespace(background_rgb=np.array([255, 255, 255])))
+    rim = _seg(1, 20, 55.5, 380, 55.5, stroke="#F2F2F2", width=2.0)  # the shaft's rim: ink above, page below
+    gridline = _seg(2, 20, 150, 380, 150, stroke="#F0F0F2", width=1.0)  # faint, the page on both sides
+    divider = _seg(3, 20, 230, 380, 230, stroke="#FFFFFF", width=2.0)  # white across the header
+    shaft = _seg(4, 20, 51.5, 380, 51.5, stroke="#1E1E1E", width=3.0)
+    assert [c.id for c in drop_page_coloured(b, [rim, gridline, divider, shaft])] == ["p2", "p3", "p4"]
