@@ -65,7 +65,7 @@ def convert(
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar"),
     style: Optional[str] = typer.Option(None, "--style", help="Redraw every figure in a house style: a .style.json "
                                         "file or a name from `crafter style list`"),
-    timeout: Optional[float] = typer.Option(None, "--timeout", help="Time budget, seconds per megapixel (at least "
+    timeout: Optional[float] = typer.Option(None, "--timeout", help="Time budget, CPU seconds per megapixel (at least "
                                             f"{TIME_BUDGET_MIN_S:g} s a figure; 0: none; default {Config().timeout:g}). "
                                             "Past it a figure keeps what was read, the rest traced, and is marked "
                                             "over_budget in the manifest"),

@@ -236,10 +236,19 @@ def blend_position(c, a, b) -> tuple[np.ndarray, np.ndarray]:
 def distances(pixels: np.ndarray, color) -> np.ndarray:
     """Each pixel's RGB distance from ``color`` (pixels …×3, any dtype; float32 out): the values
     of ``np.linalg.norm(pixels - color, axis=-1)``, summed channel by channel; numpy's reduction
-    over a 3-long last axis took 16 ms of a 150 dpi page, this 7."""
-    d = pixels.astype(np.float32) - np.asarray(color, dtype=np.float32)
-    r, g, b = d[..., 0], d[..., 1], d[..., 2]
-    return np.sqrt(r * r + g * g + b * b)
+    over a 3-long last axis took 16 ms of a 150 dpi page, this 7. An image (H×W×3 uint8) from a
+    whole-number colour: OpenCV's absolute difference in bytes, then the same float32 sums (the
+    same values: squares and sums of whole numbers under 2^24 are exact), 52 -> 11 ms on 1600×1200."""
+    c = np.asarray(color, dtype=np.float32)
+    if pixels.dtype == np.uint8 and pixels.ndim == 3 and pixels.shape[2] == 3 and c.shape == (3,) \
+            and pixels.flags.c_contiguous and bool(np.all((c == np.rint(c)) & (c >= 0) & (c <= 255))):
+        d = cv2.absdiff(pixels, (float(c[0]), float(c[1]), float(c[2]), 0.0)).astype(np.float32)
+    else:
+        d = pixels.astype(np.float32) - c
+    d *= d
+    s = d[..., 0] + d[..., 1]
+    s += d[..., 2]
+    return np.sqrt(s, out=s) if isinstance(s, np.ndarray) else np.sqrt(s)
 
 
 def color_distance(a, b) -> float:

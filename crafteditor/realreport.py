@@ -51,8 +51,9 @@ def score_value(v: Any) -> float | None:
 
 
 def is_over_budget(r: BenchRow) -> bool:
-    """Stages were skipped past the figure's budget, or the figure took longer than it."""
-    return bool(r.over_budget) or (r.budget_s is not None and r.ce_seconds > r.budget_s)
+    """Stages were skipped past the figure's budget, or the figure took longer than it (CPU
+    time: the budget's clock, :func:`crafteditor.config.budget_clock`)."""
+    return bool(r.over_budget) or (r.budget_s is not None and r.ce_cpu > r.budget_s)
 
 
 def summarise(rows: list[BenchRow]) -> dict[str, Any]:

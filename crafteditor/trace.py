@@ -12,7 +12,6 @@ from __future__ import annotations
 import base64
 import io
 import re
-import time
 from dataclasses import dataclass
 
 import cv2
@@ -21,7 +20,7 @@ import vtracer
 from PIL import Image
 
 from crafteditor.blobs import find_blobs
-from crafteditor.config import Config
+from crafteditor.config import Config, budget_clock
 from crafteditor.paint import color_distance
 
 
@@ -47,7 +46,7 @@ _CMD = re.compile(r"([MLCQZ])|(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)")
 def trace_leftovers(rgb: np.ndarray, leftover: np.ndarray, background: np.ndarray, config: Config,
                     scale: float, deadline: float | None = None) -> list[TracedObject]:
     """Unexplained ink as vtracer paths or embedded image patches, one object per cluster of ink.
-    Past ``deadline`` (``time.perf_counter()``) the rest is kept as image patches (no tracing)."""
+    Past ``deadline`` (:func:`~crafteditor.config.budget_clock`) the rest is kept as image patches (no tracing)."""
     if config.trace == "none" or not leftover.any():
         return []
     min_px = config.trace_min_area / (scale * scale)
@@ -70,7 +69,7 @@ def trace_leftovers(rgb: np.ndarray, leftover: np.ndarray, background: np.ndarra
         keep = cv2.dilate(keep.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
         patch = rgb[y0:y1, x0:x1].copy()
         patch[~keep] = background
-        late = deadline is not None and time.perf_counter() > deadline
+        late = deadline is not None and budget_clock() > deadline
         obj = _trace_patch(patch, keep, (x0, y0), background, patches if late else config, scale)
         obj.ink = ink
         out.append(obj)

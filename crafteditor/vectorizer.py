@@ -25,7 +25,7 @@ import numpy as np
 from crafteditor.assemble.builder import FigureBuilder
 from crafteditor.assemble.figure import build_figure
 from crafteditor.charts import detect_charts
-from crafteditor.config import PRESETS, Config
+from crafteditor.config import PRESETS, Config, budget_clock
 from crafteditor.hand_text import fit_hand_lettering
 from crafteditor.hatching import dehatched
 from crafteditor.lighting import evened_photo, on_paper
@@ -68,8 +68,8 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
               name: str | None = None, started: float | None = None, text: list[TextRun] | None = None) -> Vectorized:
     """Read a figure (path, bytes, array, PIL image or loaded image) into a FigureSpec.
 
-    ``started``: when the figure's reading began, where this is a second reading of it (its
-    time budget runs from the first); ``text``: the first reading's text, read from the same
+    ``started``: when the figure's reading began (:func:`~crafteditor.config.budget_clock`), where
+    this is a second reading of it (its time budget runs from the first); ``text``: the first reading's text, read from the same
     pixels (the runs under this config's confidence gate are dropped, none is read again)."""
     # long: the stages in their order, each timed and asked of the time budget, read top to bottom
     config = config or Config()
@@ -83,8 +83,8 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
     if photo is not None:  # the whole image is the photo read: no photos in it (its marker letters looked like some)
         config = config.replace(photos=False)
     timings: dict[str, float] = {}
-    t0 = time.perf_counter()
-    budget = Budget(config.time_budget(shown.width, shown.height), t0 if started is None else started)
+    t0, c0 = time.perf_counter(), budget_clock()
+    budget = Budget(config.time_budget(shown.width, shown.height), c0 if started is None else started)
     rgb = prepare(image.rgb, config).copy()
     paints = find_paints(rgb, config, image.page)
     # a lossy image's ringing around every stroke and glyph is faint ink: content is drawn in
@@ -130,7 +130,7 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
     shapes, sketched = _shapes(rgb, line_rgb, paints, config, image.scale, chart_mask | photo_px, runs, charts, budget)
     # hand-drawn: read again as a sketch (see _shapes), where the budget leaves time for it; else
     # the first reading stands, its sketch shapes with it
-    if sketched and config.preset_name == "auto" and budget.affords(time.perf_counter() - t0):
+    if sketched and config.preset_name == "auto" and budget.affords(budget_clock() - c0):
         # its text is this reading's (both read the pixels as decoded): OCR was half a re-read's cost
         again = vectorize(image, config.replace(**PRESETS["sketch"], preset_name="sketch"), name=name,
                           started=budget.start, text=read)
@@ -209,7 +209,8 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
 
 
 class Budget:
-    """A figure's time budget: stages asked after it is spent are skipped, and named; so are the
+    """A figure's time budget, in CPU seconds (:func:`~crafteditor.config.budget_clock`; ``start``
+    and ``deadline`` are that clock's readings): stages asked after it is spent are skipped, and named; so are the
     stages it ran out during (each stops early where it can: OCR after its first reading,
     shapes at the next face, tracing by keeping the rest as image patches, joins at the next
     line), so a figure marked over budget is one whose reading was cut short."""
@@ -223,18 +224,18 @@ class Budget:
     def affords(self, spent: float) -> bool:
         """Whether a second reading fits: it costs about twice what the first spent up to the
         shapes (it reads everything again, then goes on to lines, tracing and assembly)."""
-        return self.deadline is None or time.perf_counter() + 2 * spent <= self.deadline
+        return self.deadline is None or budget_clock() + 2 * spent <= self.deadline
 
     def over(self, stage: str) -> bool:
         """Whether ``stage`` must be skipped (recorded if so)."""
-        if self.deadline is None or time.perf_counter() <= self.deadline:
+        if self.deadline is None or budget_clock() <= self.deadline:
             return False
         self.skipped.append(stage)
         return True
 
     def ran(self, stage: str) -> None:
         """Record ``stage`` if the budget ran out while it ran."""
-        if self.deadline is not None and time.perf_counter() > self.deadline and stage not in self.skipped:
+        if self.deadline is not None and budget_clock() > self.deadline and stage not in self.skipped:
             self.skipped.append(stage)
 
 

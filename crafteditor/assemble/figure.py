@@ -7,7 +7,9 @@ from dataclasses import replace
 from typing import Any
 
 from crafteditor.assemble.builder import FigureBuilder, hex_rgb
+from crafteditor.assemble.dashes import dash_rows
 from crafteditor.assemble.edges import edge_components
+from crafteditor.assemble.faint import drop_page_coloured
 from crafteditor.assemble.groups import group_components
 from crafteditor.assemble.icons import backdrop, caption_shapes, captioned_icons, holds_pictogram, named_tiles
 from crafteditor.assemble.leftovers import traced_components
@@ -27,7 +29,7 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
                  charts: list[Any], traced: list[TracedObject], deadline: float | None = None) -> Figure:
     """The FigureSpec of the detected parts (``charts``: the chart stage's results, each of
     which makes its own component with the builder; past ``deadline``, a
-    ``time.perf_counter()`` value, lines are no longer joined across gaps)."""
+    :func:`~crafteditor.config.budget_clock` value, lines are no longer joined across gaps)."""
     comps: list[Any] = []
     used_runs: set[int] = set()
     # a sequence diagram: the cells its lifelines and messages enclose are no boxes
@@ -72,7 +74,8 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
     titles = [runs[k] for i, s in enumerate(shapes) if s.is_group for k in labels.get(i, [])]
     edge_comps, text_targets = edge_components(b, lines, shapes, node_ids, runs, free, used_runs, titles,
                                               deadline=deadline, seq=seq)
-    comps.extend(edge_comps)
+    # a sparse dashed line's dashes, left apart, as one path; no line in the page's colour
+    comps.extend(dash_rows(drop_page_coloured(b, edge_comps)))
     comps.extend(free_texts(b, runs, used_runs, text_targets))
     for obj in traced:
         comps.extend(traced_components(b, obj))

@@ -5,13 +5,12 @@ dash style; cylinders (cap and body) and stacks (offset sheets) are put together
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
 
-from crafteditor.config import Config
+from crafteditor.config import Config, budget_clock
 from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import Paints, color_distance, distances
 from crafteditor.shapes.compartments import join_compartments
@@ -54,7 +53,7 @@ def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
                   deadline: float | None = None, runs: list[TextRun] | None = None) -> list[DetectedShape]:
     """Nodes and group frames. ``scale`` is user units per pixel; ``exclude`` masks chart areas;
     ``raw``: the pixels as decoded where ``rgb`` is denoised (thin borders survive there).
-    Past ``deadline`` (``time.perf_counter()``) no more faces are merged or classified: what
+    Past ``deadline`` (:func:`~crafteditor.config.budget_clock`) no more faces are merged or classified: what
     they hold is left to the lines and the tracing. ``runs``: the text read, to tell a class
     box's compartments (:mod:`crafteditor.shapes.compartments`)."""
     min_side = max(6.0, config.min_node_size / scale)
@@ -143,7 +142,7 @@ def _polygon_shape(rgb: np.ndarray, paints: Paints, f: Face) -> DetectedShape | 
 
 
 def _late(deadline: float | None) -> bool:
-    return deadline is not None and time.perf_counter() > deadline
+    return deadline is not None and budget_clock() > deadline
 
 
 def _split_joined_boxes(faces: list[Face], min_side: float, min_iou: float, used: set[int], paints: Paints,

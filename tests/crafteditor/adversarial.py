@@ -89,6 +89,7 @@ if __name__ == "__main__":  # python tests/crafteditor/adversarial.py [SECONDS]:
         t = time.perf_counter()
         conv = convert(png, config)
         r = conv.report
-        print(f"{make.__name__:<13} {r['size']}: {time.perf_counter() - t:5.1f} s (budget "
+        print(f"{make.__name__:<13} {r['size']}: {time.perf_counter() - t:5.1f} s, "
+              f"{r['cpu_seconds_vectorize']:5.1f} CPU-s (budget "
               f"{config.time_budget(*r['size']):.1f} s), {len(conv.figure.components)} components, "
               f"over_budget={r.get('over_budget')}", flush=True)

@@ -20,7 +20,7 @@ import crafteditor.config as ce_config
 from crafteditor.assemble.joins import _join_pair, bridge_gaps
 from crafteditor.batch import convert_one
 from crafteditor.bench import svg_to_rgb
-from crafteditor.config import Config
+from crafteditor.config import Config, budget_clock
 from crafteditor.convert import convert
 from crafteditor.lines.paths import LinePath
 from crafteditor.ocr.runs import TextRun
@@ -96,7 +96,7 @@ def test_line_joins_scale_to_a_hand_drawn_figure():
 
 def test_line_joins_stop_at_the_deadline():
     lines, labels = _cut_lines(random.Random(3), n_gaps=20, noise=10)
-    out = bridge_gaps(lines, [], labels, deadline=time.perf_counter() - 1)
+    out = bridge_gaps(lines, [], labels, deadline=budget_clock() - 1)
     assert [ln.points for ln in out] == [ln.points for ln in lines]
 
 

@@ -2,7 +2,8 @@
 10,000 tiny blobs, an 8,000 px wide diagram) convert within their time budget, or are cut short
 and marked ``over_budget``, and a batch of them finishes.
 
-Budgets are wall-clock seconds. Past the deadline each stage stops at its next check (OCR
+Budgets are CPU seconds (``crafteditor.config.budget_clock``: a loaded machine's waits are not
+the figure's). Past the deadline each stage stops at its next check (OCR
 after a batch of 256 lines, shapes at the next face, tracing keeps image patches, joins at the
 next line); what runs between checks (the text detector's one pass, the paints, the lines of a
 stage begun in time, the SVG render) is the overrun: measured up to 3.8 s past a 2 s budget (5.8 s in all) on
@@ -33,9 +34,9 @@ def test_adversarial_figures_keep_their_budget_or_are_marked(name):
     conv = convert(png, Config(quality=False))
     r = conv.report
     budget = Config().time_budget(*r["size"])
-    print(f"\n{name} {r['size']}: {r['seconds_vectorize']:.1f} s of a {budget:.0f} s budget, "
-          f"{len(conv.figure.components)} components, over_budget={r.get('over_budget')}")
-    if r["seconds_vectorize"] > budget:
+    print(f"\n{name} {r['size']}: {r['cpu_seconds_vectorize']:.1f} CPU-s ({r['seconds_vectorize']:.1f} s) of a "
+          f"{budget:.0f} s budget, {len(conv.figure.components)} components, over_budget={r.get('over_budget')}")
+    if r["cpu_seconds_vectorize"] > budget:
         assert r.get("over_budget"), "a figure past its budget must say so"
     assert conv.svg.startswith("<svg") or "<svg" in conv.svg[:400]
 
