@@ -107,7 +107,7 @@ def find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: f
                                                     int(r.bottom + 0.4 * font))))
     for k, p, left_edge, bx in _one_legend(entries, font):
         r = runs[k]
-        legend_names.setdefault(p, legend_name(r.text))
+        legend_names.setdefault(p, entry_name(r))
         legend_at.setdefault(p, (r.cy, r.cx))
         size = _swatch_size(original if original is not None else rgb, paints.colors[p], r, font, left_edge)
         if size is not None:
@@ -133,6 +133,26 @@ def find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: f
 def legend_name(text: str) -> str:
     """A legend entry's series name: its text without the swatch OCR read with it."""
     return text.lstrip(SWATCH_GLYPHS + " ").strip() or text
+
+
+def entry_name(r) -> str:
+    """A legend entry's series name (see :func:`legend_name`), up to a gap in its glyphs wider than
+    a font size: what OCR read on past it is other text beside the legend (a bar's value label
+    '167' half under the legend's face had named a series 'Megatron-LM i7'). The glyphs' word
+    gaps (a quarter font or more) stand for the text's spaces where they are as many."""
+    words = r.text.split(" ")
+    g = r.glyphs
+    if len(words) < 2 or g is None or g.size == 0 or not r.font_px:
+        return legend_name(r.text)
+    cols = np.flatnonzero(g.any(axis=0))
+    gaps = np.diff(cols) - 1 if cols.size >= 2 else np.zeros(0, int)
+    gaps = gaps[gaps >= 0.25 * r.font_px]
+    if len(gaps) != len(words) - 1:
+        return legend_name(r.text)
+    wide = np.flatnonzero(gaps >= 1.0 * r.font_px)
+    if wide.size == 0 or wide[0] == 0 and len(words[0].strip(SWATCH_GLYPHS)) == 0:
+        return legend_name(r.text)
+    return legend_name(" ".join(words[:int(wide[0]) + 1]))
 
 
 def _mask_glyphs(sw: np.ndarray, r, sx0: int, sy0: int) -> None:

@@ -13,7 +13,7 @@ from crafteditor.blobs import find_blobs
 from crafteditor.charts.axes import Axis
 from crafteditor.charts.bands import band_extent, find_bands, under_band
 from crafteditor.charts.bars import bar_series, has_rects, is_rect
-from crafteditor.charts.legend import Legend, find_legend, legend_margin, legend_name, under_legend
+from crafteditor.charts.legend import Legend, entry_name, find_legend, legend_margin, under_legend
 from crafteditor.charts.lines import line_series, line_width
 from crafteditor.charts.mark_paints import mark_paints, merge_fringes, merge_washed_out
 from crafteditor.charts.series import Series
@@ -69,7 +69,7 @@ def read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis, 
     # an entry whose series was not read stays text where it is (W&B's dashed 'gpt2s-flash-owt'
     # had gone with it)
     read = {sr.name for sr in series}
-    legend_runs = [k for k in legend_runs if k == legend_title or legend_name(runs[k].text) in read]
+    legend_runs = [k for k in legend_runs if k == legend_title or entry_name(runs[k]) in read]
     return series, legend_box, legend_runs
 
 
