@@ -179,8 +179,8 @@ def _bar_end(labels: np.ndarray, paint: int, near: np.ndarray, sx0: int, sy0: in
 
 
 def _one_legend(entries: list, font: float) -> list:
-    """The entries that make one legend: the largest group of entries each within 1.5 font
-    sizes of another (a value label beside a bar elsewhere in the plot, '0' by a taller bar,
+    """The entries that make one legend: the group of entries each within 1.5 font sizes of
+    another that names the most paints, else the largest (a value label beside a bar elsewhere in the plot, '0' by a taller bar,
     had stretched the legend's box over the whole plot and every mark under it was dropped)."""
     if len(entries) <= 1:
         return entries
@@ -198,9 +198,13 @@ def _one_legend(entries: list, font: float) -> list:
             if max(a[0] - b[2], b[0] - a[2]) <= gap and max(a[1] - b[3], b[1] - a[3]) <= gap:
                 group[root(i)] = root(j)
     sizes: dict[int, int] = {}
+    paints: dict[int, set[int]] = {}
     for i in range(len(entries)):
         sizes[root(i)] = sizes.get(root(i), 0) + 1
-    best = max(sizes, key=lambda g: (sizes[g], -g))
+        paints.setdefault(root(i), set()).add(entries[i][1])
+    # a legend names each paint once: the group naming the most paints (value labels in stacked
+    # bars, each beside a segment of one of three paints, had outnumbered Vega-Lite's six entries)
+    best = max(sizes, key=lambda g: (len(paints[g]), sizes[g], -g))
     return [e for i, e in enumerate(entries) if root(i) == best]
 
 

@@ -124,12 +124,14 @@ def _read_series(rgb, paints: Paints, masks: list[tuple[int, np.ndarray, tuple[i
     # bars standing on the axis first, then segments stacked on them (on those, and so on)
     floors: list[tuple[float, float, float]] = []
     pending = masks
-    for _ in range(4):
+    for _ in range(max(4, len(masks))):  # a stack of six series is five floors high (Vega-Lite's)
         later = []
         for p, m, color in pending:
             s = _series_from_mask(rgb, m, color, paints.background_rgb, yaxis, xaxis, plot, floors)
-            if s is None or (s.kind != "bar" and floors == [] and has_rects(m)):
-                later.append((p, m, color))  # perhaps a stacked series: read again on the floors found
+            if s is None or (s.kind != "bar" and has_rects(m)):
+                # perhaps a stacked series: read again on the floors found (on every level: a
+                # third segment had been read as points before the second's tops were floors)
+                later.append((p, m, color))
                 continue
             s.name = next((legend.names[q] for q in members[p] if q in legend.names), None)
             s.swatch = next((legend.swatches[q] for q in members[p] if q in legend.swatches), None)
@@ -158,11 +160,24 @@ def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot,
     comps = [(i, stats[i]) for i in range(1, n) if stats[i][4] >= 4]
     if not comps:
         return None
-    rects = [(i, s) for i, s in comps if is_rect(s)]
+    rects = [(i, s) for i, s in comps if is_rect(s) or _rect_with_text(lab, i, s)]
     bars = bar_series(rgb, color, bg, yaxis, xaxis, plot, floors, comps, rects)
     if bars is not None:
         return bars
     return line_series(m, lab, comps, rects, color, yaxis, xaxis)
+
+
+def _rect_with_text(lab: np.ndarray, i: int, s) -> bool:
+    """Blob ``i`` is a filled rectangle but for the holes in it: a bar segment with its value
+    written in it, in white (Vega-Lite's text over stacked bars had made a fifth of a segment
+    holes, and the segment no rectangle)."""
+    x, y, w, h, area = (int(v) for v in s)
+    if w < 3 or h < 2 or area < 0.6 * w * h:
+        return False
+    comp = (lab[y:y + h, x:x + w] == i).astype(np.uint8)
+    outside = np.pad(1 - comp, 1, constant_values=1)
+    cv2.floodFill(outside, None, (0, 0), 2)  # the page round it; what stays 1 is enclosed
+    return int(comp.sum() + (outside[1:-1, 1:-1] == 1).sum()) >= 0.85 * w * h
 
 
 def _drop_outlines(masks: list[tuple[int, np.ndarray, tuple[int, int, int]]]

@@ -2,7 +2,10 @@
 the makers' styles: SciencePlots' family of curves crossing at one point, where a curve cut into
 pieces by the others had kept one small round piece and been read as that one point; grouped
 bars whose value labels, wider than the bars, are written over the next bar (its fill cut into
-specks: read as a line); a legend entry OCR read on into a value label beside the legend."""
+specks: read as a line); a legend entry OCR read on into a value label beside the legend;
+Vega-Lite's stacked horizontal bars of six series with their values written in white in the
+segments (a legend of value labels chosen over the real one, segments with text holes no
+rectangles, a third segment read before the second's tops were floors)."""
 
 from __future__ import annotations
 
@@ -129,7 +132,47 @@ def test_a_legend_entry_ends_at_a_gap_wider_than_a_font_size():
     assert entry_name(_run("a b c", [10, 60], [30])) == "a b c"
 
 
-@pytest.mark.parametrize("name", ["B_SciencePlots_science", "B_SciencePlots_grid", "B_SciencePlots_high-vis"])
+_VEGA = ["#4C78A8", "#F58518", "#E45756", "#72B7B2", "#54A24B", "#EECA3B"]
+
+
+def _stacked_with_text() -> tuple[bytes, dict]:
+    """altair's 'stacked bar chart with text': six series stacked along x, each segment's value
+    written in white at its end, the legend with its title right of the plot."""
+    cats = ["Glabron", "Manchuria", "No. 457", "No. 462", "Peatland", "Trebi", "Velvet"]
+    rng = np.random.default_rng(3)
+    vals = {s: [round(float(v), 1) for v in rng.uniform(35, 115, len(cats))]
+            for s in ["Crookston", "Duluth", "Grand Rapids", "Morris", "University Farm", "Waseca"]}
+    fig, ax = plt.subplots(figsize=(5.2, 2.6))
+    left = np.zeros(len(cats))
+    y = np.arange(len(cats))[::-1]
+    for (s, v), c in zip(vals.items(), _VEGA):
+        ax.barh(y, v, left=left, color=c, label=s, height=0.9)
+        for yy, lo, vv in zip(y, left, v):
+            ax.text(lo + vv - 3, yy, f"{vv:.1f}", color="white", ha="right", va="center", fontsize=7)
+        left += np.array(v)
+    ax.set_yticks(y, cats)
+    ax.set_xlim(0, 550)
+    ax.set_xlabel("Sum of yield")
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+    ax.legend(title="site", loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False, fontsize=7, title_fontsize=7)
+    truth = {"values": [[s, c, v] for s in vals for c, v in zip(cats, vals[s])], "value_axis": [0, 550]}
+    return mpl_png(fig), truth
+
+
+def test_stacked_bars_with_their_values_written_in_them_read_every_series():
+    """Before: the value labels beside their segments were taken for the legend (seven of them
+    against its six entries), and past the third series the segments were points: a third of
+    the values. The bottom row's labels overlap two segments' ends: it may miss."""
+    png, truth = _stacked_with_text()
+    conv = convert(png)
+    chart = conv.figure.of_kind("chart")[0]
+    assert {r.get("series") for r in chart.spec["data"]["values"]} == {s for s, _, _ in truth["values"]}
+    assert score_values(conv.figure, truth) >= 0.8
+
+
+@pytest.mark.parametrize("name", ["B_SciencePlots_science", "B_SciencePlots_grid", "B_SciencePlots_high-vis",
+                                  "B_altair_stacked-bar-text"])
 def test_real_charts_read_all_their_values(real_set, name):
     """Optional: on the real figures themselves (dev split), where the set is present."""
     fig = dev_figure(real_set, name)
