@@ -15,6 +15,7 @@ from crafteditor.paint import Paints, distances
 
 _LUMA = np.array([0.299, 0.587, 0.114], np.float32)
 ABOVE = 8.0  # how far above the plot a legend's rows may stand, in type sizes
+BELOW = 8.0  # how far below the plot's axis (past its ticks and title) a legend's row may stand (MultiQC's)
 SWATCH_GLYPHS = "■□●○▪▲◆-—–"  # a legend's swatch as OCR reads it, before the entry's name
 
 
@@ -57,8 +58,10 @@ def find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: f
             reach = x1 + 3 + int(axes[0])
     reach = int(min([reach] + [w for w in walls if w > x1 + 3]))  # a panel's edge (ggplot draws no axis)
     for k, r in enumerate(runs):
-        # inside the plot, in a column to its right (Vega-Lite puts it there), or in rows above (W&B)
-        if k in used or r.angle != 0 or not (x0 <= r.cx <= x1 + 15 * font and y0 - ABOVE * font <= r.cy <= y1) \
+        # inside the plot, in a column to its right (Vega-Lite puts it there), in rows above (W&B)
+        # or in a row below the axis's labels and title (MultiQC), under the plot
+        below = y1 < r.cy <= y1 + BELOW * font and r.cx <= x1
+        if k in used or r.angle != 0 or not (x0 <= r.cx <= x1 + 15 * font and (y0 - ABOVE * font <= r.cy <= y1 or below)) \
                 or (r.cx > x1 and r.right > reach):
             continue
         # the swatch: just left of the text (never reaching back into the plot from outside it),
@@ -195,7 +198,9 @@ def _one_legend(entries: list, font: float) -> list:
     for i, (_, _, _, a) in enumerate(entries):
         for j in range(i):
             b = entries[j][3]
-            if max(a[0] - b[2], b[0] - a[2]) <= gap and max(a[1] - b[3], b[1] - a[3]) <= gap:
+            dy = max(a[1] - b[3], b[1] - a[3])
+            # entries in one row stand further apart (the next one's swatch between them)
+            if max(a[0] - b[2], b[0] - a[2]) <= (3.5 * font if dy < 0 else gap) and dy <= gap:
                 group[root(i)] = root(j)
     sizes: dict[int, int] = {}
     paints: dict[int, set[int]] = {}

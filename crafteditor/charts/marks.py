@@ -50,7 +50,7 @@ def read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis, 
     biggest = max(areas.values(), default=0)
     masks: list[tuple[int, np.ndarray, tuple[int, int, int]]] = []
     for p in members:
-        if areas[p] < 0.12 * biggest:
+        if areas[p] < 0.12 * biggest and not _solid_blocks(region, members[p], font):
             continue  # anti-aliased fringes between a mark and the background are not series
         m = _series_mask(rgb, paints, p, members[p], bands.get(p), legend_box, rules, inner, font)
         if m.sum() < min_px:
@@ -165,6 +165,15 @@ def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot,
     if bars is not None:
         return bars
     return line_series(m, lab, comps, rects, color, yaxis, xaxis)
+
+
+def _solid_blocks(region: np.ndarray, members: list[int], font: float) -> bool:
+    """Paint ``members`` fills rectangles at least half a font size thick in the plot's
+    ``region``: a thin stacked segment (MultiQC's 'multimapped' between two thick ones, a
+    thirtieth of the bars' paint), not an anti-aliased fringe, which is a pixel or two wide."""
+    n, _, stats, _ = find_blobs(np.isin(region, members))
+    side = max(4.0, 0.5 * font)
+    return any(is_rect(stats[i]) and min(stats[i][2], stats[i][3]) >= side for i in range(1, n))
 
 
 def _rect_with_text(lab: np.ndarray, i: int, s) -> bool:

@@ -49,6 +49,7 @@ class ChartStyle:
     x_format: str | None = None
     legend_text: tuple[float, float] | None = None  # first legend label: ink left, centre y (inside the plot)
     legend_above: bool = False  # the legend's entries in rows above the plot
+    legend_below: bool = False  # the legend's entries in a row below the plot's axis (MultiQC's)
     marker_area: float | None = None  # px² of a point marker
     line_width: float | None = None
     bar_spans: list[tuple[float, float]] | None = None  # one series of bars on categories: left, right
@@ -220,7 +221,9 @@ class ChartStyle:
             spec.setdefault("config", {}).setdefault("legend", {}).update(swatch[0])
         if self.legend_above and isinstance(color, dict):
             color["legend"] = {**(color.get("legend") or {}), "orient": "top"}
-        if self.legend_text is not None and isinstance(color, dict):
+        if self.legend_below and isinstance(color, dict):
+            color["legend"] = {**(color.get("legend") or {}), "orient": "bottom"}
+        elif self.legend_text is not None and isinstance(color, dict):
             ct = _drawn_theme()
             fs = (self.legend_font or ct.legend_font_size / s) * s
             sym, sym_h, gap = swatch[1] if swatch is not None else (ct.legend_symbol, ct.legend_symbol, ct.legend_gap)
@@ -310,6 +313,8 @@ def measure_style(rgb: np.ndarray, paints: Paints, runs: list[Any], ticks: dict[
         first = min(lr, key=lambda r: r.y)
         if all(r.bottom <= top for r in lr):  # in rows above the plot (W&B's): drawn so
             st.legend_above = True
+        elif all(r.y >= ay for r in lr):  # in a row below the axis (MultiQC's): drawn so
+            st.legend_below = True
         elif ax < first.x < right:  # inside the plot: pinned where it was
             st.legend_text = (min(r.x for r in lr), first.cy)
     if not log_y:

@@ -5,7 +5,8 @@ bars whose value labels, wider than the bars, are written over the next bar (its
 specks: read as a line); a legend entry OCR read on into a value label beside the legend;
 Vega-Lite's stacked horizontal bars of six series with their values written in white in the
 segments (a legend of value labels chosen over the real one, segments with text holes no
-rectangles, a third segment read before the second's tops were floors)."""
+rectangles, a third segment read before the second's tops were floors); MultiQC's stacked
+horizontal bars, a thin middle segment and the legend in a row under the axis title."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 from conftest import dev_figure  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
 from mpl_helpers import mpl_png  # noqa: E402
 
 from crafteditor import convert  # noqa: E402
@@ -171,8 +173,50 @@ def test_stacked_bars_with_their_values_written_in_them_read_every_series():
     assert score_values(conv.figure, truth) >= 0.8
 
 
+def _multiqc_bars() -> tuple[bytes, dict]:
+    """MultiQC's alignment scores: three series stacked along x, the middle one a thin sliver
+    (a twentieth of the first), counts in millions ('20M'), and the legend's round swatches
+    in one row under the axis title."""
+    cats = ["GM12878_R1", "GM12878_R2", "H1_R1", "H1_R2", "K562_R1", "K562_R2"]
+    vals = {"mapped uniquely": [80.2, 80.6, 105.5, 88.9, 74.8, 93.9], "multimapped": [3.2, 3.1, 6.0, 4.3, 3.1, 4.1],
+            "neither mate aligned": [9.6, 13.1, 9.8, 11.2, 13.5, 14.3]}
+    colors = ["#20568F", "#F7A35C", "#981919"]
+    fig, ax = plt.subplots(figsize=(8, 3.6))
+    y = np.arange(len(cats))[::-1]
+    left = np.zeros(len(cats))
+    for v, c in zip(vals.values(), colors):
+        ax.barh(y, v, left=left, color=c, height=0.8)
+        left += np.array(v)
+    ax.set_yticks(y, cats, fontsize=7)
+    ax.set_xlim(0, 140)
+    ax.set_xticks(range(0, 141, 20), [f"{v}M" if v else "0" for v in range(0, 141, 20)], fontsize=7)
+    ax.grid(axis="x", color="#E6E6E6")
+    ax.set_axisbelow(True)
+    for side in ("top", "right", "left"):
+        ax.spines[side].set_visible(False)
+    ax.set_xlabel("# Reads", fontsize=8)
+    handles = [Line2D([], [], marker="o", ls="", color=c, label=n) for n, c in zip(vals, colors)]
+    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=3, frameon=False, fontsize=8)
+    values = [[n, c, v * 1e6] for n in vals for c, v in zip(cats, vals[n])]
+    values += [["total", c, 1e6 * sum(vals[n][i] for n in vals)] for i, c in enumerate(cats)]
+    return mpl_png(fig), {"values": values, "value_axis": [0, 140e6]}
+
+
+def test_stacked_bars_with_a_thin_segment_and_the_legend_under_the_axis_are_read():
+    """Before: the thin 'multimapped' paint was dropped as an anti-aliased fringe (under an
+    eighth of the bars' paint), the segments after it had no floor and became error bars, and
+    the legend under the axis was never looked for: one unnamed series (a quarter of the values)."""
+    png, truth = _multiqc_bars()
+    conv = convert(png)
+    chart = conv.figure.of_kind("chart")[0]
+    assert {r.get("series") for r in chart.spec["data"]["values"]} == {"mapped uniquely", "multimapped",
+                                                                         "neither mate aligned"}
+    assert chart.spec["encoding"]["color"]["legend"]["orient"] == "bottom"  # redrawn in its row under the axis
+    assert score_values(conv.figure, truth) == 1.0
+
+
 @pytest.mark.parametrize("name", ["B_SciencePlots_science", "B_SciencePlots_grid", "B_SciencePlots_high-vis",
-                                  "B_altair_stacked-bar-text"])
+                                  "B_altair_stacked-bar-text", "B_nf-core-rnaseq_hisat2"])
 def test_real_charts_read_all_their_values(real_set, name):
     """Optional: on the real figures themselves (dev split), where the set is present."""
     fig = dev_figure(real_set, name)
