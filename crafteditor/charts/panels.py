@@ -88,6 +88,11 @@ def _panel_of(lab: np.ndarray, i: int, stat, page: np.ndarray, inked: np.ndarray
     rect = filled[y0:y1, x0:x1]
     if rect.mean() < 0.97 or m[y0:y1, x0:x1].mean() < 0.25:
         return None
+    # nothing drawn on it, no gridline nor mark, its edge aside: a bar (MultiQC's lone pale bar,
+    # numbered by the axis below it, had been taken for the plot's panel and wiped)
+    inner = m[y0 + 3:y1 - 3, x0 + 3:x1 - 3]
+    if inner.size and inner.mean() >= 0.999:
+        return None
     # page all round it (tick marks and labels aside)
     ring = np.concatenate([page[max(0, y0 - 4):y0 - 1, x0:x1].ravel(), page[y1 + 1:y1 + 4, x0:x1].ravel(),
                            page[y0:y1, max(0, x0 - 4):x0 - 1].ravel(), page[y0:y1, x1 + 1:x1 + 4].ravel()])

@@ -6,7 +6,8 @@ specks: read as a line); a legend entry OCR read on into a value label beside th
 Vega-Lite's stacked horizontal bars of six series with their values written in white in the
 segments (a legend of value labels chosen over the real one, segments with text holes no
 rectangles, a third segment read before the second's tops were floors); MultiQC's stacked
-horizontal bars, a thin middle segment and the legend in a row under the axis title."""
+horizontal bars, a thin middle segment and the legend in a row under the axis title; a lone
+pale bar taken for a tinted plot panel and painted out."""
 
 from __future__ import annotations
 
@@ -215,8 +216,38 @@ def test_stacked_bars_with_a_thin_segment_and_the_legend_under_the_axis_are_read
     assert score_values(conv.figure, truth) == 1.0
 
 
+def _lone_pale_bar() -> tuple[bytes, dict]:
+    """MultiQC's Bracken taxa: two samples, the first stacked of two species, the second one
+    large pale bar alone, numbered below ('10k'), on faint vertical gridlines, no axis lines."""
+    fig, ax = plt.subplots(figsize=(8, 5.3))
+    ax.barh([1, 0], [12460, 14070], color="#7CB5EC", height=0.8, label="Homo sapiens")
+    ax.barh([1], [37130], left=[12460], color="#434348", height=0.8, label="Bacillus subtilis")
+    ax.set_yticks([1, 0], ["bacillus_10p_4", "bacillus_10p_5"], fontsize=7)
+    ax.set_xlim(0, 52000)
+    ax.set_xticks(range(0, 50000, 10000), ["0", "10k", "20k", "30k", "40k"], fontsize=7)
+    ax.tick_params(length=0)
+    ax.grid(axis="x", color="#E6E6E6")
+    ax.set_axisbelow(True)
+    for side in ("top", "right", "left", "bottom"):
+        ax.spines[side].set_visible(False)
+    ax.set_xlabel("Number of fragments", color="#999999")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False, fontsize=7)
+    truth = {"values": [["Homo sapiens", "bacillus_10p_4", 12460], ["Bacillus subtilis", "bacillus_10p_4", 37130],
+                        ["Homo sapiens", "bacillus_10p_5", 14070]], "value_axis": [0, 52000]}
+    return mpl_png(fig), truth
+
+
+def test_a_lone_pale_bar_is_no_plot_panel():
+    """A pale bar alone in its row, a twentieth of the figure, with numbers below it, was taken
+    for a tinted plot panel (ggplot's) and painted out before the chart was read."""
+    png, truth = _lone_pale_bar()
+    conv = convert(png)
+    assert score_values(conv.figure, truth) == 1.0
+
+
 @pytest.mark.parametrize("name", ["B_SciencePlots_science", "B_SciencePlots_grid", "B_SciencePlots_high-vis",
-                                  "B_altair_stacked-bar-text", "B_nf-core-rnaseq_hisat2"])
+                                  "B_altair_stacked-bar-text", "B_nf-core-rnaseq_hisat2",
+                                  "B_nf-core-rnaseq_bracken"])
 def test_real_charts_read_all_their_values(real_set, name):
     """Optional: on the real figures themselves (dev split), where the set is present."""
     fig = dev_figure(real_set, name)
