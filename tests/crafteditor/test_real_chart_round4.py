@@ -7,7 +7,8 @@ Vega-Lite's stacked horizontal bars of six series with their values written in w
 segments (a legend of value labels chosen over the real one, segments with text holes no
 rectangles, a third segment read before the second's tops were floors); MultiQC's stacked
 horizontal bars, a thin middle segment and the legend in a row under the axis title; a lone
-pale bar taken for a tinted plot panel and painted out."""
+pale bar taken for a tinted plot panel and painted out; a line on horizontal gridlines alone
+(W&B's card, a despined ``grid(axis='y')``), no axis line found."""
 
 from __future__ import annotations
 
@@ -242,6 +243,34 @@ def test_a_lone_pale_bar_is_no_plot_panel():
     for a tinted plot panel (ggplot's) and painted out before the chart was read."""
     png, truth = _lone_pale_bar()
     conv = convert(png)
+    assert score_values(conv.figure, truth) == 1.0
+
+
+def _row_grid_line() -> tuple[bytes, dict]:
+    """W&B's loss card: a line over faint horizontal gridlines, no axis line, no vertical
+    gridline, y ticks '3', '3.2' at the gridlines' left ends, the plot running on below the
+    last gridline to the x ticks."""
+    fig, ax = plt.subplots(figsize=(7, 3.6))
+    x = np.arange(0, 401, 10)
+    y = 2.9 + 0.7 * np.exp(-x / 40)
+    ax.plot(x, y, color="#5387DD", lw=1.5)
+    ax.set_ylim(2.7, 3.6)
+    ax.set_yticks([2.8, 3.0, 3.2, 3.4, 3.6], ["2.8", "3", "3.2", "3.4", "3.6"])
+    ax.grid(axis="y", color="#EEEEEE")
+    ax.set_axisbelow(True)
+    for side in ax.spines.values():
+        side.set_visible(False)
+    ax.tick_params(length=0, labelsize=8, labelcolor="#555555")
+    ax.set_title("val/loss", fontsize=10)
+    truth = {"values": [["loss", int(a), float(b)] for a, b in zip(x[::8], y[::8])], "value_axis": [2.7, 3.6]}
+    return mpl_png(fig), truth
+
+
+def test_a_line_on_horizontal_gridlines_alone_is_read():
+    """No axis line and no vertical gridline: no chart was found and the line was traced."""
+    png, truth = _row_grid_line()
+    conv = convert(png)
+    assert len(conv.figure.of_kind("chart")) == 1
     assert score_values(conv.figure, truth) == 1.0
 
 
