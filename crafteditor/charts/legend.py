@@ -58,11 +58,9 @@ def find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: f
             reach = x1 + 3 + int(axes[0])
     reach = int(min([reach] + [w for w in walls if w > x1 + 3]))  # a panel's edge (ggplot draws no axis)
     for k, r in enumerate(runs):
-        # inside the plot, in a column to its right (Vega-Lite puts it there), in rows above (W&B)
-        # or in a row below the axis's labels and title (MultiQC), under the plot
-        below = y1 < r.cy <= y1 + BELOW * font and r.cx <= x1
-        if k in used or r.angle != 0 or not (x0 <= r.cx <= x1 + 15 * font and (y0 - ABOVE * font <= r.cy <= y1 or below)) \
-                or (r.cx > x1 and r.right > reach):
+        # inside the plot, in a column to its right (Vega-Lite's), in rows above (W&B's) or below the axis (MultiQC's)
+        if k in used or r.angle != 0 or not (x0 <= r.cx <= x1 + 15 * font and y0 - ABOVE * font <= r.cy <= y1 + (
+                BELOW * font if r.cx <= x1 else 0)) or (r.cx > x1 and r.right > reach):
             continue
         # the swatch: just left of the text (never reaching back into the plot from outside it),
         # or at the run's own left end when OCR read the swatch as a glyph ('■ CIFAR-10')
