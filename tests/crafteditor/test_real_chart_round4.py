@@ -8,7 +8,8 @@ segments (a legend of value labels chosen over the real one, segments with text 
 rectangles, a third segment read before the second's tops were floors); MultiQC's stacked
 horizontal bars, a thin middle segment and the legend in a row under the axis title; a lone
 pale bar taken for a tinted plot panel and painted out; a line on horizontal gridlines alone
-(W&B's card, a despined ``grid(axis='y')``), no axis line found."""
+(W&B's card, a despined ``grid(axis='y')``), no axis line found; and plotly's look (the
+held-out split has plotly charts, dev none): checked to read, no fault found."""
 
 from __future__ import annotations
 
@@ -271,6 +272,54 @@ def test_a_line_on_horizontal_gridlines_alone_is_read():
     png, truth = _row_grid_line()
     conv = convert(png)
     assert len(conv.figure.of_kind("chart")) == 1
+    assert score_values(conv.figure, truth) == 1.0
+
+
+_PLOTLY = ["#636EFA", "#EF553B", "#00CC96"]
+
+
+def _plotly_axes():
+    """plotly's default template: the #E5ECF6 panel, white gridlines, no axis lines or tick
+    marks, tick labels in #2a3f5f."""
+    fig, ax = plt.subplots(figsize=(7, 4))
+    ax.set_facecolor("#E5ECF6")
+    ax.grid(True, color="white", lw=1.2)
+    ax.set_axisbelow(True)
+    for side in ax.spines.values():
+        side.set_visible(False)
+    ax.tick_params(length=0, labelcolor="#2a3f5f", labelsize=9)
+    return fig, ax
+
+
+def _plotly_chart(kind: str) -> tuple[bytes, dict]:
+    fig, ax = _plotly_axes()
+    values = []
+    if kind == "line":
+        x = np.arange(0, 11)
+        for i, (n, c) in enumerate(zip(["alpha", "beta", "gamma"], _PLOTLY)):
+            y = 10 + 5 * i + 3 * np.sin(x / 2 + i)
+            ax.plot(x, y, color=c, lw=2, label=n)
+            values += [[n, int(a), float(b)] for a, b in zip(x[::2], y[::2])]
+        ax.set_xlim(0, 10)
+        ax.set_ylim(0, 30)
+        title, span = "variable", [0, 30]
+    else:
+        cats = ["Mon", "Tue", "Wed", "Thu"]
+        for i, (n, c) in enumerate(zip(["2019", "2020"], _PLOTLY)):
+            v = [12 + 3 * i + k * 2 for k in range(4)]
+            ax.bar(np.arange(4) + (i - 0.5) * 0.4, v, 0.4, color=c, label=n)
+            values += [[n, cat, b] for cat, b in zip(cats, v)]
+        ax.set_xticks(range(4), cats)
+        ax.set_ylim(0, 25)
+        title, span = "year", [0, 25]
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False, title=title)
+    return mpl_png(fig), {"values": values, "value_axis": span}
+
+
+@pytest.mark.parametrize("kind", ["line", "bars"])
+def test_plotly_looking_charts_read_their_values(kind):
+    png, truth = _plotly_chart(kind)
+    conv = convert(png)
     assert score_values(conv.figure, truth) == 1.0
 
 
