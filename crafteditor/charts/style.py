@@ -178,6 +178,10 @@ class ChartStyle:
                     mark["strokeWidth"] = _r(self.line_width * s)
                 if self.marker_area and mark.get("point"):
                     mark["point"] = {"size": _r(self.marker_area * s * s)}
+                    # 'markers' no wider than the line are specks of it, hidden on it when drawn: a
+                    # dot at every vertex (SciencePlots' curves: 155 invisible circles)
+                    if self.line_width and 2 * (self.marker_area / np.pi) ** 0.5 <= 1.5 * self.line_width:
+                        mark["point"] = False
 
     def _apply_bands(self, enc: dict[str, Any], plot: tuple[float, float, float, float]) -> None:
         """The bars' widths and gaps as the band scale's paddings, grouped bars' as the offset's."""
