@@ -23,7 +23,13 @@ def bar_series(rgb, color, bg, yaxis: Axis, xaxis: Axis, plot, floors: list[tupl
     # the plot's inner margin (3 px off the axis) clips a bar's foot: allow for it
     bars = [(i, s) for i, s in rects if abs((s[1] + s[3]) - baseline) <= 7 or abs(s[1] - baseline) <= 7]
     stacked = [(i, s) for i, s in rects if (i, s) not in bars and _on_floor(s, floors)] if floors else []
-    if (bars or stacked) and len(bars) + len(stacked) >= 0.6 * len(comps):
+    # most blobs are bars, specks aside: value labels written over bars cut their fill into specks
+    # (the counters of '0', '6', '9': flash-attention's green bars under their labels had made nine
+    # blobs of five bars, and were read as a line), and white text over stacked segments leaves
+    # specks of blended paint matching a series' (read as points)
+    typical = float(np.median([s[4] for _, s in rects])) if rects else 0.0
+    blobs = [c for c in comps if c[1][4] >= 0.05 * typical]
+    if (bars or stacked) and len(bars) + len(stacked) >= 0.6 * len(blobs):
         pts = []
         spans: list[tuple[float, float]] = []
         tops: list[tuple[float, float, float]] = []

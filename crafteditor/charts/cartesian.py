@@ -218,8 +218,12 @@ def _measure_bars(style: ChartStyle, series: list[Series], drawn: np.ndarray, pa
         style.value_labels = (value_labels.dy, value_labels.font_px)
     # an edge is drawn centred on the bar's outline: the fill read is half its width short each side
     half = style.bar_stroke[1] / 2 if style.bar_stroke else 0.0
-    if len(series) == 1 and len(series[0].bar_spans) >= 2 and xaxis.categories:
-        style.bar_spans = sorted((a - half, b + half) for a, b in series[0].bar_spans)
+    # one series' bars, or stacked bars' (the segments on the axis span each stack: MultiQC's
+    # had been redrawn with the default band padding, a fifth thicker)
+    stacked = len(bars) == len(series) and any(sr.stacked for sr in bars)
+    base = series[0] if len(series) == 1 else next((sr for sr in bars if not sr.stacked), None) if stacked else None
+    if base is not None and len(base.bar_spans) >= 2 and xaxis.categories:
+        style.bar_spans = sorted((a - half, b + half) for a, b in base.bar_spans)
     elif len(series) > 1 and xaxis.categories and all(sr.kind == "bar" and not sr.stacked for sr in series):
         # grouped bars: each category's group is the band's bar; the bars in it set the offset's padding
         groups: dict[Any, list[tuple[float, float]]] = {}

@@ -81,7 +81,7 @@ def read_horizontal(rgb, paints, runs, used, ax, ay, right, top, config, origina
     mask = box_mask(box, H, W)
     st = res.style
     if st is not None:
-        _style_turned_back(st, runs, legend, runs[pick_t] if pick_t is not None else None, H)
+        _style_turned_back(st, runs, legend, runs[pick_t] if pick_t is not None else None, H, ay)
         if pick_x is not None:  # the value axis's title, found upright: its type and its gap
             ft = st.axis_title_font = st.axis_title_font or float(runs[pick_x].font_px)
             if xt and st.tick_font:
@@ -161,15 +161,18 @@ def _spec_turned_back(spec: dict[str, Any]) -> dict[str, Any] | None:
     return spec
 
 
-def _style_turned_back(st: ChartStyle, runs, legend: Legend, title_run: TextRun | None, H: int) -> None:
+def _style_turned_back(st: ChartStyle, runs, legend: Legend, title_run: TextRun | None, H: int,
+                       bottom: float) -> None:
     """The look measured on the turned reading, turned back: tick values and title pads to the
-    other axis, the legend's place and the title's type as seen upright, bar spans along y."""
+    other axis, the legend's place (``bottom``: the plot's, upright) and the title's type as
+    seen upright, bar spans along y."""
     st.x_values, st.y_values = st.y_values, None
     st.x_format, st.y_format = st.y_format, None
     st.title_pads = {{"x": "y", "y": "x"}[k]: v for k, v in (st.title_pads or {}).items()}
     entries = [runs[k] for k in legend.runs if k != legend.title]
     first = min(entries, key=lambda r: r.y) if entries else None
     st.legend_text = (min(r.x for r in entries), first.cy) if first is not None else None
+    st.legend_below = bool(entries) and all(r.y >= bottom for r in entries)  # in a row under the axis (MultiQC)
     st.title_offset = None
     if title_run is not None:
         st.title_font, st.title_bold = float(title_run.font_px), bool(title_run.bold)

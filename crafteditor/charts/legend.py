@@ -15,6 +15,7 @@ from crafteditor.paint import Paints, distances
 
 _LUMA = np.array([0.299, 0.587, 0.114], np.float32)
 ABOVE = 8.0  # how far above the plot a legend's rows may stand, in type sizes
+BELOW = 8.0  # how far below the plot's axis (past its ticks and title) a legend's row may stand (MultiQC's)
 SWATCH_GLYPHS = "■□●○▪▲◆-—–"  # a legend's swatch as OCR reads it, before the entry's name
 
 
@@ -57,9 +58,9 @@ def find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: f
             reach = x1 + 3 + int(axes[0])
     reach = int(min([reach] + [w for w in walls if w > x1 + 3]))  # a panel's edge (ggplot draws no axis)
     for k, r in enumerate(runs):
-        # inside the plot, in a column to its right (Vega-Lite puts it there), or in rows above (W&B)
-        if k in used or r.angle != 0 or not (x0 <= r.cx <= x1 + 15 * font and y0 - ABOVE * font <= r.cy <= y1) \
-                or (r.cx > x1 and r.right > reach):
+        # inside the plot, in a column to its right (Vega-Lite's), in rows above (W&B's) or below the axis (MultiQC's)
+        if k in used or r.angle != 0 or not (x0 <= r.cx <= x1 + 15 * font and y0 - ABOVE * font <= r.cy <= y1 + (
+                BELOW * font if r.cx <= x1 else 0)) or (r.cx > x1 and r.right > reach):
             continue
         # the swatch: just left of the text (never reaching back into the plot from outside it),
         # or at the run's own left end when OCR read the swatch as a glyph ('■ CIFAR-10')
@@ -107,7 +108,7 @@ def find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: f
                                                     int(r.bottom + 0.4 * font))))
     for k, p, left_edge, bx in _one_legend(entries, font):
         r = runs[k]
-        legend_names.setdefault(p, legend_name(r.text))
+        legend_names.setdefault(p, entry_name(r))
         legend_at.setdefault(p, (r.cy, r.cx))
         size = _swatch_size(original if original is not None else rgb, paints.colors[p], r, font, left_edge)
         if size is not None:
@@ -135,6 +136,26 @@ def legend_name(text: str) -> str:
     return text.lstrip(SWATCH_GLYPHS + " ").strip() or text
 
 
+def entry_name(r) -> str:
+    """A legend entry's series name (see :func:`legend_name`), up to a gap in its glyphs wider than
+    a font size: what OCR read on past it is other text beside the legend (a bar's value label
+    '167' half under the legend's face had named a series 'Megatron-LM i7'). The glyphs' word
+    gaps (a quarter font or more) stand for the text's spaces where they are as many."""
+    words = r.text.split(" ")
+    g = r.glyphs
+    if len(words) < 2 or g is None or g.size == 0 or not r.font_px:
+        return legend_name(r.text)
+    cols = np.flatnonzero(g.any(axis=0))
+    gaps = np.diff(cols) - 1 if cols.size >= 2 else np.zeros(0, int)
+    gaps = gaps[gaps >= 0.25 * r.font_px]
+    if len(gaps) != len(words) - 1:
+        return legend_name(r.text)
+    wide = np.flatnonzero(gaps >= 1.0 * r.font_px)
+    if wide.size == 0 or wide[0] == 0 and len(words[0].strip(SWATCH_GLYPHS)) == 0:
+        return legend_name(r.text)
+    return legend_name(" ".join(words[:int(wide[0]) + 1]))
+
+
 def _mask_glyphs(sw: np.ndarray, r, sx0: int, sy0: int) -> None:
     """The run's own glyphs and their anti-aliased rims in the swatch window ``sw`` (at ``sx0``,
     ``sy0``) made no colour at all: the grey rim of a bold black title had been its swatch."""
@@ -159,8 +180,8 @@ def _bar_end(labels: np.ndarray, paint: int, near: np.ndarray, sx0: int, sy0: in
 
 
 def _one_legend(entries: list, font: float) -> list:
-    """The entries that make one legend: the largest group of entries each within 1.5 font
-    sizes of another (a value label beside a bar elsewhere in the plot, '0' by a taller bar,
+    """The entries that make one legend: the group of entries each within 1.5 font sizes of
+    another that names the most paints, else the largest (a value label beside a bar elsewhere in the plot, '0' by a taller bar,
     had stretched the legend's box over the whole plot and every mark under it was dropped)."""
     if len(entries) <= 1:
         return entries
@@ -175,12 +196,18 @@ def _one_legend(entries: list, font: float) -> list:
     for i, (_, _, _, a) in enumerate(entries):
         for j in range(i):
             b = entries[j][3]
-            if max(a[0] - b[2], b[0] - a[2]) <= gap and max(a[1] - b[3], b[1] - a[3]) <= gap:
+            dy = max(a[1] - b[3], b[1] - a[3])
+            # entries in one row stand further apart (the next one's swatch between them)
+            if max(a[0] - b[2], b[0] - a[2]) <= (3.5 * font if dy < 0 else gap) and dy <= gap:
                 group[root(i)] = root(j)
     sizes: dict[int, int] = {}
+    paints: dict[int, set[int]] = {}
     for i in range(len(entries)):
         sizes[root(i)] = sizes.get(root(i), 0) + 1
-    best = max(sizes, key=lambda g: (sizes[g], -g))
+        paints.setdefault(root(i), set()).add(entries[i][1])
+    # a legend names each paint once: the group naming the most paints (value labels in stacked
+    # bars, each beside a segment of one of three paints, had outnumbered Vega-Lite's six entries)
+    best = max(sizes, key=lambda g: (len(paints[g]), sizes[g], -g))
     return [e for i, e in enumerate(entries) if root(i) == best]
 
 

@@ -92,6 +92,12 @@ def line_series(m: np.ndarray, lab: np.ndarray, comps: list, rects: list, color,
             for c in _split_cluster(comp, typical):
                 centres.append((x + c[0], y + c[1]))
                 marker_areas.append(typical)
+    if has_line and line_pts and len(lone_areas) < 3 and not opened_areas and len(centres) == len(lone_areas):
+        # a plain line cut by the curves crossing it: a piece or two as small as a marker are
+        # more of its vertices, not its points (SciencePlots' green curve among five others
+        # had been read as the one point of its one round piece)
+        line_pts += centres
+        centres, marker_areas = [], []
     if has_line and len(centres) >= 2:
         centres += _hidden_ends(m, centres)
     pts_px = sorted(centres) if centres else staircase(sorted(line_pts))

@@ -13,7 +13,7 @@ from crafteditor.blobs import find_blobs
 from crafteditor.charts.axes import Axis
 from crafteditor.charts.bands import band_extent, find_bands, under_band
 from crafteditor.charts.bars import bar_series, has_rects, is_rect
-from crafteditor.charts.legend import Legend, find_legend, legend_margin, legend_name, under_legend
+from crafteditor.charts.legend import Legend, entry_name, find_legend, legend_margin, under_legend
 from crafteditor.charts.lines import line_series, line_width
 from crafteditor.charts.mark_paints import mark_paints, merge_fringes, merge_washed_out
 from crafteditor.charts.series import Series
@@ -50,7 +50,7 @@ def read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis, 
     biggest = max(areas.values(), default=0)
     masks: list[tuple[int, np.ndarray, tuple[int, int, int]]] = []
     for p in members:
-        if areas[p] < 0.12 * biggest:
+        if areas[p] < 0.12 * biggest and not _solid_blocks(region, members[p], font):
             continue  # anti-aliased fringes between a mark and the background are not series
         m = _series_mask(rgb, paints, p, members[p], bands.get(p), legend_box, rules, inner, font)
         if m.sum() < min_px:
@@ -69,7 +69,7 @@ def read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis, 
     # an entry whose series was not read stays text where it is (W&B's dashed 'gpt2s-flash-owt'
     # had gone with it)
     read = {sr.name for sr in series}
-    legend_runs = [k for k in legend_runs if k == legend_title or legend_name(runs[k].text) in read]
+    legend_runs = [k for k in legend_runs if k == legend_title or entry_name(runs[k]) in read]
     return series, legend_box, legend_runs
 
 
@@ -124,12 +124,14 @@ def _read_series(rgb, paints: Paints, masks: list[tuple[int, np.ndarray, tuple[i
     # bars standing on the axis first, then segments stacked on them (on those, and so on)
     floors: list[tuple[float, float, float]] = []
     pending = masks
-    for _ in range(4):
+    for _ in range(max(4, len(masks))):  # a stack of six series is five floors high (Vega-Lite's)
         later = []
         for p, m, color in pending:
             s = _series_from_mask(rgb, m, color, paints.background_rgb, yaxis, xaxis, plot, floors)
-            if s is None or (s.kind != "bar" and floors == [] and has_rects(m)):
-                later.append((p, m, color))  # perhaps a stacked series: read again on the floors found
+            if s is None or (s.kind != "bar" and has_rects(m)):
+                # perhaps a stacked series: read again on the floors found (on every level: a
+                # third segment had been read as points before the second's tops were floors)
+                later.append((p, m, color))
                 continue
             s.name = next((legend.names[q] for q in members[p] if q in legend.names), None)
             s.swatch = next((legend.swatches[q] for q in members[p] if q in legend.swatches), None)
@@ -158,11 +160,33 @@ def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot,
     comps = [(i, stats[i]) for i in range(1, n) if stats[i][4] >= 4]
     if not comps:
         return None
-    rects = [(i, s) for i, s in comps if is_rect(s)]
+    rects = [(i, s) for i, s in comps if is_rect(s) or _rect_with_text(lab, i, s)]
     bars = bar_series(rgb, color, bg, yaxis, xaxis, plot, floors, comps, rects)
     if bars is not None:
         return bars
     return line_series(m, lab, comps, rects, color, yaxis, xaxis)
+
+
+def _solid_blocks(region: np.ndarray, members: list[int], font: float) -> bool:
+    """Paint ``members`` fills rectangles at least half a font size thick in the plot's
+    ``region``: a thin stacked segment (MultiQC's 'multimapped' between two thick ones, a
+    thirtieth of the bars' paint), not an anti-aliased fringe, which is a pixel or two wide."""
+    n, _, stats, _ = find_blobs(np.isin(region, members))
+    side = max(4.0, 0.5 * font)
+    return any(is_rect(stats[i]) and min(stats[i][2], stats[i][3]) >= side for i in range(1, n))
+
+
+def _rect_with_text(lab: np.ndarray, i: int, s) -> bool:
+    """Blob ``i`` is a filled rectangle but for the holes in it: a bar segment with its value
+    written in it, in white (Vega-Lite's text over stacked bars had made a fifth of a segment
+    holes, and the segment no rectangle)."""
+    x, y, w, h, area = (int(v) for v in s)
+    if w < 3 or h < 2 or area < 0.6 * w * h:
+        return False
+    comp = (lab[y:y + h, x:x + w] == i).astype(np.uint8)
+    outside = np.pad(1 - comp, 1, constant_values=1)
+    cv2.floodFill(outside, None, (0, 0), 2)  # the page round it; what stays 1 is enclosed
+    return int(comp.sum() + (outside[1:-1, 1:-1] == 1).sum()) >= 0.85 * w * h
 
 
 def _drop_outlines(masks: list[tuple[int, np.ndarray, tuple[int, int, int]]]

@@ -1,6 +1,6 @@
 """Plots framed by no axis lines: a tinted panel (ggplot's and seaborn's grey, bmh's), whose edges
 frame the plot, and plots framed by their gridlines alone (fivethirtyeight, a despined
-seaborn whitegrid). A panel's tint is made page so the plot reads as drawn on the page."""
+seaborn whitegrid, W&B's horizontal ones). A panel's tint is made page so the plot reads as drawn on the page."""
 
 from __future__ import annotations
 
@@ -88,6 +88,11 @@ def _panel_of(lab: np.ndarray, i: int, stat, page: np.ndarray, inked: np.ndarray
     rect = filled[y0:y1, x0:x1]
     if rect.mean() < 0.97 or m[y0:y1, x0:x1].mean() < 0.25:
         return None
+    # nothing drawn on it, no gridline nor mark, its edge aside: a bar (MultiQC's lone pale bar,
+    # numbered by the axis below it, had been taken for the plot's panel and wiped)
+    inner = m[y0 + 3:y1 - 3, x0 + 3:x1 - 3]
+    if inner.size and inner.mean() >= 0.999:
+        return None
     # page all round it (tick marks and labels aside)
     ring = np.concatenate([page[max(0, y0 - 4):y0 - 1, x0:x1].ravel(), page[y1 + 1:y1 + 4, x0:x1].ravel(),
                            page[y0:y1, max(0, x0 - 4):x0 - 1].ravel(), page[y0:y1, x1 + 1:x1 + 4].ravel()])
@@ -113,6 +118,7 @@ def grid_frames(hlines, vlines, H: int, W: int, page: np.ndarray, ink: np.ndarra
                 frames.append(Panel(x0, y0, x1, y1, page.copy()))
     if ink is not None:
         frames += _bar_grid_frames(vlines, hlines, ink, page, list(runs))
+    frames += _row_grid_frames(hlines, vlines, list(runs), H, W, page)
     # the largest first; one per plot
     frames.sort(key=lambda f: -(f.x1 - f.x0) * (f.y1 - f.y0))
     out: list[Panel] = []
@@ -164,6 +170,35 @@ def _bar_grid_frames(vlines, hlines, ink: np.ndarray, page: np.ndarray, runs: li
             continue
         if not any(h[0] <= xs[0] + 3 and h[2] >= xs[-1] - 3 and y0 < h[1] < y1 for h in hlines):
             out.append(Panel(int(xs[0]), y0, x1, y1, page.copy(), bars_only=True))
+    return out
+
+
+def _row_grid_frames(hlines, vlines, runs: list[TextRun], H: int, W: int, page: np.ndarray) -> list[Panel]:
+    """Plots framed by horizontal gridlines alone, no axis line, no vertical gridline (a W&B
+    card, a despined plot with ``grid(axis='y')``): three or more horizontal lines with the same
+    ends, each with a number at its left end, centred on it (its y tick). Their ends are the
+    plot's left and right; the top line its top; its bottom the lowest line, or, where numbers
+    stand in a row below that (the x ticks; W&B's plot runs on below its last gridline), just
+    above them."""
+    font = typical_font(runs)
+    out = []
+    for g in _same_ends([h for h in hlines if h[3] - h[1] <= 4], 0, 2, 3):
+        x0, x1 = int(np.median([h[0] for h in g])), int(np.median([h[2] for h in g]))
+        if x1 - x0 < 0.25 * W or any(x0 + 3 < (v[0] + v[2]) / 2 < x1 - 3 for v in vlines):
+            continue
+        ys = sorted((h[1] + h[3]) / 2 for h in g)
+        ticked = [y for y in ys if any(r.angle == 0 and x0 - 6 * font <= r.right <= x0 + 2 and abs(r.cy - y) <= 0.5 * font
+                                       and parse_number(r.text) is not None for r in runs)]
+        if len(ticked) < 3 or len(ticked) < 0.75 * len(ys):
+            continue
+        step = float(np.median(np.diff(ys)))
+        below = [r for r in runs if r.angle == 0 and ys[-1] < r.y <= ys[-1] + step + 2 * font
+                 and x0 - 2 * font <= r.cx <= x1 + 2 * font and parse_number(r.text) is not None]
+        rows = sorted(r.y for r in below)
+        y1 = int(rows[len(rows) // 2] - 0.3 * font) if len(below) >= 2 else int(ys[-1]) + 1
+        y0 = int(ys[0])
+        if y1 - y0 >= 0.2 * H:
+            out.append(Panel(x0, y0, x1, max(y1, int(ys[-1]) + 1), page.copy()))
     return out
 
 

@@ -49,6 +49,7 @@ class ChartStyle:
     x_format: str | None = None
     legend_text: tuple[float, float] | None = None  # first legend label: ink left, centre y (inside the plot)
     legend_above: bool = False  # the legend's entries in rows above the plot
+    legend_below: bool = False  # the legend's entries in a row below the plot's axis (MultiQC's)
     marker_area: float | None = None  # px² of a point marker
     line_width: float | None = None
     bar_spans: list[tuple[float, float]] | None = None  # one series of bars on categories: left, right
@@ -177,6 +178,10 @@ class ChartStyle:
                     mark["strokeWidth"] = _r(self.line_width * s)
                 if self.marker_area and mark.get("point"):
                     mark["point"] = {"size": _r(self.marker_area * s * s)}
+                    # 'markers' no wider than the line are specks of it, hidden on it when drawn: a
+                    # dot at every vertex (SciencePlots' curves: 155 invisible circles)
+                    if self.line_width and 2 * (self.marker_area / np.pi) ** 0.5 <= 1.5 * self.line_width:
+                        mark["point"] = False
 
     def _apply_bands(self, enc: dict[str, Any], plot: tuple[float, float, float, float]) -> None:
         """The bars' widths and gaps as the band scale's paddings, grouped bars' as the offset's."""
@@ -220,7 +225,9 @@ class ChartStyle:
             spec.setdefault("config", {}).setdefault("legend", {}).update(swatch[0])
         if self.legend_above and isinstance(color, dict):
             color["legend"] = {**(color.get("legend") or {}), "orient": "top"}
-        if self.legend_text is not None and isinstance(color, dict):
+        if self.legend_below and isinstance(color, dict):
+            color["legend"] = {**(color.get("legend") or {}), "orient": "bottom"}
+        elif self.legend_text is not None and isinstance(color, dict):
             ct = _drawn_theme()
             fs = (self.legend_font or ct.legend_font_size / s) * s
             sym, sym_h, gap = swatch[1] if swatch is not None else (ct.legend_symbol, ct.legend_symbol, ct.legend_gap)
@@ -310,6 +317,8 @@ def measure_style(rgb: np.ndarray, paints: Paints, runs: list[Any], ticks: dict[
         first = min(lr, key=lambda r: r.y)
         if all(r.bottom <= top for r in lr):  # in rows above the plot (W&B's): drawn so
             st.legend_above = True
+        elif all(r.y >= ay for r in lr):  # in a row below the axis (MultiQC's): drawn so
+            st.legend_below = True
         elif ax < first.x < right:  # inside the plot: pinned where it was
             st.legend_text = (min(r.x for r in lr), first.cy)
     if not log_y:
