@@ -341,7 +341,10 @@ def _ring_stroke(rgb: np.ndarray, paints: Paints, face: Face, pad: int = 8,
     px = sub[inner].astype(np.float32)
     if px.size == 0:
         return None, 0.0, outside, share
-    d_out = distances(px, out_rgb)
+    # a compartment of a box filled like it (a class box's header over its members) has its own fill
+    # outside: the stroke stands against what lies beyond that, or a page beyond the box (white
+    # against pale yellow) would be taken for the stroke
+    d_out = distances(px, _beyond_own(paints, ov, outside, face.paint, out_rgb))
     d_fill = distances(px, fill_rgb)
     strokey = (d_out > 25) & (d_fill > 25)
     perim = max(1.0, float(layers[0].sum()))
@@ -358,6 +361,16 @@ def _ring_stroke(rgb: np.ndarray, paints: Paints, face: Face, pad: int = 8,
     cov = np.clip(1 - np.linalg.norm(px - c, axis=1) / span, 0, 1)
     width = float(cov[d_fill > 10].sum()) / perim
     return color, width, outside, share  # type: ignore[return-value]
+
+
+def _beyond_own(paints: Paints, ov: np.ndarray, outside: int, own: int, out_rgb: np.ndarray) -> np.ndarray:
+    """The colour a face's stroke stands against: the outside paint, or where that is the face's own
+    fill (not the page's: a white box on a white page stands against the page), the commonest other
+    paint of the outer rings."""
+    if outside != own or own == paints.background:
+        return out_rgb
+    other = ov[ov != own]
+    return paints.colors[int(np.bincount(other).argmax())].astype(np.float32) if other.size else out_rgb
 
 
 def _mark_stacks(shapes: list[DetectedShape], paints: Paints, scale: float) -> None:

@@ -118,3 +118,29 @@ def test_dev_figures_of_each_fault(real_set, fid, score, least):
     fig = dev_figure(real_set, fid)
     conv = convert(fig.path.read_bytes(), Config(quality=False), name=fid)
     assert score_real(conv.figure, conv.svg, fig.truth)[score] >= least
+
+
+def _class_box_at_the_corner() -> bytes:
+    """A class box as Eclipse's UML plug-ins draw it (java-design-patterns' class diagrams): pale
+    yellow compartments under one 1 px black outline, the box a few pixels from the image's edge."""
+    im = Image.new("RGB", (420, 200), "white")
+    d = ImageDraw.Draw(im)
+    font = ImageFont.truetype(FONT, 13)
+    d.rectangle((3, 3, 300, 150), fill=(255, 255, 200), outline=(0, 0, 0), width=1)
+    for y in (50, 74):
+        d.line((3, y, 300, y), fill=(0, 0, 0), width=1)
+    for y, text in ((14, "<<Java Class>>"), (32, "WashingMachine"), (62, "LOGGER: Logger"), (92, "wash():void"),
+                    (112, "endOfWashing():void")):
+        d.text((150, y), text, fill=(0, 0, 0), font=font, anchor="mm")
+    return png_bytes(np.asarray(im))
+
+
+def test_a_pale_class_box_at_the_image_edge_keeps_its_dark_outline():
+    # the header's outer rings are clipped by the image's edge, so the commonest paint around it is
+    # the box's own fill below: the white page beyond had been taken for a white outline
+    conv = convert(_class_box_at_the_corner(), Config(quality=False))
+    nodes = [c for c in conv.figure.components if c.kind == "node"]
+    assert len(nodes) == 1, [c.label for c in nodes]
+    assert nodes[0].stroke is not None and nodes[0].stroke.upper() not in ("#FFFFFF", "NONE"), nodes[0].stroke
+    dividers = [c for c in conv.figure.components if c.kind == "path" and c.d.count("H") == 1 and "V" not in c.d]
+    assert dividers and all((c.stroke or "").upper() != "#FFFFFF" for c in dividers), [c.stroke for c in dividers]
