@@ -14,7 +14,7 @@ no boxes (:func:`lifeline_cells`)."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -55,6 +55,7 @@ class Message:
 class Sequence:
     lifelines: list[Lifeline]
     messages: list[Message]
+    labels: list[int] = field(default_factory=list)  # shapes that are a message's label box, not participants
 
 
 def ink_mask(rgb: np.ndarray, background: tuple[int, int, int]) -> np.ndarray:
@@ -82,11 +83,43 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
         text[y0:y0 + g.shape[0], x0:x0 + g.shape[1]] |= g
     # with their antialiased rims
     text = cv2.dilate(text.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    # a label in a box on its message (drawn over the arrow, which it cuts) hides it as text does
+    boxes = _label_boxes(shapes, runs, min(ln.y0 for ln in found))
+    for k in boxes:
+        s = shapes[k]
+        text[max(0, int(s.y) - 2):int(s.y + s.h) + 3, max(0, int(s.x) - 2):int(s.x + s.w) + 3] = True
     messages = _messages(ink, rgb, text, found)
     if not messages:  # a sequence's participants talk to each other, not only to themselves
         return None
     messages += _self_messages(ink, rgb, found, messages)
-    return Sequence(found, messages)
+    return Sequence(found, messages, [k for k in boxes if _on_message(shapes[k], messages)])
+
+
+def _label_boxes(shapes: list[DetectedShape], runs: list[TextRun], top: float) -> list[int]:
+    """The boxes below the participants that hold one line of text and little else (a message's
+    label box, as Mermaid-like themes and websequencediagrams' notes draw them)."""
+    out = []
+    for k, s in enumerate(shapes):
+        if s.is_group or s.y < top:
+            continue
+        inside = [r for r in runs if r.angle == 0 and s.x <= r.x + r.w / 2 <= s.x + s.w
+                  and s.y <= r.y + r.h / 2 <= s.y + s.h]
+        if len(inside) == 1 and s.h <= 3.0 * inside[0].h and inside[0].w >= 0.5 * s.w:
+            out.append(k)
+    return out
+
+
+def _on_message(s: DetectedShape, messages: list[Message]) -> bool:
+    """Whether a message runs through box ``s`` (or a self-message loops around it)."""
+    for m in messages:
+        xs = [p[0] for p in m.points]
+        ys = [p[1] for p in m.points]
+        if m.source == m.target:
+            if min(ys) - s.h <= s.y + s.h / 2 <= max(ys) + s.h and min(xs) - 10 <= s.x + s.w / 2 <= max(xs) + s.w:
+                return True
+        elif s.y - 3 <= ys[0] <= s.y + s.h + 3 and min(xs) <= s.x + s.w / 2 <= max(xs):
+            return True
+    return False
 
 
 def _lifeline(rgb: np.ndarray, background: tuple[int, int, int], shapes: list[DetectedShape],
@@ -168,7 +201,10 @@ def _messages(ink: np.ndarray, rgb: np.ndarray, text: np.ndarray, lines: list[Li
             x0, x1 = int(a.x) + m, int(b.x) - m
             if x1 - x0 < 10:
                 continue
-            ok = _joins(ink, text, y0, y1, x0, x1) & _stops(ink, text, y0, y1, int(a.x), -1) & _stops(
+            # solid by both lifelines: a row a label box hides most of
+            ends = (ink[y0:y1, int(a.x) + 4:int(a.x) + 20].mean(axis=1) >= 0.5) & (
+                ink[y0:y1, int(b.x) - 19:int(b.x) - 3].mean(axis=1) >= 0.5)
+            ok = _joins(ink, text, y0, y1, x0, x1, ends) & _stops(ink, text, y0, y1, int(a.x), -1) & _stops(
                 ink, text, y0, y1, int(b.x), 1)
             for y in (y0 + np.flatnonzero(ok)).tolist():
                 hits.setdefault(y, []).append((i, j))
@@ -225,9 +261,11 @@ def _self_messages(ink: np.ndarray, rgb: np.ndarray, lines: list[Lifeline], mess
     return out
 
 
-def _joins(ink: np.ndarray, text: np.ndarray, y0: int, y1: int, x0: int, x1: int) -> np.ndarray:
+def _joins(ink: np.ndarray, text: np.ndarray, y0: int, y1: int, x0: int, x1: int,
+           ends: np.ndarray | None = None) -> np.ndarray:
     """For each row y0..y1-1: whether its ink joins x0 to x1, solid or dashed, text aside. All
-    rows at once: row by row in Python it was 0.5 s of a sequence diagram's 1.1 s CPU."""
+    rows at once: row by row in Python it was 0.5 s of a sequence diagram's 1.1 s CPU. Where
+    ``ends`` (a row's ink stands by both lifelines), a solid row may be mostly hidden."""
     free = ~text[y0:y1, x0:x1]
     on = ink[y0:y1, x0:x1] & free
     n_free, n_on = free.sum(axis=1), on.sum(axis=1)
@@ -241,7 +279,10 @@ def _joins(ink: np.ndarray, text: np.ndarray, y0: int, y1: int, x0: int, x1: int
     bin_on = np.add.reduceat(on.astype(np.int64), starts, axis=1)
     bins = np.where(bin_free / sizes >= 0.3, bin_on / np.maximum(bin_free, 1), 1.0)
     dashed = (share >= 0.35) & (bins.min(axis=1) >= 0.2)
-    return (n_free / width >= 0.4) & ((share >= 0.9) | dashed)
+    seen = n_free / width >= 0.4
+    if ends is not None:
+        seen |= ends & (n_free >= 6) & (share >= 0.9)
+    return seen & ((share >= 0.9) | dashed)
 
 
 def _stops(ink: np.ndarray, text: np.ndarray, y0: int, y1: int, x: int, side: int) -> np.ndarray:
@@ -305,6 +346,7 @@ def without_cells(seq: Sequence, shapes: list[DetectedShape], tol: float = 5.0) 
     top = min(ln.y0 for ln in seq.lifelines)
     drop = {k for k, s in enumerate(shapes) if s.y >= top - 2 and any(abs(s.x - x) <= tol for x in xs)
             and any(abs(s.x + s.w - x) <= tol for x in xs)}
+    drop |= set(seq.labels)  # a message's label box: its text labels the message
     if not drop:
         return shapes
     keep = [k for k in range(len(shapes)) if k not in drop]
