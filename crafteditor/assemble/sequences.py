@@ -26,6 +26,7 @@ from crafteditor.paint import distances
 from crafteditor.shapes.detect import DetectedShape, keep_shapes
 
 INK = 30.0  # colour distance from the background that counts as ink (light grey lifelines)
+WAVE = 6  # px a hand-drawn message wanders up or down along its way
 
 
 @dataclass
@@ -89,6 +90,14 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
         s = shapes[k]
         text[max(0, int(s.y) - 2):int(s.y + s.h) + 3, max(0, int(s.x) - 2):int(s.x + s.w) + 3] = True
     messages = _messages(ink, rgb, text, found)
+    # hand-drawn messages (websequencediagrams' napkin style) wave over a dozen rows: read on the
+    # ink spread up and down, where no straight message was found
+    drawn = ink & ~text
+    for m in sorted(_messages(_spread(drawn, WAVE), rgb, text, found, drawn), key=lambda m: -abs(m.target - m.source)):
+        # one wave, read once: by the widest pair of lifelines it joins
+        if all(abs(m.points[0][1] - n.points[0][1]) > 2 * WAVE for n in messages):
+            messages.append(m)
+    messages.sort(key=lambda m: m.points[0][1])
     if not messages:  # a sequence's participants talk to each other, not only to themselves
         return None
     messages += _self_messages(ink, rgb, found, messages)
@@ -186,9 +195,19 @@ def _one_row(found: list[Lifeline], shapes: list[DetectedShape]) -> list[Lifelin
     return [ln for k, ln in enumerate(best) if k == 0 or ln.x - best[k - 1].x > 20]
 
 
-def _messages(ink: np.ndarray, rgb: np.ndarray, text: np.ndarray, lines: list[Lifeline]) -> list[Message]:
+def _spread(mask: np.ndarray, r: int) -> np.ndarray:
+    """``mask`` grown ``r`` rows up and down."""
+    return cv2.dilate(mask.astype(np.uint8), np.ones((2 * r + 1, 1), np.uint8)) > 0
+
+
+def _messages(ink: np.ndarray, rgb: np.ndarray, text: np.ndarray, lines: list[Lifeline],
+              raw: np.ndarray | None = None) -> list[Message]:
     """Rows of ink from one lifeline to another: solid, or dashed evenly along the whole way,
-    stopping at both lifelines (a note's or a fragment's frame runs on past them)."""
+    stopping at both lifelines (a note's or a fragment's frame runs on past them).
+
+    ``raw``: the ink as drawn where ``ink`` is spread over rows (:data:`WAVE`): then only solid
+    rows count, a band of them is one message if it is no taller than a wave, and its heads
+    are looked for on every row of the band."""
     hits: dict[int, list[tuple[int, int]]] = {}  # row: the (i, j) pairs it joins
     n = len(lines)
     for i in range(n):
@@ -204,7 +223,7 @@ def _messages(ink: np.ndarray, rgb: np.ndarray, text: np.ndarray, lines: list[Li
             # solid by both lifelines: a row a label box hides most of
             ends = (ink[y0:y1, int(a.x) + 4:int(a.x) + 20].mean(axis=1) >= 0.5) & (
                 ink[y0:y1, int(b.x) - 19:int(b.x) - 3].mean(axis=1) >= 0.5)
-            ok = _joins(ink, text, y0, y1, x0, x1, ends) & _stops(ink, text, y0, y1, int(a.x), -1) & _stops(
+            ok = _joins(ink, text, y0, y1, x0, x1, ends, raw is None) & _stops(ink, text, y0, y1, int(a.x), -1) & _stops(
                 ink, text, y0, y1, int(b.x), 1)
             for y in (y0 + np.flatnonzero(ok)).tolist():
                 hits.setdefault(y, []).append((i, j))
@@ -222,7 +241,10 @@ def _messages(ink: np.ndarray, rgb: np.ndarray, text: np.ndarray, lines: list[Li
             k += 1
             band.append(rows[k][0])
         k += 1
-        out.append(_message(ink, rgb, lines, i, j, band))
+        if raw is None:
+            out.append(_message(ink, rgb, lines, i, j, band))
+        elif len(band) <= 4 * WAVE + 4:
+            out.append(_message(raw, rgb, lines, i, j, band, wavy=True))
     return out
 
 
@@ -262,7 +284,7 @@ def _self_messages(ink: np.ndarray, rgb: np.ndarray, lines: list[Lifeline], mess
 
 
 def _joins(ink: np.ndarray, text: np.ndarray, y0: int, y1: int, x0: int, x1: int,
-           ends: np.ndarray | None = None) -> np.ndarray:
+           ends: np.ndarray | None = None, dashes: bool = True) -> np.ndarray:
     """For each row y0..y1-1: whether its ink joins x0 to x1, solid or dashed, text aside. All
     rows at once: row by row in Python it was 0.5 s of a sequence diagram's 1.1 s CPU. Where
     ``ends`` (a row's ink stands by both lifelines), a solid row may be mostly hidden."""
@@ -282,7 +304,7 @@ def _joins(ink: np.ndarray, text: np.ndarray, y0: int, y1: int, x0: int, x1: int
     seen = n_free / width >= 0.4
     if ends is not None:
         seen |= ends & (n_free >= 6) & (share >= 0.9)
-    return seen & ((share >= 0.9) | dashed)
+    return seen & ((share >= 0.9) | (dashed & dashes))
 
 
 def _stops(ink: np.ndarray, text: np.ndarray, y0: int, y1: int, x: int, side: int) -> np.ndarray:
@@ -303,20 +325,42 @@ def _stops(ink: np.ndarray, text: np.ndarray, y0: int, y1: int, x: int, side: in
     return seg.mean(axis=1) < 0.6
 
 
-def _message(ink: np.ndarray, rgb: np.ndarray, lines: list[Lifeline], i: int, j: int, band: list[int]) -> Message:
+def _message(ink: np.ndarray, rgb: np.ndarray, lines: list[Lifeline], i: int, j: int, band: list[int],
+             wavy: bool = False) -> Message:
+    """The message on rows ``band`` from lifeline ``i`` to ``j`` (``wavy``: a hand-drawn one, the
+    band as wide as its wave: solid, its heads looked for on every row and its width the
+    stroke's ink per column)."""
     a, b = lines[i], lines[j]
     y = float(np.mean(band))
     yi = int(round(y))
-    width = float(max(1, len(band) - 1))  # a line's antialiased edge rows
-    left, right = _head_at(ink, yi, a.x, 1, width), _head_at(ink, yi, b.x, -1, width)
     m = int(min(28, 0.2 * (b.x - a.x)))
-    on = ink[max(0, yi - 1):yi + 2, int(a.x) + m:int(b.x) - m].any(axis=0).mean()
-    pix = rgb[yi, int(a.x) + m:int(b.x) - m][ink[yi, int(a.x) + m:int(b.x) - m]]
+    if wavy:
+        span = ink[band[0]:band[-1] + 1, int(a.x) + m:int(b.x) - m]
+        per = span.sum(axis=0)
+        width = float(max(1.0, np.median(per[per > 0]))) if (per > 0).any() else 1.0
+        left, right = _wavy_head(ink, band, a.x, 1, width), _wavy_head(ink, band, b.x, -1, width)
+        pix = rgb[band[0]:band[-1] + 1, int(a.x) + m:int(b.x) - m][span]
+        style = "solid"
+    else:
+        width = float(max(1, len(band) - 1))  # a line's antialiased edge rows
+        left, right = _head_at(ink, yi, a.x, 1, width), _head_at(ink, yi, b.x, -1, width)
+        on = ink[max(0, yi - 1):yi + 2, int(a.x) + m:int(b.x) - m].any(axis=0).mean()
+        pix = rgb[yi, int(a.x) + m:int(b.x) - m][ink[yi, int(a.x) + m:int(b.x) - m]]
+        style = "solid" if on > 0.85 else "dashed"
     color = tuple(int(v) for v in np.median(pix, axis=0)) if len(pix) else (0, 0, 0)
-    style = "solid" if on > 0.85 else "dashed"
     if left and not right:  # drawn from right to left
         return Message(j, i, [(b.x, y), (a.x, y)], width, color, style, True, False)
     return Message(i, j, [(a.x, y), (b.x, y)], width, color, style, True, left and right)
+
+
+def _wavy_head(ink: np.ndarray, band: list[int], x: float, inward: int, width: float) -> bool:
+    """A hand-drawn arrowhead by lifeline ``x``: 6-40 px inward, a column whose ink near the
+    band stands far taller than the stroke."""
+    H, W = ink.shape
+    y0, y1 = max(0, band[0] - 14), min(H, band[-1] + 15)
+    cols = [int(round(x + inward * t)) for t in range(6, 41)]
+    tall = max((int(ink[y0:y1, c].sum()) for c in cols if 0 <= c < W), default=0)
+    return tall >= max(3 * width, width + 8)
 
 
 def _head_at(ink: np.ndarray, y: int, x: float, inward: int, width: float) -> bool:
