@@ -20,6 +20,7 @@ from crafteditor.assemble.geometry import (
     ray_box,
     straighten,
 )
+from crafteditor.assemble.hollow import hollow_heads
 from crafteditor.assemble.joins import bridge_gaps, extend_at_junctions, split_bus_crossings
 from crafteditor.assemble.leftovers import free_line
 from crafteditor.assemble.sequences import Sequence, explained
@@ -51,7 +52,7 @@ def edge_components(b: FigureBuilder, lines: list[LinePath], shapes: list[Detect
     # (a JPEG's wider erasure ring cut distributed_training's 'Data shard 0' edge there)
     lines = bridge_gaps(lines, [s for s in shapes if s.is_group],
                         [r for r in (*loose, *titles) if r.angle == 0], deadline=deadline)
-    lines = extend_at_junctions(lines, shapes, deadline=deadline)
+    lines = extend_at_junctions(hollow_heads(lines), shapes, deadline=deadline)
     lines = split_bus_crossings(lines, shapes)
     lines = _split_fans(lines, shapes)
     for ln in lines:
