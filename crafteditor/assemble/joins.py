@@ -158,77 +158,76 @@ def extend_at_junctions(lines: list[LinePath], shapes: list[DetectedShape],
     # other line at every free end was quadratic in lines times points (minutes per sketch)
     box = np.array([_bounds(ln) for ln in lines], np.float64).reshape(-1, 4)
     widths = np.array([ln.width for ln in lines], np.float64)
-    joined: set[int] = set()
-    for _sweep in range(2):  # a branch read before the bus it ends on was split joins it the second time
-        buses = 0
+    joined: set[tuple[int, bool]] = set()  # (line, its traced start): ends joined
+    for _sweep in range(2):  # a branch read before the trunk or bus it ends on was joined: again
+        changed = 0
         for i, a in enumerate(lines):
             if deadline is not None and time.perf_counter() > deadline:
                 return out
-            if i in joined:
-                continue
-            how = _join_branch(i, a, out, box, widths, shapes)
-            if how is not None:
-                joined.add(i)
-                buses += how == "bus"
-        if not buses:
+            for at_start in (True, False):
+                if (i, at_start) not in joined and _join_branch(i, a, at_start, out, box, widths, shapes):
+                    joined.add((i, at_start))
+                    changed += 1
+        if not changed:
             break
     return out
 
 
-def _join_branch(i: int, a: LinePath, out: list[LinePath], box: np.ndarray, widths: np.ndarray,
-                 shapes: list[DetectedShape]) -> str | None:
-    """Join line ``i`` (``a`` as traced) at a free end to the trunk or bus it ends on, in ``out``
-    and ``box`` in place (see :func:`extend_at_junctions`): 'bus', 'merged' or None."""
-    for at_start in (True, False):
-        if (a.head_start if at_start else a.head_end) is not None:
+def _join_branch(i: int, a: LinePath, at_start: bool, out: list[LinePath], box: np.ndarray, widths: np.ndarray,
+                 shapes: list[DetectedShape]) -> bool:
+    """Join line ``i``'s end (``a`` as traced; its start or not) to the trunk or bus it ends on,
+    in ``out`` and ``box`` in place (see :func:`extend_at_junctions`): whether it did."""
+    q = a.points[0] if at_start else a.points[-1]
+    # out[i] may have been joined at its other end already (and turned round)
+    at_start = math.dist(out[i].points[0], q) < math.dist(out[i].points[-1], q)
+    a = out[i]
+    if (a.head_start if at_start else a.head_end) is not None:
+        return False
+    tol = 3 * a.width + 6
+    if any(dist_to_shape(q, s) <= tol for s in shapes if not s.is_group):
+        return False
+    best = None
+    reach = 2 * np.maximum(a.width, widths) + 3
+    # only the lines q is near enough to be on (the test for every line at once)
+    on = ~((q[0] < box[:, 0] - reach) | (q[0] > box[:, 2] + reach) | (q[1] < box[:, 1] - reach)
+           | (q[1] > box[:, 3] + reach))
+    on[i] = False
+    for j in np.flatnonzero(on).tolist():
+        b = out[j]  # as joined so far: a bus already split in two is two trunks with heads
+        split = _split_at(b.points, q)
+        if split is None:
             continue
-        q = a.points[0] if at_start else a.points[-1]
-        tol = 3 * a.width + 6
-        if any(dist_to_shape(q, s) <= tol for s in shapes if not s.is_group):
+        before, after, d = split
+        if d > 2 * max(a.width, b.width) + 3:
             continue
-        best = None
-        reach = 2 * np.maximum(a.width, widths) + 3
-        # only the lines q is near enough to be on (the test for every line at once)
-        on = ~((q[0] < box[:, 0] - reach) | (q[0] > box[:, 2] + reach) | (q[1] < box[:, 1] - reach)
-               | (q[1] > box[:, 3] + reach))
-        on[i] = False
-        for j in np.flatnonzero(on).tolist():
-            b = out[j]  # as joined so far: a bus already split in two is two trunks with heads
-            split = _split_at(b.points, q)
-            if split is None:
-                continue
-            before, after, d = split
-            if d > 2 * max(a.width, b.width) + 3:
-                continue
-            if math.dist(before[-1], b.points[0]) < 3 or math.dist(before[-1], b.points[-1]) < 3:
-                continue  # at the trunk's end, not on it
-            if best is None or d < best[0]:
-                best = (d, j, before, after)
-        if best is None:
-            continue
-        _, j, before, after = best
-        b = out[j]
-        cur = out[i] if not at_start else _reversed_line(out[i])  # now the free end is a's last point
-        other_head = cur.head_start is not None  # a head at the branch's far end
-        bus = _bus_edges(cur, b, before, after, other_head)
-        if bus is not None:
-            out[i], out[j] = bus
-            box[i], box[j] = _bounds(out[i]), _bounds(out[j])
-            return "bus"
-        if other_head and (b.head_end is not None) != (b.head_start is not None):
-            # fan-out: route = trunk from its tail to the junction, then the branch to its head
-            trunk = before if b.head_end is not None else after[::-1]
-            merged = replace(_reversed_line(cur), points=trunk[:-1] + _reversed_line(cur).points, head_start=None)
-        elif not other_head and cur.head_end is None and (b.head_end is not None) != (b.head_start is not None):
-            # fan-in: the branch, then the trunk on to its head
-            trunk = after if b.head_end is not None else before[::-1]
-            merged = replace(cur, points=cur.points[:-1] + trunk, head_end=b.head_end or b.head_start)
-        else:
-            continue
-        out[i] = merged
-        box[i] = _bounds(merged)
-        return "merged"
-    return None
+        if math.dist(before[-1], b.points[0]) < 3 or math.dist(before[-1], b.points[-1]) < 3:
+            continue  # at the trunk's end, not on it
+        if best is None or d < best[0]:
+            best = (d, j, before, after)
+    if best is None:
+        return False
+    _, j, before, after = best
+    b = out[j]
+    cur = out[i] if not at_start else _reversed_line(out[i])  # now the free end is a's last point
+    other_head = cur.head_start is not None  # a head at the branch's far end
+    bus = _bus_edges(cur, b, before, after, other_head)
+    if bus is not None:
+        out[i], out[j] = bus
+        box[i], box[j] = _bounds(out[i]), _bounds(out[j])
+        return True
+    if other_head and (b.head_end is not None) != (b.head_start is not None):
+        # fan-out: route = trunk from its tail to the junction, then the branch to its head
+        trunk = before if b.head_end is not None else after[::-1]
+        merged = replace(_reversed_line(cur), points=trunk[:-1] + _reversed_line(cur).points, head_start=None)
+    elif not other_head and cur.head_end is None and (b.head_end is not None) != (b.head_start is not None):
+        # fan-in: the branch, then the trunk on to its head
+        trunk = after if b.head_end is not None else before[::-1]
+        merged = replace(cur, points=cur.points[:-1] + trunk, head_end=b.head_end or b.head_start)
+    else:
+        return False
+    out[i] = merged
+    box[i] = _bounds(merged)
+    return True
 
 
 def _bounds(ln: LinePath) -> tuple[float, float, float, float]:

@@ -113,7 +113,7 @@ def _label_boxes(shapes: list[DetectedShape], runs: list[TextRun], top: float) -
             continue
         inside = [r for r in runs if r.angle == 0 and s.x <= r.x + r.w / 2 <= s.x + s.w
                   and s.y <= r.y + r.h / 2 <= s.y + s.h]
-        if len(inside) == 1 and s.h <= 3.0 * inside[0].h and inside[0].w >= 0.5 * s.w:
+        if len(inside) == 1 and s.h <= 3.5 * max(inside[0].h, inside[0].font_px) and inside[0].w >= 0.5 * s.w:
             out.append(k)
     return out
 
@@ -301,10 +301,10 @@ def _joins(ink: np.ndarray, text: np.ndarray, y0: int, y1: int, x0: int, x1: int
     bin_on = np.add.reduceat(on.astype(np.int64), starts, axis=1)
     bins = np.where(bin_free / sizes >= 0.3, bin_on / np.maximum(bin_free, 1), 1.0)
     dashed = (share >= 0.35) & (bins.min(axis=1) >= 0.2)
-    seen = n_free / width >= 0.4
-    if ends is not None:
-        seen |= ends & (n_free >= 6) & (share >= 0.9)
-    return seen & ((share >= 0.9) | (dashed & dashes))
+    ok = (n_free / width >= 0.4) & ((share >= 0.9) | (dashed & dashes))
+    if ends is not None:  # what little is not hidden is solid (or nothing is)
+        ok |= ends & ((share >= 0.9) | (n_free < 6))
+    return ok
 
 
 def _stops(ink: np.ndarray, text: np.ndarray, y0: int, y1: int, x: int, side: int) -> np.ndarray:
