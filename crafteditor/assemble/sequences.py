@@ -86,10 +86,12 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
     text = cv2.dilate(text.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
     # a label in a box on its message (drawn over the arrow, which it cuts) hides it as text does
     boxes = _label_boxes(shapes, runs, min(ln.y0 for ln in found))
+    boxed = np.zeros(ink.shape, bool)
     for k in boxes:
         s = shapes[k]
-        text[max(0, int(s.y) - 2):int(s.y + s.h) + 3, max(0, int(s.x) - 2):int(s.x + s.w) + 3] = True
-    messages = _messages(ink, rgb, text, found)
+        boxed[max(0, int(s.y) - 2):int(s.y + s.h) + 3, max(0, int(s.x) - 2):int(s.x + s.w) + 3] = True
+    text |= boxed
+    messages = _messages(ink, rgb, text, found, boxed=boxed)
     # hand-drawn messages (websequencediagrams' napkin style) wave over a dozen rows: read on the
     # ink spread up and down, where no straight message was found
     drawn = ink & ~text
@@ -201,7 +203,7 @@ def _spread(mask: np.ndarray, r: int) -> np.ndarray:
 
 
 def _messages(ink: np.ndarray, rgb: np.ndarray, text: np.ndarray, lines: list[Lifeline],
-              raw: np.ndarray | None = None) -> list[Message]:
+              raw: np.ndarray | None = None, boxed: np.ndarray | None = None) -> list[Message]:
     """Rows of ink from one lifeline to another: solid, or dashed evenly along the whole way,
     stopping at both lifelines (a note's or a fragment's frame runs on past them).
 
@@ -221,8 +223,10 @@ def _messages(ink: np.ndarray, rgb: np.ndarray, text: np.ndarray, lines: list[Li
             if x1 - x0 < 10:
                 continue
             # solid by both lifelines: a row a label box hides most of
-            ends = (ink[y0:y1, int(a.x) + 4:int(a.x) + 20].mean(axis=1) >= 0.5) & (
-                ink[y0:y1, int(b.x) - 19:int(b.x) - 3].mean(axis=1) >= 0.5)
+            ends = None if boxed is None else (
+                (ink[y0:y1, int(a.x) + 4:int(a.x) + 20].mean(axis=1) >= 0.5)
+                & (ink[y0:y1, int(b.x) - 19:int(b.x) - 3].mean(axis=1) >= 0.5)
+                & (boxed[y0:y1, x0:x1].mean(axis=1) >= 0.4))
             ok = _joins(ink, text, y0, y1, x0, x1, ends, raw is None) & _stops(ink, text, y0, y1, int(a.x), -1) & _stops(
                 ink, text, y0, y1, int(b.x), 1)
             for y in (y0 + np.flatnonzero(ok)).tolist():
@@ -287,7 +291,8 @@ def _joins(ink: np.ndarray, text: np.ndarray, y0: int, y1: int, x0: int, x1: int
            ends: np.ndarray | None = None, dashes: bool = True) -> np.ndarray:
     """For each row y0..y1-1: whether its ink joins x0 to x1, solid or dashed, text aside. All
     rows at once: row by row in Python it was 0.5 s of a sequence diagram's 1.1 s CPU. Where
-    ``ends`` (a row's ink stands by both lifelines), a solid row may be mostly hidden."""
+    ``ends`` (a row's ink stands by both lifelines, the rest mostly under a label box), a
+    solid row may be mostly hidden."""
     free = ~text[y0:y1, x0:x1]
     on = ink[y0:y1, x0:x1] & free
     n_free, n_on = free.sum(axis=1), on.sum(axis=1)
