@@ -184,11 +184,6 @@ def score_real(fig: Figure, svg: str, truth: dict[str, Any]) -> dict[str, float]
         t_edges = Counter((_label(a), _label(b)) for a, b in truth["edges"])
         for key, ends in (("edges", {**texts, **labels}), ("component_edges", {**texts, **labels, **frames})):
             scores[key] = _f1(t_edges, Counter((ends.get(e.source, ""), ends.get(e.target, "")) for e in edges))
-        # the truth lists only edges between labelled parts: an edge with an end no label names
-        # (an unlabelled shape, a frame) can be neither right nor wrong there (diagnostic, not an aim)
-        named = {k: v for k, v in {**texts, **labels, **frames}.items() if v}
-        scores["named_edges"] = _f1(t_edges, Counter((named[e.source], named[e.target]) for e in edges
-                                                     if e.source in named and e.target in named))
     if truth.get("images"):
         n_img = sum(c.kind == "image" for c in fig.components)
         scores["images"] = min(1.0, n_img / truth["images"])
