@@ -159,39 +159,47 @@ def extend_at_junctions(lines: list[LinePath], shapes: list[DetectedShape],
     box = np.array([_bounds(ln) for ln in lines], np.float64).reshape(-1, 4)
     widths = np.array([ln.width for ln in lines], np.float64)
     joined: set[tuple[int, bool]] = set()  # (line, its traced start): ends joined
-    for _sweep in range(2):  # a branch read before the trunk or bus it ends on was joined: again
-        changed = 0
+    buses: set[int] = set()  # the lines a bus split made (each a half with the stem's head)
+    for sweep in range(2):  # a branch read before the bus it ends on was split: again, on the halves
+        if sweep and not buses:
+            break
+        only = None if not sweep else np.isin(np.arange(len(lines)), sorted(buses))
         for i, a in enumerate(lines):
             if deadline is not None and time.perf_counter() > deadline:
                 return out
             for at_start in (True, False):
-                if (i, at_start) not in joined and _join_branch(i, a, at_start, out, box, widths, shapes):
+                if (i, at_start) in joined:
+                    continue
+                how = _join_branch(i, a, at_start, out, box, widths, shapes, only)
+                if how is not None:
                     joined.add((i, at_start))
-                    changed += 1
-        if not changed:
-            break
+                    if how[0] == "bus":
+                        buses.update(how[1:])
     return out
 
 
 def _join_branch(i: int, a: LinePath, at_start: bool, out: list[LinePath], box: np.ndarray, widths: np.ndarray,
-                 shapes: list[DetectedShape]) -> bool:
-    """Join line ``i``'s end (``a`` as traced; its start or not) to the trunk or bus it ends on,
-    in ``out`` and ``box`` in place (see :func:`extend_at_junctions`): whether it did."""
+                 shapes: list[DetectedShape], only: np.ndarray | None = None) -> tuple[str, int, int] | None:
+    """Join line ``i``'s end (``a`` as traced; its start or not) to the trunk or bus it ends on
+    (one of ``only``, where given), in ``out`` and ``box`` in place (see
+    :func:`extend_at_junctions`): ('bus' or 'trunk', the lines changed), or None."""
     q = a.points[0] if at_start else a.points[-1]
     # out[i] may have been joined at its other end already (and turned round)
     at_start = math.dist(out[i].points[0], q) < math.dist(out[i].points[-1], q)
     a = out[i]
     if (a.head_start if at_start else a.head_end) is not None:
-        return False
+        return None
     tol = 3 * a.width + 6
     if any(dist_to_shape(q, s) <= tol for s in shapes if not s.is_group):
-        return False
+        return None
     best = None
     reach = 2 * np.maximum(a.width, widths) + 3
     # only the lines q is near enough to be on (the test for every line at once)
     on = ~((q[0] < box[:, 0] - reach) | (q[0] > box[:, 2] + reach) | (q[1] < box[:, 1] - reach)
            | (q[1] > box[:, 3] + reach))
     on[i] = False
+    if only is not None:
+        on &= only
     for j in np.flatnonzero(on).tolist():
         b = out[j]  # as joined so far: a bus already split in two is two trunks with heads
         split = _split_at(b.points, q)
@@ -205,7 +213,7 @@ def _join_branch(i: int, a: LinePath, at_start: bool, out: list[LinePath], box: 
         if best is None or d < best[0]:
             best = (d, j, before, after)
     if best is None:
-        return False
+        return None
     _, j, before, after = best
     b = out[j]
     cur = out[i] if not at_start else _reversed_line(out[i])  # now the free end is a's last point
@@ -214,7 +222,7 @@ def _join_branch(i: int, a: LinePath, at_start: bool, out: list[LinePath], box: 
     if bus is not None:
         out[i], out[j] = bus
         box[i], box[j] = _bounds(out[i]), _bounds(out[j])
-        return True
+        return "bus", i, j
     if other_head and (b.head_end is not None) != (b.head_start is not None):
         # fan-out: route = trunk from its tail to the junction, then the branch to its head
         trunk = before if b.head_end is not None else after[::-1]
@@ -224,10 +232,10 @@ def _join_branch(i: int, a: LinePath, at_start: bool, out: list[LinePath], box: 
         trunk = after if b.head_end is not None else before[::-1]
         merged = replace(cur, points=cur.points[:-1] + trunk, head_end=b.head_end or b.head_start)
     else:
-        return False
+        return None
     out[i] = merged
     box[i] = _bounds(merged)
-    return True
+    return "trunk", i, j
 
 
 def _bounds(ln: LinePath) -> tuple[float, float, float, float]:
