@@ -167,22 +167,29 @@ def extend_at_junctions(lines: list[LinePath], shapes: list[DetectedShape],
         for i, a in enumerate(lines):
             if deadline is not None and time.perf_counter() > deadline:
                 return out
+            ends = 0
             for at_start in (True, False):
                 if (i, at_start) in joined:
                     continue
-                how = _join_branch(i, a, at_start, out, box, widths, shapes, only)
+                # first time round, a line joined at one end joins at the other only a bus (a
+                # stem that took its hollow head from the triangle's outline, then meets the bar)
+                how = _join_branch(i, a, at_start, out, box, widths, shapes, only, out if sweep else lines,
+                                   bus_only=not sweep and ends > 0)
                 if how is not None:
                     joined.add((i, at_start))
+                    ends += 1
                     if how[0] == "bus":
                         buses.update(how[1:])
     return out
 
 
 def _join_branch(i: int, a: LinePath, at_start: bool, out: list[LinePath], box: np.ndarray, widths: np.ndarray,
-                 shapes: list[DetectedShape], only: np.ndarray | None = None) -> tuple[str, int, int] | None:
+                 shapes: list[DetectedShape], only: np.ndarray | None = None,
+                 trunks: list[LinePath] | None = None, bus_only: bool = False) -> tuple[str, int, int] | None:
     """Join line ``i``'s end (``a`` as traced; its start or not) to the trunk or bus it ends on
     (one of ``only``, where given), in ``out`` and ``box`` in place (see
-    :func:`extend_at_junctions`): ('bus' or 'trunk', the lines changed), or None."""
+    :func:`extend_at_junctions`; ``trunks``: the lines it may join, as traced or as joined so
+    far; ``bus_only``: no trunk): ('bus' or 'trunk', the lines changed), or None."""
     q = a.points[0] if at_start else a.points[-1]
     # out[i] may have been joined at its other end already (and turned round)
     at_start = math.dist(out[i].points[0], q) < math.dist(out[i].points[-1], q)
@@ -201,7 +208,7 @@ def _join_branch(i: int, a: LinePath, at_start: bool, out: list[LinePath], box: 
     if only is not None:
         on &= only
     for j in np.flatnonzero(on).tolist():
-        b = out[j]  # as joined so far: a bus already split in two is two trunks with heads
+        b = trunks[j]
         split = _split_at(b.points, q)
         if split is None:
             continue
@@ -215,7 +222,7 @@ def _join_branch(i: int, a: LinePath, at_start: bool, out: list[LinePath], box: 
     if best is None:
         return None
     _, j, before, after = best
-    b = out[j]
+    b = trunks[j]
     cur = out[i] if not at_start else _reversed_line(out[i])  # now the free end is a's last point
     other_head = cur.head_start is not None  # a head at the branch's far end
     bus = _bus_edges(cur, b, before, after, other_head)
@@ -223,6 +230,8 @@ def _join_branch(i: int, a: LinePath, at_start: bool, out: list[LinePath], box: 
         out[i], out[j] = bus
         box[i], box[j] = _bounds(out[i]), _bounds(out[j])
         return "bus", i, j
+    if bus_only:
+        return None
     if other_head and (b.head_end is not None) != (b.head_start is not None):
         # fan-out: route = trunk from its tail to the junction, then the branch to its head
         trunk = before if b.head_end is not None else after[::-1]
