@@ -103,7 +103,38 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
     if not messages:  # a sequence's participants talk to each other, not only to themselves
         return None
     messages += _self_messages(ink, rgb, found, messages)
+    messages += _boxed_self_messages(ink, rgb, found, [shapes[k] for k in boxes], messages)
     return Sequence(found, messages, [k for k in boxes if _on_message(shapes[k], messages)])
+
+
+def _boxed_self_messages(ink: np.ndarray, rgb: np.ndarray, lines: list[Lifeline], boxes: list[DetectedShape],
+                         messages: list[Message]) -> list[Message]:
+    """Messages to oneself whose loop a label box hides: a stroke out of the lifeline to the
+    right just above a label box over the lifeline, and a head back at the lifeline just below it."""
+    out: list[Message] = []
+    H, W = ink.shape
+    taken = [p[1] for m in messages for p in m.points]
+    for s in boxes:
+        for k, lf in enumerate(lines):
+            x = int(lf.x)
+            if not (s.x < lf.x < s.x + s.w) or x + 40 >= W or any(s.y - 20 <= t <= s.y + s.h + 20 for t in taken):
+                continue
+            above = [y for y in range(max(0, int(s.y) - 20), max(0, int(s.y) - 2))
+                     if ink[y, x + 8:x + 22].mean() >= 0.8]
+            below = [y for y in range(int(s.y + s.h) + 3, min(H - 13, int(s.y + s.h) + 22))
+                     if _head_at(ink, y, lf.x, 1, 1.0)]
+            if not above or not below:
+                continue
+            y1, y2 = float(np.mean(above)), float(np.mean(below))
+            pix = rgb[int(y1), x + 8:x + 22][ink[int(y1), x + 8:x + 22]]
+            color = tuple(int(v) for v in np.median(pix, axis=0)) if len(pix) else (0, 0, 0)
+            xe = x + 22  # where the stroke out turns down (under the box)
+            while xe < min(W - 1, s.x + s.w) and ink[int(y1) - 1:int(y1) + 2, xe + 1].any():
+                xe += 1
+            pts = [(lf.x, y1), (float(xe), y1), (float(xe), y2), (lf.x, y2)]
+            out.append(Message(k, k, pts, float(max(1, len(above) - 1)), color, "solid", True, False))
+            taken += [y1, y2]
+    return out
 
 
 def _label_boxes(shapes: list[DetectedShape], runs: list[TextRun], top: float) -> list[int]:
@@ -246,7 +277,7 @@ def _messages(ink: np.ndarray, rgb: np.ndarray, text: np.ndarray, lines: list[Li
             band.append(rows[k][0])
         k += 1
         if raw is None:
-            out.append(_message(ink, rgb, lines, i, j, band))
+            out.append(_message(ink, rgb, lines, i, j, band, hidden=boxed))
         elif len(band) <= 4 * WAVE + 4:
             out.append(_message(raw, rgb, lines, i, j, band, wavy=True))
     return out
@@ -331,10 +362,10 @@ def _stops(ink: np.ndarray, text: np.ndarray, y0: int, y1: int, x: int, side: in
 
 
 def _message(ink: np.ndarray, rgb: np.ndarray, lines: list[Lifeline], i: int, j: int, band: list[int],
-             wavy: bool = False) -> Message:
+             wavy: bool = False, hidden: np.ndarray | None = None) -> Message:
     """The message on rows ``band`` from lifeline ``i`` to ``j`` (``wavy``: a hand-drawn one, the
     band as wide as its wave: solid, its heads looked for on every row and its width the
-    stroke's ink per column)."""
+    stroke's ink per column; ``hidden``: where label boxes hide the arrow, left out of its style)."""
     a, b = lines[i], lines[j]
     y = float(np.mean(band))
     yi = int(round(y))
@@ -349,7 +380,11 @@ def _message(ink: np.ndarray, rgb: np.ndarray, lines: list[Lifeline], i: int, j:
     else:
         width = float(max(1, len(band) - 1))  # a line's antialiased edge rows
         left, right = _head_at(ink, yi, a.x, 1, width), _head_at(ink, yi, b.x, -1, width)
-        on = ink[max(0, yi - 1):yi + 2, int(a.x) + m:int(b.x) - m].any(axis=0).mean()
+        seen = ink[max(0, yi - 1):yi + 2, int(a.x) + m:int(b.x) - m].any(axis=0)
+        if hidden is not None:  # solid or dashed where no label box hides it
+            shown = ~hidden[yi, int(a.x) + m:int(b.x) - m]
+            seen = seen[shown] if shown.sum() >= 6 else np.ones(1, bool)
+        on = seen.mean() if seen.size else 1.0
         pix = rgb[yi, int(a.x) + m:int(b.x) - m][ink[yi, int(a.x) + m:int(b.x) - m]]
         style = "solid" if on > 0.85 else "dashed"
     color = tuple(int(v) for v in np.median(pix, axis=0)) if len(pix) else (0, 0, 0)
