@@ -228,6 +228,24 @@ def _one_row(found: list[Lifeline], shapes: list[DetectedShape]) -> list[Lifelin
     return [ln for k, ln in enumerate(best) if k == 0 or ln.x - best[k - 1].x > 20]
 
 
+def _waves(raw: np.ndarray, xa: float, xb: float, band: list[int]) -> bool:
+    """Whether the ink about rows ``band`` between two lifelines is one hand-drawn stroke: nearly
+    every column crossed once, thinly, its middle wandering 3 px or more (a straight row would
+    have been read as one, or was refused as one for good reason)."""
+    m = int(min(28, 0.2 * (xb - xa)))
+    span = raw[max(0, band[0] - WAVE - 4):band[-1] + WAVE + 5, int(xa) + m:int(xb) - m]  # the wave's reach
+    # each column crossed once, by a thin stroke (no box, no second line beside it)
+    starts = span[:1].astype(int).sum(axis=0) + (span[1:] & ~span[:-1]).sum(axis=0)
+    on = (starts == 1) & (span.sum(axis=0) <= 2 * WAVE)
+    if span.shape[1] < 10 or on.mean() < 0.85:
+        return False
+    rows = np.arange(span.shape[0])[:, None]
+    mid = (span * rows).sum(axis=0)[on] / span.sum(axis=0)[on]
+    k = max(1, len(mid) // 20)  # the middle over twentieths of the way (a glyph's stroke aside)
+    steps = np.array([np.median(mid[t:t + k]) for t in range(0, len(mid), k)])
+    return float(steps.max() - steps.min()) >= 3.0
+
+
 def _spread(mask: np.ndarray, r: int) -> np.ndarray:
     """``mask`` grown ``r`` rows up and down."""
     return cv2.dilate(mask.astype(np.uint8), np.ones((2 * r + 1, 1), np.uint8)) > 0
@@ -278,7 +296,7 @@ def _messages(ink: np.ndarray, rgb: np.ndarray, text: np.ndarray, lines: list[Li
         k += 1
         if raw is None:
             out.append(_message(ink, rgb, lines, i, j, band, hidden=boxed))
-        elif len(band) <= 4 * WAVE + 4:
+        elif len(band) <= 4 * WAVE + 4 and _waves(raw, lines[i].x, lines[j].x, band):
             out.append(_message(raw, rgb, lines, i, j, band, wavy=True))
     return out
 
