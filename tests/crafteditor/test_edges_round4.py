@@ -153,14 +153,18 @@ def test_subclasses_on_a_bar_under_a_hollow_triangle():
 
 
 @pytest.mark.parametrize("fid,least", [("C_java-design-patterns_callback-sequence", 0.6),
-                                       ("C_addressbook-level4_logic-class", 0.55)])
+                                       ("C_addressbook-level4_logic-class", 0.55),
+                                       ("C_golang-proposal_compile-flow", 0.75)])
 def test_real_boxed_messages_and_class_trees(real_set, fid, least):
-    """On the real set (dev), where present: the figures these faults were seen on."""
+    """On the real set (dev), where present: the figures these faults were seen on (the compile
+    flow's short dotted arrows lose their first dots to one box's ring and their heads to the
+    next box's outline; a figure drawn here kept both, so only the real one shows it)."""
     figs = [f for f in load_real(real_set, "dev", manifest=REAL_MANIFEST) if f.id == fid]
     if not figs:
         pytest.skip(f"{fid} is not in the set")
     conv = convert(figs[0].path.read_bytes(), Config(), name=fid)
     sc = score_real(conv.figure, conv.svg, figs[0].truth)
     assert sc["edges"] >= least, sc
+
 
 
