@@ -20,6 +20,10 @@ def hollow_heads(lines: list[LinePath]) -> list[LinePath]:
     outline's own line dropped)."""
     out = list(lines)
     used: set[int] = set()
+    # only outlines whose box comes near an end can wrap it (a noisy scan has thousands of pieces)
+    box = np.array([(min(x for x, _ in t.points), min(y for _, y in t.points), max(x for x, _ in t.points),
+                     max(y for _, y in t.points)) for t in lines], np.float64).reshape(-1, 4)
+    reach = 3 * MAX_HALF + 10
     for i, ln in enumerate(lines):
         for at_start in (True, False):
             if i in used or (ln.head_start if at_start else ln.head_end) is not None:
@@ -29,7 +33,10 @@ def hollow_heads(lines: list[LinePath]) -> list[LinePath]:
             d = direction_out(cur.points, at_start)
             if d is None:
                 continue
-            for j, t in enumerate(lines):
+            near = ~((e[0] < box[:, 0] - reach) | (e[0] > box[:, 2] + reach) | (e[1] < box[:, 1] - reach)
+                     | (e[1] > box[:, 3] + reach))
+            for j in np.flatnonzero(near).tolist():
+                t = lines[j]
                 if j == i or j in used or t.head_start is not None or t.head_end is not None:
                     continue
                 apex = _triangle_apex(t.points, e, d, cur.width)
