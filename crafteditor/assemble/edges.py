@@ -20,6 +20,7 @@ from crafteditor.assemble.geometry import (
     ray_box,
     straighten,
 )
+from crafteditor.assemble.hollow import hollow_heads
 from crafteditor.assemble.joins import bridge_gaps, extend_at_junctions, split_bus_crossings
 from crafteditor.assemble.leftovers import free_line
 from crafteditor.assemble.sequences import Sequence, explained
@@ -51,7 +52,7 @@ def edge_components(b: FigureBuilder, lines: list[LinePath], shapes: list[Detect
     # (a JPEG's wider erasure ring cut distributed_training's 'Data shard 0' edge there)
     lines = bridge_gaps(lines, [s for s in shapes if s.is_group],
                         [r for r in (*loose, *titles) if r.angle == 0], deadline=deadline)
-    lines = extend_at_junctions(lines, shapes, deadline=deadline)
+    lines = extend_at_junctions(hollow_heads(lines), shapes, deadline=deadline)
     lines = split_bus_crossings(lines, shapes)
     lines = _split_fans(lines, shapes)
     for ln in lines:
@@ -179,6 +180,14 @@ def _line_ends(b: FigureBuilder, ln: LinePath, shapes: list[DetectedShape], text
             found = _end_past_text(b, pts, j, shapes, over, ln.width) if over else None
             if found is not None:
                 ends[j], pts, erased_head[j] = found
+            elif ln.pieces >= 2 and ln.length <= 4 * tol and all(
+                    dist_to_polyline(c, [ln.start, ln.end]) <= 2.0 for c in ln.points):
+                # a short dotted arrow between two boxes: its first dots went with the box's
+                # ring, its head into the next box's outline (golang's compile flow)
+                hit = _node_ahead(b, p, pts[1] if j == 0 else pts[-2], shapes)
+                if hit is not None and math.dist(p, hit[1]) <= 2 * tol:
+                    ends[j] = hit[0]
+                    pts = [hit[1]] + pts if j == 0 else pts + [hit[1]]
     return ends, pts, erased_head
 
 

@@ -160,61 +160,100 @@ def extend_at_junctions(lines: list[LinePath], shapes: list[DetectedShape],
     out = list(lines)
     # bounding boxes first: a noisy scan has thousands of line pieces, and splitting every
     # other line at every free end was quadratic in lines times points (minutes per sketch)
-    bounds = [(min(x for x, _ in ln.points), min(y for _, y in ln.points),
-               max(x for x, _ in ln.points), max(y for _, y in ln.points)) for ln in lines]
-    box = np.array(bounds, np.float64).reshape(-1, 4)
+    box = np.array([_bounds(ln) for ln in lines], np.float64).reshape(-1, 4)
     widths = np.array([ln.width for ln in lines], np.float64)
-    for i, a in enumerate(lines):
-        if deadline is not None and budget_clock() > deadline:
+    joined: set[tuple[int, bool]] = set()  # (line, its traced start): ends joined
+    buses: set[int] = set()  # the lines a bus split made (each a half with the stem's head)
+    for sweep in range(2):  # a branch read before the bus it ends on was split: again, on the halves
+        if sweep and not buses:
             break
-        for at_start in (True, False):
-            if (a.head_start if at_start else a.head_end) is not None:
-                continue
-            q = a.points[0] if at_start else a.points[-1]
-            tol = 3 * a.width + 6
-            if any(dist_to_shape(q, s) <= tol for s in shapes if not s.is_group):
-                continue
-            best = None
-            reach = 2 * np.maximum(a.width, widths) + 3
-            # only the lines q is near enough to be on (the test for every line at once)
-            on = ~((q[0] < box[:, 0] - reach) | (q[0] > box[:, 2] + reach) | (q[1] < box[:, 1] - reach)
-                   | (q[1] > box[:, 3] + reach))
-            on[i] = False
-            for j in np.flatnonzero(on).tolist():
-                b = lines[j]
-                split = _split_at(b.points, q)
-                if split is None:
+        only = None if not sweep else np.isin(np.arange(len(lines)), sorted(buses))
+        for i, a in enumerate(lines):
+            if deadline is not None and budget_clock() > deadline:
+                return out
+            ends = 0
+            for at_start in (True, False):
+                if (i, at_start) in joined:
                     continue
-                before, after, d = split
-                if d > 2 * max(a.width, b.width) + 3:
-                    continue
-                if math.dist(before[-1], b.points[0]) < 3 or math.dist(before[-1], b.points[-1]) < 3:
-                    continue  # at the trunk's end, not on it
-                if best is None or d < best[0]:
-                    best = (d, j, before, after)
-            if best is None:
-                continue
-            _, j, before, after = best
-            b = lines[j]
-            cur = out[i] if not at_start else _reversed_line(out[i])  # now the free end is a's last point
-            other_head = cur.head_start is not None  # a head at the branch's far end
-            bus = _bus_edges(cur, b, before, after, other_head)
-            if bus is not None:
-                out[i], out[j] = bus
-                break
-            if other_head and (b.head_end is not None) != (b.head_start is not None):
-                # fan-out: route = trunk from its tail to the junction, then the branch to its head
-                trunk = before if b.head_end is not None else after[::-1]
-                merged = replace(_reversed_line(cur), points=trunk[:-1] + _reversed_line(cur).points, head_start=None)
-            elif not other_head and cur.head_end is None and (b.head_end is not None) != (b.head_start is not None):
-                # fan-in: the branch, then the trunk on to its head
-                trunk = after if b.head_end is not None else before[::-1]
-                merged = replace(cur, points=cur.points[:-1] + trunk, head_end=b.head_end or b.head_start)
-            else:
-                continue
-            out[i] = merged
-            break
+                # first time round, a line joined at one end joins at the other only a bus (a
+                # stem that took its hollow head from the triangle's outline, then meets the bar)
+                how = _join_branch(i, a, at_start, out, box, widths, shapes, only, out if sweep else lines,
+                                   bus_only=not sweep and ends > 0)
+                if how is not None:
+                    joined.add((i, at_start))
+                    ends += 1
+                    if how[0] == "bus":
+                        buses.update(how[1:])
     return out
+
+
+def _join_branch(i: int, a: LinePath, at_start: bool, out: list[LinePath], box: np.ndarray, widths: np.ndarray,
+                 shapes: list[DetectedShape], only: np.ndarray | None = None,
+                 trunks: list[LinePath] | None = None, bus_only: bool = False) -> tuple[str, int, int] | None:
+    """Join line ``i``'s end (``a`` as traced; its start or not) to the trunk or bus it ends on
+    (one of ``only``, where given), in ``out`` and ``box`` in place (see
+    :func:`extend_at_junctions`; ``trunks``: the lines it may join, as traced or as joined so
+    far; ``bus_only``: no trunk): ('bus' or 'trunk', the lines changed), or None."""
+    q = a.points[0] if at_start else a.points[-1]
+    # out[i] may have been joined at its other end already (and turned round)
+    at_start = math.dist(out[i].points[0], q) < math.dist(out[i].points[-1], q)
+    a = out[i]
+    if (a.head_start if at_start else a.head_end) is not None:
+        return None
+    tol = 3 * a.width + 6
+    if any(dist_to_shape(q, s) <= tol for s in shapes if not s.is_group):
+        return None
+    best = None
+    reach = 2 * np.maximum(a.width, widths) + 3
+    # only the lines q is near enough to be on (the test for every line at once)
+    on = ~((q[0] < box[:, 0] - reach) | (q[0] > box[:, 2] + reach) | (q[1] < box[:, 1] - reach)
+           | (q[1] > box[:, 3] + reach))
+    on[i] = False
+    if only is not None:
+        on &= only
+    for j in np.flatnonzero(on).tolist():
+        b = trunks[j]
+        split = _split_at(b.points, q)
+        if split is None:
+            continue
+        before, after, d = split
+        if d > 2 * max(a.width, b.width) + 3:
+            continue
+        if math.dist(before[-1], b.points[0]) < 3 or math.dist(before[-1], b.points[-1]) < 3:
+            continue  # at the trunk's end, not on it
+        if best is None or d < best[0]:
+            best = (d, j, before, after)
+    if best is None:
+        return None
+    _, j, before, after = best
+    b = trunks[j]
+    cur = out[i] if not at_start else _reversed_line(out[i])  # now the free end is a's last point
+    other_head = cur.head_start is not None  # a head at the branch's far end
+    bus = _bus_edges(cur, b, before, after, other_head)
+    if bus is not None:
+        out[i], out[j] = bus
+        box[i], box[j] = _bounds(out[i]), _bounds(out[j])
+        return "bus", i, j
+    if bus_only:
+        return None
+    if other_head and (b.head_end is not None) != (b.head_start is not None):
+        # fan-out: route = trunk from its tail to the junction, then the branch to its head
+        trunk = before if b.head_end is not None else after[::-1]
+        merged = replace(_reversed_line(cur), points=trunk[:-1] + _reversed_line(cur).points, head_start=None)
+    elif not other_head and cur.head_end is None and (b.head_end is not None) != (b.head_start is not None):
+        # fan-in: the branch, then the trunk on to its head
+        trunk = after if b.head_end is not None else before[::-1]
+        merged = replace(cur, points=cur.points[:-1] + trunk, head_end=b.head_end or b.head_start)
+    else:
+        return None
+    out[i] = merged
+    box[i] = _bounds(merged)
+    return "trunk", i, j
+
+
+def _bounds(ln: LinePath) -> tuple[float, float, float, float]:
+    xs, ys = [x for x, _ in ln.points], [y for _, y in ln.points]
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 def _bus_edges(cur: LinePath, b: LinePath, before: list, after: list,

@@ -14,7 +14,7 @@ no boxes (:func:`lifeline_cells`)."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -26,6 +26,7 @@ from crafteditor.paint import distances
 from crafteditor.shapes.detect import DetectedShape, keep_shapes
 
 INK = 30.0  # colour distance from the background that counts as ink (light grey lifelines)
+WAVE = 6  # px a hand-drawn message wanders up or down along its way
 
 
 @dataclass
@@ -55,6 +56,7 @@ class Message:
 class Sequence:
     lifelines: list[Lifeline]
     messages: list[Message]
+    labels: list[int] = field(default_factory=list)  # shapes that are a message's label box, not participants
 
 
 def ink_mask(rgb: np.ndarray, background: tuple[int, int, int]) -> np.ndarray:
@@ -82,11 +84,84 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
         text[y0:y0 + g.shape[0], x0:x0 + g.shape[1]] |= g
     # with their antialiased rims
     text = cv2.dilate(text.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
-    messages = _messages(ink, rgb, text, found)
+    # a label in a box on its message (drawn over the arrow, which it cuts) hides it as text does
+    boxes = _label_boxes(shapes, runs, min(ln.y0 for ln in found))
+    boxed = np.zeros(ink.shape, bool)
+    for k in boxes:
+        s = shapes[k]
+        boxed[max(0, int(s.y) - 2):int(s.y + s.h) + 3, max(0, int(s.x) - 2):int(s.x + s.w) + 3] = True
+    text |= boxed
+    messages = _messages(ink, rgb, text, found, boxed=boxed)
+    # hand-drawn messages (websequencediagrams' napkin style) wave over a dozen rows: read on the
+    # ink spread up and down, where no straight message was found
+    drawn = ink & ~text
+    for m in sorted(_messages(_spread(drawn, WAVE), rgb, text, found, drawn), key=lambda m: -abs(m.target - m.source)):
+        # one wave, read once: by the widest pair of lifelines it joins
+        if all(abs(m.points[0][1] - n.points[0][1]) > 2 * WAVE for n in messages):
+            messages.append(m)
+    messages.sort(key=lambda m: m.points[0][1])
     if not messages:  # a sequence's participants talk to each other, not only to themselves
         return None
     messages += _self_messages(ink, rgb, found, messages)
-    return Sequence(found, messages)
+    messages += _boxed_self_messages(ink, rgb, found, [shapes[k] for k in boxes], messages)
+    return Sequence(found, messages, [k for k in boxes if _on_message(shapes[k], messages)])
+
+
+def _boxed_self_messages(ink: np.ndarray, rgb: np.ndarray, lines: list[Lifeline], boxes: list[DetectedShape],
+                         messages: list[Message]) -> list[Message]:
+    """Messages to oneself whose loop a label box hides: a stroke out of the lifeline to the
+    right just above a label box over the lifeline, and a head back at the lifeline just below it."""
+    out: list[Message] = []
+    H, W = ink.shape
+    taken = [p[1] for m in messages for p in m.points]
+    for s in boxes:
+        for k, lf in enumerate(lines):
+            x = int(lf.x)
+            if not (s.x < lf.x < s.x + s.w) or x + 40 >= W or any(s.y - 20 <= t <= s.y + s.h + 20 for t in taken):
+                continue
+            above = [y for y in range(max(0, int(s.y) - 20), max(0, int(s.y) - 2))
+                     if ink[y, x + 8:x + 22].mean() >= 0.8]
+            below = [y for y in range(int(s.y + s.h) + 3, min(H - 13, int(s.y + s.h) + 22))
+                     if _head_at(ink, y, lf.x, 1, 1.0)]
+            if not above or not below:
+                continue
+            y1, y2 = float(np.mean(above)), float(np.mean(below))
+            pix = rgb[int(y1), x + 8:x + 22][ink[int(y1), x + 8:x + 22]]
+            color = tuple(int(v) for v in np.median(pix, axis=0)) if len(pix) else (0, 0, 0)
+            xe = x + 22  # where the stroke out turns down (under the box)
+            while xe < min(W - 1, s.x + s.w) and ink[int(y1) - 1:int(y1) + 2, xe + 1].any():
+                xe += 1
+            pts = [(lf.x, y1), (float(xe), y1), (float(xe), y2), (lf.x, y2)]
+            out.append(Message(k, k, pts, float(max(1, len(above) - 1)), color, "solid", True, False))
+            taken += [y1, y2]
+    return out
+
+
+def _label_boxes(shapes: list[DetectedShape], runs: list[TextRun], top: float) -> list[int]:
+    """The boxes below the participants that hold one line of text and little else (a message's
+    label box, as Mermaid-like themes and websequencediagrams' notes draw them)."""
+    out = []
+    for k, s in enumerate(shapes):
+        if s.is_group or s.y < top:
+            continue
+        inside = [r for r in runs if r.angle == 0 and s.x <= r.x + r.w / 2 <= s.x + s.w
+                  and s.y <= r.y + r.h / 2 <= s.y + s.h]
+        if len(inside) == 1 and s.h <= 3.5 * max(inside[0].h, inside[0].font_px) and inside[0].w >= 0.5 * s.w:
+            out.append(k)
+    return out
+
+
+def _on_message(s: DetectedShape, messages: list[Message]) -> bool:
+    """Whether a message runs through box ``s`` (or a self-message loops around it)."""
+    for m in messages:
+        xs = [p[0] for p in m.points]
+        ys = [p[1] for p in m.points]
+        if m.source == m.target:
+            if min(ys) - s.h <= s.y + s.h / 2 <= max(ys) + s.h and min(xs) - 10 <= s.x + s.w / 2 <= max(xs) + s.w:
+                return True
+        elif s.y - 3 <= ys[0] <= s.y + s.h + 3 and min(xs) <= s.x + s.w / 2 <= max(xs):
+            return True
+    return False
 
 
 def _lifeline(rgb: np.ndarray, background: tuple[int, int, int], shapes: list[DetectedShape],
@@ -153,9 +228,37 @@ def _one_row(found: list[Lifeline], shapes: list[DetectedShape]) -> list[Lifelin
     return [ln for k, ln in enumerate(best) if k == 0 or ln.x - best[k - 1].x > 20]
 
 
-def _messages(ink: np.ndarray, rgb: np.ndarray, text: np.ndarray, lines: list[Lifeline]) -> list[Message]:
+def _waves(raw: np.ndarray, xa: float, xb: float, band: list[int]) -> bool:
+    """Whether the ink about rows ``band`` between two lifelines is one hand-drawn stroke: nearly
+    every column crossed once, thinly, its middle wandering 3 px or more (a straight row would
+    have been read as one, or was refused as one for good reason)."""
+    m = int(min(28, 0.2 * (xb - xa)))
+    span = raw[max(0, band[0] - WAVE - 4):band[-1] + WAVE + 5, int(xa) + m:int(xb) - m]  # the wave's reach
+    # each column crossed once, by a thin stroke (no box, no second line beside it)
+    starts = span[:1].astype(int).sum(axis=0) + (span[1:] & ~span[:-1]).sum(axis=0)
+    on = (starts == 1) & (span.sum(axis=0) <= 2 * WAVE)
+    if span.shape[1] < 10 or on.mean() < 0.85:
+        return False
+    rows = np.arange(span.shape[0])[:, None]
+    mid = (span * rows).sum(axis=0)[on] / span.sum(axis=0)[on]
+    k = max(1, len(mid) // 20)  # the middle over twentieths of the way (a glyph's stroke aside)
+    steps = np.array([np.median(mid[t:t + k]) for t in range(0, len(mid), k)])
+    return float(steps.max() - steps.min()) >= 3.0
+
+
+def _spread(mask: np.ndarray, r: int) -> np.ndarray:
+    """``mask`` grown ``r`` rows up and down."""
+    return cv2.dilate(mask.astype(np.uint8), np.ones((2 * r + 1, 1), np.uint8)) > 0
+
+
+def _messages(ink: np.ndarray, rgb: np.ndarray, text: np.ndarray, lines: list[Lifeline],
+              raw: np.ndarray | None = None, boxed: np.ndarray | None = None) -> list[Message]:
     """Rows of ink from one lifeline to another: solid, or dashed evenly along the whole way,
-    stopping at both lifelines (a note's or a fragment's frame runs on past them)."""
+    stopping at both lifelines (a note's or a fragment's frame runs on past them).
+
+    ``raw``: the ink as drawn where ``ink`` is spread over rows (:data:`WAVE`): then only solid
+    rows count, a band of them is one message if it is no taller than a wave, and its heads
+    are looked for on every row of the band."""
     hits: dict[int, list[tuple[int, int]]] = {}  # row: the (i, j) pairs it joins
     n = len(lines)
     for i in range(n):
@@ -168,7 +271,12 @@ def _messages(ink: np.ndarray, rgb: np.ndarray, text: np.ndarray, lines: list[Li
             x0, x1 = int(a.x) + m, int(b.x) - m
             if x1 - x0 < 10:
                 continue
-            ok = _joins(ink, text, y0, y1, x0, x1) & _stops(ink, text, y0, y1, int(a.x), -1) & _stops(
+            # solid by both lifelines: a row a label box hides most of
+            ends = None if boxed is None else (
+                (ink[y0:y1, int(a.x) + 4:int(a.x) + 20].mean(axis=1) >= 0.5)
+                & (ink[y0:y1, int(b.x) - 19:int(b.x) - 3].mean(axis=1) >= 0.5)
+                & (boxed[y0:y1, x0:x1].mean(axis=1) >= 0.4))
+            ok = _joins(ink, text, y0, y1, x0, x1, ends, raw is None) & _stops(ink, text, y0, y1, int(a.x), -1) & _stops(
                 ink, text, y0, y1, int(b.x), 1)
             for y in (y0 + np.flatnonzero(ok)).tolist():
                 hits.setdefault(y, []).append((i, j))
@@ -186,7 +294,10 @@ def _messages(ink: np.ndarray, rgb: np.ndarray, text: np.ndarray, lines: list[Li
             k += 1
             band.append(rows[k][0])
         k += 1
-        out.append(_message(ink, rgb, lines, i, j, band))
+        if raw is None:
+            out.append(_message(ink, rgb, lines, i, j, band, hidden=boxed))
+        elif len(band) <= 4 * WAVE + 4 and _waves(raw, lines[i].x, lines[j].x, band):
+            out.append(_message(raw, rgb, lines, i, j, band, wavy=True))
     return out
 
 
@@ -225,9 +336,12 @@ def _self_messages(ink: np.ndarray, rgb: np.ndarray, lines: list[Lifeline], mess
     return out
 
 
-def _joins(ink: np.ndarray, text: np.ndarray, y0: int, y1: int, x0: int, x1: int) -> np.ndarray:
+def _joins(ink: np.ndarray, text: np.ndarray, y0: int, y1: int, x0: int, x1: int,
+           ends: np.ndarray | None = None, dashes: bool = True) -> np.ndarray:
     """For each row y0..y1-1: whether its ink joins x0 to x1, solid or dashed, text aside. All
-    rows at once: row by row in Python it was 0.5 s of a sequence diagram's 1.1 s CPU."""
+    rows at once: row by row in Python it was 0.5 s of a sequence diagram's 1.1 s CPU. Where
+    ``ends`` (a row's ink stands by both lifelines, the rest mostly under a label box), a
+    solid row may be mostly hidden."""
     free = ~text[y0:y1, x0:x1]
     on = ink[y0:y1, x0:x1] & free
     n_free, n_on = free.sum(axis=1), on.sum(axis=1)
@@ -241,7 +355,10 @@ def _joins(ink: np.ndarray, text: np.ndarray, y0: int, y1: int, x0: int, x1: int
     bin_on = np.add.reduceat(on.astype(np.int64), starts, axis=1)
     bins = np.where(bin_free / sizes >= 0.3, bin_on / np.maximum(bin_free, 1), 1.0)
     dashed = (share >= 0.35) & (bins.min(axis=1) >= 0.2)
-    return (n_free / width >= 0.4) & ((share >= 0.9) | dashed)
+    ok = (n_free / width >= 0.4) & ((share >= 0.9) | (dashed & dashes))
+    if ends is not None:  # what little is not hidden is solid (or nothing is)
+        ok |= ends & ((share >= 0.9) | (n_free < 6))
+    return ok
 
 
 def _stops(ink: np.ndarray, text: np.ndarray, y0: int, y1: int, x: int, side: int) -> np.ndarray:
@@ -262,20 +379,46 @@ def _stops(ink: np.ndarray, text: np.ndarray, y0: int, y1: int, x: int, side: in
     return seg.mean(axis=1) < 0.6
 
 
-def _message(ink: np.ndarray, rgb: np.ndarray, lines: list[Lifeline], i: int, j: int, band: list[int]) -> Message:
+def _message(ink: np.ndarray, rgb: np.ndarray, lines: list[Lifeline], i: int, j: int, band: list[int],
+             wavy: bool = False, hidden: np.ndarray | None = None) -> Message:
+    """The message on rows ``band`` from lifeline ``i`` to ``j`` (``wavy``: a hand-drawn one, the
+    band as wide as its wave: solid, its heads looked for on every row and its width the
+    stroke's ink per column; ``hidden``: where label boxes hide the arrow, left out of its style)."""
     a, b = lines[i], lines[j]
     y = float(np.mean(band))
     yi = int(round(y))
-    width = float(max(1, len(band) - 1))  # a line's antialiased edge rows
-    left, right = _head_at(ink, yi, a.x, 1, width), _head_at(ink, yi, b.x, -1, width)
     m = int(min(28, 0.2 * (b.x - a.x)))
-    on = ink[max(0, yi - 1):yi + 2, int(a.x) + m:int(b.x) - m].any(axis=0).mean()
-    pix = rgb[yi, int(a.x) + m:int(b.x) - m][ink[yi, int(a.x) + m:int(b.x) - m]]
+    if wavy:
+        span = ink[band[0]:band[-1] + 1, int(a.x) + m:int(b.x) - m]
+        per = span.sum(axis=0)
+        width = float(max(1.0, np.median(per[per > 0]))) if (per > 0).any() else 1.0
+        left, right = _wavy_head(ink, band, a.x, 1, width), _wavy_head(ink, band, b.x, -1, width)
+        pix = rgb[band[0]:band[-1] + 1, int(a.x) + m:int(b.x) - m][span]
+        style = "solid"
+    else:
+        width = float(max(1, len(band) - 1))  # a line's antialiased edge rows
+        left, right = _head_at(ink, yi, a.x, 1, width), _head_at(ink, yi, b.x, -1, width)
+        seen = ink[max(0, yi - 1):yi + 2, int(a.x) + m:int(b.x) - m].any(axis=0)
+        if hidden is not None:  # solid or dashed where no label box hides it
+            shown = ~hidden[yi, int(a.x) + m:int(b.x) - m]
+            seen = seen[shown] if shown.sum() >= 6 else np.ones(1, bool)
+        on = seen.mean() if seen.size else 1.0
+        pix = rgb[yi, int(a.x) + m:int(b.x) - m][ink[yi, int(a.x) + m:int(b.x) - m]]
+        style = "solid" if on > 0.85 else "dashed"
     color = tuple(int(v) for v in np.median(pix, axis=0)) if len(pix) else (0, 0, 0)
-    style = "solid" if on > 0.85 else "dashed"
     if left and not right:  # drawn from right to left
         return Message(j, i, [(b.x, y), (a.x, y)], width, color, style, True, False)
     return Message(i, j, [(a.x, y), (b.x, y)], width, color, style, True, left and right)
+
+
+def _wavy_head(ink: np.ndarray, band: list[int], x: float, inward: int, width: float) -> bool:
+    """A hand-drawn arrowhead by lifeline ``x``: 6-40 px inward, a column whose ink near the
+    band stands far taller than the stroke."""
+    H, W = ink.shape
+    y0, y1 = max(0, band[0] - 14), min(H, band[-1] + 15)
+    cols = [int(round(x + inward * t)) for t in range(6, 41)]
+    tall = max((int(ink[y0:y1, c].sum()) for c in cols if 0 <= c < W), default=0)
+    return tall >= max(3 * width, width + 8)
 
 
 def _head_at(ink: np.ndarray, y: int, x: float, inward: int, width: float) -> bool:
@@ -305,6 +448,7 @@ def without_cells(seq: Sequence, shapes: list[DetectedShape], tol: float = 5.0) 
     top = min(ln.y0 for ln in seq.lifelines)
     drop = {k for k, s in enumerate(shapes) if s.y >= top - 2 and any(abs(s.x - x) <= tol for x in xs)
             and any(abs(s.x + s.w - x) <= tol for x in xs)}
+    drop |= set(seq.labels)  # a message's label box: its text labels the message
     if not drop:
         return shapes
     keep = [k for k in range(len(shapes)) if k not in drop]
