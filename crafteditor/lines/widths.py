@@ -52,8 +52,9 @@ def detect_lines_by_width(rgb: np.ndarray, residual: np.ndarray, background: np.
         x0, x1 = max(0, cols[0] - BOX_PAD), min(W, cols[-1] + 1 + BOX_PAD)
         # with the outlines' ink (less the other classes' lines): a head whose tip touches a
         # node is found there, as where all lines are one width
-        outlines = None if head_ink is None else (head_ink & ~(residual & ~mask))[y0:y1, x0:x1]
-        found, seen = detect_lines(rgb[y0:y1, x0:x1], mask[y0:y1, x0:x1], background, outlines)
+        crop = mask[y0:y1, x0:x1]
+        outlines = None if head_ink is None else head_ink[y0:y1, x0:x1] & ~(residual[y0:y1, x0:x1] & ~crop)
+        found, seen = detect_lines(rgb[y0:y1, x0:x1], crop, background, outlines)
         lines += [_moved(ln, x0, y0) for ln in found]
         explained[y0:y1, x0:x1] |= seen
     return lines, explained
