@@ -116,3 +116,13 @@ def straighten(pts: list[tuple[float, float]], tol: float) -> list[tuple[float, 
 def axis_aligned(pts) -> bool:
     return all(abs(a[0] - b[0]) < 0.01 or abs(a[1] - b[1]) < 0.01 for a, b in zip(pts, pts[1:]))
 
+
+def bounds(pts) -> tuple[float, float, float, float]:
+    """The box (x0, y0, x1, y1) around points."""
+    xs, ys = [x for x, _ in pts], [y for _, y in pts]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def line_boxes(lines) -> np.ndarray:
+    """The lines' boxes (:func:`bounds` of their points), one row each: N×4."""
+    return np.array([bounds(ln.points) for ln in lines], np.float64).reshape(-1, 4)

@@ -10,6 +10,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from crafteditor.assemble.geometry import line_boxes
 from crafteditor.lines.paths import Arrowhead, LinePath, direction_out
 
 MAX_HALF = 40.0  # px: half the widest triangle's back
@@ -21,8 +22,7 @@ def hollow_heads(lines: list[LinePath]) -> list[LinePath]:
     out = list(lines)
     used: set[int] = set()
     # only outlines whose box comes near an end can wrap it (a noisy scan has thousands of pieces)
-    box = np.array([(min(x for x, _ in t.points), min(y for _, y in t.points), max(x for x, _ in t.points),
-                     max(y for _, y in t.points)) for t in lines], np.float64).reshape(-1, 4)
+    box = line_boxes(lines)
     reach = 3 * MAX_HALF + 10
     for i, ln in enumerate(lines):
         for at_start in (True, False):
@@ -42,10 +42,10 @@ def hollow_heads(lines: list[LinePath]) -> list[LinePath]:
                 apex = _triangle_apex(t.points, e, d, cur.width)
                 if apex is None:
                     continue
-                xs, ys = [p[0] for p in t.points], [p[1] for p in t.points]
                 half = max(abs((p[0] - e[0]) * -d[1] + (p[1] - e[1]) * d[0]) for p in t.points)
+                x0, y0, x1, y1 = box[j].tolist()
                 head = Arrowhead(tip=apex, base=e, length=math.dist(apex, e), width=2 * half,
-                                 mask_box=(int(min(xs)), int(min(ys)), int(max(xs)) + 1, int(max(ys)) + 1),
+                                 mask_box=(int(x0), int(y0), int(x1) + 1, int(y1) + 1),
                                  pixels=np.zeros((0, 2)), kind="open", pointing=d)
                 if at_start:
                     out[i] = replace(cur, points=[apex, *cur.points], head_start=head, pieces=cur.pieces + t.pieces)

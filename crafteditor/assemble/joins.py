@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from crafteditor.assemble.geometry import dist_to_shape, frame_distance
+from crafteditor.assemble.geometry import bounds, dist_to_shape, frame_distance, line_boxes
 from crafteditor.assemble.grid import PointGrid
 from crafteditor.config import budget_clock
 from crafteditor.lines.paths import LinePath
@@ -160,7 +160,7 @@ def extend_at_junctions(lines: list[LinePath], shapes: list[DetectedShape],
     out = list(lines)
     # bounding boxes first: a noisy scan has thousands of line pieces, and splitting every
     # other line at every free end was quadratic in lines times points (minutes per sketch)
-    box = np.array([_bounds(ln) for ln in lines], np.float64).reshape(-1, 4)
+    box = line_boxes(lines)
     widths = np.array([ln.width for ln in lines], np.float64)
     joined: set[tuple[int, bool]] = set()  # (line, its traced start): ends joined
     buses: set[int] = set()  # the lines a bus split made (each a half with the stem's head)
@@ -232,7 +232,7 @@ def _join_branch(i: int, a: LinePath, at_start: bool, out: list[LinePath], box: 
     bus = _bus_edges(cur, b, before, after, other_head)
     if bus is not None:
         out[i], out[j] = bus
-        box[i], box[j] = _bounds(out[i]), _bounds(out[j])
+        box[i], box[j] = bounds(out[i].points), bounds(out[j].points)
         return "bus", i, j
     if bus_only:
         return None
@@ -247,13 +247,8 @@ def _join_branch(i: int, a: LinePath, at_start: bool, out: list[LinePath], box: 
     else:
         return None
     out[i] = merged
-    box[i] = _bounds(merged)
+    box[i] = bounds(merged.points)
     return "trunk", i, j
-
-
-def _bounds(ln: LinePath) -> tuple[float, float, float, float]:
-    xs, ys = [x for x, _ in ln.points], [y for _, y in ln.points]
-    return min(xs), min(ys), max(xs), max(ys)
 
 
 def _bus_edges(cur: LinePath, b: LinePath, before: list, after: list,
