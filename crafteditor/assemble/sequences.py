@@ -127,7 +127,7 @@ def _boxed_self_messages(ink: np.ndarray, rgb: np.ndarray, lines: list[Lifeline]
                 continue
             y1, y2 = float(np.mean(above)), float(np.mean(below))
             pix = rgb[int(y1), x + 8:x + 22][ink[int(y1), x + 8:x + 22]]
-            color = tuple(int(v) for v in np.median(pix, axis=0)) if len(pix) else (0, 0, 0)
+            color = _median_colour(pix)
             xe = x + 22  # where the stroke out turns down (under the box)
             while xe < min(W - 1, s.x + s.w) and ink[int(y1) - 1:int(y1) + 2, xe + 1].any():
                 xe += 1
@@ -144,8 +144,7 @@ def _label_boxes(shapes: list[DetectedShape], runs: list[TextRun], top: float) -
     for k, s in enumerate(shapes):
         if s.is_group or s.y < top:
             continue
-        inside = [r for r in runs if r.angle == 0 and s.x <= r.x + r.w / 2 <= s.x + s.w
-                  and s.y <= r.y + r.h / 2 <= s.y + s.h]
+        inside = [r for r in runs if r.angle == 0 and s.contains_point(r.cx, r.cy)]
         if len(inside) == 1 and s.h <= 3.5 * max(inside[0].h, inside[0].font_px) and inside[0].w >= 0.5 * s.w:
             out.append(k)
     return out
@@ -157,9 +156,9 @@ def _on_message(s: DetectedShape, messages: list[Message]) -> bool:
         xs = [p[0] for p in m.points]
         ys = [p[1] for p in m.points]
         if m.source == m.target:
-            if min(ys) - s.h <= s.y + s.h / 2 <= max(ys) + s.h and min(xs) - 10 <= s.x + s.w / 2 <= max(xs) + s.w:
+            if min(ys) - s.h <= s.cy <= max(ys) + s.h and min(xs) - 10 <= s.cx <= max(xs) + s.w:
                 return True
-        elif s.y - 3 <= ys[0] <= s.y + s.h + 3 and min(xs) <= s.x + s.w / 2 <= max(xs):
+        elif s.y - 3 <= ys[0] <= s.y + s.h + 3 and min(xs) <= s.cx <= max(xs):
             return True
     return False
 
@@ -209,7 +208,7 @@ def _lifeline(rgb: np.ndarray, background: tuple[int, int, int], shapes: list[De
     lone = (alone > 0) & (alone <= 4)
     width = float(np.median(alone[lone])) if lone.any() else 1.0
     pix = rgb[yb:yb + n, x][ink[:n, lx]]
-    color = tuple(int(v) for v in np.median(pix, axis=0)) if len(pix) else (0, 0, 0)
+    color = _median_colour(pix)
     on = ink[:n, lx - 1:lx + 2].any(axis=1).mean()
     return Lifeline(node=i, x=float(x), y0=float(s.y + s.h), y1=float(y1), width=width, color=color,
                     style="solid" if on > 0.85 else "dashed")
@@ -328,7 +327,7 @@ def _self_messages(ink: np.ndarray, rgb: np.ndarray, lines: list[Lifeline], mess
                 y += 1
                 continue
             pix = rgb[y, x + 14:xe][ink[y, x + 14:xe]]
-            color = tuple(int(v) for v in np.median(pix, axis=0)) if len(pix) else (0, 0, 0)
+            color = _median_colour(pix)
             pts = [(lf.x, float(y)), (float(xe), float(y)), (float(xe), float(y2)), (lf.x, float(y2))]
             out.append(Message(k, k, pts, 1.0, color, "solid", True, False))
             taken += [y, y2]
@@ -405,7 +404,7 @@ def _message(ink: np.ndarray, rgb: np.ndarray, lines: list[Lifeline], i: int, j:
         on = seen.mean() if seen.size else 1.0
         pix = rgb[yi, int(a.x) + m:int(b.x) - m][ink[yi, int(a.x) + m:int(b.x) - m]]
         style = "solid" if on > 0.85 else "dashed"
-    color = tuple(int(v) for v in np.median(pix, axis=0)) if len(pix) else (0, 0, 0)
+    color = _median_colour(pix)
     if left and not right:  # drawn from right to left
         return Message(j, i, [(b.x, y), (a.x, y)], width, color, style, True, False)
     return Message(i, j, [(a.x, y), (b.x, y)], width, color, style, True, left and right)
@@ -419,6 +418,11 @@ def _wavy_head(ink: np.ndarray, band: list[int], x: float, inward: int, width: f
     cols = [int(round(x + inward * t)) for t in range(6, 41)]
     tall = max((int(ink[y0:y1, c].sum()) for c in cols if 0 <= c < W), default=0)
     return tall >= max(3 * width, width + 8)
+
+
+def _median_colour(pix: np.ndarray) -> tuple[int, int, int]:
+    """The median colour of ``pix`` (N×3 RGB), black where there are none."""
+    return tuple(int(v) for v in np.median(pix, axis=0)) if len(pix) else (0, 0, 0)  # type: ignore[return-value]
 
 
 def _head_at(ink: np.ndarray, y: int, x: float, inward: int, width: float) -> bool:
