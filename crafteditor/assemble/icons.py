@@ -40,15 +40,18 @@ def captioned_icons(b: FigureBuilder, runs: list[TextRun], shapes: list[Detected
     pixels; the caption's run indices, top to bottom); the runs are marked used."""
     s = b.s
     boxes = [(o.box[0] / s, o.box[1] / s, (o.box[0] + o.box[2]) / s, (o.box[1] + o.box[3]) / s) for o in traced]
-    nodes = [sh for sh in shapes if not sh.is_group]
     # a monitor's screen, a bin's body: a shape with no text of its own is a piece of an icon too
-    labelled = [sh for sh in nodes if any(sh.contains_point(r.cx, r.cy) for r in runs)]
-    boxes += [(sh.x, sh.y, sh.x + sh.w, sh.y + sh.h) for sh in nodes if not any(sh is q for q in labelled)]
-    nodes = labelled
+    nodes: list[DetectedShape] = []
+    for sh in shapes:
+        if sh.is_group:
+            continue
+        if any(sh.contains_point(r.cx, r.cy) for r in runs):
+            nodes.append(sh)
+        else:
+            boxes.append((sh.x, sh.y, sh.x + sh.w, sh.y + sh.h))
     taken: set[int] = set()
     out = []
-    free = [k for k in range(len(runs)) if k not in used and runs[k].angle == 0 and runs[k].confidence >= SURE]
-    for k in sorted(free, key=lambda k: runs[k].y):
+    for k in sorted(_free_runs(runs, used), key=lambda k: runs[k].y):
         if k in used:
             continue
         r = runs[k]
@@ -84,7 +87,7 @@ def caption_shapes(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedS
     nothing but a drawing and empty shapes (a tile holding a pictogram) counts: so captioned,
     it is a node."""
     out: set[int] = set()
-    free = [k for k in range(len(runs)) if k not in used and runs[k].angle == 0 and runs[k].confidence >= SURE]
+    free = _free_runs(runs, used)
     if not free:
         return out
     holders = [sh for sh in shapes if not sh.is_group]
@@ -175,6 +178,11 @@ def holds_pictogram(b: FigureBuilder, s: DetectedShape, traced: list[TracedObjec
     x0, y0, x1, y1 = s.x * b.s, s.y * b.s, (s.x + s.w) * b.s, (s.y + s.h) * b.s
     return any(x0 <= o.box[0] and o.box[0] + o.box[2] <= x1 and y0 <= o.box[1] and o.box[1] + o.box[3] <= y1
                for o in traced)
+
+
+def _free_runs(runs: list[TextRun], used: set[int]) -> list[int]:
+    """The runs a caption may be: not used, level, read surely."""
+    return [k for k in range(len(runs)) if k not in used and runs[k].angle == 0 and runs[k].confidence >= SURE]
 
 
 def _icon_over(r: TextRun, boxes: list[tuple[float, float, float, float]], taken: set[int]
