@@ -188,8 +188,8 @@ def extend_at_junctions(lines: list[LinePath], shapes: list[DetectedShape],
 
 
 def _join_branch(i: int, a: LinePath, at_start: bool, out: list[LinePath], box: np.ndarray, widths: np.ndarray,
-                 shapes: list[DetectedShape], only: np.ndarray | None = None,
-                 trunks: list[LinePath] | None = None, bus_only: bool = False) -> tuple[str, int, int] | None:
+                 shapes: list[DetectedShape], only: np.ndarray | None, trunks: list[LinePath],
+                 bus_only: bool = False) -> tuple[str, int, int] | None:
     """Join line ``i``'s end (``a`` as traced; its start or not) to the trunk or bus it ends on
     (one of ``only``, where given), in ``out`` and ``box`` in place (see
     :func:`extend_at_junctions`; ``trunks``: the lines it may join, as traced or as joined so
