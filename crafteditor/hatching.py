@@ -75,9 +75,12 @@ def _dense_boxes(mask: np.ndarray) -> list[tuple[int, int, int, int, int]]:
     """(x, y, w, h, area) of each box-like region where ``mask`` covers more than DENSE of a window."""
     dense = _dense(mask)
     n, _, stats, _ = cv2.connectedComponentsWithStats(dense)
-    return [tuple(stats[i].tolist()) for i in range(1, n)
-            if stats[i, 4] >= MIN_AREA and min(stats[i, 2], stats[i, 3]) >= MIN_SIDE
-            and stats[i, 4] >= BOXLIKE * stats[i, 2] * stats[i, 3]]
+    return [box for box in (tuple(stats[i].tolist()) for i in range(1, n)) if _boxlike(*box)]
+
+
+def _boxlike(x: int, y: int, w: int, h: int, area: int) -> bool:
+    """A region (component stats) large enough, wide and tall enough, and filling its box."""
+    return area >= MIN_AREA and min(w, h) >= MIN_SIDE and area >= BOXLIKE * w * h
 
 
 def _hatches(thin: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -91,7 +94,7 @@ def _hatches(thin: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
     out = []
     for i in range(1, n):
         x, y, w, h, area = stats[i].tolist()
-        if area < MIN_AREA or min(w, h) < MIN_SIDE or area < BOXLIKE * w * h:
+        if not _boxlike(x, y, w, h, area):
             continue
         sl = np.s_[y:y + h, x:x + w]
         m = lab[sl] == i
