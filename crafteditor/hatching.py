@@ -47,13 +47,13 @@ def dehatched(image: RasterImage) -> RasterImage | None:
     if not regions:
         return None
     out = rgb.copy()
-    for region, strokes in regions:
-        _paint(out, region, strokes, paper)
+    for sl, region, strokes in regions:
+        _paint(out[sl], region, strokes, paper)
     return replace(image, rgb=out)
 
 
-def hatch_regions(rgb: np.ndarray, paper: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
-    """(region mask, its strokes' mask) of each hachure fill."""
+def hatch_regions(rgb: np.ndarray, paper: np.ndarray) -> list[tuple[tuple[slice, slice], np.ndarray, np.ndarray]]:
+    """(the image's slice, the region's mask and its strokes' mask in that slice) of each hachure fill."""
     r, g, b = cv2.split(cv2.absdiff(np.ascontiguousarray(rgb), (*(float(round(c)) for c in paper), 0.0)))
     ink = (cv2.max(cv2.max(r, g), b) > INK_CONTRAST).astype(np.uint8)
     # thin strokes only: a solid fill survives any line opening
@@ -64,10 +64,7 @@ def hatch_regions(rgb: np.ndarray, paper: np.ndarray) -> list[tuple[np.ndarray, 
     for x, y, w, h, _ in _dense_boxes(thin):
         x0, y0 = max(0, x - WINDOW), max(0, y - WINDOW)
         sl = np.s_[y0:y + h + WINDOW, x0:x + w + WINDOW]
-        for region, strokes in _hatches(thin[sl]):
-            full_region, full_strokes = np.zeros(rgb.shape[:2], bool), np.zeros(rgb.shape[:2], bool)
-            full_region[sl], full_strokes[sl] = region, strokes
-            out.append((full_region, full_strokes))
+        out += [(sl, region, strokes) for region, strokes in _hatches(thin[sl])]
     return out
 
 
