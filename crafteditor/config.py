@@ -209,3 +209,8 @@ def budget_clock() -> float:
     reset, 'assemble' skipped), where on an idle machine it took 3 s. CPU time is what the figure
     itself spends, whatever else runs; it still bounds every figure (nothing here waits on I/O)."""
     return time.process_time()
+
+
+def past(deadline: float | None) -> bool:
+    """Whether :func:`budget_clock` has passed ``deadline`` (None: no deadline, never passed)."""
+    return deadline is not None and budget_clock() > deadline

@@ -47,13 +47,13 @@ def dehatched(image: RasterImage) -> RasterImage | None:
     if not regions:
         return None
     out = rgb.copy()
-    for region, strokes in regions:
-        _paint(out, region, strokes, paper)
+    for sl, region, strokes in regions:
+        _paint(out[sl], region, strokes, paper)
     return replace(image, rgb=out)
 
 
-def hatch_regions(rgb: np.ndarray, paper: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
-    """(region mask, its strokes' mask) of each hachure fill."""
+def hatch_regions(rgb: np.ndarray, paper: np.ndarray) -> list[tuple[tuple[slice, slice], np.ndarray, np.ndarray]]:
+    """(the image's slice, the region's mask and its strokes' mask in that slice) of each hachure fill."""
     r, g, b = cv2.split(cv2.absdiff(np.ascontiguousarray(rgb), (*(float(round(c)) for c in paper), 0.0)))
     ink = (cv2.max(cv2.max(r, g), b) > INK_CONTRAST).astype(np.uint8)
     # thin strokes only: a solid fill survives any line opening
@@ -64,10 +64,7 @@ def hatch_regions(rgb: np.ndarray, paper: np.ndarray) -> list[tuple[np.ndarray, 
     for x, y, w, h, _ in _dense_boxes(thin):
         x0, y0 = max(0, x - WINDOW), max(0, y - WINDOW)
         sl = np.s_[y0:y + h + WINDOW, x0:x + w + WINDOW]
-        for region, strokes in _hatches(thin[sl]):
-            full_region, full_strokes = np.zeros(rgb.shape[:2], bool), np.zeros(rgb.shape[:2], bool)
-            full_region[sl], full_strokes[sl] = region, strokes
-            out.append((full_region, full_strokes))
+        out += [(sl, region, strokes) for region, strokes in _hatches(thin[sl])]
     return out
 
 
@@ -75,9 +72,12 @@ def _dense_boxes(mask: np.ndarray) -> list[tuple[int, int, int, int, int]]:
     """(x, y, w, h, area) of each box-like region where ``mask`` covers more than DENSE of a window."""
     dense = _dense(mask)
     n, _, stats, _ = cv2.connectedComponentsWithStats(dense)
-    return [tuple(stats[i].tolist()) for i in range(1, n)
-            if stats[i, 4] >= MIN_AREA and min(stats[i, 2], stats[i, 3]) >= MIN_SIDE
-            and stats[i, 4] >= BOXLIKE * stats[i, 2] * stats[i, 3]]
+    return [box for box in (tuple(stats[i].tolist()) for i in range(1, n)) if _boxlike(*box)]
+
+
+def _boxlike(x: int, y: int, w: int, h: int, area: int) -> bool:
+    """A region (component stats) large enough, wide and tall enough, and filling its box."""
+    return area >= MIN_AREA and min(w, h) >= MIN_SIDE and area >= BOXLIKE * w * h
 
 
 def _hatches(thin: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -91,7 +91,7 @@ def _hatches(thin: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
     out = []
     for i in range(1, n):
         x, y, w, h, area = stats[i].tolist()
-        if area < MIN_AREA or min(w, h) < MIN_SIDE or area < BOXLIKE * w * h:
+        if not _boxlike(x, y, w, h, area):
             continue
         sl = np.s_[y:y + h, x:x + w]
         m = lab[sl] == i

@@ -20,7 +20,7 @@ import vtracer
 from PIL import Image
 
 from crafteditor.blobs import find_blobs
-from crafteditor.config import Config, budget_clock
+from crafteditor.config import Config, past
 from crafteditor.paint import color_distance
 
 
@@ -69,7 +69,7 @@ def trace_leftovers(rgb: np.ndarray, leftover: np.ndarray, background: np.ndarra
         keep = cv2.dilate(keep.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
         patch = rgb[y0:y1, x0:x1].copy()
         patch[~keep] = background
-        late = deadline is not None and budget_clock() > deadline
+        late = past(deadline)
         obj = _trace_patch(patch, keep, (x0, y0), background, patches if late else config, scale)
         obj.ink = ink
         out.append(obj)

@@ -25,7 +25,7 @@ import numpy as np
 from crafteditor.assemble.builder import FigureBuilder
 from crafteditor.assemble.figure import build_figure
 from crafteditor.charts import detect_charts
-from crafteditor.config import PRESETS, Config, budget_clock
+from crafteditor.config import PRESETS, Config, budget_clock, past
 from crafteditor.hand_text import fit_hand_lettering
 from crafteditor.hatching import dehatched
 from crafteditor.lighting import evened_photo, on_paper
@@ -228,14 +228,14 @@ class Budget:
 
     def over(self, stage: str) -> bool:
         """Whether ``stage`` must be skipped (recorded if so)."""
-        if self.deadline is None or budget_clock() <= self.deadline:
+        if not past(self.deadline):
             return False
         self.skipped.append(stage)
         return True
 
     def ran(self, stage: str) -> None:
         """Record ``stage`` if the budget ran out while it ran."""
-        if self.deadline is not None and budget_clock() > self.deadline and stage not in self.skipped:
+        if past(self.deadline) and stage not in self.skipped:
             self.skipped.append(stage)
 
 
@@ -248,9 +248,7 @@ def _shapes(rgb: np.ndarray, raw: np.ndarray, paints: Paints, config: Config, sc
     if not (config.shapes and (config.mode != "chart" or not charts)) or budget.over("shapes"):
         return [], False
     shapes = detect_shapes(rgb, paints, config, scale, exclude=exclude, raw=raw, deadline=budget.deadline, runs=runs)
-    labels = [(r.cx, r.cy) for r in runs] if config.ocr else None  # a hand-drawn node holds a label
-    return add_sketch_shapes(raw, paints, config, scale, shapes, exclude=exclude, labels=labels,
-                             runs=runs if config.ocr else None)
+    return add_sketch_shapes(raw, paints, config, scale, shapes, exclude=exclude, runs=runs if config.ocr else None)
 
 
 def _photos(image: RasterImage, paints: Paints, runs: list[TextRun], chart_mask: np.ndarray, config: Config,

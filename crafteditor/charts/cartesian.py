@@ -220,8 +220,11 @@ def _measure_bars(style: ChartStyle, series: list[Series], drawn: np.ndarray, pa
     half = style.bar_stroke[1] / 2 if style.bar_stroke else 0.0
     # one series' bars, or stacked bars' (the segments on the axis span each stack: MultiQC's
     # had been redrawn with the default band padding, a fifth thicker)
-    stacked = len(bars) == len(series) and any(sr.stacked for sr in bars)
-    base = series[0] if len(series) == 1 else next((sr for sr in bars if not sr.stacked), None) if stacked else None
+    base = None
+    if len(series) == 1:
+        base = series[0]
+    elif len(bars) == len(series) and any(sr.stacked for sr in bars):
+        base = next((sr for sr in bars if not sr.stacked), None)
     if base is not None and len(base.bar_spans) >= 2 and xaxis.categories:
         style.bar_spans = sorted((a - half, b + half) for a, b in base.bar_spans)
     elif len(series) > 1 and xaxis.categories and all(sr.kind == "bar" and not sr.stacked for sr in series):

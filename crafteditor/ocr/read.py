@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from crafteditor.blobs import find_blobs
-from crafteditor.config import Config, budget_clock
+from crafteditor.config import Config, past
 from crafteditor.ocr.engine import REC_WORD_WIDTH, OcrEngine, get_engine
 from crafteditor.ocr.greek import GREEK_SCORE, LOOKALIKES, read_greek
 from crafteditor.ocr.lone_glyphs import read_lone_glyphs
@@ -37,12 +37,12 @@ def read_text(rgb: np.ndarray, paints: Paints, config: Config, deadline: float |
     fast = config.ocr_reader
     first: list = []
     for k in range(0, len(jobs), LINES_AT_ONCE):  # a page of dust can hold thousands of "lines"
-        if deadline is not None and budget_clock() > deadline:
+        if past(deadline):
             jobs = jobs[:k]  # past the budget the rest is left unread (its ink is traced)
             break
         first += engine.recognize([job[1][0][0] for job in jobs[k:k + LINES_AT_ONCE]], latin, REC_WORD_WIDTH,
                                   fast=fast)
-    late = deadline is not None and budget_clock() > deadline
+    late = past(deadline)
     unsure = [] if late else [j for j, job in enumerate(jobs) if len(job[1]) > 1 and first[j][1] < SURE_READING]
     second = engine.recognize([c for j in unsure for c, _ in jobs[j][1][1:]], latin, REC_WORD_WIDTH, fast=fast)
     results: list[list[tuple[str, float, list[float]]]] = [[r] for r in first]
@@ -66,7 +66,7 @@ def read_text(rgb: np.ndarray, paints: Paints, config: Config, deadline: float |
         run = make_run(text, conf, centres, crop, line, angle, region, bg, (y0, x0), "det")
         if run is not None:
             runs.append(run)
-    if deadline is not None and budget_clock() > deadline:
+    if past(deadline):
         return dedupe(runs)
     runs = _extend_rotated(_join_rotated(dedupe(runs)), rgb, engine, latin)
     runs += read_lone_glyphs(rgb, paints, runs, engine, latin, config)

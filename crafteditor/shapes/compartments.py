@@ -93,11 +93,16 @@ def _inside(r: TextRun, s: DetectedShape) -> bool:
 
 def _members_or_empty(s: DetectedShape, runs: list[TextRun]) -> bool:
     """A lower compartment: empty, or holding a member line (a stack of layers' boxes holds names)."""
-    return not any(_inside(r, s) for r in runs) or _holds_members(s, runs)
+    held = [r for r in runs if _inside(r, s)]
+    return not held or _members(held)
 
 
 def _holds_members(s: DetectedShape, runs: list[TextRun]) -> bool:
-    held = [r for r in runs if _inside(r, s)]
+    return _members([r for r in runs if _inside(r, s)])
+
+
+def _members(held: list[TextRun]) -> bool:
+    """Whether the runs held by a compartment include a member line (or two bare column names)."""
     return any(_MEMBER.search(r.text) for r in held) or sum(bool(_COLUMN.match(r.text)) for r in held) >= 2
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from crafteditor.config import Config, budget_clock
+from crafteditor.config import Config, past
 from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import Paints, color_distance, distances
 from crafteditor.shapes.compartments import join_compartments
@@ -81,7 +81,7 @@ def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
     faces = _split_joined_boxes(faces, min_side, config.shape_min_iou, used, paints, runs or [])
     polygons: list[DetectedShape] = []  # other closed polygons: kept last, never group members
     for i, f in enumerate(faces):
-        if _late(deadline):
+        if past(deadline):
             break
         if i in used or f.w < min_side or f.h < min_side:
             continue
@@ -141,10 +141,6 @@ def _polygon_shape(rgb: np.ndarray, paints: Paints, f: Face) -> DetectedShape | 
     return made
 
 
-def _late(deadline: float | None) -> bool:
-    return deadline is not None and budget_clock() > deadline
-
-
 def _split_joined_boxes(faces: list[Face], min_side: float, min_iou: float, used: set[int], paints: Paints,
                         runs: list[TextRun]) -> list[Face]:
     """Faces that match no shape split into the labelled boxes that lines of their own paint
@@ -174,7 +170,7 @@ def _merge_split_faces(faces: list[Face], min_side: float, min_iou: float, used:
     shape. Indices in ``used`` keep their place (merged pieces are appended).
     """
     poor = [i for i, f in enumerate(faces) if i not in used and f.w >= 4 and f.h >= 4
-            and not _late(deadline) and classify(f)[1] < min_iou]
+            and not past(deadline) and classify(f)[1] < min_iou]
     parent = {i: i for i in poor}
 
     def find(i: int) -> int:
@@ -183,7 +179,7 @@ def _merge_split_faces(faces: list[Face], min_side: float, min_iou: float, used:
         return i
 
     for a in poor:
-        if _late(deadline):
+        if past(deadline):
             break
         for b in poor:
             fa, fb = faces[a], faces[b]
@@ -197,7 +193,7 @@ def _merge_split_faces(faces: list[Face], min_side: float, min_iou: float, used:
     out = list(faces)
     drop: set[int] = set()
     for members in clusters.values():
-        if len(members) < 2 or _late(deadline):
+        if len(members) < 2 or past(deadline):
             continue
         merged = faces[members[0]]
         for j in members[1:]:
@@ -214,7 +210,7 @@ def _merge_split_faces(faces: list[Face], min_side: float, min_iou: float, used:
     # match; a node of the frame's own fill inside it is a hole of the frame's face already, so
     # taking it in changes nothing and it stays a node.
     for a in poor:
-        if a in drop or _late(deadline):
+        if a in drop or past(deadline):
             continue
         fa = faces[a]
         base = classify(fa)[1]

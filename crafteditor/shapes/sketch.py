@@ -83,13 +83,14 @@ def _surfaces(paints: Paints) -> list[np.ndarray]:
 
 def add_sketch_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float, known: list[DetectedShape],
                       exclude: np.ndarray | None = None,
-                      labels: list[tuple[float, float]] | None = None,
                       runs: list[TextRun] | None = None) -> tuple[list[DetectedShape], bool]:
     """(``known`` plus the hand-drawn outlines, group frames marked over them all; whether any
     were found). ``rgb``: the pixels as decoded, text erased (a denoising median breaks a thin
-    pencil line into dots); ``labels``: see :func:`find_sketch_shapes`; ``runs``: the text read,
-    where given a sketched table's body under a typeset-looking header (an Excalidraw entity box:
-    a filled header is a face, its unfilled body a sketched outline) is joined to it as a class box."""
+    pencil line into dots); ``runs``: the text read, where given an outline must hold a label
+    (their centres are :func:`find_sketch_shapes`'s ``labels``), and a sketched table's body under
+    a typeset-looking header (an Excalidraw entity box: a filled header is a face, its unfilled
+    body a sketched outline) is joined to it as a class box."""
+    labels = [(r.cx, r.cy) for r in runs] if runs is not None else None  # a hand-drawn node holds a label
     found = find_sketch_shapes(rgb, paints, config, scale, known, exclude, labels)
     if not found:
         return known, False
