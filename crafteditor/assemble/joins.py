@@ -10,7 +10,7 @@ import numpy as np
 
 from crafteditor.assemble.geometry import bounds, dist_to_shape, frame_distance, line_boxes
 from crafteditor.assemble.grid import PointGrid
-from crafteditor.config import budget_clock
+from crafteditor.config import past
 from crafteditor.lines.paths import LinePath
 from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import color_distance
@@ -64,7 +64,7 @@ def bridge_gaps(lines: list[LinePath], groups: list[DetectedShape],
 
     i = 0
     while i < len(lines):
-        if deadline is not None and budget_clock() > deadline:
+        if past(deadline):
             break
         joined = None
         if alive[i]:
@@ -169,7 +169,7 @@ def extend_at_junctions(lines: list[LinePath], shapes: list[DetectedShape],
             break
         only = None if not sweep else np.isin(np.arange(len(lines)), sorted(buses))
         for i, a in enumerate(lines):
-            if deadline is not None and budget_clock() > deadline:
+            if past(deadline):
                 return out
             ends = 0
             for at_start in (True, False):
