@@ -214,15 +214,16 @@ class NameReader:
 
     @torch.inference_mode()
     def names(self, prompt: str, word_states: torch.Tensor | None = None) -> dict[str, list]:
-        """``{"node": [...], "group": [...], "label": [...], "title": [...], "links": [(a, b), ...]}``:
-        names as written; links as pairs of lower-case node names, source first. ``word_states``: the
+        """``{"node": [...], "group": [...], "label": [...], "title": [...], "links": [(a, b), ...],
+        "members": [(group, [a, ...]), ...]}``: names as written; links as pairs of lower-case node names,
+        source first; a group's members as lower-case node names. ``word_states``: the
         encoder's features of :func:`words` (``[W, E]``) where the caller encoded the prompt already."""
         spans = words(prompt)
         if word_states is None:
             word_states = (self.encoder or shared_encoder()).features([prompt], [spans])[0]
         x = torch.cat([word_states, shape_features(prompt, spans)], 1)
         if not spans:
-            return {**{k: [] for k in KINDS}, "links": []}
+            return {**{k: [] for k in KINDS}, "links": [], "members": []}
         h = self.tagger.states(x[None])[0]
         tags = _run_on(prompt, spans, self.tagger.out(h).argmax(-1).tolist())
         out: dict[str, list] = dict(decode_tags(prompt, spans, tags))
@@ -238,7 +239,23 @@ class NameReader:
                 if link[0] != link[1] and link not in links:
                     links.append(link)
         out["links"] = links
+        out["members"] = _members(prompt, spans, tags, ments)
         return out
+
+
+def _members(prompt: str, spans: list[tuple[int, int]], tags: list[int],
+             ments: list[tuple[int, int]]) -> list[tuple[str, list[str]]]:
+    """Groups as ``(group name, lower-case node names)``: the node names said in the sentence of a
+    group's name ("The QC subworkflow bundles fastp trimming with host-read removal"), where there are
+    two or more; a group said twice keeps its first such sentence."""
+    sent = sentence_ids(prompt, spans)
+    out: dict[str, list[str]] = {}
+    for g in mentions(tags, "group"):
+        name = _name(prompt, spans, g)
+        inside = list(dict.fromkeys(_name(prompt, spans, m).lower() for m in ments if sent[m[0]] == sent[g[0]]))
+        if len(inside) >= 2 and name.lower() not in out:
+            out[name.lower()] = (name, inside)
+    return list(out.values())
 
 
 def _run_on(prompt: str, spans: list[tuple[int, int]], tags: list[int]) -> list[int]:

@@ -18,13 +18,14 @@ under the output folder); training the head is then seconds an epoch.
 
 from __future__ import annotations
 
+import difflib
 import time
 from pathlib import Path
 
 import torch
 
 from crafter.corpora import load_briefs, score_figure, total
-from crafter.corpora.scoring import closeness, normal_form
+from crafter.corpora.scoring import CLOSE_RATIO, normal_form
 from crafter.errors import SpecError
 from crafter.llm.corpus import make_corpus
 from crafter.llm.encoder import shared_encoder
@@ -72,7 +73,7 @@ def brief_tags(prompt: str, spans: list[tuple[int, int]], fig: Figure,
             if f in forms:
                 best = max(best, (2.0, f), key=lambda q: (q[0], len(q[1])))
         if best[0] == 0.0 and kind in ("node", "group"):
-            best = max(((closeness(s, f), f) for s in said for f in forms), default=best, key=lambda q: (q[0], len(q[1])))
+            best = max(((_close(s, f), f) for s in said for f in forms), default=best, key=lambda q: (q[0], len(q[1])))
         if best[0] >= CLOSE_MIN:
             picks.append((kind != "title", -best[0], -len(best[1].split()), kind, cid, best[1]))
     tags = [0] * len(spans)
@@ -85,6 +86,24 @@ def brief_tags(prompt: str, spans: list[tuple[int, int]], fig: Figure,
                 if kind == "node":
                     node_of[(i, j)] = cid
     return tags, node_of
+
+
+def _close(a: str, b: str) -> float:
+    """:func:`closeness`, the character similarity tried only where the lengths and the quick bounds
+    allow it (the same answers; a long brief has thousands of spans)."""
+    if a == b:
+        return 1.0
+    wa, wb = a.split(), b.split()
+    small, large = (wa, wb) if len(wa) <= len(wb) else (wb, wa)
+    if set(small) <= set(large) and len(small) * 2 >= len(large):
+        return 0.9 + 0.05 * len(small) / len(large)
+    if 2 * min(len(a), len(b)) < CLOSE_RATIO * (len(a) + len(b)):
+        return 0.0
+    m = difflib.SequenceMatcher(None, a, b)
+    if m.real_quick_ratio() < CLOSE_RATIO or m.quick_ratio() < CLOSE_RATIO:
+        return 0.0
+    r = m.ratio()
+    return r if r >= CLOSE_RATIO else 0.0
 
 
 def _arrows(fig: Figure) -> set[tuple[str, str]]:
@@ -143,8 +162,9 @@ def brief_set(split: str, feats: dict[str, torch.Tensor], max_gap: int) -> list[
     return out
 
 
-def reading_dsl(names: dict) -> str:
-    """The head's reading as a plan: its names as nodes, its links (between two of them) as edges."""
+def reading_dsl(names: dict, groups: bool = True) -> str:
+    """The head's reading as a plan: its names as nodes, its links (between two of them) as edges, and
+    (``groups``) its groups of two or more of them."""
     ids: dict[str, str] = {}
     lines = []
     for name in names["node"]:
@@ -153,6 +173,11 @@ def reading_dsl(names: dict) -> str:
             lines.append(f'{ids[name.lower()]} node "{name}"')
     edges = {(ids[a], ids[b]) for a, b in names["links"] if a in ids and b in ids and a != b}
     lines += [f"e{k} edge {a} -> {b}" for k, (a, b) in enumerate(sorted(edges), 1)]
+    if groups:
+        for k, (name, members) in enumerate(names.get("members", []), 1):
+            inside = list(dict.fromkeys(ids[m] for m in members if m in ids))
+            if len(inside) >= 2:
+                lines.append(f'g{k} group "{name}" [{", ".join(inside)}]')
     return "\n".join(lines)
 
 
