@@ -25,7 +25,7 @@ from pathlib import Path
 import torch
 
 from crafter.corpora import load_briefs, score_figure, total
-from crafter.corpora.scoring import CLOSE_RATIO, normal_form
+from crafter.corpora.scoring import ARTICLES, CLOSE_RATIO, normal_form
 from crafter.errors import SpecError
 from crafter.llm.corpus import make_corpus
 from crafter.llm.encoder import shared_encoder
@@ -45,6 +45,8 @@ def _span_forms(prompt: str, spans: list[tuple[int, int]]) -> dict[str, list[tup
         for j in range(i + 1, min(i + 1 + MAX_SPAN, len(spans) + 1)):
             if j - i > 1 and prompt[spans[j - 2][1]:spans[j - 1][0]].strip(" "):
                 break
+            if prompt[spans[i][0]:spans[i][1]].lower() in ARTICLES or prompt[spans[j - 1][0]:spans[j - 1][1]].lower() in ARTICLES:
+                continue  # the normal form drops articles; a name does not start or end with one
             form = normal_form(prompt[spans[i][0]:spans[j - 1][1]])
             if form:
                 forms.setdefault(form, []).append((i, j))
