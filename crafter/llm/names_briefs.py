@@ -29,8 +29,7 @@ from crafter.corpora.scoring import ARTICLES, CLOSE_RATIO, normal_form
 from crafter.errors import SpecError
 from crafter.llm.corpus import make_corpus
 from crafter.llm.encoder import shared_encoder
-from crafter.llm.names import (TAGS, NameReader, build_set, candidate_pairs, fit, mentions, sentence_ids,
-                               shape_features, words)
+from crafter.llm.names import TAGS, NameReader, build_set, candidate_pairs, fit, mentions, sentence_ids, shape_features, words
 from crafter.llm.prompts import plan_prompt
 from crafter.spec import Figure, parse_dsl
 
