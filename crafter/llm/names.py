@@ -225,7 +225,7 @@ class NameReader:
         if not spans:
             return {**{k: [] for k in KINDS}, "links": [], "members": []}
         h = self.tagger.states(x[None])[0]
-        tags = _run_on(prompt, spans, self.tagger.out(h).argmax(-1).tolist())
+        tags = _no_article(prompt, spans, _run_on(prompt, spans, self.tagger.out(h).argmax(-1).tolist()))
         out: dict[str, list] = dict(decode_tags(prompt, spans, tags))
         out["node"] = _only_said_alone(prompt, out["node"])
         ments = [m for m in mentions(tags) if _joined(prompt, spans, m)]
@@ -278,6 +278,17 @@ def _run_on(prompt: str, spans: list[tuple[int, int]], tags: list[int]) -> list[
                 end += 1
             if said(start, k - 1) != said(k, end):  # a name said twice ("… ⟶ X X transmits …") stays two
                 out[k] = i_
+    return out
+
+
+def _no_article(prompt: str, spans: list[tuple[int, int]], tags: list[int]) -> list[int]:
+    """A name does not start with "the", "a" or "an" ("The Spectrogram Cropper" is "Spectrogram Cropper"):
+    the article's word is untagged and the next word starts the name."""
+    out = list(tags)
+    for k in range(len(out) - 1):
+        tag = TAGS[out[k]]
+        if tag.startswith("B-") and TAGS[out[k + 1]] == "I-" + tag[2:] and prompt[spans[k][0]:spans[k][1]].lower() in ("the", "a", "an"):
+            out[k], out[k + 1] = 0, out[k]
     return out
 
 
