@@ -286,8 +286,8 @@ def _no_article(prompt: str, spans: list[tuple[int, int]], tags: list[int]) -> l
     the article's word is untagged and the next word starts the name."""
     out = list(tags)
     for k in range(len(out) - 1):
-        tag = TAGS[out[k]]
-        if tag.startswith("B-") and TAGS[out[k + 1]] == "I-" + tag[2:] and prompt[spans[k][0]:spans[k][1]].lower() in ("the", "a", "an"):
+        tag, word = TAGS[out[k]], prompt[spans[k][0]:spans[k][1]].lower()
+        if tag.startswith("B-") and TAGS[out[k + 1]] == "I-" + tag[2:] and word in ("the", "a", "an"):
             out[k], out[k + 1] = 0, out[k]
     return out
 
