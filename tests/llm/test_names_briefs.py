@@ -61,3 +61,13 @@ def test_a_head_whose_weights_are_not_the_ones_its_json_names_is_refused(tmp_pat
     (tmp_path / "names.safetensors").write_bytes(bytes(data))
     with pytest.raises(ValueError, match="sha256"):
         NameTagger.load(tmp_path)
+
+
+def test_a_name_never_starts_with_an_article():
+    from crafter.llm.names import _no_article
+
+    p = plan_prompt("The Whisker Sorter feeds a Dashboard")
+    spans = words(p)
+    b, i = TAGS.index("B-node"), TAGS.index("I-node")
+    tags = _no_article(p, spans, [b, i, i, 0, b, i])
+    assert decode_tags(p, spans, tags)["node"] == ["Whisker Sorter", "Dashboard"]
