@@ -3,11 +3,11 @@
 What the constrained ``#trusted`` pipeline starts from, without layout or repair rounds: each brief's
 plan from a ``smol`` backend (any spec: ``smol:DIR``, ``#own``, ``#spans``…), parsed and scored by
 :mod:`crafter.corpora.scoring`, micro-averaged over the first ``--limit`` dev briefs; ``--head``
-scores the name head's reading instead (every name it read a node, every link an edge: what a plan
-that covers the reading draws), no decoder needed. ``--show`` prints each plan.
+scores the name head's reading instead (every name it read a node, every link an edge, every group of
+two or more of its names a group: what a plan that covers the reading draws), no decoder needed. ``--show`` prints each plan.
 
     python -m crafter.benchmarks.smol_plans --backend smol:/path/to/run --limit 12 [--show]
-    python -m crafter.benchmarks.smol_plans --head --limit 12
+    python -m crafter.benchmarks.smol_plans --head --limit 0 [--names DIR]   # all dev briefs
 
 Numbers are printed, never asserted. Dev split only: the test split is frozen.
 """
@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from pathlib import Path
 
 from crafter.corpora import Brief, FigureScore, load_briefs, score_figure, total
 from crafter.errors import SpecError
@@ -24,29 +25,18 @@ from crafter.llm import get_backend
 from crafter.llm.backends.base import WEIGHTS_DIR
 from crafter.llm.encoder import shared_encoder
 from crafter.llm.names import NameReader
+from crafter.llm.names_briefs import reading_dsl
 from crafter.llm.prompts import plan_prompt
 from crafter.spec import Figure, parse_dsl
 
 
-def head_reading(names: dict) -> str:
-    """The name head's reading as a plan: its names as nodes, its links (between two of them) as edges."""
-    ids: dict[str, str] = {}
-    lines = []
-    for name in names["node"]:
-        if name.lower() not in ids:
-            ids[name.lower()] = f"n{len(ids) + 1}"
-            lines.append(f'{ids[name.lower()]} node "{name}"')
-    edges = {(ids[a], ids[b]) for a, b in names["links"] if a in ids and b in ids and a != b}
-    lines += [f"e{k} edge {a} -> {b}" for k, (a, b) in enumerate(sorted(edges), 1)]
-    return "\n".join(lines)
-
-
-def plans(briefs: list[Brief], backend: str | None, show: bool = False,
-          max_new_tokens: int = 512) -> tuple[FigureScore, float]:
-    """The micro-averaged score of the briefs' plans (``backend`` None: the name head's reading) and s per brief."""
+def plans(briefs: list[Brief], backend: str | None, show: bool = False, max_new_tokens: int = 512,
+          names_dir: Path = WEIGHTS_DIR) -> tuple[FigureScore, float]:
+    """The micro-averaged score of the briefs' plans (``backend`` None: the reading of the name head in
+    ``names_dir``) and s per brief."""
     if backend is None:
-        reader = NameReader(WEIGHTS_DIR, shared_encoder())
-        write = lambda b: head_reading(reader.names(plan_prompt(b.text)))  # noqa: E731
+        reader = NameReader(names_dir, shared_encoder())
+        write = lambda b: reading_dsl(reader.names(plan_prompt(b.text)))  # noqa: E731
     else:
         model = get_backend(backend)
         write = lambda b: model.complete("plan", plan_prompt(b.text), max_new_tokens=max_new_tokens).text  # noqa: E731
@@ -71,12 +61,14 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--backend", default="smol", help="a smol backend spec (default: smol)")
     ap.add_argument("--head", action="store_true", help="score the name head's reading instead of a decoder's plans")
-    ap.add_argument("--limit", type=int, default=12, help="the first N dev briefs")
+    ap.add_argument("--names", type=Path, default=WEIGHTS_DIR, help="with --head: the folder of names.safetensors")
+    ap.add_argument("--limit", type=int, default=12, help="the first N dev briefs (0: all 156)")
     ap.add_argument("--show", action="store_true", help="print each plan")
     ap.add_argument("--max-new-tokens", type=int, default=512, help="per plan (the pipeline allows 640)")
     a = ap.parse_args(argv)
-    s, per = plans(list(load_briefs("dev"))[: a.limit], None if a.head else a.backend, a.show, a.max_new_tokens)
-    print(f"{'name head reading' if a.head else a.backend}: {a.limit} dev briefs, plans as written; "
+    briefs = list(load_briefs("dev"))[: a.limit or None]
+    s, per = plans(briefs, None if a.head else a.backend, a.show, a.max_new_tokens, a.names)
+    print(f"{'name head reading' if a.head else a.backend}: {len(briefs)} dev briefs, plans as written; "
           f"load average {os.getloadavg()[0]:.1f}")
     for k in ("nodes", "edges", "groups"):
         p = getattr(s, k)

@@ -14,7 +14,7 @@ import typer
 from crafter.benchmarks.decode import format_table, run_decode_bench
 from crafter.cli.app import app, bench
 from crafter.errors import CrafterError
-from crafter.llm import edits, get_backend, names
+from crafter.llm import edits, get_backend, names, names_briefs
 from crafter.llm.backends import WEIGHTS_DIR
 from crafter.llm.corpus import make_corpus
 from crafter.llm.model import CraftLMConfig
@@ -140,21 +140,31 @@ def _train_smol(out_dir: Path, steps: int, batch_size: int, lr: float | None, ti
 @app.command("train-names")
 def train_names_cmd(
     out_dir: Path = typer.Option(Path(".craftlm-train/names"), "--out-dir", help="Where names.safetensors goes"),
-    briefs: int = typer.Option(10000, "--briefs", min=10, help="Plan briefs to train on"),
+    briefs: Optional[int] = typer.Option(None, "--briefs", min=10,
+                                         help="Synthetic plan briefs to train on (synthetic corpus: 10000)"),
     held_out: int = typer.Option(600, "--held-out", min=10, help="Held-out briefs it is scored on"),
     epochs: int = typer.Option(4, "--epochs", min=1),
     threads: int = typer.Option(2, "--threads"),
     seed: int = typer.Option(0, "--seed"),
     install: bool = typer.Option(False, "--install", help="Copy the trained head into crafter/llm/weights"),
+    corpus: str = typer.Option("synthetic", "--corpus",
+                               help="synthetic: --briefs plan briefs; written: the brief corpus's train split "
+                                    "(plus --briefs synthetic ones where --briefs is given), scored on dev"),
 ) -> None:
     """Train CraftLM's name head (which brief words name components, which names an edge joins).
 
-    Example: crafter train-names --install   (about 12 minutes on 2 cores)
+    Example: crafter train-names --corpus written --epochs 12 --install   (the shipped head)
     """
     import torch  # heavy: 2.5 s to import; only the commands that run the model need it
 
     torch.set_num_threads(threads)
-    m = names.train_names(out_dir, n_train=briefs, n_held=held_out, epochs=epochs, seed=seed, log=lambda s: typer.echo(s))
+    log = lambda s: typer.echo(s)  # noqa: E731
+    if corpus == "written":
+        m = names_briefs.train_names_briefs(out_dir, synthetic=briefs or 0, epochs=epochs, seed=seed, log=log)
+    elif corpus == "synthetic":
+        m = names.train_names(out_dir, n_train=briefs or 10000, n_held=held_out, epochs=epochs, seed=seed, log=log)
+    else:
+        raise CrafterError(f"--corpus: unknown corpus '{corpus}' (use synthetic or written)")
     _report_and_install(m, out_dir, (names.FILE, names.CONFIG), install)
 
 

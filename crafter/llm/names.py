@@ -51,6 +51,7 @@ class NamesConfig:
     enc_dim: int = 384
     hidden: int = 128
     dropout: float = 0.25  # on the encoder features and the states (training only): held-out briefs differ
+    max_gap: int = 3  # a link joins a mention and one of the next ``max_gap`` mentions
 
 
 def words(prompt: str) -> list[tuple[int, int]]:
@@ -100,14 +101,16 @@ def mentions(tags: list[int], kind: str = "node") -> list[tuple[int, int]]:
     return out
 
 
-def candidate_pairs(ments: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Mention pairs a link may join: each mention with the next ``MAX_GAP`` in text order (93% of
-    links join two names of one sentence, at most 8 words apart; the rest are consecutive items)."""
-    return [(a, b) for a in range(len(ments)) for b in range(a + 1, min(a + 1 + MAX_GAP, len(ments)))]
+def candidate_pairs(ments: list[tuple[int, int]], max_gap: int = 3) -> list[tuple[int, int]]:
+    """Mention pairs a link may join: each mention with the next ``max_gap`` in text order (synthetic
+    briefs: 93% of links join two names of one sentence, at most 8 words apart; the rest are consecutive
+    items; written briefs: 88% of links within 3 mentions, 94% within 5)."""
+    return [(a, b) for a in range(len(ments)) for b in range(a + 1, min(a + 1 + max_gap, len(ments)))]
 
 
-MAX_GAP = 3
-N_PAIR = 2 + MAX_GAP + 16  # same sentence, adjacent, mention gap one-hot, word gap one-hot
+def n_pair(max_gap: int) -> int:
+    """Pair features: same sentence, adjacent, mention gap one-hot, word gap one-hot."""
+    return 2 + max_gap + 16
 
 
 class NameTagger(nn.Module):
@@ -122,7 +125,7 @@ class NameTagger(nn.Module):
         self.rnn = nn.GRU(h, h // 2, batch_first=True, bidirectional=True)
         self.out = nn.Linear(h, len(TAGS))
         # link classifier over a mention pair: none / first -> second / second -> first
-        self.link = nn.Sequential(nn.Linear(5 * h + N_PAIR, h), nn.GELU(), nn.Linear(h, 3))
+        self.link = nn.Sequential(nn.Linear(5 * h + n_pair(cfg.max_gap), h), nn.GELU(), nn.Linear(h, 3))
         self.drop = nn.Dropout(cfg.dropout)
 
     def states(self, x: torch.Tensor) -> torch.Tensor:  # [B, W, E+8] -> [B, W, H]
@@ -144,12 +147,12 @@ class NameTagger(nn.Module):
         gap = j0 - i1
         between = (cs[j0.clamp_min(i1)] - cs[i1]) / gap.clamp_min(1)[:, None]
         sent_t = torch.tensor(sent)
-        extra = torch.zeros(len(pairs), N_PAIR)
+        extra = torch.zeros(len(pairs), n_pair(self.cfg.max_gap))
         rows = torch.arange(len(pairs))
         extra[:, 0] = (sent_t[i0] == sent_t[j0]).float()
         extra[:, 1] = (b == a + 1).float()
         extra[rows, 2 + b - a - 1] = 1.0
-        extra[rows, 2 + MAX_GAP + gap.clamp(0, 15)] = 1.0
+        extra[rows, 2 + self.cfg.max_gap + gap.clamp(0, 15)] = 1.0
         return self.link(torch.cat([h[i0], h[i1 - 1], h[j0], h[j1 - 1], between, extra], 1))
 
     def save(self, directory: Path) -> None:
@@ -211,21 +214,22 @@ class NameReader:
 
     @torch.inference_mode()
     def names(self, prompt: str, word_states: torch.Tensor | None = None) -> dict[str, list]:
-        """``{"node": [...], "group": [...], "label": [...], "title": [...], "links": [(a, b), ...]}``:
-        names as written; links as pairs of lower-case node names, source first. ``word_states``: the
+        """``{"node": [...], "group": [...], "label": [...], "title": [...], "links": [(a, b), ...],
+        "members": [(group, [a, ...]), ...]}``: names as written; links as pairs of lower-case node names,
+        source first; a group's members as lower-case node names. ``word_states``: the
         encoder's features of :func:`words` (``[W, E]``) where the caller encoded the prompt already."""
         spans = words(prompt)
         if word_states is None:
             word_states = (self.encoder or shared_encoder()).features([prompt], [spans])[0]
         x = torch.cat([word_states, shape_features(prompt, spans)], 1)
         if not spans:
-            return {**{k: [] for k in KINDS}, "links": []}
+            return {**{k: [] for k in KINDS}, "links": [], "members": []}
         h = self.tagger.states(x[None])[0]
-        tags = _run_on(prompt, spans, self.tagger.out(h).argmax(-1).tolist())
+        tags = _no_article(prompt, spans, _run_on(prompt, spans, self.tagger.out(h).argmax(-1).tolist()))
         out: dict[str, list] = dict(decode_tags(prompt, spans, tags))
         out["node"] = _only_said_alone(prompt, out["node"])
         ments = [m for m in mentions(tags) if _joined(prompt, spans, m)]
-        pairs = candidate_pairs(ments)
+        pairs = candidate_pairs(ments, self.tagger.cfg.max_gap)
         links: list[tuple[str, str]] = []
         for (a, b), c in zip(pairs, self.tagger.link_logits(h, ments, pairs, sentence_ids(prompt, spans))
                              .argmax(-1).tolist()):
@@ -235,7 +239,23 @@ class NameReader:
                 if link[0] != link[1] and link not in links:
                     links.append(link)
         out["links"] = links
+        out["members"] = _members(prompt, spans, tags, ments)
         return out
+
+
+def _members(prompt: str, spans: list[tuple[int, int]], tags: list[int],
+             ments: list[tuple[int, int]]) -> list[tuple[str, list[str]]]:
+    """Groups as ``(group name, lower-case node names)``: the node names said in the sentence of a
+    group's name ("The QC subworkflow bundles fastp trimming with host-read removal"), where there are
+    two or more; a group said twice keeps its first such sentence."""
+    sent = sentence_ids(prompt, spans)
+    out: dict[str, list[str]] = {}
+    for g in mentions(tags, "group"):
+        name = _name(prompt, spans, g)
+        inside = list(dict.fromkeys(_name(prompt, spans, m).lower() for m in ments if sent[m[0]] == sent[g[0]]))
+        if len(inside) >= 2 and name.lower() not in out:
+            out[name.lower()] = (name, inside)
+    return list(out.values())
 
 
 def _run_on(prompt: str, spans: list[tuple[int, int]], tags: list[int]) -> list[int]:
@@ -258,6 +278,17 @@ def _run_on(prompt: str, spans: list[tuple[int, int]], tags: list[int]) -> list[
                 end += 1
             if said(start, k - 1) != said(k, end):  # a name said twice ("… ⟶ X X transmits …") stays two
                 out[k] = i_
+    return out
+
+
+def _no_article(prompt: str, spans: list[tuple[int, int]], tags: list[int]) -> list[int]:
+    """A name does not start with "the", "a" or "an" ("The Spectrogram Cropper" is "Spectrogram Cropper"):
+    the article's word is untagged and the next word starts the name."""
+    out = list(tags)
+    for k in range(len(out) - 1):
+        tag, word = TAGS[out[k]], prompt[spans[k][0]:spans[k][1]].lower()
+        if tag.startswith("B-") and TAGS[out[k + 1]] == "I-" + tag[2:] and word in ("the", "a", "an"):
+            out[k], out[k + 1] = 0, out[k]
     return out
 
 
@@ -318,14 +349,14 @@ def gold_tags(prompt: str, target: str, spans: list[tuple[int, int]]) -> list[in
     return tags
 
 
-def link_targets(prompt: str, target: str, spans: list[tuple[int, int]], tags: list[int]) -> dict:
+def link_targets(prompt: str, target: str, spans: list[tuple[int, int]], tags: list[int], max_gap: int = 3) -> dict:
     """The gold mentions' candidate pairs and their classes (0 none, 1 first -> second, 2 back)."""
     fig = parse_output("plan", target)
     label = {c.id: c.label.lower() for c in fig.components if c.kind == "node"}
     edges = {(label[c.source], label[c.target]) for c in fig.components if c.kind == "edge"}
     ments = mentions(tags)
     names = [_name(prompt, spans, m).lower() for m in ments]
-    pairs = candidate_pairs(ments)
+    pairs = candidate_pairs(ments, max_gap)
     sent = sentence_ids(prompt, spans)
     cls = [1 if (names[a], names[b]) in edges else 2 if (names[b], names[a]) in edges else 0 for a, b in pairs]
     # a link is said once: where the two names share a sentence, only that pair says it ("A feeds B.
@@ -341,14 +372,14 @@ def _name(prompt: str, spans: list[tuple[int, int]], m: tuple[int, int]) -> str:
     return " ".join(prompt[spans[m[0]][0]:spans[m[1] - 1][1]].split())
 
 
-def build_set(encoder, examples, batch: int = 64) -> list[tuple[torch.Tensor, torch.Tensor, dict]]:
+def build_set(encoder, examples, batch: int = 64, max_gap: int = 3) -> list[tuple[torch.Tensor, torch.Tensor, dict]]:
     out = []
     for k in range(0, len(examples), batch):
         chunk = examples[k:k + batch]
         for ex, (spans, x) in zip(chunk, inputs(encoder, [e.prompt for e in chunk])):
             if spans:
                 tags = gold_tags(ex.prompt, ex.target, spans)
-                out.append((x, torch.tensor(tags), link_targets(ex.prompt, ex.target, spans, tags)))
+                out.append((x, torch.tensor(tags), link_targets(ex.prompt, ex.target, spans, tags, max_gap)))
     return out
 
 
@@ -404,9 +435,9 @@ def _spans(tags: list[int]) -> set[tuple[int, int, str]]:
 
 
 def fit(train_set, held_set, epochs: int = 8, seed: int = 0, lr: float = 3e-3, hidden: int = 128,
-        enc_dim: int = 384, log=print) -> tuple[NameTagger, dict]:
+        enc_dim: int = 384, max_gap: int = 3, log=print) -> tuple[NameTagger, dict]:
     torch.manual_seed(seed)
-    tagger = NameTagger(NamesConfig(enc_dim=enc_dim, hidden=hidden))
+    tagger = NameTagger(NamesConfig(enc_dim=enc_dim, hidden=hidden, max_gap=max_gap))
     opt = torch.optim.AdamW(tagger.parameters(), lr=lr, weight_decay=0.01)
     steps = epochs * ((len(train_set) + 31) // 32)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.1)

@@ -47,7 +47,7 @@ def test_train_names_trains_and_saves_a_head_the_backend_loads(tmp_path, capsys)
     metrics = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert {"tag_acc", "span_f1", "link_f1"} <= set(metrics)
     got = NameReader(out).names("<|plan|>The Encoder feeds the Decoder.<|out|>")
-    assert set(got) == {"node", "group", "label", "title", "links"}
+    assert set(got) == {"node", "group", "label", "title", "links", "members"}
 
 
 def test_train_edits_trains_and_saves_a_head_the_backend_loads(tmp_path, capsys):
