@@ -60,7 +60,13 @@ def closeness(a: str, b: str) -> float:
     small, large = (wa, wb) if len(wa) <= len(wb) else (wb, wa)
     if set(small) <= set(large) and len(small) * 2 >= len(large):
         return 0.9 + 0.05 * len(small) / len(large)
-    ratio = difflib.SequenceMatcher(None, a, b).ratio()
+    # the ratio's upper bounds first (the same answers; a long brief has thousands of spans to try)
+    if 2 * min(len(a), len(b)) < CLOSE_RATIO * (len(a) + len(b)):
+        return 0.0
+    m = difflib.SequenceMatcher(None, a, b)
+    if m.real_quick_ratio() < CLOSE_RATIO or m.quick_ratio() < CLOSE_RATIO:
+        return 0.0
+    ratio = m.ratio()
     return ratio if ratio >= CLOSE_RATIO else 0.0
 
 

@@ -18,14 +18,13 @@ under the output folder); training the head is then seconds an epoch.
 
 from __future__ import annotations
 
-import difflib
 import time
 from pathlib import Path
 
 import torch
 
 from crafter.corpora import load_briefs, score_figure, total
-from crafter.corpora.scoring import ARTICLES, CLOSE_RATIO, normal_form
+from crafter.corpora.scoring import ARTICLES, closeness, normal_form
 from crafter.errors import SpecError
 from crafter.llm.corpus import make_corpus
 from crafter.llm.encoder import shared_encoder
@@ -74,7 +73,7 @@ def brief_tags(prompt: str, spans: list[tuple[int, int]], fig: Figure,
             if f in forms:
                 best = max(best, (2.0, f), key=lambda q: (q[0], len(q[1])))
         if best[0] == 0.0 and kind in ("node", "group"):
-            best = max(((_close(s, f), f) for s in said for f in forms), default=best, key=lambda q: (q[0], len(q[1])))
+            best = max(((closeness(s, f), f) for s in said for f in forms), default=best, key=lambda q: (q[0], len(q[1])))
         if best[0] >= CLOSE_MIN:
             picks.append((kind != "title", -best[0], -len(best[1].split()), kind, cid, best[1]))
     tags = [0] * len(spans)
@@ -87,24 +86,6 @@ def brief_tags(prompt: str, spans: list[tuple[int, int]], fig: Figure,
                 if kind == "node":
                     node_of[(i, j)] = cid
     return tags, node_of
-
-
-def _close(a: str, b: str) -> float:
-    """:func:`closeness`, the character similarity tried only where the lengths and the quick bounds
-    allow it (the same answers; a long brief has thousands of spans)."""
-    if a == b:
-        return 1.0
-    wa, wb = a.split(), b.split()
-    small, large = (wa, wb) if len(wa) <= len(wb) else (wb, wa)
-    if set(small) <= set(large) and len(small) * 2 >= len(large):
-        return 0.9 + 0.05 * len(small) / len(large)
-    if 2 * min(len(a), len(b)) < CLOSE_RATIO * (len(a) + len(b)):
-        return 0.0
-    m = difflib.SequenceMatcher(None, a, b)
-    if m.real_quick_ratio() < CLOSE_RATIO or m.quick_ratio() < CLOSE_RATIO:
-        return 0.0
-    r = m.ratio()
-    return r if r >= CLOSE_RATIO else 0.0
 
 
 def _arrows(fig: Figure) -> set[tuple[str, str]]:
