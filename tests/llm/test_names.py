@@ -87,10 +87,8 @@ def test_the_shipped_head_reads_briefs_it_never_saw():
     got = reader.names(plan_prompt("The Spectrogram Cropper hands its patches to a Whisker Sorter, which "
                                    "relays them to Margin Auditor. Margin Auditor is watched by the Dashboard."))
     assert got["node"] == ["Spectrogram Cropper", "Whisker Sorter", "Margin Auditor", "Dashboard"]
-    # the active links, each way round; the head trained on written briefs reads the passive "is watched
-    # by the Dashboard" the wrong way round (the synthetic-only head read it right; README, name head)
-    assert {("spectrogram cropper", "whisker sorter"), ("whisker sorter", "margin auditor")} <= set(got["links"])
-    assert {frozenset(link) for link in got["links"]} >= {frozenset(("dashboard", "margin auditor"))}
+    assert set(got["links"]) == {("spectrogram cropper", "whisker sorter"), ("whisker sorter", "margin auditor"),
+                                 ("dashboard", "margin auditor")}
 
 
 def test_forced_text_is_drafted_outright(tokenizer, tb):
