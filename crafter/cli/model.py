@@ -17,7 +17,7 @@ from crafter.errors import CrafterError
 from crafter.llm import edits, get_backend, names, names_briefs
 from crafter.llm.backends import WEIGHTS_DIR
 from crafter.llm.corpus import make_corpus
-from crafter.llm.model import CraftLMConfig
+from crafter.llm.model import SHA_FILE, CraftLMConfig
 from crafter.llm.smol import ADAPTER_DIR
 from crafter.llm.smol.train import SmolTrainConfig, resolve_data
 from crafter.llm.smol.train import train as run_smol_training
@@ -109,7 +109,7 @@ def train(
                                            copy_head=copy_head))
     model_dir = run_training(tcfg, log=lambda s: typer.echo(s))
     if install:
-        for name in ("config.json", "model.safetensors", "tokenizer.json"):
+        for name in ("config.json", "model.safetensors", SHA_FILE, "tokenizer.json"):
             shutil.copy(model_dir / name, WEIGHTS_DIR / name)
         typer.echo(f"installed {model_dir} into {WEIGHTS_DIR}")
 

@@ -34,6 +34,7 @@ context it sees.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from dataclasses import asdict, dataclass, fields
@@ -311,6 +312,7 @@ class CraftLM(nn.Module):
         (directory / "config.json").write_text(json.dumps(config, indent=2) + "\n")
         state = {k: v.detach().to("cpu", dtype).contiguous() for k, v in self.state_dict().items()}
         save_file(state, str(directory / "model.safetensors"), metadata={"format": "pt"})
+        (directory / SHA_FILE).write_text(_sha256(directory / "model.safetensors") + "\n")
 
     @classmethod
     def load(cls, directory: str | Path, dtype: torch.dtype = torch.float32) -> "CraftLM":
@@ -323,6 +325,10 @@ class CraftLM(nn.Module):
             cfg = CraftLMConfig.from_dict(json.loads((directory / "config.json").read_text()))
         except (json.JSONDecodeError, TypeError, ValueError, AssertionError) as exc:
             raise ValueError(f"{directory / 'config.json'} is not a valid CraftLM config: {exc}") from exc
+        sums = directory / SHA_FILE
+        if sums.is_file() and _sha256(directory / "model.safetensors") != sums.read_text().strip():
+            raise ValueError(f"{directory / 'model.safetensors'} is corrupt or swapped: its sha256 is not the one "
+                             f"{SHA_FILE} names (reinstall the package, or retrain)")
         try:
             state = load_file(str(directory / "model.safetensors"))
         except (SafetensorError, OSError, RuntimeError, ValueError) as exc:
@@ -333,3 +339,11 @@ class CraftLM(nn.Module):
         except RuntimeError as exc:
             raise ValueError(f"{directory / 'model.safetensors'} does not match its config: {exc}") from exc
         return model.to(dtype).eval()
+
+
+SHA_FILE = "model.safetensors.sha256"  # beside the weights: their sha256, checked at load where present
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+

@@ -55,6 +55,36 @@ def test_missing_and_corrupt_weights(tmp_path, weights_dir):
         get_backend(f"craftlm:{bad}")
 
 
+def test_weights_whose_sha256_differs_are_refused(tmp_path, weights_dir):
+    """A file that still reads as safetensors but is not the one shipped (one byte of a tensor changed):
+    refused by the sha256 beside it, not loaded as a different model; the heads the same way."""
+    assert (weights_dir / "model.safetensors.sha256").is_file()  # written by CraftLM.save
+    for f in weights_dir.iterdir():
+        (tmp_path / f.name).write_bytes(f.read_bytes())
+    data = bytearray((weights_dir / "model.safetensors").read_bytes())
+    data[-3] ^= 0x01
+    (tmp_path / "model.safetensors").write_bytes(bytes(data))
+    CraftLM.load(weights_dir)  # the saved file matches its sum
+    with pytest.raises(ValueError, match="sha256"):
+        CraftLM.load(tmp_path)
+    from crafter.llm.backends import WEIGHTS_DIR
+    from crafter.llm.edits import EditHead
+
+    shipped = tmp_path / "shipped"
+    shipped.mkdir()
+    for f in WEIGHTS_DIR.iterdir():
+        if f.is_file():
+            (shipped / f.name).write_bytes(f.read_bytes())
+    CraftLM.load(shipped)
+    EditHead.load(shipped)
+    head = bytearray((shipped / "edits.safetensors").read_bytes())
+    head[-3] ^= 0x01
+    (shipped / "edits.safetensors").write_bytes(bytes(head))
+    with pytest.raises(ValueError, match="sha256"):
+        EditHead.load(shipped)
+    assert "sha256" in (shipped / "names.json").read_text()
+
+
 def test_copy_head_copies_only_from_what_a_row_may_see(make_model):
     """A strong pointer (gate ≈ 1) puts its mass on tokens that follow visible clean positions."""
     model = make_model(50, mask_token_id=3, copy_head=True)
