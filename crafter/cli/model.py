@@ -153,7 +153,7 @@ def train_names_cmd(
 ) -> None:
     """Train CraftLM's name head (which brief words name components, which names an edge joins).
 
-    Example: crafter train-names --corpus written --epochs 12 --install   (the shipped head)
+    Example: crafter train-names --corpus written --briefs 1500 --epochs 6 --install   (the shipped head)
     """
     import torch  # heavy: 2.5 s to import; only the commands that run the model need it
 

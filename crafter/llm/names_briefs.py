@@ -10,10 +10,11 @@ counts); each component takes its best span form and every occurrence of it, bes
 a word tagged once. A mention then stands for a component, and a candidate pair of mentions is
 linked where the gold draws an edge between their two components.
 
-The brief encoder is frozen, so each brief is encoded once and cached (``features-<split>.pt``
-under the output folder); training the head is then seconds an epoch.
+The brief encoder is frozen, so each brief is encoded once and cached (``features-<split>-<sha>.pt``
+under the output folder, named by the split file's sha256, so an edited corpus is encoded again);
+training the head is then seconds an epoch.
 
-    crafter train-names --corpus briefs --install
+    crafter train-names --corpus written --briefs 1500 --epochs 6 --install   (the shipped head)
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from pathlib import Path
 
 import torch
 
-from crafter.corpora import load_briefs, score_figure, total
+from crafter.corpora import load_briefs, score_figure, split_sha256, total
 from crafter.corpora.scoring import ARTICLES, closeness, normal_form
 from crafter.errors import SpecError
 from crafter.llm.corpus import make_corpus
@@ -118,7 +119,7 @@ def brief_links(prompt: str, spans: list[tuple[int, int]], fig: Figure, tags: li
 
 def cached_features(encoder, split: str, cache: Path) -> dict[str, torch.Tensor]:
     """Brief id -> the frozen encoder's word features of its plan prompt, encoded once per split."""
-    path = cache / f"features-{split}.pt"
+    path = cache / f"features-{split}-{split_sha256(split)[:12]}.pt"
     if path.is_file():
         return torch.load(path)
     briefs = load_briefs(split)
