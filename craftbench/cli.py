@@ -10,6 +10,7 @@ import typer
 from rich.progress import Progress, track
 
 from craftbench.cases import generate_cases, load_cases, write_suite
+from craftbench.makers import MAKERS, draw_makers
 from craftbench.report import write_report
 from craftbench.runner import run_benchmark
 from craftbench.systems import get_system
@@ -34,6 +35,21 @@ def generate(
     list(track([None], description=f"writing {len(cases)} cases", transient=True))
     write_suite(cases, output)
     typer.echo(f"wrote {len(cases)} cases to {output}")
+
+
+@app.command()
+def makers(
+    kind: str = typer.Argument(..., help=f"Which maker draws: {', '.join(sorted(MAKERS))}"),
+    output: Path = typer.Option(..., "-o", "--output", help="Folder for figs/ and manifest.json"),
+    n: int = typer.Option(20, "-n", min=1, help="How many figures"),
+    seed: int = typer.Option(0, help="Seed (the same seed draws the same figures)"),
+) -> None:
+    """Draw figures with a real maker's own tool (truth from their source) for the real track.
+
+    Example: craftbench makers charts -o /tmp/makers/charts -n 40
+    """
+    manifest = draw_makers(kind, output, n=n, seed=seed)
+    typer.echo(f"wrote {manifest}; score with: crafteditor bench -n 0 --real {output} --split all --per-figure")
 
 
 @app.command()

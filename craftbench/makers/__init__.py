@@ -1,0 +1,55 @@
+"""Figures drawn with the real makers' own tools, with truth taken from their source.
+
+Fixes made on a handful of real figures do not carry to figures the project has not seen; figures drawn by
+the makers themselves (Vega-Lite through vl-convert, ggplot2's grammar through plotnine, Mermaid in a
+headless Chromium, TikZ through pdflatex…), many at a time with varied content, sizes and themes, show
+which *classes* of figure CraftEditor misreads. Each maker module exposes
+
+    draw(figs: Path, n: int, seed: int) -> list[dict]
+
+which writes ``n`` figures under ``figs`` and returns their truth records in the real-figure set's schema
+(``crafteditor.realset``: id, file relative to the folder above ``figs``, kind, text, nodes, edges,
+chart…); :func:`draw_makers` writes them with a ``manifest.json``, so the real track scores them:
+
+    craftbench makers charts -o /tmp/makers/charts -n 40
+    crafteditor bench -n 0 --real /tmp/makers/charts --split all --per-figure --json out.json
+
+Every record's split is ``drawn``: these are the project's own renderings, never the frozen real test split.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+
+from crafter.errors import CrafterError
+
+# kind -> module; each module imports its maker's tool only inside draw() (they are optional at run time)
+MAKERS: dict[str, str] = {
+    "charts": "craftbench.makers.charts",
+    "mermaid": "craftbench.makers.mermaid",
+    "tikz": "craftbench.makers.tikz",
+}
+
+
+class MakerError(CrafterError):
+    """An unknown maker kind, or a maker whose tool is not installed."""
+
+
+def draw_makers(kind: str, out: Path, n: int = 20, seed: int = 0) -> Path:
+    """Draw ``n`` figures of maker ``kind`` under ``out/figs`` and write ``out/manifest.json``; returns it."""
+    if kind not in MAKERS:
+        raise MakerError(f"unknown maker kind {kind!r} (known: {', '.join(sorted(MAKERS))})")
+    try:
+        module = importlib.import_module(MAKERS[kind])
+    except ModuleNotFoundError as e:
+        raise MakerError(f"maker {kind!r}: {e}") from None
+    out = Path(out)
+    figs = out / "figs"
+    figs.mkdir(parents=True, exist_ok=True)
+    records = [{**rec, "split": "drawn"} for rec in module.draw(figs, n=n, seed=seed)]
+    manifest = out / "manifest.json"
+    about = f"drawn by craftbench.makers.{kind} (n={n}, seed={seed}); truth from each figure's source"
+    manifest.write_text(json.dumps({"about": about, "figures": records}, indent=1), encoding="utf-8")
+    return manifest
