@@ -42,7 +42,7 @@ class MarkerSpec:
         colour = re.sub(r"[^A-Za-z0-9]", "", self.color) or "c"
         flush = "-flush" if self.flush and self.inset_wanted else ""
         size = f"-s{num(self.size).replace('.', 'p')}" if self.size else ""
-        return f"crafter--{self.head.replace('_', '')}-{self.end}-{colour}-{num(self.width).replace('.', 'p')}{size}{flush}"
+        return f"crafter--{self.head}-{self.end}-{colour}-{num(self.width).replace('.', 'p')}{size}{flush}"
 
     @property
     def base(self) -> float:
