@@ -412,7 +412,7 @@ class _Importer:
             if got != getattr(comp, field):
                 data[field] = got
         size = head_size_from_style(style)
-        if size != comp.head_size:
+        if (size is None) != (comp.head_size is None) or (size and comp.head_size and abs(size - comp.head_size) > 0.01):
             data["head_size"] = size
         fs = to_number(style.get("fontSize"))
         efs = comp.font_size or t.small_font_size

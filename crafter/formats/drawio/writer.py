@@ -288,7 +288,7 @@ def _visible_edge(e: Edge, fig: Figure, t: Theme, by_id: dict[str, Component], o
         style[f"{end}Arrow"] = name
         if fill is not None:
             style[f"{end}Fill"] = str(fill)
-        if e.head_size is not None and name != "none":
+        if e.head_size is not None:
             style[f"{end}Size"] = num(e.head_size)
     for prefix, comp, p in (("exit", src, route[0]), ("entry", tgt, route[-1])):
         rel = _relative_port(comp.box, p)
