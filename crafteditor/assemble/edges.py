@@ -60,7 +60,7 @@ def edge_components(b: FigureBuilder, lines: list[LinePath], shapes: list[Detect
         ends, pts, erased_head = _line_ends(b, ln, shapes, [*titles, *loose], tol)
         head_start = ln.head_start is not None or erased_head[0]
         head_end = ln.head_end is not None or erased_head[1]
-        kinds = [_head_kind(h, runs) if h is not None else "arrow" if erased else "none"
+        kinds = [_head_kind(h, runs, ln.width) if h is not None else "arrow" if erased else "none"
                  for h, erased in zip((ln.head_start, ln.head_end), erased_head)]
         # an arrowhead only at the start: flip so the head is at the target end
         if head_start and not head_end:
@@ -253,7 +253,56 @@ def _edge(b: FigureBuilder, ln: LinePath, pts: list[tuple[float, float]], ids: l
         kw["stroke_width"] = round(sw, 1)
     if not axis_aligned(pts):
         kw["routing"] = "straight"
+    size = head_size(ln, b.s, kw.get("stroke_width", THEME.edge_width))
+    if size is not None:
+        kw["head_size"] = size
     return Edge(kind="edge", id=b.new_id("e"), source=ids[0], target=ids[1], route=route, **kw)
+
+
+def closed_back(head, width: float) -> bool:
+    """Whether a hollow head read as an open 'V' has a back drawn across it: a hollow triangle
+    (UML's inheritance), whose back slices are ink across their width where a V's are its two arm
+    ends (and the line between them)."""
+    if len(head.pixels) < 12:
+        return False
+    tip, base = np.asarray(head.tip, float), np.asarray(head.base, float)
+    d = np.asarray(head.pointing, float) if head.pointing is not None else tip - base
+    n = float(np.hypot(*d))
+    if n < 1e-6:
+        return False
+    d = d / n
+    rel = head.pixels - tip
+    back = -(rel @ d)  # distance behind the tip
+    side = rel @ np.array([-d[1], d[0]])
+    length, half = float(back.max()), float(np.abs(side).max())
+    if length < 4 or half < 2.5:
+        return False
+    rows = back >= length - max(2.0, 0.15 * length)  # the back's slices
+    # the middle is the line's (its pixels are not the head's): the back is looked for either side of it
+    inner = min(width + 1.5, 0.4 * half)
+    one_side = np.arange(inner, 0.8 * half + 1e-6, 1.0)
+    bins = np.concatenate([one_side, -one_side])
+    covered = [np.any(np.abs(side[rows] - s) <= 0.75) for s in bins]
+    return len(covered) >= 2 and float(np.mean(covered)) >= 0.8
+
+
+# a head's drawn length along the line in units of the renderer's head size (crafter.render.markers)
+HEAD_EXTENT = {"arrow": 1.0, "open": 0.86, "diamond": 1.5, "circle": 0.8, "triangle_open": 1.0}
+
+
+def head_size(ln: LinePath, scale: float, width: float) -> float | None:
+    """The edge's head_size from its heads' measured lengths; None where it is within 20 % of the
+    renderer's own size for the line's width (5 + 3 x width)."""
+    sizes = []
+    for h in (ln.head_start, ln.head_end):
+        if h is None or h.kind not in HEAD_EXTENT or h.length <= 0:
+            continue
+        kind = "triangle_open" if h.kind == "open" and closed_back(h, ln.width) else h.kind
+        sizes.append(h.length / HEAD_EXTENT[kind])
+    if not sizes:
+        return None
+    size = float(np.median(sizes)) * scale
+    return round(size, 1) if abs(size / (5.0 + 3.0 * width) - 1) > 0.2 else None
 
 
 def _label_edges(b: FigureBuilder, edges: list[tuple[Edge, LinePath]], runs: list[TextRun], free: list[int],
@@ -272,7 +321,11 @@ def _label_edges(b: FigureBuilder, edges: list[tuple[Edge, LinePath]], runs: lis
                 best = (d, idx)
         if best is not None:
             e, ln = edges[best[1]]
-            fs = THEME.small_font_size
+            fs = round(r.font_px * b.s, 1)  # the label's own size, as nodes keep theirs (the theme's within 0.4 px)
+            if abs(fs - THEME.small_font_size) <= 0.4:
+                fs = THEME.small_font_size
+            else:
+                e.font_size = fs
             w = text_width(r.shown, fs) + 6
             h = fs * THEME.line_height + 2
             # the renderer centres the label's line on label_box: baseline 0.35 em below the centre
@@ -395,10 +448,12 @@ def _near_text(p, runs, free, used, tol) -> int | None:
     return None if best is None else best[1]
 
 
-def _head_kind(head, runs: list[TextRun]) -> str:
+def _head_kind(head, runs: list[TextRun], width: float = 1.0) -> str:
     """A head's kind, or 'arrow' where text was erased over the head: a glyph touching it took
     part of it along (a wing of training_loop's arrow under 'Frozen (no gradients)' went with
     the 'd', and the rest read as a diamond); the filled arrow is what is usually drawn."""
+    if head.kind == "open" and closed_back(head, width):
+        return "triangle_open"
     if head.kind == "arrow" or not len(head.pixels):
         return head.kind
     x0, y0, x1, y1 = head.mask_box

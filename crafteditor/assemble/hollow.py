@@ -46,7 +46,7 @@ def hollow_heads(lines: list[LinePath]) -> list[LinePath]:
                 x0, y0, x1, y1 = box[j].tolist()
                 head = Arrowhead(tip=apex, base=e, length=math.dist(apex, e), width=2 * half,
                                  mask_box=(int(x0), int(y0), int(x1) + 1, int(y1) + 1),
-                                 pixels=np.zeros((0, 2)), kind="open", pointing=d)
+                                 pixels=np.zeros((0, 2)), kind="triangle_open", pointing=d)
                 if at_start:
                     out[i] = replace(cur, points=[apex, *cur.points], head_start=head, pieces=cur.pieces + t.pieces)
                 else:
