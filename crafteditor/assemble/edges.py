@@ -20,7 +20,7 @@ from crafteditor.assemble.geometry import (
     ray_box,
     straighten,
 )
-from crafteditor.assemble.hollow import hollow_heads
+from crafteditor.assemble.hollow import MAX_HALF, hollow_heads, hollow_tips
 from crafteditor.assemble.joins import bridge_gaps, extend_at_junctions, split_bus_crossings
 from crafteditor.assemble.leftovers import free_line
 from crafteditor.assemble.sequences import Sequence, explained
@@ -55,8 +55,11 @@ def edge_components(b: FigureBuilder, lines: list[LinePath], shapes: list[Detect
     lines = extend_at_junctions(hollow_heads(lines), shapes, deadline=deadline)
     lines = split_bus_crossings(lines, shapes)
     lines = _split_fans(lines, shapes)
+    bg = np.asarray(b.paints.background_rgb, np.float32)
     for ln in lines:
         tol = 3 * ln.width + 6
+        ln = hollow_tips(ln, b.image.rgb, bg, lambda p, q: _node_ahead(b, p, q, shapes, extra=3 * MAX_HALF),
+                         lambda p, tol=tol: _attach(p, shapes, tol) is not None)
         ends, pts, erased_head = _line_ends(b, ln, shapes, [*titles, *loose], tol)
         head_start = ln.head_start is not None or erased_head[0]
         head_end = ln.head_end is not None or erased_head[1]
