@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import math
 import random
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -112,7 +113,10 @@ def matplotlib_figure(seed: int, scale: float) -> Drawn:
         ax.annotate("", xy=(tx, ty), xytext=(x, y - 20), arrowprops=dict(
             arrowstyle=f"{style},head_length={mut / 20:.2f},head_width={mut / 40:.2f}", lw=1.2, fc=fc, ec="#333333",
             shrinkA=0, shrinkB=0))
-        head_px = mut / 20 * 10 * dpi / 72  # matplotlib: head_length is in units of the mutation scale (10 pt)
+        # matplotlib: head_length is in units of the mutation scale (10 pt); the head's outline is stroked, so
+        # what shows is longer by the mitred tip (half the line width over the sine of the half-angle, tan = 1/2)
+        # and half the line width at the back
+        head_px = (mut / 20 * 10 + 1.2 * (0.5 / math.sin(math.atan(0.5)) + 0.5)) * dpi / 72
         edges.append(TrueEdge(n, names[0], kind, head_px, None, None))
     buf = io.BytesIO()
     f.savefig(buf, format="png", dpi=dpi * scale)

@@ -262,31 +262,38 @@ def _edge(b: FigureBuilder, ln: LinePath, pts: list[tuple[float, float]], ids: l
     return Edge(kind="edge", id=b.new_id("e"), source=ids[0], target=ids[1], route=route, **kw)
 
 
-def closed_back(head, width: float) -> bool:
-    """Whether a hollow head read as an open 'V' has a back drawn across it: a hollow triangle
-    (UML's inheritance), whose back slices are ink across their width where a V's are its two arm
-    ends (and the line between them)."""
+def closed_back(head, width: float) -> float | None:
+    """Where a hollow head read as an open 'V' has its back, px behind the tip, if it is a hollow
+    triangle (UML's inheritance): its last wide slices (the back) are ink straight across, and its
+    middle is clear where a V's line runs on to the tip; else None. Slices are taken across the
+    head's axis, back from its tip."""
     if len(head.pixels) < 12:
-        return False
+        return None
     tip, base = np.asarray(head.tip, float), np.asarray(head.base, float)
     d = np.asarray(head.pointing, float) if head.pointing is not None else tip - base
     n = float(np.hypot(*d))
     if n < 1e-6:
-        return False
+        return None
     d = d / n
     rel = head.pixels - tip
     back = -(rel @ d)  # distance behind the tip
     side = rel @ np.array([-d[1], d[0]])
-    length, half = float(back.max()), float(np.abs(side).max())
-    if length < 4 or half < 2.5:
-        return False
-    rows = back >= length - max(2.0, 0.15 * length)  # the back's slices
-    # the middle is the line's (its pixels are not the head's): the back is looked for either side of it
-    inner = min(width + 1.5, 0.4 * half)
-    one_side = np.arange(inner, 0.8 * half + 1e-6, 1.0)
+    half = float(np.abs(side).max())
+    if half < 2.5:
+        return None
+    rows = np.round(back)
+    wide = [t for t in np.unique(rows) if np.abs(side[rows == t]).max() >= 0.6 * half]
+    t_back = float(max(wide))  # the line behind the head is narrow: the last wide slice is the back
+    if t_back < 4:
+        return None
+    band = (back >= t_back - 2.0) & (back <= t_back + 0.5)
+    inner = min(width + 1.5, 0.4 * half)  # the line's own pixels meet the back in the middle
+    one_side = np.arange(inner, 0.7 * half + 1e-6, 1.0)
     bins = np.concatenate([one_side, -one_side])
-    covered = [np.any(np.abs(side[rows] - s) <= 0.75) for s in bins]
-    return len(covered) >= 2 and float(np.mean(covered)) >= 0.8
+    covered = [bool(np.any(np.abs(side[band] - s) <= 0.75)) for s in bins]
+    middle = (back >= 0.3 * t_back) & (back <= 0.7 * t_back) & (np.abs(side) <= max(1.0, width / 2))
+    closed = len(covered) >= 2 and float(np.mean(covered)) >= 0.8 and not middle.any()
+    return t_back if closed else None
 
 
 # a head's drawn length along the line in units of the renderer's head size (crafter.render.markers)
@@ -300,8 +307,11 @@ def head_size(ln: LinePath, scale: float, width: float) -> float | None:
     for h in (ln.head_start, ln.head_end):
         if h is None or h.kind not in HEAD_EXTENT or h.length <= 0:
             continue
-        kind = "triangle_open" if h.kind == "open" and closed_back(h, ln.width) else h.kind
-        sizes.append(h.length / HEAD_EXTENT[kind])
+        back = closed_back(h, ln.width) if h.kind == "open" else None
+        if back is not None:  # a hollow triangle: tip to back (the V's length was read to where its arms end)
+            sizes.append(max(h.length, back))
+        else:
+            sizes.append(h.length / HEAD_EXTENT[h.kind])
     if not sizes:
         return None
     size = float(np.median(sizes)) * scale
@@ -455,7 +465,7 @@ def _head_kind(head, runs: list[TextRun], width: float = 1.0) -> str:
     """A head's kind, or 'arrow' where text was erased over the head: a glyph touching it took
     part of it along (a wing of training_loop's arrow under 'Frozen (no gradients)' went with
     the 'd', and the rest read as a diamond); the filled arrow is what is usually drawn."""
-    if head.kind == "open" and closed_back(head, width):
+    if head.kind == "open" and closed_back(head, width) is not None:
         return "triangle_open"
     if head.kind == "arrow" or not len(head.pixels):
         return head.kind
