@@ -83,6 +83,7 @@ def edge_components(b: FigureBuilder, lines: list[LinePath], shapes: list[Detect
             continue
         edges.append((_edge(b, ln, pts, ids, kinds), ln))
     _label_edges(b, edges, runs, free, used, text_targets)
+    share_head_sizes([e for e, _ in edges])
     out.extend(e for e, _ in edges)
     return out, text_targets
 
@@ -296,26 +297,50 @@ def closed_back(head, width: float) -> float | None:
     return t_back if closed else None
 
 
+def share_head_sizes(edges: list[Edge]) -> None:
+    """Head sizes within 20 % (or HEAD_NOISE px) of each other made one, their median: a figure draws
+    its heads at one size or a few, and each size is a marker of its own in the SVG. Heads left at the
+    renderer's size (None) count at that size; a shared size that near it is left to the renderer."""
+    def default(e: Edge) -> float:
+        return 5.0 + 3.0 * (THEME.edge_width if e.stroke_width is None else e.stroke_width)
+
+    headed = sorted(((e.head_size or default(e), e) for e in edges if (e.head, e.tail) != ("none", "none")),
+                    key=lambda t: t[0])
+    i = 0
+    while i < len(headed):
+        j = i
+        while j + 1 < len(headed) and headed[j + 1][0] <= max(1.2 * headed[i][0], headed[i][0] + HEAD_NOISE):
+            j += 1
+        size = round(float(np.median([v for v, _ in headed[i:j + 1]])), 1)
+        for _, e in headed[i:j + 1]:
+            e.head_size = None if abs(size - default(e)) <= max(0.2 * default(e), HEAD_NOISE) else size
+        i = j + 1
+
+
+HEAD_NOISE = 3.0  # px: how far a small head's measured length strays (anti-aliasing, a notched back)
 # a head's drawn length along the line in units of the renderer's head size (crafter.render.markers)
 HEAD_EXTENT = {"arrow": 1.0, "open": 0.86, "diamond": 1.5, "circle": 0.8, "triangle_open": 1.0}
 
 
 def head_size(ln: LinePath, scale: float, width: float) -> float | None:
-    """The edge's head_size from its heads' measured lengths; None where it is within 20 % of the
-    renderer's own size for the line's width (5 + 3 x width)."""
+    """The edge's head_size from its heads' measured lengths (a V's is not measured well enough to
+    say: its arms' ends read short); None where it is within 20 % (or HEAD_NOISE px) of the renderer's
+    own size for the line's width (5 + 3 x width)."""
     sizes = []
     for h in (ln.head_start, ln.head_end):
         if h is None or h.kind not in HEAD_EXTENT or h.length <= 0:
             continue
-        back = closed_back(h, ln.width) if h.kind == "open" else None
-        if back is not None:  # a hollow triangle: tip to back (the V's length was read to where its arms end)
-            sizes.append(max(h.length, back))
-        else:
-            sizes.append(h.length / HEAD_EXTENT[h.kind])
+        if h.kind == "open":
+            back = closed_back(h, ln.width)
+            if back is not None:  # a hollow triangle: tip to back
+                sizes.append(max(h.length, back))
+            continue
+        sizes.append(h.length / HEAD_EXTENT[h.kind])
     if not sizes:
         return None
     size = float(np.median(sizes)) * scale
-    return round(size, 1) if abs(size / (5.0 + 3.0 * width) - 1) > 0.2 else None
+    default = 5.0 + 3.0 * width
+    return round(size, 1) if abs(size - default) > max(0.2 * default, HEAD_NOISE) else None
 
 
 def _label_edges(b: FigureBuilder, edges: list[tuple[Edge, LinePath]], runs: list[TextRun], free: list[int],
