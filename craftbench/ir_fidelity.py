@@ -28,6 +28,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from crafteditor.convert import convert
 from crafter.formats.raster import svg_to_png
 from crafter.render.svg import ensure_layout, figure_to_svg
 from crafter.spec import Figure, parse_dsl
@@ -174,8 +175,6 @@ def draw(folder: Path, makers: list[str], scales: list[float], n: int) -> None:
 
 def read(folder: Path) -> list[tuple[str, float, dict[str, Any]]]:
     """Convert every drawn figure under ``folder`` and score it against its truth, per maker and scale."""
-    from crafteditor.convert import convert  # heavy: the reader's models load on first use
-
     tallies: dict[tuple[str, float], dict[str, list[float]]] = {}
     for rec in json.loads((folder / "truth.json").read_text(encoding="utf-8")):
         d = Drawn(b"", rec["width"], [TrueEdge(**e) for e in rec["edges"]], rec["titles"])
