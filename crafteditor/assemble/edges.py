@@ -20,7 +20,8 @@ from crafteditor.assemble.geometry import (
     ray_box,
     straighten,
 )
-from crafteditor.assemble.hollow import hollow_heads
+from crafteditor.assemble.head_sizes import closed_back, head_size, share_head_sizes
+from crafteditor.assemble.hollow import MAX_HALF, hollow_heads, hollow_tips
 from crafteditor.assemble.joins import bridge_gaps, extend_at_junctions, split_bus_crossings
 from crafteditor.assemble.leftovers import free_line
 from crafteditor.assemble.sequences import Sequence, explained
@@ -55,12 +56,15 @@ def edge_components(b: FigureBuilder, lines: list[LinePath], shapes: list[Detect
     lines = extend_at_junctions(hollow_heads(lines), shapes, deadline=deadline)
     lines = split_bus_crossings(lines, shapes)
     lines = _split_fans(lines, shapes)
+    bg = np.asarray(b.paints.background_rgb, np.float32)
     for ln in lines:
         tol = 3 * ln.width + 6
+        ln = hollow_tips(ln, b.image.rgb, bg, lambda p, q: _node_ahead(b, p, q, shapes, extra=3 * MAX_HALF),
+                         lambda p, tol=tol: _attach(p, shapes, tol) is not None)
         ends, pts, erased_head = _line_ends(b, ln, shapes, [*titles, *loose], tol)
         head_start = ln.head_start is not None or erased_head[0]
         head_end = ln.head_end is not None or erased_head[1]
-        kinds = [_head_kind(h, runs) if h is not None else "arrow" if erased else "none"
+        kinds = [_head_kind(h, runs, ln.width) if h is not None else "arrow" if erased else "none"
                  for h, erased in zip((ln.head_start, ln.head_end), erased_head)]
         # an arrowhead only at the start: flip so the head is at the target end
         if head_start and not head_end:
@@ -80,6 +84,7 @@ def edge_components(b: FigureBuilder, lines: list[LinePath], shapes: list[Detect
             continue
         edges.append((_edge(b, ln, pts, ids, kinds), ln))
     _label_edges(b, edges, runs, free, used, text_targets)
+    share_head_sizes([e for e, _ in edges])
     out.extend(e for e, _ in edges)
     return out, text_targets
 
@@ -253,6 +258,9 @@ def _edge(b: FigureBuilder, ln: LinePath, pts: list[tuple[float, float]], ids: l
         kw["stroke_width"] = round(sw, 1)
     if not axis_aligned(pts):
         kw["routing"] = "straight"
+    size = head_size(ln, b.s, kw.get("stroke_width", THEME.edge_width))
+    if size is not None:
+        kw["head_size"] = size
     return Edge(kind="edge", id=b.new_id("e"), source=ids[0], target=ids[1], route=route, **kw)
 
 
@@ -272,7 +280,11 @@ def _label_edges(b: FigureBuilder, edges: list[tuple[Edge, LinePath]], runs: lis
                 best = (d, idx)
         if best is not None:
             e, ln = edges[best[1]]
-            fs = THEME.small_font_size
+            fs = round(r.font_px * b.s, 1)  # the label's own size, as nodes keep theirs (the theme's within 0.4 px)
+            if abs(fs - THEME.small_font_size) <= 0.4:
+                fs = THEME.small_font_size
+            else:
+                e.font_size = fs
             w = text_width(r.shown, fs) + 6
             h = fs * THEME.line_height + 2
             # the renderer centres the label's line on label_box: baseline 0.35 em below the centre
@@ -395,10 +407,12 @@ def _near_text(p, runs, free, used, tol) -> int | None:
     return None if best is None else best[1]
 
 
-def _head_kind(head, runs: list[TextRun]) -> str:
+def _head_kind(head, runs: list[TextRun], width: float = 1.0) -> str:
     """A head's kind, or 'arrow' where text was erased over the head: a glyph touching it took
     part of it along (a wing of training_loop's arrow under 'Frozen (no gradients)' went with
     the 'd', and the rest read as a diamond); the filled arrow is what is usually drawn."""
+    if head.kind == "open" and closed_back(head, width) is not None:
+        return "triangle_open"
     if head.kind == "arrow" or not len(head.pixels):
         return head.kind
     x0, y0, x1, y1 = head.mask_box

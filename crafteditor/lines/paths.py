@@ -21,7 +21,7 @@ class Arrowhead:
     mask_box: tuple[int, int, int, int]  # x0, y0, x1, y1 of the head pixels
     pixels: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((0, 2)))  # N×2 pixel centres (x, y)
     weights: np.ndarray = field(repr=False, default_factory=lambda: np.zeros(0))  # ink coverage of each
-    kind: str = "arrow"  # the IR's head names: arrow (filled triangle), open (a 'V'), diamond
+    kind: str = "arrow"  # the IR's head names: arrow (filled triangle), open (a 'V'), diamond, triangle_open
     pointing: tuple[float, float] | None = None  # axis known from the head's own shape (a 'V': its bisector)
     axis_from_shape: bool = False  # set by axis(): the head's pixels (not the line) gave its axis
 

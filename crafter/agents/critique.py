@@ -273,7 +273,7 @@ def text_on(c: Component, fig: Figure, theme: Theme) -> list[tuple[str, str, flo
         out.append((_solid(fg, fill), fill, c.font_size or theme.font_size, c.bold))
     elif isinstance(c, Group) and c.label:
         fill = _solid(c.fill or theme.group_fill, bg)
-        out.append((_solid(c.text_color or theme.group_text_color, fill), fill, theme.group_font_size,
+        out.append((_solid(c.text_color or theme.group_text_color, fill), fill, c.font_size or theme.group_font_size,
                     theme.group_label_bold))
     elif isinstance(c, Text) and c.text:
         under = bg
@@ -284,7 +284,7 @@ def text_on(c: Component, fig: Figure, theme: Theme) -> list[tuple[str, str, flo
         out.append((_solid(c.color or theme.annotation_color, under), under, c.font_size or theme.small_font_size,
                     c.bold))
     elif isinstance(c, Edge) and c.label:
-        out.append((theme.edge_label_color, bg, theme.small_font_size, False))
+        out.append((theme.edge_label_color, bg, c.font_size or theme.small_font_size, False))
     return out
 
 

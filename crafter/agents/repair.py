@@ -38,6 +38,7 @@ from crafter.agents.critique import (
     node_text_fits,
     print_scale,
     segment_hits_box,
+    text_on,
 )
 from crafter.agents.issues import FIGURE, issue_key
 from crafter.base.theme import figure_theme
@@ -356,7 +357,8 @@ def fix_tiny_font(fig: Figure, issue: dict[str, Any]) -> tuple[dict[str, Any], l
     by_id = fig.by_id()
     for cid in issue["component_ids"]:
         c = by_id.get(cid)
-        if isinstance(c, (Node, Text)) and (c.font_size or theme.font_size) < want_px:
+        # nodes, annotations, edge labels and group titles all carry their own font size
+        if isinstance(c, (Node, Text, Edge, Group)) and any(fs < want_px for _, _, fs, _ in text_on(c, fig, theme)):
             changed.append(_with(c, font_size=round(want_px, 1)))
     return {}, changed
 

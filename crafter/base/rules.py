@@ -14,7 +14,7 @@ from crafter.base.geometry import meet_outline, point_at_half_length
 from crafter.base.text import text_width, wrap
 from crafter.base.theme import Theme
 from crafter.spec.colors import contrast_ratio, is_color
-from crafter.spec.model import Box, Component, Edge, Figure, Node, parents
+from crafter.spec.model import Box, Component, Edge, Figure, Group, Node, parents
 
 WRAP_SLACK = 0.01  # px: absorbs float rounding between the layout's measure and a renderer's
 
@@ -125,14 +125,34 @@ def drawn_route(e: Edge, by_id: dict[str, Component]) -> list[tuple[float, float
     return pts
 
 
+def edge_font(e: Edge, theme: Theme) -> float:
+    """An edge label's font size: the edge's own, else the theme's small size."""
+    return e.font_size or theme.small_font_size
+
+
+def edge_label_wrap(e: Edge, theme: Theme) -> float:
+    """The width a laid-out edge label breaks at (wider for a label set bigger than the theme's)."""
+    return theme.node_max_text_w * max(1.0, edge_font(e, theme) / theme.small_font_size)
+
+
+def group_font(g: Group, theme: Theme) -> float:
+    """A group title's font size: the group's own, else the theme's."""
+    return g.font_size or theme.group_font_size
+
+
+def group_band(g: Group, theme: Theme) -> float:
+    """The height of the band a group's title sits in at the top of its frame (grows with the title's size)."""
+    return theme.group_label_h * group_font(g, theme) / theme.group_font_size
+
+
 def edge_label_plate(e: Edge, route: list[tuple[float, float]], theme: Theme) -> tuple[list[str], Box]:
     """An edge label's lines and the plate behind them: the layout's label box, or (for a figure
     without one) a plate centred at the route's half length."""
-    fs = theme.small_font_size
+    fs = edge_font(e, theme)
     lb = e.label_box
     if lb is not None:
         return wrap(e.label or "", fs, max(lb.w, fs) + WRAP_SLACK), lb
-    lines = wrap(e.label or "", fs, theme.node_max_text_w)
+    lines = wrap(e.label or "", fs, edge_label_wrap(e, theme))
     w = max(text_width(line, fs) for line in lines) + 6
     h = len(lines) * fs * theme.line_height + 2
     (mx, my), _ = point_at_half_length(route)

@@ -57,10 +57,10 @@ def clip_to_box(b: Box, toward: Pt) -> Pt:
     return _clip(b, toward[0], toward[1])
 
 
-def label_box_at_half_length(label: str, route: list[Pt], t: Theme) -> Box:
+def label_box_at_half_length(label: str, route: list[Pt], t: Theme, font_size: float | None = None) -> Box:
     """A label box at the route's halfway point, sized to the text (the SVG writer's rule for a missing one)."""
-    fs = t.small_font_size
-    lines = wrap(label, fs, t.node_max_text_w)
+    fs = font_size or t.small_font_size
+    lines = wrap(label, fs, t.node_max_text_w * max(1.0, fs / t.small_font_size))
     w = max(text_width(s, fs) for s in lines) + 6
     h = len(lines) * fs * t.line_height + 2
     (mx, my), _ = point_at_half_length(route)
@@ -92,7 +92,7 @@ def reroute(edge: dict[str, Any], source: Box, target: Box, t: Theme, *, via: li
         route = [clip_to_box(source, first)] + pts + [clip_to_box(target, last)]
     edge["route"] = [{"x": round(x, 2), "y": round(y, 2)} for x, y in route]
     if edge.get("label"):
-        b = label_box_at_half_length(edge["label"], route, t)
+        b = label_box_at_half_length(edge["label"], route, t, edge.get("font_size"))
         edge["label_box"] = {k: round(v, 2) for k, v in b.model_dump().items()}
     else:
         edge.pop("label_box", None)

@@ -36,7 +36,10 @@ from crafter.base.rules import (
     WRAP_SLACK,
     drawing_order,
     drawn_route,
+    edge_font,
     edge_label_plate,
+    group_band,
+    group_font,
     node_label_lines,
     panel_letters,
     readable_on,
@@ -46,6 +49,7 @@ from crafter.base.text import FONT_CLASS_FAMILIES, text_width, wrap
 from crafter.base.theme import Theme, figure_theme
 from crafter.formats.latex import escape_latex
 from crafter.formats.pgfplots import chart_to_pgfplots
+from crafter.render.markers import MarkerSpec
 from crafter.render.routes import spline_d
 from crafter.render.shapes import Paint, shape_svg
 from crafter.render.svg import ensure_layout
@@ -73,7 +77,7 @@ def latex_family(font_family: str) -> str:
 
 _MATH_SCRIPT = re.compile(r"[-+]?[A-Za-z0-9.]+")
 ARROW_TIPS = {"arrow": "Stealth", "open": "Straight Barb", "diamond": "Diamond", "circle": "Circle",
-              "bar": "Bar"}
+              "bar": "Bar", "triangle_open": "Triangle"}
 
 
 @dataclass
@@ -384,12 +388,12 @@ class _TikzWriter:
         def tip(kind: str) -> str:
             if kind == "none":
                 return ""
-            base = 5.0 + 3.0 * width  # the SVG markers' size rule
-            length = {"arrow": base, "open": base, "diamond": base * 1.5, "circle": base * 0.8, "bar": width}[kind]
-            half = {"arrow": base * 0.4, "open": base * 0.45, "diamond": base * 0.36, "circle": base * 0.4,
-                    "bar": base * 0.5}[kind]
-            # the SVG's circle head is hollow (filled with the background); the others are solid
-            extra = f", open, fill={self.colors.ref(self.theme.background)[0]}" if kind == "circle" else ""
+            m = MarkerSpec(kind, "head", "", width, "", size=e.head_size)  # the SVG markers' size rule
+            length = width if kind == "bar" else m.length
+            half = m.base * 0.5 if kind == "bar" else m.half_width
+            # the SVG's circle and hollow-triangle heads are filled with the background; the others are solid
+            hollow = kind in ("circle", "triangle_open")
+            extra = f", open, fill={self.colors.ref(self.theme.background)[0]}" if hollow else ""
             return f"{{{ARROW_TIPS[kind]}[length={pt(length)}, width={pt(2 * half)}{extra}]}}"
 
         head, tail = tip(self.theme.head_kind(e.head)), tip(self.theme.head_kind(e.tail))
@@ -403,7 +407,8 @@ class _TikzWriter:
         lines, plate = edge_label_plate(e, pts, t)
         bg, _ = self.colors.ref(t.background)
         fg, _ = self.colors.ref(t.edge_label_color)
-        return (f"\\node[crafter edge label, fill={bg}, fill opacity=0.92, text opacity=1, text={fg}] "
+        font = f", font={self.font(edge_font(e, t))}" if e.font_size else ""
+        return (f"\\node[crafter edge label, fill={bg}, fill opacity=0.92, text opacity=1, text={fg}{font}] "
                 f"({e.id}-label) at ({num(plate.cx)},{num(plate.cy)}) {{{self.tex_lines(lines)}}};")
 
     def draw_group(self, g: Group) -> list[str]:
@@ -427,9 +432,10 @@ class _TikzWriter:
                f"  \\node[{', '.join(opts)}, fit={{({num(b.x)},{num(b.y)}) ({num(b.right)},{num(b.bottom)})}}] "
                f"({g.id}) {{}};"]
         if g.label:
-            band = min(t.group_label_h, b.h)
+            band = min(group_band(g, t), b.h)
             colour, _ = self.colors.ref(g.text_color or t.group_text_color)
-            out.append(f"  \\node[crafter group label, text={colour}] ({g.id}-label) at "
+            font = f", font={self.font(group_font(g, t), bold=t.group_label_bold)}" if g.font_size else ""
+            out.append(f"  \\node[crafter group label, text={colour}{font}] ({g.id}-label) at "
                        f"({num(b.x + t.group_label_inset)},{num(b.y + band / 2 + 2)}) "
                        f"{{{self.tex(g.label, space=True)}}};")
         out.append("\\end{scope}")

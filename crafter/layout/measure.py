@@ -11,6 +11,7 @@ import importlib
 import math
 import re
 
+from crafter.base.rules import edge_font, edge_label_wrap, group_band, group_font
 from crafter.base.text import text_block_size, text_width, wrap
 from crafter.base.theme import Theme
 from crafter.spec.model import Chart, Edge, Group, Image, Panel, Text
@@ -29,8 +30,8 @@ def ceil2(v: float) -> float:
 
 def edge_label_size(edge: Edge, theme: Theme) -> tuple[float, float]:
     """(w, h) of an edge's label box: its wrapped text plus the background plate's padding."""
-    fs = theme.small_font_size
-    lines = wrap(edge.label or "", fs, theme.node_max_text_w)
+    fs = edge_font(edge, theme)
+    lines = wrap(edge.label or "", fs, edge_label_wrap(edge, theme))
     w, h = text_block_size(lines, fs, theme.line_height)
     return ceil2(w + 2 * EDGE_LABEL_PAD_X), ceil2(h + 2 * EDGE_LABEL_PAD_Y)
 
@@ -64,13 +65,13 @@ def group_label_width(group: Group, theme: Theme) -> float:
     inset = getattr(theme, "group_label_inset", theme.group_pad)
     bold = getattr(theme, "group_label_bold", True)
     label = " ".join(group.label.split("\n"))
-    return ceil2(inset + text_width(label, theme.group_font_size, bold=bold) + theme.group_pad)
+    return ceil2(inset + text_width(label, group_font(group, theme), bold=bold) + theme.group_pad)
 
 
 def group_padding(group: Group, theme: Theme) -> tuple[float, float, float, float]:
     """(top, right, bottom, left) room between a group's frame and its members."""
     p = theme.group_pad
-    top = theme.group_label_h + p * 0.5 if group.label else p
+    top = group_band(group, theme) + p * 0.5 if group.label else p
     return (top, p, p, p)
 
 

@@ -2,7 +2,9 @@
 
 Geometry is in user units (``markerUnits="userSpaceOnUse"``) so a head's size follows the
 line width gently (length 5 + 3·w px: 8 px on a 1 px line, 11 px on a 2 px line)
-instead of growing in proportion, which makes thick lines' heads balloon.
+instead of growing in proportion, which makes thick lines' heads balloon. An edge's
+``head_size`` sets that length itself (a figure read back at its original head size);
+every kind scales with it alike.
 
 A head's tip lands exactly on the route's end point. For the solid heads the line itself
 is shortened by :attr:`MarkerSpec.inset` so its butt end hides under the head instead of
@@ -20,7 +22,7 @@ from dataclasses import dataclass
 
 from crafter.base.markup import esc_attr, num
 
-HEAD_TYPES = ("arrow", "open", "diamond", "circle", "bar")
+HEAD_TYPES = ("arrow", "open", "diamond", "circle", "bar", "triangle_open")
 
 
 @dataclass(frozen=True)
@@ -33,25 +35,33 @@ class MarkerSpec:
     width: float  # line width in px
     background: str  # fill of hollow heads (the figure background)
     flush: bool = False  # the line is not shortened (its end segment is too short to trim)
+    size: float | None = None  # an arrow head's length, px (the edge's head_size); None: 5 + 3 x width
 
     @property
     def id(self) -> str:
         colour = re.sub(r"[^A-Za-z0-9]", "", self.color) or "c"
         flush = "-flush" if self.flush and self.inset_wanted else ""
-        return f"crafter--{self.head}-{self.end}-{colour}-{num(self.width).replace('.', 'p')}{flush}"
+        size = f"-s{num(self.size).replace('.', 'p')}" if self.size else ""
+        return f"crafter--{self.head}-{self.end}-{colour}-{num(self.width).replace('.', 'p')}{size}{flush}"
+
+    @property
+    def base(self) -> float:
+        """An arrow head's length, the unit every kind's size is drawn in, px."""
+        return self.size or 5.0 + 3.0 * self.width
 
     @property
     def length(self) -> float:
         """Extent of the head along the line, px."""
-        base = 5.0 + 3.0 * self.width
+        base = self.base
+        bar = 3.5 * self.width if self.size is None else max(base * 0.45, 3.5 * self.width)
         return {"arrow": base, "open": base, "diamond": base * 1.5, "circle": base * 0.8,
-                "bar": 3.5 * self.width}[self.head]
+                "bar": bar, "triangle_open": base}[self.head]
 
     @property
     def half_width(self) -> float:
-        base = 5.0 + 3.0 * self.width
+        base = self.base
         return {"arrow": base * 0.4, "open": base * 0.45, "diamond": base * 0.36,
-                "circle": base * 0.4, "bar": base * 0.55}[self.head]
+                "circle": base * 0.4, "bar": base * 0.55, "triangle_open": base * 0.5}[self.head]
 
     @property
     def inset(self) -> float:
@@ -64,8 +74,8 @@ class MarkerSpec:
             return self.length * 0.75
         if self.head == "diamond":
             return self.length * 0.9
-        if self.head == "circle":
-            return self.length  # the line meets the circle's far side
+        if self.head in ("circle", "triangle_open"):
+            return self.length  # the line meets the hollow head's far side
         return 0.0
 
 
@@ -92,6 +102,10 @@ def _shape(spec: MarkerSpec) -> str:
         return poly(_chevron(L, H, w), spec.color)
     if spec.head == "diamond":
         return poly([(0, 0), (L / 2, -H), (L, 0), (L / 2, H)], spec.color)
+    if spec.head == "triangle_open":
+        # an outline triangle: the head in the line's colour with its inside, one line width in, in the page's
+        outer = [(0.0, -H), (L, 0.0), (0.0, H)]
+        return poly(outer, spec.color) + poly(_inset_triangle(outer, w), spec.background)
     if spec.head == "circle":
         r = L / 2
         return (f'<circle cx="{X(r)}" cy="0" r="{num(r)}" fill="{esc_attr(spec.color)}" stroke="none"/>'
@@ -100,6 +114,18 @@ def _shape(spec: MarkerSpec) -> str:
     # bar: a cross-stroke just inside the end point, clear of the node's outline
     x0, x1 = L - 3.1 * w, L - 1.9 * w
     return poly([(x0, -H), (x1, -H), (x1, H), (x0, H)], spec.color)
+
+
+def _inset_triangle(tri: list[tuple[float, float]], d: float) -> list[tuple[float, float]]:
+    """The triangle ``tri`` with every side moved ``d`` inward (shrunk about its incentre)."""
+    (ax, ay), (bx, by), (cx, cy) = tri
+    a, b, c = math.hypot(bx - cx, by - cy), math.hypot(ax - cx, ay - cy), math.hypot(ax - bx, ay - by)
+    per = a + b + c
+    ix, iy = (a * ax + b * bx + c * cx) / per, (a * ay + b * by + c * cy) / per
+    area = abs((bx - ax) * (cy - ay) - (cx - ax) * (by - ay)) / 2
+    r = 2 * area / per
+    k = max(r - d, 0.05 * r) / r
+    return [(ix + (x - ix) * k, iy + (y - iy) * k) for x, y in tri]
 
 
 def _chevron(L: float, H: float, w: float) -> list[tuple[float, float]]:

@@ -51,7 +51,10 @@ from crafter.base.rules import (
     WRAP_SLACK,
     drawing_order,
     drawn_route,
+    edge_font,
     edge_label_plate,
+    group_band,
+    group_font,
     nesting_depth,
     node_label_lines,
     panel_letters,
@@ -271,8 +274,8 @@ class _SvgWriter:
         route = drawn_route(e, self.by_id)
         if len(route) < 2:
             return ""
-        head = self.marker_for(self.theme.head_kind(e.head), "head", color, width, route)
-        tail = self.marker_for(self.theme.head_kind(e.tail), "tail", color, width, route)
+        head = self.marker_for(self.theme.head_kind(e.head), "head", color, width, route, e.head_size)
+        tail = self.marker_for(self.theme.head_kind(e.tail), "tail", color, width, route, e.head_size)
         attrs = ""
         if head:
             attrs += f' marker-end="url(#{self.marker(head)})"'
@@ -308,7 +311,7 @@ class _SvgWriter:
         if self.underlay().covers(lb):
             rect = (f'<rect x="{num(lb.x)}" y="{num(lb.y)}" width="{num(lb.w)}" height="{num(lb.h)}" rx="2" '
                     f'fill="{esc_attr(self.fill_behind(lb.cx, lb.cy))}" fill-opacity="0.92" stroke="none"/>')
-        return rect + self.text_lines(lines, lb.cx, lb.cy, t.small_font_size, t.edge_label_color)
+        return rect + self.text_lines(lines, lb.cx, lb.cy, edge_font(e, t), t.edge_label_color)
 
     def underlay(self) -> "_Underlay":
         if self._underlay is None:
@@ -325,8 +328,8 @@ class _SvgWriter:
         out = (f'<rect x="{num(b.x)}" y="{num(b.y)}" width="{num(b.w)}" height="{num(b.h)}" rx="{num(r)}" '
                f"{paint.attrs()}/>")
         if g.label:
-            fs = t.group_font_size
-            band = min(t.group_label_h, b.h)
+            fs = group_font(g, t)
+            band = min(group_band(g, t), b.h)
             out += self.text_line_left(g.label, b.x + t.group_label_inset, b.y + band / 2 + 2, fs,
                                        g.text_color or t.group_text_color, bold=t.group_label_bold)
         return out
@@ -394,11 +397,11 @@ class _SvgWriter:
 
     # -- helpers ------------------------------------------------------------------
     def marker_for(self, head: str, end: str, color: str, width: float,
-                   route: list[tuple[float, float]]) -> MarkerSpec | None:
+                   route: list[tuple[float, float]], size: float | None = None) -> MarkerSpec | None:
         """The marker for one end of an edge (None for 'none'); flush when the end segment is too short to trim."""
         if head == "none":
             return None
-        spec = MarkerSpec(head, end, color, width, self.theme.background)
+        spec = MarkerSpec(head, end, color, width, self.theme.background, size=size)
         if not can_trim(route, end == "tail", spec.inset_wanted):
             spec = replace(spec, flush=True)
         return spec
@@ -519,7 +522,7 @@ class _Underlay:
         for c in fig.components:
             if isinstance(c, Group) and c.box is not None:
                 self.frames.append((c.box, theme.group_stroke_width / 2 + max(1.0, theme.corner_radius),
-                                    min(theme.group_label_h, c.box.h) if c.label else 0.0))
+                                    min(group_band(c, theme), c.box.h) if c.label else 0.0))
             elif isinstance(c, Panel) and c.box is not None:
                 b = c.box
                 self.add_box(b.x, b.y, b.right, b.y + min(theme.group_label_h, b.h))  # its label

@@ -37,7 +37,9 @@ Shape = Literal[
 ]
 SHAPES: tuple[str, ...] = Shape.__args__  # type: ignore[attr-defined]
 DashStyle = Literal["solid", "dashed", "dotted"]
-ArrowHead = Literal["none", "arrow", "open", "diamond", "circle", "bar"]
+# "arrow": a filled triangle; "open": a V of two strokes; "triangle_open": a hollow triangle (UML
+# inheritance/realisation: Mermaid and PlantUML '<|--', draw.io 'block' with endFill=0)
+ArrowHead = Literal["none", "arrow", "open", "diamond", "circle", "bar", "triangle_open"]
 Direction = Literal["LR", "TB", "RL", "BT"]
 Routing = Literal["orthogonal", "spline", "straight"]
 Side = Literal["above", "below", "left", "right", "center"]
@@ -178,6 +180,9 @@ class Edge(Component):
     color: str | None = None
     stroke_width: float | None = Field(default=None, ge=0)
     routing: Routing | None = None  # None: the figure's routing
+    font_size: float | None = Field(default=None, gt=0)  # the label's, px; None: the theme's small_font_size
+    # the arrowheads' length along the line, px (both ends; diamonds, circles scale alike); None: 5 + 3 x line width
+    head_size: float | None = Field(default=None, gt=0, le=200)
     route: list[Point] | None = None  # layout result: polyline (or spline control points)
     label_box: Box | None = None  # layout result: where the label sits
 
@@ -194,6 +199,7 @@ class Group(Component):
     fill: str | None = None
     stroke: str | None = None
     text_color: str | None = None
+    font_size: float | None = Field(default=None, gt=0)  # the title's, px; None: the theme's group_font_size
 
     _colors = field_validator("fill", "stroke", "text_color")(classmethod(lambda cls, v: _check_color(v)))
 

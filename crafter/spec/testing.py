@@ -60,8 +60,10 @@ def figures(draw, max_nodes: int = 8) -> Figure:
             source=draw(st.sampled_from(node_ids)), target=draw(st.sampled_from(node_ids)),
             label=draw(st.none() | labels),
             style=draw(st.sampled_from(["solid", "dashed", "dotted"])),
-            head=draw(st.sampled_from(["none", "arrow", "open", "diamond", "circle", "bar"])),
-            tail=draw(st.sampled_from(["none", "arrow", "open", "diamond", "circle", "bar"])),
+            head=draw(st.sampled_from(["none", "arrow", "open", "diamond", "circle", "bar", "triangle_open"])),
+            tail=draw(st.sampled_from(["none", "arrow", "open", "diamond", "circle", "bar", "triangle_open"])),
+            font_size=draw(st.none() | st.floats(4, 40, allow_nan=False)),
+            head_size=draw(st.none() | st.floats(2, 40, allow_nan=False)),
             color=draw(st.none() | colors),
             routing=draw(st.none() | st.sampled_from(["orthogonal", "spline", "straight"])),
             route=draw(st.none() | st.lists(points, min_size=2, max_size=5)),
@@ -72,7 +74,8 @@ def figures(draw, max_nodes: int = 8) -> Figure:
     if len(free) >= 2 and draw(st.booleans()):
         inner = fresh("g")
         comps.append(Group(kind="group", id=inner, label=draw(st.none() | labels), members=free[:2],
-                           style=draw(st.sampled_from(["solid", "dashed", "dotted"]))))
+                           style=draw(st.sampled_from(["solid", "dashed", "dotted"])),
+                           font_size=draw(st.none() | st.floats(4, 40, allow_nan=False))))
         free = free[2:]
         if draw(st.booleans()):
             outer = fresh("g")

@@ -83,10 +83,10 @@ def _edges(edges: list[Edge], t: Theme, ev: Evidence) -> None:
         if sw >= MIN_STROKE:
             ev.add("strokes.edge", sw)
         for end in (e.head, e.tail):
-            if end != "none":
+            if end not in ("none", "triangle_open"):  # UML's hollow triangle says what a link means, not a look
                 ev.add("shapes.arrowhead", t.head_kind(end))
         if e.label and ev.exact:
-            ev.add("sizes.edge_label", t.small_font_size)
+            ev.add("sizes.edge_label", e.font_size or t.small_font_size)
             ev.add("palette.edge_label_color", hex6(t.edge_label_color))
 
 
@@ -102,7 +102,7 @@ def _groups(groups: list[Group], t: Theme, ev: Evidence) -> None:
                 ev.add("strokes.group", t.group_stroke_width)
         ev.add("group_frame.dash", t.frame_dash(g.style))
         if g.label and ev.exact:
-            ev.add("sizes.group_label", t.group_font_size)
+            ev.add("sizes.group_label", g.font_size or t.group_font_size)
 
 
 def _texts(fig: Figure, nodes: list[Node], t: Theme, ev: Evidence) -> None:

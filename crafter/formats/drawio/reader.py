@@ -34,6 +34,7 @@ from crafter.formats.drawio.style import (
     arrow_from_style,
     color_from_style,
     dash_from_style,
+    head_size_from_style,
     hex_color,
     href_from_drawio,
     parse_style,
@@ -351,11 +352,11 @@ class _Importer:
             got = color_from_style(style.get(key))
             if got is not None and got.upper() != (exp.get(key) or "").upper():
                 data[field] = got
-        if comp.kind in ("node", "text"):
+        if comp.kind in ("node", "text", "group"):
             fs = to_number(style.get("fontSize")) if style.get("fontSize") else None
             if fs and fs > 0 and abs(fs - to_number(exp.get("fontSize"))) > 0.01:
                 data["font_size"] = fs
-            if style.get("fontStyle", "0") != exp.get("fontStyle"):
+            if comp.kind != "group" and style.get("fontStyle", "0") != exp.get("fontStyle"):
                 bits = int(to_number(style.get("fontStyle")))
                 data["bold"], data["italic"] = bool(bits & 1), bool(bits & 2)
         if comp.kind == "node":
@@ -410,10 +411,16 @@ class _Importer:
             got = arrow_from_style(style, end)
             if got != getattr(comp, field):
                 data[field] = got
+        size = head_size_from_style(style)
+        if (size is None) != (comp.head_size is None) or (size and comp.head_size and abs(size - comp.head_size) > 0.01):
+            data["head_size"] = size
+        fs = to_number(style.get("fontSize"))
+        efs = comp.font_size or t.small_font_size
+        if fs > 0 and abs(fs - efs) > 0.01:
+            data["font_size"] = fs
         text = cell.text or self.child_label(cell)
         if comp.label_box is not None and comp.label:
-            exp_label = "\n".join(wrap(comp.label, t.small_font_size, max(comp.label_box.w, t.small_font_size)
-                                       + WRAP_SLACK))
+            exp_label = "\n".join(wrap(comp.label, efs, max(comp.label_box.w, efs) + WRAP_SLACK))
         else:
             exp_label = comp.label or ""
         label_changed = text != exp_label
@@ -451,6 +458,12 @@ class _Importer:
             data["style"] = dash_from_style(style)
             data["head"] = arrow_from_style(style, "end", default="arrow")
             data["tail"] = arrow_from_style(style, "start", default="none")
+            size = head_size_from_style(style)
+            if size is not None:
+                data["head_size"] = size
+            fs = to_number(style.get("fontSize"))
+            if fs > 0 and text:
+                data["font_size"] = fs
             # draw.io draws an edge without an edge style as straight segments through its waypoints
             if style.get("curved") == "1":
                 data["routing"] = "spline"
@@ -472,6 +485,9 @@ class _Importer:
             data = {"id": cid, "kind": "group", "box": box.model_dump(), "pinned": True}
             if cell.text:
                 data["label"] = " ".join(cell.text.split("\n"))
+                fs = to_number(style.get("fontSize"))
+                if fs > 0:
+                    data["font_size"] = fs
             if first == "group":
                 data["fill"], data["stroke"] = "none", "none"
             else:
@@ -549,7 +565,7 @@ class _Importer:
                 return
             if data.get("label"):
                 route = [(p["x"], p["y"]) for p in data["route"]]
-                box = label_box_at_half_length(data["label"], route, self.theme)
+                box = label_box_at_half_length(data["label"], route, self.theme, data.get("font_size"))
                 data["label_box"] = {k: round(v, 2) for k, v in box.model_dump().items()}
             elif not data.get("label"):
                 data.pop("label_box", None)

@@ -17,7 +17,7 @@ from crafter.spec.model import SHAPES
 
 # FigureSpec arrowheads ↔ draw.io arrow names (and whether the head is filled).
 ARROWS = {"none": ("none", None), "arrow": ("block", 1), "open": ("open", None), "diamond": ("diamond", 1),
-          "circle": ("oval", 0), "bar": ("dash", None)}
+          "circle": ("oval", 0), "bar": ("dash", None), "triangle_open": ("block", 0)}
 ARROW_BACK = {"none": "none", "block": "arrow", "classic": "arrow", "classicThin": "arrow", "blockThin": "arrow",
               "open": "open", "openThin": "open", "openAsync": "open", "async": "arrow", "diamond": "diamond",
               "diamondThin": "diamond", "oval": "circle", "circle": "circle", "circlePlus": "circle",
@@ -161,7 +161,19 @@ def arrow_from_style(style: dict[str, str | None], end: str, default: str | None
     if name is None:
         # draw.io's defaults: a classic head at the target end, nothing at the source
         return default if default is not None else ("arrow" if end == "end" else "none")
-    return ARROW_BACK.get(name, "arrow" if name else "none")
+    kind = ARROW_BACK.get(name, "arrow" if name else "none")
+    if kind == "arrow" and style.get(f"{end}Fill") == "0" and name in ("block", "blockThin", "classic", "classicThin"):
+        return "triangle_open"  # a hollow triangle: UML's inheritance
+    return kind
+
+
+def head_size_from_style(style: dict[str, str | None]) -> float | None:
+    """The edge's head_size from draw.io's endSize (or startSize): the head's length, px; None when unset."""
+    for key in ("endSize", "startSize"):
+        v = to_number(style.get(key))
+        if 0 < v <= 200:
+            return v
+    return None
 
 
 def href_from_drawio(image: str) -> str | None:

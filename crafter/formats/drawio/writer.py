@@ -146,7 +146,7 @@ def visible_cell(c: Component, fig: Figure, t: Theme, by_id: dict[str, Component
         style = {"rounded": "1", "absoluteArcSize": "1", "arcSize": num(2 * t.corner_radius), "whiteSpace": "wrap",
                  "html": "0", "container": "1", "collapsible": "0", "recursiveResize": "0", "verticalAlign": "top",
                  "align": "left", "spacingLeft": num(t.group_label_inset - 2), "spacingTop": "-2",
-                 "fontStyle": "1" if t.group_label_bold else "0", "fontSize": num(t.group_font_size),
+                 "fontStyle": "1" if t.group_label_bold else "0", "fontSize": num(c.font_size or t.group_font_size),
                  "fillColor": hex_color(c.fill or t.group_fill), "strokeColor": hex_color(c.stroke or t.group_stroke),
                  "fontColor": hex_color(c.text_color or t.group_text_color), "strokeWidth": num(t.group_stroke_width)}
         style.update(dash_keys(t.frame_dash(c.style)))
@@ -276,7 +276,7 @@ def _visible_edge(e: Edge, fig: Figure, t: Theme, by_id: dict[str, Component], o
         "edgeStyle": "orthogonalEdgeStyle" if routing == "orthogonal" else "none",
         "rounded": "1" if routing == "orthogonal" else "0", "html": "0", "whiteSpace": "wrap",
         "strokeColor": hex_color(color), "strokeWidth": num(t.edge_width if e.stroke_width is None else e.stroke_width),
-        "fontSize": num(t.small_font_size), "fontColor": hex_color(t.edge_label_color),
+        "fontSize": num(e.font_size or t.small_font_size), "fontColor": hex_color(t.edge_label_color),
         "labelBackgroundColor": hex_color(t.background),
     }
     if routing == "spline":
@@ -288,13 +288,16 @@ def _visible_edge(e: Edge, fig: Figure, t: Theme, by_id: dict[str, Component], o
         style[f"{end}Arrow"] = name
         if fill is not None:
             style[f"{end}Fill"] = str(fill)
+        if e.head_size is not None:
+            style[f"{end}Size"] = num(e.head_size)
     for prefix, comp, p in (("exit", src, route[0]), ("entry", tgt, route[-1])):
         rel = _relative_port(comp.box, p)
         if rel is not None:
             style[f"{prefix}X"], style[f"{prefix}Y"] = decimals(rel[0], 4), decimals(rel[1], 4)
             style[f"{prefix}Dx"] = style[f"{prefix}Dy"] = "0"
     out.update(style=style, source=e.source, target=e.target, ends=(route[0], route[-1]), points=route[1:-1],
-               label="\n".join(wrap(e.label, t.small_font_size, max(e.label_box.w, t.small_font_size) + WRAP_SLACK))
+               label="\n".join(wrap(e.label, e.font_size or t.small_font_size,
+                                    max(e.label_box.w, e.font_size or t.small_font_size) + WRAP_SLACK))
                if e.label and e.label_box is not None else (e.label or ""))
     return out
 

@@ -102,6 +102,7 @@ def _frames_grow(data: dict[str, dict[str, Any]], shifts: dict[str, tuple[float,
         b = g["box"]
         x0, y0, x1, y1 = b["x"], b["y"], b["x"] + b["w"], b["y"] + b["h"]
         label_h = theme.group_label_h if g.get("label") or g["kind"] == "panel" else 0.0
+        label_h *= (g.get("font_size") or theme.group_font_size) / theme.group_font_size  # a title set bigger
         for m in members:
             mb = m["box"]
             x0, y0 = min(x0, mb["x"] - pad), min(y0, mb["y"] - pad - label_h)

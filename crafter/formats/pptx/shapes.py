@@ -107,8 +107,9 @@ def paint(shape: Any, fill: str, stroke: str, width: float, style: str = "solid"
 # =================================================================================
 
 
-def set_line_ends(cxn: Any, head: str, tail: str) -> None:
-    """Arrowheads: DrawingML's ``headEnd`` sits at the line's start, ``tailEnd`` at its end."""
+def set_line_ends(cxn: Any, head: str, tail: str, size: str = "med") -> None:
+    """Arrowheads: DrawingML's ``headEnd`` sits at the line's start, ``tailEnd`` at its end; ``size`` is
+    DrawingML's sm/med/lg (a multiple of the line width)."""
     ln = cxn.element.spPr.find(qn("a:ln"))
     if ln is None:
         return
@@ -117,7 +118,7 @@ def set_line_ends(cxn: Any, head: str, tail: str) -> None:
         if old is not None:
             ln.remove(old)
         if kind != "none":
-            ln.append(parse_xml(f'<{tag} {nsdecls("a")} type="{kind}" w="med" len="med"/>'))
+            ln.append(parse_xml(f'<{tag} {nsdecls("a")} type="{kind}" w="{size}" len="{size}"/>'))
 
 
 def glue(cxn: Any, shape: Any, idx: int, *, begin: bool) -> None:

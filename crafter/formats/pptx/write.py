@@ -35,7 +35,17 @@ from pptx.enum.shapes import MSO_CONNECTOR, MSO_SHAPE
 from pptx.oxml.ns import qn
 from pptx.util import Emu
 
-from crafter.base.rules import WRAP_SLACK, drawn_route, edge_label_plate, panel_letters, readable_on, wrap_width
+from crafter.base.rules import (
+    WRAP_SLACK,
+    drawn_route,
+    edge_font,
+    edge_label_plate,
+    group_band,
+    group_font,
+    panel_letters,
+    readable_on,
+    wrap_width,
+)
 from crafter.base.text import FONT_CLASS_FAMILIES, text_block_size, wrap
 from crafter.base.theme import Theme, figure_theme
 from crafter.formats.pptx.chart import add_chart
@@ -75,10 +85,19 @@ from crafter.render.shapes import Paint, shape_svg
 from crafter.render.svg import BASELINE_SHIFT
 from crafter.spec.model import Box, Chart, Component, Edge, Figure, Group, Image, Node, Panel, Path, Text, parents
 
-# FigureSpec arrowheads → DrawingML line ends (DrawingML has no bar: it is drawn without one)
+# FigureSpec arrowheads → DrawingML line ends (DrawingML has no bar: it is drawn without one; nor a hollow
+# triangle: it is drawn filled)
 LINE_ENDS = {"arrow": "triangle", "open": "arrow", "diamond": "diamond", "circle": "oval", "bar": "none",
-             "none": "none"}
+             "none": "none", "triangle_open": "triangle"}
 WRITER_VERSION = 1
+
+
+def head_extent(e: Edge, t: Theme) -> str:
+    """DrawingML's arrowhead size (sm/med/lg) for the edge's head_size against the renderer's default (med)."""
+    if e.head_size is None:
+        return "med"
+    ratio = e.head_size / (5.0 + 3.0 * (t.edge_width if e.stroke_width is None else e.stroke_width))
+    return "sm" if ratio < 0.75 else "med" if ratio < 1.4 else "lg"
 WRAPPED_SHAPES = ("box", "round", "stack", "document", "cylinder")  # text frames as wide as the shape
 
 
@@ -385,8 +404,8 @@ class _SlideWriter:
         self._name(frame, g.id, "frame")
         self.glue_targets[g.id] = (frame, "roundRect", b, None)
         if g.label:
-            fs = t.group_font_size
-            top = min(t.group_label_h, b.h) / 2 + 2 - fs * t.line_height / 2
+            fs = group_font(g, t)
+            top = min(group_band(g, t), b.h) / 2 + 2 - fs * t.line_height / 2
             frame_text(frame.text_frame, [[" ".join(g.label.split("\n"))]],
                        self._font(fs, g.text_color or t.group_text_color, t.group_label_bold),
                        insets=(Emu(self.frame.length(t.group_label_inset)), Emu(self.frame.length(max(top, 0))), 0, 0),
@@ -496,11 +515,11 @@ class _SlideWriter:
             self.glued.append((cxn.element, i == 0, shape.element))
         set_connector_frame(cxn, geo, self.frame)
         set_line(cxn, e.color or t.edge_color, t.edge_width if e.stroke_width is None else e.stroke_width, e.style)
-        set_line_ends(cxn, LINE_ENDS[t.head_kind(e.tail)], LINE_ENDS[t.head_kind(e.head)])
+        set_line_ends(cxn, LINE_ENDS[t.head_kind(e.tail)], LINE_ENDS[t.head_kind(e.head)], head_extent(e, t))
         self._name(cxn, e.id)
         placed = [cxn]
         if e.label:
-            fs = t.small_font_size
+            fs = edge_font(e, t)
             lines, lb = edge_label_plate(e, route, t)
             width = max(lb.w, fs) + WRAP_SLACK if e.label_box is not None else t.node_max_text_w
             paras = paragraphs(e.label, fs, width)
