@@ -14,6 +14,7 @@ from crafteditor.assemble.groups import group_components
 from crafteditor.assemble.icons import backdrop, caption_shapes, captioned_icons, holds_pictogram, named_tiles
 from crafteditor.assemble.leftovers import traced_components
 from crafteditor.assemble.nodes import divider_paths, label_text, node_component, shape_labels
+from crafteditor.assemble.plates import carry_plates
 from crafteditor.assemble.sequences import find_sequence, without_cells
 from crafteditor.assemble.texts import free_texts
 from crafteditor.config import THEME
@@ -36,6 +37,8 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
     seq = find_sequence(b.image.rgb, b.paints.background_rgb, shapes, runs) if not charts else None
     if seq is not None:
         shapes = without_cells(seq, shapes)
+    # an edge label's plate is no node: the edge it cuts in two runs on through it
+    shapes, lines = carry_plates(shapes, runs, lines)
     # charts own their tick labels, titles and legends
     for ch in charts:
         used_runs |= set(ch.run_indices)

@@ -1,0 +1,117 @@
+"""Edge labels on plates: a label set on a filled, unoutlined plate over its edge (Mermaid's
+flowcharts, state and class diagrams; dagre-d3 and draw.io's label backgrounds) cuts the edge in
+two, each part ending on the plate's border. Read as a node, the plate split one edge into two
+edges through a node named like the label ('Admin' → 'database error' → 'Stock'). A plate is no
+node: an unoutlined box tight around one line of text, with exactly two line ends on its border,
+on opposite sides; the two lines are joined through it into one (the head of each kept at its
+far end) and its text is left free, to label the joined edge."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from crafteditor.assemble.geometry import dist_to_polyline
+from crafteditor.lines.paths import LinePath
+from crafteditor.ocr.runs import TextRun
+from crafteditor.shapes.detect import DetectedShape
+
+Box = tuple[float, float, float, float]  # x, y, w, h, image pixels
+TIGHT = 2.4  # a plate is at most this many times its text's font height tall (a node has room around its name)
+
+
+def carry_plates(shapes: list[DetectedShape], runs: list[TextRun],
+                 lines: list[LinePath]) -> tuple[list[DetectedShape], list[LinePath]]:
+    """(``shapes`` without the edge-label plates, ``lines`` with the two parts of each plate's edge
+    joined). A bare label (a text no shape holds) that cuts a line in two is joined across the same way."""
+    lines = list(lines)
+    drop: set[int] = set()
+    for i, s in enumerate(shapes):
+        if not _plate_like(s, shapes, runs):
+            continue
+        box = (s.x, s.y, s.w, s.h)
+        if _join_across(lines, box) or (s.is_group and _through(lines, box)):
+            drop.add(i)
+    held = [r for r in runs if any(t.contains_point(r.cx, r.cy) for k, t in enumerate(shapes) if k not in drop)]
+    for r in runs:
+        if r.angle == 0 and r not in held:
+            pad = 0.3 * r.h
+            _join_across(lines, (r.x - pad, r.y - pad, r.w + 2 * pad, r.h + 2 * pad))
+    lines = [ln for ln in lines if ln is not None]
+    if not drop:
+        return shapes, lines
+    keep = [i for i in range(len(shapes)) if i not in drop]
+    index = {old: new for new, old in enumerate(keep)}
+    out = [shapes[i] for i in keep]
+    for s in out:
+        if s.members:
+            s.members = [index[m] for m in s.members if m in index]
+    return out, lines
+
+
+def _join_across(lines: list[LinePath | None], box: Box) -> bool:
+    """Join the two lines that end on ``box``'s border on opposite sides, neither with a head there
+    (``lines[k]`` of the second becomes None); whether they were."""
+    ends = [(k, e) for k, ln in enumerate(lines) if ln is not None
+            for e, p in ((0, ln.points[0]), (1, ln.points[-1])) if _box_distance(p, box) <= _reach(ln)]
+    if len(ends) != 2 or ends[0][0] == ends[1][0]:
+        return False
+    (ka, ea), (kb, eb) = ends
+    a = lines[ka] if ea == 1 else _reversed(lines[ka])  # a ends on the plate
+    b = lines[kb] if eb == 0 else _reversed(lines[kb])  # b starts on it
+    if a.head_end is not None or b.head_start is not None or not _across(a.points[-1], b.points[0], box):
+        return False
+    style = a.style if a.style != "solid" else b.style
+    lines[ka] = replace(a, points=a.points + b.points, head_end=b.head_end, style=style,
+                        pieces=a.pieces + b.pieces, ink=a.ink + b.ink, open_ends=[a.open_ends[0], b.open_ends[1]])
+    lines[kb] = None
+    return True
+
+
+def _through(lines: list[LinePath | None], box: Box) -> bool:
+    """A line runs on through the box's middle, none ends on it (the tracer took the line whole)."""
+    x, y, w, h = box
+    mid = (x + w / 2, y + h / 2)
+    if any(_box_distance(p, box) <= _reach(ln) for ln in lines if ln is not None for p in (ln.points[0], ln.points[-1])):
+        return False
+    return any(dist_to_polyline(mid, ln.points) <= 0.5 * h for ln in lines if ln is not None)
+
+
+def _reach(ln: LinePath) -> float:
+    """How far from a plate's border a line's end may stop (its stroke's antialiased rim and the plate's halo)."""
+    return 2 * ln.width + 8
+
+
+def _box_distance(p: tuple[float, float], box: Box) -> float:
+    """Distance from p to the box's border (inside or out)."""
+    x, y, w, h = box
+    if x <= p[0] <= x + w and y <= p[1] <= y + h:
+        return min(p[0] - x, x + w - p[0], p[1] - y, y + h - p[1])
+    return math.hypot(max(x - p[0], 0, p[0] - x - w), max(y - p[1], 0, p[1] - y - h))
+
+
+def _plate_like(s: DetectedShape, shapes: list[DetectedShape], runs: list[TextRun]) -> bool:
+    """An unoutlined filled box around one line of text it is tight around (taken for a frame: nothing else in it)."""
+    if s.stroke is not None or s.shape not in ("box", "round") or s.dividers or (s.is_group and s.members):
+        return False
+    held = [r for r in runs if r.angle == 0 and s.contains_point(r.cx, r.cy)]
+    if not held:
+        return False
+    top, bottom = min(r.y for r in held), max(r.y + r.h for r in held)
+    font = max(max(r.font_px, r.h) for r in held)
+    one_line = bottom - top <= 1.3 * font
+    width = max(r.x + r.w for r in held) - min(r.x for r in held)
+    return one_line and s.h <= TIGHT * font and width >= 0.6 * s.w
+
+
+def _across(p: tuple[float, float], q: tuple[float, float], box: Box) -> bool:
+    """p and q on opposite sides of the plate: the way from one to the other runs through its middle."""
+    cx, cy = box[0] + box[2] / 2, box[1] + box[3] / 2
+    u, v = (p[0] - cx, p[1] - cy), (q[0] - cx, q[1] - cy)
+    nu, nv = math.hypot(*u), math.hypot(*v)
+    return nu > 0 and nv > 0 and (u[0] * v[0] + u[1] * v[1]) / (nu * nv) < -0.3
+
+
+def _reversed(ln: LinePath) -> LinePath:
+    return replace(ln, points=ln.points[::-1], head_start=ln.head_end, head_end=ln.head_start,
+                   open_ends=ln.open_ends[::-1])
