@@ -11,9 +11,12 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+import numpy as np
+
 from crafteditor.assemble.geometry import dist_to_polyline
 from crafteditor.lines.paths import LinePath
 from crafteditor.ocr.runs import TextRun
+from crafteditor.paint import color_distance
 from crafteditor.shapes.detect import DetectedShape
 
 Box = tuple[float, float, float, float]  # x, y, w, h, image pixels
@@ -26,6 +29,10 @@ def carry_plates(shapes: list[DetectedShape], runs: list[TextRun],
     joined). A bare label (a text no shape holds) that cuts a line in two is joined across the same way."""
     lines = list(lines)
     drop: set[int] = set()
+    # an ER diagram's cardinality rings first: the line runs on through them to the label's plate
+    for i, s in enumerate(shapes):
+        if _ring_mark(s, runs) and _join_across(lines, (s.x, s.y, s.w, s.h), mark=True):
+            drop.add(i)
     for i, s in enumerate(shapes):
         if not _plate_like(s, shapes, runs):
             continue
@@ -49,16 +56,22 @@ def carry_plates(shapes: list[DetectedShape], runs: list[TextRun],
     return out, lines
 
 
-def _join_across(lines: list[LinePath | None], box: Box) -> bool:
+def _join_across(lines: list[LinePath | None], box: Box, mark: bool = False) -> bool:
     """Join the two lines that end on ``box``'s border on opposite sides, neither with a head there
-    (``lines[k]`` of the second becomes None); whether they were."""
+    (``lines[k]`` of the second becomes None); whether they were. ``mark``: the box is a cardinality
+    ring, where the scraps of the marks beside it are no lines and a 'head' read there is the crow's foot."""
     ends = [(k, e) for k, ln in enumerate(lines) if ln is not None
             for e, p in ((0, ln.points[0]), (1, ln.points[-1])) if _box_distance(p, box) <= _reach(ln)]
+    if mark:  # a scrap with both ends at the ring is a piece of the marks
+        both = {k for k, e in ends if e == 1 and (k, 0) in ends}
+        ends = [(k, e) for k, e in ends if k not in both and lines[k].length > _reach(lines[k])]
     if len(ends) != 2 or ends[0][0] == ends[1][0]:
         return False
     (ka, ea), (kb, eb) = ends
     a = lines[ka] if ea == 1 else _reversed(lines[ka])  # a ends on the plate
     b = lines[kb] if eb == 0 else _reversed(lines[kb])  # b starts on it
+    if mark:
+        a, b = replace(a, head_end=None), replace(b, head_start=None)
     if a.head_end is not None or b.head_start is not None or not _across(a.points[-1], b.points[0], box):
         return False
     style = a.style if a.style != "solid" else b.style
@@ -102,6 +115,15 @@ def _plate_like(s: DetectedShape, shapes: list[DetectedShape], runs: list[TextRu
     one_line = bottom - top <= 1.3 * font
     width = max(r.x + r.w for r in held) - min(r.x for r in held)
     return one_line and s.h <= TIGHT * font and width >= 0.6 * s.w
+
+
+def _ring_mark(s: DetectedShape, runs: list[TextRun]) -> bool:
+    """A small hollow ring with nothing in it, no bigger than the text around: a crow's-foot
+    notation's 'zero' mark on its relationship line, not a node."""
+    if s.is_group or s.shape != "circle" or s.stroke is None or any(s.contains_point(r.cx, r.cy) for r in runs):
+        return False
+    font = float(np.median([r.font_px for r in runs])) if runs else 16.0
+    return max(s.w, s.h) <= 1.2 * font and color_distance(s.fill, s.stroke) > 60
 
 
 def _across(p: tuple[float, float], q: tuple[float, float], box: Box) -> bool:

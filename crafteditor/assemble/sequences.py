@@ -200,7 +200,8 @@ def _lifeline(rgb: np.ndarray, background: tuple[int, int, int], shapes: list[De
     else:
         colx = ink[:, lx - 1:lx + 2].any(axis=1)
         y1 = yb + float(np.nonzero(colx)[0].max()) if colx.any() else yb
-    if y1 - yb < max(60, 2.5 * s.h):
+    # a short diagram's lifelines (two or three messages) are long enough where the box is repeated below
+    if y1 - yb < (max(40, 1.2 * s.h) if below else max(60, 2.5 * s.h)):
         return None
     n = int(y1) - yb
     # the column's ink width and colour, on rows where it stands alone
