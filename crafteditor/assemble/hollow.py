@@ -99,10 +99,11 @@ def _closed_apex(fr: list[tuple[float, float]], e: tuple[float, float], d: tuple
         return None
     slack = 0.35 * half + 2 * width + 2
     back = [a for a, s in fr if abs(s) >= 0.7 * half]
-    if not back or max(abs(a) for a in back) > slack:
-        return None  # the back's corners level with the line's end
+    # the back's corners level with the line's end, or a dash's gap ahead of it (a dotted realisation)
+    if not back or min(back) < -slack or max(back) > slack + 3 * width + 6:
+        return None
     ahead, aside = max(fr)
-    if not 0.6 * half <= ahead <= 3.0 * half or abs(aside) > 0.3 * half + width + 1:
+    if not 0.6 * half <= ahead - float(np.mean(back)) <= 3.0 * half or abs(aside) > 0.3 * half + width + 1:
         return None
     if any(a < -slack or abs(s) > half + width + 3 for a, s in fr):
         return None
