@@ -14,7 +14,7 @@ no boxes (:func:`lifeline_cells`)."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -38,6 +38,7 @@ class Lifeline:
     width: float  # the column's ink width, px
     color: tuple[int, int, int]
     style: str  # solid or dashed
+    bottom: int | None = None  # the participant's box repeated at the lifeline's foot, if drawn
 
 
 @dataclass
@@ -211,8 +212,9 @@ def _lifeline(rgb: np.ndarray, background: tuple[int, int, int], shapes: list[De
     pix = rgb[yb:yb + n, x][ink[:n, lx]]
     color = _median_colour(pix)
     on = ink[:n, lx - 1:lx + 2].any(axis=1).mean()
+    foot = min(below, key=lambda j: shapes[j].y) if below else None
     return Lifeline(node=i, x=float(x), y0=float(s.y + s.h), y1=float(y1), width=width, color=color,
-                    style="solid" if on > 0.85 else "dashed")
+                    style="solid" if on > 0.85 else "dashed", bottom=foot)
 
 
 def _one_row(found: list[Lifeline], shapes: list[DetectedShape]) -> list[Lifeline]:
@@ -220,7 +222,9 @@ def _one_row(found: list[Lifeline], shapes: list[DetectedShape]) -> list[Lifelin
     best: list[Lifeline] = []
     for a in found:
         sa = shapes[a.node]
-        row = [b for b in found if abs(b.y0 - a.y0) <= max(6.0, 0.25 * sa.h)]
+        tol = max(6.0, 0.25 * sa.h)
+        # a stick-figure actor's head ends higher, its lifeline where the others end
+        row = [b for b in found if abs(b.y0 - a.y0) <= tol or (b.y0 < a.y0 and abs(b.y1 - a.y1) <= tol)]
         if len(row) > len(best):
             best = row
     # two lifelines never share a column
@@ -471,3 +475,36 @@ def explained(ln: LinePath, seq: Sequence, tol: float = 6.0) -> bool:
         return any(dist_to_polyline(p, m.points) <= tol + 4 for m in seq.messages)
 
     return all(near(p) for p in ln.points)
+
+
+def actor_figures(seq: Sequence, shapes: list[DetectedShape], runs: list[TextRun], labels: dict[int, list[int]],
+                  used: set[int], first: int) -> list[tuple[DetectedShape, list[int]]]:
+    """Stick-figure actors: a head (the shape a lifeline hangs from, or the one repeated at the
+    bottom) holding no text, the actor's name set just under the figure on the lifeline's column.
+    Each becomes a node spanning the figure and its name (to be appended to the shapes at index
+    ``first`` on, its name in place, its runs marked used); the lifeline hangs from it."""
+    out: list[tuple[DetectedShape, list[int]]] = []
+    for lf in seq.lifelines:
+        top = shapes[lf.node]
+        heads = [lf.node] + [j for j, t in enumerate(shapes) if j != lf.node and not t.is_group and t.y >= lf.y1 - 5
+                             and abs(t.x + t.w / 2 - lf.x) <= 0.3 * top.w + 3 and abs(t.h - top.h) <= 0.3 * top.h + 3]
+        for j in heads:
+            s = shapes[j]
+            if labels.get(j) or any(s.contains_point(r.cx, r.cy) for r in runs):
+                continue
+            under = [k for k, r in enumerate(runs) if k not in used and r.angle == 0 and abs(r.cx - lf.x) <= 0.3 * r.w + 3
+                     and s.y + s.h <= r.y <= s.y + s.h + 4 * s.h]
+            if not under:
+                continue
+            k = min(under, key=lambda k: runs[k].y)
+            r = runs[k]
+            x0, x1 = min(s.x, r.x - 2), max(s.x + s.w, r.x + r.w + 2)
+            figure = replace(s, shape="box", x=x0, w=x1 - x0, h=r.y + r.h + 2 - s.y, stroke=None, stroke_px=0.0,
+                             is_group=False, members=[], dividers=[])
+            if j == lf.node:
+                lf.node = first + len(out)
+            elif j == lf.bottom:
+                lf.bottom = first + len(out)
+            used.add(k)
+            out.append((figure, [k]))
+    return out
