@@ -38,7 +38,10 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
     if seq is not None:
         shapes = without_cells(seq, shapes)
     # an edge label's plate is no node: the edge it cuts in two runs on through it
-    shapes, lines = carry_plates(shapes, runs, lines)
+    parts = {i for lf in seq.lifelines for i in (lf.node, lf.bottom) if i is not None} if seq is not None else set()
+    shapes, lines, kept = carry_plates(shapes, runs, lines, parts)
+    if seq is not None:
+        seq.renumber(kept)
     # charts own their tick labels, titles and legends
     for ch in charts:
         used_runs |= set(ch.run_indices)

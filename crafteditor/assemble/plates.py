@@ -17,24 +17,25 @@ from crafteditor.assemble.geometry import dist_to_polyline
 from crafteditor.lines.paths import LinePath
 from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import color_distance
-from crafteditor.shapes.detect import DetectedShape
+from crafteditor.shapes.detect import DetectedShape, keep_shapes
 
 Box = tuple[float, float, float, float]  # x, y, w, h, image pixels
 TIGHT = 2.4  # a plate is at most this many times its text's font height tall (a node has room around its name)
 
 
-def carry_plates(shapes: list[DetectedShape], runs: list[TextRun],
-                 lines: list[LinePath]) -> tuple[list[DetectedShape], list[LinePath]]:
+def carry_plates(shapes: list[DetectedShape], runs: list[TextRun], lines: list[LinePath],
+                 keep_too: set[int] = frozenset()) -> tuple[list[DetectedShape], list[LinePath], list[int]]:  # type: ignore[assignment]
     """(``shapes`` without the edge-label plates, ``lines`` with the two parts of each plate's edge
-    joined). A bare label (a text no shape holds) that cuts a line in two is joined across the same way."""
+    joined, the indices of the shapes kept); ``keep_too``: shapes never taken for plates (a
+    sequence's participants). A bare label (a text no shape holds) that cuts a line in two is joined across the same way."""
     lines = list(lines)
     drop: set[int] = set()
     # an ER diagram's cardinality rings first: the line runs on through them to the label's plate
     for i, s in enumerate(shapes):
-        if _ring_mark(s, runs) and _join_across(lines, (s.x, s.y, s.w, s.h), mark=True):
+        if i not in keep_too and _ring_mark(s, runs) and _join_across(lines, (s.x, s.y, s.w, s.h), mark=True):
             drop.add(i)
     for i, s in enumerate(shapes):
-        if not _plate_like(s, shapes, runs):
+        if i in keep_too or not _plate_like(s, shapes, runs):
             continue
         box = (s.x, s.y, s.w, s.h)
         if _join_across(lines, box) or (s.is_group and _through(lines, box)):
@@ -45,15 +46,8 @@ def carry_plates(shapes: list[DetectedShape], runs: list[TextRun],
             pad = 0.3 * r.h
             _join_across(lines, (r.x - pad, r.y - pad, r.w + 2 * pad, r.h + 2 * pad))
     lines = [ln for ln in lines if ln is not None]
-    if not drop:
-        return shapes, lines
     keep = [i for i in range(len(shapes)) if i not in drop]
-    index = {old: new for new, old in enumerate(keep)}
-    out = [shapes[i] for i in keep]
-    for s in out:
-        if s.members:
-            s.members = [index[m] for m in s.members if m in index]
-    return out, lines
+    return keep_shapes(shapes, keep), lines, keep
 
 
 def _join_across(lines: list[LinePath | None], box: Box, mark: bool = False) -> bool:

@@ -59,6 +59,13 @@ class Sequence:
     messages: list[Message]
     labels: list[int] = field(default_factory=list)  # shapes that are a message's label box, not participants
 
+    def renumber(self, keep: list[int]) -> None:
+        """The lifelines' shape indices where only the shapes ``keep`` (ascending) are kept."""
+        index = {old: new for new, old in enumerate(keep)}
+        for ln in self.lifelines:
+            ln.node = index[ln.node]
+            ln.bottom = index.get(ln.bottom) if ln.bottom is not None else None
+
 
 def ink_mask(rgb: np.ndarray, background: tuple[int, int, int]) -> np.ndarray:
     return distances(rgb, background) > INK
@@ -461,8 +468,7 @@ def without_cells(seq: Sequence, shapes: list[DetectedShape], tol: float = 5.0) 
     if not drop:
         return shapes
     keep = [k for k in range(len(shapes)) if k not in drop]
-    for ln in seq.lifelines:
-        ln.node = keep.index(ln.node)
+    seq.renumber(keep)
     return keep_shapes(shapes, keep)
 
 
