@@ -341,8 +341,8 @@ def _clean(text: list[str]) -> str:
     return re.sub(r"\s+", " ", " ".join(text)).strip()
 
 
-def draw(figs: Path, n: int = 20, seed: int = 0) -> list[dict]:
-    """Render ``n`` Mermaid diagrams to ``figs`` (PNG, with each ``.mmd`` source beside it); their truth records."""
+def render(jobs: list[tuple[str, str, int, str, Path]]) -> None:
+    """Render each (Mermaid source, theme, device scale, font size, PNG path) in one headless Chromium."""
     try:
         from playwright.sync_api import sync_playwright  # heavy: a browser driver, needed only to draw
     except ImportError as e:
@@ -350,25 +350,32 @@ def draw(figs: Path, n: int = 20, seed: int = 0) -> list[dict]:
     if not Path(CHROMIUM).is_file():
         raise MermaidMakerError(f"{CHROMIUM}: no Chromium to render Mermaid in")
     mermaid_js()
-    records = []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             pages = {}
-            for fid, diagram, theme, scale, font in sources(n, seed):
+            for src, theme, scale, font, png in jobs:
                 if scale not in pages:
                     ctx = browser.new_context(device_scale_factor=scale, viewport={"width": 2400, "height": 1600})
+                    # a local page: nothing is fetched
                     ctx.route("**/*", lambda route: route.abort() if route.request.url.startswith("http")
                               else route.continue_())
                     pages[scale] = ctx.new_page()
-                png = figs / f"{fid}.png"
-                (figs / f"{fid}.mmd").write_text(diagram.source + "\n", encoding="utf-8")
-                _render(pages[scale], diagram.source, theme, font, png)
-                records.append({"id": fid, "file": f"figs/{png.name}", "kind": "diagram", "maker": f"mermaid-{diagram.kind}",
-                                "style": f"mermaid {diagram.kind}, {theme}",
-                                "mermaid_kind": diagram.kind, "theme": theme, "scale": scale, "font_size": font,
-                                "text": _clean(diagram.text), "nodes": diagram.nodes, "edges": diagram.edges,
-                                "images": 0})
+                _render(pages[scale], src, theme, font, png)
         finally:
             browser.close()
+
+
+def draw(figs: Path, n: int = 20, seed: int = 0) -> list[dict]:
+    """Render ``n`` Mermaid diagrams to ``figs`` (PNG, with each ``.mmd`` source beside it); their truth records."""
+    jobs, records = [], []
+    for fid, diagram, theme, scale, font in sources(n, seed):
+        png = figs / f"{fid}.png"
+        (figs / f"{fid}.mmd").write_text(diagram.source + "\n", encoding="utf-8")
+        jobs.append((diagram.source, theme, scale, font, png))
+        records.append({"id": fid, "file": f"figs/{png.name}", "kind": "diagram", "maker": f"mermaid-{diagram.kind}",
+                        "style": f"mermaid {diagram.kind}, {theme}", "mermaid_kind": diagram.kind, "theme": theme,
+                        "scale": scale, "font_size": font, "text": _clean(diagram.text), "nodes": diagram.nodes,
+                        "edges": diagram.edges, "images": 0})
+    render(jobs)
     return records

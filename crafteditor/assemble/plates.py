@@ -54,8 +54,10 @@ def _join_across(lines: list[LinePath | None], box: Box, mark: bool = False) -> 
     """Join the two lines that end on ``box``'s border on opposite sides, neither with a head there
     (``lines[k]`` of the second becomes None); whether they were. ``mark``: the box is a cardinality
     ring, where the scraps of the marks beside it are no lines and a 'head' read there is the crow's foot."""
+    # a plate's halo may cut its line short by a few more pixels (less a ring's: the marks crowd it)
+    extra = 0.0 if mark else 0.3 * box[3]
     ends = [(k, e) for k, ln in enumerate(lines) if ln is not None
-            for e, p in ((0, ln.points[0]), (1, ln.points[-1])) if _box_distance(p, box) <= _reach(ln)]
+            for e, p in ((0, ln.points[0]), (1, ln.points[-1])) if _box_distance(p, box) <= _reach(ln) + extra]
     if mark:  # a scrap with both ends at the ring is a piece of the marks
         both = {k for k, e in ends if e == 1 and (k, 0) in ends}
         ends = [(k, e) for k, e in ends if k not in both and lines[k].length > _reach(lines[k])]
