@@ -61,9 +61,26 @@ def _join_across(lines: list[LinePath | None], box: Box, mark: bool = False) -> 
     if mark:  # a scrap with both ends at the ring is a piece of the marks
         both = {k for k, e in ends if e == 1 and (k, 0) in ends}
         ends = [(k, e) for k, e in ends if k not in both and lines[k].length > _reach(lines[k])]
-    if len(ends) != 2 or ends[0][0] == ends[1][0]:
+    if len(ends) == 2:
+        return ends[0][0] != ends[1][0] and _join_pair(lines, ends[0], ends[1], box, mark)
+    if mark or len(ends) not in (4, 6):
         return False
-    (ka, ea), (kb, eb) = ends
+    # lines crossing under one plate (or a label set where two edges pass): each end joined to the
+    # one across the plate it runs on into best, best first
+    pairs = sorted((_misalign(lines, a, b), a, b) for i, a in enumerate(ends) for b in ends[i + 1:] if a[0] != b[0])
+    done: set[tuple[int, int]] = set()
+    joined = False
+    for cost, a, b in pairs:
+        if cost > 0.5 or a in done or b in done or lines[a[0]] is None or lines[b[0]] is None:
+            continue
+        if _join_pair(lines, a, b, box, mark):
+            done |= {a, b}
+            joined = True
+    return joined
+
+
+def _join_pair(lines: list[LinePath | None], end_a: tuple[int, int], end_b: tuple[int, int], box: Box, mark: bool) -> bool:
+    (ka, ea), (kb, eb) = end_a, end_b
     a = lines[ka] if ea == 1 else _reversed(lines[ka])  # a ends on the plate
     b = lines[kb] if eb == 0 else _reversed(lines[kb])  # b starts on it
     if mark:
@@ -75,6 +92,25 @@ def _join_across(lines: list[LinePath | None], box: Box, mark: bool = False) -> 
                         pieces=a.pieces + b.pieces, ink=a.ink + b.ink, open_ends=[a.open_ends[0], b.open_ends[1]])
     lines[kb] = None
     return True
+
+
+def _misalign(lines: list[LinePath | None], end_a: tuple[int, int], end_b: tuple[int, int]) -> float:
+    """How far line a's way into its end and line b's way out of its start stray from the gap between them
+    (0: one straight run; 2: back the way it came)."""
+    pa = lines[end_a[0]].points if end_a[1] == 1 else lines[end_a[0]].points[::-1]
+    pb = lines[end_b[0]].points if end_b[1] == 0 else lines[end_b[0]].points[::-1]
+    if len(pa) < 2 or len(pb) < 2:
+        return 2.0
+    gap = _unit(pa[-1], pb[0])
+    da, db = _unit(pa[-2], pa[-1]), _unit(pb[0], pb[1])
+    if gap is None or da is None or db is None:
+        return 2.0
+    return max(1 - (da[0] * gap[0] + da[1] * gap[1]), 1 - (db[0] * gap[0] + db[1] * gap[1]))
+
+
+def _unit(p: tuple[float, float], q: tuple[float, float]) -> tuple[float, float] | None:
+    d = math.dist(p, q)
+    return None if d < 1e-6 else ((q[0] - p[0]) / d, (q[1] - p[1]) / d)
 
 
 def _through(lines: list[LinePath | None], box: Box) -> bool:
@@ -127,7 +163,7 @@ def _across(p: tuple[float, float], q: tuple[float, float], box: Box) -> bool:
     cx, cy = box[0] + box[2] / 2, box[1] + box[3] / 2
     u, v = (p[0] - cx, p[1] - cy), (q[0] - cx, q[1] - cy)
     nu, nv = math.hypot(*u), math.hypot(*v)
-    return nu > 0 and nv > 0 and (u[0] * v[0] + u[1] * v[1]) / (nu * nv) < -0.3
+    return nu > 0 and nv > 0 and (u[0] * v[0] + u[1] * v[1]) / (nu * nv) < -0.15
 
 
 def _reversed(ln: LinePath) -> LinePath:
