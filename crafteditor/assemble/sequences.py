@@ -208,8 +208,11 @@ def _lifeline(rgb: np.ndarray, background: tuple[int, int, int], shapes: list[De
     else:
         colx = ink[:, lx - 1:lx + 2].any(axis=1)
         y1 = yb + float(np.nonzero(colx)[0].max()) if colx.any() else yb
-    # a short diagram's lifelines (two or three messages) are long enough where the box is repeated below
-    if y1 - yb < (max(40, 1.2 * s.h) if below else max(60, 2.5 * s.h)):
+    # a short diagram's lifelines (two or three messages) are long enough where the box is repeated
+    # below as drawn: the same shape, the same size
+    twin = any(shapes[j].shape == s.shape and abs(shapes[j].w - s.w) <= max(3.0, 0.04 * s.w)
+               and abs(shapes[j].h - s.h) <= max(3.0, 0.04 * s.h) for j in below)
+    if y1 - yb < (max(40, 1.2 * s.h) if twin else max(60, 2.5 * s.h)):
         return None
     n = int(y1) - yb
     # the column's ink width and colour, on rows where it stands alone
@@ -231,12 +234,18 @@ def _one_row(found: list[Lifeline], shapes: list[DetectedShape]) -> list[Lifelin
         sa = shapes[a.node]
         tol = max(6.0, 0.25 * sa.h)
         # a stick-figure actor's head ends higher, its lifeline where the others end
-        row = [b for b in found if abs(b.y0 - a.y0) <= tol or (b.y0 < a.y0 and abs(b.y1 - a.y1) <= tol)]
+        row = [b for b in found if abs(b.y0 - a.y0) <= tol or (
+            b.y0 < a.y0 and abs(b.y1 - a.y1) <= tol and _head_of(shapes[b.node], sa))]
         if len(row) > len(best):
             best = row
     # two lifelines never share a column
     best.sort(key=lambda ln: ln.x)
     return [ln for k, ln in enumerate(best) if k == 0 or ln.x - best[k - 1].x > 20]
+
+
+def _head_of(s: DetectedShape, box: DetectedShape) -> bool:
+    """``s`` is small beside a participant's ``box``: a stick figure's head, not a box of its own."""
+    return s.h <= 0.6 * box.h and s.w <= 0.6 * box.w
 
 
 def _waves(raw: np.ndarray, xa: float, xb: float, band: list[int]) -> bool:
