@@ -1,9 +1,10 @@
 """Mermaid's own renderings read as their sources say (issue 31: Mermaid edges were the real set's
 weakest group). Each fixture beside its source (``tests/crafteditor/mermaid/*.mmd``) was drawn by
-``craftbench.makers.mermaid`` (mermaid 11.17.2 in headless Chromium, device scale 1; the ER diagram at 2, where its cardinality rings are shapes); one class of
-fault each: edge labels on plates (carried by their edge, not nodes), hollow inheritance and
-realisation heads the tracer closed at their tip, entity tables (header over page-coloured and
-shaded rows) and their cardinality rings, a stick-figure actor and a short diagram's lifelines."""
+``craftbench.makers.mermaid`` (mermaid 11.17.2 in headless Chromium, device scale 1; the ER diagram
+at 2, where its cardinality rings are shapes); one class of fault each: edge labels on plates
+(carried by their edge, not nodes), hollow inheritance and realisation heads the tracer closed at
+their tip, entity tables (header over page-coloured and shaded rows) and their cardinality rings,
+a stick-figure actor and a short diagram's lifelines."""
 
 from __future__ import annotations
 
