@@ -96,7 +96,12 @@ def _sequence_parts(b: FigureBuilder, seq: Sequence, node_ids: dict[int, str],
     out: list[Any] = []
     for lf in seq.lifelines:
         pts = [(lf.x, lf.y0), (lf.x, lf.y1)]
-        out.extend(free_line(b, LinePath(pts, lf.width, lf.color, lf.style), pts))
+        ln = LinePath(pts, lf.width, lf.color, lf.style)
+        ends = [node_ids.get(lf.node), node_ids.get(lf.bottom) if lf.bottom is not None else None]
+        if ends[0] is None or ends[1] is None:
+            out.extend(free_line(b, ln, pts))
+        else:  # a lifeline joining the participant's box to its repeat at the foot: a connector between the two
+            out.append(_edge(b, ln, pts, ends, ["none", "none"]))
     for m in seq.messages:
         ln = LinePath(list(m.points), m.width, m.color, m.style)
         ids = [node_ids.get(seq.lifelines[m.source].node), node_ids.get(seq.lifelines[m.target].node)]

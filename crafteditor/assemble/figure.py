@@ -14,7 +14,8 @@ from crafteditor.assemble.groups import group_components
 from crafteditor.assemble.icons import backdrop, caption_shapes, captioned_icons, holds_pictogram, named_tiles
 from crafteditor.assemble.leftovers import traced_components
 from crafteditor.assemble.nodes import divider_paths, label_text, node_component, shape_labels
-from crafteditor.assemble.sequences import find_sequence, without_cells
+from crafteditor.assemble.plates import carry_plates
+from crafteditor.assemble.sequences import actor_figures, find_sequence, without_cells
 from crafteditor.assemble.texts import free_texts
 from crafteditor.config import THEME
 from crafteditor.lines.paths import LinePath
@@ -36,6 +37,11 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
     seq = find_sequence(b.image.rgb, b.paints.background_rgb, shapes, runs) if not charts else None
     if seq is not None:
         shapes = without_cells(seq, shapes)
+    # an edge label's plate is no node: the edge it cuts in two runs on through it
+    parts = {i for lf in seq.lifelines for i in (lf.node, lf.bottom) if i is not None} if seq is not None else set()
+    shapes, lines, kept = carry_plates(shapes, runs, lines, parts)
+    if seq is not None:
+        seq.renumber(kept)
     # charts own their tick labels, titles and legends
     for ch in charts:
         used_runs |= set(ch.run_indices)
@@ -50,6 +56,8 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
     tiles |= {i for i, s in enumerate(shapes) if holds_pictogram(b, s, traced)}  # its fill goes under it
     shapes = [replace(s, is_group=False) if i in tiles else s for i, s in enumerate(shapes)]
     icons = captioned_icons(b, runs, shapes, used_runs, traced)
+    if seq is not None:  # a stick-figure actor named under its figure is a node, as an icon is
+        icons += actor_figures(seq, shapes, runs, labels, used_runs, len(shapes) + len(icons))
     first_icon = len(shapes)
     shapes = [*shapes, *(s for s, _ in icons)]
     labels.update({first_icon + j: caption for j, (_, caption) in enumerate(icons)})

@@ -71,6 +71,8 @@ def _triangle_apex(pts: list[tuple[float, float]], e: tuple[float, float], d: tu
         dx, dy = p[0] - e[0], p[1] - e[1]
         return dx * d[0] + dy * d[1], -dx * d[1] + dy * d[0]
 
+    if math.dist(pts[0], pts[-1]) <= 2 * width + 4:
+        return _closed_apex([frame(p) for p in pts], e, d, width)
     (a0, s0), (a1, s1) = frame(pts[0]), frame(pts[-1])
     half = (abs(s0) + abs(s1)) / 2
     if s0 * s1 >= 0 or not 2 * width + 2 <= half <= MAX_HALF or abs(abs(s0) - abs(s1)) > 0.4 * half + 2:
@@ -190,3 +192,26 @@ def _hollow_triangle(rgb: np.ndarray, background: np.ndarray, p: Pt, tip: Pt, wi
         sides = [any(ink(t, side * s) for s in np.arange(clear + 0.5, out + width + 2.5, 0.5)) for side in (1, -1)]
         hollow += all(sides)
     return half if hollow >= 2 else None
+
+
+def _closed_apex(fr: list[tuple[float, float]], e: tuple[float, float], d: tuple[float, float],
+                 width: float) -> tuple[float, float] | None:
+    """The tip of a hollow triangle the tracer closed on itself (Mermaid's: cut at the tip, not at
+    the back): in the line end's frame (ahead, aside), back corners either side level with the end,
+    the farthest point ahead on the axis."""
+    left = max((-s for a, s in fr), default=0.0)
+    right = max((s for a, s in fr), default=0.0)
+    half = (left + right) / 2
+    if left <= 0 or right <= 0 or not 2 * width + 2 <= half <= MAX_HALF or abs(left - right) > 0.4 * half + 2:
+        return None
+    slack = 0.35 * half + 2 * width + 2
+    back = [a for a, s in fr if abs(s) >= 0.7 * half]
+    # the back's corners level with the line's end, or a dash's gap ahead of it (a dotted realisation)
+    if not back or min(back) < -slack or max(back) > slack + 3 * width + 6:
+        return None
+    ahead, aside = max(fr)
+    if not 0.6 * half <= ahead - float(np.mean(back)) <= 3.0 * half or abs(aside) > 0.3 * half + width + 1:
+        return None
+    if any(a < -slack or abs(s) > half + width + 3 for a, s in fr):
+        return None
+    return (e[0] + ahead * d[0], e[1] + ahead * d[1])

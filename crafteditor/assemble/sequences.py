@@ -14,7 +14,7 @@ no boxes (:func:`lifeline_cells`)."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -38,6 +38,7 @@ class Lifeline:
     width: float  # the column's ink width, px
     color: tuple[int, int, int]
     style: str  # solid or dashed
+    bottom: int | None = None  # the participant's box repeated at the lifeline's foot, if drawn
 
 
 @dataclass
@@ -57,6 +58,13 @@ class Sequence:
     lifelines: list[Lifeline]
     messages: list[Message]
     labels: list[int] = field(default_factory=list)  # shapes that are a message's label box, not participants
+
+    def renumber(self, keep: list[int]) -> None:
+        """The lifelines' shape indices where only the shapes ``keep`` (ascending) are kept."""
+        index = {old: new for new, old in enumerate(keep)}
+        for ln in self.lifelines:
+            ln.node = index[ln.node]
+            ln.bottom = index.get(ln.bottom) if ln.bottom is not None else None
 
 
 def ink_mask(rgb: np.ndarray, background: tuple[int, int, int]) -> np.ndarray:
@@ -200,7 +208,11 @@ def _lifeline(rgb: np.ndarray, background: tuple[int, int, int], shapes: list[De
     else:
         colx = ink[:, lx - 1:lx + 2].any(axis=1)
         y1 = yb + float(np.nonzero(colx)[0].max()) if colx.any() else yb
-    if y1 - yb < max(60, 2.5 * s.h):
+    # a short diagram's lifelines (two or three messages) are long enough where the box is repeated
+    # below as drawn: the same shape, the same size
+    twin = any(shapes[j].shape == s.shape and abs(shapes[j].w - s.w) <= max(3.0, 0.04 * s.w)
+               and abs(shapes[j].h - s.h) <= max(3.0, 0.04 * s.h) for j in below)
+    if y1 - yb < (max(40, 1.2 * s.h) if twin else max(60, 2.5 * s.h)):
         return None
     n = int(y1) - yb
     # the column's ink width and colour, on rows where it stands alone
@@ -210,8 +222,9 @@ def _lifeline(rgb: np.ndarray, background: tuple[int, int, int], shapes: list[De
     pix = rgb[yb:yb + n, x][ink[:n, lx]]
     color = _median_colour(pix)
     on = ink[:n, lx - 1:lx + 2].any(axis=1).mean()
+    foot = min(below, key=lambda j: shapes[j].y) if below else None
     return Lifeline(node=i, x=float(x), y0=float(s.y + s.h), y1=float(y1), width=width, color=color,
-                    style="solid" if on > 0.85 else "dashed")
+                    style="solid" if on > 0.85 else "dashed", bottom=foot)
 
 
 def _one_row(found: list[Lifeline], shapes: list[DetectedShape]) -> list[Lifeline]:
@@ -219,12 +232,20 @@ def _one_row(found: list[Lifeline], shapes: list[DetectedShape]) -> list[Lifelin
     best: list[Lifeline] = []
     for a in found:
         sa = shapes[a.node]
-        row = [b for b in found if abs(b.y0 - a.y0) <= max(6.0, 0.25 * sa.h)]
+        tol = max(6.0, 0.25 * sa.h)
+        # a stick-figure actor's head ends higher, its lifeline where the others end
+        row = [b for b in found if abs(b.y0 - a.y0) <= tol or (
+            b.y0 < a.y0 and abs(b.y1 - a.y1) <= tol and _head_of(shapes[b.node], sa))]
         if len(row) > len(best):
             best = row
     # two lifelines never share a column
     best.sort(key=lambda ln: ln.x)
     return [ln for k, ln in enumerate(best) if k == 0 or ln.x - best[k - 1].x > 20]
+
+
+def _head_of(s: DetectedShape, box: DetectedShape) -> bool:
+    """``s`` is small beside a participant's ``box``: a stick figure's head, not a box of its own."""
+    return s.h <= 0.6 * box.h and s.w <= 0.6 * box.w
 
 
 def _waves(raw: np.ndarray, xa: float, xb: float, band: list[int]) -> bool:
@@ -456,8 +477,7 @@ def without_cells(seq: Sequence, shapes: list[DetectedShape], tol: float = 5.0) 
     if not drop:
         return shapes
     keep = [k for k in range(len(shapes)) if k not in drop]
-    for ln in seq.lifelines:
-        ln.node = keep.index(ln.node)
+    seq.renumber(keep)
     return keep_shapes(shapes, keep)
 
 
@@ -470,3 +490,36 @@ def explained(ln: LinePath, seq: Sequence, tol: float = 6.0) -> bool:
         return any(dist_to_polyline(p, m.points) <= tol + 4 for m in seq.messages)
 
     return all(near(p) for p in ln.points)
+
+
+def actor_figures(seq: Sequence, shapes: list[DetectedShape], runs: list[TextRun], labels: dict[int, list[int]],
+                  used: set[int], first: int) -> list[tuple[DetectedShape, list[int]]]:
+    """Stick-figure actors: a head (the shape a lifeline hangs from, or the one repeated at the
+    bottom) holding no text, the actor's name set just under the figure on the lifeline's column.
+    Each becomes a node spanning the figure and its name (to be appended to the shapes at index
+    ``first`` on, its name in place, its runs marked used); the lifeline hangs from it."""
+    out: list[tuple[DetectedShape, list[int]]] = []
+    for lf in seq.lifelines:
+        top = shapes[lf.node]
+        heads = [lf.node] + [j for j, t in enumerate(shapes) if j != lf.node and not t.is_group and t.y >= lf.y1 - 5
+                             and abs(t.x + t.w / 2 - lf.x) <= 0.3 * top.w + 3 and abs(t.h - top.h) <= 0.3 * top.h + 3]
+        for j in heads:
+            s = shapes[j]
+            if labels.get(j) or any(s.contains_point(r.cx, r.cy) for r in runs):
+                continue
+            under = [k for k, r in enumerate(runs) if k not in used and r.angle == 0 and abs(r.cx - lf.x) <= 0.3 * r.w + 3
+                     and s.y + s.h <= r.y <= s.y + s.h + 4 * s.h]
+            if not under:
+                continue
+            k = min(under, key=lambda k: runs[k].y)
+            r = runs[k]
+            x0, x1 = min(s.x, r.x - 2), max(s.x + s.w, r.x + r.w + 2)
+            figure = replace(s, shape="box", x=x0, w=x1 - x0, h=r.y + r.h + 2 - s.y, stroke=None, stroke_px=0.0,
+                             is_group=False, members=[], dividers=[])
+            if j == lf.node:
+                lf.node = first + len(out)
+            elif j == lf.bottom:
+                lf.bottom = first + len(out)
+            used.add(k)
+            out.append((figure, [k]))
+    return out

@@ -123,3 +123,62 @@ def _joined(parts: list[DetectedShape]) -> DetectedShape:
     x0, x1 = min(p.x for p in parts), max(p.x + p.w for p in parts)
     return replace(top, shape="box", x=x0, w=x1 - x0, h=bottom.y + bottom.h - top.y, iou=min(p.iou for p in parts),
                    face=face, dividers=dividers, members=[])
+
+
+def join_tables(shapes: list[DetectedShape], rgb: np.ndarray, background: tuple[int, int, int],
+                runs: list[TextRun]) -> list[DetectedShape]:
+    """``shapes`` with each entity table's header joined with its body: a Mermaid or dbdiagram entity
+    is a stroked header box over rows cut into cells (type | name | key), every other row filled
+    like the page (no face of its own). The header's two sides run on down the body to its bottom
+    border; the body holds member lines (column types). The cells are absorbed into one node."""
+    out = list(shapes)
+    drop: set[int] = set()
+    for i, h in enumerate(shapes):
+        if i in drop or not _candidate(h) or h.dividers or not any(_inside(r, h) for r in runs):
+            continue
+        bottom = _sides_run_down(rgb, background, h)
+        if bottom is None:
+            continue
+        body = replace(h, y=h.y + h.h, h=bottom - (h.y + h.h))
+        held = [r for r in runs if _inside(r, body)]
+        cells = [j for j, c in enumerate(shapes) if j != i and not c.is_group and c.x >= h.x - 3
+                 and c.x + c.w <= h.x + h.w + 3 and c.y >= body.y - 3 and c.y + c.h <= bottom + 3]
+        if not held or not _members(held) or any(shapes[j].members for j in cells):
+            continue
+        face = h.face
+        for j in cells:
+            face = merge_faces(face, shapes[j].face)
+        rows = sorted({round(shapes[j].y) for j in cells} | {round(shapes[j].y + shapes[j].h) for j in cells} | {
+            round(h.y + h.h)})
+        out[i] = replace(h, h=bottom - h.y, face=face, dividers=[float(y) for y in rows if y < bottom - 3])
+        drop.update(cells)
+    if not drop:
+        return shapes
+    keep = [i for i in range(len(out)) if i not in drop]
+    index = {old: new for new, old in enumerate(keep)}
+    res = [out[i] for i in keep]
+    for s in res:
+        s.members = [index[m] for m in s.members if m in index]
+    return res
+
+
+def _sides_run_down(rgb: np.ndarray, background: tuple[int, int, int], h: DetectedShape) -> float | None:
+    """The bottom of the body under header ``h``: where its two sides, running on down as ink,
+    meet a border across (None where they do not run on at least half the header's height)."""
+    H, W = rgb.shape[:2]
+    y0 = int(round(h.y + h.h)) + 1
+    r = int(np.ceil(h.stroke_px)) + 1
+    xl, xr = int(round(h.x)), int(round(h.x + h.w))
+    if y0 >= H - 2 or xl - r < 0 or xr + r >= W:
+        return None
+    col = np.abs(rgb[y0:, :, :].astype(np.int16) - np.asarray(background, np.int16)).sum(axis=2) > 60
+    both = col[:, xl - r:xl + r + 1].any(axis=1) & col[:, xr - r:xr + r + 1].any(axis=1)
+    off = np.flatnonzero(~both)
+    n = int(off[0]) if len(off) else len(both)
+    if n < 0.5 * h.h:
+        return None
+    # a border across at the sides' end
+    for y in range(n - 1, max(-1, n - 2 * r - 2), -1):
+        if col[y, xl:xr + 1].mean() >= 0.9:
+            return float(y0 + y)
+    return None

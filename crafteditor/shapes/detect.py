@@ -13,7 +13,7 @@ import numpy as np
 from crafteditor.config import Config, past
 from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import Paints, color_distance, distances
-from crafteditor.shapes.compartments import join_compartments
+from crafteditor.shapes.compartments import join_compartments, join_tables
 from crafteditor.shapes.faces import Face, find_faces, merge_faces, split_off_lines
 from crafteditor.shapes.frames import holds_drawing
 from crafteditor.shapes.outlines import classify, fit_polygon_box, ideal_mask, inset_margins, mask_iou
@@ -95,6 +95,7 @@ def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
         if made is not None:
             shapes.append(made)
     shapes = join_compartments(shapes, runs or [])
+    shapes = join_tables(shapes, rgb, paints.background_rgb, runs or [])
     for s in shapes:
         if s.dividers:  # its compartments bordered one another: the class box's own surroundings
             s.outside_share = _ring_stroke(rgb, paints, s.face)[3]

@@ -23,10 +23,13 @@ FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 BOLD = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
 
 
-def _pairs(fig) -> Counter:
+def _pairs(fig, lifelines: bool = False) -> Counter:
+    """(sender, receiver) label pairs of the edges; a sequence's lifelines (an edge from a
+    participant's box to its repeat at the foot: two nodes, one name) left out unless asked for."""
     labels = {c.id: (c.label or "").strip() for c in fig.components if isinstance(c, Node)}
     return Counter((labels.get(e.source, "?"), labels.get(e.target, "?"))
-                   for e in fig.components if isinstance(e, Edge))
+                   for e in fig.components if isinstance(e, Edge)
+                   and lifelines == (e.source != e.target and labels.get(e.source) == labels.get(e.target)))
 
 
 def _head(d: ImageDraw.ImageDraw, tip: tuple[float, float], s: int, size: int, color) -> None:

@@ -1,0 +1,171 @@
+"""Edge labels on plates: a label set on a filled, unoutlined plate over its edge (Mermaid's
+flowcharts, state and class diagrams; dagre-d3 and draw.io's label backgrounds) cuts the edge in
+two, each part ending on the plate's border. Read as a node, the plate split one edge into two
+edges through a node named like the label ('Admin' → 'database error' → 'Stock'). A plate is no
+node: an unoutlined box tight around one line of text, with exactly two line ends on its border,
+on opposite sides; the two lines are joined through it into one (the head of each kept at its
+far end) and its text is left free, to label the joined edge."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+
+from crafteditor.assemble.geometry import dist_to_polyline
+from crafteditor.lines.paths import LinePath
+from crafteditor.ocr.runs import TextRun
+from crafteditor.paint import color_distance
+from crafteditor.shapes.detect import DetectedShape, keep_shapes
+
+Box = tuple[float, float, float, float]  # x, y, w, h, image pixels
+TIGHT = 2.4  # a plate is at most this many times its text's font height tall (a node has room around its name)
+
+
+def carry_plates(shapes: list[DetectedShape], runs: list[TextRun], lines: list[LinePath],
+                 keep_too: set[int] = frozenset()) -> tuple[list[DetectedShape], list[LinePath], list[int]]:  # type: ignore[assignment]
+    """(``shapes`` without the edge-label plates, ``lines`` with the two parts of each plate's edge
+    joined, the indices of the shapes kept); ``keep_too``: shapes never taken for plates (a
+    sequence's participants). A bare label (a text no shape holds) that cuts a line in two is joined across the same way."""
+    lines = list(lines)
+    drop: set[int] = set()
+    # an ER diagram's cardinality rings first: the line runs on through them to the label's plate
+    for i, s in enumerate(shapes):
+        if i not in keep_too and _ring_mark(s, runs) and _join_across(lines, (s.x, s.y, s.w, s.h), mark=True):
+            drop.add(i)
+    for i, s in enumerate(shapes):
+        if i in keep_too or not _plate_like(s, shapes, runs):
+            continue
+        box = (s.x, s.y, s.w, s.h)
+        if _join_across(lines, box) or (s.is_group and _through(lines, box)):
+            drop.add(i)
+    held = [r for r in runs if any(t.contains_point(r.cx, r.cy) for k, t in enumerate(shapes) if k not in drop)]
+    for r in runs:
+        if r.angle == 0 and r not in held:
+            pad = 0.3 * r.h
+            _join_across(lines, (r.x - pad, r.y - pad, r.w + 2 * pad, r.h + 2 * pad))
+    lines = [ln for ln in lines if ln is not None]
+    keep = [i for i in range(len(shapes)) if i not in drop]
+    return keep_shapes(shapes, keep), lines, keep
+
+
+def _join_across(lines: list[LinePath | None], box: Box, mark: bool = False) -> bool:
+    """Join the two lines that end on ``box``'s border on opposite sides, neither with a head there
+    (``lines[k]`` of the second becomes None); whether they were. ``mark``: the box is a cardinality
+    ring, where the scraps of the marks beside it are no lines and a 'head' read there is the crow's foot."""
+    # a plate's halo may cut its line short by a few more pixels (less a ring's: the marks crowd it)
+    extra = 0.0 if mark else 0.3 * box[3]
+    ends = [(k, e) for k, ln in enumerate(lines) if ln is not None
+            for e, p in ((0, ln.points[0]), (1, ln.points[-1])) if _box_distance(p, box) <= _reach(ln) + extra]
+    if mark:  # a scrap with both ends at the ring is a piece of the marks
+        both = {k for k, e in ends if e == 1 and (k, 0) in ends}
+        ends = [(k, e) for k, e in ends if k not in both and lines[k].length > _reach(lines[k])]
+    if len(ends) == 2:
+        return ends[0][0] != ends[1][0] and _join_pair(lines, ends[0], ends[1], box, mark)
+    if mark or len(ends) not in (4, 6):
+        return False
+    # lines crossing under one plate (or a label set where two edges pass): each end joined to the
+    # one across the plate it runs on into best, best first
+    pairs = sorted((_misalign(lines, a, b), a, b) for i, a in enumerate(ends) for b in ends[i + 1:] if a[0] != b[0])
+    done: set[tuple[int, int]] = set()
+    joined = False
+    for cost, a, b in pairs:
+        if cost > 0.5 or a in done or b in done or lines[a[0]] is None or lines[b[0]] is None:
+            continue
+        if _join_pair(lines, a, b, box, mark):
+            done |= {a, b}
+            joined = True
+    return joined
+
+
+def _join_pair(lines: list[LinePath | None], end_a: tuple[int, int], end_b: tuple[int, int], box: Box, mark: bool) -> bool:
+    (ka, ea), (kb, eb) = end_a, end_b
+    a = lines[ka] if ea == 1 else _reversed(lines[ka])  # a ends on the plate
+    b = lines[kb] if eb == 0 else _reversed(lines[kb])  # b starts on it
+    if mark:
+        a, b = replace(a, head_end=None), replace(b, head_start=None)
+    if a.head_end is not None or b.head_start is not None or not _across(a.points[-1], b.points[0], box):
+        return False
+    style = a.style if a.style != "solid" else b.style
+    lines[ka] = replace(a, points=a.points + b.points, head_end=b.head_end, style=style,
+                        pieces=a.pieces + b.pieces, ink=a.ink + b.ink, open_ends=[a.open_ends[0], b.open_ends[1]])
+    lines[kb] = None
+    return True
+
+
+def _misalign(lines: list[LinePath | None], end_a: tuple[int, int], end_b: tuple[int, int]) -> float:
+    """How far line a's way into its end and line b's way out of its start stray from the gap between them
+    (0: one straight run; 2: back the way it came)."""
+    pa = lines[end_a[0]].points if end_a[1] == 1 else lines[end_a[0]].points[::-1]
+    pb = lines[end_b[0]].points if end_b[1] == 0 else lines[end_b[0]].points[::-1]
+    if len(pa) < 2 or len(pb) < 2:
+        return 2.0
+    gap = _unit(pa[-1], pb[0])
+    da, db = _unit(pa[-2], pa[-1]), _unit(pb[0], pb[1])
+    if gap is None or da is None or db is None:
+        return 2.0
+    return max(1 - (da[0] * gap[0] + da[1] * gap[1]), 1 - (db[0] * gap[0] + db[1] * gap[1]))
+
+
+def _unit(p: tuple[float, float], q: tuple[float, float]) -> tuple[float, float] | None:
+    d = math.dist(p, q)
+    return None if d < 1e-6 else ((q[0] - p[0]) / d, (q[1] - p[1]) / d)
+
+
+def _through(lines: list[LinePath | None], box: Box) -> bool:
+    """A line runs on through the box's middle, none ends on it (the tracer took the line whole)."""
+    x, y, w, h = box
+    mid = (x + w / 2, y + h / 2)
+    if any(_box_distance(p, box) <= _reach(ln) for ln in lines if ln is not None for p in (ln.points[0], ln.points[-1])):
+        return False
+    return any(dist_to_polyline(mid, ln.points) <= 0.5 * h for ln in lines if ln is not None)
+
+
+def _reach(ln: LinePath) -> float:
+    """How far from a plate's border a line's end may stop (its stroke's antialiased rim and the plate's halo)."""
+    return 2 * ln.width + 8
+
+
+def _box_distance(p: tuple[float, float], box: Box) -> float:
+    """Distance from p to the box's border (inside or out)."""
+    x, y, w, h = box
+    if x <= p[0] <= x + w and y <= p[1] <= y + h:
+        return min(p[0] - x, x + w - p[0], p[1] - y, y + h - p[1])
+    return math.hypot(max(x - p[0], 0, p[0] - x - w), max(y - p[1], 0, p[1] - y - h))
+
+
+def _plate_like(s: DetectedShape, shapes: list[DetectedShape], runs: list[TextRun]) -> bool:
+    """An unoutlined filled box around one line of text it is tight around (taken for a frame: nothing else in it)."""
+    if s.stroke is not None or s.shape not in ("box", "round") or s.dividers or (s.is_group and s.members):
+        return False
+    held = [r for r in runs if r.angle == 0 and s.contains_point(r.cx, r.cy)]
+    if not held:
+        return False
+    top, bottom = min(r.y for r in held), max(r.y + r.h for r in held)
+    font = max(max(r.font_px, r.h) for r in held)
+    one_line = bottom - top <= 1.3 * font
+    width = max(r.x + r.w for r in held) - min(r.x for r in held)
+    return one_line and s.h <= TIGHT * font and width >= 0.6 * s.w
+
+
+def _ring_mark(s: DetectedShape, runs: list[TextRun]) -> bool:
+    """A small hollow ring with nothing in it, no bigger than the text around: a crow's-foot
+    notation's 'zero' mark on its relationship line, not a node."""
+    if s.is_group or s.shape != "circle" or s.stroke is None or any(s.contains_point(r.cx, r.cy) for r in runs):
+        return False
+    font = float(np.median([r.font_px for r in runs])) if runs else 16.0
+    return max(s.w, s.h) <= 1.2 * font and color_distance(s.fill, s.stroke) > 60
+
+
+def _across(p: tuple[float, float], q: tuple[float, float], box: Box) -> bool:
+    """p and q on opposite sides of the plate: the way from one to the other runs through its middle."""
+    cx, cy = box[0] + box[2] / 2, box[1] + box[3] / 2
+    u, v = (p[0] - cx, p[1] - cy), (q[0] - cx, q[1] - cy)
+    nu, nv = math.hypot(*u), math.hypot(*v)
+    return nu > 0 and nv > 0 and (u[0] * v[0] + u[1] * v[1]) / (nu * nv) < -0.15
+
+
+def _reversed(ln: LinePath) -> LinePath:
+    return replace(ln, points=ln.points[::-1], head_start=ln.head_end, head_end=ln.head_start,
+                   open_ends=ln.open_ends[::-1])
