@@ -40,6 +40,9 @@ class TracedObject:
     ink: int  # pixels of ink it covers
 
 
+# vtracer's next layer within this RGB distance of the one below it is drawn as part of it (its
+# colour taken): an anti-aliased rim traced as a layer of its own was an element of its own
+SAME_FILL = 8.0
 _CMD = re.compile(r"([MLCQZ])|(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)")
 
 
@@ -126,6 +129,7 @@ def _vtracer_paths(png: bytes, origin: tuple[int, int], background: np.ndarray, 
     svg = vtracer.convert_raw_image_to_svg(png, img_format="png", colormode="color", hierarchical="stacked",
                                            mode="spline", filter_speckle=2, path_precision=2)
     out: list[TracedPath] = []
+    below: list[int] = []  # the colour of the last path in out
     for m in re.finditer(r'<path d="([^"]*)" fill="(#[0-9A-Fa-f]{6})" transform="translate\((-?[\d.]+),(-?[\d.]+)\)"',
                          svg):
         d, fill, tx, ty = m.group(1), m.group(2), float(m.group(3)), float(m.group(4))
@@ -135,10 +139,11 @@ def _vtracer_paths(png: bytes, origin: tuple[int, int], background: np.ndarray, 
         absolute = absolute_path(d, origin[0] + tx, origin[1] + ty, scale)
         if absolute is None:
             continue
-        if out and out[-1].fill == fill.upper():
-            out[-1].d += " " + absolute
+        if out and color_distance(below, rgb) <= SAME_FILL:
+            out[-1].d += " " + absolute  # the next layer of the stack in (nearly) its colour: one path
         else:
             out.append(TracedPath(d=absolute, fill=fill.upper()))
+            below = rgb
     return out
 
 
