@@ -25,6 +25,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from crafteditor.assemble.builder import hex_rgb
 from crafteditor.loading import RasterImage
 from crafter.spec.model import Box, Figure, Image
 
@@ -91,7 +92,7 @@ def _dimmed(x: Any, light: np.ndarray) -> Any:
     for name in ("fill", "stroke", "text_color", "color"):
         v = getattr(x, name, None)
         if isinstance(v, str) and len(v) == 7 and v.startswith("#"):
-            rgb = [int(v[k:k + 2], 16) for k in (1, 3, 5)]
+            rgb = hex_rgb(v)
             update[name] = "#" + "".join(f"{min(255, round(c * f)):02X}" for c, f in zip(rgb, light.tolist()))
     return x.model_copy(update=update) if update else x
 

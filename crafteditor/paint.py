@@ -73,7 +73,13 @@ def find_paints(rgb: np.ndarray, config: Config, page: tuple[int, int, int] | No
         q = rgb.reshape(-1, 3) >> LOSSY_BIN_BITS
         bits = 8 - LOSSY_BIN_BITS
         qp = (q[:, 0].astype(np.int32) << (2 * bits)) | (q[:, 1].astype(np.int32) << bits) | q[:, 2]
-        _, qinv, bin_counts = np.unique(qp, return_inverse=True, return_counts=True)
+        # np.unique's arrays, counted in the 4,096 bins rather than sorted (a JPEG's every pixel)
+        per_bin = np.bincount(qp, minlength=1 << (3 * bits))
+        present = np.flatnonzero(per_bin)
+        bin_counts = per_bin[present]
+        qinv = np.zeros(len(per_bin), np.intp)
+        qinv[present] = np.arange(len(present))
+        qinv = qinv[qp]
         flat = rgb.reshape(-1, 3).astype(np.float64)
         sums = np.stack([np.bincount(qinv.ravel(), weights=flat[:, k]) for k in range(3)], axis=1)
         exact = counts >= min_count
@@ -165,11 +171,18 @@ def with_vivid(paints: Paints, rgb: np.ndarray, config: Config) -> Paints:
 
 def _unique_colors(flat: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``np.unique(flat, return_inverse=True, return_counts=True)``, the same arrays, sorting
-    only the pixels not of the first pixel's colour (mostly the canvas: 9 → 6 ms at 150 dpi)."""
+    only the pixels not of the first pixel's colour (mostly the canvas: 9 → 6 ms at 150 dpi).
+    The rest are sorted by value (no argsort, which np.unique's inverse takes) and each finds its
+    colour by a binary search among the few thousand: 38 → 15 ms at 1650×645, 110 → 29 at 1878×1314."""
     first = flat[0]
     same = flat == first
     rest = ~same
-    uniq, inv, counts = np.unique(flat[rest], return_inverse=True, return_counts=True)
+    vals = flat[rest]
+    ordered = np.sort(vals)
+    starts = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1]))) if ordered.size else np.zeros(0, np.intp)
+    uniq = ordered[starts]
+    counts = np.diff(np.append(starts, ordered.size))
+    inv = np.searchsorted(uniq, vals)
     at = int(np.searchsorted(uniq, first))
     inverse = np.full(flat.shape, at, dtype=np.intp)
     inverse[rest] = inv + (inv >= at)

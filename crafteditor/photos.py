@@ -53,16 +53,22 @@ def photo_blocks(rgb: np.ndarray, lossy: bool = False,
     if bh == 0 or bw == 0:
         empty = np.zeros((max(bh, 0), max(bw, 0)), bool)
         return empty, empty
-    blocks = rgb[:bh * BLOCK, :bw * BLOCK].reshape(bh, BLOCK, bw, BLOCK, 3).transpose(0, 2, 1, 3, 4)
-    blocks = blocks.reshape(bh, bw, BLOCK * BLOCK, 3)
+    crop = np.ascontiguousarray(rgb[:bh * BLOCK, :bw * BLOCK])
     seeds = np.zeros((bh, bw), bool)
     texture = np.zeros((bh, bw), bool)
-    # only blocks of more than one colour level are looked at (most of a figure is flat page)
-    spread = (blocks.max(axis=2).astype(np.int16) - blocks.min(axis=2)).max(axis=2)
+    # only blocks of more than one colour level are looked at (most of a figure is flat page).
+    # Each block's max and min per channel: a BLOCK-square dilation and erosion anchored at the
+    # block's top left corner, read at the corners (numpy's max over a copy of every block took
+    # 35 ms of a 1650×645 figure, 12× this)
+    square = np.ones((BLOCK, BLOCK), np.uint8)
+    high = cv2.dilate(crop, square, anchor=(0, 0), borderType=cv2.BORDER_REPLICATE)[::BLOCK, ::BLOCK]
+    low = cv2.erode(crop, square, anchor=(0, 0), borderType=cv2.BORDER_REPLICATE)[::BLOCK, ::BLOCK]
+    spread = (high.astype(np.int16) - low).max(axis=2)
     cand = spread >= 16
     if not cand.any():
         return seeds, texture
-    px = blocks[cand].astype(np.int32)  # N×64×3
+    blocks = crop.reshape(bh, BLOCK, bw, BLOCK, 3).transpose(0, 2, 1, 3, 4)  # a view: only the candidates are copied
+    px = blocks[cand].reshape(-1, BLOCK * BLOCK, 3).astype(np.int32)  # N×64×3
     q = px >> 4
     codes = np.sort((q[..., 0] << 8) | (q[..., 1] << 4) | q[..., 2], axis=1)
     change = np.diff(codes, axis=1) != 0

@@ -40,6 +40,9 @@ class TracedObject:
     ink: int  # pixels of ink it covers
 
 
+# vtracer's next layer within this RGB distance of the one below it is drawn as part of it (its
+# colour taken): an anti-aliased rim traced as a layer of its own was an element of its own
+SAME_FILL = 8.0
 _CMD = re.compile(r"([MLCQZ])|(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)")
 
 
@@ -102,6 +105,11 @@ def _trace_patch(patch: np.ndarray, keep: np.ndarray, origin: tuple[int, int], b
         cost = sum(len(p.d) for p in paths)
         if paths is not None and (config.trace == "vtracer" or cost <= 2 * len(href)):
             return TracedObject(box=box, paths=paths, href=None, ink=0)
+    # kept as a picture: only its own ink is opaque. Painted the page's colour around the ink, a
+    # leftover's box hid what was read there (a large frame's patch covered the groups, frames
+    # and labels inside it: Azure's environment diagram, SSIM 0.60)
+    seen = np.dstack([patch, np.where(keep, 255, 0).astype(np.uint8)])
+    href = "data:image/png;base64," + base64.b64encode(_png_bytes(seen)).decode("ascii")
     return TracedObject(box=box, paths=[], href=href, ink=0)
 
 
@@ -121,6 +129,7 @@ def _vtracer_paths(png: bytes, origin: tuple[int, int], background: np.ndarray, 
     svg = vtracer.convert_raw_image_to_svg(png, img_format="png", colormode="color", hierarchical="stacked",
                                            mode="spline", filter_speckle=2, path_precision=2)
     out: list[TracedPath] = []
+    below: list[int] = []  # the colour of the last path in out
     for m in re.finditer(r'<path d="([^"]*)" fill="(#[0-9A-Fa-f]{6})" transform="translate\((-?[\d.]+),(-?[\d.]+)\)"',
                          svg):
         d, fill, tx, ty = m.group(1), m.group(2), float(m.group(3)), float(m.group(4))
@@ -130,10 +139,11 @@ def _vtracer_paths(png: bytes, origin: tuple[int, int], background: np.ndarray, 
         absolute = absolute_path(d, origin[0] + tx, origin[1] + ty, scale)
         if absolute is None:
             continue
-        if out and out[-1].fill == fill.upper():
-            out[-1].d += " " + absolute
+        if out and color_distance(below, rgb) <= SAME_FILL:
+            out[-1].d += " " + absolute  # the next layer of the stack in (nearly) its colour: one path
         else:
             out.append(TracedPath(d=absolute, fill=fill.upper()))
+            below = rgb
     return out
 
 

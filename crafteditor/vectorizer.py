@@ -73,6 +73,7 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
     pixels (the runs under this config's confidence gate are dropped, none is read again)."""
     # long: the stages in their order, each timed and asked of the time budget, read top to bottom
     config = config or Config()
+    c0 = budget_clock()  # the budget counts all of the reading: loading, evening a photo's lighting, dehatching
     image = source if isinstance(source, RasterImage) else load_image(source, config, name=name)
     shown = image  # what the figure drawn back is compared with
     photo = evened_photo(image) if text is None else None  # a photographed board: its lighting divided out
@@ -83,7 +84,7 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
     if photo is not None:  # the whole image is the photo read: no photos in it (its marker letters looked like some)
         config = config.replace(photos=False)
     timings: dict[str, float] = {}
-    t0, c0 = time.perf_counter(), budget_clock()
+    t0 = time.perf_counter()
     budget = Budget(config.time_budget(shown.width, shown.height), c0 if started is None else started)
     rgb = prepare(image.rgb, config).copy()
     paints = find_paints(rgb, config, image.page)

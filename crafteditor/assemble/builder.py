@@ -28,6 +28,10 @@ class FigureBuilder:
         self.s = image.scale
         self.ids: set[str] = set()
         self.chars_kept = 0
+        # the points (user units, as written) of each free line drawn as one open stroke, by the
+        # path's id (:func:`~crafteditor.assemble.leftovers.free_line`): read back by the passes
+        # after it (:mod:`~crafteditor.assemble.faint`, :mod:`~crafteditor.assemble.dashes`)
+        self.free_points: dict[str, list[tuple[float, float]]] = {}
 
     def new_id(self, prefix: str, label: str | None = None) -> str:
         """A fresh id; from the label when there is one, so the DSL reads well ('encoder', 'n3')."""

@@ -9,13 +9,10 @@ are one dashed line: one path of one subpath per dash, drawn exactly as before.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from crafter.spec.model import Path
 
-# a free line's path data: one straight stroke (leftovers.free_line, no heads)
-_SEGMENT = re.compile(r"M(-?[\d.]+),(-?[\d.]+) L(-?[\d.]+),(-?[\d.]+)")
 MIN_DASHES = 3  # a row of fewer is no pattern
 ALIGN = 1.0  # user units two dashes of a row may stand apart across it
 DASH_MAX_WIDTHS = 12.0  # a dash is at most this many stroke widths long (plus 12: chains.chain_dashes' 'short')
@@ -23,12 +20,13 @@ GAP_MAX_DASHES = 2.5  # and the gap to the next at most this many dashes long
 LENGTH_RATIO = 2.0  # dashes of a row differ at most this much in length
 
 
-def dash_rows(comps: list[Any]) -> list[Any]:
+def dash_rows(comps: list[Any], free_points: dict[str, list[tuple[float, float]]]) -> list[Any]:
     """``comps`` with each row of dashes (free straight strokes, see the module) replaced by one
-    path in the first dash's place; everything else as it was, in its order."""
+    path in the first dash's place; everything else as it was, in its order. ``free_points``: the
+    points of the free lines drawn as one open stroke, by path id (``FigureBuilder.free_points``)."""
     rows: dict[tuple, list[tuple[float, float, float, int]]] = {}  # key -> (start, end, across, index)
     for i, c in enumerate(comps):
-        seg = _dash(c)
+        seg = _dash(c, free_points)
         if seg is None:
             continue
         (x0, y0), (x1, y1) = seg
@@ -52,14 +50,14 @@ def dash_rows(comps: list[Any]) -> list[Any]:
     return [merged.get(i, c) for i, c in enumerate(comps) if i not in dropped]
 
 
-def _dash(c: Any) -> tuple[tuple[float, float], tuple[float, float]] | None:
+def _dash(c: Any, free_points: dict[str, list[tuple[float, float]]]) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    """A free line's one straight stroke (leftovers.free_line, two points, no heads), or None."""
     if not isinstance(c, Path) or c.fill != "none" or not c.stroke or not c.stroke_width:
         return None
-    m = _SEGMENT.fullmatch(c.d)
-    if m is None:
+    pts = free_points.get(c.id)
+    if pts is None or len(pts) != 2:
         return None
-    x0, y0, x1, y1 = (float(v) for v in m.groups())
-    return (x0, y0), (x1, y1)
+    return pts[0], pts[1]
 
 
 def _runs(dashes: list[tuple[float, float, float, int]]) -> list[list[tuple[float, float, float, int]]]:

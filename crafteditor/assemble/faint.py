@@ -12,7 +12,6 @@ faint gridline, with the page on both sides (wandb's #F2F2F4 on white).
 from __future__ import annotations
 
 import math
-import re
 from typing import Any
 
 import numpy as np
@@ -24,7 +23,6 @@ from crafter.spec.model import Path
 PAGE_NEAR = 30.0  # a stroke this close to the page's colour (RGB distance) is page-coloured
 SIDE_INK = 60.0  # a side of the line whose pixels differ from the page by this much (median) is a fill
 STEP_PX = 3.0  # the sides are sampled every this many image pixels along the line
-_NUMBER_PAIR = re.compile(r"(-?[\d.]+),(-?[\d.]+)")
 
 
 def drop_page_coloured(b: FigureBuilder, comps: list[Any]) -> list[Any]:
@@ -34,11 +32,12 @@ def drop_page_coloured(b: FigureBuilder, comps: list[Any]) -> list[Any]:
 
 
 def _on_page(b: FigureBuilder, c: Any, page: np.ndarray) -> bool:
-    if not isinstance(c, Path) or c.fill != "none" or not (c.stroke or "").startswith("#") or "Z" in c.d:
+    drawn = b.free_points.get(c.id) if isinstance(c, Path) else None  # a free line's points (leftovers.free_line)
+    if drawn is None or c.fill != "none" or not (c.stroke or "").startswith("#"):
         return False
     if color_distance(hex_rgb(c.stroke), page) > PAGE_NEAR:
         return False
-    pts = [(float(x) / b.s, float(y) / b.s) for x, y in _NUMBER_PAIR.findall(c.d)]  # image pixels
+    pts = [(x / b.s, y / b.s) for x, y in drawn]  # image pixels
     if len(pts) < 2:
         return False
     off = (c.stroke_width or 1.0) / b.s / 2 + 2.0  # past the stroke, on either side

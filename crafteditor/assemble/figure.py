@@ -83,7 +83,7 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
     edge_comps, text_targets = edge_components(b, lines, shapes, node_ids, runs, free, used_runs, titles,
                                               deadline=deadline, seq=seq)
     # a sparse dashed line's dashes, left apart, as one path; no line in the page's colour
-    comps.extend(dash_rows(drop_page_coloured(b, edge_comps)))
+    comps.extend(dash_rows(drop_page_coloured(b, edge_comps), b.free_points))
     comps.extend(free_texts(b, runs, used_runs, text_targets))
     for obj in traced:
         comps.extend(traced_components(b, obj))

@@ -22,6 +22,7 @@ from crafteditor.paint import to_hex
 from crafteditor.shapes.detect import DetectedShape
 from crafteditor.shapes.faces import Face
 from crafteditor.trace import TracedObject
+from crafter.render.shapes import round_rect_d
 from crafter.spec.model import Path
 
 GAP_EMS = 1.3  # the icon's bottom at most this many of the caption's font sizes above it
@@ -162,11 +163,8 @@ def backdrop(b: FigureBuilder, s: DetectedShape) -> Path:
     r = round(min(THEME.corner_radius, w / 2, h / 2), 2) if s.shape == "round" else 0.0
     if r <= 0:
         d = f"M{x} {y} H{round(x + w, 2)} V{round(y + h, 2)} H{x} Z"
-    else:  # the renderer's rounded corners (crafter.render.shapes)
-        x1, y1 = round(x + w, 2), round(y + h, 2)
-        d = (f"M{round(x + r, 2)} {y} H{round(x1 - r, 2)} A{r} {r} 0 0 1 {x1} {round(y + r, 2)} "
-             f"V{round(y1 - r, 2)} A{r} {r} 0 0 1 {round(x1 - r, 2)} {y1} H{round(x + r, 2)} "
-             f"A{r} {r} 0 0 1 {x} {round(y1 - r, 2)} V{round(y + r, 2)} A{r} {r} 0 0 1 {round(x + r, 2)} {y} Z")
+    else:  # the renderer's own rounded corners
+        d = round_rect_d(x, y, w, h, r)
     return Path(kind="path", id=b.new_id("p"), d=d, fill=to_hex(s.fill))
 
 

@@ -43,7 +43,9 @@ def free_line(b: FigureBuilder, ln: LinePath, pts) -> list[Path]:
 
     color = to_hex(ln.color)
     if not heads:
-        return [Path(kind="path", id=b.new_id("p"), d=poly(line), fill="none", stroke=color, stroke_width=w)]
+        pid = b.new_id("p")
+        b.free_points[pid] = [(float(f"{x:.2f}"), float(f"{y:.2f}")) for x, y in line]  # as written in d
+        return [Path(kind="path", id=pid, d=poly(line), fill="none", stroke=color, stroke_width=w)]
     d = " ".join([poly(line + line[-2::-1])] + [poly(t) + " Z" for t in heads])
     return [Path(kind="path", id=b.new_id("p"), d=d, fill=color, stroke=color, stroke_width=w)]
 

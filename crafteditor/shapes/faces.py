@@ -45,12 +45,16 @@ def find_faces(paints: Paints, min_side_px: float, exclude: np.ndarray | None = 
     regions = label(painted, background=0, connectivity=1)
     areas = np.bincount(regions.ravel())
     found: list[tuple[int, int, Face]] = []  # (paint, region, face): faces per paint, in scan order
-    objects = ndimage.find_objects(regions)
     # a face is ≥ min_side_px on each side and fills ≥ 20% of its box, so its area is at least
     # 0.2·min_side²: only those regions are looked at (a diagram has thousands of specks of
-    # anti-aliasing, and the loop over them was 10 ms of a figure's shapes)
-    for r in np.flatnonzero(areas >= 0.2 * min_side_px * min_side_px).tolist():
-        sl = objects[r - 1] if r > 0 else None
+    # anti-aliasing, and the loop over them was 10 ms of a figure's shapes), and only their boxes
+    # are found (numbered 1..k for find_objects: a slice per speck was half its time)
+    big = np.flatnonzero(areas >= 0.2 * min_side_px * min_side_px)
+    big = big[big > 0]
+    renumber = np.zeros(len(areas), np.int32)
+    renumber[big] = np.arange(1, len(big) + 1, dtype=np.int32)
+    objects = ndimage.find_objects(renumber[regions], max_label=len(big))
+    for r, sl in zip(big.tolist(), objects):
         if sl is None:
             continue
         ys, xs = sl

@@ -386,6 +386,7 @@ class SequentialColors:
             lo, hi = lo - 0.5, hi + 0.5
         self.lo, self.hi = lo, hi
         self.range_colors = scale.get("range") if isinstance(scale.get("range"), list) else None
+        self._range_cmap: Any = None
 
     def fraction(self, v: float) -> float:
         if self.mid is not None:
@@ -401,10 +402,11 @@ class SequentialColors:
     def __call__(self, v: float) -> str:
         f = self.fraction(v)
         if self.range_colors:
-            from matplotlib.colors import LinearSegmentedColormap  # heavy: 0.8 s to import; only colour ranges use it
+            if self._range_cmap is None:  # one colormap per scale, not one per colour looked up
+                from matplotlib.colors import LinearSegmentedColormap  # heavy: 0.8 s to import; only colour ranges use it
 
-            cmap = LinearSegmentedColormap.from_list("range", self.range_colors)
-            return _hex(cmap(1 - f if self.reverse else f))
+                self._range_cmap = LinearSegmentedColormap.from_list("range", self.range_colors)
+            return _hex(self._range_cmap(1 - f if self.reverse else f))
         return _hex(colormap(self.scheme, self.reverse)(f))
 
 

@@ -43,7 +43,7 @@ def dash_array(style: str, width: float) -> str | None:
     return None
 
 
-def _round_rect_d(x: float, y: float, w: float, h: float, r: float) -> str:
+def round_rect_d(x: float, y: float, w: float, h: float, r: float) -> str:
     """A closed rounded rectangle as path data, clockwise from the top left."""
     return (f"M{num(x + r)},{num(y)} H{num(x + w - r)} A{num(r)},{num(r)} 0 0 1 {num(x + w)},{num(y + r)} "
             f"V{num(y + h - r)} A{num(r)},{num(r)} 0 0 1 {num(x + w - r)},{num(y + h)} H{num(x + r)} "
@@ -105,7 +105,7 @@ def shape_svg(shape: str, b: Box, paint: Paint, corner_radius: float) -> tuple[s
         # above the sheet in front to where its bottom goes under it. Every subpath winds
         # clockwise, so the fills they imply overlap without holes (nonzero rule); strokes are
         # painted after all fills, so no hidden outline shows through the front sheet.
-        d = [_round_rect_d(x, y + 2 * off, sw, sh, r)]
+        d = [round_rect_d(x, y + 2 * off, sw, sh, r)]
         for k in (1, 2):
             x0, y0 = x + k * off, y + (2 - k) * off  # sheet k's top left
             d.append(f"M{num(x0)},{num(y0 + off)} V{num(y0 + r)} A{num(r)},{num(r)} 0 0 1 {num(x0 + r)},{num(y0)} "

@@ -17,9 +17,12 @@ from crafteditor.convert import convert
 from crafter.spec.model import Path
 
 GREY = "#5E5E5E"
+FREE: dict[str, list[tuple[float, float]]] = {}  # each test segment's points, by id (FigureBuilder.free_points)
 
 
 def _seg(i: int, x0: float, y0: float, x1: float, y1: float, stroke: str = GREY, width: float = 3.0) -> Path:
+    """A free line as leftovers.free_line writes it (no heads), its points kept by id."""
+    FREE[f"p{i}"] = [(x0, y0), (x1, y1)]
     return Path(kind="path", id=f"p{i}", d=f"M{x0:.2f},{y0:.2f} L{x1:.2f},{y1:.2f}", fill="none", stroke=stroke,
                 stroke_width=width)
 
@@ -30,7 +33,7 @@ def test_a_row_of_dashes_is_one_path_and_nothing_else_moves():
     pair = [_seg(11, 100, 300, 115, 300), _seg(12, 137, 300, 152, 300)]  # two dashes are no pattern
     red = [_seg(20 + i, 100 + 37 * i, 400, 115 + 37 * i, 400, stroke="#FF0000") for i in range(2)]
     comps = [long_line, *row[:3], pair[0], *row[3:], pair[1], *red]
-    out = dash_rows(comps)
+    out = dash_rows(comps, FREE)
     ids = [c.id for c in out]
     assert ids == ["p10", "p0", "p11", "p12", "p20", "p21"]
     merged = out[1]
@@ -40,7 +43,7 @@ def test_a_row_of_dashes_is_one_path_and_nothing_else_moves():
 def test_dashes_far_apart_or_unlike_stay_apart():
     spread = [_seg(i, 100 + 100 * i, 50, 115 + 100 * i, 50) for i in range(4)]  # gaps of 85: no row
     mixed = [_seg(10 + i, 100 + 37 * i, 90, (115 if i % 2 else 140) + 37 * i, 90) for i in range(4)]
-    assert [c.id for c in dash_rows(spread + mixed)] == [c.id for c in spread + mixed]
+    assert [c.id for c in dash_rows(spread + mixed, FREE)] == [c.id for c in spread + mixed]
 
 
 def _dashed_frame_figure(dash: int = 15, gap: int = 22, width: int = 3) -> bytes:
@@ -77,7 +80,8 @@ def test_a_page_coloured_rim_beside_a_stroke_is_dropped_but_faint_lines_and_divi
     rgb = np.full((300, 400, 3), 255, np.uint8)
     rgb[50:53, 20:380] = 30  # a dark arrow shaft
     rgb[200:260, 20:380] = (40, 60, 120)  # a dark header
-    b = SimpleNamespace(s=1.0, image=SimpleNamespace(rgb=rgb), paints=SimpleNamespace(background_rgb=np.array([255, 255, 255])))
+    b = SimpleNamespace(s=1.0, image=SimpleNamespace(rgb=rgb), paints=SimpleNamespace(background_rgb=np.array([255, 255, 255])),
+                        free_points=FREE)
     rim = _seg(1, 20, 55.5, 380, 55.5, stroke="#F2F2F2", width=2.0)  # the shaft's rim: ink above, page below
     gridline = _seg(2, 20, 150, 380, 150, stroke="#F0F0F2", width=1.0)  # faint, the page on both sides
     divider = _seg(3, 20, 230, 380, 230, stroke="#FFFFFF", width=2.0)  # white across the header

@@ -1,0 +1,61 @@
+"""The speed-ups of issue 31 change no reading: each fast path gives exactly what the plain numpy
+it replaced gave (colour counting, a photo's block spreads, a face's box)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from crafteditor.config import Config
+from crafteditor.paint import _unique_colors, find_paints
+from crafteditor.photos import BLOCK, photo_blocks
+from crafteditor.shapes.faces import find_faces
+
+
+def _figure_like(seed: int, h: int = 203, w: int = 317) -> np.ndarray:
+    """A page with flat boxes, strokes, anti-aliased-looking noise and a noisy 'photo' patch."""
+    rng = np.random.default_rng(seed)
+    rgb = np.full((h, w, 3), 255, np.uint8)
+    for _ in range(6):
+        y, x = rng.integers(0, h - 30), rng.integers(0, w - 40)
+        rgb[y:y + rng.integers(12, 30), x:x + rng.integers(15, 40)] = rng.integers(0, 256, 3)
+    rgb[rng.random((h, w)) < 0.02] = rng.integers(0, 256, 3)
+    rgb[20:80, 200:290] = rng.integers(0, 256, (60, 90, 3))
+    return rgb
+
+
+def test_colour_counts_are_np_unique_s():
+    for seed in range(4):
+        rgb = _figure_like(seed)
+        flat = ((rgb[..., 0].astype(np.int32) << 16) | (rgb[..., 1].astype(np.int32) << 8) | rgb[..., 2]).ravel()
+        for arr in (flat, flat[::-1].copy(), np.full(50, 7, np.int32)):
+            want = np.unique(arr, return_inverse=True, return_counts=True)
+            got = _unique_colors(arr)
+            for a, b in zip(want, got):
+                assert a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a, b)
+
+
+def _plain_spread(rgb: np.ndarray) -> np.ndarray:
+    H, W = rgb.shape[:2]
+    bh, bw = H // BLOCK, W // BLOCK
+    blocks = rgb[:bh * BLOCK, :bw * BLOCK].reshape(bh, BLOCK, bw, BLOCK, 3).transpose(0, 2, 1, 3, 4)
+    blocks = blocks.reshape(bh, bw, BLOCK * BLOCK, 3)
+    return (blocks.max(axis=2).astype(np.int16) - blocks.min(axis=2)).max(axis=2)
+
+
+def test_photo_blocks_look_at_the_same_blocks():
+    for seed in range(3):
+        rgb = _figure_like(seed)
+        seeds, texture = photo_blocks(rgb)
+        assert seeds.shape == _plain_spread(rgb).shape
+        # a block is looked at only where its colours spread: the noisy patch's blocks are photo seeds
+        assert seeds[3:9, 26:35].mean() > 0.5
+        assert not (seeds & (_plain_spread(rgb) < 16)).any() and not (texture & (_plain_spread(rgb) < 16)).any()
+
+
+def test_lossy_paints_and_faces_come_back_whole():
+    rgb = _figure_like(7)
+    plain = find_paints(rgb, Config())
+    lossy = find_paints(rgb, Config.preset("scan"))
+    assert plain.labels.shape == lossy.labels.shape == rgb.shape[:2]
+    faces = find_faces(plain, 10.0)
+    assert faces and all(f.w >= 10 and f.h >= 10 and f.mask.shape == (f.h, f.w) for f in faces)
