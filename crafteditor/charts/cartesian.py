@@ -128,9 +128,12 @@ def _x_axis(runs, used, ax, ay, right, font, drawn, bg) -> tuple[Axis, list[int]
     """The x axis read off the labels below it: numbers calibrate it, or they are its categories.
     Returns the axis, its tick labels' runs, and whether the categories could not be read (the
     bars are then numbered)."""
-    # x ticks: below the x axis
-    below = [k for k, r in enumerate(runs) if k not in used and r.angle == 0 and ay - 2 <= r.y <= ay + 3 * font
-             and ax - 2 * font <= r.cx <= right + 2 * font]
+    # x ticks: below the x axis; labels turned 90° (Vega-Lite's on crowded bands) hang from it
+    below = [k for k, r in enumerate(runs) if k not in used and ax - 2 * font <= r.cx <= right + 2 * font
+             and ay - 2 <= r.y <= ay + (3 * font if r.angle == 0 else 1.5 * font)]
+    level = [runs[k].y for k in below if runs[k].angle == 0]
+    if level:  # the first row of level labels: the axis title under them is no category (ggplot2's is close)
+        below = [k for k in below if runs[k].angle != 0 or runs[k].y <= min(level) + 0.6 * font]
     mend_spaced_decimals(runs, below, drawn, bg)
     # powers of ten (10⁻³ read '10–3', or '10' and its raised exponent apart) are numbers
     powers = join_powers(runs, [k for k in below if tick_number(runs[k].text)], drawn, bg)

@@ -97,7 +97,8 @@ def find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: f
             near = np.linalg.norm(sw - paints.colors[best[1]].astype(np.float32), axis=2) < 18
             cols = near.any(axis=0)[:below.shape[1]]
             if below.size and (float((below == best[1]).mean()) >= 0.5
-                               or (cols.any() and float((below[:, cols] == best[1]).mean()) >= 0.5)):
+                               or (cols.any() and float((below[:, cols] == best[1]).mean()) >= 0.5)) \
+                    and not _key_box(paints.labels, best[1], r, sx0, cols, font):
                 best = None
             # nor does a swatch run on left, or touch the plot's left edge: a horizontal bar's
             # end beside its value label does (bars beside '0.06s' and '0.99s' had named series)
@@ -154,6 +155,26 @@ def entry_name(r) -> str:
     if wide.size == 0 or wide[0] == 0 and len(words[0].strip(SWATCH_GLYPHS)) == 0:
         return legend_name(r.text)
     return legend_name(" ".join(words[:int(wide[0]) + 1]))
+
+
+def _key_box(labels: np.ndarray, paint: int, r, sx0: int, cols: np.ndarray, font: float) -> bool:
+    """A legend key taller than its entry's text, centred on it (ggplot2's, 17 pt keys beside
+    8.8 pt text): the swatch's paint runs as far above the text as below it, and ends within a
+    font size; a bar beside a value label runs on down."""
+    xs = np.flatnonzero(cols) + sx0
+    if xs.size == 0:
+        return False
+    band = labels[:, int(xs[0]):int(xs[-1]) + 1] == paint
+    H = band.shape[0]
+
+    def run(y: int, step: int) -> int:
+        n = 0
+        while 0 <= y < H and float(band[y].mean()) >= 0.5 and n <= 2 * font:
+            n, y = n + 1, y + step
+        return n
+
+    below, above = run(int(r.bottom) + 1, 1), run(int(r.y) - 1, -1)
+    return 0 < below <= 1.0 * font and abs(above - below) <= 0.25 * font + 2
 
 
 def _mask_glyphs(sw: np.ndarray, r, sx0: int, sy0: int) -> None:
