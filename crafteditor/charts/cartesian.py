@@ -149,9 +149,13 @@ def _x_axis(runs, used, ax, ay, right, font, drawn, bg) -> tuple[Axis, list[int]
     # x ticks: below the x axis; labels turned 90° (Vega-Lite's on crowded bands) hang from it
     below = [k for k, r in enumerate(runs) if k not in used and ax - 2 * font <= r.cx <= right + 2 * font
              and ay - 2 <= r.y <= ay + (3 * font if r.angle == 0 else 1.5 * font)]
-    level = [runs[k].y for k in below if runs[k].angle == 0]
-    if level:  # the first row of level labels: the axis title under them is no category (ggplot2's is close)
-        below = [k for k in below if runs[k].angle != 0 or runs[k].y <= min(level) + 0.6 * font]
+    # the axis title close under a row of labels (ggplot2's) is no label: one run below the first
+    # row, centred under the plot
+    level = [k for k in below if runs[k].angle == 0]
+    first = min((runs[k].y for k in level), default=0.0)
+    under = [k for k in level if runs[k].y > first + 0.6 * font]
+    if len(under) == 1 and len(level) >= 3 and abs(runs[under[0]].cx - (ax + right) / 2) <= 0.1 * (right - ax):
+        below.remove(under[0])
     mend_spaced_decimals(runs, below, drawn, bg)
     # powers of ten (10⁻³ read '10–3', or '10' and its raised exponent apart) are numbers
     powers = join_powers(runs, [k for k in below if tick_number(runs[k].text)], drawn, bg)
