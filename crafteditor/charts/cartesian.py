@@ -147,8 +147,9 @@ def _x_axis(runs, used, ax, ay, right, font, drawn, bg) -> tuple[Axis, list[int]
     Returns the axis, its tick labels' runs, and whether the categories could not be read (the
     bars are then numbered)."""
     # x ticks: below the x axis; labels turned 90° (Vega-Lite's on crowded bands) hang from it
+    # (OCR's box of one may reach up into the plot, along a bar's edge)
     below = [k for k, r in enumerate(runs) if k not in used and ax - 2 * font <= r.cx <= right + 2 * font
-             and ay - 2 <= r.y <= ay + (3 * font if r.angle == 0 else 1.5 * font)]
+             and (ay - 2 <= r.y <= ay + 3 * font if r.angle == 0 else r.y <= ay + 1.5 * font and r.bottom >= ay + font)]
     # the axis title close under a row of labels (ggplot2's) is no label: one run below the first
     # row, centred under the plot
     level = [k for k in below if runs[k].angle == 0]
