@@ -174,7 +174,13 @@ def _key_box(labels: np.ndarray, paint: int, r, sx0: int, cols: np.ndarray, font
         return n
 
     below, above = run(int(r.bottom) + 1, 1), run(int(r.y) - 1, -1)
-    return 0 < below <= 1.0 * font and abs(above - below) <= 0.25 * font + 2
+    if not (0 < below <= 1.0 * font and abs(above - below) <= 0.25 * font + 2):
+        return False
+    # a key stands apart, left of its text: a segment of stacked bars round a value label
+    # written in it runs on left, and up to the text
+    row = labels[int(r.cy), sx0:max(sx0, int(r.x))] == paint
+    on = np.flatnonzero(row)
+    return on.size > 0 and on[0] > 0 and row.size - 1 - on[-1] >= 2
 
 
 def _mask_glyphs(sw: np.ndarray, r, sx0: int, sy0: int) -> None:
