@@ -327,7 +327,8 @@ def _matplotlib(p: Plot, path: Path, rng: random.Random, scale: int, plotly: boo
 def _plotly_look(ax: Any, grid: bool = True) -> None:
     """Plotly's default template: a #E5ECF6 panel, white gridlines, no frame, no ticks."""
     ax.set_facecolor("#E5ECF6")
-    ax.grid(grid, color="white", linewidth=1.2)
+    if grid:  # (grid(False, color=…) turns it on: keywords set it visible)
+        ax.grid(True, color="white", linewidth=1.2)
     ax.set_axisbelow(True)
     for side in ax.spines.values():
         side.set_visible(False)
