@@ -85,3 +85,40 @@ def test_the_charts_maker_draws_figures_with_their_truth(tmp_path):
     for r in records:
         assert (tmp_path / r["file"].split("/", 1)[1]).stat().st_size > 1000
         assert r["kind"] == "chart" and len(r["values"]) >= 5 and r["width"] > 100
+
+
+def test_ggplot2_facets_side_by_side_are_read_one_plot_each():
+    """ggplot2's facets 5.5 pt apart: the closing that bridges white gridlines had made one panel
+    of both (their strips inside it), read as one plot."""
+    gg = pytest.importorskip("plotnine")
+    import pandas as pd
+
+    xs = list(range(10, 17))
+    a = [0.72, 0.89, 0.88, 0.74, 0.83, 0.94, 1.19]
+    b = [0.65, 0.89, 1.07, 1.11, 1.03, 1.14, 1.19]
+    df = pd.DataFrame([("Kyoto", x, y) for x, y in zip(xs, a)] + [("rural", x, y) for x, y in zip(xs, b)],
+                      columns=["series", "x", "y"])
+    g = (gg.ggplot(df) + gg.geom_line(gg.aes(x="x", y="y"), size=0.8) + gg.facet_wrap("series", ncol=2) + gg.theme_grey()
+         + gg.labs(x="Epoch", y="Loss") + gg.theme(figure_size=(5, 4.5), dpi=100))
+    fig = g.draw()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=100)
+    plt.close(fig)
+    conv = convert(buf.getvalue())
+    assert len(conv.figure.of_kind("chart")) == 2
+    values = [["(a) Kyoto", x, y] for x, y in zip(xs, a)] + [["(b) rural", x, y] for x, y in zip(xs, b)]
+    assert score_values(conv.figure, {"values": values, "value_axis": [0.6, 1.25]}) >= 0.9
+
+
+def test_two_tick_labels_that_are_no_powers_of_ten_are_a_linear_axis():
+    """ggplot2 labels a short axis '5', '10': two labels fit a log axis as exactly as a linear
+    one, and had been read as log (every point off by a tenth of the axis)."""
+    rng = random.Random(4)
+    pts = [(round(rng.uniform(0, 10), 2), round(rng.uniform(3, 14), 2)) for _ in range(20)]
+    fig, ax = plt.subplots(figsize=(5, 3))
+    ax.scatter([p[0] for p in pts], [p[1] for p in pts], s=20)
+    ax.set_ylim(2.2, 14.7)
+    ax.set_yticks([5, 10])
+    conv = convert(mpl_png(fig))
+    values = [["points", x, y] for x, y in pts]
+    assert score_values(conv.figure, {"values": values, "value_axis": [2.2, 14.7]}) >= 0.9
