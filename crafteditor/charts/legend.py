@@ -4,6 +4,7 @@ marks are read (a bar running under it is carried through)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import cv2
@@ -134,7 +135,9 @@ def find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: f
 
 def legend_name(text: str) -> str:
     """A legend entry's series name: its text without the swatch OCR read with it."""
-    return text.lstrip(SWATCH_GLYPHS + " ").strip() or text
+    name = text.lstrip(SWATCH_GLYPHS + " ").strip() or text
+    # a stroke swatch (Vega-Lite's) read as a mark of its own before a space: '| train', '] cherry'
+    return re.sub(r"^[|\[\]!_=~•·*/\\]{1,2}\s+(?=\w)", "", name) or name
 
 
 def entry_name(r) -> str:
