@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from PIL import Image
+
 KINDS = ("line", "line-markers", "scatter", "bar-grouped", "bar-stacked", "bar-h", "log", "pow2", "errorbar",
          "hist-step", "area", "heatmap", "facets")
 MAKER_KINDS = ("vega-altair", "ggplot2", "matplotlib", "plotly")
@@ -401,8 +403,6 @@ def _plotnine(p: Plot, path: Path, rng: random.Random, scale: int) -> tuple[floa
 def draw(figs: Path, n: int, seed: int) -> list[dict[str, Any]]:
     """Draw ``n`` charts under ``figs`` (makers and kinds taken in turn, everything else random) and
     return their truth records."""
-    from PIL import Image  # heavy: Pillow, for the sizes drawn
-
     rng = random.Random(seed)
     records = []
     for i in range(n):

@@ -43,7 +43,7 @@ from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import Paints, find_paints, with_vivid
 
 
-def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: Config,
+def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: Config,  # long: the finders in turn
                   image: Any) -> list[ChartResult]:
     original = image.rgb
     panels = [pn for pn in find_panels(paints) if numbered(pn, runs)]

@@ -31,7 +31,7 @@ class Legend:
 
 
 def find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: float, original=None,
-                walls: tuple[float, ...] = ()) -> Legend:
+                walls: tuple[float, ...] = ()) -> Legend:  # long: each run tried as an entry, then the title and box
     """Legend entries: text inside the plot (or in a column right of it) with a swatch of a
     candidate paint on its left; the box they fill and a title just above them."""
     x0, y0, x1, y1 = (int(round(v)) for v in plot)
