@@ -153,9 +153,9 @@ def _shared(results: list[ChartResult], ax: float, ay: float, right: float, top:
     columns (subplots with ``sharex``: the upper ones show no x labels), y with one left of it
     over the same rows (facets side by side: the y labels on the first only)."""
     sx = next((r.axes[0] for r in results if r.axes is not None and abs(r.plot[0] - ax) <= 4
-               and abs(r.plot[2] - right) <= 4 and r.plot[3] > ay + 4), None)
+               and abs(r.plot[2] - right) <= 4 and r.plot[1] >= ay - 2), None)  # below it, not its own frame
     sy = next((r.axes[1] for r in results if r.axes is not None and top is not None and abs(r.plot[1] - top) <= 4
-               and abs(r.plot[3] - ay) <= 4 and r.plot[2] < ax + 4), None)
+               and abs(r.plot[3] - ay) <= 4 and r.plot[2] <= ax + 2), None)
     return sx, sy
 
 
