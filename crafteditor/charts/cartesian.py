@@ -35,35 +35,31 @@ from crafteditor.charts.vegalite import chart_spec
 from crafteditor.paint import to_hex
 
 
-def read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,
-               legend: Legend | None = None, walls: tuple[float, ...] = ()) -> ChartResult | None:
-    """``walls``: left edges of the figure's other plots (a legend right of this one ends there)."""
+def read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,  # long: the reading's steps in order
+               legend: Legend | None = None, walls: tuple[float, ...] = (),
+               shared: tuple[Axis | None, Axis | None] = (None, None)) -> ChartResult | None:
+    """``walls``: left edges of the figure's other plots (a legend right of this one ends there);
+    ``shared``: the x and y axes of plots read already that this one shares (subplots with
+    ``sharex``, whose upper plots show no x labels; facets side by side, with y labels on the first)."""
     font = typical_font(runs)
     # y ticks: numbers whose right edge is just left of the y axis
     yt = [k for k, r in enumerate(runs) if k not in used and r.angle == 0 and tick_number(r.text)
           and ax - 6 * font <= r.right <= ax + 2 and r.cy <= ay + font
           and (top is None or r.cy >= top - font)]
-    if len(yt) < 2:
+    if len(yt) < 2 and (shared[1] is None or top is None):
         return None
     drawn = original if original is not None else rgb
-    mend_spaced_decimals(runs, yt, drawn, paints.background_rgb)
-    if top is None:
-        top = min(runs[k].y for k in yt) - font * 0.2
-    # 10ⁿ read as '10' and 'n': one label at the '10' (the exponent is no tick of its own)
-    # and 1.6 read as '1' and '6' (the point in neither): one label, the left run
-    powers = join_powers(runs, yt, drawn, paints.background_rgb)
-    decimals = join_decimals(runs, [k for k in yt if k not in powers and k not in powers.values()], drawn,
-                             paints.background_rgb)
-    exps = set(powers.values()) | {j for j, _ in decimals.values()}
-    yt = [k for k in yt if k not in exps]
-    yaxis = fit_axis([(runs[k].cy, power_text(runs[k], runs[powers[k]], drawn, paints.background_rgb))
-                      if k in powers else (runs[k].cy, decimals[k][1]) if k in decimals
-                      else tick_text(runs[k], drawn, paints.background_rgb) for k in yt])
-    if yaxis is None:
-        return None
-    yaxis = snap_to_ticks(yaxis, paints, [runs[k] for k in yt], ax, font)
+    if len(yt) < 2:
+        yaxis, yt, exps = shared[1], [], set()
+    else:
+        yaxis, top, exps = _y_axis(runs, yt, ax, top, font, drawn, paints)
+        if yaxis is None:
+            return None
     split_tick_labels(runs, used, ay, ax, right, font)
     xaxis, xticks, index_categories = _x_axis(runs, used, ax, ay, right, font, drawn, paints.background_rgb)
+    if shared[0] is not None and (index_categories or (xaxis.categories and len(xticks) < 2)):
+        # no x labels of its own (a lone 'category' is the title of the plot below)
+        xaxis, xticks, index_categories = shared[0], [], False
     plot = (ax, float(top), right, ay)
     consumed = set(yt) | set(xticks) | exps
     x_title, y_title, title = find_titles(runs, used | consumed, xticks, yt, plot, font)
@@ -112,7 +108,29 @@ def read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,
     else:
         kept = []
     return ChartResult(box=box, plot=plot, mask=mask, run_indices=sorted(consumed - set(kept)), spec=spec,
-                       title=runs[title].text if title is not None else None, style=style, kept_text=kept)
+                       title=runs[title].text if title is not None else None, style=style, kept_text=kept,
+                       axes=(xaxis, yaxis))
+
+
+def _y_axis(runs, yt: list[int], ax, top, font: float, drawn, paints) -> tuple[Axis | None, float, set[int]]:
+    """The y axis fitted to its tick labels ``yt`` (narrowed in place to the ticks' own runs), the
+    plot's top (the highest label's, where no frame gave it) and the runs that were exponents."""
+    mend_spaced_decimals(runs, yt, drawn, paints.background_rgb)
+    if top is None:
+        top = min(runs[k].y for k in yt) - font * 0.2
+    # 10ⁿ read as '10' and 'n': one label at the '10' (the exponent is no tick of its own)
+    # and 1.6 read as '1' and '6' (the point in neither): one label, the left run
+    powers = join_powers(runs, yt, drawn, paints.background_rgb)
+    decimals = join_decimals(runs, [k for k in yt if k not in powers and k not in powers.values()], drawn,
+                             paints.background_rgb)
+    exps = set(powers.values()) | {j for j, _ in decimals.values()}
+    yt[:] = [k for k in yt if k not in exps]
+    yaxis = fit_axis([(runs[k].cy, power_text(runs[k], runs[powers[k]], drawn, paints.background_rgb))
+                      if k in powers else (runs[k].cy, decimals[k][1]) if k in decimals
+                      else tick_text(runs[k], drawn, paints.background_rgb) for k in yt])
+    if yaxis is None:
+        return None, float(top), exps
+    return snap_to_ticks(yaxis, paints, [runs[k] for k in yt], ax, font), float(top), exps
 
 
 def _with_unit(text: str) -> bool:
@@ -128,9 +146,17 @@ def _x_axis(runs, used, ax, ay, right, font, drawn, bg) -> tuple[Axis, list[int]
     """The x axis read off the labels below it: numbers calibrate it, or they are its categories.
     Returns the axis, its tick labels' runs, and whether the categories could not be read (the
     bars are then numbered)."""
-    # x ticks: below the x axis
-    below = [k for k, r in enumerate(runs) if k not in used and r.angle == 0 and ay - 2 <= r.y <= ay + 3 * font
-             and ax - 2 * font <= r.cx <= right + 2 * font]
+    # x ticks: below the x axis; labels turned 90° (Vega-Lite's on crowded bands) hang from it
+    # (OCR's box of one may reach up into the plot, along a bar's edge)
+    below = [k for k, r in enumerate(runs) if k not in used and ax - 2 * font <= r.cx <= right + 2 * font
+             and (ay - 2 <= r.y <= ay + 3 * font if r.angle == 0 else r.y <= ay + 1.5 * font and r.bottom >= ay + font)]
+    # the axis title close under a row of labels (ggplot2's) is no label: one run below the first
+    # row, centred under the plot
+    level = [k for k in below if runs[k].angle == 0]
+    first = min((runs[k].y for k in level), default=0.0)
+    under = [k for k in level if runs[k].y > first + 0.6 * font]
+    if len(under) == 1 and len(level) >= 3 and abs(runs[under[0]].cx - (ax + right) / 2) <= 0.1 * (right - ax):
+        below.remove(under[0])
     mend_spaced_decimals(runs, below, drawn, bg)
     # powers of ten (10⁻³ read '10–3', or '10' and its raised exponent apart) are numbers
     powers = join_powers(runs, [k for k in below if tick_number(runs[k].text)], drawn, bg)

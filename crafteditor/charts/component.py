@@ -28,6 +28,7 @@ class ChartResult:
     title: str | None = None
     style: ChartStyle | None = None
     kept_text: list[int] = field(default_factory=list)  # its runs left as text ('40 MB/s' ticks: no format writes them)
+    axes: tuple[Any, Any] | None = None  # the x and y Axis read (a plot sharing one reads its marks on it)
 
     def component(self, builder: Any) -> Any:
         x0, y0, x1, y1 = self.box

@@ -43,7 +43,7 @@ from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import Paints, find_paints, with_vivid
 
 
-def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: Config,
+def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: Config,  # long: the finders in turn
                   image: Any) -> list[ChartResult]:
     original = image.rgb
     panels = [pn for pn in find_panels(paints) if numbered(pn, runs)]
@@ -92,7 +92,8 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
         if any(pn.x0 - 3 <= ax < pn.x1 - 8 and pn.y0 + 8 < ay < pn.y1 - 8 for pn in panels + frames):
             continue  # strokes on a panel are its marks or its gridlines (a flat series line over a legend's edge)
         res = _cells(original, paints, runs, used_runs, ax, ay, right, top, config, ink) \
-            or read_chart(rgb, paints, runs, used_runs, ax, ay, right, top, config, original, walls=walls)
+            or read_chart(rgb, paints, runs, used_runs, ax, ay, right, top, config, original, walls=walls,
+                          shared=_shared(results, ax, ay, right, top))
         if res is None and vert:
             res = read_horizontal(rgb, paints, runs, used_runs, ax, ay, right, top, config, original, walls)
         if res is not None:
@@ -100,12 +101,16 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
             used_runs.update(res.run_indices + res.kept_text)
     # a panel with no axis lines (ggplot, seaborn), or a grid without them: its edges are the axes
     framed: dict[int, Panel] = {}  # results read at a panel's or grid's edges
-    for pn in panels + frames:
+    # the lowest row first, each left to right: a plot above may share the x axis of one below, one
+    # to the right the y axis of one left of it
+    for pn in sorted(panels + frames, key=lambda pn: (-pn.y1, pn.x0)):
         if any(on_panel(r.plot, pn) for r in results):
             continue
         args = (rgb, paints, runs, used_runs, float(pn.x0), float(pn.y1), float(pn.x1), float(pn.y0), config, original)
         res = (_cells(original, paints, runs, used_runs, float(pn.x0), float(pn.y1), float(pn.x1), float(pn.y0), config,
-                      ink) or (None if pn.bars_only else read_chart(*args, walls=walls)) or read_horizontal(*args, walls))
+                      ink) or (None if pn.bars_only else read_chart(
+            *args, walls=walls, shared=_shared(results, float(pn.x0), float(pn.y1), float(pn.x1), float(pn.y0))))
+            or read_horizontal(*args, walls))
         if res is not None:
             framed[len(results)] = pn
             results.append(res)
@@ -141,6 +146,17 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
             results.append(res)
             used_runs.update(res.run_indices + res.kept_text)
     return results
+
+
+def _shared(results: list[ChartResult], ax: float, ay: float, right: float, top: float | None) -> tuple[Any, Any]:
+    """The axes a plot may share with those read already: x with a plot below it over the same
+    columns (subplots with ``sharex``: the upper ones show no x labels), y with one left of it
+    over the same rows (facets side by side: the y labels on the first only)."""
+    sx = next((r.axes[0] for r in results if r.axes is not None and abs(r.plot[0] - ax) <= 4
+               and abs(r.plot[2] - right) <= 4 and r.plot[1] >= ay - 2), None)  # below it, not its own frame
+    sy = next((r.axes[1] for r in results if r.axes is not None and top is not None and abs(r.plot[1] - top) <= 4
+               and abs(r.plot[3] - ay) <= 4 and r.plot[2] <= ax + 2), None)
+    return sx, sy
 
 
 def _cells(original, paints, runs, used, ax, ay, right, top, config, ink: np.ndarray) -> ChartResult | None:

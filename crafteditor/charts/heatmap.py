@@ -134,6 +134,11 @@ def _category_labels(runs, used, ax, ay, right, top,
     if below:  # the first row below the axis: the axis title is under it
         first = min(runs[k].y for _, k in below)
         below = sorted((c, k) for c, k in below if runs[k].y <= first + 0.5 * font)
+    # or labels turned 90° hanging from the axis (Vega-Lite's), where OCR read them so
+    turned = sorted((r.cx, k) for k, r in enumerate(runs) if k not in used and r.angle != 0
+                    and r.y <= ay + 1.5 * font and r.bottom >= ay + font and ax <= r.cx <= right)
+    if len(turned) > len(below):
+        below = turned
     nx, ny = len(below), len(left)
     if nx < 2 or ny < 2:
         return None

@@ -52,7 +52,7 @@ def find_titles(runs, taken: set[int], xticks: list[int], yticks: list[int], plo
     the title above the plot."""
     ax, top, right, ay = plot
     tick_bottom = max([runs[k].bottom for k in xticks], default=ay)
-    ytick_left = min(runs[k].x for k in yticks)
+    ytick_left = min((runs[k].x for k in yticks), default=ax)
     reach = 3 * font if xticks else 7 * font  # unread (rotated) tick labels push the axis title down
     x_title = pick(runs, taken, lambda r: r.angle == 0 and tick_bottom - 2 <= r.y <= tick_bottom + reach
                    and ax - font <= r.cx <= right + font)

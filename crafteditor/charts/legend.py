@@ -4,6 +4,7 @@ marks are read (a bar running under it is carried through)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import cv2
@@ -30,7 +31,7 @@ class Legend:
 
 
 def find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: float, original=None,
-                walls: tuple[float, ...] = ()) -> Legend:
+                walls: tuple[float, ...] = ()) -> Legend:  # long: each run tried as an entry, then the title and box
     """Legend entries: text inside the plot (or in a column right of it) with a swatch of a
     candidate paint on its left; the box they fill and a title just above them."""
     x0, y0, x1, y1 = (int(round(v)) for v in plot)
@@ -97,7 +98,8 @@ def find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: f
             near = np.linalg.norm(sw - paints.colors[best[1]].astype(np.float32), axis=2) < 18
             cols = near.any(axis=0)[:below.shape[1]]
             if below.size and (float((below == best[1]).mean()) >= 0.5
-                               or (cols.any() and float((below[:, cols] == best[1]).mean()) >= 0.5)):
+                               or (cols.any() and float((below[:, cols] == best[1]).mean()) >= 0.5)) \
+                    and not _key_box(paints.labels, best[1], r, sx0, cols, font):
                 best = None
             # nor does a swatch run on left, or touch the plot's left edge: a horizontal bar's
             # end beside its value label does (bars beside '0.06s' and '0.99s' had named series)
@@ -133,7 +135,9 @@ def find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: f
 
 def legend_name(text: str) -> str:
     """A legend entry's series name: its text without the swatch OCR read with it."""
-    return text.lstrip(SWATCH_GLYPHS + " ").strip() or text
+    name = text.lstrip(SWATCH_GLYPHS + " ").strip() or text
+    # a stroke swatch (Vega-Lite's) read as a mark of its own before a space: '| train', '] cherry'
+    return re.sub(r"^[|\[\]!_=~•·*/\\]{1,2}\s+(?=\w)", "", name) or name
 
 
 def entry_name(r) -> str:
@@ -154,6 +158,32 @@ def entry_name(r) -> str:
     if wide.size == 0 or wide[0] == 0 and len(words[0].strip(SWATCH_GLYPHS)) == 0:
         return legend_name(r.text)
     return legend_name(" ".join(words[:int(wide[0]) + 1]))
+
+
+def _key_box(labels: np.ndarray, paint: int, r, sx0: int, cols: np.ndarray, font: float) -> bool:
+    """A legend key taller than its entry's text, centred on it (ggplot2's, 17 pt keys beside
+    8.8 pt text): the swatch's paint runs as far above the text as below it, and ends within a
+    font size; a bar beside a value label runs on down."""
+    xs = np.flatnonzero(cols) + sx0
+    if xs.size == 0:
+        return False
+    band = labels[:, int(xs[0]):int(xs[-1]) + 1] == paint
+    H = band.shape[0]
+
+    def run(y: int, step: int) -> int:
+        n = 0
+        while 0 <= y < H and float(band[y].mean()) >= 0.5 and n <= 2 * font:
+            n, y = n + 1, y + step
+        return n
+
+    below, above = run(int(r.bottom) + 1, 1), run(int(r.y) - 1, -1)
+    if not (0 < below <= 1.0 * font and abs(above - below) <= 0.25 * font + 2):
+        return False
+    # a key stands apart, left of its text: a segment of stacked bars round a value label
+    # written in it runs on left, and up to the text
+    row = labels[int(r.cy), sx0:max(sx0, int(r.x))] == paint
+    on = np.flatnonzero(row)
+    return on.size > 0 and on[0] > 0 and row.size - 1 - on[-1] >= 2
 
 
 def _mask_glyphs(sw: np.ndarray, r, sx0: int, sy0: int) -> None:

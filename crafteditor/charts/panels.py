@@ -60,7 +60,37 @@ def find_panels(paints: Paints) -> list[Panel]:
         for i in range(1, n):  # one panel per subplot
             pn = _panel_of(lab, i, stats[i], page, inked, m, paints.colors[p])
             if pn is not None:
-                out.append(pn)
+                out += _facets(pn, page, labels, p)
+    return out
+
+
+def _facets(pn: Panel, page: np.ndarray, labels: np.ndarray, paint: int) -> list[Panel]:
+    """A panel cut at the page-coloured gaps running across all of it (ggplot2's facets side by
+    side, 5.5 pt apart, bridged by the closing; its white gridlines are thinner), each piece
+    without the strip of another tint along its top (the facet's title)."""
+    H, W = page.shape
+    gap = max(4, int(round(0.006 * W)))
+    cols = np.flatnonzero(page[pn.y0:pn.y1, pn.x0:pn.x1].mean(axis=0) >= 0.98)
+    cuts = [(int(g[0]) + pn.x0, int(g[-1]) + 1 + pn.x0) for g in np.split(cols, np.flatnonzero(np.diff(cols) > 1) + 1)
+            if g.size >= gap and g[0] > 0 and g[-1] < pn.x1 - pn.x0 - 1] if cols.size else []
+    if not cuts:
+        return [pn]
+    edges = [pn.x0] + [v for c in cuts for v in c] + [pn.x1]
+    pieces = [(a, b) for a, b in zip(edges[::2], edges[1::2])]
+    if any(b - a < 60 for a, b in pieces):
+        return [pn]
+    out = []
+    for a, b in pieces:
+        y0 = pn.y0
+        # a strip: rows of one paint across the piece that is neither the panel's nor the page's
+        while y0 < pn.y1 - 60:
+            row = labels[y0, a:b]
+            vals, counts = np.unique(row, return_counts=True)
+            top = vals[counts.argmax()]
+            if counts.max() < 0.9 * (b - a) or page[y0, a + (b - a) // 2] or int(top) == paint:
+                break
+            y0 += 1
+        out.append(Panel(a, y0, b, pn.y1, pn.color.copy(), pn.bars_only))
     return out
 
 
