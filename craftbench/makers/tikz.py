@@ -16,6 +16,7 @@ labelled arrows, in serif or sans, bold or italic, several sizes). About one fig
 from __future__ import annotations
 
 import random
+import re
 import shutil
 import subprocess
 import tempfile
@@ -222,6 +223,9 @@ DRAW = {"mlp": draw_mlp, "rnn": draw_rnn, "cell": draw_cell, "block": draw_block
 def tex_source(fig: Figure, theme: str, scale: float) -> str:
     ink = {"light": "black", "dark": "white", "faint": "black!55"}[theme]
     page = "\\pagecolor{black!88}" if theme == "dark" else ""
+    body = fig.body
+    if theme == "dark":  # fills darkened under the white ink
+        body = [re.sub(r"fill=([a-z]+(?:!\d+)?)", r"fill=\1!30!black", line) for line in body]
     return "\n".join([
         "\\documentclass[tikz,border=6pt]{standalone}",
         "\\usepackage{amsmath,amssymb,bm}",
@@ -234,7 +238,7 @@ def tex_source(fig: Figure, theme: str, scale: float) -> str:
         " gate/.style={rectangle, draw, thick, minimum width=0.9cm, minimum height=0.6cm},",
         " op/.style={circle, draw, thick, inner sep=0.5pt, minimum size=0.5cm},",
         " box/.style={rectangle, draw, thick, rounded corners=2pt, minimum height=0.8cm, minimum width=2.2cm}]",
-        *fig.body, "\\end{tikzpicture}", "\\end{document}", ""])
+        *body, "\\end{tikzpicture}", "\\end{document}", ""])
 
 
 def _compile(tex: str, png: Path, dpi: int) -> None:

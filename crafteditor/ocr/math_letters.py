@@ -16,12 +16,14 @@ label: one letter and its sub- or superscript) is checked here glyph by glyph ag
 from __future__ import annotations
 
 import unicodedata
+from dataclasses import replace
 
 import numpy as np
 
 from crafteditor.blobs import find_blobs
 from crafteditor.ocr.font_class import fit, ink_box, load_face, template
 
+SAME_SHAPE = "cosuvwxz"  # letters whose capital is the same shape, larger
 LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 ITALIC_FACES = ("cmmi10.ttf", "STIXGeneralItalic.ttf", "DejaVuSerif-Italic.ttf")
 READ_FACES = ITALIC_FACES + ("cmr10.ttf", "STIXGeneral.ttf", "DejaVuSans.ttf", "DejaVuSerif.ttf")
@@ -108,6 +110,8 @@ def read_math_lead(text: str, conf: float, centres: list[float], crop: np.ndarra
         if ink is not None and ink.shape[0] >= MIN_HEIGHT:
             scores = {ch: _best(ch, ink, ITALIC_FACES) for ch in LETTERS}
             best = max(scores, key=lambda k: scores[k])
+            if best.lower() in SAME_SHAPE and scores[best.lower()] >= scores[best] - 0.1:
+                best = best.lower()  # (a lone x fits X about as well: a math label's letter is lower case)
             rival = _best(read, ink, READ_FACES) if read else -1.0
             second = max(v for k, v in scores.items() if k.lower() != best.lower())
             if best != read and scores[best] >= GOOD_FIT and scores[best] >= max(rival + CLEAR, second + LEAD):
@@ -120,3 +124,56 @@ def read_math_lead(text: str, conf: float, centres: list[float], crop: np.ndarra
         return text, centres
     centre = (x0 + x1) / 2 + pad
     return (lead + text[1:], [centre, *centres[1:]]) if over else (lead + text, [centre, *centres])
+
+
+def add_hats(runs: list, rgb: np.ndarray) -> list:
+    """Runs whose short reading starts with a letter under a hat the line's box left out (the
+    detector's box stops at the letter's top): the hat, an isolated small ink stroke above the lead
+    glyph, peaked in its middle, adds the combining circumflex ('y1' → 'ŷ1')."""
+    out = []
+    for r in runs:
+        t = r.text
+        if r.angle != 0 or not t or len(t) > MAX_CHARS or not t[0].isascii() or not t[0].isalpha() or r.glyphs is None:
+            out.append(r)
+            continue
+        hatted = unicodedata.normalize("NFC", t[0] + "\u0302")
+        groups = _groups(r.glyphs)
+        if len(hatted) != 1 or not groups:
+            out.append(r)
+            continue
+        g0, g1, glyph = groups[0]
+        rows = np.flatnonzero(glyph.any(axis=1))
+        lh = int(rows[-1] - rows[0] + 1)
+        x0, x1 = int(r.x) + g0 - 2, int(r.x) + g1 + 2
+        top = int(r.y) + int(rows[0])
+        y0 = top - int(0.6 * lh) - 1
+        if x0 < 0 or y0 < 0 or x1 > rgb.shape[1]:
+            out.append(r)
+            continue
+        strip = rgb[y0:top, x0:x1]
+        if strip.size == 0 or _hat_in(crop_ink(np.pad(strip, ((1, 1), (1, 1), (0, 0)), mode="edge")), g1 - g0, lh) is None:
+            out.append(r)
+            continue
+        marked = r.marked
+        if marked and marked[0] == t[0]:
+            marked = hatted + marked[1:]
+        out.append(replace(r, text=hatted + t[1:], marked=marked))
+    return out
+
+
+def _hat_in(ink: np.ndarray, letter_w: int, letter_h: int) -> np.ndarray | None:
+    """The one hat-shaped blob in a strip's ink (none touching the strip's sides), or None."""
+    n, labels, stats, _ = find_blobs(ink)
+    blobs = [i for i in range(1, n) if stats[i, 4] >= 3]
+    if len(blobs) != 1:
+        return None
+    i = blobs[0]
+    x, y, w, h = (int(v) for v in stats[i, :4])
+    if x <= 0 or x + w >= ink.shape[1] or y <= 0 or w < 0.4 * letter_w or w > 1.8 * letter_w or h > 0.45 * letter_h \
+            or h * 1.2 > w:
+        return None
+    hat = labels[y:y + h, x:x + w] == i
+    tops = np.array([np.flatnonzero(hat[:, c])[0] if hat[:, c].any() else h for c in range(w)])
+    k = len(tops)
+    middle, ends = tops[k // 3:k - k // 3].min(), min(tops[:max(1, k // 5)].min(), tops[-max(1, k // 5):].min())
+    return hat if middle < ends - 0.25 * h or (h >= 2 and middle < ends) else None
