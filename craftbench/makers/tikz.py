@@ -225,7 +225,7 @@ def tex_source(fig: Figure, theme: str, scale: float) -> str:
     page = "\\pagecolor{black!88}" if theme == "dark" else ""
     body = fig.body
     if theme == "dark":  # fills darkened under the white ink
-        body = [re.sub(r"fill=([a-z]+(?:!\d+)?)", r"fill=\1!30!black", line) for line in body]
+        body = [re.sub(r"fill=([a-z]+)(?:!\d+)?", r"fill=\1!30!black", line) for line in body]
     return "\n".join([
         "\\documentclass[tikz,border=6pt]{standalone}",
         "\\usepackage{amsmath,amssymb,bm}",
