@@ -10,6 +10,7 @@ colour from the most contrasting glyph pixels. Duplicate boxes of one word are d
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -21,6 +22,7 @@ from crafteditor.ocr.corrections import (
     restore_dashes,
     restore_e,
     restore_middle_dots,
+    restore_script_minus,
     restore_spaces,
     restore_symbols,
     restore_zeros,
@@ -63,6 +65,9 @@ class TextRun(RectGeometry):
         return self.marked if self.marked and plain(self.marked) == self.text else self.text
 
 
+_SPACED_DASH = re.compile(r"(?<=\w) ?([-–−]) ?(?=\w)")
+
+
 def make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, line: TextLine, angle: float,
               region: np.ndarray, bg: np.ndarray, origin: tuple[int, int], source: str) -> TextRun | None:
     if angle == 0 and centres:
@@ -83,6 +88,10 @@ def make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, lin
     text = restore_e(text, centres, upright, pad, font_px)
     text = restore_middle_dots(text, centres, upright, pad, font_px)
     text = restore_zeros(text, centres, upright, pad, font_px)
+    minus = False
+    if angle == 0:
+        text, centres, minus = (*restore_script_minus(text, centres, upright, pad, font_px), text)
+        minus = text != minus  # a dropped minus put back: no word space either side of it (below)
     text = restore_dashes(text, centres, upright, pad, font_px)
     text = restore_case(text, centres, upright, pad)
     scripts = find_shifts(text, centres, upright, pad) if angle == 0 else None
@@ -90,6 +99,8 @@ def make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, lin
         text = scripts[0]
     read = text
     text = restore_spaces(text, centres, upright, pad, font_px).strip()
+    if minus:
+        text = _SPACED_DASH.sub(r"\1", text)
     if scripts is None:
         text = split_case_joins(text)
     if not text:
