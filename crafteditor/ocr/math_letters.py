@@ -86,6 +86,15 @@ def crop_ink(crop: np.ndarray) -> np.ndarray:
     return np.abs(gray - float(np.median(border))) > INK_CONTRAST
 
 
+def _no_taller(groups: list[tuple[int, int, np.ndarray]], rows: np.ndarray) -> bool:
+    """The lead glyph (its ``rows``) is no taller than the glyph after it and sits higher: a letter
+    of x-height over its subscript, not a digit (a digit stands taller than its subscript)."""
+    if len(groups) < 2:
+        return False
+    nxt = np.flatnonzero(groups[1][2].any(axis=1))
+    return rows[-1] - rows[0] <= 1.1 * (nxt[-1] - nxt[0]) and nxt[-1] > rows[-1]
+
+
 def read_math_lead(text: str, conf: float, centres: list[float], crop: np.ndarray) -> tuple[str, list[float]]:
     """``text`` with its lead math letter read again (and its hat added) where the glyphs say so;
     ``centres`` are the characters' x centres in ``crop`` (the recogniser's BGR line crop)."""
@@ -105,14 +114,17 @@ def read_math_lead(text: str, conf: float, centres: list[float], crop: np.ndarra
         return text, centres
     read = text[0] if over else ""
     lead = read
-    if not read or (read.isalpha() and conf < UNSURE):  # (a digit read there is a digit)
+    # read again: a glyph the reading missed; one under an accent (the recogniser reads ŷ as 'j', a
+    # bold ô as '6': no digit wears a hat); an unsure letter; a '0' no taller than the script after
+    # it (an italic o over its subscript). A letter's reading is the rival an italic letter must beat
+    if not read or accent or (read.isalpha() and conf < UNSURE) or (read == "0" and _no_taller(groups, rows)):
         ink = ink_box(letter)
         if ink is not None and ink.shape[0] >= MIN_HEIGHT:
             scores = {ch: _best(ch, ink, ITALIC_FACES) for ch in LETTERS}
             best = max(scores, key=lambda k: scores[k])
             if best.lower() in SAME_SHAPE and scores[best.lower()] >= scores[best] - 0.1:
                 best = best.lower()  # (a lone x fits X about as well: a math label's letter is lower case)
-            rival = _best(read, ink, READ_FACES) if read else -1.0
+            rival = _best(read, ink, READ_FACES) if read.isalpha() and not accent else -1.0
             second = max(v for k, v in scores.items() if k.lower() != best.lower())
             if best != read and scores[best] >= GOOD_FIT and scores[best] >= max(rival + CLEAR, second + LEAD):
                 lead = best
