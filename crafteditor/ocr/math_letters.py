@@ -106,7 +106,8 @@ def read_math_lead(text: str, conf: float, centres: list[float], crop: np.ndarra
         return text, centres
     x0, x1, glyph = groups[0]
     rows = np.flatnonzero(glyph.any(axis=1))
-    if rows.size == 0 or rows[-1] - rows[0] + 1 < max(MIN_HEIGHT, 0.5 * mask.shape[0]):
+    inked = np.flatnonzero(mask.any(axis=1))
+    if rows.size == 0 or rows[-1] - rows[0] + 1 < max(MIN_HEIGHT, 0.5 * (inked[-1] - inked[0] + 1)):
         return text, centres
     letter, accent = _split_accent(glyph)
     over = [i for i, c in enumerate(centres) if x0 - 1 <= c - pad <= x1 + 1]
