@@ -15,6 +15,7 @@ label: one letter and its sub- or superscript) is checked here glyph by glyph ag
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from dataclasses import replace
 
@@ -190,3 +191,54 @@ def _hat_in(ink: np.ndarray, letter_w: int, letter_h: int) -> np.ndarray | None:
     k = len(tops)
     middle, ends = tops[k // 3:k - k // 3].min(), min(tops[:max(1, k // 5)].min(), tops[-max(1, k // 5):].min())
     return hat if middle < ends - 0.25 * h or (h >= 2 and middle < ends) else None
+
+
+def join_script_minus(runs: list, rgb: np.ndarray) -> list:
+    """A label cut in two at a minus the recogniser never saw: ``c_{t-1}`` came back as runs 'ct' and
+    '1' (the detector's boxes stop at the thin bar). A short run close after another on its line, a
+    lone flat bar filling the gap between them at the later run's middle height, is one label with
+    a minus: 'ct−1' (in the first run's subscript where it had one: c_{t−1})."""
+    out = sorted(runs, key=lambda r: (r.angle, r.y, r.x))
+    k = 0
+    while k < len(out):
+        a = out[k]
+        b = next((q for q in out if q is not a and q.angle == 0 == a.angle and len(q.text) <= 3 and q.text[:1].isalnum()
+                  and a.text[-1:].isalnum() and 0 < q.x - a.right <= a.font_px
+                  and a.y <= q.y + q.h / 2 <= a.bottom and q.glyphs is not None and a.glyphs is not None), None)
+        bar = None if b is None else _bar_between(rgb, int(math.ceil(a.right)), int(b.x), int(b.y), int(math.ceil(b.bottom)))
+        if bar is None:
+            k += 1
+            continue
+        gx0, gy0 = min(a.x, b.x), min(a.y, b.y)
+        gx1, gy1 = max(a.right, b.right), max(a.bottom, b.bottom)
+        glyphs = np.zeros((int(math.ceil(gy1 - gy0)), int(math.ceil(gx1 - gx0))), bool)
+        for r in (a, b):
+            gy, gx = int(round(r.y - gy0)), int(round(r.x - gx0))
+            hh, ww = r.glyphs.shape
+            glyphs[gy:gy + hh, gx:gx + ww] |= r.glyphs[:glyphs.shape[0] - gy, :glyphs.shape[1] - gx]
+        by, bx, bar_mask = bar  # the bar is the minus's ink: erased with the text
+        sub = glyphs[by - int(gy0):by - int(gy0) + bar_mask.shape[0], bx - int(gx0):bx - int(gx0) + bar_mask.shape[1]]
+        sub |= bar_mask[:sub.shape[0], :sub.shape[1]]
+        marked = a.marked[:-1] + "−" + b.text + "}" if a.marked and a.marked.endswith("}") else None
+        out[k] = replace(a, text=a.text + "−" + b.text, w=gx1 - gx0, h=gy1 - gy0, y=gy0, x=gx0, glyphs=glyphs,
+                         confidence=min(a.confidence, b.confidence), marked=marked)
+        out.remove(b)
+    return out
+
+
+def _bar_between(rgb: np.ndarray, x0: int, x1: int, y0: int, y1: int) -> tuple[int, int, np.ndarray] | None:
+    """(top row, left column, mask) of the one flat bar filling most of columns x0..x1 between rows
+    y0..y1 (its middle third), nothing else inked there; None where there is none."""
+    if x1 - x0 < 2 or y1 - y0 < 3 or x0 < 1 or y0 < 1 or x1 >= rgb.shape[1] - 1 or y1 >= rgb.shape[0] - 1:
+        return None
+    ink = crop_ink(rgb[y0 - 1:y1 + 1, x0 - 1:x1 + 1])
+    n, labels, stats, _ = find_blobs(ink)
+    blobs = [i for i in range(1, n) if stats[i, 4] >= 2]
+    if len(blobs) != 1:
+        return None
+    i = blobs[0]
+    x, y, w, h = (int(v) for v in stats[i, :4])
+    mid = y + h / 2
+    if w < 0.5 * (x1 - x0) or h > max(2, 0.3 * (y1 - y0)) or w < 2 * h or not (y1 - y0) / 4 <= mid - 1 <= 3 * (y1 - y0) / 4:
+        return None
+    return y0 - 1 + y, x0 - 1 + x, labels[y:y + h, x:x + w] == i

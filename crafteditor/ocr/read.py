@@ -17,7 +17,7 @@ from crafteditor.config import Config, past
 from crafteditor.ocr.engine import REC_WORD_WIDTH, OcrEngine, get_engine
 from crafteditor.ocr.greek import GREEK_SCORE, LOOKALIKES, read_greek
 from crafteditor.ocr.lone_glyphs import read_lone_glyphs
-from crafteditor.ocr.math_letters import add_hats, read_math_lead
+from crafteditor.ocr.math_letters import add_hats, join_script_minus, read_math_lead
 from crafteditor.ocr.runs import TextRun, dedupe, make_run
 from crafteditor.ocr.text_lines import glyph_mask, line_jobs, region_background
 from crafteditor.paint import Paints, distances
@@ -74,7 +74,7 @@ def read_text(rgb: np.ndarray, paints: Paints, config: Config, deadline: float |
     runs = _extend_rotated(_join_rotated(dedupe(runs)), rgb, engine, latin)
     runs += read_lone_glyphs(rgb, paints, runs, engine, latin, config)
     runs = _join_underscored(runs, rgb)
-    return add_hats(runs, rgb) if config.ocr_math_letters else runs
+    return join_script_minus(add_hats(runs, rgb), rgb) if config.ocr_math_letters else runs
 
 
 def _extend_rotated(runs: list[TextRun], rgb: np.ndarray, engine: OcrEngine, latin: bool) -> list[TextRun]:

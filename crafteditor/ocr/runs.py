@@ -66,6 +66,8 @@ class TextRun(RectGeometry):
 
 
 _SPACED_DASH = re.compile(r"(?<=\w) ?([-–−]) ?(?=\w)")
+_JOINED_DASH = re.compile(r"\w[-–−]\w")
+_SPACED_READ = re.compile(r"\w (?:[-–−]) ?\w|\w[-–−] \w")
 
 
 def make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, line: TextLine, angle: float,
@@ -88,10 +90,8 @@ def make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, lin
     text = restore_e(text, centres, upright, pad, font_px)
     text = restore_middle_dots(text, centres, upright, pad, font_px)
     text = restore_zeros(text, centres, upright, pad, font_px)
-    minus = False
-    if angle == 0:
-        text, centres, minus = (*restore_script_minus(text, centres, upright, pad, font_px), text)
-        minus = text != minus  # a dropped minus put back: no word space either side of it (below)
+    if angle == 0:  # a minus the recogniser dropped inside a script ('ht 1' for h_{t-1}) put back
+        text, centres = restore_script_minus(text, centres, upright, pad, font_px)
     text = restore_dashes(text, centres, upright, pad, font_px)
     text = restore_case(text, centres, upright, pad)
     scripts = find_shifts(text, centres, upright, pad) if angle == 0 else None
@@ -99,7 +99,9 @@ def make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, lin
         text = scripts[0]
     read = text
     text = restore_spaces(text, centres, upright, pad, font_px).strip()
-    if minus:
+    if _JOINED_DASH.search(read) and not _SPACED_READ.search(read):
+        # a dash read between two characters stays between them: the space put in beside it was the
+        # dash's own side bearings ('Ct− 1' for c_{t−1}, 'St – 1')
         text = _SPACED_DASH.sub(r"\1", text)
     if scripts is None:
         text = split_case_joins(text)

@@ -99,3 +99,45 @@ def test_the_tikz_maker_draws_figures_with_their_truth(tmp_path):
     truth, read = words_of(rnn["text"]), svg_words(svg)
     x_words = [w for w in truth if w.startswith("x")]
     assert sum(min(truth[w], read[w]) for w in x_words) >= len(x_words) // 2, (truth, read)
+
+
+def test_labels_on_light_pills_on_a_dark_page_are_read():
+    """draw.io's dark theme: small dark labels on light pills, lines across a dark page; the detector's
+    box holds the pill and some page, and the pill had been taken for one glyph ('e1-49' read '·')."""
+    s = 4
+    img = Image.new("RGB", (300 * s, 120 * s), (77, 87, 102))
+    d = ImageDraw.Draw(img)
+    font = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 9 * s)
+    d.line([(20 * s, 10 * s), (280 * s, 110 * s)], fill=(152, 162, 174), width=3 * s)
+    for i, word in enumerate(["eth2", "leaf", "e1-49"]):
+        x, y = (30 + i * 90) * s, (30 + i * 25) * s
+        w = d.textlength(word, font=font)
+        d.rounded_rectangle([x - 3 * s, y - 2 * s, x + w + 3 * s, y + 12 * s], radius=4 * s, fill=(245, 245, 245))
+        d.text((x, y), word, fill=(20, 20, 20), font=font)
+    png = io.BytesIO()
+    img.resize((300, 120), Image.LANCZOS).save(png, format="PNG")
+    words = svg_words(convert(png.getvalue(), Config()).svg)
+    assert sum(words[w] for w in ("eth2", "leaf", "e149")) >= 2, words
+
+
+def _time_labels(labels: list[str], dpi: int = 150) -> bytes:
+    import matplotlib  # heavy: the test's own drawing
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # heavy: as above
+
+    with matplotlib.rc_context({"mathtext.fontset": "cm"}):
+        fig = plt.figure(figsize=(1.5 * len(labels), 0.8), dpi=dpi)
+        for i, lab in enumerate(labels):
+            fig.text((i + 0.5) / len(labels), 0.5, lab, fontsize=14, ha="center", va="center")
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=dpi)
+        plt.close(fig)
+    return buf.getvalue()
+
+
+def test_a_minus_in_a_subscript_keeps_the_label_one_word():
+    """h_{t-1}: the recogniser drops the thin minus and reads 'ht 1' (two words); it goes back in."""
+    words = svg_words(convert(_time_labels(["$h_{t-1}$", "$c_{t-1}$", "$s_{t-1}$"]), Config()).svg)
+    assert sum(words[w] for w in ("ht1", "ct1", "st1")) >= 2, words
+
