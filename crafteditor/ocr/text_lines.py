@@ -43,7 +43,8 @@ def line_jobs(rgb: np.ndarray, bgr: np.ndarray, engine: OcrEngine, regions: bool
     not the whole image."""
     h, w = rgb.shape[:2]
     gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
-    if float(np.median(gray)) < DARK_PAGE:
+    dark_page = float(np.median(gray)) < DARK_PAGE
+    if dark_page:
         # a dark page (a slide, a dark theme): its text is the light ink. Sought as dark ink, the
         # glyph sizes and text regions were the page's dark boxes, and 9 of 10 labels went unread
         gray = 255 - gray
@@ -62,7 +63,9 @@ def line_jobs(rgb: np.ndarray, bgr: np.ndarray, engine: OcrEngine, regions: bool
         region = rgb[y0:y1, x0:x1]
         bg = region_background(region)
         glyph, crossing = glyph_mask(region, bg)
-        plate = plate_background(region, bg) if glyph.sum() < PLATE_GLYPHS * region.shape[0] else None
+        # (on a dark page only: on a light one, white labels on bars read so changed how a stacked
+        # bar chart's printed values were taken, Altair's barley: values 1.0 -> 0.7)
+        plate = plate_background(region, bg) if dark_page and glyph.sum() < PLATE_GLYPHS * region.shape[0] else None
         if plate is not None:  # glyphs on a plate the box's border is not: read against the plate
             on_plate, plate_crossing = glyph_mask(region, plate)
             if on_plate.sum() > glyph.sum():
