@@ -360,7 +360,8 @@ def restore_script_minus(text: str, centres: list[float], upright: np.ndarray, p
         for k in range(1, n):
             x, y, w, h, _ = stats[k]
             mid = y + h / 2
-            if left - 1 <= x and x + w <= right + 1 and w >= 1.5 * h and h <= 0.2 * font_px + 2 \
+            # a bar a fifth of an em wide at least (a JPEG's speck between 'i' and 'T' is none)
+            if left - 1 <= x and x + w <= right + 1 and w >= max(1.5 * h, 3, 0.2 * font_px) and h <= 0.2 * font_px + 2 \
                     and max(stats[a, 1], stats[b, 1]) <= mid <= min(stats[a, 1] + stats[a, 3], stats[b, 1] + stats[b, 3]):
                 cx = x + w / 2 + pad
                 if text[i] == " ":
