@@ -62,6 +62,9 @@ class Config:
     # the text detector runs on a mosaic of the places glyphs can be (crafteditor.text_regions);
     # False: on the whole image
     ocr_regions: bool = True
+    # a short reading's lead glyph is read again as a math italic letter (TeX's x_1 came back '1'),
+    # with its hat (crafteditor.ocr.math_letters); False: as the recogniser read it
+    ocr_math_letters: bool = True
     ocr_threads: int = 0  # onnxruntime threads; 0: the cores this process may use (batch sets 1 per worker)
     # shapes, lines, groups
     shapes: bool = True

@@ -25,6 +25,7 @@ import numpy as np
 from crafteditor.blobs import find_blobs
 
 DARK = 140  # grey level under which a pixel is ink (the glyph-height estimate's own threshold)
+FAINT_INK = 90  # a figure whose darkest ink is lighter than this is drawn in faint ink (ink_level)
 EDGE_CONTRAST = 40  # morphological gradient above which a pixel is an edge (white text on a fill)
 MARGIN = 1.5  # context around a glyph, in glyph heights
 GAP = 16  # pixels between tiles in the mosaic
@@ -36,9 +37,22 @@ MAX_TOTAL = 0.8  # both mosaics above this share: detect the whole image
 K3 = np.ones((3, 3), np.uint8)
 
 
+def ink_level(gray: np.ndarray) -> float:
+    """The grey under which a pixel is ink: :data:`DARK`, or, in a figure drawn all in faint grey
+    ink (its darkest 0.2 % lighter than :data:`FAINT_INK`), halfway from that ink to the page. A
+    TikZ figure in ``black!55`` (grey 115, its 120 dpi hairlines lighter still) had no pixel under
+    140 in its glyphs: no text region, nothing read (``craftbench makers tikz``, the faint ones)."""
+    sample = gray[::3, ::3]
+    darkest = float(np.percentile(sample, 0.2))
+    if darkest <= FAINT_INK:
+        return DARK
+    page = float(np.median(sample))
+    return max(DARK, min(page - 24.0, (darkest + page) / 2))
+
+
 def dark_components(gray: np.ndarray) -> np.ndarray:
-    """(x, y, w, h, area) of each dark component (grey < :data:`DARK`), the background dropped."""
-    return find_blobs(gray < DARK)[2][1:]
+    """(x, y, w, h, area) of each dark component (grey under :func:`ink_level`), the background dropped."""
+    return find_blobs(gray < ink_level(gray))[2][1:]
 
 
 def typical_glyph_height(dark: np.ndarray) -> float | None:

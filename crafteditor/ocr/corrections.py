@@ -154,6 +154,7 @@ def _dash(ch: str, cx: float, comps, font_px: float) -> str | None:
     return next(d for limit, d in _DASHES if em < limit)
 
 
+SCRIPT_GAP = 0.65  # em: a dropped dash's neighbours stand at most this far apart, twice where no space was read
 _SAME_SHAPE = "cosvwxzCOSVWXZ"  # letters whose two cases differ only in size
 _TALL = "ABDEFGHIJKLMNPQRTUY0123456789bdfhkl"  # cap or ascender height, whatever the reading
 _SHORT = "aemnru"  # x-height
@@ -327,3 +328,45 @@ def split_case_joins(text: str) -> str:
     column); a capitals run of five or more to the end of the word, so 'getHTTPResponse',
     'parseJSON' and 'macOS' stay whole."""
     return _CASE_JOIN.sub(" ", text)
+
+
+def restore_script_minus(text: str, centres: list[float], upright: np.ndarray, pad: int,
+                         font_px: float) -> tuple[str, list[float]]:
+    """A minus inside a sub- or superscript the recogniser dropped (TeX's ``h_{t-1}`` read 'ht 1' or
+    'ht1': two words, or a lost sign): a flat bar close between two glyphs, at their middle height and
+    under no character, goes back in as '-' (the markup makes it a minus within a script)."""
+    if len(centres) != len(text) or len(text) < 3 or font_px < 6:
+        return text, centres
+    n, _, stats = find_blobs(upright)[:3]
+    if n < 4:
+        return text, centres
+    xs = [c - pad for c in centres]
+
+    def glyph_at(cx: float) -> int | None:
+        hit = [k for k in range(1, n) if stats[k, 0] - 1 <= cx <= stats[k, 0] + stats[k, 2] + 1]
+        return max(hit, key=lambda k: stats[k, 3]) if hit else None
+
+    for i in range(1, len(text)):
+        j = i + 1 if text[i] == " " else i  # the character after the gap
+        if j >= len(text) or not text[i - 1].isalnum() or not text[j].isalnum():
+            continue
+        a, b = glyph_at(xs[i - 1]), glyph_at(xs[j])
+        if a is None or b is None or a == b:
+            continue
+        left, right = stats[a, 0] + stats[a, 2], stats[b, 0]
+        # a dash between two words stands farther apart, and the recogniser reads their space
+        if right - left > (SCRIPT_GAP if j > i else 2 * SCRIPT_GAP) * font_px:
+            continue
+        for k in range(1, n):
+            x, y, w, h, _ = stats[k]
+            mid = y + h / 2
+            # a bar a fifth of an em wide at least (a JPEG's speck between 'i' and 'T' is none)
+            if left - 1 <= x and x + w <= right + 1 and w >= max(1.5 * h, 3, 0.2 * font_px) and h <= 0.2 * font_px + 2 \
+                    and max(stats[a, 1], stats[b, 1]) <= mid <= min(stats[a, 1] + stats[a, 3], stats[b, 1] + stats[b, 3]):
+                cx = x + w / 2 + pad
+                if text[i] == " ":
+                    return restore_script_minus(text[:i] + "-" + text[i + 1:], [*centres[:i], cx, *centres[i + 1:]],
+                                                upright, pad, font_px)
+                return restore_script_minus(text[:i] + "-" + text[i:], [*centres[:i], cx, *centres[i:]], upright,
+                                            pad, font_px)
+    return text, centres

@@ -10,10 +10,13 @@ import numpy as np
 from crafteditor.blobs import find_blobs
 from crafteditor.config import Config
 from crafteditor.ocr.engine import OcrEngine
+from crafteditor.ocr.greek import GREEK_SCORE, LOOKALIKES, read_greek
+from crafteditor.ocr.math_letters import read_math_lead
 from crafteditor.ocr.runs import TextRun, make_run
 from crafteditor.ocr.text_lines import TextLine, line_crops
 from crafteditor.paint import Paints, darkest_color
 
+GREEK_SURE = 0.97  # a lone glyph read less surely than this (or as a Latin look-alike) may be a Greek letter
 LIGHT_FILL = 200.0  # luminance above which a paint is a fill, never a glyph's colour
 
 
@@ -82,6 +85,12 @@ def read_lone_glyphs(rgb: np.ndarray, paints: Paints, runs: list[TextRun], engin
     out = []
     for (text, conf, centres), crop, (line, region, bgc, origin) in zip(results, crops, metas):
         text = text.strip()
+        if len(text) <= 1 and (conf < GREEK_SURE or text in LOOKALIKES) and find_blobs(line.mask)[0] == 2:
+            letter = read_greek(line.mask)  # a lone σ (an LSTM's gate box): no class in the recogniser
+            if letter is not None:
+                text, conf, centres = letter, GREEK_SCORE, [crop.shape[1] / 2]
+        if config.ocr_math_letters and text:  # a math label's italic lead letter (x_t read 't')
+            text, centres = read_math_lead(text, conf, centres, crop)
         if not text or conf < max(0.85, config.ocr_min_confidence) or not _plausible_label(text):
             continue
         run = make_run(text, conf, centres, crop, line, 0.0, region, bgc, origin, "glyph")

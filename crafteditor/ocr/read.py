@@ -17,6 +17,7 @@ from crafteditor.config import Config, past
 from crafteditor.ocr.engine import REC_WORD_WIDTH, OcrEngine, get_engine
 from crafteditor.ocr.greek import GREEK_SCORE, LOOKALIKES, read_greek
 from crafteditor.ocr.lone_glyphs import read_lone_glyphs
+from crafteditor.ocr.math_letters import add_hats, join_script_minus, read_math_lead
 from crafteditor.ocr.runs import TextRun, dedupe, make_run
 from crafteditor.ocr.text_lines import glyph_mask, line_jobs, region_background
 from crafteditor.paint import Paints, distances
@@ -61,6 +62,8 @@ def read_text(rgb: np.ndarray, paints: Paints, config: Config, deadline: float |
             letter = read_greek(line.mask) if find_blobs(line.mask)[0] == 2 else None
             if letter is not None:  # one glyph, a Greek letter the recogniser has no class for (σ)
                 text, conf, centres = letter, GREEK_SCORE, [crop.shape[1] / 2]
+        if angle == 0 and config.ocr_math_letters:  # a TeX math label's italic lead letter, its hat
+            text, centres = read_math_lead(text, conf, centres, crop)
         if not text.strip() or conf < config.ocr_min_confidence or _drawn_arrow(text):
             continue
         run = make_run(text, conf, centres, crop, line, angle, region, bg, (y0, x0), "det")
@@ -70,7 +73,8 @@ def read_text(rgb: np.ndarray, paints: Paints, config: Config, deadline: float |
         return dedupe(runs)
     runs = _extend_rotated(_join_rotated(dedupe(runs)), rgb, engine, latin)
     runs += read_lone_glyphs(rgb, paints, runs, engine, latin, config)
-    return _join_underscored(runs, rgb)
+    runs = _join_underscored(runs, rgb)
+    return join_script_minus(add_hats(runs, rgb), rgb) if config.ocr_math_letters else runs
 
 
 def _extend_rotated(runs: list[TextRun], rgb: np.ndarray, engine: OcrEngine, latin: bool) -> list[TextRun]:

@@ -10,6 +10,7 @@ colour from the most contrasting glyph pixels. Duplicate boxes of one word are d
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -21,6 +22,7 @@ from crafteditor.ocr.corrections import (
     restore_dashes,
     restore_e,
     restore_middle_dots,
+    restore_script_minus,
     restore_spaces,
     restore_symbols,
     restore_zeros,
@@ -63,6 +65,11 @@ class TextRun(RectGeometry):
         return self.marked if self.marked and plain(self.marked) == self.text else self.text
 
 
+_SPACED_DASH = re.compile(r"(?<=\w) ?([-–−]) ?(?=\w)")
+_JOINED_DASH = re.compile(r"\w[-–−]\w")
+_SPACED_READ = re.compile(r"\w (?:[-–−]) ?\w|\w[-–−] \w")
+
+
 def make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, line: TextLine, angle: float,
               region: np.ndarray, bg: np.ndarray, origin: tuple[int, int], source: str) -> TextRun | None:
     if angle == 0 and centres:
@@ -83,6 +90,8 @@ def make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, lin
     text = restore_e(text, centres, upright, pad, font_px)
     text = restore_middle_dots(text, centres, upright, pad, font_px)
     text = restore_zeros(text, centres, upright, pad, font_px)
+    if angle == 0:  # a minus the recogniser dropped inside a script ('ht 1' for h_{t-1}) put back
+        text, centres = restore_script_minus(text, centres, upright, pad, font_px)
     text = restore_dashes(text, centres, upright, pad, font_px)
     text = restore_case(text, centres, upright, pad)
     scripts = find_shifts(text, centres, upright, pad) if angle == 0 else None
@@ -90,6 +99,10 @@ def make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, lin
         text = scripts[0]
     read = text
     text = restore_spaces(text, centres, upright, pad, font_px).strip()
+    if _JOINED_DASH.search(read) and not _SPACED_READ.search(read):
+        # a dash read between two characters stays between them: the space put in beside it was the
+        # dash's own side bearings ('Ct− 1' for c_{t−1}, 'St – 1')
+        text = _SPACED_DASH.sub(r"\1", text)
     if scripts is None:
         text = split_case_joins(text)
     if not text:

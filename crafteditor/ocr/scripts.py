@@ -48,6 +48,9 @@ def find_shifts(text: str, centres: list[float], upright: np.ndarray, pad: int
         return set()
 
     hits = [set() if ch.isspace() else under(ch, cx) for ch, cx in zip(text, centres)]
+    for i in range(1, len(text)):  # a comma centred in the gap touches the letter before it too (C_t read 'C,')
+        if text[i] in ",." and len(hits[i]) > 1 and hits[i] - hits[i - 1]:
+            hits[i] = hits[i] - hits[i - 1]
     est: list[tuple[float, float] | None] = []  # per character: (font size, baseline row) from its own ink
     tall: dict[int, tuple[int, int]] = {}  # commas and dots after a letter: their ink rows
     for i, ch in enumerate(text):

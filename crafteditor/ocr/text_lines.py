@@ -22,6 +22,9 @@ from crafteditor.text_regions import dark_components, find_text_regions, typical
 
 DETECT_GLYPH_HEIGHT = 14.0  # px: large figures are shrunk for the detector until glyphs are this tall
 DARK_PAGE = 90  # a page whose median grey is under this is dark: its text is light
+PLATE_SHARE = 0.05  # a label's plate covers this share of the detector's box, at least (plate_background)
+PLATE_CONTRAST = 120  # and differs from the box's border colour by this (summed over R, G, B), at least
+PLATE_GLYPHS = 2  # a box with fewer glyph pixels than this many times its height is looked at for a plate
 
 
 @dataclass
@@ -40,7 +43,8 @@ def line_jobs(rgb: np.ndarray, bgr: np.ndarray, engine: OcrEngine, regions: bool
     not the whole image."""
     h, w = rgb.shape[:2]
     gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
-    if float(np.median(gray)) < DARK_PAGE:
+    dark_page = float(np.median(gray)) < DARK_PAGE
+    if dark_page:
         # a dark page (a slide, a dark theme): its text is the light ink. Sought as dark ink, the
         # glyph sizes and text regions were the page's dark boxes, and 9 of 10 labels went unread
         gray = 255 - gray
@@ -59,6 +63,13 @@ def line_jobs(rgb: np.ndarray, bgr: np.ndarray, engine: OcrEngine, regions: bool
         region = rgb[y0:y1, x0:x1]
         bg = region_background(region)
         glyph, crossing = glyph_mask(region, bg)
+        # (on a dark page only: on a light one, white labels on bars read so changed how a stacked
+        # bar chart's printed values were taken, Altair's barley: values 1.0 -> 0.7)
+        plate = plate_background(region, bg) if dark_page and glyph.sum() < PLATE_GLYPHS * region.shape[0] else None
+        if plate is not None:  # glyphs on a plate the box's border is not: read against the plate
+            on_plate, plate_crossing = glyph_mask(region, plate)
+            if on_plate.sum() > glyph.sum():
+                bg, glyph, crossing = plate, on_plate, plate_crossing
         for line in _split_lines(glyph):
             jobs.append((bg, line_crops(region, line, bg), (y0, x0), line, region))
         if crossing.any():
@@ -125,6 +136,24 @@ def region_background(region: np.ndarray) -> np.ndarray:
     packed = (border[:, 0].astype(np.int32) << 16) | (border[:, 1].astype(np.int32) << 8) | border[:, 2]
     vals, counts = np.unique(packed, return_counts=True)
     v = int(vals[counts.argmax()])
+    return np.array([(v >> 16) & 255, (v >> 8) & 255, v & 255], dtype=np.uint8)
+
+
+def plate_background(region: np.ndarray, bg: np.ndarray) -> np.ndarray | None:
+    """The colour of a label's plate in the detector's box, where the box holds plates and page
+    around them (light pills on a dark page, draw.io's dark theme: each pill had been taken for one
+    glyph, dropped as too big, and its 'e1-49' read as '·'): the commonest colour well apart from
+    the border's ``bg``, covering :data:`PLATE_SHARE` of the box at least; None where there is none."""
+    flat = region.reshape(-1, 3).astype(np.int32)
+    far = np.abs(flat - bg.astype(np.int32)).sum(axis=1) > PLATE_CONTRAST
+    if far.sum() < PLATE_SHARE * len(flat):
+        return None
+    packed = (flat[far, 0] << 16) | (flat[far, 1] << 8) | flat[far, 2]
+    vals, counts = np.unique(packed, return_counts=True)
+    k = int(counts.argmax())
+    if counts[k] < PLATE_SHARE * len(flat):
+        return None
+    v = int(vals[k])
     return np.array([(v >> 16) & 255, (v >> 8) & 255, v & 255], dtype=np.uint8)
 
 

@@ -1,0 +1,246 @@
+"""Math letters the recogniser misreads: Computer Modern's italic lead letter, and a hat over it.
+
+rapidocr never saw TeX's math italic: the ``x`` of ``x_1`` in a TikZ figure came back as 'C', 'T'
+or 'Z', or was dropped (``x_1`` read '1'), on every drawn layer diagram and unrolled RNN
+(``craftbench makers tikz``), and the hat of ``\\hat{y}_1`` was never read. A short reading (a math
+label: one letter and its sub- or superscript) is checked here glyph by glyph against the lead glyph:
+
+* the lead glyph (the leftmost glyph group, taller than a subscript) is set beside italic letters in
+  CM math italic (``cmmi10``, shipped with matplotlib), STIX italic and DejaVu Serif italic, and
+  beside what the recogniser read there in every face; an italic letter is taken where it fits well
+  and clearly better than the reading (or where the reading has no character over that glyph);
+* a small accent above the lead letter, apart from it (a hat's peak in its middle), adds the
+  combining circumflex: 'y' becomes 'ŷ'.
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from dataclasses import replace
+
+import numpy as np
+
+from crafteditor.blobs import find_blobs
+from crafteditor.ocr.font_class import fit, ink_box, load_face, template
+
+SAME_SHAPE = "cosuvwxz"  # letters whose capital is the same shape, larger
+LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+ITALIC_FACES = ("cmmi10.ttf", "STIXGeneralItalic.ttf", "DejaVuSerif-Italic.ttf")
+READ_FACES = ITALIC_FACES + ("cmr10.ttf", "STIXGeneral.ttf", "DejaVuSans.ttf", "DejaVuSerif.ttf")
+MAX_CHARS = 4  # a math label: a letter, its subscript, a prime
+UNSURE = 0.93  # a reading this sure is left alone (unless it has no character over the lead glyph)
+GOOD_FIT = 0.45  # the italic letter's fit, at least (a 9 px italic x fits cmmi10's 0.45 to 0.65)
+CLEAR = 0.1  # and its lead over the letter read there
+LEAD = 0.02  # and over every other letter (an italic x fits Z 0.03 less)
+MIN_HEIGHT = 8  # px: a smaller lead glyph is too little to tell
+INK_CONTRAST = 60.0  # grey levels from the background that are ink
+
+
+def _best(ch: str, ink: np.ndarray, faces: tuple[str, ...]) -> float:
+    fits = [fit(ink, t) for t in (template(ch, f) for f in faces if load_face(f) is not None) if t is not None]
+    return max(fits) if fits else -1.0
+
+
+def _groups(mask: np.ndarray) -> list[tuple[int, int, np.ndarray]]:
+    """The mask's glyph groups, left to right: (x0, x1, component labels) of blobs overlapping in x."""
+    n, labels, stats, _ = find_blobs(mask)
+    spans = sorted((int(stats[i, 0]), int(stats[i, 0] + stats[i, 2]), i) for i in range(1, n)
+                   if stats[i, 4] >= 2)
+    groups: list[list] = []
+    for x0, x1, i in spans:
+        if groups and min(x1, groups[-1][1]) - x0 >= 0.3 * min(x1 - x0, groups[-1][1] - groups[-1][0]):
+            groups[-1][1] = max(groups[-1][1], x1)
+            groups[-1][2].append(i)
+        else:
+            groups.append([x0, x1, [i]])
+    return [(x0, x1, np.isin(labels, ids)) for x0, x1, ids in groups]
+
+
+def _split_accent(glyph: np.ndarray) -> tuple[np.ndarray, str]:
+    """The letter without an accent above it, and the combining accent ('' where none)."""
+    n, labels, stats, _ = find_blobs(glyph)
+    if n < 3:
+        return glyph, ""
+    order = sorted(range(1, n), key=lambda i: stats[i, 1])
+    top, rest = order[0], order[1:]
+    letter = np.isin(labels, rest)
+    rows = np.flatnonzero(letter.any(axis=1))
+    ty0, th, tw = int(stats[top, 1]), int(stats[top, 3]), int(stats[top, 2])
+    lh, lw = int(rows[-1] - rows[0] + 1), int(np.ptp(np.flatnonzero(letter.any(axis=0))) + 1)
+    # an accent: above the letter with a gap, flat and about as wide as the letter
+    if ty0 + th > rows[0] or th > 0.45 * lh or tw < 0.4 * lw or tw > 1.6 * lw or th * 1.2 > tw:
+        return glyph, ""
+    accent = labels == top
+    cols = np.flatnonzero(accent.any(axis=0))
+    tops = np.array([np.flatnonzero(accent[:, c])[0] for c in cols])
+    k = len(tops)
+    middle, ends = tops[k // 3:k - k // 3].min(), min(tops[:max(1, k // 5)].min(), tops[-max(1, k // 5):].min())
+    return letter, ("\u0302" if middle < ends - 0.25 * th else "")
+
+
+def crop_ink(crop: np.ndarray) -> np.ndarray:
+    """A line crop's ink, thin strokes kept: pixels well apart from the crop's border colour (the
+    line's glyph mask breaks a 120 dpi italic's hairlines)."""
+    gray = crop.astype(np.float32).mean(axis=2)
+    border = np.concatenate([gray[0], gray[-1], gray[:, 0], gray[:, -1]])
+    return np.abs(gray - float(np.median(border))) > INK_CONTRAST
+
+
+def _no_taller(groups: list[tuple[int, int, np.ndarray]], rows: np.ndarray) -> bool:
+    """The lead glyph (its ``rows``) is no taller than the glyph after it and sits higher: a letter
+    of x-height over its subscript, not a digit (a digit stands taller than its subscript)."""
+    if len(groups) < 2:
+        return False
+    nxt = np.flatnonzero(groups[1][2].any(axis=1))
+    return rows[-1] - rows[0] <= 1.1 * (nxt[-1] - nxt[0]) and nxt[-1] > rows[-1]
+
+
+def read_math_lead(text: str, conf: float, centres: list[float], crop: np.ndarray) -> tuple[str, list[float]]:
+    """``text`` with its lead math letter read again (and its hat added) where the glyphs say so;
+    ``centres`` are the characters' x centres in ``crop`` (the recogniser's BGR line crop)."""
+    mask, pad = crop_ink(crop), 0.0
+    if not text or len(text) > MAX_CHARS or " " in text or len(text) != len(centres) or mask.shape[0] < MIN_HEIGHT:
+        return text, centres
+    groups = _groups(mask)
+    if len(groups) < 1 or len(groups) > MAX_CHARS + 1:
+        return text, centres
+    x0, x1, glyph = groups[0]
+    rows = np.flatnonzero(glyph.any(axis=1))
+    inked = np.flatnonzero(mask.any(axis=1))
+    if rows.size == 0 or rows[-1] - rows[0] + 1 < max(MIN_HEIGHT, 0.5 * (inked[-1] - inked[0] + 1)):
+        return text, centres
+    letter, accent = _split_accent(glyph)
+    over = [i for i, c in enumerate(centres) if x0 - 1 <= c - pad <= x1 + 1]
+    if len(over) > 1 or (over and over[0] != 0):
+        return text, centres
+    read = text[0] if over else ""
+    lead = read
+    # read again: a glyph the reading missed; one under an accent (the recogniser reads ŷ as 'j', a
+    # bold ô as '6': no digit wears a hat); an unsure letter; a '0' no taller than the script after
+    # it (an italic o over its subscript). A letter's reading is the rival an italic letter must beat
+    if not read or accent or (read.isalpha() and conf < UNSURE) or (read == "0" and _no_taller(groups, rows)):
+        ink = ink_box(letter)
+        if ink is not None and ink.shape[0] >= MIN_HEIGHT:
+            scores = {ch: _best(ch, ink, ITALIC_FACES) for ch in LETTERS}
+            best = max(scores, key=lambda k: scores[k])
+            if best.lower() in SAME_SHAPE and scores[best.lower()] >= scores[best] - 0.1:
+                best = best.lower()  # (a lone x fits X about as well: a math label's letter is lower case)
+            rival = _best(read, ink, READ_FACES) if read.isalpha() and not accent else -1.0
+            second = max(v for k, v in scores.items() if k.lower() != best.lower())
+            if best != read and scores[best] >= GOOD_FIT and scores[best] >= max(rival + CLEAR, second + LEAD):
+                lead = best
+    if accent and lead.isalpha():
+        lead = unicodedata.normalize("NFC", lead + accent)
+        if len(lead) > 1:  # no precomposed letter ('x̂'): the plain letter
+            lead = lead[0]
+    if lead == read:
+        return text, centres
+    centre = (x0 + x1) / 2 + pad
+    return (lead + text[1:], [centre, *centres[1:]]) if over else (lead + text, [centre, *centres])
+
+
+def add_hats(runs: list, rgb: np.ndarray) -> list:
+    """Runs whose short reading starts with a letter under a hat the line's box left out (the
+    detector's box stops at the letter's top): the hat, an isolated small ink stroke above the lead
+    glyph, peaked in its middle, adds the combining circumflex ('y1' → 'ŷ1')."""
+    out = []
+    for r in runs:
+        t = r.text
+        if r.angle != 0 or not t or len(t) > MAX_CHARS or not t[0].isascii() or not t[0].isalpha() or r.glyphs is None:
+            out.append(r)
+            continue
+        hatted = unicodedata.normalize("NFC", t[0] + "\u0302")
+        groups = _groups(r.glyphs)
+        if len(hatted) != 1 or not groups:
+            out.append(r)
+            continue
+        g0, g1, glyph = groups[0]
+        rows = np.flatnonzero(glyph.any(axis=1))
+        lh = int(rows[-1] - rows[0] + 1)
+        x0, x1 = int(r.x) + g0 - 2, int(r.x) + g1 + 2
+        top = int(r.y) + int(rows[0])
+        y0 = top - int(0.6 * lh) - 1
+        if x0 < 0 or y0 < 0 or x1 > rgb.shape[1]:
+            out.append(r)
+            continue
+        strip = rgb[y0:top, x0:x1]
+        if strip.size == 0 or _hat_in(crop_ink(np.pad(strip, ((1, 1), (1, 1), (0, 0)), mode="edge")), g1 - g0, lh) is None:
+            out.append(r)
+            continue
+        marked = r.marked
+        if marked and marked[0] == t[0]:
+            marked = hatted + marked[1:]
+        out.append(replace(r, text=hatted + t[1:], marked=marked))
+    return out
+
+
+def _hat_in(ink: np.ndarray, letter_w: int, letter_h: int) -> np.ndarray | None:
+    """The one hat-shaped blob in a strip's ink (none touching the strip's sides), or None."""
+    n, labels, stats, _ = find_blobs(ink)
+    blobs = [i for i in range(1, n) if stats[i, 4] >= 3]
+    if len(blobs) != 1:
+        return None
+    i = blobs[0]
+    x, y, w, h = (int(v) for v in stats[i, :4])
+    if x <= 0 or x + w >= ink.shape[1] or y <= 0 or w < 0.4 * letter_w or w > 1.8 * letter_w or h > 0.45 * letter_h \
+            or h * 1.2 > w:
+        return None
+    hat = labels[y:y + h, x:x + w] == i
+    tops = np.array([np.flatnonzero(hat[:, c])[0] if hat[:, c].any() else h for c in range(w)])
+    k = len(tops)
+    middle, ends = tops[k // 3:k - k // 3].min(), min(tops[:max(1, k // 5)].min(), tops[-max(1, k // 5):].min())
+    return hat if middle < ends - 0.25 * h or (h >= 2 and middle < ends) else None
+
+
+def join_script_minus(runs: list, rgb: np.ndarray) -> list:
+    """A label cut in two at a minus the recogniser never saw: ``c_{t-1}`` came back as runs 'ct' and
+    '1' (the detector's boxes stop at the thin bar). A short run close after another on its line, a
+    lone flat bar filling the gap between them at the later run's middle height, is one label with
+    a minus: 'ct−1' (in the first run's subscript where it had one: c_{t−1})."""
+    out = sorted(runs, key=lambda r: (r.angle, r.y, r.x))
+    k = 0
+    while k < len(out):
+        a = out[k]
+        b = next((q for q in out if q is not a and q.angle == 0 == a.angle and len(q.text) <= 3 and q.text[:1].isalnum()
+                  and a.text[-1:].isalnum() and 0 < q.x - a.right <= a.font_px
+                  and a.y <= q.y + q.h / 2 <= a.bottom and q.glyphs is not None and a.glyphs is not None), None)
+        bar = None if b is None else _bar_between(rgb, int(math.ceil(a.right)), int(b.x), int(b.y), int(math.ceil(b.bottom)))
+        if bar is None:
+            k += 1
+            continue
+        gx0, gy0 = min(a.x, b.x), min(a.y, b.y)
+        gx1, gy1 = max(a.right, b.right), max(a.bottom, b.bottom)
+        glyphs = np.zeros((int(math.ceil(gy1 - gy0)), int(math.ceil(gx1 - gx0))), bool)
+        for r in (a, b):
+            gy, gx = int(round(r.y - gy0)), int(round(r.x - gx0))
+            hh, ww = r.glyphs.shape
+            glyphs[gy:gy + hh, gx:gx + ww] |= r.glyphs[:glyphs.shape[0] - gy, :glyphs.shape[1] - gx]
+        by, bx, bar_mask = bar  # the bar is the minus's ink: erased with the text
+        sub = glyphs[by - int(gy0):by - int(gy0) + bar_mask.shape[0], bx - int(gx0):bx - int(gx0) + bar_mask.shape[1]]
+        sub |= bar_mask[:sub.shape[0], :sub.shape[1]]
+        marked = a.marked[:-1] + "−" + b.text + "}" if a.marked and a.marked.endswith("}") else None
+        out[k] = replace(a, text=a.text + "−" + b.text, w=gx1 - gx0, h=gy1 - gy0, y=gy0, x=gx0, glyphs=glyphs,
+                         confidence=min(a.confidence, b.confidence), marked=marked)
+        out.remove(b)
+    return out
+
+
+def _bar_between(rgb: np.ndarray, x0: int, x1: int, y0: int, y1: int) -> tuple[int, int, np.ndarray] | None:
+    """(top row, left column, mask) of the one flat bar filling most of columns x0..x1 between rows
+    y0..y1 (its middle third), nothing else inked there; None where there is none."""
+    if x1 - x0 < 2 or y1 - y0 < 3 or x0 < 1 or y0 < 1 or x1 >= rgb.shape[1] - 1 or y1 >= rgb.shape[0] - 1:
+        return None
+    ink = crop_ink(rgb[y0 - 1:y1 + 1, x0 - 1:x1 + 1])
+    n, labels, stats, _ = find_blobs(ink)
+    if n < 2:
+        return None
+    i = 1 + int(np.argmax(stats[1:, 4]))
+    # nothing else but specks (the neighbours' anti-aliased rims at the gap's ends)
+    if any(stats[k, 4] > max(3, 0.15 * stats[i, 4]) for k in range(1, n) if k != i):
+        return None
+    x, y, w, h = (int(v) for v in stats[i, :4])
+    mid = y + h / 2
+    if w < 0.5 * (x1 - x0) or h > max(2, 0.3 * (y1 - y0)) or w < 2 * h or not (y1 - y0) / 4 <= mid - 1 <= 3 * (y1 - y0) / 4:
+        return None
+    return y0 - 1 + y, x0 - 1 + x, labels[y:y + h, x:x + w] == i
