@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from crafter.agents.labels import normalise_label, slug_id
 from crafter.agents.prose import GENERIC_WHOLES, ProseState, np_label, read_prose, verb_lemma
-from crafter.spec import Edge, Figure, Group, Node
+from crafter.spec import Edge, Figure, Group, Node, Panel
 
 MAX_LABEL_WORDS = 6
 
@@ -333,6 +333,36 @@ def _read_groups(st: ProseState, names: _Names) -> None:
             reading.groups.append((label, members))
 
 
+_PANEL_RE = re.compile(r"(?:^|(?<=[\s(:.;,\-–—•*]))\(([a-h])\)(?=[\s:,.])")
+_PANEL_TITLE_RE = re.compile(r"\s*([^:.;,\n()]{1,40}?)\s*(?::|\n)")
+
+
+def panel_segments(text: str) -> tuple[str, list[tuple[str, str | None, str]]]:
+    """A brief of panels (a), (b)…: the text before the first panel, and per panel its letter, title and
+    text (from its marker's sentence to the next panel's); no panels: ``(text, [])``. A later remark on a
+    panel already opened ("(b) costs 20 ms more") stays with the panel it follows."""
+    marks = list(_PANEL_RE.finditer(text))
+    letters = [m.group(1) for m in marks]
+    if len(set(letters)) < 2 or letters[0] != "a" or "b" not in letters:
+        return text, []
+    starts: list[tuple[int, int, str, str | None]] = []  # (segment start, marker end, letter, title)
+    for m in marks:
+        if any(letter == m.group(1) for *_, letter, _ in starts):
+            continue
+        cut = max(text.rfind(".", 0, m.start()), text.rfind("\n", 0, m.start()), text.rfind(";", 0, m.start()))
+        head = text[cut + 1:m.start()]
+        # "… as follows: (a) the teachers score …": the panel starts at its marker; "In (a) we …": at its sentence
+        start = m.start() if re.search(r"\w", head) and not re.search(r"\b(?:in|panel)\s*$", head, re.I) else cut + 1
+        t = _PANEL_TITLE_RE.match(text, m.end())
+        title = t.group(1).strip() if t and len(t.group(1).split()) <= 5 else None
+        starts.append((start, m.end() if title is None else t.end(), m.group(1), title))
+    out = []
+    for k, (start, body, letter, title) in enumerate(starts):
+        end = starts[k + 1][0] if k + 1 < len(starts) else len(text)
+        out.append((letter, title[:1].upper() + title[1:] if title else None, text[body:end]))
+    return text[: starts[0][0]], out
+
+
 def brief_entities(brief: str) -> list[str]:
     """The names a brief certainly gives (quoted, listed, or in an arrow chain)."""
     return read_brief(brief).strong
@@ -359,8 +389,12 @@ def figure_from_brief(brief: str, *, title: str | None = None) -> Figure:
     """A sensible figure from the brief alone: its names as nodes, its flows as edges.
 
     Never fails on text: a brief with nothing recognisable gives one node holding its
-    first words, so the user sees something to edit.
+    first words, so the user sees something to edit. A brief of panels (a), (b)… is read panel by
+    panel: each panel draws its own boxes (the same step in two panels is two boxes).
     """
+    preamble, panels = panel_segments(brief)
+    if panels:
+        return _panels_figure(brief, preamble, panels, title)
     reading = read_brief(brief)
     names = list(reading.entities)
     if not names:
@@ -395,3 +429,36 @@ def figure_from_brief(brief: str, *, title: str | None = None) -> Figure:
     for label, members in groups:
         comps.append(Group(kind="group", id=slug_id(label, used), label=label, members=[ids[m] for m in members]))
     return Figure(title=title or reading.title, direction=reading.direction or "LR", components=comps)
+
+
+def _panels_figure(brief: str, preamble: str, panels: list[tuple[str, str | None, str]], title: str | None) -> Figure:
+    """Each panel's text read as a brief of its own, its components inside a panel; the text before the
+    panels adds what it links (a bare heading adds nothing)."""
+    comps: list = []
+    parts = [(None, None, preamble)] + panels
+    for letter, ptitle, text in parts:
+        if not text.strip():
+            continue
+        fig = figure_from_brief(text)
+        if letter is None and not fig.of_kind("edge"):
+            continue
+        tag = f"{letter or 'p'}_"
+        members = []
+        for c in fig.components:
+            d = c.model_dump(mode="json", exclude_defaults=True) | {"id": tag + c.id, "kind": c.kind}
+            for key in ("source", "target"):
+                if key in d:
+                    d[key] = tag + d[key]
+            if "members" in d:
+                d["members"] = [tag + m for m in d["members"]]
+            comps.append(d)
+            if c.kind in ("node", "group") and not any(c.id in (getattr(g, "members", None) or [])
+                                                     for g in fig.components if g.kind == "group"):
+                members.append(tag + c.id)
+        if letter is not None and members:
+            comps.append(Panel(kind="panel", id=f"panel_{letter}", label=f"({letter})", title=ptitle,
+                               members=members).model_dump(mode="json", exclude_defaults=True)
+                         | {"id": f"panel_{letter}", "kind": "panel"})
+    if not comps:
+        return figure_from_brief(re.sub(_PANEL_RE, " ", brief), title=title)
+    return Figure.from_dict({"title": title or read_brief(brief).title, "direction": "LR", "components": comps})
