@@ -176,7 +176,27 @@ def read_brief(brief: str) -> BriefReading:
     st = ProseState()
     _read_sentences(re.sub(r"\b(e\.g|i\.e|vs|cf|etc)\.", r"\1", "\n".join(prose)), names, st)
     _read_groups(st, names)
+    _read_headed_lines(text, reading)
     return reading
+
+
+_HEADED_RE = re.compile(r"^\s*(?:[-*•·–]\s+)?(?P<head>[^:\n]{1,40}?)\s*:\s+(?P<rest>\S.*)$")
+
+
+def _read_headed_lines(text: str, reading: BriefReading) -> None:
+    """A list line "delivery: the substrate pump and the H2 generator" whose text after the heading names two
+    or more things: a group of them named by the heading."""
+    for line in text.split("\n"):
+        m = _HEADED_RE.match(line)
+        if not m or len(m.group("head").split()) > 4 or not re.search(r"[^\W\d_]", m.group("head")):
+            continue
+        label = _clean_phrase(m.group("head"), side="right")
+        rest = m.group("rest").lower()
+        found = sorted((rest.find(e.lower()), e) for e in reading.entities
+                       if e.lower() in rest and normalise_label(e) != normalise_label(label))
+        members = list(dict.fromkeys(e for _, e in found))
+        if label and len(members) >= 2 and not any(normalise_label(g) == normalise_label(label) for g, _ in reading.groups):
+            reading.groups.append((label, members))
 
 
 def _read_title_and_direction(text: str, reading: BriefReading) -> str:
