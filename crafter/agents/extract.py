@@ -70,6 +70,8 @@ _LEADING_WORDS = {
     "the", "a", "an", "its", "their", "our", "this", "these", "those", "each", "every", "it", "they", "we",
     "and", "which", "also", "second", "third", "secondly", "thirdly", "here", "there", "now",
 }
+_ORDINALS = {"first", "second", "third", "final", "next"}
+_ORDINAL_HEADS = {"stage", "step", "phase", "pass", "layer", "round", "level", "order", "half", "block", "wave"}
 _TRAILING_WORDS = {"is", "are", "was", "were", "be", "then", "it", "which", "that", "directly", "also",
                    "and", "finally", "first", "next", "in", "turn", "itself", "both", "all"}
 _RIGHT_CUT = re.compile(
@@ -137,7 +139,8 @@ def _clean_phrase(text: str, *, side: str) -> str:
         if m:
             text = (" " + text + " ")[: m.start()]
     words = text.strip(" \t.,;:!?-–—'\"").split()
-    while words and words[0].lower().strip(",") in _LEADING_WORDS:
+    while words and words[0].lower().strip(",") in _LEADING_WORDS and not (
+            len(words) > 1 and words[0].lower() in _ORDINALS and words[1].lower().rstrip("s") in _ORDINAL_HEADS):
         words = words[1:]
     while words and words[-1].lower().strip(",") in _TRAILING_WORDS:
         words = words[:-1]
@@ -291,14 +294,7 @@ def _read_sentences(prose_text: str, names: _Names, st: ProseState) -> None:
         if not sentence:
             continue
         if "->" in sentence:
-            parts = sentence.split("->")
-            chain = []
-            for i, part in enumerate(parts):
-                side = "left" if i == 0 else "right"
-                phrase = (_clean_phrase(part, side=side) if i in (0, len(parts) - 1)
-                          else _clean_phrase(part, side="right"))
-                chain.append(names.add(phrase, strong=len(phrase.split()) <= 4))
-            names.chain(chain)
+            _read_arrow_chain(sentence, names)
             continue
         bm = _BOXED_RE.match(sentence)
         if bm:  # "A and B sit inside a box labelled G"
@@ -317,6 +313,29 @@ def _read_sentences(prose_text: str, names: _Names, st: ProseState) -> None:
             listed = [n for n in listed if n]
             if len(listed) >= 2:
                 names.chain(listed)
+
+
+def _read_arrow_chain(sentence: str, names: _Names) -> None:
+    """ "A → B → C": a chain; "A + B → C" joins two things into C; a remark in brackets is no name."""
+    parts = re.sub(r"\s*\([^()]*\)", " ", _ITEM_MARK_RE.sub("", sentence)).split("->")
+    prev: list[str] = []
+    for i, part in enumerate(parts):
+        side = "left" if i == 0 else "right"
+        pieces = re.split(r"\s+[+&]\s+", part) if i < len(parts) - 1 or len(parts) == 2 else [part]
+        here = []
+        for piece in pieces:
+            phrase = _clean_phrase(piece, side=side if i in (0, len(parts) - 1) else "right")
+            phrase = re.sub(r"(?i)^(?:back\s+)?(?:in)?to\s+", "", phrase)
+            name = names.add(phrase[:1].upper() + phrase[1:], strong=len(phrase.split()) <= 4)
+            if name:
+                here.append(name)
+        for a in prev:
+            for b in here:
+                names.relate(a, b)
+        prev = here
+
+
+_ITEM_MARK_RE = re.compile(r"^\s*(?:[-*•·–]|\(?\d{1,2}[.)])\s+")
 
 
 def _relate_prose(relations: list, names: _Names, known: set[str], prev_sink: str | None) -> str | None:
