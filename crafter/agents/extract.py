@@ -180,7 +180,33 @@ def read_brief(brief: str) -> BriefReading:
     _read_sentences(re.sub(r"\b(e\.g|i\.e|vs|cf|etc)\.", r"\1", "\n".join(prose)), names, st)
     _read_groups(st, names)
     _read_headed_lines(text, reading)
+    _chain_flow_lines(text, names)
     return reading
+
+
+def _line_names(line: str, reading: BriefReading) -> list[str]:
+    """The names said in a line, in the order said."""
+    low = line.lower()
+    found = sorted((low.find(e.lower()), -len(e), e) for e in reading.entities if e.lower() in low)
+    return [e for *_, e in found]
+
+
+def _chain_flow_lines(text: str, names: _Names) -> None:
+    """A list whose lines draw arrows ("- reads → QC", "- phasing: SHAPEIT5") continues from line to line:
+    the last thing one line names feeds the first the next one names."""
+    lines = [ln for ln in text.split("\n") if ln.strip()]
+    items = [ln for ln in lines if _ITEM_RE.match(ln) or _ITEM_MARK_RE.match(ln)]
+    if len(items) < 2 or not any("->" in ln for ln in items):
+        return
+    prev: list[str] = []
+    for ln in lines:
+        if not (_ITEM_RE.match(ln) or _ITEM_MARK_RE.match(ln)):
+            prev = []
+            continue
+        here = _line_names(ln, names.reading)
+        if prev and here:
+            names.relate(prev[-1], here[0])
+        prev = here or prev
 
 
 _HEADED_RE = re.compile(r"^\s*(?:[-*•·–]\s+)?(?P<head>[^:\n]{1,40}?)\s*:\s+(?P<rest>\S.*)$")
