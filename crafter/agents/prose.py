@@ -321,6 +321,16 @@ def _read_vp(c: _Clause, subj: list[str], st: ProseState, *, passive: bool = Fal
                "keep", "cache", "index", "load", "deposit", "inject") for n in ns if n not in _PRONOUNS]
     sources = [n for p, ns in preps if p == "from" for n in ns if n not in _PRONOUNS]
     agents = [n for p, ns in preps if p == "by" for n in ns if n not in _PRONOUNS]
+    through = next(([n for n in ns if n not in _PRONOUNS] for p, ns in preps if p == "through"
+                    and len([n for n in ns if n not in _PRONOUNS]) >= 2), None)
+    if through and not sources:  # "points pass through A, B and C into D": a sequence, in the order said
+        heads = objs or subj
+        rest = [n for p, ns in preps if p in _TARGET_PREPS - {"through"} for n in ns if n not in _PRONOUNS]
+        st.relations += [(h, through[0], None) for h in heads] + [(a, b, None) for a, b in zip(through, through[1:])]
+        st.relations += [(through[-1], t, None) for t in rest]
+        st.last = rest or through[-1:]
+        _more_vp(c, subj, st, passive)
+        return
     lab = label or (objs[0] if len(objs) == 1 else None)  # "A sends features to B": the one object labels the edge
     new, ends = _verb_relations(lemma, passive, subj, objs, targets, sources, agents, benefit, label, lab)
     st.relations += new
