@@ -19,11 +19,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from crafter.agents.labels import normalise_label, slug_id
+from crafter.agents.labels import labels_match, normalise_label, slug_id
 from crafter.agents.prose import GENERIC_WHOLES, ProseState, np_label, read_prose, verb_lemma
 from crafter.spec import Edge, Figure, Group, Node, Panel
 
 MAX_LABEL_WORDS = 6
+HEAD_KEEP = "strong"  # which names only the rules found stay beside a name head's (see with_head)
 
 _ARROW_RE = re.compile(r"\s*(?:-{1,2}>|=>|→|⟶|⇒|➔|➜|⟹)\s*")
 _QUOTED_RE = re.compile(r"[\"“”]([^\"“”\n]{1,60})[\"“”]|(?<![A-Za-z0-9])'([^'\n]{1,40})'(?![A-Za-z0-9])")
@@ -450,7 +451,64 @@ def _shape_for(label: str) -> str:
     return "round"
 
 
-def figure_from_brief(brief: str, *, title: str | None = None) -> Figure:
+def with_head(reading: BriefReading, head: dict, keep: str = "strong") -> BriefReading:
+    """The rules' reading with a trained name head's (:meth:`crafter.llm.names.NameReader.names`): the head's
+    names are the boxes (it finds more of them, and fewer wrong ones); a name of the rules' that one of the
+    head's covers becomes that name; names only the rules found stay where ``keep`` says ("all", "strong":
+    quoted, listed, in an arrow chain, "none"); edges are the head's links and the rules' relations
+    between the names kept; groups the rules' and the head's."""
+    heads = list(dict.fromkeys(n for n in head.get("node", []) if n.strip()))
+    if not heads:
+        return reading
+    by_low = {h.lower(): h for h in heads}
+    out = BriefReading(title=reading.title, direction=reading.direction, entities=list(heads))
+    strong = set(reading.strong)
+    alias: dict[str, str | None] = {}
+    for e in reading.entities:
+        hit = by_low.get(e.lower()) or next((h for h in heads if normalise_label(h) == normalise_label(e)), None) \
+            or next((h for h in heads if labels_match(e, h)), None)
+        if hit is None and (keep == "all" or keep == "strong" and e in strong):
+            out.entities.append(e)
+            hit = e
+        alias[e] = hit
+    for e in out.entities:
+        if e in strong or e in heads and any(alias.get(x) == e for x in strong):
+            out.strong.append(e)
+    seen: set[tuple[str, str]] = set()
+
+    def relate(a: str | None, b: str | None) -> None:
+        if a and b and a != b and (a, b) not in seen:
+            seen.add((a, b))
+            out.relations.append((a, b))
+
+    for a, b in head.get("links", []):
+        relate(by_low.get(a), by_low.get(b))
+    for a, b in reading.relations:
+        relate(alias.get(a), alias.get(b))
+    out.edge_labels = {(alias.get(a), alias.get(b)): lab for (a, b), lab in reading.edge_labels.items()}
+    for label, members in reading.groups:
+        inside = [m for m in dict.fromkeys(alias.get(m) for m in members) if m]
+        if inside:
+            out.groups.append((label, inside))
+    for label, members in head.get("members", []):
+        inside = [m for m in dict.fromkeys(by_low.get(m) for m in members) if m]
+        if len(inside) >= 2 and not any(normalise_label(g) == normalise_label(label) for g, _ in out.groups):
+            out.groups.append((label, inside))
+    return out
+
+
+def _head_part(head: dict | None, text: str) -> dict | None:
+    """The head's reading restricted to the names a part of the brief says (a panel's text)."""
+    if not head:
+        return head
+    low = text.lower()
+    nodes = [n for n in head.get("node", []) if n.lower() in low]
+    keep = {n.lower() for n in nodes}
+    return {**head, "node": nodes, "links": [(a, b) for a, b in head.get("links", []) if a in keep and b in keep],
+            "members": [(g, ms) for g, ms in head.get("members", []) if g.lower() in low]}
+
+
+def figure_from_brief(brief: str, *, title: str | None = None, names: dict | None = None) -> Figure:
     """A sensible figure from the brief alone: its names as nodes, its flows as edges.
 
     Never fails on text: a brief with nothing recognisable gives one node holding its
@@ -459,8 +517,10 @@ def figure_from_brief(brief: str, *, title: str | None = None) -> Figure:
     """
     preamble, panels = panel_segments(brief)
     if panels:
-        return _panels_figure(brief, preamble, panels, title)
+        return _panels_figure(brief, preamble, panels, title, names)
     reading = read_brief(brief)
+    if names:
+        reading = with_head(reading, names, HEAD_KEEP)
     names = list(reading.entities)
     if not names:
         words = re.sub(r"\s+", " ", brief).strip().split(" ")
@@ -496,7 +556,8 @@ def figure_from_brief(brief: str, *, title: str | None = None) -> Figure:
     return Figure(title=title or reading.title, direction=reading.direction or "LR", components=comps)
 
 
-def _panels_figure(brief: str, preamble: str, panels: list[tuple[str, str | None, str]], title: str | None) -> Figure:
+def _panels_figure(brief: str, preamble: str, panels: list[tuple[str, str | None, str]], title: str | None,
+                   names: dict | None = None) -> Figure:
     """Each panel's text read as a brief of its own, its components inside a panel; the text before the
     panels adds what it links (a bare heading adds nothing)."""
     comps: list = []
@@ -504,7 +565,7 @@ def _panels_figure(brief: str, preamble: str, panels: list[tuple[str, str | None
     for letter, ptitle, text in parts:
         if not text.strip():
             continue
-        fig = figure_from_brief(text)
+        fig = figure_from_brief(text, names=_head_part(names, text))
         if letter is None and not fig.of_kind("edge"):
             continue
         tag = f"{letter or 'p'}_"
@@ -525,5 +586,5 @@ def _panels_figure(brief: str, preamble: str, panels: list[tuple[str, str | None
                                members=members).model_dump(mode="json", exclude_defaults=True)
                          | {"id": f"panel_{letter}", "kind": "panel"})
     if not comps:
-        return figure_from_brief(re.sub(_PANEL_RE, " ", brief), title=title)
+        return figure_from_brief(re.sub(_PANEL_RE, " ", brief), title=title, names=names)
     return Figure.from_dict({"title": title or read_brief(brief).title, "direction": "LR", "components": comps})

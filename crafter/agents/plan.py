@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from crafter.agents.backend import call_model, trusts_plan
+from crafter.agents.backend import call_model, head_reading, trusts_plan
 from crafter.agents.critique import check_dangling, figure_labels
 from crafter.agents.extract import figure_from_brief, read_brief
 from crafter.agents.labels import labels_match, normalise_label
@@ -204,7 +204,7 @@ def plan(brief: str, backend: Any, *, max_attempts: int = MAX_ATTEMPTS) -> dict[
                 break
             worse = None
             if not trusts_plan(backend):  # a trusted model's plan is the plan; the rules are the fallback only
-                rules_fig = rules_fig or figure_from_brief(brief)
+                rules_fig = rules_fig or _rules_figure(brief, backend)
                 worse = worse_than_rules(fig, rules_fig, brief)
             if worse:  # keep the better reading of the brief; a resample is rarely better
                 reason = worse
@@ -212,9 +212,16 @@ def plan(brief: str, backend: Any, *, max_attempts: int = MAX_ATTEMPTS) -> dict[
             return {"figure": fig.to_dict(), "source": "model", "issues": issues, "warnings": notes + _sparse(fig),
                     "calls": calls}
         warnings.append(f"{reason}; the figure was planned from the brief by rules instead")
-    fig = rules_fig or figure_from_brief(brief)
+    fig = rules_fig or _rules_figure(brief, backend)
     return {"figure": fig.to_dict(), "source": "rules", "issues": [], "warnings": warnings + _sparse(fig),
             "calls": calls}
+
+
+def _rules_figure(brief: str, backend: Any) -> Figure:
+    """The rule-based reading of the brief, with the backend's name head's names and links where it has one
+    (:func:`crafter.agents.extract.with_head`)."""
+    head = head_reading(backend, plan_prompt(brief)) if backend is not None and brief.strip() else None
+    return figure_from_brief(brief, names=head)
 
 
 def _sparse(fig: Figure) -> list[str]:
