@@ -24,6 +24,7 @@ from crafter.agents.prose import GENERIC_WHOLES, ProseState, np_label, read_pros
 from crafter.spec import Edge, Figure, Group, Node, Panel
 
 MAX_LABEL_WORDS = 6
+STRONG_WINS = True
 HEAD_KEEP = "strong"  # which names only the rules found stay beside a name head's (see with_head)
 
 _ARROW_RE = re.compile(r"\s*(?:-{1,2}>|=>|→|⟶|⇒|➔|➜|⟹)\s*")
@@ -460,20 +461,32 @@ def with_head(reading: BriefReading, head: dict, keep: str = "strong") -> BriefR
     heads = list(dict.fromkeys(n for n in head.get("node", []) if n.strip()))
     if not heads:
         return reading
-    by_low = {h.lower(): h for h in heads}
-    out = BriefReading(title=reading.title, direction=reading.direction, entities=list(heads))
-    strong = set(reading.strong)
+    strong = [e for e in reading.entities if e in set(reading.strong)]
+
+    def same(a: str, b: str) -> bool:
+        return a.lower() == b.lower() or normalise_label(a) == normalise_label(b)
+
+    # a name the rules are sure of (an arrow chain's, a list item's, a quoted one) keeps the rules' spelling:
+    # the head's name for it becomes it, where it is the only head name that covers it
+    covers = {e: [h for h in heads if labels_match(e, h)] for e in strong}
+    to_final: dict[str, str] = {}
+    for h in heads:
+        hit = next((e for e in strong if same(e, h)), None)
+        if hit is None and STRONG_WINS:
+            hit = next((e for e in strong if covers[e] == [h]), None)
+        to_final[h.lower()] = hit or h
+    out = BriefReading(title=reading.title, direction=reading.direction,
+                       entities=list(dict.fromkeys(to_final[h.lower()] for h in heads)))
     alias: dict[str, str | None] = {}
     for e in reading.entities:
-        hit = by_low.get(e.lower()) or next((h for h in heads if normalise_label(h) == normalise_label(e)), None) \
-            or next((h for h in heads if labels_match(e, h)), None)
+        hit = e if e in out.entities else next((to_final[h.lower()] for h in heads if same(e, h)), None) \
+            or next((to_final[h.lower()] for h in heads if labels_match(e, h)), None)
         if hit is None and (keep == "all" or keep == "strong" and e in strong):
             out.entities.append(e)
             hit = e
         alias[e] = hit
-    for e in out.entities:
-        if e in strong or e in heads and any(alias.get(x) == e for x in strong):
-            out.strong.append(e)
+    out.strong = [e for e in out.entities if e in strong or any(alias.get(x) == e for x in strong)]
+    by_low = {h.lower(): to_final[h.lower()] for h in heads}
     seen: set[tuple[str, str]] = set()
 
     def relate(a: str | None, b: str | None) -> None:

@@ -4,8 +4,9 @@ For every gold edge of every dev brief (:mod:`crafter.corpora.briefs`): which su
 brief carries it (an arrow "A → B", "from A to B", a list fanning in "A, B and C are passed to D",
 "then" / "followed by", a flow verb read forward or backward, consecutive bullet items, a link across
 sentences, or an end the brief never names by the gold's label or aliases), and, for the rule-based
-reader (:func:`crafter.agents.extract.figure_from_brief`) and the name head's reading
-(:func:`crafter.llm.names_briefs.reading_dsl`), whether both end nodes were found (the bound any link
+reader (:func:`crafter.agents.extract.figure_from_brief`), the name head's reading
+(:func:`crafter.llm.names_briefs.reading_dsl`) and the two together (the rules with the head's names, as
+the pipeline plans with CraftLM: :func:`crafter.agents.extract.with_head`), whether both end nodes were found (the bound any link
 reader has), whether the edge was found, and whether it was drawn the wrong way round. Then per gold
 group: the cue that says it (a "consists of" / "contains" sentence, a panel "(a)", a heading line, a
 group name said beside its members) and whether each reader found it.
@@ -64,6 +65,8 @@ class Tally:
     ends_head: int = 0
     found_head: int = 0
     reversed_head: int = 0
+    ends_both: int = 0
+    found_both: int = 0
     examples: list[str] = field(default_factory=list)
 
 
@@ -108,9 +111,9 @@ def edge_form(prompt: str, spans: list, sent: list[int], at: dict, a: str, b: st
     return "same sentence, no cue", said
 
 
-def _head_figure(reader, brief: Brief) -> Figure:
+def _head_figure(names: dict) -> Figure:
     try:
-        return parse_dsl(reading_dsl(reader.names(plan_prompt(brief.text))))
+        return parse_dsl(reading_dsl(names))
     except SpecError:
         return Figure(components=[])
 
@@ -143,15 +146,20 @@ def group_cue(brief: Brief, gid: str, members: list[str], at: dict, prompt: str,
     return "name said, no cue" if len(named) >= 2 else "members not named"
 
 
-def analyse(briefs: list[Brief], reader=None, show: str | None = None):
+def analyse(briefs: list[Brief], read=None, show: str | None = None):
+    """Per surface form, the gold edges and what each reader found; per cue, the gold groups. ``read``: brief
+    text -> the name head's reading (None: the rules only)."""
     forms = {f: Tally() for f in FORMS}
     groups: dict[str, Counter] = defaultdict(Counter)
     for b in briefs:
         prompt, spans, sent, at = _places(b)
         rules = figure_from_brief(b.text)
-        head = _head_figure(reader, b) if reader is not None else None
+        names = read(b.text) if read is not None else None
+        head = _head_figure(names) if names is not None else None
+        both = figure_from_brief(b.text, names=names) if names is not None else None
         r_ends, r_found, r_rev = _edge_stats(b, rules)
         h_ends, h_found, h_rev = _edge_stats(b, head) if head is not None else (set(), set(), set())
+        b_ends, b_found, _ = _edge_stats(b, both) if both is not None else (set(), set(), set())
         for p in {p for e in b.gold.of_kind("edge") for p in arrows(e)}:
             form, said = edge_form(prompt, spans, sent, at, *p)
             t = forms[form]
@@ -162,14 +170,18 @@ def analyse(briefs: list[Brief], reader=None, show: str | None = None):
             t.ends_head += p in h_ends
             t.found_head += p in h_found
             t.reversed_head += p in h_rev
+            t.ends_both += p in b_ends
+            t.found_both += p in b_found
             if show and form.startswith(show) and p not in r_found:
                 t.examples.append(f"{b.id} {p[0]}->{p[1]}: {said[:140]!r}")
         r_groups = _group_hits(b, rules)
         h_groups = _group_hits(b, head) if head is not None else set()
+        b_groups = _group_hits(b, both) if both is not None else set()
         for g in b.gold.components:
             if g.kind in ("group", "panel"):
                 cue = group_cue(b, g.id, list(g.members or []), at, prompt, spans)
-                groups[cue].update({"gold": 1, "rules": g.id in r_groups, "head": g.id in h_groups})
+                groups[cue].update({"gold": 1, "rules": g.id in r_groups, "head": g.id in h_groups,
+                                    "both": g.id in b_groups})
     return forms, groups
 
 
@@ -192,26 +204,31 @@ def format_tables(forms: dict[str, Tally], groups: dict[str, Counter], head: boo
     def pct(n: int, d: int) -> str:
         return f"{n:4d} {100 * n / d:3.0f}%" if d else f"{n:4d}   - "
 
-    cols = ["ends(rules)", "found(rules)", "reversed(r)"] + (["ends(head)", "found(head)", "reversed(h)"] if head else [])
+    cols = ["ends(rules)", "found(rules)", "reversed(r)"] + (
+        ["ends(head)", "found(head)", "reversed(h)", "ends(r+h)", "found(r+h)"] if head else [])
     lines = ["gold edges of dev briefs by the surface form that carries them",
              f"{'form':<24}{'gold':>6}" + "".join(f"{c:>14}" for c in cols)]
     tot = Tally()
     for name, t in forms.items():
-        vals = [t.ends_rules, t.found_rules, t.reversed_rules] + ([t.ends_head, t.found_head, t.reversed_head] if head else [])
-        lines.append(f"{name:<24}{t.gold:>6}" + "".join(f"{pct(v, t.gold):>14}" for v in vals))
-        for k in ("gold", "ends_rules", "found_rules", "reversed_rules", "ends_head", "found_head", "reversed_head"):
+        lines.append(f"{name:<24}{t.gold:>6}" + "".join(f"{pct(v, t.gold):>14}" for v in _row(t, head)))
+        for k in ("gold", "ends_rules", "found_rules", "reversed_rules", "ends_head", "found_head", "reversed_head",
+                  "ends_both", "found_both"):
             setattr(tot, k, getattr(tot, k) + getattr(t, k))
-    vals = [tot.ends_rules, tot.found_rules, tot.reversed_rules] + (
-        [tot.ends_head, tot.found_head, tot.reversed_head] if head else [])
+    vals = _row(tot, head)
     lines.append(f"{'all':<24}{tot.gold:>6}" + "".join(f"{pct(v, tot.gold):>14}" for v in vals))
     lines += ["", "gold groups by the cue that says them",
-              f"{'cue':<26}{'gold':>6}{'found(rules)':>14}" + (f"{'found(head)':>14}" if head else "")]
+              f"{'cue':<26}{'gold':>6}{'found(rules)':>14}" + (f"{'found(head)':>14}{'found(r+h)':>14}" if head else "")]
     for cue, c in sorted(groups.items(), key=lambda kv: -kv[1]["gold"]):
         lines.append(f"{cue:<26}{c['gold']:>6}{pct(c['rules'], c['gold']):>14}"
-                     + (f"{pct(c['head'], c['gold']):>14}" if head else ""))
+                     + (f"{pct(c['head'], c['gold']):>14}{pct(c['both'], c['gold']):>14}" if head else ""))
     for t in forms.values():
         lines += t.examples[:40]
     return "\n".join(lines)
+
+
+def _row(t: Tally, head: bool) -> list[int]:
+    return [t.ends_rules, t.found_rules, t.reversed_rules] + (
+        [t.ends_head, t.found_head, t.reversed_head, t.ends_both, t.found_both] if head else [])
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -221,12 +238,13 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--show", default=None, help="print the rules' missed edges of forms starting so ('arrow', 'verb')")
     a = ap.parse_args(argv)
     briefs = list(load_briefs("dev"))[: a.limit or None]
-    reader = None
+    read = None
     if not a.no_head:
         reader = NameReader(WEIGHTS_DIR, shared_encoder())
+        read = lambda text: reader.names(plan_prompt(text))  # noqa: E731
     t0 = time.perf_counter()
-    forms, groups = analyse(briefs, reader, a.show)
-    print(format_tables(forms, groups, reader is not None))
+    forms, groups = analyse(briefs, read, a.show)
+    print(format_tables(forms, groups, read is not None))
     print(f"{len(briefs)} dev briefs in {time.perf_counter() - t0:.0f} s")
 
 
