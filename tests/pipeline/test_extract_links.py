@@ -1,0 +1,82 @@
+"""The rule-based reader's links and groups as written briefs say them: panels, headed list lines, arrow
+chains with joins and remarks, list lines that continue each other, and a name head's reading merged in."""
+
+from __future__ import annotations
+
+from crafter.agents.extract import figure_from_brief, panel_segments, read_brief, with_head
+
+
+def _edges(fig):
+    labels = {n.id: n.label for n in fig.of_kind("node")}
+    return {(labels[e.source], labels[e.target]) for e in fig.of_kind("edge")}
+
+
+def _members(fig, kind):
+    labels = {c.id: (c.label or c.id) for c in fig.components}
+    return {c.label: sorted(labels[m] for m in c.members) for c in fig.components if c.kind == kind}
+
+
+PANELS = ("Exome CNVs\n"
+          "(a) reference build: normal BAMs → coverage → pooled reference\n"
+          "(b) per tumour: tumour BAM → coverage → log2 ratios → segmentation\n")
+
+
+def test_panels_are_read_panel_by_panel() -> None:
+    preamble, panels = panel_segments(PANELS)
+    assert preamble.strip() == "Exome CNVs"
+    assert [(letter, title) for letter, title, _ in panels] == [("a", "Reference build"), ("b", "Per tumour")]
+    fig = figure_from_brief(PANELS)
+    panels = _members(fig, "panel")
+    assert panels["(a)"] == ["Coverage", "Normal BAMs", "Pooled reference"]
+    assert panels["(b)"] == ["Coverage", "Log2 ratios", "Segmentation", "Tumour BAM"]
+    # the same step in two panels is two boxes, each in its own flow
+    assert ("Normal BAMs", "Coverage") in _edges(fig) and ("Tumour BAM", "Coverage") in _edges(fig)
+    assert len([n for n in fig.of_kind("node") if n.label == "Coverage"]) == 2
+
+
+def test_panel_markers_in_a_caption() -> None:
+    fig = figure_from_brief("Figure 2: Two stages. (a) Training: the encoder feeds the decoder. "
+                            "(b) Inference: the decoder sends tokens to the ranker.")
+    assert set(_members(fig, "panel")) == {"(a)", "(b)"}
+    assert ("Decoder", "Ranker") in _edges(fig)
+
+
+def test_one_marker_is_no_panel() -> None:
+    assert panel_segments("The encoder (a) feeds the decoder.")[1] == []
+
+
+def test_a_headed_list_line_naming_several_things_is_a_group() -> None:
+    r = read_brief("Rig:\n- delivery: the \"substrate pump\" and the \"H2 generator\"\n- outlet: separator -> UV cell\n")
+    assert ("Delivery", ["substrate pump", "H2 generator"]) in r.groups
+    assert ("Outlet", ["Separator", "UV cell"]) in r.groups
+
+
+def test_arrow_chain_joins_and_remarks() -> None:
+    fig = figure_from_brief("coordinates + tract polygons → spatial join (PostGIS) → tract IDs")
+    assert _edges(fig) == {("Coordinates", "Spatial join"), ("Tract polygons", "Spatial join"),
+                           ("Spatial join", "Tract IDs")}
+    assert ("First stage", "Second stage") in _edges(figure_from_brief("first stage → second stage"))
+
+
+def test_list_lines_with_arrows_continue_each_other() -> None:
+    fig = figure_from_brief("Pipeline\n- reads → QC\n- alignment → variant calling\n- report")
+    assert {("Reads", "QC"), ("QC", "Alignment"), ("Alignment", "Variant calling"),
+            ("Variant calling", "Report")} <= _edges(fig)
+
+
+def test_through_a_list_is_a_sequence() -> None:
+    r = read_brief("The points pass through a sampler, a grouping layer and a pooling layer into a global feature.")
+    assert [("Points", "Sampler"), ("Sampler", "Grouping layer"), ("Grouping layer", "Pooling layer"),
+            ("Pooling layer", "Global feature")] == r.relations[:4]
+
+
+def test_with_head_takes_the_heads_names_and_keeps_the_rules_links() -> None:
+    brief = "The ResNet encoder feeds the decoder. A 'safety filter' checks the output."
+    head = {"node": ["ResNet encoder", "decoder", "captions"], "links": [("decoder", "captions")],
+            "members": []}
+    fig = figure_from_brief(brief, names=head)
+    labels = [n.label for n in fig.of_kind("node")]
+    assert labels[:3] == ["ResNet encoder", "decoder", "captions"]
+    assert "safety filter" in labels  # a quoted name only the rules found stays
+    assert {("ResNet encoder", "decoder"), ("decoder", "captions")} <= _edges(fig)
+    assert with_head(read_brief(brief), {"node": []}).entities == read_brief(brief).entities
