@@ -80,3 +80,33 @@ def test_with_head_takes_the_heads_names_and_keeps_the_rules_links() -> None:
     assert "safety filter" in labels  # a quoted name only the rules found stays
     assert {("ResNet encoder", "decoder"), ("decoder", "captions")} <= _edges(fig)
     assert with_head(read_brief(brief), {"node": []}).entities == read_brief(brief).entities
+
+
+class _HeadOnly:
+    """A backend whose plan is unusable but whose name head reads the brief."""
+
+    def __init__(self, reading: dict | None, fail: bool = False) -> None:
+        self.reading, self.fail = reading, fail
+
+    def complete(self, task, prompt, *, max_new_tokens=512, temperature=0.0):
+        return "this is not DSL"
+
+    def read_names(self, prompt: str) -> dict | None:
+        if self.fail:
+            raise RuntimeError("head crashed")
+        return self.reading
+
+
+def test_plan_falls_back_to_the_rules_with_the_backends_name_head() -> None:
+    from crafter.agents.plan import plan
+
+    brief = "The ResNet encoder feeds the decoder, which writes captions."
+    head = {"node": ["ResNet encoder", "decoder", "captions", "beam search"], "links": [("captions", "beam search")],
+            "members": []}
+    out = plan(brief, _HeadOnly(head))
+    assert out["source"] == "rules"
+    labels = [c["label"] for c in out["figure"]["components"] if c["kind"] == "node"]
+    assert "beam search" in labels  # a name only the head read
+    # a head that fails leaves the rules alone, and the plan still comes back
+    alone = plan(brief, _HeadOnly(head, fail=True))
+    assert "beam search" not in [c.get("label") for c in alone["figure"]["components"]]
