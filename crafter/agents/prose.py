@@ -58,6 +58,8 @@ _DEFINITE = {"the", "our", "its", "their", "his", "her", "this", "that", "these"
 _BOUNDARY = {"where", "while", "whereas", "when", "once", "so", "because", "since", "although", "whose", "who",
              "which", "until", "unless", "if"}
 _GROUP_PREPS = {"inside", "within", "in"}
+_STAGE_HEADS = re.compile(r"\b(?:stage|subworkflow|workflow|group|subgroup|module|phase|step|tier|layer|service|"
+                          r"block|branch|job|pipeline|component)s?$", re.I)
 _GROUP_HEADS = re.compile(r"\b(?:block|module|stage|unit|component|subsystem|layer|stack|branch|tower|"
                           r"encoder|decoder|cell|loop|network|compartment|chamber|region|service|cluster|node)s?$", re.I)
 _NOUNISH_VERBS = {"output", "outputs", "feed", "feeds", "reads", "uses", "use", "search", "searches", "index",
@@ -83,8 +85,10 @@ def verb_lemma(word: str) -> str | None:
     if len(w) > 4 and w.endswith("ed") and w[-3] == w[-4]:
         cands.append(w[:-3])  # "mapped" -> "map"
     for c in cands:
+        if c == "run" and w != "runs":  # "a sequencing run", "run folders": a noun; "the stage runs X": a verb
+            continue
         if c in _FWD_SET or c in _BWD_SET or c in _GROUP_VERBS or c in _CONTAINER_VERBS or c in (
-            "make", "consist", "follow", "build", "keep", "hold"
+            "make", "consist", "follow", "build", "keep", "hold", "run"
         ):
             return c
     return None
@@ -259,7 +263,7 @@ def _read_vp(c: _Clause, subj: list[str], st: ProseState, *, passive: bool = Fal
     while (t := c.peek()) is not None and t.low in _AUX:
         passive = True
         c.i += 1
-        _skip(c, _ADVERBS)
+        _skip(c, _ADVERBS | {"all", "both", "each"})  # "are all collected by MultiQC"
     t = c.peek()
     if t is None:
         return
@@ -293,6 +297,12 @@ def _read_vp(c: _Clause, subj: list[str], st: ProseState, *, passive: bool = Fal
         return
     if lemma in _CONTAINER_VERBS and objs and not passive:
         st.groups += [(s, objs) for s in subj]
+        return
+    if lemma == "run":  # "the refine stage runs lima": lima is inside the stage; "X runs on a GPU": nothing
+        if objs and not passive and subj and all(_STAGE_HEADS.search(s) for s in subj):
+            st.groups += [(s, objs) for s in subj]
+            st.last = objs
+            _more_vp(c, objs, st, passive)
         return
     preps: list[tuple[str, list[str]]] = []
     label: str | None = None
