@@ -494,10 +494,12 @@ def with_head(reading: BriefReading, head: dict, keep: str = "strong") -> BriefR
             seen.add((a, b))
             out.relations.append((a, b))
 
-    for a, b in head.get("links", []):
-        relate(by_low.get(a), by_low.get(b))
+    ruled = {(alias.get(a), alias.get(b)) for a, b in reading.relations}
     for a, b in reading.relations:
         relate(alias.get(a), alias.get(b))
+    for a, b in head.get("links", []):
+        if (by_low.get(b), by_low.get(a)) not in ruled:  # the rules read the verb: their direction stands
+            relate(by_low.get(a), by_low.get(b))
     out.edge_labels = {(alias.get(a), alias.get(b)): lab for (a, b), lab in reading.edge_labels.items()}
     for label, members in reading.groups:
         inside = [m for m in dict.fromkeys(alias.get(m) for m in members) if m]
