@@ -110,3 +110,9 @@ def test_plan_falls_back_to_the_rules_with_the_backends_name_head() -> None:
     # a head that fails leaves the rules alone, and the plan still comes back
     alone = plan(brief, _HeadOnly(head, fail=True))
     assert "beam search" not in [c.get("label") for c in alone["figure"]["components"]]
+
+
+def test_a_brief_that_draws_its_arrows_is_read_by_the_rules_alone() -> None:
+    brief = "reads → trimming → alignment → calling → report"
+    head = {"node": ["reads", "trimming alignment"], "links": [], "members": []}
+    assert figure_from_brief(brief, names=head) == figure_from_brief(brief)
