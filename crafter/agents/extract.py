@@ -548,6 +548,7 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     reading = read_brief(brief)
     if names:
         reading = with_head(reading, names, HEAD_KEEP)
+        _chain_flow_lines(_ARROW_RE.sub(" -> ", brief), _Names(reading))  # over the head's names too
     names = list(reading.entities)
     if not names:
         words = re.sub(r"\s+", " ", brief).strip().split(" ")
