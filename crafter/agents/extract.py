@@ -484,7 +484,7 @@ def with_head(reading: BriefReading, head: dict, keep: str = "strong") -> BriefR
         hit = next((e for e in strong if same(e, h)), None)
         if hit is None and STRONG_WINS:
             hit = next((e for e in strong if covers[e] == [h]), None)
-        to_final[h.lower()] = hit or h
+        to_final[h.lower()] = hit or (h if re.match(r"\S*[A-Z]", h) else h[:1].upper() + h[1:])  # "deduplicator"
     out = BriefReading(title=reading.title, direction=reading.direction,
                        entities=list(dict.fromkeys(to_final[h.lower()] for h in heads)))
     alias: dict[str, str | None] = {}

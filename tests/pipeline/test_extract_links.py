@@ -76,9 +76,9 @@ def test_with_head_takes_the_heads_names_and_keeps_the_rules_links() -> None:
             "members": []}
     fig = figure_from_brief(brief, names=head)
     labels = [n.label for n in fig.of_kind("node")]
-    assert labels[:3] == ["ResNet encoder", "decoder", "captions"]
-    assert "safety filter" in labels  # a quoted name only the rules found stays
-    assert {("ResNet encoder", "decoder"), ("decoder", "captions")} <= _edges(fig)
+    assert labels[:3] == ["ResNet encoder", "Decoder", "Captions"]  # a box's name starts with a capital
+    assert "safety filter" in labels  # a quoted name only the rules found stays as written
+    assert {("ResNet encoder", "Decoder"), ("Decoder", "Captions")} <= _edges(fig)
     assert with_head(read_brief(brief), {"node": []}).entities == read_brief(brief).entities
 
 
@@ -106,10 +106,10 @@ def test_plan_falls_back_to_the_rules_with_the_backends_name_head() -> None:
     out = plan(brief, _HeadOnly(head))
     assert out["source"] == "rules"
     labels = [c["label"] for c in out["figure"]["components"] if c["kind"] == "node"]
-    assert "beam search" in labels  # a name only the head read
+    assert "Beam search" in labels  # a name only the head read
     # a head that fails leaves the rules alone, and the plan still comes back
     alone = plan(brief, _HeadOnly(head, fail=True))
-    assert "beam search" not in [c.get("label") for c in alone["figure"]["components"]]
+    assert "Beam search" not in [c.get("label") for c in alone["figure"]["components"]]
 
 
 def test_a_brief_that_draws_its_arrows_is_read_by_the_rules_alone() -> None:
