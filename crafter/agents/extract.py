@@ -114,6 +114,7 @@ class BriefReading:
     relations: list[tuple[str, str]] = field(default_factory=list)  # (source label, target label)
     edge_labels: dict[tuple[str, str], str] = field(default_factory=dict)  # "A sends features to B"
     groups: list[tuple[str, list[str]]] = field(default_factory=list)  # (group label, member labels)
+    negated: list[tuple[str, str]] = field(default_factory=list)  # "A never writes to B": no A -> B, either way
 
 
 # ---------------------------------------------------------------------------------
@@ -181,6 +182,7 @@ def read_brief(brief: str) -> BriefReading:
     st = ProseState()
     _read_sentences(re.sub(r"\b(e\.g|i\.e|vs|cf|etc)\.", r"\1", "\n".join(prose)), names, st)
     _read_groups(st, names)
+    reading.negated = [(a, b) for a, b in st.negated]
     _read_headed_lines(text, reading)
     _chain_flow_lines(text, names)
     return reading
@@ -485,7 +487,7 @@ def with_head(reading: BriefReading, head: dict, keep: str = "strong") -> BriefR
         if hit is None and STRONG_WINS:
             hit = next((e for e in strong if covers[e] == [h]), None)
         to_final[h.lower()] = hit or (h if re.match(r"\S*[A-Z]", h) else h[:1].upper() + h[1:])  # "deduplicator"
-    out = BriefReading(title=reading.title, direction=reading.direction,
+    out = BriefReading(title=reading.title, direction=reading.direction, negated=reading.negated,
                        entities=list(dict.fromkeys(to_final[h.lower()] for h in heads)))
     alias: dict[str, str | None] = {}
     for e in reading.entities:
@@ -507,7 +509,10 @@ def with_head(reading: BriefReading, head: dict, keep: str = "strong") -> BriefR
     ruled = {(alias.get(a), alias.get(b)) for a, b in reading.relations}
     for a, b in reading.relations:
         relate(alias.get(a), alias.get(b))
+    denied = [(a, b) for a, b in reading.negated]
     for a, b in head.get("links", []):
+        if any(labels_match(a, x) and labels_match(b, y) or labels_match(a, y) and labels_match(b, x) for x, y in denied):
+            continue  # "the front end never talks to the annotator"
         if (by_low.get(b), by_low.get(a)) not in ruled:  # the rules read the verb: their direction stands
             relate(by_low.get(a), by_low.get(b))
     out.edge_labels = {(alias.get(a), alias.get(b)): lab for (a, b), lab in reading.edge_labels.items()}

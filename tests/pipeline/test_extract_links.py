@@ -116,3 +116,17 @@ def test_a_brief_that_draws_its_arrows_is_read_by_the_rules_alone() -> None:
     brief = "reads → trimming → alignment → calling → report"
     head = {"node": ["reads", "trimming alignment"], "links": [], "members": []}
     assert figure_from_brief(brief, names=head) == figure_from_brief(brief)
+
+
+def test_a_negated_link_draws_no_edge() -> None:
+    fig = figure_from_brief("The ingest worker writes to PostgreSQL. The web front end reads from the cache "
+                            "and never talks to the annotator. The scheduler does not call the ingest worker. "
+                            "Archived runs are not fed back into the annotator.")
+    edges = _edges(fig)
+    assert ("Ingest worker", "PostgreSQL") in edges
+    assert not {e for e in edges if "Annotator" in e or ("Scheduler", "Ingest worker") == e}
+    assert not any("never" in n.label or "does" in n.label for n in fig.of_kind("node"))  # not read into a name
+    # the name head's link between two names a negated clause joins is left out too
+    head = {"node": ["web front end", "annotator", "cache"], "links": [("web front end", "annotator")], "members": []}
+    fig = figure_from_brief("The web front end reads from the cache and never talks to the annotator.", names=head)
+    assert ("Web front end", "Annotator") not in _edges(fig)
