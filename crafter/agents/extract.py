@@ -463,7 +463,7 @@ def draws_arrows(brief: str) -> bool:
     return len(_ARROW_RE.findall(brief)) >= ARROWS_FOR_RULES
 
 
-def with_head(reading: BriefReading, head: dict, keep: str = "strong") -> BriefReading:
+def with_head(reading: BriefReading, head: dict, keep: str = "strong", text: str = "") -> BriefReading:
     """The rules' reading with a trained name head's (:meth:`crafter.llm.names.NameReader.names`; left out of
     :func:`figure_from_brief` for a brief that :func:`draws_arrows`): the head's
     names are the boxes (it finds more of them, and fewer wrong ones); a name of the rules' that one of the
@@ -473,6 +473,8 @@ def with_head(reading: BriefReading, head: dict, keep: str = "strong") -> BriefR
     heads = list(dict.fromkeys(n for n in head.get("node", []) if n.strip()))
     if not heads:
         return reading
+    first_said: dict[str, str] = {}  # "revision" and "revisions", "level-1" and "level 1": one box
+    heads_all, heads = heads, [h for h in heads if first_said.setdefault(_box_key(h), h) == h]
     strong = [e for e in reading.entities if e in set(reading.strong)]
 
     def same(a: str, b: str) -> bool:
@@ -487,6 +489,8 @@ def with_head(reading: BriefReading, head: dict, keep: str = "strong") -> BriefR
         if hit is None and STRONG_WINS:
             hit = next((e for e in strong if covers[e] == [h]), None)
         to_final[h.lower()] = hit or (h if re.match(r"\S*[A-Z]", h) else h[:1].upper() + h[1:])  # "deduplicator"
+    for h in heads_all:
+        to_final.setdefault(h.lower(), to_final[first_said[_box_key(h)].lower()])
     out = BriefReading(title=reading.title, direction=reading.direction, negated=reading.negated,
                        entities=list(dict.fromkeys(to_final[h.lower()] for h in heads)))
     alias: dict[str, str | None] = {}
@@ -498,7 +502,7 @@ def with_head(reading: BriefReading, head: dict, keep: str = "strong") -> BriefR
             hit = e
         alias[e] = hit
     out.strong = [e for e in out.entities if e in strong or any(alias.get(x) == e for x in strong)]
-    by_low = {h.lower(): to_final[h.lower()] for h in heads}
+    by_low = {h.lower(): to_final[h.lower()] for h in heads_all}
     seen: set[tuple[str, str]] = set()
 
     def relate(a: str | None, b: str | None) -> None:
@@ -522,9 +526,46 @@ def with_head(reading: BriefReading, head: dict, keep: str = "strong") -> BriefR
             out.groups.append((label, inside))
     for label, members in head.get("members", []):
         inside = [m for m in dict.fromkeys(by_low.get(m) for m in members) if m]
-        if len(inside) >= 2 and not any(normalise_label(g) == normalise_label(label) for g, _ in out.groups):
+        named, inside = _head_group_name(label, inside, text)
+        renamed, label = named != label, named
+        same_group = next((ms for g, ms in out.groups if label and normalise_label(g) == normalise_label(label)), None)
+        if same_group is not None and renamed:  # the rules' group of that name: the head's members join it
+            same_group += [m for m in inside if m not in same_group]
+        elif label and len(inside) >= 2 and same_group is None:
             out.groups.append((label, inside))
     return out
+
+
+def _box_key(name: str) -> str:
+    """What two spellings of one box share: case, hyphens and a plural aside."""
+    key = re.sub(r"[\s\-_]+", " ", normalise_label(name)).strip()
+    return re.sub(r"(?<=[a-z]{3})s$", "", key)
+
+
+_COMMON_GROUP_WORDS = {"stage", "group", "layer", "level", "levels", "module", "block", "phase", "step", "tier",
+                       "sector", "local", "cohort", "subgroup", "subworkflow", "workflow", "part", "unit", "site",
+                       "branch", "loop", "section", "zone", "region", "service", "component", "system"}
+
+
+def _head_group_name(label: str, members: list[str], text: str) -> tuple[str | None, list[str]]:
+    """A head group named by a common word alone ("stage", "layer"): the brief's fuller name for it ("the
+    alignment stage"), a member that is that name's first word ("Alignment") taken out of the members (it is
+    the group opened up, not a box inside it); None where the brief says no fuller name."""
+    if len(label.split()) > 1 or label.lower() not in _COMMON_GROUP_WORDS:
+        return label, members
+    said = [m.group(1) for m in re.finditer(rf"\b([^\W\d_][\w-]*)\s+{re.escape(label)}\b", text, re.I)
+            if m.group(1).lower() not in _STOP_BEFORE_HEAD]
+    word = next((w for w in said if any(normalise_label(x) == normalise_label(w) for x in members)), None) \
+        or next(iter(said), None)
+    if word is None:
+        return None, members
+    name = f"{word} {label.lower()}"
+    return name[:1].upper() + name[1:], [x for x in members if normalise_label(x) != normalise_label(word)]
+
+
+_STOP_BEFORE_HEAD = {"the", "a", "an", "each", "every", "this", "that", "one", "first", "second", "third", "last",
+                     "final", "next", "same", "other", "per", "of", "in", "into", "to", "and", "or", "its", "their",
+                     "both", "all", "these", "those", "two", "three", "four", "our", "whole", "entire"}
 
 
 def _head_part(head: dict | None, text: str) -> dict | None:
@@ -552,7 +593,7 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
         return _panels_figure(brief, preamble, panels, title, names)
     reading = read_brief(brief)
     if names:
-        reading = with_head(reading, names, HEAD_KEEP)
+        reading = with_head(reading, names, HEAD_KEEP, brief)
         _chain_flow_lines(_ARROW_RE.sub(" -> ", brief), _Names(reading))  # over the head's names too
     names = list(reading.entities)
     if not names:

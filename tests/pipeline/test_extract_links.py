@@ -130,3 +130,17 @@ def test_a_negated_link_draws_no_edge() -> None:
     head = {"node": ["web front end", "annotator", "cache"], "links": [("web front end", "annotator")], "members": []}
     fig = figure_from_brief("The web front end reads from the cache and never talks to the annotator.", names=head)
     assert ("Web front end", "Annotator") not in _edges(fig)
+
+
+def test_with_head_names_a_group_the_head_called_by_a_common_word() -> None:
+    brief = ("The alignment stage holds STAR and HISAT2; whichever BAM is produced enters Qualimap. "
+             "The dashboard reads the counts and the dashboards of each site are mirrored.")
+    head = {"node": ["alignment", "STAR", "HISAT2", "Qualimap", "dashboard", "dashboards", "counts"],
+            "links": [("dashboards", "counts")], "members": [("stage", ["alignment", "STAR", "HISAT2"]),
+                                                           ("layer", ["STAR", "Qualimap"])]}
+    reading = with_head(read_brief(brief), head, text=brief)
+    # "stage" alone is the brief's "alignment stage"; "alignment" is the group itself, not a box in it
+    assert reading.groups == [("Alignment stage", ["STAR", "HISAT2"])]  # "layer" is never said: no group
+    # one box for "dashboard" and "dashboards", its links kept
+    assert [e for e in reading.entities if e.lower().startswith("dashboard")] == ["Dashboard"]
+    assert ("Dashboard", "Counts") in reading.relations or ("Counts", "Dashboard") in reading.relations
