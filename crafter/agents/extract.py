@@ -474,7 +474,7 @@ def with_head(reading: BriefReading, head: dict, keep: str = "strong", text: str
     if not heads:
         return reading
     first_said: dict[str, str] = {}  # "revision" and "revisions", "level-1" and "level 1": one box
-    heads_all, heads = heads, [h for h in heads if first_said.setdefault(_box_key(h), h) == h]
+    heads_all, heads = heads, [h for h in heads if first_said.setdefault(box_key(h), h) == h]
     strong = [e for e in reading.entities if e in set(reading.strong)]
 
     def same(a: str, b: str) -> bool:
@@ -490,7 +490,7 @@ def with_head(reading: BriefReading, head: dict, keep: str = "strong", text: str
             hit = next((e for e in strong if covers[e] == [h]), None)
         to_final[h.lower()] = hit or (h if re.match(r"\S*[A-Z]", h) else h[:1].upper() + h[1:])  # "deduplicator"
     for h in heads_all:
-        to_final.setdefault(h.lower(), to_final[first_said[_box_key(h)].lower()])
+        to_final.setdefault(h.lower(), to_final[first_said[box_key(h)].lower()])
     out = BriefReading(title=reading.title, direction=reading.direction, negated=reading.negated,
                        entities=list(dict.fromkeys(to_final[h.lower()] for h in heads)))
     alias: dict[str, str | None] = {}
@@ -534,7 +534,7 @@ def with_head(reading: BriefReading, head: dict, keep: str = "strong", text: str
     return out
 
 
-def _box_key(name: str) -> str:
+def box_key(name: str) -> str:
     """What two spellings of one box share: case, hyphens and a plural aside."""
     key = re.sub(r"[\s\-_]+", " ", normalise_label(name)).strip()
     return re.sub(r"(?<=[a-z]{3})s$", "", key)

@@ -16,7 +16,7 @@ from typing import Any
 
 from crafter.agents.backend import call_model, head_reading, trusts_plan
 from crafter.agents.critique import check_dangling, figure_labels
-from crafter.agents.extract import figure_from_brief, read_brief
+from crafter.agents.extract import box_key, figure_from_brief, read_brief
 from crafter.agents.labels import labels_match, normalise_label
 from crafter.errors import SpecError
 from crafter.llm.prompts import plan_prompt
@@ -168,7 +168,7 @@ def worse_than_rules(fig: Figure, rules_fig: Figure, brief: str, *, with_head: b
             return f"the model's figure links {mine} pairs of the brief's things, the rule-based reading {theirs}"
 
     def repeats(f: Figure) -> int:
-        labels = [" ".join((c.label or "").lower().split()) for c in f.components if c.kind == "node"]
+        labels = [box_key(c.label or "") for c in f.components if c.kind == "node"]  # "dashboard"/"dashboards"
         return len(labels) - len(set(labels))
 
     if repeats(fig) > repeats(rules_fig):
