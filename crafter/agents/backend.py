@@ -140,6 +140,11 @@ class LazyBackend:
     def complete(self, task: str, prompt: str, *, max_new_tokens: int = 512, temperature: float = 0.0) -> Any:
         return self.load().complete(task, prompt, max_new_tokens=max_new_tokens, temperature=temperature)
 
+    def read_names(self, prompt: str) -> dict | None:
+        """The loaded backend's name head reading of a plan prompt, where it has one (else None)."""
+        reader = getattr(self.load(), "read_names", None)
+        return reader(prompt) if reader is not None else None
+
     @property
     def trusted_plan(self) -> bool:
         """The loaded backend's ``trusted_plan`` (see :func:`trusts_plan`); False before it is loaded."""
@@ -150,6 +155,18 @@ def trusts_plan(backend: Any) -> bool:
     """Whether the pipeline takes this backend's plan as it is (a model measured to read briefs better than
     the rules) instead of checking it against the rule-based reading (:func:`crafter.agents.plan.worse_than_rules`)."""
     return bool(getattr(backend, "trusted_plan", False))
+
+
+def head_reading(backend: Any, prompt: str) -> dict | None:
+    """A backend's name head reading of a plan prompt (:meth:`crafter.llm.names.NameReader.names`), or None
+    where it has no head or reading fails (the rules read alone then)."""
+    reader = getattr(backend, "read_names", None)
+    if reader is None:
+        return None
+    try:
+        return reader(prompt)
+    except Exception:  # a head that fails is no reason to fail the plan: the rules read alone
+        return None
 
 
 def backend_for(backend: Any) -> Any | None:

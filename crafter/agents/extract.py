@@ -19,11 +19,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from crafter.agents.labels import normalise_label, slug_id
+from crafter.agents.labels import labels_match, normalise_label, slug_id
 from crafter.agents.prose import GENERIC_WHOLES, ProseState, np_label, read_prose, verb_lemma
-from crafter.spec import Edge, Figure, Group, Node
+from crafter.spec import Edge, Figure, Group, Node, Panel
 
 MAX_LABEL_WORDS = 6
+STRONG_WINS = True
+HEAD_KEEP = "strong"  # which names only the rules found stay beside a name head's (see with_head)
 
 _ARROW_RE = re.compile(r"\s*(?:-{1,2}>|=>|→|⟶|⇒|➔|➜|⟹)\s*")
 _QUOTED_RE = re.compile(r"[\"“”]([^\"“”\n]{1,60})[\"“”]|(?<![A-Za-z0-9])'([^'\n]{1,40})'(?![A-Za-z0-9])")
@@ -70,6 +72,8 @@ _LEADING_WORDS = {
     "the", "a", "an", "its", "their", "our", "this", "these", "those", "each", "every", "it", "they", "we",
     "and", "which", "also", "second", "third", "secondly", "thirdly", "here", "there", "now",
 }
+_ORDINALS = {"first", "second", "third", "final", "next"}
+_ORDINAL_HEADS = {"stage", "step", "phase", "pass", "layer", "round", "level", "order", "half", "block", "wave"}
 _TRAILING_WORDS = {"is", "are", "was", "were", "be", "then", "it", "which", "that", "directly", "also",
                    "and", "finally", "first", "next", "in", "turn", "itself", "both", "all"}
 _RIGHT_CUT = re.compile(
@@ -110,6 +114,7 @@ class BriefReading:
     relations: list[tuple[str, str]] = field(default_factory=list)  # (source label, target label)
     edge_labels: dict[tuple[str, str], str] = field(default_factory=dict)  # "A sends features to B"
     groups: list[tuple[str, list[str]]] = field(default_factory=list)  # (group label, member labels)
+    negated: list[tuple[str, str]] = field(default_factory=list)  # "A never writes to B": no A -> B, either way
 
 
 # ---------------------------------------------------------------------------------
@@ -137,7 +142,8 @@ def _clean_phrase(text: str, *, side: str) -> str:
         if m:
             text = (" " + text + " ")[: m.start()]
     words = text.strip(" \t.,;:!?-–—'\"").split()
-    while words and words[0].lower().strip(",") in _LEADING_WORDS:
+    while words and words[0].lower().strip(",") in _LEADING_WORDS and not (
+            len(words) > 1 and words[0].lower() in _ORDINALS and words[1].lower().rstrip("s") in _ORDINAL_HEADS):
         words = words[1:]
     while words and words[-1].lower().strip(",") in _TRAILING_WORDS:
         words = words[:-1]
@@ -176,7 +182,54 @@ def read_brief(brief: str) -> BriefReading:
     st = ProseState()
     _read_sentences(re.sub(r"\b(e\.g|i\.e|vs|cf|etc)\.", r"\1", "\n".join(prose)), names, st)
     _read_groups(st, names)
+    reading.negated = [(a, b) for a, b in st.negated]
+    _read_headed_lines(text, reading)
+    _chain_flow_lines(text, names)
     return reading
+
+
+def _line_names(line: str, reading: BriefReading) -> list[str]:
+    """The names said in a line, in the order said."""
+    low = line.lower()
+    found = sorted((low.find(e.lower()), -len(e), e) for e in reading.entities if e.lower() in low)
+    return [e for *_, e in found]
+
+
+def _chain_flow_lines(text: str, names: _Names) -> None:
+    """A list whose lines draw arrows ("- reads → QC", "- phasing: SHAPEIT5") continues from line to line:
+    the last thing one line names feeds the first the next one names."""
+    lines = [ln for ln in text.split("\n") if ln.strip()]
+    items = [ln for ln in lines if _ITEM_RE.match(ln) or _ITEM_MARK_RE.match(ln)]
+    if len(items) < 2 or not any("->" in ln for ln in items):
+        return
+    prev: list[str] = []
+    for ln in lines:
+        if not (_ITEM_RE.match(ln) or _ITEM_MARK_RE.match(ln)):
+            prev = []
+            continue
+        here = _line_names(ln, names.reading)
+        if prev and here:
+            names.relate(prev[-1], here[0])
+        prev = here or prev
+
+
+_HEADED_RE = re.compile(r"^\s*(?:[-*•·–]\s+)?(?P<head>[^:\n]{1,40}?)\s*:\s+(?P<rest>\S.*)$")
+
+
+def _read_headed_lines(text: str, reading: BriefReading) -> None:
+    """A list line "delivery: the substrate pump and the H2 generator" whose text after the heading names two
+    or more things: a group of them named by the heading."""
+    for line in text.split("\n"):
+        m = _HEADED_RE.match(line)
+        if not m or len(m.group("head").split()) > 4 or not re.search(r"[^\W\d_]", m.group("head")):
+            continue
+        label = _clean_phrase(m.group("head"), side="right")
+        rest = m.group("rest").lower()
+        found = sorted((rest.find(e.lower()), e) for e in reading.entities
+                       if e.lower() in rest and normalise_label(e) != normalise_label(label))
+        members = list(dict.fromkeys(e for _, e in found))
+        if label and len(members) >= 2 and not any(normalise_label(g) == normalise_label(label) for g, _ in reading.groups):
+            reading.groups.append((label, members))
 
 
 def _read_title_and_direction(text: str, reading: BriefReading) -> str:
@@ -271,14 +324,7 @@ def _read_sentences(prose_text: str, names: _Names, st: ProseState) -> None:
         if not sentence:
             continue
         if "->" in sentence:
-            parts = sentence.split("->")
-            chain = []
-            for i, part in enumerate(parts):
-                side = "left" if i == 0 else "right"
-                phrase = (_clean_phrase(part, side=side) if i in (0, len(parts) - 1)
-                          else _clean_phrase(part, side="right"))
-                chain.append(names.add(phrase, strong=len(phrase.split()) <= 4))
-            names.chain(chain)
+            _read_arrow_chain(sentence, names)
             continue
         bm = _BOXED_RE.match(sentence)
         if bm:  # "A and B sit inside a box labelled G"
@@ -297,6 +343,29 @@ def _read_sentences(prose_text: str, names: _Names, st: ProseState) -> None:
             listed = [n for n in listed if n]
             if len(listed) >= 2:
                 names.chain(listed)
+
+
+def _read_arrow_chain(sentence: str, names: _Names) -> None:
+    """ "A → B → C": a chain; "A + B → C" joins two things into C; a remark in brackets is no name."""
+    parts = re.sub(r"\s*\([^()]*\)", " ", _ITEM_MARK_RE.sub("", sentence)).split("->")
+    prev: list[str] = []
+    for i, part in enumerate(parts):
+        side = "left" if i == 0 else "right"
+        pieces = re.split(r"\s+[+&]\s+", part) if i < len(parts) - 1 or len(parts) == 2 else [part]
+        here = []
+        for piece in pieces:
+            phrase = _clean_phrase(piece, side=side if i in (0, len(parts) - 1) else "right")
+            phrase = re.sub(r"(?i)^(?:back\s+)?(?:in)?to\s+", "", phrase)
+            name = names.add(phrase[:1].upper() + phrase[1:], strong=len(phrase.split()) <= 4)
+            if name:
+                here.append(name)
+        for a in prev:
+            for b in here:
+                names.relate(a, b)
+        prev = here
+
+
+_ITEM_MARK_RE = re.compile(r"^\s*(?:[-*•·–]|\(?\d{1,2}[.)])\s+")
 
 
 def _relate_prose(relations: list, names: _Names, known: set[str], prev_sink: str | None) -> str | None:
@@ -333,6 +402,36 @@ def _read_groups(st: ProseState, names: _Names) -> None:
             reading.groups.append((label, members))
 
 
+_PANEL_RE = re.compile(r"(?:^|(?<=[\s(:.;,\-–—•*]))\(([a-h])\)(?=[\s:,.])")
+_PANEL_TITLE_RE = re.compile(r"\s*([^:.;,\n()]{1,40}?)\s*(?::|\n)")
+
+
+def panel_segments(text: str) -> tuple[str, list[tuple[str, str | None, str]]]:
+    """A brief of panels (a), (b)…: the text before the first panel, and per panel its letter, title and
+    text (from its marker's sentence to the next panel's); no panels: ``(text, [])``. A later remark on a
+    panel already opened ("(b) costs 20 ms more") stays with the panel it follows."""
+    marks = list(_PANEL_RE.finditer(text))
+    letters = [m.group(1) for m in marks]
+    if len(set(letters)) < 2 or letters[0] != "a" or "b" not in letters:
+        return text, []
+    starts: list[tuple[int, int, str, str | None]] = []  # (segment start, marker end, letter, title)
+    for m in marks:
+        if any(letter == m.group(1) for *_, letter, _ in starts):
+            continue
+        cut = max(text.rfind(".", 0, m.start()), text.rfind("\n", 0, m.start()), text.rfind(";", 0, m.start()))
+        head = text[cut + 1:m.start()]
+        # "… as follows: (a) the teachers score …": the panel starts at its marker; "In (a) we …": at its sentence
+        start = m.start() if re.search(r"\w", head) and not re.search(r"\b(?:in|panel)\s*$", head, re.I) else cut + 1
+        t = _PANEL_TITLE_RE.match(text, m.end())
+        title = t.group(1).strip() if t and len(t.group(1).split()) <= 5 else None
+        starts.append((start, m.end() if title is None else t.end(), m.group(1), title))
+    out = []
+    for k, (start, body, letter, title) in enumerate(starts):
+        end = starts[k + 1][0] if k + 1 < len(starts) else len(text)
+        out.append((letter, title[:1].upper() + title[1:] if title else None, text[body:end]))
+    return text[: starts[0][0]], out
+
+
 def brief_entities(brief: str) -> list[str]:
     """The names a brief certainly gives (quoted, listed, or in an arrow chain)."""
     return read_brief(brief).strong
@@ -355,13 +454,147 @@ def _shape_for(label: str) -> str:
     return "round"
 
 
-def figure_from_brief(brief: str, *, title: str | None = None) -> Figure:
+ARROWS_FOR_RULES = 4  # dev briefs with 4+ arrows: rules alone 0.596/0.188/0.319 against 0.591/0.180/0.312 with the head
+
+
+def draws_arrows(brief: str) -> bool:
+    """Does the brief draw its own arrows ("A → B → C", four or more)? Its arrow chains then name the boxes
+    and links exactly, and a name head's reading is left out (:func:`with_head`)."""
+    return len(_ARROW_RE.findall(brief)) >= ARROWS_FOR_RULES
+
+
+def with_head(reading: BriefReading, head: dict, keep: str = "strong", text: str = "") -> BriefReading:
+    """The rules' reading with a trained name head's (:meth:`crafter.llm.names.NameReader.names`; left out of
+    :func:`figure_from_brief` for a brief that :func:`draws_arrows`): the head's
+    names are the boxes (it finds more of them, and fewer wrong ones); a name of the rules' that one of the
+    head's covers becomes that name; names only the rules found stay where ``keep`` says ("all", "strong":
+    quoted, listed, in an arrow chain, "none"); edges are the head's links and the rules' relations
+    between the names kept; groups the rules' and the head's."""
+    heads = list(dict.fromkeys(n for n in head.get("node", []) if n.strip()))
+    if not heads:
+        return reading
+    first_said: dict[str, str] = {}  # "revision" and "revisions", "level-1" and "level 1": one box
+    heads_all, heads = heads, [h for h in heads if first_said.setdefault(box_key(h), h) == h]
+    strong = [e for e in reading.entities if e in set(reading.strong)]
+
+    def same(a: str, b: str) -> bool:
+        return a.lower() == b.lower() or normalise_label(a) == normalise_label(b)
+
+    # a name the rules are sure of (an arrow chain's, a list item's, a quoted one) keeps the rules' spelling:
+    # the head's name for it becomes it, where it is the only head name that covers it
+    covers = {e: [h for h in heads if labels_match(e, h)] for e in strong}
+    to_final: dict[str, str] = {}
+    for h in heads:
+        hit = next((e for e in strong if same(e, h)), None)
+        if hit is None and STRONG_WINS:
+            hit = next((e for e in strong if covers[e] == [h]), None)
+        to_final[h.lower()] = hit or (h if re.match(r"\S*[A-Z]", h) else h[:1].upper() + h[1:])  # "deduplicator"
+    for h in heads_all:
+        to_final.setdefault(h.lower(), to_final[first_said[box_key(h)].lower()])
+    out = BriefReading(title=reading.title, direction=reading.direction, negated=reading.negated,
+                       entities=list(dict.fromkeys(to_final[h.lower()] for h in heads)))
+    alias: dict[str, str | None] = {}
+    for e in reading.entities:
+        hit = e if e in out.entities else next((to_final[h.lower()] for h in heads if same(e, h)), None) \
+            or next((to_final[h.lower()] for h in heads if labels_match(e, h)), None)
+        if hit is None and (keep == "all" or keep == "strong" and e in strong):
+            out.entities.append(e)
+            hit = e
+        alias[e] = hit
+    out.strong = [e for e in out.entities if e in strong or any(alias.get(x) == e for x in strong)]
+    by_low = {h.lower(): to_final[h.lower()] for h in heads_all}
+    seen: set[tuple[str, str]] = set()
+
+    def relate(a: str | None, b: str | None) -> None:
+        if a and b and a != b and (a, b) not in seen:
+            seen.add((a, b))
+            out.relations.append((a, b))
+
+    ruled = {(alias.get(a), alias.get(b)) for a, b in reading.relations}
+    for a, b in reading.relations:
+        relate(alias.get(a), alias.get(b))
+    denied = [(a, b) for a, b in reading.negated]
+    for a, b in head.get("links", []):
+        if any(labels_match(a, x) and labels_match(b, y) or labels_match(a, y) and labels_match(b, x) for x, y in denied):
+            continue  # "the front end never talks to the annotator"
+        if (by_low.get(b), by_low.get(a)) not in ruled:  # the rules read the verb: their direction stands
+            relate(by_low.get(a), by_low.get(b))
+    out.edge_labels = {(alias.get(a), alias.get(b)): lab for (a, b), lab in reading.edge_labels.items()}
+    for label, members in reading.groups:
+        inside = [m for m in dict.fromkeys(alias.get(m) for m in members) if m]
+        if inside:
+            out.groups.append((label, inside))
+    for label, members in head.get("members", []):
+        inside = [m for m in dict.fromkeys(by_low.get(m) for m in members) if m]
+        named, inside = _head_group_name(label, inside, text)
+        if not any(normalise_label(g) == normalise_label(named) for g, _ in out.groups):
+            label = named  # (the rules' group of that name stays the one of that name)
+        if len(inside) >= 2 and not any(normalise_label(g) == normalise_label(label) for g, _ in out.groups):
+            out.groups.append((label, inside))
+    return out
+
+
+def box_key(name: str) -> str:
+    """What two spellings of one box share: case, hyphens and a plural aside."""
+    key = re.sub(r"[\s\-_]+", " ", normalise_label(name)).strip()
+    return re.sub(r"(?<=[a-z]{3})s$", "", key)
+
+
+_COMMON_GROUP_WORDS = {"stage", "group", "layer", "level", "levels", "module", "block", "phase", "step", "tier",
+                       "sector", "local", "cohort", "subgroup", "subworkflow", "workflow", "part", "unit", "site",
+                       "branch", "loop", "section", "zone", "region", "service", "component", "system"}
+
+
+def _head_group_name(label: str, members: list[str], text: str) -> tuple[str, list[str]]:
+    """A head group named by a common word alone ("stage", "layer"): the brief's fuller name for it ("the
+    alignment stage"; one whose first word is a member's name first), its members as the head read them.
+    (Tried and dropped: taking that member out of the group, dropping a group the brief gives no fuller
+    name, merging it into the rules' group of that name — plans alone gained a group, the whole pipeline
+    with CraftLM lost two: 0.3115 -> 0.3028.)"""
+    if len(label.split()) > 1 or label.lower() not in _COMMON_GROUP_WORDS:
+        return label, members
+    said = [m.group(1) for m in re.finditer(rf"\b([^\W\d_][\w-]*)\s+{re.escape(label)}\b", text, re.I)
+            if m.group(1).lower() not in _STOP_BEFORE_HEAD]
+    word = next((w for w in said if any(normalise_label(x) == normalise_label(w) for x in members)), None) \
+        or next(iter(said), None)
+    if word is None:
+        return label, members
+    name = f"{word} {label.lower()}"
+    return name[:1].upper() + name[1:], members
+
+
+_STOP_BEFORE_HEAD = {"the", "a", "an", "each", "every", "this", "that", "one", "first", "second", "third", "last",
+                     "final", "next", "same", "other", "per", "of", "in", "into", "to", "and", "or", "its", "their",
+                     "both", "all", "these", "those", "two", "three", "four", "our", "whole", "entire"}
+
+
+def _head_part(head: dict | None, text: str) -> dict | None:
+    """The head's reading restricted to the names a part of the brief says (a panel's text)."""
+    if not head:
+        return head
+    low = text.lower()
+    nodes = [n for n in head.get("node", []) if n.lower() in low]
+    keep = {n.lower() for n in nodes}
+    return {**head, "node": nodes, "links": [(a, b) for a, b in head.get("links", []) if a in keep and b in keep],
+            "members": [(g, ms) for g, ms in head.get("members", []) if g.lower() in low]}
+
+
+def figure_from_brief(brief: str, *, title: str | None = None, names: dict | None = None) -> Figure:
     """A sensible figure from the brief alone: its names as nodes, its flows as edges.
 
     Never fails on text: a brief with nothing recognisable gives one node holding its
-    first words, so the user sees something to edit.
+    first words, so the user sees something to edit. A brief of panels (a), (b)… is read panel by
+    panel: each panel draws its own boxes (the same step in two panels is two boxes).
     """
+    if names and draws_arrows(brief):
+        names = None
+    preamble, panels = panel_segments(brief)
+    if panels:
+        return _panels_figure(brief, preamble, panels, title, names)
     reading = read_brief(brief)
+    if names:
+        reading = with_head(reading, names, HEAD_KEEP, brief)
+        _chain_flow_lines(_ARROW_RE.sub(" -> ", brief), _Names(reading))  # over the head's names too
     names = list(reading.entities)
     if not names:
         words = re.sub(r"\s+", " ", brief).strip().split(" ")
@@ -395,3 +628,37 @@ def figure_from_brief(brief: str, *, title: str | None = None) -> Figure:
     for label, members in groups:
         comps.append(Group(kind="group", id=slug_id(label, used), label=label, members=[ids[m] for m in members]))
     return Figure(title=title or reading.title, direction=reading.direction or "LR", components=comps)
+
+
+def _panels_figure(brief: str, preamble: str, panels: list[tuple[str, str | None, str]], title: str | None,
+                   names: dict | None = None) -> Figure:
+    """Each panel's text read as a brief of its own, its components inside a panel; the text before the
+    panels adds what it links (a bare heading adds nothing)."""
+    comps: list = []
+    parts = [(None, None, preamble)] + panels
+    for letter, ptitle, text in parts:
+        if not text.strip():
+            continue
+        fig = figure_from_brief(text, names=_head_part(names, text))
+        if letter is None and not fig.of_kind("edge"):
+            continue
+        tag = f"{letter or 'p'}_"
+        members = []
+        for c in fig.components:
+            d = c.model_dump(mode="json", exclude_defaults=True) | {"id": tag + c.id, "kind": c.kind}
+            for key in ("source", "target"):
+                if key in d:
+                    d[key] = tag + d[key]
+            if "members" in d:
+                d["members"] = [tag + m for m in d["members"]]
+            comps.append(d)
+            if c.kind in ("node", "group") and not any(c.id in (getattr(g, "members", None) or [])
+                                                     for g in fig.components if g.kind == "group"):
+                members.append(tag + c.id)
+        if letter is not None and members:
+            comps.append(Panel(kind="panel", id=f"panel_{letter}", label=f"({letter})", title=ptitle,
+                               members=members).model_dump(mode="json", exclude_defaults=True)
+                         | {"id": f"panel_{letter}", "kind": "panel"})
+    if not comps:
+        return figure_from_brief(re.sub(_PANEL_RE, " ", brief), title=title, names=names)
+    return Figure.from_dict({"title": title or read_brief(brief).title, "direction": "LR", "components": comps})

@@ -53,11 +53,16 @@ _ADVERBS = {"then", "first", "firstly", "next", "finally", "also", "subsequently
 _PREPS = {"to", "into", "through", "onto", "towards", "toward", "by", "from", "via", "with", "as", "in", "on", "at",
           "for", "over", "across", "under", "inside", "within", "using", "between", "among", "per", "against",
           "along", "after", "before", "without", "of", "out", "up", "down", "off", "back"}
+_NEG = {"not", "never", "no", "cannot", "doesn't", "don't", "didn't", "isn't", "aren't", "wasn't", "weren't", "can't",
+        "won't", "shouldn't", "mustn't", "neither", "nor"}
+_NEG_AUX = {"does", "do", "did", "can", "could", "will", "would", "should", "must", "may", "has", "have", "had"}
 _TARGET_PREPS = {"to", "into", "through", "onto", "towards", "toward"}
 _DEFINITE = {"the", "our", "its", "their", "his", "her", "this", "that", "these", "those"}
 _BOUNDARY = {"where", "while", "whereas", "when", "once", "so", "because", "since", "although", "whose", "who",
              "which", "until", "unless", "if"}
 _GROUP_PREPS = {"inside", "within", "in"}
+_STAGE_HEADS = re.compile(r"\b(?:stage|subworkflow|workflow|group|subgroup|module|phase|step|tier|layer|service|"
+                          r"block|branch|job|pipeline|component)s?$", re.I)
 _GROUP_HEADS = re.compile(r"\b(?:block|module|stage|unit|component|subsystem|layer|stack|branch|tower|"
                           r"encoder|decoder|cell|loop|network|compartment|chamber|region|service|cluster|node)s?$", re.I)
 _NOUNISH_VERBS = {"output", "outputs", "feed", "feeds", "reads", "uses", "use", "search", "searches", "index",
@@ -83,8 +88,10 @@ def verb_lemma(word: str) -> str | None:
     if len(w) > 4 and w.endswith("ed") and w[-3] == w[-4]:
         cands.append(w[:-3])  # "mapped" -> "map"
     for c in cands:
+        if c == "run" and w != "runs":  # "a sequencing run", "run folders": a noun; "the stage runs X": a verb
+            continue
         if c in _FWD_SET or c in _BWD_SET or c in _GROUP_VERBS or c in _CONTAINER_VERBS or c in (
-            "make", "consist", "follow", "build", "keep", "hold"
+            "make", "consist", "follow", "build", "keep", "hold", "run"
         ):
             return c
     return None
@@ -177,6 +184,8 @@ def _read_np(c: _Clause, *, need_verb: bool = False) -> str | None:
                 c.i += 1
                 continue
             break
+        if _neg_ahead(c):  # "the watcher never writes", "the cache does not call"
+            break
         if t.low in _DETERMINERS and not words:
             c.i += 1
             continue
@@ -216,7 +225,7 @@ def _read_np_list(c: _Clause, *, need_verb: bool = False) -> list[str]:
                 j = 2
             save = c.i
             c.i += j
-            if c.peek() is None or c.is_verb(need_verb=True) or c.peek().low in _AUX | _ADVERBS | _BOUNDARY:
+            if c.peek() is None or c.is_verb(need_verb=True) or c.peek().low in _AUX | _ADVERBS | _BOUNDARY or _neg_ahead(c):
                 c.i = save
                 break
             probe = c.i
@@ -245,6 +254,7 @@ class ProseState:
     last: list[str] = field(default_factory=list)  # names the previous clause ended on
     subject: list[str] = field(default_factory=list)  # the previous clause's subject
     mentioned: list[str] = field(default_factory=list)  # every name in this sentence
+    negated: list[tuple[str, str]] = field(default_factory=list)  # (source, target) a negated clause names
 
 
 def _skip(c: _Clause, words: set[str]) -> None:
@@ -252,14 +262,54 @@ def _skip(c: _Clause, words: set[str]) -> None:
         c.i += 1
 
 
+def _neg_ahead(c: _Clause) -> bool:
+    """Does a negation start at the cursor ("never", "not", "does not", "has no")?"""
+    t, n = c.peek(), c.peek(1)
+    return t is not None and (t.low in _NEG - {"no"} or t.low in _NEG_AUX | _AUX and n is not None and n.low in _NEG)
+
+
+def _drop_negation(c: _Clause) -> bool:
+    """Whether the verb phrase at the cursor is negated; its negation words are taken out of the clause
+    ("is not fed" reads as "is fed", "does not call" as "call", "has no route to" as "route to")."""
+    j, neg = c.i, False
+    while (t := c.peek(j - c.i)) is not None and (t.low in _ADVERBS | _AUX | _NEG | _NEG_AUX):
+        n = c.peek(j - c.i + 1)
+        if t.low in _NEG or t.low in _NEG_AUX and n is not None and n.low in _NEG:
+            neg = True
+        elif t.low in _NEG_AUX:
+            break
+        j += 1
+    if neg:
+        c.toks[c.i:j] = [t for t in c.toks[c.i:j] if t.low not in _NEG | _NEG_AUX]
+    return neg
+
+
 def _read_vp(c: _Clause, subj: list[str], st: ProseState, *, passive: bool = False,
              fixed_obj: list[str] | None = None) -> None:
-    """One verb phrase with its object and prepositional targets; coordinated ones follow ("and given to")."""
+    """One verb phrase with its object and prepositional targets; coordinated ones follow ("and given to").
+    A negated one ("never writes to X", "does not call X", "is not fed into X") draws nothing: its pairs
+    go to ``st.negated``."""
+    neg = _drop_negation(c)
+    n_rel, n_grp, last = len(st.relations), len(st.groups), list(st.last)
+    start = c.i
+    _read_vp_body(c, subj, st, passive=passive, fixed_obj=fixed_obj)
+    if neg and c.i == start and c.peek() is not None:  # "never talks to X": a verb the lexicon lacks
+        c.i += 1
+        _skip(c, _PREPS | _ADVERBS)
+        st.negated += [(s, o) for s in subj for o in _read_np_list(c) if o not in _PRONOUNS]
+    if neg:
+        st.negated += [(a, b) for a, b, _ in st.relations[n_rel:]]
+        del st.relations[n_rel:], st.groups[n_grp:]
+        st.last = last
+
+
+def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool = False,
+                  fixed_obj: list[str] | None = None) -> None:
     _skip(c, _ADVERBS)
     while (t := c.peek()) is not None and t.low in _AUX:
         passive = True
         c.i += 1
-        _skip(c, _ADVERBS)
+        _skip(c, _ADVERBS | {"all", "both", "each"})  # "are all collected by MultiQC"
     t = c.peek()
     if t is None:
         return
@@ -294,6 +344,12 @@ def _read_vp(c: _Clause, subj: list[str], st: ProseState, *, passive: bool = Fal
     if lemma in _CONTAINER_VERBS and objs and not passive:
         st.groups += [(s, objs) for s in subj]
         return
+    if lemma == "run":  # "the refine stage runs lima": lima is inside the stage; "X runs on a GPU": nothing
+        if objs and not passive and subj and all(_STAGE_HEADS.search(s) for s in subj):
+            st.groups += [(s, objs) for s in subj]
+            st.last = objs
+            _more_vp(c, objs, st, passive)
+        return
     preps: list[tuple[str, list[str]]] = []
     label: str | None = None
     benefit: list[str] = []  # "A fetches passages for the reader": the reader gets them (a definite "for" only)
@@ -321,6 +377,16 @@ def _read_vp(c: _Clause, subj: list[str], st: ProseState, *, passive: bool = Fal
                "keep", "cache", "index", "load", "deposit", "inject") for n in ns if n not in _PRONOUNS]
     sources = [n for p, ns in preps if p == "from" for n in ns if n not in _PRONOUNS]
     agents = [n for p, ns in preps if p == "by" for n in ns if n not in _PRONOUNS]
+    through = next(([n for n in ns if n not in _PRONOUNS] for p, ns in preps if p == "through"
+                    and len([n for n in ns if n not in _PRONOUNS]) >= 2), None)
+    if through and not sources:  # "points pass through A, B and C into D": a sequence, in the order said
+        heads = objs or subj
+        rest = [n for p, ns in preps if p in _TARGET_PREPS - {"through"} for n in ns if n not in _PRONOUNS]
+        st.relations += [(h, through[0], None) for h in heads] + [(a, b, None) for a, b in zip(through, through[1:])]
+        st.relations += [(through[-1], t, None) for t in rest]
+        st.last = rest or through[-1:]
+        _more_vp(c, subj, st, passive)
+        return
     lab = label or (objs[0] if len(objs) == 1 else None)  # "A sends features to B": the one object labels the edge
     new, ends = _verb_relations(lemma, passive, subj, objs, targets, sources, agents, benefit, label, lab)
     st.relations += new
@@ -387,7 +453,7 @@ def _more_vp(c: _Clause, subj: list[str], st: ProseState, passive: bool) -> None
     c.i += 1
     _skip(c, {"and", "then"} | _ADVERBS)
     t = c.peek()
-    if t is not None and (t.low in _AUX or c.is_verb() or passive and re.search(r"[a-z](?:ed|en)$", t.low)):
+    if t is not None and (t.low in _AUX or c.is_verb() or _neg_ahead(c) or passive and re.search(r"[a-z](?:ed|en)$", t.low)):
         _read_vp(c, subj, st, passive=passive and t.low not in _AUX)
     else:
         c.i = save
@@ -432,7 +498,7 @@ def read_prose(sentence: str, st: ProseState) -> None:
                 st.relations += [(x, y, None) for x in a for y in b]
                 st.last = b or st.last
             continue
-        if rel and (c.is_verb() or t.low in _AUX | _ADVERBS):
+        if rel and (c.is_verb() or t.low in _AUX | _ADVERBS or _neg_ahead(c)):
             subj = st.last
             _read_vp(c, subj, st)
         else:
@@ -441,7 +507,7 @@ def read_prose(sentence: str, st: ProseState) -> None:
             _skip(c, _ADVERBS)
             if rel and names and c.peek() is not None and c.is_verb():
                 _read_vp(c, names, st, fixed_obj=st.last)  # "which the decoder reads": the object is the antecedent
-            elif names and c.peek() is not None and (c.peek().low in _AUX or c.is_verb()):
+            elif names and c.peek() is not None and (c.peek().low in _AUX or c.is_verb() or _neg_ahead(c)):
                 st.subject = names
                 _read_vp(c, names, st)
             elif names:

@@ -125,3 +125,30 @@ def test_the_real_backbone_decodes_identically_in_every_mode_on_dev_briefs():
         plain = backend.complete("plan", brief.text, max_new_tokens=96, speculative="none")
         for mode in ("ngram", "diffusion", "diff-only"):
             assert backend.complete("plan", brief.text, max_new_tokens=96, speculative=mode).text == plain.text
+
+
+class _CountingNames:
+    """A name head stand-in: a fixed reading, and how often it was asked."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def names(self, prompt: str, *_: object) -> dict:
+        self.calls += 1
+        return {"node": ["encoder", "decoder"], "group": [], "label": [], "title": [],
+                "links": [("encoder", "decoder")], "members": []}
+
+
+def test_the_smol_backend_gives_the_planner_its_name_heads_reading():
+    from crafter.agents.backend import head_reading
+
+    tok = tiny_tokenizer()
+    backend = SmolBackend(SmolLM(tiny_llama(len(tok), seed=5)), tok)
+    assert backend.read_names("The encoder feeds the decoder.") is None  # no head: the rules read alone
+    backend.names = head = _CountingNames()
+    brief = "The encoder feeds the decoder."
+    backend.complete("plan", plan_prompt(brief), max_new_tokens=8, speculative="none")
+    assert head.calls == 1
+    reading = head_reading(backend, brief)  # what crafter.agents.plan asks: the plan request's reading, reused
+    assert reading["links"] == [("encoder", "decoder")] and head.calls == 1
+    assert backend.read_names("Another brief.")["node"] and head.calls == 2

@@ -137,6 +137,9 @@ def test_a_model_figure_that_misses_a_named_thing_loses_to_the_rules(scripted) -
     twice = 't node "Tokenizer"\ne node "Encoder"\nd node "Decoder"\nx node "Decoder"\na edge t -> e\nb edge e -> d\n'
     out = plan(BRIEF, scripted(plan=[twice]))
     assert out["source"] == "rules" and "same name twice" in out["warnings"][-1]
+    plural = twice.replace('x node "Decoder"', 'x node "Decoders"')  # one name, spelt twice, is two boxes too
+    out = plan(BRIEF, scripted(plan=[plural]))
+    assert out["source"] == "rules" and "same name twice" in out["warnings"][-1]
 
 
 def test_names_cut_short_or_fewer_links_lose_to_the_rules(scripted) -> None:

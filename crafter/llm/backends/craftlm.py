@@ -119,6 +119,7 @@ class CraftLMBackend:
             self._brief_encoder()  # loaded now: a broken install fails here, not mid-request
         self.names = None  # the name head (crafter.llm.names), where these weights have one
         self.edits = None  # the edit head (crafter.llm.edits), likewise
+        self._readings: dict[str, dict] = {}  # plan prompt -> the name head's reading, of the last requests
         try:
             if (self.weights / NAMES_FILE).exists():
                 self.names = NameReader(self.weights, self._brief_encoder())
@@ -179,6 +180,8 @@ class CraftLMBackend:
             raise ModelError(str(exc)) from exc
         t_names = time.perf_counter()
         names = self.names.names(prompt, word_states) if read_names else None
+        if names is not None:
+            self._readings = {**dict(list(self._readings.items())[-7:]), prompt: names}  # the last 8
         edit = self.edits.read(prompt, word_states[0]) if edit_span else None
         t_names = round(time.perf_counter() - t_names, 4)
         if names is not None:
@@ -191,6 +194,15 @@ class CraftLMBackend:
                        DSLLineGuard(self.tokenizer.decode) if guard and not constrain else None,
                        torch.Generator().manual_seed(seed) if seed is not None else None,
                        max_new_tokens, temperature, constrain, stats)
+
+    def read_names(self, prompt: str) -> dict | None:
+        """The name head's reading of a plan prompt (:meth:`NameReader.names`), None without a head; the
+        reading a plan request just made is reused, not read again."""
+        if self.names is None:
+            return None
+        prompt = as_prompt("plan", prompt)
+        cached = self._readings.get(prompt)
+        return cached if cached is not None else self.names.names(prompt)
 
     def finish(self, req: "Request", res: GenerationResult) -> Completion:
         """The answer's text (a statement cut short by the length limit or a dead end dropped) and statistics."""

@@ -107,6 +107,7 @@ class SmolBackend:
         if threads:  # the caller's choice, once for the process (torch's setting is global)
             torch.set_num_threads(threads)
         self._token_bytes: list[bytes] | None = None
+        self._readings: dict[str, dict] = {}  # the name head's last readings, by cleaned plan prompt
         self.names = self.edits = None
         if constrained and heads is not None:
             self._load_heads(Path(heads))
@@ -159,6 +160,16 @@ class SmolBackend:
             text = text[: text.rfind("\n") + 1]  # drop a statement cut short
         return Completion(text.strip(), {**stats, **res.stats()})
 
+    def read_names(self, prompt: str) -> dict | None:
+        """The name head's reading of a plan prompt (:meth:`NameReader.names`; what the rules planner merges,
+        :func:`crafter.agents.extract.with_head`), None without a head; the reading a plan request just made
+        under the constraint is reused, not read again (as :meth:`CraftLM.read_names`)."""
+        if self.names is None:
+            return None
+        prompt = self.fmt.clean(as_prompt("plan", prompt))
+        cached = self._readings.get(prompt)
+        return cached if cached is not None else self.names.names(prompt)
+
     def constraint(self, task: str, prompt: str, stats: dict | None = None) -> DSLConstraint:
         """The decoding constraint for ``task`` and the full task ``prompt`` (special-token strings
         removed, as the model reads it), with the heads' readings where this backend has them. Plans
@@ -170,6 +181,7 @@ class SmolBackend:
         names = lines = None
         if task == "plan" and self.names is not None:
             names = self.names.names(prompt)
+            self._readings = {**dict(list(self._readings.items())[-7:]), prompt: names}  # the last 8
         elif task == "repair" and self.edits is not None:
             edit = self.edits.read(prompt)
             lines = edit["lines"] if edit else None

@@ -1,0 +1,252 @@
+"""Where the links and groups of written briefs are lost: an error analysis on the dev split.
+
+For every gold edge of every dev brief (:mod:`crafter.corpora.briefs`): which surface form of the
+brief carries it (an arrow "A → B", "from A to B", a list fanning in "A, B and C are passed to D",
+"then" / "followed by", a flow verb read forward or backward, consecutive bullet items, a link across
+sentences, or an end the brief never names by the gold's label or aliases), and, for the rule-based
+reader (:func:`crafter.agents.extract.figure_from_brief`), the name head's reading
+(:func:`crafter.llm.names_briefs.reading_dsl`) and the two together (the rules with the head's names, as
+the pipeline plans with CraftLM: :func:`crafter.agents.extract.with_head`), whether both end nodes were found (the bound any link
+reader has), whether the edge was found, and whether it was drawn the wrong way round. Then per gold
+group: the cue that says it (a "consists of" / "contains" sentence, a panel "(a)", a heading line, a
+group name said beside its members) and whether each reader found it.
+
+Mentions are located by the scoring's own rules (:func:`crafter.llm.names_briefs.brief_tags`); a
+gold edge's form is read from the text between the two closest mentions of its ends.
+
+    python -m crafter.benchmarks.links_report [--no-head] [--limit N] [--show FORM]
+
+Numbers are printed, never asserted. Dev split only: the test split is frozen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from crafter.agents.extract import figure_from_brief
+from crafter.corpora import Brief, load_briefs, score_figure
+from crafter.corpora.scoring import GROUP_JACCARD, _leaves, arrows
+from crafter.errors import SpecError
+from crafter.llm.backends.base import WEIGHTS_DIR
+from crafter.llm.encoder import shared_encoder
+from crafter.llm.names import NameReader, mentions, sentence_ids, words
+from crafter.llm.names_briefs import brief_tags, reading_dsl
+from crafter.llm.prompts import plan_prompt
+from crafter.spec import Figure, parse_dsl
+
+FORMS = ("end not named", "arrow", "from … to", "list fan-in/out", "then / followed by", "verb, text order",
+         "verb, reversed order", "bullet sequence", "same sentence, no cue", "across sentences")
+_ARROW = re.compile(r"->|→|⟶|⇒|=>|➔|➜|⟹|-->|>")
+_VERB = re.compile(
+    r"\b(?:feeds?|fed|sends?|sent|pass(?:es|ed)?|goes|go|flows?|enters?|returns?|writes?|written|outputs?|produces?|"
+    r"produced|generates?|generated|yields?|emits?|forwards?|forwarded|routes?|routed|given|gives?|provides?|"
+    r"provided|supplies|supplied|drives?|driven|triggers?|updates?|calls?|reads?|receives?|consumes?|takes?|uses?|"
+    r"used|loads?|fetch(?:es)?|retrieves?|combines?|merges?|fuses?|stores?|stored|saves?|saved|maps?|mapped|"
+    r"converts?|converted|transforms?|becomes?|into|to|by|through|via|onto)\b", re.I)
+_BULLET = re.compile(r"^\s*(?:[-*•·–]|\(?\d{1,2}[.)]|\(?[a-z][.)]|(?:step|stage|phase)\s+\d+\s*[:.)-])\s+", re.I)
+_GROUP_CUES = (
+    ("consists of / contains", re.compile(r"\b(?:consist|compris|contain|includ|bundl|made up of|composed of|"
+                                          r"groups?|wraps?|houses?|holds?)", re.I)),
+    ("panels (a)/(b)", re.compile(r"\(\s*[a-d]\s*\)|\bpanel\b|\b(?:left|right|top|bottom)\b", re.I)),
+    ("heading line", re.compile(r"(?m)^[^\n.]{1,60}:\s*$|^\s*#+\s")),
+)
+
+
+@dataclass
+class Tally:
+    gold: int = 0
+    ends_rules: int = 0
+    found_rules: int = 0
+    reversed_rules: int = 0
+    ends_head: int = 0
+    found_head: int = 0
+    reversed_head: int = 0
+    ends_both: int = 0
+    found_both: int = 0
+    examples: list[str] = field(default_factory=list)
+
+
+def _places(brief: Brief) -> tuple[str, list, list[int], dict[str, list[tuple[int, int]]]]:
+    prompt = plan_prompt(brief.text)
+    spans = words(prompt)
+    tags, node_of = brief_tags(prompt, spans, brief.gold, brief.aliases)
+    at: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    for m in mentions(tags):
+        if m in node_of:
+            at[node_of[m]].append(m)
+    return prompt, spans, sentence_ids(prompt, spans), at
+
+
+def edge_form(prompt: str, spans: list, sent: list[int], at: dict, a: str, b: str) -> tuple[str, str]:
+    """The surface form that carries the arrow a -> b, and the text that says it."""
+    if not at.get(a) or not at.get(b):
+        return "end not named", ""
+    best = min(((abs(ma[0] - mb[0]), ma, mb) for ma in at[a] for mb in at[b]), key=lambda q: q[0])
+    _, ma, mb = best
+    first, second = (ma, mb) if ma[0] < mb[0] else (mb, ma)
+    lo, hi = spans[first[1] - 1][1], spans[second[0]][0]
+    between = prompt[lo:hi]
+    said = prompt[spans[first[0]][0]:spans[second[1] - 1][1]]
+    line_start = prompt.rfind("\n", 0, spans[first[0]][0]) + 1
+    before = prompt[max(line_start, spans[first[0]][0] - 40):spans[first[0]][0]]
+    if sent[first[0]] != sent[second[0]]:
+        lines = prompt[line_start:spans[second[1] - 1][1]].split("\n")
+        if "\n" in between and all(_BULLET.match(x) for x in lines if x.strip()):
+            return "bullet sequence", said
+        return "across sentences", said
+    if _ARROW.search(between):
+        return "arrow", said
+    if re.search(r"\bfrom\b", before + " " + between, re.I) and re.search(r"\b(?:to|into|towards)\b", between, re.I):
+        return "from … to", said
+    if re.search(r",|\band\b|\bor\b|\bboth\b", between) and _VERB.search(between):
+        return "list fan-in/out", said
+    if re.search(r"\bthen\b|\bfollowed by\b|\bafter\b|\bbefore\b|\bnext\b", between, re.I):
+        return "then / followed by", said
+    if _VERB.search(between):
+        return ("verb, text order" if first is ma else "verb, reversed order"), said
+    return "same sentence, no cue", said
+
+
+def _head_figure(names: dict) -> Figure:
+    try:
+        return parse_dsl(reading_dsl(names))
+    except SpecError:
+        return Figure(components=[])
+
+
+def _edge_stats(brief: Brief, fig: Figure) -> tuple[set, set, set]:
+    """Gold arrows whose two ends the figure found, that it drew, and that it drew reversed."""
+    mapping = score_figure(brief.gold, fig, brief.aliases).matched
+    found_nodes = set(mapping.values())
+    drawn = {(mapping.get(s), mapping.get(t)) for e in fig.of_kind("edge") for s, t in arrows(e)}
+    gold = {p for e in brief.gold.of_kind("edge") for p in arrows(e)}
+    ends = {p for p in gold if p[0] in found_nodes and p[1] in found_nodes}
+    return ends, gold & drawn, {p for p in gold if (p[1], p[0]) in drawn and p not in drawn}
+
+
+def group_cue(brief: Brief, gid: str, members: list[str], at: dict, prompt: str, spans: list) -> str:
+    g = brief.gold.by_id()[gid]
+    named = [m for m in members if at.get(m)]
+    text = brief.text
+    if g.kind == "panel" or re.search(r"\(\s*[a-d]\s*\)|\bpanel", text, re.I):
+        return "panels (a)/(b)"
+    label = (g.label or "").lower()
+    head = next((h for h in [label, *(a.lower() for a in brief.aliases.get(gid, []))] if h and h in text.lower()), None)
+    if head is None:
+        return "group name not said"
+    for line in text.split("\n"):
+        if head in line.lower() and re.match(r"^[^\n.]{1,80}:\s*", line) and line.lower().find(head) < line.find(":"):
+            return "heading line"
+    if _GROUP_CUES[0][1].search(text):
+        return "consists of / contains"
+    return "name said, no cue" if len(named) >= 2 else "members not named"
+
+
+def analyse(briefs: list[Brief], read=None, show: str | None = None):
+    """Per surface form, the gold edges and what each reader found; per cue, the gold groups. ``read``: brief
+    text -> the name head's reading (None: the rules only)."""
+    forms = {f: Tally() for f in FORMS}
+    groups: dict[str, Counter] = defaultdict(Counter)
+    for b in briefs:
+        prompt, spans, sent, at = _places(b)
+        rules = figure_from_brief(b.text)
+        names = read(b.text) if read is not None else None
+        head = _head_figure(names) if names is not None else None
+        both = figure_from_brief(b.text, names=names) if names is not None else None
+        r_ends, r_found, r_rev = _edge_stats(b, rules)
+        h_ends, h_found, h_rev = _edge_stats(b, head) if head is not None else (set(), set(), set())
+        b_ends, b_found, _ = _edge_stats(b, both) if both is not None else (set(), set(), set())
+        for p in {p for e in b.gold.of_kind("edge") for p in arrows(e)}:
+            form, said = edge_form(prompt, spans, sent, at, *p)
+            t = forms[form]
+            t.gold += 1
+            t.ends_rules += p in r_ends
+            t.found_rules += p in r_found
+            t.reversed_rules += p in r_rev
+            t.ends_head += p in h_ends
+            t.found_head += p in h_found
+            t.reversed_head += p in h_rev
+            t.ends_both += p in b_ends
+            t.found_both += p in b_found
+            if show and form.startswith(show) and p not in r_found:
+                t.examples.append(f"{b.id} {p[0]}->{p[1]}: {said[:140]!r}")
+        r_groups = _group_hits(b, rules)
+        h_groups = _group_hits(b, head) if head is not None else set()
+        b_groups = _group_hits(b, both) if both is not None else set()
+        for g in b.gold.components:
+            if g.kind in ("group", "panel"):
+                cue = group_cue(b, g.id, list(g.members or []), at, prompt, spans)
+                groups[cue].update({"gold": 1, "rules": g.id in r_groups, "head": g.id in h_groups,
+                                    "both": g.id in b_groups})
+    return forms, groups
+
+
+def _group_hits(brief: Brief, fig: Figure) -> set[str]:
+    """Gold groups a predicted group matches (Jaccard ≥ 0.5 over matched leaf members)."""
+    mapping = score_figure(brief.gold, fig, brief.aliases).matched
+    gold = {c.id: _leaves(brief.gold, c.id) for c in brief.gold.components if c.kind in ("group", "panel")}
+    hits = set()
+    for c in fig.components:
+        if c.kind in ("group", "panel"):
+            pm = {mapping.get(m, f"?{m}") for m in _leaves(fig, c.id)}
+            best = max(((len(pm & gm) / max(len(pm | gm), 1), gid) for gid, gm in gold.items() if gid not in hits),
+                       default=(0.0, None))
+            if best[1] is not None and best[0] >= GROUP_JACCARD:
+                hits.add(best[1])
+    return hits
+
+
+def format_tables(forms: dict[str, Tally], groups: dict[str, Counter], head: bool) -> str:
+    def pct(n: int, d: int) -> str:
+        return f"{n:4d} {100 * n / d:3.0f}%" if d else f"{n:4d}   - "
+
+    cols = ["ends(rules)", "found(rules)", "reversed(r)"] + (
+        ["ends(head)", "found(head)", "reversed(h)", "ends(r+h)", "found(r+h)"] if head else [])
+    lines = ["gold edges of dev briefs by the surface form that carries them",
+             f"{'form':<24}{'gold':>6}" + "".join(f"{c:>14}" for c in cols)]
+    tot = Tally()
+    for name, t in forms.items():
+        lines.append(f"{name:<24}{t.gold:>6}" + "".join(f"{pct(v, t.gold):>14}" for v in _row(t, head)))
+        for k in ("gold", "ends_rules", "found_rules", "reversed_rules", "ends_head", "found_head", "reversed_head",
+                  "ends_both", "found_both"):
+            setattr(tot, k, getattr(tot, k) + getattr(t, k))
+    vals = _row(tot, head)
+    lines.append(f"{'all':<24}{tot.gold:>6}" + "".join(f"{pct(v, tot.gold):>14}" for v in vals))
+    lines += ["", "gold groups by the cue that says them",
+              f"{'cue':<26}{'gold':>6}{'found(rules)':>14}" + (f"{'found(head)':>14}{'found(r+h)':>14}" if head else "")]
+    for cue, c in sorted(groups.items(), key=lambda kv: -kv[1]["gold"]):
+        lines.append(f"{cue:<26}{c['gold']:>6}{pct(c['rules'], c['gold']):>14}"
+                     + (f"{pct(c['head'], c['gold']):>14}{pct(c['both'], c['gold']):>14}" if head else ""))
+    for t in forms.values():
+        lines += t.examples[:40]
+    return "\n".join(lines)
+
+
+def _row(t: Tally, head: bool) -> list[int]:
+    return [t.ends_rules, t.found_rules, t.reversed_rules] + (
+        [t.ends_head, t.found_head, t.reversed_head, t.ends_both, t.found_both] if head else [])
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--no-head", action="store_true", help="the rules reader only (no encoder needed)")
+    ap.add_argument("--limit", type=int, default=0, help="the first N dev briefs (0: all)")
+    ap.add_argument("--show", default=None, help="print the rules' missed edges of forms starting so ('arrow', 'verb')")
+    a = ap.parse_args(argv)
+    briefs = list(load_briefs("dev"))[: a.limit or None]
+    read = None
+    if not a.no_head:
+        reader = NameReader(WEIGHTS_DIR, shared_encoder())
+        read = lambda text: reader.names(plan_prompt(text))  # noqa: E731
+    t0 = time.perf_counter()
+    forms, groups = analyse(briefs, read, a.show)
+    print(format_tables(forms, groups, read is not None))
+    print(f"{len(briefs)} dev briefs in {time.perf_counter() - t0:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
