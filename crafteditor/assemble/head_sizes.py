@@ -66,6 +66,7 @@ def share_head_sizes(edges: list[Edge]) -> None:
 
 
 HEAD_NOISE = 3.0  # px: how far a small head's measured length strays (anti-aliasing, a notched back)
+MAX_HEAD = 200.0  # px: Edge.head_size's bound; a "head" measured longer is a misreading, drawn at the theme's size
 # a head's drawn length along the line in units of the renderer's head size (crafter.render.markers)
 HEAD_EXTENT = {"arrow": 1.0, "open": 0.86, "diamond": 1.5, "circle": 0.8, "triangle_open": 1.0}
 
@@ -86,6 +87,6 @@ def head_size(ln: LinePath, scale: float, width: float) -> float | None:
         sizes.append(h.length / HEAD_EXTENT[h.kind])
     if not sizes:
         return None
-    size = float(np.median(sizes)) * scale
+    size = round(float(np.median(sizes)) * scale, 1)
     default = 5.0 + 3.0 * width
-    return round(size, 1) if abs(size - default) > max(0.2 * default, HEAD_NOISE) else None
+    return size if abs(size - default) > max(0.2 * default, HEAD_NOISE) and size <= MAX_HEAD else None

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from crafteditor.assemble.head_sizes import MAX_HEAD, head_size
 from crafteditor.convert import convert
+from crafteditor.lines.paths import Arrowhead, LinePath
 from crafter.formats.raster import svg_to_png
 from crafter.render.svg import ensure_layout, figure_to_svg
 from crafter.spec import parse_dsl
@@ -55,3 +57,15 @@ def test_hollow_triangles_come_back_as_triangle_open() -> None:
     for e in out.of_kind("edge"):
         if e.head == "triangle_open":
             assert e.head_size == pytest.approx(14 * k, rel=0.2)
+
+
+def test_a_head_measured_past_the_irs_bound_is_drawn_at_the_themes_size() -> None:
+    # a real figure's "head" 200.1 px long (a misread shape) had failed the Edge's validation and the conversion
+    def line(length: float) -> LinePath:
+        head = Arrowhead(tip=(10 + length, 0.0), base=(10.0, 0.0), length=length, width=length / 2,
+                         mask_box=(10, 0, int(10 + length), 1))
+        return LinePath(points=[(0.0, 0.0), (10 + length, 0.0)], width=1.0, color=(0, 0, 0), head_end=head)
+
+    assert head_size(line(40.0), 1.0, 1.0) == 40.0
+    assert head_size(line(MAX_HEAD + 0.1), 1.0, 1.0) is None
+    assert head_size(line(120.0), 2.0, 1.0) is None  # the bound is on the size drawn, after scaling
