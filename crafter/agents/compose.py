@@ -2,11 +2,14 @@
 
 A diagram alone or a chart alone is the figure. A diagram and a chart become a
 two-panel figure: panel (a) holds the diagram's top-level components, panel (b) the
-chart. A chart id that clashes with a diagram id is renamed.
+chart. A chart id that clashes with a diagram id is renamed. Where the brief's reader
+already drew panels and one of them only describes a chart ("(b) Results: a grouped bar
+chart of accuracy"), the chart takes that panel's place (its letter and title kept).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from crafter.agents.labels import slug_id
@@ -14,6 +17,20 @@ from crafter.spec import Figure
 from crafter.spec.model import Chart, Panel, parents
 
 DIAGRAM, CHART = "diagram", "chart"
+_CHART_WORDS = re.compile(r"\b(?:charts?|plots?|graphs?|histograms?|heatmaps?|scatter|curves?|bars?)\b", re.I)
+
+
+def _chart_panel(fig: Figure) -> Panel | None:
+    """A panel the brief's reader made of a chart's description: its members are boxes no edge
+    touches, and one of them names a chart."""
+    by_id = {c.id: c for c in fig.components}
+    touched = {end for e in fig.of_kind("edge") for end in (e.source, e.target)}
+    for panel in fig.of_kind("panel"):
+        members = [by_id.get(m) for m in panel.members]
+        if members and all(c is not None and c.kind == "node" and c.id not in touched for c in members) \
+                and any(_CHART_WORDS.search(c.label or "") for c in members):
+            return panel
+    return None
 
 
 def compose(parts: list[dict[str, Any]]) -> Figure:
@@ -36,6 +53,13 @@ def compose(parts: list[dict[str, Any]]) -> Figure:
         used.add(cid)
         comps.append(ch.model_copy(update={"id": cid}))
         chart_ids.append(cid)
+    described = _chart_panel(fig)
+    if described is not None:  # the chart in the panel that asked for it
+        gone = set(described.members)
+        comps = [c.model_copy(update={"members": chart_ids}) if c.id == described.id else c
+                 for c in comps if c.id not in gone]
+        return Figure.from_dict({**fig.model_dump(exclude={"components"}),
+                                 "components": [c.model_dump() for c in comps]})
     owner = parents(fig)
     existing_panels = [c for c in fig.components if isinstance(c, Panel)]
     if not existing_panels:
