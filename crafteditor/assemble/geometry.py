@@ -14,13 +14,26 @@ from crafteditor.shapes.detect import DetectedShape
 _RECT_LIKE = {"box", "round", "stack", "document", "cylinder"}
 
 
+def box_distance(p: tuple[float, float], box: tuple[float, float, float, float]) -> float:
+    """Distance from a point to the border of the box (x, y, w, h), inside or out."""
+    x, y = p
+    bx, by, bw, bh = box
+    if bx <= x <= bx + bw and by <= y <= by + bh:
+        return min(x - bx, bx + bw - x, y - by, by + bh - y)
+    return math.hypot(max(bx - x, 0, x - bx - bw), max(by - y, 0, y - by - bh))
+
+
 def frame_distance(p: tuple[float, float], g: DetectedShape) -> float:
     """Distance from a point to the outline of a group's frame rectangle."""
-    x, y = p
-    inside = g.contains_point(x, y)
-    if inside:
-        return min(x - g.x, g.x + g.w - x, y - g.y, g.y + g.h - y)
-    return math.hypot(max(g.x - x, 0, x - g.x - g.w), max(g.y - y, 0, y - g.y - g.h))
+    return box_distance(p, (g.x, g.y, g.w, g.h))
+
+
+def unit(a: tuple[float, float], b: tuple[float, float]) -> tuple[float, float] | None:
+    """The unit vector from a to b, or None where they (nearly) coincide."""
+    d = math.dist(a, b)
+    if d < 1e-6:
+        return None
+    return ((b[0] - a[0]) / d, (b[1] - a[1]) / d)
 
 
 def dist_to_shape(p: tuple[float, float], s: DetectedShape) -> float:

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from crafteditor.assemble.geometry import bounds, dist_to_shape, frame_distance, line_boxes
+from crafteditor.assemble.geometry import bounds, dist_to_shape, frame_distance, line_boxes, unit
 from crafteditor.assemble.grid import PointGrid
 from crafteditor.config import past
 from crafteditor.lines.paths import LinePath
@@ -105,8 +105,8 @@ def _join_pair(a: LinePath, b: LinePath, groups: list[DetectedShape], labels: li
                 continue
             # both lines run on into the gap (the cheap test, asked first: the frames' and the
             # labels' tests were 5 of a sequence diagram's 7 profiled CPU-s of joins, 10^5 pairs)
-            da = _unit(a.points[1] if ra else a.points[-2], p) if len(a.points) >= 2 else None
-            db = _unit(q, b.points[-2] if rb else b.points[1]) if len(b.points) >= 2 else None
+            da = unit(a.points[1] if ra else a.points[-2], p) if len(a.points) >= 2 else None
+            db = unit(q, b.points[-2] if rb else b.points[1]) if len(b.points) >= 2 else None
             u = ((q[0] - p[0]) / gap, (q[1] - p[1]) / gap)
             if da is None or db is None or da[0] * u[0] + da[1] * u[1] < 0.9 \
                     or db[0] * u[0] + db[1] * u[1] < 0.9:
@@ -297,13 +297,6 @@ def _reversed_line(ln: LinePath) -> LinePath:
     return replace(ln, points=ln.points[::-1], head_start=ln.head_end, head_end=ln.head_start)
 
 
-def _unit(a, b) -> tuple[float, float] | None:
-    d = math.dist(a, b)
-    if d < 1e-6:
-        return None
-    return ((b[0] - a[0]) / d, (b[1] - a[1]) / d)
-
-
 def split_bus_crossings(lines: list[LinePath], shapes: list[DetectedShape]) -> list[LinePath]:
     """A bus crossed by the stem it feeds: a headless bracket '[' between two nodes (its two end
     legs leave the bar the same way, into the nodes) that a headed line crosses on its bar,
@@ -326,7 +319,7 @@ def _bracket_split(b: LinePath, headed: list[LinePath], nodes: list[DetectedShap
     tol = 3 * b.width + 6
     if not all(any(dist_to_shape(p, s) <= tol for s in nodes) for p in (pts[0], pts[-1])):
         return None
-    u0, u1 = _unit(pts[1], pts[0]), _unit(pts[-2], pts[-1])  # the legs, from the bar to the nodes
+    u0, u1 = unit(pts[1], pts[0]), unit(pts[-2], pts[-1])  # the legs, from the bar to the nodes
     if u0 is None or u1 is None or u0[0] * u1[0] + u0[1] * u1[1] < 0.95:
         return None
     for a in headed:
@@ -335,7 +328,7 @@ def _bracket_split(b: LinePath, headed: list[LinePath], nodes: list[DetectedShap
         if hit is None:
             continue
         at, k = hit
-        way = _unit(at, stem[-1])  # from the crossing on to the head, away from the bracket's nodes
+        way = unit(at, stem[-1])  # from the crossing on to the head, away from the bracket's nodes
         if way is None or way[0] * u0[0] + way[1] * u0[1] > -0.7:
             continue
         before = list(pts[:k + 2]) + [at]  # pts[1:-1]'s segment k is pts' segment k + 1

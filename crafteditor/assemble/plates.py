@@ -13,7 +13,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from crafteditor.assemble.geometry import dist_to_polyline
+from crafteditor.assemble.geometry import box_distance, dist_to_polyline, unit
 from crafteditor.lines.paths import LinePath
 from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import color_distance
@@ -57,7 +57,7 @@ def _join_across(lines: list[LinePath | None], box: Box, mark: bool = False) -> 
     # a plate's halo may cut its line short by a few more pixels (less a ring's: the marks crowd it)
     extra = 0.0 if mark else 0.3 * box[3]
     ends = [(k, e) for k, ln in enumerate(lines) if ln is not None
-            for e, p in ((0, ln.points[0]), (1, ln.points[-1])) if _box_distance(p, box) <= _reach(ln) + extra]
+            for e, p in ((0, ln.points[0]), (1, ln.points[-1])) if box_distance(p, box) <= _reach(ln) + extra]
     if mark:  # a scrap with both ends at the ring is a piece of the marks
         both = {k for k, e in ends if e == 1 and (k, 0) in ends}
         ends = [(k, e) for k, e in ends if k not in both and lines[k].length > _reach(lines[k])]
@@ -101,23 +101,18 @@ def _misalign(lines: list[LinePath | None], end_a: tuple[int, int], end_b: tuple
     pb = lines[end_b[0]].points if end_b[1] == 0 else lines[end_b[0]].points[::-1]
     if len(pa) < 2 or len(pb) < 2:
         return 2.0
-    gap = _unit(pa[-1], pb[0])
-    da, db = _unit(pa[-2], pa[-1]), _unit(pb[0], pb[1])
+    gap = unit(pa[-1], pb[0])
+    da, db = unit(pa[-2], pa[-1]), unit(pb[0], pb[1])
     if gap is None or da is None or db is None:
         return 2.0
     return max(1 - (da[0] * gap[0] + da[1] * gap[1]), 1 - (db[0] * gap[0] + db[1] * gap[1]))
-
-
-def _unit(p: tuple[float, float], q: tuple[float, float]) -> tuple[float, float] | None:
-    d = math.dist(p, q)
-    return None if d < 1e-6 else ((q[0] - p[0]) / d, (q[1] - p[1]) / d)
 
 
 def _through(lines: list[LinePath | None], box: Box) -> bool:
     """A line runs on through the box's middle, none ends on it (the tracer took the line whole)."""
     x, y, w, h = box
     mid = (x + w / 2, y + h / 2)
-    if any(_box_distance(p, box) <= _reach(ln) for ln in lines if ln is not None for p in (ln.points[0], ln.points[-1])):
+    if any(box_distance(p, box) <= _reach(ln) for ln in lines if ln is not None for p in (ln.points[0], ln.points[-1])):
         return False
     return any(dist_to_polyline(mid, ln.points) <= 0.5 * h for ln in lines if ln is not None)
 
@@ -125,14 +120,6 @@ def _through(lines: list[LinePath | None], box: Box) -> bool:
 def _reach(ln: LinePath) -> float:
     """How far from a plate's border a line's end may stop (its stroke's antialiased rim and the plate's halo)."""
     return 2 * ln.width + 8
-
-
-def _box_distance(p: tuple[float, float], box: Box) -> float:
-    """Distance from p to the box's border (inside or out)."""
-    x, y, w, h = box
-    if x <= p[0] <= x + w and y <= p[1] <= y + h:
-        return min(p[0] - x, x + w - p[0], p[1] - y, y + h - p[1])
-    return math.hypot(max(x - p[0], 0, p[0] - x - w), max(y - p[1], 0, p[1] - y - h))
 
 
 def _plate_like(s: DetectedShape, shapes: list[DetectedShape], runs: list[TextRun]) -> bool:
