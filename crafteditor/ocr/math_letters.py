@@ -74,9 +74,15 @@ def _split_accent(glyph: np.ndarray) -> tuple[np.ndarray, str]:
     accent = labels == top
     cols = np.flatnonzero(accent.any(axis=0))
     tops = np.array([np.flatnonzero(accent[:, c])[0] for c in cols])
-    k = len(tops)
-    middle, ends = tops[k // 3:k - k // 3].min(), min(tops[:max(1, k // 5)].min(), tops[-max(1, k // 5):].min())
+    middle, ends = _middle_and_ends(tops)
     return letter, ("\u0302" if middle < ends - 0.25 * th else "")
+
+
+def _middle_and_ends(tops: np.ndarray) -> tuple[int, int]:
+    """An accent's top row, per column: the highest in its middle third and at its two ends (a
+    fifth each), to tell a hat (peaked in the middle) from a bar."""
+    k = len(tops)
+    return tops[k // 3:k - k // 3].min(), min(tops[:max(1, k // 5)].min(), tops[-max(1, k // 5):].min())
 
 
 def crop_ink(crop: np.ndarray) -> np.ndarray:
@@ -99,7 +105,7 @@ def _no_taller(groups: list[tuple[int, int, np.ndarray]], rows: np.ndarray) -> b
 def read_math_lead(text: str, conf: float, centres: list[float], crop: np.ndarray) -> tuple[str, list[float]]:
     """``text`` with its lead math letter read again (and its hat added) where the glyphs say so;
     ``centres`` are the characters' x centres in ``crop`` (the recogniser's BGR line crop)."""
-    mask, pad = crop_ink(crop), 0.0
+    mask = crop_ink(crop)
     if not text or len(text) > MAX_CHARS or " " in text or len(text) != len(centres) or mask.shape[0] < MIN_HEIGHT:
         return text, centres
     groups = _groups(mask)
@@ -111,7 +117,7 @@ def read_math_lead(text: str, conf: float, centres: list[float], crop: np.ndarra
     if rows.size == 0 or rows[-1] - rows[0] + 1 < max(MIN_HEIGHT, 0.5 * (inked[-1] - inked[0] + 1)):
         return text, centres
     letter, accent = _split_accent(glyph)
-    over = [i for i, c in enumerate(centres) if x0 - 1 <= c - pad <= x1 + 1]
+    over = [i for i, c in enumerate(centres) if x0 - 1 <= c <= x1 + 1]
     if len(over) > 1 or (over and over[0] != 0):
         return text, centres
     read = text[0] if over else ""
@@ -136,7 +142,7 @@ def read_math_lead(text: str, conf: float, centres: list[float], crop: np.ndarra
             lead = lead[0]
     if lead == read:
         return text, centres
-    centre = (x0 + x1) / 2 + pad
+    centre = (x0 + x1) / 2
     return (lead + text[1:], [centre, *centres[1:]]) if over else (lead + text, [centre, *centres])
 
 
@@ -188,8 +194,7 @@ def _hat_in(ink: np.ndarray, letter_w: int, letter_h: int) -> np.ndarray | None:
         return None
     hat = labels[y:y + h, x:x + w] == i
     tops = np.array([np.flatnonzero(hat[:, c])[0] if hat[:, c].any() else h for c in range(w)])
-    k = len(tops)
-    middle, ends = tops[k // 3:k - k // 3].min(), min(tops[:max(1, k // 5)].min(), tops[-max(1, k // 5):].min())
+    middle, ends = _middle_and_ends(tops)
     return hat if middle < ends - 0.25 * h or (h >= 2 and middle < ends) else None
 
 
