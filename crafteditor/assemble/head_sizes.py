@@ -49,10 +49,10 @@ def share_head_sizes(edges: list[Edge]) -> None:
     """Head sizes within 20 % (or HEAD_NOISE px) of each other made one, their median: a figure draws
     its heads at one size or a few, and each size is a marker of its own in the SVG. Heads left at the
     renderer's size (None) count at that size; a shared size that near it is left to the renderer."""
-    def default(e: Edge) -> float:
-        return 5.0 + 3.0 * (THEME.edge_width if e.stroke_width is None else e.stroke_width)
+    def width(e: Edge) -> float:
+        return THEME.edge_width if e.stroke_width is None else e.stroke_width
 
-    headed = sorted(((e.head_size or default(e), e) for e in edges if (e.head, e.tail) != ("none", "none")),
+    headed = sorted(((e.head_size or _renderer_size(width(e)), e) for e in edges if (e.head, e.tail) != ("none", "none")),
                     key=lambda t: t[0])
     i = 0
     while i < len(headed):
@@ -61,7 +61,7 @@ def share_head_sizes(edges: list[Edge]) -> None:
             j += 1
         size = round(float(np.median([v for v, _ in headed[i:j + 1]])), 1)
         for _, e in headed[i:j + 1]:
-            e.head_size = None if abs(size - default(e)) <= max(0.2 * default(e), HEAD_NOISE) else size
+            e.head_size = None if _renderer_sized(size, width(e)) else size
         i = j + 1
 
 
@@ -88,5 +88,15 @@ def head_size(ln: LinePath, scale: float, width: float) -> float | None:
     if not sizes:
         return None
     size = round(float(np.median(sizes)) * scale, 1)
-    default = 5.0 + 3.0 * width
-    return size if abs(size - default) > max(0.2 * default, HEAD_NOISE) and size <= MAX_HEAD else None
+    return size if not _renderer_sized(size, width) and size <= MAX_HEAD else None
+
+
+def _renderer_size(width: float) -> float:
+    """The renderer's head size for a line ``width`` wide (crafter.render.markers: 5 + 3 x width), px."""
+    return 5.0 + 3.0 * width
+
+
+def _renderer_sized(size: float, width: float) -> bool:
+    """``size`` is within 20 % (or HEAD_NOISE px) of the renderer's own head size for ``width``."""
+    default = _renderer_size(width)
+    return abs(size - default) <= max(0.2 * default, HEAD_NOISE)
