@@ -363,10 +363,7 @@ def restore_script_minus(text: str, centres: list[float], upright: np.ndarray, p
             # a bar a fifth of an em wide at least (a JPEG's speck between 'i' and 'T' is none)
             if left - 1 <= x and x + w <= right + 1 and w >= max(1.5 * h, 3, 0.2 * font_px) and h <= 0.2 * font_px + 2 \
                     and max(stats[a, 1], stats[b, 1]) <= mid <= min(stats[a, 1] + stats[a, 3], stats[b, 1] + stats[b, 3]):
-                cx = x + w / 2 + pad
-                if text[i] == " ":
-                    return restore_script_minus(text[:i] + "-" + text[i + 1:], [*centres[:i], cx, *centres[i + 1:]],
-                                                upright, pad, font_px)
-                return restore_script_minus(text[:i] + "-" + text[i:], [*centres[:i], cx, *centres[i:]], upright,
+                cx = x + w / 2 + pad  # in the space's place, or put in before the character after the gap
+                return restore_script_minus(text[:i] + "-" + text[j:], [*centres[:i], cx, *centres[j:]], upright,
                                             pad, font_px)
     return text, centres
