@@ -133,10 +133,17 @@ def _one_rotated_line(a: tuple[int, int, int, int], b: tuple[int, int, int, int]
 
 def region_background(region: np.ndarray) -> np.ndarray:
     border = np.concatenate([region[0], region[-1], region[:, 0], region[:, -1]]).reshape(-1, 3)
-    packed = (border[:, 0].astype(np.int32) << 16) | (border[:, 1].astype(np.int32) << 8) | border[:, 2]
+    return _commonest_colour(border)[0]
+
+
+def _commonest_colour(pixels: np.ndarray) -> tuple[np.ndarray, int]:
+    """The commonest colour of (N, 3) ``pixels`` (N > 0), and how many pixels have it."""
+    px = pixels.astype(np.int32)
+    packed = (px[:, 0] << 16) | (px[:, 1] << 8) | px[:, 2]
     vals, counts = np.unique(packed, return_counts=True)
-    v = int(vals[counts.argmax()])
-    return np.array([(v >> 16) & 255, (v >> 8) & 255, v & 255], dtype=np.uint8)
+    k = int(counts.argmax())
+    v = int(vals[k])
+    return np.array([(v >> 16) & 255, (v >> 8) & 255, v & 255], dtype=np.uint8), int(counts[k])
 
 
 def plate_background(region: np.ndarray, bg: np.ndarray) -> np.ndarray | None:
@@ -148,13 +155,8 @@ def plate_background(region: np.ndarray, bg: np.ndarray) -> np.ndarray | None:
     far = np.abs(flat - bg.astype(np.int32)).sum(axis=1) > PLATE_CONTRAST
     if far.sum() < PLATE_SHARE * len(flat):
         return None
-    packed = (flat[far, 0] << 16) | (flat[far, 1] << 8) | flat[far, 2]
-    vals, counts = np.unique(packed, return_counts=True)
-    k = int(counts.argmax())
-    if counts[k] < PLATE_SHARE * len(flat):
-        return None
-    v = int(vals[k])
-    return np.array([(v >> 16) & 255, (v >> 8) & 255, v & 255], dtype=np.uint8)
+    colour, count = _commonest_colour(flat[far])
+    return colour if count >= PLATE_SHARE * len(flat) else None
 
 
 def glyph_mask(region: np.ndarray, bg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
