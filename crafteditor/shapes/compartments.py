@@ -59,9 +59,14 @@ def join_compartments(shapes: list[DetectedShape], runs: list[TextRun]) -> list[
         drop.update(chain[1:])
     if not replaced:
         return shapes
+    return _without([replaced.get(i, s) for i, s in enumerate(shapes)], drop)
+
+
+def _without(shapes: list[DetectedShape], drop: set[int]) -> list[DetectedShape]:
+    """``shapes`` less those of ``drop``, the group members of those kept renumbered to match (in place)."""
     keep = [i for i in range(len(shapes)) if i not in drop]
     index = {old: new for new, old in enumerate(keep)}
-    out = [replaced.get(i, shapes[i]) for i in keep]
+    out = [shapes[i] for i in keep]
     for s in out:
         s.members = [index[m] for m in s.members if m in index]
     return out
@@ -154,12 +159,7 @@ def join_tables(shapes: list[DetectedShape], rgb: np.ndarray, background: tuple[
         drop.update(cells)
     if not drop:
         return shapes
-    keep = [i for i in range(len(out)) if i not in drop]
-    index = {old: new for new, old in enumerate(keep)}
-    res = [out[i] for i in keep]
-    for s in res:
-        s.members = [index[m] for m in s.members if m in index]
-    return res
+    return _without(out, drop)
 
 
 def _sides_run_down(rgb: np.ndarray, background: tuple[int, int, int], h: DetectedShape) -> float | None:
