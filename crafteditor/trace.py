@@ -93,8 +93,6 @@ def _trace_patch(patch: np.ndarray, keep: np.ndarray, origin: tuple[int, int], b
     x0, y0 = origin
     h, w = patch.shape[:2]
     box = (x0 * scale, y0 * scale, w * scale, h * scale)
-    png = _png_bytes(patch)
-    href = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
     mode = config.trace
     if mode == "auto":
         quant = (patch[keep] >> 3).astype(np.int32)
@@ -103,14 +101,18 @@ def _trace_patch(patch: np.ndarray, keep: np.ndarray, origin: tuple[int, int], b
     if mode == "vtracer":
         paths = _vtracer_paths(_png_bytes(patch, level=1), (x0, y0), background, scale)
         cost = sum(len(p.d) for p in paths)
-        if paths is not None and (config.trace == "vtracer" or cost <= 2 * len(href)):
+        # the paths where they are no bigger than twice the patch as a PNG (encoded only to compare)
+        if paths is not None and (config.trace == "vtracer" or cost <= 2 * len(_data_url(_png_bytes(patch)))):
             return TracedObject(box=box, paths=paths, href=None, ink=0)
     # kept as a picture: only its own ink is opaque. Painted the page's colour around the ink, a
     # leftover's box hid what was read there (a large frame's patch covered the groups, frames
     # and labels inside it: Azure's environment diagram, SSIM 0.60)
     seen = np.dstack([patch, np.where(keep, 255, 0).astype(np.uint8)])
-    href = "data:image/png;base64," + base64.b64encode(_png_bytes(seen)).decode("ascii")
-    return TracedObject(box=box, paths=[], href=href, ink=0)
+    return TracedObject(box=box, paths=[], href=_data_url(_png_bytes(seen)), ink=0)
+
+
+def _data_url(png: bytes) -> str:
+    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
 
 
 def _png_bytes(patch: np.ndarray, level: int | None = None) -> bytes:
