@@ -82,8 +82,7 @@ def trace_leftovers(rgb: np.ndarray, leftover: np.ndarray, background: np.ndarra
 def image_object(rgb: np.ndarray, box: tuple[int, int, int, int], scale: float) -> TracedObject:
     """A rectangle of the image (x0, y0, x1, y1 in pixels) kept as an embedded PNG."""
     x0, y0, x1, y1 = box
-    png = _png_bytes(np.ascontiguousarray(rgb[y0:y1, x0:x1]))
-    href = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+    href = _data_url(_png_bytes(np.ascontiguousarray(rgb[y0:y1, x0:x1])))
     return TracedObject(box=(x0 * scale, y0 * scale, (x1 - x0) * scale, (y1 - y0) * scale), paths=[], href=href,
                         ink=(x1 - x0) * (y1 - y0))
 
