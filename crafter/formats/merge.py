@@ -57,6 +57,20 @@ def clip_to_box(b: Box, toward: Pt) -> Pt:
     return _clip(b, toward[0], toward[1])
 
 
+def frame_around(g: dict[str, Any], members: list[dict[str, Any]], t: Theme) -> tuple[float, float, float, float]:
+    """A group's or panel's frame (x0, y0, x1, y1) grown to hold its members' boxes: the theme's padding
+    round them and its title band above them (taller for a title set bigger)."""
+    b, pad = g["box"], t.group_pad
+    x0, y0, x1, y1 = b["x"], b["y"], b["x"] + b["w"], b["y"] + b["h"]
+    label_h = t.group_label_h if g.get("label") or g["kind"] == "panel" else 0.0
+    label_h *= (g.get("font_size") or t.group_font_size) / t.group_font_size  # a title set bigger
+    for m in members:
+        mb = m["box"]
+        x0, y0 = min(x0, mb["x"] - pad), min(y0, mb["y"] - pad - label_h)
+        x1, y1 = max(x1, mb["x"] + mb["w"] + pad), max(y1, mb["y"] + mb["h"] + pad)
+    return x0, y0, x1, y1
+
+
 def label_box_at_half_length(label: str, route: list[Pt], t: Theme, font_size: float | None = None) -> Box:
     """A label box at the route's halfway point, sized to the text (the SVG writer's rule for a missing one)."""
     fs = font_size or t.small_font_size
