@@ -230,6 +230,13 @@ def _read_headed_lines(text: str, reading: BriefReading) -> None:
             reading.groups.append((label, members))
 
 
+def _brief_title(brief: str) -> str | None:
+    """The title :func:`read_brief` finds, without reading the rest of the brief."""
+    reading = BriefReading()
+    _read_title_and_direction(_ARROW_RE.sub(" -> ", brief.replace("\r", "")), reading)
+    return reading.title
+
+
 def _read_title_and_direction(text: str, reading: BriefReading) -> str:
     """The title (quoted, 'Title: X', or a caption's first phrase) and the flow direction; the text without the title."""
     m = re.search(r"\b(?:titled|entitled|title[d]?:?|caption(?:ed)?:?)\s+[\"“]([^\"”]{1,80})[\"”]", text, re.I)
@@ -659,4 +666,4 @@ def _panels_figure(brief: str, preamble: str, panels: list[tuple[str, str | None
                          | {"id": f"panel_{letter}", "kind": "panel"})
     if not comps:
         return figure_from_brief(re.sub(_PANEL_RE, " ", brief), title=title, names=names)
-    return Figure.from_dict({"title": title or read_brief(brief).title, "direction": "LR", "components": comps})
+    return Figure.from_dict({"title": title or _brief_title(brief), "direction": "LR", "components": comps})
