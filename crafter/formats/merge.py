@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from crafter.base.geometry import point_at_half_length
 from crafter.base.rules import clip_to_box as _clip
-from crafter.base.text import text_width, wrap
+from crafter.base.rules import label_plate_at_half_length
 from crafter.base.theme import Theme
 from crafter.spec.model import Box
 
@@ -73,12 +72,7 @@ def frame_around(g: dict[str, Any], members: list[dict[str, Any]], t: Theme) -> 
 
 def label_box_at_half_length(label: str, route: list[Pt], t: Theme, font_size: float | None = None) -> Box:
     """A label box at the route's halfway point, sized to the text (the SVG writer's rule for a missing one)."""
-    fs = font_size or t.small_font_size
-    lines = wrap(label, fs, t.node_max_text_w * max(1.0, fs / t.small_font_size))
-    w = max(text_width(s, fs) for s in lines) + 6
-    h = len(lines) * fs * t.line_height + 2
-    (mx, my), _ = point_at_half_length(route)
-    return Box(x=mx - w / 2, y=my - h / 2, w=w, h=h)
+    return label_plate_at_half_length(label, font_size or t.small_font_size, route, t)[1]
 
 
 def reroute(edge: dict[str, Any], source: Box, target: Box, t: Theme, *, via: list[Pt] | None = None,
