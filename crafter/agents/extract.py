@@ -24,8 +24,6 @@ from crafter.agents.prose import GENERIC_WHOLES, ProseState, np_label, read_pros
 from crafter.spec import Edge, Figure, Group, Node, Panel
 
 MAX_LABEL_WORDS = 6
-STRONG_WINS = True
-HEAD_KEEP = "strong"  # which names only the rules found stay beside a name head's (see with_head)
 
 _ARROW_RE = re.compile(r"\s*(?:-{1,2}>|=>|→|⟶|⇒|➔|➜|⟹)\s*")
 _QUOTED_RE = re.compile(r"[\"“”]([^\"“”\n]{1,60})[\"“”]|(?<![A-Za-z0-9])'([^'\n]{1,40})'(?![A-Za-z0-9])")
@@ -182,7 +180,7 @@ def read_brief(brief: str) -> BriefReading:
     st = ProseState()
     _read_sentences(re.sub(r"\b(e\.g|i\.e|vs|cf|etc)\.", r"\1", "\n".join(prose)), names, st)
     _read_groups(st, names)
-    reading.negated = [(a, b) for a, b in st.negated]
+    reading.negated = list(st.negated)
     _read_headed_lines(text, reading)
     _chain_flow_lines(text, names)
     return reading
@@ -230,6 +228,13 @@ def _read_headed_lines(text: str, reading: BriefReading) -> None:
         members = list(dict.fromkeys(e for _, e in found))
         if label and len(members) >= 2 and not any(normalise_label(g) == normalise_label(label) for g, _ in reading.groups):
             reading.groups.append((label, members))
+
+
+def _brief_title(brief: str) -> str | None:
+    """The title :func:`read_brief` finds, without reading the rest of the brief."""
+    reading = BriefReading()
+    _read_title_and_direction(_ARROW_RE.sub(" -> ", brief.replace("\r", "")), reading)
+    return reading.title
 
 
 def _read_title_and_direction(text: str, reading: BriefReading) -> str:
@@ -463,12 +468,12 @@ def draws_arrows(brief: str) -> bool:
     return len(_ARROW_RE.findall(brief)) >= ARROWS_FOR_RULES
 
 
-def with_head(reading: BriefReading, head: dict, keep: str = "strong", text: str = "") -> BriefReading:
+def with_head(reading: BriefReading, head: dict, text: str = "") -> BriefReading:
     """The rules' reading with a trained name head's (:meth:`crafter.llm.names.NameReader.names`; left out of
     :func:`figure_from_brief` for a brief that :func:`draws_arrows`): the head's
     names are the boxes (it finds more of them, and fewer wrong ones); a name of the rules' that one of the
-    head's covers becomes that name; names only the rules found stay where ``keep`` says ("all", "strong":
-    quoted, listed, in an arrow chain, "none"); edges are the head's links and the rules' relations
+    head's covers becomes that name; of the names only the rules found, the sure ones
+    stay (quoted, listed, in an arrow chain); edges are the head's links and the rules' relations
     between the names kept; groups the rules' and the head's."""
     heads = list(dict.fromkeys(n for n in head.get("node", []) if n.strip()))
     if not heads:
@@ -486,7 +491,7 @@ def with_head(reading: BriefReading, head: dict, keep: str = "strong", text: str
     to_final: dict[str, str] = {}
     for h in heads:
         hit = next((e for e in strong if same(e, h)), None)
-        if hit is None and STRONG_WINS:
+        if hit is None:
             hit = next((e for e in strong if covers[e] == [h]), None)
         to_final[h.lower()] = hit or (h if re.match(r"\S*[A-Z]", h) else h[:1].upper() + h[1:])  # "deduplicator"
     for h in heads_all:
@@ -497,7 +502,7 @@ def with_head(reading: BriefReading, head: dict, keep: str = "strong", text: str
     for e in reading.entities:
         hit = e if e in out.entities else next((to_final[h.lower()] for h in heads if same(e, h)), None) \
             or next((to_final[h.lower()] for h in heads if labels_match(e, h)), None)
-        if hit is None and (keep == "all" or keep == "strong" and e in strong):
+        if hit is None and e in strong:
             out.entities.append(e)
             hit = e
         alias[e] = hit
@@ -513,9 +518,9 @@ def with_head(reading: BriefReading, head: dict, keep: str = "strong", text: str
     ruled = {(alias.get(a), alias.get(b)) for a, b in reading.relations}
     for a, b in reading.relations:
         relate(alias.get(a), alias.get(b))
-    denied = [(a, b) for a, b in reading.negated]
     for a, b in head.get("links", []):
-        if any(labels_match(a, x) and labels_match(b, y) or labels_match(a, y) and labels_match(b, x) for x, y in denied):
+        if any(labels_match(a, x) and labels_match(b, y) or labels_match(a, y) and labels_match(b, x)
+               for x, y in reading.negated):
             continue  # "the front end never talks to the annotator"
         if (by_low.get(b), by_low.get(a)) not in ruled:  # the rules read the verb: their direction stands
             relate(by_low.get(a), by_low.get(b))
@@ -593,7 +598,7 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
         return _panels_figure(brief, preamble, panels, title, names)
     reading = read_brief(brief)
     if names:
-        reading = with_head(reading, names, HEAD_KEEP, brief)
+        reading = with_head(reading, names, brief)
         _chain_flow_lines(_ARROW_RE.sub(" -> ", brief), _Names(reading))  # over the head's names too
     names = list(reading.entities)
     if not names:
@@ -661,4 +666,4 @@ def _panels_figure(brief: str, preamble: str, panels: list[tuple[str, str | None
                          | {"id": f"panel_{letter}", "kind": "panel"})
     if not comps:
         return figure_from_brief(re.sub(_PANEL_RE, " ", brief), title=title, names=names)
-    return Figure.from_dict({"title": title or read_brief(brief).title, "direction": "LR", "components": comps})
+    return Figure.from_dict({"title": title or _brief_title(brief), "direction": "LR", "components": comps})

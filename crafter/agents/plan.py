@@ -142,9 +142,8 @@ def worse_than_rules(fig: Figure, rules_fig: Figure, brief: str, *, with_head: b
     rules-and-head reading links and groups more than CraftLM's plan: edge F1 0.18 against 0.13).
     """
     if with_head:
-        for kind, what in (("edge", "connections"), ("group", "groups")):
-            mine = sum(c.kind in (kind, "panel" if kind == "group" else kind) for c in fig.components)
-            theirs = sum(c.kind in (kind, "panel" if kind == "group" else kind) for c in rules_fig.components)
+        for kinds, what in ((("edge",), "connections"), (("group", "panel"), "groups")):
+            mine, theirs = (sum(c.kind in kinds for c in f.components) for f in (fig, rules_fig))
             if mine < theirs:
                 return f"the model's figure draws {mine} {what}, the rule-based reading with the name head {theirs}"
     reading = read_brief(brief)

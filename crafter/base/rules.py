@@ -152,7 +152,14 @@ def edge_label_plate(e: Edge, route: list[tuple[float, float]], theme: Theme) ->
     lb = e.label_box
     if lb is not None:
         return wrap(e.label or "", fs, max(lb.w, fs) + WRAP_SLACK), lb
-    lines = wrap(e.label or "", fs, edge_label_wrap(e, theme))
+    return label_plate_at_half_length(e.label or "", fs, route, theme)
+
+
+def label_plate_at_half_length(label: str, fs: float, route: list[tuple[float, float]],
+                               theme: Theme) -> tuple[list[str], Box]:
+    """An edge label's lines at font size ``fs`` and a plate sized to them, centred at the route's half
+    length (where a label without a laid-out box is drawn); it breaks at :func:`edge_label_wrap`'s width."""
+    lines = wrap(label, fs, theme.node_max_text_w * max(1.0, fs / theme.small_font_size))
     w = max(text_width(line, fs) for line in lines) + 6
     h = len(lines) * fs * theme.line_height + 2
     (mx, my), _ = point_at_half_length(route)

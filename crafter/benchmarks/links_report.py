@@ -118,9 +118,17 @@ def _head_figure(names: dict) -> Figure:
         return Figure(components=[])
 
 
-def _edge_stats(brief: Brief, fig: Figure) -> tuple[set, set, set]:
-    """Gold arrows whose two ends the figure found, that it drew, and that it drew reversed."""
+def _figure_stats(brief: Brief, fig: Figure | None) -> tuple[tuple[set, set, set], set[str]]:
+    """:func:`_edge_stats` and :func:`_group_hits` of one figure, matched to the gold once (nothing for no figure)."""
+    if fig is None:
+        return (set(), set(), set()), set()
     mapping = score_figure(brief.gold, fig, brief.aliases).matched
+    return _edge_stats(brief, fig, mapping), _group_hits(brief, fig, mapping)
+
+
+def _edge_stats(brief: Brief, fig: Figure, mapping: dict[str, str]) -> tuple[set, set, set]:
+    """Gold arrows whose two ends the figure found (``mapping``: its nodes matched to the gold's), that it
+    drew, and that it drew reversed."""
     found_nodes = set(mapping.values())
     drawn = {(mapping.get(s), mapping.get(t)) for e in fig.of_kind("edge") for s, t in arrows(e)}
     gold = {p for e in brief.gold.of_kind("edge") for p in arrows(e)}
@@ -128,7 +136,7 @@ def _edge_stats(brief: Brief, fig: Figure) -> tuple[set, set, set]:
     return ends, gold & drawn, {p for p in gold if (p[1], p[0]) in drawn and p not in drawn}
 
 
-def group_cue(brief: Brief, gid: str, members: list[str], at: dict, prompt: str, spans: list) -> str:
+def group_cue(brief: Brief, gid: str, members: list[str], at: dict) -> str:
     g = brief.gold.by_id()[gid]
     named = [m for m in members if at.get(m)]
     text = brief.text
@@ -157,9 +165,9 @@ def analyse(briefs: list[Brief], read=None, show: str | None = None):
         names = read(b.text) if read is not None else None
         head = _head_figure(names) if names is not None else None
         both = figure_from_brief(b.text, names=names) if names is not None else None
-        r_ends, r_found, r_rev = _edge_stats(b, rules)
-        h_ends, h_found, h_rev = _edge_stats(b, head) if head is not None else (set(), set(), set())
-        b_ends, b_found, _ = _edge_stats(b, both) if both is not None else (set(), set(), set())
+        (r_ends, r_found, r_rev), r_groups = _figure_stats(b, rules)
+        (h_ends, h_found, h_rev), h_groups = _figure_stats(b, head)
+        (b_ends, b_found, _), b_groups = _figure_stats(b, both)
         for p in {p for e in b.gold.of_kind("edge") for p in arrows(e)}:
             form, said = edge_form(prompt, spans, sent, at, *p)
             t = forms[form]
@@ -174,20 +182,16 @@ def analyse(briefs: list[Brief], read=None, show: str | None = None):
             t.found_both += p in b_found
             if show and form.startswith(show) and p not in r_found:
                 t.examples.append(f"{b.id} {p[0]}->{p[1]}: {said[:140]!r}")
-        r_groups = _group_hits(b, rules)
-        h_groups = _group_hits(b, head) if head is not None else set()
-        b_groups = _group_hits(b, both) if both is not None else set()
         for g in b.gold.components:
             if g.kind in ("group", "panel"):
-                cue = group_cue(b, g.id, list(g.members or []), at, prompt, spans)
+                cue = group_cue(b, g.id, list(g.members or []), at)
                 groups[cue].update({"gold": 1, "rules": g.id in r_groups, "head": g.id in h_groups,
                                     "both": g.id in b_groups})
     return forms, groups
 
 
-def _group_hits(brief: Brief, fig: Figure) -> set[str]:
-    """Gold groups a predicted group matches (Jaccard ≥ 0.5 over matched leaf members)."""
-    mapping = score_figure(brief.gold, fig, brief.aliases).matched
+def _group_hits(brief: Brief, fig: Figure, mapping: dict[str, str]) -> set[str]:
+    """Gold groups a predicted group matches (Jaccard ≥ 0.5 over leaf members matched by ``mapping``)."""
     gold = {c.id: _leaves(brief.gold, c.id) for c in brief.gold.components if c.kind in ("group", "panel")}
     hits = set()
     for c in fig.components:

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from crafter.base.geometry import point_at_half_length
 from crafter.base.rules import clip_to_box as _clip
-from crafter.base.text import text_width, wrap
+from crafter.base.rules import label_plate_at_half_length
 from crafter.base.theme import Theme
 from crafter.spec.model import Box
 
@@ -57,14 +56,23 @@ def clip_to_box(b: Box, toward: Pt) -> Pt:
     return _clip(b, toward[0], toward[1])
 
 
+def frame_around(g: dict[str, Any], members: list[dict[str, Any]], t: Theme) -> tuple[float, float, float, float]:
+    """A group's or panel's frame (x0, y0, x1, y1) grown to hold its members' boxes: the theme's padding
+    round them and its title band above them (taller for a title set bigger)."""
+    b, pad = g["box"], t.group_pad
+    x0, y0, x1, y1 = b["x"], b["y"], b["x"] + b["w"], b["y"] + b["h"]
+    label_h = t.group_label_h if g.get("label") or g["kind"] == "panel" else 0.0
+    label_h *= (g.get("font_size") or t.group_font_size) / t.group_font_size  # a title set bigger
+    for m in members:
+        mb = m["box"]
+        x0, y0 = min(x0, mb["x"] - pad), min(y0, mb["y"] - pad - label_h)
+        x1, y1 = max(x1, mb["x"] + mb["w"] + pad), max(y1, mb["y"] + mb["h"] + pad)
+    return x0, y0, x1, y1
+
+
 def label_box_at_half_length(label: str, route: list[Pt], t: Theme, font_size: float | None = None) -> Box:
     """A label box at the route's halfway point, sized to the text (the SVG writer's rule for a missing one)."""
-    fs = font_size or t.small_font_size
-    lines = wrap(label, fs, t.node_max_text_w * max(1.0, fs / t.small_font_size))
-    w = max(text_width(s, fs) for s in lines) + 6
-    h = len(lines) * fs * t.line_height + 2
-    (mx, my), _ = point_at_half_length(route)
-    return Box(x=mx - w / 2, y=my - h / 2, w=w, h=h)
+    return label_plate_at_half_length(label, font_size or t.small_font_size, route, t)[1]
 
 
 def reroute(edge: dict[str, Any], source: Box, target: Box, t: Theme, *, via: list[Pt] | None = None,

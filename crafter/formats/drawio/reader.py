@@ -24,7 +24,7 @@ from xml.etree import ElementTree as ET
 
 from pydantic import ValidationError
 
-from crafter.base.rules import WRAP_SLACK
+from crafter.base.rules import WRAP_SLACK, edge_font
 from crafter.base.svgpath import parse_path, path_to_d, transform_path
 from crafter.base.text import wrap
 from crafter.base.theme import Theme, get_theme
@@ -415,7 +415,7 @@ class _Importer:
         if (size is None) != (comp.head_size is None) or (size and comp.head_size and abs(size - comp.head_size) > 0.01):
             data["head_size"] = size
         fs = to_number(style.get("fontSize"))
-        efs = comp.font_size or t.small_font_size
+        efs = edge_font(comp, t)
         if fs > 0 and abs(fs - efs) > 0.01:
             data["font_size"] = fs
         text = cell.text or self.child_label(cell)

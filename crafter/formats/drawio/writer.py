@@ -26,7 +26,15 @@ from xml.etree import ElementTree as ET
 
 from crafter.base.geometry import TRAPEZOIDS, trapezoid_inset
 from crafter.base.markup import SVG_NS, esc_text, num
-from crafter.base.rules import EXPORT_LAYERS, WRAP_SLACK, drawing_order, panel_letters, readable_on
+from crafter.base.rules import (
+    EXPORT_LAYERS,
+    WRAP_SLACK,
+    drawing_order,
+    edge_font,
+    group_font,
+    panel_letters,
+    readable_on,
+)
 from crafter.base.svgpath import parse_path, path_bbox, path_to_d, transform_path
 from crafter.base.text import FONT_CLASS_FAMILIES, text_width, wrap
 from crafter.base.theme import Theme, figure_theme
@@ -146,7 +154,7 @@ def visible_cell(c: Component, fig: Figure, t: Theme, by_id: dict[str, Component
         style = {"rounded": "1", "absoluteArcSize": "1", "arcSize": num(2 * t.corner_radius), "whiteSpace": "wrap",
                  "html": "0", "container": "1", "collapsible": "0", "recursiveResize": "0", "verticalAlign": "top",
                  "align": "left", "spacingLeft": num(t.group_label_inset - 2), "spacingTop": "-2",
-                 "fontStyle": "1" if t.group_label_bold else "0", "fontSize": num(c.font_size or t.group_font_size),
+                 "fontStyle": "1" if t.group_label_bold else "0", "fontSize": num(group_font(c, t)),
                  "fillColor": hex_color(c.fill or t.group_fill), "strokeColor": hex_color(c.stroke or t.group_stroke),
                  "fontColor": hex_color(c.text_color or t.group_text_color), "strokeWidth": num(t.group_stroke_width)}
         style.update(dash_keys(t.frame_dash(c.style)))
@@ -276,7 +284,7 @@ def _visible_edge(e: Edge, fig: Figure, t: Theme, by_id: dict[str, Component], o
         "edgeStyle": "orthogonalEdgeStyle" if routing == "orthogonal" else "none",
         "rounded": "1" if routing == "orthogonal" else "0", "html": "0", "whiteSpace": "wrap",
         "strokeColor": hex_color(color), "strokeWidth": num(t.edge_width if e.stroke_width is None else e.stroke_width),
-        "fontSize": num(e.font_size or t.small_font_size), "fontColor": hex_color(t.edge_label_color),
+        "fontSize": num(edge_font(e, t)), "fontColor": hex_color(t.edge_label_color),
         "labelBackgroundColor": hex_color(t.background),
     }
     if routing == "spline":
@@ -296,8 +304,7 @@ def _visible_edge(e: Edge, fig: Figure, t: Theme, by_id: dict[str, Component], o
             style[f"{prefix}X"], style[f"{prefix}Y"] = decimals(rel[0], 4), decimals(rel[1], 4)
             style[f"{prefix}Dx"] = style[f"{prefix}Dy"] = "0"
     out.update(style=style, source=e.source, target=e.target, ends=(route[0], route[-1]), points=route[1:-1],
-               label="\n".join(wrap(e.label, e.font_size or t.small_font_size,
-                                    max(e.label_box.w, e.font_size or t.small_font_size) + WRAP_SLACK))
+               label="\n".join(wrap(e.label, edge_font(e, t), max(e.label_box.w, edge_font(e, t)) + WRAP_SLACK))
                if e.label and e.label_box is not None else (e.label or ""))
     return out
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from crafter.base.theme import Theme
-from crafter.formats.merge import reroute
+from crafter.formats.merge import frame_around, reroute
 from crafter.spec.model import Box
 
 
@@ -90,7 +90,6 @@ def _frames_grow(data: dict[str, dict[str, Any]], shifts: dict[str, tuple[float,
             p, k = parent_of[p], k + 1
         depth[cid] = k
     grown: set[str] = set()
-    pad = theme.group_pad
     for gid in sorted((c for c, d in data.items() if d["kind"] in ("group", "panel")), key=lambda c: -depth[c]):
         g = data[gid]
         if gid in shifts or not g.get("box"):
@@ -100,13 +99,7 @@ def _frames_grow(data: dict[str, dict[str, Any]], shifts: dict[str, tuple[float,
         if not members:
             continue
         b = g["box"]
-        x0, y0, x1, y1 = b["x"], b["y"], b["x"] + b["w"], b["y"] + b["h"]
-        label_h = theme.group_label_h if g.get("label") or g["kind"] == "panel" else 0.0
-        label_h *= (g.get("font_size") or theme.group_font_size) / theme.group_font_size  # a title set bigger
-        for m in members:
-            mb = m["box"]
-            x0, y0 = min(x0, mb["x"] - pad), min(y0, mb["y"] - pad - label_h)
-            x1, y1 = max(x1, mb["x"] + mb["w"] + pad), max(y1, mb["y"] + mb["h"] + pad)
+        x0, y0, x1, y1 = frame_around(g, members, theme)
         if (x0, y0, x1, y1) != (b["x"], b["y"], b["x"] + b["w"], b["y"] + b["h"]):
             g["box"] = {"x": round(x0, 2), "y": round(y0, 2), "w": round(x1 - x0, 2), "h": round(y1 - y0, 2)}
             grown.add(gid)

@@ -81,6 +81,7 @@ from crafter.formats.pptx.shapes import (
     unstyle,
 )
 from crafter.render import draw_svg, ensure_layout
+from crafter.render.markers import MarkerSpec
 from crafter.render.shapes import Paint, shape_svg
 from crafter.render.svg import BASELINE_SHIFT
 from crafter.spec.model import Box, Chart, Component, Edge, Figure, Group, Image, Node, Panel, Path, Text, parents
@@ -90,15 +91,16 @@ from crafter.spec.model import Box, Chart, Component, Edge, Figure, Group, Image
 LINE_ENDS = {"arrow": "triangle", "open": "arrow", "diamond": "diamond", "circle": "oval", "bar": "none",
              "none": "none", "triangle_open": "triangle"}
 WRITER_VERSION = 1
+WRAPPED_SHAPES = ("box", "round", "stack", "document", "cylinder")  # text frames as wide as the shape
 
 
 def head_extent(e: Edge, t: Theme) -> str:
     """DrawingML's arrowhead size (sm/med/lg) for the edge's head_size against the renderer's default (med)."""
     if e.head_size is None:
         return "med"
-    ratio = e.head_size / (5.0 + 3.0 * (t.edge_width if e.stroke_width is None else e.stroke_width))
+    width = t.edge_width if e.stroke_width is None else e.stroke_width
+    ratio = e.head_size / MarkerSpec("arrow", "head", "", width, "").base  # the SVG markers' size rule
     return "sm" if ratio < 0.75 else "med" if ratio < 1.4 else "lg"
-WRAPPED_SHAPES = ("box", "round", "stack", "document", "cylinder")  # text frames as wide as the shape
 
 
 def figure_to_pptx(fig: Figure, *, slides: str = "figure") -> bytes:

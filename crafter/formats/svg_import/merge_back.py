@@ -31,7 +31,7 @@ from crafter.base.svgpath import (
     transform_path,
 )
 from crafter.base.theme import figure_theme
-from crafter.formats.merge import merge_lines, remove_components, reroute
+from crafter.formats.merge import frame_around, merge_lines, remove_components, reroute
 from crafter.formats.sanitize import MAX_TREE_DEPTH, ImportReport, local_name
 from crafter.formats.svg_import.elements import (
     NOT_DRAWN,
@@ -394,7 +394,6 @@ class _Merger:
             while p in parent_of:
                 p, k = parent_of[p], k + 1
             depth[cid] = k
-        pad = self.theme.group_pad
         for gid in sorted((c for c, d in self.data.items() if d["kind"] in ("group", "panel")),
                           key=lambda c: -depth[c]):
             g = self.data[gid]
@@ -405,13 +404,7 @@ class _Merger:
             if not members:
                 continue
             b = g["box"]
-            x0, y0, x1, y1 = b["x"], b["y"], b["x"] + b["w"], b["y"] + b["h"]
-            label_h = self.theme.group_label_h if g.get("label") or g["kind"] == "panel" else 0.0
-            label_h *= (g.get("font_size") or self.theme.group_font_size) / self.theme.group_font_size  # a title set bigger
-            for m in members:
-                mb = m["box"]
-                x0, y0 = min(x0, mb["x"] - pad), min(y0, mb["y"] - pad - label_h)
-                x1, y1 = max(x1, mb["x"] + mb["w"] + pad), max(y1, mb["y"] + mb["h"] + pad)
+            x0, y0, x1, y1 = frame_around(g, members, self.theme)
             if (x0, y0, x1, y1) != (b["x"], b["y"], b["x"] + b["w"], b["y"] + b["h"]):
                 g["box"] = {"x": x0, "y": y0, "w": x1 - x0, "h": y1 - y0}
                 g["_grown"] = True
