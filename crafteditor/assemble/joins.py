@@ -119,11 +119,11 @@ def _join_pair(a: LinePath, b: LinePath, groups: list[DetectedShape], labels: li
                     alike = abs(a.width - b.width) <= 1.5 and _like_colours(a.color, b.color)
                 if not (alike and _label_gap(p, q, a.width, labels)):
                     continue
-            aa = _reversed_line(a) if ra else a
-            bb = _reversed_line(b) if rb else b
+            aa = a.reversed() if ra else a
+            bb = b.reversed() if rb else b
             style = aa.style if aa.style != "solid" else bb.style
             return replace(aa, points=aa.points + bb.points, head_end=bb.head_end, style=style,
-                           pieces=aa.pieces + bb.pieces)
+                           pieces=aa.pieces + bb.pieces, open_ends=[aa.open_ends[0], bb.open_ends[1]])
     return None
 
 
@@ -227,7 +227,7 @@ def _join_branch(i: int, a: LinePath, at_start: bool, out: list[LinePath], box: 
         return None
     _, j, before, after = best
     b = trunks[j]
-    cur = out[i] if not at_start else _reversed_line(out[i])  # now the free end is a's last point
+    cur = out[i] if not at_start else out[i].reversed()  # now the free end is a's last point
     other_head = cur.head_start is not None  # a head at the branch's far end
     bus = _bus_edges(cur, b, before, after, other_head)
     if bus is not None:
@@ -239,7 +239,7 @@ def _join_branch(i: int, a: LinePath, at_start: bool, out: list[LinePath], box: 
     if other_head and (b.head_end is not None) != (b.head_start is not None):
         # fan-out: route = trunk from its tail to the junction, then the branch to its head
         trunk = before if b.head_end is not None else after[::-1]
-        merged = replace(_reversed_line(cur), points=trunk[:-1] + _reversed_line(cur).points, head_start=None)
+        merged = replace(cur.reversed(), points=trunk[:-1] + cur.reversed().points, head_start=None)
     elif not other_head and cur.head_end is None and (b.head_end is not None) != (b.head_start is not None):
         # fan-in: the branch, then the trunk on to its head
         trunk = after if b.head_end is not None else before[::-1]
@@ -258,7 +258,7 @@ def _bus_edges(cur: LinePath, b: LinePath, before: list, after: list,
     alone has a head (at its far end) and the bus none; fan-out where the branch has none and
     the bus one at each end."""
     if other_head and cur.head_end is None and b.head_start is None and b.head_end is None:
-        stem = _reversed_line(cur)  # from the junction to the branch's head
+        stem = cur.reversed()  # from the junction to the branch's head
         return (replace(stem, points=before[:-1] + stem.points, pieces=stem.pieces + b.pieces),
                 replace(stem, points=after[::-1][:-1] + stem.points, pieces=stem.pieces + b.pieces))
     if not other_head and cur.head_end is None and b.head_start is not None and b.head_end is not None:
@@ -291,10 +291,6 @@ def _like_colours(a, b) -> bool:
     if all(isinstance(v, (int, np.integer)) for v in (*a, *b)):
         return sum((int(u) - int(v)) ** 2 for u, v in zip(a, b)) <= 1600
     return color_distance(a, b) <= 40
-
-
-def _reversed_line(ln: LinePath) -> LinePath:
-    return replace(ln, points=ln.points[::-1], head_start=ln.head_end, head_end=ln.head_start)
 
 
 def split_bus_crossings(lines: list[LinePath], shapes: list[DetectedShape]) -> list[LinePath]:

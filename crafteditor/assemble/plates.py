@@ -81,8 +81,8 @@ def _join_across(lines: list[LinePath | None], box: Box, mark: bool = False) -> 
 
 def _join_pair(lines: list[LinePath | None], end_a: tuple[int, int], end_b: tuple[int, int], box: Box, mark: bool) -> bool:
     (ka, ea), (kb, eb) = end_a, end_b
-    a = lines[ka] if ea == 1 else _reversed(lines[ka])  # a ends on the plate
-    b = lines[kb] if eb == 0 else _reversed(lines[kb])  # b starts on it
+    a = lines[ka] if ea == 1 else lines[ka].reversed()  # a ends on the plate
+    b = lines[kb] if eb == 0 else lines[kb].reversed()  # b starts on it
     if mark:
         a, b = replace(a, head_end=None), replace(b, head_start=None)
     if a.head_end is not None or b.head_start is not None or not _across(a.points[-1], b.points[0], box):
@@ -153,6 +153,3 @@ def _across(p: tuple[float, float], q: tuple[float, float], box: Box) -> bool:
     return nu > 0 and nv > 0 and (u[0] * v[0] + u[1] * v[1]) / (nu * nv) < -0.15
 
 
-def _reversed(ln: LinePath) -> LinePath:
-    return replace(ln, points=ln.points[::-1], head_start=ln.head_end, head_end=ln.head_start,
-                   open_ends=ln.open_ends[::-1])

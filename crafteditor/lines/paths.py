@@ -5,7 +5,7 @@ the geometry of a path's ends (its length, the direction out of an end, which en
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -102,6 +102,11 @@ class LinePath:
     @property
     def length(self) -> float:
         return sum(math.dist(a, b) for a, b in zip(self.points, self.points[1:]))
+
+    def reversed(self) -> LinePath:
+        """The same line run the other way: points, heads and which ends are open swapped."""
+        return replace(self, points=self.points[::-1], head_start=self.head_end, head_end=self.head_start,
+                       open_ends=self.open_ends[::-1])
 
     @property
     def start(self) -> Pt:
