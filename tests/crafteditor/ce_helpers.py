@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import io
 import os
+from collections import Counter
 
 import numpy as np
 from PIL import Image
+
+from crafter.spec.model import Edge, Figure, Node
 
 
 def png_bytes(arr: np.ndarray, **save) -> bytes:
@@ -31,3 +34,12 @@ def die_on(x: str) -> str:
     if x == "die":
         os._exit(3)
     return x
+
+
+def edge_pairs(fig: Figure, lifelines: bool = False) -> Counter:
+    """(sender, receiver) label pairs of the edges; a sequence's lifelines (an edge from a
+    participant's box to its repeat at the foot: two nodes, one name) left out unless asked for."""
+    labels = {c.id: (c.label or "").strip() for c in fig.components if isinstance(c, Node)}
+    return Counter((labels.get(e.source, "?"), labels.get(e.target, "?"))
+                   for e in fig.components if isinstance(e, Edge)
+                   and lifelines == (e.source != e.target and labels.get(e.source) == labels.get(e.target)))

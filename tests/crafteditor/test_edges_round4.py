@@ -10,7 +10,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from ce_helpers import png_bytes
+from ce_helpers import edge_pairs, png_bytes
 from conftest import REAL_MANIFEST
 from PIL import Image, ImageDraw, ImageFont
 
@@ -21,15 +21,6 @@ from crafter.spec.model import Edge, Node
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 BOLD = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
-
-
-def _pairs(fig, lifelines: bool = False) -> Counter:
-    """(sender, receiver) label pairs of the edges; a sequence's lifelines (an edge from a
-    participant's box to its repeat at the foot: two nodes, one name) left out unless asked for."""
-    labels = {c.id: (c.label or "").strip() for c in fig.components if isinstance(c, Node)}
-    return Counter((labels.get(e.source, "?"), labels.get(e.target, "?"))
-                   for e in fig.components if isinstance(e, Edge)
-                   and lifelines == (e.source != e.target and labels.get(e.source) == labels.get(e.target)))
 
 
 def _head(d: ImageDraw.ImageDraw, tip: tuple[float, float], s: int, size: int, color) -> None:
@@ -133,7 +124,7 @@ def test_message_labels_in_boxes_on_their_arrows():
     participants, labelled with the box's text; the label boxes are no participants."""
     png, want, labels = boxed_sequence_png()
     fig = convert(png, Config()).figure
-    assert _pairs(fig) == want, _pairs(fig)
+    assert edge_pairs(fig) == want, edge_pairs(fig)
     nodes = sorted((c.label or "").strip() for c in fig.components if isinstance(c, Node))
     assert nodes == ["Callback", "Caller", "Service"], nodes
     got = sorted((e.label or "").replace("\n", " ") for e in fig.components if isinstance(e, Edge))
@@ -144,14 +135,14 @@ def test_wavy_hand_drawn_messages():
     """A hand-drawn message that waves over a dozen rows joins its participants, towards its head."""
     png, want = napkin_sequence_png()
     fig = convert(png, Config()).figure
-    assert _pairs(fig) == want, _pairs(fig)
+    assert edge_pairs(fig) == want, edge_pairs(fig)
 
 
 def test_subclasses_on_a_bar_under_a_hollow_triangle():
     """Every subclass on the bar is an edge to the base class (the triangle is the stem's head)."""
     png, want = class_tree_png()
     fig = convert(png, Config()).figure
-    pairs = _pairs(fig)
+    pairs = edge_pairs(fig)
     assert pairs == want, pairs
 
 

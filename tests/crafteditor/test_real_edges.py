@@ -9,7 +9,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from ce_helpers import png_bytes
+from ce_helpers import edge_pairs, png_bytes
 from conftest import REAL_MANIFEST
 from PIL import Image, ImageDraw, ImageFont
 
@@ -90,25 +90,16 @@ def sequence_png(style: str) -> tuple[bytes, Counter]:
     return png_bytes(np.asarray(img)), want
 
 
-def _pairs(fig, lifelines: bool = False) -> Counter:
-    """(sender, receiver) label pairs of the edges; a sequence's lifelines (an edge from a
-    participant's box to its repeat at the foot: two nodes, one name) left out unless asked for."""
-    labels = {c.id: (c.label or "").strip() for c in fig.components if isinstance(c, Node)}
-    return Counter((labels.get(e.source, "?"), labels.get(e.target, "?"))
-                   for e in fig.components if isinstance(e, Edge)
-                   and lifelines == (e.source != e.target and labels.get(e.source) == labels.get(e.target)))
-
-
 @pytest.mark.parametrize("style", ["mermaid", "plain"])
 def test_sequence_messages_join_participants(style):
     """Each message is one edge from its sender to its receiver (its head's end), whatever the
     activation bars, dashes and labels on the way; no cell between lifelines reads as a box."""
     png, want = sequence_png(style)
     fig = convert(png, Config()).figure
-    pairs = _pairs(fig)
+    pairs = edge_pairs(fig)
     assert pairs == want, pairs
     # each lifeline joins its participant's box to the repeat at its foot
-    assert _pairs(fig, lifelines=True) == Counter({(n, n): 1 for n in ("Alice", "Bob", "Carol")})
+    assert edge_pairs(fig, lifelines=True) == Counter({(n, n): 1 for n in ("Alice", "Bob", "Carol")})
     boxes = [c for c in fig.components if isinstance(c, Node) and c.label]
     assert sorted(c.label for c in boxes) == sorted(["Alice", "Bob", "Carol"] * 2)
     if style == "plain":  # the double-headed message keeps both heads
@@ -147,7 +138,7 @@ def test_undirected_lines_read_left_to_right():
     where the line is steep (the order a reader lists it in; the tracer's is arbitrary)."""
     png, want = graph_png()
     fig = convert(png, Config()).figure
-    pairs = _pairs(fig)
+    pairs = edge_pairs(fig)
     assert pairs == Counter(want), pairs
     assert all(e.head == "none" for e in fig.components if isinstance(e, Edge))
 
@@ -192,7 +183,7 @@ def test_arrows_fanning_out_of_one_point_are_edges_each():
     """Arrows that leave a node from one point are one edge each from that node, not one
     double-headed edge between two of their targets."""
     fig = convert(fan_png(), Config()).figure
-    pairs = _pairs(fig)
+    pairs = edge_pairs(fig)
     assert pairs == Counter({("Greenlit", "Succeeded"): 1, ("Greenlit", "Failed"): 1, ("Greenlit", "Errored"): 1}), pairs
 
 
