@@ -8,6 +8,7 @@ import numpy as np
 
 from crafteditor.config import THEME
 from crafteditor.lines.paths import Arrowhead, LinePath
+from crafter.render.markers import default_head_size
 from crafter.spec.model import Edge
 
 
@@ -52,7 +53,7 @@ def share_head_sizes(edges: list[Edge]) -> None:
     def width(e: Edge) -> float:
         return THEME.edge_width if e.stroke_width is None else e.stroke_width
 
-    headed = sorted(((e.head_size or _renderer_size(width(e)), e) for e in edges if (e.head, e.tail) != ("none", "none")),
+    headed = sorted(((e.head_size or default_head_size(width(e)), e) for e in edges if (e.head, e.tail) != ("none", "none")),
                     key=lambda t: t[0])
     i = 0
     while i < len(headed):
@@ -91,12 +92,7 @@ def head_size(ln: LinePath, scale: float, width: float) -> float | None:
     return size if not _renderer_sized(size, width) and size <= MAX_HEAD else None
 
 
-def _renderer_size(width: float) -> float:
-    """The renderer's head size for a line ``width`` wide (crafter.render.markers: 5 + 3 x width), px."""
-    return 5.0 + 3.0 * width
-
-
 def _renderer_sized(size: float, width: float) -> bool:
     """``size`` is within 20 % (or HEAD_NOISE px) of the renderer's own head size for ``width``."""
-    default = _renderer_size(width)
+    default = default_head_size(width)
     return abs(size - default) <= max(0.2 * default, HEAD_NOISE)

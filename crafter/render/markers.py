@@ -25,6 +25,11 @@ from crafter.base.markup import esc_attr, num
 HEAD_TYPES = ("arrow", "open", "diamond", "circle", "bar", "triangle_open")
 
 
+def default_head_size(width: float) -> float:
+    """An arrow head's length on a line ``width`` px wide where the edge names no head_size, px."""
+    return 5.0 + 3.0 * width
+
+
 @dataclass(frozen=True)
 class MarkerSpec:
     """One marker: which head, at which end, in which colour, for which line width."""
@@ -47,7 +52,7 @@ class MarkerSpec:
     @property
     def base(self) -> float:
         """An arrow head's length, the unit every kind's size is drawn in, px."""
-        return self.size or 5.0 + 3.0 * self.width
+        return self.size or default_head_size(self.width)
 
     @property
     def length(self) -> float:
