@@ -205,6 +205,21 @@ def decode_tags(prompt: str, spans: list[tuple[int, int]], tags: list[int]) -> d
     return names
 
 
+class RecentReadings:
+    """The name head's readings of a backend's last few plan prompts, so the rules planner's
+    ``read_names`` reuses the reading a plan request just made under the constraint."""
+
+    def __init__(self, keep: int = 8) -> None:
+        self.keep = keep
+        self._by_prompt: dict[str, dict] = {}
+
+    def remember(self, prompt: str, reading: dict) -> None:
+        self._by_prompt = {**dict(list(self._by_prompt.items())[-(self.keep - 1):]), prompt: reading}
+
+    def get(self, prompt: str) -> dict | None:
+        return self._by_prompt.get(prompt)
+
+
 class NameReader:
     """The trained head with the shared encoder: prompt -> names by kind, and links."""
 

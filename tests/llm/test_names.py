@@ -7,6 +7,7 @@ from crafter.llm.constrain import DSLConstraint
 from crafter.llm.names import (
     TAGS,
     NameReader,
+    RecentReadings,
     _run_on,
     candidate_pairs,
     decode_tags,
@@ -171,3 +172,12 @@ def test_a_hyphenated_word_is_one_word():
     had read "Open" as a group and "then" as the title."""
     p = plan_prompt("The retriever sits in a box labelled Open-domain QA. Title: Retrieve-then-read")
     assert "Open-domain" in [p[a:b] for a, b in words(p)] and "Retrieve-then-read" in [p[a:b] for a, b in words(p)]
+
+
+def test_recent_readings_keep_the_last_few_prompts() -> None:
+    recent = RecentReadings(keep=3)
+    for i in range(5):
+        recent.remember(f"p{i}", {"i": i})
+    assert [recent.get(f"p{i}") for i in range(5)] == [None, None, {"i": 2}, {"i": 3}, {"i": 4}]
+    recent.remember("p2", {"i": 9})  # a prompt read again is the newest
+    assert recent.get("p2") == {"i": 9} and recent.get("p3") == {"i": 3}

@@ -17,7 +17,7 @@ from crafter.llm.encoder import EncoderError, shared_encoder
 from crafter.llm.engine import GenerationResult, generate_ids, make_drafter
 from crafter.llm.model import CraftLM
 from crafter.llm.names import FILE as NAMES_FILE
-from crafter.llm.names import NameReader, words
+from crafter.llm.names import NameReader, RecentReadings, words
 from crafter.llm.prompts import requested_lines
 from crafter.llm.tokenizer import CraftTokenizer
 from crafter.spec import parse_component, parse_dsl
@@ -119,7 +119,7 @@ class CraftLMBackend:
             self._brief_encoder()  # loaded now: a broken install fails here, not mid-request
         self.names = None  # the name head (crafter.llm.names), where these weights have one
         self.edits = None  # the edit head (crafter.llm.edits), likewise
-        self._readings: dict[str, dict] = {}  # plan prompt -> the name head's reading, of the last requests
+        self._readings = RecentReadings()  # plan prompt -> the name head's reading, of the last requests
         try:
             if (self.weights / NAMES_FILE).exists():
                 self.names = NameReader(self.weights, self._brief_encoder())
@@ -181,7 +181,7 @@ class CraftLMBackend:
         t_names = time.perf_counter()
         names = self.names.names(prompt, word_states) if read_names else None
         if names is not None:
-            self._readings = {**dict(list(self._readings.items())[-7:]), prompt: names}  # the last 8
+            self._readings.remember(prompt, names)
         edit = self.edits.read(prompt, word_states[0]) if edit_span else None
         t_names = round(time.perf_counter() - t_names, 4)
         if names is not None:

@@ -37,7 +37,7 @@ from crafter.llm.edits import EditReader
 from crafter.llm.encoder import EncoderError, shared_encoder
 from crafter.llm.engine import SPECULATIVE, generate_ids, make_drafter
 from crafter.llm.names import FILE as NAMES_FILE
-from crafter.llm.names import NameReader
+from crafter.llm.names import NameReader, RecentReadings
 from crafter.llm.prompts import chat_messages, requested_lines
 from crafter.llm.smol.backbone import BackboneError, load_backbone, verify_manifest
 from crafter.llm.smol.model import SmolLM
@@ -107,7 +107,7 @@ class SmolBackend:
         if threads:  # the caller's choice, once for the process (torch's setting is global)
             torch.set_num_threads(threads)
         self._token_bytes: list[bytes] | None = None
-        self._readings: dict[str, dict] = {}  # the name head's last readings, by cleaned plan prompt
+        self._readings = RecentReadings()  # the name head's last readings, by cleaned plan prompt
         self.names = self.edits = None
         if constrained and heads is not None:
             self._load_heads(Path(heads))
@@ -181,7 +181,7 @@ class SmolBackend:
         names = lines = None
         if task == "plan" and self.names is not None:
             names = self.names.names(prompt)
-            self._readings = {**dict(list(self._readings.items())[-7:]), prompt: names}  # the last 8
+            self._readings.remember(prompt, names)
         elif task == "repair" and self.edits is not None:
             edit = self.edits.read(prompt)
             lines = edit["lines"] if edit else None
