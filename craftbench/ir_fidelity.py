@@ -29,7 +29,10 @@ from pathlib import Path
 from typing import Any
 
 from crafteditor.convert import convert
+from crafter.base.rules import edge_font, group_font
+from crafter.base.theme import get_theme, styled_theme
 from crafter.formats.raster import svg_to_png
+from crafter.render.markers import default_head_size
 from crafter.render.svg import ensure_layout, figure_to_svg
 from crafter.spec import Figure, parse_dsl
 
@@ -135,6 +138,7 @@ def _slug(s: str) -> str:
 def score(drawn: Drawn, fig: Figure) -> dict[str, list[float]]:
     """Per measure, one 1/0 per true item it applies to."""
     k = fig.canvas.w / drawn.width if fig.canvas else 1.0
+    theme = styled_theme(get_theme(fig.theme), fig.style)
     labels = {c.id: (getattr(c, "label", None) or getattr(c, "text", None) or "") for c in fig.components}
     found = {}
     for e in fig.of_kind("edge"):
@@ -147,14 +151,13 @@ def score(drawn: Drawn, fig: Figure) -> dict[str, list[float]]:
         if e is None:
             continue
         out["head_kind"].append(float(e.head == t.head))
-        # getattr: an older CraftEditor (before the fields) reads the same drawn set
-        size = getattr(e, "head_size", None) or 5.0 + 3.0 * (e.stroke_width or 1.0)
+        size = e.head_size or default_head_size(e.stroke_width or theme.edge_width)
         out["head_size"].append(float(abs(size / (t.head_px * k) - 1) <= 0.2))
         if t.label_px and e.label:
-            out["label_size"].append(float(abs((getattr(e, "font_size", None) or 10.5) / (t.label_px * k) - 1) <= 0.2))
+            out["label_size"].append(float(abs(edge_font(e, theme) / (t.label_px * k) - 1) <= 0.2))
     for g in fig.of_kind("group"):
         if g.label in drawn.titles:
-            out["title_size"].append(float(abs((getattr(g, "font_size", None) or 11.0) / (drawn.titles[g.label] * k) - 1) <= 0.2))
+            out["title_size"].append(float(abs(group_font(g, theme) / (drawn.titles[g.label] * k) - 1) <= 0.2))
     return out
 
 

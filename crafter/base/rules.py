@@ -130,9 +130,14 @@ def edge_font(e: Edge, theme: Theme) -> float:
     return e.font_size or theme.small_font_size
 
 
+def label_wrap_width(fs: float, theme: Theme) -> float:
+    """The width an edge label at font size ``fs`` breaks at (wider for a label set bigger than the theme's)."""
+    return theme.node_max_text_w * max(1.0, fs / theme.small_font_size)
+
+
 def edge_label_wrap(e: Edge, theme: Theme) -> float:
-    """The width a laid-out edge label breaks at (wider for a label set bigger than the theme's)."""
-    return theme.node_max_text_w * max(1.0, edge_font(e, theme) / theme.small_font_size)
+    """The width a laid-out edge label breaks at."""
+    return label_wrap_width(edge_font(e, theme), theme)
 
 
 def group_font(g: Group, theme: Theme) -> float:
@@ -159,7 +164,7 @@ def label_plate_at_half_length(label: str, fs: float, route: list[tuple[float, f
                                theme: Theme) -> tuple[list[str], Box]:
     """An edge label's lines at font size ``fs`` and a plate sized to them, centred at the route's half
     length (where a label without a laid-out box is drawn); it breaks at :func:`edge_label_wrap`'s width."""
-    lines = wrap(label, fs, theme.node_max_text_w * max(1.0, fs / theme.small_font_size))
+    lines = wrap(label, fs, label_wrap_width(fs, theme))
     w = max(text_width(line, fs) for line in lines) + 6
     h = len(lines) * fs * theme.line_height + 2
     (mx, my), _ = point_at_half_length(route)

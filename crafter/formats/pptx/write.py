@@ -40,6 +40,7 @@ from crafter.base.rules import (
     drawn_route,
     edge_font,
     edge_label_plate,
+    edge_label_wrap,
     group_band,
     group_font,
     panel_letters,
@@ -523,7 +524,7 @@ class _SlideWriter:
         if e.label:
             fs = edge_font(e, t)
             lines, lb = edge_label_plate(e, route, t)
-            width = max(lb.w, fs) + WRAP_SLACK if e.label_box is not None else t.node_max_text_w
+            width = max(lb.w, fs) + WRAP_SLACK if e.label_box is not None else edge_label_wrap(e, t)
             paras = paragraphs(e.label, fs, width)
             if sum(len(p) for p in paras) != len(lines):
                 paras = [lines]
