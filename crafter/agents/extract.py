@@ -74,6 +74,8 @@ _ORDINALS = {"first", "second", "third", "final", "next"}
 _ORDINAL_HEADS = {"stage", "step", "phase", "pass", "layer", "round", "level", "order", "half", "block", "wave"}
 _TRAILING_WORDS = {"is", "are", "was", "were", "be", "then", "it", "which", "that", "directly", "also",
                    "and", "finally", "first", "next", "in", "turn", "itself", "both", "all"}
+_CUT_TAIL = {"the", "a", "an", "from", "to", "into", "in", "on", "onto", "at", "of", "with", "for", "by", "over",
+             "through", "and", "or", "each", "every", "its", "their", "both", "all"}
 _RIGHT_CUT = re.compile(
     r",|;|:|\(|\.|\s(?:and|which|that|where|while|to\s+(?:produce|get|obtain|make|form|compute|yield|create)|"
     r"for|with|using|via|by|before|after|so|then|in\s+order)\s",
@@ -151,6 +153,8 @@ def _clean_phrase(text: str, *, side: str) -> str:
         words = words[-MAX_LABEL_WORDS:]
     else:
         words = words[:MAX_LABEL_WORDS]
+        while len(words) > 1 and words[-1].lower() in _CUT_TAIL:  # "Core the lake sediment from a": cut mid-phrase
+            words = words[:-1]
     phrase = " ".join(words).strip(" .,;:!?-–—'\"")
     return phrase[:1].upper() + phrase[1:] if phrase else ""
 
