@@ -253,7 +253,7 @@ def _read_title_and_direction(text: str, reading: BriefReading) -> str:
         if m and m.group(1).strip():
             reading.title = m.group(1).strip()
             text = text[: m.start()] + "\n" + text[m.end():]
-    cap = re.match(r"\s*(?:Figure|Fig\.?)\s*\d+[a-z]?\s*[:.]\s*", text, re.I)
+    cap = re.match(r"\s*(?:Figure|Fig\.?)\s*\d+[a-z]?\s*[:.|]\s*", text, re.I)
     if cap:  # "Figure 2: Our retrieval pipeline. The query ..." -> title, then the description
         text = text[cap.end():]
         head = re.match(r"([^.;\n]{1,80})[.\n]\s*", text)
@@ -411,7 +411,8 @@ def _read_groups(st: ProseState, names: _Names) -> None:
             reading.groups.append((label, members))
 
 
-_PANEL_RE = re.compile(r"(?:^|(?<=[\s(:.;,\-–—•*]))\(([a-h])\)(?=[\s:,.])")
+_PANEL_RE = re.compile(r"(?:^|(?<=[\s(:.;,\-–—•*]))\(([a-h])\)(?=[\s:,.])"
+                       r"|(?:^|(?<=[.|]\s))([a-h]),\s(?=[A-Z][^:.;\n]{0,40}:)")  # "(a) …"; a journal's "a, Binding: …"
 _PANEL_TITLE_RE = re.compile(r"\s*([^:.;,\n()]{1,40}?)\s*(?::|\n)")
 
 
@@ -420,12 +421,12 @@ def panel_segments(text: str) -> tuple[str, list[tuple[str, str | None, str]]]:
     text (from its marker's sentence to the next panel's); no panels: ``(text, [])``. A later remark on a
     panel already opened ("(b) costs 20 ms more") stays with the panel it follows."""
     marks = list(_PANEL_RE.finditer(text))
-    letters = [m.group(1) for m in marks]
+    letters = [m.group(1) or m.group(2) for m in marks]
     if len(set(letters)) < 2 or letters[0] != "a" or "b" not in letters:
         return text, []
     starts: list[tuple[int, int, str, str | None]] = []  # (segment start, marker end, letter, title)
-    for m in marks:
-        if any(letter == m.group(1) for *_, letter, _ in starts):
+    for k, m in enumerate(marks):
+        if any(letter == letters[k] for *_, letter, _ in starts):
             continue
         cut = max(text.rfind(".", 0, m.start()), text.rfind("\n", 0, m.start()), text.rfind(";", 0, m.start()))
         head = text[cut + 1:m.start()]
@@ -433,7 +434,7 @@ def panel_segments(text: str) -> tuple[str, list[tuple[str, str | None, str]]]:
         start = m.start() if re.search(r"\w", head) and not re.search(r"\b(?:in|panel)\s*$", head, re.I) else cut + 1
         t = _PANEL_TITLE_RE.match(text, m.end())
         title = t.group(1).strip() if t and len(t.group(1).split()) <= 5 else None
-        starts.append((start, m.end() if title is None else t.end(), m.group(1), title))
+        starts.append((start, m.end() if title is None else t.end(), letters[k], title))
     out = []
     for k, (start, body, letter, title) in enumerate(starts):
         end = starts[k + 1][0] if k + 1 < len(starts) else len(text)
@@ -613,17 +614,30 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     # a group named like a node ("the encoder feeds the decoder"; "X and Y form the encoder") is that
     # node opened up: its edges go in at its first member and out of its last
     ends: dict[str, tuple[str, str]] = {}
-    groups = []
+    groups: list[tuple[str, str, list[str]]] = []  # (label, id, member ids)
+    leaves: dict[str, list[str]] = {}  # a group's label -> its boxes, nested groups' included
     owned: set[str] = set()
+    nested: set[str] = set()
     for label, members in reading.groups:
-        members = [m for m in members if m not in owned and m in ids]
-        if not members:
+        inner: list[str] = []  # the group's boxes and the groups it holds
+        for m in members:
+            subs = _groups_named(m, [g for g, _, _ in groups if g not in nested and g != label])
+            if subs:  # "the core plus the audit logger make up the service": the core group inside
+                nested.update(subs)
+                inner += subs
+                if m in ids:
+                    ends.setdefault(m, (leaves[subs[0]][0], leaves[subs[-1]][-1]))
+            elif m not in owned and m in ids:
+                owned.add(m)
+                inner.append(m)
+        inner = list(dict.fromkeys(inner))
+        if not inner:
             continue
-        owned.update(members)
+        leaves[label] = [x for m in inner for x in leaves.get(m, [m])]
         node = next((n for n in names if normalise_label(n) == normalise_label(label) and n not in owned), None)
         if node is not None:
-            ends[node] = (members[0], members[-1])
-        groups.append((label, members))
+            ends[node] = (leaves[label][0], leaves[label][-1])
+        groups.append((label, slug_id(label, used), inner))
     names = [n for n in names if n not in ends]
     comps: list = [Node(kind="node", id=ids[n], label=n, shape=_shape_for(n)) for n in names]
     seen: set[tuple[str, str]] = set()
@@ -634,9 +648,19 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
         seen.add((src, dst))
         comps.append(Edge(kind="edge", id=slug_id(f"e{len(seen)}", used), source=ids[src], target=ids[dst],
                           label=reading.edge_labels.get((a, b))))
-    for label, members in groups:
-        comps.append(Group(kind="group", id=slug_id(label, used), label=label, members=[ids[m] for m in members]))
+    gids = {label: gid for label, gid, _ in groups}
+    for label, gid, members in groups:
+        comps.append(Group(kind="group", id=gid, label=label, members=[gids.get(m) or ids[m] for m in members]))
     return Figure(title=title or reading.title, direction=reading.direction or "LR", components=comps)
+
+
+def _groups_named(name: str, groups: list[str]) -> list[str]:
+    """The groups read before that a member's name means: "the core" the allocation core (the last one
+    so named), "both pathways" the bottom-up and the top-down pathway (every one)."""
+    key = box_key(name)
+    hits = [g for g in groups if box_key(g) == key or box_key(g).endswith(" " + key)]
+    plural = bool(re.search(r"[^s]s$", name.strip().lower()))
+    return hits if plural else hits[-1:]
 
 
 def _panels_figure(brief: str, preamble: str, panels: list[tuple[str, str | None, str]], title: str | None,

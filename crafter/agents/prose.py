@@ -179,7 +179,7 @@ def _read_np(c: _Clause, *, need_verb: bool = False) -> str | None:
             continue
         if words and t.low in ("that", "which", "who"):
             break
-        if t.text in ",;:()" or t.low in _AUX or t.low in _BOUNDARY or t.low in ("and", "or", "but", "then", "both"):
+        if t.text in ",;:()" or t.low in _AUX or t.low in _BOUNDARY or t.low in ("and", "or", "but", "then", "both", "plus"):
             if t.low == "both" and not words:
                 c.i += 1
                 continue
@@ -218,7 +218,7 @@ def _read_np_list(c: _Clause, *, need_verb: bool = False) -> list[str]:
         if np:
             names.append(np)
         t, n = c.peek(), c.peek(1)
-        if t is not None and (t.low in ("and", "or") or t.text == ",") and n is not None:
+        if t is not None and (t.low in ("and", "or", "plus") or t.text == ",") and n is not None:
             # ", and X" / "and X" continue the list unless a verb follows (then it is a new clause)
             j = 1
             if n.low in ("and", "or"):
@@ -306,6 +306,10 @@ def _read_vp(c: _Clause, subj: list[str], st: ProseState, *, passive: bool = Fal
 def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool = False,
                   fixed_obj: list[str] | None = None) -> None:
     _skip(c, _ADVERBS)
+    if (t := c.peek()) is not None and t.low == "with" and c.peek(-1) is not None and c.peek(-1).low == "together":
+        c.i += 1  # "which together with the allocation store forms the core": both are the subject
+        subj = subj + [n for n in _read_np_list(c) if n not in _PRONOUNS]
+        _skip(c, _ADVERBS | {","})
     while (t := c.peek()) is not None and t.low in _AUX:
         passive = True
         c.i += 1
@@ -317,6 +321,7 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
     if lemma is None:
         return
     c.i += 1
+    made_up = lemma == "make" and c.peek() is not None and c.peek().low == "up"  # "A and B make up the service"
     _skip(c, {"up", "out", "back", "on", "off", "in", "together"} - ({"in"} if passive else set()))
     nxt = c.peek()
     if lemma == "use" and passive and nxt is not None and nxt.low in ("to", "for") and c.peek(1) is not None:
@@ -338,7 +343,7 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
     objs: list[str] = list(fixed_obj or [])
     if not passive and not fixed_obj and nxt is not None and (nxt.low not in _PREPS or nxt.low in ("up", "out")):
         objs = _read_np_list(c)
-    if lemma in _GROUP_VERBS and objs and not passive:
+    if (lemma in _GROUP_VERBS or made_up) and objs and not passive:
         st.groups.append((objs[0], subj))
         return
     if lemma in _CONTAINER_VERBS and objs and not passive:
@@ -465,8 +470,15 @@ def read_prose(sentence: str, st: ProseState) -> None:
     group: str | None = None
     rel = then = False
     first = len(st.relations)
+    remark: tuple[int, list[str]] | None = None
     while (t := c.peek()) is not None:
         start = c.i
+        if t.text == "(" and st.last and (k := next((j for j in range(c.i + 1, len(c.toks)) if c.toks[j].text == "("
+                                                     or c.toks[j].text.endswith(")")), None)) \
+                and "(" not in c.toks[k].text:
+            remark = (k, list(st.last))  # "the allocation engine (minimisation with …), which …": the remark's
+        if remark is not None and c.i > remark[0]:  # names are read, but "which" still means the engine
+            st.last, remark = remark[1], None
         if t.text in ",;:()" or t.low in ("and", "or", "but", "so", "also"):
             c.i += 1
             continue

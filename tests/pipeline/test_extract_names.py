@@ -15,3 +15,37 @@ def test_a_long_item_name_ends_on_a_whole_phrase() -> None:
     r = read_brief("1. Core the lake sediment from a floating platform with a piston corer.\n"
                    "2. Replicate to the N-1 successors in the ring.\n")
     assert r.strong[:2] == ["Core the lake sediment", "Replicate to the N-1 successors"]
+
+
+def _groups(fig):
+    labels = {c.id: (c.label or c.id) for c in fig.components}
+    return {c.label: sorted(labels[m] for m in c.members) for c in fig.components if c.kind in ("group", "panel")}
+
+
+def test_a_journal_caption_letters_its_panels_a_comma() -> None:
+    fig = figure_from_brief("Figure 4 | Two steps. a, Binding: the nuclei feed the antibody. "
+                            "b, Release: the enzyme sends fragments to the supernatant.")
+    assert fig.title == "Two steps"
+    groups = _groups(fig)
+    assert groups["(a)"] == ["Antibody", "Nuclei"] and groups["(b)"] == ["Enzyme", "Supernatant"]
+    assert [p.title for p in fig.of_kind("panel")] == ["Binding", "Release"]
+
+
+def test_a_group_inside_a_group() -> None:
+    brief = ("Submissions go to the allocation engine (minimisation with a random element), which together with "
+             "the sealed allocation store forms the allocation core. The core plus the audit logger make up the "
+             "service.")
+    r = read_brief(brief)
+    assert ("Allocation core", ["Allocation engine", "Sealed allocation store"]) in r.groups
+    assert ("Service", ["Core", "Audit logger"]) in r.groups
+    groups = _groups(figure_from_brief(brief))
+    assert groups["Allocation core"] == ["Allocation engine", "Sealed allocation store"]
+    assert groups["Service"] == ["Allocation core", "Audit logger"]  # the core's group, no box "Core"
+    assert ("Submissions", "Allocation engine") in _edges(figure_from_brief(brief))
+
+
+def test_both_groups_of_a_plural_name_nest() -> None:
+    brief = ("The bottom-up pathway contains C3, C4 and C5. The top-down pathway contains P3, P4 and P5. "
+             "Both pathways together make up the FPN neck.")
+    groups = _groups(figure_from_brief(brief))
+    assert groups["FPN neck"] == ["Bottom-up pathway", "Top-down pathway"]
