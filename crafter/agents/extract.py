@@ -218,9 +218,11 @@ def _chain_flow_lines(text: str, names: _Names) -> None:
 _HEADED_RE = re.compile(r"^\s*(?:[-*•·–]\s+)?(?P<head>[^:\n]{1,40}?)\s*:\s+(?P<rest>\S.*)$")
 
 
-def _read_headed_lines(text: str, reading: BriefReading) -> None:
+def _read_headed_lines(text: str, reading: BriefReading, *, lists_only: bool = False) -> None:
     """A list line "delivery: the substrate pump and the H2 generator" whose text after the heading names two
-    or more things: a group of them named by the heading."""
+    or more things: a group of them named by the heading. ``lists_only``: only a line whose text is a list
+    of names and nothing else ("qualitative: interviews, observation notes"; not "embed: 3D embedding
+    followed by GFN2-xTB", a step)."""
     for line in text.split("\n"):
         m = _HEADED_RE.match(line)
         if not m or len(m.group("head").split()) > 4 or not re.search(r"[^\W\d_]", m.group("head")):
@@ -230,6 +232,10 @@ def _read_headed_lines(text: str, reading: BriefReading) -> None:
         found = sorted((rest.find(e.lower()), e) for e in reading.entities
                        if e.lower() in rest and normalise_label(e) != normalise_label(label))
         members = list(dict.fromkeys(e for _, e in found))
+        pieces = [p for p in re.split(r"\s*(?:,|/|;|\+|\band\b|\bor\b)\s*", re.sub(r"\([^()]*\)", " ", rest)) if p.strip()]
+        if lists_only and not (len(pieces) >= 2 and all(len(p.split()) <= 5 and any(e.lower() in p for e in members)
+                                                        for p in pieces)):
+            continue
         if label and len(members) >= 2 and not any(normalise_label(g) == normalise_label(label) for g, _ in reading.groups):
             reading.groups.append((label, members))
 
@@ -605,6 +611,7 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     if names:
         reading = with_head(reading, names, brief)
         _chain_flow_lines(_ARROW_RE.sub(" -> ", brief), _Names(reading))  # over the head's names too
+        _read_headed_lines(_ARROW_RE.sub(" -> ", brief), reading, lists_only=True)  # "qualitative: interviews, notes"
     names = list(reading.entities)
     if not names:
         words = re.sub(r"\s+", " ", brief).strip().split(" ")

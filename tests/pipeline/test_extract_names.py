@@ -49,3 +49,12 @@ def test_both_groups_of_a_plural_name_nest() -> None:
              "Both pathways together make up the FPN neck.")
     groups = _groups(figure_from_brief(brief))
     assert groups["FPN neck"] == ["Bottom-up pathway", "Top-down pathway"]
+
+
+def test_a_headed_list_line_groups_the_name_heads_names() -> None:
+    brief = ("Study design\n- qualitative: semi-structured interviews, observation notes\n"
+             "- alignment: short reads mapped against the genome\n")
+    head = {"node": ["semi-structured interviews", "observation notes", "short reads", "genome"],
+            "links": [], "members": []}
+    groups = _groups(figure_from_brief(brief, names=head))
+    assert groups == {"Qualitative": ["Observation notes", "Semi-structured interviews"]}  # a step's line is none
