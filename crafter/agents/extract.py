@@ -156,6 +156,8 @@ def _clean_phrase(text: str, *, side: str) -> str:
         while len(words) > 1 and words[-1].lower() in _CUT_TAIL:  # "Core the lake sediment from a": cut mid-phrase
             words = words[:-1]
     phrase = " ".join(words).strip(" .,;:!?-–—'\"")
+    if phrase.endswith(")") and "(" not in phrase:  # "template computation)": the end of a bracket, not the name's
+        phrase = phrase.rstrip(") .,;:")
     return phrase[:1].upper() + phrase[1:] if phrase else ""
 
 
@@ -183,6 +185,7 @@ def read_brief(brief: str) -> BriefReading:
     prose = _read_items(text, names)
     st = ProseState()
     _read_sentences(re.sub(r"\b(e\.g|i\.e|vs|cf|etc)\.", r"\1", "\n".join(prose)), names, st)
+    _read_bracket_groups("\n".join(prose), names)
     _read_groups(st, names)
     reading.negated = list(st.negated)
     _read_headed_lines(text, reading)
@@ -400,6 +403,34 @@ def _relate_prose(relations: list, names: _Names, known: set[str], prev_sink: st
     if fresh and prev_sink and prev_sink != fresh[0] and not any(f == prev_sink for f, _ in reading.relations):
         reading.relations.insert(first_rel, (prev_sink, fresh[0]))
     return pairs[-1][1] if pairs else prev_sink
+
+
+_BRACKET_GROUP_RE = re.compile(
+    r"(?P<name>\b[\w-]+(?:\s+[\w-]+){0,2}?\s+(?:chain|unit|block|subgroup|group|stage|layer|module|subworkflow|"
+    r"branch|tower|stack|section|tier|subsystem|loop|service|upsamplers|encoders|decoders|heads|sensors))\s*"
+    r"\((?P<list>[^()]{3,160})\)", re.I)
+_BRACKET_SPLIT_RE = re.compile(r",|;|\band\b|\bthen\b|\bfollowed\s+by\b|\bplus\b|→|->", re.I)
+
+
+_GROUP_NAME_STARTS = {"the", "a", "an", "our", "its", "their", "this", "these", "each", "one", "two", "three", "and",
+                      "or", "of", "in", "into", "with", "contains", "holds", "has", "runs", "wraps", "from", "to"}
+
+
+def _read_bracket_groups(text: str, names: _Names) -> None:
+    """A group's name and its members in brackets: "the preprocessing chain (bandpass filter, common median
+    reference, bad-channel removal)", "a mechanical block (the elastic tensor)"."""
+    reading = names.reading
+    for m in _BRACKET_GROUP_RE.finditer(text):
+        words = m.group("name").split()
+        cut = [i for i, w in enumerate(words) if w.lower() in _GROUP_NAME_STARTS]
+        label = np_label(words[cut[-1] + 1:] if cut else words)  # "contains a waveforms unit": "Waveforms unit"
+        parts = [_clean_phrase(p, side="right") for p in _BRACKET_SPLIT_RE.split(m.group("list"))]
+        if not label or any(not p or len(p.split()) > 4 or re.search(r"\d", p[:1]) for p in parts) \
+                or len(parts) == 1 and re.fullmatch(r"[A-Z][A-Z0-9-]{1,7}", parts[0]):
+            continue  # "(10 Hz)", "(see Methods for the full protocol)": a remark; "(IWRS)": the group's abbreviation
+        members = [x for x in dict.fromkeys(names.add(p, False) for p in parts) if x]
+        if members and not any(normalise_label(g) == normalise_label(label) for g, _ in reading.groups):
+            reading.groups.append((label, members))
 
 
 def _read_groups(st: ProseState, names: _Names) -> None:
@@ -625,16 +656,19 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     leaves: dict[str, list[str]] = {}  # a group's label -> its boxes, nested groups' included
     owned: set[str] = set()
     nested: set[str] = set()
+    as_group: dict[str, list[str]] = {}  # a box's name that means groups -> those groups
     for label, members in reading.groups:
         inner: list[str] = []  # the group's boxes and the groups it holds
         for m in members:
-            subs = _groups_named(m, [g for g, _, _ in groups if g not in nested and g != label])
+            subs = as_group.get(m) or _groups_named(m, [g for g, _, _ in groups if g != label])
+            subs = [g for g in subs if g not in nested and g != label]
             if subs:  # "the core plus the audit logger make up the service": the core group inside
                 nested.update(subs)
                 inner += subs
                 if m in ids:
                     ends.setdefault(m, (leaves[subs[0]][0], leaves[subs[-1]][-1]))
-            elif m not in owned and m in ids:
+                    as_group.setdefault(m, subs)
+            elif m not in owned and m in ids and m not in ends:
                 owned.add(m)
                 inner.append(m)
         inner = list(dict.fromkeys(inner))
@@ -644,6 +678,7 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
         node = next((n for n in names if normalise_label(n) == normalise_label(label) and n not in owned), None)
         if node is not None:
             ends[node] = (leaves[label][0], leaves[label][-1])
+            as_group[node] = [label]
         groups.append((label, slug_id(label, used), inner))
     names = [n for n in names if n not in ends]
     comps: list = [Node(kind="node", id=ids[n], label=n, shape=_shape_for(n)) for n in names]

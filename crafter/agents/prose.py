@@ -49,7 +49,7 @@ _AUX = {"is", "are", "was", "were", "be", "been", "being", "gets", "get", "got",
 _ADVERBS = {"then", "first", "firstly", "next", "finally", "also", "subsequently", "directly", "later", "again",
             "afterwards", "lastly", "second", "third", "secondly", "thirdly", "now", "simply", "only", "jointly",
             "together", "optionally", "iteratively", "repeatedly", "eventually", "immediately", "further", "often",
-            "usually", "typically", "in", "turn", "back"}
+            "usually", "typically", "in", "turn", "back", "downstream", "upstream", "internally", "meanwhile"}
 _PREPS = {"to", "into", "through", "onto", "towards", "toward", "by", "from", "via", "with", "as", "in", "on", "at",
           "for", "over", "across", "under", "inside", "within", "using", "between", "among", "per", "against",
           "along", "after", "before", "without", "of", "out", "up", "down", "off", "back"}
@@ -217,6 +217,9 @@ def _read_np_list(c: _Clause, *, need_verb: bool = False) -> list[str]:
         np = _read_np(c, need_verb=need_verb)
         if np:
             names.append(np)
+        if np and (t := c.peek()) is not None and t.text == "(" and (k := _remark_end(c)) is not None \
+                and (n := c.peek(k - c.i + 1)) is not None and n.low in ("and", "or", "plus", ","):
+            c.i = k + 1  # "a waveforms unit (extraction and templates) and a metrics unit": the list goes on
         t, n = c.peek(), c.peek(1)
         if t is not None and (t.low in ("and", "or", "plus") or t.text == ",") and n is not None:
             # ", and X" / "and X" continue the list unless a verb follows (then it is a new clause)
@@ -239,6 +242,12 @@ def _read_np_list(c: _Clause, *, need_verb: bool = False) -> list[str]:
             continue
         break
     return names
+
+
+def _remark_end(c: _Clause) -> int | None:
+    """Where the bracketed remark opening at the cursor closes (its last token), or None."""
+    k = next((j for j in range(c.i + 1, len(c.toks)) if c.toks[j].text == "(" or c.toks[j].text.endswith(")")), None)
+    return k if k is not None and "(" not in c.toks[k].text else None
 
 
 def c_offset(c: _Clause, tok: _Tok) -> int:
@@ -473,9 +482,7 @@ def read_prose(sentence: str, st: ProseState) -> None:
     remark: tuple[int, list[str]] | None = None
     while (t := c.peek()) is not None:
         start = c.i
-        if t.text == "(" and st.last and (k := next((j for j in range(c.i + 1, len(c.toks)) if c.toks[j].text == "("
-                                                     or c.toks[j].text.endswith(")")), None)) \
-                and "(" not in c.toks[k].text:
+        if t.text == "(" and st.last and (k := _remark_end(c)) is not None:
             remark = (k, list(st.last))  # "the allocation engine (minimisation with …), which …": the remark's
         if remark is not None and c.i > remark[0]:  # names are read, but "which" still means the engine
             st.last, remark = remark[1], None

@@ -58,3 +58,15 @@ def test_a_headed_list_line_groups_the_name_heads_names() -> None:
             "links": [], "members": []}
     groups = _groups(figure_from_brief(brief, names=head))
     assert groups == {"Qualitative": ["Observation notes", "Semi-structured interviews"]}  # a step's line is none
+
+
+def test_a_group_named_with_its_members_in_brackets() -> None:
+    brief = ("The preprocessing chain (bandpass filter, common median reference, bad-channel removal) feeds the "
+             "sorter. Downstream, the postprocessing layer contains a waveforms unit (waveform extraction and "
+             "template computation) and a metrics unit (quality metrics and unit locations). The allocation "
+             "service (IWRS) is one box.")
+    groups = _groups(figure_from_brief(brief))
+    assert groups["Preprocessing chain"] == ["Bad-channel removal", "Bandpass filter", "Common median reference"]
+    assert groups["Waveforms unit"] == ["Template computation", "Waveform extraction"]
+    assert groups["Postprocessing layer"] == ["Metrics unit", "Waveforms unit"]  # both units inside the layer
+    assert "Allocation service" not in groups  # "(IWRS)" names the service, it is no member
