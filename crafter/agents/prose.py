@@ -39,7 +39,7 @@ _IRREGULAR = {"fed": "feed", "sent": "send", "wrote": "write", "written": "write
               "led": "lead", "went": "go", "took": "take", "taken": "take", "read": "read", "made": "make",
               "split": "split", "output": "output", "built": "build", "held": "hold", "kept": "keep", "fed-back": "feed"}
 _GROUP_VERBS = {"form", "constitute", "compose"}  # "X and Y form the encoder"
-_CONTAINER_VERBS = {"contain", "comprise", "include", "hold"}  # "the encoder contains X and Y"
+_CONTAINER_VERBS = {"contain", "comprise", "include", "hold", "wrap", "bundle", "house"}  # "the encoder contains X and Y"
 GENERIC_WHOLES = {"pipeline", "system", "model", "framework", "architecture", "method", "approach", "workflow",
                    "figure", "diagram", "setup", "design", "process", "procedure", "algorithm", "overview"}
 _DETERMINERS = {"the", "a", "an", "our", "its", "their", "this", "these", "those", "each", "every", "all", "both",

@@ -70,3 +70,10 @@ def test_a_group_named_with_its_members_in_brackets() -> None:
     assert groups["Waveforms unit"] == ["Template computation", "Waveform extraction"]
     assert groups["Postprocessing layer"] == ["Metrics unit", "Waveforms unit"]  # both units inside the layer
     assert "Allocation service" not in groups  # "(IWRS)" names the service, it is no member
+
+
+def test_wraps_and_bundles_make_groups() -> None:
+    r = read_brief("The filter feeds the sorter layer, which wraps Kilosort4 and MountainSort5. "
+                   "The QC subworkflow bundles fastp trimming and host removal.")
+    assert ("Sorter layer", ["Kilosort4", "MountainSort5"]) in r.groups
+    assert ("QC subworkflow", ["Fastp trimming", "Host removal"]) in r.groups
