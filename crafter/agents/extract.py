@@ -643,6 +643,7 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
         reading = with_head(reading, names, brief)
         _chain_flow_lines(_ARROW_RE.sub(" -> ", brief), _Names(reading))  # over the head's names too
         _read_headed_lines(_ARROW_RE.sub(" -> ", brief), reading, lists_only=True)  # "qualitative: interviews, notes"
+    _merge_abbreviations(reading, brief)
     names = list(reading.entities)
     if not names:
         words = re.sub(r"\s+", " ", brief).strip().split(" ")
@@ -694,6 +695,29 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     for label, gid, members in groups:
         comps.append(Group(kind="group", id=gid, label=label, members=[gids.get(m) or ids[m] for m in members]))
     return Figure(title=title or reading.title, direction=reading.direction or "LR", components=comps)
+
+
+_ABBREVIATION_RE = re.compile(r"\(\s*([A-Z][A-Za-z0-9-]{0,9}[A-Z0-9])\s*\)")
+
+
+def _merge_abbreviations(reading: BriefReading, text: str) -> None:
+    """ "the residual vector quantiser (RVQ) … RVQ indices": one box, the name it abbreviates; what the
+    abbreviation's box linked or held goes to that name's."""
+    low = text.lower()
+    for m in _ABBREVIATION_RE.finditer(text):
+        short = next((e for e in reading.entities if e.lower() == m.group(1).lower()), None)
+        before = low[:m.start()].rstrip()
+        full = max((e for e in reading.entities if e != short and len(e) > len(m.group(1))
+                    and before.endswith(e.lower())), key=len, default=None)
+        if short is None or full is None:
+            continue
+        rename = {short: full}
+        reading.entities = [e for e in reading.entities if e != short]
+        reading.strong = list(dict.fromkeys(rename.get(e, e) for e in reading.strong))
+        reading.relations = list(dict.fromkeys((rename.get(a, a), rename.get(b, b)) for a, b in reading.relations
+                                               if rename.get(a, a) != rename.get(b, b)))
+        reading.edge_labels = {(rename.get(a, a), rename.get(b, b)): v for (a, b), v in reading.edge_labels.items()}
+        reading.groups = [(g, list(dict.fromkeys(rename.get(x, x) for x in ms))) for g, ms in reading.groups]
 
 
 def _groups_named(name: str, groups: list[str]) -> list[str]:

@@ -77,3 +77,13 @@ def test_wraps_and_bundles_make_groups() -> None:
                    "The QC subworkflow bundles fastp trimming and host removal.")
     assert ("Sorter layer", ["Kilosort4", "MountainSort5"]) in r.groups
     assert ("QC subworkflow", ["Fastp trimming", "Host removal"]) in r.groups
+
+
+def test_an_abbreviation_in_brackets_is_the_name_it_abbreviates() -> None:
+    brief = "The wrapper wraps the Real-Time Data Exchange (RTDE) client. The RTDE client talks to the robot."
+    head = {"node": ["wrapper", "Real-Time Data Exchange", "RTDE client", "robot", "RTDE"],
+            "links": [["rtde", "robot"]], "members": []}
+    fig = figure_from_brief(brief, names=head)
+    labels = [n.label for n in fig.of_kind("node")]
+    assert "RTDE" not in labels and "Real-Time Data Exchange" in labels
+    assert ("Real-Time Data Exchange", "Robot") in _edges(fig)  # the abbreviation's link, on the full name
