@@ -21,7 +21,7 @@ _FWD_VERBS = (
     "given drive call trigger update search query invoke activate control transmit route pipe supply deliver transfer "
     "push publish store save predict create supervise inform populate signal notify stimulate excite inhibit regulate "
     "phosphorylate bind catalyze catalyse connect link lead led go went flow enter travel move proceed propagate stream "
-    "hand emit broadcast dispatch relay inject deposit release secrete express transcribe translate export upload"
+    "hand emit broadcast dispatch relay inject deposit release secrete express transcribe translate export upload serve submit assign alert report expose"
 ).split()
 _BWD_VERBS = (
     "read consume receive take took taken judge process encode embed use ingest accept get pull fetch load classify "
@@ -29,7 +29,7 @@ _BWD_VERBS = (
     "rerank critique check verify detect measure sense absorb capture digest sample compress normalise normalize "
     "aggregate pool combine merge fuse concatenate mix retrieve index summarise summarize refine denoise condition "
     "transform project split convert turn map divide chunk break discriminate compare recognise recognize uptake "
-    "import collect gather query-encode attend"
+    "import collect gather query-encode attend review validate annotate assess screen quantify"
 ).split()
 _INTRANSITIVE_TO = {"attend", "listen", "subscribe", "respond"}  # "B attends to A": A -> B
 _XFORM = {"split", "convert", "turn", "transform", "map", "divide", "chunk", "break", "project", "tokenize", "tokenise"}

@@ -87,3 +87,11 @@ def test_an_abbreviation_in_brackets_is_the_name_it_abbreviates() -> None:
     labels = [n.label for n in fig.of_kind("node")]
     assert "RTDE" not in labels and "Real-Time Data Exchange" in labels
     assert ("Real-Time Data Exchange", "Robot") in _edges(fig)  # the abbreviation's link, on the full name
+
+
+def test_more_flow_verbs() -> None:
+    r = read_brief("The warehouse serves the public dashboard. The curator reviews the flagged records. "
+                   "The monitor alerts the on-call engineer.")
+    assert ("Warehouse", "Public dashboard") in r.relations
+    assert ("Flagged records", "Curator") in r.relations  # the reviewer reads what it reviews
+    assert ("Monitor", "On-call engineer") in r.relations
