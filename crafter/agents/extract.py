@@ -644,6 +644,7 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
         _chain_flow_lines(_ARROW_RE.sub(" -> ", brief), _Names(reading))  # over the head's names too
         _read_headed_lines(_ARROW_RE.sub(" -> ", brief), reading, lists_only=True)  # "qualitative: interviews, notes"
     _merge_abbreviations(reading, brief)
+    _read_searched_against(brief, reading)
     names = list(reading.entities)
     if not names:
         words = re.sub(r"\s+", " ", brief).strip().split(" ")
@@ -695,6 +696,22 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     for label, gid, members in groups:
         comps.append(Group(kind="group", id=gid, label=label, members=[gids.get(m) or ids[m] for m in members]))
     return Figure(title=title or reading.title, direction=reading.direction or "LR", components=comps)
+
+
+_AGAINST_RE = re.compile(r"^\s*(?:vs\.?|versus|against)\s+(?:the\s+|a\s+|matched\s+)?$", re.I)
+
+
+def _read_searched_against(text: str, reading: BriefReading) -> None:
+    """ "nucleotide search vs ChocoPhlAn", "imputation with Beagle against the TOPMed panel": the reference
+    searched feeds the step that searches it (two names side by side, nothing else between)."""
+    low = text.lower()
+    spots = sorted((m.start(), m.end(), e) for e in reading.entities
+                   for m in re.finditer(r"(?<![\w-])" + re.escape(e.lower()) + r"(?![\w-])", low))
+    linked = {frozenset(p) for p in reading.relations}
+    for (_, a_end, a), (b_start, _, b) in zip(spots, spots[1:]):
+        if a != b and _AGAINST_RE.match(text[a_end:b_start]) and frozenset((a, b)) not in linked:
+            reading.relations.append((b, a))
+            linked.add(frozenset((a, b)))
 
 
 _ABBREVIATION_RE = re.compile(r"\(\s*([A-Z][A-Za-z0-9-]{0,9}[A-Z0-9])\s*\)")

@@ -95,3 +95,9 @@ def test_more_flow_verbs() -> None:
     assert ("Warehouse", "Public dashboard") in r.relations
     assert ("Flagged records", "Curator") in r.relations  # the reviewer reads what it reviews
     assert ("Monitor", "On-call engineer") in r.relations
+
+
+def test_a_reference_searched_against_feeds_the_search() -> None:
+    brief = "Genotypes are phased with SHAPEIT5. Imputation runs Beagle vs the TOPMed panel.\n"
+    head = {"node": ["SHAPEIT5", "Beagle", "TOPMed panel"], "links": [], "members": []}
+    assert ("TOPMed panel", "Beagle") in _edges(figure_from_brief(brief, names=head))
