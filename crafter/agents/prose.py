@@ -170,8 +170,10 @@ def np_label(words: list[str]) -> str:
 
 
 def _read_np(c: _Clause, *, need_verb: bool = False) -> str | None:
-    """The noun phrase at the cursor (determiners included), or None."""
+    """The noun phrase at the cursor (determiners included), or None; "both paths" is "both:Paths" (the two
+    things said before, :func:`_resolve`)."""
     words: list[str] = []
+    both = False
     while (t := c.peek()) is not None:
         if t.text.startswith(('"', "“")):  # a quoted name is the name, whatever words surround it
             words = [t.text.strip("\"“”")]
@@ -182,6 +184,7 @@ def _read_np(c: _Clause, *, need_verb: bool = False) -> str | None:
         if t.text in ",;:()" or t.low in _AUX or t.low in _BOUNDARY or t.low in ("and", "or", "but", "then", "both", "plus"):
             if t.low == "both" and not words:
                 c.i += 1
+                both = True
                 continue
             break
         if _neg_ahead(c):  # "the watcher never writes", "the cache does not call"
@@ -207,6 +210,8 @@ def _read_np(c: _Clause, *, need_verb: bool = False) -> str | None:
         words.append(t.text)
         c.i += 1
     label = np_label(words)
+    if both and len(words) == 1 and re.search(r"[^s]s$", label):
+        return "both:" + label
     return label or None
 
 
@@ -384,7 +389,9 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
             label = names[0]
         else:
             preps.append((t.low, names))
-    objs = [n for o in objs for n in (_resolve(o, st) if o in ("it", "them", "these", "those", "this") else [o])]
+    objs = [n for o in objs for n in (_resolve(o, st) if o in ("it", "them", "these", "those", "this")
+                                      or o.startswith("both:") else [o])]
+    preps = [(p, [n for x in ns for n in (_resolve(x, st) if x.startswith("both:") else [x])]) for p, ns in preps]
     objs = [o for o in objs if o not in _PRONOUNS and o not in subj]
     subj = [s for s in subj if s not in _PRONOUNS]
     targets = [n for p, ns in preps if p in _TARGET_PREPS or p in ("in", "on") and lemma in ("store", "save", "write",
@@ -547,6 +554,9 @@ def read_prose(sentence: str, st: ProseState) -> None:
 
 
 def _resolve(name: str, st: ProseState) -> list[str]:
+    if name.startswith("both:"):  # "both paths write into PostgreSQL": the two things the flow reached last
+        two = next((x for x in (st.last, st.subject) if len(x) == 2), None)
+        return two or [name[5:]]
     if name in ("it", "this", "that", "itself"):
         return st.subject[:1] or st.last[:1]
     if name in ("they", "these", "those", "them"):

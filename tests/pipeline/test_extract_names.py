@@ -101,3 +101,9 @@ def test_a_reference_searched_against_feeds_the_search() -> None:
     brief = "Genotypes are phased with SHAPEIT5. Imputation runs Beagle vs the TOPMed panel.\n"
     head = {"node": ["SHAPEIT5", "Beagle", "TOPMed panel"], "links": [], "members": []}
     assert ("TOPMed panel", "Beagle") in _edges(figure_from_brief(brief, names=head))
+
+
+def test_both_things_said_last() -> None:
+    r = read_brief("The ranker sends scores to the cache and the logger. Both services write to PostgreSQL.")
+    assert {("Cache", "PostgreSQL"), ("Logger", "PostgreSQL")} <= set(r.relations)
+    assert "Services" not in r.entities
