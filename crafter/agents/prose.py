@@ -443,8 +443,9 @@ def _verb_relations(lemma: str, passive: bool, subj: list[str], objs: list[str],
         elif targets and sources:  # "data flows from the sensor to the microcontroller"
             new += [(so, tg, label or (subj[0] if len(subj) == 1 else None)) for so in sources for tg in targets]
             ends = targets
-        elif targets and objs and lemma in _XFORM:  # "A splits the image into patches"
-            new += [(o, tg, label) for o in objs for tg in targets]
+        elif targets and objs and lemma in _XFORM:  # "the encoder maps the image to a grid": image -> encoder -> grid
+            new += [(o, s, label) for o in objs for s in subj] + [(s, tg, label) for s in subj for tg in targets]
+            new += [] if subj else [(o, tg, label) for o in objs for tg in targets]
             ends = targets
         elif targets:  # "A sends features to B", "A writes to B", "embeddings pass through the encoder"
             new += [(s, tg, lab) for s in subj for tg in targets]

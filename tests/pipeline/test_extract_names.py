@@ -107,3 +107,9 @@ def test_both_things_said_last() -> None:
     r = read_brief("The ranker sends scores to the cache and the logger. Both services write to PostgreSQL.")
     assert {("Cache", "PostgreSQL"), ("Logger", "PostgreSQL")} <= set(r.relations)
     assert "Services" not in r.entities
+
+
+def test_a_transform_takes_its_object_and_gives_its_target() -> None:
+    r = read_brief("The encoder maps the image to a latent grid.")
+    assert {("Image", "Encoder"), ("Encoder", "Latent grid")} <= set(r.relations)
+    assert ("Image", "Latent grid") not in r.relations
