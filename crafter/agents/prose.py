@@ -71,7 +71,8 @@ _NOUNISH_VERBS = {"output", "outputs", "feed", "feeds", "reads", "uses", "use", 
                   "transform", "map", "maps", "embed", "embeds", "check", "checks", "filter", "filters", "link",
                   "links", "control", "controls", "stream", "streams", "input", "inputs", "rank", "split", "release",
                   "measure", "measures", "projection", "capture", "mix", "pool", "break", "turn", "move", "go",
-                  "check", "release", "express", "import", "export", "transfer", "supply", "forward", "record"}
+                  "check", "release", "express", "import", "export", "transfer", "supply", "forward", "record",
+                  "alert", "alerts", "report", "reports", "review", "reviews", "screen", "screens", "assign"}
 _TOKEN_RE = re.compile(r"[\"“”][^\"“”\n]{1,60}[\"“”]|[^\W_][\w\-/+'.]*[\w+)]?|[(),:;]")
 
 
