@@ -17,10 +17,10 @@ Labels keep the user's spelling and case (they are spans of the brief).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from crafter.agents.labels import labels_match, normalise_label, slug_id
 from crafter.agents.prose import GENERIC_WHOLES, ProseState, np_label, read_prose, verb_lemma
+from crafter.agents.reading import BriefReading, box_key, groups_named, merge_abbreviations, read_searched_against
 from crafter.spec import Edge, Figure, Group, Node, Panel
 
 MAX_LABEL_WORDS = 6
@@ -101,20 +101,6 @@ _SHAPE_WORDS = [
     (re.compile(r"\?\s*$|\b(?:decision|check|converged|condition)\b", re.I), "diamond"),
     (re.compile(r"\b(?:user|query|request|prompt|input)\b", re.I), "parallelogram"),
 ]
-
-
-@dataclass
-class BriefReading:
-    """What the rules read in a brief."""
-
-    title: str | None = None
-    direction: str | None = None
-    entities: list[str] = field(default_factory=list)  # every name, in order of appearance
-    strong: list[str] = field(default_factory=list)  # names the reader is sure of
-    relations: list[tuple[str, str]] = field(default_factory=list)  # (source label, target label)
-    edge_labels: dict[tuple[str, str], str] = field(default_factory=dict)  # "A sends features to B"
-    groups: list[tuple[str, list[str]]] = field(default_factory=list)  # (group label, member labels)
-    negated: list[tuple[str, str]] = field(default_factory=list)  # "A never writes to B": no A -> B, either way
 
 
 # ---------------------------------------------------------------------------------
@@ -581,12 +567,6 @@ def with_head(reading: BriefReading, head: dict, text: str = "") -> BriefReading
     return out
 
 
-def box_key(name: str) -> str:
-    """What two spellings of one box share: case, hyphens and a plural aside."""
-    key = re.sub(r"[\s\-_]+", " ", normalise_label(name)).strip()
-    return re.sub(r"(?<=[a-z]{3})s$", "", key)
-
-
 _COMMON_GROUP_WORDS = {"stage", "group", "layer", "level", "levels", "module", "block", "phase", "step", "tier",
                        "sector", "local", "cohort", "subgroup", "subworkflow", "workflow", "part", "unit", "site",
                        "branch", "loop", "section", "zone", "region", "service", "component", "system"}
@@ -643,8 +623,8 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
         reading = with_head(reading, names, brief)
         _chain_flow_lines(_ARROW_RE.sub(" -> ", brief), _Names(reading))  # over the head's names too
         _read_headed_lines(_ARROW_RE.sub(" -> ", brief), reading, lists_only=True)  # "qualitative: interviews, notes"
-    _merge_abbreviations(reading, brief)
-    _read_searched_against(brief, reading)
+    merge_abbreviations(reading, brief)
+    read_searched_against(brief, reading)
     names = list(reading.entities)
     if not names:
         words = re.sub(r"\s+", " ", brief).strip().split(" ")
@@ -662,7 +642,7 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     for label, members in reading.groups:
         inner: list[str] = []  # the group's boxes and the groups it holds
         for m in members:
-            subs = as_group.get(m) or _groups_named(m, [g for g, _, _ in groups if g != label])
+            subs = as_group.get(m) or groups_named(m, [g for g, _, _ in groups if g != label])
             subs = [g for g in subs if g not in nested and g != label]
             if subs:  # "the core plus the audit logger make up the service": the core group inside
                 nested.update(subs)
@@ -696,54 +676,6 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     for label, gid, members in groups:
         comps.append(Group(kind="group", id=gid, label=label, members=[gids.get(m) or ids[m] for m in members]))
     return Figure(title=title or reading.title, direction=reading.direction or "LR", components=comps)
-
-
-_AGAINST_RE = re.compile(r"^\s*(?:vs\.?|versus|against)\s+(?:the\s+|a\s+|matched\s+)?$", re.I)
-
-
-def _read_searched_against(text: str, reading: BriefReading) -> None:
-    """ "nucleotide search vs ChocoPhlAn", "imputation with Beagle against the TOPMed panel": the reference
-    searched feeds the step that searches it (two names side by side, nothing else between)."""
-    low = text.lower()
-    spots = sorted((m.start(), m.end(), e) for e in reading.entities
-                   for m in re.finditer(r"(?<![\w-])" + re.escape(e.lower()) + r"(?![\w-])", low))
-    linked = {frozenset(p) for p in reading.relations}
-    for (_, a_end, a), (b_start, _, b) in zip(spots, spots[1:]):
-        if a != b and _AGAINST_RE.match(text[a_end:b_start]) and frozenset((a, b)) not in linked:
-            reading.relations.append((b, a))
-            linked.add(frozenset((a, b)))
-
-
-_ABBREVIATION_RE = re.compile(r"\(\s*([A-Z][A-Za-z0-9-]{0,9}[A-Z0-9])\s*\)")
-
-
-def _merge_abbreviations(reading: BriefReading, text: str) -> None:
-    """ "the residual vector quantiser (RVQ) … RVQ indices": one box, the name it abbreviates; what the
-    abbreviation's box linked or held goes to that name's."""
-    low = text.lower()
-    for m in _ABBREVIATION_RE.finditer(text):
-        short = next((e for e in reading.entities if e.lower() == m.group(1).lower()), None)
-        before = low[:m.start()].rstrip()
-        full = max((e for e in reading.entities if e != short and len(e) > len(m.group(1))
-                    and before.endswith(e.lower())), key=len, default=None)
-        if short is None or full is None:
-            continue
-        rename = {short: full}
-        reading.entities = [e for e in reading.entities if e != short]
-        reading.strong = list(dict.fromkeys(rename.get(e, e) for e in reading.strong))
-        reading.relations = list(dict.fromkeys((rename.get(a, a), rename.get(b, b)) for a, b in reading.relations
-                                               if rename.get(a, a) != rename.get(b, b)))
-        reading.edge_labels = {(rename.get(a, a), rename.get(b, b)): v for (a, b), v in reading.edge_labels.items()}
-        reading.groups = [(g, list(dict.fromkeys(rename.get(x, x) for x in ms))) for g, ms in reading.groups]
-
-
-def _groups_named(name: str, groups: list[str]) -> list[str]:
-    """The groups read before that a member's name means: "the core" the allocation core (the last one
-    so named), "both pathways" the bottom-up and the top-down pathway (every one)."""
-    key = box_key(name)
-    hits = [g for g in groups if box_key(g) == key or box_key(g).endswith(" " + key)]
-    plural = bool(re.search(r"[^s]s$", name.strip().lower()))
-    return hits if plural else hits[-1:]
 
 
 def _panels_figure(brief: str, preamble: str, panels: list[tuple[str, str | None, str]], title: str | None,

@@ -21,7 +21,8 @@ _FWD_VERBS = (
     "given drive call trigger update search query invoke activate control transmit route pipe supply deliver transfer "
     "push publish store save predict create supervise inform populate signal notify stimulate excite inhibit regulate "
     "phosphorylate bind catalyze catalyse connect link lead led go went flow enter travel move proceed propagate stream "
-    "hand emit broadcast dispatch relay inject deposit release secrete express transcribe translate export upload serve submit assign alert report expose"
+    "hand emit broadcast dispatch relay inject deposit release secrete express transcribe translate export upload "
+    "serve submit assign alert report expose"
 ).split()
 _BWD_VERBS = (
     "read consume receive take took taken judge process encode embed use ingest accept get pull fetch load classify "
