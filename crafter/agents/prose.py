@@ -50,7 +50,8 @@ _AUX = {"is", "are", "was", "were", "be", "been", "being", "gets", "get", "got",
 _ADVERBS = {"then", "first", "firstly", "next", "finally", "also", "subsequently", "directly", "later", "again",
             "afterwards", "lastly", "second", "third", "secondly", "thirdly", "now", "simply", "only", "jointly",
             "together", "optionally", "iteratively", "repeatedly", "eventually", "immediately", "further", "often",
-            "usually", "typically", "in", "turn", "back", "downstream", "upstream", "internally", "meanwhile"}
+            "usually", "typically", "in", "turn", "back"}
+_OPENERS = {"downstream", "upstream", "internally", "meanwhile", "afterwards", "overall"}  # "Downstream, the …"
 _PREPS = {"to", "into", "through", "onto", "towards", "toward", "by", "from", "via", "with", "as", "in", "on", "at",
           "for", "over", "across", "under", "inside", "within", "using", "between", "among", "per", "against",
           "along", "after", "before", "without", "of", "out", "up", "down", "off", "back"}
@@ -490,6 +491,8 @@ def read_prose(sentence: str, st: ProseState) -> None:
     rel = then = False
     first = len(st.relations)
     remark: tuple[int, list[str]] | None = None
+    if (t := c.peek()) is not None and t.low in _OPENERS and c.peek(1) is not None and c.peek(1).text == ",":
+        c.i = 2  # "Downstream, the postprocessing layer contains …": no thing called "Downstream"
     while (t := c.peek()) is not None:
         start = c.i
         if t.text == "(" and st.last and (k := _remark_end(c)) is not None:

@@ -113,3 +113,8 @@ def test_a_transform_takes_its_object_and_gives_its_target() -> None:
     r = read_brief("The encoder maps the image to a latent grid.")
     assert {("Image", "Encoder"), ("Encoder", "Latent grid")} <= set(r.relations)
     assert ("Image", "Latent grid") not in r.relations
+
+
+def test_an_opening_adverb_is_no_name_but_a_name_may_start_with_it() -> None:
+    assert "Downstream" not in read_brief("Downstream, the postprocessing layer contains the metrics unit.").entities
+    assert "Downstream analysis" in read_brief("The sorter feeds the downstream analysis.").entities
