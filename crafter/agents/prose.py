@@ -490,15 +490,17 @@ def read_prose(sentence: str, st: ProseState) -> None:
     group: str | None = None
     rel = then = False
     first = len(st.relations)
-    remark: tuple[int, list[str]] | None = None
+    remark: tuple[int, list[str], int] | None = None
     if (t := c.peek()) is not None and t.low in _OPENERS and c.peek(1) is not None and c.peek(1).text == ",":
         c.i = 2  # "Downstream, the postprocessing layer contains …": no thing called "Downstream"
     while (t := c.peek()) is not None:
         start = c.i
         if t.text == "(" and st.last and (k := _remark_end(c)) is not None:
-            remark = (k, list(st.last))  # "the allocation engine (minimisation with …), which …": the remark's
-        if remark is not None and c.i > remark[0]:  # names are read, but "which" still means the engine
-            st.last, remark = remark[1], None
+            remark = (k, list(st.last), len(st.relations))  # "the allocation engine (minimisation with …),
+        if remark is not None and c.i > remark[0]:  # which …": the remark's names are read, "which" is the engine
+            if len(st.relations) == remark[2]:  # (unless a verb phrase went on from the remark's names)
+                st.last = remark[1]
+            remark = None
         if t.text in ",;:()" or t.low in ("and", "or", "but", "so", "also"):
             c.i += 1
             continue

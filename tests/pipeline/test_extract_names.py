@@ -118,3 +118,10 @@ def test_a_transform_takes_its_object_and_gives_its_target() -> None:
 def test_an_opening_adverb_is_no_name_but_a_name_may_start_with_it() -> None:
     assert "Downstream" not in read_brief("Downstream, the postprocessing layer contains the metrics unit.").entities
     assert "Downstream analysis" in read_brief("The sorter feeds the downstream analysis.").entities
+
+
+def test_which_after_a_bracketed_list_means_what_the_verb_reached() -> None:
+    r = read_brief("The preprocessing chain (bandpass filter, median reference) feeds the sorter layer, which wraps "
+                   "Kilosort4 and MountainSort5.")
+    assert ("Sorter layer", ["Kilosort4", "MountainSort5"]) in r.groups
+    assert ("Preprocessing chain", ["Bandpass filter", "Median reference"]) in r.groups
