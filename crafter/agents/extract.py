@@ -17,10 +17,10 @@ Labels keep the user's spelling and case (they are spans of the brief).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from crafter.agents.labels import labels_match, normalise_label, slug_id
 from crafter.agents.prose import GENERIC_WHOLES, ProseState, np_label, read_prose, verb_lemma
+from crafter.agents.reading import BriefReading, box_key, groups_named, merge_abbreviations, read_searched_against
 from crafter.spec import Edge, Figure, Group, Node, Panel
 
 MAX_LABEL_WORDS = 6
@@ -74,6 +74,8 @@ _ORDINALS = {"first", "second", "third", "final", "next"}
 _ORDINAL_HEADS = {"stage", "step", "phase", "pass", "layer", "round", "level", "order", "half", "block", "wave"}
 _TRAILING_WORDS = {"is", "are", "was", "were", "be", "then", "it", "which", "that", "directly", "also",
                    "and", "finally", "first", "next", "in", "turn", "itself", "both", "all"}
+_CUT_TAIL = {"the", "a", "an", "from", "to", "into", "in", "on", "onto", "at", "of", "with", "for", "by", "over",
+             "through", "and", "or", "each", "every", "its", "their", "both", "all"}
 _RIGHT_CUT = re.compile(
     r",|;|:|\(|\.|\s(?:and|which|that|where|while|to\s+(?:produce|get|obtain|make|form|compute|yield|create)|"
     r"for|with|using|via|by|before|after|so|then|in\s+order)\s",
@@ -99,20 +101,6 @@ _SHAPE_WORDS = [
     (re.compile(r"\?\s*$|\b(?:decision|check|converged|condition)\b", re.I), "diamond"),
     (re.compile(r"\b(?:user|query|request|prompt|input)\b", re.I), "parallelogram"),
 ]
-
-
-@dataclass
-class BriefReading:
-    """What the rules read in a brief."""
-
-    title: str | None = None
-    direction: str | None = None
-    entities: list[str] = field(default_factory=list)  # every name, in order of appearance
-    strong: list[str] = field(default_factory=list)  # names the reader is sure of
-    relations: list[tuple[str, str]] = field(default_factory=list)  # (source label, target label)
-    edge_labels: dict[tuple[str, str], str] = field(default_factory=dict)  # "A sends features to B"
-    groups: list[tuple[str, list[str]]] = field(default_factory=list)  # (group label, member labels)
-    negated: list[tuple[str, str]] = field(default_factory=list)  # "A never writes to B": no A -> B, either way
 
 
 # ---------------------------------------------------------------------------------
@@ -151,7 +139,11 @@ def _clean_phrase(text: str, *, side: str) -> str:
         words = words[-MAX_LABEL_WORDS:]
     else:
         words = words[:MAX_LABEL_WORDS]
+        while len(words) > 1 and words[-1].lower() in _CUT_TAIL:  # "Core the lake sediment from a": cut mid-phrase
+            words = words[:-1]
     phrase = " ".join(words).strip(" .,;:!?-–—'\"")
+    if phrase.endswith(")") and "(" not in phrase:  # "template computation)": the end of a bracket, not the name's
+        phrase = phrase.rstrip(") .,;:")
     return phrase[:1].upper() + phrase[1:] if phrase else ""
 
 
@@ -179,6 +171,7 @@ def read_brief(brief: str) -> BriefReading:
     prose = _read_items(text, names)
     st = ProseState()
     _read_sentences(re.sub(r"\b(e\.g|i\.e|vs|cf|etc)\.", r"\1", "\n".join(prose)), names, st)
+    _read_bracket_groups("\n".join(prose), names)
     _read_groups(st, names)
     reading.negated = list(st.negated)
     _read_headed_lines(text, reading)
@@ -214,9 +207,11 @@ def _chain_flow_lines(text: str, names: _Names) -> None:
 _HEADED_RE = re.compile(r"^\s*(?:[-*•·–]\s+)?(?P<head>[^:\n]{1,40}?)\s*:\s+(?P<rest>\S.*)$")
 
 
-def _read_headed_lines(text: str, reading: BriefReading) -> None:
+def _read_headed_lines(text: str, reading: BriefReading, *, lists_only: bool = False) -> None:
     """A list line "delivery: the substrate pump and the H2 generator" whose text after the heading names two
-    or more things: a group of them named by the heading."""
+    or more things: a group of them named by the heading. ``lists_only``: only a line whose text is a list
+    of names and nothing else ("qualitative: interviews, observation notes"; not "embed: 3D embedding
+    followed by GFN2-xTB", a step)."""
     for line in text.split("\n"):
         m = _HEADED_RE.match(line)
         if not m or len(m.group("head").split()) > 4 or not re.search(r"[^\W\d_]", m.group("head")):
@@ -226,6 +221,10 @@ def _read_headed_lines(text: str, reading: BriefReading) -> None:
         found = sorted((rest.find(e.lower()), e) for e in reading.entities
                        if e.lower() in rest and normalise_label(e) != normalise_label(label))
         members = list(dict.fromkeys(e for _, e in found))
+        pieces = [p for p in re.split(r"\s*(?:,|/|;|\+|\band\b|\bor\b)\s*", re.sub(r"\([^()]*\)", " ", rest)) if p.strip()]
+        if lists_only and not (len(pieces) >= 2 and all(len(p.split()) <= 5 and any(e.lower() in p for e in members)
+                                                        for p in pieces)):
+            continue
         if label and len(members) >= 2 and not any(normalise_label(g) == normalise_label(label) for g, _ in reading.groups):
             reading.groups.append((label, members))
 
@@ -249,7 +248,7 @@ def _read_title_and_direction(text: str, reading: BriefReading) -> str:
         if m and m.group(1).strip():
             reading.title = m.group(1).strip()
             text = text[: m.start()] + "\n" + text[m.end():]
-    cap = re.match(r"\s*(?:Figure|Fig\.?)\s*\d+[a-z]?\s*[:.]\s*", text, re.I)
+    cap = re.match(r"\s*(?:Figure|Fig\.?)\s*\d+[a-z]?\s*[:.|]\s*", text, re.I)
     if cap:  # "Figure 2: Our retrieval pipeline. The query ..." -> title, then the description
         text = text[cap.end():]
         head = re.match(r"([^.;\n]{1,80})[.\n]\s*", text)
@@ -392,6 +391,34 @@ def _relate_prose(relations: list, names: _Names, known: set[str], prev_sink: st
     return pairs[-1][1] if pairs else prev_sink
 
 
+_BRACKET_GROUP_RE = re.compile(
+    r"(?P<name>\b[\w-]+(?:\s+[\w-]+){0,2}?\s+(?:chain|unit|block|subgroup|group|stage|layer|module|subworkflow|"
+    r"branch|tower|stack|section|tier|subsystem|loop|service|upsamplers|encoders|decoders|heads|sensors))\s*"
+    r"\((?P<list>[^()]{3,160})\)", re.I)
+_BRACKET_SPLIT_RE = re.compile(r",|;|\band\b|\bthen\b|\bfollowed\s+by\b|\bplus\b|→|->", re.I)
+
+
+_GROUP_NAME_STARTS = {"the", "a", "an", "our", "its", "their", "this", "these", "each", "one", "two", "three", "and",
+                      "or", "of", "in", "into", "with", "contains", "holds", "has", "runs", "wraps", "from", "to"}
+
+
+def _read_bracket_groups(text: str, names: _Names) -> None:
+    """A group's name and its members in brackets: "the preprocessing chain (bandpass filter, common median
+    reference, bad-channel removal)", "a mechanical block (the elastic tensor)"."""
+    reading = names.reading
+    for m in _BRACKET_GROUP_RE.finditer(text):
+        words = m.group("name").split()
+        cut = [i for i, w in enumerate(words) if w.lower() in _GROUP_NAME_STARTS]
+        label = np_label(words[cut[-1] + 1:] if cut else words)  # "contains a waveforms unit": "Waveforms unit"
+        parts = [_clean_phrase(p, side="right") for p in _BRACKET_SPLIT_RE.split(m.group("list"))]
+        if not label or any(not p or len(p.split()) > 4 or re.search(r"\d", p[:1]) for p in parts) \
+                or len(parts) == 1 and re.fullmatch(r"[A-Z][A-Z0-9-]{1,7}", parts[0]):
+            continue  # "(10 Hz)", "(see Methods for the full protocol)": a remark; "(IWRS)": the group's abbreviation
+        members = [x for x in dict.fromkeys(names.add(p, False) for p in parts) if x]
+        if members and not any(normalise_label(g) == normalise_label(label) for g, _ in reading.groups):
+            reading.groups.append((label, members))
+
+
 def _read_groups(st: ProseState, names: _Names) -> None:
     """'X consists of A, B and C': a group X of A, B, C (a generic whole, 'the pipeline', chains them)."""
     reading = names.reading
@@ -407,7 +434,8 @@ def _read_groups(st: ProseState, names: _Names) -> None:
             reading.groups.append((label, members))
 
 
-_PANEL_RE = re.compile(r"(?:^|(?<=[\s(:.;,\-–—•*]))\(([a-h])\)(?=[\s:,.])")
+_PANEL_RE = re.compile(r"(?:^|(?<=[\s(:.;,\-–—•*]))\(([a-h])\)(?=[\s:,.])"
+                       r"|(?:^|(?<=[.|]\s))([a-h]),\s(?=[A-Z][^:.;\n]{0,40}:)")  # "(a) …"; a journal's "a, Binding: …"
 _PANEL_TITLE_RE = re.compile(r"\s*([^:.;,\n()]{1,40}?)\s*(?::|\n)")
 
 
@@ -416,12 +444,12 @@ def panel_segments(text: str) -> tuple[str, list[tuple[str, str | None, str]]]:
     text (from its marker's sentence to the next panel's); no panels: ``(text, [])``. A later remark on a
     panel already opened ("(b) costs 20 ms more") stays with the panel it follows."""
     marks = list(_PANEL_RE.finditer(text))
-    letters = [m.group(1) for m in marks]
+    letters = [m.group(1) or m.group(2) for m in marks]
     if len(set(letters)) < 2 or letters[0] != "a" or "b" not in letters:
         return text, []
     starts: list[tuple[int, int, str, str | None]] = []  # (segment start, marker end, letter, title)
-    for m in marks:
-        if any(letter == m.group(1) for *_, letter, _ in starts):
+    for k, m in enumerate(marks):
+        if any(letter == letters[k] for *_, letter, _ in starts):
             continue
         cut = max(text.rfind(".", 0, m.start()), text.rfind("\n", 0, m.start()), text.rfind(";", 0, m.start()))
         head = text[cut + 1:m.start()]
@@ -429,7 +457,7 @@ def panel_segments(text: str) -> tuple[str, list[tuple[str, str | None, str]]]:
         start = m.start() if re.search(r"\w", head) and not re.search(r"\b(?:in|panel)\s*$", head, re.I) else cut + 1
         t = _PANEL_TITLE_RE.match(text, m.end())
         title = t.group(1).strip() if t and len(t.group(1).split()) <= 5 else None
-        starts.append((start, m.end() if title is None else t.end(), m.group(1), title))
+        starts.append((start, m.end() if title is None else t.end(), letters[k], title))
     out = []
     for k, (start, body, letter, title) in enumerate(starts):
         end = starts[k + 1][0] if k + 1 < len(starts) else len(text)
@@ -539,12 +567,6 @@ def with_head(reading: BriefReading, head: dict, text: str = "") -> BriefReading
     return out
 
 
-def box_key(name: str) -> str:
-    """What two spellings of one box share: case, hyphens and a plural aside."""
-    key = re.sub(r"[\s\-_]+", " ", normalise_label(name)).strip()
-    return re.sub(r"(?<=[a-z]{3})s$", "", key)
-
-
 _COMMON_GROUP_WORDS = {"stage", "group", "layer", "level", "levels", "module", "block", "phase", "step", "tier",
                        "sector", "local", "cohort", "subgroup", "subworkflow", "workflow", "part", "unit", "site",
                        "branch", "loop", "section", "zone", "region", "service", "component", "system"}
@@ -600,6 +622,9 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     if names:
         reading = with_head(reading, names, brief)
         _chain_flow_lines(_ARROW_RE.sub(" -> ", brief), _Names(reading))  # over the head's names too
+        _read_headed_lines(_ARROW_RE.sub(" -> ", brief), reading, lists_only=True)  # "qualitative: interviews, notes"
+    merge_abbreviations(reading, brief)
+    read_searched_against(brief, reading)
     names = list(reading.entities)
     if not names:
         words = re.sub(r"\s+", " ", brief).strip().split(" ")
@@ -609,17 +634,34 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     # a group named like a node ("the encoder feeds the decoder"; "X and Y form the encoder") is that
     # node opened up: its edges go in at its first member and out of its last
     ends: dict[str, tuple[str, str]] = {}
-    groups = []
+    groups: list[tuple[str, str, list[str]]] = []  # (label, id, member ids)
+    leaves: dict[str, list[str]] = {}  # a group's label -> its boxes, nested groups' included
     owned: set[str] = set()
+    nested: set[str] = set()
+    as_group: dict[str, list[str]] = {}  # a box's name that means groups -> those groups
     for label, members in reading.groups:
-        members = [m for m in members if m not in owned and m in ids]
-        if not members:
+        inner: list[str] = []  # the group's boxes and the groups it holds
+        for m in members:
+            subs = as_group.get(m) or groups_named(m, [g for g, _, _ in groups if g != label])
+            subs = [g for g in subs if g not in nested and g != label]
+            if subs:  # "the core plus the audit logger make up the service": the core group inside
+                nested.update(subs)
+                inner += subs
+                if m in ids:
+                    ends.setdefault(m, (leaves[subs[0]][0], leaves[subs[-1]][-1]))
+                    as_group.setdefault(m, subs)
+            elif m not in owned and m in ids and m not in ends:
+                owned.add(m)
+                inner.append(m)
+        inner = list(dict.fromkeys(inner))
+        if not inner:
             continue
-        owned.update(members)
+        leaves[label] = [x for m in inner for x in leaves.get(m, [m])]
         node = next((n for n in names if normalise_label(n) == normalise_label(label) and n not in owned), None)
         if node is not None:
-            ends[node] = (members[0], members[-1])
-        groups.append((label, members))
+            ends[node] = (leaves[label][0], leaves[label][-1])
+            as_group[node] = [label]
+        groups.append((label, slug_id(label, used), inner))
     names = [n for n in names if n not in ends]
     comps: list = [Node(kind="node", id=ids[n], label=n, shape=_shape_for(n)) for n in names]
     seen: set[tuple[str, str]] = set()
@@ -630,8 +672,9 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
         seen.add((src, dst))
         comps.append(Edge(kind="edge", id=slug_id(f"e{len(seen)}", used), source=ids[src], target=ids[dst],
                           label=reading.edge_labels.get((a, b))))
-    for label, members in groups:
-        comps.append(Group(kind="group", id=slug_id(label, used), label=label, members=[ids[m] for m in members]))
+    gids = {label: gid for label, gid, _ in groups}
+    for label, gid, members in groups:
+        comps.append(Group(kind="group", id=gid, label=label, members=[gids.get(m) or ids[m] for m in members]))
     return Figure(title=title or reading.title, direction=reading.direction or "LR", components=comps)
 
 

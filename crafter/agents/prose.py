@@ -21,7 +21,8 @@ _FWD_VERBS = (
     "given drive call trigger update search query invoke activate control transmit route pipe supply deliver transfer "
     "push publish store save predict create supervise inform populate signal notify stimulate excite inhibit regulate "
     "phosphorylate bind catalyze catalyse connect link lead led go went flow enter travel move proceed propagate stream "
-    "hand emit broadcast dispatch relay inject deposit release secrete express transcribe translate export upload"
+    "hand emit broadcast dispatch relay inject deposit release secrete express transcribe translate export upload "
+    "serve submit assign alert report expose"
 ).split()
 _BWD_VERBS = (
     "read consume receive take took taken judge process encode embed use ingest accept get pull fetch load classify "
@@ -29,7 +30,7 @@ _BWD_VERBS = (
     "rerank critique check verify detect measure sense absorb capture digest sample compress normalise normalize "
     "aggregate pool combine merge fuse concatenate mix retrieve index summarise summarize refine denoise condition "
     "transform project split convert turn map divide chunk break discriminate compare recognise recognize uptake "
-    "import collect gather query-encode attend"
+    "import collect gather query-encode attend review validate annotate assess screen quantify"
 ).split()
 _INTRANSITIVE_TO = {"attend", "listen", "subscribe", "respond"}  # "B attends to A": A -> B
 _XFORM = {"split", "convert", "turn", "transform", "map", "divide", "chunk", "break", "project", "tokenize", "tokenise"}
@@ -39,7 +40,7 @@ _IRREGULAR = {"fed": "feed", "sent": "send", "wrote": "write", "written": "write
               "led": "lead", "went": "go", "took": "take", "taken": "take", "read": "read", "made": "make",
               "split": "split", "output": "output", "built": "build", "held": "hold", "kept": "keep", "fed-back": "feed"}
 _GROUP_VERBS = {"form", "constitute", "compose"}  # "X and Y form the encoder"
-_CONTAINER_VERBS = {"contain", "comprise", "include", "hold"}  # "the encoder contains X and Y"
+_CONTAINER_VERBS = {"contain", "comprise", "include", "hold", "wrap", "bundle", "house"}  # "the encoder contains X and Y"
 GENERIC_WHOLES = {"pipeline", "system", "model", "framework", "architecture", "method", "approach", "workflow",
                    "figure", "diagram", "setup", "design", "process", "procedure", "algorithm", "overview"}
 _DETERMINERS = {"the", "a", "an", "our", "its", "their", "this", "these", "those", "each", "every", "all", "both",
@@ -50,6 +51,7 @@ _ADVERBS = {"then", "first", "firstly", "next", "finally", "also", "subsequently
             "afterwards", "lastly", "second", "third", "secondly", "thirdly", "now", "simply", "only", "jointly",
             "together", "optionally", "iteratively", "repeatedly", "eventually", "immediately", "further", "often",
             "usually", "typically", "in", "turn", "back"}
+_OPENERS = {"downstream", "upstream", "internally", "meanwhile", "afterwards", "overall"}  # "Downstream, the …"
 _PREPS = {"to", "into", "through", "onto", "towards", "toward", "by", "from", "via", "with", "as", "in", "on", "at",
           "for", "over", "across", "under", "inside", "within", "using", "between", "among", "per", "against",
           "along", "after", "before", "without", "of", "out", "up", "down", "off", "back"}
@@ -71,7 +73,8 @@ _NOUNISH_VERBS = {"output", "outputs", "feed", "feeds", "reads", "uses", "use", 
                   "transform", "map", "maps", "embed", "embeds", "check", "checks", "filter", "filters", "link",
                   "links", "control", "controls", "stream", "streams", "input", "inputs", "rank", "split", "release",
                   "measure", "measures", "projection", "capture", "mix", "pool", "break", "turn", "move", "go",
-                  "check", "release", "express", "import", "export", "transfer", "supply", "forward", "record"}
+                  "check", "release", "express", "import", "export", "transfer", "supply", "forward", "record",
+                  "alert", "alerts", "report", "reports", "review", "reviews", "screen", "screens", "assign"}
 _TOKEN_RE = re.compile(r"[\"“”][^\"“”\n]{1,60}[\"“”]|[^\W_][\w\-/+'.]*[\w+)]?|[(),:;]")
 
 
@@ -170,8 +173,10 @@ def np_label(words: list[str]) -> str:
 
 
 def _read_np(c: _Clause, *, need_verb: bool = False) -> str | None:
-    """The noun phrase at the cursor (determiners included), or None."""
+    """The noun phrase at the cursor (determiners included), or None; "both paths" is "both:Paths" (the two
+    things said before, :func:`_resolve`)."""
     words: list[str] = []
+    both = False
     while (t := c.peek()) is not None:
         if t.text.startswith(('"', "“")):  # a quoted name is the name, whatever words surround it
             words = [t.text.strip("\"“”")]
@@ -179,9 +184,10 @@ def _read_np(c: _Clause, *, need_verb: bool = False) -> str | None:
             continue
         if words and t.low in ("that", "which", "who"):
             break
-        if t.text in ",;:()" or t.low in _AUX or t.low in _BOUNDARY or t.low in ("and", "or", "but", "then", "both"):
+        if t.text in ",;:()" or t.low in _AUX or t.low in _BOUNDARY or t.low in ("and", "or", "but", "then", "both", "plus"):
             if t.low == "both" and not words:
                 c.i += 1
+                both = True
                 continue
             break
         if _neg_ahead(c):  # "the watcher never writes", "the cache does not call"
@@ -207,6 +213,8 @@ def _read_np(c: _Clause, *, need_verb: bool = False) -> str | None:
         words.append(t.text)
         c.i += 1
     label = np_label(words)
+    if both and len(words) == 1 and re.search(r"[^s]s$", label):
+        return "both:" + label
     return label or None
 
 
@@ -217,8 +225,11 @@ def _read_np_list(c: _Clause, *, need_verb: bool = False) -> list[str]:
         np = _read_np(c, need_verb=need_verb)
         if np:
             names.append(np)
+        if np and (t := c.peek()) is not None and t.text == "(" and (k := _remark_end(c)) is not None \
+                and (n := c.peek(k - c.i + 1)) is not None and n.low in ("and", "or", "plus", ","):
+            c.i = k + 1  # "a waveforms unit (extraction and templates) and a metrics unit": the list goes on
         t, n = c.peek(), c.peek(1)
-        if t is not None and (t.low in ("and", "or") or t.text == ",") and n is not None:
+        if t is not None and (t.low in ("and", "or", "plus") or t.text == ",") and n is not None:
             # ", and X" / "and X" continue the list unless a verb follows (then it is a new clause)
             j = 1
             if n.low in ("and", "or"):
@@ -239,6 +250,12 @@ def _read_np_list(c: _Clause, *, need_verb: bool = False) -> list[str]:
             continue
         break
     return names
+
+
+def _remark_end(c: _Clause) -> int | None:
+    """Where the bracketed remark opening at the cursor closes (its last token), or None."""
+    k = next((j for j in range(c.i + 1, len(c.toks)) if c.toks[j].text == "(" or c.toks[j].text.endswith(")")), None)
+    return k if k is not None and "(" not in c.toks[k].text else None
 
 
 def c_offset(c: _Clause, tok: _Tok) -> int:
@@ -306,6 +323,10 @@ def _read_vp(c: _Clause, subj: list[str], st: ProseState, *, passive: bool = Fal
 def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool = False,
                   fixed_obj: list[str] | None = None) -> None:
     _skip(c, _ADVERBS)
+    if (t := c.peek()) is not None and t.low == "with" and c.peek(-1) is not None and c.peek(-1).low == "together":
+        c.i += 1  # "which together with the allocation store forms the core": both are the subject
+        subj = subj + [n for n in _read_np_list(c) if n not in _PRONOUNS]
+        _skip(c, _ADVERBS | {","})
     while (t := c.peek()) is not None and t.low in _AUX:
         passive = True
         c.i += 1
@@ -317,6 +338,7 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
     if lemma is None:
         return
     c.i += 1
+    made_up = lemma == "make" and c.peek() is not None and c.peek().low == "up"  # "A and B make up the service"
     _skip(c, {"up", "out", "back", "on", "off", "in", "together"} - ({"in"} if passive else set()))
     nxt = c.peek()
     if lemma == "use" and passive and nxt is not None and nxt.low in ("to", "for") and c.peek(1) is not None:
@@ -338,7 +360,7 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
     objs: list[str] = list(fixed_obj or [])
     if not passive and not fixed_obj and nxt is not None and (nxt.low not in _PREPS or nxt.low in ("up", "out")):
         objs = _read_np_list(c)
-    if lemma in _GROUP_VERBS and objs and not passive:
+    if (lemma in _GROUP_VERBS or made_up) and objs and not passive:
         st.groups.append((objs[0], subj))
         return
     if lemma in _CONTAINER_VERBS and objs and not passive:
@@ -370,7 +392,9 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
             label = names[0]
         else:
             preps.append((t.low, names))
-    objs = [n for o in objs for n in (_resolve(o, st) if o in ("it", "them", "these", "those", "this") else [o])]
+    objs = [n for o in objs for n in (_resolve(o, st) if o in ("it", "them", "these", "those", "this")
+                                      or o.startswith("both:") else [o])]
+    preps = [(p, [n for x in ns for n in (_resolve(x, st) if x.startswith("both:") else [x])]) for p, ns in preps]
     objs = [o for o in objs if o not in _PRONOUNS and o not in subj]
     subj = [s for s in subj if s not in _PRONOUNS]
     targets = [n for p, ns in preps if p in _TARGET_PREPS or p in ("in", "on") and lemma in ("store", "save", "write",
@@ -422,8 +446,9 @@ def _verb_relations(lemma: str, passive: bool, subj: list[str], objs: list[str],
         elif targets and sources:  # "data flows from the sensor to the microcontroller"
             new += [(so, tg, label or (subj[0] if len(subj) == 1 else None)) for so in sources for tg in targets]
             ends = targets
-        elif targets and objs and lemma in _XFORM:  # "A splits the image into patches"
-            new += [(o, tg, label) for o in objs for tg in targets]
+        elif targets and objs and lemma in _XFORM:  # "the encoder maps the image to a grid": image -> encoder -> grid
+            new += [(o, s, label) for o in objs for s in subj] + [(s, tg, label) for s in subj for tg in targets]
+            new += [] if subj else [(o, tg, label) for o in objs for tg in targets]
             ends = targets
         elif targets:  # "A sends features to B", "A writes to B", "embeddings pass through the encoder"
             new += [(s, tg, lab) for s in subj for tg in targets]
@@ -465,8 +490,17 @@ def read_prose(sentence: str, st: ProseState) -> None:
     group: str | None = None
     rel = then = False
     first = len(st.relations)
+    remark: tuple[int, list[str], int] | None = None
+    if (t := c.peek()) is not None and t.low in _OPENERS and c.peek(1) is not None and c.peek(1).text == ",":
+        c.i = 2  # "Downstream, the postprocessing layer contains …": no thing called "Downstream"
     while (t := c.peek()) is not None:
         start = c.i
+        if t.text == "(" and st.last and (k := _remark_end(c)) is not None:
+            remark = (k, list(st.last), len(st.relations))  # "the allocation engine (minimisation with …),
+        if remark is not None and c.i > remark[0]:  # which …": the remark's names are read, "which" is the engine
+            if len(st.relations) == remark[2]:  # (unless a verb phrase went on from the remark's names)
+                st.last = remark[1]
+            remark = None
         if t.text in ",;:()" or t.low in ("and", "or", "but", "so", "also"):
             c.i += 1
             continue
@@ -528,6 +562,9 @@ def read_prose(sentence: str, st: ProseState) -> None:
 
 
 def _resolve(name: str, st: ProseState) -> list[str]:
+    if name.startswith("both:"):  # "both paths write into PostgreSQL": the two things the flow reached last
+        two = next((x for x in (st.last, st.subject) if len(x) == 2), None)
+        return two or [name[5:]]
     if name in ("it", "this", "that", "itself"):
         return st.subject[:1] or st.last[:1]
     if name in ("they", "these", "those", "them"):

@@ -1,0 +1,23 @@
+"""links_report's plans-alone scores: the rules' figures, and with a name head's reading, scored as the
+bench scores a whole figure (dev split only)."""
+
+from __future__ import annotations
+
+from crafter.agents.extract import figure_from_brief
+from crafter.benchmarks.links_report import plan_scores
+from crafter.corpora import load_briefs, score_figure
+
+
+def test_plan_scores_add_up_the_briefs() -> None:
+    briefs = list(load_briefs("dev"))[:3]
+    calls = []
+
+    def read(text: str) -> dict:
+        calls.append(text)
+        return {"node": [], "links": [], "members": []}  # an empty head reading: the rules' figure stands
+
+    scores = plan_scores(briefs, read)
+    assert set(scores) == {"rules", "rules+head"} and len(calls) == 3
+    tp = sum(score_figure(b.gold, figure_from_brief(b.text), b.aliases).nodes.tp for b in briefs)
+    assert scores["rules"].nodes.tp == tp == scores["rules+head"].nodes.tp
+    assert scores["rules"].nodes.n_gold == sum(len(b.gold.of_kind("node")) for b in briefs)

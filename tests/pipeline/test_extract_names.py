@@ -1,0 +1,127 @@
+"""Names and links the rule-based reader takes from written briefs: a list item's name cut at a whole
+phrase, links across sentences, ends named in other words, groups inside groups."""
+
+from __future__ import annotations
+
+from crafter.agents.extract import figure_from_brief, read_brief
+
+
+def _edges(fig):
+    labels = {n.id: n.label for n in fig.of_kind("node")}
+    return {(labels[e.source], labels[e.target]) for e in fig.of_kind("edge")}
+
+
+def test_a_long_item_name_ends_on_a_whole_phrase() -> None:
+    r = read_brief("1. Core the lake sediment from a floating platform with a piston corer.\n"
+                   "2. Replicate to the N-1 successors in the ring.\n")
+    assert r.strong[:2] == ["Core the lake sediment", "Replicate to the N-1 successors"]
+
+
+def _groups(fig):
+    labels = {c.id: (c.label or c.id) for c in fig.components}
+    return {c.label: sorted(labels[m] for m in c.members) for c in fig.components if c.kind in ("group", "panel")}
+
+
+def test_a_journal_caption_letters_its_panels_a_comma() -> None:
+    fig = figure_from_brief("Figure 4 | Two steps. a, Binding: the nuclei feed the antibody. "
+                            "b, Release: the enzyme sends fragments to the supernatant.")
+    assert fig.title == "Two steps"
+    groups = _groups(fig)
+    assert groups["(a)"] == ["Antibody", "Nuclei"] and groups["(b)"] == ["Enzyme", "Supernatant"]
+    assert [p.title for p in fig.of_kind("panel")] == ["Binding", "Release"]
+
+
+def test_a_group_inside_a_group() -> None:
+    brief = ("Submissions go to the allocation engine (minimisation with a random element), which together with "
+             "the sealed allocation store forms the allocation core. The core plus the audit logger make up the "
+             "service.")
+    r = read_brief(brief)
+    assert ("Allocation core", ["Allocation engine", "Sealed allocation store"]) in r.groups
+    assert ("Service", ["Core", "Audit logger"]) in r.groups
+    groups = _groups(figure_from_brief(brief))
+    assert groups["Allocation core"] == ["Allocation engine", "Sealed allocation store"]
+    assert groups["Service"] == ["Allocation core", "Audit logger"]  # the core's group, no box "Core"
+    assert ("Submissions", "Allocation engine") in _edges(figure_from_brief(brief))
+
+
+def test_both_groups_of_a_plural_name_nest() -> None:
+    brief = ("The bottom-up pathway contains C3, C4 and C5. The top-down pathway contains P3, P4 and P5. "
+             "Both pathways together make up the FPN neck.")
+    groups = _groups(figure_from_brief(brief))
+    assert groups["FPN neck"] == ["Bottom-up pathway", "Top-down pathway"]
+
+
+def test_a_headed_list_line_groups_the_name_heads_names() -> None:
+    brief = ("Study design\n- qualitative: semi-structured interviews, observation notes\n"
+             "- alignment: short reads mapped against the genome\n")
+    head = {"node": ["semi-structured interviews", "observation notes", "short reads", "genome"],
+            "links": [], "members": []}
+    groups = _groups(figure_from_brief(brief, names=head))
+    assert groups == {"Qualitative": ["Observation notes", "Semi-structured interviews"]}  # a step's line is none
+
+
+def test_a_group_named_with_its_members_in_brackets() -> None:
+    brief = ("The preprocessing chain (bandpass filter, common median reference, bad-channel removal) feeds the "
+             "sorter. Downstream, the postprocessing layer contains a waveforms unit (waveform extraction and "
+             "template computation) and a metrics unit (quality metrics and unit locations). The allocation "
+             "service (IWRS) is one box.")
+    groups = _groups(figure_from_brief(brief))
+    assert groups["Preprocessing chain"] == ["Bad-channel removal", "Bandpass filter", "Common median reference"]
+    assert groups["Waveforms unit"] == ["Template computation", "Waveform extraction"]
+    assert groups["Postprocessing layer"] == ["Metrics unit", "Waveforms unit"]  # both units inside the layer
+    assert "Allocation service" not in groups  # "(IWRS)" names the service, it is no member
+
+
+def test_wraps_and_bundles_make_groups() -> None:
+    r = read_brief("The filter feeds the sorter layer, which wraps Kilosort4 and MountainSort5. "
+                   "The QC subworkflow bundles fastp trimming and host removal.")
+    assert ("Sorter layer", ["Kilosort4", "MountainSort5"]) in r.groups
+    assert ("QC subworkflow", ["Fastp trimming", "Host removal"]) in r.groups
+
+
+def test_an_abbreviation_in_brackets_is_the_name_it_abbreviates() -> None:
+    brief = "The wrapper wraps the Real-Time Data Exchange (RTDE) client. The RTDE client talks to the robot."
+    head = {"node": ["wrapper", "Real-Time Data Exchange", "RTDE client", "robot", "RTDE"],
+            "links": [["rtde", "robot"]], "members": []}
+    fig = figure_from_brief(brief, names=head)
+    labels = [n.label for n in fig.of_kind("node")]
+    assert "RTDE" not in labels and "Real-Time Data Exchange" in labels
+    assert ("Real-Time Data Exchange", "Robot") in _edges(fig)  # the abbreviation's link, on the full name
+
+
+def test_more_flow_verbs() -> None:
+    r = read_brief("The warehouse serves the public dashboard. The curator reviews the flagged records. "
+                   "The monitor alerts the on-call engineer.")
+    assert ("Warehouse", "Public dashboard") in r.relations
+    assert ("Flagged records", "Curator") in r.relations  # the reviewer reads what it reviews
+    assert ("Monitor", "On-call engineer") in r.relations
+
+
+def test_a_reference_searched_against_feeds_the_search() -> None:
+    brief = "Genotypes are phased with SHAPEIT5. Imputation runs Beagle vs the TOPMed panel.\n"
+    head = {"node": ["SHAPEIT5", "Beagle", "TOPMed panel"], "links": [], "members": []}
+    assert ("TOPMed panel", "Beagle") in _edges(figure_from_brief(brief, names=head))
+
+
+def test_both_things_said_last() -> None:
+    r = read_brief("The ranker sends scores to the cache and the logger. Both services write to PostgreSQL.")
+    assert {("Cache", "PostgreSQL"), ("Logger", "PostgreSQL")} <= set(r.relations)
+    assert "Services" not in r.entities
+
+
+def test_a_transform_takes_its_object_and_gives_its_target() -> None:
+    r = read_brief("The encoder maps the image to a latent grid.")
+    assert {("Image", "Encoder"), ("Encoder", "Latent grid")} <= set(r.relations)
+    assert ("Image", "Latent grid") not in r.relations
+
+
+def test_an_opening_adverb_is_no_name_but_a_name_may_start_with_it() -> None:
+    assert "Downstream" not in read_brief("Downstream, the postprocessing layer contains the metrics unit.").entities
+    assert "Downstream analysis" in read_brief("The sorter feeds the downstream analysis.").entities
+
+
+def test_which_after_a_bracketed_list_means_what_the_verb_reached() -> None:
+    r = read_brief("The preprocessing chain (bandpass filter, median reference) feeds the sorter layer, which wraps "
+                   "Kilosort4 and MountainSort5.")
+    assert ("Sorter layer", ["Kilosort4", "MountainSort5"]) in r.groups
+    assert ("Preprocessing chain", ["Bandpass filter", "Median reference"]) in r.groups
