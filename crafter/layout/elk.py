@@ -439,9 +439,11 @@ def _run_elk(area: Area, leave_out: set[str]) -> AreaLayout:
     except EngineError as e:
         if "went away" in str(e) or "no answer" in str(e):
             raise
-        # elkjs 0.12's model-order tie-breaking crashes on some compound graphs with cycles
+        # elkjs 0.12's model-order tie-breaking and cycle breaking crash on some compound graphs (an edge out
+        # of a nested group and one back into it through the group around it): again without either
         log.info("ELK failed (%s); again without model order", e)
         _set_option(graph, "elk.layered.considerModelOrder.strategy", "NONE")
+        _set_option(graph, "elk.layered.cycleBreaking.strategy", "GREEDY")
         msg = server().layout(graph, timeout=10.0 + 0.03 * n)
     out = AreaLayout(engine="elk")
     nodes, labels, edges = msg["nodes"], msg["labels"], msg["edges"]

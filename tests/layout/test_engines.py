@@ -10,6 +10,7 @@ from layout_cases import case_figure, random_figure
 from crafter.benchmarks.render import bench_layout
 from crafter.layout import LayoutError, elk, layout_figure, layout_problems
 from crafter.layout.problem import EngineError
+from crafter.spec import parse_dsl
 
 
 def test_deterministic(engine: str) -> None:
@@ -85,3 +86,21 @@ def test_warm_up_finishes_and_layouts_still_match() -> None:
     waited = elk.server().warm_up(timeout=120)
     assert waited >= 0
     assert layout_figure(fig, engine="elk").to_json() == before
+
+
+def test_nested_group_with_edges_out_and_back_is_laid_out_by_elk(caplog) -> None:
+    """An edge out of a nested group to a member of the group around it, and one back in: elkjs 0.12's model-order
+    cycle breaking crashes on it; the figure is still laid out by ELK (no Python fallback), every node in its group."""
+    if not elk.elk_available():
+        pytest.skip("elkjs not installed")
+    fig = parse_dsl('figure "t" direction=LR\nform node "Web form"\neng node "Engine"\nstore node "Store"\n'
+                    'audit node "Audit logger"\nsite node "Site"\ne1 edge form -> eng\ne2 edge store -> audit\n'
+                    'e3 edge audit -> eng\ne4 edge eng -> site\ng_core group "Core" [eng, store]\n'
+                    'g_svc group "Service" [g_core, audit]')
+    with caplog.at_level(logging.WARNING, logger="crafter.layout"):
+        out = layout_figure(fig, engine="elk")
+    assert not [r for r in caplog.records if "using the Python engine" in r.getMessage()]
+    boxes = {c.id: c.box for c in out.components if getattr(c, "box", None) is not None}
+    for inner, outer in (("eng", "g_core"), ("store", "g_core"), ("g_core", "g_svc"), ("audit", "g_svc")):
+        a, b = boxes[inner], boxes[outer]
+        assert b.x <= a.x and b.y <= a.y and a.x + a.w <= b.x + b.w and a.y + a.h <= b.y + b.h, (inner, outer)
