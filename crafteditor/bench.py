@@ -78,6 +78,10 @@ class BenchRow:
     # share of words the reader read above its gate (report text_confidence; NaN where not reported)
     text_confidence: float = float("nan")
     error: str = ""  # why CraftEditor could not convert the figure (scored as nothing recovered)
+    # CPU seconds per stage of the reading (report cpu_stages: they sum to ce_cpu), and in costly
+    # parts whichever stage ran them (report cpu_parts: OCR detection, recognition, thinning)
+    cpu_stages: dict[str, float] = field(default_factory=dict)
+    cpu_parts: dict[str, float] = field(default_factory=dict)
 
 
 def style_sheets(names: str | None) -> list[str | None]:
@@ -256,6 +260,7 @@ def run_bench(figures: list[BenchFigure], config: Config | None = None, sheets: 
             budget_s=config.time_budget(image.width, image.height), over_budget=list(rep.get("over_budget") or []),
             split=real.get("split", "dev") if real else "", group=figure_group(real) if real else "",
             text_confidence=float(rep.get("text_confidence", float("nan"))),
+            cpu_stages=dict(rep.get("cpu_stages") or {}), cpu_parts=dict(rep.get("cpu_parts") or {}),
         ))
     return rows
 

@@ -16,9 +16,66 @@ import numpy as np
 
 
 def find_blobs(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
-    """(count with the background, labels, stats, centroids) of the mask's 8-connected components."""
+    """(count with the background, labels, stats, centroids) of the mask's 8-connected components.
+
+    Where the ink lies in a small part of the mask, the components are found in the box around it
+    (from an even row and column: the scan's 2×2 blocks fall as they do on the whole mask, so the
+    labels come in the same order) and the results put back in the mask's coordinates, the
+    background's row (label 0) computed as OpenCV computes it: the same four results, in a
+    fraction of the time (OpenCV's scan and its stats pass cost ~6 ns a pixel, ink or none: a
+    3 MP page with a glyph's ink took 19 ms, its box 1 ms; a big figure makes hundreds of such calls)."""
     m = mask if mask.dtype == np.uint8 else mask.astype(np.uint8)
-    return cv2.connectedComponentsWithStatsWithAlgorithm(m, 8, cv2.CV_32S, cv2.CCL_BBDT)
+    H, W = m.shape[:2]
+    if H * W < _BOX_FROM:
+        return cv2.connectedComponentsWithStatsWithAlgorithm(m, 8, cv2.CV_32S, cv2.CCL_BBDT)
+    rows = np.flatnonzero(m.any(axis=1))
+    if rows.size == 0:
+        return _empty(H, W)
+    cols = np.flatnonzero(m[rows[0]:rows[-1] + 1].any(axis=0))
+    oy, ox, y1, x1 = int(rows[0]) & ~1, int(cols[0]) & ~1, int(rows[-1]) + 1, int(cols[-1]) + 1
+    if (y1 - oy) * (x1 - ox) > _BOX_SHARE * H * W:
+        return cv2.connectedComponentsWithStatsWithAlgorithm(m, 8, cv2.CV_32S, cv2.CCL_BBDT)
+    crop = m[oy:y1, ox:x1]
+    n, lab, stats, cen = cv2.connectedComponentsWithStatsWithAlgorithm(crop, 8, cv2.CV_32S, cv2.CCL_BBDT)
+    labels = np.zeros((H, W), np.int32)
+    labels[oy:y1, ox:x1] = lab
+    area = stats[1:, cv2.CC_STAT_AREA].astype(np.int64)
+    # each component's coordinate sums, exact (centroid × area), moved to the mask's coordinates
+    sx = np.rint(cen[1:, 0] * area) + ox * area
+    sy = np.rint(cen[1:, 1] * area) + oy * area
+    stats[1:, 0] += ox
+    stats[1:, 1] += oy
+    cen[1:, 0], cen[1:, 1] = sx / area, sy / area
+    bg = H * W - int(area.sum())
+    x0, w = _background_span(crop, ox, x1, W, oy > 0 or y1 < H, axis=0)
+    y0, h = _background_span(crop, oy, y1, H, ox > 0 or x1 < W, axis=1)
+    stats[0] = (x0, y0, w, h, bg)
+    cen[0] = ((H * (W * (W - 1) // 2) - int(sx.sum())) / bg, (W * (H * (H - 1) // 2) - int(sy.sum())) / bg)
+    return n, labels, stats, cen
+
+
+_BOX_FROM = 4096  # masks this large (pixels) or more are looked at for a box around their ink
+_BOX_SHARE = 0.5  # the box is scanned alone where it is at most this share of the mask
+
+
+def _background_span(crop: np.ndarray, start: int, end: int, size: int, across_out: bool, axis: int) -> tuple[int, int]:
+    """(first, count) of the columns (axis 0; rows: axis 1) that hold background, the box ``crop``
+    spanning [start, end) of ``size`` along it. With lines across left out of the box (rows, for
+    columns), every column holds some; else those outside the box do, and those inside it that
+    hold a zero in the box."""
+    if across_out:
+        return 0, size
+    inside = np.flatnonzero((crop == 0).any(axis=axis))
+    first = 0 if start > 0 else (start + int(inside[0]) if inside.size else end)
+    last = size - 1 if end < size else (start + int(inside[-1]) if inside.size else start - 1)
+    return first, last - first + 1
+
+
+def _empty(H: int, W: int) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    """What OpenCV returns for a mask with no ink: the background alone."""
+    stats = np.array([[0, 0, W, H, H * W]], np.int32)
+    cen = np.array([[(H * (W * (W - 1) // 2)) / (H * W), (W * (H * (H - 1) // 2)) / (H * W)]], np.float64)
+    return 1, np.zeros((H, W), np.int32), stats, cen
 
 
 Rect = tuple[int, int, int, int]  # x0, y0, x1, y1

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from crafteditor.config import Config
+from crafteditor.cpu_parts import cpu_parts, parts_since
 from crafteditor.loading import ImageSource
 from crafteditor.ocr.sureness import mark_unsure, reading_confidence, unsure_components
 from crafteditor.quality import quality_report, render_aligned
@@ -42,7 +43,9 @@ def convert(source: ImageSource, config: Config | None = None, *, name: str | No
     config = config or Config()
     t0 = time.perf_counter()
     c0 = time.process_time()
+    parts = cpu_parts()
     vec = vectorize(source, config, name=name)
+    parts = parts_since(parts)
     t1, c1 = time.perf_counter(), time.process_time()
     fig = vec.figure
     if not fig.components:
@@ -80,6 +83,9 @@ def convert(source: ImageSource, config: Config | None = None, *, name: str | No
     report["cpu_seconds_vectorize"] = round(c1 - c0, 3)  # what the time budget counts
     report["seconds_quality"] = round(t3 - t2, 3)  # the re-render and SSIM of the report
     report["timings"] = vec.stats.get("timings", {})
+    # CPU seconds per stage; they sum to cpu_seconds (rendering the SVG is the last)
+    report["cpu_stages"] = {**vec.stats.get("cpu", {}), "render": round(cpu - (c1 - c0), 4)}
+    report["cpu_parts"] = parts  # costly parts whichever stage ran them (crafteditor.cpu_parts)
     if vec.stats.get("over_budget"):  # stages skipped past the figure's time budget (their ink is traced)
         report["over_budget"] = vec.stats["over_budget"]
     report["size"] = [vec.image.width, vec.image.height]

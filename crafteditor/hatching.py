@@ -24,6 +24,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
+from crafteditor.blobs import find_blobs
 from crafteditor.loading import RasterImage
 
 INK_CONTRAST = 30  # a stroke differs from the paper by this much in some channel
@@ -70,8 +71,7 @@ def hatch_regions(rgb: np.ndarray, paper: np.ndarray) -> list[tuple[tuple[slice,
 
 def _dense_boxes(mask: np.ndarray) -> list[tuple[int, int, int, int, int]]:
     """(x, y, w, h, area) of each box-like region where ``mask`` covers more than DENSE of a window."""
-    dense = _dense(mask)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(dense)
+    n, _, stats, _ = find_blobs(_dense(mask))  # OpenCV's labelling, the page's dense windows in their box
     return [box for box in (tuple(stats[i].tolist()) for i in range(1, n)) if _boxlike(*box)]
 
 

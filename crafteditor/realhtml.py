@@ -80,6 +80,23 @@ def _summary_table(title: str, items: dict[str, dict[str, Any]]) -> str:
     return "<table>" + head + "".join(rows) + "</table>"
 
 
+def _cpu_table(splits: dict[str, dict[str, Any]]) -> str:
+    """CPU seconds per stage summed over each split's figures (share of our total), then the costly parts."""
+    out = []
+    for name, s in splits.items():
+        stages, parts = s.get("cpu_stages") or {}, s.get("cpu_parts") or {}
+        total = sum(stages.values())
+        if not total:
+            continue
+        cells = "".join(f"<td>{_esc(k)}: {v:.1f} s ({v / total:.0%})</td>"
+                        for k, v in sorted(stages.items(), key=lambda kv: -kv[1]))
+        part_cells = "".join(f"<td>{_esc(k)}: {v:.1f} s</td>" for k, v in sorted(parts.items(), key=lambda kv: -kv[1]))
+        out.append(f"<tr><td class=l>{_esc(name)} ({s['n']} figures, {total:.1f} s)</td>{cells}</tr>")
+        if part_cells:
+            out.append(f"<tr><td class=l>&nbsp; parts, whichever stage ran them</td>{part_cells}</tr>")
+    return "<table>" + "".join(out) + "</table>" if out else "<p class=muted>No stage timings.</p>"
+
+
 def _figure_rows(rows: list[BenchRow], sheet: Callable[[BenchRow], str]) -> str:
     head = ("<tr><th class=l>figure</th><th class=l>split</th><th class=l>maker</th><th>words</th>"
             "<th>read surely</th><th>node F1</th>"
@@ -143,6 +160,7 @@ def report_html(track: dict[str, Any], rows: list[BenchRow], worst: list[tuple[B
         "vtracer's). Over budget: stages skipped past the figure's time budget, or slower than it.</p>",
         "<h2>Per split</h2>", _summary_table("split", track["splits"]),
         "<h2>Per style or chart maker</h2>", _summary_table("maker", track["groups"]),
+        "<h2>Where the CPU went</h2>", _cpu_table(track["splits"]),
         "<h2>Worst figures: original | CraftEditor | vtracer</h2>", _worst(worst, sheet),
         "<h2>Every figure</h2><p class=muted>The name opens its side-by-side picture; red: under the aim.</p>",
         _figure_rows(real, sheet),

@@ -75,7 +75,32 @@ def summarise(rows: list[BenchRow]) -> dict[str, Any]:
     out["over_budget"] = sum(is_over_budget(r) for r in rows)
     out["failed"] = sum(bool(r.error) for r in rows)  # scored as nothing recovered
     out["slowest"] = max((r.ce_seconds for r in rows), default=float("nan"))  # wall seconds, the slowest figure
+    out["cpu_stages"] = _summed(r.cpu_stages for r in rows)  # CPU seconds per stage, summed over the figures
+    out["cpu_parts"] = _summed(r.cpu_parts for r in rows)
     return out
+
+
+def _summed(dicts) -> dict[str, float]:
+    """Each key's sum over ``dicts``, in the order the keys first appear."""
+    out: dict[str, float] = {}
+    for d in dicts:
+        for k, v in d.items():
+            out[k] = round(out.get(k, 0.0) + float(v), 3)
+    return out
+
+
+def format_cpu_split(summary: dict[str, Any]) -> str:
+    """Where the CPU went: each stage's CPU seconds summed over the figures, and its share of our total;
+    then the costly parts (they run inside the stages)."""
+    stages, parts = summary.get("cpu_stages") or {}, summary.get("cpu_parts") or {}
+    total = sum(stages.values())
+    if not total:
+        return ""
+    split = ", ".join(f"{k} {v:.1f} ({v / total:.0%})" for k, v in sorted(stages.items(), key=lambda kv: -kv[1]))
+    line = f"CPU s by stage ({summary['n']} figures, {total:.1f} s): {split}"
+    if parts:
+        line += "\n  of which: " + ", ".join(f"{k} {v:.1f}" for k, v in sorted(parts.items(), key=lambda kv: -kv[1]))
+    return line
 
 
 def check_aims(summary: dict[str, Any]) -> list[dict[str, Any]]:
@@ -147,4 +172,8 @@ def format_real(track: dict[str, Any]) -> str:
                      " (the truth lists some containers' titles as nodes)")
     for name, why in track.get("failed", []):
         lines.append(f"  failed: {name}: {why}")
+    for name, sp in track["splits"].items():
+        split = format_cpu_split(sp)
+        if split:
+            lines.append(f"split {name}: {split}")
     return "\n".join(lines)

@@ -84,7 +84,8 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
     if photo is not None:  # the whole image is the photo read: no photos in it (its marker letters looked like some)
         config = config.replace(photos=False)
     timings: dict[str, float] = {}
-    t0 = time.perf_counter()
+    cpu = {"load": budget_clock() - c0}  # CPU seconds per stage (all threads), the budget's clock
+    t0, k = time.perf_counter(), budget_clock()
     budget = Budget(config.time_budget(shown.width, shown.height), c0 if started is None else started)
     rgb = prepare(image.rgb, config).copy()
     paints = find_paints(rgb, config, image.page)
@@ -93,6 +94,7 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
     strong = _in_contrast(rgb, paints) if config.lossy else None
     ink_total = int((paints.ink_mask() if strong is None else paints.ink_mask() & strong).sum())
     timings["paints"] = time.perf_counter() - t0
+    k = _lap(cpu, "paints", k)
 
     t = time.perf_counter()
     # glyphs are read from the pixels as decoded: a median filter (scans, JPEG) thins strokes
@@ -112,6 +114,7 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
         erase_text(line_rgb, replace(paints, labels=paints.labels.copy()), runs, ring=2 if config.lossy else 1)
     erase_text(rgb, paints, runs, ring=2 if config.lossy else 1)
     timings["text"] = time.perf_counter() - t
+    k = _lap(cpu, "text", k)
     budget.ran("text")
 
     t = time.perf_counter()
@@ -125,6 +128,7 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
     photos, runs = _photos(image, paints, runs, chart_mask, config, keep_runs=bool(charts))
     photo_px = photo_mask(photos, rgb.shape[:2])
     timings["charts"] = time.perf_counter() - t
+    k = _lap(cpu, "charts", k)
     budget.ran("charts")
 
     t = time.perf_counter()
@@ -136,6 +140,9 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
         again = vectorize(image, config.replace(**PRESETS["sketch"], preset_name="sketch"), name=name,
                           started=budget.start, text=read)
         again.image = shown
+        # the first reading's CPU, up to its shapes, is a stage of its own
+        again.stats["cpu"] = {"first reading": round(budget_clock() - c0 - _cpu_sum(again.stats["cpu"]), 4),
+                              **again.stats["cpu"]}
         if photo is not None:
             again.figure = on_paper(again.figure, photo.paper)
         return again
@@ -143,6 +150,7 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
         runs += read_badges(image.rgb, shapes, runs, get_engine(config.ocr_threads), config, image.scale)
     shape_mask = _shape_mask(shapes, rgb.shape[:2])
     timings["shapes"] = time.perf_counter() - t
+    k = _lap(cpu, "shapes", k)
     budget.ran("shapes")
 
     t = time.perf_counter()
@@ -164,6 +172,7 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
         if sketched or wobbly_outlines(shapes):  # hand-drawn: an Excalidraw export's boxes read as typeset
             lines = mend_sketch_lines(lines, shapes, line_rgb, paints)
     timings["lines"] = time.perf_counter() - t
+    k = _lap(cpu, "lines", k)
     budget.ran("lines")
 
     t = time.perf_counter()
@@ -172,6 +181,7 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
                              image.scale, deadline=budget.deadline)
     traced += [image_object(image.rgb, ph.box, image.scale) for ph in photos]
     timings["trace"] = time.perf_counter() - t
+    k = _lap(cpu, "trace", k)
     budget.ran("trace")
 
     t = time.perf_counter()
@@ -186,6 +196,7 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
     if photo is not None:
         fig = on_paper(fig, photo.paper)
     timings["assemble"] = time.perf_counter() - t
+    _lap(cpu, "assemble", k)
     budget.ran("assemble")
 
     primitive_ink = int((ink & (shape_mask | line_mask | chart_mask)).sum()) + int(text_ink.sum())
@@ -201,12 +212,24 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
         "text_chars": sum(len(r.text.replace(" ", "")) for r in runs),
         "text_chars_kept": builder.chars_kept,
         "timings": {k: round(v, 4) for k, v in timings.items()},
+        "cpu": {k: round(v, 4) for k, v in cpu.items()},
         "preset": config.preset_name,
         "time_budget_s": budget.seconds,
         "over_budget": budget.skipped,
     }
     return Vectorized(figure=fig, image=shown, stats=stats, texts=runs, shapes=shapes, lines=lines,
                       read_scale=image.scale)
+
+
+def _lap(cpu: dict[str, float], stage: str, since: float) -> float:
+    """Record ``stage``'s CPU seconds since ``since`` (a :func:`budget_clock` reading); returns the clock now."""
+    now = budget_clock()
+    cpu[stage] = now - since
+    return now
+
+
+def _cpu_sum(cpu: dict[str, float]) -> float:
+    return float(sum(cpu.values()))
 
 
 class Budget:

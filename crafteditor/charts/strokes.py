@@ -16,11 +16,19 @@ def long_lines(ink: np.ndarray, horizontal: bool, min_len: int) -> list[tuple[in
     A bar standing on an axis survives the opening too; only the rows (columns) where the
     stroke runs its full length are kept, so the axis comes out thin.
     """
-    n, lab, stats, _ = find_blobs(_long_runs(ink, horizontal, min_len))
+    runs = _long_runs(ink, horizontal, min_len)
+    # components found in the box the runs lie in, from an even row and column (the scan's 2×2
+    # blocks fall as on the page: the same labels, in the same order), not over the whole page
+    rows, cols = np.flatnonzero(runs.any(axis=1)), np.flatnonzero(runs.any(axis=0))
+    if rows.size == 0:
+        return []
+    oy, ox = int(rows[0]) & ~1, int(cols[0]) & ~1
+    n, lab, stats, _ = find_blobs(runs[oy:rows[-1] + 1, ox:cols[-1] + 1])
     out = []
     for i in range(1, n):
-        x, y, w, h, _ = stats[i]
-        comp = lab[y:y + h, x:x + w] == i
+        bx, by, w, h, _ = stats[i]
+        comp = lab[by:by + h, bx:bx + w] == i
+        x, y = bx + ox, by + oy
         widths = comp.sum(axis=1) if horizontal else comp.sum(axis=0)
         full = np.nonzero(widths >= 0.9 * widths.max())[0]
         if full.size == 0:

@@ -6,12 +6,14 @@ import cv2
 import numpy as np
 
 from crafteditor.blobs import find_blobs
+from crafteditor.cpu_parts import charged
 from crafteditor.lines.paths import Pt
 
 _NEIGH = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
 _NEIGHBOURS = np.array([[1, 1, 1], [1, 0, 1], [1, 1, 1]], np.float32)
 
 
+@charged("skeleton")
 def skeleton(mask: np.ndarray) -> np.ndarray:
     """The mask thinned to one-pixel-wide lines (scikit-image's skeletonize).
 

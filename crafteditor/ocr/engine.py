@@ -17,6 +17,7 @@ import threading
 import cv2
 import numpy as np
 
+from crafteditor.cpu_parts import charged
 from crafteditor.onnx_fusion import fused_model
 from crafteditor.reader import get_reader
 from crafteditor.sessions import session_options
@@ -74,6 +75,7 @@ class OcrEngine:
         self.latin_mask = np.array([i == 0 or (len(ch) == 1 and ord(ch) < 0x2E80) for i, ch in enumerate(vocab)],
                                    dtype=np.float32)
 
+    @charged("ocr detect")
     def detect(self, bgr: np.ndarray, limit_side: int = 736, regions: TextRegions | None = None) -> list[np.ndarray]:
         """Text line quadrilaterals (4×2 float arrays) in image pixels.
 
@@ -119,6 +121,7 @@ class OcrEngine:
             return [q / np.array([sx, sy], dtype=np.float32) for q in quads]
         return self.detect(bgr, limit_side=int(round(min(h, w) * scale)), regions=regions)
 
+    @charged("ocr recognize")
     def recognize(self, crops: list[np.ndarray], latin: bool, word_width: int = REC_PAD_WIDTH,
                   fold_case: bool = False, fast: bool = False) -> list[tuple[str, float, list[float]]]:
         """Read each BGR line crop: (text, confidence, x centre of each character in crop pixels).

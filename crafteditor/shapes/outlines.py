@@ -5,6 +5,7 @@ which of them a face is: its best match by IoU, and the box of the outline it li
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -16,8 +17,17 @@ from crafteditor.shapes.polygons import fit_trapezoid
 _CANDIDATES = ("box", "ellipse", "diamond", "parallelogram", "parallelogram_l", "hexagon", "document", "cylinder")
 
 
+@lru_cache(maxsize=4096)
 def ideal_mask(shape: str, w: int, h: int) -> np.ndarray:
-    """The shape as the renderer draws it, filling a w×h box (same proportions as crafter.render.shapes)."""
+    """The shape as the renderer draws it, filling a w×h box (same proportions as crafter.render.shapes);
+    read-only, and drawn once per shape and size (faces of one size are compared with every shape, and
+    again by the sketch and cylinder tests: 8 of 10 asks on three dev figures were repeats)."""
+    m = _drawn(shape, int(w), int(h))
+    m.flags.writeable = False
+    return m
+
+
+def _drawn(shape: str, w: int, h: int) -> np.ndarray:
     m = np.zeros((h, w), np.uint8)
     W, H = w - 1, h - 1
     if shape == "box":

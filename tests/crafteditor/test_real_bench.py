@@ -164,6 +164,14 @@ def test_bench_real_writes_a_report_a_person_reads(drawn_set, tmp_path, capsys):
     pipe = next(f for f in data["figures"] if f["name"] == "pipe")
     assert pipe["scores"]["words"] == 1.0 and pipe["split"] == "test" and pipe["group"] == "crafter"
     assert 0 <= pipe["ce_gmsd"] < 0.3 and pipe["vt_elements"] > pipe["ce_elements"]
+    # where the CPU went: each figure's stages sum to its CPU time, the split sums them over its figures
+    assert {"load", "text", "shapes", "lines", "assemble", "render"} <= set(pipe["cpu_stages"])
+    assert sum(pipe["cpu_stages"].values()) == pytest.approx(pipe["ce_cpu"], abs=0.01)
+    assert "ocr recognize" in pipe["cpu_parts"]
+    test = data["splits"]["test"]
+    in_test = [f for f in data["figures"] if f["split"] == "test"]
+    assert test["cpu_stages"]["text"] == pytest.approx(sum(f["cpu_stages"]["text"] for f in in_test), abs=0.01)
+    assert "CPU s by stage" in text and "Where the CPU went" in page
 
 
 def test_report_needs_a_real_set(capsys):

@@ -216,6 +216,28 @@ def test_blobs_are_opencvs_default_labelling():
         assert np.allclose(got[3][1:], want[3][1:])
 
 
+def test_blobs_of_sparse_ink_in_a_large_mask_are_opencvs():
+    """Ink in a small part of a large mask is scanned in its box alone: labels (in OpenCV's order),
+    stats and centroids, the background's row too, are exactly those of the whole mask's scan."""
+    from crafteditor.blobs import find_blobs
+
+    rng = np.random.default_rng(11)
+    for t in range(200):
+        h, w = (int(v) for v in rng.integers(64, 600, 2))
+        m = np.zeros((h, w), bool)
+        for _ in range(int(rng.integers(0, 6))):
+            y, x = int(rng.integers(0, h)), int(rng.integers(0, w))
+            bh, bw = int(rng.integers(1, h // 3)), int(rng.integers(1, w // 3))
+            m[y:y + bh, x:x + bw] |= rng.random((min(bh, h - y), min(bw, w - x))) < rng.choice([0.1, 0.4, 1.0])
+        if t % 7 == 0:  # ink on the edges: the box spans the mask one way
+            m[:, int(rng.integers(0, w))] = True
+        want = cv2.connectedComponentsWithStatsWithAlgorithm(m.astype(np.uint8), 8, cv2.CV_32S, cv2.CCL_BBDT)
+        got = find_blobs(m)
+        assert got[0] == want[0]
+        for g, x in zip(got[1:], want[1:]):
+            assert g.dtype == x.dtype and np.array_equal(g, x)
+
+
 def test_long_runs_are_the_opening_by_a_line():
     """charts.strokes._long_runs opens only the rows (columns) that can hold a long run: the mask
     is OpenCV's opening by a 1×L (L×1) line, short runs at the image's edge included."""
