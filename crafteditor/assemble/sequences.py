@@ -58,6 +58,9 @@ class Sequence:
     lifelines: list[Lifeline]
     messages: list[Message]
     labels: list[int] = field(default_factory=list)  # shapes that are a message's label box, not participants
+    # participants drawn as a name with no box (an actor's, a database's icon above it, or a bare name): a box
+    # around the name, to be appended to the shapes (the lifelines' indices count them on from len(shapes))
+    extra: list[DetectedShape] = field(default_factory=list)
 
     def renumber(self, keep: list[int]) -> None:
         """The lifelines' shape indices where only the shapes ``keep`` (ascending) are kept."""
@@ -76,9 +79,11 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
     """The lifelines and messages of a sequence diagram, or None where the figure is none: at
     least two lifelines hanging from a row of boxes, and a message between them."""
     found = [ln for i, s in enumerate(shapes) if (ln := _lifeline(rgb, background, shapes, i)) is not None]
-    found = _one_row(found, shapes)
+    pool = [*shapes, *_name_boxes(shapes, runs, background)]
+    found = _one_row(found + _named_lifelines(rgb, background, pool, len(shapes), found), pool)
     if len(found) < 2:
         return None
+    extra = _keep_extra(found, pool, len(shapes))
     ink = ink_mask(rgb, background)
     found.sort(key=lambda ln: ln.x)
     H, W = ink.shape
@@ -112,7 +117,46 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
         return None
     messages += _self_messages(ink, rgb, found, messages)
     messages += _boxed_self_messages(ink, rgb, found, [shapes[k] for k in boxes], messages)
-    return Sequence(found, messages, [k for k in boxes if _on_message(shapes[k], messages)])
+    return Sequence(found, messages, [k for k in boxes if _on_message(shapes[k], messages)], extra)
+
+
+def _name_boxes(shapes: list[DetectedShape], runs: list[TextRun], background: tuple[int, int, int]) -> list[DetectedShape]:
+    """A box around each horizontal line of text outside every box: where a lifeline hangs from
+    one, it names a participant drawn with no box (PlantUML's actors, databases, entities)."""
+    out = []
+    for r in runs:
+        if r.angle != 0 or r.h < 6 or not r.text.strip() or any(
+                not s.is_group and s.contains_point(r.cx, r.cy) for s in shapes):
+            continue
+        out.append(DetectedShape(shape="box", x=r.x - 2, y=r.y - 2, w=r.w + 4, h=r.h + 4, fill=background, stroke=None,
+                                 stroke_px=0.0, iou=0.0, face=None))  # type: ignore[arg-type]
+    return out
+
+
+def _named_lifelines(rgb: np.ndarray, background: tuple[int, int, int], pool: list[DetectedShape], base: int,
+                     boxed: list[Lifeline]) -> list[Lifeline]:
+    """Lifelines hanging from a name with no box (``pool[base:]``), on columns no boxed
+    participant's lifeline takes; the name repeated at the foot is its bottom (another name's
+    box of the same size is none)."""
+    out = []
+    for i in range(base, len(pool)):
+        ln = _lifeline(rgb, background, pool, i)
+        if ln is None or any(abs(ln.x - b.x) <= 20 for b in boxed):
+            continue
+        if ln.bottom is not None and ln.bottom < base:
+            ln.bottom = None
+        out.append(ln)
+    return out
+
+
+def _keep_extra(found: list[Lifeline], pool: list[DetectedShape], base: int) -> list[DetectedShape]:
+    """The name boxes the row of lifelines uses, numbered on from ``base`` (the others dropped)."""
+    used = sorted({k for ln in found for k in (ln.node, ln.bottom) if k is not None and k >= base})
+    index = {old: base + new for new, old in enumerate(used)}
+    for ln in found:
+        ln.node = index.get(ln.node, ln.node)
+        ln.bottom = index.get(ln.bottom, ln.bottom) if ln.bottom is not None else None
+    return [pool[k] for k in used]
 
 
 def _boxed_self_messages(ink: np.ndarray, rgb: np.ndarray, lines: list[Lifeline], boxes: list[DetectedShape],
