@@ -83,6 +83,10 @@ def _stacked(a: DetectedShape, b: DetectedShape, runs: list[TextRun]) -> bool:
     sketched = any(s.face is not None and s.face.soft for s in (a, b))
     tol = max(3.0, (0.04 if sketched else 0.02) * max(a.w, b.w))
     gap = max(3.0, 2 * max(a.stroke_px, b.stroke_px) + 1)
+    if b.y - (a.y + a.h) > gap and _holds_members(b, runs):
+        # an empty compartment between (PlantUML's class with no fields: a strip thinner than a
+        # line of text, too thin to be a face)
+        gap = max([gap, *(0.9 * r.font_px for r in runs if _inside(r, a))])
     return (abs(a.x - b.x) <= tol and abs(a.w - b.w) <= tol and abs(b.y - (a.y + a.h)) <= gap
             and (color_distance(a.fill, b.fill) <= 30
                  or (min(_luma(a.fill), _luma(b.fill)) >= PALE_LUMA and _holds_members(b, runs))))
