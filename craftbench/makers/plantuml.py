@@ -175,9 +175,9 @@ def klass(rng: random.Random) -> Diagram:
         methods = [f"{rng.choice('+-')}{rng.choice(WORDS)}{rng.choice(WORDS).capitalize()}() : {rng.choice(TYPES)}"
                    for _ in range(rng.randint(0, 3))]
         d.lines += [f"{kind} {name} {{", *attrs, *methods, "}"]
-        stereo = "<<interface>>" if kind == "interface" else "<<enumeration>>" if kind == "enum" else ""
-        # the visibility marks are icons unless classAttributeIconSize is 0 (then + - # are printed, no word)
-        words = [stereo, name, *(a[1:] for a in attrs), *(m[1:] for m in methods)]
+        # the kind is a circled letter (C, A, I, E: an icon, no word); the visibility marks are icons
+        # unless classAttributeIconSize is 0 (then + - # are printed: no word either)
+        words = [name, *(a[1:] for a in attrs), *(m[1:] for m in methods)]
         labels.append(" ".join(w for w in words if w))
     for j in range(1, n):
         i = rng.randrange(j)

@@ -11,6 +11,7 @@ from crafteditor.assemble.builder import FigureBuilder, hex_rgb
 from crafteditor.config import THEME
 from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import color_distance, to_hex
+from crafteditor.shapes.compartments import badge_letter
 from crafteditor.shapes.detect import DetectedShape
 from crafter.base.text import text_width
 from crafter.spec.model import Node, Path
@@ -42,6 +43,10 @@ def shape_labels(runs: list[TextRun], shapes: list[DetectedShape], used: set[int
             break
     for i in out:
         out[i].sort(key=lambda k: (runs[k].y, runs[k].x))
+        held = [runs[k] for k in out[i]]
+        for k in [k for k in out[i] if badge_letter(runs[k], shapes[i], held)]:  # an icon's letter: free text
+            out[i].remove(k)
+            used.discard(k)
     return out
 
 

@@ -81,6 +81,9 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
     found = [ln for i, s in enumerate(shapes) if (ln := _lifeline(rgb, background, shapes, i)) is not None]
     pool = [*shapes, *_name_boxes(shapes, runs, background)]
     found = _one_row(found + _named_lifelines(rgb, background, pool, len(shapes), found), pool)
+    if found:  # a participant's lifeline runs down to where the others end (an arrow into a label stops short)
+        end = max(ln.y1 for ln in found)
+        found = [ln for ln in found if ln.node < len(shapes) or end - ln.y1 <= max(12.0, 0.05 * (ln.y1 - ln.y0))]
     if len(found) < 2:
         return None
     extra = _keep_extra(found, pool, len(shapes))
@@ -143,6 +146,10 @@ def _named_lifelines(rgb: np.ndarray, background: tuple[int, int, int], pool: li
         ln = _lifeline(rgb, background, pool, i)
         if ln is None or any(abs(ln.x - b.x) <= 20 for b in boxed):
             continue
+        s, x = pool[i], int(ln.x)
+        yb = int(math.ceil(s.y + s.h)) + 2
+        if (ink_mask(rgb[yb:yb + max(6, int(0.8 * s.h)), max(0, x - 6):x + 7], background).sum(axis=1) > 4).any():
+            continue  # an arrowhead under the name: an arrow into a label, no lifeline
         if ln.bottom is not None and ln.bottom < base:
             ln.bottom = None
         out.append(ln)

@@ -62,6 +62,29 @@ def join_compartments(shapes: list[DetectedShape], runs: list[TextRun]) -> list[
     return _without([replaced.get(i, s) for i, s in enumerate(shapes)], drop)
 
 
+def class_badges_dropped(shapes: list[DetectedShape]) -> list[DetectedShape]:
+    """``shapes`` less the circled kind letters (PlantUML's C, I, A, E) in class boxes' name
+    compartments: an icon of the class, no node (an arrow ending on the box's top met the badge's
+    ring first and was joined to it); its letter is left out of the name (:func:`badge_letter`)."""
+    drop = {j for s in shapes if s.dividers and not s.is_group for j, t in enumerate(shapes)
+            if t.shape in ("circle", "ellipse") and _badge_of(t, s)}
+    return _without(shapes, drop) if drop else shapes
+
+
+def _badge_of(t: DetectedShape, s: DetectedShape) -> bool:
+    title = s.dividers[0] - s.y
+    return (s.x <= t.x and t.x + t.w <= s.x + 0.5 * s.w and s.y <= t.y and t.y + t.h <= s.dividers[0] + 1
+            and t.h <= 0.9 * title)
+
+
+def badge_letter(r: TextRun, s: DetectedShape, held: list[TextRun]) -> bool:
+    """Whether run ``r`` in class box ``s`` is its circled kind letter: one letter in the name
+    compartment's left half, left of the name on its line."""
+    return (bool(s.dividers) and len(r.text.strip()) == 1 and r.text.strip().isalpha() and r.bottom <= s.dividers[0] + 1
+            and r.cx < s.x + 0.5 * s.w and any(q is not r and q.x > r.right and abs(q.cy - r.cy) <= 0.6 * q.h
+                                                 for q in held))
+
+
 def _without(shapes: list[DetectedShape], drop: set[int]) -> list[DetectedShape]:
     """``shapes`` less those of ``drop``, the group members of those kept renumbered to match (in place)."""
     keep = [i for i in range(len(shapes)) if i not in drop]

@@ -13,7 +13,7 @@ import numpy as np
 from crafteditor.config import Config, past
 from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import Paints, color_distance, distances
-from crafteditor.shapes.compartments import join_compartments, join_tables
+from crafteditor.shapes.compartments import class_badges_dropped, join_compartments, join_tables
 from crafteditor.shapes.faces import Face, find_faces, merge_faces, split_off_lines
 from crafteditor.shapes.frames import holds_drawing
 from crafteditor.shapes.outlines import classify, fit_polygon_box, ideal_mask, inset_margins, mask_iou
@@ -100,6 +100,7 @@ def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
         if s.dividers:  # its compartments bordered one another: the class box's own surroundings
             s.outside_share = max(_ring_stroke(rgb, paints, s.face)[3], _offset_shadow_share(rgb, paints, s.face,
                                                                                          pad=int(math.ceil(s.stroke_px)) + 8))
+    shapes = class_badges_dropped(shapes)
     if config.groups:
         mark_groups(shapes)
         for s in shapes:  # a box around labels and arrows (no boxes among them) is a frame too
