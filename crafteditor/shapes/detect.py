@@ -13,7 +13,7 @@ import numpy as np
 from crafteditor.config import Config, past
 from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import Paints, color_distance, distances
-from crafteditor.shapes.compartments import class_badges_dropped, join_compartments, join_tables
+from crafteditor.shapes.compartments import class_badges_dropped, empty_foot, join_compartments, join_tables
 from crafteditor.shapes.faces import Face, find_faces, merge_faces, split_off_lines
 from crafteditor.shapes.frames import holds_drawing
 from crafteditor.shapes.outlines import classify, fit_polygon_box, ideal_mask, inset_margins, mask_iou
@@ -98,8 +98,12 @@ def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
     shapes = join_tables(shapes, rgb, paints.background_rgb, runs or [])
     for s in shapes:
         if s.dividers:  # its compartments bordered one another: the class box's own surroundings
-            s.outside_share = max(_ring_stroke(rgb, paints, s.face)[3], _offset_shadow_share(rgb, paints, s.face,
-                                                                                         pad=int(math.ceil(s.stroke_px)) + 8))
+            foot = empty_foot(rgb, s)  # an empty last compartment, too thin to be a face, taken in
+            if foot:
+                s.dividers.append(s.y + s.h)
+                s.h += foot
+            shadow = _offset_shadow_share(rgb, paints, s.face, pad=int(math.ceil(s.stroke_px)) + 8, foot=int(foot))
+            s.outside_share = max(_ring_stroke(rgb, paints, s.face)[3], shadow)
     shapes = class_badges_dropped(shapes)
     if config.groups:
         mark_groups(shapes)
@@ -300,10 +304,11 @@ def _make_shape(rgb: np.ndarray, paints: Paints, f: Face, shape: str, iou: float
                          face=f, outside_share=share)  # type: ignore[arg-type]
 
 
-def _offset_shadow_share(rgb: np.ndarray, paints: Paints, face: Face, pad: int = 8) -> float:
+def _offset_shadow_share(rgb: np.ndarray, paints: Paints, face: Face, pad: int = 8, foot: int = 0) -> float:
     """The surroundings' share of the rings around a face whose bottom and right lie in an offset
     drop shadow: one paint on its top and left, and that paint or neutral grey darker than it on
-    its bottom and right (PlantUML's shadows, grey 160 on white, fading over 15 px)."""
+    its bottom and right (PlantUML's shadows, grey 160 on white, fading over 15 px); ``foot``: px
+    of the box below the face (an empty compartment), not read."""
     H, W = paints.labels.shape
     x0, y0 = max(0, face.x - pad), max(0, face.y - pad)
     x1, y1 = min(W, face.x + face.w + pad), min(H, face.y + face.h + pad)
@@ -314,7 +319,7 @@ def _offset_shadow_share(rgb: np.ndarray, paints: Paints, face: Face, pad: int =
     rows, cols = np.indices(outer.shape)
     fy, fx = face.y - y0, face.x - x0
     lt = outer & ((rows < fy) | (cols < fx)) & (rows < fy + face.h) & (cols < fx + face.w)
-    br = outer & ((rows >= fy + face.h) | (cols >= fx + face.w))  # (holes inside the face aside)
+    br = outer & ((rows >= fy + face.h + foot) | (cols >= fx + face.w))  # (holes inside the face aside)
     lab = paints.labels[y0:y1, x0:x1]
     if lt.sum() < 8 or br.sum() < 8 or (lab[lt] < 0).all():
         return 0.0
