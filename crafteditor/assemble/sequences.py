@@ -299,7 +299,8 @@ def _one_row(found: list[Lifeline], shapes: list[DetectedShape], named: int | No
     best: list[Lifeline] = []
     for a in found:
         sa = shapes[a.node]
-        tol = max(6.0, 0.25 * sa.h)
+        # a name's box is its text's, whose bottom moves with the letters (a descender, an icon's bar)
+        tol = max(6.0, 0.25 * sa.h) if a.node < named else max(10.0, 0.5 * sa.h)
         # a stick-figure actor's head ends higher, its lifeline where the others end
         row = [b for b in found if abs(b.y0 - a.y0) <= tol or (
             b.y0 < a.y0 and abs(b.y1 - a.y1) <= tol and _head_of(shapes[b.node], sa))]
