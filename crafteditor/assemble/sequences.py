@@ -553,6 +553,7 @@ def without_cells(seq: Sequence, shapes: list[DetectedShape], tol: float = 5.0) 
     drop = {k for k, s in enumerate(shapes) if s.y >= top - 2 and any(abs(s.x - x) <= tol for x in xs)
             and any(abs(s.x + s.w - x) <= tol for x in xs)}
     drop |= set(seq.labels)  # a message's label box: its text labels the message
+    drop -= {k for ln in seq.lifelines for k in (ln.node, ln.bottom) if k is not None}  # the participants stay
     if not drop:
         return shapes
     keep = [k for k in range(len(shapes)) if k not in drop]
