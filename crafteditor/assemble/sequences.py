@@ -260,6 +260,16 @@ def _lifeline(rgb: np.ndarray, background: tuple[int, int, int], shapes: list[De
     # thin: no ink 5 px either side (a message crossing it aside)
     thin = rows[:, xl] & ~rows[:, xl - 5] & ~rows[:, xl + 5]
     frac = thin.mean(axis=0)
+    # a dashed lifeline's stretch from under the box (its border and shadow) to the first thing
+    # across it (a message, an activation bar from the first message on: PlantUML's) is read on
+    # its own too; its dashes cover a third of it or more
+    wide = rows.sum(axis=1) > 6
+    start = int(np.argmin(wide)) if wide.any() else 0
+    after = np.flatnonzero(wide[start:])
+    stop = start + int(after[0]) if len(after) else len(wide)
+    if stop - start >= 20:
+        seg = thin[start:stop].mean(axis=0)
+        frac = np.maximum(frac, np.where(seg >= 0.3, np.maximum(seg, 0.4), 0.0))
     if frac.max() < 0.4:
         return None
     # the column nearest the middle among the strongest (not an activation bar's side)
