@@ -62,9 +62,10 @@ def join_compartments(shapes: list[DetectedShape], runs: list[TextRun]) -> list[
     return _without([replaced.get(i, s) for i, s in enumerate(shapes)], drop)
 
 
-def empty_foot(rgb: np.ndarray, s: DetectedShape) -> float:
+def empty_foot(rgb: np.ndarray, s: DetectedShape, runs: list[TextRun]) -> float:
     """The height of an empty compartment under class box ``s`` (its fill between two strokes,
-    thinner than a face: PlantUML's class with no methods), or 0."""
+    thinner than a face: PlantUML's class with no methods; no text in it, ``rgb`` having its
+    text erased), or 0."""
     H, W = rgb.shape[:2]
     x0, x1 = int(s.x + 0.2 * s.w), int(s.x + 0.8 * s.w)
     y = int(round(s.y + s.h))
@@ -81,7 +82,27 @@ def empty_foot(rgb: np.ndarray, s: DetectedShape) -> float:
         end += 1
     if end - rows[0] + 1 < 2 or end + 1 >= len(stroke) or not stroke[end + 1:end + 2 + int(s.stroke_px)].any():
         return 0.0
-    return float(end + 1 + s.stroke_px / 2)
+    foot = float(end + 1 + s.stroke_px / 2)
+    y1 = s.y + s.h + foot
+    if any(r.bottom > s.y + s.h and r.y < y1 and r.right > s.x and r.x < s.x + s.w for r in runs):
+        return 0.0
+    return foot
+
+
+def over_empty_compartments(rgb: np.ndarray, shapes: list[DetectedShape], runs: list[TextRun]) -> list[DetectedShape]:
+    """``shapes`` with each box that has an empty compartment under it (:func:`empty_foot`) and
+    another compartment right below that taken down over it (PlantUML's class with no fields:
+    its name and its methods read as two boxes a strip apart), so the two join."""
+    for s in shapes:
+        if not _candidate(s) or s.dividers:
+            continue
+        foot = empty_foot(rgb, s, runs)
+        gap = max(3.0, 2 * s.stroke_px + 1)
+        if foot and any(t is not s and _candidate(t) and abs(t.x - s.x) <= 3 and abs(t.w - s.w) <= 3
+                        and abs(t.y - (s.y + s.h + foot)) <= gap for t in shapes):
+            s.dividers = [s.y + s.h]
+            s.h += foot
+    return shapes
 
 
 def class_badges_dropped(shapes: list[DetectedShape]) -> list[DetectedShape]:
@@ -148,10 +169,6 @@ def _stacked(a: DetectedShape, b: DetectedShape, runs: list[TextRun]) -> bool:
     sketched = any(s.face is not None and s.face.soft for s in (a, b))
     tol = max(3.0, (0.04 if sketched else 0.02) * max(a.w, b.w))
     gap = max(3.0, 2 * max(a.stroke_px, b.stroke_px) + 1)
-    if b.y - (a.y + a.h) > gap and _holds_members(b, runs):
-        # an empty compartment between (PlantUML's class with no fields: a strip thinner than a
-        # line of text, too thin to be a face)
-        gap = max([gap, *(0.9 * r.font_px for r in runs if _inside(r, a))])
     return (abs(a.x - b.x) <= tol and abs(a.w - b.w) <= tol and abs(b.y - (a.y + a.h)) <= gap
             and (color_distance(a.fill, b.fill) <= 30
                  or (min(_luma(a.fill), _luma(b.fill)) >= PALE_LUMA and _holds_members(b, runs))))
@@ -187,6 +204,7 @@ def _joined(parts: list[DetectedShape]) -> DetectedShape:
         face = merge_faces(face, p.face)
     # the dividers' centre lines: where one compartment's outline meets the next one's
     dividers = [float(np.mean([a.y + a.h, b.y])) for a, b in zip(parts, parts[1:])]
+    dividers = sorted([*dividers, *(d for p in parts for d in p.dividers)])  # an empty compartment's too
     # the dividers are the box's own: not holes of a drawing inside it (a frame's, frames.holds_drawing)
     mask = face.mask.copy()
     reach = int(np.ceil(top.stroke_px)) + 2

@@ -13,7 +13,13 @@ import numpy as np
 from crafteditor.config import Config, past
 from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import Paints, color_distance, distances
-from crafteditor.shapes.compartments import class_badges_dropped, empty_foot, join_compartments, join_tables
+from crafteditor.shapes.compartments import (
+    class_badges_dropped,
+    empty_foot,
+    join_compartments,
+    join_tables,
+    over_empty_compartments,
+)
 from crafteditor.shapes.faces import Face, find_faces, merge_faces, split_off_lines
 from crafteditor.shapes.frames import holds_drawing
 from crafteditor.shapes.outlines import classify, fit_polygon_box, ideal_mask, inset_margins, mask_iou
@@ -94,11 +100,11 @@ def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
         made = _make_shape(rgb, paints, f, shape, iou)
         if made is not None:
             shapes.append(made)
-    shapes = join_compartments(shapes, runs or [])
+    shapes = join_compartments(over_empty_compartments(rgb, shapes, runs or []), runs or [])
     shapes = join_tables(shapes, rgb, paints.background_rgb, runs or [])
     for s in shapes:
         if s.dividers:  # its compartments bordered one another: the class box's own surroundings
-            foot = empty_foot(rgb, s)  # an empty last compartment, too thin to be a face, taken in
+            foot = empty_foot(rgb, s, runs or [])  # an empty last compartment, too thin to be a face, taken in
             if foot:
                 s.dividers.append(s.y + s.h)
                 s.h += foot
