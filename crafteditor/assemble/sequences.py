@@ -119,7 +119,9 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
     messages.sort(key=lambda m: m.points[0][1])
     # a row through a note's or other box's middle is none of its messages (a note's text, its fold)
     parts = {k for ln in found for k in (ln.node, ln.bottom) if k is not None}
-    inner = [s for k, s in enumerate(shapes) if not s.is_group and k not in parts and k not in boxes]
+    xs = [ln.x for ln in found]
+    inner = [s for k, s in enumerate(shapes) if not s.is_group and k not in parts and k not in boxes
+             and not _cell(s, xs)]
     plates = [shapes[k] for k in boxes if k not in parts]  # a message's label box: it runs through its middle
     messages = [m for m in messages if not any(_through(s, m) for s in inner)
                 and not any(_through(s, m) and abs(m.points[0][1] - s.cy) > 0.2 * s.h for s in plates)]
@@ -128,6 +130,11 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
     messages += _self_messages(ink, rgb, found, messages)
     messages += _boxed_self_messages(ink, rgb, found, [shapes[k] for k in boxes], messages)
     return Sequence(found, messages, [k for k in boxes if _on_message(shapes[k], messages)], extra)
+
+
+def _cell(s: DetectedShape, xs: list[float], tol: float = 5.0) -> bool:
+    """Whether ``s`` stands with both sides on lifelines: a cell lifelines and messages enclose."""
+    return any(abs(s.x - x) <= tol for x in xs) and any(abs(s.x + s.w - x) <= tol for x in xs)
 
 
 def _through(s: DetectedShape, m: Message) -> bool:
@@ -560,10 +567,9 @@ def without_cells(seq: Sequence, shapes: list[DetectedShape], tol: float = 5.0) 
     indices are renumbered in place."""
     xs = [ln.x for ln in seq.lifelines]
     top = min(ln.y0 for ln in seq.lifelines)
-    drop = {k for k, s in enumerate(shapes) if s.y >= top - 2 and any(abs(s.x - x) <= tol for x in xs)
-            and any(abs(s.x + s.w - x) <= tol for x in xs)}
+    drop = {k for k, s in enumerate(shapes) if s.y >= top - 2 and _cell(s, xs, tol)}
     drop |= set(seq.labels)  # a message's label box: its text labels the message
-    drop -= {k for ln in seq.lifelines for k in (ln.node, ln.bottom) if k is not None}  # the participants stay
+    drop -= {ln.node for ln in seq.lifelines}  # the participants stay (a foot 'box' may be a label's: it goes)
     if not drop:
         return shapes
     keep = [k for k in range(len(shapes)) if k not in drop]
