@@ -29,6 +29,7 @@ from crafter.errors import CrafterError
 MAKERS: dict[str, str] = {
     "charts": "craftbench.makers.charts",
     "mermaid": "craftbench.makers.mermaid",
+    "plantuml": "craftbench.makers.plantuml",
     "tikz": "craftbench.makers.tikz",
 }
 

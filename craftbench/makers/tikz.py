@@ -26,7 +26,7 @@ from pathlib import Path
 
 from crafter.errors import CrafterError
 
-KINDS = ("mlp", "rnn", "cell", "block")
+KINDS = ("mlp", "rnn", "cell", "block", "pipeline")
 LETTERS = "xhyzsuvaoc"
 GREEK = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "theta": "θ", "phi": "φ", "mu": "μ",
          "lambda": "λ", "sigma": "σ", "tau": "τ", "omega": "ω", "psi": "ψ"}
@@ -217,7 +217,62 @@ def draw_block(rng: random.Random, fig: Figure) -> None:
         fig.words.append(lab.words)
 
 
-DRAW = {"mlp": draw_mlp, "rnn": draw_rnn, "cell": draw_cell, "block": draw_block}
+PIPE_WORDS = [("Feature", "Extractor"), ("Image", "Encoder"), ("Text", "Encoder"), ("Fusion", "Module"),
+              ("Prediction", "Head"), ("Region", "Proposal"), ("Memory", "Bank"), ("Cross", "Attention"),
+              ("Data", "Loader"), ("Reward", "Model"), ("Policy", "Network"), ("Value", "Head"), ("Mask", "Decoder")]
+
+
+def draw_pipeline(rng: random.Random, fig: Figure) -> None:
+    """A paper's pipeline laid out with the positioning library: boxes of one or two lines (some a
+    math symbol and a word), placed right of / below one another, joined by straight and elbow
+    (-| |-) arrows, some labelled; two or three of them framed by a dashed fit box with a title."""
+    n = rng.randint(4, 6)
+    pairs = rng.sample(PIPE_WORDS, n)
+    labels: list[Label] = []
+    for i, (a, b) in enumerate(pairs):
+        r = rng.random()
+        if r < 0.4:  # two lines
+            labels.append(Label(f"{a}\\\\{b}", f"{a} {b}"))
+        elif r < 0.6:  # a symbol and a word
+            sym = math_label(rng, rng.choice(["f", "g", "theta", "phi", "E", "D"]), sub=rng.choice(["1", "2", None]))
+            labels.append(Label(f"{b} {sym.tex}", f"{b} {sym.words}"))
+        else:
+            labels.append(Label(f"{a} {b}", f"{a} {b}"))
+    font = rng.choice(["", "\\sffamily", "\\small", "\\sffamily\\small"])
+    fill = rng.choice(["white", "blue!8", "orange!12", "green!8", "gray!10"])
+    fig.body.append(f"\\tikzset{{pb/.style={{draw, thick, rounded corners=2pt, align=center, minimum height=1cm, "
+                    f"minimum width=2.2cm, fill={fill}, font={font}}}}}")
+    for i, lab in enumerate(labels):
+        if i == 0:
+            fig.body.append(f"\\node[pb] (p0) {{{lab.tex}}};")
+        else:
+            side = "below" if i % 3 == 2 and rng.random() < 0.7 else "right"
+            fig.body.append(f"\\node[pb, {side}={rng.choice(['0.9cm', '1.2cm', '1.5cm'])} of p{i - 1}] (p{i}) {{{lab.tex}}};")
+        fig.words.append(lab.words)
+        fig.nodes.append(lab.words)
+    for i in range(1, n):
+        lab = ""
+        if rng.random() < 0.3:
+            lab = rng.choice(EDGE_WORDS)
+            fig.words.append(lab)
+        node = f" node[midway, above, font=\\footnotesize] {{{lab}}}" if lab else ""
+        fig.body.append(f"\\draw[->, thick] (p{i - 1}) --{node} (p{i});")
+        fig.edges.append([labels[i - 1].words, labels[i].words])
+    if n >= 4 and rng.random() < 0.8:  # a skip connection drawn as an elbow, from the first box to a later one
+        j = rng.randint(2, n - 1)
+        fig.body.append(f"\\draw[->, thick] (p0.south) |- ([yshift=-0.5cm]p{j}.south) -- (p{j}.south);"
+                        if rng.random() < 0.5 else f"\\draw[->, thick] (p0.north) |- ([yshift=0.6cm]p{j}.north) -- (p{j}.north);")
+        fig.edges.append([labels[0].words, labels[j].words])
+    if rng.random() < 0.7:
+        a = rng.randrange(n - 1)
+        b = min(n - 1, a + rng.randint(1, 2))
+        title = rng.choice(["Stage 1", "Backbone", "Training only", "Frozen", "Inference"])
+        fit = " ".join(f"(p{k})" for k in range(a, b + 1))
+        fig.body.append(f"\\node[draw, dashed, inner sep=8pt, fit={fit}, label=above:{{{title}}}] {{}};")
+        fig.words.append(title)
+
+
+DRAW = {"mlp": draw_mlp, "rnn": draw_rnn, "cell": draw_cell, "block": draw_block, "pipeline": draw_pipeline}
 
 
 def tex_source(fig: Figure, theme: str, scale: float) -> str:
@@ -229,7 +284,7 @@ def tex_source(fig: Figure, theme: str, scale: float) -> str:
     return "\n".join([
         "\\documentclass[tikz,border=6pt]{standalone}",
         "\\usepackage{amsmath,amssymb,bm}",
-        "\\usetikzlibrary{positioning,arrows.meta}",
+        "\\usetikzlibrary{positioning,arrows.meta,fit}",
         "\\begin{document}", page, f"\\color{{{ink}}}",
         f"\\begin{{tikzpicture}}[scale={scale:.2f}, >=Stealth, draw={ink}, text={ink},",
         " neuron/.style={circle, draw, thick, minimum size=0.85cm, inner sep=1pt},",

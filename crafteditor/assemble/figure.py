@@ -36,7 +36,7 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
     # a sequence diagram: the cells its lifelines and messages enclose are no boxes
     seq = find_sequence(b.image.rgb, b.paints.background_rgb, shapes, runs) if not charts else None
     if seq is not None:
-        shapes = without_cells(seq, shapes)
+        shapes = without_cells(seq, [*shapes, *seq.extra])
     # an edge label's plate is no node: the edge it cuts in two runs on through it
     parts = {i for lf in seq.lifelines for i in (lf.node, lf.bottom) if i is not None} if seq is not None else set()
     shapes, lines, kept = carry_plates(shapes, runs, lines, parts)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -11,6 +12,7 @@ from crafteditor.assemble.builder import FigureBuilder, hex_rgb
 from crafteditor.config import THEME
 from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import color_distance, to_hex
+from crafteditor.shapes.compartments import badge_letter, member_text
 from crafteditor.shapes.detect import DetectedShape
 from crafter.base.text import text_width
 from crafter.spec.model import Node, Path
@@ -42,6 +44,13 @@ def shape_labels(runs: list[TextRun], shapes: list[DetectedShape], used: set[int
             break
     for i in out:
         out[i].sort(key=lambda k: (runs[k].y, runs[k].x))
+        held = [runs[k] for k in out[i]]
+        for k in [k for k in out[i] if badge_letter(runs[k], shapes[i], held)]:  # an icon's letter: free text
+            out[i].remove(k)
+            used.discard(k)
+        for k in out[i]:
+            if (text := member_text(runs[k], shapes[i])) is not None:
+                runs[k] = replace(runs[k], text=text, marked=None)
     return out
 
 

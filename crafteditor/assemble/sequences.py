@@ -58,6 +58,9 @@ class Sequence:
     lifelines: list[Lifeline]
     messages: list[Message]
     labels: list[int] = field(default_factory=list)  # shapes that are a message's label box, not participants
+    # participants drawn as a name with no box (an actor's, a database's icon above it, or a bare name): a box
+    # around the name, to be appended to the shapes (the lifelines' indices count them on from len(shapes))
+    extra: list[DetectedShape] = field(default_factory=list)
 
     def renumber(self, keep: list[int]) -> None:
         """The lifelines' shape indices where only the shapes ``keep`` (ascending) are kept."""
@@ -76,9 +79,14 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
     """The lifelines and messages of a sequence diagram, or None where the figure is none: at
     least two lifelines hanging from a row of boxes, and a message between them."""
     found = [ln for i, s in enumerate(shapes) if (ln := _lifeline(rgb, background, shapes, i)) is not None]
-    found = _one_row(found, shapes)
+    pool = [*shapes, *_name_boxes(shapes, runs, background)]
+    found = _one_row(found + _named_lifelines(rgb, background, pool, len(shapes), found), pool, len(shapes))
+    if found:  # a participant's lifeline runs down to where the others end (an arrow into a label stops short)
+        end = max(ln.y1 for ln in found)
+        found = [ln for ln in found if ln.node < len(shapes) or end - ln.y1 <= max(12.0, 0.05 * (ln.y1 - ln.y0))]
     if len(found) < 2:
         return None
+    extra = _keep_extra(found, pool, len(shapes))
     ink = ink_mask(rgb, background)
     found.sort(key=lambda ln: ln.x)
     H, W = ink.shape
@@ -98,8 +106,9 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
     for k in boxes:
         s = shapes[k]
         boxed[max(0, int(s.y) - 2):int(s.y + s.h) + 3, max(0, int(s.x) - 2):int(s.x + s.w) + 3] = True
+    glyphs = text.copy()
     text |= boxed
-    messages = _messages(ink, rgb, text, found, boxed=boxed)
+    messages = _messages(ink, rgb, text, found, boxed=boxed, glyphs=glyphs)
     # hand-drawn messages (websequencediagrams' napkin style) wave over a dozen rows: read on the
     # ink spread up and down, where no straight message was found
     drawn = ink & ~text
@@ -108,11 +117,75 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
         if all(abs(m.points[0][1] - n.points[0][1]) > 2 * WAVE for n in messages):
             messages.append(m)
     messages.sort(key=lambda m: m.points[0][1])
+    # a row through a note's or other box's middle is none of its messages (a note's text, its fold)
+    parts = {k for ln in found for k in (ln.node, ln.bottom) if k is not None}
+    xs = [ln.x for ln in found]
+    inner = [s for k, s in enumerate(shapes) if not s.is_group and k not in parts and k not in boxes
+             and not _cell(s, xs)]
+    plates = [shapes[k] for k in boxes if k not in parts]  # a message's label box: it runs through its middle
+    messages = [m for m in messages if not any(_through(s, m) for s in inner)
+                and not any(_through(s, m) and abs(m.points[0][1] - s.cy) > 0.2 * s.h for s in plates)]
     if not messages:  # a sequence's participants talk to each other, not only to themselves
         return None
     messages += _self_messages(ink, rgb, found, messages)
     messages += _boxed_self_messages(ink, rgb, found, [shapes[k] for k in boxes], messages)
-    return Sequence(found, messages, [k for k in boxes if _on_message(shapes[k], messages)])
+    return Sequence(found, messages, [k for k in boxes if _on_message(shapes[k], messages)], extra)
+
+
+def _cell(s: DetectedShape, xs: list[float], tol: float = 5.0) -> bool:
+    """Whether ``s`` stands with both sides on lifelines: a cell lifelines and messages enclose."""
+    return any(abs(s.x - x) <= tol for x in xs) and any(abs(s.x + s.w - x) <= tol for x in xs)
+
+
+def _through(s: DetectedShape, m: Message) -> bool:
+    y, xs = m.points[0][1], [p[0] for p in m.points]
+    mid = (min(xs) + max(xs)) / 2
+    return s.y + 3 < y < s.y + s.h - 3 and s.x < mid < s.x + s.w
+
+
+def _name_boxes(shapes: list[DetectedShape], runs: list[TextRun], background: tuple[int, int, int]) -> list[DetectedShape]:
+    """A box around each horizontal line of text outside every box: where a lifeline hangs from
+    one, it names a participant drawn with no box (PlantUML's actors, databases, entities)."""
+    out = []
+    for r in runs:
+        if r.angle != 0 or r.h < 6 or not r.text.strip() or any(
+                not s.is_group and s.contains_point(r.cx, r.cy) for s in shapes):
+            continue
+        out.append(DetectedShape(shape="box", x=r.x - 2, y=r.y - 2, w=r.w + 4, h=r.h + 4, fill=background, stroke=None,
+                                 stroke_px=0.0, iou=0.0, face=None))  # type: ignore[arg-type]
+    return out
+
+
+def _named_lifelines(rgb: np.ndarray, background: tuple[int, int, int], pool: list[DetectedShape], base: int,
+                     boxed: list[Lifeline]) -> list[Lifeline]:
+    """Lifelines hanging from a name with no box (``pool[base:]``), on columns no boxed
+    participant's lifeline takes; the name repeated at the foot is its bottom (another name's
+    box of the same size is none)."""
+    out = []
+    for i in range(base, len(pool)):
+        ln = _lifeline(rgb, background, pool, i)
+        # (a box's lifeline on its column from another height: an icon above the name, an entity's circle)
+        if ln is None or any(abs(ln.x - b.x) <= 20 and abs(ln.y0 - b.y0) <= max(6.0, 0.25 * pool[b.node].h)
+                             for b in boxed):
+            continue
+        s, x = pool[i], int(ln.x)
+        yb = int(math.ceil(s.y + s.h)) + 2
+        if (ink_mask(rgb[yb:yb + max(6, int(0.8 * s.h)), max(0, x - 6):x + 7], background).sum(axis=1) > 4).any():
+            continue  # an arrowhead under the name: an arrow into a label, no lifeline
+        if ln.bottom is not None and ln.bottom < base:
+            ln.bottom = None
+        out.append(ln)
+    return out
+
+
+def _keep_extra(found: list[Lifeline], pool: list[DetectedShape], base: int) -> list[DetectedShape]:
+    """The name boxes the row of lifelines uses, numbered on from ``base`` (the others dropped)."""
+    used = sorted({k for ln in found for k in (ln.node, ln.bottom) if k is not None and k >= base})
+    index = {old: base + new for new, old in enumerate(used)}
+    for ln in found:
+        ln.node = index.get(ln.node, ln.node)
+        ln.bottom = index.get(ln.bottom, ln.bottom) if ln.bottom is not None else None
+    return [pool[k] for k in used]
 
 
 def _boxed_self_messages(ink: np.ndarray, rgb: np.ndarray, lines: list[Lifeline], boxes: list[DetectedShape],
@@ -194,6 +267,16 @@ def _lifeline(rgb: np.ndarray, background: tuple[int, int, int], shapes: list[De
     # thin: no ink 5 px either side (a message crossing it aside)
     thin = rows[:, xl] & ~rows[:, xl - 5] & ~rows[:, xl + 5]
     frac = thin.mean(axis=0)
+    # a dashed lifeline's stretch from under the box (its border and shadow) to the first thing
+    # across it (a message, an activation bar from the first message on: PlantUML's) is read on
+    # its own too; its dashes cover a third of it or more
+    wide = rows.sum(axis=1) > 6
+    start = int(np.argmin(wide)) if wide.any() else 0
+    after = np.flatnonzero(wide[start:])
+    stop = start + int(after[0]) if len(after) else len(wide)
+    if stop - start >= 20:
+        seg = thin[start:stop].mean(axis=0)
+        frac = np.maximum(frac, np.where(seg >= 0.3, np.maximum(seg, 0.4), 0.0))
     if frac.max() < 0.4:
         return None
     # the column nearest the middle among the strongest (not an activation bar's side)
@@ -227,20 +310,29 @@ def _lifeline(rgb: np.ndarray, background: tuple[int, int, int], shapes: list[De
                     style="solid" if on > 0.85 else "dashed", bottom=foot)
 
 
-def _one_row(found: list[Lifeline], shapes: list[DetectedShape]) -> list[Lifeline]:
+def _one_row(found: list[Lifeline], shapes: list[DetectedShape], named: int | None = None) -> list[Lifeline]:
     """The largest set of lifelines whose boxes end at one height (a sequence's participants)."""
+    named = len(shapes) if named is None else named
     best: list[Lifeline] = []
     for a in found:
         sa = shapes[a.node]
-        tol = max(6.0, 0.25 * sa.h)
+        # a name's box is its text's, whose bottom moves with the letters (a descender, an icon's bar)
+        tol = max(6.0, 0.25 * sa.h) if a.node < named else max(10.0, 0.5 * sa.h)
         # a stick-figure actor's head ends higher, its lifeline where the others end
         row = [b for b in found if abs(b.y0 - a.y0) <= tol or (
             b.y0 < a.y0 and abs(b.y1 - a.y1) <= tol and _head_of(shapes[b.node], sa))]
         if len(row) > len(best):
             best = row
-    # two lifelines never share a column
-    best.sort(key=lambda ln: ln.x)
-    return [ln for k, ln in enumerate(best) if k == 0 or ln.x - best[k - 1].x > 20]
+    # two lifelines never share a column: the name's (``shapes[named:]``) over its icon's
+    best.sort(key=lambda ln: (ln.x, -ln.node))
+    out: list[Lifeline] = []
+    for ln in best:
+        if out and ln.x - out[-1].x <= 20:
+            if ln.node >= named > out[-1].node:
+                out[-1] = ln
+            continue
+        out.append(ln)
+    return out
 
 
 def _head_of(s: DetectedShape, box: DetectedShape) -> bool:
@@ -272,7 +364,8 @@ def _spread(mask: np.ndarray, r: int) -> np.ndarray:
 
 
 def _messages(ink: np.ndarray, rgb: np.ndarray, text: np.ndarray, lines: list[Lifeline],
-              raw: np.ndarray | None = None, boxed: np.ndarray | None = None) -> list[Message]:
+              raw: np.ndarray | None = None, boxed: np.ndarray | None = None,
+              glyphs: np.ndarray | None = None) -> list[Message]:
     """Rows of ink from one lifeline to another: solid, or dashed evenly along the whole way,
     stopping at both lifelines (a note's or a fragment's frame runs on past them).
 
@@ -280,6 +373,7 @@ def _messages(ink: np.ndarray, rgb: np.ndarray, text: np.ndarray, lines: list[Li
     rows count, a band of them is one message if it is no taller than a wave, and its heads
     are looked for on every row of the band."""
     hits: dict[int, list[tuple[int, int]]] = {}  # row: the (i, j) pairs it joins
+    lit = ink if glyphs is None else ink & ~glyphs  # by the lifelines, a line's ink, not a note's text
     n = len(lines)
     for i in range(n):
         for j in range(i + 1, n):
@@ -293,8 +387,8 @@ def _messages(ink: np.ndarray, rgb: np.ndarray, text: np.ndarray, lines: list[Li
                 continue
             # solid by both lifelines: a row a label box hides most of
             ends = None if boxed is None else (
-                (ink[y0:y1, int(a.x) + 4:int(a.x) + 20].mean(axis=1) >= 0.5)
-                & (ink[y0:y1, int(b.x) - 19:int(b.x) - 3].mean(axis=1) >= 0.5)
+                (lit[y0:y1, int(a.x) + 4:int(a.x) + 20].mean(axis=1) >= 0.5)
+                & (lit[y0:y1, int(b.x) - 19:int(b.x) - 3].mean(axis=1) >= 0.5)
                 & (boxed[y0:y1, x0:x1].mean(axis=1) >= 0.4))
             ok = _joins(ink, text, y0, y1, x0, x1, ends, raw is None) & _stops(ink, text, y0, y1, int(a.x), -1) & _stops(
                 ink, text, y0, y1, int(b.x), 1)
@@ -375,7 +469,9 @@ def _joins(ink: np.ndarray, text: np.ndarray, y0: int, y1: int, x0: int, x1: int
     bin_on = np.add.reduceat(on.astype(np.int64), starts, axis=1)
     bins = np.where(bin_free / sizes >= 0.3, bin_on / np.maximum(bin_free, 1), 1.0)
     dashed = (share >= 0.35) & (bins.min(axis=1) >= 0.2)
-    ok = (n_free / width >= 0.4) & ((share >= 0.9) | (dashed & dashes))
+    # a message runs on to both lifelines (a fragment's frame edge stops short of them, 90 % solid between)
+    reach = (on[:, :8].any(axis=1) | ~free[:, :8].all(axis=1)) & (on[:, -8:].any(axis=1) | ~free[:, -8:].all(axis=1))
+    ok = (n_free / width >= 0.4) & ((share >= 0.9) | (dashed & dashes)) & reach
     if ends is not None:  # what little is not hidden is solid (or nothing is)
         ok |= ends & ((share >= 0.9) | (n_free < 6))
     return ok
@@ -471,9 +567,9 @@ def without_cells(seq: Sequence, shapes: list[DetectedShape], tol: float = 5.0) 
     indices are renumbered in place."""
     xs = [ln.x for ln in seq.lifelines]
     top = min(ln.y0 for ln in seq.lifelines)
-    drop = {k for k, s in enumerate(shapes) if s.y >= top - 2 and any(abs(s.x - x) <= tol for x in xs)
-            and any(abs(s.x + s.w - x) <= tol for x in xs)}
+    drop = {k for k, s in enumerate(shapes) if s.y >= top - 2 and _cell(s, xs, tol)}
     drop |= set(seq.labels)  # a message's label box: its text labels the message
+    drop -= {ln.node for ln in seq.lifelines}  # the participants stay (a foot 'box' may be a label's: it goes)
     if not drop:
         return shapes
     keep = [k for k in range(len(shapes)) if k not in drop]

@@ -62,6 +62,92 @@ def join_compartments(shapes: list[DetectedShape], runs: list[TextRun]) -> list[
     return _without([replaced.get(i, s) for i, s in enumerate(shapes)], drop)
 
 
+def empty_foot(rgb: np.ndarray, s: DetectedShape, runs: list[TextRun]) -> float:
+    """The height of an empty compartment under class box ``s`` (its fill between two strokes,
+    thinner than a face: PlantUML's class with no methods; no text in it, ``rgb`` having its
+    text erased), or 0."""
+    H, W = rgb.shape[:2]
+    x0, x1 = int(s.x + 0.2 * s.w), int(s.x + 0.8 * s.w)
+    y = int(round(s.y + s.h))
+    if s.stroke is None or x1 - x0 < 4 or y + 4 >= H:
+        return 0.0
+    strip = rgb[y:min(H, y + int(4 * s.stroke_px) + 30), x0:x1].astype(np.float32)
+    fill = (np.linalg.norm(strip - np.asarray(s.fill, np.float32), axis=2) <= 20).mean(axis=1) >= 0.95
+    stroke = (np.linalg.norm(strip - np.asarray(s.stroke, np.float32), axis=2) <= 40).mean(axis=1) >= 0.95
+    rows = np.flatnonzero(fill)
+    if len(rows) < 2 or rows[0] > s.stroke_px + 2:
+        return 0.0
+    end = rows[0]
+    while end + 1 < len(fill) and fill[end + 1]:
+        end += 1
+    if end - rows[0] + 1 < 2 or end + 1 >= len(stroke) or not stroke[end + 1:end + 2 + int(s.stroke_px)].any():
+        return 0.0
+    foot = float(end + 1 + s.stroke_px / 2)
+    y1 = s.y + s.h + foot
+    if any(r.bottom > s.y + s.h and r.y < y1 and r.right > s.x and r.x < s.x + s.w for r in runs):
+        return 0.0
+    return foot
+
+
+def over_empty_compartments(rgb: np.ndarray, shapes: list[DetectedShape], runs: list[TextRun]) -> list[DetectedShape]:
+    """``shapes`` with each box that has an empty compartment under it (:func:`empty_foot`) and
+    another compartment right below that taken down over it (PlantUML's class with no fields:
+    its name and its methods read as two boxes a strip apart), so the two join."""
+    for s in shapes:
+        if not _candidate(s) or s.dividers:
+            continue
+        foot = empty_foot(rgb, s, runs)
+        gap = max(3.0, 2 * s.stroke_px + 1)
+        if foot and any(t is not s and _candidate(t) and abs(t.x - s.x) <= 3 and abs(t.w - s.w) <= 3
+                        and abs(t.y - (s.y + s.h + foot)) <= gap for t in shapes):
+            s.dividers = [s.y + s.h]
+            s.h += foot
+    return shapes
+
+
+def class_badges_dropped(shapes: list[DetectedShape]) -> list[DetectedShape]:
+    """``shapes`` less the circled kind letters (PlantUML's C, I, A, E) in class boxes' name
+    compartments: an icon of the class, no node (an arrow ending on the box's top met the badge's
+    ring first and was joined to it); its letter is left out of the name (:func:`badge_letter`)."""
+    drop = {j for s in shapes if s.dividers and not s.is_group for j, t in enumerate(shapes)
+            if t.shape in ("circle", "ellipse") and _badge_of(t, s)}
+    return _without(shapes, drop) if drop else shapes
+
+
+def _badge_of(t: DetectedShape, s: DetectedShape) -> bool:
+    title = s.dividers[0] - s.y
+    return (s.x <= t.x and t.x + t.w <= s.x + 0.5 * s.w and s.y <= t.y and t.y + t.h <= s.dividers[0] + 1
+            and t.h <= 0.9 * title)
+
+
+def badge_letter(r: TextRun, s: DetectedShape, held: list[TextRun]) -> bool:
+    """Whether run ``r`` in class box ``s`` is its circled kind letter: one letter in the name
+    compartment's left half, left of the name on its line."""
+    return (bool(s.dividers) and len(r.text.strip()) == 1 and r.text.strip().isalpha() and r.bottom <= s.dividers[0] + 1
+            and r.cx < s.x + 0.5 * s.w and any(q is not r and q.x > r.right and abs(q.cy - r.cy) <= 0.6 * q.h
+                                                 for q in held))
+
+
+# a member's visibility icon read as a glyph (PlantUML: a circle public, a square private, a
+# diamond protected, a triangle package): written as UML's own mark
+_ICON = re.compile(r"^\s*([oO0○●■□◆◇▲△])\s+(?=\S)")
+_MARKS = {"o": "+", "O": "+", "0": "+", "○": "+", "●": "+", "■": "-", "□": "-", "◆": "#", "◇": "#", "▲": "~", "△": "~"}
+# the kind letter read into the name's line ('E Storage': the badge's E and the name as one run)
+_KIND = re.compile(r"^\s*[CIAE]\s+(?=[A-Z]\w)")
+
+
+def member_text(r: TextRun, s: DetectedShape) -> str | None:
+    """Run ``r``'s text in class box ``s`` with a visibility icon read as a glyph made UML's mark
+    (or a kind letter read into the name left out); None where nothing changes."""
+    if not s.dividers:
+        return None
+    if r.cy > s.dividers[0] and (m := _ICON.match(r.text)):
+        return _MARKS[m.group(1)] + r.text[m.end():]
+    if r.cy < s.dividers[0] and (m := _KIND.match(r.text)):
+        return r.text[m.end():]
+    return None
+
+
 def _without(shapes: list[DetectedShape], drop: set[int]) -> list[DetectedShape]:
     """``shapes`` less those of ``drop``, the group members of those kept renumbered to match (in place)."""
     keep = [i for i in range(len(shapes)) if i not in drop]
@@ -118,6 +204,7 @@ def _joined(parts: list[DetectedShape]) -> DetectedShape:
         face = merge_faces(face, p.face)
     # the dividers' centre lines: where one compartment's outline meets the next one's
     dividers = [float(np.mean([a.y + a.h, b.y])) for a, b in zip(parts, parts[1:])]
+    dividers = sorted([*dividers, *(d for p in parts for d in p.dividers)])  # an empty compartment's too
     # the dividers are the box's own: not holes of a drawing inside it (a frame's, frames.holds_drawing)
     mask = face.mask.copy()
     reach = int(np.ceil(top.stroke_px)) + 2

@@ -13,7 +13,13 @@ import numpy as np
 from crafteditor.config import Config, past
 from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import Paints, color_distance, distances
-from crafteditor.shapes.compartments import join_compartments, join_tables
+from crafteditor.shapes.compartments import (
+    class_badges_dropped,
+    empty_foot,
+    join_compartments,
+    join_tables,
+    over_empty_compartments,
+)
 from crafteditor.shapes.faces import Face, find_faces, merge_faces, split_off_lines
 from crafteditor.shapes.frames import holds_drawing
 from crafteditor.shapes.outlines import classify, fit_polygon_box, ideal_mask, inset_margins, mask_iou
@@ -94,11 +100,17 @@ def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
         made = _make_shape(rgb, paints, f, shape, iou)
         if made is not None:
             shapes.append(made)
-    shapes = join_compartments(shapes, runs or [])
+    shapes = join_compartments(over_empty_compartments(rgb, shapes, runs or []), runs or [])
     shapes = join_tables(shapes, rgb, paints.background_rgb, runs or [])
     for s in shapes:
         if s.dividers:  # its compartments bordered one another: the class box's own surroundings
-            s.outside_share = _ring_stroke(rgb, paints, s.face)[3]
+            foot = empty_foot(rgb, s, runs or [])  # an empty last compartment, too thin to be a face, taken in
+            if foot:
+                s.dividers.append(s.y + s.h)
+                s.h += foot
+            shadow = _offset_shadow_share(rgb, paints, s.face, pad=int(math.ceil(s.stroke_px)) + 8, foot=int(foot))
+            s.outside_share = max(_ring_stroke(rgb, paints, s.face)[3], shadow)
+    shapes = class_badges_dropped(shapes)
     if config.groups:
         mark_groups(shapes)
         for s in shapes:  # a box around labels and arrows (no boxes among them) is a frame too
@@ -277,6 +289,8 @@ def _make_shape(rgb: np.ndarray, paints: Paints, f: Face, shape: str, iou: float
         # shadowed header 'a pocket between many surfaces' (share 0.58) and the node was lost
         # (issue 31); only a rescue (a scroll's grey curl read so changed how its stroke was read)
         share = max(share, _ring_stroke(rgb, paints, face_for_ring or f, fringe=True)[3])
+    if share < 0.7 and not canvas:  # a hard grey drop shadow off its bottom and right (PlantUML's)
+        share = max(share, _offset_shadow_share(rgb, paints, face_for_ring or f, pad=int(math.ceil(width)) + 8))
     # a true circle is no pocket between lines however many arrowheads sit on its ring (a
     # cycle's hub: three heads on the ring around it left 0.82 of one surface, issue 31)
     round_enough = shape in ("circle", "ellipse") and iou >= ROUND_CANVAS_IOU
@@ -294,6 +308,33 @@ def _make_shape(rgb: np.ndarray, paints: Paints, f: Face, shape: str, iou: float
     fill = tuple(int(v) for v in paints.colors[f.paint])
     return DetectedShape(shape=shape, x=x, y=y, w=w, h=h, fill=fill, stroke=stroke, stroke_px=width, iou=iou,
                          face=f, outside_share=share)  # type: ignore[arg-type]
+
+
+def _offset_shadow_share(rgb: np.ndarray, paints: Paints, face: Face, pad: int = 8, foot: int = 0) -> float:
+    """The surroundings' share of the rings around a face whose bottom and right lie in an offset
+    drop shadow: one paint on its top and left, and that paint or neutral grey darker than it on
+    its bottom and right (PlantUML's shadows, grey 160 on white, fading over 15 px); ``foot``: px
+    of the box below the face (an empty compartment), not read."""
+    H, W = paints.labels.shape
+    x0, y0 = max(0, face.x - pad), max(0, face.y - pad)
+    x1, y1 = min(W, face.x + face.w + pad), min(H, face.y + face.h + pad)
+    filled = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    filled[face.y - y0:face.y - y0 + face.h, face.x - x0:face.x - x0 + face.w] = face.filled
+    k3 = np.ones((3, 3), np.uint8)
+    outer = cv2.dilate(filled, k3, iterations=pad - 1).astype(bool) & ~cv2.dilate(filled, k3, iterations=pad - 4).astype(bool)
+    rows, cols = np.indices(outer.shape)
+    fy, fx = face.y - y0, face.x - x0
+    lt = outer & ((rows < fy) | (cols < fx)) & (rows < fy + face.h) & (cols < fx + face.w)
+    br = outer & ((rows >= fy + face.h + foot) | (cols >= fx + face.w))  # (holes inside the face aside)
+    lab = paints.labels[y0:y1, x0:x1]
+    if lt.sum() < 8 or br.sum() < 8 or (lab[lt] < 0).all():
+        return 0.0
+    outside = int(np.bincount(lab[lt][lab[lt] >= 0]).argmax())
+    px = rgb[y0:y1, x0:x1][br].astype(np.int32)
+    luma = px @ np.array([299, 587, 114]) / 1000.0
+    out_luma = float(paints.colors[outside].astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32))
+    grey = (px.max(axis=1) - px.min(axis=1) <= 16) & (luma < out_luma - 8)
+    return min(float((lab[lt] == outside).mean()), float(((lab[br] == outside) | grey).mean()))
 
 
 def _ring_stroke(rgb: np.ndarray, paints: Paints, face: Face, pad: int = 8,

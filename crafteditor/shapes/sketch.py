@@ -123,6 +123,9 @@ def find_sketch_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: f
     for x, y, w, h, filled in holes:
         if any(_box_iou((x, y, w, h), (s.x, s.y, s.w, s.h)) > 0.5 for s in known):
             continue
+        if any(s.dividers and s.x - 4 <= x and x + w <= s.x + s.w + 4 and s.y - 4 <= y and y + h <= s.y + s.h + 4
+               for s in known):
+            continue  # a compartment of a class box already read
         if labels is not None and not any(
                 0 <= cx - x < w and 0 <= cy - y < h and filled[int(cy - y), int(cx - x)] for cx, cy in labels):
             continue
