@@ -31,10 +31,17 @@ STROKE_PX = 15  # a hachure stroke is straight over at least this many px
 ANGLES = tuple(range(20, 75, 5))  # hachure strokes run diagonally (degrees off horizontal, either way)
 WINDOW = 31  # the stroke density is measured over this window (px)
 DENSE = 0.2  # share of a window that diagonal strokes cover in a hachure
+# rough.js spaces a hachure 8x its strokes' width (Excalidraw: gap 4 x stroke width, strokes half as wide): on
+# a 2x export with wide strokes the gap outgrows WINDOW; a sparser pass over a wider window finds those, kept
+# only in a colour (Excalidraw's pastel fills), as grey or black ink there is text (italic letters run
+# diagonally too)
+SPARSE = (0.1, 45)  # (DENSE, WINDOW) of that pass
+INK_GREY = 24  # a sparse hachure's strokes are more coloured than this (max - min channel of their median)
 MIN_AREA = 1600  # a hatched region covers at least this many px...
 MIN_SIDE = 30  # ...and is at least this wide and tall
 BOXLIKE = 0.6  # share of its bounding box the region fills (a fan of edges or curves does not)
-ONE_WAY = 0.5  # share of its strokes that run at the commonest angle (±5°)
+ONE_WAY = 0.5  # share of its strokes that run at the commonest angle (±5°), or at it and across it
+CROSS = 0.4  # a cross-hatch: the strokes across the commonest angle are at least this share of those at it
 MIN_STROKES = 8  # parallel strokes at that angle
 TINT_PX = 60.0  # a pixel this close (RGB) to the paper-to-stroke blend is fill, painted over
 
@@ -59,18 +66,31 @@ def hatch_regions(rgb: np.ndarray, paper: np.ndarray) -> list[tuple[tuple[slice,
     # thin strokes only: a solid fill survives any line opening
     solid = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
     thin = ink & (1 - cv2.dilate(solid, np.ones((3, 3), np.uint8)))
-    out = []
-    # the diagonal strokes are looked for only where thin strokes are dense at all (cheap)
-    for x, y, w, h, _ in _dense_boxes(thin):
-        x0, y0 = max(0, x - WINDOW), max(0, y - WINDOW)
-        sl = np.s_[y0:y + h + WINDOW, x0:x + w + WINDOW]
-        out += [(sl, region, strokes) for region, strokes in _hatches(thin[sl])]
+    out: list[tuple[tuple[slice, slice], np.ndarray, np.ndarray]] = []
+    for dense, window in ((DENSE, WINDOW), SPARSE):
+        taken = np.zeros(thin.shape, bool)
+        for sl, region, _ in out:
+            taken[sl] |= region
+        # the diagonal strokes are looked for only where thin strokes are dense at all (cheap)
+        for x, y, w, h, _ in _dense_boxes(thin, dense, window):
+            x0, y0 = max(0, x - window), max(0, y - window)
+            sl = np.s_[y0:y + h + window, x0:x + w + window]
+            for region, strokes in _hatches(thin[sl], dense, window):
+                if (region & taken[sl]).any() or (window != WINDOW and not _coloured(rgb[sl][strokes])):
+                    continue
+                out.append((sl, region, strokes))
     return out
 
 
-def _dense_boxes(mask: np.ndarray) -> list[tuple[int, int, int, int, int]]:
-    """(x, y, w, h, area) of each box-like region where ``mask`` covers more than DENSE of a window."""
-    dense = _dense(mask)
+def _coloured(px: np.ndarray) -> bool:
+    """Strokes in a colour (not grey or black ink)."""
+    hue = np.median(px.astype(np.float32), axis=0)
+    return bool(hue.max() - hue.min() > INK_GREY)
+
+
+def _dense_boxes(mask: np.ndarray, share: float = DENSE, window: int = WINDOW) -> list[tuple[int, int, int, int, int]]:
+    """(x, y, w, h, area) of each box-like region where ``mask`` covers more than ``share`` of a window."""
+    dense = _dense(mask, share, window)
     n, _, stats, _ = cv2.connectedComponentsWithStats(dense)
     return [box for box in (tuple(stats[i].tolist()) for i in range(1, n)) if _boxlike(*box)]
 
@@ -80,13 +100,13 @@ def _boxlike(x: int, y: int, w: int, h: int, area: int) -> bool:
     return area >= MIN_AREA and min(w, h) >= MIN_SIDE and area >= BOXLIKE * w * h
 
 
-def _hatches(thin: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+def _hatches(thin: np.ndarray, share: float = DENSE, window: int = WINDOW) -> list[tuple[np.ndarray, np.ndarray]]:
     """(region, strokes) of each hachure in a crop of thin strokes."""
     per = {s * a: cv2.morphologyEx(thin, cv2.MORPH_OPEN, _line_kernel(STROKE_PX, s * a)) for a in ANGLES for s in (1, -1)}
     diag = np.zeros_like(thin)
     for o in per.values():
         diag |= o
-    dense = _dense(diag)
+    dense = _dense(diag, share, window)
     n, lab, stats, _ = cv2.connectedComponentsWithStats(dense)
     out = []
     for i in range(1, n):
@@ -96,18 +116,29 @@ def _hatches(thin: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
         sl = np.s_[y:y + h, x:x + w]
         m = lab[sl] == i
         counts = {k: int(v[sl][m].sum()) for k, v in per.items()}
+        strokes, main = np.zeros((h, w), np.uint8), np.zeros((h, w), np.uint8)
         top = max(counts, key=counts.__getitem__)
-        strokes = np.zeros((h, w), np.uint8)
-        for k, v in per.items():
-            if abs(k - top) <= 5:
-                strokes |= v[sl] & m
-        if strokes.sum() < ONE_WAY * diag[sl][m].sum() or cv2.connectedComponents(strokes)[0] - 1 < MIN_STROKES:
+        for k in _directions(counts):
+            strokes |= per[k][sl] & m
+            if abs(k - top) <= 5:  # a cross-hatch's strokes join in one grid: counted one way
+                main |= per[k][sl] & m
+        if strokes.sum() < ONE_WAY * diag[sl][m].sum() or cv2.connectedComponents(main)[0] - 1 < MIN_STROKES:
             continue
         region, full = np.zeros(thin.shape, bool), np.zeros(thin.shape, bool)
         region[sl] = _filled(strokes, m)
         full[sl] = strokes.astype(bool)
         out.append((region, full))
     return out
+
+
+def _directions(counts: dict[int, int]) -> list[int]:
+    """The angles of a hachure's strokes: the commonest (±5°), and for a cross-hatch the one across it."""
+    top = max(counts, key=counts.__getitem__)
+    across = [k for k in counts if abs(abs(k - top) - 90) <= 10]
+    second = max(across, key=counts.__getitem__) if across else None
+    if second is not None and counts[second] < CROSS * counts[top]:
+        second = None
+    return [k for k in counts if abs(k - top) <= 5 or (second is not None and abs(k - second) <= 5)]
 
 
 def _paint(rgb: np.ndarray, region: np.ndarray, strokes: np.ndarray, paper: np.ndarray) -> None:
@@ -137,10 +168,10 @@ def _filled(strokes: np.ndarray, dense: np.ndarray) -> np.ndarray:
     return out.astype(bool)
 
 
-def _dense(mask: np.ndarray) -> np.ndarray:
-    """Where ``mask`` covers more than DENSE of the window around (outside the image counts as empty)."""
-    share = cv2.boxFilter(mask.astype(np.float32), -1, (WINDOW, WINDOW), borderType=cv2.BORDER_CONSTANT)
-    return (share > DENSE).astype(np.uint8)
+def _dense(mask: np.ndarray, share: float = DENSE, window: int = WINDOW) -> np.ndarray:
+    """Where ``mask`` covers more than ``share`` of the window around (outside the image counts as empty)."""
+    got = cv2.boxFilter(mask.astype(np.float32), -1, (window, window), borderType=cv2.BORDER_CONSTANT)
+    return (got > share).astype(np.uint8)
 
 
 def _paper(rgb: np.ndarray) -> np.ndarray:
