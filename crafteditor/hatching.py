@@ -32,10 +32,12 @@ ANGLES = tuple(range(20, 75, 5))  # hachure strokes run diagonally (degrees off 
 WINDOW = 31  # the stroke density is measured over this window (px)
 DENSE = 0.2  # share of a window that diagonal strokes cover in a hachure
 # rough.js spaces a hachure 8x its strokes' width (Excalidraw: gap 4 x stroke width, strokes half as wide): on
-# a 2x export with wide strokes the gap outgrows WINDOW; a sparser pass over a wider window finds those, kept
-# only in a colour (Excalidraw's pastel fills), as grey or black ink there is text (italic letters run
-# diagonally too)
-SPARSE = (0.1, 45)  # (DENSE, WINDOW) of that pass
+# a 2x export with wide strokes the gap outgrows WINDOW (and the strokes are 4-6 px wide); sparser passes over
+# a wider window, thin meaning up to 6 px, finds those, kept only in a colour (Excalidraw's pastel fills), as
+# grey or black ink there is text (italic letters run diagonally too)
+THIN_PX = 5  # a stroke thinner than this is thin (a solid fill is not)
+# (DENSE, WINDOW, THIN_PX, STROKE_PX) of those passes: a wide stroke's hachure is looked for in longer strokes
+SPARSE = ((0.1, 45, 5, 15), (0.1, 45, 7, 25))
 INK_GREY = 24  # a sparse hachure's strokes are more coloured than this (max - min channel of their median)
 MIN_AREA = 1600  # a hatched region covers at least this many px...
 MIN_SIDE = 30  # ...and is at least this wide and tall
@@ -63,11 +65,11 @@ def hatch_regions(rgb: np.ndarray, paper: np.ndarray) -> list[tuple[tuple[slice,
     """(the image's slice, the region's mask and its strokes' mask in that slice) of each hachure fill."""
     r, g, b = cv2.split(cv2.absdiff(np.ascontiguousarray(rgb), (*(float(round(c)) for c in paper), 0.0)))
     ink = (cv2.max(cv2.max(r, g), b) > INK_CONTRAST).astype(np.uint8)
-    # thin strokes only: a solid fill survives any line opening
-    solid = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-    thin = ink & (1 - cv2.dilate(solid, np.ones((3, 3), np.uint8)))
     out: list[tuple[tuple[slice, slice], np.ndarray, np.ndarray]] = []
-    for dense, window in ((DENSE, WINDOW), SPARSE):
+    for dense, window, px, length in ((DENSE, WINDOW, THIN_PX, STROKE_PX), *SPARSE):
+        # thin strokes only: a solid fill survives any line opening
+        solid = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((px, px), np.uint8))
+        thin = ink & (1 - cv2.dilate(solid, np.ones((3, 3), np.uint8)))
         taken = np.zeros(thin.shape, bool)
         for sl, region, _ in out:
             taken[sl] |= region
@@ -75,7 +77,7 @@ def hatch_regions(rgb: np.ndarray, paper: np.ndarray) -> list[tuple[tuple[slice,
         for x, y, w, h, _ in _dense_boxes(thin, dense, window):
             x0, y0 = max(0, x - window), max(0, y - window)
             sl = np.s_[y0:y + h + window, x0:x + w + window]
-            for region, strokes in _hatches(thin[sl], dense, window):
+            for region, strokes in _hatches(thin[sl], dense, window, length):
                 if (region & taken[sl]).any() or (window != WINDOW and not _coloured(rgb[sl][strokes])):
                     continue
                 out.append((sl, region, strokes))
@@ -100,9 +102,10 @@ def _boxlike(x: int, y: int, w: int, h: int, area: int) -> bool:
     return area >= MIN_AREA and min(w, h) >= MIN_SIDE and area >= BOXLIKE * w * h
 
 
-def _hatches(thin: np.ndarray, share: float = DENSE, window: int = WINDOW) -> list[tuple[np.ndarray, np.ndarray]]:
+def _hatches(thin: np.ndarray, share: float = DENSE, window: int = WINDOW,
+             length: int = STROKE_PX) -> list[tuple[np.ndarray, np.ndarray]]:
     """(region, strokes) of each hachure in a crop of thin strokes."""
-    per = {s * a: cv2.morphologyEx(thin, cv2.MORPH_OPEN, _line_kernel(STROKE_PX, s * a)) for a in ANGLES for s in (1, -1)}
+    per = {s * a: cv2.morphologyEx(thin, cv2.MORPH_OPEN, _line_kernel(length, s * a)) for a in ANGLES for s in (1, -1)}
     diag = np.zeros_like(thin)
     for o in per.values():
         diag |= o
