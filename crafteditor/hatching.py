@@ -41,7 +41,7 @@ SPARSE = ((0.1, 45, 5, 15), (0.1, 45, 7, 25))
 INK_GREY = 24  # a sparse hachure's strokes are more coloured than this (max - min channel of their median)
 MIN_AREA = 1600  # a hatched region covers at least this many px...
 MIN_SIDE = 30  # ...and is at least this wide and tall
-BOXLIKE = 0.6  # share of its bounding box the region fills (a fan of edges or curves does not)
+BOXLIKE = 0.45  # share of its bounding box the region fills (a fan of edges or curves does not; a diamond 0.5)
 ONE_WAY = 0.5  # share of its strokes that run at the commonest angle (±5°), or at it and across it
 CROSS = 0.4  # a cross-hatch: the strokes across the commonest angle are at least this share of those at it
 MIN_STROKES = 8  # parallel strokes at that angle
@@ -57,8 +57,29 @@ def dehatched(image: RasterImage) -> RasterImage | None:
         return None
     out = rgb.copy()
     for sl, region, strokes in regions:
-        _paint(out[sl], region, strokes, paper)
+        _paint(out[sl], _to_outline(rgb[sl], region, strokes, paper), strokes, paper)
     return replace(image, rgb=out)
+
+
+def _to_outline(rgb: np.ndarray, region: np.ndarray, strokes: np.ndarray, paper: np.ndarray) -> np.ndarray:
+    """The region grown out to the shape's outline: the strokes' density stops short of the rim (half the
+    window is outside there) and of the label, and a wide-spaced hachure or a cross-hatch closes into blobs;
+    the fill is the paper-or-hachure area the region lies in, walled by the outline and the label (other
+    colours). Where that area reaches the crop's border (an outline left open), the region stays as read."""
+    hue = np.median(rgb[strokes].astype(np.float32), axis=0)
+    px = rgb.reshape(-1, 3).astype(np.float32)
+    d = hue - paper
+    t = np.clip(((px - paper) @ d) / max(float(d @ d), 1.0), 0.0, 1.0)
+    near = (np.linalg.norm(px - (paper + t[:, None] * d), axis=1) < TINT_PX).reshape(rgb.shape[:2])
+    _, lab = cv2.connectedComponents(near.astype(np.uint8), connectivity=4)
+    ids = np.unique(lab[region & near])
+    ids = ids[ids > 0]
+    if not ids.size:
+        return region
+    edge = np.unique(np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]]))
+    if np.isin(ids, edge).any():
+        return region
+    return region | np.isin(lab, ids)
 
 
 def hatch_regions(rgb: np.ndarray, paper: np.ndarray) -> list[tuple[tuple[slice, slice], np.ndarray, np.ndarray]]:
@@ -127,11 +148,28 @@ def _hatches(thin: np.ndarray, share: float = DENSE, window: int = WINDOW,
                 main |= per[k][sl] & m
         if strokes.sum() < ONE_WAY * diag[sl][m].sum() or cv2.connectedComponents(main)[0] - 1 < MIN_STROKES:
             continue
-        region, full = np.zeros(thin.shape, bool), np.zeros(thin.shape, bool)
-        region[sl] = _filled(strokes, m)
-        full[sl] = strokes.astype(bool)
-        out.append((region, full))
+        full, inside = np.zeros(thin.shape, np.uint8), np.zeros(thin.shape, bool)
+        full[sl], inside[sl] = strokes, m
+        full = _whole_strokes(full, per, _directions(counts), (x, y, w, h), window)
+        out.append((_filled(full, inside | full.astype(bool)), full.astype(bool)))
     return out
+
+
+def _whole_strokes(strokes: np.ndarray, per: dict[int, np.ndarray], dirs: list[int], box: tuple[int, int, int, int],
+                   window: int) -> np.ndarray:
+    """The strokes run out to the outline: the density window stops short of a fill's rim (half a window
+    there is outside), which kept a band of hachure along the outline; a stroke seen inside is followed out
+    to its ends (within a window of the box)."""
+    x, y, w, h = box
+    near = np.zeros_like(strokes)
+    near[max(0, y - window):y + h + window, max(0, x - window):x + w + window] = 1
+    whole = np.zeros_like(strokes)
+    for k in dirs:
+        whole |= per[k]
+    whole &= near
+    n, lab = cv2.connectedComponents(whole)
+    seen = np.unique(lab[(strokes > 0) & (lab > 0)])
+    return (strokes | np.isin(lab, seen).astype(np.uint8)) if n > 1 else strokes
 
 
 def _directions(counts: dict[int, int]) -> list[int]:
@@ -163,7 +201,7 @@ def _filled(strokes: np.ndarray, dense: np.ndarray) -> np.ndarray:
     """The area the strokes cover: closed across the gaps between them, holes filled."""
     gap = cv2.distanceTransform((1 - strokes).astype(np.uint8), cv2.DIST_L2, 3)
     inner = gap[dense & (strokes == 0)]
-    k = int(2 * np.percentile(inner, 90) + 3) | 1 if inner.size else 9
+    k = int(2 * np.percentile(inner, 97) + 3) | 1 if inner.size else 9  # a cross-hatch's cells: wider than p90
     closed = cv2.morphologyEx(strokes, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     cnts, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     out = np.zeros_like(closed)
