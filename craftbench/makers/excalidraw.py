@@ -116,7 +116,10 @@ def scene(rng: random.Random, i: int) -> dict:
     edges, truth_edges = [], []
     for a, b in pairs:
         lab = _words(rng, 1, 2, cap=False) if rng.random() < 0.3 else ""
-        edges.append({"a": a, "b": b, "label": lab, "bound": rng.random() < 0.7})
+        both = rng.random() < 0.15  # a double-headed arrow: the real set lists it once, left or top end first
+        if both:
+            a, b = sorted((a, b), key=lambda k: (nodes[k]["col"], nodes[k]["row"]))
+        edges.append({"a": a, "b": b, "label": lab, "bound": rng.random() < 0.7, "both": both})
         truth_edges.append([labels[a], labels[b]])
         if lab:
             text.append(lab)
@@ -127,12 +130,24 @@ def scene(rng: random.Random, i: int) -> dict:
     if rng.random() < 0.4:
         extras["note"] = {"node": rng.randrange(len(nodes)), "text": _words(rng, 2, 4, cap=False)}
         text.append(extras["note"]["text"])
+    truth_nodes = list(labels)
     if rng.random() < 0.35 and cols >= 2:  # a container around one column's nodes
         col = rng.choice(sorted({n["col"] for n in nodes}))
-        extras["container"] = {"col": col, "title": _words(rng, 1, 2), "dashed": rng.random() < 0.6}
-        text.append(extras["container"]["title"])
+        title = _words(rng, 1, 2)
+        while title.lower() in (x.lower() for x in labels):
+            title = _words(rng, 1, 2)
+        # a titled container that arrows reach is a node of its own (the real set's Excalidraw entries list it)
+        linked = [n["id"] for n in nodes if abs(n["col"] - col) == 1] if rng.random() < 0.6 else []
+        extras["container"] = {"col": col, "title": title, "dashed": rng.random() < 0.6}
+        text.append(title)
+        if linked:
+            k = rng.choice(linked)
+            a, b = (k, "C") if rng.random() < 0.6 else ("C", k)
+            edges.append({"a": a, "b": b, "label": "", "bound": True, "both": False})
+            truth_edges.append([labels[a] if a != "C" else title, labels[b] if b != "C" else title])
+            truth_nodes.append(title)
     return {"style": st, "nodes": nodes, "edges": edges, "extras": extras,
-            "truth": {"text": " ".join(labels + text), "nodes": labels, "edges": truth_edges}}
+            "truth": {"text": " ".join(labels + text), "nodes": truth_nodes, "edges": truth_edges}}
 
 
 PAGE = "<!doctype html><html><head><meta charset='utf-8'></head><body style='margin:0;background:#fff'>" \
@@ -192,6 +207,7 @@ DRAW_JS = r"""async ([scene, fonts, seed]) => {
     const ya = Math.min(...inside.map(n => n.cy - n.h / 2)) - 50, yb = Math.max(...inside.map(n => n.cy + n.h / 2)) + 20;
     add(rc.rectangle(xa, ya, xb - xa, yb - ya, opts({stroke: '#868e96', strokeLineDash: cont.dashed ? [12, 8] : undefined})));
     text(cont.title, xa + 10, ya + 18, Math.round(fs * 0.9), 'start', '#495057');
+    cont.box = {id: 'C', cx: (xa + xb) / 2, cy: (ya + yb) / 2, w: xb - xa, h: yb - ya, shape: 'rect', col: cont.col, row: -1};
   }
   for (const n of scene.nodes) {
     const x = n.cx - n.w / 2, y = n.cy - n.h / 2, o = opts(fillOpts(n));
@@ -216,13 +232,20 @@ DRAW_JS = r"""async ([scene, fonts, seed]) => {
     return [n.cx + ux * (t + gap), n.cy + uy * (t + gap)];
   };
   const byId = Object.fromEntries(scene.nodes.map(n => [n.id, n]));
+  if (cont && cont.box) byId['C'] = cont.box;
   const bg = '#ffffff';
   for (const e of scene.edges) {
     const A = byId[e.a], B = byId[e.b];
     const gap = () => e.bound ? 4 + rnd() * 4 : -6 + rnd() * 22;
     let pts;
-    const straight = st.arrow === 'straight' || (st.arrow === 'elbow' && (A.row === B.row || A.col === B.col));
-    if (straight) {
+    const straight = st.arrow === 'straight' || A.id === 'C' || B.id === 'C' ||
+      (st.arrow === 'elbow' && (A.row === B.row || A.col === B.col));
+    if (A.id === 'C' || B.id === 'C') {  // a container's arrow meets its side by the title, above its nodes
+      const [C, N] = A.id === 'C' ? [A, B] : [B, A];
+      const c = [N.cx > C.cx ? C.cx + C.w / 2 + gap() : C.cx - C.w / 2 - gap(), C.cy - C.h / 2 + 25];
+      const n = exit(N, c[0], c[1], gap());
+      pts = A.id === 'C' ? [c, n] : [n, c];
+    } else if (straight) {
       pts = [exit(A, B.cx, B.cy, gap()), exit(B, A.cx, A.cy, gap())];
     } else if (st.arrow === 'elbow') {  // leave A sideways, enter B from above/below
       const s = [A.cx + Math.sign(B.cx - A.cx) * (A.w / 2 + gap()), A.cy];
@@ -235,11 +258,14 @@ DRAW_JS = r"""async ([scene, fonts, seed]) => {
     }
     const o = opts({fill: undefined});
     add(st.arrow === 'curved' && pts.length === 3 ? rc.curve(pts, o) : rc.linearPath(pts, o));
-    const [px, py] = pts[pts.length - 2], [qx, qy] = pts[pts.length - 1];
-    const ang = Math.atan2(qy - py, qx - px), len = Math.min(15 + 4 * st.stroke_width, Math.hypot(qx - px, qy - py) / 3);
-    const wing = (s) => [qx - len * Math.cos(ang + s * 0.42), qy - len * Math.sin(ang + s * 0.42)];
-    if (st.head === 'triangle') add(rc.polygon([wing(1), [qx, qy], wing(-1)], opts({fill: st.stroke, fillStyle: 'solid'})));
-    else { add(rc.linearPath([wing(1), [qx, qy]], o)); add(rc.linearPath([wing(-1), [qx, qy]], o)); }
+    const head = ([px, py], [qx, qy]) => {
+      const ang = Math.atan2(qy - py, qx - px), len = Math.min(15 + 4 * st.stroke_width, Math.hypot(qx - px, qy - py) / 3);
+      const wing = (s) => [qx - len * Math.cos(ang + s * 0.42), qy - len * Math.sin(ang + s * 0.42)];
+      if (st.head === 'triangle') add(rc.polygon([wing(1), [qx, qy], wing(-1)], opts({fill: st.stroke, fillStyle: 'solid'})));
+      else { add(rc.linearPath([wing(1), [qx, qy]], o)); add(rc.linearPath([wing(-1), [qx, qy]], o)); }
+    };
+    head(pts[pts.length - 2], pts[pts.length - 1]);
+    if (e.both) head(pts[1], pts[0]);
     if (e.label) {
       const m = pts.length === 3 && st.arrow === 'elbow' ? [(pts[0][0] + pts[1][0]) / 2, pts[0][1]] :
         (pts.length === 3 ? pts[1] : [(pts[0][0] + pts[1][0]) / 2, (pts[0][1] + pts[1][1]) / 2]);
@@ -302,6 +328,13 @@ def render(jobs: list[tuple[dict, int, Path]]) -> None:
             browser.close()
 
 
+def _container(sc: dict) -> str:
+    """none, text (a titled container no arrow reaches) or node (one an arrow reaches)."""
+    if "container" not in sc["extras"]:
+        return "none"
+    return "node" if any("C" in (e["a"], e["b"]) for e in sc["edges"]) else "text"
+
+
 def _clean(s: str) -> str:
     return re.sub(r"\s+", " ", s).strip()
 
@@ -321,7 +354,8 @@ def draw(figs: Path, n: int = 20, seed: int = 0) -> list[dict]:
         records.append({"id": fid, "file": f"figs/{png.name}", "kind": "diagram", "maker": "excalidraw",
                         "style": f"excalidraw, roughness {st['roughness']}, {st['fill']}, {st['arrow']}, {st['font']}",
                         "roughness": st["roughness"], "fill": st["fill"], "arrow": st["arrow"], "font": st["font"],
-                        "theme": st["theme"], "scale": st["scale"], "text": _clean(t["text"]), "nodes": t["nodes"],
+                        "theme": st["theme"], "scale": st["scale"], "container": _container(sc),
+                        "double": any(e["both"] for e in sc["edges"]), "text": _clean(t["text"]), "nodes": t["nodes"],
                         "edges": t["edges"], "images": 0, "phenomena": ["hand-drawn"]})
     render(jobs)
     return records
