@@ -175,7 +175,10 @@ DRAW_JS = r"""async ([scene, fonts, seed]) => {
   const ncol = Math.max(...scene.nodes.map(n => n.col)) + 1, nrow = Math.max(...scene.nodes.map(n => n.row)) + 1;
   const colw = Array(ncol).fill(60), rowh = Array(nrow).fill(40);
   for (const n of scene.nodes) { colw[n.col] = Math.max(colw[n.col], n.w); rowh[n.row] = Math.max(rowh[n.row], n.h); }
-  const gx = 80 + rnd() * 90, gy = 70 + rnd() * 60, top = scene.extras.title ? 60 : 10;
+  // an arrow's label sits on it with room to spare (as a user drags the arrow longer to fit it)
+  const lw = Math.max(0, ...scene.edges.filter(e => e.label).map(e => measure(e.label, fs * 0.8)));
+  const gx = Math.max(80 + rnd() * 90, lw ? lw + 90 : 0), gy = Math.max(70 + rnd() * 60, lw ? fs + 70 : 0);
+  const top = scene.extras.title ? 60 : 10;
   const cont = scene.extras.container;
   const x0 = [], y0 = [];
   let acc = 20;
