@@ -206,7 +206,8 @@ DRAW_JS = r"""async ([scene, fonts, seed]) => {
   let W = acc, H = acc;
   if (cont) {
     const inside = scene.nodes.filter(n => n.col === cont.col);
-    const xa = Math.min(...inside.map(n => n.cx - n.w / 2)) - 25, xb = Math.max(...inside.map(n => n.cx + n.w / 2)) + 25;
+    const xa = Math.min(...inside.map(n => n.cx - n.w / 2)) - 25;
+    const xb = Math.max(Math.max(...inside.map(n => n.cx + n.w / 2)) + 25, xa + measure(cont.title, Math.round(fs * 0.9)) + 30);
     const ya = Math.min(...inside.map(n => n.cy - n.h / 2)) - 50, yb = Math.max(...inside.map(n => n.cy + n.h / 2)) + 20;
     add(rc.rectangle(xa, ya, xb - xa, yb - ya, opts({stroke: '#868e96', strokeLineDash: cont.dashed ? [12, 8] : undefined})));
     text(cont.title, xa + 10, ya + 18, Math.round(fs * 0.9), 'start', '#495057');
