@@ -78,7 +78,7 @@ def _words(rng: random.Random, lo: int, hi: int, cap: bool = True) -> str:
 def _style(rng: random.Random, i: int) -> dict:
     """One figure's style; roughness, fill, arrow kind and font cycle through their classes, dark is drawn by chance
     (one in five: a cycle of its own would fall in step with the arrow kinds')."""
-    return {"roughness": (1, 0, 2, 1)[i % 4], "fill": FILL_STYLES[(i // 2) % 4], "arrow": ARROWS[i % 3],
+    return {"roughness": (1, 0, 2, 1)[i % 4], "fill": FILL_STYLES[(i // 4) % 4], "arrow": ARROWS[i % 3],
             "font": FONT_PICK[(i * 3 + rng.randrange(2)) % len(FONT_PICK)],
             "font_size": rng.choice((16, 20, 20, 20, 28)), "stroke_width": rng.choice((1, 2, 2, 4)),
             "stroke": rng.choice(STROKES), "rounded": rng.random() < 0.5, "theme": "dark" if rng.random() < 0.2 else "light",
