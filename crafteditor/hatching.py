@@ -87,22 +87,35 @@ def hatch_regions(rgb: np.ndarray, paper: np.ndarray) -> list[tuple[tuple[slice,
     r, g, b = cv2.split(cv2.absdiff(np.ascontiguousarray(rgb), (*(float(round(c)) for c in paper), 0.0)))
     ink = (cv2.max(cv2.max(r, g), b) > INK_CONTRAST).astype(np.uint8)
     out: list[tuple[tuple[slice, slice], np.ndarray, np.ndarray]] = []
+    thins: dict[int, np.ndarray] = {}
     for dense, window, px, length in ((DENSE, WINDOW, THIN_PX, STROKE_PX), *SPARSE):
-        # thin strokes only: a solid fill survives any line opening
-        solid = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((px, px), np.uint8))
-        thin = ink & (1 - cv2.dilate(solid, np.ones((3, 3), np.uint8)))
+        if px not in thins:  # thin strokes only: a solid fill survives any line opening
+            solid = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((px, px), np.uint8))
+            thins[px] = ink & (1 - cv2.dilate(solid, np.ones((3, 3), np.uint8)))
+        thin = thins[px]
+        sparse = window != WINDOW
         taken = np.zeros(thin.shape, bool)
         for sl, region, _ in out:
             taken[sl] |= region
         # the diagonal strokes are looked for only where thin strokes are dense at all (cheap)
         for x, y, w, h, _ in _dense_boxes(thin, dense, window):
+            box = np.s_[y:y + h, x:x + w]
+            if sparse and (taken[box].mean() > 0.5 or _colour_share(rgb[box][thin[box] > 0]) < 0.3):
+                continue  # read already, or dark ink (text): a sparse hachure is coloured
             x0, y0 = max(0, x - window), max(0, y - window)
             sl = np.s_[y0:y + h + window, x0:x + w + window]
             for region, strokes in _hatches(thin[sl], dense, window, length):
-                if (region & taken[sl]).any() or (window != WINDOW and not _coloured(rgb[sl][strokes])):
+                if (region & taken[sl]).any() or (sparse and not _coloured(rgb[sl][strokes])):
                     continue
                 out.append((sl, region, strokes))
     return out
+
+
+def _colour_share(px: np.ndarray) -> float:
+    """Share of the pixels in a colour (not grey or black)."""
+    if not len(px):
+        return 0.0
+    return float(((px.max(axis=1).astype(np.int16) - px.min(axis=1)) > INK_GREY).mean())
 
 
 def _coloured(px: np.ndarray) -> bool:
