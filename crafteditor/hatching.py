@@ -32,10 +32,19 @@ STROKE_PX = 15  # a hachure stroke is straight over at least this many px
 ANGLES = tuple(range(20, 75, 5))  # hachure strokes run diagonally (degrees off horizontal, either way)
 WINDOW = 31  # the stroke density is measured over this window (px)
 DENSE = 0.2  # share of a window that diagonal strokes cover in a hachure
+# rough.js spaces a hachure 8x its strokes' width (Excalidraw: gap 4 x stroke width, strokes half as wide): on
+# a 2x export with wide strokes the gap outgrows WINDOW (and the strokes are 4-6 px wide); sparser passes over
+# a wider window, thin meaning up to 6 px, finds those, kept only in a colour (Excalidraw's pastel fills), as
+# grey or black ink there is text (italic letters run diagonally too)
+THIN_PX = 5  # a stroke thinner than this is thin (a solid fill is not)
+# (DENSE, WINDOW, THIN_PX, STROKE_PX) of those passes: a wide stroke's hachure is looked for in longer strokes
+SPARSE = ((0.1, 45, 5, 15), (0.1, 45, 7, 25))
+INK_GREY = 24  # a sparse hachure's strokes are more coloured than this (max - min channel of their median)
 MIN_AREA = 1600  # a hatched region covers at least this many px...
 MIN_SIDE = 30  # ...and is at least this wide and tall
-BOXLIKE = 0.6  # share of its bounding box the region fills (a fan of edges or curves does not)
-ONE_WAY = 0.5  # share of its strokes that run at the commonest angle (±5°)
+BOXLIKE = 0.45  # share of its bounding box the region fills (a fan of edges or curves does not; a diamond 0.5)
+ONE_WAY = 0.5  # share of its strokes that run at the commonest angle (±5°), or at it and across it
+CROSS = 0.4  # a cross-hatch: the strokes across the commonest angle are at least this share of those at it
 MIN_STROKES = 8  # parallel strokes at that angle
 TINT_PX = 60.0  # a pixel this close (RGB) to the paper-to-stroke blend is fill, painted over
 
@@ -49,29 +58,76 @@ def dehatched(image: RasterImage) -> RasterImage | None:
         return None
     out = rgb.copy()
     for sl, region, strokes in regions:
-        _paint(out[sl], region, strokes, paper)
+        _paint(out[sl], _to_outline(rgb[sl], region, strokes, paper), strokes, paper)
     return replace(image, rgb=out)
+
+
+def _to_outline(rgb: np.ndarray, region: np.ndarray, strokes: np.ndarray, paper: np.ndarray) -> np.ndarray:
+    """The region grown out to the shape's outline: the strokes' density stops short of the rim (half the
+    window is outside there) and of the label, and a wide-spaced hachure or a cross-hatch closes into blobs;
+    the fill is the paper-or-hachure area the region lies in, walled by the outline and the label (other
+    colours). Where that area reaches the crop's border (an outline left open), the region stays as read."""
+    hue = np.median(rgb[strokes].astype(np.float32), axis=0)
+    px = rgb.reshape(-1, 3).astype(np.float32)
+    d = hue - paper
+    t = np.clip(((px - paper) @ d) / max(float(d @ d), 1.0), 0.0, 1.0)
+    near = (np.linalg.norm(px - (paper + t[:, None] * d), axis=1) < TINT_PX).reshape(rgb.shape[:2])
+    _, lab = cv2.connectedComponents(near.astype(np.uint8), connectivity=4)
+    ids = np.unique(lab[region & near])
+    ids = ids[ids > 0]
+    if not ids.size:
+        return region
+    edge = np.unique(np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]]))
+    if np.isin(ids, edge).any():
+        return region
+    return region | np.isin(lab, ids)
 
 
 def hatch_regions(rgb: np.ndarray, paper: np.ndarray) -> list[tuple[tuple[slice, slice], np.ndarray, np.ndarray]]:
     """(the image's slice, the region's mask and its strokes' mask in that slice) of each hachure fill."""
     r, g, b = cv2.split(cv2.absdiff(np.ascontiguousarray(rgb), (*(float(round(c)) for c in paper), 0.0)))
     ink = (cv2.max(cv2.max(r, g), b) > INK_CONTRAST).astype(np.uint8)
-    # thin strokes only: a solid fill survives any line opening
-    solid = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-    thin = ink & (1 - cv2.dilate(solid, np.ones((3, 3), np.uint8)))
-    out = []
-    # the diagonal strokes are looked for only where thin strokes are dense at all (cheap)
-    for x, y, w, h, _ in _dense_boxes(thin):
-        x0, y0 = max(0, x - WINDOW), max(0, y - WINDOW)
-        sl = np.s_[y0:y + h + WINDOW, x0:x + w + WINDOW]
-        out += [(sl, region, strokes) for region, strokes in _hatches(thin[sl])]
+    out: list[tuple[tuple[slice, slice], np.ndarray, np.ndarray]] = []
+    thins: dict[int, np.ndarray] = {}
+    for dense, window, px, length in ((DENSE, WINDOW, THIN_PX, STROKE_PX), *SPARSE):
+        if px not in thins:  # thin strokes only: a solid fill survives any line opening
+            solid = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((px, px), np.uint8))
+            thins[px] = ink & (1 - cv2.dilate(solid, np.ones((3, 3), np.uint8)))
+        thin = thins[px]
+        sparse = window != WINDOW
+        taken = np.zeros(thin.shape, bool)
+        for sl, region, _ in out:
+            taken[sl] |= region
+        # the diagonal strokes are looked for only where thin strokes are dense at all (cheap)
+        for x, y, w, h, _ in _dense_boxes(thin, dense, window):
+            box = np.s_[y:y + h, x:x + w]
+            if sparse and (taken[box].mean() > 0.5 or _colour_share(rgb[box][thin[box] > 0]) < 0.3):
+                continue  # read already, or dark ink (text): a sparse hachure is coloured
+            x0, y0 = max(0, x - window), max(0, y - window)
+            sl = np.s_[y0:y + h + window, x0:x + w + window]
+            for region, strokes in _hatches(thin[sl], dense, window, length):
+                if (region & taken[sl]).any() or (sparse and not _coloured(rgb[sl][strokes])):
+                    continue
+                out.append((sl, region, strokes))
     return out
 
 
-def _dense_boxes(mask: np.ndarray) -> list[tuple[int, int, int, int, int]]:
-    """(x, y, w, h, area) of each box-like region where ``mask`` covers more than DENSE of a window."""
-    n, _, stats, _ = find_blobs(_dense(mask))  # OpenCV's labelling, the page's dense windows in their box
+def _colour_share(px: np.ndarray) -> float:
+    """Share of the pixels in a colour (not grey or black)."""
+    if not len(px):
+        return 0.0
+    return float(((px.max(axis=1).astype(np.int16) - px.min(axis=1)) > INK_GREY).mean())
+
+
+def _coloured(px: np.ndarray) -> bool:
+    """Strokes in a colour (not grey or black ink)."""
+    hue = np.median(px.astype(np.float32), axis=0)
+    return bool(hue.max() - hue.min() > INK_GREY)
+
+
+def _dense_boxes(mask: np.ndarray, share: float = DENSE, window: int = WINDOW) -> list[tuple[int, int, int, int, int]]:
+    """(x, y, w, h, area) of each box-like region where ``mask`` covers more than ``share`` of a window."""
+    n, _, stats, _ = find_blobs(_dense(mask, share, window))  # OpenCV's labelling, the dense windows in their box
     return [box for box in (tuple(stats[i].tolist()) for i in range(1, n)) if _boxlike(*box)]
 
 
@@ -80,13 +136,14 @@ def _boxlike(x: int, y: int, w: int, h: int, area: int) -> bool:
     return area >= MIN_AREA and min(w, h) >= MIN_SIDE and area >= BOXLIKE * w * h
 
 
-def _hatches(thin: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+def _hatches(thin: np.ndarray, share: float = DENSE, window: int = WINDOW,
+             length: int = STROKE_PX) -> list[tuple[np.ndarray, np.ndarray]]:
     """(region, strokes) of each hachure in a crop of thin strokes."""
-    per = {s * a: cv2.morphologyEx(thin, cv2.MORPH_OPEN, _line_kernel(STROKE_PX, s * a)) for a in ANGLES for s in (1, -1)}
+    per = {s * a: cv2.morphologyEx(thin, cv2.MORPH_OPEN, _line_kernel(length, s * a)) for a in ANGLES for s in (1, -1)}
     diag = np.zeros_like(thin)
     for o in per.values():
         diag |= o
-    dense = _dense(diag)
+    dense = _dense(diag, share, window)
     n, lab, stats, _ = cv2.connectedComponentsWithStats(dense)
     out = []
     for i in range(1, n):
@@ -96,18 +153,46 @@ def _hatches(thin: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
         sl = np.s_[y:y + h, x:x + w]
         m = lab[sl] == i
         counts = {k: int(v[sl][m].sum()) for k, v in per.items()}
+        strokes, main = np.zeros((h, w), np.uint8), np.zeros((h, w), np.uint8)
         top = max(counts, key=counts.__getitem__)
-        strokes = np.zeros((h, w), np.uint8)
-        for k, v in per.items():
-            if abs(k - top) <= 5:
-                strokes |= v[sl] & m
-        if strokes.sum() < ONE_WAY * diag[sl][m].sum() or cv2.connectedComponents(strokes)[0] - 1 < MIN_STROKES:
+        for k in _directions(counts):
+            strokes |= per[k][sl] & m
+            if abs(k - top) <= 5:  # a cross-hatch's strokes join in one grid: counted one way
+                main |= per[k][sl] & m
+        if strokes.sum() < ONE_WAY * diag[sl][m].sum() or cv2.connectedComponents(main)[0] - 1 < MIN_STROKES:
             continue
-        region, full = np.zeros(thin.shape, bool), np.zeros(thin.shape, bool)
-        region[sl] = _filled(strokes, m)
-        full[sl] = strokes.astype(bool)
-        out.append((region, full))
+        full, inside = np.zeros(thin.shape, np.uint8), np.zeros(thin.shape, bool)
+        full[sl], inside[sl] = strokes, m
+        full = _whole_strokes(full, per, _directions(counts), (x, y, w, h), window)
+        out.append((_filled(full, inside | full.astype(bool)), full.astype(bool)))
     return out
+
+
+def _whole_strokes(strokes: np.ndarray, per: dict[int, np.ndarray], dirs: list[int], box: tuple[int, int, int, int],
+                   window: int) -> np.ndarray:
+    """The strokes run out to the outline: the density window stops short of a fill's rim (half a window
+    there is outside), which kept a band of hachure along the outline; a stroke seen inside is followed out
+    to its ends (within a window of the box)."""
+    x, y, w, h = box
+    near = np.zeros_like(strokes)
+    near[max(0, y - window):y + h + window, max(0, x - window):x + w + window] = 1
+    whole = np.zeros_like(strokes)
+    for k in dirs:
+        whole |= per[k]
+    whole &= near
+    n, lab = cv2.connectedComponents(whole)
+    seen = np.unique(lab[(strokes > 0) & (lab > 0)])
+    return (strokes | np.isin(lab, seen).astype(np.uint8)) if n > 1 else strokes
+
+
+def _directions(counts: dict[int, int]) -> list[int]:
+    """The angles of a hachure's strokes: the commonest (±5°), and for a cross-hatch the one across it."""
+    top = max(counts, key=counts.__getitem__)
+    across = [k for k in counts if abs(abs(k - top) - 90) <= 10]
+    second = max(across, key=counts.__getitem__) if across else None
+    if second is not None and counts[second] < CROSS * counts[top]:
+        second = None
+    return [k for k in counts if abs(k - top) <= 5 or (second is not None and abs(k - second) <= 5)]
 
 
 def _paint(rgb: np.ndarray, region: np.ndarray, strokes: np.ndarray, paper: np.ndarray) -> None:
@@ -129,7 +214,7 @@ def _filled(strokes: np.ndarray, dense: np.ndarray) -> np.ndarray:
     """The area the strokes cover: closed across the gaps between them, holes filled."""
     gap = cv2.distanceTransform((1 - strokes).astype(np.uint8), cv2.DIST_L2, 3)
     inner = gap[dense & (strokes == 0)]
-    k = int(2 * np.percentile(inner, 90) + 3) | 1 if inner.size else 9
+    k = int(2 * np.percentile(inner, 97) + 3) | 1 if inner.size else 9  # a cross-hatch's cells: wider than p90
     closed = cv2.morphologyEx(strokes, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     cnts, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     out = np.zeros_like(closed)
@@ -137,10 +222,10 @@ def _filled(strokes: np.ndarray, dense: np.ndarray) -> np.ndarray:
     return out.astype(bool)
 
 
-def _dense(mask: np.ndarray) -> np.ndarray:
-    """Where ``mask`` covers more than DENSE of the window around (outside the image counts as empty)."""
-    share = cv2.boxFilter(mask.astype(np.float32), -1, (WINDOW, WINDOW), borderType=cv2.BORDER_CONSTANT)
-    return (share > DENSE).astype(np.uint8)
+def _dense(mask: np.ndarray, share: float = DENSE, window: int = WINDOW) -> np.ndarray:
+    """Where ``mask`` covers more than ``share`` of the window around (outside the image counts as empty)."""
+    got = cv2.boxFilter(mask.astype(np.float32), -1, (window, window), borderType=cv2.BORDER_CONSTANT)
+    return (got > share).astype(np.uint8)
 
 
 def _paper(rgb: np.ndarray) -> np.ndarray:

@@ -28,6 +28,7 @@ from crafter.errors import CrafterError
 # kind -> module; each module imports its maker's tool only inside draw() (they are optional at run time)
 MAKERS: dict[str, str] = {
     "charts": "craftbench.makers.charts",
+    "excalidraw": "craftbench.makers.excalidraw",
     "mermaid": "craftbench.makers.mermaid",
     "plantuml": "craftbench.makers.plantuml",
     "tikz": "craftbench.makers.tikz",
