@@ -29,6 +29,7 @@ from crafter.errors import CrafterError
 MAKERS: dict[str, str] = {
     "charts": "craftbench.makers.charts",
     "mermaid": "craftbench.makers.mermaid",
+    "mermaid-readme": "craftbench.makers.mermaid_readme",
     "tikz": "craftbench.makers.tikz",
 }
 
