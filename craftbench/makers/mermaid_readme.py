@@ -6,7 +6,7 @@ Mermaid wraps over two or three lines, every link kind (``-->``, ``---``, ``-.->
 ``--x``; labelled ones inline, ``-- text -->``, or piped), subgraphs with titles (one nested), ``classDef``
 fills and chained links (``A --> B --> C``); a state diagram has composite states, notes, a fork and join,
 a choice, long labels and transitions back. Themes: default, dark, neutral, forest, base (a ``themeVariables``
-colour). The truth follows the real set's conventions (``crafteditor.realset``): a node is its box's whole
+colour); one in five in Mermaid 11's ``handDrawn`` look. The truth follows the real set's conventions (``crafteditor.realset``): a node is its box's whole
 text; an edge the pair of its ends' labels, source first; a ``<-->`` link is one edge, source as written;
 the ends of an edge touching a start/end dot, a fork bar, a choice diamond or a subgraph are left out
 (they have no label of their own). Rendered by ``craftbench.makers.mermaid.render`` (headless Chromium).
@@ -27,6 +27,7 @@ CURVES = ("basis", "basis", "linear", "stepBefore", "monotoneX", "cardinal")
 SHAPES = {"rect": "[{}]", "round": "({})", "stadium": "([{}])", "diamond": "{{{}}}", "cylinder": "[({})]",
           "circle": "(({}))", "hexagon": "{{{{{}}}}}", "parallelogram": "[/{}/]", "subroutine": "[[{}]]"}
 LINKS = ("-->", "-->", "-->", "---", "-.->", "==>", "<-->", "--o", "--x")
+LOOK_HAND = 0.2  # the share drawn in the handDrawn look
 FILLS = ("#f9f", "#bbf", "#dfd", "#ffd8a8", "#e3f2fd", "#333", "#1f6feb")
 
 
@@ -59,6 +60,8 @@ def _pairs(rng: random.Random, n: int) -> list[tuple[int, int]]:
 
 def _init(theme: str, curve: str | None, rng: random.Random) -> str:
     parts = [f'"theme": "{theme}"']
+    if rng.random() < LOOK_HAND:  # Mermaid 11's sketchy look (rough.js strokes and fills)
+        parts.append('"look": "handDrawn"')
     if theme == "base":
         parts.append(f'"themeVariables": {{"primaryColor": "{rng.choice(("#e3f2fd", "#fff3bf", "#d3f9d8"))}"}}')
     if curve:

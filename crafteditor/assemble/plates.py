@@ -21,6 +21,7 @@ from crafteditor.shapes.detect import DetectedShape, keep_shapes
 
 Box = tuple[float, float, float, float]  # x, y, w, h, image pixels
 TIGHT = 2.4  # a plate is at most this many times its text's font height tall (a node has room around its name)
+TIGHT_OUTLINED = 1.8  # an outlined one, at most this many (a node's outline sits farther out)
 
 
 def carry_plates(shapes: list[DetectedShape], runs: list[TextRun], lines: list[LinePath],
@@ -58,9 +59,11 @@ def _join_across(lines: list[LinePath | None], box: Box, mark: bool = False) -> 
     extra = 0.0 if mark else 0.3 * box[3]
     ends = [(k, e) for k, ln in enumerate(lines) if ln is not None
             for e, p in ((0, ln.points[0]), (1, ln.points[-1])) if box_distance(p, box) <= _reach(ln) + extra]
+    both = {k for k, e in ends if e == 1 and (k, 0) in ends}
     if mark:  # a scrap with both ends at the ring is a piece of the marks
-        both = {k for k, e in ends if e == 1 and (k, 0) in ends}
         ends = [(k, e) for k, e in ends if k not in both and lines[k].length > _reach(lines[k])]
+    elif both:  # a scrap no longer than the plate with both ends on it: a piece of its rim or text, no line
+        ends = [(k, e) for k, e in ends if k not in both or lines[k].length > math.hypot(box[2], box[3])]
     if len(ends) == 2:
         return ends[0][0] != ends[1][0] and _join_pair(lines, ends[0], ends[1], box, mark)
     if mark or len(ends) not in (4, 6):
@@ -123,9 +126,13 @@ def _reach(ln: LinePath) -> float:
 
 
 def _plate_like(s: DetectedShape, shapes: list[DetectedShape], runs: list[TextRun]) -> bool:
-    """An unoutlined filled box around one line of text it is tight around (taken for a frame: nothing else in it)."""
-    if s.stroke is not None or s.shape not in ("box", "round") or s.dividers or (s.is_group and s.members):
+    """A filled box around one line of text it is tight around (taken for a frame: nothing else in it),
+    unoutlined, or outlined and tighter still (draw.io's port labels on a network's links: a node
+    has room around its name)."""
+    if s.shape not in ("box", "round", "ellipse") or s.dividers or (s.is_group and s.members):
         return False
+    if s.shape == "ellipse" and s.stroke is None:
+        return False  # an unoutlined pill is a plate only if read as a rounded box
     held = [r for r in runs if r.angle == 0 and s.contains_point(r.cx, r.cy)]
     if not held:
         return False
@@ -133,7 +140,7 @@ def _plate_like(s: DetectedShape, shapes: list[DetectedShape], runs: list[TextRu
     font = max(max(r.font_px, r.h) for r in held)
     one_line = bottom - top <= 1.3 * font
     width = max(r.x + r.w for r in held) - min(r.x for r in held)
-    return one_line and s.h <= TIGHT * font and width >= 0.6 * s.w
+    return one_line and s.h <= (TIGHT if s.stroke is None else TIGHT_OUTLINED) * font and width >= 0.6 * s.w
 
 
 def _ring_mark(s: DetectedShape, runs: list[TextRun]) -> bool:
