@@ -212,8 +212,10 @@ def _end_past_text(b: FigureBuilder, pts: list[tuple[float, float]], j: int, sha
     q = next((pt for pt in body if math.dist(pt, p) >= 12), q)
     straight = abs(p[0] - q[0]) <= 0.04 * abs(p[1] - q[1]) or abs(p[1] - q[1]) <= 0.04 * abs(
         p[0] - q[0])
-    # the course crosses the text first: as far again as it is long
-    hit = _node_ahead(b, p, q, shapes, extra=max(r.h if r.angle == 0 else r.w for r in over))
+    # the course crosses the text first: as far again as it is long (a label read with the arrow
+    # after it as a glyph, 'route stock load→', the whole label's length: the line runs on under it)
+    hit = _node_ahead(b, p, q, shapes, extra=max(r.w if r.angle != 0 or r.text.rstrip().endswith(("→", "->"))
+                                                 else r.h for r in over))
     if hit is None:
         return None
     node, tip = hit

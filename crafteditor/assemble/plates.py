@@ -39,7 +39,7 @@ def carry_plates(shapes: list[DetectedShape], runs: list[TextRun], lines: list[L
         if i in keep_too or not _plate_like(s, shapes, runs):
             continue
         box = (s.x, s.y, s.w, s.h)
-        if _join_across(lines, box) or (s.is_group and _through(lines, box)):
+        if _join_across(lines, box) or (s.is_group and _through(lines, box)) or _arrow_glyph_after(s, runs, lines):
             drop.add(i)
     held = [r for r in runs if any(t.contains_point(r.cx, r.cy) for k, t in enumerate(shapes) if k not in drop)]
     for r in runs:
@@ -141,6 +141,20 @@ def _plate_like(s: DetectedShape, shapes: list[DetectedShape], runs: list[TextRu
     one_line = bottom - top <= 1.3 * font
     width = max(r.x + r.w for r in held) - min(r.x for r in held)
     return one_line and s.h <= (TIGHT if s.stroke is None else TIGHT_OUTLINED) * font and width >= 0.6 * s.w
+
+
+def _arrow_glyph_after(s: DetectedShape, runs: list[TextRun], lines: list[LinePath | None]) -> bool:
+    """The plate's label read with an arrow glyph at its end (''route stock load→''): the short stub and
+    head between a label and the node it points at (Mermaid's LR layouts) were read as the glyph, so only
+    the line into the plate ends on it. Left as text, the line's end under it is carried on to the node
+    beyond, its head found there (:func:`crafteditor.assemble.edges._end_past_text`)."""
+    held = [r for r in runs if r.angle == 0 and s.contains_point(r.cx, r.cy)]
+    if len(held) != 1 or not held[0].text.rstrip().endswith(("→", "->")):
+        return False
+    box = (s.x, s.y, s.w, s.h)
+    ends = [ln for ln in lines if ln is not None for p in (ln.points[0], ln.points[-1])
+            if box_distance(p, box) <= _reach(ln) + 0.3 * s.h]
+    return len(ends) == 1
 
 
 def _ring_mark(s: DetectedShape, runs: list[TextRun]) -> bool:
