@@ -167,10 +167,18 @@ def _ring_mark(s: DetectedShape, runs: list[TextRun]) -> bool:
 
 
 def _across(p: tuple[float, float], q: tuple[float, float], box: Box) -> bool:
-    """p and q on opposite sides of the plate: the way from one to the other runs through its middle."""
-    cx, cy = box[0] + box[2] / 2, box[1] + box[3] / 2
+    """p and q on opposite sides of the plate: the way from one to the other runs through its middle,
+    or from above its top to below its bottom (or from its left to its right): a curve crosses a
+    wide label off its middle (Mermaid's neutral theme sets the label on the curve's middle point)."""
+    x, y, w, h = box
+    cx, cy = x + w / 2, y + h / 2
     u, v = (p[0] - cx, p[1] - cy), (q[0] - cx, q[1] - cy)
     nu, nv = math.hypot(*u), math.hypot(*v)
-    return nu > 0 and nv > 0 and (u[0] * v[0] + u[1] * v[1]) / (nu * nv) < -0.15
+    if nu > 0 and nv > 0 and (u[0] * v[0] + u[1] * v[1]) / (nu * nv) < -0.15:
+        return True
+    (ay, by), (ax, bx) = sorted((p[1], q[1])), sorted((p[0], q[0]))
+    slack = 0.25 * min(w, h)
+    inside_x, inside_y = x <= p[0] <= x + w and x <= q[0] <= x + w, y <= p[1] <= y + h and y <= q[1] <= y + h
+    return (inside_x and ay <= y + slack and by >= y + h - slack) or (inside_y and ax <= x + slack and bx >= x + w - slack)
 
 
