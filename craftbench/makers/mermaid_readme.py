@@ -6,10 +6,14 @@ Mermaid wraps over two or three lines, every link kind (``-->``, ``---``, ``-.->
 ``--x``; labelled ones inline, ``-- text -->``, or piped), subgraphs with titles (one nested), ``classDef``
 fills and chained links (``A --> B --> C``); a state diagram has composite states, notes, a fork and join,
 a choice, long labels and transitions back. Themes: default, dark, neutral, forest, base (a ``themeVariables``
-colour); one in five in Mermaid 11's ``handDrawn`` look. The truth follows the real set's conventions (``crafteditor.realset``): a node is its box's whole
-text; an edge the pair of its ends' labels, source first; a ``<-->`` link is one edge, source as written;
-the ends of an edge touching a start/end dot, a fork bar, a choice diamond or a subgraph are left out
-(they have no label of their own). Rendered by ``craftbench.makers.mermaid.render`` (headless Chromium).
+colour); one in five in Mermaid 11's ``handDrawn`` look.
+
+The truth follows the real set's conventions (``crafteditor.realset``): a node is its box's whole text; an
+edge the pair of its ends' labels, source first; a ``<-->`` link is one edge, source as written. An edge
+touching a start/end dot, a fork bar, a choice diamond or a subgraph is left out (those ends have no label
+of their own); one into a composite state ends at its title, a node (as the real set's state machines list
+a container's title); a note is a node (as the sequence maker lists notes). Rendered by
+``craftbench.makers.mermaid.render`` (headless Chromium).
 
     craftbench makers mermaid-readme -o /tmp/makers/mmr -n 24 --seed 1
 """
@@ -150,10 +154,10 @@ def state(rng: random.Random, theme: str) -> Diagram:
         extra = extra[3:]
         lines += [f'    state "{title}" as C1 {{', f'        state "{i0}" as I0', f'        state "{i1}" as I1',
                   "        [*] --> I0", "        I0 --> I1", "        I1 --> [*]", "    }",
-                  f"    S{rng.randrange(n)} --> C1"]
+                  f"    S{(s := rng.randrange(n))} --> C1"]
         d.text += [title, i0, i1]
-        d.nodes += [i0, i1]
-        d.edges.append([i0, i1])
+        d.nodes += [title, i0, i1]  # a composite's title is a node, as the real set's state machines list it
+        d.edges += [[i0, i1], [labels[s], title]]
     if rng.random() < 0.4 and len(extra) >= 2:  # a fork into two states and a join back
         f0, f1 = extra[:2]
         extra = extra[2:]
@@ -173,6 +177,7 @@ def state(rng: random.Random, theme: str) -> Diagram:
         note = " ".join(rng.choice(WORDS) for _ in range(rng.randint(2, 5)))
         lines.append(f"    note {rng.choice(('right', 'left'))} of S{rng.randrange(n)} : {note}")
         d.text.append(note)
+        d.nodes.append(note)  # a note is a box, listed as the sequence maker lists its notes
     d.source = "\n".join(lines)
     return d
 
