@@ -49,6 +49,13 @@ def _distinct(rng: random.Random, n: int) -> list[str]:
     return out
 
 
+def _fresh(rng: random.Random, taken: list[str], lo: int, hi: int) -> str:
+    """A title no label repeats (a repeated name would make the truth ambiguous)."""
+    while (w := _words(rng, lo, hi)) in taken:
+        pass
+    return w
+
+
 def _pairs(rng: random.Random, n: int) -> list[tuple[int, int]]:
     """A connected graph, mostly forward (chains and fans), a few links back and across."""
     pairs = []
@@ -83,11 +90,11 @@ def flowchart(rng: random.Random, theme: str) -> Diagram:
     if n >= 6 and rng.random() < 0.6:  # a titled subgraph around a run of nodes, sometimes one inside it
         a = rng.randrange(n - 4)
         b = a + rng.randint(3, 4)
-        title = _words(rng, 1, 3)
+        title = _fresh(rng, labels, 1, 3)
         d.text.append(title)
         inner = defs[a:b]
         if rng.random() < 0.4:
-            sub = _words(rng, 1, 2)
+            sub = _fresh(rng, [*labels, title], 1, 2)
             d.text.append(sub)
             inner = inner[:1] + [f'    subgraph G2 ["{sub}"]'] + inner[1:] + ["    end"]
         defs = defs[:a] + [f'    subgraph G1 ["{title}"]'] + (["    direction TB"] if rng.random() < 0.3 else []) \
