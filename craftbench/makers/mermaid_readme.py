@@ -124,8 +124,9 @@ def flowchart(rng: random.Random, theme: str) -> Diagram:
         i += 1
     if rng.random() < 0.5:  # classDef fills, the way READMEs colour their boxes
         fill = rng.choice(FILLS)
-        dark = fill in ("#333", "#1f6feb")
-        lines.append(f"    classDef hot fill:{fill},stroke:#333,stroke-width:2px" + (",color:#fff" if dark else ""))
+        # its text set to stand out from the fill (a dark theme's light text on a light fill is unreadable)
+        color = "#fff" if fill in ("#333", "#1f6feb") else "#000"
+        lines.append(f"    classDef hot fill:{fill},stroke:#333,stroke-width:2px,color:{color}")
         lines.append("    class " + ",".join(f"N{k}" for k in sorted(rng.sample(range(n), max(1, n // 3)))) + " hot")
     d.text += labels
     d.nodes = labels
