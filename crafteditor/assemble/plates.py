@@ -62,8 +62,13 @@ def _join_across(lines: list[LinePath | None], box: Box, mark: bool = False) -> 
     both = {k for k, e in ends if e == 1 and (k, 0) in ends}
     if mark:  # a scrap with both ends at the ring is a piece of the marks
         ends = [(k, e) for k, e in ends if k not in both and lines[k].length > _reach(lines[k])]
-    elif both:  # a scrap no longer than the plate with both ends on it: a piece of its rim or text, no line
-        ends = [(k, e) for k, e in ends if k not in both or lines[k].length > math.hypot(box[2], box[3])]
+    elif both:  # a scrap lying on the plate, both ends on it: a piece of its rim or text, no line
+        # (a short line piece between the plate and a node near it has its far end off the plate)
+        ends = [(k, e) for k, e in ends if k not in both
+                or max(box_distance(p, box) for p in lines[k].points) > 0.25 * box[3] + lines[k].width + 2]
+        # a short piece between the plate and a node close by reaches it with its nearer end only
+        ends = [(k, e) for k, e in ends if k not in both or (k, 1 - e) not in ends or box_distance(
+            lines[k].points[-e], box) <= box_distance(lines[k].points[e - 1], box)]
     if len(ends) == 2:
         return ends[0][0] != ends[1][0] and _join_pair(lines, ends[0], ends[1], box, mark)
     if mark or len(ends) not in (4, 6):
