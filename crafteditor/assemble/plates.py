@@ -134,10 +134,11 @@ def _plate_like(s: DetectedShape, shapes: list[DetectedShape], runs: list[TextRu
     """A filled box around one line of text it is tight around (taken for a frame: nothing else in it),
     unoutlined, or outlined and tighter still (draw.io's port labels on a network's links: a node
     has room around its name)."""
-    if s.shape not in ("box", "round", "ellipse") or s.dividers or (s.is_group and s.members):
+    # outlined: a box or a pill (draw.io); unoutlined: a box, or a 'cylinder' (a dark theme's plate with
+    # its dotted line's stubs above and below); an unoutlined pill is a plate only if read as a rounded box
+    if s.shape not in (("box", "round", "cylinder") if s.stroke is None else ("box", "round", "ellipse")) \
+            or s.dividers or (s.is_group and s.members):
         return False
-    if s.shape == "ellipse" and s.stroke is None:
-        return False  # an unoutlined pill is a plate only if read as a rounded box
     held = [r for r in runs if r.angle == 0 and s.contains_point(r.cx, r.cy)]
     if not held:
         return False
