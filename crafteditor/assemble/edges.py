@@ -72,7 +72,9 @@ def edge_components(b: FigureBuilder, lines: list[LinePath], shapes: list[Detect
             ends.reverse()
             kinds.reverse()
         ids = _end_ids(b, pts, ends, node_ids, runs, free, used, tol, text_targets)
-        if kinds == ["none", "none"] and _reads_backwards(pts):
+        # a line with no head, or alike heads at both ends (Mermaid's <-->), reads in reading order
+        # (traced, it ran from whichever end the tracer met first)
+        if kinds[0] == kinds[1] and _reads_backwards(pts):
             pts.reverse()
             ends.reverse()
             ids.reverse()
