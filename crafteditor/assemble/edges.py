@@ -72,9 +72,9 @@ def edge_components(b: FigureBuilder, lines: list[LinePath], shapes: list[Detect
             ends.reverse()
             kinds.reverse()
         ids = _end_ids(b, pts, ends, node_ids, runs, free, used, tol, text_targets)
-        # a line with no head, or alike heads at both ends (Mermaid's <-->), reads in reading order
-        # (traced, it ran from whichever end the tracer met first)
-        if kinds[0] == kinds[1] and _reads_backwards(pts):
+        # a line with no head, or alike heads at both ends (Mermaid's <-->, by its main axis: a layout's
+        # ranks run down or across), reads in reading order (traced, it ran from whichever end came first)
+        if kinds[0] == kinds[1] and _reads_backwards(pts, 0.25 if kinds[0] == "none" else 1.0):
             pts.reverse()
             ends.reverse()
             ids.reverse()
@@ -160,11 +160,11 @@ def _self_loop(pts: list[tuple[float, float]], kinds: list[str], s: DetectedShap
     return length >= max(3 * tol, 0.3 * min(s.w, s.h)) and away >= max(tol, 0.15 * min(s.w, s.h))
 
 
-def _reads_backwards(pts: list[tuple[float, float]]) -> bool:
+def _reads_backwards(pts: list[tuple[float, float]], steep: float = 0.25) -> bool:
     """Whether a line without heads runs against reading order: an undirected line reads from
-    left to right, a steep one (within 14° of vertical) from top to bottom."""
+    left to right, a steep one (run under ``steep`` times its rise: within 14° of vertical) from top to bottom."""
     (x0, y0), (x1, y1) = pts[0], pts[-1]
-    if abs(x1 - x0) < 0.25 * abs(y1 - y0):
+    if abs(x1 - x0) < steep * abs(y1 - y0):
         return y1 < y0
     return x1 < x0
 
