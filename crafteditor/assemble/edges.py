@@ -72,9 +72,10 @@ def edge_components(b: FigureBuilder, lines: list[LinePath], shapes: list[Detect
             ends.reverse()
             kinds.reverse()
         ids = _end_ids(b, pts, ends, node_ids, runs, free, used, tol, text_targets)
-        # a line with no head, or alike heads at both ends (Mermaid's <-->, by its main axis: a layout's
+        # a line with no head, or twin heads at both ends (Mermaid's <-->, by its main axis: a layout's
         # ranks run down or across), reads in reading order (traced, it ran from whichever end came first)
-        if kinds[0] == kinds[1] and _reads_backwards(pts, 0.25 if kinds[0] == "none" else 1.0):
+        if kinds[0] == kinds[1] and (kinds[0] == "none" or _twin_heads(ln)) and _reads_backwards(
+                pts, 0.25 if kinds[0] == "none" else 1.0):
             pts.reverse()
             ends.reverse()
             ids.reverse()
@@ -158,6 +159,16 @@ def _self_loop(pts: list[tuple[float, float]], kinds: list[str], s: DetectedShap
     length = sum(math.dist(p, q) for p, q in zip(pts, pts[1:]))
     away = max(dist_to_shape(p, s) if not s.contains_point(*p) else 0.0 for p in pts)
     return length >= max(3 * tol, 0.3 * min(s.w, s.h)) and away >= max(tol, 0.15 * min(s.w, s.h))
+
+
+def _twin_heads(ln: LinePath) -> bool:
+    """Both of the line's heads found in the image and alike (a two-headed link's are drawn the same;
+    a second 'head' unlike the first is a misreading: a blob, an erased label's remains)."""
+    a, b = ln.head_start, ln.head_end
+    if a is None or b is None or not len(a.pixels) or not len(b.pixels):
+        return False
+    return min(a.length, b.length) >= 0.75 * max(a.length, b.length) and \
+        min(len(a.pixels), len(b.pixels)) >= 0.6 * max(len(a.pixels), len(b.pixels))
 
 
 def _reads_backwards(pts: list[tuple[float, float]], steep: float = 0.25) -> bool:
