@@ -132,11 +132,12 @@ def _reach(ln: LinePath) -> float:
 
 def _plate_like(s: DetectedShape, shapes: list[DetectedShape], runs: list[TextRun]) -> bool:
     """A filled box around one line of text it is tight around (taken for a frame: nothing else in it),
-    unoutlined, or outlined and tighter still (draw.io's port labels on a network's links: a node
+    unoutlined, or an outlined pill tighter still (draw.io's port labels on a network's links: a node
     has room around its name)."""
-    # outlined: a box or a pill (draw.io); unoutlined: a box, or a 'cylinder' (a dark theme's plate with
-    # its dotted line's stubs above and below); an unoutlined pill is a plate only if read as a rounded box
-    if s.shape not in (("box", "round", "cylinder") if s.stroke is None else ("box", "round", "ellipse")) \
+    # unoutlined: a box, or a 'cylinder' (a dark theme's plate with its dotted line's stubs above and
+    # below); outlined: only a pill (draw.io's port labels; an outlined box that tight is a small node,
+    # ViT-Mixer's 'MLP 2' boxes between their lines)
+    if s.shape not in (("box", "round", "cylinder") if s.stroke is None else ("ellipse",)) \
             or s.dividers or (s.is_group and s.members):
         return False
     held = [r for r in runs if r.angle == 0 and s.contains_point(r.cx, r.cy)]

@@ -53,12 +53,13 @@ def _run(text, x, y, w, h):
                    baseline=y + 0.8 * h, glyphs=np.zeros((int(h), int(w)), bool))
 
 
-def test_an_outlined_label_tight_around_its_text_is_a_plate_but_a_node_is_not():
+def test_an_outlined_pill_tight_around_its_text_is_a_plate_but_a_node_is_not():
     port = _shape(196, 116, 29, 14, shape="ellipse", stroke=(152, 162, 174))  # draw.io's port label
     node = _shape(100, 100, 120, 40)  # a node has room around its name
-    runs = [_run("eth2", 199, 118, 23, 11), _run("server", 130, 112, 60, 14)]
-    assert _plate_like(port, [port, node], runs)
-    assert not _plate_like(node, [port, node], runs)
+    small = _shape(300, 100, 50, 16)  # an outlined box as tight: a small node ('MLP 2'), no plate
+    runs = [_run("eth2", 199, 118, 23, 11), _run("server", 130, 112, 60, 14), _run("MLP 2", 305, 102, 40, 11)]
+    assert _plate_like(port, [port, node, small], runs)
+    assert not _plate_like(node, [port, node, small], runs) and not _plate_like(small, [port, node, small], runs)
 
 
 def test_an_unnamed_shape_inside_a_captioned_icon_stands_for_its_node():
