@@ -12,6 +12,7 @@ which writes ``n`` figures under ``figs`` and returns their truth records in the
 chart…); :func:`draw_makers` writes them with a ``manifest.json``, so the real track scores them:
 
     craftbench makers charts -o /tmp/makers/charts -n 40
+    craftbench makers mermaid-readme -o /tmp/makers/mmr -n 24   # Mermaid as READMEs draw it (handDrawn too)
     crafteditor bench -n 0 --real /tmp/makers/charts --split all --per-figure --json out.json
 
 Every record's split is ``drawn``: these are the project's own renderings, never the frozen real test split.
@@ -30,6 +31,7 @@ MAKERS: dict[str, str] = {
     "charts": "craftbench.makers.charts",
     "excalidraw": "craftbench.makers.excalidraw",
     "mermaid": "craftbench.makers.mermaid",
+    "mermaid-readme": "craftbench.makers.mermaid_readme",
     "plantuml": "craftbench.makers.plantuml",
     "tikz": "craftbench.makers.tikz",
 }

@@ -72,7 +72,10 @@ def edge_components(b: FigureBuilder, lines: list[LinePath], shapes: list[Detect
             ends.reverse()
             kinds.reverse()
         ids = _end_ids(b, pts, ends, node_ids, runs, free, used, tol, text_targets)
-        if kinds == ["none", "none"] and _reads_backwards(pts):
+        # a line with no head, or twin heads at both ends (Mermaid's <-->, by its main axis: a layout's
+        # ranks run down or across), reads in reading order (traced, it ran from whichever end came first)
+        if kinds[0] == kinds[1] and (kinds[0] == "none" or _twin_heads(ln)) and _reads_backwards(
+                pts, 0.25 if kinds[0] == "none" else 1.0):
             pts.reverse()
             ends.reverse()
             ids.reverse()
@@ -158,11 +161,21 @@ def _self_loop(pts: list[tuple[float, float]], kinds: list[str], s: DetectedShap
     return length >= max(3 * tol, 0.3 * min(s.w, s.h)) and away >= max(tol, 0.15 * min(s.w, s.h))
 
 
-def _reads_backwards(pts: list[tuple[float, float]]) -> bool:
+def _twin_heads(ln: LinePath) -> bool:
+    """Both of the line's heads found in the image and alike (a two-headed link's are drawn the same;
+    a second 'head' unlike the first is a misreading: a blob, an erased label's remains)."""
+    a, b = ln.head_start, ln.head_end
+    if a is None or b is None or not len(a.pixels) or not len(b.pixels):
+        return False
+    return min(a.length, b.length) >= 0.75 * max(a.length, b.length) and \
+        min(len(a.pixels), len(b.pixels)) >= 0.6 * max(len(a.pixels), len(b.pixels))
+
+
+def _reads_backwards(pts: list[tuple[float, float]], steep: float = 0.25) -> bool:
     """Whether a line without heads runs against reading order: an undirected line reads from
-    left to right, a steep one (within 14° of vertical) from top to bottom."""
+    left to right, a steep one (run under ``steep`` times its rise: within 14° of vertical) from top to bottom."""
     (x0, y0), (x1, y1) = pts[0], pts[-1]
-    if abs(x1 - x0) < 0.25 * abs(y1 - y0):
+    if abs(x1 - x0) < steep * abs(y1 - y0):
         return y1 < y0
     return x1 < x0
 
@@ -212,8 +225,10 @@ def _end_past_text(b: FigureBuilder, pts: list[tuple[float, float]], j: int, sha
     q = next((pt for pt in body if math.dist(pt, p) >= 12), q)
     straight = abs(p[0] - q[0]) <= 0.04 * abs(p[1] - q[1]) or abs(p[1] - q[1]) <= 0.04 * abs(
         p[0] - q[0])
-    # the course crosses the text first: as far again as it is long
-    hit = _node_ahead(b, p, q, shapes, extra=max(r.h if r.angle == 0 else r.w for r in over))
+    # the course crosses the text first: as far again as it is long (a label read with the arrow
+    # after it as a glyph, 'route stock load→', the whole label's length: the line runs on under it)
+    hit = _node_ahead(b, p, q, shapes, extra=max(r.w if r.angle != 0 or r.text.rstrip().endswith(("→", "->"))
+                                                 else r.h for r in over))
     if hit is None:
         return None
     node, tip = hit

@@ -80,8 +80,8 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
     # free text first gets a chance to label an edge
     free = [k for k in range(len(runs)) if k not in used_runs]
     titles = [runs[k] for i, s in enumerate(shapes) if s.is_group for k in labels.get(i, [])]
-    edge_comps, text_targets = edge_components(b, lines, shapes, node_ids, runs, free, used_runs, titles,
-                                              deadline=deadline, seq=seq)
+    edge_comps, text_targets = edge_components(b, lines, shapes, _icon_parts(shapes, labels, node_ids, first_icon),
+                                              runs, free, used_runs, titles, deadline=deadline, seq=seq)
     # a sparse dashed line's dashes, left apart, as one path; no line in the page's colour
     comps.extend(dash_rows(drop_page_coloured(b, edge_comps), b.free_points))
     comps.extend(free_texts(b, runs, used_runs, text_targets))
@@ -90,6 +90,23 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
     # texts referenced by edges must exist before validation: order is free in the IR
     canvas = Size(w=round(b.image.width * b.s, 2), h=round(b.image.height * b.s, 2))
     return Figure(canvas=canvas, background=page_color(b), components=_reading_order(comps))
+
+
+def _icon_parts(shapes: list[DetectedShape], labels: dict[int, list[int]], node_ids: dict[int, str],
+                first_icon: int) -> dict[int, str]:
+    """The node ids edges join, an unnamed shape inside a captioned icon's node (a database icon's
+    cylinder) standing for that node: a connector drawn to the icon ends on the shape, and had joined
+    an unnamed node (draw.io's architecture diagrams: 'Settings API' to a nameless cylinder, not 'Settings DB')."""
+    out = dict(node_ids)
+    for i, s in enumerate(shapes[:first_icon]):
+        if i not in node_ids or labels.get(i):
+            continue
+        for j in range(first_icon, len(shapes)):
+            t = shapes[j]
+            if j in node_ids and t.x <= s.x and t.y <= s.y and s.x + s.w <= t.x + t.w and s.y + s.h <= t.y + t.h:
+                out[i] = node_ids[j]
+                break
+    return out
 
 
 def page_color(b: FigureBuilder) -> str | None:

@@ -11,6 +11,9 @@ from crafteditor.lines.paths import Arrowhead, LinePath
 from crafter.render.markers import default_head_size
 from crafter.spec.model import Edge
 
+HEAD_NOISE = 3.0  # px: how far a small head's measured length strays (anti-aliasing, a notched back)
+MAX_HEAD = 200.0  # px: Edge.head_size's bound; a "head" measured longer is a misreading, drawn at the theme's size
+
 
 def closed_back(head: Arrowhead, width: float) -> float | None:
     """Where a hollow head read as an open 'V' has its back, px behind the tip, if it is a hollow
@@ -66,8 +69,6 @@ def share_head_sizes(edges: list[Edge]) -> None:
         i = j + 1
 
 
-HEAD_NOISE = 3.0  # px: how far a small head's measured length strays (anti-aliasing, a notched back)
-MAX_HEAD = 200.0  # px: Edge.head_size's bound; a "head" measured longer is a misreading, drawn at the theme's size
 # a head's drawn length along the line in units of the renderer's head size (crafter.render.markers)
 HEAD_EXTENT = {"arrow": 1.0, "open": 0.86, "diamond": 1.5, "circle": 0.8, "triangle_open": 1.0}
 

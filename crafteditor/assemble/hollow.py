@@ -81,13 +81,21 @@ def _triangle_apex(pts: list[tuple[float, float]], e: tuple[float, float], d: tu
     if abs(a0) > slack or abs(a1) > slack:
         return None  # the back is level with the line's end
     fr = [frame(p) for p in pts]
-    k = int(np.argmax([a for a, _ in fr]))
-    ahead, aside = fr[k]
-    if not 0.6 * half <= ahead <= 3.0 * half or abs(aside) > 0.3 * half + width + 1:
-        return None  # a tip ahead, on the axis
+    return _tip_ahead(fr, fr[int(np.argmax([a for a, _ in fr]))], 0.0, e, d, half, width, slack)
+
+
+def _tip_ahead(fr: list[tuple[float, float]], tip: tuple[float, float], back: float, e: tuple[float, float],
+               d: tuple[float, float], half: float, width: float, slack: float) -> tuple[float, float] | None:
+    """A triangle outline's tip, ``tip`` = (ahead, aside) in the line end's frame, on the image: 0.6 to 3
+    halves ahead of its back (``back`` ahead of the end), on the axis, with nothing of the outline
+    ``fr`` behind the back or wider than it; else None. The tip is put on the line's axis (the
+    route stays straight)."""
+    ahead, aside = tip
+    if not 0.6 * half <= ahead - back <= 3.0 * half or abs(aside) > 0.3 * half + width + 1:
+        return None
     if any(a < -slack or abs(s) > half + width + 3 for a, s in fr):
-        return None  # nothing behind the back or wider than it
-    return (e[0] + ahead * d[0], e[1] + ahead * d[1])  # on the line's axis: the route stays straight
+        return None
+    return (e[0] + ahead * d[0], e[1] + ahead * d[1])
 
 
 NodeAhead = Callable[[Pt, Pt], "tuple[int, Pt] | None"]
@@ -209,9 +217,4 @@ def _closed_apex(fr: list[tuple[float, float]], e: tuple[float, float], d: tuple
     # the back's corners level with the line's end, or a dash's gap ahead of it (a dotted realisation)
     if not back or min(back) < -slack or max(back) > slack + 3 * width + 6:
         return None
-    ahead, aside = max(fr)
-    if not 0.6 * half <= ahead - float(np.mean(back)) <= 3.0 * half or abs(aside) > 0.3 * half + width + 1:
-        return None
-    if any(a < -slack or abs(s) > half + width + 3 for a, s in fr):
-        return None
-    return (e[0] + ahead * d[0], e[1] + ahead * d[1])
+    return _tip_ahead(fr, max(fr), float(np.mean(back)), e, d, half, width, slack)

@@ -21,6 +21,7 @@ from crafteditor.shapes.detect import DetectedShape, keep_shapes
 
 Box = tuple[float, float, float, float]  # x, y, w, h, image pixels
 TIGHT = 2.4  # a plate is at most this many times its text's font height tall (a node has room around its name)
+TIGHT_OUTLINED = 1.8  # an outlined one, at most this many (a node's outline sits farther out)
 
 
 def carry_plates(shapes: list[DetectedShape], runs: list[TextRun], lines: list[LinePath],
@@ -38,7 +39,7 @@ def carry_plates(shapes: list[DetectedShape], runs: list[TextRun], lines: list[L
         if i in keep_too or not _plate_like(s, shapes, runs):
             continue
         box = (s.x, s.y, s.w, s.h)
-        if _join_across(lines, box) or (s.is_group and _through(lines, box)):
+        if _join_across(lines, box) or (s.is_group and _through(lines, box)) or _arrow_glyph_after(s, runs, lines):
             drop.add(i)
     held = [r for r in runs if any(t.contains_point(r.cx, r.cy) for k, t in enumerate(shapes) if k not in drop)]
     for r in runs:
@@ -58,9 +59,16 @@ def _join_across(lines: list[LinePath | None], box: Box, mark: bool = False) -> 
     extra = 0.0 if mark else 0.3 * box[3]
     ends = [(k, e) for k, ln in enumerate(lines) if ln is not None
             for e, p in ((0, ln.points[0]), (1, ln.points[-1])) if box_distance(p, box) <= _reach(ln) + extra]
+    both = {k for k, e in ends if e == 1 and (k, 0) in ends}
     if mark:  # a scrap with both ends at the ring is a piece of the marks
-        both = {k for k, e in ends if e == 1 and (k, 0) in ends}
         ends = [(k, e) for k, e in ends if k not in both and lines[k].length > _reach(lines[k])]
+    elif both:  # a scrap lying on the plate, both ends on it: a piece of its rim or text, no line
+        # (a short line piece between the plate and a node near it has its far end off the plate)
+        ends = [(k, e) for k, e in ends if k not in both
+                or max(box_distance(p, box) for p in lines[k].points) > 0.25 * box[3] + lines[k].width + 2]
+        # a short piece between the plate and a node close by reaches it with its nearer end only
+        ends = [(k, e) for k, e in ends if k not in both or (k, 1 - e) not in ends or box_distance(
+            lines[k].points[-e], box) <= box_distance(lines[k].points[e - 1], box)]
     if len(ends) == 2:
         return ends[0][0] != ends[1][0] and _join_pair(lines, ends[0], ends[1], box, mark)
     if mark or len(ends) not in (4, 6):
@@ -123,8 +131,14 @@ def _reach(ln: LinePath) -> float:
 
 
 def _plate_like(s: DetectedShape, shapes: list[DetectedShape], runs: list[TextRun]) -> bool:
-    """An unoutlined filled box around one line of text it is tight around (taken for a frame: nothing else in it)."""
-    if s.stroke is not None or s.shape not in ("box", "round") or s.dividers or (s.is_group and s.members):
+    """A filled box around one line of text it is tight around (taken for a frame: nothing else in it),
+    unoutlined, or an outlined pill tighter still (draw.io's port labels on a network's links: a node
+    has room around its name)."""
+    # unoutlined: a box, or a 'cylinder' (a dark theme's plate with its dotted line's stubs above and
+    # below); outlined: only a pill (draw.io's port labels; an outlined box that tight is a small node,
+    # ViT-Mixer's 'MLP 2' boxes between their lines)
+    if s.shape not in (("box", "round", "cylinder") if s.stroke is None else ("ellipse",)) \
+            or s.dividers or (s.is_group and s.members):
         return False
     held = [r for r in runs if r.angle == 0 and s.contains_point(r.cx, r.cy)]
     if not held:
@@ -133,7 +147,21 @@ def _plate_like(s: DetectedShape, shapes: list[DetectedShape], runs: list[TextRu
     font = max(max(r.font_px, r.h) for r in held)
     one_line = bottom - top <= 1.3 * font
     width = max(r.x + r.w for r in held) - min(r.x for r in held)
-    return one_line and s.h <= TIGHT * font and width >= 0.6 * s.w
+    return one_line and s.h <= (TIGHT if s.stroke is None else TIGHT_OUTLINED) * font and width >= 0.6 * s.w
+
+
+def _arrow_glyph_after(s: DetectedShape, runs: list[TextRun], lines: list[LinePath | None]) -> bool:
+    """The plate's label read with an arrow glyph at its end (''route stock load→''): the short stub and
+    head between a label and the node it points at (Mermaid's LR layouts) were read as the glyph, so only
+    the line into the plate ends on it. Left as text, the line's end under it is carried on to the node
+    beyond, its head found there (:func:`crafteditor.assemble.edges._end_past_text`)."""
+    held = [r for r in runs if r.angle == 0 and s.contains_point(r.cx, r.cy)]
+    if len(held) != 1 or not held[0].text.rstrip().endswith(("→", "->")):
+        return False
+    box = (s.x, s.y, s.w, s.h)
+    ends = [ln for ln in lines if ln is not None for p in (ln.points[0], ln.points[-1])
+            if box_distance(p, box) <= _reach(ln) + 0.3 * s.h]
+    return len(ends) == 1
 
 
 def _ring_mark(s: DetectedShape, runs: list[TextRun]) -> bool:
@@ -146,10 +174,18 @@ def _ring_mark(s: DetectedShape, runs: list[TextRun]) -> bool:
 
 
 def _across(p: tuple[float, float], q: tuple[float, float], box: Box) -> bool:
-    """p and q on opposite sides of the plate: the way from one to the other runs through its middle."""
-    cx, cy = box[0] + box[2] / 2, box[1] + box[3] / 2
+    """p and q on opposite sides of the plate: the way from one to the other runs through its middle,
+    or from above its top to below its bottom (or from its left to its right): a curve crosses a
+    wide label off its middle (Mermaid's neutral theme sets the label on the curve's middle point)."""
+    x, y, w, h = box
+    cx, cy = x + w / 2, y + h / 2
     u, v = (p[0] - cx, p[1] - cy), (q[0] - cx, q[1] - cy)
     nu, nv = math.hypot(*u), math.hypot(*v)
-    return nu > 0 and nv > 0 and (u[0] * v[0] + u[1] * v[1]) / (nu * nv) < -0.15
+    if nu > 0 and nv > 0 and (u[0] * v[0] + u[1] * v[1]) / (nu * nv) < -0.15:
+        return True
+    (ay, by), (ax, bx) = sorted((p[1], q[1])), sorted((p[0], q[0]))
+    slack = 0.25 * min(w, h)
+    inside_x, inside_y = x <= p[0] <= x + w and x <= q[0] <= x + w, y <= p[1] <= y + h and y <= q[1] <= y + h
+    return (inside_x and ay <= y + slack and by >= y + h - slack) or (inside_y and ax <= x + slack and bx >= x + w - slack)
 
 

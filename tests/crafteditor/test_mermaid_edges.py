@@ -4,7 +4,8 @@ weakest group). Each fixture beside its source (``tests/crafteditor/mermaid/*.mm
 at 2, where its cardinality rings are shapes); one class of fault each: edge labels on plates
 (carried by their edge, not nodes), hollow inheritance and realisation heads the tracer closed at
 their tip, entity tables (header over page-coloured and shaded rows) and their cardinality rings,
-a stick-figure actor and a short diagram's lifelines."""
+a stick-figure actor and a short diagram's lifelines, a label read with the arrow after it as a glyph
+(a short LR link), and a neutral-theme label a curve crosses off its middle."""
 
 from __future__ import annotations
 
@@ -66,9 +67,28 @@ def test_sequence_actor_and_short_lifelines():
     assert pairs[("client", "client")] == 1 and pairs[("operator", "operator")] == 1
 
 
-def test_mermaid_maker_draws_figures_with_their_truth(tmp_path):
+def test_label_read_with_its_arrow_as_a_glyph_is_no_node():
+    # LR: the stub and head between 'route stock load' and its state were read as '→' in the label
+    nodes, pairs, edges, labels = _read("state_lr_glyph")
+    assert {"monitor load batch", "database model", "router stock"} <= set(nodes)
+    assert "route stock load" not in nodes
+    assert pairs[("monitor load batch", "database model")] == 1
+    assert pairs[("database model", "router stock")] == 1
+
+
+def test_label_crossed_off_its_middle_labels_its_edge():
+    # the neutral theme's labels have no plate: the curve runs through 'event event' from its top to
+    # its bottom, left of its middle, and is one edge, labelled, not two to and from the text
+    nodes, pairs, edges, labels = _read("state_neutral_wide")
+    pdp, gs = "product deploy parse", "gateway storage"
+    assert pairs[(pdp, gs)] == 1 and pairs[("address", gs)] == 1
+    by_pair = {(labels.get(e.source), labels.get(e.target)): e.label for e in edges}
+    assert by_pair[(pdp, gs)] == "event event"
+    assert not [e for e in edges if e.source not in labels or e.target not in labels]  # no edge to a text
+
+
+def _mermaid_or_skip():
     pytest.importorskip("playwright")
-    from craftbench.makers import draw_makers
     from craftbench.makers.mermaid import CHROMIUM, MermaidMakerError, mermaid_js
 
     if not Path(CHROMIUM).is_file():
@@ -77,7 +97,29 @@ def test_mermaid_maker_draws_figures_with_their_truth(tmp_path):
         mermaid_js()
     except MermaidMakerError:
         pytest.skip("mermaid is not installed (npm install)")
+
+
+def test_mermaid_readme_maker_draws_readme_classes_with_their_truth(tmp_path):
+    _mermaid_or_skip()
     import json
+
+    from craftbench.makers import draw_makers
+
+    manifest = draw_makers("mermaid-readme", tmp_path, n=3, seed=2)
+    figures = json.loads(manifest.read_text())["figures"]
+    assert [f["mermaid_kind"] for f in figures] == ["flowchart", "flowchart", "state"]
+    for f in figures:
+        assert (tmp_path / f["file"]).stat().st_size > 1000 and f["split"] == "drawn"
+        assert f["nodes"] and f["edges"] and f["text"]
+        assert all(a in f["nodes"] and b in f["nodes"] for a, b in f["edges"])
+        assert (tmp_path / f["file"]).with_suffix(".mmd").read_text().startswith("%%{init:")
+
+
+def test_mermaid_maker_draws_figures_with_their_truth(tmp_path):
+    _mermaid_or_skip()
+    import json
+
+    from craftbench.makers import draw_makers
 
     manifest = draw_makers("mermaid", tmp_path, n=5, seed=3)
     figures = json.loads(manifest.read_text())["figures"]
