@@ -165,6 +165,16 @@ def _label(s: str | None) -> str:
     return " ".join(norm_word(w) for w in (s or "").split() if norm_word(w))
 
 
+def _edge_key(e: Edge, ends: dict[str, str], truth: Counter) -> tuple[str, str]:
+    """An edge's (source, target) labels; a line alike at both ends (a head at each, or none) has no direction of its
+    own, so it matches the truth's pair whichever order the truth lists it in."""
+    key = (ends.get(e.source, ""), ends.get(e.target, ""))
+    alike = (e.head == "none") == (e.tail == "none")
+    if alike and key not in truth and key[::-1] in truth:
+        return key[::-1]
+    return key
+
+
 def score_real(fig: Figure, svg: str, truth: dict[str, Any]) -> dict[str, float]:
     """Words kept as text, node and edge F1 against labels, photos kept as images."""
     t_words = words_of(truth["text"])
@@ -183,7 +193,7 @@ def score_real(fig: Figure, svg: str, truth: dict[str, Any]) -> dict[str, float]
     if truth.get("edges"):
         t_edges = Counter((_label(a), _label(b)) for a, b in truth["edges"])
         for key, ends in (("edges", {**texts, **labels}), ("component_edges", {**texts, **labels, **frames})):
-            scores[key] = _f1(t_edges, Counter((ends.get(e.source, ""), ends.get(e.target, "")) for e in edges))
+            scores[key] = _f1(t_edges, Counter(_edge_key(e, ends, t_edges) for e in edges))
     if truth.get("images"):
         n_img = sum(c.kind == "image" for c in fig.components)
         scores["images"] = min(1.0, n_img / truth["images"])

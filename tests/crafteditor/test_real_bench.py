@@ -93,6 +93,18 @@ def test_a_container_read_as_a_labelled_group_counts_as_a_component_not_as_a_nod
     assert track["aims"][1]["value"] == pytest.approx(0.8)  # the aim stays the node F1
 
 
+def test_a_line_alike_at_both_ends_matches_its_pair_in_either_order():
+    """A two-headed arrow (or a bare line) has no direction of its own: the truth's pair matches it whichever order
+    the reader found its ends in; a one-headed arrow read the wrong way round does not."""
+    nodes = [{"id": k, "kind": "node", "label": k.upper()} for k in "abcd"]
+    fig = Figure.model_validate({"components": [*nodes,
+        {"id": "e1", "kind": "edge", "source": "b", "target": "a", "head": "arrow", "tail": "arrow"},
+        {"id": "e2", "kind": "edge", "source": "c", "target": "b", "head": "none", "tail": "none"},
+        {"id": "e3", "kind": "edge", "source": "d", "target": "c"}]})
+    truth = {"text": "A B C D", "nodes": ["A", "B", "C", "D"], "edges": [["A", "B"], ["B", "C"], ["C", "D"]]}
+    assert score_real(fig, "<svg/>", truth)["edges"] == pytest.approx(2 / 3)
+
+
 def test_groups_by_maker_then_style():
     assert figure_group({"maker": "Matplotlib", "style": "bar"}) == "matplotlib"
     assert figure_group({"style": "graphviz, serif"}) == "graphviz"
