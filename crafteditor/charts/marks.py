@@ -12,7 +12,7 @@ import numpy as np
 from crafteditor.blobs import find_blobs
 from crafteditor.charts.axes import Axis
 from crafteditor.charts.bands import band_extent, find_bands, under_band
-from crafteditor.charts.bars import bar_series, has_rects, is_rect
+from crafteditor.charts.bars import bar_series, baseline_px, has_rects, is_rect, staircase_rects
 from crafteditor.charts.legend import Legend, entry_name, find_legend, legend_margin, under_legend
 from crafteditor.charts.lines import line_series, line_width
 from crafteditor.charts.mark_paints import mark_paints, merge_fringes, merge_washed_out
@@ -164,6 +164,11 @@ def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot,
     bars = bar_series(rgb, color, bg, yaxis, xaxis, plot, floors, comps, rects)
     if bars is not None:
         return bars
+    steps = staircase_rects(lab, comps, baseline_px(yaxis, plot)) if not floors else []
+    if steps:  # a histogram's bins drawn without gaps
+        bars = bar_series(rgb, color, bg, yaxis, xaxis, plot, floors, steps, steps)
+        if bars is not None:
+            return bars
     return line_series(m, lab, comps, rects, color, yaxis, xaxis)
 
 
