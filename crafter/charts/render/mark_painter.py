@@ -294,6 +294,35 @@ class MarkPainter:
                          f'width="{num(w)}" height="{num(h)}" fill="{self.color_of(layer, it)}"'
                          f'{self._datum_attrs(it)}/>')
 
+    def _draw_arc(self, layer: LayerPlan, items: list[Item], cx: float, cy: float, gid: str) -> None:
+        """A pie's (or, with ``innerRadius``, a donut's) slices: each item's stacked span (y2 to y)
+        over the stack's total, clockwise from 12 o'clock as Vega-Lite draws them."""
+        total = max((float(it.y) for it in layer.items if isinstance(it.y, (int, float))), default=0.0)
+        if total <= 0:
+            return
+        r = min(self.L.pw, self.L.ph) / 2
+        inner = min(max(0.0, float(layer.props.get("innerRadius", 0.0))), 0.95 * r)
+        ox, oy = cx + self.L.pw / 2, cy + self.L.ph / 2
+        edge = layer.props.get("stroke")
+        for it in items:
+            a0, a1 = (2 * math.pi * float(v or 0.0) / total for v in (it.y2, it.y))
+            if a1 - a0 <= 0:
+                continue
+            big = 1 if a1 - a0 > math.pi else 0
+
+            def at(a: float, rad: float) -> str:
+                return f"{num(ox + rad * math.sin(a))},{num(oy - rad * math.cos(a))}"
+
+            if a1 - a0 >= 2 * math.pi - 1e-9:  # one slice: the whole disc (an arc cannot close on itself)
+                a1 = a0 + 2 * math.pi - 1e-4
+            d = f"M{at(a0, r)}A{num(r)},{num(r)} 0 {big} 1 {at(a1, r)}"
+            d += (f"L{at(a1, inner)}A{num(inner)},{num(inner)} 0 {big} 0 {at(a0, inner)}Z" if inner > 0
+                  else f"L{num(ox)},{num(oy)}Z")
+            stroke = f' stroke="{edge}" stroke-width="{num(float(layer.props.get("strokeWidth", 1)))}"' \
+                if isinstance(edge, str) else ""
+            self.svg.add(f'<path id={quoteattr(self._mark_id(gid, it, layer))} d="{d}" '
+                         f'fill="{self.color_of(layer, it)}"{stroke}{self._datum_attrs(it)}/>')
+
     def _draw_text(self, layer: LayerPlan, items: list[Item], cx: float, cy: float, gid: str) -> None:
         fs = float(layer.props.get("fontSize", self.ct.value_font_size))
         dx, dy = float(layer.props.get("dx", 0)), float(layer.props.get("dy", 0))
