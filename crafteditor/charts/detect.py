@@ -36,6 +36,7 @@ from crafteditor.charts.heatmap import read_heatmap
 from crafteditor.charts.horizontal import read_horizontal
 from crafteditor.charts.labels import typical_font
 from crafteditor.charts.panels import Panel, find_panels, grid_frames, numbered, on_panel, unpanel
+from crafteditor.charts.pie import find_pies
 from crafteditor.charts.strokes import long_lines
 from crafteditor.charts.style import measure_panel
 from crafteditor.config import Config
@@ -145,6 +146,8 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
         if res is not None:
             results.append(res)
             used_runs.update(res.run_indices + res.kept_text)
+    # pies and donuts: a disc of slices, no axes
+    results += find_pies(page_paints, runs, used_runs, [r.box for r in results])
     return results
 
 
