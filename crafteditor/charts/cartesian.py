@@ -253,6 +253,8 @@ def _measure_bars(style: ChartStyle, series: list[Series], drawn: np.ndarray, pa
         base = next((sr for sr in bars if not sr.stacked), None)
     if base is not None and len(base.bar_spans) >= 2 and xaxis.categories:
         style.bar_spans = sorted((a - half, b + half) for a, b in base.bar_spans)
+    elif base is not None and len(base.bar_spans) >= 2:  # on a numeric x (a histogram): their width
+        style.bar_size = float(np.median([b - a for a, b in base.bar_spans])) + 2 * half
     elif len(series) > 1 and xaxis.categories and all(sr.kind == "bar" and not sr.stacked for sr in series):
         # grouped bars: each category's group is the band's bar; the bars in it set the offset's padding
         groups: dict[Any, list[tuple[float, float]]] = {}

@@ -120,6 +120,9 @@ class MarkPainter:
         return start, width
 
     def _continuous_band(self, layer: LayerPlan, axis: str) -> float:
+        size = layer.props.get("size")
+        if layer.mark == "bar" and isinstance(size, (int, float)) and size > 0:
+            return float(size)  # Vega-Lite's bar width on a continuous axis, in px
         s = self.S.x if axis == "x" else self.S.y
         ps = sorted({round(s(getattr(it, axis)), 3) for it in layer.items if getattr(it, axis) is not None})
         gaps = [b - a for a, b in zip(ps, ps[1:]) if b > a]
