@@ -147,7 +147,7 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
             results.append(res)
             used_runs.update(res.run_indices + res.kept_text)
     # pies and donuts: a disc of slices, no axes
-    results += find_pies(page_paints, runs, used_runs, [r.box for r in results])
+    results += find_pies(image.rgb, page_paints, runs, used_runs, [r.box for r in results])
     return results
 
 

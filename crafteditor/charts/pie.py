@@ -20,7 +20,7 @@ from crafteditor.paint import Paints, to_hex
 _BINS = 720  # half-degree rays
 
 
-def find_pies(paints: Paints, runs: list[TextRun], used: set[int],
+def find_pies(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[int],
               taken: list[tuple[float, float, float, float]]) -> list[ChartResult]:
     """The pies on the page outside the plots read already (``taken``: their boxes)."""
     labels = paints.labels
@@ -38,7 +38,7 @@ def find_pies(paints: Paints, runs: list[TextRun], used: set[int],
         filled = _fill_holes(lab[y:y + h, x:x + w] == i)
         if not 0.72 <= filled.mean() <= 0.83:  # a disc fills pi/4 of its box
             continue
-        res = _read_pie(paints, runs, used, (x + w / 2, y + h / 2, (w + h) / 4), (H, W))
+        res = _read_pie(rgb, paints, runs, used, (x + w / 2, y + h / 2, (w + h) / 4), (H, W))
         if res is not None:
             out.append(res)
             used.update(res.kept_text)
@@ -60,7 +60,7 @@ def _ray_paints(labels: np.ndarray, cx: float, cy: float, radii: np.ndarray) -> 
     return labels[ys, xs]
 
 
-def _read_pie(paints: Paints, runs: list[TextRun], used: set[int], disc: tuple[float, float, float],
+def _read_pie(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[int], disc: tuple[float, float, float],
               shape: tuple[int, int]) -> ChartResult | None:  # long: the disc, its slices, their names, the spec
     labels, bg = paints.labels, paints.background
     cx, cy, r = disc
@@ -85,21 +85,29 @@ def _read_pie(paints: Paints, runs: list[TextRun], used: set[int], disc: tuple[f
     if len(runs_) > 1 and runs_[0][0] == runs_[-1][0]:  # the slice across 12 o'clock
         runs_[0] = [runs_[0][0], runs_[-1][1], runs_[0][2] + runs_[-1][2]]
         runs_.pop()
+    # two runs of one paint make one slice, but for an edge between them, of the page's paint or
+    # another (slices of one grey each side of a white edge: grayscale's palette repeats)
+    edges = (ids == bg).mean(axis=1) >= 0.3
+
+    def parted(a: list[int], b: list[int]) -> bool:
+        gap = [(a[1] + a[2] + j) % _BINS for j in range((b[1] - a[1] - a[2]) % _BINS)]
+        return bool(gap) and bool(edges[gap].any() or ((major[gap] >= 0) & (major[gap] != a[0])).any())
+
     slices = [s for s in runs_ if s[2] > 2 and s[0] != bg]
     merged: list[list[int]] = []
     for s in slices:
-        if merged and merged[-1][0] == s[0]:
+        if merged and merged[-1][0] == s[0] and not parted(merged[-1], s):
             merged[-1][2] += s[2] + (s[1] - merged[-1][1] - merged[-1][2]) % _BINS
         else:
             merged.append(list(s))
-    if len(merged) > 1 and merged[0][0] == merged[-1][0]:
+    if len(merged) > 1 and merged[0][0] == merged[-1][0] and not parted(merged[-1], merged[0]):
         merged[0] = [merged[0][0], merged[-1][1], merged[0][2] + merged[-1][2]]
         merged.pop()
     if not 2 <= len(merged) <= 24 or len({s[0] for s in merged}) < 2:
         return None
     total = sum(s[2] for s in merged)
     font = float(np.median([rn.font_px for rn in runs])) if runs else 12.0
-    names, named_by = _names(paints, runs, used, merged, disc, font)
+    names, named_by = _names(rgb, paints, runs, used, merged, disc, font)
     start = merged[0][1] * 2 * math.pi / _BINS
     rows = [{"x": names[k], "y": round(100.0 * s[2] / total, 2)} for k, s in enumerate(merged)]
     colours = [to_hex(tuple(int(v) for v in paints.colors[s[0]])) for s in merged]
@@ -118,7 +126,7 @@ def _read_pie(paints: Paints, runs: list[TextRun], used: set[int], disc: tuple[f
                        kept_text=inside + sorted(named_by))
 
 
-def _names(paints: Paints, runs: list[TextRun], used: set[int], slices: list[list[int]],
+def _names(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[int], slices: list[list[int]],
            disc: tuple[float, float, float], font: float) -> tuple[dict[int, str], set[int]]:
     """Each slice's name: the legend entry with a swatch of its paint just left of it, else the text
     outside the disc nearest the slice's middle, else 'slice k'; and the runs that named them."""
@@ -133,17 +141,18 @@ def _names(paints: Paints, runs: list[TextRun], used: set[int], slices: list[lis
         rn = runs[k]
         y0, y1 = int(max(0, rn.y)), int(min(H, rn.y + rn.h))
         x0, x1 = int(max(0, rn.x - 2.5 * max(rn.h, 0.6 * font))), int(max(0, rn.x - 1))
-        near = labels[y0:y1, x0:x1]
+        near = rgb[y0:y1, x0:x1].reshape(-1, 3).astype(np.float32)
         if near.size == 0:
             continue
-        counts = np.bincount(near[near >= 0].ravel(), minlength=len(paints.colors))
-        for j, s in enumerate(slices):
-            if j not in names and counts[s[0]] >= 6:
-                names[j] = rn.text.strip()
-                taken.add(k)
-                break
-    for j, s in enumerate(slices):  # a label beside the slice
-        if j in names:
+        # a swatch of a slice's colour (by colour: a small symbol's pixels may fall in a paint of their own)
+        counts = [int((np.linalg.norm(near - paints.colors[s[0]].astype(np.float32), axis=1) <= 24).sum())
+                  if j not in names else 0 for j, s in enumerate(slices)]
+        j = int(np.argmax(counts)) if counts else 0
+        if counts and 6 <= counts[j] <= 0.6 * len(near):  # a swatch, not a tint filling the page round the text
+            names[j] = rn.text.strip()
+            taken.add(k)
+    for j, s in enumerate(slices):  # a label beside the slice (where no legend names them)
+        if j in names or len(names) >= 2:
             continue
         mid = (s[1] + s[2] / 2) * 2 * math.pi / _BINS
         px, py = cx + 1.2 * r * math.sin(mid), cy - 1.2 * r * math.cos(mid)
