@@ -1,0 +1,87 @@
+"""Chart classes the drawn sets had not covered (issue 31, round 6): histograms whose bins touch
+(Vega-Lite's binned bars, matplotlib's ``stepfilled``: one blob on the baseline, read as nothing)
+and pies and donuts (no axes: read as nothing), each drawn here with its maker."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pytest  # noqa: E402
+from mpl_helpers import mpl_png  # noqa: E402
+
+from crafteditor import convert  # noqa: E402
+from crafteditor.realset import chart_rows, score_values  # noqa: E402
+from crafter.spec import Chart  # noqa: E402
+
+_EDGES = [0, 5, 10, 15, 20, 25, 30, 35, 40]
+_COUNTS = [3, 9, 17, 30, 26, 14, 6, 2]
+
+
+def _samples() -> list[float]:
+    """Values whose counts per 5-wide bin from 0 are ``_COUNTS`` (spread inside each bin)."""
+    return [lo + (k + 0.5) * 5 / n for lo, n in zip(_EDGES, _COUNTS) for k in range(n)]
+
+
+def _truth(values: list[list], axis: list[float]) -> dict:
+    return {"values": values, "value_axis": axis}
+
+
+@pytest.mark.parametrize("histtype", ["stepfilled", "bar"])
+def test_a_matplotlib_histogram_whose_bins_touch_reads_each_bins_count(histtype):
+    fig, ax = plt.subplots(figsize=(5.5, 3.6))
+    ax.hist(_samples(), bins=_EDGES, histtype=histtype)
+    ax.set_xlabel("Dose")
+    ax.set_ylabel("Count")
+    conv = convert(mpl_png(fig))
+    values = [["count", (a + b) / 2, c] for a, b, c in zip(_EDGES, _EDGES[1:], _COUNTS)]
+    assert score_values(conv.figure, _truth(values, [0, 31.5])) >= 0.85
+    # redrawn as wide as drawn: no gaps between the bins
+    (chart,) = conv.figure.of_kind("chart")
+    assert chart.spec["mark"]["size"] >= 0.9 * chart.width / 9
+
+
+def test_a_vega_lite_binned_histogram_reads_each_bins_count():
+    alt = pytest.importorskip("altair")
+    vlc = pytest.importorskip("vl_convert")
+    import pandas as pd
+
+    df = pd.DataFrame({"v": _samples()})
+    chart = alt.Chart(df).mark_bar().encode(x=alt.X("v:Q", bin=alt.Bin(extent=[0, 40], step=5), title="Dose"),
+                                            y=alt.Y("count():Q", title="Count"))
+    conv = convert(vlc.vegalite_to_png(chart.properties(width=360, height=220).to_json(), scale=2))
+    values = [["count", (a + b) / 2, c] for a, b, c in zip(_EDGES, _EDGES[1:], _COUNTS)]
+    assert score_values(conv.figure, _truth(values, [0, 30])) >= 0.85
+
+
+_SLICES = [("apple", 40.0), ("pear", 25.0), ("plum", 20.0), ("cherry", 10.0), ("fig", 5.0)]
+
+
+@pytest.mark.parametrize("donut,legend", [(False, True), (True, False)])
+def test_a_matplotlib_pie_reads_each_slices_share_and_name(donut, legend):
+    fig, ax = plt.subplots(figsize=(6, 4))
+    names, shares = zip(*_SLICES)
+    ax.pie(shares, labels=None if legend else names, startangle=90, counterclock=False,
+           wedgeprops={"edgecolor": "white", **({"width": 0.45} if donut else {})})
+    ax.set_aspect("equal")
+    if legend:
+        ax.legend(names, loc="center left", bbox_to_anchor=(1.0, 0.5))
+    conv = convert(mpl_png(fig))
+    (chart,) = [c for c in conv.figure.components if isinstance(c, Chart)]
+    assert chart.spec["mark"]["type"] == "arc" and bool(chart.spec["mark"].get("innerRadius")) == donut
+    read = {str(x): y for _, x, y in chart_rows(chart.spec)}
+    assert set(read) == set(names)
+    assert all(abs(read[n] - v) <= 1.0 for n, v in _SLICES)
+    assert score_values(conv.figure, _truth([["share", n, v] for n, v in _SLICES], [0, 100])) == 1.0
+
+
+def test_a_vega_lite_pie_with_its_legend_reads_each_slices_share():
+    alt = pytest.importorskip("altair")
+    vlc = pytest.importorskip("vl_convert")
+    import pandas as pd
+
+    df = pd.DataFrame(_SLICES, columns=["cat", "v"])
+    chart = alt.Chart(df).mark_arc().encode(theta="v:Q", color=alt.Color("cat:N", title=None, sort=None))
+    conv = convert(vlc.vegalite_to_png(chart.properties(width=260, height=260).to_json(), scale=2))
+    assert score_values(conv.figure, _truth([["share", n, v] for n, v in _SLICES], [0, 100])) >= 0.8
