@@ -151,8 +151,9 @@ def _names(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[int],
         if counts and 6 <= counts[j] <= 0.6 * len(near):  # a swatch, not a tint filling the page round the text
             names[j] = rn.text.strip()
             taken.add(k)
+    legend = len(names) >= 2
     for j, s in enumerate(slices):  # a label beside the slice (where no legend names them)
-        if j in names or len(names) >= 2:
+        if j in names or legend:
             continue
         mid = (s[1] + s[2] / 2) * 2 * math.pi / _BINS
         px, py = cx + 1.2 * r * math.sin(mid), cy - 1.2 * r * math.cos(mid)
