@@ -127,7 +127,9 @@ def make_plot(rng: random.Random, kind: str) -> Plot:  # long: one branch per ki
     elif kind == "facets":
         p.panels = rng.randint(2, 4)
         n, x0 = rng.randint(5, 10), rng.choice((0, 1, 10))
-        for k, name in enumerate(_names(rng, p.panels)):
+        # in the order ggplot2's facet_wrap and Vega-Lite's facet lay the panels out (by name), so
+        # that '(a)' is the first panel read, as the real set names panels
+        for k, name in enumerate(sorted(_names(rng, p.panels))):
             y = rng.uniform(0.3, 1.0) * mag
             for i in range(n):
                 y = max(0.02 * mag, y + rng.uniform(-0.25, 0.25) * mag)
