@@ -426,6 +426,9 @@ def _matplotlib(p: Plot, path: Path, rng: random.Random, scale: int, plotly: boo
             axes[0].legend(**kw)
         if p.title:
             fig.suptitle(p.title) if p.panels > 1 else axes[0].set_title(p.title)
+        if p.panels > 1:  # the axis titles the truth lists, once for the grid
+            fig.supxlabel(p.xlabel, fontsize=10)
+            fig.supylabel(p.ylabel, fontsize=10)
         fig.tight_layout()
         fig.savefig(path, dpi=100 * scale, facecolor="white" if plotly else fig.get_facecolor())
         lim = axes[0].get_xlim() if p.kind == "bar-h" else axes[0].get_ylim()
