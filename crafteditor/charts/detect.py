@@ -30,6 +30,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from crafteditor.charts.axes import moved
 from crafteditor.charts.cartesian import read_chart
 from crafteditor.charts.component import ChartResult
 from crafteditor.charts.heatmap import read_heatmap
@@ -157,6 +158,13 @@ def _shared(results: list[ChartResult], ax: float, ay: float, right: float, top:
     over the same rows (facets side by side: the y labels on the first only)."""
     sx = next((r.axes[0] for r in results if r.axes is not None and abs(r.plot[0] - ax) <= 4
                and abs(r.plot[2] - right) <= 4 and r.plot[1] >= ay - 2), None)  # below it, not its own frame
+    if sx is None:
+        # a grid's last row short of a plot (3 facets in 2 columns): the one at the end of the row
+        # above shows no x labels either; a plot as wide below it in another column lends its axis, moved over
+        below = next((r for r in results if r.axes is not None and r.axes[0] is not None and r.plot[1] >= ay - 2
+                      and abs((r.plot[2] - r.plot[0]) - (right - ax)) <= 4), None)
+        if below is not None:
+            sx = moved(below.axes[0], ax - below.plot[0])
     sy = next((r.axes[1] for r in results if r.axes is not None and top is not None and abs(r.plot[1] - top) <= 4
                and abs(r.plot[3] - ay) <= 4 and r.plot[2] <= ax + 2), None)
     return sx, sy
