@@ -48,7 +48,10 @@ from crafteditor.paint import Paints, find_paints, with_vivid
 def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: Config,  # long: the finders in turn
                   image: Any) -> list[ChartResult]:
     original = image.rgb
-    panels = [pn for pn in find_panels(paints) if numbered(pn, runs)]
+    found = find_panels(paints)
+    panels = [pn for pn in found if numbered(pn, runs)]
+    # a facet sharing both axes shows no numbers: a panel of a numbered one's size in its row or column
+    panels += [pn for pn in found if pn not in panels and any(_grid_mate(pn, q) for q in panels)]
     page_paints = paints
     if panels:
         # read on the plot as if drawn on the page; the look (the panel's tint, its gridlines)
@@ -150,6 +153,12 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
     # pies and donuts: a disc of slices, no axes
     results += find_pies(image.rgb, page_paints, runs, used_runs, [r.box for r in results])
     return results
+
+
+def _grid_mate(a: Panel, b: Panel) -> bool:
+    """Panels of one facet grid: the same size, in one row or one column."""
+    same = abs((a.x1 - a.x0) - (b.x1 - b.x0)) <= 4 and abs((a.y1 - a.y0) - (b.y1 - b.y0)) <= 4
+    return same and (abs(a.y0 - b.y0) <= 3 or abs(a.x0 - b.x0) <= 3)
 
 
 def _shared(results: list[ChartResult], ax: float, ay: float, right: float, top: float | None) -> tuple[Any, Any]:

@@ -85,3 +85,43 @@ def test_a_vega_lite_pie_with_its_legend_reads_each_slices_share():
     chart = alt.Chart(df).mark_arc().encode(theta="v:Q", color=alt.Color("cat:N", title=None, sort=None))
     conv = convert(vlc.vegalite_to_png(chart.properties(width=260, height=260).to_json(), scale=2))
     assert score_values(conv.figure, _truth([["share", n, v] for n, v in _SLICES], [0, 100])) >= 0.8
+
+
+def test_three_subplots_in_two_columns_sharing_x_are_read_each_on_its_own_panel():
+    """The upper right plot of three in a 2x2 grid shows no x labels and has no plot under it:
+    it reads on the lower left plot's x axis, moved over (it had not been read, and the panels
+    after it were named a letter early)."""
+    fig, axes = plt.subplots(2, 2, figsize=(6.5, 4.5), sharex=True)
+    xs = list(range(1, 9))
+    ys = {"(a) Kyoto": [0.5, 0.7, 0.62, 0.9, 0.85, 1.0, 0.95, 1.1], "(b) Oslo": [1.5, 1.2, 1.4, 1.1, 0.9, 1.0, 0.7, 0.8],
+          "(c) plum": [0.3, 0.2, 0.35, 0.28, 0.5, 0.45, 0.6, 0.55]}
+    for ax, (name, y) in zip([axes[0][0], axes[0][1], axes[1][0]], ys.items()):
+        ax.plot(xs, y)
+        ax.set_title(name.split(") ")[1], fontsize=10)
+    axes[1][1].set_visible(False)
+    conv = convert(mpl_png(fig))
+    assert len(conv.figure.of_kind("chart")) == 3
+    values = [[name, x, v] for name, y in ys.items() for x, v in zip(xs, y)]
+    assert score_values(conv.figure, _truth(values, [0, 1.6])) >= 0.9
+
+
+def test_ggplot2_facets_in_two_rows_at_100_dpi_are_read_one_plot_each():
+    """ggplot2's facet_wrap in 2x2 at 100 dpi: the ink closed across the few px between a panel
+    and the strip of the one below had made one column of the panels (none found)."""
+    gg = pytest.importorskip("plotnine")
+    import io
+
+    import pandas as pd
+
+    xs = list(range(10, 19))
+    names = ["Lyon", "Oslo", "Quebec", "SGD"]
+    rows = [(n, x, 300.0 + 200 * k + 60 * ((x * (k + 2)) % 7)) for k, n in enumerate(names) for x in xs]
+    df = pd.DataFrame(rows, columns=["series", "x", "y"])
+    g = (gg.ggplot(df) + gg.geom_line(gg.aes(x="x", y="y"), size=0.8) + gg.facet_wrap("series", ncol=2)
+         + gg.theme_grey() + gg.labs(x="Batch size", y="Count") + gg.theme(figure_size=(5.4, 3.7), dpi=100))
+    fig = g.draw()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=100)
+    plt.close(fig)
+    conv = convert(buf.getvalue())
+    assert len(conv.figure.of_kind("chart")) == 4
