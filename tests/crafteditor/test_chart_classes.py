@@ -125,3 +125,31 @@ def test_ggplot2_facets_in_two_rows_at_100_dpi_are_read_one_plot_each():
     plt.close(fig)
     conv = convert(buf.getvalue())
     assert len(conv.figure.of_kind("chart")) == 4
+
+
+def test_a_dense_ggplot2_scatter_reads_its_clumped_markers_and_every_hue():
+    """300 markers in three hues at 100 dpi: clumps of overlapping markers are as many markers as
+    their area holds (they had been read as the bends of a line), and the green drawn in two
+    shades is one series (each had been dropped as the other's outline)."""
+    gg = pytest.importorskip("plotnine")
+    import io
+    import random
+
+    import pandas as pd
+
+    rng = random.Random(5)
+    rows = [(n, round(3 + 2 * k + rng.gauss(0, 0.8), 2), round(2 + k + rng.gauss(0, 0.5), 2))
+            for k, n in enumerate(["setosa", "versicolor", "virginica"]) for _ in range(100)]
+    df = pd.DataFrame(rows, columns=["species", "x", "y"])
+    g = (gg.ggplot(df, gg.aes("x", "y", colour="species")) + gg.geom_point(size=2) + gg.theme_grey()
+         + gg.labs(x="Sepal length", y="Petal width") + gg.theme(figure_size=(6, 4), dpi=100))
+    fig = g.draw()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=100)
+    plt.close(fig)
+    conv = convert(buf.getvalue())
+    (chart,) = conv.figure.of_kind("chart")
+    read = chart_rows(chart.spec)
+    assert {s for s, _, _ in read} == {"setosa", "versicolor", "virginica"}
+    assert len(read) >= 200
+    assert score_values(conv.figure, _truth([list(r) for r in rows[::10]], [0, 5])) >= 0.5
