@@ -1,5 +1,5 @@
-"""Box plots on a category axis: per category, the box (the longest run of rows whose ink spans a
-quarter of the category's step or more: a filled box's, or an outlined box's two sides), its
+"""Box plots on a category axis: per category, the box (the longest run of rows whose ink spans 6 px
+and a twelfth of the category's step or more: a filled box's, or an outlined box's two sides), its
 median (the row inside it that differs most from the box's typical row: Vega-Lite's white tick on
 a filled box, matplotlib's orange line, ggplot2's thick black one) and its whiskers (ink running
 on up and down from the box's middle column). The chart becomes a Vega-Lite ``boxplot`` of five
@@ -50,7 +50,7 @@ def _one_box(region: np.ndarray, ink: np.ndarray, c: float, step: float) -> tupl
     has = sub.any(axis=1)
     first = np.where(has, sub.argmax(axis=1), 0)
     last = np.where(has, sub.shape[1] - 1 - sub[:, ::-1].argmax(axis=1), -1)
-    wide = has & (last - first + 1 >= max(6, 0.25 * step))
+    wide = has & (last - first + 1 >= max(6.0, 0.08 * step))  # (Vega-Lite draws 14 px boxes however wide the step)
     # the longest run of wide rows is the box
     best, start = (0, 0), None
     for r in range(H + 1):

@@ -153,3 +153,45 @@ def test_a_dense_ggplot2_scatter_reads_its_clumped_markers_and_every_hue():
     assert {s for s, _, _ in read} == {"setosa", "versicolor", "virginica"}
     assert len(read) >= 200
     assert score_values(conv.figure, _truth([list(r) for r in rows[::10]], [0, 5])) >= 0.5
+
+
+def _box_data() -> dict[str, list[float]]:
+    import random
+
+    rng = random.Random(8)
+    return {name: [round(rng.gauss(mu, 0.12), 3) for _ in range(40)]
+            for name, mu in (("apple", 0.5), ("pear", 0.8), ("plum", 1.05), ("fig", 0.65))}
+
+
+def _box_truth(data: dict[str, list[float]]) -> list[list]:
+    import numpy as np
+
+    return [[f"box {k}", name, float(np.percentile(v, q))] for name, v in data.items()
+            for k, q in (("Q1", 25), ("median", 50), ("Q3", 75))]
+
+
+def test_a_matplotlib_box_plot_reads_each_boxs_quartiles_and_median():
+    data = _box_data()
+    fig, ax = plt.subplots(figsize=(6, 4))
+    ax.boxplot(list(data.values()), tick_labels=list(data))
+    ax.set_xlabel("Fruit")
+    ax.set_ylabel("Score")
+    conv = convert(mpl_png(fig))
+    (chart,) = conv.figure.of_kind("chart")
+    assert chart.spec["mark"]["type"] == "boxplot"
+    assert score_values(conv.figure, _truth(_box_truth(data), [0.1, 1.5])) >= 0.9
+
+
+def test_a_vega_lite_box_plot_reads_each_boxs_quartiles_and_median():
+    alt = pytest.importorskip("altair")
+    vlc = pytest.importorskip("vl_convert")
+    import pandas as pd
+
+    data = _box_data()
+    df = pd.DataFrame([(k, v) for k, vs in data.items() for v in vs], columns=["cat", "v"])
+    chart = alt.Chart(df).mark_boxplot(extent=1.5).encode(x=alt.X("cat:N", title="Fruit", sort=None),
+                                                         y=alt.Y("v:Q", title="Score"))
+    conv = convert(vlc.vegalite_to_png(chart.properties(width=320, height=240).to_json(), scale=2))
+    # (Vega-Lite's turned category labels lose one here, 'fig', and read 'apple-' with its tick:
+    # the labels' reading, not the boxes')
+    assert score_values(conv.figure, _truth(_box_truth(data), [0, 1.6])) >= 0.7
