@@ -77,7 +77,8 @@ def staircase_rects(lab: np.ndarray, comps: list, baseline: float) -> list:
                 runs.append([c, c, int(tops[c])])
         # the anti-aliased column or two between steps joins the step beside it
         runs = [r for r in runs if r[1] - r[0] >= 2]
-        if len(runs) < 2:
+        # a histogram's steps jump; a sloped area's top (a stacked area's lowest layer) creeps
+        if len(runs) < 2 or float(np.median([abs(b[2] - a[2]) for a, b in zip(runs, runs[1:])])) < 4:
             continue
         for a, b in zip(runs, runs[1:]):
             a[1] = b[0] - 1

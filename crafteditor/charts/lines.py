@@ -128,6 +128,8 @@ def _clumps(lab: np.ndarray, comps: list, centres: list[tuple[float, float]], ar
     if len(lone) < 8:
         return set()
     typical = float(np.median(lone))
+    if any(not _lone(s) and max(s[2], s[3]) > 8 * typical ** 0.5 and s[4] < 0.35 * s[2] * s[3] for _, s in comps):
+        return set()  # a line runs through the plot in this paint: its pieces are no clumps (d2l's posterior mean)
     done: set[int] = set()
     for i, s in comps:
         x, y, w, h, area = (int(v) for v in s)
