@@ -22,7 +22,7 @@ from typing import Any
 from PIL import Image
 
 KINDS = ("line", "line-markers", "scatter", "bar-grouped", "bar-stacked", "bar-h", "log", "pow2", "errorbar",
-         "hist-step", "area", "heatmap", "facets")
+         "hist-step", "area", "heatmap", "facets", "pie", "histogram", "box")
 MAKER_KINDS = ("vega-altair", "ggplot2", "matplotlib", "plotly")
 _WORDS = ("alpha", "beta", "gamma", "delta", "baseline", "ours", "control", "treated", "north", "south", "east",
           "west", "Adam", "SGD", "LAMB", "small", "medium", "large", "ResNet", "ViT", "GPT", "BERT", "train", "valid",
@@ -54,6 +54,9 @@ class Plot:
     log: bool = False
     legend: bool = True
     panels: int = 1  # facets: series '(a) name' ... one panel each
+    samples: dict[str, list[float]] = field(default_factory=dict)  # histogram ('' -> data), box (category -> data)
+    edges: list[float] = field(default_factory=list)  # a histogram's bin edges
+    donut: bool = False  # a pie with a hole
 
     @property
     def series(self) -> list[str]:
@@ -124,15 +127,69 @@ def make_plot(rng: random.Random, kind: str) -> Plot:  # long: one branch per ki
     elif kind == "facets":
         p.panels = rng.randint(2, 4)
         n, x0 = rng.randint(5, 10), rng.choice((0, 1, 10))
-        for k, name in enumerate(_names(rng, p.panels)):
+        # in the order ggplot2's facet_wrap and Vega-Lite's facet lay the panels out (by name), so
+        # that '(a)' is the first panel read, as the real set names panels
+        for k, name in enumerate(sorted(_names(rng, p.panels))):
             y = rng.uniform(0.3, 1.0) * mag
             for i in range(n):
                 y = max(0.02 * mag, y + rng.uniform(-0.25, 0.25) * mag)
                 p.rows.append((f"({chr(97 + k)}) {name}", x0 + i, _round(y, mag), 0.0))
         p.legend = False
+    elif kind in ("pie", "histogram", "box"):
+        _distribution(rng, p, mag)
     else:
         raise ValueError(f"unknown chart kind {kind!r}")
     return p
+
+
+def _quartiles(data: list[float]) -> tuple[float, float, float]:
+    """Q1, median, Q3 by linear interpolation (numpy's default, R's type 7, Vega's and ggplot2's)."""
+    d = sorted(data)
+
+    def q(f: float) -> float:
+        at = f * (len(d) - 1)
+        lo = int(math.floor(at))
+        return d[lo] + (d[min(lo + 1, len(d) - 1)] - d[lo]) * (at - lo)
+
+    return q(0.25), q(0.5), q(0.75)
+
+
+def _distribution(rng: random.Random, p: Plot, mag: float) -> None:
+    """A pie's slices (truth: each slice's share in %, series 'share'), a histogram's bins (truth: each
+    bin's count at its centre, series 'count'), a box plot's boxes (truth: 'box median', 'box Q1',
+    'box Q3' per category, as the real set records boxes)."""
+    if p.kind == "pie":
+        cats = _names(rng, rng.randint(3, 6))
+        weights = [rng.uniform(1, 10) for _ in cats]
+        total = sum(weights)
+        for c, w in zip(cats, weights):
+            p.rows.append(("share", c, round(100 * w / total, 2), 0.0))
+        p.categorical, p.legend, p.donut = True, True, rng.random() < 0.4
+        p.xlabel = p.ylabel = ""
+    elif p.kind == "histogram":
+        n_bins = rng.randint(6, 16)
+        width = rng.choice((0.5, 1, 2, 5, 10)) * max(1.0, mag / 10)
+        start = rng.choice((0, 0, 10, 100)) * max(1.0, mag / 10)
+        p.edges = [start + i * width for i in range(n_bins + 1)]
+        centre, sd = start + width * n_bins * rng.uniform(0.35, 0.65), width * n_bins * rng.uniform(0.12, 0.25)
+        data = [x for x in (rng.gauss(centre, sd) for _ in range(rng.randint(80, 600))) if p.edges[0] < x < p.edges[-1]]
+        # off the edges, so every tool bins a value alike
+        data = [x if abs((x - start) / width - round((x - start) / width)) > 1e-3 else x + width / 100 for x in data]
+        p.samples = {"": data}
+        for i in range(n_bins):
+            count = sum(p.edges[i] <= x < p.edges[i + 1] for x in data)
+            p.rows.append(("count", round((p.edges[i] + p.edges[i + 1]) / 2, 6), float(count), 0.0))
+        p.ylabel, p.legend = "Count", False
+    else:
+        cats = _names(rng, rng.randint(3, 5))
+        for c in cats:
+            mu, sd = rng.uniform(0.3, 1.0) * mag, rng.uniform(0.05, 0.2) * mag
+            data = [round(rng.gauss(mu, sd), 4) for _ in range(rng.randint(15, 60))]
+            p.samples[c] = data
+            q1, med, q3 = _quartiles(data)
+            p.rows += [("box median", c, round(med, 6), 0.0), ("box Q1", c, round(q1, 6), 0.0),
+                       ("box Q3", c, round(q3, 6), 0.0)]
+        p.categorical, p.legend = True, False
 
 
 def _nice_domain(lo: float, hi: float, zero: bool = True) -> tuple[float, float]:
@@ -159,7 +216,10 @@ def _truth_values(rng: random.Random, p: Plot, k: int = 12) -> list[list[Any]]:
 
 def _words(p: Plot) -> str:
     words = [p.title, p.xlabel if p.kind != "heatmap" else "", p.ylabel if p.kind != "heatmap" else ""]
-    if p.legend or p.kind == "heatmap":
+    if p.kind in ("pie", "box"):
+        words += [str(x) for x in p.xs]
+        return " ".join(w for w in words if w)
+    if (p.legend or p.kind == "heatmap") and p.kind != "histogram":
         words += p.series
     if p.panels > 1:
         words += [s.split(") ", 1)[1] for s in p.series]
@@ -217,6 +277,8 @@ def _altair(p: Plot, path: Path, rng: random.Random, scale: int) -> tuple[float,
         chart = base.mark_line(point=rng.random() < 0.5).encode(
             x=alt.X(xt, title=xtitle), y=alt.Y("y:Q", title=ytitle)).properties(width=w // 2, height=h // 2).facet(
             facet=alt.Facet("series:N", title=None), columns=2)
+    elif p.kind in ("pie", "histogram", "box"):
+        chart, zero = _altair_distribution(alt, pd, p, rng), p.kind == "histogram"
     else:
         raise ValueError(p.kind)
     if p.kind != "facets":
@@ -227,11 +289,32 @@ def _altair(p: Plot, path: Path, rng: random.Random, scale: int) -> tuple[float,
         spec = chart.to_json()
     path.write_bytes(vlc.vegalite_to_png(spec, scale=scale))
     ys = [r[2] - r[3] for r in p.rows] + [r[2] + r[3] for r in p.rows]
+    if p.kind == "pie":
+        return 0.0, 100.0
+    if p.kind == "box":  # the whiskers and outliers too
+        ys = [v for d in p.samples.values() for v in d]
     if p.kind == "bar-stacked":
         ys += [sum(r[2] for r in p.rows if r[1] == x) for x in p.xs]
     if p.log or p.kind == "heatmap":
         return None
     return _nice_domain(min(ys), max(ys), zero)
+
+
+def _altair_distribution(alt: Any, pd: Any, p: Plot, rng: random.Random) -> Any:
+    """A pie or donut (arc marks), a binned histogram (count of a binned field), a box plot."""
+    if p.kind == "pie":
+        df = pd.DataFrame([(r[1], r[2]) for r in p.rows], columns=["cat", "v"])
+        arc = alt.Chart(df).mark_arc(innerRadius=rng.choice((40, 60)) if p.donut else 0)
+        return arc.encode(theta="v:Q", color=alt.Color("cat:N", title=None, sort=None))
+    if p.kind == "histogram":
+        df = pd.DataFrame({"v": p.samples[""]})
+        step = p.edges[1] - p.edges[0]
+        binned = alt.Bin(extent=[p.edges[0], p.edges[-1]], step=step)
+        return alt.Chart(df).mark_bar().encode(x=alt.X("v:Q", bin=binned, title=p.xlabel),
+                                               y=alt.Y("count():Q", title=p.ylabel))
+    df = pd.DataFrame([(c, v) for c, d in p.samples.items() for v in d], columns=["cat", "v"])
+    return alt.Chart(df).mark_boxplot(extent=1.5).encode(x=alt.X("cat:N", title=p.xlabel, sort=None),
+                                                         y=alt.Y("v:Q", title=p.ylabel))
 
 
 # ---------------------------------------------------------------- matplotlib (its styles, and the plotly look)
@@ -283,6 +366,28 @@ def _mpl_draw(ax: Any, p: Plot, rows: list[tuple[str, Any, float, float]], colou
             for b, v in enumerate(row):
                 ax.text(b, a, f"{v:g}", ha="center", va="center", color="w" if v < 50 else "k", fontsize=8)
         ax.grid(False)
+    elif p.kind in ("pie", "histogram", "box"):
+        _mpl_distribution(ax, p, colours, rng)
+
+
+def _mpl_distribution(ax: Any, p: Plot, colours: list[str] | None, rng: random.Random) -> None:
+    """A pie or donut (labels on the slices or a legend, shares printed or not), a histogram (filled,
+    step-filled or a step outline), a box plot."""
+    if p.kind == "pie":
+        cats, vals = [r[1] for r in p.rows], [r[2] for r in p.rows]
+        labelled = rng.random() < 0.5
+        wedge = {"width": 0.45, "edgecolor": "white"} if p.donut else {"edgecolor": "white"}
+        ax.pie(vals, labels=cats if labelled else None, colors=colours[:len(vals)] if colours else None,
+               autopct="%1.1f%%" if rng.random() < 0.5 else None, startangle=rng.choice((0, 90)),
+               counterclock=rng.random() < 0.5, wedgeprops=wedge)
+        ax.set_aspect("equal")
+        p.legend = not labelled  # (read by _matplotlib: a legend names the slices)
+    elif p.kind == "histogram":
+        histtype = rng.choice(("bar", "stepfilled", "step"))
+        ax.hist(p.samples[""], bins=p.edges, histtype=histtype, color=colours[0] if colours else None,
+                edgecolor="white" if histtype == "bar" and rng.random() < 0.5 else None, linewidth=1)
+    else:
+        ax.boxplot(list(p.samples.values()), tick_labels=list(p.samples), whis=1.5)
 
 
 def _matplotlib(p: Plot, path: Path, rng: random.Random, scale: int, plotly: bool) -> tuple[float, float] | None:
@@ -311,18 +416,25 @@ def _matplotlib(p: Plot, path: Path, rng: random.Random, scale: int, plotly: boo
                 _plotly_look(ax, grid=p.kind != "heatmap")
             if p.panels > 1:
                 ax.set_title(rows[0][0].split(") ", 1)[1], fontsize=10)
-            elif p.kind != "heatmap":
+            elif p.kind not in ("heatmap", "pie"):
                 ax.set_xlabel(p.ylabel if p.kind == "bar-h" else p.xlabel)
                 ax.set_ylabel(p.xlabel if p.kind == "bar-h" else p.ylabel)
-        if p.legend:
+        if p.legend and p.kind == "pie":
+            axes[0].legend([r[1] for r in p.rows], loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=not plotly)
+        elif p.legend:
             kw = {"loc": "upper left", "bbox_to_anchor": (1.01, 1.0), "frameon": False} if plotly else {}
             axes[0].legend(**kw)
         if p.title:
             fig.suptitle(p.title) if p.panels > 1 else axes[0].set_title(p.title)
+        if p.panels > 1:  # the axis titles the truth lists, once for the grid
+            fig.supxlabel(p.xlabel, fontsize=10)
+            fig.supylabel(p.ylabel, fontsize=10)
         fig.tight_layout()
         fig.savefig(path, dpi=100 * scale, facecolor="white" if plotly else fig.get_facecolor())
         lim = axes[0].get_xlim() if p.kind == "bar-h" else axes[0].get_ylim()
         plt.close(fig)
+    if p.kind == "pie":
+        return 0.0, 100.0
     return None if p.kind == "heatmap" else (min(lim), max(lim))
 
 
@@ -377,6 +489,14 @@ def _plotnine(p: Plot, path: Path, rng: random.Random, scale: int) -> tuple[floa
     elif p.kind == "heatmap":
         df["label"] = df.y.map(lambda v: f"{v:g}")
         g = gg.ggplot(df, gg.aes(x="x", y="series", fill="y")) + gg.geom_tile() + gg.geom_text(gg.aes(label="label"))
+    elif p.kind == "histogram":
+        g = gg.ggplot(pd.DataFrame({"v": p.samples[""]})) + gg.geom_histogram(
+            gg.aes(x="v"), breaks=p.edges, fill=rng.choice(("grey35", "steelblue", "#F8766D")),
+            colour=rng.choice(("white", "black", None)))
+    elif p.kind == "box":
+        box = pd.DataFrame([(c, v) for c, d in p.samples.items() for v in d], columns=["cat", "v"])
+        box["cat"] = pd.Categorical(box.cat, categories=list(p.samples))
+        g = gg.ggplot(box) + gg.geom_boxplot(gg.aes(x="cat", y="v"))
     if p.log:
         g += gg.scale_y_log10()
     if p.kind == "facets":
@@ -400,21 +520,24 @@ def _plotnine(p: Plot, path: Path, rng: random.Random, scale: int) -> tuple[floa
     return (10 ** min(lim), 10 ** max(lim)) if p.log else (min(lim), max(lim))
 
 
-def draw(figs: Path, n: int, seed: int) -> list[dict[str, Any]]:
-    """Draw ``n`` charts under ``figs`` (makers and kinds taken in turn, everything else random) and
-    return their truth records."""
+def draw(figs: Path, n: int, seed: int, kinds: tuple[str, ...] = KINDS) -> list[dict[str, Any]]:
+    """Draw ``n`` charts under ``figs`` (makers and ``kinds`` taken in turn, everything else random) and
+    return their truth records. plotnine has no polar coordinates: its pies are matplotlib's in the
+    'ggplot' style."""
     rng = random.Random(seed)
     records = []
     for i in range(n):
         maker = MAKER_KINDS[i % len(MAKER_KINDS)]
-        kind = KINDS[(i // len(MAKER_KINDS)) % len(KINDS)]
+        kind = kinds[(i // len(MAKER_KINDS)) % len(kinds)]
         p = make_plot(rng, kind)
         scale = rng.choice((1, 2))
+        if maker == "ggplot2" and kind == "pie":
+            maker = "matplotlib"
         fid = f"D_{maker}_{kind}_{i:03d}"
         path = Path(figs) / f"{fid}.png"
         if maker == "vega-altair":
             axis = _altair(p, path, rng, scale)
-        elif maker == "ggplot2":
+        elif maker == "ggplot2" and kind != "pie":
             axis = _plotnine(p, path, rng, scale)
         else:
             axis = _matplotlib(p, path, rng, scale, plotly=maker == "plotly")

@@ -35,6 +35,11 @@ class Axis:
         return (v - self.a) / self.b
 
 
+def moved(axis: Axis, dx: float) -> Axis:
+    """The same axis drawn ``dx`` px further along (a facet's in the next column)."""
+    return Axis(axis.a - axis.b * dx, axis.b, axis.log, [(c + dx, label) for c, label in axis.categories])
+
+
 def y_tick(run: TextRun) -> tuple[float, str]:
     """A y tick label's (pixel, text). '10³' in matplotlib's log labels reads '103', which
     is also a plausible linear label (101, 102, 103 evenly spaced fit a linear axis exactly):

@@ -51,6 +51,56 @@ def bar_series(rgb, color, bg, yaxis: Axis, xaxis: Axis, plot, floors: list[tupl
     return None
 
 
+def staircase_rects(lab: np.ndarray, comps: list, baseline: float) -> list:
+    """A histogram's bins drawn without gaps (Vega-Lite's binned bars, matplotlib's ``stepfilled``, a
+    ggplot2 histogram without an edge colour) are one blob standing on the baseline, solid below a
+    stepped top: cut into one rectangle per step, and a step as wide as several of the narrowest
+    into that many (neighbouring bins of one count make one step). Returns ``(id, stats)`` rows
+    like ``comps``'s, ids past the blobs'; none where no blob is such a staircase."""
+    out: list = []
+    next_id = int(lab.max()) + 1
+    for i, st in comps:
+        x, y, w, h, _ = (int(v) for v in st)
+        if abs(y + h - baseline) > 7 or w < 12 or h < 6 or is_rect(st):
+            continue
+        blob = lab[y:y + h, x:x + w] == i
+        has = blob.any(axis=0)
+        tops = np.where(has, blob.argmax(axis=0), h)
+        solid = blob.sum(axis=0) >= 0.9 * (h - tops)
+        if has.mean() < 0.95 or solid.mean() < 0.9:
+            continue
+        runs: list[list[int]] = []  # [first column, last column, top]
+        for c in range(w):
+            if runs and abs(int(tops[c]) - runs[-1][2]) <= 1:
+                runs[-1][1] = c
+            else:
+                runs.append([c, c, int(tops[c])])
+        # the anti-aliased column or two between steps joins the step beside it
+        runs = [r for r in runs if r[1] - r[0] >= 2]
+        # a histogram's steps jump; a sloped area's top (a stacked area's lowest layer) creeps
+        if len(runs) < 2 or float(np.median([abs(b[2] - a[2]) for a, b in zip(runs, runs[1:])])) < 4:
+            continue
+        for a, b in zip(runs, runs[1:]):
+            a[1] = b[0] - 1
+        runs[-1][1] = max(runs[-1][1], w - 1)
+        narrowest = min(r[1] - r[0] + 1 for r in runs)
+        for c0, c1, top in runs:
+            width = c1 - c0 + 1
+            k = max(1, round(width / narrowest))
+            if abs(width - k * narrowest) > 1.5 * k:
+                k = 1
+            for j in range(k):
+                a, b = c0 + round(j * width / k), c0 + round((j + 1) * width / k)
+                out.append((next_id, np.array([x + a, y + top, b - a, h - top, (b - a) * (h - top)])))
+                next_id += 1
+    return out
+
+
+def baseline_px(yaxis: Axis, plot) -> float:
+    """The pixel row of the value axis's 0 (bars stand on it), else the plot's bottom."""
+    return _baseline_px(yaxis, plot)
+
+
 def _on_floor(s, floors: list[tuple[float, float, float]]) -> tuple[float, float, float] | None:
     """The bar top a rectangle stands on (a stacked bar's segment), if any."""
     x, y, w, h = float(s[0]), float(s[1]), float(s[2]), float(s[3])

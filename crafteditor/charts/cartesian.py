@@ -23,6 +23,7 @@ from crafteditor.charts.axes import (
     tick_text,
 )
 from crafteditor.charts.bars import bar_edge, grid_over_bars
+from crafteditor.charts.boxes import box_spec, read_boxes
 from crafteditor.charts.component import ChartResult, box_mask
 from crafteditor.charts.labels import find_titles, split_tick_labels, typical_font
 from crafteditor.charts.layers import ValueLabels, read_error_bars, read_value_labels
@@ -72,6 +73,9 @@ def read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,  #
     consumed |= set(legend_runs)
     # a 'line' of one point is no line chart: the plot's lines were not read (a screenshot with
     # callouts over it read as one point, its callouts as axis titles and its legend dropped)
+    boxes = read_boxes(drawn, paints.background_rgb, xaxis, yaxis, plot) if xaxis.categories else None
+    if boxes and not series:  # (what the marks read is redone as boxes below)
+        series = [Series(color=(0, 0, 0), kind="point", points=[(name, vals[2]) for name, vals, _ in boxes])]
     if not series or all(sr.kind == "line" and len(sr.points) < 2 for sr in series):
         return None
     error_color = read_error_bars(rgb, paints, series, yaxis, plot)
@@ -95,6 +99,8 @@ def read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,  #
                       runs[title].text if title is not None else None,
                       runs[x_title].text if x_title is not None else None,
                       runs[y_title].text if y_title is not None else None, error_color, value_labels)
+    if boxes:
+        spec = box_spec(spec, boxes)
     style = measure_style(drawn, paints, runs, {"y": yt, "x": list(xticks)},
                           {"x": x_title, "y": y_title, "title": title}, legend_runs, plot, yaxis.log,
                           not xaxis.categories and not index_categories and not xaxis.log)
@@ -253,6 +259,8 @@ def _measure_bars(style: ChartStyle, series: list[Series], drawn: np.ndarray, pa
         base = next((sr for sr in bars if not sr.stacked), None)
     if base is not None and len(base.bar_spans) >= 2 and xaxis.categories:
         style.bar_spans = sorted((a - half, b + half) for a, b in base.bar_spans)
+    elif base is not None and len(base.bar_spans) >= 2:  # on a numeric x (a histogram): their width
+        style.bar_size = float(np.median([b - a for a, b in base.bar_spans])) + 2 * half
     elif len(series) > 1 and xaxis.categories and all(sr.kind == "bar" and not sr.stacked for sr in series):
         # grouped bars: each category's group is the band's bar; the bars in it set the offset's padding
         groups: dict[Any, list[tuple[float, float]]] = {}

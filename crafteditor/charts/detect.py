@@ -30,12 +30,14 @@ from typing import Any
 import cv2
 import numpy as np
 
+from crafteditor.charts.axes import moved
 from crafteditor.charts.cartesian import read_chart
 from crafteditor.charts.component import ChartResult
 from crafteditor.charts.heatmap import read_heatmap
 from crafteditor.charts.horizontal import read_horizontal
 from crafteditor.charts.labels import typical_font
 from crafteditor.charts.panels import Panel, find_panels, grid_frames, numbered, on_panel, unpanel
+from crafteditor.charts.pie import find_pies
 from crafteditor.charts.strokes import long_lines
 from crafteditor.charts.style import measure_panel
 from crafteditor.config import Config
@@ -46,7 +48,10 @@ from crafteditor.paint import Paints, find_paints, with_vivid
 def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: Config,  # long: the finders in turn
                   image: Any) -> list[ChartResult]:
     original = image.rgb
-    panels = [pn for pn in find_panels(paints) if numbered(pn, runs)]
+    found = find_panels(paints)
+    panels = [pn for pn in found if numbered(pn, runs)]
+    # a facet sharing both axes shows no numbers: a panel of a numbered one's size in its row or column
+    panels += [pn for pn in found if pn not in panels and any(_grid_mate(pn, q) for q in panels)]
     page_paints = paints
     if panels:
         # read on the plot as if drawn on the page; the look (the panel's tint, its gridlines)
@@ -145,7 +150,15 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
         if res is not None:
             results.append(res)
             used_runs.update(res.run_indices + res.kept_text)
+    # pies and donuts: a disc of slices, no axes
+    results += find_pies(image.rgb, page_paints, runs, used_runs, [r.box for r in results])
     return results
+
+
+def _grid_mate(a: Panel, b: Panel) -> bool:
+    """Panels of one facet grid: the same size, in one row or one column."""
+    same = abs((a.x1 - a.x0) - (b.x1 - b.x0)) <= 4 and abs((a.y1 - a.y0) - (b.y1 - b.y0)) <= 4
+    return same and (abs(a.y0 - b.y0) <= 3 or abs(a.x0 - b.x0) <= 3)
 
 
 def _shared(results: list[ChartResult], ax: float, ay: float, right: float, top: float | None) -> tuple[Any, Any]:
@@ -154,6 +167,13 @@ def _shared(results: list[ChartResult], ax: float, ay: float, right: float, top:
     over the same rows (facets side by side: the y labels on the first only)."""
     sx = next((r.axes[0] for r in results if r.axes is not None and abs(r.plot[0] - ax) <= 4
                and abs(r.plot[2] - right) <= 4 and r.plot[1] >= ay - 2), None)  # below it, not its own frame
+    if sx is None:
+        # a grid's last row short of a plot (3 facets in 2 columns): the one at the end of the row
+        # above shows no x labels either; a plot as wide below it in another column lends its axis, moved over
+        below = next((r for r in results if r.axes is not None and r.axes[0] is not None and r.plot[1] >= ay - 2
+                      and abs((r.plot[2] - r.plot[0]) - (right - ax)) <= 4), None)
+        if below is not None:
+            sx = moved(below.axes[0], ax - below.plot[0])
     sy = next((r.axes[1] for r in results if r.axes is not None and top is not None and abs(r.plot[1] - top) <= 4
                and abs(r.plot[3] - ay) <= 4 and r.plot[2] <= ax + 2), None)
     return sx, sy

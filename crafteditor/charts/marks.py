@@ -12,7 +12,7 @@ import numpy as np
 from crafteditor.blobs import find_blobs
 from crafteditor.charts.axes import Axis
 from crafteditor.charts.bands import band_extent, find_bands, under_band
-from crafteditor.charts.bars import bar_series, has_rects, is_rect
+from crafteditor.charts.bars import bar_series, baseline_px, has_rects, is_rect, staircase_rects
 from crafteditor.charts.legend import Legend, entry_name, find_legend, legend_margin, under_legend
 from crafteditor.charts.lines import line_series, line_width
 from crafteditor.charts.mark_paints import mark_paints, merge_fringes, merge_washed_out
@@ -57,7 +57,7 @@ def read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis, 
             continue
         color = tuple(int(v) for v in paints.colors[p])
         masks.append((p, m, color))
-    masks, outlines = _drop_outlines(masks)
+    masks, outlines = _drop_outlines(_merge_twins(masks))
     series = _read_series(rgb, paints, masks, members, bands, legend, yaxis, xaxis, plot)
     for sr in series:
         sr.outline = outlines.get(sr.color)
@@ -164,6 +164,11 @@ def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot,
     bars = bar_series(rgb, color, bg, yaxis, xaxis, plot, floors, comps, rects)
     if bars is not None:
         return bars
+    steps = staircase_rects(lab, comps, baseline_px(yaxis, plot)) if not floors else []
+    if steps:  # a histogram's bins drawn without gaps
+        bars = bar_series(rgb, color, bg, yaxis, xaxis, plot, floors, steps, steps)
+        if bars is not None:
+            return bars
     return line_series(m, lab, comps, rects, color, yaxis, xaxis)
 
 
@@ -187,6 +192,23 @@ def _rect_with_text(lab: np.ndarray, i: int, s) -> bool:
     outside = np.pad(1 - comp, 1, constant_values=1)
     cv2.floodFill(outside, None, (0, 0), 2)  # the page round it; what stays 1 is enclosed
     return int(comp.sum() + (outside[1:-1, 1:-1] == 1).sum()) >= 0.85 * w * h
+
+
+def _merge_twins(masks: list[tuple[int, np.ndarray, tuple[int, int, int]]]
+                 ) -> list[tuple[int, np.ndarray, tuple[int, int, int]]]:
+    """Two paints a few levels apart are one series' (ggplot2's green markers in two shades of
+    antialiasing: each had been dropped as the other's outline, and the series lost): the smaller
+    joins the larger."""
+    out: list[tuple[int, np.ndarray, tuple[int, int, int]]] = []
+    for p, m, color in sorted(masks, key=lambda t: -int(t[1].sum())):
+        twin = next((k for k, (_, _, c) in enumerate(out) if max(abs(a - b) for a, b in zip(c, color)) <= 6), None)
+        if twin is None:
+            out.append((p, m, color))
+        else:
+            q, tm, tc = out[twin]
+            out[twin] = (q, tm | m, tc)
+    order = [p for p, _, _ in masks]
+    return sorted(out, key=lambda t: order.index(t[0]))
 
 
 def _drop_outlines(masks: list[tuple[int, np.ndarray, tuple[int, int, int]]]

@@ -112,8 +112,13 @@ def _panel_of(lab: np.ndarray, i: int, stat, page: np.ndarray, inked: np.ndarray
     rows = _run_around(rows, y + h // 2)
     if cols is None or rows is None:
         return None
+    # no further than the tint itself reaches (ggplot2's facets in rows: the ink closed across
+    # the few px between a panel and the strip of the one below had made one column of them all)
+    cols, rows = cols[(cols >= x - 2) & (cols < x + w + 2)], rows[(rows >= y - 2) & (rows < y + h + 2)]
     x0, x1, y0, y1 = int(cols[0]), int(cols[-1]) + 1, int(rows[0]), int(rows[-1]) + 1
-    if (x1 - x0) * (y1 - y0) < 0.04 * H * W or abs((x1 - x0) - w) > 0.05 * w or abs((y1 - y0) - h) > 0.05 * h:
+    # (the tint's pale fringes round the tick labels under a facet, closed onto it, may reach
+    # a few rows past its bottom)
+    if (x1 - x0) * (y1 - y0) < 0.04 * H * W or abs((x1 - x0) - w) > 0.05 * w or not 0.9 * h <= y1 - y0 <= 1.05 * h:
         return None
     rect = filled[y0:y1, x0:x1]
     if rect.mean() < 0.97 or m[y0:y1, x0:x1].mean() < 0.25:
@@ -123,12 +128,23 @@ def _panel_of(lab: np.ndarray, i: int, stat, page: np.ndarray, inked: np.ndarray
     inner = m[y0 + 3:y1 - 3, x0 + 3:x1 - 3]
     if inner.size and inner.mean() >= 0.999:
         return None
-    # page all round it (tick marks and labels aside)
-    ring = np.concatenate([page[max(0, y0 - 4):y0 - 1, x0:x1].ravel(), page[y1 + 1:y1 + 4, x0:x1].ravel(),
-                           page[y0:y1, max(0, x0 - 4):x0 - 1].ravel(), page[y0:y1, x1 + 1:x1 + 4].ravel()])
-    if ring.size == 0 or ring.mean() < 0.6:
+    # page all round it (tick marks and labels aside), or but for a facet's strip along its top
+    # (ggplot2's facet_wrap: wide short panels, their strips a third of the ring)
+    top = page[max(0, y0 - 4):y0 - 1, x0:x1].ravel()
+    sides = np.concatenate([page[y1 + 1:y1 + 4, x0:x1].ravel(), page[y0:y1, max(0, x0 - 4):x0 - 1].ravel(),
+                            page[y0:y1, x1 + 1:x1 + 4].ravel()])
+    ring = np.concatenate([top, sides])
+    strip = y0 >= 5 and _strip_above(lab, page, m, x0, x1, y0)
+    if ring.size == 0 or (ring.mean() < 0.6 and not (strip and sides.size and sides.mean() >= 0.6)):
         return None
     return Panel(x0, y0, x1, y1, color.copy())
+
+
+def _strip_above(lab: np.ndarray, page: np.ndarray, m: np.ndarray, x0: int, x1: int, y0: int) -> bool:
+    """Rows just above a panel that are neither page nor the panel's paint across most of its
+    width: a facet's strip (its title on a darker tint)."""
+    band = ~page[max(0, y0 - 4):y0 - 1, x0:x1] & ~m[max(0, y0 - 4):y0 - 1, x0:x1]
+    return band.size > 0 and float(band.mean()) >= 0.7
 
 
 def grid_frames(hlines, vlines, H: int, W: int, page: np.ndarray, ink: np.ndarray | None = None,

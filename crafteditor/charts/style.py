@@ -65,6 +65,7 @@ class ChartStyle:
     ticks: bool | None = None  # False: no tick marks (seaborn's darkgrid)
     other_grid: bool | None = None  # gridlines across the other axis than the values' (categories, a numeric x)
     bar_stroke: tuple[str, float] | None = None  # the bars' edge: colour, width px
+    bar_size: float | None = None  # bars on a numeric x (a histogram's bins): their width px
     legend_swatch: tuple[float, ...] | None = None  # the legend's swatches: width, height, gap to the label px
 
     def apply(self, spec: dict[str, Any], plot: tuple[float, float, float, float], scale: float) -> None:
@@ -170,6 +171,8 @@ class ChartStyle:
                     m["stroke"], m["strokeWidth"] = self.bar_stroke[0], _r(self.bar_stroke[1] * s)
         mark = spec.get("mark")
         if isinstance(mark, dict):
+            if mark.get("type") == "bar" and self.bar_size:
+                mark["size"] = _r(self.bar_size * s)
             if mark.get("type") == "point" and self.marker_area:
                 mark["size"] = _r(self.marker_area * s * s)
                 mark["opacity"] = 1  # the recovered colour is the drawn one already

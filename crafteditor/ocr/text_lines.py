@@ -287,6 +287,14 @@ def _split_lines(glyph: np.ndarray) -> list[TextLine]:
         heights = [b - a for a, b in rows]
         # stacked labels stand apart; the letters of a rotated word almost touch
         apart = bool(gaps) and float(np.median(gaps)) >= 0.6 * float(np.median(heights))
+        # or rows of words, each twice as wide as tall, set close (Vega-Lite's legend labels; a
+        # sliver of the next box's line cut off at the edge aside): a rotated word's rows are its
+        # letters, about as wide as tall
+        words = [(a, b) for a, b in rows if b - a >= 0.3 * max(heights)]
+        wide = len(words) >= 3 and float(np.median([np.ptp(np.flatnonzero(ink[a:b].any(axis=0))) + 1
+                                                    for a, b in words])) >= 2.0 * float(np.median(heights))
+        if wide and all((b - a) * 0.55 <= bw for a, b in words) and _even(words):
+            return [_row_line(ink, a, b, y0, x0) for a, b in words]
         if len(rows) >= 2 and apart and all((b - a) * 0.55 <= bw for a, b in rows) and _even(rows):
             return [_row_line(ink, a, b, y0, x0) for a, b in rows]
         return [TextLine(ink, y0, x0, True)]

@@ -97,7 +97,7 @@ def test_missing_positions_are_dropped_and_filters_apply():
 
 @pytest.mark.parametrize("spec,match", [
     ({"mark": "bar"}, "no data"),
-    ({"data": {"values": [{"a": 1}]}, "mark": "arc"}, "unsupported mark 'arc'"),
+    ({"data": {"values": [{"a": 1}]}, "mark": "geoshape"}, "unsupported mark 'geoshape'"),
     ({"data": {"values": [{"a": 1}]}, "mark": "bar", "encoding": {"x": {"field": "b", "type": "nominal"},
                                                                    "y": {"field": "a", "type": "quantitative"}}},
      "no column 'b'"),

@@ -39,9 +39,9 @@ def test_invalid_spec_names_the_path():
 def test_a_renderer_unsupported_spec_fails_with_the_chart_id():
     from crafter.charts import ChartSpecError, chart_svg
 
-    chart = Chart(id="pie", kind="chart", spec={"data": {"values": [{"a": 1}]}, "mark": "arc",
-                                                "encoding": {"theta": {"field": "a", "type": "quantitative"}}})
-    with pytest.raises(ChartSpecError, match="chart 'pie' at mark: unsupported mark 'arc'"):
+    chart = Chart(id="map", kind="chart", spec={"data": {"values": [{"a": 1}]}, "mark": "geoshape",
+                                                "encoding": {"color": {"field": "a", "type": "quantitative"}}})
+    with pytest.raises(ChartSpecError, match="chart 'map' at mark: unsupported mark 'geoshape'"):
         chart_svg(chart)
 
 

@@ -28,7 +28,7 @@ from crafter.charts.compile.stacking import resolve_series_order
 from crafter.charts.errors import ChartSpecError
 
 SUPPORTED_MARKS = ("bar", "line", "point", "circle", "square", "area", "rect", "rule", "text", "tick",
-                   "errorbar", "errorband", "boxplot")
+                   "errorbar", "errorband", "boxplot", "arc")
 
 
 def compile_chart(spec: dict[str, Any], *, chart_id: str = "chart", title: str | None = None,
@@ -262,6 +262,8 @@ def _merged_encoding(parent: dict[str, Any], layer: dict[str, Any], chart_id: st
             name = "color"
         if name in ("row", "column", "facet"):
             continue
+        if name == "theta":  # a pie's angle: its values stacked as a bar's are, drawn round (no axis)
+            name, d = "y", {**d, "axis": None} if isinstance(d, dict) else d
         out[name] = parse_channel(name, d, chart_id, f"{path}encoding.{name}")
     return out
 

@@ -9,7 +9,7 @@ from crafter.charts.compile.encoding import MISSING, value_label
 from crafter.charts.compile.plan import ChartPlan, Item, LayerPlan, sort_key
 from crafter.charts.errors import ChartSpecError
 
-STACKABLE = ("bar", "area")
+STACKABLE = ("bar", "area", "arc")
 
 
 def stack_layer(layer: LayerPlan, chart_id: str, path: str) -> None:

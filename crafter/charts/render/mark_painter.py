@@ -120,6 +120,9 @@ class MarkPainter:
         return start, width
 
     def _continuous_band(self, layer: LayerPlan, axis: str) -> float:
+        size = layer.props.get("size")
+        if layer.mark == "bar" and isinstance(size, (int, float)) and size > 0:
+            return float(size)  # Vega-Lite's bar width on a continuous axis, in px
         s = self.S.x if axis == "x" else self.S.y
         ps = sorted({round(s(getattr(it, axis)), 3) for it in layer.items if getattr(it, axis) is not None})
         gaps = [b - a for a, b in zip(ps, ps[1:]) if b > a]
@@ -293,6 +296,44 @@ class MarkPainter:
             self.svg.add(f'<rect id={quoteattr(self._mark_id(gid, it, layer))} x="{num(cx + x0)}" y="{num(cy + y0)}" '
                          f'width="{num(w)}" height="{num(h)}" fill="{self.color_of(layer, it)}"'
                          f'{self._datum_attrs(it)}/>')
+
+    def _draw_arc(self, layer: LayerPlan, items: list[Item], cx: float, cy: float, gid: str) -> None:
+        """A pie's (or, with ``innerRadius``, a donut's) slices: each item's stacked span (y2 to y)
+        over the stack's total, clockwise from 12 o'clock as Vega-Lite draws them."""
+        total = max((float(it.y) for it in layer.items if isinstance(it.y, (int, float))), default=0.0)
+        if total <= 0:
+            return
+        r = min(self.L.pw, self.L.ph) / 2
+        inner = min(max(0.0, float(layer.props.get("innerRadius", 0.0))), 0.95 * r)
+        ox, oy = cx + self.L.pw / 2, cy + self.L.ph / 2
+        edge = layer.props.get("stroke")
+        # the theta scale's range turns the pie (where the first slice begins) and, running down,
+        # lays the slices anticlockwise
+        ch = layer.channels.get("y")
+        span = (ch.scale or {}).get("range") if ch is not None else None
+        off, turn = 0.0, 1.0
+        if isinstance(span, list) and len(span) == 2 and all(isinstance(v, (int, float)) for v in span):
+            off, turn = float(span[0]), (1.0 if span[1] >= span[0] else -1.0)
+        sweep = 1 if turn > 0 else 0
+        for it in items:
+            f0, f1 = (2 * math.pi * float(v or 0.0) / total for v in (it.y2, it.y))
+            if f1 - f0 <= 0:
+                continue
+            big = 1 if f1 - f0 > math.pi else 0
+            if f1 - f0 >= 2 * math.pi - 1e-9:  # one slice: the whole disc (an arc cannot close on itself)
+                f1 = f0 + 2 * math.pi - 1e-4
+            a0, a1 = off + turn * f0, off + turn * f1
+
+            def at(a: float, rad: float) -> str:
+                return f"{num(ox + rad * math.sin(a))},{num(oy - rad * math.cos(a))}"
+
+            d = f"M{at(a0, r)}A{num(r)},{num(r)} 0 {big} {sweep} {at(a1, r)}"
+            d += (f"L{at(a1, inner)}A{num(inner)},{num(inner)} 0 {big} {1 - sweep} {at(a0, inner)}Z" if inner > 0
+                  else f"L{num(ox)},{num(oy)}Z")
+            stroke = f' stroke="{edge}" stroke-width="{num(float(layer.props.get("strokeWidth", 1)))}"' \
+                if isinstance(edge, str) else ""
+            self.svg.add(f'<path id={quoteattr(self._mark_id(gid, it, layer))} d="{d}" '
+                         f'fill="{self.color_of(layer, it)}"{stroke}{self._datum_attrs(it)}/>')
 
     def _draw_text(self, layer: LayerPlan, items: list[Item], cx: float, cy: float, gid: str) -> None:
         fs = float(layer.props.get("fontSize", self.ct.value_font_size))

@@ -95,6 +95,8 @@ class ChartPainter:
     # -- grid --------------------------------------------------------------------------
     def _grid(self, cell, cx: float, cy: float, pfx: str | None) -> None:
         L, ct, svg = self.L, self.ct, self.svg
+        if cell.layers and all(layer.mark == "arc" for layer in cell.layers):
+            return  # a pie has no grid
         for ax in (L.y_axis, L.x_axis):
             # (a band or point axis has gridlines only when its channel asks: at its categories, as
             # ggplot and seaborn draw them)

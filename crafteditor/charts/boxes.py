@@ -1,0 +1,108 @@
+"""Box plots on a category axis: per category, the box (the longest run of rows whose ink spans 6 px
+and a twelfth of the category's step or more: a filled box's, or an outlined box's two sides), its
+median (the row inside it that differs most from the box's typical row: Vega-Lite's white tick on
+a filled box, matplotlib's orange line, ggplot2's thick black one) and its whiskers (ink running
+on up and down from the box's middle column). The chart becomes a Vega-Lite ``boxplot`` of five
+rows per category (whisker ends, quartiles, median), which Crafter's box statistics give back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from crafteditor.charts.axes import Axis
+from crafteditor.paint import to_hex
+
+
+def read_boxes(rgb: np.ndarray, bg, xaxis: Axis, yaxis: Axis, plot) -> list[tuple[str, list[float], Any]] | None:
+    """(category, [lower whisker, Q1, median, Q3, upper whisker], box colour or None) per box,
+    where most categories have one; else None."""
+    cats = sorted(xaxis.categories)
+    if len(cats) < 2 or yaxis.log:
+        return None
+    step = float(np.median(np.diff([c for c, _ in cats])))
+    x0, y0, x1, y1 = (int(round(v)) for v in plot)
+    region = rgb[y0 + 2:y1 - 1, x0 + 2:x1 - 1].astype(np.int16)
+    if region.size == 0 or step < 8:
+        return None
+    ink = np.abs(region - np.asarray(bg, np.int16)).max(axis=2) > 50
+    # gridlines and frames run across the plot: no box edge does
+    ink[ink.mean(axis=1) >= 0.6, :] = False
+    ink[:, ink.mean(axis=0) >= 0.6] = False
+    out = []
+    for c, name in cats:
+        box = _one_box(region, ink, c - x0 - 2, step)
+        if box is not None:
+            rows, colour = box
+            out.append((name, [yaxis.value(r + y0 + 2.5) for r in rows], colour))
+    if len(out) < 2 or len(out) < 0.6 * len(cats):
+        return None
+    return out
+
+
+def _one_box(region: np.ndarray, ink: np.ndarray, c: float, step: float) -> tuple[list[float], Any] | None:
+    H, W = ink.shape
+    a, b = max(0, int(c - 0.45 * step)), min(W, int(c + 0.45 * step) + 1)
+    sub = ink[:, a:b]
+    if sub.shape[1] < 6:
+        return None
+    has = sub.any(axis=1)
+    first = np.where(has, sub.argmax(axis=1), 0)
+    last = np.where(has, sub.shape[1] - 1 - sub[:, ::-1].argmax(axis=1), -1)
+    wide = has & (last - first + 1 >= max(6.0, 0.08 * step))  # (Vega-Lite draws 14 px boxes however wide the step)
+    # the longest run of wide rows is the box
+    best, start = (0, 0), None
+    for r in range(H + 1):
+        if r < H and wide[r]:
+            start = r if start is None else start
+        elif start is not None:
+            if r - start > best[1] - best[0]:
+                best = (start, r)
+            start = None
+    r0, r1 = best
+    if r1 - r0 < 4 or r1 >= H - 2:  # no box, or one standing on the axis (a bar)
+        return None
+    left, right = int(np.median(first[r0:r1])) + a, int(np.median(last[r0:r1])) + a
+    if right - left < 6:
+        return None
+    inner = region[r0 + 2:r1 - 2, left + 2:right - 1].astype(np.float32)
+    if inner.shape[0] < 1 or inner.shape[1] < 2:
+        return None
+    means = inner.mean(axis=1)
+    typical = np.median(means, axis=0)
+    dist = np.linalg.norm(means - typical, axis=1)
+    if dist.max() < 40:
+        return None  # a plain block: a bar, not a box
+    strong = np.flatnonzero(dist >= 0.5 * dist.max())
+    near = strong[np.abs(strong - strong[np.argmax(dist[strong])]) <= 3]
+    median = r0 + 2 + float(near.mean())
+    mid = (left + right) // 2
+    column = ink[:, max(0, mid - 2):mid + 3].any(axis=1)
+    top = r0
+    while top > 0 and (column[top - 1] or (top > 1 and column[top - 2])):
+        top -= 1
+    bottom = r1 - 1
+    while bottom < H - 1 and (column[bottom + 1] or (bottom < H - 2 and column[bottom + 2])):
+        bottom += 1
+    if top >= r0 - 1 and bottom <= r1:
+        return None  # no whiskers: no box plot
+    filled = float(np.median(np.abs(inner - typical).max(axis=2))) < 30 and \
+        float(np.abs(typical - region[0, 0]).max()) > 40
+    colour = to_hex(typical) if filled else None
+    return [float(bottom), float(r1 - 1), median, float(r0), float(top)], colour
+
+
+def box_spec(spec: dict[str, Any], boxes: list[tuple[str, list[float], Any]]) -> dict[str, Any]:
+    """The chart's spec redone as box plots on its axes: five rows per category."""
+    enc = spec.get("encoding") or {}
+    rows = [{"x": name, "y": round(v, 6)} for name, vals, _ in boxes for v in vals]
+    mark: dict[str, Any] = {"type": "boxplot", "extent": 1.5}
+    colour = next((c for _, _, c in boxes if c), None)
+    if colour:
+        mark["color"] = colour
+    out = {"data": {"values": rows}, "mark": mark,
+           "encoding": {k: v for k, v in enc.items() if k in ("x", "y")}}
+    if spec.get("title"):
+        out["title"] = spec["title"]
+    return out

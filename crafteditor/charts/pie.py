@@ -1,0 +1,178 @@
+"""Pies and donuts: a disc (or a ring) of slices of several paints, no axes. The slices are read
+round the centre (the majority paint along each half-degree ray), each slice's share of the
+circle is its value in %, and a slice is named by the legend entry whose swatch is its paint, else
+by the label set outside it. The chart is a Vega-Lite ``arc`` chart (theta stacked, colour by
+slice) with the slices in clockwise order from where the first begins; the legend, the labels and
+the shares printed on the slices stay the page's text and shapes (only the disc is redrawn)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import cv2
+import numpy as np
+
+from crafteditor.charts.component import ChartResult, box_mask
+from crafteditor.ocr.runs import TextRun
+from crafteditor.paint import Paints, to_hex
+
+_BINS = 720  # half-degree rays
+
+
+def find_pies(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[int],
+              taken: list[tuple[float, float, float, float]]) -> list[ChartResult]:
+    """The pies on the page outside the plots read already (``taken``: their boxes)."""
+    labels = paints.labels
+    H, W = labels.shape
+    ink = (labels != paints.background).astype(np.uint8)
+    solid = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(solid, connectivity=8)
+    out: list[ChartResult] = []
+    for i in range(1, n):
+        x, y, w, h, _ = (int(v) for v in stats[i])
+        if min(w, h) < 60 or not 0.9 <= w / h <= 1.1:
+            continue
+        if any(tx0 - 2 <= x + w / 2 <= tx1 + 2 and ty0 - 2 <= y + h / 2 <= ty1 + 2 for tx0, ty0, tx1, ty1 in taken):
+            continue
+        filled = _fill_holes(lab[y:y + h, x:x + w] == i)
+        if not 0.72 <= filled.mean() <= 0.83:  # a disc fills pi/4 of its box
+            continue
+        res = _read_pie(rgb, paints, runs, used, (x + w / 2, y + h / 2, (w + h) / 4), (H, W))
+        if res is not None:
+            out.append(res)
+            used.update(res.kept_text)
+    return out
+
+
+def _fill_holes(m: np.ndarray) -> np.ndarray:
+    outside = np.pad(~m, 1, constant_values=True).astype(np.uint8)
+    cv2.floodFill(outside, None, (0, 0), 2)
+    return (outside[1:-1, 1:-1] != 2)
+
+
+def _ray_paints(labels: np.ndarray, cx: float, cy: float, radii: np.ndarray) -> np.ndarray:
+    """The paint at each ray (rows, ``_BINS``) and radius (columns)."""
+    H, W = labels.shape
+    a = (np.arange(_BINS) + 0.5) * 2 * math.pi / _BINS  # clockwise from 12 o'clock
+    xs = np.clip(np.rint(cx + np.outer(np.sin(a), radii)), 0, W - 1).astype(int)
+    ys = np.clip(np.rint(cy - np.outer(np.cos(a), radii)), 0, H - 1).astype(int)
+    return labels[ys, xs]
+
+
+def _read_pie(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[int], disc: tuple[float, float, float],
+              shape: tuple[int, int]) -> ChartResult | None:  # long: the disc, its slices, their names, the spec
+    labels, bg = paints.labels, paints.background
+    cx, cy, r = disc
+    # the hole of a donut: where the ink begins along each ray
+    fine = _ray_paints(labels, cx, cy, np.linspace(0, 0.97 * r, 60))
+    first = np.argmax(fine != bg, axis=1)
+    inner = float(np.median(first)) / 59 * 0.97 * r
+    inner = inner if inner > 0.2 * r else 0.0
+    lo = max(inner + 0.08 * r, 0.25 * r)
+    ids = _ray_paints(labels, cx, cy, np.linspace(lo, 0.93 * r, 16))
+    major = np.array([np.bincount(row[row >= 0], minlength=len(paints.colors)).argmax() if (row >= 0).any() else -1
+                      for row in ids])
+    if (major == bg).mean() > 0.1:
+        return None  # no closed disc of slices
+    # runs of one paint round the circle, the ones of a degree or less (an edge, an anti-aliased seam) given up
+    runs_: list[list[int]] = []  # [paint, first bin, bins]
+    for k, p in enumerate(major):
+        if runs_ and runs_[-1][0] == p:
+            runs_[-1][2] += 1
+        else:
+            runs_.append([int(p), k, 1])
+    if len(runs_) > 1 and runs_[0][0] == runs_[-1][0]:  # the slice across 12 o'clock
+        runs_[0] = [runs_[0][0], runs_[-1][1], runs_[0][2] + runs_[-1][2]]
+        runs_.pop()
+    # two runs of one paint make one slice, but for an edge between them, of the page's paint or
+    # another (slices of one grey each side of a white edge: grayscale's palette repeats)
+    edges = (ids == bg).mean(axis=1) >= 0.3
+
+    def parted(a: list[int], b: list[int]) -> bool:
+        gap = [(a[1] + a[2] + j) % _BINS for j in range((b[1] - a[1] - a[2]) % _BINS)]
+        return bool(gap) and bool(edges[gap].any() or ((major[gap] >= 0) & (major[gap] != a[0])).any())
+
+    slices = [s for s in runs_ if s[2] > 2 and s[0] != bg]
+    merged: list[list[int]] = []
+    for s in slices:
+        if merged and merged[-1][0] == s[0] and not parted(merged[-1], s):
+            merged[-1][2] += s[2] + (s[1] - merged[-1][1] - merged[-1][2]) % _BINS
+        else:
+            merged.append(list(s))
+    if len(merged) > 1 and merged[0][0] == merged[-1][0] and not parted(merged[-1], merged[0]):
+        merged[0] = [merged[0][0], merged[-1][1], merged[0][2] + merged[-1][2]]
+        merged.pop()
+    if not 2 <= len(merged) <= 24 or len({s[0] for s in merged}) < 2:
+        return None
+    total = sum(s[2] for s in merged)
+    font = float(np.median([rn.font_px for rn in runs])) if runs else 12.0
+    names, named_by = _names(rgb, paints, runs, used, merged, disc, font)
+    start = merged[0][1] * 2 * math.pi / _BINS
+    rows = [{"x": names[k], "y": round(100.0 * s[2] / total, 2)} for k, s in enumerate(merged)]
+    colours = [to_hex(tuple(int(v) for v in paints.colors[s[0]])) for s in merged]
+    mark: dict[str, Any] = {"type": "arc"}
+    if inner:
+        mark["innerRadius"] = round(inner, 1)
+    spec = {"mark": mark, "data": {"values": rows},
+            "encoding": {"theta": {"field": "y", "type": "quantitative", "stack": True,
+                                   "scale": {"range": [round(start, 4), round(start + 2 * math.pi, 4)]}},
+                         "color": {"field": "x", "type": "nominal", "sort": None, "legend": None,
+                                   "scale": {"domain": [r["x"] for r in rows], "range": colours}}}}
+    box = (cx - r, cy - r, cx + r, cy + r)
+    H, W = shape
+    inside = [k for k, rn in enumerate(runs) if k not in used and math.hypot(_cx(rn) - cx, _cy(rn) - cy) <= r]
+    return ChartResult(box=box, plot=box, mask=box_mask(box, H, W), run_indices=[], spec=spec,
+                       kept_text=inside + sorted(named_by))
+
+
+def _names(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[int], slices: list[list[int]],
+           disc: tuple[float, float, float], font: float) -> tuple[dict[int, str], set[int]]:
+    """Each slice's name: the legend entry with a swatch of its paint just left of it, else the text
+    outside the disc nearest the slice's middle, else 'slice k'; and the runs that named them."""
+    labels = paints.labels
+    H, W = labels.shape
+    cx, cy, r = disc
+    free = [k for k, rn in enumerate(runs) if k not in used and rn.angle == 0
+            and math.hypot(_cx(rn) - cx, _cy(rn) - cy) > r and any(ch.isalpha() for ch in rn.text)]
+    names: dict[int, str] = {}
+    taken: set[int] = set()
+    for k in free:  # a legend entry: its swatch left of it
+        rn = runs[k]
+        y0, y1 = int(max(0, rn.y)), int(min(H, rn.y + rn.h))
+        x0, x1 = int(max(0, rn.x - 2.5 * max(rn.h, 0.6 * font))), int(max(0, rn.x - 1))
+        near = rgb[y0:y1, x0:x1].reshape(-1, 3).astype(np.float32)
+        if near.size == 0:
+            continue
+        # a swatch of a slice's colour (by colour: a small symbol's pixels may fall in a paint of their own)
+        counts = [int((np.linalg.norm(near - paints.colors[s[0]].astype(np.float32), axis=1) <= 24).sum())
+                  if j not in names else 0 for j, s in enumerate(slices)]
+        j = int(np.argmax(counts)) if counts else 0
+        if counts and 6 <= counts[j] <= 0.6 * len(near):  # a swatch, not a tint filling the page round the text
+            names[j] = rn.text.strip()
+            taken.add(k)
+    legend = len(names) >= 2
+    for j, s in enumerate(slices):  # a label beside the slice (where no legend names them)
+        if j in names or legend:
+            continue
+        mid = (s[1] + s[2] / 2) * 2 * math.pi / _BINS
+        px, py = cx + 1.2 * r * math.sin(mid), cy - 1.2 * r * math.cos(mid)
+        best = min((k for k in free if k not in taken), default=None,
+                   key=lambda k: math.hypot(_near_x(runs[k], px) - px, _cy(runs[k]) - py))
+        if best is not None and math.hypot(_near_x(runs[best], px) - px, _cy(runs[best]) - py) <= 0.45 * r:
+            names[j] = runs[best].text.strip()
+            taken.add(best)
+    return {j: names.get(j, f"slice {j + 1}") for j in range(len(slices))}, taken
+
+
+def _near_x(rn: TextRun, px: float) -> float:
+    """The run's nearest x to ``px`` (a label left of a pie ends near it, one right of it begins there)."""
+    return min(max(px, rn.x), rn.x + rn.w)
+
+
+def _cx(rn: TextRun) -> float:
+    return rn.x + rn.w / 2
+
+
+def _cy(rn: TextRun) -> float:
+    return rn.y + rn.h / 2
