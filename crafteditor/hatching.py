@@ -50,6 +50,7 @@ TINT_PX = 60.0
 SLIT_TINT = 8  # a wide-stroke hachure's fill differs from the paper by this much (Mermaid's #ECECFF: 19)
 SLIT_PX = 11  # a paper slit between its strokes is narrower than this along a row or a column
 SLIT_DENSE = 0.04  # share of a window its slits cover
+SLIT_FILL = 128  # a slit hachure's fill is at most this far off the paper (a pastel; #FF99FF: 102)
 SLIT_BLEND = 12.0  # a pixel this close (RGB) to the paper-to-fill blend is slit or fill, painted in the fill  # a pixel this close (RGB) to the paper-to-stroke blend is fill, painted over
 
 
@@ -110,12 +111,15 @@ def slits_filled(rgb: np.ndarray, paper: np.ndarray) -> np.ndarray | None:
         x0, y0 = max(0, x - WINDOW), max(0, y - WINDOW)
         sl = np.s_[y0:y + h + WINDOW, x0:x + w + WINDOW]
         for _region, strokes in _hatches(slit[sl], SLIT_DENSE, WINDOW, STROKE_PX):
-            region = _hull(strokes)  # the strokes span the shape: their hull is its inside (a circle's, a diamond's)
+            # only around the long slits read (white letters on a dark fill are paper-near too), within their hull
+            region = _hull(strokes) & (cv2.dilate(strokes.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0)
             fill = region & (tint[sl] > 0) & ~_dark(rgb[sl])
             if fill.sum() < (region & (slit[sl] > 0)).sum():
                 continue
-            out = rgb.copy() if out is None else out
             hue = np.median(rgb[sl][fill].astype(np.float32), axis=0)
+            if np.abs(hue - paper).max() > SLIT_FILL:
+                continue  # a deep fill: the paper-near marks on it may be its label's letters (white on blue)
+            out = rgb.copy() if out is None else out
             px = out[sl][region].astype(np.float32)
             d = hue - paper  # the slits' anti-aliased rims are blends of the paper and the fill: painted too
             t = np.clip(((px - paper) @ d) / max(float(d @ d), 1.0), 0.0, 1.0)
