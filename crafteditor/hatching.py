@@ -111,8 +111,7 @@ def slits_filled(rgb: np.ndarray, paper: np.ndarray) -> np.ndarray | None:
         x0, y0 = max(0, x - WINDOW), max(0, y - WINDOW)
         sl = np.s_[y0:y + h + WINDOW, x0:x + w + WINDOW]
         for _region, strokes in _hatches(slit[sl], SLIT_DENSE, WINDOW, STROKE_PX):
-            # only around the long slits read (white letters on a dark fill are paper-near too), within their hull
-            region = _hull(strokes) & (cv2.dilate(strokes.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0)
+            region = _hull(strokes)  # the strokes span the shape: their hull is its inside (a circle's, a diamond's)
             fill = region & (tint[sl] > 0) & ~_dark(rgb[sl])
             if fill.sum() < (region & (slit[sl] > 0)).sum():
                 continue
