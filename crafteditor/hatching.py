@@ -46,12 +46,12 @@ BOXLIKE = 0.45  # share of its bounding box the region fills (a fan of edges or 
 ONE_WAY = 0.5  # share of its strokes that run at the commonest angle (±5°), or at it and across it
 CROSS = 0.4  # a cross-hatch: the strokes across the commonest angle are at least this share of those at it
 MIN_STROKES = 8  # parallel strokes at that angle
-TINT_PX = 60.0
+TINT_PX = 60.0  # a pixel this close (RGB) to the paper-to-stroke blend is fill, painted over
 SLIT_TINT = 8  # a wide-stroke hachure's fill differs from the paper by this much (Mermaid's #ECECFF: 19)
 SLIT_PX = 11  # a paper slit between its strokes is narrower than this along a row or a column
 SLIT_DENSE = 0.04  # share of a window its slits cover
 SLIT_FILL = 128  # a slit hachure's fill is at most this far off the paper (a pastel; #FF99FF: 102)
-SLIT_BLEND = 12.0  # a pixel this close (RGB) to the paper-to-fill blend is slit or fill, painted in the fill  # a pixel this close (RGB) to the paper-to-stroke blend is fill, painted over
+SLIT_BLEND = 12.0  # a pixel this close (RGB) to the paper-to-fill blend is slit or fill, painted in the fill
 
 
 def dehatched(image: RasterImage) -> RasterImage | None:
