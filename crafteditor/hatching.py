@@ -51,6 +51,7 @@ SLIT_TINT = 8  # a wide-stroke hachure's fill differs from the paper by this muc
 SLIT_PX = 11  # a paper slit between its strokes is narrower than this along a row or a column
 SLIT_DENSE = 0.04  # share of a window its slits cover
 SLIT_FILL = 128  # a slit hachure's fill is at most this far off the paper (a pastel; #FF99FF: 102)
+SLIT_FLAT = 0.6  # share of a slit hachure's fill pixels in its colour (the strokes are one colour)
 SLIT_BLEND = 12.0  # a pixel this close (RGB) to the paper-to-fill blend is slit or fill, painted in the fill
 
 
@@ -118,6 +119,8 @@ def slits_filled(rgb: np.ndarray, paper: np.ndarray) -> np.ndarray | None:
             hue = np.median(rgb[sl][fill].astype(np.float32), axis=0)
             if np.abs(hue - paper).max() > SLIT_FILL:
                 continue  # a deep fill: the paper-near marks on it may be its label's letters (white on blue)
+            if (np.linalg.norm(rgb[sl][fill].astype(np.float32) - hue, axis=1) < 2 * SLIT_BLEND).mean() < SLIT_FLAT:
+                continue  # no flat fill: the paper between a fan of close curves, each in its colour
             out = rgb.copy() if out is None else out
             px = out[sl][region].astype(np.float32)
             d = hue - paper  # the slits' anti-aliased rims are blends of the paper and the fill: painted too
