@@ -104,7 +104,7 @@ def slits_filled(rgb: np.ndarray, paper: np.ndarray) -> np.ndarray | None:
     walled = cv2.min(cv2.morphologyEx(off, cv2.MORPH_CLOSE, np.ones((1, SLIT_PX), np.uint8)),
                      cv2.morphologyEx(off, cv2.MORPH_CLOSE, np.ones((SLIT_PX, 1), np.uint8)))
     tint = (off > SLIT_TINT).astype(np.uint8)
-    slit = ((walled > SLIT_TINT) & (off < walled // 2)).astype(np.uint8)  # nearer the paper than the fill around
+    slit = ((walled > SLIT_TINT) & (3 * off.astype(np.int16) < 2 * walled)).astype(np.uint8)  # paper-ward of the fill
     if slit.sum() < MIN_AREA:
         return None
     out = None
