@@ -113,7 +113,7 @@ def slits_filled(rgb: np.ndarray, paper: np.ndarray) -> np.ndarray | None:
         sl = np.s_[y0:y + h + WINDOW, x0:x + w + WINDOW]
         for _region, strokes in _hatches(slit[sl], SLIT_DENSE, WINDOW, STROKE_PX):
             region = _hull(strokes)  # the strokes span the shape: their hull is its inside (a circle's, a diamond's)
-            fill = region & (tint[sl] > 0) & ~_dark(rgb[sl])
+            fill = region & (tint[sl] > 0) & (off[sl] <= SLIT_FILL)  # not the label's or outline's ink
             if fill.sum() < (region & (slit[sl] > 0)).sum():
                 continue
             hue = np.median(rgb[sl][fill].astype(np.float32), axis=0)
@@ -135,11 +135,6 @@ def _hull(mask: np.ndarray) -> np.ndarray:
     out = np.zeros(mask.shape, np.uint8)
     cv2.fillConvexPoly(out, cv2.convexHull(cv2.findNonZero(mask.astype(np.uint8))), 1)
     return out.astype(bool)
-
-
-def _dark(rgb: np.ndarray) -> np.ndarray:
-    """Dark ink (text, outlines): not a fill."""
-    return rgb.astype(np.int16).sum(axis=2) < 3 * 110
 
 
 def hatch_regions(rgb: np.ndarray, paper: np.ndarray) -> list[tuple[tuple[slice, slice], np.ndarray, np.ndarray]]:
