@@ -19,16 +19,16 @@ from crafter.spec.model import Edge, Node
 LAVENDER, BLUE, PAPER = (236, 236, 255), (37, 99, 235), (255, 255, 255)
 
 
-def _slitted_box(fill: tuple[int, int, int]) -> np.ndarray:
+def _slitted_box(fill: tuple[int, int, int], paper: tuple[int, int, int] = PAPER) -> np.ndarray:
     """A 2x export's box: ``fill`` cut by parallel 3 px paper slits at 50° every 12 px, a dark outline."""
-    img = np.full((240, 420, 3), PAPER, np.uint8)
+    img = np.full((240, 420, 3), paper, np.uint8)
     cv2.rectangle(img, (40, 40), (380, 200), fill, -1)
     box = np.zeros(img.shape[:2], np.uint8)
     cv2.rectangle(box, (42, 42), (378, 198), 1, -1)
     slits = np.zeros_like(box)
     for x in range(-200, 420, 12):
         cv2.line(slits, (x, 200), (x + 134, 40), 1, 3)
-    img[(slits & box) > 0] = PAPER
+    img[(slits & box) > 0] = paper
     cv2.rectangle(img, (40, 40), (380, 200), (147, 112, 219), 3)
     return img
 
@@ -40,6 +40,15 @@ def test_paper_slits_in_a_pastel_fill_are_painted_in_the_fill():
     inside = out[60:180, 60:360].reshape(-1, 3)
     assert (np.abs(inside.astype(int) - LAVENDER).max(axis=1) <= 3).mean() > 0.97  # flat, not striped
     assert (out[:30] == PAPER).all()  # the paper outside is left alone
+
+
+def test_slits_on_dark_paper_are_painted_in_the_dark_fill():
+    """Mermaid's dark theme: near-black fills on #333 paper, the slits in the paper's grey."""
+    dark, black = (51, 51, 51), (31, 32, 32)
+    out = slits_filled(_slitted_box(black, dark), np.array(dark, np.float32))
+    assert out is not None
+    inside = out[60:180, 60:360].reshape(-1, 3)
+    assert (np.abs(inside.astype(int) - black).max(axis=1) <= 3).mean() > 0.97
 
 
 def test_paper_marks_on_a_deep_fill_are_kept():
