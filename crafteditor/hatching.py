@@ -47,15 +47,23 @@ ONE_WAY = 0.5  # share of its strokes that run at the commonest angle (±5°), o
 CROSS = 0.4  # a cross-hatch: the strokes across the commonest angle are at least this share of those at it
 MIN_STROKES = 8  # parallel strokes at that angle
 TINT_PX = 60.0  # a pixel this close (RGB) to the paper-to-stroke blend is fill, painted over
+SLIT_TINT = 8  # a wide-stroke hachure's fill differs from the paper by this much (Mermaid's #ECECFF: 19)
+SLIT_PX = 11  # a paper slit between its strokes is narrower than this along a row or a column
+SLIT_DENSE = 0.04  # share of a window its slits cover
+SLIT_FILL = 128  # a slit hachure's fill is at most this far off the paper (a pastel; #FF99FF: 102)
+SLIT_FLAT = 0.6  # share of a slit hachure's fill pixels in its colour (the strokes are one colour)
+SLIT_BLEND = 12.0  # a pixel this close (RGB) to the paper-to-fill blend is slit or fill, painted in the fill
 
 
 def dehatched(image: RasterImage) -> RasterImage | None:
     """The image with its hachure fills painted flat; None where it has none."""
     rgb = image.rgb
     paper = _paper(rgb)
+    slitted = slits_filled(rgb, paper)
+    rgb = rgb if slitted is None else slitted
     regions = hatch_regions(rgb, paper)
     if not regions:
-        return None
+        return None if slitted is None else replace(image, rgb=rgb)
     out = rgb.copy()
     for sl, region, strokes in regions:
         _paint(out[sl], _to_outline(rgb[sl], region, strokes, paper), strokes, paper)
@@ -81,6 +89,52 @@ def _to_outline(rgb: np.ndarray, region: np.ndarray, strokes: np.ndarray, paper:
     if np.isin(ids, edge).any():
         return region
     return region | np.isin(lab, ids)
+
+
+def slits_filled(rgb: np.ndarray, paper: np.ndarray) -> np.ndarray | None:
+    """The image with the paper slits of a wide-stroke hachure painted in its fill; None where it has none.
+
+    Mermaid's handDrawn look (rough.js, stroke as wide as the gap's few px) draws a node's fill as wide strokes
+    in the fill colour with thin slits of paper between them: the fill (a pastel only ~20 levels off white is no
+    ink to the pass above) is solid but for parallel diagonal paper lines, which cut it into slivers (no face, no
+    node) and read as lines. A slit is paper walled by the fill both across and along the rows (a closing each
+    way), long and diagonal (a line opening at the hachure's angles keeps it); where MIN_STROKES of them lie
+    side by side, densely, in a box-like region, they are painted in the fill colour around them."""
+    off = cv2.absdiff(np.ascontiguousarray(rgb), (*(float(round(c)) for c in paper), 0.0)).max(axis=2)
+    walled = cv2.min(cv2.morphologyEx(off, cv2.MORPH_CLOSE, np.ones((1, SLIT_PX), np.uint8)),
+                     cv2.morphologyEx(off, cv2.MORPH_CLOSE, np.ones((SLIT_PX, 1), np.uint8)))
+    tint = (off > SLIT_TINT).astype(np.uint8)
+    slit = ((walled > SLIT_TINT) & (3 * off.astype(np.int16) < 2 * walled)).astype(np.uint8)  # paper-ward of the fill
+    if slit.sum() < MIN_AREA:
+        return None
+    out = None
+    for x, y, w, h, _ in _dense_boxes(slit, SLIT_DENSE, WINDOW):
+        x0, y0 = max(0, x - WINDOW), max(0, y - WINDOW)
+        sl = np.s_[y0:y + h + WINDOW, x0:x + w + WINDOW]
+        for _region, strokes in _hatches(slit[sl], SLIT_DENSE, WINDOW, STROKE_PX):
+            region = _hull(strokes)  # the strokes span the shape: their hull is its inside (a circle's, a diamond's)
+            fill = region & (tint[sl] > 0) & (off[sl] <= SLIT_FILL)  # not the label's or outline's ink
+            if fill.sum() < (region & (slit[sl] > 0)).sum():
+                continue
+            hue = np.median(rgb[sl][fill].astype(np.float32), axis=0)
+            if np.abs(hue - paper).max() > SLIT_FILL:
+                continue  # a deep fill: the paper-near marks on it may be its label's letters (white on blue)
+            if (np.linalg.norm(rgb[sl][fill].astype(np.float32) - hue, axis=1) < 2 * SLIT_BLEND).mean() < SLIT_FLAT:
+                continue  # no flat fill: the paper between a fan of close curves, each in its colour
+            out = rgb.copy() if out is None else out
+            px = out[sl][region].astype(np.float32)
+            d = hue - paper  # the slits' anti-aliased rims are blends of the paper and the fill: painted too
+            t = np.clip(((px - paper) @ d) / max(float(d @ d), 1.0), 0.0, 1.0)
+            px[np.linalg.norm(px - (paper + t[:, None] * d), axis=1) < SLIT_BLEND] = hue
+            out[sl][region] = np.clip(px + 0.5, 0, 255).astype(np.uint8)
+    return out
+
+
+def _hull(mask: np.ndarray) -> np.ndarray:
+    """The convex hull of a mask's pixels, as a mask."""
+    out = np.zeros(mask.shape, np.uint8)
+    cv2.fillConvexPoly(out, cv2.convexHull(cv2.findNonZero(mask.astype(np.uint8))), 1)
+    return out.astype(bool)
 
 
 def hatch_regions(rgb: np.ndarray, paper: np.ndarray) -> list[tuple[tuple[slice, slice], np.ndarray, np.ndarray]]:
