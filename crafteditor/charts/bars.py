@@ -19,7 +19,7 @@ def bar_series(rgb, color, bg, yaxis: Axis, xaxis: Axis, plot, floors: list[tupl
 
     ``floors``: (left, right, top) of bars already read; a rectangle standing on one is a
     stacked segment, its value its own height (matplotlib's ``bottom=``, Vega-Lite's stack)."""
-    baseline = _baseline_px(yaxis, plot)
+    baseline = baseline_px(yaxis, plot)
     # the plot's inner margin (3 px off the axis) clips a bar's foot: allow for it
     bars = [(i, s) for i, s in rects if abs((s[1] + s[3]) - baseline) <= 7 or abs(s[1] - baseline) <= 7]
     stacked = [(i, s) for i, s in rects if (i, s) not in bars and _on_floor(s, floors)] if floors else []
@@ -96,11 +96,6 @@ def staircase_rects(lab: np.ndarray, comps: list, baseline: float) -> list:
     return out
 
 
-def baseline_px(yaxis: Axis, plot) -> float:
-    """The pixel row of the value axis's 0 (bars stand on it), else the plot's bottom."""
-    return _baseline_px(yaxis, plot)
-
-
 def _on_floor(s, floors: list[tuple[float, float, float]]) -> tuple[float, float, float] | None:
     """The bar top a rectangle stands on (a stacked bar's segment), if any."""
     x, y, w, h = float(s[0]), float(s[1]), float(s[2]), float(s[3])
@@ -131,7 +126,8 @@ def _bar_extent(rgb, color, bg, x, y, w, h) -> tuple[float, float]:
     return float(top), float(bottom)
 
 
-def _baseline_px(yaxis: Axis, plot) -> float:
+def baseline_px(yaxis: Axis, plot) -> float:
+    """The pixel row of the value axis's 0 (bars stand on it), else the plot's bottom."""
     x0, y0, x1, y1 = plot
     if not yaxis.log:
         p = yaxis.pixel(0.0)
