@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from crafteditor.charts.component import ChartResult, box_mask
+from crafteditor.charts.labels import typical_font
 from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import Paints, to_hex
 
@@ -23,9 +24,7 @@ _BINS = 720  # half-degree rays
 def find_pies(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[int],
               taken: list[tuple[float, float, float, float]]) -> list[ChartResult]:
     """The pies on the page outside the plots read already (``taken``: their boxes)."""
-    labels = paints.labels
-    H, W = labels.shape
-    ink = (labels != paints.background).astype(np.uint8)
+    ink = (paints.labels != paints.background).astype(np.uint8)
     solid = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     n, lab, stats, _ = cv2.connectedComponentsWithStats(solid, connectivity=8)
     out: list[ChartResult] = []
@@ -38,7 +37,7 @@ def find_pies(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[in
         filled = _fill_holes(lab[y:y + h, x:x + w] == i)
         if not 0.72 <= filled.mean() <= 0.83:  # a disc fills pi/4 of its box
             continue
-        res = _read_pie(rgb, paints, runs, used, (x + w / 2, y + h / 2, (w + h) / 4), (H, W))
+        res = _read_pie(rgb, paints, runs, used, (x + w / 2, y + h / 2, (w + h) / 4))
         if res is not None:
             out.append(res)
             used.update(res.kept_text)
@@ -60,8 +59,8 @@ def _ray_paints(labels: np.ndarray, cx: float, cy: float, radii: np.ndarray) -> 
     return labels[ys, xs]
 
 
-def _read_pie(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[int], disc: tuple[float, float, float],
-              shape: tuple[int, int]) -> ChartResult | None:  # long: the disc, its slices, their names, the spec
+def _read_pie(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[int],
+              disc: tuple[float, float, float]) -> ChartResult | None:  # long: the disc, its slices, their names, the spec
     labels, bg = paints.labels, paints.background
     cx, cy, r = disc
     # the hole of a donut: where the ink begins along each ray
@@ -106,8 +105,7 @@ def _read_pie(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[in
     if not 2 <= len(merged) <= 24 or len({s[0] for s in merged}) < 2:
         return None
     total = sum(s[2] for s in merged)
-    font = float(np.median([rn.font_px for rn in runs])) if runs else 12.0
-    names, named_by = _names(rgb, paints, runs, used, merged, disc, font)
+    names, named_by = _names(rgb, paints, runs, used, merged, disc, typical_font(runs))
     start = merged[0][1] * 2 * math.pi / _BINS
     rows = [{"x": names[k], "y": round(100.0 * s[2] / total, 2)} for k, s in enumerate(merged)]
     colours = [to_hex(tuple(int(v) for v in paints.colors[s[0]])) for s in merged]
@@ -120,7 +118,7 @@ def _read_pie(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[in
                          "color": {"field": "x", "type": "nominal", "sort": None, "legend": None,
                                    "scale": {"domain": [r["x"] for r in rows], "range": colours}}}}
     box = (cx - r, cy - r, cx + r, cy + r)
-    H, W = shape
+    H, W = labels.shape
     inside = [k for k, rn in enumerate(runs) if k not in used and math.hypot(_cx(rn) - cx, _cy(rn) - cy) <= r]
     return ChartResult(box=box, plot=box, mask=box_mask(box, H, W), run_indices=[], spec=spec,
                        kept_text=inside + sorted(named_by))
