@@ -51,7 +51,7 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
     found = find_panels(paints)
     panels = [pn for pn in found if numbered(pn, runs)]
     # a facet sharing both axes shows no numbers: a panel of a numbered one's size in its row or column
-    panels += [pn for pn in found if pn not in panels and any(_grid_mate(pn, q) for q in panels)]
+    panels += [pn for pn in found if all(pn is not q for q in panels) and any(_grid_mate(pn, q) for q in panels)]
     page_paints = paints
     if panels:
         # read on the plot as if drawn on the page; the look (the panel's tint, its gridlines)
