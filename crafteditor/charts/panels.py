@@ -134,8 +134,8 @@ def _panel_of(lab: np.ndarray, i: int, stat, page: np.ndarray, inked: np.ndarray
     sides = np.concatenate([page[y1 + 1:y1 + 4, x0:x1].ravel(), page[y0:y1, max(0, x0 - 4):x0 - 1].ravel(),
                             page[y0:y1, x1 + 1:x1 + 4].ravel()])
     ring = np.concatenate([top, sides])
-    strip = y0 >= 5 and _strip_above(lab, page, m, x0, x1, y0)
-    if ring.size == 0 or (ring.mean() < 0.6 and not (strip and sides.size and sides.mean() >= 0.6)):
+    if ring.size == 0 or (ring.mean() < 0.6 and not (sides.size and sides.mean() >= 0.6 and y0 >= 5
+                                                     and _strip_above(lab, page, m, x0, x1, y0))):
         return None
     return Panel(x0, y0, x1, y1, color.copy())
 
