@@ -307,6 +307,8 @@ class MarkPainter:
         inner = min(max(0.0, float(layer.props.get("innerRadius", 0.0))), 0.95 * r)
         ox, oy = cx + self.L.pw / 2, cy + self.L.ph / 2
         edge = layer.props.get("stroke")
+        stroke = f' stroke="{edge}" stroke-width="{num(float(layer.props.get("strokeWidth", 1)))}"' \
+            if isinstance(edge, str) else ""
         # the theta scale's range turns the pie (where the first slice begins) and, running down,
         # lays the slices anticlockwise
         ch = layer.channels.get("y")
@@ -315,6 +317,10 @@ class MarkPainter:
         if isinstance(span, list) and len(span) == 2 and all(isinstance(v, (int, float)) for v in span):
             off, turn = float(span[0]), (1.0 if span[1] >= span[0] else -1.0)
         sweep = 1 if turn > 0 else 0
+
+        def at(a: float, rad: float) -> str:
+            return f"{num(ox + rad * math.sin(a))},{num(oy - rad * math.cos(a))}"
+
         for it in items:
             f0, f1 = (2 * math.pi * float(v or 0.0) / total for v in (it.y2, it.y))
             if f1 - f0 <= 0:
@@ -323,15 +329,9 @@ class MarkPainter:
             if f1 - f0 >= 2 * math.pi - 1e-9:  # one slice: the whole disc (an arc cannot close on itself)
                 f1 = f0 + 2 * math.pi - 1e-4
             a0, a1 = off + turn * f0, off + turn * f1
-
-            def at(a: float, rad: float) -> str:
-                return f"{num(ox + rad * math.sin(a))},{num(oy - rad * math.cos(a))}"
-
             d = f"M{at(a0, r)}A{num(r)},{num(r)} 0 {big} {sweep} {at(a1, r)}"
             d += (f"L{at(a1, inner)}A{num(inner)},{num(inner)} 0 {big} {1 - sweep} {at(a0, inner)}Z" if inner > 0
                   else f"L{num(ox)},{num(oy)}Z")
-            stroke = f' stroke="{edge}" stroke-width="{num(float(layer.props.get("strokeWidth", 1)))}"' \
-                if isinstance(edge, str) else ""
             self.svg.add(f'<path id={quoteattr(self._mark_id(gid, it, layer))} d="{d}" '
                          f'fill="{self.color_of(layer, it)}"{stroke}{self._datum_attrs(it)}/>')
 
