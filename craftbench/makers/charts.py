@@ -537,7 +537,7 @@ def draw(figs: Path, n: int, seed: int, kinds: tuple[str, ...] = KINDS) -> list[
         path = Path(figs) / f"{fid}.png"
         if maker == "vega-altair":
             axis = _altair(p, path, rng, scale)
-        elif maker == "ggplot2" and kind != "pie":
+        elif maker == "ggplot2":
             axis = _plotnine(p, path, rng, scale)
         else:
             axis = _matplotlib(p, path, rng, scale, plotly=maker == "plotly")
