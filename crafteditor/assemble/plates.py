@@ -150,13 +150,18 @@ def _plate_like(s: DetectedShape, shapes: list[DetectedShape], runs: list[TextRu
     return one_line and s.h <= (TIGHT if s.stroke is None else TIGHT_OUTLINED) * font and width >= 0.6 * s.w
 
 
+def arrow_glyph_last(r: TextRun) -> bool:
+    """A label read with an arrow glyph at its end (''route stock load→''): the stub and head after it."""
+    return r.text.rstrip().endswith(("→", "->"))
+
+
 def _arrow_glyph_after(s: DetectedShape, runs: list[TextRun], lines: list[LinePath | None]) -> bool:
     """The plate's label read with an arrow glyph at its end (''route stock load→''): the short stub and
     head between a label and the node it points at (Mermaid's LR layouts) were read as the glyph, so only
     the line into the plate ends on it. Left as text, the line's end under it is carried on to the node
     beyond, its head found there (:func:`crafteditor.assemble.edges._end_past_text`)."""
     held = [r for r in runs if r.angle == 0 and s.contains_point(r.cx, r.cy)]
-    if len(held) != 1 or not held[0].text.rstrip().endswith(("→", "->")):
+    if len(held) != 1 or not arrow_glyph_last(held[0]):
         return False
     box = (s.x, s.y, s.w, s.h)
     ends = [ln for ln in lines if ln is not None for p in (ln.points[0], ln.points[-1])
