@@ -174,7 +174,7 @@ def _coloured(px: np.ndarray) -> bool:
     return bool(hue.max() - hue.min() > INK_GREY)
 
 
-def _dense_boxes(mask: np.ndarray, share: float = DENSE, window: int = WINDOW) -> list[tuple[int, int, int, int, int]]:
+def _dense_boxes(mask: np.ndarray, share: float, window: int) -> list[tuple[int, int, int, int, int]]:
     """(x, y, w, h, area) of each box-like region where ``mask`` covers more than ``share`` of a window."""
     n, _, stats, _ = find_blobs(_dense(mask, share, window))  # OpenCV's labelling, the dense windows in their box
     return [box for box in (tuple(stats[i].tolist()) for i in range(1, n)) if _boxlike(*box)]
@@ -185,8 +185,7 @@ def _boxlike(x: int, y: int, w: int, h: int, area: int) -> bool:
     return area >= MIN_AREA and min(w, h) >= MIN_SIDE and area >= BOXLIKE * w * h
 
 
-def _hatches(thin: np.ndarray, share: float = DENSE, window: int = WINDOW,
-             length: int = STROKE_PX) -> list[tuple[np.ndarray, np.ndarray]]:
+def _hatches(thin: np.ndarray, share: float, window: int, length: int) -> list[tuple[np.ndarray, np.ndarray]]:
     """(region, strokes) of each hachure in a crop of thin strokes."""
     per = {s * a: cv2.morphologyEx(thin, cv2.MORPH_OPEN, _line_kernel(length, s * a)) for a in ANGLES for s in (1, -1)}
     diag = np.zeros_like(thin)
@@ -276,7 +275,7 @@ def _filled(strokes: np.ndarray, dense: np.ndarray) -> np.ndarray:
     return out.astype(bool)
 
 
-def _dense(mask: np.ndarray, share: float = DENSE, window: int = WINDOW) -> np.ndarray:
+def _dense(mask: np.ndarray, share: float, window: int) -> np.ndarray:
     """Where ``mask`` covers more than ``share`` of the window around (outside the image counts as empty)."""
     got = cv2.boxFilter(mask.astype(np.float32), -1, (window, window), borderType=cv2.BORDER_CONSTANT)
     return (got > share).astype(np.uint8)

@@ -315,9 +315,9 @@ def _lifeline(rgb: np.ndarray, background: tuple[int, int, int], shapes: list[De
                     style="solid" if on > 0.85 else "dashed", bottom=foot)
 
 
-def _one_row(found: list[Lifeline], shapes: list[DetectedShape], named: int | None = None) -> list[Lifeline]:
-    """The largest set of lifelines whose boxes end at one height (a sequence's participants)."""
-    named = len(shapes) if named is None else named
+def _one_row(found: list[Lifeline], shapes: list[DetectedShape], named: int) -> list[Lifeline]:
+    """The largest set of lifelines whose boxes end at one height (a sequence's participants); the
+    shapes from ``named`` on are name boxes (:func:`_name_boxes`)."""
     best: list[Lifeline] = []
     for a in found:
         sa = shapes[a.node]
