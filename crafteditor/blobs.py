@@ -27,16 +27,16 @@ def find_blobs(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarra
     m = mask if mask.dtype == np.uint8 else mask.astype(np.uint8)
     H, W = m.shape[:2]
     if H * W < _BOX_FROM:
-        return cv2.connectedComponentsWithStatsWithAlgorithm(m, 8, cv2.CV_32S, cv2.CCL_BBDT)
+        return _scan(m)
     rows = np.flatnonzero(m.any(axis=1))
     if rows.size == 0:
         return _empty(H, W)
     cols = np.flatnonzero(m[rows[0]:rows[-1] + 1].any(axis=0))
     oy, ox, y1, x1 = int(rows[0]) & ~1, int(cols[0]) & ~1, int(rows[-1]) + 1, int(cols[-1]) + 1
     if (y1 - oy) * (x1 - ox) > _BOX_SHARE * H * W:
-        return cv2.connectedComponentsWithStatsWithAlgorithm(m, 8, cv2.CV_32S, cv2.CCL_BBDT)
+        return _scan(m)
     crop = m[oy:y1, ox:x1]
-    n, lab, stats, cen = cv2.connectedComponentsWithStatsWithAlgorithm(crop, 8, cv2.CV_32S, cv2.CCL_BBDT)
+    n, lab, stats, cen = _scan(crop)
     labels = np.zeros((H, W), np.int32)
     labels[oy:y1, ox:x1] = lab
     area = stats[1:, cv2.CC_STAT_AREA].astype(np.int64)
@@ -52,6 +52,11 @@ def find_blobs(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarra
     stats[0] = (x0, y0, w, h, bg)
     cen[0] = ((H * (W * (W - 1) // 2) - int(sx.sum())) / bg, (W * (H * (H - 1) // 2) - int(sy.sum())) / bg)
     return n, labels, stats, cen
+
+
+def _scan(m: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    """OpenCV's labelling of a uint8 mask's 8-connected components (BBDT: labels in scan order)."""
+    return cv2.connectedComponentsWithStatsWithAlgorithm(m, 8, cv2.CV_32S, cv2.CCL_BBDT)
 
 
 _BOX_FROM = 4096  # masks this large (pixels) or more are looked at for a box around their ink

@@ -76,10 +76,7 @@ def _to_outline(rgb: np.ndarray, region: np.ndarray, strokes: np.ndarray, paper:
     the fill is the paper-or-hachure area the region lies in, walled by the outline and the label (other
     colours). Where that area reaches the crop's border (an outline left open), the region stays as read."""
     hue = np.median(rgb[strokes].astype(np.float32), axis=0)
-    px = rgb.reshape(-1, 3).astype(np.float32)
-    d = hue - paper
-    t = np.clip(((px - paper) @ d) / max(float(d @ d), 1.0), 0.0, 1.0)
-    near = (np.linalg.norm(px - (paper + t[:, None] * d), axis=1) < TINT_PX).reshape(rgb.shape[:2])
+    near = (_off_blend(rgb.reshape(-1, 3).astype(np.float32), paper, hue) < TINT_PX).reshape(rgb.shape[:2])
     _, lab = cv2.connectedComponents(near.astype(np.uint8), connectivity=4)
     ids = np.unique(lab[region & near])
     ids = ids[ids > 0]
@@ -123,9 +120,7 @@ def slits_filled(rgb: np.ndarray, paper: np.ndarray) -> np.ndarray | None:
                 continue  # no flat fill: the paper between a fan of close curves, each in its colour
             out = rgb.copy() if out is None else out
             px = out[sl][region].astype(np.float32)
-            d = hue - paper  # the slits' anti-aliased rims are blends of the paper and the fill: painted too
-            t = np.clip(((px - paper) @ d) / max(float(d @ d), 1.0), 0.0, 1.0)
-            px[np.linalg.norm(px - (paper + t[:, None] * d), axis=1) < SLIT_BLEND] = hue
+            px[_off_blend(px, paper, hue) < SLIT_BLEND] = hue  # the slits' anti-aliased rims: painted too
             out[sl][region] = np.clip(px + 0.5, 0, 255).astype(np.uint8)
     return out
 
@@ -179,7 +174,7 @@ def _coloured(px: np.ndarray) -> bool:
     return bool(hue.max() - hue.min() > INK_GREY)
 
 
-def _dense_boxes(mask: np.ndarray, share: float = DENSE, window: int = WINDOW) -> list[tuple[int, int, int, int, int]]:
+def _dense_boxes(mask: np.ndarray, share: float, window: int) -> list[tuple[int, int, int, int, int]]:
     """(x, y, w, h, area) of each box-like region where ``mask`` covers more than ``share`` of a window."""
     n, _, stats, _ = find_blobs(_dense(mask, share, window))  # OpenCV's labelling, the dense windows in their box
     return [box for box in (tuple(stats[i].tolist()) for i in range(1, n)) if _boxlike(*box)]
@@ -190,8 +185,7 @@ def _boxlike(x: int, y: int, w: int, h: int, area: int) -> bool:
     return area >= MIN_AREA and min(w, h) >= MIN_SIDE and area >= BOXLIKE * w * h
 
 
-def _hatches(thin: np.ndarray, share: float = DENSE, window: int = WINDOW,
-             length: int = STROKE_PX) -> list[tuple[np.ndarray, np.ndarray]]:
+def _hatches(thin: np.ndarray, share: float, window: int, length: int) -> list[tuple[np.ndarray, np.ndarray]]:
     """(region, strokes) of each hachure in a crop of thin strokes."""
     per = {s * a: cv2.morphologyEx(thin, cv2.MORPH_OPEN, _line_kernel(length, s * a)) for a in ANGLES for s in (1, -1)}
     diag = np.zeros_like(thin)
@@ -208,8 +202,8 @@ def _hatches(thin: np.ndarray, share: float = DENSE, window: int = WINDOW,
         m = lab[sl] == i
         counts = {k: int(v[sl][m].sum()) for k, v in per.items()}
         strokes, main = np.zeros((h, w), np.uint8), np.zeros((h, w), np.uint8)
-        top = max(counts, key=counts.__getitem__)
-        for k in _directions(counts):
+        top, dirs = max(counts, key=counts.__getitem__), _directions(counts)
+        for k in dirs:
             strokes |= per[k][sl] & m
             if abs(k - top) <= 5:  # a cross-hatch's strokes join in one grid: counted one way
                 main |= per[k][sl] & m
@@ -217,7 +211,7 @@ def _hatches(thin: np.ndarray, share: float = DENSE, window: int = WINDOW,
             continue
         full, inside = np.zeros(thin.shape, np.uint8), np.zeros(thin.shape, bool)
         full[sl], inside[sl] = strokes, m
-        full = _whole_strokes(full, per, _directions(counts), (x, y, w, h), window)
+        full = _whole_strokes(full, per, dirs, (x, y, w, h), window)
         out.append((_filled(full, inside | full.astype(bool)), full.astype(bool)))
     return out
 
@@ -253,15 +247,20 @@ def _paint(rgb: np.ndarray, region: np.ndarray, strokes: np.ndarray, paper: np.n
     """Paint the region's stroke and paper pixels in their mean colour."""
     hue = np.median(rgb[strokes].astype(np.float32), axis=0)
     px = rgb[region].astype(np.float32)
-    # distance to the segment from the paper to the stroke colour (anti-aliased edges are blends)
-    d = hue - paper
-    t = np.clip(((px - paper) @ d) / max(float(d @ d), 1.0), 0.0, 1.0)
-    near = np.linalg.norm(px - (paper + t[:, None] * d), axis=1) < TINT_PX
+    near = _off_blend(px, paper, hue) < TINT_PX  # anti-aliased edges are blends of the paper and the strokes
     if not near.any():
         return
     fill = px[near].mean(axis=0)
     px[near] = fill
     rgb[region] = np.clip(px + 0.5, 0, 255).astype(np.uint8)
+
+
+def _off_blend(px: np.ndarray, paper: np.ndarray, hue: np.ndarray) -> np.ndarray:
+    """Each pixel's (N×3, float32) distance to the segment from the paper to ``hue``: small for the
+    paper, the hue and their blends (anti-aliased edges)."""
+    d = hue - paper
+    t = np.clip(((px - paper) @ d) / max(float(d @ d), 1.0), 0.0, 1.0)
+    return np.linalg.norm(px - (paper + t[:, None] * d), axis=1)
 
 
 def _filled(strokes: np.ndarray, dense: np.ndarray) -> np.ndarray:
@@ -276,7 +275,7 @@ def _filled(strokes: np.ndarray, dense: np.ndarray) -> np.ndarray:
     return out.astype(bool)
 
 
-def _dense(mask: np.ndarray, share: float = DENSE, window: int = WINDOW) -> np.ndarray:
+def _dense(mask: np.ndarray, share: float, window: int) -> np.ndarray:
     """Where ``mask`` covers more than ``share`` of the window around (outside the image counts as empty)."""
     got = cv2.boxFilter(mask.astype(np.float32), -1, (window, window), borderType=cv2.BORDER_CONSTANT)
     return (got > share).astype(np.uint8)

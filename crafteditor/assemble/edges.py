@@ -24,6 +24,7 @@ from crafteditor.assemble.head_sizes import closed_back, head_size, share_head_s
 from crafteditor.assemble.hollow import MAX_HALF, hollow_heads, hollow_tips
 from crafteditor.assemble.joins import bridge_gaps, extend_at_junctions, split_bus_crossings
 from crafteditor.assemble.leftovers import free_line
+from crafteditor.assemble.plates import arrow_glyph_last
 from crafteditor.assemble.sequences import Sequence, explained
 from crafteditor.config import THEME
 from crafteditor.lines.paths import LinePath
@@ -227,8 +228,7 @@ def _end_past_text(b: FigureBuilder, pts: list[tuple[float, float]], j: int, sha
         p[0] - q[0])
     # the course crosses the text first: as far again as it is long (a label read with the arrow
     # after it as a glyph, 'route stock load→', the whole label's length: the line runs on under it)
-    hit = _node_ahead(b, p, q, shapes, extra=max(r.w if r.angle != 0 or r.text.rstrip().endswith(("→", "->"))
-                                                 else r.h for r in over))
+    hit = _node_ahead(b, p, q, shapes, extra=max(r.w if r.angle != 0 or arrow_glyph_last(r) else r.h for r in over))
     if hit is None:
         return None
     node, tip = hit

@@ -15,7 +15,7 @@ from crafteditor.assemble.icons import backdrop, caption_shapes, captioned_icons
 from crafteditor.assemble.leftovers import traced_components
 from crafteditor.assemble.nodes import divider_paths, label_text, node_component, shape_labels
 from crafteditor.assemble.plates import carry_plates
-from crafteditor.assemble.sequences import actor_figures, find_sequence, without_cells
+from crafteditor.assemble.sequences import actor_figures, find_sequence, participant_shapes, without_cells
 from crafteditor.assemble.texts import free_texts
 from crafteditor.config import THEME
 from crafteditor.lines.paths import LinePath
@@ -38,7 +38,7 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
     if seq is not None:
         shapes = without_cells(seq, [*shapes, *seq.extra])
     # an edge label's plate is no node: the edge it cuts in two runs on through it
-    parts = {i for lf in seq.lifelines for i in (lf.node, lf.bottom) if i is not None} if seq is not None else set()
+    parts = participant_shapes(seq.lifelines) if seq is not None else set()
     shapes, lines, kept = carry_plates(shapes, runs, lines, parts)
     if seq is not None:
         seq.renumber(kept)

@@ -57,8 +57,7 @@ def _join_across(lines: list[LinePath | None], box: Box, mark: bool = False) -> 
     ring, where the scraps of the marks beside it are no lines and a 'head' read there is the crow's foot."""
     # a plate's halo may cut its line short by a few more pixels (less a ring's: the marks crowd it)
     extra = 0.0 if mark else 0.3 * box[3]
-    ends = [(k, e) for k, ln in enumerate(lines) if ln is not None
-            for e, p in ((0, ln.points[0]), (1, ln.points[-1])) if box_distance(p, box) <= _reach(ln) + extra]
+    ends = _ends_at(lines, box, extra)
     both = {k for k, e in ends if e == 1 and (k, 0) in ends}
     if mark:  # a scrap with both ends at the ring is a piece of the marks
         ends = [(k, e) for k, e in ends if k not in both and lines[k].length > _reach(lines[k])]
@@ -125,6 +124,12 @@ def _through(lines: list[LinePath | None], box: Box) -> bool:
     return any(dist_to_polyline(mid, ln.points) <= 0.5 * h for ln in lines if ln is not None)
 
 
+def _ends_at(lines: list[LinePath | None], box: Box, extra: float) -> list[tuple[int, int]]:
+    """(line index, 0 start / 1 end) of each line end within its reach (and ``extra``) of ``box``."""
+    return [(k, e) for k, ln in enumerate(lines) if ln is not None
+            for e, p in ((0, ln.points[0]), (1, ln.points[-1])) if box_distance(p, box) <= _reach(ln) + extra]
+
+
 def _reach(ln: LinePath) -> float:
     """How far from a plate's border a line's end may stop (its stroke's antialiased rim and the plate's halo)."""
     return 2 * ln.width + 8
@@ -150,18 +155,20 @@ def _plate_like(s: DetectedShape, shapes: list[DetectedShape], runs: list[TextRu
     return one_line and s.h <= (TIGHT if s.stroke is None else TIGHT_OUTLINED) * font and width >= 0.6 * s.w
 
 
+def arrow_glyph_last(r: TextRun) -> bool:
+    """A label read with an arrow glyph at its end (''route stock load→''): the stub and head after it."""
+    return r.text.rstrip().endswith(("→", "->"))
+
+
 def _arrow_glyph_after(s: DetectedShape, runs: list[TextRun], lines: list[LinePath | None]) -> bool:
     """The plate's label read with an arrow glyph at its end (''route stock load→''): the short stub and
     head between a label and the node it points at (Mermaid's LR layouts) were read as the glyph, so only
     the line into the plate ends on it. Left as text, the line's end under it is carried on to the node
     beyond, its head found there (:func:`crafteditor.assemble.edges._end_past_text`)."""
     held = [r for r in runs if r.angle == 0 and s.contains_point(r.cx, r.cy)]
-    if len(held) != 1 or not held[0].text.rstrip().endswith(("→", "->")):
+    if len(held) != 1 or not arrow_glyph_last(held[0]):
         return False
-    box = (s.x, s.y, s.w, s.h)
-    ends = [ln for ln in lines if ln is not None for p in (ln.points[0], ln.points[-1])
-            if box_distance(p, box) <= _reach(ln) + 0.3 * s.h]
-    return len(ends) == 1
+    return len(_ends_at(lines, (s.x, s.y, s.w, s.h), 0.3 * s.h)) == 1
 
 
 def _ring_mark(s: DetectedShape, runs: list[TextRun]) -> bool:

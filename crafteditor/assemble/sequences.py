@@ -70,6 +70,11 @@ class Sequence:
             ln.bottom = index.get(ln.bottom) if ln.bottom is not None else None
 
 
+def participant_shapes(lifelines: list[Lifeline]) -> set[int]:
+    """The shapes the lifelines hang from, and those repeated at their feet."""
+    return {k for ln in lifelines for k in (ln.node, ln.bottom) if k is not None}
+
+
 def ink_mask(rgb: np.ndarray, background: tuple[int, int, int]) -> np.ndarray:
     return distances(rgb, background) > INK
 
@@ -118,7 +123,7 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
             messages.append(m)
     messages.sort(key=lambda m: m.points[0][1])
     # a row through a note's or other box's middle is none of its messages (a note's text, its fold)
-    parts = {k for ln in found for k in (ln.node, ln.bottom) if k is not None}
+    parts = participant_shapes(found)
     xs = [ln.x for ln in found]
     inner = [s for k, s in enumerate(shapes) if not s.is_group and k not in parts and k not in boxes
              and not _cell(s, xs)]
@@ -180,7 +185,7 @@ def _named_lifelines(rgb: np.ndarray, background: tuple[int, int, int], pool: li
 
 def _keep_extra(found: list[Lifeline], pool: list[DetectedShape], base: int) -> list[DetectedShape]:
     """The name boxes the row of lifelines uses, numbered on from ``base`` (the others dropped)."""
-    used = sorted({k for ln in found for k in (ln.node, ln.bottom) if k is not None and k >= base})
+    used = sorted(k for k in participant_shapes(found) if k >= base)
     index = {old: base + new for new, old in enumerate(used)}
     for ln in found:
         ln.node = index.get(ln.node, ln.node)
@@ -310,9 +315,9 @@ def _lifeline(rgb: np.ndarray, background: tuple[int, int, int], shapes: list[De
                     style="solid" if on > 0.85 else "dashed", bottom=foot)
 
 
-def _one_row(found: list[Lifeline], shapes: list[DetectedShape], named: int | None = None) -> list[Lifeline]:
-    """The largest set of lifelines whose boxes end at one height (a sequence's participants)."""
-    named = len(shapes) if named is None else named
+def _one_row(found: list[Lifeline], shapes: list[DetectedShape], named: int) -> list[Lifeline]:
+    """The largest set of lifelines whose boxes end at one height (a sequence's participants); the
+    shapes from ``named`` on are name boxes (:func:`_name_boxes`)."""
     best: list[Lifeline] = []
     for a in found:
         sa = shapes[a.node]

@@ -322,7 +322,7 @@ def _offset_shadow_share(rgb: np.ndarray, paints: Paints, face: Face, pad: int =
     filled[face.y - y0:face.y - y0 + face.h, face.x - x0:face.x - x0 + face.w] = face.filled
     k3 = np.ones((3, 3), np.uint8)
     outer = cv2.dilate(filled, k3, iterations=pad - 1).astype(bool) & ~cv2.dilate(filled, k3, iterations=pad - 4).astype(bool)
-    rows, cols = np.indices(outer.shape)
+    rows, cols = np.ogrid[:outer.shape[0], :outer.shape[1]]  # broadcast: no full index arrays
     fy, fx = face.y - y0, face.x - x0
     lt = outer & ((rows < fy) | (cols < fx)) & (rows < fy + face.h) & (cols < fx + face.w)
     br = outer & ((rows >= fy + face.h + foot) | (cols >= fx + face.w))  # (holes inside the face aside)
