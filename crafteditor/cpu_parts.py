@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 F = TypeVar("F", bound=Callable[..., Any])
 
 _totals: dict[str, float] = {}
-_depth: dict[str, int] = {}
+_running: set[str] = set()  # parts being timed now (a call inside one is not timed again)
 
 
 def charged(part: str) -> Callable[[F], F]:
@@ -25,15 +25,15 @@ def charged(part: str) -> Callable[[F], F]:
     def wrap(fn: F) -> F:
         @functools.wraps(fn)
         def inner(*args: Any, **kwargs: Any) -> Any:
-            if _depth.get(part):
+            if part in _running:
                 return fn(*args, **kwargs)
-            _depth[part] = 1
+            _running.add(part)
             c0 = time.process_time()
             try:
                 return fn(*args, **kwargs)
             finally:
                 _totals[part] = _totals.get(part, 0.0) + time.process_time() - c0
-                _depth[part] = 0
+                _running.discard(part)
         return inner  # type: ignore[return-value]
     return wrap
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from crafteditor.bench import BenchRow, file_safe
-from crafteditor.realreport import AIMS, is_over_budget, real_track, score_value, worst_rows
+from crafteditor.realreport import AIMS, cpu_split, is_over_budget, real_track, score_value, worst_rows
 
 _CSS = """
 body{font:14px/1.45 system-ui,-apple-system,'DejaVu Sans',sans-serif;margin:24px auto;max-width:1500px;color:#1d2433;
@@ -84,13 +84,11 @@ def _cpu_table(splits: dict[str, dict[str, Any]]) -> str:
     """CPU seconds per stage summed over each split's figures (share of our total), then the costly parts."""
     out = []
     for name, s in splits.items():
-        stages, parts = s.get("cpu_stages") or {}, s.get("cpu_parts") or {}
-        total = sum(stages.values())
+        total, stages, parts = cpu_split(s)
         if not total:
             continue
-        cells = "".join(f"<td>{_esc(k)}: {v:.1f} s ({v / total:.0%})</td>"
-                        for k, v in sorted(stages.items(), key=lambda kv: -kv[1]))
-        part_cells = "".join(f"<td>{_esc(k)}: {v:.1f} s</td>" for k, v in sorted(parts.items(), key=lambda kv: -kv[1]))
+        cells = "".join(f"<td>{_esc(k)}: {v:.1f} s ({v / total:.0%})</td>" for k, v in stages)
+        part_cells = "".join(f"<td>{_esc(k)}: {v:.1f} s</td>" for k, v in parts)
         out.append(f"<tr><td class=l>{_esc(name)} ({s['n']} figures, {total:.1f} s)</td>{cells}</tr>")
         if part_cells:
             out.append(f"<tr><td class=l>&nbsp; parts, whichever stage ran them</td>{part_cells}</tr>")

@@ -89,17 +89,23 @@ def _summed(dicts) -> dict[str, float]:
     return out
 
 
+def cpu_split(summary: dict[str, Any]) -> tuple[float, list[tuple[str, float]], list[tuple[str, float]]]:
+    """A summary's CPU seconds over its stages, then its stages and its costly parts, costliest first."""
+    stages, parts = summary.get("cpu_stages") or {}, summary.get("cpu_parts") or {}
+    return (sum(stages.values()), sorted(stages.items(), key=lambda kv: -kv[1]),
+            sorted(parts.items(), key=lambda kv: -kv[1]))
+
+
 def format_cpu_split(summary: dict[str, Any]) -> str:
     """Where the CPU went: each stage's CPU seconds summed over the figures, and its share of our total;
     then the costly parts (they run inside the stages)."""
-    stages, parts = summary.get("cpu_stages") or {}, summary.get("cpu_parts") or {}
-    total = sum(stages.values())
+    total, stages, parts = cpu_split(summary)
     if not total:
         return ""
-    split = ", ".join(f"{k} {v:.1f} ({v / total:.0%})" for k, v in sorted(stages.items(), key=lambda kv: -kv[1]))
+    split = ", ".join(f"{k} {v:.1f} ({v / total:.0%})" for k, v in stages)
     line = f"CPU s by stage ({summary['n']} figures, {total:.1f} s): {split}"
     if parts:
-        line += "\n  of which: " + ", ".join(f"{k} {v:.1f}" for k, v in sorted(parts.items(), key=lambda kv: -kv[1]))
+        line += "\n  of which: " + ", ".join(f"{k} {v:.1f}" for k, v in parts)
     return line
 
 

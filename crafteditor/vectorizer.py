@@ -141,7 +141,7 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
                           started=budget.start, text=read)
         again.image = shown
         # the first reading's CPU, up to its shapes, is a stage of its own
-        again.stats["cpu"] = {"first reading": round(budget_clock() - c0 - _cpu_sum(again.stats["cpu"]), 4),
+        again.stats["cpu"] = {"first reading": round(budget_clock() - c0 - sum(again.stats["cpu"].values()), 4),
                               **again.stats["cpu"]}
         if photo is not None:
             again.figure = on_paper(again.figure, photo.paper)
@@ -226,10 +226,6 @@ def _lap(cpu: dict[str, float], stage: str, since: float) -> float:
     now = budget_clock()
     cpu[stage] = now - since
     return now
-
-
-def _cpu_sum(cpu: dict[str, float]) -> float:
-    return float(sum(cpu.values()))
 
 
 class Budget:

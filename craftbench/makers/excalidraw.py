@@ -30,7 +30,7 @@ import random
 import re
 from pathlib import Path
 
-from craftbench.makers.mermaid import CHROMIUM, CHROMIUM_ARGS, WORDS
+from craftbench.makers.mermaid import CHROMIUM, CHROMIUM_ARGS, WORDS, _words
 from crafter.errors import CrafterError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -66,13 +66,6 @@ def font_dir(root: Path = ROOT) -> Path:
             return cand
     raise ExcalidrawMakerError("Excalidraw's fonts not found: install the npm package @excalidraw/excalidraw or set "
                                "CRAFTBENCH_EXCALIDRAW_FONTS to its dist/prod/fonts folder")
-
-
-def _words(rng: random.Random, lo: int, hi: int, cap: bool = True) -> str:
-    ws = [rng.choice(WORDS) for _ in range(rng.randint(lo, hi))]
-    if cap:
-        ws[0] = ws[0].capitalize()
-    return " ".join(ws)
 
 
 def _style(rng: random.Random, i: int) -> dict:

@@ -229,7 +229,7 @@ def draw_pipeline(rng: random.Random, fig: Figure) -> None:
     n = rng.randint(4, 6)
     pairs = rng.sample(PIPE_WORDS, n)
     labels: list[Label] = []
-    for i, (a, b) in enumerate(pairs):
+    for a, b in pairs:
         r = rng.random()
         if r < 0.4:  # two lines
             labels.append(Label(f"{a}\\\\{b}", f"{a} {b}"))

@@ -221,12 +221,16 @@ def _read_headed_lines(text: str, reading: BriefReading, *, lists_only: bool = F
         found = sorted((rest.find(e.lower()), e) for e in reading.entities
                        if e.lower() in rest and normalise_label(e) != normalise_label(label))
         members = list(dict.fromkeys(e for _, e in found))
-        pieces = [p for p in re.split(r"\s*(?:,|/|;|\+|\band\b|\bor\b)\s*", re.sub(r"\([^()]*\)", " ", rest)) if p.strip()]
-        if lists_only and not (len(pieces) >= 2 and all(len(p.split()) <= 5 and any(e.lower() in p for e in members)
-                                                        for p in pieces)):
+        if lists_only and not _names_only(rest, members):
             continue
         if label and len(members) >= 2 and not any(normalise_label(g) == normalise_label(label) for g, _ in reading.groups):
             reading.groups.append((label, members))
+
+
+def _names_only(rest: str, members: list[str]) -> bool:
+    """``rest`` (lower case) is a list of two or more short pieces, each naming one of ``members``."""
+    pieces = [p for p in re.split(r"\s*(?:,|/|;|\+|\band\b|\bor\b)\s*", re.sub(r"\([^()]*\)", " ", rest)) if p.strip()]
+    return len(pieces) >= 2 and all(len(p.split()) <= 5 and any(e.lower() in p for e in members) for p in pieces)
 
 
 def _brief_title(brief: str) -> str | None:
@@ -621,8 +625,9 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     reading = read_brief(brief)
     if names:
         reading = with_head(reading, names, brief)
-        _chain_flow_lines(_ARROW_RE.sub(" -> ", brief), _Names(reading))  # over the head's names too
-        _read_headed_lines(_ARROW_RE.sub(" -> ", brief), reading, lists_only=True)  # "qualitative: interviews, notes"
+        arrowed = _ARROW_RE.sub(" -> ", brief)
+        _chain_flow_lines(arrowed, _Names(reading))  # over the head's names too
+        _read_headed_lines(arrowed, reading, lists_only=True)  # "qualitative: interviews, notes"
     merge_abbreviations(reading, brief)
     read_searched_against(brief, reading)
     names = list(reading.entities)

@@ -24,6 +24,7 @@ Numbers are printed, never asserted. Dev split only: the test split is frozen.
 from __future__ import annotations
 
 import argparse
+import functools
 import re
 import time
 from collections import Counter, defaultdict
@@ -260,11 +261,9 @@ def main(argv: list[str] | None = None) -> None:
     read = None
     if not a.no_head:
         reader = NameReader(WEIGHTS_DIR, shared_encoder())
-        read = lambda text: reader.names(plan_prompt(text))  # noqa: E731
+        # one head reading a brief (analyse and plan_scores both ask)
+        read = functools.cache(lambda text: reader.names(plan_prompt(text)))
     t0 = time.perf_counter()
-    if read is not None:
-        cache: dict[str, dict] = {}
-        read = (lambda r: lambda text: cache.setdefault(text, r(text)))(read)  # one head reading a brief
     forms, groups = analyse(briefs, read, a.show)
     print(format_tables(forms, groups, read is not None))
     for name, sc in plan_scores(briefs, read).items():
