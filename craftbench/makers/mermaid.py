@@ -65,8 +65,9 @@ class Diagram:
     edges: list[list[str]] = field(default_factory=list)
 
 
-def _words(rng: random.Random, lo: int = 1, hi: int = 2, cap: bool = True) -> str:
-    ws = [rng.choice(WORDS) for _ in range(rng.randint(lo, hi))]
+def _words(rng: random.Random, lo: int = 1, hi: int = 2, cap: bool = True, vocab: tuple[str, ...] = WORDS) -> str:
+    """A label of ``lo`` to ``hi`` words drawn from ``vocab``, the first capitalised unless ``cap`` is false."""
+    ws = [rng.choice(vocab) for _ in range(rng.randint(lo, hi))]
     if cap:
         ws[0] = ws[0].capitalize()
     return " ".join(ws)

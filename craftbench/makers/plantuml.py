@@ -25,6 +25,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from craftbench.makers.mermaid import _words as mermaid_words
 from crafter.errors import CrafterError
 
 KINDS = ("sequence", "class")
@@ -63,10 +64,7 @@ class Diagram:
 
 
 def _words(rng: random.Random, lo: int = 1, hi: int = 2, cap: bool = True) -> str:
-    ws = [rng.choice(WORDS) for _ in range(rng.randint(lo, hi))]
-    if cap:
-        ws[0] = ws[0].capitalize()
-    return " ".join(ws)
+    return mermaid_words(rng, lo, hi, cap, vocab=WORDS)
 
 
 def _labels(rng: random.Random, n: int, lo: int = 1, hi: int = 2) -> list[str]:
