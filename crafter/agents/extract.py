@@ -667,7 +667,8 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
             ends[node] = (leaves[label][0], leaves[label][-1])
             as_group[node] = [label]
         groups.append((label, slug_id(label, used), inner))
-    names = [n for n in names if n not in ends]
+    titled = _group_titles(reading, names, groups, owned | set(ends))
+    names = [n for n in names if n not in ends and n not in titled.values()]
     comps: list = [Node(kind="node", id=ids[n], label=n, shape=_shape_for(n)) for n in names]
     seen: set[tuple[str, str]] = set()
     for a, b in reading.relations:
@@ -679,8 +680,25 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
                           label=reading.edge_labels.get((a, b))))
     gids = {label: gid for label, gid, _ in groups}
     for label, gid, members in groups:
-        comps.append(Group(kind="group", id=gid, label=label, members=[gids.get(m) or ids[m] for m in members]))
+        comps.append(Group(kind="group", id=gid, label=titled.get(label, label),
+                           members=[gids.get(m) or ids[m] for m in members]))
     return Figure(title=title or reading.title, direction=reading.direction or "LR", components=comps)
+
+
+def _group_titles(reading: BriefReading, names: list[str], groups: list[tuple[str, str, list[str]]],
+                  taken: set[str]) -> dict[str, str]:
+    """A group's fuller title: the one name that ends in the group's label, is in no link and no group
+    ("## Randomisation service" heading a brief whose "service" is made up of the core and the logger)
+    names the group, not a box of its own."""
+    linked = {x for pair in reading.relations for x in pair}
+    out: dict[str, str] = {}
+    for label, _, _ in groups:
+        key = normalise_label(label)
+        fuller = [n for n in names if n not in taken and n not in linked and n not in out.values()
+                  and normalise_label(n).endswith(" " + key)]
+        if len(fuller) == 1:
+            out[label] = fuller[0]
+    return out
 
 
 def _panels_figure(brief: str, preamble: str, panels: list[tuple[str, str | None, str]], title: str | None,

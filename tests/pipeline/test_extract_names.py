@@ -125,3 +125,16 @@ def test_which_after_a_bracketed_list_means_what_the_verb_reached() -> None:
                    "Kilosort4 and MountainSort5.")
     assert ("Sorter layer", ["Kilosort4", "MountainSort5"]) in r.groups
     assert ("Preprocessing chain", ["Bandpass filter", "Median reference"]) in r.groups
+
+
+def test_a_heading_that_ends_in_a_groups_name_titles_the_group_instead_of_standing_alone() -> None:
+    brief = ("## Randomisation service\nSubmissions go to the allocation engine, which together with the sealed "
+             "allocation store forms the allocation core. The core plus the audit logger make up the service. "
+             "The engine sends the arm to the site.")
+    head = {"node": ["Randomisation service", "allocation engine", "sealed allocation store", "audit logger", "site"],
+            "links": [["allocation engine", "site"]], "members": []}
+    fig = figure_from_brief(brief, names=head)
+    nodes = {n.label for n in fig.of_kind("node")}
+    groups = _groups(fig)
+    assert "Randomisation service" in groups and "Service" not in groups
+    assert "Randomisation service" not in nodes and "Audit logger" in nodes
