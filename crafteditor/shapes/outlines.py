@@ -17,11 +17,13 @@ from crafteditor.shapes.polygons import fit_trapezoid
 _CANDIDATES = ("box", "ellipse", "diamond", "parallelogram", "parallelogram_l", "hexagon", "document", "cylinder")
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=512)
 def ideal_mask(shape: str, w: int, h: int) -> np.ndarray:
     """The shape as the renderer draws it, filling a w×h box (same proportions as crafter.render.shapes);
     read-only, and drawn once per shape and size (faces of one size are compared with every shape, and
-    again by the sketch and cylinder tests: 8 of 10 asks on three dev figures were repeats)."""
+    again by the sketch and cylinder tests: 8 of 10 asks on three dev figures were repeats). The repeats
+    are within a figure: 512 masks (8 shapes × 64 face sizes) keep them while a batch of thousands of
+    figures, each with sizes of its own, does not pile up masks (4,096 of a 500×300 face are 600 MB)."""
     m = _drawn(shape, int(w), int(h))
     m.flags.writeable = False
     return m
