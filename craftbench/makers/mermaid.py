@@ -369,14 +369,22 @@ def render(jobs: list[tuple[str, str, int, str, Path]]) -> None:
 
 def draw(figs: Path, n: int = 20, seed: int = 0) -> list[dict]:
     """Render ``n`` Mermaid diagrams to ``figs`` (PNG, with each ``.mmd`` source beside it); their truth records."""
+    return draw_sources(figs, sources(n, seed))
+
+
+def draw_sources(figs: Path, items: list[tuple[str, Diagram, str, int, str]], variant: str = "") -> list[dict]:
+    """Render diagrams ``(id, diagram, theme, scale, font)`` to ``figs`` (PNG and ``.mmd``); their truth records.
+    A ``variant`` (named in each record's style) sets its theme in the source's init directive: its page is
+    rendered in Mermaid's default theme, or the dark one, whose background the page follows."""
     jobs, records = [], []
-    for fid, diagram, theme, scale, font in sources(n, seed):
+    for fid, diagram, theme, scale, font in items:
         png = figs / f"{fid}.png"
         (figs / f"{fid}.mmd").write_text(diagram.source + "\n", encoding="utf-8")
-        jobs.append((diagram.source, theme, scale, font, png))
+        page = ("dark" if theme == "dark" else "default") if variant else theme
+        jobs.append((diagram.source, page, scale, font, png))
         records.append({"id": fid, "file": f"figs/{png.name}", "kind": "diagram", "maker": f"mermaid-{diagram.kind}",
-                        "style": f"mermaid {diagram.kind}, {theme}", "mermaid_kind": diagram.kind, "theme": theme,
-                        "scale": scale, "font_size": font, "text": _clean(diagram.text), "nodes": diagram.nodes,
-                        "edges": diagram.edges, "images": 0})
+                        "style": f"mermaid {diagram.kind}{' ' + variant if variant else ''}, {theme}",
+                        "mermaid_kind": diagram.kind, "theme": theme, "scale": scale, "font_size": font,
+                        "text": _clean(diagram.text), "nodes": diagram.nodes, "edges": diagram.edges, "images": 0})
     render(jobs)
     return records

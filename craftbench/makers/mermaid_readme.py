@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from craftbench.makers.mermaid import WORDS, Diagram, _clean, _words, render
+from craftbench.makers.mermaid import WORDS, Diagram, _words, draw_sources
 
 KINDS = ("flowchart", "flowchart", "state")
 THEMES = ("default", "dark", "neutral", "forest", "base")
@@ -209,15 +209,4 @@ def sources(n: int, seed: int) -> list[tuple[str, Diagram, str, int, str]]:
 
 def draw(figs: Path, n: int = 20, seed: int = 0) -> list[dict]:
     """Render ``n`` README-style Mermaid diagrams to ``figs`` (PNG and ``.mmd``); their truth records."""
-    jobs, records = [], []
-    for fid, diagram, theme, scale, font in sources(n, seed):
-        png = figs / f"{fid}.png"
-        (figs / f"{fid}.mmd").write_text(diagram.source + "\n", encoding="utf-8")
-        # the init directive sets the theme; the page's background follows it
-        jobs.append((diagram.source, "dark" if theme == "dark" else "default", scale, font, png))
-        records.append({"id": fid, "file": f"figs/{png.name}", "kind": "diagram", "maker": f"mermaid-{diagram.kind}",
-                        "style": f"mermaid {diagram.kind} readme, {theme}", "mermaid_kind": diagram.kind,
-                        "theme": theme, "scale": scale, "font_size": font, "text": _clean(diagram.text),
-                        "nodes": diagram.nodes, "edges": diagram.edges, "images": 0})
-    render(jobs)
-    return records
+    return draw_sources(figs, sources(n, seed), variant="readme")
