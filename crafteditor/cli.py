@@ -29,6 +29,7 @@ from crafteditor.bench import (
     style_sheets,
 )
 from crafteditor.config import PRESETS, TIME_BUDGET_MIN_S, Config, ConfigError
+from crafteditor.realfetch import rebuild
 from crafteditor.realhtml import write_report
 from crafteditor.realreport import format_real, real_track
 from crafter.cli.support import run_app
@@ -181,6 +182,26 @@ def bench(
         typer.echo(f"report: {page}")
     if json_out:
         json_out.write_text(json.dumps([asdict(r) for r in rows], indent=2) + "\n", encoding="utf-8")
+
+
+@app.command("realset-rebuild")
+def realset_rebuild(
+    mirrors: Path = typer.Option(..., "--mirrors", help="Folder of git directories of the manifest's repositories: "
+                                 "owner+name[/repo] snapshots or owner/name clones"),
+    folder: Path = typer.Option(Path("shared/realfigs"), "--into", help="The real-figure folder to write"),
+    manifest: Optional[Path] = typer.Option(None, "--manifest", help="The ground truth (default: FOLDER/manifest.json, "
+                                            "then ./realset/manifest.json)"),
+) -> None:
+    """Write the real set's figures from their repositories at the recorded commits, each checked by sha256."""
+    done = rebuild(folder, mirrors, manifest)
+    for r in done:
+        if r.status == "failed":
+            typer.echo(f"{r.id}: {r.reason}", err=True)
+    counts = {s: sum(r.status == s for r in done) for s in ("written", "present", "failed")}
+    typer.echo(f"{counts['written']} written, {counts['present']} already there, {counts['failed']} failed "
+               f"(of {len(done)}) in {folder}")
+    if counts["failed"]:
+        raise typer.Exit(1)
 
 
 def _command_line() -> str:

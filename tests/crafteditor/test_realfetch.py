@@ -1,0 +1,68 @@
+"""Rebuilding the real-figure folder from the repositories the manifest names (crafteditor.realfetch)."""
+
+import hashlib
+import io
+import json
+import subprocess
+
+from PIL import Image
+from typer.testing import CliRunner
+
+from crafteditor.cli import app
+from crafteditor.realfetch import rasterise, rebuild
+
+SVG = b'<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect x="2" y="2" width="30" height="10"/></svg>'
+
+
+def _png() -> bytes:
+    buf = io.BytesIO()
+    Image.new("RGB", (8, 6), (200, 10, 10)).save(buf, "PNG")
+    return buf.getvalue()
+
+
+def _repo(tmp_path):
+    work = tmp_path / "mirrors" / "someone" / "figs"
+    work.mkdir(parents=True)
+    (work / "a.png").write_bytes(_png())
+    (work / "b.svg").write_bytes(SVG)
+    git = ["git", "-C", str(work), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run(git[:3] + ["init", "-q"], check=True)
+    subprocess.run(git + ["add", "."], check=True)
+    subprocess.run(git + ["commit", "-qm", "figs"], check=True)
+    return subprocess.run(git[:3] + ["rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+
+
+def _manifest(tmp_path, commit):
+    sha = lambda b: hashlib.sha256(b).hexdigest()  # noqa: E731
+    rec = dict(repo="someone/figs", commit=commit, text="")
+    figures = [
+        {**rec, "id": "png", "file": "figs/png.png", "path": "a.png", "sha256": sha(_png())},
+        {**rec, "id": "svg", "file": "figs/svg.png", "path": "b.svg", "width": 80, "sha256": sha(rasterise(SVG, "b.svg", 80))},
+        {**rec, "id": "changed", "file": "figs/changed.png", "path": "a.png", "sha256": "0" * 64},
+        {**rec, "id": "elsewhere", "file": "figs/elsewhere.png", "path": "a.png", "repo": "other/repo"},
+    ]
+    path = tmp_path / "manifest.json"
+    path.write_text(json.dumps({"figures": figures}))
+    return path
+
+
+def test_rebuild_writes_checked_figures_and_reports_the_rest(tmp_path):
+    manifest = _manifest(tmp_path, _repo(tmp_path))
+    out = tmp_path / "realfigs"
+    done = {r.id: r for r in rebuild(out, tmp_path / "mirrors", manifest)}
+    assert done["png"].status == done["svg"].status == "written"
+    assert (out / "figs" / "png.png").read_bytes() == _png()
+    assert Image.open(out / "figs" / "svg.png").size == (80, 40)  # the SVG at the manifest's width, on white
+    assert done["changed"].status == "failed" and "sha256" in done["changed"].reason
+    assert not (out / "figs" / "changed.png").exists()  # a file the truth was not made for is never written
+    assert done["elsewhere"].status == "failed" and "other/repo" in done["elsewhere"].reason
+    again = {r.id: r.status for r in rebuild(out, tmp_path / "mirrors", manifest)}
+    assert again["png"] == again["svg"] == "present"
+
+
+def test_the_command_says_what_failed_and_exits_1(tmp_path):
+    manifest = _manifest(tmp_path, _repo(tmp_path))
+    res = CliRunner().invoke(app, ["realset-rebuild", "--mirrors", str(tmp_path / "mirrors"),
+                                   "--into", str(tmp_path / "out"), "--manifest", str(manifest)])
+    assert res.exit_code == 1
+    assert "2 written, 0 already there, 2 failed (of 4)" in res.output
