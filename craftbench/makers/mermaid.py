@@ -137,16 +137,7 @@ def state(rng: random.Random) -> Diagram:
         lines.append("    direction LR")
     lines += [f'    state "{labels[i]}" as S{i}' for i in range(n)]
     lines.append("    [*] --> S0")
-    for a, b in _graph_edges(rng, n, rng.randint(0, 2)):
-        if rng.random() < 0.25:
-            a, b = b, a  # a transition back
-        if rng.random() < 0.6:
-            lab = _words(rng, 1, 2, cap=False)
-            d.text.append(lab)
-            lines.append(f"    S{a} --> S{b} : {lab}")
-        else:
-            lines.append(f"    S{a} --> S{b}")
-        d.edges.append([labels[a], labels[b]])
+    lines += state_transitions(rng, d, labels, _graph_edges(rng, n, rng.randint(0, 2)), back=0.25, labelled=0.6, most_words=2)
     lines.append(f"    S{n - 1} --> [*]")
     d.nodes = list(labels)
     d.text += labels
@@ -166,6 +157,24 @@ def state(rng: random.Random) -> Diagram:
 
 CARDS = ("||", "|o", "}|", "}o")
 CARDS_R = {"||": "||", "|o": "o|", "}|": "|{", "}o": "o{"}
+
+
+def state_transitions(rng: random.Random, d: Diagram, labels: list[str], pairs: list[tuple[int, int]], *,
+                      back: float, labelled: float, most_words: int) -> list[str]:
+    """A state diagram's transitions ``S{a} --> S{b}``, one a pair: a share ``back`` turned round, a share
+    ``labelled`` labelled (1 to ``most_words`` words); labels go to ``d``'s text, (source, target) to its edges."""
+    lines = []
+    for a, b in pairs:
+        if rng.random() < back:
+            a, b = b, a  # a transition back
+        if rng.random() < labelled:
+            lab = _words(rng, 1, most_words, cap=False)
+            d.text.append(lab)
+            lines.append(f"    S{a} --> S{b} : {lab}")
+        else:
+            lines.append(f"    S{a} --> S{b}")
+        d.edges.append([labels[a], labels[b]])
+    return lines
 
 
 def er(rng: random.Random) -> Diagram:
