@@ -14,10 +14,29 @@ from typing import Any
 
 from crafter.base.rules import clip_to_box as _clip
 from crafter.base.rules import label_plate_at_half_length
-from crafter.base.theme import Theme
-from crafter.spec.model import Box
+from crafter.base.theme import Theme, figure_theme
+from crafter.spec.model import Box, Figure
 
 Pt = tuple[float, float]
+
+
+class EditMerger:
+    """What a merge-back (SVG, PowerPoint) keeps while it folds edits into ``fig``: the figure's
+    theme, each component as data to change (``data``), and whether anything changed, each change
+    noted in ``report.merged``."""
+
+    def __init__(self, fig: Figure, report: Any, file: str | None) -> None:
+        self.fig = fig
+        self.theme = figure_theme(fig)
+        self.report = report
+        self.file = file
+        self.data = {c.id: c.model_dump(mode="json", exclude_defaults=True) | {"id": c.id, "kind": c.kind}
+                     for c in fig.components}
+        self.changed = False
+
+    def note(self, text: str) -> None:
+        self.changed = True
+        self.report.merged.append(text)
 
 
 def merge_lines(old: str, old_lines: list[str], new_lines: list[str]) -> str:

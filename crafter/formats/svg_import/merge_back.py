@@ -30,8 +30,7 @@ from crafter.base.svgpath import (
     path_to_d,
     transform_path,
 )
-from crafter.base.theme import figure_theme
-from crafter.formats.merge import frame_around, merge_lines, remove_components, reroute
+from crafter.formats.merge import EditMerger, frame_around, merge_lines, remove_components, reroute
 from crafter.formats.sanitize import MAX_TREE_DEPTH, ImportReport, local_name
 from crafter.formats.svg_import.elements import (
     NOT_DRAWN,
@@ -156,26 +155,16 @@ def merge_svg_edits(root: ET.Element, fig: Figure, *, report: ImportReport | Non
     return _Merger(fig, original, root, report, file).run()
 
 
-class _Merger:
+class _Merger(EditMerger):
     def __init__(self, fig: Figure, original: ET.Element, edited: ET.Element, report: ImportReport,
                  file: str | None) -> None:
-        self.fig = fig
-        self.theme = figure_theme(fig)
-        self.report = report
-        self.file = file
+        super().__init__(fig, report, file)
         self.original = original
         self.edited = edited
         self.orig_groups = _component_groups(original)
         self.edit_groups = _component_groups(edited)
         self.ids_map = {el.get("id"): el for el in edited.iter() if el.get("id")}
-        self.data = {c.id: c.model_dump(mode="json", exclude_defaults=True) | {"id": c.id, "kind": c.kind}
-                     for c in fig.components}
-        self.changed = False
         self.moved: dict[str, _Move] = {}
-
-    def note(self, text: str) -> None:
-        self.changed = True
-        self.report.merged.append(text)
 
     def run(self) -> Figure:
         removed: set[str] = set()
