@@ -125,6 +125,31 @@ def reroute(edge: dict[str, Any], source: Box, target: Box, t: Theme, *, via: li
         edge.pop("label_box", None)
 
 
+def notes_follow(data: dict[str, dict[str, Any]], shifts: dict[str, tuple[float, float]]) -> None:
+    """Texts placed ``near`` a moved component (id → its shift) move with it, in place."""
+    for d in data.values():
+        if d["kind"] == "text" and d.get("near") in shifts and d["id"] not in shifts and d.get("box"):
+            dx, dy = shifts[d["near"]]
+            d["box"] = {**d["box"], "x": d["box"]["x"] + dx, "y": d["box"]["y"] + dy}
+
+
+def edges_follow(data: dict[str, dict[str, Any]], shifts: dict[str, tuple[float, float]], resized: set[str],
+                 theme: Theme, routing: str) -> None:
+    """Edges on moved components (id → shift), in place: carried along where both ends moved alike
+    (and neither was resized), re-routed otherwise (:func:`reroute`; ``routing``: the figure's)."""
+    for d in data.values():
+        if d["kind"] != "edge" or (d["source"] not in shifts and d["target"] not in shifts):
+            continue
+        s, t = data.get(d["source"]), data.get(d["target"])
+        if s is None or t is None or not s.get("box") or not t.get("box"):
+            continue
+        ss, ts = shifts.get(d["source"]), shifts.get(d["target"])
+        same = (ss is not None and ts is not None and abs(ss[0] - ts[0]) < 0.01 and abs(ss[1] - ts[1]) < 0.01
+                and d["source"] not in resized and d["target"] not in resized)
+        reroute(d, Box.model_validate(s["box"]), Box.model_validate(t["box"]), theme, shift=ss if same else None,
+                orthogonal=(d.get("routing") or routing) == "orthogonal")
+
+
 def orthogonal_route(a: Box, b: Box) -> list[Pt]:
     """Horizontal and vertical segments from box a to box b: straight when they face each
     other, else out of the side facing b, across halfway, and into b's facing side."""

@@ -30,7 +30,7 @@ from crafter.base.svgpath import (
     path_to_d,
     transform_path,
 )
-from crafter.formats.merge import EditMerger, frame_around, merge_lines, remove_components, reroute
+from crafter.formats.merge import EditMerger, edges_follow, frame_around, merge_lines, notes_follow, remove_components
 from crafter.formats.sanitize import MAX_TREE_DEPTH, ImportReport, local_name
 from crafter.formats.svg_import.elements import (
     NOT_DRAWN,
@@ -44,7 +44,7 @@ from crafter.formats.svg_import.elements import (
 )
 from crafter.formats.svg_import.foreign import ForeignImporter
 from crafter.render.svg import draw_svg
-from crafter.spec.model import Box, Figure, figure_from_data, parents
+from crafter.spec.model import Figure, figure_from_data, parents
 
 GEOMETRY_TOLERANCE = 0.5  # px; the SVG writer rounds coordinates to 0.01
 
@@ -356,25 +356,8 @@ class _Merger(EditMerger):
             shifts[cid] = (new["x"] - b["x"], new["y"] - b["y"])
         if not shifts:
             return
-        # annotations placed near a moved component move with it
-        for d in self.data.values():
-            if d["kind"] == "text" and d.get("near") in shifts and d["id"] not in shifts and d.get("box"):
-                dx, dy = shifts[d["near"]]
-                b = d["box"]
-                d["box"] = {**b, "x": b["x"] + dx, "y": b["y"] + dy}
-        # edges: carried along when both ends moved alike, re-routed otherwise
-        for d in self.data.values():
-            if d["kind"] != "edge" or (d["source"] not in shifts and d["target"] not in shifts):
-                continue
-            s, t = self.data.get(d["source"]), self.data.get(d["target"])
-            if s is None or t is None or not s.get("box") or not t.get("box"):
-                continue
-            ss, ts = shifts.get(d["source"]), shifts.get(d["target"])
-            same = (ss is not None and ts is not None and abs(ss[0] - ts[0]) < 0.01 and abs(ss[1] - ts[1]) < 0.01
-                    and d["source"] not in resized and d["target"] not in resized)
-            routing = d.get("routing") or self.fig.routing
-            reroute(d, Box.model_validate(s["box"]), Box.model_validate(t["box"]), self.theme,
-                    shift=ss if same else None, orthogonal=routing == "orthogonal")
+        notes_follow(self.data, shifts)  # annotations placed near a moved component move with it
+        edges_follow(self.data, shifts, resized, self.theme, self.fig.routing)
         # group and panel frames grow to hold members moved out of them
         parent_of = parents(self.fig)
         depth = {cid: 0 for cid in self.data}
