@@ -282,7 +282,7 @@ def luma(rgb, dtype=np.float32) -> np.ndarray:
 
 def luma_summed(rgb) -> np.ndarray:
     """BT.601 luma summed channel by channel in float64, as Python sums one colour: for the scores
-    (SSIM, GMSD: the numbers reported since round 1) and one colour's test against a threshold.
+    (SSIM, GMSD: the numbers reported so far were computed so) and one colour's test against a threshold.
     Not :func:`luma` in float64: a matrix product rounds the last bit otherwise on 19 % of colours,
     and of the greys 42 of 256, which sit at thresholds (this gives 224.99999999999997 for
     (225, 225, 225), the product 225.0)."""
