@@ -59,9 +59,11 @@ def dehatched(image: RasterImage) -> RasterImage | None:
     """The image with its hachure fills painted flat; None where it has none."""
     rgb = image.rgb
     paper = _paper(rgb)
-    slitted = slits_filled(rgb, paper)
-    rgb = rgb if slitted is None else slitted
-    regions = hatch_regions(rgb, paper)
+    off = paper_distance(rgb, paper)
+    slitted = slits_filled(rgb, paper, off)
+    if slitted is not None:  # the slits painted: the page differs from the paper anew
+        rgb, off = slitted, paper_distance(slitted, paper)
+    regions = hatch_regions(rgb, off)
     if not regions:
         return None if slitted is None else replace(image, rgb=rgb)
     out = rgb.copy()
@@ -88,7 +90,13 @@ def _to_outline(rgb: np.ndarray, region: np.ndarray, strokes: np.ndarray, paper:
     return region | np.isin(lab, ids)
 
 
-def slits_filled(rgb: np.ndarray, paper: np.ndarray) -> np.ndarray | None:
+def paper_distance(rgb: np.ndarray, paper: np.ndarray) -> np.ndarray:
+    """Each pixel's largest channel difference from the paper's colour (H×W uint8)."""
+    r, g, b = cv2.split(cv2.absdiff(np.ascontiguousarray(rgb), (*(float(round(c)) for c in paper), 0.0)))
+    return cv2.max(cv2.max(r, g), b)
+
+
+def slits_filled(rgb: np.ndarray, paper: np.ndarray, off: np.ndarray) -> np.ndarray | None:
     """The image with the paper slits of a wide-stroke hachure painted in its fill; None where it has none.
 
     Mermaid's handDrawn look (rough.js, stroke as wide as the gap's few px) draws a node's fill as wide strokes
@@ -96,8 +104,8 @@ def slits_filled(rgb: np.ndarray, paper: np.ndarray) -> np.ndarray | None:
     ink to the pass above) is solid but for parallel diagonal paper lines, which cut it into slivers (no face, no
     node) and read as lines. A slit is paper walled by the fill both across and along the rows (a closing each
     way), long and diagonal (a line opening at the hachure's angles keeps it); where MIN_STROKES of them lie
-    side by side, densely, in a box-like region, they are painted in the fill colour around them."""
-    off = cv2.absdiff(np.ascontiguousarray(rgb), (*(float(round(c)) for c in paper), 0.0)).max(axis=2)
+    side by side, densely, in a box-like region, they are painted in the fill colour around them. ``off``:
+    :func:`paper_distance` of ``rgb``."""
     walled = cv2.min(cv2.morphologyEx(off, cv2.MORPH_CLOSE, np.ones((1, SLIT_PX), np.uint8)),
                      cv2.morphologyEx(off, cv2.MORPH_CLOSE, np.ones((SLIT_PX, 1), np.uint8)))
     tint = (off > SLIT_TINT).astype(np.uint8)
@@ -132,10 +140,10 @@ def _hull(mask: np.ndarray) -> np.ndarray:
     return out.astype(bool)
 
 
-def hatch_regions(rgb: np.ndarray, paper: np.ndarray) -> list[tuple[tuple[slice, slice], np.ndarray, np.ndarray]]:
-    """(the image's slice, the region's mask and its strokes' mask in that slice) of each hachure fill."""
-    r, g, b = cv2.split(cv2.absdiff(np.ascontiguousarray(rgb), (*(float(round(c)) for c in paper), 0.0)))
-    ink = (cv2.max(cv2.max(r, g), b) > INK_CONTRAST).astype(np.uint8)
+def hatch_regions(rgb: np.ndarray, off: np.ndarray) -> list[tuple[tuple[slice, slice], np.ndarray, np.ndarray]]:
+    """(the image's slice, the region's mask and its strokes' mask in that slice) of each hachure fill;
+    ``off``: :func:`paper_distance` of ``rgb``."""
+    ink = (off > INK_CONTRAST).astype(np.uint8)
     out: list[tuple[tuple[slice, slice], np.ndarray, np.ndarray]] = []
     thins: dict[int, np.ndarray] = {}
     for dense, window, px, length in ((DENSE, WINDOW, THIN_PX, STROKE_PX), *SPARSE):

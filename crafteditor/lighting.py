@@ -27,6 +27,7 @@ import numpy as np
 
 from crafteditor.assemble.builder import hex_rgb
 from crafteditor.loading import RasterImage
+from crafteditor.paint import luma, luma_summed
 from crafter.spec.model import Box, Figure, Image
 
 PHOTO_TOP_SHARE = 0.02  # an image whose commonest exact colour covers less than this share is a photo
@@ -107,8 +108,8 @@ def _see_through(img: Image, light: np.ndarray) -> Image:
     rgb = cv2.imdecode(np.frombuffer(base64.b64decode(data), np.uint8), cv2.IMREAD_COLOR)
     if rgb is None:
         return img
-    luma = cv2.cvtColor(rgb, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    alpha = np.clip((255.0 - luma) / (255.0 - PAPER_WHITE), 0.0, 1.0) * 255.0
+    grey = cv2.cvtColor(rgb, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    alpha = np.clip((255.0 - grey) / (255.0 - PAPER_WHITE), 0.0, 1.0) * 255.0
     dim = np.clip(rgb.astype(np.float32) * light[::-1] + 0.5, 0, 255).astype(np.uint8)  # BGR
     ok, png = cv2.imencode(".png", np.dstack([dim, alpha.astype(np.uint8)]))
     return img.model_copy(update={"href": "data:image/png;base64," + base64.b64encode(png.tobytes()).decode("ascii")}) \
@@ -123,7 +124,7 @@ def _paper_white(fill: str | None) -> bool:
     if len(h) != 6 or not all(ch in "0123456789abcdefABCDEF" for ch in h):
         return False
     r, g, b = (int(h[k:k + 2], 16) for k in (0, 2, 4))
-    return 0.299 * r + 0.587 * g + 0.114 * b >= PAPER_WHITE
+    return float(luma_summed((r, g, b))) >= PAPER_WHITE
 
 
 def even_lighting(rgb: np.ndarray) -> np.ndarray | None:
@@ -158,8 +159,7 @@ def _paper(rgb: np.ndarray) -> np.ndarray | None:
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     paper = cv2.morphologyEx(small, cv2.MORPH_CLOSE, kernel)  # dark strokes on light paper taken out
     paper = cv2.medianBlur(paper, k)
-    luma = paper.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
-    lo, hi = np.percentile(luma, [5, 95])
+    lo, hi = np.percentile(luma(paper), [5, 95])
     return paper if hi - lo >= UNEVEN else None
 
 

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from crafteditor.paint import luma_summed
+
 _C = 170.0  # the paper's constant for 0-255 images
 
 
 def _grey(a: np.ndarray) -> np.ndarray:
-    a = a.astype(np.float64)
-    return a[..., 0] * 0.299 + a[..., 1] * 0.587 + a[..., 2] * 0.114 if a.ndim == 3 else a
+    return luma_summed(a) if a.ndim == 3 else a.astype(np.float64)
 
 
 def _halved(g: np.ndarray) -> np.ndarray:

@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from crafteditor.blobs import merge_rects
+from crafteditor.paint import luma
 
 BLOCK = 8  # block side, px
 MIN_COLOURS = 10  # distinct colours (16 levels a channel) in a photo block
@@ -81,7 +82,7 @@ def photo_blocks(rgb: np.ndarray, lossy: bool = False,
     lens = np.where(ends, np.arange(n) - run_start + 1, 0)
     top2 = np.sort(lens, axis=1)[:, -2:].sum(axis=1) / n
     # glyphs and strokes are drawn in contrast (dark on light): a block of them spans the range
-    std = (px @ np.array([0.299, 0.587, 0.114])).std(axis=1)
+    std = luma(px, np.float64).std(axis=1)
     seeds[cand] = (distinct >= MIN_COLOURS) & (top2 <= (MAX_TOP2_LOSSY if lossy else MAX_TOP2)) & (std <= MAX_LUMA_STD)
     bg = np.asarray(background if background is not None else (255, 255, 255), np.int32)
     off_page = np.abs(px - bg).max(axis=2).mean(axis=1) > 10

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
+from crafteditor.paint import luma_summed
 from crafter.formats import figure_to_png_bytes
 from crafter.render import figure_to_svg
 from crafter.spec.model import Figure
@@ -57,13 +58,9 @@ def ssim(a: np.ndarray, b: np.ndarray) -> float:
     ITU-R 601 luma weights) or grey already (H×W). CraftBench's score is this one too."""
     from skimage.metrics import structural_similarity  # heavy: 0.9-1.4 s to import; only scoring needs it
 
-    ga = _gray(a) if a.ndim == 3 else a
-    gb = _gray(b) if b.ndim == 3 else b
+    ga = luma_summed(a) if a.ndim == 3 else a
+    gb = luma_summed(b) if b.ndim == 3 else b
     return float(structural_similarity(ga, gb, data_range=255.0))
-
-
-def _gray(a: np.ndarray) -> np.ndarray:
-    return (a[..., 0] * 0.299 + a[..., 1] * 0.587 + a[..., 2] * 0.114).astype(np.float64)
 
 
 def component_counts(fig: Figure) -> dict[str, int]:

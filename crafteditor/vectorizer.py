@@ -83,9 +83,7 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
     config = config.for_image(image.source_format)
     if photo is not None:  # the whole image is the photo read: no photos in it (its marker letters looked like some)
         config = config.replace(photos=False)
-    timings: dict[str, float] = {}
-    cpu = {"load": budget_clock() - c0}  # CPU seconds per stage (all threads), the budget's clock
-    t0, k = time.perf_counter(), budget_clock()
+    watch = Stopwatch(budget_clock() - c0)
     budget = Budget(config.time_budget(shown.width, shown.height), c0 if started is None else started)
     rgb = prepare(image.rgb, config).copy()
     paints = find_paints(rgb, config, image.page)
@@ -93,10 +91,8 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
     # contrast (it is not a line, and not ink an editability share should count)
     strong = _in_contrast(rgb, paints) if config.lossy else None
     ink_total = int((paints.ink_mask() if strong is None else paints.ink_mask() & strong).sum())
-    timings["paints"] = time.perf_counter() - t0
-    k = _lap(cpu, "paints", k)
+    watch.lap("paints")
 
-    t = time.perf_counter()
     # glyphs are read from the pixels as decoded: a median filter (scans, JPEG) thins strokes
     # and fills counters, and the recogniser was trained on unfiltered text
     if text is not None:
@@ -113,11 +109,9 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
         line_rgb = image.rgb.copy()
         erase_text(line_rgb, replace(paints, labels=paints.labels.copy()), runs, ring=2 if config.lossy else 1)
     erase_text(rgb, paints, runs, ring=2 if config.lossy else 1)
-    timings["text"] = time.perf_counter() - t
-    k = _lap(cpu, "text", k)
+    watch.lap("text")
     budget.ran("text")
 
-    t = time.perf_counter()
     charts: list[Any] = []
     chart_mask = np.zeros(rgb.shape[:2], bool)
     if config.charts and config.mode != "diagram" and not budget.over("charts"):
@@ -127,11 +121,9 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
     # photos and screenshots are kept whole: no text, shapes or lines in them
     photos, runs = _photos(image, paints, runs, chart_mask, config, keep_runs=bool(charts))
     photo_px = photo_mask(photos, rgb.shape[:2])
-    timings["charts"] = time.perf_counter() - t
-    k = _lap(cpu, "charts", k)
+    watch.lap("charts")
     budget.ran("charts")
 
-    t = time.perf_counter()
     shapes, sketched = _shapes(rgb, line_rgb, paints, config, image.scale, chart_mask | photo_px, runs, charts, budget)
     # hand-drawn: read again as a sketch (see _shapes), where the budget leaves time for it; else
     # the first reading stands, its sketch shapes with it
@@ -149,11 +141,9 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
     if config.ocr and shapes and not budget.over("badges"):
         runs += read_badges(image.rgb, shapes, runs, get_engine(config.ocr_threads), config, image.scale)
     shape_mask = _shape_mask(shapes, rgb.shape[:2])
-    timings["shapes"] = time.perf_counter() - t
-    k = _lap(cpu, "shapes", k)
+    watch.lap("shapes")
     budget.ran("shapes")
 
-    t = time.perf_counter()
     ink = paints.ink_mask()
     if strong is not None:
         ink = ink & strong
@@ -171,20 +161,16 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
         line_mask = _redraw_line_mask(lines, residual)
         if sketched or wobbly_outlines(shapes):  # hand-drawn: an Excalidraw export's boxes read as typeset
             lines = mend_sketch_lines(lines, shapes, line_rgb, paints)
-    timings["lines"] = time.perf_counter() - t
-    k = _lap(cpu, "lines", k)
+    watch.lap("lines")
     budget.ran("lines")
 
-    t = time.perf_counter()
     leftover = residual & ~line_mask
     traced = trace_leftovers(_trace_source(image.rgb, rgb, text_ink), leftover, paints.background_rgb, config,
                              image.scale, deadline=budget.deadline)
     traced += [image_object(image.rgb, ph.box, image.scale) for ph in photos]
-    timings["trace"] = time.perf_counter() - t
-    k = _lap(cpu, "trace", k)
+    watch.lap("trace")
     budget.ran("trace")
 
-    t = time.perf_counter()
     if sketched or photo is not None or wobbly_outlines(shapes):  # hand lettering: sized by its width
         runs = fit_hand_lettering(runs)
     builder = FigureBuilder(image, config, paints)
@@ -195,8 +181,7 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
         fig = fig.model_copy(update={"components": [*fig.components, *polygon_paths(builder, polygons)]})
     if photo is not None:
         fig = on_paper(fig, photo.paper)
-    timings["assemble"] = time.perf_counter() - t
-    _lap(cpu, "assemble", k)
+    watch.lap("assemble")
     budget.ran("assemble")
 
     primitive_ink = int((ink & (shape_mask | line_mask | chart_mask)).sum()) + int(text_ink.sum())
@@ -211,8 +196,8 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
         "photos": len(photos),
         "text_chars": sum(len(r.text.replace(" ", "")) for r in runs),
         "text_chars_kept": builder.chars_kept,
-        "timings": {k: round(v, 4) for k, v in timings.items()},
-        "cpu": {k: round(v, 4) for k, v in cpu.items()},
+        "timings": {k: round(v, 4) for k, v in watch.wall.items()},
+        "cpu": {k: round(v, 4) for k, v in watch.cpu.items()},
         "preset": config.preset_name,
         "time_budget_s": budget.seconds,
         "over_budget": budget.skipped,
@@ -221,11 +206,20 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
                       read_scale=image.scale)
 
 
-def _lap(cpu: dict[str, float], stage: str, since: float) -> float:
-    """Record ``stage``'s CPU seconds since ``since`` (a :func:`budget_clock` reading); returns the clock now."""
-    now = budget_clock()
-    cpu[stage] = now - since
-    return now
+class Stopwatch:
+    """Each stage's seconds, lap by lap: ``wall`` (the report's ``timings``) and ``cpu`` (all threads, the
+    budget's clock: the report's ``cpu_stages``); ``load``: the CPU seconds spent before the first stage."""
+
+    def __init__(self, load: float) -> None:
+        self.wall: dict[str, float] = {}
+        self.cpu = {"load": load}
+        self._wall, self._cpu = time.perf_counter(), budget_clock()
+
+    def lap(self, stage: str) -> None:
+        """Record ``stage`` as the time since the last lap (or the start)."""
+        wall, cpu = time.perf_counter(), budget_clock()
+        self.wall[stage], self.cpu[stage] = wall - self._wall, cpu - self._cpu
+        self._wall, self._cpu = wall, cpu
 
 
 class Budget:

@@ -30,7 +30,8 @@ import random
 import re
 from pathlib import Path
 
-from craftbench.makers.mermaid import CHROMIUM, CHROMIUM_ARGS, WORDS, _words
+from craftbench.makers.browser import scaled_pages
+from craftbench.makers.mermaid import WORDS, _words
 from crafter.errors import CrafterError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -298,32 +299,15 @@ def _fonts_b64() -> dict[str, str]:
 
 def render(jobs: list[tuple[dict, int, Path]]) -> None:
     """Draw each (scene, seed, PNG path) in one headless Chromium."""
-    try:
-        from playwright.sync_api import sync_playwright  # heavy: a browser driver, needed only to draw
-    except ImportError as e:
-        raise ExcalidrawMakerError(f"the excalidraw maker needs Playwright's Python package ({e})") from None
-    if not Path(CHROMIUM).is_file():
-        raise ExcalidrawMakerError(f"{CHROMIUM}: no Chromium to draw in")
     rough = rough_js()
     fonts = _fonts_b64()
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            pages = {}
-            for sc, seed, png in jobs:
-                scale = sc["style"]["scale"]
-                if scale not in pages:
-                    ctx = browser.new_context(device_scale_factor=scale, viewport={"width": 2400, "height": 1600})
-                    ctx.route("**/*", lambda route: route.abort() if route.request.url.startswith("http")
-                              else route.continue_())
-                    pages[scale] = ctx.new_page()
-                page = pages[scale]
-                page.set_content(PAGE)
-                page.add_script_tag(path=str(rough))
-                page.evaluate(DRAW_JS, [sc, {sc["style"]["font"]: fonts[sc["style"]["font"]]}, seed])
-                page.locator("#c svg").screenshot(path=str(png))
-        finally:
-            browser.close()
+    with scaled_pages(ExcalidrawMakerError, "Excalidraw") as pages:
+        for sc, seed, png in jobs:
+            page = pages(sc["style"]["scale"])
+            page.set_content(PAGE)
+            page.add_script_tag(path=str(rough))
+            page.evaluate(DRAW_JS, [sc, {sc["style"]["font"]: fonts[sc["style"]["font"]]}, seed])
+            page.locator("#c svg").screenshot(path=str(png))
 
 
 def _container(sc: dict) -> str:

@@ -22,11 +22,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from craftbench.makers.browser import scaled_pages
 from crafter.errors import CrafterError
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 KINDS = ("flowchart", "state", "er", "class", "sequence")
 THEMES = ("default", "neutral", "dark", "forest")
 BACKGROUND = {"default": "#ffffff", "neutral": "#ffffff", "dark": "#333333", "forest": "#ffffff"}
@@ -139,16 +137,7 @@ def state(rng: random.Random) -> Diagram:
         lines.append("    direction LR")
     lines += [f'    state "{labels[i]}" as S{i}' for i in range(n)]
     lines.append("    [*] --> S0")
-    for a, b in _graph_edges(rng, n, rng.randint(0, 2)):
-        if rng.random() < 0.25:
-            a, b = b, a  # a transition back
-        if rng.random() < 0.6:
-            lab = _words(rng, 1, 2, cap=False)
-            d.text.append(lab)
-            lines.append(f"    S{a} --> S{b} : {lab}")
-        else:
-            lines.append(f"    S{a} --> S{b}")
-        d.edges.append([labels[a], labels[b]])
+    lines += state_transitions(rng, d, labels, _graph_edges(rng, n, rng.randint(0, 2)), back=0.25, labelled=0.6, most_words=2)
     lines.append(f"    S{n - 1} --> [*]")
     d.nodes = list(labels)
     d.text += labels
@@ -168,6 +157,24 @@ def state(rng: random.Random) -> Diagram:
 
 CARDS = ("||", "|o", "}|", "}o")
 CARDS_R = {"||": "||", "|o": "o|", "}|": "|{", "}o": "o{"}
+
+
+def state_transitions(rng: random.Random, d: Diagram, labels: list[str], pairs: list[tuple[int, int]], *,
+                      back: float, labelled: float, most_words: int) -> list[str]:
+    """A state diagram's transitions ``S{a} --> S{b}``, one a pair: a share ``back`` turned round, a share
+    ``labelled`` labelled (1 to ``most_words`` words); labels go to ``d``'s text, (source, target) to its edges."""
+    lines = []
+    for a, b in pairs:
+        if rng.random() < back:
+            a, b = b, a  # a transition back
+        if rng.random() < labelled:
+            lab = _words(rng, 1, most_words, cap=False)
+            d.text.append(lab)
+            lines.append(f"    S{a} --> S{b} : {lab}")
+        else:
+            lines.append(f"    S{a} --> S{b}")
+        d.edges.append([labels[a], labels[b]])
+    return lines
 
 
 def er(rng: random.Random) -> Diagram:
@@ -344,27 +351,10 @@ def _clean(text: list[str]) -> str:
 
 def render(jobs: list[tuple[str, str, int, str, Path]]) -> None:
     """Render each (Mermaid source, theme, device scale, font size, PNG path) in one headless Chromium."""
-    try:
-        from playwright.sync_api import sync_playwright  # heavy: a browser driver, needed only to draw
-    except ImportError as e:
-        raise MermaidMakerError(f"the mermaid maker needs Playwright's Python package ({e})") from None
-    if not Path(CHROMIUM).is_file():
-        raise MermaidMakerError(f"{CHROMIUM}: no Chromium to render Mermaid in")
     mermaid_js()
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            pages = {}
-            for src, theme, scale, font, png in jobs:
-                if scale not in pages:
-                    ctx = browser.new_context(device_scale_factor=scale, viewport={"width": 2400, "height": 1600})
-                    # a local page: nothing is fetched
-                    ctx.route("**/*", lambda route: route.abort() if route.request.url.startswith("http")
-                              else route.continue_())
-                    pages[scale] = ctx.new_page()
-                _render(pages[scale], src, theme, font, png)
-        finally:
-            browser.close()
+    with scaled_pages(MermaidMakerError, "Mermaid") as page:
+        for src, theme, scale, font, png in jobs:
+            _render(page(scale), src, theme, font, png)
 
 
 def draw(figs: Path, n: int = 20, seed: int = 0) -> list[dict]:

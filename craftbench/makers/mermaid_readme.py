@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from craftbench.makers.mermaid import WORDS, Diagram, _words, draw_sources
+from craftbench.makers.mermaid import WORDS, Diagram, _words, draw_sources, state_transitions
 
 KINDS = ("flowchart", "flowchart", "state")
 THEMES = ("default", "dark", "neutral", "forest", "base")
@@ -143,16 +143,7 @@ def state(rng: random.Random, theme: str) -> Diagram:
         lines.append("    direction LR")
     lines += [f'    state "{labels[i]}" as S{i}' for i in range(n)]
     lines.append("    [*] --> S0")
-    for a, b in _pairs(rng, n):
-        if rng.random() < 0.2:
-            a, b = b, a
-        if rng.random() < 0.5:
-            lab = _words(rng, 1, 3, cap=False)
-            d.text.append(lab)
-            lines.append(f"    S{a} --> S{b} : {lab}")
-        else:
-            lines.append(f"    S{a} --> S{b}")
-        d.edges.append([labels[a], labels[b]])
+    lines += state_transitions(rng, d, labels, _pairs(rng, n), back=0.2, labelled=0.5, most_words=3)
     lines.append(f"    S{rng.randrange(1, n)} --> [*]")
     d.nodes = list(labels)
     d.text += labels

@@ -107,7 +107,7 @@ def node_component(b: FigureBuilder, cid: str, s: DetectedShape, lab: list[TextR
         if all(r.bold for r in lab):
             kw["bold"] = True
         fonts = [r.font for r in lab if r.font]  # the lines long enough to tell
-        top = max(set(fonts), key=fonts.count) if fonts else None
+        top = max(fonts, key=fonts.count) if fonts else None
         if top in ("serif", "mono") and fonts.count(top) * 2 > len(fonts):  # most of them
             kw["font"] = top
         col = lab[0].color

@@ -83,16 +83,16 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
                   runs: list[TextRun]) -> Sequence | None:
     """The lifelines and messages of a sequence diagram, or None where the figure is none: at
     least two lifelines hanging from a row of boxes, and a message between them."""
-    found = [ln for i, s in enumerate(shapes) if (ln := _lifeline(rgb, background, shapes, i)) is not None]
+    ink = ink_mask(rgb, background)  # once: each box and each name outside one looks under itself
+    found = [ln for i, s in enumerate(shapes) if (ln := _lifeline(rgb, ink, shapes, i)) is not None]
     pool = [*shapes, *_name_boxes(shapes, runs, background)]
-    found = _one_row(found + _named_lifelines(rgb, background, pool, len(shapes), found), pool, len(shapes))
+    found = _one_row(found + _named_lifelines(rgb, ink, pool, len(shapes), found), pool, len(shapes))
     if found:  # a participant's lifeline runs down to where the others end (an arrow into a label stops short)
         end = max(ln.y1 for ln in found)
         found = [ln for ln in found if ln.node < len(shapes) or end - ln.y1 <= max(12.0, 0.05 * (ln.y1 - ln.y0))]
     if len(found) < 2:
         return None
     extra = _keep_extra(found, pool, len(shapes))
-    ink = ink_mask(rgb, background)
     found.sort(key=lambda ln: ln.x)
     H, W = ink.shape
     text = np.zeros(ink.shape, bool)
@@ -161,21 +161,21 @@ def _name_boxes(shapes: list[DetectedShape], runs: list[TextRun], background: tu
     return out
 
 
-def _named_lifelines(rgb: np.ndarray, background: tuple[int, int, int], pool: list[DetectedShape], base: int,
+def _named_lifelines(rgb: np.ndarray, ink: np.ndarray, pool: list[DetectedShape], base: int,
                      boxed: list[Lifeline]) -> list[Lifeline]:
     """Lifelines hanging from a name with no box (``pool[base:]``), on columns no boxed
     participant's lifeline takes; the name repeated at the foot is its bottom (another name's
     box of the same size is none)."""
     out = []
     for i in range(base, len(pool)):
-        ln = _lifeline(rgb, background, pool, i)
+        ln = _lifeline(rgb, ink, pool, i)
         # (a box's lifeline on its column from another height: an icon above the name, an entity's circle)
         if ln is None or any(abs(ln.x - b.x) <= 20 and abs(ln.y0 - b.y0) <= max(6.0, 0.25 * pool[b.node].h)
                              for b in boxed):
             continue
         s, x = pool[i], int(ln.x)
         yb = int(math.ceil(s.y + s.h)) + 2
-        if (ink_mask(rgb[yb:yb + max(6, int(0.8 * s.h)), max(0, x - 6):x + 7], background).sum(axis=1) > 4).any():
+        if (ink[yb:yb + max(6, int(0.8 * s.h)), max(0, x - 6):x + 7].sum(axis=1) > 4).any():
             continue  # an arrowhead under the name: an arrow into a label, no lifeline
         if ln.bottom is not None and ln.bottom < base:
             ln.bottom = None
@@ -249,10 +249,9 @@ def _on_message(s: DetectedShape, messages: list[Message]) -> bool:
     return False
 
 
-def _lifeline(rgb: np.ndarray, background: tuple[int, int, int], shapes: list[DetectedShape],
-              i: int) -> Lifeline | None:
+def _lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: int) -> Lifeline | None:
     """The thin vertical ink column hanging from the middle of box ``i``'s bottom, if long (read
-    on the strip of columns under the box's middle only)."""
+    on the strip of columns under the box's middle only); ``ink``: the image's :func:`ink_mask`."""
     s = shapes[i]
     H, W = rgb.shape[:2]
     if s.is_group or s.w < 12 or s.h < 8:
@@ -266,7 +265,7 @@ def _lifeline(rgb: np.ndarray, background: tuple[int, int, int], shapes: list[De
     if len(xs) == 0:
         return None
     c0 = int(xs[0]) - 5
-    ink = ink_mask(rgb[yb:, c0:int(xs[-1]) + 6], background)  # rows from yb, columns from c0
+    ink = ink[yb:, c0:int(xs[-1]) + 6]  # rows from yb, columns from c0
     rows = ink[:band]
     xl = xs - c0
     # thin: no ink 5 px either side (a message crossing it aside)

@@ -12,9 +12,8 @@ import numpy as np
 
 from crafteditor.blobs import find_blobs
 from crafteditor.charts.mark_paints import mark_paints
-from crafteditor.paint import Paints, distances
+from crafteditor.paint import Paints, distances, luma
 
-_LUMA = np.array([0.299, 0.587, 0.114], np.float32)
 ABOVE = 8.0  # how far above the plot a legend's rows may stand, in type sizes
 BELOW = 8.0  # how far below the plot's axis (past its ticks and title) a legend's row may stand (MultiQC's)
 SWATCH_GLYPHS = "■□●○▪▲◆-—–"  # a legend's swatch as OCR reads it, before the entry's name
@@ -84,7 +83,7 @@ def find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: f
                 col = paints.colors[p].astype(np.float32)
                 # a dark paint (a near-black line) is matched by the text's own anti-aliased
                 # glyphs too: 'Order', a legend's title, had taken the black series' name
-                dark = float(col @ _LUMA) < 90 and float(text_rgb @ _LUMA) < 90
+                dark = float(luma(col)) < 90 and float(luma(text_rgb)) < 90
                 part = sw[:, :own] if float(np.linalg.norm(col - text_rgb)) < 40 or dark else sw
                 n = int((np.linalg.norm(part - col, axis=2) < 18).sum())
                 if n >= 4 and (best is None or n > best[0]):
@@ -282,11 +281,10 @@ def _legend_frame(paints: Paints, box: tuple[int, int, int, int], font: float,
     # at only as far as the box may grow
     wy0, wy1, wx0, wx1 = max(0, y0 - top - 1), min(H, y1 + top + 1), max(0, x0 - side - 1), min(W, x1 + side + 1)
     lab = paints.labels[wy0:wy1, wx0:wx1]
-    lum = paints.colors.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
+    lum = luma(paints.colors)
     face = (lab == paints.background) | ((lab >= 0) & (lum[np.maximum(lab, 0)] >= 205))
     if rgb is not None:
-        face |= (lab < 0) & (rgb[wy0:wy1, wx0:wx1].astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
-                             >= 205)
+        face |= (lab < 0) & (luma(rgb[wy0:wy1, wx0:wx1]) >= 205)
     page = np.zeros((H, W), bool)
     page[wy0:wy1, wx0:wx1] = face
 

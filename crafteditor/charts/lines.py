@@ -107,7 +107,8 @@ def line_series(m: np.ndarray, lab: np.ndarray, comps: list, rects: list, color,
     if not pts_px:
         return None
     kind = "line" if has_line else "point"
-    shape = max(set(shapes), key=shapes.count) if len(shapes) >= 2 and centres else None
+    # the commonest; a tie goes to the first seen (a set's order changed with PYTHONHASHSEED, and the reading with it)
+    shape = max(shapes, key=shapes.count) if len(shapes) >= 2 and centres else None
     return Series(color=color, kind=kind, points=[(x_of(xaxis, px), yaxis.value(py)) for px, py in pts_px],
                   marker_areas=marker_areas, line_width=float(np.median(widths)) if widths else None,
                   shape=shape)

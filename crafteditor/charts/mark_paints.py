@@ -7,7 +7,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from crafteditor.paint import Paints, blend_position
+from crafteditor.paint import Paints, blend_position, luma
 
 
 def mark_paints(paints: Paints, region: np.ndarray, lossy: bool) -> tuple[np.ndarray, int, list[int]]:
@@ -53,8 +53,7 @@ def _same_hue(a, b) -> bool:
     (100 vs 106), and was read as two series. Beyond 45 apart, only such a pair is one colour."""
     a, b = np.asarray(a, np.float32), np.asarray(b, np.float32)
     dist = float(np.linalg.norm(a - b))
-    luma = np.array([0.299, 0.587, 0.114], np.float32)
-    if dist > 75 or (dist > 45 and abs(float(luma @ a) - float(luma @ b)) > 12) \
+    if dist > 75 or (dist > 45 and abs(float(luma(a)) - float(luma(b))) > 12) \
             or min(float(a.max() - a.min()), float(b.max() - b.min())) < 40:
         return False
     ha = cv2.cvtColor(a.astype(np.uint8)[None, None, :], cv2.COLOR_RGB2HSV)[0, 0, 0]

@@ -17,7 +17,7 @@ import numpy as np
 
 from crafteditor.charts.numbers import parse_number
 from crafteditor.config import THEME
-from crafteditor.paint import Paints, blend_position, distances, to_hex
+from crafteditor.paint import Paints, blend_position, distances, luma, to_hex
 from crafter.base.text import ASCENT, DESCENT
 from crafter.charts.render.text_measure import text_width
 from crafter.charts.theme import chart_theme
@@ -379,8 +379,8 @@ def _measure_axis(rgb, paints: Paints, runs, y_ticks: list[int], plot, st: Chart
     xa, y0, y1 = int(round(ax)), int(top) + 3, int(ay) - 3
     if y1 - y0 < 10 or not 3 <= xa < W - 3:
         return
-    lum = rgb.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
-    bg = float(np.dot(paints.background_rgb.astype(np.float32), [0.299, 0.587, 0.114]))
+    lum = luma(rgb)
+    bg = float(luma(paints.background_rgb, np.float64))
     win = lum[y0:y1, xa - 3:xa + 4]  # rows × 7 columns around the axis line
     darkest = win.min(axis=1)
     core = float(np.median(darkest))

@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 from crafteditor.lines.heads import head_kind, pixel_disc, pixel_gap
-from crafteditor.lines.paths import Arrowhead, Ends, LinePath, Pt
+from crafteditor.lines.paths import Arrowhead, Ends, LinePath, Pt, snapped_to_axis
 from crafteditor.lines.routes import drop_backtrack, merge_collinear, orthogonalize
 
 
@@ -133,10 +133,7 @@ def orphan_heads(paths: list[LinePath], heads: list[Arrowhead], lw: float, resid
             d = -d
         else:
             continue
-        if abs(d[1]) < 0.2:
-            d = np.array([1.0 if d[0] > 0 else -1.0, 0.0])
-        elif abs(d[0]) < 0.2:
-            d = np.array([0.0, 1.0 if d[1] > 0 else -1.0])
+        d = snapped_to_axis(d)
         h.orient((float(c[0]), float(c[1])), (float(d[0]), float(d[1])))
         # the stub behind the base, as far as the ink goes
         start = np.asarray(h.base, dtype=np.float64)

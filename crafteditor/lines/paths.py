@@ -12,6 +12,15 @@ import numpy as np
 Pt = tuple[float, float]
 
 
+def snapped_to_axis(d: np.ndarray) -> np.ndarray:
+    """A head's unit axis within ~12° of horizontal or vertical, made exactly that; else as it is."""
+    if abs(d[1]) < 0.2:
+        return np.array([1.0 if d[0] > 0 else -1.0, 0.0])
+    if abs(d[0]) < 0.2:
+        return np.array([0.0, 1.0 if d[1] > 0 else -1.0])
+    return d
+
+
 @dataclass
 class Arrowhead:
     tip: Pt
@@ -61,10 +70,7 @@ class Arrowhead:
             if nv > 1e-6 and abs(float(f @ v)) / nv > 0.95 and abs(float(d @ v)) / nv < 0.5:
                 d = f
                 self.axis_from_shape = False
-        if abs(d[1]) < 0.2:
-            d = np.array([1.0 if d[0] > 0 else -1.0, 0.0])
-        elif abs(d[0]) < 0.2:
-            d = np.array([0.0, 1.0 if d[1] > 0 else -1.0])
+        d = snapped_to_axis(d)
         return (float(d[0]), float(d[1])), (float(c[0]), float(c[1]))
 
     def orient(self, origin: Pt, direction: tuple[float, float]) -> None:

@@ -131,21 +131,28 @@ def merge_collinear(pts: list[Pt], lw: float) -> list[Pt]:
     i = 1
     while 0 < i < len(out) - 1:
         a, b, c = out[i - 1], out[i], out[i + 1]
-        v1 = (b[0] - a[0], b[1] - a[1])
-        v2 = (c[0] - b[0], c[1] - b[1])
-        n1, n2 = math.hypot(*v1), math.hypot(*v2)
-        if n1 < 1e-6 or n2 < 1e-6:
+        if (turn := _turn(a, b, c)) is None:
             del out[i]
             continue
-        cos = (v1[0] * v2[0] + v1[1] * v2[1]) / (n1 * n2)
+        cos = turn[2]
         # distance of b from the chord a–c: a bend of a pixel or two is skeleton noise
         chord = math.dist(a, c)
-        off = abs(v1[0] * (c[1] - a[1]) - v1[1] * (c[0] - a[0])) / chord if chord > 1e-6 else 0.0
+        off = abs((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])) / chord if chord > 1e-6 else 0.0
         if cos > 0.996 or off < 0.6 * lw + 0.6:
             del out[i]
             continue
         i += 1
     return out
+
+
+def _turn(a: Pt, b: Pt, c: Pt) -> tuple[float, float, float] | None:
+    """The lengths of the legs a→b and b→c and the cosine of the turn at b; None where a leg has no length."""
+    v1 = (b[0] - a[0], b[1] - a[1])
+    v2 = (c[0] - b[0], c[1] - b[1])
+    n1, n2 = math.hypot(*v1), math.hypot(*v2)
+    if n1 < 1e-6 or n2 < 1e-6:
+        return None
+    return n1, n2, (v1[0] * v2[0] + v1[1] * v2[1]) / (n1 * n2)
 
 
 def drop_backtrack(pts: list[Pt]) -> list[Pt]:
@@ -157,15 +164,11 @@ def drop_backtrack(pts: list[Pt]) -> list[Pt]:
     while changed and len(out) >= 3:
         changed = False
         for i in range(1, len(out) - 1):
-            a, b, c = out[i - 1], out[i], out[i + 1]
-            v1 = (b[0] - a[0], b[1] - a[1])
-            v2 = (c[0] - b[0], c[1] - b[1])
-            n1, n2 = math.hypot(*v1), math.hypot(*v2)
-            if n1 < 1e-6 or n2 < 1e-6:
+            if (turn := _turn(out[i - 1], out[i], out[i + 1])) is None:
                 del out[i]
                 changed = True
                 break
-            cos = (v1[0] * v2[0] + v1[1] * v2[1]) / (n1 * n2)
+            n1, n2, cos = turn
             if cos < -0.5 or (min(n1, n2) < 4 and cos < 0.7):
                 del out[i]
                 changed = True

@@ -14,7 +14,7 @@ from crafteditor.ocr.greek import GREEK_SCORE, LOOKALIKES, read_greek
 from crafteditor.ocr.math_letters import read_math_lead
 from crafteditor.ocr.runs import TextRun, make_run
 from crafteditor.ocr.text_lines import TextLine, line_crops
-from crafteditor.paint import Paints, darkest_color
+from crafteditor.paint import Paints, darkest_color, luma
 
 GREEK_SURE = 0.97  # a lone glyph read less surely than this (or as a Latin look-alike) may be a Greek letter
 LIGHT_FILL = 200.0  # luminance above which a paint is a fill, never a glyph's colour
@@ -26,7 +26,7 @@ def read_lone_glyphs(rgb: np.ndarray, paints: Paints, runs: list[TextRun], engin
     labels, the '+' in a summation node)."""
     labels = paints.labels
     # light fills (nodes, group frames) are not ink here, so a glyph on one stands alone too
-    lum = paints.colors.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
+    lum = luma(paints.colors)
     light = (labels != paints.background) & (labels >= 0) & (lum[np.maximum(labels, 0)] > LIGHT_FILL)
     ink = (labels != paints.background) & ~light
     # a fill is an area, not the light rim anti-aliasing leaves around dark glyphs

@@ -23,6 +23,7 @@ import numpy as np
 
 from crafteditor.blobs import find_blobs
 from crafteditor.ocr.font_class import fit, ink_box, load_face, template
+from crafteditor.ocr.runs import joined_glyphs
 
 SAME_SHAPE = "cosuvwxz"  # letters whose capital is the same shape, larger
 LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -216,11 +217,7 @@ def join_script_minus(runs: list, rgb: np.ndarray) -> list:
             continue
         gx0, gy0 = min(a.x, b.x), min(a.y, b.y)
         gx1, gy1 = max(a.right, b.right), max(a.bottom, b.bottom)
-        glyphs = np.zeros((int(math.ceil(gy1 - gy0)), int(math.ceil(gx1 - gx0))), bool)
-        for r in (a, b):
-            gy, gx = int(round(r.y - gy0)), int(round(r.x - gx0))
-            hh, ww = r.glyphs.shape
-            glyphs[gy:gy + hh, gx:gx + ww] |= r.glyphs[:glyphs.shape[0] - gy, :glyphs.shape[1] - gx]
+        glyphs = joined_glyphs((a, b), gx0, gy0, gx1, gy1)
         by, bx, bar_mask = bar  # the bar is the minus's ink: erased with the text
         sub = glyphs[by - int(gy0):by - int(gy0) + bar_mask.shape[0], bx - int(gx0):bx - int(gx0) + bar_mask.shape[1]]
         sub |= bar_mask[:sub.shape[0], :sub.shape[1]]

@@ -18,7 +18,7 @@ from crafteditor.ocr.engine import REC_WORD_WIDTH, OcrEngine, get_engine
 from crafteditor.ocr.greek import GREEK_SCORE, LOOKALIKES, read_greek
 from crafteditor.ocr.lone_glyphs import read_lone_glyphs
 from crafteditor.ocr.math_letters import add_hats, join_script_minus, read_math_lead
-from crafteditor.ocr.runs import TextRun, dedupe, make_run
+from crafteditor.ocr.runs import TextRun, dedupe, joined_glyphs, make_run
 from crafteditor.ocr.text_lines import glyph_mask, line_jobs, region_background
 from crafteditor.paint import Paints, distances
 
@@ -137,11 +137,7 @@ def _join_rotated(runs: list[TextRun]) -> list[TextRun]:
                 space = " " if gap > 0.3 * max(a.w, b.w) else ""
                 x0, y0 = min(a.x, b.x), a.y
                 x1, y1 = max(a.right, b.right), b.bottom
-                glyphs = np.zeros((int(math.ceil(y1 - y0)), int(math.ceil(x1 - x0))), bool)
-                for r in (a, b):
-                    gy, gx = int(round(r.y - y0)), int(round(r.x - x0))
-                    hh, ww = r.glyphs.shape
-                    glyphs[gy:gy + hh, gx:gx + ww] |= r.glyphs[:glyphs.shape[0] - gy, :glyphs.shape[1] - gx]
+                glyphs = joined_glyphs((a, b), x0, y0, x1, y1)
                 out[i] = replace(first, text=first.text + space + second.text, x=x0, y=y0, w=x1 - x0, h=y1 - y0,
                                  font_px=(a.font_px + b.font_px) / 2, confidence=min(a.confidence, b.confidence),
                                  glyphs=glyphs)
@@ -176,11 +172,7 @@ def _join_underscored(runs: list[TextRun], rgb: np.ndarray) -> list[TextRun]:
         y0, rows = bar
         gx0, gy0 = min(a.x, b.x), min(a.y, b.y)
         gx1, gy1 = max(a.right, b.right), max(a.bottom, b.bottom, float(y0 + rows))
-        glyphs = np.zeros((int(math.ceil(gy1 - gy0)), int(math.ceil(gx1 - gx0))), bool)
-        for r in (a, b):
-            gy, gx = int(round(r.y - gy0)), int(round(r.x - gx0))
-            hh, ww = r.glyphs.shape
-            glyphs[gy:gy + hh, gx:gx + ww] |= r.glyphs[:glyphs.shape[0] - gy, :glyphs.shape[1] - gx]
+        glyphs = joined_glyphs((a, b), gx0, gy0, gx1, gy1)
         # the bar is the underscore's ink: erased with the text
         glyphs[int(y0 - gy0):int(y0 - gy0) + rows, int(math.ceil(a.right) - gx0):int(b.x - gx0)] = True
         out[k] = replace(a, text=a.text + "_" + b.text, w=gx1 - gx0, h=gy1 - gy0, y=gy0, x=gx0, glyphs=glyphs,

@@ -10,6 +10,7 @@ colour from the most contrasting glyph pixels. Duplicate boxes of one word are d
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from dataclasses import dataclass, field, replace
 
@@ -63,6 +64,16 @@ class TextRun(RectGeometry):
         """The text a figure shows for this run: the marked reading where it is this run's
         (``text`` stays plain for the charts' number parsing: '10^{2}' is the tick 10²)."""
         return self.marked if self.marked and plain(self.marked) == self.text else self.text
+
+
+def joined_glyphs(runs: tuple[TextRun, ...], x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
+    """The glyph masks of ``runs`` pasted into one over the box (x0, y0)-(x1, y1): two runs read as one."""
+    glyphs = np.zeros((int(math.ceil(y1 - y0)), int(math.ceil(x1 - x0))), bool)
+    for r in runs:
+        gy, gx = int(round(r.y - y0)), int(round(r.x - x0))
+        hh, ww = r.glyphs.shape
+        glyphs[gy:gy + hh, gx:gx + ww] |= r.glyphs[:glyphs.shape[0] - gy, :glyphs.shape[1] - gx]
+    return glyphs
 
 
 _SPACED_DASH = re.compile(r"(?<=\w) ?([-–−]) ?(?=\w)")

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from crafteditor.ocr.runs import TextRun
-from crafteditor.paint import color_distance
+from crafteditor.paint import color_distance, luma_summed
 from crafteditor.shapes.faces import merge_faces
 
 # shapes.detect calls this module, so its DetectedShape is not imported here (no import loops)
@@ -175,7 +175,7 @@ def _stacked(a: DetectedShape, b: DetectedShape, runs: list[TextRun]) -> bool:
 
 
 def _luma(c: tuple[int, int, int] | None) -> float:
-    return 0.0 if c is None else 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2]
+    return 0.0 if c is None else float(luma_summed(c))
 
 
 def _inside(r: TextRun, s: DetectedShape) -> bool:

@@ -12,7 +12,7 @@ import numpy as np
 
 from crafteditor.config import Config, past
 from crafteditor.ocr.runs import TextRun
-from crafteditor.paint import Paints, color_distance, distances
+from crafteditor.paint import Paints, color_distance, distances, luma
 from crafteditor.shapes.compartments import (
     class_badges_dropped,
     empty_foot,
@@ -331,9 +331,9 @@ def _offset_shadow_share(rgb: np.ndarray, paints: Paints, face: Face, pad: int =
         return 0.0
     outside = int(np.bincount(lab[lt][lab[lt] >= 0]).argmax())
     px = rgb[y0:y1, x0:x1][br].astype(np.int32)
-    luma = px @ np.array([299, 587, 114]) / 1000.0
-    out_luma = float(paints.colors[outside].astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32))
-    grey = (px.max(axis=1) - px.min(axis=1) <= 16) & (luma < out_luma - 8)
+    px_luma = px @ np.array([299, 587, 114]) / 1000.0  # BT.601 in whole thousandths: a grey comes out as itself
+    out_luma = float(luma(paints.colors[outside]))
+    grey = (px.max(axis=1) - px.min(axis=1) <= 16) & (px_luma < out_luma - 8)
     return min(float((lab[lt] == outside).mean()), float(((lab[br] == outside) | grey).mean()))
 
 

@@ -34,7 +34,7 @@ import numpy as np
 from crafteditor.config import THEME, Config
 from crafteditor.lines.skeleton import skeleton
 from crafteditor.ocr.runs import TextRun
-from crafteditor.paint import Paints, distances
+from crafteditor.paint import Paints, distances, luma
 from crafteditor.shapes.compartments import join_compartments
 from crafteditor.shapes.detect import DetectedShape, mark_groups
 from crafteditor.shapes.faces import Face
@@ -72,8 +72,8 @@ def _surfaces(paints: Paints) -> list[np.ndarray]:
     counts = np.bincount((paints.labels.ravel() + 1).astype(np.int64), minlength=len(paints.colors) + 1)[1:]
     for p in np.flatnonzero(counts >= SURFACE_SHARE * paints.labels.size).tolist():
         c = paints.colors[p].astype(np.float32)
-        luma, chroma = float(c @ np.array([0.299, 0.587, 0.114], np.float32)), float(c.max() - c.min())
-        if p == paints.background or luma < 190 or (luma < 225 and chroma < 40):
+        lum, chroma = float(luma(c)), float(c.max() - c.min())
+        if p == paints.background or lum < 190 or (lum < 225 and chroma < 40):
             continue  # a fill is light: pale grey, or a pastel (a chart's grey bars are pencil-dark)
         mask = (paints.labels == p).astype(np.uint8)
         if cv2.erode(mask, np.ones((5, 5), np.uint8)).sum() >= 0.4 * counts[p]:

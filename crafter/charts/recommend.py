@@ -241,17 +241,10 @@ def _choose_mark(table: Table, ch: ChartChoice, roles: _Roles) -> bool:
     elif len(measures) >= 2 or (ch.x and ch.y):
         ch.mark = "point"
         ch.reasons.append("two metrics")
-    elif measures:
-        ch.mark = "bar"
-        ch.x = ch.x or measures[0].name
-        ch.y = ch.y or "count()"
-        ch.reasons.append(f"one metric ('{measures[0].name}'): a histogram")
-        return True
-    elif dims:
-        ch.mark = "bar"
-        ch.x = ch.x or dims[0].name
-        ch.y = ch.y or "count()"
-        ch.reasons.append(f"only categories: counts of '{dims[0].name}'")
+    elif measures or dims:  # one column to count: a histogram of a metric, else counts of a category
+        col = (measures or dims)[0].name
+        ch.mark, ch.x, ch.y = "bar", ch.x or col, ch.y or "count()"
+        ch.reasons.append(f"one metric ('{col}'): a histogram" if measures else f"only categories: counts of '{col}'")
         return True
     else:
         raise InputError("found no column to chart (need a number column or a category column)", file=table.source)

@@ -14,10 +14,29 @@ from typing import Any
 
 from crafter.base.rules import clip_to_box as _clip
 from crafter.base.rules import label_plate_at_half_length
-from crafter.base.theme import Theme
-from crafter.spec.model import Box
+from crafter.base.theme import Theme, figure_theme
+from crafter.spec.model import Box, Figure
 
 Pt = tuple[float, float]
+
+
+class EditMerger:
+    """What a merge-back (SVG, PowerPoint) keeps while it folds edits into ``fig``: the figure's
+    theme, each component as data to change (``data``), and whether anything changed, each change
+    noted in ``report.merged``."""
+
+    def __init__(self, fig: Figure, report: Any, file: str | None) -> None:
+        self.fig = fig
+        self.theme = figure_theme(fig)
+        self.report = report
+        self.file = file
+        self.data = {c.id: c.model_dump(mode="json", exclude_defaults=True) | {"id": c.id, "kind": c.kind}
+                     for c in fig.components}
+        self.changed = False
+
+    def note(self, text: str) -> None:
+        self.changed = True
+        self.report.merged.append(text)
 
 
 def merge_lines(old: str, old_lines: list[str], new_lines: list[str]) -> str:
@@ -104,6 +123,31 @@ def reroute(edge: dict[str, Any], source: Box, target: Box, t: Theme, *, via: li
         edge["label_box"] = {k: round(v, 2) for k, v in b.model_dump().items()}
     else:
         edge.pop("label_box", None)
+
+
+def notes_follow(data: dict[str, dict[str, Any]], shifts: dict[str, tuple[float, float]]) -> None:
+    """Texts placed ``near`` a moved component (id → its shift) move with it, in place."""
+    for d in data.values():
+        if d["kind"] == "text" and d.get("near") in shifts and d["id"] not in shifts and d.get("box"):
+            dx, dy = shifts[d["near"]]
+            d["box"] = {**d["box"], "x": d["box"]["x"] + dx, "y": d["box"]["y"] + dy}
+
+
+def edges_follow(data: dict[str, dict[str, Any]], shifts: dict[str, tuple[float, float]], resized: set[str],
+                 theme: Theme, routing: str) -> None:
+    """Edges on moved components (id → shift), in place: carried along where both ends moved alike
+    (and neither was resized), re-routed otherwise (:func:`reroute`; ``routing``: the figure's)."""
+    for d in data.values():
+        if d["kind"] != "edge" or (d["source"] not in shifts and d["target"] not in shifts):
+            continue
+        s, t = data.get(d["source"]), data.get(d["target"])
+        if s is None or t is None or not s.get("box") or not t.get("box"):
+            continue
+        ss, ts = shifts.get(d["source"]), shifts.get(d["target"])
+        same = (ss is not None and ts is not None and abs(ss[0] - ts[0]) < 0.01 and abs(ss[1] - ts[1]) < 0.01
+                and d["source"] not in resized and d["target"] not in resized)
+        reroute(d, Box.model_validate(s["box"]), Box.model_validate(t["box"]), theme, shift=ss if same else None,
+                orthogonal=(d.get("routing") or routing) == "orthogonal")
 
 
 def orthogonal_route(a: Box, b: Box) -> list[Pt]:

@@ -14,6 +14,7 @@ from crafter.graph.pipeline import (
     RunResult,
     build_graph,
     compiled_graph,
+    consume,
     edit,
     generate,
     iter_edit,
@@ -27,6 +28,6 @@ from crafter.graph.runs import RunInfo, RunStore, default_db_path, resolve_db_pa
 
 __all__ = [
     "PipelineContext", "PipelineEvent", "PipelineState", "RunInfo", "RunResult", "RunStore", "build_graph",
-    "compiled_graph", "default_db_path", "edit", "generate", "iter_edit", "iter_generate", "iter_resume",
+    "compiled_graph", "consume", "default_db_path", "edit", "generate", "iter_edit", "iter_generate", "iter_resume",
     "list_runs", "resolve_db_path", "resume", "run_result",
 ]

@@ -234,14 +234,16 @@ def iter_generate(brief: str, *, data: str | Path | None = None, image: str | Pa
                     run_id=run_id, db_path=db_path, persist=persist, keep_history=keep_history)
 
 
-def _consume(events: Iterator[PipelineEvent], on_event: Callable[[PipelineEvent], None] | None) -> RunResult:
+def consume(events: Iterator[PipelineEvent], on_event: Callable[[PipelineEvent], None] | None) -> RunResult:
+    """Pass each event of a run on to ``on_event`` (in the caller's thread) and return the run's result."""
     result = None
     for ev in events:
         if on_event is not None:
             on_event(ev)
         if ev.result is not None:
             result = ev.result
-    assert result is not None, "a pipeline run always ends with a finished or failed event"
+    if result is None:  # a run ends with a finished or failed event, which carries it
+        raise CrafterError("the pipeline stopped without a result")
     return result
 
 
@@ -259,7 +261,7 @@ def generate(brief: str, *, data: str | Path | None = None, image: str | Path | 
     forgets it after answering); a finished run keeps only its last checkpoint unless
     ``keep_history=True``.
     """
-    result = _consume(iter_generate(brief, data=data, image=image, backend=backend, rounds=rounds, run_id=run_id,
+    result = consume(iter_generate(brief, data=data, image=image, backend=backend, rounds=rounds, run_id=run_id,
                                     db_path=db_path, theme=theme, width_in=width_in, direction=direction,
                                     persist=persist, keep_history=keep_history, vectorizer=vectorizer, style=style),
                       on_event)
@@ -292,7 +294,7 @@ def edit(figure: str | Path | Figure, instruction: str, *, backend: Any = "craft
          run_id: str | None = None, db_path: str | Path | None = None,
          on_event: Callable[[PipelineEvent], None] | None = None, persist: bool = True) -> RunResult:
     """Change a figure by instruction; only what the instruction names changes (``result.applied`` says what)."""
-    result = _consume(iter_edit(figure, instruction, backend=backend, rounds=rounds, run_id=run_id,
+    result = consume(iter_edit(figure, instruction, backend=backend, rounds=rounds, run_id=run_id,
                                 db_path=db_path, persist=persist), on_event)
     _raise_input_errors(result)
     return result
@@ -337,7 +339,7 @@ def _request_input(info: RunInfo) -> dict:
 def resume(run_id: str, *, db_path: str | Path | None = None, backend: Any = None,
            on_event: Callable[[PipelineEvent], None] | None = None, vectorizer: Vectorizer | None = None) -> RunResult:
     """Continue an interrupted (or failed) run from its last checkpoint; a finished run returns its result."""
-    return _consume(iter_resume(run_id, db_path=db_path, backend=backend, vectorizer=vectorizer), on_event)
+    return consume(iter_resume(run_id, db_path=db_path, backend=backend, vectorizer=vectorizer), on_event)
 
 
 def list_runs(db_path: str | Path | None = None, limit: int = 50) -> list[RunInfo]:

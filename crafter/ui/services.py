@@ -237,17 +237,6 @@ def _as_result(res: Any) -> PipelineResult:
                           list(res.applied), res.status, res.message)
 
 
-def _drain(events: Any, on_event: Callable[[Any], None] | None) -> PipelineResult:
-    """Pass each event on (in the caller's thread) and return the run's result."""
-    result = None
-    for ev in events:
-        if on_event is not None:
-            on_event(ev)
-        if ev.result is not None:
-            result = ev.result
-    return _as_result(result)
-
-
 def stash_upload(name: str, data: bytes) -> str:
     """Keep an upload as a file the pipeline can read, next to the run store.
 
@@ -273,13 +262,13 @@ def generate(brief: str, *, table_file: tuple[str, bytes] | None = None, image_f
     image = stash_upload(*image_file) if image_file else None
     events = graph.iter_generate(brief, data=data, image=image, backend=backend, rounds=rounds, theme=theme,
                                  width_in=width_in, vectorizer=_VECTORIZERS.pipeline, style=style_layer_data(style))
-    return _drain(events, on_event)
+    return _as_result(graph.consume(events, on_event))
 
 
 def edit(fig: Figure, instruction: str, *, backend: str = "craftlm", rounds: int = 1,
          on_event: Callable[[Any], None] | None = None) -> PipelineResult:
     """Change the figure as the instruction says (local repair: other components stay)."""
-    return _drain(graph.iter_edit(fig, instruction, backend=backend, rounds=rounds), on_event)
+    return _as_result(graph.consume(graph.iter_edit(fig, instruction, backend=backend, rounds=rounds), on_event))
 
 
 @dataclass
@@ -320,7 +309,7 @@ def reopen_run(run_id: str) -> PipelineResult:
 
 def resume_run(run_id: str, *, on_event: Callable[[Any], None] | None = None) -> PipelineResult:
     """Continue an interrupted or failed run from its last checkpoint."""
-    return _drain(graph.iter_resume(run_id, vectorizer=_VECTORIZERS.pipeline), on_event)
+    return _as_result(graph.consume(graph.iter_resume(run_id, vectorizer=_VECTORIZERS.pipeline), on_event))
 
 
 def run_store_path() -> str:

@@ -7,7 +7,7 @@ import pytest
 from craftbench import metrics
 from crafter.spec import Figure, parse_dsl
 
-TRUTH = parse_dsl("""
+TRUTH_DSL = """
 figure "t"
 a node "Encoder"
 b node "Latent"
@@ -15,7 +15,8 @@ c node "Decoder"
 e1 edge a -> b
 e2 edge b -> c
 g group "AE" [a, b]
-""")
+"""
+TRUTH = parse_dsl(TRUTH_DSL)
 
 
 def test_identical_figure_scores_perfectly() -> None:
@@ -105,14 +106,3 @@ def test_ssim_identical_is_one() -> None:
     buf = io.BytesIO()
     img.save(buf, format="PNG")
     assert metrics.ssim(buf.getvalue(), candidate_png=buf.getvalue()) == pytest.approx(1.0)
-
-
-TRUTH_DSL = """
-figure "t"
-a node "Encoder"
-b node "Latent"
-c node "Decoder"
-e1 edge a -> b
-e2 edge b -> c
-g group "AE" [a, b]
-"""

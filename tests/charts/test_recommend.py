@@ -39,8 +39,11 @@ def test_histogram_and_counts():
     t = table_from_records([{"latency": v} for v in (1.5, 2.5, 2.0, 7.0)])
     c = recommend(t)
     assert (c.mark, c.x, c.y) == ("bar", "latency", "count()")
+    assert "one metric ('latency'): a histogram" in c.reasons
     t = table_from_records([{"label": v} for v in "aabbbc"])
-    assert (recommend(t).mark, recommend(t).y) == ("bar", "count()")
+    c = recommend(t)
+    assert (c.mark, c.x, c.y) == ("bar", "label", "count()")
+    assert "only categories: counts of 'label'" in c.reasons
 
 
 def test_log_axis_for_losses_spanning_decades():

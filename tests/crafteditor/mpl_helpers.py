@@ -18,6 +18,15 @@ def mpl_png(fig) -> bytes:
     return buf.getvalue()
 
 
+def gg_png(plot, dpi: int) -> bytes:
+    """A plotnine plot drawn and saved as a PNG at ``dpi`` (as ggsave does: no tight layout), then closed."""
+    fig = plot.draw()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi)
+    plt.close(fig)
+    return buf.getvalue()
+
+
 def read_rows(conv, k=0):
     """(the k-th chart's spec, its data as (series, x, y) rows)."""
     chart = conv.figure.of_kind("chart")[k]

@@ -9,7 +9,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
-from mpl_helpers import mpl_png  # noqa: E402
+from mpl_helpers import gg_png, mpl_png  # noqa: E402
 
 from crafteditor import convert  # noqa: E402
 from crafteditor.realset import chart_rows, score_values  # noqa: E402
@@ -109,7 +109,6 @@ def test_ggplot2_facets_in_two_rows_at_100_dpi_are_read_one_plot_each():
     """ggplot2's facet_wrap in 2x2 at 100 dpi: the ink closed across the few px between a panel
     and the strip of the one below had made one column of the panels (none found)."""
     gg = pytest.importorskip("plotnine")
-    import io
 
     import pandas as pd
 
@@ -119,11 +118,7 @@ def test_ggplot2_facets_in_two_rows_at_100_dpi_are_read_one_plot_each():
     df = pd.DataFrame(rows, columns=["series", "x", "y"])
     g = (gg.ggplot(df) + gg.geom_line(gg.aes(x="x", y="y"), size=0.8) + gg.facet_wrap("series", ncol=2)
          + gg.theme_grey() + gg.labs(x="Batch size", y="Count") + gg.theme(figure_size=(5.4, 3.7), dpi=100))
-    fig = g.draw()
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=100)
-    plt.close(fig)
-    conv = convert(buf.getvalue())
+    conv = convert(gg_png(g, 100))
     assert len(conv.figure.of_kind("chart")) == 4
 
 
@@ -132,7 +127,6 @@ def test_a_dense_ggplot2_scatter_reads_its_clumped_markers_and_every_hue():
     their area holds (they had been read as the bends of a line), and the green drawn in two
     shades is one series (each had been dropped as the other's outline)."""
     gg = pytest.importorskip("plotnine")
-    import io
     import random
 
     import pandas as pd
@@ -143,11 +137,7 @@ def test_a_dense_ggplot2_scatter_reads_its_clumped_markers_and_every_hue():
     df = pd.DataFrame(rows, columns=["species", "x", "y"])
     g = (gg.ggplot(df, gg.aes("x", "y", colour="species")) + gg.geom_point(size=2) + gg.theme_grey()
          + gg.labs(x="Sepal length", y="Petal width") + gg.theme(figure_size=(6, 4), dpi=100))
-    fig = g.draw()
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=100)
-    plt.close(fig)
-    conv = convert(buf.getvalue())
+    conv = convert(gg_png(g, 100))
     (chart,) = conv.figure.of_kind("chart")
     read = chart_rows(chart.spec)
     assert {s for s, _, _ in read} == {"setosa", "versicolor", "virginica"}

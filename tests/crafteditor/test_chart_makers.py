@@ -7,7 +7,6 @@ show no x labels (not read at all)."""
 
 from __future__ import annotations
 
-import io
 import random
 
 import matplotlib
@@ -15,7 +14,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
-from mpl_helpers import mpl_png  # noqa: E402
+from mpl_helpers import gg_png, mpl_png  # noqa: E402
 
 from craftbench.makers.charts import draw  # noqa: E402
 from crafteditor import convert  # noqa: E402
@@ -52,11 +51,7 @@ def test_ggplot2_legend_keys_taller_than_their_text_name_the_series():
     df["x"] = pd.Categorical(df.x, categories=_CATS)
     g = (gg.ggplot(df) + gg.geom_col(gg.aes(x="x", y="y", fill="series"), position="dodge")
          + gg.labs(x="Epoch", y="Time (s)", fill="") + gg.theme_grey() + gg.theme(figure_size=(6.5, 3.6), dpi=200))
-    fig = g.draw()
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=200)
-    plt.close(fig)
-    conv = convert(buf.getvalue())
+    conv = convert(gg_png(g, 200))
     # three series: each value is looked for under its own name, from the legend
     assert score_values(conv.figure, {"values": [list(r) for r in rows], "value_axis": [0, 100]}) >= 0.9
 
@@ -100,11 +95,7 @@ def test_ggplot2_facets_side_by_side_are_read_one_plot_each():
                       columns=["series", "x", "y"])
     g = (gg.ggplot(df) + gg.geom_line(gg.aes(x="x", y="y"), size=0.8) + gg.facet_wrap("series", ncol=2) + gg.theme_grey()
          + gg.labs(x="Epoch", y="Loss") + gg.theme(figure_size=(5, 4.5), dpi=100))
-    fig = g.draw()
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=100)
-    plt.close(fig)
-    conv = convert(buf.getvalue())
+    conv = convert(gg_png(g, 100))
     assert len(conv.figure.of_kind("chart")) == 2
     values = [["(a) Kyoto", x, y] for x, y in zip(xs, a)] + [["(b) rural", x, y] for x, y in zip(xs, b)]
     assert score_values(conv.figure, {"values": values, "value_axis": [0.6, 1.25]}) >= 0.9

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from crafteditor.convert import convert
-from crafteditor.hatching import slits_filled
+from crafteditor.hatching import paper_distance, slits_filled
 from crafteditor.realset import _label
 from crafter.spec.model import Edge, Node
 
@@ -33,9 +33,14 @@ def _slitted_box(fill: tuple[int, int, int], paper: tuple[int, int, int] = PAPER
     return img
 
 
+def _slits_filled(img: np.ndarray, paper: tuple[int, int, int]) -> np.ndarray | None:
+    p = np.array(paper, np.float32)
+    return slits_filled(img, p, paper_distance(img, p))
+
+
 def test_paper_slits_in_a_pastel_fill_are_painted_in_the_fill():
     img = _slitted_box(LAVENDER)
-    out = slits_filled(img, np.array(PAPER, np.float32))
+    out = _slits_filled(img, PAPER)
     assert out is not None
     inside = out[60:180, 60:360].reshape(-1, 3)
     assert (np.abs(inside.astype(int) - LAVENDER).max(axis=1) <= 3).mean() > 0.97  # flat, not striped
@@ -45,7 +50,7 @@ def test_paper_slits_in_a_pastel_fill_are_painted_in_the_fill():
 def test_slits_on_dark_paper_are_painted_in_the_dark_fill():
     """Mermaid's dark theme: near-black fills on #333 paper, the slits in the paper's grey."""
     dark, black = (51, 51, 51), (31, 32, 32)
-    out = slits_filled(_slitted_box(black, dark), np.array(dark, np.float32))
+    out = _slits_filled(_slitted_box(black, dark), dark)
     assert out is not None
     inside = out[60:180, 60:360].reshape(-1, 3)
     assert (np.abs(inside.astype(int) - black).max(axis=1) <= 3).mean() > 0.97
@@ -54,7 +59,7 @@ def test_slits_on_dark_paper_are_painted_in_the_dark_fill():
 def test_paper_marks_on_a_deep_fill_are_kept():
     """White on a deep fill may be its label's letters: left as drawn."""
     img = _slitted_box(BLUE)
-    out = slits_filled(img, np.array(PAPER, np.float32))
+    out = _slits_filled(img, PAPER)
     assert out is None or np.array_equal(out, img)
 
 
@@ -82,3 +87,11 @@ def test_hand_drawn_mermaid_flowchart_reads_its_nodes_and_edges(tmp_path: Path):
     want = [("request delete", "cart order"), ("cart order", "token gateway"), ("cart order", "restore store"),
             ("restore store", "import output")]
     assert sum(pairs[p] for p in want) >= 3
+
+
+def test_paper_distance_is_each_pixels_largest_channel_difference():
+    """Read once per image and handed to the slit and hachure passes (it was computed by each)."""
+    img = _slitted_box(LAVENDER)[::2, 1::2]  # not contiguous, as a crop is
+    paper = np.array((250.4, 251.0, 254.6), np.float32)
+    want = np.abs(img.astype(int) - np.round(paper).astype(int)).max(axis=2)
+    assert np.array_equal(paper_distance(img, paper), want)

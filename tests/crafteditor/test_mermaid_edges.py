@@ -89,7 +89,8 @@ def test_label_crossed_off_its_middle_labels_its_edge():
 
 def _mermaid_or_skip():
     pytest.importorskip("playwright")
-    from craftbench.makers.mermaid import CHROMIUM, MermaidMakerError, mermaid_js
+    from craftbench.makers.browser import CHROMIUM
+    from craftbench.makers.mermaid import MermaidMakerError, mermaid_js
 
     if not Path(CHROMIUM).is_file():
         pytest.skip("no Chromium")

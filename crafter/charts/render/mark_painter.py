@@ -163,24 +163,20 @@ class MarkPainter:
                     + f"{self._datum_attrs(it)}/>")
 
     def _xy(self, layer: LayerPlan, it: Item, cx: float, cy: float, which: str = "") -> tuple[float, float]:
-        xs, ys = self.S.x, self.S.y
-        xv = getattr(it, "x" + (which if layer.orient == "horizontal" else ""))
-        yv = getattr(it, "y" + (which if layer.orient == "vertical" else ""))
-        if xs is None:
-            x = self.L.pw / 2
-        elif isinstance(xs, sc.BandScale):
-            b0, bw = self._band(layer, it, "x")
-            x = b0 + bw / 2
-        else:
-            x = xs(xv)
-        if ys is None:
-            y = self.L.ph / 2
-        elif isinstance(ys, sc.BandScale):
-            b0, bw = self._band(layer, it, "y")
-            y = b0 + bw / 2
-        else:
-            y = ys(yv)
+        x = self._along(layer, it, "x", getattr(it, "x" + (which if layer.orient == "horizontal" else "")), self.L.pw)
+        y = self._along(layer, it, "y", getattr(it, "y" + (which if layer.orient == "vertical" else "")), self.L.ph)
         return cx + x, cy + y
+
+    def _along(self, layer: LayerPlan, it: Item, axis: str, value, span: float) -> float:
+        """An item's position along ``axis`` in the plot: its value's, its band's middle, or the
+        middle of the plot (``span`` long) where the axis has no scale."""
+        scale = self.S.x if axis == "x" else self.S.y
+        if scale is None:
+            return span / 2
+        if isinstance(scale, sc.BandScale):
+            b0, bw = self._band(layer, it, axis)
+            return b0 + bw / 2
+        return scale(value)
 
     def _stroke_style(self, layer: LayerPlan, it: Item) -> str:
         ct = self.ct

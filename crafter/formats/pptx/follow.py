@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from crafter.base.theme import Theme
-from crafter.formats.merge import frame_around, reroute
+from crafter.formats.merge import edges_follow, frame_around, notes_follow
 from crafter.spec.model import Box
 
 
@@ -52,32 +52,10 @@ def follow_moves(data: dict[str, dict[str, Any]], moved: dict[str, tuple[Box, Bo
             notes.append(f"{d['kind']} '{cid}' moved by ({new['x'] - b['x']:.1f}, {new['y'] - b['y']:.1f})")
         shifts[cid] = (new["x"] - b["x"], new["y"] - b["y"])
     if shifts:
-        _notes_follow(data, shifts)
-        _edges_follow(data, shifts, resized, theme, routing)
+        notes_follow(data, shifts)
+        edges_follow(data, shifts, resized, theme, routing)
         notes += _frames_grow(data, shifts, parent_of, theme)
     return notes
-
-
-def _notes_follow(data: dict[str, dict[str, Any]], shifts: dict[str, tuple[float, float]]) -> None:
-    for d in data.values():
-        if d["kind"] == "text" and d.get("near") in shifts and d["id"] not in shifts and d.get("box"):
-            dx, dy = shifts[d["near"]]
-            d["box"] = {**d["box"], "x": d["box"]["x"] + dx, "y": d["box"]["y"] + dy}
-
-
-def _edges_follow(data: dict[str, dict[str, Any]], shifts: dict[str, tuple[float, float]], resized: set[str],
-                  theme: Theme, routing: str) -> None:
-    for d in data.values():
-        if d["kind"] != "edge" or (d["source"] not in shifts and d["target"] not in shifts):
-            continue
-        s, t = data.get(d["source"]), data.get(d["target"])
-        if s is None or t is None or not s.get("box") or not t.get("box"):
-            continue
-        ss, ts = shifts.get(d["source"]), shifts.get(d["target"])
-        same = (ss is not None and ts is not None and abs(ss[0] - ts[0]) < 0.01 and abs(ss[1] - ts[1]) < 0.01
-                and d["source"] not in resized and d["target"] not in resized)
-        reroute(d, Box.model_validate(s["box"]), Box.model_validate(t["box"]), theme, shift=ss if same else None,
-                orthogonal=(d.get("routing") or routing) == "orthogonal")
 
 
 def _frames_grow(data: dict[str, dict[str, Any]], shifts: dict[str, tuple[float, float]], parent_of: dict[str, str],

@@ -26,7 +26,7 @@ from typing import Any
 
 from crafter.base.svgpath import parse_path, path_to_d, transform_path
 from crafter.base.theme import figure_theme
-from crafter.formats.merge import remove_components
+from crafter.formats.merge import EditMerger, remove_components
 from crafter.formats.pptx.chart import native_chart
 from crafter.formats.pptx.chart_data import merge_chart_data
 from crafter.formats.pptx.convert import NewComponents, picture_href
@@ -66,23 +66,13 @@ def _index(drawn: list[Drawn]) -> tuple[dict[str, dict[str, Drawn]], list[Drawn]
     return out, extra
 
 
-class _Merger:
+class _Merger(EditMerger):
     def __init__(self, fig: Figure, before: list[Drawn], after: list[Drawn], report: Any, file: str | None) -> None:
-        self.fig = fig
-        self.theme = figure_theme(fig)
-        self.report = report
-        self.file = file
+        super().__init__(fig, report, file)
         self.before, _ = _index(before)
         self.after, self.extra = _index(after)
         self.shape_owner = {(d.slide, d.shape_id): d.cid for roles in self.after.values() for d in roles.values()}
-        self.data = {c.id: c.model_dump(mode="json", exclude_defaults=True) | {"id": c.id, "kind": c.kind}
-                     for c in fig.components}
-        self.changed = False
         self.moved: dict[str, tuple[Box, Box]] = {}
-
-    def note(self, text: str) -> None:
-        self.changed = True
-        self.report.merged.append(text)
 
     def run(self) -> Figure:
         removed: set[str] = set()

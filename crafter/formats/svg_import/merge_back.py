@@ -30,8 +30,7 @@ from crafter.base.svgpath import (
     path_to_d,
     transform_path,
 )
-from crafter.base.theme import figure_theme
-from crafter.formats.merge import frame_around, merge_lines, remove_components, reroute
+from crafter.formats.merge import EditMerger, edges_follow, frame_around, merge_lines, notes_follow, remove_components
 from crafter.formats.sanitize import MAX_TREE_DEPTH, ImportReport, local_name
 from crafter.formats.svg_import.elements import (
     NOT_DRAWN,
@@ -45,7 +44,7 @@ from crafter.formats.svg_import.elements import (
 )
 from crafter.formats.svg_import.foreign import ForeignImporter
 from crafter.render.svg import draw_svg
-from crafter.spec.model import Box, Figure, figure_from_data, parents
+from crafter.spec.model import Figure, figure_from_data, parents
 
 GEOMETRY_TOLERANCE = 0.5  # px; the SVG writer rounds coordinates to 0.01
 
@@ -156,26 +155,16 @@ def merge_svg_edits(root: ET.Element, fig: Figure, *, report: ImportReport | Non
     return _Merger(fig, original, root, report, file).run()
 
 
-class _Merger:
+class _Merger(EditMerger):
     def __init__(self, fig: Figure, original: ET.Element, edited: ET.Element, report: ImportReport,
                  file: str | None) -> None:
-        self.fig = fig
-        self.theme = figure_theme(fig)
-        self.report = report
-        self.file = file
+        super().__init__(fig, report, file)
         self.original = original
         self.edited = edited
         self.orig_groups = _component_groups(original)
         self.edit_groups = _component_groups(edited)
         self.ids_map = {el.get("id"): el for el in edited.iter() if el.get("id")}
-        self.data = {c.id: c.model_dump(mode="json", exclude_defaults=True) | {"id": c.id, "kind": c.kind}
-                     for c in fig.components}
-        self.changed = False
         self.moved: dict[str, _Move] = {}
-
-    def note(self, text: str) -> None:
-        self.changed = True
-        self.report.merged.append(text)
 
     def run(self) -> Figure:
         removed: set[str] = set()
@@ -367,25 +356,8 @@ class _Merger:
             shifts[cid] = (new["x"] - b["x"], new["y"] - b["y"])
         if not shifts:
             return
-        # annotations placed near a moved component move with it
-        for d in self.data.values():
-            if d["kind"] == "text" and d.get("near") in shifts and d["id"] not in shifts and d.get("box"):
-                dx, dy = shifts[d["near"]]
-                b = d["box"]
-                d["box"] = {**b, "x": b["x"] + dx, "y": b["y"] + dy}
-        # edges: carried along when both ends moved alike, re-routed otherwise
-        for d in self.data.values():
-            if d["kind"] != "edge" or (d["source"] not in shifts and d["target"] not in shifts):
-                continue
-            s, t = self.data.get(d["source"]), self.data.get(d["target"])
-            if s is None or t is None or not s.get("box") or not t.get("box"):
-                continue
-            ss, ts = shifts.get(d["source"]), shifts.get(d["target"])
-            same = (ss is not None and ts is not None and abs(ss[0] - ts[0]) < 0.01 and abs(ss[1] - ts[1]) < 0.01
-                    and d["source"] not in resized and d["target"] not in resized)
-            routing = d.get("routing") or self.fig.routing
-            reroute(d, Box.model_validate(s["box"]), Box.model_validate(t["box"]), self.theme,
-                    shift=ss if same else None, orthogonal=routing == "orthogonal")
+        notes_follow(self.data, shifts)  # annotations placed near a moved component move with it
+        edges_follow(self.data, shifts, resized, self.theme, self.fig.routing)
         # group and panel frames grow to hold members moved out of them
         parent_of = parents(self.fig)
         depth = {cid: 0 for cid in self.data}
