@@ -20,7 +20,7 @@ import re
 
 from crafter.agents.labels import labels_match, normalise_label, slug_id
 from crafter.agents.prose import GENERIC_WHOLES, ProseState, np_label, read_prose, verb_lemma
-from crafter.agents.reading import BriefReading, box_key, groups_named, merge_abbreviations, read_searched_against
+from crafter.agents.reading import BriefReading, box_key, groups_named, merge_abbreviations, read_searched_against, said_again_as
 from crafter.spec import Edge, Figure, Group, Node, Panel
 
 MAX_LABEL_WORDS = 6
@@ -512,6 +512,8 @@ def with_head(reading: BriefReading, head: dict, text: str = "") -> BriefReading
         return reading
     first_said: dict[str, str] = {}  # "revision" and "revisions", "level-1" and "level 1": one box
     heads_all, heads = heads, [h for h in heads if first_said.setdefault(box_key(h), h) == h]
+    again = said_again_as(heads, text)  # "the sealed allocation store … the allocation store": one box
+    heads = [h for h in heads if h not in again]
     strong = [e for e in reading.entities if e in set(reading.strong)]
 
     def same(a: str, b: str) -> bool:
@@ -527,7 +529,10 @@ def with_head(reading: BriefReading, head: dict, text: str = "") -> BriefReading
             hit = next((e for e in strong if covers[e] == [h]), None)
         to_final[h.lower()] = hit or (h if re.match(r"\S*[A-Z]", h) else h[:1].upper() + h[1:])  # "deduplicator"
     for h in heads_all:
-        to_final.setdefault(h.lower(), to_final[first_said[box_key(h)].lower()])
+        first = first_said[box_key(h)]
+        while first in again:
+            first = again[first]
+        to_final.setdefault(h.lower(), to_final[first.lower()])
     out = BriefReading(title=reading.title, direction=reading.direction, negated=reading.negated,
                        entities=list(dict.fromkeys(to_final[h.lower()] for h in heads)))
     alias: dict[str, str | None] = {}

@@ -79,3 +79,30 @@ def groups_named(name: str, groups: list[str]) -> list[str]:
     hits = [g for g in groups if box_key(g) == key or box_key(g).endswith(" " + key)]
     plural = bool(re.search(r"[^s]s$", name.strip().lower()))
     return hits if plural else hits[-1:]
+
+
+_DEFINITE = {"the", "this", "that", "its", "their"}
+
+
+def said_again_as(names: list[str], text: str) -> dict[str, str]:
+    """A name that is the tail of one fuller name and is only ever said after it as "the <name>" ("the
+    sealed allocation store … the allocation store", "a parameter server … the server") means that
+    name: short -> full. Two fuller names ("intake interview", "exit interview"), a bare mention ("a
+    store", "each state") or a mention before the fuller name keep the short name a box of its own."""
+    low = text.lower()
+    keys = {n: box_key(n).split() for n in names}
+    out: dict[str, str] = {}
+    for short in names:
+        k = keys[short]
+        fuller = [n for n in names if len(keys[n]) > len(k) and keys[n][-len(k):] == k]
+        if len(fuller) != 1 or not k:
+            continue
+        full = fuller[0].lower()
+        inside = [(m.start(), m.end()) for m in re.finditer(re.escape(full), low)]
+        alone = [m.start() for m in re.finditer(r"(?<![\w-])" + re.escape(short.lower()) + r"(?![\w])", low)
+                 if not any(s <= m.start() < e for s, e in inside)]
+        if not alone or not inside or inside[0][0] > alone[0]:
+            continue
+        if all((low[max(0, o - 12):o].split() or [""])[-1] in _DEFINITE for o in alone):
+            out[short] = fuller[0]
+    return out

@@ -138,3 +138,15 @@ def test_a_heading_that_ends_in_a_groups_name_titles_the_group_instead_of_standi
     groups = _groups(fig)
     assert "Randomisation service" in groups and "Service" not in groups
     assert "Randomisation service" not in nodes and "Audit logger" in nodes
+
+
+def test_a_name_said_again_as_the_tail_of_a_fuller_name_is_one_box() -> None:
+    brief = ("Each worker pushes updates to a parameter server. The server returns fresh weights to the worker. "
+             "An intake interview and an exit interview each feed the coding step; each interview is transcribed.")
+    head = {"node": ["worker", "parameter server", "server", "intake interview", "exit interview", "interview",
+                     "coding step"],
+            "links": [["worker", "parameter server"], ["server", "worker"]], "members": []}
+    fig = figure_from_brief(brief, names=head)
+    nodes = {n.label for n in fig.of_kind("node")}
+    assert "Server" not in nodes and ("Parameter server", "Worker") in _edges(fig)
+    assert "Interview" in nodes  # two fuller names: which one is meant is not said
