@@ -400,6 +400,7 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
     targets = [n for p, ns in preps if p in _TARGET_PREPS or p in ("in", "on") and lemma in ("store", "save", "write",
                "keep", "cache", "index", "load", "deposit", "inject") for n in ns if n not in _PRONOUNS]
     sources = [n for p, ns in preps if p == "from" for n in ns if n not in _PRONOUNS]
+    against = [n for p, ns in preps if p == "against" for n in ns if n not in _PRONOUNS]
     agents = [n for p, ns in preps if p == "by" for n in ns if n not in _PRONOUNS]
     through = next(([n for n in ns if n not in _PRONOUNS] for p, ns in preps if p == "through"
                     and len([n for n in ns if n not in _PRONOUNS]) >= 2), None)
@@ -414,6 +415,8 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
     lab = label or (objs[0] if len(objs) == 1 else None)  # "A sends features to B": the one object labels the edge
     new, ends = _verb_relations(lemma, passive, subj, objs, targets, sources, agents, benefit, label, lab)
     st.relations += new
+    if against and (objs or passive) and not targets:  # "classifies X against GENCODE": GENCODE is read
+        st.relations += [(a, s, None) for a in against for s in subj]
     if ends:
         st.last = ends
     _more_vp(c, subj, st, passive)

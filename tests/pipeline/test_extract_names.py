@@ -150,3 +150,10 @@ def test_a_name_said_again_as_the_tail_of_a_fuller_name_is_one_box() -> None:
     nodes = {n.label for n in fig.of_kind("node")}
     assert "Server" not in nodes and ("Parameter server", "Worker") in _edges(fig)
     assert "Interview" in nodes  # two fuller names: which one is meant is not said
+
+
+def test_what_a_step_checks_against_is_read_by_the_step() -> None:
+    r = read_brief("SQANTI3 classifies each isoform against GENCODE.")
+    assert ("GENCODE", "SQANTI3") in r.relations
+    r = read_brief("The rules engine scores the variant against the ACMG criteria.")
+    assert {("Variant", "Rules engine"), ("ACMG criteria", "Rules engine")} <= set(r.relations)
