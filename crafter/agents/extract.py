@@ -20,7 +20,16 @@ import re
 
 from crafter.agents.labels import labels_match, normalise_label, slug_id
 from crafter.agents.prose import GENERIC_WHOLES, ProseState, np_label, read_prose, verb_lemma
-from crafter.agents.reading import BriefReading, box_key, groups_named, merge_abbreviations, read_searched_against, said_again_as
+from crafter.agents.reading import (
+    BriefReading,
+    box_key,
+    groups_named,
+    head_group_name,
+    merge_abbreviations,
+    read_searched_against,
+    said_again_as,
+    spread_collectives,
+)
 from crafter.spec import Edge, Figure, Group, Node, Panel
 
 MAX_LABEL_WORDS = 6
@@ -568,40 +577,12 @@ def with_head(reading: BriefReading, head: dict, text: str = "") -> BriefReading
             out.groups.append((label, inside))
     for label, members in head.get("members", []):
         inside = [m for m in dict.fromkeys(by_low.get(m) for m in members) if m]
-        named, inside = _head_group_name(label, inside, text)
+        named, inside = head_group_name(label, inside, text)
         if not any(normalise_label(g) == normalise_label(named) for g, _ in out.groups):
             label = named  # (the rules' group of that name stays the one of that name)
         if len(inside) >= 2 and not any(normalise_label(g) == normalise_label(label) for g, _ in out.groups):
             out.groups.append((label, inside))
     return out
-
-
-_COMMON_GROUP_WORDS = {"stage", "group", "layer", "level", "levels", "module", "block", "phase", "step", "tier",
-                       "sector", "local", "cohort", "subgroup", "subworkflow", "workflow", "part", "unit", "site",
-                       "branch", "loop", "section", "zone", "region", "service", "component", "system"}
-
-
-def _head_group_name(label: str, members: list[str], text: str) -> tuple[str, list[str]]:
-    """A head group named by a common word alone ("stage", "layer"): the brief's fuller name for it ("the
-    alignment stage"; one whose first word is a member's name first), its members as the head read them.
-    (Tried and dropped: taking that member out of the group, dropping a group the brief gives no fuller
-    name, merging it into the rules' group of that name — plans alone gained a group, the whole pipeline
-    with CraftLM lost two: 0.3115 -> 0.3028.)"""
-    if len(label.split()) > 1 or label.lower() not in _COMMON_GROUP_WORDS:
-        return label, members
-    said = [m.group(1) for m in re.finditer(rf"\b([^\W\d_][\w-]*)\s+{re.escape(label)}\b", text, re.I)
-            if m.group(1).lower() not in _STOP_BEFORE_HEAD]
-    word = next((w for w in said if any(normalise_label(x) == normalise_label(w) for x in members)), None) \
-        or next(iter(said), None)
-    if word is None:
-        return label, members
-    name = f"{word} {label.lower()}"
-    return name[:1].upper() + name[1:], members
-
-
-_STOP_BEFORE_HEAD = {"the", "a", "an", "each", "every", "this", "that", "one", "first", "second", "third", "last",
-                     "final", "next", "same", "other", "per", "of", "in", "into", "to", "and", "or", "its", "their",
-                     "both", "all", "these", "those", "two", "three", "four", "our", "whole", "entire"}
 
 
 def _head_part(head: dict | None, text: str) -> dict | None:
@@ -635,6 +616,7 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
         _read_headed_lines(arrowed, reading, lists_only=True)  # "qualitative: interviews, notes"
     merge_abbreviations(reading, brief)
     read_searched_against(brief, reading)
+    spread_collectives(reading, brief)
     names = list(reading.entities)
     if not names:
         words = re.sub(r"\s+", " ", brief).strip().split(" ")

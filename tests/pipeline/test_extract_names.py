@@ -152,6 +152,26 @@ def test_a_name_said_again_as_the_tail_of_a_fuller_name_is_one_box() -> None:
     assert "Interview" in nodes  # two fuller names: which one is meant is not said
 
 
+def test_all_three_and_both_are_the_things_said_before_not_a_box() -> None:
+    fig = figure_from_brief("Contigs go to QUAST, BUSCO and Merqury.\nAll three → HTML dashboard\n")
+    nodes = {n.label for n in fig.of_kind("node")}
+    assert not any(n.lower().startswith("all") for n in nodes)
+    assert {("QUAST", "HTML dashboard"), ("BUSCO", "HTML dashboard"), ("Merqury", "HTML dashboard")} <= _edges(fig)
+    assert ("Contigs", "HTML dashboard") not in _edges(fig)
+    fig = figure_from_brief("The amplifier feeds the eye tracker and the EEG recorder.\n"
+                            "Stimulus PC → TTL triggers → both recorders\n")
+    assert {("TTL triggers", "Eye tracker"), ("TTL triggers", "EEG recorder")} <= _edges(fig)
+    assert ("TTL triggers", "Stimulus PC") not in _edges(fig)
+
+
+def test_everything_gathers_what_leads_nowhere_yet() -> None:
+    fig = figure_from_brief("The survey feeds the score sheet. Interviews are turned into transcripts.\n"
+                            "Everything → mixed-methods integration\n")
+    into = {a for a, b in _edges(fig) if b == "Mixed-methods integration"}
+    assert "Transcripts" in into and not {"Interviews", "Survey"} & into
+    assert "Everything" not in {n.label for n in fig.of_kind("node")}
+
+
 def test_what_a_step_checks_against_is_read_by_the_step() -> None:
     r = read_brief("SQANTI3 classifies each isoform against GENCODE.")
     assert ("GENCODE", "SQANTI3") in r.relations
