@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from crafter.agents.labels import labels_match, normalise_label, slug_id
-from crafter.agents.prose import GENERIC_WHOLES, ProseState, np_label, read_prose, verb_lemma
+from crafter.agents.prose import GENERIC_WHOLES, ProseState, np_label, read_prose, reads_backward, verb_lemma
 from crafter.agents.reading import (
     BriefReading,
     box_key,
@@ -569,6 +569,8 @@ def with_head(reading: BriefReading, head: dict, text: str = "") -> BriefReading
                for x, y in reading.negated):
             continue  # "the front end never talks to the annotator"
         if (by_low.get(b), by_low.get(a)) not in ruled:  # the rules read the verb: their direction stands
+            if _said_backward(a, b, text):  # "X, which queries Y": Y -> X
+                a, b = b, a
             relate(by_low.get(a), by_low.get(b))
     out.edge_labels = {(alias.get(a), alias.get(b)): lab for (a, b), lab in reading.edge_labels.items()}
     for label, members in reading.groups:
@@ -583,6 +585,16 @@ def with_head(reading: BriefReading, head: dict, text: str = "") -> BriefReading
         if len(inside) >= 2 and not any(normalise_label(g) == normalise_label(label) for g, _ in out.groups):
             out.groups.append((label, inside))
     return out
+
+
+def _said_backward(a: str, b: str, text: str) -> bool:
+    """A head's link a -> b that the words between a and b, in one sentence, read the other way."""
+    low = text.lower()
+    i, j = low.find(a.lower()), low.find(b.lower())
+    if i < 0 or j < 0 or j < i + len(a):
+        return False
+    between = text[i + len(a):j]
+    return not re.search(r"[.;!?\n]", between) and reads_backward(between)
 
 
 def _head_part(head: dict | None, text: str) -> dict | None:

@@ -45,9 +45,13 @@ def read_searched_against(text: str, reading: BriefReading) -> None:
                    for m in re.finditer(r"(?<![\w-])" + re.escape(e.lower()) + r"(?![\w-])", low))
     linked = {frozenset(p) for p in reading.relations}
     for (_, a_end, a), (b_start, _, b) in zip(spots, spots[1:]):
-        if a != b and _AGAINST_RE.match(text[a_end:b_start]) and frozenset((a, b)) not in linked:
+        if a == b or not _AGAINST_RE.match(text[a_end:b_start]):
+            continue
+        if (a, b) in reading.relations:  # read the other way round ("the search … ChocoPhlAn")
+            reading.relations[reading.relations.index((a, b))] = (b, a)
+        elif frozenset((a, b)) not in linked:
             reading.relations.append((b, a))
-            linked.add(frozenset((a, b)))
+        linked.add(frozenset((a, b)))
 
 
 _ABBREVIATION_RE = re.compile(r"\(\s*([A-Z][A-Za-z0-9-]{0,9}[A-Z0-9])\s*\)")

@@ -177,3 +177,12 @@ def test_what_a_step_checks_against_is_read_by_the_step() -> None:
     assert ("GENCODE", "SQANTI3") in r.relations
     r = read_brief("The rules engine scores the variant against the ACMG criteria.")
     assert {("Variant", "Rules engine"), ("ACMG criteria", "Rules engine")} <= set(r.relations)
+
+
+def test_a_head_link_said_vs_or_against_runs_from_the_reference() -> None:
+    brief = "Imputation runs Beagle vs the TOPMed panel. The detection stage matches streams against the ruleset.\n"
+    head = {"node": ["Beagle", "TOPMed panel", "detection stage", "ruleset"],
+            "links": [["Beagle", "TOPMed panel"], ["detection stage", "ruleset"]], "members": []}
+    edges = _edges(figure_from_brief(brief, names=head))
+    assert {("TOPMed panel", "Beagle"), ("Ruleset", "Detection stage")} <= edges
+    assert not {("Beagle", "TOPMed panel"), ("Detection stage", "Ruleset")} & edges
