@@ -23,6 +23,7 @@ from crafter.agents.prose import GENERIC_WHOLES, ProseState, np_label, read_pros
 from crafter.agents.reading import (
     BriefReading,
     box_key,
+    drop_heading_names,
     groups_named,
     head_group_name,
     merge_abbreviations,
@@ -629,6 +630,7 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     merge_abbreviations(reading, brief)
     read_searched_against(brief, reading)
     spread_collectives(reading, brief)
+    drop_heading_names(reading, brief)
     names = list(reading.entities)
     if not names:
         words = re.sub(r"\s+", " ", brief).strip().split(" ")

@@ -186,3 +186,35 @@ def head_group_name(label: str, members: list[str], text: str) -> tuple[str, lis
 _STOP_BEFORE_HEAD = {"the", "a", "an", "each", "every", "this", "that", "one", "first", "second", "third", "last",
                      "final", "next", "same", "other", "per", "of", "in", "into", "to", "and", "or", "its", "their",
                      "both", "all", "these", "those", "two", "three", "four", "our", "whole", "entire"}
+
+
+def _heading_lines(text: str) -> list[str]:
+    """A brief's title line (its first, short, without a full stop, over more text) and its Markdown
+    headings ("## Sensor pipeline")."""
+    lines = [ln.strip() for ln in text.split("\n") if ln.strip()]
+    out = [ln for ln in lines if re.match(r"#{1,6}\s", ln) and len(ln.split()) <= 9 and not ln.endswith(".")]
+    first = lines[0] if len(lines) > 1 else ""
+    if first and len(first.split()) <= 10 and not re.search(r"[.!?]$|->|→", first) and first not in out:
+        out.append(first)
+    return out
+
+
+def drop_heading_names(reading: BriefReading, text: str) -> None:
+    """A name said only in the brief's title or headings ("Pooled CRISPR KO screen – analysis": no box
+    "KO"; "## Honeynet") is what the figure is about, not a box in it; one that ends in a group's label
+    stays (it titles that group)."""
+    heads = _heading_lines(text)
+    if not heads:
+        return
+    body = text
+    for h in heads:
+        body = body.replace(h, " ", 1)
+    low, keys = body.lower(), [box_key(g) for g, _ in reading.groups]
+    gone = {e for e in reading.entities if any(e.lower() in h.lower() for h in heads)
+            and not re.search(r"(?<![\w-])" + re.escape(e.lower()) + r"(?![\w])", low)
+            and not any(box_key(e) == k or box_key(e).endswith(" " + k) for k in keys)}
+    if gone:
+        reading.entities = [e for e in reading.entities if e not in gone]
+        reading.strong = [e for e in reading.strong if e not in gone]
+        reading.relations = [(a, b) for a, b in reading.relations if a not in gone and b not in gone]
+        reading.groups = [(g, [m for m in ms if m not in gone]) for g, ms in reading.groups]

@@ -186,3 +186,15 @@ def test_a_head_link_said_vs_or_against_runs_from_the_reference() -> None:
     edges = _edges(figure_from_brief(brief, names=head))
     assert {("TOPMed panel", "Beagle"), ("Ruleset", "Detection stage")} <= edges
     assert not {("Beagle", "TOPMed panel"), ("Detection stage", "Ruleset")} & edges
+
+
+def test_a_name_said_only_in_the_title_line_or_a_heading_is_no_box() -> None:
+    brief = ("Honeynet telemetry\n## Sensors\nThe honeypots send every session to a local agent, which forwards "
+             "the events to a Kafka topic.\n")
+    head = {"node": ["Honeynet telemetry", "Sensors", "honeypots", "local agent", "Kafka topic"],
+            "links": [["Honeynet telemetry", "honeypots"], ["honeypots", "local agent"]], "members": []}
+    for fig in (figure_from_brief(brief), figure_from_brief(brief, names=head)):
+        nodes = {n.label for n in fig.of_kind("node")}
+        assert {"Honeypots", "Local agent", "Kafka topic"} <= nodes
+        assert not {"Honeynet telemetry", "Sensors"} & nodes
+        assert ("Local agent", "Kafka topic") in _edges(fig)
