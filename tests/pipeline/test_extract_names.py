@@ -198,3 +198,12 @@ def test_a_name_said_only_in_the_title_line_or_a_heading_is_no_box() -> None:
         assert {"Honeypots", "Local agent", "Kafka topic"} <= nodes
         assert not {"Honeynet telemetry", "Sensors"} & nodes
         assert ("Local agent", "Kafka topic") in _edges(fig)
+
+
+def test_a_head_group_listing_its_own_name_is_that_group_not_a_crash() -> None:
+    brief = "Reads go to the alignment stage. STAR and HISAT2 align them."
+    head = {"node": ["reads", "alignment stage", "STAR", "HISAT2"], "links": [["reads", "alignment stage"]],
+            "members": [["Alignment stage", ["alignment stage", "star", "hisat2"]]]}
+    fig = figure_from_brief(brief, names=head)  # was SpecError: a group cannot contain itself
+    assert _groups(fig) == {"Alignment stage": ["HISAT2", "STAR"]}
+    assert ("Reads", "STAR") in _edges(fig) and "Alignment stage" not in {n.label for n in fig.of_kind("node")}
