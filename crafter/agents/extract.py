@@ -515,8 +515,9 @@ def with_head(reading: BriefReading, head: dict, text: str = "") -> BriefReading
     :func:`figure_from_brief` for a brief that :func:`draws_arrows`): the head's
     names are the boxes (it finds more of them, and fewer wrong ones); a name of the rules' that one of the
     head's covers becomes that name; of the names only the rules found, the sure ones
-    stay (quoted, listed, in an arrow chain); edges are the head's links and the rules' relations
-    between the names kept; groups the rules' and the head's."""
+    stay (quoted, listed, in an arrow chain; a list item of four words or more only when numbered or
+    quoted: an unnumbered one is mostly a remark, "~15 min per vertebrate genome"); edges are the head's
+    links and the rules' relations between the names kept; groups the rules' and the head's."""
     heads = list(dict.fromkeys(n for n in head.get("node", []) if n.strip()))
     if not heads:
         return reading
@@ -525,6 +526,9 @@ def with_head(reading: BriefReading, head: dict, text: str = "") -> BriefReading
     again = said_again_as(heads, text)  # "the sealed allocation store … the allocation store": one box
     heads = [h for h in heads if h not in again]
     strong = [e for e in reading.entities if e in set(reading.strong)]
+    steps = {_item_label(m.group(1)) for m in map(_ITEM_RE.match, text.split("\n"))
+             if m and re.match(r"\s*\(?\d|\s*(?:step|stage|phase)", m.group(0), re.I)}
+    steps |= {(q.group(1) or q.group(2)).strip() for q in _QUOTED_RE.finditer(text)}
 
     def same(a: str, b: str) -> bool:
         return a.lower() == b.lower() or normalise_label(a) == normalise_label(b)
@@ -549,7 +553,7 @@ def with_head(reading: BriefReading, head: dict, text: str = "") -> BriefReading
     for e in reading.entities:
         hit = e if e in out.entities else next((to_final[h.lower()] for h in heads if same(e, h)), None) \
             or next((to_final[h.lower()] for h in heads if labels_match(e, h)), None)
-        if hit is None and e in strong:
+        if hit is None and e in strong and (len(e.split()) < 4 or e in steps):
             out.entities.append(e)
             hit = e
         alias[e] = hit

@@ -207,3 +207,13 @@ def test_a_head_group_listing_its_own_name_is_that_group_not_a_crash() -> None:
     fig = figure_from_brief(brief, names=head)  # was SpecError: a group cannot contain itself
     assert _groups(fig) == {"Alignment stage": ["HISAT2", "STAR"]}
     assert ("Reads", "STAR") in _edges(fig) and "Alignment stage" not in {n.label for n in fig.of_kind("node")}
+
+
+def test_a_long_remark_in_a_bullet_list_is_no_box_beside_the_heads_names_but_a_numbered_step_is() -> None:
+    brief = ("- reads → FastQC → MultiQC report\n- about 15 min per sample on 32 cores\n"
+             "1. Split every core lengthwise in the lab.\n2. Scan the working half with the XRF scanner.\n")
+    head = {"node": ["reads", "FastQC", "MultiQC report", "XRF scanner"],
+            "links": [["reads", "FastQC"], ["FastQC", "MultiQC report"]], "members": []}
+    nodes = {n.label for n in figure_from_brief(brief, names=head).of_kind("node")}
+    assert {"Reads", "FastQC", "MultiQC report", "Split every core lengthwise"} <= nodes
+    assert not any("15 min" in n for n in nodes)
