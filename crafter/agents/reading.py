@@ -210,11 +210,13 @@ def drop_heading_names(reading: BriefReading, text: str) -> None:
     for h in heads:
         body = body.replace(h, " ", 1)
     low, keys = body.lower(), [box_key(g) for g, _ in reading.groups]
-    gone = {e for e in reading.entities if any(e.lower() in h.lower() for h in heads)
-            and not re.search(r"(?<![\w-])" + re.escape(e.lower()) + r"(?![\w])", low)
-            and not any(box_key(e) == k or box_key(e).endswith(" " + k) for k in keys)}
+    said = {e for e in reading.entities if any(e.lower() in h.lower() for h in heads)
+            and not re.search(r"(?<![\w-])" + re.escape(e.lower()) + r"(?![\w])", low)}
+    titles = {e for e in said if any(box_key(e) == k or box_key(e).endswith(" " + k) for k in keys)}
+    gone = said - titles
+    # a title's links are no links either: unlinked, it can title its group (figure_from_brief's _group_titles)
+    reading.relations = [(a, b) for a, b in reading.relations if a not in said and b not in said]
     if gone:
         reading.entities = [e for e in reading.entities if e not in gone]
         reading.strong = [e for e in reading.strong if e not in gone]
-        reading.relations = [(a, b) for a, b in reading.relations if a not in gone and b not in gone]
         reading.groups = [(g, [m for m in ms if m not in gone]) for g, ms in reading.groups]

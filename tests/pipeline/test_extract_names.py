@@ -217,3 +217,14 @@ def test_a_long_remark_in_a_bullet_list_is_no_box_beside_the_heads_names_but_a_n
     nodes = {n.label for n in figure_from_brief(brief, names=head).of_kind("node")}
     assert {"Reads", "FastQC", "MultiQC report", "Split every core lengthwise"} <= nodes
     assert not any("15 min" in n for n in nodes)
+
+
+def test_a_heading_linked_by_the_head_still_titles_its_group() -> None:
+    brief = ("## Randomisation service\nSubmissions go to the allocation engine, which together with the sealed "
+             "allocation store forms the allocation core. The core plus the audit logger make up the service.")
+    head = {"node": ["Randomisation service", "allocation engine", "sealed allocation store", "audit logger"],
+            "links": [["randomisation service", "allocation engine"], ["audit logger", "randomisation service"]],
+            "members": []}
+    fig = figure_from_brief(brief, names=head)
+    assert "Randomisation service" in _groups(fig)
+    assert "Randomisation service" not in {n.label for n in fig.of_kind("node")}
