@@ -32,6 +32,7 @@ _BWD_VERBS = (
     "transform project split convert turn map divide chunk break discriminate compare recognise recognize uptake "
     "import collect gather query-encode attend review validate annotate assess screen quantify"
 ).split()
+_PARTICLES = {"up", "out", "back", "on", "off", "in", "together"}
 _INTRANSITIVE_TO = {"attend", "listen", "subscribe", "respond"}  # "B attends to A": A -> B
 _XFORM = {"split", "convert", "turn", "transform", "map", "divide", "chunk", "break", "project", "tokenize", "tokenise"}
 _PRODUCER = set(_FWD_VERBS) - {"connect", "link", "lead", "led", "go", "went", "flow", "enter", "travel", "move",
@@ -275,8 +276,13 @@ class ProseState:
 
 
 def _skip(c: _Clause, words: set[str]) -> None:
-    while (t := c.peek()) is not None and t.low in words:
+    while (t := c.peek()) is not None and (t.low in words or _LY_ADVERB.fullmatch(t.low)):
         c.i += 1
+
+
+# "is read independently by", "are automatically merged": an adverb in -ly is skipped wherever adverbs are
+# ("assembly", "family", "supply" end in -ly too, but not after these endings)
+_LY_ADVERB = re.compile(r"[a-z]{2,}(?:al|ent|ant|ate|ive|ous|ed|ar|ic|ful|less|ing|ible|able|ual|ial|ise|ete|ct)ly")
 
 
 def _neg_ahead(c: _Clause) -> bool:
@@ -339,7 +345,7 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
         return
     c.i += 1
     made_up = lemma == "make" and c.peek() is not None and c.peek().low == "up"  # "A and B make up the service"
-    _skip(c, {"up", "out", "back", "on", "off", "in", "together"} - ({"in"} if passive else set()))
+    _skip(c, _PARTICLES - ({"in"} if passive else set()))  # and "read independently by"
     nxt = c.peek()
     if lemma == "use" and passive and nxt is not None and nxt.low in ("to", "for") and c.peek(1) is not None:
         c.i += 1  # "X is used to search Y": the subject does the searching

@@ -228,3 +228,10 @@ def test_a_heading_linked_by_the_head_still_titles_its_group() -> None:
     fig = figure_from_brief(brief, names=head)
     assert "Randomisation service" in _groups(fig)
     assert "Randomisation service" not in {n.label for n in fig.of_kind("node")}
+
+
+def test_an_adverb_in_ly_does_not_stop_the_verb() -> None:
+    r = read_brief("The consensus FASTA is read independently by Pangolin for lineage assignment and by Nextclade.")
+    assert {("Consensus FASTA", "Pangolin"), ("Consensus FASTA", "Nextclade")} <= set(r.relations)
+    r = read_brief("Daily entries are automatically merged into the diary table.")
+    assert ("Daily entries", "Diary table") in r.relations
