@@ -173,6 +173,15 @@ def np_label(words: list[str]) -> str:
     return phrase[:1].upper() + phrase[1:]
 
 
+def _unknown_verb(c: _Clause) -> bool:
+    """A word the lexicon lacks that can only be a verb here: "-s" / "-es" right after a subject and before
+    an article ("enriches each event", "digitises the signal")."""
+    t, n = c.peek(), c.peek(1)
+    return t is not None and n is not None and t.lemma is None and n.low in ("the", "a", "an", "each", "every", "its",
+                                                                            "their", "all") \
+        and bool(re.fullmatch(r"[a-z][a-z-]{2,}[^s]s", t.low)) and t.low not in _NOUNISH_VERBS
+
+
 def _read_np(c: _Clause, *, need_verb: bool = False) -> str | None:
     """The noun phrase at the cursor (determiners included), or None; "both paths" is "both:Paths" (the two
     things said before, :func:`_resolve`)."""
@@ -207,7 +216,7 @@ def _read_np(c: _Clause, *, need_verb: bool = False) -> str | None:
         if t.low in _PRONOUNS and not words:
             c.i += 1
             return t.low  # resolved by the caller
-        if words and c.is_verb(need_verb=need_verb):
+        if words and (c.is_verb(need_verb=need_verb) or _unknown_verb(c)):
             break
         if not words and t.lemma and c.is_verb(need_verb=need_verb) and t.low not in _NOUNISH_VERBS:
             break
@@ -553,6 +562,14 @@ def read_prose(sentence: str, st: ProseState) -> None:
             elif names and c.peek() is not None and (c.peek().low in _AUX or c.is_verb() or _neg_ahead(c)):
                 st.subject = names
                 _read_vp(c, names, st)
+            elif names and _unknown_verb(c):  # "the stream job enriches each event … and writes it to X"
+                st.subject = names
+                c.i += 1
+                st.last = [n for n in _read_np_list(c) if n not in _PRONOUNS] or st.last
+                while (t := c.peek()) is not None and t.low in _PREPS and t.low not in _TARGET_PREPS:
+                    c.i += 1
+                    _read_np_list(c)
+                _more_vp(c, names, st, False)
             elif names:
                 if then and st.last:  # "First A, then B"
                     st.relations += [(a, b, None) for a in st.last for b in names]

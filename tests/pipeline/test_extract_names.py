@@ -235,3 +235,9 @@ def test_an_adverb_in_ly_does_not_stop_the_verb() -> None:
     assert {("Consensus FASTA", "Pangolin"), ("Consensus FASTA", "Nextclade")} <= set(r.relations)
     r = read_brief("Daily entries are automatically merged into the diary table.")
     assert ("Daily entries", "Diary table") in r.relations
+
+
+def test_a_verb_the_lexicon_lacks_still_ends_the_subject() -> None:
+    r = read_brief("The stream job enriches each event with ASN and geolocation and writes it to ClickHouse.")
+    assert ("Stream job", "ClickHouse") in r.relations
+    assert not any(e.lower().startswith(("writes", "enriches")) for e in r.entities)
