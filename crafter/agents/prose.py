@@ -175,10 +175,10 @@ def np_label(words: list[str]) -> str:
 
 def _unknown_verb(c: _Clause) -> bool:
     """A word the lexicon lacks that can only be a verb here: "-s" / "-es" right after a subject and before
-    an article ("enriches each event", "digitises the signal")."""
+    an article or an object pronoun ("enriches each event", "digitises the signal", "archives them")."""
     t, n = c.peek(), c.peek(1)
     return t is not None and n is not None and t.lemma is None and n.low in ("the", "a", "an", "each", "every", "its",
-                                                                            "their", "all") \
+                                                                            "their", "all", "it", "them", "both") \
         and bool(re.fullmatch(r"[a-z][a-z-]{2,}[^s]s", t.low)) and t.low not in _NOUNISH_VERBS
 
 
