@@ -355,6 +355,10 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
     c.i += 1
     made_up = lemma == "make" and c.peek() is not None and c.peek().low == "up"  # "A and B make up the service"
     _skip(c, _PARTICLES - ({"in"} if passive else set()))  # and "read independently by"
+    while (a := c.peek()) is not None and a.low in ("and", "or") and (v := c.peek(1)) is not None \
+            and (v.lemma is not None and c.is_verb(1) or v.lemma is None and re.fullmatch(r"[a-z][a-z-]{2,}[^s]s", v.low)) \
+            and (n := c.peek(2)) is not None and n.low in _DETERMINERS | {"it", "them"}:
+        c.i += 2  # "normalises and left-aligns the VCF": one object for both verbs
     nxt = c.peek()
     if lemma == "use" and passive and nxt is not None and nxt.low in ("to", "for") and c.peek(1) is not None:
         c.i += 1  # "X is used to search Y": the subject does the searching

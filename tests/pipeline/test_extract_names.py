@@ -241,3 +241,9 @@ def test_a_verb_the_lexicon_lacks_still_ends_the_subject() -> None:
     r = read_brief("The stream job enriches each event with ASN and geolocation and writes it to ClickHouse.")
     assert ("Stream job", "ClickHouse") in r.relations
     assert not any(e.lower().startswith(("writes", "enriches")) for e in r.entities)
+
+
+def test_two_verbs_share_one_object() -> None:
+    r = read_brief("The ingest worker normalises and left-aligns the VCF and then hands it to the annotator.")
+    assert {("VCF", "Ingest worker"), ("Ingest worker", "Annotator")} <= set(r.relations)
+    assert "Left-aligns" not in r.entities
