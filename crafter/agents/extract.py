@@ -26,6 +26,7 @@ from crafter.agents.reading import (
     drop_heading_names,
     groups_named,
     head_group_name,
+    made_by,
     merge_abbreviations,
     read_searched_against,
     said_again_as,
@@ -391,7 +392,7 @@ def _relate_prose(relations: list, names: _Names, known: set[str], prev_sink: st
     reading = names.reading
     pairs, first_rel = [], len(reading.relations)
     for a, b, lab in relations:
-        ca, cb = names.add(a, False), names.add(b, False)
+        ca, cb = made_by(a, reading.entities) or names.add(a, False), names.add(b, False)
         names.relate(ca, cb)
         if ca and cb and ca != cb:
             pairs.append((ca, cb))

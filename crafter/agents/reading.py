@@ -220,3 +220,15 @@ def drop_heading_names(reading: BriefReading, text: str) -> None:
         reading.entities = [e for e in reading.entities if e not in gone]
         reading.strong = [e for e in reading.strong if e not in gone]
         reading.groups = [(g, [m for m in ms if m not in gone]) for g, ms in reading.groups]
+
+
+def made_by(name: str, entities: list[str]) -> str | None:
+    """ "Annotated variants" after "the annotator", "clustered transcripts" after "isoseq cluster2": a thing
+    named by the step that made it (a past participle and a noun) is that step's output, drawn as the step
+    (the one earlier name with a word on the participle's stem, of five letters or more)."""
+    m = re.fullmatch(r"([A-Za-z]+?)e?d\s+[\w-]+", name.strip())
+    if m is None or len(m.group(1)) < 5:
+        return None
+    stem = m.group(1).lower()[:6]
+    hits = [e for e in entities if e != name and any(w.startswith(stem) for w in e.lower().split())]
+    return hits[-1] if len({box_key(h) for h in hits}) == 1 else None

@@ -247,3 +247,9 @@ def test_two_verbs_share_one_object() -> None:
     r = read_brief("The ingest worker normalises and left-aligns the VCF and then hands it to the annotator.")
     assert {("VCF", "Ingest worker"), ("Ingest worker", "Annotator")} <= set(r.relations)
     assert "Left-aligns" not in r.entities
+
+
+def test_a_thing_named_by_the_step_that_made_it_is_drawn_from_that_step() -> None:
+    r = read_brief("CenterPoint detects objects and a tracker follows them. The planner combines the tracked objects "
+                   "with the signal state and hands a path to the controller.")
+    assert ("Tracker", "Planner") in r.relations and "Tracked objects" not in r.entities
