@@ -355,10 +355,7 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
     c.i += 1
     made_up = lemma == "make" and c.peek() is not None and c.peek().low == "up"  # "A and B make up the service"
     _skip(c, _PARTICLES - ({"in"} if passive else set()))  # and "read independently by"
-    while (a := c.peek()) is not None and a.low in ("and", "or") and (v := c.peek(1)) is not None \
-            and (v.lemma is not None and c.is_verb(1) or v.lemma is None and re.fullmatch(r"[a-z][a-z-]{2,}[^s]s", v.low)) \
-            and (n := c.peek(2)) is not None and n.low in _DETERMINERS | {"it", "them"}:
-        c.i += 2  # "normalises and left-aligns the VCF": one object for both verbs
+    _skip_shared_verb(c)
     nxt = c.peek()
     if lemma == "use" and passive and nxt is not None and nxt.low in ("to", "for") and c.peek(1) is not None:
         c.i += 1  # "X is used to search Y": the subject does the searching
@@ -419,7 +416,6 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
     targets = [n for p, ns in preps if p in _TARGET_PREPS or p in ("in", "on") and lemma in ("store", "save", "write",
                "keep", "cache", "index", "load", "deposit", "inject") for n in ns if n not in _PRONOUNS]
     sources = [n for p, ns in preps if p == "from" for n in ns if n not in _PRONOUNS]
-    against = [n for p, ns in preps if p == "against" for n in ns if n not in _PRONOUNS]
     agents = [n for p, ns in preps if p == "by" for n in ns if n not in _PRONOUNS]
     through = next(([n for n in ns if n not in _PRONOUNS] for p, ns in preps if p == "through"
                     and len([n for n in ns if n not in _PRONOUNS]) >= 2), None)
@@ -434,11 +430,19 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
     lab = label or (objs[0] if len(objs) == 1 else None)  # "A sends features to B": the one object labels the edge
     new, ends = _verb_relations(lemma, passive, subj, objs, targets, sources, agents, benefit, label, lab)
     st.relations += new
-    if against and (objs or passive) and not targets:  # "classifies X against GENCODE": GENCODE is read
-        st.relations += [(a, s, None) for a in against for s in subj]
+    if (objs or passive) and not targets:  # "classifies X against GENCODE": GENCODE is read
+        st.relations += [(a, s, None) for p, ns in preps if p == "against" for a in ns for s in subj if a not in _PRONOUNS]
     if ends:
         st.last = ends
     _more_vp(c, subj, st, passive)
+
+
+def _skip_shared_verb(c: _Clause) -> None:
+    """ "normalises and left-aligns the VCF": the second verb shares the first one's object (skipped)."""
+    while (a := c.peek()) is not None and a.low in ("and", "or") and (v := c.peek(1)) is not None \
+            and (v.lemma is not None and c.is_verb(1) or v.lemma is None and re.fullmatch(r"[a-z][a-z-]{2,}[^s]s", v.low)) \
+            and (n := c.peek(2)) is not None and n.low in _DETERMINERS | {"it", "them"}:
+        c.i += 2
 
 
 def _verb_relations(lemma: str, passive: bool, subj: list[str], objs: list[str], targets: list[str],
