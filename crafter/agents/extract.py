@@ -19,8 +19,19 @@ from __future__ import annotations
 import re
 
 from crafter.agents.labels import labels_match, normalise_label, slug_id
-from crafter.agents.prose import GENERIC_WHOLES, ProseState, np_label, read_prose, verb_lemma
-from crafter.agents.reading import BriefReading, box_key, groups_named, merge_abbreviations, read_searched_against
+from crafter.agents.prose import GENERIC_WHOLES, ProseState, np_label, read_prose, reads_backward, verb_lemma
+from crafter.agents.reading import (
+    BriefReading,
+    box_key,
+    drop_heading_names,
+    groups_named,
+    head_group_name,
+    made_by,
+    merge_abbreviations,
+    read_searched_against,
+    said_again_as,
+    spread_collectives,
+)
 from crafter.spec import Edge, Figure, Group, Node, Panel
 
 MAX_LABEL_WORDS = 6
@@ -381,7 +392,7 @@ def _relate_prose(relations: list, names: _Names, known: set[str], prev_sink: st
     reading = names.reading
     pairs, first_rel = [], len(reading.relations)
     for a, b, lab in relations:
-        ca, cb = names.add(a, False), names.add(b, False)
+        ca, cb = made_by(a, reading.entities) or names.add(a, False), names.add(b, False)
         names.relate(ca, cb)
         if ca and cb and ca != cb:
             pairs.append((ca, cb))
@@ -505,14 +516,20 @@ def with_head(reading: BriefReading, head: dict, text: str = "") -> BriefReading
     :func:`figure_from_brief` for a brief that :func:`draws_arrows`): the head's
     names are the boxes (it finds more of them, and fewer wrong ones); a name of the rules' that one of the
     head's covers becomes that name; of the names only the rules found, the sure ones
-    stay (quoted, listed, in an arrow chain); edges are the head's links and the rules' relations
-    between the names kept; groups the rules' and the head's."""
+    stay (quoted, listed, in an arrow chain; a list item of four words or more only when numbered or
+    quoted: an unnumbered one is mostly a remark, "~15 min per vertebrate genome"); edges are the head's
+    links and the rules' relations between the names kept; groups the rules' and the head's."""
     heads = list(dict.fromkeys(n for n in head.get("node", []) if n.strip()))
     if not heads:
         return reading
     first_said: dict[str, str] = {}  # "revision" and "revisions", "level-1" and "level 1": one box
     heads_all, heads = heads, [h for h in heads if first_said.setdefault(box_key(h), h) == h]
+    again = said_again_as(heads, text)  # "the sealed allocation store … the allocation store": one box
+    heads = [h for h in heads if h not in again]
     strong = [e for e in reading.entities if e in set(reading.strong)]
+    steps = {_item_label(m.group(1)) for m in map(_ITEM_RE.match, text.split("\n"))
+             if m and re.match(r"\s*\(?\d|\s*(?:step|stage|phase)", m.group(0), re.I)}
+    steps |= {(q.group(1) or q.group(2)).strip() for q in _QUOTED_RE.finditer(text)}
 
     def same(a: str, b: str) -> bool:
         return a.lower() == b.lower() or normalise_label(a) == normalise_label(b)
@@ -527,14 +544,17 @@ def with_head(reading: BriefReading, head: dict, text: str = "") -> BriefReading
             hit = next((e for e in strong if covers[e] == [h]), None)
         to_final[h.lower()] = hit or (h if re.match(r"\S*[A-Z]", h) else h[:1].upper() + h[1:])  # "deduplicator"
     for h in heads_all:
-        to_final.setdefault(h.lower(), to_final[first_said[box_key(h)].lower()])
+        first = first_said[box_key(h)]
+        while first in again:
+            first = again[first]
+        to_final.setdefault(h.lower(), to_final[first.lower()])
     out = BriefReading(title=reading.title, direction=reading.direction, negated=reading.negated,
                        entities=list(dict.fromkeys(to_final[h.lower()] for h in heads)))
     alias: dict[str, str | None] = {}
     for e in reading.entities:
         hit = e if e in out.entities else next((to_final[h.lower()] for h in heads if same(e, h)), None) \
             or next((to_final[h.lower()] for h in heads if labels_match(e, h)), None)
-        if hit is None and e in strong:
+        if hit is None and e in strong and (len(e.split()) < 4 or e in steps):
             out.entities.append(e)
             hit = e
         alias[e] = hit
@@ -555,6 +575,8 @@ def with_head(reading: BriefReading, head: dict, text: str = "") -> BriefReading
                for x, y in reading.negated):
             continue  # "the front end never talks to the annotator"
         if (by_low.get(b), by_low.get(a)) not in ruled:  # the rules read the verb: their direction stands
+            if _said_backward(a, b, text):  # "X, which queries Y": Y -> X
+                a, b = b, a
             relate(by_low.get(a), by_low.get(b))
     out.edge_labels = {(alias.get(a), alias.get(b)): lab for (a, b), lab in reading.edge_labels.items()}
     for label, members in reading.groups:
@@ -563,7 +585,7 @@ def with_head(reading: BriefReading, head: dict, text: str = "") -> BriefReading
             out.groups.append((label, inside))
     for label, members in head.get("members", []):
         inside = [m for m in dict.fromkeys(by_low.get(m) for m in members) if m]
-        named, inside = _head_group_name(label, inside, text)
+        named, inside = head_group_name(label, inside, text)
         if not any(normalise_label(g) == normalise_label(named) for g, _ in out.groups):
             label = named  # (the rules' group of that name stays the one of that name)
         if len(inside) >= 2 and not any(normalise_label(g) == normalise_label(label) for g, _ in out.groups):
@@ -571,32 +593,14 @@ def with_head(reading: BriefReading, head: dict, text: str = "") -> BriefReading
     return out
 
 
-_COMMON_GROUP_WORDS = {"stage", "group", "layer", "level", "levels", "module", "block", "phase", "step", "tier",
-                       "sector", "local", "cohort", "subgroup", "subworkflow", "workflow", "part", "unit", "site",
-                       "branch", "loop", "section", "zone", "region", "service", "component", "system"}
-
-
-def _head_group_name(label: str, members: list[str], text: str) -> tuple[str, list[str]]:
-    """A head group named by a common word alone ("stage", "layer"): the brief's fuller name for it ("the
-    alignment stage"; one whose first word is a member's name first), its members as the head read them.
-    (Tried and dropped: taking that member out of the group, dropping a group the brief gives no fuller
-    name, merging it into the rules' group of that name — plans alone gained a group, the whole pipeline
-    with CraftLM lost two: 0.3115 -> 0.3028.)"""
-    if len(label.split()) > 1 or label.lower() not in _COMMON_GROUP_WORDS:
-        return label, members
-    said = [m.group(1) for m in re.finditer(rf"\b([^\W\d_][\w-]*)\s+{re.escape(label)}\b", text, re.I)
-            if m.group(1).lower() not in _STOP_BEFORE_HEAD]
-    word = next((w for w in said if any(normalise_label(x) == normalise_label(w) for x in members)), None) \
-        or next(iter(said), None)
-    if word is None:
-        return label, members
-    name = f"{word} {label.lower()}"
-    return name[:1].upper() + name[1:], members
-
-
-_STOP_BEFORE_HEAD = {"the", "a", "an", "each", "every", "this", "that", "one", "first", "second", "third", "last",
-                     "final", "next", "same", "other", "per", "of", "in", "into", "to", "and", "or", "its", "their",
-                     "both", "all", "these", "those", "two", "three", "four", "our", "whole", "entire"}
+def _said_backward(a: str, b: str, text: str) -> bool:
+    """A head's link a -> b that the words between a and b, in one sentence, read the other way."""
+    low = text.lower()
+    i, j = low.find(a.lower()), low.find(b.lower())
+    if i < 0 or j < 0 or j < i + len(a):
+        return False
+    between = text[i + len(a):j]
+    return not re.search(r"[.;!?\n]", between) and reads_backward(between)
 
 
 def _head_part(head: dict | None, text: str) -> dict | None:
@@ -630,6 +634,8 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
         _read_headed_lines(arrowed, reading, lists_only=True)  # "qualitative: interviews, notes"
     merge_abbreviations(reading, brief)
     read_searched_against(brief, reading)
+    spread_collectives(reading, brief)
+    drop_heading_names(reading, brief)
     names = list(reading.entities)
     if not names:
         words = re.sub(r"\s+", " ", brief).strip().split(" ")
@@ -647,6 +653,8 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     for label, members in reading.groups:
         inner: list[str] = []  # the group's boxes and the groups it holds
         for m in members:
+            if normalise_label(m) == normalise_label(label):
+                continue  # the group's own name among its members (a head's reading): the group, opened up below
             subs = as_group.get(m) or groups_named(m, [g for g, _, _ in groups if g != label])
             subs = [g for g in subs if g not in nested and g != label]
             if subs:  # "the core plus the audit logger make up the service": the core group inside

@@ -24,7 +24,6 @@ Numbers are printed, never asserted. Dev split only: the test split is frozen.
 from __future__ import annotations
 
 import argparse
-import functools
 import re
 import time
 from collections import Counter, defaultdict
@@ -121,12 +120,13 @@ def _head_figure(names: dict) -> Figure:
         return Figure(components=[])
 
 
-def _figure_stats(brief: Brief, fig: Figure | None) -> tuple[tuple[set, set, set], set[str]]:
-    """:func:`_edge_stats` and :func:`_group_hits` of one figure, matched to the gold once (nothing for no figure)."""
+def _figure_stats(brief: Brief, fig: Figure | None) -> tuple[tuple[set, set, set], set[str], FigureScore]:
+    """:func:`_edge_stats`, :func:`_group_hits` and the score of one figure, matched to the gold once (nothing
+    for no figure)."""
     if fig is None:
-        return (set(), set(), set()), set()
-    mapping = score_figure(brief.gold, fig, brief.aliases).matched
-    return _edge_stats(brief, fig, mapping), _group_hits(brief, fig, mapping)
+        return (set(), set(), set()), set(), FigureScore()
+    score = score_figure(brief.gold, fig, brief.aliases)
+    return _edge_stats(brief, fig, score.matched), _group_hits(brief, fig, score.matched), score
 
 
 def _edge_stats(brief: Brief, fig: Figure, mapping: dict[str, str]) -> tuple[set, set, set]:
@@ -158,19 +158,24 @@ def group_cue(brief: Brief, gid: str, members: list[str], at: dict) -> str:
 
 
 def analyse(briefs: list[Brief], read=None, show: str | None = None):
-    """Per surface form, the gold edges and what each reader found; per cue, the gold groups. ``read``: brief
-    text -> the name head's reading (None: the rules only)."""
+    """Per surface form, the gold edges and what each reader found; per cue, the gold groups; the plans alone
+    scored (:func:`plan_scores`). ``read``: brief text -> the name head's reading (None: the rules only).
+    Each brief's figures are built and matched to the gold once, for all three."""
     forms = {f: Tally() for f in FORMS}
     groups: dict[str, Counter] = defaultdict(Counter)
+    scores: dict[str, FigureScore] = {"rules": FigureScore()} | ({"rules+head": FigureScore()} if read else {})
     for b in briefs:
         prompt, spans, sent, at = _places(b)
         rules = figure_from_brief(b.text)
         names = read(b.text) if read is not None else None
         head = _head_figure(names) if names is not None else None
         both = figure_from_brief(b.text, names=names) if names is not None else None
-        (r_ends, r_found, r_rev), r_groups = _figure_stats(b, rules)
-        (h_ends, h_found, h_rev), h_groups = _figure_stats(b, head)
-        (b_ends, b_found, _), b_groups = _figure_stats(b, both)
+        (r_ends, r_found, r_rev), r_groups, r_score = _figure_stats(b, rules)
+        (h_ends, h_found, h_rev), h_groups, _ = _figure_stats(b, head)
+        (b_ends, b_found, _), b_groups, b_score = _figure_stats(b, both)
+        scores["rules"] += r_score
+        if both is not None:
+            scores["rules+head"] += b_score
         for p in {p for e in b.gold.of_kind("edge") for p in arrows(e)}:
             form, said = edge_form(prompt, spans, sent, at, *p)
             t = forms[form]
@@ -190,20 +195,13 @@ def analyse(briefs: list[Brief], read=None, show: str | None = None):
                 cue = group_cue(b, g.id, list(g.members or []), at)
                 groups[cue].update({"gold": 1, "rules": g.id in r_groups, "head": g.id in h_groups,
                                     "both": g.id in b_groups})
-    return forms, groups
+    return forms, groups, scores
 
 
 def plan_scores(briefs: list[Brief], read=None) -> dict[str, FigureScore]:
     """The plans alone scored against the gold (micro-averaged): the rules' figure and, with ``read``, the
     rules' figure with the name head's reading (what CraftLM's pipeline plans before critique and repair)."""
-    out: dict[str, FigureScore] = {"rules": FigureScore()}
-    if read is not None:
-        out["rules+head"] = FigureScore()
-    for b in briefs:
-        out["rules"] += score_figure(b.gold, figure_from_brief(b.text), b.aliases)
-        if read is not None:
-            out["rules+head"] += score_figure(b.gold, figure_from_brief(b.text, names=read(b.text)), b.aliases)
-    return out
+    return analyse(briefs, read)[2]
 
 
 def _group_hits(brief: Brief, fig: Figure, mapping: dict[str, str]) -> set[str]:
@@ -261,12 +259,12 @@ def main(argv: list[str] | None = None) -> None:
     read = None
     if not a.no_head:
         reader = NameReader(WEIGHTS_DIR, shared_encoder())
-        # one head reading a brief (analyse and plan_scores both ask)
-        read = functools.cache(lambda text: reader.names(plan_prompt(text)))
+        def read(text: str) -> dict:
+            return reader.names(plan_prompt(text))
     t0 = time.perf_counter()
-    forms, groups = analyse(briefs, read, a.show)
+    forms, groups, scores = analyse(briefs, read, a.show)
     print(format_tables(forms, groups, read is not None))
-    for name, sc in plan_scores(briefs, read).items():
+    for name, sc in scores.items():
         print(f"plans alone, {name}: nodes / edges / groups F1 "
               + " / ".join(f"{p.f1:.4f}" for p in (sc.nodes, sc.edges, sc.groups)))
     print(f"{len(briefs)} dev briefs in {time.perf_counter() - t0:.0f} s")

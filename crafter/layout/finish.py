@@ -3,6 +3,7 @@ laid-out figure (boxes, routes, label boxes, canvas rounded to 0.01 px)."""
 
 from __future__ import annotations
 
+from crafter.base.rules import group_band
 from crafter.layout import measure
 from crafter.layout.labels import BoxIndex, place_edge_label
 from crafter.layout.problem import Pt, Rect
@@ -26,14 +27,17 @@ from crafter.layout.state import (
     rect_union,
     rects_overlap,
 )
+from crafter.layout.titles import clear_titles
 from crafter.spec.model import (
     Box,
+    Chart,
     Edge,
     Figure,
     Node,
     Path,
     Point,
     Size,
+    Text,
 )
 
 
@@ -139,6 +143,7 @@ class Finishing:
     def final_routes(self, st: LayoutState) -> dict[str, list[Pt]]:
         """Routes in their final style, ends cut at the drawn outlines."""
         out: dict[str, list[Pt]] = {}
+        titles = self.title_rects(st)
         for e in self.fig.of_kind("edge"):
             pts = st.routes.get(e.id)
             if not pts:
@@ -154,10 +159,24 @@ class Finishing:
             pts = orthogonalize(pts) if routing != "straight" else simplify(pts)
             if len(pts) < 2:
                 pts = list(st.routes[e.id])
+            if routing != "straight" and titles and not (e.pinned and e.route):
+                blocks = [r for cid, r in st.boxes.items() if cid not in (e.source, e.target)
+                          and isinstance(self.by_id.get(cid), (Node, Chart, Text))]
+                pts = clear_titles(pts, titles, blocks, (a, b))
             pts = self.clip_ends(e, pts, st)
             if routing == "spline":
                 pts = spline_waypoints(pts)
             out[e.id] = pts
+        return out
+
+    def title_rects(self, st: LayoutState) -> list[Rect]:
+        """Where each titled group's title sits: the heading's width across the top band of its frame."""
+        out = []
+        for g in self.fig.of_kind("group"):
+            r = st.boxes.get(g.id)
+            if g.label and r is not None:
+                out.append((r[0], r[1], min(measure.group_label_width(g, self.theme), r[2]),
+                            min(group_band(g, self.theme), r[3])))
         return out
 
     def clip_ends(self, e: Edge, pts: list[Pt], st: LayoutState) -> list[Pt]:

@@ -21,3 +21,14 @@ def test_plan_scores_add_up_the_briefs() -> None:
     tp = sum(score_figure(b.gold, figure_from_brief(b.text), b.aliases).nodes.tp for b in briefs)
     assert scores["rules"].nodes.tp == tp == scores["rules+head"].nodes.tp
     assert scores["rules"].nodes.n_gold == sum(len(b.gold.of_kind("node")) for b in briefs)
+
+
+def test_each_brief_is_planned_once_for_the_tables_and_the_scores(monkeypatch) -> None:
+    import crafter.benchmarks.links_report as lr
+
+    briefs = list(load_briefs("dev"))[:2]
+    built = []
+    monkeypatch.setattr(lr, "figure_from_brief", lambda text, **kw: built.append(text) or figure_from_brief(text, **kw))
+    forms, groups, scores = lr.analyse(briefs, lambda text: {"node": [], "links": [], "members": []})
+    assert len(built) == 4  # rules, rules+head: one each a brief
+    assert scores["rules"].nodes.n_gold == sum(len(b.gold.of_kind("node")) for b in briefs)

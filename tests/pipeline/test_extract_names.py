@@ -138,3 +138,118 @@ def test_a_heading_that_ends_in_a_groups_name_titles_the_group_instead_of_standi
     groups = _groups(fig)
     assert "Randomisation service" in groups and "Service" not in groups
     assert "Randomisation service" not in nodes and "Audit logger" in nodes
+
+
+def test_a_name_said_again_as_the_tail_of_a_fuller_name_is_one_box() -> None:
+    brief = ("Each worker pushes updates to a parameter server. The server returns fresh weights to the worker. "
+             "An intake interview and an exit interview each feed the coding step; each interview is transcribed.")
+    head = {"node": ["worker", "parameter server", "server", "intake interview", "exit interview", "interview",
+                     "coding step"],
+            "links": [["worker", "parameter server"], ["server", "worker"]], "members": []}
+    fig = figure_from_brief(brief, names=head)
+    nodes = {n.label for n in fig.of_kind("node")}
+    assert "Server" not in nodes and ("Parameter server", "Worker") in _edges(fig)
+    assert "Interview" in nodes  # two fuller names: which one is meant is not said
+
+
+def test_all_three_and_both_are_the_things_said_before_not_a_box() -> None:
+    fig = figure_from_brief("Contigs go to QUAST, BUSCO and Merqury.\nAll three → HTML dashboard\n")
+    nodes = {n.label for n in fig.of_kind("node")}
+    assert not any(n.lower().startswith("all") for n in nodes)
+    assert {("QUAST", "HTML dashboard"), ("BUSCO", "HTML dashboard"), ("Merqury", "HTML dashboard")} <= _edges(fig)
+    assert ("Contigs", "HTML dashboard") not in _edges(fig)
+    fig = figure_from_brief("The amplifier feeds the eye tracker and the EEG recorder.\n"
+                            "Stimulus PC → TTL triggers → both recorders\n")
+    assert {("TTL triggers", "Eye tracker"), ("TTL triggers", "EEG recorder")} <= _edges(fig)
+    assert ("TTL triggers", "Stimulus PC") not in _edges(fig)
+
+
+def test_everything_gathers_what_leads_nowhere_yet() -> None:
+    fig = figure_from_brief("The survey feeds the score sheet. Interviews are turned into transcripts.\n"
+                            "Everything → mixed-methods integration\n")
+    into = {a for a, b in _edges(fig) if b == "Mixed-methods integration"}
+    assert "Transcripts" in into and not {"Interviews", "Survey"} & into
+    assert "Everything" not in {n.label for n in fig.of_kind("node")}
+
+
+def test_what_a_step_checks_against_is_read_by_the_step() -> None:
+    r = read_brief("SQANTI3 classifies each isoform against GENCODE.")
+    assert ("GENCODE", "SQANTI3") in r.relations
+    r = read_brief("The rules engine scores the variant against the ACMG criteria.")
+    assert {("Variant", "Rules engine"), ("ACMG criteria", "Rules engine")} <= set(r.relations)
+
+
+def test_a_head_link_said_vs_or_against_runs_from_the_reference() -> None:
+    brief = "Imputation runs Beagle vs the TOPMed panel. The detection stage matches streams against the ruleset.\n"
+    head = {"node": ["Beagle", "TOPMed panel", "detection stage", "ruleset"],
+            "links": [["Beagle", "TOPMed panel"], ["detection stage", "ruleset"]], "members": []}
+    edges = _edges(figure_from_brief(brief, names=head))
+    assert {("TOPMed panel", "Beagle"), ("Ruleset", "Detection stage")} <= edges
+    assert not {("Beagle", "TOPMed panel"), ("Detection stage", "Ruleset")} & edges
+
+
+def test_a_name_said_only_in_the_title_line_or_a_heading_is_no_box() -> None:
+    brief = ("Honeynet telemetry\n## Sensors\nThe honeypots send every session to a local agent, which forwards "
+             "the events to a Kafka topic.\n")
+    head = {"node": ["Honeynet telemetry", "Sensors", "honeypots", "local agent", "Kafka topic"],
+            "links": [["Honeynet telemetry", "honeypots"], ["honeypots", "local agent"]], "members": []}
+    for fig in (figure_from_brief(brief), figure_from_brief(brief, names=head)):
+        nodes = {n.label for n in fig.of_kind("node")}
+        assert {"Honeypots", "Local agent", "Kafka topic"} <= nodes
+        assert not {"Honeynet telemetry", "Sensors"} & nodes
+        assert ("Local agent", "Kafka topic") in _edges(fig)
+
+
+def test_a_head_group_listing_its_own_name_is_that_group_not_a_crash() -> None:
+    brief = "Reads go to the alignment stage. STAR and HISAT2 align them."
+    head = {"node": ["reads", "alignment stage", "STAR", "HISAT2"], "links": [["reads", "alignment stage"]],
+            "members": [["Alignment stage", ["alignment stage", "star", "hisat2"]]]}
+    fig = figure_from_brief(brief, names=head)  # was SpecError: a group cannot contain itself
+    assert _groups(fig) == {"Alignment stage": ["HISAT2", "STAR"]}
+    assert ("Reads", "STAR") in _edges(fig) and "Alignment stage" not in {n.label for n in fig.of_kind("node")}
+
+
+def test_a_long_remark_in_a_bullet_list_is_no_box_beside_the_heads_names_but_a_numbered_step_is() -> None:
+    brief = ("- reads → FastQC → MultiQC report\n- about 15 min per sample on 32 cores\n"
+             "1. Split every core lengthwise in the lab.\n2. Scan the working half with the XRF scanner.\n")
+    head = {"node": ["reads", "FastQC", "MultiQC report", "XRF scanner"],
+            "links": [["reads", "FastQC"], ["FastQC", "MultiQC report"]], "members": []}
+    nodes = {n.label for n in figure_from_brief(brief, names=head).of_kind("node")}
+    assert {"Reads", "FastQC", "MultiQC report", "Split every core lengthwise"} <= nodes
+    assert not any("15 min" in n for n in nodes)
+
+
+def test_a_heading_linked_by_the_head_still_titles_its_group() -> None:
+    brief = ("## Randomisation service\nSubmissions go to the allocation engine, which together with the sealed "
+             "allocation store forms the allocation core. The core plus the audit logger make up the service.")
+    head = {"node": ["Randomisation service", "allocation engine", "sealed allocation store", "audit logger"],
+            "links": [["randomisation service", "allocation engine"], ["audit logger", "randomisation service"]],
+            "members": []}
+    fig = figure_from_brief(brief, names=head)
+    assert "Randomisation service" in _groups(fig)
+    assert "Randomisation service" not in {n.label for n in fig.of_kind("node")}
+
+
+def test_an_adverb_in_ly_does_not_stop_the_verb() -> None:
+    r = read_brief("The consensus FASTA is read independently by Pangolin for lineage assignment and by Nextclade.")
+    assert {("Consensus FASTA", "Pangolin"), ("Consensus FASTA", "Nextclade")} <= set(r.relations)
+    r = read_brief("Daily entries are automatically merged into the diary table.")
+    assert ("Daily entries", "Diary table") in r.relations
+
+
+def test_a_verb_the_lexicon_lacks_still_ends_the_subject() -> None:
+    r = read_brief("The stream job enriches each event with ASN and geolocation and writes it to ClickHouse.")
+    assert ("Stream job", "ClickHouse") in r.relations
+    assert not any(e.lower().startswith(("writes", "enriches")) for e in r.entities)
+
+
+def test_two_verbs_share_one_object() -> None:
+    r = read_brief("The ingest worker normalises and left-aligns the VCF and then hands it to the annotator.")
+    assert {("VCF", "Ingest worker"), ("Ingest worker", "Annotator")} <= set(r.relations)
+    assert "Left-aligns" not in r.entities
+
+
+def test_a_thing_named_by_the_step_that_made_it_is_drawn_from_that_step() -> None:
+    r = read_brief("CenterPoint detects objects and a tracker follows them. The planner combines the tracked objects "
+                   "with the signal state and hands a path to the controller.")
+    assert ("Tracker", "Planner") in r.relations and "Tracked objects" not in r.entities
