@@ -192,7 +192,11 @@ def realset_rebuild(
     manifest: Optional[Path] = typer.Option(None, "--manifest", help="The ground truth (default: FOLDER/manifest.json, "
                                             "then ./realset/manifest.json)"),
 ) -> None:
-    """Write the real set's figures from their repositories at the recorded commits, each checked by sha256."""
+    """Write the real set's figures from their repositories at the recorded commits, each checked by sha256.
+
+    Example: crafteditor realset-rebuild --mirrors ~/mirrors   (git directories as owner/name clones or
+    owner+name snapshots; writes shared/realfigs/figs/*.png)
+    """
     done = rebuild(folder, mirrors, manifest)
     for r in done:
         if r.status == "failed":
