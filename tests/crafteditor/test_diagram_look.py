@@ -119,3 +119,28 @@ def test_a_frames_width_and_its_plain_grey_title_are_drawn_as_read():
     assert frame and float(frame.group(1)) == pytest.approx(6.0, abs=1.0)
     title = re.search(r'<text [^>]*>CLUSTER</text>', svg)
     assert title and 'font-weight="bold"' not in title.group(0)
+
+
+def test_a_thick_outline_is_drawn_as_thick_as_read():
+    """A 10 px box outline (a figure drawn at 2x) was read in 8 rings and drawn 8.2 px thick."""
+    import io
+    import os
+
+    import matplotlib
+    from PIL import Image, ImageDraw, ImageFont
+
+    font = ImageFont.truetype(os.path.join(os.path.dirname(matplotlib.__file__), "mpl-data/fonts/ttf/DejaVuSans.ttf"),
+                              40)
+    im = Image.new("RGB", (900, 300), "white")
+    d = ImageDraw.Draw(im)
+    for x, label in ((40, "store"), (500, "clean")):
+        d.rectangle((x, 80, x + 340, 240), outline=(0, 0, 0), width=10)
+        d.text((x + 120, 135), label, fill=(0, 0, 0), font=font)
+    buf = io.BytesIO()
+    im.save(buf, "PNG")
+    nodes = convert(buf.getvalue()).figure.of_kind("node")
+    assert sorted(n.label for n in nodes) == ["clean", "store"]
+    for n in nodes:
+        assert n.stroke_width == pytest.approx(10.0, abs=0.8)
+        assert n.box.x + n.box.w / 2 == pytest.approx(210 if n.label == "store" else 670, abs=1.5)
+
