@@ -43,6 +43,9 @@ class TracedObject:
 # vtracer's next layer within this RGB distance of the one below it is drawn as part of it (its
 # colour taken): an anti-aliased rim traced as a layer of its own was an element of its own
 SAME_FILL = 8.0
+# vtracer drops specks under this many pixels: at 2, a curve's anti-aliased fringe came back as
+# slivers of paths (wandb and tuning-playbook curves: 20-30 elements each, SSIM within 0.002)
+SPECKLE = 4
 _CMD = re.compile(r"([MLCQZ])|(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)")
 
 
@@ -128,9 +131,10 @@ def _png_bytes(patch: np.ndarray, level: int | None = None) -> bytes:
 
 def _vtracer_paths(png: bytes, origin: tuple[int, int], background: np.ndarray, scale: float) -> list[TracedPath]:
     svg = vtracer.convert_raw_image_to_svg(png, img_format="png", colormode="color", hierarchical="stacked",
-                                           mode="spline", filter_speckle=2, path_precision=2)
+                                           mode="spline", filter_speckle=SPECKLE, path_precision=2)
     out: list[TracedPath] = []
-    below: list[int] = []  # the colour of the last path in out
+    rgbs: list[list[int]] = []  # each path's colour, as out
+    boxes: list[tuple[float, float, float, float]] = []  # each path's extent, as out (grown as layers join it)
     for m in re.finditer(r'<path d="([^"]*)" fill="(#[0-9A-Fa-f]{6})" transform="translate\((-?[\d.]+),(-?[\d.]+)\)"',
                          svg):
         d, fill, tx, ty = m.group(1), m.group(2), float(m.group(3)), float(m.group(4))
@@ -140,12 +144,45 @@ def _vtracer_paths(png: bytes, origin: tuple[int, int], background: np.ndarray, 
         absolute = absolute_path(d, origin[0] + tx, origin[1] + ty, scale)
         if absolute is None:
             continue
-        if out and color_distance(below, rgb) <= SAME_FILL:
-            out[-1].d += " " + absolute  # the next layer of the stack in (nearly) its colour: one path
+        box = _extent(absolute)
+        j = _joins(rgbs, boxes, rgb, box)
+        if j is not None:
+            out[j].d += " " + absolute
+            boxes[j] = _union(boxes[j], box)
         else:
             out.append(TracedPath(d=absolute, fill=fill.upper()))
-            below = rgb
+            rgbs.append(rgb)
+            boxes.append(box)
     return out
+
+
+def _joins(rgbs: list[list[int]], boxes: list[tuple[float, float, float, float]], rgb: list[int],
+           box: tuple[float, float, float, float]) -> int | None:
+    """The path a new layer of the stack joins: the last one in (nearly) its colour, where every
+    layer drawn above that one lies clear of it (so it looks the same one layer lower); None: a
+    path of its own. One object's pieces of one colour were a path each: the letters of a
+    traced word, the boxes of a traced icon (a stack's very next layer in its colour joined
+    always: an anti-aliased rim traced as a layer of its own was an element of its own)."""
+    for j in range(len(rgbs) - 1, -1, -1):
+        if color_distance(rgbs[j], rgb) <= SAME_FILL:
+            return j
+        if _overlap(boxes[j], box):
+            return None
+    return None
+
+
+def _extent(d: str) -> tuple[float, float, float, float]:
+    v = [float(x) for x in re.findall(r"-?\d+(?:\.\d+)?", d)]
+    xs, ys = v[0::2], v[1::2]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _union(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    return min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
 
 
 def absolute_path(d: str, dx: float, dy: float, scale: float) -> str | None:

@@ -22,6 +22,8 @@ from crafter.base.text import ASCENT, DESCENT
 from crafter.charts.render.text_measure import text_width
 from crafter.charts.theme import chart_theme
 
+# a line's point markers narrower than this many line widths are not drawn (see _apply_marks)
+SPECK_WIDTHS = 1.8
 
 @dataclass
 class ChartStyle:
@@ -181,9 +183,11 @@ class ChartStyle:
                     mark["strokeWidth"] = _r(self.line_width * s)
                 if self.marker_area and mark.get("point"):
                     mark["point"] = {"size": _r(self.marker_area * s * s)}
-                    # 'markers' no wider than the line are specks of it, hidden on it when drawn: a
-                    # dot at every vertex (SciencePlots' curves: 155 invisible circles)
-                    if self.line_width and 2 * (self.marker_area / np.pi) ** 0.5 <= 1.5 * self.line_width:
+                    # 'markers' under twice as wide as the line are specks of it, hidden on it when
+                    # drawn: a dot at every vertex (SciencePlots' curves: 155 invisible circles; its
+                    # grid style's 0.74 px curves, 362 dots 1.2 px wide). Drawn dot markers are
+                    # wider (d2l's hyperband: 2.2 line widths)
+                    if self.line_width and 2 * (self.marker_area / np.pi) ** 0.5 < SPECK_WIDTHS * self.line_width:
                         mark["point"] = False
 
     def _apply_bands(self, enc: dict[str, Any], plot: tuple[float, float, float, float]) -> None:

@@ -267,12 +267,14 @@ def _make_shape(rgb: np.ndarray, paints: Paints, f: Face, shape: str, iou: float
         # anti-aliased rim for a thin grey stroke (dask's 7 px circles). Read past the stroke;
         # kept where that finds a thick one: the surroundings' paint was its colour, or one
         # surface lies beyond it.
-        wide = _ring_stroke(rgb, paints, face_for_ring or f, pad=int(math.ceil(max(width, 6.0))) + 8)
+        pad = int(math.ceil(max(width, 6.0))) + 8
+        wide = _ring_stroke(rgb, paints, face_for_ring or f, pad=pad)
         was_stroke = wide[0] is not None and color_distance(paints.colors[outside], wide[0]) < 40
         if wide[0] is not None and wide[1] > 2.0 and (wide[3] > share or was_stroke):
             # the surroundings' share: the better of the two readings (the wider rings of a
             # stack's front sheet reach its back sheets: 0.82 became 0.58 and the node was lost)
             stroke, width, outside, share = wide[0], wide[1], wide[2], max(share, wide[3])
+            width = _full_width(rgb, paints, face_for_ring or f, width, pad)
     elif share < 0.9 and stroke is not None and face_for_ring is None:
         # a second outline a few px outside the first (an accepting state's double circle, a
         # double-bordered box, a scroll's curl) is in the rings the surroundings are read from:
@@ -335,6 +337,22 @@ def _offset_shadow_share(rgb: np.ndarray, paints: Paints, face: Face, pad: int =
     out_luma = float(luma(paints.colors[outside]))
     grey = (px.max(axis=1) - px.min(axis=1) <= 16) & (px_luma < out_luma - 8)
     return min(float((lab[lt] == outside).mean()), float(((lab[br] == outside) | grey).mean()))
+
+
+def _full_width(rgb: np.ndarray, paints: Paints, face: Face, width: float, pad: int) -> float:
+    """A thick stroke's width read again in more rings where it filled the ``pad - 6`` it was
+    read in (dask's 9.3 px boxes read 8.0 px, drawn thinner than the original); only the
+    width: the surroundings stay those read nearer. Only around a face several rings across:
+    the rings around a small one (an icon's 60 x 32 frame) reach its neighbours' ink."""
+    while width > pad - 7.5 and pad < 48:
+        pad = int(math.ceil(width)) + 14
+        if min(face.w, face.h) < 5 * pad:
+            break
+        again = _ring_stroke(rgb, paints, face, pad=pad)
+        if again[0] is None or again[1] <= width:
+            break
+        width = again[1]
+    return width
 
 
 def _ring_stroke(rgb: np.ndarray, paints: Paints, face: Face, pad: int = 8,

@@ -416,12 +416,11 @@ class _TikzWriter:
         b = g.box or self.members_box(g)
         if b is None:
             return [f"% group {g.id} has no position: lay the figure out first"]
-        opts = ["crafter group", *self.paint_opts(g.fill or t.group_fill, g.stroke or t.group_stroke,
-                                                  t.group_stroke_width)]
+        w = t.group_stroke_width if g.stroke_width is None else g.stroke_width
+        opts = ["crafter group", *self.paint_opts(g.fill or t.group_fill, g.stroke or t.group_stroke, w)]
         r = min(t.corner_radius, b.w / 2, b.h / 2)
         if r > 0:
             opts.append(f"rounded corners={pt(r)}")
-        w = t.group_stroke_width
         dash = t.frame_dash(g.style)
         if dash == "dashed":
             opts.append(f"dash pattern=on {pt(4 * w + 1)} off {pt(2.5 * w + 0.5)}")

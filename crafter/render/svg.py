@@ -322,8 +322,9 @@ class _SvgWriter:
         t = self.theme
         b = g.box
         assert b is not None, f"group '{g.id}' has no box"
-        paint = Paint(fill=g.fill or t.group_fill, stroke=g.stroke or t.group_stroke, width=t.group_stroke_width,
-                      dash=dash_array(t.frame_dash(g.style), t.group_stroke_width))
+        width = t.group_stroke_width if g.stroke_width is None else g.stroke_width
+        paint = Paint(fill=g.fill or t.group_fill, stroke=g.stroke or t.group_stroke, width=width,
+                      dash=dash_array(t.frame_dash(g.style), width))
         r = min(t.corner_radius, b.w / 2, b.h / 2)
         out = (f'<rect x="{num(b.x)}" y="{num(b.y)}" width="{num(b.w)}" height="{num(b.h)}" rx="{num(r)}" '
                f"{paint.attrs()}/>")
@@ -331,7 +332,8 @@ class _SvgWriter:
             fs = group_font(g, t)
             band = min(group_band(g, t), b.h)
             out += self.text_line_left(g.label, b.x + t.group_label_inset, b.y + band / 2 + 2, fs,
-                                       g.text_color or t.group_text_color, bold=t.group_label_bold)
+                                       g.text_color or t.group_text_color,
+                                       bold=t.group_label_bold if g.bold is None else g.bold)
         return out
 
     def draw_panel(self, p: Panel) -> str:
@@ -521,7 +523,8 @@ class _Underlay:
         self.everywhere = False  # something whose extent is not known (a path with arcs)
         for c in fig.components:
             if isinstance(c, Group) and c.box is not None:
-                self.frames.append((c.box, theme.group_stroke_width / 2 + max(1.0, theme.corner_radius),
+                width = theme.group_stroke_width if c.stroke_width is None else c.stroke_width
+                self.frames.append((c.box, width / 2 + max(1.0, theme.corner_radius),
                                     min(group_band(c, theme), c.box.h) if c.label else 0.0))
             elif isinstance(c, Panel) and c.box is not None:
                 b = c.box

@@ -198,8 +198,10 @@ class Group(Component):
     style: DashStyle = "solid"
     fill: str | None = None
     stroke: str | None = None
+    stroke_width: float | None = Field(default=None, ge=0)  # the frame's, px; None: the theme's group_stroke_width
     text_color: str | None = None
     font_size: float | None = Field(default=None, gt=0)  # the title's, px; None: the theme's group_font_size
+    bold: bool | None = None  # the title's weight; None: the theme's group_label_bold
 
     _colors = field_validator("fill", "stroke", "text_color")(classmethod(lambda cls, v: _check_color(v)))
 

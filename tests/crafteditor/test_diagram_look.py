@@ -86,3 +86,61 @@ def test_a_cylinder_node_is_one_outline_element():
     assert svg_element_count(g) == 2  # the outline and the label
     d = re.search(r"<path d=\"([^\"]*)\"", g).group(1)
     assert g.count("<path") == 1 and d.count("A") == 3  # body (two arcs) and the lid's front rim
+
+
+def test_a_frames_width_and_its_plain_grey_title_are_drawn_as_read():
+    """A 6 px light-grey frame titled in plain grey (cloud 'environment' diagrams) was drawn at the
+    theme's 0.9 px with a bold dark title: the frame and its title line were the wrong ink."""
+    import io
+    import os
+
+    import matplotlib
+    from PIL import Image, ImageDraw, ImageFont
+
+    font = ImageFont.truetype(os.path.join(os.path.dirname(matplotlib.__file__), "mpl-data/fonts/ttf/DejaVuSans.ttf"),
+                              22)
+    im = Image.new("RGB", (760, 360), "white")
+    d = ImageDraw.Draw(im)
+    d.rounded_rectangle((20, 20, 740, 340), 10, outline=(190, 190, 190), width=6)
+    d.text((40, 32), "CLUSTER", fill=(140, 140, 140), font=font)
+    for x, label in ((70, "Alpha"), (420, "Beta")):
+        d.rectangle((x, 140, x + 250, 240), outline=(40, 40, 40), width=3)
+        d.text((x + 95, 178), label, fill=(0, 0, 0), font=font)
+    buf = io.BytesIO()
+    im.save(buf, "PNG")
+    conv = convert(buf.getvalue())
+    (group,) = conv.figure.of_kind("group")
+    assert group.label == "CLUSTER" and set(group.members) == {"alpha", "beta"}
+    assert group.stroke_width == pytest.approx(6.0, abs=1.0)
+    assert group.bold is False and group.text_color is not None
+    assert abs(int(group.text_color[1:3], 16) - 140) < 25
+    svg = conv.svg
+    frame = re.search(r'<g id="cluster" data-crafter-kind="group"><rect [^>]*stroke-width="([\d.]+)"', svg)
+    assert frame and float(frame.group(1)) == pytest.approx(6.0, abs=1.0)
+    title = re.search(r'<text [^>]*>CLUSTER</text>', svg)
+    assert title and 'font-weight="bold"' not in title.group(0)
+
+
+def test_a_thick_outline_is_drawn_as_thick_as_read():
+    """A 10 px box outline (a figure drawn at 2x) was read in 8 rings and drawn 8.2 px thick."""
+    import io
+    import os
+
+    import matplotlib
+    from PIL import Image, ImageDraw, ImageFont
+
+    font = ImageFont.truetype(os.path.join(os.path.dirname(matplotlib.__file__), "mpl-data/fonts/ttf/DejaVuSans.ttf"),
+                              40)
+    im = Image.new("RGB", (900, 300), "white")
+    d = ImageDraw.Draw(im)
+    for x, label in ((40, "store"), (500, "clean")):
+        d.rectangle((x, 80, x + 340, 240), outline=(0, 0, 0), width=10)
+        d.text((x + 120, 135), label, fill=(0, 0, 0), font=font)
+    buf = io.BytesIO()
+    im.save(buf, "PNG")
+    nodes = convert(buf.getvalue()).figure.of_kind("node")
+    assert sorted(n.label for n in nodes) == ["clean", "store"]
+    for n in nodes:
+        assert n.stroke_width == pytest.approx(10.0, abs=0.8)
+        assert n.box.x + n.box.w / 2 == pytest.approx(210 if n.label == "store" else 670, abs=1.5)
+

@@ -87,3 +87,17 @@ def test_a_page_coloured_rim_beside_a_stroke_is_dropped_but_faint_lines_and_divi
     divider = _seg(3, 20, 230, 380, 230, stroke="#FFFFFF", width=2.0)  # white across the header
     shaft = _seg(4, 20, 51.5, 380, 51.5, stroke="#1E1E1E", width=3.0)
     assert [c.id for c in drop_page_coloured(b, [rim, gridline, divider, shaft])] == ["p2", "p3", "p4"]
+
+
+def test_a_lines_dots_narrower_than_twice_its_width_are_not_drawn_wider_dots_are():
+    """A thin curve's 'markers' (a speck at each vertex, 1.2 px on a 0.74 px line) drew a circle
+    per data point that nobody sees; dot markers 2.2 line widths wide are real and stay."""
+    from crafteditor.charts.style import ChartStyle
+
+    def point_after(diameter: float, line: float):
+        spec = {"mark": {"type": "line", "point": True}}
+        ChartStyle(marker_area=3.14159 * (diameter / 2) ** 2, line_width=line)._apply_marks(spec, 1.0)
+        return spec["mark"]["point"]
+
+    assert point_after(1.2, 0.74) is False
+    assert point_after(6.6, 3.0) == {"size": 34.21}

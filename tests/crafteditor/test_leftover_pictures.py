@@ -31,3 +31,21 @@ def test_a_picture_patch_is_transparent_off_its_ink():
     x0, y0 = int(objs[0].box[0]), int(objs[0].box[1])
     assert alpha[25 - y0, 100 - x0] == 255  # the frame's ink
     assert alpha[120 - y0, 160 - x0] == 0  # inside the frame: whatever was read there shows
+
+
+
+def test_a_traced_objects_pieces_of_one_colour_are_one_path_where_nothing_lies_between():
+    """vtracer stacks an object's layers largest first: a tall dark bar, a red square, a small
+    dark square beside it were a path each; the two dark pieces are one path now (the red
+    square lies clear of the small one), while a dark dot drawn on the red square stays a path
+    of its own above it."""
+    from crafteditor.trace import _png_bytes, _vtracer_paths
+
+    rgb = np.full((110, 110, 3), 255, np.uint8)
+    rgb[5:105, 5:25] = (30, 30, 30)
+    rgb[20:50, 40:70] = (220, 40, 40)
+    rgb[20:30, 90:100] = (30, 30, 30)
+    rgb[30:36, 50:56] = (30, 30, 30)
+    paths = _vtracer_paths(_png_bytes(rgb, level=1), (0, 0), np.array([255, 255, 255]), 1.0)
+    assert [p.fill for p in paths] == ["#1E1E1E", "#DC2828", "#1E1E1E"]
+    assert paths[0].d.count("M") == 2 and paths[2].d.count("M") == 1

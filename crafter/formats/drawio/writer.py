@@ -151,12 +151,14 @@ def visible_cell(c: Component, fig: Figure, t: Theme, by_id: dict[str, Component
             max_w = min(max_w, t.node_max_text_w)
         out["label"] = "\n".join(wrap(c.text, fs, max(max_w, fs) + WRAP_SLACK, bold=c.bold, italic=c.italic))
     elif isinstance(c, Group):
+        bold = t.group_label_bold if c.bold is None else c.bold
+        width = t.group_stroke_width if c.stroke_width is None else c.stroke_width
         style = {"rounded": "1", "absoluteArcSize": "1", "arcSize": num(2 * t.corner_radius), "whiteSpace": "wrap",
                  "html": "0", "container": "1", "collapsible": "0", "recursiveResize": "0", "verticalAlign": "top",
                  "align": "left", "spacingLeft": num(t.group_label_inset - 2), "spacingTop": "-2",
-                 "fontStyle": "1" if t.group_label_bold else "0", "fontSize": num(group_font(c, t)),
+                 "fontStyle": "1" if bold else "0", "fontSize": num(group_font(c, t)),
                  "fillColor": hex_color(c.fill or t.group_fill), "strokeColor": hex_color(c.stroke or t.group_stroke),
-                 "fontColor": hex_color(c.text_color or t.group_text_color), "strokeWidth": num(t.group_stroke_width)}
+                 "fontColor": hex_color(c.text_color or t.group_text_color), "strokeWidth": num(width)}
         style.update(dash_keys(t.frame_dash(c.style)))
         out["label"] = " ".join((c.label or "").split("\n"))
     elif isinstance(c, Panel):

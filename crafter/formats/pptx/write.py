@@ -403,7 +403,8 @@ class _SlideWriter:
         assert b is not None, f"group '{g.id}' has no box"
         radius = min(t.corner_radius, b.w / 2, b.h / 2) / max(min(b.w, b.h), 1.0)
         frame = self._autoshape(shapes, "roundRect", b, [radius])
-        paint(frame, g.fill or t.group_fill, g.stroke or t.group_stroke, t.group_stroke_width, t.frame_dash(g.style))
+        width = t.group_stroke_width if g.stroke_width is None else g.stroke_width
+        paint(frame, g.fill or t.group_fill, g.stroke or t.group_stroke, width, t.frame_dash(g.style))
         self._name(frame, g.id, "frame")
         self.glue_targets[g.id] = (frame, "roundRect", b, None)
         if g.label:
