@@ -15,9 +15,24 @@ def mark_paints(paints: Paints, region: np.ndarray, lossy: bool) -> tuple[np.nda
     paints that may be marks."""
     counts = np.bincount(region[region >= 0].ravel(), minlength=len(paints.colors))
     min_px = max(6, int(0.0004 * region.size))
-    cands = [p for p in range(len(paints.colors)) if p != paints.background and counts[p] >= min_px
-             and _is_mark_paint(paints.colors[p], lossy)]
+    cands = [p for p in range(len(paints.colors)) if p != paints.background and _is_mark_paint(paints.colors[p], lossy)
+             and (counts[p] >= min_px or (counts[p] >= 12 and few_markers(region == p, paints.colors[p])))]
     return counts, min_px, cands
+
+
+def few_markers(m: np.ndarray, rgb) -> bool:
+    """A vivid paint's few pixels are a series of markers where they make three or more round
+    dots of one size (plotly's four 6 px markers beside two lines: under the least a series
+    needs, and the series was lost)."""
+    r, g, b = (int(v) for v in rgb)
+    if max(r, g, b) - min(r, g, b) < 60:
+        return False
+    n, _, stats, _ = cv2.connectedComponentsWithStats(m.astype(np.uint8), connectivity=8)
+    dots = [st for st in stats[1:] if st[4] >= 8 and 0.6 <= st[2] / st[3] <= 1.6 and st[4] >= 0.5 * st[2] * st[3]]
+    if len(dots) < 3 or len(dots) < 0.8 * (n - 1):
+        return False
+    areas = [int(st[4]) for st in dots]
+    return max(areas) <= 2.5 * min(areas)
 
 
 def _is_mark_paint(rgb, lossy: bool = False) -> bool:
