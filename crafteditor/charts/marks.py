@@ -15,7 +15,7 @@ from crafteditor.charts.bands import band_extent, find_bands, under_band
 from crafteditor.charts.bars import bar_series, baseline_px, has_rects, is_rect, staircase_rects
 from crafteditor.charts.legend import Legend, entry_name, find_legend, legend_margin, under_legend
 from crafteditor.charts.lines import line_series, line_width
-from crafteditor.charts.mark_paints import few_markers, mark_paints, merge_fringes, merge_washed_out
+from crafteditor.charts.mark_paints import few_markers, mark_paints, merge_fringes, merge_overlaps, merge_washed_out
 from crafteditor.charts.series import Series
 from crafteditor.charts.strokes import bridge_rules, drop_inner_ticks, drop_rules, find_rules
 from crafteditor.paint import Paints
@@ -47,6 +47,7 @@ def read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis, 
         for q in bands:
             bands[q][max(0, ly0):ly1, max(0, lx0):lx1] = False
     merge_fringes(labels, inner, paints, members, areas)
+    merge_overlaps(labels, inner, paints, members, areas)
     biggest = max(areas.values(), default=0)
     masks: list[tuple[int, np.ndarray, tuple[int, int, int]]] = []
     for p in members:

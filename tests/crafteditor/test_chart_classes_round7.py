@@ -99,3 +99,30 @@ def test_tick_labels_read_with_a_point_or_comma_for_the_other_are_the_numbers_wr
     assert tick_format(["1.0", "2.0", "4,0", "10.0"]) == ".1f"
     assert tick_format(["0", "100", "1,000"]) == ",d"
     assert tick_format(["0", "0.5", "1"]) is None
+
+
+def test_a_ggplot2_scatter_of_translucent_markers_reads_each_species_where_they_overlap():
+    """ggplot2's points at alpha 0.8 (palmerpenguins' README): where two or three overlap they make
+    darker shades of the species' colour, each lying along the others; all had been dropped as
+    each other's outlines (no chart read at 96 dpi) or read as series of their own, unnamed. A
+    shade that is the species' colour with less of the background, its blobs touching the
+    species' own, is that species."""
+    gg = pytest.importorskip("plotnine")
+    import io
+
+    import pandas as pd
+
+    rng = np.random.default_rng(3)
+    rows = [(name, round(cx + rng.normal(0, 5), 1), round(cy + rng.normal(0, 2.5), 1))
+            for name, cx, cy in (("Adelie", 190, 39), ("Gentoo", 217, 47.5), ("Chinstrap", 196, 49)) for _ in range(70)]
+    alone = [("Adelie", 171.3, 33.0), ("Gentoo", 232.2, 58.0), ("Chinstrap", 178.4, 57.5)]
+    df = pd.DataFrame(rows + alone, columns=["species", "flipper", "bill"])
+    plot = (gg.ggplot(df, gg.aes("flipper", "bill", color="species", shape="species"))
+            + gg.geom_point(size=3, alpha=0.8) + gg.theme_minimal()
+            + gg.scale_color_manual(values=["darkorange", "purple", "#008B8B"]))
+    buf = io.BytesIO()
+    plot.save(buf, format="png", width=7, height=5, dpi=96, verbose=False)
+    conv = convert(buf.getvalue())
+    (chart,) = conv.figure.of_kind("chart")
+    assert {str(s) for s, _, _ in chart_rows(chart.spec)} == {"Adelie", "Chinstrap", "Gentoo"}
+    assert score_values(conv.figure, _truth([list(v) for v in alone], [30, 60])) == 1.0
