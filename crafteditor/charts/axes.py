@@ -120,6 +120,19 @@ def mend_spaced_decimals(runs: list[TextRun], idx: list[int], rgb: np.ndarray | 
             runs[k] = replace(runs[k], text=text, marked=None)
 
 
+def mend_thousands_points(runs: list[TextRun], idx: list[int]) -> None:
+    """Tick labels among ``idx`` read '1.000' where the others are whole numbers of three digits
+    or more ('0 100 ... 900 1,000': OCR took the thousands comma for a point, and the axis's top
+    tick for 1) get their thousands comma back, in place."""
+    texts = [runs[k].text.strip() for k in idx]
+    whole = [t for t in texts if re.fullmatch(r"[−\-]?\d{1,3}(,\d{3})*", t)]
+    if len(whole) < 2 or max(abs(parse_number(t) or 0) for t in whole) < 100:
+        return
+    for k, t in zip(idx, texts):
+        if re.fullmatch(r"[−\-]?\d{1,3}(\.\d{3})+", t):
+            runs[k] = replace(runs[k], text=t.replace(".", ","), marked=None)
+
+
 def tick_text(run: TextRun, rgb: np.ndarray | None, bg: tuple[int, int, int]) -> tuple[float, str]:
     """A numeric tick label's (pixel centre, text) as written: a minus sign dropped
     (:func:`lost_minus`), a raised exponent read flat (:func:`y_tick`) put back."""

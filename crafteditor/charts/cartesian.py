@@ -17,6 +17,7 @@ from crafteditor.charts.axes import (
     join_decimals,
     join_powers,
     mend_spaced_decimals,
+    mend_thousands_points,
     power_text,
     snap_to_ticks,
     tick_number,
@@ -122,6 +123,7 @@ def _y_axis(runs, yt: list[int], ax, top, font: float, drawn, paints) -> tuple[A
     """The y axis fitted to its tick labels ``yt`` (narrowed in place to the ticks' own runs), the
     plot's top (the highest label's, where no frame gave it) and the runs that were exponents."""
     mend_spaced_decimals(runs, yt, drawn, paints.background_rgb)
+    mend_thousands_points(runs, yt)
     if top is None:
         top = min(runs[k].y for k in yt) - font * 0.2
     # 10ⁿ read as '10' and 'n': one label at the '10' (the exponent is no tick of its own)

@@ -200,13 +200,26 @@ def _cells(original, paints, runs, used, ax, ay, right, top, config, ink: np.nda
 
 def _axis_top(x: int, top: int, vlines, ink: np.ndarray, font: float) -> int:
     """The top of a y axis cut in pieces by bars drawn over it: the collinear pieces above
-    within four type sizes join it where the gap between is ink (the bars'); a gap of page is
-    between two panels stacked (sharing their x axis)."""
+    within four type sizes join it where the gap between is ink (the bars'), or (within eight)
+    is broken by holes no taller than a tick label (a label's box taken off the page cut Vega-Lite's y axis
+    at '80', and at '300 –' and '400', pieces too short to be lines: the plot below was read as
+    a chart of its own); a gap of page is between two panels stacked (sharing their x axis),
+    higher than a tick label."""
     for v in sorted(vlines, key=lambda v: -v[3]):
-        if abs(v[0] - x) <= 2 and top - 4 * font <= v[3] < top \
-                and ink[v[3]:top, max(0, x - 1):x + 2].any(axis=1).mean() >= 0.9:
-            top = v[1]
+        if abs(v[0] - x) <= 2 and top - 8 * font <= v[3] < top:
+            inked = ink[v[3]:top, max(0, x - 1):x + 2].any(axis=1)
+            if (top - v[3] <= 4 * font and inked.mean() >= 0.9) or _longest_false(inked) <= max(3.0, font):
+                top = v[1]
     return top
+
+
+def _longest_false(a: np.ndarray) -> int:
+    """The longest run of False in a 1-D boolean array."""
+    best = run = 0
+    for v in a:
+        run = 0 if v else run + 1
+        best = max(best, run)
+    return best
 
 
 def _is_horizontal(spec: dict[str, Any]) -> bool:

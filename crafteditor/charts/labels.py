@@ -7,6 +7,7 @@ import re
 
 import numpy as np
 
+from crafteditor.charts.numbers import parse_number
 from crafteditor.ocr.runs import TextRun, split_wide_gaps
 
 
@@ -26,14 +27,17 @@ def pick(runs, used, pred) -> int | None:
 def split_tick_labels(runs: list[TextRun], used: set[int], ay: float, ax: float, right: float,
                       font: float) -> None:
     """Category labels under an x axis that the text detector joined into one run ('Mamba
-    ResNet': matplotlib's classic style sets them a word's gap apart) become a run each, in
+    ResNet': matplotlib's classic style sets them a word's gap apart; numbers, a narrower gap
+    apart) become a run each, in
     place: the first piece keeps the run's index, the others are appended."""
     for k in range(len(runs)):
         r = runs[k]
         if k in used or r.angle != 0 or " " not in r.text or not (ay - 2 <= r.y <= ay + 3 * font) \
                 or not (ax - 2 * font <= r.cx <= right + 2 * font):
             continue
-        pieces = split_wide_gaps(r)
+        # numbers set close (Vega-Lite's '9.0 10.0' at the axis's end) part at a narrower gap
+        numbers = all(parse_number(w) is not None for w in r.text.split())
+        pieces = split_wide_gaps(r, 0.25 if numbers else 0.6)
         if len(pieces) > 1:
             runs[k] = pieces[0]
             runs.extend(pieces[1:])

@@ -15,7 +15,7 @@ from crafteditor.charts.bands import band_extent, find_bands, under_band
 from crafteditor.charts.bars import bar_series, baseline_px, has_rects, is_rect, staircase_rects
 from crafteditor.charts.legend import Legend, entry_name, find_legend, legend_margin, under_legend
 from crafteditor.charts.lines import line_series, line_width
-from crafteditor.charts.mark_paints import mark_paints, merge_fringes, merge_washed_out
+from crafteditor.charts.mark_paints import few_markers, mark_paints, merge_fringes, merge_overlaps, merge_washed_out
 from crafteditor.charts.series import Series
 from crafteditor.charts.strokes import bridge_rules, drop_inner_ticks, drop_rules, find_rules
 from crafteditor.paint import Paints
@@ -47,13 +47,17 @@ def read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis, 
         for q in bands:
             bands[q][max(0, ly0):ly1, max(0, lx0):lx1] = False
     merge_fringes(labels, inner, paints, members, areas)
+    merge_overlaps(labels, inner, paints, members, areas)
     biggest = max(areas.values(), default=0)
     masks: list[tuple[int, np.ndarray, tuple[int, int, int]]] = []
     for p in members:
-        if areas[p] < 0.12 * biggest and not _solid_blocks(region, members[p], font):
+        # markers the legend names, a few round dots of one size, are a series however few
+        # (plotly's four markers beside two lines, a fiftieth of their ink)
+        dots = p in legend_names and few_markers(np.isin(region, members[p]), paints.colors[p])
+        if areas[p] < 0.12 * biggest and not _solid_blocks(region, members[p], font) and not dots:
             continue  # anti-aliased fringes between a mark and the background are not series
         m = _series_mask(rgb, paints, p, members[p], bands.get(p), legend_box, rules, inner, font)
-        if m.sum() < min_px:
+        if m.sum() < (12 if dots else min_px):
             continue
         color = tuple(int(v) for v in paints.colors[p])
         masks.append((p, m, color))
@@ -161,14 +165,26 @@ def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot,
     if not comps:
         return None
     rects = [(i, s) for i, s in comps if is_rect(s) or _rect_with_text(lab, i, s)]
+    # a histogram's bins drawn without gaps make one blob (or a few): cut into a rectangle per bin,
+    # with the bins that stand apart as rectangles of their own (Vega-Lite's at scale 1: its tall
+    # middle bins touch, its low tails do not; either had been lost to the other)
+    steps: list = []
+    cut: set[int] = set()
+    if not floors:
+        for i, st in comps:
+            if not any(i == j for j, _ in rects):
+                own = staircase_rects(lab, [(i, st)], baseline_px(yaxis, plot))
+                if own:
+                    steps += [(int(lab.max()) + 1 + len(steps) + k, r) for k, (_, r) in enumerate(own)]
+                    cut.add(i)
+    if steps:
+        rest = [(i, st) for i, st in comps if i not in cut]
+        bars = bar_series(rgb, color, bg, yaxis, xaxis, plot, floors, steps + rest, steps + rects)
+        if bars is not None:
+            return bars
     bars = bar_series(rgb, color, bg, yaxis, xaxis, plot, floors, comps, rects)
     if bars is not None:
         return bars
-    steps = staircase_rects(lab, comps, baseline_px(yaxis, plot)) if not floors else []
-    if steps:  # a histogram's bins drawn without gaps
-        bars = bar_series(rgb, color, bg, yaxis, xaxis, plot, floors, steps, steps)
-        if bars is not None:
-            return bars
     return line_series(m, lab, comps, rects, color, yaxis, xaxis)
 
 

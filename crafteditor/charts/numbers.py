@@ -8,8 +8,15 @@ _NUM = re.compile(r"^[−\-–+]?\d+(?:[.,]\d+)?(?:[eE][−\-+]?\d+)?%?$")
 _UNIT = re.compile(r"^([−\-–+]?\d+(?:\.\d+)?)([A-Za-zµμ]{1,3}(?:/[A-Za-z]{1,3})?)$")
 
 
+_DECIMAL_COMMA = re.compile(r"^[−\-–+]?\d+,\d{1,2}%?$")
+
+
 def parse_number(text: str) -> float | None:
-    t = text.strip().replace(" ", "").replace("−", "-").replace("–", "-").replace(",", "")
+    t = text.strip().replace(" ", "")
+    # a comma before one or two digits is no thousands separator: a decimal comma ('2,5'), or
+    # OCR's reading of a point ('4,0' among '3.0 5.0' had been 40, and the axis fit lost)
+    t = t.replace(",", ".") if _DECIMAL_COMMA.match(t) else t
+    t = t.replace("−", "-").replace("–", "-").replace(",", "")
     if len(t) > 1 and t.endswith("-") and t[-2].isdigit():
         t = t[:-1]  # the tick mark beside a y label, read with it ('80 -')
     t = t.rstrip("%")

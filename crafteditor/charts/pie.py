@@ -131,19 +131,28 @@ def _names(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[int],
     labels = paints.labels
     H, W = labels.shape
     cx, cy, r = disc
-    free = [k for k, rn in enumerate(runs) if k not in used and rn.angle == 0
-            and math.hypot(_cx(rn) - cx, _cy(rn) - cy) > r and any(ch.isalpha() for ch in rn.text)]
+    # a legend entry may be a bare number (Vega-Lite's categories 1..6): its swatch names it; a
+    # label beside a slice needs a letter (a number there is the slice's printed share)
+    outside = [k for k, rn in enumerate(runs) if k not in used and rn.angle == 0
+               and math.hypot(_cx(rn) - cx, _cy(rn) - cy) > r and any(ch.isalnum() for ch in rn.text)]
+    free = [k for k in outside if any(ch.isalpha() for ch in runs[k].text)]
     names: dict[int, str] = {}
     taken: set[int] = set()
-    for k in free:  # a legend entry: its swatch left of it
+    for k in outside:  # a legend entry: its swatch left of it
         rn = runs[k]
         y0, y1 = int(max(0, rn.y)), int(min(H, rn.y + rn.h))
         x0, x1 = int(max(0, rn.x - 2.5 * max(rn.h, 0.6 * font))), int(max(0, rn.x - 1))
         near = rgb[y0:y1, x0:x1].reshape(-1, 3).astype(np.float32)
         if near.size == 0:
             continue
+        # the slice itself is no swatch (a title beside the pie's rim sees its slice; a legend may
+        # overlap the disc where another slice lies): the pixels on the disc in a slice's own sector
+        yy, xx = np.mgrid[y0:y1, x0:x1]
+        ray = (np.arctan2(xx - cx, cy - yy) % (2 * math.pi) * _BINS / (2 * math.pi)).astype(int).ravel()
+        on_disc = (np.hypot(xx - cx, yy - cy) <= r + 2).ravel()
         # a swatch of a slice's colour (by colour: a small symbol's pixels may fall in a paint of their own)
-        counts = [int((np.linalg.norm(near - paints.colors[s[0]].astype(np.float32), axis=1) <= 24).sum())
+        counts = [int(((np.linalg.norm(near - paints.colors[s[0]].astype(np.float32), axis=1) <= 24)
+                       & ~(on_disc & ((ray - s[1]) % _BINS < s[2]))).sum())
                   if j not in names else 0 for j, s in enumerate(slices)]
         j = int(np.argmax(counts)) if counts else 0
         if counts and 6 <= counts[j] <= 0.6 * len(near):  # a swatch, not a tint filling the page round the text

@@ -471,14 +471,26 @@ def _measure_axis(rgb, paints: Paints, runs, y_ticks: list[int], plot, st: Chart
 
 def tick_format(texts: list[str]) -> str | None:
     """The d3 format of whole-number tick labels of 1000 or more, as written: ',d' with a
-    thousands comma ('50,000'), 'd' without ('2000'); None for any other (the chart's own
-    format writes those, and would write these '50k')."""
+    thousands comma ('50,000'), 'd' without ('2000'); of labels with a fixed number of decimals
+    that the chart's own format would cut ('1.0 2.0 ... 10.0', written '1 2 ... 10'), '.1f';
+    None for any other (the chart's own format writes those, and would write these '50k')."""
     t = [x.strip().replace("−", "-") for x in texts if parse_number(x) is not None]
+    places = {_places(x) for x in t}
+    if len(t) >= 2 and len(places) == 1 and min(places) > 0 and any(x.endswith("0") for x in t):
+        grouped = any(re.fullmatch(r"-?\d{1,3}(,\d{3})+(\.\d+)?", x) for x in t)
+        return f"{',' if grouped else ''}.{min(places)}f"
     if len(t) < 2 or max(abs(parse_number(x) or 0) for x in t) < 1000:
         return None
     if all(re.fullmatch(r"-?\d{1,3}(,\d{3})*", x) for x in t) and any("," in x for x in t):
         return ",d"
     return "d" if all(re.fullmatch(r"-?\d+", x) for x in t) else None
+
+
+def _places(text: str) -> int:
+    """The decimal places a tick label is written with ('2.50': 2; '4,0', a decimal comma, or OCR's
+    reading of a point: 1; '1,000': 0)."""
+    m = re.fullmatch(r"-?[\d,]*\.(\d+)|-?\d+,(\d{1,2})", text)
+    return len(m.group(1) or m.group(2)) if m else 0
 
 
 def measure_panel(st: ChartStyle, rgb: np.ndarray, page: np.ndarray, panel_rgb: np.ndarray,
