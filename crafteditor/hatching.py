@@ -97,7 +97,9 @@ def slits_filled(rgb: np.ndarray, paper: np.ndarray) -> np.ndarray | None:
     node) and read as lines. A slit is paper walled by the fill both across and along the rows (a closing each
     way), long and diagonal (a line opening at the hachure's angles keeps it); where MIN_STROKES of them lie
     side by side, densely, in a box-like region, they are painted in the fill colour around them."""
-    off = cv2.absdiff(np.ascontiguousarray(rgb), (*(float(round(c)) for c in paper), 0.0)).max(axis=2)
+    # each pixel's largest channel difference from the paper, channel by channel as hatch_regions takes it
+    # (numpy's max over a 3-long last axis: 67 ms of a 2000×1500 page, this 7)
+    off = _channel_max(cv2.absdiff(np.ascontiguousarray(rgb), (*(float(round(c)) for c in paper), 0.0)))
     walled = cv2.min(cv2.morphologyEx(off, cv2.MORPH_CLOSE, np.ones((1, SLIT_PX), np.uint8)),
                      cv2.morphologyEx(off, cv2.MORPH_CLOSE, np.ones((SLIT_PX, 1), np.uint8)))
     tint = (off > SLIT_TINT).astype(np.uint8)
@@ -134,8 +136,8 @@ def _hull(mask: np.ndarray) -> np.ndarray:
 
 def hatch_regions(rgb: np.ndarray, paper: np.ndarray) -> list[tuple[tuple[slice, slice], np.ndarray, np.ndarray]]:
     """(the image's slice, the region's mask and its strokes' mask in that slice) of each hachure fill."""
-    r, g, b = cv2.split(cv2.absdiff(np.ascontiguousarray(rgb), (*(float(round(c)) for c in paper), 0.0)))
-    ink = (cv2.max(cv2.max(r, g), b) > INK_CONTRAST).astype(np.uint8)
+    ink = (_channel_max(cv2.absdiff(np.ascontiguousarray(rgb), (*(float(round(c)) for c in paper), 0.0)))
+           > INK_CONTRAST).astype(np.uint8)
     out: list[tuple[tuple[slice, slice], np.ndarray, np.ndarray]] = []
     thins: dict[int, np.ndarray] = {}
     for dense, window, px, length in ((DENSE, WINDOW, THIN_PX, STROKE_PX), *SPARSE):
@@ -273,6 +275,12 @@ def _filled(strokes: np.ndarray, dense: np.ndarray) -> np.ndarray:
     out = np.zeros_like(closed)
     cv2.drawContours(out, cnts, -1, 1, thickness=-1)
     return out.astype(bool)
+
+
+def _channel_max(diff: np.ndarray) -> np.ndarray:
+    """The largest of an H×W×3 image's three channels, per pixel (H×W, its dtype)."""
+    r, g, b = cv2.split(diff)
+    return cv2.max(cv2.max(r, g), b)
 
 
 def _dense(mask: np.ndarray, share: float, window: int) -> np.ndarray:
