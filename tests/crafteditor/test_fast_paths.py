@@ -85,3 +85,21 @@ def test_channel_maxima_and_mask_overlaps_are_numpy_s():
             aspect = abs(math.log((w / h) / (b.shape[1] / b.shape[0])))
             plain = float(np.logical_and(scaled, a).sum()) / max(float(np.logical_or(scaled, a).sum()), 1.0)
             assert fit(a, b) == plain - 0.5 * aspect
+
+
+def test_a_points_distance_to_a_box_is_the_contains_point_reading():
+    """A line end's distance to a box-like node (how ends are attached to nodes) is as it was read with
+    the box's own contains_point: inside, to the nearest side; outside, to the box."""
+    from crafteditor.assemble.geometry import dist_to_shape
+    from crafteditor.shapes.detect import DetectedShape
+
+    rng = np.random.default_rng(3)
+    for _ in range(30):
+        x, y, w, h = (float(v) for v in rng.integers(0, 40, 4) + rng.random(4) * rng.integers(0, 2))
+        s = DetectedShape(shape="box", x=x, y=y, w=w + 1, h=h + 1, fill=(255, 255, 255), stroke=None, stroke_px=1.0,
+                          iou=1.0, face=None)  # type: ignore[arg-type]
+        for p in [tuple(float(v) for v in rng.integers(-5, 50, 2)) for _ in range(40)] + [(s.x, s.y), (s.right, s.bottom)]:
+            inside = s.contains_point(*p)
+            want = min(p[0] - s.x, s.right - p[0], p[1] - s.y, s.bottom - p[1]) if inside else math.hypot(
+                max(s.x - p[0], 0, p[0] - s.right), max(s.y - p[1], 0, p[1] - s.bottom))
+            assert dist_to_shape(p, s) == want
