@@ -107,7 +107,9 @@ def line_series(m: np.ndarray, lab: np.ndarray, comps: list, rects: list, color,
     if not pts_px:
         return None
     kind = "line" if has_line else "point"
-    shape = max(set(shapes), key=shapes.count) if len(shapes) >= 2 and centres else None
+    # the commonest marker shape; of shapes as common, the first read (a set's order follows the
+    # strings' hashes: d2l's posterior markers came back triangle-up or -down from run to run)
+    shape = max(dict.fromkeys(shapes), key=shapes.count) if len(shapes) >= 2 and centres else None
     return Series(color=color, kind=kind, points=[(x_of(xaxis, px), yaxis.value(py)) for px, py in pts_px],
                   marker_areas=marker_areas, line_width=float(np.median(widths)) if widths else None,
                   shape=shape)
