@@ -40,10 +40,9 @@ def dist_to_shape(p: tuple[float, float], s: DetectedShape) -> float:
     """Distance from a point to a shape's outline (its box for rectangles, its face contour otherwise)."""
     x, y = p
     if s.shape in _RECT_LIKE or s.is_group:
-        inside = s.contains_point(x, y)
         dx = max(s.x - x, 0, x - (s.x + s.w))
         dy = max(s.y - y, 0, y - (s.y + s.h))
-        if inside:
+        if dx == 0 and dy == 0:  # in its box (s.contains_point's test, without the call: ~500,000 asks a dev run)
             return min(x - s.x, s.x + s.w - x, y - s.y, s.y + s.h - y)
         return math.hypot(dx, dy)
     f = s.face

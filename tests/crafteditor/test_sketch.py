@@ -209,3 +209,8 @@ def test_a_second_reading_as_a_sketch_reuses_the_first_readings_text(monkeypatch
     assert report["preset"] == "sketch"
     assert len(calls) == 1
     assert set(words) <= got_nodes
+    # the bench's CPU split: the text read once counts as text (not as the discarded first reading),
+    # and the stages still sum to the conversion's CPU seconds
+    stages = report["cpu_stages"]
+    assert stages["text"] > 0 and "first reading" in stages
+    assert sum(stages.values()) == pytest.approx(report["cpu_seconds"], abs=0.01)
