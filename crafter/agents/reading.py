@@ -194,6 +194,8 @@ def _heading_lines(text: str) -> list[str]:
     lines = [ln.strip() for ln in text.split("\n") if ln.strip()]
     out = [ln for ln in lines if re.match(r"#{1,6}\s", ln) and len(ln.split()) <= 9 and not ln.endswith(".")]
     first = lines[0] if len(lines) > 1 else ""
+    if re.match(r"([-*+•]|\d+[.)])\s", first):  # a list's first item, not a title
+        first = ""
     if first and len(first.split()) <= 10 and not re.search(r"[.!?]$|->|→", first) and first not in out:
         out.append(first)
     return out

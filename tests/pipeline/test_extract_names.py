@@ -253,3 +253,10 @@ def test_a_thing_named_by_the_step_that_made_it_is_drawn_from_that_step() -> Non
     r = read_brief("CenterPoint detects objects and a tracker follows them. The planner combines the tracked objects "
                    "with the signal state and hands a path to the controller.")
     assert ("Tracker", "Planner") in r.relations and "Tracked objects" not in r.entities
+
+
+def test_a_brief_that_opens_with_a_list_item_keeps_that_items_name() -> None:
+    """The title-line rule (a short first line names no box) leaves a list's first item alone."""
+    for brief in ("- Encoder: reads the image\n- Decoder: writes the caption",
+                  "1. Encoder: reads the image\n2. Decoder: writes the caption"):
+        assert {"Encoder", "Decoder"} <= {n.label for n in figure_from_brief(brief).of_kind("node")}
