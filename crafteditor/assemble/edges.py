@@ -188,8 +188,11 @@ def _line_ends(b: FigureBuilder, ln: LinePath, shapes: list[DetectedShape], text
     ends = [_attach(ln.start, shapes, tol), _attach(ln.end, shapes, tol)]
     pts = list(ln.points)
     erased_head = [False, False]
+    heads = (ln.head_start is not None, ln.head_end is not None)
     for j in (0, 1):
-        if ends[j] is not None and shapes[ends[j]].is_group:
+        # an arrowhead at a frame points at the frame (random_forest's arrows into its 'Tree'
+        # frames had gone on to the root dot inside); a bare end there is a stub cut short
+        if ends[j] is not None and shapes[ends[j]].is_group and not heads[j]:
             hit = _node_across_frame(b, pts, j, shapes, ends[j], tol)
             if hit is not None:
                 ends[j], q = hit
@@ -212,7 +215,29 @@ def _line_ends(b: FigureBuilder, ln: LinePath, shapes: list[DetectedShape], text
                 if hit is not None and math.dist(p, hit[1]) <= 2 * tol:
                     ends[j] = hit[0]
                     pts = [hit[1]] + pts if j == 0 else pts + [hit[1]]
+    for j in (0, 1):
+        if ends[j] is None and len(pts) >= 2 and (heads[0] or heads[1]):
+            ends[j] = _short_end(pts, j, shapes, texts, ends[1 - j], heads[j], tol)
     return ends, pts, erased_head
+
+
+def _short_end(pts: list[tuple[float, float]], j: int, shapes: list[DetectedShape], texts: list[TextRun],
+               other: int | None, head: bool, tol: float) -> int | None:
+    """The shape an arrow's end ``j`` (0: start) stops short of: TikZ's arrows end a few points off
+    their nodes (random_forest's 11-13 px at 200 dpi, past tol), its course taken 12 px or more
+    back. Only for a straight arrow not by text (the text's own rules carry such an end) nor
+    running along the shape its other end is on: a bent stroke or one that hugs a shape is likelier
+    a piece of a shape's outline (golang's scroll-shaped 'IR' boxes)."""
+    p = pts[0] if j == 0 else pts[-1]
+    chord = [pts[0], pts[-1]]
+    if any(r.contains_point(*p, margin=tol) for r in texts) or any(
+            dist_to_polyline(c, chord) > max(3.0, 0.05 * math.dist(*chord)) for c in pts):
+        return None  # by text, or bent (a straight arrow's: a bent stroke is likelier a shape's outline)
+    if other is not None and sum(dist_to_shape(c, shapes[other]) <= tol for c in _along(pts)) >= 5:
+        return None
+    body = pts[1:] if j == 0 else pts[-2::-1]
+    q = next((pt for pt in body if math.dist(pt, p) >= 12), body[-1])
+    return _shape_ahead(p, q, shapes, min((2.0 if head else 1.5) * tol, 20.0))
 
 
 def _end_past_text(b: FigureBuilder, pts: list[tuple[float, float]], j: int, shapes: list[DetectedShape],
@@ -326,6 +351,39 @@ def _attach(p: tuple[float, float], shapes: list[DetectedShape], tol: float) -> 
         rank = (1 if s.is_group else 0, d)
         if best is None or rank < best[0]:
             best = (rank, i)
+    return None if best is None else best[1]
+
+
+def _along(pts: list[tuple[float, float]], n: int = 9) -> list[tuple[float, float]]:
+    """``n`` points spread over the middle of the polyline (a tenth in from each end)."""
+    seg = [math.dist(a, b) for a, b in zip(pts, pts[1:])]
+    total = sum(seg)
+    out = []
+    for k in range(n):
+        t, i = total * (0.1 + 0.8 * k / (n - 1)), 0
+        while i < len(seg) - 1 and t > seg[i]:
+            t -= seg[i]
+            i += 1
+        f = t / seg[i] if seg[i] else 0.0
+        out.append((pts[i][0] + (pts[i + 1][0] - pts[i][0]) * f, pts[i][1] + (pts[i + 1][1] - pts[i][1]) * f))
+    return out
+
+
+def _shape_ahead(p: tuple[float, float], q: tuple[float, float], shapes: list[DetectedShape], reach: float) -> int | None:
+    """The shape (a node, or a frame from outside) within ``reach`` px of the line's end p that the
+    line comes at (20 px back along its course from q, a quarter of that farther off: not a line
+    running past a box's side), nearest first."""
+    L = math.dist(p, q)
+    if L < 1:
+        return None
+    back = (p[0] + (q[0] - p[0]) * 20 / L, p[1] + (q[1] - p[1]) * 20 / L)
+    best = None
+    for i, s in enumerate(shapes):
+        if s.is_group and s.contains_point(*p):
+            continue
+        d = dist_to_shape(p, s)
+        if d <= reach and (best is None or d < best[0]) and dist_to_shape(back, s) - d >= 5:
+            best = (d, i)
     return None if best is None else best[1]
 
 

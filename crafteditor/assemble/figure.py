@@ -39,7 +39,7 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
         shapes = without_cells(seq, [*shapes, *seq.extra])
     # an edge label's plate is no node: the edge it cuts in two runs on through it
     parts = participant_shapes(seq.lifelines) if seq is not None else set()
-    shapes, lines, kept = carry_plates(shapes, runs, lines, parts)
+    shapes, lines, kept = carry_plates(shapes, runs, lines, parts, b.paints.background_rgb)
     if seq is not None:
         seq.renumber(kept)
     # charts own their tick labels, titles and legends

@@ -25,10 +25,12 @@ TIGHT_OUTLINED = 1.8  # an outlined one, at most this many (a node's outline sit
 
 
 def carry_plates(shapes: list[DetectedShape], runs: list[TextRun], lines: list[LinePath],
-                 keep_too: set[int] = frozenset()) -> tuple[list[DetectedShape], list[LinePath], list[int]]:  # type: ignore[assignment]
+                 keep_too: set[int] = frozenset(),  # type: ignore[assignment]
+                 background: tuple[int, int, int] | None = None) -> tuple[list[DetectedShape], list[LinePath], list[int]]:
     """(``shapes`` without the edge-label plates, ``lines`` with the two parts of each plate's edge
     joined, the indices of the shapes kept); ``keep_too``: shapes never taken for plates (a
-    sequence's participants). A bare label (a text no shape holds) that cuts a line in two is joined across the same way."""
+    sequence's participants); ``background``: the page's colour (a dark plate's rim fades into it).
+    A bare label (a text no shape holds) that cuts a line in two is joined across the same way."""
     lines = list(lines)
     drop: set[int] = set()
     # an ER diagram's cardinality rings first: the line runs on through them to the label's plate
@@ -36,7 +38,7 @@ def carry_plates(shapes: list[DetectedShape], runs: list[TextRun], lines: list[L
         if i not in keep_too and _ring_mark(s, runs) and _join_across(lines, (s.x, s.y, s.w, s.h), mark=True):
             drop.add(i)
     for i, s in enumerate(shapes):
-        if i in keep_too or not _plate_like(s, shapes, runs):
+        if i in keep_too or not _plate_like(s, shapes, runs, background):
             continue
         box = (s.x, s.y, s.w, s.h)
         if _join_across(lines, box) or (s.is_group and _through(lines, box)) or _arrow_glyph_after(s, runs, lines):
@@ -135,14 +137,16 @@ def _reach(ln: LinePath) -> float:
     return 2 * ln.width + 8
 
 
-def _plate_like(s: DetectedShape, shapes: list[DetectedShape], runs: list[TextRun]) -> bool:
+def _plate_like(s: DetectedShape, shapes: list[DetectedShape], runs: list[TextRun],
+                background: tuple[int, int, int] | None = None) -> bool:
     """A filled box around one line of text it is tight around (taken for a frame: nothing else in it),
     unoutlined, or an outlined pill tighter still (draw.io's port labels on a network's links: a node
     has room around its name)."""
     # unoutlined: a box, or a 'cylinder' (a dark theme's plate with its dotted line's stubs above and
     # below); outlined: only a pill (draw.io's port labels; an outlined box that tight is a small node,
     # ViT-Mixer's 'MLP 2' boxes between their lines)
-    if s.shape not in (("box", "round", "cylinder") if s.stroke is None else ("ellipse",)) \
+    outlined = s.stroke is not None and not (background is not None and _rim(s.fill, s.stroke, background))
+    if s.shape not in (("box", "round", "cylinder") if not outlined else ("ellipse",)) \
             or s.dividers or (s.is_group and s.members):
         return False
     held = [r for r in runs if r.angle == 0 and s.contains_point(r.cx, r.cy)]
@@ -152,7 +156,18 @@ def _plate_like(s: DetectedShape, shapes: list[DetectedShape], runs: list[TextRu
     font = max(max(r.font_px, r.h) for r in held)
     one_line = bottom - top <= 1.3 * font
     width = max(r.x + r.w for r in held) - min(r.x for r in held)
-    return one_line and s.h <= (TIGHT if s.stroke is None else TIGHT_OUTLINED) * font and width >= 0.6 * s.w
+    return one_line and s.h <= (TIGHT if not outlined else TIGHT_OUTLINED) * font and width >= 0.6 * s.w
+
+
+def _rim(fill, stroke, background: tuple[int, int, int]) -> bool:
+    """Whether an 'outline' is only the antialiased rim of a dark fill against a light page: a
+    colour between the two (a dark theme's grey label plate on a white page read with a light
+    outline, and taken for a node: G_daedalus_state-machine's 'next task' split its self-loop in two)."""
+    background = tuple(int(v) for v in background)  # type: ignore[assignment]  # (uint8 sums wrap)
+    if fill is None or sum(fill) > 0.5 * sum(background):  # a dark plate on a light page only (a
+        return False  # light theme's filled boxes without outlines are nodes: TikZ's 'layer 1')
+    to_bg, fill_bg = color_distance(stroke, background), color_distance(fill, background)
+    return to_bg < fill_bg and color_distance(fill, stroke) + to_bg <= 1.15 * fill_bg
 
 
 def arrow_glyph_last(r: TextRun) -> bool:

@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from crafteditor.assemble.geometry import dist_to_polyline
+from crafteditor.assemble.slanted import slanted_strokes
 from crafteditor.lines.paths import LinePath
 from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import distances
@@ -114,12 +115,18 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
     glyphs = text.copy()
     text |= boxed
     messages = _messages(ink, rgb, text, found, boxed=boxed, glyphs=glyphs)
+    drawn = ink & ~text
+    slanted = [Message(a, b, [pa, pb], 1.0, colour, "solid", True, tail)
+               for a, b, pa, pb, tail, colour in slanted_strokes(ink, rgb, drawn, [(lf.x, lf.y0, lf.y1) for lf in found])]
+    messages += slanted
     # hand-drawn messages (websequencediagrams' napkin style) wave over a dozen rows: read on the
     # ink spread up and down, where no straight message was found
-    drawn = ink & ~text
     for m in sorted(_messages(_spread(drawn, WAVE), rgb, text, found, drawn), key=lambda m: -abs(m.target - m.source)):
-        # one wave, read once: by the widest pair of lifelines it joins
-        if all(abs(m.points[0][1] - n.points[0][1]) > 2 * WAVE for n in messages):
+        # one wave, read once: by the widest pair of lifelines it joins; a slanted message's
+        # stretch between two lifelines it passes is no wave of its own
+        mid = ((m.points[0][0] + m.points[-1][0]) / 2, m.points[0][1])
+        if all(abs(m.points[0][1] - n.points[0][1]) > 2 * WAVE for n in messages) and all(
+                dist_to_polyline(mid, n.points) > 2 * WAVE for n in slanted):
             messages.append(m)
     messages.sort(key=lambda m: m.points[0][1])
     # a row through a note's or other box's middle is none of its messages (a note's text, its fold)

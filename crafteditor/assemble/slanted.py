@@ -1,0 +1,162 @@
+"""Sequence diagrams laid out by hand in a slide editor: messages drawn as straight strokes that
+drop on their way from one lifeline to another (:func:`slanted_strokes`), which the row reader of
+:mod:`crafteditor.assemble.sequences` cannot see as rows."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from crafteditor.lines.paths import LinePath
+
+# (sender, receiver: lifeline indices; the ends on their lifelines; a head at the sender too; colour)
+Stroke = tuple[int, int, tuple[float, float], tuple[float, float], bool, tuple[int, ...]]
+
+
+def slanted_strokes(ink: np.ndarray, rgb: np.ndarray, drawn: np.ndarray,
+                    lines: list[tuple[float, float, float]]) -> list[Stroke]:
+    """Messages drawn as straight slanted strokes from one lifeline to another, as a sequence
+    diagram laid out by hand in a slide editor draws them (gRPC's retry proposal, Google Slides:
+    every message dropped 12-55 px along its way, and the row reader took the stretches between
+    neighbouring lifelines for hand-drawn waves, joining the wrong participants). The strokes are
+    found on ``drawn`` (the ink less the glyphs) with the lifelines erased, in pieces where a
+    label or a lifeline cut them: pieces on one course are chained. The head, at either end,
+    gives the direction; a stroke with none is no message. ``lines``: the lifelines' (x, top,
+    bottom), left to right."""
+    mask = drawn.copy()
+    for lf in lines:
+        mask[:, max(0, int(lf[0]) - 2):int(lf[0]) + 3] = False
+    found = cv2.HoughLinesP(mask.astype(np.uint8) * 255, 1, np.pi / 720, 30, minLineLength=25, maxLineGap=6)
+    pieces = []
+    for x0, y0, x1, y1 in (found.reshape(-1, 4).tolist() if found is not None else []):
+        dx, dy = abs(x1 - x0), abs(y1 - y0)
+        if 0.005 * dx <= dy <= 0.35 * dx:
+            pieces.append(LinePath([(float(x0), float(y0)), (float(x1), float(y1))], 1.0, (0, 0, 0)))
+    out: list[Stroke] = []
+    used: set[int] = set()
+    for k, ln in enumerate(pieces):
+        if k in used:
+            continue
+        ahead, last = _chain(ln, {k}, pieces, used)
+        behind, first = _chain(ln.reversed(), ahead, pieces, used)
+        used |= ahead | behind
+        p, q = first.end, last.end
+        a, b = _lifeline_at(p, lines), _lifeline_at(q, lines)
+        if a is None or b is None or a == b or abs(q[1] - p[1]) < 4:  # level rows are the row reader's
+            continue
+        # the ends carried along the stroke onto the lifelines, over the ink the pieces left out
+        # (a head, a stretch a label's erased glyphs cut)
+        dx, dy = q[0] - p[0], q[1] - p[1]
+        pa = (lines[a][0], p[1] + dy * (lines[a][0] - p[0]) / dx)
+        pb = (lines[b][0], p[1] + dy * (lines[b][0] - p[0]) / dx)
+        if not (_reaches(ink, p, pa) and _reaches(ink, q, pb)) or any(
+                _off(p, m[2], m[3]) <= 4 and _off(q, m[2], m[3]) <= 4 for m in out):
+            continue  # short of a lifeline, or a stretch of a stroke read already (its pieces overlap)
+        head_a, head_b = _slant_head(ink, pa, pb), _slant_head(ink, pb, pa)
+        if head_a and not head_b:
+            a, b, pa, pb, head_a, head_b = b, a, pb, pa, head_b, head_a
+        if head_b:
+            pix = _stroke_colours(ink, rgb, pa, pb)
+            colour = tuple(int(v) for v in np.median(pix, axis=0)) if len(pix) else (0, 0, 0)
+            out.append((a, b, pa, pb, head_a, colour))
+    return out
+
+
+def _stroke_colours(ink: np.ndarray, rgb: np.ndarray, p: tuple[float, float], q: tuple[float, float]) -> np.ndarray:
+    """The colours of the ink along the middle stretch of the segment p-q (N×3)."""
+    t = np.linspace(0.2, 0.8, max(2, int(math.dist(p, q))))
+    xs = np.clip(np.round(p[0] + (q[0] - p[0]) * t).astype(int), 0, ink.shape[1] - 1)
+    ys = np.clip(np.round(p[1] + (q[1] - p[1]) * t).astype(int), 0, ink.shape[0] - 1)
+    on = ink[ys, xs]
+    return rgb[ys[on], xs[on]]
+
+
+def _chain(first: LinePath, taken: set[int], pieces: list[LinePath], used: set[int]) -> tuple[set[int], LinePath]:
+    """The pieces on the course of the stroke ``first`` begins, each starting up to 160 px past
+    the last (or overlapping it), with ``taken`` (the pieces already on the stroke), and the last
+    of them, run the stroke's way."""
+    chain, end = set(taken), first
+    p0 = first.start
+    while True:
+        q = end.end
+        L = math.dist(p0, q)
+        ux, uy = (q[0] - p0[0]) / L, (q[1] - p0[1]) / L
+        nxt = None
+        for j, other in enumerate(pieces):
+            if j in chain or j in used:
+                continue
+            for cand in (other, other.reversed()):
+                s, e = cand.start, cand.end
+                ahead = (s[0] - q[0]) * ux + (s[1] - q[1]) * uy
+                beyond = (e[0] - q[0]) * ux + (e[1] - q[1]) * uy
+                off = abs((s[0] - p0[0]) * uy - (s[1] - p0[1]) * ux)
+                off_e = abs((e[0] - p0[0]) * uy - (e[1] - p0[1]) * ux)
+                if -60 <= ahead <= 160 and beyond > 3 and off <= 3.5 and off_e <= 3.5 + 0.02 * math.dist(s, e) and (
+                        nxt is None or ahead < nxt[0]):
+                    nxt = (ahead, j, cand)
+        if nxt is None:
+            return chain, end
+        chain.add(nxt[1])
+        end = nxt[2]
+
+
+def _off(p: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:
+    """How far ``p`` lies from the segment a-b."""
+    L2 = (b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2
+    t = 0.0 if L2 == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * (b[0] - a[0]) + (p[1] - a[1]) * (b[1] - a[1])) / L2))
+    return math.dist(p, (a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])))
+
+
+def _reaches(ink: np.ndarray, p: tuple[float, float], on: tuple[float, float]) -> bool:
+    """Whether the stroke's end ``p`` reaches its lifeline at ``on``: within 12 px, or over ink (a
+    head, a stretch under a label) to within 6 px of it (a slide's arrow tip stops short)."""
+    L = math.dist(p, on)
+    if L <= 12:
+        return True
+    stop = (on[0] + (p[0] - on[0]) * 6 / L, on[1] + (p[1] - on[1]) * 6 / L)
+    return _inked(ink, p, stop) >= 0.7
+
+
+def _inked(ink: np.ndarray, p: tuple[float, float], q: tuple[float, float]) -> float:
+    """The share of the segment p-q that is ink (by the pixel or the one above or below it)."""
+    n = int(math.dist(p, q))
+    if n < 2:
+        return 1.0
+    t = np.linspace(0.0, 1.0, n)
+    xs = np.clip(np.round(p[0] + (q[0] - p[0]) * t).astype(int), 0, ink.shape[1] - 1)
+    ys = np.round(p[1] + (q[1] - p[1]) * t).astype(int)
+    near = [ink[np.clip(ys + d, 0, ink.shape[0] - 1), xs] for d in (-1, 0, 1)]
+    return float((near[0] | near[1] | near[2]).mean())
+
+
+def _lifeline_at(p: tuple[float, float], lines: list[tuple[float, float, float]], tol: float = 50.0) -> int | None:
+    """The lifeline a stroke's end ``p`` stops near (the rest, a head or a stretch under a label,
+    is checked for ink by the caller), if any."""
+    best = min(range(len(lines)), key=lambda k: abs(lines[k][0] - p[0]))
+    x, top, bottom = lines[best]
+    return best if abs(x - p[0]) <= tol and top - 4 <= p[1] <= bottom + 4 else None
+
+
+def _slant_head(ink: np.ndarray, tip: tuple[float, float], frm: tuple[float, float], width: float = 1.0) -> bool:
+    """An arrowhead at ``tip`` of the stroke coming from ``frm``: across the stroke, ink wider
+    than 2.5 line widths at two or more steps 3-12 px back from the tip (a head's flanks), and a
+    line's width 16 px back (no box or bar the stroke runs along)."""
+    L = math.dist(tip, frm)
+    ux, uy = (tip[0] - frm[0]) / L, (tip[1] - frm[1]) / L
+    H, W = ink.shape
+
+    def across(t: float) -> int:
+        cx, cy = tip[0] - ux * t, tip[1] - uy * t
+        run = 0
+        for side in (1, -1):
+            for k in range(0 if side == 1 else 1, 9):
+                x, y = int(round(cx - uy * k * side)), int(round(cy + ux * k * side))
+                if not (0 <= x < W and 0 <= y < H) or not ink[y, x]:
+                    break
+                run += 1
+        return run
+
+    wide = sum(2.5 * width + 1 <= across(t) <= 14 for t in range(3, 13))
+    return wide >= 2 and across(16.0) <= width + 2

@@ -1,0 +1,58 @@
+"""Sequence diagrams laid out by hand in a slide editor (issue 31, the real set's
+G_grpc-proposal_basic-retry): each message a straight stroke that drops on its way from one
+lifeline to another, its label set above its middle, some passing over the lifelines between."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import numpy as np
+from ce_helpers import edge_pairs, png_bytes
+from PIL import Image, ImageDraw, ImageFont
+
+from crafteditor.config import Config
+from crafteditor.convert import convert
+
+FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+NAMES = ["Client", "Client Lib", "Server Lib", "Server"]
+
+
+def slanted_png() -> tuple[bytes, Counter]:
+    """Four participants named over plain lifelines; four slanted messages with small filled
+    heads: Client -> Server over both libraries, Server -> Client Lib, Client Lib -> Server,
+    Server -> Client. Returns the PNG and the (sender, receiver) pairs."""
+    W, H = 960, 540
+    img = Image.new("RGB", (W, H), "white")
+    d = ImageDraw.Draw(img)
+    font = ImageFont.truetype(FONT, 17)
+    small = ImageFont.truetype(FONT, 13)
+    xs = [115, 292, 625, 803]
+    for x, name in zip(xs, NAMES):
+        tw = d.textlength(name, font=font)
+        d.text((x - tw / 2, 70), name, fill="black", font=font)
+        d.line([(x, 100), (x, 490)], fill=(60, 60, 60), width=1)
+    ink = (70, 70, 70)
+    # (from, to, y at the sender, drop on the way, label)
+    msgs = [(0, 3, 155, 55, "Sends RPC"), (3, 1, 232, 18, "Returns UNAVAILABLE"),
+            (1, 3, 284, 44, "Retried RPC"), (3, 0, 362, 26, "Returns OK")]
+    for a, b, y, drop, label in msgs:
+        x0, x1, y1 = xs[a], xs[b], y + drop
+        d.line([(x0, y), (x1, y1)], fill=ink, width=1)
+        L = math.dist((x0, y), (x1, y1))
+        ux, uy = (x1 - x0) / L, (y1 - y) / L
+        size = 9
+        bx, by = x1 - ux * size, y1 - uy * size
+        d.polygon([(x1, y1), (bx - uy * 3.5, by + ux * 3.5), (bx + uy * 3.5, by - ux * 3.5)], fill=ink)
+        tw = d.textlength(label, font=small)
+        d.text(((x0 + x1) / 2 - tw / 2, (y + y1) / 2 - 20), label, fill="black", font=small)
+    want = Counter((NAMES[a], NAMES[b]) for a, b, *_ in msgs)
+    return png_bytes(np.asarray(img)), want
+
+
+def test_slanted_messages_join_their_sender_and_receiver():
+    """Each slanted stroke is one message from its sender to the participant at its head, not
+    short hops between neighbouring lifelines it passes over."""
+    png, want = slanted_png()
+    pairs = edge_pairs(convert(png, Config()).figure)
+    assert pairs == want, pairs
