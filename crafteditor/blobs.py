@@ -110,3 +110,9 @@ def merge_rects(rects: list[Rect], joins: Callable[[Rect, Rect], bool]) -> list[
             del rects[i]
             i = k
     return rects
+
+
+def longest_gap(a: np.ndarray) -> int:
+    """The longest run of False (zero) in a 1-D array: the widest gap between inked cells."""
+    marks = np.flatnonzero(np.concatenate(([True], np.asarray(a).astype(bool), [True])))
+    return int(np.diff(marks).max()) - 1

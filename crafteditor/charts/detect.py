@@ -30,6 +30,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from crafteditor.blobs import longest_gap
 from crafteditor.charts.axes import moved
 from crafteditor.charts.cartesian import read_chart
 from crafteditor.charts.component import ChartResult
@@ -208,18 +209,9 @@ def _axis_top(x: int, top: int, vlines, ink: np.ndarray, font: float) -> int:
     for v in sorted(vlines, key=lambda v: -v[3]):
         if abs(v[0] - x) <= 2 and top - 8 * font <= v[3] < top:
             inked = ink[v[3]:top, max(0, x - 1):x + 2].any(axis=1)
-            if (top - v[3] <= 4 * font and inked.mean() >= 0.9) or _longest_false(inked) <= max(3.0, font):
+            if (top - v[3] <= 4 * font and inked.mean() >= 0.9) or longest_gap(inked) <= max(3.0, font):
                 top = v[1]
     return top
-
-
-def _longest_false(a: np.ndarray) -> int:
-    """The longest run of False in a 1-D boolean array."""
-    best = run = 0
-    for v in a:
-        run = 0 if v else run + 1
-        best = max(best, run)
-    return best
 
 
 def _is_horizontal(spec: dict[str, Any]) -> bool:

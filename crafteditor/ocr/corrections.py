@@ -16,7 +16,7 @@ import re
 import cv2
 import numpy as np
 
-from crafteditor.blobs import find_blobs
+from crafteditor.blobs import find_blobs, longest_gap
 from crafteditor.ocr.text_lines import TextLine
 
 QUOTES = "'`‘’"
@@ -100,19 +100,11 @@ def restore_spaces(text: str, centres: list[float], upright: np.ndarray, pad: in
         b = centres[i] - pad
         if text[i] != " " and text[i - 1] != " " and b > a:
             lo, hi = max(0, int(a)), min(len(cols), int(math.ceil(b)))
-            run = _longest_false(cols[lo:hi])
+            run = longest_gap(cols[lo:hi])
             if run >= threshold:
                 out.append(" ")
         out.append(text[i])
     return "".join(out)
-
-
-def _longest_false(arr: np.ndarray) -> int:
-    best = cur = 0
-    for v in arr:
-        cur = 0 if v else cur + 1
-        best = max(best, cur)
-    return best
 
 
 # Ink widths of the dashes in DejaVu Sans (em): hyphen 0.26, en dash 0.40, minus 0.63, em dash

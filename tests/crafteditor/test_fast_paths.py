@@ -103,3 +103,22 @@ def test_a_points_distance_to_a_box_is_the_contains_point_reading():
             want = min(p[0] - s.x, s.right - p[0], p[1] - s.y, s.bottom - p[1]) if inside else math.hypot(
                 max(s.x - p[0], 0, p[0] - s.right), max(s.y - p[1], 0, p[1] - s.bottom))
             assert dist_to_shape(p, s) == want
+
+
+def test_the_longest_gap_is_the_longest_run_of_false():
+    """blobs.longest_gap (a chart axis's broken ink, the space between two letters) is the plain loop's count."""
+    from crafteditor.blobs import longest_gap
+
+    def plain(a):
+        best = run = 0
+        for v in a:
+            run = 0 if v else run + 1
+            best = max(best, run)
+        return best
+
+    rng = np.random.default_rng(3)
+    for n in (0, 1, 2, 7, 40):
+        for p in (0.0, 0.3, 0.8, 1.0):
+            a = rng.random(n) < p
+            assert longest_gap(a) == plain(a)
+            assert longest_gap(a.astype(np.int32) * 5) == plain(a)
