@@ -70,17 +70,26 @@ def rasterise(data: bytes, path: str, width: int) -> bytes:
 
 
 def _one(rec: dict[str, Any], folder: Path, find: Callable[[str], Path | None]) -> Rebuilt:
+    missing = [k for k in ("id", "file", "repo", "path", "commit") if not rec.get(k)]
+    if missing:
+        return Rebuilt(str(rec.get("id", "?")), "failed", f"the entry has no {', '.join(missing)}")
     dst = folder / rec["file"]
+    if not dst.resolve().is_relative_to(Path(folder).resolve()):
+        return Rebuilt(rec["id"], "failed", f"file {rec['file']!r} lies outside {folder}")
     want = rec.get("sha256")
     if dst.is_file() and want and hashlib.sha256(dst.read_bytes()).hexdigest() == want:
         return Rebuilt(rec["id"], "present")
+    if rec.get("rasteriser") not in (None, "cairosvg", "pdftoppm"):
+        # Mermaid SVGs with their labels in HTML (foreignObject), which cairosvg drops: drawn in a browser
+        return Rebuilt(rec["id"], "failed", f"rasterised with {rec['rasteriser']} (see its notes): not rebuilt here")
     git_dir = find(rec["repo"]) if rec.get("repo") else None
     if git_dir is None:
         return Rebuilt(rec["id"], "failed", f"no git directory for {rec.get('repo')!r}")
     try:
         data = rasterise(_git_show(git_dir, rec["commit"], rec["path"]), rec["path"], int(rec.get("width") or 1400))
-    except (RealSetError, subprocess.CalledProcessError, ValueError) as e:
-        return Rebuilt(rec["id"], "failed", str(e))
+    except (RealSetError, subprocess.CalledProcessError, OSError, ValueError, SyntaxError) as e:
+        # git missing, a damaged original (cairosvg's XML ParseError is a SyntaxError): this figure only
+        return Rebuilt(rec["id"], "failed", f"{type(e).__name__}: {e}")
     if want and hashlib.sha256(data).hexdigest() != want:
         return Rebuilt(rec["id"], "failed", "sha256 differs from the manifest's (another rasteriser version?)")
     dst.parent.mkdir(parents=True, exist_ok=True)

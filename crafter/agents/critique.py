@@ -16,6 +16,7 @@ from typing import Any, Iterable
 from crafter.agents.extract import brief_entities
 from crafter.agents.issues import FIGURE, make_issue
 from crafter.agents.labels import labels_match, slug_id
+from crafter.base.rules import group_bold
 from crafter.base.theme import PX_PER_IN, Theme, figure_theme
 from crafter.charts.fidelity import check_chart
 from crafter.layout.routing import segment_hits
@@ -274,7 +275,7 @@ def text_on(c: Component, fig: Figure, theme: Theme) -> list[tuple[str, str, flo
     elif isinstance(c, Group) and c.label:
         fill = _solid(c.fill or theme.group_fill, bg)
         out.append((_solid(c.text_color or theme.group_text_color, fill), fill, c.font_size or theme.group_font_size,
-                    theme.group_label_bold))
+                    group_bold(c, theme)))
     elif isinstance(c, Text) and c.text:
         under = bg
         if c.near and c.side == "center":

@@ -196,6 +196,12 @@ def _heading_lines(text: str) -> list[str]:
     first = lines[0] if len(lines) > 1 else ""
     if re.match(r"([-*+•]|\d+[.)])\s", first):  # a list's first item, not a title
         first = ""
+    # a title stands over something else: a blank line, a heading, a list or lettered panels; a brief written a
+    # statement a line ("Camera sends frames to the detector") opens with its first statement
+    raw = text.strip().split("\n")
+    after = raw[1].strip() if len(raw) > 1 else ""
+    if first and after and not re.match(r"#{1,6}\s|[-*+•]\s|\d+[.)]\s|\(?[a-z]\)\s", after):
+        first = ""
     if first and len(first.split()) <= 10 and not re.search(r"[.!?]$|->|→", first) and first not in out:
         out.append(first)
     return out
@@ -212,8 +218,10 @@ def drop_heading_names(reading: BriefReading, text: str) -> None:
     for h in heads:
         body = body.replace(h, " ", 1)
     low, keys = body.lower(), [box_key(g) for g, _ in reading.groups]
-    said = {e for e in reading.entities if any(e.lower() in h.lower() for h in heads)
-            and not re.search(r"(?<![\w-])" + re.escape(e.lower()) + r"(?![\w])", low)}
+    def named(e: str, where: str) -> bool:  # as a word ("Model" is not said in "## Modelling")
+        return re.search(r"(?<![\w-])" + re.escape(e.lower()) + r"(?![\w])", where) is not None
+
+    said = {e for e in reading.entities if any(named(e, h.lower()) for h in heads) and not named(e, low)}
     titles = {e for e in said if any(box_key(e) == k or box_key(e).endswith(" " + k) for k in keys)}
     gone = said - titles
     # a title's links are no links either: unlinked, it can title its group (figure_from_brief's _group_titles)

@@ -145,6 +145,16 @@ def group_font(g: Group, theme: Theme) -> float:
     return g.font_size or theme.group_font_size
 
 
+def group_bold(g: Group, theme: Theme) -> bool:
+    """Whether a group's title is bold: the group's own weight (as read from an image), else the theme's."""
+    return theme.group_label_bold if g.bold is None else g.bold
+
+
+def group_stroke_width(g: Group, theme: Theme) -> float:
+    """A group frame's line width: the group's own, else the theme's."""
+    return theme.group_stroke_width if g.stroke_width is None else g.stroke_width
+
+
 def group_band(g: Group, theme: Theme) -> float:
     """The height of the band a group's title sits in at the top of its frame (grows with the title's size)."""
     return theme.group_label_h * group_font(g, theme) / theme.group_font_size

@@ -39,7 +39,9 @@ from crafter.base.rules import (
     edge_font,
     edge_label_plate,
     group_band,
+    group_bold,
     group_font,
+    group_stroke_width,
     node_label_lines,
     panel_letters,
     readable_on,
@@ -416,7 +418,7 @@ class _TikzWriter:
         b = g.box or self.members_box(g)
         if b is None:
             return [f"% group {g.id} has no position: lay the figure out first"]
-        w = t.group_stroke_width if g.stroke_width is None else g.stroke_width
+        w = group_stroke_width(g, t)
         opts = ["crafter group", *self.paint_opts(g.fill or t.group_fill, g.stroke or t.group_stroke, w)]
         r = min(t.corner_radius, b.w / 2, b.h / 2)
         if r > 0:
@@ -433,7 +435,8 @@ class _TikzWriter:
         if g.label:
             band = min(group_band(g, t), b.h)
             colour, _ = self.colors.ref(g.text_color or t.group_text_color)
-            font = f", font={self.font(group_font(g, t), bold=t.group_label_bold)}" if g.font_size else ""
+            font = (f", font={self.font(group_font(g, t), bold=group_bold(g, t))}"
+                    if g.font_size or g.bold is not None else "")
             out.append(f"  \\node[crafter group label, text={colour}{font}] ({g.id}-label) at "
                        f"({num(b.x + t.group_label_inset)},{num(b.y + band / 2 + 2)}) "
                        f"{{{self.tex(g.label, space=True)}}};")

@@ -11,7 +11,7 @@ import importlib
 import math
 import re
 
-from crafter.base.rules import edge_font, edge_label_wrap, group_band, group_font
+from crafter.base.rules import edge_font, edge_label_wrap, group_band, group_bold, group_font
 from crafter.base.text import text_block_size, text_width, wrap
 from crafter.base.theme import Theme
 from crafter.spec.model import Chart, Edge, Group, Image, Panel, Text
@@ -63,9 +63,8 @@ def group_label_width(group: Group, theme: Theme) -> float:
     if not group.label:
         return 0.0
     inset = getattr(theme, "group_label_inset", theme.group_pad)
-    bold = getattr(theme, "group_label_bold", True)
     label = " ".join(group.label.split("\n"))
-    return ceil2(inset + text_width(label, group_font(group, theme), bold=bold) + theme.group_pad)
+    return ceil2(inset + text_width(label, group_font(group, theme), bold=group_bold(group, theme)) + theme.group_pad)
 
 
 def group_padding(group: Group, theme: Theme) -> tuple[float, float, float, float]:

@@ -60,4 +60,8 @@ def _allowed(old: list[Pt], new: list[Pt], i: int, titles: list[Rect], blocks: l
             return False  # a neighbour that is not horizontal would turn slanted
         if any(_crosses(p, q, b) for b in blocks) or any(_crosses(p, q, t) for t in titles):
             return False
+        # nor back through its own source's or target's box (segment_hits with a half-pixel shrink: a stretch
+        # that only meets the box's side is on it, not through it)
+        if any(end is not None and segment_hits(p, q, end, shrink=0.5) for end in ends):
+            return False
     return True

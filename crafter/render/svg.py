@@ -54,7 +54,9 @@ from crafter.base.rules import (
     edge_font,
     edge_label_plate,
     group_band,
+    group_bold,
     group_font,
+    group_stroke_width,
     nesting_depth,
     node_label_lines,
     panel_letters,
@@ -322,7 +324,7 @@ class _SvgWriter:
         t = self.theme
         b = g.box
         assert b is not None, f"group '{g.id}' has no box"
-        width = t.group_stroke_width if g.stroke_width is None else g.stroke_width
+        width = group_stroke_width(g, t)
         paint = Paint(fill=g.fill or t.group_fill, stroke=g.stroke or t.group_stroke, width=width,
                       dash=dash_array(t.frame_dash(g.style), width))
         r = min(t.corner_radius, b.w / 2, b.h / 2)
@@ -333,7 +335,7 @@ class _SvgWriter:
             band = min(group_band(g, t), b.h)
             out += self.text_line_left(g.label, b.x + t.group_label_inset, b.y + band / 2 + 2, fs,
                                        g.text_color or t.group_text_color,
-                                       bold=t.group_label_bold if g.bold is None else g.bold)
+                                       bold=group_bold(g, t))
         return out
 
     def draw_panel(self, p: Panel) -> str:
@@ -523,7 +525,7 @@ class _Underlay:
         self.everywhere = False  # something whose extent is not known (a path with arcs)
         for c in fig.components:
             if isinstance(c, Group) and c.box is not None:
-                width = theme.group_stroke_width if c.stroke_width is None else c.stroke_width
+                width = group_stroke_width(c, theme)
                 self.frames.append((c.box, width / 2 + max(1.0, theme.corner_radius),
                                     min(group_band(c, theme), c.box.h) if c.label else 0.0))
             elif isinstance(c, Panel) and c.box is not None:

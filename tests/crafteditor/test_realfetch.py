@@ -25,6 +25,7 @@ def _repo(tmp_path):
     work.mkdir(parents=True)
     (work / "a.png").write_bytes(_png())
     (work / "b.svg").write_bytes(SVG)
+    (work / "broken.svg").write_bytes(b"<svg xmlns='http://www.w3.org/2000/svg'><rect")
     git = ["git", "-C", str(work), "-c", "user.name=t", "-c", "user.email=t@t"]
     subprocess.run(git[:3] + ["init", "-q"], check=True)
     subprocess.run(git + ["add", "."], check=True)
@@ -40,6 +41,10 @@ def _manifest(tmp_path, commit):
         {**rec, "id": "svg", "file": "figs/svg.png", "path": "b.svg", "width": 80, "sha256": sha(rasterise(SVG, "b.svg", 80))},
         {**rec, "id": "changed", "file": "figs/changed.png", "path": "a.png", "sha256": "0" * 64},
         {**rec, "id": "elsewhere", "file": "figs/elsewhere.png", "path": "a.png", "repo": "other/repo"},
+        {**rec, "id": "broken", "file": "figs/broken.png", "path": "broken.svg", "width": 80},
+        {**rec, "id": "browser", "file": "figs/browser.png", "path": "b.svg", "rasteriser": "chromium"},
+        {**rec, "id": "nopath", "file": "figs/nopath.png"},
+        {**rec, "id": "outside", "file": "../../outside.png", "path": "a.png"},
     ]
     path = tmp_path / "manifest.json"
     path.write_text(json.dumps({"figures": figures}))
@@ -56,6 +61,13 @@ def test_rebuild_writes_checked_figures_and_reports_the_rest(tmp_path):
     assert done["changed"].status == "failed" and "sha256" in done["changed"].reason
     assert not (out / "figs" / "changed.png").exists()  # a file the truth was not made for is never written
     assert done["elsewhere"].status == "failed" and "other/repo" in done["elsewhere"].reason
+    # a damaged original, one drawn in a browser, an entry without its path, a file outside the folder:
+    # each fails alone, with its reason
+    assert done["broken"].status == "failed" and "ParseError" in done["broken"].reason
+    assert done["browser"].status == "failed" and "chromium" in done["browser"].reason
+    assert done["nopath"].status == "failed" and "path" in done["nopath"].reason
+    assert done["outside"].status == "failed" and "outside" in done["outside"].reason
+    assert not (tmp_path / "outside.png").exists()
     again = {r.id: r.status for r in rebuild(out, tmp_path / "mirrors", manifest)}
     assert again["png"] == again["svg"] == "present"
 
@@ -65,4 +77,4 @@ def test_the_command_says_what_failed_and_exits_1(tmp_path):
     res = CliRunner().invoke(app, ["realset-rebuild", "--mirrors", str(tmp_path / "mirrors"),
                                    "--into", str(tmp_path / "out"), "--manifest", str(manifest)])
     assert res.exit_code == 1
-    assert "2 written, 0 already there, 2 failed (of 4)" in res.output
+    assert "2 written, 0 already there, 6 failed (of 8)" in res.output

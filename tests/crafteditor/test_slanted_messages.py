@@ -8,6 +8,7 @@ import math
 from collections import Counter
 
 import numpy as np
+import pytest
 from ce_helpers import edge_pairs, png_bytes
 from PIL import Image, ImageDraw, ImageFont
 
@@ -18,7 +19,7 @@ FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 NAMES = ["Client", "Client Lib", "Server Lib", "Server"]
 
 
-def slanted_png() -> tuple[bytes, Counter]:
+def slanted_png(drops: tuple[int, ...] = (55, 18, 44, 26)) -> tuple[bytes, Counter]:
     """Four participants named over plain lifelines; four slanted messages with small filled
     heads: Client -> Server over both libraries, Server -> Client Lib, Client Lib -> Server,
     Server -> Client. Returns the PNG and the (sender, receiver) pairs."""
@@ -34,8 +35,8 @@ def slanted_png() -> tuple[bytes, Counter]:
         d.line([(x, 100), (x, 490)], fill=(60, 60, 60), width=1)
     ink = (70, 70, 70)
     # (from, to, y at the sender, drop on the way, label)
-    msgs = [(0, 3, 155, 55, "Sends RPC"), (3, 1, 232, 18, "Returns UNAVAILABLE"),
-            (1, 3, 284, 44, "Retried RPC"), (3, 0, 362, 26, "Returns OK")]
+    msgs = [(0, 3, 155, drops[0], "Sends RPC"), (3, 1, 232, drops[1], "Returns UNAVAILABLE"),
+            (1, 3, 284, drops[2], "Retried RPC"), (3, 0, 362, drops[3], "Returns OK")]
     for a, b, y, drop, label in msgs:
         x0, x1, y1 = xs[a], xs[b], y + drop
         d.line([(x0, y), (x1, y1)], fill=ink, width=1)
@@ -56,3 +57,12 @@ def test_slanted_messages_join_their_sender_and_receiver():
     png, want = slanted_png()
     pairs = edge_pairs(convert(png, Config()).figure)
     assert pairs == want, pairs
+
+
+@pytest.mark.xfail(strict=True, reason="known gap (review): with these drops the row reader takes the "
+                   "messages' level pixel steps for level messages between neighbouring lifelines first")
+def test_gently_dropping_messages_are_read_whole_too():
+    """Other drops (12-30 px over a message's 300-700 px) are one message each too (reviewer's case: three
+    of the four come back as hops between neighbouring lifelines)."""
+    png, want = slanted_png((30, 12, 20, 15))
+    assert edge_pairs(convert(png, Config()).figure) == want

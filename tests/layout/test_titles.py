@@ -23,3 +23,10 @@ def test_a_stretch_stays_where_moving_it_would_cross_a_box_or_leave_its_end() ->
     # the last stretch comes down into a box under the title: its end must stay on that box's top
     into = [(300.0, 20.0), (100.0, 20.0), (100.0, 95.0)]
     assert clear_titles(into, [TITLE], [], (None, (60.0, 95.0, 90.0, 36.0))) == into
+
+
+def test_a_moved_stretch_never_runs_back_through_its_own_end_box() -> None:
+    """Review: the way out past a title's start led the route's first stretch back across its source."""
+    pts = [(140.0, 100.0), (145.0, 100.0), (145.0, 40.0), (400.0, 40.0)]
+    source, title, blocker = (20.0, 90.0, 120.0, 36.0), (120.0, 45.0, 50.0, 14.0), (175.0, 40.0, 20.0, 20.0)
+    assert clear_titles(pts, [title], [blocker], (source, None)) == pts

@@ -260,3 +260,12 @@ def test_a_brief_that_opens_with_a_list_item_keeps_that_items_name() -> None:
     for brief in ("- Encoder: reads the image\n- Decoder: writes the caption",
                   "1. Encoder: reads the image\n2. Decoder: writes the caption"):
         assert {"Encoder", "Decoder"} <= {n.label for n in figure_from_brief(brief).of_kind("node")}
+
+
+def test_a_brief_written_a_statement_a_line_keeps_its_first_statement() -> None:
+    """A short first line is a title only over a blank line, a heading, a list or panels (review: 'Camera
+    sends frames to the detector' had lost Camera)."""
+    fig = figure_from_brief("Camera sends frames to the detector\nThe detector sends boxes to the tracker\n")
+    assert {("Camera", "Detector"), ("Detector", "Tracker")} <= _edges(fig)
+    fig = figure_from_brief("GWAS pipeline\n- genotyping arrays → sample QC\n- sample QC → imputation\n")
+    assert "GWAS pipeline" not in {n.label for n in fig.of_kind("node")}

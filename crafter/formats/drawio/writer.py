@@ -31,7 +31,9 @@ from crafter.base.rules import (
     WRAP_SLACK,
     drawing_order,
     edge_font,
+    group_bold,
     group_font,
+    group_stroke_width,
     panel_letters,
     readable_on,
 )
@@ -151,8 +153,7 @@ def visible_cell(c: Component, fig: Figure, t: Theme, by_id: dict[str, Component
             max_w = min(max_w, t.node_max_text_w)
         out["label"] = "\n".join(wrap(c.text, fs, max(max_w, fs) + WRAP_SLACK, bold=c.bold, italic=c.italic))
     elif isinstance(c, Group):
-        bold = t.group_label_bold if c.bold is None else c.bold
-        width = t.group_stroke_width if c.stroke_width is None else c.stroke_width
+        bold, width = group_bold(c, t), group_stroke_width(c, t)
         style = {"rounded": "1", "absoluteArcSize": "1", "arcSize": num(2 * t.corner_radius), "whiteSpace": "wrap",
                  "html": "0", "container": "1", "collapsible": "0", "recursiveResize": "0", "verticalAlign": "top",
                  "align": "left", "spacingLeft": num(t.group_label_inset - 2), "spacingTop": "-2",

@@ -42,7 +42,9 @@ from crafter.base.rules import (
     edge_label_plate,
     edge_label_wrap,
     group_band,
+    group_bold,
     group_font,
+    group_stroke_width,
     panel_letters,
     readable_on,
     wrap_width,
@@ -403,7 +405,7 @@ class _SlideWriter:
         assert b is not None, f"group '{g.id}' has no box"
         radius = min(t.corner_radius, b.w / 2, b.h / 2) / max(min(b.w, b.h), 1.0)
         frame = self._autoshape(shapes, "roundRect", b, [radius])
-        width = t.group_stroke_width if g.stroke_width is None else g.stroke_width
+        width = group_stroke_width(g, t)
         paint(frame, g.fill or t.group_fill, g.stroke or t.group_stroke, width, t.frame_dash(g.style))
         self._name(frame, g.id, "frame")
         self.glue_targets[g.id] = (frame, "roundRect", b, None)
@@ -411,7 +413,7 @@ class _SlideWriter:
             fs = group_font(g, t)
             top = min(group_band(g, t), b.h) / 2 + 2 - fs * t.line_height / 2
             frame_text(frame.text_frame, [[" ".join(g.label.split("\n"))]],
-                       self._font(fs, g.text_color or t.group_text_color, t.group_label_bold),
+                       self._font(fs, g.text_color or t.group_text_color, group_bold(g, t)),
                        insets=(Emu(self.frame.length(t.group_label_inset)), Emu(self.frame.length(max(top, 0))), 0, 0),
                        wrap_text=False, anchor="top", align="left")
 
