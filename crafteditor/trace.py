@@ -142,8 +142,8 @@ def _vtracer_paths(png: bytes, origin: tuple[int, int], background: np.ndarray, 
         if color_distance(rgb, background) < 12:
             continue  # the patch's own background
         absolute = absolute_path(d, origin[0] + tx, origin[1] + ty, scale)
-        if absolute is None:
-            continue
+        if absolute is None or len(re.findall(r"-?\d+(?:\.\d+)?", absolute)) < 2:
+            continue  # no drawing in it (review: a path without numbers had no extent)
         box = _extent(absolute)
         j = _joins(rgbs, boxes, rgb, box)
         if j is not None:

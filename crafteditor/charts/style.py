@@ -183,7 +183,7 @@ class ChartStyle:
                     mark["strokeWidth"] = _r(self.line_width * s)
                 if self.marker_area and mark.get("point"):
                     mark["point"] = {"size": _r(self.marker_area * s * s)}
-                    # 'markers' under twice as wide as the line are specks of it, hidden on it when
+                    # 'markers' under SPECK_WIDTHS (1.8) line widths across are specks of it, hidden on it when
                     # drawn: a dot at every vertex (SciencePlots' curves: 155 invisible circles; its
                     # grid style's 0.74 px curves, 362 dots 1.2 px wide). Drawn dot markers are
                     # wider (d2l's hyperband: 2.2 line widths)

@@ -159,7 +159,7 @@ class Finishing:
             pts = orthogonalize(pts) if routing != "straight" else simplify(pts)
             if len(pts) < 2:
                 pts = list(st.routes[e.id])
-            if routing != "straight" and titles and not (e.pinned and e.route):
+            if routing != "straight" and titles:
                 blocks = [r for cid, r in st.boxes.items() if cid not in (e.source, e.target)
                           and isinstance(self.by_id.get(cid), (Node, Chart, Text))]
                 pts = clear_titles(pts, titles, blocks, (a, b))

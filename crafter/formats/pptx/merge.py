@@ -25,7 +25,6 @@ from __future__ import annotations
 from typing import Any
 
 from crafter.base.svgpath import parse_path, path_to_d, transform_path
-from crafter.base.theme import figure_theme
 from crafter.formats.merge import EditMerger, remove_components
 from crafter.formats.pptx.chart import native_chart
 from crafter.formats.pptx.chart_data import merge_chart_data
@@ -203,7 +202,7 @@ class _Merger(EditMerger):
         if ca.chart.title != cb.chart.title:
             self.set(d, "title", ca.chart.title or None)
         native = native_chart(Chart.model_validate({k: v for k, v in d.items() if k != "kind"} | {"kind": "chart"}),
-                              figure_theme(self.fig))
+                              self.theme)
         if native is None:
             return
         spec, notes = merge_chart_data(d["spec"], native.fields, cb.chart, ca.chart)
