@@ -14,6 +14,10 @@ from crafteditor.lines.paths import LinePath
 # (sender, receiver: lifeline indices; the ends on their lifelines; a head at the sender too; colour)
 Stroke = tuple[int, int, tuple[float, float], tuple[float, float], bool, tuple[int, ...]]
 
+# a slide-drawn sequence diagram's slanted messages come in a few dozen pieces (gRPC's retry figure: 19); chaining
+# is quadratic in them, and a paper figure dense with slanted ink had 2,868 (17 CPU-s)
+MAX_PIECES = 400
+
 
 def slanted_strokes(ink: np.ndarray, rgb: np.ndarray, drawn: np.ndarray,
                     lines: list[tuple[float, float, float]]) -> list[Stroke]:
@@ -35,6 +39,8 @@ def slanted_strokes(ink: np.ndarray, rgb: np.ndarray, drawn: np.ndarray,
         dx, dy = abs(x1 - x0), abs(y1 - y0)
         if 0.005 * dx <= dy <= 0.35 * dx:
             pieces.append(LinePath([(float(x0), float(y0)), (float(x1), float(y1))], 1.0, (0, 0, 0)))
+    if len(pieces) > MAX_PIECES:
+        return []  # a drawing dense with slanted ink (hatching, a paper figure's fine lines), not messages
     out: list[Stroke] = []
     used: set[int] = set()
     for k, ln in enumerate(pieces):

@@ -66,3 +66,19 @@ def test_gently_dropping_messages_are_read_whole_too():
     of the four come back as hops between neighbouring lifelines)."""
     png, want = slanted_png((30, 12, 20, 15))
     assert edge_pairs(convert(png, Config()).figure) == want
+
+
+def test_a_drawing_dense_with_slanted_ink_is_not_chained_into_messages():
+    """Hundreds of short slanted strokes (hatching, a paper figure's fine lines) are no messages: the reader
+    gives up on them instead of chaining every piece against every other (a real paper figure had taken 17 CPU-s)."""
+    from crafteditor.assemble.slanted import MAX_PIECES, slanted_strokes
+
+    H, W = 600, 1200
+    img = Image.new("L", (W, H), 0)
+    d = ImageDraw.Draw(img)
+    for k in range(MAX_PIECES + 100):
+        x, y = 40 + (k * 37) % (W - 120), 20 + (k * 53) % (H - 60)
+        d.line([(x, y), (x + 40, y + 6)], fill=255, width=1)
+    ink = np.asarray(img) > 0
+    rgb = np.where(ink[..., None], 0, 255).astype(np.uint8).repeat(3, axis=2)
+    assert slanted_strokes(ink, rgb, ink, [(20.0, 0.0, H), (W - 20.0, 0.0, H)]) == []
