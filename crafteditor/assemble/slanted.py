@@ -17,6 +17,9 @@ Stroke = tuple[int, int, tuple[float, float], tuple[float, float], bool, tuple[i
 # a slide-drawn sequence diagram's slanted messages come in a few dozen pieces (gRPC's retry figure: 19); chaining
 # is quadratic in them, and a paper figure dense with slanted ink had 2,868 (17 CPU-s)
 MAX_PIECES = 400
+# a slide-drawn diagram's strokes are hairlines: gRPC's figure has 6,300 px of them, docs sequence diagrams 30-60k;
+# a scale-4 Mermaid export's ink (6.5 M px) cost the Hough pass 18 CPU-s
+MAX_INK = 200_000
 
 
 def slanted_strokes(ink: np.ndarray, rgb: np.ndarray, drawn: np.ndarray,
@@ -33,6 +36,8 @@ def slanted_strokes(ink: np.ndarray, rgb: np.ndarray, drawn: np.ndarray,
     mask = drawn.copy()
     for lf in lines:
         mask[:, max(0, int(lf[0]) - 2):int(lf[0]) + 3] = False
+    if int(np.count_nonzero(mask)) > MAX_INK:
+        return []  # fills and thick strokes, no hairline messages; the Hough pass alone would cost seconds
     found = cv2.HoughLinesP(mask.astype(np.uint8) * 255, 1, np.pi / 720, 30, minLineLength=25, maxLineGap=6)
     pieces = []
     for x0, y0, x1, y1 in (found.reshape(-1, 4).tolist() if found is not None else []):

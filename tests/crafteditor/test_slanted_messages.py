@@ -82,3 +82,14 @@ def test_a_drawing_dense_with_slanted_ink_is_not_chained_into_messages():
     ink = np.asarray(img) > 0
     rgb = np.where(ink[..., None], 0, 255).astype(np.uint8).repeat(3, axis=2)
     assert slanted_strokes(ink, rgb, ink, [(20.0, 0.0, H), (W - 20.0, 0.0, H)]) == []
+
+
+def test_a_page_full_of_ink_is_not_searched_for_hairline_messages():
+    """Fills and thick strokes (a scale-4 export) are no slide-drawn messages: no Hough pass over them."""
+    from crafteditor.assemble.slanted import MAX_INK, slanted_strokes
+
+    ink = np.zeros((800, 800), bool)
+    ink[:, :] = True
+    assert ink.sum() > MAX_INK
+    rgb = np.zeros((800, 800, 3), np.uint8)
+    assert slanted_strokes(ink, rgb, ink, [(20.0, 0.0, 800.0), (780.0, 0.0, 800.0)]) == []
