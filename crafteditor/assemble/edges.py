@@ -18,6 +18,7 @@ from crafteditor.assemble.geometry import (
     dist_to_shape,
     frame_distance,
     ray_box,
+    run_across,
     straighten,
 )
 from crafteditor.assemble.head_sizes import closed_back, head_size, share_head_sizes
@@ -437,19 +438,13 @@ def _head_before(b: FigureBuilder, tip: tuple[float, float], p: tuple[float, flo
     if L < 1:
         return False
     rgb, bg = b.image.rgb, np.asarray(b.paints.background_rgb, np.float32)
-    ux, uy = (tip[0] - p[0]) / L, (tip[1] - p[1]) / L
-    H, W = rgb.shape[:2]
+    u = ((tip[0] - p[0]) / L, (tip[1] - p[1]) / L)
+
+    def inked(x: int, y: int) -> bool:
+        return bool(np.linalg.norm(rgb[y, x].astype(np.float32) - bg) >= 60)
 
     def across(t: float) -> int:
-        cx, cy = tip[0] - ux * t, tip[1] - uy * t
-        run = 0
-        for side in (1, -1):
-            for k in range(0 if side == 1 else 1, 16):
-                x, y = int(round(cx - uy * k * side)), int(round(cy + ux * k * side))
-                if not (0 <= x < W and 0 <= y < H) or np.linalg.norm(rgb[y, x].astype(np.float32) - bg) < 60:
-                    break
-                run += 1
-        return run
+        return run_across(inked, rgb.shape[:2], tip, u, t, 16)
 
     widest = max(across(t) for t in np.arange(1.5, min(L, 10.0), 1.0)) if L > 2.5 else 0
     return widest >= 2.5 * width + 1 and across(min(L, 16.0)) <= width + 2

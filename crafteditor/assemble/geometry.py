@@ -4,6 +4,7 @@ an outline or a polyline, where a ray enters a box, and routes made exactly axis
 from __future__ import annotations
 
 import math
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -138,3 +139,20 @@ def bounds(pts) -> tuple[float, float, float, float]:
 def line_boxes(lines) -> np.ndarray:
     """The lines' boxes (:func:`bounds` of their points), one row each: N×4."""
     return np.array([bounds(ln.points) for ln in lines], np.float64).reshape(-1, 4)
+
+
+def run_across(inked: Callable[[int, int], bool], shape: tuple[int, int], tip: tuple[float, float],
+               u: tuple[float, float], t: float, reach: int) -> int:
+    """The ink's width across a course, ``t`` px back from ``tip`` along the unit direction ``u``: the
+    pixels ``inked(x, y)`` counts, outwards on both sides up to ``reach`` - 1 px, each side stopping at the
+    first pixel off the ink or off the image (``shape``: H, W). How heads are told from a stroke."""
+    H, W = shape
+    cx, cy = tip[0] - u[0] * t, tip[1] - u[1] * t
+    run = 0
+    for side in (1, -1):
+        for k in range(0 if side == 1 else 1, reach):
+            x, y = int(round(cx - u[1] * k * side)), int(round(cy + u[0] * k * side))
+            if not (0 <= x < W and 0 <= y < H) or not inked(x, y):
+                break
+            run += 1
+    return run

@@ -9,6 +9,7 @@ import math
 import cv2
 import numpy as np
 
+from crafteditor.assemble.geometry import run_across
 from crafteditor.lines.paths import LinePath
 
 # (sender, receiver: lifeline indices; the ends on their lifelines; a head at the sender too; colour)
@@ -156,19 +157,10 @@ def _slant_head(ink: np.ndarray, tip: tuple[float, float], frm: tuple[float, flo
     than 2.5 line widths at two or more steps 3-12 px back from the tip (a head's flanks), and a
     line's width 16 px back (no box or bar the stroke runs along)."""
     L = math.dist(tip, frm)
-    ux, uy = (tip[0] - frm[0]) / L, (tip[1] - frm[1]) / L
-    H, W = ink.shape
+    u = ((tip[0] - frm[0]) / L, (tip[1] - frm[1]) / L)
 
     def across(t: float) -> int:
-        cx, cy = tip[0] - ux * t, tip[1] - uy * t
-        run = 0
-        for side in (1, -1):
-            for k in range(0 if side == 1 else 1, 9):
-                x, y = int(round(cx - uy * k * side)), int(round(cy + ux * k * side))
-                if not (0 <= x < W and 0 <= y < H) or not ink[y, x]:
-                    break
-                run += 1
-        return run
+        return run_across(lambda x, y: bool(ink[y, x]), ink.shape, tip, u, t, 9)
 
     wide = sum(2.5 * width + 1 <= across(t) <= 14 for t in range(3, 13))
     return wide >= 2 and across(16.0) <= width + 2
