@@ -12,6 +12,7 @@ exactly recognised, chart values within 2% of the axis range.
 from __future__ import annotations
 
 import contextlib
+import fnmatch
 import importlib
 import io
 import re
@@ -31,7 +32,7 @@ from crafteditor.loading import load_image
 from crafteditor.ocr.engine import get_engine
 from crafteditor.perceptual import gmsd
 from crafteditor.quality import render_aligned, ssim, svg_element_count
-from crafteditor.realset import figure_group, load_real, score_real
+from crafteditor.realset import RealSetError, figure_group, load_real, score_real
 from crafteditor.scoring import score_chart, score_diagram
 from crafteditor.synthetic import GALLERY_STYLES, diagram_png, gallery_chart, random_chart, random_diagram
 from crafter.errors import CrafterError
@@ -181,10 +182,19 @@ def as_jpeg(f: BenchFigure, quality: int, dpi: int) -> BenchFigure:
     return replace(f, png=buf.getvalue())
 
 
-def real_figures(folder: Path, split: str = "all", manifest: Path | None = None) -> list[BenchFigure]:
-    """The real-figure set's figures (:mod:`crafteditor.realset`), kind ``real-diagram`` or ``real-chart``."""
-    return [BenchFigure(f.id, f"real-{f.kind}", f.path.read_bytes(), f.truth)
-            for f in load_real(folder, split, manifest)]
+def real_figures(folder: Path, split: str = "all", manifest: Path | None = None,
+                 only: str | None = None) -> list[BenchFigure]:
+    """The real-figure set's figures (:mod:`crafteditor.realset`), kind ``real-diagram`` or ``real-chart``;
+    ``only``: comma-separated ids or shell-style patterns (``G_*,H_pie*``), the others left out. A pattern
+    that matches no figure of the split is an error naming it (a typo would otherwise run nothing)."""
+    figs = load_real(folder, split, manifest)
+    if only is not None:
+        pats = [p.strip() for p in only.split(",") if p.strip()]
+        missing = [p for p in pats if not any(fnmatch.fnmatchcase(f.id, p) for f in figs)]
+        if missing or not pats:
+            raise RealSetError(f"--only: no {split} figure matches {', '.join(missing) or repr(only)}")
+        figs = [f for f in figs if any(fnmatch.fnmatchcase(f.id, p) for p in pats)]
+    return [BenchFigure(f.id, f"real-{f.kind}", f.path.read_bytes(), f.truth) for f in figs]
 
 
 def file_figures(paths: list[Path]) -> list[BenchFigure]:

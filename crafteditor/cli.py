@@ -133,6 +133,8 @@ def bench(
     real: Optional[Path] = typer.Option(None, "--real", help="Also run on a real-figure set: a folder with "
                                         "manifest.json and hand-made ground truth (see crafteditor.realset)"),
     split: str = typer.Option("all", "--split", help="With --real: dev, test or all"),
+    only: Optional[str] = typer.Option(None, "--only", help="With --real: only these figure ids, comma-separated "
+                                       "(shell patterns such as 'G_*' too)"),
     manifest: Optional[Path] = typer.Option(None, "--manifest", help="With --real: the ground truth (default "
                                             "DIR/manifest.json, then ./realset/manifest.json); files are "
                                             "relative to DIR"),
@@ -162,9 +164,9 @@ def bench(
     if examples is not None:
         figs += example_figures(examples, dpi)
     if real is not None:
-        figs += real_figures(real, split, manifest)
-    elif manifest is not None or report is not None:
-        raise typer.BadParameter("--manifest and --report go with --real DIR", param_hint="--real")
+        figs += real_figures(real, split, manifest, only)
+    elif manifest is not None or report is not None or only is not None:
+        raise typer.BadParameter("--manifest, --only and --report go with --real DIR", param_hint="--real")
     if jpeg:
         if not 1 <= jpeg <= 95:
             raise typer.BadParameter("a JPEG quality from 1 to 95", param_hint="--jpeg")

@@ -188,7 +188,18 @@ def test_bench_real_writes_a_report_a_person_reads(drawn_set, tmp_path, capsys):
 
 def test_report_needs_a_real_set(capsys):
     assert main(["bench", "-n", "0", "--report", "/tmp/x"]) == 2  # a usage error, as a bad --sheet is
-    assert "--manifest and --report go with --real DIR" in capsys.readouterr().err
+    assert "--manifest, --only and --report go with --real DIR" in capsys.readouterr().err
+
+
+def test_only_runs_the_named_figures_and_names_a_pattern_that_matches_none(drawn_set, capsys):
+    import crafteditor.bench as bench
+
+    assert [f.name for f in bench.real_figures(drawn_set, "all", only="bars*")] == ["bars <1>"]
+    assert [f.name for f in bench.real_figures(drawn_set, "all", only="pipe, bars <1>")] == ["pipe", "bars <1>"]
+    with pytest.raises(RealSetError, match="no dev figure matches pipe"):  # pipe is a test figure
+        bench.real_figures(drawn_set, "dev", only="pipe")
+    assert main(["bench", "-n", "0", "--real", str(drawn_set), "--only", "pie*"]) != 0
+    assert "pie*" in capsys.readouterr().err
 
 
 def test_a_figure_that_fails_to_convert_is_a_row_scored_as_nothing_and_the_bench_goes_on(drawn_set, monkeypatch,
