@@ -25,6 +25,7 @@ from crafter.agents.reading import (
     BriefReading,
     box_key,
     drop_heading_names,
+    drop_remarks,
     groups_named,
     head_group_name,
     made_by,
@@ -562,6 +563,7 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     read_searched_against(brief, reading)
     spread_collectives(reading, brief)
     drop_heading_names(reading, brief)
+    drop_remarks(reading)
     names = list(reading.entities)
     if not names:
         words = re.sub(r"\s+", " ", brief).strip().split(" ")

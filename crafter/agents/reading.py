@@ -242,3 +242,33 @@ def made_by(name: str, entities: list[str]) -> str | None:
     stem = m.group(1).lower()[:6]
     hits = [e for e in entities if e != name and any(w.startswith(stem) for w in e.lower().split())]
     return hits[-1] if len({box_key(h) for h in hits}) == 1 else None
+
+
+_OPENER_WORDS = {"at", "on", "once", "in", "meanwhile", "otherwise", "from", "yes", "no", "if", "when", "after",
+                 "before", "during", "then", "per", "with", "without", "while", "for", "by", "via"}
+_CLAUSE_WORDS = {"is", "are", "was", "were", "be", "been", "not", "no", "never", "needs", "costs", "needed", "asked",
+                 "used", "write", "writes"}
+
+
+def is_remark(name: str) -> bool:
+    """A name that is no thing but a remark a list or a sentence cut out: an opener ("At each site",
+    "Otherwise", "Per medium", "If any transect differs") or a clause ("Deployment results are not fed back",
+    "Executors write shuffle files to local"); a question ("BIDS valid?") is a decision, not a remark."""
+    words = name.split()
+    if not words or name.rstrip().endswith("?"):
+        return False
+    if words[0].lower() in _OPENER_WORDS and not (len(words) > 1 and re.match(r"[A-Z0-9]", words[1])):
+        return True
+    # a verb that says something of the name, not a noun after an article ("holds the write")
+    return any(w.lower() in _CLAUSE_WORDS and words[i].lower() not in {"the", "a", "an", "each", "its"}
+               for i, w in enumerate(words[1:]))
+
+
+def drop_remarks(reading: BriefReading) -> None:
+    """Remarks (:func:`is_remark`) are no boxes, and their links no links. (Tried: a flow through a remark
+    going on past it, A -> remark -> B read A -> B: plans alone on dev drew 4 and 7 more edges, none right.)"""
+    gone = [e for e in reading.entities if is_remark(e)]
+    reading.relations = [(a, b) for a, b in reading.relations if a not in gone and b not in gone]
+    reading.entities = [e for e in reading.entities if e not in gone]
+    reading.strong = [e for e in reading.strong if e not in gone]
+    reading.groups = [(g, [m for m in ms if m not in gone]) for g, ms in reading.groups]
