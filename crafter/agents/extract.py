@@ -26,6 +26,7 @@ from crafter.agents.reading import (
     box_key,
     drop_heading_names,
     drop_remarks,
+    find_word,
     groups_named,
     head_group_name,
     made_by,
@@ -119,8 +120,7 @@ def read_brief(brief: str) -> BriefReading:
 
 def _line_names(line: str, reading: BriefReading) -> list[str]:
     """The names said in a line, in the order said."""
-    low = line.lower()
-    found = sorted((low.find(e.lower()), -len(e), e) for e in reading.entities if e.lower() in low)
+    found = sorted((at, -len(e), e) for e in reading.entities if (at := find_word(line, e)) >= 0)
     return [e for *_, e in found]
 
 
@@ -156,8 +156,8 @@ def _read_headed_lines(text: str, reading: BriefReading, *, lists_only: bool = F
             continue
         label = clean_phrase(m.group("head"), side="right")
         rest = m.group("rest").lower()
-        found = sorted((rest.find(e.lower()), e) for e in reading.entities
-                       if e.lower() in rest and normalise_label(e) != normalise_label(label))
+        found = sorted((at, e) for e in reading.entities
+                       if (at := find_word(rest, e)) >= 0 and normalise_label(e) != normalise_label(label))
         members = list(dict.fromkeys(e for _, e in found))
         if lists_only and not _names_only(rest, members):
             continue
@@ -168,7 +168,7 @@ def _read_headed_lines(text: str, reading: BriefReading, *, lists_only: bool = F
 def _names_only(rest: str, members: list[str]) -> bool:
     """``rest`` (lower case) is a list of two or more short pieces, each naming one of ``members``."""
     pieces = [p for p in re.split(r"\s*(?:,|/|;|\+|\band\b|\bor\b)\s*", re.sub(r"\([^()]*\)", " ", rest)) if p.strip()]
-    return len(pieces) >= 2 and all(len(p.split()) <= 5 and any(e.lower() in p for e in members) for p in pieces)
+    return len(pieces) >= 2 and all(len(p.split()) <= 5 and any(find_word(p, e) >= 0 for e in members) for p in pieces)
 
 
 def _brief_title(brief: str) -> str | None:
@@ -522,8 +522,7 @@ def with_head(reading: BriefReading, head: dict, text: str = "") -> BriefReading
 
 def _said_backward(a: str, b: str, text: str) -> bool:
     """A head's link a -> b that the words between a and b, in one sentence, read the other way."""
-    low = text.lower()
-    i, j = low.find(a.lower()), low.find(b.lower())
+    i, j = find_word(text, a), find_word(text, b)
     if i < 0 or j < 0 or j < i + len(a):
         return False
     between = text[i + len(a):j]
@@ -534,11 +533,10 @@ def _head_part(head: dict | None, text: str) -> dict | None:
     """The head's reading restricted to the names a part of the brief says (a panel's text)."""
     if not head:
         return head
-    low = text.lower()
-    nodes = [n for n in head.get("node", []) if n.lower() in low]
+    nodes = [n for n in head.get("node", []) if find_word(text, n) >= 0]
     keep = {n.lower() for n in nodes}
     return {**head, "node": nodes, "links": [(a, b) for a, b in head.get("links", []) if a in keep and b in keep],
-            "members": [(g, ms) for g, ms in head.get("members", []) if g.lower() in low]}
+            "members": [(g, ms) for g, ms in head.get("members", []) if find_word(text, g) >= 0]}
 
 
 def figure_from_brief(brief: str, *, title: str | None = None, names: dict | None = None) -> Figure:

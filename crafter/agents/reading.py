@@ -28,6 +28,18 @@ class BriefReading:
     negated: list[tuple[str, str]] = field(default_factory=list)  # "A never writes to B": no A -> B, either way
 
 
+def find_word(text: str, name: str, start: int = 0) -> int:
+    """Where ``name`` is first said in ``text`` from ``start`` on, as whole words (case aside; a plural
+    "s" / "es" allowed: "sample" in "samples", never "use" in "because" or "both" in "bothers"; a name of one
+    or two letters in its own case); -1 where it is not."""
+    if not name.strip():
+        return -1
+    short = len(name.strip()) <= 2  # "A", "G", "F": a name, not the article "a"
+    m = re.compile(r"(?<![\w-])" + re.escape(name.strip()) + ("" if short else r"(?:e?s)?") + r"(?!\w)",
+                   0 if short else re.I).search(text, start)
+    return m.start() if m else -1
+
+
 def box_key(name: str) -> str:
     """What two spellings of one box share: case, hyphens and a plural aside."""
     key = re.sub(r"[\s\-_]+", " ", normalise_label(name)).strip()
@@ -137,7 +149,7 @@ def spread_collectives(reading: BriefReading, text: str) -> None:
     low = text.lower()
     for coll in [e for e in reading.entities if _COLLECTIVE_RE.match(e.strip())]:
         m = _COLLECTIVE_RE.match(coll.strip())
-        at = low.find(coll.lower())
+        at = find_word(low, coll)
         if at < 0:
             continue
         before = text[:max(text.rfind("\n", 0, at), text.rfind(". ", 0, at), 0)]  # not this line's own names
@@ -240,7 +252,7 @@ def made_by(name: str, entities: list[str]) -> str | None:
     if m is None or len(m.group(1)) < 5:
         return None
     stem = m.group(1).lower()[:6]
-    hits = [e for e in entities if e != name and any(w.startswith(stem) for w in e.lower().split())]
+    hits = [e for e in entities if e != name and re.search(r"(?<![^\W\d_])" + re.escape(stem), e.lower())]
     return hits[-1] if len({box_key(h) for h in hits}) == 1 else None
 
 
