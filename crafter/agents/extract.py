@@ -552,7 +552,9 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     if panels:
         return _panels_figure(brief, preamble, panels, title, names)
     reading = read_brief(brief)
-    if names:
+    if names:  # "both analyses inform the typology": spread over the head's names too, before the merge drops it
+        reading.entities += [n for n in names.get("node", []) if n.strip() and n not in reading.entities]
+        spread_collectives(reading, brief)
         reading = with_head(reading, names, brief)
         arrowed = _ARROW_RE.sub(" -> ", brief)
         _chain_flow_lines(arrowed, _Names(reading))  # over the head's names too

@@ -141,27 +141,64 @@ def _names_in(segment: str, names: list[str]) -> list[str]:
     return [n for _, n in sorted(found)]
 
 
+_SAID_COLLECTIVE = r"(?i)\b(?:both|all\s+(?:the\s+)?(two|three|four|five|six|[2-6]))\s+"
+
+
+def _collectives(reading: BriefReading, text: str) -> list[tuple[str, int | None, int, bool]]:
+    """The names that gather others: (name, how many (None: everything), where said, named after a
+    collective word). "All three" / "both" / "everything" as a name; a name said after "both" / "all N"
+    ("both analyses", "All four values"): the rules cut those words off."""
+    low = text.lower()
+    out = []
+    for e in reading.entities:
+        m = _COLLECTIVE_RE.match(e.strip())
+        if m:
+            at = find_word(low, e)
+            n = None if m.group("all") else 2 if m.group("both") else \
+                _NUMBERS.get(m.group("n").lower()) or int(m.group("n"))
+            if at >= 0:
+                out.append((e, n, at, False))
+            continue
+        said = re.search(_SAID_COLLECTIVE + re.escape(e.strip()) + r"(?:e?s)?(?!\w)", text)
+        if said is None and re.match(r"(?i)(two|three|four|five|six)\s", e.strip()):  # "All four values" -> "Four values"
+            said = re.search(r"(?i)\ball\s+()" + re.escape(e.strip()) + r"(?!\w)", text)
+        if said is not None:
+            word = said.group(1) or e.split()[0]
+            n = _NUMBERS.get(word.lower()) or (int(word) if word.isdigit() else 2)
+            out.append((e, n, said.start(), True))
+    return out
+
+
+def _head_word(name: str) -> str:
+    """A name's last word, singular or plural alike ("analyses" and "analysis", "modules" and "module")."""
+    words = box_key(name).split()
+    return re.sub(r"[eis]+$", "", words[-1]) if words else ""
+
+
 def spread_collectives(reading: BriefReading, text: str) -> None:
     """ "all three → HTML dashboard", "stimulus PC → TTL triggers → both recorders", "everything →
-    integration": no box called "All three"; its links go to the things it gathers: for "all N" / "both"
-    the last line or sentence before it that names N things, for "everything" every thing said before it
+    integration", "Both analyses inform the typology": no box called "All three" or "Analyses"; its links go
+    to the things it gathers: for "all N" / "both" the N things said before it of its kind ("the cross-
+    sectional analysis and the trajectory analysis"), or the last line or sentence before it that names N
+    things, or the last N said before it that lead nowhere yet; for "everything" every thing said before it
     that leads nowhere yet."""
-    low = text.lower()
-    for coll in [e for e in reading.entities if _COLLECTIVE_RE.match(e.strip())]:
-        m = _COLLECTIVE_RE.match(coll.strip())
-        at = find_word(low, coll)
-        if at < 0:
+    for coll, n, at, named in _collectives(reading, text):
+        if coll not in reading.entities:
             continue
         before = text[:max(text.rfind("\n", 0, at), text.rfind(". ", 0, at), 0)]  # not this line's own names
         others = [e for e in reading.entities if e != coll and not _COLLECTIVE_RE.match(e.strip())]
         leads = {a for a, b in reading.relations if b != coll}
-        if m.group("all"):
+        if n is None:
             members = [e for e in _names_in(before, others) if e not in leads
                        and not any(g == e for g, _ in reading.groups)]
-        else:  # the names of the last line or sentence that says N, or N that lead nowhere yet
-            n = 2 if m.group("both") else _NUMBERS.get(m.group("n").lower()) or int(m.group("n"))
+        else:  # of its kind; the names of the last line or sentence that says N, or N that lead nowhere yet
+            head = _head_word(coll) if named else ""
+            kind = [e for e in _names_in(before, others) if head and _head_word(e) == head]
             said = [_names_in(s, others) for s in reversed(re.split(r"\n|(?<=[.;])\s", before))]
-            members = next((x for ns in said for x in (ns, [e for e in ns if e not in leads]) if len(x) == n), [])
+            if named:  # "both analyses": two analyses said before it, or it stays a box of its own
+                members = kind[-n:] if len(kind) >= n else []
+            else:
+                members = next((x for ns in said for x in (ns, [e for e in ns if e not in leads]) if len(x) == n), [])
         if not members:
             continue
         swap = {coll: members}

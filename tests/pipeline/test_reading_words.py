@@ -38,3 +38,13 @@ def test_both_spreads_over_the_two_things_said_before_it_not_a_word_holding_both
 def test_a_thing_named_by_the_step_that_made_it() -> None:
     assert made_by("Annotated variants", ["Uploaded VCF", "VEP (annotator)"]) == "VEP (annotator)"
     assert made_by("Annotated variants", ["Uploaded VCF", "Preannotation cache"]) is None
+
+
+def test_both_analyses_are_the_two_analyses_said_before() -> None:
+    # "Both analyses inform the typology": no box "Analyses"; the two analyses the head named feed it
+    text = ("We ran a cross-sectional analysis of each wave and a trajectory analysis of each person. "
+            "Both analyses inform the typology.")
+    head = {"node": ["cross-sectional analysis", "trajectory analysis", "typology"], "links": [], "members": []}
+    fig = figure_from_brief(text, names=head)
+    assert {("Cross-sectional analysis", "Typology"), ("Trajectory analysis", "Typology")} <= _edges(fig)
+    assert "Analyses" not in {n.label for n in fig.of_kind("node")}
