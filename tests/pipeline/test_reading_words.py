@@ -48,3 +48,10 @@ def test_both_analyses_are_the_two_analyses_said_before() -> None:
     fig = figure_from_brief(text, names=head)
     assert {("Cross-sectional analysis", "Typology"), ("Trajectory analysis", "Typology")} <= _edges(fig)
     assert "Analyses" not in {n.label for n in fig.of_kind("node")}
+
+
+def test_flow_verbs_train_compute_estimate_talk() -> None:
+    fig = figure_from_brief("The ranking loss trains the student encoder. The EKF estimates the vehicle pose. "
+                            "The router computes the shortest paths. The client talks to the gateway.")
+    assert {("Ranking loss", "Student encoder"), ("EKF", "Vehicle pose"), ("Router", "Shortest paths"),
+            ("Client", "Gateway")} <= _edges(fig)
