@@ -153,6 +153,11 @@ def _singular(word: str) -> str:
     return word
 
 
+_LAB_VERBS = {"measure", "analyse", "analyze", "quantify", "determine", "weigh", "sieve", "centrifuge", "incubate",
+              "titrate", "calibrate", "compute", "calculate", "estimate", "align", "annotate", "normalise", "normalize",
+              "amplify", "purify"}  # orders without an article after them; verbs that name no thing ("Image", "Map")
+_MEASURING = {"measure", "analyse", "analyze", "quantify", "determine", "assess", "assay", "detect", "characterise",
+              "characterize", "crystallise", "crystallize", "separate", "image"}
 _VAGUE_VERBS = {"add", "enter", "place", "put", "keep", "let", "allow", "give", "set", "leave", "repeat", "note", "see"}
 
 
@@ -164,6 +169,8 @@ def step_name(item: str) -> str | None:
     an item that is not an order (a name, "Tokenizer: splits text", a remark) or whose verb names no step
     ("Add each gauging to the table")."""
     text = item.strip()
+    if ":" in " ".join(text.split()[:5]):  # "Image encoder: ViT-L/14", "Label propagation: …": a name and its remark
+        return None
     opened = _OPENER_RE.sub("", text, count=1)
     words = opened.split()
     if len(words) < 2:
@@ -172,7 +179,7 @@ def step_name(item: str) -> str | None:
         if not re.fullmatch(r"[a-z]+(?:-[a-z]+)?", words[0]) or words[1].lower() in _STEP_STOPS:
             return None
     elif len(words) < 3 or not re.fullmatch(r"[A-Z][a-z]+(?:-[a-z]+)?", words[0]) \
-            or words[1].lower() not in _STEP_DETS:
+            or words[1].lower() not in _STEP_DETS and words[0].lower() not in _LAB_VERBS:
         return None
     verb, rest = words[0].lower(), words[1:]
     if verb in _STEP_DETS | _STEP_STOPS | _LEADING_WORDS | _VAGUE_VERBS or verb_like_noun(verb):
@@ -180,6 +187,11 @@ def step_name(item: str) -> str | None:
     if verb == "use":  # "Use the bottle salinities to calibrate the CTD sensor": the step is the calibration
         m = re.search(r"\bto\s+([a-z]+\s+.+)$", " ".join(rest))
         return step_name(m.group(1)[:1].upper() + m.group(1)[1:]) if m else None
+    by = re.search(r"\bby\s+((?:[^\W\d_][\w-]*\s*){1,4})", " ".join(rest))
+    if verb in _MEASURING and by:  # "Measure major ions by ion chromatography": the step is the method
+        method = _step_object(by.group(1).split())
+        if method:
+            return " ".join(method)[:1].upper() + " ".join(method)[1:]
     if rest[0].lower() in ("it", "them"):  # "Filter it through a membrane": the thing it goes through
         rest = rest[1:]
         while rest and rest[0].lower() not in {"through", "with", "on", "onto", "into", "in", "by"}:

@@ -19,11 +19,18 @@ def test_orders_are_named_by_what_is_done_to_what() -> None:
     assert step_name("Refrigerate the isotope aliquot; acidify the ion aliquot.") == "Isotope aliquot refrigeration"
     assert step_name("Ship the filled flasks to the central laboratory.") == "Filled flask shipping"
     assert step_name("Air-dry the composites and sieve them to 2 mm.") == "Composite air-drying"
+    # a lab verb needs no article after it; a measurement made by a method is named by the method
+    assert step_name("Weigh dried rings on a balance.") == "Dried ring weighing"
+    assert step_name("Map the reads to the reference.") == "Read mapping"
+    assert step_name("Measure major ions by ion chromatography.") == "Ion chromatography"
+    assert step_name("Analyse the sieved fraction for total C by dry combustion.") == "Dry combustion"
 
 
 def test_items_that_are_no_orders_keep_their_names() -> None:
     for item in ("Tokenizer: splits text into tokens", "Raw reads from the sequencer", "QC the reads",
-                 "Add each accepted gauging to the table", "ESS too low → extend chains", "BWA-MEM alignment"):
+                 "Add each accepted gauging to the table", "Multiply C concentration by bulk density",
+                 "ESS too low → extend chains", "BWA-MEM alignment",
+                 "Image encoder: ViT-L/14", "Label propagation: spreads labels", "Map reads to the reference"):
         assert step_name(item) is None
     assert item_label("Tokenizer: splits text into tokens") == "Tokenizer"
 
