@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from crafter.agents.labels import labels_match, normalise_label, slug_id
-from crafter.agents.phrases import ITEM_RE, MAX_LABEL_WORDS, QUOTED_RE, clean_phrase, item_label
+from crafter.agents.phrases import ITEM_RE, MAX_LABEL_WORDS, QUOTED_RE, clean_phrase, item_label, step_name
 from crafter.agents.prose import GENERIC_WHOLES, ProseState, np_label, read_prose, reads_backward, verb_lemma
 from crafter.agents.reading import (
     BriefReading,
@@ -250,8 +250,9 @@ def _read_items(text: str, names: _Names) -> list[str]:
             label = item_label(im.group(1))
             if label:
                 items.append((label, bool(re.match(r"\s*\(?\d|\s*(?:step|stage|phase)", line, re.I))))
-            # the item's own sentence may still name relations
-            prose.append(im.group(1))
+            # the item's own sentence may still name relations; a protocol's order is its step ("Take a grab
+            # sample from the thalweg in a bottle filled to the brim": no "Thalweg -> Brim")
+            prose.append("" if step_name(im.group(1)) else im.group(1))
         else:
             prose.append(line)
     item_names = [n for n in (names.add(label, strong=True) for label, _ in items) if n]

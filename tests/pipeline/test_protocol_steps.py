@@ -43,3 +43,9 @@ def test_a_protocol_draws_its_steps_in_order() -> None:
     assert set(steps) <= set(labels.values())
     edges = {(labels[e.source], labels[e.target]) for e in fig.of_kind("edge")}
     assert set(zip(steps, steps[1:])) <= edges
+
+
+def test_an_orders_own_words_are_its_step_not_more_boxes() -> None:
+    fig = figure_from_brief("1. Take a grab sample from the thalweg in a 30 mL bottle filled to the brim.\n"
+                            "2. Filter it through a 0.45 µm membrane on the bank.\n")
+    assert {n.label for n in fig.of_kind("node")} == {"Grab sample", "Membrane filtration"}
