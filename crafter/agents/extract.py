@@ -19,11 +19,14 @@ from __future__ import annotations
 import re
 
 from crafter.agents.labels import labels_match, normalise_label, slug_id
+from crafter.agents.phrases import ITEM_RE, MAX_LABEL_WORDS, QUOTED_RE, clean_phrase, item_label, step_name
 from crafter.agents.prose import GENERIC_WHOLES, ProseState, np_label, read_prose, reads_backward, verb_lemma
 from crafter.agents.reading import (
     BriefReading,
     box_key,
     drop_heading_names,
+    drop_remarks,
+    find_word,
     groups_named,
     head_group_name,
     made_by,
@@ -34,11 +37,7 @@ from crafter.agents.reading import (
 )
 from crafter.spec import Edge, Figure, Group, Node, Panel
 
-MAX_LABEL_WORDS = 6
-
 _ARROW_RE = re.compile(r"\s*(?:-{1,2}>|=>|→|⟶|⇒|➔|➜|⟹)\s*")
-_QUOTED_RE = re.compile(r"[\"“”]([^\"“”\n]{1,60})[\"“”]|(?<![A-Za-z0-9])'([^'\n]{1,40})'(?![A-Za-z0-9])")
-_ITEM_RE = re.compile(r"^\s*(?:[-*•·–]|\(?\d{1,2}[.)]|\(?[a-z][.)]|(?:step|stage|phase)\s+\d+\s*[:.)-])\s+(.*\S)\s*$", re.I)
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?;])\s+|\n+")
 
 # Flow verbs: "left <verb> right" means an edge left -> right (forward) or right -> left (backward).
@@ -76,23 +75,6 @@ _LIST_INTRO_RE = re.compile(
     re.I,
 )
 
-_LEADING_WORDS = {
-    "first", "firstly", "then", "next", "finally", "afterwards", "after", "that", "subsequently", "lastly",
-    "the", "a", "an", "its", "their", "our", "this", "these", "those", "each", "every", "it", "they", "we",
-    "and", "which", "also", "second", "third", "secondly", "thirdly", "here", "there", "now",
-}
-_ORDINALS = {"first", "second", "third", "final", "next"}
-_ORDINAL_HEADS = {"stage", "step", "phase", "pass", "layer", "round", "level", "order", "half", "block", "wave"}
-_TRAILING_WORDS = {"is", "are", "was", "were", "be", "then", "it", "which", "that", "directly", "also",
-                   "and", "finally", "first", "next", "in", "turn", "itself", "both", "all"}
-_CUT_TAIL = {"the", "a", "an", "from", "to", "into", "in", "on", "onto", "at", "of", "with", "for", "by", "over",
-             "through", "and", "or", "each", "every", "its", "their", "both", "all"}
-_RIGHT_CUT = re.compile(
-    r",|;|:|\(|\.|\s(?:and|which|that|where|while|to\s+(?:produce|get|obtain|make|form|compute|yield|create)|"
-    r"for|with|using|via|by|before|after|so|then|in\s+order)\s",
-    re.I,
-)
-_LEFT_CUT = re.compile(r".*(?:,|;|:|\(|\)|\s(?:and|which|that|where|while|when|then)\s)", re.I | re.S)
 _DIAGRAM_CUES = re.compile(
     r"\b(?:diagram|pipeline|architecture|flow|workflow|flowchart|stages?|steps?|modules?|blocks?|layers?|"
     r"encoder|decoder|feeds?|fed|passes|passed|connects?|components?|system|framework|overview|network|"
@@ -115,60 +97,6 @@ _SHAPE_WORDS = [
 
 
 # ---------------------------------------------------------------------------------
-# Reading
-# ---------------------------------------------------------------------------------
-
-
-def _clean_phrase(text: str, *, side: str) -> str:
-    """The noun phrase at the edge of a clause: the end of a left side, the start of a right side."""
-    quoted = [q.group(1) or q.group(2) for q in _QUOTED_RE.finditer(text)]
-    if quoted:  # a quoted name is the name, whatever words surround it
-        return quoted[-1 if side == "left" else 0].strip()
-    text = text.strip()
-    whole = text
-    if side == "left":
-        m = _LEFT_CUT.match(text)
-        if m:
-            text = text[m.end():]
-        # "At query time the retriever" -> "retriever": a left side's noun phrase starts at its last article
-        arts = list(re.finditer(r"\b(?:the|a|an)\s", text, re.I))
-        if arts and text[arts[-1].end():].strip():
-            text = text[arts[-1].end():]
-    else:
-        m = _RIGHT_CUT.search(" " + text + " ")
-        if m:
-            text = (" " + text + " ")[: m.start()]
-    words = text.strip(" \t.,;:!?-–—'\"").split()
-    while words and words[0].lower().strip(",") in _LEADING_WORDS and not (
-            len(words) > 1 and words[0].lower() in _ORDINALS and words[1].lower().rstrip("s") in _ORDINAL_HEADS):
-        words = words[1:]
-    while words and words[-1].lower().strip(",") in _TRAILING_WORDS:
-        words = words[:-1]
-    if not words and len(whole.split()) == 1 and re.search(r"[^\W\d_]", whole):
-        words = [whole.strip(" .,;:!?")]  # a one-word name such as "A" is a name, not an article
-    if side == "left":
-        words = words[-MAX_LABEL_WORDS:]
-    else:
-        words = words[:MAX_LABEL_WORDS]
-        while len(words) > 1 and words[-1].lower() in _CUT_TAIL:  # "Core the lake sediment from a": cut mid-phrase
-            words = words[:-1]
-    phrase = " ".join(words).strip(" .,;:!?-–—'\"")
-    if phrase.endswith(")") and "(" not in phrase:  # "template computation)": the end of a bracket, not the name's
-        phrase = phrase.rstrip(") .,;:")
-    return phrase[:1].upper() + phrase[1:] if phrase else ""
-
-
-def _item_label(item: str) -> str:
-    """The name a list item gives: 'Tokenizer: splits text' -> 'Tokenizer'."""
-    item = _QUOTED_RE.sub(lambda m: m.group(1) or m.group(2), item)
-    for sep in (":", " - ", " — ", " – ", "("):
-        head = item.split(sep, 1)[0].strip()
-        if head and head != item.strip() and len(head.split()) <= MAX_LABEL_WORDS:
-            return _clean_phrase(head, side="right") or head
-    return _clean_phrase(item, side="right")
-
-
-# ---------------------------------------------------------------------------------
 # Prose: clauses read as subject / verb / object / prepositional targets
 # ---------------------------------------------------------------------------------
 
@@ -177,7 +105,7 @@ def read_brief(brief: str) -> BriefReading:
     reading = BriefReading()
     text = _read_title_and_direction(_ARROW_RE.sub(" -> ", brief.replace("\r", "")), reading)
     names = _Names(reading)
-    for q in _QUOTED_RE.finditer(text):
+    for q in QUOTED_RE.finditer(text):
         names.add((q.group(1) or q.group(2)).strip(), strong=True)
     prose = _read_items(text, names)
     st = ProseState()
@@ -192,8 +120,7 @@ def read_brief(brief: str) -> BriefReading:
 
 def _line_names(line: str, reading: BriefReading) -> list[str]:
     """The names said in a line, in the order said."""
-    low = line.lower()
-    found = sorted((low.find(e.lower()), -len(e), e) for e in reading.entities if e.lower() in low)
+    found = sorted((at, -len(e), e) for e in reading.entities if (at := find_word(line, e)) >= 0)
     return [e for *_, e in found]
 
 
@@ -201,12 +128,12 @@ def _chain_flow_lines(text: str, names: _Names) -> None:
     """A list whose lines draw arrows ("- reads → QC", "- phasing: SHAPEIT5") continues from line to line:
     the last thing one line names feeds the first the next one names."""
     lines = [ln for ln in text.split("\n") if ln.strip()]
-    items = [ln for ln in lines if _ITEM_RE.match(ln) or _ITEM_MARK_RE.match(ln)]
+    items = [ln for ln in lines if ITEM_RE.match(ln) or _ITEM_MARK_RE.match(ln)]
     if len(items) < 2 or not any("->" in ln for ln in items):
         return
     prev: list[str] = []
     for ln in lines:
-        if not (_ITEM_RE.match(ln) or _ITEM_MARK_RE.match(ln)):
+        if not (ITEM_RE.match(ln) or _ITEM_MARK_RE.match(ln)):
             prev = []
             continue
         here = _line_names(ln, names.reading)
@@ -227,10 +154,10 @@ def _read_headed_lines(text: str, reading: BriefReading, *, lists_only: bool = F
         m = _HEADED_RE.match(line)
         if not m or len(m.group("head").split()) > 4 or not re.search(r"[^\W\d_]", m.group("head")):
             continue
-        label = _clean_phrase(m.group("head"), side="right")
+        label = clean_phrase(m.group("head"), side="right")
         rest = m.group("rest").lower()
-        found = sorted((rest.find(e.lower()), e) for e in reading.entities
-                       if e.lower() in rest and normalise_label(e) != normalise_label(label))
+        found = sorted((at, e) for e in reading.entities
+                       if (at := find_word(rest, e)) >= 0 and normalise_label(e) != normalise_label(label))
         members = list(dict.fromkeys(e for _, e in found))
         if lists_only and not _names_only(rest, members):
             continue
@@ -241,7 +168,7 @@ def _read_headed_lines(text: str, reading: BriefReading, *, lists_only: bool = F
 def _names_only(rest: str, members: list[str]) -> bool:
     """``rest`` (lower case) is a list of two or more short pieces, each naming one of ``members``."""
     pieces = [p for p in re.split(r"\s*(?:,|/|;|\+|\band\b|\bor\b)\s*", re.sub(r"\([^()]*\)", " ", rest)) if p.strip()]
-    return len(pieces) >= 2 and all(len(p.split()) <= 5 and any(e.lower() in p for e in members) for p in pieces)
+    return len(pieces) >= 2 and all(len(p.split()) <= 5 and any(find_word(p, e) >= 0 for e in members) for p in pieces)
 
 
 def _brief_title(brief: str) -> str | None:
@@ -318,13 +245,14 @@ def _read_items(text: str, names: _Names) -> list[str]:
     items: list[tuple[str, bool]] = []  # (label, numbered)
     prose: list[str] = []
     for line in text.split("\n"):
-        im = _ITEM_RE.match(line)
+        im = ITEM_RE.match(line)
         if im and "->" not in im.group(1):
-            label = _item_label(im.group(1))
+            label = item_label(im.group(1))
             if label:
                 items.append((label, bool(re.match(r"\s*\(?\d|\s*(?:step|stage|phase)", line, re.I))))
-            # the item's own sentence may still name relations
-            prose.append(im.group(1))
+            # the item's own sentence may still name relations; a protocol's order is its step ("Take a grab
+            # sample from the thalweg in a bottle filled to the brim": no "Thalweg -> Brim")
+            prose.append("" if step_name(im.group(1)) else im.group(1))
         else:
             prose.append(line)
     item_names = [n for n in (names.add(label, strong=True) for label, _ in items) if n]
@@ -347,7 +275,7 @@ def _read_sentences(prose_text: str, names: _Names, st: ProseState) -> None:
             continue
         bm = _BOXED_RE.match(sentence)
         if bm:  # "A and B sit inside a box labelled G"
-            parts = [_clean_phrase(m, side="right") for m in re.split(r",|\band\b", bm.group("members"))]
+            parts = [clean_phrase(m, side="right") for m in re.split(r",|\band\b", bm.group("members"))]
             st.groups.append((bm.group("group"), [m for m in parts if m]))
             continue
         before, known = len(st.relations), set(reading.entities)
@@ -357,7 +285,7 @@ def _read_sentences(prose_text: str, names: _Names, st: ProseState) -> None:
             continue
         lm = _LIST_INTRO_RE.search(sentence)
         if lm and not reading.relations:
-            listed = [names.add(_clean_phrase(p, side="right"), False)
+            listed = [names.add(clean_phrase(p, side="right"), False)
                       for p in re.split(r",|\band\b|\bor\b|;", lm.group("rest"))]
             listed = [n for n in listed if n]
             if len(listed) >= 2:
@@ -373,7 +301,7 @@ def _read_arrow_chain(sentence: str, names: _Names) -> None:
         pieces = re.split(r"\s+[+&]\s+", part) if i < len(parts) - 1 or len(parts) == 2 else [part]
         here = []
         for piece in pieces:
-            phrase = _clean_phrase(piece, side=side if i in (0, len(parts) - 1) else "right")
+            phrase = clean_phrase(piece, side=side if i in (0, len(parts) - 1) else "right")
             phrase = re.sub(r"(?i)^(?:back\s+)?(?:in)?to\s+", "", phrase)
             name = names.add(phrase[:1].upper() + phrase[1:], strong=len(phrase.split()) <= 4)
             if name:
@@ -425,7 +353,7 @@ def _read_bracket_groups(text: str, names: _Names) -> None:
         words = m.group("name").split()
         cut = [i for i, w in enumerate(words) if w.lower() in _GROUP_NAME_STARTS]
         label = np_label(words[cut[-1] + 1:] if cut else words)  # "contains a waveforms unit": "Waveforms unit"
-        parts = [_clean_phrase(p, side="right") for p in _BRACKET_SPLIT_RE.split(m.group("list"))]
+        parts = [clean_phrase(p, side="right") for p in _BRACKET_SPLIT_RE.split(m.group("list"))]
         if not label or any(not p or len(p.split()) > 4 or re.search(r"\d", p[:1]) for p in parts) \
                 or len(parts) == 1 and re.fullmatch(r"[A-Z][A-Z0-9-]{1,7}", parts[0]):
             continue  # "(10 Hz)", "(see Methods for the full protocol)": a remark; "(IWRS)": the group's abbreviation
@@ -527,9 +455,9 @@ def with_head(reading: BriefReading, head: dict, text: str = "") -> BriefReading
     again = said_again_as(heads, text)  # "the sealed allocation store … the allocation store": one box
     heads = [h for h in heads if h not in again]
     strong = [e for e in reading.entities if e in set(reading.strong)]
-    steps = {_item_label(m.group(1)) for m in map(_ITEM_RE.match, text.split("\n"))
+    steps = {item_label(m.group(1)) for m in map(ITEM_RE.match, text.split("\n"))
              if m and re.match(r"\s*\(?\d|\s*(?:step|stage|phase)", m.group(0), re.I)}
-    steps |= {(q.group(1) or q.group(2)).strip() for q in _QUOTED_RE.finditer(text)}
+    steps |= {(q.group(1) or q.group(2)).strip() for q in QUOTED_RE.finditer(text)}
 
     def same(a: str, b: str) -> bool:
         return a.lower() == b.lower() or normalise_label(a) == normalise_label(b)
@@ -595,8 +523,7 @@ def with_head(reading: BriefReading, head: dict, text: str = "") -> BriefReading
 
 def _said_backward(a: str, b: str, text: str) -> bool:
     """A head's link a -> b that the words between a and b, in one sentence, read the other way."""
-    low = text.lower()
-    i, j = low.find(a.lower()), low.find(b.lower())
+    i, j = find_word(text, a), find_word(text, b)
     if i < 0 or j < 0 or j < i + len(a):
         return False
     between = text[i + len(a):j]
@@ -607,11 +534,10 @@ def _head_part(head: dict | None, text: str) -> dict | None:
     """The head's reading restricted to the names a part of the brief says (a panel's text)."""
     if not head:
         return head
-    low = text.lower()
-    nodes = [n for n in head.get("node", []) if n.lower() in low]
+    nodes = [n for n in head.get("node", []) if find_word(text, n) >= 0]
     keep = {n.lower() for n in nodes}
     return {**head, "node": nodes, "links": [(a, b) for a, b in head.get("links", []) if a in keep and b in keep],
-            "members": [(g, ms) for g, ms in head.get("members", []) if g.lower() in low]}
+            "members": [(g, ms) for g, ms in head.get("members", []) if find_word(text, g) >= 0]}
 
 
 def figure_from_brief(brief: str, *, title: str | None = None, names: dict | None = None) -> Figure:
@@ -627,7 +553,9 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     if panels:
         return _panels_figure(brief, preamble, panels, title, names)
     reading = read_brief(brief)
-    if names:
+    if names:  # "both analyses inform the typology": spread over the head's names too, before the merge drops it
+        reading.entities += [n for n in names.get("node", []) if n.strip() and n not in reading.entities]
+        spread_collectives(reading, brief)
         reading = with_head(reading, names, brief)
         arrowed = _ARROW_RE.sub(" -> ", brief)
         _chain_flow_lines(arrowed, _Names(reading))  # over the head's names too
@@ -636,6 +564,7 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     read_searched_against(brief, reading)
     spread_collectives(reading, brief)
     drop_heading_names(reading, brief)
+    drop_remarks(reading)
     names = list(reading.entities)
     if not names:
         words = re.sub(r"\s+", " ", brief).strip().split(" ")

@@ -22,7 +22,7 @@ _FWD_VERBS = (
     "push publish store save predict create supervise inform populate signal notify stimulate excite inhibit regulate "
     "phosphorylate bind catalyze catalyse connect link lead led go went flow enter travel move proceed propagate stream "
     "hand emit broadcast dispatch relay inject deposit release secrete express transcribe translate export upload "
-    "serve submit assign alert report expose"
+    "serve submit assign alert report expose train compute estimate talk"
 ).split()
 _BWD_VERBS = (
     "read consume receive take took taken judge process encode embed use ingest accept get pull fetch load classify "

@@ -28,6 +28,18 @@ class BriefReading:
     negated: list[tuple[str, str]] = field(default_factory=list)  # "A never writes to B": no A -> B, either way
 
 
+def find_word(text: str, name: str, start: int = 0) -> int:
+    """Where ``name`` is first said in ``text`` from ``start`` on, as whole words (case aside; a plural
+    "s" / "es" allowed: "sample" in "samples", never "use" in "because" or "both" in "bothers"; a name of one
+    or two letters in its own case); -1 where it is not."""
+    if not name.strip():
+        return -1
+    short = len(name.strip()) <= 2  # "A", "G", "F": a name, not the article "a"
+    m = re.compile(r"(?<![\w-])" + re.escape(name.strip()) + ("" if short else r"(?:e?s)?") + r"(?!\w)",
+                   0 if short else re.I).search(text, start)
+    return m.start() if m else -1
+
+
 def box_key(name: str) -> str:
     """What two spellings of one box share: case, hyphens and a plural aside."""
     key = re.sub(r"[\s\-_]+", " ", normalise_label(name)).strip()
@@ -129,27 +141,64 @@ def _names_in(segment: str, names: list[str]) -> list[str]:
     return [n for _, n in sorted(found)]
 
 
+_SAID_COLLECTIVE = r"(?i)\b(?:both|all\s+(?:the\s+)?(two|three|four|five|six|[2-6]))\s+"
+
+
+def _collectives(reading: BriefReading, text: str) -> list[tuple[str, int | None, int, bool]]:
+    """The names that gather others: (name, how many (None: everything), where said, named after a
+    collective word). "All three" / "both" / "everything" as a name; a name said after "both" / "all N"
+    ("both analyses", "All four values"): the rules cut those words off."""
+    low = text.lower()
+    out = []
+    for e in reading.entities:
+        m = _COLLECTIVE_RE.match(e.strip())
+        if m:
+            at = find_word(low, e)
+            n = None if m.group("all") else 2 if m.group("both") else \
+                _NUMBERS.get(m.group("n").lower()) or int(m.group("n"))
+            if at >= 0:
+                out.append((e, n, at, False))
+            continue
+        said = re.search(_SAID_COLLECTIVE + re.escape(e.strip()) + r"(?:e?s)?(?!\w)", text)
+        if said is None and re.match(r"(?i)(two|three|four|five|six)\s", e.strip()):  # "All four values" -> "Four values"
+            said = re.search(r"(?i)\ball\s+()" + re.escape(e.strip()) + r"(?!\w)", text)
+        if said is not None:
+            word = said.group(1) or e.split()[0]
+            n = _NUMBERS.get(word.lower()) or (int(word) if word.isdigit() else 2)
+            out.append((e, n, said.start(), True))
+    return out
+
+
+def _head_word(name: str) -> str:
+    """A name's last word, singular or plural alike ("analyses" and "analysis", "modules" and "module")."""
+    words = box_key(name).split()
+    return re.sub(r"[eis]+$", "", words[-1]) if words else ""
+
+
 def spread_collectives(reading: BriefReading, text: str) -> None:
     """ "all three → HTML dashboard", "stimulus PC → TTL triggers → both recorders", "everything →
-    integration": no box called "All three"; its links go to the things it gathers: for "all N" / "both"
-    the last line or sentence before it that names N things, for "everything" every thing said before it
+    integration", "Both analyses inform the typology": no box called "All three" or "Analyses"; its links go
+    to the things it gathers: for "all N" / "both" the N things said before it of its kind ("the cross-
+    sectional analysis and the trajectory analysis"), or the last line or sentence before it that names N
+    things, or the last N said before it that lead nowhere yet; for "everything" every thing said before it
     that leads nowhere yet."""
-    low = text.lower()
-    for coll in [e for e in reading.entities if _COLLECTIVE_RE.match(e.strip())]:
-        m = _COLLECTIVE_RE.match(coll.strip())
-        at = low.find(coll.lower())
-        if at < 0:
+    for coll, n, at, named in _collectives(reading, text):
+        if coll not in reading.entities:
             continue
         before = text[:max(text.rfind("\n", 0, at), text.rfind(". ", 0, at), 0)]  # not this line's own names
         others = [e for e in reading.entities if e != coll and not _COLLECTIVE_RE.match(e.strip())]
         leads = {a for a, b in reading.relations if b != coll}
-        if m.group("all"):
+        if n is None:
             members = [e for e in _names_in(before, others) if e not in leads
                        and not any(g == e for g, _ in reading.groups)]
-        else:  # the names of the last line or sentence that says N, or N that lead nowhere yet
-            n = 2 if m.group("both") else _NUMBERS.get(m.group("n").lower()) or int(m.group("n"))
+        else:  # of its kind; the names of the last line or sentence that says N, or N that lead nowhere yet
+            head = _head_word(coll) if named else ""
+            kind = [e for e in _names_in(before, others) if head and _head_word(e) == head]
             said = [_names_in(s, others) for s in reversed(re.split(r"\n|(?<=[.;])\s", before))]
-            members = next((x for ns in said for x in (ns, [e for e in ns if e not in leads]) if len(x) == n), [])
+            if named:  # "both analyses": two analyses said before it, or it stays a box of its own
+                members = kind[-n:] if len(kind) >= n else []
+            else:
+                members = next((x for ns in said for x in (ns, [e for e in ns if e not in leads]) if len(x) == n), [])
         if not members:
             continue
         swap = {coll: members}
@@ -240,5 +289,35 @@ def made_by(name: str, entities: list[str]) -> str | None:
     if m is None or len(m.group(1)) < 5:
         return None
     stem = m.group(1).lower()[:6]
-    hits = [e for e in entities if e != name and any(w.startswith(stem) for w in e.lower().split())]
+    hits = [e for e in entities if e != name and re.search(r"(?<![^\W\d_])" + re.escape(stem), e.lower())]
     return hits[-1] if len({box_key(h) for h in hits}) == 1 else None
+
+
+_OPENER_WORDS = {"at", "on", "once", "in", "meanwhile", "otherwise", "from", "yes", "no", "if", "when", "after",
+                 "before", "during", "then", "per", "with", "without", "while", "for", "by", "via"}
+_CLAUSE_WORDS = {"is", "are", "was", "were", "be", "been", "not", "no", "never", "needs", "costs", "needed", "asked",
+                 "used", "write", "writes"}
+
+
+def is_remark(name: str) -> bool:
+    """A name that is no thing but a remark a list or a sentence cut out: an opener ("At each site",
+    "Otherwise", "Per medium", "If any transect differs") or a clause ("Deployment results are not fed back",
+    "Executors write shuffle files to local"); a question ("BIDS valid?") is a decision, not a remark."""
+    words = name.split()
+    if not words or name.rstrip().endswith("?"):
+        return False
+    if words[0].lower() in _OPENER_WORDS and not (len(words) > 1 and re.match(r"[A-Z0-9]", words[1])):
+        return True
+    # a verb that says something of the name, not a noun after an article ("holds the write")
+    return any(w.lower() in _CLAUSE_WORDS and words[i].lower() not in {"the", "a", "an", "each", "its"}
+               for i, w in enumerate(words[1:]))
+
+
+def drop_remarks(reading: BriefReading) -> None:
+    """Remarks (:func:`is_remark`) are no boxes, and their links no links. (Tried: a flow through a remark
+    going on past it, A -> remark -> B read A -> B: plans alone on dev drew 4 and 7 more edges, none right.)"""
+    gone = [e for e in reading.entities if is_remark(e)]
+    reading.relations = [(a, b) for a, b in reading.relations if a not in gone and b not in gone]
+    reading.entities = [e for e in reading.entities if e not in gone]
+    reading.strong = [e for e in reading.strong if e not in gone]
+    reading.groups = [(g, [m for m in ms if m not in gone]) for g, ms in reading.groups]

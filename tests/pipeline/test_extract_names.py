@@ -14,7 +14,8 @@ def _edges(fig):
 def test_a_long_item_name_ends_on_a_whole_phrase() -> None:
     r = read_brief("1. Core the lake sediment from a floating platform with a piston corer.\n"
                    "2. Replicate to the N-1 successors in the ring.\n")
-    assert r.strong[:2] == ["Core the lake sediment", "Replicate to the N-1 successors"]
+    # a protocol's order is named by what it does to what (tests/pipeline/test_protocol_steps.py)
+    assert r.strong[:2] == ["Lake sediment coring", "Replicate to the N-1 successors"]
 
 
 def _groups(fig):
@@ -215,7 +216,7 @@ def test_a_long_remark_in_a_bullet_list_is_no_box_beside_the_heads_names_but_a_n
     head = {"node": ["reads", "FastQC", "MultiQC report", "XRF scanner"],
             "links": [["reads", "FastQC"], ["FastQC", "MultiQC report"]], "members": []}
     nodes = {n.label for n in figure_from_brief(brief, names=head).of_kind("node")}
-    assert {"Reads", "FastQC", "MultiQC report", "Split every core lengthwise"} <= nodes
+    assert {"Reads", "FastQC", "MultiQC report", "Core splitting"} <= nodes
     assert not any("15 min" in n for n in nodes)
 
 

@@ -1,0 +1,28 @@
+"""A remark that a list or a sentence cut out ("Otherwise", "At each site", "Deployment results are not fed
+back") is no box in the figure and links nothing; a decision ("BIDS valid?") and a name whose verb-like word
+follows an article ("Hinted handoff node holds the write") stay."""
+
+from __future__ import annotations
+
+from crafter.agents.extract import figure_from_brief
+from crafter.agents.reading import is_remark
+
+BRIEF = ("Layout of the yield figure:\n"
+         "- (a) training: reaction SMILES -> DRFP fingerprints -> XGBoost regressor\n"
+         "- (b) deployment: new substrate pairs -> trained model -> predicted yields\n"
+         "- deployment results are not fed back into training; the model stays frozen\n")
+
+
+def test_remarks_are_told_from_names() -> None:
+    for remark in ("Otherwise", "At each site", "Per medium", "If any transect differs",
+                   "Deployment results are not fed back", "Executors write shuffle files to local"):
+        assert is_remark(remark), remark
+    for name in ("BIDS valid?", "Hinted handoff node holds the write", "In-memory skip", "On-chip buffer",
+                 "Sequencing run", "Fetch failure?", "Raw reads"):
+        assert not is_remark(name), name
+
+
+def test_a_remark_in_a_list_is_no_box() -> None:
+    labels = {n.label for n in figure_from_brief(BRIEF).of_kind("node")}
+    assert {"Reaction SMILES", "DRFP fingerprints", "XGBoost regressor", "Trained model"} <= labels
+    assert not any("not fed back" in x for x in labels)
