@@ -36,7 +36,7 @@ from crafteditor.ocr.engine import get_engine
 from crafteditor.ocr.erase import erase_text
 from crafteditor.ocr.read import read_text
 from crafteditor.ocr.runs import TextRun
-from crafteditor.paint import Paints, distances, find_paints, prepare
+from crafteditor.paint import Paints, farther_than, find_paints, prepare
 from crafteditor.photos import PhotoRegion, find_photos, photo_mask
 from crafteditor.shapes.badges import read_badges
 from crafteditor.shapes.detect import DetectedShape, detect_shapes
@@ -377,7 +377,7 @@ def _line_is_real(ln: LinePath, scale: float) -> bool:
 
 def _in_contrast(rgb: np.ndarray, paints: Paints) -> np.ndarray:
     """Pixels drawn in contrast with the canvas (a lossy image's ringing is not)."""
-    return distances(rgb, paints.background_rgb) > LOSSY_INK_CONTRAST
+    return farther_than(rgb, paints.background_rgb, LOSSY_INK_CONTRAST)
 
 
 def _between_shapes(ln: LinePath, near: np.ndarray) -> bool:
