@@ -65,7 +65,13 @@ class Config:
     # a short reading's lead glyph is read again as a math italic letter (TeX's x_1 came back '1'),
     # with its hat (crafteditor.ocr.math_letters); False: as the recogniser read it
     ocr_math_letters: bool = True
-    ocr_threads: int = 0  # onnxruntime threads; 0: the cores this process may use (batch sets 1 per worker)
+    # onnxruntime threads (the text detector's; the recogniser runs on one); 0: the cores this process
+    # may use. One: a second thread's hand-offs cost the detector more CPU than they saved (a reading
+    # on one thread takes longer on an idle multi-core machine; vectorizer.cv_threads has the figures)
+    ocr_threads: int = 1
+    # OpenCV's threads while a figure is read (restored after); 0: OpenCV's own (the machine's cores).
+    # One: on figure-sized arrays its pool's hand-offs cost more CPU than they save (vectorizer.cv_threads)
+    cv_threads: int = 1
     # shapes, lines, groups
     shapes: bool = True
     edges: bool = True
@@ -104,6 +110,8 @@ class Config:
             raise ConfigError("option 'timeout' must be 0 (no budget) or more seconds per megapixel")
         if self.ocr_threads < 0:
             raise ConfigError("option 'ocr_threads' must be 0 (all cores) or more")
+        if self.cv_threads < 0:
+            raise ConfigError("option 'cv_threads' must be 0 (OpenCV's own count) or more")
 
     # -- construction ---------------------------------------------------------------
     @classmethod

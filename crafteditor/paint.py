@@ -9,6 +9,8 @@ pixels. Faces, ink masks and colour estimates all build on these labels.
 
 from __future__ import annotations
 
+import functools
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -262,6 +264,44 @@ def distances(pixels: np.ndarray, color) -> np.ndarray:
     s = d[..., 0] + d[..., 1]
     s += d[..., 2]
     return np.sqrt(s, out=s) if isinstance(s, np.ndarray) else np.sqrt(s)
+
+
+def farther_than(pixels: np.ndarray, color, threshold: float, within: np.ndarray | None = None) -> np.ndarray:
+    """``distances(pixels, color) > threshold``, the same booleans, in about a third of the time
+    for an image (H×W×3 uint8) and a whole-number colour: a pixel whose largest channel difference
+    is past the threshold is farther, one whose three together could not reach it is not (the
+    paper and the ink: nearly all of a figure), and only the rest have their squared distance
+    summed, in whole numbers: the float32 distance is the rounded square root of that whole sum, so
+    it is past ``threshold`` exactly where the sum is at least the least one whose root is.
+    ``within``: only these pixels are asked (False elsewhere): a mask being narrowed colour by colour
+    (the paper near a pastel fill is a few tens off it, and was summed for nothing)."""
+    c = np.asarray(color, dtype=np.float32)
+    if not (pixels.dtype == np.uint8 and pixels.ndim == 3 and pixels.shape[2] == 3 and c.shape == (3,)
+            and pixels.size and pixels.flags.c_contiguous and bool(np.all((c == np.rint(c)) & (c >= 0) & (c <= 255)))):
+        return distances(pixels, color) > threshold if within is None else (distances(pixels, color) > threshold) & within
+    least = _least_sum_past(threshold)
+    sure = math.ceil(math.sqrt(least))  # a largest difference this big is enough alone...
+    could = math.ceil(math.sqrt(least / 3))  # ...and one under this is not, with the other two as big
+    d = cv2.absdiff(pixels, (float(c[0]), float(c[1]), float(c[2]), 0.0))
+    r, g, b = cv2.split(d)
+    top = cv2.max(cv2.max(r, g), b)
+    out = top >= sure
+    unsure = (top >= could) & ~out
+    if within is not None:
+        out &= within
+        unsure &= within
+    if unsure.any():
+        px = d[unsure].astype(np.int32)
+        out[unsure] = (px * px).sum(axis=1) >= least
+    return out
+
+
+@functools.lru_cache(maxsize=64)
+def _least_sum_past(threshold: float) -> int:
+    """The least whole sum of squared channel differences (0 .. 3·255²) whose float32 square root,
+    as :func:`distances` computes it, is past ``threshold`` (one past the range: none is)."""
+    sums = np.arange(3 * 255 * 255 + 2, dtype=np.float32)
+    return int(np.searchsorted(np.sqrt(sums) > threshold, True))  # compared as distances' callers compare
 
 
 def color_distance(a, b) -> float:

@@ -23,7 +23,7 @@ from crafteditor.assemble.geometry import dist_to_polyline
 from crafteditor.assemble.slanted import slanted_strokes
 from crafteditor.lines.paths import LinePath
 from crafteditor.ocr.runs import TextRun
-from crafteditor.paint import distances
+from crafteditor.paint import farther_than
 from crafteditor.shapes.detect import DetectedShape, keep_shapes
 
 INK = 30.0  # colour distance from the background that counts as ink (light grey lifelines)
@@ -77,7 +77,7 @@ def participant_shapes(lifelines: list[Lifeline]) -> set[int]:
 
 
 def ink_mask(rgb: np.ndarray, background: tuple[int, int, int]) -> np.ndarray:
-    return distances(rgb, background) > INK
+    return farther_than(rgb, background, INK)
 
 
 def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: list[DetectedShape],

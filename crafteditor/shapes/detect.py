@@ -355,6 +355,14 @@ def _full_width(rgb: np.ndarray, paints: Paints, face: Face, width: float, pad: 
     return width
 
 
+def ring_steps(mask: np.ndarray) -> np.ndarray:
+    """Each pixel's ring around ``mask`` (uint8, nonzero inside; float32 out): k where the k-th 3×3
+    dilation of the mask first reaches it (0 inside; huge everywhere where the mask is empty), i.e.
+    its chessboard distance, read off one distance transform: the rings of ``pad - 1`` dilations
+    took twice as long (a paper figure's 500 faces, 0.38 CPU-s)."""
+    return cv2.distanceTransform((mask == 0).astype(np.uint8), cv2.DIST_C, 3)
+
+
 def _ring_stroke(rgb: np.ndarray, paints: Paints, face: Face, pad: int = 8,
                  fringe: bool = False) -> tuple[tuple[int, int, int] | None, float, int, float]:
     """(stroke colour or None, stroke width px, paint outside the outline, share of the outside that
@@ -366,20 +374,9 @@ def _ring_stroke(rgb: np.ndarray, paints: Paints, face: Face, pad: int = 8,
     filled = np.zeros((y1 - y0, x1 - x0), np.uint8)
     filled[face.y - y0:face.y - y0 + face.h, face.x - x0:face.x - x0 + face.w] = face.filled
     lab = paints.labels[y0:y1, x0:x1]
-    prev = filled.astype(bool)
-    layers = []
-    k3 = np.ones((3, 3), np.uint8)
-    cur = filled
-    for _ in range(pad - 1):
-        nxt = cv2.dilate(cur, k3)
-        ring = nxt.astype(bool) & ~cur.astype(bool)
-        layers.append(ring)
-        cur = nxt
-    del prev
+    ring = ring_steps(filled)
     # the outside paint: the commonest paint in the outer rings
-    outer = np.zeros_like(filled, dtype=bool)
-    for ring in layers[-3:]:
-        outer |= ring
+    outer = (ring >= max(1, pad - 3)) & (ring <= pad - 1)
     ov_all = lab[outer]
     ov = ov_all[ov_all >= 0]
     outside = int(np.bincount(ov).argmax()) if ov.size else paints.background
@@ -390,9 +387,7 @@ def _ring_stroke(rgb: np.ndarray, paints: Paints, face: Face, pad: int = 8,
     near = (ov_all == outside) | (distances(sub[outer], out_rgb) <= SHADOW_FRINGE) if fringe else ov_all == outside
     share = float(near.sum()) / max(1, ov_all.size)
     # the stroke: pixels in the inner rings that are neither face nor outside paint
-    inner = np.zeros_like(filled, dtype=bool)
-    for ring in layers[:max(5, pad - 6)]:
-        inner |= ring
+    inner = (ring >= 1) & (ring <= min(pad - 1, max(5, pad - 6)))
     fill_rgb = paints.colors[face.paint].astype(np.float32)
     px = sub[inner].astype(np.float32)
     if px.size == 0:
@@ -403,7 +398,7 @@ def _ring_stroke(rgb: np.ndarray, paints: Paints, face: Face, pad: int = 8,
     d_out = distances(px, _beyond_own(paints, ov, outside, face.paint, out_rgb))
     d_fill = distances(px, fill_rgb)
     strokey = (d_out > 25) & (d_fill > 25)
-    perim = max(1.0, float(layers[0].sum()))
+    perim = max(1.0, float(np.count_nonzero(ring == 1)))
     if strokey.sum() < 0.5 * perim:
         return None, 0.0, outside, share
     spx = px[strokey]

@@ -34,7 +34,7 @@ import numpy as np
 from crafteditor.config import THEME, Config
 from crafteditor.lines.skeleton import skeleton
 from crafteditor.ocr.runs import TextRun
-from crafteditor.paint import Paints, distances, luma
+from crafteditor.paint import Paints, distances, farther_than, luma
 from crafteditor.shapes.compartments import join_compartments
 from crafteditor.shapes.detect import DetectedShape, mark_groups
 from crafteditor.shapes.faces import Face
@@ -59,7 +59,7 @@ def sketch_ink(rgb: np.ndarray, paints: Paints, exclude: np.ndarray | None = Non
     grain is not): an Excalidraw box filled in pastel blue is a hole in its dark outline."""
     ink = np.ones(rgb.shape[:2], bool)
     for color in _surfaces(paints):
-        ink &= distances(rgb, color) > INK_CONTRAST
+        ink &= farther_than(rgb, color, INK_CONTRAST, within=ink)
     if exclude is not None:
         ink &= ~exclude
     return ink

@@ -1,14 +1,18 @@
 """Rewrites for speed give what the plain versions gave: the pairwise merge of rectangles
-restarted after every union, and a text box's longest ink run per column."""
+restarted after every union, a text box's longest ink run per column, a face's rings, and ink
+told by its distance from a colour."""
 
 from __future__ import annotations
 
 import random
 
+import cv2
 import numpy as np
 
 from crafteditor.blobs import merge_rects
 from crafteditor.ocr.text_lines import _longest_runs, _one_rotated_line
+from crafteditor.paint import distances, farther_than
+from crafteditor.shapes.detect import ring_steps
 
 
 def _merge_restarting(rects, joins):
@@ -54,3 +58,42 @@ def test_longest_runs_per_column():
                 run = run + 1 if v else 0
                 want[x] = max(want[x], run)
         assert np.array_equal(_longest_runs(mask), want)
+
+
+def test_ring_steps_are_the_rings_successive_dilations_add():
+    """A face's rings (the stroke, then the outside, in _ring_stroke) read off one distance transform
+    are the pixels each 3×3 dilation adds, faces cut by the crop's edge included."""
+    rng = np.random.default_rng(5)
+    k3 = np.ones((3, 3), np.uint8)
+    for i in range(400):
+        h, w, pad = int(rng.integers(1, 40)), int(rng.integers(1, 40)), int(rng.integers(2, 12))
+        mask = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
+        face = (rng.random((h, w)) < (1.0 if i % 3 == 0 else rng.random())).astype(np.uint8)
+        oy, ox = int(rng.integers(0, 2 * pad + 1)), int(rng.integers(0, 2 * pad + 1))
+        mask[oy:oy + h, ox:ox + w] = face
+        if not mask.any():
+            continue
+        steps, cur = ring_steps(mask), mask
+        for k in range(1, pad):
+            grown = cv2.dilate(cur, k3)
+            assert np.array_equal(steps == k, grown.astype(bool) & ~cur.astype(bool))
+            cur = grown
+
+
+def test_farther_than_gives_the_distances_comparison():
+    """Ink told from the paper (a sketch's pencil, a sequence diagram's strokes) by the shortcut is the
+    ink the full distance comparison tells, at every threshold, the colour's own pixels and their blends included."""
+    rng = np.random.default_rng(11)
+    for i in range(150):
+        h, w = int(rng.integers(1, 120)), int(rng.integers(1, 120))
+        base = rng.integers(0, 256, 3)
+        img = np.clip(base + rng.integers(-90, 90, (h, w, 3)), 0, 255).astype(np.uint8)
+        color = base.astype(np.uint8) if i % 2 else rng.integers(0, 256, 3).astype(np.uint8)
+        for t in (0.0, 0.5, 10.0, 44.99, 45.0, 45.01, 80.0, float(rng.uniform(0, 300)), 450.0):
+            assert np.array_equal(farther_than(img, color, t), distances(img, color) > t)
+    odd = rng.integers(0, 256, (20, 30, 3)).astype(np.uint8)
+    assert np.array_equal(farther_than(odd, (10.5, 3, 7), 45.0), distances(odd, (10.5, 3, 7)) > 45.0)  # not whole
+    within = rng.random((20, 30)) < 0.5
+    assert np.array_equal(farther_than(odd, (200, 30, 70), 45.0, within=within),
+                          (distances(odd, (200, 30, 70)) > 45.0) & within)
+    assert np.array_equal(farther_than(odd, (10.5, 3, 7), 45.0, within=within), (distances(odd, (10.5, 3, 7)) > 45.0) & within)
