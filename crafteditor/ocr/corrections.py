@@ -94,6 +94,10 @@ def restore_spaces(text: str, centres: list[float], upright: np.ndarray, pad: in
     cols = upright.any(axis=0)
     # letters sit ≤ 0.2 em apart (i–n in DejaVu); a word space is ~0.32 em plus bearings
     threshold = max(2.0, 0.27 * font_px)
+    # digits take one advance each, however narrow their ink: between two digits, and a '1' beside a capital,
+    # the gap of a number's own glyphs passed the word gap ('1 00', 'GM 1 2878_R1', 'K5 62_R1', 'bf1 6'
+    # on 7 dev figures, issue 31); numbers a line holds apart (tick labels '450 500') stand an em apart
+    numeric = max(2.0, 0.5 * font_px)
     out = [text[0]]
     for i in range(1, len(text)):
         a = centres[i - 1] - pad
@@ -101,7 +105,10 @@ def restore_spaces(text: str, centres: list[float], upright: np.ndarray, pad: in
         if text[i] != " " and text[i - 1] != " " and b > a:
             lo, hi = max(0, int(a)), min(len(cols), int(math.ceil(b)))
             run = longest_gap(cols[lo:hi])
-            if run >= threshold:
+            pair = text[i - 1] + text[i]
+            # (a lower-case letter and a '1' keep the word gap: 'Stage 1' read 'Stage1')
+            tight = pair.isdigit() or ("1" in pair and not any(ch.islower() for ch in pair))
+            if run >= (numeric if tight else threshold):
                 out.append(" ")
         out.append(text[i])
     return "".join(out)

@@ -90,7 +90,8 @@ def test_blurred_faint_word_lands_in_unsure_words():
     rep = conv.report
     unsure = rep["unsure_words"]
     assert unsure, rep
-    assert all(set(u) == {"text", "score", "box"} and len(u["box"]) == 4 for u in unsure)
+    assert all({"text", "score", "box"} <= set(u) <= {"text", "score", "box", "maybe"} and len(u["box"]) == 4
+               for u in unsure)
     assert rep["text_confidence"] < 1.0
     assert "Clear" not in {u["text"] for u in unsure}
     x, y, w, h = unsure[0]["box"]
@@ -156,3 +157,29 @@ def test_labels_whose_descenders_touch_the_arrow_below_keep_those_letters(gap):
     im.save(buf, "PNG")
     words = svg_words(convert(buf.getvalue(), Config(quality=False)).svg)
     assert words["execrequest"] == 1 and words["proxy"] == 2 and words["connection"] == 1, dict(words)
+
+
+def test_a_sure_misreading_is_doubted_by_the_lexicon():
+    """The recogniser is sure of most of its misreadings ('Returmns', 'Z00' beside a legend swatch,
+    'machine.lnfrastructure'): a word one OCR slip from a known word is unsure, listed with the word
+    it may be; names and abbreviations the lexicon does not know are not (issue 31)."""
+    import numpy as np
+
+    from crafteditor.ocr.runs import TextRun
+    from crafteditor.ocr.sureness import lexicon, lexicon_doubt, reading_confidence
+
+    if not lexicon():
+        pytest.skip("the brief encoder's vocabulary is not installed")
+    assert lexicon_doubt("Returmns") == "returns"
+    assert lexicon_doubt("Z00") == "zoo"
+    assert lexicon_doubt("Cluster.Spec.lnfrastructureRef") == "infrastructure"
+    assert lexicon_doubt("instaling") == "installing"
+    for right in ("Returns", "Zoo", "kubeadm", "WideResNet", "Dockerfile", "GM12878_R1", "JSON", "init", "100k",
+                  "deleted", "metrics", "Router"):
+        assert lexicon_doubt(right) is None, right
+    run = TextRun(text="Returmns value", x=0.0, y=0.0, w=140.0, h=12.0, angle=0.0, font_px=12.0, bold=False,
+                  color=(0, 0, 0), confidence=0.995, baseline=10.0, glyphs=np.zeros((12, 140), bool))
+    rep = reading_confidence([run])
+    assert rep["text_confidence"] == 0.5
+    assert rep["unsure_words"] == [{"text": "Returmns", "score": 0.995, "box": [0.0, 0.0, 80.0, 12.0],
+                                    "maybe": "returns"}]

@@ -50,6 +50,17 @@ def test_word_spaces_are_restored_from_ink_gaps():
     assert not math.isnan(centres[0])
 
 
+def test_a_numbers_digits_stay_one_word():
+    """A '1' is narrow ink in a digit's whole advance: '100' had come back '1 00', 'GM12878' 'GM 1 2878'
+    (issue 31). Numbers a line holds apart, an em or more, stay apart."""
+    from crafteditor.ocr.corrections import restore_spaces
+
+    cols = np.zeros((10, 80), bool)
+    for x0, w in ((0, 2), (8, 6), (16, 6), (36, 6), (44, 6)):  # '1', '0', '0', a wide gap, '5', '0'
+        cols[:, x0:x0 + w] = True
+    assert restore_spaces("10050", [1.0, 11.0, 19.0, 39.0, 47.0], cols, 0, font_px=14.0) == "100 50"
+
+
 def test_dashes_are_told_apart_by_ink_width():
     from crafteditor.ocr.corrections import restore_dashes
 
