@@ -3,7 +3,7 @@
     python scripts/missed_words.py shared/realfigs OUT.json [--only 'G_*,C_k8s*'] [--svgs DIR]
 
 Converts each dev figure, writes per figure its missed words with their class, the runs read
-(text, confidence) and the words' class counts over all figures; prints the counts.
+(text, confidence), its real-set scores, and the words' class counts over all figures; prints the counts.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pathlib import Path
 from crafteditor.config import Config
 from crafteditor.convert import convert
 from crafteditor.ocr.missed_words import classify_missed, count_classes
-from crafteditor.realset import load_real, svg_words
+from crafteditor.realset import load_real, score_real, svg_words
 
 
 def main() -> int:
@@ -44,7 +44,7 @@ def main() -> int:
         total.update(count_classes(missed))
         rows.append({"id": f.id, "group": f.truth.get("maker") or f.truth.get("style"), "n_truth": len(f.truth["text"].split()),
                      "missed": missed, "text_confidence": conv.report.get("text_confidence"),
-                     "cpu": conv.report["cpu_seconds"],
+                     "cpu": conv.report["cpu_seconds"], "scores": score_real(conv.figure, conv.svg, f.truth),
                      "runs": [[r.text, round(r.confidence, 3), [round(r.x), round(r.y), round(r.w), round(r.h)], r.angle]
                               for r in runs]})
         print(f.id, len(missed), dict(Counter(m["class"] for m in missed)), flush=True)

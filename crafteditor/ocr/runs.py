@@ -32,6 +32,7 @@ from crafteditor.ocr.corrections import (
 )
 from crafteditor.ocr.font_class import font_class
 from crafteditor.ocr.font_metrics import ink_extent_em, ink_width_em, size_and_weight_from_width
+from crafteditor.ocr.lexicon import capital_i
 from crafteditor.ocr.scripts import find_shifts, with_markup
 from crafteditor.ocr.text_lines import TextLine
 from crafteditor.paint import darkest_color, distances
@@ -115,7 +116,7 @@ def make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, lin
         # dash's own side bearings ('Ct− 1' for c_{t−1}, 'St – 1')
         text = _SPACED_DASH.sub(r"\1", text)
     if scripts is None:
-        text = split_case_joins(text)
+        text = capital_i(split_case_joins(text))
     if not text:
         return None
     marked = None

