@@ -104,10 +104,14 @@ def capital_i(text: str) -> str:
         start = m.start()
         # a run is a word's tail after a capital ('Machinel…': 'achinel…') or a whole word
         head = text[start - 1].lower() if start > 0 and text[start - 1].isupper() else ""
+        if head + run in words:  # 'Single': 'S' + 'ingle'
+            continue
+        camel = m.end() < len(text) and text[m.end()].isupper()
         for k in (i for i, ch in enumerate(run) if ch == "l"):
             left, right = head + run[:k], "i" + run[k + 1:]
-            # the next capital goes on the word after the 'I' ('lnFeet': 'In' + 'Feet')
-            if (not left or (len(left) >= 3 and left in words)) and len(right) >= 2 and right in words and len(left + right) >= 4:
+            # a two-letter word only where the next capital starts the word after it ('lnFeet': 'In' + 'Feet')
+            if (not left or (len(left) >= 3 and left in words)) and right in words and len(left + right) >= 4 \
+                    and (len(right) >= 3 or (len(right) == 2 and camel)):
                 out[start + k] = "I"
                 break
     return "".join(out)

@@ -212,5 +212,5 @@ def test_a_sans_capital_i_read_as_l_is_mended_where_the_lexicon_says():
     assert capital_i("Machinelnfrastructure.status") == "MachineInfrastructure.status"
     assert capital_i("sizelnFeet") == "sizeInFeet"
     assert capital_i("Spec.lnfrastructureRef") == "Spec.InfrastructureRef"
-    for kept in ("ln(x)", "Glabron", "flushUnschedulableQLeftover", "mlp", "log_level", "Flipper", "leaf1"):
+    for kept in ("Single-machine", "ln(x)", "Glabron", "flushUnschedulableQLeftover", "mlp", "log_level", "Flipper", "leaf1"):
         assert capital_i(kept) == kept
