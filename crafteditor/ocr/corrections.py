@@ -87,11 +87,14 @@ def trim_to_text(line: TextLine, centres: list[float], crop: np.ndarray, text: s
     return TextLine(trimmed[y0:y1, x0:x1], line.y0 + int(y0), line.x0 + int(x0), line.vertical)
 
 
-def restore_spaces(text: str, centres: list[float], upright: np.ndarray, pad: int, font_px: float) -> str:
-    """Insert the word spaces the recogniser dropped, where the ink has a word-sized gap."""
+def restore_spaces(text: str, centres: list[float], upright: np.ndarray, pad: int, font_px: float,
+                   ink: np.ndarray | None = None) -> str:
+    """Insert the word spaces the recogniser dropped, where the ink has a word-sized gap; ``ink``:
+    all the ink over the line's box, the glyphs' and any other (a point too small for a glyph)."""
     if len(text) < 2 or len(centres) != len(text):
         return text
     cols = upright.any(axis=0)
+    all_cols = cols if ink is None or ink.shape != upright.shape else ink.any(axis=0) | cols
     # letters sit ≤ 0.2 em apart (i–n in DejaVu); a word space is ~0.32 em plus bearings
     threshold = max(2.0, 0.27 * font_px)
     # digits take one advance each, however narrow their ink: between two digits, and a '1' beside a capital,
@@ -106,12 +109,21 @@ def restore_spaces(text: str, centres: list[float], upright: np.ndarray, pad: in
             lo, hi = max(0, int(a)), min(len(cols), int(math.ceil(b)))
             run = longest_gap(cols[lo:hi])
             pair = text[i - 1] + text[i]
-            # (a lower-case letter and a '1' keep the word gap: 'Stage 1' read 'Stage1')
-            tight = pair.isdigit() or ("1" in pair and not any(ch.islower() for ch in pair))
+            # (a lower-case letter and a '1' keep the word gap: 'Stage 1' read 'Stage1'; and so does a
+            # gap with ink in it between two glyphs' halves: a decimal point the recogniser dropped, whose
+            # space the charts' spaced_decimal reads back as the point: '2 5' for 2.5)
+            tight = (pair.isdigit() or ("1" in pair and not any(ch.islower() for ch in pair))) \
+                and _ink_pieces(all_cols[lo:hi]) <= 2
             if run >= (numeric if tight else threshold):
                 out.append(" ")
         out.append(text[i])
     return "".join(out)
+
+
+def _ink_pieces(cols: np.ndarray) -> int:
+    """How many runs of inked columns ``cols`` holds."""
+    c = cols.astype(np.int8)
+    return int(np.count_nonzero(np.diff(np.concatenate(([0], c))) == 1))
 
 
 # Ink widths of the dashes in DejaVu Sans (em): hyphen 0.26, en dash 0.40, minus 0.63, em dash

@@ -110,7 +110,12 @@ def make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, lin
     if scripts is not None:
         text = scripts[0]
     read = text
-    text = restore_spaces(text, centres, upright, pad, font_px).strip()
+    ink = None
+    if angle == 0:  # (a decimal point is no glyph of the mask: the gap that holds it keeps its space)
+        patch = region[line.y0:line.y0 + mask.shape[0], line.x0:line.x0 + mask.shape[1]]
+        dist = distances(patch, bg)
+        ink = dist > 0.5 * float(dist.max())  # the glyphs' cores, not their anti-aliased rims
+    text = restore_spaces(text, centres, upright, pad, font_px, ink).strip()
     if _JOINED_DASH.search(read) and not _SPACED_READ.search(read):
         # a dash read between two characters stays between them: the space put in beside it was the
         # dash's own side bearings ('Ct− 1' for c_{t−1}, 'St – 1')

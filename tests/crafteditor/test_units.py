@@ -59,6 +59,13 @@ def test_a_numbers_digits_stay_one_word():
     for x0, w in ((0, 2), (8, 6), (16, 6), (36, 6), (44, 6)):  # '1', '0', '0', a wide gap, '5', '0'
         cols[:, x0:x0 + w] = True
     assert restore_spaces("10050", [1.0, 11.0, 19.0, 39.0, 47.0], cols, 0, font_px=14.0) == "100 50"
+    # a point the recogniser dropped between two digits keeps its space: the charts read '2 5' back as 2.5
+    glyphs = np.zeros((10, 30), bool)
+    glyphs[:, 0:6] = glyphs[:, 12:18] = True
+    assert restore_spaces("25", [3.0, 15.0], glyphs, 0, font_px=14.0) == "25"
+    ink = glyphs.copy()
+    ink[8:10, 8:10] = True  # the point: too small for the glyph mask, ink all the same
+    assert restore_spaces("25", [3.0, 15.0], glyphs, 0, font_px=14.0, ink=ink) == "2 5"
 
 
 def test_dashes_are_told_apart_by_ink_width():
