@@ -66,14 +66,23 @@ def classify_missed(truth: str, svg_words: list[str], run_texts: list[str]) -> l
         elif run_words[word] > p_count[word]:
             row["class"] = "paths"
         else:
-            near = difflib.get_close_matches(word, [e for e in spare if spare[e] > 0], n=1, cutoff=0.6)
+            # compared on glyph shapes: 'z00' is 'zoo' misread
+            shapes = {_shape(e): e for e in spare if spare[e] > 0}
+            near = difflib.get_close_matches(_shape(word), list(shapes), n=1, cutoff=0.6)
             if near:
-                row.update({"class": "misread", "read": near[0]})
-                spare[near[0]] -= 1
+                row.update({"class": "misread", "read": shapes[near[0]]})
+                spare[shapes[near[0]]] -= 1
             else:
                 row["class"] = "never"
         out.append(row)
     return out
+
+
+_SHAPE = str.maketrans({"0": "o", "1": "l", "i": "l", "5": "s"})
+
+
+def _shape(w: str) -> str:
+    return w.translate(_SHAPE)
 
 
 def _joined(word: str, seq: list[str]) -> str | None:
