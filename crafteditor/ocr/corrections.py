@@ -20,6 +20,7 @@ from crafteditor.blobs import find_blobs, longest_gap
 from crafteditor.ocr.text_lines import TextLine
 
 QUOTES = "'`‘’"
+BARS = "lI|1ij"  # what a stroke's stub beside a word is read as
 
 
 def _under(cx: float, n: int, stats: np.ndarray, min_h: float = 0) -> list[int]:
@@ -31,7 +32,8 @@ def _under(cx: float, n: int, stats: np.ndarray, min_h: float = 0) -> list[int]:
 def drop_stray_quote(text: str, centres: list[float], crop: np.ndarray,
                      line: TextLine) -> tuple[str, list[float], TextLine]:
     """A quote mark read at a line's end whose ink is no quote mark: an axis tick beside a
-    category label ('ResNet '' for 'ResNet' and the stub of the tick by the frame). A quote's
+    category label ('ResNet '' for 'ResNet' and the stub of the tick by the frame); or a bar
+    ('l', '|') read at a word's end whose ink is a stub at the line's top or bottom. A quote's
     glyph is taller than wide, a fifth of an em or more, and starts in the line's top third; a
     tick is a level bar or a stub in the middle. The character, its centre and its ink are
     dropped (the ink would be erased with the text)."""
@@ -40,14 +42,20 @@ def drop_stray_quote(text: str, centres: list[float], crop: np.ndarray,
     pad = (crop.shape[0] - line.mask.shape[0]) // 2
     n, lab, stats, _ = find_blobs(line.mask)
     for i in (len(text) - 1, 0):
-        if text[i] not in QUOTES:
+        bar = text[i] in BARS and text[1:-1].isalpha() and len(text) >= 5
+        if text[i] not in QUOTES and not bar:
             continue
         hit = _under(centres[i] - pad, n, stats)
         if len(hit) != 1:
             continue
         _x, y, w, h, _a = stats[hit[0]]
         lh = line.mask.shape[0]  # about an em
-        if w < h and h >= 0.2 * lh and y <= 0.3 * lh:  # a quote mark's ink
+        if bar:
+            # a letter's stem stands most of the line's height; a box's corner or side cut off by
+            # the detector's box is a stub at its top or bottom ('challengel', 'Ingress|'; issue 31)
+            if h >= 0.4 * lh or not (y <= 0 or y + h >= lh):
+                continue
+        elif w < h and h >= 0.2 * lh and y <= 0.3 * lh:  # a quote mark's ink
             continue
         mask = line.mask & (lab != hit[0])
         xs = np.flatnonzero(mask.any(axis=0))

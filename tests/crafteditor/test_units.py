@@ -296,3 +296,23 @@ def test_a_zero_read_as_the_letter_o_is_a_zero(bold):
                               ("BOX 0", "BOX O", "BOX 0")):
         mask, centres = _line_mask(drawn, bold)
         assert restore_zeros(read, centres, mask, 0, 16.0) == want, (drawn, read)
+
+
+def test_a_box_corner_read_as_a_last_l_is_dropped():
+    """A stub of a box's corner at the top of a word's line, read as its last letter ('challengel';
+    issue 31), goes; a real last 'l', a stem most of the line tall, stays."""
+    from crafteditor.ocr.corrections import drop_stray_quote
+    from crafteditor.ocr.text_lines import TextLine
+
+    mask = np.zeros((20, 60), bool)
+    for x0 in (0, 10, 20, 30, 40):  # five letters, x-height
+        mask[6:16, x0:x0 + 6] = True
+    stub = mask.copy()
+    stub[0:5, 52:54] = True
+    stem = mask.copy()
+    stem[1:16, 52:54] = True
+    crop = np.zeros((26, 66, 3), np.uint8)  # 3 px of padding around the mask
+    centres = [6.0, 16.0, 26.0, 36.0, 46.0, 56.0]
+    text, _, line = drop_stray_quote("chaill", centres, crop, TextLine(stub, 0, 0, False))
+    assert text == "chail" and line.mask.shape[1] == 46
+    assert drop_stray_quote("chaill", centres, crop, TextLine(stem, 0, 0, False))[0] == "chaill"
