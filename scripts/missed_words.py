@@ -4,6 +4,10 @@
 
 Converts each dev figure, writes per figure its missed words with their class, the runs read
 (text, confidence), its real-set scores, and the words' class counts over all figures; prints the counts.
+
+Dev, the TikZ and whiteboard figures aside (other lanes'), round 7 -> branch text8 (session 43):
+never 169 -> 172, misread 153 -> 135, split/merged 62 -> 50, read but drawn as paths 17 -> 17,
+scorer convention 2 -> 2 (403 -> 376 missed words).
 """
 
 from __future__ import annotations
