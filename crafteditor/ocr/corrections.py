@@ -20,6 +20,7 @@ from crafteditor.blobs import find_blobs, longest_gap
 from crafteditor.ocr.text_lines import TextLine
 
 QUOTES = "'`‘’"
+BARS = "lI|1ij"  # what a stroke's stub beside a word is read as
 
 
 def _under(cx: float, n: int, stats: np.ndarray, min_h: float = 0) -> list[int]:
@@ -31,7 +32,8 @@ def _under(cx: float, n: int, stats: np.ndarray, min_h: float = 0) -> list[int]:
 def drop_stray_quote(text: str, centres: list[float], crop: np.ndarray,
                      line: TextLine) -> tuple[str, list[float], TextLine]:
     """A quote mark read at a line's end whose ink is no quote mark: an axis tick beside a
-    category label ('ResNet '' for 'ResNet' and the stub of the tick by the frame). A quote's
+    category label ('ResNet '' for 'ResNet' and the stub of the tick by the frame); or a bar
+    ('l', '|') read at a word's end whose ink is a stub at the line's top or bottom. A quote's
     glyph is taller than wide, a fifth of an em or more, and starts in the line's top third; a
     tick is a level bar or a stub in the middle. The character, its centre and its ink are
     dropped (the ink would be erased with the text)."""
@@ -40,14 +42,20 @@ def drop_stray_quote(text: str, centres: list[float], crop: np.ndarray,
     pad = (crop.shape[0] - line.mask.shape[0]) // 2
     n, lab, stats, _ = find_blobs(line.mask)
     for i in (len(text) - 1, 0):
-        if text[i] not in QUOTES:
+        bar = text[i] in BARS and text[1:-1].isalpha() and len(text) >= 5
+        if text[i] not in QUOTES and not bar:
             continue
         hit = _under(centres[i] - pad, n, stats)
         if len(hit) != 1:
             continue
         _x, y, w, h, _a = stats[hit[0]]
         lh = line.mask.shape[0]  # about an em
-        if w < h and h >= 0.2 * lh and y <= 0.3 * lh:  # a quote mark's ink
+        if bar:
+            # a letter's stem stands most of the line's height; a box's corner or side cut off by
+            # the detector's box is a stub at its top or bottom ('challengel', 'Ingress|'; issue 31)
+            if h >= 0.4 * lh or not (y <= 0 or y + h >= lh):
+                continue
+        elif w < h and h >= 0.2 * lh and y <= 0.3 * lh:  # a quote mark's ink
             continue
         mask = line.mask & (lab != hit[0])
         xs = np.flatnonzero(mask.any(axis=0))
@@ -87,13 +95,20 @@ def trim_to_text(line: TextLine, centres: list[float], crop: np.ndarray, text: s
     return TextLine(trimmed[y0:y1, x0:x1], line.y0 + int(y0), line.x0 + int(x0), line.vertical)
 
 
-def restore_spaces(text: str, centres: list[float], upright: np.ndarray, pad: int, font_px: float) -> str:
-    """Insert the word spaces the recogniser dropped, where the ink has a word-sized gap."""
+def restore_spaces(text: str, centres: list[float], upright: np.ndarray, pad: int, font_px: float,
+                   ink: np.ndarray | None = None) -> str:
+    """Insert the word spaces the recogniser dropped, where the ink has a word-sized gap; ``ink``:
+    all the ink over the line's box, the glyphs' and any other (a point too small for a glyph)."""
     if len(text) < 2 or len(centres) != len(text):
         return text
     cols = upright.any(axis=0)
+    all_cols = cols if ink is None or ink.shape != upright.shape else ink.any(axis=0) | cols
     # letters sit ≤ 0.2 em apart (i–n in DejaVu); a word space is ~0.32 em plus bearings
     threshold = max(2.0, 0.27 * font_px)
+    # digits take one advance each, however narrow their ink: between two digits, and a '1' beside a capital,
+    # the gap of a number's own glyphs passed the word gap ('1 00', 'GM 1 2878_R1', 'K5 62_R1', 'bf1 6'
+    # on 7 dev figures, issue 31); numbers a line holds apart (tick labels '450 500') stand an em apart
+    numeric = max(2.0, 0.5 * font_px)
     out = [text[0]]
     for i in range(1, len(text)):
         a = centres[i - 1] - pad
@@ -101,10 +116,22 @@ def restore_spaces(text: str, centres: list[float], upright: np.ndarray, pad: in
         if text[i] != " " and text[i - 1] != " " and b > a:
             lo, hi = max(0, int(a)), min(len(cols), int(math.ceil(b)))
             run = longest_gap(cols[lo:hi])
-            if run >= threshold:
+            pair = text[i - 1] + text[i]
+            # (a lower-case letter and a '1' keep the word gap: 'Stage 1' read 'Stage1'; and so does a
+            # gap with ink in it between two glyphs' halves: a decimal point the recogniser dropped, whose
+            # space the charts' spaced_decimal reads back as the point: '2 5' for 2.5)
+            tight = (pair.isdigit() or ("1" in pair and not any(ch.islower() for ch in pair))) \
+                and _ink_pieces(all_cols[lo:hi]) <= 2
+            if run >= (numeric if tight else threshold):
                 out.append(" ")
         out.append(text[i])
     return "".join(out)
+
+
+def _ink_pieces(cols: np.ndarray) -> int:
+    """How many runs of inked columns ``cols`` holds."""
+    c = cols.astype(np.int8)
+    return int(np.count_nonzero(np.diff(np.concatenate(([0], c))) == 1))
 
 
 # Ink widths of the dashes in DejaVu Sans (em): hyphen 0.26, en dash 0.40, minus 0.63, em dash

@@ -32,6 +32,7 @@ from crafteditor.ocr.corrections import (
 )
 from crafteditor.ocr.font_class import font_class
 from crafteditor.ocr.font_metrics import ink_extent_em, ink_width_em, size_and_weight_from_width
+from crafteditor.ocr.lexicon import capital_i
 from crafteditor.ocr.scripts import find_shifts, with_markup
 from crafteditor.ocr.text_lines import TextLine
 from crafteditor.paint import darkest_color, distances
@@ -109,13 +110,18 @@ def make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, lin
     if scripts is not None:
         text = scripts[0]
     read = text
-    text = restore_spaces(text, centres, upright, pad, font_px).strip()
+    ink = None
+    if angle == 0:  # (a decimal point is no glyph of the mask: the gap that holds it keeps its space)
+        patch = region[line.y0:line.y0 + mask.shape[0], line.x0:line.x0 + mask.shape[1]]
+        dist = distances(patch, bg)
+        ink = dist > 0.5 * float(dist.max())  # the glyphs' cores, not their anti-aliased rims
+    text = restore_spaces(text, centres, upright, pad, font_px, ink).strip()
     if _JOINED_DASH.search(read) and not _SPACED_READ.search(read):
         # a dash read between two characters stays between them: the space put in beside it was the
         # dash's own side bearings ('Ct− 1' for c_{t−1}, 'St – 1')
         text = _SPACED_DASH.sub(r"\1", text)
     if scripts is None:
-        text = split_case_joins(text)
+        text = capital_i(split_case_joins(text))
     if not text:
         return None
     marked = None

@@ -1,11 +1,16 @@
 """How sure the reading of a figure's text is, for the user to check what may be misread.
 
-The conversion report's ``text_confidence`` is the share of the words read at or above
+The conversion report's ``text_confidence`` is the share of the words read surely: at or above
 :data:`SURE_WORD` (a run's confidence: the recogniser's mean character score, the same for each
-of its words), ``unsure_words`` the others, each ``{"text", "score", "box": [x, y, w, h]}`` in
-image pixels (a word's box is its share of the run's ink box, by characters). In the SVG, the
-``<text>`` of a text component or node label read from an unsure run carries
+of its words) and not a likely misreading (:func:`lexicon_doubt`); ``unsure_words`` the others,
+each ``{"text", "score", "box": [x, y, w, h]}`` in image pixels (a word's box is its share of the
+run's ink box, by characters), with ``"maybe"``: the word it may be, where the lexicon gave one.
+In the SVG, the ``<text>`` of a text component or node label read from an unsure run carries
 ``class="crafter-unsure"``.
+
+A recogniser is sure of most of its misreadings: 'Returmns' for 'Returns', 'Z00' for 'Zoo' came
+back 0.99 sure. A word the lexicon doubts (:func:`~crafteditor.ocr.lexicon.lexicon_doubt`: one OCR
+slip from a word it knows) is unsure whatever its score.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from crafteditor.ocr.lexicon import lexicon_doubt
 from crafteditor.ocr.runs import TextRun
 from crafteditor.reader import GATE
 from crafter.spec.markup import plain
@@ -22,8 +28,6 @@ from crafter.spec.model import Figure, Node, Text
 # the reader hands a line to rapidocr). Clean words read 0.97 to 1.0; the misreadings of a probe
 # figure (σ read as 0, superscripts dropped) 0.90 to 0.94
 SURE_WORD = GATE
-
-
 def word_boxes(run: TextRun) -> list[tuple[str, list[float]]]:
     """Each word of a run with its box: the run's box cut along the line in proportion to characters."""
     words = run.text.split()
@@ -53,19 +57,22 @@ def reading_confidence(runs: list[TextRun], gate: float = SURE_WORD) -> dict[str
     for r in runs:
         for word, box in word_boxes(r):
             n_words += 1
-            if r.confidence >= gate:
+            maybe = lexicon_doubt(plain(word))
+            if r.confidence >= gate and maybe is None:
                 n_sure += 1
             else:
-                unsure.append({"text": plain(word), "score": round(float(r.confidence), 3), "box": box})
+                row = {"text": plain(word), "score": round(float(r.confidence), 3), "box": box}
+                unsure.append(row if maybe is None else {**row, "maybe": maybe})
     return {"text_confidence": round(n_sure / n_words, 4) if n_words else 1.0, "unsure_words": unsure}
 
 
 def unsure_components(fig: Figure, runs: list[TextRun], scale: float, gate: float = SURE_WORD) -> set[str]:
-    """Ids of the text components and nodes whose text came from a run read under ``gate``
-    (the run's centre in the component, in figure units, and its words in the component's text)."""
+    """Ids of the text components and nodes whose text came from a run read under ``gate`` or holding
+    a word the lexicon doubts (the run's centre in the component, in figure units, and its words in
+    the component's text)."""
     out: set[str] = set()
     for r in runs:
-        if r.confidence >= gate:
+        if r.confidence >= gate and not any(lexicon_doubt(plain(w)) for w in r.text.split()):
             continue
         cx, cy = r.cx * scale, r.cy * scale
         reach = max(r.w, r.h) * scale / 2 + r.font_px * scale

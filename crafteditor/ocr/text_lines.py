@@ -50,16 +50,8 @@ def line_jobs(rgb: np.ndarray, bgr: np.ndarray, engine: OcrEngine, regions: bool
         gray = 255 - gray
     dark = dark_components(gray)
     quads = engine.detect_scaled(bgr, detection_scale(rgb, dark), find_text_regions(gray, dark) if regions else None)
-    rects = []
-    for q in quads:
-        x0 = max(0, int(math.floor(q[:, 0].min())) - 2)
-        y0 = max(0, int(math.floor(q[:, 1].min())) - 2)
-        x1 = min(w, int(math.ceil(q[:, 0].max())) + 3)
-        y1 = min(h, int(math.ceil(q[:, 1].max())) + 3)
-        if x1 - x0 >= 3 and y1 - y0 >= 3:
-            rects.append((x0, y0, x1, y1))
     jobs: list[tuple] = []
-    for x0, y0, x1, y1 in _merge_vertical(rects):
+    for x0, y0, x1, y1 in line_boxes(quads, w, h):
         region = rgb[y0:y1, x0:x1]
         bg = region_background(region)
         glyph, crossing = glyph_mask(region, bg)
@@ -108,6 +100,34 @@ def detection_scale(rgb: np.ndarray, dark: np.ndarray | None = None) -> float:
         up = limit / short
         return up if by_glyph is None else max(1.0, min(up, by_glyph))
     return 1.0 if by_glyph is None else float(np.clip(by_glyph, 0.25, 1.0))
+
+
+def line_boxes(quads: list[np.ndarray], w: int, h: int) -> list[tuple[int, int, int, int]]:
+    """The detector's quadrilaterals as upright boxes (x0, y0, x1, y1) with a margin, within the
+    image (w × h), the pieces of one rotated line joined. A slanted line's box is no part of a rotated
+    line: its wide upright box had swallowed the label of the node below it, as wide (a state
+    machine's 'UnschedulableQ' under a message along a diagonal arrow; issue 31)."""
+    rects, slanted = [], []
+    for q in quads:
+        x0 = max(0, int(math.floor(q[:, 0].min())) - 2)
+        y0 = max(0, int(math.floor(q[:, 1].min())) - 2)
+        x1 = min(w, int(math.ceil(q[:, 0].max())) + 3)
+        y1 = min(h, int(math.ceil(q[:, 1].max())) + 3)
+        if x1 - x0 >= 3 and y1 - y0 >= 3:
+            (slanted if _slanted(q) else rects).append((x0, y0, x1, y1))
+    return _merge_vertical(rects) + slanted
+
+
+def _slanted(quad: np.ndarray) -> bool:
+    """Whether a detector quadrilateral runs along a slant (20° to 70° from the axes) and is longer
+    than a glyph pair: text along a diagonal arrow, which no upright or rotated crop reads."""
+    (x0, y0), (x1, y1), (x2, y2) = quad[0], quad[1], quad[2]
+    a, b = math.hypot(x1 - x0, y1 - y0), math.hypot(x2 - x1, y2 - y1)
+    dx, dy = (x1 - x0, y1 - y0) if a >= b else (x2 - x1, y2 - y1)
+    if max(a, b) < 3 * max(1.0, min(a, b)):
+        return False
+    angle = math.degrees(math.atan2(abs(dy), abs(dx)))
+    return 20 <= angle <= 70
 
 
 def _merge_vertical(rects: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:

@@ -50,6 +50,24 @@ def test_word_spaces_are_restored_from_ink_gaps():
     assert not math.isnan(centres[0])
 
 
+def test_a_numbers_digits_stay_one_word():
+    """A '1' is narrow ink in a digit's whole advance: '100' had come back '1 00', 'GM12878' 'GM 1 2878'
+    (issue 31). Numbers a line holds apart, an em or more, stay apart."""
+    from crafteditor.ocr.corrections import restore_spaces
+
+    cols = np.zeros((10, 80), bool)
+    for x0, w in ((0, 2), (8, 6), (16, 6), (36, 6), (44, 6)):  # '1', '0', '0', a wide gap, '5', '0'
+        cols[:, x0:x0 + w] = True
+    assert restore_spaces("10050", [1.0, 11.0, 19.0, 39.0, 47.0], cols, 0, font_px=14.0) == "100 50"
+    # a point the recogniser dropped between two digits keeps its space: the charts read '2 5' back as 2.5
+    glyphs = np.zeros((10, 30), bool)
+    glyphs[:, 0:6] = glyphs[:, 12:18] = True
+    assert restore_spaces("25", [3.0, 15.0], glyphs, 0, font_px=14.0) == "25"
+    ink = glyphs.copy()
+    ink[8:10, 8:10] = True  # the point: too small for the glyph mask, ink all the same
+    assert restore_spaces("25", [3.0, 15.0], glyphs, 0, font_px=14.0, ink=ink) == "2 5"
+
+
 def test_dashes_are_told_apart_by_ink_width():
     from crafteditor.ocr.corrections import restore_dashes
 
@@ -278,3 +296,23 @@ def test_a_zero_read_as_the_letter_o_is_a_zero(bold):
                               ("BOX 0", "BOX O", "BOX 0")):
         mask, centres = _line_mask(drawn, bold)
         assert restore_zeros(read, centres, mask, 0, 16.0) == want, (drawn, read)
+
+
+def test_a_box_corner_read_as_a_last_l_is_dropped():
+    """A stub of a box's corner at the top of a word's line, read as its last letter ('challengel';
+    issue 31), goes; a real last 'l', a stem most of the line tall, stays."""
+    from crafteditor.ocr.corrections import drop_stray_quote
+    from crafteditor.ocr.text_lines import TextLine
+
+    mask = np.zeros((20, 60), bool)
+    for x0 in (0, 10, 20, 30, 40):  # five letters, x-height
+        mask[6:16, x0:x0 + 6] = True
+    stub = mask.copy()
+    stub[0:5, 52:54] = True
+    stem = mask.copy()
+    stem[1:16, 52:54] = True
+    crop = np.zeros((26, 66, 3), np.uint8)  # 3 px of padding around the mask
+    centres = [6.0, 16.0, 26.0, 36.0, 46.0, 56.0]
+    text, _, line = drop_stray_quote("chaill", centres, crop, TextLine(stub, 0, 0, False))
+    assert text == "chail" and line.mask.shape[1] == 46
+    assert drop_stray_quote("chaill", centres, crop, TextLine(stem, 0, 0, False))[0] == "chaill"

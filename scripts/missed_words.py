@@ -1,0 +1,61 @@
+"""Missed words of the real set's dev figures, classed (crafteditor.ocr.missed_words; issue 31).
+
+    python scripts/missed_words.py shared/realfigs OUT.json [--only 'G_*,C_k8s*'] [--svgs DIR]
+
+Converts each dev figure, writes per figure its missed words with their class, the runs read
+(text, confidence), its real-set scores, and the words' class counts over all figures; prints the counts.
+
+Dev, the TikZ and whiteboard figures aside (other lanes'), round 7 -> branch text8 (session 43):
+never 169 -> 172, misread 153 -> 135, split/merged 62 -> 50, read but drawn as paths 17 -> 17,
+scorer convention 2 -> 2 (403 -> 376 missed words).
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+from crafteditor.config import Config
+from crafteditor.convert import convert
+from crafteditor.ocr.missed_words import classify_missed, count_classes
+from crafteditor.realset import load_real, score_real, svg_words
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("folder", type=Path)
+    ap.add_argument("out", type=Path)
+    ap.add_argument("--only", default="")
+    ap.add_argument("--svgs", type=Path)
+    a = ap.parse_args()
+    pats = [p for p in a.only.split(",") if p]
+    figs = [f for f in load_real(a.folder, "dev") if f.split == "dev"]  # never the test split
+    if pats:
+        figs = [f for f in figs if any(fnmatch.fnmatch(f.id, p) for p in pats)]
+    rows, total = [], Counter()
+    for f in figs:
+        conv = convert(f.path, Config(), name=f.id)
+        if a.svgs:
+            a.svgs.mkdir(parents=True, exist_ok=True)
+            (a.svgs / f"{f.id}.svg").write_text(conv.svg)
+        seq = list(svg_words(conv.svg).elements())
+        runs = conv.vectorized.texts
+        missed = classify_missed(f.truth["text"], seq, [r.text for r in runs])
+        total.update(count_classes(missed))
+        rows.append({"id": f.id, "group": f.truth.get("maker") or f.truth.get("style"), "n_truth": len(f.truth["text"].split()),
+                     "missed": missed, "text_confidence": conv.report.get("text_confidence"),
+                     "cpu": conv.report["cpu_seconds"], "scores": score_real(conv.figure, conv.svg, f.truth),
+                     "runs": [[r.text, round(r.confidence, 3), [round(r.x), round(r.y), round(r.w), round(r.h)], r.angle]
+                              for r in runs]})
+        print(f.id, len(missed), dict(Counter(m["class"] for m in missed)), flush=True)
+    json.dump({"classes": dict(total), "figures": rows}, a.out.open("w"), indent=1)
+    print(dict(total))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

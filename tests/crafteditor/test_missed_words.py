@@ -1,0 +1,18 @@
+"""The missed-word diagnosis (issue 31): each true word the SVG does not keep as text, classed."""
+
+from crafteditor.ocr.missed_words import classify_missed, count_classes
+
+
+def test_missed_words_are_classed():
+    truth = "Returns Zoo GM12878_R1 Accuracy by model hidden José Legend"
+    svg = ["returmns", "z00", "gm", "12878r1", "accuracybymodel", "jose"]  # drawn as text, in order
+    runs = ["Returmns", "Z00", "GM 12878_R1", "Accuracybymodel", "Legend", "Jose"]  # 'Legend' read, not kept
+    rows = {r["word"]: r for r in classify_missed(truth, svg, runs)}
+    assert rows["returns"]["class"] == "misread" and rows["returns"]["read"] == "returmns"
+    assert rows["zoo"]["class"] == "misread"
+    assert rows["gm12878r1"]["class"] == "split" and rows["gm12878r1"]["read"] == "gm 12878r1"
+    assert rows["accuracy"]["class"] == "split" and rows["model"]["class"] == "split"
+    assert rows["legend"]["class"] == "paths"
+    assert rows["hidden"]["class"] == "never"
+    assert rows["josé"]["class"] == "scorer"  # an accent the truth has and the reading not
+    assert sum(count_classes(list(rows.values())).values()) == len(rows)
