@@ -387,19 +387,23 @@ class UnsureWord:
     text: str
     score: float
     box: tuple[float, float, float, float]  # x, y, w, h in the input image's pixels
+    maybe: str | None = None  # the known word one OCR slip away ('Returmns' -> 'returns'), where there is one
 
 
 def unsure_words(report: dict[str, Any]) -> list[UnsureWord]:
     """The words the reader was unsure of (report ``unsure_words``), least sure first; entries
-    that are not {"text", "score", "box": [x, y, w, h]} are left out, and a report without the
-    key (a CraftEditor that does not measure it) gives none."""
+    that are not {"text", "score", "box": [x, y, w, h]} are left out (an optional "maybe" is the word
+    the reading may stand for), and a report without the key (a CraftEditor that does not measure it)
+    gives none."""
     out = []
     for w in report.get("unsure_words") or []:
         try:
             box = tuple(float(v) for v in w["box"])
             if len(box) != 4:
                 continue
-            out.append(UnsureWord(text=str(w["text"]), score=float(w["score"]), box=box))  # type: ignore[arg-type]
+            maybe = w.get("maybe")
+            out.append(UnsureWord(text=str(w["text"]), score=float(w["score"]), box=box,  # type: ignore[arg-type]
+                                  maybe=str(maybe) if isinstance(maybe, str) and maybe.strip() else None))
         except (KeyError, TypeError, ValueError):
             continue
     return sorted(out, key=lambda u: u.score)

@@ -141,6 +141,7 @@ def test_vectorize_shows_how_sure_the_reading_is(app, monkeypatch):
         return services.Vectorized(name=name, figure=laid, svg=svg, scores={
             "ssim": 0.9, "text_as_text": 1.0, "text_confidence": 0.5, "unsure_words": [
                 {"text": "Embcddcd", "score": 0.41, "box": [10, 10, 30, 12]}, {"text": "x", "box": "?"},
+                {"text": "Returmns", "score": 0.93, "box": [40, 10, 30, 12], "maybe": "returns"},
                 {"text": "T*1", "score": 0.2, "box": [5, 20, 10, 10]}]})
 
     monkeypatch.setattr(services, "vectorize", fake_vectorize)
@@ -150,7 +151,8 @@ def test_vectorize_shows_how_sure_the_reading_is(app, monkeypatch):
     shown = {m.label: m.value for m in app.metric}
     assert shown["Text kept as text"] == "100%" and shown["Words read surely"] == "50%"
     warning = app.warning[0].value
-    assert "unsure of 2 words" in warning and warning.index("T\\*1") < warning.index("Embcddcd")  # least sure first
+    assert "unsure of 3 words" in warning and warning.index("T\\*1") < warning.index("Embcddcd")  # least sure first
+    assert "«Returmns» (93%, maybe «returns»)" in warning  # a sure score, but one slip from a known word
 
 
 def test_vectorize_without_reading_confidence_shows_no_such_score_but_the_time_budget(app, monkeypatch):

@@ -95,7 +95,8 @@ def show_unsure(unsure: list[services.UnsureWord]) -> None:
     """The words to check by eye: text kept as text can still be misread text."""
     if not unsure:
         return
-    listed = ", ".join(f"**{i}** «{md(u.text)}» ({u.score:.0%})" for i, u in enumerate(unsure[:UNSURE_SHOWN], 1))
+    listed = ", ".join(f"**{i}** «{md(u.text)}» ({u.score:.0%}{f', maybe «{md(u.maybe)}»' if u.maybe else ''})"
+                       for i, u in enumerate(unsure[:UNSURE_SHOWN], 1))
     more = f", and {len(unsure) - UNSURE_SHOWN} more" if len(unsure) > UNSURE_SHOWN else ""
     st.warning(f"The reader was unsure of {len(unsure)} word{'s' if len(unsure) != 1 else ''}; check "
                f"{'them' if len(unsure) != 1 else 'it'} in the SVG (numbered on the original, least sure first): "
