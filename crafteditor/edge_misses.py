@@ -33,6 +33,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from crafteditor.bench import real_figures
+from crafteditor.convert import convert
 from crafteditor.realset import _edge_key, _label, svg_words, words_of
 from crafter.base.text import text_width
 from crafter.spec.model import Box, Edge, Figure, Group, Node
@@ -195,8 +197,6 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--cache", type=Path, default=None, help="a folder of FigureSpecs and SVGs, by figure id")
     ap.add_argument("--json", type=Path, default=None)
     args = ap.parse_args(argv)
-    from crafteditor.bench import real_figures  # the bench imports this module's siblings: read it late
-    from crafteditor.convert import convert
     totals, falses, out = Counter(), Counter(), {}
     for f in real_figures(args.real, args.split, only=args.only):
         if not f.truth.get("edges"):
