@@ -62,7 +62,11 @@ def _path_points(d: str) -> list[tuple[float, float]]:
     """The first subpath's points (a free line's stroke; its heads are later, closed subpaths)."""
     first = re.split(r"[Zz]|(?<=\d)\s*M", d)[0]
     nums = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?(?:[eE]-?\d+)?", first)]
-    return list(zip(nums[0::2], nums[1::2]))
+    pts = list(zip(nums[0::2], nums[1::2]))
+    # a free line with heads is stroked out and back (:func:`~crafteditor.assemble.leftovers.free_line`)
+    if len(pts) >= 3 and len(pts) % 2 == 1 and pts[::-1] == pts:
+        pts = pts[:len(pts) // 2 + 1]
+    return pts
 
 
 def _seg_dist(p, a, b) -> float:
