@@ -13,7 +13,8 @@ then the counts per class over all figures. Classes of a missed truth edge ``A â
 - ``attached elsewhere``: one piece runs from A's box to B's box, its end given to another part;
 - ``left free``: such a piece is a free path (it joins nothing);
 - ``one end only``: a piece leaves A's (or B's) box and ends nowhere near the other;
-- ``frame end``: the edge is found with a group's title as an end (``component_edges``);
+- ``frame end``: the edge is found with a group's title as an end (``component_edges``), or ``frame title as
+  end``: an end's label is a group's title (the truth takes a container for a node; the scorer's convention);
 - ``line not found``: none of the above.
 
 A false edge is ``reversed`` (the truth has its pair the other way), ``duplicate`` (a pair the truth has
@@ -135,7 +136,8 @@ def diagnose(fig: Figure, svg: str, truth: dict[str, Any]) -> dict[str, Any]:
     misses = []
     for (a, b), n in t_edges.items():
         for _ in range(n - min(n, pred[(a, b)])):
-            misses.append(((a, b), _miss_class(a, b, have, words, pred, t_edges, fkeys, ends, byid, pieces, roots)))
+            misses.append(((a, b), _miss_class(a, b, have, set(frames.values()), words, pred, t_edges, fkeys, ends,
+                                               byid, pieces, roots)))
     false = []
     left = pred.copy()
     for (a, b), n in t_edges.items():
@@ -158,15 +160,17 @@ def diagnose(fig: Figure, svg: str, truth: dict[str, Any]) -> dict[str, Any]:
             "pred": len(edges)}
 
 
-def _miss_class(a, b, have, words, pred, t_edges, fkeys, ends, byid, pieces, roots) -> str:
+def _miss_class(a, b, have, titles, words, pred, t_edges, fkeys, ends, byid, pieces, roots) -> str:
+    if fkeys[(a, b)] > pred[(a, b)]:
+        return "frame end"
     for lab in (a, b):
+        if lab not in have and lab in titles:
+            return f"frame title as end: {lab!r}"
         if lab not in have:
             lost = [w for w in words_of(lab) if not words[w]]
             return f"endpoint missing ({'words lost' if lost else 'words read'}): {lab!r}"
     if pred[(b, a)] > t_edges[(b, a)]:
         return "direction wrong"
-    if fkeys[(a, b)] > pred[(a, b)]:
-        return "frame end"
     boxes = {lab: [bx for cid, v in ends.items() if v == lab and (bx := _box(byid[cid])) is not None]
              for lab in (a, b)}
 
