@@ -9,7 +9,8 @@ line any more, and each edge came back cut in two at it, each half ending on a n
 A box's sides end at its corners; a pocket's run on past them, for they are longer lines that
 cross there. An unlabelled box whose two sides both run on past three of its four corners (lines
 crossing there) is a pocket; a box one line meets at a corner (a sequence diagram's activation bar,
-a message at its top) is not.
+a message at its top) is not. Crossing lines of one ink draw a grid or a table, whose empty cells
+stay boxes: at one corner at least the two lines differ (a frame's border, an edge in another ink).
 """
 
 from __future__ import annotations
@@ -38,17 +39,21 @@ def is_pocket(rgb: np.ndarray, background: tuple[int, int, int], box: tuple[floa
         return False
     bg, fl = np.asarray(background, np.float64), np.asarray(fill, np.float64)
 
-    def drawn(ys: slice, xs: slice, along_x: bool) -> bool:
+    def drawn(ys: slice, xs: slice, along_x: bool) -> np.ndarray | None:
+        """The stroke's median colour where it is drawn along the stretch, else None."""
         patch = rgb[ys, xs]
         ink = (distances(patch, bg) > INK) & (distances(patch, fl) > INK)
         across = ink.any(axis=0 if along_x else 1)  # the stroke within a pixel either side of its line
-        return bool(across.mean() >= DRAWN)
+        return np.median(patch[ink].astype(np.float64), axis=0) if across.mean() >= DRAWN else None
 
-    runs_on = 0
+    runs_on, two_inks = 0, False
     for cx, cy, sx, sy in ((x0, y0, -1, -1), (x1, y0, 1, -1), (x0, y1, -1, 1), (x1, y1, 1, 1)):
-        # the horizontal side run on past the corner (sx), or the vertical side (sy)
+        # the horizontal side run on past the corner (sx), and the vertical side (sy)
         hx = slice(cx + lo, cx + hi) if sx > 0 else slice(cx - hi, cx - lo)
         vy = slice(cy + lo, cy + hi) if sy > 0 else slice(cy - hi, cy - lo)
-        if drawn(slice(cy - 1, cy + 2), hx, True) and drawn(vy, slice(cx - 1, cx + 2), False):
+        across, down = drawn(slice(cy - 1, cy + 2), hx, True), drawn(vy, slice(cx - 1, cx + 2), False)
+        if across is not None and down is not None:
             runs_on += 1
-    return runs_on >= 3
+            two_inks |= bool(np.linalg.norm(across - down) > INK)
+    # lines of two inks crossing (a frame's border and an edge): a grid or table drawn in one ink keeps its cells
+    return runs_on >= 3 and two_inks
