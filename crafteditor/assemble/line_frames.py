@@ -33,6 +33,7 @@ MIN_SIDE = 40.0  # px: a frame's side is at least this long (a node's outline is
 ALIGN = 3.0  # px: stretches this close across (and their line's width) lie on one side
 COVER = 0.6  # a side is drawn along at least this share of its length (a title, crossing edges cut it)
 SAME_INK = 60.0  # the four sides' colours are within this distance (one outline)
+MAX_RAILS = 150  # rows (and columns) tried at most, the longest: a figure's frames are among its longest lines
 
 
 @dataclass
@@ -114,8 +115,10 @@ def _rectangles(rails: list[_Rail], shapes: list[DetectedShape], runs: list[Text
                 ) -> list[tuple[float, float, float, float, float, tuple[int, int, int]]]:
     """(x0, y0, x1, y1, stroke width, colour) of each rectangle four rails draw, around a node or a text,
     no shape already there; a frame inside a found one is found too (nested subgraphs)."""
-    rows = sorted((r for r in rails if r.horizontal and r.hi - r.lo >= MIN_SIDE), key=lambda r: r.at)
-    cols = [r for r in rails if not r.horizontal and r.hi - r.lo >= MIN_SIDE]
+    # the longest rows and columns only: pairs of rows are tried, and a hatched or scribbled page has hundreds
+    rows = sorted((r for r in rails if r.horizontal and r.hi - r.lo >= MIN_SIDE), key=lambda r: r.lo - r.hi)[:MAX_RAILS]
+    rows.sort(key=lambda r: r.at)
+    cols = sorted((r for r in rails if not r.horizontal and r.hi - r.lo >= MIN_SIDE), key=lambda r: r.lo - r.hi)[:MAX_RAILS]
     found: list[tuple[float, float, float, float, float, tuple[int, int, int]]] = []
     for i, top in enumerate(rows):
         for bottom in rows[i + 1:]:
