@@ -43,7 +43,8 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
     shapes, lines, kept = carry_plates(shapes, runs, lines, parts, b.paints.background_rgb)
     if seq is not None:
         seq.renumber(kept)
-    else:  # frames traced as lines (a title in the border, edges through it): groups, their sides no lines
+    elif not charts:  # frames traced as lines (a title in the border, edges through it): groups, their sides
+        # no lines (a chart's panel borders and page frame are its own: drawn as groups they were drawn twice)
         shapes, lines = frames_from_lines(b.image.rgb, shapes, lines, runs)
     # charts own their tick labels, titles and legends
     for ch in charts:

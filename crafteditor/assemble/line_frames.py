@@ -81,7 +81,10 @@ def frames_from_lines(rgb: np.ndarray, shapes: list[DetectedShape], lines: list[
         if r.horizontal:
             r.spans.extend((t.x - 0.5 * t.h, t.right + 0.5 * t.h) for t in runs
                            if t.angle == 0 and t.y - ALIGN <= r.at <= t.bottom + ALIGN)
-    rects = _rectangles(rails, shapes, runs)
+    H, W = rgb.shape[:2]
+    # a border round the whole page is the page's, no group (a report's chart framed: drawn as a group, it
+    # was drawn twice, in the theme's look)
+    rects = [r for r in _rectangles(rails, shapes, runs) if r[2] - r[0] < 0.9 * W or r[3] - r[1] < 0.9 * H]
     if not rects:
         return shapes, lines
     frames = [_frame_shape(rgb, r, shapes) for r in rects]
