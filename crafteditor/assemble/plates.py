@@ -22,6 +22,9 @@ from crafteditor.shapes.detect import DetectedShape, keep_shapes
 Box = tuple[float, float, float, float]  # x, y, w, h, image pixels
 TIGHT = 2.4  # a plate is at most this many times its text's font height tall (a node has room around its name)
 TIGHT_OUTLINED = 1.8  # an outlined one, at most this many (a node's outline sits farther out)
+# an antialiased rim is at most this wide, px (read 1.0-1.1 around a dark plate); a drawn light outline
+# around a dark fill is wider (2 px and more) and makes the box a node, however tight
+RIM_PX = 1.5
 
 
 def carry_plates(shapes: list[DetectedShape], runs: list[TextRun], lines: list[LinePath],
@@ -145,9 +148,14 @@ def _plate_like(s: DetectedShape, shapes: list[DetectedShape], runs: list[TextRu
     # unoutlined: a box, or a 'cylinder' (a dark theme's plate with its dotted line's stubs above and
     # below); outlined: only a pill (draw.io's port labels; an outlined box that tight is a small node,
     # ViT-Mixer's 'MLP 2' boxes between their lines)
-    outlined = s.stroke is not None and not (background is not None and _rim(s.fill, s.stroke, background))
+    outlined = s.stroke is not None and not (background is not None and s.stroke_px <= RIM_PX
+                                             and _rim(s.fill, s.stroke, background))
     if s.shape not in (("box", "round", "cylinder") if not outlined else ("ellipse",)) \
             or s.dividers or (s.is_group and s.members):
+        return False
+    # a frame read around a node (a thick outline's outer ring, its fill the node) holds a shape: no plate
+    if any(t is not s and not t.is_group and s.x - 2 <= t.x and s.y - 2 <= t.y and t.x + t.w <= s.x + s.w + 2
+           and t.y + t.h <= s.y + s.h + 2 for t in shapes):
         return False
     held = [r for r in runs if r.angle == 0 and s.contains_point(r.cx, r.cy)]
     if not held:

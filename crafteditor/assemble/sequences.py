@@ -116,8 +116,9 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
     text |= boxed
     messages = _messages(ink, rgb, text, found, boxed=boxed, glyphs=glyphs)
     drawn = ink & ~text
-    slanted = [Message(a, b, [pa, pb], 1.0, colour, "solid", True, tail)
-               for a, b, pa, pb, tail, colour in slanted_strokes(ink, rgb, drawn, [(lf.x, lf.y0, lf.y1) for lf in found])]
+    lifelines = [(lf.x, lf.y0, lf.y1) for lf in found]
+    slanted = [Message(a, b, [pa, pb], width, colour, style, True, tail)
+               for a, b, pa, pb, tail, colour, width, style in slanted_strokes(ink, rgb, drawn, lifelines)]
     messages += slanted
     # hand-drawn messages (websequencediagrams' napkin style) wave over a dozen rows: read on the
     # ink spread up and down, where no straight message was found

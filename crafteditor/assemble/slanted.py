@@ -12,8 +12,9 @@ import numpy as np
 from crafteditor.assemble.geometry import run_across
 from crafteditor.lines.paths import LinePath
 
-# (sender, receiver: lifeline indices; the ends on their lifelines; a head at the sender too; colour)
-Stroke = tuple[int, int, tuple[float, float], tuple[float, float], bool, tuple[int, ...]]
+# (sender, receiver: lifeline indices; the ends on their lifelines; a head at the sender too; colour;
+# the stroke's width, px; solid, dashed or dotted)
+Stroke = tuple[int, int, tuple[float, float], tuple[float, float], bool, tuple[int, ...], float, str]
 
 # a slide-drawn sequence diagram's slanted messages come in a few dozen pieces (gRPC's retry figure: 19); chaining
 # is quadratic in them, and a paper figure dense with slanted ink had 2,868 (17 CPU-s)
@@ -64,7 +65,10 @@ def slanted_strokes(ink: np.ndarray, rgb: np.ndarray, drawn: np.ndarray,
         dx, dy = q[0] - p[0], q[1] - p[1]
         pa = (lines[a][0], p[1] + dy * (lines[a][0] - p[0]) / dx)
         pb = (lines[b][0], p[1] + dy * (lines[b][0] - p[0]) / dx)
-        if not (_reaches(ink, p, pa) and _reaches(ink, q, pb)) or any(
+        style = _dash_style(ink, p, q)
+        # a dashed stroke's stretch to its lifeline is inked as far as its dashes are (8 on, 4 off: 2/3)
+        need = 0.7 if style == "solid" else 0.4
+        if not (_reaches(ink, p, pa, need) and _reaches(ink, q, pb, need)) or any(
                 _off(p, m[2], m[3]) <= 4 and _off(q, m[2], m[3]) <= 4 for m in out):
             continue  # short of a lifeline, or a stretch of a stroke read already (its pieces overlap)
         head_a, head_b = _slant_head(ink, pa, pb), _slant_head(ink, pb, pa)
@@ -73,8 +77,55 @@ def slanted_strokes(ink: np.ndarray, rgb: np.ndarray, drawn: np.ndarray,
         if head_b:
             pix = _stroke_colours(ink, rgb, pa, pb)
             colour = tuple(int(v) for v in np.median(pix, axis=0)) if len(pix) else (0, 0, 0)
-            out.append((a, b, pa, pb, head_a, colour))
+            out.append((a, b, pa, pb, head_a, colour, _stroke_width(ink, rgb, pa, pb, colour), style))
     return out
+
+
+def _along(p: tuple[float, float], q: tuple[float, float], lo: float, hi: float) -> tuple[np.ndarray, np.ndarray]:
+    """Points every pixel along the stretch lo..hi (shares of the way) of the segment p-q: (xs, ys), float."""
+    t = np.linspace(lo, hi, max(2, int((hi - lo) * math.dist(p, q))))
+    return p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t
+
+
+def _stroke_width(ink: np.ndarray, rgb: np.ndarray, p: tuple[float, float], q: tuple[float, float],
+                  colour: tuple[int, ...]) -> float:
+    """The stroke's width, px: across it, each pixel's share of the stroke's colour over the page's
+    (an antialiased 1 px stroke covers two pixels by halves), summed; the median over its middle stretch."""
+    H, W = ink.shape
+    L = math.dist(p, q)
+    nx, ny = -(q[1] - p[1]) / L, (q[0] - p[0]) / L
+    xs, ys = _along(p, q, 0.2, 0.8)
+    offs = np.arange(-6, 7)
+    cx = np.clip(np.round(xs[:, None] + nx * offs[None, :]).astype(int), 0, W - 1)
+    cy = np.clip(np.round(ys[:, None] + ny * offs[None, :]).astype(int), 0, H - 1)
+    pix = rgb[cy, cx].astype(np.float64)  # samples × offsets × 3
+    page = np.median(np.concatenate([pix[:, :2], pix[:, -2:]], axis=1).reshape(-1, 3), axis=0)
+    full = np.linalg.norm(np.asarray(colour, np.float64) - page)
+    if full < 30:
+        return 1.0
+    share = np.clip(np.linalg.norm(pix - page, axis=2) / full, 0.0, 1.0)
+    widths = share[:, 2:-2].sum(axis=1)
+    on = ink[cy[:, 6], cx[:, 6]]
+    return float(max(1.0, round(np.median(widths[on]), 1))) if on.any() else 1.0
+
+
+def _dash_style(ink: np.ndarray, p: tuple[float, float], q: tuple[float, float]) -> str:
+    """Solid, dashed or dotted: the ink along the stroke's middle stretch broken by gaps again and again
+    (three or more, a fifth of the way or more), dotted where the pieces are as short as the gaps."""
+    xs, ys = _along(p, q, 0.1, 0.9)
+    H, W = ink.shape
+    xi, yi = np.clip(np.round(xs).astype(int), 0, W - 1), np.round(ys).astype(int)
+    on = np.zeros(len(xi), bool)
+    for d in (-1, 0, 1):
+        on |= ink[np.clip(yi + d, 0, H - 1), xi]
+    edges = np.flatnonzero(np.diff(on.astype(np.int8)))  # where ink starts or stops
+    runs = np.diff(np.concatenate([[0], edges + 1, [len(on)]]))
+    values = [bool(on[0]) ^ bool(k % 2) for k in range(len(runs))]
+    gaps = [n for n, v in zip(runs[1:-1], values[1:-1]) if not v and n >= 2]
+    pieces = [n for n, v in zip(runs[1:-1], values[1:-1]) if v]
+    if len(gaps) < 3 or sum(gaps) < 0.2 * len(on):
+        return "solid"
+    return "dotted" if pieces and float(np.median(pieces)) <= 3 else "dashed"
 
 
 def _stroke_colours(ink: np.ndarray, rgb: np.ndarray, p: tuple[float, float], q: tuple[float, float]) -> np.ndarray:
@@ -122,14 +173,14 @@ def _off(p: tuple[float, float], a: tuple[float, float], b: tuple[float, float])
     return math.dist(p, (a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])))
 
 
-def _reaches(ink: np.ndarray, p: tuple[float, float], on: tuple[float, float]) -> bool:
+def _reaches(ink: np.ndarray, p: tuple[float, float], on: tuple[float, float], need: float = 0.7) -> bool:
     """Whether the stroke's end ``p`` reaches its lifeline at ``on``: within 12 px, or over ink (a
     head, a stretch under a label) to within 6 px of it (a slide's arrow tip stops short)."""
     L = math.dist(p, on)
     if L <= 12:
         return True
     stop = (on[0] + (p[0] - on[0]) * 6 / L, on[1] + (p[1] - on[1]) * 6 / L)
-    return _inked(ink, p, stop) >= 0.7
+    return _inked(ink, p, stop) >= need
 
 
 def _inked(ink: np.ndarray, p: tuple[float, float], q: tuple[float, float]) -> float:

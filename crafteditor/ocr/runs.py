@@ -72,8 +72,13 @@ def joined_glyphs(runs: tuple[TextRun, ...], x0: float, y0: float, x1: float, y1
     glyphs = np.zeros((int(math.ceil(y1 - y0)), int(math.ceil(x1 - x0))), bool)
     for r in runs:
         gy, gx = int(round(r.y - y0)), int(round(r.x - x0))
-        hh, ww = r.glyphs.shape
-        glyphs[gy:gy + hh, gx:gx + ww] |= r.glyphs[:glyphs.shape[0] - gy, :glyphs.shape[1] - gx]
+        # a run starting above or left of the box (a rounded corner: x0 a half pixel past r.x) is cut at
+        # the box's edge; a negative offset as a slice start would count from the far end instead
+        sy, sx = max(0, -gy), max(0, -gx)
+        ty, tx = gy + sy, gx + sx
+        part = r.glyphs[sy:sy + glyphs.shape[0] - ty, sx:sx + glyphs.shape[1] - tx]
+        if part.size:
+            glyphs[ty:ty + part.shape[0], tx:tx + part.shape[1]] |= part
     return glyphs
 
 

@@ -23,6 +23,7 @@ from crafteditor.shapes.compartments import (
 from crafteditor.shapes.faces import Face, find_faces, merge_faces, split_off_lines
 from crafteditor.shapes.frames import holds_drawing
 from crafteditor.shapes.outlines import classify, fit_polygon_box, ideal_mask, inset_margins, mask_iou
+from crafteditor.shapes.pockets import is_pocket
 from crafteditor.shapes.polygons import fit_polygon
 from crafter.spec.model import RectGeometry
 
@@ -111,6 +112,9 @@ def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
             shadow = _offset_shadow_share(rgb, paints, s.face, pad=int(math.ceil(s.stroke_px)) + 8, foot=int(foot))
             s.outside_share = max(_ring_stroke(rgb, paints, s.face)[3], shadow)
     shapes = class_badges_dropped(shapes)
+    # a face walled off by lines crossing there (edges through stacked frames) is no box: its lines run on
+    shapes = [s for s in shapes if s.shape not in ("box", "round") or s.dividers or not is_pocket(
+        rgb, paints.background_rgb, (s.x, s.y, s.w, s.h), s.fill, s.stroke_px, runs or [])]
     if config.groups:
         mark_groups(shapes)
         for s in shapes:  # a box around labels and arrows (no boxes among them) is a frame too

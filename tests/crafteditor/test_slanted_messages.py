@@ -93,3 +93,42 @@ def test_a_page_full_of_ink_is_not_searched_for_hairline_messages():
     assert ink.sum() > MAX_INK
     rgb = np.zeros((800, 800, 3), np.uint8)
     assert slanted_strokes(ink, rgb, ink, [(20.0, 0.0, 800.0), (780.0, 0.0, 800.0)]) == []
+
+
+def _dashed_line(d: ImageDraw.ImageDraw, p, q, ink, width: int, dash: int = 8, gap: int = 4) -> None:
+    L = math.dist(p, q)
+    ux, uy = (q[0] - p[0]) / L, (q[1] - p[1]) / L
+    s = 0.0
+    while s < L:
+        e = min(L, s + dash)
+        d.line([(p[0] + ux * s, p[1] + uy * s), (p[0] + ux * e, p[1] + uy * e)], fill=ink, width=width)
+        s = e + gap
+
+
+def test_slanted_messages_keep_their_width_and_dashes():
+    """A thick request and a dashed reply, both slanted: the edges keep the request's width and the
+    reply's dashes (every slanted message had come back a 1 px solid line)."""
+    W, H = 900, 460
+    img = Image.new("RGB", (W, H), "white")
+    d = ImageDraw.Draw(img)
+    font = ImageFont.truetype(FONT, 17)
+    xs = [150, 700]
+    for x, name in zip(xs, ("Client", "Server")):
+        d.text((x - d.textlength(name, font=font) / 2, 60), name, fill="black", font=font)
+        d.line([(x, 90), (x, 430)], fill=(60, 60, 60), width=1)
+    ink = (70, 70, 70)
+    for (x0, y0), (x1, y1), dashed, width in (((150, 150), (700, 200), False, 4), ((700, 280), (150, 330), True, 1)):
+        if dashed:
+            _dashed_line(d, (x0, y0), (x1, y1), ink, width)
+        else:
+            d.line([(x0, y0), (x1, y1)], fill=ink, width=width)
+        L = math.dist((x0, y0), (x1, y1))
+        ux, uy = (x1 - x0) / L, (y1 - y0) / L
+        bx, by = x1 - ux * 12, y1 - uy * 12
+        d.polygon([(x1, y1), (bx - uy * 5, by + ux * 5), (bx + uy * 5, by - ux * 5)], fill=ink)
+    fig = convert(png_bytes(np.asarray(img)), Config()).figure
+    assert edge_pairs(fig) == Counter({("Client", "Server"): 1, ("Server", "Client"): 1})
+    edges = sorted((e for e in fig.components if e.kind == "edge"), key=lambda e: e.style)
+    assert [e.style for e in edges] == ["dashed", "solid"]
+    thin, thick = edges
+    assert (thick.stroke_width or 1.0) > 1.8 * (thin.stroke_width or 1.0), (thick.stroke_width, thin.stroke_width)
