@@ -9,9 +9,9 @@ import numpy as np
 
 from crafteditor.blobs import find_blobs
 from crafteditor.config import Config
+from crafteditor.ocr.accents import read_math
 from crafteditor.ocr.engine import OcrEngine
 from crafteditor.ocr.greek import GREEK_SCORE, LOOKALIKES, read_greek
-from crafteditor.ocr.math_letters import read_math_lead
 from crafteditor.ocr.runs import TextRun, make_run
 from crafteditor.ocr.text_lines import TextLine, line_crops
 from crafteditor.paint import Paints, darkest_color, luma
@@ -89,8 +89,10 @@ def read_lone_glyphs(rgb: np.ndarray, paints: Paints, runs: list[TextRun], engin
             letter = read_greek(line.mask)  # a lone σ (an LSTM's gate box): no class in the recogniser
             if letter is not None:
                 text, conf, centres = letter, GREEK_SCORE, [crop.shape[1] / 2]
-        if config.ocr_math_letters and text:  # a math label's italic lead letter (x_t read 't')
-            text, centres = read_math_lead(text, conf, centres, crop)
+        if config.ocr_math_letters and text:  # a math label's accents and italic lead letter (x_t read 't')
+            text, conf, centres = read_math(text, conf, centres, crop,
+                                            lambda c: engine.recognize([c], latin, fold_case=True)[0])
+            text = text.strip()
         if not text or conf < max(0.85, config.ocr_min_confidence) or not _plausible_label(text):
             continue
         run = make_run(text, conf, centres, crop, line, 0.0, region, bgc, origin, "glyph")

@@ -30,6 +30,7 @@ LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 ITALIC_FACES = ("cmmi10.ttf", "STIXGeneralItalic.ttf", "DejaVuSerif-Italic.ttf")
 READ_FACES = ITALIC_FACES + ("cmr10.ttf", "STIXGeneral.ttf", "DejaVuSans.ttf", "DejaVuSerif.ttf")
 MAX_CHARS = 4  # a math label: a letter, its subscript, a prime
+MAX_ACCENTED = 8  # under an accent the lead is a math letter whatever follows: x⃗ and its subscript 'fake'
 UNSURE = 0.93  # a reading this sure is left alone (unless it has no character over the lead glyph)
 GOOD_FIT = 0.45  # the italic letter's fit, at least (a 9 px italic x fits cmmi10's 0.45 to 0.65)
 CLEAR = 0.1  # and its lead over the letter read there
@@ -103,14 +104,18 @@ def _no_taller(groups: list[tuple[int, int, np.ndarray]], rows: np.ndarray) -> b
     return rows[-1] - rows[0] <= 1.1 * (nxt[-1] - nxt[0]) and nxt[-1] > rows[-1]
 
 
-def read_math_lead(text: str, conf: float, centres: list[float], crop: np.ndarray) -> tuple[str, list[float]]:
+def read_math_lead(text: str, conf: float, centres: list[float], crop: np.ndarray,
+                   accented: bool = False) -> tuple[str, list[float]]:
     """``text`` with its lead math letter read again (and its hat added) where the glyphs say so;
-    ``centres`` are the characters' x centres in ``crop`` (the recogniser's BGR line crop)."""
+    ``centres`` are the characters' x centres in ``crop`` (the recogniser's BGR line crop).
+    ``accented``: an accent over the lead glyph was painted out of ``crop``
+    (:mod:`crafteditor.ocr.accents`), so the lead is a letter, read again as one under an accent is."""
     mask = crop_ink(crop)
-    if not text or len(text) > MAX_CHARS or " " in text or len(text) != len(centres) or mask.shape[0] < MIN_HEIGHT:
+    most = MAX_ACCENTED if accented else MAX_CHARS
+    if not text or len(text) > most or " " in text or len(text) != len(centres) or mask.shape[0] < MIN_HEIGHT:
         return text, centres
     groups = _groups(mask)
-    if len(groups) < 1 or len(groups) > MAX_CHARS + 1:
+    if len(groups) < 1 or len(groups) > most + 1:
         return text, centres
     x0, x1, glyph = groups[0]
     rows = np.flatnonzero(glyph.any(axis=1))
@@ -126,7 +131,7 @@ def read_math_lead(text: str, conf: float, centres: list[float], crop: np.ndarra
     # read again: a glyph the reading missed; one under an accent (the recogniser reads ŷ as 'j', a
     # bold ô as '6': no digit wears a hat); an unsure letter; a '0' no taller than the script after
     # it (an italic o over its subscript). A letter's reading is the rival an italic letter must beat
-    if not read or accent or (read.isalpha() and conf < UNSURE) or (read == "0" and _no_taller(groups, rows)):
+    if not read or accent or accented or (read.isalpha() and conf < UNSURE) or (read == "0" and _no_taller(groups, rows)):
         ink = ink_box(letter)
         if ink is not None and ink.shape[0] >= MIN_HEIGHT:
             scores = {ch: _best(ch, ink, ITALIC_FACES) for ch in LETTERS}
