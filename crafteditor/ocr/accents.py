@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from crafteditor.blobs import find_blobs
-from crafteditor.ocr.math_letters import crop_ink, read_math_lead
+from crafteditor.ocr.math_letters import crop_ink, italic_letter, read_math_lead
 
 HAT, TILDE, BAR, ARROW = "\u0302", "\u0303", "\u0304", "\u20d7"
 MAX_HEIGHT = 0.3  # an accent's height, at most, of the line's inked height
@@ -37,6 +37,7 @@ class Accent:
     x1: int
     mark: str  # the combining character (HAT, TILDE, BAR, ARROW)
     mask: np.ndarray  # its pixels in the crop
+    letter: np.ndarray | None = None  # the pixels of the glyph under it
 
 
 def find_accents(crop: np.ndarray) -> list[Accent]:
@@ -58,7 +59,13 @@ def find_accents(crop: np.ndarray) -> list[Accent]:
                  and min(x + w, stats[k, 0] + stats[k, 2]) - max(x, stats[k, 0]) >= OVER * min(w, stats[k, 2])]
         if under:
             mask = labels == i
-            out.append(Accent(x, x + w, _kind(mask[y:y + h, x:x + w]), mask))
+            # the letter: the largest glyph under it, with the specks a thin hairline broke off it
+            # inside its span (a 200 dpi italic x's hooks)
+            k = max(under, key=lambda q: stats[q, 4])
+            lx0, lx1 = stats[k, 0] - 1, stats[k, 0] + stats[k, 2] + 1
+            parts = [q for q in range(1, n) if q != i and stats[q, 1] >= y + h and lx0 <= stats[q, 0]
+                     and stats[q, 0] + stats[q, 2] <= lx1]
+            out.append(Accent(x, x + w, _kind(mask[y:y + h, x:x + w]), mask, np.isin(labels, parts)))
     return out
 
 
@@ -148,4 +155,9 @@ def with_math(text: str, conf: float, centres: list[float], plain: np.ndarray, a
     """A reading of the crop ``plain`` (its ``accents`` painted out) with its lead letter read as a
     math italic (:func:`~crafteditor.ocr.math_letters.read_math_lead`) and its accents put back."""
     text, centres = read_math_lead(text, conf, centres, plain, accented=over_lead(accents, centres))
-    return put_back(text, centres, accents), centres
+    chars = list(text)
+    for a in accents:  # a letter under an accent is a math letter, wherever it stands ('a(c)' for a(x⃗))
+        i = _under(a, centres)
+        if i is not None and i > 0 and a.letter is not None and chars[i].isalpha():
+            chars[i] = italic_letter(a.letter, chars[i]) or chars[i]
+    return put_back("".join(chars), centres, accents), centres

@@ -132,16 +132,7 @@ def read_math_lead(text: str, conf: float, centres: list[float], crop: np.ndarra
     # bold ô as '6': no digit wears a hat); an unsure letter; a '0' no taller than the script after
     # it (an italic o over its subscript). A letter's reading is the rival an italic letter must beat
     if not read or accent or accented or (read.isalpha() and conf < UNSURE) or (read == "0" and _no_taller(groups, rows)):
-        ink = ink_box(letter)
-        if ink is not None and ink.shape[0] >= MIN_HEIGHT:
-            scores = {ch: _best(ch, ink, ITALIC_FACES) for ch in LETTERS}
-            best = max(scores, key=lambda k: scores[k])
-            if best.lower() in SAME_SHAPE and scores[best.lower()] >= scores[best] - 0.1:
-                best = best.lower()  # (a lone x fits X about as well: a math label's letter is lower case)
-            rival = _best(read, ink, READ_FACES) if read.isalpha() and not accent else -1.0
-            second = max(v for k, v in scores.items() if k.lower() != best.lower())
-            if best != read and scores[best] >= GOOD_FIT and scores[best] >= max(rival + CLEAR, second + LEAD):
-                lead = best
+        lead = italic_letter(letter, read, rival=not accent) or read
     if accent and lead.isalpha():
         lead = unicodedata.normalize("NFC", lead + accent)
         if len(lead) > 1:  # no precomposed letter ('x̂'): the plain letter
@@ -150,6 +141,24 @@ def read_math_lead(text: str, conf: float, centres: list[float], crop: np.ndarra
         return text, centres
     centre = (x0 + x1) / 2
     return (lead + text[1:], [centre, *centres[1:]]) if over else (lead + text, [centre, *centres])
+
+
+def italic_letter(letter: np.ndarray, read: str, rival: bool = True) -> str | None:
+    """The math italic letter a glyph's mask is, where one fits well and clearly better than every
+    other letter and than ``read`` (what the recogniser read there, in every face; not weighed
+    with ``rival`` False); None where none does or the glyph is under 8 px tall."""
+    ink = ink_box(letter)
+    if ink is None or ink.shape[0] < MIN_HEIGHT:
+        return None
+    scores = {ch: _best(ch, ink, ITALIC_FACES) for ch in LETTERS}
+    best = max(scores, key=lambda k: scores[k])
+    if best.lower() in SAME_SHAPE and scores[best.lower()] >= scores[best] - 0.1:
+        best = best.lower()  # (a lone x fits X about as well: a math label's letter is lower case)
+    against = _best(read, ink, READ_FACES) if rival and read.isalpha() else -1.0
+    second = max(v for k, v in scores.items() if k.lower() != best.lower())
+    if best != read and scores[best] >= GOOD_FIT and scores[best] >= max(against + CLEAR, second + LEAD):
+        return best
+    return None
 
 
 def add_hats(runs: list, rgb: np.ndarray) -> list:
