@@ -20,6 +20,7 @@ from crafteditor.ocr.greek import GREEK_SCORE, LOOKALIKES, read_greek
 from crafteditor.ocr.lone_glyphs import read_lone_glyphs
 from crafteditor.ocr.math_letters import add_hats, join_script_minus
 from crafteditor.ocr.runs import TextRun, dedupe, joined_glyphs, make_run
+from crafteditor.ocr.subscripts import join_subscripts
 from crafteditor.ocr.text_lines import glyph_mask, line_jobs, region_background
 from crafteditor.paint import Paints, distances
 
@@ -78,7 +79,11 @@ def read_text(rgb: np.ndarray, paints: Paints, config: Config, deadline: float |
     runs = _extend_rotated(_join_rotated(dedupe(runs)), rgb, engine, latin)
     runs += read_lone_glyphs(rgb, paints, runs, engine, latin, config)
     runs = _join_underscored(runs, rgb)
-    return join_script_minus(add_hats(runs, rgb), rgb) if config.ocr_math_letters else runs
+    if not config.ocr_math_letters:
+        return runs
+    runs = join_script_minus(add_hats(runs, rgb), rgb)
+    # a math label's subscript the detector boxed apart or left out ('ŷ' and a lone '1')
+    return join_subscripts(runs, rgb, lambda c: engine.recognize([c], latin, fold_case=True)[0])
 
 
 def _read_accented(cands: list, crops: list, engine: OcrEngine, latin: bool, fast: bool) -> dict[int, tuple]:

@@ -69,3 +69,39 @@ def test_vector_math_labels_in_circles_are_read_as_their_letters():
     words = svg_words(convert(png, Config()).svg)
     assert words["xreal"] + words["xfake"] >= 1, words
     assert words["x"] + words["gx"] >= 1, words
+
+
+
+def _run(text: str, x: float, y: float, w: float, h: float):
+    from crafteditor.ocr.runs import TextRun
+
+    return TextRun(text=text, x=x, y=y, w=w, h=h, angle=0.0, font_px=h * 1.2, bold=False, color=(0, 0, 0),
+                   confidence=0.98, baseline=y + 0.8 * h, glyphs=np.ones((int(h), int(w)), bool))
+
+
+def test_a_subscript_boxed_apart_from_its_letter_is_joined_on():
+    """h′₁ in nntikz's seq2seq: the detector boxed "h'" and a lower, smaller '1' apart."""
+    from crafteditor.ocr.subscripts import join_subscripts
+
+    rgb = np.full((100, 200, 3), 255, np.uint8)
+    runs = [_run("h'", 50, 40, 30, 30), _run("1", 76, 56, 10, 20), _run("layer", 120, 40, 60, 30)]
+    out = join_subscripts(runs, rgb, lambda crop: ("", 0.0, []))
+    assert sorted(r.shown for r in out) == ["h'_{1}", "layer"]
+
+
+def test_a_subscript_the_detectors_box_left_out_is_read_and_joined_on():
+    """ŷ₁ in nntikz's seq2seq: the detector's box stopped at the ŷ; the 1 after it is read alone."""
+    from PIL import ImageDraw, ImageFont
+
+    from crafteditor.ocr.subscripts import join_subscripts
+
+    img = Image.new("RGB", (200, 100), "white")
+    ImageDraw.Draw(img).text((84, 52), "1", fill="black", font=ImageFont.truetype(
+        "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf", 18))
+    seen = []
+    out = join_subscripts([_run("y", 50, 40, 30, 30)], np.asarray(img), lambda crop: seen.append(crop) or ("1", 0.99, [5.0]))
+    assert len(seen) == 1 and [r.shown for r in out] == ["y_{1}"]
+    # a line running on from the label is no subscript
+    ImageDraw.Draw(img).line([84, 62, 199, 62], fill="black", width=2)
+    out = join_subscripts([_run("y", 50, 40, 30, 30)], np.asarray(img), lambda crop: ("1", 0.99, [5.0]))
+    assert [r.shown for r in out] == ["y"]
