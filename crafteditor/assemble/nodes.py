@@ -174,3 +174,41 @@ def divider_paths(b: FigureBuilder, s: DetectedShape) -> list[Path]:
         out += [Path(kind="path", id=b.new_id("p"), d=f"M{x0} {b.pt((0.0, y)).y} H{x1}", fill="none",
                      stroke=to_hex(s.stroke), stroke_width=round(max(0.5, s.stroke_px * b.s), 1)) for y in s.dividers]
     return out
+
+
+def text_nodes(b: FigureBuilder, runs: list[TextRun], targets: dict[int, str], edges: list[Any],
+               used: set[int]) -> list[Node]:
+    """Labels without an outline that two or more arrows start or end at, as nodes drawn without a
+    fill or an outline: a TikZ chain's borderless ``a(x)`` between its layers, a commutative
+    diagram's bare terms (janosh/diagrams, issue 31: the arrows were kept, to texts, and the terms
+    never counted as the graph's nodes). A label one arrow ends at (a free end's 'real?') stays text.
+    The runs made nodes are added to ``used``."""
+    ends: dict[str, int] = {}
+    for e in edges:
+        for cid in (getattr(e, "source", None), getattr(e, "target", None)):
+            if cid:
+                ends[cid] = ends.get(cid, 0) + 1
+    out = []
+    for k, cid in targets.items():
+        r = runs[k]
+        if k in used or ends.get(cid, 0) < 2 or r.angle != 0:
+            continue
+        pad = 0.25 * r.h
+        kw: dict[str, Any] = {"font_size": round(r.font_px * b.s, 1)}
+        if r.font in ("serif", "mono"):
+            kw["font"] = r.font
+        if r.bold:
+            kw["bold"] = True
+        if color_distance(r.color, hex_rgb(THEME.text_color)) > 40:
+            kw["text_color"] = to_hex(r.color)
+        box = b.box(r.x - pad, r.y - pad, r.w + 2 * pad, r.h + 2 * pad)
+        # wide enough that the renderer sets the label on one line, as it stood (it breaks at the
+        # box's width less the padding), about the label's centre
+        need = text_width(r.text, kw["font_size"], bold=r.bold) + 2 * THEME.node_pad_x + 2
+        if need > box.w:
+            box = box.model_copy(update={"x": round(box.x - (need - box.w) / 2, 2), "w": round(need, 2)})
+        out.append(Node(kind="node", id=cid, shape="box", box=box, pinned=True, width=box.w or None,
+                        height=box.h or None, label=r.shown, fill="none", stroke="none", **kw))
+        used.add(k)
+        b.chars_kept += len(r.text.replace(" ", ""))
+    return out

@@ -72,3 +72,29 @@ def test_a_barb_is_told_from_a_bare_line_end_and_a_t_junction():
     tee[10, :12] = True
     tee[:, 12] = True  # the line ends on another line crossing it
     assert barb_at(tee, (11.5, 10.5), (1.0, 0.0), 1.0) is None
+
+
+def test_a_borderless_label_two_arrows_join_is_a_node_and_a_free_end_stays_text():
+    """layer -> relu -> layer -> out: 'relu' has no outline but two arrows meet it (a TikZ chain's
+    borderless node); 'out' ends one arrow only (a free end's label)."""
+    img = Image.new("RGB", (900, 200), "white")
+    d = ImageDraw.Draw(img)
+    font = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf", 22)
+    for x, word, colour in ((20, "layer 1", "#ffc080"), (480, "layer 2", "#80c0c0")):
+        d.rectangle([x, 60, x + 150, 140], fill=colour)
+        d.text((x + 75, 100), word, fill="black", font=font, anchor="mm")
+    d.text((325, 100), "relu", fill="black", font=font, anchor="mm")
+    d.text((820, 100), "out", fill="black", font=font, anchor="mm")
+    _barbed(d, 171, 292, 100)
+    _barbed(d, 358, 478, 100)
+    _barbed(d, 631, 790, 100)
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", dpi=(200, 200))
+    fig = convert(buf.getvalue(), Config()).figure
+    nodes = {c.label: c for c in fig.components if isinstance(c, Node)}
+    assert "relu" in nodes and nodes["relu"].stroke == "none", sorted(nodes)
+    texts = [c.text for c in fig.components if c.kind == "text"]
+    assert "out" not in nodes and any(t.endswith("out") for t in texts), (sorted(nodes), texts)
+    names = {c.id: c.label for c in nodes.values()}
+    pairs = {(names.get(e.source), names.get(e.target)) for e in fig.components if isinstance(e, Edge)}
+    assert {("layer 1", "relu"), ("relu", "layer 2")} <= pairs, pairs
