@@ -71,6 +71,7 @@ def read_text(rgb: np.ndarray, paints: Paints, config: Config, deadline: float |
             text, centres = with_math(text, conf, centres, *accented.get(best, (crop, [])))
         if not text.strip() or conf < config.ocr_min_confidence or _drawn_arrow(text):
             continue
+        text, centres = _without_drawn_tip(text, centres)
         run = make_run(text, conf, centres, crop, line, angle, region, bg, (y0, x0), "det")
         if run is not None:
             runs.append(run)
@@ -252,6 +253,20 @@ def _underscored_spaces(r: TextRun, rgb: np.ndarray) -> TextRun:
     if "".join(text) == r.text:
         return r
     return replace(r, text="".join(text), glyphs=glyphs, h=float(glyphs.shape[0]), marked=None)
+
+
+def _without_drawn_tip(text: str, centres: list[float]) -> tuple[str, list[float]]:
+    """A reading that starts with an arrow ('→ real?', '→out'), or ends with one:
+    the arrow is the tip of a drawn arrow the detector's box took in (a TikZ line ending at a free
+    label), not text; it is dropped with its centre (the ink is trimmed with it, :func:`make_run`)."""
+    if len(text) > 2 and len(centres) == len(text):
+        if text[0] in "→⟶" and text[1:].strip():
+            k = 2 if text[1] == " " else 1
+            return text[k:], centres[k:]
+        if text[-1] in "←⟵" and text[:-1].strip():
+            k = 2 if text[-2] == " " else 1
+            return text[:-k], centres[:-k]
+    return text, centres
 
 
 def _drawn_arrow(text: str) -> bool:
