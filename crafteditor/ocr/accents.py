@@ -29,6 +29,8 @@ MIN_INK = 3  # pixels: less is a speck
 OVER = 0.5  # of the narrower of accent and glyph, overlapping in x
 TALLER = 1.5  # the glyph under it is this much taller than the accent
 RE_READ_LOSS = 0.15  # the reading without the accents is kept unless it is this much less sure
+WIDE = 0.25  # an accent's width, at least, of the line's inked height (an i's dot is narrower)
+MAX_LINE = 12  # characters: a math label, not prose (where an i's dot or a stray mark is no accent)
 
 
 @dataclass(frozen=True)
@@ -53,7 +55,7 @@ def find_accents(crop: np.ndarray) -> list[Accent]:
     out = []
     for i in range(1, n):
         x, y, w, h, area = (int(v) for v in stats[i, :5])
-        if area < MIN_INK or h > MAX_HEIGHT * height or w < FLAT * h or y + h > top + TOP * height:
+        if area < MIN_INK or h > MAX_HEIGHT * height or w < FLAT * h or w < WIDE * height or y + h > top + TOP * height:
             continue
         under = [k for k in range(1, n) if k != i and stats[k, 1] >= y + h and stats[k, 3] >= TALLER * h
                  and min(x + w, stats[k, 0] + stats[k, 2]) - max(x, stats[k, 0]) >= OVER * min(w, stats[k, 2])]
@@ -103,7 +105,7 @@ def put_back(text: str, centres: list[float], accents: list[Accent]) -> str:
     chars = list(text)
     for a in accents:
         i = _under(a, centres)
-        if i is None or not chars[i].isalpha():
+        if i is None or not chars[i].isalpha() or chars[i] in "ijıȷ":  # (an i's own dot)
             continue
         accented = unicodedata.normalize("NFC", chars[i] + a.mark)
         if len(accented) == 1:
@@ -131,7 +133,7 @@ def read_accented(text: str, conf: float, centres: list[float], crop: np.ndarray
     """The line read again without its accents: (text, confidence, centres, the crop without them,
     the accents); the first reading where the line has none, or the new one reads nothing or is
     much less sure. ``reread``: the recogniser, a crop in, (text, confidence, centres) out."""
-    accents = find_accents(crop)
+    accents = find_accents(crop) if len(text.strip()) <= MAX_LINE else []
     if not accents:
         return text, conf, centres, crop, []
     plain = without_accents(crop, accents)
