@@ -84,7 +84,8 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
                                               runs, free, used_runs, titles, deadline=deadline, seq=seq)
     # a sparse dashed line's dashes, left apart, as one path; no line in the page's colour
     comps.extend(dash_rows(drop_page_coloured(b, edge_comps), b.free_points))
-    comps.extend(text_nodes(b, runs, text_targets, edge_comps, used_runs))  # borderless labels arrows join
+    # borderless labels a chain of arrows runs through
+    comps.extend(text_nodes(b, runs, text_targets, edge_comps, used_runs, [c for c in comps if c.kind == "node"]))
     comps.extend(free_texts(b, runs, used_runs, text_targets))
     for obj in traced:
         comps.extend(traced_components(b, obj))
