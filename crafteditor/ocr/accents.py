@@ -30,6 +30,8 @@ OVER = 0.5  # of the narrower of accent and glyph, overlapping in x
 TALLER = 1.5  # the glyph under it is this much taller than the accent
 RE_READ_LOSS = 0.15  # the reading without the accents is kept unless it is this much less sure
 WIDE = 0.25  # an accent's width, at least, of the line's inked height (an i's dot is narrower)
+DOTTED = "ijìíîïĳ!?;:"  # letters and marks whose dot sits where an accent would
+STEM = 0.5  # a glyph narrower than this share of its height is a stem (an i or j under its dot)
 MAX_LINE = 12  # characters: a math label, not prose (where an i's dot or a stray mark is no accent)
 
 
@@ -59,7 +61,9 @@ def find_accents(crop: np.ndarray) -> list[Accent]:
             continue
         under = [k for k in range(1, n) if k != i and stats[k, 1] >= y + h and stats[k, 3] >= TALLER * h
                  and min(x + w, stats[k, 0] + stats[k, 2]) - max(x, stats[k, 0]) >= OVER * min(w, stats[k, 2])]
-        if under:
+        # over a narrow stem it is an i's or j's dot ('Circle' read again undotted was 'Clrcle'); a
+        # letter under an accent is wider (the recogniser reads ŷ as 'j': its glyph is no stem)
+        if under and max(stats[k, 2] / stats[k, 3] for k in under) >= STEM:
             mask = labels == i
             # the letter: the largest glyph under it, with the specks a thin hairline broke off it
             # inside its span (a 200 dpi italic x's hooks)
@@ -105,7 +109,7 @@ def put_back(text: str, centres: list[float], accents: list[Accent]) -> str:
     chars = list(text)
     for a in accents:
         i = _under(a, centres)
-        if i is None or not chars[i].isalpha() or chars[i] in "ijıȷ":  # (an i's own dot)
+        if i is None or not chars[i].isalpha() or chars[i] in DOTTED + "ıȷ":  # (an i's own dot)
             continue
         accented = unicodedata.normalize("NFC", chars[i] + a.mark)
         if len(accented) == 1:

@@ -53,6 +53,8 @@ def test_a_vector_arrow_and_a_hat_are_told_apart_and_an_equals_sign_is_no_accent
     assert [a.mark for a in find_accents(_crop("$\\bar{a}$"))] == [BAR]
     assert find_accents(_crop("$a = b$")) == []  # the upper bar of '=' sits mid-line
     assert find_accents(_crop("$x^{-1}$")) == []  # a superscript minus has no glyph under it
+    for word in ("Circle", "Fira", "$ij$"):  # an i's or j's dot stands over a stem
+        assert find_accents(_crop(word)) == [], word
 
 
 def test_an_accent_goes_back_on_the_letter_under_it_where_a_precomposed_form_exists():
