@@ -68,7 +68,8 @@ def barb_at(residual: np.ndarray, end: Pt, d: tuple[float, float], lw: float) ->
                 break
         elif both:
             break
-    if both < SURE_ROWS or widest < 1.5 * lw + 1:
+    # the arms end well inside the reach (ink out to its edge is a box or a glyph beside the line end)
+    if both < SURE_ROWS or widest < 1.5 * lw + 1 or widest > reach - 1:
         return None
     # behind the arms' ends the line is bare again (a barb, not a junction or a crossing line)
     for t in (last + 2, last + 3):

@@ -137,7 +137,9 @@ def read_accented(text: str, conf: float, centres: list[float], crop: np.ndarray
     """The line read again without its accents: (text, confidence, centres, the crop without them,
     the accents); the first reading where the line has none, or the new one reads nothing or is
     much less sure. ``reread``: the recogniser, a crop in, (text, confidence, centres) out."""
-    accents = find_accents(crop) if len(text.strip()) <= MAX_LINE else []
+    # (a number wears no accent: a mark over Altair's '82.3' read again as '8ẑ.3')
+    number = bool(text.strip()) and all(ch.isdigit() or ch in ".,%+-−" for ch in text.strip())
+    accents = find_accents(crop) if len(text.strip()) <= MAX_LINE and not number else []
     if not accents:
         return text, conf, centres, crop, []
     plain = without_accents(crop, accents)
