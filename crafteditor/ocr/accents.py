@@ -138,7 +138,8 @@ def read_accented(text: str, conf: float, centres: list[float], crop: np.ndarray
     the accents); the first reading where the line has none, or the new one reads nothing or is
     much less sure. ``reread``: the recogniser, a crop in, (text, confidence, centres) out."""
     # (a number wears no accent: a mark over Altair's '82.3' read again as '8ẑ.3')
-    number = bool(text.strip()) and all(ch.isdigit() or ch in ".,%+-−" for ch in text.strip())
+    # (two digits alone may be a misread lone x⃗: '18')
+    number = any(ch in ".,%" for ch in text) and all(ch.isdigit() or ch in ".,%+-−" for ch in text.strip())
     accents = find_accents(crop) if len(text.strip()) <= MAX_LINE and not number else []
     if not accents:
         return text, conf, centres, crop, []
