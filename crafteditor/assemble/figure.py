@@ -14,7 +14,7 @@ from crafteditor.assemble.groups import group_components
 from crafteditor.assemble.icons import backdrop, caption_shapes, captioned_icons, holds_pictogram, named_tiles
 from crafteditor.assemble.leftovers import traced_components
 from crafteditor.assemble.line_frames import frames_from_lines
-from crafteditor.assemble.nodes import divider_paths, label_text, node_component, shape_labels
+from crafteditor.assemble.nodes import divider_paths, label_text, node_component, shape_labels, text_nodes
 from crafteditor.assemble.plates import carry_plates
 from crafteditor.assemble.sequences import actor_figures, find_sequence, participant_shapes, without_cells
 from crafteditor.assemble.texts import free_texts
@@ -88,6 +88,8 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
                                               runs, free, used_runs, titles, deadline=deadline, seq=seq)
     # a sparse dashed line's dashes, left apart, as one path; no line in the page's colour
     comps.extend(dash_rows(drop_page_coloured(b, edge_comps), b.free_points))
+    # borderless labels a chain of arrows runs through
+    comps.extend(text_nodes(b, runs, text_targets, edge_comps, used_runs, [c for c in comps if c.kind == "node"]))
     comps.extend(free_texts(b, runs, used_runs, text_targets))
     for obj in traced:
         comps.extend(traced_components(b, obj))

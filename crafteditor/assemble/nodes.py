@@ -174,3 +174,55 @@ def divider_paths(b: FigureBuilder, s: DetectedShape) -> list[Path]:
         out += [Path(kind="path", id=b.new_id("p"), d=f"M{x0} {b.pt((0.0, y)).y} H{x1}", fill="none",
                      stroke=to_hex(s.stroke), stroke_width=round(max(0.5, s.stroke_px * b.s), 1)) for y in s.dividers]
     return out
+
+
+def text_nodes(b: FigureBuilder, runs: list[TextRun], targets: dict[int, str], edges: list[Any],
+               used: set[int], nodes: list[Any] = ()) -> list[Node]:  # type: ignore[assignment]
+    """Labels without an outline that an arrow points into and another leaves, as nodes drawn without a
+    fill or an outline: a TikZ chain's borderless ``a(x)`` between its layers, a commutative
+    diagram's bare terms (janosh/diagrams, issue 31: the arrows were kept, to texts, and the terms
+    never counted as the graph's nodes). A label arrows only end at (a free end's 'real?') stays text.
+    A label beside a node (within twice its height of the node's box: a port's name by its device) stays
+    text. ``nodes``: the nodes found so far. The runs made nodes are added to ``used``."""
+    # an arrow's head points into it and another arrow leaves it for a head elsewhere: a chain runs
+    # through it (a port's name at the ends of undirected links is no node)
+    # (the two meet it on opposite sides: a line cut in two beside a port's name meets it on one side)
+    into: dict[str, list[tuple[float, float]]] = {}
+    out_of: dict[str, list[tuple[float, float]]] = {}
+    for e in edges:
+        if getattr(e, "head", "none") == "none" or not getattr(e, "route", None):
+            continue
+        into.setdefault(e.target, []).append((e.route[-1].x, e.route[-1].y))
+        out_of.setdefault(e.source, []).append((e.route[0].x, e.route[0].y))
+    out = []
+    for k, cid in targets.items():
+        r = runs[k]
+        if k in used or r.angle != 0:
+            continue
+        c = b.pt((r.cx, r.cy))
+        if not any((p[0] - c.x) * (q[0] - c.x) + (p[1] - c.y) * (q[1] - c.y) < 0
+                   for p in into.get(cid, []) for q in out_of.get(cid, [])):
+            continue
+        near = b.box(r.x - 2 * r.h, r.y - 2 * r.h, r.w + 4 * r.h, r.h * 5)
+        if any(n.box is not None and near.x < n.box.x + n.box.w and n.box.x < near.x + near.w
+               and near.y < n.box.y + n.box.h and n.box.y < near.y + near.h for n in nodes):
+            continue
+        pad = 0.25 * r.h
+        kw: dict[str, Any] = {"font_size": round(r.font_px * b.s, 1)}
+        if r.font in ("serif", "mono"):
+            kw["font"] = r.font
+        if r.bold:
+            kw["bold"] = True
+        if color_distance(r.color, hex_rgb(THEME.text_color)) > 40:
+            kw["text_color"] = to_hex(r.color)
+        box = b.box(r.x - pad, r.y - pad, r.w + 2 * pad, r.h + 2 * pad)
+        # wide enough that the renderer sets the label on one line, as it stood (it breaks at the
+        # box's width less the padding), about the label's centre
+        need = text_width(r.text, kw["font_size"], bold=r.bold) + 2 * THEME.node_pad_x + 2
+        if need > box.w:
+            box = box.model_copy(update={"x": round(box.x - (need - box.w) / 2, 2), "w": round(need, 2)})
+        out.append(Node(kind="node", id=cid, shape="box", box=box, pinned=True, width=box.w or None,
+                        height=box.h or None, label=r.shown, fill="none", stroke="none", **kw))
+        used.add(k)
+        b.chars_kept += len(r.text.replace(" ", ""))
+    return out

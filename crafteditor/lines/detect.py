@@ -28,6 +28,7 @@ import cv2
 import numpy as np
 
 from crafteditor.lines.arrows import attach_heads, orphan_heads
+from crafteditor.lines.barbs import find_barbs
 from crafteditor.lines.chains import chain_dashes, dash_pattern, pair_through_junctions
 from crafteditor.lines.heads import find_heads, find_open_heads, pixel_gap, pixels_mask
 from crafteditor.lines.paths import LinePath
@@ -62,6 +63,11 @@ def detect_lines(rgb: np.ndarray, residual: np.ndarray, background: np.ndarray,
         x0, y0, x1, y1 = h.mask_box
         head_mask[y0:y1, x0:x1] |= pixels_mask(h, (y1 - y0, x1 - x0))
     heads += open_heads
+    pieces, barbs = find_barbs(pieces, residual, coverage_all, lw, heads)  # TeX's small barbed tips
+    for h in barbs:
+        x0, y0, x1, y1 = h.mask_box
+        head_mask[y0:y1, x0:x1] |= pixels_mask(h, (y1 - y0, x1 - x0))
+    heads += barbs
     # (after the open heads: a 'V' touching a node leaves a blob at its apex there)
     at_outlines = _heads_at_outlines(residual, head_ink, dist, rough, head_mask, open_heads, lw) \
         if head_ink is not None else []

@@ -9,9 +9,10 @@ import numpy as np
 
 from crafteditor.blobs import find_blobs
 from crafteditor.config import Config
+from crafteditor.ocr.accents import read_math
 from crafteditor.ocr.engine import OcrEngine
 from crafteditor.ocr.greek import GREEK_SCORE, LOOKALIKES, read_greek
-from crafteditor.ocr.math_letters import read_math_lead
+from crafteditor.ocr.operators import sure_operator
 from crafteditor.ocr.runs import TextRun, make_run
 from crafteditor.ocr.text_lines import TextLine, line_crops
 from crafteditor.paint import Paints, darkest_color, luma
@@ -62,7 +63,7 @@ def read_lone_glyphs(rgb: np.ndarray, paints: Paints, runs: list[TextRun], engin
     cands = _drop_dashes(cands, stats)
     dots = [(int(x), int(y), int(cw), int(ch), i) for i, (x, y, cw, ch, area) in enumerate(stats) if i
             and area >= 2 and max(cw, ch) <= 0.3 * glyph_h and cw <= 2 * ch and ch <= 2 * cw]
-    words = _cluster_glyphs(cands, glyph_h, dots)
+    words = _with_accents(_cluster_glyphs(cands, glyph_h, dots), stats, glyph_h)
     ellipses = _ellipses(dots, lab, rgb, bg, text_colors, ink)
     if not words:
         return ellipses
@@ -89,8 +90,11 @@ def read_lone_glyphs(rgb: np.ndarray, paints: Paints, runs: list[TextRun], engin
             letter = read_greek(line.mask)  # a lone σ (an LSTM's gate box): no class in the recogniser
             if letter is not None:
                 text, conf, centres = letter, GREEK_SCORE, [crop.shape[1] / 2]
-        if config.ocr_math_letters and text:  # a math label's italic lead letter (x_t read 't')
-            text, centres = read_math_lead(text, conf, centres, crop)
+        if config.ocr_math_letters and text:  # a math label's accents and italic lead letter (x_t read 't')
+            text, conf, centres = read_math(text, conf, centres, crop,
+                                            lambda c: engine.recognize([c], latin, fold_case=True)[0])
+            text = text.strip()
+        conf = sure_operator(text, conf, line.mask)  # a circled operator's × or +, read unsurely
         if not text or conf < max(0.85, config.ocr_min_confidence) or not _plausible_label(text):
             continue
         run = make_run(text, conf, centres, crop, line, 0.0, region, bgc, origin, "glyph")
@@ -221,6 +225,24 @@ def _cluster_glyphs(cands: list[tuple[int, int, int, int, int]], glyph_h: float,
     return words
 
 
+def _with_accents(words: list[list[tuple]], stats: np.ndarray, glyph_h: float) -> list[list[tuple]]:
+    """Each word with the flat marks just above its glyphs (a vector arrow or hat over a lone math
+    letter: x⃗ had been left unread, its arrow counted as a drawing crowding the letter); the
+    recogniser's crop then holds the accent, which :mod:`crafteditor.ocr.accents` reads apart."""
+    x, y, cw, ch, area = (stats[:, k].astype(np.int64) for k in range(5))
+    flat = np.flatnonzero((area >= 3) & (ch <= 0.35 * glyph_h) & (cw >= 1.5 * ch))
+    flat = flat[flat > 0]
+    if flat.size == 0:
+        return words
+    out = []
+    for word in words:
+        marks = [(int(x[i]), int(y[i]), int(cw[i]), int(ch[i]), int(i)) for i in flat for m in word
+                 if 0 <= m[1] - (y[i] + ch[i]) <= 0.4 * glyph_h
+                 and min(x[i] + cw[i], m[0] + m[2]) - max(x[i], m[0]) >= 0.5 * min(cw[i], m[2])]
+        out.append(word + list(dict.fromkeys(marks)))
+    return out
+
+
 def _crowded(ink: np.ndarray, lab: np.ndarray, members: list[tuple], box: tuple[int, int, int, int],
              glyph_h: float, light: np.ndarray) -> bool:
     """Other ink right around the cluster means it is part of a drawing, not a label.
@@ -236,8 +258,12 @@ def _crowded(ink: np.ndarray, lab: np.ndarray, members: list[tuple], box: tuple[
     if light[ya:yb, xa:xb].any():
         m = max(2, int(0.6 * glyph_h))
         ya, yb, xa, xb = max(0, y0 - m), min(H, y1 + m), max(0, x0 - m), min(W, x1 + m)
-        if (ink[ya:yb, xa:xb] & ~np.isin(lab[ya:yb, xa:xb], [mm[4] for mm in members])).any():
-            return True
+        other = ink[ya:yb, xa:xb] & ~np.isin(lab[ya:yb, xa:xb], [mm[4] for mm in members])
+        if other.any():
+            # a glyph alone inside a small filled node (the × of a circled operator): the node's
+            # outline and the lines meeting it lie outside its fill, no crowding of the glyph
+            inside = _small_node_inside(light, box, glyph_h)
+            return inside is None or bool((other & inside[ya:yb, xa:xb]).any())
     around = ink[ya:yb, xa:xb] & ~np.isin(lab[ya:yb, xa:xb], [mm[4] for mm in members])
     # an axis line (or a frame's side) running past the label, as a tick label stands beside
     # its axis, is no drawing round it: the ink of a line that carries on a glyph beyond the
@@ -248,6 +274,31 @@ def _crowded(ink: np.ndarray, lab: np.ndarray, members: list[tuple], box: tuple[
     for r in np.flatnonzero(around.any(axis=1)):
         around[r, :] &= ~_on_line(ink[ya + r, max(0, xa - g):min(W, xb + g)], xa - max(0, xa - g), xb - xa, g)
     return bool(around.sum() > 0.02 * around.size)
+
+
+def _small_node_inside(light: np.ndarray, box: tuple[int, int, int, int], glyph_h: float) -> np.ndarray | None:
+    """The inside (the fill with the glyphs' holes in it filled) of the light fill around ``box``,
+    as a mask of the page, where that fill is a small node: one fill around the whole box, under
+    2.5 glyph heights across; None otherwise (a group frame's fill, no fill, two fills)."""
+    x0, y0, x1, y1 = box
+    H, W = light.shape
+    r = int(2.5 * glyph_h)
+    ya, yb, xa, xb = max(0, y0 - r), min(H, y1 + r), max(0, x0 - r), min(W, x1 + r)
+    n, lab, stats, _ = find_blobs(light[ya:yb, xa:xb])
+    ring = lab[max(0, y0 - ya - 2):y1 - ya + 2, max(0, x0 - xa - 2):x1 - xa + 2]
+    ids = np.unique(ring[ring > 0])
+    if ids.size != 1:
+        return None
+    i = int(ids[0])
+    fx, fy, fw, fh = (int(v) for v in stats[i, :4])
+    if max(fw, fh) > 2.5 * glyph_h or fx > x0 - xa or fy > y0 - ya or fx + fw < x1 - xa or fy + fh < y1 - ya \
+            or fx == 0 or fy == 0 or fx + fw >= lab.shape[1] or fy + fh >= lab.shape[0]:
+        return None
+    outside = (lab != i).astype(np.uint8)
+    cv2.floodFill(outside, None, (0, 0), 2)  # the fill's outside, reached from the window's corner
+    out = np.zeros((H, W), bool)
+    out[ya:yb, xa:xb] = outside != 2
+    return out
 
 
 def _on_line(strip: np.ndarray, start: int, n: int, g: int) -> np.ndarray:

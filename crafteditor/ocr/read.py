@@ -14,11 +14,13 @@ import numpy as np
 
 from crafteditor.blobs import find_blobs
 from crafteditor.config import Config, past
+from crafteditor.ocr.accents import read_accented, with_math
 from crafteditor.ocr.engine import REC_WORD_WIDTH, OcrEngine, get_engine
 from crafteditor.ocr.greek import GREEK_SCORE, LOOKALIKES, read_greek
 from crafteditor.ocr.lone_glyphs import read_lone_glyphs
-from crafteditor.ocr.math_letters import add_hats, join_script_minus, read_math_lead
+from crafteditor.ocr.math_letters import add_hats, join_script_minus
 from crafteditor.ocr.runs import TextRun, dedupe, joined_glyphs, make_run
+from crafteditor.ocr.subscripts import join_subscripts
 from crafteditor.ocr.text_lines import glyph_mask, line_jobs, region_background
 from crafteditor.paint import Paints, distances
 
@@ -54,6 +56,9 @@ def read_text(rgb: np.ndarray, paints: Paints, config: Config, deadline: float |
         k += n_more
     runs: list[TextRun] = []
     for (bg, crops, (y0, x0), line, region), cands in zip(jobs, results):
+        # a TeX math label's accents are read apart from their letters, upright, before the angles
+        # are weighed (a lone x⃗ read '18' sideways, surer than its upright reading with the arrow)
+        accented = _read_accented(cands, crops, engine, latin, fast) if config.ocr_math_letters else {}
         # upright text wins ties: a lone '5' reads as well sideways
         best = max(range(len(cands)), key=lambda i: cands[i][1] + (0.03 if crops[i][1] == 0 else 0.0))
         text, conf, centres = cands[best]
@@ -62,10 +67,11 @@ def read_text(rgb: np.ndarray, paints: Paints, config: Config, deadline: float |
             letter = read_greek(line.mask) if find_blobs(line.mask)[0] == 2 else None
             if letter is not None:  # one glyph, a Greek letter the recogniser has no class for (σ)
                 text, conf, centres = letter, GREEK_SCORE, [crop.shape[1] / 2]
-        if angle == 0 and config.ocr_math_letters:  # a TeX math label's italic lead letter, its hat
-            text, centres = read_math_lead(text, conf, centres, crop)
+        if angle == 0 and config.ocr_math_letters:  # a TeX math label's italic lead letter, its accents
+            text, centres = with_math(text, conf, centres, *accented.get(best, (crop, [])))
         if not text.strip() or conf < config.ocr_min_confidence or _drawn_arrow(text):
             continue
+        text, centres = _without_drawn_tip(text, centres)
         run = make_run(text, conf, centres, crop, line, angle, region, bg, (y0, x0), "det")
         if run is not None:
             runs.append(run)
@@ -74,7 +80,26 @@ def read_text(rgb: np.ndarray, paints: Paints, config: Config, deadline: float |
     runs = _extend_rotated(_join_rotated(dedupe(runs)), rgb, engine, latin)
     runs += read_lone_glyphs(rgb, paints, runs, engine, latin, config)
     runs = _join_underscored(runs, rgb)
-    return join_script_minus(add_hats(runs, rgb), rgb) if config.ocr_math_letters else runs
+    if not config.ocr_math_letters:
+        return runs
+    runs = join_script_minus(add_hats(runs, rgb), rgb)
+    # a math label's subscript the detector boxed apart or left out ('ŷ' and a lone '1')
+    return join_subscripts(runs, rgb, lambda c: engine.recognize([c], latin, fold_case=True)[0])
+
+
+def _read_accented(cands: list, crops: list, engine: OcrEngine, latin: bool, fast: bool) -> dict[int, tuple]:
+    """The upright candidates read again without their accents (:func:`~crafteditor.ocr.accents.read_accented`),
+    put in ``cands`` in place: {candidate: (crop without the accents, the accents)} for those that had any."""
+    out = {}
+    for i, (crop, angle) in enumerate(crops):
+        if angle != 0:
+            continue
+        text, conf, centres, plain, accents = read_accented(
+            *cands[i], crop, lambda c: engine.recognize([c], latin, REC_WORD_WIDTH, fast=fast)[0])
+        if accents:
+            cands[i] = (text, conf, centres)
+            out[i] = (plain, accents)
+    return out
 
 
 def _extend_rotated(runs: list[TextRun], rgb: np.ndarray, engine: OcrEngine, latin: bool) -> list[TextRun]:
@@ -228,6 +253,20 @@ def _underscored_spaces(r: TextRun, rgb: np.ndarray) -> TextRun:
     if "".join(text) == r.text:
         return r
     return replace(r, text="".join(text), glyphs=glyphs, h=float(glyphs.shape[0]), marked=None)
+
+
+def _without_drawn_tip(text: str, centres: list[float]) -> tuple[str, list[float]]:
+    """A reading that starts with an arrow ('→ real?', '→out'), or ends with one:
+    the arrow is the tip of a drawn arrow the detector's box took in (a TikZ line ending at a free
+    label), not text; it is dropped with its centre (the ink is trimmed with it, :func:`make_run`)."""
+    if len(text) > 2 and len(centres) == len(text):
+        if text[0] in "→⟶" and text[1:].strip():
+            k = 2 if text[1] == " " else 1
+            return text[k:], centres[k:]
+        if text[-1] in "←⟵" and text[:-1].strip():
+            k = 2 if text[-2] == " " else 1
+            return text[:-k], centres[:-k]
+    return text, centres
 
 
 def _drawn_arrow(text: str) -> bool:

@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 
 from crafteditor.config import Config
+from crafteditor.ocr.accents import read_math
 from crafteditor.ocr.engine import OcrEngine
 from crafteditor.ocr.runs import TextRun, make_run
 from crafteditor.ocr.text_lines import TextLine
@@ -41,6 +42,9 @@ def read_badges(rgb: np.ndarray, shapes: list[DetectedShape], runs: list[TextRun
     out = []
     for (text, conf, centres), (crop, line, region, fill, origin) in zip(
             engine.recognize([j[0] for j in jobs], latin, fold_case=True), jobs):
+        if config.ocr_math_letters and text.strip():  # a math label in a circle (a network's ŷ_m): its accent
+            text, conf, centres = read_math(text, conf, centres, crop,
+                                            lambda c: engine.recognize([c], latin, fold_case=True)[0])
         text = text.strip()
         if not text or conf < max(BADGE_MIN_CONFIDENCE, config.ocr_min_confidence) or len(text) > 3 \
                 or not text.isalnum():

@@ -90,7 +90,7 @@ def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
     for i, f in enumerate(faces):
         if past(deadline):
             break
-        if i in used or f.w < min_side or f.h < min_side:
+        if i in used or ((f.w < min_side or f.h < min_side) and not _holds_label(f, runs or [], min_side, paints)):
             continue
         shape, iou = classify(f)
         if iou < config.shape_min_iou:
@@ -465,6 +465,21 @@ def _mark_stacks(shapes: list[DetectedShape], paints: Paints, scale: float) -> N
             full = np.ones((max(1, fh_px), max(1, fw_px)), bool)
             s.face = Face(paint=s.face.paint, x=fx, y=max(0, fy), w=full.shape[1], h=full.shape[0], mask=full,
                           filled=full, soft=s.face.soft)
+
+
+def _holds_label(f: Face, runs: list[TextRun], min_side: float, paints: Paints) -> bool:
+    """A face under the node size that holds a label whole, with room round it: a TikZ gate's small
+    box around a σ (nntikz's GRU: 39 px boxes at a 42 px node size came back as loose σ texts, and
+    their arrows unattached). A glyph's counter never holds a run, nor does a gap between lines. Only
+    an outline drawn round the page's own colour: a filled plate under a port's name at a link's end
+    (draw.io's network figures: 'e1-1') is the link's label, no node."""
+    if min(f.w, f.h) < 0.5 * min_side or f.paint != paints.background:
+        return False
+    for r in runs:
+        if r.angle == 0 and f.x < r.x and f.y < r.y and r.right < f.x + f.w and r.bottom < f.y + f.h \
+                and f.h >= 1.3 * r.h and f.w >= r.w + 0.3 * r.h:
+            return True
+    return False
 
 
 def mark_groups(shapes: list[DetectedShape]) -> None:

@@ -1,0 +1,120 @@
+"""Subscripts the detector left out of a math label's box, or boxed apart from it.
+
+TeX sets a subscript small, low and close after its letter, and the text detector often stops its
+box at the letter: ``\\hat{y}_1`` came back as 'ŷ' (the 1 never read, left as ink to trace) and
+``h'_1`` as two runs "h'" and '1' (nntikz's seq2seq, issue 31), so neither label matched. A short
+run followed within a third of an em by a smaller glyph group that hangs lower (its top below the
+letter's top, its bottom at or below the letter's baseline) is one label: the group is read (where
+it was not a run already) and joined on as a subscript, ``ŷ_{1}``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+
+from crafteditor.blobs import find_blobs
+from crafteditor.ocr.math_letters import MAX_CHARS, crop_ink
+from crafteditor.ocr.runs import TextRun, joined_glyphs
+from crafter.spec.markup import has_markup
+
+GAP = 0.35  # ems: the most a subscript stands off its letter
+SMALL = (0.35, 0.85)  # a subscript's height, of its letter's run
+DROP = 0.2  # its top lies this share of the run's height below the run's top, at least
+SURE = 0.9  # a subscript read here must be read this surely
+
+
+def _hangs_after(a: TextRun, x: float, y: float, w: float, h: float) -> bool:
+    """Whether a box (x, y, w, h) sits where a subscript of run ``a`` sits."""
+    return (-GAP * a.font_px <= x - a.right <= GAP * a.font_px and x >= a.x + 0.5 * a.w and SMALL[0] * a.h <= h <= SMALL[1] * a.h
+            and y >= a.y + DROP * a.h and y + h >= a.baseline - 1 and y < a.bottom)
+
+
+def _math_label(a: TextRun) -> bool:
+    t = a.text
+    return a.angle == 0 and 0 < len(t) <= MAX_CHARS and " " not in t and t[0].isalpha() and a.glyphs is not None \
+        and not has_markup(a.marked) and not t[-1].isdigit()
+
+
+def _joined(a: TextRun, b_text: str, box: tuple[float, float, float, float], glyphs: np.ndarray, conf: float
+            ) -> TextRun:
+    x0, y0 = min(a.x, box[0]), min(a.y, box[1])
+    x1, y1 = max(a.right, box[0] + box[2]), max(a.bottom, box[1] + box[3])
+    out = np.zeros((int(math.ceil(y1 - y0)), int(math.ceil(x1 - x0))), bool)
+    for gx, gy, g in ((a.x, a.y, a.glyphs), (box[0], box[1], glyphs)):
+        oy, ox = int(round(gy - y0)), int(round(gx - x0))
+        h, w = min(g.shape[0], out.shape[0] - oy), min(g.shape[1], out.shape[1] - ox)
+        out[oy:oy + h, ox:ox + w] |= g[:h, :w]
+    return replace(a, text=a.text + b_text, marked=f"{a.text}_{{{b_text}}}", x=x0, y=y0, w=x1 - x0, h=y1 - y0,
+                   glyphs=out, confidence=min(a.confidence, conf))
+
+
+def join_subscripts(runs: list[TextRun], rgb: np.ndarray, reread) -> list[TextRun]:
+    """Runs with the subscripts after them joined on: a short run read apart ('1' after "h'"), or
+    ink the detector's box left out, read with ``reread`` (a BGR crop in, (text, confidence,
+    centres) out)."""
+    out = list(runs)
+    k = 0
+    while k < len(out):
+        a = out[k]
+        k += 1
+        if not _math_label(a):
+            continue
+        b = next((q for q in out if q is not a and q.angle == 0 and 0 < len(q.text) <= 2 and q.text.isalnum()
+                  and q.glyphs is not None and _hangs_after(a, q.x, q.y, q.w, q.h)), None)
+        if b is not None:
+            glyphs = joined_glyphs((a, b), min(a.x, b.x), min(a.y, b.y), max(a.right, b.right), max(a.bottom, b.bottom))
+            out[k - 1] = replace(a, text=a.text + b.text, marked=f"{a.text}_{{{b.text}}}", x=min(a.x, b.x),
+                                 y=min(a.y, b.y), w=max(a.right, b.right) - min(a.x, b.x),
+                                 h=max(a.bottom, b.bottom) - min(a.y, b.y), glyphs=glyphs,
+                                 confidence=min(a.confidence, b.confidence))
+            out.remove(b)
+            k = 0
+            continue
+        found = _left_out(a, rgb, out)
+        if found is None:
+            continue
+        (x, y, w, h), mask, crop = found
+        text, conf, _ = reread(crop)
+        text = text.strip()
+        if 0 < len(text) <= 2 and text.isalnum() and conf >= SURE:
+            out[k - 1] = _joined(a, text, (x, y, w, h), mask, conf)
+    return out
+
+
+def _left_out(a: TextRun, rgb: np.ndarray, runs: list[TextRun]
+              ) -> tuple[tuple[int, int, int, int], np.ndarray, np.ndarray] | None:
+    """The one small glyph group right after run ``a`` where a subscript sits, with clear page
+    beyond it and inside no other run: (its box, its mask, a BGR crop of it with a margin)."""
+    H, W = rgb.shape[:2]
+    x0, x1 = int(math.ceil(a.right)), min(W, int(math.ceil(a.right + (GAP + 1.0) * a.font_px)))
+    y0, y1 = max(0, int(a.y)), min(H, int(math.ceil(a.bottom + 0.4 * a.h)))
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return None
+    window = rgb[y0:y1, x0:x1]
+    ink = crop_ink(window)
+    n, lab, stats, _ = find_blobs(ink)
+    near = [i for i in range(1, n) if stats[i, 4] >= 3 and stats[i, 0] <= GAP * a.font_px + 2]
+    if not near:
+        return None
+    bx0 = min(int(stats[i, 0]) for i in near)
+    bx1 = max(int(stats[i, 0] + stats[i, 2]) for i in near)
+    by0 = min(int(stats[i, 1]) for i in near)
+    by1 = max(int(stats[i, 1] + stats[i, 3]) for i in near)
+    # the group ends inside the window and nothing touches the window's edges (a line running on)
+    if bx1 >= ink.shape[1] - 2 or by0 == 0 or by1 >= ink.shape[0] or bx1 - bx0 > 0.8 * a.font_px:
+        return None
+    others = [i for i in range(1, n) if i not in near and stats[i, 4] >= 3]
+    if any(stats[i, 0] < bx1 + 0.3 * a.font_px for i in others):
+        return None
+    box = (x0 + bx0, y0 + by0, bx1 - bx0, by1 - by0)
+    if not _hangs_after(a, *box) or any(r is not a and r.x < box[0] + box[2] and box[0] < r.right
+                                         and r.y < box[1] + box[3] and box[1] < r.bottom for r in runs):
+        return None
+    mask = np.isin(lab[by0:by1, bx0:bx1], near)
+    m = max(2, int(0.3 * box[3]))
+    cy0, cy1, cx0, cx1 = max(0, box[1] - m), min(H, box[1] + box[3] + m), max(0, box[0] - m), min(W, box[0] + box[2] + m)
+    crop = np.ascontiguousarray(rgb[cy0:cy1, cx0:cx1][:, :, ::-1])
+    return box, mask, crop
