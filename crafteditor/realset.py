@@ -165,6 +165,13 @@ def _label(s: str | None) -> str:
     return " ".join(norm_word(w) for w in (s or "").split() if norm_word(w))
 
 
+def _node_label(s: str | None) -> str:
+    """A node's (or frame's, or text's) label as compared: its words (:func:`_label`); a label with no letter
+    or digit at all (a circled '+', '×', '⊙' in a network diagram, a UML '...') on its symbols, so a node the
+    truth names by a symbol can be matched (it had been '' on both sides: never a hit) and a drawn one counts."""
+    return _label(s) or "".join(unicodedata.normalize("NFKC", s or "").split())
+
+
 def _edge_key(e: Edge, ends: dict[str, str], truth: Counter) -> tuple[str, str]:
     """An edge's (source, target) labels; a line alike at both ends (a head at each, or none) has no direction of its
     own, so it matches the truth's pair whichever order the truth lists it in."""
@@ -181,17 +188,17 @@ def score_real(fig: Figure, svg: str, truth: dict[str, Any]) -> dict[str, float]
     p_words = svg_words(svg)
     hit = sum(min(n, p_words[w]) for w, n in t_words.items())
     scores = {"words": hit / sum(t_words.values()) if t_words else 1.0}
-    labels = {c.id: _label(c.label) for c in fig.components if isinstance(c, Node)}
-    frames = {c.id: _label(c.label) for c in fig.components if isinstance(c, Group) and c.label}
-    texts = {c.id: _label(getattr(c, "text", None)) for c in fig.components if c.kind == "text"}
+    labels = {c.id: _node_label(c.label) for c in fig.components if isinstance(c, Node)}
+    frames = {c.id: _node_label(c.label) for c in fig.components if isinstance(c, Group) and c.label}
+    texts = {c.id: _node_label(getattr(c, "text", None)) for c in fig.components if c.kind == "text"}
     edges = [e for e in fig.components if isinstance(e, Edge)]
     if truth.get("nodes"):
-        t_nodes = Counter(_label(n) for n in truth["nodes"])
+        t_nodes = Counter(_node_label(n) for n in truth["nodes"])
         scores["nodes"] = _f1(t_nodes, Counter(v for v in labels.values() if v))
         # Some truth lists a container's title as a node: read as a labelled group, it counts here (not an aim).
         scores["components"] = _f1(t_nodes, Counter(v for v in (*labels.values(), *frames.values()) if v))
     if truth.get("edges"):
-        t_edges = Counter((_label(a), _label(b)) for a, b in truth["edges"])
+        t_edges = Counter((_node_label(a), _node_label(b)) for a, b in truth["edges"])
         for key, ends in (("edges", {**texts, **labels}), ("component_edges", {**texts, **labels, **frames})):
             scores[key] = _f1(t_edges, Counter(_edge_key(e, ends, t_edges) for e in edges))
     if truth.get("images"):

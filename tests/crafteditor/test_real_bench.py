@@ -93,6 +93,19 @@ def test_a_container_read_as_a_labelled_group_counts_as_a_component_not_as_a_nod
     assert track["aims"][1]["value"] == pytest.approx(0.8)  # the aim stays the node F1
 
 
+def test_a_node_named_by_a_symbol_is_matched_on_its_symbol():
+    """A residual block's circled '+', a gate's '×', a UML '...': the truth names the node by its symbol. It had
+    normalised to '' on both sides and could never be a hit; a drawn '+' now matches, a drawn '×' does not."""
+    fig = Figure.model_validate({"components": [
+        {"id": "x", "kind": "node", "label": "Layer"}, {"id": "p", "kind": "node", "label": "+"},
+        {"id": "m", "kind": "node", "label": "×"},  # not in the truth: a false node now, as any other would be
+        {"id": "e1", "kind": "edge", "source": "x", "target": "p"}]})
+    truth = {"text": "Layer", "nodes": ["Layer", "+"], "edges": [["Layer", "+"]]}
+    s = score_real(fig, "<svg/>", truth)
+    assert s["nodes"] == pytest.approx(0.8) and s["edges"] == 1.0
+    assert score_real(fig, "<svg/>", {**truth, "nodes": ["Layer", "+", "…"]})["nodes"] == pytest.approx(4 / 6)
+
+
 def test_a_line_alike_at_both_ends_matches_its_pair_in_either_order():
     """A two-headed arrow (or a bare line) has no direction of its own: the truth's pair matches it whichever order
     the reader found its ends in; a one-headed arrow read the wrong way round does not."""
