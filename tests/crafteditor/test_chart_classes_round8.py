@@ -1,0 +1,24 @@
+"""Chart classes of round 8 (issue 31): Vega-Lite's binned histograms over thousands, pies with their
+legends beside them, and the tick formats users write, each drawn here or given as the runs OCR reads."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from crafteditor.charts.cartesian import _x_axis
+from crafteditor.ocr.runs import TextRun
+
+
+def _run(text: str, x: float = 0.0, y: float = 0.0, w: float = 20.0) -> TextRun:
+    return TextRun(text=text, x=x, y=y, w=w, h=10.0, angle=0.0, font_px=10.0, bold=False, color=(0, 0, 0),
+                   confidence=1.0, baseline=y + 8.0, glyphs=np.ones((10, int(w)), bool))
+
+
+def test_x_tick_labels_over_thousands_read_with_a_point_for_the_comma_keep_a_linear_axis():
+    """Vega-Lite's binned years '1,000 … 1,700': OCR read the last two '1.600', '1.700', and the x axis
+    fitted 1.6 and 1.7 beside 1500 as a log axis (every bin misplaced, the histogram scored 0.25)."""
+    texts = ("1,000", "1,100", "1,200", "1,300", "1,400", "1,500", "1.600", "1.700")
+    runs = [_run(t, x=40.0 + 60.0 * i, y=205.0, w=24.0) for i, t in enumerate(texts)]
+    xaxis, ticks, numbered = _x_axis(runs, set(), 40.0, 200.0, 500.0, 10.0, None, (255, 255, 255))
+    assert not numbered and not xaxis.log and len(ticks) == len(texts)
+    assert abs(xaxis.value(runs[6].cx) - 1600) < 1 and abs(xaxis.value(runs[0].cx) - 1000) < 1
