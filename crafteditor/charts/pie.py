@@ -140,7 +140,10 @@ def _names(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[int],
     taken: set[int] = set()
     for k in outside:  # a legend entry: its swatch left of it
         rn = runs[k]
-        y0, y1 = int(max(0, rn.y)), int(min(H, rn.y + rn.h))
+        # rows of a line of type about the run's middle: a word without ascenders ('west', 6 px
+        # high beside a 10 px swatch) had seen its swatch fill most of the window, taken for a tint
+        half = 0.5 * max(rn.h, font)
+        y0, y1 = int(max(0, _cy(rn) - half)), int(min(H, math.ceil(_cy(rn) + half)))
         x0, x1 = int(max(0, rn.x - 2.5 * max(rn.h, 0.6 * font))), int(max(0, rn.x - 1))
         near = rgb[y0:y1, x0:x1].reshape(-1, 3).astype(np.float32)
         if near.size == 0:

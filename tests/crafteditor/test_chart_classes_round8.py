@@ -4,9 +4,13 @@ legends beside them, and the tick formats users write, each drawn here or given 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
+from crafteditor import convert
 from crafteditor.charts.cartesian import _x_axis
 from crafteditor.ocr.runs import TextRun
+from crafteditor.realset import chart_rows
+from crafter.spec import Chart
 
 
 def _run(text: str, x: float = 0.0, y: float = 0.0, w: float = 20.0) -> TextRun:
@@ -22,3 +26,20 @@ def test_x_tick_labels_over_thousands_read_with_a_point_for_the_comma_keep_a_lin
     xaxis, ticks, numbered = _x_axis(runs, set(), 40.0, 200.0, 500.0, 10.0, None, (255, 255, 255))
     assert not numbered and not xaxis.log and len(ticks) == len(texts)
     assert abs(xaxis.value(runs[6].cx) - 1600) < 1 and abs(xaxis.value(runs[0].cx) - 1000) < 1
+
+
+def test_a_small_vega_lite_pie_names_a_slice_whose_legend_word_has_no_ascenders():
+    """Vega-Lite's legend at scale 1: 'west' is 6 px high beside a 10 px round swatch; the window
+    left of the word was only the word's rows, the swatch filled most of it and was taken for a tint
+    round the text (the slice stayed 'slice 4': a third of the drawn Vega-Lite pies lost one)."""
+    alt = pytest.importorskip("altair")
+    vlc = pytest.importorskip("vl_convert")
+    import pandas as pd
+
+    df = pd.DataFrame({"category": ["Lyon", "west", "Oslo", "sum"], "value": [11, 7, 27, 9]})
+    chart = alt.Chart(df).mark_arc(innerRadius=40).encode(theta="value:Q", color=alt.Color("category:N", sort=None))
+    conv = convert(vlc.vegalite_to_png(chart.to_json(), scale=1))
+    (pie,) = [c for c in conv.figure.components if isinstance(c, Chart)]
+    shares = {x: y for _, x, y in chart_rows(pie.spec)}
+    assert set(shares) == {"Lyon", "west", "Oslo", "sum"}
+    assert abs(shares["west"] - 100 * 7 / 54) <= 1.0 and abs(shares["sum"] - 100 * 9 / 54) <= 1.0
