@@ -15,6 +15,7 @@ import numpy as np
 
 from crafteditor.charts.component import ChartResult, box_mask
 from crafteditor.charts.labels import typical_font
+from crafteditor.charts.legend import legend_name
 from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import Paints, to_hex
 
@@ -159,7 +160,7 @@ def _names(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[int],
                   if j not in names else 0 for j, s in enumerate(slices)]
         j = int(np.argmax(counts)) if counts else 0
         if counts and 6 <= counts[j] <= 0.6 * len(near):  # a swatch, not a tint filling the page round the text
-            names[j] = rn.text.strip()
+            names[j] = _entry_name(rgb, rn, paints.colors[slices[j][0]])
             taken.add(k)
     legend = len(names) >= 2
     for j, s in enumerate(slices):  # a label beside the slice (where no legend names them)
@@ -173,6 +174,24 @@ def _names(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[int],
             names[j] = runs[best].text.strip()
             taken.add(best)
     return {j: names.get(j, f"slice {j + 1}") for j in range(len(slices))}, taken
+
+
+def _entry_name(rgb: np.ndarray, rn: TextRun, swatch: np.ndarray) -> str:
+    """A legend entry's name without the swatch OCR read with it: a swatch glyph ('■ beta'), or
+    the swatch's right edge read as a letter ('I beta', the run's box starting over the swatch)
+    where that letter's ink is the swatch's paint."""
+    name = legend_name(rn.text)
+    first, _, rest = name.partition(" ")
+    if len(first) == 1 and rest and rn.glyphs is not None and rn.glyphs.size:
+        cols = np.flatnonzero(rn.glyphs.any(axis=0))
+        end = int(cols[np.argmax(np.diff(cols) > 1)]) + 1 if cols.size > 1 and (np.diff(cols) > 1).any() else 0
+        g = rn.glyphs[:, :end]
+        y0, x0 = int(round(rn.y)), int(round(rn.x))
+        patch = rgb[y0:y0 + g.shape[0], x0:x0 + g.shape[1]].astype(np.float32)
+        g = g[:patch.shape[0], :patch.shape[1]]
+        if g.any() and float((np.linalg.norm(patch[g] - swatch.astype(np.float32), axis=1) <= 40).mean()) >= 0.5:
+            return rest.strip()
+    return name
 
 
 def _near_x(rn: TextRun, px: float) -> float:

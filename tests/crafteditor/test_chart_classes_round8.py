@@ -3,6 +3,8 @@ legends beside them, and the tick formats users write, each drawn here or given 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -43,3 +45,23 @@ def test_a_small_vega_lite_pie_names_a_slice_whose_legend_word_has_no_ascenders(
     shares = {x: y for _, x, y in chart_rows(pie.spec)}
     assert set(shares) == {"Lyon", "west", "Oslo", "sum"}
     assert abs(shares["west"] - 100 * 7 / 54) <= 1.0 and abs(shares["sum"] - 100 * 9 / 54) <= 1.0
+
+
+def test_a_pie_legend_swatch_read_as_a_letter_is_no_part_of_the_slice_name():
+    """OCR's box of a scale-2 Vega-Lite legend entry began over its square swatch and read its right
+    edge as 'I' ('I beta'); that letter's ink is the swatch's paint, so it is dropped. A real
+    one-letter word in the text's own ink ('A beta') stays."""
+    from crafteditor.charts.pie import _entry_name
+
+    rgb = np.full((20, 60, 3), 255, np.uint8)
+    rgb[3:17, 0:6] = (137, 165, 78)  # the swatch's right part, under the run's first glyph
+    rgb[5:15, 12:40] = (0, 0, 0)  # the word's glyphs
+    glyphs = np.zeros((20, 60), bool)
+    glyphs[3:17, 2:5] = True
+    glyphs[5:15, 12:40] = True
+    run = TextRun(text="I beta", x=0.0, y=0.0, w=60.0, h=20.0, angle=0.0, font_px=18.0, bold=False,
+                  color=(0, 0, 0), confidence=0.9, baseline=15.0, glyphs=glyphs)
+    assert _entry_name(rgb, run, np.array([137, 165, 78])) == "beta"
+    rgb[3:17, 0:6] = (0, 0, 0)  # the same letter in the text's ink
+    assert _entry_name(rgb, replace(run, text="A beta"), np.array([137, 165, 78])) == "A beta"
+    assert _entry_name(rgb, replace(run, text="■ beta"), np.array([137, 165, 78])) == "beta"
