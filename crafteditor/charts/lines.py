@@ -29,6 +29,7 @@ def line_series(m: np.ndarray, lab: np.ndarray, comps: list, rects: list, color,
     line_spans: list[tuple[int, int]] = []  # x extents of the components read as lines
     clusters: list[tuple[np.ndarray, int, int]] = []  # line components no marker survived in
     has_line = False
+    ring_ink: list[float] = []  # the hollow markers' ink (Vega-Lite's default point, matplotlib's facecolors='none')
     clumped = _clumps(lab, comps, centres, marker_areas)
     for i, s in comps:
         if i in clumped:
@@ -40,6 +41,14 @@ def line_series(m: np.ndarray, lab: np.ndarray, comps: list, rects: list, color,
             marker_areas.append(float(area))
             lone_areas.append(float(area))
             shapes.append(_marker_shape(comp))
+            continue
+        ring = _ring(comp, s)
+        if ring is not None:  # a hollow marker alone: sized and shaped as the disc it rings
+            centres.append((x + w / 2, y + h / 2))
+            marker_areas.append(float(ring.sum()))
+            lone_areas.append(float(ring.sum()))
+            shapes.append(_marker_shape(ring))
+            ring_ink.append(float(area))
             continue
         if any(j == i for j, _ in rects):
             continue  # a filled rectangle off the axis is no line (a stacked segment read alone)
@@ -90,7 +99,8 @@ def line_series(m: np.ndarray, lab: np.ndarray, comps: list, rects: list, color,
         # a scatter whose overlapping markers merged into blobs (read as short 'lines'): its
         # points are those blobs' markers, and it is no line chart (the points had been joined up)
         has_line = False
-        typical = float(np.median(lone_areas))
+        # rings overlapping make a blob of their outlines: as many as its ink holds
+        typical = float(np.median(ring_ink if 2 * len(ring_ink) > len(lone_areas) else lone_areas))
         for comp, x, y in clusters:
             for c in _split_cluster(comp, typical):
                 centres.append((x + c[0], y + c[1]))
@@ -111,13 +121,29 @@ def line_series(m: np.ndarray, lab: np.ndarray, comps: list, rects: list, color,
     shape = max(shapes, key=shapes.count) if len(shapes) >= 2 and centres else None
     return Series(color=color, kind=kind, points=[(x_of(xaxis, px), yaxis.value(py)) for px, py in pts_px],
                   marker_areas=marker_areas, line_width=float(np.median(widths)) if widths else None,
-                  shape=shape)
+                  shape=shape, hollow=bool(centres) and 2 * len(ring_ink) > len(centres))
 
 
 def _lone(s) -> bool:
     """A component's stats: one marker alone (compact, filled, small)."""
     x, y, w, h, area = s
     return area >= 0.55 * w * h and max(w, h) <= 1.7 * min(w, h) and max(w, h) <= 60
+
+
+def _ring(comp: np.ndarray, s) -> np.ndarray | None:
+    """A component's mask filled in, where it is a hollow marker alone: a small compact closed
+    outline round a hole (an open circle's ring fills under half its box, and was read as a bend
+    of a line: Vega-Lite's default point mark had made every scatter a zigzag)."""
+    x, y, w, h, area = s
+    if max(w, h) > 60 or min(w, h) < 5 or max(w, h) > 1.3 * min(w, h):
+        return None
+    # a ring broken by a pixel (a gridline's crossing, its anti-aliased thin side) closed first
+    closed = cv2.morphologyEx(np.pad(comp, 1).astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    outside = np.pad(closed[1:-1, 1:-1] == 0, 1, constant_values=True).astype(np.uint8)
+    cv2.floodFill(outside, None, (0, 0), 2)
+    filled = outside[1:-1, 1:-1] != 2
+    n = int(filled.sum())
+    return filled if n >= 0.6 * w * h and n >= 1.3 * area else None
 
 
 def _clumps(lab: np.ndarray, comps: list, centres: list[tuple[float, float]], areas: list[float]) -> set[int]:

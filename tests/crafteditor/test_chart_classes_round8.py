@@ -65,3 +65,34 @@ def test_a_pie_legend_swatch_read_as_a_letter_is_no_part_of_the_slice_name():
     rgb[3:17, 0:6] = (0, 0, 0)  # the same letter in the text's ink
     assert _entry_name(rgb, replace(run, text="A beta"), np.array([137, 165, 78])) == "A beta"
     assert _entry_name(rgb, replace(run, text="■ beta"), np.array([137, 165, 78])) == "beta"
+
+
+def test_a_scatter_of_hollow_circles_reads_each_ring_as_a_point():
+    """Open circles (matplotlib's ``facecolors='none'``, Vega-Lite's default point mark): a ring fills
+    under half its box, so no ring was a marker and each series was read as a zigzag line through
+    its rings' pieces. A small closed outline round a hole is a hollow marker, drawn back unfilled."""
+    import io
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from crafteditor.realset import score_values
+
+    rng = np.random.default_rng(2)
+    fig, ax = plt.subplots(figsize=(5, 3.6), dpi=150)
+    values = []
+    for name, colour in (("ours", "C0"), ("baseline", "C1")):
+        x, y = rng.uniform(0, 10, 12), rng.uniform(0, 50, 12)
+        ax.scatter(x, y, facecolors="none", edgecolors=colour, s=56, label=name)
+        values += [[name, float(a), float(b)] for a, b in zip(x, y)]
+    ax.set_ylim(0, 55)
+    ax.legend(loc="upper right")
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    plt.close(fig)
+    conv = convert(buf.getvalue())
+    (chart,) = [c for c in conv.figure.components if isinstance(c, Chart)]
+    assert chart.spec["mark"]["type"] == "point" and chart.spec["mark"]["filled"] is False
+    assert score_values(conv.figure, {"values": values, "value_axis": [0, 55]}) >= 0.9
