@@ -30,6 +30,7 @@ def test_x_tick_labels_over_thousands_read_with_a_point_for_the_comma_keep_a_lin
     assert abs(xaxis.value(runs[6].cx) - 1600) < 1 and abs(xaxis.value(runs[0].cx) - 1000) < 1
 
 
+@pytest.mark.slow  # Vega-Lite's renderer starts in 5 s
 def test_a_small_vega_lite_pie_names_a_slice_whose_legend_word_has_no_ascenders():
     """Vega-Lite's legend at scale 1: 'west' is 6 px high beside a 10 px round swatch; the window
     left of the word was only the word's rows, the swatch filled most of it and was taken for a tint
@@ -96,3 +97,30 @@ def test_a_scatter_of_hollow_circles_reads_each_ring_as_a_point():
     (chart,) = [c for c in conv.figure.components if isinstance(c, Chart)]
     assert chart.spec["mark"]["type"] == "point" and chart.spec["mark"]["filled"] is False
     assert score_values(conv.figure, {"values": values, "value_axis": [0, 55]}) >= 0.9
+
+
+def test_ggplot2_facets_stacked_in_a_column_are_read_as_plots_of_their_own():
+    """facet_wrap in two columns under theme_linedraw: the strips' frames join the left panels' axis
+    lines into one line down the page, and the column was read as one plot whose y labels ran
+    '0.50 … 1.50 0.50 … 1.50' (the lower panel's values read on a scale of both). Where the numbers
+    left of the axis fall back going up, the lower plot ends above its last number."""
+    gg = pytest.importorskip("plotnine")
+    import io
+
+    import pandas as pd
+
+    from crafteditor.realset import score_values
+    from crafter.spec import Figure
+
+    rows = [(s, x, round(b + 0.1 * x + 0.05 * ((x * 7 + k) % 3), 3))
+            for k, (s, b) in enumerate((("Adam", 0.8), ("control", 0.6), ("south", 0.45))) for x in range(1, 8)]
+    df = pd.DataFrame(rows, columns=["series", "x", "y"])
+    plot = gg.ggplot(df, gg.aes("x", "y")) + gg.geom_line(size=1) + gg.facet_wrap("~series", ncol=2) + gg.theme_linedraw()
+    buf = io.BytesIO()
+    plot.save(buf, format="png", width=6.4, height=4.3, dpi=100, verbose=False)
+    conv = convert(buf.getvalue())
+    charts = [c for c in conv.figure.components if isinstance(c, Chart)]
+    assert len(charts) == 3
+    (low,) = [c for c in charts if c.box.y > 0.4 * 430]
+    south = [["south", x, y] for s, x, y in rows if s == "south"]
+    assert score_values(Figure(components=[low]), {"values": south}) >= 0.85
