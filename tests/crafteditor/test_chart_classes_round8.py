@@ -124,3 +124,29 @@ def test_ggplot2_facets_stacked_in_a_column_are_read_as_plots_of_their_own():
     (low,) = [c for c in charts if c.box.y > 0.4 * 430]
     south = [["south", x, y] for s, x, y in rows if s == "south"]
     assert score_values(Figure(components=[low]), {"values": south}) >= 0.85
+
+
+def test_a_histograms_tail_bins_a_pixel_high_are_read():
+    """A histogram's end bins of 5 and 4 on an axis to 1,000 are a row of the bars' paint on the
+    axis; the plot's inner margin (3 px off the axis) hid them and the end bins were lost (Vega-Lite's
+    gallery histogram, dev 0.78). Beside touching bins, such a sliver a bin wide is a bin."""
+    import io
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from crafteditor.realset import score_values
+
+    counts = [5, 43, 100, 273, 633, 985, 741, 204, 4]
+    fig, ax = plt.subplots(figsize=(5, 3.5), dpi=100)
+    ax.bar([i + 1.5 for i in range(9)], counts, width=1.0, color="#4C78A8")
+    ax.set_xlim(1, 10)
+    ax.set_ylim(0, 1000)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    plt.close(fig)
+    conv = convert(buf.getvalue())
+    truth = [["count", i + 1.5, c] for i, c in enumerate(counts)]
+    assert score_values(conv.figure, {"values": truth, "value_axis": [0, 1000]}) == 1.0
