@@ -150,3 +150,14 @@ def test_a_histograms_tail_bins_a_pixel_high_are_read():
     conv = convert(buf.getvalue())
     truth = [["count", i + 1.5, c] for i, c in enumerate(counts)]
     assert score_values(conv.figure, {"values": truth, "value_axis": [0, 1000]}) == 1.0
+
+
+def test_tick_labels_with_an_en_dash_for_the_minus_keep_their_format():
+    """'–2,000' (U+2013, an en dash set as the minus, or OCR's reading of U+2212) is -2000: the
+    labels' format is the thousands-comma one they are written in (it had been none, and the chart
+    wrote its ticks '-2k')."""
+    from crafteditor.charts.style import tick_format
+
+    assert tick_format(["–2,000", "0", "2,000", "4,000"]) == ",d"
+    assert tick_format(["–1.0", "0.0", "1.0"]) == ".1f"
+    assert tick_format(["–2000", "0", "2000"]) == "d"
