@@ -163,13 +163,36 @@ def _names(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[int],
             names[j] = _entry_name(rgb, rn, paints.colors[slices[j][0]])
             taken.add(k)
     legend = len(names) >= 2
+    anchors = []  # where each slice's label would be set: beyond the rim at its middle
+    for s in slices:
+        mid = (s[1] + s[2] / 2) * 2 * math.pi / _BINS
+        anchors.append((cx + 1.2 * r * math.sin(mid), cy - 1.2 * r * math.cos(mid)))
+
+    def gap(k: int, j: int) -> float:
+        px, py = anchors[j]
+        return math.hypot(_near_x(runs[k], px) - px, _cy(runs[k]) - py)
+
+    # a label names the slice it points at: its end toward the disc (a label left of a pie ends
+    # there, one right of it begins there), seen from the centre, in that slice's sector or nearest
+    # its middle. A slice labelled by its share alone (a bare number) had taken its neighbour's
+    # name, the nearer to its own middle, and the neighbour was left 'slice k'
+    mids = [(sl[1] + sl[2] / 2) % _BINS for sl in slices]
+
+    def pointed(k: int) -> int:
+        rn = runs[k]
+        lx = rn.x + rn.w if _cx(rn) < cx else rn.x
+        b = (math.atan2(lx - cx, cy - _cy(rn)) % (2 * math.pi)) * _BINS / (2 * math.pi)
+        inside = [j for j, sl in enumerate(slices) if (b - sl[1]) % _BINS < sl[2]]
+        if inside:
+            return inside[0]
+        return min(range(len(slices)), key=lambda j: min((b - mids[j]) % _BINS, (mids[j] - b) % _BINS))
+
+    owner = {k: pointed(k) for k in outside}
     for j, s in enumerate(slices):  # a label beside the slice (where no legend names them)
         if j in names or legend:
             continue
-        mid = (s[1] + s[2] / 2) * 2 * math.pi / _BINS
-        px, py = cx + 1.2 * r * math.sin(mid), cy - 1.2 * r * math.cos(mid)
-        best = min((k for k in free if k not in taken), default=None,
-                   key=lambda k: math.hypot(_near_x(runs[k], px) - px, _cy(runs[k]) - py))
+        px, py = anchors[j]
+        best = min((k for k in free if k not in taken and owner[k] == j), default=None, key=lambda k: gap(k, j))
         if best is not None and math.hypot(_near_x(runs[best], px) - px, _cy(runs[best]) - py) <= 0.45 * r:
             names[j] = runs[best].text.strip()
             taken.add(best)

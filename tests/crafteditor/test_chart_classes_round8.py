@@ -161,3 +161,27 @@ def test_tick_labels_with_an_en_dash_for_the_minus_keep_their_format():
     assert tick_format(["–2,000", "0", "2,000", "4,000"]) == ",d"
     assert tick_format(["–1.0", "0.0", "1.0"]) == ".1f"
     assert tick_format(["–2000", "0", "2000"]) == "d"
+
+
+def test_a_pie_slice_labelled_by_a_bare_number_leaves_its_neighbour_its_name():
+    """Two thin slices side by side, one labelled by its share alone ('3'), the other by its name
+    ('pear'): the first had taken 'pear', the nearer to its own middle, and the pear slice was
+    left 'slice 3'. A label names the slice its end toward the disc points at."""
+    import io
+    import math
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(4, 4), dpi=100)
+    wedges, _ = ax.pie([44, 3, 4, 49], labels=["apple", "", "pear", "plum"], startangle=90, counterclock=False)
+    mid = math.radians((wedges[1].theta1 + wedges[1].theta2) / 2)
+    ax.text(1.3 * math.cos(mid), 1.3 * math.sin(mid), "3", ha="center", va="center")
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    plt.close(fig)
+    (pie,) = [c for c in convert(buf.getvalue()).figure.components if isinstance(c, Chart)]
+    shares = {x: y for _, x, y in chart_rows(pie.spec)}
+    assert abs(shares["pear"] - 4) <= 0.4 and abs(shares["plum"] - 49) <= 1 and abs(shares["apple"] - 44) <= 1
