@@ -47,7 +47,7 @@ def read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis, 
         for q in bands:
             bands[q][max(0, ly0):ly1, max(0, lx0):lx1] = False
     merge_fringes(labels, inner, paints, members, areas)
-    merge_overlaps(labels, inner, paints, members, areas)
+    merge_overlaps(labels, inner, paints, members, areas, set(legend_names))
     biggest = max(areas.values(), default=0)
     masks: list[tuple[int, np.ndarray, tuple[int, int, int]]] = []
     for p in members:

@@ -185,3 +185,34 @@ def test_a_pie_slice_labelled_by_a_bare_number_leaves_its_neighbour_its_name():
     (pie,) = [c for c in convert(buf.getvalue()).figure.components if isinstance(c, Chart)]
     shares = {x: y for _, x, y in chart_rows(pie.spec)}
     assert abs(shares["pear"] - 4) <= 0.4 and abs(shares["plum"] - 49) <= 1 and abs(shares["apple"] - 44) <= 1
+
+
+def test_two_legend_classes_of_a_sequential_palette_stay_two_series_where_their_markers_touch():
+    """A sequential palette's light class is its dark class's colour thinned by the page; with each
+    light marker touching a dark one, merge_overlaps took the light paint for the dark markers'
+    overlaps and made the two classes one series (half the values lost). Paints the legend names
+    apart stay apart."""
+    import io
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from crafteditor.realset import score_values
+
+    rng = np.random.default_rng(1)
+    dark = np.array([31, 119, 180]) / 255
+    fig, ax = plt.subplots(figsize=(5, 3.6), dpi=120)
+    x, y = rng.uniform(1, 9, 10), rng.uniform(5, 45, 10)
+    ax.scatter(x, y, s=60, color=dark, label="2019")
+    ax.scatter(x + 0.27, y + 1.0, s=60, color=0.6 * dark + 0.4, label="2020")
+    ax.set_xlim(0, 10)
+    ax.set_ylim(0, 50)
+    ax.legend(loc="upper right")
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    plt.close(fig)
+    conv = convert(buf.getvalue())
+    values = [["2019", a, b] for a, b in zip(x, y)] + [["2020", a + 0.27, b + 1.0] for a, b in zip(x, y)]
+    assert score_values(conv.figure, {"values": values, "value_axis": [0, 50]}) >= 0.9
