@@ -127,7 +127,8 @@ def line_series(m: np.ndarray, lab: np.ndarray, comps: list, rects: list, color,
 def _lone(s) -> bool:
     """A component's stats: one marker alone (compact, filled, small)."""
     x, y, w, h, area = s
-    return area >= 0.55 * w * h and max(w, h) <= 1.7 * min(w, h) and max(w, h) <= 60
+    # a triangle fills half its box (a lone ggplot2 triangle at 0.55 had been a piece of line)
+    return area >= 0.45 * w * h and max(w, h) <= 1.7 * min(w, h) and max(w, h) <= 60
 
 
 def _ring(comp: np.ndarray, s) -> np.ndarray | None:

@@ -4,6 +4,7 @@ legends beside them, and the tick formats users write, each drawn here or given 
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -216,3 +217,35 @@ def test_two_legend_classes_of_a_sequential_palette_stay_two_series_where_their_
     conv = convert(buf.getvalue())
     values = [["2019", a, b] for a, b in zip(x, y)] + [["2020", a + 0.27, b + 1.0] for a, b in zip(x, y)]
     assert score_values(conv.figure, {"values": values, "value_axis": [0, 50]}) >= 0.9
+
+
+def test_a_lone_ggplot2_triangle_is_a_marker():
+    """A ggplot2 triangle (palmerpenguins' Chinstrap, CC0; a crop of the dev figure) fills 0.53 of
+    its box: under the 0.55 a lone marker needed, each lone triangle had been a piece of line and
+    its value lost."""
+    import cv2
+    from PIL import Image
+
+    from crafteditor.charts.lines import _lone
+
+    crop = Path(__file__).parent / "crops" / "palmerpenguins_lone_triangle.png"
+    im = np.asarray(Image.open(crop).convert("RGB")).astype(np.float32)
+    mask = (np.linalg.norm(im - np.array([163, 51, 240], np.float32), axis=2) <= 60).astype(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    tri = stats[1 + int(np.argmax(stats[1:, 4]))]
+    assert tri[4] < 0.55 * tri[2] * tri[3] and _lone(tri)
+
+
+def test_translucent_markers_of_a_legend_named_line_take_its_name():
+    """ggplot2's points at alpha 0.8 under a solid regression line of the species' colour: the
+    legend's key names the line's paint, and the markers (its colour thinned by the page) had been
+    'series 4'. A series whose paint is one named series' thinned, or the other way round, is it."""
+    from crafteditor.charts.marks import _name_translucent
+    from crafteditor.charts.series import Series
+
+    line = Series(color=(140, 0, 236), kind="line", points=[(1.0, 2.0)], name="Chinstrap")
+    dots = Series(color=(163, 51, 240), kind="point", points=[(1.0, 3.0)])
+    other = Series(color=(40, 160, 40), kind="point", points=[(2.0, 3.0)])
+    bars = Series(color=(170, 80, 245), kind="bar", points=[(2.0, 3.0)])
+    _name_translucent([line, dots, other, bars], np.array([255, 255, 255]))
+    assert dots.name == "Chinstrap" and other.name is None and bars.name is None
