@@ -13,7 +13,7 @@ from crafteditor.lines.routes import simplify
 from crafteditor.lines.skeleton import trace_skeleton
 
 
-def line_series(m: np.ndarray, lab: np.ndarray, comps: list, rects: list, color, yaxis: Axis,
+def line_series(m: np.ndarray, lab: np.ndarray, comps: list, rects: list, color, yaxis: Axis,  # long: blob by blob
                 xaxis: Axis) -> Series | None:
     """A paint's blobs (``comps``: (label in ``lab``, stats); ``rects``: the filled rectangles) as a
     line, its vertices from the skeleton or its markers where it has them, or as points (lone
@@ -29,26 +29,21 @@ def line_series(m: np.ndarray, lab: np.ndarray, comps: list, rects: list, color,
     line_spans: list[tuple[int, int]] = []  # x extents of the components read as lines
     clusters: list[tuple[np.ndarray, int, int]] = []  # line components no marker survived in
     has_line = False
-    ring_ink: list[float] = []  # the hollow markers' ink (Vega-Lite's default point, matplotlib's facecolors='none')
+    ring_ink: list[float] = []  # hollow markers' ink (Vega-Lite's default point, matplotlib's facecolors='none')
     clumped = _clumps(lab, comps, centres, marker_areas)
     for i, s in comps:
         if i in clumped:
             continue
         x, y, w, h, area = s
         comp = lab[y:y + h, x:x + w] == i
-        if _lone(s):
-            centres.append((x + w / 2, y + h / 2))  # a lone marker (scatter)
-            marker_areas.append(float(area))
-            lone_areas.append(float(area))
-            shapes.append(_marker_shape(comp))
-            continue
-        ring = _ring(comp, s)
-        if ring is not None:  # a hollow marker alone: sized and shaped as the disc it rings
+        ring = None if _lone(s) else _ring(comp, s)  # a hollow marker: sized and shaped as the disc it rings
+        if ring is not None or _lone(s):  # a lone marker (scatter)
+            disc = comp if ring is None else ring
             centres.append((x + w / 2, y + h / 2))
-            marker_areas.append(float(ring.sum()))
-            lone_areas.append(float(ring.sum()))
-            shapes.append(_marker_shape(ring))
-            ring_ink.append(float(area))
+            marker_areas.append(float(disc.sum()))
+            lone_areas.append(float(disc.sum()))
+            shapes.append(_marker_shape(disc))
+            ring_ink += [float(area)] if ring is not None else []
             continue
         if any(j == i for j, _ in rects):
             continue  # a filled rectangle off the axis is no line (a stacked segment read alone)
@@ -99,8 +94,7 @@ def line_series(m: np.ndarray, lab: np.ndarray, comps: list, rects: list, color,
         # a scatter whose overlapping markers merged into blobs (read as short 'lines'): its
         # points are those blobs' markers, and it is no line chart (the points had been joined up)
         has_line = False
-        # rings overlapping make a blob of their outlines: as many as its ink holds
-        typical = float(np.median(ring_ink if 2 * len(ring_ink) > len(lone_areas) else lone_areas))
+        typical = float(np.median(ring_ink if 2 * len(ring_ink) > len(lone_areas) else lone_areas))  # rings: by ink
         for comp, x, y in clusters:
             for c in _split_cluster(comp, typical):
                 centres.append((x + c[0], y + c[1]))
