@@ -226,14 +226,15 @@ def test_a_lone_ggplot2_triangle_is_a_marker():
     import cv2
     from PIL import Image
 
-    from crafteditor.charts.lines import _lone
+    from crafteditor.charts.lines import _lone, lone_marker
 
     crop = Path(__file__).parent / "crops" / "palmerpenguins_lone_triangle.png"
     im = np.asarray(Image.open(crop).convert("RGB")).astype(np.float32)
     mask = (np.linalg.norm(im - np.array([163, 51, 240], np.float32), axis=2) <= 60).astype(np.uint8)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    tri = stats[1 + int(np.argmax(stats[1:, 4]))]
-    assert tri[4] < 0.55 * tri[2] * tri[3] and _lone(tri)
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    i = 1 + int(np.argmax(stats[1:, 4]))
+    x, y, w, h, _ = stats[i]
+    assert not _lone(stats[i]) and lone_marker(lab[y:y + h, x:x + w] == i, stats[i])
 
 
 def test_translucent_markers_of_a_legend_named_line_take_its_name():
