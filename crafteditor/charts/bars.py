@@ -46,9 +46,55 @@ def bar_series(rgb, color, bg, yaxis: Axis, xaxis: Axis, plot, floors: list[tupl
                 pts.append((x_of(xaxis, x + w / 2), yaxis.value(edge)))
             spans.append((float(x), float(x + w)))
             tops.append((float(x), float(x + w), float(y)))
+        if not stacked:
+            for x, w in _tail_slivers(rgb, color, spans, baseline, plot):
+                top, _ = _bar_extent(rgb, color, bg, x, int(baseline) - 3, w, 3)
+                pts.append((x_of(xaxis, x + w / 2), yaxis.value(top)))
+                spans.append((float(x), float(x + w)))
+                tops.append((float(x), float(x + w), top))
+            order = sorted(range(len(pts)), key=lambda k: spans[k][0])
+            pts, spans, tops = [pts[k] for k in order], [spans[k] for k in order], [tops[k] for k in order]
         return Series(color=color, kind="bar", points=pts, bar_spans=spans, floors=tops,
                       stacked=bool(stacked))
     return None
+
+
+def _tail_slivers(rgb, color, spans: list[tuple[float, float]], baseline: float, plot) -> list[tuple[int, int]]:
+    """A histogram's bins too low to see but as a pixel or two of its paint on the baseline, each
+    side of its bins (which touch: one bin width apart): (left, width) of each. The plot's inner
+    margin, 3 px off the axis, had hidden them (Vega-Lite's tail bins of 5 and 4 on an axis to
+    1,000, a row high, were lost)."""
+    if len(spans) < 3:
+        return []
+    ordered = sorted(spans)
+    widths = [b - a for a, b in ordered]
+    width = float(np.median(widths))
+    if width < 4 or any(abs(b[0] - a[1]) > max(2.0, 0.15 * width) for a, b in zip(ordered, ordered[1:])):
+        return []  # bars apart: no histogram's bins
+    y = int(round(baseline))
+    rows = rgb[max(0, y - 3):y].astype(np.float32)
+    if rows.size == 0:
+        return []
+    near = (np.linalg.norm(rows - np.asarray(color, np.float32), axis=2) <= 40).any(axis=0)
+    free = np.ones(near.size, bool)
+    free[:max(0, int(plot[0]) + 3)] = False
+    free[int(plot[2]) - 2:] = False
+    for a, b in ordered:
+        free[max(0, int(a)):int(b) + 1] = False
+    axis = rgb[y:y + 2].astype(np.float32)
+    on_axis = (np.linalg.norm(axis - np.asarray(color, np.float32), axis=2) <= 40).any(axis=0) if axis.size else near
+    if free.any() and float(on_axis[free].mean()) >= 0.6:
+        return []  # the axis line is the bars' paint (black bars): no telling a sliver from it
+    out = []
+    for side, start in ((-1, ordered[0][0] - width), (1, ordered[-1][1])):
+        x = start
+        while plot[0] - 2 <= x and x + width <= plot[2] + 2:
+            a, b = int(round(x)) + 2, int(round(x + width)) - 2
+            if b <= a or float(near[a:b].mean()) < 0.8:
+                break
+            out.append((int(round(x)), int(round(width))))
+            x += side * width
+    return out
 
 
 def staircase_rects(lab: np.ndarray, comps: list, baseline: float) -> list:

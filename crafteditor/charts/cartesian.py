@@ -166,6 +166,7 @@ def _x_axis(runs, used, ax, ay, right, font, drawn, bg) -> tuple[Axis, list[int]
     if len(under) == 1 and len(level) >= 3 and abs(runs[under[0]].cx - (ax + right) / 2) <= 0.1 * (right - ax):
         below.remove(under[0])
     mend_spaced_decimals(runs, below, drawn, bg)
+    mend_thousands_points(runs, below)  # '1,500 1.600 1.700': Vega-Lite's binned years had fitted a log axis
     # powers of ten (10⁻³ read '10–3', or '10' and its raised exponent apart) are numbers
     powers = join_powers(runs, [k for k in below if tick_number(runs[k].text)], drawn, bg)
     below = [k for k in below if k not in set(powers.values())]

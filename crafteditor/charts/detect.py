@@ -37,6 +37,7 @@ from crafteditor.charts.component import ChartResult
 from crafteditor.charts.heatmap import read_heatmap
 from crafteditor.charts.horizontal import read_horizontal
 from crafteditor.charts.labels import typical_font
+from crafteditor.charts.numbers import parse_number
 from crafteditor.charts.panels import Panel, find_panels, grid_frames, numbered, on_panel, unpanel
 from crafteditor.charts.pie import find_pies
 from crafteditor.charts.strokes import long_lines
@@ -97,6 +98,7 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
             continue  # the top spine of a chart already read
         if any(pn.x0 - 3 <= ax < pn.x1 - 8 and pn.y0 + 8 < ay < pn.y1 - 8 for pn in panels + frames):
             continue  # strokes on a panel are its marks or its gridlines (a flat series line over a legend's edge)
+        top = _stacked_top(runs, used_runs, ax, ay, top, typical_font(runs))
         res = _cells(original, paints, runs, used_runs, ax, ay, right, top, config, ink) \
             or read_chart(rgb, paints, runs, used_runs, ax, ay, right, top, config, original, walls=walls,
                           shared=_shared(results, ax, ay, right, top))
@@ -197,6 +199,25 @@ def _cells(original, paints, runs, used, ax, ay, right, top, config, ink: np.nda
         return None
     return read_heatmap(original, paints, runs, used, float(cols[0]), float(rows[-1]), float(cols[-1]), float(rows[0]),
                         config)
+
+
+def _stacked_top(runs: list[TextRun], used: set[int], ax: float, ay: float, top: float | None,
+                 font: float) -> float | None:
+    """The top of the lowest of plots stacked on one y axis line: where the numbers left of it,
+    read upwards, fall back (ggplot2's facets in a column, their strips' edges joining the panels'
+    axis lines into one: '0 3 6 9 12 0 3 6 9 12' had made one plot of the column, values read on
+    a scale of both), the plot ends above the last number before the fall."""
+    labels = sorted(((r.cy, v, r.y) for k, r in enumerate(runs) if k not in used and r.angle == 0
+                     and ax - 6 * font <= r.right <= ax + 2 and r.cy <= ay + font
+                     and (top is None or r.cy >= top - font) and (v := parse_number(r.text)) is not None),
+                    reverse=True)  # lowest first
+    for i in range(2, len(labels) - 1):
+        rising = all(b[1] > a[1] for a, b in zip(labels[:i], labels[1:i + 1]))
+        if rising and labels[i + 1][1] <= labels[0][1] and labels[i][0] - labels[i + 1][0] >= 1.5 * font:
+            return labels[i][2] - 0.5 * font
+        if not rising:
+            break
+    return top
 
 
 def _axis_top(x: int, top: int, vlines, ink: np.ndarray, font: float) -> int:

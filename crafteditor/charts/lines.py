@@ -13,7 +13,7 @@ from crafteditor.lines.routes import simplify
 from crafteditor.lines.skeleton import trace_skeleton
 
 
-def line_series(m: np.ndarray, lab: np.ndarray, comps: list, rects: list, color, yaxis: Axis,
+def line_series(m: np.ndarray, lab: np.ndarray, comps: list, rects: list, color, yaxis: Axis,  # long: blob by blob
                 xaxis: Axis) -> Series | None:
     """A paint's blobs (``comps``: (label in ``lab``, stats); ``rects``: the filled rectangles) as a
     line, its vertices from the skeleton or its markers where it has them, or as points (lone
@@ -29,17 +29,22 @@ def line_series(m: np.ndarray, lab: np.ndarray, comps: list, rects: list, color,
     line_spans: list[tuple[int, int]] = []  # x extents of the components read as lines
     clusters: list[tuple[np.ndarray, int, int]] = []  # line components no marker survived in
     has_line = False
+    ring_ink: list[float] = []  # hollow markers' ink (Vega-Lite's default point, matplotlib's facecolors='none')
     clumped = _clumps(lab, comps, centres, marker_areas)
     for i, s in comps:
         if i in clumped:
             continue
         x, y, w, h, area = s
         comp = lab[y:y + h, x:x + w] == i
-        if _lone(s):
-            centres.append((x + w / 2, y + h / 2))  # a lone marker (scatter)
-            marker_areas.append(float(area))
-            lone_areas.append(float(area))
-            shapes.append(_marker_shape(comp))
+        lone = lone_marker(comp, s)
+        ring = None if lone else _ring(comp, s)  # a hollow marker: sized and shaped as the disc it rings
+        if ring is not None or lone:  # a lone marker (scatter)
+            disc = comp if ring is None else ring
+            centres.append((x + w / 2, y + h / 2))
+            marker_areas.append(float(disc.sum()))
+            lone_areas.append(float(disc.sum()))
+            shapes.append(_marker_shape(disc))
+            ring_ink += [float(area)] if ring is not None else []
             continue
         if any(j == i for j, _ in rects):
             continue  # a filled rectangle off the axis is no line (a stacked segment read alone)
@@ -90,7 +95,7 @@ def line_series(m: np.ndarray, lab: np.ndarray, comps: list, rects: list, color,
         # a scatter whose overlapping markers merged into blobs (read as short 'lines'): its
         # points are those blobs' markers, and it is no line chart (the points had been joined up)
         has_line = False
-        typical = float(np.median(lone_areas))
+        typical = float(np.median(ring_ink if 2 * len(ring_ink) > len(lone_areas) else lone_areas))  # rings: by ink
         for comp, x, y in clusters:
             for c in _split_cluster(comp, typical):
                 centres.append((x + c[0], y + c[1]))
@@ -111,13 +116,38 @@ def line_series(m: np.ndarray, lab: np.ndarray, comps: list, rects: list, color,
     shape = max(shapes, key=shapes.count) if len(shapes) >= 2 and centres else None
     return Series(color=color, kind=kind, points=[(x_of(xaxis, px), yaxis.value(py)) for px, py in pts_px],
                   marker_areas=marker_areas, line_width=float(np.median(widths)) if widths else None,
-                  shape=shape)
+                  shape=shape, hollow=bool(centres) and 2 * len(ring_ink) > len(centres))
 
 
 def _lone(s) -> bool:
     """A component's stats: one marker alone (compact, filled, small)."""
     x, y, w, h, area = s
     return area >= 0.55 * w * h and max(w, h) <= 1.7 * min(w, h) and max(w, h) <= 60
+
+
+def lone_marker(comp: np.ndarray, s) -> bool:
+    """A component alone is a marker (see :func:`_lone`), or a triangle, which fills half its box (a
+    lone ggplot2 triangle, 0.53 of its box, had been a piece of line; a fill of 0.45 for every blob
+    made dashes and line pieces markers, SciencePlots' grid chart 43 -> 404 elements)."""
+    x, y, w, h, area = s
+    return _lone(s) or (area >= 0.45 * w * h and max(w, h) <= 1.7 * min(w, h) <= 60
+                        and _marker_shape(comp).startswith("triangle"))
+
+
+def _ring(comp: np.ndarray, s) -> np.ndarray | None:
+    """A component's mask filled in, where it is a hollow marker alone: a small compact closed
+    outline round a hole (an open circle's ring fills under half its box, and was read as a bend
+    of a line: Vega-Lite's default point mark had made every scatter a zigzag)."""
+    x, y, w, h, area = s
+    if max(w, h) > 60 or min(w, h) < 5 or max(w, h) > 1.3 * min(w, h):
+        return None
+    # a ring broken by a pixel (a gridline's crossing, its anti-aliased thin side) closed first
+    closed = cv2.morphologyEx(np.pad(comp, 1).astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    outside = np.pad(closed[1:-1, 1:-1] == 0, 1, constant_values=True).astype(np.uint8)
+    cv2.floodFill(outside, None, (0, 0), 2)
+    filled = outside[1:-1, 1:-1] != 2
+    n = int(filled.sum())
+    return filled if n >= 0.6 * w * h and n >= 1.3 * area else None
 
 
 def _clumps(lab: np.ndarray, comps: list, centres: list[tuple[float, float]], areas: list[float]) -> set[int]:

@@ -102,14 +102,16 @@ def merge_fringes(labels: np.ndarray, inner, paints: Paints, members: dict[int, 
 
 
 def merge_overlaps(labels: np.ndarray, inner, paints: Paints, members: dict[int, list[int]],
-                   areas: dict[int, int]) -> None:
+                   areas: dict[int, int], named: set[int] | frozenset[int] = frozenset()) -> None:
     """A paint where translucent marks of one series overlap is that series: the darker shade
     ggplot2's alpha markers make where two or three overlap (palmerpenguins' orange discs at
     alpha 0.8 made (252, 120, 8) where they pile up, read as 'series 4' and 'series 5', and the
     points there lost to the species; each shade lay along the others, and all were dropped as
     each other's outlines). Its colour is the series' with less of the background (the series'
     colour lies between it and the background), and each of its blobs touches the series' own
-    pixels: it joins the lightest such paint, the colour of one mark alone."""
+    pixels: it joins the lightest such paint, the colour of one mark alone. Two paints the legend
+    names apart (``named``: paints with an entry of their own) stay apart: a sequential palette's
+    classes are each other's shades, and its markers touching had made two classes one."""
     x0, y0, x1, y1 = inner
     sub = labels[y0:y1, x0:x1]
     bg = paints.background_rgb.astype(np.float32)
@@ -121,6 +123,8 @@ def merge_overlaps(labels: np.ndarray, inner, paints: Paints, members: dict[int,
         for q in light[::-1]:
             if q == p or q not in members or not 0.01 <= blend_of(paints.colors[p], paints.colors[q], bg) <= 0.5:
                 continue  # p is not q thinned by the background
+            if named and set(members[p]) & named and set(members[q]) & named:
+                continue  # two legend entries: two series, however alike their colours
             if near is None:
                 near = cv2.dilate(np.isin(sub, members[p]).astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
             # each of its blobs touches the series' paint (a pile of squares is a dark block

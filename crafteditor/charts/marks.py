@@ -15,7 +15,7 @@ from crafteditor.charts.bands import band_extent, find_bands, under_band
 from crafteditor.charts.bars import bar_series, baseline_px, has_rects, is_rect, staircase_rects
 from crafteditor.charts.legend import Legend, entry_name, find_legend, legend_margin, under_legend
 from crafteditor.charts.lines import line_series, line_width
-from crafteditor.charts.mark_paints import few_markers, mark_paints, merge_fringes, merge_overlaps, merge_washed_out
+from crafteditor.charts.mark_paints import blend_of, few_markers, mark_paints, merge_fringes, merge_overlaps, merge_washed_out
 from crafteditor.charts.series import Series
 from crafteditor.charts.strokes import bridge_rules, drop_inner_ticks, drop_rules, find_rules
 from crafteditor.paint import Paints
@@ -47,7 +47,7 @@ def read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis, 
         for q in bands:
             bands[q][max(0, ly0):ly1, max(0, lx0):lx1] = False
     merge_fringes(labels, inner, paints, members, areas)
-    merge_overlaps(labels, inner, paints, members, areas)
+    merge_overlaps(labels, inner, paints, members, areas, set(legend_names))
     biggest = max(areas.values(), default=0)
     masks: list[tuple[int, np.ndarray, tuple[int, int, int]]] = []
     for p in members:
@@ -65,6 +65,7 @@ def read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis, 
     series = _read_series(rgb, paints, masks, members, bands, legend, yaxis, xaxis, plot)
     for sr in series:
         sr.outline = outlines.get(sr.color)
+    _name_translucent(series, paints.background_rgb)
     # the legend's order is the author's: the series keep it (unnamed ones after)
     order = {legend_names[p]: legend_at[p] for p in legend_names}
     series.sort(key=lambda s: order.get(s.name, (math.inf, math.inf)))
@@ -75,6 +76,22 @@ def read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis, 
     read = {sr.name for sr in series}
     legend_runs = [k for k in legend_runs if k == legend_title or entry_name(runs[k]) in read]
     return series, legend_box, legend_runs
+
+
+def _name_translucent(series: list[Series], bg) -> None:
+    """An unnamed series whose paint is one named series' thinned by the page, or whose paint that
+    one's is, is that series': its markers drawn translucent beside its line drawn solid, or their
+    overlaps (ggplot2's alpha 0.8 points under a regression line of the species' colour; the
+    legend's key shows both, its colour the line's). The markers had been 'series 4', and the
+    species' values lost."""
+    named = [s for s in series if s.name]
+    for sr in series:
+        if sr.name or sr.kind == "bar":
+            continue
+        kin = [s for s in named if 0.05 <= blend_of(sr.color, s.color, bg) <= 0.5
+               or 0.05 <= blend_of(s.color, sr.color, bg) <= 0.5]
+        if len(kin) == 1:
+            sr.name = kin[0].name
 
 
 def _gridlines(paints: Paints, region: np.ndarray, cands: list[int], inner) -> list[tuple[bool, int, int, int, int]]:

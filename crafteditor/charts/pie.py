@@ -15,6 +15,7 @@ import numpy as np
 
 from crafteditor.charts.component import ChartResult, box_mask
 from crafteditor.charts.labels import typical_font
+from crafteditor.charts.legend import legend_name
 from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import Paints, to_hex
 
@@ -140,7 +141,10 @@ def _names(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[int],
     taken: set[int] = set()
     for k in outside:  # a legend entry: its swatch left of it
         rn = runs[k]
-        y0, y1 = int(max(0, rn.y)), int(min(H, rn.y + rn.h))
+        # rows of a line of type about the run's middle: a word without ascenders ('west', 6 px
+        # high beside a 10 px swatch) had seen its swatch fill most of the window, taken for a tint
+        half = 0.5 * max(rn.h, font)
+        y0, y1 = int(max(0, _cy(rn) - half)), int(min(H, math.ceil(_cy(rn) + half)))
         x0, x1 = int(max(0, rn.x - 2.5 * max(rn.h, 0.6 * font))), int(max(0, rn.x - 1))
         near = rgb[y0:y1, x0:x1].reshape(-1, 3).astype(np.float32)
         if near.size == 0:
@@ -156,20 +160,61 @@ def _names(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[int],
                   if j not in names else 0 for j, s in enumerate(slices)]
         j = int(np.argmax(counts)) if counts else 0
         if counts and 6 <= counts[j] <= 0.6 * len(near):  # a swatch, not a tint filling the page round the text
-            names[j] = rn.text.strip()
+            names[j] = _entry_name(rgb, rn, paints.colors[slices[j][0]])
             taken.add(k)
     legend = len(names) >= 2
+    anchors = []  # where each slice's label would be set: beyond the rim at its middle
+    for s in slices:
+        mid = (s[1] + s[2] / 2) * 2 * math.pi / _BINS
+        anchors.append((cx + 1.2 * r * math.sin(mid), cy - 1.2 * r * math.cos(mid)))
+
+    def gap(k: int, j: int) -> float:
+        px, py = anchors[j]
+        return math.hypot(_near_x(runs[k], px) - px, _cy(runs[k]) - py)
+
+    # a label names the slice it points at: its end toward the disc (a label left of a pie ends
+    # there, one right of it begins there), seen from the centre, in that slice's sector or nearest
+    # its middle. A slice labelled by its share alone (a bare number) had taken its neighbour's
+    # name, the nearer to its own middle, and the neighbour was left 'slice k'
+    mids = [(sl[1] + sl[2] / 2) % _BINS for sl in slices]
+
+    def pointed(k: int) -> int:
+        rn = runs[k]
+        lx = rn.x + rn.w if _cx(rn) < cx else rn.x
+        b = (math.atan2(lx - cx, cy - _cy(rn)) % (2 * math.pi)) * _BINS / (2 * math.pi)
+        inside = [j for j, sl in enumerate(slices) if (b - sl[1]) % _BINS < sl[2]]
+        if inside:
+            return inside[0]
+        return min(range(len(slices)), key=lambda j: min((b - mids[j]) % _BINS, (mids[j] - b) % _BINS))
+
+    owner = {k: pointed(k) for k in outside}
     for j, s in enumerate(slices):  # a label beside the slice (where no legend names them)
         if j in names or legend:
             continue
-        mid = (s[1] + s[2] / 2) * 2 * math.pi / _BINS
-        px, py = cx + 1.2 * r * math.sin(mid), cy - 1.2 * r * math.cos(mid)
-        best = min((k for k in free if k not in taken), default=None,
-                   key=lambda k: math.hypot(_near_x(runs[k], px) - px, _cy(runs[k]) - py))
+        px, py = anchors[j]
+        best = min((k for k in free if k not in taken and owner[k] == j), default=None, key=lambda k: gap(k, j))
         if best is not None and math.hypot(_near_x(runs[best], px) - px, _cy(runs[best]) - py) <= 0.45 * r:
             names[j] = runs[best].text.strip()
             taken.add(best)
     return {j: names.get(j, f"slice {j + 1}") for j in range(len(slices))}, taken
+
+
+def _entry_name(rgb: np.ndarray, rn: TextRun, swatch: np.ndarray) -> str:
+    """A legend entry's name without the swatch OCR read with it: a swatch glyph ('■ beta'), or
+    the swatch's right edge read as a letter ('I beta', the run's box starting over the swatch)
+    where that letter's ink is the swatch's paint."""
+    name = legend_name(rn.text)
+    first, _, rest = name.partition(" ")
+    if len(first) == 1 and rest and rn.glyphs is not None and rn.glyphs.size:
+        cols = np.flatnonzero(rn.glyphs.any(axis=0))
+        end = int(cols[np.argmax(np.diff(cols) > 1)]) + 1 if cols.size > 1 and (np.diff(cols) > 1).any() else 0
+        g = rn.glyphs[:, :end]
+        y0, x0 = int(round(rn.y)), int(round(rn.x))
+        patch = rgb[y0:y0 + g.shape[0], x0:x0 + g.shape[1]].astype(np.float32)
+        g = g[:patch.shape[0], :patch.shape[1]]
+        if g.any() and float((np.linalg.norm(patch[g] - swatch.astype(np.float32), axis=1) <= 40).mean()) >= 0.5:
+            return rest.strip()
+    return name
 
 
 def _near_x(rn: TextRun, px: float) -> float:

@@ -22,4 +22,5 @@ class Series:
     line_width: float | None = None
     shape: str | None = None  # the markers' shape, where they have one (circle, square, diamond, triangle-*)
     outline: tuple[tuple[int, int, int], float] | None = None  # the marks' edge: colour, width px
+    hollow: bool = False  # point markers drawn as outlines (open circles)
     swatch: tuple[float, float, float] | None = None  # its legend swatch's width, height, gap to the label, px

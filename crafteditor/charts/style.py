@@ -474,7 +474,8 @@ def tick_format(texts: list[str]) -> str | None:
     thousands comma ('50,000'), 'd' without ('2000'); of labels with a fixed number of decimals
     that the chart's own format would cut ('1.0 2.0 ... 10.0', written '1 2 ... 10'), '.1f';
     None for any other (the chart's own format writes those, and would write these '50k')."""
-    t = [x.strip().replace("−", "-") for x in texts if parse_number(x) is not None]
+    # any minus as written: U+2212 (matplotlib's), U+2013 (an en dash set for one, or OCR's reading of it)
+    t = [x.strip().replace("−", "-").replace("–", "-") for x in texts if parse_number(x) is not None]
     places = {_places(x) for x in t}
     if len(t) >= 2 and len(places) == 1 and min(places) > 0 and any(x.endswith("0") for x in t):
         grouped = any(re.fullmatch(r"-?\d{1,3}(,\d{3})+(\.\d+)?", x) for x in t)

@@ -152,7 +152,7 @@ def _mark(series: list[Series], shapes: list[str]) -> dict[str, Any]:
         # points on the line where it was drawn with markers (a plain line had gained dots)
         mark = {"type": "line", "point": any(s.marker_areas for s in series)}
     else:
-        mark = {"type": "point", "filled": True}
+        mark = {"type": "point", "filled": not all(s.hollow for s in series)}
         if not multi and shapes[0] != "circle":
             mark["shape"] = shapes[0]
     if not multi:
