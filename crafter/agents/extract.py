@@ -564,7 +564,7 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     read_searched_against(brief, reading)
     spread_collectives(reading, brief)
     drop_heading_names(reading, brief)
-    drop_remarks(reading)
+    drop_remarks(reading, keep=(names or {}).get("node", []))  # the model's own names are names
     names = list(reading.entities)
     if not names:
         words = re.sub(r"\s+", " ", brief).strip().split(" ")

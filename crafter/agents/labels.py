@@ -50,3 +50,21 @@ def slug_id(label: str, used: set[str]) -> str:
         i += 1
     used.add(cid)
     return cid
+
+
+def singular(word: str) -> str:
+    """An English noun in the singular, by its ending alone: "flasks" -> "flask", "salinities" -> "salinity",
+    "analyses" -> "analysis", "boxes" -> "box", "classes" -> "class"; a word that only looks plural ("bias",
+    "status", "basis", "glass"), a short word and an acronym ("GPUS") stay as they are."""
+    w = word.lower()
+    if len(word) <= 3 or word.isupper():
+        return word
+    if w.endswith("yses"):
+        return word[:-2] + "is"
+    if re.search(r"[^aeiou]ies$", w) and len(word) > 4:
+        return word[:-3] + "y"
+    if re.search(r"(?:ss|x|ch|sh|z)es$", w):
+        return word[:-2]
+    if re.search(r"[^siua]s$", w):
+        return word[:-1]
+    return word

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from crafter.agents.labels import singular
+
 MAX_LABEL_WORDS = 6
 
 QUOTED_RE = re.compile(r"[\"“”]([^\"“”\n]{1,60})[\"“”]|(?<![A-Za-z0-9])'([^'\n]{1,40})'(?![A-Za-z0-9])")
@@ -144,15 +146,6 @@ def _step_object(words: list[str]) -> list[str]:
     return [w for w in out if not re.search(r"\d", w)]
 
 
-def _singular(word: str) -> str:
-    """A noun before another one is said in the singular: "flasks" -> "flask", "salinities" -> "salinity"."""
-    if re.search(r"[^aeiou]ies$", word) and len(word) > 4:
-        return word[:-3] + "y"
-    if re.search(r"[^su]s$", word) and len(word) > 3 and not word.isupper():
-        return word[:-1]
-    return word
-
-
 _LAB_VERBS = {"measure", "analyse", "analyze", "quantify", "determine", "weigh", "sieve", "centrifuge", "incubate",
               "titrate", "calibrate", "compute", "calculate", "estimate", "align", "annotate", "normalise", "normalize",
               "amplify", "purify"}  # orders without an article after them; verbs that name no thing ("Image", "Map")
@@ -202,7 +195,7 @@ def step_name(item: str) -> str | None:
     obj = _step_object(rest)[-2:]
     if not obj:
         return None
-    obj[-1] = _singular(obj[-1]) if verb not in _LIGHT_VERBS else obj[-1]
+    obj[-1] = singular(obj[-1]) if verb not in _LIGHT_VERBS else obj[-1]
     phrase = " ".join(obj) if verb in _LIGHT_VERBS else f"{' '.join(obj)} {_nominal(words[0]).lower()}"
     return phrase[:1].upper() + phrase[1:]
 

@@ -9,9 +9,10 @@ three" / "both" / "everything" spread over the things they gather, a head group'
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from crafter.agents.labels import normalise_label
+from crafter.agents.labels import normalise_label, singular
 
 
 @dataclass
@@ -170,9 +171,10 @@ def _collectives(reading: BriefReading, text: str) -> list[tuple[str, int | None
 
 
 def _head_word(name: str) -> str:
-    """A name's last word, singular or plural alike ("analyses" and "analysis", "modules" and "module")."""
-    words = box_key(name).split()
-    return re.sub(r"[eis]+$", "", words[-1]) if words else ""
+    """A name's last word, singular or plural alike ("analyses" and "analysis", "modules" and "module"; not
+    "taxi" and "tax", "genie" and "gene")."""
+    words = re.findall(r"[^\W_]+", name.lower())
+    return singular(words[-1]) if words else ""
 
 
 def spread_collectives(reading: BriefReading, text: str) -> None:
@@ -293,8 +295,13 @@ def made_by(name: str, entities: list[str]) -> str | None:
     return hits[-1] if len({box_key(h) for h in hits}) == 1 else None
 
 
-_OPENER_WORDS = {"at", "on", "once", "in", "meanwhile", "otherwise", "from", "yes", "no", "if", "when", "after",
-                 "before", "during", "then", "per", "with", "without", "while", "for", "by", "via"}
+_OPENER_ADVERBS = {"otherwise", "meanwhile", "then", "once"}  # a remark alone: "Otherwise"
+# a preposition opening an adverbial: "At each site", "Per medium" (two words are enough)
+_OPENER_PREPOSITIONS = {"at", "on", "in", "from", "per", "with", "without", "by", "via", "after", "before",
+                        "during", "once", "meanwhile", "otherwise"}
+# a conjunction or answer opening a clause: "If any transect differs" (three words at least: "For loop",
+# "If statement", "Yes" and "No" are names)
+_OPENER_CONJUNCTIONS = {"if", "when", "while", "for", "then", "yes", "no"}
 _CLAUSE_WORDS = {"is", "are", "was", "were", "be", "been", "not", "no", "never", "needs", "costs", "needed", "asked",
                  "used", "write", "writes"}
 
@@ -302,21 +309,30 @@ _CLAUSE_WORDS = {"is", "are", "was", "were", "be", "been", "not", "no", "never",
 def is_remark(name: str) -> bool:
     """A name that is no thing but a remark a list or a sentence cut out: an opener ("At each site",
     "Otherwise", "Per medium", "If any transect differs") or a clause ("Deployment results are not fed back",
-    "Executors write shuffle files to local"); a question ("BIDS valid?") is a decision, not a remark."""
+    "Executors write shuffle files to local"); a question ("BIDS valid?") is a decision, not a remark, and a
+    name that ends on a verb-like word ("Disk writes", "Tokens used", "Compute costs") or opens on a
+    conjunction with one word after it ("For loop", "If statement") is a name."""
     words = name.split()
     if not words or name.rstrip().endswith("?"):
         return False
-    if words[0].lower() in _OPENER_WORDS and not (len(words) > 1 and re.match(r"[A-Z0-9]", words[1])):
+    first = words[0].lower()
+    if len(words) == 1:
+        return first in _OPENER_ADVERBS
+    if not re.match(r"[A-Z0-9]", words[1]) and (
+            first in _OPENER_PREPOSITIONS or first in _OPENER_CONJUNCTIONS and len(words) >= 3):
         return True
-    # a verb that says something of the name, not a noun after an article ("holds the write")
+    # a verb that says something of the name with more said after it, not a noun after an article ("holds
+    # the write") nor the name's last word ("Disk writes")
     return any(w.lower() in _CLAUSE_WORDS and words[i].lower() not in {"the", "a", "an", "each", "its"}
-               for i, w in enumerate(words[1:]))
+               for i, w in enumerate(words[1:-1]))
 
 
-def drop_remarks(reading: BriefReading) -> None:
-    """Remarks (:func:`is_remark`) are no boxes, and their links no links. (Tried: a flow through a remark
-    going on past it, A -> remark -> B read A -> B: plans alone on dev drew 4 and 7 more edges, none right.)"""
-    gone = [e for e in reading.entities if is_remark(e)]
+def drop_remarks(reading: BriefReading, keep: Iterable[str] = ()) -> None:
+    """Remarks (:func:`is_remark`) are no boxes, and their links no links; a name in ``keep`` (the model's
+    own names) stays whatever its words. (Tried: a flow through a remark going on past it, A -> remark -> B
+    read A -> B: plans alone on dev drew 4 and 7 more edges, none right.)"""
+    kept = set(keep)
+    gone = [e for e in reading.entities if e not in kept and is_remark(e)]
     reading.relations = [(a, b) for a, b in reading.relations if a not in gone and b not in gone]
     reading.entities = [e for e in reading.entities if e not in gone]
     reading.strong = [e for e in reading.strong if e not in gone]

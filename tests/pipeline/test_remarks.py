@@ -18,7 +18,8 @@ def test_remarks_are_told_from_names() -> None:
                    "Deployment results are not fed back", "Executors write shuffle files to local"):
         assert is_remark(remark), remark
     for name in ("BIDS valid?", "Hinted handoff node holds the write", "In-memory skip", "On-chip buffer",
-                 "Sequencing run", "Fetch failure?", "Raw reads"):
+                 "Sequencing run", "Fetch failure?", "Raw reads", "Disk writes", "Compute costs", "Tokens used",
+                 "Cache writes", "For loop", "While loop", "If statement", "Yes", "No"):
         assert not is_remark(name), name
 
 
@@ -26,3 +27,10 @@ def test_a_remark_in_a_list_is_no_box() -> None:
     labels = {n.label for n in figure_from_brief(BRIEF).of_kind("node")}
     assert {"Reaction SMILES", "DRFP fingerprints", "XGBoost regressor", "Trained model"} <= labels
     assert not any("not fed back" in x for x in labels)
+
+
+def test_the_models_own_names_are_never_taken_for_remarks() -> None:
+    brief = "The worker streams disk writes to a monitor, which tallies compute costs."
+    names = {"node": ["Worker", "Disk writes", "Monitor", "Compute costs", "Per worker queue"]}
+    labels = {n.label for n in figure_from_brief(brief, names=names).of_kind("node")}
+    assert {"Worker", "Disk writes", "Monitor", "Compute costs"} <= labels
