@@ -32,6 +32,7 @@ RE_READ_LOSS = 0.15  # the reading without the accents is kept unless it is this
 WIDE = 0.25  # an accent's width, at least, of the line's inked height (an i's dot is narrower)
 DOTTED = "ijìíîïĳ!?;:"  # letters and marks whose dot sits where an accent would
 STEM = 0.5  # a glyph narrower than this share of its height is a stem (an i or j under its dot)
+SPAN = 2.0  # an accent is at most this many times as wide as the widest glyph under it
 MAX_LINE = 12  # characters: a math label, not prose (where an i's dot or a stray mark is no accent)
 
 
@@ -63,7 +64,9 @@ def find_accents(crop: np.ndarray) -> list[Accent]:
                  and min(x + w, stats[k, 0] + stats[k, 2]) - max(x, stats[k, 0]) >= OVER * min(w, stats[k, 2])]
         # over a narrow stem it is an i's or j's dot ('Circle' read again undotted was 'Clrcle'); a
         # letter under an accent is wider (the recogniser reads ŷ as 'j': its glyph is no stem)
-        if under and max(stats[k, 2] / stats[k, 3] for k in under) >= STEM:
+        # an accent spans its letter, not a word: a rule or a frame's side just over a label is no accent
+        if under and max(stats[k, 2] / stats[k, 3] for k in under) >= STEM \
+                and w <= SPAN * max(stats[k, 2] for k in under):
             mask = labels == i
             # the letter: the largest glyph under it, with the specks a thin hairline broke off it
             # inside its span (a 200 dpi italic x's hooks)

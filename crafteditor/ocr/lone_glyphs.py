@@ -238,7 +238,8 @@ def _with_accents(words: list[list[tuple]], stats: np.ndarray, glyph_h: float) -
     for word in words:
         marks = [(int(x[i]), int(y[i]), int(cw[i]), int(ch[i]), int(i)) for i in flat for m in word
                  if 0 <= m[1] - (y[i] + ch[i]) <= 0.4 * glyph_h
-                 and min(x[i] + cw[i], m[0] + m[2]) - max(x[i], m[0]) >= 0.5 * min(cw[i], m[2])]
+                 and min(x[i] + cw[i], m[0] + m[2]) - max(x[i], m[0]) >= 0.5 * min(cw[i], m[2])
+                 and cw[i] <= 2.0 * m[2]]  # over its letter, not a rule or a frame's side over the word
         out.append(word + list(dict.fromkeys(marks)))
     return out
 

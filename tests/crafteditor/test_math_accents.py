@@ -57,6 +57,17 @@ def test_a_vector_arrow_and_a_hat_are_told_apart_and_an_equals_sign_is_no_accent
         assert find_accents(_crop(word)) == [], word
 
 
+def test_a_rule_just_over_a_word_is_no_accent():
+    """A frame's side or a rule 4 px over 'Tree' spans the word, not one letter: no bar for put_back to set on
+    the middle letter."""
+    crop = _crop("Tree")
+    ink = np.flatnonzero((crop.min(axis=2) < 128).any(axis=1))
+    page = np.full((crop.shape[0] + 12, crop.shape[1], 3), 255, np.uint8)
+    page[12:] = crop
+    page[12 + ink[0] - 5:12 + ink[0] - 3, 4:-4] = 0  # a 2 px rule over the whole word
+    assert find_accents(page) == []
+
+
 def test_an_accent_goes_back_on_the_letter_under_it_where_a_precomposed_form_exists():
     from crafteditor.ocr.accents import Accent
 
