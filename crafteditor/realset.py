@@ -140,14 +140,16 @@ def _tag_gap(m: re.Match[str]) -> str:
     return " "
 
 
+def svg_word_list(svg: str) -> list[str]:
+    """The words an SVG draws as text, in drawing order (tspans joined: a sub- or superscript stays in its
+    word; a tspan placed with x or y starts a line)."""
+    return [w for body in _TEXT_RE.findall(svg)
+            for w in (norm_word(t) for t in html.unescape(_TAG_RE.sub(_tag_gap, body)).split()) if w]
+
+
 def svg_words(svg: str) -> Counter:
-    """The words an SVG draws as text (tspans joined: a sub- or superscript stays in its word)."""
-    words: Counter = Counter()
-    for body in _TEXT_RE.findall(svg):
-        # a shifted tspan (sub- or superscript) and the bare tspan that goes on after it belong to
-        # their word; a tspan placed with x or y starts a line
-        words += words_of(html.unescape(_TAG_RE.sub(_tag_gap, body)))
-    return words
+    """The words an SVG draws as text, counted (:func:`svg_word_list`)."""
+    return Counter(svg_word_list(svg))
 
 
 def _f1(truth: Counter, pred: Counter) -> float:

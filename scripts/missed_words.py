@@ -22,7 +22,7 @@ from pathlib import Path
 from crafteditor.config import Config
 from crafteditor.convert import convert
 from crafteditor.ocr.missed_words import classify_missed, count_classes
-from crafteditor.realset import load_real, score_real, svg_words
+from crafteditor.realset import load_real, score_real, svg_word_list
 
 
 def main() -> int:
@@ -42,7 +42,7 @@ def main() -> int:
         if a.svgs:
             a.svgs.mkdir(parents=True, exist_ok=True)
             (a.svgs / f"{f.id}.svg").write_text(conv.svg)
-        seq = list(svg_words(conv.svg).elements())
+        seq = svg_word_list(conv.svg)  # in drawing order: a split word's halves are neighbours
         runs = conv.vectorized.texts
         missed = classify_missed(f.truth["text"], seq, [r.text for r in runs])
         total.update(count_classes(missed))
