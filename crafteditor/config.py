@@ -69,7 +69,7 @@ class Config:
     # may use. One: a second thread's hand-offs cost the detector more CPU than they saved (a reading
     # on one thread takes longer on an idle multi-core machine; vectorizer.cv_threads has the figures)
     ocr_threads: int = 1
-    # OpenCV's threads while a figure is read (restored after); 0: OpenCV's own (the machine's cores).
+    # OpenCV's threads while a figure is read (restored after); 0: left as the caller set them.
     # One: on figure-sized arrays its pool's hand-offs cost more CPU than they save (vectorizer.cv_threads)
     cv_threads: int = 1
     # shapes, lines, groups

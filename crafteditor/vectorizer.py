@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -79,6 +80,10 @@ def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *
         return _read(source, config, name=name, started=started, text=text)
 
 
+_CV_LOCK = threading.Lock()
+_cv_held = {"readings": 0, "caller": 0}  # readings in flight on cv_threads, and the count before the first
+
+
 @contextlib.contextmanager
 def cv_threads(count: int) -> Iterator[None]:
     """OpenCV's worker threads set to ``count`` while the block runs, and back to what they were
@@ -87,16 +92,24 @@ def cv_threads(count: int) -> Iterator[None]:
     text detector on one onnxruntime thread too (``Config.ocr_threads``), the dev real set's 127
     figures took 171.3 -> 163.9 CPU-s (each read both ways in turn in one process, a loaded 2-core
     machine; text 56.7 -> 53.8, shapes 28.8 -> 26.7, load 11.8 -> 10.3), every SVG byte-identical.
-    vtracer, which the CPU aim is measured against, runs on one thread."""
+    vtracer, which the CPU aim is measured against, runs on one thread. The count is the process's
+    and readings overlap in threads (the app reads each session in its own): the first reading in
+    saves the caller's count, the last one out puts it back."""
     if count <= 0:
         yield
         return
-    before = cv2.getNumThreads()
-    cv2.setNumThreads(count)
+    with _CV_LOCK:
+        if _cv_held["readings"] == 0:
+            _cv_held["caller"] = cv2.getNumThreads()
+        _cv_held["readings"] += 1
+        cv2.setNumThreads(count)
     try:
         yield
     finally:
-        cv2.setNumThreads(before)
+        with _CV_LOCK:
+            _cv_held["readings"] -= 1
+            if _cv_held["readings"] == 0:
+                cv2.setNumThreads(_cv_held["caller"])
 
 
 def _read(source: ImageSource | RasterImage, config: Config, *, name: str | None,

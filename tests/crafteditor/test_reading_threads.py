@@ -57,3 +57,31 @@ def test_cv_threads_is_an_option_that_rejects_negative_counts() -> None:
     assert Config.from_options({"cv_threads": "0"}).cv_threads == 0
     with pytest.raises(ConfigError, match="cv_threads"):
         Config(cv_threads=-1)
+
+
+def test_overlapping_readings_in_two_threads_give_the_caller_its_count_back(opencv_threads) -> None:
+    """The app reads each session in a thread: A in, B in, A out, B out must leave the caller's count, not the
+    one A saw on its way in (B's)."""
+    import threading
+
+    cv2.setNumThreads(2)
+    a_in, b_in, a_out = threading.Event(), threading.Event(), threading.Event()
+    under_b: list[int] = []
+
+    def reading_a():
+        with cv_threads(1):
+            a_in.set()
+            b_in.wait(5)
+        a_out.set()
+
+    def reading_b():
+        a_in.wait(5)
+        with cv_threads(1):
+            b_in.set()
+            a_out.wait(5)
+            under_b.append(cv2.getNumThreads())  # A's leaving does not put the caller's count back under B
+
+    ta, tb = threading.Thread(target=reading_a), threading.Thread(target=reading_b)
+    ta.start(), tb.start()
+    ta.join(10), tb.join(10)
+    assert under_b == [1] and cv2.getNumThreads() == 2
