@@ -13,7 +13,7 @@ import numpy as np
 
 from crafteditor.blobs import find_blobs
 
-OPERATORS = "×+"
+OPERATORS = ("×", "+")  # each alone: a string would hold '' and '×+' too
 OPERATOR_SCORE = 0.9  # the confidence a symbol read this way is given (listed for the user to check)
 SYMMETRY = 0.6  # the ink's overlap (IoU) with its mirror images, at least
 SQUARE = (0.7, 1.45)  # its width over its height

@@ -70,7 +70,7 @@ def join_subscripts(runs: list[TextRun], rgb: np.ndarray, reread) -> list[TextRu
                                  y=min(a.y, b.y), w=max(a.right, b.right) - min(a.x, b.x),
                                  h=max(a.bottom, b.bottom) - min(a.y, b.y), glyphs=glyphs,
                                  confidence=min(a.confidence, b.confidence))
-            out.remove(b)
+            del out[next(i for i, q in enumerate(out) if q is b)]  # by identity: equality reaches the glyph arrays
             k = 0
             continue
         found = _left_out(a, rgb, out)

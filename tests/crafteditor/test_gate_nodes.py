@@ -55,6 +55,17 @@ def test_an_operator_shape_is_told_from_a_letter():
     assert not operator_shaped(np.asarray(img) > 128)
 
 
+def test_only_a_lone_times_or_plus_reading_is_raised_as_an_operator():
+    from crafteditor.ocr.operators import OPERATOR_SCORE, sure_operator
+
+    img = Image.new("L", (40, 40), 0)
+    ImageDraw.Draw(img).text((20, 20), "+", fill=255, font=ImageFont.truetype(FONT, 30), anchor="mm")
+    plus = np.asarray(img) > 128
+    assert sure_operator("+", 0.2, plus) == OPERATOR_SCORE
+    for text in ("", "×+", "x"):  # nothing read, two glyphs, a letter: as read
+        assert sure_operator(text, 0.2, plus) == 0.2, text
+
+
 def test_a_small_box_around_a_sigma_is_a_node():
     img = Image.new("RGB", (560, 260), "white")
     d = ImageDraw.Draw(img)
