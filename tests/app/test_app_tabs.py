@@ -270,3 +270,26 @@ def test_backend_preset_from_the_environment(monkeypatch):
     at = AppTest.from_file(str(APP), default_timeout=APP_TIMEOUT).run()
     assert at.radio(key="set_backend").value == "openai"
     assert at.text_input(key="set_openai_url").value == "http://gpu-box:8000/v1"
+
+
+def test_a_transparent_original_is_shown_on_its_page_with_the_unsure_words_boxed():
+    """A TikZ export is transparent over whatever colour its pixels hide: the boxed original shows it on white
+    (on dark grey where its ink is light), not on that hidden colour."""
+    from crafter.ui import services
+    from crafter.ui.tabs.vectorize import ORANGE, marked
+
+    im = Image.new("RGBA", (80, 40), (0, 100, 0, 0))  # transparent, hiding a dark green
+    for x in range(30, 50):
+        im.putpixel((x, 20), (0, 0, 0, 255))  # a stroke of black ink
+    buf = io.BytesIO()
+    im.save(buf, "PNG")
+    unsure = [services.UnsureWord(text="x", score=0.5, box=(28.0, 16.0, 24.0, 8.0))]
+    out = Image.open(io.BytesIO(marked(buf.getvalue(), unsure))).convert("RGB")
+    assert out.getpixel((5, 35)) == (255, 255, 255) and out.getpixel((40, 20)) == (0, 0, 0)
+    assert ORANGE in {out.getpixel((x, 14)) for x in range(24, 56)}  # the unsure word's box
+    light = Image.new("RGBA", (80, 40), (0, 0, 0, 0))
+    for x in range(30, 50):
+        light.putpixel((x, 20), (250, 250, 250, 255))  # light ink, drawn for a dark page
+    buf = io.BytesIO()
+    light.save(buf, "PNG")
+    assert Image.open(io.BytesIO(marked(buf.getvalue(), unsure))).convert("RGB").getpixel((5, 35)) == (34, 34, 34)

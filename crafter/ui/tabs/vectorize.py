@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 from typing import Any
 
+import numpy as np
 import streamlit as st
 from PIL import Image, ImageDraw, ImageFont
 
@@ -103,6 +104,20 @@ def show_unsure(unsure: list[services.UnsureWord]) -> None:
                f"{listed}{more}.", icon=":material/spellcheck:")
 
 
+def on_page(im: Image.Image) -> Image.Image:
+    """The image as RGB on the page it was drawn for: a transparent figure flattened onto white, or onto
+    a dark grey where its visible ink is light (drawn for a dark page). A plain RGB conversion showed the
+    colour hidden under its transparent pixels (a TikZ export's page came out dark green)."""
+    if im.mode not in ("RGBA", "LA", "PA") and "transparency" not in im.info:
+        return im.convert("RGB")
+    rgba = im.convert("RGBA")
+    px = np.asarray(rgba)
+    seen = px[..., 3] > 127
+    light = seen.any() and float(px[..., :3][seen].mean()) > 180
+    page = Image.new("RGBA", rgba.size, (34, 34, 34, 255) if light else (255, 255, 255, 255))
+    return Image.alpha_composite(page, rgba).convert("RGB")
+
+
 def marked(original: bytes, unsure: list[services.UnsureWord]) -> bytes:
     """The original with each unsure word boxed in orange and numbered (as PNG); the original
     itself when it cannot be read."""
@@ -111,7 +126,7 @@ def marked(original: bytes, unsure: list[services.UnsureWord]) -> bytes:
         im.load()
     except (OSError, ValueError):
         return original
-    im = im.convert("RGB")
+    im = on_page(im)
     draw = ImageDraw.Draw(im)
     line = max(2, round(max(im.size) / 500))
     font = ImageFont.load_default(size=max(13, 7 * line))
