@@ -89,14 +89,19 @@ def _left_out(a: TextRun, rgb: np.ndarray, runs: list[TextRun]
     """The one small glyph group right after run ``a`` where a subscript sits, with clear page
     beyond it and inside no other run: (its box, its mask, a BGR crop of it with a margin)."""
     H, W = rgb.shape[:2]
-    x0, x1 = int(math.ceil(a.right)), min(W, int(math.ceil(a.right + (GAP + 1.0) * a.font_px)))
+    # the window starts half an em inside the run: a glyph the run's box cut (the last stem of a small
+    # 'm' one antialiased column past the box had been read '1', 'sum' -> sum_1) is seen whole, and
+    # then is no small low group
+    x0, x1 = max(0, int(a.right - 0.5 * a.font_px)), min(W, int(math.ceil(a.right + (GAP + 1.0) * a.font_px)))
+    edge = int(math.ceil(a.right)) - x0  # the run's right edge, in the window
     y0, y1 = max(0, int(a.y)), min(H, int(math.ceil(a.bottom + 0.4 * a.h)))
-    if x1 - x0 < 4 or y1 - y0 < 4:
+    if x1 - x0 - edge < 4 or y1 - y0 < 4:
         return None
     window = rgb[y0:y1, x0:x1]
     ink = crop_ink(window)
     n, lab, stats, _ = find_blobs(ink)
-    near = [i for i in range(1, n) if stats[i, 4] >= 3 and stats[i, 0] <= GAP * a.font_px + 2]
+    inside = {i for i in range(1, n) if stats[i, 0] + stats[i, 2] <= edge}  # the run's own glyphs
+    near = [i for i in range(1, n) if i not in inside and stats[i, 4] >= 3 and stats[i, 0] <= edge + GAP * a.font_px + 2]
     if not near:
         return None
     bx0 = min(int(stats[i, 0]) for i in near)
@@ -106,7 +111,7 @@ def _left_out(a: TextRun, rgb: np.ndarray, runs: list[TextRun]
     # the group ends inside the window and nothing touches the window's edges (a line running on)
     if bx1 >= ink.shape[1] - 2 or by0 == 0 or by1 >= ink.shape[0] or bx1 - bx0 > 0.8 * a.font_px:
         return None
-    others = [i for i in range(1, n) if i not in near and stats[i, 4] >= 3]
+    others = [i for i in range(1, n) if i not in near and i not in inside and stats[i, 4] >= 3]
     if any(stats[i, 0] < bx1 + 0.3 * a.font_px for i in others):
         return None
     box = (x0 + bx0, y0 + by0, bx1 - bx0, by1 - by0)
