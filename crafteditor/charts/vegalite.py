@@ -114,12 +114,17 @@ def _encoding(series: list[Series], xaxis: Axis, yaxis: Axis, plot, x_title, y_t
     yenc: dict[str, Any] = {"field": "y", "type": "quantitative", "scale": yscale}
     yenc["title"] = y_title or None
     enc: dict[str, Any] = {"x": xenc, "y": yenc}
+    names = [s.name or f"series {i + 1}" for i, s in enumerate(series)]
+    # one legend entry a name: two series the reader named alike (translucent markers and their solid
+    # line) had repeated it in the domain, listed twice in the legend; the name takes the look of its
+    # series with the most points
+    look: dict[str, int] = {}  # name -> its series' index, in the order the names come
+    for i, n in enumerate(names):
+        if n not in look or len(series[i].points) > len(series[look[n]].points):
+            look[n] = i
     if multi:
-        names = []
-        for i, s in enumerate(series):
-            names.append(s.name or f"series {i + 1}")
         enc["color"] = {"field": "series", "type": "nominal", "title": series[0].legend_title,
-                        "scale": {"domain": names, "range": [to_hex(s.color) for s in series]}}
+                        "scale": {"domain": list(look), "range": [to_hex(series[i].color) for i in look.values()]}}
         if kind == "bar" and any(s.stacked for s in series):
             yenc["stack"] = "zero"  # one on another, in the legend's order from the axis out
         elif kind == "bar" and len(series) > 1:
@@ -130,8 +135,7 @@ def _encoding(series: list[Series], xaxis: Axis, yaxis: Axis, plot, x_title, y_t
     if kind in ("line", "point") and any(sh != "circle" for sh in shapes):
         if multi:
             enc["shape"] = {"field": "series", "type": "nominal", "title": series[0].legend_title,
-                            "scale": {"domain": [s.name or f"series {i + 1}" for i, s in enumerate(series)],
-                                      "range": shapes}}
+                            "scale": {"domain": list(look), "range": [shapes[i] for i in look.values()]}}
     return enc
 
 

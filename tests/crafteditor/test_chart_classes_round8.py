@@ -250,3 +250,23 @@ def test_translucent_markers_of_a_legend_named_line_take_its_name():
     bars = Series(color=(170, 80, 245), kind="bar", points=[(2.0, 3.0)])
     _name_translucent([line, dots, other, bars], np.array([255, 255, 255]))
     assert dots.name == "Chinstrap" and other.name is None and bars.name is None
+
+
+def test_two_series_read_under_one_name_are_one_legend_entry_with_the_markers_look():
+    """ggplot2's translucent markers and their species' solid trend line are both named by the legend (one
+    species, two paints): the colour and shape scales had listed each name twice (Vega merges the repeated
+    name and shifts the next colours; the legend drawn back showed every species twice and lost the
+    triangles). Each name is listed once, with the look of its series with the most points."""
+    from crafteditor.charts.axes import Axis
+    from crafteditor.charts.series import Series
+    from crafteditor.charts.vegalite import chart_spec
+
+    pts = [(float(x), float(x % 7)) for x in range(20)]
+    series = [Series((253, 147, 58), "point", pts, name="Adelie", shape="circle"),
+              Series((252, 120, 8), "point", pts[:3], name="Adelie", shape="circle"),
+              Series((163, 51, 240), "point", pts[:12], name="Chinstrap", shape="triangle-up"),
+              Series((140, 0, 236), "point", pts[:2], name="Chinstrap", shape="circle")]
+    spec = chart_spec(series, Axis(0.0, 1.0), Axis(0.0, 1.0), (0, 0, 100, 100), None, "x", "y")
+    color, shape = spec["encoding"]["color"]["scale"], spec["encoding"]["shape"]["scale"]
+    assert color == {"domain": ["Adelie", "Chinstrap"], "range": ["#FD933A", "#A333F0"]}
+    assert shape == {"domain": ["Adelie", "Chinstrap"], "range": ["circle", "triangle-up"]}
