@@ -43,3 +43,36 @@ def edge_pairs(fig: Figure, lifelines: bool = False) -> Counter:
     return Counter((labels.get(e.source, "?"), labels.get(e.target, "?"))
                    for e in fig.components if isinstance(e, Edge)
                    and lifelines == (e.source != e.target and labels.get(e.source) == labels.get(e.target)))
+
+
+def figure_png(fig, **save) -> bytes:
+    """A matplotlib figure saved as PNG bytes, and closed."""
+    import matplotlib.pyplot as plt  # heavy: only the tests that draw with matplotlib
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", **save)
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def math_labels_png(labels: list[str], dpi: int, width: float, height: float, radius: float, fontsize: float,
+                    fill: str | None) -> bytes:
+    """A row of math labels in Computer Modern (matplotlib's mathtext, cm set), each in a circle
+    (``fill``: its colour; None: an outline only; radius 0: no circle), ``width`` inches a label."""
+    import matplotlib  # heavy: the test's own drawing
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # heavy: as above
+
+    with matplotlib.rc_context({"mathtext.fontset": "cm"}):
+        fig, ax = plt.subplots(figsize=(width * len(labels), height), dpi=dpi)
+        ax.set_xlim(0, len(labels))
+        ax.set_ylim(0, 1)
+        ax.set_aspect("equal")
+        ax.axis("off")
+        for i, lab in enumerate(labels):
+            if radius:
+                ax.add_patch(plt.Circle((i + 0.5, 0.5), radius, color=fill) if fill
+                             else plt.Circle((i + 0.5, 0.5), radius, fill=False, lw=1.2))
+            ax.text(i + 0.5, 0.5, lab, ha="center", va="center", fontsize=fontsize)
+        return figure_png(fig, dpi=dpi)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from ce_helpers import figure_png
 
 from crafteditor import convert
 from crafteditor.charts.cartesian import _x_axis
@@ -73,7 +74,6 @@ def test_a_scatter_of_hollow_circles_reads_each_ring_as_a_point():
     """Open circles (matplotlib's ``facecolors='none'``, Vega-Lite's default point mark): a ring fills
     under half its box, so no ring was a marker and each series was read as a zigzag line through
     its rings' pieces. A small closed outline round a hole is a hollow marker, drawn back unfilled."""
-    import io
 
     import matplotlib
 
@@ -91,10 +91,8 @@ def test_a_scatter_of_hollow_circles_reads_each_ring_as_a_point():
         values += [[name, float(a), float(b)] for a, b in zip(x, y)]
     ax.set_ylim(0, 55)
     ax.legend(loc="upper right")
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png")
-    plt.close(fig)
-    conv = convert(buf.getvalue())
+    png = figure_png(fig)
+    conv = convert(png)
     (chart,) = [c for c in conv.figure.components if isinstance(c, Chart)]
     assert chart.spec["mark"]["type"] == "point" and chart.spec["mark"]["filled"] is False
     assert score_values(conv.figure, {"values": values, "value_axis": [0, 55]}) >= 0.9
@@ -131,7 +129,6 @@ def test_a_histograms_tail_bins_a_pixel_high_are_read():
     """A histogram's end bins of 5 and 4 on an axis to 1,000 are a row of the bars' paint on the
     axis; the plot's inner margin (3 px off the axis) hid them and the end bins were lost (Vega-Lite's
     gallery histogram, dev 0.78). Beside touching bins, such a sliver a bin wide is a bin."""
-    import io
 
     import matplotlib
 
@@ -145,10 +142,8 @@ def test_a_histograms_tail_bins_a_pixel_high_are_read():
     ax.bar([i + 1.5 for i in range(9)], counts, width=1.0, color="#4C78A8")
     ax.set_xlim(1, 10)
     ax.set_ylim(0, 1000)
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png")
-    plt.close(fig)
-    conv = convert(buf.getvalue())
+    png = figure_png(fig)
+    conv = convert(png)
     truth = [["count", i + 1.5, c] for i, c in enumerate(counts)]
     assert score_values(conv.figure, {"values": truth, "value_axis": [0, 1000]}) == 1.0
 
@@ -168,7 +163,6 @@ def test_a_pie_slice_labelled_by_a_bare_number_leaves_its_neighbour_its_name():
     """Two thin slices side by side, one labelled by its share alone ('3'), the other by its name
     ('pear'): the first had taken 'pear', the nearer to its own middle, and the pear slice was
     left 'slice 3'. A label names the slice its end toward the disc points at."""
-    import io
     import math
 
     import matplotlib
@@ -180,10 +174,8 @@ def test_a_pie_slice_labelled_by_a_bare_number_leaves_its_neighbour_its_name():
     wedges, _ = ax.pie([44, 3, 4, 49], labels=["apple", "", "pear", "plum"], startangle=90, counterclock=False)
     mid = math.radians((wedges[1].theta1 + wedges[1].theta2) / 2)
     ax.text(1.3 * math.cos(mid), 1.3 * math.sin(mid), "3", ha="center", va="center")
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png")
-    plt.close(fig)
-    (pie,) = [c for c in convert(buf.getvalue()).figure.components if isinstance(c, Chart)]
+    png = figure_png(fig)
+    (pie,) = [c for c in convert(png).figure.components if isinstance(c, Chart)]
     shares = {x: y for _, x, y in chart_rows(pie.spec)}
     assert abs(shares["pear"] - 4) <= 0.4 and abs(shares["plum"] - 49) <= 1 and abs(shares["apple"] - 44) <= 1
 
@@ -193,7 +185,6 @@ def test_two_legend_classes_of_a_sequential_palette_stay_two_series_where_their_
     light marker touching a dark one, merge_overlaps took the light paint for the dark markers'
     overlaps and made the two classes one series (half the values lost). Paints the legend names
     apart stay apart."""
-    import io
 
     import matplotlib
 
@@ -211,10 +202,8 @@ def test_two_legend_classes_of_a_sequential_palette_stay_two_series_where_their_
     ax.set_xlim(0, 10)
     ax.set_ylim(0, 50)
     ax.legend(loc="upper right")
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png")
-    plt.close(fig)
-    conv = convert(buf.getvalue())
+    png = figure_png(fig)
+    conv = convert(png)
     values = [["2019", a, b] for a, b in zip(x, y)] + [["2020", a + 0.27, b + 1.0] for a, b in zip(x, y)]
     assert score_values(conv.figure, {"values": values, "value_axis": [0, 50]}) >= 0.9
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 
 import numpy as np
+from ce_helpers import math_labels_png
 from PIL import Image
 
 from crafteditor.config import Config
@@ -18,25 +19,7 @@ from crafteditor.realset import svg_words
 
 def _math_row(labels: list[str], dpi: int = 200, circles: bool = True) -> bytes:
     """A row of math labels in Computer Modern, each in a filled circle (a TikZ layer's node)."""
-    import matplotlib  # heavy: the test's own drawing
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # heavy: as above
-
-    with matplotlib.rc_context({"mathtext.fontset": "cm"}):
-        fig, ax = plt.subplots(figsize=(1.3 * len(labels), 1.2), dpi=dpi)
-        ax.set_xlim(0, len(labels))
-        ax.set_ylim(0, 1)
-        ax.set_aspect("equal")
-        ax.axis("off")
-        for i, lab in enumerate(labels):
-            if circles:
-                ax.add_patch(plt.Circle((i + 0.5, 0.5), 0.4, color="#67b3b2"))
-            ax.text(i + 0.5, 0.5, lab, ha="center", va="center", fontsize=14)
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=dpi)
-        plt.close(fig)
-    return buf.getvalue()
+    return math_labels_png(labels, dpi, 1.3, 1.2, 0.4 if circles else 0, 14, "#67b3b2")
 
 
 def _crop(label: str) -> np.ndarray:

@@ -11,6 +11,7 @@ import shutil
 
 import numpy as np
 import pytest
+from ce_helpers import math_labels_png
 from PIL import Image, ImageDraw, ImageFont
 
 from crafteditor.config import Config
@@ -20,25 +21,8 @@ from crafteditor.text_regions import DARK, ink_level
 
 
 def _math_layer(labels: list[str], dpi: int = 100) -> bytes:
-    """A column of circles holding math labels in Computer Modern (matplotlib's mathtext, cm set)."""
-    import matplotlib  # heavy: the test's own drawing
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # heavy: as above
-
-    with matplotlib.rc_context({"mathtext.fontset": "cm"}):
-        fig, ax = plt.subplots(figsize=(1.6 * len(labels), 1.4), dpi=dpi)
-        ax.set_xlim(0, len(labels))
-        ax.set_ylim(0, 1)
-        ax.set_aspect("equal")
-        ax.axis("off")
-        for i, lab in enumerate(labels):
-            ax.add_patch(plt.Circle((i + 0.5, 0.5), 0.32, fill=False, lw=1.2))
-            ax.text(i + 0.5, 0.5, lab, ha="center", va="center", fontsize=13)
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=dpi)
-        plt.close(fig)
-    return buf.getvalue()
+    """A row of circles holding math labels in Computer Modern (matplotlib's mathtext, cm set)."""
+    return math_labels_png(labels, dpi, 1.6, 1.4, 0.32, 13, None)
 
 
 def test_computer_modern_italic_x_with_a_subscript_keeps_its_letter():
