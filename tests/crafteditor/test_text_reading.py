@@ -214,3 +214,14 @@ def test_a_sans_capital_i_read_as_l_is_mended_where_the_lexicon_says():
     assert capital_i("Spec.lnfrastructureRef") == "Spec.InfrastructureRef"
     for kept in ("Single-machine", "ln(x)", "Glabron", "flushUnschedulableQLeftover", "mlp", "log_level", "Flipper", "leaf1"):
         assert capital_i(kept) == kept
+
+
+def test_a_changed_vocabulary_file_is_refused_by_name_and_nothing_is_doubted(tmp_path):
+    """The lexicon is a bundled file: checked by sha256 at load, a different one gives a warning naming it."""
+    import pytest
+
+    from crafteditor.ocr.lexicon import words_of_vocab
+
+    bad = tmp_path / "vocab.txt"
+    with pytest.warns(UserWarning, match="vocab.txt: not the pinned vocabulary"):
+        assert words_of_vocab(bad, b"returns\nzoo\n") == frozenset()
