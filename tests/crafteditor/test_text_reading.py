@@ -218,8 +218,6 @@ def test_a_sans_capital_i_read_as_l_is_mended_where_the_lexicon_says():
 
 def test_a_changed_vocabulary_file_is_refused_by_name_and_nothing_is_doubted(tmp_path):
     """The lexicon is a bundled file: checked by sha256 at load, a different one gives a warning naming it."""
-    import pytest
-
     from crafteditor.ocr.lexicon import words_of_vocab
 
     bad = tmp_path / "vocab.txt"
