@@ -158,6 +158,8 @@ def report_html(track: dict[str, Any], rows: list[BenchRow], worst: list[tuple[B
         "vtracer's). Over budget: stages skipped past the figure's time budget, or slower than it.</p>",
         "<h2>Per split</h2>", _summary_table("split", track["splits"]),
         "<h2>Per style or chart maker</h2>", _summary_table("maker", track["groups"]),
+        *(part for split, groups in track.get("split_groups", {}).items() if len(track["splits"]) > 2
+          for part in (f"<h2>The {_esc(split)} split by style or chart maker</h2>", _summary_table("maker", groups))),
         "<h2>Where the CPU went</h2>", _cpu_table(track["splits"]),
         "<h2>Worst figures: original | CraftEditor | vtracer</h2>", _worst(worst, sheet),
         "<h2>Every figure</h2><p class=muted>The name opens its side-by-side picture; red: under the aim.</p>",

@@ -18,6 +18,7 @@ import pytest
 from crafteditor.bench import BenchRow
 from crafteditor.cli import main
 from crafteditor.perceptual import gmsd
+from crafteditor.realhtml import report_html
 from crafteditor.realreport import check_aims, format_real, real_track, summarise
 from crafteditor.realset import RealSetError, figure_group, find_manifest, load_real, score_real
 from crafter.spec.model import Figure
@@ -66,6 +67,23 @@ def test_aims_pass_and_fail_on_the_test_split():
     assert aims["over_budget"]["pass"] is False and aims["over_budget"]["shown"] == "1"
     text = format_real(track)
     assert "FAIL  words kept as text" in text and "n/a   chart values" in text and "split test" in text
+
+
+def test_each_split_shows_its_own_makers_not_only_the_pooled_ones():
+    """A maker strong on dev and weak on the frozen test split: the pooled row averages the two, the test
+    split's own row shows the weakness (the text and the page both carry it)."""
+    rows = [_row("a", group="ggplot2", scores={"words": 0.5}), _row("b", split="dev", group="ggplot2"),
+            _row("c", split="dev", group="mermaid")]
+    track = real_track(rows)
+    assert track["groups"]["ggplot2"]["words"] == pytest.approx(0.75)
+    assert track["split_groups"]["test"]["ggplot2"]["words"] == pytest.approx(0.5)
+    assert set(track["split_groups"]["test"]) == {"ggplot2"} and set(track["split_groups"]["dev"]) == {"ggplot2", "mermaid"}
+    text = format_real(track)
+    assert "test split by maker:" in text and "dev split by maker:" in text
+    page = report_html(track, rows, [], sheet=lambda r: "x.png")
+    assert "The test split by style or chart maker" in page and "The dev split by style or chart maker" in page
+    alone = real_track([_row("d", split="dev")])  # one split: its makers are the pooled ones, shown once
+    assert "split by maker" not in format_real(alone)
 
 
 def test_a_figure_slower_than_its_budget_counts_as_over_it():
