@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from crafter.agents.labels import normalise_label
+from crafter.agents.labels import OPENERS, normalise_label
 
 # Verb classes decide which way an edge points. "fwd": subject -> object ("A feeds B");
 # "bwd": object -> subject ("B reads A", "the discriminator judges X"); a verb followed by
@@ -52,7 +52,6 @@ _ADVERBS = {"then", "first", "firstly", "next", "finally", "also", "subsequently
             "afterwards", "lastly", "second", "third", "secondly", "thirdly", "now", "simply", "only", "jointly",
             "together", "optionally", "iteratively", "repeatedly", "eventually", "immediately", "further", "often",
             "usually", "typically", "in", "turn", "back"}
-_OPENERS = {"downstream", "upstream", "internally", "meanwhile", "afterwards", "overall"}  # "Downstream, the …"
 _PREPS = {"to", "into", "through", "onto", "towards", "toward", "by", "from", "via", "with", "as", "in", "on", "at",
           "for", "over", "across", "under", "inside", "within", "using", "between", "among", "per", "against",
           "along", "after", "before", "without", "of", "out", "up", "down", "off", "back"}
@@ -517,7 +516,7 @@ def read_prose(sentence: str, st: ProseState) -> None:
     rel = then = False
     first = len(st.relations)
     remark: tuple[int, list[str], int] | None = None
-    if (t := c.peek()) is not None and t.low in _OPENERS and c.peek(1) is not None and c.peek(1).text == ",":
+    if (t := c.peek()) is not None and t.low in OPENERS and c.peek(1) is not None and c.peek(1).text == ",":
         c.i = 2  # "Downstream, the postprocessing layer contains …": no thing called "Downstream"
     while (t := c.peek()) is not None:
         start = c.i

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from crafter.agents.labels import normalise_label, singular
+from crafter.agents.labels import OPENERS, normalise_label, singular
 
 
 @dataclass
@@ -295,7 +295,6 @@ def made_by(name: str, entities: list[str]) -> str | None:
     return hits[-1] if len({box_key(h) for h in hits}) == 1 else None
 
 
-_OPENER_ADVERBS = {"otherwise", "meanwhile", "then", "once"}  # a remark alone: "Otherwise"
 # a preposition opening an adverbial: "At each site", "Per medium" (two words are enough)
 _OPENER_PREPOSITIONS = {"at", "on", "in", "from", "per", "with", "without", "by", "via", "after", "before",
                         "during", "once", "meanwhile", "otherwise"}
@@ -317,7 +316,7 @@ def is_remark(name: str) -> bool:
         return False
     first = words[0].lower()
     if len(words) == 1:
-        return first in _OPENER_ADVERBS
+        return first in OPENERS
     if not re.match(r"[A-Z0-9]", words[1]) and (
             first in _OPENER_PREPOSITIONS or first in _OPENER_CONJUNCTIONS and len(words) >= 3):
         return True
