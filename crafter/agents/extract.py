@@ -33,6 +33,7 @@ from crafter.agents.reading import (
     merge_abbreviations,
     read_searched_against,
     said_again_as,
+    split_joined_names,
     spread_collectives,
 )
 from crafter.spec import Edge, Figure, Group, Node, Panel
@@ -549,6 +550,8 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     """
     if names and draws_arrows(brief):
         names = None
+    if names:
+        names = split_joined_names(names)
     preamble, panels = panel_segments(brief)
     if panels:
         return _panels_figure(brief, preamble, panels, title, names)

@@ -336,3 +336,29 @@ def drop_remarks(reading: BriefReading, keep: Iterable[str] = ()) -> None:
     reading.entities = [e for e in reading.entities if e not in gone]
     reading.strong = [e for e in reading.strong if e not in gone]
     reading.groups = [(g, [m for m in ms if m not in gone]) for g, ms in reading.groups]
+
+
+_JOIN_END_RE = re.compile(r"\s+(?:plus|and|or|with|&|\+)$", re.I)
+_JOIN_RE = re.compile(r"\s+(?:plus|&|\+)\s+", re.I)
+
+
+def split_joined_names(head: dict) -> dict:
+    """A name head's names cut at a joining word: one that ends on it ("STAR plus", from "one route made of
+    STAR plus RSEM") loses it; one that joins two names ("HISAT2 plus featureCounts") is the two, in the
+    order said: a link into it goes to the first, a link out of it leaves the last, a group holds both.
+    ("and" joins only at the end: "Sample and variant QC" is one name.)"""
+    parts: dict[str, list[str]] = {}
+    for n in head.get("node", []):
+        cut = _JOIN_END_RE.sub("", n.strip()).strip()
+        pieces = [p.strip() for p in _JOIN_RE.split(cut) if p.strip()]
+        if cut and pieces != [n]:
+            parts[n.lower()] = pieces
+    if not parts:
+        return head
+    def of(name: str) -> list[str]:
+        return [p.lower() for p in parts.get(name.lower(), [name])]
+    nodes = list(dict.fromkeys(p for n in head.get("node", []) for p in parts.get(n.lower(), [n])))
+    links = [(of(a)[-1], of(b)[0]) for a, b in head.get("links", [])]
+    members = [(g, [p for m in ms for p in of(m)]) for g, ms in head.get("members", [])]
+    return {**head, "node": nodes, "links": links, "members": members}
+

@@ -270,3 +270,19 @@ def test_a_brief_written_a_statement_a_line_keeps_its_first_statement() -> None:
     assert {("Camera", "Detector"), ("Detector", "Tracker")} <= _edges(fig)
     fig = figure_from_brief("GWAS pipeline\n- genotyping arrays → sample QC\n- sample QC → imputation\n")
     assert "GWAS pipeline" not in {n.label for n in fig.of_kind("node")}
+
+
+def test_a_head_name_cut_at_plus_is_the_names_it_joins() -> None:
+    # a name head read "STAR plus" and "HISAT2 plus featureCounts" out of "one made of STAR plus RSEM and one
+    # made of HISAT2 plus featureCounts": boxes STAR, HISAT2 and featureCounts, none ending on "plus"
+    brief = ("The alignment stage holds two interchangeable routes, one made of STAR plus RSEM and one made of "
+             "HISAT2 plus featureCounts. Trim Galore feeds both routes.")
+    names = {"node": ["Trim Galore", "STAR plus", "HISAT2 plus featureCounts"],
+             "links": [("trim galore", "star plus"), ("trim galore", "hisat2 plus featurecounts")],
+             "members": [("alignment stage", ["star plus", "hisat2 plus featurecounts"])]}
+    fig = figure_from_brief(brief, names=names)
+    labels = {n.id: n.label for n in fig.of_kind("node")}
+    assert {"STAR", "HISAT2", "featureCounts"} <= set(labels.values())
+    assert not any(x.lower().endswith(" plus") or " plus " in x for x in labels.values())
+    drawn = {(labels[e.source], labels[e.target]) for e in fig.of_kind("edge")}
+    assert {("Trim Galore", "STAR"), ("Trim Galore", "HISAT2")} <= drawn
