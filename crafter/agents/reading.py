@@ -362,3 +362,40 @@ def split_joined_names(head: dict) -> dict:
     members = [(g, [p for m in ms for p in of(m)]) for g, ms in head.get("members", [])]
     return {**head, "node": nodes, "links": links, "members": members}
 
+
+
+_LISTED_GROUPS_RE = re.compile(
+    r"\b(?:two|three|four|five|six|seven|eight|[2-9])\s+(?:[\w-]+\s+)?(?:groups|modules|layers|stages|tiers|"
+    r"subsystems|blocks|packages|subworkflows|zones|sections|units|phases|parts)\s*:\s*(?P<list>[^.;:\n]+)", re.I)
+
+
+def read_listed_groups(reading: BriefReading, text: str) -> None:
+    """ "The driving stack launches four groups: `sensing`, `perception`, `planning` and `control`": each name
+    of the list is a group, not a box; its members are the things the sentences that name it say (a thing
+    two of them say goes to the first), and it draws no link of its own. A listed name no later sentence
+    fills stays as it was."""
+    for m in _LISTED_GROUPS_RE.finditer(text):
+        listed = [re.sub(r"^(?:the|a|an)\s+", "", p.strip(" `'\"“”*_"), flags=re.I)
+                  for p in re.split(r",|\band\b|\bor\b|&", m.group("list"))]
+        listed = [p for p in listed if p and len(p.split()) <= 4]
+        if len(listed) < 2:
+            continue
+        keys = {box_key(p) for p in listed}
+        others = list(dict.fromkeys([e for e in reading.entities if box_key(e) not in keys]
+                                    + [g for g, _ in reading.groups if box_key(g) not in keys]))  # a subgroup
+        sentences = [s for s in re.split(r"(?<=[.;!?])\s+|\n+", text[m.end():]) if s.strip()]
+        owned: set[str] = {x for _, ms in reading.groups for x in ms}
+        for name in listed:
+            said = [s for s in sentences if find_word(s.replace("`", ""), name) >= 0]
+            members = [e for s in said for e in _names_in(s.replace("`", ""), others) if e not in owned]
+            members = list(dict.fromkeys(members))
+            if not members:
+                continue
+            owned.update(members)
+            gone = {e for e in reading.entities if box_key(e) == box_key(name)}
+            reading.entities = [e for e in reading.entities if e not in gone]
+            reading.strong = [e for e in reading.strong if e not in gone]
+            reading.relations = [(a, b) for a, b in reading.relations if a not in gone and b not in gone]
+            had = [x for g, ms in reading.groups if box_key(g) == box_key(name) for x in ms]
+            reading.groups = [(g, ms) for g, ms in reading.groups if box_key(g) != box_key(name)]
+            reading.groups.append((name, list(dict.fromkeys(had + members))))
