@@ -315,12 +315,22 @@ def _drop_negation(c: _Clause) -> bool:
     return neg
 
 
+def _says_nothing(c: _Clause) -> bool:
+    """A verb whose object is "nothing" / "none" ("the camera sends nothing back to the state machine"): a flow
+    said not to happen."""
+    j = c.i
+    while (t := c.peek(j - c.i)) is not None and t.low in _AUX | _ADVERBS:
+        j += 1
+    v, o = c.peek(j - c.i), c.peek(j - c.i + 1)
+    return v is not None and v.lemma is not None and o is not None and o.low in ("nothing", "none")
+
+
 def _read_vp(c: _Clause, subj: list[str], st: ProseState, *, passive: bool = False,
              fixed_obj: list[str] | None = None) -> None:
     """One verb phrase with its object and prepositional targets; coordinated ones follow ("and given to").
     A negated one ("never writes to X", "does not call X", "is not fed into X") draws nothing: its pairs
     go to ``st.negated``."""
-    neg = _drop_negation(c)
+    neg = _drop_negation(c) or _says_nothing(c)
     n_rel, n_grp, last = len(st.relations), len(st.groups), list(st.last)
     start = c.i
     _read_vp_body(c, subj, st, passive=passive, fixed_obj=fixed_obj)
