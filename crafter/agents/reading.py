@@ -104,15 +104,21 @@ _DEFINITE = {"the", "this", "that", "its", "their"}
 
 def said_again_as(names: list[str], text: str) -> dict[str, str]:
     """A name that is the tail of one fuller name and is only ever said after it as "the <name>" ("the
-    sealed allocation store … the allocation store", "a parameter server … the server") means that
-    name: short -> full. Two fuller names ("intake interview", "exit interview"), a bare mention ("a
-    store", "each state") or a mention before the fuller name keep the short name a box of its own."""
+    sealed allocation store … the allocation store", "a parameter server … the server"), or a proper name
+    that opens it ("a Bpod state machine … the Bpod triggers"), means that name: short -> full. Two fuller
+    names ("intake interview", "exit interview"), a bare mention ("a store", "each state") or a mention
+    before the fuller name keep the short name a box of its own."""
     low = text.lower()
     keys = {n: box_key(n).split() for n in names}
     out: dict[str, str] = {}
+
+    def proper(name: str) -> bool:  # "Bpod", "PX4": a name of its own, not a common word ("the encoder")
+        return re.search(r"[A-Z]", name) is not None
+
     for short in names:
         k = keys[short]
-        fuller = [n for n in names if len(keys[n]) > len(k) and keys[n][-len(k):] == k]
+        fuller = [n for n in names if len(keys[n]) > len(k) and (keys[n][-len(k):] == k or proper(short)
+                                                                 and keys[n][:len(k)] == k)]
         if len(fuller) != 1 or not k:
             continue
         full = fuller[0].lower()

@@ -153,6 +153,19 @@ def test_a_name_said_again_as_the_tail_of_a_fuller_name_is_one_box() -> None:
     assert "Interview" in nodes  # two fuller names: which one is meant is not said
 
 
+def test_a_proper_name_said_again_as_the_head_of_a_fuller_name_is_one_box() -> None:
+    # "a Bpod state machine … the Bpod triggers the sound card": one box; "the encoder" after "encoder block" is
+    # a common word and keeps its own box
+    brief = ("The rig is controlled by a Bpod state machine. On each trial the Bpod triggers the sound card. "
+             "An encoder block feeds the decoder; the encoder is frozen.")
+    head = {"node": ["Bpod state machine", "Bpod", "sound card", "encoder block", "encoder", "decoder"],
+            "links": [["bpod", "sound card"], ["encoder block", "decoder"]], "members": []}
+    fig = figure_from_brief(brief, names=head)
+    nodes = {n.label for n in fig.of_kind("node")}
+    assert "Bpod" not in nodes and ("Bpod state machine", "Sound card") in _edges(fig)
+    assert "Encoder" in nodes
+
+
 def test_all_three_and_both_are_the_things_said_before_not_a_box() -> None:
     fig = figure_from_brief("Contigs go to QUAST, BUSCO and Merqury.\nAll three → HTML dashboard\n")
     nodes = {n.label for n in fig.of_kind("node")}
