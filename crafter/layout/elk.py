@@ -327,10 +327,11 @@ WRAP_ASPECT = 3.0  # the width-to-height ratio ELK wraps towards
 
 
 def wraps(area: Area) -> bool:
-    """Whether ELK should cut an area's long flow into rows ("nine steps in one row" is an 8:1 strip): a flat
-    left-to-right area (no groups: ELK wraps flat graphs only) whose longest path runs :data:`WRAP_LAYERS`
-    layers, with no skip edge (those run in lanes along one row: :func:`crafter.layout.lanes.lane_edges`)."""
-    if area.direction not in ("LR", "RL") or not area.edges or any(it.container for it in area.walk()):
+    """Whether ELK should cut an area's long flow into rows ("nine steps in one row" is an 8:1 strip): a
+    left-to-right area whose longest path runs :data:`WRAP_LAYERS` layers, with no skip edge (those run in
+    lanes along one row: :func:`crafter.layout.lanes.lane_edges`). ELK wraps the top level: a group is one
+    block in a row."""
+    if area.direction not in ("LR", "RL") or not area.edges:
         return False
     layer, _ = flow_layers(area)
     return max(layer.values(), default=0) + 1 >= WRAP_LAYERS and not lane_edges(area)

@@ -43,3 +43,14 @@ def test_nine_steps_in_a_row_wrap_into_rows() -> None:
 def test_a_short_chain_and_a_chain_with_skips_stay_on_one_row() -> None:
     assert _rows(layout_figure(parse_dsl(_chain(WRAP_LAYERS - 1)), engine="elk")) == 1
     assert _rows(layout_figure(parse_dsl(_chain(9, skip=True)), engine="elk")) == 1
+
+
+def test_a_long_chain_beside_a_group_wraps_too() -> None:
+    # networking-security-004: thirteen steps in one 13:1 strip beside a 'Detection stage' group
+    dsl = _chain(9) + '\nr node "Ruleset"\nd node "Detection"\ng group "Detection stage" [r, d]\nf edge r -> d'
+    fig = layout_figure(parse_dsl(dsl), engine="elk")
+    assert _rows(fig) >= 3
+    boxes = [c.box for c in fig.components if c.kind in ("node", "group")]
+    width = max(b.x + b.w for b in boxes) - min(b.x for b in boxes)
+    height = max(b.y + b.h for b in boxes) - min(b.y for b in boxes)
+    assert width / height < 5, (width, height)
