@@ -31,8 +31,10 @@ from crafter.agents.reading import (
     head_group_name,
     made_by,
     merge_abbreviations,
+    read_listed_groups,
     read_searched_against,
     said_again_as,
+    split_joined_names,
     spread_collectives,
 )
 from crafter.spec import Edge, Figure, Group, Node, Panel
@@ -388,6 +390,9 @@ def panel_segments(text: str) -> tuple[str, list[tuple[str, str | None, str]]]:
     panel already opened ("(b) costs 20 ms more") stays with the panel it follows."""
     marks = list(_PANEL_RE.finditer(text))
     letters = [m.group(1) or m.group(2) for m in marks]
+    again = [k for k in range(1, len(letters)) if letters[k] == "a" and "b" in letters[:k] and "b" in letters[k:]]
+    if again:  # "Figure 3 shows (a) the measurement and (b) the analysis. (a) We excite …": the panels start over
+        marks, letters = marks[again[-1]:], letters[again[-1]:]
     if len(set(letters)) < 2 or letters[0] != "a" or "b" not in letters:
         return text, []
     starts: list[tuple[int, int, str, str | None]] = []  # (segment start, marker end, letter, title)
@@ -549,6 +554,8 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     """
     if names and draws_arrows(brief):
         names = None
+    if names:
+        names = split_joined_names(names)
     preamble, panels = panel_segments(brief)
     if panels:
         return _panels_figure(brief, preamble, panels, title, names)
@@ -565,6 +572,7 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     spread_collectives(reading, brief)
     drop_heading_names(reading, brief)
     drop_remarks(reading, keep=(names or {}).get("node", []))  # the model's own names are names
+    read_listed_groups(reading, brief)
     names = list(reading.entities)
     if not names:
         words = re.sub(r"\s+", " ", brief).strip().split(" ")
@@ -647,6 +655,8 @@ def _panels_figure(brief: str, preamble: str, panels: list[tuple[str, str | None
     for letter, ptitle, text in parts:
         if not text.strip():
             continue
+        if panel_segments(text)[1]:  # panels inside a panel: drawn as one panel (panels never nest)
+            text = _PANEL_RE.sub(" ", text)
         fig = figure_from_brief(text, names=_head_part(names, text))
         if letter is None and not fig.of_kind("edge"):
             continue

@@ -10,6 +10,11 @@ import re
 
 _ARTICLES = {"the", "a", "an", "its", "their", "our", "this", "that", "these", "those"}
 
+# Adverbs that open a sentence and name nothing: the prose reader skips one before a comma ("Downstream, the
+# postprocessing layer contains …"), and a name that is one of them alone is a remark ("Otherwise").
+OPENERS = frozenset({"downstream", "upstream", "internally", "meanwhile", "afterwards", "overall", "otherwise",
+                     "then", "once"})
+
 
 def normalise_label(text: str) -> str:
     """Lower-case words without articles, punctuation or plural 's' — for fuzzy matching."""

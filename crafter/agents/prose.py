@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from crafter.agents.labels import normalise_label
+from crafter.agents.labels import OPENERS, normalise_label
 
 # Verb classes decide which way an edge points. "fwd": subject -> object ("A feeds B");
 # "bwd": object -> subject ("B reads A", "the discriminator judges X"); a verb followed by
@@ -52,7 +52,6 @@ _ADVERBS = {"then", "first", "firstly", "next", "finally", "also", "subsequently
             "afterwards", "lastly", "second", "third", "secondly", "thirdly", "now", "simply", "only", "jointly",
             "together", "optionally", "iteratively", "repeatedly", "eventually", "immediately", "further", "often",
             "usually", "typically", "in", "turn", "back"}
-_OPENERS = {"downstream", "upstream", "internally", "meanwhile", "afterwards", "overall"}  # "Downstream, the …"
 _PREPS = {"to", "into", "through", "onto", "towards", "toward", "by", "from", "via", "with", "as", "in", "on", "at",
           "for", "over", "across", "under", "inside", "within", "using", "between", "among", "per", "against",
           "along", "after", "before", "without", "of", "out", "up", "down", "off", "back"}
@@ -316,12 +315,22 @@ def _drop_negation(c: _Clause) -> bool:
     return neg
 
 
+def _says_nothing(c: _Clause) -> bool:
+    """A verb whose object is "nothing" / "none" ("the camera sends nothing back to the state machine"): a flow
+    said not to happen."""
+    j = c.i
+    while (t := c.peek(j - c.i)) is not None and t.low in _AUX | _ADVERBS:
+        j += 1
+    v, o = c.peek(j - c.i), c.peek(j - c.i + 1)
+    return v is not None and v.lemma is not None and o is not None and o.low in ("nothing", "none")
+
+
 def _read_vp(c: _Clause, subj: list[str], st: ProseState, *, passive: bool = False,
              fixed_obj: list[str] | None = None) -> None:
     """One verb phrase with its object and prepositional targets; coordinated ones follow ("and given to").
     A negated one ("never writes to X", "does not call X", "is not fed into X") draws nothing: its pairs
     go to ``st.negated``."""
-    neg = _drop_negation(c)
+    neg = _drop_negation(c) or _says_nothing(c)
     n_rel, n_grp, last = len(st.relations), len(st.groups), list(st.last)
     start = c.i
     _read_vp_body(c, subj, st, passive=passive, fixed_obj=fixed_obj)
@@ -517,7 +526,7 @@ def read_prose(sentence: str, st: ProseState) -> None:
     rel = then = False
     first = len(st.relations)
     remark: tuple[int, list[str], int] | None = None
-    if (t := c.peek()) is not None and t.low in _OPENERS and c.peek(1) is not None and c.peek(1).text == ",":
+    if (t := c.peek()) is not None and t.low in OPENERS and c.peek(1) is not None and c.peek(1).text == ",":
         c.i = 2  # "Downstream, the postprocessing layer contains …": no thing called "Downstream"
     while (t := c.peek()) is not None:
         start = c.i

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from crafter.agents.labels import normalise_label, singular
+from crafter.agents.labels import OPENERS, normalise_label, singular
 
 
 @dataclass
@@ -104,15 +104,21 @@ _DEFINITE = {"the", "this", "that", "its", "their"}
 
 def said_again_as(names: list[str], text: str) -> dict[str, str]:
     """A name that is the tail of one fuller name and is only ever said after it as "the <name>" ("the
-    sealed allocation store … the allocation store", "a parameter server … the server") means that
-    name: short -> full. Two fuller names ("intake interview", "exit interview"), a bare mention ("a
-    store", "each state") or a mention before the fuller name keep the short name a box of its own."""
+    sealed allocation store … the allocation store", "a parameter server … the server"), or a proper name
+    that opens it ("a Bpod state machine … the Bpod triggers"), means that name: short -> full. Two fuller
+    names ("intake interview", "exit interview"), a bare mention ("a store", "each state") or a mention
+    before the fuller name keep the short name a box of its own."""
     low = text.lower()
     keys = {n: box_key(n).split() for n in names}
     out: dict[str, str] = {}
+
+    def proper(name: str) -> bool:  # "Bpod", "PX4": a name of its own, not a common word ("the encoder")
+        return re.search(r"[A-Z]", name) is not None
+
     for short in names:
         k = keys[short]
-        fuller = [n for n in names if len(keys[n]) > len(k) and keys[n][-len(k):] == k]
+        fuller = [n for n in names if len(keys[n]) > len(k) and (keys[n][-len(k):] == k or proper(short)
+                                                                 and keys[n][:len(k)] == k)]
         if len(fuller) != 1 or not k:
             continue
         full = fuller[0].lower()
@@ -295,7 +301,6 @@ def made_by(name: str, entities: list[str]) -> str | None:
     return hits[-1] if len({box_key(h) for h in hits}) == 1 else None
 
 
-_OPENER_ADVERBS = {"otherwise", "meanwhile", "then", "once"}  # a remark alone: "Otherwise"
 # a preposition opening an adverbial: "At each site", "Per medium" (two words are enough)
 _OPENER_PREPOSITIONS = {"at", "on", "in", "from", "per", "with", "without", "by", "via", "after", "before",
                         "during", "once", "meanwhile", "otherwise"}
@@ -317,7 +322,7 @@ def is_remark(name: str) -> bool:
         return False
     first = words[0].lower()
     if len(words) == 1:
-        return first in _OPENER_ADVERBS
+        return first in OPENERS
     if not re.match(r"[A-Z0-9]", words[1]) and (
             first in _OPENER_PREPOSITIONS or first in _OPENER_CONJUNCTIONS and len(words) >= 3):
         return True
@@ -337,3 +342,66 @@ def drop_remarks(reading: BriefReading, keep: Iterable[str] = ()) -> None:
     reading.entities = [e for e in reading.entities if e not in gone]
     reading.strong = [e for e in reading.strong if e not in gone]
     reading.groups = [(g, [m for m in ms if m not in gone]) for g, ms in reading.groups]
+
+
+_JOIN_END_RE = re.compile(r"\s+(?:plus|and|or|with|&|\+)$", re.I)
+_JOIN_RE = re.compile(r"\s+(?:plus|&|\+)\s+", re.I)
+
+
+def split_joined_names(head: dict) -> dict:
+    """A name head's names cut at a joining word: one that ends on it ("STAR plus", from "one route made of
+    STAR plus RSEM") loses it; one that joins two names ("HISAT2 plus featureCounts") is the two, in the
+    order said: a link into it goes to the first, a link out of it leaves the last, a group holds both.
+    ("and" joins only at the end: "Sample and variant QC" is one name.)"""
+    parts: dict[str, list[str]] = {}
+    for n in head.get("node", []):
+        cut = _JOIN_END_RE.sub("", n.strip()).strip()
+        pieces = [p.strip() for p in _JOIN_RE.split(cut) if p.strip()]
+        if cut and pieces != [n]:
+            parts[n.lower()] = pieces
+    if not parts:
+        return head
+    def of(name: str) -> list[str]:
+        return [p.lower() for p in parts.get(name.lower(), [name])]
+    nodes = list(dict.fromkeys(p for n in head.get("node", []) for p in parts.get(n.lower(), [n])))
+    links = [(of(a)[-1], of(b)[0]) for a, b in head.get("links", [])]
+    members = [(g, [p for m in ms for p in of(m)]) for g, ms in head.get("members", [])]
+    return {**head, "node": nodes, "links": links, "members": members}
+
+
+
+_LISTED_GROUPS_RE = re.compile(
+    r"\b(?:two|three|four|five|six|seven|eight|[2-9])\s+(?:[\w-]+\s+)?(?:groups|modules|layers|stages|tiers|"
+    r"subsystems|blocks|packages|subworkflows|zones|sections|units|phases|parts)\s*:\s*(?P<list>[^.;:\n]+)", re.I)
+
+
+def read_listed_groups(reading: BriefReading, text: str) -> None:
+    """ "The driving stack launches four groups: `sensing`, `perception`, `planning` and `control`": each name
+    of the list is a group, not a box; its members are the things the sentences that name it say (a thing
+    two of them say goes to the first), and it draws no link of its own. A listed name no later sentence
+    fills stays as it was."""
+    for m in _LISTED_GROUPS_RE.finditer(text):
+        listed = [re.sub(r"^(?:the|a|an)\s+", "", p.strip(" `'\"“”*_"), flags=re.I)
+                  for p in re.split(r",|\band\b|\bor\b|&", m.group("list"))]
+        listed = [p for p in listed if p and len(p.split()) <= 4]
+        if len(listed) < 2:
+            continue
+        keys = {box_key(p) for p in listed}
+        others = list(dict.fromkeys([e for e in reading.entities if box_key(e) not in keys]
+                                    + [g for g, _ in reading.groups if box_key(g) not in keys]))  # a subgroup
+        sentences = [s for s in re.split(r"(?<=[.;!?])\s+|\n+", text[m.end():]) if s.strip()]
+        owned: set[str] = {x for _, ms in reading.groups for x in ms}
+        for name in listed:
+            said = [s for s in sentences if find_word(s.replace("`", ""), name) >= 0]
+            members = [e for s in said for e in _names_in(s.replace("`", ""), others) if e not in owned]
+            members = list(dict.fromkeys(members))
+            if not members:
+                continue
+            owned.update(members)
+            gone = {e for e in reading.entities if box_key(e) == box_key(name)}
+            reading.entities = [e for e in reading.entities if e not in gone]
+            reading.strong = [e for e in reading.strong if e not in gone]
+            reading.relations = [(a, b) for a, b in reading.relations if a not in gone and b not in gone]
+            had = [x for g, ms in reading.groups if box_key(g) == box_key(name) for x in ms]
+            reading.groups = [(g, ms) for g, ms in reading.groups if box_key(g) != box_key(name)]
+            reading.groups.append((name, list(dict.fromkeys(had + members))))

@@ -322,6 +322,21 @@ def feedback_edges(area: Area) -> set[str]:
             and order.get(e.source, 0) > order.get(e.target, 0)}
 
 
+WRAP_LAYERS = 7  # a flat area whose flow runs this many layers deep wraps into rows (or columns)
+WRAP_ASPECT = 3.0  # the width-to-height ratio ELK wraps towards
+
+
+def wraps(area: Area) -> bool:
+    """Whether ELK should cut an area's long flow into rows ("nine steps in one row" is an 8:1 strip): a
+    left-to-right area whose longest path runs :data:`WRAP_LAYERS` layers, with no skip edge (those run in
+    lanes along one row: :func:`crafter.layout.lanes.lane_edges`). ELK wraps the top level: a group is one
+    block in a row."""
+    if area.direction not in ("LR", "RL") or not area.edges:
+        return False
+    layer, _ = flow_layers(area)
+    return max(layer.values(), default=0) + 1 >= WRAP_LAYERS and not lane_edges(area)
+
+
 BACKBONE_PRIORITY = {"elk.layered.priority.straightness": "10", "elk.layered.priority.direction": "10"}
 
 
@@ -351,6 +366,8 @@ def build_graph(area: Area, leave_out: set[str] = frozenset()) -> dict:  # type:
         "elk.layered.mergeEdges": "false",
         **_spacing(area),
     }
+    if wraps(area):
+        options |= {"elk.layered.wrapping.strategy": "MULTI_EDGE", "elk.aspectRatio": str(WRAP_ASPECT)}
     # with INCLUDE_CHILDREN a compound node's own options govern its insides: repeat them there
     inherited = {k: v for k, v in options.items()
                  if k not in ("elk.algorithm", "elk.hierarchyHandling", "elk.padding", "elk.json.shapeCoords",

@@ -153,6 +153,19 @@ def test_a_name_said_again_as_the_tail_of_a_fuller_name_is_one_box() -> None:
     assert "Interview" in nodes  # two fuller names: which one is meant is not said
 
 
+def test_a_proper_name_said_again_as_the_head_of_a_fuller_name_is_one_box() -> None:
+    # "a Bpod state machine … the Bpod triggers the sound card": one box; "the encoder" after "encoder block" is
+    # a common word and keeps its own box
+    brief = ("The rig is controlled by a Bpod state machine. On each trial the Bpod triggers the sound card. "
+             "An encoder block feeds the decoder; the encoder is frozen.")
+    head = {"node": ["Bpod state machine", "Bpod", "sound card", "encoder block", "encoder", "decoder"],
+            "links": [["bpod", "sound card"], ["encoder block", "decoder"]], "members": []}
+    fig = figure_from_brief(brief, names=head)
+    nodes = {n.label for n in fig.of_kind("node")}
+    assert "Bpod" not in nodes and ("Bpod state machine", "Sound card") in _edges(fig)
+    assert "Encoder" in nodes
+
+
 def test_all_three_and_both_are_the_things_said_before_not_a_box() -> None:
     fig = figure_from_brief("Contigs go to QUAST, BUSCO and Merqury.\nAll three → HTML dashboard\n")
     nodes = {n.label for n in fig.of_kind("node")}
@@ -270,3 +283,19 @@ def test_a_brief_written_a_statement_a_line_keeps_its_first_statement() -> None:
     assert {("Camera", "Detector"), ("Detector", "Tracker")} <= _edges(fig)
     fig = figure_from_brief("GWAS pipeline\n- genotyping arrays → sample QC\n- sample QC → imputation\n")
     assert "GWAS pipeline" not in {n.label for n in fig.of_kind("node")}
+
+
+def test_a_head_name_cut_at_plus_is_the_names_it_joins() -> None:
+    # a name head read "STAR plus" and "HISAT2 plus featureCounts" out of "one made of STAR plus RSEM and one
+    # made of HISAT2 plus featureCounts": boxes STAR, HISAT2 and featureCounts, none ending on "plus"
+    brief = ("The alignment stage holds two interchangeable routes, one made of STAR plus RSEM and one made of "
+             "HISAT2 plus featureCounts. Trim Galore feeds both routes.")
+    names = {"node": ["Trim Galore", "STAR plus", "HISAT2 plus featureCounts"],
+             "links": [("trim galore", "star plus"), ("trim galore", "hisat2 plus featurecounts")],
+             "members": [("alignment stage", ["star plus", "hisat2 plus featurecounts"])]}
+    fig = figure_from_brief(brief, names=names)
+    labels = {n.id: n.label for n in fig.of_kind("node")}
+    assert {"STAR", "HISAT2", "featureCounts"} <= set(labels.values())
+    assert not any(x.lower().endswith(" plus") or " plus " in x for x in labels.values())
+    drawn = {(labels[e.source], labels[e.target]) for e in fig.of_kind("edge")}
+    assert {("Trim Galore", "STAR"), ("Trim Galore", "HISAT2")} <= drawn

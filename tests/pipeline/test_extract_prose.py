@@ -97,3 +97,19 @@ def test_groups() -> None:
     )
     (group,) = fig.of_kind("group")
     assert len(group.members) == 2 and len(fig.of_kind("edge")) == 1  # the block's edge leaves from its last member
+
+
+def test_a_verb_whose_object_is_nothing_draws_no_link() -> None:
+    # "the camera sends nothing back to the state machine" had drawn camera -> state machine labelled "Nothing";
+    # the name head's link between the two goes too, as for "never talks to"
+    brief = ("A face camera records at 200 Hz, triggered by the Bpod. The camera sends nothing back to the state "
+             "machine. The Bpod triggers the sound card.")
+    head = {"node": ["Face camera", "Bpod", "State machine", "Sound card"],
+            "links": [("bpod", "face camera"), ("face camera", "state machine"), ("bpod", "sound card")]}
+    for names in (None, head):
+        fig = figure_from_brief(brief, names=names)
+        lab = {c.id: c.label for c in fig.components}
+        drawn = {(lab[e.source], lab[e.target]) for e in fig.of_kind("edge")}
+        assert ("Bpod", "Sound card") in drawn
+        assert not any("camera" in a.lower() and "machine" in b.lower() for a, b in drawn), drawn
+        assert not any((e.label or "").lower() == "nothing" for e in fig.of_kind("edge"))

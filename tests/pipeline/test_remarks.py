@@ -4,7 +4,8 @@ follows an article ("Hinted handoff node holds the write") stay."""
 
 from __future__ import annotations
 
-from crafter.agents.extract import figure_from_brief
+from crafter.agents.extract import figure_from_brief, read_brief
+from crafter.agents.labels import OPENERS
 from crafter.agents.reading import is_remark
 
 BRIEF = ("Layout of the yield figure:\n"
@@ -34,3 +35,12 @@ def test_the_models_own_names_are_never_taken_for_remarks() -> None:
     names = {"node": ["Worker", "Disk writes", "Monitor", "Compute costs", "Per worker queue"]}
     labels = {n.label for n in figure_from_brief(brief, names=names).of_kind("node")}
     assert {"Worker", "Disk writes", "Monitor", "Compute costs"} <= labels
+
+
+def test_one_opener_list_serves_the_prose_reader_and_the_remark_check() -> None:
+    # the words the prose reader skips before a comma ("Downstream, the …") are the words a one-word name is a
+    # remark for, and the other way round ("Otherwise, …" opens a sentence as "Downstream, …" does)
+    for word in OPENERS:
+        assert is_remark(word.capitalize()), word
+        entities = read_brief(f"{word.capitalize()}, the sorter feeds the metrics unit.").entities
+        assert entities == ["Sorter", "Metrics unit"], (word, entities)
