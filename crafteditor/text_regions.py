@@ -29,6 +29,8 @@ FAINT_INK = 90  # a figure whose darkest ink is lighter than this is drawn in fa
 EDGE_CONTRAST = 40  # morphological gradient above which a pixel is an edge (white text on a fill)
 MARGIN = 1.5  # context around a glyph, in glyph heights
 GAP = 16  # pixels between tiles in the mosaic
+SHORTEST_GLYPH = 7.0  # px: a dark component shorter than this on its long side is no glyph...
+SMALL_PRINT_FLOOR = 4.0  # ...but in small print, one a pixel under the typical glyph height, down to this (glyph_boxes)
 SAME = 4  # an edge component within this many pixels of a dark one is that glyph's outline
 CONTEXT = 3.0  # context around a blob looked at again, in glyph heights
 TOUCH = 3  # a blob this close (px, after the detector's box growth) to a cut edge is looked at again
@@ -72,9 +74,10 @@ class TextRegions:
                            self.glyph_h * math.sqrt(fx * fy))
 
 
-def _glyph_sized(stats: np.ndarray, unit: int, min_fill: float, words: bool = False) -> np.ndarray:
+def _glyph_sized(stats: np.ndarray, unit: int, min_fill: float, words: bool = False,
+                 shortest: float = SHORTEST_GLYPH) -> np.ndarray:
     """The (x, y, w, h) of the components (stats on a grid of ``unit`` px) that could be glyphs:
-    7–120 px on the long side, not a thin solid bar (a rule, an axis, a box side). ``words``:
+    ``shortest``–120 px on the long side, not a thin solid bar (a rule, an axis, a box side). ``words``:
     a whole word too, 7-40 px on the short side (the edges of white letters on a fill run
     together into one component: 'LogicManager', 133 px, went undetected; issue 31)."""
     st = stats.astype(np.float32)
@@ -82,15 +85,24 @@ def _glyph_sized(stats: np.ndarray, unit: int, min_fill: float, words: bool = Fa
     w, h = st[:, 2] * unit, st[:, 3] * unit
     lo, hi = np.minimum(w, h), np.maximum(w, h)
     sized = (hi <= 120) | ((lo >= 7) & (lo <= 40)) if words else hi <= 120
-    keep = (hi >= 7) & sized & (lo >= 2) & (hi <= 15 * lo) & (fill >= min_fill)
+    keep = (hi >= shortest) & sized & (lo >= 2) & (hi <= 15 * lo) & (fill >= min_fill)
     keep &= ~((fill >= 0.85) & (lo <= 3 * unit) & (hi >= 2.5 * lo))
     return st[keep, :4] * unit
 
 
 def glyph_boxes(gray: np.ndarray, dark: np.ndarray) -> np.ndarray:
     """Boxes (x, y, w, h) of what could be glyphs: dark components, and edge components (on a
-    2 px grid) that are not a dark glyph's own outline."""
-    dark_glyphs = _glyph_sized(dark, 1, 0.12)
+    2 px grid) that are not a dark glyph's own outline.
+
+    In a figure set in small print (its typical glyph under :data:`SHORTEST_GLYPH`), a dark
+    glyph may be a pixel shorter than that typical glyph: a slide of matplotlib panels in 7 px
+    type, whose lower-case letters are 4-6 px, had only its capitals in a tile, or none, and its
+    axis titles and ticks went undetected or cut mid-word ('Global Step' and the '2.8×10⁰' ticks
+    never read, 'Training at lea' 'rning rate'; issue 31). Lowered in every figure, the floor
+    changed the tiles of 44 dev figures and cut long lines elsewhere at the new tiles' edges."""
+    g = typical_glyph_height(dark)
+    shortest = SHORTEST_GLYPH if g is None or g >= SHORTEST_GLYPH else max(SMALL_PRINT_FLOOR, g - 1.0)
+    dark_glyphs = _glyph_sized(dark, 1, 0.12, shortest=shortest)
     edge = (cv2.morphologyEx(gray, cv2.MORPH_GRADIENT, K3) > EDGE_CONTRAST).astype(np.uint8)
     pooled = cv2.dilate(edge, np.ones((2, 2), np.uint8), anchor=(0, 0))[::2, ::2].copy()
     edges = _glyph_sized(find_blobs(pooled)[2][1:], 2, 0.45, words=True)

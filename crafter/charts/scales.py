@@ -101,6 +101,10 @@ class ContinuousScale(ScaleTransform, PositionScale):
 
 
     def __call__(self, v: float) -> float:
+        if self.kind == "log" and v <= 0:
+            # a log axis has no place for zero or less: such a value (a bar's base at 0, read off a
+            # figure whose log axis was read) is drawn at the axis's low end, not a math domain error
+            v = min(self.d0, self.d1)
         t0, t1 = self.fwd(self.d0), self.fwd(self.d1)
         f = (self.fwd(v) - t0) / (t1 - t0)
         if self.reverse:
