@@ -20,13 +20,12 @@ import cv2
 import numpy as np
 
 from crafteditor.assemble.geometry import dist_to_polyline
+from crafteditor.assemble.seq_ink import ink_mask
 from crafteditor.assemble.slanted import slanted_strokes
 from crafteditor.lines.paths import LinePath
 from crafteditor.ocr.runs import TextRun
-from crafteditor.paint import farther_than
 from crafteditor.shapes.detect import DetectedShape, keep_shapes
 
-INK = 30.0  # colour distance from the background that counts as ink (light grey lifelines)
 WAVE = 6  # px a hand-drawn message wanders up or down along its way
 
 
@@ -74,10 +73,6 @@ class Sequence:
 def participant_shapes(lifelines: list[Lifeline]) -> set[int]:
     """The shapes the lifelines hang from, and those repeated at their feet."""
     return {k for ln in lifelines for k in (ln.node, ln.bottom) if k is not None}
-
-
-def ink_mask(rgb: np.ndarray, background: tuple[int, int, int]) -> np.ndarray:
-    return farther_than(rgb, background, INK)
 
 
 def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: list[DetectedShape],
@@ -136,7 +131,7 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
     inner = [s for k, s in enumerate(shapes) if not s.is_group and k not in parts and k not in boxes
              and not _cell(s, xs)]
     plates = [shapes[k] for k in boxes if k not in parts]  # a message's label box: it runs through its middle
-    messages = [m for m in messages if not any(_through(s, m) for s in inner)
+    messages = [m for m in messages if not any(_through(s, m) and _covers(s, m) for s in inner)
                 and not any(_through(s, m) and abs(m.points[0][1] - s.cy) > 0.2 * s.h for s in plates)]
     if not messages:  # a sequence's participants talk to each other, not only to themselves
         return None
@@ -154,6 +149,13 @@ def _through(s: DetectedShape, m: Message) -> bool:
     y, xs = m.points[0][1], [p[0] for p in m.points]
     mid = (min(xs) + max(xs)) / 2
     return s.y + 3 < y < s.y + s.h - 3 and s.x < mid < s.x + s.w
+
+
+def _covers(s: DetectedShape, m: Message) -> bool:
+    """Whether box ``s`` spans most of message ``m``'s way (a note over the lifelines it joins; a
+    box a band's edge and a frame cut out of the middle of a longer message is none of its notes)."""
+    xs = [p[0] for p in m.points]
+    return min(s.x + s.w, max(xs)) - max(s.x, min(xs)) >= 0.75 * (max(xs) - min(xs))
 
 
 def _name_boxes(shapes: list[DetectedShape], runs: list[TextRun], background: tuple[int, int, int]) -> list[DetectedShape]:
@@ -183,12 +185,31 @@ def _named_lifelines(rgb: np.ndarray, ink: np.ndarray, pool: list[DetectedShape]
             continue
         s, x = pool[i], int(ln.x)
         yb = int(math.ceil(s.y + s.h)) + 2
-        if (ink[yb:yb + max(6, int(0.8 * s.h)), max(0, x - 6):x + 7].sum(axis=1) > 4).any():
+        border = _border_under(ink, s, yb)
+        if border is not None:  # the name's box, drawn but not found (on a band): the lifeline hangs from its border
+            ln.y0 = float(border + 1)
+        elif (ink[yb:yb + max(6, int(0.8 * s.h)), max(0, x - 6):x + 7].sum(axis=1) > 4).any():
             continue  # an arrowhead under the name: an arrow into a label, no lifeline
         if ln.bottom is not None and ln.bottom < base:
             ln.bottom = None
         out.append(ln)
     return out
+
+
+def _border_under(ink: np.ndarray, s: DetectedShape, yb: int) -> int | None:
+    """The row of a box's bottom border just under name ``s`` (within its height): ink across the
+    whole name and past both its ends (an arrowhead under a name is narrow)."""
+    x0, x1 = int(s.x) - 3, int(math.ceil(s.x + s.w)) + 4
+    if x0 < 0 or x1 > ink.shape[1]:
+        return None
+    rows = ink[max(0, yb - 2):yb + max(6, int(s.h)), x0:x1].mean(axis=1)
+    hit = np.flatnonzero(rows >= 0.95)
+    if not len(hit):
+        return None
+    k = 0
+    while k + 1 < len(hit) and hit[k + 1] == hit[k] + 1:  # the border's rows (antialiased, thick)
+        k += 1
+    return max(0, yb - 2) + int(hit[k])
 
 
 def _keep_extra(found: list[Lifeline], pool: list[DetectedShape], base: int) -> list[DetectedShape]:
