@@ -1,0 +1,64 @@
+"""Sequence diagrams whose participants stand in coloured bands (PlantUML's ``box "..." #color``
+around participants, a swimlane's fill): against the page colour alone each band was ink from side
+to side, no lifeline in it was a thin column, and the figure read as no sequence at all (issue 31,
+cluster-api's controlplane-init: nodes and edges 0)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+from ce_helpers import edge_pairs, png_bytes
+from PIL import Image, ImageDraw, ImageFont
+
+from crafteditor.config import Config
+from crafteditor.convert import convert
+from crafter.spec.model import Node
+
+FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+
+
+def _banded_sequence_png() -> tuple[bytes, Counter]:
+    """Three participants, the last two in a green and a slate band, each drawn top and bottom;
+    dashed lifelines, solid calls and dashed replies with filled heads, labels above."""
+    W, H = 760, 430
+    img = Image.new("RGB", (W, H), "white")
+    d = ImageDraw.Draw(img)
+    font = ImageFont.truetype(FONT, 15)
+    names, xs = ["Client", "Server", "Store"], [90, 360, 620]
+    d.rectangle([300, 10, 420, H - 10], fill=(144, 238, 144), outline=(60, 60, 60))
+    d.rectangle([520, 10, 720, H - 10], fill=(119, 136, 153), outline=(60, 60, 60))
+    for x in xs:  # dashed lifelines
+        for y in range(62, H - 62, 8):
+            d.line([(x, y), (x, y + 4)], fill=(80, 80, 80), width=1)
+    for x, name in zip(xs, names):
+        tw = d.textlength(name, font=font)
+        for y in (30, H - 62):
+            d.rounded_rectangle([x - tw / 2 - 10, y, x + tw / 2 + 10, y + 32], radius=3, fill=(226, 226, 240),
+                                outline=(40, 40, 40))
+            d.text((x - tw / 2, y + 8), name, fill="black", font=font)
+    msgs = [(0, 1, 120, False, "request"), (1, 2, 170, False, "read row"), (2, 1, 220, True, "row"),
+            (1, 2, 270, False, "write row"), (2, 1, 310, True, "ok"), (1, 0, 350, True, "response")]
+    want: Counter = Counter()
+    for a, b, y, dashed, label in msgs:
+        x0, x1 = xs[a], xs[b]
+        s = 1 if x1 > x0 else -1
+        if dashed:
+            for x in range(x0, x1, 10 * s):
+                d.line([(x, y), (x + 5 * s, y)], fill="black", width=1)
+        else:
+            d.line([(x0, y), (x1, y)], fill="black", width=1)
+        d.polygon([(x1, y), (x1 - 10 * s, y - 5), (x1 - 10 * s, y + 5)], fill="black")
+        tw = d.textlength(label, font=font)
+        d.text(((x0 + x1) / 2 - tw / 2, y - 20), label, fill="black", font=font)
+        want[(names[a], names[b])] += 1
+    return png_bytes(np.asarray(img)), want
+
+
+def test_messages_across_coloured_bands_join_their_participants():
+    png, want = _banded_sequence_png()
+    fig = convert(png, Config()).figure
+    boxes = sorted(c.label for c in fig.components if isinstance(c, Node) and c.label)
+    assert boxes == sorted(["Client", "Server", "Store"] * 2), boxes
+    assert edge_pairs(fig) == want, edge_pairs(fig)
+    assert edge_pairs(fig, lifelines=True) == Counter()  # a lifeline is no message
