@@ -442,10 +442,28 @@ def _messages(ink: np.ndarray, rgb: np.ndarray, text: np.ndarray, lines: list[Li
             band.append(rows[k][0])
         k += 1
         if raw is None:
-            out.append(_message(ink, rgb, lines, i, j, band, hidden=boxed))
+            # no thicker than a few lifelines (a scale-4 export's strokes are thick, its lifelines too)
+            if len(band) <= 2 * max(lines[i].width, lines[j].width) + 4 and _stroke_alone(
+                    ink, text, band, lines[i].x, lines[j].x):
+                out.append(_message(ink, rgb, lines, i, j, band, hidden=boxed))
         elif len(band) <= 4 * WAVE + 4 and _waves(raw, lines[i].x, lines[j].x, band):
             out.append(_message(raw, rgb, lines, i, j, band, wavy=True))
     return out
+
+
+def _stroke_alone(ink: np.ndarray, text: np.ndarray, band: list[int], xa: float, xb: float) -> bool:
+    """Whether the rows ``band`` between lifelines at ``xa`` and ``xb`` are a stroke with paper
+    above and below it (text aside): a filled box's top and bottom rows (a note no shape was found
+    for, on a band of its own colour) have its fill on one side all the way, and are as thick as
+    the rows down to its text."""
+    m = int(min(28, 0.2 * (xb - xa)))
+    x0, x1 = int(xa) + m, int(xb) - m
+    H = ink.shape[0]
+    for y in (band[0] - 3, band[-1] + 3):
+        free = ~text[y, x0:x1] if 0 <= y < H else None
+        if free is not None and free.sum() >= 0.2 * (x1 - x0) and ink[y, x0:x1][free].mean() >= 0.6:
+            return False
+    return True
 
 
 def _self_messages(ink: np.ndarray, rgb: np.ndarray, lines: list[Lifeline], messages: list[Message]) -> list[Message]:

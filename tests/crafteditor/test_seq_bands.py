@@ -11,6 +11,7 @@ import numpy as np
 from ce_helpers import edge_pairs, png_bytes
 from PIL import Image, ImageDraw, ImageFont
 
+from crafteditor.assemble.sequences import _stroke_alone
 from crafteditor.config import Config
 from crafteditor.convert import convert
 from crafter.spec.model import Node
@@ -62,3 +63,17 @@ def test_messages_across_coloured_bands_join_their_participants():
     assert boxes == sorted(["Client", "Server", "Store"] * 2), boxes
     assert edge_pairs(fig) == want, edge_pairs(fig)
     assert edge_pairs(fig, lifelines=True) == Counter()  # a lifeline is no message
+
+
+def test_a_filled_note_between_lifelines_is_no_message():
+    """A note no shape was found for (filled, on a band of another colour): its top rows run from
+    near one lifeline to near the next, but its fill lies under them all the way; a message's
+    label sits above its stroke with paper between the words."""
+    ink = np.zeros((120, 300), bool)
+    text = np.zeros_like(ink)
+    ink[20:50, 40:260] = True  # the note, filled
+    assert not _stroke_alone(ink, text, [20, 21], 10.0, 290.0)
+    ink[90, 10:290] = True  # a message, its label above it
+    for x in range(100, 200, 9):
+        ink[78:86, x:x + 6] = text[76:88, x - 1:x + 8] = True
+    assert _stroke_alone(ink, text, [90], 10.0, 290.0)
