@@ -11,7 +11,7 @@ import numpy as np
 from ce_helpers import edge_pairs, png_bytes
 from PIL import Image, ImageDraw, ImageFont
 
-from crafteditor.assemble.sequences import _stroke_alone
+from crafteditor.assemble.seq_strokes import runs_to_ends, stroke_alone
 from crafteditor.config import Config
 from crafteditor.convert import convert
 from crafter.spec.model import Node
@@ -72,8 +72,22 @@ def test_a_filled_note_between_lifelines_is_no_message():
     ink = np.zeros((120, 300), bool)
     text = np.zeros_like(ink)
     ink[20:50, 40:260] = True  # the note, filled
-    assert not _stroke_alone(ink, text, [20, 21], 10.0, 290.0)
+    assert not stroke_alone(ink, text, [20, 21], 10.0, 290.0)
     ink[90, 10:290] = True  # a message, its label above it
     for x in range(100, 200, 9):
         ink[78:86, x:x + 6] = text[76:88, x - 1:x + 8] = True
-    assert _stroke_alone(ink, text, [90], 10.0, 290.0)
+    assert stroke_alone(ink, text, [90], 10.0, 290.0)
+
+
+def test_a_row_runs_on_to_both_lifelines_or_to_an_activation_bar():
+    """A message's row reaches each lifeline it joins, or the side of a bar about it; a note set
+    just after a message's head ends short of the next lifeline (it read as a message past it)."""
+    ink = np.zeros((60, 400), bool)
+    ink[:, [100, 200, 300]] = True  # lifelines
+    ink[20, 100:197] = True  # a message from the first to the second lifeline...
+    ink[12:40, 209:281] = True  # ...a note after its head, 19 px short of the third
+    assert runs_to_ends(ink, 20, 100.0, 200.0)
+    assert not runs_to_ends(ink, 20, 100.0, 300.0)
+    ink[:, [292, 308]] = True  # an activation bar about the third lifeline, 8 px to either side
+    ink[45, 200:292] = True  # a message to the bar's side
+    assert runs_to_ends(ink, 45, 200.0, 300.0)
