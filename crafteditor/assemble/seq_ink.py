@@ -21,7 +21,8 @@ NEAR = 20.0  # a pixel this close to a fill's colour is that fill
 
 def ink_mask(rgb: np.ndarray, background: tuple[int, int, int]) -> np.ndarray:
     """Pixels farther than :data:`INK` from the paper under them (H×W bool): the page, or a fill
-    broad enough to hold a :data:`BAND` square, in one of the few colours most of such fills have.
+    broad enough to hold a :data:`BAND` square, in one of the few colours most of such fills have,
+    4 such squares wide and 8 tall at least (a band along a lifeline).
     A fill keeps its exact shape (an opening keeps a rectangle whole), the lines across it and its
     words stay ink (not of its colour), and so does the antialiased rim of its edges (a 1 px seam)."""
     ink = farther_than(rgb, background, INK)
@@ -37,4 +38,12 @@ def ink_mask(rgb: np.ndarray, background: tuple[int, int, int]) -> np.ndarray:
     for c in colours[np.argsort(-counts)[:6]][counts[np.argsort(-counts)[:6]] >= SHARE * n]:
         colour = (int(c) >> 16 & 255, int(c) >> 8 & 255, int(c) & 255)
         paper |= ~farther_than(rgb, colour, NEAR, within=solid) & solid
-    return ink & ~paper
+    # a band runs down along a lifeline: tall and broad (an activation bar, a participant's box or a
+    # note is a fill too, but stays ink: its sides are what a message runs to and a row stops at)
+    # (measured on the solid ink, which the lines and words across a band do not cut in pieces)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(solid.astype(np.uint8), connectivity=8)
+    broad = (stats[:, cv2.CC_STAT_WIDTH] >= 4 * BAND) & (stats[:, cv2.CC_STAT_HEIGHT] >= 8 * BAND)
+    broad[0] = False  # the rest of the page
+    if not broad.any():
+        return ink
+    return ink & ~(paper & broad[labels])

@@ -410,7 +410,9 @@ def _messages(ink: np.ndarray, rgb: np.ndarray, text: np.ndarray, lines: list[Li
     rows: list[tuple[int, int, int]] = []
     for y in sorted(hits):
         pairs = sorted(hits[y], key=lambda p: lines[p[0]].x - lines[p[1]].x)
-        ends = [p for p in pairs if runs_to_ends(ink, y, lines[p[0]].x, lines[p[1]].x)]
+        # (and has no head at a lifeline between: a note after a message's head, over the next lifeline)
+        ends = [p for p in pairs if runs_to_ends(ink, y, lines[p[0]].x, lines[p[1]].x) and not any(
+            head_at(ink, y, lines[k].x, side, 1.0) for k in range(p[0] + 1, p[1]) for side in (-1, 1))]
         if ends:
             rows.append((y, *ends[0]))
     out: list[Message] = []

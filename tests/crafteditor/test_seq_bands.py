@@ -91,3 +91,47 @@ def test_a_row_runs_on_to_both_lifelines_or_to_an_activation_bar():
     ink[:, [292, 308]] = True  # an activation bar about the third lifeline, 8 px to either side
     ink[45, 200:292] = True  # a message to the bar's side
     assert runs_to_ends(ink, 45, 200.0, 300.0)
+
+
+def _bars_sequence_png() -> tuple[bytes, Counter]:
+    """PowerPoint's look: participants in solid coloured boxes with white names, dashed lifelines
+    in their colours, solid activation bars 24 px wide, messages from bar side to bar side."""
+    W, H = 900, 360
+    img = Image.new("RGB", (W, H), "white")
+    d = ImageDraw.Draw(img)
+    font = ImageFont.truetype(FONT, 22)
+    names, xs = ["UI", "Logic", "Model"], [150, 450, 750]
+    colours = [(0, 176, 80), (0, 112, 192), (112, 48, 160)]
+    for x, name, c in zip(xs, names, colours):
+        d.rectangle([x - 90, 14, x + 90, 74], fill=c)
+        tw = d.textlength(name, font=font)
+        d.text((x - tw / 2, 30), name, fill="white", font=font)
+        for y in range(76, H - 4, 10):
+            d.line([(x, y), (x, y + 5)], fill=c, width=2)
+    for x, c, (y0, y1) in zip(xs, colours, [(110, 300), (140, 280), (170, 250)]):
+        d.rectangle([x - 12, y0, x + 12, y1], fill=c)
+    msgs = [(0, 1, 150, False), (1, 2, 180, False), (2, 1, 240, True), (1, 0, 270, True)]
+    want: Counter = Counter()
+    for a, b, y, dashed in msgs:
+        s = 1 if xs[b] > xs[a] else -1
+        x0, x1 = xs[a] + 12 * s, xs[b] - 12 * s
+        c = colours[a]
+        if dashed:
+            for x in range(x0, x1, 10 * s):
+                d.line([(x, y), (x + 5 * s, y)], fill=c, width=2)
+        else:
+            d.line([(x0, y), (x1, y)], fill=c, width=2)
+        d.line([(x1 - 12 * s, y - 6), (x1, y), (x1 - 12 * s, y + 6)], fill=c, width=2)
+        want[(names[a], names[b])] += 1
+    return png_bytes(np.asarray(img)), want
+
+
+def test_solid_activation_bars_and_boxes_stay_ink():
+    """Solid bars and boxes are fills too, but no band: a message runs to a bar's side (read
+    against the bar's colour as paper, it stopped short of its lifeline and the figure had none)."""
+    png, want = _bars_sequence_png()
+    pairs = edge_pairs(convert(png, Config()).figure)
+    # each message joins its two participants (which way an open head by a bar points is read
+    # wrong for the two dashed returns, as before this reader: a known gap, not asserted here)
+    assert Counter(tuple(sorted(p)) for p in pairs.elements()) == Counter(
+        tuple(sorted(p)) for p in want.elements()), pairs
