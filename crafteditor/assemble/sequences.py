@@ -404,15 +404,17 @@ def _messages(ink: np.ndarray, rgb: np.ndarray, text: np.ndarray, lines: list[Li
                 ink, text, y0, y1, int(b.x), 1)
             for y in (y0 + np.flatnonzero(ok)).tolist():
                 hits.setdefault(y, []).append((i, j))
+    bare = ink & ~text if any(p[1] - p[0] > 1 for ps in hits.values() for p in ps) else ink
     # the widest pair of a row (one message passes over the lifelines between its ends) whose ink
     # runs on to both ends (a message to a nearer lifeline with a note after it: the note's row
     # reaches to the next lifeline's margin, not to it)
     rows: list[tuple[int, int, int]] = []
     for y in sorted(hits):
         pairs = sorted(hits[y], key=lambda p: lines[p[0]].x - lines[p[1]].x)
-        # (and has no head at a lifeline between: a note after a message's head, over the next lifeline)
+        # (and has no head at a lifeline between: a note after a message's head, over the next lifeline;
+        # a label's glyphs over a lifeline it passes are no head)
         ends = [p for p in pairs if runs_to_ends(ink, y, lines[p[0]].x, lines[p[1]].x) and not any(
-            head_at(ink, y, lines[k].x, side, 1.0) for k in range(p[0] + 1, p[1]) for side in (-1, 1))]
+            head_at(bare, y, lines[k].x, side, 1.0) for k in range(p[0] + 1, p[1]) for side in (-1, 1))]
         if ends:
             rows.append((y, *ends[0]))
     out: list[Message] = []
