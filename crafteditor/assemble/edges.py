@@ -48,8 +48,14 @@ def edge_components(b: FigureBuilder, lines: list[LinePath], shapes: list[Detect
     text_targets: dict[int, str] = {}
     edges: list[tuple[Edge, LinePath]] = []
     if seq is not None:
-        lines = [ln for ln in lines if not explained(ln, seq)]
         out.extend(_sequence_parts(b, seq, node_ids, edges))
+        # what the lifelines and messages leave (a frame's or note's border, an activation bar, a hand-drawn
+        # stroke's wobble, a label's underline) joins no two participants: drawn as traced, no edge (the
+        # generic pass had joined them to the nearest label or box: 20-30 false messages in a napkin-style figure)
+        for ln in lines:
+            if not explained(ln, seq):
+                out.extend(free_line(b, ln, ln.points))
+        lines = []
     loose = [runs[k] for k in free if k not in used]  # text no node or group has taken
     # a line crossing a group's title is cut by the title's erasure as by a loose label's
     # (a JPEG's wider erasure ring cut distributed_training's 'Data shard 0' edge there)
@@ -97,16 +103,13 @@ def edge_components(b: FigureBuilder, lines: list[LinePath], shapes: list[Detect
 def _sequence_parts(b: FigureBuilder, seq: Sequence, node_ids: dict[int, str],
                     edges: list[tuple[Edge, LinePath]]) -> list[Any]:
     """A sequence diagram's messages as edges between their participants (added to ``edges``,
-    to be labelled), and its lifelines as free paths."""
+    to be labelled), and its lifelines as free paths: a lifeline is a participant's time axis, no
+    message, even where it joins the box to its repeat at the foot (read as an edge X-X, it was a
+    false message in every mermaid, websequencediagrams and PlantUML figure that repeats its boxes)."""
     out: list[Any] = []
     for lf in seq.lifelines:
         pts = [(lf.x, lf.y0), (lf.x, lf.y1)]
-        ln = LinePath(pts, lf.width, lf.color, lf.style)
-        ends = [node_ids.get(lf.node), node_ids.get(lf.bottom) if lf.bottom is not None else None]
-        if ends[0] is None or ends[1] is None:
-            out.extend(free_line(b, ln, pts))
-        else:  # a lifeline joining the participant's box to its repeat at the foot: a connector between the two
-            out.append(_edge(b, ln, pts, ends, ["none", "none"]))
+        out.extend(free_line(b, LinePath(pts, lf.width, lf.color, lf.style), pts))
     for m in seq.messages:
         ln = LinePath(list(m.points), m.width, m.color, m.style)
         ids = [node_ids.get(seq.lifelines[m.source].node), node_ids.get(seq.lifelines[m.target].node)]

@@ -20,14 +20,25 @@ import cv2
 import numpy as np
 
 from crafteditor.assemble.geometry import dist_to_polyline
+from crafteditor.assemble.seq_ink import ink_mask
+from crafteditor.assemble.seq_strokes import (
+    WAVE,
+    bar_below,
+    border_under,
+    head_at,
+    joins,
+    median_colour,
+    runs_to_ends,
+    spread,
+    stops,
+    stroke_alone,
+    waves,
+    wavy_head,
+)
 from crafteditor.assemble.slanted import slanted_strokes
 from crafteditor.lines.paths import LinePath
 from crafteditor.ocr.runs import TextRun
-from crafteditor.paint import farther_than
 from crafteditor.shapes.detect import DetectedShape, keep_shapes
-
-INK = 30.0  # colour distance from the background that counts as ink (light grey lifelines)
-WAVE = 6  # px a hand-drawn message wanders up or down along its way
 
 
 @dataclass
@@ -76,10 +87,6 @@ def participant_shapes(lifelines: list[Lifeline]) -> set[int]:
     return {k for ln in lifelines for k in (ln.node, ln.bottom) if k is not None}
 
 
-def ink_mask(rgb: np.ndarray, background: tuple[int, int, int]) -> np.ndarray:
-    return farther_than(rgb, background, INK)
-
-
 def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: list[DetectedShape],
                   runs: list[TextRun]) -> Sequence | None:
     """The lifelines and messages of a sequence diagram, or None where the figure is none: at
@@ -122,7 +129,7 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
     messages += slanted
     # hand-drawn messages (websequencediagrams' napkin style) wave over a dozen rows: read on the
     # ink spread up and down, where no straight message was found
-    for m in sorted(_messages(_spread(drawn, WAVE), rgb, text, found, drawn), key=lambda m: -abs(m.target - m.source)):
+    for m in sorted(_messages(spread(drawn, WAVE), rgb, text, found, drawn), key=lambda m: -abs(m.target - m.source)):
         # one wave, read once: by the widest pair of lifelines it joins; a slanted message's
         # stretch between two lifelines it passes is no wave of its own
         mid = ((m.points[0][0] + m.points[-1][0]) / 2, m.points[0][1])
@@ -136,7 +143,7 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
     inner = [s for k, s in enumerate(shapes) if not s.is_group and k not in parts and k not in boxes
              and not _cell(s, xs)]
     plates = [shapes[k] for k in boxes if k not in parts]  # a message's label box: it runs through its middle
-    messages = [m for m in messages if not any(_through(s, m) for s in inner)
+    messages = [m for m in messages if not any(_through(s, m) and _covers(s, m) for s in inner)
                 and not any(_through(s, m) and abs(m.points[0][1] - s.cy) > 0.2 * s.h for s in plates)]
     if not messages:  # a sequence's participants talk to each other, not only to themselves
         return None
@@ -154,6 +161,13 @@ def _through(s: DetectedShape, m: Message) -> bool:
     y, xs = m.points[0][1], [p[0] for p in m.points]
     mid = (min(xs) + max(xs)) / 2
     return s.y + 3 < y < s.y + s.h - 3 and s.x < mid < s.x + s.w
+
+
+def _covers(s: DetectedShape, m: Message) -> bool:
+    """Whether box ``s`` spans most of message ``m``'s way (a note over the lifelines it joins; a
+    box a band's edge and a frame cut out of the middle of a longer message is none of its notes)."""
+    xs = [p[0] for p in m.points]
+    return min(s.x + s.w, max(xs)) - max(s.x, min(xs)) >= 0.75 * (max(xs) - min(xs))
 
 
 def _name_boxes(shapes: list[DetectedShape], runs: list[TextRun], background: tuple[int, int, int]) -> list[DetectedShape]:
@@ -183,7 +197,10 @@ def _named_lifelines(rgb: np.ndarray, ink: np.ndarray, pool: list[DetectedShape]
             continue
         s, x = pool[i], int(ln.x)
         yb = int(math.ceil(s.y + s.h)) + 2
-        if (ink[yb:yb + max(6, int(0.8 * s.h)), max(0, x - 6):x + 7].sum(axis=1) > 4).any():
+        border = border_under(ink, s, yb)
+        if border is not None:  # the name's box, drawn but not found (on a band): the lifeline hangs from its border
+            ln.y0 = float(border + 1)
+        elif (ink[yb:yb + max(6, int(0.8 * s.h)), max(0, x - 6):x + 7].sum(axis=1) > 4).any():
             continue  # an arrowhead under the name: an arrow into a label, no lifeline
         if ln.bottom is not None and ln.bottom < base:
             ln.bottom = None
@@ -216,12 +233,12 @@ def _boxed_self_messages(ink: np.ndarray, rgb: np.ndarray, lines: list[Lifeline]
             above = [y for y in range(max(0, int(s.y) - 20), max(0, int(s.y) - 2))
                      if ink[y, x + 8:x + 22].mean() >= 0.8]
             below = [y for y in range(int(s.y + s.h) + 3, min(H - 13, int(s.y + s.h) + 22))
-                     if _head_at(ink, y, lf.x, 1, 1.0)]
+                     if head_at(ink, y, lf.x, 1, 1.0)]
             if not above or not below:
                 continue
             y1, y2 = float(np.mean(above)), float(np.mean(below))
             pix = rgb[int(y1), x + 8:x + 22][ink[int(y1), x + 8:x + 22]]
-            color = _median_colour(pix)
+            color = median_colour(pix)
             xe = x + 22  # where the stroke out turns down (under the box)
             while xe < min(W - 1, s.x + s.w) and ink[int(y1) - 1:int(y1) + 2, xe + 1].any():
                 xe += 1
@@ -284,10 +301,14 @@ def _lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: 
     # its own too; its dashes cover a third of it or more
     wide = rows.sum(axis=1) > 6
     start = int(np.argmin(wide)) if wide.any() else 0
+    border = np.flatnonzero(wide[:8])
+    if start == 0 and len(border):  # the border a name's box (not found) draws a few rows under the name
+        start = int(border[0]) + int(np.argmin(wide[border[0]:]))
     after = np.flatnonzero(wide[start:])
     stop = start + int(after[0]) if len(after) else len(wide)
-    if stop - start >= 20:
-        seg = thin[start:stop].mean(axis=0)
+    if stop - start >= 20 or stop - start >= 10 and bar_below(ink, stop, xl).any():
+        # (a shorter stretch where an activation bar starts at the first message and hides the rest)
+        seg = thin[start:stop].mean(axis=0) * (True if stop - start >= 20 else bar_below(ink, stop, xl))
         frac = np.maximum(frac, np.where(seg >= 0.3, np.maximum(seg, 0.4), 0.0))
     if frac.max() < 0.4:
         return None
@@ -315,7 +336,7 @@ def _lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: 
     lone = (alone > 0) & (alone <= 4)
     width = float(np.median(alone[lone])) if lone.any() else 1.0
     pix = rgb[yb:yb + n, x][ink[:n, lx]]
-    color = _median_colour(pix)
+    color = median_colour(pix)
     on = ink[:n, lx - 1:lx + 2].any(axis=1).mean()
     foot = min(below, key=lambda j: shapes[j].y) if below else None
     return Lifeline(node=i, x=float(x), y0=float(s.y + s.h), y1=float(y1), width=width, color=color,
@@ -352,29 +373,6 @@ def _head_of(s: DetectedShape, box: DetectedShape) -> bool:
     return s.h <= 0.6 * box.h and s.w <= 0.6 * box.w
 
 
-def _waves(raw: np.ndarray, xa: float, xb: float, band: list[int]) -> bool:
-    """Whether the ink about rows ``band`` between two lifelines is one hand-drawn stroke: nearly
-    every column crossed once, thinly, its middle wandering 3 px or more (a straight row would
-    have been read as one, or was refused as one for good reason)."""
-    m = int(min(28, 0.2 * (xb - xa)))
-    span = raw[max(0, band[0] - WAVE - 4):band[-1] + WAVE + 5, int(xa) + m:int(xb) - m]  # the wave's reach
-    # each column crossed once, by a thin stroke (no box, no second line beside it)
-    starts = span[:1].astype(int).sum(axis=0) + (span[1:] & ~span[:-1]).sum(axis=0)
-    on = (starts == 1) & (span.sum(axis=0) <= 2 * WAVE)
-    if span.shape[1] < 10 or on.mean() < 0.85:
-        return False
-    rows = np.arange(span.shape[0])[:, None]
-    mid = (span * rows).sum(axis=0)[on] / span.sum(axis=0)[on]
-    k = max(1, len(mid) // 20)  # the middle over twentieths of the way (a glyph's stroke aside)
-    steps = np.array([np.median(mid[t:t + k]) for t in range(0, len(mid), k)])
-    return float(steps.max() - steps.min()) >= 3.0
-
-
-def _spread(mask: np.ndarray, r: int) -> np.ndarray:
-    """``mask`` grown ``r`` rows up and down."""
-    return cv2.dilate(mask.astype(np.uint8), np.ones((2 * r + 1, 1), np.uint8)) > 0
-
-
 def _messages(ink: np.ndarray, rgb: np.ndarray, text: np.ndarray, lines: list[Lifeline],
               raw: np.ndarray | None = None, boxed: np.ndarray | None = None,
               glyphs: np.ndarray | None = None) -> list[Message]:
@@ -402,15 +400,23 @@ def _messages(ink: np.ndarray, rgb: np.ndarray, text: np.ndarray, lines: list[Li
                 (lit[y0:y1, int(a.x) + 4:int(a.x) + 20].mean(axis=1) >= 0.5)
                 & (lit[y0:y1, int(b.x) - 19:int(b.x) - 3].mean(axis=1) >= 0.5)
                 & (boxed[y0:y1, x0:x1].mean(axis=1) >= 0.4))
-            ok = _joins(ink, text, y0, y1, x0, x1, ends, raw is None) & _stops(ink, text, y0, y1, int(a.x), -1) & _stops(
+            ok = joins(ink, text, y0, y1, x0, x1, ends, raw is None) & stops(ink, text, y0, y1, int(a.x), -1) & stops(
                 ink, text, y0, y1, int(b.x), 1)
             for y in (y0 + np.flatnonzero(ok)).tolist():
                 hits.setdefault(y, []).append((i, j))
-    # the widest pair of a row (one message passes over the lifelines between its ends)
+    bare = ink & ~text if any(p[1] - p[0] > 1 for ps in hits.values() for p in ps) else ink
+    # the widest pair of a row (one message passes over the lifelines between its ends) whose ink
+    # runs on to both ends (a message to a nearer lifeline with a note after it: the note's row
+    # reaches to the next lifeline's margin, not to it)
     rows: list[tuple[int, int, int]] = []
     for y in sorted(hits):
-        i, j = max(hits[y], key=lambda p: lines[p[1]].x - lines[p[0]].x)
-        rows.append((y, i, j))
+        pairs = sorted(hits[y], key=lambda p: lines[p[0]].x - lines[p[1]].x)
+        # (and has no head at a lifeline between: a note after a message's head, over the next lifeline;
+        # a label's glyphs over a lifeline it passes are no head)
+        ends = [p for p in pairs if runs_to_ends(ink, y, lines[p[0]].x, lines[p[1]].x) and not any(
+            head_at(bare, y, lines[k].x, side, 1.0) for k in range(p[0] + 1, p[1]) for side in (-1, 1))]
+        if ends:
+            rows.append((y, *ends[0]))
     out: list[Message] = []
     k = 0
     while k < len(rows):
@@ -421,8 +427,11 @@ def _messages(ink: np.ndarray, rgb: np.ndarray, text: np.ndarray, lines: list[Li
             band.append(rows[k][0])
         k += 1
         if raw is None:
-            out.append(_message(ink, rgb, lines, i, j, band, hidden=boxed))
-        elif len(band) <= 4 * WAVE + 4 and _waves(raw, lines[i].x, lines[j].x, band):
+            # no thicker than a few lifelines (a scale-4 export's strokes are thick, its lifelines too)
+            if len(band) <= 2 * max(lines[i].width, lines[j].width) + 4 and stroke_alone(
+                    ink, text, band, lines[i].x, lines[j].x):
+                out.append(_message(ink, rgb, lines, i, j, band, hidden=boxed))
+        elif len(band) <= 4 * WAVE + 4 and waves(raw, lines[i].x, lines[j].x, band):
             out.append(_message(raw, rgb, lines, i, j, band, wavy=True))
     return out
 
@@ -450,61 +459,16 @@ def _self_messages(ink: np.ndarray, rgb: np.ndarray, lines: list[Lifeline], mess
             drop = ink[y:min(H, y + 81), xe - 2:xe + 1].any(axis=1)
             y2 = y + int(np.argmin(drop)) - 1 if not drop.all() else y + 80
             back = ink[max(0, y2 - 1):y2 + 2, x + 14:xe - 2].any(axis=0).mean() if y2 - y >= 8 else 0.0
-            if xe >= x + reach or ink[y, xe + 2:xe + 6].any() or back < 0.85 or not _head_at(ink, y2, x, 1, 1.0):
+            if xe >= x + reach or ink[y, xe + 2:xe + 6].any() or back < 0.85 or not head_at(ink, y2, x, 1, 1.0):
                 y += 1
                 continue
             pix = rgb[y, x + 14:xe][ink[y, x + 14:xe]]
-            color = _median_colour(pix)
+            color = median_colour(pix)
             pts = [(lf.x, float(y)), (float(xe), float(y)), (float(xe), float(y2)), (lf.x, float(y2))]
             out.append(Message(k, k, pts, 1.0, color, "solid", True, False))
             taken += [y, y2]
             y = y2 + 4
     return out
-
-
-def _joins(ink: np.ndarray, text: np.ndarray, y0: int, y1: int, x0: int, x1: int,
-           ends: np.ndarray | None = None, dashes: bool = True) -> np.ndarray:
-    """For each row y0..y1-1: whether its ink joins x0 to x1, solid or dashed, text aside. All
-    rows at once: row by row in Python it was 0.5 s of a sequence diagram's 1.1 s CPU. Where
-    ``ends`` (a row's ink stands by both lifelines, the rest mostly under a label box), a
-    solid row may be mostly hidden."""
-    free = ~text[y0:y1, x0:x1]
-    on = ink[y0:y1, x0:x1] & free
-    n_free, n_on = free.sum(axis=1), on.sum(axis=1)
-    share = n_on / np.maximum(n_free, 1)
-    # dashed: ink in every eighth of the way (an eighth mostly under text aside); the eighths
-    # are np.array_split's: the first (width % 8) one column wider
-    width = x1 - x0
-    sizes = np.array([width // 8 + 1] * (width % 8) + [width // 8] * (8 - width % 8))
-    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    bin_free = np.add.reduceat(free.astype(np.int64), starts, axis=1)
-    bin_on = np.add.reduceat(on.astype(np.int64), starts, axis=1)
-    bins = np.where(bin_free / sizes >= 0.3, bin_on / np.maximum(bin_free, 1), 1.0)
-    dashed = (share >= 0.35) & (bins.min(axis=1) >= 0.2)
-    # a message runs on to both lifelines (a fragment's frame edge stops short of them, 90 % solid between)
-    reach = (on[:, :8].any(axis=1) | ~free[:, :8].all(axis=1)) & (on[:, -8:].any(axis=1) | ~free[:, -8:].all(axis=1))
-    ok = (n_free / width >= 0.4) & ((share >= 0.9) | (dashed & dashes)) & reach
-    if ends is not None:  # what little is not hidden is solid (or nothing is)
-        ok |= ends & ((share >= 0.9) | (n_free < 6))
-    return ok
-
-
-def _stops(ink: np.ndarray, text: np.ndarray, y0: int, y1: int, x: int, side: int) -> np.ndarray:
-    """For each row y0..y1-1: whether its ink stops at lifeline ``x``: little ink 4-28 px beyond
-    it (on ``side``), in the row or the rows next to it."""
-    a, b = (x + 4, x + 29) if side > 0 else (x - 28, x - 3)
-    a, b = max(0, a), min(ink.shape[1], b)
-    if b - a < 4:
-        return np.ones(y1 - y0, bool)
-    H = ink.shape[0]
-    near = ink[y0:y1, a:b].copy()
-    near[1:] |= ink[y0:y1 - 1, a:b]
-    if y0 > 0:
-        near[0] |= ink[y0 - 1, a:b]
-    below = ink[y0 + 1:min(H, y1 + 1), a:b]
-    near[:len(below)] |= below
-    seg = near & ~text[y0:y1, a:b]
-    return seg.mean(axis=1) < 0.6
 
 
 def _message(ink: np.ndarray, rgb: np.ndarray, lines: list[Lifeline], i: int, j: int, band: list[int],
@@ -520,12 +484,12 @@ def _message(ink: np.ndarray, rgb: np.ndarray, lines: list[Lifeline], i: int, j:
         span = ink[band[0]:band[-1] + 1, int(a.x) + m:int(b.x) - m]
         per = span.sum(axis=0)
         width = float(max(1.0, np.median(per[per > 0]))) if (per > 0).any() else 1.0
-        left, right = _wavy_head(ink, band, a.x, 1, width), _wavy_head(ink, band, b.x, -1, width)
+        left, right = wavy_head(ink, band, a.x, 1, width), wavy_head(ink, band, b.x, -1, width)
         pix = rgb[band[0]:band[-1] + 1, int(a.x) + m:int(b.x) - m][span]
         style = "solid"
     else:
         width = float(max(1, len(band) - 1))  # a line's antialiased edge rows
-        left, right = _head_at(ink, yi, a.x, 1, width), _head_at(ink, yi, b.x, -1, width)
+        left, right = head_at(ink, yi, a.x, 1, width), head_at(ink, yi, b.x, -1, width)
         seen = ink[max(0, yi - 1):yi + 2, int(a.x) + m:int(b.x) - m].any(axis=0)
         if hidden is not None:  # solid or dashed where no label box hides it
             shown = ~hidden[yi, int(a.x) + m:int(b.x) - m]
@@ -533,44 +497,10 @@ def _message(ink: np.ndarray, rgb: np.ndarray, lines: list[Lifeline], i: int, j:
         on = seen.mean() if seen.size else 1.0
         pix = rgb[yi, int(a.x) + m:int(b.x) - m][ink[yi, int(a.x) + m:int(b.x) - m]]
         style = "solid" if on > 0.85 else "dashed"
-    color = _median_colour(pix)
+    color = median_colour(pix)
     if left and not right:  # drawn from right to left
         return Message(j, i, [(b.x, y), (a.x, y)], width, color, style, True, False)
     return Message(i, j, [(a.x, y), (b.x, y)], width, color, style, True, left and right)
-
-
-def _wavy_head(ink: np.ndarray, band: list[int], x: float, inward: int, width: float) -> bool:
-    """A hand-drawn arrowhead by lifeline ``x``: 6-40 px inward, a column whose ink near the
-    band stands far taller than the stroke."""
-    H, W = ink.shape
-    y0, y1 = max(0, band[0] - 14), min(H, band[-1] + 15)
-    cols = [int(round(x + inward * t)) for t in range(6, 41)]
-    tall = max((int(ink[y0:y1, c].sum()) for c in cols if 0 <= c < W), default=0)
-    return tall >= max(3 * width, width + 8)
-
-
-def _median_colour(pix: np.ndarray) -> tuple[int, int, int]:
-    """The median colour of ``pix`` (N×3 RGB), black where there are none."""
-    return tuple(int(v) for v in np.median(pix, axis=0)) if len(pix) else (0, 0, 0)  # type: ignore[return-value]
-
-
-def _head_at(ink: np.ndarray, y: int, x: float, inward: int, width: float) -> bool:
-    """An arrowhead by lifeline ``x`` on row ``y``: columns within 28 px inward where ink stands
-    above and below the line (2-9 px off it) and is no vertical line (an activation bar's side)."""
-    H, W = ink.shape
-    count = 0
-    off = int(width / 2) + 2
-    for t in range(3, 29):
-        cx = int(round(x + inward * t))
-        if not (0 <= cx < W) or y - 12 < 0 or y + 13 > H:
-            continue
-        col = ink[y - 12:y + 13, cx]
-        if col.all():
-            continue
-        up, down = col[12 - off - 7:12 - off + 1], col[12 + off:12 + off + 8]
-        if up.any() and down.any() and col[:3].sum() + col[-3:].sum() < 6:
-            count += 1
-    return count >= 2
 
 
 def without_cells(seq: Sequence, shapes: list[DetectedShape], tol: float = 5.0) -> list[DetectedShape]:

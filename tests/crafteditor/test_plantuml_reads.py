@@ -59,7 +59,7 @@ S --> C : confirmation
     conv = convert(png)
     names = ["Customer", "Shop", "Stock", "Ledger"]
     assert score_real(conv.figure, conv.svg, {"text": "", "nodes": names * 2})["nodes"] >= 0.85
-    # every message joins its two participants, sender first (the lifelines come back as edges too)
+    # every message joins its two participants, sender first
     ends = {c.id: c.label for c in conv.figure.components if isinstance(c, Node)}
     pairs = Counter((ends.get(e.source), ends.get(e.target)) for e in conv.figure.components if isinstance(e, Edge))
     messages = Counter([("Customer", "Shop"), ("Shop", "Stock"), ("Stock", "Shop"), ("Shop", "Ledger"), ("Shop", "Customer")])
