@@ -1,0 +1,80 @@
+"""Chart classes of round 9 (issue 31): histograms of several series drawn translucent over each
+other (ggplot2's ``position = 'identity'`` with ``alpha``, matplotlib's ``hist(alpha=0.5)``), each
+drawn here the way its maker draws it."""
+
+from __future__ import annotations
+
+import numpy as np
+from ce_helpers import figure_png
+
+from crafteditor import convert
+from crafteditor.realset import score_values
+from crafter.spec import Chart
+
+
+def _overlapping_histograms(edge: str | None = None) -> tuple[bytes, list[list]]:
+    """Three translucent histograms over each other with a legend; the truth lists each bin whose
+    top stands clear of the other series' bins (as the real set's annotators do)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    edges = np.arange(0, 31, 2.0)
+    counts = {
+        "alpha": [1, 4, 6, 9, 15, 25, 15, 13, 6, 2, 0, 0, 0, 0, 0],
+        "beta": [0, 1, 0, 2, 7, 4, 10, 9, 7, 3, 1, 0, 0, 0, 0],
+        "gamma": [0, 0, 0, 0, 0, 0, 0, 0, 1, 8, 15, 20, 11, 9, 4],
+    }
+    colors = {"alpha": "#ff7f0e", "beta": "#9d4edd", "gamma": "#138d90"}
+    fig, ax = plt.subplots(figsize=(6, 4), dpi=100)
+    for name, c in counts.items():
+        ax.bar(edges[:-1] + 1, c, width=2.0, color=colors[name], alpha=0.5, label=name,
+               edgecolor=edge or "none")
+    ax.set_ylim(0, 27)
+    ax.legend(loc="upper right")
+    truth = []
+    for name, c in counts.items():
+        others = [counts[o] for o in counts if o != name]
+        truth += [[name, float(edges[i] + 1), v] for i, v in enumerate(c)
+                  if v and all(v > o[i] + 1 for o in others)]
+    return figure_png(fig), truth
+
+
+def test_translucent_histograms_over_each_other_read_each_series_bins():
+    """Where one series' bins overlap another's they show as the blend of the two: each series' own
+    paint was left floating above the blend, no bar on the baseline, and its counts were lost
+    (palmerpenguins' flipper histogram read 0 of 23 bins). Each bin runs on under the blend."""
+    png, truth = _overlapping_histograms()
+    assert len(truth) >= 12
+    conv = convert(png)
+    assert score_values(conv.figure, {"values": truth, "value_axis": [0, 27]}) >= 0.9
+
+
+def test_a_scatter_on_ggplot2s_dark_panel_is_read_as_a_chart():
+    """ggplot2's theme_dark: a grey50 panel, its gridlines grey42 and a little lighter, no axis lines.
+    The panel was too dark to be taken for a tint, so no plot was framed and the scatter became a
+    diagram of grey boxes; and once the panel was page its gridlines were dark enough for marks."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rng = np.random.default_rng(7)
+    xs, ys = rng.uniform(2.1, 4.4, 40), rng.uniform(4.5, 7.8, 40)
+    fig, ax = plt.subplots(figsize=(6, 4), dpi=100)
+    ax.set_facecolor("#7f7f7f")
+    ax.grid(True, color="#6b6b6b", linewidth=1.0)
+    ax.grid(True, which="minor", color="#757575", linewidth=0.5)
+    ax.minorticks_on()
+    ax.set_axisbelow(True)
+    for side in ax.spines.values():
+        side.set_visible(False)
+    ax.scatter(xs, ys, s=22, color="#00bfc4", zorder=3)
+    ax.set_xlim(2.0, 4.5)
+    ax.set_ylim(4.3, 8.0)
+    conv = convert(figure_png(fig))
+    (chart,) = [c for c in conv.figure.components if isinstance(c, Chart)]
+    truth = [["y", float(x), float(y)] for x, y in zip(xs, ys)]
+    assert chart.spec.get("mark", {}).get("type") == "point"
+    assert score_values(conv.figure, {"values": truth, "value_axis": [4.3, 8.0]}) >= 0.8
