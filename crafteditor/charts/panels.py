@@ -43,7 +43,10 @@ def find_panels(paints: Paints) -> list[Panel]:
         if p == paints.background:
             continue
         col = paints.colors[p].astype(np.float32)
-        if float(col.mean()) < 150:  # a tint, not a dark fill or a heatmap's cell
+        # a tint, not a dark fill or a heatmap's cell; or ggplot2's theme_dark, a mid grey
+        # (grey50) with lighter gridlines, which had framed no plot and left the scatter on it a
+        # diagram of grey boxes
+        if float(col.mean()) < 150 and not (float(col.mean()) >= 100 and float(col.max() - col.min()) <= 12):
             continue
         m = labels == p
         if m.sum() < 0.05 * H * W:
@@ -288,7 +291,15 @@ def unpanel(rgb: np.ndarray, panels: list[Panel], page: np.ndarray, tolerance: f
     for pn in panels:
         sub = out[pn.y0:pn.y1, pn.x0:pn.x1]
         _, d = blend_position(sub, pn.color, page)
-        sub[d <= tolerance] = page
+        gone = d <= tolerance
+        tint = pn.color.astype(np.float32)
+        if float(tint.mean()) < 150:
+            # a mid-grey panel (theme_dark): its gridlines are greys a little darker or lighter
+            # than it, dark enough to pass for marks once the panel is page
+            px = sub.astype(np.float32)
+            neutral = px.max(axis=2) - px.min(axis=2) <= 12
+            gone |= neutral & (np.abs(px.mean(axis=2) - float(tint.mean())) <= 45)
+        sub[gone] = page
     return out
 
 
