@@ -107,7 +107,7 @@ def _panel_of(lab: np.ndarray, i: int, stat, page: np.ndarray, inked: np.ndarray
     # the rectangle: the rows and columns that are no page across its middle (bars standing
     # on the panel's edge cover its paint there, but not with page; white gridlines are
     # page colour, bridged by the closing)
-    filled = inked | (lab == i)
+    filled = _holes_filled(inked | (lab == i), x, y, w, h)
     ys, xs = slice(y + h // 4, y + 3 * h // 4), slice(x + w // 4, x + 3 * w // 4)
     cols = np.flatnonzero(filled[ys, :].mean(axis=0) >= 0.97)
     rows = np.flatnonzero(filled[:, xs].mean(axis=1) >= 0.97)
@@ -141,6 +141,19 @@ def _panel_of(lab: np.ndarray, i: int, stat, page: np.ndarray, inked: np.ndarray
                                                      and _strip_above(lab, page, m, x0, x1, y0))):
         return None
     return Panel(x0, y0, x1, y1, color.copy())
+
+
+def _holes_filled(filled: np.ndarray, x: int, y: int, w: int, h: int) -> np.ndarray:
+    """``filled`` with the page-coloured holes enclosed inside the box ``(x, y, w, h)`` filled: the
+    white faces of a box plot's boxes drawn on the panel (ggplot2's geom_boxplot on theme_grey had
+    cut the panel's middle rows and columns, no panel was found, and the boxes were read as a
+    diagram of grey cells)."""
+    sub = np.pad(filled[y:y + h, x:x + w], 1, constant_values=False)
+    outside = (~sub).astype(np.uint8)
+    cv2.floodFill(outside, None, (0, 0), 2)
+    out = filled.copy()
+    out[y:y + h, x:x + w] |= (outside == 1)[1:-1, 1:-1]
+    return out
 
 
 def _strip_above(lab: np.ndarray, page: np.ndarray, m: np.ndarray, x0: int, x1: int, y0: int) -> bool:

@@ -78,3 +78,36 @@ def test_a_scatter_on_ggplot2s_dark_panel_is_read_as_a_chart():
     truth = [["y", float(x), float(y)] for x, y in zip(xs, ys)]
     assert chart.spec.get("mark", {}).get("type") == "point"
     assert score_values(conv.figure, {"values": truth, "value_axis": [4.3, 8.0]}) >= 0.8
+
+
+def test_box_plots_on_a_numeric_axis_are_read_as_boxes_named_by_their_numbers():
+    """ggplot2's ``geom_boxplot(aes(gear, disp))`` with a number for the group, on theme_grey: the
+    white box faces cut the grey panel (no panel was found) and the axis reads 2.5 … 5.5, no
+    category, so the boxes were read as a line through their corners (patchwork's example: half
+    its box values lost). Each box and its whiskers is one blob; its centre's number names it."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    groups = {3: np.array([120, 230, 275, 300, 318, 330, 380, 410, 472]),
+              4: np.array([71, 79, 95, 120, 131, 140, 160, 167]),
+              5: np.array([95, 120, 145, 301, 351])}
+    fig, ax = plt.subplots(figsize=(4, 4.5), dpi=100)
+    ax.set_facecolor("#ebebeb")
+    ax.grid(True, color="white", linewidth=1.2)
+    ax.set_axisbelow(True)
+    for side in ax.spines.values():
+        side.set_visible(False)
+    ax.boxplot(list(groups.values()), positions=list(groups), widths=0.75, manage_ticks=False, whis=(0, 100),
+               patch_artist=True, boxprops={"facecolor": "white", "edgecolor": "#333333"},
+               medianprops={"color": "#333333", "linewidth": 2.5}, whiskerprops={"color": "#333333"},
+               capprops={"linewidth": 0})
+    ax.set_xlim(2.5, 5.5)
+    ax.set_xticks([2.5, 3.0, 3.5, 4.0, 4.5, 5.0, 5.5])
+    ax.set_xlabel("gear")
+    lo, hi = ax.get_ylim()
+    conv = convert(figure_png(fig))
+    truth = [[f"box {q}", str(g), float(np.percentile(v, p))] for g, v in groups.items()
+             for q, p in (("median", 50), ("Q1", 25), ("Q3", 75))]
+    assert score_values(conv.figure, {"values": truth, "value_axis": [lo, hi]}) >= 0.8
