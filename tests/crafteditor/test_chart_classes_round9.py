@@ -8,6 +8,7 @@ import numpy as np
 from ce_helpers import figure_png
 
 from crafteditor import convert
+from crafteditor.ocr.runs import TextRun
 from crafteditor.realset import score_values
 from crafter.spec import Chart
 
@@ -111,3 +112,47 @@ def test_box_plots_on_a_numeric_axis_are_read_as_boxes_named_by_their_numbers():
     truth = [[f"box {q}", str(g), float(np.percentile(v, p))] for g, v in groups.items()
              for q, p in (("median", 50), ("Q1", 25), ("Q3", 75))]
     assert score_values(conv.figure, {"values": truth, "value_axis": [lo, hi]}) >= 0.8
+
+
+def _joined_run(text: str, groups: list[tuple[int, int]], y: float = 204.0, bold: bool = False) -> TextRun:
+    glyphs = np.zeros((9, groups[-1][1] + 1), bool)
+    for a, b in groups:
+        glyphs[:, a:b] = True
+    return TextRun(text=text, x=300.0, y=y, w=float(glyphs.shape[1]), h=9.0, angle=0.0, font_px=12.14, bold=bold,
+                   color=(0, 0, 0), confidence=1.0, baseline=y + 8.0, glyphs=glyphs)
+
+
+def test_x_tick_numbers_joined_into_one_run_part_one_a_group_of_ink():
+    """ggplot2's '3.0 3.5 … 5.5' in a narrow face, read as one run: the words' widths guessed from a
+    wider face missed the ink by a quarter, the run stayed whole and the box plot's x axis was not
+    read. Six numbers over six groups of ink, a gap apart, are six tick labels."""
+    from crafteditor.charts.labels import split_tick_labels
+
+    # the ink columns of the run as read (patchwork's nested layout, 12 px type, taken for bold)
+    cols = ("######.##.#####............#####..#..#####...........######..#.######...........######..#..#####"
+            "............#####.##.######...........######.##.#####")
+    ink = np.array([c == "#" for c in cols])
+    edges = np.flatnonzero(np.diff(np.concatenate([[False], ink, [False]]).astype(np.int8)))
+    spans = list(zip(edges[0::2], edges[1::2]))
+    runs = [_joined_run("3.0 3.5 4.0 4.5 5.0 5.5", spans, bold=True)]  # (the type's weight as OCR guessed it)
+    split_tick_labels(runs, set(), 198.0, 281.0, 444.0, 11.0)
+    assert [r.text for r in runs] == ["3.0", "3.5", "4.0", "4.5", "5.0", "5.5"]
+    assert abs(runs[1].x - (300 + 27)) < 1e-6 and runs[1].w == 15
+    groups = [(i * 27, i * 27 + 14) for i in range(6)]
+    # five groups for six numbers: no telling which is which, the run stays whole
+    runs = [_joined_run("3.0 3.5 4.0 4.5 5.0 5.5", groups[:5])]
+    split_tick_labels(runs, set(), 198.0, 281.0, 444.0, 11.0)
+    assert len(runs) == 1
+
+
+def test_tick_numbers_of_a_plot_above_are_no_title():
+    """The numbers under the plot above (its x tick labels, joined into one run) had titled the wide
+    bar chart below it (patchwork's nested layout)."""
+    from crafteditor.charts.labels import find_titles
+
+    runs = [_joined_run("3.0 3.5 4.0 4.5 5.0 5.5", [(0, 140)], y=204.0),
+            _joined_run("Counts by carb", [(0, 100)], y=220.0)]
+    _, _, title = find_titles(runs, set(), [], [], (61.0, 247.0, 657.0, 431.0), 11.0)
+    assert title == 1
+    _, _, title = find_titles(runs[:1], set(), [], [], (61.0, 247.0, 657.0, 431.0), 11.0)
+    assert title is None
