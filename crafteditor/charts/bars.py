@@ -142,6 +142,39 @@ def staircase_rects(lab: np.ndarray, comps: list, baseline: float) -> list:
     return out
 
 
+def grown_to_baseline(m: np.ndarray, ink: np.ndarray, baseline: float) -> np.ndarray | None:
+    """A paint's fill run on down to the baseline through the ink under it, where translucent
+    bins overlap: under another series' bin a bin shows as the blend of the two, its own paint
+    only above it (palmerpenguins' three species at alpha 0.5: the orange and teal bins stood
+    on magenta and slate blends, were no rectangles on the baseline, and all their counts were
+    lost). Each column of the paint is run down where the ink below its lowest pixel is
+    unbroken to the baseline; None where the paint is no tall fill (a line's strokes are a
+    few pixels high) or few columns stand on such ink."""
+    rows = np.nonzero(ink.any(axis=1))[0]
+    if rows.size == 0:
+        return None
+    # down to the baseline, or to the ink's last row where the plot's inner margin (3 px off the
+    # axis) lies above it
+    base = min(int(round(baseline)), int(rows[-1]) + 1)
+    if base <= 0:
+        return None
+    sub = m[:base]
+    cols = np.nonzero(sub.any(axis=0))[0]
+    if cols.size < 6 or float(np.median(sub[:, cols].sum(axis=0))) < 6:
+        return None
+    lowest = base - 1 - np.argmax(sub[::-1, cols], axis=0)  # each column's lowest pixel of the paint
+    grown = m.copy()
+    stood = 0
+    for c, r in zip(cols, lowest):
+        below = ink[r + 1:base, c]
+        if below.size == 0:
+            continue
+        if float(below.mean()) >= 0.9:
+            grown[r + 1:base, c] = True
+            stood += 1
+    return grown if stood >= 0.2 * cols.size else None
+
+
 def _on_floor(s, floors: list[tuple[float, float, float]]) -> tuple[float, float, float] | None:
     """The bar top a rectangle stands on (a stacked bar's segment), if any."""
     x, y, w, h = float(s[0]), float(s[1]), float(s[2]), float(s[3])

@@ -24,7 +24,7 @@ from crafteditor.charts.axes import (
     tick_text,
 )
 from crafteditor.charts.bars import bar_edge, grid_over_bars
-from crafteditor.charts.boxes import box_spec, read_boxes
+from crafteditor.charts.boxes import box_spec, boxes_on_numbers, read_boxes
 from crafteditor.charts.component import ChartResult, box_mask
 from crafteditor.charts.labels import find_titles, split_tick_labels, typical_font
 from crafteditor.charts.layers import ValueLabels, read_error_bars, read_value_labels
@@ -75,6 +75,11 @@ def read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,  #
     # a 'line' of one point is no line chart: the plot's lines were not read (a screenshot with
     # callouts over it read as one point, its callouts as axis titles and its legend dropped)
     boxes = read_boxes(drawn, paints.background_rgb, xaxis, yaxis, plot) if xaxis.categories else None
+    numbered = boxes_on_numbers(drawn, paints.background_rgb, xaxis, yaxis, plot) \
+        if not xaxis.categories and all(sr.kind == "line" for sr in series) else None
+    if numbered is not None:  # boxes at numbers, on the numeric axis as drawn
+        boxes = numbered
+        series = [Series(color=(0, 0, 0), kind="point", points=[(float(name), vals[2]) for name, vals, _ in boxes])]
     if boxes and not series:  # (what the marks read is redone as boxes below)
         series = [Series(color=(0, 0, 0), kind="point", points=[(name, vals[2]) for name, vals, _ in boxes])]
     if not series or all(sr.kind == "line" and len(sr.points) < 2 for sr in series):
@@ -264,6 +269,11 @@ def _measure_bars(style: ChartStyle, series: list[Series], drawn: np.ndarray, pa
         style.bar_spans = sorted((a - half, b + half) for a, b in base.bar_spans)
     elif base is not None and len(base.bar_spans) >= 2:  # on a numeric x (a histogram): their width
         style.bar_size = float(np.median([b - a for a, b in base.bar_spans])) + 2 * half
+    elif len(bars) > 1 and not xaxis.categories and not any(sr.stacked for sr in bars) \
+            and sum(len(sr.bar_spans) for sr in bars) >= 2:
+        # histograms drawn over each other: their bins' common width (they had been drawn back a
+        # default bar's width apart)
+        style.bar_size = float(np.median([b - a for sr in bars for a, b in sr.bar_spans])) + 2 * half
     elif len(series) > 1 and xaxis.categories and all(sr.kind == "bar" and not sr.stacked for sr in series):
         # grouped bars: each category's group is the band's bar; the bars in it set the offset's padding
         groups: dict[Any, list[tuple[float, float]]] = {}

@@ -4,6 +4,7 @@ their tick mark, and the axis titles and the title around a plot."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import numpy as np
 
@@ -38,9 +39,35 @@ def split_tick_labels(runs: list[TextRun], used: set[int], ay: float, ax: float,
         # numbers set close (Vega-Lite's '9.0 10.0' at the axis's end) part at a narrower gap
         numbers = all(parse_number(w) is not None for w in r.text.split())
         pieces = split_wide_gaps(r, 0.25 if numbers else 0.6)
+        if len(pieces) == 1 and numbers:
+            pieces = _one_number_a_group(r)
         if len(pieces) > 1:
             runs[k] = pieces[0]
             runs.extend(pieces[1:])
+
+
+def _one_number_a_group(run: TextRun) -> list[TextRun]:
+    """Numbers joined into one run whose ink falls into as many groups, a quarter em apart or more,
+    as it has words: one number a group. The words' widths need not fit the groups (ggplot2's
+    '3.0 3.5 … 5.5' in a narrow face: the widths guessed from a wider one missed by a quarter, the
+    run stayed whole, and the box plot's x axis was not read)."""
+    words = run.text.split()
+    if run.glyphs is None or not run.glyphs.size or len(words) < 2:
+        return [run]
+    ink = np.flatnonzero(run.glyphs.any(axis=0))
+    if ink.size == 0:
+        return [run]
+    cuts = np.flatnonzero(np.diff(ink) > max(2.0, 0.25 * run.font_px))
+    groups = [(int(g[0]), int(g[-1]) + 1) for g in np.split(ink, cuts + 1)]
+    if len(groups) != len(words):
+        return [run]
+    out = []
+    for word, (c0, c1) in zip(words, groups):
+        rows = np.flatnonzero(run.glyphs[:, c0:c1].any(axis=1))
+        r0, r1 = int(rows[0]), int(rows[-1]) + 1
+        out.append(replace(run, text=word, marked=None, x=run.x + c0, y=run.y + r0, w=float(c1 - c0),
+                           h=float(r1 - r0), glyphs=run.glyphs[r0:r1, c0:c1].copy()))
+    return out
 
 
 def label_text(text: str) -> str:
@@ -62,6 +89,14 @@ def find_titles(runs, taken: set[int], xticks: list[int], yticks: list[int], plo
                    and ax - font <= r.cx <= right + font)
     y_title = pick(runs, taken, lambda r: r.angle != 0 and r.right <= ytick_left + 2
                    and ytick_left - 4 * font <= r.x and top - font <= r.cy <= ay + font)
+    # numbers alone are no title: the tick labels of a plot above (patchwork's nested layout: the
+    # box plot's '3.0 3.5 … 5.5', joined into one run, had titled the bar chart below it)
     title = pick(runs, taken, lambda r: r.angle == 0 and top - 4 * font <= r.y and r.bottom <= top + 2
-                 and ax - font <= r.cx <= right + font)
+                 and ax - font <= r.cx <= right + font and not _numbers_only(r.text))
     return x_title, y_title, title
+
+
+def _numbers_only(text: str) -> bool:
+    """Every word of ``text`` reads as a number (tick labels, not a title)."""
+    words = text.split()
+    return bool(words) and all(parse_number(w) is not None for w in words)

@@ -12,7 +12,7 @@ import numpy as np
 from crafteditor.blobs import find_blobs
 from crafteditor.charts.axes import Axis
 from crafteditor.charts.bands import band_extent, find_bands, under_band
-from crafteditor.charts.bars import bar_series, baseline_px, has_rects, is_rect, staircase_rects
+from crafteditor.charts.bars import bar_series, baseline_px, grown_to_baseline, has_rects, is_rect, staircase_rects
 from crafteditor.charts.legend import Legend, entry_name, find_legend, legend_margin, under_legend
 from crafteditor.charts.lines import line_series, line_width
 from crafteditor.charts.mark_paints import blend_of, few_markers, mark_paints, merge_fringes, merge_overlaps, merge_washed_out
@@ -164,13 +164,33 @@ def _read_series(rgb, paints: Paints, masks: list[tuple[int, np.ndarray, tuple[i
             pending = later
             break
         floors, pending = new_floors, later
+    ink = _plot_ink(paints, plot, legend.box)
     for p, m, color in pending:  # never stacked: whatever they are read as alone
         s = _series_from_mask(rgb, m, color, paints.background_rgb, yaxis, xaxis, plot)
+        if s is None or s.kind != "bar":
+            # translucent bins drawn over each other (ggplot2's ``position = 'identity'``,
+            # Vega-Lite's opacity): each bin runs on under the blend where another overlaps it
+            grown = grown_to_baseline(m, ink, baseline_px(yaxis, plot))
+            bars = _series_from_mask(rgb, grown, color, paints.background_rgb, yaxis, xaxis, plot) \
+                if grown is not None else None
+            if bars is not None and bars.kind == "bar":
+                s = bars
         if s is not None:
             s.name = next((legend.names[q] for q in members[p] if q in legend.names), None)
             s.swatch = next((legend.swatches[q] for q in members[p] if q in legend.swatches), None)
             series.append(s)
     return series
+
+
+def _plot_ink(paints: Paints, plot, legend_box) -> np.ndarray:
+    """Every pixel inside the plot's inner box that is not the page, the legend's box aside."""
+    x0, y0, x1, y1 = (int(round(v)) for v in plot)
+    ink = np.zeros(paints.labels.shape, bool)
+    ink[y0 + 2:y1 - 3, x0 + 3:x1 - 2] = paints.labels[y0 + 2:y1 - 3, x0 + 3:x1 - 2] != paints.background
+    if legend_box is not None:
+        lx0, ly0, lx1, ly1 = legend_box
+        ink[max(0, ly0):ly1, max(0, lx0):lx1] = False
+    return ink
 
 
 def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot,

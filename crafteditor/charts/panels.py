@@ -43,7 +43,10 @@ def find_panels(paints: Paints) -> list[Panel]:
         if p == paints.background:
             continue
         col = paints.colors[p].astype(np.float32)
-        if float(col.mean()) < 150:  # a tint, not a dark fill or a heatmap's cell
+        # a tint, not a dark fill or a heatmap's cell; or ggplot2's theme_dark, a mid grey
+        # (grey50) with lighter gridlines, which had framed no plot and left the scatter on it a
+        # diagram of grey boxes
+        if float(col.mean()) < 150 and not (float(col.mean()) >= 100 and float(col.max() - col.min()) <= 12):
             continue
         m = labels == p
         if m.sum() < 0.05 * H * W:
@@ -104,7 +107,7 @@ def _panel_of(lab: np.ndarray, i: int, stat, page: np.ndarray, inked: np.ndarray
     # the rectangle: the rows and columns that are no page across its middle (bars standing
     # on the panel's edge cover its paint there, but not with page; white gridlines are
     # page colour, bridged by the closing)
-    filled = inked | (lab == i)
+    filled = _holes_filled(inked | (lab == i), x, y, w, h)
     ys, xs = slice(y + h // 4, y + 3 * h // 4), slice(x + w // 4, x + 3 * w // 4)
     cols = np.flatnonzero(filled[ys, :].mean(axis=0) >= 0.97)
     rows = np.flatnonzero(filled[:, xs].mean(axis=1) >= 0.97)
@@ -138,6 +141,19 @@ def _panel_of(lab: np.ndarray, i: int, stat, page: np.ndarray, inked: np.ndarray
                                                      and _strip_above(lab, page, m, x0, x1, y0))):
         return None
     return Panel(x0, y0, x1, y1, color.copy())
+
+
+def _holes_filled(filled: np.ndarray, x: int, y: int, w: int, h: int) -> np.ndarray:
+    """``filled`` with the page-coloured holes enclosed inside the box ``(x, y, w, h)`` filled: the
+    white faces of a box plot's boxes drawn on the panel (ggplot2's geom_boxplot on theme_grey had
+    cut the panel's middle rows and columns, no panel was found, and the boxes were read as a
+    diagram of grey cells)."""
+    sub = np.pad(filled[y:y + h, x:x + w], 1, constant_values=False)
+    outside = (~sub).astype(np.uint8)
+    cv2.floodFill(outside, None, (0, 0), 2)
+    out = filled.copy()
+    out[y:y + h, x:x + w] |= (outside == 1)[1:-1, 1:-1]
+    return out
 
 
 def _strip_above(lab: np.ndarray, page: np.ndarray, m: np.ndarray, x0: int, x1: int, y0: int) -> bool:
@@ -288,7 +304,15 @@ def unpanel(rgb: np.ndarray, panels: list[Panel], page: np.ndarray, tolerance: f
     for pn in panels:
         sub = out[pn.y0:pn.y1, pn.x0:pn.x1]
         _, d = blend_position(sub, pn.color, page)
-        sub[d <= tolerance] = page
+        gone = d <= tolerance
+        tint = pn.color.astype(np.float32)
+        if float(tint.mean()) < 150:
+            # a mid-grey panel (theme_dark): its gridlines are greys a little darker or lighter
+            # than it, dark enough to pass for marks once the panel is page
+            px = sub.astype(np.float32)
+            neutral = px.max(axis=2) - px.min(axis=2) <= 12
+            gone |= neutral & (np.abs(px.mean(axis=2) - float(tint.mean())) <= 45)
+        sub[gone] = page
     return out
 
 
