@@ -72,6 +72,26 @@ def test_an_arrow_in_pieces_is_one_line_between_its_two_boxes():
     assert all(not (ln.length < 30 and ln.head_end is not None) for ln in out)  # the 'V' piece went with it
 
 
+def test_an_arrow_whose_shaft_runs_on_into_a_barb_is_one_line_between_its_boxes():
+    # an open 'V' drawn in one stroke with its shaft: the shaft turns back down one barb 15 px short
+    # of the box above, the other barb and the tip are a piece of their own, and the shaft is cut
+    # half-way by the gap Excalidraw leaves under an arrow's label
+    shapes = [_box(0, 0, 140, 100), _box(0, 270, 140, 100)]
+    pieces = [
+        _line((74, 168), (72, 116), (67, 113), (60, 122), (57, 132)),  # shaft, then the left barb back down
+        _line((86, 131), (71, 113), head_end=_head((71, 101), (71, 113))),  # right barb and the tip
+        _line((75, 195), (75, 266)),  # the shaft below the label's gap, to the lower box
+    ]
+    out = join_sketch_arrows(pieces, shapes)
+    joined = [ln for ln in out if sorted(_ends(ln, shapes)) == [0, 1] and ln.length > 120]
+    assert len(joined) == 1
+    ln = joined[0]
+    tip = ln.end if ln.head_end is not None else ln.start
+    assert ln.head_end is not None or ln.head_start is not None
+    assert tip[1] < 110  # the head is at the upper box, where the 'V' is
+    assert not any(ln.length < 40 and ln.head_end is not None for ln in out)  # the 'V' piece went with it
+
+
 def test_arrows_converging_on_a_box_stay_apart():
     shapes = [_box(0, 0, 80, 40), _box(0, 200, 80, 40), _box(300, 100, 80, 40)]
     pieces = [_line((82, 20), (284, 112)), _line((82, 220), (284, 128))]  # each stops 16 px short
