@@ -216,11 +216,11 @@ def _heads(ln: LinePath) -> int:
 def _alongside(a: LinePath, b: LinePath) -> bool:
     """Whether line ``a`` runs along ``b`` (the other stroke of a rough line drawn twice)."""
     near = 3 * max(a.width, b.width) + 4
-    return float(np.mean([dist_to_polyline(p, b.points) for p in _samples(a.points)])) <= near
+    return float(np.mean([dist_to_polyline(p, b.points) for p in samples_along(a.points)])) <= near
 
 
-def _samples(pts: list[tuple[float, float]], n: int = 12) -> list[tuple[float, float]]:
-    """``n`` points spread evenly along a polyline."""
+def samples_along(pts: list[tuple[float, float]], n: int = 12) -> list[tuple[float, float]]:
+    """``n`` points spread evenly along a polyline, its ends among them."""
     steps = [math.dist(a, b) for a, b in zip(pts, pts[1:])]
     total = sum(steps)
     if total <= 0:

@@ -18,11 +18,13 @@ from crafteditor.convert import convert
 from crafteditor.lighting import even_lighting, evened_photo, on_paper
 from crafteditor.lines.paths import Arrowhead, LinePath
 from crafteditor.loading import load_image
+from crafteditor.paint import find_paints
 from crafteditor.realset import norm_word, score_real, svg_words
 from crafteditor.shapes.detect import DetectedShape
 from crafteditor.shapes.faces import Face
 from crafteditor.shapes.sketch import wobbly_outlines
 from crafteditor.sketch_arrows import join_sketch_arrows
+from crafteditor.sketch_lines import mend_sketch_lines, outline_pencil
 from crafter.spec.model import Box, Figure, Image, Path, Size
 
 
@@ -125,6 +127,22 @@ def test_a_head_where_another_arrow_starts_from_a_different_node_stays():
               _line((340, 42), (340, 198), head_end=_head((340, 198), (340, 182)))]
     out = join_sketch_arrows(pieces, shapes)
     assert sorted(_ends(ln, shapes) for ln in out) == [(0, 1), (1, 2)]
+
+
+def test_the_sheets_drawn_behind_a_card_are_no_edges_but_connectors_beside_it_stay():
+    # a card drawn as a stack: two sheets' right and bottom sides, 12 and 24 px out, traced as lines
+    card, title, other, below = _box(100, 100, 200, 240), _box(100, 100, 200, 60), _box(420, 100, 100, 60), \
+        _box(100, 420, 200, 60)
+    shapes = [card, title, other, below]
+    sheets = [_line((240, 352), (312, 352), (312, 112)), _line((250, 364), (324, 364), (324, 124), (310, 112))]
+    connectors = [_line((302, 130), (418, 130)),  # from the card to the box beside it
+                  _line((200, 342), (200, 418)),  # straight down from the card to the box below
+                  _line((418, 150), (330, 150), (330, 380), (290, 418))]  # around the card, near it, to the box below
+    kept, pencil = mend_sketch_lines([*sheets, *connectors], shapes, np.full((520, 560, 3), 255, np.uint8),
+                                     find_paints(np.full((520, 560, 3), 255, np.uint8), Config()))
+    assert not any(outline_pencil(ln, shapes) for ln in connectors)
+    assert all(outline_pencil(ln, shapes) for ln in sheets)
+    assert len(kept) == len(connectors) and len(pencil) == len(sheets)  # the sheets still drawn, as no edges
 
 
 def _heads_of(ln: LinePath) -> int:
