@@ -18,6 +18,7 @@ are left as they were: a tree of connectors, or arrows converging on a node each
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 
@@ -34,6 +35,8 @@ BACK_PX = 40.0  # a loose end's course: from this far back along its piece
 AHEAD_COS = 0.5  # a node lies ahead of a loose end within 60° of its course
 MIN_PIECE = 6.0  # pieces shorter than this (px) are specks, not part of an arrow
 HEAD_PIECE = 3.0  # a piece at most this many head lengths long, with a head at its end, is a loose 'V'
+HOOK_PX = 30.0  # a piece's last this many px (of its course) may be a barb it runs on into...
+HOOK_BACK = 4.0  # ...where they come back at least this far (px, or two stroke widths) against the shaft
 
 
 def join_sketch_arrows(lines: list[LinePath], shapes: list[DetectedShape]) -> list[LinePath]:
@@ -41,6 +44,7 @@ def join_sketch_arrows(lines: list[LinePath], shapes: list[DetectedShape]) -> li
     nodes = [s for s in shapes if not s.is_group]
     if len(nodes) < 2 or len(lines) < 1:
         return lines
+    lines = [_unhooked(ln, nodes) for ln in lines]
     pieces = [k for k, ln in enumerate(lines) if len(ln.points) >= 2 and ln.length >= MIN_PIECE]
     att: dict[tuple[int, int], tuple[int, tuple[float, float]] | None] = {}
     for k in pieces:
@@ -95,6 +99,41 @@ def join_sketch_arrows(lines: list[LinePath], shapes: list[DetectedShape]) -> li
     kept = [ln for k, ln in enumerate(lines) if k not in taken and k not in barbs] + [ln for ln, _ in out]
     _turn_fan_tails(kept, nodes)
     return kept
+
+
+def _unhooked(ln: LinePath, nodes: list[DetectedShape]) -> LinePath:
+    """``ln`` without the barb its shaft runs on into at a loose end, where the shaft then points at a node.
+
+    An open 'V' head drawn in one stroke with its shaft is traced as the shaft turning back along
+    one barb (the other barb and the tip a piece of their own): the piece's end is the barb's
+    end, beside the shaft and short of the node, and its course from there points back down the
+    shaft, at no node (a dev Excalidraw arrow's 'actions -> state' had been lost so). The shaft's
+    end is the point of its last stretch farthest along its course; past it the piece comes back."""
+    if len(ln.points) < 3 or ln.length < 2 * HOOK_PX:
+        return ln
+    for e in (0, 1):
+        if (ln.head_start if e == 0 else ln.head_end) is not None or _end_node(ln, e, nodes) is not None:
+            continue
+        seq = ln.points if e == 1 else ln.points[::-1]  # running to the end e
+        a, b = _back(seq, HOOK_PX + BACK_PX), _back(seq, HOOK_PX)
+        u = (b[0] - a[0], b[1] - a[1])
+        nu = math.hypot(*u)
+        if nu < 1.0:
+            continue
+        run, tail = 0.0, [len(seq) - 1]  # the vertices of the last HOOK_PX, from the end back
+        for i in range(len(seq) - 1, 0, -1):
+            run += math.dist(seq[i], seq[i - 1])
+            if run > HOOK_PX:
+                break
+            tail.append(i - 1)
+        along = {i: ((seq[i][0] - b[0]) * u[0] + (seq[i][1] - b[1]) * u[1]) / nu for i in tail}
+        apex = max(tail, key=lambda i: along[i])
+        if apex == len(seq) - 1 or along[apex] - along[len(seq) - 1] < max(HOOK_BACK, 2 * ln.width):
+            continue
+        cut = replace(ln, points=list(seq[:apex + 1]) if e == 1 else list(seq[:apex + 1])[::-1])
+        if _end_node(cut, e, nodes) is not None:
+            ln = cut
+    return ln
 
 
 def _turn_fan_tails(lines: list[LinePath], nodes: list[DetectedShape]) -> None:
@@ -177,11 +216,11 @@ def _heads(ln: LinePath) -> int:
 def _alongside(a: LinePath, b: LinePath) -> bool:
     """Whether line ``a`` runs along ``b`` (the other stroke of a rough line drawn twice)."""
     near = 3 * max(a.width, b.width) + 4
-    return float(np.mean([dist_to_polyline(p, b.points) for p in _samples(a.points)])) <= near
+    return float(np.mean([dist_to_polyline(p, b.points) for p in samples_along(a.points)])) <= near
 
 
-def _samples(pts: list[tuple[float, float]], n: int = 12) -> list[tuple[float, float]]:
-    """``n`` points spread evenly along a polyline."""
+def samples_along(pts: list[tuple[float, float]], n: int = 12) -> list[tuple[float, float]]:
+    """``n`` points spread evenly along a polyline, its ends among them."""
     steps = [math.dist(a, b) for a, b in zip(pts, pts[1:])]
     total = sum(steps)
     if total <= 0:

@@ -9,6 +9,7 @@ heads are found again in the pencil between a line's end and its node.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -18,21 +19,65 @@ from crafteditor.lines.paths import Arrowhead, LinePath, direction_out
 from crafteditor.paint import Paints
 from crafteditor.shapes.detect import DetectedShape
 from crafteditor.shapes.sketch import sketch_ink
-from crafteditor.sketch_arrows import join_sketch_arrows
+from crafteditor.sketch_arrows import join_sketch_arrows, samples_along
 
 SHAFT_BACK = 20.0  # px back from a line's end where its shaft is surely no barb of a head
 HEAD_RADIUS = 16.0  # px about a line's end where its head's pencil is counted
 HEAD_CLUTTER = 1.6  # an end with this many times the other's pencil holds the head
 REACH_PX = 14  # a sketched line's loose end is carried on this far to the node it points at
+PENCIL_MIN_PX = 40.0  # a line along a shape's outline: this long at least...
+PENCIL_OFFSET_WIDTHS = 12.0  # ...within this many stroke widths (+2 px) of the outline...
+PENCIL_OFFSET_MAX = 40.0  # ...and never farther than this (px)...
+PENCIL_ALONG = 0.75  # ...for this share of its course, running parallel to it there (within ~15°)
 
 
 def mend_sketch_lines(lines: list[LinePath], shapes: list[DetectedShape], rgb: np.ndarray,
-                      paints: Paints) -> list[LinePath]:
-    """The lines of a sketch, ends carried on to their nodes and heads given back (``rgb``: the
-    pixels as decoded, text erased)."""
+                      paints: Paints) -> tuple[list[LinePath], list[LinePath]]:
+    """(the lines of a sketch, ends carried on to their nodes and heads given back; the shapes'
+    own pencil among them (:func:`outline_pencil`), headless, to be drawn as it is and joined to
+    nothing). ``rgb``: the pixels as decoded, text erased."""
     lines = join_sketch_arrows(lines, shapes)
     reach_nodes(lines, shapes)
-    return find_lost_heads(lines, shapes, sketch_ink(rgb, paints))
+    lines = find_lost_heads(lines, shapes, sketch_ink(rgb, paints))
+    pencil = [outline_pencil(ln, shapes) for ln in lines]
+    return ([ln for ln, p in zip(lines, pencil) if not p],
+            [replace(ln, head_start=None, head_end=None) for ln, p in zip(lines, pencil) if p])
+
+
+def outline_pencil(ln: LinePath, shapes: list[DetectedShape]) -> bool:
+    """Whether ``ln`` is a shape's own pencil: it runs along the shape's outline, a little off it,
+    for most of its course (a rough outline's second pass, the sheets drawn behind a card to show
+    a stack of them, a tag's outline whose face was not found), and does not join two other nodes.
+
+    Traced, such pencil became lines from a card to the node inside it, or between the boxes of
+    a column of tags (a dev Excalidraw figure's two three-sheet stacks: 17 edges from a card to
+    its own title, none in its truth). A connector is kept: it crosses the gap between outlines
+    (its distance to them changes along it), or is short, or ends at two nodes of its own."""
+    if ln.length < PENCIL_MIN_PX or len(ln.points) < 2:
+        return False
+    band = min(PENCIL_OFFSET_MAX, PENCIL_OFFSET_WIDTHS * ln.width + 2)
+    pts = samples_along(ln.points, 24)
+    step = ln.length / (len(pts) - 1)
+    for s in shapes:
+        if not (s.x - band <= ln.start[0] <= s.x + s.w + band and s.y - band <= ln.start[1] <= s.y + s.h + band):
+            continue
+        d = [dist_to_shape(p, s) for p in pts]
+        near = sum(x <= band for x in d)
+        along = sum(a <= band and b <= band and abs(a - b) <= 0.25 * step + 1.0 for a, b in zip(d, d[1:]))
+        if near < PENCIL_ALONG * len(d) or along < PENCIL_ALONG * (len(d) - 1):
+            continue
+        ends = [_nearest_node(p, shapes, 3 * ln.width + 6) for p in (ln.start, ln.end)]
+        if all(e is not None and e is not s and not _nested(e, s) for e in ends) and ends[0] is not ends[1]:
+            return False  # a connector between two other nodes that runs along this one
+        return True
+    return False
+
+
+def _nested(a: DetectedShape, b: DetectedShape) -> bool:
+    """Whether one of the two shapes' boxes holds the other's."""
+    def holds(o: DetectedShape, i: DetectedShape) -> bool:
+        return o.x <= i.x + 2 and o.y <= i.y + 2 and i.x + i.w <= o.x + o.w + 2 and i.y + i.h <= o.y + o.h + 2
+    return holds(a, b) or holds(b, a)
 
 
 def reach_nodes(lines: list[LinePath], shapes: list[DetectedShape]) -> None:

@@ -27,6 +27,7 @@ import numpy as np
 
 from crafteditor.assemble.builder import FigureBuilder
 from crafteditor.assemble.figure import build_figure
+from crafteditor.assemble.leftovers import free_line
 from crafteditor.charts import detect_charts
 from crafteditor.config import PRESETS, Config, budget_clock, past
 from crafteditor.hand_text import fit_hand_lettering
@@ -192,6 +193,7 @@ def _read(source: ImageSource | RasterImage, config: Config, *, name: str | None
     line_ink = _in_contrast(line_rgb, paints) if line_rgb is not rgb and strong is not None else ink
     residual = line_ink & ~shape_mask & ~chart_mask & ~photo_px
     lines: list[LinePath] = []
+    pencil: list[LinePath] = []  # a sketch's shapes' own pencil traced as lines: drawn, joined to nothing
     line_mask = np.zeros_like(residual)
     if config.edges and residual.any() and not budget.over("lines"):
         head_ink = line_ink & ~_face_mask(shapes, rgb.shape[:2]) & ~chart_mask & ~photo_px
@@ -201,7 +203,7 @@ def _read(source: ImageSource | RasterImage, config: Config, *, name: str | None
                  if _line_is_real(ln, image.scale) and (ln.pieces > 0 or _between_shapes(ln, near_shape))]
         line_mask = _redraw_line_mask(lines, residual)
         if sketched or wobbly_outlines(shapes):  # hand-drawn: an Excalidraw export's boxes read as typeset
-            lines = mend_sketch_lines(lines, shapes, line_rgb, paints)
+            lines, pencil = mend_sketch_lines(lines, shapes, line_rgb, paints)
     watch.lap("lines")
     budget.ran("lines")
 
@@ -218,8 +220,9 @@ def _read(source: ImageSource | RasterImage, config: Config, *, name: str | None
     polygons = [s for s in shapes if s.shape == "polygon"]  # last in the list: no group holds them
     fig = build_figure(builder, runs, [s for s in shapes if s.shape != "polygon"], lines, charts, traced,
                        deadline=budget.deadline)
-    if polygons:
-        fig = fig.model_copy(update={"components": [*fig.components, *polygon_paths(builder, polygons)]})
+    if polygons or pencil:
+        drawn = [*polygon_paths(builder, polygons), *(p for ln in pencil for p in free_line(builder, ln, ln.points))]
+        fig = fig.model_copy(update={"components": [*fig.components, *drawn]})
     if photo is not None:
         fig = on_paper(fig, photo.paper)
     watch.lap("assemble")

@@ -51,6 +51,7 @@ MAX_ENDS = 3000  # more stroke ends than this: noise, not a sketch (no joining)
 PLAIN_MARGIN = 0.04  # IoU a cylinder, hexagon, parallelogram or document must gain over a box
 SURFACE_SHARE = 0.003  # a fill covers at least this share of the figure
 SOLID_SHARE = 0.85  # share of an outline inked for a solid (not dashed) frame
+PAPER_LOST_SHARE = 0.6  # ink over more of the figure than this: the paper's colour was not the page's
 WOBBLE_PX = 0.1  # a box whose sides stray this far from straight lines (px) was drawn by hand (typeset: 0.0)
 
 
@@ -114,6 +115,8 @@ def find_sketch_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: f
     if config.sketch == "off":
         return []
     ink = sketch_ink(rgb, paints, exclude)
+    if ink.mean() > PAPER_LOST_SHARE:
+        return []  # no paper to draw on: its thinning alone cost 1.6 CPU-s on a 1919×1451 grey page, for no shape
     H, W = ink.shape
     min_side = max(8.0, config.min_node_size / scale)
     gap = max(2, int(round(GAP_SHARE * min(H, W) / 2)))

@@ -17,6 +17,7 @@ from crafteditor.batch import convert_one
 from crafteditor.config import Config, budget_clock
 from crafteditor.convert import convert
 from crafteditor.paint import find_paints
+from crafteditor.shapes import sketch
 from crafteditor.shapes.sketch import find_sketch_shapes
 
 SEEDS = range(6)
@@ -129,6 +130,19 @@ def test_sketch_off_finds_nothing():
     rgb, _ = _wobbly_box(0.0)
     config = Config.preset("sketch", sketch="off")
     assert find_sketch_shapes(rgb, find_paints(rgb, config), config, 1.0, []) == []
+
+
+def test_a_page_taken_for_ink_is_not_thinned_for_outlines(monkeypatch):
+    # a translucent grey page flattened on white: the paper read is white, the page all ink
+    rgb = _wobbly_box(0.0)[0].copy()
+    rgb[6:-6, 6:-6] = (rgb[6:-6, 6:-6].astype(np.float32) * 0.6).astype(np.uint8)  # white only at the border
+    config = Config.preset("sketch")
+    paints = find_paints(rgb, config, (255, 255, 255))
+    assert paints.background_rgb.min() > 240
+    thinned = []
+    monkeypatch.setattr(sketch, "_bridge_ends", lambda ink, reach: thinned.append(1) or ink)
+    assert find_sketch_shapes(rgb, paints, config, 1.0, []) == []
+    assert not thinned
 
 
 def test_the_sketch_option_is_checked():

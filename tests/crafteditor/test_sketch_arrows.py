@@ -18,11 +18,13 @@ from crafteditor.convert import convert
 from crafteditor.lighting import even_lighting, evened_photo, on_paper
 from crafteditor.lines.paths import Arrowhead, LinePath
 from crafteditor.loading import load_image
+from crafteditor.paint import find_paints
 from crafteditor.realset import norm_word, score_real, svg_words
 from crafteditor.shapes.detect import DetectedShape
 from crafteditor.shapes.faces import Face
 from crafteditor.shapes.sketch import wobbly_outlines
 from crafteditor.sketch_arrows import join_sketch_arrows
+from crafteditor.sketch_lines import mend_sketch_lines, outline_pencil
 from crafter.spec.model import Box, Figure, Image, Path, Size
 
 
@@ -72,6 +74,26 @@ def test_an_arrow_in_pieces_is_one_line_between_its_two_boxes():
     assert all(not (ln.length < 30 and ln.head_end is not None) for ln in out)  # the 'V' piece went with it
 
 
+def test_an_arrow_whose_shaft_runs_on_into_a_barb_is_one_line_between_its_boxes():
+    # an open 'V' drawn in one stroke with its shaft: the shaft turns back down one barb 15 px short
+    # of the box above, the other barb and the tip are a piece of their own, and the shaft is cut
+    # half-way by the gap Excalidraw leaves under an arrow's label
+    shapes = [_box(0, 0, 140, 100), _box(0, 270, 140, 100)]
+    pieces = [
+        _line((74, 168), (72, 116), (67, 113), (60, 122), (57, 132)),  # shaft, then the left barb back down
+        _line((86, 131), (71, 113), head_end=_head((71, 101), (71, 113))),  # right barb and the tip
+        _line((75, 195), (75, 266)),  # the shaft below the label's gap, to the lower box
+    ]
+    out = join_sketch_arrows(pieces, shapes)
+    joined = [ln for ln in out if sorted(_ends(ln, shapes)) == [0, 1] and ln.length > 120]
+    assert len(joined) == 1
+    ln = joined[0]
+    tip = ln.end if ln.head_end is not None else ln.start
+    assert ln.head_end is not None or ln.head_start is not None
+    assert tip[1] < 110  # the head is at the upper box, where the 'V' is
+    assert not any(ln.length < 40 and ln.head_end is not None for ln in out)  # the 'V' piece went with it
+
+
 def test_arrows_converging_on_a_box_stay_apart():
     shapes = [_box(0, 0, 80, 40), _box(0, 200, 80, 40), _box(300, 100, 80, 40)]
     pieces = [_line((82, 20), (284, 112)), _line((82, 220), (284, 128))]  # each stops 16 px short
@@ -105,6 +127,22 @@ def test_a_head_where_another_arrow_starts_from_a_different_node_stays():
               _line((340, 42), (340, 198), head_end=_head((340, 198), (340, 182)))]
     out = join_sketch_arrows(pieces, shapes)
     assert sorted(_ends(ln, shapes) for ln in out) == [(0, 1), (1, 2)]
+
+
+def test_the_sheets_drawn_behind_a_card_are_no_edges_but_connectors_beside_it_stay():
+    # a card drawn as a stack: two sheets' right and bottom sides, 12 and 24 px out, traced as lines
+    card, title, other, below = _box(100, 100, 200, 240), _box(100, 100, 200, 60), _box(420, 100, 100, 60), \
+        _box(100, 420, 200, 60)
+    shapes = [card, title, other, below]
+    sheets = [_line((240, 352), (312, 352), (312, 112)), _line((250, 364), (324, 364), (324, 124), (310, 112))]
+    connectors = [_line((302, 130), (418, 130)),  # from the card to the box beside it
+                  _line((200, 342), (200, 418)),  # straight down from the card to the box below
+                  _line((418, 150), (330, 150), (330, 380), (290, 418))]  # around the card, near it, to the box below
+    kept, pencil = mend_sketch_lines([*sheets, *connectors], shapes, np.full((520, 560, 3), 255, np.uint8),
+                                     find_paints(np.full((520, 560, 3), 255, np.uint8), Config()))
+    assert not any(outline_pencil(ln, shapes) for ln in connectors)
+    assert all(outline_pencil(ln, shapes) for ln in sheets)
+    assert len(kept) == len(connectors) and len(pencil) == len(sheets)  # the sheets still drawn, as no edges
 
 
 def _heads_of(ln: LinePath) -> int:
