@@ -35,6 +35,7 @@ def bridge_gaps(lines: list[LinePath], groups: list[DetectedShape],
     alive = [True] * len(lines)
     width = max(ln.width for ln in lines)
     frame_reach = 2 * (max((g.stroke_px for g in groups), default=0) + 3) + width + 8
+    labels = label_blocks(labels)
     label_boxes = [(r.x - pad, r.y - pad, r.right + pad, r.bottom + pad)
                    for r in labels for pad in (0.5 * r.h + width + 3,)]
     grid = PointGrid(max(frame_reach, 16.0))
@@ -125,6 +126,44 @@ def _join_pair(a: LinePath, b: LinePath, groups: list[DetectedShape], labels: li
             return replace(aa, points=aa.points + bb.points, head_end=bb.head_end, style=style,
                            pieces=aa.pieces + bb.pieces, open_ends=[aa.open_ends[0], bb.open_ends[1]])
     return None
+
+
+def label_blocks(labels: list[TextRun]) -> list[TextRun]:
+    """The labels, and each block of two or more of them stacked one line under another, as one
+    more label over the block's box: a draw.io connector's two-line label ('Nodes' over
+    'terminated') erases the line under both lines, a gap no one line's box spans (cyclops' state
+    machine lost Waiting Termination -> Initialised there). Lines are stacked where they overlap
+    across by half the narrower one's width and lie less than a line's height apart."""
+    flat = sorted((r for r in labels if r.angle == 0), key=lambda r: r.y)
+    parent = list(range(len(flat)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, a in enumerate(flat):
+        for j in range(i + 1, len(flat)):
+            c = flat[j]
+            if c.y - a.bottom > min(a.h, c.h):
+                if c.y > a.bottom + 2 * a.h:
+                    break  # sorted by top: the rest lie lower still
+                continue
+            if min(a.right, c.right) - max(a.x, c.x) >= 0.5 * min(a.w, c.w) and c.y >= a.y + 0.5 * a.h:
+                parent[root(j)] = root(i)
+    members: dict[int, list[TextRun]] = {}
+    for i, r in enumerate(flat):
+        members.setdefault(root(i), []).append(r)
+    blocks = []
+    for group in members.values():
+        if len(group) < 2:
+            continue
+        x0, y0 = min(r.x for r in group), min(r.y for r in group)
+        x1, y1 = max(r.right for r in group), max(r.bottom for r in group)
+        blocks.append(replace(group[0], text=" ".join(r.text for r in group), x=x0, y=y0, w=x1 - x0, h=y1 - y0,
+                              glyphs=np.zeros((0, 0), bool)))
+    return [*labels, *blocks]
 
 
 def _label_gap(p: tuple[float, float], q: tuple[float, float], width: float, labels: list[TextRun]) -> bool:

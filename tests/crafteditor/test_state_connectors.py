@@ -1,0 +1,69 @@
+"""State-machine connectors (issue 31, the real set's C_cyclops_state-machine): a draw.io
+transition's label sits on its line with a white background, and a label of two lines erases the
+line under both of them."""
+
+from __future__ import annotations
+
+import numpy as np
+from ce_helpers import png_bytes
+from PIL import Image, ImageDraw, ImageFont
+
+from crafteditor.assemble.joins import bridge_gaps
+from crafteditor.convert import convert
+from crafteditor.lines.paths import LinePath
+from crafteditor.ocr.runs import TextRun
+from crafter.spec.model import Edge, Node
+
+FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+
+
+def _run(text: str, x: float, y: float, w: float, h: float) -> TextRun:
+    return TextRun(text=text, x=x, y=y, w=w, h=h, angle=0, font_px=h, bold=False, color=(0, 0, 0),
+                   confidence=1.0, baseline=y + h, glyphs=np.zeros((int(h), int(w)), bool))
+
+
+def test_a_line_cut_by_a_two_line_label_is_joined_across_both_lines():
+    """The gap runs from above the first line's box to below the second's: no one line's box
+    holds both ends, the block of the two does."""
+    labels = [_run("Nodes", 328, 432, 33, 15), _run("terminated", 316, 446, 56, 9)]
+    lines = [LinePath(points=[(342.0, 600.0), (342.0, 459.5)], width=1.0, color=(0, 0, 0)),
+             LinePath(points=[(342.0, 429.5), (342.0, 281.0)], width=1.0, color=(0, 0, 0))]
+    out = bridge_gaps(lines, [], labels)
+    assert len(out) == 1 and out[0].points[0] == (342.0, 600.0) and out[0].points[-1] == (342.0, 281.0)
+    # two labels side by side on one row are no block: a line between them is left alone
+    apart = [_run("left", 200, 440, 40, 12), _run("right", 300, 440, 40, 12)]
+    assert len(bridge_gaps(lines, [], apart)) == 2
+
+
+def _state_machine_png() -> bytes:
+    """Three circled states down a page; each transition's label is drawn over its line on a
+    white plate, the first one on two lines ('Nodes' / 'terminated'), as draw.io exports them."""
+    img = Image.new("RGB", (520, 760), "white")
+    d = ImageDraw.Draw(img)
+    font = ImageFont.truetype(FONT, 15)
+    centres = {"Pending": (260, 90), "Waiting": (260, 370), "Failed": (260, 650)}
+    for name, (cx, cy) in centres.items():
+        d.ellipse([cx - 50, cy - 50, cx + 50, cy + 50], outline="black", width=2, fill="white")
+        tw = d.textlength(name, font=font)
+        d.text((cx - tw / 2, cy - 9), name, fill="black", font=font)
+
+    def transition(y0: float, y1: float, lines: list[str]) -> None:
+        d.line([(260, y0), (260, y1 - 12)], fill="black", width=2)
+        d.polygon([(260, y1), (254, y1 - 13), (266, y1 - 13)], fill="black")
+        mid = (y0 + y1) / 2 - 9 * len(lines)
+        for k, text in enumerate(lines):
+            tw = d.textlength(text, font=font)
+            top = mid + 18 * k
+            d.rectangle([260 - tw / 2 - 2, top - 1, 260 + tw / 2 + 2, top + 20], fill="white")
+            d.text((260 - tw / 2, top), text, fill="black", font=font)
+
+    transition(140, 320, ["Nodes", "terminated"])
+    transition(420, 600, ["Any failure"])
+    return png_bytes(np.asarray(img))
+
+
+def test_a_transition_under_a_two_line_label_joins_its_states():
+    fig = convert(_state_machine_png()).figure
+    names = {c.id: c.label for c in fig.components if isinstance(c, Node)}
+    pairs = {(names.get(e.source), names.get(e.target)) for e in fig.components if isinstance(e, Edge)}
+    assert ("Pending", "Waiting") in pairs and ("Waiting", "Failed") in pairs
