@@ -67,3 +67,44 @@ def test_a_transition_under_a_two_line_label_joins_its_states():
     names = {c.id: c.label for c in fig.components if isinstance(c, Node)}
     pairs = {(names.get(e.source), names.get(e.target)) for e in fig.components if isinstance(e, Edge)}
     assert ("Pending", "Waiting") in pairs and ("Waiting", "Failed") in pairs
+
+
+def _head_pixels(tip: tuple[float, float], half_width: float, length: float) -> np.ndarray:
+    """The pixel centres of a filled head pointing down, its tip at ``tip``."""
+    xs, ys = np.meshgrid(np.arange(tip[0] - half_width, tip[0] + half_width + 1),
+                         np.arange(tip[1] - length, tip[1] + 1))
+    inside = np.abs(xs - tip[0]) <= half_width * (tip[1] - ys) / length
+    return np.stack([xs[inside], ys[inside]], axis=1).astype(np.float64) + 0.5
+
+
+def test_a_curve_bending_into_a_wide_head_points_it_into_the_state():
+    """A Mermaid transition curves down into its state; its head is wider than long, so the
+    head's pixels lie along the wrong axis, and the curve's last stretch arrives 27° off. The
+    chord from where the curve enters to the head's centre points the head down, at the state
+    (G_daedalus_state-machine's executing -> changelog had its head turned sideways)."""
+    from crafteditor.lines.paths import Arrowhead
+
+    pixels = _head_pixels((928.0, 492.0), 19.0, 26.0)
+    h = Arrowhead(tip=(928.0, 479.0), base=(928.0, 479.0), length=38.0, width=26.0, mask_box=(909, 466, 948, 493),
+                  pixels=pixels, weights=np.ones(len(pixels)))
+    direction, _ = h.axis((923.0, 440.0), (0.45, 0.89))
+    assert direction == (0.0, 1.0)
+
+
+def test_a_head_goes_to_its_line_not_to_a_sliver_of_its_rim():
+    """Where a long line and a piece shorter than the head both end by it, the line takes the
+    head, though the piece ends half a pixel nearer (daedalus' awaiting_hitl lost its incoming
+    transition's head to an 8 px sliver)."""
+    from crafteditor.lines.arrows import attach_heads
+    from crafteditor.lines.paths import Arrowhead
+
+    pixels = _head_pixels((214.0, 812.0), 12.0, 24.0)
+    residual = np.zeros((900, 400), bool)
+    residual[pixels[:, 1].astype(int), pixels[:, 0].astype(int)] = True
+    h = Arrowhead(tip=(214.0, 800.0), base=(214.0, 800.0), length=29.0, width=25.0, mask_box=(201, 787, 227, 813),
+                  pixels=pixels, weights=np.ones(len(pixels)))
+    curve = LinePath(points=[(60.0, 700.0), (150.0, 760.0), (214.5, 787.1)], width=1.0, color=(0, 0, 0))
+    sliver = LinePath(points=[(196.6, 794.5), (204.6, 794.5)], width=1.0, color=(0, 0, 0))
+    attach_heads([curve, sliver], [h], 1.0, residual)
+    assert curve.head_end is h and sliver.head_end is None and sliver.head_start is None
+
