@@ -108,3 +108,25 @@ def test_a_head_goes_to_its_line_not_to_a_sliver_of_its_rim():
     attach_heads([curve, sliver], [h], 1.0, residual)
     assert curve.head_end is h and sliver.head_end is None and sliver.head_start is None
 
+
+def _box(x: float, y: float, w: float, h: float):
+    from crafteditor.shapes.detect import DetectedShape
+
+    return DetectedShape(shape="box", x=x, y=y, w=w, h=h, fill=(255, 255, 224), stroke=(0, 0, 0), stroke_px=1.0,
+                         iou=1.0, face=None)
+
+
+def test_a_line_grazing_a_notes_corner_stays_one_line():
+    """A PlantUML transition passes the corner of a note's box; the ring erased round the note's
+    outline cut it there, and the two pieces had read as Running -> note -> Deleting. Pieces
+    that run on away from the node are one line; a piece that goes into the node ends there."""
+    from crafteditor.assemble.joins import join_grazed_corners
+
+    note = _box(99.8, 497.0, 409.4, 56.0)
+    into = LinePath(points=[(30.0, 520.0), (60.0, 535.0), (99.8, 549.5)], width=1.0, color=(20, 20, 20))
+    onward = LinePath(points=[(103.0, 553.0), (300.0, 596.0), (528.0, 610.0)], width=1.0, color=(20, 20, 20))
+    out = join_grazed_corners([into, onward], [note])
+    assert len(out) == 1 and out[0].points[0] == (30.0, 520.0) and out[0].points[-1] == (528.0, 610.0)
+    inward = LinePath(points=[(103.0, 551.0), (200.0, 530.0), (300.0, 520.0)], width=1.0, color=(20, 20, 20))
+    assert len(join_grazed_corners([into, inward], [note])) == 2
+
