@@ -130,3 +130,18 @@ def test_a_line_grazing_a_notes_corner_stays_one_line():
     inward = LinePath(points=[(103.0, 551.0), (200.0, 530.0), (300.0, 520.0)], width=1.0, color=(20, 20, 20))
     assert len(join_grazed_corners([into, inward], [note])) == 2
 
+
+def test_the_faint_rim_of_erased_text_is_no_line():
+    """Where text was erased, its glyphs' anti-aliased rim can stay in the ink mask; traced, it
+    made lines of a near-white paint (#F4F4F4 on white) that read as edges from a state to its
+    caption (C_tf-community_async-pipeline: Eg -> 'ExampleGen' twice). A drawn stroke is kept."""
+    from crafteditor.lines.detect import detect_lines
+
+    rgb = np.full((200, 220, 3), 255, np.uint8)
+    residual = np.zeros((200, 220), bool)
+    rgb[99:101, 20:200] = 244  # the rim: in the mask, but hardly off the canvas
+    rgb[149:151, 20:200] = 60  # a stroke
+    residual[99:101, 20:200] = True
+    residual[149:151, 20:200] = True
+    lines, _ = detect_lines(rgb, residual, np.array([255.0, 255.0, 255.0]))
+    assert len(lines) == 1 and all(abs(y - 150) <= 1.5 for _, y in lines[0].points)
