@@ -54,6 +54,15 @@ def dist_to_shape(p: tuple[float, float], s: DetectedShape) -> float:
     return abs(float(d)) - s.stroke_px / 2
 
 
+def inside_shape(p: tuple[float, float], s: DetectedShape) -> bool:
+    """Whether a point lies inside a shape's outline (its box for rectangles)."""
+    if s.shape in _RECT_LIKE or s.is_group:
+        return s.x <= p[0] <= s.x + s.w and s.y <= p[1] <= s.y + s.h
+    f = s.face
+    c = _outline(f)
+    return c is not None and cv2.pointPolygonTest(c, (float(p[0] - f.x), float(p[1] - f.y)), False) >= 0
+
+
 def _outline(f) -> np.ndarray | None:
     """A face's outer contour, traced once (every line end of a figure asks for it)."""
     if "_outline" not in f.__dict__:

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from crafteditor.assemble.geometry import bounds, dist_to_shape, frame_distance, line_boxes, unit
+from crafteditor.assemble.geometry import bounds, dist_to_shape, frame_distance, inside_shape, line_boxes, unit
 from crafteditor.assemble.grid import PointGrid
 from crafteditor.config import past
 from crafteditor.lines.paths import LinePath
@@ -35,6 +35,7 @@ def bridge_gaps(lines: list[LinePath], groups: list[DetectedShape],
     alive = [True] * len(lines)
     width = max(ln.width for ln in lines)
     frame_reach = 2 * (max((g.stroke_px for g in groups), default=0) + 3) + width + 8
+    labels = label_blocks(labels)
     label_boxes = [(r.x - pad, r.y - pad, r.right + pad, r.bottom + pad)
                    for r in labels for pad in (0.5 * r.h + width + 3,)]
     grid = PointGrid(max(frame_reach, 16.0))
@@ -127,6 +128,44 @@ def _join_pair(a: LinePath, b: LinePath, groups: list[DetectedShape], labels: li
     return None
 
 
+def label_blocks(labels: list[TextRun]) -> list[TextRun]:
+    """The labels, and each block of two or more of them stacked one line under another, as one
+    more label over the block's box: a draw.io connector's two-line label ('Nodes' over
+    'terminated') erases the line under both lines, a gap no one line's box spans (cyclops' state
+    machine lost Waiting Termination -> Initialised there). Lines are stacked where they overlap
+    across by half the narrower one's width and lie less than a line's height apart."""
+    flat = sorted((r for r in labels if r.angle == 0), key=lambda r: r.y)
+    parent = list(range(len(flat)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, a in enumerate(flat):
+        for j in range(i + 1, len(flat)):
+            c = flat[j]
+            if c.y - a.bottom > min(a.h, c.h):
+                if c.y > a.bottom + 2 * a.h:
+                    break  # sorted by top: the rest lie lower still
+                continue
+            if min(a.right, c.right) - max(a.x, c.x) >= 0.5 * min(a.w, c.w) and c.y >= a.y + 0.5 * a.h:
+                parent[root(j)] = root(i)
+    members: dict[int, list[TextRun]] = {}
+    for i, r in enumerate(flat):
+        members.setdefault(root(i), []).append(r)
+    blocks = []
+    for group in members.values():
+        if len(group) < 2:
+            continue
+        x0, y0 = min(r.x for r in group), min(r.y for r in group)
+        x1, y1 = max(r.right for r in group), max(r.bottom for r in group)
+        blocks.append(replace(group[0], text=" ".join(r.text for r in group), x=x0, y=y0, w=x1 - x0, h=y1 - y0,
+                              glyphs=np.zeros((0, 0), bool)))
+    return [*labels, *blocks]
+
+
 def _label_gap(p: tuple[float, float], q: tuple[float, float], width: float, labels: list[TextRun]) -> bool:
     """A line's gap from p to q runs through a text label drawn over the line (with a halo)."""
     lo_x, hi_x, lo_y, hi_y = min(p[0], q[0]), max(p[0], q[0]), min(p[1], q[1]), max(p[1], q[1])
@@ -141,6 +180,94 @@ def _label_gap(p: tuple[float, float], q: tuple[float, float], width: float, lab
                 and math.dist(p, q) <= max(r.w, r.h) + 2 * pad:
             return True
     return False
+
+
+def join_grazed_corners(lines: list[LinePath], nodes: list[DetectedShape]) -> list[LinePath]:
+    """Rejoin a line cut where it grazes a node without ending there: the ring erased round the
+    node's outline cuts a line passing its corner (or a note's pointer), and the two pieces had
+    read as two edges, into the node and out of it (cluster-api's PlantUML state machine:
+    Running -> Deleting came back as Running -> note -> Deleting). The pieces run into the gap
+    from both sides, the gap lies on the outline, and neither piece goes into the node."""
+    nodes = [s for s in nodes if not s.is_group]
+    if not nodes or len(lines) < 2:
+        return list(lines)
+    lines = list(lines)
+    alive = [True] * len(lines)
+    reach = 2 * (max(s.stroke_px for s in nodes) + 3) + max(ln.width for ln in lines) + 8
+    grid = PointGrid(reach)
+    for i, ln in enumerate(lines):
+        _index_ends(grid, i, ln)
+    boxes = np.array([(s.x, s.y, s.x + s.w, s.y + s.h) for s in nodes], np.float64)
+    i = 0
+    while i < len(lines):
+        joined = None
+        if alive[i]:
+            near = {k[0] for p in (lines[i].points[0], lines[i].points[-1]) for k in grid.near(p, reach)}
+            for j in sorted(near - {i}):
+                if alive[j]:
+                    joined = _graze_pair(lines[i], lines[j], nodes, boxes, reach)
+                    if joined is not None:
+                        break
+        if joined is None:
+            i += 1
+            continue
+        lines[i], alive[j] = joined, False
+        grid.remove((j, 0))
+        grid.remove((j, 1))
+        grid.remove((i, 0))
+        grid.remove((i, 1))
+        _index_ends(grid, i, joined)
+    return [ln for ln, keep in zip(lines, alive) if keep]
+
+
+def _graze_pair(a: LinePath, b: LinePath, nodes: list[DetectedShape], boxes: np.ndarray,
+                reach: float) -> LinePath | None:
+    """a and b as one line where the gap between a's end and b's start (either reversed) lies on
+    a node's outline and both pieces run on away from the node; None otherwise."""
+    if len(a.points) < 2 or len(b.points) < 2 or abs(a.width - b.width) > 1.5 or not _like_colours(a.color, b.color):
+        return None
+    for ra in (False, True):
+        for rb in (False, True):
+            if (a.head_start if ra else a.head_end) is not None or (b.head_end if rb else b.head_start) is not None:
+                continue
+            pa = a.points[::-1] if ra else a.points
+            pb = b.points[::-1] if rb else b.points
+            p, q = pa[-1], pb[0]
+            gap = math.dist(p, q)
+            if not 0.5 <= gap <= reach:
+                continue
+            # both pieces run one way, and b starts ahead of a's end, on its course (a gap of a
+            # few pixels has no direction of its own: the skeleton's ends wobble)
+            da, db = unit(pa[-2], p), unit(q, pb[1])
+            if da is None or db is None or da[0] * db[0] + da[1] * db[1] < 0.9:
+                continue
+            v = (q[0] - p[0], q[1] - p[1])
+            if v[0] * da[0] + v[1] * da[1] <= 0 or abs(v[0] * da[1] - v[1] * da[0]) > 2 * a.width + 3:
+                continue
+            mid = ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2)
+            hit = np.flatnonzero((boxes[:, 0] - reach <= mid[0]) & (mid[0] <= boxes[:, 2] + reach)
+                                 & (boxes[:, 1] - reach <= mid[1]) & (mid[1] <= boxes[:, 3] + reach))
+            # on the outline, not deep inside it (a line through a small circle is cut by its
+            # whole face: that gap's middle lies a radius in)
+            on = [nodes[k] for k in hit for d in (dist_to_shape(mid, nodes[k]),)
+                  if d <= nodes[k].stroke_px + 6 + a.width
+                  and not (inside_shape(mid, nodes[k]) and d > nodes[k].stroke_px + 2 + a.width)]
+            if not on or any(_goes_in(pa[::-1], s, reach) or _goes_in(pb, s, reach) for s in on):
+                continue
+            aa = a.reversed() if ra else a
+            bb = b.reversed() if rb else b
+            style = aa.style if aa.style != "solid" else bb.style
+            return replace(aa, points=aa.points + bb.points, head_end=bb.head_end, style=style,
+                           pieces=aa.pieces + bb.pieces, open_ends=[aa.open_ends[0], bb.open_ends[1]])
+    return None
+
+
+def _goes_in(pts: list[tuple[float, float]], s: DetectedShape, reach: float) -> bool:
+    """Whether a piece, from its end at the node (``pts[0]``) on, goes into the node: any of its
+    points past the erased ring (``reach`` from that end), or its far end, inside the outline."""
+    start = pts[0]
+    far = [c for c in pts[1:] if math.dist(c, start) > reach] or [pts[-1]]
+    return any(inside_shape(c, s) for c in far)
 
 
 def extend_at_junctions(lines: list[LinePath], shapes: list[DetectedShape],

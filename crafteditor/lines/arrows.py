@@ -28,7 +28,12 @@ def attach_heads(paths: list[LinePath], heads: list[Arrowhead], lw: float, resid
             d = pixel_gap(h.pixels, ends.pts[k])  # from the line end to the head's pixels
             # a dashed line may stop a whole dash gap short of its head
             if d <= (4 * lw + 5 if p.style != "solid" else 2 * lw + 3):
-                claims.append((d, hi, pi, end))
+                # a piece shorter than the head by it is likelier a sliver of the head's own rim
+                # than its line: it claims the head only where no longer line does (a Mermaid
+                # curve into a 19 px head had lost it to an 8 px sliver 0.5 px nearer, and its
+                # edge came back a free curve short of its state)
+                sliver = 2 * lw + 3 if p.length < h.length else 0.0
+                claims.append((d + sliver, hi, pi, end))
     # a dashed line crossing a group's frame stops at the frame, a dash or two short of its head
     # on the node inside (the frame's stroke took the dash in between): a head no end is near
     # goes to a free end it lies straight ahead of, within reach (ranked after the near claims)

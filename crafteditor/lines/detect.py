@@ -36,6 +36,9 @@ from crafteditor.lines.routes import refine, simplify
 from crafteditor.lines.skeleton import skeleton, to_xy, trace_skeleton
 from crafteditor.paint import distances
 
+# a line's paint this close to the canvas (RGB distance: #F0F0F0 on white is 26) is no stroke's
+_GHOST_TINT = 32.0
+
 
 def detect_lines(rgb: np.ndarray, residual: np.ndarray, background: np.ndarray,
                  head_ink: np.ndarray | None = None) -> tuple[list[LinePath], np.ndarray]:
@@ -94,6 +97,14 @@ def detect_lines(rgb: np.ndarray, residual: np.ndarray, background: np.ndarray,
         paths.append(LinePath(points=simple, width=lw, color=(0, 0, 0), style=style, pieces=len(chain)))
     attach_heads(paths, heads + at_outlines, lw, residual)
     paths += orphan_heads(paths, heads, lw, residual)  # a head at an outline no line claims is none
+    for p in paths:
+        p.color = _line_color(rgb, p, residual, background)
+    # a line whose most contrasting pixels (its head's too) are within a faint tint of the canvas
+    # runs along the rim left where text was erased (its glyphs' anti-aliasing), not along a
+    # stroke: tf-community's state machine had three such ghosts under 'ExampleGen' and
+    # 'Transform' read as edges, one with a 'head'; their pixels are traced with the leftovers
+    bg = np.asarray(background, np.float32).reshape(-1)[:3]
+    paths = [p for p in paths if float(np.linalg.norm(np.asarray(p.color, np.float32) - bg)) >= _GHOST_TINT]
     explained = np.zeros_like(residual)
     for p in paths:
         _draw_path(explained, p, lw)
@@ -102,8 +113,6 @@ def detect_lines(rgb: np.ndarray, residual: np.ndarray, background: np.ndarray,
                 x0, y0, x1, y1 = h.mask_box
                 explained[y0:y1, x0:x1] |= head_mask[y0:y1, x0:x1]
     explained &= residual
-    for p in paths:
-        p.color = _line_color(rgb, p, residual, background)
     return paths, explained
 
 

@@ -67,9 +67,17 @@ class Arrowhead:
             v = c - np.asarray(entry)
             nv = float(np.hypot(*v))
             f = np.asarray(fallback, dtype=np.float64)
-            if nv > 1e-6 and abs(float(f @ v)) / nv > 0.95 and abs(float(d @ v)) / nv < 0.5:
-                d = f
-                self.axis_from_shape = False
+            if nv > 1e-6 and abs(float(d @ v)) / nv < 0.5:
+                if abs(float(f @ v)) / nv > 0.95:
+                    d = f
+                    self.axis_from_shape = False
+                elif float(f @ v) / nv > 0.85:
+                    # a curve bending into its head (a Mermaid transition's, wider than long
+                    # across): its last stretch points near the head, the chord from the entry
+                    # to the head's centre points into it (daedalus' executing -> changelog
+                    # head had been turned across, its tip beside the state)
+                    d = v / nv
+                    self.axis_from_shape = False
         d = snapped_to_axis(d)
         return (float(d[0]), float(d[1])), (float(c[0]), float(c[1]))
 
