@@ -11,8 +11,8 @@ from crafteditor.assemble.dashes import dash_rows
 from crafteditor.assemble.edges import edge_components
 from crafteditor.assemble.faint import drop_page_coloured
 from crafteditor.assemble.groups import group_components
-from crafteditor.assemble.icons import backdrop, caption_shapes, captioned_icons, holds_pictogram, named_tiles
-from crafteditor.assemble.leftovers import traced_components
+from crafteditor.assemble.icons import backdrop, caption_shapes, captioned_icons, end_at_icons, holds_pictogram, named_tiles
+from crafteditor.assemble.leftovers import free_line, traced_components
 from crafteditor.assemble.line_frames import frames_from_lines
 from crafteditor.assemble.nodes import divider_paths, label_text, node_component, shape_labels, text_nodes
 from crafteditor.assemble.plates import carry_plates
@@ -59,7 +59,8 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
     tiles = {i for i in captioned if shapes[i].is_group}  # a frame around a pictogram, named: a node
     tiles |= {i for i, s in enumerate(shapes) if holds_pictogram(b, s, traced)}  # its fill goes under it
     shapes = [replace(s, is_group=False) if i in tiles else s for i, s in enumerate(shapes)]
-    icons = captioned_icons(b, runs, shapes, used_runs, traced)
+    drawn = captioned_icons(b, runs, shapes, used_runs, traced)
+    icons = [(s, caption) for s, caption, _ in drawn]
     if seq is not None:  # a stick-figure actor named under its figure is a node, as an icon is
         icons += actor_figures(seq, shapes, runs, labels, used_runs, len(shapes) + len(icons))
     first_icon = len(shapes)
@@ -84,7 +85,13 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
     # free text first gets a chance to label an edge
     free = [k for k in range(len(runs)) if k not in used_runs]
     titles = [runs[k] for i, s in enumerate(shapes) if s.is_group for k in labels.get(i, [])]
-    edge_comps, text_targets = edge_components(b, lines, shapes, _icon_parts(shapes, labels, node_ids, first_icon),
+    # lines to an icon end at the icon as drawn, a stand-in for its node (wider, over its caption too)
+    ends = _icon_parts(shapes, labels, node_ids, first_icon)
+    ends.update({len(shapes) + j: node_ids[first_icon + j] for j in range(len(drawn))})
+    lines, strokes = end_at_icons(lines, [n for n, _, _ in drawn], [d for _, _, d in drawn])
+    for ln in strokes:
+        comps.extend(free_line(b, ln, ln.points))
+    edge_comps, text_targets = edge_components(b, lines, [*shapes, *(d for _, _, d in drawn)], ends,
                                               runs, free, used_runs, titles, deadline=deadline, seq=seq)
     # a sparse dashed line's dashes, left apart, as one path; no line in the page's colour
     comps.extend(dash_rows(drop_page_coloured(b, edge_comps), b.free_points))

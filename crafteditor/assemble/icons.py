@@ -12,11 +12,13 @@ the caption is a node label an editor moves with it.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from crafteditor.assemble.builder import FigureBuilder
 from crafteditor.config import THEME
-from crafteditor.lines.paths import LinePath
+from crafteditor.lines.paths import LinePath, path_length
 from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import to_hex
 from crafteditor.shapes.detect import DetectedShape
@@ -33,12 +35,15 @@ WIDEST_CAPTION = 4.0  # a caption line at most this many times as wide as its ic
 SURE = 0.85  # a caption is read at least this surely (a window icon's three dots read '0 0 0' at 0.77)
 CENTRED = 0.35  # the icon's and caption's centres at most this share of the wider apart
 JOIN_EMS = 1.0  # pieces of one icon lie at most this many font sizes apart
+STRAY = 0.25  # a piece that would stretch an icon too far, at most this share of its area so far: left out
+MIN_OUTSIDE = 10.0  # px of a line outside an icon's box for it to be a line to the icon
 
 
 def captioned_icons(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedShape], used: set[int],
-                    traced: list[TracedObject]) -> list[tuple[DetectedShape, list[int]]]:
+                    traced: list[TracedObject]) -> list[tuple[DetectedShape, list[int], DetectedShape]]:
     """Each icon with a caption under it, as (an unfilled, unstroked box over both, in image
-    pixels; the caption's run indices, top to bottom); the runs are marked used."""
+    pixels; the caption's run indices, top to bottom; the box of the icon as drawn, where lines
+    to it end: :func:`end_at_icons`); the runs are marked used."""
     s = b.s
     boxes = [(o.box[0] / s, o.box[1] / s, (o.box[0] + o.box[2]) / s, (o.box[1] + o.box[3]) / s) for o in traced]
     # a monitor's screen, a bin's body: a shape with no text of its own is a piece of an icon too
@@ -76,8 +81,63 @@ def captioned_icons(b: FigureBuilder, runs: list[TextRun], shapes: list[Detected
         half = max(cx - x0, x1 - cx, max(q.w for q in cap) / 2 + pad)
         bottom = max(q.bottom for q in cap) + 2
         top = min(y0, r.y) - 2
-        out.append((_box_shape(b, cx - half, top, 2 * half, bottom - top), caption))
+        out.append((_box_shape(b, cx - half, top, 2 * half, bottom - top), caption,
+                    _box_shape(b, x0, y0, x1 - x0, y1 - y0)))
     return out
+
+
+def end_at_icons(lines: list[LinePath], nodes: list[DetectedShape], icons: list[DetectedShape]
+                 ) -> tuple[list[LinePath], list[LinePath]]:
+    """(the lines, those from outside an icon that end inside its drawn box cut where they enter
+    it; the icons' own strokes: lines with both ends at one icon, and the pieces cut off).
+
+    A connector is drawn to an icon's edge and its arrowhead, or a ring round the logo, overlaps
+    the picture, so the traced line ended some pixels inside it, too far from any outline for an
+    edge to join it (issue 31: drawio's 'Settings API' to 'Settings DB', 'API' to 'Gateway API');
+    cut at the icon's side, it ends on the outline of ``icons`` (:func:`captioned_icons`' third
+    part, handed to the edges as a stand-in for the icon's node). A line with both ends at one
+    icon, or in its node (``nodes``, the same order), is one of its strokes, drawn as it was traced
+    and joining nothing (as an edge from the icon to itself it was a loop)."""
+    out: list[LinePath] = []
+    strokes: list[LinePath] = []
+    for ln in lines:
+        m = 3 * ln.width + 6  # an edge's reach to an outline
+        if any(_inside(ln.start, t, m) and _inside(ln.end, t, m) for t in icons) or any(
+                _inside(ln.start, n) and _inside(ln.end, n) for n in nodes):
+            strokes.append(ln)
+            continue
+        for j in (0, 1):
+            pts = ln.points if j == 0 else ln.points[::-1]
+            ic = next((t for t in icons if _inside(pts[0], t)), None)
+            if ic is None:
+                continue
+            k = next(i for i, p in enumerate(pts) if not _inside(p, ic))
+            at = _entry(pts[k], pts[k - 1], ic)
+            cut = [at, *pts[k:]]
+            if path_length(cut) < MIN_OUTSIDE:
+                continue  # a stroke of the icon poking out of its box, not a line to it
+            inner = [*pts[:k], at]
+            if path_length(inner) > 3:  # drawn still, as the icon's
+                strokes.append(replace(ln, points=inner if j == 0 else inner[::-1], head_start=None, head_end=None))
+            ln = replace(ln, points=cut if j == 0 else cut[::-1])
+        out.append(ln)
+    return out, strokes
+
+
+def _inside(p: tuple[float, float], s: DetectedShape, margin: float = 0.0) -> bool:
+    return s.x - margin < p[0] < s.x + s.w + margin and s.y - margin < p[1] < s.y + s.h + margin
+
+
+def _entry(a: tuple[float, float], c: tuple[float, float], s: DetectedShape) -> tuple[float, float]:
+    """Where the segment from ``a`` (outside box ``s``) to ``c`` (inside) enters it: the last of
+    its entries into the box's two slabs."""
+    t = 0.0
+    for v0, v1, lo, hi in ((a[0], c[0], s.x, s.x + s.w), (a[1], c[1], s.y, s.y + s.h)):
+        if v0 <= lo < v1:
+            t = max(t, (lo - v0) / (v1 - v0))
+        elif v1 < hi <= v0:
+            t = max(t, (hi - v0) / (v1 - v0))
+    return a[0] + t * (c[0] - a[0]), a[1] + t * (c[1] - a[1])
 
 
 def caption_shapes(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedShape], labels: dict[int, list[int]],
@@ -197,16 +257,22 @@ def _icon_over(r: TextRun, boxes: list[tuple[float, float, float, float]], taken
     seed = min(seeds, key=lambda i: (r.y - boxes[i][3], abs((boxes[i][0] + boxes[i][2]) / 2 - r.cx)))
     x0, y0, x1, y1 = boxes[seed]
     members = {seed}
+    stray: set[int] = set()
     grew = True
     while grew:  # the icon's other pieces: traced apart where its colours or strokes part
         grew = False
         for i, bx in enumerate(boxes):
-            if i in members or i in taken or bx[3] > r.y + 0.25 * em:
+            if i in members or i in taken or i in stray or bx[3] > r.y + 0.25 * em:
                 continue
             g = JOIN_EMS * em
             if bx[0] <= x1 + g and bx[2] >= x0 - g and bx[1] <= y1 + g and bx[3] >= y0 - g:
                 nx0, ny0, nx1, ny1 = min(x0, bx[0]), min(y0, bx[1]), max(x1, bx[2]), max(y1, bx[3])
                 if max(nx1 - nx0, ny1 - ny0) > MAX_EMS * em:
+                    # a small piece beside it: an arrowhead traced by itself at the icon's edge
+                    # (drawio's 'Gateway API', its connectors' heads on its ring), left out
+                    if (bx[2] - bx[0]) * (bx[3] - bx[1]) <= STRAY * (x1 - x0) * (y1 - y0):
+                        stray.add(i)
+                        continue
                     return None  # joined to more than an icon: a drawing, not a pictogram
                 x0, y0, x1, y1 = nx0, ny0, nx1, ny1
                 members.add(i)

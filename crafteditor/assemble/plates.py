@@ -25,6 +25,7 @@ TIGHT_OUTLINED = 1.8  # an outlined one, at most this many (a node's outline sit
 # an antialiased rim is at most this wide, px (read 1.0-1.1 around a dark plate); a drawn light outline
 # around a dark fill is wider (2 px and more) and makes the box a node, however tight
 RIM_PX = 1.5
+STRAIGHT_ON = 0.97  # cosine between two line pieces' ways that run straight on from one into the other
 
 
 def carry_plates(shapes: list[DetectedShape], runs: list[TextRun], lines: list[LinePath],
@@ -97,13 +98,27 @@ def _join_pair(lines: list[LinePath | None], end_a: tuple[int, int], end_b: tupl
     b = lines[kb] if eb == 0 else lines[kb].reversed()  # b starts on it
     if mark:
         a, b = replace(a, head_end=None), replace(b, head_start=None)
-    if a.head_end is not None or b.head_start is not None or not _across(a.points[-1], b.points[0], box):
+    if not mark and _end_to_end(a, b):
+        # the plate's rounded rim, white on the dark page, nicks the line and reads as heads there
+        a, b = replace(a, head_end=None), replace(b, head_start=None)
+    elif a.head_end is not None or b.head_start is not None or not _across(a.points[-1], b.points[0], box):
         return False
     style = a.style if a.style != "solid" else b.style
     lines[ka] = replace(a, points=a.points + b.points, head_end=b.head_end, style=style,
                         pieces=a.pieces + b.pieces, ink=a.ink + b.ink, open_ends=[a.open_ends[0], b.open_ends[1]])
     lines[kb] = None
     return True
+
+
+def _end_to_end(a: LinePath, b: LinePath) -> bool:
+    """Whether b runs straight on from a's end across a gap of a pixel or two: a light plate on a dark
+    page (a network's port labels, 'e1-1' on its link) was traced as the line's own ink, so the line
+    runs on over the plate and is only nicked at its rim, both pieces' ends on one side of the text,
+    each read as a head."""
+    if len(a.points) < 2 or len(b.points) < 2 or math.dist(a.points[-1], b.points[0]) > 2 * max(a.width, b.width) + 2:
+        return False
+    da, db = unit(a.points[-2], a.points[-1]), unit(b.points[0], b.points[1])
+    return da is not None and db is not None and da[0] * db[0] + da[1] * db[1] >= STRAIGHT_ON
 
 
 def _misalign(lines: list[LinePath | None], end_a: tuple[int, int], end_b: tuple[int, int]) -> float:

@@ -5,6 +5,8 @@ through it and its name left as a label."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 from ce_helpers import edge_pairs, png_bytes
 from PIL import Image, ImageDraw, ImageFont
@@ -13,6 +15,7 @@ from crafteditor.convert import convert
 from crafter.spec.model import Node
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+CROPS = Path(__file__).parent / "crops"
 
 
 def tight_dark_node_png() -> bytes:
@@ -34,3 +37,15 @@ def test_a_tight_dark_node_with_a_drawn_outline_is_a_node_between_two_edges():
     fig = convert(tight_dark_node_png()).figure
     assert "proxy" in [c.label for c in fig.components if isinstance(c, Node)]
     assert edge_pairs(fig) == {("client", "proxy"): 1, ("proxy", "server"): 1}
+
+
+
+def test_a_link_runs_on_under_white_port_labels_on_a_dark_page():
+    """draw.io's modern-dark network (a dev figure's crop): a light grey link from 'leaf1' down to
+    'client1' carries a white port label by each end ('e1-1', 'eth1'). The plates, lighter than
+    the link, were traced as its ink, nicked at their rims, each nick read as a head: the link fell
+    into three pieces, joined to the labels instead (leaf1 → 'e1-1' → 'eth1' ← client1)."""
+    fig = convert((CROPS / "clab_port_labels_link.png").read_bytes()).figure
+    pairs = edge_pairs(fig)
+    assert pairs[("leaf1", "client1")] == 1, pairs
+    assert not any("?" in pair for pair in pairs), pairs  # no edge to a port label

@@ -139,3 +139,34 @@ def test_a_column_name_run_into_its_type_is_split():
     assert split_case_joins("user_idBIGINT") == "user_id BIGINT"
     for word in ("getHTTPResponse", "parseJSON", "macOS", "TIMESTAMP(6)", "ResNet50", "name INTEGER"):
         assert split_case_joins(word) == word
+
+
+def _connected_icons() -> bytes:
+    """drawio's architecture look: pictograms named under them by captions wider than the
+    picture, connectors whose arrowheads run into the picture's ring (a few px inside it), one of
+    them slanted so its head lies beside the icon's corner."""
+    im = Image.new("RGB", (820, 420), "white")
+    d = ImageDraw.Draw(im)
+    font = ImageFont.truetype(FONT, 15)
+    spots = (((80, 60), ("Web Client Portal",), 0), ((380, 60), ("Orders Store",), 1),
+             ((660, 250), ("Message Bus Service",), 2))
+    for (x, y), lines, kind in spots:
+        _icon(d, x, y, kind)
+        for j, line in enumerate(lines):
+            d.text((x + 28, y + 68 + j * 20), line, fill=(30, 30, 30), font=font, anchor="mt")
+    # a straight connector with heads at both ends, each running 6 px into its icon
+    d.line((142, 88, 374, 88), fill="black", width=2)
+    for tip, back in (((142, 88), 154), ((374, 88), 362)):
+        d.polygon([tip, (back, 82), (back, 94)], fill="black")
+    # a slanted one from the database down to the bus, its head into the bus's ring
+    d.line((440, 110, 664, 262), fill="black", width=2)
+    d.polygon([(664, 262), (648, 259), (655, 249)], fill="black")
+    return png_bytes(np.asarray(im))
+
+
+def test_connectors_running_into_captioned_icons_join_them():
+    fig = convert(_connected_icons(), Config(quality=False)).figure
+    names = {c.id: " ".join(c.label.split()) for c in fig.components if isinstance(c, Node) and c.label}
+    pairs = {frozenset((names.get(c.source), names.get(c.target))) for c in fig.components if c.kind == "edge"}
+    assert frozenset(("Web Client Portal", "Orders Store")) in pairs, (names, pairs)
+    assert frozenset(("Orders Store", "Message Bus Service")) in pairs, (names, pairs)

@@ -1,6 +1,6 @@
 """Rewrites for speed give what the plain versions gave: the pairwise merge of rectangles
-restarted after every union, a text box's longest ink run per column, a face's rings, and ink
-told by its distance from a colour."""
+restarted after every union, a text box's longest ink run per column, a face's rings, ink
+told by its distance from a colour, and a face's shape read once."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from crafteditor.blobs import merge_rects
 from crafteditor.ocr.text_lines import _longest_runs, _one_rotated_line
 from crafteditor.paint import distances, farther_than
 from crafteditor.shapes.detect import ring_steps
+from crafteditor.shapes.faces import Face, merge_faces
+from crafteditor.shapes.outlines import _classify, classify
 
 
 def _merge_restarting(rects, joins):
@@ -97,3 +99,20 @@ def test_farther_than_gives_the_distances_comparison():
     assert np.array_equal(farther_than(odd, (200, 30, 70), 45.0, within=within),
                           (distances(odd, (200, 30, 70)) > 45.0) & within)
     assert np.array_equal(farther_than(odd, (10.5, 3, 7), 45.0, within=within), (distances(odd, (10.5, 3, 7)) > 45.0) & within)
+
+
+def test_a_faces_shape_read_once_is_the_shape_read_afresh():
+    """classify keeps its reading on the face: asked again (merging faces asks of each piece and
+    of each trial union), it gives what reading the face afresh gives, for every face."""
+    def face(draw, x: int, y: int, w: int, h: int) -> Face:
+        m = np.zeros((h, w), np.uint8)
+        draw(m)
+        return Face(paint=0, x=x, y=y, w=w, h=h, mask=m > 0, filled=m > 0)
+
+    box = face(lambda m: m.fill(1), 0, 0, 60, 30)
+    disc = face(lambda m: cv2.ellipse(m, (20, 20), (19, 19), 0, 0, 360, 1, -1), 70, 0, 41, 41)
+    diamond = face(lambda m: cv2.fillPoly(m, [np.array([(25, 0), (50, 15), (25, 30), (0, 15)])], 1), 0, 40, 51, 31)
+    for f in (box, disc, diamond, merge_faces(box, disc), merge_faces(box, diamond)):
+        first = classify(f)
+        assert classify(f) == first == _classify(f)
+    assert classify(box)[0] == "box" and classify(diamond)[0] == "diamond"
