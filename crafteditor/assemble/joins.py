@@ -4,6 +4,7 @@ group's frame or a label drawn over it, and a branch that ends on another line's
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
@@ -63,6 +64,17 @@ def bridge_gaps(lines: list[LinePath], groups: list[DetectedShape],
         out.discard(i)
         return {j for j in out if alive[j]}
 
+    # revisit: a line before i that can now be joined to the new line comes first
+    return _join_scan(lines, alive, grid, neighbours, lambda a, b: _join_pair(a, b, groups, labels),
+                      deadline=deadline, revisit=True)
+
+
+def _join_scan(lines: list[LinePath], alive: list[bool], grid: PointGrid, neighbours: Callable[[int], set[int]],
+               pair: Callable[[LinePath, LinePath], LinePath | None], *,
+               deadline: float | None = None, revisit: bool = False) -> list[LinePath]:
+    """Join line i to the first of its live ``neighbours(i)`` (by index) that ``pair`` joins, in
+    place, and go on from i (or, with ``revisit``, from the first earlier line that neighbours the
+    joined one); the lines left alive. ``grid`` holds each line's two ends under (i, 0) and (i, 1)."""
     i = 0
     while i < len(lines):
         if past(deadline):
@@ -70,9 +82,10 @@ def bridge_gaps(lines: list[LinePath], groups: list[DetectedShape],
         joined = None
         if alive[i]:
             for j in sorted(neighbours(i)):
-                joined = _join_pair(lines[i], lines[j], groups, labels)
-                if joined is not None:
-                    break
+                if alive[j]:
+                    joined = pair(lines[i], lines[j])
+                    if joined is not None:
+                        break
         if joined is None:
             i += 1
             continue
@@ -80,8 +93,8 @@ def bridge_gaps(lines: list[LinePath], groups: list[DetectedShape],
         grid.remove((j, 0))
         grid.remove((j, 1))
         _index_ends(grid, i, joined)
-        # a line before i that can now be joined to the new line comes first
-        i = min([i, *neighbours(i)])
+        if revisit:
+            i = min([i, *neighbours(i)])
     return [ln for ln, keep in zip(lines, alive) if keep]
 
 
@@ -198,26 +211,11 @@ def join_grazed_corners(lines: list[LinePath], nodes: list[DetectedShape]) -> li
     for i, ln in enumerate(lines):
         _index_ends(grid, i, ln)
     boxes = np.array([(s.x, s.y, s.x + s.w, s.y + s.h) for s in nodes], np.float64)
-    i = 0
-    while i < len(lines):
-        joined = None
-        if alive[i]:
-            near = {k[0] for p in (lines[i].points[0], lines[i].points[-1]) for k in grid.near(p, reach)}
-            for j in sorted(near - {i}):
-                if alive[j]:
-                    joined = _graze_pair(lines[i], lines[j], nodes, boxes, reach)
-                    if joined is not None:
-                        break
-        if joined is None:
-            i += 1
-            continue
-        lines[i], alive[j] = joined, False
-        grid.remove((j, 0))
-        grid.remove((j, 1))
-        grid.remove((i, 0))
-        grid.remove((i, 1))
-        _index_ends(grid, i, joined)
-    return [ln for ln, keep in zip(lines, alive) if keep]
+
+    def near(i: int) -> set[int]:
+        return {k[0] for p in (lines[i].points[0], lines[i].points[-1]) for k in grid.near(p, reach)} - {i}
+
+    return _join_scan(lines, alive, grid, near, lambda a, b: _graze_pair(a, b, nodes, boxes, reach))
 
 
 def _graze_pair(a: LinePath, b: LinePath, nodes: list[DetectedShape], boxes: np.ndarray,
