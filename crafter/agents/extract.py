@@ -390,7 +390,8 @@ def panel_segments(text: str) -> tuple[str, list[tuple[str, str | None, str]]]:
     panel already opened ("(b) costs 20 ms more") stays with the panel it follows."""
     marks = list(_PANEL_RE.finditer(text))
     letters = [m.group(1) or m.group(2) for m in marks]
-    again = [k for k in range(1, len(letters)) if letters[k] == "a" and "b" in letters[:k] and "b" in letters[k:]]
+    again = [k for k in range(1, len(letters)) if letters[k] == "a" and "b" in letters[:k] and "b" in letters[k:]
+             and not re.search(r"[.;\n]", text[marks[0].end():marks[k - 1].start()])]  # the list: one sentence
     if again:  # "Figure 3 shows (a) the measurement and (b) the analysis. (a) We excite …": the panels start over
         marks, letters = marks[again[-1]:], letters[again[-1]:]
     if len(set(letters)) < 2 or letters[0] != "a" or "b" not in letters:

@@ -10,10 +10,12 @@ import re
 
 _ARTICLES = {"the", "a", "an", "its", "their", "our", "this", "that", "these", "those"}
 
-# Adverbs that open a sentence and name nothing: the prose reader skips one before a comma ("Downstream, the
-# postprocessing layer contains …"), and a name that is one of them alone is a remark ("Otherwise").
+# Adverbs that open a sentence: the prose reader skips one before a comma ("Downstream, the postprocessing
+# layer contains …"). A name that is one of them alone is a remark ("Otherwise") unless it can also name a
+# thing: a service called "Upstream", a panel "Overall" stay boxes.
 OPENERS = frozenset({"downstream", "upstream", "internally", "meanwhile", "afterwards", "overall", "otherwise",
                      "then", "once"})
+REMARK_WORDS = OPENERS - {"downstream", "upstream", "internally", "overall"}
 
 
 def normalise_label(text: str) -> str:

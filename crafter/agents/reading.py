@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from crafter.agents.labels import OPENERS, normalise_label, singular
+from crafter.agents.labels import REMARK_WORDS, normalise_label, singular
 
 
 @dataclass
@@ -322,7 +322,7 @@ def is_remark(name: str) -> bool:
         return False
     first = words[0].lower()
     if len(words) == 1:
-        return first in OPENERS
+        return first in REMARK_WORDS
     if not re.match(r"[A-Z0-9]", words[1]) and (
             first in _OPENER_PREPOSITIONS or first in _OPENER_CONJUNCTIONS and len(words) >= 3):
         return True
@@ -345,14 +345,14 @@ def drop_remarks(reading: BriefReading, keep: Iterable[str] = ()) -> None:
 
 
 _JOIN_END_RE = re.compile(r"\s+(?:plus|and|or|with|&|\+)$", re.I)
-_JOIN_RE = re.compile(r"\s+(?:plus|&|\+)\s+", re.I)
+_JOIN_RE = re.compile(r"\s+(?:plus|\+)\s+", re.I)
 
 
 def split_joined_names(head: dict) -> dict:
     """A name head's names cut at a joining word: one that ends on it ("STAR plus", from "one route made of
     STAR plus RSEM") loses it; one that joins two names ("HISAT2 plus featureCounts") is the two, in the
     order said: a link into it goes to the first, a link out of it leaves the last, a group holds both.
-    ("and" joins only at the end: "Sample and variant QC" is one name.)"""
+    ("and" and "&" join only at the end: "Sample and variant QC", "Research & Development" are one name.)"""
     parts: dict[str, list[str]] = {}
     for n in head.get("node", []):
         cut = _JOIN_END_RE.sub("", n.strip()).strip()
@@ -371,8 +371,10 @@ def split_joined_names(head: dict) -> dict:
 
 
 _LISTED_GROUPS_RE = re.compile(
-    r"\b(?:two|three|four|five|six|seven|eight|[2-9])\s+(?:[\w-]+\s+)?(?:groups|modules|layers|stages|tiers|"
-    r"subsystems|blocks|packages|subworkflows|zones|sections|units|phases|parts)\s*:\s*(?P<list>[^.;:\n]+)", re.I)
+    r"\b(?:two|three|four|five|six|seven|eight|[2-9])\s+(?:[\w-]+\s+)?(?:groups|modules|tiers|"
+    r"subsystems|packages|subworkflows|zones)\s*:\s*(?P<list>[^.;:\n]+)", re.I)
+# (container nouns only: "two parts: an encoder and a decoder", "three layers: input, hidden and output",
+# "stages", "blocks", "phases" list boxes that the next sentences link, not groups)
 
 
 def read_listed_groups(reading: BriefReading, text: str) -> None:

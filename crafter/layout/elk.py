@@ -329,8 +329,8 @@ WRAP_ASPECT = 3.0  # the width-to-height ratio ELK wraps towards
 def wraps(area: Area) -> bool:
     """Whether ELK should cut an area's long flow into rows ("nine steps in one row" is an 8:1 strip): a
     left-to-right area whose longest path runs :data:`WRAP_LAYERS` layers, with no skip edge (those run in
-    lanes along one row: :func:`crafter.layout.lanes.lane_edges`). ELK wraps the top level: a group is one
-    block in a row."""
+    lanes along one row: :func:`crafter.layout.lanes.lane_edges`). The options are given to the top level and,
+    as every option is, repeated inside each group (INCLUDE_CHILDREN): a group's own long chain wraps too."""
     if area.direction not in ("LR", "RL") or not area.edges:
         return False
     layer, _ = flow_layers(area)

@@ -39,6 +39,19 @@ def test_the_head_names_of_listed_groups_are_no_linked_boxes() -> None:
     assert {"vision", "mapping", "motion"} <= set(_groups(fig))
 
 
+def test_parts_and_layers_listed_by_number_stay_boxes() -> None:
+    """"two parts: an encoder and a decoder", "three layers: input, hidden and output" list boxes the next
+    sentences link, not groups (only container nouns: groups, modules, subsystems, packages…)."""
+    for text, linked in (("The autoencoder has two parts: an encoder and a decoder. The encoder maps the image to a "
+                          "latent code. The decoder maps the latent code to the reconstruction.", ("Encoder", "Latent code")),
+                         ("The network has three layers: input, hidden and output. The input layer feeds the hidden "
+                          "layer, which feeds the output layer.", ("Input layer", "Hidden layer"))):
+        fig = figure_from_brief(text)
+        lab = {c.id: c.label for c in fig.components}
+        assert not fig.of_kind("group")
+        assert linked in {(lab[e.source], lab[e.target]) for e in fig.of_kind("edge")}
+
+
 def test_panels_listed_before_they_are_described_start_over() -> None:
     preamble, panels = panel_segments(PANELS)
     assert preamble.startswith("Figure 3 shows")
@@ -46,6 +59,15 @@ def test_panels_listed_before_they_are_described_start_over() -> None:
     assert "laser" in panels[0][2] and "histogram" in panels[1][2]
     groups = _groups(figure_from_brief(PANELS))
     assert {"Laser", "Sample"} <= groups["(a)"] and "Histogram" in groups["(b)"]
+
+
+def test_a_panel_named_again_in_a_later_sentence_does_not_start_the_panels_over() -> None:
+    """"unlike (a), (b) needs no calibration" refers back: the panels are the two described, not ',' and a clause."""
+    text = ("(a) The laser excites the sample and the detector counts photons. (b) The histogram is fitted by the "
+            "reconvolution fit; unlike (a), (b) needs no calibration.")
+    preamble, panels = panel_segments(text)
+    assert preamble == "" and [p[0] for p in panels] == ["a", "b"]
+    assert "laser" in panels[0][2] and "histogram" in panels[1][2]
 
 
 def test_panel_markers_that_repeat_never_break_the_figure() -> None:

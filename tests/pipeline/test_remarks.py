@@ -5,7 +5,7 @@ follows an article ("Hinted handoff node holds the write") stay."""
 from __future__ import annotations
 
 from crafter.agents.extract import figure_from_brief, read_brief
-from crafter.agents.labels import OPENERS
+from crafter.agents.labels import OPENERS, REMARK_WORDS
 from crafter.agents.reading import is_remark
 
 BRIEF = ("Layout of the yield figure:\n"
@@ -38,9 +38,12 @@ def test_the_models_own_names_are_never_taken_for_remarks() -> None:
 
 
 def test_one_opener_list_serves_the_prose_reader_and_the_remark_check() -> None:
-    # the words the prose reader skips before a comma ("Downstream, the …") are the words a one-word name is a
-    # remark for, and the other way round ("Otherwise, …" opens a sentence as "Downstream, …" does)
+    # the words the prose reader skips before a comma ("Downstream, the …"); alone, those that name nothing are
+    # remarks ("Otherwise"), those that can name a thing stay names ("Upstream feeds the merge queue")
     for word in OPENERS:
-        assert is_remark(word.capitalize()), word
+        assert is_remark(word.capitalize()) == (word in REMARK_WORDS), word
         entities = read_brief(f"{word.capitalize()}, the sorter feeds the metrics unit.").entities
         assert entities == ["Sorter", "Metrics unit"], (word, entities)
+    assert REMARK_WORDS < OPENERS and {"otherwise", "then", "once"} <= REMARK_WORDS
+    fig = figure_from_brief("Upstream feeds the merge queue. The merge queue feeds Downstream.")
+    assert {"Upstream", "Merge queue", "Downstream"} <= {n.label for n in fig.of_kind("node")}
