@@ -25,12 +25,14 @@ def read_boxes(rgb: np.ndarray, bg, xaxis: Axis, yaxis: Axis, plot,
     cats = sorted(xaxis.categories)
     if len(cats) < 2 or yaxis.log:
         return None
-    step = max(float(np.median(np.diff([c for c, _ in cats]))), (width + 8) / 0.9)
+    step = float(np.median(np.diff([c for c, _ in cats])))
+    if width > 0:
+        step = max(step, (width + 8) / 0.9)
     x0, y0, x1, y1 = (int(round(v)) for v in plot)
     region = rgb[y0 + 2:y1 - 1, x0 + 2:x1 - 1].astype(np.int16)
     if region.size == 0 or step < 8:
         return None
-    ink = _box_ink(region, bg)
+    ink = _box_ink(region, bg, whiskers_tall=width > 0)
     out = []
     for c, name in cats:
         box = _one_box(region, ink, c - x0 - 2, step)
@@ -42,13 +44,15 @@ def read_boxes(rgb: np.ndarray, bg, xaxis: Axis, yaxis: Axis, plot,
     return out
 
 
-def _box_ink(region: np.ndarray, bg) -> np.ndarray:
+def _box_ink(region: np.ndarray, bg, whiskers_tall: bool = False) -> np.ndarray:
     """The plot's ink, far from the page's colour, without the gridlines and frames that run
-    across the plot (no box edge does; a whisker may run most of the way: patchwork's gear-3 box,
-    its whiskers four fifths of the plot high, had been cut in two down its middle)."""
+    across the plot (no box edge does). With ``whiskers_tall`` (boxes on a numeric axis) a column
+    is a gridline only where it runs nine tenths of the way: patchwork's gear-3 box, its whiskers
+    four fifths of the plot high, had been cut in two down its middle; on a category axis a
+    gridline hidden behind an opaque box face runs less than that and still goes."""
     ink = np.abs(region - np.asarray(bg, np.int16)).max(axis=2) > 50
     ink[ink.mean(axis=1) >= 0.6, :] = False
-    ink[:, ink.mean(axis=0) >= 0.9] = False
+    ink[:, ink.mean(axis=0) >= (0.9 if whiskers_tall else 0.6)] = False
     return ink
 
 
@@ -63,7 +67,7 @@ def boxes_on_numbers(rgb: np.ndarray, bg, xaxis: Axis, yaxis: Axis, plot) -> lis
     region = rgb[y0 + 2:y1 - 1, x0 + 2:x1 - 1].astype(np.int16)
     if region.size == 0:
         return None
-    ink = _box_ink(region, bg)
+    ink = _box_ink(region, bg, whiskers_tall=True)
     n, _, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
     H, W = region.shape[:2]
     blobs = [st for st in stats[1:] if st[2] >= 8 and st[3] >= 16 and st[3] >= 0.8 * st[2] and st[0] > 0

@@ -167,9 +167,10 @@ def _read_series(rgb, paints: Paints, masks: list[tuple[int, np.ndarray, tuple[i
     ink = _plot_ink(paints, plot, legend.box)
     for p, m, color in pending:  # never stacked: whatever they are read as alone
         s = _series_from_mask(rgb, m, color, paints.background_rgb, yaxis, xaxis, plot)
-        if s is None or s.kind != "bar":
+        if s is None or s.kind == "line":
             # translucent bins drawn over each other (ggplot2's ``position = 'identity'``,
-            # Vega-Lite's opacity): each bin runs on under the blend where another overlaps it
+            # Vega-Lite's opacity): each bin runs on under the blend where another overlaps it (never
+            # points: a mean marker on a bar's top is a point, not a bar down to the baseline)
             grown = grown_to_baseline(m, ink, baseline_px(yaxis, plot))
             bars = _series_from_mask(rgb, grown, color, paints.background_rgb, yaxis, xaxis, plot) \
                 if grown is not None else None

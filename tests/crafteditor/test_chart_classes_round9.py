@@ -156,3 +156,25 @@ def test_tick_numbers_of_a_plot_above_are_no_title():
     assert title == 1
     _, _, title = find_titles(runs[:1], set(), [], [], (61.0, 247.0, 657.0, 431.0), 11.0)
     assert title is None
+
+
+def test_mean_markers_on_bar_tops_stay_points():
+    """A bar chart with its means marked on the bars' tops: the markers are a point series, never grown
+    down to the baseline as bars (the translucent-histogram rule is for line-like paint only)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    xs, heights, means = [0, 1, 2, 3], [6.0, 8.0, 5.0, 7.0], [6.5, 9.0, 5.5, 7.5]
+    fig, ax = plt.subplots(figsize=(5, 3.6), dpi=100)
+    ax.bar(xs, heights, color="#9ecae1", label="count")
+    ax.scatter(xs, means, color="#d62728", s=40, zorder=3, label="mean")
+    ax.set_xticks(xs, ["A", "B", "C", "D"])
+    ax.set_ylim(0, 10)
+    ax.legend(loc="upper right")
+    conv = convert(figure_png(fig))
+    charts = [c for c in conv.figure.components if isinstance(c, Chart)]
+    assert charts
+    truth = [["mean", x, m] for x, m in zip(["A", "B", "C", "D"], means)]
+    assert score_values(conv.figure, {"values": truth, "value_axis": [0, 10]}) >= 0.75
