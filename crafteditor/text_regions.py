@@ -57,10 +57,16 @@ def dark_components(gray: np.ndarray) -> np.ndarray:
     return find_blobs(gray < ink_level(gray))[2][1:]
 
 
-def typical_glyph_height(dark: np.ndarray) -> float | None:
-    """The median height of the dark components of glyph size; None where there are under ten."""
+def typical_glyph_height(dark: np.ndarray, letters_only: bool = False) -> float | None:
+    """The median height of the dark components of glyph size; None where there are under ten.
+    ``letters_only``: without solid near-square blobs (a scatter's markers, hundreds of 5 px dots,
+    had made a figure in 10 px type look like small print)."""
     cw, ch = dark[:, 2], dark[:, 3]
-    glyph_h = ch[(ch >= 4) & (ch <= 120) & (cw <= 1.5 * ch)]
+    sized = (ch >= 4) & (ch <= 120) & (cw <= 1.5 * ch)
+    if letters_only:
+        fill = dark[:, 4] / np.maximum(cw * ch, 1)
+        sized &= ~((fill >= 0.7) & (cw >= 0.7 * ch))
+    glyph_h = ch[sized]
     return float(np.median(glyph_h)) if glyph_h.size >= 10 else None
 
 
@@ -100,7 +106,7 @@ def glyph_boxes(gray: np.ndarray, dark: np.ndarray) -> np.ndarray:
     axis titles and ticks went undetected or cut mid-word ('Global Step' and the '2.8×10⁰' ticks
     never read, 'Training at lea' 'rning rate'; issue 31). Lowered in every figure, the floor
     changed the tiles of 44 dev figures and cut long lines elsewhere at the new tiles' edges."""
-    g = typical_glyph_height(dark)
+    g = typical_glyph_height(dark, letters_only=True)
     shortest = SHORTEST_GLYPH if g is None or g >= SHORTEST_GLYPH else max(SMALL_PRINT_FLOOR, g - 1.0)
     dark_glyphs = _glyph_sized(dark, 1, 0.12, shortest=shortest)
     edge = (cv2.morphologyEx(gray, cv2.MORPH_GRADIENT, K3) > EDGE_CONTRAST).astype(np.uint8)

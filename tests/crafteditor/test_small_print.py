@@ -6,6 +6,7 @@ crops/README.md): its 'Global Step', 'Train Loss' and '2.8×10⁰' ticks had nev
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import numpy as np
@@ -25,3 +26,26 @@ def test_a_panels_small_print_is_read():
     assert "Global Step" in texts, texts
     assert "Train Loss" in texts, texts  # the y title, read bottom to top
     assert sum("×" in t for t in texts) >= 6, texts  # the y tick labels '2.8×10⁰'…, their superscripts aside
+
+
+def test_a_scatters_dots_do_not_make_normal_print_small():
+    """Hundreds of 5 px markers outnumber the letters: the small-print floor is judged on the letters,
+    so a scatter set in 10 px type keeps the normal floor and its tiles (it had gone to the detector whole)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from ce_helpers import figure_png
+
+    from crafteditor.text_regions import SHORTEST_GLYPH, dark_components, find_text_regions, typical_glyph_height
+
+    rng = np.random.RandomState(0)
+    fig, ax = plt.subplots(figsize=(6, 4), dpi=100)
+    ax.scatter(rng.rand(300), rng.rand(300), s=8, color="black")
+    ax.set_xlabel("Training steps per second")
+    ax.set_ylabel("Validation accuracy")
+    ax.set_title("Throughput against accuracy")
+    gray = np.asarray(Image.open(io.BytesIO(figure_png(fig))).convert("L"))
+    dark = dark_components(gray)
+    assert typical_glyph_height(dark) < SHORTEST_GLYPH <= typical_glyph_height(dark, letters_only=True)
+    assert find_text_regions(gray, dark) is not None
