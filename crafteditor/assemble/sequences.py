@@ -404,7 +404,10 @@ def _messages(ink: np.ndarray, rgb: np.ndarray, text: np.ndarray, lines: list[Li
                 ink, text, y0, y1, int(b.x), 1)
             for y in (y0 + np.flatnonzero(ok)).tolist():
                 hits.setdefault(y, []).append((i, j))
-    bare = ink & ~text if any(p[1] - p[0] > 1 for ps in hits.values() for p in ps) else ink
+    # (a wavy pass's ``ink`` is spread over rows, ink above and below every column: look for heads in the
+    # ink as drawn, or every lifeline it passes has one and the message is lost)
+    drawn = ink if raw is None else raw
+    bare = drawn & ~text if any(p[1] - p[0] > 1 for ps in hits.values() for p in ps) else drawn
     # the widest pair of a row (one message passes over the lifelines between its ends) whose ink
     # runs on to both ends (a message to a nearer lifeline with a note after it: the note's row
     # reaches to the next lifeline's margin, not to it)

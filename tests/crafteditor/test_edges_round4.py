@@ -66,7 +66,7 @@ def boxed_sequence_png() -> tuple[bytes, Counter, list[str]]:
     return png_bytes(np.asarray(img)), want, [m[3] for m in msgs]
 
 
-def napkin_sequence_png() -> tuple[bytes, Counter]:
+def napkin_sequence_png(msgs=None) -> tuple[bytes, Counter]:
     """websequencediagrams' napkin style: wavy hand-drawn messages with large heads."""
     W, H = 1000, 520
     img = Image.new("RGB", (W, H), "white")
@@ -75,7 +75,7 @@ def napkin_sequence_png() -> tuple[bytes, Counter]:
     for x in xs:
         d.line([(x, 80), (x, H - 80)], fill="black", width=2)
     _participants(d, names, xs, H, "white", "black", ImageFont.truetype(FONT, 22))
-    msgs = [(0, 1, 140, "start"), (1, 2, 220, "read config"), (2, 1, 300, "config"), (1, 2, 380, "write config")]
+    msgs = msgs or [(0, 1, 140, "start"), (1, 2, 220, "read config"), (2, 1, 300, "config"), (1, 2, 380, "write config")]
     want: Counter = Counter()
     small = ImageFont.truetype(FONT, 17)
     for k, (a, b, y, label) in enumerate(msgs):
@@ -134,6 +134,14 @@ def test_message_labels_in_boxes_on_their_arrows():
 def test_wavy_hand_drawn_messages():
     """A hand-drawn message that waves over a dozen rows joins its participants, towards its head."""
     png, want = napkin_sequence_png()
+    fig = convert(png, Config()).figure
+    assert edge_pairs(fig) == want, edge_pairs(fig)
+
+
+def test_a_wavy_message_passing_over_a_lifeline_joins_its_own_ends():
+    """A hand-drawn message from the first participant to the third passes over the second's lifeline:
+    the rows it waves over are no head at the lifeline between (it had been read as 0 -> 1 only)."""
+    png, want = napkin_sequence_png([(0, 1, 140, "start"), (0, 2, 260, "notify all"), (2, 1, 380, "config")])
     fig = convert(png, Config()).figure
     assert edge_pairs(fig) == want, edge_pairs(fig)
 
