@@ -59,6 +59,8 @@ def outline_pencil(ln: LinePath, shapes: list[DetectedShape]) -> bool:
     pts = samples_along(ln.points, 24)
     step = ln.length / (len(pts) - 1)
     for s in shapes:
+        if s.is_group:  # a frame's side: connectors between the boxes inside run along it
+            continue
         if not (s.x - band <= ln.start[0] <= s.x + s.w + band and s.y - band <= ln.start[1] <= s.y + s.h + band):
             continue
         d = [dist_to_shape(p, s) for p in pts]

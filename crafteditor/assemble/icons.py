@@ -111,7 +111,9 @@ def end_at_icons(lines: list[LinePath], nodes: list[DetectedShape], icons: list[
             ic = next((t for t in icons if _inside(pts[0], t)), None)
             if ic is None:
                 continue
-            k = next(i for i, p in enumerate(pts) if not _inside(p, ic))
+            k = next((i for i, p in enumerate(pts) if not _inside(p, ic)), None)
+            if k is None:  # wholly inside this icon (and another overlapping it): no line to cut
+                continue
             at = _entry(pts[k], pts[k - 1], ic)
             cut = [at, *pts[k:]]
             if path_length(cut) < MIN_OUTSIDE:

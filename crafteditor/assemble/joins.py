@@ -218,6 +218,16 @@ def join_grazed_corners(lines: list[LinePath], nodes: list[DetectedShape]) -> li
     return _join_scan(lines, alive, grid, near, lambda a, b: _graze_pair(a, b, nodes, boxes, reach))
 
 
+def _crosses(p: tuple[float, float], d: tuple[float, float], s: DetectedShape, margin: float) -> bool:
+    """Whether the line through p along d passes through node s's box, more than ``margin`` in from both
+    sides across it: two lines meeting a fork bar or a thin node from opposite sides end there, they
+    graze no corner."""
+    n = (-d[1], d[0])
+    across = [x * n[0] + y * n[1] for x in (s.x, s.x + s.w) for y in (s.y, s.y + s.h)]
+    o = p[0] * n[0] + p[1] * n[1]
+    return min(across) + margin < o < max(across) - margin
+
+
 def _graze_pair(a: LinePath, b: LinePath, nodes: list[DetectedShape], boxes: np.ndarray,
                 reach: float) -> LinePath | None:
     """a and b as one line where the gap between a's end and b's start (either reversed) lies on
@@ -250,7 +260,8 @@ def _graze_pair(a: LinePath, b: LinePath, nodes: list[DetectedShape], boxes: np.
             on = [nodes[k] for k in hit for d in (dist_to_shape(mid, nodes[k]),)
                   if d <= nodes[k].stroke_px + 6 + a.width
                   and not (inside_shape(mid, nodes[k]) and d > nodes[k].stroke_px + 2 + a.width)]
-            if not on or any(_goes_in(pa[::-1], s, reach) or _goes_in(pb, s, reach) for s in on):
+            if not on or any(_goes_in(pa[::-1], s, reach) or _goes_in(pb, s, reach)
+                             or _crosses(p, da, s, s.stroke_px + a.width + 2) for s in on):
                 continue
             aa = a.reversed() if ra else a
             bb = b.reversed() if rb else b

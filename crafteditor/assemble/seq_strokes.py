@@ -72,7 +72,7 @@ def spread(mask: np.ndarray, r: int) -> np.ndarray:
 
 def runs_to_ends(ink: np.ndarray, y: int, xa: float, xb: float) -> bool:
     """Whether row ``y``'s ink (a row either side; a label's glyphs may take in its arrow) runs on to both lifelines through the
-    margins :func:`joins` leaves by them: to within 6 px of each, or to an activation bar's side
+    margins :func:`joins` leaves by them: to within 12 px of each, or to an activation bar's side
     (a vertical line whose mirror across the lifeline is one too). A note set after a message's
     head ends short of the next lifeline, its side unmirrored."""
     H, W = ink.shape

@@ -37,8 +37,9 @@ def die_on(x: str) -> str:
 
 
 def edge_pairs(fig: Figure, lifelines: bool = False) -> Counter:
-    """(sender, receiver) label pairs of the edges; a sequence's lifelines (an edge from a
-    participant's box to its repeat at the foot: two nodes, one name) left out unless asked for."""
+    """(sender, receiver) label pairs of the edges; an edge between two nodes of one name (a
+    participant's box and its repeat at the foot) left out unless asked for: a sequence's lifelines
+    are no edges since round 9 (realset/README.md), and none should come back."""
     labels = {c.id: (c.label or "").strip() for c in fig.components if isinstance(c, Node)}
     return Counter((labels.get(e.source, "?"), labels.get(e.target, "?"))
                    for e in fig.components if isinstance(e, Edge)

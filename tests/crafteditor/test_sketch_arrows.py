@@ -145,6 +145,15 @@ def test_the_sheets_drawn_behind_a_card_are_no_edges_but_connectors_beside_it_st
     assert len(kept) == len(connectors) and len(pencil) == len(sheets)  # the sheets still drawn, as no edges
 
 
+def test_a_connector_inside_a_frame_running_along_its_side_is_no_pencil():
+    """Two boxes in a group frame, joined by an arrow that runs 25 px under the frame's top side: the frame
+    is no outline whose pencil this is (a frame's sides are no rough second pass of a box)."""
+    frame = _box(50, 50, 500, 300)
+    frame.is_group = True
+    a, b = _box(80, 60, 100, 40), _box(420, 60, 100, 40)
+    assert not outline_pencil(_line((182, 75), (418, 75)), [frame, a, b])
+
+
 def _heads_of(ln: LinePath) -> int:
     return (ln.head_start is not None) + (ln.head_end is not None)
 

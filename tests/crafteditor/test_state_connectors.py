@@ -131,6 +131,17 @@ def test_a_line_grazing_a_notes_corner_stays_one_line():
     assert len(join_grazed_corners([into, inward], [note])) == 2
 
 
+def test_two_lines_meeting_a_fork_bar_from_opposite_sides_stay_two():
+    """A UML fork bar 6 px thick: a line into it from the left and one out of it to the right meet it
+    from opposite sides; they cross no corner and are two edges through the bar, never one past it."""
+    from crafteditor.assemble.joins import join_grazed_corners
+
+    bar = _box(197.0, 100.0, 6.0, 120.0)
+    left = LinePath(points=[(60.0, 160.0), (194.0, 160.0)], width=2.0, color=(20, 20, 20))
+    right = LinePath(points=[(206.0, 160.0), (340.0, 160.0)], width=2.0, color=(20, 20, 20))
+    assert len(join_grazed_corners([left, right], [bar])) == 2
+
+
 def test_the_faint_rim_of_erased_text_is_no_line():
     """Where text was erased, its glyphs' anti-aliased rim can stay in the ink mask; traced, it
     made lines of a near-white paint (#F4F4F4 on white) that read as edges from a state to its
