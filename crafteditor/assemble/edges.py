@@ -34,6 +34,8 @@ from crafteditor.shapes.detect import DetectedShape
 from crafter.base.text import text_width
 from crafter.spec.model import Box, Edge
 
+SURE_MESSAGES = 2  # a sequence with this many messages draws the lines it leaves as traced, no edges
+
 
 def edge_components(b: FigureBuilder, lines: list[LinePath], shapes: list[DetectedShape], node_ids: dict[int, str],
                     runs: list[TextRun], free: list[int], used: set[int],
@@ -52,10 +54,14 @@ def edge_components(b: FigureBuilder, lines: list[LinePath], shapes: list[Detect
         # what the lifelines and messages leave (a frame's or note's border, an activation bar, a hand-drawn
         # stroke's wobble, a label's underline) joins no two participants: drawn as traced, no edge (the
         # generic pass had joined them to the nearest label or box: 20-30 false messages in a napkin-style figure)
-        for ln in lines:
-            if not explained(ln, seq):
+        # (a sequence of one message is no sure one: a column of boxes fed by lines reads as two lifelines
+        # and a message; its other lines go on to the generic pass, as they did before)
+        unexplained = [ln for ln in lines if not explained(ln, seq)]
+        if len(seq.messages) >= SURE_MESSAGES:
+            for ln in unexplained:
                 out.extend(free_line(b, ln, ln.points))
-        lines = []
+            unexplained = []
+        lines = unexplained
     loose = [runs[k] for k in free if k not in used]  # text no node or group has taken
     # a line crossing a group's title is cut by the title's erasure as by a loose label's
     # (a JPEG's wider erasure ring cut distributed_training's 'Data shard 0' edge there)
