@@ -16,7 +16,15 @@ from pathlib import Path
 from typing import Any, Callable
 
 from crafteditor.bench import BenchRow, file_safe
-from crafteditor.realreport import AIMS, cpu_split, is_over_budget, real_track, score_value, worst_rows
+from crafteditor.realreport import (
+    AIMS,
+    cpu_split,
+    is_over_budget,
+    real_track,
+    score_value,
+    shown_split_groups,
+    worst_rows,
+)
 
 _CSS = """
 body{font:14px/1.45 system-ui,-apple-system,'DejaVu Sans',sans-serif;margin:24px auto;max-width:1500px;color:#1d2433;
@@ -158,7 +166,7 @@ def report_html(track: dict[str, Any], rows: list[BenchRow], worst: list[tuple[B
         "vtracer's). Over budget: stages skipped past the figure's time budget, or slower than it.</p>",
         "<h2>Per split</h2>", _summary_table("split", track["splits"]),
         "<h2>Per style or chart maker</h2>", _summary_table("maker", track["groups"]),
-        *(part for split, groups in track.get("split_groups", {}).items() if len(track["splits"]) > 2
+        *(part for split, groups in shown_split_groups(track).items()
           for part in (f"<h2>The {_esc(split)} split by style or chart maker</h2>", _summary_table("maker", groups))),
         "<h2>Where the CPU went</h2>", _cpu_table(track["splits"]),
         "<h2>Worst figures: original | CraftEditor | vtracer</h2>", _worst(worst, sheet),

@@ -143,6 +143,12 @@ def real_track(rows: list[BenchRow]) -> dict[str, Any]:
             "failed": [(r.name, r.error) for r in real if r.error]}
 
 
+def shown_split_groups(track: dict[str, Any]) -> dict[str, dict[str, dict[str, Any]]]:
+    """Each split's own makers, where there are two splits or more (one split alone: its makers are the
+    pooled ones, shown once)."""
+    return track.get("split_groups", {}) if len(track["splits"]) > 2 else {}
+
+
 def worst_rows(rows: list[BenchRow], k: int = WORST) -> list[tuple[BenchRow, str]]:
     """The ``k`` lowest-SSIM figures, then the ``k`` with the fewest words kept, each once, with why."""
     real = [r for r in rows if r.kind.startswith("real-")]
@@ -172,10 +178,9 @@ def format_real(track: dict[str, Any]) -> str:
         lines.append(line(f"split {name}", s))
     for name, s in track["groups"].items():
         lines.append(line(f"  {name}"[:21], s))
-    for split, groups in track.get("split_groups", {}).items():
-        if len(track["splits"]) > 2:  # one split alone: its groups are the pooled ones above
-            lines.append(f"{split} split by maker:")
-            lines.extend(line(f"  {name}"[:21], s) for name, s in groups.items())
+    for split, groups in shown_split_groups(track).items():
+        lines.append(f"{split} split by maker:")
+        lines.extend(line(f"  {name}"[:21], s) for name, s in groups.items())
     lines.append("")
     lines.append(f"aims on the {track['aims_on']} split:")
     for a in track["aims"]:

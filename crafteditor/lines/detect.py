@@ -99,7 +99,7 @@ def detect_lines(rgb: np.ndarray, residual: np.ndarray, background: np.ndarray,
     paths += orphan_heads(paths, heads, lw, residual)  # a head at an outline no line claims is none
     for p in paths:
         p.color = _line_color(rgb, p, residual, background)
-    # a line whose most contrasting pixels (its head's too) are within a faint tint of the canvas
+    # a line whose most contrasting pixels (sampled along its path) are within a faint tint of the canvas
     # runs along the rim left where text was erased (its glyphs' anti-aliasing), not along a
     # stroke: tf-community's state machine had three such ghosts under 'ExampleGen' and
     # 'Transform' read as edges, one with a 'head'; their pixels are traced with the leftovers

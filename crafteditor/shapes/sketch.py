@@ -111,7 +111,8 @@ def find_sketch_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: f
     ``labels``: the centres of the text read; where given, an outline must hold one. Two
     hand-drawn arrows running side by side between two boxes fence in a box-shaped pocket of
     paper (four on an Excalidraw request/response figure, each drawn as an empty node).
-    Empty where ``config.sketch`` is 'off', or 'auto' and the outlines do not look hand-drawn."""
+    Empty where ``config.sketch`` is 'off', or 'auto' and the outlines do not look hand-drawn, or where
+    ink covers over :data:`PAPER_LOST_SHARE` of the figure (the paper's colour was misread)."""
     if config.sketch == "off":
         return []
     ink = sketch_ink(rgb, paints, exclude)

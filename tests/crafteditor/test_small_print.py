@@ -49,3 +49,19 @@ def test_a_scatters_dots_do_not_make_normal_print_small():
     dark = dark_components(gray)
     assert typical_glyph_height(dark) < SHORTEST_GLYPH <= typical_glyph_height(dark, letters_only=True)
     assert find_text_regions(gray, dark) is not None
+
+
+def test_normal_print_keeps_the_glyph_floor():
+    """A figure in 11 px type keeps :data:`SHORTEST_GLYPH`: lowered everywhere, the floor had changed the
+    tiles of 44 dev figures and cut long lines at the new tiles' edges ('LogicManager' as 'LogicM' 'lanager')."""
+    from PIL import ImageDraw, ImageFont
+
+    from crafteditor.text_regions import SHORTEST_GLYPH, dark_components, typical_glyph_height
+
+    img = Image.new("L", (640, 200), 255)
+    d = ImageDraw.Draw(img)
+    font = ImageFont.load_default(size=15)
+    for k in range(4):
+        d.text((20, 20 + 40 * k), "LogicManager calls the ParserFactory and returns results", fill=0, font=font)
+    g = typical_glyph_height(dark_components(np.asarray(img)), letters_only=True)
+    assert g is not None and g >= SHORTEST_GLYPH

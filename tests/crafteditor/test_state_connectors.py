@@ -156,3 +156,16 @@ def test_the_faint_rim_of_erased_text_is_no_line():
     residual[149:151, 20:200] = True
     lines, _ = detect_lines(rgb, residual, np.array([255.0, 255.0, 255.0]))
     assert len(lines) == 1 and all(abs(y - 150) <= 1.5 for _, y in lines[0].points)
+
+
+def test_a_pale_grey_connector_is_still_a_line():
+    """The faint-rim rule drops only paint within a tint of the canvas: a pale connector drawn #E0E0E0 (a
+    light guide, a disabled link) is a line."""
+    from crafteditor.lines.detect import detect_lines
+
+    rgb = np.full((200, 220, 3), 255, np.uint8)
+    residual = np.zeros((200, 220), bool)
+    rgb[99:101, 20:200] = 224
+    residual[99:101, 20:200] = True
+    lines, _ = detect_lines(rgb, residual, np.array([255.0, 255.0, 255.0]))
+    assert len(lines) == 1
