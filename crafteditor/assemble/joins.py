@@ -133,11 +133,7 @@ def _join_pair(a: LinePath, b: LinePath, groups: list[DetectedShape], labels: li
                     alike = abs(a.width - b.width) <= 1.5 and _like_colours(a.color, b.color)
                 if not (alike and _label_gap(p, q, a.width, labels)):
                     continue
-            aa = a.reversed() if ra else a
-            bb = b.reversed() if rb else b
-            style = aa.style if aa.style != "solid" else bb.style
-            return replace(aa, points=aa.points + bb.points, head_end=bb.head_end, style=style,
-                           pieces=aa.pieces + bb.pieces, open_ends=[aa.open_ends[0], bb.open_ends[1]])
+            return _joined(a.reversed() if ra else a, b.reversed() if rb else b)
     return None
 
 
@@ -263,12 +259,15 @@ def _graze_pair(a: LinePath, b: LinePath, nodes: list[DetectedShape], boxes: np.
             if not on or any(_goes_in(pa[::-1], s, reach) or _goes_in(pb, s, reach)
                              or _crosses(p, da, s, s.stroke_px + a.width + 2) for s in on):
                 continue
-            aa = a.reversed() if ra else a
-            bb = b.reversed() if rb else b
-            style = aa.style if aa.style != "solid" else bb.style
-            return replace(aa, points=aa.points + bb.points, head_end=bb.head_end, style=style,
-                           pieces=aa.pieces + bb.pieces, open_ends=[aa.open_ends[0], bb.open_ends[1]])
+            return _joined(a.reversed() if ra else a, b.reversed() if rb else b)
     return None
+
+
+def _joined(aa: LinePath, bb: LinePath) -> LinePath:
+    """aa's end run on into bb's start: one line, aa's tail and bb's head, dashed where either is."""
+    style = aa.style if aa.style != "solid" else bb.style
+    return replace(aa, points=aa.points + bb.points, head_end=bb.head_end, style=style,
+                   pieces=aa.pieces + bb.pieces, open_ends=[aa.open_ends[0], bb.open_ends[1]])
 
 
 def _goes_in(pts: list[tuple[float, float]], s: DetectedShape, reach: float) -> bool:
