@@ -61,12 +61,14 @@ def _one_number_a_group(run: TextRun) -> list[TextRun]:
     groups = [(int(g[0]), int(g[-1]) + 1) for g in np.split(ink, cuts + 1)]
     if len(groups) != len(words):
         return [run]
+    # each number keeps its own marked reading (a tick '10^{2}'), as split_wide_gaps's pieces do
+    marks = run.marked.split(" ") if run.marked and len(run.marked.split(" ")) == len(words) else None
     out = []
-    for word, (c0, c1) in zip(words, groups):
+    for k, (word, (c0, c1)) in enumerate(zip(words, groups)):
         rows = np.flatnonzero(run.glyphs[:, c0:c1].any(axis=1))
         r0, r1 = int(rows[0]), int(rows[-1]) + 1
-        out.append(replace(run, text=word, marked=None, x=run.x + c0, y=run.y + r0, w=float(c1 - c0),
-                           h=float(r1 - r0), glyphs=run.glyphs[r0:r1, c0:c1].copy()))
+        out.append(replace(run, text=word, marked=marks[k] if marks else None, x=run.x + c0, y=run.y + r0,
+                           w=float(c1 - c0), h=float(r1 - r0), glyphs=run.glyphs[r0:r1, c0:c1].copy()))
     return out
 
 

@@ -178,3 +178,18 @@ def test_mean_markers_on_bar_tops_stay_points():
     assert charts
     truth = [["mean", x, m] for x, m in zip(["A", "B", "C", "D"], means)]
     assert score_values(conv.figure, {"values": truth, "value_axis": [0, 10]}) >= 0.75
+
+
+def test_numbers_split_one_a_group_keep_their_superscripts():
+    """Tick labels '10² 10³ 10⁴' joined into one run and split one number an ink group: each keeps its
+    marked reading ('10^{2}'), so a log axis still reads 100, 1000, 10000 and not 102, 103, 104."""
+    from crafteditor.charts.labels import _one_number_a_group
+
+    glyphs = np.zeros((12, 90), bool)
+    for c0 in (0, 35, 70):
+        glyphs[2:12, c0:c0 + 18] = True
+    run = TextRun(text="102 103 104", x=10.0, y=20.0, w=90.0, h=12.0, angle=0.0, font_px=12.0, bold=False,
+                  color=(0, 0, 0), confidence=0.9, baseline=32.0, glyphs=glyphs, marked="10^{2} 10^{3} 10^{4}")
+    pieces = _one_number_a_group(run)
+    assert [p.text for p in pieces] == ["102", "103", "104"]
+    assert [p.marked for p in pieces] == ["10^{2}", "10^{3}", "10^{4}"]
