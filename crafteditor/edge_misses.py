@@ -34,6 +34,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from crafteditor.assemble.grid import joined_groups
 from crafteditor.bench import real_figures
 from crafteditor.convert import convert
 from crafteditor.realset import _edge_key, _label, svg_words, words_of
@@ -98,22 +99,11 @@ def _pieces(fig: Figure) -> list[dict[str, Any]]:
 
 
 def _clusters(pieces: list[dict[str, Any]]) -> list[int]:
-    """Pieces that touch (an end of one on another) in one cluster: a union-find's roots."""
-    root = list(range(len(pieces)))
-
-    def find(i: int) -> int:
-        while root[i] != i:
-            root[i] = root[root[i]]
-            i = root[i]
-        return i
-
-    for i, a in enumerate(pieces):
-        for j in range(i + 1, len(pieces)):
-            b = pieces[j]
-            if any(_poly_dist(e, b["pts"]) <= 6 for e in (a["pts"][0], a["pts"][-1])) or any(
-                    _poly_dist(e, a["pts"]) <= 6 for e in (b["pts"][0], b["pts"][-1])):
-                root[find(i)] = find(j)
-    return [find(i) for i in range(len(pieces))]
+    """Pieces that touch (an end of one on another) in one cluster: each piece's cluster number."""
+    touch = [(i, j) for i, a in enumerate(pieces) for j in range(i + 1, len(pieces))
+             if any(_poly_dist(e, pieces[j]["pts"]) <= 6 for e in (a["pts"][0], a["pts"][-1]))
+             or any(_poly_dist(e, a["pts"]) <= 6 for e in (pieces[j]["pts"][0], pieces[j]["pts"][-1]))]
+    return joined_groups(len(pieces), touch)
 
 
 def diagnose(fig: Figure, svg: str, truth: dict[str, Any]) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from dataclasses import replace
 import numpy as np
 
 from crafteditor.assemble.geometry import bounds, dist_to_shape, frame_distance, inside_shape, line_boxes, unit
-from crafteditor.assemble.grid import PointGrid
+from crafteditor.assemble.grid import PointGrid, joined_groups
 from crafteditor.config import past
 from crafteditor.lines.paths import LinePath
 from crafteditor.ocr.runs import TextRun
@@ -144,14 +144,7 @@ def label_blocks(labels: list[TextRun]) -> list[TextRun]:
     machine lost Waiting Termination -> Initialised there). Lines are stacked where they overlap
     across by half the narrower one's width and lie less than a line's height apart."""
     flat = sorted((r for r in labels if r.angle == 0), key=lambda r: r.y)
-    parent = list(range(len(flat)))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
+    stacked: list[tuple[int, int]] = []
     for i, a in enumerate(flat):
         for j in range(i + 1, len(flat)):
             c = flat[j]
@@ -160,10 +153,10 @@ def label_blocks(labels: list[TextRun]) -> list[TextRun]:
                     break  # sorted by top: the rest lie lower still
                 continue
             if min(a.right, c.right) - max(a.x, c.x) >= 0.5 * min(a.w, c.w) and c.y >= a.y + 0.5 * a.h:
-                parent[root(j)] = root(i)
+                stacked.append((i, j))
     members: dict[int, list[TextRun]] = {}
-    for i, r in enumerate(flat):
-        members.setdefault(root(i), []).append(r)
+    for r, group in zip(flat, joined_groups(len(flat), stacked)):
+        members.setdefault(group, []).append(r)
     blocks = []
     for group in members.values():
         if len(group) < 2:

@@ -26,19 +26,28 @@ def _barbed(d: ImageDraw.ImageDraw, x0: int, x1: int, y: int) -> None:
                fill="black", width=2)
 
 
-def _chain() -> bytes:
-    """encoder -> decoder and back: filled boxes without outlines, thin lines with TeX's barbed tips."""
-    img = Image.new("RGB", (640, 200), "white")
+def _tikz_png(width: int, boxes, words, arrows) -> bytes:
+    """A TikZ-like figure in a serif face: ``boxes`` (x, w, word, colour) filled without outlines,
+    ``words`` (x, word) borderless, ``arrows`` (x0, x1, y) thin lines with TeX's barbed tips."""
+    img = Image.new("RGB", (width, 200), "white")
     d = ImageDraw.Draw(img)
     font = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf", 22)
-    for x, word, colour in ((40, "encoder", "#ffc080"), (440, "decoder", "#80c0c0")):
-        d.rectangle([x, 60, x + 160, 140], fill=colour)
-        d.text((x + 80, 100), word, fill="black", font=font, anchor="mm")
-    _barbed(d, 201, 438, 85)
-    _barbed(d, 439, 202, 115)
+    for x, w, word, colour in boxes:
+        d.rectangle([x, 60, x + w, 140], fill=colour)
+        d.text((x + w / 2, 100), word, fill="black", font=font, anchor="mm")
+    for x, word in words:
+        d.text((x, 100), word, fill="black", font=font, anchor="mm")
+    for x0, x1, y in arrows:
+        _barbed(d, x0, x1, y)
     buf = io.BytesIO()
     img.save(buf, format="PNG", dpi=(200, 200))
     return buf.getvalue()
+
+
+def _chain() -> bytes:
+    """encoder -> decoder and back: filled boxes without outlines, thin lines with TeX's barbed tips."""
+    return _tikz_png(640, [(40, 160, "encoder", "#ffc080"), (440, 160, "decoder", "#80c0c0")], [],
+                     [(201, 438, 85), (439, 202, 115)])
 
 
 def test_thin_barbed_arrows_between_nodes_keep_their_heads_and_directions():
@@ -77,20 +86,9 @@ def test_a_barb_is_told_from_a_bare_line_end_and_a_t_junction():
 def test_a_borderless_label_two_arrows_join_is_a_node_and_a_free_end_stays_text():
     """layer -> relu -> layer -> out: 'relu' has no outline but two arrows meet it (a TikZ chain's
     borderless node); 'out' ends one arrow only (a free end's label)."""
-    img = Image.new("RGB", (900, 200), "white")
-    d = ImageDraw.Draw(img)
-    font = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf", 22)
-    for x, word, colour in ((20, "layer 1", "#ffc080"), (480, "layer 2", "#80c0c0")):
-        d.rectangle([x, 60, x + 150, 140], fill=colour)
-        d.text((x + 75, 100), word, fill="black", font=font, anchor="mm")
-    d.text((325, 100), "relu", fill="black", font=font, anchor="mm")
-    d.text((820, 100), "out", fill="black", font=font, anchor="mm")
-    _barbed(d, 171, 292, 100)
-    _barbed(d, 358, 478, 100)
-    _barbed(d, 631, 790, 100)
-    buf = io.BytesIO()
-    img.save(buf, format="PNG", dpi=(200, 200))
-    fig = convert(buf.getvalue(), Config()).figure
+    png = _tikz_png(900, [(20, 150, "layer 1", "#ffc080"), (480, 150, "layer 2", "#80c0c0")],
+                    [(325, "relu"), (820, "out")], [(171, 292, 100), (358, 478, 100), (631, 790, 100)])
+    fig = convert(png, Config()).figure
     nodes = {c.label: c for c in fig.components if isinstance(c, Node)}
     assert "relu" in nodes and nodes["relu"].stroke == "none", sorted(nodes)
     texts = [c.text for c in fig.components if c.kind == "text"]
