@@ -35,7 +35,8 @@ def ink_mask(rgb: np.ndarray, background: tuple[int, int, int]) -> np.ndarray:
     packed = (px[:, 0] << 16) | (px[:, 1] << 8) | px[:, 2]
     colours, counts = np.unique(packed, return_counts=True)
     paper = np.zeros_like(ink)
-    for c in colours[np.argsort(-counts)[:6]][counts[np.argsort(-counts)[:6]] >= SHARE * n]:
+    top = np.argsort(-counts)[:6]  # the few colours most of the fills have
+    for c in colours[top][counts[top] >= SHARE * n]:
         colour = (int(c) >> 16 & 255, int(c) >> 8 & 255, int(c) & 255)
         paper |= ~farther_than(rgb, colour, NEAR, within=solid) & solid
     # a band runs down along a lifeline: tall and broad (an activation bar, a participant's box or a

@@ -306,9 +306,10 @@ def _lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: 
         start = int(border[0]) + int(np.argmin(wide[border[0]:]))
     after = np.flatnonzero(wide[start:])
     stop = start + int(after[0]) if len(after) else len(wide)
-    if stop - start >= 20 or stop - start >= 10 and bar_below(ink, stop, xl).any():
-        # (a shorter stretch where an activation bar starts at the first message and hides the rest)
-        seg = thin[start:stop].mean(axis=0) * (True if stop - start >= 20 else bar_below(ink, stop, xl))
+    # (a shorter stretch where an activation bar starts at the first message and hides the rest)
+    bars = None if stop - start >= 20 or stop - start < 10 else bar_below(ink, stop, xl)
+    if stop - start >= 20 or bars is not None and bars.any():
+        seg = thin[start:stop].mean(axis=0) * (True if bars is None else bars)
         frac = np.maximum(frac, np.where(seg >= 0.3, np.maximum(seg, 0.4), 0.0))
     if frac.max() < 0.4:
         return None
