@@ -21,11 +21,14 @@ FILLS = 0.25  # the name spans at least this share of the box's width (a caption
 
 def named_boxes(shapes: list[DetectedShape], runs: list[TextRun]) -> list[DetectedShape]:
     """``shapes`` with each memberless frame that holds only its centred name made a node."""
-    return [replace(s, is_group=False) if _holds_only_name(s, runs) else s for s in shapes]
+    return [replace(s, is_group=False) if _holds_only_name(s, shapes, runs) else s for s in shapes]
 
 
-def _holds_only_name(s: DetectedShape, runs: list[TextRun]) -> bool:
+def _holds_only_name(s: DetectedShape, shapes: list[DetectedShape], runs: list[TextRun]) -> bool:
     if not s.is_group or s.members or s.dividers or s.shape not in ("box", "round"):
+        return False
+    # a frame read around a node (a thick outline's outer ring: the node's fill too big to be a member)
+    if any(t is not s and s.contains_point(t.x + t.w / 2, t.y + t.h / 2) for t in shapes):
         return False
     held = [r for r in runs if s.contains_point(r.cx, r.cy)]
     if not held or any(r.angle != 0 for r in held):

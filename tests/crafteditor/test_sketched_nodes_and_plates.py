@@ -39,6 +39,10 @@ def test_a_frame_holding_only_its_centred_name_is_a_node():
     out = named_boxes(shapes, runs)
     # the sketched node is a node; a big frame with its title in a corner, a frame with members stay frames
     assert [s.is_group for s in out] == [False, True, True]
+    # a thick outline's outer ring read as a frame around the node's fill (too big to be its member)
+    ring, fill = _frame(100, 100, 200, 80), _frame(106, 106, 188, 68)
+    fill.is_group = False
+    assert named_boxes([ring, fill], [_run("Weight layer", 150, 133, 100)])[0].is_group
 
 
 def test_an_oversized_head_on_a_label_is_its_plates_rim():
