@@ -25,7 +25,8 @@ def named_boxes(shapes: list[DetectedShape], runs: list[TextRun]) -> list[Detect
 
 
 def _holds_only_name(s: DetectedShape, shapes: list[DetectedShape], runs: list[TextRun]) -> bool:
-    if not s.is_group or s.members or s.dividers or s.shape not in ("box", "round"):
+    # unoutlined, it is an edge label's plate a thick line crosses (a node is drawn with its outline)
+    if not s.is_group or s.members or s.dividers or s.shape not in ("box", "round") or s.stroke is None:
         return False
     # a frame read around a node (a thick outline's outer ring: the node's fill too big to be a member)
     if any(t is not s and s.contains_point(t.x + t.w / 2, t.y + t.h / 2) for t in shapes):

@@ -43,6 +43,10 @@ def test_a_frame_holding_only_its_centred_name_is_a_node():
     ring, fill = _frame(100, 100, 200, 80), _frame(106, 106, 188, 68)
     fill.is_group = False
     assert named_boxes([ring, fill], [_run("Weight layer", 150, 133, 100)])[0].is_group
+    # an edge label's plate, unoutlined, that a thick line crossing it cut into pieces
+    plate = _frame(950, 858, 275, 43)
+    plate.stroke = None
+    assert named_boxes([plate], [_run("notify parse upload", 955, 872, 265)])[0].is_group
 
 
 def test_an_oversized_head_on_a_label_is_its_plates_rim():
