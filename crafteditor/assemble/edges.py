@@ -24,6 +24,7 @@ from crafteditor.assemble.geometry import (
 from crafteditor.assemble.head_sizes import closed_back, head_size, share_head_sizes
 from crafteditor.assemble.hollow import MAX_HALF, hollow_heads, hollow_tips
 from crafteditor.assemble.joins import bridge_gaps, extend_at_junctions, join_grazed_corners, split_bus_crossings
+from crafteditor.assemble.labels_on_edges import wrapped_label
 from crafteditor.assemble.leftovers import free_line
 from crafteditor.assemble.plates import arrow_glyph_last
 from crafteditor.assemble.sequences import Sequence, explained
@@ -336,6 +337,12 @@ def _label_edges(b: FigureBuilder, edges: list[tuple[Edge, LinePath]], runs: lis
                 best = (d, idx)
         if best is not None:
             e, ln = edges[best[1]]
+            block = wrapped_label(k, runs, {j for j in free if j not in used and j not in text_targets},
+                                  lambda j, i=best[1]: _nearest_edge(runs[j], edges) == i)
+            if len(block) > 1:
+                _label_block(b, e, [runs[j] for j in block])
+                used.update(block)
+                continue
             fs = round(r.font_px * b.s, 1)  # the label's own size, as nodes keep theirs (the theme's within 0.4 px)
             if abs(fs - THEME.small_font_size) <= 0.4:
                 fs = THEME.small_font_size
@@ -349,6 +356,28 @@ def _label_edges(b: FigureBuilder, edges: list[tuple[Edge, LinePath]], runs: lis
             e.label_box = Box(x=round(cx - w / 2, 2), y=round(cy - h / 2, 2), w=round(w, 2), h=round(h, 2))
             used.add(k)
             b.chars_kept += len(r.text.replace(" ", ""))
+
+
+def _nearest_edge(r: TextRun, edges: list[tuple[Edge, LinePath]]) -> int:
+    """The index of the edge whose line passes nearest the run's middle."""
+    return min(range(len(edges)), key=lambda i: dist_to_polyline((r.cx, r.cy), edges[i][1].points))
+
+
+def _label_block(b: FigureBuilder, e: Edge, lines: list[TextRun]) -> None:
+    """Label ``e`` with a label wrapped over ``lines`` (top to bottom), its box around them all."""
+    font = sum(r.font_px for r in lines) / len(lines)
+    fs = round(font * b.s, 1)
+    if abs(fs - THEME.small_font_size) <= 0.4:
+        fs = THEME.small_font_size
+    else:
+        e.font_size = fs
+    w = max(text_width(r.shown, fs) for r in lines) + 6
+    h = len(lines) * fs * THEME.line_height + 2
+    cx = sum(r.cx for r in lines) / len(lines) * b.s
+    cy = (lines[0].y + lines[-1].y + lines[-1].h) / 2 * b.s
+    e.label = "\n".join(r.shown for r in lines)
+    e.label_box = Box(x=round(cx - w / 2, 2), y=round(cy - h / 2, 2), w=round(w, 2), h=round(h, 2))
+    b.chars_kept += sum(len(r.text.replace(" ", "")) for r in lines)
 
 
 def _attach(p: tuple[float, float], shapes: list[DetectedShape], tol: float) -> int | None:

@@ -14,6 +14,7 @@ from crafteditor.assemble.groups import group_components
 from crafteditor.assemble.icons import backdrop, caption_shapes, captioned_icons, end_at_icons, holds_pictogram, named_tiles
 from crafteditor.assemble.leftovers import free_line, traced_components
 from crafteditor.assemble.line_frames import frames_from_lines
+from crafteditor.assemble.named_frames import named_boxes
 from crafteditor.assemble.nodes import divider_paths, label_text, node_component, shape_labels, text_nodes
 from crafteditor.assemble.plates import carry_plates
 from crafteditor.assemble.sequences import actor_figures, find_sequence, participant_shapes, without_cells
@@ -46,6 +47,7 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
     elif not charts:  # frames traced as lines (a title in the border, edges through it): groups, their sides
         # no lines (a chart's panel borders and page frame are its own: drawn as groups they were drawn twice)
         shapes, lines = frames_from_lines(b.image.rgb, shapes, lines, runs)
+        shapes = named_boxes(shapes, runs)  # a 'frame' holding only its centred name: a sketched node
     # charts own their tick labels, titles and legends
     for ch in charts:
         used_runs |= set(ch.run_indices)

@@ -2,9 +2,10 @@
 flowcharts, state and class diagrams; dagre-d3 and draw.io's label backgrounds) cuts the edge in
 two, each part ending on the plate's border. Read as a node, the plate split one edge into two
 edges through a node named like the label ('Admin' → 'database error' → 'Stock'). A plate is no
-node: an unoutlined box tight around one line of text, with exactly two line ends on its border,
-on opposite sides; the two lines are joined through it into one (the head of each kept at its
-far end) and its text is left free, to label the joined edge."""
+node: an unoutlined box tight around one line of text (or a long label wrapped over two or three),
+with exactly two line ends on its border, on opposite sides (or a curve bending under it); the two
+lines are joined through it into one (the head of each kept at its far end) and its text is left
+free, to label the joined edge."""
 
 from __future__ import annotations
 
@@ -14,18 +15,22 @@ from dataclasses import replace
 import numpy as np
 
 from crafteditor.assemble.geometry import box_distance, dist_to_polyline, unit
-from crafteditor.lines.paths import LinePath
+from crafteditor.lines.paths import Arrowhead, LinePath, direction_out
 from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import color_distance
 from crafteditor.shapes.detect import DetectedShape, keep_shapes
 
 Box = tuple[float, float, float, float]  # x, y, w, h, image pixels
 TIGHT = 2.4  # a plate is at most this many times its text's font height tall (a node has room around its name)
+MAX_LINES = 3  # a wrapped label's plate holds at most this many lines (a block of text is a node)
 TIGHT_OUTLINED = 1.8  # an outlined one, at most this many (a node's outline sits farther out)
 # an antialiased rim is at most this wide, px (read 1.0-1.1 around a dark plate); a drawn light outline
 # around a dark fill is wider (2 px and more) and makes the box a node, however tight
 RIM_PX = 1.5
+RIM_HEAD = 2.0  # a 'head' on a plate this many times the figure's usual head is the plate's rim
 STRAIGHT_ON = 0.97  # cosine between two line pieces' ways that run straight on from one into the other
+# a curve bending under a plate: its way in and way out at most ~80° apart, each within ~70° of the gap
+BEND_TURN, BEND_GAP, BEND_SPAN = 0.2, 0.35, 12.0
 
 
 def carry_plates(shapes: list[DetectedShape], runs: list[TextRun], lines: list[LinePath],
@@ -37,6 +42,7 @@ def carry_plates(shapes: list[DetectedShape], runs: list[TextRun], lines: list[L
     A bare label (a text no shape holds) that cuts a line in two is joined across the same way."""
     lines = list(lines)
     drop: set[int] = set()
+    rim = rim_head_length(lines)
     # an ER diagram's cardinality rings first: the line runs on through them to the label's plate
     for i, s in enumerate(shapes):
         if i not in keep_too and _ring_mark(s, runs) and _join_across(lines, (s.x, s.y, s.w, s.h), mark=True):
@@ -45,22 +51,23 @@ def carry_plates(shapes: list[DetectedShape], runs: list[TextRun], lines: list[L
         if i in keep_too or not _plate_like(s, shapes, runs, background):
             continue
         box = (s.x, s.y, s.w, s.h)
-        if _join_across(lines, box) or (s.is_group and _through(lines, box)) or _arrow_glyph_after(s, runs, lines):
+        if _join_across(lines, box, rim=rim) or (s.is_group and _through(lines, box)) or _arrow_glyph_after(s, runs, lines):
             drop.add(i)
     held = [r for r in runs if any(t.contains_point(r.cx, r.cy) for k, t in enumerate(shapes) if k not in drop)]
     for r in runs:
         if r.angle == 0 and r not in held:
             pad = 0.3 * r.h
-            _join_across(lines, (r.x - pad, r.y - pad, r.w + 2 * pad, r.h + 2 * pad))
+            _join_across(lines, (r.x - pad, r.y - pad, r.w + 2 * pad, r.h + 2 * pad), rim=rim)
     lines = [ln for ln in lines if ln is not None]
     keep = [i for i in range(len(shapes)) if i not in drop]
     return keep_shapes(shapes, keep), lines, keep
 
 
-def _join_across(lines: list[LinePath | None], box: Box, mark: bool = False) -> bool:
+def _join_across(lines: list[LinePath | None], box: Box, mark: bool = False, rim: float = math.inf) -> bool:
     """Join the two lines that end on ``box``'s border on opposite sides, neither with a head there
     (``lines[k]`` of the second becomes None); whether they were. ``mark``: the box is a cardinality
-    ring, where the scraps of the marks beside it are no lines and a 'head' read there is the crow's foot."""
+    ring, where the scraps of the marks beside it are no lines and a 'head' read there is the crow's foot;
+    ``rim``: a 'head' on the box this long or longer is a piece of the plate's rim (:func:`rim_head_length`)."""
     # a plate's halo may cut its line short by a few more pixels (less a ring's: the marks crowd it)
     extra = 0.0 if mark else 0.3 * box[3]
     ends = _ends_at(lines, box, extra)
@@ -75,7 +82,7 @@ def _join_across(lines: list[LinePath | None], box: Box, mark: bool = False) -> 
         ends = [(k, e) for k, e in ends if k not in both or (k, 1 - e) not in ends or box_distance(
             lines[k].points[-e], box) <= box_distance(lines[k].points[e - 1], box)]
     if len(ends) == 2:
-        return ends[0][0] != ends[1][0] and _join_pair(lines, ends[0], ends[1], box, mark)
+        return ends[0][0] != ends[1][0] and _join_pair(lines, ends[0], ends[1], box, mark, rim)
     if mark or len(ends) not in (4, 6):
         return False
     # lines crossing under one plate (or a label set where two edges pass): each end joined to the
@@ -86,28 +93,53 @@ def _join_across(lines: list[LinePath | None], box: Box, mark: bool = False) -> 
     for cost, a, b in pairs:
         if cost > 0.5 or a in done or b in done or lines[a[0]] is None or lines[b[0]] is None:
             continue
-        if _join_pair(lines, a, b, box, mark):
+        if _join_pair(lines, a, b, box, mark, rim):
             done |= {a, b}
             joined = True
     return joined
 
 
-def _join_pair(lines: list[LinePath | None], end_a: tuple[int, int], end_b: tuple[int, int], box: Box, mark: bool) -> bool:
+def _join_pair(lines: list[LinePath | None], end_a: tuple[int, int], end_b: tuple[int, int], box: Box, mark: bool,
+               rim: float = math.inf) -> bool:
     (ka, ea), (kb, eb) = end_a, end_b
     a = lines[ka] if ea == 1 else lines[ka].reversed()  # a ends on the plate
     b = lines[kb] if eb == 0 else lines[kb].reversed()  # b starts on it
+    if not mark and _rim_piece(a.head_end, box, rim):
+        a = replace(a, head_end=None)
+    if not mark and _rim_piece(b.head_start, box, rim):
+        b = replace(b, head_start=None)
     if mark:
         a, b = replace(a, head_end=None), replace(b, head_start=None)
     if not mark and _end_to_end(a, b):
         # the plate's rounded rim, white on the dark page, nicks the line and reads as heads there
         a, b = replace(a, head_end=None), replace(b, head_start=None)
-    elif a.head_end is not None or b.head_start is not None or not _across(a.points[-1], b.points[0], box):
+    elif a.head_end is not None or b.head_start is not None or not (
+            _across(a.points[-1], b.points[0], box) or _bends_under(a.points, b.points)):
         return False
     style = a.style if a.style != "solid" else b.style
     lines[ka] = replace(a, points=a.points + b.points, head_end=b.head_end, style=style,
                         pieces=a.pieces + b.pieces, ink=a.ink + b.ink, open_ends=[a.open_ends[0], b.open_ends[1]])
     lines[kb] = None
     return True
+
+
+def rim_head_length(lines: list[LinePath]) -> float:
+    """The length from which a 'head' where a line meets a label's plate is a piece of the plate's rim, not a
+    head: twice the figure's usual head (the median of at least three). A dark theme's grey plate has a light
+    rim; where its text is erased with the plate, the rim's side is left on the line's end and read as a head
+    twice the size of the figure's own (daedalus' 'make run GOAL=...': a 19 px 'head', its arrows' 7 px),
+    and the edge stopped at the label, split in two."""
+    sizes = [h.length for ln in lines for h in (ln.head_start, ln.head_end) if h is not None]
+    return RIM_HEAD * float(np.median(sizes)) if len(sizes) >= 3 else math.inf
+
+
+def _rim_piece(h: Arrowhead | None, box: Box, rim: float) -> bool:
+    """Whether head ``h`` is rim-sized (:func:`rim_head_length`) and its pixels lie on the plate's side."""
+    if h is None or h.length < rim:
+        return False
+    x0, y0, x1, y1 = h.mask_box
+    x, y, w, h_ = box
+    return x0 <= x + w + 2 and x1 >= x - 2 and y0 <= y + h_ + 2 and y1 >= y - 2
 
 
 def _end_to_end(a: LinePath, b: LinePath) -> bool:
@@ -119,6 +151,20 @@ def _end_to_end(a: LinePath, b: LinePath) -> bool:
         return False
     da, db = unit(a.points[-2], a.points[-1]), unit(b.points[0], b.points[1])
     return da is not None and db is not None and da[0] * db[0] + da[1] * db[1] >= STRAIGHT_ON
+
+
+def _bends_under(a: list[tuple[float, float]], b: list[tuple[float, float]]) -> bool:
+    """Whether a curve ending at ``a[-1]`` runs on as the one starting at ``b[0]``, bending under the plate
+    by less than a right angle: Mermaid's basis curves set a label on the curve's middle point, often where
+    it turns (daedalus' 'make run GOAL=...': in at the plate's right side, out at its bottom), so the two
+    ends lie on adjacent sides, not opposite ones. Each way points along the gap from one end to the other."""
+    into, out_of = direction_out(a, False, BEND_SPAN), direction_out(b, True, BEND_SPAN)
+    gap = unit(a[-1], b[0])
+    if into is None or out_of is None or gap is None:
+        return False
+    on = (-out_of[0], -out_of[1])  # b's way on, away from the plate
+    return (into[0] * on[0] + into[1] * on[1] >= BEND_TURN and into[0] * gap[0] + into[1] * gap[1] >= BEND_GAP
+            and on[0] * gap[0] + on[1] * gap[1] >= BEND_GAP)
 
 
 def _misalign(lines: list[LinePath | None], end_a: tuple[int, int], end_b: tuple[int, int]) -> float:
@@ -177,9 +223,18 @@ def _plate_like(s: DetectedShape, shapes: list[DetectedShape], runs: list[TextRu
         return False
     top, bottom = min(r.y for r in held), max(r.y + r.h for r in held)
     font = max(max(r.font_px, r.h) for r in held)
-    one_line = bottom - top <= 1.3 * font
     width = max(r.x + r.w for r in held) - min(r.x for r in held)
-    return one_line and s.h <= (TIGHT if not outlined else TIGHT_OUTLINED) * font and width >= 0.6 * s.w
+    if width < 0.6 * s.w:
+        return False
+    if bottom - top <= 1.3 * font:  # one line
+        return s.h <= (TIGHT if not outlined else TIGHT_OUTLINED) * font
+    # a long label wrapped over two or three lines (Mermaid wraps at about 200 px: 'clone + submit /
+    # OrchestratorWorkflow'), unoutlined: as tight around its block of text as a one-line plate is
+    # around its line (a node's name has room around it: Mermaid's padding is a line's height and more)
+    mids = sorted(r.y + r.h / 2 for r in held)
+    lines = 1 + sum(b - a > 0.6 * font for a, b in zip(mids, mids[1:]))
+    return not outlined and lines <= MAX_LINES and bottom - top <= MAX_LINES * 1.5 * font \
+        and s.h <= bottom - top + (TIGHT - 1) * font
 
 
 def _rim(fill, stroke, background: tuple[int, int, int]) -> bool:
