@@ -1,6 +1,7 @@
 """Missed words of the real set's dev figures, classed (crafteditor.ocr.missed_words; issue 31).
 
     python scripts/missed_words.py shared/realfigs OUT.json [--only 'G_*,C_k8s*'] [--svgs DIR]
+    python scripts/missed_words.py /tmp/makers/mmr OUT.json --split drawn   # a maker's drawn figures
 
 Converts each dev figure, writes per figure its missed words with their class, the runs read
 (text, confidence), its real-set scores, and the words' class counts over all figures; prints the counts.
@@ -8,6 +9,8 @@ Converts each dev figure, writes per figure its missed words with their class, t
 Dev, the TikZ and whiteboard figures aside (other lanes'), round 7 -> branch text8 (session 43):
 never 169 -> 172, misread 153 -> 135, split/merged 62 -> 50, read but drawn as paths 17 -> 17,
 scorer convention 2 -> 2 (403 -> 376 missed words).
+All of dev, round 9 (main c804f11) -> branch text10 (session 45): never 219 -> 202, misread 188 -> 190,
+split/merged 57 -> 55, paths 15 -> 15, scorer 6 -> 6 (485 -> 468 missed words of 4,779).
 """
 
 from __future__ import annotations
@@ -31,9 +34,10 @@ def main() -> int:
     ap.add_argument("out", type=Path)
     ap.add_argument("--only", default="")
     ap.add_argument("--svgs", type=Path)
+    ap.add_argument("--split", choices=("dev", "drawn"), default="dev", help="dev, or 'drawn' for a maker's figures")
     a = ap.parse_args()
     pats = [p for p in a.only.split(",") if p]
-    figs = [f for f in load_real(a.folder, "dev") if f.split == "dev"]  # never the test split
+    figs = [f for f in load_real(a.folder, "dev" if a.split == "dev" else "all") if f.split == a.split]  # never test
     if pats:
         figs = [f for f in figs if any(fnmatch.fnmatch(f.id, p) for p in pats)]
     rows, total = [], Counter()

@@ -24,6 +24,13 @@ DETECT_GLYPH_HEIGHT = 14.0  # px: large figures are shrunk for the detector unti
 DARK_PAGE = 90  # a page whose median grey is under this is dark: its text is light
 PLATE_SHARE = 0.05  # a label's plate covers this share of the detector's box, at least (plate_background)
 PLATE_CONTRAST = 120  # and differs from the box's border colour by this (summed over R, G, B), at least
+INNER_PLATE_SHARE = 0.3  # a plate under the glyphs covers this share of the detector's box, at least (inner_plate)
+K3 = np.ones((3, 3), np.uint8)
+GROUND_TOLERANCE = 40.0  # a glyph's ring pixel this close to the plate's colour is on the plate (_on_one_ground)
+GROUND_SHARE = 0.8  # of the ring around the glyphs, this share on the plate at least
+ENDS_INK = 60.0  # RGB distance from the box's ground at which a pixel on its side is a cut glyph's ink (whole_end_glyphs)
+ENDS_COLOUR = 150.0  # and its ink this close (summed over R, G, B) to the box's ink in colour
+END_REACH = 0.8  # a cut glyph is followed out this many box heights at most
 PLATE_GLYPHS = 2  # a box with fewer glyph pixels than this many times its height is looked at for a plate
 
 
@@ -52,6 +59,7 @@ def line_jobs(rgb: np.ndarray, bgr: np.ndarray, engine: OcrEngine, regions: bool
     quads = engine.detect_scaled(bgr, detection_scale(rgb, dark), find_text_regions(gray, dark) if regions else None)
     jobs: list[tuple] = []
     for x0, y0, x1, y1 in line_boxes(quads, w, h):
+        x0, x1 = whole_end_glyphs(rgb, x0, y0, x1, y1)
         region = rgb[y0:y1, x0:x1]
         bg = region_background(region)
         glyph, crossing = glyph_mask(region, bg)
@@ -61,6 +69,11 @@ def line_jobs(rgb: np.ndarray, bgr: np.ndarray, engine: OcrEngine, regions: bool
         if plate is not None:  # glyphs on a plate the box's border is not: read against the plate
             on_plate, plate_crossing = glyph_mask(region, plate)
             if on_plate.sum() > glyph.sum():
+                bg, glyph, crossing = plate, on_plate, plate_crossing
+        elif not glyph.any() and (plate := inner_plate(region, bg)) is not None:
+            # nothing read against the border: the glyphs' ground is a fill the border is not
+            on_plate, plate_crossing = glyph_mask(region, plate)
+            if on_plate.any() and _on_one_ground(region, on_plate, plate):
                 bg, glyph, crossing = plate, on_plate, plate_crossing
         for line in _split_lines(glyph):
             jobs.append((bg, line_crops(region, line, bg), (y0, x0), line, region))
@@ -116,6 +129,62 @@ def line_boxes(quads: list[np.ndarray], w: int, h: int) -> list[tuple[int, int, 
         if x1 - x0 >= 3 and y1 - y0 >= 3:
             (slanted if _slanted(q) else rects).append((x0, y0, x1, y1))
     return _merge_vertical(rects) + slanted
+
+
+def whole_end_glyphs(rgb: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> tuple[int, int]:
+    """The box's ends (x0, x1) moved out past a glyph its side cuts. The detector's box may end
+    inside a line's first or last glyph (hand-drawn and serif faces run past its quadrilateral),
+    and a glyph the box's side cuts is dropped as a neighbouring stroke: 'InstanceManag',
+    'Transfo', 'objec', 'evel' (issue 31). Ink on a side, clear of the box's top and bottom
+    rows, is followed out by up to :data:`END_REACH` box heights; where it ends there, in the
+    colour of the box's other ink, the box takes it in; where it runs on (an axis, a box's side,
+    an arrow) or is of another colour (an icon beside the label) the box stays."""
+    H, W = y1 - y0, x1 - x0
+    if W < H or H < 6:
+        return x0, x1
+    bg = region_background(rgb[y0:y1, x0:x1])
+    for side in (0, 1):
+        col = rgb[y0:y1, x1 - 1 if side else x0]
+        hit = distances(col[None], bg)[0] > ENDS_INK
+        if not hit.any() or hit[0] or hit[-1]:
+            continue
+        reach = int(math.ceil(END_REACH * H))
+        # the box and a strip out from its side
+        a, b = (x0, min(rgb.shape[1], x1 + reach)) if side else (max(0, x0 - reach), x1)
+        edge_col = (x1 - 1 - a) if side else (x0 - a)
+        window = rgb[y0:y1, a:b]
+        ink = distances(window, bg) > ENDS_INK
+        n, lab, stats, _ = find_blobs(ink)
+        ids = set(int(v) for v in lab[hit, edge_col]) - {0}
+        if not ids:
+            continue
+        cut = np.isin(lab, list(ids))
+        xs, ys, ws, hs = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3]
+        free = all(ys[i] > 0 and ys[i] + hs[i] < H and (xs[i] + ws[i] < b - a if side else xs[i] > 0) for i in ids)
+        if not free or not _same_ink(window, ink, cut, bg):
+            continue
+        cols = np.flatnonzero(cut.any(axis=0))
+        if side:
+            x1 = min(rgb.shape[1], a + int(cols[-1]) + 3)
+        else:
+            x0 = max(0, a + int(cols[0]) - 2)
+    return x0, x1
+
+
+def _same_ink(window: np.ndarray, ink: np.ndarray, cut: np.ndarray, bg: np.ndarray) -> bool:
+    """Whether the cut glyph's ink (``cut``) is of the colour of the window's other ink: an icon
+    beside a label (an ER table's golden key before 'id') is not taken in as a letter."""
+    rest = ink & ~cut
+    if not rest.any():
+        return True
+    return float(np.abs(_core_colour(window[cut], bg) - _core_colour(window[rest], bg)).sum()) <= ENDS_COLOUR
+
+
+def _core_colour(pixels: np.ndarray, bg: np.ndarray) -> np.ndarray:
+    """The colour of the quarter of (N, 3) ink ``pixels`` farthest from ``bg`` (a thin glyph's
+    pixels are mostly its antialiased rim)."""
+    far = distances(pixels, bg)
+    return np.median(pixels[far >= np.percentile(far, 75)].astype(np.float32), axis=0)
 
 
 def _slanted(quad: np.ndarray) -> bool:
@@ -177,6 +246,33 @@ def plate_background(region: np.ndarray, bg: np.ndarray) -> np.ndarray | None:
         return None
     colour, count = _commonest_colour(flat[far])
     return colour if count >= PLATE_SHARE * len(flat) else None
+
+
+def inner_plate(region: np.ndarray, bg: np.ndarray) -> np.ndarray | None:
+    """The fill a label is set on where the detector's box reaches past it (its border on the page):
+    the commonest colour of the box, covering :data:`INNER_PLATE_SHARE` of it and well apart from the
+    border's ``bg``; None where there is none. A bar's printed value fills the bar's height, and
+    Mermaid's edge labels sit on plates as tight as the text: read against the border, a plate that
+    touched the box's sides was dropped with the white glyphs on it, and nothing was read (Altair's
+    barley, Mermaid's dark theme on a white page; issue 31). Only there is the plate looked for:
+    where the border's reading took a plate for one glyph (a dark theme's edge label, its last
+    letter lost at the plate's edge: 'resume signa'), reading against the plate left the plate a
+    filled box, which assembly made a node (G_daedalus_pipeline nodes 0.88 -> 0.76)."""
+    colour, count = _commonest_colour(region.reshape(-1, 3))
+    if count < INNER_PLATE_SHARE * region.shape[0] * region.shape[1]:
+        return None
+    return colour if int(np.abs(colour.astype(np.int32) - bg.astype(np.int32)).sum()) > PLATE_CONTRAST else None
+
+
+def _on_one_ground(region: np.ndarray, glyph: np.ndarray, plate: np.ndarray) -> bool:
+    """Whether the glyphs stand on the plate all round: a line over two fills (a stacked bar's
+    values '55.5 43.6' in one detector box over two segments) is left unread, as one run across
+    both it had cut the bars of its row apart for the chart reader (Altair's barley: values 1.0 -> 0.7)."""
+    near = cv2.dilate(glyph.astype(np.uint8), K3)
+    ring = cv2.dilate(near, K3, iterations=2).astype(bool) & ~near.astype(bool)
+    if not ring.any():
+        return False
+    return float((distances(region, plate)[ring] <= GROUND_TOLERANCE).mean()) >= GROUND_SHARE
 
 
 def glyph_mask(region: np.ndarray, bg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
