@@ -17,6 +17,11 @@ from crafteditor.lines.paths import Arrowhead, Ends, Pt, direction_out, path_len
 # a head found in ink with the nodes' outlines left in is kept only where this share of its
 # pixels lies in the residual (:func:`crafteditor.lines.detect._heads_at_outlines`)
 IN_RESIDUAL = 0.4
+# ...and there a 'line' this many times the figure's line width is no connector but a band: a
+# group's pale fill (the outline ink keeps groups), 100-400 px wide in a scale-4 Mermaid export,
+# each opened with a kernel as wide (1-2 CPU-s a band) for 'heads' of hundreds of px that the
+# outline pass never kept. A thick arrow's head is found in the residual pass as before.
+BAND_WIDTHS = 8.0
 
 
 def find_heads(residual: np.ndarray, lw: float, coverage: np.ndarray,
@@ -31,8 +36,7 @@ def find_heads(residual: np.ndarray, lw: float, coverage: np.ndarray,
 
     ``kept_in``: where the caller keeps only heads with :data:`IN_RESIDUAL` of their pixels in
     this mask, a thick line with too few of its pixels there to hold such a head is not opened
-    (the same heads kept; a group's pale fill left in a scale-4 Mermaid export's outline ink
-    read as bands 100-400 px wide, each opened with a kernel as wide: 1-2 CPU-s a band).
+    (the same heads kept), nor one over :data:`BAND_WIDTHS` line widths wide (a band).
     """
     # wide enough to erase a line with its anti-aliased rim, narrow enough to fit inside a head
     k = int(round(1.5 * lw + 2)) | 1
@@ -124,6 +128,8 @@ def _heads_on_thick_line(region: np.ndarray, residual: np.ndarray, coverage: np.
     if own < 1.5 * lw:
         return [], np.zeros_like(residual)
     if kept_in is not None:
+        if own > BAND_WIDTHS * lw:
+            return [], np.zeros_like(residual)
         # a head found here has at least the opening's core, 0.6 k² pixels, all in the region
         k = int(round(1.5 * own + 2)) | 1
         if np.count_nonzero(region & kept_in) < IN_RESIDUAL * 0.6 * k * k - 1:  # (a pixel spare for rounding)

@@ -251,3 +251,24 @@ def test_a_colour_test_within_a_sparse_mask_is_the_whole_images():
         for color, threshold in (((255, 255, 255), 45.0), ((120, 30, 200), 80.0), ((0, 0, 0), 10.5)):
             want = farther_than(rgb, color, threshold) & within
             assert np.array_equal(farther_than(rgb, color, threshold, within=within), want)
+
+
+def test_a_band_in_the_outline_ink_is_no_line_with_heads():
+    """In the outline pass a group's pale band (here 40 line widths tall, with a wider block on it)
+    is not opened for heads, while a thick arrow's head (6 line widths) still is."""
+    from crafteditor.lines.heads import find_heads
+
+    ink = np.zeros((400, 900), np.uint8)
+    cv2.line(ink, (10, 30), (600, 30), 1, 2)  # the figure's thin lines
+    cv2.line(ink, (10, 60), (600, 60), 1, 2)
+    cv2.line(ink, (20, 110), (280, 110), 1, 14)  # a thick arrow and its head
+    cv2.fillPoly(ink, [np.array([[280, 80], [340, 110], [280, 140]], np.int32)], 1)
+    ink[200:280, 10:890] = 1  # a band...
+    ink[170:310, 600:800] = 1  # ...wider in one place
+    ink = ink.astype(bool)
+    cov = ink.astype(np.float32)
+    plain, _ = find_heads(ink, 2.0, cov)
+    outline, _ = find_heads(ink, 2.0, cov, kept_in=ink)
+    assert any(h.length > 100 for h in plain)  # the band's wide place reads as a 'head' when opened
+    assert [round(h.tip[0]) for h in outline] == [round(h.tip[0]) for h in plain if h.length < 100]
+    assert outline and 280 <= outline[0].tip[0] <= 345
