@@ -284,6 +284,14 @@ def farther_than(pixels: np.ndarray, color, threshold: float, within: np.ndarray
     c = np.asarray(color, dtype=np.float32)
     if not _whole_bytes(pixels, c):
         return distances(pixels, color) > threshold if within is None else (distances(pixels, color) > threshold) & within
+    if within is not None and np.count_nonzero(within) < 0.5 * within.size:
+        # a sparse mask: only its pixels, gathered into a one-column image, are asked (the same test
+        # pixel by pixel); sketch_ink's fills after the paper asked every pixel of a 15 M px page each
+        out = np.zeros(within.shape, bool)
+        at = np.flatnonzero(within)
+        if at.size:
+            out.reshape(-1)[at] = farther_than(pixels.reshape(-1, 1, 3)[at], color, threshold)[:, 0]
+        return out
     least = _least_sum_past(threshold)
     sure = math.ceil(math.sqrt(least))  # a largest difference this big is enough alone...
     could = math.ceil(math.sqrt(least / 3))  # ...and one under this is not, with the other two as big

@@ -14,9 +14,18 @@ import numpy as np
 from crafteditor.blobs import find_blobs
 from crafteditor.lines.paths import Arrowhead, Ends, Pt, direction_out, path_length
 
+# a head found in ink with the nodes' outlines left in is kept only where this share of its
+# pixels lies in the residual (:func:`crafteditor.lines.detect._heads_at_outlines`)
+IN_RESIDUAL = 0.4
+# ...and there a 'line' this many times the figure's line width is no connector but a band: a
+# group's pale fill (the outline ink keeps groups), 100-400 px wide in a scale-4 Mermaid export,
+# each opened with a kernel as wide (1-2 CPU-s a band) for 'heads' of hundreds of px that the
+# outline pass never kept. A thick arrow's head is found in the residual pass as before.
+BAND_WIDTHS = 8.0
+
 
 def find_heads(residual: np.ndarray, lw: float, coverage: np.ndarray,
-               thicker: bool = True) -> tuple[list[Arrowhead], np.ndarray]:
+               thicker: bool = True, kept_in: np.ndarray | None = None) -> tuple[list[Arrowhead], np.ndarray]:
     """Filled heads: what survives an opening a little wider than the line (``lw``).
 
     Two kinds of survivor are not heads: a corner or junction of lines a little wider than
@@ -24,6 +33,10 @@ def find_heads(residual: np.ndarray, lw: float, coverage: np.ndarray,
     kernel), told by its arms; and a line much wider than ``lw`` (a paper figure's 5 px
     black arrows among 2 px grey outlines), which survives whole with its head: where
     ``thicker``, such a line is opened again at its own width and the heads on it are kept.
+
+    ``kept_in``: where the caller keeps only heads with :data:`IN_RESIDUAL` of their pixels in
+    this mask, a thick line with too few of its pixels there to hold such a head is not opened
+    (the same heads kept), nor one over :data:`BAND_WIDTHS` line widths wide (a band).
     """
     # wide enough to erase a line with its anti-aliased rim, narrow enough to fit inside a head
     k = int(round(1.5 * lw + 2)) | 1
@@ -46,7 +59,8 @@ def find_heads(residual: np.ndarray, lw: float, coverage: np.ndarray,
         if max(w, h) > 12 * lw + 20 or line_like:
             # a filled block (an icon, a bar), not an arrowhead; or a line wider than lw, with its head
             if thicker and line_like:
-                found, mask = _heads_on_thick_line(region, residual[y0:y1, x0:x1], coverage[y0:y1, x0:x1], lw)
+                found, mask = _heads_on_thick_line(region, residual[y0:y1, x0:x1], coverage[y0:y1, x0:x1], lw,
+                                                   None if kept_in is None else kept_in[y0:y1, x0:x1])
                 heads += [moved_head(f, x0, y0) for f in found]
                 head_mask[y0:y1, x0:x1] |= mask
             continue
@@ -82,12 +96,24 @@ def _line_like(region: np.ndarray) -> bool:
     if m.sum() < 8:
         return False
     inner = cv2.distanceTransform(np.pad(m, 1), cv2.DIST_L2, 3)
-    (cx, cy), (a, b), _ = cv2.minAreaRect(cv2.findNonZero(m))
+    (cx, cy), (a, b), _ = cv2.minAreaRect(row_ends(m))
     return max(a, b) > 4 * 2 * float(inner.max())
 
 
+def row_ends(m: np.ndarray) -> np.ndarray:
+    """The first and last inked pixel of each row of ``m``, as (x, y) int32 points: the same
+    convex hull as all its pixels, so the same ``cv2.minAreaRect`` (which takes the hull first),
+    from two points a row instead of every one (a filled band left in a scale-4 Mermaid export's
+    residual had 1.4 M: 0.16 CPU-s a call)."""
+    rows = np.flatnonzero(m.any(axis=1))
+    inked = m[rows]
+    left = inked.argmax(axis=1)
+    right = m.shape[1] - 1 - inked[:, ::-1].argmax(axis=1)
+    return np.concatenate([np.stack([left, rows], axis=1), np.stack([right, rows], axis=1)]).astype(np.int32)
+
+
 def _heads_on_thick_line(region: np.ndarray, residual: np.ndarray, coverage: np.ndarray,
-                         lw: float) -> tuple[list[Arrowhead], np.ndarray]:
+                         lw: float, kept_in: np.ndarray | None = None) -> tuple[list[Arrowhead], np.ndarray]:
     """The heads on a line wider than the figure's ``lw``, found by opening it at its own width:
     twice the typical distance from its middle to its edge (the ridge of its distance map)."""
     m = region.astype(np.uint8)
@@ -101,6 +127,13 @@ def _heads_on_thick_line(region: np.ndarray, residual: np.ndarray, coverage: np.
     own = 2 * float(np.median(ridge)) - 2
     if own < 1.5 * lw:
         return [], np.zeros_like(residual)
+    if kept_in is not None:
+        if own > BAND_WIDTHS * lw:
+            return [], np.zeros_like(residual)
+        # a head found here has at least the opening's core, 0.6 k² pixels, all in the region
+        k = int(round(1.5 * own + 2)) | 1
+        if np.count_nonzero(region & kept_in) < IN_RESIDUAL * 0.6 * k * k - 1:  # (a pixel spare for rounding)
+            return [], np.zeros_like(residual)
     return find_heads(region & residual, own, np.where(region, coverage, 0).astype(np.float32), thicker=False)
 
 

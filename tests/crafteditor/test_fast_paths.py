@@ -122,3 +122,153 @@ def test_the_longest_gap_is_the_longest_run_of_false():
             a = rng.random(n) < p
             assert longest_gap(a) == plain(a)
             assert longest_gap(a.astype(np.int32) * 5) == plain(a)
+
+
+def test_a_regions_row_ends_give_its_minimum_area_rectangle():
+    """heads._line_like's rectangle (is this survivor a stretch of line?) from two points a row is
+    the one from every pixel: the same hull."""
+    from crafteditor.lines.heads import row_ends
+
+    rng = np.random.default_rng(11)
+    for _ in range(200):
+        h, w = (int(v) for v in rng.integers(3, 90, 2))
+        m = np.zeros((h, w), np.uint8)
+        for _ in range(int(rng.integers(1, 5))):
+            x, y = int(rng.integers(0, w)), int(rng.integers(0, h))
+            if rng.random() < 0.5:
+                cv2.line(m, (x, y), (int(rng.integers(0, w)), int(rng.integers(0, h))), 1, int(rng.integers(1, 9)))
+            else:
+                cv2.circle(m, (x, y), int(rng.integers(1, 25)), 1, -1)
+        m |= (rng.random((h, w)) < 0.01).astype(np.uint8)
+        assert cv2.minAreaRect(row_ends(m)) == cv2.minAreaRect(cv2.findNonZero(m))
+
+
+def test_barb_offsets_and_head_gaps_are_the_pixel_by_pixel_readings():
+    """A barbed tip's side offsets (all looked up at once) and a line end's 'a head is here already'
+    (only heads whose box comes near are measured) are what the point-by-point loops read."""
+    from crafteditor.lines.barbs import _inked, _NearHeads, _side_offsets
+    from crafteditor.lines.heads import pixel_gap
+    from crafteditor.lines.paths import Arrowhead
+
+    rng = np.random.default_rng(2)
+    for _ in range(300):
+        h, w = (int(v) for v in rng.integers(4, 40, 2))
+        ink = rng.random((h, w)) < 0.3
+        c = (float(rng.uniform(-4, w + 4)), float(rng.uniform(-4, h + 4)))
+        a = float(rng.uniform(0, 2 * math.pi))
+        n = (math.cos(a), math.sin(a)) if rng.random() < 0.7 else (0.0, -1.0)
+        lo = float(rng.uniform(-9, 4))
+        hi = lo + float(rng.uniform(0, 12))
+        want = [float(u) for u in np.arange(lo, hi + 0.01, 0.5) if _inked(ink, c[0] + u * n[0], c[1] + u * n[1])]
+        assert _side_offsets(ink, c, n, lo, hi) == want
+    heads = []
+    for _ in range(12):
+        x, y = rng.uniform(0, 200, 2)
+        pts = np.stack([x + rng.uniform(0, 9, 20), y + rng.uniform(0, 9, 20)], axis=1)
+        heads.append(Arrowhead(tip=(x, y), base=(x, y), length=9, width=9, mask_box=(0, 0, 1, 1), pixels=pts,
+                               weights=np.ones(20)))
+    near = _NearHeads(heads, 7.0)
+    for pt in [tuple(float(v) for v in rng.uniform(-10, 220, 2)) for _ in range(500)]:
+        assert near.any_near(pt) == any(pixel_gap(hd.pixels, pt) <= 7.0 for hd in heads)
+
+
+def test_heads_kept_at_outlines_are_the_same_with_thick_bands_skipped():
+    """A thick arrow's head and a wide pale band, found in ink with a node's outline left in: the
+    heads the outline pass keeps (40 % of their pixels in the residual) are the same whether or not
+    a thick line too little in the residual to hold one is opened."""
+    from crafteditor.lines.heads import IN_RESIDUAL, find_heads
+
+    ink = np.zeros((220, 400), np.uint8)
+    cv2.line(ink, (10, 30), (300, 30), 1, 2)  # the figure's thin lines
+    cv2.line(ink, (10, 60), (300, 60), 1, 2)
+    cv2.line(ink, (20, 110), (280, 110), 1, 14)  # a thick arrow...
+    cv2.fillPoly(ink, [np.array([[280, 80], [340, 110], [280, 140]], np.int32)], 1)  # ...and its head
+    ink[160:215, 10:390] = 1  # a band: a group's fill
+    ink = ink.astype(bool)
+    cov = ink.astype(np.float32)
+
+    def kept(heads, residual):
+        out = []
+        for hd in heads:
+            inside = residual[(hd.pixels[:, 1] - 0.5).astype(int), (hd.pixels[:, 0] - 0.5).astype(int)]
+            if inside.mean() >= IN_RESIDUAL and not inside.all():
+                out.append((hd.tip, hd.length, hd.width))
+        return out
+
+    plain, _ = find_heads(ink, 2.0, cov)
+    assert plain  # the thick arrow's head is found (opened at its own width)
+    for residual in (ink & (np.arange(400) > 300)[None, :], ink & (np.arange(220) < 150)[:, None],
+                     np.zeros_like(ink), ink & (np.arange(400) % 3 == 0)[None, :]):
+        skipped, _ = find_heads(ink, 2.0, cov, kept_in=residual)
+        assert kept(skipped, residual) == kept(plain, residual)
+
+
+def test_rows_taken_by_messages_are_those_within_three_pixels():
+    """A self-message is looked for only on rows no message lies within 3 px of: the flags a row are
+    the plain 'any message within 3 px' test."""
+    from crafteditor.assemble.sequences import _take
+
+    rng = np.random.default_rng(4)
+    for _ in range(50):
+        ts = [float(t) for t in rng.uniform(-10, 70, int(rng.integers(0, 6)))] + [float(rng.integers(0, 60))]
+        taken = np.zeros(60, bool)
+        for t in ts:
+            _take(taken, t)
+        assert taken.tolist() == [any(abs(y - t) <= 3 for t in ts) for y in range(60)]
+
+
+def test_a_lines_explained_pixels_are_drawn_whole_in_its_box():
+    """The ink a traced line explains (drawn in its bounding box) is the full-image drawing's, at
+    the image's edges too."""
+    from crafteditor.lines.detect import _draw_path
+    from crafteditor.lines.paths import LinePath
+
+    rng = np.random.default_rng(6)
+    for _ in range(60):
+        h, w = (int(v) for v in rng.integers(5, 80, 2))
+        pts = [(float(x), float(y)) for x, y in zip(rng.uniform(-6, w + 6, 4), rng.uniform(-6, h + 6, 4))]
+        lw = float(rng.uniform(0.6, 9))
+        p = LinePath(points=pts[:int(rng.integers(2, 5))], width=lw, color=(0, 0, 0))
+        got = rng.random((h, w)) < 0.1
+        want = got.copy()
+        plain = np.zeros((h, w), np.uint8)
+        cv2.polylines(plain, [np.round(np.asarray(p.points)).astype(np.int32)], False, 1,
+                      thickness=max(2, int(math.ceil(lw + 3))))
+        want |= plain.astype(bool)
+        _draw_path(got, p, lw)
+        assert np.array_equal(got, want)
+
+
+def test_a_colour_test_within_a_sparse_mask_is_the_whole_images():
+    """farther_than within a mask (pencil ink narrowed fill by fill) gives the whole image's answer
+    there, and False elsewhere, however few pixels the mask holds."""
+    from crafteditor.paint import farther_than
+
+    rgb = _figure_like(9)
+    rng = np.random.default_rng(9)
+    for share in (0.0, 0.01, 0.3, 0.7, 1.0):
+        within = rng.random(rgb.shape[:2]) < share
+        for color, threshold in (((255, 255, 255), 45.0), ((120, 30, 200), 80.0), ((0, 0, 0), 10.5)):
+            want = farther_than(rgb, color, threshold) & within
+            assert np.array_equal(farther_than(rgb, color, threshold, within=within), want)
+
+
+def test_a_band_in_the_outline_ink_is_no_line_with_heads():
+    """In the outline pass a group's pale band (here 40 line widths tall, with a wider block on it)
+    is not opened for heads, while a thick arrow's head (6 line widths) still is."""
+    from crafteditor.lines.heads import find_heads
+
+    ink = np.zeros((400, 900), np.uint8)
+    cv2.line(ink, (10, 30), (600, 30), 1, 2)  # the figure's thin lines
+    cv2.line(ink, (10, 60), (600, 60), 1, 2)
+    cv2.line(ink, (20, 110), (280, 110), 1, 14)  # a thick arrow and its head
+    cv2.fillPoly(ink, [np.array([[280, 80], [340, 110], [280, 140]], np.int32)], 1)
+    ink[200:280, 10:890] = 1  # a band...
+    ink[170:310, 600:800] = 1  # ...wider in one place
+    ink = ink.astype(bool)
+    cov = ink.astype(np.float32)
+    plain, _ = find_heads(ink, 2.0, cov)
+    outline, _ = find_heads(ink, 2.0, cov, kept_in=ink)
+    assert any(h.length > 100 for h in plain)  # the band's wide place reads as a 'head' when opened
+    assert [round(h.tip[0]) for h in outline] == [round(h.tip[0]) for h in plain if h.length < 100]
+    assert outline and 280 <= outline[0].tip[0] <= 345
