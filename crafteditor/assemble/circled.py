@@ -20,10 +20,13 @@ from crafteditor.ocr.font_class import fit, ink_box, load_face, template
 from crafteditor.shapes.detect import DetectedShape
 
 OPERATORS = "+×⊙⊕⊗−"
+# shapes an operator is told from: a ring alone (a double circle's inner ring), a dot, a letter o
+RIVALS = "○●oO"
 FACES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "STIXGeneral.ttf")
 GOOD_FIT = 0.55  # the best operator's fit, at least
 INK_DISTANCE = 80.0  # a glyph pixel's colour distance from the circle's fill, at least
 MIN_INK_PX = 6  # the glyph's ink box, at least this tall or wide (pixels)
+MAX_SOLID = 0.6  # the share of its ink box a glyph's strokes fill, at most (a disk fills 0.79)
 
 
 def operator_glyph(rgb: np.ndarray, s: DetectedShape) -> tuple[str, float] | None:
@@ -48,18 +51,21 @@ def operator_glyph(rgb: np.ndarray, s: DetectedShape) -> tuple[str, float] | Non
     glyph = ink_box(ink)
     if glyph is None or max(glyph.shape) < MIN_INK_PX:
         return None
+    # a glyph is strokes: a solid disk inside a ring (a state machine's final state) fills its box
+    if np.count_nonzero(glyph) > MAX_SOLID * glyph.size:
+        return None
     # the glyph is the circle's own, about its centre (a letter set off-centre is no operator)
     rows, cols = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
     gx, gy = x0 + (cols[0] + cols[-1] + 1) / 2, y0 + (rows[0] + rows[-1] + 1) / 2
     if math.hypot(gx - cx, gy - cy) > 0.3 * inner:
         return None
     best, best_fit = None, GOOD_FIT
-    for ch in OPERATORS:
+    for ch in OPERATORS + RIVALS:
         for face in FACES:
             tpl = template(ch, face) if load_face(face) is not None else None
             if tpl is not None and (f := fit(glyph, tpl)) >= best_fit:
                 best, best_fit = ch, f
-    return None if best is None else (best, float(glyph.shape[0]))
+    return None if best is None or best in RIVALS else (best, float(glyph.shape[0]))
 
 
 def operator_font_size(glyph: str, ink_px: float, scale: float) -> float:
