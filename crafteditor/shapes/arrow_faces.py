@@ -15,18 +15,20 @@ import math
 import numpy as np
 
 from crafteditor.ocr.runs import TextRun
-from crafteditor.paint import Paints
+from crafteditor.paint import Paints, color_distance
 
 STEM_PROBE = (2.0, 3.0, 4.0)  # pixels beyond the side's middle where the stem's ink must be
 STEM_NARROW = 0.35  # half the side's length: beyond it, either side of the stem, the canvas shows
+SAME_INK = 60.0  # the stem's colour distance from the head's fill, at most
 BESIDE = 6.0  # pixels beyond the side where the canvas is looked for (clear of the outline's stroke)
 
 
-def is_arrowhead(paints: Paints, corners: list[tuple[float, float]], box: tuple[float, float, float, float],
-                 runs: list[TextRun]) -> bool:
-    """Whether a fitted triangle (``corners`` in image pixels, ``box`` its x, y, w, h) is a line's head:
-    three corners, no text inside, and a stem leaving the middle of one side, away from the
-    opposite corner, narrower than that side."""
+def is_arrowhead(rgb: np.ndarray, paints: Paints, corners: list[tuple[float, float]],
+                 box: tuple[float, float, float, float], fill: tuple[int, int, int], runs: list[TextRun]) -> bool:
+    """Whether a fitted triangle (``corners`` in image pixels, ``box`` its x, y, w, h, ``fill`` its
+    colour) is a line's head: three corners, no text inside, and a stem of its own colour leaving the
+    middle of one side, away from the opposite corner, narrower than that side (a light wedge of a
+    photo with a connector leaving it is no head)."""
     if len(corners) != 3:
         return False
     x, y, w, h = box
@@ -51,6 +53,9 @@ def is_arrowhead(paints: Paints, corners: list[tuple[float, float]], box: tuple[
         if float(np.dot(apex - mid, n)) > 0:  # outward: away from the apex
             n = -n
         if not all(canvas(mid + t * n) is False for t in STEM_PROBE):
+            continue
+        sx, sy = (int(math.floor(v)) for v in mid + STEM_PROBE[-1] * n)
+        if color_distance(rgb[sy, sx], fill) > SAME_INK:
             continue
         beside = [canvas(mid + BESIDE * n + s * STEM_NARROW * length * u) for s in (-1.0, 1.0)]
         if all(v is True for v in beside):

@@ -97,8 +97,8 @@ def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
         if iou < config.shape_min_iou:
             polygon = _polygon_shape(rgb, paints, f)
             # a filled head on its line's stem is the line's (left in its ink for the line detector)
-            if polygon is not None and not is_arrowhead(paints, polygon.outline or [],
-                                                        (polygon.x, polygon.y, polygon.w, polygon.h), runs or []):
+            if polygon is not None and not is_arrowhead(rgb, paints, polygon.outline or [], (polygon.x, polygon.y, polygon.w,
+                                                        polygon.h), polygon.fill, runs or []):
                 polygons.append(polygon)
             continue
         made = _make_shape(rgb, paints, f, shape, iou)
