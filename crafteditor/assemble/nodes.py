@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from crafteditor.assemble.builder import FigureBuilder, hex_rgb
+from crafteditor.assemble.circled import operator_font_size, operator_glyph
 from crafteditor.config import THEME
 from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import color_distance, to_hex
@@ -114,6 +115,11 @@ def node_component(b: FigureBuilder, cid: str, s: DetectedShape, lab: list[TextR
         # a caption outside its shape is not on its fill: its colour is written down whatever it is
         if in_place or color_distance(col, hex_rgb(THEME.text_color)) > 40:
             kw["text_color"] = to_hex(col)
+    elif not in_place and (op := operator_glyph(b.image.rgb, s)) is not None:
+        # an operator circle's lone symbol, which the recogniser does not read (⊙, +, ×)
+        kw["label"] = op[0]
+        kw["font_size"] = operator_font_size(op[0], op[1], b.s)
+        b.chars_kept += 1
     else:
         kw["label"] = ""
     fill = b.color_or_none(s.fill, THEME.node_fill)

@@ -13,6 +13,7 @@ import numpy as np
 from crafteditor.config import Config, past
 from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import Paints, color_distance, distances, luma
+from crafteditor.shapes.arrow_faces import is_arrowhead
 from crafteditor.shapes.compartments import (
     class_badges_dropped,
     empty_foot,
@@ -95,7 +96,9 @@ def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
         shape, iou = classify(f)
         if iou < config.shape_min_iou:
             polygon = _polygon_shape(rgb, paints, f)
-            if polygon is not None:
+            # a filled head on its line's stem is the line's (left in its ink for the line detector)
+            if polygon is not None and not is_arrowhead(rgb, paints, polygon.outline or [], (polygon.x, polygon.y, polygon.w,
+                                                        polygon.h), polygon.fill, runs or []):
                 polygons.append(polygon)
             continue
         made = _make_shape(rgb, paints, f, shape, iou)

@@ -1,0 +1,64 @@
+"""Elementwise operators drawn as filled circles holding a symbol the recogniser does not read (d2l's LSTM: ⊙
+drawn as a ring round a dot; its residual block: a +): the circles came back unlabelled, the symbol
+dropped from the drawing, and the arrows into them ended at nameless nodes (issue 31). A cross drawn
+from rim to rim is the shape's own drawing and stays unlabelled, as do a state machine's final state (a
+disk in a ring) and an empty inner ring. Drawn here with PIL."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image, ImageDraw, ImageFont
+
+from crafteditor.config import Config
+from crafteditor.convert import convert
+from crafter.spec.model import Edge, Node
+
+FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+FILL = (178, 217, 255)
+
+
+def _circle(d: ImageDraw.ImageDraw, cx: int, cy: int, symbol: str) -> None:
+    r = 27
+    d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=FILL, outline="black", width=3)
+    if symbol == "⊙":  # a ring round a dot, as d2l draws it
+        d.ellipse([cx - 12, cy - 12, cx + 12, cy + 12], outline="black", width=3)
+        d.ellipse([cx - 4, cy - 4, cx + 4, cy + 4], fill="black")
+    elif symbol == "+":  # a plus clear of the rim
+        d.line([cx - 10, cy, cx + 10, cy], fill="black", width=3)
+        d.line([cx, cy - 10, cx, cy + 10], fill="black", width=3)
+    elif symbol == "final state":  # a state machine's bullseye: a solid disk, no glyph
+        d.ellipse([cx - 15, cy - 15, cx + 15, cy + 15], fill="black")
+    elif symbol == "double circle":  # an empty inner ring: no glyph either
+        d.ellipse([cx - 13, cy - 13, cx + 13, cy + 13], outline="black", width=3)
+    elif symbol == "⊕ drawn":  # TikZ's cross from rim to rim: the circle's own drawing
+        d.line([cx - r, cy, cx + r, cy], fill="black", width=3)
+        d.line([cx, cy - r, cx, cy + r], fill="black", width=3)
+
+
+def _gates() -> bytes:
+    img = Image.new("RGB", (1500, 420), "white")
+    d = ImageDraw.Draw(img)
+    font = ImageFont.truetype(FONT, 30)
+    for i, (symbol, word) in enumerate([("⊙", "forget"), ("+", "input"), ("⊕ drawn", "output"),
+                                           ("final state", "done"), ("double circle", "accept")]):
+        cx = 150 + 300 * i
+        d.rectangle([cx - 75, 280, cx + 75, 340], fill=(102, 191, 255), outline="black", width=3)
+        d.text((cx, 310), word, fill="black", font=font, anchor="mm")
+        d.line([cx, 278, cx, 134], fill="black", width=3)  # an arrow up from the box into the circle
+        d.polygon([(cx - 9, 150), (cx + 9, 150), (cx, 130)], fill="black")
+        _circle(d, cx, 100, symbol)
+    buf = io.BytesIO()
+    img.save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def test_an_operator_circles_unread_symbol_is_its_label():
+    fig = convert(_gates(), Config()).figure
+    circles = sorted((c.box.x, c.label) for c in fig.components if isinstance(c, Node) and c.shape == "circle")
+    assert [label for _, label in circles[:2]] == ["⊙", "+"], circles
+    assert not any(label for x, label in circles if x > 600), circles  # the drawn cross, the bullseye, the ring
+    # the arrow from the box now ends at a named node
+    labels = {c.id: c.label for c in fig.components if isinstance(c, Node)}
+    pairs = {(labels.get(e.source), labels.get(e.target)) for e in fig.components if isinstance(e, Edge)}
+    assert ("forget", "⊙") in pairs and ("input", "+") in pairs, pairs
