@@ -231,14 +231,15 @@ def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot,
     cut: set[int] = set()
     if not floors:
         for i, st in comps:
-            if not any(i == j for j, _ in rects):
+            if not any(i == j for j, _ in rects) or st[4] < 0.97 * st[2] * st[3]:
                 own = staircase_rects(lab, [(i, st)], baseline_px(yaxis, plot))
                 if own:
                     steps += [(int(lab.max()) + 1 + len(steps) + k, r) for k, (_, r) in enumerate(own)]
                     cut.add(i)
     if steps:
         rest = [(i, st) for i, st in comps if i not in cut]
-        bars = bar_series(rgb, color, bg, yaxis, xaxis, plot, floors, steps + rest, steps + rects)
+        bars = bar_series(rgb, color, bg, yaxis, xaxis, plot, floors, steps + rest,
+                          steps + [r for r in rects if r[0] not in cut])
         if bars is not None:
             return bars
     bars = bar_series(rgb, color, bg, yaxis, xaxis, plot, floors, comps, rects)

@@ -97,20 +97,56 @@ def test_an_axis_with_two_labels_misread_is_fitted_on_the_others():
     assert abs((a + b * (50.0 + 34.0 * 15)) - 25.0) < 0.05
 
 
-def test_vega_lite_end_labels_set_flush_with_their_ticks_keep_the_x_scale():
-    """Vega-Lite sets a quantitative axis's first label flush right of its tick and the last flush
-    left of its own (``labelFlush``): read at their centres they stretched the x scale by half a
-    label each side. The plot's x extent is read as the axis drawn, 0 to 12."""
+_COUNTS = [3, 11, 18, 37, 55, 55, 61, 54, 33, 16, 9, 3]
+
+
+def _vega_lite_bins_0_to_12():
+    """Vega-Lite's default histogram at scale 1, bins of 1 from 0 to 12, labels '0.0' … '12.0'."""
     alt = pytest.importorskip("altair")
     vlc = pytest.importorskip("vl_convert")
     import pandas as pd
 
-    counts = [3, 11, 18, 37, 55, 55, 61, 54, 33, 16, 9, 3]
-    data = pd.DataFrame({"v": [0.5 + i for i, c in enumerate(counts) for _ in range(c)]})
+    data = pd.DataFrame({"v": [0.5 + i for i, c in enumerate(_COUNTS) for _ in range(c)]})
     chart = alt.Chart(data).mark_bar().encode(
         x=alt.X("v:Q", bin=alt.Bin(extent=[0, 12], step=1), title="Value"),
         y=alt.Y("count():Q")).properties(width=320, height=220)
-    conv = convert(vlc.vegalite_to_png(chart.to_json(), scale=1))
+    return convert(vlc.vegalite_to_png(chart.to_json(), scale=1))
+
+
+def test_vega_lite_end_labels_set_flush_with_their_ticks_keep_the_x_scale():
+    """Vega-Lite sets a quantitative axis's first label flush right of its tick and the last flush
+    left of its own (``labelFlush``): read at their centres they stretched the x scale by half a
+    label each side. The plot's x extent is read as the axis drawn, 0 to 12."""
+    conv = _vega_lite_bins_0_to_12()
     (chart_read,) = [c for c in conv.figure.components if isinstance(c, Chart)]
     lo, hi = chart_read.spec["encoding"]["x"]["scale"]["domain"]
     assert abs(lo - 0.0) <= 0.06 and abs(hi - 12.0) <= 0.06
+
+
+def test_a_low_bin_beside_two_equal_bins_is_a_step_not_one_wide_bar():
+    """Bins of 37, 55 and 55 touching at scale 1 make one blob that fills 0.89 of its box: it had
+    been taken for one bar three bins wide (the 37 lost, one 55 read between two bins); it is cut
+    into its steps, the step two bins wide into two."""
+    conv = _vega_lite_bins_0_to_12()
+    values = [["count", 0.5 + i, c] for i, c in enumerate(_COUNTS)]
+    assert score_values(conv.figure, {"values": values, "value_axis": [0, 70]}) >= 0.95
+
+
+def test_a_vega_lite_pie_with_its_legend_below_names_every_slice():
+    """A legend set below the pie, its entries in a row: at scale 1 OCR's box of an entry may start
+    over its swatch, so no swatch lay left of it and that slice was left 'slice 3'. The swatch in the
+    box's first glyph names it."""
+    alt = pytest.importorskip("altair")
+    vlc = pytest.importorskip("vl_convert")
+    import pandas as pd
+
+    cats, vals = ["Apple", "Pear", "Plum"], [3, 18, 15]
+    df = pd.DataFrame({"cat": cats, "v": vals})
+    chart = alt.Chart(df).mark_arc(outerRadius=120).encode(
+        theta=alt.Theta("v:Q", stack=True), color=alt.Color("cat:N", legend=alt.Legend(orient="bottom")),
+    ).properties(width=300, height=300)
+    with alt.theme.enable("quartz"):
+        spec = chart.to_json()
+    conv = convert(vlc.vegalite_to_png(spec, scale=1))
+    shares = [["share", c, 100 * v / sum(vals)] for c, v in zip(cats, vals)]
+    assert score_values(conv.figure, {"values": shares, "value_axis": [0, 100]}) == 1.0
