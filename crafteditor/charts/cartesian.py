@@ -14,10 +14,12 @@ from crafteditor.charts.axes import (
     decade_ticks,
     doubling_categories,
     fit_axis,
+    flush_ends,
     join_decimals,
     join_powers,
     mend_spaced_decimals,
     mend_thousands_points,
+    merge_decimals,
     power_text,
     snap_to_ticks,
     tick_number,
@@ -174,7 +176,9 @@ def _x_axis(runs, used, ax, ay, right, font, drawn, bg) -> tuple[Axis, list[int]
     mend_thousands_points(runs, below)  # '1,500 1.600 1.700': Vega-Lite's binned years had fitted a log axis
     # powers of ten (10⁻³ read '10–3', or '10' and its raised exponent apart) are numbers
     powers = join_powers(runs, [k for k in below if tick_number(runs[k].text)], drawn, bg)
-    below = [k for k in below if k not in set(powers.values())]
+    halves = merge_decimals(runs, [k for k in below if k not in powers and k not in powers.values()
+                                   and tick_number(runs[k].text)], drawn, bg)
+    below = [k for k in below if k not in set(powers.values()) and k not in halves]
     text = {k: power_text(runs[k], runs[powers[k]], drawn, bg) if k in powers
             else tick_text(runs[k], drawn, bg)[1] for k in below}
     xnum = [k for k in below if parse_number(text[k]) is not None]
@@ -191,8 +195,8 @@ def _x_axis(runs, used, ax, ay, right, font, drawn, bg) -> tuple[Axis, list[int]
         xticks = xnum  # sizes as categories (512, 1k, 2k): their labels as written
         xaxis = Axis(a=0.0, b=1.0, categories=sorted((runs[k].cx, runs[k].text) for k in xnum))
     elif len(xnum) >= 2 and len(xnum) >= len(xcat):
-        xaxis = fit_axis([(runs[k].cx, text[k]) for k in xnum])
-        xticks = xnum + list(powers.values())
+        xaxis = fit_axis(flush_ends([(runs[k], text[k]) for k in xnum]))
+        xticks = xnum + list(powers.values()) + sorted(halves)
     else:
         xticks = xcat
         if xcat:

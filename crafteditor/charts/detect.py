@@ -37,6 +37,7 @@ from crafteditor.charts.component import ChartResult
 from crafteditor.charts.heatmap import read_heatmap
 from crafteditor.charts.horizontal import read_horizontal
 from crafteditor.charts.labels import typical_font
+from crafteditor.charts.mark_paints import with_pale_marks
 from crafteditor.charts.numbers import parse_number
 from crafteditor.charts.panels import Panel, find_panels, grid_frames, numbered, on_panel, unpanel
 from crafteditor.charts.pie import find_pies
@@ -61,7 +62,8 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
         rgb = unpanel(rgb, panels, paints.background_rgb)
         original = unpanel(image.rgb, panels, paints.background_rgb)
         paints = find_paints(rgb, config)
-    paints = with_vivid(paints, rgb, config)  # a chart's few small markers are a series
+    # a chart's few small markers are a series, translucent ones too
+    paints = with_vivid(with_pale_marks(paints, rgb, config), rgb, config)
     ink = paints.labels != paints.background
     H, W = ink.shape
     hlines = long_lines(ink, True, max(40, int(0.12 * W)))

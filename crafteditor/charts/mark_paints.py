@@ -4,9 +4,12 @@ round a mark, which are that mark's series."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
+from crafteditor.config import Config
 from crafteditor.paint import Paints, blend_position, luma
 
 
@@ -145,3 +148,46 @@ def blend_of(c, mark, bg) -> float:
     where it is a blend of the two (within 14 of the line between them), else -1."""
     t, d = blend_position(c, mark, bg)
     return float(t) if float(d) <= 14 else -1.0
+
+
+PALE_CHROMA = 40  # a translucent marker's colour over a grey panel keeps about half its chroma
+
+
+def with_pale_marks(paints: Paints, rgb: np.ndarray, config: Config) -> Paints:
+    """``paints`` with the flat colours of small translucent markers among its vivid colours (see
+    :func:`crafteditor.paint.with_vivid`): ggplot2's ``alpha = 0.5`` points over its grey panel
+    come out (241, 176, 171), (117, 210, 145), half the chroma of a vivid paint, and each small
+    dot has only a few pixels of its exact colour, under a paint's share: no paint was found in
+    the plot and the scatter was no chart. Only pixels no paint took are looked at (in a lossy
+    image noise makes such colours everywhere: none are added)."""
+    if paints.lossy:
+        return paints
+    free = paints.labels < 0
+    px = rgb[free]
+    if not len(px):
+        return paints
+    chroma = px.max(axis=1).astype(np.int16) - px.min(axis=1)
+    px = px[chroma >= PALE_CHROMA]
+    if not len(px):
+        return paints
+    h, w = paints.labels.shape
+    least = max(8, int(config.min_paint_share * h * w) // 4)
+    cols, counts = np.unique(px, axis=0, return_counts=True)
+    found: list[np.ndarray] = [] if paints.vivid is None else [c.astype(np.float32) for c in paints.vivid]
+    marks = [c for c in paints.colors if _is_mark_paint(c)] + found
+    new = []
+    for i in np.argsort(-counts):
+        if counts[i] < least or len(new) >= 12:
+            break
+        c = cols[i].astype(np.float32)
+        if found and float(np.min(np.linalg.norm(np.asarray(found) - c, axis=1))) <= config.color_tolerance:
+            continue  # one paint's shades (the anti-aliasing of a marker it names already)
+        if any(0.0 < blend_of(c, q, paints.background_rgb) < 0.95 for q in marks):
+            continue  # a mark's anti-aliased rim (dask's jagged blue line had made its pale rim a series)
+        found.append(c)
+        new.append(c)
+    if not new:
+        return paints
+    vivid = np.asarray(new, np.float32) if paints.vivid is None or not len(paints.vivid) \
+        else np.concatenate([paints.vivid.astype(np.float32), np.asarray(new, np.float32)])
+    return replace(paints, vivid=vivid)

@@ -18,7 +18,7 @@ from crafteditor.charts.lines import line_series, line_width
 from crafteditor.charts.mark_paints import blend_of, few_markers, mark_paints, merge_fringes, merge_overlaps, merge_washed_out
 from crafteditor.charts.series import Series
 from crafteditor.charts.strokes import bridge_rules, drop_inner_ticks, drop_rules, find_rules
-from crafteditor.paint import Paints
+from crafteditor.paint import Paints, blend_position
 
 
 def read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis, font: float, original=None,
@@ -57,6 +57,7 @@ def read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis, 
         if areas[p] < 0.12 * biggest and not _solid_blocks(region, members[p], font) and not dots:
             continue  # anti-aliased fringes between a mark and the background are not series
         m = _series_mask(rgb, paints, p, members[p], bands.get(p), legend_box, rules, inner, font)
+        m = _thin_outlines(m, rgb, paints, p, inner)
         if m.sum() < (12 if dots else min_px):
             continue
         color = tuple(int(v) for v in paints.colors[p])
@@ -183,6 +184,26 @@ def _read_series(rgb, paints: Paints, masks: list[tuple[int, np.ndarray, tuple[i
     return series
 
 
+def _thin_outlines(m: np.ndarray, rgb, paints: Paints, p: int, inner) -> np.ndarray:
+    """A paint drawn in hairline outlines (matplotlib's ``facecolors='none'`` rings, ggplot2's open
+    circles): a 1 px ring is mostly anti-aliased pixels, so the paint's own pixels are specks, a few
+    per ring, and the scatter had been read as a zigzag of them. Where the mask is all such specks,
+    the pixels no paint took that are this paint thinned by the background, by them, join it."""
+    x0, y0, x1, y1 = inner
+    sub = m[y0:y1, x0:x1]
+    n, _, stats, _ = cv2.connectedComponentsWithStats(sub.astype(np.uint8), connectivity=8)
+    if n < 6 or float(np.median(stats[1:, 4])) > 12 or int(stats[1:, 4].max()) > 40:
+        return m
+    t, d = blend_position(rgb[y0:y1, x0:x1], paints.colors[p], paints.background_rgb)
+    blend = (paints.labels[y0:y1, x0:x1] < 0) & (d <= 14) & (t <= 0.8)
+    grown = sub.copy()
+    for _ in range(3):
+        grown |= cv2.dilate(grown.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool) & blend
+    out = m.copy()
+    out[y0:y1, x0:x1] = grown
+    return out
+
+
 def _plot_ink(paints: Paints, plot, legend_box) -> np.ndarray:
     """Every pixel inside the plot's inner box that is not the page, the legend's box aside."""
     x0, y0, x1, y1 = (int(round(v)) for v in plot)
@@ -210,14 +231,15 @@ def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot,
     cut: set[int] = set()
     if not floors:
         for i, st in comps:
-            if not any(i == j for j, _ in rects):
+            if not any(i == j for j, _ in rects) or st[4] < 0.97 * st[2] * st[3]:
                 own = staircase_rects(lab, [(i, st)], baseline_px(yaxis, plot))
                 if own:
                     steps += [(int(lab.max()) + 1 + len(steps) + k, r) for k, (_, r) in enumerate(own)]
                     cut.add(i)
     if steps:
         rest = [(i, st) for i, st in comps if i not in cut]
-        bars = bar_series(rgb, color, bg, yaxis, xaxis, plot, floors, steps + rest, steps + rects)
+        bars = bar_series(rgb, color, bg, yaxis, xaxis, plot, floors, steps + rest,
+                          steps + [r for r in rects if r[0] not in cut])
         if bars is not None:
             return bars
     bars = bar_series(rgb, color, bg, yaxis, xaxis, plot, floors, comps, rects)

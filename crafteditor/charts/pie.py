@@ -129,8 +129,6 @@ def _names(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[int],
            disc: tuple[float, float, float], font: float) -> tuple[dict[int, str], set[int]]:
     """Each slice's name: the legend entry with a swatch of its paint just left of it, else the text
     outside the disc nearest the slice's middle, else 'slice k'; and the runs that named them."""
-    labels = paints.labels
-    H, W = labels.shape
     cx, cy, r = disc
     # a legend entry may be a bare number (Vega-Lite's categories 1..6): its swatch names it; a
     # label beside a slice needs a letter (a number there is the slice's printed share)
@@ -139,29 +137,16 @@ def _names(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[int],
     free = [k for k in outside if any(ch.isalpha() for ch in runs[k].text)]
     names: dict[int, str] = {}
     taken: set[int] = set()
-    for k in outside:  # a legend entry: its swatch left of it
+    for k in outside:  # a legend entry: its swatch left of it, else in its box's first glyph
         rn = runs[k]
-        # rows of a line of type about the run's middle: a word without ascenders ('west', 6 px
-        # high beside a 10 px swatch) had seen its swatch fill most of the window, taken for a tint
-        half = 0.5 * max(rn.h, font)
-        y0, y1 = int(max(0, _cy(rn) - half)), int(min(H, math.ceil(_cy(rn) + half)))
-        x0, x1 = int(max(0, rn.x - 2.5 * max(rn.h, 0.6 * font))), int(max(0, rn.x - 1))
-        near = rgb[y0:y1, x0:x1].reshape(-1, 3).astype(np.float32)
-        if near.size == 0:
-            continue
-        # the slice itself is no swatch (a title beside the pie's rim sees its slice; a legend may
-        # overlap the disc where another slice lies): the pixels on the disc in a slice's own sector
-        yy, xx = np.mgrid[y0:y1, x0:x1]
-        ray = (np.arctan2(xx - cx, cy - yy) % (2 * math.pi) * _BINS / (2 * math.pi)).astype(int).ravel()
-        on_disc = (np.hypot(xx - cx, yy - cy) <= r + 2).ravel()
-        # a swatch of a slice's colour (by colour: a small symbol's pixels may fall in a paint of their own)
-        counts = [int(((np.linalg.norm(near - paints.colors[s[0]].astype(np.float32), axis=1) <= 24)
-                       & ~(on_disc & ((ray - s[1]) % _BINS < s[2]))).sum())
-                  if j not in names else 0 for j, s in enumerate(slices)]
-        j = int(np.argmax(counts)) if counts else 0
-        if counts and 6 <= counts[j] <= 0.6 * len(near):  # a swatch, not a tint filling the page round the text
-            names[j] = _entry_name(rgb, rn, paints.colors[slices[j][0]])
-            taken.add(k)
+        lead = max(rn.h, 0.6 * font)
+        # the box may start over the swatch (Vega-Lite's bottom legend at scale 1: 'Plum' from its dot)
+        for x0, x1 in ((rn.x - 2.5 * lead, rn.x - 1), (rn.x - 1, rn.x + 1.2 * lead)):
+            j = _swatch_of(rgb, paints, rn, slices, names, disc, font, int(max(0, x0)), int(max(0, x1)))
+            if j is not None:
+                names[j] = _entry_name(rgb, rn, paints.colors[slices[j][0]])
+                taken.add(k)
+                break
     legend = len(names) >= 2
     anchors = []  # where each slice's label would be set: beyond the rim at its middle
     for s in slices:
@@ -197,6 +182,33 @@ def _names(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[int],
             names[j] = runs[best].text.strip()
             taken.add(best)
     return {j: names.get(j, f"slice {j + 1}") for j in range(len(slices))}, taken
+
+
+def _swatch_of(rgb: np.ndarray, paints: Paints, rn: TextRun, slices: list[list[int]], names: dict[int, str],
+               disc: tuple[float, float, float], font: float, x0: int, x1: int) -> int | None:
+    """The slice (not named yet) whose paint makes a swatch in columns ``x0``..``x1`` about the
+    middle of legend entry ``rn``, if any."""
+    H = rgb.shape[0]
+    cx, cy, r = disc
+    # rows of a line of type about the run's middle: a word without ascenders ('west', 6 px
+    # high beside a 10 px swatch) had seen its swatch fill most of the window, taken for a tint
+    half = 0.5 * max(rn.h, font)
+    y0, y1 = int(max(0, _cy(rn) - half)), int(min(H, math.ceil(_cy(rn) + half)))
+    near = rgb[y0:y1, x0:x1].reshape(-1, 3).astype(np.float32)
+    if near.size == 0:
+        return None
+    # the slice itself is no swatch (a title beside the pie's rim sees its slice; a legend may
+    # overlap the disc where another slice lies): the pixels on the disc in a slice's own sector
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    ray = (np.arctan2(xx - cx, cy - yy) % (2 * math.pi) * _BINS / (2 * math.pi)).astype(int).ravel()
+    on_disc = (np.hypot(xx - cx, yy - cy) <= r + 2).ravel()
+    # a swatch of a slice's colour (by colour: a small symbol's pixels may fall in a paint of their own)
+    counts = [int(((np.linalg.norm(near - paints.colors[s[0]].astype(np.float32), axis=1) <= 24)
+                   & ~(on_disc & ((ray - s[1]) % _BINS < s[2]))).sum())
+              if j not in names else 0 for j, s in enumerate(slices)]
+    j = int(np.argmax(counts)) if counts else 0
+    # a swatch, not a tint filling the page round the text
+    return j if counts and 6 <= counts[j] <= 0.6 * len(near) else None
 
 
 def _entry_name(rgb: np.ndarray, rn: TextRun, swatch: np.ndarray) -> str:
