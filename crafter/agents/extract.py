@@ -20,7 +20,15 @@ import re
 
 from crafter.agents.labels import labels_match, normalise_label, slug_id
 from crafter.agents.phrases import ITEM_RE, MAX_LABEL_WORDS, QUOTED_RE, clean_phrase, item_label, step_name
-from crafter.agents.prose import GENERIC_WHOLES, ProseState, np_label, read_prose, reads_backward, verb_lemma
+from crafter.agents.prose import (
+    GENERIC_WHOLES,
+    ProseState,
+    first_noun_phrase,
+    np_label,
+    read_prose,
+    reads_backward,
+    verb_lemma,
+)
 from crafter.agents.reading import (
     BriefReading,
     box_key,
@@ -546,11 +554,13 @@ def _head_part(head: dict | None, text: str) -> dict | None:
             "members": [(g, ms) for g, ms in head.get("members", []) if find_word(text, g) >= 0]}
 
 
-def figure_from_brief(brief: str, *, title: str | None = None, names: dict | None = None) -> Figure:
+def figure_from_brief(brief: str, *, title: str | None = None, names: dict | None = None,
+                      fallback: bool = True) -> Figure:
     """A sensible figure from the brief alone: its names as nodes, its flows as edges.
 
     Never fails on text: a brief with nothing recognisable gives one node holding its
-    first words, so the user sees something to edit. A brief of panels (a), (b)… is read panel by
+    first words, so the user sees something to edit (``fallback=False``, a panel's text: the noun phrase
+    it opens on, "PixelCNN prior" for "a PixelCNN prior is fitted over …", or nothing). A brief of panels (a), (b)… is read panel by
     panel: each panel draws its own boxes (the same step in two panels is two boxes).
     """
     if names and draws_arrows(brief):
@@ -575,7 +585,9 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     drop_remarks(reading, keep=(names or {}).get("node", []))  # the model's own names are names
     read_listed_groups(reading, brief)
     names = list(reading.entities)
-    if not names:
+    if not names and not fallback:
+        names = [n for n in [first_noun_phrase(brief)] if n]
+    elif not names:
         words = re.sub(r"\s+", " ", brief).strip().split(" ")
         names = [" ".join(words[:MAX_LABEL_WORDS]) or "Figure"]
     used: set[str] = set()
@@ -658,7 +670,7 @@ def _panels_figure(brief: str, preamble: str, panels: list[tuple[str, str | None
             continue
         if panel_segments(text)[1]:  # panels inside a panel: drawn as one panel (panels never nest)
             text = _PANEL_RE.sub(" ", text)
-        fig = figure_from_brief(text, names=_head_part(names, text))
+        fig = figure_from_brief(text, names=_head_part(names, text), fallback=False)
         if letter is None and not fig.of_kind("edge"):
             continue
         tag = f"{letter or 'p'}_"

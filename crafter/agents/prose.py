@@ -604,6 +604,17 @@ def read_prose(sentence: str, st: ProseState) -> None:
             st.groups.append((group, members))
 
 
+def first_noun_phrase(text: str) -> str | None:
+    """The noun phrase a text opens on, up to its verb ("a PixelCNN prior is fitted over …" -> "PixelCNN
+    prior"); None where it opens on a pronoun ("we apply …"), a preposition or a verb."""
+    c = _Clause(_tokens(re.split(r"[.;:\n]", text.strip(), maxsplit=1)[0]))
+    np = _read_np(c, need_verb=True)
+    if not np or np in _PRONOUNS or len(np.split()) > 4 or c.peek() is None \
+            or not (c.peek().low in _AUX or c.is_verb() or _neg_ahead(c)):
+        return None
+    return np
+
+
 def _resolve(name: str, st: ProseState) -> list[str]:
     if name.startswith("both:"):  # "both paths write into PostgreSQL": the two things the flow reached last
         two = next((x for x in (st.last, st.subject) if len(x) == 2), None)

@@ -1,0 +1,25 @@
+"""Names the rule-based reader takes from real prose: a panel whose sentence names no flow is drawn by the
+noun phrase it opens on, not by its first words."""
+
+from __future__ import annotations
+
+from crafter.agents.extract import figure_from_brief
+
+
+def _panel_nodes(fig):
+    labels = {c.id: c.label for c in fig.of_kind("node")}
+    return {p.label: sorted(labels[m] for m in p.members if m in labels) for p in fig.of_kind("panel")}
+
+
+def test_a_panel_without_a_flow_is_drawn_by_its_subject() -> None:
+    fig = figure_from_brief("(a) Stage 1: the encoder feeds the decoder. "
+                            "(b) Stage 2: a PixelCNN prior is fitted over the discrete code indices.")
+    panels = _panel_nodes(fig)
+    assert panels["(a)"] == ["Decoder", "Encoder"]
+    assert panels["(b)"] == ["PixelCNN prior"]  # not "a PixelCNN prior is fitted over"
+
+
+def test_a_panel_opening_on_a_pronoun_draws_no_sentence_as_a_box() -> None:
+    fig = figure_from_brief("(a) the encoder feeds the decoder. (b) we apply that forest to 80,000 candidates.")
+    labels = [n.label for n in fig.of_kind("node")]
+    assert not any(len(lab.split()) > 4 for lab in labels)
