@@ -582,7 +582,7 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     read_searched_against(brief, reading)
     spread_collectives(reading, brief)
     drop_heading_names(reading, brief)
-    drop_remarks(reading, keep=(names or {}).get("node", []))  # the model's own names are names
+    drop_remarks(reading, keep=(names or {}).get("node", []), text=brief)  # the model's own names are names
     read_listed_groups(reading, brief)
     names = list(reading.entities)
     if not names and not fallback:

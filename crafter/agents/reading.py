@@ -332,12 +332,35 @@ def is_remark(name: str) -> bool:
                for i, w in enumerate(words[1:-1]))
 
 
-def drop_remarks(reading: BriefReading, keep: Iterable[str] = ()) -> None:
-    """Remarks (:func:`is_remark`) are no boxes, and their links no links; a name in ``keep`` (the model's
-    own names) stays whatever its words. (Tried: a flow through a remark going on past it, A -> remark -> B
-    read A -> B: plans alone on dev drew 4 and 7 more edges, none right.)"""
-    kept = set(keep)
-    gone = [e for e in reading.entities if e not in kept and is_remark(e)]
+_NOUN_LY = {"assembly", "family", "supply", "anomaly", "reply", "butterfly", "rally", "jelly", "monopoly", "italy"}
+_NOUN_ED = {"seed", "need", "feed", "speed", "bed", "reed", "weed", "embed", "breed", "shed", "red", "hundred", "sled"}
+_NO_THING = {"one", "two", "three", "four", "more", "most", "less", "other", "others", "side", "output", "outputs",
+             "input", "inputs", "values", "paths", "updates", "both", "all", "each", "none", "nothing"}
+
+
+def says_no_thing(name: str, text: str) -> bool:
+    """A one-word name the brief only ever writes in lower case that names no thing: an adverb ("poorly",
+    "randomly"), a participle ("replayed by the startup process", "each snapped to its nearest entry"), a
+    number or a word that stands for things said elsewhere ("two or more review stars", "the outputs")."""
+    w = name.strip()
+    low = w.lower()
+    if not re.fullmatch(r"[A-Za-z]{3,}", w) or w[1:] != w[1:].lower():
+        return False
+    said = re.findall(r"(?<![\w-])" + re.escape(low) + r"(?![\w-])", text, re.I)
+    if not said or any(s != low for s in said):
+        return False
+    return (low.endswith("ly") and len(low) > 5 and low not in _NOUN_LY
+            or low.endswith("ed") and len(low) > 5 and low not in _NOUN_ED or low in _NO_THING)
+
+
+def drop_remarks(reading: BriefReading, keep: Iterable[str] = (), text: str = "") -> None:
+    """Remarks (:func:`is_remark`) and, in ``text``, words that name no thing (:func:`says_no_thing`; a name the
+    reader is sure of, an arrow's end, stays: "→ prepared" is a state) are no boxes, and their links no links;
+    a name in ``keep`` (the model's own names) stays whatever its words. (Tried: a flow through a remark going
+    on past it, A -> remark -> B read A -> B: plans alone on dev drew 4 and 7 more edges, none right.)"""
+    kept = set(keep) | (set(reading.strong) if text else set())
+    gone = [e for e in reading.entities if e not in set(keep) and is_remark(e)
+            or e not in kept and text and says_no_thing(e, text)]
     reading.relations = [(a, b) for a, b in reading.relations if a not in gone and b not in gone]
     reading.entities = [e for e in reading.entities if e not in gone]
     reading.strong = [e for e in reading.strong if e not in gone]

@@ -23,3 +23,18 @@ def test_a_panel_opening_on_a_pronoun_draws_no_sentence_as_a_box() -> None:
     fig = figure_from_brief("(a) the encoder feeds the decoder. (b) we apply that forest to 80,000 candidates.")
     labels = [n.label for n in fig.of_kind("node")]
     assert not any(len(lab.split()) > 4 for lab in labels)
+
+
+def test_words_that_name_no_thing_are_no_boxes() -> None:
+    fig = figure_from_brief("The records are received by the walreceiver, flushed to the local WAL and replayed by "
+                            "the startup process. Iterative jobs map poorly onto MapReduce. The classifier sends "
+                            "variants with two or more stars to the curator.")
+    labels = {n.label for n in fig.of_kind("node")}
+    assert not labels & {"Replayed", "Poorly", "More", "Two"}
+    assert {"Local WAL", "MapReduce", "Curator"} <= labels
+
+
+def test_a_state_an_arrow_names_stays_a_box() -> None:
+    fig = figure_from_brief("- prepare phase: matching prepares → prepared\n- commit phase: commits → committed\n")
+    labels = {n.label for n in fig.of_kind("node")}
+    assert {"Prepared", "Committed"} <= labels
