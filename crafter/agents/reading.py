@@ -335,7 +335,7 @@ def is_remark(name: str) -> bool:
 _NOUN_LY = {"assembly", "family", "supply", "anomaly", "reply", "butterfly", "rally", "jelly", "monopoly", "italy"}
 _NOUN_ED = {"seed", "need", "feed", "speed", "bed", "reed", "weed", "embed", "breed", "shed", "red", "hundred", "sled"}
 _NO_THING = {"one", "two", "three", "four", "more", "most", "less", "other", "others", "side", "output", "outputs",
-             "input", "inputs", "values", "paths", "updates", "both", "all", "each", "none", "nothing"}
+             "input", "inputs", "both", "all", "each", "none", "nothing"}
 
 
 def says_no_thing(name: str, text: str) -> bool:

@@ -38,3 +38,13 @@ def test_a_state_an_arrow_names_stays_a_box() -> None:
     fig = figure_from_brief("- prepare phase: matching prepares → prepared\n- commit phase: commits → committed\n")
     labels = {n.label for n in fig.of_kind("node")}
     assert {"Prepared", "Committed"} <= labels
+
+
+def test_a_name_ends_before_the_participle_that_says_what_was_done_to_it() -> None:
+    fig = figure_from_brief("clang -O2 → shared library loaded at startup\n"
+                            "- borrow check → errors mapped back to source spans\n")
+    labels = {n.label for n in fig.of_kind("node")}
+    assert {"Shared library", "Errors"} <= labels
+    assert not any("loaded" in lab or "mapped" in lab for lab in labels)
+    assert "Merged analysis file" in {n.label for n in figure_from_brief("cleaning → merged analysis file")
+                                      .of_kind("node")}
