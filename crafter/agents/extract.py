@@ -258,6 +258,9 @@ def _read_items(text: str, names: _Names) -> list[str]:
         im = ITEM_RE.match(line)
         if im and "->" not in im.group(1):
             label = item_label(im.group(1))
+            subject = first_noun_phrase(im.group(1))
+            if subject and len(subject) < len(label) and normalise_label(label).startswith(normalise_label(subject)):
+                label = subject  # "decoder reconstructs the waveform": the item names the decoder
             if label:
                 items.append((label, bool(re.match(r"\s*\(?\d|\s*(?:step|stage|phase)", line, re.I))))
             # the item's own sentence may still name relations; a protocol's order is its step ("Take a grab
@@ -560,8 +563,9 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
 
     Never fails on text: a brief with nothing recognisable gives one node holding its
     first words, so the user sees something to edit (``fallback=False``, a panel's text: the noun phrase
-    it opens on, "PixelCNN prior" for "a PixelCNN prior is fitted over …", or nothing). A brief of panels (a), (b)… is read panel by
-    panel: each panel draws its own boxes (the same step in two panels is two boxes).
+    it opens on, "PixelCNN prior" for "a PixelCNN prior is fitted over …", or nothing). A brief of panels
+    (a), (b)… is read panel by panel: each panel draws its own boxes (the same step in two panels is two
+    boxes).
     """
     if names and draws_arrows(brief):
         names = None

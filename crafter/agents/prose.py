@@ -606,11 +606,13 @@ def read_prose(sentence: str, st: ProseState) -> None:
 
 def first_noun_phrase(text: str) -> str | None:
     """The noun phrase a text opens on, up to its verb ("a PixelCNN prior is fitted over …" -> "PixelCNN
-    prior"); None where it opens on a pronoun ("we apply …"), a preposition or a verb."""
+    prior"); None where it opens on a pronoun ("we apply …"), a preposition or a verb, or where nothing follows
+    the verb ("System build", "Section merging": a name)."""
     c = _Clause(_tokens(re.split(r"[.;:\n]", text.strip(), maxsplit=1)[0]))
     np = _read_np(c, need_verb=True)
-    if not np or np in _PRONOUNS or len(np.split()) > 4 or c.peek() is None \
-            or not (c.peek().low in _AUX or c.is_verb() or _neg_ahead(c)):
+    if not np or np in _PRONOUNS or len(np.split()) > 4 or c.peek() is None or c.peek(1) is None \
+            or c.peek().low.endswith("ing") \
+            or not (c.peek().low in _AUX or c.is_verb() or _unknown_verb(c) or _neg_ahead(c)):
         return None
     return np
 

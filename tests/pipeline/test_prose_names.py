@@ -48,3 +48,11 @@ def test_a_name_ends_before_the_participle_that_says_what_was_done_to_it() -> No
     assert not any("loaded" in lab or "mapped" in lab for lab in labels)
     assert "Merged analysis file" in {n.label for n in figure_from_brief("cleaning → merged analysis file")
                                       .of_kind("node")}
+
+
+def test_a_list_item_said_as_a_clause_names_its_subject() -> None:
+    fig = figure_from_brief("- waveform → conv encoder → quantiser\n- decoder reconstructs the waveform\n"
+                            "- System build: solvate and neutralise\n")
+    labels = {n.label for n in fig.of_kind("node")}
+    assert "Decoder" in labels and not any("reconstructs" in lab for lab in labels)
+    assert "System build" in labels  # a name with nothing after its verb-like word stays whole
