@@ -3,7 +3,7 @@ noun phrase it opens on, not by its first words."""
 
 from __future__ import annotations
 
-from crafter.agents.extract import figure_from_brief
+from crafter.agents.extract import figure_from_brief, read_brief
 
 
 def _panel_nodes(fig):
@@ -56,3 +56,10 @@ def test_a_list_item_said_as_a_clause_names_its_subject() -> None:
     labels = {n.label for n in fig.of_kind("node")}
     assert "Decoder" in labels and not any("reconstructs" in lab for lab in labels)
     assert "System build" in labels  # a name with nothing after its verb-like word stays whole
+
+
+def test_a_flow_said_not_to_happen_leaves_the_next_verb_phrase_standing() -> None:
+    r = read_brief("The router sends nothing to the cache and passes tokens to the decoder.")
+    assert r.relations == [("Router", "Decoder")] and r.negated == [("Router", "Cache")]
+    r = read_brief("The front end never talks to the annotator and reads from the database.")
+    assert r.relations == [("Database", "Front end")] and ("Front end", "Annotator") in r.negated
