@@ -102,6 +102,22 @@ def groups_named(name: str, groups: list[str]) -> list[str]:
 _DEFINITE = {"the", "this", "that", "its", "their"}
 
 
+def _proper(name: str, text: str) -> bool:
+    """A proper name: a capital inside it ("PX4", "mRNA"), or written with a capital where no sentence starts
+    ("a Bpod state machine"); a common word capitalised only where it opens a sentence or a line
+    ("Encoder outputs feed …") is none."""
+    name = name.strip()
+    if not name or re.search(r"[A-Z]", name[1:]):
+        return bool(name)
+    if not name[0].isupper():
+        return False
+    for m in re.finditer(r"(?<![\w-])" + re.escape(name) + r"(?![\w])", text):
+        before = text[:m.start()].rstrip(" \t\"“'(*`#>-–•")
+        if before and not re.search(r"[.!?:;\n]$", before):
+            return True
+    return False
+
+
 def said_again_as(names: list[str], text: str) -> dict[str, str]:
     """A name that is the tail of one fuller name and is only ever said after it as "the <name>" ("the
     sealed allocation store … the allocation store", "a parameter server … the server"), or a proper name
@@ -113,7 +129,7 @@ def said_again_as(names: list[str], text: str) -> dict[str, str]:
     out: dict[str, str] = {}
 
     def proper(name: str) -> bool:  # "Bpod", "PX4": a name of its own, not a common word ("the encoder")
-        return re.search(r"[A-Z]", name) is not None
+        return _proper(name, text)
 
     for short in names:
         k = keys[short]

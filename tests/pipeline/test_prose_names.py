@@ -63,3 +63,13 @@ def test_a_flow_said_not_to_happen_leaves_the_next_verb_phrase_standing() -> Non
     assert r.relations == [("Router", "Decoder")] and r.negated == [("Router", "Cache")]
     r = read_brief("The front end never talks to the annotator and reads from the database.")
     assert r.relations == [("Database", "Front end")] and ("Front end", "Annotator") in r.negated
+
+
+def test_a_word_capitalised_only_where_a_sentence_opens_is_no_proper_name() -> None:
+    from crafter.agents.reading import said_again_as
+
+    # a name the reader capitalised ("Encoder") that the brief writes in lower case: a common word
+    text = "An encoder block feeds the decoder. Its weights stay frozen and the encoder is shared."
+    assert said_again_as(["encoder block", "Encoder", "decoder"], text) == {}
+    text = "The rig is run by a Bpod state machine. On each trial the Bpod triggers the sound card."
+    assert said_again_as(["Bpod state machine", "Bpod", "sound card"], text) == {"Bpod": "Bpod state machine"}
