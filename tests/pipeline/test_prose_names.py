@@ -73,3 +73,24 @@ def test_a_word_capitalised_only_where_a_sentence_opens_is_no_proper_name() -> N
     assert said_again_as(["encoder block", "Encoder", "decoder"], text) == {}
     text = "The rig is run by a Bpod state machine. On each trial the Bpod triggers the sound card."
     assert said_again_as(["Bpod state machine", "Bpod", "sound card"], text) == {"Bpod": "Bpod state machine"}
+
+
+def test_a_name_is_cut_to_the_thing_it_names() -> None:
+    from crafter.agents.reading import tidy_name
+
+    assert tidy_name("Passages accurately") == "Passages"
+    assert tidy_name("Sample first") == "Sample"
+    assert tidy_name("Sites may") == "Sites"
+    assert tidy_name("Two linear heads") == "Linear heads"
+    assert tidy_name("One of 42 application labels") == "42 application labels"
+    assert tidy_name("Accumulates them") is None and tidy_name("Fresh one") is None
+    for name in ("Genome assembly", "Weighted DiD", "Five-year recall", "Array offline", "Encoder"):
+        assert tidy_name(name) == name
+
+
+def test_a_reading_drops_a_verb_phrase_and_a_pronoun_one() -> None:
+    fig = figure_from_brief("When the memtable is full it is frozen, and a fresh one takes its place. The frozen "
+                            "memtable is flushed to an SSTable. Two linear heads feed the sampler.")
+    labels = {n.label for n in fig.of_kind("node")}
+    assert "Fresh one" not in labels and "Two linear heads" not in labels
+    assert "Linear heads" in labels
