@@ -97,6 +97,8 @@ _CHART_CUES = re.compile(
     re.I,
 )
 
+_NAMES_A_CHART = re.compile(r"\b(?:charts?|plots?|graphs?|histograms?|heatmaps?|scatter|curves?)\b", re.I)
+
 _SHAPE_WORDS = [
     (re.compile(r"\b(?:database|db|index|store|storage|cache|memory|corpus|warehouse|repository|buffer|lake)\b", re.I),
      "cylinder"),
@@ -360,7 +362,8 @@ _GROUP_NAME_STARTS = {"the", "a", "an", "our", "its", "their", "this", "these", 
 
 def _read_bracket_groups(text: str, names: _Names) -> None:
     """A group's name and its members in brackets: "the preprocessing chain (bandpass filter, common median
-    reference, bad-channel removal)", "a mechanical block (the elastic tensor)"."""
+    reference, bad-channel removal)", "a mechanical block (the elastic tensor)"; the members, listed in the
+    order they run, flow from one to the next."""
     reading = names.reading
     for m in _BRACKET_GROUP_RE.finditer(text):
         words = m.group("name").split()
@@ -373,6 +376,7 @@ def _read_bracket_groups(text: str, names: _Names) -> None:
         members = [x for x in dict.fromkeys(names.add(p, False) for p in parts) if x]
         if members and not any(normalise_label(g) == normalise_label(label) for g, _ in reading.groups):
             reading.groups.append((label, members))
+            names.chain(members)
 
 
 def _read_groups(st: ProseState, names: _Names) -> None:
@@ -563,7 +567,8 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
 
     Never fails on text: a brief with nothing recognisable gives one node holding its
     first words, so the user sees something to edit (``fallback=False``, a panel's text: the noun phrase
-    it opens on, "PixelCNN prior" for "a PixelCNN prior is fitted over …", or nothing). A brief of panels
+    it opens on, "PixelCNN prior" for "a PixelCNN prior is fitted over …", the first words of a chart's
+    description, or nothing). A brief of panels
     (a), (b)… is read panel by panel: each panel draws its own boxes (the same step in two panels is two
     boxes).
     """
@@ -591,7 +596,7 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     names = list(reading.entities)
     if not names and not fallback:
         names = [n for n in [first_noun_phrase(brief)] if n]
-    elif not names:
+    if not names and (fallback or _NAMES_A_CHART.search(brief)):  # (a chart's panel: the composer's place for it)
         words = re.sub(r"\s+", " ", brief).strip().split(" ")
         names = [" ".join(words[:MAX_LABEL_WORDS]) or "Figure"]
     used: set[str] = set()

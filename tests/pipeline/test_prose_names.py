@@ -94,3 +94,11 @@ def test_a_reading_drops_a_verb_phrase_and_a_pronoun_one() -> None:
     labels = {n.label for n in fig.of_kind("node")}
     assert "Fresh one" not in labels and "Two linear heads" not in labels
     assert "Linear heads" in labels
+
+
+def test_steps_listed_in_a_groups_brackets_run_in_order() -> None:
+    fig = figure_from_brief("The raw voltage passes through the preprocessing chain (bandpass filter, common median "
+                            "reference, bad-channel removal) before sorting.")
+    labels = {n.id: n.label for n in fig.of_kind("node")}
+    edges = {(labels[e.source], labels[e.target]) for e in fig.of_kind("edge")}
+    assert {("Bandpass filter", "Common median reference"), ("Common median reference", "Bad-channel removal")} <= edges
