@@ -102,3 +102,11 @@ def test_steps_listed_in_a_groups_brackets_run_in_order() -> None:
     labels = {n.id: n.label for n in fig.of_kind("node")}
     edges = {(labels[e.source], labels[e.target]) for e in fig.of_kind("edge")}
     assert {("Bandpass filter", "Common median reference"), ("Common median reference", "Bad-channel removal")} <= edges
+
+
+def test_a_sentence_without_a_flow_still_names_its_subject() -> None:
+    fig = figure_from_brief("metaflow is a Nextflow pipeline for metagenomes. Site staff submit a participant "
+                            "through the web form; an eligibility check runs first. The form feeds the engine.")
+    labels = {n.label for n in fig.of_kind("node")}
+    assert "Eligibility check" in labels
+    assert "Metaflow" not in labels  # what the brief is about, said as "X is a …", is no box
