@@ -181,6 +181,18 @@ def _unknown_verb(c: _Clause) -> bool:
         and bool(re.fullmatch(r"[a-z][a-z-]{2,}[^s]s", t.low)) and t.low not in _NOUNISH_VERBS
 
 
+def _noun_before_verb(c: _Clause, words: list[str]) -> bool:
+    """A verb's bare form inside a noun phrase, its verb right after it: "the global trigger combines them", "a
+    software trigger searches for …" (not after a plural: "the workers update weights")."""
+    t, n, after = c.peek(), c.peek(1), c.peek(2)
+    if t is None or n is None or after is None or t.lemma is None or t.low != t.lemma or n.lemma == n.low:
+        return False
+    if re.search(r"[^s]s$", words[-1].lower()) or not re.fullmatch(r"[a-z][a-z-]{2,}[^s']s", n.low):
+        return False
+    return (n.lemma is not None or n.low not in _NOUNISH_VERBS) and (
+        after.low in _DETERMINERS | _PREPS | {"it", "them"})
+
+
 def _read_np(c: _Clause, *, need_verb: bool = False) -> str | None:
     """The noun phrase at the cursor (determiners included), or None; "both paths" is "both:Paths" (the two
     things said before, :func:`_resolve`)."""
@@ -215,7 +227,7 @@ def _read_np(c: _Clause, *, need_verb: bool = False) -> str | None:
         if t.low in _PRONOUNS and not words:
             c.i += 1
             return t.low  # resolved by the caller
-        if words and (c.is_verb(need_verb=need_verb) or _unknown_verb(c)):
+        if words and (c.is_verb(need_verb=need_verb) or _unknown_verb(c)) and not _noun_before_verb(c, words):
             break
         if not words and t.lemma and c.is_verb(need_verb=need_verb) and t.low not in _NOUNISH_VERBS:
             break

@@ -110,3 +110,10 @@ def test_a_sentence_without_a_flow_still_names_its_subject() -> None:
     labels = {n.label for n in fig.of_kind("node")}
     assert "Eligibility check" in labels
     assert "Metaflow" not in labels  # what the brief is about, said as "X is a …", is no box
+
+
+def test_a_verb_word_inside_a_name_before_its_verb_stays_in_the_name() -> None:
+    r = read_brief("The global trigger combines them into an accept decision. A software trigger searches for pulses.")
+    assert "Global trigger" in r.entities and "Software trigger" in r.entities
+    r = read_brief("The workers update weights on the server.")
+    assert ("Workers", "Weights") in r.relations  # after a plural the bare verb is the verb
