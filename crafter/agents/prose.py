@@ -359,7 +359,6 @@ def _read_vp(c: _Clause, subj: list[str], st: ProseState, *, passive: bool = Fal
 
 def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool = False,
                   fixed_obj: list[str] | None = None, more: bool = True) -> None:
-    go_on = _more_vp if more else _no_more  # a negated verb phrase's coordinated one is read after its negation
     _skip(c, _ADVERBS)
     if (t := c.peek()) is not None and t.low == "with" and c.peek(-1) is not None and c.peek(-1).low == "together":
         c.i += 1  # "which together with the allocation store forms the core": both are the subject
@@ -389,7 +388,7 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
         objs = _read_np_list(c)
         st.relations += [(s, o, None) for s in subj for o in objs]
         st.last = objs or st.last
-        go_on(c, subj, st, passive)
+        (_more_vp if more else _no_more)(c, subj, st, passive)
         return
     if lemma in ("consist", "make", "compose", "build") and nxt is not None and nxt.low in ("of", "from") \
             and (passive or lemma == "consist"):
@@ -409,7 +408,7 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
         if objs and not passive and subj and all(_STAGE_HEADS.search(s) for s in subj):
             st.groups += [(s, objs) for s in subj]
             st.last = objs
-            go_on(c, objs, st, passive)
+            (_more_vp if more else _no_more)(c, objs, st, passive)
         return
     preps: list[tuple[str, list[str]]] = []
     label: str | None = None
@@ -448,7 +447,7 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
         st.relations += [(h, through[0], None) for h in heads] + [(a, b, None) for a, b in zip(through, through[1:])]
         st.relations += [(through[-1], t, None) for t in rest]
         st.last = rest or through[-1:]
-        go_on(c, subj, st, passive)
+        (_more_vp if more else _no_more)(c, subj, st, passive)
         return
     lab = label or (objs[0] if len(objs) == 1 else None)  # "A sends features to B": the one object labels the edge
     new, ends = _verb_relations(lemma, passive, subj, objs, targets, sources, agents, benefit, label, lab)
@@ -457,11 +456,12 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
         st.relations += [(a, s, None) for p, ns in preps if p == "against" for a in ns for s in subj if a not in _PRONOUNS]
     if ends:
         st.last = ends
-    go_on(c, subj, st, passive)
+    (_more_vp if more else _no_more)(c, subj, st, passive)
 
 
 def _no_more(c: _Clause, subj: list[str], st: ProseState, passive: bool) -> None:
-    """No coordinated verb phrase read here (:func:`_read_vp` reads it after a negated one)."""
+    """No coordinated verb phrase read here: a negated verb phrase's coordinated one is read after its
+    negation is taken out (:func:`_read_vp`)."""
 
 
 def _skip_shared_verb(c: _Clause) -> None:
