@@ -280,7 +280,6 @@ def _read_sentences(prose_text: str, names: _Names, st: ProseState) -> None:
     """Each sentence: an arrow chain, a 'boxed' group, relations read from prose, or a plain list."""
     reading = names.reading
     prev_sink: str | None = None
-    subjects: list[str] = []  # what a sentence without a flow is about
     for sentence in _SENTENCE_SPLIT.split(prose_text):
         st.mentioned = []
         sentence = sentence.strip()
@@ -294,7 +293,7 @@ def _read_sentences(prose_text: str, names: _Names, st: ProseState) -> None:
             parts = [clean_phrase(m, side="right") for m in re.split(r",|\band\b", bm.group("members"))]
             st.groups.append((bm.group("group"), [m for m in parts if m]))
             continue
-        before, known, grouped = len(st.relations), set(reading.entities), len(st.groups)
+        before, known = len(st.relations), set(reading.entities)
         read_prose(sentence, st)
         if len(st.relations) > before:
             prev_sink = _relate_prose(st.relations[before:], names, known, prev_sink)
@@ -306,13 +305,6 @@ def _read_sentences(prose_text: str, names: _Names, st: ProseState) -> None:
             listed = [n for n in listed if n]
             if len(listed) >= 2:
                 names.chain(listed)
-            continue
-        subject = first_noun_phrase(sentence) if len(st.groups) == grouped else None  # (a group's name: no box)
-        if subject and not set(normalise_label(subject).split()) & GENERIC_WHOLES \
-                and not re.search(r"(?i)^\W*" + re.escape(subject) + r"\s+(?:is|are)\s+(?:a|an|one)\b", sentence):
-            subjects.append(subject)  # "the web front end reads from that database only" (not "X is a pipeline")
-    for subject in subjects:  # after the names the flows gave: a later name is never folded into one of these
-        names.add(subject, False)
 
 
 def _read_arrow_chain(sentence: str, names: _Names) -> None:

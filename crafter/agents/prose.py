@@ -628,7 +628,7 @@ def first_noun_phrase(text: str) -> str | None:
     the verb ("System build", "Section merging": a name)."""
     c = _Clause(_tokens(re.split(r"[.;:\n]", text.strip(), maxsplit=1)[0]))
     np = _read_np(c, need_verb=True)
-    if not np or np in _PRONOUNS or np.startswith("both:") or len(np.split()) > 4 or c.peek() is None or c.peek(1) is None \
+    if not np or np in _PRONOUNS or len(np.split()) > 4 or c.peek() is None or c.peek(1) is None \
             or c.peek().low.endswith("ing") \
             or not (c.peek().low in _AUX or c.is_verb() or _unknown_verb(c) or _neg_ahead(c)):
         return None

@@ -371,8 +371,7 @@ def says_no_thing(name: str, text: str) -> bool:
 
 _LY_ADVERB = re.compile(r"[a-z]{2,}(?:al|ent|ant|ate|ive|ous|ed|ar|ic|ful|less|ing|ible|able|ual|ial|ise|ete|ct|ly|"
                         r"ow|ick|ight|ong|ear|ain|ect|ull|ree|er|ew|ast|ere)ly")
-_TAIL_ADVERBS = {"first", "together", "only", "again", "alone", "instead", "too", "also", "later", "once", "therefore",
-                 "thus", "however", "here", "there", "then"}
+_TAIL_ADVERBS = {"first", "together", "only", "again", "alone", "instead", "too", "also", "later", "once"}
 _MODALS = {"may", "can", "cannot", "will", "must", "should", "might", "could", "would", "have", "has", "had", "does",
            "do", "did"}
 _NUMBER_WORDS = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"}
