@@ -20,7 +20,15 @@ import re
 
 from crafter.agents.labels import labels_match, normalise_label, slug_id
 from crafter.agents.phrases import ITEM_RE, MAX_LABEL_WORDS, QUOTED_RE, clean_phrase, item_label, step_name
-from crafter.agents.prose import GENERIC_WHOLES, ProseState, np_label, read_prose, reads_backward, verb_lemma
+from crafter.agents.prose import (
+    GENERIC_WHOLES,
+    ProseState,
+    first_noun_phrase,
+    np_label,
+    read_prose,
+    reads_backward,
+    verb_lemma,
+)
 from crafter.agents.reading import (
     BriefReading,
     box_key,
@@ -88,6 +96,8 @@ _CHART_CUES = re.compile(
     r"heatmap|box\s*plot|compare|comparison|accuracy|loss|results?|table|data|values?)\b",
     re.I,
 )
+
+_NAMES_A_CHART = re.compile(r"\b(?:charts?|plots?|graphs?|histograms?|heatmaps?|scatter|curves?)\b", re.I)
 
 _SHAPE_WORDS = [
     (re.compile(r"\b(?:database|db|index|store|storage|cache|memory|corpus|warehouse|repository|buffer|lake)\b", re.I),
@@ -250,6 +260,9 @@ def _read_items(text: str, names: _Names) -> list[str]:
         im = ITEM_RE.match(line)
         if im and "->" not in im.group(1):
             label = item_label(im.group(1))
+            subject = first_noun_phrase(im.group(1))
+            if subject and len(subject) < len(label) and normalise_label(label).startswith(normalise_label(subject)):
+                label = subject  # "decoder reconstructs the waveform": the item names the decoder
             if label:
                 items.append((label, bool(re.match(r"\s*\(?\d|\s*(?:step|stage|phase)", line, re.I))))
             # the item's own sentence may still name relations; a protocol's order is its step ("Take a grab
@@ -349,7 +362,8 @@ _GROUP_NAME_STARTS = {"the", "a", "an", "our", "its", "their", "this", "these", 
 
 def _read_bracket_groups(text: str, names: _Names) -> None:
     """A group's name and its members in brackets: "the preprocessing chain (bandpass filter, common median
-    reference, bad-channel removal)", "a mechanical block (the elastic tensor)"."""
+    reference, bad-channel removal)", "a mechanical block (the elastic tensor)"; the members, listed in the
+    order they run, flow from one to the next."""
     reading = names.reading
     for m in _BRACKET_GROUP_RE.finditer(text):
         words = m.group("name").split()
@@ -362,6 +376,7 @@ def _read_bracket_groups(text: str, names: _Names) -> None:
         members = [x for x in dict.fromkeys(names.add(p, False) for p in parts) if x]
         if members and not any(normalise_label(g) == normalise_label(label) for g, _ in reading.groups):
             reading.groups.append((label, members))
+            names.chain(members)
 
 
 def _read_groups(st: ProseState, names: _Names) -> None:
@@ -546,12 +561,16 @@ def _head_part(head: dict | None, text: str) -> dict | None:
             "members": [(g, ms) for g, ms in head.get("members", []) if find_word(text, g) >= 0]}
 
 
-def figure_from_brief(brief: str, *, title: str | None = None, names: dict | None = None) -> Figure:
+def figure_from_brief(brief: str, *, title: str | None = None, names: dict | None = None,
+                      fallback: bool = True) -> Figure:
     """A sensible figure from the brief alone: its names as nodes, its flows as edges.
 
     Never fails on text: a brief with nothing recognisable gives one node holding its
-    first words, so the user sees something to edit. A brief of panels (a), (b)… is read panel by
-    panel: each panel draws its own boxes (the same step in two panels is two boxes).
+    first words, so the user sees something to edit (``fallback=False``, a panel's text: the noun phrase
+    it opens on, "PixelCNN prior" for "a PixelCNN prior is fitted over …", the first words of a chart's
+    description, or nothing). A brief of panels
+    (a), (b)… is read panel by panel: each panel draws its own boxes (the same step in two panels is two
+    boxes).
     """
     if names and draws_arrows(brief):
         names = None
@@ -572,10 +591,12 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     read_searched_against(brief, reading)
     spread_collectives(reading, brief)
     drop_heading_names(reading, brief)
-    drop_remarks(reading, keep=(names or {}).get("node", []))  # the model's own names are names
+    drop_remarks(reading, keep=(names or {}).get("node", []), text=brief)  # the model's own names are names
     read_listed_groups(reading, brief)
     names = list(reading.entities)
-    if not names:
+    if not names and not fallback:
+        names = [n for n in [first_noun_phrase(brief)] if n]
+    if not names and (fallback or _NAMES_A_CHART.search(brief)):  # (a chart's panel: the composer's place for it)
         words = re.sub(r"\s+", " ", brief).strip().split(" ")
         names = [" ".join(words[:MAX_LABEL_WORDS]) or "Figure"]
     used: set[str] = set()
@@ -658,7 +679,7 @@ def _panels_figure(brief: str, preamble: str, panels: list[tuple[str, str | None
             continue
         if panel_segments(text)[1]:  # panels inside a panel: drawn as one panel (panels never nest)
             text = _PANEL_RE.sub(" ", text)
-        fig = figure_from_brief(text, names=_head_part(names, text))
+        fig = figure_from_brief(text, names=_head_part(names, text), fallback=False)
         if letter is None and not fig.of_kind("edge"):
             continue
         tag = f"{letter or 'p'}_"

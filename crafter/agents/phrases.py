@@ -57,6 +57,7 @@ def clean_phrase(text: str, *, side: str) -> str:
     while words and words[0].lower().strip(",") in _LEADING_WORDS and not (
             len(words) > 1 and words[0].lower() in _ORDINALS and words[1].lower().rstrip("s") in _ORDINAL_HEADS):
         words = words[1:]
+    words = _before_participle(words)
     while words and words[-1].lower().strip(",") in _TRAILING_WORDS:
         words = words[:-1]
     if not words and len(whole.split()) == 1 and re.search(r"[^\W\d_]", whole):
@@ -71,6 +72,24 @@ def clean_phrase(text: str, *, side: str) -> str:
     if phrase.endswith(")") and "(" not in phrase:  # "template computation)": the end of a bracket, not the name's
         phrase = phrase.rstrip(") .,;:")
     return phrase[:1].upper() + phrase[1:] if phrase else ""
+
+
+_NOUN_ED = {"seed", "need", "feed", "speed", "bed", "reed", "weed", "embed", "breed", "shed", "red", "hundred", "bed"}
+_AFTER_PARTICIPLE = {"at", "on", "in", "into", "onto", "to", "with", "by", "from", "back", "for", "over", "under",
+                     "as", "via", "through", "against", "before", "after", "during", "per"}
+
+
+def _before_participle(words: list[str]) -> list[str]:
+    """A name's words up to a past participle that says what was done to it ("shared library loaded at
+    startup", "references patched with final addresses", "GOT entry patched"): the name is what comes before.
+    A participle that opens the name ("Merged analysis file") or follows an article stays."""
+    for i in range(1, len(words)):
+        w = words[i].strip(",;:")
+        nxt = words[i + 1].lower() if i + 1 < len(words) else None
+        if re.fullmatch(r"[a-z][a-z-]{2,}ed", w) and w not in _NOUN_ED and (nxt is None or nxt in _AFTER_PARTICIPLE) \
+                and words[i - 1].lower() not in _LEADING_WORDS | _CUT_TAIL:
+            return words[:i]
+    return words
 
 
 def item_label(item: str) -> str:

@@ -181,6 +181,18 @@ def _unknown_verb(c: _Clause) -> bool:
         and bool(re.fullmatch(r"[a-z][a-z-]{2,}[^s]s", t.low)) and t.low not in _NOUNISH_VERBS
 
 
+def _noun_before_verb(c: _Clause, words: list[str]) -> bool:
+    """A verb's bare form inside a noun phrase, its verb right after it: "the global trigger combines them", "a
+    software trigger searches for …" (not after a plural: "the workers update weights")."""
+    t, n, after = c.peek(), c.peek(1), c.peek(2)
+    if t is None or n is None or after is None or t.lemma is None or t.low != t.lemma or n.lemma == n.low:
+        return False
+    if re.search(r"[^s]s$", words[-1].lower()) or not re.fullmatch(r"[a-z][a-z-]{2,}[^s']s", n.low):
+        return False
+    return (n.lemma is not None or n.low not in _NOUNISH_VERBS) and (
+        after.low in _DETERMINERS | _PREPS | {"it", "them"})
+
+
 def _read_np(c: _Clause, *, need_verb: bool = False) -> str | None:
     """The noun phrase at the cursor (determiners included), or None; "both paths" is "both:Paths" (the two
     things said before, :func:`_resolve`)."""
@@ -215,7 +227,7 @@ def _read_np(c: _Clause, *, need_verb: bool = False) -> str | None:
         if t.low in _PRONOUNS and not words:
             c.i += 1
             return t.low  # resolved by the caller
-        if words and (c.is_verb(need_verb=need_verb) or _unknown_verb(c)):
+        if words and (c.is_verb(need_verb=need_verb) or _unknown_verb(c)) and not _noun_before_verb(c, words):
             break
         if not words and t.lemma and c.is_verb(need_verb=need_verb) and t.low not in _NOUNISH_VERBS:
             break
@@ -333,7 +345,7 @@ def _read_vp(c: _Clause, subj: list[str], st: ProseState, *, passive: bool = Fal
     neg = _drop_negation(c) or _says_nothing(c)
     n_rel, n_grp, last = len(st.relations), len(st.groups), list(st.last)
     start = c.i
-    _read_vp_body(c, subj, st, passive=passive, fixed_obj=fixed_obj)
+    _read_vp_body(c, subj, st, passive=passive, fixed_obj=fixed_obj, more=not neg)
     if neg and c.i == start and c.peek() is not None:  # "never talks to X": a verb the lexicon lacks
         c.i += 1
         _skip(c, _PREPS | _ADVERBS)
@@ -342,10 +354,11 @@ def _read_vp(c: _Clause, subj: list[str], st: ProseState, *, passive: bool = Fal
         st.negated += [(a, b) for a, b, _ in st.relations[n_rel:]]
         del st.relations[n_rel:], st.groups[n_grp:]
         st.last = last
+        _more_vp(c, subj, st, passive)  # "sends nothing to X and passes tokens to Y": the second one stands
 
 
 def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool = False,
-                  fixed_obj: list[str] | None = None) -> None:
+                  fixed_obj: list[str] | None = None, more: bool = True) -> None:
     _skip(c, _ADVERBS)
     if (t := c.peek()) is not None and t.low == "with" and c.peek(-1) is not None and c.peek(-1).low == "together":
         c.i += 1  # "which together with the allocation store forms the core": both are the subject
@@ -375,7 +388,7 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
         objs = _read_np_list(c)
         st.relations += [(s, o, None) for s in subj for o in objs]
         st.last = objs or st.last
-        _more_vp(c, subj, st, passive)
+        (_more_vp if more else _no_more)(c, subj, st, passive)
         return
     if lemma in ("consist", "make", "compose", "build") and nxt is not None and nxt.low in ("of", "from") \
             and (passive or lemma == "consist"):
@@ -395,7 +408,7 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
         if objs and not passive and subj and all(_STAGE_HEADS.search(s) for s in subj):
             st.groups += [(s, objs) for s in subj]
             st.last = objs
-            _more_vp(c, objs, st, passive)
+            (_more_vp if more else _no_more)(c, objs, st, passive)
         return
     preps: list[tuple[str, list[str]]] = []
     label: str | None = None
@@ -434,7 +447,7 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
         st.relations += [(h, through[0], None) for h in heads] + [(a, b, None) for a, b in zip(through, through[1:])]
         st.relations += [(through[-1], t, None) for t in rest]
         st.last = rest or through[-1:]
-        _more_vp(c, subj, st, passive)
+        (_more_vp if more else _no_more)(c, subj, st, passive)
         return
     lab = label or (objs[0] if len(objs) == 1 else None)  # "A sends features to B": the one object labels the edge
     new, ends = _verb_relations(lemma, passive, subj, objs, targets, sources, agents, benefit, label, lab)
@@ -443,7 +456,12 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
         st.relations += [(a, s, None) for p, ns in preps if p == "against" for a in ns for s in subj if a not in _PRONOUNS]
     if ends:
         st.last = ends
-    _more_vp(c, subj, st, passive)
+    (_more_vp if more else _no_more)(c, subj, st, passive)
+
+
+def _no_more(c: _Clause, subj: list[str], st: ProseState, passive: bool) -> None:
+    """No coordinated verb phrase read here: a negated verb phrase's coordinated one is read after its
+    negation is taken out (:func:`_read_vp`)."""
 
 
 def _skip_shared_verb(c: _Clause) -> None:
@@ -602,6 +620,19 @@ def read_prose(sentence: str, st: ProseState) -> None:
         members = [n for n in st.mentioned if normalise_label(n) != normalise_label(group)]
         if members:
             st.groups.append((group, members))
+
+
+def first_noun_phrase(text: str) -> str | None:
+    """The noun phrase a text opens on, up to its verb ("a PixelCNN prior is fitted over …" -> "PixelCNN
+    prior"); None where it opens on a pronoun ("we apply …"), a preposition or a verb, or where nothing follows
+    the verb ("System build", "Section merging": a name)."""
+    c = _Clause(_tokens(re.split(r"[.;:\n]", text.strip(), maxsplit=1)[0]))
+    np = _read_np(c, need_verb=True)
+    if not np or np in _PRONOUNS or len(np.split()) > 4 or c.peek() is None or c.peek(1) is None \
+            or c.peek().low.endswith("ing") \
+            or not (c.peek().low in _AUX or c.is_verb() or _unknown_verb(c) or _neg_ahead(c)):
+        return None
+    return np
 
 
 def _resolve(name: str, st: ProseState) -> list[str]:

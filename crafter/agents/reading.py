@@ -102,6 +102,22 @@ def groups_named(name: str, groups: list[str]) -> list[str]:
 _DEFINITE = {"the", "this", "that", "its", "their"}
 
 
+def _proper(name: str, text: str) -> bool:
+    """A proper name: a capital inside it ("PX4", "mRNA"), or written with a capital where no sentence starts
+    ("a Bpod state machine"); a common word capitalised only where it opens a sentence or a line
+    ("Encoder outputs feed …") is none."""
+    name = name.strip()
+    if not name or re.search(r"[A-Z]", name[1:]):
+        return bool(name)
+    if not name[0].isupper():
+        return False
+    for m in re.finditer(r"(?<![\w-])" + re.escape(name) + r"(?![\w])", text):
+        before = text[:m.start()].rstrip(" \t\"“'(*`#>-–•")
+        if before and not re.search(r"[.!?:;\n]$", before):
+            return True
+    return False
+
+
 def said_again_as(names: list[str], text: str) -> dict[str, str]:
     """A name that is the tail of one fuller name and is only ever said after it as "the <name>" ("the
     sealed allocation store … the allocation store", "a parameter server … the server"), or a proper name
@@ -113,7 +129,7 @@ def said_again_as(names: list[str], text: str) -> dict[str, str]:
     out: dict[str, str] = {}
 
     def proper(name: str) -> bool:  # "Bpod", "PX4": a name of its own, not a common word ("the encoder")
-        return re.search(r"[A-Z]", name) is not None
+        return _proper(name, text)
 
     for short in names:
         k = keys[short]
@@ -332,16 +348,85 @@ def is_remark(name: str) -> bool:
                for i, w in enumerate(words[1:-1]))
 
 
-def drop_remarks(reading: BriefReading, keep: Iterable[str] = ()) -> None:
-    """Remarks (:func:`is_remark`) are no boxes, and their links no links; a name in ``keep`` (the model's
-    own names) stays whatever its words. (Tried: a flow through a remark going on past it, A -> remark -> B
-    read A -> B: plans alone on dev drew 4 and 7 more edges, none right.)"""
-    kept = set(keep)
-    gone = [e for e in reading.entities if e not in kept and is_remark(e)]
+_NOUN_LY = {"assembly", "family", "supply", "anomaly", "reply", "butterfly", "rally", "jelly", "monopoly", "italy"}
+_NOUN_ED = {"seed", "need", "feed", "speed", "bed", "reed", "weed", "embed", "breed", "shed", "red", "hundred", "sled"}
+_NO_THING = {"one", "two", "three", "four", "more", "most", "less", "other", "others", "side", "output", "outputs",
+             "input", "inputs", "both", "all", "each", "none", "nothing"}
+
+
+def says_no_thing(name: str, text: str) -> bool:
+    """A one-word name the brief only ever writes in lower case that names no thing: an adverb ("poorly",
+    "randomly"), a participle ("replayed by the startup process", "each snapped to its nearest entry"), a
+    number or a word that stands for things said elsewhere ("two or more review stars", "the outputs")."""
+    w = name.strip()
+    low = w.lower()
+    if not re.fullmatch(r"[A-Za-z]{3,}", w) or w[1:] != w[1:].lower():
+        return False
+    said = re.findall(r"(?<![\w-])" + re.escape(low) + r"(?![\w-])", text, re.I)
+    if not said or any(s != low for s in said):
+        return False
+    return (low.endswith("ly") and len(low) > 5 and low not in _NOUN_LY
+            or low.endswith("ed") and len(low) > 5 and low not in _NOUN_ED or low in _NO_THING)
+
+
+_LY_ADVERB = re.compile(r"[a-z]{2,}(?:al|ent|ant|ate|ive|ous|ed|ar|ic|ful|less|ing|ible|able|ual|ial|ise|ete|ct|ly|"
+                        r"ow|ick|ight|ong|ear|ain|ect|ull|ree|er|ew|ast|ere)ly")
+_TAIL_ADVERBS = {"first", "together", "only", "again", "alone", "instead", "too", "also", "later", "once"}
+_MODALS = {"may", "can", "cannot", "will", "must", "should", "might", "could", "would", "have", "has", "had", "does",
+           "do", "did"}
+_NUMBER_WORDS = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"}
+
+
+def tidy_name(name: str) -> str | None:
+    """A name cut to the thing it names: an adverb after it gone ("Passages accurately", "Sample first"), a
+    modal and what follows it gone ("Sites may review"), a count before it gone ("Two linear heads"); None
+    for a verb phrase ("accumulates them") or "one" standing for a thing ("a fresh one", "an incorrect one")."""
+    words = name.split()
+    low = [w.lower() for w in words]
+    if len(words) < 2:
+        return name
+    if low[-1] in ("them", "it", "one", "ones"):
+        return None
+    cut = next((i for i, w in enumerate(words) if i and w in _MODALS), len(words))  # ("DiD" is no "did")
+    words, low = words[:cut], low[:cut]
+    while len(words) > 1 and (_LY_ADVERB.fullmatch(low[-1]) or low[-1] in _TAIL_ADVERBS):
+        words, low = words[:-1], low[:-1]
+    if len(words) > 1 and low[0] in _NUMBER_WORDS:
+        words = words[2:] if low[1] == "of" and len(words) > 2 else words[1:]  # "one of 42 labels"
+    out = " ".join(words)
+    return out[:1].upper() + out[1:] if out != name and not re.match(r"\S*[A-Z]", out[1:2] or "") else out
+
+
+def rename_names(reading: BriefReading, rename: dict[str, str | None]) -> None:
+    """Names renamed (to a name already read: the two are one box) or, to None, dropped with their links."""
+    new: dict[str, str | None] = {}
+    for e in reading.entities:
+        to = rename.get(e, e)
+        if to is not None:
+            to = next((x for x in reading.entities if x != e and normalise_label(x) == normalise_label(to)), to)
+        new[e] = to
+    reading.entities = list(dict.fromkeys(t for e in reading.entities if (t := new[e]) is not None))
+    reading.strong = list(dict.fromkeys(t for e in reading.strong if (t := new.get(e, e)) is not None))
+    reading.relations = list(dict.fromkeys((x, y) for a, b in reading.relations
+                                           if (x := new.get(a, a)) and (y := new.get(b, b)) and x != y))
+    reading.edge_labels = {(new.get(a, a), new.get(b, b)): v for (a, b), v in reading.edge_labels.items()}
+    reading.groups = [(g, list(dict.fromkeys(y for m in ms if (y := new.get(m, m))))) for g, ms in reading.groups]
+
+
+def drop_remarks(reading: BriefReading, keep: Iterable[str] = (), text: str = "") -> None:
+    """Remarks (:func:`is_remark`) and, in ``text``, words that name no thing (:func:`says_no_thing`; a name the
+    reader is sure of, an arrow's end, stays: "→ prepared" is a state) are no boxes, and their links no links;
+    a name in ``keep`` (the model's own names) stays whatever its words. (Tried: a flow through a remark going
+    on past it, A -> remark -> B read A -> B: plans alone on dev drew 4 and 7 more edges, none right.)"""
+    kept = set(keep) | (set(reading.strong) if text else set())
+    gone = [e for e in reading.entities if e not in set(keep) and is_remark(e)
+            or e not in kept and text and says_no_thing(e, text)]
     reading.relations = [(a, b) for a, b in reading.relations if a not in gone and b not in gone]
     reading.entities = [e for e in reading.entities if e not in gone]
     reading.strong = [e for e in reading.strong if e not in gone]
     reading.groups = [(g, [m for m in ms if m not in gone]) for g, ms in reading.groups]
+    if text:
+        rename_names(reading, {e: tidy_name(e) for e in reading.entities if e not in kept})
 
 
 _JOIN_END_RE = re.compile(r"\s+(?:plus|and|or|with|&|\+)$", re.I)

@@ -14,7 +14,7 @@ group name said beside its members) and whether each reader found it.
 Mentions are located by the scoring's own rules (:func:`crafter.llm.names_briefs.brief_tags`); a
 gold edge's form is read from the text between the two closest mentions of its ends.
 
-    python -m crafter.benchmarks.links_report [--no-head] [--limit N] [--show FORM]
+    python -m crafter.benchmarks.links_report [--no-head] [--limit N] [--show FORM [--ends]]
 
 It ends with the plans alone scored (rules; rules with the head's reading): node, edge and group F1.
 
@@ -157,9 +157,10 @@ def group_cue(brief: Brief, gid: str, members: list[str], at: dict) -> str:
     return "name said, no cue" if len(named) >= 2 else "members not named"
 
 
-def analyse(briefs: list[Brief], read=None, show: str | None = None):
+def analyse(briefs: list[Brief], read=None, show: str | None = None, ends_only: bool = False):
     """Per surface form, the gold edges and what each reader found; per cue, the gold groups; the plans alone
-    scored (:func:`plan_scores`). ``read``: brief text -> the name head's reading (None: the rules only).
+    scored (:func:`plan_scores`). ``read``: brief text -> the name head's reading (None: the rules only);
+    ``show``: the forms whose missed edges to list (``ends_only``: those whose both ends the rules found).
     Each brief's figures are built and matched to the gold once, for all three."""
     forms = {f: Tally() for f in FORMS}
     groups: dict[str, Counter] = defaultdict(Counter)
@@ -188,7 +189,7 @@ def analyse(briefs: list[Brief], read=None, show: str | None = None):
             t.reversed_head += p in h_rev
             t.ends_both += p in b_ends
             t.found_both += p in b_found
-            if show and form.startswith(show) and p not in r_found:
+            if show and form.startswith(show) and p not in r_found and (p in r_ends or not ends_only):
                 t.examples.append(f"{b.id} {p[0]}->{p[1]}: {said[:140]!r}")
         for g in b.gold.components:
             if g.kind in ("group", "panel"):
@@ -254,6 +255,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--no-head", action="store_true", help="the rules reader only (no encoder needed)")
     ap.add_argument("--limit", type=int, default=0, help="the first N dev briefs (0: all)")
     ap.add_argument("--show", default=None, help="print the rules' missed edges of forms starting so ('arrow', 'verb')")
+    ap.add_argument("--ends", action="store_true", help="with --show: only the missed edges whose both ends were found")
     a = ap.parse_args(argv)
     briefs = list(load_briefs("dev"))[: a.limit or None]
     read = None
@@ -262,7 +264,7 @@ def main(argv: list[str] | None = None) -> None:
         def read(text: str) -> dict:
             return reader.names(plan_prompt(text))
     t0 = time.perf_counter()
-    forms, groups, scores = analyse(briefs, read, a.show)
+    forms, groups, scores = analyse(briefs, read, a.show, a.ends)
     print(format_tables(forms, groups, read is not None))
     for name, sc in scores.items():
         print(f"plans alone, {name}: nodes / edges / groups F1 "
