@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from crafteditor.assemble.geometry import dist_to_polyline
+from crafteditor.assemble.seq_created import created_lifelines, creation_messages
 from crafteditor.assemble.seq_ink import ink_mask
 from crafteditor.assemble.seq_strokes import (
     WAVE,
@@ -94,10 +95,12 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
     ink = ink_mask(rgb, background)  # once: each box and each name outside one looks under itself
     found = [ln for i, s in enumerate(shapes) if (ln := _lifeline(rgb, ink, shapes, i)) is not None]
     pool = [*shapes, *_name_boxes(shapes, runs, background)]
-    found = _one_row(found + _named_lifelines(rgb, ink, pool, len(shapes), found), pool, len(shapes))
+    candidates = found + _named_lifelines(rgb, ink, pool, len(shapes), found)
+    found = _one_row(candidates, pool, len(shapes))
     if found:  # a participant's lifeline runs down to where the others end (an arrow into a label stops short)
         end = max(ln.y1 for ln in found)
         found = [ln for ln in found if ln.node < len(shapes) or end - ln.y1 <= max(12.0, 0.05 * (ln.y1 - ln.y0))]
+    found += created_lifelines(ink, candidates, found, pool, len(shapes))
     if len(found) < 2:
         return None
     extra = _keep_extra(found, pool, len(shapes))
@@ -136,6 +139,7 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
         if all(abs(m.points[0][1] - n.points[0][1]) > 2 * WAVE for n in messages) and all(
                 dist_to_polyline(mid, n.points) > 2 * WAVE for n in slanted):
             messages.append(m)
+    messages += creation_messages(ink, rgb, found, [*shapes, *extra], len(shapes), Message)
     messages.sort(key=lambda m: m.points[0][1])
     # a row through a note's or other box's middle is none of its messages (a note's text, its fold)
     parts = participant_shapes(found)
