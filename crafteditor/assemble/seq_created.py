@@ -9,15 +9,11 @@ ipam-integration: edges 0.14)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
+from crafteditor.assemble.seq_parts import Lifeline, Message
 from crafteditor.assemble.seq_strokes import head_at, median_colour
 from crafteditor.shapes.detect import DetectedShape
-
-if TYPE_CHECKING:  # sequences imports this module; the types only
-    from crafteditor.assemble.sequences import Lifeline, Message
 
 COLUMN = 20.0  # px: two lifelines never stand closer (one participant's name over its icon)
 REACH = 24  # px beside a head's side within which a creating message's arrowhead stops
@@ -86,10 +82,10 @@ def arrival(ink: np.ndarray, shapes: list[DetectedShape]) -> tuple[int, float, i
 
 
 def creation_messages(ink: np.ndarray, rgb: np.ndarray, lines: list[Lifeline], pool: list[DetectedShape],
-                      named: int, message: type[Message]) -> list[Message]:
+                      named: int) -> list[Message]:
     """The messages creating the lifelines that start below the others: each traced from its
     arrowhead at the created participant's head back along its row (gaps of a dash aside) to the
-    lifeline it leaves. ``message``: the Message class (sequences owns it)."""
+    lifeline it leaves."""
     top = min(ln.y0 for ln in lines)
     out = []
     W = ink.shape[1]
@@ -113,6 +109,6 @@ def creation_messages(ink: np.ndarray, rgb: np.ndarray, lines: list[Lifeline], p
         lo, hi = sorted((int(lines[j].x), int(x)))
         pix = rgb[y, lo:hi][ink[y, lo:hi]]
         on = ink[y - 1:y + 2, lo + 4:hi - 4].any(axis=0).mean() if hi - lo > 8 else 1.0
-        out.append(message(j, k, [(lines[j].x, float(y)), (x, float(y))], 1.0, median_colour(pix),
+        out.append(Message(j, k, [(lines[j].x, float(y)), (x, float(y))], 1.0, median_colour(pix),
                            "solid" if on > 0.85 else "dashed", True, False))
     return out

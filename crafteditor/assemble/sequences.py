@@ -22,6 +22,7 @@ import numpy as np
 from crafteditor.assemble.geometry import dist_to_polyline
 from crafteditor.assemble.seq_created import created_lifelines, creation_messages
 from crafteditor.assemble.seq_ink import ink_mask
+from crafteditor.assemble.seq_parts import Lifeline, Message
 from crafteditor.assemble.seq_strokes import (
     WAVE,
     bar_below,
@@ -40,30 +41,6 @@ from crafteditor.assemble.slanted import slanted_strokes
 from crafteditor.lines.paths import LinePath
 from crafteditor.ocr.runs import TextRun
 from crafteditor.shapes.detect import DetectedShape, keep_shapes
-
-
-@dataclass
-class Lifeline:
-    node: int  # the participant's shape (the box at the top)
-    x: float
-    y0: float  # from the box's bottom
-    y1: float  # to the repeated box below, else the column's last ink
-    width: float  # the column's ink width, px
-    color: tuple[int, int, int]
-    style: str  # solid or dashed
-    bottom: int | None = None  # the participant's box repeated at the lifeline's foot, if drawn
-
-
-@dataclass
-class Message:
-    source: int  # lifeline indices; source == target: a self-message (out and back)
-    target: int
-    points: list[tuple[float, float]]  # from source to target, image pixels
-    width: float
-    color: tuple[int, int, int]
-    style: str  # solid or dashed
-    head: bool  # an arrowhead at the target
-    tail: bool  # and one at the source (double-headed: the left participant is the source)
 
 
 @dataclass
@@ -139,7 +116,7 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
         if all(abs(m.points[0][1] - n.points[0][1]) > 2 * WAVE for n in messages) and all(
                 dist_to_polyline(mid, n.points) > 2 * WAVE for n in slanted):
             messages.append(m)
-    messages += creation_messages(ink, rgb, found, [*shapes, *extra], len(shapes), Message)
+    messages += creation_messages(ink, rgb, found, [*shapes, *extra], len(shapes))
     messages.sort(key=lambda m: m.points[0][1])
     # a row through a note's or other box's middle is none of its messages (a note's text, its fold)
     parts = participant_shapes(found)
