@@ -70,6 +70,7 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
     """The lifelines and messages of a sequence diagram, or None where the figure is none: at
     least two lifelines hanging from a row of boxes, and a message between them."""
     ink = ink_mask(rgb, background)  # once: each box and each name outside one looks under itself
+    shapes = _worded_frames_as_boxes(shapes, runs)
     found = [ln for i, s in enumerate(shapes) if (ln := _lifeline(rgb, ink, shapes, i)) is not None]
     pool = [*shapes, *_name_boxes(shapes, runs, background)]
     candidates = found + _named_lifelines(rgb, ink, pool, len(shapes), found)
@@ -131,6 +132,14 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
     messages += _self_messages(ink, rgb, found, messages)
     messages += _boxed_self_messages(ink, rgb, found, [shapes[k] for k in boxes], messages)
     return Sequence(found, messages, [k for k in boxes if _on_message(shapes[k], messages)], extra)
+
+
+def _worded_frames_as_boxes(shapes: list[DetectedShape], runs: list[TextRun]) -> list[DetectedShape]:
+    """The shapes, a frame holding no shape but a word as tall as a third of it taken for a box: a
+    large font's glyphs are long holes in a box's face, a drawing inside a frame to the shape pass
+    (a 3x export's participant 'Client' was a frame, no participant, and its messages lost)."""
+    return [replace(s, is_group=False) if s.is_group and not s.members and s.shape in ("box", "round") and any(
+        r.angle == 0 and s.contains_point(r.cx, r.cy) and r.h >= 0.3 * s.h for r in runs) else s for s in shapes]
 
 
 def _cell(s: DetectedShape, xs: list[float], tol: float = 5.0) -> bool:
@@ -209,7 +218,9 @@ def _boxed_self_messages(ink: np.ndarray, rgb: np.ndarray, lines: list[Lifeline]
     for s in boxes:
         for k, lf in enumerate(lines):
             x = int(lf.x)
-            if not (s.x < lf.x < s.x + s.w) or x + 40 >= W or any(s.y - 20 <= t <= s.y + s.h + 20 for t in taken):
+            # (the lifeline runs on below the box: a participant's box at its foot is no label)
+            if not (s.x < lf.x < s.x + s.w) or x + 40 >= W or lf.y1 < s.y + s.h or any(
+                    s.y - 20 <= t <= s.y + s.h + 20 for t in taken):
                 continue
             above = [y for y in range(max(0, int(s.y) - 20), max(0, int(s.y) - 2))
                      if ink[y, x + 8:x + 22].mean() >= 0.8]
@@ -497,6 +508,9 @@ def without_cells(seq: Sequence, shapes: list[DetectedShape], tol: float = 5.0) 
     drop = {k for k, s in enumerate(shapes) if s.y >= top - 2 and _cell(s, xs, tol)}
     drop |= set(seq.labels)  # a message's label box: its text labels the message
     drop -= {ln.node for ln in seq.lifelines}  # the participants stay (a foot 'box' may be a label's: it goes)
+    # a participant taken for a frame (:func:`_worded_frames_as_boxes`) is a box, and so is its repeat at the foot
+    parts = participant_shapes(seq.lifelines)
+    shapes = [replace(s, is_group=False) if k in parts and s.is_group else s for k, s in enumerate(shapes)]
     if not drop:
         return shapes
     keep = [k for k in range(len(shapes)) if k not in drop]
