@@ -85,12 +85,24 @@ def find_barbs(pieces: list[list[Pt]], residual: np.ndarray, coverage: np.ndarra
     short pieces dropped; the heads found, of kind 'open')."""
     found: list[Arrowhead] = []
     arms: set[int] = set()
+    spans: dict[int, tuple[float, float, float, float]] = {}  # a head's pixels' box, by id
+
+    def near(h: Arrowhead, end: Pt, r: float) -> bool:
+        # the box first: each end against every head's pixels was 8 s of a tall dashed sequence diagram
+        b = spans.get(id(h))
+        if b is None:
+            lo, hi = h.pixels.min(axis=0), h.pixels.max(axis=0)
+            b = spans[id(h)] = (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1]))
+        if not (b[0] - r <= end[0] <= b[2] + r and b[1] - r <= end[1] <= b[3] + r):
+            return False
+        return pixel_gap(h.pixels, end) <= r
+
     for i, p in enumerate(pieces):
         if len(p) < 2 or path_length(p) < MIN_PIECE * lw:
             continue
         for at_start in (True, False):
             end = p[0] if at_start else p[-1]
-            if any(pixel_gap(h.pixels, end) <= 2 * lw + 3 for h in heads + found if len(h.pixels)):
+            if any(near(h, end, 2 * lw + 3) for h in heads + found if len(h.pixels)):
                 continue
             d = direction_out(p, at_start, 3 * lw + 3)
             if d is None:
