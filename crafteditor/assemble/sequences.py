@@ -378,6 +378,9 @@ def _messages(ink: np.ndarray, rgb: np.ndarray, text: np.ndarray, lines: list[Li
     hits: dict[int, list[tuple[int, int]]] = {}  # row: the (i, j) pairs it joins
     lit = ink if glyphs is None else ink & ~glyphs  # by the lifelines, a line's ink, not a note's text
     n = len(lines)
+    # each row's ink to the left of each column: a pair's rows with too little ink between it are skipped
+    before = np.zeros((ink.shape[0], ink.shape[1] + 1), np.int32)
+    np.cumsum(ink, axis=1, out=before[:, 1:])
     for i in range(n):
         for j in range(i + 1, n):
             a, b = lines[i], lines[j]
@@ -393,7 +396,8 @@ def _messages(ink: np.ndarray, rgb: np.ndarray, text: np.ndarray, lines: list[Li
                 (lit[y0:y1, int(a.x) + 4:int(a.x) + 20].mean(axis=1) >= 0.5)
                 & (lit[y0:y1, int(b.x) - 19:int(b.x) - 3].mean(axis=1) >= 0.5)
                 & (boxed[y0:y1, x0:x1].mean(axis=1) >= 0.4))
-            ok = joins(ink, text, y0, y1, x0, x1, ends, raw is None) & stops(ink, text, y0, y1, int(a.x), -1) & stops(
+            counts = before[y0:y1, x1] - before[y0:y1, x0]
+            ok = joins(ink, text, y0, y1, x0, x1, ends, raw is None, counts) & stops(ink, text, y0, y1, int(a.x), -1) & stops(
                 ink, text, y0, y1, int(b.x), 1)
             for y in (y0 + np.flatnonzero(ok)).tolist():
                 hits.setdefault(y, []).append((i, j))
@@ -442,11 +446,21 @@ def _self_messages(ink: np.ndarray, rgb: np.ndarray, lines: list[Lifeline], mess
     for k, lf in enumerate(lines):
         x = int(lf.x)
         reach = int(min((lines[k + 1].x - lf.x) * 0.5 if k + 1 < len(lines) else W - x - 8, 160))
-        y, y_end = int(lf.y0) + 3, int(lf.y1) - 10
-        while y < y_end:
-            # a thin stroke: no ink 4 px above or below it (a filled box's inside is no message)
-            if any(abs(y - t) <= 3 for t in taken) or reach < 30 or not ink[y, x + 14:x + 30].all() or (
-                    ink[max(0, y - 4), x + 14:x + 30].any() or ink[min(H - 1, y + 4), x + 14:x + 30].any()):
+        if reach < 30:
+            continue
+        # a thin stroke: no ink 4 px above or below it (a filled box's inside is no message); the rows
+        # that are one looked for at once (row by row in Python it was a tall diagram's second cost)
+        strip = ink[:, x + 14:x + 30]
+        full, inked = strip.all(axis=1), strip.any(axis=1)
+        rows = np.arange(H)
+        thin = full & ~inked[np.maximum(0, rows - 4)] & ~inked[np.minimum(H - 1, rows + 4)]
+        y0, y_end = int(lf.y0) + 3, int(lf.y1) - 10
+        y = y0
+        for start in (y0 + np.flatnonzero(thin[y0:max(y0, y_end)])).tolist():
+            if start < y:  # within the last self-message found
+                continue
+            y = start
+            if any(abs(y - t) <= 3 for t in taken):
                 y += 1
                 continue
             xe = x + 30
