@@ -214,5 +214,16 @@ def _slant_head(ink: np.ndarray, tip: tuple[float, float], frm: tuple[float, flo
     def across(t: float) -> int:
         return run_across(lambda x, y: bool(ink[y, x]), ink.shape, tip, u, t, 9)
 
+    def flanks(t: int) -> bool:
+        """A barb on both sides t px back from the tip: a little ink 2-9 px off the shaft (a lifeline
+        crossing there, a hand-drawn one wandering by the tip, inks the whole way across)."""
+        bx, by = tip[0] - t * u[0], tip[1] - t * u[1]
+        hits = [sum(0 <= (x := int(round(bx - side * o * u[1]))) < W and 0 <= (y := int(round(by + side * o * u[0]))) < H
+                    and bool(ink[y, x]) for o in range(2, 10)) for side in (-1, 1)]
+        return all(1 <= h <= 4 for h in hits)
+
+    H, W = ink.shape
     wide = sum(2.5 * width + 1 <= across(t) <= 14 for t in range(3, 13))
-    return wide >= 2 and across(16.0) <= width + 2
+    # an open head's two barbs part from the shaft a few px back: no run across is wide there
+    # (a ladder diagram's and PlantUML's async messages: the slanted messages read as none)
+    return (wide >= 2 or sum(flanks(t) for t in range(4, 13)) >= 3) and across(16.0) <= width + 2

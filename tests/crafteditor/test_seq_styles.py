@@ -1,13 +1,21 @@
-"""Sequence diagrams as makers export them at a large scale (PlantUML's ``-scale 3``, mermaid-cli's
-``--scale 3``, a 3x PNG from sequencediagram.org): a participant's name fills a third of its box's
-height, its glyphs are long holes in the box's face, and the shape pass took the box for a frame
-holding a drawing (no participant, its messages lost)."""
+"""Sequence diagrams in styles the makers' defaults do not draw.
+
+- Exported at a large scale (PlantUML's ``-scale 3``, mermaid-cli's ``--scale 3``, a 3x PNG from
+  sequencediagram.org): a participant's name fills a third of its box's height, its glyphs are long
+  holes in the box's face, and the shape pass took the box for a frame holding a drawing (no
+  participant, its messages lost).
+- Ladder diagrams (protocol flows in networking docs and READMEs): participants named in plain text
+  or small boxes over solid lifelines, every message a slanted stroke with an open 'V' head; the
+  head was looked for as a wide run across the shaft, which an open head's parting barbs never make,
+  and the figure read as no sequence at all."""
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 
 import numpy as np
+import pytest
 from ce_helpers import edge_pairs, png_bytes
 from PIL import Image, ImageDraw, ImageFont
 
@@ -19,10 +27,10 @@ FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
 
 def _scaled_sequence_png(scale: int) -> tuple[bytes, Counter]:
-    """'Client' and 'Billing' (tall letters) boxed top and bottom, dashed lifelines, four messages
+    """'Client' and 'Billing' (tall letters) boxed top and bottom, dashed lifelines, two messages
     with filled heads and labels above, drawn at 1x and resampled ``scale`` times larger."""
-    names, xs = ["Client", "Billing"], [80, 280]
-    W, H = 360, 340
+    names, xs = ["Client", "Billing"], [70, 250]
+    W, H = 320, 240
     img = Image.new("RGB", (W, H), "white")
     d = ImageDraw.Draw(img)
     font = ImageFont.truetype(FONT, 15)
@@ -35,7 +43,7 @@ def _scaled_sequence_png(scale: int) -> tuple[bytes, Counter]:
             d.rectangle([x - tw / 2 - 10, y, x + tw / 2 + 10, y + 32], fill=(226, 226, 240), outline="black")
             d.text((x - tw / 2, y + 8), name, fill="black", font=font)
     want: Counter = Counter()
-    for k, y in enumerate(range(100, 260, 50)):
+    for k, y in enumerate((100, 150)):
         a, b = (0, 1) if k % 2 == 0 else (1, 0)
         s = 1 if b > a else -1
         d.line([(xs[a], y), (xs[b], y)], fill="black", width=1)
@@ -51,4 +59,46 @@ def test_a_large_scale_export_reads_its_participants_and_messages():
     fig = convert(png, Config()).figure
     boxes = sorted(c.label for c in fig.components if isinstance(c, Node) and c.label)
     assert boxes == ["Billing", "Billing", "Client", "Client"], boxes
+    assert edge_pairs(fig) == want, edge_pairs(fig)
+
+
+def _ladder_png(names: tuple[str, ...], boxed: bool) -> tuple[bytes, Counter]:
+    """Six slanted messages dropping 30 px each, open heads, a label over each; 2 px lifelines."""
+    xs = [80 + 300 * i for i in range(len(names))]
+    W, H = xs[-1] + 100, 460
+    img = Image.new("RGB", (W, H), "white")
+    d = ImageDraw.Draw(img)
+    font = ImageFont.truetype(FONT, 15)
+    for x, name in zip(xs, names):
+        tw = d.textlength(name, font=font)
+        if boxed:
+            d.rectangle([x - tw / 2 - 8, 20, x + tw / 2 + 8, 48], outline="black")
+        d.text((x - tw / 2, 26), name, fill="black", font=font)
+        d.line([(x, 55), (x, H - 20)], fill="black", width=2)
+    want: Counter = Counter()
+    y = 90
+    for k, label in enumerate(["SYN", "SYN-ACK", "ACK", "GET /index", "200 OK", "FIN"]):
+        a = k % 2 if len(names) == 2 else (0, 1, 2, 1)[k % 4]
+        b = 1 - a if len(names) == 2 else (1, 2, 1, 0)[k % 4]
+        y1 = y + 30
+        d.line([(xs[a], y), (xs[b], y1)], fill="black", width=2)
+        ang = math.atan2(y1 - y, xs[b] - xs[a])
+        for s in (-1, 1):
+            d.line([(xs[b], y1), (xs[b] - 12 * math.cos(ang + s * 0.4), y1 - 12 * math.sin(ang + s * 0.4))],
+                   fill="black", width=2)
+        tw = d.textlength(label, font=font)
+        d.text(((xs[a] + xs[b]) / 2 - tw / 2, (y + y1) / 2 - 22), label, fill="black", font=font)
+        want[(names[a], names[b])] += 1
+        y = y1 + 30
+    return png_bytes(np.asarray(img)), want
+
+
+@pytest.mark.parametrize(("names", "boxed"), [(("Client", "Server"), False), (("Client", "Server"), True),
+                                              (("Host A", "Router", "Host B"), False)],
+                         ids=["plain-names", "boxed", "three-hosts"])
+def test_a_ladder_diagram_of_slanted_open_headed_messages_joins_its_participants(names, boxed):
+    png, want = _ladder_png(names, boxed)
+    fig = convert(png, Config()).figure
+    labels = sorted(c.label for c in fig.components if isinstance(c, Node) and c.label)
+    assert labels == sorted(names), labels
     assert edge_pairs(fig) == want, edge_pairs(fig)
