@@ -7,7 +7,9 @@
 - Ladder diagrams (protocol flows in networking docs and READMEs): participants named in plain text
   or small boxes over solid lifelines, every message a slanted stroke with an open 'V' head; the
   head was looked for as a wide run across the shaft, which an open head's parting barbs never make,
-  and the figure read as no sequence at all."""
+  and the figure read as no sequence at all.
+- Dotted lifelines (1 px dots 3-4 px apart: draw.io's and Visual Paradigm's dotted style): a column
+  inked over a quarter of its rows was no lifeline, and no message had lifelines to join."""
 
 from __future__ import annotations
 
@@ -101,4 +103,35 @@ def test_a_ladder_diagram_of_slanted_open_headed_messages_joins_its_participants
     fig = convert(png, Config()).figure
     labels = sorted(c.label for c in fig.components if isinstance(c, Node) and c.label)
     assert labels == sorted(names), labels
+    assert edge_pairs(fig) == want, edge_pairs(fig)
+
+
+def _dotted_sequence_png(on: int, off: int) -> tuple[bytes, Counter]:
+    """Three boxed participants (top only), lifelines dotted ``on`` px on, ``off`` off, four
+    messages with filled heads."""
+    names, xs = ["Client", "Server", "Store"], [80, 290, 500]
+    W, H = 590, 330
+    img = Image.new("RGB", (W, H), "white")
+    d = ImageDraw.Draw(img)
+    font = ImageFont.truetype(FONT, 15)
+    for x, name in zip(xs, names):
+        tw = d.textlength(name, font=font)
+        d.rectangle([x - tw / 2 - 10, 20, x + tw / 2 + 10, 52], fill=(235, 235, 250), outline="black")
+        d.text((x - tw / 2, 28), name, fill="black", font=font)
+        for y in range(54, H - 10, on + off):
+            d.line([(x, y), (x, y + on - 1)], fill=(90, 90, 90), width=1)
+    want: Counter = Counter()
+    for (a, b), y in zip([(0, 1), (1, 2), (2, 1), (1, 0)], (110, 160, 210, 260)):
+        s = 1 if b > a else -1
+        d.line([(xs[a], y), (xs[b], y)], fill="black", width=1)
+        d.polygon([(xs[b], y), (xs[b] - 10 * s, y - 5), (xs[b] - 10 * s, y + 5)], fill="black")
+        d.text(((xs[a] + xs[b]) / 2 - 15, y - 20), "call", fill="black", font=font)
+        want[(names[a], names[b])] += 1
+    return png_bytes(np.asarray(img)), want
+
+
+@pytest.mark.parametrize(("on", "off"), [(1, 3), (1, 4)])
+def test_dotted_lifelines_carry_their_messages(on, off):
+    png, want = _dotted_sequence_png(on, off)
+    fig = convert(png, Config()).figure
     assert edge_pairs(fig) == want, edge_pairs(fig)
