@@ -68,7 +68,9 @@ def slanted_strokes(ink: np.ndarray, rgb: np.ndarray, drawn: np.ndarray,
         style = _dash_style(ink, p, q)
         # a dashed stroke's stretch to its lifeline is inked as far as its dashes are (8 on, 4 off: 2/3)
         need = 0.7 if style == "solid" else 0.4
-        if not (_reaches(ink, p, pa, need) and _reaches(ink, q, pb, need)) or any(
+        # (and inked along the way: pieces chained over 160 px gaps had joined a self-message's return
+        # to a stretch of a box's border, a 'stroke' 29 % ink, where every message read is 60 % or more)
+        if not (_reaches(ink, p, pa, need) and _reaches(ink, q, pb, need)) or _inked(ink, pa, pb) < need or any(
                 _off(p, m[2], m[3]) <= 4 and _off(q, m[2], m[3]) <= 4 for m in out):
             continue  # short of a lifeline, or a stretch of a stroke read already (its pieces overlap)
         head_a, head_b = _slant_head(ink, pa, pb), _slant_head(ink, pb, pa)

@@ -16,11 +16,13 @@ from __future__ import annotations
 import math
 from collections import Counter
 
+import cv2
 import numpy as np
 import pytest
 from ce_helpers import edge_pairs, png_bytes
 from PIL import Image, ImageDraw, ImageFont
 
+from crafteditor.assemble.slanted import slanted_strokes
 from crafteditor.config import Config
 from crafteditor.convert import convert
 from crafter.spec.model import Node
@@ -135,3 +137,24 @@ def test_dotted_lifelines_carry_their_messages(on, off):
     png, want = _dotted_sequence_png(on, off)
     fig = convert(png, Config()).figure
     assert edge_pairs(fig) == want, edge_pairs(fig)
+
+
+def test_collinear_pieces_far_apart_are_no_slanted_message():
+    """Two short strokes on one slanted course, 130 px apart (a self-message's return by one lifeline,
+    a stretch of a border by the next: PlantUML's template-jar read a thick false message there) are
+    no message; the same course inked all the way is one."""
+    lines = [(50.0, 20.0, 290.0), (350.0, 20.0, 290.0)]
+    for whole in (False, True):
+        ink = np.zeros((300, 400), np.uint8)
+        for x in (50, 350):
+            ink[20:290, x] = 1
+        if whole:
+            cv2.line(ink, (54, 100), (348, 115), 1, 1)
+        else:
+            cv2.line(ink, (54, 100), (114, 103), 1, 1)
+            cv2.line(ink, (250, 110), (348, 115), 1, 1)
+        cv2.fillPoly(ink, [np.array([[51, 100], [63, 95], [63, 106]])], 1)
+        mask = ink.astype(bool)
+        rgb = np.where(mask[..., None], 0, 255).astype(np.uint8).repeat(3, axis=2)
+        found = [(a, b) for a, b, *_ in slanted_strokes(mask, rgb, mask, lines)]
+        assert found == ([(1, 0)] if whole else []), (whole, found)
