@@ -42,8 +42,6 @@ from crafteditor.lines.paths import LinePath
 from crafteditor.ocr.runs import TextRun
 from crafteditor.shapes.detect import DetectedShape, keep_shapes
 
-DOT_GAPS = np.ones((7, 1), np.uint8)  # a dotted lifeline's gaps, up to 6 px, closed
-
 
 @dataclass
 class Sequence:
@@ -287,10 +285,8 @@ def _lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: 
     ink = ink[yb:, c0:int(xs[-1]) + 6]  # rows from yb, columns from c0
     rows = ink[:band]
     xl = xs - c0
-    # thin: no ink 5 px either side (a message crossing it aside); a dotted lifeline's dots (1 px on, 3-4
-    # off: under the share a column needs, and the figure read as no sequence) joined over their gaps
-    dots = cv2.morphologyEx(rows.astype(np.uint8), cv2.MORPH_CLOSE, DOT_GAPS) > 0
-    thin = dots[:, xl] & ~dots[:, xl - 5] & ~dots[:, xl + 5]
+    # thin: no ink 5 px either side (a message crossing it aside)
+    thin = rows[:, xl] & ~rows[:, xl - 5] & ~rows[:, xl + 5]
     frac = thin.mean(axis=0)
     # a dashed lifeline's stretch from under the box (its border and shadow) to the first thing
     # across it (a message, an activation bar from the first message on: PlantUML's) is read on
