@@ -20,7 +20,9 @@ import cv2
 import numpy as np
 
 from crafteditor.assemble.geometry import dist_to_polyline
+from crafteditor.assemble.seq_created import created_lifelines, creation_messages
 from crafteditor.assemble.seq_ink import ink_mask
+from crafteditor.assemble.seq_parts import Lifeline, Message
 from crafteditor.assemble.seq_strokes import (
     WAVE,
     bar_below,
@@ -39,30 +41,6 @@ from crafteditor.assemble.slanted import slanted_strokes
 from crafteditor.lines.paths import LinePath
 from crafteditor.ocr.runs import TextRun
 from crafteditor.shapes.detect import DetectedShape, keep_shapes
-
-
-@dataclass
-class Lifeline:
-    node: int  # the participant's shape (the box at the top)
-    x: float
-    y0: float  # from the box's bottom
-    y1: float  # to the repeated box below, else the column's last ink
-    width: float  # the column's ink width, px
-    color: tuple[int, int, int]
-    style: str  # solid or dashed
-    bottom: int | None = None  # the participant's box repeated at the lifeline's foot, if drawn
-
-
-@dataclass
-class Message:
-    source: int  # lifeline indices; source == target: a self-message (out and back)
-    target: int
-    points: list[tuple[float, float]]  # from source to target, image pixels
-    width: float
-    color: tuple[int, int, int]
-    style: str  # solid or dashed
-    head: bool  # an arrowhead at the target
-    tail: bool  # and one at the source (double-headed: the left participant is the source)
 
 
 @dataclass
@@ -92,12 +70,15 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
     """The lifelines and messages of a sequence diagram, or None where the figure is none: at
     least two lifelines hanging from a row of boxes, and a message between them."""
     ink = ink_mask(rgb, background)  # once: each box and each name outside one looks under itself
+    shapes = _worded_frames_as_boxes(shapes, runs)
     found = [ln for i, s in enumerate(shapes) if (ln := _lifeline(rgb, ink, shapes, i)) is not None]
     pool = [*shapes, *_name_boxes(shapes, runs, background)]
-    found = _one_row(found + _named_lifelines(rgb, ink, pool, len(shapes), found), pool, len(shapes))
+    candidates = found + _named_lifelines(rgb, ink, pool, len(shapes), found)
+    found = _one_row(candidates, pool, len(shapes))
     if found:  # a participant's lifeline runs down to where the others end (an arrow into a label stops short)
         end = max(ln.y1 for ln in found)
         found = [ln for ln in found if ln.node < len(shapes) or end - ln.y1 <= max(12.0, 0.05 * (ln.y1 - ln.y0))]
+    found += created_lifelines(ink, candidates, found, pool, len(shapes))
     if len(found) < 2:
         return None
     extra = _keep_extra(found, pool, len(shapes))
@@ -136,6 +117,7 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
         if all(abs(m.points[0][1] - n.points[0][1]) > 2 * WAVE for n in messages) and all(
                 dist_to_polyline(mid, n.points) > 2 * WAVE for n in slanted):
             messages.append(m)
+    messages += creation_messages(ink, rgb, found, [*shapes, *extra], len(shapes))
     messages.sort(key=lambda m: m.points[0][1])
     # a row through a note's or other box's middle is none of its messages (a note's text, its fold)
     parts = participant_shapes(found)
@@ -150,6 +132,14 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
     messages += _self_messages(ink, rgb, found, messages)
     messages += _boxed_self_messages(ink, rgb, found, [shapes[k] for k in boxes], messages)
     return Sequence(found, messages, [k for k in boxes if _on_message(shapes[k], messages)], extra)
+
+
+def _worded_frames_as_boxes(shapes: list[DetectedShape], runs: list[TextRun]) -> list[DetectedShape]:
+    """The shapes, a frame holding no shape but a word as tall as a third of it taken for a box: a
+    large font's glyphs are long holes in a box's face, a drawing inside a frame to the shape pass
+    (a 3x export's participant 'Client' was a frame, no participant, and its messages lost)."""
+    return [replace(s, is_group=False) if s.is_group and not s.members and s.shape in ("box", "round") and any(
+        r.angle == 0 and s.contains_point(r.cx, r.cy) and r.h >= 0.3 * s.h for r in runs) else s for s in shapes]
 
 
 def _cell(s: DetectedShape, xs: list[float], tol: float = 5.0) -> bool:
@@ -228,7 +218,9 @@ def _boxed_self_messages(ink: np.ndarray, rgb: np.ndarray, lines: list[Lifeline]
     for s in boxes:
         for k, lf in enumerate(lines):
             x = int(lf.x)
-            if not (s.x < lf.x < s.x + s.w) or x + 40 >= W or any(s.y - 20 <= t <= s.y + s.h + 20 for t in taken):
+            # (the lifeline runs on below the box: a participant's box at its foot is no label)
+            if not (s.x < lf.x < s.x + s.w) or x + 40 >= W or lf.y1 < s.y + s.h or any(
+                    s.y - 20 <= t <= s.y + s.h + 20 for t in taken):
                 continue
             above = [y for y in range(max(0, int(s.y) - 20), max(0, int(s.y) - 2))
                      if ink[y, x + 8:x + 22].mean() >= 0.8]
@@ -386,6 +378,9 @@ def _messages(ink: np.ndarray, rgb: np.ndarray, text: np.ndarray, lines: list[Li
     hits: dict[int, list[tuple[int, int]]] = {}  # row: the (i, j) pairs it joins
     lit = ink if glyphs is None else ink & ~glyphs  # by the lifelines, a line's ink, not a note's text
     n = len(lines)
+    # each row's ink to the left of each column: a pair's rows with too little ink between it are skipped
+    before = np.zeros((ink.shape[0], ink.shape[1] + 1), np.int32)
+    np.cumsum(ink, axis=1, out=before[:, 1:])
     for i in range(n):
         for j in range(i + 1, n):
             a, b = lines[i], lines[j]
@@ -401,7 +396,8 @@ def _messages(ink: np.ndarray, rgb: np.ndarray, text: np.ndarray, lines: list[Li
                 (lit[y0:y1, int(a.x) + 4:int(a.x) + 20].mean(axis=1) >= 0.5)
                 & (lit[y0:y1, int(b.x) - 19:int(b.x) - 3].mean(axis=1) >= 0.5)
                 & (boxed[y0:y1, x0:x1].mean(axis=1) >= 0.4))
-            ok = joins(ink, text, y0, y1, x0, x1, ends, raw is None) & stops(ink, text, y0, y1, int(a.x), -1) & stops(
+            counts = before[y0:y1, x1] - before[y0:y1, x0]
+            ok = joins(ink, text, y0, y1, x0, x1, ends, raw is None, counts) & stops(ink, text, y0, y1, int(a.x), -1) & stops(
                 ink, text, y0, y1, int(b.x), 1)
             for y in (y0 + np.flatnonzero(ok)).tolist():
                 hits.setdefault(y, []).append((i, j))
@@ -452,11 +448,21 @@ def _self_messages(ink: np.ndarray, rgb: np.ndarray, lines: list[Lifeline], mess
     for k, lf in enumerate(lines):
         x = int(lf.x)
         reach = int(min((lines[k + 1].x - lf.x) * 0.5 if k + 1 < len(lines) else W - x - 8, 160))
-        y, y_end = int(lf.y0) + 3, int(lf.y1) - 10
-        while y < y_end:
-            # a thin stroke: no ink 4 px above or below it (a filled box's inside is no message)
-            if taken[y] or reach < 30 or not ink[y, x + 14:x + 30].all() or (
-                    ink[max(0, y - 4), x + 14:x + 30].any() or ink[min(H - 1, y + 4), x + 14:x + 30].any()):
+        if reach < 30:
+            continue
+        # a thin stroke: no ink 4 px above or below it (a filled box's inside is no message); the rows
+        # that are one looked for at once (row by row in Python it was a tall diagram's second cost)
+        strip = ink[:, x + 14:x + 30]
+        full, inked = strip.all(axis=1), strip.any(axis=1)
+        rows = np.arange(H)
+        thin = full & ~inked[np.maximum(0, rows - 4)] & ~inked[np.minimum(H - 1, rows + 4)]
+        y0, y_end = int(lf.y0) + 3, int(lf.y1) - 10
+        y = y0
+        for start in (y0 + np.flatnonzero(thin[y0:max(y0, y_end)])).tolist():
+            if start < y:  # within the last self-message found
+                continue
+            y = start
+            if taken[y]:
                 y += 1
                 continue
             xe = x + 30
@@ -524,6 +530,9 @@ def without_cells(seq: Sequence, shapes: list[DetectedShape], tol: float = 5.0) 
     drop = {k for k, s in enumerate(shapes) if s.y >= top - 2 and _cell(s, xs, tol)}
     drop |= set(seq.labels)  # a message's label box: its text labels the message
     drop -= {ln.node for ln in seq.lifelines}  # the participants stay (a foot 'box' may be a label's: it goes)
+    # a participant taken for a frame (:func:`_worded_frames_as_boxes`) is a box, and so is its repeat at the foot
+    parts = participant_shapes(seq.lifelines)
+    shapes = [replace(s, is_group=False) if k in parts and s.is_group else s for k, s in enumerate(shapes)]
     if not drop:
         return shapes
     keep = [k for k in range(len(shapes)) if k not in drop]

@@ -10,11 +10,11 @@ import cv2
 import numpy as np
 
 from crafteditor.assemble.geometry import run_across
-from crafteditor.lines.paths import LinePath
 
 # (sender, receiver: lifeline indices; the ends on their lifelines; a head at the sender too; colour;
 # the stroke's width, px; solid, dashed or dotted)
 Stroke = tuple[int, int, tuple[float, float], tuple[float, float], bool, tuple[int, ...], float, str]
+Piece = tuple[tuple[float, float], tuple[float, float]]  # a straight stretch of a stroke: its two ends
 
 # a slide-drawn sequence diagram's slanted messages come in a few dozen pieces (gRPC's retry figure: 19); chaining
 # is quadratic in them, and a paper figure dense with slanted ink had 2,868 (17 CPU-s)
@@ -41,11 +41,11 @@ def slanted_strokes(ink: np.ndarray, rgb: np.ndarray, drawn: np.ndarray,
     if int(np.count_nonzero(mask)) > MAX_INK:
         return []  # fills and thick strokes, no hairline messages; the Hough pass alone would cost seconds
     found = cv2.HoughLinesP(mask.astype(np.uint8) * 255, 1, np.pi / 720, 30, minLineLength=25, maxLineGap=6)
-    pieces = []
+    pieces: list[Piece] = []
     for x0, y0, x1, y1 in (found.reshape(-1, 4).tolist() if found is not None else []):
         dx, dy = abs(x1 - x0), abs(y1 - y0)
         if 0.005 * dx <= dy <= 0.35 * dx:
-            pieces.append(LinePath([(float(x0), float(y0)), (float(x1), float(y1))], 1.0, (0, 0, 0)))
+            pieces.append(((float(x0), float(y0)), (float(x1), float(y1))))
     if len(pieces) > MAX_PIECES:
         return []  # a drawing dense with slanted ink (hatching, a paper figure's fine lines), not messages
     out: list[Stroke] = []
@@ -54,9 +54,9 @@ def slanted_strokes(ink: np.ndarray, rgb: np.ndarray, drawn: np.ndarray,
         if k in used:
             continue
         ahead, last = _chain(ln, {k}, pieces, used)
-        behind, first = _chain(ln.reversed(), ahead, pieces, used)
+        behind, first = _chain((ln[1], ln[0]), ahead, pieces, used)
         used |= ahead | behind
-        p, q = first.end, last.end
+        p, q = first[1], last[1]
         a, b = _lifeline_at(p, lines), _lifeline_at(q, lines)
         if a is None or b is None or a == b or abs(q[1] - p[1]) < 4:  # level rows are the row reader's
             continue
@@ -68,7 +68,9 @@ def slanted_strokes(ink: np.ndarray, rgb: np.ndarray, drawn: np.ndarray,
         style = _dash_style(ink, p, q)
         # a dashed stroke's stretch to its lifeline is inked as far as its dashes are (8 on, 4 off: 2/3)
         need = 0.7 if style == "solid" else 0.4
-        if not (_reaches(ink, p, pa, need) and _reaches(ink, q, pb, need)) or any(
+        # (and inked along the way: pieces chained over 160 px gaps had joined a self-message's return
+        # to a stretch of a box's border, a 'stroke' 29 % ink, where every message read is 60 % or more)
+        if not (_reaches(ink, p, pa, need) and _reaches(ink, q, pb, need)) or _inked(ink, pa, pb) < need or any(
                 _off(p, m[2], m[3]) <= 4 and _off(q, m[2], m[3]) <= 4 for m in out):
             continue  # short of a lifeline, or a stretch of a stroke read already (its pieces overlap)
         head_a, head_b = _slant_head(ink, pa, pb), _slant_head(ink, pb, pa)
@@ -137,22 +139,23 @@ def _stroke_colours(ink: np.ndarray, rgb: np.ndarray, p: tuple[float, float], q:
     return rgb[ys[on], xs[on]]
 
 
-def _chain(first: LinePath, taken: set[int], pieces: list[LinePath], used: set[int]) -> tuple[set[int], LinePath]:
+def _chain(first: Piece, taken: set[int], pieces: list[Piece], used: set[int]) -> tuple[set[int], Piece]:
     """The pieces on the course of the stroke ``first`` begins, each starting up to 160 px past
     the last (or overlapping it), with ``taken`` (the pieces already on the stroke), and the last
-    of them, run the stroke's way."""
+    of them, run the stroke's way. (Pieces as their two ends: as LinePaths, each turned round by a
+    dataclass copy, the search was half of a sequence diagram's reading.)"""
     chain, end = set(taken), first
-    p0 = first.start
+    p0 = first[0]
     while True:
-        q = end.end
+        q = end[1]
         L = math.dist(p0, q)
         ux, uy = (q[0] - p0[0]) / L, (q[1] - p0[1]) / L
         nxt = None
         for j, other in enumerate(pieces):
             if j in chain or j in used:
                 continue
-            for cand in (other, other.reversed()):
-                s, e = cand.start, cand.end
+            for cand in (other, (other[1], other[0])):
+                s, e = cand
                 ahead = (s[0] - q[0]) * ux + (s[1] - q[1]) * uy
                 beyond = (e[0] - q[0]) * ux + (e[1] - q[1]) * uy
                 off = abs((s[0] - p0[0]) * uy - (s[1] - p0[1]) * ux)
@@ -213,5 +216,16 @@ def _slant_head(ink: np.ndarray, tip: tuple[float, float], frm: tuple[float, flo
     def across(t: float) -> int:
         return run_across(lambda x, y: bool(ink[y, x]), ink.shape, tip, u, t, 9)
 
+    def flanks(t: int) -> bool:
+        """A barb on both sides t px back from the tip: a little ink 2-9 px off the shaft (a lifeline
+        crossing there, a hand-drawn one wandering by the tip, inks the whole way across)."""
+        bx, by = tip[0] - t * u[0], tip[1] - t * u[1]
+        hits = [sum(0 <= (x := int(round(bx - side * o * u[1]))) < W and 0 <= (y := int(round(by + side * o * u[0]))) < H
+                    and bool(ink[y, x]) for o in range(2, 10)) for side in (-1, 1)]
+        return all(1 <= h <= 4 for h in hits)
+
+    H, W = ink.shape
     wide = sum(2.5 * width + 1 <= across(t) <= 14 for t in range(3, 13))
-    return wide >= 2 and across(16.0) <= width + 2
+    # an open head's two barbs part from the shaft a few px back: no run across is wide there
+    # (a ladder diagram's and PlantUML's async messages: the slanted messages read as none)
+    return (wide >= 2 or sum(flanks(t) for t in range(4, 13)) >= 3) and across(16.0) <= width + 2
