@@ -13,6 +13,7 @@ A symbol the recogniser did read, unsurely, is :mod:`crafteditor.ocr.operators`'
 from __future__ import annotations
 
 import math
+import string
 
 import numpy as np
 
@@ -20,8 +21,9 @@ from crafteditor.ocr.font_class import fit, ink_box, load_face, template
 from crafteditor.shapes.detect import DetectedShape
 
 OPERATORS = "+×⊙⊕⊗−"
-# shapes an operator is told from: a ring alone (a double circle's inner ring), a dot, a letter o
-RIVALS = "○●oO"
+# shapes an operator is told from: a ring alone (a double circle's inner ring), a dot, a Latin letter
+# (a lone letter in a circle the recogniser missed: DejaVu Sans' x and X fit × well, its e ⊕)
+RIVALS = "○●" + string.ascii_letters
 FACES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "STIXGeneral.ttf")
 GOOD_FIT = 0.55  # the best operator's fit, at least
 INK_DISTANCE = 80.0  # a glyph pixel's colour distance from the circle's fill, at least

@@ -343,11 +343,7 @@ def _label_edges(b: FigureBuilder, edges: list[tuple[Edge, LinePath]], runs: lis
                 _label_block(b, e, [runs[j] for j in block])
                 used.update(block)
                 continue
-            fs = round(r.font_px * b.s, 1)  # the label's own size, as nodes keep theirs (the theme's within 0.4 px)
-            if abs(fs - THEME.small_font_size) <= 0.4:
-                fs = THEME.small_font_size
-            else:
-                e.font_size = fs
+            fs = _label_font(b, e, r.font_px)
             w = text_width(r.shown, fs) + 6
             h = fs * THEME.line_height + 2
             # the renderer centres the label's line on label_box: baseline 0.35 em below the centre
@@ -363,14 +359,19 @@ def _nearest_edge(r: TextRun, edges: list[tuple[Edge, LinePath]]) -> int:
     return min(range(len(edges)), key=lambda i: dist_to_polyline((r.cx, r.cy), edges[i][1].points))
 
 
+def _label_font(b: FigureBuilder, e: Edge, font_px: float) -> float:
+    """The size of ``e``'s label set at ``font_px``: its own, as nodes keep theirs, set on ``e``;
+    the theme's, left unset, within 0.4 px of it."""
+    fs = round(font_px * b.s, 1)
+    if abs(fs - THEME.small_font_size) <= 0.4:
+        return THEME.small_font_size
+    e.font_size = fs
+    return fs
+
+
 def _label_block(b: FigureBuilder, e: Edge, lines: list[TextRun]) -> None:
     """Label ``e`` with a label wrapped over ``lines`` (top to bottom), its box around them all."""
-    font = sum(r.font_px for r in lines) / len(lines)
-    fs = round(font * b.s, 1)
-    if abs(fs - THEME.small_font_size) <= 0.4:
-        fs = THEME.small_font_size
-    else:
-        e.font_size = fs
+    fs = _label_font(b, e, sum(r.font_px for r in lines) / len(lines))
     w = max(text_width(r.shown, fs) for r in lines) + 6
     h = len(lines) * fs * THEME.line_height + 2
     cx = sum(r.cx for r in lines) / len(lines) * b.s

@@ -47,7 +47,7 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
     elif not charts:  # frames traced as lines (a title in the border, edges through it): groups, their sides
         # no lines (a chart's panel borders and page frame are its own: drawn as groups they were drawn twice)
         shapes, lines = frames_from_lines(b.image.rgb, shapes, lines, runs)
-        shapes = named_boxes(shapes, runs)  # a 'frame' holding only its centred name: a sketched node
+        shapes = named_boxes(shapes, runs, lines)  # a 'frame' holding only its centred name: a sketched node
     # charts own their tick labels, titles and legends
     for ch in charts:
         used_runs |= set(ch.run_indices)

@@ -105,7 +105,7 @@ def creation_messages(ink: np.ndarray, rgb: np.ndarray, lines: list[Lifeline], p
         src = [j for j, o in enumerate(lines) if j != k and abs(o.x - tail) <= 8 and o.y0 - 2 <= y <= o.y1 + 2]
         if not src:
             continue
-        j = src[0]
+        j = min(src, key=lambda i: abs(lines[i].x - tail))  # the lifeline nearest the tail
         lo, hi = sorted((int(lines[j].x), int(x)))
         pix = rgb[y, lo:hi][ink[y, lo:hi]]
         on = ink[y - 1:y + 2, lo + 4:hi - 4].any(axis=0).mean() if hi - lo > 8 else 1.0

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import io
 
+import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from crafteditor.assemble.circled import operator_glyph
 from crafteditor.config import Config
 from crafteditor.convert import convert
+from crafteditor.shapes.detect import DetectedShape
 from crafter.spec.model import Edge, Node
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
@@ -62,3 +65,22 @@ def test_an_operator_circles_unread_symbol_is_its_label():
     labels = {c.id: c.label for c in fig.components if isinstance(c, Node)}
     pairs = {(labels.get(e.source), labels.get(e.target)) for e in fig.components if isinstance(e, Edge)}
     assert ("forget", "⊙") in pairs and ("input", "+") in pairs, pairs
+
+
+def _ringed(symbol: str) -> tuple[np.ndarray, DetectedShape]:
+    """A filled circle (its stroke's centre line of radius 25.5) with ``symbol`` set in its middle."""
+    img = Image.new("RGB", (120, 120), "white")
+    d = ImageDraw.Draw(img)
+    d.ellipse([33, 33, 87, 87], fill=FILL, outline="black", width=3)
+    d.text((60, 60), symbol, fill="black", font=ImageFont.truetype(FONT, 22), anchor="mm")
+    s = DetectedShape(shape="circle", x=34.5, y=34.5, w=51.0, h=51.0, fill=FILL, stroke=(0, 0, 0),
+                      stroke_px=3.0, iou=1.0, face=None)
+    return np.asarray(img), s
+
+
+def test_a_lone_letter_in_a_circle_is_no_operator():
+    """Letters are the operators' rivals: a sans x or X fits × and an e fits ⊕ well enough to be read
+    as one, were it set beside the operators alone."""
+    for letter in "xXeEc":
+        assert operator_glyph(*_ringed(letter)) is None, letter
+    assert [operator_glyph(*_ringed(op))[0] for op in "×⊕⊗⊙+"] == list("×⊕⊗⊙+")

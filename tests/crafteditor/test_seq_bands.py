@@ -135,3 +135,18 @@ def test_solid_activation_bars_and_boxes_stay_ink():
     # wrong for the two dashed returns, as before this reader: a known gap, not asserted here)
     assert Counter(tuple(sorted(p)) for p in pairs.elements()) == Counter(
         tuple(sorted(p)) for p in want.elements()), pairs
+
+
+def test_the_counts_filter_keeps_a_row_on_its_boundary():
+    """``counts`` only filters: a dashed row of 7 inked pixels in 20 free of 50 (0.14 * 50 is
+    7.000000000000001) joins with the counts as without them."""
+    from crafteditor.assemble.seq_strokes import joins
+
+    ink, text = np.zeros((3, 60), bool), np.zeros((3, 60), bool)
+    text[1, 5:35] = True  # 30 of the 50 columns under text: 20 free, the last 20
+    ink[1, 35:55:3] = True  # a dash in each eighth the text leaves free: 7 of 20 (35 %)
+    counts = ink[0:3, 5:55].sum(axis=1)
+    assert counts[1] == 7
+    without = joins(ink, text, 0, 3, 5, 55)
+    assert without[1]
+    assert (joins(ink, text, 0, 3, 5, 55, counts=counts) == without).all()

@@ -83,3 +83,20 @@ def test_participants_created_below_the_row_are_participants(icon: bool):
     assert {"Controller", "Provider", "Machine", "Claim"} <= labels, labels
     got = edge_pairs(fig)
     assert got == want, (got, want)
+
+
+def test_a_creating_message_leaves_the_lifeline_nearest_its_tail(monkeypatch):
+    """Of the lifelines within reach of the message's tail, the nearest is its sender, not the
+    first listed."""
+    from crafteditor.assemble import seq_created
+    from crafteditor.assemble.seq_parts import Lifeline
+
+    ink, rgb = np.zeros((200, 160), bool), np.full((200, 160, 3), 255, np.uint8)
+    ink[49:52, 30:100] = True  # the message's row, its tail at x = 30
+    lines = [Lifeline(0, 23.0, 0.0, 200.0, 1.0, (0, 0, 0), "solid"),
+             Lifeline(1, 31.0, 0.0, 200.0, 1.0, (0, 0, 0), "solid"),
+             Lifeline(2, 100.0, 40.0, 200.0, 1.0, (0, 0, 0), "solid")]
+    monkeypatch.setattr(seq_created, "heads", lambda ln, pool, named: [])
+    monkeypatch.setattr(seq_created, "arrival", lambda ink, shapes: (50, 100.0, -1))
+    out = seq_created.creation_messages(ink, rgb, lines, [], 0)
+    assert [(m.source, m.target) for m in out] == [(1, 2)]

@@ -4,13 +4,19 @@ bending under its label (in at one side, out at the next) runs on through it."""
 
 from __future__ import annotations
 
+import io
+
 import numpy as np
+from PIL import Image, ImageDraw, ImageFont
 
 from crafteditor.assemble.named_frames import named_boxes
 from crafteditor.assemble.plates import _join_across, rim_head_length
+from crafteditor.config import Config
+from crafteditor.convert import convert
 from crafteditor.lines.paths import Arrowhead, LinePath
 from crafteditor.ocr.runs import TextRun
 from crafteditor.shapes.detect import DetectedShape
+from crafter.spec.model import Group, Node, Text
 
 
 def _frame(x, y, w, h, members=()):
@@ -75,3 +81,45 @@ def test_a_curve_bending_under_its_label_runs_on_through_it():
     lines = [_line((1006, 32), (850, 52), (707, 76)),
              _line((700, 64), (760, 20), head_end=_head((760, 20), (755, 25), 7.0))]
     assert not _join_across(lines, box)
+
+
+def _framed_words_png() -> bytes:
+    """A group frame holding two plain words with an arrow between them, no boxes round them."""
+    img = Image.new("RGB", (640, 300), "white")
+    d = ImageDraw.Draw(img)
+    d.rectangle([120, 90, 520, 210], outline="black", width=2)
+    font = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 24)
+    d.text((200, 150), "Client", fill="black", font=font, anchor="mm")
+    d.text((440, 150), "Server", fill="black", font=font, anchor="mm")
+    d.line([250, 150, 378, 150], fill="black", width=2)
+    d.polygon([(390, 150), (376, 144), (376, 156)], fill="black")
+    buf = io.BytesIO()
+    img.save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def test_a_frame_round_words_with_an_arrow_between_is_no_node():
+    fig = convert(_framed_words_png(), Config()).figure
+    assert not [c for c in fig.components if isinstance(c, Node)], fig.components
+    assert any(isinstance(c, Group) for c in fig.components)
+    assert sorted(c.text for c in fig.components if isinstance(c, Text)) == ["Client", "Server"]
+
+
+def test_a_frame_whose_text_is_no_one_block_or_that_holds_an_arrow_stays_a_frame():
+    runs = [_run("Model filter", 1140, 98, 80)]
+    # dashed: a group's frame
+    dashed = _frame(1111, 78, 140, 52)
+    dashed.dashed = "dashed"
+    assert named_boxes([dashed], runs)[0].is_group
+    # two words far apart on a line; two lines not centred on each other
+    assert named_boxes([_frame(1111, 78, 140, 52)], [_run("In", 1121, 98, 20), _run("Out", 1215, 98, 25)])[0].is_group
+    assert named_boxes([_frame(1111, 78, 140, 52)], [_run("Model filter", 1125, 90, 80),
+                                                     _run("x", 1210, 108, 10)])[0].is_group
+    # an arrow from end to end inside it (one reaching in from outside is a sketched node's edge)
+    inside = _line((1125, 120), (1235, 120), head_end=_head((1235, 120), (1228, 120), 7.0))
+    assert named_boxes([_frame(1111, 78, 140, 52)], runs, [inside])[0].is_group
+    into = _line((1000, 104), (1112, 104), head_end=_head((1112, 104), (1105, 104), 7.0))
+    assert not named_boxes([_frame(1111, 78, 140, 52)], runs, [into])[0].is_group
+    # a name on two lines, centred on each other, stays a node
+    two = [_run("Model", 1160, 88, 42), _run("filter", 1158, 104, 44)]
+    assert not named_boxes([_frame(1111, 78, 140, 52)], two)[0].is_group
