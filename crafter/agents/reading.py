@@ -343,7 +343,7 @@ def is_remark(name: str) -> bool:
 
 
 _NO_THING = {"one", "two", "three", "four", "more", "most", "less", "other", "others", "both", "all", "each", "none",
-             "nothing"}
+             "nothing", "side"}  # quantifiers, determiners and a word never a box alone ("side by side")
 
 
 def says_no_thing(name: str, text: str) -> bool:
@@ -382,9 +382,9 @@ def tidy_name(name: str) -> str | None:
     low = [w.lower() for w in words]
     if len(words) < 2:
         return name
-    if low[-1] in ("them", "it", "ones") or low[-1] == "one" and _STANDS_BEFORE_ONE.fullmatch(low[-2]) \
-            and not noun_by_ending(low[-2]):
-        return None  # "a fresh one", "the matching one"; "Stage one", "Part one" are names
+    if low[-1] in ("them", "it", "ones") or low[-1] == "one" and (
+            _STANDS_BEFORE_ONE.fullmatch(low[-2]) and not noun_by_ending(low[-2]) or singular(low[-2]) != low[-2]):
+        return None  # "a fresh one", "the matching one", "bytes one at a time"; "Stage one", "Part one" are names
     cut = next((i for i, w in enumerate(words) if i and w in _MODALS), len(words))  # ("DiD" is no "did")
     words, low = words[:cut], low[:cut]
     while len(words) > 1 and (_LY_ADVERB.fullmatch(low[-1]) or low[-1] in _TAIL_ADVERBS):

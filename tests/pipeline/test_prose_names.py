@@ -139,6 +139,7 @@ def test_one_after_a_noun_is_a_number_in_the_name() -> None:
     for name in ("Stage one", "Phase one", "Part one"):
         assert tidy_name(name) == name
     assert tidy_name("Fresh one") is None and tidy_name("Matching one") is None and tidy_name("Old ones") is None
+    assert tidy_name("Patch bytes one") is None  # "predicts the patch's bytes one at a time"
 
 
 def test_a_noun_ending_in_ed_is_not_cut_as_a_participle() -> None:
@@ -154,7 +155,7 @@ def test_input_and_output_said_in_lower_case_stay_boxes() -> None:
 
     text = "the input goes to the encoder and the decoder writes the output"
     assert not says_no_thing("input", text) and not says_no_thing("output", text)
-    assert says_no_thing("others", "the others wait")
+    assert says_no_thing("others", "the others wait") and says_no_thing("side", "read side by side")
 
 
 def test_a_dropped_name_leaves_no_edge_label() -> None:
