@@ -356,14 +356,18 @@ _BRACKET_GROUP_RE = re.compile(
 _BRACKET_SPLIT_RE = re.compile(r",|;|\band\b|\bthen\b|\bfollowed\s+by\b|\bplus\b|→|->", re.I)
 
 
+# a group whose parts run one after another: its name says so, or its list joins them by "then", an arrow
+_SEQUENTIAL_NAMES = {"chain", "stage", "stages", "steps", "loop", "pipeline", "procedure", "sequence"}
+_IN_ORDER_RE = re.compile(r"\bthen\b|→|->|\bfollowed\s+by\b", re.I)
 _GROUP_NAME_STARTS = {"the", "a", "an", "our", "its", "their", "this", "these", "each", "one", "two", "three", "and",
                       "or", "of", "in", "into", "with", "contains", "holds", "has", "runs", "wraps", "from", "to"}
 
 
 def _read_bracket_groups(text: str, names: _Names) -> None:
     """A group's name and its members in brackets: "the preprocessing chain (bandpass filter, common median
-    reference, bad-channel removal)", "a mechanical block (the elastic tensor)"; the members, listed in the
-    order they run, flow from one to the next."""
+    reference, bad-channel removal)", "a mechanical block (the elastic tensor)"; the members of a sequence
+    ("chain", "stages", a list joined by "then" or arrows) flow from one to the next where no flow among them was read,
+    parallel parts ("three sensors (camera, lidar, radar)") do not."""
     reading = names.reading
     for m in _BRACKET_GROUP_RE.finditer(text):
         words = m.group("name").split()
@@ -376,7 +380,9 @@ def _read_bracket_groups(text: str, names: _Names) -> None:
         members = [x for x in dict.fromkeys(names.add(p, False) for p in parts) if x]
         if members and not any(normalise_label(g) == normalise_label(label) for g, _ in reading.groups):
             reading.groups.append((label, members))
-            names.chain(members)
+            if (words[-1].lower() in _SEQUENTIAL_NAMES or _IN_ORDER_RE.search(m.group("list"))) \
+                    and not any(a in members and b in members for a, b in reading.relations):
+                names.chain(members)
 
 
 def _read_groups(st: ProseState, names: _Names) -> None:

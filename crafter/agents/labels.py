@@ -75,3 +75,24 @@ def singular(word: str) -> str:
     if re.search(r"[^siua]s$", w):
         return word[:-1]
     return word
+
+
+# Nouns (and verbs) that end like a participle or an adverb, tested as a word's end: "watershed", "testbed",
+# "airspeed", "subassembly", "multiply". A participle has a vowel or the ending's doubled letter before "shed" or
+# "bed" ("finished", "robbed"), and "-rbed", "-mbed" are verbs' ("absorbed", "climbed"); "reed", "red", "sled",
+# "rally", "fly" end participles and adverbs too ("agreed", "scored", "tussled", "generally", "briefly"): whole words.
+_NOUN_ENDS = ("speed", "seed", "feed", "need", "weed", "breed", "embed", "shed", "bed",
+              "assembly", "family", "supply", "anomaly", "monopoly", "butterfly", "iply", "pply")
+_NOUN_WORDS = {"red", "hundred", "reed", "sled", "reply", "rally", "jelly", "belly", "fly"}
+
+
+def noun_by_ending(word: str) -> bool:
+    """A word that ends like a participle ("-ed") or an adverb ("-ly") but names a thing or says a verb."""
+    low = word.lower().rsplit("-", 1)[-1]
+    end = next((e for e in _NOUN_ENDS if low.endswith(e)), None)
+    if low in _NOUN_WORDS or end is None:
+        return low in _NOUN_WORDS
+    before = low[:-len(end)]
+    if not before or end not in ("shed", "bed"):
+        return True
+    return before[-1] not in "aeiou" + end[0] and not (end == "bed" and before[-1] in "rm")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from crafter.agents.labels import singular
+from crafter.agents.labels import noun_by_ending, singular
 
 MAX_LABEL_WORDS = 6
 
@@ -74,7 +74,6 @@ def clean_phrase(text: str, *, side: str) -> str:
     return phrase[:1].upper() + phrase[1:] if phrase else ""
 
 
-_NOUN_ED = {"seed", "need", "feed", "speed", "bed", "reed", "weed", "embed", "breed", "shed", "red", "hundred", "bed"}
 _AFTER_PARTICIPLE = {"at", "on", "in", "into", "onto", "to", "with", "by", "from", "back", "for", "over", "under",
                      "as", "via", "through", "against", "before", "after", "during", "per"}
 
@@ -82,11 +81,13 @@ _AFTER_PARTICIPLE = {"at", "on", "in", "into", "onto", "to", "with", "by", "from
 def _before_participle(words: list[str]) -> list[str]:
     """A name's words up to a past participle that says what was done to it ("shared library loaded at
     startup", "references patched with final addresses", "GOT entry patched"): the name is what comes before.
-    A participle that opens the name ("Merged analysis file") or follows an article stays."""
+    A participle that opens the name ("Merged analysis file") or follows an article stays, and so does a
+    noun that ends like one, at the end or before the end ("hardware testbed at the lab", "marker-controlled
+    watershed")."""
     for i in range(1, len(words)):
         w = words[i].strip(",;:")
         nxt = words[i + 1].lower() if i + 1 < len(words) else None
-        if re.fullmatch(r"[a-z][a-z-]{2,}ed", w) and w not in _NOUN_ED and (nxt is None or nxt in _AFTER_PARTICIPLE) \
+        if re.fullmatch(r"[a-z][a-z-]{2,}ed", w) and not noun_by_ending(w) and (nxt is None or nxt in _AFTER_PARTICIPLE) \
                 and words[i - 1].lower() not in _LEADING_WORDS | _CUT_TAIL:
             return words[:i]
     return words

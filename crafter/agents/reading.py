@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from crafter.agents.labels import REMARK_WORDS, normalise_label, singular
+from crafter.agents.labels import REMARK_WORDS, normalise_label, noun_by_ending, singular
 
 
 @dataclass
@@ -81,13 +81,7 @@ def merge_abbreviations(reading: BriefReading, text: str) -> None:
                     and before.endswith(e.lower())), key=len, default=None)
         if short is None or full is None:
             continue
-        rename = {short: full}
-        reading.entities = [e for e in reading.entities if e != short]
-        reading.strong = list(dict.fromkeys(rename.get(e, e) for e in reading.strong))
-        reading.relations = list(dict.fromkeys((rename.get(a, a), rename.get(b, b)) for a, b in reading.relations
-                                               if rename.get(a, a) != rename.get(b, b)))
-        reading.edge_labels = {(rename.get(a, a), rename.get(b, b)): v for (a, b), v in reading.edge_labels.items()}
-        reading.groups = [(g, list(dict.fromkeys(rename.get(x, x) for x in ms))) for g, ms in reading.groups]
+        rename_names(reading, {short: full})
 
 
 def groups_named(name: str, groups: list[str]) -> list[str]:
@@ -348,16 +342,15 @@ def is_remark(name: str) -> bool:
                for i, w in enumerate(words[1:-1]))
 
 
-_NOUN_LY = {"assembly", "family", "supply", "anomaly", "reply", "butterfly", "rally", "jelly", "monopoly", "italy"}
-_NOUN_ED = {"seed", "need", "feed", "speed", "bed", "reed", "weed", "embed", "breed", "shed", "red", "hundred", "sled"}
-_NO_THING = {"one", "two", "three", "four", "more", "most", "less", "other", "others", "side", "output", "outputs",
-             "input", "inputs", "both", "all", "each", "none", "nothing"}
+_NO_THING = {"one", "two", "three", "four", "more", "most", "less", "other", "others", "both", "all", "each", "none",
+             "nothing", "side"}  # quantifiers, determiners and a word never a box alone ("side by side")
 
 
 def says_no_thing(name: str, text: str) -> bool:
     """A one-word name the brief only ever writes in lower case that names no thing: an adverb ("poorly",
     "randomly"), a participle ("replayed by the startup process", "each snapped to its nearest entry"), a
-    number or a word that stands for things said elsewhere ("two or more review stars", "the outputs")."""
+    number or a word that stands for things said elsewhere ("two or more review stars", "the others"); a noun
+    that ends like them ("watershed", "testbed", "assembly") names a thing."""
     w = name.strip()
     low = w.lower()
     if not re.fullmatch(r"[A-Za-z]{3,}", w) or w[1:] != w[1:].lower():
@@ -365,8 +358,7 @@ def says_no_thing(name: str, text: str) -> bool:
     said = re.findall(r"(?<![\w-])" + re.escape(low) + r"(?![\w-])", text, re.I)
     if not said or any(s != low for s in said):
         return False
-    return (low.endswith("ly") and len(low) > 5 and low not in _NOUN_LY
-            or low.endswith("ed") and len(low) > 5 and low not in _NOUN_ED or low in _NO_THING)
+    return (len(low) > 5 and low.endswith(("ly", "ed")) and not noun_by_ending(low)) or low in _NO_THING
 
 
 _LY_ADVERB = re.compile(r"[a-z]{2,}(?:al|ent|ant|ate|ive|ous|ed|ar|ic|ful|less|ing|ible|able|ual|ial|ise|ete|ct|ly|"
@@ -374,6 +366,11 @@ _LY_ADVERB = re.compile(r"[a-z]{2,}(?:al|ent|ant|ate|ive|ous|ed|ar|ic|ful|less|i
 _TAIL_ADVERBS = {"first", "together", "only", "again", "alone", "instead", "too", "also", "later", "once"}
 _MODALS = {"may", "can", "cannot", "will", "must", "should", "might", "could", "would", "have", "has", "had", "does",
            "do", "did"}
+# an article, a determiner or a word shaped as an adjective: before "one" it makes "one" stand for a thing
+_STANDS_BEFORE_ONE = re.compile(r"a|an|the|this|that|each|every|another|any|no|which|new|old|fresh|next|last|same|"
+                                r"other|big|small|large|good|bad|right|wrong|first|second|previous|current|single|"
+                                r"empty|full|final|original|correct|incorrect|[a-z]{2,}(?:ive|ous|ful|less|able|ible|"
+                                r"est|ish|ed|ing)")
 _NUMBER_WORDS = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"}
 
 
@@ -385,8 +382,9 @@ def tidy_name(name: str) -> str | None:
     low = [w.lower() for w in words]
     if len(words) < 2:
         return name
-    if low[-1] in ("them", "it", "one", "ones"):
-        return None
+    if low[-1] in ("them", "it", "ones") or low[-1] == "one" and (
+            _STANDS_BEFORE_ONE.fullmatch(low[-2]) and not noun_by_ending(low[-2]) or singular(low[-2]) != low[-2]):
+        return None  # "a fresh one", "the matching one", "bytes one at a time"; "Stage one", "Part one" are names
     cut = next((i for i, w in enumerate(words) if i and w in _MODALS), len(words))  # ("DiD" is no "did")
     words, low = words[:cut], low[:cut]
     while len(words) > 1 and (_LY_ADVERB.fullmatch(low[-1]) or low[-1] in _TAIL_ADVERBS):
@@ -402,14 +400,15 @@ def rename_names(reading: BriefReading, rename: dict[str, str | None]) -> None:
     new: dict[str, str | None] = {}
     for e in reading.entities:
         to = rename.get(e, e)
-        if to is not None:
+        if to is not None and to != e:
             to = next((x for x in reading.entities if x != e and normalise_label(x) == normalise_label(to)), to)
         new[e] = to
     reading.entities = list(dict.fromkeys(t for e in reading.entities if (t := new[e]) is not None))
     reading.strong = list(dict.fromkeys(t for e in reading.strong if (t := new.get(e, e)) is not None))
     reading.relations = list(dict.fromkeys((x, y) for a, b in reading.relations
                                            if (x := new.get(a, a)) and (y := new.get(b, b)) and x != y))
-    reading.edge_labels = {(new.get(a, a), new.get(b, b)): v for (a, b), v in reading.edge_labels.items()}
+    reading.edge_labels = {(x, y): v for (a, b), v in reading.edge_labels.items()
+                           if (x := new.get(a, a)) and (y := new.get(b, b)) and x != y}
     reading.groups = [(g, list(dict.fromkeys(y for m in ms if (y := new.get(m, m))))) for g, ms in reading.groups]
 
 
@@ -421,10 +420,7 @@ def drop_remarks(reading: BriefReading, keep: Iterable[str] = (), text: str = ""
     kept = set(keep) | (set(reading.strong) if text else set())
     gone = [e for e in reading.entities if e not in set(keep) and is_remark(e)
             or e not in kept and text and says_no_thing(e, text)]
-    reading.relations = [(a, b) for a, b in reading.relations if a not in gone and b not in gone]
-    reading.entities = [e for e in reading.entities if e not in gone]
-    reading.strong = [e for e in reading.strong if e not in gone]
-    reading.groups = [(g, [m for m in ms if m not in gone]) for g, ms in reading.groups]
+    rename_names(reading, dict.fromkeys(gone))
     if text:
         rename_names(reading, {e: tidy_name(e) for e in reading.entities if e not in kept})
 

@@ -110,3 +110,58 @@ def test_a_verb_word_inside_a_name_before_its_verb_stays_in_the_name() -> None:
     assert "Global trigger" in r.entities and "Software trigger" in r.entities
     r = read_brief("The workers update weights on the server.")
     assert ("Workers", "Weights") in r.relations  # after a plural the bare verb is the verb
+
+
+def _edges(fig):
+    labels = {n.id: n.label for n in fig.of_kind("node")}
+    return {(labels[e.source], labels[e.target]) for e in fig.of_kind("edge")}
+
+
+def test_parallel_parts_in_a_groups_brackets_are_not_chained() -> None:
+    fig = figure_from_brief("The car reads three sensors (camera, lidar, radar) and a planner uses their fused map.")
+    assert not {("Camera", "Lidar"), ("Lidar", "Radar")} & _edges(fig)
+
+
+def test_a_noun_that_ends_like_a_participle_or_an_adverb_names_a_thing() -> None:
+    from crafter.agents.reading import says_no_thing
+
+    r = read_brief("The denoiser sends frames to the watershed, and the watershed passes masks to the tracker.")
+    assert ("Watershed", "Tracker") in r.relations
+    for word in ("watershed", "testbed", "airspeed", "multiply"):
+        assert not says_no_thing(word, f"the {word} runs")
+    for word in ("poorly", "replayed", "finished", "absorbed"):
+        assert says_no_thing(word, f"it is {word} here")
+
+
+def test_one_after_a_noun_is_a_number_in_the_name() -> None:
+    from crafter.agents.reading import tidy_name
+
+    for name in ("Stage one", "Phase one", "Part one"):
+        assert tidy_name(name) == name
+    assert tidy_name("Fresh one") is None and tidy_name("Matching one") is None and tidy_name("Old ones") is None
+    assert tidy_name("Patch bytes one") is None  # "predicts the patch's bytes one at a time"
+
+
+def test_a_noun_ending_in_ed_is_not_cut_as_a_participle() -> None:
+    from crafter.agents.phrases import clean_phrase
+
+    assert clean_phrase("hardware testbed at the lab", side="right").startswith("Hardware testbed")
+    fig = figure_from_brief("Raw frames -> marker-controlled watershed -> nucleus table")
+    assert "Marker-controlled watershed" in {n.label for n in fig.of_kind("node")}
+
+
+def test_input_and_output_said_in_lower_case_stay_boxes() -> None:
+    from crafter.agents.reading import says_no_thing
+
+    text = "the input goes to the encoder and the decoder writes the output"
+    assert not says_no_thing("input", text) and not says_no_thing("output", text)
+    assert says_no_thing("others", "the others wait") and says_no_thing("side", "read side by side")
+
+
+def test_a_dropped_name_leaves_no_edge_label() -> None:
+    from crafter.agents.reading import BriefReading, rename_names
+
+    r = BriefReading(entities=["A", "B", "C"], relations=[("A", "B"), ("B", "C")],
+                     edge_labels={("A", "B"): "x", ("B", "C"): "y"})
+    rename_names(r, {"B": None})
+    assert r.entities == ["A", "C"] and r.relations == [] and r.edge_labels == {}
