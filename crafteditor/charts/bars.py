@@ -11,6 +11,8 @@ from crafteditor.charts.series import Series
 from crafteditor.charts.style import strongest_color
 from crafteditor.paint import Paints, to_hex
 
+WHOLE_FILL = 0.97  # a blob filling this share of its box or more is one rectangle, no staircase of bins (staircase_rects)
+
 
 def bar_series(rgb, color, bg, yaxis: Axis, xaxis: Axis, plot, floors: list[tuple[float, float, float]],
                comps: list, rects: list) -> Series | None:
@@ -109,7 +111,7 @@ def staircase_rects(lab: np.ndarray, comps: list, baseline: float) -> list:
         x, y, w, h, _ = (int(v) for v in st)
         # a low step beside a high one fills most of the box (Vega-Lite's 37 beside 55, 55 at scale 1:
         # 0.89, taken for one bar three bins wide): only a box filled whole is one rectangle
-        if abs(y + h - baseline) > 7 or w < 12 or h < 6 or (is_rect(st) and st[4] >= 0.97 * w * h):
+        if abs(y + h - baseline) > 7 or w < 12 or h < 6 or (is_rect(st) and st[4] >= WHOLE_FILL * w * h):
             continue
         blob = lab[y:y + h, x:x + w] == i
         has = blob.any(axis=0)

@@ -196,7 +196,7 @@ def _x_axis(runs, used, ax, ay, right, font, drawn, bg) -> tuple[Axis, list[int]
         xaxis = Axis(a=0.0, b=1.0, categories=sorted((runs[k].cx, runs[k].text) for k in xnum))
     elif len(xnum) >= 2 and len(xnum) >= len(xcat):
         xaxis = fit_axis(flush_ends([(runs[k], text[k]) for k in xnum]))
-        xticks = xnum + list(powers.values()) + sorted(halves)
+        xticks = xnum + list(powers.values())
     else:
         xticks = xcat
         if xcat:
@@ -207,7 +207,9 @@ def _x_axis(runs, used, ax, ay, right, font, drawn, bg) -> tuple[Axis, list[int]
         xaxis = Axis(a=0.0, b=1.0)
         xticks = []
         index_categories = True
-    return xaxis, xticks, index_categories
+    # the right halves of decimals merge_decimals joined (in ``runs``, in place) are read in their
+    # left halves whatever the axis: no stray text in any branch
+    return xaxis, xticks + sorted(halves), index_categories
 
 
 def _number_categories(series: list["Series"]) -> None:

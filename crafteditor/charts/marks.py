@@ -12,7 +12,7 @@ import numpy as np
 from crafteditor.blobs import find_blobs
 from crafteditor.charts.axes import Axis
 from crafteditor.charts.bands import band_extent, find_bands, under_band
-from crafteditor.charts.bars import bar_series, baseline_px, grown_to_baseline, has_rects, is_rect, staircase_rects
+from crafteditor.charts.bars import WHOLE_FILL, bar_series, baseline_px, grown_to_baseline, has_rects, is_rect, staircase_rects
 from crafteditor.charts.legend import Legend, entry_name, find_legend, legend_margin, under_legend
 from crafteditor.charts.lines import line_series, line_width
 from crafteditor.charts.mark_paints import blend_of, few_markers, mark_paints, merge_fringes, merge_overlaps, merge_washed_out
@@ -231,7 +231,7 @@ def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot,
     cut: set[int] = set()
     if not floors:
         for i, st in comps:
-            if not any(i == j for j, _ in rects) or st[4] < 0.97 * st[2] * st[3]:
+            if not any(i == j for j, _ in rects) or st[4] < WHOLE_FILL * st[2] * st[3]:
                 own = staircase_rects(lab, [(i, st)], baseline_px(yaxis, plot))
                 if own:
                     steps += [(int(lab.max()) + 1 + len(steps) + k, r) for k, (_, r) in enumerate(own)]

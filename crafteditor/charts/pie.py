@@ -141,8 +141,10 @@ def _names(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[int],
         rn = runs[k]
         lead = max(rn.h, 0.6 * font)
         # the box may start over the swatch (Vega-Lite's bottom legend at scale 1: 'Plum' from its dot)
-        for x0, x1 in ((rn.x - 2.5 * lead, rn.x - 1), (rn.x - 1, rn.x + 1.2 * lead)):
-            j = _swatch_of(rgb, paints, rn, slices, names, disc, font, int(max(0, x0)), int(max(0, x1)))
+        # inside the box, a paint like the text's own ink is the first letter's, no swatch (a black
+        # slice had been named by the 'D' of the label 'Delta' beside another slice)
+        for x0, x1, ink in ((rn.x - 2.5 * lead, rn.x - 1, None), (rn.x - 1, rn.x + 1.2 * lead, _text_ink(rgb, rn))):
+            j = _swatch_of(rgb, paints, rn, slices, names, disc, font, int(max(0, x0)), int(max(0, x1)), ink)
             if j is not None:
                 names[j] = _entry_name(rgb, rn, paints.colors[slices[j][0]])
                 taken.add(k)
@@ -185,9 +187,10 @@ def _names(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[int],
 
 
 def _swatch_of(rgb: np.ndarray, paints: Paints, rn: TextRun, slices: list[list[int]], names: dict[int, str],
-               disc: tuple[float, float, float], font: float, x0: int, x1: int) -> int | None:
+               disc: tuple[float, float, float], font: float, x0: int, x1: int,
+               ink: np.ndarray | None = None) -> int | None:
     """The slice (not named yet) whose paint makes a swatch in columns ``x0``..``x1`` about the
-    middle of legend entry ``rn``, if any."""
+    middle of legend entry ``rn``, if any; none whose paint is like ``ink`` (the text's pixels)."""
     H = rgb.shape[0]
     cx, cy, r = disc
     # rows of a line of type about the run's middle: a word without ascenders ('west', 6 px
@@ -205,10 +208,35 @@ def _swatch_of(rgb: np.ndarray, paints: Paints, rn: TextRun, slices: list[list[i
     # a swatch of a slice's colour (by colour: a small symbol's pixels may fall in a paint of their own)
     counts = [int(((np.linalg.norm(near - paints.colors[s[0]].astype(np.float32), axis=1) <= 24)
                    & ~(on_disc & ((ray - s[1]) % _BINS < s[2]))).sum())
-              if j not in names else 0 for j, s in enumerate(slices)]
+              if j not in names and not _like(ink, paints.colors[s[0]]) else 0 for j, s in enumerate(slices)]
     j = int(np.argmax(counts)) if counts else 0
     # a swatch, not a tint filling the page round the text
     return j if counts and 6 <= counts[j] <= 0.6 * len(near) else None
+
+
+def _first_gap(glyphs: np.ndarray) -> int:
+    """The column after the first glyph of a run's ink mask (0 where its ink has no gap)."""
+    cols = np.flatnonzero(glyphs.any(axis=0))
+    return int(cols[np.argmax(np.diff(cols) > 1)]) + 1 if cols.size > 1 and (np.diff(cols) > 1).any() else 0
+
+
+def _text_ink(rgb: np.ndarray, rn: TextRun) -> np.ndarray | None:
+    """The pixels of a run's text after its first glyph (which may be a swatch the box starts
+    over), or None where the run has no such ink."""
+    if rn.glyphs is None or not rn.glyphs.size:
+        return None
+    end = _first_gap(rn.glyphs)
+    y0, x0 = int(round(rn.y)), int(round(rn.x))
+    g = rn.glyphs[:, end:]
+    patch = rgb[y0:y0 + g.shape[0], x0 + end:x0 + end + g.shape[1]].astype(np.float32)
+    g = g[:patch.shape[0], :patch.shape[1]]
+    return patch[g] if end and g.any() else None
+
+
+def _like(ink: np.ndarray | None, color: np.ndarray) -> bool:
+    """Whether a paint is the text's colour: a quarter of its pixels within 40 of it (the edges of
+    antialiased type are lighter; black type beside a #111111 slice is within 30)."""
+    return ink is not None and float((np.linalg.norm(ink - color.astype(np.float32), axis=1) <= 40).mean()) >= 0.25
 
 
 def _entry_name(rgb: np.ndarray, rn: TextRun, swatch: np.ndarray) -> str:
@@ -218,9 +246,7 @@ def _entry_name(rgb: np.ndarray, rn: TextRun, swatch: np.ndarray) -> str:
     name = legend_name(rn.text)
     first, _, rest = name.partition(" ")
     if len(first) == 1 and rest and rn.glyphs is not None and rn.glyphs.size:
-        cols = np.flatnonzero(rn.glyphs.any(axis=0))
-        end = int(cols[np.argmax(np.diff(cols) > 1)]) + 1 if cols.size > 1 and (np.diff(cols) > 1).any() else 0
-        g = rn.glyphs[:, :end]
+        g = rn.glyphs[:, :_first_gap(rn.glyphs)]
         y0, x0 = int(round(rn.y)), int(round(rn.x))
         patch = rgb[y0:y0 + g.shape[0], x0:x0 + g.shape[1]].astype(np.float32)
         g = g[:patch.shape[0], :patch.shape[1]]

@@ -161,7 +161,8 @@ def whole_end_glyphs(rgb: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> tup
         cut = np.isin(lab, list(ids))
         xs, ys, ws, hs = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3]
         free = all(ys[i] > 0 and ys[i] + hs[i] < H and (xs[i] + ws[i] < b - a if side else xs[i] > 0) for i in ids)
-        if not free or not _same_ink(window, ink, cut, bg):
+        box_cols = slice(0, edge_col + 1) if side else slice(edge_col, None)
+        if not free or not _same_ink(window, ink, cut, bg) or not _near_rest(ink[:, box_cols], cut[:, box_cols], H):
             continue
         cols = np.flatnonzero(cut.any(axis=0))
         if side:
@@ -169,6 +170,19 @@ def whole_end_glyphs(rgb: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> tup
         else:
             x0 = max(0, a + int(cols[0]) - 2)
     return x0, x1
+
+
+def _near_rest(ink: np.ndarray, cut: np.ndarray, h: int) -> bool:
+    """Whether the cut glyph (``cut``) stands within a letter gap (0.35 box heights) of the box's
+    other ink: the next word's first letter, a word space away, is no glyph of this box's (a box
+    round 'Input' ending 1 px into the 'D' of 'Data' had grown over it). True where the box holds
+    no other ink."""
+    rest = np.flatnonzero((ink & ~cut).any(axis=0))
+    cols = np.flatnonzero(cut.any(axis=0))
+    if not rest.size or not cols.size:
+        return True
+    gap = np.maximum(0, np.maximum(cols[0] - rest, rest - cols[-1]) - 1)
+    return int(gap.min()) <= 0.35 * h
 
 
 def _same_ink(window: np.ndarray, ink: np.ndarray, cut: np.ndarray, bg: np.ndarray) -> bool:

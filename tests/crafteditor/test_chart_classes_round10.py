@@ -7,11 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from ce_helpers import figure_png
-from mpl_helpers import gg_png
+from mpl_helpers import gg_png, mpl_png
 
 from crafteditor import convert
 from crafteditor.charts.axes import robust_fit
-from crafteditor.realset import score_values
+from crafteditor.realset import chart_rows, score_values
 from crafter.spec import Chart
 
 
@@ -150,3 +150,24 @@ def test_a_vega_lite_pie_with_its_legend_below_names_every_slice():
     conv = convert(vlc.vegalite_to_png(spec, scale=1))
     shares = [["share", c, 100 * v / sum(vals)] for c, v in zip(cats, vals)]
     assert score_values(conv.figure, {"values": shares, "value_axis": [0, 100]}) == 1.0
+
+
+@pytest.mark.parametrize("legend", [True, False])
+def test_a_pie_slice_the_colour_of_the_text_is_named_by_its_own_label(legend):
+    """A black slice beside black labels: the window inside a label's box (where Vega-Lite's entry
+    may start over its swatch) saw the label's first letter as a swatch of the black slice, so
+    'Delta' named it, the red slice was left 'slice 4' and 'Beta' was lost."""
+    import matplotlib.pyplot as plt
+
+    names, shares = ["Alpha", "Beta", "Gamma", "Delta"], [35, 25, 25, 15]
+    fig, ax = plt.subplots(figsize=(6, 4))
+    ax.pie(shares, labels=None if legend else names, colors=["#1f77b4", "#111111", "#2ca02c", "#d62728"],
+           startangle=90, counterclock=False)
+    ax.set_aspect("equal")
+    if legend:
+        ax.legend(names, loc="center left", bbox_to_anchor=(1.0, 0.5))
+    conv = convert(mpl_png(fig))
+    (chart,) = [c for c in conv.figure.components if isinstance(c, Chart)]
+    read = {str(x): y for _, x, y in chart_rows(chart.spec)}
+    assert set(read) == set(names)
+    assert all(abs(read[n] - v) <= 1.0 for n, v in zip(names, shares))

@@ -259,3 +259,15 @@ def test_two_series_read_under_one_name_are_one_legend_entry_with_the_markers_lo
     color, shape = spec["encoding"]["color"]["scale"], spec["encoding"]["shape"]["scale"]
     assert color == {"domain": ["Adelie", "Chinstrap"], "range": ["#FD933A", "#A333F0"]}
     assert shape == {"domain": ["Adelie", "Chinstrap"], "range": ["circle", "triangle-up"]}
+
+
+def test_a_decimal_split_at_its_point_leaves_no_stray_half_beside_category_labels():
+    """merge_decimals joins '2' and '5' into '2.5' in place; the '5' left behind was consumed only
+    where a numeric axis was fitted: beside categories (or powers of ten) it stayed as stray text."""
+    rgb = np.full((300, 600, 3), 255, np.uint8)
+    rgb[213, 457] = 0  # the decimal point between '2' (ends at 456) and '5' (starts at 459)
+    runs = [_run(t, x=60.0 + 100.0 * i, y=205.0, w=30.0) for i, t in enumerate(("apple", "pear", "plum"))]
+    runs += [_run("2", x=450.0, y=205.0, w=6.0), _run("5", x=459.0, y=205.0, w=6.0)]
+    xaxis, ticks, numbered = _x_axis(runs, set(), 40.0, 200.0, 500.0, 10.0, rgb, (255, 255, 255))
+    assert not numbered and [t for _, t in xaxis.categories] == ["apple", "pear", "plum"]
+    assert runs[3].text == "2.5" and 4 in ticks and 3 not in ticks

@@ -80,3 +80,21 @@ def test_a_box_cutting_a_words_last_or_first_glyph_takes_it_in():
     # a rule running on from the box's side is no glyph: the box stays
     rgb, (x0, y0, x1, y1) = _word("Transform", line_after=True)
     assert whole_end_glyphs(rgb, x0 - 3, y0 - 3, x1 - 4, y1 + 3)[1] == x1 - 4
+
+
+def test_a_box_ending_in_a_far_words_first_glyph_keeps_its_end():
+    """The first letter of the next word, 20 px past 'Input', cut 1 px by the box's side, is no glyph
+    of this box's: the box had grown over the 'D' of 'Data' (x1 92 -> 108)."""
+    from crafteditor.ocr.text_lines import whole_end_glyphs
+    im = Image.new("RGB", (400, 60), "white")
+    d = ImageDraw.Draw(im)
+    f = ImageFont.truetype(FONT, 20)
+    d.text((20, 15), "Input", fill="black", font=f)
+    d_x = 20 + int(round(d.textlength("Input", font=f))) + 20
+    d.text((d_x, 15), "Data", fill="black", font=f)
+    rgb = np.asarray(im)
+    ink = rgb.min(axis=2) < 128
+    ys, xs = np.nonzero(ink[:, :d_x - 5])
+    x0, y0, y1 = int(xs.min()), int(ys.min()), int(ys.max()) + 1
+    d_left = int(np.flatnonzero(ink[:, d_x - 5:].any(axis=0))[0]) + d_x - 5
+    assert whole_end_glyphs(rgb, x0 - 3, y0 - 3, d_left + 1, y1 + 3)[1] == d_left + 1
