@@ -171,3 +171,21 @@ def test_a_pie_slice_the_colour_of_the_text_is_named_by_its_own_label(legend):
     read = {str(x): y for _, x, y in chart_rows(chart.spec)}
     assert set(read) == set(names)
     assert all(abs(read[n] - v) <= 1.0 for n, v in zip(names, shares))
+
+
+def test_a_vega_lite_pie_labelled_outside_in_its_slices_colours_names_every_slice():
+    """Vega-Lite's labels outside the disc, each set in its slice's colour: the window inside a
+    label's box saw its thin coloured type as a swatch of its own slice ('Apple', 'Fig'), two such
+    'legend entries' made the chart a legend pie, and the other four slices were left 'slice k'."""
+    alt = pytest.importorskip("altair")
+    vlc = pytest.importorskip("vl_convert")
+    import pandas as pd
+
+    cats, vals = ["Apple", "Pear", "Plum", "Cherry", "Lime", "Fig"], [9, 9, 12, 8, 5, 3]
+    df = pd.DataFrame({"cat": cats, "v": vals})
+    base = alt.Chart(df).encode(theta=alt.Theta("v:Q", stack=True), color=alt.Color("cat:N", legend=None))
+    chart = (base.mark_arc(outerRadius=120) + base.mark_text(radius=140, size=12).encode(text="cat:N")
+             ).properties(width=300, height=300)
+    conv = convert(vlc.vegalite_to_png(chart.to_json(), scale=1))
+    shares = [["share", c, 100 * v / sum(vals)] for c, v in zip(cats, vals)]
+    assert score_values(conv.figure, {"values": shares, "value_axis": [0, 100]}) == 1.0
