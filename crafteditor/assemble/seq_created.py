@@ -31,7 +31,7 @@ def created_lifelines(ink: np.ndarray, candidates: list[Lifeline], row: list[Lif
     top = min(ln.y0 for ln in row)
     end = max(ln.y1 for ln in row)
     styles = [ln.style for ln in row]
-    style = max(set(styles), key=styles.count)
+    style = max(styles, key=styles.count)  # a tie: the first lifeline's, not a set's order
     out: list[Lifeline] = []
     # a name (a higher index) before its icon on one column: the name labels the participant
     for ln in sorted(candidates, key=lambda ln: (ln.x, -ln.node)):
