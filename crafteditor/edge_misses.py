@@ -34,8 +34,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from crafteditor.assemble.grid import joined_groups
 from crafteditor.bench import real_figures
+from crafteditor.blobs import joined_groups
 from crafteditor.convert import convert
 from crafteditor.realset import _edge_key, _label, svg_words, words_of
 from crafter.base.text import text_width

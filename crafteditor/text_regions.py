@@ -135,13 +135,19 @@ def glyph_boxes(gray: np.ndarray, dark: np.ndarray) -> np.ndarray:
 def find_text_regions(gray: np.ndarray, dark: np.ndarray | None = None) -> TextRegions | None:
     """The tiles where text can be (image pixels); None where the whole image should be detected
     (under three glyph-like components, or tiles over :data:`MAX_SHARE` of the image)."""
-    H, W = gray.shape
     if dark is None:
         dark = dark_components(gray)
+    return regions_at(gray, dark, typical_glyph_height(dark))
+
+
+def regions_at(gray: np.ndarray, dark: np.ndarray, glyph_h: float | None) -> TextRegions | None:
+    """:func:`find_text_regions`, where the caller has the dark components' typical glyph height
+    already (``glyph_h``: :func:`typical_glyph_height`, letters and blobs alike)."""
+    H, W = gray.shape
     boxes = glyph_boxes(gray, dark)
     if len(boxes) < 3:
         return None
-    g = typical_glyph_height(dark)
+    g = glyph_h
     if g is None:
         g = float(np.median(np.minimum(boxes[:, 2], boxes[:, 3])))
     x, y, w, h = boxes.T

@@ -1,4 +1,4 @@
-"""Missed words of the real set's dev figures, classed (crafteditor.ocr.missed_words; issue 31).
+"""Missed words of the real set's dev figures, classed (crafteditor.missed_words; issue 31).
 
     python scripts/missed_words.py shared/realfigs OUT.json [--only 'G_*,C_k8s*'] [--svgs DIR]
     python scripts/missed_words.py /tmp/makers/mmr OUT.json --split drawn   # a maker's drawn figures
@@ -24,7 +24,7 @@ from pathlib import Path
 
 from crafteditor.config import Config
 from crafteditor.convert import convert
-from crafteditor.ocr.missed_words import classify_missed, count_classes
+from crafteditor.missed_words import classify_missed, count_classes
 from crafteditor.realset import load_real, score_real, svg_word_list
 
 

@@ -1,14 +1,13 @@
 """A uniform grid over points: which line ends lie near a point or in a box, without looking
 at every other line (a hand-drawn figure has ~1,000 line pieces: pairwise tests over them,
-restarted after every join, took minutes); and the groups that pairs of items join."""
+restarted after every join, took minutes). The groups that pairs of items join:
+:func:`crafteditor.blobs.joined_groups`."""
 
 from __future__ import annotations
 
 import math
 from collections import defaultdict
-from typing import Hashable, Iterable, Iterator
-
-import numpy as np
+from typing import Hashable, Iterator
 
 
 class PointGrid:
@@ -59,14 +58,3 @@ class PointGrid:
         for k in self.in_box(p[0] - r, p[1] - r, p[0] + r, p[1] + r):
             if math.dist(self._pts[k], p) <= r:
                 yield k
-
-
-def joined_groups(n: int, pairs: Iterable[tuple[int, int]]) -> list[int]:
-    """Each of ``n`` items' group, where ``pairs`` join items (a group number per item, the groups
-    numbered in the order of their first item)."""
-    from scipy.sparse import coo_matrix  # heavy: scipy loads with the first figure's faces (shapes.faces)
-    from scipy.sparse.csgraph import connected_components  # heavy: as above
-
-    edges = np.asarray(list(pairs), np.int64).reshape(-1, 2)
-    graph = coo_matrix((np.ones(len(edges)), (edges[:, 0], edges[:, 1])), shape=(n, n))
-    return connected_components(graph, directed=False)[1].tolist()

@@ -10,7 +10,8 @@ from dataclasses import replace
 import numpy as np
 
 from crafteditor.assemble.geometry import bounds, dist_to_shape, frame_distance, inside_shape, line_boxes, unit
-from crafteditor.assemble.grid import PointGrid, joined_groups
+from crafteditor.assemble.grid import PointGrid
+from crafteditor.blobs import joined_groups
 from crafteditor.config import past
 from crafteditor.lines.paths import LinePath
 from crafteditor.ocr.runs import TextRun

@@ -18,7 +18,7 @@ import numpy as np
 from crafteditor.blobs import find_blobs, merge_rects
 from crafteditor.ocr.engine import OcrEngine
 from crafteditor.paint import distances
-from crafteditor.text_regions import dark_components, find_text_regions, typical_glyph_height
+from crafteditor.text_regions import dark_components, regions_at, typical_glyph_height
 
 DETECT_GLYPH_HEIGHT = 14.0  # px: large figures are shrunk for the detector until glyphs are this tall
 DARK_PAGE = 90  # a page whose median grey is under this is dark: its text is light
@@ -56,7 +56,8 @@ def line_jobs(rgb: np.ndarray, bgr: np.ndarray, engine: OcrEngine, regions: bool
         # glyph sizes and text regions were the page's dark boxes, and 9 of 10 labels went unread
         gray = 255 - gray
     dark = dark_components(gray)
-    quads = engine.detect_scaled(bgr, detection_scale(rgb, dark), find_text_regions(gray, dark) if regions else None)
+    glyph_h = typical_glyph_height(dark)  # the scale's and the regions' glyph height, measured once
+    quads = engine.detect_scaled(bgr, scale_at(rgb.shape, glyph_h), regions_at(gray, dark, glyph_h) if regions else None)
     jobs: list[tuple] = []
     for x0, y0, x1, y1 in line_boxes(quads, w, h):
         x0, x1 = whole_end_glyphs(rgb, x0, y0, x1, y1)
@@ -102,12 +103,17 @@ def detection_scale(rgb: np.ndarray, dark: np.ndarray | None = None) -> float:
     the lone-glyph pass now reads. Large figures are shrunk the same way (to 0.25× at most): on
     generated 300 dpi figures (``--dpi 300``) the same words, boxes and arrows for 40% less CPU.
     """
-    h, w = rgb.shape[:2]
-    short = min(h, w)
-    limit = min(max(736, short), 2000 * short / max(h, w), max(2 * short, 64))
     if dark is None:
         dark = dark_components(cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY))
-    glyph_h = typical_glyph_height(dark)
+    return scale_at(rgb.shape[:2], typical_glyph_height(dark))
+
+
+def scale_at(shape: tuple[int, ...], glyph_h: float | None) -> float:
+    """:func:`detection_scale` of an image of ``shape`` (h, w), its typical glyph height known
+    (:func:`~crafteditor.text_regions.typical_glyph_height`; None where under ten glyphs)."""
+    h, w = shape[:2]
+    short = min(h, w)
+    limit = min(max(736, short), 2000 * short / max(h, w), max(2 * short, 64))
     by_glyph = None if glyph_h is None else DETECT_GLYPH_HEIGHT / glyph_h
     if limit > short:
         up = limit / short

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
+from crafteditor.blobs import joined_groups
 from crafteditor.config import Config, past
 from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import Paints, color_distance, distances, luma
@@ -191,25 +192,19 @@ def _merge_split_faces(faces: list[Face], min_side: float, min_iou: float, used:
     """
     poor = [i for i, f in enumerate(faces) if i not in used and f.w >= 4 and f.h >= 4
             and not past(deadline) and classify(f)[1] < min_iou]
-    parent = {i: i for i in poor}
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            i = parent[i]
-        return i
-
-    for a in poor:
+    touch: list[tuple[int, int]] = []
+    for ia, a in enumerate(poor):
         if past(deadline):
             break
-        for b in poor:
+        for ib, b in enumerate(poor):
             fa, fb = faces[a], faces[b]
             if a < b and fa.paint == fb.paint and not (
                     fa.x > fb.x + fb.w + 4 or fb.x > fa.x + fa.w + 4
                     or fa.y > fb.y + fb.h + 4 or fb.y > fa.y + fa.h + 4):
-                parent[find(a)] = find(b)
+                touch.append((ia, ib))
     clusters: dict[int, list[int]] = {}
-    for i in poor:
-        clusters.setdefault(find(i), []).append(i)
+    for i, group in zip(poor, joined_groups(len(poor), touch)):
+        clusters.setdefault(group, []).append(i)
     out = list(faces)
     drop: set[int] = set()
     for members in clusters.values():

@@ -1,6 +1,6 @@
 """The missed-word diagnosis (issue 31): each true word the SVG does not keep as text, classed."""
 
-from crafteditor.ocr.missed_words import classify_missed, count_classes
+from crafteditor.missed_words import classify_missed, count_classes
 
 
 def test_missed_words_are_classed():

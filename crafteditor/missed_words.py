@@ -21,16 +21,12 @@ import unicodedata
 from collections import Counter
 from typing import Any
 
+from crafteditor.realset import norm_word
+
 CLASSES = ("never", "misread", "split", "paths", "scorer")
 
 # characters a truth and a reading may spell differently for one glyph
 _LOOSE = str.maketrans({"×": "x", "µ": "u", "μ": "u", "ß": "ss", "æ": "ae", "ø": "o", "ł": "l"})
-
-
-def norm(w: str) -> str:
-    """A word on its letters and digits (NFKC), lower case: the real-set score's comparison."""
-    w = unicodedata.normalize("NFKC", w).lower()
-    return "".join(ch for ch in w if ch.isalnum())
 
 
 def _loose(w: str) -> str:
@@ -39,7 +35,7 @@ def _loose(w: str) -> str:
 
 
 def words(text: str) -> list[str]:
-    return [n for n in (norm(t) for t in text.split()) if n]
+    return [n for n in (norm_word(t) for t in text.split()) if n]
 
 
 def classify_missed(truth: str, svg_words: list[str], run_texts: list[str]) -> list[dict[str, Any]]:
