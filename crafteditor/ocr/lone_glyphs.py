@@ -18,7 +18,7 @@ from crafteditor.ocr.greek import GREEK_SCORE, LOOKALIKES, read_greek
 from crafteditor.ocr.operators import sure_operator
 from crafteditor.ocr.runs import TextRun, make_run
 from crafteditor.ocr.text_lines import TextLine, line_crops
-from crafteditor.paint import Paints, darkest_color, luma
+from crafteditor.paint import Paints, darkest_color, distances, luma
 
 GREEK_SURE = 0.97  # a lone glyph read less surely than this (or as a Latin look-alike) may be a Greek letter
 LIGHT_FILL = 200.0  # luminance above which a paint is a fill, never a glyph's colour
@@ -42,28 +42,14 @@ def read_lone_glyphs(rgb: np.ndarray, paints: Paints, runs: list[TextRun], engin
     n, lab, stats, _ = find_blobs(ink)
     if n <= 1:
         return []
-    heights = [r.h for r in runs if r.angle == 0] or [0.11 * 96 * 1.0]
+    # the height of the text read, from runs with a letter or digit: a '>' or '·.' read from marks
+    # had pulled a 72 dpi plotnine's median to 6 px, and its 8 px '4' tick label fell out of the gate
+    heights = [r.h for r in runs if r.angle == 0 and any(c.isalnum() for c in r.text)] \
+        or [r.h for r in runs if r.angle == 0] or [0.11 * 96 * 1.0]
     glyph_h = float(np.median(heights))
     text_colors = np.array([r.color for r in runs], dtype=np.float32) if runs else np.zeros((1, 3), np.float32)
     bg = paints.background_rgb.astype(np.float32)
-    cands = []
-    for i in range(1, n):
-        x, y, cw, ch, area = stats[i]
-        if not (0.45 * glyph_h <= ch <= 1.3 * glyph_h) or cw > 1.5 * ch or cw < 1:
-            continue
-        comp = lab[y:y + ch, x:x + cw] == i
-        fill = area / float(cw * ch)
-        if fill > 0.85 and cw > 0.5 * ch:  # a filled square or disc: a marker, not a glyph
-            continue
-        # a glyph is drawn in a text colour: dark, or the colour of text already read
-        col = darkest_color(rgb[y:y + ch, x:x + cw], comp, bg)
-        if col is None:
-            continue
-        if np.linalg.norm(text_colors - col[None, :], axis=1).min() > 60 and float(col.mean()) > 90:
-            continue
-        # and it stands alone: nothing else within half a glyph around it except other glyphs
-        cands.append((x, y, cw, ch, i))
-    cands = _drop_dashes(cands, stats)
+    cands = _drop_dashes(_candidates(rgb, lab, stats, glyph_h, text_colors, bg), stats)
     dots = [(int(x), int(y), int(cw), int(ch), i) for i, (x, y, cw, ch, area) in enumerate(stats) if i
             and area >= 2 and max(cw, ch) <= 0.3 * glyph_h and cw <= 2 * ch and ch <= 2 * cw]
     words = _with_accents(_cluster_glyphs(cands, glyph_h, dots), stats, glyph_h)
@@ -167,6 +153,59 @@ def _ellipses(dots: list[tuple[int, int, int, int, int]], lab: np.ndarray, rgb: 
                                font_px=float(font_px), bold=False, color=tuple(int(v) for v in col),  # type: ignore[arg-type]
                                confidence=ELLIPSIS_SCORE, baseline=float(y1 + lo * font_px), glyphs=mask, source="glyph"))
             used[[j, jb, jc]] = True
+    return out
+
+
+def _candidates(rgb: np.ndarray, lab: np.ndarray, stats: np.ndarray, glyph_h: float, text_colors: np.ndarray,
+                bg: np.ndarray) -> list[tuple[int, int, int, int, int]]:
+    """The components the size of a glyph, no marker, in a text colour: (x, y, w, h, label)."""
+    cands, pale = [], []
+    for i in range(1, len(stats)):
+        x, y, cw, ch, area = (int(v) for v in stats[i])
+        if not (0.45 * glyph_h <= ch <= 1.3 * glyph_h) or cw > 1.5 * ch or cw < 1:
+            continue
+        comp = lab[y:y + ch, x:x + cw] == i
+        # a filled square or disc: a marker, not a glyph (but a tiny digit's anti-aliasing fills its box too)
+        marker = area / float(cw * ch) > 0.85 and cw > 0.5 * ch
+        # a glyph is drawn in a text colour: dark, or the colour of text already read
+        col = darkest_color(rgb[y:y + ch, x:x + cw], comp, bg)
+        if col is None:
+            continue
+        if marker or (np.linalg.norm(text_colors - col[None, :], axis=1).min() > 60 and float(col.mean()) > 90):
+            if float(col.max() - col.min()) < PALE_CHROMA and float(col.mean()) <= PALE_GREY \
+                    and not (marker and _core_fill(rgb[y:y + ch, x:x + cw], comp, bg) >= PALE_CORE):
+                pale.append((x, y, cw, ch, i))
+            continue
+        # and it stands alone: nothing else within half a glyph around it except other glyphs
+        cands.append((x, y, cw, ch, i))
+    return cands + _tick_rows(pale, cands)
+
+
+def _core_fill(rgb: np.ndarray, comp: np.ndarray, bg: np.ndarray) -> float:
+    """The share of a component's box its strong ink (half its greatest contrast or more) fills."""
+    d = distances(rgb.reshape(-1, 3).astype(np.float32), bg).reshape(comp.shape)
+    return float((comp & (d >= 0.5 * d[comp].max())).sum()) / comp.size
+
+
+PALE_CHROMA = 24.0  # a grey glyph: its channels this close together
+PALE_GREY = 170.0  # a grey this light is still a small tick label's darkest ink (anti-aliased 7 pt at 72 dpi)
+PALE_CORE = 0.6  # a tiny digit's strong ink fills at most about half its box, a marker's nearly all
+
+
+def _tick_rows(pale: list[tuple[int, int, int, int, int]],
+               sure: list[tuple[int, int, int, int, int]]) -> list[tuple[int, int, int, int, int]]:
+    """Of glyphs too pale for the colour gate (or filled like a marker), those that line up as tick
+    labels do: three or more glyphs (``sure`` ones counted) sharing a row (top and height within a
+    pixel) or a column (right edge and height within a pixel). plotnine's grey30 axis text at 7 pt
+    and 72 dpi is anti-aliased to greys of 110..150 that fill a 4x6 box, and with no text read to
+    match, every x tick label had been dropped."""
+    every = pale + sure
+    out = []
+    for a in pale:
+        row = sum(abs(b[1] - a[1]) <= 1 and abs(b[3] - a[3]) <= 1 for b in every)
+        col = sum(abs(b[0] + b[2] - a[0] - a[2]) <= 1 and abs(b[3] - a[3]) <= 1 for b in every)
+        if max(row, col) >= 3:  # itself included
+            out.append(a)
     return out
 
 

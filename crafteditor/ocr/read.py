@@ -78,13 +78,36 @@ def read_text(rgb: np.ndarray, paints: Paints, config: Config, deadline: float |
     if past(deadline):
         return dedupe(runs)
     runs = _extend_rotated(_join_rotated(dedupe(runs)), rgb, engine, latin)
-    runs += read_lone_glyphs(rgb, paints, runs, engine, latin, config)
+    runs = _with_lone_glyphs(runs, rgb, paints, engine, latin, config)
     runs = _join_underscored(runs, rgb)
     if not config.ocr_math_letters:
         return runs
     runs = join_script_minus(add_hats(runs, rgb), rgb)
     # a math label's subscript the detector boxed apart or left out ('ŷ' and a lone '1')
     return join_subscripts(runs, rgb, lambda c: engine.recognize([c], latin, fold_case=True)[0])
+
+
+DOUBTFUL_ROTATED = 0.97  # a sideways run of one or two glyphs read less surely may be a tick label and its tick
+
+
+def _with_lone_glyphs(runs: list[TextRun], rgb: np.ndarray, paints: Paints, engine: OcrEngine, latin: bool,
+                      config: Config) -> list[TextRun]:
+    """The runs with the lone glyphs added. A doubtful sideways run of one or two glyphs does not hide
+    its ink from the lone-glyph pass, and gives way to a number read there upright: the detector
+    had boxed a small '3' with its tick mark above as a vertical line read 'w−' (plotnine at 72 dpi)."""
+    doubtful = [r for r in runs if r.angle != 0 and len(r.text.replace(" ", "")) <= 2
+                and r.confidence < DOUBTFUL_ROTATED]
+    lone = read_lone_glyphs(rgb, paints, [r for r in runs if not any(r is d for d in doubtful)], engine, latin,
+                            config)
+
+    def meets(a: TextRun, b: TextRun) -> bool:
+        return a.x < b.x + b.w and b.x < a.x + a.w and a.y < b.y + b.h and b.y < a.y + a.h
+
+    numbers = [g for g in lone if g.text.strip().lstrip("-−").replace(".", "").isdigit()]
+    beaten = [d for d in doubtful if any(meets(d, g) for g in numbers)]
+    kept = [d for d in doubtful if not any(d is b for b in beaten)]
+    lone = [g for g in lone if any(g is n for n in numbers) or not any(meets(g, d) for d in kept)]
+    return [r for r in runs if not any(r is b for b in beaten)] + lone
 
 
 def _read_accented(cands: list, crops: list, engine: OcrEngine, latin: bool, fast: bool) -> dict[int, tuple]:

@@ -1,0 +1,30 @@
+"""Single-digit tick labels in small type at low resolution (issue 31): plotnine's theme_grey axis
+text at 7 and 9 pt saved at 72 dpi. Its grey30 digits are anti-aliased to greys of 110..150 that
+fill their 4x6 px boxes; with little or no text read by the detector they had failed the lone-glyph
+pass's colour and marker gates, a '4' fell out of a glyph height pulled down by marks read as '>',
+and a '3' with its tick mark above had been boxed as a sideways 'w−'."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from mpl_helpers import gg_png
+
+from crafteditor import convert
+from crafteditor.realset import svg_words
+
+
+@pytest.mark.parametrize("size", [7, 9])
+def test_small_single_digit_tick_labels_at_72_dpi_are_all_read(size):
+    gg = pytest.importorskip("plotnine")
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(0)
+    x = rng.uniform(3, 7.5, 30)
+    df = pd.DataFrame({"x": x, "y": 0.6 * x + rng.normal(0, 0.3, 30)})
+    g = (gg.ggplot(df, gg.aes("x", "y")) + gg.geom_point()
+         + gg.theme(figure_size=(4, 3), dpi=72, axis_text=gg.element_text(size=size)))
+    conv = convert(gg_png(g, 72))
+    words = svg_words(conv.svg)
+    assert {"2", "3", "4", "5", "6", "7"} <= set(words)
+    assert words["3"] >= 2 and words["4"] >= 2  # on both axes
+    assert "w−" not in words
