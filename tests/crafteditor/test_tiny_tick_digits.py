@@ -28,3 +28,18 @@ def test_small_single_digit_tick_labels_at_72_dpi_are_all_read(size):
     assert {"2", "3", "4", "5", "6", "7"} <= set(words)
     assert words["3"] >= 2 and words["4"] >= 2  # on both axes
     assert "w−" not in words
+
+
+def test_pale_glyphs_are_kept_only_where_three_line_up_like_tick_labels():
+    """Three pale glyphs on one row (top and height within a pixel) or one right-aligned column are
+    tick labels; two are not; counted by keys, so a page of specks stays linear."""
+    from crafteditor.ocr.lone_glyphs import _tick_rows
+
+    row = [(10, 50, 4, 6, 1), (40, 51, 4, 6, 2), (70, 50, 4, 7, 3)]
+    assert _tick_rows(row, []) == row
+    assert _tick_rows(row[:2], []) == []
+    assert _tick_rows(row[:2], [(100, 50, 5, 6, 9)]) == row[:2]  # a sure label on the row counts
+    column = [(20, 10, 4, 6, 4), (19, 60, 5, 6, 5), (16, 110, 8, 6, 6)]  # right edges 24, 24, 24
+    assert _tick_rows(column, []) == column
+    specks = [(k % 300 * 7, k // 300 * 9 + (k % 3), 3, 5 + k % 2, k) for k in range(10000)]
+    assert len(_tick_rows(specks, [])) == len(specks)  # a regular grid of specks lines up everywhere
