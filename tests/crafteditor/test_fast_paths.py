@@ -272,3 +272,34 @@ def test_a_band_in_the_outline_ink_is_no_line_with_heads():
     assert any(h.length > 100 for h in plain)  # the band's wide place reads as a 'head' when opened
     assert [round(h.tip[0]) for h in outline] == [round(h.tip[0]) for h in plain if h.length < 100]
     assert outline and 280 <= outline[0].tip[0] <= 345
+
+
+def test_dash_bucketing_drops_the_dashes_the_plain_definition_drops():
+    """Lone glyphs: dashes of a vertical dashed line (a thin bar with a like bar above or below in its
+    column) are looked for per column; the result is what every bar against every other gives."""
+    import random
+
+    import numpy as np
+
+    from crafteditor.ocr.lone_glyphs import _drop_dashes
+
+    def plain(cands, stats):
+        def bar(c):
+            return c[2] <= 0.4 * c[3] and stats[c[4]][4] >= 0.6 * c[2] * c[3]
+        bars = [c for c in cands if bar(c)]
+
+        def dash(c):
+            x, y, cw, ch, _ = c
+            return any(o is not c and abs((o[0] + o[2] / 2) - (x + cw / 2)) <= 1.5 and abs(o[3] - ch) <= 2
+                       and 0 < max(o[1] - (y + ch), y - (o[1] + o[3])) <= 3.2 * ch for o in bars)
+        return [c for c in cands if not (bar(c) and dash(c))]
+
+    rng = random.Random(7)
+    for _ in range(500):
+        n = rng.randint(0, 14)
+        cands = [(rng.randint(0, 12), rng.randint(0, 120), rng.randint(1, 4), rng.randint(4, 14), i + 1)
+                 for i in range(n)]
+        stats = np.zeros((n + 1, 5), np.int64)
+        for c in cands:
+            stats[c[4]][4] = rng.randint(0, c[2] * c[3])
+        assert _drop_dashes(cands, stats) == plain(cands, stats)
