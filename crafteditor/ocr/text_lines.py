@@ -170,12 +170,24 @@ def whole_end_glyphs(rgb: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> tup
         box_cols = slice(0, edge_col + 1) if side else slice(edge_col, None)
         if not free or not _same_ink(window, ink, cut, bg) or not _near_rest(ink[:, box_cols], cut[:, box_cols], H):
             continue
+        if _stub(cut, edge_col, side, H):
+            continue
         cols = np.flatnonzero(cut.any(axis=0))
         if side:
             x1 = min(rgb.shape[1], a + int(cols[-1]) + 3)
         else:
             x0 = max(0, a + int(cols[0]) - 2)
     return x0, x1
+
+
+def _stub(cut: np.ndarray, edge_col: int, side: int, h: int) -> bool:
+    """Whether the cut ink runs out of the box as a connector's stub, no glyph: its part outside the box
+    a stroke under a fifth of the box's height, more than half its height long (a Mermaid link touching
+    the last letter of its edge label, 'search' or 'train' on a tight plate, had been taken in with the
+    letter and the link lost at the label)."""
+    outside = cut[:, edge_col + 1:] if side else cut[:, :edge_col]
+    rows, cols = np.flatnonzero(outside.any(axis=1)), np.flatnonzero(outside.any(axis=0))
+    return bool(rows.size and rows[-1] - rows[0] + 1 < 0.2 * h and cols[-1] - cols[0] + 1 > 0.5 * h)
 
 
 def _near_rest(ink: np.ndarray, cut: np.ndarray, h: int) -> bool:

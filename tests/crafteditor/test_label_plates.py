@@ -98,3 +98,16 @@ def test_a_box_ending_in_a_far_words_first_glyph_keeps_its_end():
     x0, y0, y1 = int(xs.min()), int(ys.min()), int(ys.max()) + 1
     d_left = int(np.flatnonzero(ink[:, d_x - 5:].any(axis=0))[0]) + d_x - 5
     assert whole_end_glyphs(rgb, x0 - 3, y0 - 3, d_left + 1, y1 + 3)[1] == d_left + 1
+
+
+
+def test_a_link_touching_a_labels_last_letter_is_not_taken_in_with_it():
+    """A Mermaid link runs on from the last letter of its edge label on a tight plate ('train', in a
+    flowchart drawn by our Mermaid maker): the box cutting the 'n' took in the letter and the link's
+    stub to the next node, the label came back as text '—train—' and the edge was lost."""
+    from pathlib import Path
+
+    from crafteditor.convert import convert
+    png = (Path(__file__).parent / "crops" / "mermaid_link_from_label.png").read_bytes()
+    parts = [(c.kind, getattr(c, "label", None)) for c in convert(png).figure.components]
+    assert ("edge", "train") in parts and {"Stock", "Update"} <= {label for kind, label in parts if kind == "node"}
