@@ -143,7 +143,8 @@ def _names(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[int],
         # the box may start over the swatch (Vega-Lite's bottom legend at scale 1: 'Plum' from its dot)
         # inside the box, a paint like the text's own ink is the first letter's, no swatch (a black
         # slice had been named by the 'D' of the label 'Delta' beside another slice)
-        for x0, x1, ink in ((rn.x - 2.5 * lead, rn.x - 1, None), (rn.x - 1, rn.x + 1.2 * lead, _text_ink(rgb, rn))):
+        for inside, x0, x1 in ((False, rn.x - 2.5 * lead, rn.x - 1), (True, rn.x - 1, rn.x + 1.2 * lead)):
+            ink = _text_ink(rgb, rn) if inside else None  # the text's own colour, only looked up inside its box
             j = _swatch_of(rgb, paints, rn, slices, names, disc, font, int(max(0, x0)), int(max(0, x1)), ink)
             if j is not None:
                 names[j] = _entry_name(rgb, rn, paints.colors[slices[j][0]])

@@ -17,7 +17,7 @@ import numpy as np
 
 from crafteditor.blobs import find_blobs, merge_rects
 from crafteditor.ocr.engine import OcrEngine
-from crafteditor.paint import distances
+from crafteditor.paint import darkest_color, distances
 from crafteditor.text_regions import dark_components, regions_at, typical_glyph_height
 
 DETECT_GLYPH_HEIGHT = 14.0  # px: large figures are shrunk for the detector until glyphs are this tall
@@ -168,9 +168,8 @@ def whole_end_glyphs(rgb: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> tup
         xs, ys, ws, hs = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3]
         free = all(ys[i] > 0 and ys[i] + hs[i] < H and (xs[i] + ws[i] < b - a if side else xs[i] > 0) for i in ids)
         box_cols = slice(0, edge_col + 1) if side else slice(edge_col, None)
-        if not free or not _same_ink(window, ink, cut, bg) or not _near_rest(ink[:, box_cols], cut[:, box_cols], H):
-            continue
-        if _stub(cut, edge_col, side, H):
+        if (not free or not _same_ink(window, ink, cut, bg) or not _near_rest(ink[:, box_cols], cut[:, box_cols], H)
+                or _stub(cut, edge_col, side, H)):
             continue
         cols = np.flatnonzero(cut.any(axis=0))
         if side:
@@ -209,14 +208,9 @@ def _same_ink(window: np.ndarray, ink: np.ndarray, cut: np.ndarray, bg: np.ndarr
     rest = ink & ~cut
     if not rest.any():
         return True
-    return float(np.abs(_core_colour(window[cut], bg) - _core_colour(window[rest], bg)).sum()) <= ENDS_COLOUR
-
-
-def _core_colour(pixels: np.ndarray, bg: np.ndarray) -> np.ndarray:
-    """The colour of the quarter of (N, 3) ink ``pixels`` farthest from ``bg`` (a thin glyph's
-    pixels are mostly its antialiased rim)."""
-    far = distances(pixels, bg)
-    return np.median(pixels[far >= np.percentile(far, 75)].astype(np.float32), axis=0)
+    # each the colour of its quarter of pixels farthest from the ground (a thin glyph is mostly antialiased rim)
+    a, b = darkest_color(window, cut, bg, share=0.25), darkest_color(window, rest, bg, share=0.25)
+    return float(np.abs(a - b).sum()) <= ENDS_COLOUR
 
 
 def _slanted(quad: np.ndarray) -> bool:
