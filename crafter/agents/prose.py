@@ -75,7 +75,11 @@ _NOUNISH_VERBS = {"output", "outputs", "feed", "feeds", "reads", "uses", "use", 
                   "measure", "measures", "projection", "capture", "mix", "pool", "break", "turn", "move", "go",
                   "check", "release", "express", "import", "export", "transfer", "supply", "forward", "record",
                   "alert", "alerts", "report", "reports", "review", "reviews", "screen", "screens", "assign"}
-_TOKEN_RE = re.compile(r"[\"“”][^\"“”\n]{1,60}[\"“”]|[^\W_][\w\-/+'.]*[\w+)]?|[(),:;]")
+_ALONG = {"together", "along"}
+_FUNCTION_WORDS = _DETERMINERS | _PRONOUNS | _AUX | _ADVERBS | _PREPS | _NEG | _NEG_AUX | _BOUNDARY | {
+    "and", "or", "but", "then", "both", "plus", "nor"}
+_TOKEN_RE = re.compile(r"[\"“”][^\"“”\n]{1,60}[\"“”]|\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)?×\d+(?:\.\d+)?"  # 1,024; 64×64
+                       r"|[^\W_][\w\-/+'.]*[\w+)]?|[(),:;]")
 
 
 def verb_lemma(word: str) -> str | None:
@@ -139,13 +143,28 @@ class _Clause:
         if prev is not None and k + self.i > 0 and (prev.low in _DETERMINERS or prev.low in _PREPS - {"then"}
                                                     and prev.low not in ("to",)):
             return False
+        if _adjectival(self, k):  # "forwards triggered data", "stores annotated variants": a participle before its noun
+            return False
         if t.low in _NOUNISH_VERBS:
             if not need_verb:
                 return False
-            if nxt is None or nxt.text in ",;:)" or (nxt.lemma and nxt.low not in _NOUNISH_VERBS):
+            if nxt is None or nxt.text in ",;:)" or (nxt.lemma and nxt.low not in _NOUNISH_VERBS
+                                                     and not _adjectival(self, k + 1)):
                 return prev is not None and prev.low in _AUX | _PRONOUNS | _ADVERBS | {"and", "then"} \
                     or (nxt is None and need_verb)
         return True
+
+
+def _adjectival(c: _Clause, k: int) -> bool:
+    """A past participle in "-ed" right before a plain noun, after a word that is not an auxiliary: an adjective
+    ("forwards triggered data to the builder", "stores annotated variants"; not "is triggered by", "the data
+    are filtered"). A plain noun: a word the verb lexicon lacks and no function word."""
+    t, n, prev = c.peek(k), c.peek(k + 1), c.peek(k - 1)
+    if t is None or n is None or not re.fullmatch(r"[a-z][a-z-]{2,}ed", t.low) or t.low in _IRREGULAR:
+        return False
+    if prev is not None and (prev.low in _AUX or prev.low in _NEG_AUX or prev.low in _PRONOUNS):
+        return False
+    return _noun_ahead(_Clause(c.toks[c.i + k:]))
 
 
 def np_label(words: list[str]) -> str:
@@ -193,11 +212,29 @@ def _noun_before_verb(c: _Clause, words: list[str]) -> bool:
         after.low in _DETERMINERS | _PREPS | {"it", "them"})
 
 
+def _noun_ahead(c: _Clause) -> bool:
+    """The token after the cursor is a plain noun: a word the verb lexicon lacks and no function word."""
+    n = c.peek(1)
+    return n is not None and n.lemma is None and bool(re.fullmatch(r"[\w-]+", n.text)) \
+        and n.low not in _FUNCTION_WORDS and not re.fullmatch(r"[a-z][a-z-]+(?:ed|ing|ly)", n.low)
+
+
+def _noun_modifier(c: _Clause, words: list[str]) -> bool:
+    """A verb's bare form inside a noun phrase, before its head noun: "the central trigger processor", "a
+    dense search engine" (not after a plural, "the workers update weights"; not before an article or a
+    preposition, "the data feed the model"; the caller leaves out a phrase after "and": "X and Y feed Z")."""
+    t, n = c.peek(), c.peek(1)
+    if t is None or n is None or t.lemma != t.low or re.search(r"[^s]s$", words[-1].lower()):
+        return False
+    return _noun_ahead(c)
+
+
 def _read_np(c: _Clause, *, need_verb: bool = False) -> str | None:
     """The noun phrase at the cursor (determiners included), or None; "both paths" is "both:Paths" (the two
     things said before, :func:`_resolve`)."""
     words: list[str] = []
     both = False
+    coordinated = (p := c.peek(-1)) is not None and c.i > 0 and p.low in ("and", "or", "plus", "nor", ",")
     while (t := c.peek()) is not None:
         if t.text.startswith(('"', "“")):  # a quoted name is the name, whatever words surround it
             words = [t.text.strip("\"“”")]
@@ -224,10 +261,14 @@ def _read_np(c: _Clause, *, need_verb: bool = False) -> str | None:
             continue
         if t.low in _PREPS or t.low in _ADVERBS and t.low not in ("second", "third", "first", "back"):
             break
+        if t.low in ("that", "this", "these", "those") and not words and _noun_ahead(c):
+            c.i += 1  # "reads from that database", "consumes that pose": a determiner
+            continue
         if t.low in _PRONOUNS and not words:
             c.i += 1
             return t.low  # resolved by the caller
-        if words and (c.is_verb(need_verb=need_verb) or _unknown_verb(c)) and not _noun_before_verb(c, words):
+        if words and (c.is_verb(need_verb=need_verb) or _unknown_verb(c)) and not _noun_before_verb(c, words) \
+                and not (not coordinated and _noun_modifier(c, words)):
             break
         if not words and t.lemma and c.is_verb(need_verb=need_verb) and t.low not in _NOUNISH_VERBS:
             break
@@ -293,6 +334,7 @@ class ProseState:
     subject: list[str] = field(default_factory=list)  # the previous clause's subject
     mentioned: list[str] = field(default_factory=list)  # every name in this sentence
     negated: list[tuple[str, str]] = field(default_factory=list)  # (source, target) a negated clause names
+    actors: list[str] = field(default_factory=list)  # subjects of a verb the lexicon lacks ("a SPAN port mirrors …")
 
 
 def _skip(c: _Clause, words: set[str]) -> None:
@@ -413,8 +455,8 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
     preps: list[tuple[str, list[str]]] = []
     label: str | None = None
     benefit: list[str] = []  # "A fetches passages for the reader": the reader gets them (a definite "for" only)
-    while (t := c.peek()) is not None and (t.low in _PREPS or t.text == "(" and (c.peek(1) and c.peek(1).low == "as")):
-        if t.text == "(":
+    while (t := c.peek()) is not None and (along := _at_prep(c)) is not None:
+        if t.text == "(" or t.low in _ALONG:
             c.i += 1
             t = c.peek()
         c.i += 1
@@ -424,10 +466,10 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
             benefit += names
         if c.peek() is not None and c.peek().text == ")":
             c.i += 1
-        if t.low in ("via", "as") and names and not preps and not objs and not passive:
+        if t.low in ("via", "as") and names:
             label = names[0]
-        elif t.low in ("via", "as") and names:
-            label = names[0]
+        elif along and objs and not passive:  # "queries a VEP cache together with gnomAD and ClinVar": more objects
+            objs += [n for n in names if n not in _PRONOUNS]  # (any "with": dev edges 0.2062 -> 0.2044)
         else:
             preps.append((t.low, names))
     objs = [n for o in objs for n in (_resolve(o, st) if o in ("it", "them", "these", "those", "this")
@@ -457,6 +499,17 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
     if ends:
         st.last = ends
     (_more_vp if more else _no_more)(c, subj, st, passive)
+
+
+def _at_prep(c: _Clause) -> bool | None:
+    """A prepositional phrase at the cursor (None: none): True for one that adds objects ("together with",
+    "along with", "alongside"), False for any other ("to", "(as …)")."""
+    t, n = c.peek(), c.peek(1)
+    if t is None:
+        return None
+    if t.low == "alongside" or t.low in _ALONG and n is not None and n.low == "with":
+        return True
+    return False if t.low in _PREPS or t.text == "(" and n is not None and n.low == "as" else None
 
 
 def _no_more(c: _Clause, subj: list[str], st: ProseState, passive: bool) -> None:
@@ -600,7 +653,10 @@ def read_prose(sentence: str, st: ProseState) -> None:
             elif names and _unknown_verb(c):  # "the stream job enriches each event … and writes it to X"
                 st.subject = names
                 c.i += 1
-                st.last = [n for n in _read_np_list(c) if n not in _PRONOUNS] or st.last
+                objs = [n for n in _read_np_list(c) if n not in _PRONOUNS]
+                st.last = objs or st.last
+                st.actors += [n for n in names if n not in st.actors]  # (its objects as boxes too, or linked
+                # to it: dev nodes 0.5332 -> 0.5328, edges 0.2109 -> 0.2066)
                 while (t := c.peek()) is not None and t.low in _PREPS and t.low not in _TARGET_PREPS:
                     c.i += 1
                     _read_np_list(c)
