@@ -56,3 +56,10 @@ def test_things_queried_together_with_others_are_objects_too() -> None:
     nodes, edges = _read("The annotator queries a local VEP cache together with gnomAD and ClinVar.")
     assert {"gnomAD", "ClinVar", "Local VEP cache"} <= nodes
     assert ("Annotator", "gnomAD") in edges or ("gnomAD", "Annotator") in edges
+
+
+def test_a_list_after_a_preposition_names_boxes() -> None:
+    nodes, _ = _read("The calendered electrodes are punched and stacked with graphite anodes and separator.")
+    assert {"Graphite anodes", "Separator"} <= nodes
+    nodes, edges = _read("The press feeds the stacker, which combines the electrodes with a separator.")
+    assert "Separator" not in nodes and ("Press", "Stacker") in edges  # one thing: as often a remark as a box
