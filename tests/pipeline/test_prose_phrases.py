@@ -63,3 +63,13 @@ def test_a_list_after_a_preposition_names_boxes() -> None:
     assert {"Graphite anodes", "Separator"} <= nodes
     nodes, edges = _read("The press feeds the stacker, which combines the electrodes with a separator.")
     assert "Separator" not in nodes and ("Press", "Stacker") in edges  # one thing: as often a remark as a box
+
+
+def test_a_verb_in_s_never_said_after_a_determiner_is_no_box() -> None:
+    from crafter.agents.reading import says_no_thing
+
+    text = "If validation fails, the tool writes an error report and stops. Otherwise it registers the dataset, " \
+           "which returns an accession."
+    assert says_no_thing("Returns", text) and says_no_thing("Registers", text)
+    text = "The aligner maps the reads to the genome; clean reads go to the caller, which calls variants."
+    assert not says_no_thing("Reads", text)  # "the reads": a thing
