@@ -669,7 +669,13 @@ def read_prose(sentence: str, st: ProseState) -> None:
                 # to it: dev nodes 0.5332 -> 0.5328, edges 0.2109 -> 0.2066)
                 while (t := c.peek()) is not None and t.low in _PREPS and t.low not in _TARGET_PREPS:
                     c.i += 1
-                    _read_np_list(c)
+                    _read_np_list(c)  # ("from X" read X -> the subject: dev edges 0.2186 -> 0.2182)
+                if (t := c.peek()) is not None and t.low in _TARGET_PREPS and (n := c.peek(1)) is not None \
+                        and n.low not in _PRONOUNS and not n.lemma:  # "mirrors the core switch into the NIC"
+                    c.i += 1
+                    ends = [x for x in _read_np_list(c) if x not in _PRONOUNS]
+                    st.relations += [(a, b, objs[0] if len(objs) == 1 else None) for a in names for b in ends]
+                    st.last = ends or st.last
                 _more_vp(c, names, st, False)
             elif names:
                 if then and st.last:  # "First A, then B"

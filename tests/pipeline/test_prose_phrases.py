@@ -73,3 +73,8 @@ def test_a_verb_in_s_never_said_after_a_determiner_is_no_box() -> None:
     assert says_no_thing("Returns", text) and says_no_thing("Registers", text)
     text = "The aligner maps the reads to the genome; clean reads go to the caller, which calls variants."
     assert not says_no_thing("Reads", text)  # "the reads": a thing
+
+
+def test_a_verb_the_lexicon_lacks_still_sends_to_its_target() -> None:
+    _, edges = _read("A SPAN port mirrors the core switch into the sensor NIC.")
+    assert ("SPAN port", "Sensor NIC") in edges
