@@ -170,8 +170,8 @@ def _adjectival(c: _Clause, k: int) -> bool:
 def np_label(words: list[str]) -> str:
     """A short noun phrase label: no determiners, the user's casing, at most five words."""
     words = [w for w in words if w]
-    while words and words[0].lower() in _DETERMINERS | _ADVERBS | {"and", "or", "of"}:
-        words = words[1:]
+    while words and words[0].lower() in _DETERMINERS | _ADVERBS | {"and", "or", "of"} | ({"own"} if len(words) > 1 else set()):
+        words = words[1:]  # "its own adaLN modulation": "adaLN modulation"
     while words and words[-1].lower() in _DETERMINERS | {"and", "or", "of"} | _PREPS:
         words = words[:-1]
     # "the outputs of the encoder" is the encoder

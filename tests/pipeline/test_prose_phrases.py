@@ -78,3 +78,9 @@ def test_a_verb_in_s_never_said_after_a_determiner_is_no_box() -> None:
 def test_a_verb_the_lexicon_lacks_still_sends_to_its_target() -> None:
     _, edges = _read("A SPAN port mirrors the core switch into the sensor NIC.")
     assert ("SPAN port", "Sensor NIC") in edges
+
+
+def test_own_after_a_possessive_is_no_part_of_the_name() -> None:
+    nodes, _ = _read("Image tokens flow through two streams, each with its own adaLN modulation, QKV projection "
+                     "and MLP.")
+    assert {"adaLN modulation", "QKV projection", "MLP"} <= nodes
