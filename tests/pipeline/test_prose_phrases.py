@@ -84,3 +84,11 @@ def test_own_after_a_possessive_is_no_part_of_the_name() -> None:
     nodes, _ = _read("Image tokens flow through two streams, each with its own adaLN modulation, QKV projection "
                      "and MLP.")
     assert {"adaLN modulation", "QKV projection", "MLP"} <= nodes
+
+
+def test_an_arrow_chain_name_ends_before_a_prepositional_phrase() -> None:
+    nodes, edges = _read("LLVM IR builder → ORC JIT → function pointer at query time\n"
+                         "kept units → weighted DiD on crime rates\n"
+                         "deterministic key per record → upsert into Cassandra")
+    assert {"Function pointer", "Weighted DiD", "Upsert"} <= nodes
+    assert ("ORC JIT", "Function pointer") in edges
