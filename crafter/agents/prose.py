@@ -658,8 +658,10 @@ def read_prose(sentence: str, st: ProseState) -> None:
             if rel and names and c.peek() is not None and c.is_verb():
                 _read_vp(c, names, st, fixed_obj=st.last)  # "which the decoder reads": the object is the antecedent
             elif names and c.peek() is not None and (c.peek().low in _AUX or c.is_verb() or _neg_ahead(c)):
-                st.subject = names
+                st.subject, n_rel = names, len(st.relations)
                 _read_vp(c, names, st)
+                if not any(lab in names for _, _, lab in st.relations[n_rel:]):  # ("data flows from A to B":
+                    _subject_box(st, names)  # the data is the link's label)
             elif names and _unknown_verb(c):  # "the stream job enriches each event … and writes it to X"
                 st.subject = names
                 c.i += 1
@@ -692,6 +694,15 @@ def read_prose(sentence: str, st: ProseState) -> None:
         members = [n for n in st.mentioned if normalise_label(n) != normalise_label(group)]
         if members:
             st.groups.append((group, members))
+
+
+def _subject_box(st: ProseState, names: list[str]) -> None:
+    """A clause's subject of one plain word is a box where no flow is read from its clause ("the watcher is
+    restarted weekly": Watcher): dev nodes/edges/groups 0.5576/0.2248/0.3742 -> 0.5710/0.2252/0.3976.
+    (Subjects of more words, or with capitals or digits inside, too: 0.5712/0.2185/0.4179, more false boxes
+    and true links lost where a new box takes a name's place; they alone: 0.5609/0.2198/0.3964.)"""
+    st.actors += [n for n in names if n not in _PRONOUNS and n not in st.actors and len(n.split()) == 1
+                  and not re.search(r"[A-Z0-9]", n[1:])]
 
 
 def first_noun_phrase(text: str) -> str | None:

@@ -92,3 +92,10 @@ def test_an_arrow_chain_name_ends_before_a_prepositional_phrase() -> None:
                          "deterministic key per record → upsert into Cassandra")
     assert {"Function pointer", "Weighted DiD", "Upsert"} <= nodes
     assert ("ORC JIT", "Function pointer") in edges
+
+
+def test_a_one_word_subject_is_a_box_where_no_flow_is_read() -> None:
+    nodes, _ = _read("The watcher is restarted weekly. The sequencer writes to the run folder.")
+    assert {"Watcher", "Sequencer", "Run folder"} <= nodes
+    nodes, _ = _read("The curated gene panel is restarted weekly. The sequencer writes to the run folder.")
+    assert not any("panel" in n.lower() for n in nodes)  # longer subjects: more often wrong than right
