@@ -293,8 +293,10 @@ def _read_sentences(prose_text: str, names: _Names, st: ProseState) -> None:
             parts = [clean_phrase(m, side="right") for m in re.split(r",|\band\b", bm.group("members"))]
             st.groups.append((bm.group("group"), [m for m in parts if m]))
             continue
-        before, known = len(st.relations), set(reading.entities)
+        before, known, acting = len(st.relations), set(reading.entities), len(st.actors)
         read_prose(sentence, st)
+        for a in st.actors[acting:]:  # "a SPAN port mirrors the core switch", "stacked with anodes and separator"
+            names.add(a, False)  # (added after the sentence's flow's names: dev nodes 0.5459 -> 0.5451)
         if len(st.relations) > before:
             prev_sink = _relate_prose(st.relations[before:], names, known, prev_sink)
             continue

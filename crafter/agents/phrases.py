@@ -31,6 +31,10 @@ _RIGHT_CUT = re.compile(
     r"for|with|using|via|by|before|after|so|then|in\s+order)\s",
     re.I,
 )
+# a right side's name ends before a place or a measure said after it ("function pointer at query time", "upsert
+# into Cassandra", "weighted DiD on crime rates"); not in a quantity ("about 15 min per sample": a remark)
+_PLACE_CUT = re.compile(r"\s(?:against|under|at|on|between|into|from|per|in|over|during|across|through|without)\s",
+                        re.I)
 _LEFT_CUT = re.compile(r".*(?:,|;|:|\(|\)|\s(?:and|which|that|where|while|when|then)\s)", re.I | re.S)
 
 
@@ -52,6 +56,9 @@ def clean_phrase(text: str, *, side: str) -> str:
     else:
         m = _RIGHT_CUT.search(" " + text + " ")
         if m:
+            text = (" " + text + " ")[: m.start()]
+        m = _PLACE_CUT.search(" " + text + " ")
+        if m and not re.search(r"\d", text[: m.start()]):
             text = (" " + text + " ")[: m.start()]
     words = text.strip(" \t.,;:!?-–—'\"").split()
     while words and words[0].lower().strip(",") in _LEADING_WORDS and not (

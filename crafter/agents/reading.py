@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from crafter.agents.labels import REMARK_WORDS, normalise_label, noun_by_ending, singular
+from crafter.agents.prose import verb_lemma
 
 
 @dataclass
@@ -358,7 +359,28 @@ def says_no_thing(name: str, text: str) -> bool:
     said = re.findall(r"(?<![\w-])" + re.escape(low) + r"(?![\w-])", text, re.I)
     if not said or any(s != low for s in said):
         return False
-    return (len(low) > 5 and low.endswith(("ly", "ed")) and not noun_by_ending(low)) or low in _NO_THING
+    return (len(low) > 5 and low.endswith(("ly", "ed")) and not noun_by_ending(low)) or low in _NO_THING \
+        or _only_a_verb(low, text)
+
+
+def _only_a_verb(low: str, text: str) -> bool:
+    """A verb's "-s" form ("returns", "applies", "stops") the brief never writes after a determiner ("the
+    reads", "its outputs" name things): a word of the verb lexicon, or one the brief only writes after a
+    subject's pronoun or a joining word ("it stops", "and then applies the rules")."""
+    if not re.fullmatch(r"[a-z]{3,}[^su]s", low):
+        return False
+    before = [b.lower() for b in re.findall(r"([\w'-]+)\s+" + re.escape(low) + r"(?![\w-])", text, re.I)]
+    if any(b in _DETERMINER_WORDS for b in before):
+        return False
+    lemma = verb_lemma(low)
+    return lemma is not None and lemma != low or bool(before) and all(b in _SUBJECT_WORDS or b.endswith("ly")
+                                                                         for b in before)
+
+
+_SUBJECT_WORDS = {"it", "which", "that", "who", "then", "also", "only", "never", "first", "finally", "he",
+                  "she", "one", "each", "this"}
+_DETERMINER_WORDS = {"the", "a", "an", "its", "their", "our", "this", "these", "those", "that", "each", "every", "all",
+                     "both", "any", "some", "no", "his", "her", "my", "your", "of", "raw", "clean"}
 
 
 _LY_ADVERB = re.compile(r"[a-z]{2,}(?:al|ent|ant|ate|ive|ous|ed|ar|ic|ful|less|ing|ible|able|ual|ial|ise|ete|ct|ly|"

@@ -14,7 +14,9 @@ group name said beside its members) and whether each reader found it.
 Mentions are located by the scoring's own rules (:func:`crafter.llm.names_briefs.brief_tags`); a
 gold edge's form is read from the text between the two closest mentions of its ends.
 
-    python -m crafter.benchmarks.links_report [--no-head] [--limit N] [--show FORM [--ends]]
+    python -m crafter.benchmarks.links_report [--no-head] [--limit N] [--show FORM [--ends]] [--nodes N]
+
+``--nodes N`` prints instead every gold node the rules miss, classed (:func:`node_misses`), N examples each.
 
 It ends with the plans alone scored (rules; rules with the head's reading): node, edge and group F1.
 
@@ -31,7 +33,7 @@ from dataclasses import dataclass, field
 
 from crafter.agents.extract import figure_from_brief
 from crafter.corpora import Brief, FigureScore, load_briefs, score_figure
-from crafter.corpora.scoring import GROUP_JACCARD, _leaves, arrows
+from crafter.corpora.scoring import GROUP_JACCARD, _leaves, arrows, normal_form
 from crafter.errors import SpecError
 from crafter.llm.backends.base import WEIGHTS_DIR
 from crafter.llm.encoder import shared_encoder
@@ -245,6 +247,85 @@ def format_tables(forms: dict[str, Tally], groups: dict[str, Counter], head: boo
     return "\n".join(lines)
 
 
+NODE_CLASSES = ("not said word for word", "a box with words too many", "a box with words too few",
+                "a box sharing some words", "list item / heading", "after a heading's colon", "in brackets",
+                "after called / named", "in a coordination", "object of a preposition", "subject before a verb",
+                "other")
+_PREP_WORDS = {"of", "to", "into", "with", "by", "from", "via", "using", "against", "in", "on", "for", "through",
+               "over", "across", "onto", "as", "at", "under", "within", "between", "after", "before", "per"}
+
+
+def node_misses(briefs: list[Brief]) -> dict[str, list[str]]:
+    """Every gold node the rules' figure misses, classed: the brief never says it word for word (its label
+    or an alias, in the scoring's normal form); a box of the figure that matched nothing shares its words
+    (more, fewer, some); else by the grammar around its first mention (a list item or heading, after a
+    heading's colon, in brackets, after "called"/"named", in a coordination "A, B and C", the object of a
+    preposition, a subject before its verb)."""
+    out: dict[str, list[str]] = {c: [] for c in NODE_CLASSES}
+    for b in briefs:
+        fig = figure_from_brief(b.text)
+        score = score_figure(b.gold, fig, b.aliases)
+        got = set(score.matched.values())
+        unmatched = [set(normal_form(n.text).split()) for n in fig.of_kind("node") if n.id not in score.matched]
+        toks = [(m.start(), m.end(), normal_form(m.group())) for m in re.finditer(r"[^\W_]+", b.text)]
+        toks = [t for t in toks if t[2]]
+        for g in b.gold.of_kind("node"):
+            if g.id in got:
+                continue
+            forms = [f for f in [normal_form(g.text)] + [normal_form(a) for a in b.aliases.get(g.id, [])] if f]
+            at = next(((toks[i][0], toks[i + len(f.split()) - 1][1], f) for f in forms
+                       for i in range(len(toks) - len(f.split()) + 1)
+                       if [t[2] for t in toks[i:i + len(f.split())]] == f.split()), None)
+            if at is None:
+                out[NODE_CLASSES[0]].append(f"{b.id} {g.text!r}")
+                continue
+            start, end, form = at
+            cls = _node_miss_class(b.text, start, end, set(form.split()), unmatched)
+            out[cls].append(f"{b.id} {g.text!r}: {b.text[max(0, start - 40):end + 40]!r}")
+    return out
+
+
+def _node_miss_class(text: str, start: int, end: int, gold: set[str], unmatched: list[set[str]]) -> str:
+    if any(gold < p for p in unmatched):
+        return "a box with words too many"
+    if any(p and p < gold for p in unmatched):
+        return "a box with words too few"
+    if any(p & gold for p in unmatched):
+        return "a box sharing some words"
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = len(text) if (k := text.find("\n", end)) < 0 else k
+    before = re.findall(r"[\w'-]+|[,;:()]", text[max(line_start, start - 40):start])
+    after = re.findall(r"[\w'-]+|[,;:.()]", text[end:min(line_end, end + 40)])
+    while before and before[-1].lower() in ("the", "a", "an", "its", "their", "our", "this", "each", "one"):
+        before = before[:-1]  # "against the human genome": the object of "against"
+    prev, nxt = (before[-1].lower() if before else "^"), (after[0].lower() if after else "$")
+    if _BULLET.match(text[line_start:line_end]) and len(text[line_start:start].split()) <= 2 \
+            or re.match(r"\s*#+\s", text[line_start:line_end]):
+        return "list item / heading"
+    if prev == ":" or nxt == ":":
+        return "after a heading's colon"
+    if prev == "(" or nxt == ")":
+        return "in brackets"
+    if prev in ("called", "named", "termed", "dubbed", "labelled", "labeled"):
+        return "after called / named"
+    if nxt in (",", "and", "or") or prev in (",", "and", "or", "plus"):
+        return "in a coordination"
+    if prev in _PREP_WORDS:
+        return "object of a preposition"
+    if after and re.fullmatch(r"[a-z]+s|is|are|was|were", nxt):
+        return "subject before a verb"
+    return "other"
+
+
+def format_node_misses(misses: dict[str, list[str]], show: int = 0) -> str:
+    total = sum(len(v) for v in misses.values())
+    lines = [f"gold nodes the rules miss, by class ({total})"]
+    lines += [f"{len(v):6d}  {cls}" for cls, v in misses.items()]
+    for cls, v in misses.items():
+        lines += [f"[{cls}] {x}" for x in v[:show]]
+    return "\n".join(lines)
+
+
 def _row(t: Tally, head: bool) -> list[int]:
     return [t.ends_rules, t.found_rules, t.reversed_rules] + (
         [t.ends_head, t.found_head, t.reversed_head, t.ends_both, t.found_both] if head else [])
@@ -256,8 +337,13 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--limit", type=int, default=0, help="the first N dev briefs (0: all)")
     ap.add_argument("--show", default=None, help="print the rules' missed edges of forms starting so ('arrow', 'verb')")
     ap.add_argument("--ends", action="store_true", help="with --show: only the missed edges whose both ends were found")
+    ap.add_argument("--nodes", type=int, default=None, metavar="N",
+                    help="only the rules' missed gold nodes, classed, with N examples of each")
     a = ap.parse_args(argv)
     briefs = list(load_briefs("dev"))[: a.limit or None]
+    if a.nodes is not None:
+        print(format_node_misses(node_misses(briefs), a.nodes))
+        return
     read = None
     if not a.no_head:
         reader = NameReader(WEIGHTS_DIR, shared_encoder())

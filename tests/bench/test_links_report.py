@@ -32,3 +32,17 @@ def test_each_brief_is_planned_once_for_the_tables_and_the_scores(monkeypatch) -
     forms, groups, scores = lr.analyse(briefs, lambda text: {"node": [], "links": [], "members": []})
     assert len(built) == 4  # rules, rules+head: one each a brief
     assert scores["rules"].nodes.n_gold == sum(len(b.gold.of_kind("node")) for b in briefs)
+
+
+def test_node_misses_class_every_missed_gold_node_once() -> None:
+    from crafter.benchmarks.links_report import NODE_CLASSES, node_misses
+
+    briefs = list(load_briefs("dev"))[:4]
+    misses = node_misses(briefs)
+    assert set(misses) == set(NODE_CLASSES)
+    missed = 0
+    for b in briefs:
+        s = score_figure(b.gold, figure_from_brief(b.text), b.aliases)
+        missed += len(b.gold.of_kind("node")) - s.nodes.tp
+    assert sum(len(v) for v in misses.values()) == missed
+    assert all(x.split()[0] in {b.id for b in briefs} for v in misses.values() for x in v)
