@@ -32,6 +32,7 @@ MAKERS: dict[str, str] = {
     "excalidraw": "craftbench.makers.excalidraw",
     "mermaid": "craftbench.makers.mermaid",
     "mermaid-readme": "craftbench.makers.mermaid_readme",
+    "mermaid-wild": "craftbench.makers.mermaid_wild",
     "plantuml": "craftbench.makers.plantuml",
     "tikz": "craftbench.makers.tikz",
 }
