@@ -28,6 +28,7 @@ TIGHT_OUTLINED = 1.8  # an outlined one, at most this many (a node's outline sit
 # around a dark fill is wider (2 px and more) and makes the box a node, however tight
 RIM_PX = 1.5
 RIM_HEAD = 2.0  # a 'head' on a plate this many times the figure's usual head is the plate's rim
+RIM_SMALLER = 0.75  # a 'head' on a plate at most this share of its line's head at the far end is the plate's rim
 STRAIGHT_ON = 0.97  # cosine between two line pieces' ways that run straight on from one into the other
 # a curve bending under a plate: its way in and way out at most ~80° apart, each within ~70° of the gap
 BEND_TURN, BEND_GAP, BEND_SPAN = 0.2, 0.35, 12.0
@@ -104,9 +105,10 @@ def _join_pair(lines: list[LinePath | None], end_a: tuple[int, int], end_b: tupl
     (ka, ea), (kb, eb) = end_a, end_b
     a = lines[ka] if ea == 1 else lines[ka].reversed()  # a ends on the plate
     b = lines[kb] if eb == 0 else lines[kb].reversed()  # b starts on it
-    if not mark and _rim_piece(a.head_end, box, rim):
+    far = (a.head_start, b.head_end)  # the joined edge's own heads, at its ends away from the plate
+    if not mark and (_rim_piece(a.head_end, box, rim) or _rim_beside_head(a.head_end, far, box)):
         a = replace(a, head_end=None)
-    if not mark and _rim_piece(b.head_start, box, rim):
+    if not mark and (_rim_piece(b.head_start, box, rim) or _rim_beside_head(b.head_start, far, box)):
         b = replace(b, head_start=None)
     if mark:
         a, b = replace(a, head_end=None), replace(b, head_start=None)
@@ -140,6 +142,16 @@ def _rim_piece(h: Arrowhead | None, box: Box, rim: float) -> bool:
     x0, y0, x1, y1 = h.mask_box
     x, y, w, h_ = box
     return x0 <= x + w + 2 and x1 >= x - 2 and y0 <= y + h_ + 2 and y1 >= y - 2
+
+
+def _rim_beside_head(h: Arrowhead | None, far: tuple[Arrowhead | None, ...], box: Box) -> bool:
+    """Whether head ``h``, on the plate's side, is the plate's rim: the edge joined through the plate has a
+    head at a far end (``far``), and ``h`` is clearly smaller than it. A dark theme's grey plate on a light
+    page (a transparent export) leaves its light rim's corner on a link's end, read as a head smaller than
+    the figure's own ('check admin' -> a state 48 px on: a 16 px 'head' at the plate, the real 26 px one at
+    the state; 'import': a 10 px one where the curve comes in), and the edge stopped at its label."""
+    big = max((f.length for f in far if f is not None), default=0.0)
+    return h is not None and h.length <= RIM_SMALLER * big and _rim_piece(h, box, 0.0)
 
 
 def _end_to_end(a: LinePath, b: LinePath) -> bool:

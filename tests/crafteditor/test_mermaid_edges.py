@@ -5,7 +5,8 @@ at 2, where its cardinality rings are shapes); one class of fault each: edge lab
 (carried by their edge, not nodes), hollow inheritance and realisation heads the tracer closed at
 their tip, entity tables (header over page-coloured and shaded rows) and their cardinality rings,
 a stick-figure actor and a short diagram's lifelines, a label read with the arrow after it as a glyph
-(a short LR link), and a neutral-theme label a curve crosses off its middle."""
+(a short LR link), a neutral-theme label a curve crosses off its middle, and a TB flowchart's link label
+over a straight link and a dark theme's transparent export (both ``craftbench.makers.mermaid_wild``)."""
 
 from __future__ import annotations
 
@@ -87,6 +88,30 @@ def test_label_crossed_off_its_middle_labels_its_edge():
     assert not [e for e in edges if e.source not in labels or e.target not in labels]  # no edge to a text
 
 
+def test_flowchart_link_label_over_a_straight_link_is_no_sequence():
+    # TB: the plate of 'handler router', small and far above 'Output worker submit' on one column, had joined its
+    # 'row' as a stick figure's head: the links under them read as two lifelines, the borders of 'Event report'
+    # between them as two messages, and every link of the flowchart was lost (drawn by craftbench's mermaid-wild)
+    nodes, pairs, edges, labels = _read("flowchart_label_over_link")
+    assert "handler router" not in nodes  # a link's label, not a participant
+    queue, worker, report = "restore manager queue", "output worker submit", "event report"
+    assert pairs[(queue, worker)] + pairs[(worker, queue)] == 1
+    assert pairs[(worker, report)] == 1
+    assert pairs[("index cache done restore", "address score build message server parse router")] == 1
+    assert len(edges) >= 8
+
+
+def test_dark_plate_on_a_transparent_export_labels_its_edge():
+    # the dark theme exported transparent (flattened onto white): the grey plate's light rim, left on the end of
+    # the curve into 'stock', read as a head smaller than the transitions' own, and the plate as a state that
+    # split the transition in two
+    nodes, pairs, edges, labels = _read("state_dark_transparent")
+    assert {"invoice test driver", "policy index", "submit ready", "store storage idle"} <= set(nodes)
+    assert not [n for n in nodes if n.startswith("stoc")]  # the label's plate is no state
+    assert pairs[("invoice test driver", "policy index")] == 1
+    assert pairs[("invoice test driver", "submit ready")] == 1 and pairs[("submit ready", "store storage idle")] == 1
+
+
 def _mermaid_or_skip():
     pytest.importorskip("playwright")
     from craftbench.makers.browser import CHROMIUM
@@ -129,3 +154,22 @@ def test_mermaid_maker_draws_figures_with_their_truth(tmp_path):
         assert (tmp_path / f["file"]).stat().st_size > 1000 and f["split"] == "drawn"
         assert f["nodes"] and f["edges"] and f["text"]
         assert all(a in f["nodes"] and b in f["nodes"] for a, b in f["edges"])
+
+
+@pytest.mark.slow
+def test_mermaid_wild_maker_draws_deliveries_with_their_truth(tmp_path):
+    _mermaid_or_skip()
+    import json
+
+    from PIL import Image
+
+    from craftbench.makers import draw_makers
+
+    manifest = draw_makers("mermaid-wild", tmp_path, n=2, seed=1)
+    figures = json.loads(manifest.read_text())["figures"]
+    assert [f["delivery"] for f in figures] == ["column", "transparent"]
+    column, clear = (Image.open(tmp_path / f["file"]) for f in figures)
+    assert column.width <= 2 * (830 + 32)  # shrunk to GitHub's column (plus the page's padding)
+    assert clear.mode == "RGBA" and clear.getextrema()[3][0] == 0  # no page behind the diagram
+    for f in figures:
+        assert f["nodes"] and f["edges"] and all(a in f["nodes"] and b in f["nodes"] for a, b in f["edges"])
