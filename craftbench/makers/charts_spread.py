@@ -1,6 +1,6 @@
 """Charts of the kinds real sets hold, drawn over the spread real pages show: ggplot2 scatters (plotnine),
-Vega-Lite histograms and pies (Altair + vl-convert), matplotlib scatters, from 72 to 300 dpi and 300 to
-2000 px, across themes, legend places (right, bottom, none), titles with subtitles and captions, PNGs with
+Vega-Lite histograms and pies (Altair + vl-convert), matplotlib scatters, from 72 to 300 dpi (3-9 inch
+pages, at most 2000 px), across themes, legend places (right, bottom, none), titles with subtitles and captions, PNGs with
 a transparent background and JPEGs.
 
 :mod:`craftbench.makers.charts` draws each kind once per maker at 100 or 200 dpi in the maker's default
@@ -58,10 +58,13 @@ def _gg_scatter(p: Plot, rng: random.Random, extras: dict[str, Any]) -> tuple[by
     if rng.random() < 0.3:
         labs["caption"] = extras.setdefault("caption", "Source: drawn data")
     g += gg.labs(**labs)
+    # a page's size in inches (R's 7 × 7 png(), knitr's 7 × 5, a paper's 3.5 column) at its dpi, at most 2000 px
     dpi = rng.choice(_DPIS)
-    side = rng.uniform(300, 2000) / dpi
-    w, h = min(side * rng.uniform(1.0, 1.5), 2000 / dpi), side
-    g += gg.theme(figure_size=(w, h), dpi=dpi, legend_position=rng.choice(("right", "right", "bottom", "none")))
+    h = min(rng.uniform(3.0, 7.0), 2000 / dpi)
+    w = min(h * rng.uniform(1.0, 1.5), 2000 / dpi)
+    place = rng.choice(("right", "right", "bottom", "none"))
+    extras["unnamed"] = place == "none"  # no legend: the series cannot be named
+    g += gg.theme(figure_size=(w, h), dpi=dpi, legend_position=place)
     if labs.get("colour") == "group" and p.legend:
         extras["legend_title"] = "group"
     fig = g.draw()
@@ -83,9 +86,9 @@ def _mpl_scatter(p: Plot, rng: random.Random, extras: dict[str, Any]) -> tuple[b
     style = rng.choice(("default", "default", "ggplot", "seaborn-v0_8-whitegrid", "seaborn-v0_8-darkgrid", "bmh",
                         "classic", "dark_background"))
     dpi = rng.choice(_DPIS)
-    side = rng.uniform(300, 1800) / dpi
+    side = min(rng.uniform(3.0, 6.0), 1800 / dpi)
     with plt.style.context(style):
-        fig, ax = plt.subplots(figsize=(side * rng.uniform(1.0, 1.5), side), dpi=dpi)
+        fig, ax = plt.subplots(figsize=(min(side * rng.uniform(1.0, 1.5), 2000 / dpi), side), dpi=dpi)
         marker = rng.choice(("o", "o", "s", "^", "x", "."))
         for s in p.series:
             xs = [r[1] for r in p.rows if r[0] == s]
@@ -180,6 +183,7 @@ def draw(figs: Path, n: int, seed: int, kinds: tuple[str, ...] = SPREAD_KINDS) -
                                      extras.get("legend_title", "")) if w)
         records.append({"id": fid, "file": f"figs/{path.name}", "kind": "chart", "style": base, "maker": maker,
                         "group": kind, "width": width, "height": height, "text": words, "nodes": [], "edges": [],
-                        "images": 0, "values": _truth_values(rng, p),
+                        "images": 0, "values": [[("" if extras.get("unnamed") else v[0]), *v[1:]]
+                                                for v in _truth_values(rng, p)],
                         "value_axis": [round(axis[0], 6), round(axis[1], 6)]})
     return records
