@@ -60,3 +60,18 @@ def test_a_far_off_merged_label_is_dropped_before_the_misread_ones():
     vals = [0.0, 10.0, 2.0, 3.0, 4.0, 5.0, 6.0, 70.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13014.0]
     axis = fit_axis([(p, f"{v:g}") for p, v in zip(px, vals)])
     assert axis is not None and abs(axis.value(40.0 + 39.3 * 6) - 6.0) < 0.1
+
+
+@pytest.mark.slow  # four makers started (Deno for vl-convert): about 10 s
+def test_the_spread_maker_draws_each_failing_kind_with_its_truth(tmp_path):
+    """``craftbench makers charts-spread``: one figure of each kind, its file there, its truth whole."""
+    pytest.importorskip("altair")
+    pytest.importorskip("vl_convert")
+    pytest.importorskip("plotnine")
+    from craftbench.makers.charts_spread import SPREAD_KINDS, draw
+
+    records = draw(tmp_path, n=len(SPREAD_KINDS), seed=2)
+    assert [r["group"] for r in records] == list(SPREAD_KINDS)
+    for r in records:
+        assert (tmp_path / r["file"].split("/", 1)[1]).stat().st_size > 1000
+        assert r["kind"] == "chart" and len(r["values"]) >= 3 and len(r["value_axis"]) == 2
