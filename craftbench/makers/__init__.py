@@ -30,6 +30,7 @@ from crafter.errors import CrafterError
 # kind -> module; each module imports its maker's tool only inside draw() (they are optional at run time)
 MAKERS: dict[str, str] = {
     "charts": "craftbench.makers.charts",
+    "charts-spread": "craftbench.makers.charts_spread",
     "excalidraw": "craftbench.makers.excalidraw",
     "mermaid": "craftbench.makers.mermaid",
     "mermaid-readme": "craftbench.makers.mermaid_readme",

@@ -392,7 +392,10 @@ def robust_fit(px: list[float], vals: list[float]) -> tuple[float, float, float]
     if err > 0.01 and len(x) >= 4:
         keep = np.ones(len(x), bool)
         for _ in range(max(1, len(x) // 4) if len(x) >= 8 else 1):
-            keep[np.flatnonzero(keep)[int(np.argmax(res))]] = False
+            # the reading farthest off the line through the others: a line pulled through a far-off
+            # one can leave its worst residual on a good one ('0.75' read '0 75' over 0.50 … 0.00:
+            # the 0.50 was dropped, and the axis ran 75 … -15)
+            keep[max(np.flatnonzero(keep), key=lambda i: _left_out(x, y, keep, i, fit))] = False
             a2, b2, err2, res = fit(x[keep], y[keep])
             if err2 < err / 3:
                 a, b, err = a2, b2, err2
@@ -402,6 +405,14 @@ def robust_fit(px: list[float], vals: list[float]) -> tuple[float, float, float]
     if b == 0:
         return None
     return float(a), float(b), err
+
+
+def _left_out(x: np.ndarray, y: np.ndarray, keep: np.ndarray, i: int, fit) -> float:
+    """How far reading ``i`` lies off the line fitted through the other kept ones, in their span."""
+    others = keep.copy()
+    others[i] = False
+    a, b, _, _ = fit(x[others], y[others])
+    return float(abs(y[i] - (a + b * x[i])) / (np.ptp(y[others]) or 1.0))
 
 
 def _consensus(x: np.ndarray, y: np.ndarray, a: float, b: float, err: float, fit) -> tuple[float, float, float]:
