@@ -34,6 +34,7 @@ from crafteditor.hand_text import fit_hand_lettering
 from crafteditor.hatching import dehatched
 from crafteditor.lighting import evened_photo, on_paper
 from crafteditor.lines.paths import LinePath
+from crafteditor.lines.stubs import stub_between
 from crafteditor.lines.widths import detect_lines_by_width
 from crafteditor.loading import ImageSource, RasterImage, load_image
 from crafteditor.ocr.engine import get_engine
@@ -200,7 +201,8 @@ def _read(source: ImageSource | RasterImage, config: Config, *, name: str | None
         lines, line_mask = detect_lines_by_width(line_rgb, residual, paints.background_rgb, paints.labels, head_ink)
         near_shape = cv2.dilate(shape_mask.astype(np.uint8), np.ones((9, 9), np.uint8)).astype(bool)
         lines = [ln for ln in lines
-                 if _line_is_real(ln, image.scale) and (ln.pieces > 0 or _between_shapes(ln, near_shape))]
+                 if (_line_is_real(ln, image.scale) or stub_between(ln, shape_mask))
+                 and (ln.pieces > 0 or _between_shapes(ln, near_shape))]
         line_mask = _redraw_line_mask(lines, residual)
         if sketched or wobbly_outlines(shapes):  # hand-drawn: an Excalidraw export's boxes read as typeset
             lines, pencil = mend_sketch_lines(lines, shapes, line_rgb, paints)

@@ -18,6 +18,7 @@ import string
 import numpy as np
 
 from crafteditor.ocr.font_class import fit, ink_box, load_face, template
+from crafteditor.ocr.greek import read_greek
 from crafteditor.shapes.detect import DetectedShape
 
 OPERATORS = "+×⊙⊕⊗−"
@@ -28,6 +29,9 @@ FACES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "STIXGeneral.ttf")
 GOOD_FIT = 0.55  # the best operator's fit, at least
 INK_DISTANCE = 80.0  # a glyph pixel's colour distance from the circle's fill, at least
 MIN_INK_PX = 6  # the glyph's ink box, at least this tall or wide (pixels)
+# an operator keeps clear of the rim's band (0.8 of the inner radius out); an italic Greek letter (σ) may reach
+# into it, but no further than this share (a cross or a line through the circle reaches the rim)
+GREEK_REACH = 0.9
 MAX_SOLID = 0.6  # the share of its ink box a glyph's strokes fill, at most (a disk fills 0.79)
 
 
@@ -47,8 +51,10 @@ def operator_glyph(rgb: np.ndarray, s: DetectedShape) -> tuple[str, float] | Non
     yy, xx = np.mgrid[y0:y1, x0:x1]
     dist = np.hypot(xx + 0.5 - cx, yy + 0.5 - cy)
     ink = (np.linalg.norm(crop - np.asarray(s.fill, np.float32), axis=2) > INK_DISTANCE) & (dist <= inner)
-    # the rim's band: a glyph sits clear of it; a cross or a line drawn through the circle reaches it
-    if np.count_nonzero(ink & (dist > 0.8 * inner)) > 2:
+    # the rim's band: a glyph sits clear of it; a cross or a line drawn through the circle reaches it. An italic
+    # Greek letter may reach into its inner part (a σ's tail fills its circle), never into the outer
+    near_rim = np.count_nonzero(ink & (dist > 0.8 * inner)) > 2
+    if np.count_nonzero(ink & (dist > GREEK_REACH * inner)) > 2:
         return None
     glyph = ink_box(ink)
     if glyph is None or max(glyph.shape) < MIN_INK_PX:
@@ -61,13 +67,22 @@ def operator_glyph(rgb: np.ndarray, s: DetectedShape) -> tuple[str, float] | Non
     gx, gy = x0 + (cols[0] + cols[-1] + 1) / 2, y0 + (rows[0] + rows[-1] + 1) / 2
     if math.hypot(gx - cx, gy - cy) > 0.3 * inner:
         return None
+    if near_rim:
+        return _greek(glyph)
     best, best_fit = None, GOOD_FIT
     for ch in OPERATORS + RIVALS:
         for face in FACES:
             tpl = template(ch, face) if load_face(face) is not None else None
             if tpl is not None and (f := fit(glyph, tpl)) >= best_fit:
                 best, best_fit = ch, f
-    return None if best is None or best in RIVALS else (best, float(glyph.shape[0]))
+    return _greek(glyph) if best is None or best in RIVALS else (best, float(glyph.shape[0]))
+
+
+def _greek(glyph: np.ndarray) -> tuple[str, float] | None:
+    """An activation's lone Greek letter (a Mamba block's or a GRU's σ, set in a circle): the recogniser has no
+    class for it; :func:`crafteditor.ocr.greek.read_greek` weighs it against its Latin look-alikes."""
+    letter = read_greek(glyph)
+    return None if letter is None else (letter, float(glyph.shape[0]))
 
 
 def operator_font_size(glyph: str, ink_px: float, scale: float) -> float:

@@ -23,6 +23,7 @@ from crafteditor.paint import Paints, darkest_color, distances, luma
 
 GREEK_SURE = 0.97  # a lone glyph read less surely than this (or as a Latin look-alike) may be a Greek letter
 LIGHT_FILL = 200.0  # luminance above which a paint is a fill, never a glyph's colour
+ON_FILL = 0.5  # a cluster is on a fill where this share of its box round its glyphs is fill
 
 
 def read_lone_glyphs(rgb: np.ndarray, paints: Paints, runs: list[TextRun], engine: OcrEngine, latin: bool,
@@ -313,7 +314,7 @@ def _crowded(ink: np.ndarray, lab: np.ndarray, members: list[tuple], box: tuple[
     H, W = ink.shape
     m = max(2, int(0.3 * glyph_h))
     ya, yb, xa, xb = max(0, y0 - m), min(H, y1 + m), max(0, x0 - m), min(W, x1 + m)
-    if light[ya:yb, xa:xb].any():
+    if _on_fill(light, lab, members, box):
         m = max(2, int(0.6 * glyph_h))
         ya, yb, xa, xb = max(0, y0 - m), min(H, y1 + m), max(0, x0 - m), min(W, x1 + m)
         other = ink[ya:yb, xa:xb] & ~np.isin(lab[ya:yb, xa:xb], [mm[4] for mm in members])
@@ -325,13 +326,24 @@ def _crowded(ink: np.ndarray, lab: np.ndarray, members: list[tuple], box: tuple[
     around = ink[ya:yb, xa:xb] & ~np.isin(lab[ya:yb, xa:xb], [mm[4] for mm in members])
     # an axis line (or a frame's side) running past the label, as a tick label stands beside
     # its axis, is no drawing round it: the ink of a line that carries on a glyph beyond the
-    # margin (mplhep's framed axes had kept every single-digit tick label from being read)
-    g = int(glyph_h)
+    # margin (mplhep's framed axes had kept every single-digit tick label from being read); a glyph is the
+    # cluster's own height where it is smaller than the text's median (a math label's letter in a figure with
+    # large titles: its line ran on past it, but not by a title's height before meeting a node)
+    g = int(min(glyph_h, y1 - y0))
     for c in np.flatnonzero(around.any(axis=0)):
         around[:, c] &= ~_on_line(ink[max(0, ya - g):min(H, yb + g), xa + c], ya - max(0, ya - g), yb - ya, g)
     for r in np.flatnonzero(around.any(axis=1)):
         around[r, :] &= ~_on_line(ink[ya + r, max(0, xa - g):min(W, xb + g)], xa - max(0, xa - g), xb - xa, g)
     return bool(around.sum() > 0.02 * around.size)
+
+
+def _on_fill(light: np.ndarray, lab: np.ndarray, members: list[tuple], box: tuple[int, int, int, int]) -> bool:
+    """Whether the cluster is set on a light fill: most of its box round its glyphs is fill. A label set on the
+    canvas beside a node (a TikZ math label under a box, by the line leaving it: a Mamba block's A, X, B, C) has a
+    fill near it, not under it; it had been held to the fill's stricter margin and dropped for the box's outline."""
+    x0, y0, x1, y1 = box
+    around = ~np.isin(lab[y0:y1, x0:x1], [m[4] for m in members])
+    return bool(around.any()) and float(light[y0:y1, x0:x1][around].mean()) > ON_FILL
 
 
 def _small_node_inside(light: np.ndarray, box: tuple[int, int, int, int], glyph_h: float) -> np.ndarray | None:

@@ -18,6 +18,7 @@ from crafteditor.shapes.detect import DetectedShape
 from crafter.spec.model import Edge, Node
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+SERIF_ITALIC = "/usr/share/fonts/truetype/dejavu/DejaVuSerif-Italic.ttf"
 FILL = (178, 217, 255)
 
 
@@ -84,3 +85,21 @@ def test_a_lone_letter_in_a_circle_is_no_operator():
     for letter in "xXeEc":
         assert operator_glyph(*_ringed(letter)) is None, letter
     assert [operator_glyph(*_ringed(op))[0] for op in "×⊕⊗⊙+"] == list("×⊕⊗⊙+")
+
+
+def test_an_activations_italic_greek_letter_in_a_circle_is_its_label():
+    """A Mamba block's or a GRU's activation: an italic σ in a circle, its tail reaching well out toward the rim
+    (the operators' rim test had taken it for a line drawn through the circle). The recogniser has no class for σ:
+    the circle came back unlabelled and the edges into it ended at a nameless node."""
+    img = Image.new("RGB", (120, 120), "white")
+    d = ImageDraw.Draw(img)
+    d.ellipse([33, 33, 87, 87], fill=FILL, outline="black", width=3)
+    d.text((60, 60), "σ", fill="black", font=ImageFont.truetype(SERIF_ITALIC, 40), anchor="mm")
+    s = DetectedShape(shape="circle", x=34.5, y=34.5, w=51.0, h=51.0, fill=FILL, stroke=(0, 0, 0),
+                      stroke_px=3.0, iou=1.0, face=None)
+    assert operator_glyph(np.asarray(img), s)[0] == "σ"
+    # a cross drawn from rim to rim is no glyph, Greek or other
+    d.ellipse([33, 33, 87, 87], fill=FILL, outline="black", width=3)
+    d.line([35, 60, 85, 60], fill="black", width=3)
+    d.line([60, 35, 60, 85], fill="black", width=3)
+    assert operator_glyph(np.asarray(img), s) is None

@@ -1,0 +1,39 @@
+"""Stubs: what the rings erased round two nodes leave of a short connector between them.
+
+A paper architecture stacks its blocks a few points apart (a transformer's Norm, attention and ⊕, joined by
+lines 10-20 px long at screen resolution); with a ring erased round each node, 3-6 px of such a line remain,
+under the floor below which a headless line is a speck (issue 31: every such edge of the ViT encoder was lost).
+Such a stub is kept where it runs along an axis and the nodes' ink lies just ahead of both its ends.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from crafteditor.lines.paths import LinePath
+
+REACH = 12.0  # px: how far past each end of the stub a node's ink may lie (a ring and an anti-aliased rim)
+
+
+def stub_between(ln: LinePath, shapes: np.ndarray) -> bool:
+    """Whether ``ln`` is a short axis-aligned stub with a shape (``shapes``: the shapes' pixel mask) just
+    ahead of each end, along its axis."""
+    if ln.head_start is not None or ln.head_end is not None or len(ln.points) < 2:
+        return False
+    (x0, y0), (x1, y1) = ln.start, ln.end
+    length = float(np.hypot(x1 - x0, y1 - y0))
+    if length == 0 or min(abs(x1 - x0), abs(y1 - y0)) > 1.0 or length > REACH:
+        return False
+    dx, dy = (x1 - x0) / length, (y1 - y0) / length
+    return _ahead(shapes, (x0, y0), (-dx, -dy)) and _ahead(shapes, (x1, y1), (dx, dy))
+
+
+def _ahead(mask: np.ndarray, p: tuple[float, float], d: tuple[float, float]) -> bool:
+    H, W = mask.shape
+    for t in np.arange(1.0, REACH + 0.5, 1.0):
+        x, y = int(round(p[0] + t * d[0])), int(round(p[1] + t * d[1]))
+        if not (0 <= x < W and 0 <= y < H):
+            return False
+        if mask[y, x]:
+            return True
+    return False
