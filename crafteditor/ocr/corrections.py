@@ -360,10 +360,13 @@ def restore_script_minus(text: str, centres: list[float], upright: np.ndarray, p
     if n < 4:
         return text, centres
     xs = [c - pad for c in centres]
+    # each glyph's columns, a pixel wider on either side, and its height (the page, 0, left out):
+    # asked for all glyphs at once per character (a list over the glyphs was most of this pass)
+    lo, hi, tall = stats[1:n, 0] - 1, stats[1:n, 0] + stats[1:n, 2] + 1, stats[1:n, 3]
 
     def glyph_at(cx: float) -> int | None:
-        hit = [k for k in range(1, n) if stats[k, 0] - 1 <= cx <= stats[k, 0] + stats[k, 2] + 1]
-        return max(hit, key=lambda k: stats[k, 3]) if hit else None
+        hit = np.flatnonzero((lo <= cx) & (cx <= hi))
+        return int(hit[np.argmax(tall[hit])]) + 1 if hit.size else None  # the tallest, the first of equals
 
     for i in range(1, len(text)):
         j = i + 1 if text[i] == " " else i  # the character after the gap

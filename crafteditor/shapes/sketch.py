@@ -58,9 +58,10 @@ WOBBLE_PX = 0.1  # a box whose sides stray this far from straight lines (px) was
 def sketch_ink(rgb: np.ndarray, paints: Paints, exclude: np.ndarray | None = None) -> np.ndarray:
     """Pixels drawn in contrast with the paper and with every fill (pencil grey included; paper
     grain is not): an Excalidraw box filled in pastel blue is a hole in its dark outline."""
-    ink = np.ones(rgb.shape[:2], bool)
-    for color in _surfaces(paints):
-        ink &= farther_than(rgb, color, INK_CONTRAST, within=ink)
+    surfaces = _surfaces(paints)
+    ink = farther_than(rgb, surfaces[0], INK_CONTRAST)  # the paper's: every pixel is asked
+    for color in surfaces[1:]:  # each fill's: only what is still ink
+        ink = farther_than(rgb, color, INK_CONTRAST, within=ink)
     if exclude is not None:
         ink &= ~exclude
     return ink
@@ -70,14 +71,16 @@ def _surfaces(paints: Paints) -> list[np.ndarray]:
     """The paper's colour and the fills': light paints that cover a share of the figure in blobs
     (most of their pixels survive a 5×5 erosion), not in strokes."""
     out = [paints.background_rgb]
-    counts = np.bincount((paints.labels.ravel() + 1).astype(np.int64), minlength=len(paints.colors) + 1)[1:]
+    # counted in the labels' own small integers (an int64 copy of a 15 MP page's labels first was
+    # two thirds of this count: 0.20 -> 0.07 s)
+    counts = np.bincount(paints.labels.ravel() + 1, minlength=len(paints.colors) + 1)[1:]
     for p in np.flatnonzero(counts >= SURFACE_SHARE * paints.labels.size).tolist():
         c = paints.colors[p].astype(np.float32)
         lum, chroma = float(luma(c)), float(c.max() - c.min())
         if p == paints.background or lum < 190 or (lum < 225 and chroma < 40):
             continue  # a fill is light: pale grey, or a pastel (a chart's grey bars are pencil-dark)
         mask = (paints.labels == p).astype(np.uint8)
-        if cv2.erode(mask, np.ones((5, 5), np.uint8)).sum() >= 0.4 * counts[p]:
+        if cv2.countNonZero(cv2.erode(mask, np.ones((5, 5), np.uint8))) >= 0.4 * counts[p]:
             out.append(paints.colors[p])
     return out
 
