@@ -13,12 +13,13 @@ gaps closed, and every enclosed hole that holds a label is compared with the ide
 them become edges in the usual stages that follow (mended by :mod:`crafteditor.sketch_lines`).
 
 The stage runs when the config asks for it (``sketch='on'``, the ``sketch`` preset) or, with
-``sketch='auto'``, when the outlines look hand-drawn: at least two solid holes match a shape
+``sketch='auto'``, when the outlines look hand-drawn: at least two holes match a shape
 only loosely, their boundary off the ideal by a pixel or more on average (a typeset box is off by
-a fraction of one, and is a face the shape stage has read already), and a box among them has
-sides that wobble along their run (:func:`looks_hand_drawn`: a typeset sequence diagram's pockets
-between lifelines and messages are rough too, notched by arrowheads, but straight). The ``auto`` preset then
-reads the figure again with the ``sketch`` preset. An Excalidraw export's boxes are faces of one
+a fraction of one, and is a face the shape stage has read already): :func:`looks_rough`. The
+``auto`` preset then reads the figure again with the ``sketch`` preset. Where no second reading
+follows (a JPEG), the outlines are kept only where a box among them has sides that wobble along
+their run (:func:`looks_hand_drawn`: a typeset sequence diagram's pockets between lifelines and
+messages are rough too, notched by arrowheads, but straight). An Excalidraw export's boxes are faces of one
 paint, read by the shape stage, so no sketch is seen; their sides bow off straight lines
 (:func:`wobbly_outlines`), and its lines are mended as a sketch's
 (:mod:`crafteditor.sketch_lines`, :mod:`crafteditor.sketch_arrows`).
@@ -146,28 +147,42 @@ def find_sketch_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: f
         made = _clean_shape(face, shape, iou, ink, scale, _fill(rgb, face, paints))
         made.dashed = _dash_style(face, near)
         found.append((made, rough, _side_stray(filled), _side_wobble(filled)))
-    if config.sketch == "auto" and not looks_hand_drawn(found):
-        return []
+    if config.sketch == "auto" and not (looks_rough(found) and (config.preset_name == "auto" or looks_hand_drawn(found))):
+        return []  # the auto preset reads a rough figure again as a sketch; kept as they are, outlines must wobble
     shapes = [s for s, *_ in found]
     # nested holes: a frame's inside holds its members' outlines; a node's inner ring (a doubled
     # stroke) is the same node
     return _drop_doubles(shapes)
 
 
+def looks_rough(found: list[tuple[DetectedShape, float, float, float]]) -> bool:
+    """Whether the loosely matching outlines ``found`` (each with its roughness and its sides' stray
+    from a straight line, px) may be a hand-drawn figure's: two or more rough ones. A box whose
+    sides stray by pixels is no outline, wobbly or not, but a pocket of paper between curves and
+    lines (an LSTM cell's; a hand-drawn box's sides stray 0.1-0.6 px on the real set): it is no
+    sign of a sketch (re-read as one, such a figure lost nodes and edges). The auto preset reads
+    such a figure again with the sketch preset: typeset ones among them too (a PowerPoint UML
+    diagram, a PlantUML state machine, a sequencediagram.org ladder on dev), as their second
+    reading scored edge F1 0.65, 0.36 and 0.98 where their first scored 0.29, 0.43 and 0.65 (its
+    lines mended, boxes the typeset stage missed found as loose outlines, lines read lossy)."""
+    return sum(r >= ROUGH_PX and (s.shape not in ("box", "round") or stray <= BOX_STRAY_PX)
+               for s, r, stray, _ in found) >= 2
+
+
 def looks_hand_drawn(found: list[tuple[DetectedShape, float, float, float]]) -> bool:
     """Whether the loosely matching outlines ``found`` (each with its roughness, its sides' stray
     from a straight line and their wobble, px: :func:`_side_stray`, :func:`_side_wobble`) are a
-    hand-drawn figure's: two or more rough solid ones, a box among them whose sides wobble.
+    hand-drawn figure's: two or more rough solid ones, a box among them whose sides wobble. Where
+    no second reading follows (a JPEG, read with the jpeg preset), only then are they kept as nodes.
 
     Roughness alone (the hole off its ideal outline) is no sign: a pocket of paper fenced in by a
     sequence diagram's lifelines and messages, notched by arrowheads and self-calls, a box holding
-    an icon or a glyph's remnant, are rough and typeset (three dev figures, a PowerPoint UML class
-    diagram, a PlantUML state machine and a sequencediagram.org ladder, were read twice, the second
-    time through a median that erased their 1 px dashed lifelines). A hand-drawn box's sides wobble
-    along their run (0.2-0.5 px off a straight line, notches left out); a typeset box's are straight
-    (0.0), however rounded, antialiased or compressed. A dashed outline's hole bows in at each
-    closed gap, so it is no sign either way; nor is a box whose sides stray by pixels (a pocket
-    between curves: an LSTM cell's). Ellipses, diamonds and the rest count beside a wobbling box."""
+    an icon or a glyph's remnant, are rough and typeset (kept as nodes, a q75 JPEG ladder's pockets
+    took its node F1 0.71 -> 0.53). A hand-drawn box's sides wobble along their run (0.2-1.0 px
+    off a straight line, notches left out); a typeset box's are straight (0.0), however rounded,
+    antialiased or compressed. A dashed outline's hole bows in at each closed gap, so it is no
+    sign either way; nor is a box whose sides stray by pixels (see :func:`looks_rough`). Ellipses,
+    diamonds and the rest count beside a wobbling box."""
     rough = [(s, stray, wobble) for s, r, stray, wobble in found
              if r >= ROUGH_PX and getattr(s, "dashed", "solid") == "solid"]
     boxes = [s for s, stray, wobble in rough if s.shape in ("box", "round")]

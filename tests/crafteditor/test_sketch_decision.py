@@ -60,10 +60,13 @@ def _ladder(scale: int = 1) -> np.ndarray:
     return np.asarray(im)
 
 
-def test_a_typeset_sequence_ladder_is_not_taken_for_a_sketch():
+def test_a_typeset_sequence_ladder_read_once_keeps_no_loose_outlines():
+    """Read with the jpeg preset (a JPEG: no second reading follows), a ladder's pockets between
+    lifelines and messages are no nodes; read with the auto preset they are rough (it reads them
+    again, as a sketch: see looks_rough)."""
     for scale in (1, 2):
         rgb = _ladder(scale)
-        config = Config()
+        config = Config.preset("jpeg")
         assert find_sketch_shapes(rgb, find_paints(rgb, config), config, 1.0, []) == [], scale
 
 
@@ -104,3 +107,18 @@ def test_rough_notched_straight_sides_are_no_sign_of_a_sketch_and_wobbling_ones_
     assert looks_hand_drawn([wobbly, (ellipse, rough, 5.0, 0.9)])  # an ellipse beside a wobbling box
     assert not looks_hand_drawn([(ellipse, rough, 5.0, 0.9)] * 2)  # pockets between curves alone
     assert not looks_hand_drawn([wobbly, (dashed, rough, 0.5, 0.4)])  # a dashed hole bows at its gaps
+
+
+def test_a_pencil_sketch_as_a_jpeg_keeps_its_outlines():
+    """A hand-drawn figure read once (a q75 JPEG: the jpeg preset, no second reading) keeps its
+    wobbly outlines as nodes: their sides wobble."""
+    import io
+
+    from handdrawn import pencil_sketch
+
+    png, words, _ = pencil_sketch(0)
+    buf = io.BytesIO()
+    Image.open(io.BytesIO(png)).convert("RGB").save(buf, "JPEG", quality=75)
+    rgb = np.asarray(Image.open(io.BytesIO(buf.getvalue())).convert("RGB"))
+    config = Config.preset("jpeg")
+    assert len(find_sketch_shapes(rgb, find_paints(rgb, config), config, 1.0, [])) >= len(words) - 1
