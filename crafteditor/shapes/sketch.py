@@ -13,10 +13,13 @@ gaps closed, and every enclosed hole that holds a label is compared with the ide
 them become edges in the usual stages that follow (mended by :mod:`crafteditor.sketch_lines`).
 
 The stage runs when the config asks for it (``sketch='on'``, the ``sketch`` preset) or, with
-``sketch='auto'``, when the outlines look hand-drawn: at least two holes match a shape only
-loosely, their boundary off the ideal by a pixel or more on average (a typeset box is off by
-a fraction of one, and is a face the shape stage has read already). The ``auto`` preset then
-reads the figure again with the ``sketch`` preset. An Excalidraw export's boxes are faces of one
+``sketch='auto'``, when the outlines look hand-drawn: at least two holes match a shape
+only loosely, their boundary off the ideal by a pixel or more on average (a typeset box is off by
+a fraction of one, and is a face the shape stage has read already): :func:`looks_rough`. The
+``auto`` preset then reads the figure again with the ``sketch`` preset. Where no second reading
+follows (a JPEG), the outlines are kept only where a box among them has sides that wobble along
+their run (:func:`looks_hand_drawn`: a typeset sequence diagram's pockets between lifelines and
+messages are rough too, notched by arrowheads, but straight). An Excalidraw export's boxes are faces of one
 paint, read by the shape stage, so no sketch is seen; their sides bow off straight lines
 (:func:`wobbly_outlines`), and its lines are mended as a sketch's
 (:mod:`crafteditor.sketch_lines`, :mod:`crafteditor.sketch_arrows`).
@@ -53,6 +56,7 @@ SURFACE_SHARE = 0.003  # a fill covers at least this share of the figure
 SOLID_SHARE = 0.85  # share of an outline inked for a solid (not dashed) frame
 PAPER_LOST_SHARE = 0.6  # ink over more of the figure than this: the paper's colour was not the page's
 WOBBLE_PX = 0.1  # a box whose sides stray this far from straight lines (px) was drawn by hand (typeset: 0.0)
+NOTCH_PX = 3  # a side's edge this far (px) from its median line is a notch (an arrowhead, a glyph's remnant, an icon)
 
 
 def sketch_ink(rgb: np.ndarray, paints: Paints, exclude: np.ndarray | None = None) -> np.ndarray:
@@ -145,23 +149,49 @@ def find_sketch_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: f
         rough = (1.0 - iou) * area / perimeter  # mean width of the band where hole and outline differ
         made = _clean_shape(face, shape, iou, ink, scale, _fill(rgb, face, paints))
         made.dashed = _dash_style(face, near)
-        found.append((made, rough, _side_stray(filled)))
-    if config.sketch == "auto" and not looks_hand_drawn(found):
-        return []
-    shapes = [s for s, _, _ in found]
+        found.append((made, rough, _side_stray(filled), _side_wobble(filled)))
+    if config.sketch == "auto" and not (looks_rough(found) and (config.preset_name == "auto" or looks_hand_drawn(found))):
+        return []  # the auto preset reads a rough figure again as a sketch; kept as they are, outlines must wobble
+    shapes = [s for s, *_ in found]
     # nested holes: a frame's inside holds its members' outlines; a node's inner ring (a doubled
     # stroke) is the same node
     return _drop_doubles(shapes)
 
 
-def looks_hand_drawn(found: list[tuple[DetectedShape, float, float]]) -> bool:
-    """Whether the loosely matching outlines ``found`` (each with its roughness and its sides'
-    stray from a straight line, px) are a hand-drawn figure's: two or more rough ones. A box
-    whose sides stray by pixels is no outline, wobbly or not, but a pocket of paper between
-    curves and lines (an LSTM cell's; a hand-drawn box's sides stray 0.1-0.6 px on the real
-    set): it is no sign of a sketch (re-read as one, such a figure lost nodes and edges)."""
+def looks_rough(found: list[tuple[DetectedShape, float, float, float]]) -> bool:
+    """Whether the loosely matching outlines ``found`` (each with its roughness and its sides' stray
+    from a straight line, px) may be a hand-drawn figure's: two or more rough ones. A box whose
+    sides stray by pixels is no outline, wobbly or not, but a pocket of paper between curves and
+    lines (an LSTM cell's; a hand-drawn box's sides stray 0.1-0.6 px on the real set): it is no
+    sign of a sketch (re-read as one, such a figure lost nodes and edges). The auto preset reads
+    such a figure again with the sketch preset: typeset ones among them too (a PowerPoint UML
+    diagram, a PlantUML state machine, a sequencediagram.org ladder on dev), as their second
+    reading scored edge F1 0.65, 0.36 and 0.98 where their first scored 0.29, 0.43 and 0.65 (its
+    lines mended, boxes the typeset stage missed found as loose outlines, lines read lossy)."""
     return sum(r >= ROUGH_PX and (s.shape not in ("box", "round") or stray <= BOX_STRAY_PX)
-               for s, r, stray in found) >= 2
+               for s, r, stray, _ in found) >= 2
+
+
+def looks_hand_drawn(found: list[tuple[DetectedShape, float, float, float]]) -> bool:
+    """Whether the loosely matching outlines ``found`` (each with its roughness, its sides' stray
+    from a straight line and their wobble, px: :func:`_side_stray`, :func:`_side_wobble`) are a
+    hand-drawn figure's: two or more rough solid ones, a box among them whose sides wobble. Where
+    no second reading follows (a JPEG, read with the jpeg preset), only then are they kept as nodes.
+
+    Roughness alone (the hole off its ideal outline) is no sign: a pocket of paper fenced in by a
+    sequence diagram's lifelines and messages, notched by arrowheads and self-calls, a box holding
+    an icon or a glyph's remnant, are rough and typeset (kept as nodes, a q75 JPEG ladder's pockets
+    took its node F1 0.71 -> 0.53). A hand-drawn box's sides wobble along their run (0.2-1.0 px
+    off a straight line, notches left out); a typeset box's are straight (0.0), however rounded,
+    antialiased or compressed. A dashed outline's hole bows in at each closed gap, so it is no
+    sign either way; nor is a box whose sides stray by pixels (see :func:`looks_rough`). Ellipses,
+    diamonds and the rest count beside a wobbling box."""
+    rough = [(s, stray, wobble) for s, r, stray, wobble in found
+             if r >= ROUGH_PX and getattr(s, "dashed", "solid") == "solid"]
+    boxes = [s for s, stray, wobble in rough if s.shape in ("box", "round")]
+    wobbly = [s for s, stray, wobble in rough if s.shape in ("box", "round") and stray <= BOX_STRAY_PX
+              and wobble >= WOBBLE_PX]
+    return bool(wobbly) and len(wobbly) + len(rough) - len(boxes) >= 2
 
 
 def wobbly_outlines(shapes: list[DetectedShape]) -> bool:
@@ -187,6 +217,28 @@ def _side_stray(m: np.ndarray) -> float:
             t = np.arange(len(e), dtype=np.float64)
             strays.append(float(np.abs(e - np.polyval(np.polyfit(t, e, 1), t)).mean()))
     return float(np.median(strays)) if strays else 0.0
+
+
+def _side_wobble(m: np.ndarray) -> float:
+    """How far a hole's sides wobble off straight lines, in px: each side's edge over its middle
+    half, notches (:data:`NOTCH_PX` off its median) left out, its mean distance from its fitted
+    line; the second least of the four (a hole fenced in by a wobbly stroke on one side only, a
+    hand-drawn arrow along a typeset box, is no hand-drawn outline)."""
+    h, w = m.shape
+    rows = m[int(0.25 * h):int(0.75 * h) + 1]
+    cols = m[:, int(0.25 * w):int(0.75 * w) + 1].T
+    rows, cols = rows[rows.any(axis=1)], cols[cols.any(axis=1)]
+    strays = []
+    for e in (rows.argmax(axis=1), rows.shape[1] - rows[:, ::-1].argmax(axis=1),
+              cols.argmax(axis=1), cols.shape[1] - cols[:, ::-1].argmax(axis=1)):
+        t = np.arange(len(e), dtype=np.float64)
+        keep = np.abs(e - np.median(e)) <= NOTCH_PX if len(e) else e.astype(bool)
+        if keep.sum() >= 6:
+            t, e = t[keep], e[keep].astype(np.float64)
+            strays.append(float(np.abs(e - np.polyval(np.polyfit(t, e, 1), t)).mean()))
+        else:
+            strays.append(0.0)
+    return sorted(strays)[1] if len(strays) >= 2 else 0.0
 
 
 def _sketch_class(face: Face) -> tuple[str, float]:

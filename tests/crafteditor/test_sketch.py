@@ -192,7 +192,7 @@ def test_a_pocket_between_curves_is_no_sign_of_a_sketch():
     two rough boxes with straight or wobbling sides are."""
     import cv2
 
-    from crafteditor.shapes.sketch import BOX_STRAY_PX, ROUGH_PX, _side_stray, looks_hand_drawn, sketch_ink
+    from crafteditor.shapes.sketch import BOX_STRAY_PX, ROUGH_PX, _side_stray, looks_rough, sketch_ink
 
     assert _side_stray(_hole(False)) < 1e-6
     assert _side_stray(_hole(True)) > BOX_STRAY_PX
@@ -205,9 +205,9 @@ def test_a_pocket_between_curves_is_no_sign_of_a_sketch():
     assert 0.1 < stray <= BOX_STRAY_PX, stray
     box = SimpleNamespace(shape="round")
     rough = ROUGH_PX + 0.5
-    assert not looks_hand_drawn([(box, rough, _side_stray(_hole(True)))] * 2)
-    assert looks_hand_drawn([(box, rough, 0.4)] * 2)
-    assert not looks_hand_drawn([(box, rough, 0.4), (box, ROUGH_PX - 0.5, 0.4)])
+    assert not looks_rough([(box, rough, _side_stray(_hole(True)), 0.4)] * 2)
+    assert looks_rough([(box, rough, 0.4, 0.4)] * 2)
+    assert not looks_rough([(box, rough, 0.4, 0.4), (box, ROUGH_PX - 0.5, 0.4, 0.4)])
 
 
 def test_a_second_reading_as_a_sketch_reuses_the_first_readings_text(monkeypatch):
