@@ -154,7 +154,7 @@ def _from_pil(im: Image.Image, label: str, config: Config) -> RasterImage:
         page = _page_for(arr, config.background)
         rgb = array_to_rgb(arr, page, label)
         if arr.ndim == 3 and arr.shape[2] == 4 and (arr[:, :, 3] < 128).mean() >= PAGE_SHOWS:
-            known = _hex_rgb(page)
+            known = _page_shown(rgb, arr[:, :, 3] < 128, _hex_rgb(page))
     return RasterImage(rgb=rgb, name=label, dpi=float(dpi), source_format=fmt, had_alpha=had_alpha, page=known)
 
 
@@ -162,6 +162,23 @@ def _from_pil(im: Image.Image, label: str, config: Config) -> RasterImage:
 PAGE_SHOWS = 0.05
 # a transparent figure whose ink is light (drawn for a dark page) is flattened onto this page
 DARK_PAGE = "#0D1117"
+
+
+def _page_shown(rgb: np.ndarray, clear: np.ndarray, page: tuple[int, int, int]) -> tuple[int, int, int]:
+    """The page as the figure's see-through pixels (``clear``) show it once flattened: ``page``
+    where they are fully clear; where they share one tint (a canvas washed over with a half-clear
+    colour: an Excalidraw dark export's 33 % grey over the whole figure), that tint. A page
+    taken as white there had every white stroke on the 198-grey canvas read as the page and the
+    canvas as ink: all of a dev figure's arrows were lost."""
+    step = max(1, int(np.sqrt(clear.size / 250_000)))  # a sample is enough to decide
+    seen = rgb[::step, ::step][clear[::step, ::step]]
+    if seen.size == 0:
+        return page
+    colors, counts = np.unique(seen.reshape(-1, 3), axis=0, return_counts=True)
+    top = colors[int(np.argmax(counts))]
+    if counts.max() < 0.5 * len(seen):  # no one tint: the page shows through as it is
+        return page
+    return int(top[0]), int(top[1]), int(top[2])
 
 
 def _page_for(arr: np.ndarray, background: str) -> str:

@@ -59,7 +59,9 @@ def outline_pencil(ln: LinePath, shapes: list[DetectedShape]) -> bool:
     pts = samples_along(ln.points, 24)
     step = ln.length / (len(pts) - 1)
     for s in shapes:
-        if s.is_group:  # a frame's side: connectors between the boxes inside run along it
+        # a frame's side: connectors between the boxes inside run along it; outside it, the sheets
+        # drawn behind a card that holds boxes (a stack of cards, each read as a frame) do
+        if s.is_group and sum(s.contains_point(*p) for p in pts) > (1 - PENCIL_ALONG) * len(pts):
             continue
         if not (s.x - band <= ln.start[0] <= s.x + s.w + band and s.y - band <= ln.start[1] <= s.y + s.h + band):
             continue

@@ -38,6 +38,20 @@ def _drawn(shape: str, w: int, h: int) -> np.ndarray:
         cv2.ellipse(m, ((W / 2, H / 2), (w, h), 0), 1, thickness=-1)
     elif shape == "diamond":
         _poly(m, [(W / 2, 0), (W, H / 2), (W / 2, H), (0, H / 2)])
+    elif shape == "diamond_round":
+        # Excalidraw's rounded diamond: each corner cut a quarter of the way along its sides and
+        # drawn as a cubic with both controls at the corner; the box is the curves' tips, so the
+        # sharp corners lie outside it (by 1/16 of the sharp diamond's width and height)
+        sx, sy = W / (1 - 0.0625), H / (1 - 0.0625)
+        ox, oy = (sx - W) / 2, (sy - H) / 2
+        corners = [(W / 2, -oy), (W + ox, H / 2), (W / 2, H + oy), (-ox, H / 2)]
+        pts: list[tuple[float, float]] = []
+        for k, c in enumerate(corners):
+            a, b = corners[k - 1], corners[(k + 1) % 4]
+            p0 = (c[0] + 0.25 * (a[0] - c[0]), c[1] + 0.25 * (a[1] - c[1]))
+            p3 = (c[0] + 0.25 * (b[0] - c[0]), c[1] + 0.25 * (b[1] - c[1]))
+            pts += [p0, *_cubic(p0, c, c, p3)]
+        _poly(m, pts)
     elif shape in ("parallelogram", "parallelogram_l"):
         s = min(h * 0.35, w * 0.2)
         pts = [(s, 0), (W, 0), (W - s, H), (0, H)]
@@ -125,6 +139,8 @@ def _classify(face: Face) -> tuple[str, float]:
             best_iou = ious[best]
     if best == "parallelogram_l":
         best = "parallelogram"
+    if best == "diamond":  # drawn with rounded corners (Excalidraw's default): 0.89 against a sharp one
+        best_iou = max(best_iou, mask_iou(m, ideal_mask("diamond_round", face.w, face.h)))
     trapezoid = fit_trapezoid(m)  # any slant (an encoder in a paper figure), not Crafter's proportions only
     if trapezoid is not None and trapezoid[1] > best_iou + 0.01:
         return trapezoid

@@ -101,3 +101,16 @@ def test_boxes_drawn_to_the_edges_of_a_transparent_figure_stay_on_its_page():
     # drawn back on the white page: the gap between the boxes is white, not black
     drawn = np.asarray(Image.open(io.BytesIO(svg_to_png(conv.svg))).convert("RGB").resize((560, 160)))
     assert drawn[75:85, 200:240].min() > 230 and drawn[140:150, 270:290].min() > 230
+
+
+def test_a_half_clear_canvas_is_the_page_it_shows():
+    """A canvas washed over with a half-clear dark tint (an Excalidraw dark-theme export at a third opacity)
+    flattens to grey, and that grey is the page: white strokes on it are ink. The page had been taken as the
+    white it was flattened onto, the strokes read as page and the canvas as ink, and every arrow was lost."""
+    im = _boxes("RGBA", (84, 84, 84, 85), (255, 255, 255, 255))
+    img = load_image(_png(im))
+    grey = tuple(int(v) for v in img.rgb[2, 2])
+    assert img.page == grey and 190 <= grey[0] <= 205
+    conv = convert(img, Config(quality=False))
+    assert sum(c.kind == "node" for c in conv.figure.components) == 2
+    assert any(c.kind == "edge" for c in conv.figure.components)
