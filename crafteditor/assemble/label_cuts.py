@@ -19,7 +19,7 @@ from crafteditor.shapes.detect import DetectedShape
 
 Pt = tuple[float, float]
 
-STUB_INK = 0.5  # share of the course between label and node that must be ink (the stub and its head)
+STUB_INK = 0.4  # share of the course between label and node that must be ink (the stub and its head)
 INK_CONTRAST = 40.0  # RGB distance from the page at which a pixel is ink
 
 
@@ -56,19 +56,22 @@ def _carried(pts: list[Pt], at_start: bool, width: float, nodes: list[DetectedSh
     label = next((r for r in labels if _in_box(p, _halo(r, width))), None)
     if label is None:
         return None
-    box = _halo(label, width)
-    # the course leaves the label's halo here
-    t_out = min((hi - c) / v if v > 0 else (lo - c) / v for c, v, lo, hi in
-                ((p[0], d[0], box[0], box[2]), (p[1], d[1], box[1], box[3])) if abs(v) > 1e-9)
+    # the course leaves the label's own box here (the stub past it may start inside the halo:
+    # a label just above a node, its line's stub a few pixels long)
+    box = (label.x, label.y, label.right, label.bottom)
+    if not _in_box(p, box) and ray_box(p, (p[0] + d[0], p[1] + d[1]), box) is None:
+        return None  # the label is beside the course, not across it
+    t_out = max(0.0, min((hi - c) / v if v > 0 else (lo - c) / v for c, v, lo, hi in
+                         ((p[0], d[0], box[0], box[2]), (p[1], d[1], box[1], box[3])) if abs(v) > 1e-9))
     q = (p[0] + d[0] * t_out, p[1] + d[1] * t_out)
     reach = 3 * label.h + 3 * width + 6
     best = None
     for s in nodes:
         if _in_box(p, (s.x, s.y, s.x + s.w, s.y + s.h)):
             return None  # the line already ends on a node
-        hit = ray_box(p, q, (s.x, s.y, s.x + s.w, s.y + s.h))
-        # the node lies past the label's halo (one the line reaches before it is the line's own end)
-        if hit is None or (hit[0] - q[0]) * d[0] + (hit[1] - q[1]) * d[1] < -1.0:
+        hit = ray_box(p, (p[0] + d[0], p[1] + d[1]), (s.x, s.y, s.x + s.w, s.y + s.h))
+        # the node lies past the label (one the course meets before it is no cut line's)
+        if hit is None or (hit[0] - q[0]) * d[0] + (hit[1] - q[1]) * d[1] < 1.0:
             continue
         gap = math.dist(q, hit)
         if gap <= reach and (best is None or gap < best[0]):
