@@ -39,7 +39,10 @@ def through_labels(lines: list[LinePath], shapes: list[DetectedShape], labels: l
             if (ln.head_start if at_start else ln.head_end) is not None:
                 continue
             end = _carried(pts, at_start, ln.width, nodes, flat, rgb, background)
-            if end is not None:
+            # the ink past the label is a stub too short to be a line: where a line of its own
+            # starts there (a text node between two arrows, 'layer 1 → a(x) → layer 2'), it is no cut
+            if end is not None and not any(o is not ln and _starts_between(o, pts[0] if at_start else pts[-1], end,
+                                                                             ln.width) for o in lines):
                 pts = [end, *pts] if at_start else [*pts, end]
         out.append(ln if len(pts) == len(ln.points) else replace(ln, points=pts))
     return out
@@ -70,9 +73,10 @@ def _carried(pts: list[Pt], at_start: bool, width: float, nodes: list[DetectedSh
         if _in_box(p, (s.x, s.y, s.x + s.w, s.y + s.h)):
             return None  # the line already ends on a node
         hit = ray_box(p, (p[0] + d[0], p[1] + d[1]), (s.x, s.y, s.x + s.w, s.y + s.h))
-        # the node lies past the label (one the course meets before it is no cut line's)
-        if hit is None or (hit[0] - q[0]) * d[0] + (hit[1] - q[1]) * d[1] < 1.0:
+        if hit is None or (hit[0] - p[0]) * d[0] + (hit[1] - p[1]) * d[1] < 0:
             continue
+        if (hit[0] - q[0]) * d[0] + (hit[1] - q[1]) * d[1] < 1.0:
+            return None  # a node the course meets before it leaves the label: the line is no cut one
         gap = math.dist(q, hit)
         if gap <= reach and (best is None or gap < best[0]):
             best = (gap, hit)
@@ -84,6 +88,19 @@ def _carried(pts: list[Pt], at_start: bool, width: float, nodes: list[DetectedSh
     elif abs(d[1]) < 0.05:
         y = p[1]
     return (x, y)
+
+
+def _starts_between(o: LinePath, a: Pt, b: Pt, width: float) -> bool:
+    """Whether one of line ``o``'s ends lies on the course a→b (within the line's width and 3 px)."""
+    length = math.dist(a, b)
+    if length < 1.0:
+        return False
+    ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+    for e in (o.points[0], o.points[-1]):
+        t = (e[0] - a[0]) * ux + (e[1] - a[1]) * uy
+        if 0 <= t <= length and abs((e[0] - a[0]) * uy - (e[1] - a[1]) * ux) <= width + 3:
+            return True
+    return False
 
 
 def _halo(r: TextRun, width: float) -> tuple[float, float, float, float]:
