@@ -27,6 +27,8 @@ MIN_COLOURS = 10  # distinct colours (16 levels a channel) in a photo block
 MAX_TOP2 = 0.5  # share of a photo block its two commonest colours cover at most
 MAX_TOP2_LOSSY = 0.4  # a JPEG's ringing mixes colours around every stroke
 MAX_LUMA_STD = 60.0  # a photo block's brightness varies less than a block of strokes on paper
+MAX_MIXED = 0.9  # share of a block's pixels that are blends of two of its three commonest colours: drawn, no photo
+MIX_TOLERANCE = 8.0  # RGB distance from such a blend within which a pixel still is one
 MAX_TEXTURE_STD = 30.0  # a soft-textured block (sky, a faded patch): low contrast
 MIN_BLOCKS = 6  # blocks a photo region needs (a 20×20 px thumbnail covers about 6)
 MIN_FILL = 0.45  # share of a region's rectangle its photo blocks cover
@@ -85,11 +87,42 @@ def photo_blocks(rgb: np.ndarray, lossy: bool = False,
     top2 = np.sort(lens, axis=1)[:, -2:].sum(axis=1) / n
     # glyphs and strokes are drawn in contrast (dark on light): a block of them spans the range
     std = luma(px, np.float64).std(axis=1)
-    seeds[cand] = (distinct >= MIN_COLOURS) & (top2 <= (MAX_TOP2_LOSSY if lossy else MAX_TOP2)) & (std <= MAX_LUMA_STD)
+    seed = (distinct >= MIN_COLOURS) & (top2 <= (MAX_TOP2_LOSSY if lossy else MAX_TOP2)) & (std <= MAX_LUMA_STD)
+    if seed.any():
+        seed[seed] = _blended_share(px[seed], (q[..., 0] << 8 | q[..., 1] << 4 | q[..., 2])[seed]) < MAX_MIXED
+    seeds[cand] = seed
     bg = np.asarray(background if background is not None else (255, 255, 255), np.int32)
     off_page = np.abs(px - bg).max(axis=2).mean(axis=1) > 10
     texture[cand] = (distinct >= 3) & (std <= MAX_TEXTURE_STD) & off_page & (top2 < 1.0)
     return seeds, texture
+
+
+def _blended_share(px: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """Per block (``px`` N×64×3, ``codes`` N×64 its 16-level colour codes): the share of its pixels
+    that are a blend of two of its three commonest colours. A coloured outline's anti-aliased
+    diagonal crossing a fill (a teal diamond's tip where a grey connector meets it) has a dozen
+    colour levels and no dominant pair, as a photo does, but every pixel lies between two of
+    the outline, the fill and the page; a photo's colours do not."""
+    n = codes.shape[1]
+    order = np.sort(codes, axis=1)
+    change = np.concatenate([np.ones((len(codes), 1), bool), np.diff(order, axis=1) != 0], axis=1)
+    # each distinct code's count: the run length from its first place in the sorted row
+    first = np.where(change, np.arange(n), n)
+    nxt = np.minimum.accumulate(np.concatenate([first[:, 1:], np.full((len(codes), 1), n)], axis=1)[:, ::-1],
+                                axis=1)[:, ::-1]
+    counts = np.where(change, nxt - np.arange(n), 0)
+    top = np.take_along_axis(order, np.argsort(-counts, axis=1, kind="stable")[:, :3], axis=1)  # N×3 codes
+    pts = px.astype(np.float64)
+    colours = []
+    for k in range(3):
+        own = (codes == top[:, k:k + 1])[..., None]  # N×64×1
+        colours.append((pts * own).sum(axis=1) / np.maximum(own.sum(axis=1), 1))  # N×3 mean colour
+    best = np.full(codes.shape, np.inf)
+    for i, j in ((0, 1), (0, 2), (1, 2)):
+        a, ab = colours[i][:, None, :], (colours[j] - colours[i])[:, None, :]
+        t = np.clip(((pts - a) * ab).sum(axis=2) / np.maximum((ab * ab).sum(axis=2), 1e-9), 0.0, 1.0)
+        best = np.minimum(best, np.linalg.norm(pts - (a + t[..., None] * ab), axis=2))
+    return (best <= MIX_TOLERANCE).mean(axis=1)
 
 
 def find_photos(rgb: np.ndarray, lossy: bool = False, background: np.ndarray | None = None) -> list[PhotoRegion]:

@@ -24,6 +24,7 @@ from crafteditor.assemble.geometry import (
 from crafteditor.assemble.head_sizes import closed_back, head_size, share_head_sizes
 from crafteditor.assemble.hollow import MAX_HALF, hollow_heads, hollow_tips
 from crafteditor.assemble.joins import bridge_gaps, extend_at_junctions, join_grazed_corners, split_bus_crossings
+from crafteditor.assemble.label_cuts import through_labels
 from crafteditor.assemble.labels_on_edges import wrapped_label
 from crafteditor.assemble.leftovers import free_line
 from crafteditor.assemble.plates import arrow_glyph_last
@@ -69,6 +70,7 @@ def edge_components(b: FigureBuilder, lines: list[LinePath], shapes: list[Detect
     lines = bridge_gaps(lines, [s for s in shapes if s.is_group],
                         [r for r in (*loose, *titles) if r.angle == 0], deadline=deadline)
     lines = join_grazed_corners(lines, shapes)
+    lines = through_labels(lines, shapes, loose, b.image.rgb, np.asarray(b.paints.background_rgb, np.float32))
     lines = extend_at_junctions(hollow_heads(lines), shapes, deadline=deadline)
     lines = split_bus_crossings(lines, shapes)
     lines = _split_fans(lines, shapes)
