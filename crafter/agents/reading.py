@@ -372,6 +372,10 @@ def _only_a_verb(low: str, text: str) -> bool:
     before = [b.lower() for b in re.findall(r"([\w'-]+)\s+" + re.escape(low) + r"(?![\w-])", text, re.I)]
     if any(b in _DETERMINER_WORDS for b in before):
         return False
+    for b, after in re.findall(r"([\w'$-]+)\s+" + re.escape(low) + r"(?![\w-])(\s*[.;:,)]|\s+[a-z]+ing\b|\s*$)",
+                               text, re.I):
+        if b.lower() not in _SUBJECT_WORDS:  # "k class scores.", "Bloom filters summarising their logs": a noun
+            return False  # after a modifier, where nothing (or a participle) follows, not a verb's object
     lemma = verb_lemma(low)
     return lemma is not None and lemma != low or bool(before) and all(b in _SUBJECT_WORDS or b.endswith("ly")
                                                                          for b in before)

@@ -165,3 +165,12 @@ def test_a_dropped_name_leaves_no_edge_label() -> None:
                      edge_labels={("A", "B"): "x", ("B", "C"): "y"})
     rename_names(r, {"B": None})
     assert r.entities == ["A", "C"] and r.relations == [] and r.edge_labels == {}
+
+
+def test_a_plural_after_a_modifier_with_nothing_after_it_is_a_noun() -> None:
+    from crafter.agents.reading import says_no_thing
+
+    assert not says_no_thing("scores", "a final MLP maps the global feature to k class scores.")
+    assert not says_no_thing("filters", "the peers exchange Bloom filters summarising their logs")
+    assert says_no_thing("returns", "the worker acts, and it returns.")  # after a subject's pronoun: a verb
+    assert says_no_thing("returns", "the worker returns the batch to the learner")
