@@ -21,6 +21,10 @@ from crafteditor.paint import darkest_color, distances
 from crafteditor.text_regions import dark_components, regions_at, typical_glyph_height
 
 DETECT_GLYPH_HEIGHT = 14.0  # px: large figures are shrunk for the detector until glyphs are this tall
+SMALL_PRINT = 6.0  # px: a figure whose typical glyph is this tall at most is set in small print...
+SMALL_DETECTED = 10.0  # px: ...and where the detector would see its glyphs under this tall, upscaled further (scale_at)...
+MAX_UPSCALE = 4.0  # ...by this much at most...
+MAX_DETECT_PIXELS = 2_500_000  # ...and to this many pixels of resized image at most
 DARK_PAGE = 90  # a page whose median grey is under this is dark: its text is light
 PLATE_SHARE = 0.05  # a label's plate covers this share of the detector's box, at least (plate_background)
 PLATE_CONTRAST = 120  # and differs from the box's border colour by this (summed over R, G, B), at least
@@ -110,15 +114,30 @@ def detection_scale(rgb: np.ndarray, dark: np.ndarray | None = None) -> float:
 
 def scale_at(shape: tuple[int, ...], glyph_h: float | None) -> float:
     """:func:`detection_scale` of an image of ``shape`` (h, w), its typical glyph height known
-    (:func:`~crafteditor.text_regions.typical_glyph_height`; None where under ten glyphs)."""
+    (:func:`~crafteditor.text_regions.typical_glyph_height`; None where under ten glyphs).
+
+    Small print (typical glyph :data:`SMALL_PRINT` px at most) that the bounds above leave under
+    :data:`SMALL_DETECTED` px is upscaled further until its glyphs are that tall, at most
+    :data:`MAX_UPSCALE`× and :data:`MAX_DETECT_PIXELS` pixels in all: a wide Mermaid flowchart
+    shrunk to a README's column and screenshotted at 1× (862×178, 4 px glyphs) reached the detector
+    at 2×, and labels went undetected ('Delete order'; issue 31). Not for 7-8 px glyphs: on dev
+    that raised three state machines and an architecture diagram, but split a sequence diagram's
+    bold notes where they cross its coloured lifeline bands (words 0.88 -> 0.76)."""
     h, w = shape[:2]
     short = min(h, w)
     limit = min(max(736, short), 2000 * short / max(h, w), max(2 * short, 64))
     by_glyph = None if glyph_h is None else DETECT_GLYPH_HEIGHT / glyph_h
     if limit > short:
         up = limit / short
-        return up if by_glyph is None else max(1.0, min(up, by_glyph))
-    return 1.0 if by_glyph is None else float(np.clip(by_glyph, 0.25, 1.0))
+        if by_glyph is None:
+            return up
+        scale = max(1.0, min(up, by_glyph))
+    else:
+        scale = 1.0 if by_glyph is None else float(np.clip(by_glyph, 0.25, 1.0))
+    if glyph_h is not None and glyph_h <= SMALL_PRINT and glyph_h * scale < SMALL_DETECTED:
+        budget = math.sqrt(MAX_DETECT_PIXELS / max(1, h * w))
+        scale = max(scale, min(SMALL_DETECTED / glyph_h, MAX_UPSCALE, budget))
+    return scale
 
 
 def line_boxes(quads: list[np.ndarray], w: int, h: int) -> list[tuple[int, int, int, int]]:
