@@ -58,6 +58,8 @@ def test_sequence_ink_under_bands_is_the_plain_readings():
             want = _plain_ink_mask(rgb, (255, 255, 255))
             got = ink_mask(rgb, (255, 255, 255))
             assert got.dtype == want.dtype and np.array_equal(got, want)
+            # a Fortran-ordered (transposed) image reads the same: no write lost in a copy
+            assert np.array_equal(ink_mask(np.asfortranarray(rgb), (255, 255, 255)), want)
     blank = np.full((60, 60, 3), 255, np.uint8)
     assert not ink_mask(blank, (255, 255, 255)).any()
 
