@@ -18,6 +18,7 @@ from dataclasses import replace
 import numpy as np
 
 from crafteditor.assemble.geometry import ray_box, run_across
+from crafteditor.assemble.joins import halo_pad
 from crafteditor.lines.paths import Arrowhead, LinePath, direction_out
 from crafteditor.ocr.runs import TextRun
 from crafteditor.shapes.detect import DetectedShape
@@ -117,7 +118,7 @@ def _starts_between(o: LinePath, a: Pt, b: Pt, width: float) -> bool:
 
 def _halo(r: TextRun, width: float) -> tuple[float, float, float, float]:
     """A label's box grown by its erasure halo (as :func:`crafteditor.assemble.joins.bridge_gaps` grows it)."""
-    pad = 0.5 * r.h + width + 3
+    pad = halo_pad(r, width)
     return (r.x - pad, r.y - pad, r.right + pad, r.bottom + pad)
 
 
