@@ -160,14 +160,17 @@ def _from_pil(im: Image.Image, label: str, config: Config) -> RasterImage:
 
 # the share of transparent pixels from which a figure's page is taken as known (what was flattened onto)
 PAGE_SHOWS = 0.05
+# the share of the see-through pixels one tint covers, at least, for that tint to be the page
+PAGE_TINT = 0.9
 # a transparent figure whose ink is light (drawn for a dark page) is flattened onto this page
 DARK_PAGE = "#0D1117"
 
 
 def _page_shown(rgb: np.ndarray, clear: np.ndarray, page: tuple[int, int, int]) -> tuple[int, int, int]:
     """The page as the figure's see-through pixels (``clear``) show it once flattened: ``page``
-    where they are fully clear; where they share one tint (a canvas washed over with a half-clear
-    colour: an Excalidraw dark export's 33 % grey over the whole figure), that tint. A page
+    where they are fully clear; where nearly all of them (:data:`PAGE_TINT`) share one tint (a canvas
+    washed over with a half-clear colour: an Excalidraw dark export's 33 % grey over the whole figure),
+    that tint (a half-clear panel over most of a clear canvas is no page: the canvas round it shows). A page
     taken as white there had every white stroke on the 198-grey canvas read as the page and the
     canvas as ink: all of a dev figure's arrows were lost."""
     step = max(1, int(np.sqrt(clear.size / 250_000)))  # a sample is enough to decide
@@ -176,7 +179,7 @@ def _page_shown(rgb: np.ndarray, clear: np.ndarray, page: tuple[int, int, int]) 
         return page
     colors, counts = np.unique(seen.reshape(-1, 3), axis=0, return_counts=True)
     top = colors[int(np.argmax(counts))]
-    if counts.max() < 0.5 * len(seen):  # no one tint: the page shows through as it is
+    if counts.max() < PAGE_TINT * len(seen):  # no one tint: the page shows through as it is
         return page
     return int(top[0]), int(top[1]), int(top[2])
 

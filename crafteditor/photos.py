@@ -75,7 +75,8 @@ def photo_blocks(rgb: np.ndarray, lossy: bool = False,
     blocks = crop.reshape(bh, BLOCK, bw, BLOCK, 3).transpose(0, 2, 1, 3, 4)  # a view: only the candidates are copied
     px = blocks[cand].reshape(-1, BLOCK * BLOCK, 3).astype(np.int32)  # N×64×3
     q = px >> 4
-    codes = np.sort((q[..., 0] << 8) | (q[..., 1] << 4) | q[..., 2], axis=1)
+    unsorted = (q[..., 0] << 8) | (q[..., 1] << 4) | q[..., 2]
+    codes = np.sort(unsorted, axis=1)
     change = np.diff(codes, axis=1) != 0
     distinct = 1 + change.sum(axis=1)
     # run lengths of equal codes in each sorted block: the two longest are the commonest colours
@@ -89,7 +90,7 @@ def photo_blocks(rgb: np.ndarray, lossy: bool = False,
     std = luma(px, np.float64).std(axis=1)
     seed = (distinct >= MIN_COLOURS) & (top2 <= (MAX_TOP2_LOSSY if lossy else MAX_TOP2)) & (std <= MAX_LUMA_STD)
     if seed.any():
-        seed[seed] = _blended_share(px[seed], (q[..., 0] << 8 | q[..., 1] << 4 | q[..., 2])[seed]) < MAX_MIXED
+        seed[seed] = _blended_share(px[seed], unsorted[seed], codes[seed], lens[seed]) < MAX_MIXED
     seeds[cand] = seed
     bg = np.asarray(background if background is not None else (255, 255, 255), np.int32)
     off_page = np.abs(px - bg).max(axis=2).mean(axis=1) > 10
@@ -97,20 +98,15 @@ def photo_blocks(rgb: np.ndarray, lossy: bool = False,
     return seeds, texture
 
 
-def _blended_share(px: np.ndarray, codes: np.ndarray) -> np.ndarray:
-    """Per block (``px`` N×64×3, ``codes`` N×64 its 16-level colour codes): the share of its pixels
-    that are a blend of two of its three commonest colours. A coloured outline's anti-aliased
+def _blended_share(px: np.ndarray, codes: np.ndarray, order: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Per block (``px`` N×64×3, ``codes`` N×64 its 16-level colour codes, ``order`` them sorted,
+    ``counts`` each code's count at its run's last place in ``order``, 0 elsewhere; every block holds
+    :data:`MIN_COLOURS` codes or more): the share of its pixels that are a blend of two of its three
+    commonest colours. A coloured outline's anti-aliased
     diagonal crossing a fill (a teal diamond's tip where a grey connector meets it) has a dozen
     colour levels and no dominant pair, as a photo does, but every pixel lies between two of
     the outline, the fill and the page; a photo's colours do not."""
-    n = codes.shape[1]
-    order = np.sort(codes, axis=1)
-    change = np.concatenate([np.ones((len(codes), 1), bool), np.diff(order, axis=1) != 0], axis=1)
-    # each distinct code's count: the run length from its first place in the sorted row
-    first = np.where(change, np.arange(n), n)
-    nxt = np.minimum.accumulate(np.concatenate([first[:, 1:], np.full((len(codes), 1), n)], axis=1)[:, ::-1],
-                                axis=1)[:, ::-1]
-    counts = np.where(change, nxt - np.arange(n), 0)
+    # the three commonest (ties: the lower code first, as runs lie in code order)
     top = np.take_along_axis(order, np.argsort(-counts, axis=1, kind="stable")[:, :3], axis=1)  # N×3 codes
     pts = px.astype(np.float64)
     colours = []

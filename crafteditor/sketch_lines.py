@@ -29,6 +29,7 @@ PENCIL_MIN_PX = 40.0  # a line along a shape's outline: this long at least...
 PENCIL_OFFSET_WIDTHS = 12.0  # ...within this many stroke widths (+2 px) of the outline...
 PENCIL_OFFSET_MAX = 40.0  # ...and never farther than this (px)...
 PENCIL_ALONG = 0.75  # ...for this share of its course, running parallel to it there (within ~15°)
+PENCIL_INSIDE = 0.25  # a frame with more than this share of the course inside it: a connector between its boxes
 
 
 def mend_sketch_lines(lines: list[LinePath], shapes: list[DetectedShape], rgb: np.ndarray,
@@ -61,7 +62,7 @@ def outline_pencil(ln: LinePath, shapes: list[DetectedShape]) -> bool:
     for s in shapes:
         # a frame's side: connectors between the boxes inside run along it; outside it, the sheets
         # drawn behind a card that holds boxes (a stack of cards, each read as a frame) do
-        if s.is_group and sum(s.contains_point(*p) for p in pts) > (1 - PENCIL_ALONG) * len(pts):
+        if s.is_group and sum(s.contains_point(*p) for p in pts) > PENCIL_INSIDE * len(pts):
             continue
         if not (s.x - band <= ln.start[0] <= s.x + s.w + band and s.y - band <= ln.start[1] <= s.y + s.h + band):
             continue

@@ -169,10 +169,11 @@ def _read(source: ImageSource | RasterImage, config: Config, *, name: str | None
     watch.lap("charts")
     budget.ran("charts")
 
-    shapes, sketched = _shapes(rgb, line_rgb, paints, config, image.scale, chart_mask | photo_px, runs, charts, budget)
+    shapes, sketched, rereads = _shapes(rgb, line_rgb, paints, config, image.scale, chart_mask | photo_px, runs, charts,
+                                        budget, c0)
     # hand-drawn: read again as a sketch (see _shapes), where the budget leaves time for it; else
-    # the first reading stands, its sketch shapes with it
-    if sketched and config.preset_name == "auto" and budget.affords(budget_clock() - c0):
+    # the first reading stands, its sketch shapes with it (kept only where their outlines wobble)
+    if sketched and rereads:
         # its text is this reading's (both read the pixels as decoded): OCR was half a re-read's cost
         again = vectorize(image, config.replace(**PRESETS["sketch"], preset_name="sketch"), name=name,
                           started=budget.start, text=read)
@@ -315,15 +316,21 @@ class Budget:
 
 
 def _shapes(rgb: np.ndarray, raw: np.ndarray, paints: Paints, config: Config, scale: float, exclude: np.ndarray,
-            runs: list[TextRun], charts: list[Any], budget: Budget) -> tuple[list[DetectedShape], bool]:
-    """(nodes and group frames, whether hand-drawn outlines were among them). ``raw``: the
+            runs: list[TextRun], charts: list[Any], budget: Budget,
+            c0: float) -> tuple[list[DetectedShape], bool, bool]:
+    """(nodes and group frames, whether hand-drawn outlines were among them, whether a second
+    reading as a sketch follows: the auto preset's, where the budget affords it; else rough outlines
+    are kept only where they wobble: :func:`crafteditor.shapes.sketch.looks_hand_drawn`). ``raw``: the
     pixels as decoded, text erased. Read with the default settings, a hand-drawn figure's paper
     grain and uneven pencil came back as ~800 traced specks (a 1100×520 pencil sketch): the
     caller reads it again with the sketch preset."""
     if not (config.shapes and (config.mode != "chart" or not charts)) or budget.over("shapes"):
-        return [], False
+        return [], False, False
     shapes = detect_shapes(rgb, paints, config, scale, exclude=exclude, raw=raw, deadline=budget.deadline, runs=runs)
-    return add_sketch_shapes(raw, paints, config, scale, shapes, exclude=exclude, runs=runs if config.ocr else None)
+    rereads = config.preset_name == "auto" and budget.affords(budget_clock() - c0)
+    shapes, sketched = add_sketch_shapes(raw, paints, config, scale, shapes, exclude=exclude,
+                                         runs=runs if config.ocr else None, rereads=rereads)
+    return shapes, sketched, rereads
 
 
 def _photos(image: RasterImage, paints: Paints, runs: list[TextRun], chart_mask: np.ndarray, config: Config,

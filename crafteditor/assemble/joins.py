@@ -39,7 +39,7 @@ def bridge_gaps(lines: list[LinePath], groups: list[DetectedShape],
     frame_reach = 2 * (max((g.stroke_px for g in groups), default=0) + 3) + width + 8
     labels = label_blocks(labels)
     label_boxes = [(r.x - pad, r.y - pad, r.right + pad, r.bottom + pad)
-                   for r in labels for pad in (0.5 * r.h + width + 3,)]
+                   for r in labels for pad in (halo_pad(r, width),)]
     grid = PointGrid(max(frame_reach, 16.0))
     for i, ln in enumerate(lines):
         _index_ends(grid, i, ln)
@@ -169,11 +169,17 @@ def label_blocks(labels: list[TextRun]) -> list[TextRun]:
     return [*labels, *blocks]
 
 
+def halo_pad(r: TextRun, width: float) -> float:
+    """How far a label's erasure halo reaches past its box, for a line ``width`` wide: the gap it cuts
+    in a line drawn through it (:func:`bridge_gaps`, :func:`crafteditor.assemble.label_cuts.through_labels`)."""
+    return 0.5 * r.h + width + 3
+
+
 def _label_gap(p: tuple[float, float], q: tuple[float, float], width: float, labels: list[TextRun]) -> bool:
     """A line's gap from p to q runs through a text label drawn over the line (with a halo)."""
     lo_x, hi_x, lo_y, hi_y = min(p[0], q[0]), max(p[0], q[0]), min(p[1], q[1]), max(p[1], q[1])
     for r in labels:
-        pad = 0.5 * r.h + width + 3
+        pad = halo_pad(r, width)
         # both ends in the label's padded box (contains_point's test, written out: this runs
         # for every label and every joinable pair, 4·10^5 times on the dev figures)
         if not (r.x - pad <= lo_x and hi_x <= r.x + r.w + pad and r.y - pad <= lo_y and hi_y <= r.y + r.h + pad):

@@ -45,7 +45,7 @@ def ink_mask(rgb: np.ndarray, background: tuple[int, int, int]) -> np.ndarray:
     px = np.ascontiguousarray(rgb[:, :, :3])[solid].astype(np.int32)
     packed = (px[:, 0] << 16) | (px[:, 1] << 8) | px[:, 2]
     colours, counts = np.unique(packed, return_counts=True)
-    paper = np.zeros_like(ink)
+    paper = np.zeros(ink.shape, bool)  # C-ordered whatever rgb's order: written through a flat view below
     top = np.argsort(-counts)[:6]  # the few colours most of the fills have
     for c in colours[top][counts[top] >= SHARE * n]:
         colour = (int(c) >> 16 & 255, int(c) >> 8 & 255, int(c) & 255)

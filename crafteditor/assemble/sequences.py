@@ -362,10 +362,11 @@ def _one_row(found: list[Lifeline], shapes: list[DetectedShape], named: int) -> 
 
 
 def _head_of(s: DetectedShape, box: DetectedShape) -> bool:
-    """``s`` is small beside a participant's ``box`` and ends level with its row (no lower than two of the box's
-    heights above its top): a stick figure's head, not a box of its own. (A TB flowchart's link label, its
-    plate small beside a node hundreds of px below on the link's column, had joined that node's 'row': the
-    link and the node's side read as two lifelines, box borders between them as messages, every edge lost.)"""
+    """``s`` is small beside a participant's ``box`` and ends level with its row (its bottom no higher than two of
+    the box's heights, or 40 px, above the box's top): a stick figure's head, not a box of its own. (A TB
+    flowchart's link label, its plate small beside a node hundreds of px below on the link's column, had joined
+    that node's 'row': the link and the node's side read as two lifelines, box borders between them as
+    messages, every edge lost.)"""
     return s.h <= 0.6 * box.h and s.w <= 0.6 * box.w and s.y + s.h >= box.y - max(2.0 * box.h, 40.0)
 
 

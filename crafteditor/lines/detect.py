@@ -31,14 +31,14 @@ from crafteditor.lines.arrows import attach_heads, orphan_heads
 from crafteditor.lines.barbs import find_barbs
 from crafteditor.lines.chains import chain_dashes, dash_pattern, pair_through_junctions
 from crafteditor.lines.heads import IN_RESIDUAL, find_heads, find_open_heads, pixel_gap, pixels_mask
-from crafteditor.lines.paths import LinePath, Pt
+from crafteditor.lines.paths import LinePath
 from crafteditor.lines.routes import refine, simplify
 from crafteditor.lines.skeleton import skeleton, to_xy, trace_skeleton
+from crafteditor.lines.stubs import axis_stub
 from crafteditor.paint import distances
 
 # a line's paint this close to the canvas (RGB distance: #F0F0F0 on white is 26) is no stroke's
 _GHOST_TINT = 32.0
-STUB_MIN = 3.0  # px: the shortest straight piece kept as a line (others: 6 px, or 3 line widths)
 
 
 def detect_lines(rgb: np.ndarray, residual: np.ndarray, background: np.ndarray,
@@ -91,7 +91,7 @@ def detect_lines(rgb: np.ndarray, residual: np.ndarray, background: np.ndarray,
             # the pattern's period tells dots (≈3.5 line widths: 1 dot + 1.5 gap) from dashes (≈8)
             period = length / (len(chain) - 0.5)
             style = "dotted" if period <= 5.5 * lw else "dashed"
-        if length < max(6.0, 3 * lw) and len(chain) < 3 and not _stub(pts, length, lw):
+        if length < max(6.0, 3 * lw) and len(chain) < 3 and not axis_stub(pts, length, lw):
             continue
         simple = simplify(pts, max(1.0, min(0.8 * lw, 3.0)))  # a 10 px line's 8 px tolerance skewed it
         simple = refine(simple, coverage, lw)
@@ -115,17 +115,6 @@ def detect_lines(rgb: np.ndarray, residual: np.ndarray, background: np.ndarray,
                 explained[y0:y1, x0:x1] |= head_mask[y0:y1, x0:x1]
     explained &= residual
     return paths, explained
-
-
-def _stub(pts: list[Pt], length: float, lw: float) -> bool:
-    """Whether a short piece is what the rings erased round two nodes left of a short connector between them:
-    a straight run along an axis, at least :data:`STUB_MIN` long (a paper architecture's transformer block
-    stacks Norm, attention and ⊕ a few points apart: the 15 px lines joining them kept 5 px, under the 6 px
-    floor, and every such edge was lost). The edge pass keeps it only where both its ends reach a part."""
-    x0, y0 = pts[0]
-    column = all(abs(x - x0) <= 1.0 for x, _ in pts)
-    row = all(abs(y - y0) <= 1.0 for _, y in pts)
-    return (column or row) and length >= max(STUB_MIN, 1.5 * lw)  # a skeleton is about lw shorter than its stroke
 
 
 def _heads_at_outlines(residual: np.ndarray, head_ink: np.ndarray, dist: np.ndarray, rough: float,

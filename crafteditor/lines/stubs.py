@@ -3,16 +3,29 @@
 A paper architecture stacks its blocks a few points apart (a transformer's Norm, attention and ⊕, joined by
 lines 10-20 px long at screen resolution); with a ring erased round each node, 3-6 px of such a line remain,
 under the floor below which a headless line is a speck (issue 31: every such edge of the ViT encoder was lost).
-Such a stub is kept where it runs along an axis and the nodes' ink lies just ahead of both its ends.
+Such a stub is kept where it runs along an axis (:func:`axis_stub`, every traced point; :func:`stub_between`,
+the two ends) and the nodes' ink lies just ahead of both its ends.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from crafteditor.lines.paths import LinePath
+from crafteditor.lines.paths import LinePath, Pt
 
 REACH = 12.0  # px: how far past each end of the stub a node's ink may lie (a ring and an anti-aliased rim)
+STUB_MIN = 3.0  # px: the shortest straight piece kept as a line (others: 6 px, or 3 line widths)
+
+
+def axis_stub(pts: list[Pt], length: float, lw: float) -> bool:
+    """Whether a short piece is what the rings erased round two nodes left of a short connector between them:
+    a straight run along an axis, at least :data:`STUB_MIN` long (a paper architecture's transformer block
+    stacks Norm, attention and ⊕ a few points apart: the 15 px lines joining them kept 5 px, under the 6 px
+    floor, and every such edge was lost). The edge pass keeps it only where both its ends reach a part."""
+    x0, y0 = pts[0]
+    column = all(abs(x - x0) <= 1.0 for x, _ in pts)
+    row = all(abs(y - y0) <= 1.0 for _, y in pts)
+    return (column or row) and length >= max(STUB_MIN, 1.5 * lw)  # a skeleton is about lw shorter than its stroke
 
 
 def stub_between(ln: LinePath, shapes: np.ndarray) -> bool:

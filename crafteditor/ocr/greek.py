@@ -17,7 +17,7 @@ from crafteditor.ocr.font_class import fit, ink_box, load_face, template
 
 # (not φ Φ ψ Ψ: a marker with an error bar through it is their shape)
 GREEK = "σλγδτωηρχΣΓ"
-LOOKALIKES = "oa0d6bpqeucnvyxhkrt8OQDCGXYVAT"
+LOOKALIKES = "oa0d6bpqeucnvyxhkrt8OQDCGXYVATFLE"  # (F L: a Γ's; E: a Σ's)
 FACES = ("DejaVuSans.ttf", "DejaVuSans-Oblique.ttf", "DejaVuSerif.ttf", "DejaVuSerif-Italic.ttf",
          "STIXGeneral.ttf", "STIXGeneralItalic.ttf")
 GOOD_FIT = 0.62  # the Greek letter's fit, at least

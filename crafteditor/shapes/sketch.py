@@ -91,15 +91,15 @@ def _surfaces(paints: Paints) -> list[np.ndarray]:
 
 def add_sketch_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float, known: list[DetectedShape],
                       exclude: np.ndarray | None = None,
-                      runs: list[TextRun] | None = None) -> tuple[list[DetectedShape], bool]:
+                      runs: list[TextRun] | None = None, rereads: bool | None = None) -> tuple[list[DetectedShape], bool]:
     """(``known`` plus the hand-drawn outlines, group frames marked over them all; whether any
     were found). ``rgb``: the pixels as decoded, text erased (a denoising median breaks a thin
     pencil line into dots); ``runs``: the text read, where given an outline must hold a label
     (their centres are :func:`find_sketch_shapes`'s ``labels``), and a sketched table's body under
     a typeset-looking header (an Excalidraw entity box: a filled header is a face, its unfilled
-    body a sketched outline) is joined to it as a class box."""
+    body a sketched outline) is joined to it as a class box; ``rereads``: as :func:`find_sketch_shapes`'s."""
     labels = [(r.cx, r.cy) for r in runs] if runs is not None else None  # a hand-drawn node holds a label
-    found = find_sketch_shapes(rgb, paints, config, scale, known, exclude, labels)
+    found = find_sketch_shapes(rgb, paints, config, scale, known, exclude, labels, rereads=rereads)
     if not found:
         return known, False
     shapes = known + found
@@ -112,14 +112,17 @@ def add_sketch_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: fl
 
 def find_sketch_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
                        known: list[DetectedShape], exclude: np.ndarray | None = None,
-                       labels: list[tuple[float, float]] | None = None) -> list[DetectedShape]:
+                       labels: list[tuple[float, float]] | None = None,
+                       rereads: bool | None = None) -> list[DetectedShape]:
     """The hand-drawn outlines not already among ``known`` (nodes and frames, image pixels).
 
     ``labels``: the centres of the text read; where given, an outline must hold one. Two
     hand-drawn arrows running side by side between two boxes fence in a box-shaped pocket of
     paper (four on an Excalidraw request/response figure, each drawn as an empty node).
     Empty where ``config.sketch`` is 'off', or 'auto' and the outlines do not look hand-drawn, or where
-    ink covers over :data:`PAPER_LOST_SHARE` of the figure (the paper's colour was misread)."""
+    ink covers over :data:`PAPER_LOST_SHARE` of the figure (the paper's colour was misread).
+    ``rereads``: whether a second reading as a sketch follows (None: where ``config`` is the auto
+    preset's); where one does, rough outlines need not wobble (that reading decides), else they must."""
     if config.sketch == "off":
         return []
     ink = sketch_ink(rgb, paints, exclude)
@@ -150,8 +153,10 @@ def find_sketch_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: f
         made = _clean_shape(face, shape, iou, ink, scale, _fill(rgb, face, paints))
         made.dashed = _dash_style(face, near)
         found.append((made, rough, _side_stray(filled), _side_wobble(filled)))
-    if config.sketch == "auto" and not (looks_rough(found) and (config.preset_name == "auto" or looks_hand_drawn(found))):
-        return []  # the auto preset reads a rough figure again as a sketch; kept as they are, outlines must wobble
+    if rereads is None:
+        rereads = config.preset_name == "auto"
+    if config.sketch == "auto" and not (looks_rough(found) and (rereads or looks_hand_drawn(found))):
+        return []  # a second reading as a sketch decides on a rough figure; kept as they are, outlines must wobble
     shapes = [s for s, *_ in found]
     # nested holes: a frame's inside holds its members' outlines; a node's inner ring (a doubled
     # stroke) is the same node

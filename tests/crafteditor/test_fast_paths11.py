@@ -58,6 +58,8 @@ def test_sequence_ink_under_bands_is_the_plain_readings():
             want = _plain_ink_mask(rgb, (255, 255, 255))
             got = ink_mask(rgb, (255, 255, 255))
             assert got.dtype == want.dtype and np.array_equal(got, want)
+            # a Fortran-ordered (transposed) image reads the same: no write lost in a copy
+            assert np.array_equal(ink_mask(np.asfortranarray(rgb), (255, 255, 255)), want)
     blank = np.full((60, 60, 3), 255, np.uint8)
     assert not ink_mask(blank, (255, 255, 255)).any()
 
@@ -158,3 +160,49 @@ def test_sketch_ink_is_the_plain_colour_by_colour_narrowing():
     exclude = np.zeros(rgb.shape[:2], bool)
     exclude[:, :50] = True
     assert np.array_equal(sketch_ink(rgb, paints, exclude), plain & ~exclude)
+
+
+def _plain_blended_share(px: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """photos._blended_share as it was: the sorted codes and their counts found again."""
+    n = codes.shape[1]
+    order = np.sort(codes, axis=1)
+    change = np.concatenate([np.ones((len(codes), 1), bool), np.diff(order, axis=1) != 0], axis=1)
+    first = np.where(change, np.arange(n), n)
+    nxt = np.minimum.accumulate(np.concatenate([first[:, 1:], np.full((len(codes), 1), n)], axis=1)[:, ::-1],
+                                axis=1)[:, ::-1]
+    counts = np.where(change, nxt - np.arange(n), 0)
+    top = np.take_along_axis(order, np.argsort(-counts, axis=1, kind="stable")[:, :3], axis=1)
+    pts = px.astype(np.float64)
+    colours = []
+    for k in range(3):
+        own = (codes == top[:, k:k + 1])[..., None]
+        colours.append((pts * own).sum(axis=1) / np.maximum(own.sum(axis=1), 1))
+    best = np.full(codes.shape, np.inf)
+    for i, j in ((0, 1), (0, 2), (1, 2)):
+        a, ab = colours[i][:, None, :], (colours[j] - colours[i])[:, None, :]
+        t = np.clip(((pts - a) * ab).sum(axis=2) / np.maximum((ab * ab).sum(axis=2), 1e-9), 0.0, 1.0)
+        best = np.minimum(best, np.linalg.norm(pts - (a + t[..., None] * ab), axis=2))
+    return (best <= 8.0).mean(axis=1)
+
+
+def test_blended_shares_from_photo_blocks_counts_are_the_plain_ones(monkeypatch):
+    """photo_blocks hands its sorted codes and run lengths to _blended_share, which had found them again."""
+    import crafteditor.photos as photos
+
+    got, want = [], []
+    real = photos._blended_share
+
+    def both(px, codes, order, counts):
+        got.append(real(px, codes, order, counts))
+        want.append(_plain_blended_share(px, codes))
+        return got[-1]
+
+    monkeypatch.setattr(photos, "_blended_share", both)
+    rng = np.random.default_rng(3)
+    rgb = np.full((160, 160, 3), 255, np.uint8)
+    rgb[:80, :80] = rng.integers(0, 256, (80, 80, 3))  # noise: a photo's colours
+    levels = rng.integers(0, 4, (80, 80, 1)) * 40  # few levels, many ties among the commonest
+    rgb[80:, 80:] = np.clip(np.concatenate([levels + 60, levels + 90, 200 - levels], axis=2) + rng.integers(
+        0, 20, (80, 80, 3)), 0, 255).astype(np.uint8)
+    photos.photo_blocks(rgb)
+    assert got and all(np.array_equal(g, w) for g, w in zip(got, want))

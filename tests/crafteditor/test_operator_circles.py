@@ -68,12 +68,12 @@ def test_an_operator_circles_unread_symbol_is_its_label():
     assert ("forget", "⊙") in pairs and ("input", "+") in pairs, pairs
 
 
-def _ringed(symbol: str) -> tuple[np.ndarray, DetectedShape]:
+def _ringed(symbol: str, face: str = FONT) -> tuple[np.ndarray, DetectedShape]:
     """A filled circle (its stroke's centre line of radius 25.5) with ``symbol`` set in its middle."""
     img = Image.new("RGB", (120, 120), "white")
     d = ImageDraw.Draw(img)
     d.ellipse([33, 33, 87, 87], fill=FILL, outline="black", width=3)
-    d.text((60, 60), symbol, fill="black", font=ImageFont.truetype(FONT, 22), anchor="mm")
+    d.text((60, 60), symbol, fill="black", font=ImageFont.truetype(face, 22), anchor="mm")
     s = DetectedShape(shape="circle", x=34.5, y=34.5, w=51.0, h=51.0, fill=FILL, stroke=(0, 0, 0),
                       stroke_px=3.0, iou=1.0, face=None)
     return np.asarray(img), s
@@ -103,3 +103,13 @@ def test_an_activations_italic_greek_letter_in_a_circle_is_its_label():
     d.line([35, 60, 85, 60], fill="black", width=3)
     d.line([60, 35, 60, 85], fill="black", width=3)
     assert operator_glyph(np.asarray(img), s) is None
+
+
+def test_a_circled_latin_capital_is_no_greek_one():
+    """A circled F or L (22 px, DejaVu Sans and Serif) fell back to the Greek reading as 'Γ': F, L and E are
+    the look-alikes Γ and Σ are weighed against; a circled Γ or Σ is still read."""
+    for face in (FONT, FONT.replace("DejaVuSans", "DejaVuSerif")):
+        for letter, want in (("F", None), ("L", None), ("Γ", "Γ"), ("Σ", "Σ")):
+            rgb, s = _ringed(letter, face)
+            got = operator_glyph(rgb, s)
+            assert (got and got[0]) == want, (face, letter, got)

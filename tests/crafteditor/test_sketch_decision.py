@@ -70,6 +70,18 @@ def test_a_typeset_sequence_ladder_read_once_keeps_no_loose_outlines():
         assert find_sketch_shapes(rgb, find_paints(rgb, config), config, 1.0, []) == [], scale
 
 
+
+def test_a_ladder_read_once_by_the_auto_preset_keeps_no_loose_outlines():
+    """The auto preset reads a rough figure again as a sketch, unless the time budget refuses: then no
+    second reading follows, and the outlines must wobble as for the jpeg preset (the gate had been keyed
+    on the preset alone, and a refused re-read kept a ladder's pockets as nodes)."""
+    rgb = _ladder()
+    config = Config.preset("auto")
+    paints = find_paints(rgb, config)
+    assert find_sketch_shapes(rgb, paints, config, 1.0, [])  # rough: the second reading decides
+    assert find_sketch_shapes(rgb, paints, config, 1.0, [], rereads=False) == []
+
+
 def _pocket() -> np.ndarray:
     """The paper between two lifelines and two messages: straight sides notched by arrowheads (a
     triangle into each side) and a self-call's loop (a rectangle bitten out of one side)."""

@@ -114,3 +114,15 @@ def test_a_half_clear_canvas_is_the_page_it_shows():
     conv = convert(img, Config(quality=False))
     assert sum(c.kind == "node" for c in conv.figure.components) == 2
     assert any(c.kind == "edge" for c in conv.figure.components)
+
+
+def test_a_half_clear_panel_over_most_of_a_clear_canvas_is_no_page():
+    """A translucent panel over three quarters of a transparent canvas: the clear canvas round it shows,
+    so the page is the white it is flattened onto, not the panel's tint (which held over half the
+    see-through pixels, and had been taken as the page)."""
+    im = Image.new("RGBA", (400, 300), (255, 255, 255, 0))
+    d = ImageDraw.Draw(im)
+    d.rectangle((0, 0, 399, 224), fill=(40, 90, 160, 90))
+    d.rectangle((60, 60, 200, 120), fill=(255, 255, 255, 255), outline=(0, 0, 0, 255), width=2)
+    img = load_image(_png(im))
+    assert img.page == (255, 255, 255)
