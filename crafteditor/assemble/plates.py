@@ -58,17 +58,20 @@ def carry_plates(shapes: list[DetectedShape], runs: list[TextRun], lines: list[L
     for r in runs:
         if r.angle == 0 and r not in held:
             pad = 0.3 * r.h
-            _join_across(lines, (r.x - pad, r.y - pad, r.w + 2 * pad, r.h + 2 * pad), rim=rim)
+            _join_across(lines, (r.x - pad, r.y - pad, r.w + 2 * pad, r.h + 2 * pad), rim=rim, plate=False)
     lines = [ln for ln in lines if ln is not None]
     keep = [i for i in range(len(shapes)) if i not in drop]
     return keep_shapes(shapes, keep), lines, keep
 
 
-def _join_across(lines: list[LinePath | None], box: Box, mark: bool = False, rim: float = math.inf) -> bool:
+def _join_across(lines: list[LinePath | None], box: Box, mark: bool = False, rim: float = math.inf,
+                 plate: bool = True) -> bool:
     """Join the two lines that end on ``box``'s border on opposite sides, neither with a head there
     (``lines[k]`` of the second becomes None); whether they were. ``mark``: the box is a cardinality
     ring, where the scraps of the marks beside it are no lines and a 'head' read there is the crow's foot;
-    ``rim``: a 'head' on the box this long or longer is a piece of the plate's rim (:func:`rim_head_length`)."""
+    ``rim``: a 'head' on the box this long or longer is a piece of the plate's rim (:func:`rim_head_length`);
+    ``plate``: the box is a drawn plate, not a bare label's (only a plate has a rim to leave a small 'head':
+    a bare label between two arrows keeps the head of the arrow into it, :func:`_rim_beside_head`)."""
     # a plate's halo may cut its line short by a few more pixels (less a ring's: the marks crowd it)
     extra = 0.0 if mark else 0.3 * box[3]
     ends = _ends_at(lines, box, extra)
@@ -83,7 +86,7 @@ def _join_across(lines: list[LinePath | None], box: Box, mark: bool = False, rim
         ends = [(k, e) for k, e in ends if k not in both or (k, 1 - e) not in ends or box_distance(
             lines[k].points[-e], box) <= box_distance(lines[k].points[e - 1], box)]
     if len(ends) == 2:
-        return ends[0][0] != ends[1][0] and _join_pair(lines, ends[0], ends[1], box, mark, rim)
+        return ends[0][0] != ends[1][0] and _join_pair(lines, ends[0], ends[1], box, mark, rim, plate)
     if mark or len(ends) not in (4, 6):
         return False
     # lines crossing under one plate (or a label set where two edges pass): each end joined to the
@@ -94,21 +97,21 @@ def _join_across(lines: list[LinePath | None], box: Box, mark: bool = False, rim
     for cost, a, b in pairs:
         if cost > 0.5 or a in done or b in done or lines[a[0]] is None or lines[b[0]] is None:
             continue
-        if _join_pair(lines, a, b, box, mark, rim):
+        if _join_pair(lines, a, b, box, mark, rim, plate):
             done |= {a, b}
             joined = True
     return joined
 
 
 def _join_pair(lines: list[LinePath | None], end_a: tuple[int, int], end_b: tuple[int, int], box: Box, mark: bool,
-               rim: float = math.inf) -> bool:
+               rim: float = math.inf, plate: bool = True) -> bool:
     (ka, ea), (kb, eb) = end_a, end_b
     a = lines[ka] if ea == 1 else lines[ka].reversed()  # a ends on the plate
     b = lines[kb] if eb == 0 else lines[kb].reversed()  # b starts on it
     far = (a.head_start, b.head_end)  # the joined edge's own heads, at its ends away from the plate
-    if not mark and (_rim_piece(a.head_end, box, rim) or _rim_beside_head(a.head_end, far, box)):
+    if not mark and (_rim_piece(a.head_end, box, rim) or plate and _rim_beside_head(a.head_end, far, box)):
         a = replace(a, head_end=None)
-    if not mark and (_rim_piece(b.head_start, box, rim) or _rim_beside_head(b.head_start, far, box)):
+    if not mark and (_rim_piece(b.head_start, box, rim) or plate and _rim_beside_head(b.head_start, far, box)):
         b = replace(b, head_start=None)
     if mark:
         a, b = replace(a, head_end=None), replace(b, head_start=None)
