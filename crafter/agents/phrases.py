@@ -31,11 +31,21 @@ _RIGHT_CUT = re.compile(
     r"for|with|using|via|by|before|after|so|then|in\s+order)\s",
     re.I,
 )
-# a right side's name ends before a place or a measure said after it ("function pointer at query time", "upsert
-# into Cassandra", "weighted DiD on crime rates"); not in a quantity ("about 15 min per sample": a remark)
+# a right side's name ends before a place or a measure said after it ("function pointer at query time", "weighted
+# DiD on crime rates", "upsert into Cassandra"); not in a quantity ("about 15 min per sample": a remark), nor in
+# an idiom's name (:func:`_idiom`)
 _PLACE_CUT = re.compile(r"\s(?:against|under|at|on|between|into|from|per|in|over|during|across|through|without)\s",
                         re.I)
 _LEFT_CUT = re.compile(r".*(?:,|;|:|\(|\)|\s(?:and|which|that|where|while|when|then)\s)", re.I | re.S)
+
+
+def _idiom(text: str) -> bool:
+    """A name a preposition is part of: title-cased ("Man In The Middle", "Human in the Loop") or one word, the
+    preposition and "the" with one word ("human in the loop", "man in the middle"; "TGA under nitrogen",
+    "Dry in a convection oven", "rendered in the browser" are cut)."""
+    long = [w for w in text.split() if len(w) > 3]  # ("RNA in DNA": no title)
+    return len(text.split()) > 2 and bool(long) and all(w[0].isupper() for w in long) \
+        or bool(re.fullmatch(r"(?![A-Za-z]+ed\s)\S+ [a-z]+ the [a-z]+", text.strip()))
 
 
 def clean_phrase(text: str, *, side: str) -> str:
@@ -58,7 +68,7 @@ def clean_phrase(text: str, *, side: str) -> str:
         if m:
             text = (" " + text + " ")[: m.start()]
         m = _PLACE_CUT.search(" " + text + " ")
-        if m and not re.search(r"\d", text[: m.start()]):
+        if m and not re.search(r"\d", text[: m.start()]) and not _idiom(text):
             text = (" " + text + " ")[: m.start()]
     words = text.strip(" \t.,;:!?-–—'\"").split()
     while words and words[0].lower().strip(",") in _LEADING_WORDS and not (

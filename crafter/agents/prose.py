@@ -76,9 +76,10 @@ _NOUNISH_VERBS = {"output", "outputs", "feed", "feeds", "reads", "uses", "use", 
                   "check", "release", "express", "import", "export", "transfer", "supply", "forward", "record",
                   "alert", "alerts", "report", "reports", "review", "reviews", "screen", "screens", "assign"}
 _ALONG = {"together", "along"}
+_BACK_REFERENCES = _PRONOUNS | {"both", "these", "those", "such"}  # "both paths", "these stages": said before
 _FUNCTION_WORDS = _DETERMINERS | _PRONOUNS | _AUX | _ADVERBS | _PREPS | _NEG | _NEG_AUX | _BOUNDARY | {
     "and", "or", "but", "then", "both", "plus", "nor"}
-_TOKEN_RE = re.compile(r"[\"“”][^\"“”\n]{1,60}[\"“”]|\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)?×\d+(?:\.\d+)?"  # 1,024; 64×64
+_TOKEN_RE = re.compile(r"[\"“”][^\"“”\n]{1,60}[\"“”]|\d{1,3}(?:,\d{3})+(?!\d|,\d)|\d+(?:\.\d+)?×\d+(?:\.\d+)?"  # 1,024; 64×64
                        r"|[^\W_][\w\-/+'.]*[\w+)]?|[(),:;]")
 
 
@@ -112,15 +113,17 @@ class _Tok:
     text: str
     low: str
     lemma: str | None  # the verb it may be
+    poss: bool = False  # "the vehicle's": a determiner to the word after it
 
 
 def _tokens(text: str) -> list[_Tok]:
     out = []
     for t in _TOKEN_RE.findall(text):
-        t = re.sub(r"'s$", "", t) if not t.startswith(('"', "“")) else t
+        poss = t.endswith("'s") and not t.startswith(('"', "“"))
+        t = t[:-2] if poss else t
         t = t.rstrip(".") if not re.fullmatch(r"(?:[A-Za-z]\.){2,}", t) else t
         if t:
-            out.append(_Tok(t, t.lower(), verb_lemma(t)))
+            out.append(_Tok(t, t.lower(), verb_lemma(t), poss))
     return out
 
 
@@ -156,14 +159,18 @@ class _Clause:
 
 
 def _adjectival(c: _Clause, k: int) -> bool:
-    """A past participle in "-ed" right before a plain noun, after a word that is not an auxiliary: an adjective
-    ("forwards triggered data to the builder", "stores annotated variants"; not "is triggered by", "the data
-    are filtered"). A plain noun: a word the verb lexicon lacks and no function word."""
+    """A past participle in "-ed" right before a plain noun, opening a clause or after a determiner (or "X's"), a
+    preposition or a verb (a lexicon word not right after a determiner): an adjective ("forwards triggered data",
+    "the filtered reads"; not "is triggered by", nor a past tense after its subject's head noun, "the scheduler
+    assigned tasks", "the store forwarded packets"). A plain noun: a word the lexicon lacks, no function word."""
     t, n, prev = c.peek(k), c.peek(k + 1), c.peek(k - 1)
     if t is None or n is None or not re.fullmatch(r"[a-z][a-z-]{2,}ed", t.low) or t.low in _IRREGULAR:
         return False
-    if prev is not None and (prev.low in _AUX or prev.low in _NEG_AUX or prev.low in _PRONOUNS):
-        return False
+    if c.i + k > 0 and prev is not None and not (prev.low in _DETERMINERS | _PREPS | _BOUNDARY or prev.poss
+                                                 or prev.text in ",;:()"):
+        before = c.peek(k - 2) if c.i + k > 1 else None
+        if prev.lemma is None or prev.low in _AUX or before is not None and before.low in _DETERMINERS:
+            return False
     return _noun_ahead(_Clause(c.toks[c.i + k:]))
 
 
@@ -457,9 +464,9 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
     label: str | None = None
     benefit: list[str] = []  # "A fetches passages for the reader": the reader gets them (a definite "for" only)
     while (t := c.peek()) is not None and (along := _at_prep(c)) is not None:
-        if t.text == "(" or t.low in _ALONG:
-            c.i += 1
-            t = c.peek()
+        if t.text == "(" or along:  # "(as …)", "together with …" (never at the end): the preposition is the
+            c.i += 1  # second word; a bare "along" is one ("passes frames along.", "along Kafka to X")
+            t = c.peek() or t
         c.i += 1
         det = c.peek()
         names = _read_np_list(c)
@@ -652,8 +659,9 @@ def read_prose(sentence: str, st: ProseState) -> None:
             subj = st.last
             _read_vp(c, subj, st)
         else:
-            names = _read_np_list(c, need_verb=True)
-            names = [n for n in (_resolve(n, st) for n in names) for n in n]
+            said = _read_np_list(c, need_verb=True)
+            names = [n for n in (_resolve(n, st) for n in said) for n in n]
+            said = [said[0].removeprefix("both:")] if said and t.low in _BACK_REFERENCES else []  # "these paths"
             _skip(c, _ADVERBS)
             if rel and names and c.peek() is not None and c.is_verb():
                 _read_vp(c, names, st, fixed_obj=st.last)  # "which the decoder reads": the object is the antecedent
@@ -661,7 +669,7 @@ def read_prose(sentence: str, st: ProseState) -> None:
                 st.subject, n_rel = names, len(st.relations)
                 _read_vp(c, names, st)
                 if not any(lab in names for _, _, lab in st.relations[n_rel:]):  # ("data flows from A to B":
-                    _subject_box(st, names)  # the data is the link's label)
+                    _subject_box(st, [n for n in names if n not in said])  # the data is the link's label)
             elif names and _unknown_verb(c):  # "the stream job enriches each event … and writes it to X"
                 st.subject = names
                 c.i += 1

@@ -364,14 +364,14 @@ def says_no_thing(name: str, text: str) -> bool:
 
 
 def _only_a_verb(low: str, text: str) -> bool:
-    """A verb's "-s" form ("returns", "applies", "stops") the brief never writes after a determiner ("the
-    reads", "its outputs" name things): a word of the verb lexicon, or one the brief only writes after a
-    subject's pronoun or a joining word ("it stops", "and then applies the rules")."""
+    """A verb's "-s" form ("returns", "applies", "stops") the brief never writes after a determiner or a verb
+    ("the reads", "its outputs", "collects alerts" name things): a word of the verb lexicon, or one the brief
+    only writes after a subject's pronoun or a joining word ("it stops", "and then applies the rules")."""
     if not re.fullmatch(r"[a-z]{3,}[^su]s", low):
         return False
     before = [b.lower() for b in re.findall(r"([\w'-]+)\s+" + re.escape(low) + r"(?![\w-])", text, re.I)]
-    if any(b in _DETERMINER_WORDS for b in before):
-        return False
+    if any(b in _DETERMINER_WORDS or verb_lemma(b) not in (None, b) for b in before):
+        return False  # after a determiner, or a verb's object ("collects alerts", "serves queries")
     for b, after in re.findall(r"([\w'$-]+)\s+" + re.escape(low) + r"(?![\w-])(\s*[.;:,)]|\s+[a-z]+ing\b|\s*$)",
                                text, re.I):
         if b.lower() not in _SUBJECT_WORDS:  # "k class scores.", "Bloom filters summarising their logs": a noun
@@ -381,10 +381,9 @@ def _only_a_verb(low: str, text: str) -> bool:
                                                                          for b in before)
 
 
-_SUBJECT_WORDS = {"it", "which", "that", "who", "then", "also", "only", "never", "first", "finally", "he",
-                  "she", "one", "each", "this"}
+_SUBJECT_WORDS = {"it", "which", "who", "then", "also", "only", "never", "first", "finally", "he", "she", "one"}
 _DETERMINER_WORDS = {"the", "a", "an", "its", "their", "our", "this", "these", "those", "that", "each", "every", "all",
-                     "both", "any", "some", "no", "his", "her", "my", "your", "of", "raw", "clean"}
+                     "both", "any", "some", "no", "his", "her", "my", "your", "of"}
 
 
 _LY_ADVERB = re.compile(r"[a-z]{2,}(?:al|ent|ant|ate|ive|ous|ed|ar|ic|ful|less|ing|ible|able|ual|ial|ise|ete|ct|ly|"

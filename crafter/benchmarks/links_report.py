@@ -32,6 +32,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from crafter.agents.extract import figure_from_brief
+from crafter.agents.prose import _DETERMINERS, _PREPS  # the prose reader's words
 from crafter.corpora import Brief, FigureScore, load_briefs, score_figure
 from crafter.corpora.scoring import GROUP_JACCARD, _leaves, arrows, normal_form
 from crafter.errors import SpecError
@@ -251,8 +252,6 @@ NODE_CLASSES = ("not said word for word", "a box with words too many", "a box wi
                 "a box sharing some words", "list item / heading", "after a heading's colon", "in brackets",
                 "after called / named", "in a coordination", "object of a preposition", "subject before a verb",
                 "other")
-_PREP_WORDS = {"of", "to", "into", "with", "by", "from", "via", "using", "against", "in", "on", "for", "through",
-               "over", "across", "onto", "as", "at", "under", "within", "between", "after", "before", "per"}
 
 
 def node_misses(briefs: list[Brief]) -> dict[str, list[str]]:
@@ -296,7 +295,7 @@ def _node_miss_class(text: str, start: int, end: int, gold: set[str], unmatched:
     line_end = len(text) if (k := text.find("\n", end)) < 0 else k
     before = re.findall(r"[\w'-]+|[,;:()]", text[max(line_start, start - 40):start])
     after = re.findall(r"[\w'-]+|[,;:.()]", text[end:min(line_end, end + 40)])
-    while before and before[-1].lower() in ("the", "a", "an", "its", "their", "our", "this", "each", "one"):
+    while before and before[-1].lower() in _DETERMINERS | {"one"}:
         before = before[:-1]  # "against the human genome": the object of "against"
     prev, nxt = (before[-1].lower() if before else "^"), (after[0].lower() if after else "$")
     if _BULLET.match(text[line_start:line_end]) and len(text[line_start:start].split()) <= 2 \
@@ -310,7 +309,7 @@ def _node_miss_class(text: str, start: int, end: int, gold: set[str], unmatched:
         return "after called / named"
     if nxt in (",", "and", "or") or prev in (",", "and", "or", "plus"):
         return "in a coordination"
-    if prev in _PREP_WORDS:
+    if prev in _PREPS:
         return "object of a preposition"
     if after and re.fullmatch(r"[a-z]+s|is|are|was|were", nxt):
         return "subject before a verb"
