@@ -44,11 +44,7 @@ def read_lone_glyphs(rgb: np.ndarray, paints: Paints, runs: list[TextRun], engin
     n, lab, stats, _ = find_blobs(ink)
     if n <= 1:
         return []
-    # the height of the text read, from runs with a letter or digit: a '>' or '·.' read from marks
-    # had pulled a 72 dpi plotnine's median to 6 px, and its 8 px '4' tick label fell out of the gate
-    heights = [r.h for r in runs if r.angle == 0 and any(c.isalnum() for c in r.text)] \
-        or [r.h for r in runs if r.angle == 0] or [0.11 * 96 * 1.0]
-    glyph_h = float(np.median(heights))
+    glyph_h = text_height(runs)
     text_colors = np.array([r.color for r in runs], dtype=np.float32) if runs else np.zeros((1, 3), np.float32)
     bg = paints.background_rgb.astype(np.float32)
     cands = _drop_dashes(_candidates(rgb, lab, stats, glyph_h, text_colors, bg), stats)
@@ -92,6 +88,14 @@ def read_lone_glyphs(rgb: np.ndarray, paints: Paints, runs: list[TextRun], engin
         if run is not None:
             out.append(run)
     return out + ellipses
+
+
+def text_height(runs: list[TextRun]) -> float:
+    """The height of the upright text read, from runs with a letter or digit: a '>' or '·.' read from marks
+    had pulled a 72 dpi plotnine's median to 6 px, and its 8 px '4' tick label fell out of the gate."""
+    heights = [r.h for r in runs if r.angle == 0 and any(c.isalnum() for c in r.text)] \
+        or [r.h for r in runs if r.angle == 0] or [0.11 * 96 * 1.0]
+    return float(np.median(heights))
 
 
 ELLIPSIS_SCORE = 0.9  # an ellipsis read from its dots: under the reader's gate, listed for the user to check

@@ -17,7 +17,7 @@ from crafteditor.config import Config, past
 from crafteditor.ocr.accents import read_accented, with_math
 from crafteditor.ocr.engine import REC_WORD_WIDTH, OcrEngine, get_engine
 from crafteditor.ocr.greek import GREEK_SCORE, LOOKALIKES, read_greek
-from crafteditor.ocr.lone_glyphs import read_lone_glyphs
+from crafteditor.ocr.lone_glyphs import read_lone_glyphs, text_height
 from crafteditor.ocr.math_letters import add_hats, join_script_minus
 from crafteditor.ocr.runs import TextRun, dedupe, joined_glyphs, make_run
 from crafteditor.ocr.subscripts import join_subscripts
@@ -92,11 +92,14 @@ DOUBTFUL_ROTATED = 0.97  # a sideways run of one or two glyphs read less surely 
 
 def _with_lone_glyphs(runs: list[TextRun], rgb: np.ndarray, paints: Paints, engine: OcrEngine, latin: bool,
                       config: Config) -> list[TextRun]:
-    """The runs with the lone glyphs added. A doubtful sideways run of one or two glyphs does not hide
-    its ink from the lone-glyph pass, and gives way to a number read there upright: the detector
-    had boxed a small '3' with its tick mark above as a vertical line read 'w−' (plotnine at 72 dpi)."""
-    doubtful = [r for r in runs if r.angle != 0 and len(r.text.replace(" ", "")) <= 2
-                and r.confidence < DOUBTFUL_ROTATED]
+    """The runs with the lone glyphs added. A doubtful sideways run of one or two glyphs, or no longer
+    than two glyphs of the upright text are tall, does not hide its ink from the lone-glyph pass, and
+    gives way to a number read there upright: the detector had boxed a small '3' with its tick mark
+    above as a vertical line read 'w−' (plotnine at 72 dpi); upscaled further for small print, a '5'
+    with its tick (11 px, 6 px glyphs) was read as three glyphs '=16', and a count of glyphs read missed it."""
+    text_h = text_height([r for r in runs if r.angle == 0])
+    doubtful = [r for r in runs if r.angle != 0 and r.confidence < DOUBTFUL_ROTATED
+                and (len(r.text.replace(" ", "")) <= 2 or max(r.w, r.h) <= 2 * text_h)]
     lone = read_lone_glyphs(rgb, paints, [r for r in runs if not any(r is d for d in doubtful)], engine, latin,
                             config)
 

@@ -43,3 +43,33 @@ def test_pale_glyphs_are_kept_only_where_three_line_up_like_tick_labels():
     assert _tick_rows(column, []) == column
     specks = [(k % 300 * 7, k // 300 * 9 + (k % 3), 3, 5 + k % 2, k) for k in range(10000)]
     assert len(_tick_rows(specks, [])) == len(specks)  # a regular grid of specks lines up everywhere
+
+
+def test_a_doubtful_sideways_run_two_glyphs_long_gives_way_to_an_upright_number(monkeypatch):
+    """A tick label with its tick, boxed as a vertical line and read sideways as three glyphs ('=16'
+    for a '5' upscaled as small print), is doubtful by its length (two upright glyphs at most), not
+    only by its count of glyphs read: it gives way to the '5' the lone-glyph pass reads there."""
+    from crafteditor.config import Config
+    from crafteditor.ocr import read
+    from crafteditor.ocr.runs import TextRun
+
+    def run(text, x, y, w, h, angle, conf, source="det"):
+        return TextRun(text=text, x=x, y=y, w=w, h=h, angle=angle, font_px=h, bold=False, color=(77, 77, 77),
+                       confidence=conf, baseline=y + h, glyphs=np.ones((int(h), int(w)), bool), source=source)
+
+    ticks = [run(d, 35 + 53 * k, 192, 4, 6, 0.0, 0.998) for k, d in enumerate("34")]
+    sideways = run("=16", 141, 187, 3, 11, 90.0, 0.61)
+    five = run("5", 141, 192, 3, 6, 0.0, 0.944, "glyph")
+    seen = []
+
+    def lone(rgb, paints, runs, engine, latin, config):
+        seen.extend(runs)
+        return [five]
+
+    monkeypatch.setattr(read, "read_lone_glyphs", lone)
+    out = read._with_lone_glyphs([*ticks, sideways], np.zeros((216, 288, 3), np.uint8), None, None, True, Config())
+    assert not any(r is sideways for r in seen)  # its ink is left to the lone-glyph pass
+    assert [r.text for r in out] == ["3", "4", "5"]
+    long_run = run("=16", 141, 180, 3, 18, 90.0, 0.61)  # three glyphs read over three glyphs' length: kept
+    out = read._with_lone_glyphs([*ticks, long_run], np.zeros((216, 288, 3), np.uint8), None, None, True, Config())
+    assert any(r is long_run for r in out)
