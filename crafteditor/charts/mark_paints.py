@@ -173,6 +173,7 @@ def with_pale_marks(paints: Paints, rgb: np.ndarray, config: Config) -> Paints:
         return paints
     chroma = px.max(axis=1).astype(np.int16) - px.min(axis=1)
     px = px[chroma >= PALE_CHROMA]
+    where = np.flatnonzero(free)[chroma >= PALE_CHROMA]  # the flat index of each of px
     if not len(px):
         return paints
     h, w = paints.labels.shape
@@ -182,6 +183,7 @@ def with_pale_marks(paints: Paints, rgb: np.ndarray, config: Config) -> Paints:
     found: list[np.ndarray] = [] if paints.vivid is None else [c.astype(np.float32) for c in paints.vivid]
     marks = [c for c in paints.colors if _is_mark_paint(c)] + found
     new = []
+    dots = _DotsOf(rgb, found, config.color_tolerance)
     for i in np.argsort(-mass):
         if mass[i] < least or len(new) >= 12:
             break
@@ -190,13 +192,18 @@ def with_pale_marks(paints: Paints, rgb: np.ndarray, config: Config) -> Paints:
             continue  # one paint's shades (the anti-aliasing of a marker it names already)
         if any(0.0 < blend_of(c, q, paints.background_rgb) < 0.95 for q in marks):
             continue  # a mark's anti-aliased rim (dask's jagged blue line had made its pale rim a series)
-        if any(-0.3 < blend_of(c, q, paints.background_rgb) < 0.95 for q in found):
-            continue  # a darker or paler shade of a dot taken already (its core, or its rim)
+        # a darker or paler shade of a dot taken already (its core, or its rim), where it lies on those
+        # dots: ColorBrewer's Paired draws a series light blue (166, 206, 227) beside one dark blue
+        # (31, 120, 180), a blend of it and white, with dots of its own (and the series was lost)
+        shades = [k for k, q in enumerate(found) if -0.3 < blend_of(c, q, paints.background_rgb) < 0.95]
+        mine = where[np.linalg.norm(px.astype(np.float32) - c, axis=1) <= config.color_tolerance]  # its pixels
+        if any(dots.holds(mine, k) for k in shades):
+            continue
         # the paint at its shades' mean: the dozen shades of a supersampled dot's core lie within the tolerance of it
         near = np.linalg.norm(cols.astype(np.float32) - c, axis=1) <= config.color_tolerance
         c = np.average(cols[near].astype(np.float32), axis=0, weights=counts[near])
-        if found and float(np.min(np.linalg.norm(np.asarray(found) - c, axis=1))) <= config.color_tolerance:
-            continue
+        if any(float(np.linalg.norm(q - c)) <= config.color_tolerance and dots.holds(mine, k) for k, q in enumerate(found)):
+            continue  # (the mean of shades can lie up to twice the tolerance from them: only where on its dots)
         found.append(c)
         new.append(c)
     if not new:
@@ -219,3 +226,18 @@ def _shade_mass(cols: np.ndarray, counts: np.ndarray, tolerance: float, most: in
     mass[top] = near @ counts[top].astype(np.int64)
     return mass
 
+
+class _DotsOf:
+    """The pixels of each paint found, and those beside them (within 2 px): made once a paint asks."""
+
+    def __init__(self, rgb: np.ndarray, found: list[np.ndarray], tolerance: float) -> None:
+        self.rgb, self.found, self.tolerance = rgb, found, tolerance
+        self.beside: dict[int, np.ndarray] = {}
+
+    def holds(self, mine: np.ndarray, k: int) -> bool:
+        """Whether most of the pixels ``mine`` (flat indices) lie on or beside the pixels of paint ``k`` found: the
+        anti-aliased rim of its marks, or a core within their ring, not marks of their own."""
+        if k not in self.beside:
+            theirs = np.linalg.norm(self.rgb.astype(np.float32) - self.found[k], axis=2) <= self.tolerance
+            self.beside[k] = (cv2.dilate(theirs.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0).ravel()
+        return int(self.beside[k][mine].sum()) >= 0.5 * len(mine)
