@@ -34,13 +34,24 @@ def few_markers(m: np.ndarray, rgb) -> bool:
     # specks of a pixel or two are a dot's stray shades, not dots (a supersampled 3 px dot's
     # core is a dozen shades: the paint takes 5-12 px of each, and a few single pixels round them)
     blobs = [st for st in stats[1:] if st[4] >= 3]
-    # (a translucent dot's stroke ring and its core are two shades: the paint may take either, 0.45 of its box)
+    # (a translucent dot's stroke ring and its core are two shades: the paint may take either, 0.4 of its box)
     dots = [st for st in blobs if st[4] >= 5 and 0.6 <= st[2] / st[3] <= 1.6 and st[4] >= 0.4 * st[2] * st[3]]
-    if len(dots) < 3 or len(dots) < 0.8 * len(blobs):
+    if len(dots) < 3 or len(dots) < 0.8 * len(blobs) or _set_as_words(dots):
         return False
     areas = sorted(int(st[4]) for st in dots)
     mid = areas[len(areas) // 2]
     return areas[-1] <= 2.5 * areas[0] or (areas[-1] <= 1.8 * mid and areas[0] >= 0.5 * mid)
+
+
+def _set_as_words(dots: list[np.ndarray]) -> bool:
+    """Whether half the dots or more sit in a row with a like one beside them, letter-spaced (their tops and
+    heights within a pixel, under half a height apart): the round letters of a small coloured label ('see',
+    a c e o fill 0.4-0.55 of their box, as a ring dot does), not a series' markers."""
+    def beside(a, b) -> bool:
+        gap = max(a[0], b[0]) - min(a[0] + a[2], b[0] + b[2])
+        return abs(int(a[1]) - int(b[1])) <= 1 and abs(int(a[3]) - int(b[3])) <= 1 and 0 <= gap <= 0.5 * max(a[3], b[3])
+
+    return sum(any(beside(a, b) for b in dots if b is not a) for a in dots) >= 0.5 * len(dots)
 
 
 def _is_mark_paint(rgb, lossy: bool = False) -> bool:
