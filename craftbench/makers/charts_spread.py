@@ -1,7 +1,8 @@
 """Charts of the kinds real sets hold, drawn over the spread real pages show: ggplot2 scatters (plotnine),
-Vega-Lite histograms and pies (Altair + vl-convert), matplotlib scatters, from 72 to 300 dpi (3-9 inch
+Vega-Lite histograms and pies (Altair + vl-convert), matplotlib scatters, from 72 to 300 dpi (3-10.5 inch
 pages, at most 2000 px), across themes, legend places (right, bottom, none), titles with subtitles and captions, PNGs with
-a transparent background and JPEGs.
+a transparent background (never a dark theme's: its white text on the page) and JPEGs. The truth holds only
+what is drawn: a subtitle where the maker drew one, the series' names and the legend's title where a legend is.
 
 :mod:`craftbench.makers.charts` draws each kind once per maker at 100 or 200 dpi in the maker's default
 look; charts that read there may still be missed where a page draws them smaller, darker or squeezed
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import io
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +56,7 @@ def _gg_scatter(p: Plot, rng: random.Random, extras: dict[str, Any]) -> tuple[by
     if p.title:
         labs["title"] = p.title
         if rng.random() < 0.4:
-            labs["subtitle"] = extras.setdefault("subtitle", "Sampled at random")
+            labs["subtitle"] = extras["subtitle"] = "Sampled at random"
     if rng.random() < 0.3:
         labs["caption"] = extras.setdefault("caption", "Source: drawn data")
     g += gg.labs(**labs)
@@ -63,9 +65,9 @@ def _gg_scatter(p: Plot, rng: random.Random, extras: dict[str, Any]) -> tuple[by
     h = min(rng.uniform(3.0, 7.0), 2000 / dpi)
     w = min(h * rng.uniform(1.0, 1.5), 2000 / dpi)
     place = rng.choice(("right", "right", "bottom", "none"))
-    extras["unnamed"] = place == "none"  # no legend: the series cannot be named
+    extras["unnamed"] = place == "none"  # no legend: the series cannot be named, nor its title read
     g += gg.theme(figure_size=(w, h), dpi=dpi, legend_position=place)
-    if labs.get("colour") == "group" and p.legend:
+    if labs.get("colour") == "group" and p.legend and place != "none":
         extras["legend_title"] = "group"
     fig = g.draw()
     buf = io.BytesIO()
@@ -102,7 +104,8 @@ def _mpl_scatter(p: Plot, rng: random.Random, extras: dict[str, Any]) -> tuple[b
             ax.legend(loc=rng.choice(("best", "upper left", "lower right")))
         fig.tight_layout()
         buf = io.BytesIO()
-        fig.savefig(buf, dpi=dpi, format="png", transparent=rng.random() < 0.15)
+        # a dark style's white text is drawn for its dark page: never left on a transparent one
+        fig.savefig(buf, dpi=dpi, format="png", transparent=rng.random() < 0.15 and style != "dark_background")
         lim = ax.get_ylim()
         plt.close(fig)
     return buf.getvalue(), (min(lim), max(lim))
@@ -141,13 +144,15 @@ def _vl_chart(p: Plot, rng: random.Random, extras: dict[str, Any]) -> tuple[byte
         chart = chart.properties(width=rng.randint(180, 600), height=rng.randint(150, 400))
         counts = [r[2] for r in p.rows]
         axis = _nice_domain(0.0, max(counts))
-        extras["horizontal"] = horizontal
     if p.title:
+        if rng.random() < 0.3:
+            extras["subtitle"] = "Drawn at random"
         chart = chart.properties(title=alt.TitleParams(p.title, subtitle=extras.get("subtitle") or alt.Undefined))
     transparent = rng.random() < 0.15
-    if transparent:
+    theme = rng.choice(_VL_THEMES)
+    if transparent and theme != "dark":  # (the dark theme's white text is drawn for its dark page)
         chart = chart.configure(background="transparent")
-    with alt.theme.enable(rng.choice(_VL_THEMES)):
+    with alt.theme.enable(theme):
         spec = chart.to_json()
     scale = rng.choice((1, 1, 2, 3))
     return vlc.vegalite_to_png(spec, scale=scale), axis
@@ -164,8 +169,6 @@ def draw(figs: Path, n: int, seed: int, kinds: tuple[str, ...] = SPREAD_KINDS) -
         extras: dict[str, Any] = {}
         if kind == "vl-pie" and rng.random() < 0.3:
             extras["labels_only"] = True
-        if p.title and rng.random() < 0.3:
-            extras["subtitle"] = "Drawn at random"
         if kind == "gg-scatter":
             data, axis = _gg_scatter(p, rng, extras)
             maker = "ggplot2"
@@ -179,7 +182,8 @@ def draw(figs: Path, n: int, seed: int, kinds: tuple[str, ...] = SPREAD_KINDS) -
         path = _save(data, Path(figs) / f"{fid}.png", jpeg=rng.random() < 0.15)
         with Image.open(path) as im:
             width, height = im.size
-        words = " ".join(w for w in (_words(p), extras.get("subtitle", ""), extras.get("caption", ""),
+        shown = replace(p, legend=False) if extras.get("unnamed") else p  # no legend drawn: no names in it
+        words = " ".join(w for w in (_words(shown), extras.get("subtitle", ""), extras.get("caption", ""),
                                      extras.get("legend_title", "")) if w)
         records.append({"id": fid, "file": f"figs/{path.name}", "kind": "chart", "style": base, "maker": maker,
                         "group": kind, "width": width, "height": height, "text": words, "nodes": [], "edges": [],

@@ -24,6 +24,7 @@ choice is left out.
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 from craftbench.makers.browser import scaled_pages
@@ -39,6 +40,8 @@ SHAPES = {"rect": "[{}]", "round": "({})", "stadium": "([{}])", "diamond": "{{{}
           "subroutine": "[[{}]]", "asymmetric": ">{}]"}
 NEW_SHAPES = ("rect", "rounded", "stadium", "diam", "cyl", "hex", "lean-r", "doc", "processes", "tag-rect")
 LINKS = ("-->", "-->", "---", "-.->", "==>", "--o", "--x")
+# a link line: its first end, then any link token (--> --- -.-> ==> --o --x o--o x--x <--> <-.-> <==> ~~~)
+LINK_LINE = re.compile(r"^\s*\w+\s+[ox<]?(?:-{2,}|-\.+-|={2,}|~{3})[->ox]?[|\s]")
 COLUMN_PX = 830  # GitHub's README column: a wider diagram is scaled down to fit
 
 
@@ -103,10 +106,10 @@ def flowchart(rng: random.Random, theme: str, style: str, wide: bool) -> Diagram
     if style == "link_style":
         colour = rng.choice(("#f66", "#1f6feb", "#999", "#2f9e44", "#ff922b"))
         width = rng.choice(("1px", "2px", "3px", "4px"))
-        if rng.random() < 0.5:
+        k = sum(bool(LINK_LINE.match(ln)) for ln in lines)  # linkStyle counts every link, in order
+        if rng.random() < 0.5 or not k:
             lines.append(f"    linkStyle default stroke:{colour},stroke-width:{width}")
         else:
-            k = len([ln for ln in lines if "--" in ln or "==" in ln or "~~~" in ln])
             idx = ",".join(str(i) for i in sorted(rng.sample(range(k), max(1, k // 2))))
             lines.append(f"    linkStyle {idx} stroke:{colour},stroke-width:{width},color:{colour}")
     if style == "dark_fills" or rng.random() < 0.3:

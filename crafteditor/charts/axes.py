@@ -408,11 +408,13 @@ def robust_fit(px: list[float], vals: list[float]) -> tuple[float, float, float]
 
 
 def _left_out(x: np.ndarray, y: np.ndarray, keep: np.ndarray, i: int, fit) -> float:
-    """How far reading ``i`` lies off the line fitted through the other kept ones, in their span."""
+    """How far reading ``i`` lies off the line fitted through the other kept ones, in the span of all
+    kept ones: one measure for every candidate (in the span of the others, a good end label, whose
+    absence narrows it, looked the farthest: 0, 25, 50 and 75 read 7.5 dropped the 50)."""
     others = keep.copy()
     others[i] = False
     a, b, _, _ = fit(x[others], y[others])
-    return float(abs(y[i] - (a + b * x[i])) / (np.ptp(y[others]) or 1.0))
+    return float(abs(y[i] - (a + b * x[i])) / (np.ptp(y[keep]) or 1.0))
 
 
 def _consensus(x: np.ndarray, y: np.ndarray, a: float, b: float, err: float, fit) -> tuple[float, float, float]:

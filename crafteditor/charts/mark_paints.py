@@ -34,13 +34,24 @@ def few_markers(m: np.ndarray, rgb) -> bool:
     # specks of a pixel or two are a dot's stray shades, not dots (a supersampled 3 px dot's
     # core is a dozen shades: the paint takes 5-12 px of each, and a few single pixels round them)
     blobs = [st for st in stats[1:] if st[4] >= 3]
-    # (a translucent dot's stroke ring and its core are two shades: the paint may take either, 0.45 of its box)
+    # (a translucent dot's stroke ring and its core are two shades: the paint may take either, 0.4 of its box)
     dots = [st for st in blobs if st[4] >= 5 and 0.6 <= st[2] / st[3] <= 1.6 and st[4] >= 0.4 * st[2] * st[3]]
-    if len(dots) < 3 or len(dots) < 0.8 * len(blobs):
+    if len(dots) < 3 or len(dots) < 0.8 * len(blobs) or _set_as_words(dots):
         return False
     areas = sorted(int(st[4]) for st in dots)
     mid = areas[len(areas) // 2]
     return areas[-1] <= 2.5 * areas[0] or (areas[-1] <= 1.8 * mid and areas[0] >= 0.5 * mid)
+
+
+def _set_as_words(dots: list[np.ndarray]) -> bool:
+    """Whether half the dots or more sit in a row with a like one beside them, letter-spaced (their tops and
+    heights within a pixel, under half a height apart): the round letters of a small coloured label ('see',
+    a c e o fill 0.4-0.55 of their box, as a ring dot does), not a series' markers."""
+    def beside(a, b) -> bool:
+        gap = max(a[0], b[0]) - min(a[0] + a[2], b[0] + b[2])
+        return abs(int(a[1]) - int(b[1])) <= 1 and abs(int(a[3]) - int(b[3])) <= 1 and 0 <= gap <= 0.5 * max(a[3], b[3])
+
+    return sum(any(beside(a, b) for b in dots if b is not a) for a in dots) >= 0.5 * len(dots)
 
 
 def _is_mark_paint(rgb, lossy: bool = False) -> bool:
@@ -173,6 +184,7 @@ def with_pale_marks(paints: Paints, rgb: np.ndarray, config: Config) -> Paints:
         return paints
     chroma = px.max(axis=1).astype(np.int16) - px.min(axis=1)
     px = px[chroma >= PALE_CHROMA]
+    where = np.flatnonzero(free)[chroma >= PALE_CHROMA]  # the flat index of each of px
     if not len(px):
         return paints
     h, w = paints.labels.shape
@@ -182,6 +194,7 @@ def with_pale_marks(paints: Paints, rgb: np.ndarray, config: Config) -> Paints:
     found: list[np.ndarray] = [] if paints.vivid is None else [c.astype(np.float32) for c in paints.vivid]
     marks = [c for c in paints.colors if _is_mark_paint(c)] + found
     new = []
+    dots = _DotsOf(rgb, found, config.color_tolerance)
     for i in np.argsort(-mass):
         if mass[i] < least or len(new) >= 12:
             break
@@ -190,13 +203,18 @@ def with_pale_marks(paints: Paints, rgb: np.ndarray, config: Config) -> Paints:
             continue  # one paint's shades (the anti-aliasing of a marker it names already)
         if any(0.0 < blend_of(c, q, paints.background_rgb) < 0.95 for q in marks):
             continue  # a mark's anti-aliased rim (dask's jagged blue line had made its pale rim a series)
-        if any(-0.3 < blend_of(c, q, paints.background_rgb) < 0.95 for q in found):
-            continue  # a darker or paler shade of a dot taken already (its core, or its rim)
+        # a darker or paler shade of a dot taken already (its core, or its rim), where it lies on those
+        # dots: ColorBrewer's Paired draws a series light blue (166, 206, 227) beside one dark blue
+        # (31, 120, 180), a blend of it and white, with dots of its own (and the series was lost)
+        shades = [k for k, q in enumerate(found) if -0.3 < blend_of(c, q, paints.background_rgb) < 0.95]
+        mine = where[np.linalg.norm(px.astype(np.float32) - c, axis=1) <= config.color_tolerance]  # its pixels
+        if any(dots.holds(mine, k) for k in shades):
+            continue
         # the paint at its shades' mean: the dozen shades of a supersampled dot's core lie within the tolerance of it
         near = np.linalg.norm(cols.astype(np.float32) - c, axis=1) <= config.color_tolerance
         c = np.average(cols[near].astype(np.float32), axis=0, weights=counts[near])
-        if found and float(np.min(np.linalg.norm(np.asarray(found) - c, axis=1))) <= config.color_tolerance:
-            continue
+        if any(float(np.linalg.norm(q - c)) <= config.color_tolerance and dots.holds(mine, k) for k, q in enumerate(found)):
+            continue  # (the mean of shades can lie up to twice the tolerance from them: only where on its dots)
         found.append(c)
         new.append(c)
     if not new:
@@ -219,3 +237,18 @@ def _shade_mass(cols: np.ndarray, counts: np.ndarray, tolerance: float, most: in
     mass[top] = near @ counts[top].astype(np.int64)
     return mass
 
+
+class _DotsOf:
+    """The pixels of each paint found, and those beside them (within 2 px): made once a paint asks."""
+
+    def __init__(self, rgb: np.ndarray, found: list[np.ndarray], tolerance: float) -> None:
+        self.rgb, self.found, self.tolerance = rgb, found, tolerance
+        self.beside: dict[int, np.ndarray] = {}
+
+    def holds(self, mine: np.ndarray, k: int) -> bool:
+        """Whether most of the pixels ``mine`` (flat indices) lie on or beside the pixels of paint ``k`` found: the
+        anti-aliased rim of its marks, or a core within their ring, not marks of their own."""
+        if k not in self.beside:
+            theirs = np.linalg.norm(self.rgb.astype(np.float32) - self.found[k], axis=2) <= self.tolerance
+            self.beside[k] = (cv2.dilate(theirs.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0).ravel()
+        return int(self.beside[k][mine].sum()) >= 0.5 * len(mine)

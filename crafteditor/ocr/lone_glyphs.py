@@ -23,7 +23,7 @@ from crafteditor.paint import Paints, darkest_color, distances, luma
 
 GREEK_SURE = 0.97  # a lone glyph read less surely than this (or as a Latin look-alike) may be a Greek letter
 LIGHT_FILL = 200.0  # luminance above which a paint is a fill, never a glyph's colour
-ON_FILL = 0.5  # a cluster is on a fill where this share of its box round its glyphs is fill
+ON_FILL = 0.5  # a cluster is on a fill where this share of a thin ring round its box is fill
 
 
 def read_lone_glyphs(rgb: np.ndarray, paints: Paints, runs: list[TextRun], engine: OcrEngine, latin: bool,
@@ -318,7 +318,7 @@ def _crowded(ink: np.ndarray, lab: np.ndarray, members: list[tuple], box: tuple[
     H, W = ink.shape
     m = max(2, int(0.3 * glyph_h))
     ya, yb, xa, xb = max(0, y0 - m), min(H, y1 + m), max(0, x0 - m), min(W, x1 + m)
-    if _on_fill(light, lab, members, box):
+    if _on_fill(light, box):
         m = max(2, int(0.6 * glyph_h))
         ya, yb, xa, xb = max(0, y0 - m), min(H, y1 + m), max(0, x0 - m), min(W, x1 + m)
         other = ink[ya:yb, xa:xb] & ~np.isin(lab[ya:yb, xa:xb], [mm[4] for mm in members])
@@ -341,13 +341,18 @@ def _crowded(ink: np.ndarray, lab: np.ndarray, members: list[tuple], box: tuple[
     return bool(around.sum() > 0.02 * around.size)
 
 
-def _on_fill(light: np.ndarray, lab: np.ndarray, members: list[tuple], box: tuple[int, int, int, int]) -> bool:
-    """Whether the cluster is set on a light fill: most of its box round its glyphs is fill. A label set on the
-    canvas beside a node (a TikZ math label under a box, by the line leaving it: a Mamba block's A, X, B, C) has a
-    fill near it, not under it; it had been held to the fill's stricter margin and dropped for the box's outline."""
+def _on_fill(light: np.ndarray, box: tuple[int, int, int, int]) -> bool:
+    """Whether the cluster is set on a light fill: most of a thin ring just outside its box (1 to 3 px off it) is
+    fill. A label set on the canvas beside a node (a TikZ math label under a box, by the line leaving it: a Mamba
+    block's A, X, B, C) has a fill near it, not under it; it had been held to the fill's stricter margin and
+    dropped for the box's outline. (Inside the box the fill is opened away, in the counters and gaps of a small
+    glyph: a 0, 8 or m 7-10 px high, measured there, was off the fill it stood on.)"""
     x0, y0, x1, y1 = box
-    around = ~np.isin(lab[y0:y1, x0:x1], [m[4] for m in members])
-    return bool(around.any()) and float(light[y0:y1, x0:x1][around].mean()) > ON_FILL
+    H, W = light.shape
+    ya, yb, xa, xb = max(0, y0 - 3), min(H, y1 + 3), max(0, x0 - 3), min(W, x1 + 3)
+    ring = np.ones((yb - ya, xb - xa), bool)
+    ring[max(0, y0 - 1) - ya:min(H, y1 + 1) - ya, max(0, x0 - 1) - xa:min(W, x1 + 1) - xa] = False
+    return bool(ring.any()) and float(light[ya:yb, xa:xb][ring].mean()) > ON_FILL
 
 
 def _small_node_inside(light: np.ndarray, box: tuple[int, int, int, int], glyph_h: float) -> np.ndarray | None:

@@ -53,13 +53,23 @@ def test_one_far_off_misread_label_does_not_pull_the_axis():
 
 
 def test_a_far_off_merged_label_is_dropped_before_the_misread_ones():
-    """Vega-Lite's crowded binned axis: '13.0' and '14.0' read as one run, 13014, beside '1.0' and
-    '7.0' read 10 and 70. Kept, the far-off one makes every other reading look close (relative to
-    the span it stretches): it goes first, and the two misreads after."""
-    px = [40.0 + 39.3 * v for v in range(13)] + [566.0]
-    vals = [0.0, 10.0, 2.0, 3.0, 4.0, 5.0, 6.0, 70.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13014.0]
-    axis = fit_axis([(p, f"{v:g}") for p, v in zip(px, vals)])
-    assert axis is not None and abs(axis.value(40.0 + 39.3 * 6) - 6.0) < 0.1
+    """Vega-Lite's crowded binned axis, half its labels lost: '13.0' and '14.0' read as one run, 13014,
+    and '10.0' read 100. The line through all of them leaves its worst residual on the 7.0 between the
+    found ones (the fit by that residual dropped 13014, then 7.0, and ran 2 … 5); the reading farthest
+    off the line through the others goes first: 13014, then 100."""
+    pos = [0, 1, 2, 3, 4, 7, 10, 13]
+    texts = ["0.0", "1.0", "2.0", "3.0", "4.0", "7.0", "100", "13014"]
+    axis = fit_axis([(40.0 + 39.3 * p, t) for p, t in zip(pos, texts)])
+    assert axis is not None
+    assert abs(axis.value(40.0 + 39.3 * 2) - 2.0) < 0.05 and abs(axis.value(40.0 + 39.3 * 7) - 7.0) < 0.05
+
+
+def test_a_misread_end_label_is_dropped_not_the_good_one_beside_it():
+    """0, 25, 50 and '75' read 7.5: in the span of the others, leaving out the 50 (whose absence
+    narrows that span to 0 … 25) had looked the farthest off, and the 50 was dropped."""
+    axis = fit_axis([(400.0, "0"), (300.0, "25"), (200.0, "50"), (100.0, "7.5")])
+    assert axis is not None
+    assert abs(axis.value(400.0)) < 0.05 and abs(axis.value(100.0) - 75.0) < 0.05
 
 
 @pytest.mark.slow  # four makers started (Deno for vl-convert): about 10 s

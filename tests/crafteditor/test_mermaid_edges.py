@@ -173,3 +173,23 @@ def test_mermaid_wild_maker_draws_deliveries_with_their_truth(tmp_path):
     assert clear.mode == "RGBA" and clear.getextrema()[3][0] == 0  # no page behind the diagram
     for f in figures:
         assert f["nodes"] and f["edges"] and all(a in f["nodes"] and b in f["nodes"] for a, b in f["edges"])
+
+
+def test_mermaid_wild_link_style_indices_count_dotted_links(monkeypatch):
+    """``linkStyle 0,2 …`` counts every link in order: dotted ``-.->`` links (no '--' in them) had been left out
+    of the count, so the indices pointed at other links, and a flowchart of dotted links only raised."""
+    import random
+
+    from craftbench.makers import mermaid_wild
+
+    monkeypatch.setattr(mermaid_wild, "LINKS", ("-.->",))
+    by_index = 0
+    for seed in range(12):
+        lines = mermaid_wild.flowchart(random.Random(seed), "default", "link_style", False).source.splitlines()
+        links = [ln for ln in lines if "-.->" in ln or "~~~" in ln]
+        style = next(ln for ln in lines if ln.strip().startswith("linkStyle"))
+        if "default" not in style:
+            by_index += 1
+            idx = [int(i) for i in style.split()[1].split(",")]
+            assert max(idx) < len(links) and len(idx) == max(1, len(links) // 2)
+    assert by_index
