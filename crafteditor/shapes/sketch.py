@@ -211,17 +211,23 @@ def wobbly_outlines(shapes: list[DetectedShape]) -> bool:
 def _side_stray(m: np.ndarray) -> float:
     """How far the middle half of a hole's sides strays from a straight line, in px (the median
     over its four sides, each the mean distance from its fitted line)."""
-    h, w = m.shape
-    rows = m[int(0.25 * h):int(0.75 * h) + 1]
-    cols = m[:, int(0.25 * w):int(0.75 * w) + 1].T
-    rows, cols = rows[rows.any(axis=1)], cols[cols.any(axis=1)]
     strays = []
-    for e in (rows.argmax(axis=1), rows.shape[1] - rows[:, ::-1].argmax(axis=1),
-              cols.argmax(axis=1), cols.shape[1] - cols[:, ::-1].argmax(axis=1)):
+    for e in _side_edges(m):
         if len(e) >= 6:
             t = np.arange(len(e), dtype=np.float64)
             strays.append(float(np.abs(e - np.polyval(np.polyfit(t, e, 1), t)).mean()))
     return float(np.median(strays)) if strays else 0.0
+
+
+def _side_edges(m: np.ndarray) -> tuple[np.ndarray, ...]:
+    """A hole's four sides over their middle half: per row (left, right) and per column (top, bottom),
+    where its edge lies."""
+    h, w = m.shape
+    rows = m[int(0.25 * h):int(0.75 * h) + 1]
+    cols = m[:, int(0.25 * w):int(0.75 * w) + 1].T
+    rows, cols = rows[rows.any(axis=1)], cols[cols.any(axis=1)]
+    return (rows.argmax(axis=1), rows.shape[1] - rows[:, ::-1].argmax(axis=1),
+            cols.argmax(axis=1), cols.shape[1] - cols[:, ::-1].argmax(axis=1))
 
 
 def _side_wobble(m: np.ndarray) -> float:
@@ -229,13 +235,8 @@ def _side_wobble(m: np.ndarray) -> float:
     half, notches (:data:`NOTCH_PX` off its median) left out, its mean distance from its fitted
     line; the second least of the four (a hole fenced in by a wobbly stroke on one side only, a
     hand-drawn arrow along a typeset box, is no hand-drawn outline)."""
-    h, w = m.shape
-    rows = m[int(0.25 * h):int(0.75 * h) + 1]
-    cols = m[:, int(0.25 * w):int(0.75 * w) + 1].T
-    rows, cols = rows[rows.any(axis=1)], cols[cols.any(axis=1)]
     strays = []
-    for e in (rows.argmax(axis=1), rows.shape[1] - rows[:, ::-1].argmax(axis=1),
-              cols.argmax(axis=1), cols.shape[1] - cols[:, ::-1].argmax(axis=1)):
+    for e in _side_edges(m):
         t = np.arange(len(e), dtype=np.float64)
         keep = np.abs(e - np.median(e)) <= NOTCH_PX if len(e) else e.astype(bool)
         if keep.sum() >= 6:
