@@ -126,8 +126,29 @@ def _in_box(p: Pt, box: tuple[float, float, float, float]) -> bool:
     return box[0] <= p[0] <= box[2] and box[1] <= p[1] <= box[3]
 
 
-def _ink(rgb: np.ndarray, background: np.ndarray, a: Pt, b: Pt, width: float) -> np.ndarray | None:
-    """Ink over the course a→b's neighbourhood (a bool mask the image's size): farther than
+class _Ink:
+    """Ink in a window of the image (``mask``, its top-left corner at ``x0``, ``y0``; ``shape``: the
+    image's height and width): nothing outside the window is ink."""
+
+    def __init__(self, mask: np.ndarray, x0: int, y0: int, shape: tuple[int, int]) -> None:
+        self.mask, self.x0, self.y0, self.shape = mask, x0, y0, shape
+
+    def at(self, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+        """Whether each pixel (xs, ys), within the image, is ink."""
+        u, v = xs - self.x0, ys - self.y0
+        inside = (u >= 0) & (v >= 0) & (u < self.mask.shape[1]) & (v < self.mask.shape[0])
+        out = np.zeros(len(u), bool)
+        out[inside] = self.mask[v[inside], u[inside]]
+        return out
+
+    def pixel(self, x: int, y: int) -> bool:
+        """Whether pixel (x, y) is ink."""
+        u, v = x - self.x0, y - self.y0
+        return 0 <= u < self.mask.shape[1] and 0 <= v < self.mask.shape[0] and bool(self.mask[v, u])
+
+
+def _ink(rgb: np.ndarray, background: np.ndarray, a: Pt, b: Pt, width: float) -> _Ink | None:
+    """Ink over the course a→b's neighbourhood (a window round it, no mask the image's size): farther than
     :data:`INK_CONTRAST` from the page and from the paper beside the course (its median, sampled on
     both sides past a head's wings), so that a group's tint the course runs through is no ink."""
     length = math.dist(a, b)
@@ -146,36 +167,33 @@ def _ink(rgb: np.ndarray, background: np.ndarray, a: Pt, b: Pt, width: float) ->
     x0, x1 = int(max(0, min(a[0], b[0]) - off - 2)), int(min(W, max(a[0], b[0]) + off + 3))
     y0, y1 = int(max(0, min(a[1], b[1]) - off - 2)), int(min(H, max(a[1], b[1]) + off + 3))
     px = rgb[y0:y1, x0:x1, :3].astype(np.float32)
-    ink = np.zeros((H, W), bool)
-    ink[y0:y1, x0:x1] = ((np.abs(px - background[None, None, :3]).max(axis=2) > INK_CONTRAST)
-                         & (np.abs(px - paper[None, None, :]).max(axis=2) > INK_CONTRAST))
-    return ink
+    mask = ((np.abs(px - background[None, None, :3]).max(axis=2) > INK_CONTRAST)
+            & (np.abs(px - paper[None, None, :]).max(axis=2) > INK_CONTRAST))
+    return _Ink(mask, x0, y0, (H, W))
 
 
-def _inked(ink: np.ndarray, a: Pt, b: Pt, width: float) -> bool:
+def _inked(ink: _Ink, a: Pt, b: Pt, width: float) -> bool:
     """Whether ink covers at least :data:`STUB_INK` of the course a→b (within the line's half width across it)."""
     length = math.dist(a, b)
     n = max(2, int(length))
     H, W = ink.shape
     ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
-    side = max(1, int(round(width / 2)))
+    side = max(1, int(round(width / 2)))  # (pixels clipped to the image, then looked up in the ink's window)
     hits = 0
     for k in range(n):
         cx, cy = a[0] + (b[0] - a[0]) * k / (n - 1), a[1] + (b[1] - a[1]) * k / (n - 1)
         xs = np.clip(np.round(cx - uy * np.arange(-side, side + 1)).astype(int), 0, W - 1)
         ys = np.clip(np.round(cy + ux * np.arange(-side, side + 1)).astype(int), 0, H - 1)
-        hits += bool(ink[ys, xs].any())
+        hits += bool(ink.at(xs, ys).any())
     return hits >= STUB_INK * n
 
 
-def _stub_head(ink: np.ndarray, tip: Pt, d: Pt, gap: float, width: float) -> Arrowhead | None:
+def _stub_head(ink: _Ink, tip: Pt, d: Pt, gap: float, width: float) -> Arrowhead | None:
     """The stub's filled arrowhead ending at ``tip`` (the course's direction ``d``), as
     :func:`crafteditor.assemble.edges._head_before` finds one: the ink across the course ≥ 2.5 line
     widths wide just back from the tip, and a line's width further back; None where there is none."""
     H, W = ink.shape
-
-    def inked(x: int, y: int) -> bool:
-        return bool(ink[y, x])
+    inked = ink.pixel
 
     reach = int(min(gap, 16.0))
     # a run across the whole scan is the node's outline the tip touches, no head
