@@ -66,17 +66,18 @@ def sketch_ink(rgb: np.ndarray, paints: Paints, exclude: np.ndarray | None = Non
     ink = farther_than(rgb, surfaces[0], INK_CONTRAST)  # the paper's: every pixel is asked
     if exclude is not None:
         ink &= ~exclude
-    if len(surfaces) > 1 and rgb.ndim == 3 and rgb.shape[2] == 3:
-        # each fill's: only what is still ink, gathered once into a column of pixels that narrows
-        # fill by fill (the same test pixel by pixel; a 15 MP page's ink was looked up, gathered
-        # and scattered back over the whole page for each of its fills)
-        at = np.flatnonzero(ink)
-        px = np.ascontiguousarray(rgb).reshape(-1, 1, 3)[at]
-        for color in surfaces[1:]:
-            keep = farther_than(px, color, INK_CONTRAST)[:, 0]
-            at, px = at[keep], px[keep]
-        ink = np.zeros(ink.shape, bool)
-        ink.reshape(-1)[at] = True
+    if len(surfaces) == 1:
+        return ink
+    # each fill's: only what is still ink, gathered once into a column of pixels that narrows
+    # fill by fill (the same test pixel by pixel; a 15 MP page's ink was looked up, gathered
+    # and scattered back over the whole page for each of its fills)
+    at = np.flatnonzero(ink)
+    px = np.ascontiguousarray(rgb).reshape(-1, 1, rgb.shape[-1])[at]
+    for color in surfaces[1:]:
+        keep = farther_than(px, color, INK_CONTRAST)[:, 0]
+        at, px = at[keep], px[keep]
+    ink = np.zeros(ink.shape, bool)
+    ink.reshape(-1)[at] = True
     return ink
 
 
