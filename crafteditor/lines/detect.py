@@ -169,7 +169,11 @@ def _coverage(dist: np.ndarray, mask: np.ndarray) -> np.ndarray:
     if vals.size == 0:
         return np.zeros(mask.shape, np.float32)
     full = max(1.0, float(np.percentile(vals, 90)))
-    return np.where(mask, np.clip(dist / full, 0, 1), 0).astype(np.float32)
+    # only the masked pixels divided and clipped (the same float32 values): the whole page's were,
+    # four passes over it, for a mask of lines that covers a few per cent of it
+    out = np.zeros(mask.shape, np.float32)
+    out[mask] = np.clip(vals / full, 0, 1)
+    return out
 
 
 def _draw_path(mask: np.ndarray, p: LinePath, lw: float) -> None:

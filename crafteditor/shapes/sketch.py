@@ -64,10 +64,20 @@ def sketch_ink(rgb: np.ndarray, paints: Paints, exclude: np.ndarray | None = Non
     grain is not): an Excalidraw box filled in pastel blue is a hole in its dark outline."""
     surfaces = _surfaces(paints)
     ink = farther_than(rgb, surfaces[0], INK_CONTRAST)  # the paper's: every pixel is asked
-    for color in surfaces[1:]:  # each fill's: only what is still ink
-        ink = farther_than(rgb, color, INK_CONTRAST, within=ink)
     if exclude is not None:
         ink &= ~exclude
+    if len(surfaces) == 1:
+        return ink
+    # each fill's: only what is still ink, gathered once into a column of pixels that narrows
+    # fill by fill (the same test pixel by pixel; a 15 MP page's ink was looked up, gathered
+    # and scattered back over the whole page for each of its fills)
+    at = np.flatnonzero(ink)
+    px = np.ascontiguousarray(rgb).reshape(-1, 1, rgb.shape[-1])[at]
+    for color in surfaces[1:]:
+        keep = farther_than(px, color, INK_CONTRAST)[:, 0]
+        at, px = at[keep], px[keep]
+    ink = np.zeros(ink.shape, bool)
+    ink.reshape(-1)[at] = True
     return ink
 
 
@@ -261,8 +271,7 @@ def _sketch_class(face: Face) -> tuple[str, float]:
 
 def _holes(ink: np.ndarray, gap: int, min_side: float) -> list[tuple[int, int, int, int, np.ndarray]]:
     """Enclosed holes of the ink once gaps up to ``2·gap`` px are closed: (x, y, w, h, filled mask)."""
-    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * gap + 1, 2 * gap + 1))
-    closed = cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_CLOSE, k)
+    closed = close_round(ink.astype(np.uint8), gap)
     contours, hierarchy = cv2.findContours(closed, cv2.RETR_TREE, cv2.CHAIN_APPROX_NONE)
     if hierarchy is None:
         return []
@@ -277,6 +286,42 @@ def _holes(ink: np.ndarray, gap: int, min_side: float) -> list[tuple[int, int, i
         local = np.zeros((h, w), np.uint8)
         cv2.drawContours(local, [c - np.array([x, y])], -1, 1, thickness=cv2.FILLED)
         out.append((x, y, w, h, local.astype(bool)))
+    return out
+
+
+def close_round(mask: np.ndarray, radius: int) -> np.ndarray:
+    """``cv2.morphologyEx(mask, MORPH_CLOSE, ellipse)`` with OpenCV's elliptical kernel ``2·radius+1`` wide
+    (uint8 0/1 in and out): the same pixels. A large kernel is taken as the union of the rectangles
+    its rows make (rows as wide or wider span a band of rows: one rectangle per distinct width), each a
+    separable dilation; the erosion is the dilation of the complement (OpenCV pads the erosion with
+    ink, the complement's dilation with paper). OpenCV's elliptical kernel visits every one of its
+    points for every pixel: the outline search on a 15 MP page (radius 39) closed in 1.29 CPU-s,
+    its 24 rectangles in 0.81; at radius 16 (2.6 MP) 38 -> 33 ms, under it no faster."""
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
+    if radius < ROUND_RECTS_FROM:
+        return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, k)
+    rects = _kernel_rects(k)
+    grown = _dilate_rects(mask, rects)
+    return 1 - _dilate_rects(1 - grown, rects)
+
+
+ROUND_RECTS_FROM = 16  # kernels at least this radius are closed as rectangles (see close_round)
+
+
+def _kernel_rects(k: np.ndarray) -> list[tuple[int, int]]:
+    """(half width, half height) of rectangles centred on a symmetric kernel whose rows are runs
+    centred on its middle column (OpenCV's ellipse), their union the kernel."""
+    c = k.shape[0] // 2
+    half = [int(np.flatnonzero(row).max()) - c if row.any() else -1 for row in k]
+    return [(a, max(abs(i - c) for i, h in enumerate(half) if h >= a)) for a in sorted({h for h in half if h >= 0})]
+
+
+def _dilate_rects(mask: np.ndarray, rects: list[tuple[int, int]]) -> np.ndarray:
+    out = None
+    for a, b in rects:
+        d = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * a + 1, 2 * b + 1)))
+        out = d if out is None else cv2.bitwise_or(out, d, dst=out)
+    assert out is not None, "an elliptical kernel has a middle row"
     return out
 
 
