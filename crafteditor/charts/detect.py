@@ -42,8 +42,8 @@ from crafteditor.charts.numbers import parse_number
 from crafteditor.charts.panels import Panel, find_panels, grid_frames, numbered, on_panel, unpanel
 from crafteditor.charts.pie import find_pies
 from crafteditor.charts.strokes import long_lines
-from crafteditor.charts.tick_frames import tick_frames
 from crafteditor.charts.style import measure_panel
+from crafteditor.charts.tick_frames import tick_frames
 from crafteditor.config import Config
 from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import Paints, find_paints, with_vivid

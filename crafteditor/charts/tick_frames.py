@@ -69,8 +69,9 @@ def _frame(runs: list[TextRun], col: list[int], font: float, ink: np.ndarray, pa
     if beside > 1:
         return None
     low = float(cys[-1])
-    # the x labels: the row of runs just below the lowest y number, right of the column
-    below = [r for r in runs if r.angle == 0 and r.x >= x0 - font and low + 0.3 * font <= r.y <= low + 2.5 * font]
+    # the x labels: the row of runs just below the lowest y number (a step below where the lowest
+    # number, 0 at the corner, was lost or read with the first x label), right of the column
+    below = [r for r in runs if r.angle == 0 and r.x >= x0 - font and low + 0.3 * font <= r.y <= low + gaps.min() + 2.5 * font]
     if len(below) < 2:
         return None
     row_top = min(r.y for r in below)
