@@ -4,6 +4,8 @@ labels alone, and a histogram's empty bins read as counts of 0."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import matplotlib.pyplot as plt
 from mpl_helpers import mpl_png
 
@@ -60,3 +62,21 @@ def test_empty_bins_fill_whole_slots_between_and_beside_touching_bins():
     got = empty_bins(spans, (48.0, 0.0, 402.0, 500.0))
     assert sorted(got) == [(50.0, 100.0), (200.0, 250.0), (350.0, 400.0)]
     assert empty_bins([(100.0, 140.0), (160.0, 200.0), (220.0, 260.0)], (0.0, 0.0, 400.0, 500.0)) == []
+
+
+
+_CROPS = Path(__file__).parent / "crops"
+
+
+def test_a_greyscale_donut_names_its_black_and_grey_slices_by_their_legend_dots():
+    """Vega-Lite's greyscale donut: its legend's dots read with their names ('● Lima', '· pear'). The
+    black slice's dot is the type's colour and the grey one's is in the type's anti-aliased edge: both
+    had been refused as swatches, the slices left 'slice k'; the white edge at 12 o'clock was a
+    slice of 0.4 % that took the title's name."""
+    conv = convert((_CROPS / "vl_grey_donut_dot_legend.png").read_bytes())
+    charts = [c for c in conv.figure.components if isinstance(c, Chart)]
+    assert len(charts) == 1 and charts[0].spec["mark"]["type"] == "arc"
+    rows = {r["x"]: r["y"] for r in charts[0].spec["data"]["values"]}
+    assert len(rows) == 3 and "Speed-up" not in rows
+    for name, share in (("Lima", 49.65), ("pear", 16.5)):
+        assert name in rows and abs(rows[name] - share) <= 2
