@@ -54,6 +54,10 @@ def bar_series(rgb, color, bg, yaxis: Axis, xaxis: Axis, plot, floors: list[tupl
                 pts.append((x_of(xaxis, x + w / 2), yaxis.value(top)))
                 spans.append((float(x), float(x + w)))
                 tops.append((float(x), float(x + w), top))
+            for a, b in empty_bins(spans, plot):
+                pts.append((x_of(xaxis, (a + b) / 2), yaxis.value(baseline)))
+                spans.append((a, b))
+                tops.append((a, b, baseline))
             order = sorted(range(len(pts)), key=lambda k: spans[k][0])
             pts, spans, tops = [pts[k] for k in order], [spans[k] for k in order], [tops[k] for k in order]
         return Series(color=color, kind="bar", points=pts, bar_spans=spans, floors=tops,
@@ -71,7 +75,7 @@ def _tail_slivers(rgb, color, spans: list[tuple[float, float]], baseline: float,
     ordered = sorted(spans)
     widths = [b - a for a, b in ordered]
     width = float(np.median(widths))
-    if width < 4 or any(abs(b[0] - a[1]) > max(2.0, 0.15 * width) for a, b in zip(ordered, ordered[1:])):
+    if width < 4 or not _tiled(ordered, width):
         return []  # bars apart: no histogram's bins
     y = int(round(baseline))
     rows = rgb[max(0, y - 3):y].astype(np.float32)
@@ -96,6 +100,40 @@ def _tail_slivers(rgb, color, spans: list[tuple[float, float]], baseline: float,
                 break
             out.append((int(round(x)), int(round(width))))
             x += side * width
+    return out
+
+
+def _tiled(ordered: list[tuple[float, float]], width: float) -> bool:
+    """Bins of one width side by side: each gap none, or whole bins left empty (most none)."""
+    gaps = [(b[0] - a[1]) / width for a, b in zip(ordered, ordered[1:])]
+    tol = max(2.0, 0.15 * width) / width
+    touch = sum(abs(g) <= tol for g in gaps)
+    return all(abs(g - round(g)) <= tol and g > -tol for g in gaps) and touch >= 0.6 * len(gaps)
+
+
+def empty_bins(spans: list[tuple[float, float]], plot) -> list[tuple[float, float]]:
+    """A histogram's empty bins (a count of 0, no paint): the whole bins' slots between its bins
+    and on to the plot's sides, (left, right) px; none where the bars are no histogram's (apart,
+    or fewer than three). Vega-Lite bins the x axis's whole domain; its empty end bins had been
+    read as no row at all."""
+    if len(spans) < 3:
+        return []
+    ordered = sorted(spans)
+    width = float(np.median([b - a for a, b in ordered]))
+    if width < 4 or not _tiled(ordered, width):
+        return []
+    out = []
+    for a, b in zip(ordered, ordered[1:]):
+        k = int(round((b[0] - a[1]) / width))
+        out += [(a[1] + j * width, a[1] + (j + 1) * width) for j in range(k)]
+    x = ordered[0][0] - width
+    while x >= plot[0] - 0.1 * width:
+        out.append((x, x + width))
+        x -= width
+    x = ordered[-1][1]
+    while x + width <= plot[2] + 0.1 * width:
+        out.append((x, x + width))
+        x += width
     return out
 
 

@@ -43,6 +43,7 @@ from crafteditor.charts.panels import Panel, find_panels, grid_frames, numbered,
 from crafteditor.charts.pie import find_pies
 from crafteditor.charts.strokes import long_lines
 from crafteditor.charts.style import measure_panel
+from crafteditor.charts.tick_frames import tick_frames
 from crafteditor.config import Config
 from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import Paints, find_paints, with_vivid
@@ -152,6 +153,14 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
             continue
         res = read_heatmap(original, paints, runs, used_runs, float(x), float(y + h - 1), float(x + w - 1),
                            float(y), config)
+        if res is not None:
+            results.append(res)
+            used_runs.update(res.run_indices + res.kept_text)
+    # a plot with no axis line, gridline or panel (a white domain line on a transparent page):
+    # its tick labels frame it
+    for pn in tick_frames(runs, ink, page_paints.background_rgb, [r.box for r in results]) if not panels else []:
+        args = (rgb, paints, runs, used_runs, float(pn.x0), float(pn.y1), float(pn.x1), float(pn.y0), config, original)
+        res = read_chart(*args, walls=walls)
         if res is not None:
             results.append(res)
             used_runs.update(res.run_indices + res.kept_text)

@@ -103,6 +103,7 @@ def _read_pie(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[in
     if len(merged) > 1 and merged[0][0] == merged[-1][0] and not parted(merged[-1], merged[0]):
         merged[0] = [merged[0][0], merged[-1][1], merged[0][2] + merged[-1][2]]
         merged.pop()
+    merged = [s for k, s in enumerate(merged) if not _seam(paints.colors, bg, merged, k)]
     if not 2 <= len(merged) <= 24 or len({s[0] for s in merged}) < 2:
         return None
     total = sum(s[2] for s in merged)
@@ -125,6 +126,22 @@ def _read_pie(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[in
                        kept_text=inside + sorted(named_by))
 
 
+def _seam(colors: np.ndarray, bg: int, slices: list[list[int]], k: int) -> bool:
+    """Whether slice ``k`` is the anti-aliased white edge between two slices, no slice: a degree
+    or two of a paint between the page's and a neighbour's (a greyscale donut's edge at 12 o'clock
+    was a slice of 0.4 %, and took the title's name)."""
+    if slices[k][2] > 4 or len(slices) < 3:
+        return False
+    own, page = colors[slices[k][0]].astype(float), colors[bg].astype(float)
+    for n in (slices[k - 1], slices[(k + 1) % len(slices)]):
+        other = colors[n[0]].astype(float)
+        d = other - page
+        t = float(np.dot(own - page, d) / max(float(np.dot(d, d)), 1.0))
+        if 0.05 < t < 0.95 and float(np.linalg.norm(page + t * d - own)) <= 12:
+            return True
+    return False
+
+
 def _names(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[int], slices: list[list[int]],
            disc: tuple[float, float, float], font: float) -> tuple[dict[int, str], set[int]]:
     """Each slice's name: the legend entry with a swatch of its paint just left of it, else the text
@@ -137,19 +154,16 @@ def _names(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[int],
     free = [k for k in outside if any(ch.isalpha() for ch in runs[k].text)]
     names: dict[int, str] = {}
     taken: set[int] = set()
-    for k in outside:  # a legend entry: its swatch left of it, else in its box's first glyph
-        rn = runs[k]
-        lead = max(rn.h, 0.6 * font)
-        # the box may start over the swatch (Vega-Lite's bottom legend at scale 1: 'Plum' from its dot)
-        # inside the box, a paint like the text's own ink is the first letter's, no swatch (a black
-        # slice had been named by the 'D' of the label 'Delta' beside another slice)
-        for inside, x0, x1 in ((False, rn.x - 2.5 * lead, rn.x - 1), (True, rn.x - 1, rn.x + 1.2 * lead)):
-            ink = _text_ink(rgb, rn) if inside else None  # the text's own colour, only looked up inside its box
-            j = _swatch_of(rgb, paints, rn, slices, names, disc, font, int(max(0, x0)), int(max(0, x1)), ink)
-            if j is not None:
-                names[j] = _entry_name(rgb, rn, paints.colors[slices[j][0]])
-                taken.add(k)
-                break
+    # a legend entry: its swatch left of it, else in its box's first glyph. The sure swatches first
+    # (left of the box, or a symbol glyph), then the first letters' boxes: a title's anti-aliased
+    # black edge had taken the grey slice before its own legend entry came to name it
+    for sure in (True, False):
+        for k in outside:
+            if k not in taken:
+                j = _entry_swatch(rgb, paints, runs[k], slices, names, disc, font, sure)
+                if j is not None:
+                    names[j] = _entry_name(rgb, runs[k], paints.colors[slices[j][0]])
+                    taken.add(k)
     legend = len(names) >= 2
     anchors = []  # where each slice's label would be set: beyond the rim at its middle
     for s in slices:
@@ -187,6 +201,28 @@ def _names(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[int],
     return {j: names.get(j, f"slice {j + 1}") for j in range(len(slices))}, taken
 
 
+def _entry_swatch(rgb: np.ndarray, paints: Paints, rn: TextRun, slices: list[list[int]], names: dict[int, str],
+                  disc: tuple[float, float, float], font: float, sure: bool) -> int | None:
+    """The slice a legend entry's swatch names: ``sure``, one left of its box or its first glyph a
+    symbol; else one in its box's first letter's columns (the box may start over the swatch:
+    Vega-Lite's bottom legend at scale 1 reads 'Plum' from its dot), not of the text's own ink
+    (a black slice had been named by the 'D' of the label 'Delta' beside another slice)."""
+    lead = max(rn.h, 0.6 * font)
+    # a filled round or square first glyph is the swatch itself: its own columns are looked in, and
+    # its paint may be the text's (a greyscale pie's black slice, its grey one in the type's
+    # anti-aliased edge, had been refused their swatches, left 'slice k')
+    dot = _swatch_glyph(rn)
+    if sure and dot:  # the symbol read with the text, not what lies left of it (the word before)
+        return _swatch_of(rgb, paints, rn, slices, names, disc, font, int(max(0, rn.x - 1)), int(rn.x + dot))
+    if sure:
+        return _swatch_of(rgb, paints, rn, slices, names, disc, font, int(max(0, rn.x - 2.5 * lead)),
+                          int(max(0, rn.x - 1)))
+    if dot:
+        return None
+    return _swatch_of(rgb, paints, rn, slices, names, disc, font, int(max(0, rn.x - 1)), int(rn.x + 1.2 * lead),
+                      _text_ink(rgb, rn))
+
+
 def _swatch_of(rgb: np.ndarray, paints: Paints, rn: TextRun, slices: list[list[int]], names: dict[int, str],
                disc: tuple[float, float, float], font: float, x0: int, x1: int,
                ink: np.ndarray | None = None) -> int | None:
@@ -219,6 +255,24 @@ def _first_gap(glyphs: np.ndarray) -> int:
     """The column after the first glyph of a run's ink mask (0 where its ink has no gap)."""
     cols = np.flatnonzero(glyphs.any(axis=0))
     return int(cols[np.argmax(np.diff(cols) > 1)]) + 1 if cols.size > 1 and (np.diff(cols) > 1).any() else 0
+
+
+def _swatch_glyph(rn: TextRun) -> int:
+    """The width of a run's first glyph where it is a legend symbol read with the text (a filled
+    disc or square, about as wide as high, set apart from the word), else 0."""
+    if rn.glyphs is None or not rn.glyphs.size:
+        return 0
+    end = _first_gap(rn.glyphs)
+    head = rn.glyphs[:, :end]
+    if not end or not head.any():
+        return 0
+    rows, cols = np.flatnonzero(head.any(axis=1)), np.flatnonzero(head.any(axis=0))
+    h, w = rows[-1] - rows[0] + 1, cols[-1] - cols[0] + 1
+    fill = float(head[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1].mean())
+    # set apart from the word as no letter is (a small disc's anti-aliased corners leave it half full)
+    rest = np.flatnonzero(rn.glyphs[:, end:].any(axis=0))
+    apart = (rest[0] if rest.size else 0) + end - 1 - cols[-1]
+    return end if 3 <= w and 0.7 <= w / h <= 1.4 and fill >= 0.45 and apart >= max(3, 0.6 * h) else 0
 
 
 def _text_ink(rgb: np.ndarray, rn: TextRun) -> np.ndarray | None:
