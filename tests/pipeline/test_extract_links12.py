@@ -1,0 +1,24 @@
+"""Round 12's links of written briefs: list items a collective gathers ("All three readouts are stored in …")."""
+
+from __future__ import annotations
+
+from crafter.agents.extract import figure_from_brief
+
+
+def _edges(fig):
+    labels = {n.id: n.label for n in fig.of_kind("node")}
+    return {(labels[e.source], labels[e.target]) for e in fig.of_kind("edge")}
+
+
+def test_list_items_gathered_by_a_named_collective_each_feed_its_target() -> None:
+    fig = figure_from_brief("Each serum sample is measured three ways, which feed one store:\n"
+                            "- Mass spec: protein abundances\n"
+                            "- ELISA: cytokine levels\n"
+                            "- Flow cytometry: cell counts\n"
+                            "All three readouts are stored in the results database, which feeds the dashboard.")
+    edges = _edges(fig)
+    assert {("Mass spec", "Results database"), ("ELISA", "Results database"),
+            ("Flow cytometry", "Results database"), ("Results database", "Dashboard")} <= edges
+    # side by side, not a chain; and no box called "Three readouts"
+    assert ("Mass spec", "ELISA") not in edges and ("ELISA", "Flow cytometry") not in edges
+    assert not any("readouts" in n.label.lower() for n in fig.of_kind("node"))
