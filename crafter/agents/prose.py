@@ -106,6 +106,7 @@ def verb_lemma(word: str) -> str | None:
 
 
 _FWD_SET, _BWD_SET = set(_FWD_VERBS), set(_BWD_VERBS)
+_LEARN_ON = {"train", "fit", "pretrain", "pre-train", "finetune", "fine-tune", "learn"}  # "B is trained on A": A -> B
 
 
 @dataclass
@@ -426,8 +427,8 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
         return
     c.i += 1
     made_up = lemma == "make" and c.peek() is not None and c.peek().low == "up"  # "A and B make up the service"
-    _skip(c, _PARTICLES - ({"in"} if passive else set()))  # and "read independently by"
-    _skip_shared_verb(c)
+    _skip(c, _PARTICLES - ({"in"} if passive else set()) - ({"on"} if lemma in _LEARN_ON else set()))
+    _skip_shared_verb(c)  # ("read independently by"; "trained on X": X is what it learns from)
     nxt = c.peek()
     if lemma == "use" and passive and nxt is not None and nxt.low in ("to", "for") and c.peek(1) is not None:
         c.i += 1  # "X is used to search Y": the subject does the searching
@@ -487,7 +488,7 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
     subj = [s for s in subj if s not in _PRONOUNS]
     targets = [n for p, ns in preps if p in _TARGET_PREPS or p in ("in", "on") and lemma in ("store", "save", "write",
                "keep", "cache", "index", "load", "deposit", "inject") for n in ns if n not in _PRONOUNS]
-    sources = [n for p, ns in preps if p == "from" for n in ns if n not in _PRONOUNS]
+    sources = [n for p, ns in preps if p == "from" or p == "on" and lemma in _LEARN_ON for n in ns if n not in _PRONOUNS]
     agents = [n for p, ns in preps if p == "by" for n in ns if n not in _PRONOUNS]
     through = next(([n for n in ns if n not in _PRONOUNS] for p, ns in preps if p == "through"
                     and len([n for n in ns if n not in _PRONOUNS]) >= 2), None)

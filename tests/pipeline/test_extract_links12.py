@@ -22,3 +22,10 @@ def test_list_items_gathered_by_a_named_collective_each_feed_its_target() -> Non
     # side by side, not a chain; and no box called "Three readouts"
     assert ("Mass spec", "ELISA") not in edges and ("ELISA", "Flow cytometry") not in edges
     assert not any("readouts" in n.label.lower() for n in fig.of_kind("node"))
+
+
+def test_a_model_trained_on_data_reads_the_data() -> None:
+    edges = _edges(figure_from_brief("The click logs are cleaned by a deduplicator. A ranking model is trained on "
+                                     "the click logs and serves the search page."))
+    assert ("Click logs", "Ranking model") in edges and ("Ranking model", "Click logs") not in edges
+
