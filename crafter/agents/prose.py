@@ -105,8 +105,7 @@ def verb_lemma(word: str) -> str | None:
     return None
 
 
-_FWD_SET, _BWD_SET = set(_FWD_VERBS), set(_BWD_VERBS)
-_LEARN_ON = {"train", "fit", "pretrain", "pre-train", "finetune", "fine-tune", "learn"}  # "B is trained on A": A -> B
+_FWD_SET, _BWD_SET, _LEARN_ON = set(_FWD_VERBS), set(_BWD_VERBS), {"train", "fit", "pretrain", "finetune", "learn"}
 
 
 @dataclass
@@ -427,8 +426,8 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
         return
     c.i += 1
     made_up = lemma == "make" and c.peek() is not None and c.peek().low == "up"  # "A and B make up the service"
-    _skip(c, _PARTICLES - ({"in"} if passive else set()) - ({"on"} if lemma in _LEARN_ON else set()))
-    _skip_shared_verb(c)  # ("read independently by"; "trained on X": X is what it learns from)
+    _skip(c, _PARTICLES - ({"in"} if passive else set()) - ({"on"} if lemma in _LEARN_ON else set()))  # ("trained on X")
+    _skip_shared_verb(c)
     nxt = c.peek()
     if lemma == "use" and passive and nxt is not None and nxt.low in ("to", "for") and c.peek(1) is not None:
         c.i += 1  # "X is used to search Y": the subject does the searching
@@ -511,9 +510,9 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
 
 
 def _take_prep(st: ProseState, preps: list[tuple[str, list[str]]], prep: str, names: list[str]) -> None:
-    """A prepositional phrase of a verb phrase kept; a list of two or more after a preposition that names no
-    flow ("stacked with graphite anodes and separator") is boxes (one thing: as often a remark, "in a
-    buffer"; dev nodes 0.5459 against 0.5461, edges 0.2161 against 0.2111)."""
+    """A prepositional phrase of a verb phrase kept; a list of two or more after a preposition that names no flow
+    ("stacked with graphite anodes and separator") is boxes (one thing: as often a remark, "in a buffer"; dev
+    nodes 0.5459 against 0.5461, edges 0.2161 against 0.2111)."""
     preps.append((prep, names))
     if len(names) >= 2 and prep not in _TARGET_PREPS | {"from", "by"}:
         st.actors += [n for n in names if n not in _PRONOUNS and n not in st.actors]
