@@ -105,6 +105,7 @@ def verb_lemma(word: str) -> str | None:
     return None
 
 
+_CHANGE = {"transcribe", "translate", "express", "compress", "encode", "decode", "digest"}  # "into B by an enzyme"
 _FWD_SET, _BWD_SET, _LEARN_ON = set(_FWD_VERBS), set(_BWD_VERBS), {"train", "fit", "pretrain", "finetune", "learn"}
 
 
@@ -378,8 +379,7 @@ def _drop_negation(c: _Clause) -> bool:
 
 
 def _says_nothing(c: _Clause) -> bool:
-    """A verb whose object is "nothing" / "none" ("the camera sends nothing back to the state machine"): a flow
-    said not to happen."""
+    """A verb whose object is "nothing" / "none" ("the camera sends nothing back to the state machine"): no flow."""
     j = c.i
     while (t := c.peek(j - c.i)) is not None and t.low in _AUX | _ADVERBS:
         j += 1
@@ -389,9 +389,8 @@ def _says_nothing(c: _Clause) -> bool:
 
 def _read_vp(c: _Clause, subj: list[str], st: ProseState, *, passive: bool = False,
              fixed_obj: list[str] | None = None) -> None:
-    """One verb phrase with its object and prepositional targets; coordinated ones follow ("and given to").
-    A negated one ("never writes to X", "does not call X", "is not fed into X") draws nothing: its pairs
-    go to ``st.negated``."""
+    """One verb phrase with its object and prepositional targets; coordinated ones follow ("and given to"). A
+    negated one ("never writes to X", "does not call X", "is not fed into X") draws nothing: ``st.negated``."""
     neg = _drop_negation(c) or _says_nothing(c)
     n_rel, n_grp, last = len(st.relations), len(st.groups), list(st.last)
     start = c.i
@@ -556,8 +555,9 @@ def _verb_relations(lemma: str, passive: bool, subj: list[str], objs: list[str],
             else:  # "patches are embedded by a linear projection"
                 new += [(s, a, label) for s in subj for a in agents]
                 ends = agents
-        if targets:
-            new += [(s, tg, label) for s in subj for tg in targets]
+        if targets:  # "X is collected by A into B": X -> A -> B (not "transcribed into mRNA by an enzyme")
+            via = [] if lemma in _PRODUCER | _XFORM | _CHANGE else agents
+            new += [(s, v, label) for s in subj for v in via or targets] + [(a, t, label) for a in via for t in targets]
             ends = targets
         if sources:
             new += [(so, s, label) for so in sources for s in subj]

@@ -29,3 +29,11 @@ def test_a_model_trained_on_data_reads_the_data() -> None:
                                      "the click logs and serves the search page."))
     assert ("Click logs", "Ranking model") in edges and ("Ranking model", "Click logs") not in edges
 
+
+
+def test_a_passive_with_an_agent_and_a_target_goes_through_the_agent() -> None:
+    edges = _edges(figure_from_brief("The reports are collected by the aggregator into one HTML report."))
+    assert {("Reports", "Aggregator"), ("Aggregator", "HTML report")} <= edges
+    assert ("Reports", "HTML report") not in edges
+    # a producer's agent stays the source: "B is fed by A to C" keeps B -> C
+    assert ("Decoder", "Output") in _edges(figure_from_brief("The decoder is fed by the encoder to the output."))
