@@ -150,7 +150,8 @@ class _Clause:
         if _adjectival(self, k):  # "forwards triggered data", "stores annotated variants": a participle before its noun
             return False
         if t.low in _NOUNISH_VERBS:
-            if not need_verb:
+            if not need_verb or nxt is not None and nxt.low in _ADVERBS and (n2 := self.peek(k + 2)) is not None \
+                    and n2.lemma and n2.low not in _NOUNISH_VERBS:  # "clean reads then take two routes": a noun
                 return False
             if nxt is None or nxt.text in ",;:)" or (nxt.lemma and nxt.low not in _NOUNISH_VERBS
                                                      and not _adjectival(self, k + 1)):
@@ -529,8 +530,7 @@ def _at_prep(c: _Clause) -> bool | None:
 
 
 def _no_more(c: _Clause, subj: list[str], st: ProseState, passive: bool) -> None:
-    """No coordinated verb phrase read here: a negated verb phrase's coordinated one is read after its
-    negation is taken out (:func:`_read_vp`)."""
+    """No coordinated verb phrase read here (a negated one's is read after its negation is out: :func:`_read_vp`)."""
 
 
 def _skip_shared_verb(c: _Clause) -> None:

@@ -37,3 +37,9 @@ def test_a_passive_with_an_agent_and_a_target_goes_through_the_agent() -> None:
     assert ("Reports", "HTML report") not in edges
     # a producer's agent stays the source: "B is fed by A to C" keeps B -> C
     assert ("Decoder", "Output") in _edges(figure_from_brief("The decoder is fed by the encoder to the output."))
+
+
+def test_a_nounish_verb_before_an_adverb_and_a_verb_is_the_noun() -> None:
+    fig = figure_from_brief("The trimmer removes adapters. Clean reads then enter the assembler.")
+    assert "Clean reads" in {n.label for n in fig.of_kind("node")}
+    assert ("Clean reads", "Assembler") in _edges(fig)
