@@ -51,6 +51,28 @@ def box_key(name: str) -> str:
 _AGAINST_RE = re.compile(r"^\s*(?:vs\.?|versus|against)\s+(?:the\s+|a\s+|matched\s+)?$", re.I)
 
 
+_FOLLOWED_RE = re.compile(r"\s*(?:\([^()]*\)\s*|\$[^$]*\$\s*)?,?\s*followed\s+by\s+(?:the\s+|a\s+|an\s+)?"
+                          r"(?P<next>[^\s,;.()$][^,;.()$\n]*?)(?=\s*(?:[,;.()$\n]|$)|\s+(?:and|with|while|which|that|"
+                          r"whose|to|for|on|in|of|at)\b)", re.I)
+
+
+def read_followed_by(text: str, reading: BriefReading) -> None:
+    """ "runs Kraken2 followed by Bracken", "passes through a ResNet encoder $f$ followed by a projection head":
+    a name with "followed by" after it is a step, and what follows (a name, or a new one) the next."""
+    low = text.lower()
+    for e in list(reading.entities):
+        for m in re.finditer(r"(?<![\w-])" + re.escape(e.lower()) + r"(?![\w-])", low):
+            f = _FOLLOWED_RE.match(text, m.end())
+            if f is None or len(f.group("next").split()) > 5:
+                continue
+            nxt = f.group("next").strip()
+            nxt = next((x for x in reading.entities if normalise_label(x) == normalise_label(nxt)), nxt[:1].upper() + nxt[1:])
+            if nxt not in reading.entities:
+                reading.entities.append(nxt)
+            if nxt != e and (e, nxt) not in reading.relations:
+                reading.relations = [r for r in reading.relations if r != (nxt, e)] + [(e, nxt)]
+
+
 def read_searched_against(text: str, reading: BriefReading) -> None:
     """ "nucleotide search vs ChocoPhlAn", "imputation with Beagle against the TOPMed panel": the reference
     searched feeds the step that searches it (two names side by side, nothing else between)."""

@@ -43,3 +43,11 @@ def test_a_nounish_verb_before_an_adverb_and_a_verb_is_the_noun() -> None:
     fig = figure_from_brief("The trimmer removes adapters. Clean reads then enter the assembler.")
     assert "Clean reads" in {n.label for n in fig.of_kind("node")}
     assert ("Clean reads", "Assembler") in _edges(fig)
+
+
+def test_a_step_followed_by_the_next_one() -> None:
+    edges = _edges(figure_from_brief("The profiling branch runs Kraken2 followed by Bracken re-estimation, while the "
+                                     "assembly branch runs MEGAHIT."))
+    assert ("Kraken2", "Bracken re-estimation") in edges
+    edges = _edges(figure_from_brief("The encoder is a stack of convolutions followed by a pooling layer."))
+    assert ("Pooling layer", "Convolutions") not in edges
