@@ -39,6 +39,7 @@ from crafter.agents.reading import (
     head_group_name,
     made_by,
     merge_abbreviations,
+    read_followed_by,
     read_listed_groups,
     read_searched_against,
     said_again_as,
@@ -597,6 +598,7 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
         _read_headed_lines(arrowed, reading, lists_only=True)  # "qualitative: interviews, notes"
     merge_abbreviations(reading, brief)
     read_searched_against(brief, reading)
+    read_followed_by(brief, reading)
     spread_collectives(reading, brief)
     drop_heading_names(reading, brief)
     drop_remarks(reading, keep=(names or {}).get("node", []), text=brief)  # the model's own names are names

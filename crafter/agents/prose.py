@@ -105,7 +105,8 @@ def verb_lemma(word: str) -> str | None:
     return None
 
 
-_FWD_SET, _BWD_SET = set(_FWD_VERBS), set(_BWD_VERBS)
+_CHANGE = {"transcribe", "translate", "express", "compress", "encode", "decode", "digest"}  # "into B by an enzyme"
+_FWD_SET, _BWD_SET, _LEARN_ON = set(_FWD_VERBS), set(_BWD_VERBS), {"train", "fit", "pretrain", "finetune", "learn"}
 
 
 @dataclass
@@ -149,7 +150,8 @@ class _Clause:
         if _adjectival(self, k):  # "forwards triggered data", "stores annotated variants": a participle before its noun
             return False
         if t.low in _NOUNISH_VERBS:
-            if not need_verb:
+            if not need_verb or nxt is not None and nxt.low in _ADVERBS and (n2 := self.peek(k + 2)) is not None \
+                    and n2.lemma and n2.low not in _NOUNISH_VERBS:  # "clean reads then take two routes": a noun
                 return False
             if nxt is None or nxt.text in ",;:)" or (nxt.lemma and nxt.low not in _NOUNISH_VERBS
                                                      and not _adjectival(self, k + 1)):
@@ -378,8 +380,7 @@ def _drop_negation(c: _Clause) -> bool:
 
 
 def _says_nothing(c: _Clause) -> bool:
-    """A verb whose object is "nothing" / "none" ("the camera sends nothing back to the state machine"): a flow
-    said not to happen."""
+    """A verb whose object is "nothing" / "none" ("the camera sends nothing back to the state machine"): no flow."""
     j = c.i
     while (t := c.peek(j - c.i)) is not None and t.low in _AUX | _ADVERBS:
         j += 1
@@ -389,9 +390,8 @@ def _says_nothing(c: _Clause) -> bool:
 
 def _read_vp(c: _Clause, subj: list[str], st: ProseState, *, passive: bool = False,
              fixed_obj: list[str] | None = None) -> None:
-    """One verb phrase with its object and prepositional targets; coordinated ones follow ("and given to").
-    A negated one ("never writes to X", "does not call X", "is not fed into X") draws nothing: its pairs
-    go to ``st.negated``."""
+    """One verb phrase with its object and prepositional targets; coordinated ones follow ("and given to"). A
+    negated one ("never writes to X", "does not call X", "is not fed into X") draws nothing: ``st.negated``."""
     neg = _drop_negation(c) or _says_nothing(c)
     n_rel, n_grp, last = len(st.relations), len(st.groups), list(st.last)
     start = c.i
@@ -426,7 +426,7 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
         return
     c.i += 1
     made_up = lemma == "make" and c.peek() is not None and c.peek().low == "up"  # "A and B make up the service"
-    _skip(c, _PARTICLES - ({"in"} if passive else set()))  # and "read independently by"
+    _skip(c, _PARTICLES - ({"in"} if passive else set()) - ({"on"} if lemma in _LEARN_ON else set()))  # ("trained on X")
     _skip_shared_verb(c)
     nxt = c.peek()
     if lemma == "use" and passive and nxt is not None and nxt.low in ("to", "for") and c.peek(1) is not None:
@@ -487,7 +487,7 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
     subj = [s for s in subj if s not in _PRONOUNS]
     targets = [n for p, ns in preps if p in _TARGET_PREPS or p in ("in", "on") and lemma in ("store", "save", "write",
                "keep", "cache", "index", "load", "deposit", "inject") for n in ns if n not in _PRONOUNS]
-    sources = [n for p, ns in preps if p == "from" for n in ns if n not in _PRONOUNS]
+    sources = [n for p, ns in preps if p == "from" or p == "on" and lemma in _LEARN_ON for n in ns if n not in _PRONOUNS]
     agents = [n for p, ns in preps if p == "by" for n in ns if n not in _PRONOUNS]
     through = next(([n for n in ns if n not in _PRONOUNS] for p, ns in preps if p == "through"
                     and len([n for n in ns if n not in _PRONOUNS]) >= 2), None)
@@ -510,9 +510,9 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
 
 
 def _take_prep(st: ProseState, preps: list[tuple[str, list[str]]], prep: str, names: list[str]) -> None:
-    """A prepositional phrase of a verb phrase kept; a list of two or more after a preposition that names no
-    flow ("stacked with graphite anodes and separator") is boxes (one thing: as often a remark, "in a
-    buffer"; dev nodes 0.5459 against 0.5461, edges 0.2161 against 0.2111)."""
+    """A prepositional phrase of a verb phrase kept; a list of two or more after a preposition that names no flow
+    ("stacked with graphite anodes and separator") is boxes (one thing: as often a remark, "in a buffer"; dev
+    nodes 0.5459 against 0.5461, edges 0.2161 against 0.2111)."""
     preps.append((prep, names))
     if len(names) >= 2 and prep not in _TARGET_PREPS | {"from", "by"}:
         st.actors += [n for n in names if n not in _PRONOUNS and n not in st.actors]
@@ -530,8 +530,7 @@ def _at_prep(c: _Clause) -> bool | None:
 
 
 def _no_more(c: _Clause, subj: list[str], st: ProseState, passive: bool) -> None:
-    """No coordinated verb phrase read here: a negated verb phrase's coordinated one is read after its
-    negation is taken out (:func:`_read_vp`)."""
+    """No coordinated verb phrase read here (a negated one's is read after its negation is out: :func:`_read_vp`)."""
 
 
 def _skip_shared_verb(c: _Clause) -> None:
@@ -556,8 +555,9 @@ def _verb_relations(lemma: str, passive: bool, subj: list[str], objs: list[str],
             else:  # "patches are embedded by a linear projection"
                 new += [(s, a, label) for s in subj for a in agents]
                 ends = agents
-        if targets:
-            new += [(s, tg, label) for s in subj for tg in targets]
+        if targets:  # "X is collected by A into B": X -> A -> B (not "transcribed into mRNA by an enzyme")
+            via = [] if lemma in _PRODUCER | _XFORM | _CHANGE else agents
+            new += [(s, v, label) for s in subj for v in via or targets] + [(a, t, label) for a in via for t in targets]
             ends = targets
         if sources:
             new += [(so, s, label) for so in sources for s in subj]

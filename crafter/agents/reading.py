@@ -51,6 +51,28 @@ def box_key(name: str) -> str:
 _AGAINST_RE = re.compile(r"^\s*(?:vs\.?|versus|against)\s+(?:the\s+|a\s+|matched\s+)?$", re.I)
 
 
+_FOLLOWED_RE = re.compile(r"\s*(?:\([^()]*\)\s*|\$[^$]*\$\s*)?,?\s*followed\s+by\s+(?:the\s+|a\s+|an\s+)?"
+                          r"(?P<next>[^\s,;.()$][^,;.()$\n]*?)(?=\s*(?:[,;.()$\n]|$)|\s+(?:and|with|while|which|that|"
+                          r"whose|to|for|on|in|of|at)\b)", re.I)
+
+
+def read_followed_by(text: str, reading: BriefReading) -> None:
+    """ "runs Kraken2 followed by Bracken", "passes through a ResNet encoder $f$ followed by a projection head":
+    a name with "followed by" after it is a step, and what follows (a name, or a new one) the next."""
+    low = text.lower()
+    for e in list(reading.entities):
+        for m in re.finditer(r"(?<![\w-])" + re.escape(e.lower()) + r"(?![\w-])", low):
+            f = _FOLLOWED_RE.match(text, m.end())
+            if f is None or len(f.group("next").split()) > 5:
+                continue
+            nxt = f.group("next").strip()
+            nxt = next((x for x in reading.entities if normalise_label(x) == normalise_label(nxt)), nxt[:1].upper() + nxt[1:])
+            if nxt not in reading.entities:
+                reading.entities.append(nxt)
+            if nxt != e and (e, nxt) not in reading.relations:
+                reading.relations = [r for r in reading.relations if r != (nxt, e)] + [(e, nxt)]
+
+
 def read_searched_against(text: str, reading: BriefReading) -> None:
     """ "nucleotide search vs ChocoPhlAn", "imputation with Beagle against the TOPMed panel": the reference
     searched feeds the step that searches it (two names side by side, nothing else between)."""
@@ -194,6 +216,25 @@ def _head_word(name: str) -> str:
     return singular(words[-1]) if words else ""
 
 
+_BULLET_LINE_RE = re.compile(r"^\s*(?:[-*•·–]|\(?\d{1,2}[.)])\s+\S")
+
+
+def _listed_just_before(text: str, at: int, n: int, names: list[str]) -> list[str]:
+    """ "* GPC: …  * DSC: …  * TGA: …  * 1H NMR: …  All four values are entered into …": exactly n list items
+    end just before the line that says the collective; the first name each item says (none if one says
+    none)."""
+    lines = text[:text.rfind("\n", 0, at) + 1].split("\n")[:-1]
+    items: list[str] = []
+    for line in reversed(lines):
+        if not _BULLET_LINE_RE.match(line):
+            break
+        items.insert(0, line)
+    if len(items) != n:
+        return []
+    firsts = [(_names_in(line, names) or [None])[0] for line in items]
+    return [] if None in firsts or len(set(firsts)) < n else firsts  # type: ignore[return-value]
+
+
 def spread_collectives(reading: BriefReading, text: str) -> None:
     """ "all three → HTML dashboard", "stimulus PC → TTL triggers → both recorders", "everything →
     integration", "Both analyses inform the typology": no box called "All three" or "Analyses"; its links go
@@ -207,6 +248,7 @@ def spread_collectives(reading: BriefReading, text: str) -> None:
         before = text[:max(text.rfind("\n", 0, at), text.rfind(". ", 0, at), 0)]  # not this line's own names
         others = [e for e in reading.entities if e != coll and not _COLLECTIVE_RE.match(e.strip())]
         leads = {a for a, b in reading.relations if b != coll}
+        listed = False  # the members are list items said just before it
         if n is None:
             members = [e for e in _names_in(before, others) if e not in leads
                        and not any(g == e for g, _ in reading.groups)]
@@ -215,12 +257,16 @@ def spread_collectives(reading: BriefReading, text: str) -> None:
             kind = [e for e in _names_in(before, others) if head and _head_word(e) == head]
             said = [_names_in(s, others) for s in reversed(re.split(r"\n|(?<=[.;])\s", before))]
             if named:  # "both analyses": two analyses said before it, or it stays a box of its own
-                members = kind[-n:] if len(kind) >= n else []
+                members = kind[-n:] if len(kind) >= n else _listed_just_before(text, at, n, others)
+                listed = len(kind) < n
             else:
                 members = next((x for ns in said for x in (ns, [e for e in ns if e not in leads]) if len(x) == n), [])
         if not members:
             continue
         swap = {coll: members}
+        if listed:  # list items gathered by a collective stand side by side, not in a chain
+            chained = set(zip(members, members[1:]))
+            reading.relations = [r for r in reading.relations if r not in chained]
         reading.entities.remove(coll)
         reading.strong = [e for e in reading.strong if e != coll]
         reading.relations = list(dict.fromkeys((x, y) for a, b in reading.relations for x in swap.get(a, [a])

@@ -14,9 +14,10 @@ group name said beside its members) and whether each reader found it.
 Mentions are located by the scoring's own rules (:func:`crafter.llm.names_briefs.brief_tags`); a
 gold edge's form is read from the text between the two closest mentions of its ends.
 
-    python -m crafter.benchmarks.links_report [--no-head] [--limit N] [--show FORM [--ends]] [--nodes N]
+    python -m crafter.benchmarks.links_report [--no-head] [--limit N] [--show FORM [--ends]] [--nodes N] [--edges N]
 
-``--nodes N`` prints instead every gold node the rules miss, classed (:func:`node_misses`), N examples each.
+``--nodes N`` prints instead every gold node the rules miss, classed (:func:`node_misses`), N examples each;
+``--edges N`` every gold edge the rules miss and every false edge they draw, classed (:func:`edge_misses`).
 
 It ends with the plans alone scored (rules; rules with the head's reading): node, edge and group F1.
 
@@ -325,6 +326,51 @@ def format_node_misses(misses: dict[str, list[str]], show: int = 0) -> str:
     return "\n".join(lines)
 
 
+def edge_misses(briefs: list[Brief]) -> dict[str, list[str]]:
+    """Every gold arrow the rules' figure misses and every arrow it draws wrongly, classed. A missed arrow:
+    drawn reversed; both ends found but no link (by the surface form that says it, :func:`edge_form`), or
+    linked through one box between; one end missing (the source or the target) or both. A false arrow: a gold
+    arrow reversed; both ends gold nodes and the gold joins them through one box (a skipped step); both ends
+    share a gold source or target (list items chained); both gold, other; an end that is no gold node."""
+    out: dict[str, list[str]] = defaultdict(list)
+    for b in briefs:
+        prompt, spans, sent, at = _places(b)
+        fig = figure_from_brief(b.text)
+        score = score_figure(b.gold, fig, b.aliases)
+        mapping, found = score.matched, set(score.matched.values())
+        labels = {n.id: n.text for n in fig.of_kind("node")}
+        drawn = [(mapping.get(s), mapping.get(t), labels.get(s, s), labels.get(t, t))
+                 for e in fig.of_kind("edge") for s, t in arrows(e)]
+        pairs = {(s, t) for s, t, _, _ in drawn}
+        gold = {p for e in b.gold.of_kind("edge") for p in arrows(e)}
+        for a, c in sorted(gold - pairs):
+            if (c, a) in pairs:
+                cls = "missed: drawn reversed"
+            elif a in found and c in found:
+                through = any((a, x) in pairs and (x, c) in pairs for x in found)
+                cls = "missed: linked through a box between" if through else \
+                    f"missed, both ends found: {edge_form(prompt, spans, sent, at, a, c)[0]}"
+            else:
+                cls = "missed: both ends missing" if a not in found and c not in found else \
+                    "missed: source missing" if a not in found else "missed: target missing"
+            out[cls].append(f"{b.id} {a}->{c}: {edge_form(prompt, spans, sent, at, a, c)[1][:120]!r}")
+        for s, t, ls, lt in drawn:
+            if (s, t) in gold:
+                continue
+            if s is None or t is None:
+                cls = "false: an end no gold node"
+            elif (t, s) in gold:
+                cls = "false: a gold arrow reversed"
+            elif any((s, x) in gold and (x, t) in gold for x in found):
+                cls = "false: a step skipped"
+            elif any((x, s) in gold and (x, t) in gold or (s, x) in gold and (t, x) in gold for x in found):
+                cls = "false: siblings chained"
+            else:
+                cls = "false: both gold, other"
+            out[cls].append(f"{b.id} {ls!r}->{lt!r}")
+    return dict(sorted(out.items(), key=lambda kv: -len(kv[1])))
+
+
 def _row(t: Tally, head: bool) -> list[int]:
     return [t.ends_rules, t.found_rules, t.reversed_rules] + (
         [t.ends_head, t.found_head, t.reversed_head, t.ends_both, t.found_both] if head else [])
@@ -338,8 +384,15 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--ends", action="store_true", help="with --show: only the missed edges whose both ends were found")
     ap.add_argument("--nodes", type=int, default=None, metavar="N",
                     help="only the rules' missed gold nodes, classed, with N examples of each")
+    ap.add_argument("--edges", type=int, default=None, metavar="N",
+                    help="only the rules' missed gold edges and false edges, classed, with N examples of each")
     a = ap.parse_args(argv)
     briefs = list(load_briefs("dev"))[: a.limit or None]
+    if a.edges is not None:
+        misses = edge_misses(briefs)
+        print("\n".join(f"{len(v):6d}  {cls}" for cls, v in misses.items()))
+        print("\n".join(f"[{cls}] {x}" for cls, v in misses.items() for x in v[:a.edges]))
+        return
     if a.nodes is not None:
         print(format_node_misses(node_misses(briefs), a.nodes))
         return
