@@ -61,9 +61,10 @@ def _concurrent(rng: random.Random, d: Diagram) -> list[str]:
     if len(names) < 5:
         return []
     title, a0, a1, b0, b1 = names
+    first = d.nodes[0]
     d.text += names
     d.nodes += names
-    d.edges += [[a0, a1], [b0, b1]]
+    d.edges += [[a0, a1], [b0, b1], [first, title]]  # S0 -> R1 ends at the title, as mermaid_readme's
     return [f'    state "{title}" as R1 {{', f'        state "{a0}" as A0', f'        state "{a1}" as A1',
             "        [*] --> A0", "        A0 --> A1", "        --", f'        state "{b0}" as B0',
             f'        state "{b1}" as B1', "        [*] --> B0", "        B0 --> B1", "    }", "    S0 --> R1"]
