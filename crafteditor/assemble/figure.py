@@ -10,6 +10,7 @@ from crafteditor.assemble.builder import FigureBuilder, hex_rgb
 from crafteditor.assemble.dashes import dash_rows
 from crafteditor.assemble.edges import edge_components
 from crafteditor.assemble.faint import drop_page_coloured
+from crafteditor.assemble.frame_wedges import without_frame_wedges
 from crafteditor.assemble.groups import group_components
 from crafteditor.assemble.icons import backdrop, caption_shapes, captioned_icons, end_at_icons, holds_pictogram, named_tiles
 from crafteditor.assemble.leftovers import free_line, traced_components
@@ -48,6 +49,8 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
         # no lines (a chart's panel borders and page frame are its own: drawn as groups they were drawn twice)
         shapes, lines = frames_from_lines(b.image.rgb, shapes, lines, runs)
         shapes = named_boxes(shapes, runs, lines)  # a 'frame' holding only its centred name: a sketched node
+        # a face between two frames' borders, where links leave nested frames, is no node: its links run on
+        shapes, lines = without_frame_wedges(b.image.rgb, b.paints.background_rgb, shapes, runs, lines)
     # charts own their tick labels, titles and legends
     for ch in charts:
         used_runs |= set(ch.run_indices)

@@ -32,7 +32,7 @@ def group_components(b: FigureBuilder, runs: list[TextRun], shapes: list[Detecte
     # direct containment: each member belongs to the smallest group around it
     parent: dict[int, int] = {}
     for gi, _, g, *_ in sorted(group_comps, key=lambda t: -(t[2].w * t[2].h)):
-        for m in g.members:
+        for m in _inside(shapes, gi):
             if m not in parent or shapes[parent[m]].w * shapes[parent[m]].h > g.w * g.h:
                 parent[m] = gi
     out = []
@@ -46,6 +46,22 @@ def group_components(b: FigureBuilder, runs: list[TextRun], shapes: list[Detecte
             font_size=fs,  # the title's own size, as nodes keep theirs
             stroke_width=_frame_width(b, g), **look,
         ))
+    return out
+
+
+def _inside(shapes: list[DetectedShape], gi: int) -> list[int]:
+    """The frame ``shapes[gi]``'s members that are still inside it and smaller: a member list carried
+    through a step that dropped or reordered shapes can name the frame itself (a handDrawn Mermaid
+    flowchart's subgraph listed itself, and the whole figure failed to build) or a shape elsewhere."""
+    g = shapes[gi]
+    out = []
+    for m in g.members:
+        if m == gi or not 0 <= m < len(shapes):
+            continue
+        t = shapes[m]
+        if (t.x >= g.x - 2 and t.y >= g.y - 2 and t.x + t.w <= g.x + g.w + 2 and t.y + t.h <= g.y + g.h + 2
+                and t.w * t.h < g.w * g.h):
+            out.append(m)
     return out
 
 
