@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 
 from crafteditor.assemble.builder import FigureBuilder
+from crafteditor.assemble.bundles import one_per_bundle
 from crafteditor.assemble.geometry import (
     axis_aligned,
     dist_to_polyline,
@@ -105,6 +106,10 @@ def edge_components(b: FigureBuilder, lines: list[LinePath], shapes: list[Detect
             continue
         edges.append((_edge(b, ln, pts, ids, kinds), ln))
     _label_edges(b, edges, runs, free, used, text_targets)
+    if seq is None:  # parallel strands between two boxes: one link, the rest drawn as they are (bundles.py)
+        edges, strands = one_per_bundle(edges)
+        for e, ln in strands:
+            out.extend(free_line(b, ln, [(p.x / b.s, p.y / b.s) for p in e.route or []]))
     share_head_sizes([e for e, _ in edges])
     out.extend(e for e, _ in edges)
     return out, text_targets

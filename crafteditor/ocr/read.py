@@ -96,11 +96,13 @@ def _with_lone_glyphs(runs: list[TextRun], rgb: np.ndarray, paints: Paints, engi
     than two glyphs of the upright text are tall, does not hide its ink from the lone-glyph pass, and
     gives way to a number read there upright: the detector had boxed a small '3' with its tick mark
     above as a vertical line read 'w−' (plotnine at 72 dpi); upscaled further for small print, a '5'
-    with its tick (11 px, 6 px glyphs) was read as three glyphs '=16', and a count of glyphs read missed it."""
+    with its tick (11 px, 6 px glyphs) was read as three glyphs '=16', and a count of glyphs read missed it.
+    Any such short sideways run, however sure, gives way to a stacked fraction's parts read upright
+    (:func:`_stacked_fraction`)."""
     text_h = text_height([r for r in runs if r.angle == 0])
-    doubtful = [r for r in runs if r.angle != 0 and r.confidence < DOUBTFUL_ROTATED
-                and (len(r.text.replace(" ", "")) <= 2 or max(r.w, r.h) <= 2 * text_h)]
-    lone = read_lone_glyphs(rgb, paints, [r for r in runs if not any(r is d for d in doubtful)], engine, latin,
+    short = [r for r in runs if r.angle != 0 and (len(r.text.replace(" ", "")) <= 2 or max(r.w, r.h) <= 2 * text_h)]
+    doubtful = [r for r in short if r.confidence < DOUBTFUL_ROTATED]
+    lone = read_lone_glyphs(rgb, paints, [r for r in runs if not any(r is d for d in short)], engine, latin,
                             config)
 
     def meets(a: TextRun, b: TextRun) -> bool:
@@ -108,9 +110,50 @@ def _with_lone_glyphs(runs: list[TextRun], rgb: np.ndarray, paints: Paints, engi
 
     numbers = [g for g in lone if g.text.strip().lstrip("-−").replace(".", "").isdigit()]
     beaten = [d for d in doubtful if any(meets(d, g) for g in numbers)]
-    kept = [d for d in doubtful if not any(d is b for b in beaten)]
-    lone = [g for g in lone if any(g is n for n in numbers) or not any(meets(g, d) for d in kept)]
+    # a stacked fraction (TeX's F over N) the detector boxed as one sideways line, however sure: its parts
+    # read upright, one above the other with the rule between them
+    stacks = [(d, parts) for d in short if not any(d is x for x in beaten)
+              for parts in [[g for g in lone if meets(d, g)]] if len(parts) >= 2]
+    ink = paints.ink_mask() if stacks else None
+    fractions = [d for d, parts in stacks if _stacked_fraction(d, parts, ink)]
+    beaten += fractions
+    kept = [d for d in short if not any(d is x for x in beaten)]
+    # (a number read there beat its doubtful run, so it meets none kept; under a sure one it is dropped)
+    lone = [g for g in lone if not any(meets(g, d) for d in kept)]
     return [r for r in runs if not any(r is b for b in beaten)] + lone
+
+
+FRACTION_SURE = 0.95  # each part of a stacked fraction read upright at least this surely
+
+
+def _stacked_fraction(run: TextRun, parts: list[TextRun], ink: np.ndarray | None) -> bool:
+    """Whether a sideways run is a stacked fraction read sideways: two upright glyphs read surely lie one
+    above the other over most of its length, with a rule of ink across between their middles wider than
+    the narrower of the two (thermo-ensemble's F over N had read 'FN' at 90°; the lone-glyph pass may box
+    the rule with either part). A word set sideways has no such rule."""
+    parts = sorted((g for g in parts if g.angle == 0 and g.confidence >= FRACTION_SURE
+                    and any(ch.isalnum() for ch in g.text)), key=lambda g: g.y)
+    if ink is None or len(parts) != 2:
+        return False
+    top, low = parts
+    narrow = min(top.w, low.w)
+    if min(top.x + top.w, low.x + low.w) - max(top.x, low.x) < 0.5 * narrow or low.y + low.h / 2 <= top.y + top.h \
+            or low.y + low.h - top.y < 0.8 * max(run.w, run.h):
+        return False
+    y0, y1 = int(top.y + top.h / 2), int(np.ceil(low.y + low.h / 2))
+    x0, x1 = int(min(top.x, low.x)) - 2, int(np.ceil(max(top.x + top.w, low.x + low.w))) + 2
+    band = ink[max(0, y0):y1, max(0, x0):x1]
+    return band.size > 0 and longest_run(band) >= max(1.15 * narrow, narrow + 3)
+
+
+def longest_run(mask: np.ndarray) -> int:
+    """The longest horizontal run of True in any row of ``mask``."""
+    best = 0
+    for row in mask:
+        edges = np.flatnonzero(np.diff(np.concatenate(([0], row.astype(np.int8), [0]))))
+        if len(edges):
+            best = max(best, int((edges[1::2] - edges[::2]).max()))
+    return best
 
 
 def _read_accented(cands: list, crops: list, engine: OcrEngine, latin: bool, fast: bool) -> dict[int, tuple]:
