@@ -36,6 +36,7 @@ MAKERS: dict[str, str] = {
     "mermaid-readme": "craftbench.makers.mermaid_readme",
     "mermaid-wild": "craftbench.makers.mermaid_wild",
     "plantuml": "craftbench.makers.plantuml",
+    "sequences": "craftbench.makers.sequences",
     "tikz": "craftbench.makers.tikz",
 }
 
