@@ -12,6 +12,7 @@ messages joined to the wrong lifeline, a re-read as a sketch that loses what the
 from __future__ import annotations
 
 import random
+import re
 import shutil
 import subprocess
 import tempfile
@@ -53,6 +54,9 @@ def _mermaid(figs: Path, n: int, rng: random.Random) -> list[dict]:
     items = []
     for i in range(n):
         d = mermaid.sequence(rng)
+        # the mermaid maker lists each lifeline as an edge (X, X); the real set lists messages only
+        k = len(re.findall(r"^\s+(?:participant|actor) P\d+ as ", d.source, flags=re.M))
+        d.edges = d.edges[:-k] if k else d.edges
         theme = MERMAID_THEMES[i % len(MERMAID_THEMES)]
         items.append((f"seq_mm_{i:03d}_{theme}", d, theme, rng.choice((1, 2)), rng.choice(("14px", "16px"))))
     return mermaid.draw_sources(figs, items)
