@@ -50,13 +50,18 @@ def _puml(figs: Path, n: int, rng: random.Random) -> list[dict]:
     return records
 
 
+def messages_only(d: mermaid.Diagram) -> mermaid.Diagram:
+    """``d`` with its truth's edges the messages alone: the mermaid maker lists each lifeline as an
+    edge (X, X) after them, which the real set's sequence entries do not (nor PlantUML's maker)."""
+    k = len(re.findall(r"^\s+(?:participant|actor) P\d+ as ", d.source, flags=re.M))
+    d.edges = d.edges[:-k] if k else d.edges
+    return d
+
+
 def _mermaid(figs: Path, n: int, rng: random.Random) -> list[dict]:
     items = []
     for i in range(n):
-        d = mermaid.sequence(rng)
-        # the mermaid maker lists each lifeline as an edge (X, X); the real set lists messages only
-        k = len(re.findall(r"^\s+(?:participant|actor) P\d+ as ", d.source, flags=re.M))
-        d.edges = d.edges[:-k] if k else d.edges
+        d = messages_only(mermaid.sequence(rng))
         theme = MERMAID_THEMES[i % len(MERMAID_THEMES)]
         items.append((f"seq_mm_{i:03d}_{theme}", d, theme, rng.choice((1, 2)), rng.choice(("14px", "16px"))))
     return mermaid.draw_sources(figs, items)
