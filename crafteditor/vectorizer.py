@@ -28,6 +28,7 @@ import numpy as np
 from crafteditor.assemble.builder import FigureBuilder
 from crafteditor.assemble.figure import build_figure
 from crafteditor.assemble.leftovers import free_line
+from crafteditor.assemble.seq_reread import first_messages, lost_sequence
 from crafteditor.charts import detect_charts
 from crafteditor.config import PRESETS, Config, budget_clock, past
 from crafteditor.hand_text import fit_hand_lettering
@@ -70,16 +71,18 @@ class Vectorized:
 
 
 def vectorize(source: ImageSource | RasterImage, config: Config | None = None, *,
-              name: str | None = None, started: float | None = None, text: list[TextRun] | None = None) -> Vectorized:
+              name: str | None = None, started: float | None = None, text: list[TextRun] | None = None,
+              reread: bool = True) -> Vectorized:
     """Read a figure (path, bytes, array, PIL image or loaded image) into a FigureSpec.
 
     ``started``: when the figure's reading began (:func:`~crafteditor.config.budget_clock`), where
     this is a second reading of it (its time budget runs from the first); ``text``: the first reading's text, read from the same
-    pixels (the runs under this config's confidence gate are dropped, none is read again). OpenCV
+    pixels (the runs under this config's confidence gate are dropped, none is read again); ``reread``: False where
+    the auto preset's second reading as a sketch is ruled out (it lost a sequence diagram). OpenCV
     runs on ``config.cv_threads`` threads meanwhile (:func:`cv_threads`)."""
     config = config or Config()
     with cv_threads(config.cv_threads):
-        return _read(source, config, name=name, started=started, text=text)
+        return _read(source, config, name=name, started=started, text=text, reread=reread)
 
 
 _CV_LOCK = threading.Lock()
@@ -115,7 +118,7 @@ def cv_threads(count: int) -> Iterator[None]:
 
 
 def _read(source: ImageSource | RasterImage, config: Config, *, name: str | None,
-          started: float | None, text: list[TextRun] | None) -> Vectorized:
+          started: float | None, text: list[TextRun] | None, reread: bool = True) -> Vectorized:
     """:func:`vectorize`'s reading, on the threads it set."""
     # long: the stages in their order, each timed and asked of the time budget, read top to bottom
     c0 = budget_clock()  # the budget counts all of the reading: loading, evening a photo's lighting, dehatching
@@ -130,6 +133,7 @@ def _read(source: ImageSource | RasterImage, config: Config, *, name: str | None
         config = config.replace(photos=False)
     watch = Stopwatch(budget_clock() - c0)
     budget = Budget(config.time_budget(shown.width, shown.height), c0 if started is None else started)
+    budget.rereads = reread
     rgb = prepare(image.rgb, config).copy()
     paints = find_paints(rgb, config, image.page)
     # a lossy image's ringing around every stroke and glyph is faint ink: content is drawn in
@@ -175,8 +179,11 @@ def _read(source: ImageSource | RasterImage, config: Config, *, name: str | None
     # the first reading stands, its sketch shapes with it (kept only where their outlines wobble)
     if sketched and rereads:
         # its text is this reading's (both read the pixels as decoded): OCR was half a re-read's cost
+        first = first_messages(image.rgb, paints.background_rgb, shapes, runs)
         again = vectorize(image, config.replace(**PRESETS["sketch"], preset_name="sketch"), name=name,
                           started=budget.start, text=read)
+        if lost_sequence(first, again.stats):  # a typeset sequence diagram: the first reading, finished (seq12)
+            again = vectorize(image, config, name=name, started=budget.start, text=read, reread=False)
         again.image = shown
         again.stats["cpu"] = _with_first_reading(again.stats["cpu"], watch.cpu, budget_clock() - c0)
         if photo is not None:
@@ -243,6 +250,7 @@ def _read(source: ImageSource | RasterImage, config: Config, *, name: str | None
         "photos": len(photos),
         "text_chars": sum(len(r.text.replace(" ", "")) for r in runs),
         "text_chars_kept": builder.chars_kept,
+        "sequence_messages": builder.sequence_messages,
         "timings": {k: round(v, 4) for k, v in watch.wall.items()},
         "cpu": {k: round(v, 4) for k, v in watch.cpu.items()},
         "preset": config.preset_name,
@@ -296,6 +304,7 @@ class Budget:
         self.start = start
         self.deadline = None if seconds is None else start + seconds
         self.skipped: list[str] = []
+        self.rereads = True  # whether the auto preset may read the figure again as a sketch
 
     def affords(self, spent: float) -> bool:
         """Whether a second reading fits: it costs about twice what the first spent up to the
@@ -330,7 +339,8 @@ def _shapes(rgb: np.ndarray, raw: np.ndarray, paints: Paints, config: Config, sc
     rereads = config.preset_name == "auto" and budget.affords(budget_clock() - c0)
     shapes, sketched = add_sketch_shapes(raw, paints, config, scale, shapes, exclude=exclude,
                                          runs=runs if config.ocr else None, rereads=rereads)
-    return shapes, sketched, rereads
+    # a sequence diagram whose second reading lost it: this reading, finished, with the same shapes
+    return shapes, sketched, rereads and budget.rereads
 
 
 def _photos(image: RasterImage, paints: Paints, runs: list[TextRun], chart_mask: np.ndarray, config: Config,

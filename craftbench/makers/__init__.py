@@ -38,6 +38,7 @@ MAKERS: dict[str, str] = {
     "mermaid-wild": "craftbench.makers.mermaid_wild",
     "mermaid-looks": "craftbench.makers.mermaid_looks",
     "plantuml": "craftbench.makers.plantuml",
+    "sequences": "craftbench.makers.sequences",
     "tikz": "craftbench.makers.tikz",
 }
 

@@ -47,6 +47,8 @@ SKIN_LINES = {
              "skinparam ClassBackgroundColor #E8F0FF", "skinparam ClassBorderColor #3366AA",
              "skinparam NoteBackgroundColor #FFFFEE"],
     "strict": ["skinparam style strictuml", "skinparam monochrome true", "skinparam shadowing false"],
+    "handwritten": ["skinparam handwritten true"],
+    "napkin": ["skinparam handwritten true", "skinparam monochrome true", "skinparam shadowing false"],
 }
 
 
@@ -85,7 +87,7 @@ def _message(rng: random.Random, d: Diagram, names: list[str], a: int, b: int, r
     d.edges.append([names[a], names[b]])
 
 
-def sequence(rng: random.Random) -> Diagram:  # long: one pass over a random script, each statement's truth beside it
+def sequence(rng: random.Random, steps: tuple[int, int] = (3, 9)) -> Diagram:  # long: one pass over a random script
     n = rng.randint(2, 5)
     names = _labels(rng, n)
     d = Diagram("sequence")
@@ -102,7 +104,7 @@ def sequence(rng: random.Random) -> Diagram:  # long: one pass over a random scr
     frame: str | None = None
     number = 0
     active: list[int] = []
-    for _ in range(rng.randint(3, 9)):
+    for _ in range(rng.randint(*steps)):
         r = rng.random()
         if r < 0.15 and frame is None:
             frame = rng.choice(("alt", "loop", "opt", "group" if rng.random() < 0.3 else "loop"))

@@ -28,6 +28,7 @@ class FigureBuilder:
         self.s = image.scale
         self.ids: set[str] = set()
         self.chars_kept = 0
+        self.sequence_messages = 0  # the messages of the sequence diagram read, if one was (the report's stats)
         # the points (user units, as written) of each free line drawn as one open stroke, by the
         # path's id (:func:`~crafteditor.assemble.leftovers.free_line`): read back by the passes
         # after it (:mod:`~crafteditor.assemble.faint`, :mod:`~crafteditor.assemble.dashes`)

@@ -39,6 +39,7 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
     # a sequence diagram: the cells its lifelines and messages enclose are no boxes
     seq = find_sequence(b.image.rgb, b.paints.background_rgb, shapes, runs) if not charts else None
     if seq is not None:
+        b.sequence_messages = len(seq.messages)
         shapes = without_cells(seq, [*shapes, *seq.extra])
     # an edge label's plate is no node: the edge it cuts in two runs on through it
     parts = participant_shapes(seq.lifelines) if seq is not None else set()

@@ -265,8 +265,8 @@ def fit_axis(ticks: list[tuple[float, str]]) -> Axis | None:
     """Robust pixel → value fit; linear or log10, whichever explains the labels better."""
     pts = [(px, parse_number(t)) for px, t in ticks]
     pts = [(px, v) for px, v in pts if v is not None]
-    if len(pts) < 2:
-        return None
+    if len(pts) < 2 or len({v for _, v in pts}) < 2:
+        return None  # ticks that all read one number calibrate nothing (a handwritten lifeline's dashes read '1')
     if all(re.fullmatch(r"1e-?\d+", t.strip()) for _, t in ticks):
         # powers of ten written with raised exponents (see y_tick): a log axis, however few
         # (two labels fit a linear axis as exactly)
