@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 PORT    ?= 8501
 
-.PHONY: run test test-fast test-slow lint env node system fonts tex office reader clean
+.PHONY: run test test-fast test-slow lint env node system fonts tex office plantuml reader clean
 
 # CPU PyTorch first: a bare torch requirement would otherwise pull a CUDA build.
 $(STAMP): pyproject.toml
@@ -46,6 +46,11 @@ tex:
 office:
 	@command -v soffice >/dev/null 2>&1 || { $(APT) update -qq && DEBIAN_FRONTEND=noninteractive $(APT) install -y -qq --no-install-recommends libreoffice-impress >/dev/null; } || echo "warning: could not install libreoffice-impress; the LibreOffice PPTX tests will be skipped"
 
+# PlantUML (and its Java runtime) for the drawn sequence and class diagrams of `craftbench makers plantuml` and
+# `sequences`; only their slow maker tests use it. Skipped when present; a failed install only warns.
+plantuml:
+	@command -v plantuml >/dev/null 2>&1 || { $(APT) update -qq && DEBIAN_FRONTEND=noninteractive $(APT) install -y -qq --no-install-recommends plantuml >/dev/null; } || echo "warning: could not install plantuml; the PlantUML maker tests will be skipped"
+
 run: env fonts
 	$(BIN)/streamlit run app.py --server.port $(PORT) --server.headless true --browser.gatherUsageStats false
 
@@ -62,7 +67,7 @@ test: env system fonts tex office lint
 test-fast: env
 	$(BIN)/python -m pytest -q -m "not slow and not browser and not gpu" -x
 
-test-slow: env system fonts tex office
+test-slow: env system fonts tex office plantuml
 	$(BIN)/python -m pytest -q -m "slow and not gpu" --timeout 1800
 
 # CraftEditor's reader (crafteditor/reader): cut random pages into crops, train, export
