@@ -14,17 +14,20 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from crafteditor.assemble.geometry import dist_to_shape
-from crafteditor.lines.paths import Arrowhead, LinePath, direction_out
+from crafteditor.assemble.geometry import dist_to_polyline, dist_to_shape
+from crafteditor.lines.paths import Arrowhead, Ends, LinePath, direction_out
 from crafteditor.paint import Paints
 from crafteditor.shapes.detect import DetectedShape
 from crafteditor.shapes.sketch import sketch_ink
 from crafteditor.sketch_arrows import join_sketch_arrows, samples_along
 
+BARB_MAX_WIDTHS, BARB_MAX_PX = 12.0, 24.0  # a head's barb is at most this many stroke widths (+ px) long
+BARB_COS = (0.45, 0.97)  # a barb leaves the tip backwards at 15°–63° to the shaft (cosines, along it)
 SHAFT_BACK = 20.0  # px back from a line's end where its shaft is surely no barb of a head
 HEAD_RADIUS = 16.0  # px about a line's end where its head's pencil is counted
 HEAD_CLUTTER = 1.6  # an end with this many times the other's pencil holds the head
 REACH_PX = 14  # a sketched line's loose end is carried on this far to the node it points at
+HEADED_REACH_WIDTHS = 6.0  # an end with a head: this many stroke widths (+ 8 px), Excalidraw's binding gap past its tip
 PENCIL_MIN_PX = 40.0  # a line along a shape's outline: this long at least...
 PENCIL_OFFSET_WIDTHS = 12.0  # ...within this many stroke widths (+2 px) of the outline...
 PENCIL_OFFSET_MAX = 40.0  # ...and never farther than this (px)...
@@ -37,12 +40,96 @@ def mend_sketch_lines(lines: list[LinePath], shapes: list[DetectedShape], rgb: n
     """(the lines of a sketch, ends carried on to their nodes and heads given back; the shapes'
     own pencil among them (:func:`outline_pencil`), headless, to be drawn as it is and joined to
     nothing). ``rgb``: the pixels as decoded, text erased."""
+    lines = barbed_heads(second_strokes_dropped(lines))
     lines = join_sketch_arrows(lines, shapes)
     reach_nodes(lines, shapes)
     lines = find_lost_heads(lines, shapes, sketch_ink(rgb, paints))
     pencil = [outline_pencil(ln, shapes) for ln in lines]
     return ([ln for ln, p in zip(lines, pencil) if not p],
             [replace(ln, head_start=None, head_end=None) for ln, p in zip(lines, pencil) if p])
+
+
+def second_strokes_dropped(lines: list[LinePath]) -> list[LinePath]:
+    """The lines less each headless one that runs, all along its course, beside another line at
+    least as long: the second pass of a rough stroke drawn twice (roughness 1 and 2 in
+    Excalidraw), traced apart where the two passes part.
+
+    Kept, such a pass was a second shaft: where a label on the arrow cuts both passes, the gap was
+    bridged from one pass to the other's piece, and the arrow reached only one of its nodes."""
+    drop: set[int] = set()
+    ends = Ends([ln.points for ln in lines])
+    for i, ln in enumerate(lines):
+        if ln.head_start is not None or ln.head_end is not None or len(ln.points) < 2 or ln.length < 2 * ln.width:
+            continue
+        near = 2 * ln.width + 4
+        pts = samples_along(ln.points, 8)
+        for k in ends.lines_near(ln.start, ln.length + near):
+            o = lines[k]
+            if k == i or k in drop or o.length < ln.length or len(o.points) < 2 or abs(o.width - ln.width) > 2:
+                continue
+            if max(dist_to_polyline(p, o.points) for p in pts) <= near:
+                drop.add(i)
+                break
+    return [ln for k, ln in enumerate(lines) if k not in drop]
+
+
+def barbed_heads(lines: list[LinePath]) -> list[LinePath]:
+    """The lines with each open 'V' head whose two barbs were traced apart from the shaft given to
+    the shaft's end, and the barbs dropped.
+
+    Excalidraw's arrow head is two pencil strokes from the tip backwards; traced, the shaft runs
+    into the apex and each barb becomes a short line of its own (the shaft's end at the apex or
+    just past it), so the arrow arrived headless, pointing nowhere, and its barbs were drawn as
+    loose strokes (a state machine's arrows lost every head, and most their end). A barb here: a
+    line no longer than a head's arm, one end near the shaft's end, its other end back along the
+    shaft and off it; two of them, one on each side, make the head. Where the shaft's end has a head
+    already, such barbs are its own pencil, traced twice: they go."""
+    ends = Ends([ln.points for ln in lines])
+    used: set[int] = set()
+    out = list(lines)
+    for i, ln in enumerate(lines):
+        if i in used or len(ln.points) < 2 or ln.length < 2 * REACH_PX:
+            continue
+        arm = BARB_MAX_WIDTHS * ln.width + BARB_MAX_PX
+        for at_start in (True, False):
+            had = (ln.head_start if at_start else ln.head_end) is not None
+            tip = ln.start if at_start else ln.end
+            d = direction_out(ln.points, at_start, 3 * ln.width + 6)
+            if d is None:
+                continue
+            sides: dict[int, tuple[int, float]] = {}
+            for k in ends.lines_near(tip, 3 * ln.width + 8):
+                b = lines[k]
+                if k == i or k in used or b.length > arm or b.length < 2 * ln.width or b.head_start or b.head_end:
+                    continue
+                near, far = sorted((b.start, b.end), key=lambda q: math.dist(q, tip))
+                if math.dist(near, tip) > 3 * ln.width + 8:
+                    continue
+                v = (far[0] - tip[0], far[1] - tip[1])
+                n = math.hypot(*v)
+                if n < 2 * ln.width:
+                    continue
+                back = -(v[0] * d[0] + v[1] * d[1]) / n  # cosine between the barb and the way back along the shaft
+                if not BARB_COS[0] <= back <= BARB_COS[1]:
+                    continue
+                side = 1 if v[0] * d[1] - v[1] * d[0] > 0 else -1
+                if side not in sides or n > sides[side][1]:
+                    sides[side] = (k, n)
+            if len(sides) < 2:
+                continue
+            used.update(k for k, _ in sides.values())
+            if had:  # a head read already: its loose barbs go (kept, they read as lines fanning out of the node)
+                continue
+            pair = [lines[k] for k, _ in sides.values()]
+            pts = [q for b in pair for q in b.points] + [tip]
+            xs, ys = [q[0] for q in pts], [q[1] for q in pts]
+            far_pts = [max((b.start, b.end), key=lambda q: math.dist(q, tip)) for b in pair]
+            base = ((far_pts[0][0] + far_pts[1][0]) / 2, (far_pts[0][1] + far_pts[1][1]) / 2)
+            head = Arrowhead(tip=tip, base=base, length=math.dist(tip, base), width=math.dist(*far_pts),
+                             mask_box=(int(min(xs)) - 2, int(min(ys)) - 2, int(max(xs)) + 3, int(max(ys)) + 3),
+                             kind="open", pointing=d)
+            out[i] = ln = replace(ln, head_start=head) if at_start else replace(ln, head_end=head)
+    return [ln for k, ln in enumerate(out) if k not in used]
 
 
 def outline_pencil(ln: LinePath, shapes: list[DetectedShape]) -> bool:
@@ -100,23 +187,37 @@ def reach_nodes(lines: list[LinePath], shapes: list[DetectedShape]) -> None:
             p = ln.start if at_start else ln.end
             if any(dist_to_shape(p, s) <= tol for s in shapes):
                 continue
-            q = _reached(p, ln.points, at_start, shapes, 0.5 * tol)
-            if q is not None:
+            head = ln.head_start if at_start else ln.head_end
+            # a head's tip stops Excalidraw's binding gap short of its node, farther at a 2x export
+            reach = REACH_PX if head is None else max(REACH_PX, HEADED_REACH_WIDTHS * ln.width + 8)
+            q = _reached(p, ln.points, at_start, shapes, 0.5 * tol, reach)
+            if q is None:
+                continue
+            if at_start:
+                ln.points.insert(0, q)
+            else:
+                ln.points.append(q)
+            if head is not None and head.kind == "open":  # the 'V' goes with its tip
+                moved = replace(head, tip=q, mask_box=_shifted(head.mask_box, q[0] - p[0], q[1] - p[1]))
                 if at_start:
-                    ln.points.insert(0, q)
+                    ln.head_start = moved
                 else:
-                    ln.points.append(q)
+                    ln.head_end = moved
+
+
+def _shifted(box: tuple[int, int, int, int], dx: float, dy: float) -> tuple[int, int, int, int]:
+    return (int(box[0] + dx), int(box[1] + dy), int(box[2] + dx) + 1, int(box[3] + dy) + 1)
 
 
 def _reached(p: tuple[float, float], pts: list[tuple[float, float]], at_start: bool, shapes: list[DetectedShape],
-             near: float) -> tuple[float, float] | None:
+             near: float, reach: float = REACH_PX) -> tuple[float, float] | None:
     """The first point within ``near`` of a node straight on from the end ``p`` (along the line's
     course, or its last short piece: a dashed line's last dash turns a corner), or None."""
     for span in (8.0, 3.0):
         d = direction_out(pts, at_start, span)
         if d is None:
             continue
-        for step in range(2, REACH_PX + 1, 2):
+        for step in range(2, int(reach) + 1, 2):
             q = (p[0] + d[0] * step, p[1] + d[1] * step)
             if any(not s.is_group and dist_to_shape(q, s) <= near for s in shapes):
                 return q

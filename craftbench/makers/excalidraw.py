@@ -297,8 +297,8 @@ def _fonts_b64() -> dict[str, str]:
     return {name: base64.b64encode((root / rel).read_bytes()).decode("ascii") for name, rel in FONTS.items()}
 
 
-def render(jobs: list[tuple[dict, int, Path]]) -> None:
-    """Draw each (scene, seed, PNG path) in one headless Chromium."""
+def render(jobs: list[tuple[dict, int, Path]], js: str = DRAW_JS) -> None:
+    """Draw each (scene, seed, PNG path) in one headless Chromium with the drawing script ``js``."""
     rough = rough_js()
     fonts = _fonts_b64()
     with scaled_pages(ExcalidrawMakerError, "Excalidraw") as pages:
@@ -306,7 +306,7 @@ def render(jobs: list[tuple[dict, int, Path]]) -> None:
             page = pages(sc["style"]["scale"])
             page.set_content(PAGE)
             page.add_script_tag(path=str(rough))
-            page.evaluate(DRAW_JS, [sc, {sc["style"]["font"]: fonts[sc["style"]["font"]]}, seed])
+            page.evaluate(js, [sc, {sc["style"]["font"]: fonts[sc["style"]["font"]]}, seed])
             page.locator("#c svg").screenshot(path=str(png))
 
 

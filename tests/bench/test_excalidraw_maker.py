@@ -59,3 +59,21 @@ def test_drawn_sketches_land_with_a_manifest_the_real_track_reads(tmp_path: Path
         assert im.shape[0] > 100 and im.shape[1] > 150
         dark = im < 128 if rec["theme"] == "light" else im > 128
         assert 0.002 < dark.mean() < 0.3  # strokes and letters drawn, on a page of their own
+
+
+def test_a_state_machines_truth_lists_two_way_pairs_self_loops_and_labels_on_arrows():
+    from craftbench.makers.excalidraw_states import state_scene
+
+    seen_two_way = seen_loop = 0
+    for i in range(16):
+        sc = state_scene(random.Random(i), i)
+        truth = sc["truth"]
+        assert len(truth["edges"]) == len(sc["edges"]) >= 1
+        for e, (a, b) in zip(sc["edges"], truth["edges"], strict=True):
+            assert a in truth["nodes"] and b in truth["nodes"]
+            assert (a == b) == (e["a"] == e["b"])  # a self-loop is a pair of one state
+            if e["label"]:
+                assert e["label"] in truth["text"]
+        seen_two_way += sc["two_way"]
+        seen_loop += sc["loops"]
+    assert seen_two_way and seen_loop  # the kinds the plain maker lacks are drawn
