@@ -202,7 +202,7 @@ def _read(source: ImageSource | RasterImage, config: Config, *, name: str | None
         lines, line_mask = detect_lines_by_width(line_rgb, residual, paints.background_rgb, paints.labels, head_ink)
         near_shape = cv2.dilate(shape_mask.astype(np.uint8), np.ones((9, 9), np.uint8)).astype(bool)
         lines = [ln for ln in lines
-                 if (_line_is_real(ln, image.scale) or stub_between(ln, shape_mask))
+                 if (_line_is_real(ln, image.scale) or stub_between(ln, shape_mask, lines))
                  and (ln.pieces > 0 or _between_shapes(ln, near_shape))]
         line_mask = _redraw_line_mask(lines, residual)
         if sketched or wobbly_outlines(shapes):  # hand-drawn: an Excalidraw export's boxes read as typeset
