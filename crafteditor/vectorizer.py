@@ -44,6 +44,7 @@ from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import Paints, farther_than, find_paints, prepare
 from crafteditor.photos import PhotoRegion, find_photos, photo_mask
 from crafteditor.shapes.badges import read_badges
+from crafteditor.shapes.block_arrows import block_arrows
 from crafteditor.shapes.detect import DetectedShape, detect_shapes
 from crafteditor.shapes.polygons import polygon_paths
 from crafteditor.shapes.sketch import add_sketch_shapes, wobbly_outlines
@@ -199,6 +200,10 @@ def _read(source: ImageSource | RasterImage, config: Config, *, name: str | None
     line_mask = np.zeros_like(residual)
     if config.edges and residual.any() and not budget.over("lines"):
         head_ink = line_ink & ~_face_mask(shapes, rgb.shape[:2]) & ~chart_mask & ~photo_px
+        # a block arrow between two nodes is a blob no stroke width fits: read first, its pixels set aside
+        blocks, block_px = block_arrows(residual, rgb, shapes) if not sketched else ([], None)
+        if blocks:
+            residual = residual & ~block_px
         lines, line_mask = detect_lines_by_width(line_rgb, residual, paints.background_rgb, paints.labels, head_ink)
         near_shape = cv2.dilate(shape_mask.astype(np.uint8), np.ones((9, 9), np.uint8)).astype(bool)
         lines = [ln for ln in lines
@@ -207,6 +212,7 @@ def _read(source: ImageSource | RasterImage, config: Config, *, name: str | None
         line_mask = _redraw_line_mask(lines, residual)
         if sketched or wobbly_outlines(shapes):  # hand-drawn: an Excalidraw export's boxes read as typeset
             lines, pencil = mend_sketch_lines(lines, shapes, line_rgb, paints)
+        lines += blocks
     watch.lap("lines")
     budget.ran("lines")
 
