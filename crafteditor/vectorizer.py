@@ -25,6 +25,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from crafteditor.assemble.block_arrows import block_arrows
 from crafteditor.assemble.builder import FigureBuilder
 from crafteditor.assemble.figure import build_figure
 from crafteditor.assemble.leftovers import free_line
@@ -44,7 +45,6 @@ from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import Paints, farther_than, find_paints, prepare
 from crafteditor.photos import PhotoRegion, find_photos, photo_mask
 from crafteditor.shapes.badges import read_badges
-from crafteditor.shapes.block_arrows import block_arrows
 from crafteditor.shapes.detect import DetectedShape, detect_shapes
 from crafteditor.shapes.polygons import polygon_paths
 from crafteditor.shapes.sketch import add_sketch_shapes, wobbly_outlines

@@ -12,7 +12,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from crafteditor import convert
-from crafteditor.shapes.block_arrows import block_arrows
+from crafteditor.assemble.block_arrows import block_arrows
 from crafter.spec.model import Edge, Node
 
 FONT = ImageFont.truetype("DejaVuSans.ttf", 18)
