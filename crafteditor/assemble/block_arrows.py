@@ -29,6 +29,7 @@ SOLID = 0.85  # share of the shaft's span across that is ink (a rotated label's 
 HEAD_WIDER = 1.5  # the head at least this many shaft widths wide
 TIP_NARROW = 0.6  # the last px at the tip at most this share of the head's width
 HEAD_RATIO = 1.25  # a drawn head's length over its width, at least (the renderer's: 6 long, 4.8 wide)
+OUTLINE_DARKER = 40.0  # the rim's colour at least this much farther from the canvas than the fill's
 REACH = 0.8  # the node ahead of the tip (behind the tail) at most this share of the arrow's length away
 
 
@@ -50,6 +51,8 @@ def block_arrows(residual: np.ndarray, rgb: np.ndarray, shapes: list[DetectedSha
         if found is None:
             continue
         tail, tip, shaft, head_w, head_len = found
+        if not _outlined(rgb[y:y + h, x:x + w], part):
+            continue  # one paint throughout: a thick stroke's arrow, the line detector's (a TikZ figure's)
         tail, tip = (tail[0] + x, tail[1] + y), (tip[0] + x, tip[1] + y)
         color = tuple(int(c) for c in np.median(rgb[y:y + h, x:x + w][part], axis=0))
         length = math.dist(tail, tip)
@@ -121,6 +124,20 @@ def _arrow_axis(part: np.ndarray) -> tuple[tuple[float, float], tuple[float, flo
     # the head's length from its width (the barbs' bins read short where the outline is anti-aliased)
     head_len = max(float(nb - widest), HEAD_RATIO * head_w)
     return (float(tail[0]), float(tail[1])), (float(tip[0]), float(tip[1])), shaft, head_w, head_len
+
+
+def _outlined(rgb: np.ndarray, part: np.ndarray) -> bool:
+    """Whether the blob's rim is drawn farther from the canvas (its bounding box's corners, outside
+    any arrow) than its inside: a pale-filled bar with a dark outline, not one paint whose rim
+    anti-aliasing fades to the canvas."""
+    inner = cv2.erode(part.astype(np.uint8), np.ones((3, 3), np.uint8), iterations=2).astype(bool)
+    rim = part & ~cv2.erode(part.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    if inner.sum() < 10 or not rim.any():
+        return False
+    h, w = part.shape
+    canvas = np.median(np.array([rgb[0, 0], rgb[0, w - 1], rgb[h - 1, 0], rgb[h - 1, w - 1]], np.float64), axis=0)
+    far = lambda m: float(np.linalg.norm(np.median(rgb[m].astype(np.float64), axis=0) - canvas))  # noqa: E731
+    return far(rim) >= far(inner) + OUTLINE_DARKER
 
 
 def _node_along(frm: tuple[float, float], to: tuple[float, float], nodes: list[DetectedShape],
