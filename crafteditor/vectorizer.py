@@ -25,6 +25,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from crafteditor.assemble.block_arrows import block_arrows
 from crafteditor.assemble.builder import FigureBuilder
 from crafteditor.assemble.figure import build_figure
 from crafteditor.assemble.leftovers import free_line
@@ -206,14 +207,19 @@ def _read(source: ImageSource | RasterImage, config: Config, *, name: str | None
     line_mask = np.zeros_like(residual)
     if config.edges and residual.any() and not budget.over("lines"):
         head_ink = line_ink & ~_face_mask(shapes, rgb.shape[:2]) & ~chart_mask & ~photo_px
+        # a block arrow between two nodes is a blob no stroke width fits: read first, its pixels set aside
+        blocks, block_px = block_arrows(residual, rgb, shapes) if not sketched else ([], None)
+        if blocks:
+            residual = residual & ~block_px
         lines, line_mask = detect_lines_by_width(line_rgb, residual, paints.background_rgb, paints.labels, head_ink)
         near_shape = cv2.dilate(shape_mask.astype(np.uint8), np.ones((9, 9), np.uint8)).astype(bool)
         lines = [ln for ln in lines
-                 if (_line_is_real(ln, image.scale) or stub_between(ln, shape_mask))
+                 if (_line_is_real(ln, image.scale) or stub_between(ln, shape_mask, lines))
                  and (ln.pieces > 0 or _between_shapes(ln, near_shape))]
         line_mask = _redraw_line_mask(lines, residual)
         if sketched or wobbly_outlines(shapes):  # hand-drawn: an Excalidraw export's boxes read as typeset
             lines, pencil = mend_sketch_lines(lines, shapes, line_rgb, paints)
+        lines += blocks
     watch.lap("lines")
     budget.ran("lines")
 

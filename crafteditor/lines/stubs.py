@@ -9,6 +9,8 @@ the two ends) and the nodes' ink lies just ahead of both its ends.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from crafteditor.lines.paths import LinePath, Pt
@@ -28,10 +30,12 @@ def axis_stub(pts: list[Pt], length: float, lw: float) -> bool:
     return (column or row) and length >= max(STUB_MIN, 1.5 * lw)  # a skeleton is about lw shorter than its stroke
 
 
-def stub_between(ln: LinePath, shapes: np.ndarray) -> bool:
+def stub_between(ln: LinePath, shapes: np.ndarray, lines: Sequence[LinePath] = ()) -> bool:
     """Whether ``ln`` is a short axis-aligned stub with a shape (``shapes``: the shapes' pixel mask) just
-    ahead of each end, along its axis."""
+    ahead of each end, along its axis, and not a piece of another of ``lines``' arrowheads (:func:`_in_a_head`)."""
     if ln.head_start is not None or ln.head_end is not None or len(ln.points) < 2:
+        return False
+    if _in_a_head(ln, lines):
         return False
     (x0, y0), (x1, y1) = ln.start, ln.end
     length = float(np.hypot(x1 - x0, y1 - y0))
@@ -39,6 +43,23 @@ def stub_between(ln: LinePath, shapes: np.ndarray) -> bool:
         return False
     dx, dy = (x1 - x0) / length, (y1 - y0) / length
     return _ahead(shapes, (x0, y0), (-dx, -dy)) and _ahead(shapes, (x1, y1), (dx, dy))
+
+
+def _in_a_head(ln: LinePath, lines: Sequence[LinePath]) -> bool:
+    """Whether both ends of ``ln`` lie in the box of another line's arrowhead: the skeleton of an open 'V' head's
+    barb leaves a short level piece between the line and the node the head points at, with the node's ink ahead
+    of one end and the line's own ring of erased ink ahead of the other (a UML class diagram's LogicManager ->
+    Parser: kept as a stub it joined the line and turned the edge round)."""
+    for other in lines:
+        if other is ln:
+            continue
+        for head in (other.head_start, other.head_end):
+            if head is None:
+                continue
+            x0, y0, x1, y1 = head.mask_box
+            if all(x0 - 1 <= x <= x1 + 1 and y0 - 1 <= y <= y1 + 1 for x, y in (ln.start, ln.end)):
+                return True
+    return False
 
 
 def _ahead(mask: np.ndarray, p: tuple[float, float], d: tuple[float, float]) -> bool:
