@@ -46,10 +46,11 @@ tex:
 office:
 	@command -v soffice >/dev/null 2>&1 || { $(APT) update -qq && DEBIAN_FRONTEND=noninteractive $(APT) install -y -qq --no-install-recommends libreoffice-impress >/dev/null; } || echo "warning: could not install libreoffice-impress; the LibreOffice PPTX tests will be skipped"
 
-# PlantUML (and its Java runtime) for the drawn sequence and class diagrams of `craftbench makers plantuml` and
-# `sequences`; only their slow maker tests use it. Skipped when present; a failed install only warns.
+# PlantUML (its Java runtime, and Graphviz, which lays out its class and state diagrams) for the figures
+# `craftbench makers plantuml` and `sequences` draw and the tests that read them. Skipped when present; a failed
+# install only warns, and those tests then skip.
 plantuml:
-	@command -v plantuml >/dev/null 2>&1 || { $(APT) update -qq && DEBIAN_FRONTEND=noninteractive $(APT) install -y -qq --no-install-recommends plantuml >/dev/null; } || echo "warning: could not install plantuml; the PlantUML maker tests will be skipped"
+	@{ command -v plantuml >/dev/null 2>&1 && command -v dot >/dev/null 2>&1; } || { $(APT) update -qq && DEBIAN_FRONTEND=noninteractive $(APT) install -y -qq --no-install-recommends plantuml graphviz >/dev/null; } || echo "warning: could not install plantuml; the PlantUML maker tests will be skipped"
 
 run: env fonts
 	$(BIN)/streamlit run app.py --server.port $(PORT) --server.headless true --browser.gatherUsageStats false
@@ -61,7 +62,7 @@ lint: env
 
 # The default suite: the lint, then everything but the tests marked slow (those run in CI
 # after it: .ci/run).
-test: env system fonts tex office lint
+test: env system fonts tex office plantuml lint
 	$(BIN)/python -m pytest -q -m "not gpu and not slow" --timeout 900
 
 test-fast: env

@@ -212,6 +212,8 @@ def draw(figs: Path, n: int = 20, seed: int = 0) -> list[dict]:
     """Draw ``n`` PlantUML diagrams under ``figs`` (kinds in turn, content from ``seed``); their truth records."""
     if shutil.which("plantuml") is None:
         raise PlantumlMakerError("the plantuml maker needs `plantuml` (Debian: apt-get install plantuml)")
+    if shutil.which("dot") is None:  # without it PlantUML draws its class and state diagrams as an error picture
+        raise PlantumlMakerError("the plantuml maker needs Graphviz's `dot` (Debian: apt-get install graphviz)")
     rng = random.Random(seed)
     records, sources = [], []
     for i in range(n):

@@ -20,7 +20,9 @@ from crafteditor import convert
 from crafteditor.realset import score_real
 from crafter.spec.model import Edge, Node
 
-needs_plantuml = pytest.mark.skipif(shutil.which("plantuml") is None, reason="plantuml (Java) not installed")
+needs_plantuml = pytest.mark.skipif(
+    shutil.which("plantuml") is None or shutil.which("dot") is None, reason="plantuml (Java) or Graphviz not installed"
+)
 
 
 def _plantuml_png(tmp_path: Path, source: str) -> bytes:
