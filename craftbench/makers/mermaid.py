@@ -45,12 +45,16 @@ class MermaidMakerError(CrafterError):
     """Mermaid (npm) or Chromium/Playwright missing, or a Mermaid source Mermaid refuses."""
 
 
+class MermaidMissingError(MermaidMakerError):
+    """Mermaid (npm), Playwright or Chromium missing: nothing to draw in (not a source refused)."""
+
+
 def mermaid_js(root: Path | None = None) -> Path:
     """``node_modules/mermaid/dist/mermaid.min.js`` under the repository root (``npm install`` puts it there)."""
     root = root or Path(__file__).resolve().parents[2]
     path = root / "node_modules" / "mermaid" / "dist" / "mermaid.min.js"
     if not path.is_file():
-        raise MermaidMakerError(f"{path}: not found (run `npm install` at the repository root)")
+        raise MermaidMissingError(f"{path}: not found (run `npm install` at the repository root)")
     return path
 
 
@@ -352,7 +356,7 @@ def _clean(text: list[str]) -> str:
 def render(jobs: list[tuple[str, str, int, str, Path]]) -> None:
     """Render each (Mermaid source, theme, device scale, font size, PNG path) in one headless Chromium."""
     mermaid_js()
-    with scaled_pages(MermaidMakerError, "Mermaid") as page:
+    with scaled_pages(MermaidMissingError, "Mermaid") as page:
         for src, theme, scale, font, png in jobs:
             _render(page(scale), src, theme, font, png)
 

@@ -16,6 +16,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 from craftbench.makers import mermaid, plantuml
@@ -51,11 +52,10 @@ def _puml(figs: Path, n: int, rng: random.Random) -> list[dict]:
 
 
 def messages_only(d: mermaid.Diagram) -> mermaid.Diagram:
-    """``d`` with its truth's edges the messages alone: the mermaid maker lists each lifeline as an
-    edge (X, X) after them, which the real set's sequence entries do not (nor PlantUML's maker)."""
+    """A copy of ``d`` with its truth's edges the messages alone (``d`` left as it is): the mermaid maker lists
+    each lifeline as an edge (X, X) after them, which the real set's sequence entries do not (nor PlantUML's)."""
     k = len(re.findall(r"^\s+(?:participant|actor) P\d+ as ", d.source, flags=re.M))
-    d.edges = d.edges[:-k] if k else d.edges
-    return d
+    return replace(d, edges=d.edges[:-k] if k else list(d.edges))
 
 
 def _mermaid(figs: Path, n: int, rng: random.Random) -> list[dict]:
@@ -75,6 +75,6 @@ def draw(figs: Path, n: int = 24, seed: int = 0) -> list[dict]:
     if n_mm:
         try:
             records += _mermaid(figs, n_mm, rng)
-        except mermaid.MermaidMakerError:
-            pass  # no headless Chromium here: PlantUML's looks alone
+        except mermaid.MermaidMissingError:
+            pass  # no Mermaid or headless Chromium here: PlantUML's looks alone (a refused source still raises)
     return records

@@ -62,7 +62,6 @@ _TARGET_PREPS = {"to", "into", "through", "onto", "towards", "toward"}
 _DEFINITE = {"the", "our", "its", "their", "his", "her", "this", "that", "these", "those"}
 _BOUNDARY = {"where", "while", "whereas", "when", "once", "so", "because", "since", "although", "whose", "who",
              "which", "until", "unless", "if"}
-_GROUP_PREPS = {"inside", "within", "in"}
 _STAGE_HEADS = re.compile(r"\b(?:stage|subworkflow|workflow|group|subgroup|module|phase|step|tier|layer|service|"
                           r"block|branch|job|pipeline|component)s?$", re.I)
 _GROUP_HEADS = re.compile(r"\b(?:block|module|stage|unit|component|subsystem|layer|stack|branch|tower|"
@@ -75,7 +74,7 @@ _NOUNISH_VERBS = {"output", "outputs", "feed", "feeds", "reads", "uses", "use", 
                   "measure", "measures", "projection", "capture", "mix", "pool", "break", "turn", "move", "go",
                   "check", "release", "express", "import", "export", "transfer", "supply", "forward", "record",
                   "alert", "alerts", "report", "reports", "review", "reviews", "screen", "screens", "assign"}
-_ALONG = {"together", "along"}
+_ALONG, _GROUP_PREPS = {"together", "along"}, {"inside", "within", "in"}
 _BACK_REFERENCES = _PRONOUNS | {"both", "these", "those", "such"}  # "both paths", "these stages": said before
 _FUNCTION_WORDS = _DETERMINERS | _PRONOUNS | _AUX | _ADVERBS | _PREPS | _NEG | _NEG_AUX | _BOUNDARY | {
     "and", "or", "but", "then", "both", "plus", "nor"}
@@ -98,15 +97,15 @@ def verb_lemma(word: str) -> str | None:
     for c in cands:
         if c == "run" and w != "runs":  # "a sequencing run", "run folders": a noun; "the stage runs X": a verb
             continue
-        if c in _FWD_SET or c in _BWD_SET or c in _GROUP_VERBS or c in _CONTAINER_VERBS or c in (
-            "make", "consist", "follow", "build", "keep", "hold", "run"
-        ):
+        if c in _FWD_SET or c in _BWD_SET or c in _GROUP_VERBS or c in _CONTAINER_VERBS \
+                or c in ("make", "consist", "follow", "build", "keep", "hold", "run"):
             return c
     return None
 
 
 _CHANGE = {"transcribe", "translate", "express", "compress", "encode", "decode", "digest"}  # "into B by an enzyme"
 _FWD_SET, _BWD_SET, _LEARN_ON = set(_FWD_VERBS), set(_BWD_VERBS), {"train", "fit", "pretrain", "finetune", "learn"}
+_DEVICES = re.compile(r"\b(?:[GTC]PU|core|machine|device|node|server)s?$", re.I)  # what one trains on, not data
 
 
 @dataclass
@@ -150,7 +149,8 @@ class _Clause:
         if _adjectival(self, k):  # "forwards triggered data", "stores annotated variants": a participle before its noun
             return False
         if t.low in _NOUNISH_VERBS:
-            if not need_verb or nxt is not None and nxt.low in _ADVERBS and (n2 := self.peek(k + 2)) is not None \
+            mod = self.i + k < 2 or prev.poss or re.fullmatch(r"[a-z-]{2,}(?:ed|al|ic|ive|ous|ful|less|[ai]ble)", prev.low)
+            if not need_verb or mod and nxt is not None and nxt.low in _ADVERBS and (n2 := self.peek(k + 2)) is not None \
                     and n2.lemma and n2.low not in _NOUNISH_VERBS:  # "clean reads then take two routes": a noun
                 return False
             if nxt is None or nxt.text in ",;:)" or (nxt.lemma and nxt.low not in _NOUNISH_VERBS
@@ -183,8 +183,7 @@ def np_label(words: list[str]) -> str:
         words = words[1:]  # "its own adaLN modulation": "adaLN modulation"
     while words and words[-1].lower() in _DETERMINERS | {"and", "or", "of"} | _PREPS:
         words = words[:-1]
-    # "the outputs of the encoder" is the encoder
-    low = [w.lower() for w in words]
+    low = [w.lower() for w in words]  # "the outputs of the encoder" is the encoder
     if "of" in low:
         k = low.index("of")
         if low[:k] and low[k - 1] in ("output", "outputs", "result", "results", "prediction", "predictions", "end"):
@@ -487,7 +486,8 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
     subj = [s for s in subj if s not in _PRONOUNS]
     targets = [n for p, ns in preps if p in _TARGET_PREPS or p in ("in", "on") and lemma in ("store", "save", "write",
                "keep", "cache", "index", "load", "deposit", "inject") for n in ns if n not in _PRONOUNS]
-    sources = [n for p, ns in preps if p == "from" or p == "on" and lemma in _LEARN_ON for n in ns if n not in _PRONOUNS]
+    sources = [n for p, ns in preps if p == "from" or p == "on" and lemma in _LEARN_ON for n in ns if n not in _PRONOUNS
+               and not (p == "on" and _DEVICES.search(n))]  # "trained on 8 A100 GPUs": hardware, no data
     agents = [n for p, ns in preps if p == "by" for n in ns if n not in _PRONOUNS]
     through = next(([n for n in ns if n not in _PRONOUNS] for p, ns in preps if p == "through"
                     and len([n for n in ns if n not in _PRONOUNS]) >= 2), None)

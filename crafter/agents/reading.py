@@ -56,21 +56,34 @@ _FOLLOWED_RE = re.compile(r"\s*(?:\([^()]*\)\s*|\$[^$]*\$\s*)?,?\s*followed\s+by
                           r"whose|to|for|on|in|of|at)\b)", re.I)
 
 
+_AMOUNT_RE = re.compile(r"(?<![\w-])(?:\d[\d.,]*|one|two|three|four|five|six|seven|eight|nine|ten|dozens?|hundreds?|"
+                        r"thousands?|millions?|several|few|many|couple|amounts?|percent|seconds?|minutes?|hours?|days?|"
+                        r"weeks?|months?|years?)(?![\w-])", re.I)  # "followed by two hours of incubation": no step
+
+
 def read_followed_by(text: str, reading: BriefReading) -> None:
     """ "runs Kraken2 followed by Bracken", "passes through a ResNet encoder $f$ followed by a projection head":
-    a name with "followed by" after it is a step, and what follows (a name, or a new one) the next."""
-    low = text.lower()
-    for e in list(reading.entities):
-        for m in re.finditer(r"(?<![\w-])" + re.escape(e.lower()) + r"(?![\w-])", low):
-            f = _FOLLOWED_RE.match(text, m.end())
-            if f is None or len(f.group("next").split()) > 5:
-                continue
-            nxt = f.group("next").strip()
-            nxt = next((x for x in reading.entities if normalise_label(x) == normalise_label(nxt)), nxt[:1].upper() + nxt[1:])
-            if nxt not in reading.entities:
-                reading.entities.append(nxt)
-            if nxt != e and (e, nxt) not in reading.relations:
-                reading.relations = [r for r in reading.relations if r != (nxt, e)] + [(e, nxt)]
+    a name with "followed by" after it is a step, and what follows (a name, or a new noun phrase with no number,
+    time or amount: not "followed by two hours of incubation") the next. The longest name ending at a spot is
+    the step ("ResNet encoder", not also "Encoder")."""
+    ends: dict[int, tuple[int, str]] = {}
+    for e in reading.entities:
+        for m in re.finditer(r"(?<![\w-])" + re.escape(e) + r"(?![\w-])", text, re.I):
+            if m.end() not in ends or m.start() < ends[m.end()][0]:
+                ends[m.end()] = (m.start(), e)
+    for end, (_, e) in sorted(ends.items()):
+        f = _FOLLOWED_RE.match(text, end)
+        if f is None or len(f.group("next").split()) > 5:
+            continue
+        nxt = f.group("next").strip()
+        known = next((x for x in reading.entities if normalise_label(x) == normalise_label(nxt)), None)
+        if known is None and _AMOUNT_RE.search(nxt):
+            continue
+        nxt = known or nxt[:1].upper() + nxt[1:]
+        if nxt not in reading.entities:
+            reading.entities.append(nxt)
+        if nxt != e and (e, nxt) not in reading.relations:
+            reading.relations = [r for r in reading.relations if r != (nxt, e)] + [(e, nxt)]
 
 
 def read_searched_against(text: str, reading: BriefReading) -> None:

@@ -344,16 +344,16 @@ def edge_misses(briefs: list[Brief]) -> dict[str, list[str]]:
         pairs = {(s, t) for s, t, _, _ in drawn}
         gold = {p for e in b.gold.of_kind("edge") for p in arrows(e)}
         for a, c in sorted(gold - pairs):
+            form, said = edge_form(prompt, spans, sent, at, a, c)
             if (c, a) in pairs:
                 cls = "missed: drawn reversed"
             elif a in found and c in found:
                 through = any((a, x) in pairs and (x, c) in pairs for x in found)
-                cls = "missed: linked through a box between" if through else \
-                    f"missed, both ends found: {edge_form(prompt, spans, sent, at, a, c)[0]}"
+                cls = "missed: linked through a box between" if through else f"missed, both ends found: {form}"
             else:
                 cls = "missed: both ends missing" if a not in found and c not in found else \
                     "missed: source missing" if a not in found else "missed: target missing"
-            out[cls].append(f"{b.id} {a}->{c}: {edge_form(prompt, spans, sent, at, a, c)[1][:120]!r}")
+            out[cls].append(f"{b.id} {a}->{c}: {said[:120]!r}")
         for s, t, ls, lt in drawn:
             if (s, t) in gold:
                 continue

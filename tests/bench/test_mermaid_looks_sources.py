@@ -25,6 +25,13 @@ def test_each_look_is_in_its_source_and_the_truth_matches_it():
             assert node in d.source, fid
         for a, b in d.edges:
             assert a in d.nodes and b in d.nodes, fid
-        if "as R1 {" in d.source:
-            assert "\n        --\n" in d.source
+        if "as R1 {" in d.source:  # each region's transitions are edges of the truth, between its states
+            block = d.source.split("as R1 {", 1)[1].split("\n    }", 1)[0]
+            assert "\n        --\n" in block
+            names = dict(re.findall(r'state "([^"]+)" as (\w+)', d.source))
+            names = {v: k for k, v in names.items()}
+            for region in block.split("\n        --\n"):
+                pairs = re.findall(r"^\s+(\w+) --> (\w+)", region, re.M)
+                assert pairs, fid
+                assert all([names[a], names[b]] in d.edges for a, b in pairs), fid
     assert seen == set(mermaid_looks.LOOKS)

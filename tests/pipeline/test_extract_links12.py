@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from crafter.agents.extract import figure_from_brief
+from crafter.agents.reading import BriefReading, read_followed_by
 
 
 def _edges(fig):
@@ -43,6 +44,10 @@ def test_a_nounish_verb_before_an_adverb_and_a_verb_is_the_noun() -> None:
     fig = figure_from_brief("The trimmer removes adapters. Clean reads then enter the assembler.")
     assert "Clean reads" in {n.label for n in fig.of_kind("node")}
     assert ("Clean reads", "Assembler") in _edges(fig)
+    # a subject noun after its determiner stays the subject: two verbs joined by the adverb
+    fig = figure_from_brief("The worker reads then writes results to the object store.")
+    assert {n.label for n in fig.of_kind("node")} == {"Worker", "Object store"}
+    assert ("Worker", "Object store") in _edges(fig)
 
 
 def test_a_step_followed_by_the_next_one() -> None:
@@ -50,4 +55,27 @@ def test_a_step_followed_by_the_next_one() -> None:
                                      "assembly branch runs MEGAHIT."))
     assert ("Kraken2", "Bracken re-estimation") in edges
     edges = _edges(figure_from_brief("The encoder is a stack of convolutions followed by a pooling layer."))
-    assert ("Pooling layer", "Convolutions") not in edges
+    assert ("Pooling layer", "Stack of convolutions") not in edges
+    assert ("Stack of convolutions", "Pooling layer") in edges
+    # a time or an amount is no step
+    fig = figure_from_brief("The sample is sent to the sequencer, followed by two hours of incubation.")
+    assert "Hours" not in {n.label for n in fig.of_kind("node")}
+    assert not any(b.startswith(("Hours", "Two hours")) for a, b in _edges(fig) if a == "Sequencer")
+
+
+def test_followed_by_takes_the_longest_name_ending_there_and_no_amount() -> None:
+    r = BriefReading(entities=["Images", "ResNet encoder", "Encoder"])
+    read_followed_by("The images pass through a ResNet Encoder followed by a projection head.", r)
+    assert r.relations == [("ResNet encoder", "Projection head")]
+    r = BriefReading(entities=["Sample", "Sequencer"])
+    read_followed_by("The sample is sent to the sequencer, followed by two hours of incubation.", r)
+    assert r.relations == [] and r.entities == ["Sample", "Sequencer"]
+
+
+def test_a_model_trained_on_hardware_reads_no_data() -> None:
+    fig = figure_from_brief("The model is trained on 8 A100 GPUs.")
+    assert not _edges(fig) and "8 A100 GPUs" not in {n.label for n in fig.of_kind("node")}
+    assert not any(b == "Ranker" for _, b in _edges(figure_from_brief("The ranker is trained on TPUs and serves it.")))
+    # data with a count is still data
+    assert ("1,000 labelled images", "Classifier") in _edges(figure_from_brief(
+        "The classifier is trained on 1,000 labelled images."))
