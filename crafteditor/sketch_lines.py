@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from crafteditor.assemble.geometry import dist_to_polyline, dist_to_shape
+from crafteditor.lines.heads import moved_head
 from crafteditor.lines.paths import Arrowhead, Ends, LinePath, direction_out
 from crafteditor.paint import Paints
 from crafteditor.shapes.detect import DetectedShape
@@ -28,6 +29,8 @@ HEAD_RADIUS = 16.0  # px about a line's end where its head's pencil is counted
 HEAD_CLUTTER = 1.6  # an end with this many times the other's pencil holds the head
 REACH_PX = 14  # a sketched line's loose end is carried on this far to the node it points at
 HEADED_REACH_WIDTHS = 6.0  # an end with a head: this many stroke widths (+ 8 px), Excalidraw's binding gap past its tip
+HEADED_REACH_MAX = 2 * REACH_PX  # ...never farther (an arrow stopping short of a node on purpose stays free)
+PASS_COS = math.cos(math.radians(10.0))  # a rough stroke's second pass runs parallel to the first (within ~10°)
 PENCIL_MIN_PX = 40.0  # a line along a shape's outline: this long at least...
 PENCIL_OFFSET_WIDTHS = 12.0  # ...within this many stroke widths (+2 px) of the outline...
 PENCIL_OFFSET_MAX = 40.0  # ...and never farther than this (px)...
@@ -51,8 +54,9 @@ def mend_sketch_lines(lines: list[LinePath], shapes: list[DetectedShape], rgb: n
 
 def second_strokes_dropped(lines: list[LinePath]) -> list[LinePath]:
     """The lines less each headless one that runs, all along its course, beside another line at
-    least as long: the second pass of a rough stroke drawn twice (roughness 1 and 2 in
-    Excalidraw), traced apart where the two passes part.
+    least as long, parallel to it: the second pass of a rough stroke drawn twice (roughness 1 and 2
+    in Excalidraw), traced apart where the two passes part. A short stroke leaving a line at an
+    angle (an open head's barb, every sample of it near the shaft) is no second pass: it stays.
 
     Kept, such a pass was a second shaft: where a label on the arrow cuts both passes, the gap was
     bridged from one pass to the other's piece, and the arrow reached only one of its nodes."""
@@ -67,10 +71,33 @@ def second_strokes_dropped(lines: list[LinePath]) -> list[LinePath]:
             o = lines[k]
             if k == i or k in drop or o.length < ln.length or len(o.points) < 2 or abs(o.width - ln.width) > 2:
                 continue
-            if max(dist_to_polyline(p, o.points) for p in pts) <= near:
+            if max(dist_to_polyline(p, o.points) for p in pts) <= near and _parallel(ln, o.points):
                 drop.add(i)
                 break
     return [ln for k, ln in enumerate(lines) if k not in drop]
+
+
+def _parallel(ln: LinePath, pts: list[tuple[float, float]]) -> bool:
+    """Whether ``ln`` runs along ``pts``: its course and that of the stretch of ``pts`` beside it
+    (between the points nearest its ends) within ~10° of one another."""
+    a, b = _nearest_on(ln.start, pts), _nearest_on(ln.end, pts)
+    u = (ln.end[0] - ln.start[0], ln.end[1] - ln.start[1])
+    v = (b[0] - a[0], b[1] - a[1])
+    nu, nv = math.hypot(*u), math.hypot(*v)
+    return nu > 0 and nv > 0 and abs(u[0] * v[0] + u[1] * v[1]) >= PASS_COS * nu * nv
+
+
+def _nearest_on(p: tuple[float, float], pts: list[tuple[float, float]]) -> tuple[float, float]:
+    """The point of the polyline ``pts`` nearest ``p``."""
+    best, at = math.inf, pts[0]
+    for a, b in zip(pts, pts[1:]):
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        n2 = dx * dx + dy * dy
+        t = 0.0 if n2 == 0 else min(1.0, max(0.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / n2))
+        q = (a[0] + dx * t, a[1] + dy * t)
+        if math.dist(p, q) < best:
+            best, at = math.dist(p, q), q
+    return at
 
 
 def barbed_heads(lines: list[LinePath]) -> list[LinePath]:
@@ -83,7 +110,8 @@ def barbed_heads(lines: list[LinePath]) -> list[LinePath]:
     loose strokes (a state machine's arrows lost every head, and most their end). A barb here: a
     line no longer than a head's arm, one end near the shaft's end, its other end back along the
     shaft and off it; two of them, one on each side, make the head. Where the shaft's end has a head
-    already, such barbs are its own pencil, traced twice: they go."""
+    already, such barbs are its own pencil, traced twice: they go. A line given a head here is a
+    shaft, never another shaft's barb."""
     ends = Ends([ln.points for ln in lines])
     used: set[int] = set()
     out = list(lines)
@@ -99,7 +127,7 @@ def barbed_heads(lines: list[LinePath]) -> list[LinePath]:
                 continue
             sides: dict[int, tuple[int, float]] = {}
             for k in ends.lines_near(tip, 3 * ln.width + 8):
-                b = lines[k]
+                b = out[k]
                 if k == i or k in used or b.length > arm or b.length < 2 * ln.width or b.head_start or b.head_end:
                     continue
                 near, far = sorted((b.start, b.end), key=lambda q: math.dist(q, tip))
@@ -189,7 +217,8 @@ def reach_nodes(lines: list[LinePath], shapes: list[DetectedShape]) -> None:
                 continue
             head = ln.head_start if at_start else ln.head_end
             # a head's tip stops Excalidraw's binding gap short of its node, farther at a 2x export
-            reach = REACH_PX if head is None else max(REACH_PX, HEADED_REACH_WIDTHS * ln.width + 8)
+            reach = REACH_PX if head is None else min(HEADED_REACH_MAX,
+                                                      max(REACH_PX, HEADED_REACH_WIDTHS * ln.width + 8))
             q = _reached(p, ln.points, at_start, shapes, 0.5 * tol, reach)
             if q is None:
                 continue
@@ -197,16 +226,13 @@ def reach_nodes(lines: list[LinePath], shapes: list[DetectedShape]) -> None:
                 ln.points.insert(0, q)
             else:
                 ln.points.append(q)
-            if head is not None and head.kind == "open":  # the 'V' goes with its tip
-                moved = replace(head, tip=q, mask_box=_shifted(head.mask_box, q[0] - p[0], q[1] - p[1]))
+            if head is not None and head.kind == "open":  # the 'V' goes with its tip: base, box, pixels and all
+                moved = moved_head(replace(head), round(q[0] - p[0]), round(q[1] - p[1]))
+                moved.tip, moved.base = q, (head.base[0] + q[0] - p[0], head.base[1] + q[1] - p[1])
                 if at_start:
                     ln.head_start = moved
                 else:
                     ln.head_end = moved
-
-
-def _shifted(box: tuple[int, int, int, int], dx: float, dy: float) -> tuple[int, int, int, int]:
-    return (int(box[0] + dx), int(box[1] + dy), int(box[2] + dx) + 1, int(box[3] + dy) + 1)
 
 
 def _reached(p: tuple[float, float], pts: list[tuple[float, float]], at_start: bool, shapes: list[DetectedShape],

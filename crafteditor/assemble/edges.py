@@ -107,7 +107,7 @@ def edge_components(b: FigureBuilder, lines: list[LinePath], shapes: list[Detect
         edges.append((_edge(b, ln, pts, ids, kinds), ln))
     _label_edges(b, edges, runs, free, used, text_targets)
     if seq is None:  # parallel strands between two boxes: one link, the rest drawn as they are (bundles.py)
-        edges, strands = one_per_bundle(edges)
+        edges, strands = one_per_bundle(edges, b.s, tuple(int(c) for c in b.paints.background_rgb))
         for e, ln in strands:
             out.extend(free_line(b, ln, [(p.x / b.s, p.y / b.s) for p in e.route or []]))
     share_head_sizes([e for e, _ in edges])

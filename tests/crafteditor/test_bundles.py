@@ -74,3 +74,23 @@ def test_labelled_arrows_other_sides_and_loops_stay_links_each():
     loops = [_edge(0, [(10, 100), (-20, 80), (10, 60)], src="a", dst="a"),
              _edge(1, [(10, 100), (-30, 80), (10, 60)], src="a", dst="a")]
     assert len(one_per_bundle(loops)[0]) == 2
+
+
+def test_a_straight_arrow_and_a_detour_into_the_far_side_of_one_box_stay_two_links():
+    # both come up into the box's foot, but 590 px apart (the detour round by the right)
+    straight = _edge(0, [(10, 100), (10, 0)])
+    detour = _edge(1, [(40, 120), (600, 120), (600, 0)])
+    assert len(one_per_bundle([straight, detour])[0]) == 2
+    # far apart but alike, both straight up (MLP-Mixer's token arrows): one link
+    alike = _edge(1, [(140, 100), (140, 0)])
+    assert len(one_per_bundle([straight, alike])[0]) == 1
+
+
+def test_on_a_dark_page_the_lightest_strand_stays_the_edge():
+    strands = [_edge(k, [(10 + 20 * k, 100), (10 + 20 * k, 0)]) for k in range(3)]
+    for (_, ln), grey in zip(strands, (240, 90, 60)):  # the front copy light on a dark page
+        ln.color = (grey,) * 3
+    kept, _ = one_per_bundle(strands, background=(20, 20, 20))
+    assert [e.id for e, _ in kept] == ["e0"]
+    kept, _ = one_per_bundle(strands, background=(255, 255, 255))  # the same strands on white: the darkest
+    assert [e.id for e, _ in kept] == ["e2"]

@@ -84,3 +84,53 @@ def test_a_head_stopping_the_binding_gap_short_of_its_node_reaches_it():
     ln = _line((200, 128), (200, 396), width=3.3, head_end=head)  # 24 px short of the lower box (a 2x export)
     reach_nodes([ln], shapes)
     assert abs(ln.end[1] - 420) <= 6 and ln.head_end is not None and abs(ln.head_end.tip[1] - ln.end[1]) < 1
+
+
+def test_a_small_open_heads_barbs_on_a_rough_line_are_no_second_pass():
+    # w=2, arms 14 px, 24° off the shaft: every sample of a barb lies within 2w+4 px of the shaft, and
+    # the barbs were dropped as second passes before they could make the head (a headless line)
+    shaft = _line((200, 300), (201, 200), (200, 120), width=2.0)
+    second = _line((202, 290), (202, 160), width=2.0)  # the rough stroke's second pass
+    out = barbed_heads(second_strokes_dropped([shaft, second, *_v((200, 120), arm=14.0)]))
+    assert len(out) == 1 and out[0].head_end is not None and out[0].head_end.kind == "open"
+
+
+def test_a_shaft_given_a_head_is_no_barb_of_another_shaft():
+    # a short arrow, its head given first, leaves the tip of another arrow backwards, like a barb
+    short = _line((202, 122), (200 + 40 * math.sin(0.42), 120 + 40 * math.cos(0.42)))
+    tip = short.end
+    d = (tip[0] - short.start[0], tip[1] - short.start[1])
+    n = math.hypot(*d)
+    d = (d[0] / n, d[1] / n)
+    barbs = [_line((tip[0] - d[0] * 2, tip[1] - d[1] * 2),
+                   (tip[0] - 20 * (d[0] * math.cos(a) - d[1] * math.sin(a)),
+                    tip[1] - 20 * (d[1] * math.cos(a) + d[0] * math.sin(a)))) for a in (0.42, -0.42)]
+    long = _line((200, 300), (200, 120))
+    loose = _v((200, 120))[0]  # one loose barb on the long arrow's other side
+    out = barbed_heads([short, *barbs, long, loose])
+    kept = [ln for ln in out if ln.points[0] == short.points[0]]
+    assert len(kept) == 1 and kept[0].head_end is not None
+    assert all(ln.head_end is None and ln.head_start is None for ln in out if ln.points[0] == long.points[0])
+
+
+def test_an_arrow_stopping_well_short_of_a_box_stays_free():
+    shapes = [_box(100, 20, 200, 100), _box(100, 420, 200, 100)]
+    head = Arrowhead(tip=(200.0, 360.0), base=(200.0, 330.0), length=30.0, width=30.0, mask_box=(185, 330, 216, 361),
+                     kind="open")
+    ln = _line((200, 140), (200, 360), width=8.0, head_end=head)  # 60 px short of the lower box, on purpose
+    reach_nodes([ln], shapes)
+    assert ln.end == (200.0, 360.0) and ln.head_end.tip == (200.0, 360.0)
+
+
+def test_a_reaching_open_head_moves_whole():
+    shapes = [_box(100, 20, 200, 100), _box(100, 420, 200, 100)]
+    px = np.array([[200.0, 380.0], [195.0, 390.0], [205.0, 390.0]])
+    head = Arrowhead(tip=(200.0, 396.0), base=(200.0, 372.0), length=24.0, width=20.0, mask_box=(190, 372, 211, 397),
+                     pixels=px, kind="open")
+    ln = _line((200, 128), (200, 396), width=3.3, head_end=head)
+    reach_nodes([ln], shapes)
+    h = ln.head_end
+    dy = ln.end[1] - 396
+    assert dy > 0 and h.tip == ln.end and abs(h.base[1] - (372 + dy)) < 1e-6
+    assert h.mask_box[2] - h.mask_box[0] == 21 and h.mask_box[3] - h.mask_box[1] == 25  # shifted, not grown
+    assert abs(h.pixels[0, 1] - (380 + round(dy))) < 1e-6 and head.pixels[0, 1] == 380.0  # the original untouched
