@@ -181,12 +181,18 @@ def _read(source: ImageSource | RasterImage, config: Config, *, name: str | None
     if sketched and rereads:
         # its text is this reading's (both read the pixels as decoded): OCR was half a re-read's cost
         first = first_messages(image.rgb, paints.background_rgb, shapes, runs)
+        c1 = budget_clock()
         again = vectorize(image, config.replace(**PRESETS["sketch"], preset_name="sketch"), name=name,
                           started=budget.start, text=read)
-        if lost_sequence(first, again.stats):  # a typeset sequence diagram: the first reading, finished (seq12)
+        discarded = budget_clock() - c1
+        # a typeset sequence diagram: the first reading, finished (seq12), where the budget affords a
+        # third reading as dear as the second, and the second was not cut short (it lost its messages to that)
+        if lost_sequence(first, again.stats) and not again.stats["over_budget"] and budget.fits(discarded):
             again = vectorize(image, config, name=name, started=budget.start, text=read, reread=False)
+        else:
+            discarded = 0.0
         again.image = shown
-        again.stats["cpu"] = _with_first_reading(again.stats["cpu"], watch.cpu, budget_clock() - c0)
+        again.stats["cpu"] = _with_first_reading(again.stats["cpu"], watch.cpu, budget_clock() - c0, discarded)
         if photo is not None:
             again.figure = on_paper(again.figure, photo.paper)
         return again
@@ -283,16 +289,20 @@ class Stopwatch:
         self._wall, self._cpu = wall, cpu
 
 
-def _with_first_reading(again: dict[str, float], first: dict[str, float], spent: float) -> dict[str, float]:
-    """A re-read figure's CPU seconds per stage (``again``: the second reading's; ``first``: the first
-    reading's stages lapped before its shapes; ``spent``: all the reading's CPU so far). The first
+def _with_first_reading(again: dict[str, float], first: dict[str, float], spent: float,
+                        discarded: float = 0.0) -> dict[str, float]:
+    """A re-read figure's CPU seconds per stage (``again``: the reading kept's; ``first``: the first
+    reading's stages lapped before its shapes; ``spent``: all the reading's CPU so far; ``discarded``: a
+    second reading thrown away for a third, the first finished: the stage ``discarded re-read``). The first
     reading's loading (with its evening of a photo's lighting and its dehatching) and its text are the
     second's too, and count under ``load`` and ``text``; what it spent on paints, charts and shapes
     was thrown away: that is the stage ``first reading`` (it had held all of the first reading: on the dev
     split's six re-read figures 4.2 CPU-s, of which 1.4 s was thrown away and the rest was OCR and loading)."""
-    first_total = spent - sum(again.values())
+    first_total = spent - sum(again.values()) - discarded
     kept = {"load": first.get("load", 0.0), "text": first.get("text", 0.0)}
     out = {"first reading": round(first_total - sum(kept.values()), 4), **again}
+    if discarded:
+        out["discarded re-read"] = round(discarded, 4)
     for stage, seconds in kept.items():
         out[stage] = round(out.get(stage, 0.0) + seconds, 4)
     return out
@@ -316,6 +326,10 @@ class Budget:
         """Whether a second reading fits: it costs about twice what the first spent up to the
         shapes (it reads everything again, then goes on to lines, tracing and assembly)."""
         return self.deadline is None or budget_clock() + 2 * spent <= self.deadline
+
+    def fits(self, cost: float) -> bool:
+        """Whether a reading costing about ``cost`` CPU seconds ends before the deadline."""
+        return self.deadline is None or budget_clock() + cost <= self.deadline
 
     def over(self, stage: str) -> bool:
         """Whether ``stage`` must be skipped (recorded if so)."""
@@ -342,11 +356,12 @@ def _shapes(rgb: np.ndarray, raw: np.ndarray, paints: Paints, config: Config, sc
     if not (config.shapes and (config.mode != "chart" or not charts)) or budget.over("shapes"):
         return [], False, False
     shapes = detect_shapes(rgb, paints, config, scale, exclude=exclude, raw=raw, deadline=budget.deadline, runs=runs)
-    rereads = config.preset_name == "auto" and budget.affords(budget_clock() - c0)
+    # a sequence diagram whose second reading lost it: this reading, finished, as a plain first reading
+    # would be (its rough outlines kept only where they wobble)
+    rereads = config.preset_name == "auto" and budget.rereads and budget.affords(budget_clock() - c0)
     shapes, sketched = add_sketch_shapes(raw, paints, config, scale, shapes, exclude=exclude,
                                          runs=runs if config.ocr else None, rereads=rereads)
-    # a sequence diagram whose second reading lost it: this reading, finished, with the same shapes
-    return shapes, sketched, rereads and budget.rereads
+    return shapes, sketched, rereads
 
 
 def _photos(image: RasterImage, paints: Paints, runs: list[TextRun], chart_mask: np.ndarray, config: Config,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from crafteditor.assemble.plates import _join_across
+from crafteditor.assemble.plates import join_across
 from crafteditor.lines.paths import LinePath
 from crafteditor.ocr.runs import TextRun
 from crafteditor.shapes.detect import DetectedShape, keep_shapes
@@ -35,7 +35,7 @@ def without_frame_wedges(rgb: np.ndarray, background: tuple[int, int, int], shap
     joined: list[LinePath | None] = list(lines)
     for i in sorted(set(range(len(shapes))) - set(keep)):
         s = shapes[i]
-        _join_across(joined, (s.x, s.y, s.w, s.h), plate=False)
+        join_across(joined, (s.x, s.y, s.w, s.h), plate=False)
     return keep_shapes(shapes, keep), [ln for ln in joined if ln is not None]
 
 
@@ -56,7 +56,7 @@ def _wedge(rgb: np.ndarray, bg: np.ndarray, s: DetectedShape, frames: list[Detec
                 on_lo.add(id(g))
             if min(abs(hi - g0), abs(hi - g1)) <= tol:
                 on_hi.add(id(g))
-        if on_lo and on_hi and len(on_lo | on_hi) > 1:  # one side on one frame, the other on another
+        if any(g != h for g in on_lo for h in on_hi):  # one side on one frame, the other on another
             return True
         if (on_lo and _runs_on(rgb, bg, horizontal, hi, a, b)) or (on_hi and _runs_on(rgb, bg, horizontal, lo, a, b)):
             return True

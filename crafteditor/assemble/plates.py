@@ -46,25 +46,25 @@ def carry_plates(shapes: list[DetectedShape], runs: list[TextRun], lines: list[L
     rim = rim_head_length(lines)
     # an ER diagram's cardinality rings first: the line runs on through them to the label's plate
     for i, s in enumerate(shapes):
-        if i not in keep_too and _ring_mark(s, runs) and _join_across(lines, (s.x, s.y, s.w, s.h), mark=True):
+        if i not in keep_too and _ring_mark(s, runs) and join_across(lines, (s.x, s.y, s.w, s.h), mark=True):
             drop.add(i)
     for i, s in enumerate(shapes):
         if i in keep_too or not _plate_like(s, shapes, runs, background):
             continue
         box = (s.x, s.y, s.w, s.h)
-        if _join_across(lines, box, rim=rim) or (s.is_group and _through(lines, box)) or _arrow_glyph_after(s, runs, lines):
+        if join_across(lines, box, rim=rim) or (s.is_group and _through(lines, box)) or _arrow_glyph_after(s, runs, lines):
             drop.add(i)
     held = [r for r in runs if any(t.contains_point(r.cx, r.cy) for k, t in enumerate(shapes) if k not in drop)]
     for r in runs:
         if r.angle == 0 and r not in held:
             pad = 0.3 * r.h
-            _join_across(lines, (r.x - pad, r.y - pad, r.w + 2 * pad, r.h + 2 * pad), rim=rim, plate=False)
+            join_across(lines, (r.x - pad, r.y - pad, r.w + 2 * pad, r.h + 2 * pad), rim=rim, plate=False)
     lines = [ln for ln in lines if ln is not None]
     keep = [i for i in range(len(shapes)) if i not in drop]
     return keep_shapes(shapes, keep), lines, keep
 
 
-def _join_across(lines: list[LinePath | None], box: Box, mark: bool = False, rim: float = math.inf,
+def join_across(lines: list[LinePath | None], box: Box, mark: bool = False, rim: float = math.inf,
                  plate: bool = True) -> bool:
     """Join the two lines that end on ``box``'s border on opposite sides, neither with a head there
     (``lines[k]`` of the second becomes None); whether they were. ``mark``: the box is a cardinality

@@ -102,7 +102,11 @@ def _with_lone_glyphs(runs: list[TextRun], rgb: np.ndarray, paints: Paints, engi
     text_h = text_height([r for r in runs if r.angle == 0])
     short = [r for r in runs if r.angle != 0 and (len(r.text.replace(" ", "")) <= 2 or max(r.w, r.h) <= 2 * text_h)]
     doubtful = [r for r in short if r.confidence < DOUBTFUL_ROTATED]
-    lone = read_lone_glyphs(rgb, paints, [r for r in runs if not any(r is d for d in short)], engine, latin,
+    # a sure one only where it may be a stacked fraction (its ink two or three parts one above the other):
+    # a rotated tick label's glyphs are not read again to be dropped
+    ink = paints.ink_mask() if len(doubtful) < len(short) else None
+    hidden = [r for r in short if r.confidence < DOUBTFUL_ROTATED or _stacked_ink(r, ink)]
+    lone = read_lone_glyphs(rgb, paints, [r for r in runs if not any(r is d for d in hidden)], engine, latin,
                             config)
 
     def meets(a: TextRun, b: TextRun) -> bool:
@@ -112,9 +116,9 @@ def _with_lone_glyphs(runs: list[TextRun], rgb: np.ndarray, paints: Paints, engi
     beaten = [d for d in doubtful if any(meets(d, g) for g in numbers)]
     # a stacked fraction (TeX's F over N) the detector boxed as one sideways line, however sure: its parts
     # read upright, one above the other with the rule between them
-    stacks = [(d, parts) for d in short if not any(d is x for x in beaten)
+    stacks = [(d, parts) for d in hidden if not any(d is x for x in beaten)
               for parts in [[g for g in lone if meets(d, g)]] if len(parts) >= 2]
-    ink = paints.ink_mask() if stacks else None
+    ink = paints.ink_mask() if stacks and ink is None else ink
     fractions = [d for d, parts in stacks if _stacked_fraction(d, parts, ink)]
     beaten += fractions
     kept = [d for d in short if not any(d is x for x in beaten)]
@@ -129,8 +133,10 @@ FRACTION_SURE = 0.95  # each part of a stacked fraction read upright at least th
 def _stacked_fraction(run: TextRun, parts: list[TextRun], ink: np.ndarray | None) -> bool:
     """Whether a sideways run is a stacked fraction read sideways: two upright glyphs read surely lie one
     above the other over most of its length, with a rule of ink across between their middles wider than
-    the narrower of the two (thermo-ensemble's F over N had read 'FN' at 90°; the lone-glyph pass may box
-    the rule with either part). A word set sideways has no such rule."""
+    the narrower of the two and near the wider's width (thermo-ensemble's F over N had read 'FN' at 90°; the
+    lone-glyph pass may box the rule with either part). A word set sideways has no such rule: the rule is a
+    flat piece of ink of its own, so a 'T' bar or an 'E' arm (joined to their stems) is none, nor a gridline
+    running on past both parts."""
     parts = sorted((g for g in parts if g.angle == 0 and g.confidence >= FRACTION_SURE
                     and any(ch.isalnum() for ch in g.text)), key=lambda g: g.y)
     if ink is None or len(parts) != 2:
@@ -141,9 +147,31 @@ def _stacked_fraction(run: TextRun, parts: list[TextRun], ink: np.ndarray | None
             or low.y + low.h - top.y < 0.8 * max(run.w, run.h):
         return False
     y0, y1 = int(top.y + top.h / 2), int(np.ceil(low.y + low.h / 2))
-    x0, x1 = int(min(top.x, low.x)) - 2, int(np.ceil(max(top.x + top.w, low.x + low.w))) + 2
-    band = ink[max(0, y0):y1, max(0, x0):x1]
-    return band.size > 0 and longest_run(band) >= max(1.15 * narrow, narrow + 3)
+    pad = int(0.5 * narrow) + 2
+    x0, x1 = int(min(top.x, low.x)) - pad, int(np.ceil(max(top.x + top.w, low.x + low.w))) + pad
+    band = ink[max(0, y0):y1, max(0, x0):x1].astype(np.uint8)
+    if band.size == 0:
+        return False
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(band, connectivity=8)
+    wide, flat = max(1.15 * narrow, narrow + 3, 0.9 * max(top.w, low.w)), max(2.0, 0.25 * min(top.h, low.h))
+    return any(stats[i, cv2.CC_STAT_HEIGHT] <= flat and 0 < stats[i, cv2.CC_STAT_LEFT]
+               and stats[i, cv2.CC_STAT_LEFT] + stats[i, cv2.CC_STAT_WIDTH] < band.shape[1]
+               and longest_run(labels == i) >= wide for i in range(1, n))
+
+
+def _stacked_ink(run: TextRun, ink: np.ndarray | None) -> bool:
+    """Whether ``run``'s ink lies in two or three pieces one above the other (a stacked fraction's parts,
+    its rule a third where it touches neither): where a sideways run may be one (:func:`_stacked_fraction`)."""
+    if ink is None:
+        return False
+    y0, x0 = max(0, int(run.y) - 2), max(0, int(run.x) - 2)
+    box = ink[y0:int(np.ceil(run.y + run.h)) + 2, x0:int(np.ceil(run.x + run.w)) + 2].astype(np.uint8)
+    if box.size == 0:
+        return False
+    n, _, stats, _ = cv2.connectedComponentsWithStats(box, connectivity=8)
+    pieces = sorted((stats[i, cv2.CC_STAT_TOP], stats[i, cv2.CC_STAT_HEIGHT]) for i in range(1, n)
+                    if stats[i, cv2.CC_STAT_AREA] >= 3)
+    return 2 <= len(pieces) <= 3 and all(t + h <= t2 for (t, h), (t2, _) in zip(pieces, pieces[1:]))
 
 
 def longest_run(mask: np.ndarray) -> int:

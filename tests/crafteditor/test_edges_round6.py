@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from crafteditor.assemble.figure import _icon_parts
-from crafteditor.assemble.plates import _join_across, _plate_like
+from crafteditor.assemble.plates import _plate_like, join_across
 from crafteditor.lines.paths import Arrowhead, LinePath
 from crafteditor.ocr.runs import TextRun
 from crafteditor.shapes.detect import DetectedShape
@@ -27,7 +27,7 @@ def test_a_scrap_lying_on_a_plate_does_not_stop_its_edge_joining_across():
     # a plate's rim or a glyph's stroke traced as a short line with both ends on the plate
     box = (100.0, 100.0, 80.0, 20.0)
     lines = [_line((0, 110), (98, 110)), _line((120, 104), (131, 108)), _line((182, 110), (300, 110), head_end=True)]
-    assert _join_across(lines, box)
+    assert join_across(lines, box)
     assert lines[0].points[0] == (0, 110) and lines[0].points[-1] == (300, 110) and lines[0].head_end is not None
     assert lines[2] is None and lines[1] is not None
 
@@ -36,7 +36,7 @@ def test_a_short_piece_between_a_plate_and_a_node_close_by_joins_with_its_nearer
     # TD: node above, the plate, a 15 px piece down to the next node (both its ends within the plate's reach)
     box = (100.0, 100.0, 80.0, 20.0)
     lines = [_line((140, 40), (140, 96)), _line((140, 124), (140, 139), head_end=True)]
-    assert _join_across(lines, box)
+    assert join_across(lines, box)
     assert lines[0].points[0] == (140, 40) and lines[0].points[-1] == (140, 139) and lines[0].head_end is not None
 
 
@@ -44,7 +44,7 @@ def test_a_curve_crossing_a_wide_label_off_its_middle_runs_across_it():
     # the neutral theme: no plate; the curve enters the label's top and leaves its bottom left of its middle
     box = (100.0, 100.0, 200.0, 20.0)
     lines = [_line((90, 40), (120, 98)), _line((128, 122), (140, 200), head_end=True)]
-    assert _join_across(lines, box)
+    assert join_across(lines, box)
     assert lines[0].points[-1] == (140, 200) and lines[1] is None
 
 

@@ -4,7 +4,11 @@ flowchart's subgraph), and the whole figure failed to build ('a group cannot con
 
 import numpy as np
 
-from crafteditor.assemble.groups import _inside
+from crafteditor.assemble.builder import FigureBuilder
+from crafteditor.assemble.groups import _inside, group_components
+from crafteditor.config import Config
+from crafteditor.loading import load_image
+from crafteditor.paint import find_paints
 from crafteditor.shapes.detect import DetectedShape
 from crafteditor.shapes.faces import Face
 
@@ -20,3 +24,13 @@ def test_a_frame_listing_itself_keeps_only_the_boxes_inside_it():
     shapes = [_shape(10, 10, 80, 30), _shape(300, 10, 80, 30),  # one box inside the frame, one outside
               _shape(0, 0, 200, 100, members=[0, 1, 2, 7])]  # the frame names itself, a box outside, a stale index
     assert _inside(shapes, 2) == [0]
+
+
+def test_group_components_lists_only_the_boxes_inside_the_frame():
+    rgb = np.full((120, 400, 3), 255, np.uint8)
+    image = load_image(rgb, Config())
+    b = FigureBuilder(image, Config(), find_paints(rgb, Config()))
+    shapes = [_shape(10, 10, 80, 30), _shape(300, 10, 80, 30), _shape(0, 0, 200, 100, members=[0, 1, 2, 7])]
+    node_ids = {0: "n0", 1: "n1"}
+    (group,) = group_components(b, [], shapes, {}, node_ids)
+    assert group.members == ["n0"]

@@ -10,7 +10,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from crafteditor.assemble.named_frames import named_boxes
-from crafteditor.assemble.plates import _join_across, rim_head_length
+from crafteditor.assemble.plates import join_across, rim_head_length
 from crafteditor.config import Config
 from crafteditor.convert import convert
 from crafteditor.lines.paths import Arrowhead, LinePath
@@ -62,12 +62,12 @@ def test_an_oversized_head_on_a_label_is_its_plates_rim():
              _line((660, 88), (652, 97), (650, 110), (650, 140), head_end=_head((650, 140), (650, 133), 7.0)),
              _line((10, 10), (10, 200), head_end=_head((10, 200), (10, 193), 7.0)),
              _line((40, 10), (40, 200), head_end=_head((40, 200), (40, 193), 7.2))]
-    assert _join_across(lines, box, rim=rim_head_length(lines))
+    assert join_across(lines, box, rim=rim_head_length(lines))
     assert lines[0].points[0] == (1006, 32) and lines[0].points[-1] == (650, 140) and lines[1] is None
     # a figure-sized head at a label is a head: a chain through a borderless label stays two lines
     lines = [_line((1006, 32), (760, 70), (705, 76), head_end=_head((705, 76), (712, 75), 7.0)), *lines[2:],
              _line((660, 88), (652, 97), (650, 110), (650, 140), head_end=_head((650, 140), (650, 133), 7.0))]
-    assert not _join_across(lines, box, rim=rim_head_length(lines))
+    assert not join_across(lines, box, rim=rim_head_length(lines))
 
 
 def test_a_curve_bending_under_its_label_runs_on_through_it():
@@ -75,12 +75,12 @@ def test_a_curve_bending_under_its_label_runs_on_through_it():
     box = (592.0, 66.0, 114.0, 19.0)
     lines = [_line((1006, 32), (850, 52), (707, 76)),
              _line((660, 87), (652, 96), (650, 110), (650, 140), head_end=_head((650, 140), (650, 133), 7.0))]
-    assert _join_across(lines, box)
+    assert join_across(lines, box)
     assert lines[0].points[0] == (1006, 32) and lines[0].points[-1] == (650, 140) and lines[1] is None
     # a line leaving the label back the way the other came in is no curve through it
     lines = [_line((1006, 32), (850, 52), (707, 76)),
              _line((700, 64), (760, 20), head_end=_head((760, 20), (755, 25), 7.0))]
-    assert not _join_across(lines, box)
+    assert not join_across(lines, box)
 
 
 def _framed_words_png() -> bytes:
