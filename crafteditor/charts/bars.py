@@ -54,8 +54,8 @@ def bar_series(rgb, color, bg, yaxis: Axis, xaxis: Axis, plot, floors: list[tupl
                 pts.append((x_of(xaxis, x + w / 2), yaxis.value(top)))
                 spans.append((float(x), float(x + w)))
                 tops.append((float(x), float(x + w), top))
-            for a, b in empty_bins(spans, plot):
-                pts.append((x_of(xaxis, (a + b) / 2), yaxis.value(baseline)))
+            for a, b in empty_bins(spans, plot, xaxis):
+                pts.append((x_of(xaxis, (a + b) / 2), 0.0))
                 spans.append((a, b))
                 tops.append((a, b, baseline))
             order = sorted(range(len(pts)), key=lambda k: spans[k][0])
@@ -111,11 +111,13 @@ def _tiled(ordered: list[tuple[float, float]], width: float) -> bool:
     return all(abs(g - round(g)) <= tol and g > -tol for g in gaps) and touch >= 0.6 * len(gaps)
 
 
-def empty_bins(spans: list[tuple[float, float]], plot) -> list[tuple[float, float]]:
+def empty_bins(spans: list[tuple[float, float]], plot, xaxis: Axis | None) -> list[tuple[float, float]]:
     """A histogram's empty bins (a count of 0, no paint): the whole bins' slots between its bins
     and on to the plot's sides, (left, right) px; none where the bars are no histogram's (apart,
     or fewer than three). Vega-Lite bins the x axis's whole domain; its empty end bins had been
-    read as no row at all."""
+    read as no row at all. Side bins only out to an edge where a tick would sit (a round value of
+    the axis, or a category's label): matplotlib pads the range by 5 %, a bin or more from some 20
+    bins, and a categorical axis has no slot without its label."""
     if len(spans) < 3:
         return []
     ordered = sorted(spans)
@@ -126,15 +128,38 @@ def empty_bins(spans: list[tuple[float, float]], plot) -> list[tuple[float, floa
     for a, b in zip(ordered, ordered[1:]):
         k = int(round((b[0] - a[1]) / width))
         out += [(a[1] + j * width, a[1] + (j + 1) * width) for j in range(k)]
-    x = ordered[0][0] - width
-    while x >= plot[0] - 0.1 * width:
-        out.append((x, x + width))
-        x -= width
-    x = ordered[-1][1]
-    while x + width <= plot[2] + 0.1 * width:
-        out.append((x, x + width))
-        x += width
+    # bins drawn with an edge of the page's paint stand a pitch apart, a little over their width
+    near = [b[0] - a[0] for a, b in zip(ordered, ordered[1:]) if b[0] - a[1] <= 0.5 * width]
+    pitch = float(np.median(near)) if near else width
+    rim = (pitch - width) / 2
+    for step in (-pitch, pitch):
+        side: list[tuple[float, float]] = []
+        x = (ordered[0][0] if step < 0 else ordered[-1][0]) + step
+        while plot[0] - 0.1 * width <= x and x + width <= plot[2] + 0.1 * width:
+            side.append((x, x + width))
+            if _ticked(xaxis, x - rim if step < 0 else x + width + rim, x + width / 2, pitch, plot):
+                out += side
+                side = []
+            x += step
     return out
+
+
+def _ticked(xaxis: Axis | None, edge: float, centre: float, width: float, plot) -> bool:
+    """Whether the bins were drawn out to ``edge`` px: a category's label at the bin's ``centre``, or,
+    on a number axis, a round value there (a tick's: a multiple of the power of ten under a quarter
+    of the axis's span)."""
+    if xaxis is None:
+        return False
+    if xaxis.categories:
+        return any(abs(c - centre) <= 0.3 * width for c, _ in xaxis.categories)
+    if xaxis.log:
+        return False
+    span = abs(xaxis.value(float(plot[2])) - xaxis.value(float(plot[0])))
+    if span <= 0:
+        return False
+    unit = 10.0 ** np.floor(np.log10(span / 4))
+    v = xaxis.value(edge) / unit
+    return abs(v - round(v)) * unit <= 0.1 * width * abs(xaxis.b)
 
 
 def staircase_rects(lab: np.ndarray, comps: list, baseline: float) -> list:

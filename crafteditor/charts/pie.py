@@ -103,7 +103,7 @@ def _read_pie(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[in
     if len(merged) > 1 and merged[0][0] == merged[-1][0] and not parted(merged[-1], merged[0]):
         merged[0] = [merged[0][0], merged[-1][1], merged[0][2] + merged[-1][2]]
         merged.pop()
-    merged = [s for k, s in enumerate(merged) if not _seam(paints.colors, bg, merged, k)]
+    merged = [s for k, s in enumerate(merged) if not _seam(paints, merged, k, edges, disc)]
     if not 2 <= len(merged) <= 24 or len({s[0] for s in merged}) < 2:
         return None
     total = sum(s[2] for s in merged)
@@ -126,11 +126,16 @@ def _read_pie(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[in
                        kept_text=inside + sorted(named_by))
 
 
-def _seam(colors: np.ndarray, bg: int, slices: list[list[int]], k: int) -> bool:
+def _seam(paints: Paints, slices: list[list[int]], k: int, edges: np.ndarray,
+          disc: tuple[float, float, float]) -> bool:
     """Whether slice ``k`` is the anti-aliased white edge between two slices, no slice: a degree
     or two of a paint between the page's and a neighbour's (a greyscale donut's edge at 12 o'clock
-    was a slice of 0.4 %, and took the title's name)."""
+    was a slice of 0.4 %, and took the title's name), where the page shows on its rays or no legend
+    swatch has its paint (tab20's pale blue beside its blue, grey beside black: a real small slice)."""
+    colors, bg = paints.colors, paints.background
     if slices[k][2] > 4 or len(slices) < 3:
+        return False
+    if not edges[[(slices[k][1] + j) % _BINS for j in range(slices[k][2])]].any() and _swatched(paints, slices[k][0], disc):
         return False
     own, page = colors[slices[k][0]].astype(float), colors[bg].astype(float)
     for n in (slices[k - 1], slices[(k + 1) % len(slices)]):
@@ -140,6 +145,15 @@ def _seam(colors: np.ndarray, bg: int, slices: list[list[int]], k: int) -> bool:
         if 0.05 < t < 0.95 and float(np.linalg.norm(page + t * d - own)) <= 12:
             return True
     return False
+
+
+def _swatched(paints: Paints, p: int, disc: tuple[float, float, float]) -> bool:
+    """Whether paint ``p`` fills a patch outside the disc (a legend's swatch), more than the
+    anti-aliased edge of type or of the disc."""
+    cx, cy, r = disc
+    m = (paints.labels == p).astype(np.uint8)
+    cv2.circle(m, (int(round(cx)), int(round(cy))), int(r * 1.05) + 2, 0, -1)
+    return bool(cv2.erode(m, np.ones((5, 5), np.uint8)).any())
 
 
 def _names(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[int], slices: list[list[int]],

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from crafteditor.charts.axes import tick_number
 from crafteditor.charts.labels import typical_font
 from crafteditor.charts.numbers import parse_number
 from crafteditor.charts.panels import Panel
@@ -25,18 +24,21 @@ def tick_frames(runs: list[TextRun], ink: np.ndarray, page: np.ndarray,
     """Frames of plots found by their tick labels alone, none overlapping a box in ``taken``."""
     font = typical_font(runs)
     H, W = ink.shape
-    nums = [k for k, r in enumerate(runs) if r.angle == 0 and tick_number(r.text)
-            and parse_number(r.text) is not None]
+    nums = [k for k, r in enumerate(runs) if r.angle == 0 and parse_number(r.text) is not None]
     out: list[Panel] = []
     seen: set[int] = set()
     for k in sorted(nums, key=lambda k: runs[k].cy):
         if k in seen:
             continue
         # right-aligned; a tick mark read with its label ('40 −') runs a tick's length further
-        col = [j for j in nums if j not in seen and abs(runs[j].right - runs[k].right) <= 1.5 * font]
+        col = [j for j in nums if j not in seen and runs[j].cy >= runs[k].cy
+               and abs(runs[j].right - runs[k].right) <= 1.5 * font]
         col.sort(key=lambda j: runs[j].cy)
-        seen.update(col)
-        frame = _frame(runs, col, font, ink, page, H, W)
+        # the run of even steps down from this number: the x axis's own '0' at the corner, or the y
+        # numbers of a plot stacked below, share the right edge but break the spacing or the fall
+        col = _even_run(runs, col, font)
+        seen.update(col if len(col) >= 3 else [k])
+        frame = _frame(runs, col, [runs[j] for j in nums], font, ink, page, H, W)
         if frame is None:
             continue
         box = (frame.x0, frame.y0, frame.x1, frame.y1)
@@ -46,21 +48,41 @@ def tick_frames(runs: list[TextRun], ink: np.ndarray, page: np.ndarray,
     return out
 
 
-def _frame(runs: list[TextRun], col: list[int], font: float, ink: np.ndarray, page: np.ndarray,
-           H: int, W: int) -> Panel | None:
+def _even_run(runs: list[TextRun], col: list[int], font: float) -> list[int]:
+    """The leading numbers of ``col`` (top down) that stay evenly spaced, their values falling on
+    one straight line; cut where the next breaks either."""
+    out = col[:1]
+    for j in col[1:]:
+        cys = np.array([runs[i].cy for i in out + [j]])
+        vals = np.array([parse_number(runs[i].text) for i in out + [j]], dtype=float)
+        if not _even(cys, vals, font):
+            break
+        out.append(j)
+    return out
+
+
+def _even(cys: np.ndarray, vals: np.ndarray, font: float) -> bool:
+    """Evenly spaced (a label OCR missed leaves a gap of two), the values falling down the page on
+    one straight line."""
+    gaps = np.diff(cys)
+    units = gaps / max(gaps.min(), 1.0)
+    if gaps.min() < 0.8 * font or np.abs(units - np.round(units)).max() > 0.12 or (np.diff(vals) >= 0).any():
+        return False
+    if len(cys) < 3:
+        return True
+    slope, icept = np.polyfit(cys, vals, 1)
+    return bool(np.abs(vals - (slope * cys + icept)).max() <= 0.01 * (vals.max() - vals.min()))
+
+
+def _frame(runs: list[TextRun], col: list[int], numbers: list[TextRun], font: float, ink: np.ndarray,
+           page: np.ndarray, H: int, W: int) -> Panel | None:
     """The plot right of a y-tick column, or None where the column is no axis."""
     if len(col) < 3:
         return None
     cys = np.array([runs[j].cy for j in col])
     vals = np.array([parse_number(runs[j].text) for j in col], dtype=float)
     gaps = np.diff(cys)
-    # evenly spaced (a label OCR missed leaves a gap of two), the values falling down the page
-    # on one straight line
-    units = gaps / max(gaps.min(), 1.0)
-    if gaps.min() < 0.8 * font or np.abs(units - np.round(units)).max() > 0.12 or (np.diff(vals) >= 0).any():
-        return None
-    slope, icept = np.polyfit(cys, vals, 1)
-    if np.abs(vals - (slope * cys + icept)).max() > 0.01 * (vals.max() - vals.min()):
+    if not _even(cys, vals, font):
         return None
     x0 = max(runs[j].right for j in col) + 0.3 * font
     # a table's column: its rows carry other cells to the right, on the same line
@@ -75,7 +97,8 @@ def _frame(runs: list[TextRun], col: list[int], font: float, ink: np.ndarray, pa
     if len(below) < 2:
         return None
     row_top = min(r.y for r in below)
-    row = [r for r in below if r.y <= row_top + 0.6 * font]
+    row = _row(sorted((r for r in below if r.y <= row_top + 0.6 * font), key=lambda r: r.x),
+               numbers, x0, float(cys[0]) - font, low, font)
     if len(row) < 2:
         return None
     x1 = min(float(W - 1), max(r.right for r in row) + 0.3 * font)
@@ -92,6 +115,23 @@ def _frame(runs: list[TextRun], col: list[int], font: float, ink: np.ndarray, pa
     if y1 - y0 < 3 * font:
         return None
     return Panel(int(x0), y0, int(x1), y1, page.copy())
+
+
+def _row(row: list[TextRun], numbers: list[TextRun], x0: float, top: float, low: float,
+         font: float) -> list[TextRun]:
+    """The x labels of this plot alone (``row`` left to right): up to the next plot's y numbers to
+    the right, or a gap of over two label spacings (a plot side by side)."""
+    right = min((r.x for r in numbers if r.x > x0 + font and top <= r.cy <= low), default=float("inf"))
+    out: list[TextRun] = []
+    for r in row:
+        if r.right > right:
+            break
+        if len(out) >= 2:
+            step = min(b.cx - a.cx for a, b in zip(out, out[1:]))
+            if r.cx - out[-1].cx > 2.5 * max(step, font):
+                break
+        out.append(r)
+    return out
 
 
 def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:

@@ -10,6 +10,7 @@ import matplotlib.pyplot as plt
 from mpl_helpers import mpl_png
 
 from crafteditor import convert
+from crafteditor.charts.axes import Axis
 from crafteditor.charts.bars import empty_bins
 from crafteditor.realset import score_values
 from crafter.spec import Chart
@@ -59,9 +60,9 @@ def test_a_table_of_numbers_is_no_chart():
 
 def test_empty_bins_fill_whole_slots_between_and_beside_touching_bins():
     spans = [(100.0, 150.0), (150.0, 200.0), (250.0, 300.0), (300.0, 350.0)]
-    got = empty_bins(spans, (48.0, 0.0, 402.0, 500.0))
+    got = empty_bins(spans, (48.0, 0.0, 402.0, 500.0), Axis(0.0, 1.0))
     assert sorted(got) == [(50.0, 100.0), (200.0, 250.0), (350.0, 400.0)]
-    assert empty_bins([(100.0, 140.0), (160.0, 200.0), (220.0, 260.0)], (0.0, 0.0, 400.0, 500.0)) == []
+    assert empty_bins([(100.0, 140.0), (160.0, 200.0), (220.0, 260.0)], (0.0, 0.0, 400.0, 500.0), Axis(0.0, 1.0)) == []
 
 
 
