@@ -8,11 +8,14 @@ from __future__ import annotations
 import io
 
 import numpy as np
+from ce_helpers import figure_png
 from PIL import Image
 
+from crafteditor import convert
 from crafteditor.config import Config
 from crafteditor.ocr.read import read_text
 from crafteditor.paint import find_paints, prepare
+from crafteditor.realset import score_values
 
 
 def _dark_scatter(dpi: int) -> np.ndarray:
@@ -49,11 +52,6 @@ def test_a_pastel_series_on_a_dark_page_is_a_series_and_the_legend_fill_is_not()
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt  # heavy: as above
-
-    from ce_helpers import figure_png
-
-    from crafteditor import convert
-    from crafteditor.realset import score_values
 
     rng = np.random.default_rng(3)
     truth = []
