@@ -12,13 +12,18 @@ import numpy as np
 from crafteditor.config import Config
 from crafteditor.paint import Paints, blend_position, luma
 
+DARK_GROUND = 60  # a plot page of luma under this is dark (matplotlib's dark_background): _is_mark_paint
+DARK_PAGE_TINT = 20  # a paint this tinted at least (max - min of R, G, B) may be a mark on a dark page
+
 
 def mark_paints(paints: Paints, region: np.ndarray, lossy: bool) -> tuple[np.ndarray, int, list[int]]:
     """Pixel counts per paint in the plot's inner region, the least a series needs, and the
     paints that may be marks."""
     counts = np.bincount(region[region >= 0].ravel(), minlength=len(paints.colors))
     min_px = max(6, int(0.0004 * region.size))
-    cands = [p for p in range(len(paints.colors)) if p != paints.background and _is_mark_paint(paints.colors[p], lossy)
+    dark = float(luma(paints.background_rgb)) < DARK_GROUND
+    cands = [p for p in range(len(paints.colors)) if p != paints.background
+             and _is_mark_paint(paints.colors[p], lossy, dark)
              and (counts[p] >= min_px or (counts[p] >= 12 and few_markers(region == p, paints.colors[p])))]
     return counts, min_px, cands
 
@@ -65,15 +70,19 @@ def _set_as_words(dots: list[np.ndarray]) -> bool:
     return int(beside.sum()) >= 0.5 * len(dots)
 
 
-def _is_mark_paint(rgb, lossy: bool = False) -> bool:
+def _is_mark_paint(rgb, lossy: bool = False, dark_page: bool = False) -> bool:
     """Gridlines and frames are pale greys; marks are coloured or dark. In a lossy image a
     faint tint is the chroma ringing around a mark, not a mark (a q50 line chart's (213, 250,
-    255) beside its blue line was read as a second series of one point)."""
+    255) beside its blue line was read as a second series of one point). On a dark page the
+    greys are the page's own near-blacks (a legend's fill) and its light ink: marks are the
+    tinted paints, pastel ones too (matplotlib's dark_background lavender, sat 30; issue 31)."""
     r, g, b = (int(v) for v in rgb)
     sat = max(r, g, b) - min(r, g, b)
     light = (r + g + b) / 3
     if lossy and light > 225 and sat < 60:
         return False
+    if dark_page:
+        return sat > 40 or (sat >= DARK_PAGE_TINT and light >= 100)
     return sat > 40 or light < 140
 
 

@@ -59,6 +59,10 @@ def line_jobs(rgb: np.ndarray, bgr: np.ndarray, engine: OcrEngine, regions: bool
         # a dark page (a slide, a dark theme): its text is the light ink. Sought as dark ink, the
         # glyph sizes and text regions were the page's dark boxes, and 9 of 10 labels went unread
         gray = 255 - gray
+        # and the detector sees it inverted, dark on light as it was trained: light on black it
+        # missed nearly every one- and two-glyph tick label of a dark_background scatter ('0',
+        # '−2', '6'), the x axis read as categories and every value was lost (issue 31)
+        bgr = 255 - bgr
     dark = dark_components(gray)
     glyph_h = typical_glyph_height(dark)  # the scale's and the regions' glyph height, measured once
     quads = engine.detect_scaled(bgr, scale_at(rgb.shape, glyph_h), regions_at(gray, dark, glyph_h) if regions else None)
