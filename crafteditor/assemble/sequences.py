@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from crafteditor.assemble.geometry import dist_to_polyline
+from crafteditor.assemble.seq_badges import without_badges
 from crafteditor.assemble.seq_created import created_lifelines, creation_messages
 from crafteditor.assemble.seq_ink import ink_mask
 from crafteditor.assemble.seq_parts import Lifeline, Message
@@ -39,8 +40,10 @@ from crafteditor.assemble.seq_strokes import (
 )
 from crafteditor.assemble.slanted import slanted_strokes
 from crafteditor.lines.paths import LinePath
-from crafteditor.ocr.runs import TextRun
+from crafteditor.ocr.runs import TextRun, split_wide_gaps
 from crafteditor.shapes.detect import DetectedShape, keep_shapes
+
+NAME_GAP = 1.0  # em: a gap this wide in a line of text outside every box parts two participants' names
 
 
 @dataclass
@@ -68,21 +71,27 @@ def participant_shapes(lifelines: list[Lifeline]) -> set[int]:
 def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: list[DetectedShape],
                   runs: list[TextRun]) -> Sequence | None:
     """The lifelines and messages of a sequence diagram, or None where the figure is none: at
-    least two lifelines hanging from a row of boxes, and a message between them."""
+    least two lifelines hanging from a row of boxes, and a message between them. Where a sequence
+    is found, a line of ``runs`` holding the names of two participants is cut in two in place
+    (:func:`_split_names`: its first piece in its place, the other appended)."""
     ink = ink_mask(rgb, background)  # once: each box and each name outside one looks under itself
     shapes = _worded_frames_as_boxes(shapes, runs)
     found = [ln for i, s in enumerate(shapes) if (ln := _lifeline(rgb, ink, shapes, i)) is not None]
-    pool = [*shapes, *_name_boxes(shapes, runs, background)]
+    names, pieces = _name_runs(shapes, runs)
+    boxes, origin = _name_boxes(shapes, names, background)
+    pool = [*shapes, *boxes]
     candidates = found + _named_lifelines(rgb, ink, pool, len(shapes), found)
     found = _one_row(candidates, pool, len(shapes))
     if found:  # a participant's lifeline runs down to where the others end (an arrow into a label stops short)
-        end = max(ln.y1 for ln in found)
+        end = _common_end([ln.y1 for ln in found])
         found = [ln for ln in found if ln.node < len(shapes) or end - ln.y1 <= max(12.0, 0.05 * (ln.y1 - ln.y0))]
     found += created_lifelines(ink, candidates, found, pool, len(shapes))
     if len(found) < 2:
         return None
+    named = {origin[k - len(shapes)] for k in participant_shapes(found) if k >= len(shapes)}
     extra = _keep_extra(found, pool, len(shapes))
     found.sort(key=lambda ln: ln.x)
+    ink = without_badges(ink, [ln.x for ln in found])  # the messages are read with autonumber badges as strokes
     H, W = ink.shape
     text = np.zeros(ink.shape, bool)
     for r in runs:  # the glyphs, not their boxes (a label's box often takes in its arrow)
@@ -131,6 +140,7 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
         return None
     messages += _self_messages(ink, rgb, found, messages)
     messages += _boxed_self_messages(ink, rgb, found, [shapes[k] for k in boxes], messages)
+    _split_names(runs, names, pieces, named)
     return Sequence(found, messages, [k for k in boxes if _on_message(shapes[k], messages)], extra)
 
 
@@ -160,17 +170,45 @@ def _covers(s: DetectedShape, m: Message) -> bool:
     return min(s.x + s.w, max(xs)) - max(s.x, min(xs)) >= 0.75 * (max(xs) - min(xs))
 
 
-def _name_boxes(shapes: list[DetectedShape], runs: list[TextRun], background: tuple[int, int, int]) -> list[DetectedShape]:
+def _name_runs(shapes: list[DetectedShape], runs: list[TextRun]) -> tuple[list[TextRun], list[int]]:
+    """The runs, one outside every box cut where its ink has a gap of :data:`NAME_GAP` em: the names of two
+    participants drawn with no box (PlantUML's database and actor icons) that OCR read as one line ('Cache approve
+    Load create'); with, for each, the index of the run it was cut from."""
+    names: list[TextRun] = []
+    pieces: list[int] = []
+    for k, r in enumerate(runs):
+        cut = [r] if r.angle != 0 or any(not s.is_group and s.contains_point(r.cx, r.cy) for s in shapes) \
+            else split_wide_gaps(r, NAME_GAP)
+        names += cut
+        pieces += [k] * len(cut)
+    return names, pieces
+
+
+def _split_names(runs: list[TextRun], names: list[TextRun], pieces: list[int], used: set[int]) -> None:
+    """Cut in ``runs`` (in place: the first piece takes the run's index, the others are appended) each run
+    whose pieces (``names``, ``pieces``: :func:`_name_runs`) name a participant (their index in ``used``)."""
+    for k in sorted({pieces[j] for j in used}):
+        cut = [names[j] for j in range(len(names)) if pieces[j] == k]
+        if len(cut) > 1:
+            runs[k] = cut[0]
+            runs += cut[1:]
+
+
+def _name_boxes(shapes: list[DetectedShape], runs: list[TextRun], background: tuple[int, int, int]
+                ) -> tuple[list[DetectedShape], list[int]]:
     """A box around each horizontal line of text outside every box: where a lifeline hangs from
-    one, it names a participant drawn with no box (PlantUML's actors, databases, entities)."""
+    one, it names a participant drawn with no box (PlantUML's actors, databases, entities); with
+    the index of each one's run."""
     out = []
-    for r in runs:
+    origin = []
+    for k, r in enumerate(runs):
         if r.angle != 0 or r.h < 6 or not r.text.strip() or any(
                 not s.is_group and s.contains_point(r.cx, r.cy) for s in shapes):
             continue
         out.append(DetectedShape(shape="box", x=r.x - 2, y=r.y - 2, w=r.w + 4, h=r.h + 4, fill=background, stroke=None,
                                  stroke_px=0.0, iou=0.0, face=None))  # type: ignore[arg-type]
-    return out
+        origin.append(k)
+    return out, origin
 
 
 def _named_lifelines(rgb: np.ndarray, ink: np.ndarray, pool: list[DetectedShape], base: int,
@@ -311,7 +349,8 @@ def _lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: 
     # the participant repeated below: a box of its size on its column (not a cell
     # the lifelines and messages enclose, nor a note over the lifeline)
     below = [j for j, t in enumerate(shapes) if j != i and not t.is_group and t.y > s.y + s.h
-             and abs(t.x + t.w / 2 - x) <= 0.2 * s.w and abs(t.w - s.w) <= 0.3 * s.w and abs(t.h - s.h) <= 0.3 * s.h]
+             and abs(t.x + t.w / 2 - x) <= 0.2 * s.w and abs(t.w - s.w) <= 0.3 * s.w and abs(t.h - s.h) <= 0.3 * s.h
+             and not _runs_on(ink, yb, lx, t)]
     if below:
         y1 = min(shapes[j].y for j in below)
     else:
@@ -334,6 +373,24 @@ def _lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: 
     foot = min(below, key=lambda j: shapes[j].y) if below else None
     return Lifeline(node=i, x=float(x), y0=float(s.y + s.h), y1=float(y1), width=width, color=color,
                     style="solid" if on > 0.85 else "dashed", bottom=foot)
+
+
+def _runs_on(ink: np.ndarray, yb: int, lx: int, t: DetectedShape) -> bool:
+    """Whether the lifeline on column ``lx`` of ``ink`` (its rows from ``yb``) runs on under box ``t``: a note
+    over it, no repeat of its participant at its foot (PlantUML's notes are a participant's size). A thin
+    column: the icon PlantUML draws under an actor's or a database's name at the foot is no lifeline."""
+    y = int(math.ceil(t.y + t.h)) + 3 - yb
+    rows = ink[max(0, y):max(0, y + 16)]
+    if len(rows) < 8 or lx < 6 or lx + 7 > rows.shape[1]:
+        return False
+    side = rows[:, lx - 6] | rows[:, lx + 6]
+    return rows[:, lx - 1:lx + 2].any(axis=1).mean() >= 0.4 and side.mean() < 0.3
+
+
+def _common_end(ends: list[float], tol: float = 12.0) -> float:
+    """Where most lifelines end: one running on into an icon drawn under its
+    name at the foot (PlantUML's database) is no measure of where the others stop (the lower one on a tie)."""
+    return max(ends, key=lambda e: (sum(abs(f - e) <= tol for f in ends), e))
 
 
 def _one_row(found: list[Lifeline], shapes: list[DetectedShape], named: int) -> list[Lifeline]:
