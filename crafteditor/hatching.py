@@ -50,7 +50,8 @@ CROSS = 0.4  # a cross-hatch: the strokes across the commonest angle are at leas
 MIN_STROKES = 8  # parallel strokes at that angle
 SEAL_PX = 5  # an outline's gaps up to this wide are sealed when the fill is grown to it
 OUTLINE_PAD = 4.0  # the outline is looked for this share of the region's size beyond its crop...
-GROW_MAX = 12  # ...and the fill grown to it covers at most this many times the region (not a frame's inside)
+GROW_MAX = 12  # ...and the fill grown to it covers at most this many times the region (not a frame's inside),
+STROKED = 0.2  # its strokes there at least this share as dense as in the region (not an unfilled box overlapping it)
 TINT_PX = 60.0  # a pixel this close (RGB) to the paper-to-stroke blend is fill, painted over
 SLIT_TINT = 8  # a wide-stroke hachure's fill differs from the paper by this much (Mermaid's #ECECFF: 19)
 SLIT_PX = 11  # a paper slit between its strokes is narrower than this along a row or a column
@@ -103,7 +104,10 @@ def _to_outline(rgb: np.ndarray, region: np.ndarray, strokes: np.ndarray, paper:
     the fill is the paper-or-hachure area the region lies in, walled by the outline and the label (other
     colours). Where that area reaches the crop's border (an outline left open), the region stays as read."""
     hue = np.median(rgb[strokes].astype(np.float32), axis=0)
-    near = (_off_blend(rgb.reshape(-1, 3).astype(np.float32), paper, hue) < TINT_PX).reshape(rgb.shape[:2])
+    px = rgb.reshape(-1, 3).astype(np.float32)
+    near = (_off_blend(px, paper, hue) < TINT_PX).reshape(rgb.shape[:2])
+    d = hue - paper  # the stroke pixels: over halfway from the paper to the hue
+    inked = near & (((px - paper) @ d) / max(float(d @ d), 1.0) > 0.5).reshape(rgb.shape[:2])
     for seal in (1, SEAL_PX):  # a rough outline's two strokes leave pin gaps: sealed by thinning the fill
         inner = near if seal == 1 else cv2.erode(near.astype(np.uint8), np.ones((seal, seal), np.uint8)) > 0
         _, lab = cv2.connectedComponents(inner.astype(np.uint8), connectivity=4)
@@ -111,7 +115,9 @@ def _to_outline(rgb: np.ndarray, region: np.ndarray, strokes: np.ndarray, paper:
         edge = np.unique(np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]]))
         ids = ids[(ids > 0) & ~np.isin(ids, edge)]  # an area reaching the crop's border is outside
         grown = np.isin(lab, ids).astype(np.uint8)
-        if ids.size and grown.sum() <= GROW_MAX * region.sum():
+        added = (grown > 0) & ~region
+        if ids.size and grown.sum() <= GROW_MAX * region.sum() and (
+                not added.any() or inked[added].mean() >= STROKED * inked[region].mean()):
             return region | (cv2.dilate(grown, np.ones((seal, seal), np.uint8)) > 0) & near
     return region
 
