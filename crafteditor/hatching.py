@@ -28,8 +28,6 @@ from crafteditor.blobs import find_blobs
 from crafteditor.loading import RasterImage
 
 INK_CONTRAST = 30  # a stroke differs from the paper by this much in some channel
-FAINT_LO = 8  # a faint hachure's strokes differ from the paper by more than this...
-FAINT_HI = 48  # ...and at most this (a grey hachure's strokes peak just over INK_CONTRAST; letters are darker)
 STROKE_PX = 15  # a hachure stroke is straight over at least this many px
 ANGLES = tuple(range(20, 75, 5))  # hachure strokes run diagonally (degrees off horizontal, either way)
 WINDOW = 31  # the stroke density is measured over this window (px)
@@ -197,30 +195,6 @@ def hatch_regions(rgb: np.ndarray, off: np.ndarray) -> list[tuple[tuple[slice, s
             for region, strokes in _hatches(thin[sl], dense, window, length):
                 if (region & taken[sl]).any() or (sparse and not _coloured(rgb[sl][strokes])):
                     continue
-                out.append((sl, region, strokes))
-    out += _faint_regions(off, out)
-    return out
-
-
-def _faint_regions(off: np.ndarray, found: list[tuple[tuple[slice, slice], np.ndarray, np.ndarray]]
-                   ) -> list[tuple[tuple[slice, slice], np.ndarray, np.ndarray]]:
-    """Hachures too faint for ink (Mermaid's handDrawn concurrent regions and clusters: thin grey strokes ~30
-    levels off the paper, read by the line stage as dozens of short lines with heads): strokes between FAINT_LO
-    and FAINT_HI off the paper, away from real ink (a letter's anti-aliased rim is as faint), thin."""
-    strong = (off > FAINT_HI).astype(np.uint8)
-    faint = ((off > FAINT_LO) & (strong == 0)).astype(np.uint8) & (1 - cv2.dilate(strong, np.ones((5, 5), np.uint8)))
-    if faint.sum() < MIN_AREA:
-        return []
-    solid = cv2.morphologyEx(faint, cv2.MORPH_OPEN, np.ones((THIN_PX, THIN_PX), np.uint8))  # a flat pastel fill
-    thin = faint & (1 - cv2.dilate(solid, np.ones((3, 3), np.uint8)))
-    taken = np.zeros(off.shape, bool)
-    for sl, region, _ in found:
-        taken[sl] |= region
-    out: list[tuple[tuple[slice, slice], np.ndarray, np.ndarray]] = []
-    for x, y, w, h, _ in _dense_boxes(thin, DENSE, WINDOW):
-        sl = np.s_[max(0, y - WINDOW):y + h + WINDOW, max(0, x - WINDOW):x + w + WINDOW]
-        for region, strokes in _hatches(thin[sl], DENSE, WINDOW, STROKE_PX):
-            if (region & taken[sl]).mean() < 0.5 * region.mean():  # not one read already
                 out.append((sl, region, strokes))
     return out
 
