@@ -46,6 +46,10 @@ BOXLIKE = 0.45  # share of its bounding box the region fills (a fan of edges or 
 ONE_WAY = 0.5  # share of its strokes that run at the commonest angle (±5°), or at it and across it
 CROSS = 0.4  # a cross-hatch: the strokes across the commonest angle are at least this share of those at it
 MIN_STROKES = 8  # parallel strokes at that angle
+SEAL_PX = 5  # an outline's gaps up to this wide are sealed when the fill is grown to it
+OUTLINE_PAD = 4.0  # the outline is looked for this share of the region's size beyond its crop...
+GROW_MAX = 12  # ...and the fill grown to it covers at most this many times the region (not a frame's inside),
+STROKED = 0.2  # its strokes there at least this share as dense as in the region (not an unfilled box overlapping it)
 TINT_PX = 60.0  # a pixel this close (RGB) to the paper-to-stroke blend is fill, painted over
 SLIT_TINT = 8  # a wide-stroke hachure's fill differs from the paper by this much (Mermaid's #ECECFF: 19)
 SLIT_PX = 11  # a paper slit between its strokes is narrower than this along a row or a column
@@ -68,8 +72,28 @@ def dehatched(image: RasterImage) -> RasterImage | None:
         return None if slitted is None else replace(image, rgb=rgb)
     out = rgb.copy()
     for sl, region, strokes in regions:
+        sl, region, strokes = _widened(sl, region, strokes, rgb.shape[:2])
         _paint(out[sl], _to_outline(rgb[sl], region, strokes, paper), strokes, paper)
     return replace(image, rgb=out)
+
+
+def _widened(sl: tuple[slice, slice], region: np.ndarray, strokes: np.ndarray, shape: tuple[int, ...]
+             ) -> tuple[tuple[slice, slice], np.ndarray, np.ndarray]:
+    """The slice grown by OUTLINE_PAD of the region's size each way (within the image), the masks padded to it:
+    the strokes' density stops short of a small box's rim and of its label, and the crop around it then cut
+    the outline off (the fill reached the crop's border, and the hachure by the outline and the label stayed,
+    read as dozens of short lines with heads)."""
+    ys, xs = np.nonzero(region)
+    if not len(ys):
+        return sl, region, strokes
+    pad = int(OUTLINE_PAD * max(ys.max() - ys.min(), xs.max() - xs.min())) + 1
+    y0, y1 = max(0, sl[0].start - pad), min(shape[0], sl[0].stop + pad)
+    x0, x1 = max(0, sl[1].start - pad), min(shape[1], sl[1].stop + pad)
+    big = np.s_[y0:y1, x0:x1]
+    inner = np.s_[sl[0].start - y0:sl[0].start - y0 + region.shape[0], sl[1].start - x0:sl[1].start - x0 + region.shape[1]]
+    r, s = np.zeros((y1 - y0, x1 - x0), bool), np.zeros((y1 - y0, x1 - x0), bool)
+    r[inner], s[inner] = region, strokes
+    return big, r, s
 
 
 def _to_outline(rgb: np.ndarray, region: np.ndarray, strokes: np.ndarray, paper: np.ndarray) -> np.ndarray:
@@ -78,16 +102,22 @@ def _to_outline(rgb: np.ndarray, region: np.ndarray, strokes: np.ndarray, paper:
     the fill is the paper-or-hachure area the region lies in, walled by the outline and the label (other
     colours). Where that area reaches the crop's border (an outline left open), the region stays as read."""
     hue = np.median(rgb[strokes].astype(np.float32), axis=0)
-    near = (_off_blend(rgb.reshape(-1, 3).astype(np.float32), paper, hue) < TINT_PX).reshape(rgb.shape[:2])
-    _, lab = cv2.connectedComponents(near.astype(np.uint8), connectivity=4)
-    ids = np.unique(lab[region & near])
-    ids = ids[ids > 0]
-    if not ids.size:
-        return region
-    edge = np.unique(np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]]))
-    if np.isin(ids, edge).any():
-        return region
-    return region | np.isin(lab, ids)
+    px = rgb.reshape(-1, 3).astype(np.float32)
+    near = (_off_blend(px, paper, hue) < TINT_PX).reshape(rgb.shape[:2])
+    d = hue - paper  # the stroke pixels: over halfway from the paper to the hue
+    inked = near & (((px - paper) @ d) / max(float(d @ d), 1.0) > 0.5).reshape(rgb.shape[:2])
+    for seal in (1, SEAL_PX):  # a rough outline's two strokes leave pin gaps: sealed by thinning the fill
+        inner = near if seal == 1 else cv2.erode(near.astype(np.uint8), np.ones((seal, seal), np.uint8)) > 0
+        _, lab = cv2.connectedComponents(inner.astype(np.uint8), connectivity=4)
+        ids = np.unique(lab[region & inner])
+        edge = np.unique(np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]]))
+        ids = ids[(ids > 0) & ~np.isin(ids, edge)]  # an area reaching the crop's border is outside
+        grown = np.isin(lab, ids).astype(np.uint8)
+        added = (grown > 0) & ~region
+        if ids.size and grown.sum() <= GROW_MAX * region.sum() and (
+                not added.any() or inked[added].mean() >= STROKED * inked[region].mean()):
+            return region | (cv2.dilate(grown, np.ones((seal, seal), np.uint8)) > 0) & near
+    return region
 
 
 def paper_distance(rgb: np.ndarray, paper: np.ndarray) -> np.ndarray:
