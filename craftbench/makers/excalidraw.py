@@ -321,23 +321,34 @@ def _clean(s: str) -> str:
     return re.sub(r"\s+", " ", s).strip()
 
 
-def draw(figs: Path, n: int = 20, seed: int = 0) -> list[dict]:
-    """Draw ``n`` sketches to ``figs`` (PNG, with each scene as ``.json`` beside it); their truth records."""
+def draw_scenes(figs: Path, n: int, seed: int, make, fid_of, record, js: str = DRAW_JS) -> list[dict]:
+    """Draw ``n`` scenes ``make(rng, i)`` to ``figs`` (PNG named ``fid_of(i, style)``, each scene as ``.json`` beside
+    it) with script ``js``; their truth records, the fields every scene shares plus ``record(scene)``."""
     rng = random.Random(seed)
     jobs, records = [], []
     for i in range(n):
-        sc = scene(rng, i)
+        sc = make(rng, i)
         st = sc["style"]
-        fid = f"ex_{i:03d}_r{st['roughness']}_{st['fill']}_{st['arrow']}"
+        fid = fid_of(i, st)
         png = figs / f"{fid}.png"
         (figs / f"{fid}.json").write_text(json.dumps(sc, indent=1), encoding="utf-8")
         jobs.append((sc, seed * 1000 + i + 1, png))
         t = sc["truth"]
-        records.append({"id": fid, "file": f"figs/{png.name}", "kind": "diagram", "maker": "excalidraw",
-                        "style": f"excalidraw, roughness {st['roughness']}, {st['fill']}, {st['arrow']}, {st['font']}",
-                        "roughness": st["roughness"], "fill": st["fill"], "arrow": st["arrow"], "font": st["font"],
-                        "theme": st["theme"], "scale": st["scale"], "container": _container(sc),
-                        "double": any(e["both"] for e in sc["edges"]), "text": _clean(t["text"]), "nodes": t["nodes"],
-                        "edges": t["edges"], "images": 0, "phenomena": ["hand-drawn"]})
-    render(jobs)
+        records.append({"id": fid, "file": f"figs/{png.name}", "kind": "diagram", "roughness": st["roughness"],
+                        "fill": st["fill"], "font": st["font"], "theme": st["theme"], "scale": st["scale"],
+                        "text": _clean(t["text"]), "nodes": t["nodes"], "edges": t["edges"], "images": 0,
+                        **record(sc)})
+    render(jobs, js)
     return records
+
+
+def draw(figs: Path, n: int = 20, seed: int = 0) -> list[dict]:
+    """Draw ``n`` sketches to ``figs`` (PNG, with each scene as ``.json`` beside it); their truth records."""
+    def record(sc: dict) -> dict:
+        st = sc["style"]
+        return {"maker": "excalidraw", "arrow": st["arrow"], "container": _container(sc),
+                "style": f"excalidraw, roughness {st['roughness']}, {st['fill']}, {st['arrow']}, {st['font']}",
+                "double": any(e["both"] for e in sc["edges"]), "phenomena": ["hand-drawn"]}
+
+    return draw_scenes(figs, n, seed, scene, lambda i, st: f"ex_{i:03d}_r{st['roughness']}_{st['fill']}_{st['arrow']}",
+                       record)

@@ -15,11 +15,10 @@ counts, so a bench can be grouped by them.
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 
-from craftbench.makers.excalidraw import FILLS, _clean, _style, render
+from craftbench.makers.excalidraw import FILLS, _style, draw_scenes
 from craftbench.makers.mermaid import WORDS, _words
 
 
@@ -169,21 +168,11 @@ DRAW_JS = r"""async ([scene, fonts, seed]) => {
 
 def draw(figs: Path, n: int = 20, seed: int = 0) -> list[dict]:
     """Draw ``n`` state machines to ``figs`` (PNG, each scene as ``.json`` beside it); their truth records."""
-    rng = random.Random(seed)
-    jobs, records = [], []
-    for i in range(n):
-        sc = state_scene(rng, i)
+    def record(sc: dict) -> dict:
         st = sc["style"]
-        fid = f"exs_{i:03d}_r{st['roughness']}_{st['fill']}_{st['theme']}"
-        png = figs / f"{fid}.png"
-        (figs / f"{fid}.json").write_text(json.dumps(sc, indent=1), encoding="utf-8")
-        jobs.append((sc, seed * 1000 + i + 1, png))
-        t = sc["truth"]
-        records.append({"id": fid, "file": f"figs/{png.name}", "kind": "diagram", "maker": "excalidraw-states",
-                        "style": f"excalidraw state machine, roughness {st['roughness']}, {st['fill']}, {st['font']}",
-                        "roughness": st["roughness"], "fill": st["fill"], "arrow": "curved", "font": st["font"],
-                        "theme": st["theme"], "scale": st["scale"], "loops": sc["loops"], "two_way": sc["two_way"],
-                        "text": _clean(t["text"]), "nodes": t["nodes"], "edges": t["edges"], "images": 0,
-                        "phenomena": ["hand-drawn", "state machine"]})
-    render(jobs, DRAW_JS)
-    return records
+        return {"maker": "excalidraw-states", "arrow": "curved", "loops": sc["loops"], "two_way": sc["two_way"],
+                "style": f"excalidraw state machine, roughness {st['roughness']}, {st['fill']}, {st['font']}",
+                "phenomena": ["hand-drawn", "state machine"]}
+
+    return draw_scenes(figs, n, seed, state_scene,
+                       lambda i, st: f"exs_{i:03d}_r{st['roughness']}_{st['fill']}_{st['theme']}", record, DRAW_JS)

@@ -29,6 +29,7 @@ from pathlib import Path
 from craftbench.makers.browser import scaled_pages
 from craftbench.makers.mermaid import PAGE, Diagram, MermaidMakerError, _clean, mermaid_js
 from craftbench.makers.mermaid_readme import _distinct, flowchart, state
+from craftbench.makers.mermaid_wild import RENDER_JS
 
 LOOKS = ("hand", "gh_dark", "vars", "graph", "small", "jpeg")
 FONTS = ("monospace", "Georgia, serif", "Verdana, sans-serif", "trebuchet ms, verdana, arial")
@@ -122,20 +123,6 @@ def sources(n: int, seed: int) -> list[tuple[str, Diagram, str, str, int]]:
     return out
 
 
-RENDER_JS = """async ([src, k]) => {
-  mermaid.initialize({startOnLoad: false, securityLevel: 'strict'});
-  const el = document.getElementById('c');
-  el.innerHTML = '';
-  const {svg} = await mermaid.render('m' + Math.floor(Math.random() * 1e9), src);
-  el.innerHTML = svg;
-  const s = el.querySelector('svg');
-  const w = s.viewBox.baseVal.width, h = s.viewBox.baseVal.height;
-  s.style.maxWidth = 'none';
-  s.setAttribute('width', w * k);
-  s.setAttribute('height', h * k);
-}"""
-
-
 def render(jobs: list[tuple[str, str, int, float, Path]]) -> None:
     """Render each (source, page colour, device scale, size factor, image path) in one headless Chromium;
     a ``.jpg`` path is saved as a JPEG (quality 55–80, from its name's hash)."""
@@ -146,7 +133,7 @@ def render(jobs: list[tuple[str, str, int, float, Path]]) -> None:
             page.set_content(PAGE.format(bg=bg, pad=16))
             page.add_script_tag(path=str(mermaid_js()))
             try:
-                page.evaluate(RENDER_JS, [src, k])
+                page.evaluate(RENDER_JS, [src, 0, k])
             except Exception as e:  # noqa: BLE001 - Playwright's Error carries Mermaid's parse message
                 raise MermaidMakerError(f"Mermaid refused a {path.stem} source: {str(e)[:300]}\n{src}") from None
             if path.suffix == ".jpg":

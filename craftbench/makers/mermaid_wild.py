@@ -141,7 +141,8 @@ def sources(n: int, seed: int) -> list[tuple[str, Diagram, str, int, str, str]]:
     return out
 
 
-RENDER_JS = """async ([src, column]) => {
+# A source drawn at ``factor`` of its own size, or shrunk to fit ``column`` px where that is > 0 (never grown).
+RENDER_JS = """async ([src, column, factor]) => {
   mermaid.initialize({startOnLoad: false, securityLevel: 'strict'});
   const el = document.getElementById('c');
   el.innerHTML = '';
@@ -149,7 +150,7 @@ RENDER_JS = """async ([src, column]) => {
   el.innerHTML = svg;
   const s = el.querySelector('svg');
   const w = s.viewBox.baseVal.width, h = s.viewBox.baseVal.height;
-  const k = column > 0 ? Math.min(1, column / w) : 1;
+  const k = (column > 0 ? Math.min(1, column / w) : 1) * factor;
   s.style.maxWidth = 'none';
   s.setAttribute('width', w * k);
   s.setAttribute('height', h * k);
@@ -166,7 +167,7 @@ def render(jobs: list[tuple[str, str, int, str, Path]]) -> None:
             page.set_content(PAGE.format(bg=bg, pad=16))
             page.add_script_tag(path=str(mermaid_js()))
             try:
-                page.evaluate(RENDER_JS, [src, COLUMN_PX if delivery == "column" else 0])
+                page.evaluate(RENDER_JS, [src, COLUMN_PX if delivery == "column" else 0, 1])
             except Exception as e:  # noqa: BLE001 - Playwright's Error carries Mermaid's parse message
                 raise MermaidMakerError(f"Mermaid refused a {png.stem} source: {str(e)[:300]}\n{src}") from None
             page.locator("#c").screenshot(path=str(png), omit_background=delivery == "transparent")

@@ -208,6 +208,19 @@ def _clean(text: list[str]) -> str:
     return re.sub(r"\s+", " ", words).strip()
 
 
+def render(figs: Path, sources: list[tuple[str, str]]) -> None:
+    """Draw each (id, PlantUML source) to ``figs/<id>.png``, the source kept beside it; one Java start for all."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for fid, src in sources:
+            (Path(tmp) / f"{fid}.puml").write_text(src, encoding="utf-8")
+            (figs / f"{fid}.puml").write_text(src, encoding="utf-8")
+        done = subprocess.run(["plantuml", "-tpng", "-charset", "UTF-8", "-o", str(figs.resolve()), f"{tmp}/*.puml"],
+                              capture_output=True, text=True, timeout=600)
+    missing = [fid for fid, _ in sources if not (figs / f"{fid}.png").is_file()]
+    if done.returncode or missing:
+        raise PlantumlMakerError(f"plantuml failed ({', '.join(missing[:5])}): {(done.stderr or done.stdout)[-400:]}")
+
+
 def draw(figs: Path, n: int = 20, seed: int = 0) -> list[dict]:
     """Draw ``n`` PlantUML diagrams under ``figs`` (kinds in turn, content from ``seed``); their truth records."""
     if shutil.which("plantuml") is None:
@@ -226,13 +239,5 @@ def draw(figs: Path, n: int = 20, seed: int = 0) -> list[dict]:
         records.append({"id": fid, "file": f"figs/{fid}.png", "kind": "diagram", "maker": f"plantuml-{kind}",
                         "style": f"plantuml {kind}, {skin}, {dpi} dpi", "text": _clean(d.text), "nodes": d.nodes,
                         "edges": d.edges, "images": 0})
-    with tempfile.TemporaryDirectory() as tmp:  # one Java start for all sources
-        for fid, src in sources:
-            (Path(tmp) / f"{fid}.puml").write_text(src, encoding="utf-8")
-            (figs / f"{fid}.puml").write_text(src, encoding="utf-8")
-        done = subprocess.run(["plantuml", "-tpng", "-charset", "UTF-8", "-o", str(figs.resolve()), f"{tmp}/*.puml"],
-                              capture_output=True, text=True, timeout=600)
-        missing = [fid for fid, _ in sources if not (figs / f"{fid}.png").is_file()]
-        if done.returncode or missing:
-            raise PlantumlMakerError(f"plantuml failed ({', '.join(missing[:5])}): {(done.stderr or done.stdout)[-400:]}")
+    render(figs, sources)
     return records

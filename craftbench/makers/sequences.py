@@ -14,8 +14,6 @@ from __future__ import annotations
 import random
 import re
 import shutil
-import subprocess
-import tempfile
 from dataclasses import replace
 from pathlib import Path
 
@@ -39,15 +37,7 @@ def _puml(figs: Path, n: int, rng: random.Random) -> list[dict]:
         records.append({"id": fid, "file": f"figs/{fid}.png", "kind": "diagram", "maker": "plantuml-sequence",
                         "style": f"plantuml sequence, {skin}, {dpi} dpi{', long' if long else ''}",
                         "text": plantuml._clean(d.text), "nodes": d.nodes, "edges": d.edges, "images": 0})
-    with tempfile.TemporaryDirectory() as tmp:
-        for fid, src in sources:
-            (Path(tmp) / f"{fid}.puml").write_text(src, encoding="utf-8")
-            (figs / f"{fid}.puml").write_text(src, encoding="utf-8")
-        done = subprocess.run(["plantuml", "-tpng", "-charset", "UTF-8", "-o", str(figs.resolve()), f"{tmp}/*.puml"],
-                              capture_output=True, text=True, timeout=600)
-    missing = [fid for fid, _ in sources if not (figs / f"{fid}.png").is_file()]
-    if done.returncode or missing:
-        raise plantuml.PlantumlMakerError(f"plantuml failed ({', '.join(missing[:5])}): {done.stderr[-400:]}")
+    plantuml.render(figs, sources)
     return records
 
 

@@ -9,22 +9,10 @@ import numpy as np
 
 from crafteditor.hatching import dehatched
 from crafteditor.loading import load_image
+from tests.crafteditor.test_hatch_kinds import _hatch
 
 OUTLINE = (30, 30, 30)
 CYAN = (165, 216, 255)  # RGB: Excalidraw's pale blue hachure
-
-
-def _hatch(img: np.ndarray, mask: np.ndarray, gap: int, width: int, angle: float, colour) -> None:
-    h, w = mask.shape
-    alpha = np.zeros(mask.shape, np.uint8)
-    d = np.array([np.cos(np.deg2rad(angle)), -np.sin(np.deg2rad(angle))])
-    n = np.array([-d[1], d[0]])
-    for k in range(-(w + h), w + h, gap):
-        c = np.array([w / 2, h / 2]) + n * k
-        a, b = c - d * (w + h), c + d * (w + h)
-        cv2.line(alpha, tuple(int(v) for v in a), tuple(int(v) for v in b), 255, width, cv2.LINE_AA)
-    a = (alpha.astype(np.float32) / 255 * (mask > 0))[..., None]
-    img[:] = np.clip(img * (1 - a) + np.array(colour, np.float32) * a + 0.5, 0, 255).astype(np.uint8)
 
 
 def _png(rgb: np.ndarray) -> bytes:
