@@ -148,8 +148,8 @@ def scene(rng: random.Random, i: int) -> dict:
 PAGE = "<!doctype html><html><head><meta charset='utf-8'></head><body style='margin:0;background:#fff'>" \
        "<div id='c' style='display:inline-block'></div></body></html>"
 
-DRAW_JS = r"""async ([scene, fonts, seed]) => {
-  for (const [name, b64] of Object.entries(fonts)) {
+# What every scene script starts with: the fonts loaded, text measured, a seeded random stream.
+SCENE_PRELUDE = r"""  for (const [name, b64] of Object.entries(fonts)) {
     const f = new FontFace(name, `url(data:font/woff2;base64,${b64})`);
     await f.load(); document.fonts.add(f);
   }
@@ -159,7 +159,10 @@ DRAW_JS = r"""async ([scene, fonts, seed]) => {
   const measure = (s, size) => { ctx.font = `${size || fs}px ${fam}`; return ctx.measureText(s).width; };
   let rs = seed;
   const rnd = () => { rs = (rs * 16807) % 2147483647; return rs / 2147483647; };
-  // sizes
+"""
+
+DRAW_JS = r"""async ([scene, fonts, seed]) => {
+""" + SCENE_PRELUDE + r"""  // sizes
   for (const n of scene.nodes) {
     const tw = Math.max(...n.lines.map(l => measure(l)));
     let w = Math.max(tw + 2 * (14 + rnd() * 20), 90 + rnd() * 60), h = n.lines.length * lh + 2 * (12 + rnd() * 18);

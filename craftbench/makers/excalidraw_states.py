@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from craftbench.makers.excalidraw import FILLS, _style, draw_scenes
+from craftbench.makers.excalidraw import FILLS, SCENE_PRELUDE, _style, draw_scenes
 from craftbench.makers.mermaid import WORDS, _words
 
 
@@ -67,17 +67,7 @@ def state_scene(rng: random.Random, i: int) -> dict:
 
 
 DRAW_JS = r"""async ([scene, fonts, seed]) => {
-  for (const [name, b64] of Object.entries(fonts)) {
-    const f = new FontFace(name, `url(data:font/woff2;base64,${b64})`);
-    await f.load(); document.fonts.add(f);
-  }
-  const st = scene.style, NS = 'http://www.w3.org/2000/svg';
-  const fam = `'${st.font}'`, fs = st.font_size, lh = fs * 1.25;
-  const ctx = document.createElement('canvas').getContext('2d');
-  const measure = (s, size) => { ctx.font = `${size || fs}px ${fam}`; return ctx.measureText(s).width; };
-  let rs = seed;
-  const rnd = () => { rs = (rs * 16807) % 2147483647; return rs / 2147483647; };
-  for (const n of scene.nodes) {
+""" + SCENE_PRELUDE + r"""  for (const n of scene.nodes) {
     const tw = measure(n.lines[0]);
     n.w = Math.max(tw + 2 * (18 + rnd() * 16), 100 + rnd() * 40); n.h = lh + 2 * (14 + rnd() * 12);
     if (n.shape === 'ellipse') { n.w *= 1.35; n.h *= 1.5; }
