@@ -30,6 +30,7 @@ HEAD_WIDER = 1.5  # the head at least this many shaft widths wide
 TIP_NARROW = 0.6  # the last px at the tip at most this share of the head's width
 HEAD_RATIO = 1.25  # a drawn head's length over its width, at least (the renderer's: 6 long, 4.8 wide)
 OUTLINE_DARKER = 40.0  # the rim's colour at least this much farther from the canvas than the fill's
+MAX_BLOB_ACROSS = 4 * MAX_SHAFT  # px: a blob's area over its diagonal at most this (a head 6 bars wide, solid)
 REACH = 0.8  # the node ahead of the tip (behind the tail) at most this share of the arrow's length away
 
 
@@ -44,8 +45,8 @@ def block_arrows(residual: np.ndarray, rgb: np.ndarray, shapes: list[DetectedSha
     taken = np.zeros(residual.shape, bool)
     for i in range(1, n):
         x, y, w, h, area = (int(v) for v in stats[i])
-        if area < 40 or max(w, h) < MIN_ASPECT * MIN_SHAFT:
-            continue
+        if area < 40 or max(w, h) < MIN_ASPECT * MIN_SHAFT or area > math.hypot(w, h) * MAX_BLOB_ACROSS:
+            continue  # too small, or too much ink for a bar and its head along the blob's diagonal
         part = labels[y:y + h, x:x + w] == i
         found = _arrow_axis(part)
         if found is None:
@@ -89,8 +90,11 @@ def _arrow_axis(part: np.ndarray) -> tuple[tuple[float, float], tuple[float, flo
         return None
     vmin = np.full(nb, np.inf)
     vmax = np.full(nb, -np.inf)
-    np.minimum.at(vmin, bins, across)
-    np.maximum.at(vmax, bins, across)
+    order = np.argsort(bins, kind="stable")  # each bin's extremes by one sorted pass (ufunc.at is slow)
+    sb, sa = bins[order], across[order]
+    starts = np.flatnonzero(np.r_[True, sb[1:] != sb[:-1]])
+    vmin[sb[starts]] = np.minimum.reduceat(sa, starts)
+    vmax[sb[starts]] = np.maximum.reduceat(sa, starts)
     count = np.bincount(bins, minlength=nb).astype(np.float64)
     span = np.where(np.isfinite(vmin), vmax - vmin + 1.0, 0.0)
     # the head at the end where the blob is widest

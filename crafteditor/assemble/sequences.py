@@ -43,6 +43,7 @@ from crafteditor.lines.paths import LinePath
 from crafteditor.ocr.runs import TextRun, split_wide_gaps
 from crafteditor.shapes.detect import DetectedShape, keep_shapes
 
+DASHED_MAX = 0.8  # share of a column's rows inked, at most, for a dashed lifeline (a solid connector: all)
 NAME_GAP = 1.0  # em: a gap this wide in a line of text outside every box parts two participants' names
 
 
@@ -376,15 +377,18 @@ def _lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: 
 
 
 def _runs_on(ink: np.ndarray, yb: int, lx: int, t: DetectedShape) -> bool:
-    """Whether the lifeline on column ``lx`` of ``ink`` (its rows from ``yb``) runs on under box ``t``: a note
-    over it, no repeat of its participant at its foot (PlantUML's notes are a participant's size). A thin
+    """Whether the dashed lifeline on column ``lx`` of ``ink`` (its rows from ``yb``) runs on under box ``t``: a
+    note over it, no repeat of its participant at its foot (PlantUML's notes are a participant's size). A thin
     column: the icon PlantUML draws under an actor's or a database's name at the foot is no lifeline."""
     y = int(math.ceil(t.y + t.h)) + 3 - yb
     rows = ink[max(0, y):max(0, y + 16)]
     if len(rows) < 8 or lx < 6 or lx + 7 > rows.shape[1]:
         return False
     side = rows[:, lx - 6] | rows[:, lx + 6]
-    return rows[:, lx - 1:lx + 2].any(axis=1).mean() >= 0.4 and side.mean() < 0.3
+    on = rows[:, lx - 1:lx + 2].any(axis=1).mean()
+    # dashed, as PlantUML draws a lifeline: a solid line on under a box of the same size is a connector to
+    # the next box of a column (a state machine's; read as a note, its lifeline had made a false sequence)
+    return 0.4 <= on <= DASHED_MAX and side.mean() < 0.3
 
 
 def _common_end(ends: list[float], tol: float = 12.0) -> float:
