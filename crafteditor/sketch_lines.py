@@ -14,7 +14,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from crafteditor.assemble.geometry import dist_to_polyline, dist_to_shape
+from crafteditor.assemble.geometry import dist_to_polyline, dist_to_shape, nearest_on_polyline
 from crafteditor.lines.heads import moved_head
 from crafteditor.lines.paths import Arrowhead, Ends, LinePath, direction_out
 from crafteditor.paint import Paints
@@ -80,24 +80,11 @@ def second_strokes_dropped(lines: list[LinePath]) -> list[LinePath]:
 def _parallel(ln: LinePath, pts: list[tuple[float, float]]) -> bool:
     """Whether ``ln`` runs along ``pts``: its course and that of the stretch of ``pts`` beside it
     (between the points nearest its ends) within ~10° of one another."""
-    a, b = _nearest_on(ln.start, pts), _nearest_on(ln.end, pts)
+    a, b = nearest_on_polyline(ln.start, pts)[0], nearest_on_polyline(ln.end, pts)[0]
     u = (ln.end[0] - ln.start[0], ln.end[1] - ln.start[1])
     v = (b[0] - a[0], b[1] - a[1])
     nu, nv = math.hypot(*u), math.hypot(*v)
     return nu > 0 and nv > 0 and abs(u[0] * v[0] + u[1] * v[1]) >= PASS_COS * nu * nv
-
-
-def _nearest_on(p: tuple[float, float], pts: list[tuple[float, float]]) -> tuple[float, float]:
-    """The point of the polyline ``pts`` nearest ``p``."""
-    best, at = math.inf, pts[0]
-    for a, b in zip(pts, pts[1:]):
-        dx, dy = b[0] - a[0], b[1] - a[1]
-        n2 = dx * dx + dy * dy
-        t = 0.0 if n2 == 0 else min(1.0, max(0.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / n2))
-        q = (a[0] + dx * t, a[1] + dy * t)
-        if math.dist(p, q) < best:
-            best, at = math.dist(p, q), q
-    return at
 
 
 def barbed_heads(lines: list[LinePath]) -> list[LinePath]:

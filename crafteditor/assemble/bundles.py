@@ -67,16 +67,17 @@ def one_per_bundle(edges: list[tuple[Edge, LinePath]], scale: float = 1.0,
     labelled arrows between two boxes are two messages. Sequence diagrams are not passed here (their
     messages between two lifelines are all meant)."""
     page = background if background is not None else (255, 255, 255)
+    arrival = [_arrival(e.route) for e, _ in edges]
     groups: dict[tuple, list[int]] = defaultdict(list)
     for i, (e, _) in enumerate(edges):
-        if e.source == e.target or e.label or _arrival(e.route) is None:
+        if e.source == e.target or e.label or arrival[i] is None:
             continue
         groups[(e.source, e.target, e.head, e.tail, e.style)].append(i)
     strands: set[int] = set()
     for members in groups.values():
         if len(members) < 2:
             continue
-        angles = [a for a in (_arrival(edges[i][0].route) for i in members) if a is not None]
+        angles = [arrival[i] for i in members]
         ref = angles[0]
         if any(_turn(a, ref) > MAX_TURN_DEG for a in angles):
             continue

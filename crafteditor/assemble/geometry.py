@@ -71,16 +71,25 @@ def _outline(f) -> np.ndarray | None:
     return f.__dict__["_outline"]
 
 
-def dist_to_polyline(p, pts) -> float:
-    best = math.inf
+def nearest_on_polyline(p, pts) -> tuple[tuple[float, float] | None, float]:
+    """(the point of the polyline ``pts`` nearest ``p``, its distance); (``pts[0]``, inf) for a single
+    point, (None, inf) for none."""
+    best, at = math.inf, (pts[0] if len(pts) else None)
     for a, b in zip(pts, pts[1:]):
         ax, ay = a
         bx, by = b
         dx, dy = bx - ax, by - ay
         L2 = dx * dx + dy * dy
         t = 0.0 if L2 == 0 else max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy) / L2))
-        best = min(best, math.hypot(p[0] - (ax + t * dx), p[1] - (ay + t * dy)))
-    return best
+        qx, qy = ax + t * dx, ay + t * dy
+        d = math.hypot(p[0] - qx, p[1] - qy)
+        if d < best:
+            best, at = d, (qx, qy)
+    return at, best
+
+
+def dist_to_polyline(p, pts) -> float:
+    return nearest_on_polyline(p, pts)[1]
 
 
 def ray_box(q, p, box) -> tuple[float, float] | None:

@@ -76,14 +76,12 @@ def _even(cys: np.ndarray, vals: np.ndarray, font: float) -> bool:
 
 def _frame(runs: list[TextRun], col: list[int], numbers: list[TextRun], font: float, ink: np.ndarray,
            page: np.ndarray, H: int, W: int) -> Panel | None:
-    """The plot right of a y-tick column, or None where the column is no axis."""
+    """The plot right of a y-tick column (evenly spaced and stepped: :func:`_even_run`), or None where
+    the column is no axis."""
     if len(col) < 3:
         return None
     cys = np.array([runs[j].cy for j in col])
-    vals = np.array([parse_number(runs[j].text) for j in col], dtype=float)
     gaps = np.diff(cys)
-    if not _even(cys, vals, font):
-        return None
     x0 = max(runs[j].right for j in col) + 0.3 * font
     # a table's column: its rows carry other cells to the right, on the same line
     beside = sum(any(r is not runs[j] and abs(r.cy - runs[j].cy) <= 0.4 * font and x0 < r.x < x0 + 8 * font
