@@ -84,6 +84,7 @@ class BenchRow:
     # parts whichever stage ran them (report cpu_parts: OCR detection, recognition, thinning)
     cpu_stages: dict[str, float] = field(default_factory=dict)
     cpu_parts: dict[str, float] = field(default_factory=dict)
+    condition: str = ""  # real figures: the delivery condition they were read under (bench --condition), '' clean
 
 
 def style_sheets(names: str | None) -> list[str | None]:

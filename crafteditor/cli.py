@@ -187,6 +187,8 @@ def bench(
     if report is not None and side_by_side is None:
         side_by_side = report / "sheets"
     rows = run_bench(figs, _config(preset, option), sheets=side_by_side)
+    for r in rows:
+        r.condition = condition if condition and r.kind.startswith("real-") else ""
     typer.echo(format_rows(rows, per_figure=per_figure))
     if real is not None:
         typer.echo("")

@@ -74,7 +74,8 @@ def test_bench_runs_the_real_set_under_a_condition_and_refuses_a_bad_one(tmp_pat
         {"id": "box", "file": "figs/box.png", "split": "dev", "kind": "diagram", "text": ""}]}), encoding="utf-8")
     out = tmp_path / "rows.json"
     assert main(["bench", "-n", "0", "--real", str(tmp_path), "--condition", "half", "--json", str(out)]) == 0
-    assert json.loads(out.read_text())[0]["name"] == "box"
+    row = json.loads(out.read_text())[0]
+    assert row["name"] == "box" and row["condition"] == "half"  # the rows say what they were read under
     capsys.readouterr()
     assert main(["bench", "-n", "0", "--real", str(tmp_path), "--condition", "quarter"]) == 2
     assert "unknown condition 'quarter'" in capsys.readouterr().err
