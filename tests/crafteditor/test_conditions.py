@@ -80,3 +80,21 @@ def test_bench_runs_the_real_set_under_a_condition_and_refuses_a_bad_one(tmp_pat
     assert main(["bench", "-n", "0", "--real", str(tmp_path), "--condition", "quarter"]) == 2
     assert "unknown condition 'quarter'" in capsys.readouterr().err
     assert main(["bench", "-n", "0", "--condition", "half"]) == 2
+
+
+@pytest.mark.slow  # converts a figure: loads the OCR models
+def test_edge_misses_classes_a_diagram_read_under_a_condition(tmp_path, capsys):
+    from crafteditor.bench import render_truth
+    from crafteditor.edge_misses import main as edge_misses
+
+    dsl = tmp_path / "pipe.dsl"
+    dsl.write_text('figure "Pipeline"\nenc node "Encoder"\ndec node "Decoder"\ne1 edge enc -> dec\n', encoding="utf-8")
+    (tmp_path / "figs").mkdir()
+    (tmp_path / "figs" / "pipe.png").write_bytes(render_truth(dsl, 150)[1])
+    (tmp_path / "manifest.json").write_text(json.dumps({"figures": [
+        {"id": "pipe", "file": "figs/pipe.png", "split": "dev", "kind": "diagram", "text": "Pipeline Encoder Decoder",
+         "nodes": ["Encoder", "Decoder"], "edges": [["Encoder", "Decoder"]]}]}), encoding="utf-8")
+    out = tmp_path / "misses.json"
+    edge_misses(["--real", str(tmp_path), "--condition", "half", "--json", str(out)])
+    assert "== pipe: truth 1" in capsys.readouterr().out
+    assert json.loads(out.read_text())["pipe"]["truth"] == 1
