@@ -26,6 +26,7 @@ import numpy as np
 import vtracer
 from PIL import Image
 
+from crafteditor.conditions import apply_condition
 from crafteditor.config import Config
 from crafteditor.convert import convert
 from crafteditor.loading import load_image
@@ -83,6 +84,7 @@ class BenchRow:
     # parts whichever stage ran them (report cpu_parts: OCR detection, recognition, thinning)
     cpu_stages: dict[str, float] = field(default_factory=dict)
     cpu_parts: dict[str, float] = field(default_factory=dict)
+    condition: str = ""  # real figures: the delivery condition they were read under (bench --condition), '' clean
 
 
 def style_sheets(names: str | None) -> list[str | None]:
@@ -195,6 +197,13 @@ def real_figures(folder: Path, split: str = "all", manifest: Path | None = None,
             raise RealSetError(f"--only: no {split} figure matches {', '.join(missing) or repr(only)}")
         figs = [f for f in figs if any(fnmatch.fnmatchcase(f.id, p) for p in pats)]
     return [BenchFigure(f.id, f"real-{f.kind}", f.path.read_bytes(), f.truth) for f in figs]
+
+
+def under_condition(figs: list[BenchFigure], condition: str) -> list[BenchFigure]:
+    """The real figures delivered under ``condition`` (:mod:`crafteditor.conditions`: ``half``, ``jpeg60``,
+    ``half+jpeg60``…); their truth (words, labels, values: no coordinates) holds as it is. Other figures are
+    left as they are (their truth has coordinates the bench's scores read in the rendered image's units)."""
+    return [replace(f, png=apply_condition(f.png, condition)[0]) if f.kind.startswith("real-") else f for f in figs]
 
 
 def file_figures(paths: list[Path]) -> list[BenchFigure]:

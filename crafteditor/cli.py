@@ -27,7 +27,9 @@ from crafteditor.bench import (
     real_figures,
     run_bench,
     style_sheets,
+    under_condition,
 )
+from crafteditor.conditions import ConditionError
 from crafteditor.config import PRESETS, TIME_BUDGET_MIN_S, Config, ConfigError
 from crafteditor.realfetch import rebuild
 from crafteditor.realhtml import write_report
@@ -138,6 +140,9 @@ def bench(
     manifest: Optional[Path] = typer.Option(None, "--manifest", help="With --real: the ground truth (default "
                                             "DIR/manifest.json, then ./realset/manifest.json); files are "
                                             "relative to DIR"),
+    condition: Optional[str] = typer.Option(None, "--condition", help="With --real: deliver each figure as "
+                                            "repositories do: half, third (Lanczos downscale), jpeg60, blur1, "
+                                            "offwhite, margin, or several joined with '+' (half+jpeg60)"),
     report: Optional[Path] = typer.Option(None, "--report", help="With --real: write report.html, report.json "
                                           "and the side-by-side pictures to this folder"),
     side_by_side: Optional[Path] = typer.Option(None, "--side-by-side", help="Write original | CraftEditor | vtracer "
@@ -165,8 +170,16 @@ def bench(
         figs += example_figures(examples, dpi)
     if real is not None:
         figs += real_figures(real, split, manifest, only)
+        if condition:
+            try:
+                figs = under_condition(figs, condition)
+            except ConditionError as e:
+                raise typer.BadParameter(str(e), param_hint="--condition") from None
     elif manifest is not None or report is not None or only is not None:
         raise typer.BadParameter("--manifest, --only and --report go with --real DIR", param_hint="--real")
+    elif condition:
+        raise typer.BadParameter("--condition goes with --real DIR (the real figures' truth holds under it)",
+                                 param_hint="--real")
     if jpeg:
         if not 1 <= jpeg <= 95:
             raise typer.BadParameter("a JPEG quality from 1 to 95", param_hint="--jpeg")
@@ -174,6 +187,8 @@ def bench(
     if report is not None and side_by_side is None:
         side_by_side = report / "sheets"
     rows = run_bench(figs, _config(preset, option), sheets=side_by_side)
+    for r in rows:
+        r.condition = condition if condition and r.kind.startswith("real-") else ""
     typer.echo(format_rows(rows, per_figure=per_figure))
     if real is not None:
         typer.echo("")

@@ -34,7 +34,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from crafteditor.bench import real_figures
+from crafteditor.bench import real_figures, under_condition
 from crafteditor.blobs import joined_groups
 from crafteditor.convert import convert
 from crafteditor.realset import _edge_key, _label, svg_words, words_of
@@ -194,9 +194,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--only", default=None, help="comma-separated ids or shell patterns")
     ap.add_argument("--cache", type=Path, default=None, help="a folder of FigureSpecs and SVGs, by figure id")
     ap.add_argument("--json", type=Path, default=None)
+    ap.add_argument("--condition", default=None, help="read each figure as delivered: half, third, jpeg60, blur1, "
+                    "offwhite, margin (crafteditor.conditions; its own --cache folder, as its SVGs differ)")
     args = ap.parse_args(argv)
     totals, falses, out = Counter(), Counter(), {}
-    for f in real_figures(args.real, args.split, only=args.only):
+    figures = real_figures(args.real, args.split, only=args.only)
+    for f in under_condition(figures, args.condition) if args.condition else figures:
         if not f.truth.get("edges"):
             continue
         cached = args.cache / f"{f.name}.json" if args.cache else None

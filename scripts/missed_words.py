@@ -22,6 +22,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from crafteditor.conditions import apply_condition
 from crafteditor.config import Config
 from crafteditor.convert import convert
 from crafteditor.missed_words import classify_missed, count_classes
@@ -34,6 +35,7 @@ def main() -> int:
     ap.add_argument("out", type=Path)
     ap.add_argument("--only", default="")
     ap.add_argument("--svgs", type=Path)
+    ap.add_argument("--condition", default="", help="read each figure as delivered: half, jpeg60... (crafteditor.conditions)")
     ap.add_argument("--split", choices=("dev", "drawn"), default="dev", help="dev, or 'drawn' for a maker's figures")
     a = ap.parse_args()
     pats = [p for p in a.only.split(",") if p]
@@ -42,7 +44,8 @@ def main() -> int:
         figs = [f for f in figs if any(fnmatch.fnmatch(f.id, p) for p in pats)]
     rows, total = [], Counter()
     for f in figs:
-        conv = convert(f.path, Config(), name=f.id)
+        source = apply_condition(f.path.read_bytes(), a.condition)[0] if a.condition else f.path
+        conv = convert(source, Config(), name=f.id)
         if a.svgs:
             a.svgs.mkdir(parents=True, exist_ok=True)
             (a.svgs / f"{f.id}.svg").write_text(conv.svg)
