@@ -296,8 +296,7 @@ def farther_than(pixels: np.ndarray, color, threshold: float, within: np.ndarray
     sure = math.ceil(math.sqrt(least))  # a largest difference this big is enough alone...
     could = math.ceil(math.sqrt(least / 3))  # ...and one under this is not, with the other two as big
     d = cv2.absdiff(pixels, (float(c[0]), float(c[1]), float(c[2]), 0.0))
-    r, g, b = cv2.split(d)
-    top = cv2.max(cv2.max(r, g), b)
+    top = channel_max(d)
     out = top >= sure
     unsure = (top >= could) & ~out
     if within is not None:
@@ -307,6 +306,14 @@ def farther_than(pixels: np.ndarray, color, threshold: float, within: np.ndarray
         px = d[unsure].astype(np.int32)
         out[unsure] = (px * px).sum(axis=1) >= least
     return out
+
+
+def channel_max(d: np.ndarray) -> np.ndarray:
+    """Each pixel's largest channel of an H×W×3 uint8 image (H×W): OpenCV's row reduction of the pixels
+    taken as rows of three, the same bytes as ``cv2.max`` over its split channels without their three
+    full-image copies (a 15 MP page: 0.12 -> 0.08 s with the difference it is taken of)."""
+    h, w = d.shape[:2]
+    return cv2.reduce(np.ascontiguousarray(d).reshape(h * w, 3), 1, cv2.REDUCE_MAX).reshape(h, w)
 
 
 @functools.lru_cache(maxsize=64)

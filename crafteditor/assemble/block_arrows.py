@@ -16,7 +16,6 @@ import math
 
 import cv2
 import numpy as np
-from scipy import ndimage
 
 from crafteditor.assemble.geometry import ray_box
 from crafteditor.lines.paths import Arrowhead, LinePath
@@ -38,7 +37,7 @@ def block_arrows(residual: np.ndarray, rgb: np.ndarray, shapes: list[DetectedSha
                  ) -> tuple[list[LinePath], np.ndarray]:
     """The block arrows in the ``residual`` ink (as lines carried onto the nodes they point from
     and at), and the mask of their pixels."""
-    filled = ndimage.binary_fill_holes(residual)
+    filled = filled_holes(residual)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(filled.astype(np.uint8), connectivity=8)
     nodes = [s for s in shapes if not s.is_group]
     out: list[LinePath] = []
@@ -72,6 +71,15 @@ def block_arrows(residual: np.ndarray, rgb: np.ndarray, shapes: list[DetectedSha
         out.append(LinePath(points=pts, width=shaft, color=color, head_end=head, ink=int(area)))
         taken[y:y + h, x:x + w] |= part
     return out, taken
+
+
+def filled_holes(mask: np.ndarray) -> np.ndarray:
+    """``scipy.ndimage.binary_fill_holes(mask)``: the mask and the background no 4-connected path joins to
+    the image's border, by OpenCV's flood fill from a frame around it (the same pixels; scipy's iterated
+    dilation had cost 70 ms of a 2 MP figure's lines stage, on every figure's leftover ink)."""
+    outside = np.pad(~mask.astype(bool), 1, constant_values=True).astype(np.uint8)
+    cv2.floodFill(outside, None, (0, 0), 2)  # 4-connected, as scipy's default structure
+    return outside[1:-1, 1:-1] != 2
 
 
 def _arrow_axis(part: np.ndarray) -> tuple[tuple[float, float], tuple[float, float], float, float, float] | None:

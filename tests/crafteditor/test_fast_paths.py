@@ -303,3 +303,18 @@ def test_dash_bucketing_drops_the_dashes_the_plain_definition_drops():
         for c in cands:
             stats[c[4]][4] = rng.randint(0, c[2] * c[3])
         assert _drop_dashes(cands, stats) == plain(cands, stats)
+
+
+def test_a_hachures_dense_windows_are_the_float_means():
+    """Dehatching's dense windows, counted in integers, are where the float mean of the window passes the
+    share, for every share and window it uses (so the same hatched regions are found and painted)."""
+    from crafteditor.hatching import DENSE, SLIT_DENSE, SPARSE, WINDOW, _dense
+
+    rng = np.random.default_rng(8)
+    pairs = {(DENSE, WINDOW), (SLIT_DENSE, WINDOW), *((d, w) for d, w, _, _ in SPARSE)}
+    for share, window in pairs:
+        for _ in range(6):
+            h, w = (int(v) for v in rng.integers(20, 140, 2))
+            mask = (rng.random((h, w)) < rng.uniform(0.5, 2.0) * share).astype(np.uint8)
+            mean = cv2.boxFilter(mask.astype(np.float32), -1, (window, window), borderType=cv2.BORDER_CONSTANT)
+            assert np.array_equal(_dense(mask, share, window), (mean > share).astype(np.uint8)), (share, window)

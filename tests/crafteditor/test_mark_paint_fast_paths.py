@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from crafteditor.charts.mark_paints import _DotsOf, _set_as_words
+from crafteditor.charts.mark_paints import _DotsOf, _Rims, _set_as_words, _shade_mass, _unique_rows, blend_of
 
 
 def _plain_set_as_words(dots) -> bool:
@@ -37,3 +37,39 @@ def test_a_paints_pixels_are_those_within_its_tolerance():
         q = np.asarray(q, np.float32)
         plain = (np.linalg.norm(rgb.astype(np.float32) - q, axis=2) <= 28.0).astype(np.uint8)
         assert np.array_equal(dots._theirs(q), plain)
+
+
+def test_the_pale_colours_are_uniqued_as_numpy_uniques_rows():
+    rng = np.random.default_rng(7)
+    px = rng.integers(0, 256, (5000, 3)).astype(np.uint8)
+    px[:3000] = px[2000:] // 16 * 16  # repeats, as a figure's flat paints make
+    plain = np.unique(px, axis=0, return_inverse=True, return_counts=True)
+    for a, b in zip(plain, _unique_rows(px)):
+        assert a.dtype == b.dtype and np.array_equal(a, b)
+
+
+def test_the_shade_mass_is_the_pairwise_distance_ones():
+    rng = np.random.default_rng(9)
+    cols = rng.integers(0, 256, (700, 3)).astype(np.uint8)
+    counts = rng.integers(1, 50, 700)
+    for tol, most in ((28.0, 1500), (16.0, 1500), (20.0, 300)):
+        mass = counts.astype(np.int64).copy()
+        top = np.argsort(-counts)[:most]
+        c = cols[top].astype(np.float32)
+        near = (np.linalg.norm(c[:, None, :] - c[None, :, :], axis=2) <= tol).astype(np.int64)
+        mass[top] = near @ counts[top].astype(np.int64)
+        assert np.array_equal(_shade_mass(cols, counts, tol, most), mass)
+
+
+def test_a_marks_rim_is_told_as_blend_of_tells_it():
+    """A colour on the way from a mark to the background (its anti-aliased rim) is told by the marks weighed
+    at once just as one mark at a time through ``blend_of``; so is one off every such way."""
+    rng = np.random.default_rng(11)
+    for trial in range(1500):
+        marks = [rng.uniform(0, 255, 3).astype(np.float32) for _ in range(int(rng.integers(0, 7)))]
+        bg = np.array([255.0, 255.0, 255.0]) if trial % 2 else rng.integers(0, 256, 3).astype(np.float64)
+        c = rng.integers(0, 256, 3).astype(np.float32)
+        if marks and trial % 3 == 0:  # on a mark's blend with the background
+            c = np.round(marks[0] + rng.uniform(0, 1) * (bg - marks[0])).astype(np.float32)
+        plain = any(0.0 < blend_of(c, q, bg) < 0.95 for q in marks)
+        assert _Rims(marks, bg).any_rim(c) == plain, trial
