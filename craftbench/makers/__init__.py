@@ -33,6 +33,7 @@ MAKERS: dict[str, str] = {
     "charts": "craftbench.makers.charts",
     "charts-spread": "craftbench.makers.charts_spread",
     "excalidraw": "craftbench.makers.excalidraw",
+    "gallery": "craftbench.makers.gallery",
     "excalidraw-states": "craftbench.makers.excalidraw_states",
     "mermaid": "craftbench.makers.mermaid",
     "mermaid-readme": "craftbench.makers.mermaid_readme",
