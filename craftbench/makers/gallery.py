@@ -22,6 +22,7 @@ colour of a multi-colour chart named by a legend, three values at least.
 
 from __future__ import annotations
 
+import ast
 import json
 import math
 import os
@@ -33,17 +34,18 @@ from typing import Any
 from PIL import Image
 
 REPO = "vega/vega-lite"
-LICENCE = "BSD-3-Clause"
-_GIT_DIRS = ("/work/.mirror/vega+vega-lite/repo", "/work/.mirror/vega+vega-lite")
+ALTAIR = "vega/altair"
+LICENCE = "BSD-3-Clause"  # both repositories
+_MIRROR = "/work/.mirror"
 _DATA_MARKS = ("rect", "line", "symbol", "arc", "area")
 _SKIP_KEYS = ("facet", "hconcat", "vconcat", "concat", "repeat")
 
 
-def _git_dir() -> str:
-    for d in (os.environ.get("CRAFTBENCH_VEGALITE_GIT"), *_GIT_DIRS):
-        if d and Path(d).exists():
-            return d
-    raise FileNotFoundError("no vega/vega-lite snapshot: set CRAFTBENCH_VEGALITE_GIT to its git directory")
+def _git_dir(repo: str) -> str | None:
+    """The snapshot of ``repo`` under ``CRAFTBENCH_MIRROR`` (default /work/.mirror), as ``owner+name/repo``
+    or ``owner+name``; None where there is none."""
+    root = Path(os.environ.get("CRAFTBENCH_MIRROR", _MIRROR)) / repo.replace("/", "+")
+    return next((str(d) for d in (root / "repo", root) if (d / "HEAD").exists()), None)
 
 
 def _git(git_dir: str, *args: str) -> str:
@@ -51,22 +53,26 @@ def _git(git_dir: str, *args: str) -> str:
                           text=True).stdout
 
 
-def _in_realset() -> set[str]:
-    """The example names (``arc_pie``) the real-figure set already holds, in any split: drawing them again
-    would put a frozen test figure's source into a drawn set, so they are left out unseen."""
+def _stem(path: str) -> str:
+    return Path(path).name.split(".")[0].lower().replace("-", "_")
+
+
+def _in_realset(repo: str) -> set[str]:
+    """The example names (``arc_pie``) of ``repo`` the real-figure set already holds, in any split: drawing
+    them again would put a frozen test figure's source into a drawn set, so they are left out unseen."""
     manifest = Path(__file__).resolve().parents[2] / "realset" / "manifest.json"
     if not manifest.exists():
         return set()
     figures = json.loads(manifest.read_text(encoding="utf-8")).get("figures", [])
-    return {Path(f.get("path", "")).name.split(".")[0] for f in figures if f.get("repo") == REPO}
+    return {_stem(f.get("path", "")) for f in figures if f.get("repo") == repo}
 
 
 def _inline_specs(git_dir: str) -> list[tuple[str, dict[str, Any]]]:
     """(path, spec) of every example spec with inline data and one view, the real set's own left out."""
     out = []
-    taken = _in_realset()
+    taken = _in_realset(REPO)
     for path in _git(git_dir, "ls-tree", "-r", "--name-only", "HEAD", "examples/specs").split():
-        if not path.endswith(".vl.json") or Path(path).name.split(".")[0] in taken:
+        if not path.endswith(".vl.json") or _stem(path) in taken:
             continue
         text = _git(git_dir, "show", f"HEAD:{path}")
         if '"url"' in text or '"values"' not in text or any(f'"{k}"' in text for k in _SKIP_KEYS):
@@ -76,6 +82,39 @@ def _inline_specs(git_dir: str) -> list[tuple[str, dict[str, Any]]]:
         except json.JSONDecodeError:
             continue
     return out
+
+
+def _altair_specs(git_dir: str) -> list[tuple[str, dict[str, Any]]]:
+    """(path, spec) of every Altair gallery example (``tests/examples_arguments_syntax``) whose data is
+    made in the script (no vega_datasets download, no URL): the script is run and its last expression,
+    the chart, compiled to Vega-Lite. Faceted, concatenated and repeated charts are left out."""
+    taken = _in_realset(ALTAIR)
+    out = []
+    for path in _git(git_dir, "ls-tree", "-r", "--name-only", "HEAD", "tests/examples_arguments_syntax").split():
+        if not path.endswith(".py") or _stem(path) in taken or _stem(path).startswith("__"):
+            continue
+        code = _git(git_dir, "show", f"HEAD:{path}")
+        if "vega_datasets" in code or "url" in code or "import altair" not in code:
+            continue
+        spec = _run_altair(code)
+        if spec is not None and not any(k in spec for k in _SKIP_KEYS):
+            out.append((path, spec))
+    return out
+
+
+def _run_altair(code: str) -> dict[str, Any] | None:
+    """The Vega-Lite spec of the chart an Altair example script ends with, or None."""
+    try:
+        tree = ast.parse(code)
+        if not tree.body or not isinstance(tree.body[-1], ast.Expr):
+            return None
+        tree.body[-1] = ast.Assign(targets=[ast.Name("_chart", ast.Store())], value=tree.body[-1].value)
+        ast.fix_missing_locations(tree)
+        scope: dict[str, Any] = {"__name__": "gallery_example"}
+        exec(compile(tree, "<altair example>", "exec"), scope)  # noqa: S102 — the repository's own example
+        return json.loads(scope["_chart"].to_json())
+    except Exception:  # noqa: BLE001 — an example that does not run here is left out
+        return None
 
 
 # ---------------------------------------------------------------- the scene graph, flattened
@@ -258,7 +297,7 @@ def truth_of(scene: dict[str, Any]) -> dict[str, Any] | None:  # long: one readi
         return None  # rects on two numeric axes: a histogram or heatmap, read by neither rule here
     if kind == "rect" and xaxis.fit is not None:
         horizontal_bars = True
-    value_axis, log = yaxis, yaxis.fit[2]  # type: ignore[index]
+    value_axis = yaxis
     ext = axes[horiz[0]][1] if horizontal_bars else yext
     if ext is None:
         return None
@@ -302,18 +341,30 @@ def truth_of(scene: dict[str, Any]) -> dict[str, Any] | None:  # long: one readi
     return rec
 
 
+def _sources() -> list[tuple[str, str, str, str, dict[str, Any]]]:
+    """(repo, commit, path, maker, spec) of every example of the snapshots found here."""
+    out = []
+    for repo, maker, read in ((REPO, "vega-lite", _inline_specs), (ALTAIR, "vega-altair", _altair_specs)):
+        git_dir = _git_dir(repo)
+        if git_dir is None:
+            continue
+        commit = _git(git_dir, "rev-parse", "HEAD").strip()
+        out += [(repo, commit, path, maker, spec) for path, spec in read(git_dir)]
+    if not out:
+        raise FileNotFoundError(f"no vega/vega-lite or vega/altair snapshot under {_MIRROR} (CRAFTBENCH_MIRROR)")
+    return out
+
+
 def draw(figs: Path, n: int, seed: int) -> list[dict[str, Any]]:
-    """Up to ``n`` Vega-Lite example specs (a seeded sample of those whose truth is unambiguous), each
-    drawn at 1x or 2x; their truth records."""
+    """Up to ``n`` examples (a seeded sample of those whose truth is unambiguous), each drawn at 1x or 2x;
+    their truth records."""
     import vl_convert as vlc  # heavy: the Vega-Lite renderer (Deno)
 
-    git_dir = _git_dir()
-    commit = _git(git_dir, "rev-parse", "HEAD").strip()
     rng = random.Random(seed)
-    specs = _inline_specs(git_dir)
+    specs = _sources()
     rng.shuffle(specs)
     records: list[dict[str, Any]] = []
-    for path, spec in specs:
+    for repo, commit, path, maker, spec in specs:
         if len(records) >= n:
             break
         text = json.dumps(spec)
@@ -325,15 +376,14 @@ def draw(figs: Path, n: int, seed: int) -> list[dict[str, Any]]:
         if truth is None:
             continue
         scale = rng.choice((1, 2))
-        name = Path(path).name.removesuffix(".vl.json")
-        fid = f"D_vegalite_{name}"
+        fid = f"D_{maker.replace('-', '')}_{_stem(path)}"
         out = Path(figs) / f"{fid}.png"
         out.write_bytes(vlc.vegalite_to_png(text, scale=scale))
         with Image.open(out) as im:
             width, height = im.size
         style = truth.pop("style")
         records.append({"id": fid, "file": f"figs/{out.name}", "kind": "chart", "style": style,
-                        "maker": "vega-lite", "group": "vega-lite-examples", "width": width, "height": height,
+                        "maker": maker, "group": f"{maker}-examples", "width": width, "height": height,
                         "nodes": [], "edges": [], "images": 0, **truth,
-                        "provenance": {"repo": REPO, "path": path, "commit": commit, "licence": LICENCE}})
+                        "provenance": {"repo": repo, "path": path, "commit": commit, "licence": LICENCE}})
     return records
