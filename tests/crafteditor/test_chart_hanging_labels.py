@@ -35,7 +35,8 @@ def _charts(img: np.ndarray) -> tuple[list[Chart], object]:
 
 def test_grouped_bars_under_single_letter_labels_turned_90_read_their_categories():
     """At 2x the detector finds the letters but reads the turned 'B' as 'ω': each is read again on its own."""
-    spec = {"width": 180, "height": 150, "data": {"values": [{"category": c, "group": g, "value": v} for c, g, v in _ROWS]}, "mark": "bar",
+    values = [{"category": c, "group": g, "value": v} for c, g, v in _ROWS]
+    spec = {"width": 180, "height": 150, "data": {"values": values}, "mark": "bar",
             "encoding": {"x": {"field": "category", "type": "nominal"}, "xOffset": {"field": "group"},
                          "y": {"field": "value", "type": "quantitative"}, "color": {"field": "group"}}}
     charts, fig = _charts(_png(spec, 2))
