@@ -108,6 +108,16 @@ def read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,  #
         else:
             _number_categories(series)
             xaxis = Axis(a=0.0, b=1.0, categories=[(0.0, "")])
+    elif _fewer_labels_than_bars(series, xaxis):
+        # some labels turned 90° found, most not (Vega-Lite's single letters at 1x): all read again
+        at_px = [replace(sr, points=[((a + b) / 2, y) for (_, y), (a, b) in zip(sr.points, sr.bar_spans)])
+                 for sr in series]
+        hanging = _hanging_categories(at_px, drawn, paints, runs, ax, ay, right, font, config)
+        if hanging is not None:
+            for sr, moved_sr in zip(series, at_px):
+                sr.points = moved_sr.points
+            xaxis = hanging
+            consumed |= set(range(len(runs) - len(hanging.categories), len(runs)))
     xs = [runs[k].x for k in consumed] + [ax]
     ys = [runs[k].y for k in consumed] + [top]
     xe = [runs[k].right for k in consumed] + [right]
@@ -260,6 +270,18 @@ def _turned_categories(xaxis: Axis, xticks: list[int], runs, drawn, config) -> A
     for k, t in zip(labels, texts):
         runs[k] = replace(runs[k], text=t)
     return Axis(a=xaxis.a, b=xaxis.b, log=xaxis.log, categories=sorted((runs[k].cx, runs[k].text) for k in labels))
+
+
+def _fewer_labels_than_bars(series: list[Series], xaxis: Axis) -> bool:
+    """Bars in more clusters than the category labels read, every label a glyph or two: labels
+    were missed, and the bars between them had taken the nearest one's name."""
+    if not xaxis.categories or not series or any(sr.kind != "bar" or len(sr.bar_spans) != len(sr.points)
+                                                 for sr in series):
+        return False
+    if any(len(label.strip()) > 2 for _, label in xaxis.categories):
+        return False
+    at_px = [Series(color=sr.color, kind="bar", points=[((a + b) / 2, 0.0) for a, b in sr.bar_spans]) for sr in series]
+    return len(_clusters(at_px)) >= len(xaxis.categories) + 2
 
 
 def _title_under_hanging(run, drawn, paints, ax: float, ay: float, right: float, font: float) -> bool:

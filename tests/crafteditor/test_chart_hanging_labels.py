@@ -64,3 +64,15 @@ def test_evenly_spaced_single_marks_are_one_cluster_each_and_groups_stay_togethe
     grouped = [Series(color=(0, 0, 0), kind="bar", points=[(x + d, 1.0) for x in (40.0, 110.0, 180.0)])
                for d in (0.0, 18.0, 36.0)]
     assert [len(g) for g in _clusters(grouped)] == [3, 3, 3]
+
+
+def test_bars_whose_turned_labels_were_found_only_in_part_read_them_all():
+    """At 1x the detector finds two of nine single letters ('E', and the axis title's 'a'): the bars
+    between them had taken the nearest one's name; more clusters of bars than labels read again."""
+    vals = [28, 55, 43, 91, 81, 53, 19, 87, 52]
+    spec = {"height": 200, "data": {"values": [{"a": chr(65 + i), "b": v} for i, v in enumerate(vals)]},
+            "mark": "bar", "encoding": {"x": {"field": "a", "type": "nominal"}, "y": {"field": "b", "type": "quantitative"}}}
+    charts, fig = _charts(_png(spec, 1))
+    assert len(charts) == 1
+    truth = {"values": [["", chr(65 + i), v] for i, v in enumerate(vals)], "value_axis": [0, 100]}
+    assert score_values(fig, truth) >= 0.75
