@@ -15,6 +15,7 @@ chart…); :func:`draw_makers` writes them with a ``manifest.json``, so the real
     craftbench makers mermaid-readme -o /tmp/makers/mmr -n 24   # Mermaid as READMEs draw it (handDrawn too)
     craftbench makers mermaid-wild -o /tmp/makers/mmw -n 40     # as repositories hold it (GitHub's column, transparent)
     craftbench makers mermaid-looks -o /tmp/makers/mml -n 36    # handDrawn, GitHub dark, themeVariables, graph, small, JPEG
+    craftbench makers gallery -o /tmp/makers/gallery -n 300     # Vega-Lite's and Altair's own examples, truth off the scene graph
     crafteditor bench -n 0 --real /tmp/makers/charts --split all --per-figure --json out.json
 
 Every record's split is ``drawn``: these are the project's own renderings, never the frozen real test split.
@@ -33,6 +34,7 @@ MAKERS: dict[str, str] = {
     "charts": "craftbench.makers.charts",
     "charts-spread": "craftbench.makers.charts_spread",
     "excalidraw": "craftbench.makers.excalidraw",
+    "gallery": "craftbench.makers.gallery",
     "excalidraw-states": "craftbench.makers.excalidraw_states",
     "mermaid": "craftbench.makers.mermaid",
     "mermaid-readme": "craftbench.makers.mermaid_readme",

@@ -5,6 +5,7 @@ values, the labels below the x axis are its numbers or categories; then the titl
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -28,6 +29,7 @@ from crafteditor.charts.axes import (
 from crafteditor.charts.bars import bar_edge, grid_over_bars
 from crafteditor.charts.boxes import box_spec, boxes_on_numbers, read_boxes
 from crafteditor.charts.component import ChartResult, box_mask
+from crafteditor.charts.hanging import read_hanging, turned_readings
 from crafteditor.charts.labels import find_titles, split_tick_labels, typical_font
 from crafteditor.charts.layers import ValueLabels, read_error_bars, read_value_labels
 from crafteditor.charts.legend import Legend
@@ -64,6 +66,12 @@ def read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,  #
     if shared[0] is not None and (index_categories or (xaxis.categories and len(xticks) < 2)):
         # no x labels of its own (a lone 'category' is the title of the plot below)
         xaxis, xticks, index_categories = shared[0], [], False
+    elif len(xaxis.categories) >= 2 and all(runs[k].angle == 0 and len(runs[k].text.strip()) <= 2 for k in xticks):
+        xaxis = _turned_categories(xaxis, xticks, runs, drawn, config)
+    elif len(xticks) == 1 and len(xaxis.categories) == 1 and _title_under_hanging(runs[xticks[0]], drawn, paints,
+                                                                                 ax, ay, right, font):
+        # a lone 'category' centred under labels turned 90° that OCR missed is their axis's title
+        xaxis, xticks, index_categories = Axis(a=0.0, b=1.0), [], True
     plot = (ax, float(top), right, ay)
     consumed = set(yt) | set(xticks) | exps
     x_title, y_title, title = find_titles(runs, used | consumed, xticks, yt, plot, font)
@@ -91,10 +99,25 @@ def read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,  #
     if value_labels is not None:
         consumed |= set(value_labels.runs)
     if index_categories:
-        if any(sr.kind != "bar" for sr in series):
+        hanging = _hanging_categories(series, drawn, paints, runs, ax, ay, right, font, config)
+        if hanging is not None:
+            xaxis = hanging
+            consumed |= set(range(len(runs) - len(hanging.categories), len(runs)))
+        elif any(sr.kind != "bar" for sr in series):
             return None
-        _number_categories(series)
-        xaxis = Axis(a=0.0, b=1.0, categories=[(0.0, "")])
+        else:
+            _number_categories(series)
+            xaxis = Axis(a=0.0, b=1.0, categories=[(0.0, "")])
+    elif _fewer_labels_than_bars(series, xaxis):
+        # some labels turned 90° found, most not (Vega-Lite's single letters at 1x): all read again
+        at_px = [replace(sr, points=[((a + b) / 2, y) for (_, y), (a, b) in zip(sr.points, sr.bar_spans)])
+                 for sr in series]
+        hanging = _hanging_categories(at_px, drawn, paints, runs, ax, ay, right, font, config)
+        if hanging is not None:
+            for sr, moved_sr in zip(series, at_px):
+                sr.points = moved_sr.points
+            xaxis = hanging
+            consumed |= set(range(len(runs) - len(hanging.categories), len(runs)))
     xs = [runs[k].x for k in consumed] + [ax]
     ys = [runs[k].y for k in consumed] + [top]
     xe = [runs[k].right for k in consumed] + [right]
@@ -212,22 +235,87 @@ def _x_axis(runs, used, ax, ay, right, font, drawn, bg) -> tuple[Axis, list[int]
     return xaxis, xticks + sorted(halves), index_categories
 
 
-def _number_categories(series: list["Series"]) -> None:
-    """Bars whose category labels could not be read: cluster bar centres (grouped bars sit close
-    together) and name the clusters 1, 2, 3… from left to right."""
+def _clusters(series: list["Series"]) -> list[list[float]]:
+    """The marks' x pixels clustered left to right (grouped bars sit close together)."""
     xs = sorted({float(x) for sr in series for x, _ in sr.points})
     if not xs:
-        return
+        return []
     gaps = np.diff(xs)
-    cut = (np.median(gaps) * 1.5) if len(gaps) else 0.0
-    label: dict[float, str] = {}
-    k = 1
-    for i, x in enumerate(xs):
-        if i and gaps[i - 1] > cut:
-            k += 1
-        label[x] = str(k)
+    # gaps all alike: one mark per category (the median rule had made evenly spaced bars one
+    # cluster); else a gap well over the smallest (a group's inner step) starts the next cluster
+    cut = 0.0 if not len(gaps) or gaps.max() <= 1.3 * gaps.min() else 1.15 * float(gaps.min())
+    out: list[list[float]] = [[xs[0]]]
+    for i, x in enumerate(xs[1:]):
+        if gaps[i] > cut:
+            out.append([])
+        out[-1].append(x)
+    return out
+
+
+def _number_categories(series: list["Series"]) -> None:
+    """Bars whose category labels could not be read: name the clusters of bar centres 1, 2, 3… from
+    left to right."""
+    label = {x: str(k + 1) for k, group in enumerate(_clusters(series)) for x in group}
     for sr in series:
         sr.points = [(label[float(x)], y) for x, y in sr.points]
+
+
+def _turned_categories(xaxis: Axis, xticks: list[int], runs, drawn, config) -> Axis:
+    """Category labels of a glyph or two, read as they would read turned 90° where that reads them
+    better (their runs mended in place)."""
+    labels = [k for k in xticks if runs[k].text.strip()]
+    texts = turned_readings(drawn, [runs[k] for k in labels], config)
+    if texts is None:
+        return xaxis
+    for k, t in zip(labels, texts):
+        runs[k] = replace(runs[k], text=t)
+    return Axis(a=xaxis.a, b=xaxis.b, log=xaxis.log, categories=sorted((runs[k].cx, runs[k].text) for k in labels))
+
+
+def _fewer_labels_than_bars(series: list[Series], xaxis: Axis) -> bool:
+    """Bars in more clusters than the category labels read, every label a glyph or two: labels
+    were missed, and the bars between them had taken the nearest one's name."""
+    if not xaxis.categories or not series or any(sr.kind != "bar" or len(sr.bar_spans) != len(sr.points)
+                                                 for sr in series):
+        return False
+    if any(len(label.strip()) > 2 for _, label in xaxis.categories):
+        return False
+    at_px = [Series(color=sr.color, kind="bar", points=[((a + b) / 2, 0.0) for a, b in sr.bar_spans]) for sr in series]
+    return len(_clusters(at_px)) >= len(xaxis.categories) + 2
+
+
+def _title_under_hanging(run, drawn, paints, ax: float, ay: float, right: float, font: float) -> bool:
+    """Whether the one level run under the x axis is the axis title below labels turned 90° that
+    OCR missed: centred under the plot, well below the axis, with ink hanging from the axis above it
+    in two places or more apart from it."""
+    if run.angle != 0 or abs(run.cx - (ax + right) / 2) > 0.15 * (right - ax) or run.y < ay + 1.2 * font:
+        return False
+    band = drawn[int(ay) + 2:max(int(ay) + 3, int(run.y) - 1), int(ax):int(right)]
+    ink = (np.linalg.norm(band.astype(np.float32) - paints.background_rgb.astype(np.float32), axis=2) > 80).any(axis=0)
+    cols = np.flatnonzero(ink)
+    return cols.size > 0 and int((np.diff(cols) > 2).sum()) + 1 >= 2
+
+
+def _hanging_categories(series, drawn, paints, runs, ax: float, ay: float, right: float, font: float,
+                        config) -> Axis | None:
+    """Categories read from labels turned 90° hanging under the marks' clusters (bars or points
+    at x pixels, their labels unread): the marks renamed by their cluster's label and the labels'
+    runs added to ``runs``; None where any label could not be read."""
+    groups = _clusters(series) if all(sr.kind in ("bar", "point") for sr in series) else []
+    if len(groups) < 2:
+        return None
+    centres = [(g[0] + g[-1]) / 2 for g in groups]
+    half = min(b - a for a, b in zip(centres, centres[1:])) / 2
+    bounds = [max(ax, centres[0] - half)] + [(a + b) / 2 for a, b in zip(centres, centres[1:])] + \
+        [min(right, centres[-1] + half)]
+    read = read_hanging(drawn, paints.background_rgb.astype(np.float32), bounds, ay, font, config)
+    if read is None:
+        return None
+    label = {x: run.text for run, group in zip(read, groups) for x in group}
+    for sr in series:
+        sr.points = [(label[float(x)], y) for x, y in sr.points]
+    runs.extend(read)
+    return Axis(a=0.0, b=1.0, categories=[(c, run.text) for c, run in zip(centres, read)])
 
 
 def _measure_marks(style: ChartStyle, series: list[Series]) -> None:

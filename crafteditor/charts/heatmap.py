@@ -11,13 +11,13 @@ import numpy as np
 
 from crafteditor.charts.axes import robust_fit
 from crafteditor.charts.component import ChartResult, box_mask
+from crafteditor.charts.hanging import read_hanging
 from crafteditor.charts.labels import find_titles, label_text, typical_font
 from crafteditor.charts.numbers import parse_number
 from crafteditor.charts.style import ChartStyle
 from crafteditor.charts.vegalite import round_to_span
 from crafteditor.config import Config
 from crafteditor.ocr.engine import get_engine
-from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import to_hex
 from crafter.charts.scales import colormap
 
@@ -175,36 +175,13 @@ def _rotated_columns(rgb, paints, runs, used, ax, ay, right, top, font: float,
         return None
     bounds = [a + (b - a) * q / round((b - a) / unit) for a, b in zip(bounds, bounds[1:])
               for q in range(round((b - a) / unit))] + [bounds[-1]]
-    bg = paints.background_rgb.astype(np.float32)
-    H = rgb.shape[0]
-    crops, boxes = [], []
-    for a, b in zip(bounds, bounds[1:]):
-        band = rgb[int(ay) + 2:min(H, int(ay + 6 * font)), int(a):int(b)]
-        ink = np.linalg.norm(band.astype(np.float32) - bg, axis=2) > 80
-        # the tick mark first: rows of a thin upright stroke, no letters across
-        wide = np.flatnonzero(ink.sum(axis=1) > 2)
-        if wide.size == 0:
-            return None
-        ys = np.flatnonzero(ink.any(axis=1))
-        ys = ys[ys >= wide[0]]
-        # the label: the ink from the first row down to the first gap of a type size (the axis title is below)
-        gaps = np.flatnonzero(np.diff(ys) > 0.8 * font)
-        y_end = int(ys[gaps[0]]) if gaps.size else int(ys[-1])
-        xs = np.flatnonzero(ink[ys[0]:y_end + 1].any(axis=0))
-        ya, yb, xa, xb = int(ys[0]), y_end + 1, int(xs[0]), int(xs[-1]) + 1
-        pad = 3
-        crop = np.rot90(band[max(0, ya - pad):yb + pad, max(0, xa - pad):xb + pad], k=-1)  # read bottom to top
-        crops.append(cv2.cvtColor(np.ascontiguousarray(crop), cv2.COLOR_RGB2BGR))
-        boxes.append((a + xa, ay + 2 + ya, xb - xa, yb - ya, ink[ya:yb, xa:xb]))
+    read = read_hanging(rgb, paints.background_rgb.astype(np.float32), bounds, ay, font, config)
+    if read is None:
+        return None
     below = []
-    read = get_engine(config.ocr_threads).recognize(crops, config.ocr_scripts == "latin")
-    for (text, conf, _), (x, y, w, h, glyphs) in zip(read, boxes):
-        if not text.strip() or conf < 0.7:
-            return None
-        runs.append(TextRun(text=text.strip(), x=float(x), y=float(y), w=float(w), h=float(h), angle=-90.0,
-                            font_px=float(w), bold=False, color=(0, 0, 0), confidence=float(conf),
-                            baseline=float(x + w), glyphs=glyphs))
-        below.append((x + w / 2, len(runs) - 1))
+    for run in read:
+        runs.append(run)
+        below.append((run.x + run.w / 2, len(runs) - 1))
     return left, below
 
 

@@ -1,0 +1,81 @@
+"""Category labels written turned 90° under an x axis, hanging from it (Vega-Lite's and Altair's
+default on a band axis, ggplot's ``angle = 90``), which OCR's detector did not find: each column's
+label is cut out of the ink below the axis and read on its own, turned upright."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from crafteditor.config import Config
+from crafteditor.ocr.engine import get_engine
+from crafteditor.ocr.runs import TextRun
+
+
+def read_hanging(rgb: np.ndarray, bg: np.ndarray, bounds: list[float], ay: float, font: float,
+                 config: Config, min_conf: float = 0.7) -> list[TextRun] | None:
+    """One run per column between consecutive ``bounds`` (pixels along x): the label hanging below
+    the x axis at ``ay`` there, read bottom to top. None where a column shows no label or one read
+    below ``min_conf``: the labels are all read or none is."""
+    H = rgb.shape[0]
+    crops, boxes = [], []
+    for a, b in zip(bounds, bounds[1:]):
+        band = rgb[int(ay) + 2:min(H, int(ay + 6 * font)), int(a):int(b)]
+        if band.size == 0:
+            return None
+        ink = np.linalg.norm(band.astype(np.float32) - bg, axis=2) > 80
+        # the tick mark first: rows of a thin upright stroke, no letters across
+        wide = np.flatnonzero(ink.sum(axis=1) > 2)
+        if wide.size == 0:
+            return None
+        ys = np.flatnonzero(ink.any(axis=1))
+        ys = ys[ys >= wide[0]]
+        # the label: the ink from the first row down to the first gap of a type size (the axis title is below)
+        gaps = np.flatnonzero(np.diff(ys) > 0.8 * font)
+        y_end = int(ys[gaps[0]]) if gaps.size else int(ys[-1])
+        xs = np.flatnonzero(ink[ys[0]:y_end + 1].any(axis=0))
+        ya, yb, xa, xb = int(ys[0]), y_end + 1, int(xs[0]), int(xs[-1]) + 1
+        pad = 3
+        crop = np.rot90(band[max(0, ya - pad):yb + pad, max(0, xa - pad):xb + pad], k=-1)  # read bottom to top
+        crops.append(cv2.cvtColor(np.ascontiguousarray(crop), cv2.COLOR_RGB2BGR))
+        boxes.append((a + xa, ay + 2 + ya, xb - xa, yb - ya, ink[ya:yb, xa:xb]))
+    if not crops:
+        return None
+    out = []
+    for (text, conf, _), (x, y, w, h, glyphs) in zip(get_engine(config.ocr_threads).recognize(
+            crops, config.ocr_scripts == "latin"), boxes):
+        if not text.strip() or conf < min_conf:
+            return None
+        out.append(TextRun(text=text.strip(), x=float(x), y=float(y), w=float(w), h=float(h), angle=-90.0,
+                           font_px=float(w), bold=False, color=(0, 0, 0), confidence=float(conf),
+                           baseline=float(x + w), glyphs=glyphs))
+    return out
+
+
+def turned_readings(rgb: np.ndarray, labels: list[TextRun], config: Config) -> list[str] | None:
+    """Short category labels (a glyph or two each) that the detector found but misread in the line it
+    cut (a 'B' turned 90° under a band axis read 'ω'): each box is read again on its own, upright and
+    turned, and a label takes the surer of those readings where it is surer than the first. Returns
+    the labels' texts, or None where none changed."""
+    if not labels:
+        return None
+    H, W = rgb.shape[:2]
+    upright, turned = [], []
+    for r in labels:
+        pad = 3
+        box = rgb[max(0, int(r.y) - pad):min(H, int(r.bottom) + pad + 1),
+                  max(0, int(r.x) - pad):min(W, int(r.right) + pad + 1)]
+        if box.size == 0:
+            return None
+        upright.append(cv2.cvtColor(np.ascontiguousarray(box), cv2.COLOR_RGB2BGR))
+        turned.append(cv2.cvtColor(np.ascontiguousarray(np.rot90(box, k=-1)), cv2.COLOR_RGB2BGR))
+    read = get_engine(config.ocr_threads).recognize(upright + turned, config.ocr_scripts == "latin")
+    out, changed = [], False
+    for r, up, tu in zip(labels, read[:len(labels)], read[len(labels):]):
+        text, conf, _ = max(up, tu, key=lambda t: t[1])
+        if text.strip() and text.strip() != r.text.strip() and conf >= max(0.8, r.confidence + 0.05):
+            out.append(text.strip())
+            changed = True
+        else:
+            out.append(r.text.strip())
+    return out if changed else None

@@ -1,0 +1,78 @@
+"""Category labels turned 90° under a band axis (Vega-Lite's and Altair's default on nominal x,
+ggplot's ``angle = 90``), short enough that OCR's detector finds none of them: the axis title
+below them had been read as the one category (every bar at x = 'category'), or the marks numbered
+1, 2, 3; each label hanging under its cluster of marks is read on its own, turned upright."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from crafteditor import convert
+from crafteditor.charts.cartesian import _clusters
+from crafteditor.charts.series import Series
+from crafteditor.realset import score_values
+from crafter.spec import Chart
+
+vlc = pytest.importorskip("vl_convert")
+
+_ROWS = [("A", "x", 0.1), ("A", "y", 0.6), ("A", "z", 0.9), ("B", "x", 0.7), ("B", "y", 0.2), ("B", "z", 1.1),
+         ("C", "x", 0.6), ("C", "y", 0.1), ("C", "z", 0.2)]
+
+
+def _png(spec: dict, scale: int) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(vlc.vegalite_to_png(json.dumps(spec), scale=scale))).convert("RGB"))
+
+
+def _charts(img: np.ndarray) -> tuple[list[Chart], object]:
+    conv = convert(img)
+    return [c for c in conv.figure.components if isinstance(c, Chart)], conv.figure
+
+
+def test_grouped_bars_under_single_letter_labels_turned_90_read_their_categories():
+    """At 2x the detector finds the letters but reads the turned 'B' as 'ω': each is read again on its own."""
+    values = [{"category": c, "group": g, "value": v} for c, g, v in _ROWS]
+    spec = {"width": 180, "height": 150, "data": {"values": values}, "mark": "bar",
+            "encoding": {"x": {"field": "category", "type": "nominal"}, "xOffset": {"field": "group"},
+                         "y": {"field": "value", "type": "quantitative"}, "color": {"field": "group"}}}
+    charts, fig = _charts(_png(spec, 2))
+    assert len(charts) == 1
+    xs = {r.get("x") for r in charts[0].spec["data"]["values"]}
+    assert xs == {"A", "B", "C"}  # not {'category'}: that is the x title
+    truth = {"values": [[g, c, v] for c, g, v in _ROWS], "value_axis": [0, 1.1]}
+    assert score_values(fig, truth) >= 0.85
+
+
+def test_points_over_single_letter_labels_turned_90_keep_their_categories():
+    """At 1x the detector finds none of the letters: the axis title had been the one category."""
+    rows = [("C", 2), ("C", 7), ("D", 1), ("D", 6), ("E", 4), ("E", 3)]
+    spec = {"height": 150, "data": {"values": [{"a": a, "b": b} for a, b in rows]}, "mark": "point",
+            "encoding": {"x": {"field": "a", "type": "nominal"}, "y": {"field": "b", "type": "quantitative"}}}
+    charts, fig = _charts(_png(spec, 1))
+    assert len(charts) == 1
+    assert {r.get("x") for r in charts[0].spec["data"]["values"]} <= {"C", "D", "E"}
+    assert score_values(fig, {"values": [["", a, b] for a, b in rows], "value_axis": [0, 8]}) >= 0.8
+
+
+def test_evenly_spaced_single_marks_are_one_cluster_each_and_groups_stay_together():
+    one = [Series(color=(0, 0, 0), kind="bar", points=[(x, 1.0) for x in (40.0, 60.0, 80.5, 100.0)])]
+    assert len(_clusters(one)) == 4  # (the median rule had made them one cluster, all '1')
+    grouped = [Series(color=(0, 0, 0), kind="bar", points=[(x + d, 1.0) for x in (40.0, 110.0, 180.0)])
+               for d in (0.0, 18.0, 36.0)]
+    assert [len(g) for g in _clusters(grouped)] == [3, 3, 3]
+
+
+def test_bars_whose_turned_labels_were_found_only_in_part_read_them_all():
+    """At 1x the detector finds two of nine single letters ('E', and the axis title's 'a'): the bars
+    between them had taken the nearest one's name; more clusters of bars than labels read again."""
+    vals = [28, 55, 43, 91, 81, 53, 19, 87, 52]
+    spec = {"height": 200, "data": {"values": [{"a": chr(65 + i), "b": v} for i, v in enumerate(vals)]},
+            "mark": "bar", "encoding": {"x": {"field": "a", "type": "nominal"}, "y": {"field": "b", "type": "quantitative"}}}
+    charts, fig = _charts(_png(spec, 1))
+    assert len(charts) == 1
+    truth = {"values": [["", chr(65 + i), v] for i, v in enumerate(vals)], "value_axis": [0, 100]}
+    assert score_values(fig, truth) >= 0.75
