@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from crafter.agents.headed import headed_names
 from crafter.agents.labels import labels_match, normalise_label, slug_id
 from crafter.agents.phrases import ITEM_RE, MAX_LABEL_WORDS, QUOTED_RE, clean_phrase, item_label, step_name
 from crafter.agents.prose import (
@@ -46,6 +47,7 @@ from crafter.agents.reading import (
     split_joined_names,
     spread_collectives,
 )
+from crafter.agents.subject import drop_system_name
 from crafter.spec import Edge, Figure, Group, Node, Panel
 
 _ARROW_RE = re.compile(r"\s*(?:-{1,2}>|=>|→|⟶|⇒|➔|➜|⟹)\s*")
@@ -259,7 +261,11 @@ def _read_items(text: str, names: _Names) -> list[str]:
     prose: list[str] = []
     for line in text.split("\n"):
         im = ITEM_RE.match(line)
-        if im and "->" not in im.group(1):
+        listed = headed_names(im.group(1)) if im and "->" not in im.group(1) else None
+        if listed:  # "- inputs: the receptor PDB and a ligand SDF": two boxes, in a group "inputs"
+            items += [(n, False) for n in listed[1]]
+            prose.append("")
+        elif im and "->" not in im.group(1):
             label = item_label(im.group(1))
             subject = first_noun_phrase(im.group(1))
             if subject and len(subject) < len(label) and normalise_label(label).startswith(normalise_label(subject)):
@@ -601,6 +607,7 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     read_followed_by(brief, reading)
     spread_collectives(reading, brief)
     drop_heading_names(reading, brief)
+    drop_system_name(reading, brief)
     drop_remarks(reading, keep=(names or {}).get("node", []), text=brief)  # the model's own names are names
     read_listed_groups(reading, brief)
     names = list(reading.entities)

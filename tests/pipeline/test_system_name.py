@@ -1,0 +1,32 @@
+"""The system a brief describes titles its figure and is no box in it: a README opening on its tool's name in
+code case, a method paragraph's "We present X, which …"."""
+
+from __future__ import annotations
+
+from crafter.agents.extract import figure_from_brief
+from crafter.agents.subject import system_name
+
+README = ("`cohortkit` builds study cohorts on a CDM database. The spec parser reads the cohort spec and passes "
+          "the concept sets to the cohort builder, which writes the cohort table.")
+PAPER = ("Federated training needs many rounds. We present FedLite, in which the server sends the global model to "
+         "the clients and the aggregator averages their updates.")
+
+
+def test_a_readme_tool_name_titles_the_figure_and_draws_no_box() -> None:
+    fig = figure_from_brief(README)
+    labels = {n.label.lower() for n in fig.of_kind("node")}
+    assert "cohortkit" not in labels
+    assert {"spec parser", "cohort builder"} <= labels
+    assert fig.title == "cohortkit"
+
+
+def test_a_presented_system_draws_no_box() -> None:
+    labels = {n.label.lower() for n in figure_from_brief(PAPER).of_kind("node")}
+    assert not any("fedlite" in x for x in labels)
+    assert "server" in labels
+
+
+def test_an_opening_common_noun_or_plural_subject_is_no_system() -> None:
+    assert system_name("metaflow is a Nextflow pipeline.") == ("metaflow", None)
+    assert system_name("Reads are trimmed and aligned.") is None
+    assert system_name("respondent addresses are geocoded.") is None
