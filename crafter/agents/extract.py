@@ -47,7 +47,7 @@ from crafter.agents.reading import (
     split_joined_names,
     spread_collectives,
 )
-from crafter.agents.subject import drop_system_name
+from crafter.agents.subject import drop_generic_names, drop_system_name
 from crafter.spec import Edge, Figure, Group, Node, Panel
 
 _ARROW_RE = re.compile(r"\s*(?:-{1,2}>|=>|→|⟶|⇒|➔|➜|⟹)\s*")
@@ -608,6 +608,7 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     spread_collectives(reading, brief)
     drop_heading_names(reading, brief)
     drop_system_name(reading, brief)
+    drop_generic_names(reading, brief)
     drop_remarks(reading, keep=(names or {}).get("node", []), text=brief)  # the model's own names are names
     read_listed_groups(reading, brief)
     names = list(reading.entities)

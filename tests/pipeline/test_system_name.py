@@ -30,3 +30,19 @@ def test_an_opening_common_noun_or_plural_subject_is_no_system() -> None:
     assert system_name("metaflow is a Nextflow pipeline.") == ("metaflow", None)
     assert system_name("Reads are trimmed and aligned.") is None
     assert system_name("respondent addresses are geocoded.") is None
+
+
+def test_a_count_of_parts_is_no_box() -> None:
+    fig = figure_from_brief("The ETL tier has two layers. The ingestion layer consists of an HL7 listener and a FHIR "
+                            "poller; these two steps repeat.")
+    labels = {n.label.lower() for n in fig.of_kind("node")}
+    assert not labels & {"layers", "two layers", "steps"}
+    assert {"hl7 listener", "fhir poller"} <= labels
+
+
+def test_a_generic_noun_alone_is_no_box() -> None:
+    labels = {n.label.lower() for n in figure_from_brief("The coordinator sends the scripts to the analyst. The data "
+                                                         "never leave the sites.").of_kind("node")}
+    assert "data" not in labels and {"coordinator", "analyst"} <= labels
+    labels = {n.label.lower() for n in figure_from_brief("The input goes to the encoder.").of_kind("node")}
+    assert {"input", "encoder"} <= labels  # a generic noun with an arrow is a box
