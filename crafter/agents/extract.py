@@ -249,6 +249,11 @@ class _Names:
         if a and b and a != b and (a, b) not in self.reading.relations:
             self.reading.relations.append((a, b))
 
+    def relate_all(self, sources: list[str], targets: list[str]) -> None:
+        for a in sources:
+            for b in targets:
+                self.relate(a, b)
+
     def chain(self, names: list[str | None]) -> None:
         for a, b in zip(names, names[1:]):
             self.relate(a, b)
@@ -257,13 +262,13 @@ class _Names:
 def _read_items(text: str, names: _Names) -> list[str]:
     """Bulleted and numbered items become entities (numbered ones, or a diagram's, chained in
     order); returns the lines left for the prose reader (an item's own sentence included)."""
-    items: list[tuple[str, bool]] = []  # (label, numbered)
+    items: list[tuple[str | list[str], bool]] = []  # (label, or the names one line lists side by side; numbered)
     prose: list[str] = []
     for line in text.split("\n"):
         im = ITEM_RE.match(line)
         listed = headed_names(im.group(1)) if im and "->" not in im.group(1) else None
-        if listed:  # "- inputs: the receptor PDB and a ligand SDF": two boxes, in a group "inputs"
-            items += [(n, False) for n in listed[1]]
+        if listed:  # "- inputs: the receptor PDB and a ligand SDF": two boxes side by side, in a group "inputs"
+            items.append((listed[1], False))
             prose.append("")
         elif im and "->" not in im.group(1):
             label = item_label(im.group(1))
@@ -277,9 +282,13 @@ def _read_items(text: str, names: _Names) -> list[str]:
             prose.append("" if step_name(im.group(1)) else im.group(1))
         else:
             prose.append(line)
-    item_names = [n for n in (names.add(label, strong=True) for label, _ in items) if n]
-    if len(item_names) >= 2 and (any(num for _, num in items) or _DIAGRAM_CUES.search(text)):
-        names.chain(item_names)
+    slots = [[n for n in (names.add(x, strong=True) for x in ([label] if isinstance(label, str) else label)) if n]
+             for label, _ in items]
+    slots = [s for s in slots if s]
+    if sum(map(len, slots)) >= 2 and (any(num for _, num in items) or _DIAGRAM_CUES.search(text)):
+        for a, b in zip(slots, slots[1:]):  # the names of one line side by side: each from or into a lone step
+            if len(a) == 1 or len(b) == 1:
+                names.relate_all(a, b)
     return prose
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from crafter.agents.extract import figure_from_brief
 from crafter.agents.headed import headed_names
 
-SETUP = ("Simulation set-up:\n"
+SETUP = ("Simulation set-up, step by step:\n"
          "- inputs: the receptor PDB and a docked ligand SDF\n"
          "- prep: PDBFixer rebuilds missing atoms\n"
          "- production: 500 ns unrestrained, 2 fs step, frames every 100 ps\n")
@@ -23,6 +23,9 @@ def test_a_heading_over_names_gives_the_names_as_boxes_in_its_group() -> None:
     lab = {c.id: c.label for c in fig.components}
     groups = {g.label.lower(): {lab[m] for m in g.members} for g in fig.of_kind("group")}
     assert groups.get("inputs") == {"Receptor PDB", "Docked ligand SDF"}
+    edges = {(lab[e.source], lab[e.target]) for e in fig.of_kind("edge")}
+    assert ("Receptor PDB", "Docked ligand SDF") not in edges  # side by side, not in a row
+    assert {("Receptor PDB", "Prep"), ("Docked ligand SDF", "Prep")} <= edges
 
 
 def test_lists_of_names_split_on_commas_slashes_and_brackets_dropped() -> None:
