@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from crafter.agents.headed import headed_names
 from crafter.agents.labels import labels_match, normalise_label, slug_id
 from crafter.agents.phrases import ITEM_RE, MAX_LABEL_WORDS, QUOTED_RE, clean_phrase, item_label, step_name
 from crafter.agents.prose import (
@@ -46,6 +47,7 @@ from crafter.agents.reading import (
     split_joined_names,
     spread_collectives,
 )
+from crafter.agents.subject import drop_generic_names, drop_system_name
 from crafter.spec import Edge, Figure, Group, Node, Panel
 
 _ARROW_RE = re.compile(r"\s*(?:-{1,2}>|=>|→|⟶|⇒|➔|➜|⟹)\s*")
@@ -247,6 +249,11 @@ class _Names:
         if a and b and a != b and (a, b) not in self.reading.relations:
             self.reading.relations.append((a, b))
 
+    def relate_all(self, sources: list[str], targets: list[str]) -> None:
+        for a in sources:
+            for b in targets:
+                self.relate(a, b)
+
     def chain(self, names: list[str | None]) -> None:
         for a, b in zip(names, names[1:]):
             self.relate(a, b)
@@ -255,11 +262,15 @@ class _Names:
 def _read_items(text: str, names: _Names) -> list[str]:
     """Bulleted and numbered items become entities (numbered ones, or a diagram's, chained in
     order); returns the lines left for the prose reader (an item's own sentence included)."""
-    items: list[tuple[str, bool]] = []  # (label, numbered)
+    items: list[tuple[str | list[str], bool]] = []  # (label, or the names one line lists side by side; numbered)
     prose: list[str] = []
     for line in text.split("\n"):
         im = ITEM_RE.match(line)
-        if im and "->" not in im.group(1):
+        listed = headed_names(im.group(1)) if im and "->" not in im.group(1) else None
+        if listed:  # "- inputs: the receptor PDB and a ligand SDF": two boxes side by side, in a group "inputs"
+            items.append((listed[1], False))
+            prose.append("")
+        elif im and "->" not in im.group(1):
             label = item_label(im.group(1))
             subject = first_noun_phrase(im.group(1))
             if subject and len(subject) < len(label) and normalise_label(label).startswith(normalise_label(subject)):
@@ -271,9 +282,13 @@ def _read_items(text: str, names: _Names) -> list[str]:
             prose.append("" if step_name(im.group(1)) else im.group(1))
         else:
             prose.append(line)
-    item_names = [n for n in (names.add(label, strong=True) for label, _ in items) if n]
-    if len(item_names) >= 2 and (any(num for _, num in items) or _DIAGRAM_CUES.search(text)):
-        names.chain(item_names)
+    slots = [[n for n in (names.add(x, strong=True) for x in ([label] if isinstance(label, str) else label)) if n]
+             for label, _ in items]
+    slots = [s for s in slots if s]
+    if sum(map(len, slots)) >= 2 and (any(num for _, num in items) or _DIAGRAM_CUES.search(text)):
+        for a, b in zip(slots, slots[1:]):  # the names of one line side by side: each from or into a lone step
+            if len(a) == 1 or len(b) == 1:
+                names.relate_all(a, b)
     return prose
 
 
@@ -601,6 +616,8 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     read_followed_by(brief, reading)
     spread_collectives(reading, brief)
     drop_heading_names(reading, brief)
+    drop_system_name(reading, brief)
+    drop_generic_names(reading, brief)
     drop_remarks(reading, keep=(names or {}).get("node", []), text=brief)  # the model's own names are names
     read_listed_groups(reading, brief)
     names = list(reading.entities)

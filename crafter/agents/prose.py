@@ -47,7 +47,7 @@ GENERIC_WHOLES = {"pipeline", "system", "model", "framework", "architecture", "m
 _DETERMINERS = {"the", "a", "an", "our", "its", "their", "this", "these", "those", "each", "every", "all", "both",
                 "some", "any", "his", "her", "my", "your", "another", "either", "one's", "such"}
 _PRONOUNS = {"it", "they", "them", "this", "these", "those", "which", "that", "itself", "themselves", "we", "you"}
-_AUX = {"is", "are", "was", "were", "be", "been", "being", "gets", "get", "got", "becomes", "become"}
+_AUX = (_BE := {"is", "are", "was", "were"}) | {"be", "been", "being", "gets", "get", "got", "becomes", "become"}
 _ADVERBS = {"then", "first", "firstly", "next", "finally", "also", "subsequently", "directly", "later", "again",
             "afterwards", "lastly", "second", "third", "secondly", "thirdly", "now", "simply", "only", "jointly",
             "together", "optionally", "iteratively", "repeatedly", "eventually", "immediately", "further", "often",
@@ -146,8 +146,8 @@ class _Clause:
         if prev is not None and k + self.i > 0 and (prev.low in _DETERMINERS or prev.low in _PREPS - {"then"}
                                                     and prev.low not in ("to",)):
             return False
-        if _adjectival(self, k):  # "forwards triggered data", "stores annotated variants": a participle before its noun
-            return False
+        if _adjectival(self, k) or nxt is not None and nxt.low in _BE and re.search(r"[^su]s$", t.low):
+            return False  # "forwards triggered data": a participle before its noun; "the bin reports are": a noun
         if t.low in _NOUNISH_VERBS:
             mod = self.i + k < 2 or prev.poss or re.fullmatch(r"[a-z-]{2,}(?:ed|al|ic|ive|ous|ful|less|[ai]ble)", prev.low)
             if not need_verb or mod and nxt is not None and nxt.low in _ADVERBS and (n2 := self.peek(k + 2)) is not None \

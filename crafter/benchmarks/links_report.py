@@ -16,7 +16,8 @@ gold edge's form is read from the text between the two closest mentions of its e
 
     python -m crafter.benchmarks.links_report [--no-head] [--limit N] [--show FORM [--ends]] [--nodes N] [--edges N]
 
-``--nodes N`` prints instead every gold node the rules miss, classed (:func:`node_misses`), N examples each;
+``--nodes N`` prints instead every gold node the rules miss, classed (:func:`node_misses`), and every box they draw
+that matches no gold node (:func:`false_nodes`), N examples each;
 ``--edges N`` every gold edge the rules miss and every false edge they draw, classed (:func:`edge_misses`).
 
 It ends with the plans alone scored (rules; rules with the head's reading): node, edge and group F1.
@@ -33,7 +34,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from crafter.agents.extract import figure_from_brief
-from crafter.agents.prose import _DETERMINERS, _PREPS  # the prose reader's words
+from crafter.agents.prose import _DETERMINERS, _NOUNISH_VERBS, _PREPS, verb_lemma  # the prose reader's words
 from crafter.corpora import Brief, FigureScore, load_briefs, score_figure
 from crafter.corpora.scoring import GROUP_JACCARD, _leaves, arrows, normal_form
 from crafter.errors import SpecError
@@ -317,6 +318,53 @@ def _node_miss_class(text: str, start: int, end: int, gold: set[str], unmatched:
     return "other"
 
 
+FALSE_CLASSES = ("near a gold node's words", "a number or unit", "a verb or adverb", "a generic noun",
+                 "a clause (a verb inside)", "a name the gold leaves out")
+_GENERIC_WORDS = {"data", "input", "inputs", "output", "outputs", "result", "results", "model", "pipeline", "sample",
+                  "samples", "system", "file", "step", "steps", "stage", "part", "parts", "module", "modules"}
+
+
+def false_nodes(briefs: list[Brief]) -> dict[str, list[str]]:
+    """Every box of the rules' figure that matches no gold node, classed: it shares words with a gold node the
+    figure missed; a number or a unit ("0.4 s", "40 languages"); one word that is a verb of the reader's lexicon
+    or an "-ly"/"-ed" word; a generic noun ("data", "the results"); a clause (a verb of the lexicon inside:
+    "Sequencing run finishes"); else a name the gold leaves out (the system, a remark's thing)."""
+    out: dict[str, list[str]] = {c: [] for c in FALSE_CLASSES}
+    for b in briefs:
+        fig = figure_from_brief(b.text)
+        score = score_figure(b.gold, fig, b.aliases)
+        got = set(score.matched.values())
+        missed = [set(normal_form(g.text).split()) for g in b.gold.of_kind("node") if g.id not in got]
+        for n in fig.of_kind("node"):
+            if n.id in score.matched:
+                continue
+            out[_false_class(n.text, set(normal_form(n.text).split()), missed)].append(f"{b.id} {n.text!r}")
+    return out
+
+
+def _false_class(label: str, form: set[str], missed: list[set[str]]) -> str:
+    words = label.lower().split()
+    if any(form & m for m in missed):
+        return FALSE_CLASSES[0]
+    if re.match(r"[~\d$]", label) or re.search(r"\b\d", label) and len(words) <= 3:
+        return FALSE_CLASSES[1]
+    if len(words) == 1 and words[0] in _GENERIC_WORDS:
+        return FALSE_CLASSES[3]
+    if len(words) == 1 and (verb_lemma(words[0]) or re.fullmatch(r"[a-z]{3,}(?:ly|ed)", words[0])):
+        return FALSE_CLASSES[2]
+    if len(words) > 1 and any(verb_lemma(w) and w not in _NOUNISH_VERBS for w in words[1:]):
+        return FALSE_CLASSES[4]
+    return FALSE_CLASSES[5]
+
+
+def format_false_nodes(false: dict[str, list[str]], show: int = 0) -> str:
+    lines = [f"false boxes the rules draw, by class ({sum(len(v) for v in false.values())})"]
+    lines += [f"{len(v):6d}  {cls}" for cls, v in false.items()]
+    for cls, v in false.items():
+        lines += [f"[{cls}] {x}" for x in v[:show]]
+    return "\n".join(lines)
+
+
 def format_node_misses(misses: dict[str, list[str]], show: int = 0) -> str:
     total = sum(len(v) for v in misses.values())
     lines = [f"gold nodes the rules miss, by class ({total})"]
@@ -395,6 +443,7 @@ def main(argv: list[str] | None = None) -> None:
         return
     if a.nodes is not None:
         print(format_node_misses(node_misses(briefs), a.nodes))
+        print(format_false_nodes(false_nodes(briefs), a.nodes))
         return
     read = None
     if not a.no_head:

@@ -46,3 +46,16 @@ def test_node_misses_class_every_missed_gold_node_once() -> None:
         missed += len(b.gold.of_kind("node")) - s.nodes.tp
     assert sum(len(v) for v in misses.values()) == missed
     assert all(x.split()[0] in {b.id for b in briefs} for v in misses.values() for x in v)
+
+
+def test_false_nodes_class_every_unmatched_box_once() -> None:
+    from crafter.benchmarks.links_report import FALSE_CLASSES, false_nodes
+
+    briefs = list(load_briefs("dev"))[:4]
+    false = false_nodes(briefs)
+    assert set(false) == set(FALSE_CLASSES)
+    drawn = 0
+    for b in briefs:
+        s = score_figure(b.gold, figure_from_brief(b.text), b.aliases)
+        drawn += s.nodes.n_pred - s.nodes.tp
+    assert sum(len(v) for v in false.values()) == drawn

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from crafter.agents.extract import figure_from_brief
+from crafter.agents.extract import figure_from_brief, read_brief
 from crafter.agents.labels import normalise_label
 
 
@@ -113,3 +113,10 @@ def test_a_verb_whose_object_is_nothing_draws_no_link() -> None:
         assert ("Bpod", "Sound card") in drawn
         assert not any("camera" in a.lower() and "machine" in b.lower() for a, b in drawn), drawn
         assert not any((e.label or "").lower() == "nothing" for e in fig.of_kind("edge"))
+
+
+def test_a_plural_noun_that_is_also_a_verb_heads_its_subject_before_are() -> None:
+    r = read_brief("The CheckM2 reports are all collected by MultiQC into one HTML report.")
+    assert ("CheckM2 reports", "MultiQC") in r.relations and ("MultiQC", "One HTML report") in r.relations
+    r = read_brief("The bin reports are passed to MultiQC.")
+    assert r.relations == [("Bin reports", "MultiQC")]

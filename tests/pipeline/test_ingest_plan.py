@@ -150,11 +150,11 @@ def test_names_cut_short_or_fewer_links_lose_to_the_rules(scripted) -> None:
     cut = ('n1 node "Bandpass"\nn2 node "Feature"\nn3 node "Seizure"\nn4 node "Clinician"\n'
            'e1 edge n1 -> n2\ne2 edge n2 -> n3\n')
     out = plan(brief, scripted(plan=[cut]))
-    assert out["source"] == "rules" and "names 0 of the 4" in out["warnings"][-1]
-    unlinked = ('n1 node "Bandpass Filter"\nn2 node "Feature Extractor"\nn3 node "Seizure Classifier"\n'
-                'n4 node "Clinician Dashboard"\ne1 edge n1 -> n2\n')
+    assert out["source"] == "rules" and "names 0 of the 5" in out["warnings"][-1]  # "Raw EEG" too
+    unlinked = ('n0 node "Raw EEG"\nn1 node "Bandpass Filter"\nn2 node "Feature Extractor"\n'
+                'n3 node "Seizure Classifier"\nn4 node "Clinician Dashboard"\ne0 edge n0 -> n1\ne1 edge n1 -> n2\n')
     out = plan(brief, scripted(plan=[unlinked]))
-    assert out["source"] == "rules" and "links 1 pairs" in out["warnings"][-1]
+    assert out["source"] == "rules" and "links 2 pairs" in out["warnings"][-1]
     whole = unlinked + 'e2 edge n2 -> n3 "features"\ne3 edge n3 -> n4 "alerts"\n'
     assert plan(brief, scripted(plan=[whole]))["source"] == "model"
 

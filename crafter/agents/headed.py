@@ -1,0 +1,49 @@
+"""A list item that is a heading over a list of names: "- inputs: the receptor PDB and a docked ligand SDF",
+"- qualitative: semi-structured interviews, observation notes", "- instruction media: paper manual / tablet /
+HoloLens 2". The names after the colon are the boxes; the heading names the group that holds them (read by
+:func:`crafter.agents.extract._read_headed_lines`), not a box of its own.
+
+A heading over a step ("- embed: 3D embedding followed by GFN2-xTB"), over settings ("- production: 500 ns
+unrestrained, 2 fs step") or over a sentence ("- generators: G maps horse → zebra") is no list of names: the
+item keeps its heading as its name.
+"""
+
+from __future__ import annotations
+
+import re
+
+from crafter.agents.prose import verb_lemma
+
+_HEADED = re.compile(r"^(?P<head>[^:\n]{1,40}?)\s*:\s+(?P<rest>\S.*)$")
+_PIECE_SPLIT = re.compile(r"\s*(?:,|/|;|\+|\band\b|\bor\b|&)\s*")
+_NOT_A_NAME = re.compile(r"[$\\=<>≈→|]|\b(?:then|via|with|from|of|at|per|every|each|all|until|for|w)\b", re.I)
+_DETERMINER = re.compile(r"^(?:the|a|an|its|their|our|each|both)\s+", re.I)
+_MAX_NAME_WORDS = 4
+
+
+def _is_name(piece: str) -> bool:
+    """A short noun phrase: no verb but a last word that is also a noun ("nucleotide search", "Illumina reads"),
+    no participle, no setting opened by a number, no formula, no preposition."""
+    words = piece.split()
+    if len(words) == 1 and piece.islower() and (verb_lemma(piece) or re.search(r"(?:is|iz|at|if)e$", piece)):
+        return False  # "neutralise", "filter": an order
+    if not words or len(words) > _MAX_NAME_WORDS or not re.match(r"[^\W\d_]", piece) or _NOT_A_NAME.search(piece):
+        return False
+    return not any(w.islower() and not w.endswith("ed") and verb_lemma(w) for w in words[:-1]) \
+        and not (len(words) > 1 and words[-1].lower().endswith("ed"))
+
+
+def headed_names(item: str) -> tuple[str, list[str]] | None:
+    """(heading, names) for an item "heading: A, B and C" whose text after the colon is two or more short
+    names and nothing else; None otherwise."""
+    m = _HEADED.match(item.strip())
+    if not m or len(m.group("head").split()) > 3 or not re.search(r"[^\W\d_]", m.group("head")):
+        return None
+    rest = re.sub(r"\s*\([^()]*\)", " ", m.group("rest")).strip().rstrip(".")
+    pieces = [p.strip() for p in _PIECE_SPLIT.split(rest) if p.strip()]
+    if len(pieces) < 2 or not all(_is_name(p) for p in pieces) \
+            or all(re.fullmatch(r"[a-z-]+", p) for p in pieces):  # "solvate and neutralise": orders
+        return None
+    names = [_DETERMINER.sub("", p) for p in pieces]
+    names = [n if re.match(r"\S*[._]", n) else n[:1].upper() + n[1:] for n in names if n]  # "libm.a" as said
+    return (m.group("head").strip(), names) if len(names) == len(pieces) else None

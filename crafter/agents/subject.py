@@ -1,0 +1,73 @@
+"""Names that say what a figure is about, not a box in it. The system a brief describes: a README opens on its
+tool's name ("`cohortkit` builds study cohorts …", "metaflow is a Nextflow pipeline …"), a paper's method
+paragraph says "We present FedLite, in which the server …"; the boxes are the system's parts, its name titles the
+figure. A count of its parts: "the ETL tier has two layers", "Preprocessing holds two modules", "these two steps",
+"both paths": a plural said only after a number or "both" gathers boxes the brief names one by one. A generic
+noun alone and linked to nothing: "brings the code to the data", "its output does not gate trimming".
+"""
+
+from __future__ import annotations
+
+import re
+
+from crafter.agents.prose import verb_lemma
+from crafter.agents.reading import BriefReading, box_key
+
+# a name as code writes it, lower case or in backticks, opening the brief as the subject of its first verb
+_OPENING = re.compile(r"\s*(?:`(?P<code>[^`\s]{2,40})`|(?P<low>[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)*))\s+(?P<verb>[a-z]+)\b")
+_COUNT_WORD = r"(?<![\w-])(?:two|three|four|five|six|seven|eight|nine|ten|both|these|those|all|several|\d+)\s+"
+_COUNT = re.compile(r"(?i)" + _COUNT_WORD + r"(?:[\w-]+\s+)?$")  # "two layers", "these two steps", "two separate"
+_HAS_COUNT = re.compile(r"(?i)\b(?:has|have|holds?|contains?|comprises?|into|through)\s+" + _COUNT_WORD
+                        + r"(?:[\w-]+\s+)?$")
+_COUNTED = re.compile(r"(?i)^(?:two|three|four|five|six|seven|eight|nine|ten|both|all|several)\s+(?=\S)")
+_GENERIC = {"data", "input", "inputs", "output", "outputs", "result", "results", "pipeline", "sample", "samples"}
+_PRESENTED = re.compile(r"\b[Ww]e\s+(?P<verb>present|propose|introduce|describe|build|design)\s+"
+                        r"(?P<name>[A-Z][\w-]*[A-Z][\w-]*)(?=\s*[,:(]|\s+(?:which|that|a|an)\b)")
+
+
+def system_name(text: str) -> tuple[str, str | None] | None:
+    """(the system's name, the verb it is presented by: "present", or None for a README's opening)."""
+    m = _OPENING.match(text)
+    if m and (m.group("verb") == "is" or m.group("verb").endswith("s") and verb_lemma(m.group("verb"))):
+        return m.group("code") or m.group("low"), None
+    p = _PRESENTED.search(text)
+    return (p.group("name"), p.group("verb")) if p else None
+
+
+def drop_system_name(reading: BriefReading, text: str) -> None:
+    """The system's own name is no box (nor are its links): it titles the figure when nothing else does."""
+    found = system_name(text)
+    if not found:
+        return
+    name, verb = found
+    keys = {box_key(name)} | ({box_key(f"{verb} {name}")} if verb else set())
+    gone = {e for e in reading.entities if box_key(e) in keys}
+    if not gone:
+        return
+    reading.title = reading.title or name
+    _drop(reading, gone)
+
+
+def drop_generic_names(reading: BriefReading, text: str) -> None:
+    """No box: a generic noun alone and linked to nothing, no arrow nor group ("brings the code to the data"; "the
+    input goes to the encoder" is a box); a plural of one to three words said only right after a count ("these two
+    steps"), or, when it has links, only after a verb of having ("has two layers", "holds two modules")."""
+    linked = {x for r in reading.relations for x in r} | {x for g, ms in reading.groups for x in [g, *ms]}
+    gone = {e for e in reading.entities if e.lower() in _GENERIC and e not in linked}  # "the input goes to …": a box
+    for e in reading.entities:
+        bare = _COUNTED.sub("", e)  # "Two layers": the reader kept its count
+        if len(bare.split()) > 3 or not re.search(r"[^\Wsu]s$", bare):
+            continue
+        count = _HAS_COUNT if e in linked else _COUNT  # "two linear heads feed the sampler": boxes
+        said = list(re.finditer(r"(?i)(?<![\w-])" + re.escape(bare) + r"(?![\w-])", text))
+        if said and all(count.search(text[max(0, m.start() - 40):m.start()]) for m in said):
+            gone.add(e)
+    if gone:
+        _drop(reading, gone)
+
+
+def _drop(reading: BriefReading, gone: set[str]) -> None:
+    reading.entities = [e for e in reading.entities if e not in gone]
+    reading.strong = [e for e in reading.strong if e not in gone]
+    reading.relations = [(a, b) for a, b in reading.relations if a not in gone and b not in gone]
+    reading.groups = [(g, [m for m in ms if m not in gone]) for g, ms in reading.groups]

@@ -1,0 +1,43 @@
+"""A list item that heads a list of names ("- inputs: the receptor PDB and a docked ligand SDF") draws the names
+as boxes in a group the heading names; an item heading a step or its settings keeps its heading as its box."""
+
+from __future__ import annotations
+
+from crafter.agents.extract import figure_from_brief
+from crafter.agents.headed import headed_names
+
+SETUP = ("Simulation set-up, step by step:\n"
+         "- inputs: the receptor PDB and a docked ligand SDF\n"
+         "- prep: PDBFixer rebuilds missing atoms\n"
+         "- production: 500 ns unrestrained, 2 fs step, frames every 100 ps\n")
+STUDY = ("Study instruments\n"
+         "- qualitative: semi-structured interviews, observation notes\n"
+         "- instruction media: paper manual / tablet / HoloLens 2 (one model each)\n")
+
+
+def test_a_heading_over_names_gives_the_names_as_boxes_in_its_group() -> None:
+    fig = figure_from_brief(SETUP)
+    labels = {n.label for n in fig.of_kind("node")}
+    assert {"Receptor PDB", "Docked ligand SDF"} <= labels
+    assert "Inputs" not in labels
+    lab = {c.id: c.label for c in fig.components}
+    groups = {g.label.lower(): {lab[m] for m in g.members} for g in fig.of_kind("group")}
+    assert groups.get("inputs") == {"Receptor PDB", "Docked ligand SDF"}
+    edges = {(lab[e.source], lab[e.target]) for e in fig.of_kind("edge")}
+    assert ("Receptor PDB", "Docked ligand SDF") not in edges  # side by side, not in a row
+    assert {("Receptor PDB", "Prep"), ("Docked ligand SDF", "Prep")} <= edges
+
+
+def test_lists_of_names_split_on_commas_slashes_and_brackets_dropped() -> None:
+    labels = {n.label for n in figure_from_brief(STUDY).of_kind("node")}
+    assert {"Semi-structured interviews", "Observation notes", "Paper manual", "Tablet", "HoloLens 2"} <= labels
+    assert not labels & {"Qualitative", "Instruction media"}
+
+
+def test_a_heading_over_a_step_settings_or_a_sentence_is_no_list() -> None:
+    assert headed_names("production: 500 ns unrestrained, 2 fs step") is None
+    assert headed_names("generators: G maps horse to zebra, F maps zebra to horse") is None
+    assert headed_names("delivery: the pump and the H2 generator, joined at a mixer") is None
+    assert headed_names("equilibration: 1 ns NVT, then 1 ns NPT, heavy atoms restrained") is None
+    assert headed_names("system build: solvate and neutralise") is None
+    assert headed_names("inputs: main.o, util.o and libm.a") == ("inputs", ["main.o", "util.o", "libm.a"])
