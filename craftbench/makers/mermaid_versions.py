@@ -133,6 +133,8 @@ def flow_truth(db: dict) -> dict | None:
 
 def _walk(doc: list[dict], states: dict, rels: list, notes: list) -> None:
     for st in doc:
+        if not isinstance(st, dict):
+            continue  # a bare statement (a direction, a style line)
         if st.get("stmt") == "relation":
             rels.append((st["state1"]["id"], st["state2"]["id"], st.get("description") or ""))
             for end in (st["state1"], st["state2"]):
@@ -183,12 +185,13 @@ PARSE_JS = """async (src) => {
 }"""
 
 # Mermaid 8/9 render synchronously to a callback (or return the SVG), 10/11 resolve to {svg}
-RENDER_JS = """async ([src, theme]) => {
+RENDER_JS = """async ([src, theme, old]) => {
   mermaid.initialize({startOnLoad: false, theme: theme, securityLevel: 'strict'});
   const el = document.getElementById('c');
   el.innerHTML = '';
   let got = null;
-  const r = await mermaid.render('m' + Math.floor(Math.random() * 1e9), src, (s) => { got = s; });
+  const id = 'm' + Math.floor(Math.random() * 1e9);
+  const r = old ? await mermaid.render(id, src, (s) => { got = s; }) : await mermaid.render(id, src);
   el.innerHTML = typeof r === 'string' ? r : (r && r.svg) || got;
   const s = el.querySelector('svg');
   const w = s.viewBox.baseVal.width, h = s.viewBox.baseVal.height;
@@ -216,7 +219,7 @@ def _draw_one(pages, src: str, packages: list[str], theme: str, scale: int, png:
     for package in packages:
         page = _page(pages, scale, package, theme)
         try:
-            page.evaluate(RENDER_JS, [src, theme])
+            page.evaluate(RENDER_JS, [src, theme, package in ("mermaid8", "mermaid9")])
         except Exception:  # noqa: BLE001 - this version refuses the source's syntax: the next one tries
             continue
         if page.locator("#c svg").count() != 1 or page.locator("#c").bounding_box()["width"] < 40:
