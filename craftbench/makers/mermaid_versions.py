@@ -249,12 +249,13 @@ def draw(figs: Path, n: int = 48, seed: int = 0) -> list[dict]:
             package = order[k % len(order)]
             theme, scale = THEMES[(k // len(order)) % len(THEMES)], (1, 2)[(k // 2) % 2]
             tag = hashlib.sha1(item["source"].encode()).hexdigest()[:6]
-            fid = f"mv_{k:03d}_{item['kind']}_{SHORT[package]}_{scale}x_{tag}"
-            png = figs / f"{fid}.png"
+            drawn = figs / f"mv_{k:03d}.png"
             got = _draw_one(pages, item["source"], order[order.index(package):] + order[:order.index(package)],
-                            theme, scale, png)
+                            theme, scale, drawn)
             if got is None:
                 continue
+            fid = f"mv_{k:03d}_{item['kind']}_{SHORT[got]}_{scale}x_{tag}"  # named by the version that drew it
+            png = drawn.rename(figs / f"{fid}.png")
             (figs / f"{fid}.mmd").write_text(item["source"] + "\n", encoding="utf-8")
             version = VERSIONS[got]
             records.append({"id": fid, "file": f"figs/{png.name}", "kind": "diagram",
