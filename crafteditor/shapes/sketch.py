@@ -213,9 +213,13 @@ def wobbly_outlines(shapes: list[DetectedShape]) -> bool:
     """Whether a box among ``shapes`` (read by the typeset stage, or as a sketch) has sides that
     bow off straight lines: an Excalidraw export's boxes are read as faces of one paint, so no
     sketch is seen, yet their sides stray 0.1-0.3 px (a typeset box's, on all 48 dev diagrams
-    of the real set that are not hand-drawn: 0.0 px but for a napkin-style sequence diagram)."""
-    return any(s.shape in ("box", "round") and not s.is_group and _side_stray(s.face.filled) >= WOBBLE_PX
-               for s in shapes)
+    of the real set that are not hand-drawn: 0.0 px but for a napkin-style sequence diagram). An
+    unoutlined box alone is no sign: an edge label's plate that its line runs under, notched by it, strays
+    0.13-0.2 px (Mermaid 8/9's plates), and the whole typeset flowchart was read as a sketch, its links
+    to the plates taken for pencil; two unoutlined boxes that wobble are a sign."""
+    wobbly = [s for s in shapes if s.shape in ("box", "round") and not s.is_group
+              and _side_stray(s.face.filled) >= WOBBLE_PX]
+    return any(s.stroke is not None for s in wobbly) or len(wobbly) >= 2
 
 
 def _side_stray(m: np.ndarray) -> float:
