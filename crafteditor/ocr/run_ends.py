@@ -182,7 +182,14 @@ def _unworded(old: str, new: str) -> bool:
     arrowhead beside 'challenge' read 'Tchallenge'."""
     known = lexicon()
     a, b = old.split(), new.split()
-    if not a or not b:
+    if not a or not b or len(a) != len(b):  # an end letter joins its word: a new word is a neighbour's mark
+        return True
+    # a letter grown on keeps the word's case: a lower-case glyph or a '1' before a capital ('iT1' from a
+    # stroke before 'T1', '1Upload': an icon's edge), a capital after lower case, is a stroke read as one
+    head = _letters(b[0][:len(b[0]) - len(a[0])]) if b[-1].endswith(a[-1]) and len(b[0]) > len(a[0]) else ""
+    tail = _letters(b[-1][len(a[-1]):]) if not head and b[0].startswith(a[0]) else ""
+    if (head and (head[-1].islower() or head[-1] in "1I|!") and a[0][:1].isupper()) \
+            or (tail and a[-1][-1:].islower() and any(ch.isupper() for ch in tail)):
         return True
     return any(_plain(x) in known and _plain(y) not in known and _plain(y) != _plain(x)
                for x, y in ((a[0], b[0]), (a[-1], b[-1])))

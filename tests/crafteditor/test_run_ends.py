@@ -38,5 +38,9 @@ def test_end_letter_touched_by_a_stroke_is_read_with_its_word(name, label):
 def test_a_known_word_is_not_grown_into_an_unknown_one():
     # a connector's end beside 'challenge' had been read 'Tchallenge' (an Excalidraw pool diagram)
     assert _unworded("challenge", "Tchallenge")
+    assert _unworded("Upload images", "I Upload images")  # an icon's stroke read as a word of its own
+    assert _unworded("T1 fired", "iT1 fired")
+    assert _unworded("Upload images", "1Upload images")
+    assert _unworded("Upload images", "I_Upload images")  # a stroke before a capital read as a small letter
     assert not _unworded("Transfo", "Transform")
     assert not _unworded("evel 3: Global Learning", "Level 3: Global Learning")
