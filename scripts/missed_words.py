@@ -11,6 +11,10 @@ never 169 -> 172, misread 153 -> 135, split/merged 62 -> 50, read but drawn as p
 scorer convention 2 -> 2 (403 -> 376 missed words).
 All of dev, round 9 (main c804f11) -> branch text10 (session 45): never 219 -> 202, misread 188 -> 190,
 split/merged 57 -> 55, paths 15 -> 15, scorer 6 -> 6 (485 -> 468 missed words of 4,779).
+All of dev, round 12 (main 2c0424c) -> branch words13 (session 48, ocr/run_ends.py): never 191 -> 190,
+misread 183 -> 172, split 51 -> 53, paths 17 -> 17, scorer 6 -> 6 (448 -> 438 of 4,779). Of round 12's
+misread: 60 glyphs confused, 46 handwriting, 41 end letters lost, 23 an inner letter lost, 13 merged
+with a neighbour.
 """
 
 from __future__ import annotations

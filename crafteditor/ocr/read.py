@@ -19,6 +19,7 @@ from crafteditor.ocr.engine import REC_WORD_WIDTH, OcrEngine, get_engine
 from crafteditor.ocr.greek import GREEK_SCORE, LOOKALIKES, read_greek
 from crafteditor.ocr.lone_glyphs import read_lone_glyphs, text_height
 from crafteditor.ocr.math_letters import add_hats, join_script_minus
+from crafteditor.ocr.run_ends import whole_words
 from crafteditor.ocr.runs import TextRun, dedupe, joined_glyphs, make_run
 from crafteditor.ocr.subscripts import join_subscripts
 from crafteditor.ocr.text_lines import glyph_mask, line_jobs, region_background
@@ -78,6 +79,7 @@ def read_text(rgb: np.ndarray, paints: Paints, config: Config, deadline: float |
     if past(deadline):
         return dedupe(runs)
     runs = _extend_rotated(_join_rotated(dedupe(runs)), rgb, engine, latin)
+    runs = whole_words(runs, rgb, lambda c: engine.recognize([c], latin, REC_WORD_WIDTH, fast=fast)[0])
     runs = _with_lone_glyphs(runs, rgb, paints, engine, latin, config)
     runs = _join_underscored(runs, rgb)
     if not config.ocr_math_letters:
