@@ -45,6 +45,7 @@ MAKERS: dict[str, str] = {
     "plantuml": "craftbench.makers.plantuml",
     "sequences": "craftbench.makers.sequences",
     "tikz": "craftbench.makers.tikz",
+    "tikz-wild": "craftbench.makers.tikz_wild",
 }
 
 

@@ -15,6 +15,7 @@ from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import color_distance, to_hex
 from crafteditor.shapes.compartments import badge_letter, member_text
 from crafteditor.shapes.detect import DetectedShape
+from crafter.base.rules import label_pad_x
 from crafter.base.text import text_width
 from crafter.spec.model import Node, Path
 
@@ -98,7 +99,7 @@ def node_component(b: FigureBuilder, cid: str, s: DetectedShape, lab: list[TextR
         # the renderer breaks at the box's width less the padding, or at one em where that is
         # less (crafter.base.rules.wrap_width): a circled 'N' 23 px wide fits at its own size
         # (it had been shrunk to 6 px, a dot)
-        room = box.w - 2 * THEME.node_pad_x
+        room = box.w - 2 * label_pad_x(box.w, THEME)
         if widest > 0 and widest * shown > max(room, shown):
             shown = max(6.0, math.floor((room / widest - 0.01) * 10) / 10)
         if shown != THEME.font_size:

@@ -53,10 +53,17 @@ def drawing_order(fig: Figure, layers: dict[str, int] = SVG_LAYERS,
         layers[c.kind], nesting_depth(c.id, parent_of, cache) if c.kind in ("panel", "group") else 0))
 
 
+def label_pad_x(box_w: float, theme: Theme) -> float:
+    """The room a node's label leaves at each side of a box ``box_w`` wide: the theme's padding, or a quarter
+    of a narrow box (a circled 'x1' or 'n2' 20 px wide fitted nothing at full padding, and its label broke
+    into one character a line)."""
+    return min(theme.node_pad_x, box_w / 4)
+
+
 def wrap_width(n: Node, box_w: float, theme: Theme) -> float:
     """The width a node's label breaks at, for a node ``box_w`` wide."""
     fs = n.font_size or theme.font_size
-    max_w = box_w - 2 * theme.node_pad_x
+    max_w = box_w - 2 * label_pad_x(box_w, theme)
     if n.width is None:
         max_w = min(max_w, theme.node_max_text_w)
     return max(max_w, fs) + WRAP_SLACK

@@ -7,6 +7,7 @@ from the TTF's advance widths (plus kerning-free approximation), cached per font
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import lru_cache
 from importlib import resources
@@ -70,6 +71,9 @@ def text_width(text: str, font_size: float, *, bold: bool = False, italic: bool 
     return sum(_char_width(ch, widths, fallback) for ch in text) * font_size
 
 
+_GLYPH_UNITS = re.compile(r".(?:[_^]\{[^{}\n]*\})*", re.S)  # a glyph and the script spans after it
+
+
 def wrap(text: str, font_size: float, max_width: float, *, bold: bool = False, italic: bool = False) -> list[str]:
     """Break text into lines no wider than ``max_width`` (explicit newlines kept).
 
@@ -88,7 +92,7 @@ def wrap(text: str, font_size: float, max_width: float, *, bold: bool = False, i
                 lines.append(current)
             # a single word wider than the line: split it by character
             current = ""
-            for ch in word:
+            for ch in _GLYPH_UNITS.findall(word):  # a glyph keeps its sub/superscript: n_{4} is never 'n_{', '4}'
                 if current and text_width(current + ch, font_size, bold=bold, italic=italic) > max_width:
                     lines.append(current)
                     current = ch

@@ -8,7 +8,9 @@ from __future__ import annotations
 import io
 import json
 import shutil
+from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 from ce_helpers import math_labels_png
@@ -16,6 +18,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from crafteditor.config import Config
 from crafteditor.convert import convert
+from crafteditor.ocr.math_letters import _groups, crop_ink, read_math_lead
 from crafteditor.realset import svg_words, words_of
 from crafteditor.text_regions import DARK, ink_level
 
@@ -125,3 +128,23 @@ def test_a_minus_in_a_subscript_keeps_the_label_one_word():
     words = svg_words(convert(_time_labels(["$h_{t-1}$", "$c_{t-1}$", "$s_{t-1}$"]), Config()).svg)
     assert sum(words[w] for w in ("ht1", "ct1", "st1")) >= 2, words
 
+
+
+@pytest.mark.parametrize(("crop", "read", "conf", "want"), [("bloch_italic_x2.png", "C2", 0.926, "x2"),
+                                                          ("bloch_italic_x1.png", "X1", 0.982, "x1")])
+def test_a_sure_misreading_of_an_italic_x_is_read_again(crop, read, conf, want):
+    """Real TikZ (janosh/diagrams' Bloch sphere at 150 dpi): the recogniser was sure of 'C2' and 'X1' for the
+    italic x of x_2 and x_1; a sure letter is weighed against the italic letters too."""
+    img = cv2.imread(str(Path(__file__).parent / "crops" / crop))
+    centres = [(a + b) / 2 for a, b, _ in _groups(crop_ink(img))]
+    assert read_math_lead(read, conf, centres, img)[0] == want
+
+
+def test_a_sure_upright_letter_stays():
+    """A sans 'C2' read surely is no italic x: the reading's own fit is the rival."""
+    img = Image.new("RGB", (40, 24), "white")
+    ImageDraw.Draw(img).text((3, 2), "C2", fill="black", font=ImageFont.truetype("DejaVuSans.ttf", 16))
+
+    bgr = np.asarray(img)[:, :, ::-1].copy()
+    centres = [(a + b) / 2 for a, b, _ in _groups(crop_ink(bgr))]
+    assert read_math_lead("C2", 0.97, centres, bgr)[0] == "C2"

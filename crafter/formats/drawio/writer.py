@@ -36,6 +36,7 @@ from crafter.base.rules import (
     group_stroke_width,
     panel_letters,
     readable_on,
+    wrap_width,
 )
 from crafter.base.svgpath import parse_path, path_bbox, path_to_d, transform_path
 from crafter.base.text import FONT_CLASS_FAMILIES, text_width, wrap
@@ -148,10 +149,7 @@ def visible_cell(c: Component, fig: Figure, t: Theme, by_id: dict[str, Component
     if isinstance(c, Node):
         style = _node_style(c, t, box)
         fs = c.font_size or t.font_size
-        max_w = box.w - 2 * t.node_pad_x
-        if c.width is None:
-            max_w = min(max_w, t.node_max_text_w)
-        out["label"] = "\n".join(wrap(c.text, fs, max(max_w, fs) + WRAP_SLACK, bold=c.bold, italic=c.italic))
+        out["label"] = "\n".join(wrap(c.text, fs, wrap_width(c, box.w, t), bold=c.bold, italic=c.italic))
     elif isinstance(c, Group):
         bold, width = group_bold(c, t), group_stroke_width(c, t)
         style = {"rounded": "1", "absoluteArcSize": "1", "arcSize": num(2 * t.corner_radius), "whiteSpace": "wrap",
