@@ -40,6 +40,7 @@ MAKERS: dict[str, str] = {
     "mermaid-looks": "craftbench.makers.mermaid_looks",
     "plantuml": "craftbench.makers.plantuml",
     "sequences": "craftbench.makers.sequences",
+    "seq-real": "craftbench.makers.seq_real",
     "tikz": "craftbench.makers.tikz",
 }
 
