@@ -44,6 +44,7 @@ MAKERS: dict[str, str] = {
     "mermaid-versions": "craftbench.makers.mermaid_versions",
     "plantuml": "craftbench.makers.plantuml",
     "sequences": "craftbench.makers.sequences",
+    "seq-real": "craftbench.makers.seq_real",
     "tikz": "craftbench.makers.tikz",
     "tikz-wild": "craftbench.makers.tikz_wild",
 }

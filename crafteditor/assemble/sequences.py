@@ -38,6 +38,7 @@ from crafteditor.assemble.seq_strokes import (
     waves,
     wavy_head,
 )
+from crafteditor.assemble.seq_wander import wandering_messages
 from crafteditor.assemble.slanted import slanted_strokes
 from crafteditor.lines.paths import LinePath
 from crafteditor.ocr.runs import TextRun, split_wide_gaps
@@ -127,6 +128,7 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
         if all(abs(m.points[0][1] - n.points[0][1]) > 2 * WAVE for n in messages) and all(
                 dist_to_polyline(mid, n.points) > 2 * WAVE for n in slanted):
             messages.append(m)
+    messages += wandering_messages(drawn, rgb, found, messages)
     messages += creation_messages(ink, rgb, found, [*shapes, *extra], len(shapes))
     messages.sort(key=lambda m: m.points[0][1])
     # a row through a note's or other box's middle is none of its messages (a note's text, its fold)
