@@ -4,8 +4,10 @@ The other Mermaid makers draw sources we wrote, in one Mermaid (11). A PNG commi
 exported over six years by mermaid-cli, the live editor or GitHub, from Mermaid 8.x, 9.x and 10.x: other
 arrowheads, edge-label plates, fonts (trebuchet 16 px), node padding, ``graph`` drawn by dagre-d3, v1
 ``stateDiagram``, often at 1×. Here every source is a **real** ``mermaid`` block (a Markdown fence, or a ``.mmd``
-file with no picture of its own name beside it: an exported figure may be a real-set figure) from a
-repository snapshot under ``/work/.mirror`` (``$CRAFTER_MIRROR``; the ``fetch`` tool brings them), each
+file) from a repository snapshot under :func:`craftbench.makers.mirrors.mirror_root` (the ``fetch`` tool brings
+them), never one a real-set figure may have been drawn from (:class:`RealSet`: a picture of its name beside it,
+a real-set figure of its repository with its name, every extension stripped, or sharing most of its node
+labels, any split; only the count left out is told), each
 figure drawn by one of the npm aliases ``mermaid8`` (8.14.0), ``mermaid9`` (9.4.3), ``mermaid10`` (10.9.3) or
 ``mermaid`` (11), in turn, at device scale 1 or 2; a version that refuses a source
 (newer syntax) hands it to the next one. Each record keeps its repository, path and licence.
@@ -24,14 +26,16 @@ from __future__ import annotations
 
 import hashlib
 import html
-import os
+import json
 import random
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 from craftbench.makers.browser import scaled_pages
 from craftbench.makers.mermaid import BACKGROUND, PAGE, MermaidMakerError, MermaidMissingError, _clean
+from craftbench.makers.mirrors import mirror_root
 
 # repository (owner/name) -> its licence; only repositories whose licence allows redistribution of a drawing
 REPOS = {"mermaid-js/mermaid": "MIT", "kubernetes/enhancements": "Apache-2.0", "kubernetes/community": "Apache-2.0",
@@ -46,6 +50,7 @@ FENCE = re.compile(r"^\s*(```|~~~)\s*mermaid(?:-example)?\s*$")
 HEADS = {"graph": "flowchart", "flowchart": "flowchart", "stateDiagram": "state", "stateDiagram-v2": "state"}
 SKIP = re.compile(r"fa:fa-|<img|\bclick\b|\bhref\b|@\{|:::?\s*$")
 MIN_NODES, MAX_NODES, MIN_EDGES = 3, 30, 2
+MANIFEST = Path(__file__).resolve().parents[2] / "realset" / "manifest.json"
 
 
 def mermaid_js(package: str, root: Path | None = None) -> Path:
@@ -83,8 +88,52 @@ def kind_of(src: str) -> str | None:
     return None
 
 
-def harvest(mirror: Path) -> list[dict]:
-    """Every flowchart and state diagram in the mirrored repositories of :data:`REPOS`, once each (sorted)."""
+def _name(path: str) -> str:
+    """A file's name, every extension stripped: ``docs/Flow-chart.mmd.svg`` -> ``flow_chart``."""
+    return Path(path).name.split(".")[0].lower().replace("-", "_")
+
+
+def _words(labels: list[str]) -> frozenset[str]:
+    return frozenset(w for w in (" ".join(re.findall(r"\w+", label(x).casefold())) for x in labels) if w)
+
+
+class RealSet:
+    """The real-figure set's figure names and node labels by repository (any split), held only to leave out a
+    source one of them may have been drawn from. Its checks answer yes or no and count the yeses
+    (:attr:`left_out`); nothing of a figure is shown."""
+
+    def __init__(self, manifest: Path = MANIFEST) -> None:
+        figures = json.loads(manifest.read_text(encoding="utf-8")).get("figures", []) if manifest.is_file() else []
+        self._names: dict[str, set[str]] = {}
+        self._labels: dict[str, list[frozenset[str]]] = {}
+        for f in figures:
+            if f.get("repo"):
+                self._names.setdefault(f["repo"], set()).add(_name(f.get("path") or ""))
+                self._labels.setdefault(f["repo"], []).append(_words(f.get("nodes") or []))
+        self.left_out = 0
+
+    def __repr__(self) -> str:
+        return f"RealSet({len(self._names)} repositories)"
+
+    def _told(self, hit: bool) -> bool:
+        self.left_out += hit
+        return hit
+
+    def named(self, repo: str, path: str) -> bool:
+        """Whether a real-set figure of ``repo`` has the name of ``path`` (every extension stripped)."""
+        return self._told(_name(path) in self._names.get(repo, ()))
+
+    def like(self, repo: str, nodes: list[str]) -> bool:
+        """Whether a real-set figure of ``repo`` shares most node labels with ``nodes`` (two at least, more than
+        half of the smaller of the two)."""
+        mine = _words(nodes)
+        return self._told(any(len(mine & theirs) >= 2 and len(mine & theirs) * 2 > min(len(mine), len(theirs))
+                              for theirs in self._labels.get(repo, ())))
+
+
+def harvest(mirror: Path, real: RealSet | None = None) -> list[dict]:
+    """Every flowchart and state diagram in the mirrored repositories of :data:`REPOS`, once each (sorted), those
+    a real-set figure may have been drawn from left out (a picture of the same name beside it, or ``real``)."""
     seen, out = set(), []
     for repo, licence in sorted(REPOS.items()):
         git = mirror / repo.replace("/", "+") / "repo"
@@ -93,10 +142,11 @@ def harvest(mirror: Path) -> list[dict]:
         run = lambda *a: subprocess.run(["git", "--git-dir", str(git), *a], capture_output=True,  # noqa: E731
                                         text=True, errors="replace").stdout
         paths = run("ls-tree", "-r", "--name-only", "HEAD").split("\n")
-        exported = {p.rsplit(".", 1)[0] for p in paths if re.search(r"\.(png|jpe?g|svg|gif)$", p, re.I)}
+        exported = {(str(Path(p).parent), _name(p)) for p in paths if re.search(r"\.(png|jpe?g|svg|gif)$", p, re.I)}
         for path in paths:
-            if not re.search(r"\.(md|mmd|mermaid)$", path) or path.rsplit(".", 1)[0] in exported:
-                continue  # a source exported beside itself may be a real-set figure's: never drawn here
+            if not re.search(r"\.(md|mmd|mermaid)$", path) or (str(Path(path).parent), _name(path)) in exported \
+                    or (real is not None and real.named(repo, path)):
+                continue  # a source exported beside itself, or named as a real-set figure: never drawn here
             for src in blocks(run("show", f"HEAD:{path}"), path.endswith(".md")):
                 key = re.sub(r"\s+", " ", src).strip()
                 if kind_of(src) and key not in seen and not SKIP.search(src):
@@ -231,8 +281,8 @@ def _draw_one(pages, src: str, packages: list[str], theme: str, scale: int, png:
 
 def draw(figs: Path, n: int = 48, seed: int = 0) -> list[dict]:
     """Draw ``n`` real sources (versions in turn) to ``figs`` (PNG and ``.mmd``); their truth records."""
-    mirror = Path(os.environ.get("CRAFTER_MIRROR", "/work/.mirror"))
-    pool = harvest(mirror)
+    mirror, real = mirror_root(), RealSet()
+    pool = harvest(mirror, real)
     if not pool:
         raise MermaidMakerError(f"{mirror}: no mirrored repository of {', '.join(REPOS)} holds a Mermaid source")
     random.Random(seed).shuffle(pool)
@@ -243,7 +293,7 @@ def draw(figs: Path, n: int = 48, seed: int = 0) -> list[dict]:
             if len(records) >= n:
                 break
             truth = _truth(pages, item)
-            if truth is None:
+            if truth is None or real.like(item["repo"], truth["nodes"]):
                 continue
             k = len(records)
             package = order[k % len(order)]
@@ -265,4 +315,5 @@ def draw(figs: Path, n: int = 48, seed: int = 0) -> list[dict]:
                             "repo": item["repo"], "path": item["path"], "licence": item["licence"],
                             "text": _clean(truth["text"]), "nodes": truth["nodes"], "edges": truth["edges"],
                             "images": 0})
+    print(f"mermaid-versions: {real.left_out} sources left out as maybe a real-set figure's", file=sys.stderr)
     return records

@@ -15,7 +15,7 @@ where the source makes them plain: no ``\\foreach``, ``\\pic``, ``forest``, ``ne
 ``\\newcommand``; then every named, readable ``\\node`` is a node and every ``\\draw`` with an arrow head between
 two of them (``--``, ``to``, ``-|``, ``|-``, ``edge``) an edge, source first.
 
-    CRAFTBENCH_MIRRORS=/work/.mirror craftbench makers tikz-wild -o /tmp/makers/tikzw -n 200
+    craftbench makers tikz-wild -o /tmp/makers/tikzw -n 200   # mirrors: craftbench.makers.mirrors.mirror_root()
     python scripts/missed_words.py /tmp/makers/tikzw OUT.json --split drawn   # with PYTHONPATH at this checkout
 
 Round 13 (session 48): 106 of 109 readable sources compiled; on the first 81, words 0.670 (694 of 1,036)
@@ -28,7 +28,6 @@ split/merged 28 -> 11.
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -37,6 +36,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from craftbench.makers.mirrors import mirror_root
 from craftbench.makers.tikz import GREEK, TikzMakerError
 
 # repository -> (folder the sources lie under, licence); the mirrors are git directories (owner+name/repo)
@@ -58,6 +58,7 @@ SYMBOLS = {**GREEK, **MORE_GREEK, "odot": "⊙", "oplus": "⊕", "otimes": "⊗"
 KEEP_ARG = {"mathbf", "mathrm", "mathit", "mathsf", "mathtt", "mathcal", "mathbb", "boldsymbol", "bm", "text",
             "textbf", "textit", "textrm", "textsf", "texttt", "emph", "operatorname", "mbox", "textsc", "underline",
             "mathnormal", "textnormal", "ensuremath"}
+LITERAL = {"%", "&", "_", "#"}  # an escaped character is typeset where it stands: 50\% is "50%"
 ACCENTS = {"hat": "\u0302", "tilde": "\u0303", "bar": "\u0304", "overline": "\u0304", "vec": "\u20d7",
            "dot": "\u0307", "widehat": "\u0302", "widetilde": "\u0303"}
 DROP = {"small", "large", "Large", "LARGE", "huge", "Huge", "tiny", "scriptsize", "footnotesize", "normalsize",
@@ -68,6 +69,8 @@ DROP = {"small", "large", "Large", "LARGE", "huge", "Huge", "tiny", "scriptsize"
 NOT_PLAIN = re.compile(r"\\foreach|\\pic\b|\\newcommand|\\def\\|forest|neuralnetwork|pgfplots|\\begin\{axis|"
                        r"\\matrix|\\graph\b|circuitikz|\\pgfmathsetmacro|\\tdplot|\\draw\s*plot|\\addplot")
 NODE = re.compile(r"\bnode\s*(?:\[|\(|at\b|\{)")
+# an arrow option: a tip (``<``, ``>``, ``|``, a named one such as ``Stealth`` or ``{Latex}``) or none, each side
+ARROW = re.compile(r"([<>|]*|\{?[A-Za-z' ]+\}?)-([<>|]*|\{?[A-Za-z' ]+\}?)")
 DRAW_EDGE = re.compile(r"\\(?:draw|path)\s*\[([^\]]*)\]\s*\(([\w\- ]+?)(?:\.[\w ]+)?\)\s*"
                        r"(?:--|to(?:\s*\[[^\]]*\])?|-\||\|-|edge(?:\s*\[[^\]]*\])?)\s*"
                        r"(?:node\s*(?:\[[^\]]*\])?\s*\{[^{}]*\}\s*)?\(([\w\- ]+?)(?:\.[\w ]+)?\)\s*;")
@@ -88,16 +91,18 @@ def _group(s: str, i: int, open_: str = "{", close: str = "}") -> tuple[str, int
     """The balanced group starting at ``s[i] == open_``: its inside and the index after it."""
     if i >= len(s) or s[i] != open_:
         return None
-    depth = 0
-    for j in range(i, len(s)):
-        if s[j] == "\\":
+    depth, j = 0, i
+    while j < len(s):
+        if s[j] == "\\":  # a backslash escapes the next character: \\} closes, \} does not
+            j += 2
             continue
-        if s[j] == open_ and (j == 0 or s[j - 1] != "\\"):
+        if s[j] == open_:
             depth += 1
-        elif s[j] == close and s[j - 1] != "\\":
+        elif s[j] == close:
             depth -= 1
             if depth == 0:
                 return s[i + 1:j], j + 1
+        j += 1
     return None
 
 
@@ -114,18 +119,21 @@ def tex_words(text: str) -> str | None:
             math = not math
             i += 1
         elif ch == "\\":
-            m = re.match(r"\\([A-Za-z]+|.)\s*", text[i:])
-            name = m.group(1)
+            m = re.match(r"\\(?:([A-Za-z]+)\s*|(.))", text[i:], re.S)  # a control word eats the spaces after it
+            if m is None:
+                return None  # a backslash ending the text: nothing to read
+            name = m.group(1) or m.group(2)
             i += m.end()
             if name == "\\":
                 out.append(" ")
                 if i < len(text) and text[i] == "[":  # \\[2pt]
                     i = text.find("]", i) + 1
-            elif name in (",", ";", ":", "!", " "):
+            elif name in (",", ";", ":", "!") or name.isspace():
                 out.append(" " if name != "!" else "")
             elif name in SYMBOLS:
                 sym = SYMBOLS[name]
-                out.append(f" {sym} " if not sym.isalnum() and len(sym) == 1 and sym not in "…" else sym)
+                spaced = not sym.isalnum() and len(sym) == 1 and sym not in "…" and name not in LITERAL
+                out.append(f" {sym} " if spaced else sym)
             elif name in DROP:
                 pass
             elif name in KEEP_ARG or name in ACCENTS or name == "frac":
@@ -218,6 +226,17 @@ def node_texts(src: str) -> list[tuple[str | None, str]]:
     return found
 
 
+def arrow_heads(opts: str) -> tuple[bool, bool] | None:
+    """(a head at the path's start, a head at its end) from a ``\\draw``'s arrow option (``->``, ``<-``,
+    ``Stealth-``, ``-{Latex}``, ``|->``, ``arrows=<->``), None where the options name none."""
+    for opt in opts.split(","):
+        opt = re.sub(r"^\s*arrows?\s*=", "", opt).strip()
+        m = ARROW.fullmatch(opt)
+        if m:
+            return tuple(bool(re.search(r"[<>A-Za-z]", part)) for part in m.groups())
+    return None
+
+
 def truth_of(src: str) -> tuple[list[str], list[str], list[list[str]]]:
     """Words, nodes and edges of one TikZ source (nodes and edges only where the source makes them plain)."""
     body = re.sub(r"(?<!\\)%.*", "", src)
@@ -240,10 +259,11 @@ def truth_of(src: str) -> tuple[list[str], list[str], list[list[str]]]:
         opts, a, b = m.group(1), m.group(2).strip(), m.group(3).strip()
         if not labels.get(a) or not labels.get(b):
             continue
-        if "<" in opts and ">" not in opts:
-            a, b = b, a
-        elif ">" not in opts and "<" not in opts and "Stealth" not in opts and "Latex" not in opts:
+        heads = arrow_heads(opts)
+        if heads is None or not any(heads):
             continue
+        if heads == (True, False):  # a head at the path's start only: the arrow points back
+            a, b = b, a
         edges.append([labels[a], labels[b]])
     return words, nodes, edges
 
@@ -295,8 +315,11 @@ def _compile(tex: str, png: Path, dpi: int) -> bool:
                 break
         else:
             return False
-        r = subprocess.run(["pdftoppm", "-r", str(dpi), "-png", "-singlefile", "-f", "1", "fig.pdf", "fig"],
-                           cwd=tmp, capture_output=True, timeout=120)
+        try:
+            r = subprocess.run(["pdftoppm", "-r", str(dpi), "-png", "-singlefile", "-f", "1", "fig.pdf", "fig"],
+                               cwd=tmp, capture_output=True, timeout=120)
+        except subprocess.TimeoutExpired:
+            return False  # a page too heavy to rasterise: that source is skipped
         if r.returncode or not (Path(tmp) / "fig.png").is_file():
             return False
         shutil.move(Path(tmp) / "fig.png", png)
@@ -308,7 +331,7 @@ def draw(figs: Path, n: int, seed: int) -> list[dict]:
     for tool in ("pdflatex", "pdftoppm"):
         if shutil.which(tool) is None:
             raise TikzMakerError(f"the tikz-wild maker needs {tool} (TeX Live with TikZ and standalone; poppler-utils)")
-    mirrors = Path(os.environ.get("CRAFTBENCH_MIRRORS", "~/mirrors")).expanduser()
+    mirrors = mirror_root()
     found = sources(mirrors)
     if not found:
         raise TikzMakerError(f"no TikZ sources under {mirrors} (set CRAFTBENCH_MIRRORS to the folder of "

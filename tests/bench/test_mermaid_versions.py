@@ -65,13 +65,18 @@ def test_state_truth_skips_dots_and_forks_and_reads_names_and_notes():
 
 
 def test_harvest_skips_sources_exported_beside_themselves(tmp_path, monkeypatch):
-    """A ``.mmd`` with a picture of its own name beside it may be a real-set figure's source: never drawn."""
+    """A ``.mmd`` with a picture of its own name beside it (``a.png``, mermaid-cli's ``c.mmd.svg``), or named as a
+    real-set figure of its repository (pictures kept elsewhere), may be a real-set figure's source: never drawn."""
+    import json
     import subprocess
 
     work = tmp_path / "w"
     work.mkdir()
     (work / "a.mmd").write_text("graph LR\n A-->B\n B-->C\n")
     (work / "a.png").write_bytes(b"x")
+    (work / "c.mmd").write_text("graph LR\n C-->D\n D-->E\n")
+    (work / "c.mmd.svg").write_bytes(b"x")
+    (work / "d-e.mmd").write_text("graph LR\n F-->G\n G-->H\n")
     (work / "b.mmd").write_text("graph LR\n X-->Y\n Y-->Z\n")
     (work / "README.md").write_text("```mermaid\nstateDiagram-v2\n s1-->s2\n```\n")
     git = tmp_path / "mirror" / "o+r" / "repo"
@@ -81,9 +86,30 @@ def test_harvest_skips_sources_exported_beside_themselves(tmp_path, monkeypatch)
     for cmd in (["add", "-A"], ["commit", "-qm", "x"]):
         subprocess.run(["git", "--git-dir", str(git), "--work-tree", str(work), *cmd], check=True, env=env)
     monkeypatch.setattr(mv, "REPOS", {"o/r": "MIT"})
-    got = mv.harvest(tmp_path / "mirror")
+    manifest = tmp_path / "manifest.json"
+    manifest.write_text(json.dumps({"figures": [
+        {"repo": "o/r", "path": "img/D_E.mmd.png", "split": "test", "nodes": []},
+        {"repo": "x/y", "path": "b.png", "split": "test", "nodes": []}]}))  # another repository's: no bar
+    real = mv.RealSet(manifest)
+    got = mv.harvest(tmp_path / "mirror", real)
     assert sorted((g["path"], g["kind"], g["licence"]) for g in got) == [("README.md", "state", "MIT"),
                                                                          ("b.mmd", "flowchart", "MIT")]
+    assert real.left_out == 1
+
+
+def test_real_set_leaves_out_a_source_sharing_most_labels_with_its_repository_figure(tmp_path):
+    import json
+
+    manifest = tmp_path / "manifest.json"
+    manifest.write_text(json.dumps({"figures": [
+        {"repo": "o/r", "path": "docs/img/flow.png", "split": "test", "nodes": ["Start", "Check<br>input", "Done"]},
+        {"repo": "o/r", "path": "other.png", "split": "dev", "nodes": ["Start", "Other", "Third", "Fourth"]}]}))
+    real = mv.RealSet(manifest)
+    assert real.like("o/r", ["start", "Check input", "Done", "Extra"])  # 3 of the figure's 3, drawn from it
+    assert not real.like("x/y", ["Start", "Check input", "Done"])  # another repository: its figures only
+    assert not real.like("o/r", ["Start", "Left", "Right", "Up"])  # one label in common is no figure
+    assert real.left_out == 1
+    assert "Start" not in repr(real) and mv.RealSet(tmp_path / "none.json").like("o/r", ["Start", "Done"]) is False
 
 
 @pytest.mark.slow
@@ -99,9 +125,9 @@ def test_mermaid_versions_draws_each_version(tmp_path, monkeypatch):
     except mv.MermaidMakerError:
         pytest.skip("the mermaid8/9/10 npm aliases are not installed (npm install)")
     src = "graph TD\n  A[Start here] -->|yes| B(Then this)\n  B --> C{Pick one}\n  C -.-> D[Done]\n"
-    monkeypatch.setattr(mv, "harvest", lambda mirror: [{"repo": "o/r", "path": "x.md", "licence": "MIT",
+    monkeypatch.setattr(mv, "harvest", lambda mirror, real=None: [{"repo": "o/r", "path": "x.md", "licence": "MIT",
                                                          "kind": "flowchart", "source": src}] * 4)
-    monkeypatch.setenv("CRAFTER_MIRROR", str(tmp_path))
+    monkeypatch.setenv("CRAFTBENCH_MIRRORS", str(tmp_path))
     recs = mv.draw(tmp_path, n=4, seed=0)
     assert [r["mermaid_version"] for r in recs] == ["8.14.0", "9.4.3", "10.9.3", "11"]
     for r in recs:
