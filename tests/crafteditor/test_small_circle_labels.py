@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from crafteditor.config import THEME
 from crafter.base.rules import node_label_lines
 from crafter.base.text import wrap
-from crafteditor.config import THEME
 from crafter.spec.model import Box, Node
 
 
