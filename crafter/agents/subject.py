@@ -20,7 +20,7 @@ _COUNT = re.compile(r"(?i)" + _COUNT_WORD + r"(?:[\w-]+\s+)?$")  # "two layers",
 _HAS_COUNT = re.compile(r"(?i)\b(?:has|have|holds?|contains?|comprises?|into|through)\s+" + _COUNT_WORD
                         + r"(?:[\w-]+\s+)?$")
 _COUNTED = re.compile(r"(?i)^(?:two|three|four|five|six|seven|eight|nine|ten|both|all|several)\s+(?=\S)")
-_GENERIC = {"data", "input", "inputs", "output", "outputs", "result", "results", "pipeline", "sample", "samples"}
+GENERIC_NOUNS = {"data", "input", "inputs", "output", "outputs", "result", "results", "pipeline", "sample", "samples"}
 _PRESENTED = re.compile(r"\b[Ww]e\s+(?P<verb>present|propose|introduce|describe|build|design)\s+"
                         r"(?P<name>[A-Z][\w-]*[A-Z][\w-]*)(?=\s*[,:(]|\s+(?:which|that|a|an)\b)")
 
@@ -53,7 +53,7 @@ def drop_generic_names(reading: BriefReading, text: str) -> None:
     input goes to the encoder" is a box); a plural of one to three words said only right after a count ("these two
     steps"), or, when it has links, only after a verb of having ("has two layers", "holds two modules")."""
     linked = {x for r in reading.relations for x in r} | {x for g, ms in reading.groups for x in [g, *ms]}
-    gone = {e for e in reading.entities if e.lower() in _GENERIC and e not in linked}  # "the input goes to …": a box
+    gone = {e for e in reading.entities if e.lower() in GENERIC_NOUNS and e not in linked}  # "the input goes to …": a box
     for e in reading.entities:
         bare = _COUNTED.sub("", e)  # "Two layers": the reader kept its count
         if len(bare.split()) > 3 or not re.search(r"[^\Wsu]s$", bare):
