@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from crafter.agents.headed import headed_names
+from crafter.agents.headed import headed_names, is_order
 from crafter.agents.labels import labels_match, normalise_label, slug_id
 from crafter.agents.phrases import ITEM_RE, MAX_LABEL_WORDS, QUOTED_RE, clean_phrase, item_label, step_name
 from crafter.agents.prose import (
@@ -157,7 +157,7 @@ def _chain_flow_lines(text: str, names: _Names) -> None:
         prev = here or prev
 
 
-_HEADED_RE = re.compile(r"^\s*(?:[-*•·–]\s+)?(?P<head>[^:\n]{1,40}?)\s*:\s+(?P<rest>\S.*)$")
+_HEADED_RE = re.compile(r"^\s*(?:(?:[-*•·–]|\(?\d+[.)])\s+)?(?P<head>[^:\n]{1,40}?)\s*:\s+(?P<rest>\S.*)$")
 
 
 def _read_headed_lines(text: str, reading: BriefReading, *, lists_only: bool = False) -> None:
@@ -167,7 +167,8 @@ def _read_headed_lines(text: str, reading: BriefReading, *, lists_only: bool = F
     followed by GFN2-xTB", a step)."""
     for line in text.split("\n"):
         m = _HEADED_RE.match(line)
-        if not m or len(m.group("head").split()) > 4 or not re.search(r"[^\W\d_]", m.group("head")):
+        if not m or len(m.group("head").split()) > 4 or not re.search(r"[^\W\d_]", m.group("head")) \
+                or is_order(m.group("head")):  # "2. Filter: reads and adapters": a step, no group
             continue
         label = clean_phrase(m.group("head"), side="right")
         rest = m.group("rest").lower()

@@ -4,8 +4,8 @@ HoloLens 2". The names after the colon are the boxes; the heading names the grou
 :func:`crafter.agents.extract._read_headed_lines`), not a box of its own.
 
 A heading over a step ("- embed: 3D embedding followed by GFN2-xTB"), over settings ("- production: 500 ns
-unrestrained, 2 fs step") or over a sentence ("- generators: G maps horse → zebra") is no list of names: the
-item keeps its heading as its name.
+unrestrained, 2 fs step"), over a sentence ("- generators: G maps horse → zebra") or said as an order ("2. Filter:
+low-quality reads and adapters") is no list of names: the item keeps its heading as its name.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from crafter.agents.prose import verb_lemma
+from crafter.agents.subject import GENERIC_NOUNS
 
 _HEADED = re.compile(r"^(?P<head>[^:\n]{1,40}?)\s*:\s+(?P<rest>\S.*)$")
 _PIECE_SPLIT = re.compile(r"\s*(?:,|/|;|\+|\band\b|\bor\b|&)\s*")
@@ -25,19 +26,27 @@ def _is_name(piece: str) -> bool:
     """A short noun phrase: no verb but a last word that is also a noun ("nucleotide search", "Illumina reads"),
     no participle, no setting opened by a number, no formula, no preposition."""
     words = piece.split()
-    if len(words) == 1 and piece.islower() and (verb_lemma(piece) or re.search(r"(?:is|iz|at|if)e$", piece)):
-        return False  # "neutralise", "filter": an order
+    if len(words) == 1 and piece.islower() and verb_lemma(piece):
+        return False  # "filter", "embed": an order
     if not words or len(words) > _MAX_NAME_WORDS or not re.match(r"[^\W\d_]", piece) or _NOT_A_NAME.search(piece):
         return False
     return not any(w.islower() and not w.endswith("ed") and verb_lemma(w) for w in words[:-1]) \
         and not (len(words) > 1 and words[-1].lower().endswith("ed"))
 
 
+def is_order(head: str) -> bool:
+    """A heading that is a step said as an order ("Filter: low-quality reads and adapters"): a verb of the lexicon in
+    its bare form, not a generic noun ("Output: a VCF and a report")."""
+    word = head.strip().lower()
+    return verb_lemma(word) == word and word not in GENERIC_NOUNS
+
+
 def headed_names(item: str) -> tuple[str, list[str]] | None:
     """(heading, names) for an item "heading: A, B and C" whose text after the colon is two or more short
     names and nothing else; None otherwise."""
     m = _HEADED.match(item.strip())
-    if not m or len(m.group("head").split()) > 3 or not re.search(r"[^\W\d_]", m.group("head")):
+    if not m or len(m.group("head").split()) > 3 or not re.search(r"[^\W\d_]", m.group("head")) \
+            or is_order(m.group("head")):
         return None
     rest = re.sub(r"\s*\([^()]*\)", " ", m.group("rest")).strip().rstrip(".")
     pieces = [p.strip() for p in _PIECE_SPLIT.split(rest) if p.strip()]

@@ -3,7 +3,8 @@ tool's name ("`cohortkit` builds study cohorts …", "metaflow is a Nextflow pip
 paragraph says "We present FedLite, in which the server …"; the boxes are the system's parts, its name titles the
 figure. A count of its parts: "the ETL tier has two layers", "Preprocessing holds two modules", "these two steps",
 "both paths": a plural said only after a number or "both" gathers boxes the brief names one by one. A generic
-noun alone and linked to nothing: "brings the code to the data", "its output does not gate trimming".
+noun alone and linked to nothing: "brings the code to the data", "its output does not gate trimming". An opening
+common noun is no system: "client sends a request to the server" draws the client.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ _COUNT = re.compile(r"(?i)" + _COUNT_WORD + r"(?:[\w-]+\s+)?$")  # "two layers",
 _HAS_COUNT = re.compile(r"(?i)\b(?:has|have|holds?|contains?|comprises?|into|through)\s+" + _COUNT_WORD
                         + r"(?:[\w-]+\s+)?$")
 _COUNTED = re.compile(r"(?i)^(?:two|three|four|five|six|seven|eight|nine|ten|both|all|several)\s+(?=\S)")
-_GENERIC = {"data", "input", "inputs", "output", "outputs", "result", "results", "pipeline", "sample", "samples"}
+GENERIC_NOUNS = {"data", "input", "inputs", "output", "outputs", "result", "results", "pipeline", "sample", "samples"}
 _PRESENTED = re.compile(r"\b[Ww]e\s+(?P<verb>present|propose|introduce|describe|build|design)\s+"
                         r"(?P<name>[A-Z][\w-]*[A-Z][\w-]*)(?=\s*[,:(]|\s+(?:which|that|a|an)\b)")
 
@@ -28,20 +29,27 @@ _PRESENTED = re.compile(r"\b[Ww]e\s+(?P<verb>present|propose|introduce|describe|
 def system_name(text: str) -> tuple[str, str | None] | None:
     """(the system's name, the verb it is presented by: "present", or None for a README's opening)."""
     m = _OPENING.match(text)
-    if m and (m.group("verb") == "is" or m.group("verb").endswith("s") and verb_lemma(m.group("verb"))):
-        return m.group("code") or m.group("low"), None
+    if m:  # "client sends a request …": a common noun; "bwa-mem2 maps …", "metaflow is a …": a tool
+        verb, name = m.group("verb"), m.group("code") or m.group("low")
+        is_a = verb == "is" and re.match(r"\s+an?\b", text[m.end():])
+        if (verb == "is" or verb.endswith("s") and verb_lemma(verb)) \
+                and (m.group("code") or is_a or re.search(r"[-_.\d]", name)):
+            return name, None
     p = _PRESENTED.search(text)
     return (p.group("name"), p.group("verb")) if p else None
 
 
 def drop_system_name(reading: BriefReading, text: str) -> None:
-    """The system's own name is no box (nor are its links): it titles the figure when nothing else does."""
+    """The system's own name is no box (nor are its links): it titles the figure when nothing else does. A name
+    neither in backticks nor presented ("bwa-mem2 maps the reads to the index") stays a box when it has links."""
     found = system_name(text)
     if not found:
         return
     name, verb = found
     keys = {box_key(name)} | ({box_key(f"{verb} {name}")} if verb else set())
     gone = {e for e in reading.entities if box_key(e) in keys}
+    if not (verb or text.lstrip().startswith("`")):  # a name unquoted: a box when it has links
+        gone -= {x for r in reading.relations for x in r}
     if not gone:
         return
     reading.title = reading.title or name
@@ -53,7 +61,7 @@ def drop_generic_names(reading: BriefReading, text: str) -> None:
     input goes to the encoder" is a box); a plural of one to three words said only right after a count ("these two
     steps"), or, when it has links, only after a verb of having ("has two layers", "holds two modules")."""
     linked = {x for r in reading.relations for x in r} | {x for g, ms in reading.groups for x in [g, *ms]}
-    gone = {e for e in reading.entities if e.lower() in _GENERIC and e not in linked}  # "the input goes to …": a box
+    gone = {e for e in reading.entities if e.lower() in GENERIC_NOUNS and e not in linked}  # "the input goes to …": a box
     for e in reading.entities:
         bare = _COUNTED.sub("", e)  # "Two layers": the reader kept its count
         if len(bare.split()) > 3 or not re.search(r"[^\Wsu]s$", bare):

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 
 from crafter.agents.extract import figure_from_brief
 from crafter.agents.prose import _DETERMINERS, _NOUNISH_VERBS, _PREPS, verb_lemma  # the prose reader's words
+from crafter.agents.subject import GENERIC_NOUNS  # the nouns the reader drops when alone
 from crafter.corpora import Brief, FigureScore, load_briefs, score_figure
 from crafter.corpora.scoring import GROUP_JACCARD, _leaves, arrows, normal_form
 from crafter.errors import SpecError
@@ -320,8 +321,6 @@ def _node_miss_class(text: str, start: int, end: int, gold: set[str], unmatched:
 
 FALSE_CLASSES = ("near a gold node's words", "a number or unit", "a verb or adverb", "a generic noun",
                  "a clause (a verb inside)", "a name the gold leaves out")
-_GENERIC_WORDS = {"data", "input", "inputs", "output", "outputs", "result", "results", "model", "pipeline", "sample",
-                  "samples", "system", "file", "step", "steps", "stage", "part", "parts", "module", "modules"}
 
 
 def false_nodes(briefs: list[Brief]) -> dict[str, list[str]]:
@@ -348,7 +347,7 @@ def _false_class(label: str, form: set[str], missed: list[set[str]]) -> str:
         return FALSE_CLASSES[0]
     if re.match(r"[~\d$]", label) or re.search(r"\b\d", label) and len(words) <= 3:
         return FALSE_CLASSES[1]
-    if len(words) == 1 and words[0] in _GENERIC_WORDS:
+    if len(words) == 1 and words[0] in GENERIC_NOUNS:
         return FALSE_CLASSES[3]
     if len(words) == 1 and (verb_lemma(words[0]) or re.fullmatch(r"[a-z]{3,}(?:ly|ed)", words[0])):
         return FALSE_CLASSES[2]

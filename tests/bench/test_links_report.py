@@ -59,3 +59,11 @@ def test_false_nodes_class_every_unmatched_box_once() -> None:
         s = score_figure(b.gold, figure_from_brief(b.text), b.aliases)
         drawn += s.nodes.n_pred - s.nodes.tp
     assert sum(len(v) for v in false.values()) == drawn
+
+
+def test_a_generic_noun_is_the_one_the_reader_drops() -> None:
+    from crafter.agents.subject import GENERIC_NOUNS
+    from crafter.benchmarks.links_report import FALSE_CLASSES, _false_class
+
+    for word in GENERIC_NOUNS | {"model", "system", "module"}:
+        assert (_false_class(word, {word}, []) == FALSE_CLASSES[3]) == (word in GENERIC_NOUNS), word

@@ -41,3 +41,16 @@ def test_a_heading_over_a_step_settings_or_a_sentence_is_no_list() -> None:
     assert headed_names("equilibration: 1 ns NVT, then 1 ns NPT, heavy atoms restrained") is None
     assert headed_names("system build: solvate and neutralise") is None
     assert headed_names("inputs: main.o, util.o and libm.a") == ("inputs", ["main.o", "util.o", "libm.a"])
+
+
+def test_a_heading_said_as_an_order_is_a_step_not_a_group() -> None:
+    assert headed_names("Filter: low-quality reads and adapters") is None
+    fig = figure_from_brief("Steps:\n1. Trim: adapters and primers\n2. Filter: low-quality reads and adapters\n"
+                            "3) Map: reads to the reference\n")
+    assert "Filter" in {n.label for n in fig.of_kind("node")}
+    assert not {g.label for g in fig.of_kind("group")} & {"1", "2", "3", "Filter"}
+    assert headed_names("Output: a VCF and a report") == ("Output", ["VCF", "Report"])  # a noun, not an order
+
+
+def test_a_noun_ending_like_a_verb_is_a_name() -> None:
+    assert headed_names("Inputs: PDB file, template") == ("Inputs", ["PDB file", "Template"])

@@ -46,3 +46,21 @@ def test_a_generic_noun_alone_is_no_box() -> None:
     assert "data" not in labels and {"coordinator", "analyst"} <= labels
     labels = {n.label.lower() for n in figure_from_brief("The input goes to the encoder.").of_kind("node")}
     assert {"input", "encoder"} <= labels  # a generic noun with an arrow is a box
+
+
+def test_a_lowercase_common_noun_opening_is_a_box_not_the_system() -> None:
+    for brief, first in (("client sends a request to the server, which queries the database.", "Client"),
+                         ("user uploads a photo to the web app, which stores it in the bucket.", "User"),
+                         ("frontend calls the API gateway, which forwards to the auth service.", "Frontend")):
+        assert system_name(brief) is None
+        fig = figure_from_brief(brief)
+        lab = {c.id: c.label for c in fig.components}
+        assert first in {n.label for n in fig.of_kind("node")} and fig.title != first.lower()
+        assert any(lab[e.source] == first for e in fig.of_kind("edge"))
+    assert system_name("bwa-mem2 maps the reads.") == ("bwa-mem2", None)  # a name as code writes it
+    assert system_name("client is a thin browser app.") == ("client", None)
+
+
+def test_an_unquoted_system_name_with_links_stays_a_box() -> None:
+    fig = figure_from_brief("bwa-mem2 maps the reads to the index, which the caller reads.")
+    assert "Bwa-mem2" in {n.label for n in fig.of_kind("node")}
