@@ -1,9 +1,10 @@
 """Charts from real example code: the Vega-Lite project's own example specs, drawn by vl-convert, with
 the truth read off the live figure's scene graph rather than from data we wrote.
 
-The source is a snapshot of ``vega/vega-lite`` (BSD-3-Clause; a bare git directory under ``/work/.mirror``
-or wherever ``CRAFTBENCH_VEGALITE_GIT`` points): every ``examples/specs/*.vl.json`` whose data is inline
-(the repo's ``data/`` folder is an npm package, not in the snapshot). Each spec is rendered to PNG and to
+The source is a snapshot of ``vega/vega-lite`` (BSD-3-Clause; a bare git directory under
+:func:`craftbench.makers.mirrors.mirror_root`, ``$CRAFTBENCH_MIRRORS`` where set): every
+``examples/specs/*.vl.json`` whose data is inline (the repo's ``data/`` folder is an npm package, not in
+the snapshot). Each spec is rendered to PNG and to
 its scene graph (``vl_convert.vegalite_to_scenegraph``), which holds every mark as drawn: the truth is
 
 - ``text``: every text item drawn (titles, axis titles, tick labels, legend entries, mark labels), as
@@ -26,7 +27,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import random
 import subprocess
 import sys
@@ -36,18 +36,19 @@ from typing import Any
 
 from PIL import Image
 
+from craftbench.makers.mirrors import mirror_root
+
 REPO = "vega/vega-lite"
 ALTAIR = "vega/altair"
 LICENCE = "BSD-3-Clause"  # both repositories
-_MIRROR = "/work/.mirror"
 _DATA_MARKS = ("rect", "line", "symbol", "arc", "area")
 _SKIP_KEYS = ("facet", "hconcat", "vconcat", "concat", "repeat")
 
 
 def _git_dir(repo: str) -> str | None:
-    """The snapshot of ``repo`` under ``CRAFTBENCH_MIRROR`` (default /work/.mirror), as ``owner+name/repo``
-    or ``owner+name``; None where there is none."""
-    root = Path(os.environ.get("CRAFTBENCH_MIRROR", _MIRROR)) / repo.replace("/", "+")
+    """The snapshot of ``repo`` under the makers' mirror folder (:func:`mirror_root`), as
+    ``owner+name/repo`` or ``owner+name``; None where there is none."""
+    root = mirror_root() / repo.replace("/", "+")
     return next((str(d) for d in (root / "repo", root) if (d / "HEAD").exists()), None)
 
 
@@ -413,7 +414,7 @@ def _sources() -> list[tuple[str, str, str, str, dict[str, Any]]]:
         commit = _git(git_dir, "rev-parse", "HEAD").strip()
         out += [(repo, commit, path, maker, spec) for path, spec in read(git_dir)]
     if not out:
-        raise FileNotFoundError(f"no vega/vega-lite or vega/altair snapshot under {_MIRROR} (CRAFTBENCH_MIRROR)")
+        raise FileNotFoundError(f"no vega/vega-lite or vega/altair snapshot under {mirror_root()} (CRAFTBENCH_MIRRORS)")
     return out
 
 

@@ -122,3 +122,12 @@ def test_altair_examples_run_apart_and_url_specs_are_left_out(tmp_path, monkeypa
     assert spec is not None and "url" not in json.dumps(spec) and "datasets" in spec
     assert not list(tmp_path.iterdir())  # the json transformer's data file was not written here
     assert gallery._run_altair("import time\ntime.sleep(30)\n1\n", timeout=2) is None
+
+
+def test_snapshots_are_found_under_the_makers_one_mirror_folder(tmp_path, monkeypatch) -> None:
+    """The gallery reads its snapshots where every maker does: $CRAFTBENCH_MIRRORS (mirrors.mirror_root)."""
+    (tmp_path / "vega+vega-lite" / "repo").mkdir(parents=True)
+    (tmp_path / "vega+vega-lite" / "repo" / "HEAD").write_text("ref: refs/heads/main\n")
+    monkeypatch.setenv("CRAFTBENCH_MIRRORS", str(tmp_path))
+    assert gallery._git_dir(gallery.REPO) == str(tmp_path / "vega+vega-lite" / "repo")
+    assert gallery._git_dir(gallery.ALTAIR) is None
