@@ -1,16 +1,19 @@
 """Charts from real example code: the Vega-Lite project's own example specs, drawn by vl-convert, with
 the truth read off the live figure's scene graph rather than from data we wrote.
 
-The source is a snapshot of ``vega/vega-lite`` (BSD-3-Clause; a bare git directory under ``/work/.mirror``
-or wherever ``CRAFTBENCH_VEGALITE_GIT`` points): every ``examples/specs/*.vl.json`` whose data is inline
-(the repo's ``data/`` folder is an npm package, not in the snapshot). Each spec is rendered to PNG and to
+The source is a snapshot of ``vega/vega-lite`` (BSD-3-Clause; a bare git directory under
+:func:`craftbench.makers.mirrors.mirror_root`, ``$CRAFTBENCH_MIRRORS`` where set): every
+``examples/specs/*.vl.json`` whose data is inline (the repo's ``data/`` folder is an npm package, not in
+the snapshot). Each spec is rendered to PNG and to
 its scene graph (``vl_convert.vegalite_to_scenegraph``), which holds every mark as drawn: the truth is
 
 - ``text``: every text item drawn (titles, axis titles, tick labels, legend entries, mark labels), as
   the real set lists every visible word;
 - ``values``: each data mark read back through its axis's tick labels (a straight-line fit of label
-  value to label position, or log10 where the labels are powers): a bar's far end from zero (a stacked
-  segment's own length), a point's or line vertex's position, a slice's share of the circle in %; the
+  value to label position, or log10 where the labels are powers; three labels at least): a bar's far end
+  from zero (a stacked segment's own length, negative below zero; along x where the y axis names the
+  categories), a point's or line vertex's position, an area vertex's height above its own baseline (a
+  stacked layer's, not the running total), a slice's share of the circle in %; the
   series is the legend entry whose symbol has the mark's colour, the category the band axis's label
   nearest the mark's centre;
 - ``value_axis``: the value axis's range as drawn ([0, 100] for pies), ``value_scale`` "log" on log axes.
@@ -22,29 +25,30 @@ colour of a multi-colour chart named by a legend, three values at least.
 
 from __future__ import annotations
 
-import ast
 import json
 import math
-import os
 import random
 import subprocess
+import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
 from PIL import Image
 
+from craftbench.makers.mirrors import mirror_root
+
 REPO = "vega/vega-lite"
 ALTAIR = "vega/altair"
 LICENCE = "BSD-3-Clause"  # both repositories
-_MIRROR = "/work/.mirror"
 _DATA_MARKS = ("rect", "line", "symbol", "arc", "area")
 _SKIP_KEYS = ("facet", "hconcat", "vconcat", "concat", "repeat")
 
 
 def _git_dir(repo: str) -> str | None:
-    """The snapshot of ``repo`` under ``CRAFTBENCH_MIRROR`` (default /work/.mirror), as ``owner+name/repo``
-    or ``owner+name``; None where there is none."""
-    root = Path(os.environ.get("CRAFTBENCH_MIRROR", _MIRROR)) / repo.replace("/", "+")
+    """The snapshot of ``repo`` under the makers' mirror folder (:func:`mirror_root`), as
+    ``owner+name/repo`` or ``owner+name``; None where there is none."""
+    root = mirror_root() / repo.replace("/", "+")
     return next((str(d) for d in (root / "repo", root) if (d / "HEAD").exists()), None)
 
 
@@ -102,19 +106,37 @@ def _altair_specs(git_dir: str) -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
-def _run_altair(code: str) -> dict[str, Any] | None:
-    """The Vega-Lite spec of the chart an Altair example script ends with, or None."""
-    try:
-        tree = ast.parse(code)
-        if not tree.body or not isinstance(tree.body[-1], ast.Expr):
+_ALTAIR_RUNNER = """
+import ast, sys
+tree = ast.parse(sys.stdin.read())
+if not tree.body or not isinstance(tree.body[-1], ast.Expr):
+    sys.exit(3)
+tree.body[-1] = ast.Assign(targets=[ast.Name("_chart", ast.Store())], value=tree.body[-1].value)
+ast.fix_missing_locations(tree)
+scope = {"__name__": "gallery_example"}
+exec(compile(tree, "<altair example>", "exec"), scope)
+sys.stdout.write(scope["_chart"].to_json())
+"""
+
+
+def _run_altair(code: str, timeout: float = 120.0) -> dict[str, Any] | None:
+    """The Vega-Lite spec of the chart an Altair example script ends with, or None. The script runs in a
+    fresh interpreter in a scratch folder under a time limit, so no theme, data transformer or file it
+    makes carries over; a spec that points at data by ``url`` (``data_transformers.enable('json')``) is
+    left out, as its data is not in the spec."""
+    with tempfile.TemporaryDirectory() as scratch:
+        try:
+            run = subprocess.run([sys.executable, "-c", _ALTAIR_RUNNER], input=code, capture_output=True,
+                                 text=True, timeout=timeout, cwd=scratch)
+        except subprocess.TimeoutExpired:
             return None
-        tree.body[-1] = ast.Assign(targets=[ast.Name("_chart", ast.Store())], value=tree.body[-1].value)
-        ast.fix_missing_locations(tree)
-        scope: dict[str, Any] = {"__name__": "gallery_example"}
-        exec(compile(tree, "<altair example>", "exec"), scope)  # noqa: S102 — the repository's own example
-        return json.loads(scope["_chart"].to_json())
-    except Exception:  # noqa: BLE001 — an example that does not run here is left out
+    if run.returncode != 0 or '"url"' in run.stdout:
         return None
+    try:
+        spec = json.loads(run.stdout)
+    except json.JSONDecodeError:
+        return None
+    return spec if isinstance(spec, dict) else None
 
 
 # ---------------------------------------------------------------- the scene graph, flattened
@@ -154,12 +176,13 @@ def _number(text: str) -> float | None:
 
 def _fit(pairs: list[tuple[float, float]]) -> tuple[float, float, bool] | None:
     """(a, b, log) with value = a + b * position (log10 value where ``log``), fitted through the
-    labels; None when they do not fit a straight or log line."""
-    if len(pairs) < 2 or len({p for p, _ in pairs}) < 2:
+    labels; None when they do not fit a straight or log line. Three labels at least: any two fit a
+    straight line, so two could not tell a log axis from a linear one."""
+    if len(pairs) < 3 or len({p for p, _ in pairs}) < 3:
         return None
     for log in (False, True):
         pts = [(p, math.log10(v) if log else v) for p, v in pairs if not log or v > 0]
-        if len(pts) < 2:
+        if len(pts) < 3:
             continue
         n = len(pts)
         mp, mv = sum(p for p, _ in pts) / n, sum(v for _, v in pts) / n
@@ -256,7 +279,78 @@ def _stacked_from_zero(bars: list[tuple[str, float, float]], tol: float) -> bool
     return True
 
 
-def truth_of(scene: dict[str, Any]) -> dict[str, Any] | None:  # long: one reading per mark kind
+def _value_axes(axes: dict[str, tuple[Axis, tuple[float, float] | None]], kind: str) -> tuple[Any, Any, bool] | None:
+    """((y axis, extent), (x axis, extent), horizontal bars) where one axis reads values: the first side
+    whose labels fit a scale, the other carrying category labels or a scale of its own. Bars go along the
+    axis that fits while the other names their categories (a category y axis: horizontal bars); rects on
+    two numeric axes (a histogram, a heatmap) and points or lines over a category y axis are read by
+    neither rule here."""
+    sides = []
+    for orients in (("left", "right"), ("bottom", "top")):
+        found = [a for o, a in axes.items() if o in orients]
+        sides.append(next((a for a in found if a[0].fit), found[0] if found else None))
+    vert, horiz = sides
+    if vert is None or horiz is None:
+        return None
+    if kind == "rect" and vert[0].fit is not None and horiz[0].fit is not None:
+        return None
+    horizontal_bars = kind == "rect" and vert[0].fit is None and horiz[0].fit is not None
+    if vert[0].fit is None and not horizontal_bars:
+        return None
+    return vert, horiz, horizontal_bars
+
+
+def _bar_values(marks: list[dict[str, Any]], xaxis: Axis, yaxis: Axis, horizontal: bool, tol: float,
+                series: Any) -> list[list[Any]] | None:
+    """[series, category, value] of each bar: its far end from zero, a stacked segment's own length
+    (negative where the segment lies below zero); None unless the bars stack from zero."""
+    values: list[list[Any]] = []
+    bases: list[tuple[str, float, float]] = []  # (category, base, far end) of each bar, to check stacking
+    for it in marks:
+        x0, y0 = it["ax"], it["ay"]
+        w, h = float(it.get("width", 0) or 0), float(it.get("height", 0) or 0)
+        if horizontal:
+            ends, cat = (xaxis.value(x0), xaxis.value(x0 + w)), yaxis.category(y0 + h / 2)
+        else:
+            ends, cat = (yaxis.value(y0 + h), yaxis.value(y0)), xaxis.category(x0 + w / 2)
+        if cat is None:
+            return None
+        if (w if horizontal else h) < 0.5:  # not drawn
+            continue
+        bases.append((cat, *ends))
+        near0 = [abs(e) <= tol for e in ends]
+        if near0[0] or near0[1]:
+            v = ends[1] if near0[0] else ends[0]
+        else:  # a stacked segment off zero: below zero on a diverging stack's negative side
+            v = abs(ends[1] - ends[0]) * (-1 if max(ends) < 0 else 1)
+        values.append([series(it), cat, round(v, 6)])
+    return values if _stacked_from_zero(bases, tol) else None
+
+
+def _vertex_values(marks: list[dict[str, Any]], xaxis: Axis, yaxis: Axis, tol: float,
+                   series: Any) -> list[list[Any]] | None:
+    """[series, x, y] of each point or line/area vertex. An area's y is its own height, top (``y``) less
+    baseline (``y2``) in data units, so a stacked area's layer is not read as the running total; areas
+    off a zero baseline on a log axis, and areas along y, are left out."""
+    values: list[list[Any]] = []
+    for it in marks:
+        x = xaxis.value(it["ax"]) if xaxis.fit else xaxis.category(it["ax"])
+        if x is None:
+            return None
+        y = yaxis.value(it["ay"])
+        if it["marktype"] == "area":
+            if "y2" not in it or it.get("orient") == "horizontal":
+                return None
+            base = yaxis.value(it["ay"] + float(it["y2"]) - float(it.get("y", 0) or 0))
+            if abs(base) > tol:
+                if yaxis.fit[2]:  # type: ignore[index]
+                    return None
+                y -= base
+        values.append([series(it), round(x, 6) if isinstance(x, float) else x, round(y, 6)])
+    return values
+
+
+def truth_of(scene: dict[str, Any]) -> dict[str, Any] | None:
     """The truth record's words, values and value axis read off one scene graph, or None where the
     figure's truth is not unambiguous."""
     items = flatten(scene)
@@ -285,50 +379,19 @@ def truth_of(scene: dict[str, Any]) -> dict[str, Any] | None:  # long: one readi
             share = 100 * abs(float(it["endAngle"]) - float(it["startAngle"])) / (2 * math.pi)
             values.append(["share", legend[_colour(it)], round(share, 3)])
         return {"text": words, "values": values, "value_axis": [0.0, 100.0], "style": "pie"}
-    axes = _axes(items)
-    vert = next(((o, a) for o, a in axes.items() if o in ("left", "right") and a[0].fit), None)
-    horiz = next(((o, a) for o, a in axes.items() if o in ("bottom", "top")), None)
-    if vert is None or horiz is None:
+    picked = _value_axes(_axes(items), kind)
+    if picked is None:
         return None
-    (yaxis, yext), (xaxis, _) = vert[1], horiz[1]
-    horizontal_bars = False
-    if kind == "rect" and xaxis.fit is not None and not any(a[0].fit is None for o, a in axes.items()
-                                                            if o in ("left", "right")):
-        return None  # rects on two numeric axes: a histogram or heatmap, read by neither rule here
-    if kind == "rect" and xaxis.fit is not None:
-        horizontal_bars = True
-    value_axis = yaxis
-    ext = axes[horiz[0]][1] if horizontal_bars else yext
+    (yaxis, yext), (xaxis, xext), horizontal_bars = picked
+    value_axis, ext = (xaxis, xext) if horizontal_bars else (yaxis, yext)
     if ext is None:
         return None
-    tol = 0.005 * abs((xaxis if horizontal_bars else yaxis).value(ext[1]) - (xaxis if horizontal_bars else yaxis).value(ext[0]))
-    if kind == "rect":
-        bases: list[tuple[str, float, float]] = []  # (category, base, far end) of each bar, to check stacking
-        for it in marks:
-            x0, y0 = it["ax"], it["ay"]
-            w, h = float(it.get("width", 0) or 0), float(it.get("height", 0) or 0)
-            if horizontal_bars:
-                ends, cat = (xaxis.value(x0), xaxis.value(x0 + w)), yaxis.category(y0 + h / 2)
-            else:
-                ends, cat = (yaxis.value(y0 + h), yaxis.value(y0)), xaxis.category(x0 + w / 2)
-            if cat is None:
-                return None
-            if (w if horizontal_bars else h) < 0.5:  # not drawn
-                continue
-            bases.append((cat, *ends))
-            near0 = [abs(e) <= tol for e in ends]
-            v = ends[1] if near0[0] else ends[0] if near0[1] else ends[1] - ends[0]
-            values.append([series(it), cat, round(v, 6)])
-        if not _stacked_from_zero(bases, tol):
-            return None
-        if horizontal_bars:
-            value_axis = xaxis
-    else:  # points and line/area vertices
-        for it in marks:
-            x = xaxis.value(it["ax"]) if xaxis.fit else xaxis.category(it["ax"])
-            if x is None:
-                return None
-            values.append([series(it), round(x, 6) if isinstance(x, float) else x, round(yaxis.value(it["ay"]), 6)])
+    tol = 0.005 * abs(value_axis.value(ext[1]) - value_axis.value(ext[0]))
+    read = _bar_values(marks, xaxis, yaxis, horizontal_bars, tol, series) if kind == "rect" else \
+        _vertex_values(marks, xaxis, yaxis, tol, series)
+    if read is None:
+        return None
+    values = read
     if len(values) < 3:
         return None
     lo, hi = sorted((value_axis.value(ext[0]), value_axis.value(ext[1])))
@@ -351,7 +414,7 @@ def _sources() -> list[tuple[str, str, str, str, dict[str, Any]]]:
         commit = _git(git_dir, "rev-parse", "HEAD").strip()
         out += [(repo, commit, path, maker, spec) for path, spec in read(git_dir)]
     if not out:
-        raise FileNotFoundError(f"no vega/vega-lite or vega/altair snapshot under {_MIRROR} (CRAFTBENCH_MIRROR)")
+        raise FileNotFoundError(f"no vega/vega-lite or vega/altair snapshot under {mirror_root()} (CRAFTBENCH_MIRRORS)")
     return out
 
 

@@ -69,3 +69,65 @@ def test_ticks_and_ranged_bars_are_left_out() -> None:
              "mark": "bar", "encoding": {"y": {"field": "t", "type": "nominal"},
                                          "x": {"field": "a", "type": "quantitative"}, "x2": {"field": "b"}}}
     assert _truth(gantt) is None
+
+
+def test_a_stacked_area_layer_reads_as_its_own_height() -> None:
+    """Layer a (2) stacked on b (3): a's top edge is at 5, its truth is 2."""
+    spec = {"data": {"values": [{"x": x, "g": g, "v": v} for x in range(4) for g, v in (("a", 2), ("b", 3))]},
+            "mark": "area", "encoding": {"x": {"field": "x", "type": "quantitative"},
+                                         "y": {"field": "v", "type": "quantitative"},
+                                         "color": {"field": "g", "type": "nominal"}}}
+    t = _truth(spec)
+    assert t is not None and t["style"] == "area"
+    assert _close(t["values"], [["a", 0.0, 2], ["a", 3.0, 2], ["b", 0.0, 3], ["b", 3.0, 3]], 0.05)
+
+
+def test_a_diverging_stack_keeps_its_segments_below_zero_negative() -> None:
+    """A/x = -5 is stacked under A/y = -3: it spans -8..-3, off zero, and reads -5, not +5."""
+    spec = _bars()
+    spec["data"]["values"] = [{"c": c, "g": g, "v": v} for c, g, v in
+                              (("A", "x", -5), ("A", "y", -3), ("B", "x", 4), ("B", "y", 2), ("C", "x", -2), ("C", "y", 6))]
+    t = _truth(spec)
+    assert t is not None and _close(t["values"], [["x", "A", -5], ["y", "A", -3], ["x", "B", 4], ["y", "B", 2]], 0.05)
+
+
+def test_horizontal_bars_read_along_the_x_axis() -> None:
+    """A category y axis and a numeric x axis: horizontal bars, their values read on x."""
+    t = _truth(_bars(x={"field": "v", "type": "quantitative"}, y={"field": "c", "type": "nominal"},
+                     yOffset={"field": "g"}))
+    assert t is not None and t["style"] == "bar-h"
+    assert _close(t["values"], [["x", "A", 12], ["y", "A", 30], ["x", "B", -8], ["y", "C", 5]], 0.1)
+    lo, hi = t["value_axis"]
+    assert lo <= -7.9 and hi >= 29.9
+
+
+def test_two_labels_do_not_fix_a_scale() -> None:
+    """Any two labels fit a straight line, so a two-label log axis would read linear: three are needed."""
+    assert gallery._fit([(0.0, 1000.0), (100.0, 10.0)]) is None
+    fit = gallery._fit([(0.0, 1000.0), (50.0, 100.0), (100.0, 10.0)])
+    assert fit is not None and fit[2]
+
+
+_CHART = "import altair as alt\nimport pandas as pd\nalt.Chart(pd.DataFrame({'a': [1, 2, 3]})).mark_point().encode(y='a')\n"
+
+
+def test_altair_examples_run_apart_and_url_specs_are_left_out(tmp_path, monkeypatch) -> None:
+    """An example that switches Altair to its json data transformer gives a url spec (left out), and the
+    switch does not carry over to the next example; a script that never ends is stopped."""
+    pytest.importorskip("altair")
+    monkeypatch.chdir(tmp_path)
+    json_chart = _CHART.replace("import pandas as pd\n", "import pandas as pd\nalt.data_transformers.enable('json')\n")
+    assert gallery._run_altair(json_chart) is None
+    spec = gallery._run_altair(_CHART)
+    assert spec is not None and "url" not in json.dumps(spec) and "datasets" in spec
+    assert not list(tmp_path.iterdir())  # the json transformer's data file was not written here
+    assert gallery._run_altair("import time\ntime.sleep(30)\n1\n", timeout=2) is None
+
+
+def test_snapshots_are_found_under_the_makers_one_mirror_folder(tmp_path, monkeypatch) -> None:
+    """The gallery reads its snapshots where every maker does: $CRAFTBENCH_MIRRORS (mirrors.mirror_root)."""
+    (tmp_path / "vega+vega-lite" / "repo").mkdir(parents=True)
+    (tmp_path / "vega+vega-lite" / "repo" / "HEAD").write_text("ref: refs/heads/main\n")
+    monkeypatch.setenv("CRAFTBENCH_MIRRORS", str(tmp_path))
+    assert gallery._git_dir(gallery.REPO) == str(tmp_path / "vega+vega-lite" / "repo")
+    assert gallery._git_dir(gallery.ALTAIR) is None
