@@ -11,6 +11,9 @@ import random
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
+from crafteditor.shapes.detect import DetectedShape
+from crafteditor.shapes.faces import Face
+
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 WORDS = ("Ingest", "Parse", "Validate", "Store", "Index", "Query", "Rank", "Cache", "Render", "Notify",
          "Queue", "Worker", "Retry", "Audit", "Export", "Train", "Score", "Deploy", "Monitor", "Alert")
@@ -326,3 +329,17 @@ def _squeezed_text(im: Image.Image, centre, word: str, font, squeeze: float) -> 
     mask = mask.resize((max(1, round(tw * squeeze)), th), Image.LANCZOS)
     ink = Image.new("RGB", mask.size, (20, 20, 20))
     im.paste(ink, (round(centre[0] - mask.width / 2), round(centre[1] - th / 2)), mask)
+
+
+def box_shape(x, y, w, h, bow: float = 0.0) -> DetectedShape:
+    """A box shape whose face bows in by ``bow`` px in the middle of each side."""
+    m = np.ones((h, w), bool)
+    for i in range(h):
+        d = int(round(bow * np.sin(np.pi * i / (h - 1))))
+        m[i, :d] = m[i, w - d:] = False
+    for j in range(w):
+        d = int(round(bow * np.sin(np.pi * j / (w - 1))))
+        m[:d, j] = m[h - d:, j] = False
+    face = Face(paint=0, x=x, y=y, w=w, h=h, mask=m, filled=m)
+    return DetectedShape(shape="box", x=x, y=y, w=w, h=h, fill=(255, 255, 255), stroke=(0, 0, 0), stroke_px=2.0,
+                         iou=0.95, face=face)

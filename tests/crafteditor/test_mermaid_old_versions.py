@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+from handdrawn import box_shape as _box
+
 from crafteditor.convert import convert
 from crafteditor.realset import _label
 from crafteditor.shapes.sketch import wobbly_outlines
@@ -31,8 +33,6 @@ def test_a_mermaid_8_flowchart_is_no_sketch_and_keeps_its_links_through_label_pl
 
 
 def test_one_unoutlined_wobbling_box_is_no_sketch_two_are():
-    from tests.crafteditor.test_sketch_arrows import _box
-
     def plate(x):
         s = _box(x, 0, 160, 24, bow=2.0)
         s.stroke = None

@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 from conftest import dev_figure
+from handdrawn import box_shape as _box
 from handdrawn import excalidraw_arrows, whiteboard_photo
 
 from crafteditor.bench import svg_to_rgb
@@ -20,26 +21,10 @@ from crafteditor.lines.paths import Arrowhead, LinePath
 from crafteditor.loading import load_image
 from crafteditor.paint import find_paints
 from crafteditor.realset import norm_word, score_real, svg_words
-from crafteditor.shapes.detect import DetectedShape
-from crafteditor.shapes.faces import Face
 from crafteditor.shapes.sketch import wobbly_outlines
 from crafteditor.sketch_arrows import join_sketch_arrows
 from crafteditor.sketch_lines import mend_sketch_lines, outline_pencil
 from crafter.spec.model import Box, Figure, Image, Path, Size
-
-
-def _box(x, y, w, h, bow: float = 0.0) -> DetectedShape:
-    """A box shape whose face bows in by ``bow`` px in the middle of each side."""
-    m = np.ones((h, w), bool)
-    for i in range(h):
-        d = int(round(bow * np.sin(np.pi * i / (h - 1))))
-        m[i, :d] = m[i, w - d:] = False
-    for j in range(w):
-        d = int(round(bow * np.sin(np.pi * j / (w - 1))))
-        m[:d, j] = m[h - d:, j] = False
-    face = Face(paint=0, x=x, y=y, w=w, h=h, mask=m, filled=m)
-    return DetectedShape(shape="box", x=x, y=y, w=w, h=h, fill=(255, 255, 255), stroke=(0, 0, 0), stroke_px=2.0,
-                         iou=0.95, face=face)
 
 
 def _line(*pts, head_end: Arrowhead | None = None) -> LinePath:
