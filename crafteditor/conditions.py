@@ -86,7 +86,7 @@ def apply_condition(data: bytes, name: str) -> tuple[bytes, float, tuple[float, 
             dpi = None  # a screenshot or a downscaled copy says nothing of its resolution
         elif step.kind == "jpeg":
             buf = io.BytesIO()
-            _on_white(im).save(buf, "JPEG", quality=int(step.amount))
+            _on_white(im).save(buf, "JPEG", quality=int(step.amount), **({"dpi": tuple(float(v) for v in dpi)} if dpi else {}))
             jpeg = buf.getvalue()
             im = Image.open(io.BytesIO(jpeg))
             im.load()

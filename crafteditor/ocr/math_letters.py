@@ -23,6 +23,7 @@ import numpy as np
 
 from crafteditor.blobs import find_blobs
 from crafteditor.ocr.font_class import fit, ink_box, load_face, template
+from crafteditor.ocr.lexicon import lexicon
 from crafteditor.ocr.runs import joined_glyphs
 
 SAME_SHAPE = "cosuvwxz"  # letters whose capital is the same shape, larger
@@ -35,6 +36,7 @@ GOOD_FIT = 0.42  # the italic letter's fit, at least (a 9 px italic x fits cmmi1
 CLEAR = 0.1  # and its lead over the letter read there
 LEAD = 0.02  # and over every other letter (an italic x fits Z 0.03 less)
 MIN_HEIGHT = 8  # px: a smaller lead glyph is too little to tell
+UNSURE = 0.93  # a letter read this sure is left alone unless the rest of the label is its script
 INK_CONTRAST = 60.0  # grey levels from the background that are ink
 
 
@@ -106,6 +108,8 @@ def _no_taller(groups: list[tuple[int, int, np.ndarray]], rows: np.ndarray) -> b
 def read_math_lead(text: str, conf: float, centres: list[float], crop: np.ndarray,
                    accented: bool = False) -> tuple[str, list[float]]:
     """``text`` with its lead math letter read again (and its hat added) where the glyphs say so;
+    ``conf`` is the recogniser's confidence in ``text`` (a letter read at :data:`UNSURE` or more is
+    read again only as a math label's lead: before digits or a lower script, in no known word);
     ``centres`` are the characters' x centres in ``crop`` (the recogniser's BGR line crop).
     ``accented``: an accent over the lead glyph was painted out of ``crop``
     (:mod:`crafteditor.ocr.accents`), so the lead is a letter, read again as one under an accent is."""
@@ -128,11 +132,14 @@ def read_math_lead(text: str, conf: float, centres: list[float], crop: np.ndarra
     read = text[0] if over else ""
     lead = read
     # read again: a glyph the reading missed; one under an accent (the recogniser reads ŷ as 'j', a
-    # bold ô as '6': no digit wears a hat); a letter, however sure (the italic x of x_2, x_3 was read
-    # 'C2' at 0.93, 'C3' at 0.94, 'X1' at 0.98 in a real TikZ figure: the recogniser is sure of letters
-    # it never saw); a '0' no taller than the script after it (an italic o over its subscript). A
+    # bold ô as '6': no digit wears a hat); an unsure letter; a sure one where the rest is its script
+    # and no known word (the italic x of x_2, x_3 was read 'C2' at 0.93, 'C3' at 0.94, 'X1' at 0.98 in
+    # a real TikZ figure: the recogniser is sure of letters it never saw; a sure 'in', 'Web' in bold or
+    # mono type stays); a '0' no taller than the script after it (an italic o over its subscript). A
     # letter's reading is the rival an italic letter must beat, by CLEAR
-    if not read or accent or accented or read.isalpha() or (read == "0" and _no_taller(groups, rows)):
+    scripted = text[1:].isdigit() or _no_taller(groups, rows)
+    sure_lead = conf < UNSURE or (scripted and text.lower() not in lexicon())
+    if not read or accent or accented or (read.isalpha() and sure_lead) or (read == "0" and _no_taller(groups, rows)):
         lead = italic_letter(letter, read, rival=not accent) or read
     if accent and lead.isalpha():
         lead = unicodedata.normalize("NFC", lead + accent)

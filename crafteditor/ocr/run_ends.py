@@ -33,11 +33,11 @@ _JUNK = re.compile(r"^[\s\-_|~—–'`.,]+|[\s\-_|~—–'`.,]+$")  # a stray st
 def whole_words(runs: list[TextRun], rgb: np.ndarray, recognize) -> list[TextRun]:
     """``runs`` with each horizontal detector run grown over end letters it left out. ``recognize``:
     a BGR crop -> (text, confidence, character centres)."""
-    out = []
-    for r in runs:
-        grown = _grown(r, rgb, runs, recognize) if r.angle == 0 and r.glyphs is not None and r.source == "det" \
+    out = list(runs)  # each run grown in place: the next one's walk stops at the grown run, not the old box
+    for i, r in enumerate(runs):
+        grown = _grown(r, rgb, out, recognize) if r.angle == 0 and r.glyphs is not None and r.source == "det" \
             else None
-        out.append(grown or r)
+        out[i] = grown or r
     return out
 
 
@@ -52,6 +52,8 @@ def _grown(r: TextRun, rgb: np.ndarray, runs: list[TextRun], recognize) -> TextR
     color = np.asarray(r.color, np.float32)
     reach, gap = int(math.ceil(REACH * f)), max(2, int(round(LETTER_GAP * f)))
     left, right = x0, x1
+    space = _word_space(r)
+    cols_in = np.flatnonzero(r.glyphs.any(axis=0)) + int(round(r.x))
     for side in (0, 1):
         a, b = (x1, min(W, x1 + reach)) if side else (max(0, x0 - reach), x0)
         if b - a < 2:
@@ -60,15 +62,18 @@ def _grown(r: TextRun, rgb: np.ndarray, runs: list[TextRun], recognize) -> TextR
         ink = (distances(strip, bg) > INK) & (distances(strip, color) < distances(strip, bg))
         cols = ink.any(axis=0)
         # a border or a line across the run's rows and on above and below them stops the walk
-        tall = _through(rgb, a, b, y0, y1, bg, color)
+        tall = _through(rgb, a, b, y0, y1, bg)
         order = range(b - a) if side else range(b - a - 1, -1, -1)
+        # the run's own ink edge, as a walk step (-1: the strip's first column); no gap as wide as
+        # the run's own word spaces is bridged (a word space of 2 px at 10 px type)
+        ink_edge = (cols_in[-1] - a if side else b - 1 - cols_in[0]) if cols_in.size else -1
         last, end = None, None
         for k, c in enumerate(order):
             if tall[c] or _other_run(r, runs, a + c, y0, y1):
                 break
             if cols[c]:
                 last, end = k, c
-            elif (k if last is None else k - last) > gap:
+            elif (k if last is None else k - last) > gap or (space and k - (ink_edge if last is None else last) >= space):
                 break
         if end is None:
             continue
@@ -86,7 +91,7 @@ def _grown(r: TextRun, rgb: np.ndarray, runs: list[TextRun], recognize) -> TextR
     return None
 
 
-def _through(rgb: np.ndarray, a: int, b: int, y0: int, y1: int, bg: np.ndarray, color: np.ndarray) -> np.ndarray:
+def _through(rgb: np.ndarray, a: int, b: int, y0: int, y1: int, bg: np.ndarray) -> np.ndarray:
     """Per column of a:b, whether ink runs through all the rows y0:y1 and on past both."""
     H = rgb.shape[0]
     h = y1 - y0
@@ -99,6 +104,19 @@ def _through(rgb: np.ndarray, a: int, b: int, y0: int, y1: int, bg: np.ndarray, 
         run = (run + 1) * row
         np.maximum(best, run, out=best)
     return best >= 0.95 * (t1 - t0)
+
+
+def _word_space(r: TextRun) -> int | None:
+    """The narrowest of the run's word spaces in px (its glyphs' widest column gaps, one a space in its
+    text), None for a run of one word."""
+    words = len(r.text.split())
+    cols = r.glyphs.any(axis=0)
+    inked = np.flatnonzero(cols)
+    if words < 2 or inked.size == 0:
+        return None
+    edges = np.flatnonzero(np.diff(cols[inked[0]:inked[-1] + 1].astype(np.int8)))  # gap starts and ends
+    gaps = sorted(int(e1 - e0) for e0, e1 in zip(edges[::2], edges[1::2]))
+    return gaps[-(words - 1)] if len(gaps) >= words - 1 else None
 
 
 def _other_run(r: TextRun, runs: list[TextRun], x: int, y0: int, y1: int) -> bool:
@@ -185,10 +203,13 @@ def _unworded(old: str, new: str) -> bool:
     if not a or not b or len(a) != len(b):  # an end letter joins its word: a new word is a neighbour's mark
         return True
     # a letter grown on keeps the word's case: a lower-case glyph or a '1' before a capital ('iT1' from a
-    # stroke before 'T1', '1Upload': an icon's edge), a capital after lower case, is a stroke read as one
-    head = _letters(b[0][:len(b[0]) - len(a[0])]) if b[-1].endswith(a[-1]) and len(b[0]) > len(a[0]) else ""
-    tail = _letters(b[-1][len(a[-1]):]) if not head and b[0].startswith(a[0]) else ""
-    if (head and (head[-1].islower() or head[-1] in "1I|!") and a[0][:1].isupper()) \
+    # stroke before 'T1', '1Upload': an icon's edge), a capital after lower case, is a stroke read as one;
+    # a capital before a capitalised word only where the word is all capitals ('DKafka': an arrowhead).
+    # Head and tail each on its own: both ends may have grown ('iKafkaX')
+    i, j = b[0].find(a[0]), b[-1].rfind(a[-1])
+    head = _letters(b[0][:i]) if i > 0 else ""
+    tail = _letters(b[-1][j + len(a[-1]):]) if j >= 0 else ""
+    if (head and a[0][:1].isupper() and (head[-1] in "1I|!" or not _letters(b[0]).isupper())) \
             or (tail and a[-1][-1:].islower() and any(ch.isupper() for ch in tail)):
         return True
     return any(_plain(x) in known and _plain(y) not in known and _plain(y) != _plain(x)

@@ -7,7 +7,6 @@ from the TTF's advance widths (plus kerning-free approximation), cached per font
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from functools import lru_cache
 from importlib import resources
@@ -71,7 +70,24 @@ def text_width(text: str, font_size: float, *, bold: bool = False, italic: bool 
     return sum(_char_width(ch, widths, fallback) for ch in text) * font_size
 
 
-_GLYPH_UNITS = re.compile(r".(?:[_^]\{[^{}\n]*\})*", re.S)  # a glyph and the script spans after it
+def _glyph_units(word: str) -> list[str]:
+    """A word's glyphs, each with the script spans after it (braces balanced: x_{a_{b}} is one unit)."""
+    units, i = [], 0
+    while i < len(word):
+        j = i + 1
+        while j + 1 < len(word) and word[j] in "_^" and word[j + 1] == "{":
+            depth, k = 0, j + 1
+            while k < len(word):
+                depth += {"{": 1, "}": -1}.get(word[k], 0)
+                k += 1
+                if depth == 0:
+                    break
+            if depth:  # an unclosed brace: no script span
+                break
+            j = k
+        units.append(word[i:j])
+        i = j
+    return units
 
 
 def wrap(text: str, font_size: float, max_width: float, *, bold: bool = False, italic: bool = False) -> list[str]:
@@ -92,7 +108,7 @@ def wrap(text: str, font_size: float, max_width: float, *, bold: bool = False, i
                 lines.append(current)
             # a single word wider than the line: split it by character
             current = ""
-            for ch in _GLYPH_UNITS.findall(word):  # a glyph keeps its sub/superscript: n_{4} is never 'n_{', '4}'
+            for ch in _glyph_units(word):  # a glyph keeps its sub/superscript: n_{4} is never 'n_{', '4}'
                 if current and text_width(current + ch, font_size, bold=bold, italic=italic) > max_width:
                     lines.append(current)
                     current = ch

@@ -49,6 +49,12 @@ def test_jpeg_blur_offwhite_and_margin_each_deliver_what_their_name_says():
     assert im.getpixel((0, 0))[3] == 0 and im.getpixel((60 + 40, 60 + 60))[3] == 255  # the figure moved by the margin
 
 
+def test_a_jpeg_keeps_the_files_dpi_as_the_other_conditions_do():
+    jpeg = _open(apply_condition(_png(dpi=(192, 192)), "jpeg60")[0])
+    assert tuple(round(float(v)) for v in jpeg.info["dpi"]) == (192, 192)
+    assert "dpi" not in _open(apply_condition(_png(dpi=(192, 192)), "half+jpeg60")[0]).info  # a screenshot has none
+
+
 def test_conditions_compose_left_to_right_and_unknown_names_are_refused():
     data, scale, _ = apply_condition(_png(), "half+jpeg60")
     assert data[:3] == b"\xff\xd8\xff" and _open(data).size == (120, 60) and scale == 0.5

@@ -148,3 +148,16 @@ def test_a_sure_upright_letter_stays():
     bgr = np.asarray(img)[:, :, ::-1].copy()
     centres = [(a + b) / 2 for a, b, _ in _groups(crop_ink(bgr))]
     assert read_math_lead("C2", 0.97, centres, bgr)[0] == "C2"
+
+
+@pytest.mark.parametrize(("face", "px", "word"), [("DejaVuSansMono-Bold.ttf", 19, "in"), ("DejaVuSansMono-Bold.ttf", 16, "Web"),
+                                                  ("DejaVuSansMono-Bold.ttf", 18, "To"), ("DejaVuSerif-Bold.ttf", 16, "hour"),
+                                                  ("DejaVuSerif-Bold.ttf", 18, "item")])
+def test_a_sure_word_in_bold_or_mono_type_stays(face, px, word):
+    """A short word read surely is no math label: its lead letter is not weighed against the italics
+    ('in' had become 'xn', 'Web' 'ueb', 'hour' 'Rour')."""
+    img = Image.new("RGB", (12 + px * len(word), px + 10), "white")
+    ImageDraw.Draw(img).text((4, 3), word, fill="black", font=ImageFont.truetype(face, px))
+    bgr = np.asarray(img)[:, :, ::-1].copy()
+    centres = [(a + b) / 2 for a, b, _ in _groups(crop_ink(bgr))]
+    assert len(centres) == len(word) and read_math_lead(word, 0.97, centres, bgr)[0] == word

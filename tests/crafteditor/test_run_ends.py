@@ -5,6 +5,7 @@ Crops of dev figures (tests/crafteditor/crops/README.md)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -14,8 +15,10 @@ from PIL import Image
 pytest.importorskip("rapidocr_onnxruntime")
 
 from crafteditor.config import Config  # noqa: E402
+from crafteditor.ocr import run_ends  # noqa: E402
 from crafteditor.ocr.read import read_text  # noqa: E402
-from crafteditor.ocr.run_ends import _unworded  # noqa: E402
+from crafteditor.ocr.run_ends import _unworded, whole_words  # noqa: E402
+from crafteditor.ocr.runs import TextRun  # noqa: E402
 from crafteditor.paint import find_paints  # noqa: E402
 
 CROPS = Path(__file__).parent / "crops"
@@ -44,3 +47,51 @@ def test_a_known_word_is_not_grown_into_an_unknown_one():
     assert _unworded("Upload images", "I_Upload images")  # a stroke before a capital read as a small letter
     assert not _unworded("Transfo", "Transform")
     assert not _unworded("evel 3: Global Learning", "Level 3: Global Learning")
+
+
+def test_both_ends_grown_are_each_checked_for_case():
+    assert _unworded("Kafka", "iKafkaX")  # a stroke read at each end of one word
+    assert _unworded("Kafka", "iKafka") and _unworded("Kafka", "KafkaX")
+    assert not _unworded("ransfo", "Transform")
+
+
+def test_a_capital_grown_before_a_capitalised_word_makes_it_all_capitals_or_is_refused():
+    assert _unworded("Kafka", "DKafka")  # an arrowhead read as D
+    assert _unworded("Kafka streams", "DKafka streams")
+    assert not _unworded("AFKA", "KAFKA") and not _unworded("PI", "API")
+
+
+def _bars(rgb: np.ndarray, cols) -> None:
+    for c in cols:
+        rgb[12:22, c] = 0
+
+
+def _run(text: str, x: int, w: int, rgb: np.ndarray) -> TextRun:
+    glyphs = (rgb[11:23, x:x + w] < 128).any(axis=2)
+    return TextRun(text, float(x), 11.0, float(w), 12.0, 0.0, 10.0, False, (0, 0, 0), 0.95, 22.0, glyphs)
+
+
+def _growths(runs, rgb, monkeypatch) -> list[tuple[str, int, int]]:
+    seen = []
+
+    def read(r, rgb, lo, hi, *rest):
+        seen.append((r.text, lo, hi))
+        return replace(r, x=float(lo), w=float(hi - lo))
+    monkeypatch.setattr(run_ends, "_read_grown", read)
+    whole_words(runs, rgb, None)
+    return seen
+
+
+def test_a_missed_letter_between_two_runs_goes_to_one_of_them(monkeypatch):
+    rgb = np.full((34, 100, 3), 255, np.uint8)
+    _bars(rgb, [*range(40, 43), *range(44, 47), *range(49, 50), *range(52, 55), *range(57, 60), *range(61, 64)])
+    a, b = _run("ab", 40, 10, rgb), _run("cd", 57, 7, rgb)  # the letter at 52..54 between them is in neither
+    grown = _growths([a, b], rgb, monkeypatch)
+    assert [t for t, lo, hi in grown if lo <= 52 < hi] == ["ab"]  # 'cd' stops at the grown 'ab'
+
+
+def test_no_gap_as_wide_as_the_runs_own_word_space_is_bridged(monkeypatch):
+    rgb = np.full((34, 100, 3), 255, np.uint8)
+    _bars(rgb, [*range(20, 23), 24, *range(27, 30), 31, *range(34, 36)])  # 'ab c' with a 2 px word space
+    run = _run("ab c", 20, 12, rgb)  # the 'd' at 34..35, past a 2 px gap, is a word of its own
+    assert _growths([run], rgb, monkeypatch) == []

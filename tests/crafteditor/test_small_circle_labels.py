@@ -35,6 +35,7 @@ def test_a_wide_box_keeps_the_themes_padding():
 def test_a_word_cut_by_character_keeps_its_scripts():
     assert wrap(":n_{4}:", 6, 6.01) == [":", "n_{4}", ":"]
     assert all("{" not in ln or "}" in ln for ln in wrap("W_{hh}x_{t}", 6, 8))
+    assert wrap(":x_{a_{b}}:", 6, 6.01) == [":", "x_{a_{b}}", ":"]  # a nested script stays with its glyph
 
 
 GRAPH = r"""\documentclass[tikz,border=4pt]{standalone}
