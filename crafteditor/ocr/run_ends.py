@@ -148,7 +148,7 @@ def _read_grown(r: TextRun, rgb: np.ndarray, left: int, right: int, y0: int, y1:
         text, centres = core, list(centres[i:i + len(core)])
     old, new = _letters(r.text), _letters(text)
     if len(new) <= len(old) or old not in new or len(new) - len(old) > 3 or conf < r.confidence - CONF_LOSS \
-            or _unworded(r.text, text):
+            or not _grown_letters(old, new) or _unworded(r.text, text):
         return None
     # ink past the new end letter's half width is no letter (a node's rim the letter touches):
     # cut off and read once more, so it is not erased with the text
@@ -214,6 +214,12 @@ def _unworded(old: str, new: str) -> bool:
         return True
     return any(_plain(x) in known and _plain(y) not in known and _plain(y) != _plain(x)
                for x, y in ((a[0], b[0]), (a[-1], b[-1])))
+
+
+def _grown_letters(old: str, new: str) -> bool:
+    """Whether what grew is letters on a word: a number never grows (a log tick 10 with its raised
+    exponent read as '102', two bar labels '8378' taking a neighbour's 6), nor does a word by digits."""
+    return any(ch.isalpha() for ch in old) and new.replace(old, "", 1).isalpha()
 
 
 def _plain(word: str) -> str:

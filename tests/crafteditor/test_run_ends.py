@@ -95,3 +95,15 @@ def test_no_gap_as_wide_as_the_runs_own_word_space_is_bridged(monkeypatch):
     _bars(rgb, [*range(20, 23), 24, *range(27, 30), 31, *range(34, 36)])  # 'ab c' with a 2 px word space
     run = _run("ab c", 20, 12, rgb)  # the 'd' at 34..35, past a 2 px gap, is a word of its own
     assert _growths([run], rgb, monkeypatch) == []
+
+
+def test_a_number_never_grows_and_a_word_grows_only_by_letters():
+    """A log tick '10' whose raised exponent joins the re-read ('102'), or two bar labels read as one
+    taking a neighbour's digit ('8378' -> '68378'), are no lost end letters: the chart's numbers stay."""
+    from crafteditor.ocr.run_ends import _grown_letters
+
+    assert not _grown_letters("10", "102")
+    assert not _grown_letters("8378", "68378")
+    assert not _grown_letters("Step", "Step2")
+    assert _grown_letters("evel", "Level")
+    assert _grown_letters("Transfo", "Transform")
