@@ -12,14 +12,14 @@ from crafteditor.ocr.engine import get_engine
 from crafteditor.ocr.runs import TextRun
 
 
-def read_hanging(rgb: np.ndarray, bg: np.ndarray, bounds: list[float], ay: float, font: float,
+def read_hanging(rgb: np.ndarray, bg: np.ndarray, columns: list[tuple[float, float]], ay: float, font: float,
                  config: Config, min_conf: float = 0.7) -> list[TextRun] | None:
-    """One run per column between consecutive ``bounds`` (pixels along x): the label hanging below
+    """One run per column of ``columns`` (left and right pixels along x): the label hanging below
     the x axis at ``ay`` there, read bottom to top. None where a column shows no label or one read
     below ``min_conf``: the labels are all read or none is."""
     H = rgb.shape[0]
     crops, boxes = [], []
-    for a, b in zip(bounds, bounds[1:]):
+    for a, b in columns:
         band = rgb[int(ay) + 2:min(H, int(ay + 6 * font)), int(a):int(b)]
         if band.size == 0:
             return None
