@@ -55,8 +55,9 @@ def read_hanging(rgb: np.ndarray, bg: np.ndarray, columns: list[tuple[float, flo
 def turned_readings(rgb: np.ndarray, labels: list[TextRun], config: Config) -> list[str] | None:
     """Short category labels (a glyph or two each) that the detector found but misread in the line it
     cut (a 'B' turned 90° under a band axis read 'ω'): each box is read again on its own, upright and
-    turned, and a label takes the surer of those readings where it is surer than the first. Returns
-    the labels' texts, or None where none changed."""
+    turned, the turn decided once for the axis (turned where most labels read surer so), and a label
+    takes that reading where it is surer than the first. Returns the labels' texts, or None where
+    none changed."""
     if not labels:
         return None
     H, W = rgb.shape[:2]
@@ -70,9 +71,12 @@ def turned_readings(rgb: np.ndarray, labels: list[TextRun], config: Config) -> l
         upright.append(cv2.cvtColor(np.ascontiguousarray(box), cv2.COLOR_RGB2BGR))
         turned.append(cv2.cvtColor(np.ascontiguousarray(np.rot90(box, k=-1)), cv2.COLOR_RGB2BGR))
     read = get_engine(config.ocr_threads).recognize(upright + turned, config.ocr_scripts == "latin")
+    # one turn for the axis, not one per label: an upright 'N' read turned is a sure 'Z', an 'n' a
+    # 'u'; a label read about as surely either way counts for upright
+    ups, tus = read[:len(labels)], read[len(labels):]
+    better = sum(bool(tu[0].strip()) and tu[1] > up[1] + 0.05 for up, tu in zip(ups, tus))
     out, changed = [], False
-    for r, up, tu in zip(labels, read[:len(labels)], read[len(labels):]):
-        text, conf, _ = max(up, tu, key=lambda t: t[1])
+    for r, (text, conf, _) in zip(labels, tus if 2 * better > len(labels) else ups):
         if text.strip() and text.strip() != r.text.strip() and conf >= max(0.8, r.confidence + 0.05):
             out.append(text.strip())
             changed = True

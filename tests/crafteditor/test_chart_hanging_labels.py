@@ -100,3 +100,21 @@ def test_bars_with_a_zero_bar_under_turned_labels_read_each_bar_its_own_label():
     truth = {"values": [["", chr(65 + i), v] for i, v in enumerate(vals)], "value_axis": [0, 100]}
     assert score_values(fig, truth) >= 0.75
 
+
+@pytest.mark.parametrize("labels", [["N", "n", "Z", "u", "S"], ["N", "Nn", "Z", "un", "S", "u"]])
+def test_upright_short_labels_stay_upright(labels):
+    """Upright letters that read as others turned ('Z' as 'N', 'u' as 'n'): the turn is decided for
+    the axis, where most labels read better turned, not label by label."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(4, 3), dpi=100)
+    ax.bar(labels, [3, 5, 2, 6, 4, 7][:len(labels)], color="#4477aa")
+    ax.tick_params(labelsize=8)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    plt.close(fig)
+    charts, _ = _charts(np.asarray(Image.open(buf).convert("RGB")))
+    assert len(charts) == 1
+    assert [r.get("x") for r in charts[0].spec["data"]["values"]] == labels
