@@ -236,8 +236,15 @@ def _x_axis(runs, used, ax, ay, right, font, drawn, bg) -> tuple[Axis, list[int]
 
 
 def _clusters(series: list["Series"]) -> list[list[float]]:
-    """The marks' x pixels clustered left to right (grouped bars sit close together)."""
-    xs = sorted({float(x) for sr in series for x, _ in sr.points})
+    """The marks' x pixels clustered left to right (grouped bars sit close together); two marks of
+    one series are never in one cluster (a bar missing from evenly spaced ones leaves the spacing
+    uneven, not its neighbours one category), but where they stand within a pixel or two (points
+    of one category)."""
+    owners: dict[float, set[int]] = {}
+    for s, sr in enumerate(series):
+        for x, _ in sr.points:
+            owners.setdefault(float(x), set()).add(s)
+    xs = sorted(owners)
     if not xs:
         return []
     gaps = np.diff(xs)
@@ -246,7 +253,7 @@ def _clusters(series: list["Series"]) -> list[list[float]]:
     cut = 0.0 if not len(gaps) or gaps.max() <= 1.3 * gaps.min() else 1.15 * float(gaps.min())
     out: list[list[float]] = [[xs[0]]]
     for i, x in enumerate(xs[1:]):
-        if gaps[i] > cut:
+        if gaps[i] > cut or any(x - y > 2.0 and owners[x] & owners[y] for y in out[-1]):
             out.append([])
         out[-1].append(x)
     return out
@@ -306,9 +313,10 @@ def _hanging_categories(series, drawn, paints, runs, ax: float, ay: float, right
         return None
     centres = [(g[0] + g[-1]) / 2 for g in groups]
     half = min(b - a for a, b in zip(centres, centres[1:])) / 2
-    bounds = [max(ax, centres[0] - half)] + [(a + b) / 2 for a, b in zip(centres, centres[1:])] + \
-        [min(right, centres[-1] + half)]
-    read = read_hanging(drawn, paints.background_rgb.astype(np.float32), bounds, ay, font, config)
+    # each column half the closest step either side of its centre: where a mark is missing (a zero
+    # bar) its label, between two columns, is in neither
+    columns = [(max(ax, c - half), min(right, c + half)) for c in centres]
+    read = read_hanging(drawn, paints.background_rgb.astype(np.float32), columns, ay, font, config)
     if read is None:
         return None
     label = {x: run.text for run, group in zip(read, groups) for x in group}

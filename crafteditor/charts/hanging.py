@@ -12,14 +12,14 @@ from crafteditor.ocr.engine import get_engine
 from crafteditor.ocr.runs import TextRun
 
 
-def read_hanging(rgb: np.ndarray, bg: np.ndarray, bounds: list[float], ay: float, font: float,
+def read_hanging(rgb: np.ndarray, bg: np.ndarray, columns: list[tuple[float, float]], ay: float, font: float,
                  config: Config, min_conf: float = 0.7) -> list[TextRun] | None:
-    """One run per column between consecutive ``bounds`` (pixels along x): the label hanging below
+    """One run per column of ``columns`` (left and right pixels along x): the label hanging below
     the x axis at ``ay`` there, read bottom to top. None where a column shows no label or one read
     below ``min_conf``: the labels are all read or none is."""
     H = rgb.shape[0]
     crops, boxes = [], []
-    for a, b in zip(bounds, bounds[1:]):
+    for a, b in columns:
         band = rgb[int(ay) + 2:min(H, int(ay + 6 * font)), int(a):int(b)]
         if band.size == 0:
             return None
@@ -55,8 +55,9 @@ def read_hanging(rgb: np.ndarray, bg: np.ndarray, bounds: list[float], ay: float
 def turned_readings(rgb: np.ndarray, labels: list[TextRun], config: Config) -> list[str] | None:
     """Short category labels (a glyph or two each) that the detector found but misread in the line it
     cut (a 'B' turned 90° under a band axis read 'ω'): each box is read again on its own, upright and
-    turned, and a label takes the surer of those readings where it is surer than the first. Returns
-    the labels' texts, or None where none changed."""
+    turned, the turn decided once for the axis (turned where most labels read surer so), and a label
+    takes that reading where it is surer than the first. Returns the labels' texts, or None where
+    none changed."""
     if not labels:
         return None
     H, W = rgb.shape[:2]
@@ -70,9 +71,12 @@ def turned_readings(rgb: np.ndarray, labels: list[TextRun], config: Config) -> l
         upright.append(cv2.cvtColor(np.ascontiguousarray(box), cv2.COLOR_RGB2BGR))
         turned.append(cv2.cvtColor(np.ascontiguousarray(np.rot90(box, k=-1)), cv2.COLOR_RGB2BGR))
     read = get_engine(config.ocr_threads).recognize(upright + turned, config.ocr_scripts == "latin")
+    # one turn for the axis, not one per label: an upright 'N' read turned is a sure 'Z', an 'n' a
+    # 'u'; a label read about as surely either way counts for upright
+    ups, tus = read[:len(labels)], read[len(labels):]
+    better = sum(bool(tu[0].strip()) and tu[1] > up[1] + 0.05 for up, tu in zip(ups, tus))
     out, changed = [], False
-    for r, up, tu in zip(labels, read[:len(labels)], read[len(labels):]):
-        text, conf, _ = max(up, tu, key=lambda t: t[1])
+    for r, (text, conf, _) in zip(labels, tus if 2 * better > len(labels) else ups):
         if text.strip() and text.strip() != r.text.strip() and conf >= max(0.8, r.confidence + 0.05):
             out.append(text.strip())
             changed = True

@@ -175,7 +175,8 @@ def _rotated_columns(rgb, paints, runs, used, ax, ay, right, top, font: float,
         return None
     bounds = [a + (b - a) * q / round((b - a) / unit) for a, b in zip(bounds, bounds[1:])
               for q in range(round((b - a) / unit))] + [bounds[-1]]
-    read = read_hanging(rgb, paints.background_rgb.astype(np.float32), bounds, ay, font, config)
+    read = read_hanging(rgb, paints.background_rgb.astype(np.float32), list(zip(bounds, bounds[1:])), ay, font,
+                        config)
     if read is None:
         return None
     below = []

@@ -76,3 +76,45 @@ def test_bars_whose_turned_labels_were_found_only_in_part_read_them_all():
     assert len(charts) == 1
     truth = {"values": [["", chr(65 + i), v] for i, v in enumerate(vals)], "value_axis": [0, 100]}
     assert score_values(fig, truth) >= 0.75
+
+
+def test_marks_of_one_series_are_never_one_cluster():
+    """A bar missing (zero high) among evenly spaced ones leaves the spacing uneven: its neighbours had
+    been merged into two clusters, and one column under them then held three labels' ink."""
+    one = [Series(color=(0, 0, 0), kind="bar", points=[(x, 1.0) for x in (10.0, 30.0, 50.0, 90.0, 110.0)])]
+    assert _clusters(one) == [[10.0], [30.0], [50.0], [90.0], [110.0]]
+    # points of one category stand within a pixel of each other: still one cluster
+    dots = [Series(color=(0, 0, 0), kind="point", points=[(x, 1.0) for x in (43.0, 63.0, 82.5, 83.0)])]
+    assert _clusters(dots) == [[43.0], [63.0], [82.5, 83.0]]
+
+
+def test_bars_with_a_zero_bar_under_turned_labels_read_each_bar_its_own_label():
+    """At 1x, 'D' has no bar: the labels are read under each of the eight bars, not three to a column."""
+    vals = [28, 55, 43, 0, 81, 53, 19, 87, 52]
+    spec = {"height": 200, "data": {"values": [{"a": chr(65 + i), "b": v} for i, v in enumerate(vals)]},
+            "mark": "bar", "encoding": {"x": {"field": "a", "type": "nominal"}, "y": {"field": "b", "type": "quantitative"}}}
+    charts, fig = _charts(_png(spec, 1))
+    assert len(charts) == 1
+    xs = [r.get("x") for r in charts[0].spec["data"]["values"]]
+    assert xs[:7] == ["A", "B", "C", "E", "F", "G", "H"]
+    truth = {"values": [["", chr(65 + i), v] for i, v in enumerate(vals)], "value_axis": [0, 100]}
+    assert score_values(fig, truth) >= 0.75
+
+
+@pytest.mark.parametrize("labels", [["N", "n", "Z", "u", "S"], ["N", "Nn", "Z", "un", "S", "u"]])
+def test_upright_short_labels_stay_upright(labels):
+    """Upright letters that read as others turned ('Z' as 'N', 'u' as 'n'): the turn is decided for
+    the axis, where most labels read better turned, not label by label."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(4, 3), dpi=100)
+    ax.bar(labels, [3, 5, 2, 6, 4, 7][:len(labels)], color="#4477aa")
+    ax.tick_params(labelsize=8)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    plt.close(fig)
+    charts, _ = _charts(np.asarray(Image.open(buf).convert("RGB")))
+    assert len(charts) == 1
+    assert [r.get("x") for r in charts[0].spec["data"]["values"]] == labels
