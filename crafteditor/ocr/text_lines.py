@@ -35,10 +35,6 @@ GROUND_SHARE = 0.8  # of the ring around the glyphs, this share on the plate at 
 ENDS_INK = 60.0  # RGB distance from the box's ground at which a pixel on its side is a cut glyph's ink (whole_end_glyphs)
 ENDS_COLOUR = 150.0  # and its ink this close (summed over R, G, B) to the box's ink in colour
 END_REACH = 0.8  # a cut glyph is followed out this many box heights at most
-SMALL_LINE = 11  # px: a line whose ink is this tall (across its direction) at most: its faint strokes are kept
-WORD_ASPECT = 2.0  # ...and is this many times as wide as tall at least (a word, not a lone glyph)
-FAINT_FLOOR = 20.0  # RGB distance from the ground at which a small-print pixel is faint ink, at least
-FAINT_SHARE = 0.2  # and this share of the line's ink contrast
 PLATE_GLYPHS = 2  # a box with fewer glyph pixels than this many times its height is looked at for a plate
 
 
@@ -497,36 +493,12 @@ def _even(rows: list[tuple[int, int]]) -> bool:
     return max(heights) <= 1.6 * max(1, min(heights))
 
 
-def _faint_glyphs(patch: np.ndarray, mask: np.ndarray, bg: np.ndarray) -> np.ndarray:
-    """Faint strokes of small print the glyph mask left out: weaker ink within the line's own ink
-    box. At 6–7 px glyphs an 'i' or 'l' is one pixel wide and anti-aliased to half the ink's
-    contrast, under the glyph mask's threshold: painted over, the recogniser read 'Machne',
-    'provder', 'wth' (cluster-api's state diagram at half size)."""
-    dist = distances(patch, bg)
-    strong = dist[mask]
-    if not strong.size:
-        return np.zeros_like(mask)
-    faint = dist > max(FAINT_FLOOR, FAINT_SHARE * float(np.percentile(strong, 90)))
-    # a piece running into two of the box's sides with no glyph pixels is a neighbour's stroke (a
-    # node's circle round a lone '+'), not a glyph's (an 'i' stands on the box's bottom side)
-    n, lab, stats, _ = find_blobs(faint)
-    H, W = faint.shape
-    x, y, cw, ch = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3]
-    keep = (x == 0).astype(int) + (y == 0) + (x + cw >= W) + (y + ch >= H) < 2
-    keep[np.unique(lab[mask])] = True
-    keep[0] = False
-    return keep[lab]
-
-
 def line_crops(region: np.ndarray, line: TextLine, bg: np.ndarray) -> list[tuple[np.ndarray, float]]:
     """BGR crops for the recogniser, one per plausible reading angle; non-glyph pixels painted over."""
     lh, lw = line.mask.shape
     patch = region[line.y0:line.y0 + lh, line.x0:line.x0 + lw].copy()
     # keep the anti-aliased rims of the glyphs, drop everything else
     keep = cv2.dilate(line.mask.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
-    # small print only (normal print's crops are as they were), and words, not a lone glyph in its node's circle
-    if not line.vertical and lh <= SMALL_LINE and lw >= WORD_ASPECT * lh:
-        keep |= _faint_glyphs(patch, line.mask, bg)
     patch[~keep] = bg
     short = min(lh, lw) if not line.vertical else lw
     pad = max(3, int(round(0.25 * short)))
