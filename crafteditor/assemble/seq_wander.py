@@ -50,10 +50,16 @@ def wandering_messages(drawn: np.ndarray, rgb: np.ndarray, lines: list[Lifeline]
         if m is None:
             continue
         ya, yb = m
+        # a message runs between its lifelines' rows (a curved edge below two short stubs is none)
+        top, foot = max(lines[i].y0, lines[j].y0) - 2 * w, min(lines[i].y1, lines[j].y1) + 2 * w
+        if not (top <= min(ya, yb) and max(ya, yb) <= foot):
+            continue
         if any(_explains(f, lines, i, j, ya, yb, ch) for f in found + out):
             continue
         left = _head(mask, ys + y0, cx + x0, int(xs[i]) + r + 1, 1, w)
         right = _head(mask, ys + y0, cx + x0, int(xs[j]) - r - 1, -1, w)
+        if not (left or right):  # a bowed stroke with no head: a chart's line, a rule, no message
+            continue
         sel = mask[y0:y0 + ch, x0:x1 + 1] & (lab[y0:y0 + ch, x0:x1 + 1] == k)
         color = median_colour(rgb[y0:y0 + ch, x0:x1 + 1][sel])
         a, b = (float(xs[i]), ya), (float(xs[j]), yb)
@@ -110,7 +116,7 @@ def _head(mask: np.ndarray, ys: np.ndarray, xs: np.ndarray, x: int, inward: int,
 def _explains(f: Message, lines: list[Lifeline], i: int, j: int, ya: float, yb: float, h: int) -> bool:
     """Whether message ``f`` already found is this piece: between the same lifelines, on its rows."""
     lo, hi = sorted((f.source, f.target))
-    if (lo, hi) != (i, j) and not (lo <= i and j <= hi):
+    if hi <= i or lo >= j:  # spans that do not overlap (one drawn message over 0-1 is not also 0-2)
         return False
     fy = [p[1] for p in f.points]
     return min(fy) <= max(ya, yb) + h / 2 + 6 and max(fy) >= min(ya, yb) - h / 2 - 6

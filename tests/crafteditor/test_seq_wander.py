@@ -53,6 +53,44 @@ def test_a_message_already_read_and_a_note_box_are_not_read_again():
     assert wandering_messages(ink, rgb, _lines(), first) == []
     # a note's frame across two lifelines: two strokes high, no message
     im = Image.new("RGB", (1400, 840), "white")
-    ImageDraw.Draw(im).rectangle([130, 300, 670, 360], outline="black", width=3)
+    ImageDraw.Draw(im).rectangle([120, 300, 670, 360], outline="black", width=3)
     rgb = np.asarray(im)
     assert wandering_messages(rgb.min(axis=2) < 128, rgb, _lines(), []) == []
+
+
+def test_a_bowed_stroke_with_no_head_is_no_message():
+    """A chart's line or a rule bowing from one column to another has no arrowhead: no message."""
+    im = Image.new("RGB", (1400, 840), "white")
+    d = ImageDraw.Draw(im)
+    pts = [(XS[0] + (XS[1] - XS[0]) * t, 300 + 30 * math.sin(math.pi * t)) for t in np.linspace(0, 1, 60)]
+    d.line(pts, fill="black", width=3)
+    rgb = np.asarray(im)
+    assert wandering_messages(rgb.min(axis=2) < 128, rgb, _lines(), []) == []
+
+
+def test_a_curved_edge_below_short_columns_is_no_message():
+    """A state machine's curved edge under two short vertical stubs taken for lifelines (rows 80-150):
+    it runs where no lifeline is, so it is no message (and the figure no sequence through it)."""
+    im = Image.new("RGB", (1400, 840), "white")
+    d = ImageDraw.Draw(im)
+    for x in XS:
+        d.line([(x, TOP), (x, 150)], fill="black", width=3)
+    pts = [(120 + 560 * t, 600 + 30 * math.sin(math.pi * t)) for t in np.linspace(0, 1, 60)]
+    d.line(pts, fill="black", width=3)
+    d.polygon([(680, 600), (658, 590), (658, 610)], fill="black")
+    rgb = np.asarray(im)
+    ink = rgb.min(axis=2) < 128
+    short = [Lifeline(node=k, x=float(x), y0=TOP, y1=150, width=3.0, color=(0, 0, 0), style="solid")
+             for k, x in enumerate(XS)]
+    assert wandering_messages(ink, rgb, short, []) == []
+
+
+def test_a_message_already_read_between_nearer_lifelines_is_not_read_again_wider():
+    """The row reading's 0 -> 1 on a bowed 0 -> 2 stroke's rows: the stroke is that message, not a
+    second edge."""
+    rgb, ink = _napkin([(0, 2, 300, 25.0)])
+    wide = wandering_messages(ink, rgb, _lines(), [])
+    assert [(m.source, m.target) for m in wide] == [(0, 2)]
+    part = [wide[0].__class__(0, 1, [(float(XS[0]), 300.0), (float(XS[1]), 305.0)], 3.0, (0, 0, 0), "solid",
+                              True, False)]
+    assert wandering_messages(ink, rgb, _lines(), part) == []
