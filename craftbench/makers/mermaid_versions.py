@@ -106,9 +106,11 @@ class RealSet:
         figures = json.loads(manifest.read_text(encoding="utf-8")).get("figures", []) if manifest.is_file() else []
         self._names: dict[str, set[str]] = {}
         self._labels: dict[str, list[frozenset[str]]] = {}
+        self._dirs: dict[str, set[str]] = {}
         for f in figures:
             if f.get("repo"):
                 self._names.setdefault(f["repo"], set()).add(_name(f.get("path") or ""))
+                self._dirs.setdefault(f["repo"], set()).add(str(Path(f.get("path") or "").parent))
                 self._labels.setdefault(f["repo"], []).append(_words(f.get("nodes") or []))
         self.left_out = 0
 
@@ -122,6 +124,10 @@ class RealSet:
     def named(self, repo: str, path: str) -> bool:
         """Whether a real-set figure of ``repo`` has the name of ``path`` (every extension stripped)."""
         return self._told(_name(path) in self._names.get(repo, ()))
+
+    def beside(self, repo: str, path: str) -> bool:
+        """Whether a real-set figure of ``repo`` lies in the directory of ``path``."""
+        return self._told(str(Path(path).parent) in self._dirs.get(repo, ()))
 
     def like(self, repo: str, nodes: list[str]) -> bool:
         """Whether a real-set figure of ``repo`` shares most node labels with ``nodes`` (two at least, more than

@@ -7,7 +7,10 @@ Sources are real: every Mermaid ``sequenceDiagram`` block in the fetched snapsho
 (``/work/.mirror/<owner>+<name>/repo``, bare git), each kept with its repository, path and licence. A block is
 translated to js-sequence-diagrams' syntax: participants by their shown names, messages (solid/dotted, filled/
 open heads) and notes kept; ``alt``/``loop``/``activate``/``autonumber``/``box`` lines dropped (the maker has
-none). Truth from the source as the real set's conventions give it: nodes each participant twice (drawn at top
+none); Mermaid's headless ``->``, cross ``-x`` and two-headed ``<<->>`` the maker cannot draw (:func:`_open`).
+A source a real-set figure may have been drawn from is left out (``mermaid_versions.RealSet``, any split: a
+figure of its repository in its directory, of its name, or sharing most participant names; only the count is
+told). Truth from the source as the real set's conventions give it: nodes each participant twice (drawn at top
 and bottom), edges the messages (source first, self-messages too), text the title, names, messages and notes.
 
     craftbench makers seq-real -o /work/draw13/seq13/jsd -n 40
@@ -15,13 +18,16 @@ and bottom), edges the messages (source first, self-messages too), text the titl
 
 from __future__ import annotations
 
+import html.entities
 import random
 import re
 import subprocess
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from craftbench.makers.browser import scaled_pages
+from craftbench.makers.mermaid_versions import RealSet
 from crafter.errors import CrafterError
 
 MIRROR = Path("/work/.mirror")
@@ -32,7 +38,9 @@ THEMES = ("hand", "simple")
 JSD = ("underscore/underscore-min.js", "raphael/raphael.min.js",
        "@rokt33r/js-sequence-diagrams/dist/sequence-diagram-raphael-min.js")
 
-_ARROW = re.compile(r"^\s*([^:<>\-+]+?)\s*(<<)?(--?)(>>|>|x|\))\s*([+-]?)\s*([^:]+?)\s*:\s*(.*)$")
+# the arrow token matched whole, longest first, so a name may hold ``-`` (``kube-apiserver->>etcd``); names hold
+# no ``<``, ``>`` or ``:``, so ``kube-xyz->>b`` is not read as ``kube`` ``-x`` ``yz->>b``
+_ARROW = re.compile(r"^\s*([^:<>]+?)\s*(<<)?(-->>|->>|--x|-x|--\)|-\)|-->|->)\s*([+-]?)\s*([^:<>]+?)\s*:\s*(.*)$")
 _PART = re.compile(r"^\s*(?:participant|actor)\s+(.+?)(?:\s+as\s+(.+))?\s*$")
 _NOTE = re.compile(r"^\s*note\s+(left of|right of|over)\s+([^:]+?)\s*:\s*(.*)$", re.I)
 _DROP = re.compile(r"^\s*(?:alt|else|opt|loop|par|and|critical|option|break|rect|end|box|activate|deactivate|"
@@ -55,10 +63,27 @@ class Sequence:
     order: list[tuple[str, int]] = field(default_factory=list)  # ("msg" | "note", index) as the source has them
 
 
+def _entity(m: re.Match) -> str:
+    """Mermaid's ``#35;`` / ``#quot;`` escapes read; one out of Unicode's range or unknown kept as written."""
+    body = m.group(1)
+    if body.isdigit():
+        n = int(body)
+        return chr(n) if 0 < n <= 0x10FFFF and not 0xD800 <= n <= 0xDFFF else m.group(0)
+    return html.entities.html5.get(body + ";", m.group(0))
+
+
 def _text(s: str) -> str:
     s = re.sub(r"<br\s*/?>", " ", s, flags=re.I)
-    s = re.sub(r"#(\d+);", lambda m: chr(int(m.group(1))), s)
+    s = re.sub(r"#(\w+);", _entity, s)
     return re.sub(r"\s+", " ", s.replace('"', "'")).strip()
+
+
+def _open(arrow: str) -> bool:
+    """Whether a Mermaid arrow is drawn with js-sequence-diagrams' open head (``->>``) rather than its filled one
+    (``->``). Mermaid's filled head (``->>``) and open one (``-)``) map one to one; the maker has no headless line,
+    no cross and no second head, so ``->`` (none) takes the open head, the lighter, ``-x`` the filled one, and
+    ``<<->>`` its head at the receiver only."""
+    return arrow.endswith(")") or not arrow.endswith((">>", "x"))
 
 
 def parse_mermaid(block: str, repo: str, path: str, licence: str) -> Sequence | None:
@@ -86,17 +111,19 @@ def parse_mermaid(block: str, repo: str, path: str, licence: str) -> Sequence | 
             seq.order.append(("note", len(seq.notes)))
             seq.notes.append((m.group(1).lower(), [name(p) for p in m.group(2).split(",")][:2], _text(m.group(3))))
         elif m := _ARROW.match(line):
-            a, b = name(m.group(1)), name(m.group(6))
+            a, b = name(m.group(1)), name(m.group(5))
             seq.order.append(("msg", len(seq.msgs)))
-            seq.msgs.append((a, b, _text(m.group(7)), m.group(3) == "--", m.group(4) in (">", ")")))
+            seq.msgs.append((a, b, _text(m.group(6)), m.group(3).startswith("--"), _open(m.group(3))))
         else:
             return None
     ok = 2 <= len(seq.parts) <= 10 and 2 <= len(seq.msgs) <= 30
     return seq if ok and all(len(p) <= 40 for p in seq.parts) else None
 
 
-def harvest(mirror: Path = MIRROR) -> list[Sequence]:
-    """Every usable Mermaid sequence block in the mirrored repositories of :data:`REPOS`, in a stable order."""
+def harvest(mirror: Path = MIRROR, real: RealSet | None = None) -> list[Sequence]:
+    """Every usable Mermaid sequence block in the mirrored repositories of :data:`REPOS`, in a stable order, those
+    a real-set figure may have been drawn from left out (``real``: one of its repository in the same directory, of
+    the same name, or sharing most participant names; counted in ``real.left_out``)."""
     found, seen = [], set()
     for repo, licence in REPOS.items():
         git = mirror / repo.replace("/", "+") / "repo"
@@ -107,6 +134,8 @@ def harvest(mirror: Path = MIRROR) -> list[Sequence]:
                                capture_output=True, text=True).stdout.split()
         for ref in sorted(paths):
             path = ref.split(":", 1)[1]
+            if real is not None and (real.beside(repo, path) or real.named(repo, path)):
+                continue
             body = subprocess.run(run + ["show", ref], capture_output=True, text=True).stdout
             blocks = re.findall(r"```mermaid\s*\n(.*?)```", body, flags=re.S) if path.endswith(".md") else [body]
             for block in blocks:
@@ -115,7 +144,8 @@ def harvest(mirror: Path = MIRROR) -> list[Sequence]:
                 if key in seen or not block.startswith("sequenceDiagram"):
                     continue
                 seen.add(key)
-                if seq := parse_mermaid(block, repo, path, licence):
+                seq = parse_mermaid(block, repo, path, licence)
+                if seq and not (real is not None and real.like(repo, seq.parts)):
                     found.append(seq)
     return found
 
@@ -171,7 +201,9 @@ def render(jobs: list[tuple[str, str, int, Path]]) -> None:
 def draw(figs: Path, n: int = 40, seed: int = 0) -> list[dict]:
     """Draw up to ``n`` real sequences (themes in turn, device scale 1 or 2) under ``figs``; their truth records."""
     rng = random.Random(seed)
-    seqs = harvest()
+    real = RealSet()
+    seqs = harvest(real=real)
+    print(f"seq-real: {real.left_out} sources left out as maybe a real-set figure's", file=sys.stderr)
     if not seqs:
         raise SeqRealMakerError(f"no Mermaid sequence blocks found under {MIRROR}")
     jobs, records = [], []

@@ -50,3 +50,53 @@ def test_harvests_real_blocks_from_the_mirror():
         pytest.skip("no mirrored repositories here")
     seqs = seq_real.harvest()
     assert all(s.licence and s.repo in seq_real.REPOS for s in seqs)
+
+
+def test_a_hyphen_in_a_name_is_no_arrow():
+    seq = parse_mermaid("sequenceDiagram\n    kube-xyz->>b: m\n    kube-apiserver--)etcd-x: n\n    b-xkube-xyz: o",
+                        "r", "p", "MIT")
+    assert seq is not None
+    assert [m[:2] for m in seq.msgs] == [("kube-xyz", "b"), ("kube-apiserver", "etcd-x"), ("b", "kube-xyz")]
+
+
+def test_heads_drawn_as_mermaid_draws_them_where_the_maker_can():
+    block = "sequenceDiagram\n A->>B: filled\n A-)B: open\n A-->>B: dotted filled\n A--)B: dotted open\n A->B: none"
+    seq = parse_mermaid(block, "r", "p", "MIT")
+    assert [(m[3], m[4]) for m in seq.msgs] == [(False, False), (False, True), (True, False), (True, True),
+                                                (False, True)]
+    assert source(seq).splitlines()[2:4] == ['"A"->"B": filled', '"A"->>"B": open']
+
+
+def test_escapes_read_and_a_bad_one_kept():
+    seq = parse_mermaid("sequenceDiagram\n A->>B: #quot;hi#quot; #35;1\n B->>A: #99999999; #nope;", "r", "p", "MIT")
+    assert [m[2] for m in seq.msgs] == ["'hi' #1", "#99999999; #nope;"]
+
+
+def test_sources_a_real_set_figure_may_have_come_from_are_left_out(tmp_path, monkeypatch):
+    import json
+    import subprocess
+
+    work = tmp_path / "work"
+    for path, parts in (("keps/1/README.md", "P,Q"), ("docs/seq.mmd", "R,S"), ("other/x.mmd", "Ann,Bob"),
+                        ("other/y.mmd", "T,U")):
+        (work / path).parent.mkdir(parents=True, exist_ok=True)
+        a, b = parts.split(",")
+        body = f"sequenceDiagram\n {a}->>{b}: hi\n {b}->>{a}: yo\n"
+        (work / path).write_text(f"```mermaid\n{body}```\n" if path.endswith(".md") else body)
+    git = tmp_path / "mirror" / "o+r" / "repo"
+    env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t",
+           "PATH": "/usr/bin:/bin"}
+    subprocess.run(["git", "init", "-q", "--bare", str(git)], check=True)
+    for cmd in (["add", "-A"], ["commit", "-qm", "x"]):
+        subprocess.run(["git", "--git-dir", str(git), "--work-tree", str(work), *cmd], check=True, env=env)
+    monkeypatch.setattr(seq_real, "REPOS", {"o/r": "MIT"})
+    manifest = tmp_path / "manifest.json"
+    manifest.write_text(json.dumps({"figures": [
+        {"repo": "o/r", "path": "keps/1/flow.png", "split": "test", "nodes": []},  # its directory
+        {"repo": "o/r", "path": "img/seq.mmd.png", "split": "dev", "nodes": []},  # its name
+        {"repo": "o/r", "path": "img/z.png", "split": "test", "nodes": ["Ann", "Bob", "Ann", "Bob"]},  # its names
+        {"repo": "x/y", "path": "other/y.png", "split": "test", "nodes": []}]}))  # another repository's
+    real = seq_real.RealSet(manifest)
+    assert [s.path for s in seq_real.harvest(tmp_path / "mirror", real)] == ["other/y.mmd"]
+    assert real.left_out == 3
+    assert len(seq_real.harvest(tmp_path / "mirror")) == 4
