@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from mirror_helpers import bare_mirror
 
 from craftbench.makers import mermaid_versions as mv
 
@@ -68,7 +69,6 @@ def test_harvest_skips_sources_exported_beside_themselves(tmp_path, monkeypatch)
     """A ``.mmd`` with a picture of its own name beside it (``a.png``, mermaid-cli's ``c.mmd.svg``), or named as a
     real-set figure of its repository (pictures kept elsewhere), may be a real-set figure's source: never drawn."""
     import json
-    import subprocess
 
     work = tmp_path / "w"
     work.mkdir()
@@ -79,12 +79,7 @@ def test_harvest_skips_sources_exported_beside_themselves(tmp_path, monkeypatch)
     (work / "d-e.mmd").write_text("graph LR\n F-->G\n G-->H\n")
     (work / "b.mmd").write_text("graph LR\n X-->Y\n Y-->Z\n")
     (work / "README.md").write_text("```mermaid\nstateDiagram-v2\n s1-->s2\n```\n")
-    git = tmp_path / "mirror" / "o+r" / "repo"
-    env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t",
-           "PATH": "/usr/bin:/bin"}
-    subprocess.run(["git", "init", "-q", "--bare", str(git)], check=True)
-    for cmd in (["add", "-A"], ["commit", "-qm", "x"]):
-        subprocess.run(["git", "--git-dir", str(git), "--work-tree", str(work), *cmd], check=True, env=env)
+    bare_mirror(work, tmp_path / "mirror")
     monkeypatch.setattr(mv, "REPOS", {"o/r": "MIT"})
     manifest = tmp_path / "manifest.json"
     manifest.write_text(json.dumps({"figures": [

@@ -4,6 +4,7 @@ napkin-like ``hand`` theme and its ``simple`` one); truth as the real set lists 
 from __future__ import annotations
 
 import pytest
+from mirror_helpers import bare_mirror
 
 from craftbench.makers import seq_real
 from craftbench.makers.seq_real import parse_mermaid, source, truth
@@ -74,7 +75,6 @@ def test_escapes_read_and_a_bad_one_kept():
 
 def test_sources_a_real_set_figure_may_have_come_from_are_left_out(tmp_path, monkeypatch):
     import json
-    import subprocess
 
     work = tmp_path / "work"
     for path, parts in (("keps/1/README.md", "P,Q"), ("docs/seq.mmd", "R,S"), ("other/x.mmd", "Ann,Bob"),
@@ -83,12 +83,7 @@ def test_sources_a_real_set_figure_may_have_come_from_are_left_out(tmp_path, mon
         a, b = parts.split(",")
         body = f"sequenceDiagram\n {a}->>{b}: hi\n {b}->>{a}: yo\n"
         (work / path).write_text(f"```mermaid\n{body}```\n" if path.endswith(".md") else body)
-    git = tmp_path / "mirror" / "o+r" / "repo"
-    env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t",
-           "PATH": "/usr/bin:/bin"}
-    subprocess.run(["git", "init", "-q", "--bare", str(git)], check=True)
-    for cmd in (["add", "-A"], ["commit", "-qm", "x"]):
-        subprocess.run(["git", "--git-dir", str(git), "--work-tree", str(work), *cmd], check=True, env=env)
+    bare_mirror(work, tmp_path / "mirror")
     monkeypatch.setattr(seq_real, "REPOS", {"o/r": "MIT"})
     manifest = tmp_path / "manifest.json"
     manifest.write_text(json.dumps({"figures": [
