@@ -54,6 +54,8 @@ def _grown(r: TextRun, rgb: np.ndarray, runs: list[TextRun], recognize) -> TextR
     left, right = x0, x1
     space = _word_space(r)
     cols_in = np.flatnonzero(r.glyphs.any(axis=0)) + int(round(r.x))
+    # the other runs on these rows, found once: a walk stops at any of them
+    mates = [q for q in runs if q is not r and q.y < y1 and y0 < q.bottom]
     for side in (0, 1):
         a, b = (x1, min(W, x1 + reach)) if side else (max(0, x0 - reach), x0)
         if b - a < 2:
@@ -69,7 +71,7 @@ def _grown(r: TextRun, rgb: np.ndarray, runs: list[TextRun], recognize) -> TextR
         ink_edge = (cols_in[-1] - a if side else b - 1 - cols_in[0]) if cols_in.size else -1
         last, end = None, None
         for k, c in enumerate(order):
-            if tall[c] or _other_run(r, runs, a + c, y0, y1):
+            if tall[c] or any(q.x <= a + c < q.right for q in mates):
                 break
             if cols[c]:
                 last, end = k, c
@@ -117,10 +119,6 @@ def _word_space(r: TextRun) -> int | None:
     edges = np.flatnonzero(np.diff(cols[inked[0]:inked[-1] + 1].astype(np.int8)))  # gap starts and ends
     gaps = sorted(int(e1 - e0) for e0, e1 in zip(edges[::2], edges[1::2]))
     return gaps[-(words - 1)] if len(gaps) >= words - 1 else None
-
-
-def _other_run(r: TextRun, runs: list[TextRun], x: int, y0: int, y1: int) -> bool:
-    return any(q is not r and q.x <= x < q.right and q.y < y1 and y0 < q.bottom for q in runs)
 
 
 def _read_grown(r: TextRun, rgb: np.ndarray, left: int, right: int, y0: int, y1: int, bg: np.ndarray,
