@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import numpy as np
+import pytest
 from mpl_helpers import mpl_png
 
 from crafteditor import convert
@@ -35,25 +36,15 @@ def test_the_x_axis_zero_at_the_corner_leaves_the_y_numbers_a_frame():
     assert len(charts) == 1 and charts[0].spec["mark"]["type"] == "bar"
 
 
-def test_despined_plots_stacked_in_one_column_are_each_framed():
-    """Two despined plots one above the other: their y numbers make one column, uneven and not
-    falling, and both plots had been lost."""
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(6, 7))
-    _bare(top, [10, 20, 30, 40], [12, 30, 25, 38], 6)
-    _bare(bottom, [10, 20, 30, 40], [30, 8, 22, 15], 6)
-    for ax in (top, bottom):
-        ax.set_xlim(5, 50)
-        ax.set_ylim(0, 40)
-    assert len(_charts(mpl_png(fig))) == 2
-
-
-def test_despined_plots_side_by_side_are_each_framed():
-    """Two despined plots side by side: the left one's x labels had run on to the right one's last,
-    its frame over both, and the right plot was dropped."""
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
-    _bare(left, [10, 20, 30, 40], [12, 30, 25, 38], 6)
-    _bare(right, [10, 20, 30, 40], [30, 8, 22, 15], 6)
-    for ax in (left, right):
+@pytest.mark.parametrize("rows, cols, size", [(2, 1, (6, 7)), (1, 2, (10, 4))], ids=["stacked", "side_by_side"])
+def test_despined_plots_stacked_or_side_by_side_are_each_framed(rows, cols, size):
+    """Two despined plots one above the other (their y numbers make one column, uneven and not falling:
+    both plots had been lost) or side by side (the left one's x labels had run on to the right one's
+    last, its frame over both, and the right plot was dropped): each is framed."""
+    fig, (first, second) = plt.subplots(rows, cols, figsize=size)
+    _bare(first, [10, 20, 30, 40], [12, 30, 25, 38], 6)
+    _bare(second, [10, 20, 30, 40], [30, 8, 22, 15], 6)
+    for ax in (first, second):
         ax.set_xlim(5, 50)
         ax.set_ylim(0, 40)
     assert len(_charts(mpl_png(fig))) == 2
