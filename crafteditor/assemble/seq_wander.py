@@ -27,7 +27,6 @@ def wandering_messages(drawn: np.ndarray, rgb: np.ndarray, lines: list[Lifeline]
     message ``found`` already explains."""
     if len(lines) < 2:
         return []
-    H, W = drawn.shape
     w = max(1.0, float(np.median([ln.width for ln in lines])))
     r = int(round(3 * w + 6))  # a lifeline's band, its lean and wobble in it
     mask = drawn.copy()
@@ -45,7 +44,8 @@ def wandering_messages(drawn: np.ndarray, rgb: np.ndarray, lines: list[Lifeline]
         j = _end(xs, x1 - r - 3, r, -1)
         if i is None or j is None or j <= i or ch > 0.15 * (xs[j] - xs[i]) + 8 * w + 24:
             continue
-        ys, cx = np.nonzero((lab[y0:y0 + ch, x0:x1 + 1] == k) & mask[y0:y0 + ch, x0:x1 + 1])
+        sel = (lab[y0:y0 + ch, x0:x1 + 1] == k) & mask[y0:y0 + ch, x0:x1 + 1]  # the piece's own ink
+        ys, cx = np.nonzero(sel)
         m = _stroke(ys + y0, cx + x0, w, xs[i] + r, xs[j] - r)
         if m is None:
             continue
@@ -56,11 +56,10 @@ def wandering_messages(drawn: np.ndarray, rgb: np.ndarray, lines: list[Lifeline]
             continue
         if any(_explains(f, lines, i, j, ya, yb, ch) for f in found + out):
             continue
-        left = _head(mask, ys + y0, cx + x0, int(xs[i]) + r + 1, 1, w)
-        right = _head(mask, ys + y0, cx + x0, int(xs[j]) - r - 1, -1, w)
+        left = _head(ys + y0, cx + x0, int(xs[i]) + r + 1, 1, w)
+        right = _head(ys + y0, cx + x0, int(xs[j]) - r - 1, -1, w)
         if not (left or right):  # a bowed stroke with no head: a chart's line, a rule, no message
             continue
-        sel = mask[y0:y0 + ch, x0:x1 + 1] & (lab[y0:y0 + ch, x0:x1 + 1] == k)
         color = median_colour(rgb[y0:y0 + ch, x0:x1 + 1][sel])
         a, b = (float(xs[i]), ya), (float(xs[j]), yb)
         if left and not right:  # drawn from right to left
@@ -101,7 +100,7 @@ def _stroke(ys: np.ndarray, xs: np.ndarray, w: float, xa: float, xb: float) -> t
     return ya, yb
 
 
-def _head(mask: np.ndarray, ys: np.ndarray, xs: np.ndarray, x: int, inward: int, w: float) -> bool:
+def _head(ys: np.ndarray, xs: np.ndarray, x: int, inward: int, w: float) -> bool:
     """An arrowhead at a piece's end by the band edge ``x``: a column within :data:`HEAD` px inward whose
     ink on the piece stands far taller than the stroke."""
     near = (xs - x) * inward
