@@ -5,14 +5,17 @@ the manifest records, per figure, the repository, the path and the commit it cam
 sha256 of the PNG the truth was made for. Given local git directories of those repositories
 (clones or snapshots), :func:`rebuild` writes every figure back: a PNG or JPEG as committed, an
 SVG rasterised with cairosvg at the manifest's width on white, a PDF with poppler's ``pdftoppm``
-at 150 dpi (how the set's notes say they were made), each checked against its sha256. A figure
-that cannot be rebuilt is reported by id with the reason, and the others go on.
+at 150 dpi, and an SVG whose labels are HTML (Mermaid's foreignObject, which cairosvg drops) in the
+headless Chromium at the manifest's width with the entry's ``rasteriser_css`` (how the set's notes say
+they were made), each checked against its sha256. A figure that cannot be rebuilt is reported by id
+with the reason, and the others go on.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shutil
 import subprocess
 import tempfile
@@ -20,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from crafteditor.browser import browser_missing, chromium, local_only
 from crafteditor.realset import RealSetError, find_manifest
 
 
@@ -69,6 +73,45 @@ def rasterise(data: bytes, path: str, width: int) -> bytes:
     return data
 
 
+def _svg_size(svg: str, width: int) -> tuple[str, int]:
+    """The SVG sized to ``width`` px and the height its viewBox gives (its own width/max-width dropped)."""
+    m = re.search(r'viewBox="([^"]+)"', svg)
+    if not m:
+        raise RealSetError("a browser-drawn original needs a viewBox")
+    _, _, vw, vh = (float(v) for v in m.group(1).replace(",", " ").split())
+    height = round(vh * width / vw)
+    head, rest = svg.split(">", 1)
+    head = re.sub(r'\s(width|height)="[^"]*"', "", head)
+    head = head.replace("max-width:", "--crafter-max-width:")  # the author's cap on the drawn width
+    return f'{head} width="{width}" height="{height}">{rest}', height
+
+
+def browser_rasterise(svgs: list[tuple[bytes, int, str]]) -> list[bytes]:
+    """PNGs of SVG originals drawn in one headless Chromium: each ``(svg, width, css)`` on a white
+    page of that width, ``css`` added to the page (e.g. foreignObject overflow), local only."""
+    why = browser_missing()
+    if why:
+        raise RealSetError(f"a Chromium-drawn figure cannot be rebuilt: {why}")
+    from playwright.sync_api import Error as BrowserError
+    out = []
+    with chromium() as browser:
+        for data, width, css in svgs:
+            if "<" in css:
+                raise RealSetError("rasteriser_css holds markup ('<'): refused")
+            svg, height = _svg_size(data.decode("utf-8"), width)
+            try:
+                page = browser.new_page(viewport={"width": width, "height": height})
+                page.route("**/*", local_only)
+                page.set_content(f"<html><head><style>html,body{{margin:0;padding:0;background:white}} {css}"
+                                 f"</style></head><body>{svg}</body></html>")
+                page.wait_for_timeout(300)  # web fonts and layout settle
+                out.append(page.locator("svg").first.screenshot())
+                page.close()
+            except BrowserError as e:
+                raise RealSetError(f"Chromium could not draw it: {str(e).splitlines()[0][:200]}") from None
+    return out
+
+
 def _one(rec: dict[str, Any], folder: Path, find: Callable[[str], Path | None]) -> Rebuilt:
     missing = [k for k in ("id", "file", "repo", "path", "commit") if not rec.get(k)]
     if missing:
@@ -79,14 +122,19 @@ def _one(rec: dict[str, Any], folder: Path, find: Callable[[str], Path | None]) 
     want = rec.get("sha256")
     if dst.is_file() and want and hashlib.sha256(dst.read_bytes()).hexdigest() == want:
         return Rebuilt(rec["id"], "present")
-    if rec.get("rasteriser") not in (None, "cairosvg", "pdftoppm"):
-        # Mermaid SVGs with their labels in HTML (foreignObject), which cairosvg drops: drawn in a browser
-        return Rebuilt(rec["id"], "failed", f"rasterised with {rec['rasteriser']} (see its notes): not rebuilt here")
+    drawer = rec.get("rasteriser")
+    if drawer not in (None, "cairosvg", "pdftoppm", "chromium"):
+        return Rebuilt(rec["id"], "failed", f"rasterised with {drawer} (see its notes): not rebuilt here")
     git_dir = find(rec["repo"]) if rec.get("repo") else None
     if git_dir is None:
         return Rebuilt(rec["id"], "failed", f"no git directory for {rec.get('repo')!r}")
     try:
-        data = rasterise(_git_show(git_dir, rec["commit"], rec["path"]), rec["path"], int(rec.get("width") or 1400))
+        original, width = _git_show(git_dir, rec["commit"], rec["path"]), int(rec.get("width") or 1400)
+        if drawer == "chromium":
+            # Mermaid SVGs with their labels in HTML (foreignObject), which cairosvg drops
+            data = browser_rasterise([(original, width, rec.get("rasteriser_css", ""))])[0]
+        else:
+            data = rasterise(original, rec["path"], width)
     except (RealSetError, subprocess.CalledProcessError, OSError, ValueError, SyntaxError) as e:
         # git missing, a damaged original (cairosvg's XML ParseError is a SyntaxError): this figure only
         return Rebuilt(rec["id"], "failed", f"{type(e).__name__}: {e}")

@@ -1,5 +1,5 @@
 """The browser makers (Mermaid, Excalidraw) draw through one Chromium set-up
-(craftbench.makers.browser): without a browser each says which maker could not draw, in its own error."""
+(craftbench.makers.browser over crafteditor.browser): without a browser each says which maker could not draw, in its own error."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from craftbench.makers import browser, excalidraw, mermaid
+from craftbench.makers import excalidraw, mermaid
+from crafteditor import browser
 
 
 @pytest.mark.parametrize(("module", "error", "maker"), [(mermaid, mermaid.MermaidMakerError, "Mermaid"),
@@ -18,5 +19,5 @@ def test_without_chromium_each_maker_says_so_in_its_own_error(monkeypatch, tmp_p
     monkeypatch.setattr(excalidraw, "_fonts_b64", lambda: {})  # the fonts are not what this test is about
     monkeypatch.setattr(excalidraw, "rough_js", lambda: Path("rough.js"))
     monkeypatch.setattr(mermaid, "mermaid_js", lambda: Path("mermaid.min.js"))
-    with pytest.raises(error, match=f"no Chromium to draw {maker} figures in"):
+    with pytest.raises(error, match=f"the {maker} maker cannot draw: .*no Chromium"):
         module.render([])
