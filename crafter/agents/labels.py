@@ -17,9 +17,9 @@ OPENERS = frozenset({"downstream", "upstream", "internally", "meanwhile", "after
                      "then", "once"})
 REMARK_WORDS = OPENERS - {"downstream", "upstream", "internally", "overall"}
 # Words before a noun that say which one, never what it is ("its own adaLN modulation", "a fresh microVM"): a
-# label drops them (dev nodes / edges / groups 0.5882 / 0.2396 / 0.4214 -> 0.5900 / 0.2425 / 0.4273; "new" as
-# well: dev edges 0.2416, "the new prompt" is a name).
-WHICH_ONE = frozenset({"own", "same", "separate", "fresh", "entire", "whole", "respective", "corresponding", "single",
+# label drops them (dev nodes / edges / groups 0.5882 / 0.2396 / 0.4214 -> 0.5908 / 0.2425 / 0.4273; "new" as
+# well: dev edges 0.2416, "the new prompt" is a name; "single" as well: nodes 0.5900, "single cells" are a name).
+WHICH_ONE = frozenset({"own", "same", "separate", "fresh", "entire", "whole", "respective", "corresponding",
                        "dedicated", "additional", "independent", "simple", "extra", "further"})
 
 
