@@ -643,7 +643,8 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
             if normalise_label(m) == normalise_label(label):
                 continue  # the group's own name among its members (a head's reading): the group, opened up below
             subs = as_group.get(m) or groups_named(m, [g for g, _, _ in groups if g != label])
-            subs = [g for g in subs if g not in nested and g != label]
+            # (a box an earlier group holds stays that box: opened up, that group's edges would end nowhere)
+            subs = [g for g in subs if g not in nested and g != label and m not in owned]
             if subs:  # "the core plus the audit logger make up the service": the core group inside
                 nested.update(subs)
                 inner += subs

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from crafter.agents.labels import OPENERS, normalise_label
+from crafter.agents.labels import OPENERS, WHICH_ONE, normalise_label
 
 # Verb classes decide which way an edge points. "fwd": subject -> object ("A feeds B");
 # "bwd": object -> subject ("B reads A", "the discriminator judges X"); a verb followed by
@@ -149,6 +149,8 @@ class _Clause:
         if _adjectival(self, k) or nxt is not None and nxt.low in _BE and re.search(r"[^su]s$", t.low):
             return False  # "forwards triggered data": a participle before its noun; "the bin reports are": a noun
         if t.low in _NOUNISH_VERBS:
+            if nxt is not None and nxt.low in _BE and prev is not None and prev.low not in _PRONOUNS:
+                return False  # "the final score is produced by a linear head": the subject's noun
             mod = self.i + k < 2 or prev.poss or re.fullmatch(r"[a-z-]{2,}(?:ed|al|ic|ive|ous|ful|less|[ai]ble)", prev.low)
             if not need_verb or mod and nxt is not None and nxt.low in _ADVERBS and (n2 := self.peek(k + 2)) is not None \
                     and n2.lemma and n2.low not in _NOUNISH_VERBS:  # "clean reads then take two routes": a noun
@@ -179,7 +181,7 @@ def _adjectival(c: _Clause, k: int) -> bool:
 def np_label(words: list[str]) -> str:
     """A short noun phrase label: no determiners, the user's casing, at most five words."""
     words = [w for w in words if w]
-    while words and words[0].lower() in _DETERMINERS | _ADVERBS | {"and", "or", "of"} | ({"own"} if len(words) > 1 else set()):
+    while words and words[0].lower() in _DETERMINERS | _ADVERBS | {"and", "or", "of"} | (WHICH_ONE if len(words) > 1 else set()):
         words = words[1:]  # "its own adaLN modulation": "adaLN modulation"
     while words and words[-1].lower() in _DETERMINERS | {"and", "or", "of"} | _PREPS:
         words = words[:-1]
@@ -202,10 +204,14 @@ def np_label(words: list[str]) -> str:
 def _unknown_verb(c: _Clause) -> bool:
     """A word the lexicon lacks that can only be a verb here: "-s" / "-es" right after a subject and before
     an article or an object pronoun ("enriches each event", "digitises the signal", "archives them")."""
-    t, n = c.peek(), c.peek(1)
-    return t is not None and n is not None and t.lemma is None and n.low in ("the", "a", "an", "each", "every", "its",
-                                                                            "their", "all", "it", "them", "both") \
-        and bool(re.fullmatch(r"[a-z][a-z-]{2,}[^s]s", t.low)) and t.low not in _NOUNISH_VERBS
+    t, n, after = c.peek(), c.peek(1), c.peek(2)
+    if t is None or n is None or t.lemma is not None or not re.fullmatch(r"[a-z][a-z-]{2,}[^su]s", t.low) \
+            or t.low in _NOUNISH_VERBS:
+        return False
+    if n.low in ("the", "a", "an", "each", "every", "its", "their", "all", "it", "them", "both"):
+        return True
+    return bool(re.fullmatch(r"[a-z][a-z-]{2,}[^su']s", n.low)) and n.low not in _FUNCTION_WORDS \
+        and (after is None or after.text in ",;:(" or after.low in _PREPS | {"and", "or"})
 
 
 def _noun_before_verb(c: _Clause, words: list[str]) -> bool:
@@ -506,7 +512,9 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
         st.relations += [(a, s, None) for p, ns in preps if p == "against" for a in ns for s in subj if a not in _PRONOUNS]
     if ends:
         st.last = ends
-    (_more_vp if more else _no_more)(c, subj, st, passive)
+    # "features are warped by homographies, aggregated by variance, …": each step's agent hands on to the next
+    chained = passive and agents and ends == agents
+    (_more_vp if more else _no_more)(c, agents if chained else subj, st, passive)
 
 
 def _take_prep(st: ProseState, preps: list[tuple[str, list[str]]], prep: str, names: list[str]) -> None:
@@ -666,6 +674,8 @@ def read_prose(sentence: str, st: ProseState) -> None:
             if rel and names and c.peek() is not None and c.is_verb():
                 _read_vp(c, names, st, fixed_obj=st.last)  # "which the decoder reads": the object is the antecedent
             elif names and c.peek() is not None and (c.peek().low in _AUX or c.is_verb() or _neg_ahead(c)):
+                if not st.last:  # "the images are resized; then a ViT encodes them": the images
+                    st.last = [n for n in st.subject if n not in names]
                 st.subject, n_rel = names, len(st.relations)
                 _read_vp(c, names, st)
                 if not any(lab in names for _, _, lab in st.relations[n_rel:]):  # ("data flows from A to B":
