@@ -27,6 +27,7 @@ SCRIPT_H = 0.2  # a sub- or superscript's height, at least, of the text's (a gly
 SCRIPT_WIDE = 2.5  # its width, at most, of its height (the arrow of h_{3→4})
 LIGHT_FILL = 200.0  # luminance above which a paint is a fill, never a glyph's colour
 ON_FILL = 0.5  # a cluster is on a fill where this share of a thin ring round its box is fill
+SMALL_NODE = 4.0  # a node round a lone label is this many glyph heights across at most (a TikZ circle node: 3-4)
 
 
 def read_lone_glyphs(rgb: np.ndarray, paints: Paints, runs: list[TextRun], engine: OcrEngine, latin: bool,
@@ -390,7 +391,12 @@ def _crowded(ink: np.ndarray, lab: np.ndarray, members: list[tuple], box: tuple[
         around[:, c] &= ~_on_line(ink[max(0, ya - g):min(H, yb + g), xa + c], ya - max(0, ya - g), yb - ya, g)
     for r in np.flatnonzero(around.any(axis=1)):
         around[r, :] &= ~_on_line(ink[ya + r, max(0, xa - g):min(W, xb + g)], xa - max(0, xa - g), xb - xa, g)
-    return bool(around.sum() > 0.02 * around.size)
+    if around.sum() <= 0.02 * around.size:
+        return False
+    # a label alone in a small unfilled node (a TikZ circle round a math letter): the outline round it and the
+    # lines meeting it lie outside the canvas it stands on, no crowding of the label
+    inside = _small_node_inside(~ink, box, glyph_h)
+    return inside is None or bool((ink & inside & ~np.isin(lab, [mm[4] for mm in members]))[ya:yb, xa:xb].any())
 
 
 def _on_fill(light: np.ndarray, box: tuple[int, int, int, int]) -> bool:
@@ -410,19 +416,23 @@ def _on_fill(light: np.ndarray, box: tuple[int, int, int, int]) -> bool:
 def _small_node_inside(light: np.ndarray, box: tuple[int, int, int, int], glyph_h: float) -> np.ndarray | None:
     """The inside (the fill with the glyphs' holes in it filled) of the light fill around ``box``,
     as a mask of the page, where that fill is a small node: one fill around the whole box, under
-    2.5 glyph heights across; None otherwise (a group frame's fill, no fill, two fills)."""
+    SMALL_NODE glyph heights across; None otherwise (a group frame's fill, no fill, two fills). ``light``
+    may be the page's light fills or all that is no ink (the canvas inside an unfilled node's outline)."""
     x0, y0, x1, y1 = box
     H, W = light.shape
-    r = int(2.5 * glyph_h)
+    r = int(SMALL_NODE * glyph_h)
     ya, yb, xa, xb = max(0, y0 - r), min(H, y1 + r), max(0, x0 - r), min(W, x1 + r)
     n, lab, stats, _ = find_blobs(light[ya:yb, xa:xb])
-    ring = lab[max(0, y0 - ya - 2):y1 - ya + 2, max(0, x0 - xa - 2):x1 - xa + 2]
+    # the fill in a 2 px ring round the box (inside it, a glyph's counters may hold fill of their own: a θ's two)
+    ry, rx = max(0, y0 - ya - 2), max(0, x0 - xa - 2)
+    ring = lab[ry:y1 - ya + 2, rx:x1 - xa + 2].copy()
+    ring[y0 - ya - ry:y1 - ya, x0 - xa - rx:x1 - xa] = 0
     ids = np.unique(ring[ring > 0])
     if ids.size != 1:
         return None
     i = int(ids[0])
     fx, fy, fw, fh = (int(v) for v in stats[i, :4])
-    if max(fw, fh) > 2.5 * glyph_h or fx > x0 - xa or fy > y0 - ya or fx + fw < x1 - xa or fy + fh < y1 - ya \
+    if max(fw, fh) > SMALL_NODE * glyph_h or fx > x0 - xa or fy > y0 - ya or fx + fw < x1 - xa or fy + fh < y1 - ya \
             or fx == 0 or fy == 0 or fx + fw >= lab.shape[1] or fy + fh >= lab.shape[0]:
         return None
     outside = (lab != i).astype(np.uint8)
