@@ -27,7 +27,8 @@ SCRIPT_H = 0.2  # a sub- or superscript's height, at least, of the text's (a gly
 SCRIPT_WIDE = 2.5  # its width, at most, of its height (the arrow of h_{3→4})
 LIGHT_FILL = 200.0  # luminance above which a paint is a fill, never a glyph's colour
 ON_FILL = 0.5  # a cluster is on a fill where this share of a thin ring round its box is fill
-SMALL_NODE = 4.0  # a node round a lone label is this many glyph heights across at most (a TikZ circle node: 3-4)
+SMALL_NODE = 2.5  # a node round a lone label is this many of the text's glyph heights across at most,
+SMALL_NODE_OWN = 4.0  # or this many of the label's own height (a TikZ circle node round a math letter: 3-4)
 
 
 def read_lone_glyphs(rgb: np.ndarray, paints: Paints, runs: list[TextRun], engine: OcrEngine, latin: bool,
@@ -416,11 +417,13 @@ def _on_fill(light: np.ndarray, box: tuple[int, int, int, int]) -> bool:
 def _small_node_inside(light: np.ndarray, box: tuple[int, int, int, int], glyph_h: float) -> np.ndarray | None:
     """The inside (the fill with the glyphs' holes in it filled) of the light fill around ``box``,
     as a mask of the page, where that fill is a small node: one fill around the whole box, under
-    SMALL_NODE glyph heights across; None otherwise (a group frame's fill, no fill, two fills). ``light``
-    may be the page's light fills or all that is no ink (the canvas inside an unfilled node's outline)."""
+    SMALL_NODE glyph heights or SMALL_NODE_OWN heights of the box across; None otherwise (a group frame's
+    fill, no fill, two fills). ``light`` may be the page's light fills or all that is no ink (the canvas
+    inside an unfilled node's outline)."""
     x0, y0, x1, y1 = box
     H, W = light.shape
-    r = int(SMALL_NODE * glyph_h)
+    small = max(SMALL_NODE * glyph_h, SMALL_NODE_OWN * (y1 - y0))
+    r = int(small)
     ya, yb, xa, xb = max(0, y0 - r), min(H, y1 + r), max(0, x0 - r), min(W, x1 + r)
     n, lab, stats, _ = find_blobs(light[ya:yb, xa:xb])
     # the fill in a 2 px ring round the box (inside it, a glyph's counters may hold fill of their own: a θ's two)
@@ -432,7 +435,7 @@ def _small_node_inside(light: np.ndarray, box: tuple[int, int, int, int], glyph_
         return None
     i = int(ids[0])
     fx, fy, fw, fh = (int(v) for v in stats[i, :4])
-    if max(fw, fh) > SMALL_NODE * glyph_h or fx > x0 - xa or fy > y0 - ya or fx + fw < x1 - xa or fy + fh < y1 - ya \
+    if max(fw, fh) > small or fx > x0 - xa or fy > y0 - ya or fx + fw < x1 - xa or fy + fh < y1 - ya \
             or fx == 0 or fy == 0 or fx + fw >= lab.shape[1] or fy + fh >= lab.shape[0]:
         return None
     outside = (lab != i).astype(np.uint8)
