@@ -330,7 +330,8 @@ def _with_scripts(words: list[list[tuple]], scripts: list[tuple[int, int, int, i
     a small glyph is a word of its own; either had stood round its letter as ink crowding it, and the
     letter of every such label beside a line or in a circle was dropped with them (drawn real TikZ,
     issue 31). A subscript hangs from the letter's lower part below its line, a superscript rises from its
-    upper part above it; the next script starts within a small gap of the last. A lone glyph taken as a script leaves the words."""
+    upper part above it; the next script starts within a small gap of the last. A lone glyph taken as a
+    script leaves the words."""
     singles = [w[0] for w in words if len(w) == 1]
     free = sorted([*scripts, *singles], key=lambda c: c[0])
     taken: set[int] = set()

@@ -5,6 +5,8 @@ dropped with them (drawn real TikZ, issue 31)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from crafteditor.ocr.lone_glyphs import _crowded, _with_scripts
@@ -61,3 +63,14 @@ def test_a_letters_own_subscript_no_longer_crowds_it_but_an_arrowhead_is_no_scri
     assert words == [[letter, script]]
     assert not _crowded(ink, lab, words[0], (100, 60, 122, 82), 20.0, light)
     assert _crowded(ink, lab, [letter], (100, 60, 114, 80), 20.0, light)  # as before: its script crowds it
+
+
+def test_a_math_label_in_a_circle_node_is_its_label():
+    # a_rec (TikZ $\vec{a}_\text{rec}$) alone in an unfilled circle the lines meet: its 'rec' had crowded the 'a'
+    # and the circle's outline the label, and the node came back with no label (crops/README.md: its provenance)
+    from crafteditor import convert
+    from crafteditor.realset import svg_words
+
+    conv = convert((Path(__file__).parent / "crops" / "cyclegan_circled_math_label.png").read_bytes())
+    assert "arec" in svg_words(conv.svg)
+    assert "a_{rec}" in [c.label for c in conv.figure.components if c.kind == "node"]
