@@ -398,7 +398,10 @@ def _crowded(ink: np.ndarray, lab: np.ndarray, members: list[tuple], box: tuple[
     # a label alone in a small unfilled node (a TikZ circle round a math letter): the outline round it and the
     # lines meeting it lie outside the canvas it stands on, no crowding of the label
     inside = _small_node_inside(~ink, box, glyph_h)
-    return inside is None or bool((ink & inside & ~np.isin(lab, [mm[4] for mm in members]))[ya:yb, xa:xb].any())
+    if inside is None:
+        return True
+    other = ink[ya:yb, xa:xb] & ~np.isin(lab[ya:yb, xa:xb], [mm[4] for mm in members])
+    return bool((other & inside[ya:yb, xa:xb]).any())
 
 
 def _on_fill(light: np.ndarray, box: tuple[int, int, int, int]) -> bool:
