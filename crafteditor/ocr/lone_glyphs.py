@@ -1,5 +1,10 @@
 """The second pass: lone glyphs the detector missed (single-digit tick labels, short labels, the
 '+' of a summation node), found as isolated dark clusters on the canvas or on a light fill.
+
+Round 14 (math14): a math label's own scripts had crowded its letter, and a circle node's outline the
+label in it. Drawn real TikZ (``craftbench makers tikz-wild -n 110 --seed 0``: 106 figures) words found
+1,077 -> 1,086 of 1,556 (never 345 -> 336), nodes (20 figures) 0.537 -> 0.556; dev 127 words 0.9116 ->
+0.9124, nodes 0.8098 -> 0.8084, edges 0.6213 -> 0.6214.
 """
 
 from __future__ import annotations
