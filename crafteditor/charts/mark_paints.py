@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from crafteditor.config import Config
-from crafteditor.paint import Paints, blend_position, luma
+from crafteditor.paint import Paints, blend_position, luma, unique_rows
 
 DARK_GROUND = 60  # a plot page of luma under this is dark (matplotlib's dark_background): _is_mark_paint
 DARK_PAGE_TINT = 20  # a paint this tinted at least (max - min of R, G, B) may be a mark on a dark page
@@ -209,7 +209,7 @@ def with_pale_marks(paints: Paints, rgb: np.ndarray, config: Config) -> Paints:
         return paints
     h, w = paints.labels.shape
     least = max(8, int(config.min_paint_share * h * w) // 4)
-    cols, inverse, counts = _unique_rows(px)
+    cols, inverse, counts = unique_rows(px, return_inverse=True)
     mass = _shade_mass(cols, counts, config.color_tolerance)
     found: list[np.ndarray] = [] if paints.vivid is None else [c.astype(np.float32) for c in paints.vivid]
     marks = [c for c in paints.colors if _is_mark_paint(c)] + found
@@ -246,16 +246,6 @@ def with_pale_marks(paints: Paints, rgb: np.ndarray, config: Config) -> Paints:
     vivid = np.asarray(new, np.float32) if paints.vivid is None or not len(paints.vivid) \
         else np.concatenate([paints.vivid.astype(np.float32), np.asarray(new, np.float32)])
     return replace(paints, vivid=vivid)
-
-
-def _unique_rows(px: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``np.unique(px, axis=0, return_inverse=True, return_counts=True)`` of N×3 uint8 colours, the same
-    arrays: each colour packed into one integer (R, G, B in that order of weight sorts as the rows
-    do), uniqued as a flat array (the row-wise unique views each row as a structured item: 4x slower)."""
-    key = (px[:, 0].astype(np.int32) << 16) | (px[:, 1].astype(np.int32) << 8) | px[:, 2].astype(np.int32)
-    keys, inverse, counts = np.unique(key, return_inverse=True, return_counts=True)
-    cols = np.column_stack([keys >> 16, (keys >> 8) & 255, keys & 255]).astype(px.dtype)
-    return cols, inverse.reshape(-1), counts
 
 
 class _Rims:
