@@ -9,6 +9,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
+from crafteditor.blobs import find_blobs
 from crafteditor.config import Config
 from crafteditor.paint import Paints, blend_position, luma, unique_rows
 
@@ -35,7 +36,7 @@ def few_markers(m: np.ndarray, rgb) -> bool:
     r, g, b = (int(v) for v in rgb)
     if max(r, g, b) - min(r, g, b) < 60:
         return False
-    n, _, stats, _ = cv2.connectedComponentsWithStats(m.astype(np.uint8), connectivity=8)
+    n, _, stats, _ = find_blobs(m)
     # specks of a pixel or two are a dot's stray shades, not dots (a supersampled 3 px dot's
     # core is a dozen shades: the paint takes 5-12 px of each, and a few single pixels round them)
     blobs = [st for st in stats[1:] if st[4] >= 3]
@@ -168,7 +169,7 @@ def merge_overlaps(labels: np.ndarray, inner, paints: Paints, members: dict[int,
                 near = cv2.dilate(np.isin(sub, members[p]).astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
             # each of its blobs touches the series' paint (a pile of squares is a dark block
             # inside lighter rims, most of it further than a pixel or two from them)
-            n, lab, stats, _ = cv2.connectedComponentsWithStats(np.isin(sub, members[q]).astype(np.uint8), connectivity=8)
+            n, lab, stats, _ = find_blobs(np.isin(sub, members[q]))
             touching = np.unique(lab[near & (lab > 0)])
             # piles of markers, not a line drawn over its faint copy (W&B's smoothed curve over
             # the raw one is a series of its own: a long stroke across the plot)
