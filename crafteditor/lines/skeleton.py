@@ -64,17 +64,15 @@ def trace_skeleton(skel: np.ndarray) -> list[list[tuple[int, int]]]:
     if not pix:
         return []
 
-    # each pixel's 8-neighbours, from one filter over the skeleton: which of them are set, as a byte
     # (a set lookup per neighbour per pixel was 18 ms of a diagram's line finding, and neigh asked
     # the set again each time a path passed); degrees built in the set's order
-    code = cv2.filter2D(skel.astype(np.uint8), -1, _NEIGH_BITS, borderType=cv2.BORDER_CONSTANT)
-    by_pixel = dict(zip(zip(ys.tolist(), xs.tolist()), code[ys, xs].tolist()))
+    by_pixel = neighbour_offsets(skel, ys, xs)
 
     def neigh(p):
         y, x = p
-        return [(y + dy, x + dx) for dy, dx in _SET_NEIGH[by_pixel[p]]]
+        return [(y + dy, x + dx) for dy, dx in by_pixel[p]]
 
-    deg = {p: len(_SET_NEIGH[by_pixel[p]]) for p in pix}
+    deg = {p: len(by_pixel[p]) for p in pix}
     nodes = {p for p, d in deg.items() if d != 2}
     # junction pixels come in small clusters; treat each cluster as one node
     visited_edges: set[tuple[tuple[int, int], tuple[int, int]]] = set()
@@ -119,6 +117,14 @@ def trace_skeleton(skel: np.ndarray) -> list[list[tuple[int, int]]]:
         loop.append(p)
         paths.append(loop)
     return _merge_junction_clusters(paths, nodes, deg)
+
+
+def neighbour_offsets(skel: np.ndarray, ys: np.ndarray, xs: np.ndarray) -> dict[tuple[int, int], list[tuple[int, int]]]:
+    """Each set pixel (``ys``, ``xs``: ``np.nonzero(skel)``) of a boolean skeleton: the offsets
+    (dy, dx) of its set 8-neighbours, in ``_NEIGH``'s order, from one filter over the skeleton
+    (which neighbours are set, as a byte)."""
+    code = cv2.filter2D(skel.astype(np.uint8), -1, _NEIGH_BITS, borderType=cv2.BORDER_CONSTANT)
+    return dict(zip(zip(ys.tolist(), xs.tolist()), (_SET_NEIGH[c] for c in code[ys, xs].tolist())))
 
 
 def _merge_junction_clusters(paths, nodes, deg):
