@@ -71,3 +71,27 @@ def test_blobs_are_opencvs_default_scan_on_drawn_masks():
             assert got[0] == want[0]
             for g, x in zip(got[1:3], want[1:3]):
                 assert g.dtype == x.dtype and np.array_equal(g, x)
+
+
+def _glyph_line(boxes: list[tuple[int, int, int]], width: int = 60, height: int = 14) -> np.ndarray:
+    """An upright line mask with a bar per glyph: (x, w, h), standing on the baseline."""
+    m = np.zeros((height, width), np.uint8)
+    for x, w, h in boxes:
+        m[height - h:, x:x + w] = 1
+    return m
+
+
+def test_a_glyphs_case_reads_its_own_height_whatever_stands_beside_it():
+    """restore_case (the other letters' centres found by bisection): a glyph's height counts only where no
+    other letter's centre lies over it, its columns' ends included; a space over it does not count."""
+    from crafteditor.ocr.corrections import restore_case
+
+    # 'D', 'O', 'C' as tall as the 'D', 'S' x-high: 'DOCs'
+    up = _glyph_line([(2, 6, 10), (12, 6, 10), (22, 6, 10), (32, 6, 6)])
+    assert restore_case("DOcS", [5.0, 15.0, 25.0, 35.0], up, 0) == "DOCs"
+    # a space's centre over the 'c' leaves its height read
+    assert restore_case("DO c", [5.0, 15.0, 24.0, 25.0], up, 0) == "DO C"
+    # another mark's centre (a full stop) on the 'c''s last column (27): the 'c''s height is not read and
+    # it keeps its case; past that column it is read
+    assert restore_case("DOc.", [5.0, 15.0, 24.0, 27.0], up, 0) == "DOc."
+    assert restore_case("DOc.", [5.0, 15.0, 24.0, 27.5], up, 0) == "DOC."
