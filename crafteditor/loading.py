@@ -20,6 +20,7 @@ import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from crafteditor.config import Config
+from crafteditor.paint import unique_rows
 from crafter.errors import InputError
 
 ImageSource = Union[str, Path, bytes, bytearray, np.ndarray, Image.Image]
@@ -177,7 +178,7 @@ def _page_shown(rgb: np.ndarray, clear: np.ndarray, page: tuple[int, int, int]) 
     seen = rgb[::step, ::step][clear[::step, ::step]]
     if seen.size == 0:
         return page
-    colors, counts = np.unique(seen.reshape(-1, 3), axis=0, return_counts=True)
+    colors, counts = unique_rows(seen.reshape(-1, 3))
     top = colors[int(np.argmax(counts))]
     if counts.max() < PAGE_TINT * len(seen):  # no one tint: the page shows through as it is
         return page

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from crafteditor.blobs import merge_rects
+from crafteditor.blobs import find_blobs, merge_rects
 from crafteditor.paint import luma
 
 BLOCK = 8  # block side, px
@@ -139,7 +139,7 @@ def _regions(grid: np.ndarray, seeds: np.ndarray) -> list[tuple[int, int, int, i
     seed blocks, and blocks filling enough of the rectangle."""
     closed = cv2.morphologyEx(grid.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     closed = (closed.astype(bool) | grid).astype(np.uint8)
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=8)
+    n, lab, stats, _ = find_blobs(closed)
     out = []
     for i in range(1, n):
         for x, y, w, h in _between_gutters(grid & (lab == i), *(int(v) for v in stats[i][:4])):

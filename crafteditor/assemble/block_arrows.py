@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from crafteditor.assemble.geometry import ray_box
+from crafteditor.blobs import find_blobs
 from crafteditor.lines.paths import Arrowhead, LinePath
 from crafteditor.shapes.detect import DetectedShape
 
@@ -38,7 +39,7 @@ def block_arrows(residual: np.ndarray, rgb: np.ndarray, shapes: list[DetectedSha
     """The block arrows in the ``residual`` ink (as lines carried onto the nodes they point from
     and at), and the mask of their pixels."""
     filled = filled_holes(residual)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(filled.astype(np.uint8), connectivity=8)
+    n, labels, stats, _ = find_blobs(filled)
     nodes = [s for s in shapes if not s.is_group]
     out: list[LinePath] = []
     taken = np.zeros(residual.shape, bool)

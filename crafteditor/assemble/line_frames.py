@@ -25,7 +25,7 @@ import numpy as np
 
 from crafteditor.lines.paths import Arrowhead, LinePath
 from crafteditor.ocr.runs import TextRun
-from crafteditor.paint import color_distance
+from crafteditor.paint import color_distance, unique_rows
 from crafteditor.shapes.detect import DetectedShape
 from crafteditor.shapes.faces import Face
 
@@ -186,7 +186,7 @@ def _frame_shape(rgb: np.ndarray, rect: tuple[float, float, float, float, float,
     band = np.concatenate([rgb[yi + pad:yi + pad + 4, xi + pad:xa - pad].reshape(-1, 3),
                            rgb[ya - pad - 4:ya - pad, xi + pad:xa - pad].reshape(-1, 3)])
     if len(band):
-        vals, counts = np.unique(band, axis=0, return_counts=True)
+        vals, counts = unique_rows(band)
         fill = tuple(int(v) for v in vals[int(np.argmax(counts))])
     else:
         fill = (255, 255, 255)

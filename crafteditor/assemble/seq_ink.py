@@ -11,6 +11,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from crafteditor.blobs import find_blobs
 from crafteditor.paint import farther_than
 
 INK = 30.0  # colour distance from the paper that counts as ink (light grey lifelines)
@@ -36,7 +37,7 @@ def ink_mask(rgb: np.ndarray, background: tuple[int, int, int]) -> np.ndarray:
     # (measured on the solid ink, which the lines and words across a band do not cut in pieces).
     # Found before the fills' colours are counted: most figures have no band, and the count (a sort
     # of every solid pixel) and a colour test per fill were spent on them for nothing
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(solid, connectivity=8)
+    _, labels, stats, _ = find_blobs(solid)
     broad = (stats[:, cv2.CC_STAT_WIDTH] >= 4 * BAND) & (stats[:, cv2.CC_STAT_HEIGHT] >= 8 * BAND)
     broad[0] = False  # the rest of the page
     if not broad.any():

@@ -16,6 +16,7 @@ import numpy as np
 
 from crafteditor.assemble.seq_parts import Lifeline, Message
 from crafteditor.assemble.seq_strokes import median_colour
+from crafteditor.blobs import find_blobs
 
 REACH = 14  # px beyond a lifeline's cleared band a message's end may stop short (an arrowhead's tip)
 HEAD = 40  # px inward from a lifeline's band where a message's head is looked for
@@ -34,7 +35,7 @@ def wandering_messages(drawn: np.ndarray, rgb: np.ndarray, lines: list[Lifeline]
         mask[int(ln.y0):int(ln.y1) + 1, max(0, int(ln.x) - r):int(ln.x) + r + 1] = False
     # a message passing over a lifeline is cut by its band: rejoined over it (rows as they wander)
     joined = cv2.dilate(mask.astype(np.uint8), np.ones((7, 2 * r + 7), np.uint8))
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    n, lab, stats, _ = find_blobs(joined)
     out: list[Message] = []
     xs = np.array([ln.x for ln in lines])
     for k in range(1, n):

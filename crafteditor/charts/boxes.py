@@ -10,9 +10,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import cv2
 import numpy as np
 
+from crafteditor.blobs import find_blobs
 from crafteditor.charts.axes import Axis
 from crafteditor.paint import to_hex
 
@@ -68,7 +68,7 @@ def boxes_on_numbers(rgb: np.ndarray, bg, xaxis: Axis, yaxis: Axis, plot) -> lis
     if region.size == 0:
         return None
     ink = _box_ink(region, bg, whiskers_tall=True)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+    n, _, stats, _ = find_blobs(ink)
     H, W = region.shape[:2]
     blobs = [st for st in stats[1:] if st[2] >= 8 and st[3] >= 16 and st[3] >= 0.8 * st[2] and st[0] > 0
              and st[0] + st[2] < W]

@@ -9,8 +9,9 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
+from crafteditor.blobs import find_blobs
 from crafteditor.config import Config
-from crafteditor.paint import Paints, blend_position, luma
+from crafteditor.paint import Paints, blend_position, luma, unique_rows
 
 DARK_GROUND = 60  # a plot page of luma under this is dark (matplotlib's dark_background): _is_mark_paint
 DARK_PAGE_TINT = 20  # a paint this tinted at least (max - min of R, G, B) may be a mark on a dark page
@@ -35,7 +36,7 @@ def few_markers(m: np.ndarray, rgb) -> bool:
     r, g, b = (int(v) for v in rgb)
     if max(r, g, b) - min(r, g, b) < 60:
         return False
-    n, _, stats, _ = cv2.connectedComponentsWithStats(m.astype(np.uint8), connectivity=8)
+    n, _, stats, _ = find_blobs(m)
     # specks of a pixel or two are a dot's stray shades, not dots (a supersampled 3 px dot's
     # core is a dozen shades: the paint takes 5-12 px of each, and a few single pixels round them)
     blobs = [st for st in stats[1:] if st[4] >= 3]
@@ -168,7 +169,7 @@ def merge_overlaps(labels: np.ndarray, inner, paints: Paints, members: dict[int,
                 near = cv2.dilate(np.isin(sub, members[p]).astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
             # each of its blobs touches the series' paint (a pile of squares is a dark block
             # inside lighter rims, most of it further than a pixel or two from them)
-            n, lab, stats, _ = cv2.connectedComponentsWithStats(np.isin(sub, members[q]).astype(np.uint8), connectivity=8)
+            n, lab, stats, _ = find_blobs(np.isin(sub, members[q]))
             touching = np.unique(lab[near & (lab > 0)])
             # piles of markers, not a line drawn over its faint copy (W&B's smoothed curve over
             # the raw one is a series of its own: a long stroke across the plot)
@@ -209,7 +210,7 @@ def with_pale_marks(paints: Paints, rgb: np.ndarray, config: Config) -> Paints:
         return paints
     h, w = paints.labels.shape
     least = max(8, int(config.min_paint_share * h * w) // 4)
-    cols, inverse, counts = _unique_rows(px)
+    cols, inverse, counts = unique_rows(px, return_inverse=True)
     mass = _shade_mass(cols, counts, config.color_tolerance)
     found: list[np.ndarray] = [] if paints.vivid is None else [c.astype(np.float32) for c in paints.vivid]
     marks = [c for c in paints.colors if _is_mark_paint(c)] + found
@@ -246,16 +247,6 @@ def with_pale_marks(paints: Paints, rgb: np.ndarray, config: Config) -> Paints:
     vivid = np.asarray(new, np.float32) if paints.vivid is None or not len(paints.vivid) \
         else np.concatenate([paints.vivid.astype(np.float32), np.asarray(new, np.float32)])
     return replace(paints, vivid=vivid)
-
-
-def _unique_rows(px: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``np.unique(px, axis=0, return_inverse=True, return_counts=True)`` of N×3 uint8 colours, the same
-    arrays: each colour packed into one integer (R, G, B in that order of weight sorts as the rows
-    do), uniqued as a flat array (the row-wise unique views each row as a structured item: 4x slower)."""
-    key = (px[:, 0].astype(np.int32) << 16) | (px[:, 1].astype(np.int32) << 8) | px[:, 2].astype(np.int32)
-    keys, inverse, counts = np.unique(key, return_inverse=True, return_counts=True)
-    cols = np.column_stack([keys >> 16, (keys >> 8) & 255, keys & 255]).astype(px.dtype)
-    return cols, inverse.reshape(-1), counts
 
 
 class _Rims:

@@ -191,7 +191,7 @@ def _thin_outlines(m: np.ndarray, rgb, paints: Paints, p: int, inner) -> np.ndar
     the pixels no paint took that are this paint thinned by the background, by them, join it."""
     x0, y0, x1, y1 = inner
     sub = m[y0:y1, x0:x1]
-    n, _, stats, _ = cv2.connectedComponentsWithStats(sub.astype(np.uint8), connectivity=8)
+    n, _, stats, _ = find_blobs(sub)
     if n < 6 or float(np.median(stats[1:, 4])) > 12 or int(stats[1:, 4].max()) > 40:
         return m
     t, d = blend_position(rgb[y0:y1, x0:x1], paints.colors[p], paints.background_rgb)

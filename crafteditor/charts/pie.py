@@ -13,6 +13,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from crafteditor.blobs import find_blobs
 from crafteditor.charts.component import ChartResult, box_mask
 from crafteditor.charts.labels import typical_font
 from crafteditor.charts.legend import legend_name
@@ -27,7 +28,7 @@ def find_pies(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[in
     """The pies on the page outside the plots read already (``taken``: their boxes)."""
     ink = (paints.labels != paints.background).astype(np.uint8)
     solid = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(solid, connectivity=8)
+    n, lab, stats, _ = find_blobs(solid)
     out: list[ChartResult] = []
     for i in range(1, n):
         x, y, w, h, _ = (int(v) for v in stats[i])

@@ -10,7 +10,10 @@ from crafteditor.cpu_parts import charged
 from crafteditor.lines.paths import Pt
 
 _NEIGH = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
-_NEIGHBOURS = np.array([[1, 1, 1], [1, 0, 1], [1, 1, 1]], np.float32)
+# a pixel's 8-neighbours as one byte, bit k for _NEIGH[k] (the filter's weights sit where those neighbours do)
+_NEIGH_BITS = np.array([[1, 2, 4], [8, 0, 16], [32, 64, 128]], np.float32)
+# for each such byte, the offsets of the neighbours it holds, in _NEIGH's order
+_SET_NEIGH = [[d for k, d in enumerate(_NEIGH) if code >> k & 1] for code in range(256)]
 
 
 @charged("skeleton")
@@ -61,15 +64,15 @@ def trace_skeleton(skel: np.ndarray) -> list[list[tuple[int, int]]]:
     if not pix:
         return []
 
+    # (a set lookup per neighbour per pixel was 18 ms of a diagram's line finding, and neigh asked
+    # the set again each time a path passed); degrees built in the set's order
+    by_pixel = neighbour_offsets(skel, ys, xs)
+
     def neigh(p):
         y, x = p
-        return [(y + dy, x + dx) for dy, dx in _NEIGH if (y + dy, x + dx) in pix]
+        return [(y + dy, x + dx) for dy, dx in by_pixel[p]]
 
-    # each pixel's count of 8-neighbours, from one filter over the skeleton (a set lookup per
-    # neighbour per pixel was 18 ms of a diagram's line finding); built in the set's order
-    count = cv2.filter2D(skel.astype(np.uint8), -1, _NEIGHBOURS, borderType=cv2.BORDER_CONSTANT)
-    by_pixel = dict(zip(zip(ys.tolist(), xs.tolist()), count[ys, xs].tolist()))
-    deg = {p: by_pixel[p] for p in pix}
+    deg = {p: len(by_pixel[p]) for p in pix}
     nodes = {p for p, d in deg.items() if d != 2}
     # junction pixels come in small clusters; treat each cluster as one node
     visited_edges: set[tuple[tuple[int, int], tuple[int, int]]] = set()
@@ -114,6 +117,14 @@ def trace_skeleton(skel: np.ndarray) -> list[list[tuple[int, int]]]:
         loop.append(p)
         paths.append(loop)
     return _merge_junction_clusters(paths, nodes, deg)
+
+
+def neighbour_offsets(skel: np.ndarray, ys: np.ndarray, xs: np.ndarray) -> dict[tuple[int, int], list[tuple[int, int]]]:
+    """Each set pixel (``ys``, ``xs``: ``np.nonzero(skel)``) of a boolean skeleton: the offsets
+    (dy, dx) of its set 8-neighbours, in ``_NEIGH``'s order, from one filter over the skeleton
+    (which neighbours are set, as a byte)."""
+    code = cv2.filter2D(skel.astype(np.uint8), -1, _NEIGH_BITS, borderType=cv2.BORDER_CONSTANT)
+    return dict(zip(zip(ys.tolist(), xs.tolist()), (_SET_NEIGH[c] for c in code[ys, xs].tolist())))
 
 
 def _merge_junction_clusters(paths, nodes, deg):

@@ -10,6 +10,7 @@ detector's box).
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 
@@ -190,13 +191,15 @@ def restore_case(text: str, centres: list[float], upright: np.ndarray, pad: int)
     # a glyph's own component: one holding no other letter's centre (italic 'ts' touch: that
     # 's' is as tall as its 't', and had read 'gradientS')
     xs = [c - pad for c in centres]
+    letters = sorted(x for x, ch in zip(xs, text) if ch != " ")  # the other letters' centres, counted by bisection
 
     def height(i: int) -> int | None:
         hit = _under(xs[i], n, stats, 3)
         if len(hit) != 1:
             return None
         x0, x1 = stats[hit[0], 0] + 1, stats[hit[0], 0] + stats[hit[0], 2] - 1
-        if any(x0 <= xs[j] <= x1 for j in range(len(xs)) if j != i and text[j] != " "):
+        inside = bisect.bisect_right(letters, x1) - bisect.bisect_left(letters, x0)
+        if inside > (1 if text[i] != " " and x0 <= xs[i] <= x1 else 0):
             return None
         return int(stats[hit[0], 3])
 

@@ -154,7 +154,7 @@ def _stacked_fraction(run: TextRun, parts: list[TextRun], ink: np.ndarray | None
     band = ink[max(0, y0):y1, max(0, x0):x1].astype(np.uint8)
     if band.size == 0:
         return False
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(band, connectivity=8)
+    n, labels, stats, _ = find_blobs(band)
     wide, flat = max(1.15 * narrow, narrow + 3, 0.9 * max(top.w, low.w)), max(2.0, 0.25 * min(top.h, low.h))
     return any(stats[i, cv2.CC_STAT_HEIGHT] <= flat and 0 < stats[i, cv2.CC_STAT_LEFT]
                and stats[i, cv2.CC_STAT_LEFT] + stats[i, cv2.CC_STAT_WIDTH] < band.shape[1]
@@ -170,7 +170,7 @@ def _stacked_ink(run: TextRun, ink: np.ndarray | None) -> bool:
     box = ink[y0:int(np.ceil(run.y + run.h)) + 2, x0:int(np.ceil(run.x + run.w)) + 2].astype(np.uint8)
     if box.size == 0:
         return False
-    n, _, stats, _ = cv2.connectedComponentsWithStats(box, connectivity=8)
+    n, _, stats, _ = find_blobs(box)
     pieces = sorted((stats[i, cv2.CC_STAT_TOP], stats[i, cv2.CC_STAT_HEIGHT]) for i in range(1, n)
                     if stats[i, cv2.CC_STAT_AREA] >= 3)
     return 2 <= len(pieces) <= 3 and all(t + h <= t2 for (t, h), (t2, _) in zip(pieces, pieces[1:]))

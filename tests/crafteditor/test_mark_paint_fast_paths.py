@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from crafteditor.charts.mark_paints import _DotsOf, _Rims, _set_as_words, _shade_mass, _unique_rows, blend_of
+from crafteditor.charts.mark_paints import _DotsOf, _Rims, _set_as_words, _shade_mass, blend_of
+from crafteditor.paint import unique_rows
 
 
 def _plain_set_as_words(dots) -> bool:
@@ -39,13 +40,27 @@ def test_a_paints_pixels_are_those_within_its_tolerance():
         assert np.array_equal(dots._theirs(q), plain)
 
 
-def test_the_pale_colours_are_uniqued_as_numpy_uniques_rows():
+def _rows_cases():
     rng = np.random.default_rng(7)
     px = rng.integers(0, 256, (5000, 3)).astype(np.uint8)
     px[:3000] = px[2000:] // 16 * 16  # repeats, as a figure's flat paints make
-    plain = np.unique(px, axis=0, return_inverse=True, return_counts=True)
-    for a, b in zip(plain, _unique_rows(px)):
-        assert a.dtype == b.dtype and np.array_equal(a, b)
+    extremes = np.array([[255, 255, 255], [0, 0, 0], [255, 0, 0], [0, 0, 255], [0, 255, 0], [255, 255, 255]], np.uint8)
+    return [px, extremes, np.full((40, 3), 198, np.uint8), px[:1], np.zeros((0, 3), np.uint8)]
+
+
+def test_colours_are_uniqued_as_numpy_uniques_rows():
+    """unique_rows (the pale colours; a transparent figure's page; a group frame's fill) gives numpy's rows,
+    inverse and counts: the same values, dtypes and order, on repeats, the channels' extremes, one colour,
+    one pixel and none."""
+    for px in _rows_cases():
+        plain = np.unique(px, axis=0, return_inverse=True, return_counts=True)
+        for a, b in zip(plain, unique_rows(px, return_inverse=True)):
+            assert a.dtype == b.dtype and np.array_equal(a.reshape(-1) if a.ndim == 1 else a, b)
+        plain = np.unique(px, axis=0, return_counts=True)
+        fast = unique_rows(px)
+        assert len(fast) == 2
+        for a, b in zip(plain, fast):
+            assert a.dtype == b.dtype and np.array_equal(a, b)
 
 
 def test_the_shade_mass_is_the_pairwise_distance_ones():
