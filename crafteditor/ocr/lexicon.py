@@ -100,6 +100,37 @@ def lexicon_doubt(word: str) -> str | None:
 
 
 
+def lexicon_score(text: str) -> int:
+    """How much of a reading the lexicon knows: its word parts (:data:`_PARTS`, letters only, two or
+    more) that it knows, less those it does not (an acronym in capitals shorter than :data:`ACRONYM`
+    counts neither way). Of two readings of one line the likelier one scores higher ('Deleting' 1,
+    'Deletng' -1); 0 without the lexicon."""
+    words = lexicon()
+    score = 0
+    for part in _PARTS.findall(text) if words else ():
+        if len(part) < 2 or not part.isalpha() or (part.isupper() and len(part) < ACRONYM and part.lower() not in words):
+            continue
+        score += 1 if _known(part.lower(), words) else -1
+    return score
+
+
+_ENDINGS = ("ing", "ed", "es", "s", "er", "ers", "ion", "ions", "ly")
+
+
+def _known(word: str, words: frozenset[str]) -> bool:
+    """Whether the lexicon knows ``word``, an inflection of a word it knows ('deleting': 'delete', the
+    WordPiece vocabulary keeps few inflections), or two words it knows of three letters or more joined
+    ('timeout')."""
+    if word in words:
+        return True
+    for end in _ENDINGS:
+        stem = word[:-len(end)]
+        if word.endswith(end) and len(stem) >= 3 and (stem in words or stem + "e" in words
+                                                       or (len(stem) >= 4 and stem[-1] == stem[-2] and stem[:-1] in words)):
+            return True
+    return any(word[:k] in words and word[k:] in words for k in range(3, len(word) - 2))
+
+
 _RUN = re.compile(r"[a-z]+")
 
 
