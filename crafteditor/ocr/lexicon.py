@@ -103,8 +103,8 @@ def lexicon_doubt(word: str) -> str | None:
 def lexicon_score(text: str) -> int:
     """How much of a reading the lexicon knows: its word parts (:data:`_PARTS`, letters only, two or
     more) that it knows, less those it does not (an acronym in capitals shorter than :data:`ACRONYM`
-    counts neither way). Of two readings of one line the likelier one scores higher ('Deleting' 1,
-    'Deletng' -1); 0 without the lexicon."""
+    counts neither way). Of two readings of one line the likelier one scores higher ('Healing' 1,
+    'Heaing' -1); 0 without the lexicon."""
     words = lexicon()
     score = 0
     for part in _PARTS.findall(text) if words else ():
@@ -118,7 +118,7 @@ _ENDINGS = ("ing", "ed", "es", "s", "er", "ers", "ion", "ions", "ly")
 
 
 def _known(word: str, words: frozenset[str]) -> bool:
-    """Whether the lexicon knows ``word``, an inflection of a word it knows ('deleting': 'delete', the
+    """Whether the lexicon knows ``word``, an inflection of a word it knows ('healing': 'heal', the
     WordPiece vocabulary keeps few inflections), or two words it knows of three letters or more joined
     ('timeout')."""
     if word in words:

@@ -5,10 +5,10 @@ where the lexicon knows more of it (:func:`~crafteditor.ocr.lexicon.lexicon_scor
 the same. Only the text stage sees the upscaled box: shapes and lines stay on the image's pixels.
 
 At 5-6 px of ink the glyph mask of the 1× box loses an 'i' or a 't' at the threshold ('Faled',
-'Deletng', 'Terminaing', 'Or Tmeost' at ``--condition half``); upscaled twice (bilinear) the
+'Terminaing', 'Or Tmeost' at ``--condition half``); upscaled twice (bilinear) the
 threshold falls between the strokes. Measured on four small-print dev diagrams at half, lines of at
-most 9 px, known word parts summed over lines (the better of both readings of each line):
-first reading 180; bilinear 2× 218, 3× 213; bicubic 2× 203, 3× 198; Lanczos 2× 194, 3× 187. On the same
+most 9 px, words the lexicon knows summed over lines (the better of both readings of each line):
+first reading 180; bilinear 2× 218, 3× 215; bicubic 2× 203, 3× 198; Lanczos 2× 194, 3× 187. On the same
 figures clean (lines up to 12 px) 2× changed little (+1 to +2), so only lines of at most
 :data:`SMALL_LINE` px are read again.
 """
