@@ -4,7 +4,7 @@ told from the ground on the upscaled pixels, and read again; the new reading rep
 where the lexicon knows more of it (:func:`~crafteditor.ocr.lexicon.lexicon_score`) and its digits are
 the same. Only the text stage sees the upscaled box: shapes and lines stay on the image's pixels.
 
-At 5-6 px of ink the glyph mask of the 1× box loses an 'i' or a 't' at the threshold ('Faled',
+At 5-6 px of ink the glyph mask of the 1× box loses an 'i' or a 't' at the threshold ('Heaing',
 'Terminaing', 'Or Tmeost' at ``--condition half``); upscaled twice (bilinear) the
 threshold falls between the strokes. Measured on four small-print dev diagrams at half, lines of at
 most 9 px, words the lexicon knows summed over lines (the better of both readings of each line):
