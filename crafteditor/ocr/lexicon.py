@@ -101,17 +101,27 @@ def lexicon_doubt(word: str) -> str | None:
 
 
 def lexicon_score(text: str) -> int:
-    """How much of a reading the lexicon knows: its word parts (:data:`_PARTS`, letters only, two or
-    more) that it knows, less those it does not (an acronym in capitals shorter than :data:`ACRONYM`
-    counts neither way). Of two readings of one line the likelier one scores higher ('Healing' 1,
-    'Heaing' -1); 0 without the lexicon."""
+    """How much of a reading the lexicon knows: its word parts (:data:`_PARTS`, letters only, of
+    :data:`LEXICON_PART` letters or more) that it knows, less those it does not (an acronym in capitals
+    shorter than :data:`ACRONYM` counts neither way). Of two readings of one line the likelier one
+    scores higher ('Healing' 1, 'Heaing' -1); 0 without the lexicon. Shorter parts count neither way:
+    one glyph changed makes another short word too often ('proc' read 'pros')."""
+    known, unknown = lexicon_parts(text)
+    return known - unknown
+
+
+def lexicon_parts(text: str) -> tuple[int, int]:
+    """(known, unknown): the word parts of ``text`` that :func:`lexicon_score` counts, each way."""
     words = lexicon()
-    score = 0
+    known = unknown = 0
     for part in _PARTS.findall(text) if words else ():
-        if len(part) < 2 or not part.isalpha() or (part.isupper() and len(part) < ACRONYM and part.lower() not in words):
+        if len(part) < LEXICON_PART or not part.isalpha() or (part.isupper() and len(part) < ACRONYM):
             continue
-        score += 1 if _known(part.lower(), words) else -1
-    return score
+        if _known(part.lower(), words):
+            known += 1
+        else:
+            unknown += 1
+    return known, unknown
 
 
 _ENDINGS = ("ing", "ed", "es", "s", "er", "ers", "ion", "ions", "ly")

@@ -15,18 +15,15 @@ figures clean (lines up to 12 px) 2× changed little (+1 to +2), so only lines o
 
 from __future__ import annotations
 
-import re
-
 import cv2
 import numpy as np
 
-from crafteditor.ocr.lexicon import lexicon_score
+from crafteditor.ocr.lexicon import lexicon_parts, lexicon_score
 from crafteditor.ocr.text_lines import TextLine, glyph_mask, line_crops, region_background, split_lines
 
 SMALL_LINE = 8  # px: a horizontal line whose ink is at most this tall is read again at a working size
 WORKING_SCALE = 2  # its box is upscaled (bilinear) this much
 SURE_REREAD = 0.8  # the reading at the working size is taken only this sure at least
-_UNKNOWN_PART = re.compile(r"[A-Za-z]{2,}")
 
 
 def small_print_lines(jobs: list[tuple], readings: list[tuple[str, float, list[float]]]) -> list[int]:
@@ -34,8 +31,7 @@ def small_print_lines(jobs: list[tuple], readings: list[tuple[str, float, list[f
     lexicon may know better: horizontal, ink at most :data:`SMALL_LINE` px tall, a word part it does
     not know."""
     return [j for j, (job, (text, _, _)) in enumerate(zip(jobs, readings))
-            if not job[3].vertical and job[3].mask.shape[0] <= SMALL_LINE and _UNKNOWN_PART.search(text)
-            and lexicon_score(text) < len(_UNKNOWN_PART.findall(text))]
+            if not job[3].vertical and job[3].mask.shape[0] <= SMALL_LINE and lexicon_parts(text)[1]]
 
 
 def working_size_crop(region: np.ndarray, line: TextLine) -> tuple[np.ndarray, float, float] | None:
