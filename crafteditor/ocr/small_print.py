@@ -15,6 +15,8 @@ figures clean (lines up to 12 px) 2× changed little (+1 to +2), so only lines o
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 
@@ -24,9 +26,10 @@ from crafteditor.ocr.text_lines import TextLine, glyph_mask, line_crops, region_
 SMALL_LINE = 8  # px: a horizontal line whose ink is at most this tall is read again at a working size
 WORKING_SCALE = 2  # its box is upscaled (bilinear) this much
 SURE_REREAD = 0.8  # the reading at the working size is taken only this sure at least
+Reading = tuple[str, float, list[float]]  # the recogniser's (text, confidence, x centre of each character)
 
 
-def small_print_lines(jobs: list[tuple], readings: list[tuple[str, float, list[float]]]) -> list[int]:
+def small_print_lines(jobs: list[tuple], readings: list[Reading]) -> list[int]:
     """The jobs (:func:`~crafteditor.ocr.text_lines.line_jobs`) of small print whose first reading the
     lexicon may know better: horizontal, ink at most :data:`SMALL_LINE` px tall, a word part it does
     not know."""
@@ -59,7 +62,7 @@ def working_size_crop(region: np.ndarray, line: TextLine) -> tuple[np.ndarray, f
     return crop, best.x0 / k - pad / k, float(k)
 
 
-def better_reading(first: tuple[str, float, list[float]], again: tuple[str, float, list[float]]) -> bool:
+def better_reading(first: Reading, again: Reading) -> bool:
     """Whether the reading at the working size replaces the first: sure enough (:data:`SURE_REREAD`),
     its digits the first's (a tick label or a value keeps its reading), and the lexicon knows more of it."""
     digits = [ch for ch in first[0] if ch.isdigit()]
@@ -67,8 +70,8 @@ def better_reading(first: tuple[str, float, list[float]], again: tuple[str, floa
             and lexicon_score(again[0]) > lexicon_score(first[0]))
 
 
-def reread_small_print(jobs: list[tuple], readings: list[tuple[str, float, list[float]]],
-                       read) -> list[tuple[str, float, list[float]]]:
+def reread_small_print(jobs: list[tuple], readings: list[Reading],
+                       read: Callable[[np.ndarray], Reading]) -> list[Reading]:
     """``readings`` (each job's first reading, upright) with small print read again at the working
     size where that is better (:func:`better_reading`); the centres mapped back to the 1× crop.
     ``read``: BGR crop → (text, confidence, centres), the recogniser."""
