@@ -36,9 +36,6 @@ ENDS_INK = 60.0  # RGB distance from the box's ground at which a pixel on its si
 ENDS_COLOUR = 150.0  # and its ink this close (summed over R, G, B) to the box's ink in colour
 END_REACH = 0.8  # a cut glyph is followed out this many box heights at most
 PLATE_GLYPHS = 2  # a box with fewer glyph pixels than this many times its height is looked at for a plate
-FLAT_BORDER = 0.5  # a box's ground is flat where one colour holds this share of its border at least (region_background)
-GROUND_NOISE = 12.0  # RGB distance: pixels this close to a colour are that ground, ringing aside (_densest_colour)
-GROUND_CANDIDATES = 32  # the commonest colours of a box weighed as its ground (_densest_colour)
 
 
 @dataclass
@@ -273,31 +270,8 @@ def _one_rotated_line(a: tuple[int, int, int, int], b: tuple[int, int, int, int]
 
 
 def region_background(region: np.ndarray) -> np.ndarray:
-    """The ground colour of a detector's box: the commonest colour of its border pixels. Where that
-    colour holds under :data:`FLAT_BORDER` of the border, the border is no flat ground, and the
-    ground is the colour with the most of the box's pixels within :data:`GROUND_NOISE` of it. Small
-    print's boxes are tight: under ``--condition half`` a PlantUML note's lines had a border made of
-    the line above's glyphs, the note's outline and its shadow row, and its yellow rang in ten shades
-    round the glyphs; the shadow's grey was the commonest border colour, the whole box read as ink
-    and every line of the note was lost (C_emqx-lc_state-machine; issue 31)."""
     border = np.concatenate([region[0], region[-1], region[:, 0], region[:, -1]]).reshape(-1, 3)
-    colour, count = _commonest_colour(border)
-    if count >= FLAT_BORDER * len(border):
-        return colour
-    return _densest_colour(region.reshape(-1, 3))
-
-
-def _densest_colour(pixels: np.ndarray) -> np.ndarray:
-    """The colour of (N, 3) ``pixels`` with the most pixels within :data:`GROUND_NOISE` of it (RGB
-    distance; of the :data:`GROUND_CANDIDATES` commonest colours), as the median of those pixels."""
-    px = pixels.astype(np.int32)
-    vals, counts = np.unique((px[:, 0] << 16) | (px[:, 1] << 8) | px[:, 2], return_counts=True)
-    colours = np.stack([(vals >> 16) & 255, (vals >> 8) & 255, vals & 255], axis=1).astype(np.float32)
-    top = colours[np.argsort(-counts, kind="stable")[:GROUND_CANDIDATES]]
-    near = np.linalg.norm(top[:, None, :] - colours[None, :, :], axis=2) <= GROUND_NOISE
-    best = top[int((near * counts[None, :]).sum(axis=1).argmax())]
-    close = pixels[distances(pixels, best) <= GROUND_NOISE]
-    return np.median(close, axis=0).round().astype(np.uint8)
+    return _commonest_colour(border)[0]
 
 
 def _commonest_colour(pixels: np.ndarray) -> tuple[np.ndarray, int]:
