@@ -100,6 +100,47 @@ def lexicon_doubt(word: str) -> str | None:
 
 
 
+def lexicon_score(text: str) -> int:
+    """How much of a reading the lexicon knows: its word parts (:data:`_PARTS`, letters only, of
+    :data:`LEXICON_PART` letters or more) that it knows, less those it does not (an acronym in capitals
+    shorter than :data:`ACRONYM` counts neither way). Of two readings of one line the likelier one
+    scores higher ('Healing' 1, 'Heaing' -1); 0 without the lexicon. Shorter parts count neither way:
+    one glyph changed makes another short word too often ('proc' read 'pros')."""
+    known, unknown = lexicon_parts(text)
+    return known - unknown
+
+
+def lexicon_parts(text: str) -> tuple[int, int]:
+    """(known, unknown): the word parts of ``text`` that :func:`lexicon_score` counts, each way."""
+    words = lexicon()
+    known = unknown = 0
+    for part in _PARTS.findall(text) if words else ():
+        if len(part) < LEXICON_PART or not part.isalpha() or (part.isupper() and len(part) < ACRONYM):
+            continue
+        if _known(part.lower(), words):
+            known += 1
+        else:
+            unknown += 1
+    return known, unknown
+
+
+_ENDINGS = ("ing", "ed", "es", "s", "er", "ers", "ion", "ions", "ly")
+
+
+def _known(word: str, words: frozenset[str]) -> bool:
+    """Whether the lexicon knows ``word``, an inflection of a word it knows ('healing': 'heal', the
+    WordPiece vocabulary keeps few inflections), or two words it knows of three letters or more joined
+    ('timeout')."""
+    if word in words:
+        return True
+    for end in _ENDINGS:
+        stem = word[:-len(end)]
+        if word.endswith(end) and len(stem) >= 3 and (stem in words or stem + "e" in words
+                                                       or (len(stem) >= 4 and stem[-1] == stem[-2] and stem[:-1] in words)):
+            return True
+    return any(word[:k] in words and word[k:] in words for k in range(3, len(word) - 2))
+
+
 _RUN = re.compile(r"[a-z]+")
 
 

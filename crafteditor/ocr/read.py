@@ -21,6 +21,7 @@ from crafteditor.ocr.lone_glyphs import read_lone_glyphs, text_height
 from crafteditor.ocr.math_letters import add_hats, join_script_minus
 from crafteditor.ocr.run_ends import whole_words
 from crafteditor.ocr.runs import TextRun, dedupe, joined_glyphs, make_run
+from crafteditor.ocr.small_print import reread_small_print
 from crafteditor.ocr.subscripts import join_subscripts
 from crafteditor.ocr.text_lines import glyph_mask, line_jobs, region_background
 from crafteditor.paint import Paints, distances
@@ -47,6 +48,8 @@ def read_text(rgb: np.ndarray, paints: Paints, config: Config, deadline: float |
         first += engine.recognize([job[1][0][0] for job in jobs[k:k + LINES_AT_ONCE]], latin, REC_WORD_WIDTH,
                                   fast=fast)
     late = past(deadline)
+    if not late:  # small print read again at a working size, where the lexicon knows more of that reading
+        first = reread_small_print(jobs, first, lambda c: engine.recognize([c], latin, REC_WORD_WIDTH, fast=fast)[0])
     unsure = [] if late else [j for j, job in enumerate(jobs) if len(job[1]) > 1 and first[j][1] < SURE_READING]
     second = engine.recognize([c for j in unsure for c, _ in jobs[j][1][1:]], latin, REC_WORD_WIDTH, fast=fast)
     results: list[list[tuple[str, float, list[float]]]] = [[r] for r in first]

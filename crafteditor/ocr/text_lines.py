@@ -84,7 +84,7 @@ def line_jobs(rgb: np.ndarray, bgr: np.ndarray, engine: OcrEngine, regions: bool
             on_plate, plate_crossing = glyph_mask(region, plate)
             if on_plate.any() and _on_one_ground(region, on_plate, plate):
                 bg, glyph, crossing = plate, on_plate, plate_crossing
-        for line in _split_lines(glyph):
+        for line in split_lines(glyph):
             jobs.append((bg, line_crops(region, line, bg), (y0, x0), line, region))
         if crossing.any():
             # the line is no part of the text, so it is painted out of the crop (and of the ink
@@ -93,7 +93,7 @@ def line_jobs(rgb: np.ndarray, bgr: np.ndarray, engine: OcrEngine, regions: bool
             # confident reading of the line
             region = region.copy()
             region[crossing] = bg
-            for line in _split_lines(glyph):
+            for line in split_lines(glyph):
                 jobs.append((bg, line_crops(region, line, bg), (y0, x0), line, region))
     return jobs
 
@@ -437,7 +437,7 @@ def _bands(profile: np.ndarray) -> list[tuple[int, int]]:
     return bands
 
 
-def _split_lines(glyph: np.ndarray) -> list[TextLine]:
+def split_lines(glyph: np.ndarray) -> list[TextLine]:
     """One detector box → its text lines (stacked lines are split; tall single runs are vertical)."""
     ys, xs = np.nonzero(glyph)
     if ys.size == 0:
