@@ -15,7 +15,7 @@ from crafteditor.convert import convert
 from crafteditor.ocr.lexicon import lexicon, lexicon_score
 from crafteditor.ocr.small_print import better_reading
 
-FIXTURE = Path(__file__).parent / "small_print" / "cyclops_cns_half.png"
+FIXTURE = Path(__file__).parent / "crops" / "cyclops_cns_half.png"
 
 
 def test_a_reading_at_the_working_size_replaces_only_a_likelier_one():
