@@ -37,6 +37,7 @@ MAKERS: dict[str, str] = {
     "excalidraw": "craftbench.makers.excalidraw",
     "gallery": "craftbench.makers.gallery",
     "excalidraw-states": "craftbench.makers.excalidraw_states",
+    "excalidraw-real": "craftbench.makers.excalidraw_real",
     "mermaid": "craftbench.makers.mermaid",
     "mermaid-readme": "craftbench.makers.mermaid_readme",
     "mermaid-wild": "craftbench.makers.mermaid_wild",
