@@ -215,25 +215,29 @@ DRAW_JS = r"""async ([scene, fonts, seed]) => {
     }
     return o;
   };
-  const radius = (e, x) => !e.roundness ? 0 : e.roundness.type === 3 ? (x <= 128 ? x * 0.25 : (e.roundness.value || 32)) : x * 0.25;
+  const radius = (e, x) => !e.roundness ? 0 :
+    e.roundness.type === 3 ? (x <= 128 ? x * 0.25 : (e.roundness.value || 32)) : x * 0.25;
   const head = (g, e, kind, [px, py], [qx, qy]) => {  // Excalidraw's getArrowheadPoints, heads at (qx, qy)
     const L = Math.hypot(qx - px, qy - py) || 1, ux = (qx - px) / L, uy = (qy - py) / L;
     const size = Math.min(kind === 'arrow' ? 25 : kind.startsWith('diamond') ? 12 : 15,
                           L * (kind.startsWith('diamond') ? 0.25 : 0.5));
     const ang = (kind === 'bar' ? 90 : kind === 'arrow' ? 20 : 25) * Math.PI / 180;
     const xs = qx - ux * size, ys = qy - uy * size;
-    const rot = (a) => [qx + (xs - qx) * Math.cos(a) - (ys - qy) * Math.sin(a), qy + (xs - qx) * Math.sin(a) + (ys - qy) * Math.cos(a)];
+    const rot = (a) => [qx + (xs - qx) * Math.cos(a) - (ys - qy) * Math.sin(a),
+                        qy + (xs - qx) * Math.sin(a) + (ys - qy) * Math.cos(a)];
     const o = Object.assign(opts(e, false), {strokeLineDash: undefined});
     const solid = Object.assign({}, o, {fill: e.strokeColor, fillStyle: 'solid'});
     if (kind === 'arrow') { g.appendChild(rc.linearPath([rot(ang), [qx, qy], rot(-ang)], o)); }
     else if (kind === 'bar') { g.appendChild(rc.linearPath([rot(ang), rot(-ang)], o)); }
-    else if (kind.startsWith('triangle')) g.appendChild(rc.polygon([[qx, qy], rot(ang), rot(-ang)], kind.endsWith('outline') ? o : solid));
+    else if (kind.startsWith('triangle')) {
+      g.appendChild(rc.polygon([[qx, qy], rot(ang), rot(-ang)], kind.endsWith('outline') ? o : solid));
+    }
     else if (kind.startsWith('dot') || kind.startsWith('circle')) {
       g.appendChild(rc.circle(qx - ux * size / 2, qy - uy * size / 2, size, kind.endsWith('outline') ? o : solid));
     } else if (kind.startsWith('diamond')) {
       const m = [qx - ux * size * 2, qy - uy * size * 2], s = rot(ang), t = rot(-ang);
-      g.appendChild(rc.polygon([[qx, qy], [s[0] - ux * size / 2, s[1] - uy * size / 2], m, [t[0] - ux * size / 2, t[1] - uy * size / 2]],
-                               kind.endsWith('outline') ? o : solid));
+      const back = (v) => [v[0] - ux * size / 2, v[1] - uy * size / 2];
+      g.appendChild(rc.polygon([[qx, qy], back(s), m, back(t)], kind.endsWith('outline') ? o : solid));
     } else g.appendChild(rc.linearPath([rot(ang), [qx, qy], rot(-ang)], o));  // crow's feet and others: an open head
   };
   for (const e of scene.elements) {
@@ -244,7 +248,8 @@ DRAW_JS = r"""async ([scene, fonts, seed]) => {
     g.setAttribute('opacity', (e.opacity ?? 100) / 100);
     if (e.type === 'rectangle') {
       const r = radius(e, Math.min(w, h)), x = e.x, y = e.y;
-      g.appendChild(r ? rc.path(`M ${x + r} ${y} L ${x + w - r} ${y} Q ${x + w} ${y}, ${x + w} ${y + r} L ${x + w} ${y + h - r} ` +
+      g.appendChild(r ? rc.path(`M ${x + r} ${y} L ${x + w - r} ${y} Q ${x + w} ${y}, ${x + w} ${y + r} ` +
+        `L ${x + w} ${y + h - r} ` +
         `Q ${x + w} ${y + h}, ${x + w - r} ${y + h} L ${x + r} ${y + h} Q ${x} ${y + h}, ${x} ${y + h - r} L ${x} ${y + r} ` +
         `Q ${x} ${y}, ${x + r} ${y}`, opts(e, true)) : rc.rectangle(x, y, w, h, opts(e, true)));
     } else if (e.type === 'ellipse') g.appendChild(rc.ellipse(cx, cy, w, h, Object.assign(opts(e, true), {curveFitting: 1})));
