@@ -17,6 +17,7 @@ chart…); :func:`draw_makers` writes them with a ``manifest.json``, so the real
     craftbench makers mermaid-looks -o /tmp/makers/mml -n 36    # handDrawn, GitHub dark, themeVariables, graph, small, JPEG
     craftbench makers gallery -o /tmp/makers/gallery -n 300     # Vega-Lite's and Altair's own examples, truth off the scene graph
     craftbench makers mermaid-versions -o /tmp/makers/mmv -n 48 # real sources from repositories, Mermaid 8/9/10/11
+    craftbench makers excalidraw-real -o /tmp/makers/exr -n 40  # real .excalidraw scenes from repositories, rough.js
     crafteditor bench -n 0 --real /tmp/makers/charts --split all --per-figure --json out.json
 
 Every record's split is ``drawn``: these are the project's own renderings, never the frozen real test split.
@@ -37,6 +38,7 @@ MAKERS: dict[str, str] = {
     "excalidraw": "craftbench.makers.excalidraw",
     "gallery": "craftbench.makers.gallery",
     "excalidraw-states": "craftbench.makers.excalidraw_states",
+    "excalidraw-real": "craftbench.makers.excalidraw_real",
     "mermaid": "craftbench.makers.mermaid",
     "mermaid-readme": "craftbench.makers.mermaid_readme",
     "mermaid-wild": "craftbench.makers.mermaid_wild",

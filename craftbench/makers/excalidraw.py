@@ -40,7 +40,8 @@ FONTS = {"Excalifont": "Excalifont/Excalifont-Regular-a88b72a24fb54c9f94e3b5fdaa
          "Virgil": "Virgil/Virgil-Regular.woff2",
          "Nunito": "Nunito/Nunito-Regular-XRXI3I6Li01BKofiOc5wtlZ2di8HDIkhdTQ3j6zbXWjgeg.woff2",
          "Comic Shanns": "ComicShanns/ComicShanns-Regular-279a7b317d12eb88de06167bd672b4b4.woff2",
-         "Liberation Sans": "Liberation/LiberationSans-Regular.woff2"}
+         "Liberation Sans": "Liberation/LiberationSans-Regular.woff2",
+         "Cascadia": "Cascadia/CascadiaCode-Regular.woff2"}
 FONT_PICK = ("Excalifont", "Excalifont", "Excalifont", "Virgil", "Virgil", "Nunito", "Comic Shanns", "Liberation Sans")
 STROKES = ("#1e1e1e", "#1e1e1e", "#1e1e1e", "#e03131", "#2f9e44", "#1971c2", "#f08c00", "#6741d9")
 FILLS = ("#ffc9c9", "#b2f2bb", "#a5d8ff", "#ffec99", "#eebefa", "#ffd8a8", "#99e9f2", "#d0bfff")
@@ -309,7 +310,8 @@ def render(jobs: list[tuple[dict, int, Path]], js: str = DRAW_JS) -> None:
             page = pages(sc["style"]["scale"])
             page.set_content(PAGE)
             page.add_script_tag(path=str(rough))
-            page.evaluate(js, [sc, {sc["style"]["font"]: fonts[sc["style"]["font"]]}, seed])
+            used = sc["style"].get("fonts") or [sc["style"]["font"]]  # a real scene may mix families
+            page.evaluate(js, [sc, {f: fonts[f] for f in used}, seed])
             page.locator("#c svg").screenshot(path=str(png))
 
 

@@ -56,6 +56,10 @@ SURFACE_SHARE = 0.003  # a fill covers at least this share of the figure
 SOLID_SHARE = 0.85  # share of an outline inked for a solid (not dashed) frame
 PAPER_LOST_SHARE = 0.6  # ink over more of the figure than this: the paper's colour was not the page's
 WOBBLE_PX = 0.1  # a box whose sides stray this far from straight lines (px) was drawn by hand (typeset: 0.0)
+# an ellipse whose outline strays this far (px, median) from its fitted ellipse was drawn by hand: rough.js's at
+# roughness 1-2 0.96-1.75; typeset ellipses and circles (graphviz, TikZ, draw.io, Mermaid) of 12 dev figures
+# 0.16-0.33, the pixel grid's own stray
+ELLIPSE_WOBBLE_PX = 0.6
 NOTCH_PX = 3  # a side's edge this far (px) from its median line is a notch (an arrowhead, a glyph's remnant, an icon)
 
 
@@ -211,15 +215,36 @@ def looks_hand_drawn(found: list[tuple[DetectedShape, float, float, float]]) -> 
 
 def wobbly_outlines(shapes: list[DetectedShape]) -> bool:
     """Whether a box among ``shapes`` (read by the typeset stage, or as a sketch) has sides that
-    bow off straight lines: an Excalidraw export's boxes are read as faces of one paint, so no
-    sketch is seen, yet their sides stray 0.1-0.3 px (a typeset box's, on all 48 dev diagrams
-    of the real set that are not hand-drawn: 0.0 px but for a napkin-style sequence diagram). An
+    bow off straight lines, or an ellipse whose outline strays off its fitted ellipse (:data:`ELLIPSE_WOBBLE_PX`):
+    an Excalidraw export's boxes are read as faces of one paint, so no sketch is seen, yet their sides stray
+    0.1-0.3 px (a typeset box's, on all 48 dev diagrams of the real set that are not hand-drawn: 0.0 px but for a
+    napkin-style sequence diagram). An
     unoutlined box alone is no sign: an edge label's plate that its line runs under, notched by it, strays
     0.13-0.2 px (Mermaid 8/9's plates), and the whole typeset flowchart was read as a sketch, its links
     to the plates taken for pencil; two unoutlined boxes that wobble are a sign."""
     wobbly = [s for s in shapes if s.shape in ("box", "round") and not s.is_group
               and _side_stray(s.face.filled) >= WOBBLE_PX]
-    return any(s.stroke is not None for s in wobbly) or len(wobbly) >= 2
+    # a state machine of hand-drawn ellipses has no box to bow: an ellipse off its fitted outline is a sign alone
+    return any(s.stroke is not None for s in wobbly) or len(wobbly) >= 2 or any(
+        s.shape in ("ellipse", "circle") and not s.is_group and _ellipse_stray(s.face.filled) >= ELLIPSE_WOBBLE_PX
+        for s in shapes)
+
+
+def _ellipse_stray(m: np.ndarray) -> float:
+    """How far a face's outline strays from the ellipse fitted to it, in px (the median over its outline)."""
+    cs, _ = cv2.findContours(m.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    c = max(cs, key=cv2.contourArea) if cs else None
+    if c is None or len(c) < 20:
+        return 0.0
+    (cx, cy), (w, h), angle = cv2.fitEllipse(c)
+    a, b = w / 2, h / 2
+    if min(a, b) < 2:
+        return 0.0
+    t = math.radians(angle)
+    p = c[:, 0, :].astype(np.float64) - (cx, cy)
+    x = p[:, 0] * math.cos(t) + p[:, 1] * math.sin(t)
+    y = -p[:, 0] * math.sin(t) + p[:, 1] * math.cos(t)
+    return float(np.median(np.abs(np.hypot(x / a, y / b) - 1.0)) * (a + b) / 2)
 
 
 def _side_stray(m: np.ndarray) -> float:

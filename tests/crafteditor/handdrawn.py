@@ -236,6 +236,31 @@ def excalidraw_arrows(seed: int = 0) -> tuple[bytes, list[tuple[str, str]]]:
     return buf.getvalue(), [("Source", "Target"), ("Source", "Store")]
 
 
+def excalidraw_states(seed: int = 0) -> tuple[bytes, list[tuple[str, str]]]:
+    """PNG bytes of three states drawn as rough ellipses (rough.js's: two passes, each off the true outline by a
+    pixel or two, read as typeset ellipses, with no box among them) and two Excalidraw arrows stopping a binding
+    gap short of them; the truth: the edges as (source, target) labels."""
+    rng = random.Random(seed)
+    im = Image.new("RGB", (900, 460), "white")
+    d = ImageDraw.Draw(im)
+    font = ImageFont.truetype(FONT, 20)
+    states = {"Open": (150, 110), "Payment": (700, 110), "Closed": (430, 360)}
+    a, b = 95, 50
+    for name, (cx, cy) in states.items():
+        for _ in range(2):
+            phase, amp = rng.uniform(0, 2 * math.pi), rng.uniform(1.5, 2.5)
+            ring = [(cx + (a + amp * math.sin(3 * t + phase)) * math.cos(t), cy + (b + amp * math.sin(3 * t + phase))
+                     * math.sin(t)) for t in np.linspace(0, 2 * math.pi, 120)]
+            d.line(ring, fill=(30, 30, 30), width=2)
+        tw = d.textlength(name, font=font)
+        d.text((cx - tw / 2, cy - 12), name, fill=(20, 20, 20), font=font)
+    _excalidraw_arrow(d, rng, (150 + a + 20, 110), (700 - a, 110), gap=20)
+    _excalidraw_arrow(d, rng, (700 - 30, 110 + b + 18), (430 + 45, 360 - b + 3), gap=20)
+    buf = io.BytesIO()
+    im.save(buf, format="PNG")
+    return buf.getvalue(), [("Open", "Payment"), ("Payment", "Closed")]
+
+
 def whiteboard_photo(seed: int = 0, size=(1800, 1200)) -> tuple[bytes, list[str]]:
     """JPEG bytes of a simulated phone photo of a whiteboard: marker boxes and capitals, lit
     unevenly (a lamp's gradient and a dark corner), blurred a little, with sensor noise; the truth:
