@@ -93,14 +93,16 @@ def _rose_disc(paints: Paints, filled: np.ndarray, x: int, y: int) -> tuple[floa
 
 
 def _reaches(labels: np.ndarray, bg: int, cx: float, cy: float, r: float) -> np.ndarray:
-    """Each ray's reach from the centre: where its first stretch of ink ends (a radial chart's
-    slice's own radius; 0 on a ray of the page's paint, an edge between slices)."""
-    radii = np.arange(0.0, r + 1.0)
+    """Each ray's reach from the centre: where its first stretch of ink (three pixels or more: not
+    the specks where the white edges between slices meet) ends (a radial chart's slice's own
+    radius; 0 on a ray of the page's paint, an edge between slices)."""
+    radii = np.arange(0.0, r + 3.0)
     ink = _ray_paints(labels, cx, cy, radii) != bg
-    first = np.argmax(ink, axis=1)
-    gone = ~ink & (np.arange(len(radii))[None, :] >= first[:, None])
-    end = np.where(gone.any(axis=1), np.argmax(gone, axis=1), len(radii))
-    return np.where(ink.any(axis=1), radii[np.minimum(end, len(radii) - 1)], 0.0)
+    solid = ink[:, :-2] & ink[:, 1:-1] & ink[:, 2:]
+    first = np.argmax(solid, axis=1)
+    gone = ~ink[:, :-2] & (np.arange(solid.shape[1])[None, :] >= first[:, None])
+    end = np.where(gone.any(axis=1), np.argmax(gone, axis=1), solid.shape[1] - 1)
+    return np.where(solid.any(axis=1), radii[end], 0.0)
 
 
 def _read_pie(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[int],  # long: the disc, its slices,
@@ -113,11 +115,12 @@ def _read_pie(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[in
     first = np.argmax(fine != bg, axis=1)
     inner = float(np.median(first)) / 59 * 0.97 * r
     inner = inner if inner > 0.2 * r else 0.0
-    # a radial chart's smallest slice may end just past the hole
-    lo = inner + 2.0 if rose else max(inner + 0.08 * r, 0.25 * r)
-    # a radial chart's rays each sampled out to their own slice's reach
+    lo = max(inner + 0.08 * r, 0.25 * r)
+    # a radial chart's rays each sampled over their own slice's reach, from a quarter of the way out
+    # (nearer the centre a white edge between slices spans degrees)
     reach = _reaches(labels, bg, cx, cy, r) if rose else np.full(_BINS, r)
-    ids = _ray_paints(labels, cx, cy, np.linspace(lo, np.maximum(lo, 0.93 * reach), 16, axis=1) if rose
+    near = inner + 0.25 * np.maximum(reach - inner, 0.0)
+    ids = _ray_paints(labels, cx, cy, np.linspace(near, np.maximum(near, 0.93 * reach), 16, axis=1) if rose
                       else np.linspace(lo, 0.93 * r, 16))
     major = np.array([np.bincount(row[row >= 0], minlength=len(paints.colors)).argmax() if (row >= 0).any() else -1
                       for row in ids])
