@@ -32,14 +32,16 @@ def find_pies(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[in
     out: list[ChartResult] = []
     for i in range(1, n):
         x, y, w, h, _ = (int(v) for v in stats[i])
-        if min(w, h) < 60 or not 0.9 <= w / h <= 1.1:
+        if min(w, h) < 60:
             continue
         if any(tx0 - 2 <= x + w / 2 <= tx1 + 2 and ty0 - 2 <= y + h / 2 <= ty1 + 2 for tx0, ty0, tx1, ty1 in taken):
             continue
         filled = _fill_holes(lab[y:y + h, x:x + w] == i)
-        if not 0.72 <= filled.mean() <= 0.83:  # a disc fills pi/4 of its box
-            continue
-        res = _read_pie(rgb, paints, runs, used, (x + w / 2, y + h / 2, (w + h) / 4))
+        if 0.9 <= w / h <= 1.1 and 0.72 <= filled.mean() <= 0.83:  # a disc fills pi/4 of its box
+            res = _read_pie(rgb, paints, runs, used, (x + w / 2, y + h / 2, (w + h) / 4))
+        else:
+            disc = _rose_disc(paints, filled, x, y)
+            res = None if disc is None else _read_pie(rgb, paints, runs, used, disc, rose=True)
         if res is not None:
             out.append(res)
             used.update(res.kept_text)
@@ -53,16 +55,60 @@ def _fill_holes(m: np.ndarray) -> np.ndarray:
 
 
 def _ray_paints(labels: np.ndarray, cx: float, cy: float, radii: np.ndarray) -> np.ndarray:
-    """The paint at each ray (rows, ``_BINS``) and radius (columns)."""
+    """The paint at each ray (rows, ``_BINS``) and radius (columns; ``radii`` the same for every
+    ray, or one row of them per ray)."""
     H, W = labels.shape
     a = (np.arange(_BINS) + 0.5) * 2 * math.pi / _BINS  # clockwise from 12 o'clock
-    xs = np.clip(np.rint(cx + np.outer(np.sin(a), radii)), 0, W - 1).astype(int)
-    ys = np.clip(np.rint(cy - np.outer(np.cos(a), radii)), 0, H - 1).astype(int)
+    rr = radii if radii.ndim == 2 else radii[None, :]
+    xs = np.clip(np.rint(cx + np.sin(a)[:, None] * rr), 0, W - 1).astype(int)
+    ys = np.clip(np.rint(cy - np.cos(a)[:, None] * rr), 0, H - 1).astype(int)
     return labels[ys, xs]
 
 
-def _read_pie(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[int],
-              disc: tuple[float, float, float]) -> ChartResult | None:  # long: the disc, its slices, their names, the spec
+def _rose_disc(paints: Paints, filled: np.ndarray, x: int, y: int) -> tuple[float, float, float] | None:
+    """The centre and outermost radius of a radial chart (a rose: slices of several paints and
+    several radii about one centre, Vega-Lite's arc with a radius channel) in the ink ``filled`` at
+    ``(x, y)``: the point nearest every slice's paint (the apex the slices share, or the centre of
+    the hole they ring), where that is near all of them; None where the ink has fewer than three
+    paints of a slice's size."""
+    own = np.where(filled, paints.labels[y:y + filled.shape[0], x:x + filled.shape[1]], -1)
+    counts = np.bincount(own[own >= 0].ravel(), minlength=len(paints.colors))
+    counts[paints.background] = 0
+    slices = np.flatnonzero(counts >= 0.02 * filled.sum())
+    if len(slices) < 3:
+        return None
+    near = np.max([cv2.distanceTransform((own != p).astype(np.uint8), cv2.DIST_L2, cv2.DIST_MASK_PRECISE)
+                   for p in slices], axis=0)
+    cy, cx = np.unravel_index(int(np.argmin(near)), near.shape)
+    if near[cy, cx] > 0.25 * max(filled.shape):
+        return None
+    # a hole there is the centre's ring (the slices left out above, too small, had pulled the point
+    # toward their side): its middle, the white edges between slices opened away
+    hole = cv2.morphologyEx((filled & (own == paints.background)).astype(np.uint8), cv2.MORPH_OPEN,
+                            np.ones((5, 5), np.uint8))
+    n, lab, _, mids = cv2.connectedComponentsWithStats(hole, connectivity=8)
+    if lab[cy, cx] > 0:
+        cx, cy = (float(v) for v in mids[lab[cy, cx]])
+    ys, xs = np.nonzero(filled)
+    return x + float(cx), y + float(cy), float(np.hypot(xs - cx, ys - cy).max())
+
+
+def _reaches(labels: np.ndarray, bg: int, cx: float, cy: float, r: float) -> np.ndarray:
+    """Each ray's reach from the centre: where its first stretch of ink (three pixels or more: not
+    the specks where the white edges between slices meet) ends (a radial chart's slice's own
+    radius; 0 on a ray of the page's paint, an edge between slices)."""
+    radii = np.arange(0.0, r + 3.0)
+    ink = _ray_paints(labels, cx, cy, radii) != bg
+    solid = ink[:, :-2] & ink[:, 1:-1] & ink[:, 2:]
+    first = np.argmax(solid, axis=1)
+    gone = ~ink[:, :-2] & (np.arange(solid.shape[1])[None, :] >= first[:, None])
+    end = np.where(gone.any(axis=1), np.argmax(gone, axis=1), solid.shape[1] - 1)
+    return np.where(solid.any(axis=1), radii[end], 0.0)
+
+
+def _read_pie(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[int],  # long: the disc, its slices,
+              disc: tuple[float, float, float], rose: bool = False) -> ChartResult | None:  # their names, the spec
+    """A pie's (or, ``rose``, a radial chart's) slices read round ``disc``, named, as a chart."""
     labels, bg = paints.labels, paints.background
     cx, cy, r = disc
     # the hole of a donut: where the ink begins along each ray
@@ -71,7 +117,12 @@ def _read_pie(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[in
     inner = float(np.median(first)) / 59 * 0.97 * r
     inner = inner if inner > 0.2 * r else 0.0
     lo = max(inner + 0.08 * r, 0.25 * r)
-    ids = _ray_paints(labels, cx, cy, np.linspace(lo, 0.93 * r, 16))
+    # a radial chart's rays each sampled over their own slice's reach, from a quarter of the way out
+    # (nearer the centre a white edge between slices spans degrees)
+    reach = _reaches(labels, bg, cx, cy, r) if rose else np.full(_BINS, r)
+    near = inner + 0.25 * np.maximum(reach - inner, 0.0)
+    ids = _ray_paints(labels, cx, cy, np.linspace(near, np.maximum(near, 0.93 * reach), 16, axis=1) if rose
+                      else np.linspace(lo, 0.93 * r, 16))
     major = np.array([np.bincount(row[row >= 0], minlength=len(paints.colors)).argmax() if (row >= 0).any() else -1
                       for row in ids])
     if (major == bg).mean() > 0.1:
@@ -107,10 +158,26 @@ def _read_pie(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[in
     merged = [s for k, s in enumerate(merged) if not _seam(paints, merged, k, edges, disc)]
     if not 2 <= len(merged) <= 24 or len({s[0] for s in merged}) < 2:
         return None
+    # a radial chart's slice is a sector: one reach across it (its edge rays aside), three slices at
+    # least (a box and its header band seen from their shared edge are two slices of changing reach)
+    # least (a box and its header band seen from their shared edge are two slices of changing reach);
+    # a tenth of each end's rays aside (a centre a pixel off sees the neighbour there)
+    outer = [float(np.median(reach[[(s[1] + j) % _BINS for j in range(s[2])]])) for s in merged]
+
+    def sector(s: list[int], o: float) -> bool:
+        m = max(2, s[2] // 10)
+        return bool(np.abs(reach[[(s[1] + j) % _BINS for j in range(m, s[2] - m)]] - o).max(initial=0.0)
+                    <= 0.06 * o + 3.0)
+
+    if rose and (len(merged) < 3 or not all(sector(s, o) for s, o in zip(merged, outer))):
+        return None
     total = sum(s[2] for s in merged)
     names, named_by = _names(rgb, paints, runs, used, merged, disc, typical_font(runs))
     start = merged[0][1] * 2 * math.pi / _BINS
     rows = [{"x": names[k], "y": round(100.0 * s[2] / total, 2)} for k, s in enumerate(merged)]
+    if rose:  # each slice's radius in pixels, the largest the chart's
+        for row, o in zip(rows, outer):
+            row["r"] = round(o, 1)
     colours = [to_hex(tuple(int(v) for v in paints.colors[s[0]])) for s in merged]
     mark: dict[str, Any] = {"type": "arc"}
     if inner:
@@ -120,6 +187,8 @@ def _read_pie(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[in
                                    "scale": {"range": [round(start, 4), round(start + 2 * math.pi, 4)]}},
                          "color": {"field": "x", "type": "nominal", "sort": None, "legend": None,
                                    "scale": {"domain": [r["x"] for r in rows], "range": colours}}}}
+    if rose:
+        spec["encoding"]["radius"] = {"field": "r", "type": "quantitative", "scale": {"type": "linear", "zero": True}}
     box = (cx - r, cy - r, cx + r, cy + r)
     H, W = labels.shape
     inside = [k for k, rn in enumerate(runs) if k not in used and math.hypot(_cx(rn) - cx, _cy(rn) - cy) <= r]

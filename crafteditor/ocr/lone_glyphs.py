@@ -93,12 +93,46 @@ def read_lone_glyphs(rgb: np.ndarray, paints: Paints, runs: list[TextRun], engin
                                             lambda c: engine.recognize([c], latin, fold_case=True)[0])
             text = text.strip()
         conf = sure_operator(text, conf, line.mask)  # a circled operator's × or +, read unsurely
+        text, conf = bar_in_label_row(text, conf, line.mask, origin, runs)
         if not text or conf < max(0.85, config.ocr_min_confidence) or not _plausible_label(text):
             continue
         run = make_run(text, conf, centres, crop, line, 0.0, region, bgc, origin, "glyph")
         if run is not None:
             out.append(run)
     return out + ellipses
+
+
+BAR_READINGS = frozenset("1lI|")  # what the recogniser makes of a bare vertical bar
+BAR_SCORE = 0.9  # a bar's reading as its row's kind of glyph: over the lone-glyph gate
+
+
+def bar_in_label_row(text: str, conf: float, mask: np.ndarray, origin: tuple[int, int],
+                     runs: list[TextRun]) -> tuple[str, float]:
+    """A lone glyph that is a bare bar (one width top to bottom: no flag, no foot) among upright
+    labels of its height, in their row (an x axis's: tops shared) or their column (a y axis's,
+    flush right: right edges shared): 'I' among capitals, '1' among numbers, at ``BAR_SCORE``; else
+    ``(text, conf)`` as read. Sans-serif type draws 'I' as a bare bar, which the recogniser reads '1'
+    at 0.83, under the gate: Vega-Lite's category 'I' after 'A'..'H' was lost and its bar named 'H'
+    (17 of 101 drawn gallery charts lost a value so)."""
+    rows = np.flatnonzero(mask.any(axis=1))
+    if text not in BAR_READINGS or conf >= BAR_SCORE or rows.size < 6:
+        return text, conf
+    widths = mask[rows[0]:rows[-1] + 1].sum(axis=1)
+    h = int(rows[-1] - rows[0] + 1)
+    if int(widths.max() - widths.min()) > 1 or widths.max() > 0.3 * h:
+        return text, conf
+    top = origin[0] + rows[0]
+    right = origin[1] + np.flatnonzero(mask.any(axis=0))[-1] + 1
+    tol = max(1.0, 0.08 * h)
+    kin = [r.text.strip() for r in runs if r.angle == 0 and r.text.strip() and abs(r.h - h) <= tol
+           and (abs(r.y - top) <= tol or abs(r.x + r.w - right) <= tol)]
+    if len(kin) < 2:
+        return text, conf
+    if all(t.isalpha() and t.isupper() for t in kin):
+        return "I", BAR_SCORE
+    if all(t.isdigit() for t in kin):
+        return "1", BAR_SCORE
+    return text, conf
 
 
 def text_height(runs: list[TextRun]) -> float:

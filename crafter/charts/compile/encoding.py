@@ -20,7 +20,7 @@ from crafter.spec.colors import is_css_color
 MISSING = object()  # "not set", distinct from an explicit null
 
 SUPPORTED_CHANNELS = frozenset({
-    "x", "y", "x2", "y2", "theta", "xOffset", "yOffset", "color", "fill", "stroke", "size", "shape", "strokeDash",
+    "x", "y", "x2", "y2", "theta", "radius", "xOffset", "yOffset", "color", "fill", "stroke", "size", "shape", "strokeDash",
     "detail", "text", "xError", "xError2", "yError", "yError2", "opacity", "fillOpacity", "order", "tooltip",
     "row", "column", "facet", "href", "description",
 })

@@ -295,12 +295,14 @@ class MarkPainter:
 
     def _draw_arc(self, layer: LayerPlan, items: list[Item], cx: float, cy: float, gid: str) -> None:
         """A pie's (or, with ``innerRadius``, a donut's) slices: each item's stacked span (y2 to y)
-        over the stack's total, clockwise from 12 o'clock as Vega-Lite draws them."""
+        over the stack's total, clockwise from 12 o'clock as Vega-Lite draws them; with a ``radius``
+        field (a radial chart), each slice out to its share of the largest value's full radius (a
+        linear scale from zero)."""
         total = max((float(it.y) for it in layer.items if isinstance(it.y, (int, float))), default=0.0)
         if total <= 0:
             return
-        r = min(self.L.pw, self.L.ph) / 2
-        inner = min(max(0.0, float(layer.props.get("innerRadius", 0.0))), 0.95 * r)
+        r_full = min(self.L.pw, self.L.ph) / 2
+        inner = min(max(0.0, float(layer.props.get("innerRadius", 0.0))), 0.95 * r_full)
         ox, oy = cx + self.L.pw / 2, cy + self.L.ph / 2
         edge = layer.props.get("stroke")
         stroke = f' stroke="{edge}" stroke-width="{num(float(layer.props.get("strokeWidth", 1)))}"' \
@@ -313,12 +315,20 @@ class MarkPainter:
         if isinstance(span, list) and len(span) == 2 and all(isinstance(v, (int, float)) for v in span):
             off, turn = float(span[0]), (1.0 if span[1] >= span[0] else -1.0)
         sweep = 1 if turn > 0 else 0
+        reach = layer.channels.get("radius")
+
+        def reach_of(it: Item) -> float:
+            v = it.datum.get(reach.field) if reach is not None and reach.field else None
+            return float(v) if isinstance(v, (int, float)) else 0.0
+
+        most = max((reach_of(it) for it in layer.items), default=0.0)  # the chart's, not this series'
 
         def at(a: float, rad: float) -> str:
             return f"{num(ox + rad * math.sin(a))},{num(oy - rad * math.cos(a))}"
 
         for it in items:
             f0, f1 = (2 * math.pi * float(v or 0.0) / total for v in (it.y2, it.y))
+            r = r_full * reach_of(it) / most if most > 0 else r_full
             if f1 - f0 <= 0:
                 continue
             big = 1 if f1 - f0 > math.pi else 0
