@@ -18,11 +18,10 @@ and the figures still open at the end are captured, not written where it says). 
 
 - ``text``: the words of every text drawn into the PNG (titles, labels, tick labels, legends, annotations),
   math inline as the real set writes it (``$\\mu$A`` -> ``μA``; a text whose TeX cannot be read is left out);
-- ``values``: per data axes, ``[series, x, y]`` of each bar (its far end from its base: a stacked segment's
-  own length), each histogram step (bin centre, height above the step below; not a hatched band), each line
-  vertex and each point of a scatter of 60
-  points or fewer (lines of more than 25 vertices thinned evenly: the scorer reads a line between
-  vertices); x is the category's tick label on a categorical axis. The series is the artist's legend entry
+- ``values``: per data axes, ``[series, x, y]`` of each bar (its length from its base: a stacked segment's
+  own), each histogram step (bin centre, height above the step below; not a hatched band), each line vertex
+  and each point of a scatter of 60 points or fewer (lines of more than 25 vertices thinned evenly: the
+  scorer reads a line between vertices); x is the category's tick label on a categorical axis. The series is the artist's legend entry
   (by label, else by colour; a panel of several colours not all in a legend keeps no values). With two data
   axes or more, each series is named ``(a) name`` by its axes' place in reading order (rows top to bottom,
   left to right), as the real set names a faceted figure's series;
@@ -168,6 +167,7 @@ class Panel:
 
 def _panel(ax: Any) -> Panel:
     """The values one axes draws: bars, histogram steps, lines, small scatters (see the module's docstring)."""
+    import numpy as np
     from matplotlib.collections import PathCollection
     from matplotlib.container import BarContainer
     from matplotlib.lines import Line2D
@@ -199,8 +199,7 @@ def _panel(ax: Any) -> Panel:
         if isinstance(patch, StepPatch) and patch.get_visible() and patch.orientation == "vertical" \
                 and not patch.get_hatch():  # a hatched band is an uncertainty drawn round the values, not one
             values, edges, baseline = patch.get_data()
-            bases = [0.0] * len(values) if baseline is None else list(baseline) if hasattr(baseline, "__len__") \
-                else [float(baseline)] * len(values)
+            bases = np.broadcast_to(np.asarray(0.0 if baseline is None else baseline, float), np.shape(values))
             for v, base, a, b in zip(values, bases, edges, edges[1:]):
                 if math.isfinite(v) and math.isfinite(base):  # a stacked step's own height, above the one below
                     rows.append((patch, _x_of((a + b) / 2, xcats), round(float(v - base), 6)))

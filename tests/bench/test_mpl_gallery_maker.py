@@ -46,6 +46,18 @@ def test_a_panel_on_another_range_keeps_no_values_and_the_letters_stay_in_readin
     assert t["value_axis"][1] >= 500
 
 
+def test_stacked_histogram_steps_read_as_their_own_heights_and_a_hatched_band_is_no_value() -> None:
+    fig, ax = plt.subplots()
+    ax.stairs([3, 5, 2], [0, 1, 2, 3], fill=True, color="tab:blue", label="low")
+    ax.stairs([4, 7, 3], [0, 1, 2, 3], baseline=[3, 5, 2], fill=True, color="tab:orange", label="high")
+    ax.stairs([5, 8, 4], [0, 1, 2, 3], baseline=[3, 6, 2], hatch="////", fill=False, label="unc.")
+    ax.legend()
+    t = mpl_gallery.figure_values(fig)
+    plt.close(fig)
+    assert t is not None and t["style"] == "histogram" and len(t["values"]) == 6
+    assert _close(t["values"], [["low", 1.5, 5], ["high", 1.5, 2], ["high", 0.5, 1]])
+
+
 def test_a_panel_of_unnamed_colours_and_twin_axes_give_no_values() -> None:
     fig, ax = plt.subplots()
     ax.plot([0, 1, 2], [1, 2, 3], color="red")
