@@ -17,7 +17,7 @@ chart…); :func:`draw_makers` writes them with a ``manifest.json``, so the real
     craftbench makers mermaid-looks -o /tmp/makers/mml -n 36    # handDrawn, GitHub dark, themeVariables, graph, small, JPEG
     craftbench makers gallery -o /tmp/makers/gallery -n 300     # Vega-Lite's and Altair's own examples, truth off the scene graph
     craftbench makers mermaid-versions -o /tmp/makers/mmv -n 48 # real sources from repositories, Mermaid 8/9/10/11
-    craftbench makers mpl-gallery -o /tmp/makers/mplg -n 80     # seaborn/SciencePlots/mplhep example scripts, truth off the Figure
+    craftbench makers mpl-gallery -o /tmp/makers/mplg -n 80     # seaborn/SciencePlots/mplhep examples, truth off the Figure
     crafteditor bench -n 0 --real /tmp/makers/charts --split all --per-figure --json out.json
 
 Every record's split is ``drawn``: these are the project's own renderings, never the frozen real test split.

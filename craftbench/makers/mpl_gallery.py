@@ -21,8 +21,9 @@ and the figures still open at the end are captured, not written where it says). 
 - ``values``: per data axes, ``[series, x, y]`` of each bar (its length from its base: a stacked segment's
   own), each histogram step (bin centre, height above the step below; not a hatched band), each line vertex
   and each point of a scatter of 60 points or fewer (lines of more than 25 vertices thinned evenly: the
-  scorer reads a line between vertices); x is the category's tick label on a categorical axis. The series is the artist's legend entry
-  (by label, else by colour; a panel of several colours not all in a legend keeps no values). With two data
+  scorer reads a line between vertices); x is the category's tick label on a categorical axis. The series
+  is the artist's legend entry (by label, else by colour; a panel of several colours not all in a legend
+  keeps no values). With two data
   axes or more, each series is named ``(a) name`` by its axes' place in reading order (rows top to bottom,
   left to right), as the real set names a faceted figure's series;
 - ``value_axis``: one per figure in the schema: the view range of the panel with the most values; panels
