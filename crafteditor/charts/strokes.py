@@ -130,15 +130,21 @@ def bridge_seen_through(m: np.ndarray, rgb: np.ndarray, color, inner, reach: int
     near = (distances(rgb[y0:y1, x0:x1], color) <= SEEN_THROUGH) & ~sub
     if not near.any():
         return m
-    pad = np.pad(sub, reach)
+    # only between solid parts of marks, five pixels thick across the line at least (a bar's): a thin line's
+    # own anti-aliased edge is near its colour too, and filled in it had moved a jagged line's vertices
+    u8 = sub.astype(np.uint8)
+    tall = cv2.erode(u8, np.ones((5, 1), np.uint8), borderValue=0).astype(bool)
+    wide = cv2.erode(u8, np.ones((1, 5), np.uint8), borderValue=0).astype(bool)
+    far = reach + 2  # a solid pixel lies two inside its run's edge
     h, w = sub.shape
+    pad_t, pad_w = np.pad(tall, far), np.pad(wide, far)
     above = np.zeros_like(sub)
     below, left, right = above.copy(), above.copy(), above.copy()
-    for k in range(1, reach + 1):
-        above |= pad[reach - k:reach - k + h, reach:reach + w]
-        below |= pad[reach + k:reach + k + h, reach:reach + w]
-        left |= pad[reach:reach + h, reach - k:reach - k + w]
-        right |= pad[reach:reach + h, reach + k:reach + k + w]
+    for k in range(1, far + 1):
+        above |= pad_t[far - k:far - k + h, far:far + w]
+        below |= pad_t[far + k:far + k + h, far:far + w]
+        left |= pad_w[far:far + h, far - k:far - k + w]
+        right |= pad_w[far:far + h, far + k:far + k + w]
     fill = near & ((above & below) | (left & right))
     if not fill.any():
         return m
