@@ -18,6 +18,7 @@ chart…); :func:`draw_makers` writes them with a ``manifest.json``, so the real
     craftbench makers gallery -o /tmp/makers/gallery -n 300     # Vega-Lite's and Altair's own examples, truth off the scene graph
     craftbench makers mermaid-versions -o /tmp/makers/mmv -n 48 # real sources from repositories, Mermaid 8/9/10/11
     craftbench makers excalidraw-real -o /tmp/makers/exr -n 40  # real .excalidraw scenes from repositories, rough.js
+    craftbench makers mpl-gallery -o /tmp/makers/mplg -n 80     # seaborn/SciencePlots/mplhep examples, truth off the Figure
     crafteditor bench -n 0 --real /tmp/makers/charts --split all --per-figure --json out.json
 
 Every record's split is ``drawn``: these are the project's own renderings, never the frozen real test split.
@@ -44,6 +45,7 @@ MAKERS: dict[str, str] = {
     "mermaid-wild": "craftbench.makers.mermaid_wild",
     "mermaid-looks": "craftbench.makers.mermaid_looks",
     "mermaid-versions": "craftbench.makers.mermaid_versions",
+    "mpl-gallery": "craftbench.makers.mpl_gallery",
     "plantuml": "craftbench.makers.plantuml",
     "sequences": "craftbench.makers.sequences",
     "seq-real": "craftbench.makers.seq_real",

@@ -17,7 +17,7 @@ from crafteditor.charts.legend import Legend, entry_name, find_legend, legend_ma
 from crafteditor.charts.lines import line_series, line_width
 from crafteditor.charts.mark_paints import blend_of, few_markers, mark_paints, merge_fringes, merge_overlaps, merge_washed_out
 from crafteditor.charts.series import Series
-from crafteditor.charts.strokes import bridge_rules, drop_inner_ticks, drop_rules, find_rules
+from crafteditor.charts.strokes import bridge_rules, bridge_seen_through, drop_inner_ticks, drop_rules, find_rules
 from crafteditor.paint import Paints, blend_position
 
 
@@ -113,7 +113,8 @@ def _gridlines(paints: Paints, region: np.ndarray, cands: list[int], inner) -> l
 def _series_mask(rgb, paints: Paints, p: int, members: list[int], band: np.ndarray | None, legend_box, rules,
                  inner, font: float) -> np.ndarray:
     """The pixels of series paint ``p`` (and the paints it stands for, ``members``) inside the
-    plot: with the line under its band, without the legend, mended across the gridlines, and rid
+    plot: with the line under its band, without the legend, mended across the gridlines (those seen
+    through its marks too), and rid
     of inward tick marks and of the gridlines themselves."""
     labels = paints.labels
     m = np.zeros(labels.shape, bool)
@@ -134,6 +135,7 @@ def _series_mask(rgb, paints: Paints, p: int, members: list[int], band: np.ndarr
         m[wide[1]:wide[3], wide[0]:wide[2]] |= beside[wide[1]:wide[3], wide[0]:wide[2]]
     # mended across the gridlines first: a tall bar cut by dashed ones (bmh) is no bundle
     # of long thin strokes for drop_rules to take
+    m = bridge_seen_through(m, rgb, paints.colors[p], inner)
     return drop_rules(bridge_rules(drop_inner_ticks(m, inner), rules), inner)
 
 

@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 
 from crafteditor.blobs import find_blobs
+from crafteditor.paint import distances
 
 
 def long_lines(ink: np.ndarray, horizontal: bool, min_len: int) -> list[tuple[int, int, int, int]]:
@@ -110,6 +111,45 @@ def bridge_rules(m: np.ndarray, rules) -> np.ndarray:
             if both.any():
                 out = out.copy() if out is m else out
                 out[y0:y1, x0:x1] |= both[:, None]
+    return out
+
+
+SEEN_THROUGH = 40.0  # how far (RGB distance) a gridline seen through a translucent mark moves its colour
+
+
+def bridge_seen_through(m: np.ndarray, rgb: np.ndarray, color, inner, reach: int = 3) -> np.ndarray:
+    """A series' mask mended where a gridline shows through its translucent marks (seaborn's histograms at
+    alpha 0.75 over the grid): thin lines across a mark, at most ``reach`` px above and below (or either
+    side of) a pixel of the series, of a colour near the series' own. Such a line is no rule to find: once a
+    tinted panel is made page its white gridlines are page, and only their blend with the mark remains,
+    another paint that had cut each bin at every gridline into pieces read as points."""
+    x0, y0, x1, y1 = inner
+    sub = m[y0:y1, x0:x1]
+    if sub.size == 0 or not sub.any():
+        return m
+    near = (distances(rgb[y0:y1, x0:x1], color) <= SEEN_THROUGH) & ~sub
+    if not near.any():
+        return m
+    # only between solid parts of marks, five pixels thick across the line at least (a bar's): a thin line's
+    # own anti-aliased edge is near its colour too, and filled in it had moved a jagged line's vertices
+    u8 = sub.astype(np.uint8)
+    tall = cv2.erode(u8, np.ones((5, 1), np.uint8), borderValue=0).astype(bool)
+    wide = cv2.erode(u8, np.ones((1, 5), np.uint8), borderValue=0).astype(bool)
+    far = reach + 2  # a solid pixel lies two inside its run's edge
+    h, w = sub.shape
+    pad_t, pad_w = np.pad(tall, far), np.pad(wide, far)
+    above = np.zeros_like(sub)
+    below, left, right = above.copy(), above.copy(), above.copy()
+    for k in range(1, far + 1):
+        above |= pad_t[far - k:far - k + h, far:far + w]
+        below |= pad_t[far + k:far + k + h, far:far + w]
+        left |= pad_w[far:far + h, far - k:far - k + w]
+        right |= pad_w[far:far + h, far + k:far + k + w]
+    fill = near & ((above & below) | (left & right))
+    if not fill.any():
+        return m
+    out = m.copy()
+    out[y0:y1, x0:x1] |= fill
     return out
 
 
