@@ -14,8 +14,8 @@ import pytest
 from PIL import Image
 
 from craftbench.makers import draw_makers
-from craftbench.makers.browser import CHROMIUM
 from craftbench.makers.excalidraw import ExcalidrawMakerError, font_dir, rough_js, scene
+from crafteditor.browser import CHROMIUM
 from crafteditor.realset import load_real
 
 

@@ -110,7 +110,7 @@ def test_real_set_leaves_out_a_source_sharing_most_labels_with_its_repository_fi
 @pytest.mark.slow
 def test_mermaid_versions_draws_each_version(tmp_path, monkeypatch):
     pytest.importorskip("playwright")
-    from craftbench.makers.browser import CHROMIUM
+    from crafteditor.browser import CHROMIUM
 
     if not Path(CHROMIUM).is_file():
         pytest.skip("no Chromium")

@@ -8,8 +8,9 @@ import shutil
 
 import pytest
 
-from craftbench.makers import browser, mermaid, plantuml, sequences
+from craftbench.makers import mermaid, plantuml, sequences
 from craftbench.makers.sequences import draw, messages_only
+from crafteditor import browser
 
 
 def test_mermaid_sequence_truth_lists_messages_not_lifelines():

@@ -114,8 +114,8 @@ def test_dark_plate_on_a_transparent_export_labels_its_edge():
 
 def _mermaid_or_skip():
     pytest.importorskip("playwright")
-    from craftbench.makers.browser import CHROMIUM
     from craftbench.makers.mermaid import MermaidMakerError, mermaid_js
+    from crafteditor.browser import CHROMIUM
 
     if not Path(CHROMIUM).is_file():
         pytest.skip("no Chromium")
