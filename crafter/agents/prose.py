@@ -52,6 +52,7 @@ _ADVERBS = {"then", "first", "firstly", "next", "finally", "also", "subsequently
             "afterwards", "lastly", "second", "third", "secondly", "thirdly", "now", "simply", "only", "jointly",
             "together", "optionally", "iteratively", "repeatedly", "eventually", "immediately", "further", "often",
             "usually", "typically", "in", "turn", "back"}
+_STEP_WORDS = {"then", "next", "finally", "subsequently", "lastly"}  # a step follows the one before
 _PREPS = {"to", "into", "through", "onto", "towards", "toward", "by", "from", "via", "with", "as", "in", "on", "at",
           "for", "over", "across", "under", "inside", "within", "using", "between", "among", "per", "against",
           "along", "after", "before", "without", "of", "out", "up", "down", "off", "back"}
@@ -206,7 +207,7 @@ def _unknown_verb(c: _Clause) -> bool:
     an article or an object pronoun ("enriches each event", "digitises the signal", "archives them")."""
     t, n, after = c.peek(), c.peek(1), c.peek(2)
     if t is None or n is None or t.lemma is not None or not re.fullmatch(r"[a-z][a-z-]{2,}[^su]s", t.low) \
-            or t.low in _NOUNISH_VERBS:
+            or t.low in _NOUNISH_VERBS or t.low.endswith("ics"):  # "graphics", "genomics", "metrics": nouns
         return False
     if n.low in ("the", "a", "an", "each", "every", "its", "their", "all", "it", "them", "both"):
         return True
@@ -513,8 +514,31 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
     if ends:
         st.last = ends
     # "features are warped by homographies, aggregated by variance, …": each step's agent hands on to the next
-    chained = passive and agents and ends == agents
+    chained = passive and agents and ends == agents and _steps_on(c)
     (_more_vp if more else _no_more)(c, agents if chained else subj, st, passive)
+
+
+def _steps_on(c: _Clause) -> bool:
+    """After a passive step and its agent, the next step takes what the agent made: a step word says so ("trimmed by
+    fastp, then aligned by BWA", "and finally sorted by samtools"), a comma lists the steps ("warped by homographies,
+    aggregated by variance"), a step after "and" has no agent of its own ("decrypted by the server and checked
+    against its cache"); not two agents after "and" ("consumed by the dashboard and read by the archiver": both read
+    the subject)."""
+    if any((w := c.peek(k)) is not None and w.low in _STEP_WORDS for k in (0, 1, 2)):
+        return True
+    t, n = c.peek(), c.peek(1)
+    if t is None or n is None:
+        return False
+    if t.text == ",":
+        return n.low != "and"
+    if t.low != "and":
+        return False
+    k = 1
+    while (w := c.peek(k)) is not None and w.text not in ",;" and w.low != "and":
+        if w.low == "by":
+            return False
+        k += 1
+    return True
 
 
 def _take_prep(st: ProseState, preps: list[tuple[str, list[str]]], prep: str, names: list[str]) -> None:
