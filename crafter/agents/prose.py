@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from crafter.agents.labels import OPENERS, WHICH_ONE, normalise_label
+from crafter.agents.labels import OPENERS, WHICH_ONE, drop_which_one, normalise_label
 
 # Verb classes decide which way an edge points. "fwd": subject -> object ("A feeds B");
 # "bwd": object -> subject ("B reads A", "the discriminator judges X"); a verb followed by
@@ -171,7 +171,7 @@ def _adjectival(c: _Clause, k: int) -> bool:
     t, n, prev = c.peek(k), c.peek(k + 1), c.peek(k - 1)
     if t is None or n is None or not re.fullmatch(r"[a-z][a-z-]{2,}ed", t.low) or t.low in _IRREGULAR:
         return False
-    if c.i + k > 0 and prev is not None and not (prev.low in _DETERMINERS | _PREPS | _BOUNDARY or prev.poss
+    if c.i + k > 0 and prev is not None and not (prev.low in _DETERMINERS | _PREPS | _BOUNDARY | WHICH_ONE or prev.poss
                                                  or prev.text in ",;:()"):
         before = c.peek(k - 2) if c.i + k > 1 else None
         if prev.lemma is None or prev.low in _AUX or before is not None and before.low in _DETERMINERS:
@@ -181,9 +181,9 @@ def _adjectival(c: _Clause, k: int) -> bool:
 
 def np_label(words: list[str]) -> str:
     """A short noun phrase label: no determiners, the user's casing, at most five words."""
-    words = [w for w in words if w]
-    while words and words[0].lower() in _DETERMINERS | _ADVERBS | {"and", "or", "of"} | (WHICH_ONE if len(words) > 1 else set()):
-        words = words[1:]  # "its own adaLN modulation": "adaLN modulation"
+    words = drop_which_one([w for w in words if w])  # "its own adaLN modulation": "adaLN modulation"
+    while words and words[0].lower() in _DETERMINERS | _ADVERBS | {"and", "or", "of"}:
+        words = words[1:]
     while words and words[-1].lower() in _DETERMINERS | {"and", "or", "of"} | _PREPS:
         words = words[:-1]
     low = [w.lower() for w in words]  # "the outputs of the encoder" is the encoder

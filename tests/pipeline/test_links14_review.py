@@ -26,3 +26,39 @@ def test_two_agents_after_and_each_read_the_subject() -> None:
     assert ("Dashboard", "Archiver") not in edges
     _, edges = _read("Raw reads are trimmed by fastp and then aligned by BWA-MEM2.")  # a step word: a chain
     assert ("Fastp", "BWA-MEM2") in edges and ("Raw reads", "BWA-MEM2") not in edges
+
+
+def test_a_list_item_opening_on_a_which_one_word_names_its_subject() -> None:
+    nodes, edges = _read("1. A separate encoder reads the image.\n2. The decoder reconstructs the image.")
+    assert {"Encoder", "Decoder"} <= nodes and ("Image", "Encoder") in edges
+    assert not any("reads" in n for n in nodes)
+    nodes, _ = _read("- a dedicated worker pulls jobs from the queue\n- the scheduler assigns jobs to the worker")
+    assert "Worker" in nodes and not any("pulls" in n for n in nodes)
+
+
+def test_names_that_open_on_a_which_one_like_word_keep_it() -> None:
+    nodes, edges = _read("The signal is decomposed by Independent Component Analysis and the components are "
+                         "classified by an SVM.")
+    assert ("Signal", "Independent Component Analysis") in edges
+    nodes, _ = _read("Whole slide images are tiled by a tiler; a ResNet encoder embeds the tiles.")
+    assert "Whole slide images" in nodes
+    nodes, _ = _read("The Extra Trees regressor reads the descriptors and outputs the yield.")
+    assert "Extra Trees regressor" in nodes
+    nodes, _ = _read("The independent statistician reads the unblinded database and reports to the board.")
+    assert "Independent statistician" in nodes
+
+
+def test_a_which_one_word_alone_is_no_box() -> None:
+    nodes, edges = _read("The trainer writes the same.")
+    assert nodes == {"Trainer"} and not edges
+    nodes, edges = _read("The CLIP scorer reads the same generated images.")
+    assert ("Generated images", "CLIP scorer") in edges and "Same" not in nodes
+
+
+def test_which_one_words_leave_only_lower_case_words_at_a_name_s_start_or_after_a_determiner() -> None:
+    from crafter.agents.labels import drop_which_one
+    assert drop_which_one("its own adaLN modulation".split()) == ["its", "adaLN", "modulation"]
+    assert drop_which_one("the gateway's own addresses".split()) == ["the", "gateway's", "addresses"]
+    assert drop_which_one("Separate Chaining".split()) == ["Separate", "Chaining"]
+    assert drop_which_one("further compaction".split()) == ["further", "compaction"]  # an adverb, no which-one word
+    assert drop_which_one("the same".split()) == []
