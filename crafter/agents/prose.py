@@ -698,10 +698,10 @@ def read_prose(sentence: str, st: ProseState) -> None:
             if rel and names and c.peek() is not None and c.is_verb():
                 _read_vp(c, names, st, fixed_obj=st.last)  # "which the decoder reads": the object is the antecedent
             elif names and c.peek() is not None and (c.peek().low in _AUX or c.is_verb() or _neg_ahead(c)):
-                if not st.last:  # "the images are resized; then a ViT encodes them": the images
-                    st.last = [n for n in st.subject if n not in names]
                 st.subject, n_rel = names, len(st.relations)
                 _read_vp(c, names, st)
+                if len(st.relations) == n_rel:  # "the images are resized; then a ViT encodes them": the images
+                    st.last = names
                 if not any(lab in names for _, _, lab in st.relations[n_rel:]):  # ("data flows from A to B":
                     _subject_box(st, [n for n in names if n not in said])  # the data is the link's label)
             elif names and _unknown_verb(c):  # "the stream job enriches each event … and writes it to X"

@@ -62,3 +62,10 @@ def test_which_one_words_leave_only_lower_case_words_at_a_name_s_start_or_after_
     assert drop_which_one("Separate Chaining".split()) == ["Separate", "Chaining"]
     assert drop_which_one("further compaction".split()) == ["further", "compaction"]  # an adverb, no which-one word
     assert drop_which_one("the same".split()) == []
+
+
+def test_a_pronoun_after_a_clause_that_linked_nothing_is_its_subject_past_a_brief_s_start() -> None:
+    _, edges = _read("The loader reads files from disk. The images are resized; then a ViT encodes them; finally a "
+                     "linear head predicts the class.")
+    assert {("Images", "ViT"), ("ViT", "Linear head")} <= edges
+    assert ("Loader", "ViT") not in edges
