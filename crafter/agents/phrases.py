@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from crafter.agents.labels import noun_by_ending, singular
+from crafter.agents.labels import drop_which_one, noun_by_ending, singular
 
 MAX_LABEL_WORDS = 6
 
@@ -70,7 +70,8 @@ def clean_phrase(text: str, *, side: str) -> str:
         m = _PLACE_CUT.search(" " + text + " ")
         if m and not re.search(r"\d", text[: m.start()]) and not _idiom(text):
             text = (" " + text + " ")[: m.start()]
-    words = text.strip(" \t.,;:!?-–—'\"").split()
+    # "A separate encoder reads the image": the encoder (as the prose reader names it, :func:`first_noun_phrase`)
+    words = drop_which_one(text.strip(" \t.,;:!?-–—'\"").split())
     while words and words[0].lower().strip(",") in _LEADING_WORDS and not (
             len(words) > 1 and words[0].lower() in _ORDINALS and words[1].lower().rstrip("s") in _ORDINAL_HEADS):
         words = words[1:]

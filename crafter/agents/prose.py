@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from crafter.agents.labels import OPENERS, WHICH_ONE, normalise_label
+from crafter.agents.labels import OPENERS, WHICH_ONE, drop_which_one, normalise_label
 
 # Verb classes decide which way an edge points. "fwd": subject -> object ("A feeds B");
 # "bwd": object -> subject ("B reads A", "the discriminator judges X"); a verb followed by
@@ -52,6 +52,7 @@ _ADVERBS = {"then", "first", "firstly", "next", "finally", "also", "subsequently
             "afterwards", "lastly", "second", "third", "secondly", "thirdly", "now", "simply", "only", "jointly",
             "together", "optionally", "iteratively", "repeatedly", "eventually", "immediately", "further", "often",
             "usually", "typically", "in", "turn", "back"}
+_STEP_WORDS = {"then", "next", "finally", "subsequently", "lastly"}  # a step follows the one before
 _PREPS = {"to", "into", "through", "onto", "towards", "toward", "by", "from", "via", "with", "as", "in", "on", "at",
           "for", "over", "across", "under", "inside", "within", "using", "between", "among", "per", "against",
           "along", "after", "before", "without", "of", "out", "up", "down", "off", "back"}
@@ -170,7 +171,7 @@ def _adjectival(c: _Clause, k: int) -> bool:
     t, n, prev = c.peek(k), c.peek(k + 1), c.peek(k - 1)
     if t is None or n is None or not re.fullmatch(r"[a-z][a-z-]{2,}ed", t.low) or t.low in _IRREGULAR:
         return False
-    if c.i + k > 0 and prev is not None and not (prev.low in _DETERMINERS | _PREPS | _BOUNDARY or prev.poss
+    if c.i + k > 0 and prev is not None and not (prev.low in _DETERMINERS | _PREPS | _BOUNDARY | WHICH_ONE or prev.poss
                                                  or prev.text in ",;:()"):
         before = c.peek(k - 2) if c.i + k > 1 else None
         if prev.lemma is None or prev.low in _AUX or before is not None and before.low in _DETERMINERS:
@@ -180,9 +181,9 @@ def _adjectival(c: _Clause, k: int) -> bool:
 
 def np_label(words: list[str]) -> str:
     """A short noun phrase label: no determiners, the user's casing, at most five words."""
-    words = [w for w in words if w]
-    while words and words[0].lower() in _DETERMINERS | _ADVERBS | {"and", "or", "of"} | (WHICH_ONE if len(words) > 1 else set()):
-        words = words[1:]  # "its own adaLN modulation": "adaLN modulation"
+    words = drop_which_one([w for w in words if w])  # "its own adaLN modulation": "adaLN modulation"
+    while words and words[0].lower() in _DETERMINERS | _ADVERBS | {"and", "or", "of"}:
+        words = words[1:]
     while words and words[-1].lower() in _DETERMINERS | {"and", "or", "of"} | _PREPS:
         words = words[:-1]
     low = [w.lower() for w in words]  # "the outputs of the encoder" is the encoder
@@ -206,7 +207,7 @@ def _unknown_verb(c: _Clause) -> bool:
     an article or an object pronoun ("enriches each event", "digitises the signal", "archives them")."""
     t, n, after = c.peek(), c.peek(1), c.peek(2)
     if t is None or n is None or t.lemma is not None or not re.fullmatch(r"[a-z][a-z-]{2,}[^su]s", t.low) \
-            or t.low in _NOUNISH_VERBS:
+            or t.low in _NOUNISH_VERBS or t.low.endswith("ics"):  # "graphics", "genomics", "metrics": nouns
         return False
     if n.low in ("the", "a", "an", "each", "every", "its", "their", "all", "it", "them", "both"):
         return True
@@ -513,8 +514,31 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
     if ends:
         st.last = ends
     # "features are warped by homographies, aggregated by variance, …": each step's agent hands on to the next
-    chained = passive and agents and ends == agents
+    chained = passive and agents and ends == agents and _steps_on(c)
     (_more_vp if more else _no_more)(c, agents if chained else subj, st, passive)
+
+
+def _steps_on(c: _Clause) -> bool:
+    """After a passive step and its agent, the next step takes what the agent made: a step word says so ("trimmed by
+    fastp, then aligned by BWA", "and finally sorted by samtools"), a comma lists the steps ("warped by homographies,
+    aggregated by variance"), a step after "and" has no agent of its own ("decrypted by the server and checked
+    against its cache"); not two agents after "and" ("consumed by the dashboard and read by the archiver": both read
+    the subject)."""
+    if any((w := c.peek(k)) is not None and w.low in _STEP_WORDS for k in (0, 1, 2)):
+        return True
+    t, n = c.peek(), c.peek(1)
+    if t is None or n is None:
+        return False
+    if t.text == ",":
+        return n.low != "and"
+    if t.low != "and":
+        return False
+    k = 1
+    while (w := c.peek(k)) is not None and w.text not in ",;" and w.low != "and":
+        if w.low == "by":
+            return False
+        k += 1
+    return True
 
 
 def _take_prep(st: ProseState, preps: list[tuple[str, list[str]]], prep: str, names: list[str]) -> None:
@@ -674,10 +698,10 @@ def read_prose(sentence: str, st: ProseState) -> None:
             if rel and names and c.peek() is not None and c.is_verb():
                 _read_vp(c, names, st, fixed_obj=st.last)  # "which the decoder reads": the object is the antecedent
             elif names and c.peek() is not None and (c.peek().low in _AUX or c.is_verb() or _neg_ahead(c)):
-                if not st.last:  # "the images are resized; then a ViT encodes them": the images
-                    st.last = [n for n in st.subject if n not in names]
                 st.subject, n_rel = names, len(st.relations)
                 _read_vp(c, names, st)
+                if len(st.relations) == n_rel:  # "the images are resized; then a ViT encodes them": the images
+                    st.last = names
                 if not any(lab in names for _, _, lab in st.relations[n_rel:]):  # ("data flows from A to B":
                     _subject_box(st, [n for n in names if n not in said])  # the data is the link's label)
             elif names and _unknown_verb(c):  # "the stream job enriches each event … and writes it to X"
