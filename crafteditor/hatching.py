@@ -230,7 +230,7 @@ def _hatches(thin: np.ndarray, share: float, window: int, length: int) -> list[t
     for o in per.values():
         diag |= o
     dense = _dense(diag, share, window)
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(dense)
+    n, lab, stats, _ = find_blobs(dense)
     out = []
     for i in range(1, n):
         x, y, w, h, area = stats[i].tolist()

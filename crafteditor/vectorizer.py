@@ -199,6 +199,7 @@ def _read(source: ImageSource | RasterImage, config: Config, *, name: str | None
     if config.ocr and shapes and not budget.over("badges"):
         runs += read_badges(image.rgb, shapes, runs, get_engine(config.ocr_threads), config, image.scale)
     shape_mask = _shape_mask(shapes, rgb.shape[:2])
+    wobbly = wobbly_outlines(shapes)  # hand-drawn: an Excalidraw export's boxes (or ellipses) read as typeset
     watch.lap("shapes")
     budget.ran("shapes")
 
@@ -223,7 +224,7 @@ def _read(source: ImageSource | RasterImage, config: Config, *, name: str | None
                  if (_line_is_real(ln, image.scale) or stub_between(ln, shape_mask, lines))
                  and (ln.pieces > 0 or _between_shapes(ln, near_shape))]
         line_mask = _redraw_line_mask(lines, residual)
-        if sketched or wobbly_outlines(shapes):  # hand-drawn: an Excalidraw export's boxes read as typeset
+        if sketched or wobbly:
             lines, pencil = mend_sketch_lines(lines, shapes, line_rgb, paints)
         lines += blocks
     watch.lap("lines")
@@ -236,7 +237,7 @@ def _read(source: ImageSource | RasterImage, config: Config, *, name: str | None
     watch.lap("trace")
     budget.ran("trace")
 
-    if sketched or photo is not None or wobbly_outlines(shapes):  # hand lettering: sized by its width
+    if sketched or photo is not None or wobbly:  # hand lettering: sized by its width
         runs = fit_hand_lettering(runs)
     builder = FigureBuilder(image, config, paints)
     polygons = [s for s in shapes if s.shape == "polygon"]  # last in the list: no group holds them

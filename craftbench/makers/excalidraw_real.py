@@ -6,12 +6,17 @@ export (the PNG's ``application/vnd.excalidraw+json`` text chunk, deflated), fou
 the repository snapshots under :func:`craftbench.makers.mirrors.mirror_root` (the newest version of each path;
 a scene copied to several paths is drawn once). Only repositories whose snapshot holds a licence file naming
 a licence we can record (:func:`licence_of`) are read, and a scene a real-set figure may have come from is left
-out (``mermaid_versions.RealSet``: a real-set figure of its repository in its directory, of its name, or
-sharing most node labels, any split; only the count is told).
+out (``mermaid_versions.RealSet``: a real-set figure of its repository in its directory or of its name, or any
+real-set figure, of any repository (a fork's copy), sharing most node labels, any split; only the count is told).
+A scene is deduplicated only among those kept, so neither an unlicensed copy nor one left out hides another; a
+scene whose elements are malformed (a shape without an id, a coordinate not a number, a point not a pair, a PNG
+chunk not a scene) is skipped and counted.
 
 Each scene is drawn as Excalidraw draws its elements (:data:`DRAW_JS`, the plain maker's page, fonts and
 rough.js): rectangles (sharp or rounded), ellipses, diamonds, lines and arrows (straight, curved through their
-points, or elbowed) with their heads, text in its family, size, alignment and colour, free-hand strokes, images,
+points, or elbowed) with their heads, text in its family where the plain maker loads it (:data:`FAMILIES`;
+Assistant, 4, Lilita One, 7, and unknown families in Excalifont), size, alignment and colour, free-hand strokes,
+images whose data the scene embeds (``images`` counts them; a remote or missing file is left blank),
 each with its seed, roughness, stroke width and style, fill style, opacity and rotation; exported at 1x or 2x
 with Excalidraw's 10 px padding, light first and Excalidraw's dark export on a second pass.
 
@@ -21,7 +26,8 @@ a shape holding other shapes (a container) is a node only when an arrow reaches 
 two ends reach labelled shapes, ``[start, end]`` (``[end, start]`` when its only head is at the start). An end
 reaches a shape by its binding (a binding to a shape's text is to the shape); an unbound end reaches the
 smallest shape whose box, grown by :data:`TOUCH` px, holds the end point (a hand-placed arrow stops on or
-near the outline; a binding gap is 4–10 px). Arrows' own labels are text only.
+near the outline; a binding gap is 4–10 px), a container only where the end lies within :data:`TOUCH` of its
+outline (an arrow between two shapes inside it does not reach it). Arrows' own labels are text only.
 
     craftbench makers excalidraw-real -o /tmp/makers/exr -n 40
 """
@@ -29,6 +35,7 @@ near the outline; a binding gap is 4–10 px). Arrows' own labels are text only.
 from __future__ import annotations
 
 import json
+import math
 import random
 import re
 import struct
@@ -44,7 +51,8 @@ from craftbench.makers.mirrors import mirror_root
 SHAPES = ("rectangle", "ellipse", "diamond")
 TOUCH = 12.0  # px: how far outside a shape's box an unbound arrow end may stop and still reach it
 MIN_NODES, MAX_NODES, MIN_EDGES = 2, 60, 1
-# Excalidraw's fontFamily numbers -> the families the plain maker loads (2 and 9: Helvetica / Liberation Sans)
+# Excalidraw's fontFamily numbers -> the families the plain maker loads (2 and 9: Helvetica / Liberation Sans);
+# 4 (Assistant), 7 (Lilita One) and any other: Excalifont
 FAMILIES = {1: "Virgil", 2: "Liberation Sans", 3: "Cascadia", 5: "Excalifont", 6: "Nunito", 8: "Comic Shanns",
             9: "Liberation Sans"}
 # a licence file's words -> the licence recorded (first match)
@@ -74,7 +82,7 @@ def png_scene(data: bytes) -> dict | None:
                     wrap = json.loads(value.decode("latin-1"))
                     raw = wrap["encoded"].encode("latin-1")  # a byte string, one char per byte
                     return json.loads((zlib.decompress(raw) if wrap.get("compressed") else raw).decode("utf-8"))
-                except (ValueError, KeyError, zlib.error):
+                except (ValueError, KeyError, TypeError, AttributeError, zlib.error):
                     return None
         i += 12 + n
     return None
@@ -109,7 +117,7 @@ def truth(scene: dict) -> dict:
     for t in texts:
         host = by_id.get(t.get("containerId"))
         if host is not None and host.get("type") in SHAPES:
-            label.setdefault(host["id"], []).insert(0, t)  # bound text first
+            label.setdefault(host["id"], []).append(t)
     for t in texts:
         if t.get("containerId"):
             continue
@@ -135,7 +143,8 @@ def truth(scene: dict) -> dict:
             return None
         px, py = pts[0] if which == "start" else pts[-1]
         p = (arrow.get("x", 0) + px, arrow.get("y", 0) + py)
-        hosts = [s for s in shapes if _inside((*p, *p), boxes[s["id"]], TOUCH)]
+        hosts = [s for s in shapes if _inside((*p, *p), boxes[s["id"]], TOUCH)
+                 and not (s["id"] in container and _inside((*p, *p), boxes[s["id"]], -TOUCH))]
         return min(hosts, key=lambda s: _area(boxes[s["id"]]))["id"] if hosts else None
 
     edges, reached = [], set()
@@ -151,11 +160,12 @@ def truth(scene: dict) -> dict:
             "edges": [[names[s], names[t]] for s, t in edges if s in nodes and t in nodes]}
 
 
-def harvest(mirror: Path | None = None, real: RealSet | None = None) -> tuple[list[dict], int]:
-    """Every usable scene in the mirrored repositories (sorted by repository and path, each scene once), and the
-    number of scenes left out for want of a licence file we can name."""
+def harvest(mirror: Path | None = None, real: RealSet | None = None) -> tuple[list[dict], int, int]:
+    """Every usable scene in the mirrored repositories (sorted by repository and path, each scene once), the
+    number of scenes (distinct, none kept) left out for want of a licence file we can name, and the number of
+    malformed scenes skipped."""
     mirror = mirror or mirror_root()
-    out, seen, unlicensed = [], set(), 0
+    out, seen, unlicensed, malformed = [], set(), set(), 0
     for git in sorted(mirror.glob("*+*/repo")):
         repo = git.parent.name.replace("+", "/", 1)
         run = lambda *a, text=True: subprocess.run(["git", "--git-dir", str(git), *a],  # noqa: E731
@@ -181,19 +191,64 @@ def harvest(mirror: Path | None = None, real: RealSet | None = None) -> tuple[li
                 scene = None
             if not isinstance(scene, dict) or not isinstance(scene.get("elements"), list):
                 continue
-            t = truth(scene)
+            try:
+                t = truth(scene) if well_formed(scene) else None
+            except (TypeError, ValueError, KeyError, AttributeError):
+                t = None
+            if t is None:
+                malformed += 1
+                continue
             key = json.dumps([sorted(t["nodes"]), sorted(t["edges"])])  # a scene copied and retouched: once
-            if key in seen or not (MIN_NODES <= len(t["nodes"]) <= MAX_NODES and len(t["edges"]) >= MIN_EDGES):
+            if not (MIN_NODES <= len(t["nodes"]) <= MAX_NODES and len(t["edges"]) >= MIN_EDGES):
+                continue
+            if licence is None:
+                unlicensed.add(key)
+                continue
+            if (real is not None and real.like(repo, t["nodes"], anywhere=True)) or key in seen:
                 continue
             seen.add(key)
-            if licence is None:
-                unlicensed += 1
-                continue
-            if real is not None and real.like(repo, t["nodes"]):
-                continue
             out.append({"repo": repo, "path": path, "commit": commit, "licence": licence, "scene": scene,
                         "truth": t})
-    return out, unlicensed
+    return out, len(unlicensed - seen), malformed
+
+
+def _number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def well_formed(scene: dict) -> bool:
+    """Whether every element of a scene that is drawn or read is as Excalidraw writes it: a dict with a string
+    type and id; x, y, width, height, fontSize and angle numbers where given; points [x, y] pairs of numbers;
+    text and container ids strings; bindings and roundness dicts. A scene that is not is skipped (one bad
+    element would stop the drawing page, or the reading of its truth)."""
+    for e in scene.get("elements") or []:
+        if not isinstance(e, dict):
+            return False
+        if e.get("isDeleted"):
+            continue
+        if not isinstance(e.get("type"), str) or not isinstance(e.get("id"), str):
+            return False
+        if not all(_number(e[k]) for k in ("x", "y", "width", "height", "fontSize", "angle") if k in e):
+            return False
+        pts = e.get("points")
+        if pts is not None and not (isinstance(pts, list)
+                                    and all(isinstance(q, list) and len(q) == 2 and all(map(_number, q)) for q in pts)):
+            return False
+        if not all(isinstance(e[k], str) for k in ("text", "originalText") if k in e) \
+                or not isinstance(e.get("containerId") or "", str):
+            return False
+        for k in ("startBinding", "endBinding", "roundness"):
+            if e.get(k) is not None and not isinstance(e[k], dict):
+                return False
+    return True
+
+
+def embedded_images(scene: dict) -> int:
+    """How many image elements of a scene have their data in it (a ``data:`` URL in its files), as drawn."""
+    files = scene.get("files") if isinstance(scene.get("files"), dict) else {}
+    return sum(1 for e in scene.get("elements") or [] if isinstance(e, dict) and not e.get("isDeleted")
+               and e.get("type") == "image" and isinstance(files.get(e.get("fileId")), dict)
+               and str(files[e["fileId"]].get("dataURL") or "").startswith("data:"))
 
 
 DRAW_JS = r"""async ([scene, fonts, seed]) => {
@@ -273,7 +328,7 @@ DRAW_JS = r"""async ([scene, fonts, seed]) => {
       p.setAttribute('stroke-linejoin', 'round'); g.appendChild(p);
     } else if (e.type === 'image') {
       const f = files[e.fileId];
-      if (!f || !f.dataURL) continue;
+      if (!f || !String(f.dataURL || '').startsWith('data:')) continue;  // only data the scene holds
       const im = document.createElementNS(NS, 'image');
       im.setAttribute('href', f.dataURL); im.setAttribute('x', e.x); im.setAttribute('y', e.y);
       im.setAttribute('width', w); im.setAttribute('height', h); im.setAttribute('preserveAspectRatio', 'none');
@@ -327,9 +382,9 @@ def draw(figs: Path, n: int = 40, seed: int = 0) -> list[dict]:
     2), each scene's JSON beside its PNG; their truth records."""
     rng = random.Random(seed)
     real = RealSet()
-    scenes, unlicensed = harvest(real=real)
+    scenes, unlicensed, malformed = harvest(real=real)
     print(f"excalidraw-real: {len(scenes)} scenes; {real.left_out} left out as maybe a real-set figure's, "
-          f"{unlicensed} for want of a licence", file=sys.stderr)
+          f"{unlicensed} for want of a licence, {malformed} malformed", file=sys.stderr)
     if not scenes:
         raise ExcalidrawMakerError(f"no usable .excalidraw scenes under {mirror_root()}")
     jobs, records = [], []
@@ -350,7 +405,7 @@ def draw(figs: Path, n: int = 40, seed: int = 0) -> list[dict]:
         records.append({"id": fid, "file": f"figs/{fid}.png", "kind": "diagram", "maker": "excalidraw-real",
                         "style": f"excalidraw (real scene), {theme}, scale {style['scale']}", "repo": src["repo"],
                         "path": src["path"], "commit": src["commit"], "licence": src["licence"], "theme": theme,
-                        "scale": style["scale"], "images": 0, **_classes(sc), "phenomena": ["hand-drawn"],
+                        "scale": style["scale"], "images": embedded_images(sc), **_classes(sc), "phenomena": ["hand-drawn"],
                         "text": t["text"], "nodes": t["nodes"], "edges": t["edges"]})
     render(jobs, DRAW_JS)
     return records

@@ -129,12 +129,13 @@ class RealSet:
         """Whether a real-set figure of ``repo`` lies in the directory of ``path``."""
         return self._told(str(Path(path).parent) in self._dirs.get(repo, ()))
 
-    def like(self, repo: str, nodes: list[str]) -> bool:
-        """Whether a real-set figure of ``repo`` shares most node labels with ``nodes`` (two at least, more than
-        half of the smaller of the two)."""
+    def like(self, repo: str, nodes: list[str], anywhere: bool = False) -> bool:
+        """Whether a real-set figure of ``repo`` (``anywhere``: of any repository, as a fork's copy of a scene
+        may be) shares most node labels with ``nodes`` (two at least, more than half of the smaller of the two)."""
         mine = _words(nodes)
+        pool = [x for ls in self._labels.values() for x in ls] if anywhere else self._labels.get(repo, ())
         return self._told(any(len(mine & theirs) >= 2 and len(mine & theirs) * 2 > min(len(mine), len(theirs))
-                              for theirs in self._labels.get(repo, ())))
+                              for theirs in pool))
 
 
 def harvest(mirror: Path, real: RealSet | None = None) -> list[dict]:

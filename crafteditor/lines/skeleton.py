@@ -120,10 +120,10 @@ def trace_skeleton(skel: np.ndarray) -> list[list[tuple[int, int]]]:
 
 
 def neighbour_offsets(skel: np.ndarray, ys: np.ndarray, xs: np.ndarray) -> dict[tuple[int, int], list[tuple[int, int]]]:
-    """Each set pixel (``ys``, ``xs``: ``np.nonzero(skel)``) of a boolean skeleton: the offsets
+    """Each set pixel (``ys``, ``xs``: ``np.nonzero(skel)``) of a skeleton (boolean, or any nonzero set): the offsets
     (dy, dx) of its set 8-neighbours, in ``_NEIGH``'s order, from one filter over the skeleton
     (which neighbours are set, as a byte)."""
-    code = cv2.filter2D(skel.astype(np.uint8), -1, _NEIGH_BITS, borderType=cv2.BORDER_CONSTANT)
+    code = cv2.filter2D((skel > 0).astype(np.uint8), -1, _NEIGH_BITS, borderType=cv2.BORDER_CONSTANT)
     return dict(zip(zip(ys.tolist(), xs.tolist()), (_SET_NEIGH[c] for c in code[ys, xs].tolist())))
 
 

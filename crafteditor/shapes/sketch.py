@@ -56,10 +56,13 @@ SURFACE_SHARE = 0.003  # a fill covers at least this share of the figure
 SOLID_SHARE = 0.85  # share of an outline inked for a solid (not dashed) frame
 PAPER_LOST_SHARE = 0.6  # ink over more of the figure than this: the paper's colour was not the page's
 WOBBLE_PX = 0.1  # a box whose sides stray this far from straight lines (px) was drawn by hand (typeset: 0.0)
-# an ellipse whose outline strays this far (px, median) from its fitted ellipse was drawn by hand: rough.js's at
-# roughness 1-2 0.96-1.75; typeset ellipses and circles (graphviz, TikZ, draw.io, Mermaid) of 12 dev figures
-# 0.16-0.33, the pixel grid's own stray
-ELLIPSE_WOBBLE_PX = 0.6
+# an ellipse whose outline strays this far (px, median) from its own mirror image (:func:`_ellipse_stray`) was
+# drawn by hand: rough.js's at roughness 1-2 (excalidraw-states seed 14) 0.23-2.54, each figure's most >= 0.37;
+# typeset ellipses and circles of the 127 dev figures (graphviz, TikZ, draw.io, Mermaid, d2l) 0.00-0.28, and
+# shapes with an axis of symmetry read as ellipses (a stadium, an octagon, a cylinder's clipped top) 0.00-0.02.
+# Kept in px: a size-relative bound would not part them (a typeset 63 px circle 0.28, a rough 220x77 ellipse 0.37)
+ELLIPSE_WOBBLE_PX = 0.35
+ELLIPSE_SMOOTH = 4  # the outline averaged over this many contour pixels each way: the pixel grid's steps smoothed
 NOTCH_PX = 3  # a side's edge this far (px) from its median line is a notch (an arrowhead, a glyph's remnant, an icon)
 
 
@@ -215,7 +218,7 @@ def looks_hand_drawn(found: list[tuple[DetectedShape, float, float, float]]) -> 
 
 def wobbly_outlines(shapes: list[DetectedShape]) -> bool:
     """Whether a box among ``shapes`` (read by the typeset stage, or as a sketch) has sides that
-    bow off straight lines, or an ellipse whose outline strays off its fitted ellipse (:data:`ELLIPSE_WOBBLE_PX`):
+    bow off straight lines, or an ellipse whose outline is no mirror image of itself (:data:`ELLIPSE_WOBBLE_PX`):
     an Excalidraw export's boxes are read as faces of one paint, so no sketch is seen, yet their sides stray
     0.1-0.3 px (a typeset box's, on all 48 dev diagrams of the real set that are not hand-drawn: 0.0 px but for a
     napkin-style sequence diagram). An
@@ -224,27 +227,38 @@ def wobbly_outlines(shapes: list[DetectedShape]) -> bool:
     to the plates taken for pencil; two unoutlined boxes that wobble are a sign."""
     wobbly = [s for s in shapes if s.shape in ("box", "round") and not s.is_group
               and _side_stray(s.face.filled) >= WOBBLE_PX]
-    # a state machine of hand-drawn ellipses has no box to bow: an ellipse off its fitted outline is a sign alone
+    # a state machine of hand-drawn ellipses has no box to bow: an ellipse with no axis of symmetry is a sign alone
     return any(s.stroke is not None for s in wobbly) or len(wobbly) >= 2 or any(
         s.shape in ("ellipse", "circle") and not s.is_group and _ellipse_stray(s.face.filled) >= ELLIPSE_WOBBLE_PX
         for s in shapes)
 
 
 def _ellipse_stray(m: np.ndarray) -> float:
-    """How far a face's outline strays from the ellipse fitted to it, in px (the median over its outline)."""
+    """How far a face's outline strays from a mirror image of itself, in px: the contour's distance from its
+    centre against the distance at the mirrored angle, the median over the outline, mirrored about the fitted
+    ellipse's axes and about the image's (through the fitted centre), the least of the four. A shape with an
+    axis of symmetry (a typeset ellipse or circle, a stadium, an octagon, a Venn crescent, an ellipse clipped
+    by the border or notched by a line) strays 0.0-0.3 px, the pixel grid's; rough.js's random offsets leave
+    it none: 0.4-2.5 px (the outline is smoothed over :data:`ELLIPSE_SMOOTH` pixels each way first)."""
     cs, _ = cv2.findContours(m.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     c = max(cs, key=cv2.contourArea) if cs else None
     if c is None or len(c) < 20:
         return 0.0
     (cx, cy), (w, h), angle = cv2.fitEllipse(c)
-    a, b = w / 2, h / 2
-    if min(a, b) < 2:
+    if min(w, h) < 4:
         return 0.0
-    t = math.radians(angle)
-    p = c[:, 0, :].astype(np.float64) - (cx, cy)
-    x = p[:, 0] * math.cos(t) + p[:, 1] * math.sin(t)
-    y = -p[:, 0] * math.sin(t) + p[:, 1] * math.cos(t)
-    return float(np.median(np.abs(np.hypot(x / a, y / b) - 1.0)) * (a + b) / 2)
+    p = c[:, 0, :].astype(np.float64)
+    k = ELLIPSE_SMOOTH
+    run = np.cumsum(np.concatenate([p[-k - 1:], p, p[:k]]), axis=0)
+    p = (run[2 * k + 1:] - run[:-2 * k - 1]) / (2 * k + 1) - (cx, cy)
+    r = np.hypot(p[:, 0], p[:, 1])
+    strays = []
+    for t in (math.radians(angle), 0.0):
+        phi = np.arctan2(-p[:, 0] * math.sin(t) + p[:, 1] * math.cos(t), p[:, 0] * math.cos(t) + p[:, 1] * math.sin(t))
+        o = np.argsort(phi)
+        for mirrored in (-phi, math.pi - phi):
+            strays.append(float(np.median(np.abs(r - np.interp(mirrored, phi[o], r[o], period=2 * math.pi)))))
+    return min(strays)
 
 
 def _side_stray(m: np.ndarray) -> float:

@@ -9,7 +9,7 @@ import zlib
 
 from mirror_helpers import bare_mirror
 
-from craftbench.makers.excalidraw_real import harvest, licence_of, png_scene, truth
+from craftbench.makers.excalidraw_real import embedded_images, harvest, licence_of, png_scene, truth, well_formed
 from craftbench.makers.mermaid_versions import RealSet
 
 
@@ -100,8 +100,69 @@ def test_harvest_keeps_licensed_scenes_once_and_leaves_out_real_set_sources(tmp_
     manifest = tmp_path / "manifest.json"
     manifest.write_text(json.dumps({"figures": [{"repo": "o/r", "path": "pics/arch.excalidraw.png", "nodes": []}]}))
     real = RealSet(manifest)
-    scenes, unlicensed = harvest(tmp_path / "mirror", real)
+    scenes, unlicensed, malformed = harvest(tmp_path / "mirror", real)
     assert [(s["repo"], s["path"], s["licence"]) for s in scenes] == [("o/r", "docs/copy.excalidraw", "MIT"),
                                                                      ("o/r", "docs/states.excalidraw.png", "MIT")]
     assert scenes[1]["truth"]["edges"] == [["Idle!", "Running job!"]]
-    assert real.left_out == 1 and unlicensed == 1
+    assert real.left_out == 1 and unlicensed == 1 and malformed == 0
+
+
+def test_an_arrow_end_deep_inside_a_container_does_not_reach_it():
+    # an unbound arrow from Done to empty paper inside the container Workers (30 px from its outline) reaches
+    # nothing; one starting just above Workers' outline reaches it
+    inner = {"elements": SCENE["elements"] + [_arrow("cx", 425, 260, [[0, 0], [45, 30]]),
+                                              _arrow("wb", 350, 175, [[0, 0], [0, -120]])]}
+    t = truth(inner)
+    assert ["Done", "Workers"] not in t["edges"] and ["Workers", "Running job"] in t["edges"]
+
+
+def _repo_with(tmp_path, name: str, files: dict, licence: str | None = "MIT License\n"):
+    work = tmp_path / name
+    work.mkdir()
+    if licence:
+        (work / "LICENSE").write_text(licence)
+    for path, data in files.items():
+        (work / path).write_bytes(data if isinstance(data, bytes) else json.dumps(data).encode())
+    bare_mirror(work, tmp_path / "mirror", name.replace("_", "+"))
+
+
+SMALL = {"elements": [e for e in SCENE["elements"] if e["id"] in ("a", "ta", "b", "tb", "ab")]}
+
+
+def test_a_forks_copy_of_a_real_set_figures_scene_is_left_out_wherever_it_lies(tmp_path):
+    # the real-set figure is of o/r; the fork a/fork holds the same scene under another name and directory
+    _repo_with(tmp_path, "a_fork", {"copy.excalidraw": SMALL})
+    manifest = tmp_path / "manifest.json"
+    manifest.write_text(json.dumps({"figures": [{"repo": "o/r", "path": "x/y.png", "nodes": ["Idle", "Running job"]}]}))
+    scenes, _, _ = harvest(tmp_path / "mirror", RealSet(manifest))
+    assert scenes == []
+
+
+def test_an_unlicensed_copy_hides_no_licensed_one(tmp_path):
+    _repo_with(tmp_path, "a_copy", {"s.excalidraw": SMALL}, licence=None)  # sorts first, no licence
+    _repo_with(tmp_path, "b_orig", {"s.excalidraw": SMALL})
+    scenes, unlicensed, _ = harvest(tmp_path / "mirror", RealSet(tmp_path / "none.json"))
+    assert [s["repo"] for s in scenes] == ["b/orig"] and unlicensed == 0
+
+
+def test_malformed_scenes_are_skipped_and_counted(tmp_path):
+    els = SMALL["elements"]
+    bad = [
+        {"elements": [dict(e, points=[[0, 0, 1], [190, 0, 1]]) if e["id"] == "ab" else e for e in els]},
+        {"elements": [{k: v for k, v in e.items() if k != "id"} if e["id"] == "a" else e for e in els]},
+        {"elements": [dict(e, x=None) if e["id"] == "b" else e for e in els]},
+    ]
+    assert all(not well_formed(b) for b in bad) and well_formed(SMALL)
+    chunk = _png_with_scene(SMALL).replace(b'{"version"', b'["version"', 1)  # a list, not the wrapper
+    assert png_scene(chunk) is None
+    files = {f"bad{i}.excalidraw": b for i, b in enumerate(bad)}
+    _repo_with(tmp_path, "o_r", {**files, "bad3.excalidraw.png": _png_with_scene([1, 2]), "good.excalidraw": SMALL})
+    scenes, _, malformed = harvest(tmp_path / "mirror", RealSet(tmp_path / "none.json"))
+    assert [s["path"] for s in scenes] == ["good.excalidraw"] and malformed == 3
+
+
+def test_images_counted_only_where_the_scene_holds_their_data():
+    scene = {"elements": [_el("image", "i1", 0, 0, 10, 10, fileId="f1"), _el("image", "i2", 0, 0, 10, 10, fileId="f2"),
+                          _el("image", "i3", 0, 0, 10, 10, fileId="f3")],
+             "files": {"f1": {"dataURL": "data:image/png;base64,AAAA"}, "f2": {"dataURL": "https://example.org/a.png"}}}
+    assert embedded_images(scene) == 1

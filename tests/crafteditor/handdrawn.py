@@ -236,10 +236,17 @@ def excalidraw_arrows(seed: int = 0) -> tuple[bytes, list[tuple[str, str]]]:
     return buf.getvalue(), [("Source", "Target"), ("Source", "Store")]
 
 
+def rough_wobble(rng: random.Random, t: np.ndarray, amp: float) -> np.ndarray:
+    """An outline's radial offsets (px) at angles ``t``, as rough.js's: random, not periodic in a few lobes (a
+    sum of harmonics 2-6 with random weights and phases, scaled to peak at ``amp``), so no axis mirrors them."""
+    w = sum(rng.uniform(0.3, 1.0) * np.sin(k * t + rng.uniform(0, 2 * math.pi)) for k in range(2, 7))
+    return amp * w / np.abs(w).max()
+
+
 def excalidraw_states(seed: int = 0) -> tuple[bytes, list[tuple[str, str]]]:
     """PNG bytes of three states drawn as rough ellipses (rough.js's: two passes, each off the true outline by a
-    pixel or two, read as typeset ellipses, with no box among them) and two Excalidraw arrows stopping a binding
-    gap short of them; the truth: the edges as (source, target) labels."""
+    pixel or two at random (:func:`rough_wobble`), read as typeset ellipses, with no box among them) and two
+    Excalidraw arrows stopping a binding gap short of them; the truth: the edges as (source, target) labels."""
     rng = random.Random(seed)
     im = Image.new("RGB", (900, 460), "white")
     d = ImageDraw.Draw(im)
@@ -248,9 +255,9 @@ def excalidraw_states(seed: int = 0) -> tuple[bytes, list[tuple[str, str]]]:
     a, b = 95, 50
     for name, (cx, cy) in states.items():
         for _ in range(2):
-            phase, amp = rng.uniform(0, 2 * math.pi), rng.uniform(1.5, 2.5)
-            ring = [(cx + (a + amp * math.sin(3 * t + phase)) * math.cos(t), cy + (b + amp * math.sin(3 * t + phase))
-                     * math.sin(t)) for t in np.linspace(0, 2 * math.pi, 120)]
+            t = np.linspace(0, 2 * math.pi, 120)
+            off = rough_wobble(rng, t, rng.uniform(1.5, 2.5))
+            ring = list(zip((cx + (a + off) * np.cos(t)).tolist(), (cy + (b + off) * np.sin(t)).tolist()))
             d.line(ring, fill=(30, 30, 30), width=2)
         tw = d.textlength(name, font=font)
         d.text((cx - tw / 2, cy - 12), name, fill=(20, 20, 20), font=font)

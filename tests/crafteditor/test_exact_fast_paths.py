@@ -1,8 +1,12 @@
 """Round 14's speed-ups of issue 31 change no reading: a skeleton pixel's neighbours read from one
-filter byte are the ones a lookup finds, and find_blobs (now every 8-connected labelling that reads no
-centroids) gives the labels and stats of OpenCV's default scan on drawn masks of any size."""
+filter byte are the ones a lookup finds, and find_blobs (now every labelling with stats at OpenCV's default,
+8-connected, that reads no centroids; plain ``cv2.connectedComponents`` calls, with no stats, are not routed)
+gives the labels and stats of OpenCV's default scan on drawn masks of any size."""
 
 from __future__ import annotations
+
+import re
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -95,3 +99,19 @@ def test_a_glyphs_case_reads_its_own_height_whatever_stands_beside_it():
     # it keeps its case; past that column it is read
     assert restore_case("DOc.", [5.0, 15.0, 24.0, 27.0], up, 0) == "DOc."
     assert restore_case("DOc.", [5.0, 15.0, 24.0, 27.5], up, 0) == "DOC."
+
+
+def test_a_skeleton_of_255s_has_the_neighbours_of_a_boolean_one():
+    skel = np.zeros((12, 12), bool)
+    skel[3, 2:9] = True
+    skel[4:9, 5] = True
+    ys, xs = np.nonzero(skel)
+    assert neighbour_offsets(skel.astype(np.uint8) * 255, ys, xs) == neighbour_offsets(skel, ys, xs)
+
+
+def test_every_default_labelling_with_stats_and_no_centroids_goes_through_find_blobs():
+    root = Path(__file__).resolve().parents[2] / "crafteditor"
+    call = re.compile(r"\w+, \w+, \w+, _ = cv2\.connectedComponentsWithStats\(([^()]|\([^()]*\))*\)")
+    direct = [f"{p.relative_to(root)}: {m.group(0)}" for p in sorted(root.rglob("*.py")) if p.name != "blobs.py"
+              for m in call.finditer(p.read_text(encoding="utf-8")) if "connectivity=4" not in m.group(0)]
+    assert direct == []
