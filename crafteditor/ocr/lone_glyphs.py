@@ -59,6 +59,7 @@ def read_lone_glyphs(rgb: np.ndarray, paints: Paints, runs: list[TextRun], engin
     bg = paints.background_rgb.astype(np.float32)
     cands, scripts = _candidates(rgb, lab, stats, glyph_h, text_colors, bg)
     cands = _drop_dashes(cands, stats)
+    scripts = _drop_dashes(scripts, stats)  # a dash beside a lone letter is no script of it either
     dots = [(int(x), int(y), int(cw), int(ch), i) for i, (x, y, cw, ch, area) in enumerate(stats) if i
             and area >= 2 and max(cw, ch) <= 0.3 * glyph_h and cw <= 2 * ch and ch <= 2 * cw]
     words = _with_scripts(_with_accents(_cluster_glyphs(cands, glyph_h, dots), stats, glyph_h), scripts)
