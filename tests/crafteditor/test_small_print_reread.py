@@ -95,3 +95,15 @@ def test_the_working_size_crop_is_cut_against_the_jobs_background():
     assert cut is not None
     crop = cut[0]
     assert (crop[0, 0] == plate[::-1]).all() or (crop[0, 0] == plate).all()  # painted over with the plate
+
+
+def test_crop_pad_is_line_crops_padding():
+    import numpy as np
+
+    from crafteditor.ocr.text_lines import TextLine, crop_pad, line_crops
+
+    region = np.full((60, 200, 3), 255, np.uint8)
+    for h, w in ((6, 40), (14, 120), (30, 30)):
+        line = TextLine(np.ones((h, w), bool), 5, 7, False)
+        crop = line_crops(region, line, np.array([255, 255, 255], np.uint8))[0][0]
+        assert crop.shape == (h + 2 * crop_pad(line), w + 2 * crop_pad(line), 3)
