@@ -130,7 +130,15 @@ _ENDINGS = ("ing", "ed", "es", "s", "er", "ers", "ion", "ions", "ly")
 def _known(word: str, words: frozenset[str]) -> bool:
     """Whether the lexicon knows ``word``, an inflection of a word it knows ('healing': 'heal', the
     WordPiece vocabulary keeps few inflections), or two words it knows of three letters or more joined
-    ('timeout')."""
+    ('timeout').
+
+    Two meanings of "known" stand in this package: this loose one, only for weighing two readings of one
+    line against each other (:func:`lexicon_score`, the small-print re-read), where both readings meet
+    the same rule; and plain membership of the vocabulary (:func:`lexicon_doubt`,
+    :func:`crafteditor.ocr.run_ends._unworded`, :mod:`crafteditor.ocr.math_letters`), where one reading
+    alone is judged and a loose rule would pass junk. The compound rule is loose ('grafama' splits into
+    two short vocabulary pieces); it is not tightened here: 'timeout' needs a 3-letter part ('out'), and
+    a stricter rule was not measured on the small-print dev figures (review of small14)."""
     if word in words:
         return True
     for end in _ENDINGS:

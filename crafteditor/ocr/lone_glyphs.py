@@ -59,6 +59,7 @@ def read_lone_glyphs(rgb: np.ndarray, paints: Paints, runs: list[TextRun], engin
     bg = paints.background_rgb.astype(np.float32)
     cands, scripts = _candidates(rgb, lab, stats, glyph_h, text_colors, bg)
     cands = _drop_dashes(cands, stats)
+    scripts = _drop_dashes(scripts, stats)  # a dash beside a lone letter is no script of it either
     dots = [(int(x), int(y), int(cw), int(ch), i) for i, (x, y, cw, ch, area) in enumerate(stats) if i
             and area >= 2 and max(cw, ch) <= 0.3 * glyph_h and cw <= 2 * ch and ch <= 2 * cw]
     words = _with_scripts(_with_accents(_cluster_glyphs(cands, glyph_h, dots), stats, glyph_h), scripts)
@@ -373,6 +374,7 @@ def _with_scripts(words: list[list[tuple]], scripts: list[tuple[int, int, int, i
     script leaves the words."""
     singles = [w[0] for w in words if len(w) == 1]
     free = sorted([*scripts, *singles], key=lambda c: c[0])
+    xs = [c[0] for c in free]  # each word looks only from its last glyph's middle on (not from the page's left edge)
     taken: set[int] = set()
     grown: dict[int, list[tuple]] = {}
     for k, word in enumerate(words):
@@ -382,9 +384,9 @@ def _with_scripts(words: list[list[tuple]], scripts: list[tuple[int, int, int, i
         lx, ly, lw, lh, _ = max(glyphs, key=lambda m: m[0] + m[2])
         edge = lx + lw
         added = []
-        for s in free:
-            sx, sy, sw, sh, i = s
-            if i in taken or sx < lx + 0.5 * lw or any(i == m[4] for m in word):
+        for q in range(bisect_left(xs, lx + 0.5 * lw), len(free)):
+            sx, sy, sw, sh, i = s = free[q]
+            if i in taken or any(i == m[4] for m in word):
                 continue
             if sx - edge > SCRIPT_GAP * lh:
                 break

@@ -49,7 +49,8 @@ def read_text(rgb: np.ndarray, paints: Paints, config: Config, deadline: float |
                                   fast=fast)
     late = past(deadline)
     if not late:  # small print read again at a working size, where the lexicon knows more of that reading
-        first = reread_small_print(jobs, first, lambda c: engine.recognize([c], latin, REC_WORD_WIDTH, fast=fast)[0])
+        first = reread_small_print(jobs, first, lambda cs: engine.recognize(cs, latin, REC_WORD_WIDTH, fast=fast),
+                                   deadline)
     unsure = [] if late else [j for j, job in enumerate(jobs) if len(job[1]) > 1 and first[j][1] < SURE_READING]
     second = engine.recognize([c for j in unsure for c, _ in jobs[j][1][1:]], latin, REC_WORD_WIDTH, fast=fast)
     results: list[list[tuple[str, float, list[float]]]] = [[r] for r in first]

@@ -20,7 +20,7 @@ import numpy as np
 from crafteditor.blobs import find_blobs
 from crafteditor.ocr.lexicon import lexicon
 from crafteditor.ocr.runs import TextRun, make_run
-from crafteditor.ocr.text_lines import TextLine, line_crops, region_background
+from crafteditor.ocr.text_lines import TextLine, crop_pad, line_crops, region_background
 from crafteditor.paint import distances
 
 LETTER_GAP = 0.2  # font sizes: an end letter stands this close to the run's ink at most (a word space is wider)
@@ -150,7 +150,7 @@ def _read_grown(r: TextRun, rgb: np.ndarray, left: int, right: int, y0: int, y1:
         return None
     # ink past the new end letter's half width is no letter (a node's rim the letter touches):
     # cut off and read once more, so it is not erased with the text
-    pad = (crop.shape[0] - line.mask.shape[0]) // 2
+    pad = crop_pad(line)  # a horizontal line: line_crops' padding
     lo, hi = int(centres[0] - pad - 0.45 * r.font_px) + line.x0, int(math.ceil(centres[-1] - pad + 0.45 * r.font_px)) + line.x0
     keep = np.zeros_like(mask)
     keep[:, max(0, min(lo, gx)):max(hi, end)] = True

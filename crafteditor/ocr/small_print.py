@@ -20,8 +20,9 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
+from crafteditor.config import past
 from crafteditor.ocr.lexicon import lexicon_parts, lexicon_score
-from crafteditor.ocr.text_lines import TextLine, glyph_mask, line_crops, region_background, split_lines
+from crafteditor.ocr.text_lines import TextLine, crop_pad, glyph_mask, line_crops, split_lines
 
 SMALL_LINE = 8  # px: a horizontal line whose ink is at most this tall is read again at a working size
 WORKING_SCALE = 2  # its box is upscaled (bilinear) this much
@@ -37,13 +38,13 @@ def small_print_lines(jobs: list[tuple], readings: list[Reading]) -> list[int]:
             if not job[3].vertical and job[3].mask.shape[0] <= SMALL_LINE and lexicon_parts(text)[1]]
 
 
-def working_size_crop(region: np.ndarray, line: TextLine) -> tuple[np.ndarray, float, float] | None:
+def working_size_crop(region: np.ndarray, line: TextLine, bg: np.ndarray) -> tuple[np.ndarray, float, float] | None:
     """The line's crop for the recogniser cut from its box upscaled :data:`WORKING_SCALE` times, the
-    glyphs told from the ground there: (BGR crop, x of the crop's first column, crop pixels per image
-    pixel), the x in the box's 1× pixels; None where the upscaled box holds no line there."""
+    glyphs told from ``bg`` (the job's background: the plate :func:`~crafteditor.ocr.text_lines.line_jobs`
+    chose, not the upscaled box's own border) there: (BGR crop, x of the crop's first column, crop pixels
+    per image pixel), the x in the box's 1× pixels; None where the upscaled box holds no line there."""
     k = WORKING_SCALE
     up = cv2.resize(region, None, fx=k, fy=k, interpolation=cv2.INTER_LINEAR)
-    bg = region_background(up)
     glyph, _ = glyph_mask(up, bg)
     lh, lw = line.mask.shape
     best, overlap = None, 0.0
@@ -58,8 +59,7 @@ def working_size_crop(region: np.ndarray, line: TextLine) -> tuple[np.ndarray, f
     if best is None or overlap < 0.5 * k * k * lh * lw:
         return None
     crop = line_crops(up, best, bg)[0][0]
-    pad = (crop.shape[0] - best.mask.shape[0]) // 2
-    return crop, best.x0 / k - pad / k, float(k)
+    return crop, best.x0 / k - crop_pad(best) / k, float(k)
 
 
 def better_reading(first: Reading, again: Reading) -> bool:
@@ -71,21 +71,26 @@ def better_reading(first: Reading, again: Reading) -> bool:
 
 
 def reread_small_print(jobs: list[tuple], readings: list[Reading],
-                       read: Callable[[np.ndarray], Reading]) -> list[Reading]:
+                       read: Callable[[list[np.ndarray]], list[Reading]], deadline: float | None = None) -> list[Reading]:
     """``readings`` (each job's first reading, upright) with small print read again at the working
     size where that is better (:func:`better_reading`); the centres mapped back to the 1× crop.
-    ``read``: BGR crop → (text, confidence, centres), the recogniser."""
+    ``read``: BGR crops → their (text, confidence, centres), the recogniser, called once for all lines.
+    Past ``deadline`` (:func:`~crafteditor.config.budget_clock`) no more lines are cut, and none is read
+    again if it passed before the recogniser's call."""
     out = list(readings)
+    cuts = []
     for j in small_print_lines(jobs, readings):
-        _, crops, _, line, region = jobs[j]
-        cut = working_size_crop(region, line)
-        if cut is None:
-            continue
-        crop, x_first, k = cut
-        text, conf, centres = read(crop)
-        if not better_reading(readings[j], (text, conf, centres)):
-            continue
-        # the 1× crop: the line's glyphs from its column pad (line_crops' padding) on
-        pad = (crops[0][0].shape[0] - line.mask.shape[0]) // 2
-        out[j] = (text, conf, [x_first + c / k - line.x0 + pad for c in centres])
+        if past(deadline):
+            break
+        bg, _, _, line, region = jobs[j]
+        cut = working_size_crop(region, line, bg)
+        if cut is not None:
+            cuts.append((j, *cut))
+    if not cuts or past(deadline):
+        return out
+    for (j, _, x_first, k), again in zip(cuts, read([c[1] for c in cuts])):
+        if better_reading(readings[j], again):
+            text, conf, centres = again
+            line = jobs[j][3]  # the 1× crop: the line's glyphs from its column pad (line_crops' padding) on
+            out[j] = (text, conf, [x_first + c / k - line.x0 + crop_pad(line) for c in centres])
     return out

@@ -493,6 +493,13 @@ def _even(rows: list[tuple[int, int]]) -> bool:
     return max(heights) <= 1.6 * max(1, min(heights))
 
 
+def crop_pad(line: TextLine) -> int:
+    """The pixels :func:`line_crops` pads a line's glyphs by on each side: the line's upright crop holds
+    its first glyph column ``crop_pad`` px in (a recogniser's character centre x there is ``x0 + c - pad``)."""
+    lh, lw = line.mask.shape
+    return max(3, int(round(0.25 * (min(lh, lw) if not line.vertical else lw))))
+
+
 def line_crops(region: np.ndarray, line: TextLine, bg: np.ndarray) -> list[tuple[np.ndarray, float]]:
     """BGR crops for the recogniser, one per plausible reading angle; non-glyph pixels painted over."""
     lh, lw = line.mask.shape
@@ -500,8 +507,7 @@ def line_crops(region: np.ndarray, line: TextLine, bg: np.ndarray) -> list[tuple
     # keep the anti-aliased rims of the glyphs, drop everything else
     keep = cv2.dilate(line.mask.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
     patch[~keep] = bg
-    short = min(lh, lw) if not line.vertical else lw
-    pad = max(3, int(round(0.25 * short)))
+    pad = crop_pad(line)
     patch = cv2.copyMakeBorder(patch, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=[int(v) for v in bg])
     bgr = np.ascontiguousarray(patch[:, :, ::-1])
     if not line.vertical:
