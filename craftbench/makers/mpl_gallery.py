@@ -214,6 +214,8 @@ def _panel(ax: Any) -> Panel:
             kinds.add("bar")
     if horizontal:  # values along x: lines and points over a category y axis are not read here
         return Panel(rows, xview, ax.get_xscale() == "log", tuple(ax.get_position().extents), kinds)
+    if ycats is not None:  # points over a category y axis (a horizontal strip plot): their y is a category's place
+        return Panel(rows, yview, False, tuple(ax.get_position().extents), kinds)
     for patch in ax.patches:
         if isinstance(patch, StepPatch) and patch.get_visible() and patch.orientation == "vertical" \
                 and not patch.get_hatch():  # a hatched band is an uncertainty drawn round the values, not one
@@ -566,7 +568,7 @@ def draw(figs: Path, n: int, seed: int) -> list[dict[str, Any]]:
     rng = random.Random(seed)
     rng.shuffle(found)
     records: list[dict[str, Any]] = []
-    failed = partial = refused = 0
+    failed = partial = refused = lost = 0
     with tempfile.TemporaryDirectory() as scratch:
         data = Path(scratch) / "seaborn-data"
         have_data = seaborn_data(mirrors, data)
@@ -585,6 +587,7 @@ def draw(figs: Path, n: int, seed: int) -> list[dict[str, Any]]:
                 failed += 1
                 continue
             partial += any(r.get("partial") for r in got)
+            lost += sum("error" in r for r in got)
             maker, licence, _ = SOURCES[src.repo]
             many = sum(r.get("values") is not None for r in got) > 1
             for j, rec in enumerate(_left_out(got, src.repo, real)):
@@ -605,6 +608,7 @@ def draw(figs: Path, n: int, seed: int) -> list[dict[str, Any]]:
                     "notes": f"{panels} data axes; drawn at {scale}x from {src.path}",
                     "provenance": {"repo": src.repo, "path": src.path, "commit": src.commit, "licence": licence}})
     print(f"mpl-gallery: {len(records)} figures from {len(found)} scripts; {failed} scripts failed or timed out; "
-          f"{partial} failed partway (their earlier figures kept); {refused} seaborn scripts refused (no "
-          f"{DATA_REPO} snapshot); {real.left_out} real-set names left out", file=sys.stderr)
+          f"{partial} failed partway (their earlier figures kept); {lost} figures failed to draw; "
+          f"{refused} seaborn scripts refused (no {DATA_REPO} snapshot); {real.left_out} real-set names left out",
+          file=sys.stderr)
     return records

@@ -275,3 +275,12 @@ def test_same_named_scripts_in_two_folders_get_two_ids() -> None:
     b = mpl_gallery.figure_id("mplhep", "examples/other/plot.py", 0, False)
     assert a != b and a == "D_mpl_mplhep_Examples_HEP_plot"
     assert mpl_gallery.figure_id("seaborn", "examples/jitter.py", 1, True) == "D_mpl_seaborn_jitter_1"
+
+
+def test_points_over_a_category_y_axis_give_no_values() -> None:
+    fig, ax = plt.subplots()
+    ax.scatter([10, 200, 3000, 40], ["a", "b", "a", "c"], color="k")  # a horizontal strip plot on a log x axis
+    ax.set_xscale("log")
+    fig.canvas.draw()
+    assert mpl_gallery.figure_values(fig) is None
+    plt.close(fig)
