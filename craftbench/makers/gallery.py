@@ -36,6 +36,7 @@ from typing import Any
 
 from PIL import Image
 
+from craftbench.makers import mirrors
 from craftbench.makers.mirrors import mirror_root
 
 REPO = "vega/vega-lite"
@@ -43,18 +44,6 @@ ALTAIR = "vega/altair"
 LICENCE = "BSD-3-Clause"  # both repositories
 _DATA_MARKS = ("rect", "line", "symbol", "arc", "area")
 _SKIP_KEYS = ("facet", "hconcat", "vconcat", "concat", "repeat")
-
-
-def _git_dir(repo: str) -> str | None:
-    """The snapshot of ``repo`` under the makers' mirror folder (:func:`mirror_root`), as
-    ``owner+name/repo`` or ``owner+name``; None where there is none."""
-    root = mirror_root() / repo.replace("/", "+")
-    return next((str(d) for d in (root / "repo", root) if (d / "HEAD").exists()), None)
-
-
-def _git(git_dir: str, *args: str) -> str:
-    return subprocess.run(["git", f"--git-dir={git_dir}", *args], check=True, capture_output=True,
-                          text=True).stdout
 
 
 def _stem(path: str) -> str:
@@ -71,14 +60,14 @@ def _in_realset(repo: str) -> set[str]:
     return {_stem(f.get("path", "")) for f in figures if f.get("repo") == repo}
 
 
-def _inline_specs(git_dir: str) -> list[tuple[str, dict[str, Any]]]:
+def _inline_specs(git_dir: Path) -> list[tuple[str, dict[str, Any]]]:
     """(path, spec) of every example spec with inline data and one view, the real set's own left out."""
     out = []
     taken = _in_realset(REPO)
-    for path in _git(git_dir, "ls-tree", "-r", "--name-only", "HEAD", "examples/specs").split():
+    for path in mirrors.git(git_dir, "ls-tree", "-r", "--name-only", "HEAD", "examples/specs").split():
         if not path.endswith(".vl.json") or _stem(path) in taken:
             continue
-        text = _git(git_dir, "show", f"HEAD:{path}")
+        text = mirrors.git(git_dir, "show", f"HEAD:{path}")
         if '"url"' in text or '"values"' not in text or any(f'"{k}"' in text for k in _SKIP_KEYS):
             continue
         try:
@@ -88,16 +77,16 @@ def _inline_specs(git_dir: str) -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
-def _altair_specs(git_dir: str) -> list[tuple[str, dict[str, Any]]]:
+def _altair_specs(git_dir: Path) -> list[tuple[str, dict[str, Any]]]:
     """(path, spec) of every Altair gallery example (``tests/examples_arguments_syntax``) whose data is
     made in the script (no vega_datasets download, no URL): the script is run and its last expression,
     the chart, compiled to Vega-Lite. Faceted, concatenated and repeated charts are left out."""
     taken = _in_realset(ALTAIR)
     out = []
-    for path in _git(git_dir, "ls-tree", "-r", "--name-only", "HEAD", "tests/examples_arguments_syntax").split():
+    for path in mirrors.git(git_dir, "ls-tree", "-r", "--name-only", "HEAD", "tests/examples_arguments_syntax").split():
         if not path.endswith(".py") or _stem(path) in taken or _stem(path).startswith("__"):
             continue
-        code = _git(git_dir, "show", f"HEAD:{path}")
+        code = mirrors.git(git_dir, "show", f"HEAD:{path}")
         if "vega_datasets" in code or "url" in code or "import altair" not in code:
             continue
         spec = _run_altair(code)
@@ -408,10 +397,10 @@ def _sources() -> list[tuple[str, str, str, str, dict[str, Any]]]:
     """(repo, commit, path, maker, spec) of every example of the snapshots found here."""
     out = []
     for repo, maker, read in ((REPO, "vega-lite", _inline_specs), (ALTAIR, "vega-altair", _altair_specs)):
-        git_dir = _git_dir(repo)
+        git_dir = mirrors.git_dir(repo)
         if git_dir is None:
             continue
-        commit = _git(git_dir, "rev-parse", "HEAD").strip()
+        commit = mirrors.git(git_dir, "rev-parse", "HEAD").strip()
         out += [(repo, commit, path, maker, spec) for path, spec in read(git_dir)]
     if not out:
         raise FileNotFoundError(f"no vega/vega-lite or vega/altair snapshot under {mirror_root()} (CRAFTBENCH_MIRRORS)")

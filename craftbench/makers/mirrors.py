@@ -7,6 +7,7 @@ exists; else ``~/mirrors``.
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 
 ENV = "CRAFTBENCH_MIRRORS"
@@ -22,3 +23,21 @@ def mirror_root() -> Path:
         if Path(folder).expanduser().is_dir():
             return Path(folder).expanduser()
     return Path(DEFAULTS[-1]).expanduser()
+
+
+def git_dir(repo: str, root: Path | None = None) -> Path | None:
+    """The snapshot of ``repo`` (``owner/name``) under ``root`` (default :func:`mirror_root`), as
+    ``owner+name/repo`` or a bare ``owner+name``; None where there is none."""
+    base = (mirror_root() if root is None else Path(root)) / repo.replace("/", "+")
+    return next((d for d in (base / "repo", base) if (d / "HEAD").exists()), None)
+
+
+def git(git_dir: Path | str, *args: str) -> str:
+    """A git command's output (text) run on the git directory ``git_dir``; raises where it fails."""
+    return subprocess.run(["git", "--git-dir", str(git_dir), *args], capture_output=True, text=True,
+                          check=True).stdout
+
+
+def git_bytes(git_dir: Path | str, *args: str) -> bytes:
+    """As :func:`git`, the output as bytes (a blob as it is stored)."""
+    return subprocess.run(["git", "--git-dir", str(git_dir), *args], capture_output=True, check=True).stdout

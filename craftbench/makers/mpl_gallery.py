@@ -9,19 +9,25 @@ faceted grids, ratio panels under a histogram, joint plots with marginals, style
   snapshot (laid out as seaborn's cache, ``SEABORN_DATA``, so nothing is downloaded); a script whose data set
   the snapshot lacks fails and is counted;
 - ``garrettj403/SciencePlots`` ``examples/plot-examples.py`` (MIT), one figure per ``savefig`` (its styles
-  typeset with LaTeX: Debian's ``texlive-latex-extra`` and ``cm-super-minimal``);
+  typeset with LaTeX: Debian's ``texlive-latex-extra``, ``texlive-fonts-recommended`` (Times, ``ptmr7t``)
+  and ``cm-super-minimal``);
 - ``scikit-hep/mplhep`` ``examples/**/*.py`` (MIT): ratio, pull and model comparisons in two panels.
 
-Each script runs in a fresh interpreter (Agg backend, a scratch folder, a time limit; its ``savefig`` calls
-and the figures still open at the end are captured, not written where it says). The PNG is saved at 100 or
-200 dpi (1x, 2x); the truth, from the same Figure:
+Each script runs in a fresh interpreter (Agg backend, a scratch folder as its home, a minimal environment, no
+network: ``socket`` connects and name look-ups raise, a memory limit, a time limit that ends its whole process
+group, LaTeX children too; its ``savefig`` calls and the figures still open at the end are captured, not written
+where it says). Each figure's truth is written as soon as it is read, so a script failing later keeps the figures
+it drew before. The PNG is saved at 100 or 200 dpi (1x, 2x) on the figure's own face colour (made opaque over
+white: a dark style stays dark); the truth, from the same Figure:
 
 - ``text``: the words of every text drawn into the PNG (titles, labels, tick labels, legends, annotations),
   math inline as the real set writes it (``$\\mu$A`` -> ``μA``; a text whose TeX cannot be read is left out);
 - ``values``: per data axes, ``[series, x, y]`` of each bar (its length from its base: a stacked segment's
   own), each histogram step (bin centre, height above the step below; not a hatched band), each line vertex
   and each point of a scatter of 60 points or fewer (lines of more than 25 vertices thinned evenly: the
-  scorer reads a line between vertices); x is the category's tick label on a categorical axis. The series
+  scorer reads a line between vertices); x is the category's tick label on a categorical axis (one whose unit
+  converter or tick formatter is matplotlib's category one, or whose fixed tick labels are not all numbers; a
+  log or percent axis is numeric whatever its labels look like). The series
   is the artist's legend entry (by label, else by colour; a panel of several colours not all in a legend
   keeps no values). With two data
   axes or more, each series is named ``(a) name`` by its axes' place in reading order (rows top to bottom,
@@ -30,9 +36,10 @@ and the figures still open at the end are captured, not written where it says). 
   whose range spans more than 3x or less than a third of it, or on another scale (log/linear), keep no
   values, so the 2 % tolerance means the same on every value kept.
 
-A figure whose source a real-set figure came from is never drawn: the same repository and the same figure name
-as a manifest path (any split), and any figure of the same script that draws the same data (SciencePlots
-draws one data set in many styles).
+A figure with a non-rectilinear data axes (polar, 3-D) keeps no values. A figure whose source a real-set figure
+came from is never drawn: the same repository and the same figure name as a manifest path (any split), and any
+figure of the same script that draws the same data (SciencePlots draws one data set in many styles): every
+figure a script draws is recorded by name and a fingerprint of its data, values or not.
 
     craftbench makers mpl-gallery -o /tmp/makers/mplg -n 80
     crafteditor bench -n 0 --real /tmp/makers/mplg --split all --per-figure --json out.json
@@ -40,10 +47,12 @@ draws one data set in many styles).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
 import random
+import signal
 import subprocess
 import sys
 import tempfile
@@ -52,7 +61,7 @@ from pathlib import Path
 from typing import Any
 
 from craftbench.makers.mermaid_versions import RealSet
-from craftbench.makers.mirrors import mirror_root
+from craftbench.makers.mirrors import git, git_bytes, git_dir, mirror_root
 from craftbench.makers.tikz_wild import tex_words
 
 # repository -> (maker named in the records, licence, which scripts)
@@ -64,6 +73,7 @@ SOURCES = {
 DATA_REPO = "mwaskom/seaborn-data"
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 180.0
+MEMORY = 6 << 30  # bytes of address space a script (and each LaTeX child) may map
 MAX_POINTS = 60  # a scatter of more points is not read point by point
 MAX_VERTICES = 25  # a longer line is thinned to this many vertices
 SPAN_RATIO = 3.0  # panels whose value range differs more than this from the figure's keep no values
@@ -128,14 +138,22 @@ def _is_number(text: str) -> bool:
 
 
 def _categories(axis: Any, view: tuple[float, float]) -> list[tuple[float, str]] | None:
-    """(position, label) of an axis's tick labels where they name categories (some are not numbers); None on a
-    numeric axis."""
+    """(position, label) of an axis's tick labels where they name categories; None on a numeric axis. An axis is
+    categorical by how it turns data into positions and labels, not by how its labels look (a log axis writes
+    ``$\\mathdefault{10^{1}}$``, a percent axis ``50%``): matplotlib's category converter or formatter, or fixed
+    labels the author set that are not all numbers."""
+    from matplotlib.category import StrCategoryConverter, StrCategoryFormatter
+    from matplotlib.ticker import FixedFormatter
+
     lo, hi = sorted(view)
     ticks = [(float(loc), lab.get_text()) for loc, lab in zip(axis.get_majorticklocs(), axis.get_majorticklabels())
              if lo <= loc <= hi and lab.get_text().strip()]
-    if not ticks or all(_is_number(t) for _, t in ticks):
-        return None
-    return ticks
+    formatter = axis.get_major_formatter()
+    if isinstance(axis.get_converter(), StrCategoryConverter) or isinstance(formatter, StrCategoryFormatter):
+        return ticks or None
+    if isinstance(formatter, FixedFormatter) and ticks and not all(_is_number(t) for _, t in ticks):
+        return ticks
+    return None
 
 
 def _x_of(at: float, cats: list[tuple[float, str]] | None) -> Any:
@@ -196,6 +214,8 @@ def _panel(ax: Any) -> Panel:
             kinds.add("bar")
     if horizontal:  # values along x: lines and points over a category y axis are not read here
         return Panel(rows, xview, ax.get_xscale() == "log", tuple(ax.get_position().extents), kinds)
+    if ycats is not None:  # points over a category y axis (a horizontal strip plot): their y is a category's place
+        return Panel(rows, yview, False, tuple(ax.get_position().extents), kinds)
     for patch in ax.patches:
         if isinstance(patch, StepPatch) and patch.get_visible() and patch.orientation == "vertical" \
                 and not patch.get_hatch():  # a hatched band is an uncertainty drawn round the values, not one
@@ -248,6 +268,8 @@ def figure_values(fig: Any) -> dict[str, Any] | None:
     """``values``, ``value_axis`` (and ``value_scale``), ``style`` and ``panels`` of a drawn Figure, or None where
     no panel gives three values whose truth is clear."""
     axes = _data_axes(fig)
+    if any(ax.name != "rectilinear" for ax in axes):
+        return None  # polar, 3-D: a value is not read off one straight axis
     if not axes or any(a.get_position().extents.tolist() == b.get_position().extents.tolist()
                        for i, a in enumerate(axes) for b in axes[i + 1:]):
         return None  # twin axes share one box: which scale a mark is read on is not clear from the picture
@@ -289,6 +311,39 @@ def figure_values(fig: Any) -> dict[str, Any] | None:
     return rec
 
 
+def fingerprint(fig: Any) -> str:
+    """A digest of the data a Figure draws, whatever its style: every axes' lines (x, y), patches (their outline
+    in data units), collections (offsets; a polygon's vertices), images (shape and pixels), to 6 significant
+    digits. Two figures of one data set in two styles share it."""
+    import numpy as np
+    from matplotlib.collections import Collection, PathCollection
+    from matplotlib.image import AxesImage
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    def digits(a: Any) -> list[Any]:
+        arr = np.ma.filled(np.ma.asarray(a, dtype=float), np.nan).ravel()
+        return [None if not math.isfinite(v) else float(f"{v:.6g}") for v in arr.tolist()]
+
+    parts: list[Any] = []
+    for ax in fig.axes:
+        for artist in ax.get_children():
+            if isinstance(artist, Line2D):
+                parts.append(["line", digits(artist.get_xydata())])
+            elif isinstance(artist, Patch) and artist is not ax.patch:
+                path = artist.get_path()
+                parts.append(["patch", digits(artist.get_patch_transform().transform(path.vertices))])
+            elif isinstance(artist, Collection):
+                item: list[Any] = ["coll", digits(artist.get_offsets())]
+                if not isinstance(artist, PathCollection):
+                    item.append([digits(p.vertices) for p in artist.get_paths()])
+                parts.append(item)
+            elif isinstance(artist, AxesImage) and artist.get_array() is not None:
+                arr = np.ma.filled(np.ma.asarray(artist.get_array(), dtype=float), np.nan)
+                parts.append(["image", list(arr.shape), hashlib.sha1(np.round(arr, 6).tobytes()).hexdigest()])
+    return hashlib.sha1(json.dumps(parts).encode()).hexdigest()
+
+
 def drawn_words(texts: list[Any], fig: Any) -> str:
     """The words of the texts drawn (``texts``: the Text artists the last draw drew), those whose box lies
     inside the figure, math inline; a text whose TeX cannot be read is left out."""
@@ -312,17 +367,30 @@ def drawn_words(texts: list[Any], fig: Any) -> str:
 
 
 _RUNNER = """
-import json, os, sys
+import json, os, socket, sys
+
+def no_network(*args, **kwargs):
+    raise OSError("no network: example scripts run offline")
+
+socket.socket.connect = socket.socket.connect_ex = no_network
+socket.create_connection = socket.getaddrinfo = no_network
+
 import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 from matplotlib.text import Text
-from craftbench.makers.mpl_gallery import drawn_words, figure_values
+from craftbench.makers.mpl_gallery import drawn_words, figure_values, fingerprint, opaque
 
 script, out, dpi = sys.argv[1], sys.argv[2], float(sys.argv[3])
 drawn, done, records = [], set(), []
 text_draw, save = Text.draw, Figure.savefig
+
+def write(finished):
+    tmp = os.path.join(out, "truth.json.tmp")
+    with open(tmp, "w") as f:
+        json.dump({"records": records, "done": finished}, f)
+    os.replace(tmp, os.path.join(out, "truth.json"))
 
 def draw(self, renderer):
     if self.get_visible() and self.get_text().strip() and self not in drawn:  # a layout pass draws twice
@@ -335,44 +403,98 @@ def capture(fig, name):
     done.add(id(fig))
     drawn.clear()
     png = os.path.join(out, f"{len(records)}.png")
-    save(fig, png, dpi=dpi, facecolor="white")
-    truth = figure_values(fig)
-    if truth is not None:
-        records.append({"name": name, "png": png, "text": drawn_words(drawn, fig), **truth})
+    rec = {"name": name, "fingerprint": None, "values": None}
+    records.append(rec)
+    try:
+        rec["fingerprint"] = fingerprint(fig)
+        save(fig, png, dpi=dpi, facecolor=opaque(fig.get_facecolor()))
+        truth = figure_values(fig)
+        if truth is not None:
+            rec.update({"png": png, "text": drawn_words(drawn, fig), **truth})
+    except Exception as e:  # this figure is lost, not the script's others
+        rec["values"], rec["error"] = None, repr(e)
+        print(f"figure {name}: {e!r}", file=sys.stderr)
+    write(False)
 
 def savefig(self, fname=None, *args, **kwargs):
     capture(self, os.path.basename(str(fname or "figure")))
 
 Text.draw, Figure.savefig = draw, savefig
 plt.show = lambda *a, **k: None
+write(False)
 scope = {"__name__": "__main__", "__file__": script}
 exec(compile(open(script, encoding="utf-8").read(), script, "exec"), scope)
 for n in plt.get_fignums():
     capture(plt.figure(n), os.path.splitext(os.path.basename(script))[0])
-json.dump(records, open(os.path.join(out, "truth.json"), "w"))
+write(True)
 """
 
 
+def opaque(colour: Any) -> tuple[float, float, float, float]:
+    """``colour`` laid over white: a figure's face as its PNG shows it (a dark style's stays dark, none is white)."""
+    from matplotlib.colors import to_rgba
+
+    r, g, b, a = to_rgba(colour)
+    return (r * a + 1 - a, g * a + 1 - a, b * a + 1 - a, 1.0)
+
+
+def _limit_memory(size: int) -> Any:
+    def limit() -> None:  # in the child, before it runs: the script and every process it starts
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (size, size))
+
+    return limit
+
+
 def run_script(code: str, name: str, out: Path, dpi: float, env: dict[str, str] | None = None,
-               timeout: float = TIMEOUT) -> list[dict[str, Any]] | None:
+               timeout: float = TIMEOUT, home: Path | None = None,
+               memory: int = MEMORY) -> list[dict[str, Any]] | None:
     """Run one example script (source ``code``, file name ``name``) in a fresh interpreter in a scratch folder;
-    every figure it saves or leaves open is drawn to a PNG under ``out`` at ``dpi`` and read. Its records
-    (name: the file name it saved to; png; text; values…), or None where the script failed or ran too long."""
+    every figure it saves or leaves open is drawn to a PNG under ``out`` at ``dpi`` and read. Its records (name:
+    the file name it saved to; fingerprint; values, None where the figure gives none; png; text…), or None
+    where the script failed or ran too long before any figure was read. A script that failed partway keeps the
+    figures read before, each marked ``partial``.
+
+    It runs offline (see :data:`_RUNNER`), in its own session (a time-out kills the whole group: LaTeX too), under
+    ``memory`` bytes of address space, with only PATH, PYTHONPATH, HOME and MPLCONFIGDIR (under ``home``, a
+    scratch folder by default: caches land there, never in the user's home), MPLBACKEND and ``env``."""
     out.mkdir(parents=True, exist_ok=True)
+    truth = out / "truth.json"
+    truth.unlink(missing_ok=True)
     with tempfile.TemporaryDirectory() as scratch:
         script = Path(scratch) / name
         script.write_text(code, encoding="utf-8")
+        base = Path(home) if home is not None else Path(scratch) / "home"
+        (base / "matplotlib").mkdir(parents=True, exist_ok=True)
         path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
-        run_env = {**os.environ, "PYTHONPATH": path, "MPLBACKEND": "Agg", **(env or {})}
+        run_env = {"PATH": os.environ.get("PATH", os.defpath), "PYTHONPATH": path, "HOME": str(base),
+                   "MPLCONFIGDIR": str(base / "matplotlib"), "MPLBACKEND": "Agg", "LANG": "C.UTF-8", **(env or {})}
+        proc = subprocess.Popen([sys.executable, "-c", _RUNNER, str(script), str(out), str(dpi)], cwd=scratch,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=run_env,
+                                start_new_session=True, preexec_fn=_limit_memory(memory))
+        timed_out = False
         try:
-            run = subprocess.run([sys.executable, "-c", _RUNNER, str(script), str(out), str(dpi)], cwd=scratch,
-                                 capture_output=True, text=True, timeout=timeout, env=run_env)
+            proc.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
-            return None
-    truth = out / "truth.json"
-    if run.returncode != 0 or not truth.exists():
+            timed_out = True
+        finally:
+            try:  # the script's whole group: LaTeX and whatever else it started, still running or left behind
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            if timed_out:
+                proc.communicate()
+    if not truth.exists():
         return None
-    return json.loads(truth.read_text(encoding="utf-8"))
+    got = json.loads(truth.read_text(encoding="utf-8"))
+    records: list[dict[str, Any]] = got["records"]
+    if timed_out or proc.returncode != 0 or not got["done"]:
+        if not records:
+            return None
+        for rec in records:
+            rec["partial"] = True
+    return records
 
 
 # ---------------------------------------------------------------- sources
@@ -386,51 +508,51 @@ class Script:
     code: str
 
 
-def _git(git_dir: Path, *args: str) -> str:
-    return subprocess.run(["git", "--git-dir", str(git_dir), *args], capture_output=True, text=True,
-                          check=True).stdout
-
-
-def _git_dir(mirrors: Path, repo: str) -> Path | None:
-    git = mirrors / repo.replace("/", "+") / "repo"
-    return git if git.is_dir() else None
-
-
 def scripts(mirrors: Path, real: RealSet) -> list[Script]:
     """Every example script of :data:`SOURCES` under ``mirrors``, sorted; a script named as a real-set figure is
     left out (its figures' own names are checked after it runs)."""
     out = []
     for repo, (_, _, under) in sorted(SOURCES.items()):
-        git = _git_dir(mirrors, repo)
-        if git is None:
+        repo_git = git_dir(repo, mirrors)
+        if repo_git is None:
             continue
-        commit = _git(git, "rev-parse", "HEAD").strip()
-        for path in sorted(_git(git, "ls-tree", "-r", "--name-only", "HEAD", under).split("\n")):
+        commit = git(repo_git, "rev-parse", "HEAD").strip()
+        for path in sorted(git(repo_git, "ls-tree", "-r", "--name-only", "HEAD", under).split("\n")):
             if path.endswith(".py") and not Path(path).name.startswith("_") and not real.named(repo, path):
-                out.append(Script(repo, path, commit, _git(git, "show", f"HEAD:{path}")))
+                out.append(Script(repo, path, commit, git(repo_git, "show", f"HEAD:{path}")))
     return out
 
 
 def seaborn_data(mirrors: Path, folder: Path) -> bool:
     """seaborn's example data sets (the ``*.csv`` of a seaborn-data snapshot) written into ``folder``, laid out as
     ``load_dataset``'s cache; False where there is no snapshot."""
-    git = _git_dir(mirrors, DATA_REPO)
-    if git is None:
-        return False
     folder.mkdir(parents=True, exist_ok=True)
-    for path in _git(git, "ls-tree", "--name-only", "HEAD").split("\n"):
+    data_git = git_dir(DATA_REPO, mirrors)
+    if data_git is None:
+        return False
+    for path in git(data_git, "ls-tree", "--name-only", "HEAD").split("\n"):
         if path.endswith(".csv"):
-            blob = subprocess.run(["git", "--git-dir", str(git), "show", f"HEAD:{path}"], capture_output=True,
-                                  check=True).stdout
-            (folder / path).write_bytes(blob)
+            (folder / path).write_bytes(git_bytes(data_git, "show", f"HEAD:{path}"))
     return True
 
 
 def _left_out(records: list[dict[str, Any]], repo: str, real: RealSet) -> list[dict[str, Any]]:
-    """``records`` less those named as a real-set figure of ``repo`` and those drawing the same data as one."""
+    """``records`` that give values, less those named as a real-set figure of ``repo`` and those drawing the same
+    data as one (the same fingerprint or the same values): a real-set figure that gives no values of its own
+    still takes its siblings out."""
     named = [r for r in records if real.named(repo, r["name"])]
-    same = {json.dumps(r["values"]) for r in named}
-    return [r for r in records if r not in named and json.dumps(r["values"]) not in same]
+    prints = {r.get("fingerprint") for r in named} - {None}
+    same = {json.dumps(r["values"]) for r in named if r.get("values") is not None}
+    return [r for r in records if r.get("values") is not None and r not in named
+            and r.get("fingerprint") not in prints and json.dumps(r["values"]) not in same]
+
+
+def figure_id(maker: str, path: str, j: int, many: bool) -> str:
+    """A drawn figure's id: the maker and the script's path under its examples folder (``sub/plot.py`` ->
+    ``sub_plot``: two same-named scripts in two folders differ), ``_j`` where its script draws several."""
+    parts = Path(path).with_suffix("").parts
+    slug = "_".join(parts[1:] if len(parts) > 1 else parts)
+    return f"D_mpl_{maker}_{slug}" + (f"_{j}" if many else "")
 
 
 def draw(figs: Path, n: int, seed: int) -> list[dict[str, Any]]:
@@ -446,23 +568,32 @@ def draw(figs: Path, n: int, seed: int) -> list[dict[str, Any]]:
     rng = random.Random(seed)
     rng.shuffle(found)
     records: list[dict[str, Any]] = []
-    failed = 0
+    failed = partial = refused = lost = 0
     with tempfile.TemporaryDirectory() as scratch:
         data = Path(scratch) / "seaborn-data"
-        env = {"SEABORN_DATA": str(data)} if seaborn_data(mirrors, data) else {}
+        have_data = seaborn_data(mirrors, data)
+        env = {"SEABORN_DATA": str(data)}  # always: without a snapshot, load_dataset finds nothing (and no network)
+        home = Path(scratch) / "home"  # the scripts' HOME: matplotlib's and LaTeX's caches, shared by the runs
         for k, src in enumerate(found):
             if len(records) >= n:
                 break
             scale = rng.choice((1, 2))
-            got = run_script(src.code, Path(src.path).name, Path(scratch) / f"run{k}", 100.0 * scale, env)
+            if src.repo == "mwaskom/seaborn" and not have_data:
+                refused += 1  # its data sets would be fetched from the network
+                continue
+            got = run_script(src.code, Path(src.path).name, Path(scratch) / f"run{k}", 100.0 * scale, env,
+                             home=home)
             if got is None:
                 failed += 1
                 continue
+            partial += any(r.get("partial") for r in got)
+            lost += sum("error" in r for r in got)
             maker, licence, _ = SOURCES[src.repo]
+            many = sum(r.get("values") is not None for r in got) > 1
             for j, rec in enumerate(_left_out(got, src.repo, real)):
                 if len(records) >= n:
                     break
-                fid = f"D_mpl_{maker}_{Path(src.path).stem}" + (f"_{j}" if len(got) > 1 else "")
+                fid = figure_id(maker, src.path, j, many)
                 out = Path(figs) / f"{fid}.png"
                 out.write_bytes(Path(rec["png"]).read_bytes())
                 with Image.open(out) as im:
@@ -477,5 +608,7 @@ def draw(figs: Path, n: int, seed: int) -> list[dict[str, Any]]:
                     "notes": f"{panels} data axes; drawn at {scale}x from {src.path}",
                     "provenance": {"repo": src.repo, "path": src.path, "commit": src.commit, "licence": licence}})
     print(f"mpl-gallery: {len(records)} figures from {len(found)} scripts; {failed} scripts failed or timed out; "
-          f"{real.left_out} real-set names left out", file=sys.stderr)
+          f"{partial} failed partway (their earlier figures kept); {lost} figures failed to draw; "
+          f"{refused} seaborn scripts refused (no {DATA_REPO} snapshot); {real.left_out} real-set names left out",
+          file=sys.stderr)
     return records

@@ -36,7 +36,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from craftbench.makers.mirrors import mirror_root
+from craftbench.makers.mirrors import git, mirror_root
+from craftbench.makers.mirrors import git_dir as mirror_git_dir
 from craftbench.makers.tikz import GREEK, TikzMakerError
 
 # repository -> (folder the sources lie under, licence); the mirrors are git directories (owner+name/repo)
@@ -274,24 +275,19 @@ def _real_set_names() -> set[tuple[str, str]]:
     return {(f["repo"], Path(f["path"]).stem.lower()) for f in figs if f.get("repo") and f.get("path")}
 
 
-def _git(git_dir: Path, *args: str) -> str:
-    return subprocess.run(["git", "--git-dir", str(git_dir), *args], capture_output=True, text=True,
-                          check=True).stdout
-
-
 def sources(mirrors: Path) -> list[Source]:
     """The standalone TikZ sources of :data:`SOURCES` under ``mirrors``, real-set figures left out."""
     skip = _real_set_names()
     out = []
     for repo, (under, _) in SOURCES.items():
-        git_dir = mirrors / repo.replace("/", "+") / "repo"
-        if not git_dir.is_dir():
+        git_dir = mirror_git_dir(repo, mirrors)
+        if git_dir is None:
             continue
-        commit = _git(git_dir, "rev-parse", "HEAD").strip()
-        for path in sorted(_git(git_dir, "ls-tree", "-r", "--name-only", "HEAD", under).split()):
+        commit = git(git_dir, "rev-parse", "HEAD").strip()
+        for path in sorted(git(git_dir, "ls-tree", "-r", "--name-only", "HEAD", under).split()):
             if not path.endswith(".tex") or (repo, Path(path).stem.lower()) in skip:
                 continue
-            tex = _git(git_dir, "show", f"HEAD:{path}")
+            tex = git(git_dir, "show", f"HEAD:{path}")
             if "\\documentclass" not in tex or "tikz" not in tex:
                 continue
             src = Source(repo, path, commit, tex)

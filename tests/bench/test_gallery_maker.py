@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from craftbench.makers import gallery
+from craftbench.makers import gallery, mirrors
 
 vlc = pytest.importorskip("vl_convert")
 
@@ -129,5 +129,5 @@ def test_snapshots_are_found_under_the_makers_one_mirror_folder(tmp_path, monkey
     (tmp_path / "vega+vega-lite" / "repo").mkdir(parents=True)
     (tmp_path / "vega+vega-lite" / "repo" / "HEAD").write_text("ref: refs/heads/main\n")
     monkeypatch.setenv("CRAFTBENCH_MIRRORS", str(tmp_path))
-    assert gallery._git_dir(gallery.REPO) == str(tmp_path / "vega+vega-lite" / "repo")
-    assert gallery._git_dir(gallery.ALTAIR) is None
+    assert mirrors.git_dir(gallery.REPO) == tmp_path / "vega+vega-lite" / "repo"
+    assert mirrors.git_dir(gallery.ALTAIR) is None
