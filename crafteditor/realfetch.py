@@ -92,7 +92,7 @@ def browser_rasterise(svgs: list[tuple[bytes, int, str]]) -> list[bytes]:
     why = browser_missing()
     if why:
         raise RealSetError(f"a Chromium-drawn figure cannot be rebuilt: {why}")
-    from playwright.sync_api import Error as BrowserError
+    from playwright.sync_api import Error as BrowserError  # heavy: the browser driver, only to rebuild these figures
     out = []
     with chromium() as browser:
         for data, width, css in svgs:

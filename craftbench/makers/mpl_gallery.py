@@ -52,6 +52,7 @@ import json
 import math
 import os
 import random
+import resource
 import signal
 import subprocess
 import sys
@@ -59,6 +60,17 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import numpy as np
+from matplotlib.category import StrCategoryConverter, StrCategoryFormatter
+from matplotlib.collections import Collection, PathCollection
+from matplotlib.colors import to_hex, to_rgba
+from matplotlib.container import BarContainer
+from matplotlib.image import AxesImage
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch, StepPatch
+from matplotlib.ticker import FixedFormatter
+from PIL import Image
 
 from craftbench.makers.mermaid_versions import RealSet
 from craftbench.makers.mirrors import git, git_bytes, git_dir, mirror_root
@@ -83,7 +95,6 @@ SPAN_RATIO = 3.0  # panels whose value range differs more than this from the fig
 
 
 def _hex(colour: Any) -> str | None:
-    from matplotlib.colors import to_hex  # heavy: matplotlib is imported only where a figure is read
 
     try:
         return to_hex(colour, keep_alpha=False)
@@ -94,9 +105,6 @@ def _hex(colour: Any) -> str | None:
 def _artist_colour(artist: Any) -> str | None:
     """The colour that tells an artist's series: a line's colour (its marker's face when it has no line), a
     patch's face, a collection's first face."""
-    from matplotlib.collections import Collection
-    from matplotlib.lines import Line2D
-    from matplotlib.patches import Patch
 
     if isinstance(artist, Line2D):
         if artist.get_linestyle() in ("None", "none", " ", ""):
@@ -142,8 +150,6 @@ def _categories(axis: Any, view: tuple[float, float]) -> list[tuple[float, str]]
     categorical by how it turns data into positions and labels, not by how its labels look (a log axis writes
     ``$\\mathdefault{10^{1}}$``, a percent axis ``50%``): matplotlib's category converter or formatter, or fixed
     labels the author set that are not all numbers."""
-    from matplotlib.category import StrCategoryConverter, StrCategoryFormatter
-    from matplotlib.ticker import FixedFormatter
 
     lo, hi = sorted(view)
     ticks = [(float(loc), lab.get_text()) for loc, lab in zip(axis.get_majorticklocs(), axis.get_majorticklabels())
@@ -186,11 +192,6 @@ class Panel:
 
 def _panel(ax: Any) -> Panel:
     """The values one axes draws: bars, histogram steps, lines, small scatters (see the module's docstring)."""
-    import numpy as np
-    from matplotlib.collections import PathCollection
-    from matplotlib.container import BarContainer
-    from matplotlib.lines import Line2D
-    from matplotlib.patches import StepPatch
 
     xview, yview = ax.get_xlim(), ax.get_ylim()
     xcats, ycats = _categories(ax.xaxis, xview), _categories(ax.yaxis, yview)
@@ -315,11 +316,6 @@ def fingerprint(fig: Any) -> str:
     """A digest of the data a Figure draws, whatever its style: every axes' lines (x, y), patches (their outline
     in data units), collections (offsets; a polygon's vertices), images (shape and pixels), to 6 significant
     digits. Two figures of one data set in two styles share it."""
-    import numpy as np
-    from matplotlib.collections import Collection, PathCollection
-    from matplotlib.image import AxesImage
-    from matplotlib.lines import Line2D
-    from matplotlib.patches import Patch
 
     def digits(a: Any) -> list[Any]:
         arr = np.ma.filled(np.ma.asarray(a, dtype=float), np.nan).ravel()
@@ -432,7 +428,6 @@ write(True)
 
 def opaque(colour: Any) -> tuple[float, float, float, float]:
     """``colour`` laid over white: a figure's face as its PNG shows it (a dark style's stays dark, none is white)."""
-    from matplotlib.colors import to_rgba
 
     r, g, b, a = to_rgba(colour)
     return (r * a + 1 - a, g * a + 1 - a, b * a + 1 - a, 1.0)
@@ -440,7 +435,6 @@ def opaque(colour: Any) -> tuple[float, float, float, float]:
 
 def _limit_memory(size: int) -> Any:
     def limit() -> None:  # in the child, before it runs: the script and every process it starts
-        import resource
 
         resource.setrlimit(resource.RLIMIT_AS, (size, size))
 
@@ -558,7 +552,6 @@ def figure_id(maker: str, path: str, j: int, many: bool) -> str:
 def draw(figs: Path, n: int, seed: int) -> list[dict[str, Any]]:
     """Up to ``n`` figures from the example scripts, the scripts taken in a seeded order, each script's figures
     at 1x or 2x; their truth records. Failed and timed-out scripts are counted in the last line printed."""
-    from PIL import Image
 
     mirrors = mirror_root()
     real = RealSet()
