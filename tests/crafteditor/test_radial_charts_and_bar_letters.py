@@ -88,3 +88,16 @@ def test_a_bar_alone_or_with_a_flag_is_left_as_read():
     flagged = _bar(14, 4)
     flagged[4:, :2] = False  # a '1' with its flag: wider at the top
     assert bar_in_label_row("1", 0.83, flagged, (637, 427), runs) == ("1", 0.83)
+
+
+@pytest.mark.parametrize("gap", [slice(3, 5), slice(10, 12)])  # a 1-px 'i' (its dot apart) and a '!'
+def test_a_one_pixel_bar_with_a_gap_is_no_bare_bar(gap):
+    runs = [_run(t, 100 + 40 * k, 637, 12, 14) for k, t in enumerate(["A", "B", "H"])]
+    glyph = _bar(14, 1)
+    glyph[gap] = False
+    assert bar_in_label_row("1", 0.83, glyph, (637, 427), runs) == ("1", 0.83)
+
+
+def test_an_unsure_reading_of_a_bar_is_not_raised():
+    runs = [_run(t, 100 + 40 * k, 637, 12, 14) for k, t in enumerate(["A", "B", "H"])]
+    assert bar_in_label_row("1", 0.6, _bar(), (637, 427), runs) == ("1", 0.6)
