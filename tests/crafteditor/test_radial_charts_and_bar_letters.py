@@ -101,3 +101,37 @@ def test_a_one_pixel_bar_with_a_gap_is_no_bare_bar(gap):
 def test_an_unsure_reading_of_a_bar_is_not_raised():
     runs = [_run(t, 100 + 40 * k, 637, 12, 14) for k, t in enumerate(["A", "B", "H"])]
     assert bar_in_label_row("1", 0.6, _bar(), (637, 427), runs) == ("1", 0.6)
+
+
+def _arc_radii(values: list, radius: dict, inner: float = 0.0) -> list[float]:
+    """The outer radius of each slice the arc painter draws (a 200 px chart: a full radius under 100)."""
+    mark = {"type": "arc", "innerRadius": inner} if inner else {"type": "arc"}
+    spec = {"mark": mark, "data": {"values": [{"x": str(k), "y": 1, "r": v} for k, v in enumerate(values)]},
+            "encoding": {"theta": {"field": "y", "type": "quantitative", "stack": True},
+                         "color": {"field": "x", "type": "nominal"}, "radius": {"field": "r", **radius}}}
+    svg = chart_svg(Chart(id="c", kind="chart", spec=spec, width=200, height=200))
+    return [float(r) for r in re.findall(r'<path[^>]*d="M[^"]*?A([\d.]+),[\d.]+ ', svg)[:len(values)]]
+
+
+def test_the_arc_painter_honours_a_sqrt_radius_scale_and_its_range_min():
+    """Vega-Lite's radial example: sqrt scale, rangeMin 20, innerRadius 20; its 6 had been drawn at
+    11.5 px, inside the hole."""
+    values = [12, 23, 47, 6, 52, 19]
+    radii = _arc_radii(values, {"type": "quantitative", "scale": {"type": "sqrt", "zero": True, "rangeMin": 20}},
+                       inner=20)
+    full = max(radii)
+    want = [20 + (full - 20) * (v / 52) ** 0.5 for v in values]
+    assert radii == pytest.approx(want, abs=0.6)
+    assert min(radii) > 20
+
+
+def test_the_arc_painter_clamps_a_negative_radius_and_parses_numbers_written_as_text():
+    radii = _arc_radii(["-50", "50", "100"], {"type": "quantitative"}, inner=10)
+    assert radii[0] == pytest.approx(10.0)  # at the hole's edge: no slice drawn mirrored
+    assert radii[1] == pytest.approx(radii[2] * 2 / 3, abs=0.6)  # the domain from -50 to 100, as Vega's
+
+
+def test_the_arc_painter_names_the_radius_field_that_holds_no_number():
+    from crafter.charts.errors import ChartSpecError
+    with pytest.raises(ChartSpecError, match="radius field 'r'"):
+        _arc_radii(["big", 50], {"type": "quantitative"})
