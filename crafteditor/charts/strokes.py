@@ -119,12 +119,13 @@ THROUGH_OFF = 10.0  # how far (RGB distance) such a pixel may lie off the blend 
 GRID_THICK = 2  # the thickest gridline seen through a mark (px across): a thicker band is a mark of its own
 
 
-def bridge_seen_through(m: np.ndarray, rgb: np.ndarray, color, inner, page=(255, 255, 255),
+def bridge_seen_through(m: np.ndarray, rgb: np.ndarray, color, inner, page=(255, 255, 255), others=(),
                         reach: int = 3) -> np.ndarray:
     """A series' mask mended where a gridline shows through its translucent marks (seaborn's histograms at
     alpha 0.75 over the grid): thin lines across a mark, at most ``reach`` px above and below (or either
     side of) a pixel of the series, ``GRID_THICK`` px across at most, of a colour near the series' own and a
-    blend of it with a gridline's (the ``page`` colour's or white). Such a line is no rule to find: once a
+    blend of it with a gridline's (the ``page`` colour's or white) or another paint's (``others``: a line of
+    another series crossing it). Such a line is no rule to find: once a
     tinted panel is made page its white gridlines are page, and only their blend with the mark remains,
     another paint that had cut each bin at every gridline into pieces read as points. A band of another
     colour near the series' (a 3 px segment of the next shade of a sequential palette) stays out."""
@@ -136,7 +137,11 @@ def bridge_seen_through(m: np.ndarray, rgb: np.ndarray, color, inner, page=(255,
     near = (distances(px, color) <= SEEN_THROUGH) & ~sub
     if not near.any():
         return m
-    near &= _blend_of(px, color, page) | _blend_of(px, color, (255, 255, 255))
+    at = np.nonzero(near)
+    blend = np.zeros(at[0].size, bool)
+    for end in (page, (255, 255, 255), *others):
+        blend |= _blend_of(px[at], color, end)
+    near[at] = blend
     if not near.any():
         return m
     # only between solid parts of marks, five pixels thick across the line at least (a bar's): a thin line's
@@ -163,12 +168,12 @@ def bridge_seen_through(m: np.ndarray, rgb: np.ndarray, color, inner, page=(255,
 
 
 def _blend_of(px: np.ndarray, color, end) -> np.ndarray:
-    """Whether each pixel's colour is a blend of ``color`` with ``end``: on the segment from one to the
-    other, within ``THROUGH_OFF`` of it (its projection's fraction of the way in (0, 1])."""
+    """Whether each pixel's colour (``px``: …×3) is a blend of ``color`` with ``end``: on the segment from one to the
+    other, within ``THROUGH_OFF`` of it, its projection a part of the way (not ``end`` itself)."""
     c, d = np.asarray(color, np.float32), np.asarray(end, np.float32) - np.asarray(color, np.float32)
     off = px.astype(np.float32) - c
     t = (off @ d) / max(float(d @ d), 1.0)
-    return (t > 0) & (t <= 1) & (np.linalg.norm(off - t[..., None] * d, axis=-1) <= THROUGH_OFF)
+    return (t > 0) & (t < 0.9) & (np.linalg.norm(off - t[..., None] * d, axis=-1) <= THROUGH_OFF)
 
 
 def _thin(near: np.ndarray, axis: int) -> np.ndarray:
