@@ -135,7 +135,8 @@ def _series_mask(rgb, paints: Paints, p: int, members: list[int], band: np.ndarr
         m[wide[1]:wide[3], wide[0]:wide[2]] |= beside[wide[1]:wide[3], wide[0]:wide[2]]
     # mended across the gridlines first: a tall bar cut by dashed ones (bmh) is no bundle
     # of long thin strokes for drop_rules to take
-    m = bridge_seen_through(m, rgb, paints.colors[p], inner)
+    m = bridge_seen_through(m, rgb, paints.colors[p], inner, paints.colors[paints.background],
+                            [c for k, c in enumerate(paints.colors) if k not in (p, paints.background)])
     return drop_rules(bridge_rules(drop_inner_ticks(m, inner), rules), inner)
 
 

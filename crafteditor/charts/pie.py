@@ -3,7 +3,11 @@ round the centre (the majority paint along each half-degree ray), each slice's s
 circle is its value in %, and a slice is named by the legend entry whose swatch is its paint, else
 by the label set outside it. The chart is a Vega-Lite ``arc`` chart (theta stacked, colour by
 slice) with the slices in clockwise order from where the first begins; the legend, the labels and
-the shares printed on the slices stay the page's text and shapes (only the disc is redrawn)."""
+the shares printed on the slices stay the page's text and shapes (only the disc is redrawn).
+A radial (rose) chart's slices reach out to radii of their own: each slice's radius is read too (the
+median reach of its rays), given as a ``radius`` field on a linear scale from zero, and the slices
+are drawn out to it; a slice of a degree or two is no slice where its paint is the anti-aliased blend
+of its neighbours (or of the page and a neighbour) at a seam (``_seam``)."""
 
 from __future__ import annotations
 
@@ -159,7 +163,6 @@ def _read_pie(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[in
     if not 2 <= len(merged) <= 24 or len({s[0] for s in merged}) < 2:
         return None
     # a radial chart's slice is a sector: one reach across it (its edge rays aside), three slices at
-    # least (a box and its header band seen from their shared edge are two slices of changing reach)
     # least (a box and its header band seen from their shared edge are two slices of changing reach);
     # a tenth of each end's rays aside (a centre a pixel off sees the neighbour there)
     outer = [float(np.median(reach[[(s[1] + j) % _BINS for j in range(s[2])]])) for s in merged]
@@ -200,21 +203,27 @@ def _seam(paints: Paints, slices: list[list[int]], k: int, edges: np.ndarray,
           disc: tuple[float, float, float]) -> bool:
     """Whether slice ``k`` is the anti-aliased white edge between two slices, no slice: a degree
     or two of a paint between the page's and a neighbour's (a greyscale donut's edge at 12 o'clock
-    was a slice of 0.4 %, and took the title's name), where the page shows on its rays or no legend
+    was a slice of 0.4 %, and took the title's name), or between its two neighbours' paints (the
+    blended seam where a radial chart's first and last slices meet: on a dark page, where no page
+    shows between them, a phantom slice of 0.56 %), where the page shows on its rays or no legend
     swatch has its paint (tab20's pale blue beside its blue, grey beside black: a real small slice)."""
     colors, bg = paints.colors, paints.background
     if slices[k][2] > 4 or len(slices) < 3:
         return False
     if not edges[[(slices[k][1] + j) % _BINS for j in range(slices[k][2])]].any() and _swatched(paints, slices[k][0], disc):
         return False
-    own, page = colors[slices[k][0]].astype(float), colors[bg].astype(float)
-    for n in (slices[k - 1], slices[(k + 1) % len(slices)]):
-        other = colors[n[0]].astype(float)
-        d = other - page
-        t = float(np.dot(own - page, d) / max(float(np.dot(d, d)), 1.0))
-        if 0.05 < t < 0.95 and float(np.linalg.norm(page + t * d - own)) <= 12:
-            return True
-    return False
+    own = colors[slices[k][0]].astype(float)
+    before, after = (colors[n[0]].astype(float) for n in (slices[k - 1], slices[(k + 1) % len(slices)]))
+    return any(_between(own, a, b) for a, b in ((colors[bg].astype(float), before),
+                                                (colors[bg].astype(float), after), (before, after)))
+
+
+def _between(own: np.ndarray, a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether colour ``own`` is a blend of ``a`` and ``b``: on the segment between them (within 12 of
+    it), at neither end."""
+    d = b - a
+    t = float(np.dot(own - a, d) / max(float(np.dot(d, d)), 1.0))
+    return 0.05 < t < 0.95 and float(np.linalg.norm(a + t * d - own)) <= 12
 
 
 def _swatched(paints: Paints, p: int, disc: tuple[float, float, float]) -> bool:

@@ -115,19 +115,33 @@ def bridge_rules(m: np.ndarray, rules) -> np.ndarray:
 
 
 SEEN_THROUGH = 40.0  # how far (RGB distance) a gridline seen through a translucent mark moves its colour
+THROUGH_OFF = 10.0  # how far (RGB distance) such a pixel may lie off the blend of the mark's and the line's
+GRID_THICK = 2  # the thickest gridline seen through a mark (px across): a thicker band is a mark of its own
 
 
-def bridge_seen_through(m: np.ndarray, rgb: np.ndarray, color, inner, reach: int = 3) -> np.ndarray:
+def bridge_seen_through(m: np.ndarray, rgb: np.ndarray, color, inner, page=(255, 255, 255), others=(),
+                        reach: int = 3) -> np.ndarray:
     """A series' mask mended where a gridline shows through its translucent marks (seaborn's histograms at
     alpha 0.75 over the grid): thin lines across a mark, at most ``reach`` px above and below (or either
-    side of) a pixel of the series, of a colour near the series' own. Such a line is no rule to find: once a
+    side of) a pixel of the series, ``GRID_THICK`` px across at most, of a colour near the series' own and a
+    blend of it with a gridline's (the ``page`` colour's or white) or another paint's (``others``: a line of
+    another series crossing it). Such a line is no rule to find: once a
     tinted panel is made page its white gridlines are page, and only their blend with the mark remains,
-    another paint that had cut each bin at every gridline into pieces read as points."""
+    another paint that had cut each bin at every gridline into pieces read as points. A band of another
+    colour near the series' (a 3 px segment of the next shade of a sequential palette) stays out."""
     x0, y0, x1, y1 = inner
     sub = m[y0:y1, x0:x1]
     if sub.size == 0 or not sub.any():
         return m
-    near = (distances(rgb[y0:y1, x0:x1], color) <= SEEN_THROUGH) & ~sub
+    px = rgb[y0:y1, x0:x1]
+    near = (distances(px, color) <= SEEN_THROUGH) & ~sub
+    if not near.any():
+        return m
+    at = np.nonzero(near)
+    blend = np.zeros(at[0].size, bool)
+    for end in (page, (255, 255, 255), *others):
+        blend |= _blend_of(px[at], color, end)
+    near[at] = blend
     if not near.any():
         return m
     # only between solid parts of marks, five pixels thick across the line at least (a bar's): a thin line's
@@ -145,12 +159,38 @@ def bridge_seen_through(m: np.ndarray, rgb: np.ndarray, color, inner, reach: int
         below |= pad_t[far + k:far + k + h, far:far + w]
         left |= pad_w[far:far + h, far - k:far - k + w]
         right |= pad_w[far:far + h, far + k:far + k + w]
-    fill = near & ((above & below) | (left & right))
+    fill = (_thin(near, 0) & above & below) | (_thin(near, 1) & left & right)
     if not fill.any():
         return m
     out = m.copy()
     out[y0:y1, x0:x1] |= fill
     return out
+
+
+def _blend_of(px: np.ndarray, color, end) -> np.ndarray:
+    """Whether each pixel's colour (``px``: …×3) is a blend of ``color`` with ``end``: on the segment from one to the
+    other, within ``THROUGH_OFF`` of it, its projection a part of the way (not ``end`` itself)."""
+    c, d = np.asarray(color, np.float32), np.asarray(end, np.float32) - np.asarray(color, np.float32)
+    off = px.astype(np.float32) - c
+    t = (off @ d) / max(float(d @ d), 1.0)
+    return (t > 0) & (t < 0.9) & (np.linalg.norm(off - t[..., None] * d, axis=-1) <= THROUGH_OFF)
+
+
+def _thin(near: np.ndarray, axis: int) -> np.ndarray:
+    """The pixels of ``near`` in runs of at most ``GRID_THICK`` along ``axis`` (0: down a column)."""
+    k = GRID_THICK + 1
+    n = near.shape[axis]
+    if n < k:
+        return near
+    run = np.ones(near.shape[:axis] + (n - k + 1,) + near.shape[axis + 1:], bool)
+    for j in range(k):
+        run &= np.take(near, range(j, j + n - k + 1), axis=axis)
+    thick = np.zeros_like(near)
+    for j in range(k):
+        idx = [slice(None)] * near.ndim
+        idx[axis] = slice(j, j + n - k + 1)
+        thick[tuple(idx)] |= run
+    return near & ~thick
 
 
 def drop_rules(m: np.ndarray, inner) -> np.ndarray:

@@ -105,6 +105,7 @@ def read_lone_glyphs(rgb: np.ndarray, paints: Paints, runs: list[TextRun], engin
 
 BAR_READINGS = frozenset("1lI|")  # what the recogniser makes of a bare vertical bar
 BAR_SCORE = 0.9  # a bar's reading as its row's kind of glyph: over the lone-glyph gate
+BAR_FLOOR = 0.75  # the least sure reading a bar's row may raise (a sans 'I' is read '1' at 0.83)
 
 
 def bar_in_label_row(text: str, conf: float, mask: np.ndarray, origin: tuple[int, int],
@@ -114,13 +115,14 @@ def bar_in_label_row(text: str, conf: float, mask: np.ndarray, origin: tuple[int
     flush right: right edges shared): 'I' among capitals, '1' among numbers, at ``BAR_SCORE``; else
     ``(text, conf)`` as read. Sans-serif type draws 'I' as a bare bar, which the recogniser reads '1'
     at 0.83, under the gate: Vega-Lite's category 'I' after 'A'..'H' was lost and its bar named 'H'
-    (17 of 101 drawn gallery charts lost a value so)."""
+    (17 of 101 drawn gallery charts lost a value so). A bar with a gap (a 1-px 'i' with its dot, '!',
+    ':') is no bare bar, and a reading under ``BAR_FLOOR`` is no bar's."""
     rows = np.flatnonzero(mask.any(axis=1))
-    if text not in BAR_READINGS or conf >= BAR_SCORE or rows.size < 6:
+    if text not in BAR_READINGS or not BAR_FLOOR <= conf < BAR_SCORE or rows.size < 6:
         return text, conf
     widths = mask[rows[0]:rows[-1] + 1].sum(axis=1)
     h = int(rows[-1] - rows[0] + 1)
-    if int(widths.max() - widths.min()) > 1 or widths.max() > 0.3 * h:
+    if widths.min() == 0 or int(widths.max() - widths.min()) > 1 or widths.max() > 0.3 * h:
         return text, conf
     top = origin[0] + rows[0]
     right = origin[1] + np.flatnonzero(mask.any(axis=0))[-1] + 1

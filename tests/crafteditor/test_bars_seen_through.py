@@ -32,6 +32,19 @@ def test_a_gridline_seen_through_translucent_bins_no_longer_cuts_them():
     assert not mended[:, 18].any()  # the white edge between two bins stays: they are two bars
 
 
-def test_a_line_of_another_colour_across_the_bins_is_not_taken_for_them():
-    rgb, m = _bins((40, 40, 40))  # a dark reference line drawn over the bins is no part of them
+def test_a_band_of_the_next_shade_of_a_sequential_palette_is_not_taken_for_the_series():
+    """A 3 px segment of (90, 160, 205) between two parts of a (66, 146, 198) series: within 40 of it, and
+    a tint of it, but thicker than a gridline seen through (a close sequential palette's next series)."""
+    series = (66, 146, 198)
+    rgb = np.full((40, 40, 3), 255, np.uint8)
+    rgb[5:35, 5:18] = series
+    rgb[19:22, 5:18] = (90, 160, 205)
+    mended = bridge_seen_through(np.all(rgb == series, axis=2), rgb, series, (0, 0, 40, 40))
+    assert not mended[19:22].any()
+
+
+def test_a_line_of_a_colour_near_the_series_but_no_blend_with_the_grid_is_not_taken_for_it():
+    """A 1 px line of (140, 130, 200), 28 from the bins' colour, but no blend of it with the page's
+    or a white gridline's (a purple reference line over blue bins)."""
+    rgb, m = _bins((140, 130, 200))
     assert not bridge_seen_through(m, rgb, BIN, (0, 0, 40, 40))[20].any()

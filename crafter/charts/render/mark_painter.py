@@ -4,6 +4,7 @@ and box plots, each item at its scales' positions in figure coordinates."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 from xml.sax.saxutils import quoteattr
 
@@ -296,8 +297,7 @@ class MarkPainter:
     def _draw_arc(self, layer: LayerPlan, items: list[Item], cx: float, cy: float, gid: str) -> None:
         """A pie's (or, with ``innerRadius``, a donut's) slices: each item's stacked span (y2 to y)
         over the stack's total, clockwise from 12 o'clock as Vega-Lite draws them; with a ``radius``
-        field (a radial chart), each slice out to its share of the largest value's full radius (a
-        linear scale from zero)."""
+        field (a radial chart), each slice out to its value on the radius scale (``_radius_scale``)."""
         total = max((float(it.y) for it in layer.items if isinstance(it.y, (int, float))), default=0.0)
         if total <= 0:
             return
@@ -315,20 +315,14 @@ class MarkPainter:
         if isinstance(span, list) and len(span) == 2 and all(isinstance(v, (int, float)) for v in span):
             off, turn = float(span[0]), (1.0 if span[1] >= span[0] else -1.0)
         sweep = 1 if turn > 0 else 0
-        reach = layer.channels.get("radius")
-
-        def reach_of(it: Item) -> float:
-            v = it.datum.get(reach.field) if reach is not None and reach.field else None
-            return float(v) if isinstance(v, (int, float)) else 0.0
-
-        most = max((reach_of(it) for it in layer.items), default=0.0)  # the chart's, not this series'
+        radius_of = self._radius_scale(layer, r_full, inner)
 
         def at(a: float, rad: float) -> str:
             return f"{num(ox + rad * math.sin(a))},{num(oy - rad * math.cos(a))}"
 
         for it in items:
             f0, f1 = (2 * math.pi * float(v or 0.0) / total for v in (it.y2, it.y))
-            r = r_full * reach_of(it) / most if most > 0 else r_full
+            r = radius_of(it)
             if f1 - f0 <= 0:
                 continue
             big = 1 if f1 - f0 > math.pi else 0
@@ -340,6 +334,68 @@ class MarkPainter:
                   else f"L{num(ox)},{num(oy)}Z")
             self.svg.add(f'<path id={quoteattr(self._mark_id(gid, it, layer))} d="{d}" '
                          f'fill="{self.color_of(layer, it)}"{stroke}{self._datum_attrs(it)}/>')
+
+    def _radius_scale(self, layer: LayerPlan, r_full: float, inner: float) -> Callable[[Item], float]:
+        """Each slice's radius from its ``radius`` field as Vega-Lite scales it: a linear, sqrt or pow
+        scale (zero by default) of the chart's values onto ``range`` (``rangeMin``, ``rangeMax``; else
+        0 to the full radius), clamped to the inner radius at least (a negative value or one under
+        the domain is no slice, not one drawn mirrored). No ``radius`` field: every slice full."""
+        ch = layer.channels.get("radius")
+        key = ch.key if ch is not None and ch.is_field else ""
+        if not key:
+            return lambda it: r_full
+        path = "encoding.radius"
+        scale = ch.scale or {}
+
+        def value(it: Item) -> float | None:
+            v = it.datum.get(key)
+            if v is None:
+                return None
+            if isinstance(v, bool) or not isinstance(v, (int, float, str)):
+                raise ChartSpecError(f"radius field '{key}' needs numbers, not {v!r}", chart=self.ids.chart_id,
+                                     path=path)
+            try:
+                x = float(v)
+            except ValueError:
+                raise ChartSpecError(f"radius field '{key}' needs numbers, not {v!r}", chart=self.ids.chart_id,
+                                     path=path) from None
+            if not math.isfinite(x):
+                raise ChartSpecError(f"radius field '{key}' needs finite numbers, not {v!r}",
+                                     chart=self.ids.chart_id, path=path)
+            return x
+
+        kind = scale.get("type", "linear")
+        exponent = {"linear": 1.0, "sqrt": 0.5}.get(kind, scale.get("exponent", 1.0) if kind == "pow" else None)
+        if not isinstance(exponent, (int, float)) or exponent <= 0:
+            raise ChartSpecError(f"unsupported radius scale type '{kind}' (use linear, sqrt or pow)",
+                                 chart=self.ids.chart_id, path=f"{path}.scale.type")
+        values = [x for x in (value(it) for it in layer.items) if x is not None]  # the chart's, not this series'
+        domain = scale.get("domain")
+        if isinstance(domain, list) and len(domain) == 2 and all(isinstance(d, (int, float)) for d in domain):
+            lo, hi = float(domain[0]), float(domain[1])
+        else:
+            lo, hi = min(values, default=0.0), max(values, default=0.0)
+            if scale.get("zero", True):
+                lo, hi = min(lo, 0.0), max(hi, 0.0)
+        span = scale.get("range")
+        r0, r1 = (float(span[0]), float(span[1])) if isinstance(span, list) and len(span) == 2 \
+            and all(isinstance(v, (int, float)) for v in span) else (0.0, r_full)
+        r0 = float(scale["rangeMin"]) if isinstance(scale.get("rangeMin"), (int, float)) else r0
+        r1 = float(scale["rangeMax"]) if isinstance(scale.get("rangeMax"), (int, float)) else r1
+
+        def power(x: float) -> float:
+            return math.copysign(abs(x) ** exponent, x)
+
+        def radius_of(it: Item) -> float:
+            x = value(it)
+            if x is None:
+                return inner
+            if power(hi) == power(lo):
+                return max(0.0, inner, r1)
+            t = (power(x) - power(lo)) / (power(hi) - power(lo))
+            return max(0.0, inner, r0 + t * (r1 - r0))
+
+        return radius_of
 
     def _draw_text(self, layer: LayerPlan, items: list[Item], cx: float, cy: float, gid: str) -> None:
         fs = float(layer.props.get("fontSize", self.ct.value_font_size))
