@@ -206,13 +206,16 @@ def test_a_typeset_shape_read_as_an_ellipse_is_no_sign_of_a_hand_drawn_figure(na
     assert not wobbly_outlines([_face_shape(m, "circle" if name == "octagon" else "ellipse")])
 
 
+def _drawn_edges(png) -> set:
+    conv = convert(png, Config())
+    labels = {c.id: c.label for c in conv.figure.components if c.kind == "node"}
+    return {(labels.get(c.source), labels.get(c.target)) for c in conv.figure.components if c.kind == "edge"}
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_excalidraw_arrows_between_typeset_looking_boxes_are_edges(seed):
     png, truth = excalidraw_arrows(seed)
-    conv = convert(png, Config())
-    labels = {c.id: c.label for c in conv.figure.components if c.kind == "node"}
-    edges = {(labels.get(c.source), labels.get(c.target)) for c in conv.figure.components if c.kind == "edge"}
-    assert set(truth) <= edges
+    assert set(truth) <= _drawn_edges(png)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 5])
@@ -220,10 +223,7 @@ def test_excalidraw_arrows_between_rough_ellipse_states_are_edges(seed):
     # no box to bow among the states: their ellipses, no mirror images of themselves, tell a sketch (each seed's
     # edges all lost with that sign off; seeds 2 and 4 lose the diagonal arrow with it on too, kept out)
     png, truth = excalidraw_states(seed)
-    conv = convert(png, Config())
-    labels = {c.id: c.label for c in conv.figure.components if c.kind == "node"}
-    edges = {(labels.get(c.source), labels.get(c.target)) for c in conv.figure.components if c.kind == "edge"}
-    assert set(truth) <= edges
+    assert set(truth) <= _drawn_edges(png)
 
 
 def test_a_drawn_figure_is_no_photo_to_even_out():
