@@ -48,7 +48,7 @@ def attach_heads(paths: list[LinePath], heads: list[Arrowhead], lw: float, resid
                 continue
             for end in (0, 1):
                 pts = p.points if end == 1 else p.points[::-1]
-                d = _end_direction(pts, 3 * lw + 6) if len(pts) >= 2 else None
+                d = _end_direction(pts, 3 * lw + 6)
                 if d is None:
                     continue
                 b = pts[-1]
@@ -173,7 +173,10 @@ def _join_head(pts: list[Pt], centre: Pt, d: tuple[float, float]) -> list[Pt]:
 
 def _end_direction(pts: list[Pt], reach: float) -> tuple[float, float] | None:
     """Unit direction of the line arriving at its last point, measured over ``reach`` px
-    (short skeleton wiggles near a head must not tilt it); snapped to an axis within 4°."""
+    (short skeleton wiggles near a head must not tilt it); snapped to an axis within 4°. A line of one point has
+    no direction (None), as a line of two equal points."""
+    if len(pts) < 2:
+        return None
     b = pts[-1]
     a = pts[-2]
     for q in reversed(pts[:-1]):

@@ -14,6 +14,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from crafteditor.config import Config
 from crafteditor.convert import convert
+from crafteditor.lines.arrows import _end_direction
 from crafter.spec.model import Edge, Group, Node
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
@@ -67,3 +68,10 @@ def test_short_arrows_join_the_boxes_and_frames_they_point_at():
     pairs = _named_pairs(convert(short_arrows_png(), Config()).figure)
     want = Counter({("source", "Tree 1"): 1, ("source", "Tree 2"): 1, ("Tree 1", "vote"): 1, ("Tree 2", "vote"): 1})
     assert {k: n for k, n in pairs.items() if k in want} == want, pairs
+
+
+def test_a_line_of_one_point_has_no_direction_into_a_head():
+    # a stroke thinned to one pixel (a JPEG speck beside a head) must not stop the figure: no direction, no head
+    assert _end_direction([(4.0, 7.0)], 12.0) is None
+    assert _end_direction([(4.0, 7.0), (4.0, 7.0)], 12.0) is None
+    assert _end_direction([(0.0, 0.0), (30.0, 0.5)], 12.0) == (1.0, 0.0)
