@@ -39,14 +39,13 @@ import math
 import random
 import re
 import struct
-import subprocess
 import sys
 import zlib
 from pathlib import Path
 
 from craftbench.makers.excalidraw import SCENE_PRELUDE, ExcalidrawMakerError, _clean, render
 from craftbench.makers.mermaid_versions import RealSet
-from craftbench.makers.mirrors import mirror_root
+from craftbench.makers.mirrors import git, git_bytes, mirror_root
 
 SHAPES = ("rectangle", "ellipse", "diamond")
 TOUCH = 12.0  # px: how far outside a shape's box an unbound arrow end may stop and still reach it
@@ -166,25 +165,25 @@ def harvest(mirror: Path | None = None, real: RealSet | None = None) -> tuple[li
     malformed scenes skipped."""
     mirror = mirror or mirror_root()
     out, seen, unlicensed, malformed = [], set(), set(), 0
-    for git in sorted(mirror.glob("*+*/repo")):
-        repo = git.parent.name.replace("+", "/", 1)
-        run = lambda *a, text=True: subprocess.run(["git", "--git-dir", str(git), *a],  # noqa: E731
-                                                   capture_output=True, text=text).stdout
-        paths = sorted({p for p in run("log", "--all", "--format=", "--name-only", "--", "*.excalidraw",
-                                       "*.excalidraw.json", "*.excalidraw.png").split("\n") if SCENE_PATH.search(p)})
+    for gdir in sorted(mirror.glob("*+*/repo")):
+        repo = gdir.parent.name.replace("+", "/", 1)
+        paths = sorted({p for p in git(gdir, "log", "--all", "--format=", "--name-only", "--", "*.excalidraw",
+                                       "*.excalidraw.json", "*.excalidraw.png", check=False).split("\n")
+                        if SCENE_PATH.search(p)})
         if not paths:
             continue
-        lic_files = [p for p in run("ls-tree", "--name-only", "HEAD").split("\n")
+        lic_files = [p for p in git(gdir, "ls-tree", "--name-only", "HEAD", check=False).split("\n")
                      if re.match(r"(?i)(licen[cs]e|copying)", p)]
-        licence = next((x for x in (licence_of(run("show", f"HEAD:{f}", text=False).decode("utf-8", "replace"))
+        licence = next((x for x in (licence_of(git_bytes(gdir, "show", f"HEAD:{f}", check=False)
+                                               .decode("utf-8", "replace"))
                                     for f in lic_files) if x), None)
         for path in paths:
             if real is not None and (real.beside(repo, path) or real.named(repo, path)):
                 continue
-            commit = run("log", "--all", "-n1", "--diff-filter=AM", "--format=%H", "--", path).strip()
+            commit = git(gdir, "log", "--all", "-n1", "--diff-filter=AM", "--format=%H", "--", path, check=False).strip()
             if not commit:
                 continue
-            data = run("show", f"{commit}:{path}", text=False)
+            data = git_bytes(gdir, "show", f"{commit}:{path}", check=False)
             try:
                 scene = png_scene(data) if path.lower().endswith(".png") else json.loads(data.decode("utf-8"))
             except (ValueError, UnicodeDecodeError):

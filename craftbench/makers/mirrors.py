@@ -32,12 +32,13 @@ def git_dir(repo: str, root: Path | None = None) -> Path | None:
     return next((d for d in (base / "repo", base) if (d / "HEAD").exists()), None)
 
 
-def git(git_dir: Path | str, *args: str) -> str:
-    """A git command's output (text) run on the git directory ``git_dir``; raises where it fails."""
+def git(git_dir: Path | str, *args: str, check: bool = True) -> str:
+    """A git command's output (text) run on the git directory ``git_dir``; raises where it fails (with
+    ``check=False``: whatever it printed, empty where it failed)."""
     return subprocess.run(["git", "--git-dir", str(git_dir), *args], capture_output=True, text=True,
-                          check=True).stdout
+                          check=check).stdout
 
 
-def git_bytes(git_dir: Path | str, *args: str) -> bytes:
+def git_bytes(git_dir: Path | str, *args: str, check: bool = True) -> bytes:
     """As :func:`git`, the output as bytes (a blob as it is stored)."""
-    return subprocess.run(["git", "--git-dir", str(git_dir), *args], capture_output=True, check=True).stdout
+    return subprocess.run(["git", "--git-dir", str(git_dir), *args], capture_output=True, check=check).stdout
