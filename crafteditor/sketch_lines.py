@@ -14,7 +14,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from crafteditor.assemble.geometry import dist_to_polyline, dist_to_shape, nearest_on_polyline
+from crafteditor.assemble.geometry import OutlineBoxes, dist_to_polyline, dist_to_shape, nearest_on_polyline
 from crafteditor.lines.heads import moved_head
 from crafteditor.lines.paths import Arrowhead, Ends, LinePath, direction_out
 from crafteditor.paint import Paints
@@ -194,6 +194,7 @@ def reach_nodes(lines: list[LinePath], shapes: list[DetectedShape]) -> None:
     wobbling pencil is taken with the node: the line's end lies up to ~10 px farther from the
     node's clean outline than a typeset line's, past the edge stage's reach. An end that no
     shape is near is extended straight on, up to ``REACH_PX``, until it is."""
+    boxes = OutlineBoxes(shapes)
     for ln in lines:
         if len(ln.points) < 2:
             continue
@@ -206,7 +207,7 @@ def reach_nodes(lines: list[LinePath], shapes: list[DetectedShape]) -> None:
             # a head's tip stops Excalidraw's binding gap short of its node, farther at a 2x export
             reach = REACH_PX if head is None else min(HEADED_REACH_MAX,
                                                       max(REACH_PX, HEADED_REACH_WIDTHS * ln.width + 8))
-            q = _reached(p, ln.points, at_start, shapes, 0.5 * tol, reach)
+            q = _reached(p, ln.points, at_start, shapes, boxes, 0.5 * tol, reach)
             if q is None:
                 continue
             if at_start:
@@ -223,7 +224,7 @@ def reach_nodes(lines: list[LinePath], shapes: list[DetectedShape]) -> None:
 
 
 def _reached(p: tuple[float, float], pts: list[tuple[float, float]], at_start: bool, shapes: list[DetectedShape],
-             near: float, reach: float = REACH_PX) -> tuple[float, float] | None:
+             boxes: OutlineBoxes, near: float, reach: float = REACH_PX) -> tuple[float, float] | None:
     """The first point within ``near`` of a node straight on from the end ``p`` (along the line's
     course, or its last short piece: a dashed line's last dash turns a corner), or None."""
     for span in (8.0, 3.0):
@@ -232,7 +233,7 @@ def _reached(p: tuple[float, float], pts: list[tuple[float, float]], at_start: b
             continue
         for step in range(2, int(reach) + 1, 2):
             q = (p[0] + d[0] * step, p[1] + d[1] * step)
-            if any(not s.is_group and dist_to_shape(q, s) <= near for s in shapes):
+            if any(not shapes[k].is_group and dist_to_shape(q, shapes[k]) <= near for k in boxes.within(q, near)):
                 return q
     return None
 

@@ -54,6 +54,36 @@ def dist_to_shape(p: tuple[float, float], s: DetectedShape) -> float:
     return abs(float(d)) - s.stroke_px / 2
 
 
+class OutlineBoxes:
+    """The shapes whose :func:`dist_to_shape` from a point can be within a distance, found from the
+    bounding boxes of their outlines at once (an outline is no nearer than its box, a face's less half
+    its stroke): a sketched line end carried on step by step asked every shape at every step (200,000
+    calls over eleven dev figures). Only those are to be asked; the answers are the same."""
+
+    def __init__(self, shapes: list[DetectedShape]) -> None:
+        self.boxes = np.array([_outline_box(s) for s in shapes], np.float64).reshape(-1, 5)
+
+    def within(self, p: tuple[float, float], d: float) -> np.ndarray:
+        """The indices (in order) of the shapes that :func:`dist_to_shape` may put within ``d`` of ``p``."""
+        x0, y0, x1, y1, slack = self.boxes.T
+        gap = np.hypot(np.maximum(np.maximum(x0 - p[0], p[0] - x1), 0.0), np.maximum(np.maximum(y0 - p[1], p[1] - y1), 0.0))
+        return np.flatnonzero(gap - slack <= d + 1e-6)  # (a margin for the rounding of either sum)
+
+
+def _outline_box(s: DetectedShape) -> tuple[float, float, float, float, float]:
+    """(x0, y0, x1, y1, half stroke) of what :func:`dist_to_shape` measures to; an empty box far off
+    where it measures to nothing (inf)."""
+    if s.shape in _RECT_LIKE or s.is_group:
+        return s.x, s.y, s.x + s.w, s.y + s.h, 0.0
+    f = s.face
+    c = _outline(f)
+    if c is None:
+        return math.inf, math.inf, math.inf, math.inf, 0.0
+    pts = c.reshape(-1, 2)
+    return (f.x + float(pts[:, 0].min()), f.y + float(pts[:, 1].min()), f.x + float(pts[:, 0].max()),
+            f.y + float(pts[:, 1].max()), s.stroke_px / 2)
+
+
 def inside_shape(p: tuple[float, float], s: DetectedShape) -> bool:
     """Whether a point lies inside a shape's outline (its box for rectangles)."""
     if s.shape in _RECT_LIKE or s.is_group:

@@ -95,12 +95,13 @@ def find_barbs(pieces: list[list[Pt]], residual: np.ndarray, coverage: np.ndarra
     arms: set[int] = set()
     lengths = [path_length(p) for p in pieces]  # (asked again for every piece each barb found)
     near = _NearHeads([h for h in heads if len(h.pixels)], 2 * lw + 3)
+    near_found = _NearHeads([], 2 * lw + 3)  # the heads found here (every end asked each: 52,000 calls on a Mermaid export)
     for i, p in enumerate(pieces):
         if len(p) < 2 or lengths[i] < MIN_PIECE * lw:
             continue
         for at_start in (True, False):
             end = p[0] if at_start else p[-1]
-            if near.any_near(end) or any(pixel_gap(h.pixels, end) <= 2 * lw + 3 for h in found if len(h.pixels)):
+            if near.any_near(end) or near_found.any_near(end):
                 continue
             d = direction_out(p, at_start, 3 * lw + 3)
             if d is None:
@@ -122,6 +123,7 @@ def find_barbs(pieces: list[list[Pt]], residual: np.ndarray, coverage: np.ndarra
             found.append(Arrowhead(tip=tip, base=base, length=length, width=2 * half, mask_box=(x0, y0, x1, y1),
                                    pixels=np.stack([xs + x0 + 0.5, ys + y0 + 0.5], axis=1).astype(np.float64),
                                    weights=coverage[ys + y0, xs + x0].astype(np.float64), kind="open", pointing=d))
+            near_found.add(found[-1])
             # the arms' own bits of skeleton are the head's, not lines
             for k, q in enumerate(pieces):
                 if k != i and lengths[k] <= 2 * (length + half) and all(
@@ -137,12 +139,20 @@ class _NearHeads:
 
     def __init__(self, heads: list[Arrowhead], reach: float) -> None:
         self.heads, self.reach = heads, reach
-        boxes = [(h.pixels[:, 0].min(), h.pixels[:, 1].min(), h.pixels[:, 0].max(), h.pixels[:, 1].max())
-                 for h in heads]
-        self.boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
+        self.boxes = np.asarray([_box(h) for h in heads], np.float64).reshape(-1, 4)
+
+    def add(self, head: Arrowhead) -> None:
+        """One more head (with pixels) to ask."""
+        self.heads.append(head)
+        self.boxes = np.vstack([self.boxes, np.asarray(_box(head), np.float64)[None]])
 
     def any_near(self, pt: Pt) -> bool:
         x0, y0, x1, y1 = self.boxes.T
         # a pixel of a box farther off than reach along x or y is farther than reach (a pixel's margin kept)
         off = np.maximum(np.maximum(x0 - pt[0], pt[0] - x1), np.maximum(y0 - pt[1], pt[1] - y1))
         return any(pixel_gap(self.heads[k].pixels, pt) <= self.reach for k in np.flatnonzero(off <= self.reach + 1))
+
+
+def _box(h: Arrowhead) -> tuple[float, float, float, float]:
+    """The bounding box (x0, y0, x1, y1) of a head's pixel centres."""
+    return h.pixels[:, 0].min(), h.pixels[:, 1].min(), h.pixels[:, 0].max(), h.pixels[:, 1].max()

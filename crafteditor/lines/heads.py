@@ -95,9 +95,15 @@ def _line_like(region: np.ndarray) -> bool:
     m = region.astype(np.uint8)
     if m.sum() < 8:
         return False
-    inner = cv2.distanceTransform(np.pad(m, 1), cv2.DIST_L2, 3)
+    inner = cv2.distanceTransform(_framed(m), cv2.DIST_L2, 3)
     (cx, cy), (a, b), _ = cv2.minAreaRect(row_ends(m))
     return max(a, b) > 4 * 2 * float(inner.max())
+
+
+def _framed(m: np.ndarray) -> np.ndarray:
+    """``np.pad(m, 1)`` of a uint8 mask (a frame of zeros: the distance map counts the image's edge as
+    background), by OpenCV: the same array without numpy's per-call overhead (8,000 calls a Mermaid export)."""
+    return cv2.copyMakeBorder(m, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
 
 
 def row_ends(m: np.ndarray) -> np.ndarray:
@@ -117,7 +123,7 @@ def _heads_on_thick_line(region: np.ndarray, residual: np.ndarray, coverage: np.
     """The heads on a line wider than the figure's ``lw``, found by opening it at its own width:
     twice the typical distance from its middle to its edge (the ridge of its distance map)."""
     m = region.astype(np.uint8)
-    inner = cv2.distanceTransform(np.pad(m, 1), cv2.DIST_L2, 3)[1:-1, 1:-1]
+    inner = cv2.distanceTransform(_framed(m), cv2.DIST_L2, 3)[1:-1, 1:-1]
     # (its edge pixels are maxima too, of 1: the anti-aliased rim's corners)
     ridge = inner[(inner >= cv2.dilate(inner, np.ones((3, 3), np.uint8))) & (inner > 1.0)]
     if ridge.size == 0:
@@ -159,7 +165,7 @@ def _line_joint(core: np.ndarray, grown: np.ndarray, residual: np.ndarray, box: 
     reach = k + 2
     X0, Y0, X1, Y1 = max(0, x0 - reach), max(0, y0 - reach), min(W, x1 + reach), min(H, y1 + reach)
     ink = residual[Y0:Y1, X0:X1].astype(np.uint8)
-    inner = cv2.distanceTransform(np.pad(ink, 1), cv2.DIST_L2, 3)[1:-1, 1:-1]
+    inner = cv2.distanceTransform(_framed(ink), cv2.DIST_L2, 3)[1:-1, 1:-1]
     at = (slice(y0 - Y0, y1 - Y0), slice(x0 - X0, x1 - X0))
     body = np.zeros(ink.shape, bool)
     body[at] = grown

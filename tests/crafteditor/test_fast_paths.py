@@ -105,6 +105,36 @@ def test_a_points_distance_to_a_box_is_the_contains_point_reading():
             assert dist_to_shape(p, s) == want
 
 
+def test_outline_boxes_leave_out_only_shapes_farther_than_asked():
+    """OutlineBoxes (which shapes a sketched line's end carried on is asked about) names every shape
+    that dist_to_shape puts within the distance, boxes and drawn faces (ellipses, diamonds) alike."""
+    import cv2
+
+    from crafteditor.assemble.geometry import OutlineBoxes, dist_to_shape
+    from crafteditor.shapes.detect import DetectedShape
+    from crafteditor.shapes.faces import Face
+
+    rng = np.random.default_rng(5)
+    shapes = []
+    for k in range(12):
+        x, y, w, h = (int(v) for v in rng.integers(0, 80, 2).tolist() + rng.integers(8, 30, 2).tolist())
+        filled = np.zeros((h, w), np.uint8)
+        if k % 3 == 0:
+            cv2.ellipse(filled, (w // 2, h // 2), (w // 2 - 1, h // 2 - 1), 0, 0, 360, 1, -1)
+        elif k % 3 == 1:
+            cv2.fillPoly(filled, [np.array([[w // 2, 0], [w - 1, h // 2], [w // 2, h - 1], [0, h // 2]], np.int32)], 1)
+        face = Face(paint=1, x=x, y=y, w=w, h=h, mask=filled > 0, filled=filled > 0)
+        kind = ("ellipse", "diamond", "box")[k % 3]
+        shapes.append(DetectedShape(shape=kind, x=float(x), y=float(y), w=float(w), h=float(h), fill=(255, 255, 255),
+                                    stroke=(0, 0, 0), stroke_px=float(rng.integers(1, 5)), iou=1.0, face=face))
+    boxes = OutlineBoxes(shapes)
+    for _ in range(400):
+        p = tuple(float(v) for v in rng.random(2) * 140 - 20)
+        for d in (0.5, 3.0, 9.0):
+            near = {k for k, s in enumerate(shapes) if dist_to_shape(p, s) <= d}
+            assert near <= set(boxes.within(p, d).tolist())
+
+
 def test_the_longest_gap_is_the_longest_run_of_false():
     """blobs.longest_gap (a chart axis's broken ink, the space between two letters) is the plain loop's count."""
     from crafteditor.blobs import longest_gap
