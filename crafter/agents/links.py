@@ -2,7 +2,13 @@
 them), each sentence is read as the names it says, in order, and the words between two of them. Names joined by
 "," / "and" / "or" are one list; a flow verb, an arrow or "from … to" between two lists links every name of the
 first to every name of the second ("A and B are passed to C"); a verb that reads backward ("C receives … from A",
-"B is produced by A") links them the other way.
+"B is produced by A") links them the other way. A sentence that opens on a name that acts ("SQANTI3 then
+classifies each isoform") continues from the last name the sentence before said, where neither is linked that way
+yet ("… collapsed into unique isoforms by isoseq collapse; SQANTI3 then classifies …").
+
+Measured on the dev briefs' plans alone (nodes / edges / groups F1): rules 0.5923 / 0.2446 / 0.4273 -> 0.5923 /
+0.2460 / 0.4273; rules with the name head's names 0.6363 / 0.2366 / 0.4315 -> 0.6363 / 0.2414 / 0.4315. (Any line
+opening on a list mark continuing from the line before as well: 0.2406 with the head, parallel items chained.)
 
 A link the reading already has, either way round, stays as it is; a link said negated ("A never writes to B") is
 not drawn.
@@ -13,6 +19,7 @@ from __future__ import annotations
 import re
 
 from crafter.agents.labels import labels_match
+from crafter.agents.prose import verb_lemma
 from crafter.agents.reading import BriefReading
 
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?;])\s+|\n+")
@@ -43,6 +50,7 @@ _FROM = re.compile(r"\bfrom\s+(?:the\s+|a\s+|an\s+)?$", re.I)
 _TO = re.compile(r"^\s*(?:to|into|towards)\s+(?:the\s+|a\s+|an\s+)?$", re.I)
 _CLAUSE_BREAK = re.compile(r"\b(?:while|whereas|but|although|unless|if|when|whose)\b|[:()]", re.I)
 _MAX_BETWEEN_WORDS = 8
+_OPENS = re.compile(r"\s*(?:[-*•·–]\s+|\(?\d{1,2}[.)]\s+)?(?:(?:the|a|an|then|next|finally)\s+)?", re.I)
 
 
 def _mentions(sentence: str, names: list[str]) -> list[tuple[int, int, str]]:
@@ -70,6 +78,14 @@ def _direction(before: str, between: str) -> int:
     return -1 if (m.lastgroup or "").startswith("b") else 1
 
 
+def _acts(after: str) -> bool:
+    """The words after a sentence's opening name make it act: a verb ("SQANTI3 then classifies each isoform")."""
+    words = re.findall(r"[a-z]+", after.lower())[:2]
+    if words[:1] == ["then"]:
+        words = words[1:]
+    return bool(words) and bool(verb_lemma(words[0])) and words[0] not in ("is", "are", "was", "were")
+
+
 def sentence_links(sentence: str, names: list[str]) -> list[tuple[str, str]]:
     """The links one sentence says between ``names`` (source first)."""
     spots = _mentions(sentence, names)
@@ -92,10 +108,22 @@ def sentence_links(sentence: str, names: list[str]) -> list[tuple[str, str]]:
 def read_links(text: str, reading: BriefReading) -> None:
     """Adds to ``reading`` the links its names' sentences say (see the module docstring)."""
     linked = {frozenset(p) for p in reading.relations}
+
+    def add(a: str, b: str) -> None:
+        if frozenset((a, b)) in linked or any(labels_match(a, x) and labels_match(b, y) or labels_match(a, y)
+                                              and labels_match(b, x) for x, y in reading.negated):
+            return
+        linked.add(frozenset((a, b)))
+        reading.relations.append((a, b))
+
+    last: str | None = None
     for sentence in _SENTENCE_SPLIT.split(_ARROW.sub(" -> ", text)):
         for a, b in sentence_links(sentence, reading.entities):
-            if frozenset((a, b)) in linked or any(labels_match(a, x) and labels_match(b, y) or labels_match(a, y)
-                                                  and labels_match(b, x) for x, y in reading.negated):
-                continue
-            linked.add(frozenset((a, b)))
-            reading.relations.append((a, b))
+            add(a, b)
+        spots = _mentions(sentence, reading.entities)
+        if last and spots and _OPENS.fullmatch(sentence[:spots[0][0]]) and spots[0][2] != last \
+                and _acts(sentence[spots[0][1]:]) \
+                and not any(t == spots[0][2] for _, t in reading.relations) \
+                and not any(s == last for s, _ in reading.relations):
+            add(last, spots[0][2])  # "… collapsed by isoseq collapse; SQANTI3 then classifies …"
+        last = spots[-1][2] if spots else None
