@@ -7,7 +7,7 @@ classifies each isoform") continues from the last name the sentence before said,
 yet ("… collapsed into unique isoforms by isoseq collapse; SQANTI3 then classifies …").
 
 Measured on the dev briefs' plans alone (nodes / edges / groups F1): rules 0.5923 / 0.2446 / 0.4273 -> 0.5923 /
-0.2460 / 0.4273; rules with the name head's names 0.6363 / 0.2366 / 0.4315 -> 0.6363 / 0.2414 / 0.4315. (Any line
+0.2462 / 0.4273; rules with the name head's names 0.6363 / 0.2366 / 0.4315 -> 0.6363 / 0.2416 / 0.4315. (Any line
 opening on a list mark continuing from the line before as well: 0.2406 with the head, parallel items chained.)
 
 A link the reading already has, either way round, stays as it is; a link said negated ("A never writes to B") is
@@ -70,6 +70,8 @@ def _direction(before: str, between: str) -> int:
     """1 where the words between two lists say the first feeds the second, -1 the other way, 0 neither."""
     if len(between.split()) > _MAX_BETWEEN_WORDS or _CLAUSE_BREAK.search(between):
         return 0
+    if len(_ARROW.findall(between)) > 1:
+        return 0  # "app.o + libfoo.a → ld → executable": a step between, whether or not it is a name
     if _ARROW.search(between) or _FROM.search(before) and _TO.match(between):
         return 1
     m = _CONNECTOR.search(between)

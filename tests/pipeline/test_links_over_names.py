@@ -27,6 +27,8 @@ def test_a_verb_that_reads_backward_links_the_other_way() -> None:
 def test_names_side_by_side_or_in_another_clause_are_not_linked() -> None:
     assert sentence_links("The sensor and the hub sit on one board.", ["sensor", "hub"]) == []
     assert sentence_links("The hub is fast, but the sensor feeds nothing.", ["hub", "sensor"]) == []
+    # a step between, named or not, is no link that skips it
+    assert sentence_links("app.o + libfoo.a -> ld -> executable", ["app.o", "libfoo.a", "executable"]) == []
 
 
 def test_links_are_read_between_the_name_heads_names() -> None:
