@@ -20,6 +20,7 @@ import re
 
 from crafter.agents.headed import headed_names, is_order
 from crafter.agents.labels import labels_match, normalise_label, slug_id
+from crafter.agents.links import read_links
 from crafter.agents.phrases import ITEM_RE, MAX_LABEL_WORDS, QUOTED_RE, clean_phrase, item_label, step_name
 from crafter.agents.prose import (
     GENERIC_WHOLES,
@@ -53,30 +54,6 @@ from crafter.spec import Edge, Figure, Group, Node, Panel
 _ARROW_RE = re.compile(r"\s*(?:-{1,2}>|=>|→|⟶|⇒|➔|➜|⟹)\s*")
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?;])\s+|\n+")
 
-# Flow verbs: "left <verb> right" means an edge left -> right (forward) or right -> left (backward).
-_FORWARD = [
-    r"(?:is|are)\s+(?:then\s+)?(?:fed|passed|sent|given|forwarded|piped|routed|handed)\s+(?:on\s+)?(?:in)?to",
-    r"(?:is|are)\s+(?:then\s+)?(?:connected|linked)\s+to",
-    r"(?:is|are)\s+followed\s+by", r"followed\s+by",
-    r"feeds?\s+(?:in)?to", r"feeds", r"feed",
-    r"pass(?:es)?\s+(?:[\w-]+\s+){0,2}?(?:on\s+)?(?:in)?to", r"sends?\s+(?:[\w-]+\s+){0,2}?to",
-    r"returns?\s+(?:[\w-]+\s+){0,2}?to", r"provides?\s+(?:[\w-]+\s+){0,2}?to",
-    r"goes\s+(?:in)?to", r"go\s+(?:in)?to", r"flows?\s+(?:in)?to", r"leads?\s+to", r"connects?\s+to",
-    r"outputs?\s+(?:in)?to", r"writes?\s+(?:in)?to", r"forwards?\s+(?:it\s+|them\s+)?to",
-    r"(?:is|are)\s+(?:then\s+)?(?:stored|saved|written|indexed|kept|cached|loaded)\s+in(?:to)?",
-    r"produces?", r"generates?", r"yields?", r"emits?", r"then", r"enters?", r"updates?", r"calls?",
-    r"triggers?", r"informs?", r"drives?", r"supervises?", r"controls?",
-]
-_BACKWARD = [
-    r"receives?\s+(?:\w+\s+)?from", r"reads?\s+from", r"takes?\s+(?:\w+\s+)?from", r"comes?\s+from",
-    r"(?:is|are)\s+(?:produced|generated|computed|derived|built)\s+(?:by|from)", r"depends?\s+on",
-]
-_CONNECTOR_RE = re.compile(
-    "|".join([f"(?P<f{i}>\\b{p}\\b)" for i, p in enumerate(_FORWARD)]
-             + [f"(?P<b{i}>\\b{p}\\b)" for i, p in enumerate(_BACKWARD)]),
-    re.I,
-)
-_FROM_TO_RE = re.compile(r"\bfrom\s+(?P<a>[^,;:]+?)\s+(?:to|into|towards)\s+(?P<b>[^,;:.]+)", re.I)
 _BOXED_RE = re.compile(  # members, a verb of place, a container, its name: one group
     r"^(?P<members>.+?)\s+(?:(?:are|is)\s+)?(?:sit|sits|live|lives|stay|stays|reside|resides|are|is|belong|belongs|"
     r"go|goes|placed|drawn|kept|put)(?:\s+together)?\s+(?:inside|in|within|under|into)\s+(?:a|one|the|a single)\s+"
@@ -621,6 +598,7 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     drop_generic_names(reading, brief)
     drop_remarks(reading, keep=(names or {}).get("node", []), text=brief)  # the model's own names are names
     read_listed_groups(reading, brief)
+    read_links(brief, reading)  # over the final names, the head's included
     names = list(reading.entities)
     if not names and not fallback:
         names = [n for n in [first_noun_phrase(brief)] if n]
