@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 
 from crafteditor.blobs import find_blobs
-from crafteditor.charts.mark_paints import mark_paints
+from crafteditor.charts.mark_paints import blend_of, mark_paints
 from crafteditor.paint import Paints, blend_position, distances, luma
 
 ABOVE = 8.0  # how far above the plot a legend's rows may stand, in type sizes
@@ -91,6 +91,14 @@ def find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: f
             if best is not None:
                 break
         near = None
+        if best is not None and best[1] in minor:
+            # a swatch drawn translucent is a paint of its own, too few pixels to be a series:
+            # the series it thins (matplotlib's legend handles at alpha 0.5)
+            kin = [q for q in major if 0.15 <= blend_of(paints.colors[best[1]], paints.colors[q],
+                                                        paints.background_rgb) <= 0.7]
+            if len(kin) == 1:
+                near = np.linalg.norm(sw - paints.colors[best[1]].astype(np.float32), axis=2) < 18
+                best = (best[0], kin[0])
         if best is None:
             # no swatch of a paint as drawn: one drawn translucent over the page
             near, p = _translucent_swatch(sw, paints, major + minor)
