@@ -11,8 +11,8 @@ import cv2
 import numpy as np
 
 from crafteditor.blobs import find_blobs
-from crafteditor.charts.mark_paints import mark_paints
-from crafteditor.paint import Paints, distances, luma
+from crafteditor.charts.mark_paints import blend_of, mark_paints
+from crafteditor.paint import Paints, blend_position, distances, luma
 
 ABOVE = 8.0  # how far above the plot a legend's rows may stand, in type sizes
 BELOW = 8.0  # how far below the plot's axis (past its ticks and title) a legend's row may stand (MultiQC's)
@@ -90,11 +90,25 @@ def find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: f
                     best = (n, p)
             if best is not None:
                 break
+        near = None
+        if best is not None and best[1] in minor:
+            # a swatch drawn translucent is a paint of its own, too few pixels to be a series:
+            # the series it thins (matplotlib's legend handles at alpha 0.5)
+            kin = [q for q in major if 0.15 <= blend_of(paints.colors[best[1]], paints.colors[q],
+                                                        paints.background_rgb) <= 0.7]
+            if len(kin) == 1:
+                near = np.linalg.norm(sw - paints.colors[best[1]].astype(np.float32), axis=2) < 18
+                best = (best[0], kin[0])
+        if best is None:
+            # no swatch of a paint as drawn: one drawn translucent over the page
+            near, p = _translucent_swatch(sw, paints, major + minor)
+            best = (int(near.sum()), p) if p is not None else None
         if best is not None:
             # a swatch ends with its entry's row; a bar beside a value label runs on down (the
             # next group's taller bar, left of a grouped bar's label, had named a series '110')
             below = paints.labels[int(r.bottom + 2):int(r.bottom + 2 + 0.6 * font), sx0:sx1]
-            near = np.linalg.norm(sw - paints.colors[best[1]].astype(np.float32), axis=2) < 18
+            if near is None:
+                near = np.linalg.norm(sw - paints.colors[best[1]].astype(np.float32), axis=2) < 18
             cols = near.any(axis=0)[:below.shape[1]]
             if below.size and (float((below == best[1]).mean()) >= 0.5
                                or (cols.any() and float((below[:, cols] == best[1]).mean()) >= 0.5)) \
@@ -183,6 +197,29 @@ def _key_box(labels: np.ndarray, paint: int, r, sx0: int, cols: np.ndarray, font
     row = labels[int(r.cy), sx0:max(sx0, int(r.x))] == paint
     on = np.flatnonzero(row)
     return on.size > 0 and on[0] > 0 and row.size - 1 - on[-1] >= 2
+
+
+def _translucent_swatch(sw: np.ndarray, paints: Paints, cands: list[int]) -> tuple[np.ndarray, int | None]:
+    """The swatch pixels and paint of a swatch drawn translucent over the page: a flat blend of a
+    vivid series paint with the background, most of its pixels one share of the way (Vega-Lite
+    draws a line chart's legend strokes at 0.7 opacity: (121, 154, 190) beside a line of
+    (76, 120, 168); no entry was found and the series '0' and '1' were 'series 1' and 'series 2').
+    Grey and dark paints are left out: the text's own anti-aliased edges are blends of those."""
+    bg = paints.background_rgb
+    best: tuple[int, np.ndarray, int | None] = (0, np.zeros(sw.shape[:2], bool), None)
+    for p in cands:
+        col = paints.colors[p].astype(np.float32)
+        if float(col.max() - col.min()) < 60:
+            continue
+        t, d = blend_position(sw, col, bg)
+        blend = (d <= 6) & (t >= 0.15) & (t <= 0.6)
+        if not blend.any():
+            continue
+        flat = blend & (np.abs(t - float(np.median(t[blend]))) <= 0.05)
+        n = int(flat.sum())
+        if n >= 8 and n > best[0]:
+            best = (n, flat, p)
+    return best[1], best[2]
 
 
 def _mask_glyphs(sw: np.ndarray, r, sx0: int, sy0: int) -> None:
