@@ -49,6 +49,7 @@ MAKERS: dict[str, str] = {
     "plantuml": "craftbench.makers.plantuml",
     "sequences": "craftbench.makers.sequences",
     "seq-real": "craftbench.makers.seq_real",
+    "seq-looks": "craftbench.makers.seq_looks",
     "tikz": "craftbench.makers.tikz",
     "tikz-wild": "craftbench.makers.tikz_wild",
 }

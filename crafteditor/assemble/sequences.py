@@ -329,6 +329,14 @@ def _lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: 
     # thin: no ink 5 px either side (a message crossing it aside)
     thin = rows[:, xl] & ~rows[:, xl - 5] & ~rows[:, xl + 5]
     frac = thin.mean(axis=0)
+    # a box across the column under the participant (a note over its lifeline, a fragment's tag: PlantUML's and
+    # Mermaid's notes and ``alt`` frames right under the row) hides the lifeline on its rows: read on the others
+    hidden = np.zeros(band, bool)
+    for j, t in enumerate(shapes):
+        if j != i and not t.is_group and t.y > s.y + s.h and t.x <= cx <= t.x + t.w:
+            hidden[max(0, int(t.y) - 2 - yb):max(0, int(math.ceil(t.y + t.h)) + 3 - yb)] = True
+    if hidden.any() and (~hidden).sum() >= 20:
+        frac = np.maximum(frac, thin[~hidden].mean(axis=0))
     # a dashed lifeline's stretch from under the box (its border and shadow) to the first thing
     # across it (a message, an activation bar from the first message on: PlantUML's) is read on
     # its own too; its dashes cover a third of it or more
