@@ -19,6 +19,7 @@ chart…); :func:`draw_makers` writes them with a ``manifest.json``, so the real
     craftbench makers mermaid-versions -o /tmp/makers/mmv -n 48 # real sources from repositories, Mermaid 8/9/10/11
     craftbench makers excalidraw-real -o /tmp/makers/exr -n 40  # real .excalidraw scenes from repositories, rough.js
     craftbench makers mpl-gallery -o /tmp/makers/mplg -n 80     # seaborn/SciencePlots/mplhep examples, truth off the Figure
+    craftbench makers seq-looks -o /tmp/makers/seq -n 72 --seed 15 # real sequences in Mermaid/PlantUML/js-sequence looks
     crafteditor bench -n 0 --real /tmp/makers/charts --split all --per-figure --json out.json
 
 Every record's split is ``drawn``: these are the project's own renderings, never the frozen real test split.
@@ -49,6 +50,7 @@ MAKERS: dict[str, str] = {
     "plantuml": "craftbench.makers.plantuml",
     "sequences": "craftbench.makers.sequences",
     "seq-real": "craftbench.makers.seq_real",
+    "seq-looks": "craftbench.makers.seq_looks",
     "tikz": "craftbench.makers.tikz",
     "tikz-wild": "craftbench.makers.tikz_wild",
 }

@@ -61,6 +61,7 @@ class Sequence:
     msgs: list[tuple[str, str, str, bool, bool]] = field(default_factory=list)  # (from, to, text, dotted, open)
     notes: list[tuple[str, list[str], str]] = field(default_factory=list)
     order: list[tuple[str, int]] = field(default_factory=list)  # ("msg" | "note", index) as the source has them
+    block: str = ""  # the Mermaid block as the repository holds it (init directives dropped)
 
 
 def _entity(m: re.Match) -> str:
@@ -88,7 +89,7 @@ def _open(arrow: str) -> bool:
 
 def parse_mermaid(block: str, repo: str, path: str, licence: str) -> Sequence | None:
     """A Mermaid ``sequenceDiagram`` block read into a :class:`Sequence` (``None``: something not understood)."""
-    seq = Sequence(repo, path, licence)
+    seq = Sequence(repo, path, licence, block=block)
     alias: dict[str, str] = {}
 
     def name(ident: str) -> str:

@@ -137,8 +137,8 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
     inner = [s for k, s in enumerate(shapes) if not s.is_group and k not in parts and k not in boxes
              and not _cell(s, xs)]
     plates = [shapes[k] for k in boxes if k not in parts]  # a message's label box: it runs through its middle
-    messages = [m for m in messages if not any(_through(s, m) and _covers(s, m) for s in inner)
-                and not any(_through(s, m) and abs(m.points[0][1] - s.cy) > 0.2 * s.h for s in plates)]
+    messages = [m for m in messages if not any(_through(s, m, 3) and _covers(s, m) for s in inner)
+                and not any(_through(s, m, 3) and abs(m.points[0][1] - s.cy) > 0.2 * s.h for s in plates)]
     if not messages:  # a sequence's participants talk to each other, not only to themselves
         return None
     messages += _self_messages(ink, rgb, found, messages)
@@ -160,10 +160,13 @@ def _cell(s: DetectedShape, xs: list[float], tol: float = 5.0) -> bool:
     return any(abs(s.x - x) <= tol for x in xs) and any(abs(s.x + s.w - x) <= tol for x in xs)
 
 
-def _through(s: DetectedShape, m: Message) -> bool:
+def _through(s: DetectedShape, m: Message, rim: float = -3.0) -> bool:
+    """Whether message ``m``'s row runs through box ``s`` (``rim`` px past its top and bottom: 3 takes in its
+    border, the row of a note's top or bottom side, which a box read as a label plate hides from the ends'
+    tests; -3 its inside only)."""
     y, xs = m.points[0][1], [p[0] for p in m.points]
     mid = (min(xs) + max(xs)) / 2
-    return s.y + 3 < y < s.y + s.h - 3 and s.x < mid < s.x + s.w
+    return s.y - rim < y < s.y + s.h + rim and s.x < mid < s.x + s.w
 
 
 def _covers(s: DetectedShape, m: Message) -> bool:
@@ -329,6 +332,14 @@ def _lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: 
     # thin: no ink 5 px either side (a message crossing it aside)
     thin = rows[:, xl] & ~rows[:, xl - 5] & ~rows[:, xl + 5]
     frac = thin.mean(axis=0)
+    # a box across the column under the participant (a note over its lifeline, a fragment's tag: PlantUML's and
+    # Mermaid's notes and ``alt`` frames right under the row) hides the lifeline on its rows: read on the others
+    hidden = np.zeros(band, bool)
+    for j, t in enumerate(shapes):
+        if j != i and not t.is_group and t.y > s.y + s.h and t.x <= cx <= t.x + t.w:
+            hidden[max(0, int(t.y) - 2 - yb):max(0, int(math.ceil(t.y + t.h)) + 3 - yb)] = True
+    if hidden.any() and (~hidden).sum() >= 20:
+        frac = np.maximum(frac, thin[~hidden].mean(axis=0))
     # a dashed lifeline's stretch from under the box (its border and shadow) to the first thing
     # across it (a message, an activation bar from the first message on: PlantUML's) is read on
     # its own too; its dashes cover a third of it or more
