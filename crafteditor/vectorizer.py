@@ -46,8 +46,7 @@ from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import Paints, farther_than, find_paints, prepare
 from crafteditor.photos import PhotoRegion, find_photos, photo_mask
 from crafteditor.shapes.badges import read_badges
-from crafteditor.shapes.detect import DetectedShape, detect_shapes, keep_shapes
-from crafteditor.shapes.pockets import between_nodes
+from crafteditor.shapes.detect import DetectedShape, between_nodes, detect_shapes, keep_shapes
 from crafteditor.shapes.polygons import polygon_paths
 from crafteditor.shapes.sketch import add_sketch_shapes, wobbly_outlines
 from crafteditor.sketch_lines import mend_sketch_lines

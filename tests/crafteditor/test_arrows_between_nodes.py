@@ -12,9 +12,8 @@ from PIL import Image, ImageDraw, ImageFont
 from crafteditor.config import Config
 from crafteditor.convert import convert
 from crafteditor.realset import norm_word
-from crafteditor.shapes.detect import DetectedShape
+from crafteditor.shapes.detect import DetectedShape, between_nodes
 from crafteditor.shapes.faces import Face
-from crafteditor.shapes.pockets import between_nodes
 from crafter.spec.model import Edge, Node
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
