@@ -57,4 +57,3 @@ def is_pocket(rgb: np.ndarray, background: tuple[int, int, int], box: tuple[floa
             two_inks |= bool(np.linalg.norm(across - down) > INK)
     # lines of two inks crossing (a frame's border and an edge): a grid or table drawn in one ink keeps its cells
     return runs_on >= 3 and two_inks
-
