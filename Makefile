@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 PORT    ?= 8501
 
-.PHONY: run test test-fast test-slow lint env node system fonts tex office plantuml reader clean
+.PHONY: run test test-fast test-slow lint env node system fonts excalidraw-fonts tex office plantuml reader clean
 
 # CPU PyTorch first: a bare torch requirement would otherwise pull a CUDA build.
 $(STAMP): pyproject.toml
@@ -22,7 +22,23 @@ $(STAMP): pyproject.toml
 $(NODE_STAMP): package.json
 	-npm install --no-audit --no-fund && touch $(NODE_STAMP)
 
-env: $(STAMP) $(NODE_STAMP)
+# Excalidraw's fonts (OFL) for `craftbench makers excalidraw*` (craftbench/makers/excalidraw.py font_dir): only the
+# npm package's dist/prod/fonts (the package itself would pull React), packed from the registry, its sha256 checked
+# before anything is unpacked. Redone after npm install (which drops what its lockfile does not name); a failure only
+# warns, and those makers' tests then skip with a reason.
+EXCALIDRAW_PKG    := @excalidraw/excalidraw@0.18.1
+EXCALIDRAW_SHA256 := b280d4b364b65cba264c5aa4e7435cc2ce6421eabbbef9765a56997a0fadf534
+EXCALIDRAW_FONTS  := node_modules/@excalidraw/excalidraw/dist/prod/fonts
+EXCALIDRAW_STAMP  := $(EXCALIDRAW_FONTS)/.installed
+$(EXCALIDRAW_STAMP): $(NODE_STAMP)
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	  tgz=$$tmp/$$(npm pack $(EXCALIDRAW_PKG) --pack-destination "$$tmp" --silent | tail -n 1) && \
+	  echo "$(EXCALIDRAW_SHA256)  $$tgz" | sha256sum --check --quiet - && \
+	  mkdir -p $(EXCALIDRAW_FONTS) && tar -xzf "$$tgz" -C $(EXCALIDRAW_FONTS) --strip-components=4 package/dist/prod/fonts && \
+	  touch $@ || echo "warning: could not install Excalidraw's fonts; the Excalidraw maker tests will be skipped"
+excalidraw-fonts: $(EXCALIDRAW_STAMP)
+
+env: $(STAMP) $(NODE_STAMP) $(EXCALIDRAW_STAMP)
 
 # Debian packages the tests need (Chromium for the browser test). Skipped when present.
 # Waits for the dpkg lock (another apt run) instead of failing; a failed install only

@@ -46,7 +46,7 @@ from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import Paints, farther_than, find_paints, prepare
 from crafteditor.photos import PhotoRegion, find_photos, photo_mask
 from crafteditor.shapes.badges import read_badges
-from crafteditor.shapes.detect import DetectedShape, detect_shapes
+from crafteditor.shapes.detect import DetectedShape, between_nodes, detect_shapes, keep_shapes
 from crafteditor.shapes.polygons import polygon_paths
 from crafteditor.shapes.sketch import add_sketch_shapes, wobbly_outlines
 from crafteditor.sketch_lines import mend_sketch_lines
@@ -362,7 +362,8 @@ def _shapes(rgb: np.ndarray, raw: np.ndarray, paints: Paints, config: Config, sc
     rereads = config.preset_name == "auto" and budget.rereads and budget.affords(budget_clock() - c0)
     shapes, sketched = add_sketch_shapes(raw, paints, config, scale, shapes, exclude=exclude,
                                          runs=runs if config.ocr else None, rereads=rereads)
-    return shapes, sketched, rereads
+    keep = between_nodes(shapes)  # two arrows between two stacked nodes wall off no box
+    return (shapes if len(keep) == len(shapes) else keep_shapes(shapes, keep)), sketched, rereads
 
 
 def _photos(image: RasterImage, paints: Paints, runs: list[TextRun], chart_mask: np.ndarray, config: Config,

@@ -16,9 +16,10 @@ The truth follows the real set's Excalidraw entries (``realset/manifest.json``):
 the real track's per-figure scores can be grouped by class.
 
 Fonts come from the npm package ``@excalidraw/excalidraw`` (``dist/prod/fonts``; OFL): from
-``node_modules`` or a folder named by ``CRAFTBENCH_EXCALIDRAW_FONTS`` (``npm pack @excalidraw/excalidraw``
-and unpack it, for instance). rough.js is read from ``node_modules/roughjs`` (Mermaid's dependency). The
-browser is the system's ``/usr/bin/chromium`` through Playwright, on a local page (no network).
+``node_modules`` (``make env`` packs the package from the registry, checks its sha256 and unpacks only its
+fonts there) or a folder named by ``CRAFTBENCH_EXCALIDRAW_FONTS``. rough.js is read from
+``node_modules/roughjs`` (Mermaid's dependency). The browser is the system's ``/usr/bin/chromium`` through
+Playwright, on a local page (no network).
 """
 
 from __future__ import annotations

@@ -33,6 +33,8 @@ DOUBLE_OUTLINE_PAD = 16  # rings read past a double outline (graphviz's doubleci
 SHADOW_FRINGE = 28.0  # colour distance from the surroundings within which a ring pixel is still theirs
 ROUND_CANVAS_IOU = 0.97  # a canvas-coloured face this round is a drawn circle...
 ROUND_CANVAS_SHARE = 0.75  # ...when this much of its surroundings is one surface (else 0.9)
+ON_OUTLINE = 3.0  # px (+ a stroke width): a pocket's side this near another node's outline lies on it
+SET_IN = 4.0  # px (+ two stroke widths): a pocket's side is set in this far from both nodes' sides on one end
 
 
 @dataclass
@@ -143,6 +145,47 @@ def keep_shapes(shapes: list[DetectedShape], keep: list[int]) -> list[DetectedSh
     index = {old: new for new, old in enumerate(keep)}
     return [replace(s, members=[index[m] for m in s.members if m in index]) if s.members else s
             for s in (shapes[i] for i in keep)]
+
+
+def between_nodes(shapes: list[DetectedShape]) -> list[int]:
+    """The indices of ``shapes`` that are no pocket between two nodes. Two arrows running back and forth
+    between two nodes stacked close (a state machine's 'state_req' over 'try_fill_buffer', 'while STATE_REQ'
+    written between the arrows) wall off a face with the nodes' own outlines: read as a labelled box, it
+    took both arrows as its sides and the edges were lost. Such a pocket is a box or rounded box whose top
+    lies on one node's bottom and its bottom on another's top (or its left on one's right and its right on
+    another's left), within both nodes' span and set in from their sides on one end (a class box's
+    compartments, in line with one another, are one shape with dividers by then)."""
+    nodes = [s for s in shapes if not s.is_group]
+
+    def spans(s: DetectedShape, across: bool) -> tuple[float, float, float, float]:
+        # (start, end) along the stacking, then (start, end) across it
+        return (s.y, s.y + s.h, s.x, s.x + s.w) if across else (s.x, s.x + s.w, s.y, s.y + s.h)
+
+    def pocket(b: DetectedShape) -> bool:
+        if b.is_group or b.dividers or b.shape not in ("box", "round"):
+            return False
+        for vertical in (True, False):
+            b0, b1, c0, c1 = spans(b, vertical)
+            for t in nodes:
+                if t is b:
+                    continue
+                t0, t1, d0, d1 = spans(t, vertical)
+                on = ON_OUTLINE + max(b.stroke_px, t.stroke_px)
+                if abs(t1 - b0) > on or not (d0 - on <= c0 and c1 <= d1 + on):
+                    continue
+                for u in nodes:
+                    if u is b or u is t:
+                        continue
+                    u0, u1, e0, e1 = spans(u, vertical)
+                    tol = ON_OUTLINE + max(b.stroke_px, u.stroke_px)
+                    if abs(u0 - b1) > tol or not (e0 - tol <= c0 and c1 <= e1 + tol):
+                        continue
+                    set_in = SET_IN + 2 * max(b.stroke_px, t.stroke_px, u.stroke_px)
+                    if min(c0 - d0, c0 - e0) > set_in or min(d1 - c1, e1 - c1) > set_in:
+                        return True
+        return False
+
+    return [i for i, s in enumerate(shapes) if not pocket(s)]
 
 
 def _polygon_shape(rgb: np.ndarray, paints: Paints, f: Face) -> DetectedShape | None:

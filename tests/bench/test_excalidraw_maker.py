@@ -1,7 +1,8 @@
 """`craftbench makers excalidraw`: sketches drawn with rough.js and Excalidraw's fonts, truth from the scene.
 
 Needs Chromium, Playwright, rough.js (``npm install``) and Excalidraw's fonts (the npm package
-``@excalidraw/excalidraw`` or ``CRAFTBENCH_EXCALIDRAW_FONTS``); skips cleanly without them."""
+``@excalidraw/excalidraw``, which ``make env`` unpacks, or ``CRAFTBENCH_EXCALIDRAW_FONTS``); skips cleanly
+without them."""
 
 from __future__ import annotations
 
