@@ -17,7 +17,8 @@ where it sets none). Nothing is fetched: shapes from draw.io's stencil libraries
 (``mxgraph.aws4.*``, ``mxgraph.gcp2.*``…) draw as their fallback (a plain box or nothing), and LaTeX labels as
 their source text; ``stencils`` counts such cells.
 
-Truth from the page's XML (:func:`truth`): ``text`` the words of every labelled cell (HTML stripped: tags,
+Truth from the page's XML (:func:`truth`), of the cells drawn (none hidden, none inside a collapsed container):
+``text`` the words of every labelled cell (HTML stripped: tags,
 entities, ``<br>`` as a space); ``nodes`` every vertex with words, except edge labels (a vertex whose parent is an
 edge: text only) and free text (``text;`` style) no edge reaches; ``edges`` every edge whose two ends reach
 labelled vertices, ``[source, target]`` (``[target, source]`` when its only arrowhead is at the start), listed
@@ -154,10 +155,22 @@ def cells(model: Element) -> list[dict]:
             arr = geo.find("Array")
             pts["waypoints"] = len(arr.findall("mxPoint")) if arr is not None else 0
         out.append({"id": el.get("id"), "parent": cell.get("parent"), "vertex": cell.get("vertex") == "1",
+                    "shown": cell.get("visible") != "0", "collapsed": cell.get("collapsed") == "1",
                     "edge": cell.get("edge") == "1", "source": cell.get("source"), "target": cell.get("target"),
                     "style": _style(cell.get("style")), "words": _words(label or ""), "geo": g, "points": pts,
                     "relative": geo is not None and geo.get("relative") == "1"})
     return out
+
+
+def drawn(cs: list[dict]) -> list[dict]:
+    """The cells the viewer draws: none hidden (``visible="0"``, a hidden layer) nor inside a collapsed one."""
+    by_id = {c["id"]: c for c in cs}
+
+    def shown(c: dict, depth: int = 0) -> bool:
+        p = by_id.get(c["parent"])
+        return c["shown"] and (p is None or depth > 50 or (not p["collapsed"] and shown(p, depth + 1)))
+
+    return [c for c in cs if shown(c)]
 
 
 def _boxes(cs: list[dict]) -> dict[str, tuple[float, float, float, float]]:
@@ -185,7 +198,7 @@ def _inside(p: tuple[float, float], b: tuple, grow: float) -> bool:
 
 def truth(model: Element) -> dict:
     """Text, nodes and edges of one page, as the module docstring says."""
-    cs = [c for c in cells(model) if c["id"] is not None]
+    cs = [c for c in drawn(cells(model)) if c["id"] is not None]
     by_id = {c["id"]: c for c in cs}
     boxes = _boxes(cs)
     edge_label = {c["id"] for c in cs if c["vertex"] and by_id.get(c["parent"], {}).get("edge")}
@@ -220,7 +233,7 @@ def truth(model: Element) -> dict:
 
 def classes(model: Element) -> dict:
     """What a page holds, for grouping a bench's rows: its edges' kinds and ends, its vertices' looks."""
-    cs = cells(model)
+    cs = drawn(cells(model))
     es, vs = [c for c in cs if c["edge"]], [c for c in cs if c["vertex"]]
     by_id = {c["id"]: c for c in cs}
     parents = {c["parent"] for c in vs}

@@ -65,6 +65,15 @@ def test_truth_reads_labels_edges_dangling_ends_and_directions():
     assert "HTTPS" in t["text"] and "Figure 1" in t["text"] and "<b>" not in t["text"]
 
 
+def test_cells_hidden_or_inside_a_collapsed_container_are_not_drawn():
+    hidden = MODEL.replace('<mxCell id="g" value="Cluster" style="swimlane;"',
+                           '<mxCell id="g" value="Cluster" style="swimlane;" collapsed="1"')
+    hidden = hidden.replace('<mxCell id="t" value="Figure 1"', '<mxCell id="t" value="Figure 1" visible="0"')
+    t = truth(pages(hidden.encode(), "x.drawio")[0][1])
+    assert "Worker" not in t["nodes"] and "Worker" not in t["text"] and "Figure 1" not in t["text"]
+    assert "Cluster" in t["nodes"]
+
+
 def test_a_dangling_end_inside_a_container_does_not_reach_it():
     inside = MODEL.replace('<mxPoint x="340" y="195" as="targetPoint"/>', '<mxPoint x="200" y="420" as="targetPoint"/>')
     t = truth(pages(inside.encode(), "x.drawio")[0][1])
