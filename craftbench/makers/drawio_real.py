@@ -251,6 +251,9 @@ def classes(model: Element) -> dict:
                             or "image" in v["style"]),
             "rounded": sum(1 for v in vs if v["style"].get("rounded") == "1"),
             "shadows": sum(1 for v in vs if v["style"].get("shadow") == "1"),
+            "gradients": sum(1 for v in vs if v["style"].get("gradientColor", "none") not in ("none", "")),
+            "captions_outside": sum(1 for v in vs if v["words"] and (v["style"].get("verticalLabelPosition") in
+                                    ("bottom", "top") or v["style"].get("labelPosition") in ("left", "right"))),
             "ellipses": sum(1 for v in vs if "ellipse" in v["style"])}
 
 

@@ -19,7 +19,7 @@ from craftbench.makers.drawio_real import harvest, pages, truth
 MODEL = """<mxGraphModel><root><mxCell id="0"/><mxCell id="1" parent="0"/>
 <mxCell id="a" value="&lt;b&gt;Web&lt;/b&gt;&lt;br&gt;client" style="rounded=1;html=1;" vertex="1" parent="1">
   <mxGeometry x="0" y="0" width="120" height="60" as="geometry"/></mxCell>
-<mxCell id="b" value="API" style="ellipse;whiteSpace=wrap;" vertex="1" parent="1">
+<mxCell id="b" value="API" style="ellipse;whiteSpace=wrap;gradientColor=#7ea6e0;" vertex="1" parent="1">
   <mxGeometry x="300" y="0" width="80" height="80" as="geometry"/></mxCell>
 <mxCell id="ab" style="edgeStyle=orthogonalEdgeStyle;" edge="1" parent="1" source="a" target="b">
   <mxGeometry relative="1" as="geometry"/></mxCell>
@@ -37,7 +37,7 @@ MODEL = """<mxGraphModel><root><mxCell id="0"/><mxCell id="1" parent="0"/>
   <mxGeometry relative="1" as="geometry"/></mxCell>
 <mxCell id="t" value="Figure 1" style="text;html=1;" vertex="1" parent="1">
   <mxGeometry x="0" y="500" width="80" height="20" as="geometry"/></mxCell>
-<mxCell id="icon" value="" style="shape=mxgraph.aws4.lambda;" vertex="1" parent="1">
+<mxCell id="icon" value="" style="shape=mxgraph.aws4.lambda;verticalLabelPosition=bottom;" vertex="1" parent="1">
   <mxGeometry x="500" y="0" width="40" height="40" as="geometry"/></mxCell>
 <mxCell id="bi" edge="1" parent="1" source="b" target="icon"><mxGeometry relative="1" as="geometry"/></mxCell>
 </root></mxGraphModel>"""
@@ -110,4 +110,6 @@ def test_harvest_keeps_licensed_pages_once_and_counts_the_rest(tmp_path):
     assert [(f["repo"], f["path"], f["page"]) for f in found] == [("o/licensed", "docs/arch.drawio", 0)]
     assert found[0]["licence"] == "MIT" and len(found[0]["commit"]) == 40
     assert unlicensed == 1 and malformed == 1
-    assert found[0]["classes"]["orthogonal"] == 1 and found[0]["classes"]["dangling_ends"] == 1
+    cl = found[0]["classes"]
+    assert cl["orthogonal"] == 1 and cl["dangling_ends"] == 1 and cl["gradients"] == 1 and cl["stencils"] == 1
+    assert cl["captions_outside"] == 0  # the icon's label would be set under it, but it has none
