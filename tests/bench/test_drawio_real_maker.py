@@ -9,9 +9,13 @@ import zlib
 from html import escape
 from urllib.parse import quote
 
+import numpy as np
+import pytest
 from mirror_helpers import bare_mirror
+from PIL import Image
 
-from craftbench.makers.drawio_real import harvest, pages, truth
+from craftbench.makers.drawio_real import ROOT, VIEWER, DrawioMakerError, harvest, pages, render, truth, viewer_js
+from crafteditor.browser import browser_missing
 
 # A box and an ellipse joined by a labelled edge (its label a child vertex), a diamond reached by a dangling end
 # 5 px off its outline, a container holding a box, an edge drawn backwards (its only head at the start), HTML
@@ -113,3 +117,20 @@ def test_harvest_keeps_licensed_pages_once_and_counts_the_rest(tmp_path):
     cl = found[0]["classes"]
     assert cl["orthogonal"] == 1 and cl["dangling_ends"] == 1 and cl["gradients"] == 1 and cl["stencils"] == 1
     assert cl["captions_outside"] == 0  # the icon's label would be set under it, but it has none
+
+
+def test_without_the_viewer_the_maker_says_what_to_install(tmp_path):
+    with pytest.raises(DrawioMakerError, match="npm install"):
+        viewer_js(tmp_path)
+
+
+def test_the_viewer_draws_a_page_with_its_labels_and_lines(tmp_path):
+    if browser_missing() or not (ROOT / VIEWER).is_file():
+        pytest.skip("no Chromium/Playwright or no draw.io viewer (npm install)")
+    png = tmp_path / "p.png"
+    render([(MODEL, "#ffffff", 1, png)])
+    ink = np.asarray(Image.open(png).convert("L")) < 128
+    h, w = ink.shape
+    assert 500 <= w <= 600 and 500 <= h <= 560  # the drawing's bounds (0..540 by 0..520) and a 10 px margin
+    assert ink[10:70, 10:130].any() and ink[10:90, 310:390].any()  # 'Web client' and 'API' with their outlines
+    assert not ink[300:460, 300:380].any()  # paper under the diamond: nothing drawn there
