@@ -23,7 +23,8 @@ entities, ``<br>`` as a space); ``nodes`` every vertex with words, except edge l
 edge: text only) and free text (``text;`` style) no edge reaches; ``edges`` every edge whose two ends reach
 labelled vertices, ``[source, target]`` (``[target, source]`` when its only arrowhead is at the start), listed
 once. An end reaches a vertex by its ``source`` / ``target`` attribute; a dangling end (a point, no attribute)
-reaches the smallest vertex whose box, grown by :data:`TOUCH` px, holds the point, a vertex holding other vertices
+reaches the smallest vertex, free text not counted, whose box, grown by :data:`TOUCH` px, holds the point (a
+caption set beside an arrow, 'or' between two arrows of a UML legend, is no end), a vertex holding other vertices
 (a container) only where the point lies within :data:`TOUCH` of its outline. An edge's own label is text only.
 
     craftbench makers drawio-real -o /tmp/makers/dio -n 60
@@ -213,8 +214,8 @@ def truth(model: Element) -> dict:
             return None
         ox, oy = boxes.get(e["parent"], (0, 0))[:2]
         p = (p[0] + ox, p[1] + oy)
-        hosts = [v for v, b in boxes.items() if v in named and _inside(p, b, TOUCH)
-                 and not (v in container and _inside(p, b, -TOUCH))]
+        hosts = [v for v, b in boxes.items() if v in named and "text" not in by_id[v]["style"]
+                 and _inside(p, b, TOUCH) and not (v in container and _inside(p, b, -TOUCH))]
         return min(hosts, key=lambda v: (boxes[v][2] - boxes[v][0]) * (boxes[v][3] - boxes[v][1])) if hosts else None
 
     edges, reached = [], set()

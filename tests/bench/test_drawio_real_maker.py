@@ -69,6 +69,12 @@ def test_truth_reads_labels_edges_dangling_ends_and_directions():
     assert "HTTPS" in t["text"] and "Figure 1" in t["text"] and "<b>" not in t["text"]
 
 
+def test_a_dangling_end_beside_free_text_does_not_reach_it():
+    beside = MODEL.replace('<mxPoint x="340" y="195" as="targetPoint"/>', '<mxPoint x="40" y="495" as="targetPoint"/>')
+    t = truth(pages(beside.encode(), "x.drawio")[0][1])
+    assert "Figure 1" not in t["nodes"] and all("Figure 1" not in e for e in t["edges"])
+
+
 def test_cells_hidden_or_inside_a_collapsed_container_are_not_drawn():
     hidden = MODEL.replace('<mxCell id="g" value="Cluster" style="swimlane;"',
                            '<mxCell id="g" value="Cluster" style="swimlane;" collapsed="1"')
