@@ -18,6 +18,7 @@ chart…); :func:`draw_makers` writes them with a ``manifest.json``, so the real
     craftbench makers gallery -o /tmp/makers/gallery -n 300     # Vega-Lite's and Altair's own examples, truth off the scene graph
     craftbench makers mermaid-versions -o /tmp/makers/mmv -n 48 # real sources from repositories, Mermaid 8/9/10/11
     craftbench makers excalidraw-real -o /tmp/makers/exr -n 40  # real .excalidraw scenes from repositories, rough.js
+    craftbench makers drawio-real -o /tmp/makers/dio -n 60       # real .drawio files (and exports), draw.io's viewer
     craftbench makers mpl-gallery -o /tmp/makers/mplg -n 80     # seaborn/SciencePlots/mplhep examples, truth off the Figure
     craftbench makers seq-looks -o /tmp/makers/seq -n 72 --seed 15 # real sequences in Mermaid/PlantUML/js-sequence looks
     crafteditor bench -n 0 --real /tmp/makers/charts --split all --per-figure --json out.json
@@ -37,6 +38,7 @@ from crafter.errors import CrafterError
 MAKERS: dict[str, str] = {
     "charts": "craftbench.makers.charts",
     "charts-spread": "craftbench.makers.charts_spread",
+    "drawio-real": "craftbench.makers.drawio_real",
     "excalidraw": "craftbench.makers.excalidraw",
     "gallery": "craftbench.makers.gallery",
     "excalidraw-states": "craftbench.makers.excalidraw_states",

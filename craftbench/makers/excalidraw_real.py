@@ -69,22 +69,34 @@ def licence_of(text: str) -> str | None:
     return next((name for name, pat in LICENCES if re.search(pat, text[:4000], re.I)), None)
 
 
-def png_scene(data: bytes) -> dict | None:
-    """The scene an Excalidraw PNG export embeds (its ``application/vnd.excalidraw+json`` tEXt chunk), or None."""
+def png_text(data: bytes, key: bytes) -> bytes | None:
+    """The value of a PNG's first ``tEXt`` chunk keyed ``key`` (zTXt: inflated), or None."""
     i = 8
     while i + 8 <= len(data):
         (n,) = struct.unpack(">I", data[i:i + 4])
-        if data[i + 4:i + 8] == b"tEXt":
-            key, _, value = data[i + 8:i + 8 + n].partition(b"\0")
-            if key == PNG_KEY:
+        kind = data[i + 4:i + 8]
+        if kind in (b"tEXt", b"zTXt"):
+            k, _, value = data[i + 8:i + 8 + n].partition(b"\0")
+            if k == key:
                 try:
-                    wrap = json.loads(value.decode("latin-1"))
-                    raw = wrap["encoded"].encode("latin-1")  # a byte string, one char per byte
-                    return json.loads((zlib.decompress(raw) if wrap.get("compressed") else raw).decode("utf-8"))
-                except (ValueError, KeyError, TypeError, AttributeError, zlib.error):
+                    return value if kind == b"tEXt" else zlib.decompress(value[1:])  # zTXt: a method byte first
+                except zlib.error:
                     return None
         i += 12 + n
     return None
+
+
+def png_scene(data: bytes) -> dict | None:
+    """The scene an Excalidraw PNG export embeds (its ``application/vnd.excalidraw+json`` tEXt chunk), or None."""
+    value = png_text(data, PNG_KEY)
+    if value is None:
+        return None
+    try:
+        wrap = json.loads(value.decode("latin-1"))
+        raw = wrap["encoded"].encode("latin-1")  # a byte string, one char per byte
+        return json.loads((zlib.decompress(raw) if wrap.get("compressed") else raw).decode("utf-8"))
+    except (ValueError, KeyError, TypeError, AttributeError, zlib.error):
+        return None
 
 
 def _box(e: dict) -> tuple[float, float, float, float]:
