@@ -28,6 +28,7 @@ from crafteditor.assemble.joins import bridge_gaps, extend_at_junctions, join_gr
 from crafteditor.assemble.label_cuts import through_labels
 from crafteditor.assemble.labels_on_edges import wrapped_label
 from crafteditor.assemble.leftovers import free_line
+from crafteditor.assemble.nodes import chain_links
 from crafteditor.assemble.plates import arrow_glyph_last
 from crafteditor.assemble.sequences import Sequence, explained
 from crafteditor.config import THEME
@@ -105,6 +106,7 @@ def edge_components(b: FigureBuilder, lines: list[LinePath], shapes: list[Detect
             out.extend(free_line(b, ln, pts))
             continue
         edges.append((_edge(b, ln, pts, ids, kinds), ln))
+    edges = _off_math_labels(b, edges, runs, text_targets, set(node_ids.values()), out)
     _label_edges(b, edges, runs, free, used, text_targets)
     if seq is None:  # parallel strands between two boxes: one link, the rest drawn as they are (bundles.py)
         edges, strands = one_per_bundle(edges, b.s, tuple(int(c) for c in b.paints.background_rgb))
@@ -113,6 +115,31 @@ def edge_components(b: FigureBuilder, lines: list[LinePath], shapes: list[Detect
     share_head_sizes([e for e, _ in edges])
     out.extend(e for e, _ in edges)
     return out, text_targets
+
+
+def _off_math_labels(b: FigureBuilder, edges: list[tuple[Edge, LinePath]], runs: list[TextRun],
+                     text_targets: dict[int, str], nodes: set[str], out: list[Any]) -> list[tuple[Edge, LinePath]]:
+    """``edges`` less those from a drawn node (its id in ``nodes``) to a math label
+    (:attr:`~crafteditor.ocr.runs.TextRun.math_label`) no chain runs through
+    (:func:`~crafteditor.assemble.nodes.chain_links`), or back: drawn as free lines into ``out``, the label
+    left free (taken off ``text_targets``) where no edge ends at it any more, to label an edge beside it or
+    stand as text. A variable's name at the end of a wire out of a node (d2l's LSTM C_t after the '+', its
+    tanh's branch fanning in to that wire) names the wire: the edges to it were false ones. Between two
+    labels (a commutative diagram's bare terms, janosh's thermo-ensemble-trafos) the arrow is the diagram's."""
+    links = chain_links(b, runs, text_targets, [e for e, _ in edges])
+    named = {cid for k, cid in text_targets.items() if runs[k].math_label and k not in links}
+    if not named:
+        return edges
+    kept = []
+    for e, ln in edges:
+        if (e.source in named and e.target in nodes) or (e.target in named and e.source in nodes):
+            out.extend(free_line(b, ln, [(p.x / b.s, p.y / b.s) for p in e.route or []]))
+        else:
+            kept.append((e, ln))
+    ends = {cid for e, _ in kept for cid in (e.source, e.target)}
+    for k in [k for k, cid in text_targets.items() if cid in named and cid not in ends]:
+        del text_targets[k]
+    return kept
 
 
 def _sequence_parts(b: FigureBuilder, seq: Sequence, node_ids: dict[int, str],

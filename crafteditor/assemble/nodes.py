@@ -183,6 +183,28 @@ def divider_paths(b: FigureBuilder, s: DetectedShape) -> list[Path]:
     return out
 
 
+def chain_links(b: FigureBuilder, runs: list[TextRun], targets: dict[int, str], edges: list[Any]) -> set[int]:
+    """The labels of ``targets`` (their ids by run) a chain of arrows runs through: an arrow's head points
+    into it and another arrow leaves it for a head elsewhere, the two meeting it on opposite sides (a
+    port's name at the ends of undirected links is no link; a line cut in two beside a port's name meets
+    it on one side)."""
+    into: dict[str, list[tuple[float, float]]] = {}
+    out_of: dict[str, list[tuple[float, float]]] = {}
+    for e in edges:
+        if getattr(e, "head", "none") == "none" or not getattr(e, "route", None):
+            continue
+        into.setdefault(e.target, []).append((e.route[-1].x, e.route[-1].y))
+        out_of.setdefault(e.source, []).append((e.route[0].x, e.route[0].y))
+    out = set()
+    for k, cid in targets.items():
+        r = runs[k]
+        c = b.pt((r.cx, r.cy))
+        if r.angle == 0 and any((p[0] - c.x) * (q[0] - c.x) + (p[1] - c.y) * (q[1] - c.y) < 0
+                                for p in into.get(cid, []) for q in out_of.get(cid, [])):
+            out.add(k)
+    return out
+
+
 def text_nodes(b: FigureBuilder, runs: list[TextRun], targets: dict[int, str], edges: list[Any],
                used: set[int], nodes: list[Any] = ()) -> list[Node]:  # type: ignore[assignment]
     """Labels without an outline that an arrow points into and another leaves, as nodes drawn without a
@@ -191,24 +213,11 @@ def text_nodes(b: FigureBuilder, runs: list[TextRun], targets: dict[int, str], e
     never counted as the graph's nodes). A label arrows only end at (a free end's 'real?') stays text.
     A label beside a node (within twice its height of the node's box: a port's name by its device) stays
     text. ``nodes``: the nodes found so far. The runs made nodes are added to ``used``."""
-    # an arrow's head points into it and another arrow leaves it for a head elsewhere: a chain runs
-    # through it (a port's name at the ends of undirected links is no node)
-    # (the two meet it on opposite sides: a line cut in two beside a port's name meets it on one side)
-    into: dict[str, list[tuple[float, float]]] = {}
-    out_of: dict[str, list[tuple[float, float]]] = {}
-    for e in edges:
-        if getattr(e, "head", "none") == "none" or not getattr(e, "route", None):
-            continue
-        into.setdefault(e.target, []).append((e.route[-1].x, e.route[-1].y))
-        out_of.setdefault(e.source, []).append((e.route[0].x, e.route[0].y))
     out = []
+    links = chain_links(b, runs, targets, edges)
     for k, cid in targets.items():
         r = runs[k]
-        if k in used or r.angle != 0:
-            continue
-        c = b.pt((r.cx, r.cy))
-        if not any((p[0] - c.x) * (q[0] - c.x) + (p[1] - c.y) * (q[1] - c.y) < 0
-                   for p in into.get(cid, []) for q in out_of.get(cid, [])):
+        if k in used or k not in links:
             continue
         near = b.box(r.x - 2 * r.h, r.y - 2 * r.h, r.w + 4 * r.h, r.h * 5)
         if any(n.box is not None and near.x < n.box.x + n.box.w and n.box.x < near.x + near.w

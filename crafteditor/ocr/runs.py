@@ -36,8 +36,10 @@ from crafteditor.ocr.lexicon import capital_i
 from crafteditor.ocr.scripts import find_shifts, with_markup
 from crafteditor.ocr.text_lines import TextLine
 from crafteditor.paint import darkest_color, distances
-from crafter.spec.markup import plain
+from crafter.spec.markup import plain, segments
 from crafter.spec.model import RectGeometry
+
+MATH_LABEL_CHARS = 5  # a math label's characters, scripts with them, at most (H_{t−1}: 4)
 
 
 @dataclass
@@ -65,6 +67,17 @@ class TextRun(RectGeometry):
         """The text a figure shows for this run: the marked reading where it is this run's
         (``text`` stays plain for the charts' number parsing: '10^{2}' is the tick 10²)."""
         return self.marked if self.marked and plain(self.marked) == self.text else self.text
+
+    @property
+    def math_label(self) -> bool:
+        """Whether this is a variable's name set level (A, X, C_t, x1, H_{t−1}): one or two characters,
+        a letter first, before its scripts, and no space. Beside a line it names the wire, as an edge's
+        label or free text: the pocket of paper it stands in is no node, and a line ending at it no edge
+        unless a chain runs through it (round 14's lone labels had made both: mamba3's A and X
+        wrapped in tall boxes between its lines, d2l's LSTM C_t an edge end)."""
+        body = segments(self.shown)[0][0] if self.text else ""
+        return (self.angle == 0 and " " not in self.text and len(self.text) <= MATH_LABEL_CHARS
+                and 0 < len(body) <= 2 and body[0].isalpha())
 
 
 def joined_glyphs(runs: tuple[TextRun, ...], x0: float, y0: float, x1: float, y1: float) -> np.ndarray:

@@ -43,6 +43,7 @@ from crafteditor.shapes.detect import DetectedShape, mark_groups
 from crafteditor.shapes.faces import Face
 from crafteditor.shapes.outlines import classify, ideal_mask, mask_iou
 
+CENTRED = 0.5  # a math label holds a hole whose box's margins round it are within this share of each other
 SKETCH_MIN_IOU = 0.78  # a wobbly hole must match its outline this well (a box vs an ellipse: 0.785)
 INK_CONTRAST = 45.0  # RGB distance from the paper that is pencil ink (sketchify's grey: ~70-130)
 ROUGH_PX = 0.9  # mean distance (px) between a hole's edge and its ideal outline that reads as hand-drawn
@@ -112,11 +113,10 @@ def add_sketch_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: fl
     """(``known`` plus the hand-drawn outlines, group frames marked over them all; whether any
     were found). ``rgb``: the pixels as decoded, text erased (a denoising median breaks a thin
     pencil line into dots); ``runs``: the text read, where given an outline must hold a label
-    (their centres are :func:`find_sketch_shapes`'s ``labels``), and a sketched table's body under
+    (:func:`find_sketch_shapes`'s ``labels``), and a sketched table's body under
     a typeset-looking header (an Excalidraw entity box: a filled header is a face, its unfilled
     body a sketched outline) is joined to it as a class box; ``rereads``: as :func:`find_sketch_shapes`'s."""
-    labels = [(r.cx, r.cy) for r in runs] if runs is not None else None  # a hand-drawn node holds a label
-    found = find_sketch_shapes(rgb, paints, config, scale, known, exclude, labels, rereads=rereads)
+    found = find_sketch_shapes(rgb, paints, config, scale, known, exclude, runs, rereads=rereads)
     if not found:
         return known, False
     shapes = known + found
@@ -129,11 +129,11 @@ def add_sketch_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: fl
 
 def find_sketch_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
                        known: list[DetectedShape], exclude: np.ndarray | None = None,
-                       labels: list[tuple[float, float]] | None = None,
+                       labels: list[TextRun] | None = None,
                        rereads: bool | None = None) -> list[DetectedShape]:
     """The hand-drawn outlines not already among ``known`` (nodes and frames, image pixels).
 
-    ``labels``: the centres of the text read; where given, an outline must hold one. Two
+    ``labels``: the text read; where given, an outline must hold one (:func:`_holds_label`). Two
     hand-drawn arrows running side by side between two boxes fence in a box-shaped pocket of
     paper (four on an Excalidraw request/response figure, each drawn as an empty node).
     Empty where ``config.sketch`` is 'off', or 'auto' and the outlines do not look hand-drawn, or where
@@ -157,8 +157,7 @@ def find_sketch_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: f
         if any(s.dividers and s.x - 4 <= x and x + w <= s.x + s.w + 4 and s.y - 4 <= y and y + h <= s.y + s.h + 4
                for s in known):
             continue  # a compartment of a class box already read
-        if labels is not None and not any(
-                0 <= cx - x < w and 0 <= cy - y < h and filled[int(cy - y), int(cx - x)] for cx, cy in labels):
+        if labels is not None and not any(_holds_label(r, x, y, filled) for r in labels):
             continue
         face = Face(paint=paints.background, x=x, y=y, w=w, h=h, mask=filled, filled=filled, soft=True)
         shape, iou = _sketch_class(face)
@@ -178,6 +177,23 @@ def find_sketch_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: f
     # nested holes: a frame's inside holds its members' outlines; a node's inner ring (a doubled
     # stroke) is the same node
     return _drop_doubles(shapes)
+
+
+def _holds_label(r: TextRun, x: int, y: int, filled: np.ndarray) -> bool:
+    """Whether the hole ``filled`` (its box's corner at ``x``, ``y``) holds the label ``r``: its centre
+    inside, and a math label (:attr:`~crafteditor.ocr.runs.TextRun.math_label`) centred in the hole's
+    box too, its margins either way within :data:`CENTRED` of each other. A variable's name beside a line
+    stands in a pocket of paper the lines and boxes fence in (mamba3's A and X between its wires, margins
+    0.04-0.4 of each other: read as hand-drawn nodes, the whole figure was read again as a sketch); a
+    hand-drawn node's letter is set in its middle."""
+    h, w = filled.shape
+    cx, cy = r.cx - x, r.cy - y
+    if not (0 <= cx < w and 0 <= cy < h and filled[int(cy), int(cx)]):
+        return False
+    if not r.math_label:
+        return True
+    margins = ((r.x - x, x + w - r.right), (r.y - y, y + h - r.bottom))
+    return all(min(a, b) >= CENTRED * max(a, b) for a, b in margins)
 
 
 def looks_rough(found: list[tuple[DetectedShape, float, float, float]]) -> bool:
