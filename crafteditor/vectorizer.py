@@ -30,6 +30,7 @@ from crafteditor.assemble.builder import FigureBuilder
 from crafteditor.assemble.figure import build_figure
 from crafteditor.assemble.leftovers import free_line
 from crafteditor.assemble.seq_reread import first_messages, lost_sequence
+from crafteditor.blobs import hull_mask
 from crafteditor.charts import detect_charts
 from crafteditor.config import PRESETS, Config, budget_clock, past
 from crafteditor.hand_text import fit_hand_lettering
@@ -440,6 +441,10 @@ def _shape_mask(shapes: list[DetectedShape], shape: tuple[int, int]) -> np.ndarr
         x1, y1 = min(W, f.x + f.w + ring), min(H, f.y + f.h + ring)
         local = np.zeros((y1 - y0, x1 - x0), np.uint8)
         _paste(local, f.filled, f.x - x0, f.y - y0)
+        if s.is_group and local.any():
+            # a frame's outline is its hull: links crossing its border wall off notches of its face
+            # (a basis curve from a node inside up through the top border), whose sides are those links
+            local = hull_mask(local).astype(np.uint8)
         grown = cv2.dilate(local, np.ones((2 * ring + 1, 2 * ring + 1), np.uint8)).astype(bool)
         if s.is_group:
             own = np.zeros_like(grown)
