@@ -129,3 +129,10 @@ def joined_groups(n: int, pairs: Iterable[tuple[int, int]]) -> list[int]:
     edges = np.asarray(list(pairs), np.int64).reshape(-1, 2)
     graph = coo_matrix((np.ones(len(edges)), (edges[:, 0], edges[:, 1])), shape=(n, n))
     return connected_components(graph, directed=False)[1].tolist()
+
+
+def hull_mask(mask: np.ndarray) -> np.ndarray:
+    """The convex hull of a mask's pixels (some set), as a mask."""
+    out = np.zeros(mask.shape, np.uint8)
+    cv2.fillConvexPoly(out, cv2.convexHull(cv2.findNonZero(mask.astype(np.uint8))), 1)
+    return out.astype(bool)

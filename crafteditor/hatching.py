@@ -24,7 +24,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from crafteditor.blobs import find_blobs
+from crafteditor.blobs import find_blobs, hull_mask
 from crafteditor.loading import RasterImage
 from crafteditor.paint import channel_max
 
@@ -147,7 +147,7 @@ def slits_filled(rgb: np.ndarray, paper: np.ndarray, off: np.ndarray) -> np.ndar
         x0, y0 = max(0, x - WINDOW), max(0, y - WINDOW)
         sl = np.s_[y0:y + h + WINDOW, x0:x + w + WINDOW]
         for _region, strokes in _hatches(slit[sl], SLIT_DENSE, WINDOW, STROKE_PX):
-            region = _hull(strokes)  # the strokes span the shape: their hull is its inside (a circle's, a diamond's)
+            region = hull_mask(strokes)  # the strokes span the shape: their hull is its inside (a circle's, a diamond's)
             fill = region & (tint[sl] > 0) & (off[sl] <= SLIT_FILL)  # not the label's or outline's ink
             if fill.sum() < (region & (slit[sl] > 0)).sum():
                 continue
@@ -161,13 +161,6 @@ def slits_filled(rgb: np.ndarray, paper: np.ndarray, off: np.ndarray) -> np.ndar
             px[_off_blend(px, paper, hue) < SLIT_BLEND] = hue  # the slits' anti-aliased rims: painted too
             out[sl][region] = np.clip(px + 0.5, 0, 255).astype(np.uint8)
     return out
-
-
-def _hull(mask: np.ndarray) -> np.ndarray:
-    """The convex hull of a mask's pixels, as a mask."""
-    out = np.zeros(mask.shape, np.uint8)
-    cv2.fillConvexPoly(out, cv2.convexHull(cv2.findNonZero(mask.astype(np.uint8))), 1)
-    return out.astype(bool)
 
 
 def hatch_regions(rgb: np.ndarray, off: np.ndarray) -> list[tuple[tuple[slice, slice], np.ndarray, np.ndarray]]:

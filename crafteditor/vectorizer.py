@@ -30,6 +30,7 @@ from crafteditor.assemble.builder import FigureBuilder
 from crafteditor.assemble.figure import build_figure
 from crafteditor.assemble.leftovers import free_line
 from crafteditor.assemble.seq_reread import first_messages, lost_sequence
+from crafteditor.blobs import hull_mask
 from crafteditor.charts import detect_charts
 from crafteditor.config import PRESETS, Config, budget_clock, past
 from crafteditor.hand_text import fit_hand_lettering
@@ -198,8 +199,8 @@ def _read(source: ImageSource | RasterImage, config: Config, *, name: str | None
         return again
     if config.ocr and shapes and not budget.over("badges"):
         runs += read_badges(image.rgb, shapes, runs, get_engine(config.ocr_threads), config, image.scale)
-    shape_mask = _shape_mask(shapes, rgb.shape[:2])
     wobbly = wobbly_outlines(shapes)  # hand-drawn: an Excalidraw export's boxes (or ellipses) read as typeset
+    shape_mask = _shape_mask(shapes, rgb.shape[:2], hulled=not (sketched or wobbly))
     watch.lap("shapes")
     budget.ran("shapes")
 
@@ -430,8 +431,9 @@ def _paste(into: np.ndarray, part: np.ndarray, x: int, y: int, *, union: bool = 
             into[y + sy:y + ey, x + sx:x + ex] = part[sy:ey, sx:ex]
 
 
-def _shape_mask(shapes: list[DetectedShape], shape: tuple[int, int]) -> np.ndarray:
-    """Pixels a shape explains: its face, its stroke ring, and for nodes everything inside."""
+def _shape_mask(shapes: list[DetectedShape], shape: tuple[int, int], hulled: bool = True) -> np.ndarray:
+    """Pixels a shape explains: its face, its stroke ring, and for nodes everything inside; ``hulled``: a
+    group's ring follows its face's hull (a pencilled frame's wobbling stroke strays from its hull: not there)."""
     H, W = shape
     m = np.zeros(shape, bool)
     for s in shapes:
@@ -441,6 +443,10 @@ def _shape_mask(shapes: list[DetectedShape], shape: tuple[int, int]) -> np.ndarr
         x1, y1 = min(W, f.x + f.w + ring), min(H, f.y + f.h + ring)
         local = np.zeros((y1 - y0, x1 - x0), np.uint8)
         _paste(local, f.filled, f.x - x0, f.y - y0)
+        if hulled and s.is_group and local.any():
+            # a frame's outline is its hull: links crossing its border wall off notches of its face
+            # (a basis curve from a node inside up through the top border), whose sides are those links
+            local = hull_mask(local).astype(np.uint8)
         grown = cv2.dilate(local, np.ones((2 * ring + 1, 2 * ring + 1), np.uint8)).astype(bool)
         if s.is_group:
             own = np.zeros_like(grown)

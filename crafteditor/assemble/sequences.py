@@ -376,6 +376,8 @@ def _lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: 
                and abs(shapes[j].h - s.h) <= max(3.0, 0.04 * s.h) for j in below)
     if y1 - yb < (max(40, 1.2 * s.h) if twin else max(60, 2.5 * s.h)):
         return None
+    if _heads_into_box(ink, yb, lx, x, y1, shapes, i):
+        return None
     n = int(y1) - yb
     # the column's ink width and colour, on rows where it stands alone
     alone = ink[:n, lx - 4:lx + 5].sum(axis=1)
@@ -387,6 +389,27 @@ def _lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: 
     foot = min(below, key=lambda j: shapes[j].y) if below else None
     return Lifeline(node=i, x=float(x), y0=float(s.y + s.h), y1=float(y1), width=width, color=color,
                     style="solid" if on > 0.85 else "dashed", bottom=foot)
+
+
+def _heads_into_box(ink: np.ndarray, yb: int, lx: int, x: float, y1: float, shapes: list[DetectedShape],
+                    i: int) -> bool:
+    """Whether the column on ``lx`` of ``ink`` (its rows from ``yb``) runs into a box under box ``i`` through an
+    arrowhead: a top-down flowchart's chain of links (each node's link into the next), no lifeline. A lifeline
+    carries no head along itself (a real Mermaid flowchart's column of seven nodes had read as two lifelines,
+    its links as messages between them). A head: rows just above the box's top inked 5 px wide or more but
+    not across the whole strip (a message crossing there), under a thin shaft."""
+    for j, t in enumerate(shapes):
+        if j == i or t.is_group or not (t.x < x < t.x + t.w) or not (yb + 12 < t.y <= y1 + 2):
+            continue
+        top = int(t.y) - yb
+        strip = ink[:, max(0, lx - 7):lx + 8]
+        tip, shaft = strip[max(0, top - 12):max(0, top - 1)], strip[max(0, top - 30):max(0, top - 16)]
+        if not len(tip) or not len(shaft) or shaft.sum(axis=1).max() > 3:
+            continue
+        wide = tip.sum(axis=1)
+        if ((wide >= 5) & ~tip[:, 0] & ~tip[:, -1]).any():
+            return True
+    return False
 
 
 def _runs_on(ink: np.ndarray, yb: int, lx: int, t: DetectedShape) -> bool:
