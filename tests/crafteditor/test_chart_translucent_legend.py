@@ -87,3 +87,18 @@ def test_a_real_one_category_among_capital_letters_in_a_vega_lite_bar_chart():
     img = np.asarray(Image.open(io.BytesIO(vlc.vegalite_to_png(json.dumps(spec), scale=1))).convert("RGB"))
     names = {r.get("x") for c in convert(img).figure.of_kind("chart") for r in c.spec["data"]["values"]}
     assert "1" in names and "I" not in names
+
+
+def test_a_pale_series_of_its_own_keeps_its_name():
+    """tab20's light blue is a blend of its blue with the page, and a stacked bar's thin slice has few
+    pixels: still a series with marks of its own, not a translucent key of the blue one (the blue bars
+    had been named 'extra' and the slice left 'series 2')."""
+    cats = ["a", "b", "c", "d"]
+    full, extra = [10, 12, 9, 11], [0.6, 0.5, 0.7, 0.4]
+    fig, ax = plt.subplots(figsize=(5, 3.5))
+    ax.bar(cats, extra, color="#aec7e8", label="extra")
+    ax.bar(cats, full, bottom=extra, color="#1f77b4", label="full")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    _, rows = read_rows(convert(mpl_png(fig)))
+    assert {s for s, _, _ in rows} == {"extra", "full"}
+    assert all(y > 5 for s, _, y in rows if s == "full") and all(y < 1 for s, _, y in rows if s == "extra")
