@@ -55,16 +55,30 @@ def read_hanging(rgb: np.ndarray, bg: np.ndarray, columns: list[tuple[float, flo
 
 
 _CAPITAL_OF = {"1": "I", "l": "I", "|": "I", "0": "O"}  # a lone glyph read alone: a sans-serif I is a stroke
+STROKE_FILL = 0.85  # share of its box a lone upright stroke inks (a '1' with its flag: about 0.65)
 
 
 def _capitals_mended(labels: list[TextRun]) -> list[TextRun]:
     """Labels of one capital letter each (A to I, Vega-Lite's example data) where one lone
     stroke or ring among them was read as a digit or a small L: it is the capital ('I' read '1'
-    had named a bar '1' in fifteen of the gallery's bar charts)."""
+    had named a bar '1' in fifteen of the gallery's bar charts). Only the capital that the letter
+    beside it leads to (H, then I), not one already there, and an I only where the ink is a plain
+    stroke: a real category '1' or '0' among letters (sorted first, by 'A') stays a digit."""
     letters = [r.text for r in labels if len(r.text) == 1 and r.text.isalpha() and r.text.isupper()]
     if len(letters) < 3 or len(letters) + 1 < len(labels):
         return labels
-    return [replace(r, text=_CAPITAL_OF[r.text]) if r.text in _CAPITAL_OF else r for r in labels]
+    out = list(labels)
+    for i, r in enumerate(labels):
+        cap = _CAPITAL_OF.get(r.text)
+        if cap is None or cap in letters:
+            continue
+        beside = [labels[j].text for j in (i - 1, i + 1) if 0 <= j < len(labels)]
+        if not any(t in letters and abs(ord(t) - ord(cap)) == 1 for t in beside):
+            continue
+        if cap == "I" and (not r.glyphs.size or float(np.mean(r.glyphs)) < STROKE_FILL):
+            continue
+        out[i] = replace(r, text=cap)
+    return out
 
 
 def turned_readings(rgb: np.ndarray, labels: list[TextRun], config: Config) -> list[str] | None:

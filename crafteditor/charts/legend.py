@@ -16,6 +16,7 @@ from crafteditor.paint import Paints, blend_position, distances, luma
 
 ABOVE = 8.0  # how far above the plot a legend's rows may stand, in type sizes
 BELOW = 8.0  # how far below the plot's axis (past its ticks and title) a legend's row may stand (MultiQC's)
+SWATCH_ONLY = 3  # a translucent key's paint: all its pixels within this many times those by its entry
 SWATCH_GLYPHS = "■□●○▪▲◆-—–"  # a legend's swatch as OCR reads it, before the entry's name
 
 
@@ -93,9 +94,13 @@ def find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: f
         near = None
         if best is not None and best[1] in minor:
             # a swatch drawn translucent is a paint of its own, too few pixels to be a series:
-            # the series it thins (matplotlib's legend handles at alpha 0.5)
-            kin = [q for q in major if 0.15 <= blend_of(paints.colors[best[1]], paints.colors[q],
-                                                        paints.background_rgb) <= 0.7]
+            # the series it thins (matplotlib's legend handles at alpha 0.5); not a paint with marks
+            # of its own outside the swatch (tab20's light blue, a blend of its blue and white, is a
+            # series: a stacked bar's thin slice had been named for the blue bars)
+            swatch_only = int((paints.labels == best[1]).sum()) <= SWATCH_ONLY * int(
+                (paints.labels[sy0:sy1, sx0:sx1] == best[1]).sum())
+            kin = [q for q in major if swatch_only and 0.15 <= blend_of(
+                paints.colors[best[1]], paints.colors[q], paints.background_rgb) <= 0.7]
             if len(kin) == 1:
                 near = np.linalg.norm(sw - paints.colors[best[1]].astype(np.float32), axis=2) < 18
                 best = (best[0], kin[0])
@@ -204,7 +209,7 @@ def _translucent_swatch(sw: np.ndarray, paints: Paints, cands: list[int]) -> tup
     vivid series paint with the background, most of its pixels one share of the way (Vega-Lite
     draws a line chart's legend strokes at 0.7 opacity: (121, 154, 190) beside a line of
     (76, 120, 168); no entry was found and the series '0' and '1' were 'series 1' and 'series 2').
-    Grey and dark paints are left out: the text's own anti-aliased edges are blends of those."""
+    Paints of little chroma (grey, black) are left out: the text's own anti-aliased edges are blends of those."""
     bg = paints.background_rgb
     best: tuple[int, np.ndarray, int | None] = (0, np.zeros(sw.shape[:2], bool), None)
     for p in cands:
