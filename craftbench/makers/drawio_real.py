@@ -32,12 +32,10 @@ caption set beside an arrow, 'or' between two arrows of a UML legend, is no end)
 
 from __future__ import annotations
 
-import base64
 import html
 import random
 import re
 import sys
-import zlib
 from pathlib import Path
 from urllib.parse import unquote
 from xml.etree.ElementTree import Element, tostring
@@ -49,7 +47,8 @@ from craftbench.makers.browser import scaled_pages
 from craftbench.makers.excalidraw_real import licence_of, png_text
 from craftbench.makers.mermaid_versions import RealSet
 from craftbench.makers.mirrors import git, git_bytes, mirror_root
-from crafter.errors import CrafterError
+from crafter.errors import CrafterError, InputError
+from crafter.formats.drawio.reader import inflate_diagram
 
 ROOT = Path(__file__).resolve().parents[2]
 VIEWER = "node_modules/docusaurus-plugin-drawio/viewer.min.js"
@@ -80,10 +79,11 @@ def _xml(text: str | bytes) -> Element | None:
 
 
 def _inflate(text: str) -> Element | None:
-    """A compressed page (base64 of raw deflate of the URL-encoded model) as its ``mxGraphModel``."""
+    """A compressed page (base64 of raw deflate of the URL-encoded model) as its ``mxGraphModel``; None where it
+    does not decompress or would inflate beyond ``MAX_INFLATED_BYTES`` (a bomb in a mirrored file)."""
     try:
-        return _xml(unquote(zlib.decompress(base64.b64decode(text.strip()), -15).decode("utf-8")))
-    except (ValueError, zlib.error, UnicodeDecodeError):
+        return _xml(inflate_diagram(text))
+    except InputError:
         return None
 
 
@@ -329,18 +329,27 @@ DRAW_JS = r"""([xml, bg]) => {
 }"""
 
 
-def render(jobs: list[tuple[str, str, int, Path]]) -> None:
-    """Draw each (model XML, background, device scale, PNG path) with draw.io's viewer in one headless Chromium."""
+def render(jobs: list[tuple[str, str, int, Path]]) -> dict[Path, str]:
+    """Draw each (model XML, background, device scale, PNG path) with draw.io's viewer in one headless Chromium;
+    the pages the viewer could not draw (PNG path -> why; none written), the others drawn all the same."""
+    from playwright.sync_api import Error as PlaywrightError  # heavy: a browser driver, needed only to draw
+
     js = viewer_js().read_text(encoding="utf-8")
+    failed: dict[Path, str] = {}
     with scaled_pages(DrawioMakerError, "draw.io") as pages_at:
         for xml, bg, scale, png in jobs:
             page = pages_at(scale)
-            page.set_content(PAGE)
-            # no resource bundles or style sheets fetched: the viewer's defaults are built in
-            page.add_script_tag(content="window.mxLoadResources = false; window.mxLoadStylesheets = false;")
-            page.add_script_tag(content=js)
-            page.evaluate(DRAW_JS, [xml, bg])
-            page.locator("#c").screenshot(path=str(png))
+            try:
+                page.set_content(PAGE)
+                # no resource bundles or style sheets fetched: the viewer's defaults are built in
+                page.add_script_tag(content="window.mxLoadResources = false; window.mxLoadStylesheets = false;")
+                page.add_script_tag(content=js)
+                page.evaluate(DRAW_JS, [xml, bg])
+                page.locator("#c").screenshot(path=str(png))
+            except PlaywrightError as e:  # a page the viewer chokes on: skipped, the batch goes on
+                failed[png] = str(e).splitlines()[0] if str(e) else type(e).__name__
+                png.unlink(missing_ok=True)
+    return failed
 
 
 def _slug(s: str) -> str:
@@ -375,5 +384,8 @@ def draw(figs: Path, n: int = 60, seed: int = 0) -> list[dict]:
                         "path": src["path"], "commit": src["commit"], "licence": src["licence"],
                         "page": src["page"], "page_name": src["page_name"], "scale": scale, **src["classes"],
                         "text": t["text"], "nodes": t["nodes"], "edges": t["edges"]})
-    render(jobs)
-    return records
+    failed = render(jobs)
+    for png, why in failed.items():
+        print(f"drawio-real: {png.name} not drawn: {why}", file=sys.stderr)
+        png.with_suffix(".xml").unlink(missing_ok=True)
+    return [r for r in records if figs / Path(r["file"]).name not in failed]
