@@ -8,7 +8,8 @@ a licence file we can name (:func:`craftbench.makers.excalidraw_real.licence_of`
 inflated (base64, raw deflate, URL-encoding: :func:`pages`). Every page of a file is its own figure. A source a
 real-set figure may have come from is left out (``mermaid_versions.RealSet``: a real-set figure of its repository
 in its directory or of its name, or any real-set figure sharing most node labels; only the count is told); a page
-is drawn once however many paths hold it; a file that does not parse is skipped and counted.
+is drawn once however many paths hold it; a file that does not parse (or holds a coordinate that is no number)
+is skipped and counted.
 
 The renderer is draw.io's viewer (``viewer.min.js`` of draw.io 16.6.4, Apache-2.0, as the npm package
 ``docusaurus-plugin-drawio`` 0.4.0 ships it: ``npm install`` at the repository root): each page is decoded into the
@@ -294,8 +295,12 @@ def harvest(mirror: Path | None = None, real: RealSet | None = None) -> tuple[li
             if found is None:
                 malformed += 1
                 continue
-            for k, (name, model) in enumerate(found):
-                t = truth(model)
+            try:
+                read = [(k, name, model, truth(model), classes(model)) for k, (name, model) in enumerate(found)]
+            except ValueError:  # a coordinate that is no number ('12px'): the file is malformed, the rest go on
+                malformed += 1
+                continue
+            for k, name, model, t, cl in read:
                 key = tostring(model)
                 if not (MIN_NODES <= len(t["nodes"]) <= MAX_NODES and len(t["edges"]) >= MIN_EDGES) or key in seen:
                     continue
@@ -303,7 +308,7 @@ def harvest(mirror: Path | None = None, real: RealSet | None = None) -> tuple[li
                     continue
                 seen.add(key)
                 out.append({"repo": repo, "path": path, "commit": commit, "licence": licence, "page": k,
-                            "page_name": name, "model": key.decode("utf-8"), "truth": t, "classes": classes(model)})
+                            "page_name": name, "model": key.decode("utf-8"), "truth": t, "classes": cl})
     return out, unlicensed, malformed
 
 

@@ -112,6 +112,7 @@ def test_harvest_keeps_licensed_pages_once_and_counts_the_rest(tmp_path):
     (work / "docs/copy.drawio").write_text(MXFILE)  # the same page again: drawn once
     (work / "docs/broken.drawio").write_text("<mxfile><diagram>!!notbase64</diagram></mxfile>")
     (work / "docs/pom.xml").write_text("<project/>")  # XML that is no draw.io document: not counted
+    (work / "docs/units.drawio").write_text(MXFILE.replace('x="300" y="0"', 'x="300px" y="0"'))  # no number: malformed
     bare_mirror(work, mirror, "o+licensed")
     other = tmp_path / "w2"
     other.mkdir()
@@ -120,7 +121,7 @@ def test_harvest_keeps_licensed_pages_once_and_counts_the_rest(tmp_path):
     found, unlicensed, malformed = harvest(mirror)
     assert [(f["repo"], f["path"], f["page"]) for f in found] == [("o/licensed", "docs/arch.drawio", 0)]
     assert found[0]["licence"] == "MIT" and len(found[0]["commit"]) == 40
-    assert unlicensed == 1 and malformed == 1
+    assert unlicensed == 1 and malformed == 2
     cl = found[0]["classes"]
     assert cl["orthogonal"] == 1 and cl["dangling_ends"] == 1 and cl["gradients"] == 1 and cl["stencils"] == 1
     assert cl["captions_outside"] == 0  # the icon's label would be set under it, but it has none
