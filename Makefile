@@ -25,17 +25,20 @@ $(NODE_STAMP): package.json
 # Excalidraw's fonts (OFL) for `craftbench makers excalidraw*` (craftbench/makers/excalidraw.py font_dir): only the
 # npm package's dist/prod/fonts (the package itself would pull React), packed from the registry, its sha256 checked
 # before anything is unpacked. Redone after npm install (which drops what its lockfile does not name); a failure only
-# warns, and those makers' tests then skip with a reason.
+# warns, and those makers' tests then skip with a reason. Unpacked beside the fonts' folder and moved into place
+# whole, so an interrupted or failed unpacking leaves no half-filled folder (nor the previous one's leftovers).
 EXCALIDRAW_PKG    := @excalidraw/excalidraw@0.18.1
 EXCALIDRAW_SHA256 := b280d4b364b65cba264c5aa4e7435cc2ce6421eabbbef9765a56997a0fadf534
 EXCALIDRAW_FONTS  := node_modules/@excalidraw/excalidraw/dist/prod/fonts
 EXCALIDRAW_STAMP  := $(EXCALIDRAW_FONTS)/.installed
 $(EXCALIDRAW_STAMP): $(NODE_STAMP)
-	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	@mkdir -p $(dir $(EXCALIDRAW_FONTS)) && tmp=$$(mktemp -d $(dir $(EXCALIDRAW_FONTS)).fonts.XXXXXX) && \
+	  trap 'rm -rf "$$tmp"' EXIT && \
 	  tgz=$$tmp/$$(npm pack $(EXCALIDRAW_PKG) --pack-destination "$$tmp" --silent | tail -n 1) && \
 	  echo "$(EXCALIDRAW_SHA256)  $$tgz" | sha256sum --check --quiet - && \
-	  mkdir -p $(EXCALIDRAW_FONTS) && tar -xzf "$$tgz" -C $(EXCALIDRAW_FONTS) --strip-components=4 package/dist/prod/fonts && \
-	  touch $@ || echo "warning: could not install Excalidraw's fonts; the Excalidraw maker tests will be skipped"
+	  mkdir "$$tmp/fonts" && tar -xzf "$$tgz" -C "$$tmp/fonts" --strip-components=4 package/dist/prod/fonts && \
+	  touch "$$tmp/fonts/.installed" && rm -rf $(EXCALIDRAW_FONTS) && mv "$$tmp/fonts" $(EXCALIDRAW_FONTS) || \
+	  echo "warning: could not install Excalidraw's fonts; the Excalidraw maker tests will be skipped"
 excalidraw-fonts: $(EXCALIDRAW_STAMP)
 
 env: $(STAMP) $(NODE_STAMP) $(EXCALIDRAW_STAMP)

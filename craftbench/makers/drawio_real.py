@@ -8,7 +8,8 @@ a licence file we can name (:func:`craftbench.makers.excalidraw_real.licence_of`
 inflated (base64, raw deflate, URL-encoding: :func:`pages`). Every page of a file is its own figure. A source a
 real-set figure may have come from is left out (``mermaid_versions.RealSet``: a real-set figure of its repository
 in its directory or of its name, or any real-set figure sharing most node labels; only the count is told); a page
-is drawn once however many paths hold it; a file that does not parse is skipped and counted.
+is drawn once however many paths hold it; a file that does not parse (or holds a coordinate that is no number)
+is skipped and counted.
 
 The renderer is draw.io's viewer (``viewer.min.js`` of draw.io 16.6.4, Apache-2.0, as the npm package
 ``docusaurus-plugin-drawio`` 0.4.0 ships it: ``npm install`` at the repository root): each page is decoded into the
@@ -32,12 +33,10 @@ caption set beside an arrow, 'or' between two arrows of a UML legend, is no end)
 
 from __future__ import annotations
 
-import base64
 import html
 import random
 import re
 import sys
-import zlib
 from pathlib import Path
 from urllib.parse import unquote
 from xml.etree.ElementTree import Element, tostring
@@ -49,7 +48,8 @@ from craftbench.makers.browser import scaled_pages
 from craftbench.makers.excalidraw_real import licence_of, png_text
 from craftbench.makers.mermaid_versions import RealSet
 from craftbench.makers.mirrors import git, git_bytes, mirror_root
-from crafter.errors import CrafterError
+from crafter.errors import CrafterError, InputError
+from crafter.formats.drawio.reader import inflate_diagram
 
 ROOT = Path(__file__).resolve().parents[2]
 VIEWER = "node_modules/docusaurus-plugin-drawio/viewer.min.js"
@@ -80,10 +80,11 @@ def _xml(text: str | bytes) -> Element | None:
 
 
 def _inflate(text: str) -> Element | None:
-    """A compressed page (base64 of raw deflate of the URL-encoded model) as its ``mxGraphModel``."""
+    """A compressed page (base64 of raw deflate of the URL-encoded model) as its ``mxGraphModel``; None where it
+    does not decompress or would inflate beyond ``MAX_INFLATED_BYTES`` (a bomb in a mirrored file)."""
     try:
-        return _xml(unquote(zlib.decompress(base64.b64decode(text.strip()), -15).decode("utf-8")))
-    except (ValueError, zlib.error, UnicodeDecodeError):
+        return _xml(inflate_diagram(text))
+    except InputError:
         return None
 
 
@@ -294,8 +295,12 @@ def harvest(mirror: Path | None = None, real: RealSet | None = None) -> tuple[li
             if found is None:
                 malformed += 1
                 continue
-            for k, (name, model) in enumerate(found):
-                t = truth(model)
+            try:
+                read = [(k, name, model, truth(model), classes(model)) for k, (name, model) in enumerate(found)]
+            except ValueError:  # a coordinate that is no number ('12px'): the file is malformed, the rest go on
+                malformed += 1
+                continue
+            for k, name, model, t, cl in read:
                 key = tostring(model)
                 if not (MIN_NODES <= len(t["nodes"]) <= MAX_NODES and len(t["edges"]) >= MIN_EDGES) or key in seen:
                     continue
@@ -303,7 +308,7 @@ def harvest(mirror: Path | None = None, real: RealSet | None = None) -> tuple[li
                     continue
                 seen.add(key)
                 out.append({"repo": repo, "path": path, "commit": commit, "licence": licence, "page": k,
-                            "page_name": name, "model": key.decode("utf-8"), "truth": t, "classes": classes(model)})
+                            "page_name": name, "model": key.decode("utf-8"), "truth": t, "classes": cl})
     return out, unlicensed, malformed
 
 
@@ -329,18 +334,27 @@ DRAW_JS = r"""([xml, bg]) => {
 }"""
 
 
-def render(jobs: list[tuple[str, str, int, Path]]) -> None:
-    """Draw each (model XML, background, device scale, PNG path) with draw.io's viewer in one headless Chromium."""
+def render(jobs: list[tuple[str, str, int, Path]]) -> dict[Path, str]:
+    """Draw each (model XML, background, device scale, PNG path) with draw.io's viewer in one headless Chromium;
+    the pages the viewer could not draw (PNG path -> why; none written), the others drawn all the same."""
+    from playwright.sync_api import Error as PlaywrightError  # heavy: a browser driver, needed only to draw
+
     js = viewer_js().read_text(encoding="utf-8")
+    failed: dict[Path, str] = {}
     with scaled_pages(DrawioMakerError, "draw.io") as pages_at:
         for xml, bg, scale, png in jobs:
             page = pages_at(scale)
-            page.set_content(PAGE)
-            # no resource bundles or style sheets fetched: the viewer's defaults are built in
-            page.add_script_tag(content="window.mxLoadResources = false; window.mxLoadStylesheets = false;")
-            page.add_script_tag(content=js)
-            page.evaluate(DRAW_JS, [xml, bg])
-            page.locator("#c").screenshot(path=str(png))
+            try:
+                page.set_content(PAGE)
+                # no resource bundles or style sheets fetched: the viewer's defaults are built in
+                page.add_script_tag(content="window.mxLoadResources = false; window.mxLoadStylesheets = false;")
+                page.add_script_tag(content=js)
+                page.evaluate(DRAW_JS, [xml, bg])
+                page.locator("#c").screenshot(path=str(png))
+            except PlaywrightError as e:  # a page the viewer chokes on: skipped, the batch goes on
+                failed[png] = str(e).splitlines()[0] if str(e) else type(e).__name__
+                png.unlink(missing_ok=True)
+    return failed
 
 
 def _slug(s: str) -> str:
@@ -375,5 +389,8 @@ def draw(figs: Path, n: int = 60, seed: int = 0) -> list[dict]:
                         "path": src["path"], "commit": src["commit"], "licence": src["licence"],
                         "page": src["page"], "page_name": src["page_name"], "scale": scale, **src["classes"],
                         "text": t["text"], "nodes": t["nodes"], "edges": t["edges"]})
-    render(jobs)
-    return records
+    failed = render(jobs)
+    for png, why in failed.items():
+        print(f"drawio-real: {png.name} not drawn: {why}", file=sys.stderr)
+        png.with_suffix(".xml").unlink(missing_ok=True)
+    return [r for r in records if figs / Path(r["file"]).name not in failed]

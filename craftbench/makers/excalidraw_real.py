@@ -62,6 +62,16 @@ LICENCES = (("Apache-2.0", r"Apache License"), ("MIT", r"\bMIT License|Permissio
             ("CC-BY-4.0", r"Creative Commons Attribution 4\.0"), ("Unlicense", r"unencumbered software released"))
 SCENE_PATH = re.compile(r"\.excalidraw(\.json|\.png)?$", re.I)
 PNG_KEY = b"application/vnd.excalidraw+json"
+MAX_INFLATED = 64 * 2**20  # bytes: a deflated chunk or scene inflating beyond this is a bomb, not a figure
+
+
+def inflate(data: bytes) -> bytes:
+    """zlib-deflated ``data`` inflated, never beyond :data:`MAX_INFLATED` (``zlib.error`` then, as for bad data)."""
+    d = zlib.decompressobj()
+    out = d.decompress(data, MAX_INFLATED)
+    if d.unconsumed_tail:
+        raise zlib.error(f"inflates beyond {MAX_INFLATED} bytes")
+    return out
 
 
 def licence_of(text: str) -> str | None:
@@ -70,7 +80,8 @@ def licence_of(text: str) -> str | None:
 
 
 def png_text(data: bytes, key: bytes) -> bytes | None:
-    """The value of a PNG's first ``tEXt`` chunk keyed ``key`` (zTXt: inflated), or None."""
+    """The value of a PNG's first ``tEXt`` chunk keyed ``key`` (zTXt: inflated, at most :data:`MAX_INFLATED`
+    bytes), or None."""
     i = 8
     while i + 8 <= len(data):
         (n,) = struct.unpack(">I", data[i:i + 4])
@@ -79,7 +90,7 @@ def png_text(data: bytes, key: bytes) -> bytes | None:
             k, _, value = data[i + 8:i + 8 + n].partition(b"\0")
             if k == key:
                 try:
-                    return value if kind == b"tEXt" else zlib.decompress(value[1:])  # zTXt: a method byte first
+                    return value if kind == b"tEXt" else inflate(value[1:])  # zTXt: a method byte first
                 except zlib.error:
                     return None
         i += 12 + n
@@ -94,7 +105,7 @@ def png_scene(data: bytes) -> dict | None:
     try:
         wrap = json.loads(value.decode("latin-1"))
         raw = wrap["encoded"].encode("latin-1")  # a byte string, one char per byte
-        return json.loads((zlib.decompress(raw) if wrap.get("compressed") else raw).decode("utf-8"))
+        return json.loads((inflate(raw) if wrap.get("compressed") else raw).decode("utf-8"))
     except (ValueError, KeyError, TypeError, AttributeError, zlib.error):
         return None
 

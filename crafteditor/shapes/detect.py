@@ -154,7 +154,8 @@ def between_nodes(shapes: list[DetectedShape]) -> list[int]:
     took both arrows as its sides and the edges were lost. Such a pocket is a box or rounded box whose top
     lies on one node's bottom and its bottom on another's top (or its left on one's right and its right on
     another's left), within both nodes' span and set in from their sides on one end (a class box's
-    compartments, in line with one another, are one shape with dividers by then)."""
+    compartments, in line with one another, are one shape with dividers by then). A box with another box beside
+    it in the same band between the two (a row of modules between two layers of a stack) is a node."""
     nodes = [s for s in shapes if not s.is_group]
 
     def spans(s: DetectedShape, across: bool) -> tuple[float, float, float, float]:
@@ -181,9 +182,20 @@ def between_nodes(shapes: list[DetectedShape]) -> list[int]:
                     if abs(u0 - b1) > tol or not (e0 - tol <= c0 and c1 <= e1 + tol):
                         continue
                     set_in = SET_IN + 2 * max(b.stroke_px, t.stroke_px, u.stroke_px)
-                    if min(c0 - d0, c0 - e0) > set_in or min(d1 - c1, e1 - c1) > set_in:
+                    if (min(c0 - d0, c0 - e0) > set_in or min(d1 - c1, e1 - c1) > set_in) \
+                            and not any(banded(o, t, u, vertical) for o in nodes if o is not b):
                         return True
         return False
+
+    def banded(o: DetectedShape, t: DetectedShape, u: DetectedShape, vertical: bool) -> bool:
+        # another box filling the same band between t and u: a row of modules between two layers, not a pocket
+        if o is t or o is u or o.shape not in ("box", "round"):
+            return False
+        o0, o1, f0, f1 = spans(o, vertical)
+        t1, u0 = spans(t, vertical)[1], spans(u, vertical)[0]
+        tol = ON_OUTLINE + max(o.stroke_px, t.stroke_px, u.stroke_px)
+        return abs(t1 - o0) <= tol and abs(u0 - o1) <= tol and spans(t, vertical)[2] - tol <= f0 \
+            and f1 <= spans(t, vertical)[3] + tol
 
     return [i for i, s in enumerate(shapes) if not pocket(s)]
 

@@ -7,6 +7,7 @@ import base64
 import struct
 import zlib
 from html import escape
+from pathlib import Path
 from urllib.parse import quote
 
 import numpy as np
@@ -111,6 +112,7 @@ def test_harvest_keeps_licensed_pages_once_and_counts_the_rest(tmp_path):
     (work / "docs/copy.drawio").write_text(MXFILE)  # the same page again: drawn once
     (work / "docs/broken.drawio").write_text("<mxfile><diagram>!!notbase64</diagram></mxfile>")
     (work / "docs/pom.xml").write_text("<project/>")  # XML that is no draw.io document: not counted
+    (work / "docs/units.drawio").write_text(MXFILE.replace('x="300" y="0"', 'x="300px" y="0"'))  # no number: malformed
     bare_mirror(work, mirror, "o+licensed")
     other = tmp_path / "w2"
     other.mkdir()
@@ -119,7 +121,7 @@ def test_harvest_keeps_licensed_pages_once_and_counts_the_rest(tmp_path):
     found, unlicensed, malformed = harvest(mirror)
     assert [(f["repo"], f["path"], f["page"]) for f in found] == [("o/licensed", "docs/arch.drawio", 0)]
     assert found[0]["licence"] == "MIT" and len(found[0]["commit"]) == 40
-    assert unlicensed == 1 and malformed == 1
+    assert unlicensed == 1 and malformed == 2
     cl = found[0]["classes"]
     assert cl["orthogonal"] == 1 and cl["dangling_ends"] == 1 and cl["gradients"] == 1 and cl["stencils"] == 1
     assert cl["captions_outside"] == 0  # the icon's label would be set under it, but it has none
@@ -140,3 +142,51 @@ def test_the_viewer_draws_a_page_with_its_labels_and_lines(tmp_path):
     assert 500 <= w <= 600 and 500 <= h <= 560  # the drawing's bounds (0..540 by 0..520) and a 10 px margin
     assert ink[10:70, 10:130].any() and ink[10:90, 310:390].any()  # 'Web client' and 'API' with their outlines
     assert not ink[300:460, 300:380].any()  # paper under the diamond: nothing drawn there
+
+
+def test_a_compressed_page_or_png_chunk_inflating_past_the_cap_is_malformed_not_inflated(monkeypatch):
+    import crafter.formats.drawio.reader as reader
+    from craftbench.makers import excalidraw_real
+
+    monkeypatch.setattr(reader, "MAX_INFLATED_BYTES", 10_000)
+    monkeypatch.setattr(excalidraw_real, "MAX_INFLATED", 10_000)
+    padded = MODEL.replace("</root>", " " * 50_000 + "</root>")  # a few hundred bytes deflated
+    assert pages(f"<mxfile><diagram>{_compressed(MODEL)}</diagram></mxfile>".encode(), "a.drawio") is not None
+    assert pages(f"<mxfile><diagram>{_compressed(padded)}</diagram></mxfile>".encode(), "a.drawio") is None
+    ztxt = b"mxfile\0\0" + zlib.compress(quote(MXFILE.replace("</root>", " " * 50_000 + "</root>"), safe="").encode())
+    png = b"\x89PNG\r\n\x1a\n" + struct.pack(">I", len(ztxt)) + b"zTXt" + ztxt + b"\0\0\0\0"
+    assert pages(png, "a.drawio.png") is None
+
+
+def test_a_page_the_viewer_chokes_on_is_skipped_and_the_batch_goes_on(tmp_path, monkeypatch):
+    pw = pytest.importorskip("playwright.sync_api")
+    from contextlib import contextmanager
+
+    from craftbench.makers import drawio_real
+
+    class Page:
+        def set_content(self, html): pass
+        def add_script_tag(self, **kw): pass
+        def evaluate(self, js, args):
+            self.xml = args[0]
+            if "boom" in args[0]:
+                raise pw.Error("TypeError: cannot read properties of null")
+        def locator(self, sel): return self
+        def screenshot(self, path): Path(path).write_bytes(b"png")
+
+    @contextmanager
+    def fake_pages(error, maker):
+        yield lambda scale: Page()
+
+    monkeypatch.setattr(drawio_real, "scaled_pages", fake_pages)
+    monkeypatch.setattr(drawio_real, "viewer_js", lambda: tmp_path / "v.js")
+    (tmp_path / "v.js").write_text("")
+    found = [{"repo": "o/r", "path": f"{name}.drawio", "commit": "c" * 40, "licence": "MIT", "page": 0,
+              "page_name": "P", "model": model, "truth": {"text": "", "nodes": [], "edges": []}, "classes": {}}
+             for name, model in (("a", MODEL), ("b", MODEL.replace("API", "boom")), ("c", MODEL))]
+    monkeypatch.setattr(drawio_real, "harvest", lambda real=None: (found, 0, 0))
+    monkeypatch.setattr(drawio_real, "RealSet", lambda: type("R", (), {"left_out": 0})())
+    records = drawio_real.draw(tmp_path, n=3)
+    assert [r["path"] for r in records] == ["a.drawio", "c.drawio"]
+    assert sorted(p.name for p in tmp_path.glob("dio_*")) == sorted(
+        f"{r['id']}.{ext}" for r in records for ext in ("png", "xml"))

@@ -65,3 +65,32 @@ def test_a_box_set_in_between_two_nodes_is_a_pocket_and_an_aligned_compartment_i
     assert between_nodes([top, box(130, 290, 130, 370), bottom]) == [0, 2]
     assert between_nodes([top, box(130, 290, 100, 400), bottom]) == [0, 1, 2]  # in line with both: a compartment
     assert between_nodes([top, box(140, 290, 130, 370), box(300, 360, 100, 400)]) == [0, 1, 2]  # apart from both
+    # a row of boxes filling the band between two layers (modules between an application and an OS layer)
+    row = [box(134, 286, 100, 198), box(134, 286, 202, 298), box(134, 286, 302, 400)]
+    assert between_nodes([top, *row, bottom]) == [0, 1, 2, 3, 4]
+
+
+def _layers(gap: int) -> bytes:
+    """A layered stack: an application layer over a row of three modules over an operating system layer."""
+    im = Image.new("RGB", (640, 300), "white")
+    d = ImageDraw.Draw(im)
+    font = ImageFont.truetype(FONT, 18)
+
+    def box(x0: float, y0: float, x1: float, y1: float, text: str) -> None:
+        d.rectangle((x0, y0, x1, y1), outline="black", width=2)
+        d.text(((x0 + x1) / 2, (y0 + y1) / 2), text, fill="black", font=font, anchor="mm")
+
+    box(60, 40, 580, 110, "Application layer")
+    w = (520 - 2 * gap) / 3
+    for i, text in enumerate(("Scheduler", "Storage", "Network")):
+        box(int(60 + i * (w + gap)), 110 + gap, int(60 + i * (w + gap) + w), 190 - gap, text)
+    box(60, 190, 580, 260, "Operating system")
+    buf = io.BytesIO()
+    im.save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def test_a_row_of_modules_between_two_layers_stays_nodes():
+    fig = convert(_layers(4), Config()).figure
+    nodes = {norm_word(c.label or "") for c in fig.components if isinstance(c, Node)}
+    assert {norm_word(w) for w in ("Scheduler", "Storage", "Network")} <= nodes

@@ -133,11 +133,12 @@ def _graph_model(root: ET.Element, page: int, file: str | None) -> ET.Element:
     if not text:
         raise InputError("the draw.io diagram is empty", file=file)
 
-    return safe_xml_root(_inflate(text, file).encode("utf-8"), file=file, what="draw.io diagram")
+    return safe_xml_root(inflate_diagram(text, file).encode("utf-8"), file=file, what="draw.io diagram")
 
 
-def _inflate(text: str, file: str | None) -> str:
-    """draw.io's compressed form: base64 of raw deflate of the URL-encoded XML."""
+def inflate_diagram(text: str, file: str | None = None) -> str:
+    """draw.io's compressed form (base64 of raw deflate of the URL-encoded XML) as its XML, never inflated beyond
+    :data:`MAX_INFLATED_BYTES` (:class:`InputError` then, as for anything that does not decompress)."""
     try:
         raw = base64.b64decode("".join(text.split()), validate=True)
         d = zlib.decompressobj(-15)
