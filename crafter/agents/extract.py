@@ -32,6 +32,7 @@ from crafter.agents.prose import (
     verb_lemma,
 )
 from crafter.agents.reading import (
+    SENTENCE_SPLIT,
     BriefReading,
     box_key,
     drop_heading_names,
@@ -52,7 +53,6 @@ from crafter.agents.subject import drop_generic_names, drop_system_name
 from crafter.spec import Edge, Figure, Group, Node, Panel
 
 _ARROW_RE = re.compile(r"\s*(?:-{1,2}>|=>|→|⟶|⇒|➔|➜|⟹)\s*")
-_SENTENCE_SPLIT = re.compile(r"(?<=[.!?;])\s+|\n+")
 
 _BOXED_RE = re.compile(  # members, a verb of place, a container, its name: one group
     r"^(?P<members>.+?)\s+(?:(?:are|is)\s+)?(?:sit|sits|live|lives|stay|stays|reside|resides|are|is|belong|belongs|"
@@ -274,7 +274,7 @@ def _read_sentences(prose_text: str, names: _Names, st: ProseState) -> None:
     """Each sentence: an arrow chain, a 'boxed' group, relations read from prose, or a plain list."""
     reading = names.reading
     prev_sink: str | None = None
-    for sentence in _SENTENCE_SPLIT.split(prose_text):
+    for sentence in SENTENCE_SPLIT.split(prose_text):
         st.mentioned = []
         sentence = sentence.strip()
         if not sentence:

@@ -20,9 +20,8 @@ import re
 
 from crafter.agents.labels import labels_match
 from crafter.agents.prose import verb_lemma
-from crafter.agents.reading import BriefReading
+from crafter.agents.reading import SENTENCE_SPLIT, BriefReading, name_pattern
 
-_SENTENCE_SPLIT = re.compile(r"(?<=[.!?;])\s+|\n+")
 _ARROW = re.compile(r"->|→|⟶|⇒|=>|➔|➜|⟹")
 
 # Flow verbs: "left <verb> right" means an edge left -> right (forward) or right -> left (backward).
@@ -40,7 +39,7 @@ _FORWARD = [  # ("followed by": :func:`crafter.agents.reading.read_followed_by`,
 ]
 _BACKWARD = [
     r"receives?\s+(?:\w+\s+)?from", r"reads?\s+from", r"takes?\s+(?:\w+\s+)?from", r"comes?\s+from",
-    r"(?:is|are)\s+(?:produced|generated|computed|derived|built)\s+(?:by|from)", r"depends?\s+on",
+    r"(?:is|are)\s+(?:then\s+)?(?:produced|generated|computed|derived|built)\s+(?:by|from)", r"depends?\s+on",
 ]
 _CONNECTOR = re.compile("|".join([f"(?P<f{i}>\\b{p}\\b)" for i, p in enumerate(_FORWARD)]
                                  + [f"(?P<b{i}>\\b{p}\\b)" for i, p in enumerate(_BACKWARD)]), re.I)
@@ -53,11 +52,15 @@ _NEXT_VERB = re.compile(r"\s*,?\s*(?:and|or|but)\b", re.I)
 _OPENS = re.compile(r"\s*(?:[-*•·–]\s+|\(?\d{1,2}[.)]\s+)?(?:(?:the|a|an|then|next|finally)\s+)?", re.I)
 
 
-def _mentions(sentence: str, names: list[str]) -> list[tuple[int, int, str]]:
-    """Where the names are said in a sentence (whole words, a plural allowed), the longest first, none overlapping."""
-    spots = sorted(((m.start(), m.end(), n) for n in names if n.strip()
-                    for m in re.finditer(r"(?<![\w-])" + re.escape(n.strip()) + r"(?:e?s)?(?![\w-])", sentence,
-                                         0 if len(n.strip()) <= 2 else re.I)),
+def _patterns(names: list[str]) -> list[tuple[re.Pattern, str]]:
+    """Each name's pattern (:func:`~crafter.agents.reading.name_pattern`: whole words, a plural allowed but for a
+    name of one or two letters, "A" never said in "As"), compiled once for all the sentences of a brief."""
+    return [(name_pattern(n, hyphen_ends=False), n) for n in names if n.strip()]
+
+
+def _mentions(sentence: str, names: list[tuple[re.Pattern, str]]) -> list[tuple[int, int, str]]:
+    """Where the names (:func:`_patterns`) are said in a sentence, the longest first, none overlapping."""
+    spots = sorted(((m.start(), m.end(), n) for pat, n in names for m in pat.finditer(sentence)),
                    key=lambda s: (s[0], s[0] - s[1]))
     out: list[tuple[int, int, str]] = []
     for s in spots:
@@ -87,12 +90,18 @@ def _acts(after: str) -> bool:
     words = re.findall(r"[a-z]+", after.lower())[:2]
     if words[:1] == ["then"]:
         words = words[1:]
-    return bool(words) and bool(verb_lemma(words[0])) and words[0] not in ("is", "are", "was", "were")
+    copula = ("is", "are", "was", "were")
+    if words[1:2] and words[1] in copula:
+        return False  # "the encoder outputs are cached": a noun between the name and its verb, the name acts not
+    return bool(words) and bool(verb_lemma(words[0])) and words[0] not in copula
 
 
 def sentence_links(sentence: str, names: list[str]) -> list[tuple[str, str]]:
     """The links one sentence says between ``names`` (source first)."""
-    spots = _mentions(sentence, names)
+    return _links_between(sentence, _mentions(sentence, _patterns(names)))
+
+
+def _links_between(sentence: str, spots: list[tuple[int, int, str]]) -> list[tuple[str, str]]:
     lists: list[tuple[int, int, list[str]]] = []  # (start, end, names) of names joined by "," / "and" / "or"
     for start, end, n in spots:
         if lists and _JOIN.fullmatch(sentence[lists[-1][1]:start]):
@@ -120,14 +129,19 @@ def read_links(text: str, reading: BriefReading) -> None:
         linked.add(frozenset((a, b)))
         reading.relations.append((a, b))
 
+    names = _patterns(reading.entities)
     last: str | None = None
-    for sentence in _SENTENCE_SPLIT.split(_ARROW.sub(" -> ", text)):
-        for a, b in sentence_links(sentence, reading.entities):
+    for sentence in SENTENCE_SPLIT.split(_ARROW.sub(" -> ", text)):
+        spots = _mentions(sentence, names)
+        for a, b in _links_between(sentence, spots):
             add(a, b)
-        spots = _mentions(sentence, reading.entities)
         if last and spots and _OPENS.fullmatch(sentence[:spots[0][0]]) and spots[0][2] != last \
                 and _acts(sentence[spots[0][1]:]) \
                 and not any(t == spots[0][2] for _, t in reading.relations) \
                 and not any(s == last for s, _ in reading.relations):
             add(last, spots[0][2])  # "… collapsed by isoseq collapse; SQANTI3 then classifies …"
-        last = spots[-1][2] if spots else None
+        said = {n for _, _, n in spots}
+        negated = any(any(labels_match(n, x) for n in said) and any(labels_match(n, y) for n in said)
+                      for x, y in reading.negated)
+        # (a sentence saying a link is not there continues nothing: "A never writes to B. C calls A" is no B -> C)
+        last = spots[-1][2] if spots and not negated else None

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from crafter.agents.labels import REMARK_WORDS, normalise_label, noun_by_ending, singular
 from crafter.agents.prose import verb_lemma
 
+SENTENCE_SPLIT = re.compile(r"(?<=[.!?;])\s+|\n+")  # a brief's sentences (and lines)
+
 
 @dataclass
 class BriefReading:
@@ -36,10 +38,16 @@ def find_word(text: str, name: str, start: int = 0) -> int:
     or two letters in its own case); -1 where it is not."""
     if not name.strip():
         return -1
-    short = len(name.strip()) <= 2  # "A", "G", "F": a name, not the article "a"
-    m = re.compile(r"(?<![\w-])" + re.escape(name.strip()) + ("" if short else r"(?:e?s)?") + r"(?!\w)",
-                   0 if short else re.I).search(text, start)
+    m = name_pattern(name).search(text, start)
     return m.start() if m else -1
+
+
+def name_pattern(name: str, *, hyphen_ends: bool = True) -> re.Pattern:
+    """The pattern of :func:`find_word` for a non-blank ``name``; ``hyphen_ends=False``: a hyphen after it joins it
+    to the next word ("encoder" not said in "encoder-decoder")."""
+    short = len(name.strip()) <= 2  # "A", "G", "F": a name, not the article "a"
+    return re.compile(r"(?<![\w-])" + re.escape(name.strip()) + ("" if short else r"(?:e?s)?")
+                      + (r"(?!\w)" if hyphen_ends else r"(?![\w-])"), 0 if short else re.I)
 
 
 def box_key(name: str) -> str:

@@ -58,3 +58,38 @@ def test_a_negated_link_is_not_drawn() -> None:
                                      names={"node": ["front end", "annotator", "API"], "links": [], "members": []}))
     assert not any({"annotator"} & {a.lower(), b.lower()} and {"front end"} & {a.lower(), b.lower()}
                    for a, b in edges)
+
+
+def test_a_backward_verb_after_then_still_reads_backward() -> None:
+    # "then" is a forward word too: the passive "is then built from" must win, or the edge points the wrong way
+    assert sentence_links("The BWT index is then built from the reference genome.",
+                          ["BWT index", "reference genome"]) == [("reference genome", "BWT index")]
+
+
+def test_a_negated_sentence_continues_nothing() -> None:
+    # "the cache never writes to the database" says no link; the next sentence's acting name does not go on from it
+    reading = BriefReading(entities=["cache", "database", "API"], negated=[("cache", "database")])
+    read_links("The cache never writes to the database. The API calls the cache.", reading)
+    assert ("database", "API") not in reading.relations
+    assert ("cache", "database") not in reading.relations
+    assert ("API", "cache") in reading.relations
+
+
+def test_a_name_before_a_noun_and_its_verb_does_not_act() -> None:
+    # "The encoder outputs are cached": "outputs" is the encoder's noun here, not a verb of the encoder
+    reading = BriefReading(entities=["decoder", "encoder"])
+    read_links("The decoder is trained first. The encoder outputs are cached.", reading)
+    assert reading.relations == []
+
+
+def test_many_names_over_many_sentences_read_in_reasonable_time() -> None:
+    # a long brief: each name's pattern is compiled once, not once per sentence (600 names thrashed re's cache)
+    import time
+
+    names = [f"stage{i} module" for i in range(600)]
+    text = " ".join(f"The stage{i} module feeds the stage{i + 1} module." for i in range(80))
+    reading = BriefReading(entities=names)
+    start = time.perf_counter()
+    read_links(text, reading)
+    assert time.perf_counter() - start < 8
+    assert ("stage0 module", "stage1 module") in reading.relations and len(reading.relations) == 80
