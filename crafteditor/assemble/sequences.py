@@ -136,7 +136,9 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
     xs = [ln.x for ln in found]
     inner = [s for k, s in enumerate(shapes) if not s.is_group and k not in parts and k not in boxes
              and not _cell(s, xs)]
-    plates = [shapes[k] for k in boxes if k not in parts]  # a message's label box: it runs through its middle
+    # a message's label box: it runs through its middle (a cell the lifelines and messages fence in, read as the
+    # box of the label in it, is none: the messages along its top and bottom are the diagram's, jsd's hand look)
+    plates = [shapes[k] for k in boxes if k not in parts and not _cell(shapes[k], xs)]
     messages = [m for m in messages if not any(_through(s, m, 3) and _covers(s, m) for s in inner)
                 and not any(_through(s, m, 3) and abs(m.points[0][1] - s.cy) > 0.2 * s.h for s in plates)]
     if not messages:  # a sequence's participants talk to each other, not only to themselves
