@@ -398,18 +398,23 @@ def _heads_into_box(ink: np.ndarray, yb: int, lx: int, x: float, y1: float, shap
     """Whether the column on ``lx`` of ``ink`` (its rows from ``yb``) runs into a box under box ``i`` through an
     arrowhead: a top-down flowchart's chain of links (each node's link into the next), no lifeline. A lifeline
     carries no head along itself (a real Mermaid flowchart's column of seven nodes had read as two lifelines,
-    its links as messages between them). A head: rows just above the box's top inked 5 px wide or more but
-    not across the whole strip (a message crossing there), under a thin shaft."""
+    its links as messages between them). A head: rows just above the box's top inked 2.5 strokes wide or more
+    but not across the whole strip (a message crossing there), under a thin shaft; its sizes in the column's
+    stroke (``u``: a 1x Mermaid link's 2 px to 1; a 2x export's head and shaft are twice as wide)."""
+    col = ink[:max(0, int(y1) - yb), max(0, lx - 8):lx + 9].sum(axis=1)
+    u = max(1.0, float(np.median(col[col > 0])) / 2) if (col > 0).any() else 1.0
     for j, t in enumerate(shapes):
-        if j == i or t.is_group or not (t.x < x < t.x + t.w) or not (yb + 12 < t.y <= y1 + 2):
+        if j == i or t.is_group or not (t.x < x < t.x + t.w) or not (yb + 12 * u < t.y <= y1 + 2 * u):
             continue
         top = int(t.y) - yb
-        strip = ink[:, max(0, lx - 7):lx + 8]
-        tip, shaft = strip[max(0, top - 12):max(0, top - 1)], strip[max(0, top - 30):max(0, top - 16)]
-        if not len(tip) or not len(shaft) or shaft.sum(axis=1).max() > 3:
+        r = int(round(7 * u))
+        strip = ink[:, max(0, lx - r):lx + r + 1]
+        tip = strip[max(0, top - int(12 * u)):max(0, top - 1)]
+        shaft = strip[max(0, top - int(30 * u)):max(0, top - int(16 * u))]
+        if not len(tip) or not len(shaft) or shaft.sum(axis=1).max() > 3 * u:
             continue
         wide = tip.sum(axis=1)
-        if ((wide >= 5) & ~tip[:, 0] & ~tip[:, -1]).any():
+        if ((wide >= 5 * u) & ~tip[:, 0] & ~tip[:, -1]).any():
             return True
     return False
 
