@@ -136,7 +136,9 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
     xs = [ln.x for ln in found]
     inner = [s for k, s in enumerate(shapes) if not s.is_group and k not in parts and k not in boxes
              and not _cell(s, xs)]
-    plates = [shapes[k] for k in boxes if k not in parts]  # a message's label box: it runs through its middle
+    # a message's label box: it runs through its middle (a cell the lifelines and messages fence in, read as the
+    # box of the label in it, is none: the messages along its top and bottom are the diagram's, jsd's hand look)
+    plates = [shapes[k] for k in boxes if k not in parts and not _cell(shapes[k], xs)]
     messages = [m for m in messages if not any(_through(s, m, 3) and _covers(s, m) for s in inner)
                 and not any(_through(s, m, 3) and abs(m.points[0][1] - s.cy) > 0.2 * s.h for s in plates)]
     if not messages:  # a sequence's participants talk to each other, not only to themselves
@@ -396,18 +398,25 @@ def _heads_into_box(ink: np.ndarray, yb: int, lx: int, x: float, y1: float, shap
     """Whether the column on ``lx`` of ``ink`` (its rows from ``yb``) runs into a box under box ``i`` through an
     arrowhead: a top-down flowchart's chain of links (each node's link into the next), no lifeline. A lifeline
     carries no head along itself (a real Mermaid flowchart's column of seven nodes had read as two lifelines,
-    its links as messages between them). A head: rows just above the box's top inked 5 px wide or more but
-    not across the whole strip (a message crossing there), under a thin shaft."""
+    its links as messages between them). A head: rows just above the box's top inked 2.5 strokes wide or more
+    but not across the whole strip (a message crossing there), narrowing down to the box (a message's head
+    beside it, pointing aside, widens first), under a thin shaft; its sizes in the column's ink width (``u``:
+    a 1x link's 2 px stroke, 3 px of ink with its rim, to 1; a 2x export's head and shaft are twice as wide)."""
+    col = ink[:max(0, int(y1) - yb), max(0, lx - 8):lx + 9].sum(axis=1)
+    u = max(1.0, (float(np.median(col[col > 0])) - 1) / 2) if (col > 0).any() else 1.0
     for j, t in enumerate(shapes):
-        if j == i or t.is_group or not (t.x < x < t.x + t.w) or not (yb + 12 < t.y <= y1 + 2):
+        if j == i or t.is_group or not (t.x < x < t.x + t.w) or not (yb + 12 * u < t.y <= y1 + 2 * u):
             continue
         top = int(t.y) - yb
-        strip = ink[:, max(0, lx - 7):lx + 8]
-        tip, shaft = strip[max(0, top - 12):max(0, top - 1)], strip[max(0, top - 30):max(0, top - 16)]
-        if not len(tip) or not len(shaft) or shaft.sum(axis=1).max() > 3:
+        r = int(round(7 * u))
+        strip = ink[:, max(0, lx - r):lx + r + 1]
+        tip = strip[max(0, top - int(12 * u)):max(0, top - 1)]
+        shaft = strip[max(0, top - int(30 * u)):max(0, top - int(16 * u))]
+        if not len(tip) or not len(shaft) or shaft.sum(axis=1).max() > 3 * u:
             continue
         wide = tip.sum(axis=1)
-        if ((wide >= 5) & ~tip[:, 0] & ~tip[:, -1]).any():
+        head = wide[(wide >= 5 * u) & ~tip[:, 0] & ~tip[:, -1]]
+        if len(head) and (np.diff(head) <= u).all():
             return True
     return False
 

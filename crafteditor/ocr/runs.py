@@ -75,7 +75,7 @@ class TextRun(RectGeometry):
         label or free text: the pocket of paper it stands in is no node, and a line ending at it no edge
         unless a chain runs through it (round 14's lone labels had made both: mamba3's A and X
         wrapped in tall boxes between its lines, d2l's LSTM C_t an edge end)."""
-        body = segments(self.shown)[0][0] if self.text else ""
+        body = next((piece for piece, _ in segments(self.shown)), "")  # none: the text is empty scripts, '_{}'
         return (self.angle == 0 and " " not in self.text and len(self.text) <= MATH_LABEL_CHARS
                 and 0 < len(body) <= 2 and body[0].isalpha())
 

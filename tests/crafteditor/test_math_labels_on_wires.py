@@ -94,3 +94,16 @@ def test_an_arrow_ending_at_a_math_label_is_no_edge_and_the_label_stays_text():
     assert _nodes(fig) == ["Cell"]
     assert not [c for c in fig.components if c.kind == "edge"]
     assert [c.text for c in fig.components if c.kind == "text"] == ["C_{t}"]
+
+
+def test_a_run_of_empty_scripts_is_no_math_label_and_raises_nothing():
+    """Text that is only an empty script's braces ('_{}', read off a code figure) has no pieces: the check
+    had indexed the first of none and aborted the figure."""
+    from crafteditor.ocr.runs import TextRun
+
+    def run(text: str) -> TextRun:
+        return TextRun(text=text, x=0.0, y=0.0, w=20.0, h=10.0, angle=0.0, font_px=10.0, bold=False,
+                       color=(0, 0, 0), confidence=1.0, baseline=8.0, glyphs=np.ones((10, 20), bool))
+
+    assert [run(t).math_label for t in ("_{}", "^{}", "", "A", "C_{t}", "x1", "10")] == [
+        False, False, False, True, True, True, False]

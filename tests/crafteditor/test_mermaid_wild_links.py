@@ -79,23 +79,25 @@ def test_links_leaving_a_subgraph_node_through_the_frame_keep_their_stretch_insi
     assert pairs[("retry render download ready client train ready", "error storage update")] == 1, pairs
 
 
-def _column(head: bool) -> tuple[np.ndarray, list]:
+def _column(head: bool, k: int = 1) -> tuple[np.ndarray, list]:
     """Two boxes of one size, one over the other, joined by a vertical line (with an arrowhead into the
-    lower box, or none)."""
-    rgb = np.full((320, 320, 3), 255, np.uint8)
-    shapes = [box_shape(100, 20, 120, 40), box_shape(100, 240, 120, 40)]
+    lower box, or none); ``k``: the pixel density (a 2x export's strokes and head twice as wide)."""
+    rgb = np.full((320 * k, 320 * k, 3), 255, np.uint8)
+    shapes = [box_shape(100 * k, 20 * k, 120 * k, 40 * k), box_shape(100 * k, 240 * k, 120 * k, 40 * k)]
     for s in shapes:
-        cv2.rectangle(rgb, (s.x, s.y), (s.x + s.w - 1, s.y + s.h - 1), (0, 0, 0), 2)
-    cv2.line(rgb, (160, 61), (160, 238 if not head else 226), (40, 40, 40), 2)
+        cv2.rectangle(rgb, (s.x, s.y), (s.x + s.w - 1, s.y + s.h - 1), (0, 0, 0), 2 * k)
+    cv2.line(rgb, (160 * k, 61 * k), (160 * k, (238 if not head else 226) * k), (40, 40, 40), 2 * k)
     if head:
-        cv2.fillPoly(rgb, [np.array([[153, 226], [167, 226], [160, 239]], np.int32)], (40, 40, 40))
+        cv2.fillPoly(rgb, [k * np.array([[153, 226], [167, 226], [160, 239]], np.int32)], (40, 40, 40))
     return rgb, shapes
 
 
-def test_a_column_that_runs_into_the_next_box_through_an_arrowhead_is_no_lifeline():
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_a_column_that_runs_into_the_next_box_through_an_arrowhead_is_no_lifeline(k):
     """A top-down flowchart's links from node to node down a column (a real Mermaid flowchart,
-    kubernetes/enhancements' DRA admin-access KEP) had read as a lifeline, the whole figure as a sequence."""
-    rgb, shapes = _column(head=True)
+    kubernetes/enhancements' DRA admin-access KEP) had read as a lifeline, the whole figure as a sequence;
+    at 2x and 3x too (the head's and shaft's sizes had been 1x pixels: a 2x export's column stayed a lifeline)."""
+    rgb, shapes = _column(head=True, k=k)
     assert _lifeline(rgb, ink_mask(rgb, (255, 255, 255)), shapes, 0) is None
-    rgb, shapes = _column(head=False)  # a lifeline down to its participant's box repeated at the foot
+    rgb, shapes = _column(head=False, k=k)  # a lifeline down to its participant's box repeated at the foot
     assert _lifeline(rgb, ink_mask(rgb, (255, 255, 255)), shapes, 0) is not None
