@@ -165,10 +165,16 @@ def _cell(s: DetectedShape, xs: list[float], tol: float = 5.0) -> bool:
 def _through(s: DetectedShape, m: Message, rim: float = -3.0) -> bool:
     """Whether message ``m``'s row runs through box ``s`` (``rim`` px past its top and bottom: 3 takes in its
     border, the row of a note's top or bottom side, which a box read as a label plate hides from the ends'
-    tests; -3 its inside only)."""
+    tests; -3 its inside only). A row on the border counts only where it stays within the box's width: a message
+    that runs on past the box's side is a real one the box was fenced by (a pocket between a lifeline, two
+    messages and a note's side), not the box's own top or bottom."""
     y, xs = m.points[0][1], [p[0] for p in m.points]
-    mid = (min(xs) + max(xs)) / 2
-    return s.y - rim < y < s.y + s.h + rim and s.x < mid < s.x + s.w
+    x0, x1 = min(xs), max(xs)
+    if not s.x < (x0 + x1) / 2 < s.x + s.w:
+        return False
+    if s.y + 3 < y < s.y + s.h - 3:
+        return True
+    return s.y - rim < y < s.y + s.h + rim and s.x - rim <= x0 and x1 <= s.x + s.w + rim
 
 
 def _covers(s: DetectedShape, m: Message) -> bool:
