@@ -208,8 +208,10 @@ def _clean(text: list[str]) -> str:
     return re.sub(r"\s+", " ", words).strip()
 
 
-def render(figs: Path, sources: list[tuple[str, str]]) -> None:
-    """Draw each (id, PlantUML source) to ``figs/<id>.png``, the source kept beside it; one Java start for all."""
+def render(figs: Path, sources: list[tuple[str, str]], strict: bool = True) -> list[str]:
+    """Draw each (id, PlantUML source) to ``figs/<id>.png``, the source kept beside it; one Java start for all.
+    ``strict``: any failure raises; else the ids PlantUML drew nothing for are returned (sources taken from
+    repositories: one it refuses must not stop the others)."""
     with tempfile.TemporaryDirectory() as tmp:
         for fid, src in sources:
             (Path(tmp) / f"{fid}.puml").write_text(src, encoding="utf-8")
@@ -217,8 +219,13 @@ def render(figs: Path, sources: list[tuple[str, str]]) -> None:
         done = subprocess.run(["plantuml", "-tpng", "-charset", "UTF-8", "-o", str(figs.resolve()), f"{tmp}/*.puml"],
                               capture_output=True, text=True, timeout=600)
     missing = [fid for fid, _ in sources if not (figs / f"{fid}.png").is_file()]
-    if done.returncode or missing:
+    if strict and (done.returncode or missing):
         raise PlantumlMakerError(f"plantuml failed ({', '.join(missing[:5])}): {(done.stderr or done.stdout)[-400:]}")
+    # a source it refuses still gets a PNG: PlantUML's error picture, named in what it prints ("... in file: X.puml")
+    refused = set(re.findall(r"in file: .*?([^/\s]+)\.puml", done.stderr + done.stdout))
+    for fid in refused:
+        (figs / f"{fid}.png").unlink(missing_ok=True)
+    return [fid for fid, _ in sources if fid in refused or fid in missing]
 
 
 def draw(figs: Path, n: int = 20, seed: int = 0) -> list[dict]:

@@ -37,8 +37,9 @@ LOOKS = (("mermaid", "default"), ("mermaid", "neutral"), ("mermaid", "forest"), 
 
 
 def _puml_text(s: str) -> str:
-    """A message or note as PlantUML shows it literally (``\\n`` would break a line, a leading ``-`` a bullet)."""
-    return s.replace("\\", "/")
+    """A message, note or name as PlantUML shows it literally (``\\n`` would break a line; ``%`` opens a call of
+    PlantUML's preprocessor, ``%getenv("HOME")`` drawn as the value: written as its code point instead)."""
+    return s.replace("\\", "/").replace("%", "<U+0025>")
 
 
 def puml_source(seq: seq_real.Sequence, skin: str, dpi: int) -> str:
@@ -47,7 +48,7 @@ def puml_source(seq: seq_real.Sequence, skin: str, dpi: int) -> str:
     lines = ["@startuml", f"skinparam dpi {dpi}", *plantuml.SKIN_LINES[skin]]
     if seq.title:
         lines.append(f"title {_puml_text(seq.title)}")
-    lines += [f'participant "{p}" as {ids[p]}' for p in seq.parts]
+    lines += [f'participant "{_puml_text(p)}" as {ids[p]}' for p in seq.parts]
     for kind, i in seq.order:
         if kind == "msg":
             a, b, text, dotted, open_ = seq.msgs[i]
@@ -117,7 +118,9 @@ def draw(figs: Path, n: int = 72, seed: int = 0) -> list[dict]:
                         "path": seq.path, "licence": seq.licence, "images": 0, **truth(seq)})
     refused = _mermaid(mm) if mm else set()
     if puml:
-        plantuml.render(figs, puml)
+        for fid in plantuml.render(figs, puml, strict=False):
+            print(f"seq-looks: {fid}: PlantUML drew nothing for it; left out", file=sys.stderr)
+            refused.add(fid)
     if jsd:
         seq_real.render(jsd)
     return [r for r in records if r["id"] not in refused]
