@@ -405,7 +405,8 @@ def _heads_into_box(ink: np.ndarray, yb: int, lx: int, x: float, y1: float, shap
     arrowhead: a top-down flowchart's chain of links (each node's link into the next), no lifeline. A lifeline
     carries no head along itself (a real Mermaid flowchart's column of seven nodes had read as two lifelines,
     its links as messages between them). A head: rows just above the box's top inked 2.5 strokes wide or more
-    but not across the whole strip (a message crossing there), narrowing down to the box (a message's head
+    but not across the whole strip (a message crossing there), on both sides of the column (a message's head
+    arriving at the lifeline from one side is no head down it) and narrowing down to the box (a message's head
     beside it, pointing aside, widens first), under a thin shaft; its sizes in the column's ink width (``u``:
     a 1x link's 2 px stroke, 3 px of ink with its rim, to 1; a 2x export's head and shaft are twice as wide)."""
     col = ink[:max(0, int(y1) - yb), max(0, lx - 8):lx + 9].sum(axis=1)
@@ -421,7 +422,9 @@ def _heads_into_box(ink: np.ndarray, yb: int, lx: int, x: float, y1: float, shap
         if not len(tip) or not len(shaft) or shaft.sum(axis=1).max() > 3 * u:
             continue
         wide = tip.sum(axis=1)
-        head = wide[(wide >= 5 * u) & ~tip[:, 0] & ~tip[:, -1]]
+        c, k = lx - max(0, lx - r), int(math.ceil(u)) + 1  # the column in the strip; past its own stroke
+        both = tip[:, :max(0, c - k)].any(axis=1) & tip[:, c + k + 1:].any(axis=1)
+        head = wide[(wide >= 5 * u) & ~tip[:, 0] & ~tip[:, -1] & both]
         if len(head) and (np.diff(head) <= u).all():
             return True
     return False
