@@ -47,7 +47,7 @@ from defusedxml.common import DefusedXmlException
 from craftbench.makers.browser import scaled_pages
 from craftbench.makers.excalidraw_real import licence_of, png_text
 from craftbench.makers.mermaid_versions import RealSet
-from craftbench.makers.mirrors import git, git_bytes, mirror_root
+from craftbench.makers.mirrors import git, git_bytes, harvested, mirror_root
 from crafter.errors import CrafterError, InputError
 from crafter.formats.drawio.reader import inflate_diagram
 
@@ -365,12 +365,7 @@ def draw(figs: Path, n: int = 60, seed: int = 0) -> list[dict]:
     """Draw up to ``n`` real draw.io pages under ``figs`` (a random draw of ``seed`` where there are more; device
     scale 1 or 2), each page's XML beside its PNG; their truth records."""
     rng = random.Random(seed)
-    real = RealSet()
-    found, unlicensed, malformed = harvest(real=real)
-    print(f"drawio-real: {len(found)} pages; {real.left_out} left out as maybe a real-set figure's, "
-          f"{unlicensed} files for want of a licence, {malformed} that do not parse", file=sys.stderr)
-    if not found:
-        raise DrawioMakerError(f"no usable draw.io diagrams under {mirror_root()}")
+    found = harvested("drawio-real", "draw.io pages", harvest, RealSet(), DrawioMakerError)
     chosen = sorted(rng.sample(range(len(found)), min(n, len(found))))
     jobs, records = [], []
     for i, j in enumerate(chosen):

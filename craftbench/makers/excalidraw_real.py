@@ -39,13 +39,12 @@ import math
 import random
 import re
 import struct
-import sys
 import zlib
 from pathlib import Path
 
 from craftbench.makers.excalidraw import SCENE_PRELUDE, ExcalidrawMakerError, _clean, render
 from craftbench.makers.mermaid_versions import RealSet
-from craftbench.makers.mirrors import git, git_bytes, mirror_root
+from craftbench.makers.mirrors import git, git_bytes, harvested, mirror_root
 
 SHAPES = ("rectangle", "ellipse", "diamond")
 TOUCH = 12.0  # px: how far outside a shape's box an unbound arrow end may stop and still reach it
@@ -403,12 +402,7 @@ def draw(figs: Path, n: int = 40, seed: int = 0) -> list[dict]:
     """Draw up to ``n`` real scenes under ``figs`` (each once light, then dark on a second pass; device scale 1 or
     2), each scene's JSON beside its PNG; their truth records."""
     rng = random.Random(seed)
-    real = RealSet()
-    scenes, unlicensed, malformed = harvest(real=real)
-    print(f"excalidraw-real: {len(scenes)} scenes; {real.left_out} left out as maybe a real-set figure's, "
-          f"{unlicensed} for want of a licence, {malformed} malformed", file=sys.stderr)
-    if not scenes:
-        raise ExcalidrawMakerError(f"no usable .excalidraw scenes under {mirror_root()}")
+    scenes = harvested("excalidraw-real", ".excalidraw scenes", harvest, RealSet(), ExcalidrawMakerError)
     jobs, records = [], []
     for i in range(min(n, 2 * len(scenes))):
         src = scenes[i % len(scenes)]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 ENV = "CRAFTBENCH_MIRRORS"
@@ -42,3 +43,14 @@ def git(git_dir: Path | str, *args: str, check: bool = True) -> str:
 def git_bytes(git_dir: Path | str, *args: str, check: bool = True) -> bytes:
     """As :func:`git`, the output as bytes (a blob as it is stored)."""
     return subprocess.run(["git", "--git-dir", str(git_dir), *args], capture_output=True, check=check).stdout
+
+
+def harvested(maker: str, what: str, harvest, real, error: type[Exception]) -> list:
+    """``harvest(real=real)``'s usable sources (it returns them, then the counts of files left for want of a
+    licence and of malformed ones), what was left out told on stderr; ``error`` where there is none."""
+    found, unlicensed, malformed = harvest(real=real)
+    print(f"{maker}: {len(found)} {what}; {real.left_out} left out as maybe a real-set figure's, "
+          f"{unlicensed} for want of a licence, {malformed} malformed", file=sys.stderr)
+    if not found:
+        raise error(f"no usable {what} under {mirror_root()}")
+    return found
