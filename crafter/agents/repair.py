@@ -24,7 +24,6 @@ result never corrupts the figure:
 from __future__ import annotations
 
 import math
-import re
 from typing import Any
 
 from crafter.agents.backend import call_model, parse_component_lines
@@ -41,6 +40,7 @@ from crafter.agents.critique import (
     text_on,
 )
 from crafter.agents.issues import FIGURE, issue_key
+from crafter.agents.reading import SENTENCE_SPLIT
 from crafter.base.theme import figure_theme
 from crafter.errors import CrafterError, SpecError
 from crafter.llm.prompts import repair_prompt
@@ -437,7 +437,7 @@ def instruction_for(issues: list[dict[str, Any]], brief: str | None = None) -> s
 
 
 def _sentence_with(brief: str, name: str) -> str:
-    for s in re.split(r"(?<=[.!?;])\s+|\n+", brief):
+    for s in SENTENCE_SPLIT.split(brief):
         if name.lower() in s.lower():
             return s.strip()[:300]
     return ""
