@@ -8,6 +8,7 @@ project (CraftEditor's and CraftBench's scores rasterise through it too).
 
 from __future__ import annotations
 
+import hashlib
 import html
 import os
 import re
@@ -160,18 +161,29 @@ def cairosvg():
     return _cairosvg
 
 
+# Glyphs hinted at every size and on every surface. cairo's FreeType backend settles a font
+# face's hinting on the first surface that draws with it and keeps it for the process; a PDF
+# page (its surface asks for no hinting) or a face first drawn under 8 px (distributions unhint
+# DejaVu there) would leave every later PNG of that face unhinted, its text moved by a pixel: a
+# PNG would depend on what the process drew before it.
+_HINTED = ('  <match target="font"><edit name="hinting" mode="assign"><bool>true</bool></edit></match>\n')
+
+
 def _fontconfig_file() -> FsPath | None:
     """A fonts.conf that includes the system's and adds crafter/assets/fonts."""
     system = next((p for p in ("/etc/fonts/fonts.conf", "/usr/local/etc/fonts/fonts.conf") if os.path.exists(p)), None)
     include = f'<include ignore_missing="yes">{system}</include>' if system else ""
     cache = FsPath(tempfile.gettempdir()) / f"crafter-fontconfig-{os.getuid() if hasattr(os, 'getuid') else 0}"
     text = ('<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n'
-            f"  {include}\n  <dir>{FONT_DIR}</dir>\n  <cachedir>{cache}</cachedir>\n</fontconfig>\n")
+            f"  {include}\n  <dir>{FONT_DIR}</dir>\n  <cachedir>{cache}</cachedir>\n{_HINTED}</fontconfig>\n")
     try:
         cache.mkdir(parents=True, exist_ok=True)
-        conf = cache / "fonts.conf"
+        # named by its content: processes of two checkouts (or versions) never rewrite each other's
+        conf = cache / f"fonts-{hashlib.sha256(text.encode()).hexdigest()[:12]}.conf"
         if not conf.exists() or conf.read_text() != text:
-            conf.write_text(text)
+            part = conf.with_suffix(f".{os.getpid()}.part")
+            part.write_text(text)
+            os.replace(part, conf)
         return conf
     except OSError:
         return None  # the system fonts still work; only the shipped ones are not added

@@ -164,3 +164,33 @@ def test_layout_is_called_only_when_geometry_is_missing(monkeypatch: pytest.Monk
     bare = parse_dsl('a node "A"\nb node "B"\ne edge a -> b\n')
     assert load_svg(figure_to_svg(bare)) == hand_layout(bare)
     assert len(calls) == 2
+
+
+_PNG_AFTER = """
+import hashlib, sys
+from crafter.formats import figure_to_pdf_bytes, figure_to_png_bytes
+from crafter.spec import parse_dsl
+fig = parse_dsl('a node "Embedding layer"\\nb node "Task head (rank 8)"\\ne edge a -> b "update"')
+if sys.argv[1] == "pdf-first":
+    figure_to_pdf_bytes(parse_dsl('x node "Tokenizer loss"'))
+if sys.argv[1] == "thumbnail-first":  # 30 dpi: its text under 8 px, where DejaVu is drawn unhinted
+    figure_to_png_bytes(fig, 30)
+print(hashlib.sha256(figure_to_png_bytes(fig, 150)).hexdigest())
+"""
+
+
+def test_a_png_is_the_same_whatever_the_process_drew_before_it() -> None:
+    """cairo settles a font face's hinting on the first surface that uses it, for the whole
+    process: a PNG exported after a PDF (the app's downloads) or after a thumbnail must be the
+    one a fresh process makes (each order in its own process)."""
+    import subprocess
+    import sys
+
+    def run(order: str) -> str:
+        done = subprocess.run([sys.executable, "-c", _PNG_AFTER, order], capture_output=True, text=True,
+                              timeout=300, check=True)
+        return done.stdout.strip()
+
+    fresh = run("png-only")
+    assert run("pdf-first") == fresh
+    assert run("thumbnail-first") == fresh
