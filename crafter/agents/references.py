@@ -52,6 +52,13 @@ _ASIDE = re.compile(r",\s*(?:which|who|whose|where|together\s+with|with)\b", re.
 _MAX_OPENING_WORDS = 4  # (six after "its", "this", "the resulting": "its output for every patch")
 
 
+def made_by(opening: str) -> str:
+    """The stem of the participle a reference opens on, the step that made the thing ("annotat" for "Annotated
+    variants go to …", "cluster" for "Clustered transcripts are mapped …"); "" for none."""
+    m = re.match(r"\s*([a-z]{4,}?)e?d\b", _OPENER.sub("", opening, count=1), re.I)
+    return m.group(1).lower() if m else ""
+
+
 def pointing_back(opening: str) -> int | None:
     """How many names of the sentence before a sentence's opening words (all before its first name) point at and
     hand on to that name: n for "Both feature sets feed" / "The two learners write to", 1 for "Its output feeds",
@@ -83,11 +90,15 @@ def _referent_count(np: str) -> int | None:
     return 1
 
 
-def referents(sentence: str, spots: list[tuple[int, int, str]], n: int) -> list[str]:
+def referents(sentence: str, spots: list[tuple[int, int, str]], n: int, stem: str = "") -> list[str]:
     """The names of the sentence before (``spots``: where it says them) that a reference to n things points at: the
-    last n said outside an aside (", which …", "(…)") where that many are, else the last n."""
+    one whose word the participle's ``stem`` opens (:func:`made_by`: "the cluster stage" for "Clustered …"), else the
+    last n said outside an aside (", which …") where that many are, else the last n."""
     if not spots:
         return []
+    maker = [name for *_, name in spots if stem and any(w.startswith(stem) for w in re.findall(r"\w+", name.lower()))]
+    if n == 1 and maker:
+        return maker[-1:]
     aside = _ASIDE.search(sentence)
     main = [s for s in spots if aside is None or s[1] <= aside.start()]
     pool = main if len(main) >= n else spots

@@ -62,3 +62,11 @@ def test_a_brief_draws_the_edge_the_reference_says() -> None:
     edges = {(labels[e.source], labels[e.target]) for e in fig.of_kind("edge")}
     assert ("annotator", "classifier") in edges
     assert ("local cache", "classifier") not in edges
+
+
+def test_a_participle_points_at_the_step_it_names() -> None:
+    # "Clustered transcripts": what the cluster stage made, though the sentence before ends on its tool
+    links = _read("The cluster stage groups the reads with cdhit. Clustered transcripts are mapped to the aligner.",
+                  ["cluster stage", "cdhit", "aligner"])
+    assert ("cluster stage", "aligner") in links
+    assert ("cdhit", "aligner") not in links
