@@ -25,7 +25,7 @@ import re
 from crafter.agents.labels import labels_match
 from crafter.agents.prose import verb_lemma
 from crafter.agents.reading import SENTENCE_SPLIT, BriefReading, name_pattern
-from crafter.agents.references import made_by, pointing_back, referents
+from crafter.agents.references import made_by, pointed_to, possessive, referents
 
 _ARROW = re.compile(r"->|→|⟶|⇒|=>|➔|➜|⟹")
 
@@ -141,11 +141,10 @@ def read_links(text: str, reading: BriefReading) -> None:
         spots = _mentions(sentence, names)
         for a, b in _links_between(sentence, spots):
             add(a, b)
-        opening = sentence[:spots[0][0]] if spots and "->" not in sentence else ""
-        count = pointing_back(opening) if opening else None
-        for a in referents(*before, count, made_by(opening)) if count else []:  # "… Annotated variants go to …"
-            if a != spots[0][2]:
-                add(a, spots[0][2])
+        target, count = pointed_to(sentence, spots) if "->" not in sentence else (None, None)
+        for a in referents(*before, count, made_by(sentence), possessive(sentence)) if target and count else []:
+            if a != target:
+                add(a, target)
         if last and spots and _OPENS.fullmatch(sentence[:spots[0][0]]) and spots[0][2] != last \
                 and _acts(sentence[spots[0][1]:]) \
                 and not any(t == spots[0][2] for _, t in reading.relations) \

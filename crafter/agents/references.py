@@ -15,9 +15,10 @@ noun phrase of more than four words, one that says a verb, and a list line are n
 say the names.
 
 Measured on the dev briefs' plans alone (nodes / edges / groups F1): rules 0.5923 / 0.2464 / 0.4273 -> 0.5923 /
-0.2470 / 0.4273; rules with the name head's names 0.6363 / 0.2410 / 0.4315, unmoved. (The form is rare in the
-dev briefs: it fires in 4 rules plans and 9 plans over the head's names. Where the sentence before says too few
-names for "both", the last names said before it that lead nowhere yet: 0.2410 -> 0.2408 with the head, dropped.)
+0.2472 / 0.4273; rules with the name head's names 0.6363 / 0.2410 / 0.4315 -> 0.6363 / 0.2417 / 0.4315. (The form
+is rare in the dev briefs: it fires in 5 rules plans and 8 plans over the head's names. Where the sentence before
+says too few names for "both", the last names said before it that lead nowhere yet: 0.2410 -> 0.2408 with the
+head, dropped.)
 """
 
 from __future__ import annotations
@@ -47,9 +48,17 @@ _HANDS_ON = re.compile(
     r"(?:land|lands|end\s+up|ends\s+up)\s+in|(?:feed|feeds)\s+(?:in)?to|"
     r"(?:write|writes)\s+(?:\w+\s+){0,2}?(?:to|into)|(?:is|are)\s+(?:then\s+)?(?:fed|sent|given|written|read)\s+"
     r"(?:in)?to"
-    r")\s+(?:(?:the|a|an|each|every)\s+)?$", re.I)
+    r")\s+(?:(?:the|a|an|each|every)\s+(?:(?!(?:of|for|in|on|with|at|by)\s)[\w-]+\s+){0,2}?)?$", re.I)
+# ("… conditions a small local Transformer"; not "… inform the typology of transitions": a name of the word after)
+_OBJECT_OF = re.compile(r"\b(?:over|with|against|from|on|in|across|using|via|by|of)\s+(?:the\s+|a\s+|an\s+)?$",
+                        re.I)
 _ASIDE = re.compile(r",\s*(?:which|who|whose|where|together\s+with|with)\b", re.I)
 _MAX_OPENING_WORDS = 4  # (six after "its", "this", "the resulting": "its output for every patch")
+
+
+def possessive(opening: str) -> bool:
+    """The reference opens on "its" / "their": the output of a thing that acts."""
+    return re.match(r"(?:its|their)\s", _OPENER.sub("", opening, count=1), re.I) is not None
 
 
 def made_by(opening: str) -> str:
@@ -73,6 +82,20 @@ def pointing_back(opening: str) -> int | None:
     return None
 
 
+def pointed_to(sentence: str, spots: list[tuple[int, int, str]]) -> tuple[str | None, int | None]:
+    """The name a sentence hands a reference on to and how many names it points back at (:func:`pointing_back`):
+    its first name, or, for a reference opening on "its" / "their" / "this", a later one where the names before sit
+    in the reference's own words ("its output for every patch conditions the local Transformer")."""
+    for k, (start, _, name) in enumerate(spots):
+        opening = sentence[:start]
+        if k and not _POINTER.match(_OPENER.sub("", opening, count=1)):
+            break
+        count = pointing_back(opening)
+        if count:
+            return name, count
+    return None, None
+
+
 def _referent_count(np: str) -> int | None:
     words = re.findall(r"[\w'$-]+", np.lower())
     pointer = _POINTER.match(np) is not None
@@ -90,15 +113,19 @@ def _referent_count(np: str) -> int | None:
     return 1
 
 
-def referents(sentence: str, spots: list[tuple[int, int, str]], n: int, stem: str = "") -> list[str]:
+def referents(sentence: str, spots: list[tuple[int, int, str]], n: int, stem: str = "",
+              possessive: bool = False) -> list[str]:
     """The names of the sentence before (``spots``: where it says them) that a reference to n things points at: the
     one whose word the participle's ``stem`` opens (:func:`made_by`: "the cluster stage" for "Clustered …"), else the
-    last n said outside an aside (", which …") where that many are, else the last n."""
+    last n said outside an aside (", which …") where that many are, else the last n; for a ``possessive`` ("its
+    output"), none said as a preposition's object where another is."""
     if not spots:
         return []
     maker = [name for *_, name in spots if stem and any(w.startswith(stem) for w in re.findall(r"\w+", name.lower()))]
     if n == 1 and maker:
         return maker[-1:]
+    if n == 1 and possessive:  # "its": the thing that acts, not a preposition's ("… a global Transformer over the
+        spots = [s for s in spots if not _OBJECT_OF.search(sentence[:s[0]])] or spots  # patch sequence; its …")
     aside = _ASIDE.search(sentence)
     main = [s for s in spots if aside is None or s[1] <= aside.start()]
     pool = main if len(main) >= n else spots

@@ -70,3 +70,17 @@ def test_a_participle_points_at_the_step_it_names() -> None:
                   ["cluster stage", "cdhit", "aligner"])
     assert ("cluster stage", "aligner") in links
     assert ("cdhit", "aligner") not in links
+
+
+def test_its_output_is_the_actors_not_a_prepositions_object() -> None:
+    # "over the patch sequence": what the global model runs over; "its output" is the global model's
+    links = _read("We embed each patch and run a global model over the patch sequence; its output for every patch "
+                  "conditions a small local model.", ["global model", "patch sequence", "patch", "local model"])
+    assert ("global model", "local model") in links
+    assert ("patch sequence", "local model") not in links
+
+
+def test_a_name_said_after_of_is_not_where_the_reference_goes() -> None:
+    # "the typology of transitions": the name is the word after "of", not the thing informed
+    assert pointing_back("Both analyses inform the typology of ") is None
+    assert pointing_back("Both analyses inform the final ") == 2
