@@ -12,6 +12,7 @@ gnomAD). The words after must hand the thing on to the sentence's first name: a 
 
 Guards: an opening word that sets a scene is no reference ("If …", "On each trial …", "In (b) …", "Each …"); a
 noun phrase of more than four words, one that says a verb, and a list line are not read; the sentence before must
+be prose (a heading's names are no thing handed on: "## Randomisation service\nSubmissions go to the engine") and
 say the names.
 
 Measured on the dev briefs' plans alone (nodes / edges / groups F1): rules 0.5923 / 0.2464 / 0.4273 -> 0.5923 /
@@ -53,6 +54,7 @@ _HANDS_ON = re.compile(
 _OBJECT_OF = re.compile(r"\b(?:over|with|against|from|on|in|across|using|via|by|of)\s+(?:the\s+|a\s+|an\s+)?$",
                         re.I)
 _ASIDE = re.compile(r",\s*(?:which|who|whose|where|together\s+with|with)\b", re.I)
+_PROSE_END = re.compile(r"[.;!?][\W_]*$")  # a sentence of prose, not a heading ("## Randomisation service")
 _MAX_OPENING_WORDS = 4  # (six after "its", "this", "the resulting": "its output for every patch")
 
 
@@ -119,8 +121,8 @@ def referents(sentence: str, spots: list[tuple[int, int, str]], n: int, stem: st
     one whose word the participle's ``stem`` opens (:func:`made_by`: "the cluster stage" for "Clustered …"), else the
     last n said outside an aside (", which …") where that many are, else the last n; for a ``possessive`` ("its
     output"), none said as a preposition's object where another is."""
-    if not spots:
-        return []
+    if not spots or not _PROSE_END.search(sentence):
+        return []  # a heading or a list line before: no sentence the reference goes on from
     maker = [name for *_, name in spots if stem and any(w.startswith(stem) for w in re.findall(r"\w+", name.lower()))]
     if n == 1 and maker:
         return maker[-1:]

@@ -84,3 +84,8 @@ def test_a_name_said_after_of_is_not_where_the_reference_goes() -> None:
     # "the typology of transitions": the name is the word after "of", not the thing informed
     assert pointing_back("Both analyses inform the typology of ") is None
     assert pointing_back("Both analyses inform the final ") == 2
+
+
+def test_a_heading_before_is_no_sentence_to_go_on_from() -> None:
+    links = _read("## Billing service\nInvoices go to the ledger writer.", ["Billing service", "ledger writer"])
+    assert links == []
