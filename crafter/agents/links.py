@@ -10,6 +10,10 @@ Measured on the dev briefs' plans alone (nodes / edges / groups F1): rules 0.592
 0.2464 / 0.4273; rules with the name head's names 0.6363 / 0.2366 / 0.4315 -> 0.6363 / 0.2410 / 0.4315. (Any line
 opening on a list mark continuing from the line before as well: 0.2406 with the head, parallel items chained.)
 
+A sentence that opens on words pointing back to the sentence before ("Its output feeds the decoder", "Annotated
+variants go to the classifier", "Both feature sets feed …") links what they point at to the first name it says
+(:mod:`crafter.agents.references`).
+
 A link the reading already has, either way round, stays as it is; a link said negated ("A never writes to B") is
 not drawn.
 """
@@ -21,6 +25,7 @@ import re
 from crafter.agents.labels import labels_match
 from crafter.agents.prose import verb_lemma
 from crafter.agents.reading import SENTENCE_SPLIT, BriefReading, name_pattern
+from crafter.agents.references import made_by, pointed_to, possessive, referents
 
 _ARROW = re.compile(r"->|→|⟶|⇒|=>|➔|➜|⟹")
 
@@ -131,10 +136,15 @@ def read_links(text: str, reading: BriefReading) -> None:
 
     names = _patterns(reading.entities)
     last: str | None = None
+    before: tuple[str, list[tuple[int, int, str]]] = ("", [])  # the sentence before, and where it says its names
     for sentence in SENTENCE_SPLIT.split(_ARROW.sub(" -> ", text)):
         spots = _mentions(sentence, names)
         for a, b in _links_between(sentence, spots):
             add(a, b)
+        target, count = pointed_to(sentence, spots) if "->" not in sentence else (None, None)
+        for a in referents(*before, count, made_by(sentence), possessive(sentence)) if target and count else []:
+            if a != target:
+                add(a, target)
         if last and spots and _OPENS.fullmatch(sentence[:spots[0][0]]) and spots[0][2] != last \
                 and _acts(sentence[spots[0][1]:]) \
                 and not any(t == spots[0][2] for _, t in reading.relations) \
@@ -145,3 +155,4 @@ def read_links(text: str, reading: BriefReading) -> None:
                       for x, y in reading.negated)
         # (a sentence saying a link is not there continues nothing: "A never writes to B. C calls A" is no B -> C)
         last = spots[-1][2] if spots and not negated else None
+        before = (sentence, spots if not negated else [])

@@ -1,0 +1,91 @@
+"""A sentence opening on words that point back to the sentence before (:mod:`crafter.agents.references`), read by
+:func:`crafter.agents.links.read_links`: "Its output feeds the decoder", "Annotated calls go to the filter"."""
+
+from __future__ import annotations
+
+from crafter.agents.extract import figure_from_brief
+from crafter.agents.links import read_links
+from crafter.agents.reading import BriefReading
+from crafter.agents.references import pointing_back, referents
+
+
+def _read(text: str, names: list[str]) -> list[tuple[str, str]]:
+    reading = BriefReading(entities=names)
+    read_links(text, reading)
+    return reading.relations
+
+
+def test_its_output_links_the_name_before_to_the_name_it_feeds() -> None:
+    links = _read("The spectrogram encoder maps each clip to a sequence of frames. Its output feeds the "
+                  "transformer decoder.", ["spectrogram encoder", "transformer decoder"])
+    assert ("spectrogram encoder", "transformer decoder") in links
+    assert ("transformer decoder", "spectrogram encoder") not in links
+
+
+def test_data_said_by_a_noun_phrase_comes_from_the_name_that_made_it_not_from_an_aside() -> None:
+    # "which consults a panel of normals": the aside's names are the caller's helpers, not what hands the calls on
+    links = _read("Each sample is passed to the caller, which consults a panel of normals. Filtered calls are then "
+                  "written to the warehouse.", ["sample", "caller", "panel of normals", "warehouse"])
+    assert ("caller", "warehouse") in links
+    assert ("panel of normals", "warehouse") not in links
+
+
+def test_both_points_at_the_two_names_the_sentence_before_lists() -> None:
+    links = _read("The tokenizer splits payloads and the timer measures gaps. Both feature sets feed the scorer.",
+                  ["tokenizer", "timer", "scorer"])
+    assert {("tokenizer", "scorer"), ("timer", "scorer")} <= set(links)
+
+
+def test_openings_that_set_a_scene_or_say_a_list_item_point_at_nothing() -> None:
+    assert pointing_back("If the check fails, the sample goes to the ") is None
+    assert pointing_back("On each trial the tone is sent to the ") is None
+    assert pointing_back("(b) no library code is copied into the ") is None
+    assert pointing_back("- cleaned reads go to the ") is None
+    assert pointing_back("The acquisition workflow is written in ") is None  # a language, not a hand-off
+    assert pointing_back("The classifier scores flows and sends them to the ") is None  # a clause with a verb
+    assert pointing_back("Its output conditions a ") == 1
+    assert pointing_back("The two learners write to the ") == 2
+
+
+def test_no_link_where_the_sentence_before_names_too_few() -> None:
+    assert referents("The tokenizer splits payloads.", [(4, 13, "tokenizer")], 2) == []
+    links = _read("We measure it twice. Its output feeds the scorer.", ["scorer"])
+    assert links == []
+
+
+def test_a_brief_draws_the_edge_the_reference_says() -> None:
+    fig = figure_from_brief("The ingest worker hands each upload to the annotator, which queries a local cache. "
+                            "Annotated records go to the classifier.",
+                            names={"node": ["ingest worker", "annotator", "local cache", "classifier"], "links": [],
+                                   "members": []})
+    labels = {n.id: n.label.lower() for n in fig.of_kind("node")}
+    edges = {(labels[e.source], labels[e.target]) for e in fig.of_kind("edge")}
+    assert ("annotator", "classifier") in edges
+    assert ("local cache", "classifier") not in edges
+
+
+def test_a_participle_points_at_the_step_it_names() -> None:
+    # "Clustered transcripts": what the cluster stage made, though the sentence before ends on its tool
+    links = _read("The cluster stage groups the reads with cdhit. Clustered transcripts are mapped to the aligner.",
+                  ["cluster stage", "cdhit", "aligner"])
+    assert ("cluster stage", "aligner") in links
+    assert ("cdhit", "aligner") not in links
+
+
+def test_its_output_is_the_actors_not_a_prepositions_object() -> None:
+    # "over the patch sequence": what the global model runs over; "its output" is the global model's
+    links = _read("We embed each patch and run a global model over the patch sequence; its output for every patch "
+                  "conditions a small local model.", ["global model", "patch sequence", "patch", "local model"])
+    assert ("global model", "local model") in links
+    assert ("patch sequence", "local model") not in links
+
+
+def test_a_name_said_after_of_is_not_where_the_reference_goes() -> None:
+    # "the typology of transitions": the name is the word after "of", not the thing informed
+    assert pointing_back("Both analyses inform the typology of ") is None
+    assert pointing_back("Both analyses inform the final ") == 2
+
+
+def test_a_heading_before_is_no_sentence_to_go_on_from() -> None:
+    links = _read("## Billing service\nInvoices go to the ledger writer.", ["Billing service", "ledger writer"])
+    assert links == []
