@@ -6,11 +6,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from crafter.charts.format import d3_format
 from crafteditor.charts.axes import Axis
 from crafteditor.charts.layers import ValueLabels
 from crafteditor.charts.series import Series
 from crafteditor.paint import to_hex
+from crafter.charts.format import d3_format
 
 
 def round_to_span(v: float, span: float) -> float:
