@@ -102,16 +102,20 @@ def lexicon_doubt(word: str) -> str | None:
 
 
 _TOKEN = re.compile(r"[A-Za-z0-9]+")
+# what a stroke just before a word (a box's side, an edge, a note's fold) is read as: a first letter of
+# these may be one ('fcluster'); another is the word's own ('xreal', TikZ's x_real beside 'real')
+STROKE_LETTERS = "lijft"
 
 
 def mend_from_figure(texts: list[str]) -> list[str]:
     """The readings with each word that one OCR slip (:func:`_slips`, or a stroke before it read as a
-    first letter: 'fcluster' by a note's fold) makes from a word read elsewhere in the same figure
+    first letter, :data:`STROKE_LETTERS`: 'fcluster' by a note's fold) makes from a word read elsewhere in the same figure
     mended to that word: the figure is its own dictionary of names ('nteger' beside 33 'integer',
     'configuratin', 'fcluster' beside 'Cluster'; issue 31). A word is mended only where the lexicon
-    does not know it and knows the other, or the figure reads the other more often; only words of
-    :data:`LEXICON_PART` characters or more; letters dropped or added only between letters ('layer1'
-    is no 'layer' misread)."""
+    does not know it and knows the other: between two names it does not know, the figure's counts do not
+    tell the misreading (a draw.io page's Lorem ipsum reads 'adipising' more often than 'adipiscing', and
+    'dolor' beside 'dolore' is no slip); only words of :data:`LEXICON_PART` characters or more; letters
+    dropped or added only between letters ('layer1' is no 'layer' misread)."""
     words = lexicon()
     forms: dict[str, Counter] = {}
     for t in texts:
@@ -124,9 +128,9 @@ def mend_from_figure(texts: list[str]) -> list[str]:
         if len(low) < LEXICON_PART or low in words or (token.isupper() and len(token) < ACRONYM):
             return None
         alpha = low.isalpha()
-        near = (_slips(low, alpha) | ({low[1:]} if alpha else set())) - {low}
-        fits = sorted((w for w in near if w in count and len(w) >= LEXICON_PART - 1
-                       and (w in words or count[w] > count[low])), key=lambda w: (-count[w], w))
+        near = (_slips(low, alpha) | ({low[1:]} if alpha and low[0] in STROKE_LETTERS else set())) - {low}
+        fits = sorted((w for w in near if w in count and w in words and len(w) >= LEXICON_PART - 1),
+                      key=lambda w: (-count[w], w))
         if not fits:
             return None
         form = forms[fits[0]].most_common(1)[0][0]
