@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
@@ -79,6 +81,19 @@ class ValueLabels:
     dy: float  # px from the bar's top to the labels' centre (negative: above)
     font_px: float
     color: str | None
+    affixes: tuple[str, str] = ("", "")  # what every label writes before and after its number ('$', 's', '%')
+
+
+# a value label as written: what comes before its number, the number, what comes after ('0.06s', '45 %', '$12')
+_WRITTEN = re.compile(r"^(\D*?)([−\-–+]?\d[\d,]*(?:\.(\d+))?)(\D*)$")
+
+
+def _written(text: str) -> tuple[str, int, str]:
+    """A label's prefix, decimal places and suffix as written ('0.06s': '', 2, 's')."""
+    m = _WRITTEN.match(text.strip())
+    if m is None:
+        return "", 0, ""
+    return m.group(1), len(m.group(3) or ""), m.group(4)
 
 
 def read_value_labels(runs, used, series: list[Series], yaxis: Axis, plot, font: float) -> ValueLabels | None:
@@ -109,11 +124,15 @@ def read_value_labels(runs, used, series: list[Series], yaxis: Axis, plot, font:
                 taken.append(k)
                 exact.append((s, i, v))
                 offsets.append(r.cy - top)
-                t = r.text.strip().rstrip("%")
-                decimals = max(decimals, len(t.split(".")[1]) if "." in t else 0)
+                decimals = max(decimals, _written(r.text)[1])
                 break
     if not taken or len(taken) < 0.75 * total:
         return None
+    # a unit or sign every label writes around its number ('0.06s', '45%', '$12') is drawn with it: the
+    # labels written with the chart's number format alone had lost it (uv's benchmark: '4.630' for '4.63s',
+    # the unit's letter counted as a decimal place)
+    written = Counter((_written(runs[k].text)[0], _written(runs[k].text)[2]) for k in taken)
+    affixes, n = written.most_common(1)[0]
     # the labels are the author's own numbers: they are the values (the bars' heights, read to
     # a pixel, had relabelled 81.8 as 81.9)
     for s, i, v in exact:
@@ -121,4 +140,5 @@ def read_value_labels(runs, used, series: list[Series], yaxis: Axis, plot, font:
     colors = [runs[k].color for k in taken]
     color = to_hex(tuple(int(v) for v in np.median(np.array(colors), axis=0))) if colors else None
     return ValueLabels(runs=taken, decimals=decimals, dy=float(np.median(offsets)),
-                       font_px=float(np.median([runs[k].font_px for k in taken])), color=color)
+                       font_px=float(np.median([runs[k].font_px for k in taken])), color=color,
+                       affixes=affixes if n == len(taken) else ("", ""))

@@ -472,14 +472,20 @@ def _measure_axis(rgb, paints: Paints, runs, y_ticks: list[int], plot, st: Chart
 def tick_format(texts: list[str]) -> str | None:
     """The d3 format of whole-number tick labels of 1000 or more, as written: ',d' with a
     thousands comma ('50,000'), 'd' without ('2000'); of labels with a fixed number of decimals
-    that the chart's own format would cut ('1.0 2.0 ... 10.0', written '1 2 ... 10'), '.1f';
+    that the chart's own format would cut ('1.0 2.0 ... 10.0', written '1 2 ... 10'), '.1f'; of whole
+    numbers written bare among labels with decimals ('1 1.5 2'), the decimals trimmed, '.1~f';
     None for any other (the chart's own format writes those, and would write these '50k')."""
     # any minus as written: U+2212 (matplotlib's), U+2013 (an en dash set for one, or OCR's reading of it)
     t = [x.strip().replace("−", "-").replace("–", "-") for x in texts if parse_number(x) is not None]
     places = {_places(x) for x in t}
+    grouped = any(re.fullmatch(r"-?\d{1,3}(,\d{3})+(\.\d+)?", x) for x in t)
     if len(t) >= 2 and len(places) == 1 and min(places) > 0 and any(x.endswith("0") for x in t):
-        grouped = any(re.fullmatch(r"-?\d{1,3}(,\d{3})+(\.\d+)?", x) for x in t)
         return f"{',' if grouped else ''}.{min(places)}f"
+    if len(places) >= 2 and min(places) == 0 and sum(_places(x) == 0 for x in t) >= 2 \
+            and sum(_places(x) > 0 for x in t) >= 2 and not any(_places(x) and x.endswith("0") for x in t):
+        # whole numbers written bare among halves ('1 1.5 2 2.5', '0 0.25 0.5', Plotly's): trailing zeros trimmed (the
+        # axis had been written '1.0 1.5 2.0', and every whole tick lost as written)
+        return f"{',' if grouped else ''}.{max(places)}~f"
     if len(t) < 2 or max(abs(parse_number(x) or 0) for x in t) < 1000:
         return None
     if all(re.fullmatch(r"-?\d{1,3}(,\d{3})*", x) for x in t) and any("," in x for x in t):

@@ -10,6 +10,7 @@ from crafteditor.charts.axes import Axis
 from crafteditor.charts.layers import ValueLabels
 from crafteditor.charts.series import Series
 from crafteditor.paint import to_hex
+from crafter.charts.format import d3_format
 
 
 def round_to_span(v: float, span: float) -> float:
@@ -199,7 +200,13 @@ def _layers(rows: list[dict[str, Any]], mark: dict[str, Any], error_color: str |
         text_mark: dict[str, Any] = {"type": "text", "baseline": "middle"}
         if value_labels.color:
             text_mark["color"] = value_labels.color
-        layers.append({"mark": text_mark,
-                       "encoding": {"text": {"field": "y", "type": "quantitative",
-                                             "format": f".{value_labels.decimals}f"}}})
+        text: dict[str, Any] = {"field": "y", "type": "quantitative", "format": f".{value_labels.decimals}f"}
+        prefix, suffix = value_labels.affixes
+        if prefix or suffix:
+            # a unit around the number ('4.63s', '45%') no number format writes: each row holds its
+            # label as written, its number in the labels' own decimals
+            for r in rows:
+                r["label"] = f"{prefix}{d3_format(text['format'], r['y'])}{suffix}"
+            text = {"field": "label", "type": "nominal"}
+        layers.append({"mark": text_mark, "encoding": {"text": text}})
     return layers

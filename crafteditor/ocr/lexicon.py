@@ -11,6 +11,7 @@ import functools
 import hashlib
 import re
 import warnings
+from collections import Counter
 from pathlib import Path
 
 try:
@@ -98,6 +99,50 @@ def lexicon_doubt(word: str) -> str | None:
                 return near[0]
     return None
 
+
+
+_TOKEN = re.compile(r"[A-Za-z0-9]+")
+# what a stroke just before a word (a box's side, an edge, a note's fold) is read as: a first letter of
+# these may be one ('fcluster'); another is the word's own ('xreal', TikZ's x_real beside 'real')
+STROKE_LETTERS = "lijft"
+
+
+def mend_from_figure(texts: list[str]) -> list[str]:
+    """The readings with each word that one OCR slip (:func:`_slips`, or a stroke before it read as a
+    first letter, :data:`STROKE_LETTERS`: 'fcluster' by a note's fold) makes from a word read elsewhere in the same figure
+    mended to that word: the figure is its own dictionary of names ('nteger' beside 33 'integer',
+    'configuratin', 'fcluster' beside 'Cluster'; issue 31). A word is mended only where the lexicon
+    does not know it and knows the other: between two names it does not know, the figure's counts do not
+    tell the misreading (a draw.io page's Lorem ipsum reads 'adipising' more often than 'adipiscing', and
+    'dolor' beside 'dolore' is no slip); only words of :data:`LEXICON_PART` characters or more; letters
+    dropped or added only between letters ('layer1' is no 'layer' misread)."""
+    words = lexicon()
+    forms: dict[str, Counter] = {}
+    for t in texts:
+        for m in _TOKEN.finditer(t):
+            forms.setdefault(m.group(0).lower(), Counter())[m.group(0)] += 1
+    count = {w: sum(c.values()) for w, c in forms.items()}
+
+    def mended(token: str) -> str | None:
+        low = token.lower()
+        if len(low) < LEXICON_PART or low in words or (token.isupper() and len(token) < ACRONYM):
+            return None
+        alpha = low.isalpha()
+        near = (_slips(low, alpha) | ({low[1:]} if alpha and low[0] in STROKE_LETTERS else set())) - {low}
+        fits = sorted((w for w in near if w in count and w in words and len(w) >= LEXICON_PART - 1),
+                      key=lambda w: (-count[w], w))
+        if not fits:
+            return None
+        form = forms[fits[0]].most_common(1)[0][0]
+        if fits[0] == low[1:]:  # the stroke read as a first letter goes: the word as read elsewhere
+            return form
+        # the word's own first letter's case ('Returmns' is 'Returns' at a line's start)
+        return (form[0].upper() if token[0].isupper() else form[0].lower()) + form[1:]
+
+    out = []
+    for t in texts:
+        out.append(_TOKEN.sub(lambda m: mended(m.group(0)) or m.group(0), t))
+    return out
 
 
 def lexicon_score(text: str) -> int:

@@ -1,7 +1,8 @@
 """Reading a figure's text (:func:`read_text`): lines detected and recognised in two rounds (each
 line at its likeliest angle, then the other angles of a rotated line only where the first
 reading was unsure), made into text runs, rotated lines the detector cut or cut short rejoined
-and extended, and lone glyphs the detector missed read in a second pass.
+and extended, and lone glyphs the detector missed read in a second pass; last, words one OCR slip from
+a word the figure reads elsewhere mended to it.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from crafteditor.config import Config, past
 from crafteditor.ocr.accents import read_accented, with_math
 from crafteditor.ocr.engine import REC_WORD_WIDTH, OcrEngine, get_engine
 from crafteditor.ocr.greek import GREEK_SCORE, LOOKALIKES, read_greek
+from crafteditor.ocr.lexicon import mend_from_figure
 from crafteditor.ocr.lone_glyphs import read_lone_glyphs, text_height
 from crafteditor.ocr.math_letters import add_hats, join_script_minus
 from crafteditor.ocr.run_ends import whole_words
@@ -81,16 +83,23 @@ def read_text(rgb: np.ndarray, paints: Paints, config: Config, deadline: float |
         if run is not None:
             runs.append(run)
     if past(deadline):
-        return dedupe(runs)
+        return _own_words(dedupe(runs))
     runs = _extend_rotated(_join_rotated(dedupe(runs)), rgb, engine, latin)
     runs = whole_words(runs, rgb, lambda c: engine.recognize([c], latin, REC_WORD_WIDTH, fast=fast)[0])
     runs = _with_lone_glyphs(runs, rgb, paints, engine, latin, config)
     runs = _join_underscored(runs, rgb)
     if not config.ocr_math_letters:
-        return runs
+        return _own_words(runs)
     runs = join_script_minus(add_hats(runs, rgb), rgb)
     # a math label's subscript the detector boxed apart or left out ('ŷ' and a lone '1')
-    return join_subscripts(runs, rgb, lambda c: engine.recognize([c], latin, fold_case=True)[0])
+    return _own_words(join_subscripts(runs, rgb, lambda c: engine.recognize([c], latin, fold_case=True)[0]))
+
+
+def _own_words(runs: list[TextRun]) -> list[TextRun]:
+    """The runs with words misread by one slip from a word the figure reads elsewhere mended
+    (:func:`~crafteditor.ocr.lexicon.mend_from_figure`); a run with scripts keeps its reading."""
+    texts = mend_from_figure([r.text for r in runs])
+    return [replace(r, text=t) if t != r.text and r.marked is None else r for r, t in zip(runs, texts)]
 
 
 DOUBTFUL_ROTATED = 0.97  # a sideways run of one or two glyphs read less surely may be a tick label and its tick

@@ -199,7 +199,11 @@ def _is_bold(mask: np.ndarray, coverage: np.ndarray, font_px: float) -> bool:
 
 
 def dedupe(runs: list[TextRun]) -> list[TextRun]:
-    """The detector sometimes boxes one word twice: keep the more confident reading."""
+    """The detector sometimes boxes one word twice: keep the more confident reading; but a reading
+    that begins or ends a longer one of the same line, in a box within the longer's, is that line cut
+    short by a box (a table's column boxed as one with its widest row cut at the box's side: 'githu',
+    surer than 'github_login')."""
+    runs = [r for r in runs if not any(_piece_of(r, o) for o in runs)]
     runs = sorted(runs, key=lambda r: -r.confidence)
     kept: list[TextRun] = []
     for r in runs:
@@ -207,6 +211,14 @@ def dedupe(runs: list[TextRun]) -> list[TextRun]:
             continue
         kept.append(r)
     return sorted(kept, key=lambda r: (r.y, r.x))
+
+
+def _piece_of(piece: TextRun, whole: TextRun) -> bool:
+    """Whether ``piece`` reads the start or end of ``whole``'s line, inside its box (±2 px)."""
+    short, long = piece.text.strip(), whole.text.strip()
+    return (piece.angle == whole.angle == 0 and len(long) > len(short) > 0
+            and (long.startswith(short) or long.endswith(short))
+            and whole.x - 2 <= piece.x and piece.right <= whole.right + 2 and _overlap(piece, whole) > 0.5)
 
 
 def _overlap(a: TextRun, b: TextRun) -> float:
