@@ -217,6 +217,7 @@ def _marker_blobs(comp: np.ndarray, lw: float):
 
 FIT_STEP = 3  # px between a fitted curve's vertices: its course as drawn, a value read at any x
 FIT_SPAN = 9  # columns of FIT_STEP px in the running median along a fitted curve (27 px)
+FIT_SWINGS = 4  # a fitted curve's path up and down, in its own height, at most
 
 
 def _fitted_curve(pieces: list[tuple[np.ndarray, int, int, np.ndarray]], lone: list[tuple[float, float]],
@@ -253,6 +254,11 @@ def _fitted_curve(pieces: list[tuple[np.ndarray, int, int, np.ndarray]], lone: l
     # the curve crosses the scatter's x range (a line of a few short pieces is the markers' own)
     spread = max(c[0] for c in lone) - min(c[0] for c in lone) if lone else 0.0
     if len(off) < 6 or sum(off) < 0.6 * len(off) or cx.max() - cx.min() < 0.3 * spread:
+        return []
+    # a fitted curve is smooth: it rises and falls a few times at most (the black outlines of
+    # stacked step histograms under black data points, in one paint, had passed for one)
+    cy = np.array([c[1] for c in course])
+    if np.abs(np.diff(cy)).sum() > FIT_SWINGS * max(float(cy.max() - cy.min()), 1.0):
         return []
     return course
 
