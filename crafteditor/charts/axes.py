@@ -141,6 +141,32 @@ def tick_text(run: TextRun, rgb: np.ndarray | None, bg: tuple[int, int, int]) ->
     return y_tick(run)
 
 
+def mirrored_minus(ticks: list[tuple[float, str]], rising: bool) -> list[tuple[float, str]]:
+    """Tick labels (pixel, text) whose minus signs were all lost on one side of '0' (SciencePlots'
+    serif '−' on a y axis −2.0 … 2.0 read 2.0 1.5 1.0 0.5 0.0 0.5 1.0 1.5 2.0, and fitted a flat
+    axis) with the minus put back: the labels on the side where the axis's values fall, below the
+    0 on a y axis (``rising`` False), left of it on an x axis, where every label's value over its
+    distance from the 0 is one scale, as on a linear axis."""
+    vals = [(px, t, parse_number(t)) for px, t in ticks]
+    zero = [px for px, _, v in vals if v == 0]
+    if len(zero) != 1 or any(v is None for _, _, v in vals):
+        return ticks
+    z = zero[0]
+    low_side = rising  # on an x axis the negatives are left of the 0 (smaller pixels); on a y axis, below it
+
+    def negative(px: float) -> bool:
+        return px != z and (px < z) == low_side
+
+    if not any(negative(px) and v > 0 for px, _, v in vals) or all(negative(px) for px, _, _ in vals if px != z):
+        return ticks
+    signed = [(px, t, -abs(v) if negative(px) else v) for px, t, v in vals]
+    scales = [v / (px - z) for px, _, v in signed if px != z]
+    # one scale, and values rising along the axis as it runs (a mirrored reading fits none)
+    if len(scales) < 3 or any(abs(k - float(np.median(scales))) > 0.1 * abs(float(np.median(scales))) for k in scales):
+        return ticks
+    return [(px, ("-" + t.strip().lstrip("−-–") if negative(px) else t)) for px, t, _ in signed]
+
+
 def tick_number(text: str) -> bool:
     """A tick label's text that is a number, a power of ten read flat ('10–3') included."""
     return parse_number(text) is not None or re.fullmatch(r"10[−\-–—]\d{1,2}", text.strip()) is not None

@@ -21,6 +21,7 @@ from crafteditor.charts.axes import (
     mend_spaced_decimals,
     mend_thousands_points,
     merge_decimals,
+    mirrored_minus,
     power_text,
     snap_to_ticks,
     tick_number,
@@ -163,9 +164,9 @@ def _y_axis(runs, yt: list[int], ax, top, font: float, drawn, paints) -> tuple[A
                              paints.background_rgb)
     exps = set(powers.values()) | {j for j, _ in decimals.values()}
     yt[:] = [k for k in yt if k not in exps]
-    yaxis = fit_axis([(runs[k].cy, power_text(runs[k], runs[powers[k]], drawn, paints.background_rgb))
-                      if k in powers else (runs[k].cy, decimals[k][1]) if k in decimals
-                      else tick_text(runs[k], drawn, paints.background_rgb) for k in yt])
+    yaxis = fit_axis(mirrored_minus([(runs[k].cy, power_text(runs[k], runs[powers[k]], drawn, paints.background_rgb))
+                                     if k in powers else (runs[k].cy, decimals[k][1]) if k in decimals
+                                     else tick_text(runs[k], drawn, paints.background_rgb) for k in yt], rising=False))
     if yaxis is None:
         return None, float(top), exps
     return snap_to_ticks(yaxis, paints, [runs[k] for k in yt], ax, font), float(top), exps
@@ -218,7 +219,7 @@ def _x_axis(runs, used, ax, ay, right, font, drawn, bg) -> tuple[Axis, list[int]
         xticks = xnum  # sizes as categories (512, 1k, 2k): their labels as written
         xaxis = Axis(a=0.0, b=1.0, categories=sorted((runs[k].cx, runs[k].text) for k in xnum))
     elif len(xnum) >= 2 and len(xnum) >= len(xcat):
-        xaxis = fit_axis(flush_ends([(runs[k], text[k]) for k in xnum]))
+        xaxis = fit_axis(mirrored_minus(flush_ends([(runs[k], text[k]) for k in xnum]), rising=True))
         xticks = xnum + list(powers.values())
     else:
         xticks = xcat

@@ -26,8 +26,10 @@ def line_series(m: np.ndarray, lab: np.ndarray, comps: list, rects: list, color,
     shapes: list[str] = []  # each marker's shape (Vega-Lite's names)
     opened_areas: list[float] = []  # the markers found on lines by the opening
     lone_areas: list[float] = []  # the lone markers'
+    lone_centres: list[tuple[float, float]] = []
     line_spans: list[tuple[int, int]] = []  # x extents of the components read as lines
     clusters: list[tuple[np.ndarray, int, int]] = []  # line components no marker survived in
+    pieces: list[tuple[np.ndarray, int, int, np.ndarray]] = []  # line components and their markers' pixels
     has_line = False
     ring_ink: list[float] = []  # hollow markers' ink (Vega-Lite's default point, matplotlib's facecolors='none')
     clumped = _clumps(lab, comps, centres, marker_areas)
@@ -43,6 +45,7 @@ def line_series(m: np.ndarray, lab: np.ndarray, comps: list, rects: list, color,
             centres.append((x + w / 2, y + h / 2))
             marker_areas.append(float(disc.sum()))
             lone_areas.append(float(disc.sum()))
+            lone_centres.append(centres[-1])
             shapes.append(_marker_shape(disc))
             ring_ink += [float(area)] if ring is not None else []
             continue
@@ -55,6 +58,7 @@ def line_series(m: np.ndarray, lab: np.ndarray, comps: list, rects: list, color,
             continue  # an area, not a line: opening it with a 2.2·lw disc took seconds
         k, nb, blab, bstats, blobs = _marker_blobs(comp, lw)
         line_spans.append((int(x), int(x + w)))
+        pieces.append((comp, int(x), int(y), blab[k:-k, k:-k] > 0))
         if not blobs:
             clusters.append((comp, int(x), int(y)))
         has_line = True
@@ -100,6 +104,13 @@ def line_series(m: np.ndarray, lab: np.ndarray, comps: list, rects: list, color,
             for c in _split_cluster(comp, typical):
                 centres.append((x + c[0], y + c[1]))
                 marker_areas.append(typical)
+    fit: list[tuple[float, float]] = []
+    if has_line and len(lone_areas) >= 6 and 2 * len(lone_areas) >= len(centres):
+        # a scatter with a curve fitted through it in its paint (seaborn's regplot, residplot's lowess): the
+        # markers are the points, and the line's own course is the curve (they had been joined up into a
+        # zigzag through the markers, and the curve lost)
+        fit = _fitted_curve(pieces, lone_centres, float(np.median(lone_areas)))
+        has_line = not fit
     if has_line and line_pts and len(lone_areas) < 3 and not opened_areas and len(centres) == len(lone_areas):
         # a plain line cut by the curves crossing it: a piece or two as small as a marker are
         # more of its vertices, not its points (SciencePlots' green curve among five others
@@ -116,7 +127,8 @@ def line_series(m: np.ndarray, lab: np.ndarray, comps: list, rects: list, color,
     shape = max(shapes, key=shapes.count) if len(shapes) >= 2 and centres else None
     return Series(color=color, kind=kind, points=[(x_of(xaxis, px), yaxis.value(py)) for px, py in pts_px],
                   marker_areas=marker_areas, line_width=float(np.median(widths)) if widths else None,
-                  shape=shape, hollow=bool(centres) and 2 * len(ring_ink) > len(centres))
+                  shape=shape, hollow=bool(centres) and 2 * len(ring_ink) > len(centres),
+                  fit=[(x_of(xaxis, px), yaxis.value(py)) for px, py in fit])
 
 
 def _lone(s) -> bool:
@@ -201,6 +213,54 @@ def _marker_blobs(comp: np.ndarray, lw: float):
         if len(blobs) >= 3 and max(areas) <= 2 * min(areas):
             return k, nb, blab, bstats, blobs
     return first
+
+
+FIT_STEP = 3  # px between a fitted curve's vertices: its course as drawn, a value read at any x
+FIT_SPAN = 9  # columns of FIT_STEP px in the running median along a fitted curve (27 px)
+FIT_SWINGS = 4  # a fitted curve's path up and down, in its own height, at most
+
+
+def _fitted_curve(pieces: list[tuple[np.ndarray, int, int, np.ndarray]], lone: list[tuple[float, float]],
+                  marker_area: float) -> list[tuple[float, float]]:
+    """The course of a curve drawn through a scatter in the scatter's paint, px, left to right: the
+    line pieces' skeletons, what survives an opening wider than the line (markers, clumps of them) cut out, a vertex
+    every FIT_STEP px of x. None
+    where the ``lone`` markers (those touching no line) lie on the course, not off it: a dashed
+    line's markers between its dashes, or where the line is no longer than a marker row."""
+    from skimage.morphology import skeletonize  # heavy: 0.6-0.9 s to import; only line series need it
+
+    xs_all, ys_all = [], []
+    for comp, x, y, marks in pieces:
+        line = comp & ~cv2.dilate(marks.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+        ys, xs = np.nonzero(skeletonize(line))
+        xs_all.append(xs + x + 0.5)
+        ys_all.append(ys + y + 0.5)
+    xs, ys = np.concatenate(xs_all or [np.zeros(0)]), np.concatenate(ys_all or [np.zeros(0)])
+    if xs.size == 0:
+        return []
+    cols: list[tuple[float, float]] = []
+    for a in np.arange(xs.min(), xs.max() + 1, FIT_STEP):
+        sel = (xs >= a) & (xs < a + FIT_STEP)
+        if sel.any():
+            cols.append((float(xs[sel].mean()), float(np.median(ys[sel]))))
+    # a running median over FIT_SPAN columns: what is left of a clump of markers on the line (their
+    # rims, where they overlap) is a spike a few columns wide, not the curve's course
+    half = FIT_SPAN // 2
+    course = [(x, float(np.median([c[1] for c in cols[max(0, i - half):i + half + 1]]))) for i, (x, _) in enumerate(cols)]
+    cx = np.array([c[0] for c in course])
+    radius = (marker_area / np.pi) ** 0.5
+    off = [abs(py - course[int(np.argmin(np.abs(cx - px)))][1]) > 2 * radius
+           for px, py in lone if np.abs(cx - px).min() <= FIT_STEP]
+    # the curve crosses the scatter's x range (a line of a few short pieces is the markers' own)
+    spread = max(c[0] for c in lone) - min(c[0] for c in lone) if lone else 0.0
+    if len(off) < 6 or sum(off) < 0.6 * len(off) or cx.max() - cx.min() < 0.3 * spread:
+        return []
+    # a fitted curve is smooth: it rises and falls a few times at most (the black outlines of
+    # stacked step histograms under black data points, in one paint, had passed for one)
+    cy = np.array([c[1] for c in course])
+    if np.abs(np.diff(cy)).sum() > FIT_SWINGS * max(float(cy.max() - cy.min()), 1.0):
+        return []
+    return course
 
 
 def _scattered(line_spans: list[tuple[int, int]], centres: list[tuple[float, float]]) -> bool:

@@ -23,4 +23,5 @@ class Series:
     shape: str | None = None  # the markers' shape, where they have one (circle, square, diamond, triangle-*)
     outline: tuple[tuple[int, int, int], float] | None = None  # the marks' edge: colour, width px
     hollow: bool = False  # point markers drawn as outlines (open circles)
+    fit: list[tuple[Any, float]] = field(default_factory=list)  # a curve drawn through the points in their paint
     swatch: tuple[float, float, float] | None = None  # its legend swatch's width, height, gap to the label, px

@@ -171,8 +171,10 @@ class ChartStyle:
             for m in [spec.get("mark")] + [layer.get("mark") for layer in spec.get("layer") or []]:
                 if isinstance(m, dict) and m.get("type") == "bar":
                     m["stroke"], m["strokeWidth"] = self.bar_stroke[0], _r(self.bar_stroke[1] * s)
-        mark = spec.get("mark")
-        if isinstance(mark, dict):
+        # a layered spec's marks too (a scatter's points and the curve fitted through them)
+        for mark in [spec.get("mark")] + [layer.get("mark") for layer in spec.get("layer") or []]:
+            if not isinstance(mark, dict):
+                continue
             if mark.get("type") == "bar" and self.bar_size:
                 mark["size"] = _r(self.bar_size * s)
             if mark.get("type") == "point" and self.marker_area:

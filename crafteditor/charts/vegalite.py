@@ -48,6 +48,14 @@ def chart_spec(series: list[Series], xaxis: Axis, yaxis: Axis, plot, title, x_ti
     mark = _mark(series, shapes)
     spec: dict[str, Any] = {"data": {"values": rows}, "mark": mark, "encoding": enc}
     layers = _layers(rows, mark, error_color, value_labels)
+    if any(s.fit for s in series):
+        # the curves fitted through the scatters, over their points: each layer takes its own rows
+        main = next(i for i, ly in enumerate(layers) if ly["mark"] is mark)
+        layers[main]["transform"] = [{"filter": {"field": "fit", "equal": False}}]
+        fit_mark: dict[str, Any] = {"type": "line"}
+        if "color" in mark:
+            fit_mark["color"] = mark["color"]
+        layers.insert(main + 1, {"mark": fit_mark, "transform": [{"filter": {"field": "fit", "equal": True}}]})
     if len(layers) > 1:
         spec = {"data": {"values": rows}, "encoding": enc, "layer": layers}
     if title:
@@ -60,15 +68,18 @@ def _rows(series: list[Series], xaxis: Axis, yaxis: Axis, plot, yspan: float) ->
     its error bar (symmetric, or upper and lower)."""
     x0, y0, x1, y1 = plot
     multi = _legend(series)
+    fits = any(s.fit for s in series)
     rows = []
     for i, s in enumerate(series):
         name = s.name or (f"series {i + 1}" if multi else None)
-        for k, (x, y) in enumerate(s.points):
+        for k, (x, y) in enumerate([*s.points, *s.fit]):
             yv = round_sig(y) if yaxis.log else round_to_span(y, yspan)
             xv = x if xaxis.categories else (round_sig(x) if xaxis.log else round_to_span(x, abs(xaxis.b) * (x1 - x0)))
             row: dict[str, Any] = {"x": xv, "y": yv}
             if multi:
                 row["series"] = name
+            if fits:  # a vertex of the curve through the points (see Series.fit), or a point
+                row["fit"] = k >= len(s.points)
             bnd = s.band[k] if k < len(s.band) else None
             if bnd is not None:
                 row["lo"], row["hi"] = round_to_span(bnd[0], yspan), round_to_span(bnd[1], yspan)
