@@ -451,7 +451,11 @@ def _shape_mask(shapes: list[DetectedShape], shape: tuple[int, int], hulled: boo
         if s.is_group:
             own = np.zeros_like(grown)
             _paste(own, f.mask, f.x - x0, f.y - y0)
-            inside = cv2.erode(local, np.ones((3, 3), np.uint8)).astype(bool)
+            # a dashed frame's face reaches into its stroke through the gaps (the fill drawn up to the stroke's
+            # centre), so its inner half and rim lie inside the face's edge: the inside begins past them
+            # (training_loop's 'Frozen' frame had its left side's inner rim left over, an image patch)
+            inner = 1 if s.dashed == "solid" else 1 + int(math.ceil(s.stroke_px / 2 + 0.5))
+            inside = cv2.erode(local, np.ones((2 * inner + 1, 2 * inner + 1), np.uint8)).astype(bool)
             m[y0:y1, x0:x1] |= (grown & ~inside) | own
         else:
             m[y0:y1, x0:x1] |= grown
