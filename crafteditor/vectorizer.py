@@ -466,7 +466,9 @@ def _side_bands(m: np.ndarray, s: DetectedShape) -> None:
     edge, left over (training_loop's 'Frozen' frame: its left side a loose path, or an image patch)."""
     H, W = m.shape
     left, top, right, bottom = (int(round(v)) for v in s.sides)  # type: ignore[union-attr]
-    h = int(math.ceil(s.stroke_px / 2 + 1.5))  # the stroke's half and its anti-aliased rim
+    # the stroke's half and a pixel of rim: a wider band cut the lines crossing the side further than
+    # joins.bridge_gaps bridges (distributed_training's dashed edge out of its dotted frame ended at the frame)
+    h = int(math.ceil(s.stroke_px / 2 + 0.5))
     ya, yb, xa, xb = max(0, top - h), min(H, bottom + h + 1), max(0, left - h), min(W, right + h + 1)
     for x in (left, right):
         m[ya:yb, max(0, x - h):min(W, x + h + 1)] = True
