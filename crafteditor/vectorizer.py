@@ -453,9 +453,27 @@ def _shape_mask(shapes: list[DetectedShape], shape: tuple[int, int], hulled: boo
             _paste(own, f.mask, f.x - x0, f.y - y0)
             inside = cv2.erode(local, np.ones((3, 3), np.uint8)).astype(bool)
             m[y0:y1, x0:x1] |= (grown & ~inside) | own
+            if s.sides is not None:
+                _side_bands(m, s)
         else:
             m[y0:y1, x0:x1] |= grown
     return m
+
+
+def _side_bands(m: np.ndarray, s: DetectedShape) -> None:
+    """A dashed frame's four sides, as drawn (:attr:`DetectedShape.sides`), set in ``m``: its face runs into
+    the gaps, up to the stroke's centre or past it, so the stroke's inner half and rim lay inside the face's
+    edge, left over (training_loop's 'Frozen' frame: its left side a loose path, or an image patch)."""
+    H, W = m.shape
+    left, top, right, bottom = (int(round(v)) for v in s.sides)  # type: ignore[union-attr]
+    # the stroke's half and a pixel of rim: a wider band cut the lines crossing the side further than
+    # joins.bridge_gaps bridges (distributed_training's dashed edge out of its dotted frame ended at the frame)
+    h = int(math.ceil(s.stroke_px / 2 + 0.5))
+    ya, yb, xa, xb = max(0, top - h), min(H, bottom + h + 1), max(0, left - h), min(W, right + h + 1)
+    for x in (left, right):
+        m[ya:yb, max(0, x - h):min(W, x + h + 1)] = True
+    for y in (top, bottom):
+        m[max(0, y - h):min(H, y + h + 1), xa:xb] = True
 
 
 def _face_mask(shapes: list[DetectedShape], shape: tuple[int, int]) -> np.ndarray:

@@ -58,8 +58,8 @@ def read_lone_glyphs(rgb: np.ndarray, paints: Paints, runs: list[TextRun], engin
     text_colors = np.array([r.color for r in runs], dtype=np.float32) if runs else np.zeros((1, 3), np.float32)
     bg = paints.background_rgb.astype(np.float32)
     cands, scripts = _candidates(rgb, lab, stats, glyph_h, text_colors, bg)
-    cands = _drop_dashes(cands, stats)
-    scripts = _drop_dashes(scripts, stats)  # a dash beside a lone letter is no script of it either
+    cands = _drop_dashes(cands, stats, lab)
+    scripts = _drop_dashes(scripts, stats, lab)  # a dash beside a lone letter is no script of it either
     dots = [(int(x), int(y), int(cw), int(ch), i) for i, (x, y, cw, ch, area) in enumerate(stats) if i
             and area >= 2 and max(cw, ch) <= 0.3 * glyph_h and cw <= 2 * ch and ch <= 2 * cw]
     words = _with_scripts(_with_accents(_cluster_glyphs(cands, glyph_h, dots), stats, glyph_h), scripts)
@@ -271,8 +271,12 @@ def _tick_rows(pale: list[tuple[int, int, int, int, int]],
     return [a for a in pale if max(near(rows, a[1], a[3]), near(cols, a[0] + a[2], a[3])) >= 3]
 
 
-def _drop_dashes(cands: list[tuple[int, int, int, int, int]],
-                 stats: np.ndarray) -> list[tuple[int, int, int, int, int]]:
+BAR_CORE = 0.8  # a dash drawn one column wide: that column inked over this share of its height at least,
+BAR_RIM = 0.25  # and at most this share of its height inked beside it
+
+
+def _drop_dashes(cands: list[tuple[int, int, int, int, int]], stats: np.ndarray,
+                 lab: np.ndarray) -> list[tuple[int, int, int, int, int]]:
     """Drop the dashes of vertical dashed lines: solid bars stacked in a column with a like bar.
 
     Each dash is glyph-sized and reads as '1' or 'I' (rejected, at 0.35–0.87 confidence), but
@@ -281,10 +285,20 @@ def _drop_dashes(cands: list[tuple[int, int, int, int, int]],
     between two is lost (a q75 JPEG of rag_pipeline: two dashes 18 px apart read as two '1' labels,
     and the dashed edge ended at them). A lone label 'I' or 'l' has no bar of its size right
     above or below it.
+
+    A bar is solid (its anti-aliased rims half in), or one full column with a stray rim pixel or
+    two: a 1 px dash of a dashed frame's side (a pale rim column is no ink) read as seven '1' labels
+    down Crafter's training_loop example at 150 dpi, and the side's other dashes as a loose path.
     """
     def bar(c) -> bool:
         x, y, cw, ch, i = c
-        return cw <= 0.4 * ch and stats[i][4] >= 0.6 * cw * ch  # a thin bar: its anti-aliased rims half in
+        if cw > 0.4 * ch:
+            return False
+        area = int(stats[i][4])
+        if area >= 0.6 * cw * ch:
+            return True
+        core = int((lab[y:y + ch, x:x + cw] == i).sum(axis=0).max())
+        return core >= BAR_CORE * ch and area - core <= BAR_RIM * ch
 
     # by column (a px wide) and height: a dash looks only at the bars within 1.5 px of its column and a
     # few dash lengths of it (each against every bar was 10 s of a tall sequence diagram's 2500 lifeline dashes)

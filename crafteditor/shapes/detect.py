@@ -57,6 +57,9 @@ class DetectedShape(RectGeometry):
     outside_share: float = 1.0  # share of the ring outside the outline that is one surface
     outline: list[tuple[float, float]] | None = None  # shape 'polygon': its corners, image pixels
     dividers: list[float] = field(default_factory=list)  # a class box's compartment dividers: their y, image pixels
+    # a dashed or dotted frame's sides as drawn (left x, top y, right x, bottom y, image pixels): its face
+    # reaches through the gaps, so its box may stand a pixel or two off the stroke (see _drawn_sides)
+    sides: tuple[float, float, float, float] | None = None
 
 
 def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
@@ -131,6 +134,8 @@ def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
                 if paints.lossy:
                     _snap_to_border(rgb if raw is None else raw, paints, s)
                 s.dashed = _frame_dash_style(rgb, paints, s)
+                if s.dashed != "solid":
+                    s.sides = _drawn_sides(rgb, paints, s)
     _mark_stacks(shapes, paints, scale)
     # a stack's back sheets crowd its front sheet's surroundings; anything else must sit on one surface
     keep = [i for i, s in enumerate(shapes) if s.shape == "stack" or s.is_group or s.outside_share >= 0.7]
@@ -601,6 +606,39 @@ def _snap_to_border(rgb: np.ndarray, paints: Paints, s: DetectedShape, depth: in
                   soft=f.soft)
 
 
+SIDE_REACH = 4  # px: a dashed frame's side is looked for this far either side of its box's
+
+
+def _drawn_sides(rgb: np.ndarray, paints: Paints, s: DetectedShape) -> tuple[float, float, float, float]:
+    """Where a dashed (or dotted) frame's four sides are drawn: along each side (corners left out), the
+    column (row) within SIDE_REACH of the box's that holds the most pixels unlike both the fill and the
+    background; the box's own where none does. Its face runs into the gaps, and a label erased by a
+    side runs out with it: training_loop's 'Frozen' box stood 2 px left of the left side, whose dashes
+    were left over, a loose path drawn over the frame."""
+    H, W = paints.labels.shape
+    corner = int(math.ceil(s.stroke_px + 8))
+    box = (s.x, s.y, s.x + s.w, s.y + s.h)
+    out = []
+    for k, at in enumerate(box):
+        vertical = k % 2 == 0
+        lo, hi = (box[1], box[3]) if vertical else (box[0], box[2])
+        lo, hi = int(round(lo)) + corner, int(round(hi)) - corner
+        c0, c1 = max(0, int(round(at)) - SIDE_REACH), min(W if vertical else H, int(round(at)) + SIDE_REACH + 1)
+        if hi - lo < 6 * corner or c1 <= c0:
+            out.append(at)
+            continue
+        band = rgb[max(0, lo):min(H, hi), c0:c1] if vertical else np.swapaxes(rgb[c0:c1, max(0, lo):min(W, hi)], 0, 1)
+        counts = _unlike(band.astype(np.float32), s.fill, paints.background_rgb).sum(axis=0)
+        out.append(float(c0 + int(np.argmax(counts))) if counts.max() > 0 else at)
+    return out[0], out[1], out[2], out[3]
+
+
+def _unlike(px: np.ndarray, fill: tuple[int, int, int], background: np.ndarray) -> np.ndarray:
+    """Pixels (float32, last axis RGB) unlike both a frame's fill and the background: its stroke."""
+    return ((np.linalg.norm(px - np.asarray(fill, np.float32), axis=-1) > 25)
+            & (np.linalg.norm(px - np.asarray(background, np.float32), axis=-1) > 25))
+
+
 def _frame_dash_style(rgb: np.ndarray, paints: Paints, s: DetectedShape) -> str:
     """solid, dashed or dotted: how much of a frame's straight sides is inked, and in what runs.
 
@@ -610,8 +648,6 @@ def _frame_dash_style(rgb: np.ndarray, paints: Paints, s: DetectedShape) -> str:
     longer than their ink.
     """
     H, W = paints.labels.shape
-    fill = np.asarray(s.fill, np.float32)
-    background = np.asarray(paints.background_rgb, np.float32)
     corner = int(math.ceil(s.stroke_px + 8))
     x0, x1 = int(round(s.x)), int(round(s.x + s.w))
     y0, y1 = int(round(s.y)), int(round(s.y + s.h))
@@ -626,8 +662,7 @@ def _frame_dash_style(rgb: np.ndarray, paints: Paints, s: DetectedShape) -> str:
             band = np.swapaxes(rgb[max(0, lo):min(H, hi), max(0, at - 1):min(W, at + 2)], 0, 1).astype(np.float32)
         if band.size == 0:
             continue
-        unlike = (np.linalg.norm(band - fill, axis=2) > 25) & (np.linalg.norm(band - background, axis=2) > 25)
-        profiles.append(unlike.any(axis=0))
+        profiles.append(_unlike(band, s.fill, paints.background_rgb).any(axis=0))
     if not profiles:
         return "solid"
     inked = float(np.concatenate(profiles).mean())
