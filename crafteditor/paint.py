@@ -362,3 +362,90 @@ def luma_summed(rgb) -> np.ndarray:
     (225, 225, 225), the product 225.0)."""
     a = np.asarray(rgb).astype(np.float64)
     return a[..., 0] * BT601[0] + a[..., 1] * BT601[1] + a[..., 2] * BT601[2]
+
+
+GRADIENT_STEP = 4  # a gradient fill's neighbouring pixels differ by at most this (largest channel)
+GRADIENT_SPAN = 8  # ... and its two ends by at least this: less is one flat paint's noise
+GRADIENT_ROW_SPREAD = 2  # a band (one row across the ramp) is one colour give or take this ...
+GRADIENT_ROW_OUTLIERS = 0.2  # ... but for this share of its pixels (a glyph's faintest edge, joined by small steps)
+GRADIENT_MIN_AREA = 400  # pixels of one ramp, at the least
+GRADIENT_MIN_BANDS = 4  # distinct band colours along the ramp: fewer are flat tones side by side
+GRADIENT_WIDTH_SHARE = 0.9  # every band reaches across this share of the ramp's width
+
+
+def flattened_gradients(rgb: np.ndarray) -> np.ndarray:
+    """``rgb`` with each linear gradient fill (draw.io's ``gradientColor``, PowerPoint's and Keynote's
+    shaded boxes) painted its mean colour, so the paints read it as one face: banded, a box had come
+    back as stacked rectangles, traced blobs and arrowhead-like triangles, its label unplaced and the
+    edges into it without their end. A ramp is a region whose neighbouring pixels differ by a small
+    step each (:data:`GRADIENT_STEP`) and whose colour changes monotonically along one axis, every band
+    across it one colour spanning its width; two flat fills that touch (a class box's header and body)
+    meet in a sharp step and stay two, and text and lines inside, drawn in contrast, are not in it (a
+    glyph's faintest edge pixels, joined to the fill by small steps, are left as they are).
+    The same array when there is none (most figures: no soft steps at all)."""
+    h, w = rgb.shape[:2]
+    if h < 3 or w < 3:
+        return rgb
+    px = rgb.astype(np.int16)
+    dv = np.abs(px[1:] - px[:-1]).max(axis=2)
+    dh = np.abs(px[:, 1:] - px[:, :-1]).max(axis=2)
+    soft = int(((dv > 0) & (dv <= GRADIENT_STEP)).sum() + ((dh > 0) & (dh <= GRADIENT_STEP)).sum())
+    if soft < GRADIENT_MIN_AREA:
+        return rgb
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    idx = np.arange(h * w).reshape(h, w)
+    jv, jh = dv <= GRADIENT_STEP, dh <= GRADIENT_STEP
+    rows = np.concatenate([idx[:-1][jv], idx[:, :-1][jh]])
+    cols = np.concatenate([idx[1:][jv], idx[:, 1:][jh]])
+    graph = coo_matrix((np.ones(len(rows), np.int8), (rows, cols)), shape=(h * w, h * w))
+    n, comp = connected_components(graph, directed=False)
+    comp = comp.reshape(h, w)
+    sizes = np.bincount(comp.ravel(), minlength=n)
+    out = rgb
+    for c in np.flatnonzero(sizes >= GRADIENT_MIN_AREA):
+        ys, xs = np.nonzero(comp == c)
+        colors = px[ys, xs]
+        if int((colors.max(axis=0) - colors.min(axis=0)).max()) < GRADIENT_SPAN:
+            continue  # one flat paint (or the page)
+        fill = _ramp(ys, xs, colors)
+        if fill is None:
+            fill = _ramp(xs, ys, colors)
+        if fill is not None:
+            if out is rgb:
+                out = rgb.copy()
+            out[ys[fill], xs[fill]] = np.rint(colors[fill].mean(axis=0)).astype(np.uint8)
+    return out
+
+
+def _ramp(along: np.ndarray, across: np.ndarray, colors: np.ndarray) -> np.ndarray | None:
+    """Which of the pixels (their positions ``along`` the ramp's axis and ``across`` it, their colours)
+    are the fill of one linear ramp, or None where they are not one: every band (one ``along`` value)
+    one colour (its median) but for a few outliers, reaching across the region's width, band after
+    band in an unbroken run, each channel rising or falling monotonically through them."""
+    bands = along - int(along.min())
+    nb = int(bands.max()) + 1
+    count = np.bincount(bands, minlength=nb)
+    if (count == 0).any():
+        return None
+    width = int(across.max()) - int(across.min()) + 1
+    first = np.full(nb, np.iinfo(np.int64).max)
+    last = np.full(nb, -1)
+    np.minimum.at(first, bands, across)
+    np.maximum.at(last, bands, across)
+    if ((last - first + 1) < GRADIENT_WIDTH_SHARE * width).any():
+        return None
+    order = np.argsort(bands, kind="stable")
+    starts = np.concatenate([[0], np.cumsum(count)[:-1]])
+    medians = np.stack([np.median(colors[order[s:s + k]], axis=0) for s, k in zip(starts, count)])
+    off = np.abs(colors - medians[bands]).max(axis=1) > GRADIENT_ROW_SPREAD
+    if (np.bincount(bands, weights=off, minlength=nb) > GRADIENT_ROW_OUTLIERS * count).any():
+        return None
+    for k in range(3):
+        step = np.diff(medians[:, k])
+        if (step > 1).any() and (step < -1).any():
+            return None  # up and down: not one ramp
+    if len(np.unique(np.rint(medians).astype(np.int32), axis=0)) < GRADIENT_MIN_BANDS:
+        return None
+    return ~off
