@@ -408,14 +408,39 @@ def flattened_gradients(rgb: np.ndarray) -> np.ndarray:
         colors = px[ys, xs]
         if int((colors.max(axis=0) - colors.min(axis=0)).max()) < GRADIENT_SPAN:
             continue  # one flat paint (or the page)
-        fill = _ramp(ys, xs, colors)
-        if fill is None:
-            fill = _ramp(xs, ys, colors)
-        if fill is not None:
+        for along, across in ((ys, xs), (xs, ys)):
+            ramp = _ramp(along, across, colors)
+            if ramp is None:
+                continue
+            fill, medians = ramp
             if out is rgb:
                 out = rgb.copy()
-            out[ys[fill], xs[fill]] = np.rint(colors[fill].mean(axis=0)).astype(np.uint8)
+            mean = np.rint(colors[fill].mean(axis=0)).astype(np.uint8)
+            out[ys[fill], xs[fill]] = mean
+            ry, rx = _rim(comp, c, (x, y, bw, bh), px, medians, along is ys)
+            out[ry, rx] = mean
+            break
     return out
+
+
+def _rim(comp: np.ndarray, c: int, box: tuple[int, int, int, int], px: np.ndarray, medians: np.ndarray,
+         vertical: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The pixels (rows, columns) just outside ramp ``c`` (of the components ``comp``, within ``box``) that
+    are its fill too: the ramp's outermost row and column, rough only for their sharp step to the page or
+    outline, each the colour of its band (``medians``, by row where the ramp is ``vertical``, the nearest
+    band past its ends) give or take :data:`GRADIENT_ROW_SPREAD`. Left in their own colours, they had
+    ringed the flattened box with a frame of the ramp's ends (its lightest over, its darkest under), a
+    second outline that an arrow's end and the box's corners were read against."""
+    h, w = comp.shape
+    x, y, bw, bh = box
+    x0, y0, x1, y1 = max(x - 1, 0), max(y - 1, 0), min(x + bw + 1, w), min(y + bh + 1, h)
+    inside = (comp[y0:y1, x0:x1] == c).astype(np.uint8)
+    ring = (cv2.dilate(inside, np.ones((3, 3), np.uint8)) > 0) & (inside == 0)
+    ry, rx = np.nonzero(ring)
+    ry, rx = ry + y0, rx + x0
+    band = np.clip((ry - y) if vertical else (rx - x), 0, len(medians) - 1)
+    near = np.abs(px[ry, rx] - medians[band]).max(axis=1) <= GRADIENT_ROW_SPREAD
+    return ry[near], rx[near]
 
 
 def _stacked_steps(d_along: np.ndarray, d_across: np.ndarray) -> bool:
@@ -431,11 +456,12 @@ def _stacked_steps(d_along: np.ndarray, d_across: np.ndarray) -> bool:
     return int(np.count_nonzero(runs.any(axis=1))) >= GRADIENT_MIN_BANDS
 
 
-def _ramp(along: np.ndarray, across: np.ndarray, colors: np.ndarray) -> np.ndarray | None:
+def _ramp(along: np.ndarray, across: np.ndarray, colors: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     """Which of the pixels (their positions ``along`` the ramp's axis and ``across`` it, their colours)
-    are the fill of one linear ramp, or None where they are not one: every band (one ``along`` value)
-    one colour (its median) but for a few outliers, reaching across the region's width, band after
-    band in an unbroken run, each channel rising or falling monotonically through them."""
+    are the fill of one linear ramp, and each band's colour (its median, from the first band on), or None
+    where they are not one: every band (one ``along`` value) one colour but for a few outliers, reaching
+    across the region's width, band after band in an unbroken run, each channel rising or falling
+    monotonically through them."""
     bands = along - int(along.min())
     nb = int(bands.max()) + 1
     count = np.bincount(bands, minlength=nb)
@@ -460,4 +486,4 @@ def _ramp(along: np.ndarray, across: np.ndarray, colors: np.ndarray) -> np.ndarr
             return None  # up and down: not one ramp
     if len(np.unique(np.rint(medians).astype(np.int32), axis=0)) < GRADIENT_MIN_BANDS:
         return None
-    return ~off
+    return ~off, medians
