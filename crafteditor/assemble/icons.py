@@ -30,7 +30,7 @@ from crafter.spec.model import Path
 GAP_EMS = 1.3  # the icon's bottom at most this many of the caption's font sizes above it
 MIN_EMS, MAX_EMS = 2.5, 9.0  # an icon's height in the caption's font sizes (smaller: a glyph, larger: a picture)
 MAX_ASPECT = 3.0  # an icon is roughly square (a wide strip over a word is a bar, a rule)
-SIDE_GAP_EMS = 1.0  # a caption over or under a shape at most this many font sizes from it
+SIDE_GAP_EMS = 1.5  # a caption over or under a shape at most this many font sizes from it
 WIDEST_CAPTION = 4.0  # a caption line at most this many times as wide as its icon (wider: an edge's label)
 SURE = 0.85  # a caption is read at least this surely (a window icon's three dots read '0 0 0' at 0.77)
 CENTRED = 0.35  # the icon's and caption's centres at most this share of the wider apart
