@@ -86,3 +86,65 @@ def test_a_figure_without_soft_steps_is_left_as_it_is():
     a = np.full((120, 160, 3), 255, np.uint8)
     a[30:90, 40:120] = (200, 220, 240)
     assert flattened_gradients(a) is a
+
+
+def _tile(a: np.ndarray, x0: int, y0: int, size: int, top, bottom) -> None:
+    """A drawio AWS resource tile: a square ramp from ``top`` to ``bottom``, no outline."""
+    t = np.linspace(0.0, 1.0, size)[:, None]
+    a[y0:y0 + size, x0:x0 + size] = np.rint(np.array(top) + t * (np.array(bottom) - np.array(top))
+                                           ).astype(np.uint8)[:, None, :]
+
+
+def test_a_tile_ramp_without_outline_is_flattened_to_its_rim():
+    # the ramp's outermost rows and columns step sharply to the page: painted the fill too, not
+    # left as a frame of the ramp's two ends (a second outline the box and its arrows were read against)
+    a = np.full((200, 200, 3), 255, np.uint8)
+    _tile(a, 40, 40, 120, (247, 142, 4), (208, 92, 23))
+    flat = flattened_gradients(a)
+    assert len(np.unique(flat[40:160, 40:160].reshape(-1, 3), axis=0)) == 1
+    assert (flat[:40] == 255).all() and (flat[160:] == 255).all()  # the page untouched
+
+
+def test_a_captioned_gradient_tile_is_a_named_node_and_keeps_its_arrow():
+    # drawio's AWS tiles: a gradient square, its name set below it (spacingTop=8: 1.4 font sizes
+    # down), an arrow from it to a flat tile named just below
+    a = np.full((320, 640, 3), 255, np.uint8)
+    _tile(a, 80, 60, 130, (247, 142, 4), (208, 92, 23))
+    a[60:190, 420:550] = (188, 19, 86)
+    im = Image.fromarray(a)
+    d = ImageDraw.Draw(im)
+    font = ImageFont.truetype(FONT, 20)
+    d.text((145, 190 + 28), "Lambda", fill=(35, 47, 62), font=font, anchor="mt")
+    d.text((485, 190 + 14), "Queue", fill=(35, 47, 62), font=font, anchor="mt")
+    d.line((212, 125, 405, 125), fill=(128, 128, 128), width=3)
+    d.polygon([(418, 125), (402, 116), (402, 134)], fill=(128, 128, 128))
+    fig = convert(_png(im), Config()).figure
+    nodes = {c.id: norm_word(c.label or "") for c in fig.components if isinstance(c, Node)}
+    assert sorted(v for v in nodes.values() if v) == [norm_word("Lambda"), norm_word("Queue")]
+    ends = {(nodes.get(e.source), nodes.get(e.target)) for e in fig.components if isinstance(e, Edge)}
+    assert (norm_word("Lambda"), norm_word("Queue")) in ends
+
+
+def test_a_dotted_edge_beside_a_gradient_box_stays_an_edge():
+    # a PowerPoint UML figure: a dotted dependency from a shaded class box to a flat one; the dots
+    # beside the box are ink, never part of its flattened fill
+    a = np.full((360, 640, 3), 255, np.uint8)
+    _gradient_box(a, 60, 60, 240, 160)
+    a[250:320, 400:580] = (0, 112, 192)
+    im = Image.fromarray(a)
+    d = ImageDraw.Draw(im)
+    font = ImageFont.truetype(FONT, 20)
+    d.text((150, 110), "Parser", fill="black", font=font, anchor="mm")
+    d.text((490, 285), "Prefix", fill="white", font=font, anchor="mm")
+    for x in range(244, 474, 8):  # dots out of the shaded box's side, then down into the flat box
+        d.rectangle((x, 109, x + 3, 112), fill=(0, 112, 192))
+    for y in range(109, 236, 8):
+        d.rectangle((468, y, 471, y + 3), fill=(0, 112, 192))
+    d.polygon([(470, 249), (461, 234), (479, 234)], fill=(0, 112, 192))
+    flat = flattened_gradients(np.asarray(im))
+    assert np.array_equal(flat[100:250, 242:], np.asarray(im)[100:250, 242:])
+    fig = convert(_png(im), Config()).figure
+    nodes = {c.id: norm_word(c.label or "") for c in fig.components if isinstance(c, Node)}
+    assert sorted(v for v in nodes.values() if v) == [norm_word("Parser"), norm_word("Prefix")]
+    ends = {(nodes.get(e.source), nodes.get(e.target)) for e in fig.components if isinstance(e, Edge)}
+    assert (norm_word("Parser"), norm_word("Prefix")) in ends
