@@ -148,3 +148,20 @@ def test_a_dotted_edge_beside_a_gradient_box_stays_an_edge():
     assert sorted(v for v in nodes.values() if v) == [norm_word("Parser"), norm_word("Prefix")]
     ends = {(nodes.get(e.source), nodes.get(e.target)) for e in fig.components if isinstance(e, Edge)}
     assert (norm_word("Parser"), norm_word("Prefix")) in ends
+
+
+def test_a_label_between_two_shapes_is_no_caption_of_either():
+    # a state machine: 'From ASG' set on the line between an empty ring and a named state, 1.4 font
+    # sizes under the ring and as near the state: the line's label, not the ring's caption
+    im = Image.new("RGB", (400, 420), "white")
+    d = ImageDraw.Draw(im)
+    font = ImageFont.truetype(FONT, 20)
+    d.ellipse((130, 0, 270, 140), outline="black", width=2)
+    d.ellipse((150, 204, 250, 304), outline="black", width=2)
+    d.text((200, 254), "Idle", fill="black", font=font, anchor="mm")
+    d.line((200, 204, 200, 146), fill="black", width=2)
+    d.polygon([(200, 141), (193, 154), (207, 154)], fill="black")
+    d.text((200, 168), "From ASG", fill="black", font=font, anchor="mt")
+    fig = convert(_png(im), Config()).figure
+    labels = [norm_word(c.label or "") for c in fig.components if isinstance(c, Node)]
+    assert [v for v in labels if v] == [norm_word("Idle")]
