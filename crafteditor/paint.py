@@ -362,3 +362,128 @@ def luma_summed(rgb) -> np.ndarray:
     (225, 225, 225), the product 225.0)."""
     a = np.asarray(rgb).astype(np.float64)
     return a[..., 0] * BT601[0] + a[..., 1] * BT601[1] + a[..., 2] * BT601[2]
+
+
+GRADIENT_STEP = 4  # a gradient fill's neighbouring pixels differ by at most this (largest channel)
+GRADIENT_SPAN = 8  # ... and its two ends by at least this: less is one flat paint's noise
+GRADIENT_ROW_SPREAD = 2  # a band (one row across the ramp) is one colour give or take this ...
+GRADIENT_ROW_OUTLIERS = 0.2  # ... but for this share of its pixels (a glyph's faintest edge, joined by small steps)
+GRADIENT_MIN_AREA = 400  # pixels of one ramp, at the least
+GRADIENT_MIN_BANDS = 4  # distinct band colours along the ramp: fewer are flat tones side by side
+GRADIENT_WIDTH_SHARE = 0.9  # every band reaches across this share of the ramp's width
+GRADIENT_MIN_WIDTH = 24  # ... which is this many pixels across, at the least
+
+
+def flattened_gradients(rgb: np.ndarray) -> np.ndarray:
+    """``rgb`` with each linear gradient fill (draw.io's ``gradientColor``, PowerPoint's and Keynote's
+    shaded boxes) painted its mean colour, so the paints read it as one face: banded, a box had come
+    back as stacked rectangles, traced blobs and arrowhead-like triangles, its label unplaced and the
+    edges into it without their end. A ramp is a region whose neighbouring pixels differ by a small
+    step each (:data:`GRADIENT_STEP`) and whose colour changes monotonically along one axis, every band
+    across it one colour spanning its width; two flat fills that touch (a class box's header and body)
+    meet in a sharp step and stay two, and text and lines inside, drawn in contrast, are not in it (a
+    glyph's faintest edge pixels, joined to the fill by small steps, are left as they are).
+    The same array when there is none (most figures: no soft steps at all)."""
+    h, w = rgb.shape[:2]
+    if h < 3 or w < 3:
+        return rgb
+    px = rgb.astype(np.int16)
+    dv = np.abs(px[1:] - px[:-1]).max(axis=2)
+    dh = np.abs(px[:, 1:] - px[:, :-1]).max(axis=2)
+    if not (_stacked_steps(dv, dh) or _stacked_steps(dh.T, dv.T)):
+        return rgb
+    # the smooth pixels: within a step of each of their four neighbours (a sharp edge, a glyph's or a
+    # line's, or where two flat fills meet, parts them); their regions are the candidates
+    smooth = np.ones((h, w), bool)
+    smooth[:-1] &= dv <= GRADIENT_STEP
+    smooth[1:] &= dv <= GRADIENT_STEP
+    smooth[:, :-1] &= dh <= GRADIENT_STEP
+    smooth[:, 1:] &= dh <= GRADIENT_STEP
+    _, comp, stats, _ = cv2.connectedComponentsWithStats(smooth.astype(np.uint8), connectivity=4)
+    out = rgb
+    for c in np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] >= GRADIENT_MIN_AREA) + 1:  # 0: the rough pixels
+        x, y, bw, bh = (int(v) for v in stats[c, :4])
+        ys, xs = np.nonzero(comp[y:y + bh, x:x + bw] == c)
+        ys, xs = ys + y, xs + x
+        colors = px[ys, xs]
+        if int((colors.max(axis=0) - colors.min(axis=0)).max()) < GRADIENT_SPAN:
+            continue  # one flat paint (or the page)
+        for along, across in ((ys, xs), (xs, ys)):
+            ramp = _ramp(along, across, colors)
+            if ramp is None:
+                continue
+            fill, medians = ramp
+            if out is rgb:
+                out = rgb.copy()
+            mean = np.rint(colors[fill].mean(axis=0)).astype(np.uint8)
+            out[ys[fill], xs[fill]] = mean
+            ry, rx = _rim(comp, c, (x, y, bw, bh), px, medians, along is ys)
+            out[ry, rx] = mean
+            break
+    return out
+
+
+def _rim(comp: np.ndarray, c: int, box: tuple[int, int, int, int], px: np.ndarray, medians: np.ndarray,
+         vertical: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The pixels (rows, columns) just outside ramp ``c`` (of the components ``comp``, within ``box``) that
+    are its fill too: the ramp's outermost row and column, rough only for their sharp step to the page or
+    outline, each the colour of its band (``medians``, by row where the ramp is ``vertical``, the nearest
+    band past its ends) give or take :data:`GRADIENT_ROW_SPREAD`. Left in their own colours, they had
+    ringed the flattened box with a frame of the ramp's ends (its lightest over, its darkest under), a
+    second outline that an arrow's end and the box's corners were read against."""
+    h, w = comp.shape
+    x, y, bw, bh = box
+    x0, y0, x1, y1 = max(x - 1, 0), max(y - 1, 0), min(x + bw + 1, w), min(y + bh + 1, h)
+    inside = (comp[y0:y1, x0:x1] == c).astype(np.uint8)
+    ring = (cv2.dilate(inside, np.ones((3, 3), np.uint8)) > 0) & (inside == 0)
+    ry, rx = np.nonzero(ring)
+    ry, rx = ry + y0, rx + x0
+    band = np.clip((ry - y) if vertical else (rx - x), 0, len(medians) - 1)
+    near = np.abs(px[ry, rx] - medians[band]).max(axis=1) <= GRADIENT_ROW_SPREAD
+    return ry[near], rx[near]
+
+
+def _stacked_steps(d_along: np.ndarray, d_across: np.ndarray) -> bool:
+    """Whether a ramp along the first axis could be here: :data:`GRADIENT_MIN_BANDS` soft steps (one
+    band to the next) that run straight across, each a segment of at least :data:`GRADIENT_MIN_WIDTH`
+    pixels smooth along it. A cheap look before the step graph, whose cost grows with the image (a 14 M px
+    photo's: 14 s); most figures have none."""
+    n = min(d_along.shape[1], d_across.shape[1])
+    steps = (d_along[:, :n] > 0) & (d_along[:, :n] <= GRADIENT_STEP) & (d_across[:-1, :n] <= GRADIENT_STEP)
+    if np.count_nonzero(steps) < GRADIENT_MIN_BANDS * GRADIENT_MIN_WIDTH:
+        return False
+    runs = cv2.morphologyEx(steps.astype(np.uint8), cv2.MORPH_OPEN, np.ones((1, GRADIENT_MIN_WIDTH), np.uint8))
+    return int(np.count_nonzero(runs.any(axis=1))) >= GRADIENT_MIN_BANDS
+
+
+def _ramp(along: np.ndarray, across: np.ndarray, colors: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Which of the pixels (their positions ``along`` the ramp's axis and ``across`` it, their colours)
+    are the fill of one linear ramp, and each band's colour (its median, from the first band on), or None
+    where they are not one: every band (one ``along`` value) one colour but for a few outliers, reaching
+    across the region's width, band after band in an unbroken run, each channel rising or falling
+    monotonically through them."""
+    bands = along - int(along.min())
+    nb = int(bands.max()) + 1
+    count = np.bincount(bands, minlength=nb)
+    if (count == 0).any():
+        return None
+    width = int(across.max()) - int(across.min()) + 1
+    first = np.full(nb, np.iinfo(np.int64).max)
+    last = np.full(nb, -1)
+    np.minimum.at(first, bands, across)
+    np.maximum.at(last, bands, across)
+    if ((last - first + 1) < GRADIENT_WIDTH_SHARE * width).any():
+        return None
+    order = np.argsort(bands, kind="stable")
+    starts = np.concatenate([[0], np.cumsum(count)[:-1]])
+    medians = np.stack([np.median(colors[order[s:s + k]], axis=0) for s, k in zip(starts, count)])
+    off = np.abs(colors - medians[bands]).max(axis=1) > GRADIENT_ROW_SPREAD
+    if (np.bincount(bands, weights=off, minlength=nb) > GRADIENT_ROW_OUTLIERS * count).any():
+        return None
+    for k in range(3):
+        step = np.diff(medians[:, k])
+        if (step > 1).any() and (step < -1).any():
+            return None  # up and down: not one ramp
+    if len(np.unique(np.rint(medians).astype(np.int32), axis=0)) < GRADIENT_MIN_BANDS:
+        return None
+    return ~off, medians

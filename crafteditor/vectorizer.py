@@ -44,7 +44,7 @@ from crafteditor.ocr.engine import get_engine
 from crafteditor.ocr.erase import erase_text
 from crafteditor.ocr.read import read_text
 from crafteditor.ocr.runs import TextRun
-from crafteditor.paint import Paints, farther_than, find_paints, prepare
+from crafteditor.paint import Paints, farther_than, find_paints, flattened_gradients, prepare
 from crafteditor.photos import PhotoRegion, find_photos, photo_mask
 from crafteditor.shapes.badges import read_badges
 from crafteditor.shapes.detect import DetectedShape, between_nodes, detect_shapes, keep_shapes
@@ -136,7 +136,8 @@ def _read(source: ImageSource | RasterImage, config: Config, *, name: str | None
     watch = Stopwatch(budget_clock() - c0)
     budget = Budget(config.time_budget(shown.width, shown.height), c0 if started is None else started)
     budget.rereads = reread
-    rgb = prepare(image.rgb, config).copy()
+    # a gradient fill reads as one flat paint (its mean): banded, it was a stack of faces
+    rgb = flattened_gradients(prepare(image.rgb, config)).copy()
     paints = find_paints(rgb, config, image.page)
     # a lossy image's ringing around every stroke and glyph is faint ink: content is drawn in
     # contrast (it is not a line, and not ink an editability share should count)

@@ -30,7 +30,8 @@ from crafter.spec.model import Path
 GAP_EMS = 1.3  # the icon's bottom at most this many of the caption's font sizes above it
 MIN_EMS, MAX_EMS = 2.5, 9.0  # an icon's height in the caption's font sizes (smaller: a glyph, larger: a picture)
 MAX_ASPECT = 3.0  # an icon is roughly square (a wide strip over a word is a bar, a rule)
-SIDE_GAP_EMS = 1.0  # a caption over or under a shape at most this many font sizes from it
+SIDE_GAP_EMS = 1.5  # a caption over or under a shape at most this many font sizes from it ...
+NEAR_GAP_EMS = 1.0  # ... and farther than this only with no shape as near on its other side (an edge's label between two)
 WIDEST_CAPTION = 4.0  # a caption line at most this many times as wide as its icon (wider: an edge's label)
 SURE = 0.85  # a caption is read at least this surely (a window icon's three dots read '0 0 0' at 0.77)
 CENTRED = 0.35  # the icon's and caption's centres at most this share of the wider apart
@@ -171,7 +172,8 @@ def caption_shapes(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedS
             if r.w + 2 * THEME.node_pad_x / b.s > sh.w:
                 continue  # the renderer would break it at the shape's width (an icon's node spans it: captioned_icons)
             gap = r.y - (sh.y + sh.h) if r.cy > sh.y + sh.h else sh.y - r.bottom
-            if -0.2 * em <= gap <= SIDE_GAP_EMS * em:
+            if -0.2 * em <= gap <= NEAR_GAP_EMS * em or (
+                    NEAR_GAP_EMS * em < gap <= SIDE_GAP_EMS * em and not _faced(r, sh, holders, SIDE_GAP_EMS * em)):
                 claims.append((gap / em, i, k))
     for _, i, k in sorted(claims):
         if i in out or k in used:
@@ -182,6 +184,20 @@ def caption_shapes(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedS
         labels[i] = lines
         out.add(i)
     return out
+
+
+def _faced(r: TextRun, sh: DetectedShape, holders: list[DetectedShape], reach: float) -> bool:
+    """Whether another shape than ``sh`` faces run ``r`` from its other side, within ``reach`` px and
+    overlapping it across: text set between two shapes (a state machine's 'From ASG' between two
+    states, on the line that joins them) is the line's label, not the caption of either."""
+    below = r.cy > sh.y + sh.h
+    for o in holders:
+        if o is sh or o.x > r.right or o.x + o.w < r.x:
+            continue
+        gap = o.y - r.bottom if below else r.y - (o.y + o.h)
+        if -0.2 * r.font_px <= gap <= reach:
+            return True
+    return False
 
 
 def named_tiles(runs: list[TextRun], shapes: list[DetectedShape], labels: dict[int, list[int]], used: set[int],
