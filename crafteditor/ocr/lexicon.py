@@ -101,7 +101,9 @@ def lexicon_doubt(word: str) -> str | None:
 
 
 
-_TOKEN = re.compile(r"[A-Za-z0-9]+")
+# a word as read, an accented letter in it included: its ASCII letters alone are no word ('Élection' is no
+# 'lection' to mend to 'election')
+_TOKEN = re.compile(r"[^\W_]+")
 # what a stroke just before a word (a box's side, an edge, a note's fold) is read as: a first letter of
 # these may be one ('fcluster'); another is the word's own ('xreal', TikZ's x_real beside 'real')
 STROKE_LETTERS = "lijft"
@@ -125,7 +127,7 @@ def mend_from_figure(texts: list[str]) -> list[str]:
 
     def mended(token: str) -> str | None:
         low = token.lower()
-        if len(low) < LEXICON_PART or low in words or (token.isupper() and len(token) < ACRONYM):
+        if not token.isascii() or len(low) < LEXICON_PART or low in words or (token.isupper() and len(token) < ACRONYM):
             return None
         alpha = low.isalpha()
         near = (_slips(low, alpha) | ({low[1:]} if alpha and low[0] in STROKE_LETTERS else set())) - {low}

