@@ -79,3 +79,30 @@ def test_a_colorbar_is_left_as_drawn(scale):
     # flattened, its colour at each row (heatmap._colorbar_values) was one colour: every cell one value
     a = _colorbar(scale)
     assert np.array_equal(flattened_gradients(a), a)
+
+
+def test_value_labels_in_thousands_keep_their_multiplier():
+    """'1.2k' over a bar of 1200: the label writes the number as written, not the value with the
+    affix after it ('1200.0k')."""
+    import html
+    import re
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from mpl_helpers import mpl_png
+
+    from crafteditor import convert
+
+    names, stars = ["alpha", "beta", "gamma", "delta"], [1200, 3400, 5600, 2300]
+    fig, ax = plt.subplots(figsize=(5, 3.2))
+    bars = ax.bar(names, stars, color="#4C72B0")
+    ax.bar_label(bars, labels=[f"{v / 1000:.1f}k" for v in stars])
+    ax.set_ylim(0, 7000)
+    conv = convert(mpl_png(fig))
+    plt.close(fig)
+    rows = conv.figure.of_kind("chart")[0].spec["data"]["values"]
+    assert {r["x"]: r["y"] for r in rows} == dict(zip(names, stars))
+    shown = [html.unescape(re.sub(r"<[^>]+>", "", t)).strip() for t in re.findall(r"<text\b[^>]*>(.*?)</text>", conv.svg, re.S)]
+    assert all(f"{v / 1000:.1f}k" in shown for v in stars), shown
