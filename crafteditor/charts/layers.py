@@ -108,6 +108,13 @@ def _unit(text: str) -> float | None:
     return v / shown if shown else None
 
 
+def _labels_unit(texts: list[str]) -> float:
+    """The multiplier every label's number stands for (:func:`_unit`), to 6 significant digits (1.1B's
+    and 2.3B's differ in the float's last bit); 1 where they do not agree."""
+    units = {float(f"{u:.6g}") for u in map(_unit, texts) if u is not None}
+    return units.pop() if len(units) == 1 else 1.0
+
+
 def read_value_labels(runs, used, series: list[Series], yaxis: Axis, plot, font: float) -> ValueLabels | None:
     """Value labels (matplotlib's ``bar_label``): a number centred over a bar, just above its
     top, that reads as the bar's value. Kept as a text layer drawn from the data, so an edited
@@ -146,8 +153,7 @@ def read_value_labels(runs, used, series: list[Series], yaxis: Axis, plot, font:
     written = Counter((_written(runs[k].text)[0], _written(runs[k].text)[2]) for k in taken)
     affixes, n = written.most_common(1)[0]
     # a multiplier the affix stands for ('k', 'M'): the label writes the value over it ('12300.0k' for '12.3k')
-    units = {round(u, 9) for u in (_unit(runs[k].text) for k in taken) if u is not None}
-    unit = units.pop() if len(units) == 1 else 1.0
+    unit = _labels_unit([runs[k].text for k in taken])
     # the labels are the author's own numbers: they are the values (the bars' heights, read to
     # a pixel, had relabelled 81.8 as 81.9)
     for s, i, v in exact:

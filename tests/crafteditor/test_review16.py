@@ -129,3 +129,11 @@ def test_value_labels_in_thousands_keep_their_multiplier():
     assert {r["x"]: r["y"] for r in rows} == dict(zip(names, stars))
     shown = [html.unescape(re.sub(r"<[^>]+>", "", t)).strip() for t in re.findall(r"<text\b[^>]*>(.*?)</text>", conv.svg, re.S)]
     assert all(f"{v / 1000:.1f}k" in shown for v in stars), shown
+
+
+def test_every_label_in_billions_shares_one_multiplier():
+    from crafteditor.charts.layers import _labels_unit
+
+    assert _labels_unit(["1.1B", "2.3B", "0.7B"]) == 1e9
+    assert _labels_unit(["1.2M", "3.4M", "0.7M"]) == 1e6
+    assert _labels_unit(["4.63s", "0.56s", "0.00s"]) == 1.0
