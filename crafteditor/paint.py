@@ -372,6 +372,9 @@ GRADIENT_MIN_AREA = 400  # pixels of one ramp, at the least
 GRADIENT_MIN_BANDS = 4  # distinct band colours along the ramp: fewer are flat tones side by side
 GRADIENT_WIDTH_SHARE = 0.9  # every band reaches across this share of the ramp's width
 GRADIENT_MIN_WIDTH = 24  # ... which is this many pixels across, at the least
+# a ramp longer than this many times its width is a colour scale (a heatmap's colorbar: matplotlib's is 20 times
+# as long as wide, Vega's legend gradient 12.5), not a shaded box: its colours are values, read row by row
+GRADIENT_MAX_ELONGATION = 6.0
 
 
 def flattened_gradients(rgb: np.ndarray) -> np.ndarray:
@@ -382,7 +385,8 @@ def flattened_gradients(rgb: np.ndarray) -> np.ndarray:
     step each (:data:`GRADIENT_STEP`) and whose colour changes monotonically along one axis, every band
     across it one colour spanning its width; two flat fills that touch (a class box's header and body)
     meet in a sharp step and stay two, and text and lines inside, drawn in contrast, are not in it (a
-    glyph's faintest edge pixels, joined to the fill by small steps, are left as they are).
+    glyph's faintest edge pixels, joined to the fill by small steps, are left as they are). A strip far
+    longer along its ramp than across (:data:`GRADIENT_MAX_ELONGATION`) is a colour scale and stays as drawn.
     The same array when there is none (most figures: no soft steps at all)."""
     h, w = rgb.shape[:2]
     if h < 3 or w < 3:
@@ -408,7 +412,9 @@ def flattened_gradients(rgb: np.ndarray) -> np.ndarray:
         colors = px[ys, xs]
         if int((colors.max(axis=0) - colors.min(axis=0)).max()) < GRADIENT_SPAN:
             continue  # one flat paint (or the page)
-        for along, across in ((ys, xs), (xs, ys)):
+        for along, across, length, width in ((ys, xs, bh, bw), (xs, ys, bw, bh)):
+            if length > GRADIENT_MAX_ELONGATION * width:
+                continue
             ramp = _ramp(along, across, colors)
             if ramp is None:
                 continue

@@ -82,6 +82,7 @@ class ValueLabels:
     font_px: float
     color: str | None
     affixes: tuple[str, str] = ("", "")  # what every label writes before and after its number ('$', 's', '%')
+    unit: float = 1.0  # what the number as written stands for, the affix a multiplier ('12.3k': 1000; '4.63s': 1)
 
 
 # a value label as written: what comes before its number, the number, what comes after ('0.06s', '45 %', '$12')
@@ -94,6 +95,24 @@ def _written(text: str) -> tuple[str, int, str]:
     if m is None:
         return "", 0, ""
     return m.group(1), len(m.group(3) or ""), m.group(4)
+
+
+def _unit(text: str) -> float | None:
+    """What a label's number as written is multiplied by to be its value: 1000 for '12.3k' (its value
+    12300), 1 for '4.63s'; None where the number is 0 or not written plainly."""
+    m = _WRITTEN.match(text.strip())
+    v = parse_number(text)
+    if m is None or v is None:
+        return None
+    shown = float(m.group(2).replace(",", "").replace("−", "-").replace("–", "-"))
+    return v / shown if shown else None
+
+
+def _labels_unit(texts: list[str]) -> float:
+    """The multiplier every label's number stands for (:func:`_unit`), to 6 significant digits (1.1B's
+    and 2.3B's differ in the float's last bit); 1 where they do not agree."""
+    units = {float(f"{u:.6g}") for u in map(_unit, texts) if u is not None}
+    return units.pop() if len(units) == 1 else 1.0
 
 
 def read_value_labels(runs, used, series: list[Series], yaxis: Axis, plot, font: float) -> ValueLabels | None:
@@ -133,6 +152,8 @@ def read_value_labels(runs, used, series: list[Series], yaxis: Axis, plot, font:
     # the unit's letter counted as a decimal place)
     written = Counter((_written(runs[k].text)[0], _written(runs[k].text)[2]) for k in taken)
     affixes, n = written.most_common(1)[0]
+    # a multiplier the affix stands for ('k', 'M'): the label writes the value over it ('12300.0k' for '12.3k')
+    unit = _labels_unit([runs[k].text for k in taken])
     # the labels are the author's own numbers: they are the values (the bars' heights, read to
     # a pixel, had relabelled 81.8 as 81.9)
     for s, i, v in exact:
@@ -141,4 +162,4 @@ def read_value_labels(runs, used, series: list[Series], yaxis: Axis, plot, font:
     color = to_hex(tuple(int(v) for v in np.median(np.array(colors), axis=0))) if colors else None
     return ValueLabels(runs=taken, decimals=decimals, dy=float(np.median(offsets)),
                        font_px=float(np.median([runs[k].font_px for k in taken])), color=color,
-                       affixes=affixes if n == len(taken) else ("", ""))
+                       affixes=affixes if n == len(taken) else ("", ""), unit=unit if n == len(taken) else 1.0)

@@ -217,7 +217,7 @@ def _layers(rows: list[dict[str, Any]], mark: dict[str, Any], error_color: str |
             # a unit around the number ('4.63s', '45%') no number format writes: each row holds its
             # label as written, its number in the labels' own decimals
             for r in rows:
-                r["label"] = f"{prefix}{d3_format(text['format'], r['y'])}{suffix}"
+                r["label"] = f"{prefix}{d3_format(text['format'], r['y'] / value_labels.unit)}{suffix}"
             text = {"field": "label", "type": "nominal"}
         layers.append({"mark": text_mark, "encoding": {"text": text}})
     return layers

@@ -101,7 +101,9 @@ def lexicon_doubt(word: str) -> str | None:
 
 
 
-_TOKEN = re.compile(r"[A-Za-z0-9]+")
+# a word as read, an accented letter in it included: its ASCII letters alone are no word ('Élection' is no
+# 'lection' to mend to 'election')
+_TOKEN = re.compile(r"[^\W_]+")
 # what a stroke just before a word (a box's side, an edge, a note's fold) is read as: a first letter of
 # these may be one ('fcluster'); another is the word's own ('xreal', TikZ's x_real beside 'real')
 STROKE_LETTERS = "lijft"
@@ -109,7 +111,8 @@ STROKE_LETTERS = "lijft"
 
 def mend_from_figure(texts: list[str]) -> list[str]:
     """The readings with each word that one OCR slip (:func:`_slips`, or a stroke before it read as a
-    first letter, :data:`STROKE_LETTERS`: 'fcluster' by a note's fold) makes from a word read elsewhere in the same figure
+    first letter where the word opens the line or follows a space, :data:`STROKE_LETTERS`: 'fcluster' by a
+    note's fold) makes from a word read elsewhere in the same figure
     mended to that word: the figure is its own dictionary of names ('nteger' beside 33 'integer',
     'configuratin', 'fcluster' beside 'Cluster'; issue 31). A word is mended only where the lexicon
     does not know it and knows the other: between two names it does not know, the figure's counts do not
@@ -123,12 +126,15 @@ def mend_from_figure(texts: list[str]) -> list[str]:
             forms.setdefault(m.group(0).lower(), Counter())[m.group(0)] += 1
     count = {w: sum(c.values()) for w, c in forms.items()}
 
-    def mended(token: str) -> str | None:
+    def mended(token: str, opens: bool) -> str | None:
         low = token.lower()
-        if len(low) < LEXICON_PART or low in words or (token.isupper() and len(token) < ACRONYM):
+        if not token.isascii() or len(low) < LEXICON_PART or low in words or (token.isupper() and len(token) < ACRONYM):
             return None
         alpha = low.isalpha()
-        near = (_slips(low, alpha) | ({low[1:]} if alpha and low[0] in STROKE_LETTERS else set())) - {low}
+        # a stroke stands before a word, not inside one: after a '-' or '/' the letter is the text's
+        # own ('kubectl apply -fcluster.yaml' had lost its flag to 'Cluster.yaml')
+        stroke = {low[1:]} if opens and alpha and low[0] in STROKE_LETTERS else set()
+        near = (_slips(low, alpha) | stroke) - {low}
         fits = sorted((w for w in near if w in count and w in words and len(w) >= LEXICON_PART - 1),
                       key=lambda w: (-count[w], w))
         if not fits:
@@ -139,10 +145,15 @@ def mend_from_figure(texts: list[str]) -> list[str]:
         # the word's own first letter's case ('Returmns' is 'Returns' at a line's start)
         return (form[0].upper() if token[0].isupper() else form[0].lower()) + form[1:]
 
-    out = []
-    for t in texts:
-        out.append(_TOKEN.sub(lambda m: mended(m.group(0)) or m.group(0), t))
-    return out
+    memo: dict[tuple[str, bool], str | None] = {}
+
+    def sub(m: re.Match) -> str:
+        key = (m.group(0), m.start() == 0 or m.string[m.start() - 1].isspace())
+        if key not in memo:
+            memo[key] = mended(*key)
+        return memo[key] or m.group(0)
+
+    return [_TOKEN.sub(sub, t) for t in texts]
 
 
 def lexicon_score(text: str) -> int:
