@@ -59,14 +59,9 @@ def shape_labels(runs: list[TextRun], shapes: list[DetectedShape], used: set[int
 def label_lines(lab: list[TextRun]) -> list[tuple[str, float]]:
     """A label's lines (text, centre y), top to bottom: runs side by side on one line (their
     heights overlap by half) joined left to right, with a space unless they touch ('LR_' and a
-    '1' the recogniser read apart came back as two lines, '1' above 'LR_', sorted by their tops).
-    Lines turned a quarter read in their own order: bottom-to-top ones left to right, top-to-bottom ones
-    right to left (a UML interface's upright bar: '<<interface>>' left of 'Logic' is its first line)."""
-    turned = {r.angle for r in lab}
-    order = (lambda q: q.cy) if len(turned) != 1 or 0 in turned else \
-        (lambda q: q.cx) if -90 in turned else (lambda q: -q.cx)
+    '1' the recogniser read apart came back as two lines, '1' above 'LR_', sorted by their tops)."""
     rows: list[list[TextRun]] = []
-    for r in sorted(lab, key=order):
+    for r in sorted(lab, key=lambda q: q.cy):
         row = rows[-1] if rows else None
         if row is not None and min(r.bottom, row[-1].bottom) - max(r.y, row[-1].y) >= 0.5 * min(r.h, row[-1].h) \
                 and r.angle == row[-1].angle == 0:

@@ -16,8 +16,6 @@ from crafteditor.blobs import find_blobs
 from crafteditor.shapes.faces import Face
 
 LONG_HOLE = 0.3  # a hole this share of the face's side long is a drawn line, not a glyph left over
-ELONGATED = 2.5  # a line's hole is this many times longer than wide (drawn along an axis) ...
-SPARSE = 0.4  # ... or fills at most this share of its bounding box (drawn slanting, or bent)
 RIM_PX = 3  # holes this close to the outline are its own rim (a JPEG's ringing, anti-aliasing), not a drawing
 
 
@@ -31,10 +29,6 @@ def holds_drawing(f: Face) -> bool:
         return False
     sides = stats[1:, 2:4].astype(np.float64)  # widths, heights of the holes
     long = (sides[:, 0] >= LONG_HOLE * f.w) | (sides[:, 1] >= LONG_HOLE * f.h)
-    # a compact hole is no line: an edge's head that ends on the box's side from outside (a UML
-    # interface's realization triangle under it), a symbol left in a gate's face ('σ')
-    fill = stats[1:, cv2.CC_STAT_AREA] / np.maximum(sides[:, 0] * sides[:, 1], 1.0)
-    long &= (sides.max(axis=1) >= ELONGATED * sides.min(axis=1)) | (fill <= SPARSE)
     if not long.any():
         return False
     # a hole lying along the outline is its rim, not a drawing: a lossy image leaves 1-4 px slivers
