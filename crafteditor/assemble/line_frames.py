@@ -33,6 +33,8 @@ MIN_SIDE = 40.0  # px: a frame's side is at least this long (a node's outline is
 ALIGN = 3.0  # px: stretches this close across (and their line's width) lie on one side
 COVER = 0.6  # a side is drawn along at least this share of its length (a title, crossing edges cut it)
 SAME_INK = 60.0  # the four sides' colours are within this distance (one outline)
+CUT_MID = 0.2  # a side runs through a node where it crosses it this share of its height (width) in from its outline
+CUT_NODES = 2  # four lines whose sides run through this many nodes are edges between them, no frame
 MAX_RAILS = 150  # rows (and columns) tried at most, the longest: a figure's frames are among its longest lines
 
 
@@ -140,7 +142,8 @@ def _rectangles(rails: list[_Rail], shapes: list[DetectedShape], runs: list[Text
                 if right is None:
                     continue
                 rect = (left.at, top.at, right.at, bottom.at)
-                if _known(rect, shapes) or any(_iou(rect, f[:4]) > 0.8 for f in found) or not _holds(rect, shapes, runs):
+                if _known(rect, shapes) or any(_iou(rect, f[:4]) > 0.8 for f in found) or not _holds(rect, shapes, runs) \
+                        or _through_nodes(rect, shapes) >= CUT_NODES:
                     continue
                 found.append((*rect, float(np.median([top.width, bottom.width, left.width, right.width])), top.color))
     return found
@@ -174,6 +177,24 @@ def _holds(rect: tuple[float, float, float, float], shapes: list[DetectedShape],
     x0, y0, x1, y1 = rect
     return any(x0 < s.x and s.x + s.w < x1 and y0 < s.y and s.y + s.h < y1 for s in shapes) or any(
         x0 < r.x and r.x + r.w < x1 and y0 < r.y and r.y + r.h < y1 for r in runs)
+
+
+def _through_nodes(rect: tuple[float, float, float, float], shapes: list[DetectedShape]) -> int:
+    """How many nodes a side of the rectangle runs through, across their middles. A frame's sides go round
+    the nodes they meet; a ring of edges from node to node ends at each node's outline, and the skeleton
+    runs them on to its centre line (a PowerPoint UML figure: 'LogicManager' to 'Parser' to 'Command', up
+    to 'CommandResult' and back down to 'LogicManager', around 'Prefix' and 'ArgumentTokenizer'; read as a
+    frame, its sides took the five edges, and they came back as stubs with one end only)."""
+    x0, y0, x1, y1 = rect
+    n = 0
+    for s in shapes:
+        if s.is_group:
+            continue
+        my, mx = CUT_MID * s.h, CUT_MID * s.w
+        across = min(x1, s.x + s.w) - max(x0, s.x) > mx and any(s.y + my < v < s.y + s.h - my for v in (y0, y1))
+        down = min(y1, s.y + s.h) - max(y0, s.y) > my and any(s.x + mx < v < s.x + s.w - mx for v in (x0, x1))
+        n += across or down
+    return n
 
 
 def _frame_shape(rgb: np.ndarray, rect: tuple[float, float, float, float, float, tuple[int, int, int]],
