@@ -50,6 +50,7 @@ from craftbench.makers.mermaid_versions import RealSet
 from craftbench.makers.mirrors import git, git_bytes, harvested, mirror_root
 from crafter.errors import CrafterError, InputError
 from crafter.formats.drawio.reader import inflate_diagram
+from crafter.formats.drawio.style import parse_style
 
 ROOT = Path(__file__).resolve().parents[2]
 VIEWER = "node_modules/docusaurus-plugin-drawio/viewer.min.js"
@@ -125,13 +126,9 @@ def _words(value: str) -> str:
 
 
 def _style(s: str | None) -> dict[str, str]:
-    """A cell's style string as a dict (its leading bare name, ``text`` or ``ellipse``, as ``{name: ""}``)."""
-    out = {}
-    for part in (s or "").split(";"):
-        k, _, v = part.partition("=")
-        if k:
-            out[k.strip()] = v.strip()
-    return out
+    """A cell's style string as a dict (:func:`~crafter.formats.drawio.style.parse_style`; its leading bare name,
+    ``text`` or ``ellipse``, as ``{name: ""}``)."""
+    return {k: "" if v is None else v for k, v in parse_style(s).items()}
 
 
 def cells(model: Element) -> list[dict]:

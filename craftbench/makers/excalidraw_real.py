@@ -45,6 +45,7 @@ from pathlib import Path
 from craftbench.makers.excalidraw import SCENE_PRELUDE, ExcalidrawMakerError, _clean, render
 from craftbench.makers.mermaid_versions import RealSet
 from craftbench.makers.mirrors import git, git_bytes, harvested, mirror_root
+from crafter.formats.sanitize import capped_inflate
 
 SHAPES = ("rectangle", "ellipse", "diamond")
 TOUCH = 12.0  # px: how far outside a shape's box an unbound arrow end may stop and still reach it
@@ -66,11 +67,7 @@ MAX_INFLATED = 64 * 2**20  # bytes: a deflated chunk or scene inflating beyond t
 
 def inflate(data: bytes) -> bytes:
     """zlib-deflated ``data`` inflated, never beyond :data:`MAX_INFLATED` (``zlib.error`` then, as for bad data)."""
-    d = zlib.decompressobj()
-    out = d.decompress(data, MAX_INFLATED)
-    if d.unconsumed_tail:
-        raise zlib.error(f"inflates beyond {MAX_INFLATED} bytes")
-    return out
+    return capped_inflate(data, MAX_INFLATED)
 
 
 def licence_of(text: str) -> str | None:

@@ -24,6 +24,7 @@ nothing; parsing then goes through ``defusedxml`` with DTDs forbidden.
 from __future__ import annotations
 
 import re
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path as FsPath
 from xml.etree import ElementTree as ET
@@ -136,6 +137,20 @@ def sanitize_svg(source: str | bytes | FsPath) -> tuple[str, ImportReport]:
     ET.register_namespace("", SVG_NS)
     ET.register_namespace("xlink", XLINK_NS)
     return ET.tostring(root, encoding="unicode"), report
+
+
+class InflateLimit(zlib.error):
+    """Deflated data that inflates beyond the limit it was read with: a bomb, not a file."""
+
+
+def capped_inflate(data: bytes, limit: int, wbits: int = zlib.MAX_WBITS) -> bytes:
+    """Deflated ``data`` inflated, never beyond ``limit`` bytes (:class:`InflateLimit` then; ``zlib.error``
+    for data that does not inflate). ``wbits`` as for :func:`zlib.decompressobj` (-15: a raw deflate stream)."""
+    d = zlib.decompressobj(wbits)
+    out = d.decompress(data, limit)
+    if d.unconsumed_tail:
+        raise InflateLimit(f"inflates beyond {limit} bytes")
+    return out
 
 
 _BUILTIN_ENTITIES = {"amp", "lt", "gt", "quot", "apos"}

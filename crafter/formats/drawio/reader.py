@@ -43,7 +43,7 @@ from crafter.formats.drawio.style import (
 )
 from crafter.formats.drawio.writer import FIGURE_FIELDS, component_box, visible_cell
 from crafter.formats.merge import label_box_at_half_length, merge_lines, reroute
-from crafter.formats.sanitize import safe_xml_root
+from crafter.formats.sanitize import InflateLimit, capped_inflate, safe_xml_root
 from crafter.spec.colors import is_color
 from crafter.spec.model import COMPONENT_TYPES, ID_PATTERN, Box, Component, Edge, Figure, Path, Text, figure_from_data
 
@@ -141,13 +141,13 @@ def inflate_diagram(text: str, file: str | None = None) -> str:
     :data:`MAX_INFLATED_BYTES` (:class:`InputError` then, as for anything that does not decompress)."""
     try:
         raw = base64.b64decode("".join(text.split()), validate=True)
-        d = zlib.decompressobj(-15)
-        data = d.decompress(raw, MAX_INFLATED_BYTES)
+        try:
+            data = capped_inflate(raw, MAX_INFLATED_BYTES, -15)
+        except InflateLimit:
+            raise InputError(f"the compressed draw.io diagram inflates beyond {MAX_INFLATED_BYTES // 2**20} MB",
+                             file=file) from None
         if not data.strip():
             raise ValueError("no data")
-        if d.unconsumed_tail:
-            raise InputError(f"the compressed draw.io diagram inflates beyond {MAX_INFLATED_BYTES // 2**20} MB",
-                             file=file)
         return unquote(data.decode("utf-8"))
     except (ValueError, zlib.error, UnicodeDecodeError) as e:
         raise InputError(f"cannot decompress the draw.io diagram ({e})", file=file) from None
