@@ -391,11 +391,13 @@ def flattened_gradients(rgb: np.ndarray) -> np.ndarray:
     h, w = rgb.shape[:2]
     if h < 3 or w < 3:
         return rgb
-    px = rgb.astype(np.int16)
-    dv = np.abs(px[1:] - px[:-1]).max(axis=2)
-    dh = np.abs(px[:, 1:] - px[:, :-1]).max(axis=2)
+    # neighbours' differences (largest channel) in the image's own bytes: an int16 copy of every figure
+    # cost as much as the rest of this look, and only the few with soft steps need the colours as numbers
+    dv = _largest_step(rgb[1:], rgb[:-1])
+    dh = _largest_step(rgb[:, 1:], rgb[:, :-1])
     if not (_stacked_steps(dv, dh) or _stacked_steps(dh.T, dv.T)):
         return rgb
+    px = rgb.astype(np.int16)
     # the smooth pixels: within a step of each of their four neighbours (a sharp edge, a glyph's or a
     # line's, or where two flat fills meet, parts them); their regions are the candidates
     smooth = np.ones((h, w), bool)
@@ -427,6 +429,13 @@ def flattened_gradients(rgb: np.ndarray) -> np.ndarray:
             out[ry, rx] = mean
             break
     return out
+
+
+def _largest_step(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """|a - b| in its largest channel, per pixel, without leaving the arrays' dtype (no overflow: the
+    larger less the smaller); channel by channel, as numpy's reduce over a short last axis is slow."""
+    d = np.maximum(a, b) - np.minimum(a, b)
+    return np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2])
 
 
 def _rim(comp: np.ndarray, c: int, box: tuple[int, int, int, int], px: np.ndarray, medians: np.ndarray,
