@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from crafter.agents.coordination import read_coordinated_names
 from crafter.agents.headed import headed_names, is_order
 from crafter.agents.labels import labels_match, normalise_label, slug_id
 from crafter.agents.links import read_links
@@ -597,6 +598,7 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     drop_system_name(reading, brief)
     drop_generic_names(reading, brief)
     drop_remarks(reading, keep=(names or {}).get("node", []), text=brief)  # the model's own names are names
+    read_coordinated_names(reading, brief)
     read_listed_groups(reading, brief)
     read_links(brief, reading)  # over the final names, the head's included
     names = list(reading.entities)
