@@ -32,6 +32,7 @@ from crafter.agents.prose import (
     reads_backward,
     verb_lemma,
 )
+from crafter.agents.quantities import tidy_numbers
 from crafter.agents.reading import (
     SENTENCE_SPLIT,
     BriefReading,
@@ -598,6 +599,7 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     drop_system_name(reading, brief)
     drop_generic_names(reading, brief)
     drop_remarks(reading, keep=(names or {}).get("node", []), text=brief)  # the model's own names are names
+    tidy_numbers(reading, brief)
     read_coordinated_names(reading, brief)
     read_listed_groups(reading, brief)
     read_links(brief, reading)  # over the final names, the head's included
