@@ -52,6 +52,7 @@ from crafter.agents.reading import (
     spread_collectives,
 )
 from crafter.agents.subject import drop_generic_names, drop_system_name
+from crafter.agents.targets import read_flow_ends
 from crafter.spec import Edge, Figure, Group, Node, Panel
 
 _ARROW_RE = re.compile(r"\s*(?:-{1,2}>|=>|→|⟶|⇒|➔|➜|⟹)\s*")
@@ -601,6 +602,7 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     drop_remarks(reading, keep=(names or {}).get("node", []), text=brief)  # the model's own names are names
     tidy_numbers(reading, brief)
     read_coordinated_names(reading, brief)
+    read_flow_ends(reading, brief)
     read_listed_groups(reading, brief)
     read_links(brief, reading)  # over the final names, the head's included
     names = list(reading.entities)

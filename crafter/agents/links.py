@@ -26,6 +26,7 @@ from crafter.agents.labels import labels_match
 from crafter.agents.prose import verb_lemma
 from crafter.agents.reading import SENTENCE_SPLIT, BriefReading, name_pattern
 from crafter.agents.references import made_by, pointed_to, possessive, referents
+from crafter.agents.targets import ACTIVE_SEND, SEND, STORE
 
 _ARROW = re.compile(r"->|→|⟶|⇒|=>|➔|➜|⟹")
 
@@ -39,6 +40,8 @@ _FORWARD = [  # ("followed by": :func:`crafter.agents.reading.read_followed_by`,
     r"goes\s+(?:in)?to", r"go\s+(?:in)?to", r"flows?\s+(?:in)?to", r"leads?\s+to", r"connects?\s+to",
     r"outputs?\s+(?:in)?to", r"writes?\s+(?:in)?to", r"forwards?\s+(?:it\s+|them\s+)?to",
     r"(?:is|are)\s+(?:then\s+)?(?:stored|saved|written|indexed|kept|cached|loaded)\s+in(?:to)?",
+    rf"(?:is|are)\s+(?:then\s+)?{SEND}\s+(?:back\s+|on\s+)?(?:in)?to", rf"(?:is|are)\s+(?:then\s+)?{STORE}\s+in(?:to)?",
+    rf"{ACTIVE_SEND}\s+(?:it|them)\s+(?:back\s+)?(?:in)?to",
     r"produces?", r"generates?", r"yields?", r"emits?", r"then", r"enters?", r"updates?", r"calls?",
     r"triggers?", r"informs?", r"drives?", r"supervises?", r"controls?",
 ]
