@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from crafter.agents.coordination import read_coordinated_names
+from crafter.agents.distributive import read_shared_heads
 from crafter.agents.headed import headed_names, is_order
 from crafter.agents.labels import labels_match, normalise_label, slug_id
 from crafter.agents.links import read_links
@@ -602,6 +603,7 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     drop_remarks(reading, keep=(names or {}).get("node", []), text=brief)  # the model's own names are names
     tidy_numbers(reading, brief)
     read_coordinated_names(reading, brief)
+    read_shared_heads(reading, brief)
     read_flow_ends(reading, brief)
     read_listed_groups(reading, brief)
     read_links(brief, reading)  # over the final names, the head's included
