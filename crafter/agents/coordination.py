@@ -36,6 +36,8 @@ def _item_words(chunk: str, *, first: bool, last: bool) -> list[str]:
         k = len(words)
         while k > 0 and nouns[k - 1]:
             k -= 1
+        if k and words[0].lower() in _PREPS and all(w.lower() in _DETERMINERS for w in words[1:k]):
+            return []  # "for every non-adopting state, the determinants and …": an opener, no item
         words, nouns = words[k:], nouns[k:]
     if last:
         k = 0
@@ -86,7 +88,9 @@ def _lists(sentence: str) -> list[list[str]]:
         items = [_item_words(split[1], first=False, last=True)]
         for text in reversed(texts):
             whole = _item_words(text, first=False, last=False)
-            items.insert(0, whole or _item_words(text, first=True, last=False))
+            opening = whole or _item_words(text, first=True, last=False)
+            if opening:
+                items.insert(0, opening)
             if not whole:
                 break
         items = [[w for w in i if not w.endswith("'s")] for i in items]  # "Suricata's decode": the decode
@@ -106,7 +110,8 @@ def read_coordinated_names(reading: BriefReading, text: str) -> None:
                     or any(box_key(i) in groups for i in items):
                 continue
             for item in items:
-                if box_key(item) in known or item.lower() in GENERIC_NOUNS or re.fullmatch(r"[\d\W]+", item):
-                    continue
+                if box_key(item) in known or item.lower() in GENERIC_NOUNS or re.fullmatch(r"[\d\W]+", item) \
+                        or any(box_key(item).endswith(" " + k) for k in known):
+                    continue  # ("a shared MLP" where "MLP" is a box: read by its head, its links on that box)
                 known.add(box_key(item))
                 reading.entities.append(item)
