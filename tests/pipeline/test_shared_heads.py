@@ -36,3 +36,14 @@ def test_the_whole_reader_draws_both() -> None:
     fig = figure_from_brief("Photons hit the top and bottom PMT arrays, which feed the digitiser.")
     labels = {n.label for n in fig.of_kind("node")}
     assert {"Top PMT arrays", "Bottom PMT arrays"} <= labels
+
+
+def test_a_modifier_read_alone_and_said_only_in_the_pair_is_the_pair_box() -> None:
+    reading = BriefReading(entities=["Top", "Digitiser"], relations=[("Top", "Digitiser")])
+    read_shared_heads(reading, "Photons hit the top and bottom PMT arrays, which feed the digitiser.")
+    assert "Top" not in reading.entities
+    assert ("Top PMT arrays", "Digitiser") in reading.relations
+    # said on its own elsewhere, it stays a box
+    reading = BriefReading(entities=["Top"])
+    read_shared_heads(reading, "The top lid closes. Photons hit the top and bottom PMT arrays.")
+    assert "Top" in reading.entities
