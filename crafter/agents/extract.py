@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import re
 
+from crafter.agents.coordination import read_coordinated_names
+from crafter.agents.distributive import read_shared_heads
 from crafter.agents.headed import headed_names, is_order
 from crafter.agents.labels import labels_match, normalise_label, slug_id
 from crafter.agents.links import read_links
@@ -31,6 +33,7 @@ from crafter.agents.prose import (
     reads_backward,
     verb_lemma,
 )
+from crafter.agents.quantities import tidy_numbers
 from crafter.agents.reading import (
     SENTENCE_SPLIT,
     BriefReading,
@@ -50,6 +53,7 @@ from crafter.agents.reading import (
     spread_collectives,
 )
 from crafter.agents.subject import drop_generic_names, drop_system_name
+from crafter.agents.targets import read_flow_ends
 from crafter.spec import Edge, Figure, Group, Node, Panel
 
 _ARROW_RE = re.compile(r"\s*(?:-{1,2}>|=>|→|⟶|⇒|➔|➜|⟹)\s*")
@@ -597,6 +601,10 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     drop_system_name(reading, brief)
     drop_generic_names(reading, brief)
     drop_remarks(reading, keep=(names or {}).get("node", []), text=brief)  # the model's own names are names
+    tidy_numbers(reading, brief)
+    read_coordinated_names(reading, brief)
+    read_shared_heads(reading, brief)
+    read_flow_ends(reading, brief)
     read_listed_groups(reading, brief)
     read_links(brief, reading)  # over the final names, the head's included
     names = list(reading.entities)

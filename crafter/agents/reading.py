@@ -455,7 +455,9 @@ _DETERMINER_WORDS = {"the", "a", "an", "its", "their", "our", "this", "these", "
 
 _LY_ADVERB = re.compile(r"[a-z]{2,}(?:al|ent|ant|ate|ive|ous|ed|ar|ic|ful|less|ing|ible|able|ual|ial|ise|ete|ct|ly|"
                         r"ow|ick|ight|ong|ear|ain|ect|ull|ree|er|ew|ast|ere)ly")
-_TAIL_ADVERBS = {"first", "together", "only", "again", "alone", "instead", "too", "also", "later", "once"}
+_TAIL_ADVERBS = {"first", "together", "only", "again", "alone", "instead", "too", "also", "later", "once", "therefore",
+                 "itself", "themselves", "except", "than", "thus", "however", "yet", "still"}  # ("Watcher itself")
+_OPENING_ADVERBS = {"yet", "still", "however", "thus", "therefore", "hence"}  # "Yet patient records"
 _MODALS = {"may", "can", "cannot", "will", "must", "should", "might", "could", "would", "have", "has", "had", "does",
            "do", "did"}
 # an article, a determiner or a word shaped as an adjective: before "one" it makes "one" stand for a thing
@@ -481,6 +483,8 @@ def tidy_name(name: str) -> str | None:
     words, low = words[:cut], low[:cut]
     while len(words) > 1 and (_LY_ADVERB.fullmatch(low[-1]) or low[-1] in _TAIL_ADVERBS):
         words, low = words[:-1], low[:-1]
+    while len(words) > 1 and low[0] in _OPENING_ADVERBS:
+        words, low = words[1:], low[1:]
     if len(words) > 1 and low[0] in _NUMBER_WORDS:
         words = words[2:] if low[1] == "of" and len(words) > 2 else words[1:]  # "one of 42 labels"
     out = " ".join(words)

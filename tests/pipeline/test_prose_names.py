@@ -84,6 +84,7 @@ def test_a_name_is_cut_to_the_thing_it_names() -> None:
     assert tidy_name("Two linear heads") == "Linear heads"
     assert tidy_name("One of 42 application labels") == "42 application labels"
     assert tidy_name("Accumulates them") is None and tidy_name("Fresh one") is None
+    assert tidy_name("Scheduler itself") == "Scheduler" and tidy_name("Yet patient records") == "Patient records"
     for name in ("Genome assembly", "Weighted DiD", "Five-year recall", "Array offline", "Encoder"):
         assert tidy_name(name) == name
 

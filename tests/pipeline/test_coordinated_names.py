@@ -1,0 +1,45 @@
+"""Names said in a list beside a known name (:mod:`crafter.agents.coordination`): "runs the parser, the type
+checker and the emitter" where one of them is a box makes every item a box; a list of no box, a count's apposition
+("two modules, A and B") and a number's thousands comma make none."""
+
+from __future__ import annotations
+
+from crafter.agents.coordination import _lists, read_coordinated_names
+from crafter.agents.extract import figure_from_brief
+from crafter.agents.reading import BriefReading
+
+
+def _added(text: str, names: list[str]) -> list[str]:
+    reading = BriefReading(entities=list(names))
+    read_coordinated_names(reading, text)
+    return reading.entities[len(names):]
+
+
+def test_a_list_with_one_box_makes_every_item_a_box() -> None:
+    text = "Each shard runs Zeek's tokenizer, flow assembly and rule matching stages on its own."
+    assert _added(text, ["Rule matching stage"]) == ["Tokenizer", "Flow assembly"]
+
+
+def test_a_list_after_a_colon_or_an_aside_starts_at_its_first_noun_phrase() -> None:
+    assert _lists("The board drives three outputs: nose pokes, a buzzer and a valve.") == [
+        ["Nose pokes", "Buzzer", "Valve"]]
+    assert _lists("Both towers share one trunk, each with its own gating layer, key projection and MLP.")[-1] == [
+        "Gating layer", "Key projection", "MLP"]
+    assert _lists("The runner executes `OpenGate`, `ScanBadge`, `CloseGate` and `Report`, in turn.") == [
+        ["OpenGate", "ScanBadge", "CloseGate", "Report"]]
+
+
+def test_lists_of_no_box_of_a_count_or_of_numbers_add_nothing() -> None:
+    # materials, not parts: no item is a box
+    assert _added("Wafers are rinsed in acetone, ethanol, methanol and water before the furnace.", ["Furnace"]) == []
+    # "two modules, A and B": the count is the apposition's head, not a third part
+    assert _added("The QC block holds two modules, Pyfilt and Seqtrim, and MultiReport.", ["Pyfilt"]) == []
+    # "1,024 tokens": one number, no list
+    assert _lists("It cuts the clip into 1,024 tokens and a scorer ranks them.") == []
+
+
+def test_the_whole_reader_draws_the_listed_parts() -> None:
+    fig = figure_from_brief("The gateway forwards each request to the router. The router calls the cache, the ranker "
+                            "and the logger.")
+    labels = {n.label for n in fig.of_kind("node")}
+    assert {"Gateway", "Router", "Cache", "Ranker", "Logger"} <= labels
