@@ -41,6 +41,9 @@ TEX_GREEK = {"σ": (("cmmi10.ttf", 190),), "λ": (("cmmi10.ttf", 184),), "γ": (
              "φ": (("cmmi10.ttf", 193), ("cmmi10.ttf", 39)), "Σ": (("cmr10.ttf", 167),), "Γ": (("cmr10.ttf", 161),)}
 GOOD_FIT = 0.62  # the Greek letter's fit, at least
 CLEAR = 0.08  # and its lead over the best look-alike
+# a math label's lead glyph, which the recogniser took for a letter, may fit less well where it leads
+# by more: at 150 dpi a TikZ φ (13 px) fitted 0.57, its best look-alike 0.33
+LEAD_FIT, LEAD_CLEAR = 0.5, 0.16
 GREEK_SCORE = 0.9  # the confidence a letter read this way is given
 MIN_HEIGHT = 8  # px: a glyph shorter than this is not told by its shape
 
@@ -58,18 +61,18 @@ def _best(ch: str, ink: np.ndarray) -> float:
     return max(fits) if fits else -1.0
 
 
-def read_greek(mask: np.ndarray, letters: str = GREEK) -> str | None:
-    """The Greek letter of ``letters`` a lone glyph's mask is (None: none clearly, or under
-    :data:`MIN_HEIGHT` px tall)."""
+def read_greek(mask: np.ndarray, letters: str = GREEK, good_fit: float = GOOD_FIT, clear: float = CLEAR) -> str | None:
+    """The Greek letter of ``letters`` a lone glyph's mask is: one that fits it ``good_fit`` at least and
+    ``clear`` better than every look-alike (None: none, or the glyph under :data:`MIN_HEIGHT` px tall)."""
     ink = ink_box(mask)
     if ink is None or ink.shape[0] < MIN_HEIGHT:
         return None
     scores = {ch: _best(ch, ink) for ch in letters}
     letter = max(scores, key=lambda k: scores[k])
-    if scores[letter] < GOOD_FIT:
+    if scores[letter] < good_fit:
         return None
     rival = max(_best(ch, ink) for ch in LOOKALIKES)
-    return letter if scores[letter] >= rival + CLEAR else None
+    return letter if scores[letter] >= rival + clear else None
 
 
 def greek_leads(runs: list[TextRun]) -> list[TextRun]:
@@ -80,7 +83,7 @@ def greek_leads(runs: list[TextRun]) -> list[TextRun]:
     out = []
     for r in runs:
         lead = _lead_glyph(r) if r.math_label and r.text[0] in LOOKALIKES and len(r.text) >= 2 else None
-        letter = None if lead is None else read_greek(lead, LEAD_GREEK)
+        letter = None if lead is None else read_greek(lead, LEAD_GREEK, LEAD_FIT, LEAD_CLEAR)
         if letter is None:
             out.append(r)
             continue
