@@ -22,6 +22,10 @@ had added never 452 -> 398 (a PlantUML note's lines at half read as all ink).
 All of dev, round 16 (main 080c4cc) -> branch words16 (session 51; charts' numbers as written, the figure as
 its own dictionary): never 187 -> 187, misread 175 -> 167, split 53 -> 51, paths 18 -> 9, scorer 6 -> 6
 (439 -> 420 missed words of 4,779).
+Drawn real TikZ (``craftbench makers tikz-wild -n 40 --seed 17``: 505 truth words), main 16dba1c -> branch words17
+(session 52, ocr/greek.py: Greek weighed in TeX's Computer Modern, a math label's Greek lead letter): never 96 -> 86,
+misread 51 -> 51 (158 -> 148 missed: τ, τ₂, φ_a..φ_c); ``makers tikz -n 40 --seed 17`` 79 -> 79; the 81 dev figures
+with a Greek letter or a short label led by a look-alike: no score moved.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Greek letters the recogniser has no class for, read from a lone glyph's shape.
+"""Greek letters the recogniser has no class for, read from a glyph's shape.
 
 rapidocr's vocabulary holds α β ε θ μ π Λ Ω but not σ λ γ δ τ ω η ρ χ Σ Γ: the σ of an
 activation box (an LSTM's gates, a Mamba block) was dropped as unreadable (issue 31). A line
@@ -6,38 +6,103 @@ the detector found that holds one glyph the recogniser could not read (or read a
 look-alike, unsure) is set beside each of these letters and a set of Latin
 look-alikes in upright and italic faces (:mod:`crafteditor.ocr.font_class`'s fit: overlap less
 aspect misfit); a Greek letter is taken where it fits well and clearly better than every
-look-alike.
+look-alike. The faces include TeX's own (Computer Modern, as matplotlib ships it): a TikZ
+figure's math is set in it, and its τ fitted a sans or Times T better than any τ of theirs.
+
+A math label's lead letter is weighed the same way (:func:`greek_leads`): 'τ₁', 'φ_a' set by
+LaTeX came back 'T1', 'Pa' (the recogniser reads a Greek letter it has no class for as its
+nearest Latin one).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
+from crafteditor.blobs import find_blobs
 from crafteditor.ocr.font_class import fit, ink_box, load_face, template
+from crafteditor.ocr.runs import TextRun
 
 # (not φ Φ ψ Ψ: a marker with an error bar through it is their shape)
 GREEK = "σλγδτωηρχΣΓ"
-LOOKALIKES = "oa0d6bpqeucnvyxhkrt8OQDCGXYVATFLE"  # (F L: a Γ's; E: a Σ's)
+# a math label's lead letter may be φ too: a marker stands alone, with no subscript beside it
+LEAD_GREEK = GREEK + "φ"
+LOOKALIKES = "oa0d6bpqeucnvyxhkrt8OQDCGXYVATFLEPw"  # (F L: a Γ's; E: a Σ's; P: a φ's; w: an ω's)
 FACES = ("DejaVuSans.ttf", "DejaVuSans-Oblique.ttf", "DejaVuSerif.ttf", "DejaVuSerif-Italic.ttf",
          "STIXGeneral.ttf", "STIXGeneralItalic.ttf")
+# Computer Modern as matplotlib ships it (the BaKoMa fonts) keeps TeX's own character codes, not
+# Unicode: each Greek letter's code in math italic (cmmi10) or roman (cmr10), from matplotlib's
+# mathtext tables (``latex_to_bakoma``); both of TeX's phis (\phi, \varphi) are φ. Latin letters
+# stand at their ASCII codes, italic in cmmi10 (digits in cmmi10 are old-style: cmr10's are used)
+TEX_GREEK = {"σ": (("cmmi10.ttf", 190),), "λ": (("cmmi10.ttf", 184),), "γ": (("cmmi10.ttf", 176),),
+             "δ": (("cmmi10.ttf", 177),), "τ": (("cmmi10.ttf", 191),), "ω": (("cmmi10.ttf", 33),),
+             "η": (("cmmi10.ttf", 180),), "ρ": (("cmmi10.ttf", 189),), "χ": (("cmmi10.ttf", 194),),
+             "φ": (("cmmi10.ttf", 193), ("cmmi10.ttf", 39)), "Σ": (("cmr10.ttf", 167),), "Γ": (("cmr10.ttf", 161),)}
 GOOD_FIT = 0.62  # the Greek letter's fit, at least
 CLEAR = 0.08  # and its lead over the best look-alike
+# a math label's lead glyph, which the recogniser took for a letter, may fit less well where it leads
+# by more: at 150 dpi a TikZ φ (13 px) fitted 0.57, its best look-alike 0.33
+LEAD_FIT, LEAD_CLEAR = 0.5, 0.16
 GREEK_SCORE = 0.9  # the confidence a letter read this way is given
+MIN_HEIGHT = 8  # px: a glyph shorter than this is not told by its shape
+
+
+def _tex_templates(ch: str) -> list[np.ndarray | None]:
+    if ch in TEX_GREEK:
+        return [template(chr(code), face) for face, code in TEX_GREEK[ch] if load_face(face) is not None]
+    faces = ("cmmi10.ttf", "cmr10.ttf") if ch.isascii() and ch.isalpha() else ("cmr10.ttf",)
+    return [template(ch, face) for face in faces if load_face(face) is not None]
 
 
 def _best(ch: str, ink: np.ndarray) -> float:
-    fits = [fit(ink, t) for t in (template(ch, f) for f in FACES if load_face(f) is not None) if t is not None]
+    tpls = [template(ch, f) for f in FACES if load_face(f) is not None] + _tex_templates(ch)
+    fits = [fit(ink, t) for t in tpls if t is not None]
     return max(fits) if fits else -1.0
 
 
-def read_greek(mask: np.ndarray) -> str | None:
-    """The Greek letter a lone glyph's mask is (None: none clearly, or under 8 px tall)."""
+def read_greek(mask: np.ndarray, letters: str = GREEK, good_fit: float = GOOD_FIT, clear: float = CLEAR) -> str | None:
+    """The Greek letter of ``letters`` a lone glyph's mask is: one that fits it ``good_fit`` at least and
+    ``clear`` better than every look-alike (None: none, or the glyph under :data:`MIN_HEIGHT` px tall)."""
     ink = ink_box(mask)
-    if ink is None or ink.shape[0] < 8:
+    if ink is None or ink.shape[0] < MIN_HEIGHT:
         return None
-    scores = {ch: _best(ch, ink) for ch in GREEK}
+    scores = {ch: _best(ch, ink) for ch in letters}
     letter = max(scores, key=lambda k: scores[k])
-    if scores[letter] < GOOD_FIT:
+    if scores[letter] < good_fit:
         return None
     rival = max(_best(ch, ink) for ch in LOOKALIKES)
-    return letter if scores[letter] >= rival + CLEAR else None
+    return letter if scores[letter] >= rival + clear else None
+
+
+def greek_leads(runs: list[TextRun]) -> list[TextRun]:
+    """The runs with a math label's lead letter read as a Latin look-alike ('T1', 'Pa') made the Greek
+    letter its glyph is, where it is clearly one (:func:`read_greek`). Only a math label's
+    (:attr:`~crafteditor.ocr.runs.TextRun.math_label`: a variable's name and its scripts), and only a
+    lead glyph that stands apart from the next: a word's first letter is no variable."""
+    out = []
+    for r in runs:
+        lead = _lead_glyph(r) if r.math_label and r.text[0] in LOOKALIKES and len(r.text) >= 2 else None
+        letter = None if lead is None else read_greek(lead, LEAD_GREEK, LEAD_FIT, LEAD_CLEAR)
+        if letter is None:
+            out.append(r)
+            continue
+        marked = r.marked
+        if marked and marked[0] == r.text[0]:
+            marked = letter + marked[1:]
+        out.append(replace(r, text=letter + r.text[1:], marked=marked))
+    return out
+
+
+def _lead_glyph(r: TextRun) -> np.ndarray | None:
+    """The mask of ``r``'s first glyph: its leftmost piece of ink, where every other piece starts past its
+    middle (an italic τ's tail reaches over its subscript's first columns)."""
+    n, labels, stats, _ = find_blobs(r.glyphs)
+    if n < 3:
+        return None
+    order = sorted(range(1, n), key=lambda i: stats[i, 0])
+    first = order[0]
+    middle = stats[first, 0] + 0.5 * stats[first, 2]
+    if any(stats[i, 0] < middle for i in order[1:]):
+        return None
+    return labels == first

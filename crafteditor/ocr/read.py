@@ -1,8 +1,8 @@
 """Reading a figure's text (:func:`read_text`): lines detected and recognised in two rounds (each
 line at its likeliest angle, then the other angles of a rotated line only where the first
 reading was unsure), made into text runs, rotated lines the detector cut or cut short rejoined
-and extended, and lone glyphs the detector missed read in a second pass; last, words one OCR slip from
-a word the figure reads elsewhere mended to it.
+and extended, and lone glyphs the detector missed read in a second pass; a math label's Greek lead letter read from
+its shape; last, words one OCR slip from a word the figure reads elsewhere mended to it.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from crafteditor.blobs import find_blobs
 from crafteditor.config import Config, past
 from crafteditor.ocr.accents import read_accented, with_math
 from crafteditor.ocr.engine import REC_WORD_WIDTH, OcrEngine, get_engine
-from crafteditor.ocr.greek import GREEK_SCORE, LOOKALIKES, read_greek
+from crafteditor.ocr.greek import GREEK_SCORE, LOOKALIKES, greek_leads, read_greek
 from crafteditor.ocr.lexicon import mend_from_figure
 from crafteditor.ocr.lone_glyphs import read_lone_glyphs, text_height
 from crafteditor.ocr.math_letters import add_hats, join_script_minus
@@ -91,8 +91,10 @@ def read_text(rgb: np.ndarray, paints: Paints, config: Config, deadline: float |
     if not config.ocr_math_letters:
         return _own_words(runs)
     runs = join_script_minus(add_hats(runs, rgb), rgb)
-    # a math label's subscript the detector boxed apart or left out ('ŷ' and a lone '1')
-    return _own_words(join_subscripts(runs, rgb, lambda c: engine.recognize([c], latin, fold_case=True)[0]))
+    # a math label's subscript the detector boxed apart or left out ('ŷ' and a lone '1'); its lead letter
+    # a Greek one the recogniser read as its Latin look-alike ('T1' for τ₁)
+    runs = join_subscripts(runs, rgb, lambda c: engine.recognize([c], latin, fold_case=True)[0])
+    return _own_words(greek_leads(runs))
 
 
 def _own_words(runs: list[TextRun]) -> list[TextRun]:

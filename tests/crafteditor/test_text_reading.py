@@ -223,3 +223,18 @@ def test_a_changed_vocabulary_file_is_refused_by_name_and_nothing_is_doubted(tmp
     bad = tmp_path / "vocab.txt"
     with pytest.warns(UserWarning, match="vocab.txt: not the pinned vocabulary"):
         assert words_of_vocab(bad, b"returns\nzoo\n") == frozenset()
+
+
+def test_a_tex_math_labels_greek_lead_letter():
+    """A TikZ figure's math is set in TeX's Computer Modern: 'τ₁' and 'φ_a' came back 'T1' and 'Pa' (the
+    recogniser has no class for τ or φ and reads its Latin look-alike). Their lead glyph is weighed
+    against Computer Modern's Greek and Latin letters; Latin labels in the same face and in a sans stay
+    Latin."""
+    with matplotlib.rc_context({"mathtext.fontset": "cm"}):
+        png = _figure([(0.08, 0.6, r"$\tau_1$", {}), (0.38, 0.6, r"$\varphi_a$", {}),
+                       (0.68, 0.6, r"$p_1$", {}), (0.08, 0.15, r"$T_2$", {}),
+                       (0.38, 0.15, "Pa", {}), (0.68, 0.15, "T1", {})])
+    conv = convert(png, name="greek-leads.png")
+    words = svg_words(conv.svg)
+    for want in ("τ1", "φa", "p1", "t2", "pa", "t1"):  # (compared as the real-set score does: lower case)
+        assert want in words, (want, words)
