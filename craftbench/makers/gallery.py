@@ -407,9 +407,16 @@ def _sources() -> list[tuple[str, str, str, str, dict[str, Any]]]:
     return out
 
 
-def draw(figs: Path, n: int, seed: int) -> list[dict[str, Any]]:
-    """Up to ``n`` examples (a seeded sample of those whose truth is unambiguous), each drawn at 1x or 2x;
-    their truth records."""
+# vega-themes as vl-convert carries them (the dark and Carbon ones on their own dark or light page), and no theme
+THEMES = ("default", "dark", "excel", "fivethirtyeight", "ggplot2", "googlecharts", "latimes", "powerbi", "quartz",
+          "urbaninstitute", "vox", "carbonwhite", "carbong10", "carbong90", "carbong100")
+
+
+def draw(figs: Path, n: int, seed: int, themes: tuple[str, ...] = ("default",)) -> list[dict[str, Any]]:
+    """Up to ``n`` figures: a seeded sample of the examples whose truth is unambiguous, each drawn under every
+    theme of ``themes`` (vega-themes; "default" for none) at 1x or 2x, its truth read off the scene graph of
+    the same theme; their truth records. Under several themes a record's group names its theme, so a bench
+    reads per theme on the same examples."""
     import vl_convert as vlc  # heavy: the Vega-Lite renderer (Deno)
 
     rng = random.Random(seed)
@@ -417,25 +424,28 @@ def draw(figs: Path, n: int, seed: int) -> list[dict[str, Any]]:
     rng.shuffle(specs)
     records: list[dict[str, Any]] = []
     for repo, commit, path, maker, spec in specs:
-        if len(records) >= n:
-            break
         text = json.dumps(spec)
-        try:
-            scene = vlc.vegalite_to_scenegraph(text)
-        except Exception:  # noqa: BLE001 — a spec the renderer refuses is left out, like any unclear one
-            continue
-        truth = truth_of(scene["scenegraph"])
-        if truth is None:
-            continue
-        scale = rng.choice((1, 2))
-        fid = f"D_{maker.replace('-', '')}_{_stem(path)}"
-        out = Path(figs) / f"{fid}.png"
-        out.write_bytes(vlc.vegalite_to_png(text, scale=scale))
-        with Image.open(out) as im:
-            width, height = im.size
-        style = truth.pop("style")
-        records.append({"id": fid, "file": f"figs/{out.name}", "kind": "chart", "style": style,
-                        "maker": maker, "group": f"{maker}-examples", "width": width, "height": height,
-                        "nodes": [], "edges": [], "images": 0, **truth,
-                        "provenance": {"repo": repo, "path": path, "commit": commit, "licence": LICENCE}})
+        for theme in themes:
+            if len(records) >= n:
+                return records
+            drawn = {"theme": None if theme == "default" else theme}
+            try:
+                scene = vlc.vegalite_to_scenegraph(text, **drawn)
+            except Exception:  # noqa: BLE001 — a spec the renderer refuses is left out, like any unclear one
+                continue
+            truth = truth_of(scene["scenegraph"])
+            if truth is None:
+                continue
+            scale = rng.choice((1, 2))
+            fid = f"D_{maker.replace('-', '')}_{_stem(path)}" + (f"_{theme}" if len(themes) > 1 else "")
+            out = Path(figs) / f"{fid}.png"
+            out.write_bytes(vlc.vegalite_to_png(text, scale=scale, **drawn))
+            with Image.open(out) as im:
+                width, height = im.size
+            style = truth.pop("style")
+            group = f"{maker}-{theme}" if len(themes) > 1 else f"{maker}-examples"
+            records.append({"id": fid, "file": f"figs/{out.name}", "kind": "chart", "style": style,
+                            "maker": maker, "group": group, "width": width, "height": height,
+                            "nodes": [], "edges": [], "images": 0, **truth,
+                            "provenance": {"repo": repo, "path": path, "commit": commit, "licence": LICENCE}})
     return records
