@@ -213,8 +213,10 @@ class Axis:
 
 
 def _axes(items: list[dict[str, Any]]) -> dict[str, tuple[Axis, tuple[float, float] | None]]:
-    """orient -> (axis, its drawn extent in pixels along it) for the first axis of each side."""
+    """orient -> (axis, its drawn extent in pixels along it) for the first axis of each side: its domain
+    line's, or the view's where a theme draws no domain (ggplot2, googlecharts, powerbi)."""
     out: dict[str, tuple[Axis, tuple[float, float] | None]] = {}
+    frame = next((it for it in items if it["role"] == "frame" and it.get("width") is not None), None)
     for orient in ("left", "right", "bottom", "top"):
         labels = [it for it in items if it["role"] == "axis-label" and it["orient"] == orient and it.get("text")]
         if not labels:
@@ -230,6 +232,9 @@ def _axes(items: list[dict[str, Any]]) -> dict[str, tuple[Axis, tuple[float, flo
                 extent = (domain["ay"], domain["ay"] + float(domain.get("y2", 0)) - float(domain.get("y", 0)))
             else:
                 extent = (domain["ax"], domain["ax"] + float(domain.get("x2", 0)) - float(domain.get("x", 0)))
+        elif frame is not None:
+            extent = (frame["ay"], frame["ay"] + float(frame.get("height") or 0)) if vertical else \
+                (frame["ax"], frame["ax"] + float(frame.get("width") or 0))
         out[orient] = (Axis(labels, vertical), extent)
     return out
 
