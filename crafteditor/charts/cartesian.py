@@ -317,7 +317,11 @@ def _hanging_categories(series, drawn, paints, runs, ax: float, ay: float, right
     # each column half the closest step either side of its centre: where a mark is missing (a zero
     # bar) its label, between two columns, is in neither
     columns = [(max(ax, c - half), min(right, c + half)) for c in centres]
-    read = read_hanging(drawn, paints.background_rgb.astype(np.float32), columns, ay, font, config)
+    # the axis title read level under short labels (Vega-Lite's 'A' turned 90° at 1x) sits closer below
+    # them than the type size: the labels end above it
+    title = [r.y for r in runs if r.angle == 0 and r.y > ay + 0.5 * font and r.x < right and r.right > ax]
+    read = read_hanging(drawn, paints.background_rgb.astype(np.float32), columns, ay, font, config,
+                        floor=min(title, default=None))
     if read is None:
         return None
     label = {x: run.text for run, group in zip(read, groups) for x in group}
