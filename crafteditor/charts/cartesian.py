@@ -318,8 +318,10 @@ def _hanging_categories(series, drawn, paints, runs, ax: float, ay: float, right
     # bar) its label, between two columns, is in neither
     columns = [(max(ax, c - half), min(right, c + half)) for c in centres]
     # the axis title read level under short labels (Vega-Lite's 'A' turned 90° at 1x) sits closer below
-    # them than the type size: the labels end above it
-    title = [r.y for r in runs if r.angle == 0 and r.y > ay + 0.5 * font and r.x < right and r.right > ax]
+    # them than the type size: the labels end above it (a title centred under the plot, a type size
+    # and more below the axis; not a label the detector found level, which hangs from the axis)
+    title = [r.y for r in runs if r.angle == 0 and r.y >= ay + 1.2 * font
+             and abs(r.cx - (ax + right) / 2) <= 0.15 * (right - ax)]
     read = read_hanging(drawn, paints.background_rgb.astype(np.float32), columns, ay, font, config,
                         floor=min(title, default=None))
     if read is None:
