@@ -1,8 +1,8 @@
-"""Vega-Lite's and Altair's own examples (:mod:`craftbench.makers.gallery`) drawn under every theme of vega-themes
-that vl-convert carries (dark, excel, fivethirtyeight, ggplot2, googlecharts, latimes, powerbi, quartz,
-vox, the Carbon ones; not urbaninstitute, whose font vl-convert lacks) and none: the same examples in every theme, so a bench grouped by theme
-(``vega-lite-dark``, ``vega-altair-vox``…) tells which theme's look the reader misreads. The truth of each
-figure is read off the scene graph drawn under its own theme.
+"""Vega-Lite's and Altair's own examples (:mod:`craftbench.makers.gallery`) drawn under every theme of
+vega-themes that vl-convert carries (dark, excel, fivethirtyeight, ggplot2, googlecharts, latimes, powerbi,
+quartz, vox, the Carbon ones; not urbaninstitute, whose font vl-convert lacks) and none: the same examples in
+every theme, so a bench grouped by theme (``vega-lite-dark``, ``vega-altair-vox``…) tells which theme's look
+the reader misreads. The truth of each figure is read off the scene graph drawn under its own theme.
 
     craftbench makers gallery-themes -o /tmp/makers/vlthemes -n 150 --seed 1
 """

@@ -17,8 +17,14 @@ from crafteditor.charts.legend import Legend, entry_name, find_legend, legend_ma
 from crafteditor.charts.lines import line_series, line_width
 from crafteditor.charts.mark_paints import blend_of, few_markers, mark_paints, merge_fringes, merge_overlaps, merge_washed_out
 from crafteditor.charts.series import Series
-from crafteditor.charts.strokes import (bridge_rules, bridge_seen_through, drop_inner_ticks, drop_rules,
-                                       drop_rules_under_marks, find_rules)
+from crafteditor.charts.strokes import (
+    bridge_rules,
+    bridge_seen_through,
+    drop_inner_ticks,
+    drop_rules,
+    drop_rules_under_marks,
+    find_rules,
+)
 from crafteditor.paint import Paints, blend_position
 
 
