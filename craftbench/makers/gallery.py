@@ -413,8 +413,9 @@ def _sources() -> list[tuple[str, str, str, str, dict[str, Any]]]:
 
 
 # vega-themes as vl-convert carries them (the dark and Carbon ones on their own dark or light page), and no theme;
-# urbaninstitute is left out: its one font, Lato, is not in vl-convert, which then draws no text at all
-THEMES = ("default", "dark", "excel", "fivethirtyeight", "ggplot2", "googlecharts", "latimes", "powerbi", "quartz",
+# urbaninstitute and powerbi are left out: vl-convert lacks their fonts (Lato; Segoe UI, wf_standard-font) and
+# draws no text at all, or no tick labels, though the scene graph holds them
+THEMES = ("default", "dark", "excel", "fivethirtyeight", "ggplot2", "googlecharts", "latimes", "quartz",
           "vox", "carbonwhite", "carbong10", "carbong90", "carbong100")
 
 

@@ -1,6 +1,6 @@
 """Vega-Lite's and Altair's own examples (:mod:`craftbench.makers.gallery`) drawn under every theme of
-vega-themes that vl-convert carries (dark, excel, fivethirtyeight, ggplot2, googlecharts, latimes, powerbi,
-quartz, vox, the Carbon ones; not urbaninstitute, whose font vl-convert lacks) and none: the same examples in
+vega-themes that vl-convert carries (dark, excel, fivethirtyeight, ggplot2, googlecharts, latimes, quartz,
+vox, the Carbon ones; not urbaninstitute or powerbi, whose fonts vl-convert lacks) and none: the same examples in
 every theme, so a bench grouped by theme (``vega-lite-dark``, ``vega-altair-vox``…) tells which theme's look
 the reader misreads. The truth of each figure is read off the scene graph drawn under its own theme.
 
