@@ -16,6 +16,7 @@ chart…); :func:`draw_makers` writes them with a ``manifest.json``, so the real
     craftbench makers mermaid-wild -o /tmp/makers/mmw -n 40     # as repositories hold it (GitHub's column, transparent)
     craftbench makers mermaid-looks -o /tmp/makers/mml -n 36    # handDrawn, GitHub dark, themeVariables, graph, small, JPEG
     craftbench makers gallery -o /tmp/makers/gallery -n 300     # Vega-Lite's and Altair's own examples, truth off the scene graph
+    craftbench makers gallery-themes -o /tmp/makers/vlt -n 150  # the same examples under every vega-theme (dark, excel, vox…)
     craftbench makers mermaid-versions -o /tmp/makers/mmv -n 48 # real sources from repositories, Mermaid 8/9/10/11
     craftbench makers excalidraw-real -o /tmp/makers/exr -n 40  # real .excalidraw scenes from repositories, rough.js
     craftbench makers drawio-real -o /tmp/makers/dio -n 60       # real .drawio files (and exports), draw.io's viewer
@@ -41,6 +42,7 @@ MAKERS: dict[str, str] = {
     "drawio-real": "craftbench.makers.drawio_real",
     "excalidraw": "craftbench.makers.excalidraw",
     "gallery": "craftbench.makers.gallery",
+    "gallery-themes": "craftbench.makers.gallery_themes",
     "excalidraw-states": "craftbench.makers.excalidraw_states",
     "excalidraw-real": "craftbench.makers.excalidraw_real",
     "mermaid": "craftbench.makers.mermaid",

@@ -213,8 +213,10 @@ class Axis:
 
 
 def _axes(items: list[dict[str, Any]]) -> dict[str, tuple[Axis, tuple[float, float] | None]]:
-    """orient -> (axis, its drawn extent in pixels along it) for the first axis of each side."""
+    """orient -> (axis, its drawn extent in pixels along it) for the first axis of each side: its domain
+    line's, or the view's where a theme draws no domain (ggplot2, googlecharts, powerbi)."""
     out: dict[str, tuple[Axis, tuple[float, float] | None]] = {}
+    frame = next((it for it in items if it["role"] == "frame" and it.get("width") is not None), None)
     for orient in ("left", "right", "bottom", "top"):
         labels = [it for it in items if it["role"] == "axis-label" and it["orient"] == orient and it.get("text")]
         if not labels:
@@ -230,6 +232,9 @@ def _axes(items: list[dict[str, Any]]) -> dict[str, tuple[Axis, tuple[float, flo
                 extent = (domain["ay"], domain["ay"] + float(domain.get("y2", 0)) - float(domain.get("y", 0)))
             else:
                 extent = (domain["ax"], domain["ax"] + float(domain.get("x2", 0)) - float(domain.get("x", 0)))
+        elif frame is not None:
+            extent = (frame["ay"], frame["ay"] + float(frame.get("height") or 0)) if vertical else \
+                (frame["ax"], frame["ax"] + float(frame.get("width") or 0))
         out[orient] = (Axis(labels, vertical), extent)
     return out
 
@@ -407,9 +412,18 @@ def _sources() -> list[tuple[str, str, str, str, dict[str, Any]]]:
     return out
 
 
-def draw(figs: Path, n: int, seed: int) -> list[dict[str, Any]]:
-    """Up to ``n`` examples (a seeded sample of those whose truth is unambiguous), each drawn at 1x or 2x;
-    their truth records."""
+# vega-themes as vl-convert carries them (the dark and Carbon ones on their own dark or light page), and no theme;
+# urbaninstitute and powerbi are left out: vl-convert lacks their fonts (Lato; Segoe UI, wf_standard-font) and
+# draws no text at all, or no tick labels, though the scene graph holds them
+THEMES = ("default", "dark", "excel", "fivethirtyeight", "ggplot2", "googlecharts", "latimes", "quartz",
+          "vox", "carbonwhite", "carbong10", "carbong90", "carbong100")
+
+
+def draw(figs: Path, n: int, seed: int, themes: tuple[str, ...] = ("default",)) -> list[dict[str, Any]]:
+    """Up to ``n`` figures: a seeded sample of the examples whose truth is unambiguous, each drawn under every
+    theme of ``themes`` (vega-themes; "default" for none) at 1x or 2x, its truth read off the scene graph of
+    the same theme; their truth records. Under several themes a record's group names its theme, so a bench
+    reads per theme on the same examples."""
     import vl_convert as vlc  # heavy: the Vega-Lite renderer (Deno)
 
     rng = random.Random(seed)
@@ -417,25 +431,28 @@ def draw(figs: Path, n: int, seed: int) -> list[dict[str, Any]]:
     rng.shuffle(specs)
     records: list[dict[str, Any]] = []
     for repo, commit, path, maker, spec in specs:
-        if len(records) >= n:
-            break
         text = json.dumps(spec)
-        try:
-            scene = vlc.vegalite_to_scenegraph(text)
-        except Exception:  # noqa: BLE001 — a spec the renderer refuses is left out, like any unclear one
-            continue
-        truth = truth_of(scene["scenegraph"])
-        if truth is None:
-            continue
-        scale = rng.choice((1, 2))
-        fid = f"D_{maker.replace('-', '')}_{_stem(path)}"
-        out = Path(figs) / f"{fid}.png"
-        out.write_bytes(vlc.vegalite_to_png(text, scale=scale))
-        with Image.open(out) as im:
-            width, height = im.size
-        style = truth.pop("style")
-        records.append({"id": fid, "file": f"figs/{out.name}", "kind": "chart", "style": style,
-                        "maker": maker, "group": f"{maker}-examples", "width": width, "height": height,
-                        "nodes": [], "edges": [], "images": 0, **truth,
-                        "provenance": {"repo": repo, "path": path, "commit": commit, "licence": LICENCE}})
+        for theme in themes:
+            if len(records) >= n:
+                return records
+            drawn = {"theme": None if theme == "default" else theme}
+            try:
+                scene = vlc.vegalite_to_scenegraph(text, **drawn)
+            except Exception:  # noqa: BLE001 — a spec the renderer refuses is left out, like any unclear one
+                continue
+            truth = truth_of(scene["scenegraph"])
+            if truth is None:
+                continue
+            scale = rng.choice((1, 2))
+            fid = f"D_{maker.replace('-', '')}_{_stem(path)}" + (f"_{theme}" if len(themes) > 1 else "")
+            out = Path(figs) / f"{fid}.png"
+            out.write_bytes(vlc.vegalite_to_png(text, scale=scale, **drawn))
+            with Image.open(out) as im:
+                width, height = im.size
+            style = truth.pop("style")
+            group = f"{maker}-{theme}" if len(themes) > 1 else f"{maker}-examples"
+            records.append({"id": fid, "file": f"figs/{out.name}", "kind": "chart", "style": style,
+                            "maker": maker, "group": group, "width": width, "height": height,
+                            "nodes": [], "edges": [], "images": 0, **truth,
+                            "provenance": {"repo": repo, "path": path, "commit": commit, "licence": LICENCE}})
     return records

@@ -317,7 +317,8 @@ def _hanging_categories(series, drawn, paints, runs, ax: float, ay: float, right
     # each column half the closest step either side of its centre: where a mark is missing (a zero
     # bar) its label, between two columns, is in neither
     columns = [(max(ax, c - half), min(right, c + half)) for c in centres]
-    read = read_hanging(drawn, paints.background_rgb.astype(np.float32), columns, ay, font, config)
+    read = read_hanging(drawn, paints.background_rgb.astype(np.float32), columns, ay, font, config,
+                        floor=_title_floor(runs, ax, ay, right, font))
     if read is None:
         return None
     label = {x: run.text for run, group in zip(read, groups) for x in group}
@@ -325,6 +326,21 @@ def _hanging_categories(series, drawn, paints, runs, ax: float, ay: float, right
         sr.points = [(label[float(x)], y) for x, y in sr.points]
     runs.extend(read)
     return Axis(a=0.0, b=1.0, categories=[(c, run.text) for c, run in zip(centres, read)])
+
+
+def _title_floor(runs, ax: float, ay: float, right: float, font: float) -> float | None:
+    """The top of the x axis's title read level under labels turned 90°, where the labels end: the
+    lowest run centred under the plot a type size and more below the axis, alone in its row (at 1x
+    Vega-Lite's title sits closer under a turned 'A' than a type size, and was cut out with it);
+    None where there is none, or where it stands in a row of labels the detector found level."""
+    below = [r for r in runs if r.angle == 0 and r.y >= ay + 1.2 * font and ax - font <= r.cx <= right + font]
+    centred = [r for r in below if abs(r.cx - (ax + right) / 2) <= 0.15 * (right - ax)]
+    if not centred:
+        return None
+    title = max(centred, key=lambda r: r.y)
+    if any(r is not title and abs(r.y - title.y) < 0.6 * font for r in below):
+        return None
+    return title.y
 
 
 def _measure_marks(style: ChartStyle, series: list[Series]) -> None:

@@ -15,14 +15,16 @@ from crafteditor.ocr.runs import TextRun
 
 
 def read_hanging(rgb: np.ndarray, bg: np.ndarray, columns: list[tuple[float, float]], ay: float, font: float,
-                 config: Config, min_conf: float = 0.7) -> list[TextRun] | None:
+                 config: Config, min_conf: float = 0.7, floor: float | None = None) -> list[TextRun] | None:
     """One run per column of ``columns`` (left and right pixels along x): the label hanging below
-    the x axis at ``ay`` there, read bottom to top. None where a column shows no label or one read
-    below ``min_conf``: the labels are all read or none is."""
+    the x axis at ``ay`` there, above ``floor`` (the axis title's top, where read), read bottom to
+    top. None where a column shows no label or one read below ``min_conf``: the labels are all read
+    or none is."""
     H = rgb.shape[0]
+    bottom = min(H, int(ay + 6 * font), int(floor) - 1 if floor is not None else H)
     crops, boxes = [], []
     for a, b in columns:
-        band = rgb[int(ay) + 2:min(H, int(ay + 6 * font)), int(a):int(b)]
+        band = rgb[int(ay) + 2:bottom, int(a):int(b)]
         if band.size == 0:
             return None
         ink = np.linalg.norm(band.astype(np.float32) - bg, axis=2) > 80

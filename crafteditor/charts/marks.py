@@ -17,7 +17,14 @@ from crafteditor.charts.legend import Legend, entry_name, find_legend, legend_ma
 from crafteditor.charts.lines import line_series, line_width
 from crafteditor.charts.mark_paints import blend_of, few_markers, mark_paints, merge_fringes, merge_overlaps, merge_washed_out
 from crafteditor.charts.series import Series
-from crafteditor.charts.strokes import bridge_rules, bridge_seen_through, drop_inner_ticks, drop_rules, find_rules
+from crafteditor.charts.strokes import (
+    bridge_rules,
+    bridge_seen_through,
+    drop_inner_ticks,
+    drop_rules,
+    drop_rules_under_marks,
+    find_rules,
+)
 from crafteditor.paint import Paints, blend_position
 
 
@@ -137,7 +144,8 @@ def _series_mask(rgb, paints: Paints, p: int, members: list[int], band: np.ndarr
     # of long thin strokes for drop_rules to take
     m = bridge_seen_through(m, rgb, paints.colors[p], inner, paints.colors[paints.background],
                             [c for k, c in enumerate(paints.colors) if k not in (p, paints.background)])
-    return drop_rules(bridge_rules(drop_inner_ticks(m, inner), rules), inner)
+    m = drop_rules(bridge_rules(drop_inner_ticks(m, inner), rules), inner)
+    return drop_rules_under_marks(m, labels != paints.background, inner)
 
 
 def _read_series(rgb, paints: Paints, masks: list[tuple[int, np.ndarray, tuple[int, int, int]]],

@@ -131,3 +131,24 @@ def test_snapshots_are_found_under_the_makers_one_mirror_folder(tmp_path, monkey
     monkeypatch.setenv("CRAFTBENCH_MIRRORS", str(tmp_path))
     assert mirrors.git_dir(gallery.REPO) == tmp_path / "vega+vega-lite" / "repo"
     assert mirrors.git_dir(gallery.ALTAIR) is None
+
+
+@pytest.mark.parametrize("theme", ["ggplot2", "googlecharts", "powerbi"])
+def test_a_theme_that_draws_no_domain_line_still_reads_its_values(theme: str) -> None:
+    """These themes draw no axis domain: the value axis spans the view (they had kept no figure at all)."""
+    t = gallery.truth_of(vlc.vegalite_to_scenegraph(json.dumps(_bars(xOffset={"field": "g"})), theme=theme)["scenegraph"])
+    assert t is not None
+    assert _close(t["values"], [["x", "A", 12], ["y", "A", 30], ["x", "B", -8], ["y", "C", 5]], 0.1)
+    lo, hi = t["value_axis"]
+    assert lo <= -8 and hi >= 30 and hi - lo < 60
+
+
+def test_the_themed_maker_draws_each_example_under_every_theme_grouped_by_theme(tmp_path, monkeypatch) -> None:
+    spec = _bars(xOffset={"field": "g"})
+    monkeypatch.setattr(gallery, "_sources", lambda: [(gallery.REPO, "0" * 40, "examples/specs/bars.vl.json",
+                                                       "vega-lite", spec)])
+    recs = gallery.draw(tmp_path, n=3, seed=0, themes=("default", "dark", "vox"))
+    assert [r["group"] for r in recs] == ["vega-lite-default", "vega-lite-dark", "vega-lite-vox"]
+    assert len({r["id"] for r in recs}) == 3 and all((tmp_path / f"{r['id']}.png").exists() for r in recs)
+    # their fonts are not in vl-convert: no text drawn, or no tick labels
+    assert not {"urbaninstitute", "powerbi"} & set(gallery.THEMES)
