@@ -13,7 +13,10 @@ no boxes (:func:`lifeline_cells`)."""
 
 from __future__ import annotations
 
+import difflib
 import math
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -82,7 +85,7 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
     names, pieces = _name_runs(shapes, runs)
     boxes, origin = _name_boxes(shapes, names, background)
     pool = [*shapes, *boxes]
-    candidates = found + _named_lifelines(rgb, ink, pool, len(shapes), found)
+    candidates = found + _named_lifelines(rgb, ink, pool, len(shapes), found, [names[k].text for k in origin])
     found = _one_row(candidates, pool, len(shapes))
     if found:  # a participant's lifeline runs down to where the others end (an arrow into a label stops short)
         end = _common_end([ln.y1 for ln in found])
@@ -226,13 +229,15 @@ def _name_boxes(shapes: list[DetectedShape], runs: list[TextRun], background: tu
 
 
 def _named_lifelines(rgb: np.ndarray, ink: np.ndarray, pool: list[DetectedShape], base: int,
-                     boxed: list[Lifeline]) -> list[Lifeline]:
-    """Lifelines hanging from a name with no box (``pool[base:]``), on columns no boxed
+                     boxed: list[Lifeline], texts: list[str]) -> list[Lifeline]:
+    """Lifelines hanging from a name with no box (``pool[base:]``, their ``texts``), on columns no boxed
     participant's lifeline takes; the name repeated at the foot is its bottom (another name's
-    box of the same size is none)."""
+    box of the same size is none, nor a line of another text: a note's line under the lifeline had
+    cut it short, cluster-api's PlantUML figures with no foot boxes)."""
     out = []
     for i in range(base, len(pool)):
-        ln = _lifeline(rgb, ink, pool, i)
+        ln = _lifeline(rgb, ink, pool, i,
+                       foot=lambda j, i=i: j < base or _same_name(texts[i - base], texts[j - base]))
         # (a box's lifeline on its column from another height: an icon above the name, an entity's circle)
         if ln is None or any(abs(ln.x - b.x) <= 20 and abs(ln.y0 - b.y0) <= max(6.0, 0.25 * pool[b.node].h)
                              for b in boxed):
@@ -318,9 +323,17 @@ def _on_message(s: DetectedShape, messages: list[Message]) -> bool:
     return False
 
 
-def _lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: int) -> Lifeline | None:
+def _same_name(a: str, b: str) -> bool:
+    """Whether two lines of text read as one name (letters and digits, OCR's slips aside)."""
+    a, b = (re.sub(r"[\W_]+", "", t).casefold() for t in (a, b))
+    return bool(a) and difflib.SequenceMatcher(None, a, b).ratio() >= 0.75
+
+
+def _lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: int,
+              foot: Callable[[int], bool] | None = None) -> Lifeline | None:
     """The thin vertical ink column hanging from the middle of box ``i``'s bottom, if long (read
-    on the strip of columns under the box's middle only); ``ink``: the image's :func:`ink_mask`."""
+    on the strip of columns under the box's middle only); ``ink``: the image's :func:`ink_mask`;
+    ``foot``: which shapes below may be the participant repeated at its foot (default: any of its size)."""
     s = shapes[i]
     H, W = rgb.shape[:2]
     if s.is_group or s.w < 12 or s.h < 8:
@@ -335,19 +348,28 @@ def _lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: 
         return None
     c0 = int(xs[0]) - 5
     ink = ink[yb:, c0:int(xs[-1]) + 6]  # rows from yb, columns from c0
+    # a box across the column under the participant (a note over its lifeline, a fragment's tag: PlantUML's and
+    # Mermaid's notes and ``alt`` frames right under the row) hides the lifeline on its rows: read on the others,
+    # the strip running on past the boxes until it holds ``band`` rows they leave (a tall note right under a
+    # participant had left it 8 rows, too few: the note read as the participant, cluster-api's PlantUML figures)
+    hidden = np.zeros(len(ink), bool)
+    for j, t in enumerate(shapes):
+        if j != i and not t.is_group and t.y > s.y + s.h and t.x <= cx <= t.x + t.w:
+            hidden[max(0, int(t.y) - 2 - yb):max(0, int(math.ceil(t.y + t.h)) + 3 - yb)] = True
+    open_rows = np.cumsum(~hidden)
+    band = max(band, min(len(hidden), int(np.searchsorted(open_rows, band)) + 1))
+    hidden = hidden[:band]
     rows = ink[:band]
     xl = xs - c0
     # thin: no ink 5 px either side (a message crossing it aside)
     thin = rows[:, xl] & ~rows[:, xl - 5] & ~rows[:, xl + 5]
     frac = thin.mean(axis=0)
-    # a box across the column under the participant (a note over its lifeline, a fragment's tag: PlantUML's and
-    # Mermaid's notes and ``alt`` frames right under the row) hides the lifeline on its rows: read on the others
-    hidden = np.zeros(band, bool)
-    for j, t in enumerate(shapes):
-        if j != i and not t.is_group and t.y > s.y + s.h and t.x <= cx <= t.x + t.w:
-            hidden[max(0, int(t.y) - 2 - yb):max(0, int(math.ceil(t.y + t.h)) + 3 - yb)] = True
     if hidden.any() and (~hidden).sum() >= 20:
         frac = np.maximum(frac, thin[~hidden].mean(axis=0))
+        # dashed, a third of those rows inked or more, on a column or the next (a hand-drawn dash wobbles a pixel)
+        seen = thin[~hidden]
+        seg = np.append((seen[:, :-1] | seen[:, 1:]).mean(axis=0), 0.0)
+        frac = np.maximum(frac, np.where(seg >= 0.3, np.maximum(seg, 0.4), 0.0))
     # a dashed lifeline's stretch from under the box (its border and shadow) to the first thing
     # across it (a message, an activation bar from the first message on: PlantUML's) is read on
     # its own too; its dashes cover a third of it or more
@@ -372,7 +394,7 @@ def _lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: 
     # the lifelines and messages enclose, nor a note over the lifeline)
     below = [j for j, t in enumerate(shapes) if j != i and not t.is_group and t.y > s.y + s.h
              and abs(t.x + t.w / 2 - x) <= 0.2 * s.w and abs(t.w - s.w) <= 0.3 * s.w and abs(t.h - s.h) <= 0.3 * s.h
-             and not _runs_on(ink, yb, lx, t)]
+             and not _runs_on(ink, yb, lx, t) and (foot is None or foot(j))]
     if below:
         y1 = min(shapes[j].y for j in below)
     else:
