@@ -348,28 +348,22 @@ def _lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: 
         return None
     c0 = int(xs[0]) - 5
     ink = ink[yb:, c0:int(xs[-1]) + 6]  # rows from yb, columns from c0
-    # a box across the column under the participant (a note over its lifeline, a fragment's tag: PlantUML's and
-    # Mermaid's notes and ``alt`` frames right under the row) hides the lifeline on its rows: read on the others,
-    # the strip running on past the boxes until it holds ``band`` rows they leave (a tall note right under a
-    # participant had left it 8 rows, too few: the note read as the participant, cluster-api's PlantUML figures)
-    hidden = np.zeros(len(ink), bool)
-    for j, t in enumerate(shapes):
-        if j != i and not t.is_group and t.y > s.y + s.h and t.x <= cx <= t.x + t.w:
-            hidden[max(0, int(t.y) - 2 - yb):max(0, int(math.ceil(t.y + t.h)) + 3 - yb)] = True
-    open_rows = np.cumsum(~hidden)
-    band = max(band, min(len(hidden), int(np.searchsorted(open_rows, band)) + 1))
-    hidden = hidden[:band]
     rows = ink[:band]
     xl = xs - c0
     # thin: no ink 5 px either side (a message crossing it aside)
     thin = rows[:, xl] & ~rows[:, xl - 5] & ~rows[:, xl + 5]
     frac = thin.mean(axis=0)
+    # a box across the column under the participant (a note over its lifeline, a fragment's tag: PlantUML's and
+    # Mermaid's notes and ``alt`` frames right under the row) hides the lifeline on its rows: read on the others
+    under = np.zeros(len(ink), bool)
+    twin = False  # a box of its own size among them: the participant drawn again (PlantUML's create), no note
+    for j, t in enumerate(shapes):
+        if j != i and not t.is_group and t.y > s.y + s.h and t.x <= cx <= t.x + t.w:
+            under[max(0, int(t.y) - 2 - yb):max(0, int(math.ceil(t.y + t.h)) + 3 - yb)] = True
+            twin |= t.y < yb + band and abs(t.w - s.w) <= max(3.0, 0.04 * s.w) and abs(t.h - s.h) <= max(3.0, 0.04 * s.h)
+    hidden = under[:band]
     if hidden.any() and (~hidden).sum() >= 20:
         frac = np.maximum(frac, thin[~hidden].mean(axis=0))
-        # dashed, a third of those rows inked or more, on a column or the next (a hand-drawn dash wobbles a pixel)
-        seen = thin[~hidden]
-        seg = np.append((seen[:, :-1] | seen[:, 1:]).mean(axis=0), 0.0)
-        frac = np.maximum(frac, np.where(seg >= 0.3, np.maximum(seg, 0.4), 0.0))
     # a dashed lifeline's stretch from under the box (its border and shadow) to the first thing
     # across it (a message, an activation bar from the first message on: PlantUML's) is read on
     # its own too; its dashes cover a third of it or more
@@ -385,6 +379,17 @@ def _lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: 
     if stop - start >= 20 or bars is not None and bars.any():
         seg = thin[start:stop].mean(axis=0) * (True if bars is None else bars)
         frac = np.maximum(frac, np.where(seg >= 0.3, np.maximum(seg, 0.4), 0.0))
+    if frac.max() < 0.4 and hidden.any() and not twin:
+        # none there, where boxes hide most of the strip (a tall note right under the participant left it 8 rows:
+        # the note was read as the participant, cluster-api's PlantUML figures): the strip runs on past them until
+        # it holds ``band`` rows they leave, read solid, or dashed over a third of them or more on a column or
+        # the next (a hand-drawn dash wobbles a pixel)
+        longer = min(len(under), int(np.searchsorted(np.cumsum(~under), band)) + 1)
+        rows = ink[:longer]
+        seen = (rows[:, xl] & ~rows[:, xl - 5] & ~rows[:, xl + 5])[~under[:longer]]
+        if len(seen) >= 20:
+            pair = np.append((seen[:, :-1] | seen[:, 1:]).mean(axis=0), 0.0)
+            frac = np.maximum(seen.mean(axis=0), np.where(pair >= 0.3, np.maximum(pair, 0.4), 0.0))
     if frac.max() < 0.4:
         return None
     # the column nearest the middle among the strongest (not an activation bar's side)
