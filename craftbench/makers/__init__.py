@@ -22,6 +22,7 @@ chart…); :func:`draw_makers` writes them with a ``manifest.json``, so the real
     craftbench makers drawio-real -o /tmp/makers/dio -n 60       # real .drawio files (and exports), draw.io's viewer
     craftbench makers mpl-gallery -o /tmp/makers/mplg -n 80     # seaborn/SciencePlots/mplhep examples, truth off the Figure
     craftbench makers seq-looks -o /tmp/makers/seq -n 72 --seed 15 # real sequences in Mermaid/PlantUML/js-sequence looks
+    craftbench makers seq-puml -o /tmp/makers/seqpu -n 48 --seed 17 # real PlantUML sequence files, PlantUML's skins
     crafteditor bench -n 0 --real /tmp/makers/charts --split all --per-figure --json out.json
 
 Every record's split is ``drawn``: these are the project's own renderings, never the frozen real test split.
@@ -55,6 +56,7 @@ MAKERS: dict[str, str] = {
     "sequences": "craftbench.makers.sequences",
     "seq-real": "craftbench.makers.seq_real",
     "seq-looks": "craftbench.makers.seq_looks",
+    "seq-puml": "craftbench.makers.seq_puml",
     "tikz": "craftbench.makers.tikz",
     "tikz-wild": "craftbench.makers.tikz_wild",
 }

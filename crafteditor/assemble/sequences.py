@@ -13,7 +13,10 @@ no boxes (:func:`lifeline_cells`)."""
 
 from __future__ import annotations
 
+import difflib
 import math
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -82,7 +85,7 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
     names, pieces = _name_runs(shapes, runs)
     boxes, origin = _name_boxes(shapes, names, background)
     pool = [*shapes, *boxes]
-    candidates = found + _named_lifelines(rgb, ink, pool, len(shapes), found)
+    candidates = found + _named_lifelines(rgb, ink, pool, len(shapes), found, [names[k].text for k in origin])
     found = _one_row(candidates, pool, len(shapes))
     if found:  # a participant's lifeline runs down to where the others end (an arrow into a label stops short)
         end = _common_end([ln.y1 for ln in found])
@@ -226,13 +229,15 @@ def _name_boxes(shapes: list[DetectedShape], runs: list[TextRun], background: tu
 
 
 def _named_lifelines(rgb: np.ndarray, ink: np.ndarray, pool: list[DetectedShape], base: int,
-                     boxed: list[Lifeline]) -> list[Lifeline]:
-    """Lifelines hanging from a name with no box (``pool[base:]``), on columns no boxed
+                     boxed: list[Lifeline], texts: list[str]) -> list[Lifeline]:
+    """Lifelines hanging from a name with no box (``pool[base:]``, their ``texts``), on columns no boxed
     participant's lifeline takes; the name repeated at the foot is its bottom (another name's
-    box of the same size is none)."""
+    box of the same size is none, nor a line of another text: a note's line under the lifeline had
+    cut it short, cluster-api's PlantUML figures with no foot boxes)."""
     out = []
     for i in range(base, len(pool)):
-        ln = _lifeline(rgb, ink, pool, i)
+        ln = _lifeline(rgb, ink, pool, i,
+                       foot=lambda j, i=i: j < base or _same_name(texts[i - base], texts[j - base]))
         # (a box's lifeline on its column from another height: an icon above the name, an entity's circle)
         if ln is None or any(abs(ln.x - b.x) <= 20 and abs(ln.y0 - b.y0) <= max(6.0, 0.25 * pool[b.node].h)
                              for b in boxed):
@@ -318,9 +323,17 @@ def _on_message(s: DetectedShape, messages: list[Message]) -> bool:
     return False
 
 
-def _lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: int) -> Lifeline | None:
+def _same_name(a: str, b: str) -> bool:
+    """Whether two lines of text read as one name (letters and digits, OCR's slips aside)."""
+    a, b = (re.sub(r"[\W_]+", "", t).casefold() for t in (a, b))
+    return bool(a) and difflib.SequenceMatcher(None, a, b).ratio() >= 0.75
+
+
+def _lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: int,
+              foot: Callable[[int], bool] | None = None) -> Lifeline | None:
     """The thin vertical ink column hanging from the middle of box ``i``'s bottom, if long (read
-    on the strip of columns under the box's middle only); ``ink``: the image's :func:`ink_mask`."""
+    on the strip of columns under the box's middle only); ``ink``: the image's :func:`ink_mask`;
+    ``foot``: which shapes below may be the participant repeated at its foot (default: any of its size)."""
     s = shapes[i]
     H, W = rgb.shape[:2]
     if s.is_group or s.w < 12 or s.h < 8:
@@ -342,10 +355,13 @@ def _lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: 
     frac = thin.mean(axis=0)
     # a box across the column under the participant (a note over its lifeline, a fragment's tag: PlantUML's and
     # Mermaid's notes and ``alt`` frames right under the row) hides the lifeline on its rows: read on the others
-    hidden = np.zeros(band, bool)
+    under = np.zeros(len(ink), bool)
+    twin = False  # a box of its own size among them: the participant drawn again (PlantUML's create), no note
     for j, t in enumerate(shapes):
         if j != i and not t.is_group and t.y > s.y + s.h and t.x <= cx <= t.x + t.w:
-            hidden[max(0, int(t.y) - 2 - yb):max(0, int(math.ceil(t.y + t.h)) + 3 - yb)] = True
+            under[max(0, int(t.y) - 2 - yb):max(0, int(math.ceil(t.y + t.h)) + 3 - yb)] = True
+            twin |= t.y < yb + band and abs(t.w - s.w) <= max(3.0, 0.04 * s.w) and abs(t.h - s.h) <= max(3.0, 0.04 * s.h)
+    hidden = under[:band]
     if hidden.any() and (~hidden).sum() >= 20:
         frac = np.maximum(frac, thin[~hidden].mean(axis=0))
     # a dashed lifeline's stretch from under the box (its border and shadow) to the first thing
@@ -363,6 +379,17 @@ def _lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: 
     if stop - start >= 20 or bars is not None and bars.any():
         seg = thin[start:stop].mean(axis=0) * (True if bars is None else bars)
         frac = np.maximum(frac, np.where(seg >= 0.3, np.maximum(seg, 0.4), 0.0))
+    if frac.max() < 0.4 and hidden.any() and not twin:
+        # none there, where boxes hide most of the strip (a tall note right under the participant left it 8 rows:
+        # the note was read as the participant, cluster-api's PlantUML figures): the strip runs on past them until
+        # it holds ``band`` rows they leave, read solid, or dashed over a third of them or more on a column or
+        # the next (a hand-drawn dash wobbles a pixel)
+        longer = min(len(under), int(np.searchsorted(np.cumsum(~under), band)) + 1)
+        rows = ink[:longer]
+        seen = (rows[:, xl] & ~rows[:, xl - 5] & ~rows[:, xl + 5])[~under[:longer]]
+        if len(seen) >= 20:
+            pair = np.append((seen[:, :-1] | seen[:, 1:]).mean(axis=0), 0.0)
+            frac = np.maximum(seen.mean(axis=0), np.where(pair >= 0.3, np.maximum(pair, 0.4), 0.0))
     if frac.max() < 0.4:
         return None
     # the column nearest the middle among the strongest (not an activation bar's side)
@@ -372,7 +399,7 @@ def _lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: 
     # the lifelines and messages enclose, nor a note over the lifeline)
     below = [j for j, t in enumerate(shapes) if j != i and not t.is_group and t.y > s.y + s.h
              and abs(t.x + t.w / 2 - x) <= 0.2 * s.w and abs(t.w - s.w) <= 0.3 * s.w and abs(t.h - s.h) <= 0.3 * s.h
-             and not _runs_on(ink, yb, lx, t)]
+             and not _runs_on(ink, yb, lx, t) and (foot is None or foot(j))]
     if below:
         y1 = min(shapes[j].y for j in below)
     else:

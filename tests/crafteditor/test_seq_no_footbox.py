@@ -1,0 +1,76 @@
+"""PlantUML sequence diagrams drawn with ``hide footbox`` (participants only at the top), as cluster-api's proposals
+draw them: a tall note right under a participant hid all but a few rows of its lifeline's top, so the note was read
+as the participant; and a participant's name standing on a band with no box found around it took a line of a note
+further down its lifeline, about its width, for its own name repeated at the foot, and its lifeline stopped there.
+Either way the figure read with one lifeline or none and lost every message (edge F1 0, the drawn seq-puml set)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+from ce_helpers import edge_pairs, png_bytes
+from PIL import Image, ImageDraw, ImageFont
+
+from crafteditor.assemble.sequences import _same_name
+from crafteditor.convert import convert
+
+FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+CROPS = Path(__file__).parent / "crops"
+
+
+def _tall_note_png() -> tuple[bytes, Counter]:
+    """Two participants boxed at the top only over dashed lifelines, a four-line note right under the second (its
+    lifeline shows 10 rows above it), then four messages with filled heads and labels above."""
+    names, xs = ["Client", "Controller"], [80, 360]
+    W, H = 560, 420
+    img = Image.new("RGB", (W, H), "white")
+    d = ImageDraw.Draw(img)
+    font = ImageFont.truetype(FONT, 14)
+    for x in xs:
+        for y in range(45, H - 10, 10):
+            d.line([(x, y), (x, y + 5)], fill=(60, 60, 60), width=1)
+    for x, name in zip(xs, names):
+        tw = d.textlength(name, font=font)
+        d.rectangle([x - tw / 2 - 12, 5, x + tw / 2 + 12, 43], fill=(250, 250, 250), outline=(60, 60, 60))
+        d.text((x - tw / 2, 16), name, fill="black", font=font)
+    d.rectangle([280, 55, 540, 140], fill=(255, 255, 220), outline=(90, 90, 90))
+    for k, line in enumerate(("Watches configs and", "machines, requeues", "until the owner", "is set")):
+        d.text((290, 60 + 19 * k), line, fill="black", font=font)
+    want: Counter = Counter()
+    for (a, b, label, dashed), y in zip([(0, 1, "create machine", False), (1, 0, "get cluster", False),
+                                         (0, 1, "response", True), (1, 0, "update status", False)],
+                                        (190, 240, 290, 350)):
+        s = 1 if b > a else -1
+        if dashed:
+            for x in range(xs[a], xs[b], 8 * s):
+                d.line([(x, y), (x + 4 * s, y)], fill="black", width=1)
+        else:
+            d.line([(xs[a], y), (xs[b], y)], fill="black", width=1)
+        d.polygon([(xs[b], y), (xs[b] - 10 * s, y - 5), (xs[b] - 10 * s, y + 5)], fill="black")
+        d.text((min(xs[a], xs[b]) + 14, y - 20), label, fill="black", font=font)
+        want[(names[a], names[b])] += 1
+    return png_bytes(np.asarray(img)), want
+
+
+def test_a_tall_note_under_a_participant_hides_no_lifeline():
+    png, want = _tall_note_png()
+    assert edge_pairs(convert(png).figure) == want
+
+
+def test_a_note_line_down_the_lifeline_is_no_foot_of_a_bare_name():
+    """Real cluster-api source (machine-states-preboot Figure 4) drawn by PlantUML in its strict skin: grey bands,
+    no foot boxes, the controller's box on its band not found as a shape; 11 messages, 7 between the two."""
+    conv = convert((CROPS / "capi_preboot_fig4_strict.png").read_bytes())
+    pairs = edge_pairs(conv.figure)
+    between = sum(n for (a, b), n in pairs.items() if a != b)
+    assert between >= 6, pairs
+    assert {frozenset((a, b)) for (a, b) in pairs if a != b} == {frozenset(("API Server",
+                                                                           "Kubeadm Bootstrap Controller"))}
+
+
+def test_names_alike_but_for_ocr_slips():
+    assert _same_name("Kubeadm Bootstrap Controller", "Kubeadm Bootstrap Contro11er")
+    assert not _same_name("Kubeadm Bootstrap Controller", '-  Machine.Status.Phase is "Pending"')
+    assert not _same_name("", "")
