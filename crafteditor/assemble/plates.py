@@ -32,6 +32,7 @@ RIM_SMALLER = 0.75  # a 'head' on a plate at most this share of its line's head 
 STRAIGHT_ON = 0.97  # cosine between two line pieces' ways that run straight on from one into the other
 # a curve bending under a plate: its way in and way out at most ~80° apart, each within ~70° of the gap
 BEND_TURN, BEND_GAP, BEND_SPAN = 0.2, 0.35, 12.0
+CORNER_SINE = 0.5  # a step curve's corner under a plate: its way in and way out at least 30° off straight
 
 
 def carry_plates(shapes: list[DetectedShape], runs: list[TextRun], lines: list[LinePath],
@@ -119,7 +120,8 @@ def _join_pair(lines: list[LinePath | None], end_a: tuple[int, int], end_b: tupl
         # the plate's rounded rim, white on the dark page, nicks the line and reads as heads there
         a, b = replace(a, head_end=None), replace(b, head_start=None)
     elif a.head_end is not None or b.head_start is not None or not (
-            _across(a.points[-1], b.points[0], box) or _bends_under(a.points, b.points)):
+            _across(a.points[-1], b.points[0], box) or _bends_under(a.points, b.points)
+            or _turns_under(a.points, b.points, box)):
         return False
     style = a.style if a.style != "solid" else b.style
     lines[ka] = replace(a, points=a.points + b.points, head_end=b.head_end, style=style,
@@ -180,6 +182,29 @@ def _bends_under(a: list[tuple[float, float]], b: list[tuple[float, float]]) -> 
     on = (-out_of[0], -out_of[1])  # b's way on, away from the plate
     return (into[0] * on[0] + into[1] * on[1] >= BEND_TURN and into[0] * gap[0] + into[1] * gap[1] >= BEND_GAP
             and on[0] * gap[0] + on[1] * gap[1] >= BEND_GAP)
+
+
+def _turns_under(a: list[tuple[float, float]], b: list[tuple[float, float]], box: Box) -> bool:
+    """Whether a line ending at ``a[-1]`` turns a corner under the plate into the one starting at ``b[0]``:
+    Mermaid's step curves (``step``, ``stepBefore``, ``stepAfter``) set a link's label on a corner of the
+    link, so the way in and the way out meet at right angles under the label, on adjacent sides of its plate
+    (mermaid-wild's 'test' under 'Retry storage done': in at the left, out at the bottom, read as two edges
+    to a node 'test'). The two ways, run on from the ends, cross under the plate."""
+    into, out_of = direction_out(a, False, BEND_SPAN), direction_out(b, True, BEND_SPAN)
+    if into is None or out_of is None:
+        return False
+    cross = into[0] * out_of[1] - into[1] * out_of[0]
+    if abs(cross) < CORNER_SINE:
+        return False
+    p, q = a[-1], b[0]
+    # p + s·into = q + t·out_of, both s and t ahead of the ends
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    s = (dx * out_of[1] - dy * out_of[0]) / cross
+    t = (dx * into[1] - dy * into[0]) / cross
+    x, y, w, h = box
+    cx, cy = p[0] + s * into[0], p[1] + s * into[1]
+    slack = 0.25 * min(w, h)
+    return s > 0 and t > 0 and x - slack <= cx <= x + w + slack and y - slack <= cy <= y + h + slack
 
 
 def _misalign(lines: list[LinePath | None], end_a: tuple[int, int], end_b: tuple[int, int]) -> float:
