@@ -27,6 +27,7 @@ TIGHT_OUTLINED = 1.8  # an outlined one, at most this many (a node's outline sit
 # an antialiased rim is at most this wide, px (read 1.0-1.1 around a dark plate); a drawn light outline
 # around a dark fill is wider (2 px and more) and makes the box a node, however tight
 RIM_PX = 1.5
+SEEN_THROUGH_PX = 0.5  # an 'outline' thinner than this is no drawn one (a node's 1 px outline reads 1 px and more)
 RIM_HEAD = 2.0  # a 'head' on a plate this many times the figure's usual head is the plate's rim
 RIM_SMALLER = 0.75  # a 'head' on a plate at most this share of its line's head at the far end is the plate's rim
 STRAIGHT_ON = 0.97  # cosine between two line pieces' ways that run straight on from one into the other
@@ -246,12 +247,15 @@ def _plate_like(s: DetectedShape, shapes: list[DetectedShape], runs: list[TextRu
     """A filled box around one line of text it is tight around (taken for a frame: nothing else in it),
     unoutlined, or an outlined pill tighter still (draw.io's port labels on a network's links: a node
     has room around its name)."""
-    # unoutlined: a box, or a 'cylinder' (a dark theme's plate with its dotted line's stubs above and
-    # below); outlined: only a pill (draw.io's port labels; an outlined box that tight is a small node,
+    # outlined: only a pill (draw.io's port labels; an outlined box that tight is a small node,
     # ViT-Mixer's 'MLP 2' boxes between their lines)
-    outlined = s.stroke is not None and not (background is not None and s.stroke_px <= RIM_PX
-                                             and _rim(s.fill, s.stroke, background))
-    if s.shape not in (("box", "round", "cylinder") if not outlined else ("ellipse",)) \
+    # (an 'outline' under half a pixel wide is the link itself, seen through a translucent plate at its
+    # two sides: Mermaid 9's grey label plates at 1x, 'False' read as a node between its link's halves)
+    outlined = s.stroke is not None and s.stroke_px >= SEEN_THROUGH_PX and not (
+        background is not None and s.stroke_px <= RIM_PX and _rim(s.fill, s.stroke, background))
+    # unoutlined: a box, a 'cylinder' (a dark theme's plate with its dotted line's stubs above and
+    # below) or a 'hexagon' (a plate whose link's tapered ends, left and right, read as its points)
+    if s.shape not in (("box", "round", "cylinder", "hexagon") if not outlined else ("ellipse",)) \
             or s.dividers or (s.is_group and s.members):
         return False
     # a frame read around a node (a thick outline's outer ring, its fill the node) holds a shape: no plate
