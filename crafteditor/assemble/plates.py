@@ -122,7 +122,7 @@ def _join_pair(lines: list[LinePath | None], end_a: tuple[int, int], end_b: tupl
         a, b = replace(a, head_end=None), replace(b, head_start=None)
     elif a.head_end is not None or b.head_start is not None or not (
             _across(a.points[-1], b.points[0], box) or _bends_under(a.points, b.points)
-            or _turns_under(a.points, b.points, box)):
+            or plate and _turns_under(a.points, b.points, box)):
         return False
     style = a.style if a.style != "solid" else b.style
     lines[ka] = replace(a, points=a.points + b.points, head_end=b.head_end, style=style,
@@ -190,7 +190,9 @@ def _turns_under(a: list[tuple[float, float]], b: list[tuple[float, float]], box
     Mermaid's step curves (``step``, ``stepBefore``, ``stepAfter``) set a link's label on a corner of the
     link, so the way in and the way out meet at right angles under the label, on adjacent sides of its plate
     (mermaid-wild's 'test' under 'Retry storage done': in at the left, out at the bottom, read as two edges
-    to a node 'test'). The two ways, run on from the ends, cross under the plate."""
+    to a node 'test'). The two ways, run on from the ends, cross under the plate. A drawn plate's only: two
+    lines meeting at right angles at a bare text are two edges of a text node (TikZ's unboxed nodes: one
+    thermodynamics diagram lost its nodes so)."""
     into, out_of = direction_out(a, False, BEND_SPAN), direction_out(b, True, BEND_SPAN)
     if into is None or out_of is None:
         return False
