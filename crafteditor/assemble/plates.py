@@ -3,9 +3,9 @@ flowcharts, state and class diagrams; dagre-d3 and draw.io's label backgrounds) 
 two, each part ending on the plate's border. Read as a node, the plate split one edge into two
 edges through a node named like the label ('Admin' → 'database error' → 'Stock'). A plate is no
 node: an unoutlined box tight around one line of text (or a long label wrapped over two or three),
-with exactly two line ends on its border, on opposite sides (or a curve bending under it); the two
-lines are joined through it into one (the head of each kept at its far end) and its text is left
-free, to label the joined edge."""
+with exactly two line ends on its border, on opposite sides (or a curve bending under it, or a step
+curve turning its corner there); the two lines are joined through it into one (the head of each kept
+at its far end) and its text is left free, to label the joined edge."""
 
 from __future__ import annotations
 
