@@ -38,6 +38,7 @@ from crafteditor.shapes.detect import DetectedShape
 from crafter.base.text import text_width
 from crafter.spec.model import Box, Edge
 
+LOST_HEAD_WIDTHS = 2.0  # a dotted link's end this many stroke widths (+2) short of the node it enters had a head there
 SURE_MESSAGES = 2  # a sequence with this many messages draws the lines it leaves as traced, no edges
 
 
@@ -253,13 +254,18 @@ def _line_ends(b: FigureBuilder, ln: LinePath, shapes: list[DetectedShape], text
             found = _end_past_text(b, pts, j, shapes, over, ln.width) if over else None
             if found is not None:
                 ends[j], pts, erased_head[j] = found
-            elif ln.pieces >= 2 and ln.length <= 4 * tol and all(
-                    dist_to_polyline(c, [ln.start, ln.end]) <= 2.0 for c in ln.points):
+            elif (dotted_from_node := ln.style != "solid" and ends[1 - j] is not None and not heads[j]) or (
+                    ln.pieces >= 2 and ln.length <= 4 * tol and all(
+                    dist_to_polyline(c, [ln.start, ln.end]) <= 2.0 for c in ln.points)):
                 # a short dotted arrow between two boxes: its first dots went with the box's
-                # ring, its head into the next box's outline (golang's compile flow)
+                # ring, its head into the next box's outline (golang's compile flow); a dotted
+                # link from a node whose small head, at 1x, was no head (Mermaid's -.->: a 6 px
+                # triangle read as a stroke of its own) stops the head's length short of the node
+                # it enters, its head lost (a headless dotted link, -.-, runs on to the outline)
                 hit = _node_ahead(b, p, pts[1] if j == 0 else pts[-2], shapes)
                 if hit is not None and math.dist(p, hit[1]) <= 2 * tol:
                     ends[j] = hit[0]
+                    erased_head[j] = dotted_from_node and math.dist(p, hit[1]) >= LOST_HEAD_WIDTHS * ln.width + 2
                     pts = [hit[1]] + pts if j == 0 else pts + [hit[1]]
     for j in (0, 1):
         if ends[j] is None and len(pts) >= 2 and (heads[0] or heads[1]):

@@ -3,9 +3,9 @@ flowcharts, state and class diagrams; dagre-d3 and draw.io's label backgrounds) 
 two, each part ending on the plate's border. Read as a node, the plate split one edge into two
 edges through a node named like the label ('Admin' → 'database error' → 'Stock'). A plate is no
 node: an unoutlined box tight around one line of text (or a long label wrapped over two or three),
-with exactly two line ends on its border, on opposite sides (or a curve bending under it); the two
-lines are joined through it into one (the head of each kept at its far end) and its text is left
-free, to label the joined edge."""
+with exactly two line ends on its border, on opposite sides (or a curve bending under it, or a step
+curve turning its corner there); the two lines are joined through it into one (the head of each kept
+at its far end) and its text is left free, to label the joined edge."""
 
 from __future__ import annotations
 
@@ -27,11 +27,13 @@ TIGHT_OUTLINED = 1.8  # an outlined one, at most this many (a node's outline sit
 # an antialiased rim is at most this wide, px (read 1.0-1.1 around a dark plate); a drawn light outline
 # around a dark fill is wider (2 px and more) and makes the box a node, however tight
 RIM_PX = 1.5
+SEEN_THROUGH_PX = 0.5  # an 'outline' thinner than this is no drawn one (a node's 1 px outline reads 1 px and more)
 RIM_HEAD = 2.0  # a 'head' on a plate this many times the figure's usual head is the plate's rim
 RIM_SMALLER = 0.75  # a 'head' on a plate at most this share of its line's head at the far end is the plate's rim
 STRAIGHT_ON = 0.97  # cosine between two line pieces' ways that run straight on from one into the other
 # a curve bending under a plate: its way in and way out at most ~80° apart, each within ~70° of the gap
 BEND_TURN, BEND_GAP, BEND_SPAN = 0.2, 0.35, 12.0
+CORNER_SINE = 0.5  # a step curve's corner under a plate: its way in and way out at least 30° off straight
 
 
 def carry_plates(shapes: list[DetectedShape], runs: list[TextRun], lines: list[LinePath],
@@ -119,7 +121,8 @@ def _join_pair(lines: list[LinePath | None], end_a: tuple[int, int], end_b: tupl
         # the plate's rounded rim, white on the dark page, nicks the line and reads as heads there
         a, b = replace(a, head_end=None), replace(b, head_start=None)
     elif a.head_end is not None or b.head_start is not None or not (
-            _across(a.points[-1], b.points[0], box) or _bends_under(a.points, b.points)):
+            _across(a.points[-1], b.points[0], box) or _bends_under(a.points, b.points)
+            or plate and _turns_under(a.points, b.points, box)):
         return False
     style = a.style if a.style != "solid" else b.style
     lines[ka] = replace(a, points=a.points + b.points, head_end=b.head_end, style=style,
@@ -182,6 +185,31 @@ def _bends_under(a: list[tuple[float, float]], b: list[tuple[float, float]]) -> 
             and on[0] * gap[0] + on[1] * gap[1] >= BEND_GAP)
 
 
+def _turns_under(a: list[tuple[float, float]], b: list[tuple[float, float]], box: Box) -> bool:
+    """Whether a line ending at ``a[-1]`` turns a corner under the plate into the one starting at ``b[0]``:
+    Mermaid's step curves (``step``, ``stepBefore``, ``stepAfter``) set a link's label on a corner of the
+    link, so the way in and the way out meet at right angles under the label, on adjacent sides of its plate
+    (mermaid-wild's 'test' under 'Retry storage done': in at the left, out at the bottom, read as two edges
+    to a node 'test'). The two ways, run on from the ends, cross under the plate. A drawn plate's only: two
+    lines meeting at right angles at a bare text are two edges of a text node (TikZ's unboxed nodes: one
+    thermodynamics diagram lost its nodes so)."""
+    into, out_of = direction_out(a, False, BEND_SPAN), direction_out(b, True, BEND_SPAN)
+    if into is None or out_of is None:
+        return False
+    cross = into[0] * out_of[1] - into[1] * out_of[0]
+    if abs(cross) < CORNER_SINE:
+        return False
+    p, q = a[-1], b[0]
+    # p + s·into = q + t·out_of, both s and t ahead of the ends
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    s = (dx * out_of[1] - dy * out_of[0]) / cross
+    t = (dx * into[1] - dy * into[0]) / cross
+    x, y, w, h = box
+    cx, cy = p[0] + s * into[0], p[1] + s * into[1]
+    slack = 0.25 * min(w, h)
+    return s > 0 and t > 0 and x - slack <= cx <= x + w + slack and y - slack <= cy <= y + h + slack
+
+
 def _misalign(lines: list[LinePath | None], end_a: tuple[int, int], end_b: tuple[int, int]) -> float:
     """How far line a's way into its end and line b's way out of its start stray from the gap between them
     (0: one straight run; 2: back the way it came)."""
@@ -221,12 +249,15 @@ def _plate_like(s: DetectedShape, shapes: list[DetectedShape], runs: list[TextRu
     """A filled box around one line of text it is tight around (taken for a frame: nothing else in it),
     unoutlined, or an outlined pill tighter still (draw.io's port labels on a network's links: a node
     has room around its name)."""
-    # unoutlined: a box, or a 'cylinder' (a dark theme's plate with its dotted line's stubs above and
-    # below); outlined: only a pill (draw.io's port labels; an outlined box that tight is a small node,
+    # outlined: only a pill (draw.io's port labels; an outlined box that tight is a small node,
     # ViT-Mixer's 'MLP 2' boxes between their lines)
-    outlined = s.stroke is not None and not (background is not None and s.stroke_px <= RIM_PX
-                                             and _rim(s.fill, s.stroke, background))
-    if s.shape not in (("box", "round", "cylinder") if not outlined else ("ellipse",)) \
+    # (an 'outline' under half a pixel wide is the link itself, seen through a translucent plate at its
+    # two sides: Mermaid 9's grey label plates at 1x, 'False' read as a node between its link's halves)
+    outlined = s.stroke is not None and s.stroke_px >= SEEN_THROUGH_PX and not (
+        background is not None and s.stroke_px <= RIM_PX and _rim(s.fill, s.stroke, background))
+    # unoutlined: a box, a 'cylinder' (a dark theme's plate with its dotted line's stubs above and
+    # below) or a 'hexagon' (a plate whose link's tapered ends, left and right, read as its points)
+    if s.shape not in (("box", "round", "cylinder", "hexagon") if not outlined else ("ellipse",)) \
             or s.dividers or (s.is_group and s.members):
         return False
     # a frame read around a node (a thick outline's outer ring, its fill the node) holds a shape: no plate

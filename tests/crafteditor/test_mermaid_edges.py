@@ -6,7 +6,9 @@ at 2, where its cardinality rings are shapes); one class of fault each: edge lab
 their tip, entity tables (header over page-coloured and shaded rows) and their cardinality rings,
 a stick-figure actor and a short diagram's lifelines, a label read with the arrow after it as a glyph
 (a short LR link), a neutral-theme label a curve crosses off its middle, and a TB flowchart's link label
-over a straight link and a dark theme's transparent export (both ``craftbench.makers.mermaid_wild``)."""
+over a straight link and a dark theme's transparent export (both ``craftbench.makers.mermaid_wild``); a step
+curve's label on its corner and a dotted link at 1x (Mermaid 11, ``craftbench.makers.mermaid.render``) and
+Mermaid 9.4.3's translucent label plates at 1x (drawn as ``craftbench.makers.mermaid_versions`` draws)."""
 
 from __future__ import annotations
 
@@ -110,6 +112,28 @@ def test_dark_plate_on_a_transparent_export_labels_its_edge():
     assert not [n for n in nodes if n.startswith("stoc")]  # the label's plate is no state
     assert pairs[("invoice test driver", "policy index")] == 1
     assert pairs[("invoice test driver", "submit ready")] == 1 and pairs[("submit ready", "store storage idle")] == 1
+
+
+def test_step_curve_label_on_its_corner_and_a_dotted_link_at_1x():
+    # curve stepBefore, dark theme, 1x: the link to 'Reject backup' turns its corner under its label 'test'
+    # (in at the plate's left, out at its bottom), read as two edges through a node 'test'; the dotted link
+    # to 'Monitor invoice' ended its head's length short of the box (its 6 px head read as a stroke), left free
+    nodes, pairs, edges, labels = _read("flowchart_step_label_corner")
+    assert set(nodes) == {"retry storage done", "monitor invoice", "reject backup"}  # the plate is no node
+    assert pairs == Counter({("retry storage done", "reject backup"): 1, ("retry storage done", "monitor invoice"): 1})
+    by_pair = {(labels.get(e.source), labels.get(e.target)): e for e in edges}
+    assert by_pair[("retry storage done", "reject backup")].label == "test"
+    assert by_pair[("retry storage done", "monitor invoice")].style == "dotted"
+
+
+def test_mermaid_9_translucent_plates_label_their_links():
+    # Mermaid 9.4.3 at 1x sets 'True' and 'False' on translucent grey plates: the link seen through the plate's
+    # sides read as a thin 'outline' (a node), and a plate's sides where the link enters as a hexagon's points
+    nodes, pairs, edges, labels = _read("flowchart_v9_translucent_plates")
+    assert set(nodes) == {"plugin attempt", "instance on", "flags ctfdflags", "incorrect"}
+    assert pairs[("instance on", "flags ctfdflags")] == 1 and pairs[("instance on", "incorrect")] == 1
+    by_pair = {(labels.get(e.source), labels.get(e.target)): e.label for e in edges}
+    assert by_pair[("instance on", "flags ctfdflags")] == "True"
 
 
 def _mermaid_or_skip():
