@@ -12,7 +12,8 @@ template-jar): nodes each participant (twice where PlantUML draws the foot boxes
 each titled ``box``'s title, each note and ``ref``; edges the messages as (sender, receiver) whichever way the
 source writes the arrow, a self-message (X, X); text the title, names, messages, frame guards, notes and
 dividers. A source with a construct this reader does not follow (``return``, ``!include``, preprocessor
-calls, numbered ``autonumber``) is left out, as are the sources a real-set figure may have been drawn from.
+calls, numbered ``autonumber``), or one that would make PlantUML load anything (``<img:…>``, ``!theme … from``,
+builtin ``%…()`` functions) is left out, as are the sources a real-set figure may have been drawn from.
 
     craftbench makers seq-puml -o /tmp/makers/seqpuml -n 48 --seed 17
 """
@@ -49,6 +50,10 @@ _SKIP = re.compile(r"^(?:activate|deactivate|destroy|create|skinparam|hide\s+(?:
                    r"autoactivate|\|\|\|?|\|\|\d+\|\||scale|left to right|top to bottom|!theme|!pragma|"
                    r"newpage|header|footer|center|legend|caption)\b", re.I)
 _REFUSE = re.compile(r"^(?:return\b|!(?!theme|pragma)|autonumber\s+\S|[A-Za-z_]+\s*\()", re.I)
+# what makes PlantUML reach past the source (1.2020 has no security profile): an image a label loads
+# (<img:https://…>, <img src=…>), a theme fetched from a URL or file (!theme X from …), a builtin function
+# (%getenv("HOME") draws the environment into the figure, %load_json reads files or URLs)
+_REACHES = re.compile(r"<img\b|^\s*!theme\b.*\bfrom\b|%[a-z_]+\s*\(", re.I | re.M)
 
 
 class SeqPumlMakerError(plantuml.PlantumlMakerError):
@@ -86,6 +91,8 @@ def parse(src: str, repo: str = "", path: str = "", licence: str = "") -> PumlSe
     """The sequence a PlantUML source draws, or None where it is no sequence diagram or holds something this
     reader does not follow."""
     body = re.sub(r"/'.*?'/", "", src, flags=re.S)
+    if _REACHES.search(body):
+        return None  # drawn untouched, it would load what it names: left out, like any source not followed
     m = re.search(r"@startuml[^\n]*\n(.*?)@enduml", body, flags=re.S)
     if not m:
         return None

@@ -66,8 +66,9 @@ def _noun_at(words: list[str], i: int, *, inside: bool) -> bool:
     prev = words[i - 1].lower() if i else ""
     if inside and not ends and low == verb_lemma(low):
         return True
-    return prev in _DETERMINERS or prev.endswith("'s") or ends and low.endswith("s") and _noun_at(words, i - 1,
-                                                                                                  inside=inside)
+    # (the first word has no noun before it: "…, queues and runs, and …" is no list of parts)
+    return prev in _DETERMINERS or prev.endswith("'s") or ends and low.endswith("s") and i > 0 \
+        and _noun_at(words, i - 1, inside=inside)
 
 
 def _lists(sentence: str) -> list[list[str]]:

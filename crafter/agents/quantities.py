@@ -10,10 +10,10 @@ import re
 
 from crafter.agents.reading import BriefReading, rename_names
 
-_UNIT = (r"(?:[kMGT]?Hz|[kMGT]?B|[kMG]?bps|[mµn]?s|min|h|fps|x|×|%|k|M|°C|K|[mµ]?V|[nµmck]?m|[mµk]?g|[mµ]?L|"
+_UNIT = (r"(?:[kMGT]?Hz|[kMGT]?B|[kMG]?bps|[mµn]?s|min|h|fps|FPS|x|×|%|k|M|°C|K|[mµ]?V|[nµmck]?m|[mµk]?g|[mµ]?L|"
          r"[mµn]?M)")
-_QUANTITY = re.compile(r"[~≈<>≤≥]?\s*\d[\d.,]*\s*" + _UNIT + r"?(?:\s+(?:speed-?ups?|faster|slower|per\s+.+))?",
-                       re.I)
+# the units as written (case-sensitive: "5G", "2FA" are names, no 5 grams); the words after them in any case
+_QUANTITY = re.compile(r"[~≈<>≤≥]?\s*\d[\d.,]*\s*" + _UNIT + r"?(?:\s+(?i:speed-?ups?|faster|slower|per\s+.+))?")
 _MARKED = re.compile(r"(?P<name>.*[^\W\d_].*?)\s*\[?(?P<ref>\d{1,3})\]?")
 _THOUSANDS = re.compile(r"(?P<group>\d{3})\s+(?P<rest>[^\W\d_].*)")
 

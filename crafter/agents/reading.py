@@ -481,9 +481,11 @@ def tidy_name(name: str) -> str | None:
         return None  # "a fresh one", "the matching one", "bytes one at a time"; "Stage one", "Part one" are names
     cut = next((i for i, w in enumerate(words) if i and w in _MODALS), len(words))  # ("DiD" is no "did")
     words, low = words[:cut], low[:cut]
-    while len(words) > 1 and (_LY_ADVERB.fullmatch(low[-1]) or low[-1] in _TAIL_ADVERBS):
+    # a name written in title case is a proper name: "Yet Another Resource Negotiator", "Pot Still" keep their words
+    titled = all(w[:1].isupper() for w in words)
+    while len(words) > 1 and (_LY_ADVERB.fullmatch(low[-1]) or low[-1] in _TAIL_ADVERBS) and not titled:
         words, low = words[:-1], low[:-1]
-    while len(words) > 1 and low[0] in _OPENING_ADVERBS:
+    while len(words) > 1 and low[0] in _OPENING_ADVERBS and not titled:
         words, low = words[1:], low[1:]
     if len(words) > 1 and low[0] in _NUMBER_WORDS:
         words = words[2:] if low[1] == "of" and len(words) > 2 else words[1:]  # "one of 42 labels"

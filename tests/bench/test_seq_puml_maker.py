@@ -64,3 +64,14 @@ def test_a_look_goes_in_after_startuml_and_the_maker_is_registered():
     assert src[:3] == ["@startuml", "skinparam dpi 120", "skinparam style strictuml"]
     assert _look(SRC, "as-is", 96).splitlines()[1:3] == ["skinparam dpi 96", "title Figure 9: User creates a cluster"]
     assert MAKERS["seq-puml"] == "craftbench.makers.seq_puml"
+
+
+def test_a_source_that_would_make_plantuml_load_something_is_left_out():
+    """The maker draws repository sources untouched with PlantUML 1.2020 (no security profile): a label's image,
+    a theme from a URL, a builtin function would fetch a URL or draw the machine's environment into the figure."""
+    assert parse(SRC) is not None
+    assert parse(SRC.replace("VPC id", "<img:https://example.com/logo.png>")) is None
+    assert parse(SRC.replace("VPC id", '<img src="http://example.com/a.png">')) is None
+    assert parse(SRC.replace("title Figure 9", '!theme cerulean from https://example.com/themes\ntitle Figure 9')) is None
+    assert parse(SRC.replace("VPC id", '%getenv("HOME")')) is None
+    assert parse(SRC.replace("title Figure 9", "!theme cerulean\ntitle Figure 9")) is not None  # a bundled theme

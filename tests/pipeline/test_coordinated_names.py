@@ -43,3 +43,12 @@ def test_the_whole_reader_draws_the_listed_parts() -> None:
                             "and the logger.")
     labels = {n.label for n in fig.of_kind("node")}
     assert {"Gateway", "Router", "Cache", "Ranker", "Logger"} <= labels
+
+
+def test_a_list_ending_on_a_lone_plural_verb_neither_raises_nor_wraps_round() -> None:
+    """"…, queues and runs, and …": the last item is one word, a verb's "-s" form; the plural test had looked at the
+    word before it as words[-1] (the item's own last word, then words[-2]: IndexError, the whole plan aborted)."""
+    text = "The Scheduler tracks jobs, queues and runs, and the Scheduler sends results to the Store."
+    assert all(len(items) < 3 for items in _lists(text))  # "runs" is no part
+    fig = figure_from_brief(text)
+    assert {"Scheduler", "Store"} <= {n.label for n in fig.of_kind("node")}

@@ -85,6 +85,9 @@ def test_a_name_is_cut_to_the_thing_it_names() -> None:
     assert tidy_name("One of 42 application labels") == "42 application labels"
     assert tidy_name("Accumulates them") is None and tidy_name("Fresh one") is None
     assert tidy_name("Scheduler itself") == "Scheduler" and tidy_name("Yet patient records") == "Patient records"
+    # a proper name in title case keeps an adverb-like word at either end (YARN; a distillery's still)
+    assert tidy_name("Yet Another Resource Negotiator") == "Yet Another Resource Negotiator"
+    assert tidy_name("Pot Still") == "Pot Still"
     for name in ("Genome assembly", "Weighted DiD", "Five-year recall", "Array offline", "Encoder"):
         assert tidy_name(name) == name
 

@@ -15,6 +15,14 @@ def test_a_quantity_with_its_unit_is_no_name() -> None:
         assert not is_quantity(name), name
 
 
+def test_a_unit_is_matched_as_written() -> None:
+    """"5G" (the network) is no 5 grams, "24H" no hours: the units had been matched in any case."""
+    for name in ("5G", "24H", "3 MS", "12 S"):
+        assert not is_quantity(name), name
+    for q in ("5 g", "24 h", "3 ms", "12 s", "100 FPS speed-up", "2 GB per Node"):
+        assert is_quantity(q), q
+
+
 def test_reference_marks_and_thousands_groups_are_cut_and_quantities_dropped() -> None:
     text = "We mine values with GapMiner [7], merge them with 3,000 computed values and sweep from 7 MHz to 1 Hz."
     reading = BriefReading(entities=["GapMiner 7", "000 computed values", "7 MHz", "1 Hz"],
