@@ -16,7 +16,7 @@ variants go to the classifier", "Both feature sets feed …") links what they po
 
 A send or a store said in the passive ("are written to", "is archived in") or with a pronoun object ("writes them to")
 is a forward flow, with the verbs :mod:`crafter.agents.targets` reads a flow's end by (round 17, with those ends as
-boxes: rules on dev edges 0.2474 -> 0.2495).
+boxes: rules on dev edges 0.2476 -> 0.2495 at that step; round 17's passes together 0.2472 -> 0.2482).
 
 A link the reading already has, either way round, stays as it is; a link said negated ("A never writes to B") is
 not drawn.
