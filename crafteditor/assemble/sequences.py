@@ -329,6 +329,18 @@ def _same_name(a: str, b: str) -> bool:
     return bool(a) and difflib.SequenceMatcher(None, a, b).ratio() >= 0.75
 
 
+def _thin(rows: np.ndarray, xl: np.ndarray) -> np.ndarray:
+    """Per row of ``rows``, whether each column ``xl`` is inked thin: no ink 5 px either side (a message
+    crossing the column aside)."""
+    return rows[:, xl] & ~rows[:, xl - 5] & ~rows[:, xl + 5]
+
+
+def _dashed(share: np.ndarray) -> np.ndarray:
+    """A column's strength as a dashed lifeline from the share of rows it is inked on: a third or more
+    (0.3) reads as a lifeline (at least 0.4, the bar a solid one must clear); less, none."""
+    return np.where(share >= 0.3, np.maximum(share, 0.4), 0.0)
+
+
 def _lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: int,
               foot: Callable[[int], bool] | None = None) -> Lifeline | None:
     """The thin vertical ink column hanging from the middle of box ``i``'s bottom, if long (read
@@ -350,8 +362,7 @@ def _lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: 
     ink = ink[yb:, c0:int(xs[-1]) + 6]  # rows from yb, columns from c0
     rows = ink[:band]
     xl = xs - c0
-    # thin: no ink 5 px either side (a message crossing it aside)
-    thin = rows[:, xl] & ~rows[:, xl - 5] & ~rows[:, xl + 5]
+    thin = _thin(rows, xl)
     frac = thin.mean(axis=0)
     # a box across the column under the participant (a note over its lifeline, a fragment's tag: PlantUML's and
     # Mermaid's notes and ``alt`` frames right under the row) hides the lifeline on its rows: read on the others
@@ -378,7 +389,7 @@ def _lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: 
     bars = None if stop - start >= 20 or stop - start < 10 else bar_below(ink, stop, xl)
     if stop - start >= 20 or bars is not None and bars.any():
         seg = thin[start:stop].mean(axis=0) * (True if bars is None else bars)
-        frac = np.maximum(frac, np.where(seg >= 0.3, np.maximum(seg, 0.4), 0.0))
+        frac = np.maximum(frac, _dashed(seg))
     if frac.max() < 0.4 and hidden.any() and not twin:
         # none there, where boxes hide most of the strip (a tall note right under the participant left it 8 rows:
         # the note was read as the participant, cluster-api's PlantUML figures): the strip runs on past them until
@@ -386,10 +397,10 @@ def _lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: 
         # the next (a hand-drawn dash wobbles a pixel)
         longer = min(len(under), int(np.searchsorted(np.cumsum(~under), band)) + 1)
         rows = ink[:longer]
-        seen = (rows[:, xl] & ~rows[:, xl - 5] & ~rows[:, xl + 5])[~under[:longer]]
+        seen = _thin(rows, xl)[~under[:longer]]
         if len(seen) >= 20:
             pair = np.append((seen[:, :-1] | seen[:, 1:]).mean(axis=0), 0.0)
-            frac = np.maximum(seen.mean(axis=0), np.where(pair >= 0.3, np.maximum(pair, 0.4), 0.0))
+            frac = np.maximum(seen.mean(axis=0), _dashed(pair))
     if frac.max() < 0.4:
         return None
     # the column nearest the middle among the strongest (not an activation bar's side)
