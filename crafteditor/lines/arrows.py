@@ -5,11 +5,12 @@ heads no line claimed made arrows of their own.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 
 from crafteditor.lines.heads import head_kind, pixel_disc, pixel_gap
-from crafteditor.lines.paths import Arrowhead, Ends, LinePath, Pt, snapped_to_axis
+from crafteditor.lines.paths import Arrowhead, Ends, LinePath, Pt, direction_out, snapped_to_axis
 from crafteditor.lines.routes import drop_backtrack, merge_collinear, orthogonalize
 
 
@@ -150,6 +151,74 @@ def orphan_heads(paths: list[LinePath], heads: list[Arrowhead], lw: float, resid
             start = q
         out.append(LinePath(points=[(float(start[0]), float(start[1])), h.tip], width=lw, color=(0, 0, 0),
                             head_end=h, pieces=0))
+    return out
+
+
+def heads_at_corners(paths: list[LinePath], heads: list[Arrowhead], lw: float, residual: np.ndarray) -> list[LinePath]:
+    """The paths, each one whose corner a head no line end claimed sits on split there in two.
+
+    An orthogonal router merges two edges into one leg next to a node: one runs in along the leg
+    into its head, the other leaves the node along the same leg, and the join is a corner of one
+    traced path (java-design-patterns' state flowchart: 'Execute Behavior B' comes down and turns
+    into 'Transition Condition?', whose 'No' runs out right along that stretch; the head at the
+    diamond sat mid-line, and the trace read 'Execute Behavior B' -> 'Remain in Current State').
+    The head lies past the corner on the course of one leg, the *straight* one, running away from
+    it; the other leg turns there. The turning leg ends in the head; the straight leg starts at the
+    head's tip, with its own far end (and head) as traced. A turning leg whose far end has a head
+    of its own is left as it was: two heads on one branch are no merged pair."""
+    taken = {id(p.head_start) for p in paths} | {id(p.head_end) for p in paths}
+    out = list(paths)
+    near = 2 * lw + 3  # how close a corner must come to the head's pixels (as a line end claims it)
+    reach = 3 * lw + 6  # a leg's direction out of the corner, measured this far along it
+    for h in heads:
+        if id(h) in taken or len(h.pixels) < 6:
+            continue
+        centre, radius = pixel_disc(h.pixels)
+        for pi, p in enumerate(out):
+            pts = p.points
+            split = None
+            for k in range(1, len(pts) - 1):
+                q = pts[k]
+                if math.dist(q, centre) > radius + near or pixel_gap(h.pixels, q) > near:
+                    continue
+                dist_c = math.dist(q, centre)
+                if dist_c < 1e-6:
+                    continue
+                u = ((centre[0] - q[0]) / dist_c, (centre[1] - q[1]) / dist_c)  # corner -> head
+                back = direction_out(pts[k::-1], True, reach)  # along the first leg, into the corner
+                ahead = direction_out(pts[k:], True, reach)  # along the second leg, into the corner
+                if back is None or ahead is None:
+                    continue
+                # each leg's direction out of the corner is the reverse of its direction into it
+                out_first, out_second = (-back[0], -back[1]), (-ahead[0], -ahead[1])
+                for straight, turning, first_straight in ((out_first, out_second, True),
+                                                          (out_second, out_first, False)):
+                    if straight[0] * u[0] + straight[1] * u[1] < -0.9 and abs(turning[0] * u[0] + turning[1] * u[1]) < 0.5:
+                        split = (k, first_straight)
+                        break
+                if split is not None:
+                    break
+            if split is None:
+                continue
+            k, first_straight = split
+            q = pts[k]
+            # the turning leg, from its far end to the corner, and its far head
+            turn_pts, turn_head = (pts[k:][::-1], p.head_end) if first_straight else (pts[:k + 1], p.head_start)
+            straight_pts, straight_head = (pts[:k + 1][::-1], p.head_start) if first_straight else (pts[k:], p.head_end)
+            if turn_head is not None:
+                continue
+            d = snapped_to_axis(np.asarray(u))
+            direction, hc = h.axis(q, (float(d[0]), float(d[1])))
+            h.orient(hc, direction)
+            if h.kind == "arrow":
+                h.kind = head_kind(h, direction, residual, lw, trusted=h.axis_from_shape)
+            branch = replace(p, points=[*_join_head(turn_pts, hc, direction), h.tip],
+                             head_start=None, head_end=h, open_ends=[True, True])
+            trunk = replace(p, points=[h.tip, *straight_pts], head_start=None, head_end=straight_head,
+                            open_ends=[True, True])
+            out[pi:pi + 1] = [branch, trunk]
+            taken.add(id(h))
+            break
     return out
 
 
