@@ -194,8 +194,8 @@ def merged_legs(paths: list[LinePath], heads: list[Arrowhead], lw: float, residu
         if n < 1e-6 or arrival is None:
             continue
         into = (into[0] / n, into[1] / n)
-        if abs(arrival[0] * into[0] + arrival[1] * into[1]) > 0.5:
-            continue  # the owner runs straight into its head: no turn, no merged leg
+        if abs(arrival[0] * into[0] + arrival[1] * into[1]) > 0.5 or not _points_along(h, into, lw):
+            continue  # the owner runs straight into its head (no turn, no merged leg), or the 'head' is a dot
         for pi, q in enumerate(out):
             if q is owner:
                 continue
@@ -224,6 +224,8 @@ def _split_at_head(p: LinePath, h: Arrowhead, lw: float, residual: np.ndarray, n
         if dist_c > radius + near or dist_c < 1e-6 or pixel_gap(h.pixels, q) > near:
             continue
         u = ((centre[0] - q[0]) / dist_c, (centre[1] - q[1]) / dist_c)  # corner -> head
+        if not _points_along(h, u, lw):
+            return None
         # each leg's direction out of the corner (direction_out points out of the leg, into the corner)
         first, second = direction_out(pts[k::-1], True, reach), direction_out(pts[k:], True, reach)
         if first is None or second is None:
@@ -250,6 +252,32 @@ def _split_at_head(p: LinePath, h: Arrowhead, lw: float, residual: np.ndarray, n
                         open_ends=[True, True])
         return [branch, trunk]
     return None
+
+
+def _points_along(h: Arrowhead, u: tuple[float, float], lw: float) -> bool:
+    """Whether ``h`` narrows to a tip along ``u`` as a head does: from its widest slice (past the line's
+    stub behind it) the width falls to under 0.4 of it at the front and is under 0.7 of it half-way there.
+    A switch's contact dot on a corner keeps its width to the end (janosh's GAN diagram: the dot where the
+    dashed arc meets the 'x_fake' wire had been taken for a head)."""
+    c, _, _ = h.principal()
+    d = np.asarray(u, dtype=np.float64)
+    rel = h.pixels - c
+    solid = h.weights >= 0.35
+    proj, perp = (rel @ d)[solid], (rel @ np.array([-d[1], d[0]]))[solid]
+    if proj.size < 6:
+        return False
+    bins = np.round(proj - proj.min()).astype(int)
+    width = np.array([np.ptp(perp[bins == b]) if (bins == b).any() else 0.0 for b in range(bins.max() + 1)])
+    stub = 1.5 * lw + 1  # the line behind the head is no wider than this
+    back = next((k for k, w in enumerate(width) if w > stub), len(width))
+    width = width[back:]
+    if len(width) < 4:
+        return False
+    k = int(np.argmax(width))
+    front = width[k:]
+    if len(front) < 3:
+        return False
+    return bool(front[-1] <= 0.4 * front[0] and front[(len(front) - 1) // 2] <= 0.7 * front[0])
 
 
 def _join_head(pts: list[Pt], centre: Pt, d: tuple[float, float]) -> list[Pt]:
