@@ -231,8 +231,8 @@ def _split_at_head(p: LinePath, h: Arrowhead, lw: float, residual: np.ndarray, n
         if first is None or second is None:
             continue
         for straight, turning, first_straight in ((first, second, True), (second, first, False)):
-            # out of the corner the straight leg runs opposite to the head: direction_out reversed
-            if -(straight[0] * u[0] + straight[1] * u[1]) < -0.9 and abs(turning[0] * u[0] + turning[1] * u[1]) < 0.5:
+            # the straight leg, run on through the corner, points at the head; the turning one across it
+            if straight[0] * u[0] + straight[1] * u[1] > 0.9 and abs(turning[0] * u[0] + turning[1] * u[1]) < 0.5:
                 break
         else:
             continue
