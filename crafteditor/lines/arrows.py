@@ -5,11 +5,12 @@ heads no line claimed made arrows of their own.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 
 from crafteditor.lines.heads import head_kind, pixel_disc, pixel_gap
-from crafteditor.lines.paths import Arrowhead, Ends, LinePath, Pt, snapped_to_axis
+from crafteditor.lines.paths import Arrowhead, Ends, LinePath, Pt, direction_out, snapped_to_axis
 from crafteditor.lines.routes import drop_backtrack, merge_collinear, orthogonalize
 
 
@@ -151,6 +152,132 @@ def orphan_heads(paths: list[LinePath], heads: list[Arrowhead], lw: float, resid
         out.append(LinePath(points=[(float(start[0]), float(start[1])), h.tip], width=lw, color=(0, 0, 0),
                             head_end=h, pieces=0))
     return out
+
+
+def merged_legs(paths: list[LinePath], heads: list[Arrowhead], lw: float, residual: np.ndarray) -> list[LinePath]:
+    """The paths, with two edges an orthogonal router merged into one leg by a node parted.
+
+    One edge comes in and turns into the node along the leg, ending in its head; the other leaves
+    the node along the same leg (java-design-patterns' state flowchart: 'Execute Behavior B' comes
+    down and turns into 'Transition Condition?', whose 'No' runs out right along that stretch; the
+    trace read 'Execute Behavior B' -> 'Remain in Current State'). Traced, it is one of two things:
+
+    - a head no line end claimed sits on a path's corner: the path is split there; the leg that
+      turns ends in the head, the leg that runs straight on from the head starts at its tip
+      (:func:`_split_at_head`). A turning leg whose far end has a head of its own is left as it
+      was: two heads on one branch are no merged pair;
+    - the turning leg claimed the head, and another path's headless end lies on the head's back,
+      running on along its axis to a head at its far end: that end is carried to the head's tip.
+      (Without a far head the two are a fan-in, whose trunk
+      :func:`crafteditor.assemble.joins.extend_at_junctions` shares.)"""
+    near = 2 * lw + 3  # how close a corner or an end must come to the head's pixels (as an end claiming it)
+    reach = 3 * lw + 6  # a leg's direction, measured this far along it
+    taken = {id(p.head_start) for p in paths} | {id(p.head_end) for p in paths}
+    out = list(paths)
+    for h in heads:
+        if len(h.pixels) < 6:
+            continue
+        if id(h) not in taken:
+            for pi, p in enumerate(out):
+                parts = _split_at_head(p, h, lw, residual, near, reach)
+                if parts is not None:
+                    out[pi:pi + 1] = parts
+                    break
+            continue
+        owner = next((p for p in out if h is p.head_end or h is p.head_start), None)
+        if owner is None or len(owner.points) < 3:
+            continue
+        into = (h.tip[0] - h.base[0], h.tip[1] - h.base[1])  # the head's axis, to its tip
+        n = math.hypot(*into)
+        # the owner's course before its last point (the tip): across the axis where it turned into the head
+        arrival = direction_out((owner.points if h is owner.head_start else owner.points[::-1])[1:], True, reach)
+        if n < 1e-6 or arrival is None:
+            continue
+        into = (into[0] / n, into[1] / n)
+        if abs(arrival[0] * into[0] + arrival[1] * into[1]) > 0.5 or not _points_along(h, into, lw):
+            continue  # the owner runs straight into its head (no turn, no merged leg), or the 'head' is a dot
+        for pi, q in enumerate(out):
+            if q is owner:
+                continue
+            for at_start in (True, False):
+                end, own, far = (q.head_start, q.start, q.head_end) if at_start else (q.head_end, q.end, q.head_start)
+                if end is not None or far is None or pixel_gap(h.pixels, own) > near:
+                    continue
+                d = direction_out(q.points, at_start, reach)
+                if d is None or d[0] * into[0] + d[1] * into[1] < 0.9:
+                    continue
+                pts = [h.tip, *q.points] if at_start else [*q.points, h.tip]
+                out[pi] = replace(q, points=pts)
+                break
+    return out
+
+
+def _split_at_head(p: LinePath, h: Arrowhead, lw: float, residual: np.ndarray, near: float,
+                   reach: float) -> list[LinePath] | None:
+    """(the turning leg ending in ``h``, the straight leg from ``h``'s tip) where ``h`` sits on a corner
+    of ``p`` past which one leg runs straight away from it and the other turns across; None otherwise."""
+    centre, radius = pixel_disc(h.pixels)
+    pts = p.points
+    for k in range(1, len(pts) - 1):
+        q = pts[k]
+        dist_c = math.dist(q, centre)
+        if dist_c > radius + near or dist_c < 1e-6 or pixel_gap(h.pixels, q) > near:
+            continue
+        u = ((centre[0] - q[0]) / dist_c, (centre[1] - q[1]) / dist_c)  # corner -> head
+        if not _points_along(h, u, lw):
+            return None
+        # each leg's direction out of the corner (direction_out points out of the leg, into the corner)
+        first, second = direction_out(pts[k::-1], True, reach), direction_out(pts[k:], True, reach)
+        if first is None or second is None:
+            continue
+        for straight, turning, first_straight in ((first, second, True), (second, first, False)):
+            # the straight leg, run on through the corner, points at the head; the turning one across it
+            if straight[0] * u[0] + straight[1] * u[1] > 0.9 and abs(turning[0] * u[0] + turning[1] * u[1]) < 0.5:
+                break
+        else:
+            continue
+        # the turning leg, from its far end to the corner, and its far head; the straight leg from the corner on
+        turn_pts, turn_head = (pts[k:][::-1], p.head_end) if first_straight else (pts[:k + 1], p.head_start)
+        straight_pts, straight_head = (pts[:k + 1][::-1], p.head_start) if first_straight else (pts[k:], p.head_end)
+        if turn_head is not None:
+            return None
+        d = snapped_to_axis(np.asarray(u))
+        direction, hc = h.axis(q, (float(d[0]), float(d[1])))
+        h.orient(hc, direction)
+        if h.kind == "arrow":
+            h.kind = head_kind(h, direction, residual, lw, trusted=h.axis_from_shape)
+        branch = replace(p, points=[*_join_head(turn_pts, hc, direction), h.tip], head_start=None, head_end=h,
+                         open_ends=[True, True])
+        trunk = replace(p, points=[h.tip, *straight_pts], head_start=None, head_end=straight_head,
+                        open_ends=[True, True])
+        return [branch, trunk]
+    return None
+
+
+def _points_along(h: Arrowhead, u: tuple[float, float], lw: float) -> bool:
+    """Whether ``h`` narrows to a tip along ``u`` as a head does: from its widest slice (past the line's
+    stub behind it) the width falls to under 0.4 of it at the front and is under 0.7 of it half-way there.
+    A switch's contact dot on a corner keeps its width to the end (janosh's GAN diagram: the dot where the
+    dashed arc meets the 'x_fake' wire had been taken for a head)."""
+    c, _, _ = h.principal()
+    d = np.asarray(u, dtype=np.float64)
+    rel = h.pixels - c
+    solid = h.weights >= 0.35
+    proj, perp = (rel @ d)[solid], (rel @ np.array([-d[1], d[0]]))[solid]
+    if proj.size < 6:
+        return False
+    bins = np.round(proj - proj.min()).astype(int)
+    width = np.array([np.ptp(perp[bins == b]) if (bins == b).any() else 0.0 for b in range(bins.max() + 1)])
+    stub = 1.5 * lw + 1  # the line behind the head is no wider than this
+    back = next((k for k, w in enumerate(width) if w > stub), len(width))
+    width = width[back:]
+    if len(width) < 4:
+        return False
+    k = int(np.argmax(width))
+    front = width[k:]
+    if len(front) < 3:
+        return False
+    return bool(front[-1] <= 0.4 * front[0] and front[(len(front) - 1) // 2] <= 0.7 * front[0])
 
 
 def _join_head(pts: list[Pt], centre: Pt, d: tuple[float, float]) -> list[Pt]:

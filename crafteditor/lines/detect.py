@@ -27,7 +27,7 @@ import math
 import cv2
 import numpy as np
 
-from crafteditor.lines.arrows import attach_heads, orphan_heads
+from crafteditor.lines.arrows import attach_heads, merged_legs, orphan_heads
 from crafteditor.lines.barbs import find_barbs
 from crafteditor.lines.chains import chain_dashes, dash_pattern, pair_through_junctions
 from crafteditor.lines.heads import IN_RESIDUAL, find_heads, find_open_heads, pixel_gap, pixels_mask
@@ -97,6 +97,7 @@ def detect_lines(rgb: np.ndarray, residual: np.ndarray, background: np.ndarray,
         simple = refine(simple, coverage, lw)
         paths.append(LinePath(points=simple, width=lw, color=(0, 0, 0), style=style, pieces=len(chain)))
     attach_heads(paths, heads + at_outlines, lw, residual)
+    paths = merged_legs(paths, heads, lw, residual)  # two edges merged into one leg by a node
     paths += orphan_heads(paths, heads, lw, residual)  # a head at an outline no line claims is none
     for p in paths:
         p.color = _line_color(rgb, p, residual, background)
