@@ -77,3 +77,21 @@ def math_labels_png(labels: list[str], dpi: int, width: float, height: float, ra
                              else plt.Circle((i + 0.5, 0.5), radius, fill=False, lw=1.2))
             ax.text(i + 0.5, 0.5, lab, ha="center", va="center", fontsize=fontsize)
         return figure_png(fig, dpi=dpi)
+
+
+def draw_messages(d, font, xs: list[int], names: list[str], messages, ys, label_dx: int) -> Counter:
+    """Draw sequence messages ``(sender, receiver, label, dashed)`` (indices into ``xs``/``names``) at rows ``ys``
+    on the ImageDraw ``d``: a 1 px line (dashed 4 on, 4 off) with a filled head at the receiver and its label
+    above, ``label_dx`` px past the left lifeline; the (sender name, receiver name) pairs drawn, counted."""
+    want: Counter = Counter()
+    for (a, b, label, dashed), y in zip(messages, ys):
+        s = 1 if b > a else -1
+        if dashed:
+            for x in range(xs[a], xs[b], 8 * s):
+                d.line([(x, y), (x + 4 * s, y)], fill="black", width=1)
+        else:
+            d.line([(xs[a], y), (xs[b], y)], fill="black", width=1)
+        d.polygon([(xs[b], y), (xs[b] - 10 * s, y - 5), (xs[b] - 10 * s, y + 5)], fill="black")
+        d.text((min(xs[a], xs[b]) + label_dx, y - 20), label, fill="black", font=font)
+        want[(names[a], names[b])] += 1
+    return want

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
-from ce_helpers import edge_pairs, png_bytes
+from ce_helpers import draw_messages, edge_pairs, png_bytes
 from PIL import Image, ImageDraw, ImageFont
 
 from crafteditor.convert import convert
@@ -33,18 +33,8 @@ def _note_under_participants_png() -> tuple[bytes, Counter]:
             d.text((x - tw / 2, y + 12), name, fill="black", font=font)
     d.rectangle([205, 62, 495, 94], fill=(255, 255, 236), outline=(150, 40, 40))
     d.text((215, 70), "Refer to the key diagram", fill="black", font=font)
-    want: Counter = Counter()
-    for (a, b, label, dashed), y in zip([(0, 1, "create resource", False), (1, 2, "store object", False),
-                                         (2, 0, "stored", True)], (140, 190, 240)):
-        s = 1 if b > a else -1
-        if dashed:
-            for x in range(xs[a], xs[b], 8 * s):
-                d.line([(x, y), (x + 4 * s, y)], fill="black", width=1)
-        else:
-            d.line([(xs[a], y), (xs[b], y)], fill="black", width=1)
-        d.polygon([(xs[b], y), (xs[b] - 10 * s, y - 5), (xs[b] - 10 * s, y + 5)], fill="black")
-        d.text((min(xs[a], xs[b]) + 12, y - 20), label, fill="black", font=font)
-        want[(names[a], names[b])] += 1
+    want = draw_messages(d, font, xs, names, [(0, 1, "create resource", False), (1, 2, "store object", False),
+                                              (2, 0, "stored", True)], (140, 190, 240), 12)
     return png_bytes(np.asarray(img)), want
 
 

@@ -10,7 +10,7 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
-from ce_helpers import edge_pairs, png_bytes
+from ce_helpers import draw_messages, edge_pairs, png_bytes
 from PIL import Image, ImageDraw, ImageFont
 
 from crafteditor.assemble.sequences import _same_name
@@ -38,19 +38,9 @@ def _tall_note_png() -> tuple[bytes, Counter]:
     d.rectangle([280, 55, 540, 140], fill=(255, 255, 220), outline=(90, 90, 90))
     for k, line in enumerate(("Watches configs and", "machines, requeues", "until the owner", "is set")):
         d.text((290, 60 + 19 * k), line, fill="black", font=font)
-    want: Counter = Counter()
-    for (a, b, label, dashed), y in zip([(0, 1, "create machine", False), (1, 0, "get cluster", False),
-                                         (0, 1, "response", True), (1, 0, "update status", False)],
-                                        (190, 240, 290, 350)):
-        s = 1 if b > a else -1
-        if dashed:
-            for x in range(xs[a], xs[b], 8 * s):
-                d.line([(x, y), (x + 4 * s, y)], fill="black", width=1)
-        else:
-            d.line([(xs[a], y), (xs[b], y)], fill="black", width=1)
-        d.polygon([(xs[b], y), (xs[b] - 10 * s, y - 5), (xs[b] - 10 * s, y + 5)], fill="black")
-        d.text((min(xs[a], xs[b]) + 14, y - 20), label, fill="black", font=font)
-        want[(names[a], names[b])] += 1
+    want = draw_messages(d, font, xs, names, [(0, 1, "create machine", False), (1, 0, "get cluster", False),
+                                              (0, 1, "response", True), (1, 0, "update status", False)],
+                         (190, 240, 290, 350), 14)
     return png_bytes(np.asarray(img)), want
 
 
