@@ -24,6 +24,7 @@ from crafteditor.charts.strokes import (
     drop_rules,
     drop_rules_under_marks,
     find_rules,
+    in_block,
 )
 from crafteditor.paint import Paints, blend_position
 
@@ -114,7 +115,18 @@ def _gridlines(paints: Paints, region: np.ndarray, cands: list[int], inner) -> l
     unmarked = np.zeros(labels.shape, bool)
     unmarked[iy0:iy1, ix0:ix1] = (region != bg) & ~np.isin(region, cands)
     rules += [r for r in find_rules(unmarked, inner) if r not in rules]
-    return rules
+    return [r for r in rules if not _inside_fill(labels, r, cands)]
+
+
+def _inside_fill(labels: np.ndarray, rule: tuple[bool, int, int, int, int], cands: list[int]) -> bool:
+    """A gridline that is the middle of a solid block of one mark paint is a bar (see :func:`in_block`)."""
+    _, x0, y0, x1, y1 = rule
+    band = labels[y0:y1, x0:x1]
+    if band.size == 0:
+        return False
+    paints, counts = np.unique(band, return_counts=True)
+    p = int(paints[counts.argmax()])
+    return p in cands and counts.max() >= 0.9 * band.size and in_block(labels == p, rule)
 
 
 def _series_mask(rgb, paints: Paints, p: int, members: list[int], band: np.ndarray | None, legend_box, rules,

@@ -201,8 +201,26 @@ def drop_rules(m: np.ndarray, inner) -> np.ndarray:
         if length < 10:
             continue
         for lx0, ly0, lx1, ly1 in long_lines(m, horizontal, length):
-            out[ly0:ly1, lx0:lx1] = False
+            if not in_block(m, (horizontal, lx0, ly0, lx1, ly1)):
+                out[ly0:ly1, lx0:lx1] = False
     return out
+
+
+BLOCK_FLANK = 2  # px of the same paint either side of a 'line' that make it the middle of a bar
+
+
+def in_block(same: np.ndarray, line: tuple[bool, int, int, int, int]) -> bool:
+    """Whether a line found by :func:`long_lines` (horizontal, x0, y0, x1, y1) is the middle of a
+    solid block of ``same`` (one paint's pixels): a bar as long as the plot, its uniform rows
+    taken for one soft stroke (horizontal bars 1-2 px apart at 1x, the longest reaching nearly
+    across). The block runs on past the line on both sides; a gridline's edges fade into the
+    page or cross other marks."""
+    horizontal, x0, y0, x1, y1 = line
+    if not horizontal:
+        same, (x0, y0, x1, y1) = same.T, (y0, x0, y1, x1)
+    if y0 < BLOCK_FLANK or y1 + BLOCK_FLANK > same.shape[0] or x1 <= x0:
+        return False
+    return all(float(same[a:b, x0:x1].mean()) >= 0.9 for a, b in ((y0 - BLOCK_FLANK, y0), (y1, y1 + BLOCK_FLANK)))
 
 
 RULE_UNDER_SHARE = 0.2  # of the plot's width a gridline under the marks shows between them, at least
