@@ -229,8 +229,11 @@ RULE_UNDER_SHARE = 0.2  # of the plot's width a gridline under the marks shows b
 def drop_rules_under_marks(m: np.ndarray, ink: np.ndarray, inner) -> np.ndarray:
     """Remove gridlines drawn under the marks: rows (columns) where ``m``'s thin strokes, with the
     other ink between them (the bars over the line), run 0.8 of the plot across and ``m`` shows a
-    fifth of it. Vega's themes draw the grid under the bars; excel's in mid grey had been a line
-    series of its pieces between the bars (the gridlines' colour, its 'values' at every gap)."""
+    fifth of it, in two pieces or more, seen in the gaps between the marks: no other ink right above
+    or below most of them. Vega's themes draw the grid under the bars; excel's in mid grey had been a
+    line series of its pieces between the bars (the gridlines' colour, its 'values' at every gap). A
+    line's own flat runs edging an area's fill (one piece, or pieces with the fill right under them)
+    stay: a filled line chart's low stretches had been cut from its series."""
     x0, y0, x1, y1 = inner
     out = m
     for horizontal in (True, False):
@@ -244,7 +247,16 @@ def drop_rules_under_marks(m: np.ndarray, ink: np.ndarray, inner) -> np.ndarray:
         near[3:] |= sub[:-3]
         near[:-3] |= sub[3:]
         thin = sub & ~near
+        # other ink within three rows above or below: a fill the stroke edges, not a gap it is seen in
+        other = full & ~sub
+        edged = np.zeros_like(sub)
+        for k in (1, 2, 3):
+            edged[k:] |= other[:-k]
+            edged[:-k] |= other[k:]
         for row in np.flatnonzero(thin.sum(axis=1) >= RULE_UNDER_SHARE * w):
+            pieces = np.diff(np.concatenate(([0], thin[row].astype(np.int8), [0])))
+            if (pieces == 1).sum() < 2 or (thin[row] & edged[row]).sum() > 0.5 * thin[row].sum():
+                continue
             covered = np.concatenate(([0], (full[row] | sub[row]).astype(np.int8), [0]))
             edges = np.flatnonzero(np.diff(covered))
             if (edges[1::2] - edges[::2]).max() < 0.8 * w:

@@ -151,3 +151,34 @@ def test_a_gridline_under_the_bars_is_no_line_series():
     kept = drop_rules_under_marks(grid, ink | grid, (5, 5, 95, 55))
     assert not kept[30].any()
     assert kept[45, 40:55].all()
+
+
+def test_a_lines_flat_run_beside_an_area_fill_is_kept():
+    """A filled line chart: the line's flat stretch runs on beside the area's fill across the plot. It is one
+    piece, no gridline seen between marks, and stays in the series (it had been cut, the line read from half
+    its points: a drawn matplotlib area chart's values 1.0 -> 0.7)."""
+    from crafteditor.charts.strokes import drop_rules_under_marks
+
+    fill = np.zeros((60, 100), bool)
+    fill[20:55, 5:70] = True  # the area under the line's first, higher stretch, across the flat run's row
+    line = np.zeros_like(fill)
+    line[30, 70:95] = True  # the line's flat run, beside the fill's top
+    kept = drop_rules_under_marks(line, fill | line, (5, 5, 95, 55))
+    assert kept[30, 70:95].all()
+
+
+def test_a_lines_low_runs_on_top_of_its_area_fill_are_kept():
+    """The line of a filled line chart touches one row twice, at a valley and along a flat stretch, with its area's
+    fill right under both pieces: no gridline seen between marks (dark_background's area chart had its first half
+    cut off so)."""
+    from crafteditor.charts.strokes import drop_rules_under_marks
+
+    line = np.zeros((60, 100), bool)
+    line[30, 30:36] = True  # the valley's bottom
+    line[30, 60:95] = True  # the flat stretch
+    fill = np.zeros_like(line)
+    fill[20:55, 5:95] = True  # the area, up to the line: across the row wherever the line is higher
+    fill[20:30, 30:36] = fill[20:30, 60:95] = False  # (above the line's low pieces, the page)
+    fill &= ~line
+    kept = drop_rules_under_marks(line, fill | line, (5, 5, 95, 55))
+    assert kept[30, 30:36].all() and kept[30, 60:95].all()
