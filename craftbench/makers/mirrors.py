@@ -7,8 +7,10 @@ exists; else ``~/mirrors``.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 ENV = "CRAFTBENCH_MIRRORS"
@@ -54,3 +56,26 @@ def harvested(maker: str, what: str, harvest, real, error: type[Exception]) -> l
     if not found:
         raise error(f"no usable {what} under {mirror_root()}")
     return found
+
+
+def source_blocks(repos: dict[str, str], grep: list[str], blocks_of: Callable[[str, str], list[str]], real=None,
+                  root: Path | None = None, paths: tuple[str, ...] = ()) -> Iterator[tuple[str, str, str, str]]:
+    """``(repo, licence, path, block)`` for every block ``blocks_of(path, text)`` finds in the files of
+    ``repos`` (``owner/name`` -> licence) that ``git grep -l *grep HEAD -- *paths`` lists, in a stable order, each block
+    once (blocks equal but for white space are one); files a real-set figure may have been drawn from are left
+    out (``real``: a :class:`~craftbench.makers.mermaid_versions.RealSet`, one of its repository beside them or
+    of the same name). The sequence makers' harvests walk their mirrors with it."""
+    seen: set[str] = set()
+    for repo, licence in repos.items():
+        gd = git_dir(repo, root)
+        if gd is None:
+            continue
+        for ref in sorted(git(gd, "grep", "-l", *grep, "HEAD", "--", *paths, check=False).split()):
+            path = ref.split(":", 1)[1]
+            if real is not None and (real.beside(repo, path) or real.named(repo, path)):
+                continue
+            for block in blocks_of(path, git(gd, "show", ref, check=False)):
+                key = re.sub(r"\s+", " ", block)
+                if key not in seen:
+                    seen.add(key)
+                    yield repo, licence, path, block

@@ -91,7 +91,7 @@ def draw(figs: Path, n: int = 72, seed: int = 0) -> list[dict]:
     seqs = seq_real.harvest(real=real)
     print(f"seq-looks: {real.left_out} sources left out as maybe a real-set figure's", file=sys.stderr)
     if not seqs:
-        raise seq_real.SeqRealMakerError(f"no Mermaid sequence blocks found under {seq_real.MIRROR}")
+        raise seq_real.SeqRealMakerError(f"no Mermaid sequence blocks found under {seq_real.mirror_root()}")
     picked = rng.sample(seqs, min(len(seqs), -(-n // len(LOOKS))))
     mm, puml, jsd, records = [], [], [], []
     for i in range(n):

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from craftbench.makers import plantuml
 from craftbench.makers.mermaid_versions import RealSet
-from craftbench.makers.mirrors import git, git_dir
+from craftbench.makers.mirrors import source_blocks
 
 # repository -> licence (each snapshot's own LICENSE file)
 REPOS = {"kubernetes-sigs/cluster-api": "Apache-2.0", "iluwatar/java-design-patterns": "MIT",
@@ -186,25 +186,13 @@ def harvest(real: RealSet | None = None) -> list[PumlSequence]:
     """Every usable PlantUML sequence source of :data:`REPOS` in the mirrors, in a stable order, those a real-set
     figure may have been drawn from left out (one of its repository beside it, of the same name, or sharing most
     participant names)."""
-    found, seen = [], set()
-    for repo, licence in REPOS.items():
-        gd = git_dir(repo)
-        if gd is None:
-            continue
-        refs = git(gd, "grep", "-l", "-I", "@startuml", "HEAD", check=False).split()
-        for ref in sorted(refs):
-            path = ref.split(":", 1)[1]
-            if real is not None and (real.beside(repo, path) or real.named(repo, path)):
-                continue
-            body = git(gd, "show", ref, check=False)
-            for block in re.findall(r"@startuml.*?@enduml", body, flags=re.S):
-                key = re.sub(r"\s+", " ", block)
-                if key in seen:
-                    continue
-                seen.add(key)
-                seq = parse(block, repo, path, licence)
-                if seq and not (real is not None and real.like(repo, seq.parts)):
-                    found.append(seq)
+    found = []
+    for repo, licence, path, block in source_blocks(REPOS, ["-I", "@startuml"],
+                                                    lambda _, body: re.findall(r"@startuml.*?@enduml", body, flags=re.S),
+                                                    real):
+        seq = parse(block, repo, path, licence)
+        if seq and not (real is not None and real.like(repo, seq.parts)):
+            found.append(seq)
     return found
 
 

@@ -21,16 +21,15 @@ from __future__ import annotations
 import html.entities
 import random
 import re
-import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from craftbench.makers.browser import scaled_pages
 from craftbench.makers.mermaid_versions import RealSet
+from craftbench.makers.mirrors import mirror_root, source_blocks
 from crafter.errors import CrafterError
 
-MIRROR = Path("/work/.mirror")
 # repository -> licence (each snapshot's own LICENSE file)
 REPOS = {"kubernetes/enhancements": "Apache-2.0", "kubernetes-sigs/cluster-api": "Apache-2.0",
          "mermaid-js/mermaid": "MIT", "neozenith/clem": "MIT", "roozbehf/diagram-mermaid-example": "MIT"}
@@ -121,34 +120,26 @@ def parse_mermaid(block: str, repo: str, path: str, licence: str) -> Sequence | 
     return seq if ok and all(len(p) <= 40 for p in seq.parts) else None
 
 
-def harvest(mirror: Path = MIRROR, real: RealSet | None = None) -> list[Sequence]:
-    """Every usable Mermaid sequence block in the mirrored repositories of :data:`REPOS`, in a stable order, those
-    a real-set figure may have been drawn from left out (``real``: one of its repository in the same directory, of
-    the same name, or sharing most participant names; counted in ``real.left_out``)."""
-    found, seen = [], set()
-    for repo, licence in REPOS.items():
-        git = mirror / repo.replace("/", "+") / "repo"
-        if not git.is_dir():
-            continue
-        run = ["git", f"--git-dir={git}"]
-        paths = subprocess.run(run + ["grep", "-l", "sequenceDiagram", "HEAD", "--", "*.md", "*.mmd"],
-                               capture_output=True, text=True).stdout.split()
-        for ref in sorted(paths):
-            path = ref.split(":", 1)[1]
-            if real is not None and (real.beside(repo, path) or real.named(repo, path)):
-                continue
-            body = subprocess.run(run + ["show", ref], capture_output=True, text=True).stdout
-            blocks = re.findall(r"```mermaid\s*\n(.*?)```", body, flags=re.S) if path.endswith(".md") else [body]
-            for block in blocks:
-                block = re.sub(r"%%\{.*?\}%%", "", block, flags=re.S).strip()
-                key = re.sub(r"\s+", " ", block)
-                if key in seen or not block.startswith("sequenceDiagram"):
-                    continue
-                seen.add(key)
-                seq = parse_mermaid(block, repo, path, licence)
-                if seq and not (real is not None and real.like(repo, seq.parts)):
-                    found.append(seq)
+def harvest(mirror: Path | None = None, real: RealSet | None = None) -> list[Sequence]:
+    """Every usable Mermaid sequence block in the mirrored repositories of :data:`REPOS` (under ``mirror``, default
+    :func:`~craftbench.makers.mirrors.mirror_root`), in a stable order, those a real-set figure may have been drawn
+    from left out (``real``: one of its repository in the same directory, of the same name, or sharing most
+    participant names; counted in ``real.left_out``)."""
+    found = []
+    for repo, licence, path, block in source_blocks(REPOS, ["sequenceDiagram"], _sequence_blocks, real, mirror,
+                                                    ("*.md", "*.mmd")):
+        seq = parse_mermaid(block, repo, path, licence)
+        if seq and not (real is not None and real.like(repo, seq.parts)):
+            found.append(seq)
     return found
+
+
+def _sequence_blocks(path: str, body: str) -> list[str]:
+    """The ``sequenceDiagram`` blocks of a file: a Markdown file's ```` ```mermaid ```` fences, or a ``.mmd`` file
+    whole; each without its ``%%{init}%%`` directives."""
+    blocks = re.findall(r"```mermaid\s*\n(.*?)```", body, flags=re.S) if path.endswith(".md") else [body]
+    blocks = (re.sub(r"%%\{.*?\}%%", "", b, flags=re.S).strip() for b in blocks)
+    return [b for b in blocks if b.startswith("sequenceDiagram")]
 
 
 def _q(name: str) -> str:
@@ -206,7 +197,7 @@ def draw(figs: Path, n: int = 40, seed: int = 0) -> list[dict]:
     seqs = harvest(real=real)
     print(f"seq-real: {real.left_out} sources left out as maybe a real-set figure's", file=sys.stderr)
     if not seqs:
-        raise SeqRealMakerError(f"no Mermaid sequence blocks found under {MIRROR}")
+        raise SeqRealMakerError(f"no Mermaid sequence blocks found under {mirror_root()}")
     jobs, records = [], []
     for i in range(n):
         seq, theme = seqs[i % len(seqs)], THEMES[(i // len(seqs) + i) % len(THEMES)]

@@ -47,7 +47,7 @@ def test_refuses_what_it_cannot_translate():
 
 @pytest.mark.slow
 def test_harvests_real_blocks_from_the_mirror():
-    if not seq_real.MIRROR.is_dir():
+    if not seq_real.mirror_root().is_dir():
         pytest.skip("no mirrored repositories here")
     seqs = seq_real.harvest()
     assert all(s.licence and s.repo in seq_real.REPOS for s in seqs)
