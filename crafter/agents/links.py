@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 
+from crafter.agents.clauses import OPENS, acts, clause_steps
 from crafter.agents.labels import labels_match
 from crafter.agents.prose import verb_lemma
 from crafter.agents.reading import SENTENCE_SPLIT, BriefReading, name_pattern
@@ -60,7 +61,6 @@ _TO = re.compile(r"^\s*(?:to|into|towards)\s+(?:the\s+|a\s+|an\s+)?$", re.I)
 _CLAUSE_BREAK = re.compile(r"\b(?:while|whereas|but|although|unless|if|when|whose)\b|[:()]", re.I)
 _MAX_BETWEEN_WORDS = 8
 _NEXT_VERB = re.compile(r"\s*,?\s*(?:and|or|but)\b", re.I)
-_OPENS = re.compile(r"\s*(?:[-*•·–]\s+|\(?\d{1,2}[.)]\s+)?(?:(?:the|a|an|then|next|finally)\s+)?", re.I)
 
 
 def _patterns(names: list[str]) -> list[tuple[re.Pattern, str]]:
@@ -94,17 +94,6 @@ def _direction(before: str, between: str) -> int:
     if m is None:
         return 0
     return -1 if (m.lastgroup or "").startswith("b") else 1
-
-
-def _acts(after: str) -> bool:
-    """The words after a sentence's opening name make it act: a verb ("SQANTI3 then classifies each isoform")."""
-    words = re.findall(r"[a-z]+", after.lower())[:2]
-    if words[:1] == ["then"]:
-        words = words[1:]
-    copula = ("is", "are", "was", "were")
-    if words[1:2] and words[1] in copula:
-        return False  # "the encoder outputs are cached": a noun between the name and its verb, the name acts not
-    return bool(words) and bool(verb_lemma(words[0])) and words[0] not in copula
 
 
 def sentence_links(sentence: str, names: list[str]) -> list[tuple[str, str]]:
@@ -151,11 +140,14 @@ def read_links(text: str, reading: BriefReading) -> None:
         for a in referents(*before, count, made_by(sentence), possessive(sentence)) if target and count else []:
             if a != target:
                 add(a, target)
-        if last and spots and _OPENS.fullmatch(sentence[:spots[0][0]]) and spots[0][2] != last \
-                and _acts(sentence[spots[0][1]:]) \
+        if last and spots and OPENS.fullmatch(sentence[:spots[0][0]]) and spots[0][2] != last \
+                and acts(sentence[spots[0][1]:]) \
                 and not any(t == spots[0][2] for _, t in reading.relations) \
                 and not any(s == last for s, _ in reading.relations):
             add(last, spots[0][2])  # "… collapsed by isoseq collapse; SQANTI3 then classifies …"
+        for a, b in clause_steps(sentence, spots):  # "a camera images each line, a CNN estimates its width, …"
+            if not any(t == b for _, t in reading.relations) and not any(s == a for s, _ in reading.relations):
+                add(a, b)
         said = {n for _, _, n in spots}
         negated = any(any(labels_match(n, x) for n in said) and any(labels_match(n, y) for n in said)
                       for x, y in reading.negated)
