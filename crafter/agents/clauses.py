@@ -66,8 +66,9 @@ def clause_steps(sentence: str, spots: list[tuple[int, int, str]]) -> list[tuple
 
 
 def _hands_on(after: str, strict: bool) -> bool:
-    """A clause's subject acts (:func:`acts`, or a word in -s before an object: "a CNN estimates its width") with a verb said of its own (not "During training", "TF-IDF normalised
-    data": a participle; "… runs" but not "… -ing") that is no verb of structure ("form", "host")."""
+    """A clause's subject acts (:func:`acts`, or a word in -s before an object: "a CNN estimates its width") with a
+    verb of its own (not "During training", "TF-IDF normalised data": a participle) that is no verb of structure
+    ("form", "host")."""
     if not (acts(after, strict=strict) or _SAYS_VERB.match(after)):
         return False
     word = [w for w in re.findall(r"[a-z]+", after.lower())[:2] if w != "then"][0]
