@@ -18,8 +18,8 @@ from crafter.agents.prose_words import _CONTAINER_VERBS, _GROUP_VERBS, _NOUNISH_
 
 # a sentence's opening words before its subject: a list mark, an article, a step word
 OPENS = re.compile(r"\s*(?:[-*•·–]\s+|\(?\d{1,2}[.)]\s+)?(?:(?:the|a|an|then|next|finally)\s+)?", re.I)
-# the words right before a clause's subject: a comma (", and", ", then"), or "and" / "and then" alone
-_BOUNDARY = re.compile(r"(?:(?P<comma>,)\s*(?:and\s+)?|\band\s+)(?:(?P<then>then)\s+)?(?:(?:the|a|an)\s+)?$", re.I)
+# the words right before a clause's subject: a comma (", and", ", then") or a colon, or "and" / "and then" alone
+_BOUNDARY = re.compile(r"(?:(?P<comma>[,:])\s*(?:and\s+)?|\band\s+)(?:(?P<then>then)\s+)?(?:(?:the|a|an)\s+)?$", re.I)
 # a word in -s the lexicon does not know, before its object's determiner: a verb ("a CNN estimates its width")
 _SAYS_VERB = re.compile(r"\s*(?:then\s+)?[a-z]{2,}(?<![su])s\s+(?:the|a|an|its|their|each|every|all|it|them|this|these)\b",
                         re.I)
