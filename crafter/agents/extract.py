@@ -52,6 +52,7 @@ from crafter.agents.reading import (
     split_joined_names,
     spread_collectives,
 )
+from crafter.agents.steps import reads_as_steps
 from crafter.agents.subject import drop_generic_names, drop_system_name
 from crafter.agents.targets import read_flow_ends
 from crafter.spec import Edge, Figure, Group, Node, Panel
@@ -242,12 +243,19 @@ class _Names:
 
 
 def _read_items(text: str, names: _Names) -> list[str]:
-    """Bulleted and numbered items become entities (numbered ones, or a diagram's, chained in
+    """Bulleted and numbered items become entities (numbered ones, a diagram's, or a list that reads as steps
+    (:mod:`crafter.agents.steps`), chained in
     order); returns the lines left for the prose reader (an item's own sentence included)."""
     items: list[tuple[str | list[str], bool]] = []  # (label, or the names one line lists side by side; numbered)
     prose: list[str] = []
+    said: list[str] = []  # each item's text
+    heading: list[str] = []  # the lines before the first item
     for line in text.split("\n"):
         im = ITEM_RE.match(line)
+        if im:
+            said.append(im.group(1))
+        elif not said:
+            heading.append(line)
         listed = headed_names(im.group(1)) if im and "->" not in im.group(1) else None
         if listed:  # "- inputs: the receptor PDB and a ligand SDF": two boxes side by side, in a group "inputs"
             items.append((listed[1], False))
@@ -267,7 +275,8 @@ def _read_items(text: str, names: _Names) -> list[str]:
     slots = [[n for n in (names.add(x, strong=True) for x in ([label] if isinstance(label, str) else label)) if n]
              for label, _ in items]
     slots = [s for s in slots if s]
-    if sum(map(len, slots)) >= 2 and (any(num for _, num in items) or _DIAGRAM_CUES.search(text)):
+    if sum(map(len, slots)) >= 2 and (any(num for _, num in items) or _DIAGRAM_CUES.search(text)
+                                      or reads_as_steps(said, "\n".join(heading))):
         for a, b in zip(slots, slots[1:]):  # the names of one line side by side: each from or into a lone step
             if len(a) == 1 or len(b) == 1:
                 names.relate_all(a, b)

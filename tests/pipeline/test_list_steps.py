@@ -1,0 +1,36 @@
+"""A bulleted list that reads as steps (:mod:`crafter.agents.steps`) is chained like a numbered one; a list of
+parts is not."""
+
+from __future__ import annotations
+
+from crafter.agents.extract import figure_from_brief
+from crafter.agents.steps import reads_as_steps
+
+
+def _edges(fig) -> set[tuple[str, str]]:
+    labels = {n.id: n.label for n in fig.of_kind("node")}
+    return {(labels[e.source].lower(), labels[e.target].lower()) for e in fig.of_kind("edge")}
+
+
+def test_a_bulleted_protocol_is_drawn_as_a_chain_of_steps() -> None:
+    brief = ("Tissue clearing protocol\n- tissue perfusion\n- post-fixation, 12 h at 4 °C\n- delipidation, 3 d at 37 °C"
+             "\n- index matching, 1 d\n- light-sheet imaging")
+    assert _edges(figure_from_brief(brief)) == {
+        ("tissue perfusion", "post-fixation"), ("post-fixation", "delipidation"), ("delipidation", "index matching"),
+        ("index matching", "light-sheet imaging")}
+
+
+def test_a_bulleted_list_of_parts_is_not_chained() -> None:
+    brief = "Bench kit we share\n- a confocal microscope\n- a cryostat\n- a plate reader\n- a laminar hood"
+    assert _edges(figure_from_brief(brief)) == set()
+
+
+def test_a_list_reads_as_steps_only_with_step_names_and_a_procedure() -> None:
+    assert reads_as_steps(["droplet generation: 20 µL mix", "PCR: 40 cycles", "droplet reading on the reader"],
+                          "Copy-number assay:")
+    assert reads_as_steps(["Thaw the cells", "Lyse them in RIPA buffer", "Freeze the supernatant"], "Lysates")
+    # things, not steps, whatever the heading says
+    assert not reads_as_steps(["a confocal microscope", "a cryostat", "a plate reader"], "Imaging protocol")
+    # steps without a procedure's heading or times: a remark list
+    assert not reads_as_steps(["data cleaning", "the raw table", "the codebook"], "Notes")
+    assert not reads_as_steps(["perfusion"], "Protocol")
