@@ -19,6 +19,13 @@ from crafter.base.rules import label_pad_x
 from crafter.base.text import text_width
 from crafter.spec.model import Node, Path
 
+# A label fitted to its box (:func:`node_component`) is written no smaller than this many user units, or than
+# FIT_SHARE of its read size where that is smaller. An absolute floor alone re-wrapped small print: a README's
+# Mermaid flowchart at 1x sets its labels at 6 px, and 'Closed' (read at 6 px in a box 33 units wide, 17 of
+# them the renderer's room) needed 4.7 px; held at 6 it broke into 'Close' / 'd', and the word was lost
+FIT_FLOOR = 6.0
+FIT_SHARE = 0.7
+
 
 def shape_labels(runs: list[TextRun], shapes: list[DetectedShape], used: set[int]) -> dict[int, list[int]]:
     """Text runs whose centre lies in a node (the smallest), or in a group's top band."""
@@ -101,7 +108,7 @@ def node_component(b: FigureBuilder, cid: str, s: DetectedShape, lab: list[TextR
         # (it had been shrunk to 6 px, a dot)
         room = box.w - 2 * label_pad_x(box.w, THEME)
         if widest > 0 and widest * shown > max(room, shown):
-            shown = max(6.0, math.floor((room / widest - 0.01) * 10) / 10)
+            shown = max(min(FIT_FLOOR, FIT_SHARE * shown), math.floor((room / widest - 0.01) * 10) / 10)
         if shown != THEME.font_size:
             kw["font_size"] = shown
         if s.dividers or in_place:

@@ -21,8 +21,8 @@ from crafteditor.paint import darkest_color, distances
 from crafteditor.text_regions import dark_components, regions_at, typical_glyph_height
 
 DETECT_GLYPH_HEIGHT = 14.0  # px: large figures are shrunk for the detector until glyphs are this tall
-SMALL_PRINT = 6.0  # px: a figure whose typical glyph is this tall at most is set in small print...
-SMALL_DETECTED = 10.0  # px: ...and where the detector would see its glyphs under this tall, upscaled further (scale_at)...
+SMALL_PRINT = 6.0  # px: a figure whose typical glyph is this tall at most is set in small print, and upscaled
+# further for the detector where the bounds leave its glyphs under DETECT_GLYPH_HEIGHT (scale_at)...
 MAX_UPSCALE = 4.0  # ...by this much at most...
 MAX_DETECT_PIXELS = 2_500_000  # ...and to this many pixels of resized image at most
 DARK_PAGE = 90  # a page whose median grey is under this is dark: its text is light
@@ -121,10 +121,13 @@ def scale_at(shape: tuple[int, ...], glyph_h: float | None) -> float:
     (:func:`~crafteditor.text_regions.typical_glyph_height`; None where under ten glyphs).
 
     Small print (typical glyph :data:`SMALL_PRINT` px at most) that the bounds above leave under
-    :data:`SMALL_DETECTED` px is upscaled further until its glyphs are that tall, at most
+    :data:`DETECT_GLYPH_HEIGHT` px is upscaled further until its glyphs are that tall, at most
     :data:`MAX_UPSCALE`× and :data:`MAX_DETECT_PIXELS` pixels in all: a wide Mermaid flowchart
     shrunk to a README's column and screenshotted at 1× (862×178, 4 px glyphs) reached the detector
-    at 2×, and labels went undetected ('Delete order'; issue 31). Not for 7-8 px glyphs: on dev
+    at 2×, and labels went undetected ('Delete order'; issue 31). Taken to 10 px glyphs first (2.5× at
+    4 px), the detector still left out short link labels on their plates ('render', 'restore export' of
+    mermaid-wild seed 18's mw_000, found from 3× on); at the detector's own height, on that set's 11 column
+    figures of glyphs <= 6 px, the runs read 306 truth words of 498, 297 at 10 px. Not for 7-8 px glyphs: on dev
     that raised three state machines and an architecture diagram, but split a sequence diagram's
     bold notes where they cross its coloured lifeline bands (words 0.88 -> 0.76)."""
     h, w = shape[:2]
@@ -138,9 +141,9 @@ def scale_at(shape: tuple[int, ...], glyph_h: float | None) -> float:
         scale = max(1.0, min(up, by_glyph))
     else:
         scale = 1.0 if by_glyph is None else float(np.clip(by_glyph, 0.25, 1.0))
-    if glyph_h is not None and glyph_h <= SMALL_PRINT and glyph_h * scale < SMALL_DETECTED:
+    if glyph_h is not None and glyph_h <= SMALL_PRINT and glyph_h * scale < DETECT_GLYPH_HEIGHT:
         budget = math.sqrt(MAX_DETECT_PIXELS / max(1, h * w))
-        scale = max(scale, min(SMALL_DETECTED / glyph_h, MAX_UPSCALE, budget))
+        scale = max(scale, min(DETECT_GLYPH_HEIGHT / glyph_h, MAX_UPSCALE, budget))
     return scale
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from crafteditor.convert import convert
-from crafteditor.ocr.text_lines import DETECT_GLYPH_HEIGHT, MAX_DETECT_PIXELS, SMALL_DETECTED, scale_at
+from crafteditor.ocr.text_lines import DETECT_GLYPH_HEIGHT, MAX_DETECT_PIXELS, scale_at
 from crafteditor.realset import svg_word_list
 
 FIXTURE = Path(__file__).parent / "mermaid" / "flowchart_column_1x.png"
@@ -22,7 +22,7 @@ def test_a_column_screenshots_small_labels_are_read():
 
 
 def test_small_print_is_upscaled_until_the_detector_sees_it():
-    assert scale_at((178, 862), 4.0) * 4.0 >= SMALL_DETECTED  # was 2×: 8 px glyphs
+    assert scale_at((178, 862), 4.0) * 4.0 >= DETECT_GLYPH_HEIGHT  # was 2×: 8 px glyphs (then 2.5×: 10 px)
     assert scale_at((178, 862), 9.0) == DETECT_GLYPH_HEIGHT / 9.0  # normal print: as it was
     assert scale_at((178, 862), None) == 2.0
 

