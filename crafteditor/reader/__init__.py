@@ -85,7 +85,7 @@ def skipped_glyph(x: np.ndarray, centres: list[float]) -> bool:
         return False
     line_h = rows[-1] - rows[0] + 1
     for a, b in zip(starts, ends):
-        if not (centres[0] < a and b <= centres[-1]) or any(a - STRIDE <= cx <= b + STRIDE for cx in centres):
+        if not (centres[0] < a and b <= centres[-1]) or any(a - STRIDE <= cx <= b for cx in centres):
             continue
         ys = np.flatnonzero(core[:, a:b].any(axis=1))
         if ys[-1] - ys[0] + 1 >= GLYPH_ROWS * line_h:

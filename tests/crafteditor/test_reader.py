@@ -244,3 +244,22 @@ def test_a_glyph_between_two_characters_read_is_not_skipped():
     assert not skipped_glyph(x, [10.0, 50.0])
     x[22:26, 28:31] = 100  # nor is a faint rim
     assert not skipped_glyph(x, [10.0, 50.0])
+
+
+def test_a_short_word_the_reader_reads_a_letter_short_is_read_whole():
+    """ggplot2's axis title 'mpg' set in DejaVu Sans at 12 px: the reader is sure of 'mg'; the 'p' it skipped
+    stands between two of its characters, so rapidocr reads the crop."""
+    from pathlib import Path
+
+    import matplotlib
+    from PIL import Image, ImageDraw, ImageFont
+
+    from crafteditor.ocr.engine import REC_WORD_WIDTH, get_engine
+
+    font = ImageFont.truetype(str(Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"), 12)
+    im = Image.new("RGB", (80, 30), "white")
+    ImageDraw.Draw(im).text((6, 6), "mpg", font=font, fill=(20, 20, 20))
+    rgb = np.asarray(im)
+    ys, xs = np.nonzero(rgb.min(axis=2) < 200)
+    crop = np.ascontiguousarray(rgb[ys.min() - 3:ys.max() + 4, xs.min() - 3:xs.max() + 4, ::-1])
+    assert get_engine().recognize([crop], True, REC_WORD_WIDTH, fast=True)[0][0] == "mpg"
