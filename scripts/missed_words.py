@@ -26,6 +26,13 @@ Drawn real TikZ (``craftbench makers tikz-wild -n 40 --seed 17``: 505 truth word
 (session 52, ocr/greek.py: Greek weighed in TeX's Computer Modern, a math label's Greek lead letter): never 96 -> 86,
 misread 51 -> 51 (158 -> 148 missed: τ, τ₂, φ_a..φ_c); ``makers tikz -n 40 --seed 17`` 79 -> 79; the 81 dev figures
 with a Greek letter or a short label led by a look-alike: no score moved.
+All of dev, round 18 (main 7444ca9): never 187, misread 167, split 51, paths 9, scorer 6 (420 of 4,779); of
+misread and split, by the reading: 88 a letter short, 63 a glyph confused, 33 a glyph more at an end (an icon,
+a box side, a touching label), 21 joined with a neighbour, 13 split apart. Branch words18 (session 53,
+reader.skipped_glyph: a sure reading of the trained reader with a glyph between two of its characters unread
+goes to rapidocr; it fires on 40 of dev's 3,155 first-round crops, in 19 figures, all benched): misread 167 -> 163
+('mpg' on three patchwork figures, 'Embedded' on ViT). Drawn at seed 18, n 40: ``tikz-wild`` 158 missed (never
+108: math letters, slanted labels), ``mermaid-readme`` 16; neither moved.
 """
 
 from __future__ import annotations

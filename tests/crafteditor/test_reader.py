@@ -225,3 +225,41 @@ def test_a_dropped_doubled_letter_makes_the_reading_unsure():
     dropped = probs([{"a": 0.99}, {}, {"l": 0.99}, {}, {"l": 0.12}, {}])
     text, _s, _steps, sure = decode(dropped)
     assert text == "al" and abs(sure - 0.88) < 1e-6 and not taken(text, sure)
+
+
+def test_a_glyph_between_two_characters_read_is_not_skipped():
+    """The reader may be sure of a reading a letter short (ggplot2's 11 px axis title 'mpg' read 'mg' at
+    0.9999); where a letter-tall glyph stands between two of its characters and no character's centre
+    falls on it, the reading goes to rapidocr (:func:`crafteditor.reader.skipped_glyph`)."""
+    from crafteditor.reader import skipped_glyph
+
+    x = np.zeros((32, 60), np.uint8)
+    for a in (5, 25, 45):  # three glyphs 10 columns wide, 20 rows tall
+        x[6:26, a:a + 10] = 255
+    assert skipped_glyph(x, [10.0, 50.0])  # the middle glyph unread
+    assert not skipped_glyph(x, [10.0, 30.0, 50.0])  # each glyph read
+    assert not skipped_glyph(x, [10.0, 30.0])  # the last one lies past the reading: run_ends' part, not this
+    x[:, 25:35] = 0
+    x[22:26, 28:31] = 255  # a full stop between them is no letter-tall glyph
+    assert not skipped_glyph(x, [10.0, 50.0])
+    x[22:26, 28:31] = 100  # nor is a faint rim
+    assert not skipped_glyph(x, [10.0, 50.0])
+
+
+def test_a_short_word_the_reader_reads_a_letter_short_is_read_whole():
+    """ggplot2's axis title 'mpg' set in DejaVu Sans at 12 px: the reader is sure of 'mg'; the 'p' it skipped
+    stands between two of its characters, so rapidocr reads the crop."""
+    from pathlib import Path
+
+    import matplotlib
+    from PIL import Image, ImageDraw, ImageFont
+
+    from crafteditor.ocr.engine import REC_WORD_WIDTH, get_engine
+
+    font = ImageFont.truetype(str(Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"), 12)
+    im = Image.new("RGB", (80, 30), "white")
+    ImageDraw.Draw(im).text((6, 6), "mpg", font=font, fill=(20, 20, 20))
+    rgb = np.asarray(im)
+    ys, xs = np.nonzero(rgb.min(axis=2) < 200)
+    crop = np.ascontiguousarray(rgb[ys.min() - 3:ys.max() + 4, xs.min() - 3:xs.max() + 4, ::-1])
+    assert get_engine().recognize([crop], True, REC_WORD_WIDTH, fast=True)[0][0] == "mpg"
