@@ -436,7 +436,9 @@ def _span(rgb: np.ndarray, inside: np.ndarray) -> int:
     """The largest of the channels' ranges (max less min) over the pixels ``inside`` (a mask, some set), as
     the region's colours gathered would give it: OpenCV's masked extremes per channel, without the region's
     pixel list (the page is a smooth region too, and nearly every one is flat: gathering them had cost a
-    Mermaid page more than the ramps' test)."""
+    Mermaid page more than the ramps' test). With :func:`_band_medians`, the gradient look of
+    G_clem_sleep-cycle took 1.26 -> 0.36 CPU-s, B_flash-attention_gpt3-eff's 2.2 -> 0.9, A_d2l_vit's
+    0.45 -> 0.21 (the same output)."""
     mask = inside.view(np.uint8)
     spans = []
     for channel in cv2.split(rgb):
