@@ -12,7 +12,8 @@ _UNIT = re.compile(r"^([−\-–+]?\d+(?:\.\d+)?)([A-Za-zµμ]{1,3}(?:/[A-Za-z]{
 _DECIMAL_COMMA = re.compile(r"^[−\-–+]?\d+,\d{1,2}%?$")
 
 
-@functools.lru_cache(maxsize=4096)  # a pure reading, asked of each run's text again per layer and panel (8,000 calls a chart page)
+# a pure reading of a label, asked of each run's text again per layer and panel (8,000 calls a chart page)
+@functools.lru_cache(maxsize=4096)
 def parse_number(text: str) -> float | None:
     t = text.strip().replace(" ", "")
     # a comma before one or two digits is no thousands separator: a decimal comma ('2,5'), or
