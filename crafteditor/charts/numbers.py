@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 _NUM = re.compile(r"^[−\-–+]?\d+(?:[.,]\d+)?(?:[eE][−\-+]?\d+)?%?$")
@@ -11,6 +12,9 @@ _UNIT = re.compile(r"^([−\-–+]?\d+(?:\.\d+)?)([A-Za-zµμ]{1,3}(?:/[A-Za-z]{
 _DECIMAL_COMMA = re.compile(r"^[−\-–+]?\d+,\d{1,2}%?$")
 
 
+# a pure reading of a label, asked of each run's text again per layer and panel (five dev chart pages: 11,000
+# calls, 0.4 of their 24 CPU-s profiled)
+@functools.lru_cache(maxsize=4096)
 def parse_number(text: str) -> float | None:
     t = text.strip().replace(" ", "")
     # a comma before one or two digits is no thousands separator: a decimal comma ('2,5'), or

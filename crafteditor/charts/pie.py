@@ -81,11 +81,17 @@ def _rose_disc(paints: Paints, filled: np.ndarray, x: int, y: int) -> tuple[floa
     slices = np.flatnonzero(counts >= 0.02 * filled.sum())
     if len(slices) < 3:
         return None
-    near = np.max([cv2.distanceTransform((own != p).astype(np.uint8), cv2.DIST_L2, cv2.DIST_MASK_PRECISE)
-                   for p in slices], axis=0)
+    # each point's distance to its farthest slice paint, taken paint by paint: the running maximum
+    # only grows, so once its least is past the reach no point is near all slices and the rest are
+    # not measured (a Mermaid page's one blob of boxes and edges: G_clem_sleep-cycle's pies 3.2 -> 1.5 CPU-s)
+    reach = 0.25 * max(filled.shape)
+    near = None
+    for p in slices:
+        d = cv2.distanceTransform((own != p).astype(np.uint8), cv2.DIST_L2, cv2.DIST_MASK_PRECISE)
+        near = d if near is None else np.maximum(near, d, out=near)
+        if float(near.min()) > reach:
+            return None
     cy, cx = np.unravel_index(int(np.argmin(near)), near.shape)
-    if near[cy, cx] > 0.25 * max(filled.shape):
-        return None
     # a hole there is the centre's ring (the slices left out above, too small, had pulled the point
     # toward their side): its middle, the white edges between slices opened away
     hole = cv2.morphologyEx((filled & (own == paints.background)).astype(np.uint8), cv2.MORPH_OPEN,

@@ -90,19 +90,20 @@ def chain_dashes(pieces: list[list[Pt]], lw: float) -> list[list[list[Pt]]]:
     short = [path_length(pc) < 12 * lw + 12 for pc in pieces]
     dirs = [(direction_out(pc, True), direction_out(pc, False)) for pc in pieces]
     flat = ends.reshape(-1, 2)
+    pts = flat.tolist()  # the same doubles as Python floats: numpy's rows cost ~5x a float pair in the loops below
     cands = []
     cell = gap_max
     grid: dict[tuple[int, int], list[int]] = {}
-    for k, (x, y) in enumerate(flat):
+    for k, (x, y) in enumerate(pts):
         grid.setdefault((int(x // cell), int(y // cell)), []).append(k)
-    for k, (x, y) in enumerate(flat):
+    for k, (x, y) in enumerate(pts):
         gx, gy = int(x // cell), int(y // cell)
         for dx in (-1, 0, 1):
             for dy in (-1, 0, 1):
                 for j in grid.get((gx + dx, gy + dy), ()):
                     if j <= k or j // 2 == k // 2:
                         continue
-                    d = math.dist(flat[k], flat[j])
+                    d = math.dist(pts[k], pts[j])
                     if 0.9 <= d <= gap_max and (short[k // 2] or short[j // 2]):
                         cost = _alignment_cost(k, j, flat, dirs, d, lw)
                         if cost is not None:

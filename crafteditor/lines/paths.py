@@ -132,7 +132,8 @@ class LinePath:
 
 
 def path_length(pts: list[Pt]) -> float:
-    return sum(math.dist(a, b) for a, b in zip(pts, pts[1:])) + 1.0
+    # summed in the same order as a generator of the steps would, at half its cost (called ~10^5 times a figure)
+    return sum(map(math.dist, pts, pts[1:])) + 1.0
 
 
 def direction_out(pts: list[Pt], at_start: bool, span: float = 8.0) -> tuple[float, float] | None:

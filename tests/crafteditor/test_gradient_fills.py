@@ -165,3 +165,22 @@ def test_a_label_between_two_shapes_is_no_caption_of_either():
     fig = convert(_png(im), Config()).figure
     labels = [norm_word(c.label or "") for c in fig.components if isinstance(c, Node)]
     assert [v for v in labels if v] == [norm_word("Idle")]
+
+
+def test_band_medians_and_region_span_are_numpys_values():
+    """The ramp test's per-band medians (from histograms) and a region's channel span (OpenCV's masked
+    extremes) are exactly what ``np.median`` per band and the gathered pixels' range give."""
+    from crafteditor.paint import _band_medians, _span
+
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        count = rng.integers(1, 30, rng.integers(1, 40))
+        bands = rng.permutation(np.repeat(np.arange(len(count)), count))
+        colors = rng.integers(0, rng.integers(1, 257), (len(bands), 3)).astype(np.int16)
+        expected = np.stack([np.median(colors[bands == b], axis=0) for b in range(len(count))])
+        assert np.array_equal(_band_medians(bands, count, colors), expected)
+        page = rng.integers(0, 256, (30, 40, 3)).astype(np.uint8)
+        crop, inside = page[3:23, 5:35], rng.random((20, 30)) < 0.3
+        inside[0, 0] = True
+        px = crop[inside].astype(np.int16)
+        assert _span(crop, inside) == int((px.max(axis=0) - px.min(axis=0)).max())
