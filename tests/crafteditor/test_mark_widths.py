@@ -40,12 +40,16 @@ def test_scatter_markers_redrawn_their_size():
     assert spec["mark"]["size"] == pytest.approx(drawn, rel=0.15)
 
 
-def test_stroke_width_of_a_band():
-    """A level band c px thick (the paint's core) was drawn c + 1 px wide, give or take the 5 %."""
+def test_stroke_width_counts_the_anti_aliased_edge_not_a_snapped_lines():
+    """A level band 3 px thick in its paint is 3 px wide where the line was snapped to the pixel
+    grid (no edge), 4 px where a half-covered pixel row runs along each side."""
     m = np.zeros((40, 400), bool)
     m[18:21] = True
-    assert stroke_width(m) == pytest.approx(4.0, abs=0.25)
-    assert stroke_width(np.zeros((5, 5), bool)) == 1.0
+    cover = np.zeros(m.shape)
+    assert stroke_width(m, cover) == pytest.approx(3.0, abs=0.1)
+    cover[17] = cover[21] = 0.5
+    assert stroke_width(m, cover) == pytest.approx(4.0, abs=0.1)
+    assert stroke_width(np.zeros((5, 5), bool), cover[:5, :5]) == 1.0
 
 
 def test_marker_area_grows_by_its_edge():
