@@ -34,6 +34,7 @@ from crafteditor.charts.hanging import read_hanging, turned_readings
 from crafteditor.charts.labels import find_titles, split_tick_labels, typical_font
 from crafteditor.charts.layers import ValueLabels, read_error_bars, read_value_labels
 from crafteditor.charts.legend import Legend
+from crafteditor.charts.lines import drawn_marker_area
 from crafteditor.charts.marks import read_marks
 from crafteditor.charts.numbers import parse_number
 from crafteditor.charts.series import Series
@@ -346,7 +347,7 @@ def _title_floor(runs, ax: float, ay: float, right: float, font: float) -> float
 def _measure_marks(style: ChartStyle, series: list[Series]) -> None:
     """The marks' sizes, the median over the series: point markers, lines, legend swatches."""
     areas = [a for sr in series for a in sr.marker_areas]
-    style.marker_area = float(np.median(areas)) if areas else None
+    style.marker_area = drawn_marker_area(float(np.median(areas))) if areas else None
     widths = [sr.line_width for sr in series if sr.line_width]
     style.line_width = float(np.median(widths)) if widths else None
     swatches = [sr.swatch for sr in series if sr.swatch is not None]

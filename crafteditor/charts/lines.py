@@ -3,6 +3,8 @@ than the line), lone markers (a scatter) and their shapes, and the line's stroke
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
@@ -14,10 +16,10 @@ from crafteditor.lines.skeleton import trace_skeleton
 
 
 def line_series(m: np.ndarray, lab: np.ndarray, comps: list, rects: list, color, yaxis: Axis,  # long: blob by blob
-                xaxis: Axis) -> Series | None:
+                xaxis: Axis, cover: np.ndarray) -> Series | None:
     """A paint's blobs (``comps``: (label in ``lab``, stats); ``rects``: the filled rectangles) as a
     line, its vertices from the skeleton or its markers where it has them, or as points (lone
-    markers: a scatter)."""
+    markers: a scatter); ``cover``: each pixel's share of the paint (its lines' widths)."""
     centres: list[tuple[float, float]] = []
     line_pts: list[tuple[float, float]] = []
     marker_areas: list[float] = []
@@ -57,12 +59,13 @@ def line_series(m: np.ndarray, lab: np.ndarray, comps: list, rects: list, color,
         if lw > 12:
             continue  # an area, not a line: opening it with a 2.2·lw disc took seconds
         k, nb, blab, bstats, blobs = _marker_blobs(comp, lw)
+        on_line = blab[k:-k, k:-k] > 0
         line_spans.append((int(x), int(x + w)))
-        pieces.append((comp, int(x), int(y), blab[k:-k, k:-k] > 0))
+        pieces.append((comp, int(x), int(y), on_line))
         if not blobs:
             clusters.append((comp, int(x), int(y)))
         has_line = True
-        widths.append(lw)
+        widths.append(stroke_width(comp & ~on_line if blobs else comp, cover[y:y + h, x:x + w]))
         if len(blobs) >= 2:
             for j in range(1, nb):
                 bx, by, bw, bh, barea = bstats[j]
@@ -372,6 +375,34 @@ def line_width(m: np.ndarray) -> float:
         return 1.0
     dist = cv2.distanceTransform(np.pad(m, 1).astype(np.uint8), cv2.DIST_L2, 5)[1:-1, 1:-1]
     return float(max(1.0, 2.0 * np.median(dist[sk]) - 0.5))
+
+
+def stroke_width(m: np.ndarray, cover: np.ndarray) -> float:
+    """The width a line was drawn with: its paint's pixels (``m``) and the anti-aliased edge they
+    leave out (``cover``: each pixel's share of the paint, 0-1, over the same crop), over its
+    length (:func:`line_width`'s skeleton distance is quantised: 1.5 px for every line 1.5-3 px
+    wide, and the lines came back half as thick).
+
+    The core is a band of area A around a centreline of length L: its contours (through the
+    edge pixels' centres, each 4 px short of the band's edge) run 2·(L + c), and c·L = A; the
+    edge adds its pixels' shares (none where the line was snapped to the pixel grid, as
+    matplotlib draws a step histogram). Matplotlib lines 1.5-9 px wide, level, sloped, curved
+    and stepped, in three colours: within 6 % (sloped ones a little thin)."""
+    contours, _ = cv2.findContours(m.astype(np.uint8), cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    half = sum(cv2.arcLength(c, True) + 4.0 for c in contours) / 2.0
+    area = float(m.sum())
+    if not area:
+        return 1.0
+    core = (half - math.sqrt(max(0.0, half * half - 4.0 * area))) / 2.0
+    edge = cv2.dilate(m.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool) & ~m
+    return max(1.0, (area + float(cover[edge].sum())) / max(half - core, 1.0))
+
+
+def drawn_marker_area(core: float) -> float:
+    """A point marker's drawn area from its paint's pixels (``core``, px²): the disc 0.4 px wider
+    all round, the anti-aliased edge the paint leaves out (matplotlib markers 4-12 px across:
+    within 10 %; the core alone is 20-30 % short)."""
+    return math.pi * (math.sqrt(core / math.pi) + 0.4) ** 2
 
 
 def staircase(pts: list[tuple[float, float]]) -> list[tuple[float, float]]:

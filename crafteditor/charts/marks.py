@@ -28,6 +28,9 @@ from crafteditor.charts.strokes import (
 )
 from crafteditor.paint import Paints, blend_position
 
+# a pixel this near (RGB) a blend of a line's paint and the page is its anti-aliased edge (stroke_width)
+EDGE_BLEND = 12.0
+
 
 def read_marks(rgb, paints: Paints, runs, used, plot, yaxis: Axis, xaxis: Axis, font: float, original=None,
                lossy: bool = False, legend: "Legend | None" = None, walls: tuple[float, ...] = ()):
@@ -268,7 +271,10 @@ def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot,
     bars = bar_series(rgb, color, bg, yaxis, xaxis, plot, floors, comps, rects)
     if bars is not None:
         return bars
-    return line_series(m, lab, comps, rects, color, yaxis, xaxis)
+    # each pixel's share of the paint, where it is a blend of the paint and the page (the line's
+    # anti-aliased edge; other inks, farther off the blend, have none)
+    share, off = blend_position(rgb, bg, color)
+    return line_series(m, lab, comps, rects, color, yaxis, xaxis, np.where(off <= EDGE_BLEND, share, 0.0))
 
 
 def _solid_blocks(region: np.ndarray, members: list[int], font: float) -> bool:

@@ -22,8 +22,9 @@ from crafter.base.text import ASCENT, DESCENT
 from crafter.charts.render.text_measure import text_width
 from crafter.charts.theme import chart_theme
 
-# a line's point markers narrower than this many line widths are not drawn (see _apply_marks)
-SPECK_WIDTHS = 1.8
+# a line's point markers narrower than this many line widths are not drawn (see _apply_marks);
+# both as drawn, anti-aliased edges included (crafteditor.charts.lines.stroke_width, drawn_marker_area)
+SPECK_WIDTHS = 1.55
 
 @dataclass
 class ChartStyle:
@@ -185,10 +186,10 @@ class ChartStyle:
                     mark["strokeWidth"] = _r(self.line_width * s)
                 if self.marker_area and mark.get("point"):
                     mark["point"] = {"size": _r(self.marker_area * s * s)}
-                    # 'markers' under SPECK_WIDTHS (1.8) line widths across are specks of it, hidden on it when
+                    # 'markers' under SPECK_WIDTHS (1.55) line widths across are specks of it, hidden on it when
                     # drawn: a dot at every vertex (SciencePlots' curves: 155 invisible circles; its
-                    # grid style's 0.74 px curves, 362 dots 1.2 px wide). Drawn dot markers are
-                    # wider (d2l's hyperband: 2.2 line widths)
+                    # grid style's curves, 362 dots 1.48 line widths across). Drawn dot markers are
+                    # wider (d2l's hyperband: 1.75-2.44 line widths; hrbrthemes' flexoki scatter 1.63)
                     if self.line_width and 2 * (self.marker_area / np.pi) ** 0.5 < SPECK_WIDTHS * self.line_width:
                         mark["point"] = False
 
