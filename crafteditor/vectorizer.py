@@ -464,7 +464,9 @@ def _shape_mask(shapes: list[DetectedShape], shape: tuple[int, int], hulled: boo
                 crop = line_rgb[y0:y1, x0:x1]
                 stroke = s.stroke if s.stroke is not None and _drawn_round(crop, s.stroke, (
                     f.x - x0, f.y - y0, f.w, f.h), ring) else None
-                rim[rim] = ~_foreign_ink(crop[rim], (background, s.fill, stroke))
+                foreign = np.zeros_like(rim)
+                foreign[rim] = _foreign_ink(crop[rim], (background, s.fill, stroke))
+                rim &= ~_along_rim(foreign, 2 * ring + 1)
             m[y0:y1, x0:x1] |= rim | own
             if s.sides is not None:
                 _side_bands(m, s)
@@ -490,6 +492,17 @@ def _foreign_ink(pixels: np.ndarray, colors: tuple[Any, ...]) -> np.ndarray:
             t = np.clip((px - a) @ ab / max(float(ab @ ab), 1e-6), 0.0, 1.0)
             near = np.minimum(near, np.linalg.norm(px - a - t[:, None] * ab, axis=1))
     return near > FOREIGN_INK
+
+
+def _along_rim(foreign: np.ndarray, rim_width: int) -> np.ndarray:
+    """The pieces of ``foreign`` that run along a group's rim: longer than twice its width. A line crossing
+    the border stays erased there (a piece the rim's width long), as it was: it is bridged
+    (:func:`~crafteditor.assemble.joins.bridge_gaps`), and kept, its dots had been chained across the
+    figure to other lines' (a PowerPoint class diagram's dotted links)."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(foreign.astype(np.uint8), connectivity=8)
+    long = np.zeros(n, bool)
+    long[1:] = np.maximum(stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]) > 2 * rim_width
+    return long[labels]
 
 
 def _drawn_round(crop: np.ndarray, stroke: tuple[int, int, int], box: tuple[int, int, int, int], reach: int) -> bool:
