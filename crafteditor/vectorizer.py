@@ -55,6 +55,7 @@ from crafteditor.trace import image_object, trace_leftovers
 from crafter.spec.model import Figure
 
 FOREIGN_INK = 60.0  # RGB distance: ink this far off every blend of a group's paints is no part of its ring
+ALONG_SIDE = 0.25  # a line along a group's rim runs at least this share of the group's shorter side
 DRAWN_ROUND = 0.5  # a group's stroke draws at least this share of each side's middle: its outline (else a line's)
 # lossy images: residual ink must differ from the canvas by this much (RGB distance); Crafter's
 # lightest strokes are ~110 from white, a q75 JPEG's ringing mostly under 60
@@ -466,7 +467,7 @@ def _shape_mask(shapes: list[DetectedShape], shape: tuple[int, int], hulled: boo
                     f.x - x0, f.y - y0, f.w, f.h), ring) else None
                 foreign = np.zeros_like(rim)
                 foreign[rim] = _foreign_ink(crop[rim], (background, s.fill, stroke))
-                rim &= ~_along_rim(foreign, 2 * ring + 1)
+                rim &= ~_along_rim(foreign, 2 * ring + 1, ALONG_SIDE * min(f.w, f.h))
             m[y0:y1, x0:x1] |= rim | own
             if s.sides is not None:
                 _side_bands(m, s)
@@ -494,14 +495,17 @@ def _foreign_ink(pixels: np.ndarray, colors: tuple[Any, ...]) -> np.ndarray:
     return near > FOREIGN_INK
 
 
-def _along_rim(foreign: np.ndarray, rim_width: int) -> np.ndarray:
-    """The pieces of ``foreign`` that run along a group's rim: longer than twice its width. A line crossing
-    the border stays erased there (a piece the rim's width long), as it was: it is bridged
-    (:func:`~crafteditor.assemble.joins.bridge_gaps`), and kept, its dots had been chained across the
-    figure to other lines' (a PowerPoint class diagram's dotted links)."""
+def _along_rim(foreign: np.ndarray, rim_width: int, longer: float) -> np.ndarray:
+    """The pieces of ``foreign`` that run along one side of a group's rim: no wider than the rim across,
+    ``longer`` along it and over twice the rim's width (an outline all round, in a stroke the group's
+    was not read as, is none). A line crossing the border stays erased there, as it was: it is bridged
+    (:func:`~crafteditor.assemble.joins.bridge_gaps`); kept, a PowerPoint class diagram's dotted links had
+    their dots chained across the figure to another line's, and a Mermaid link leaving nested subgraphs
+    at a slant was cut elsewhere."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(foreign.astype(np.uint8), connectivity=8)
     long = np.zeros(n, bool)
-    long[1:] = np.maximum(stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]) > 2 * rim_width
+    w, h = stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]
+    long[1:] = (np.minimum(w, h) <= rim_width + 2) & (np.maximum(w, h) > max(longer, 2 * rim_width))
     return long[labels]
 
 
