@@ -44,7 +44,7 @@ from crafteditor.ocr.engine import get_engine
 from crafteditor.ocr.erase import erase_text
 from crafteditor.ocr.read import read_text
 from crafteditor.ocr.runs import TextRun
-from crafteditor.paint import Paints, farther_than, find_paints, flattened_gradients, prepare
+from crafteditor.paint import Paints, distances, farther_than, find_paints, flattened_gradients, prepare
 from crafteditor.photos import PhotoRegion, find_photos, photo_mask
 from crafteditor.shapes.badges import read_badges
 from crafteditor.shapes.detect import DetectedShape, between_nodes, detect_shapes, keep_shapes
@@ -54,6 +54,9 @@ from crafteditor.sketch_lines import mend_sketch_lines
 from crafteditor.trace import image_object, trace_leftovers
 from crafter.spec.model import Figure
 
+FOREIGN_INK = 60.0  # RGB distance: ink this far off every blend of a group's paints is no part of its ring
+ALONG_SIDE = 0.25  # a line along a group's rim runs at least this share of the group's shorter side
+DRAWN_ROUND = 0.5  # a group's stroke draws at least this share of each side's middle: its outline (else a line's)
 # lossy images: residual ink must differ from the canvas by this much (RGB distance); Crafter's
 # lightest strokes are ~110 from white, a q75 JPEG's ringing mostly under 60
 LOSSY_INK_CONTRAST = 80.0
@@ -201,7 +204,8 @@ def _read(source: ImageSource | RasterImage, config: Config, *, name: str | None
     if config.ocr and shapes and not budget.over("badges"):
         runs += read_badges(image.rgb, shapes, runs, get_engine(config.ocr_threads), config, image.scale)
     wobbly = wobbly_outlines(shapes)  # hand-drawn: an Excalidraw export's boxes (or ellipses) read as typeset
-    shape_mask = _shape_mask(shapes, rgb.shape[:2], hulled=not (sketched or wobbly))
+    shape_mask = _shape_mask(shapes, rgb.shape[:2], hulled=not (sketched or wobbly),
+                             line_rgb=line_rgb, background=paints.background_rgb)
     watch.lap("shapes")
     budget.ran("shapes")
 
@@ -432,9 +436,12 @@ def _paste(into: np.ndarray, part: np.ndarray, x: int, y: int, *, union: bool = 
             into[y + sy:y + ey, x + sx:x + ex] = part[sy:ey, sx:ex]
 
 
-def _shape_mask(shapes: list[DetectedShape], shape: tuple[int, int], hulled: bool = True) -> np.ndarray:
+def _shape_mask(shapes: list[DetectedShape], shape: tuple[int, int], hulled: bool = True,
+                line_rgb: np.ndarray | None = None, background: Any = None) -> np.ndarray:
     """Pixels a shape explains: its face, its stroke ring, and for nodes everything inside; ``hulled``: a
-    group's ring follows its face's hull (a pencilled frame's wobbling stroke strays from its hull: not there)."""
+    group's ring follows its face's hull (a pencilled frame's wobbling stroke strays from its hull: not there).
+    ``line_rgb`` and ``background``: a group's ring leaves out the ink in no colour of the group's
+    (:func:`_foreign_ink`)."""
     H, W = shape
     m = np.zeros(shape, bool)
     for s in shapes:
@@ -453,12 +460,66 @@ def _shape_mask(shapes: list[DetectedShape], shape: tuple[int, int], hulled: boo
             own = np.zeros_like(grown)
             _paste(own, f.mask, f.x - x0, f.y - y0)
             inside = cv2.erode(local, np.ones((3, 3), np.uint8)).astype(bool)
-            m[y0:y1, x0:x1] |= (grown & ~inside) | own
+            rim = grown & ~inside
+            if line_rgb is not None and background is not None:
+                crop = line_rgb[y0:y1, x0:x1]
+                stroke = s.stroke if s.stroke is not None and _drawn_round(crop, s.stroke, (
+                    f.x - x0, f.y - y0, f.w, f.h), ring) else None
+                foreign = np.zeros_like(rim)
+                foreign[rim] = _foreign_ink(crop[rim], (background, s.fill, stroke))
+                rim &= ~_along_rim(foreign, 2 * ring + 1, ALONG_SIDE * min(f.w, f.h))
+            m[y0:y1, x0:x1] |= rim | own
             if s.sides is not None:
                 _side_bands(m, s)
         else:
             m[y0:y1, x0:x1] |= grown
     return m
+
+
+def _foreign_ink(pixels: np.ndarray, colors: tuple[Any, ...]) -> np.ndarray:
+    """Which ``pixels`` (N×3) of a group's ring are in no colour of the group's: off every blend of
+    ``colors`` (the canvas, its fill, its stroke where it draws the outline all round; None: none) by
+    over FOREIGN_INK. A line drawn over a borderless band (draw.io's org charts and
+    swimlanes: a tree's trunk down over a tinted row) walls the band's face off there, and the faces
+    either side are frames whose rings are that line: erased with them, the trunk was gone for the band's
+    height, and each child under it lost its parent (its pieces 'one end only'). A stroke in the
+    frame's own colour stays erased (the line cut there is bridged: :func:`~crafteditor.assemble.joins.bridge_gaps`)."""
+    paints = [np.asarray(c, np.float32) for c in colors if c is not None]
+    px = pixels.astype(np.float32)
+    near = np.full(len(px), np.inf, np.float32)
+    for i, a in enumerate(paints):
+        for b in paints[i + 1:]:
+            ab = b - a
+            t = np.clip((px - a) @ ab / max(float(ab @ ab), 1e-6), 0.0, 1.0)
+            near = np.minimum(near, np.linalg.norm(px - a - t[:, None] * ab, axis=1))
+    return near > FOREIGN_INK
+
+
+def _along_rim(foreign: np.ndarray, rim_width: int, longer: float) -> np.ndarray:
+    """The pieces of ``foreign`` that run along one side of a group's rim: no wider than the rim across,
+    ``longer`` along it and over twice the rim's width (an outline all round, in a stroke the group's
+    was not read as, is none). A line crossing the border stays erased there, as it was: it is bridged
+    (:func:`~crafteditor.assemble.joins.bridge_gaps`); kept, a PowerPoint class diagram's dotted links had
+    their dots chained across the figure to another line's, and a Mermaid link leaving nested subgraphs
+    at a slant was cut elsewhere."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(foreign.astype(np.uint8), connectivity=8)
+    long = np.zeros(n, bool)
+    w, h = stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]
+    long[1:] = (np.minimum(w, h) <= rim_width + 2) & (np.maximum(w, h) > max(longer, 2 * rim_width))
+    return long[labels]
+
+
+def _drawn_round(crop: np.ndarray, stroke: tuple[int, int, int], box: tuple[int, int, int, int], reach: int) -> bool:
+    """Whether ``stroke`` draws each of the four sides of ``box`` (x, y, w, h in ``crop``) along most of its
+    middle, within ``reach`` px across: an outline. The faces either side of a line over a borderless band
+    read that line as their stroke, on their two sides along it only."""
+    x, y, w, h = box
+    H, W = crop.shape[:2]
+    bands = [crop[max(0, v - reach):min(H, v + reach + 1), x + w // 10:x + w - w // 10] for v in (y, y + h)]
+    bands += [crop[y + h // 10:y + h - h // 10, max(0, v - reach):min(W, v + reach + 1)].transpose(1, 0, 2)
+              for v in (x, x + w)]
+    return all(b.size > 0 and float((distances(b, stroke) <= FOREIGN_INK).any(axis=0).mean()) >= DRAWN_ROUND
+               for b in bands)
 
 
 def _side_bands(m: np.ndarray, s: DetectedShape) -> None:

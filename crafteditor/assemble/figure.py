@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from crafteditor.assemble.actors import stick_actors
 from crafteditor.assemble.builder import FigureBuilder, hex_rgb
 from crafteditor.assemble.dashes import dash_rows
 from crafteditor.assemble.edges import edge_components
@@ -66,6 +67,8 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
     tiles |= {i for i, s in enumerate(shapes) if holds_pictogram(b, s, traced)}  # its fill goes under it
     shapes = [replace(s, is_group=False) if i in tiles else s for i, s in enumerate(shapes)]
     drawn = captioned_icons(b, runs, shapes, used_runs, traced)
+    if seq is None:  # a use case's stick-figure actor, named under it, is a captioned icon too
+        drawn += stick_actors(b, shapes, runs, labels, used_runs, lines)
     icons = [(s, caption) for s, caption, _ in drawn]
     if seq is not None:  # a stick-figure actor named under its figure is a node, as an icon is
         icons += actor_figures(seq, shapes, runs, labels, used_runs, len(shapes) + len(icons))

@@ -76,15 +76,22 @@ def captioned_icons(b: FigureBuilder, runs: list[TextRun], shapes: list[Detected
             continue  # a label along a line under an end state's disc, not its name
         taken |= members
         used.update(caption)
-        cap = [runs[j] for j in caption]
-        cx = float(np.mean([q.cx for q in cap]))
-        pad = THEME.node_pad_x / s + 2
-        half = max(cx - x0, x1 - cx, max(q.w for q in cap) / 2 + pad)
-        bottom = max(q.bottom for q in cap) + 2
-        top = min(y0, r.y) - 2
-        out.append((_box_shape(b, cx - half, top, 2 * half, bottom - top), caption,
-                    _box_shape(b, x0, y0, x1 - x0, y1 - y0)))
+        node, drawn = captioned_box(b, (x0, y0, x1, y1), [runs[j] for j in caption])
+        out.append((node, caption, drawn))
     return out
+
+
+def captioned_box(b: FigureBuilder, drawn: tuple[float, float, float, float], cap: list[TextRun]
+                  ) -> tuple[DetectedShape, DetectedShape]:
+    """(the node of a drawing ``drawn`` (x0, y0, x1, y1, image pixels) captioned by ``cap``: an unfilled,
+    unstroked box over both, centred on the caption and wide enough for it; the box of the drawing)."""
+    x0, y0, x1, y1 = drawn
+    cx = float(np.mean([q.cx for q in cap]))
+    pad = THEME.node_pad_x / b.s + 2
+    half = max(cx - x0, x1 - cx, max(q.w for q in cap) / 2 + pad)
+    bottom = max(q.bottom for q in cap) + 2
+    top = min(y0, min(q.y for q in cap)) - 2
+    return _box_shape(b, cx - half, top, 2 * half, bottom - top), _box_shape(b, x0, y0, x1 - x0, y1 - y0)
 
 
 def end_at_icons(lines: list[LinePath], nodes: list[DetectedShape], icons: list[DetectedShape]
