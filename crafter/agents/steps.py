@@ -18,8 +18,7 @@ from crafter.agents.phrases import item_label, step_name
 
 _PROCESS_NOUN = re.compile(r"[a-z]{3,}(?:tion|sion|ment|ysis)|[a-z]{4,}ing", re.I)  # ("string", "ring": no step)
 _PROCEDURE = re.compile(r"\b(?:protocols?|procedures?|assays?|workflows?|routines?|process|preparation|prep|"
-                        r"methods?|recipes?|steps?|campaign|treatment|screens?|study|experiments?|trials?)\b|\b[a-z]{3,}tion\b|"
-                        r"\b[a-z]{4,}ing\b", re.I)
+                        r"methods?|recipes?|steps?|campaign|treatment|screens?|study|experiments?|trials?)\b", re.I)
 # a step's time or setting; a one-letter unit in its own case, kelvin after a space ("3D viewer", "4K display" say none)
 _SETTING = re.compile(r"\b\d+(?:[.,]\d+)?(?:\s*(?:(?-i:h|s|d)|hrs?|hours?|min|mins|minutes?|sec|days?|weeks?|rpm|"
                       r"×\s*g|x\s*g|cycles?)|\s+(?-i:K))\b|°C", re.I)
@@ -41,11 +40,21 @@ def _names_a_step(item: str) -> bool:
 
 def reads_as_steps(items: list[str], heading: str) -> bool:
     """Whether a list's ``items`` (each item's text, its mark left out), under ``heading`` (the text before the
-    list), read as steps one after another (see the module docstring)."""
+    list, its last line the list's heading), read as steps one after another (see the module docstring)."""
     if len(items) < 2:
         return False
     steps = sum(map(_names_a_step, items))
     if 2 * steps < len(items):
         return False
     timed = sum(1 for x in items if _SETTING.search(x))
-    return steps == len(items) or 2 * timed >= len(items) or _PROCEDURE.search(heading) is not None
+    return steps == len(items) or 2 * timed >= len(items) or _names_a_procedure(heading)
+
+
+def _names_a_procedure(heading: str) -> bool:
+    """Whether the heading over a list (its last line before the list) names a procedure: a word for one ("…
+    protocol", "… assay") or a step ("CUBIC clearing – mouse kidney", "Sample preparation"); not any word in -ing or
+    -tion of the prose before it ("We are building a notebook", "Our application")."""
+    lines = [ln.strip() for ln in heading.splitlines() if ln.strip()]
+    if not lines:
+        return False
+    return _PROCEDURE.search(lines[-1]) is not None or _names_a_step(lines[-1].rstrip(":"))

@@ -51,3 +51,12 @@ def test_a_model_name_is_no_time_or_setting() -> None:
     assert not reads_as_steps(["image segmentation", "mesh generation", "3D viewer", "2D slice viewer"], "Our toolkit")
     assert not reads_as_steps(["video decoding", "frame upscaling", "4K display", "8K display"], "Player")
     assert reads_as_steps(["cell seeding", "drug treatment, 3 d", "viability readout", "cooling to 300 K"], "Screen")
+
+
+def test_only_the_lists_own_heading_says_it_is_a_procedure() -> None:
+    # half the items name steps: the heading decides; a word in -ing in the prose before it is no procedure
+    items = ["sample tracking", "a Postgres store", "image annotation", "an S3 bucket"]
+    assert not reads_as_steps(items, "We are building a lab notebook for the group.\nIt has")
+    assert not reads_as_steps(items, "Lab notebook (following FAIR)")
+    assert reads_as_steps(items, "Some words first.\n\nRNA extraction protocol\n")
+    assert reads_as_steps(items, "CUBIC clearing – mouse kidney")
