@@ -3,7 +3,9 @@ estimates its width, and a PI controller corrects the extruder" (the camera feed
 controller). A clause after ", " / ", and" / ", then" / "and then" whose first words are its subject, a name followed
 by a verb, continues from the subject of the clause before, where that one opened its clause and acted too.
 
-Guards: a clause after "while" / "whereas" / "but" / "which" runs beside the one before, not after it; a subject
+Guards: a clause after "while" / "whereas" / "but" / "which" runs beside the one before, not after it, and so does
+one whose verb is the verb before ("worker 1 reads shard 1, worker 2 reads shard 2", "model A scores 0.91, model B
+scores 0.87": actors side by side, each doing the same, not a step handed on); a subject
 whose next word is a verb that also names a thing ("the decoder outputs", "the encoder feeds") does not open a clause
 after a bare "and" ("the encoder and the decoder outputs are cached"), only after a comma or "then"; a clause opening
 on a scene ("In the inner loop (a), a camera …") has no subject to continue from.
@@ -48,30 +50,33 @@ def clause_steps(sentence: str, spots: list[tuple[int, int, str]]) -> list[tuple
     """The (subject, next subject) pairs of a sentence's clauses said one after another (``spots``: where the sentence
     says its names, in order)."""
     out: list[tuple[str, str]] = []
-    subject: tuple[int, str] | None = None  # the acting subject of the clause read last: (its end, its name)
+    subject: tuple[int, str, str] | None = None  # the acting subject of the clause read last: (its end, its name,
+    # its verb)
     for k, (start, end, name) in enumerate(spots):
         if k == 0 and OPENS.fullmatch(sentence[:start]):
             opens, strict = True, False
         else:  # ("In the inner loop (a), a camera images …": a scene, then the first clause's subject)
             b = _BOUNDARY.search(sentence[spots[k - 1][1] if k else 0:start])
             opens, strict = b is not None, b is not None and not (b.group("comma") or b.group("then"))
-        if not opens or not _hands_on(sentence[end:], strict) or name.lower() in ("latter", "former"):
+        verb = _hands_on(sentence[end:], strict) if opens else None
+        if verb is None or name.lower() in ("latter", "former"):
             continue
         between = sentence[subject[0]:start] if subject else ""
-        if subject is not None and subject[1] != name and not _BESIDE.search(between) \
+        if subject is not None and subject[1] != name and subject[2] != verb and not _BESIDE.search(between) \
                 and between.count(",") <= 1 and not _OWN_TARGET.search(between):
             out.append((subject[1], name))
-        subject = (end, name)
+        subject = (end, name, verb)
     return out
 
 
-def _hands_on(after: str, strict: bool) -> bool:
-    """A clause's subject acts (:func:`acts`, or a word in -s before an object: "a CNN estimates its width") with a
-    verb of its own (not "During training", "TF-IDF normalised data": a participle) that is no verb of structure
-    ("form", "host")."""
+def _hands_on(after: str, strict: bool) -> str | None:
+    """The verb (its lemma) a clause's subject acts by (:func:`acts`, or a word in -s before an object: "a CNN
+    estimates its width"), a verb of its own (not "During training", "TF-IDF normalised data": a participle) that is
+    no verb of structure ("form", "host"); None where it does not act."""
     if not (acts(after, strict=strict) or _SAYS_VERB.match(after)):
-        return False
+        return None
     word = [w for w in re.findall(r"[a-z]+", after.lower())[:2] if w != "then"][0]
     if word.endswith("ing") or word.endswith("ed") and not _OBJECT_NEXT.match(after):
-        return False
-    return (verb_lemma(word) or word.rstrip("s")) not in _STRUCTURE
+        return None
+    lemma = verb_lemma(word) or word.rstrip("s")
+    return None if lemma in _STRUCTURE else lemma

@@ -40,3 +40,14 @@ def test_a_figure_from_a_sentence_of_steps_links_each_actor_to_the_next() -> Non
     assert ("camera", "cnn") in edges
     assert ("cnn", "pi controller") in edges
     assert ("pi controller", "camera") not in edges
+
+
+def test_clauses_doing_the_same_are_side_by_side_not_steps() -> None:
+    # the same verb in each clause: actors side by side (parallel workers, compared models), not a chain
+    assert _steps("Worker 1 reads shard 1, worker 2 reads shard 2, and worker 3 reads shard 3.",
+                  ["Worker 1", "worker 2", "worker 3", "shard 1", "shard 2", "shard 3"]) == []
+    assert _steps("Model A scores 0.91, Model B scores 0.87, and Model C scores 0.85.",
+                  ["Model A", "Model B", "Model C"]) == []
+    # different verbs still hand on
+    assert _steps("Alice sends a key, Bob signs it, and Carol verifies the signature.", ["Alice", "Bob", "Carol"]) == [
+        ("Alice", "Bob"), ("Bob", "Carol")]

@@ -34,3 +34,29 @@ def test_a_list_reads_as_steps_only_with_step_names_and_a_procedure() -> None:
     # steps without a procedure's heading or times: a remark list
     assert not reads_as_steps(["data cleaning", "the raw table", "the codebook"], "Notes")
     assert not reads_as_steps(["perfusion"], "Protocol")
+
+
+def test_a_list_of_parts_named_after_processes_is_not_chained() -> None:
+    # a process noun that only qualifies a thing ("Authentication service") names no step; the heading's
+    # "following" is no procedure either
+    brief = ("The platform has the following services:\n- Authentication service\n- Notification service"
+             "\n- Recommendation service\n- Payment gateway")
+    assert _edges(figure_from_brief(brief)) == set()
+    assert not reads_as_steps(["Logging service", "Monitoring dashboard", "Routing layer"], "Our stack")
+    assert reads_as_steps(["droplet reading on the reader", "index matching, 1 d", "light-sheet imaging"], "Imaging")
+
+
+def test_a_model_name_is_no_time_or_setting() -> None:
+    # "3D", "4K": no days, no kelvin; a toolkit's modules are not a procedure's steps
+    assert not reads_as_steps(["image segmentation", "mesh generation", "3D viewer", "2D slice viewer"], "Our toolkit")
+    assert not reads_as_steps(["video decoding", "frame upscaling", "4K display", "8K display"], "Player")
+    assert reads_as_steps(["cell seeding", "drug treatment, 3 d", "viability readout", "cooling to 300 K"], "Screen")
+
+
+def test_only_the_lists_own_heading_says_it_is_a_procedure() -> None:
+    # half the items name steps: the heading decides; a word in -ing in the prose before it is no procedure
+    items = ["sample tracking", "a Postgres store", "image annotation", "an S3 bucket"]
+    assert not reads_as_steps(items, "We are building a lab notebook for the group.\nIt has")
+    assert not reads_as_steps(items, "Lab notebook (following FAIR)")
+    assert reads_as_steps(items, "Some words first.\n\nRNA extraction protocol\n")
+    assert reads_as_steps(items, "CUBIC clearing – mouse kidney")
