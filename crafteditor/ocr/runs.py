@@ -34,7 +34,7 @@ from crafteditor.ocr.font_class import font_class
 from crafteditor.ocr.font_metrics import ink_extent_em, ink_width_em, size_and_weight_from_width
 from crafteditor.ocr.lexicon import capital_i
 from crafteditor.ocr.scripts import find_shifts, with_markup
-from crafteditor.ocr.text_lines import TextLine
+from crafteditor.ocr.text_lines import TextLine, line_mask_level
 from crafteditor.paint import darkest_color, distances
 from crafter.spec.markup import plain, segments
 from crafter.spec.model import RectGeometry
@@ -51,12 +51,12 @@ class TextRun(RectGeometry):
     y: float
     w: float
     h: float
-    angle: float  # 0: horizontal; -90: reads bottom-to-top (y-axis titles); 90: top-to-bottom
+    angle: float  # 0: horizontal; -90: reads bottom-to-top (y-axis titles); 90: top-to-bottom; else slanted (SVG's rotate)
     font_px: float  # font size in image pixels
     bold: bool
     color: tuple[int, int, int]
     confidence: float
-    baseline: float  # horizontal: the baseline's y; rotated: the baseline's x
+    baseline: float  # horizontal: the baseline's y; rotated: the baseline's x; slanted: the box's centre y
     glyphs: np.ndarray = field(repr=False)  # bool mask of the glyph pixels over the ink box
     source: str = "det"  # 'det' (detector box) or 'glyph' (second pass over lone glyphs)
     font: str | None = None  # font class: 'sans', 'serif' or 'mono'; None: too little to tell (ocr.font_class)
@@ -108,8 +108,10 @@ def make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, lin
         if line is None or not text.strip():
             return None
     mask = line.mask
-    turn = 0 if angle == 0 else (-1 if angle == -90 else 1)
-    upright = np.rot90(mask, k=turn) if turn else mask
+    if line.slant:  # the mask turned level as the crop was (line_crops)
+        upright = line_mask_level(line)
+    else:
+        upright = np.rot90(mask, k=0 if angle == 0 else (-1 if angle == -90 else 1))
     pad = (crop.shape[0] - upright.shape[0]) // 2
     ys = np.nonzero(upright.any(axis=1))[0]
     # the outermost rows are only partly inked (anti-aliasing): they add ~half a pixel to the height
@@ -164,6 +166,8 @@ def make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, lin
     elif angle == -90:
         # upright = mask turned clockwise: upright row r is mask column r
         baseline = gx + baseline_up
+    elif line.slant:  # no row or column is the baseline of a slanted line: the box's centre row stands for it
+        baseline = gy + lh / 2
     else:
         baseline = gx + (lw - baseline_up)
     return TextRun(
