@@ -69,6 +69,11 @@ class TextRun(RectGeometry):
         return self.marked if self.marked and plain(self.marked) == self.text else self.text
 
     @property
+    def slanted(self) -> bool:
+        """Whether the run is set at a slant (neither level nor sideways): read from a deskewed crop."""
+        return self.angle not in (0.0, 90.0, -90.0)
+
+    @property
     def math_label(self) -> bool:
         """Whether this is a variable's name set level (A, X, C_t, x1, H_{t−1}): one or two characters,
         a letter first, before its scripts, and no space. Beside a line it names the wire, as an edge's
@@ -210,9 +215,9 @@ def dedupe(runs: list[TextRun]) -> list[TextRun]:
     near = _crossing(runs)
     runs = [r for r, js in zip(runs, near) if not any(_piece_of(r, runs[j]) for j in js)]
     near = _crossing(runs)
-    kept: list[int] = []  # surest first (the order ties in place keep)
-    taken: set[int] = set()
-    for i in sorted(range(len(runs)), key=lambda i: -runs[i].confidence):
+    kept: list[int] = []  # surest first (the order ties in place keep), a slanted reading after every
+    taken: set[int] = set()  # other: it never replaces an upright or sideways reading of the same ink
+    for i in sorted(range(len(runs)), key=lambda i: (runs[i].slanted, -runs[i].confidence)):
         if any(j in taken and _overlap(runs[i], runs[j]) > 0.5 for j in near[i]):
             continue
         kept.append(i)
@@ -245,10 +250,31 @@ def _piece_of(piece: TextRun, whole: TextRun) -> bool:
 
 
 def _overlap(a: TextRun, b: TextRun) -> float:
+    """The share of the smaller run's box the other's covers; of its glyph pixels where one run is
+    slanted and the other not (a slanted line's upright box holds much page that is none of its ink)."""
+    if a.slanted != b.slanted:
+        return _shared_ink(a, b)
     ix = max(0.0, min(a.right, b.right) - max(a.x, b.x))
     iy = max(0.0, min(a.bottom, b.bottom) - max(a.y, b.y))
     small = min(a.w * a.h, b.w * b.h)
     return ix * iy / small if small > 0 else 0.0
+
+
+def _shared_ink(a: TextRun, b: TextRun) -> float:
+    """The share of the fewer-pixelled run's glyph pixels that are glyph pixels of the other too."""
+    x0, y0 = int(round(max(a.x, b.x))), int(round(max(a.y, b.y)))
+    x1, y1 = int(round(min(a.right, b.right))), int(round(min(a.bottom, b.bottom)))
+    small = min(int(a.glyphs.sum()), int(b.glyphs.sum()))
+    if x1 <= x0 or y1 <= y0 or small == 0:
+        return 0.0
+
+    def part(r: TextRun) -> np.ndarray:
+        ox, oy = int(round(r.x)), int(round(r.y))
+        g = np.zeros((y1 - y0, x1 - x0), bool)
+        piece = r.glyphs[y0 - oy:y1 - oy, x0 - ox:x1 - ox]
+        g[:piece.shape[0], :piece.shape[1]] = piece
+        return g
+    return float((part(a) & part(b)).sum()) / small
 
 
 def split_wide_gaps(run: TextRun, min_gap_em: float = 0.6) -> list[TextRun]:
