@@ -264,27 +264,51 @@ def slant_of(quad: np.ndarray) -> float:
 
 
 def _slanted_line(glyph: np.ndarray, slant: float) -> list[TextLine]:
-    """A slanted box's glyphs as one line at its slant, cut to their ink."""
-    ys, xs = np.nonzero(glyph)
-    if ys.size == 0:
-        return []
-    y0, x0 = int(ys.min()), int(xs.min())
-    return [TextLine(glyph[y0:ys.max() + 1, x0:xs.max() + 1], y0, x0, False, slant)]
+    """A slanted box's glyphs as lines at its slant, cut to their ink: stacked lines (a diagonal arrow's
+    'moveRequest /' over 'flushUnschedulableQLeftover') told apart where the glyphs are turned level."""
+    h, w = glyph.shape
+    m, size = _level_matrix(h, w, slant)
+    level = cv2.warpAffine(glyph.astype(np.uint8) * 255, m, size) >= 128
+    rows = _merge_close(_bands(level.sum(axis=1)), gap=0)
+    tall = max((b - a for a, b in rows), default=0)
+    if len(rows) >= 2 and all(b - a >= 0.45 * tall for a, b in rows):
+        # each row's glyphs, turned back onto the box (a row band is cut halfway into the gaps around it)
+        cuts = [0] + [(rows[i][1] + rows[i + 1][0]) // 2 for i in range(len(rows) - 1)] + [level.shape[0]]
+        parts = []
+        for a, b in zip(cuts, cuts[1:]):
+            band = np.zeros(level.shape, np.uint8)
+            band[a:b] = 255
+            parts.append(glyph & (cv2.warpAffine(band, m, (w, h), flags=cv2.WARP_INVERSE_MAP) >= 128))
+    else:
+        parts = [glyph]
+    out = []
+    for part in parts:
+        ys, xs = np.nonzero(part)
+        if ys.size:
+            y0, x0 = int(ys.min()), int(xs.min())
+            out.append(TextLine(part[y0:ys.max() + 1, x0:xs.max() + 1], y0, x0, False, slant))
+    return out
 
 
-def deskewed(image: np.ndarray, mask: np.ndarray, slant: float, fill: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``image`` and its glyph ``mask`` (the same shape) turned by -``slant`` so the slanted line runs level,
-    both cut to the turned glyphs' ink; the corners the turn uncovers filled with ``fill``."""
-    h, w = mask.shape
+def _level_matrix(h: int, w: int, slant: float) -> tuple[np.ndarray, tuple[int, int]]:
+    """The affine map that turns an h × w image by -``slant`` about its centre onto a canvas that holds
+    it whole, and that canvas's (width, height)."""
     rad = math.radians(slant)
     W = int(math.ceil(w * abs(math.cos(rad)) + h * abs(math.sin(rad)))) + 2
     H = int(math.ceil(w * abs(math.sin(rad)) + h * abs(math.cos(rad)))) + 2
     m = cv2.getRotationMatrix2D((w / 2, h / 2), slant, 1.0)
     m[0, 2] += W / 2 - w / 2
     m[1, 2] += H / 2 - h / 2
-    level = cv2.warpAffine(image, m, (W, H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+    return m, (W, H)
+
+
+def deskewed(image: np.ndarray, mask: np.ndarray, slant: float, fill: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``image`` and its glyph ``mask`` (the same shape) turned by -``slant`` so the slanted line runs level,
+    both cut to the turned glyphs' ink; the corners the turn uncovers filled with ``fill``."""
+    m, size = _level_matrix(*mask.shape, slant)
+    level = cv2.warpAffine(image, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
                            borderValue=[int(v) for v in np.atleast_1d(fill)])
-    level_mask = cv2.warpAffine(mask.astype(np.uint8) * 255, m, (W, H), flags=cv2.INTER_LINEAR) >= 128
+    level_mask = cv2.warpAffine(mask.astype(np.uint8) * 255, m, size, flags=cv2.INTER_LINEAR) >= 128
     ys, xs = np.nonzero(level_mask)
     if ys.size == 0:
         return level, level_mask
