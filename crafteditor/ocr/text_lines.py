@@ -35,6 +35,7 @@ GROUND_SHARE = 0.8  # of the ring around the glyphs, this share on the plate at 
 ENDS_INK = 60.0  # RGB distance from the box's ground at which a pixel on its side is a cut glyph's ink (whole_end_glyphs)
 ENDS_COLOUR = 150.0  # and its ink this close (summed over R, G, B) to the box's ink in colour
 END_REACH = 0.8  # a cut glyph is followed out this many box heights at most
+SLANT_LENGTH = 1.7  # a slanted detector box is this many times as long as it is thick at least (a line, no glyph)
 PLATE_GLYPHS = 2  # a box with fewer glyph pixels than this many times its height is looked at for a plate
 
 
@@ -255,7 +256,7 @@ def slant_of(quad: np.ndarray) -> float:
     (x0, y0), (x1, y1), (x2, y2) = quad[0], quad[1], quad[2]
     a, b = math.hypot(x1 - x0, y1 - y0), math.hypot(x2 - x1, y2 - y1)
     dx, dy = (x1 - x0, y1 - y0) if a >= b else (x2 - x1, y2 - y1)
-    if max(a, b) < 3 * max(1.0, min(a, b)):
+    if max(a, b) < SLANT_LENGTH * max(1.0, min(a, b)):
         return 0.0
     if dx < 0:
         dx, dy = -dx, -dy
