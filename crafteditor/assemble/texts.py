@@ -23,8 +23,10 @@ def free_texts(b: FigureBuilder, runs: list[TextRun], used: set[int], targets: d
             cx, cy = r.cx * b.s, r.baseline * b.s - 0.35 * fs
         elif r.angle == -90:
             cx, cy = r.baseline * b.s - 0.35 * fs, r.cy * b.s
-        else:
+        elif r.angle == 90:
             cx, cy = r.baseline * b.s + 0.35 * fs, r.cy * b.s
+        else:  # slanted: turned about the centre of its ink
+            cx, cy = r.cx * b.s, r.cy * b.s
         kw: dict[str, Any] = {"font_size": round(fs, 1)}
         if r.bold:
             kw["bold"] = True

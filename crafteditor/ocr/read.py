@@ -27,9 +27,11 @@ from crafteditor.ocr.small_print import reread_small_print
 from crafteditor.ocr.subscripts import join_subscripts
 from crafteditor.ocr.text_lines import glyph_mask, line_jobs, region_background
 from crafteditor.paint import Paints, distances
+from crafteditor.reader import GATE
 
 LINES_AT_ONCE = 256  # lines recognised between looks at the deadline (a figure has far fewer)
 SURE_READING = 0.97  # a rotated line read this confidently is not tried at its other angles
+SURE_SLANT = GATE  # a slanted line's deskewed reading is kept this sure at least: its box may be a diagonal stroke's
 
 
 def read_text(rgb: np.ndarray, paints: Paints, config: Config, deadline: float | None = None) -> list[TextRun]:
@@ -76,7 +78,7 @@ def read_text(rgb: np.ndarray, paints: Paints, config: Config, deadline: float |
                 text, conf, centres = letter, GREEK_SCORE, [crop.shape[1] / 2]
         if angle == 0 and config.ocr_math_letters:  # a TeX math label's italic lead letter, its accents
             text, centres = with_math(text, conf, centres, *accented.get(best, (crop, [])))
-        if not text.strip() or conf < config.ocr_min_confidence or _drawn_arrow(text):
+        if not text.strip() or conf < (SURE_SLANT if line.slant else config.ocr_min_confidence) or _drawn_arrow(text):
             continue
         text, centres = _without_drawn_tip(text, centres)
         run = make_run(text, conf, centres, crop, line, angle, region, bg, (y0, x0), "det")

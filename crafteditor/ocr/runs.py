@@ -34,7 +34,7 @@ from crafteditor.ocr.font_class import font_class
 from crafteditor.ocr.font_metrics import ink_extent_em, ink_width_em, size_and_weight_from_width
 from crafteditor.ocr.lexicon import capital_i
 from crafteditor.ocr.scripts import find_shifts, with_markup
-from crafteditor.ocr.text_lines import TextLine
+from crafteditor.ocr.text_lines import TextLine, line_mask_level
 from crafteditor.paint import darkest_color, distances
 from crafter.spec.markup import plain, segments
 from crafter.spec.model import RectGeometry
@@ -51,12 +51,12 @@ class TextRun(RectGeometry):
     y: float
     w: float
     h: float
-    angle: float  # 0: horizontal; -90: reads bottom-to-top (y-axis titles); 90: top-to-bottom
+    angle: float  # 0: horizontal; -90: reads bottom-to-top (y-axis titles); 90: top-to-bottom; else slanted (SVG's rotate)
     font_px: float  # font size in image pixels
     bold: bool
     color: tuple[int, int, int]
     confidence: float
-    baseline: float  # horizontal: the baseline's y; rotated: the baseline's x
+    baseline: float  # horizontal: the baseline's y; rotated: the baseline's x; slanted: the box's centre y
     glyphs: np.ndarray = field(repr=False)  # bool mask of the glyph pixels over the ink box
     source: str = "det"  # 'det' (detector box) or 'glyph' (second pass over lone glyphs)
     font: str | None = None  # font class: 'sans', 'serif' or 'mono'; None: too little to tell (ocr.font_class)
@@ -67,6 +67,11 @@ class TextRun(RectGeometry):
         """The text a figure shows for this run: the marked reading where it is this run's
         (``text`` stays plain for the charts' number parsing: '10^{2}' is the tick 10²)."""
         return self.marked if self.marked and plain(self.marked) == self.text else self.text
+
+    @property
+    def slanted(self) -> bool:
+        """Whether the run is set at a slant (neither level nor sideways): read from a deskewed crop."""
+        return self.angle not in (0.0, 90.0, -90.0)
 
     @property
     def math_label(self) -> bool:
@@ -108,8 +113,10 @@ def make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, lin
         if line is None or not text.strip():
             return None
     mask = line.mask
-    turn = 0 if angle == 0 else (-1 if angle == -90 else 1)
-    upright = np.rot90(mask, k=turn) if turn else mask
+    if line.slant:  # the mask turned level as the crop was (line_crops)
+        upright = line_mask_level(line)
+    else:
+        upright = np.rot90(mask, k=0 if angle == 0 else (-1 if angle == -90 else 1))
     pad = (crop.shape[0] - upright.shape[0]) // 2
     ys = np.nonzero(upright.any(axis=1))[0]
     # the outermost rows are only partly inked (anti-aliasing): they add ~half a pixel to the height
@@ -164,6 +171,8 @@ def make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, lin
     elif angle == -90:
         # upright = mask turned clockwise: upright row r is mask column r
         baseline = gx + baseline_up
+    elif line.slant:  # no row or column is the baseline of a slanted line: the box's centre row stands for it
+        baseline = gy + lh / 2
     else:
         baseline = gx + (lw - baseline_up)
     return TextRun(
@@ -206,9 +215,9 @@ def dedupe(runs: list[TextRun]) -> list[TextRun]:
     near = _crossing(runs)
     runs = [r for r, js in zip(runs, near) if not any(_piece_of(r, runs[j]) for j in js)]
     near = _crossing(runs)
-    kept: list[int] = []  # surest first (the order ties in place keep)
-    taken: set[int] = set()
-    for i in sorted(range(len(runs)), key=lambda i: -runs[i].confidence):
+    kept: list[int] = []  # surest first (the order ties in place keep), a slanted reading after every
+    taken: set[int] = set()  # other: it never replaces an upright or sideways reading of the same ink
+    for i in sorted(range(len(runs)), key=lambda i: (runs[i].slanted, -runs[i].confidence)):
         if any(j in taken and _overlap(runs[i], runs[j]) > 0.5 for j in near[i]):
             continue
         kept.append(i)
@@ -241,10 +250,31 @@ def _piece_of(piece: TextRun, whole: TextRun) -> bool:
 
 
 def _overlap(a: TextRun, b: TextRun) -> float:
+    """The share of the smaller run's box the other's covers; of its glyph pixels where one run is
+    slanted and the other not (a slanted line's upright box holds much page that is none of its ink)."""
+    if a.slanted != b.slanted:
+        return _shared_ink(a, b)
     ix = max(0.0, min(a.right, b.right) - max(a.x, b.x))
     iy = max(0.0, min(a.bottom, b.bottom) - max(a.y, b.y))
     small = min(a.w * a.h, b.w * b.h)
     return ix * iy / small if small > 0 else 0.0
+
+
+def _shared_ink(a: TextRun, b: TextRun) -> float:
+    """The share of the fewer-pixelled run's glyph pixels that are glyph pixels of the other too."""
+    x0, y0 = int(round(max(a.x, b.x))), int(round(max(a.y, b.y)))
+    x1, y1 = int(round(min(a.right, b.right))), int(round(min(a.bottom, b.bottom)))
+    small = min(int(a.glyphs.sum()), int(b.glyphs.sum()))
+    if x1 <= x0 or y1 <= y0 or small == 0:
+        return 0.0
+
+    def part(r: TextRun) -> np.ndarray:
+        ox, oy = int(round(r.x)), int(round(r.y))
+        g = np.zeros((y1 - y0, x1 - x0), bool)
+        piece = r.glyphs[y0 - oy:y1 - oy, x0 - ox:x1 - ox]
+        g[:piece.shape[0], :piece.shape[1]] = piece
+        return g
+    return float((part(a) & part(b)).sum()) / small
 
 
 def split_wide_gaps(run: TextRun, min_gap_em: float = 0.6) -> list[TextRun]:

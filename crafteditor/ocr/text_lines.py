@@ -4,7 +4,7 @@ The detector runs on a mosaic of the places text can be (:mod:`crafteditor.text_
 image resized until its glyphs are a set height (:func:`detection_scale`). Each box's glyphs are
 told from strokes that cross it; boxes holding several stacked lines are split, and tall boxes
 are cut into crops at each plausible angle, so rotated text (y-axis titles read bottom-to-top)
-is read both ways.
+is read both ways; a box set at a slant (20° to 70°) is cut deskewed and its line keeps the angle.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ GROUND_SHARE = 0.8  # of the ring around the glyphs, this share on the plate at 
 ENDS_INK = 60.0  # RGB distance from the box's ground at which a pixel on its side is a cut glyph's ink (whole_end_glyphs)
 ENDS_COLOUR = 150.0  # and its ink this close (summed over R, G, B) to the box's ink in colour
 END_REACH = 0.8  # a cut glyph is followed out this many box heights at most
+SLANT_LENGTH = 1.7  # a slanted detector box is this many times as long as it is thick at least (a line, no glyph)
 PLATE_GLYPHS = 2  # a box with fewer glyph pixels than this many times its height is looked at for a plate
 
 
@@ -44,6 +45,7 @@ class TextLine:
     y0: int  # region-relative ink box
     x0: int
     vertical: bool
+    slant: float = 0.0  # degrees a slanted line runs at (SVG's rotate: -45 rises to the right); 0: upright or sideways
 
 
 def line_jobs(rgb: np.ndarray, bgr: np.ndarray, engine: OcrEngine, regions: bool = True) -> list[tuple]:
@@ -67,8 +69,9 @@ def line_jobs(rgb: np.ndarray, bgr: np.ndarray, engine: OcrEngine, regions: bool
     glyph_h = typical_glyph_height(dark)  # the scale's and the regions' glyph height, measured once
     quads = engine.detect_scaled(bgr, scale_at(rgb.shape, glyph_h), regions_at(gray, dark, glyph_h) if regions else None)
     jobs: list[tuple] = []
-    for x0, y0, x1, y1 in line_boxes(quads, w, h):
-        x0, x1 = whole_end_glyphs(rgb, x0, y0, x1, y1)
+    for x0, y0, x1, y1, slant in line_boxes(quads, w, h):
+        if not slant:
+            x0, x1 = whole_end_glyphs(rgb, x0, y0, x1, y1)
         region = rgb[y0:y1, x0:x1]
         bg = region_background(region)
         glyph, crossing = glyph_mask(region, bg)
@@ -84,9 +87,9 @@ def line_jobs(rgb: np.ndarray, bgr: np.ndarray, engine: OcrEngine, regions: bool
             on_plate, plate_crossing = glyph_mask(region, plate)
             if on_plate.any() and _on_one_ground(region, on_plate, plate):
                 bg, glyph, crossing = plate, on_plate, plate_crossing
-        for line in split_lines(glyph):
+        for line in _slanted_line(glyph, slant) if slant else split_lines(glyph):
             jobs.append((bg, line_crops(region, line, bg), (y0, x0), line, region))
-        if crossing.any():
+        if crossing.any() and not slant:
             # the line is no part of the text, so it is painted out of the crop (and of the ink
             # the stroke-width and colour estimates look at) — but where it runs down a glyph's
             # stem that loses the glyph ('layel's'): both are read, and dedupe keeps the more
@@ -147,11 +150,12 @@ def scale_at(shape: tuple[int, ...], glyph_h: float | None) -> float:
     return scale
 
 
-def line_boxes(quads: list[np.ndarray], w: int, h: int) -> list[tuple[int, int, int, int]]:
-    """The detector's quadrilaterals as upright boxes (x0, y0, x1, y1) with a margin, within the
-    image (w × h), the pieces of one rotated line joined. A slanted line's box is no part of a rotated
-    line: its wide upright box had swallowed the label of the node below it, as wide (a state
-    machine's 'UnschedulableQ' under a message along a diagonal arrow; issue 31)."""
+def line_boxes(quads: list[np.ndarray], w: int, h: int) -> list[tuple[int, int, int, int, float]]:
+    """The detector's quadrilaterals as upright boxes (x0, y0, x1, y1, slant) with a margin, within the
+    image (w × h), the pieces of one rotated line joined; ``slant``: the angle a slanted line runs at
+    (:func:`slant_of`), 0 for the rest. A slanted line's box is no part of a rotated line: its wide upright
+    box had swallowed the label of the node below it, as wide (a state machine's 'UnschedulableQ' under a
+    message along a diagonal arrow; issue 31)."""
     rects, slanted = [], []
     for q in quads:
         x0 = max(0, int(math.floor(q[:, 0].min())) - 2)
@@ -159,8 +163,12 @@ def line_boxes(quads: list[np.ndarray], w: int, h: int) -> list[tuple[int, int, 
         x1 = min(w, int(math.ceil(q[:, 0].max())) + 3)
         y1 = min(h, int(math.ceil(q[:, 1].max())) + 3)
         if x1 - x0 >= 3 and y1 - y0 >= 3:
-            (slanted if _slanted(q) else rects).append((x0, y0, x1, y1))
-    return _merge_vertical(rects) + slanted
+            slant = slant_of(q)
+            if slant:
+                slanted.append((x0, y0, x1, y1, slant))
+            else:
+                rects.append((x0, y0, x1, y1))
+    return [(*r, 0.0) for r in _merge_vertical(rects)] + slanted
 
 
 def whole_end_glyphs(rgb: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> tuple[int, int]:
@@ -239,16 +247,74 @@ def _same_ink(window: np.ndarray, ink: np.ndarray, cut: np.ndarray, bg: np.ndarr
     return float(np.abs(a - b).sum()) <= ENDS_COLOUR
 
 
-def _slanted(quad: np.ndarray) -> bool:
-    """Whether a detector quadrilateral runs along a slant (20° to 70° from the axes) and is longer
-    than a glyph pair: text along a diagonal arrow, which no upright or rotated crop reads."""
+def slant_of(quad: np.ndarray) -> float:
+    """The angle a detector quadrilateral runs at where it runs along a slant (20° to 70° from the axes)
+    and is longer than a glyph pair, in SVG's rotate degrees (y down: -45 rises to the right, 45 falls),
+    read left to right; 0 for the rest. Text along a diagonal arrow, a chart's 45° category labels, a
+    layer's size in PlotNeuralNet: no upright or rotated crop reads it, the deskewed crop does
+    (:func:`line_crops`)."""
     (x0, y0), (x1, y1), (x2, y2) = quad[0], quad[1], quad[2]
     a, b = math.hypot(x1 - x0, y1 - y0), math.hypot(x2 - x1, y2 - y1)
     dx, dy = (x1 - x0, y1 - y0) if a >= b else (x2 - x1, y2 - y1)
-    if max(a, b) < 3 * max(1.0, min(a, b)):
-        return False
-    angle = math.degrees(math.atan2(abs(dy), abs(dx)))
-    return 20 <= angle <= 70
+    if max(a, b) < SLANT_LENGTH * max(1.0, min(a, b)):
+        return 0.0
+    if dx < 0:
+        dx, dy = -dx, -dy
+    angle = math.degrees(math.atan2(float(dy), float(dx)))
+    return angle if 20 <= abs(angle) <= 70 else 0.0
+
+
+def _slanted_line(glyph: np.ndarray, slant: float) -> list[TextLine]:
+    """A slanted box's glyphs as lines at its slant, cut to their ink: stacked lines (a diagonal arrow's
+    'moveRequest /' over 'flushUnschedulableQLeftover') told apart where the glyphs are turned level."""
+    h, w = glyph.shape
+    m, size = _level_matrix(h, w, slant)
+    level = cv2.warpAffine(glyph.astype(np.uint8) * 255, m, size) >= 128
+    rows = _merge_close(_bands(level.sum(axis=1)), gap=0)
+    tall = max((b - a for a, b in rows), default=0)
+    if len(rows) >= 2 and all(b - a >= 0.45 * tall for a, b in rows):
+        # each row's glyphs, turned back onto the box (a row band is cut halfway into the gaps around it)
+        cuts = [0] + [(rows[i][1] + rows[i + 1][0]) // 2 for i in range(len(rows) - 1)] + [level.shape[0]]
+        parts = []
+        for a, b in zip(cuts, cuts[1:]):
+            band = np.zeros(level.shape, np.uint8)
+            band[a:b] = 255
+            parts.append(glyph & (cv2.warpAffine(band, m, (w, h), flags=cv2.WARP_INVERSE_MAP) >= 128))
+    else:
+        parts = [glyph]
+    out = []
+    for part in parts:
+        ys, xs = np.nonzero(part)
+        if ys.size:
+            y0, x0 = int(ys.min()), int(xs.min())
+            out.append(TextLine(part[y0:ys.max() + 1, x0:xs.max() + 1], y0, x0, False, slant))
+    return out
+
+
+def _level_matrix(h: int, w: int, slant: float) -> tuple[np.ndarray, tuple[int, int]]:
+    """The affine map that turns an h × w image by -``slant`` about its centre onto a canvas that holds
+    it whole, and that canvas's (width, height)."""
+    rad = math.radians(slant)
+    W = int(math.ceil(w * abs(math.cos(rad)) + h * abs(math.sin(rad)))) + 2
+    H = int(math.ceil(w * abs(math.sin(rad)) + h * abs(math.cos(rad)))) + 2
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), slant, 1.0)
+    m[0, 2] += W / 2 - w / 2
+    m[1, 2] += H / 2 - h / 2
+    return m, (W, H)
+
+
+def deskewed(image: np.ndarray, mask: np.ndarray, slant: float, fill: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``image`` and its glyph ``mask`` (the same shape) turned by -``slant`` so the slanted line runs level,
+    both cut to the turned glyphs' ink; the corners the turn uncovers filled with ``fill``."""
+    m, size = _level_matrix(*mask.shape, slant)
+    level = cv2.warpAffine(image, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                           borderValue=[int(v) for v in np.atleast_1d(fill)])
+    level_mask = cv2.warpAffine(mask.astype(np.uint8) * 255, m, size, flags=cv2.INTER_LINEAR) >= 128
+    ys, xs = np.nonzero(level_mask)
+    if ys.size == 0:
+        return level, level_mask
+    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    return level[y0:y1, x0:x1], level_mask[y0:y1, x0:x1]
 
 
 def _merge_vertical(rects: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
@@ -499,8 +565,15 @@ def _even(rows: list[tuple[int, int]]) -> bool:
 def crop_pad(line: TextLine) -> int:
     """The pixels :func:`line_crops` pads a line's glyphs by on each side: the line's upright crop holds
     its first glyph column ``crop_pad`` px in (a recogniser's character centre x there is ``x0 + c - pad``)."""
-    lh, lw = line.mask.shape
+    lh, lw = line.mask.shape if not line.slant else line_mask_level(line).shape
     return max(3, int(round(0.25 * (min(lh, lw) if not line.vertical else lw))))
+
+
+def line_mask_level(line: TextLine) -> np.ndarray:
+    """The line's glyph mask as the recogniser sees it: turned level where the line is slanted."""
+    if not line.slant:
+        return line.mask
+    return deskewed(line.mask.astype(np.uint8), line.mask, line.slant, np.zeros(1))[1]
 
 
 def line_crops(region: np.ndarray, line: TextLine, bg: np.ndarray) -> list[tuple[np.ndarray, float]]:
@@ -510,9 +583,13 @@ def line_crops(region: np.ndarray, line: TextLine, bg: np.ndarray) -> list[tuple
     # keep the anti-aliased rims of the glyphs, drop everything else
     keep = cv2.dilate(line.mask.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
     patch[~keep] = bg
+    if line.slant:
+        patch = deskewed(patch, line.mask, line.slant, bg)[0]
     pad = crop_pad(line)
     patch = cv2.copyMakeBorder(patch, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=[int(v) for v in bg])
     bgr = np.ascontiguousarray(patch[:, :, ::-1])
+    if line.slant:
+        return [(bgr, line.slant)]
     if not line.vertical:
         return [(bgr, 0.0)]
     # bottom-to-top text turns upright clockwise; top-to-bottom counter-clockwise
