@@ -48,6 +48,7 @@ from crafteditor.ocr.runs import TextRun, split_wide_gaps
 from crafteditor.shapes.detect import DetectedShape, keep_shapes
 
 DASHED_MAX = 0.8  # share of a column's rows inked, at most, for a dashed lifeline (a solid connector: all)
+SIDE = 6  # px: a box's side this near a lifeline's column is ink beside it (:func:`_thin` looks 5 px aside)
 NAME_GAP = 1.0  # em: a gap this wide in a line of text outside every box parts two participants' names
 
 
@@ -365,11 +366,13 @@ def _lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: 
     thin = _thin(rows, xl)
     frac = thin.mean(axis=0)
     # a box across the column under the participant (a note over its lifeline, a fragment's tag: PlantUML's and
-    # Mermaid's notes and ``alt`` frames right under the row) hides the lifeline on its rows: read on the others
+    # Mermaid's notes and ``alt`` frames right under the row) hides the lifeline on its rows: read on the others.
+    # So does one whose side stands within :func:`_thin`'s reach of it (PlantUML's ``note right of``, its side
+    # 5 px off the lifeline: a cluster-api figure's controller had no lifeline, its messages lost)
     under = np.zeros(len(ink), bool)
     twin = False  # a box of its own size among them: the participant drawn again (PlantUML's create), no note
     for j, t in enumerate(shapes):
-        if j != i and not t.is_group and t.y > s.y + s.h and t.x <= cx <= t.x + t.w:
+        if j != i and not t.is_group and t.y > s.y + s.h and t.x - SIDE <= cx <= t.x + t.w + SIDE:
             under[max(0, int(t.y) - 2 - yb):max(0, int(math.ceil(t.y + t.h)) + 3 - yb)] = True
             twin |= t.y < yb + band and abs(t.w - s.w) <= max(3.0, 0.04 * s.w) and abs(t.h - s.h) <= max(3.0, 0.04 * s.h)
     hidden = under[:band]
@@ -490,8 +493,8 @@ def _common_end(ends: list[float], tol: float = 12.0) -> float:
 
 
 def _one_row(found: list[Lifeline], shapes: list[DetectedShape], named: int) -> list[Lifeline]:
-    """The largest set of lifelines whose boxes end at one height (a sequence's participants); the
-    shapes from ``named`` on are name boxes (:func:`_name_boxes`)."""
+    """The largest set of lifelines whose boxes end at one height (a sequence's participants), the highest of
+    sets as large; the shapes from ``named`` on are name boxes (:func:`_name_boxes`)."""
     best: list[Lifeline] = []
     for a in found:
         sa = shapes[a.node]
@@ -500,7 +503,9 @@ def _one_row(found: list[Lifeline], shapes: list[DetectedShape], named: int) -> 
         # a stick-figure actor's head ends higher, its lifeline where the others end
         row = [b for b in found if abs(b.y0 - a.y0) <= tol or (
             b.y0 < a.y0 and abs(b.y1 - a.y1) <= tol and _head_of(shapes[b.node], sa))]
-        if len(row) > len(best):
+        # of two rows as large, the higher: participants head the diagram (a band's side, solid under message labels
+        # set across it, and a note's column whose 'head' was such a label had outranked cluster-api's participants)
+        if len(row) > len(best) or (row and len(row) == len(best) and min(b.y0 for b in row) < min(b.y0 for b in best)):
             best = row
     # two lifelines never share a column: the name's (``shapes[named:]``) over its icon's
     best.sort(key=lambda ln: (ln.x, -ln.node))
