@@ -216,17 +216,25 @@ def _name_boxes(shapes: list[DetectedShape], runs: list[TextRun], background: tu
                 ) -> tuple[list[DetectedShape], list[int]]:
     """A box around each horizontal line of text outside every box: where a lifeline hangs from
     one, it names a participant drawn with no box (PlantUML's actors, databases, entities); with
-    the index of each one's run."""
+    the index of each one's run. A line at the top of a band (a shape 8 times its height or more) counts as outside
+    it: PlantUML's ``box`` band around a participant, its participant's box traced into the band's outline (a
+    cluster-api figure's 'AWS Infrastructure Controller' had no lifeline, a note under it was read as a participant)."""
     out = []
     origin = []
     for k, r in enumerate(runs):
         if r.angle != 0 or r.h < 6 or not r.text.strip() or any(
-                not s.is_group and s.contains_point(r.cx, r.cy) for s in shapes):
+                not s.is_group and s.contains_point(r.cx, r.cy) and not _band_top(s, r) for s in shapes):
             continue
         out.append(DetectedShape(shape="box", x=r.x - 2, y=r.y - 2, w=r.w + 4, h=r.h + 4, fill=background, stroke=None,
                                  stroke_px=0.0, iou=0.0, face=None))  # type: ignore[arg-type]
         origin.append(k)
     return out, origin
+
+
+def _band_top(s: DetectedShape, r: TextRun) -> bool:
+    """Whether line ``r`` stands at the top of shape ``s`` (within 4 of its heights) and ``s`` is a band, 8 of its
+    heights tall or more: the name of a participant heading the band."""
+    return s.h >= 8 * r.h and r.y <= s.y + 4 * r.h
 
 
 def _named_lifelines(rgb: np.ndarray, ink: np.ndarray, pool: list[DetectedShape], base: int,
@@ -380,18 +388,20 @@ def _lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: 
         frac = np.maximum(frac, thin[~hidden].mean(axis=0))
     # a dashed lifeline's stretch from under the box (its border and shadow) to the first thing
     # across it (a message, an activation bar from the first message on: PlantUML's) is read on
-    # its own too; its dashes cover a third of it or more
-    wide = rows.sum(axis=1) > 6
-    start = int(np.argmin(wide)) if wide.any() else 0
+    # its own too; its dashes cover a third of it or more. It may run on past the strip, ``band`` rows at most:
+    # under a name whose box's filled face was not found (on a band) it starts 20 rows down
+    reach = ink[:2 * band]
+    wide = reach.sum(axis=1) > 6
+    start = int(np.argmin(wide[:band])) if wide[:band].any() else 0
     border = np.flatnonzero(wide[:8])
     if start == 0 and len(border):  # the border a name's box (not found) draws a few rows under the name
-        start = int(border[0]) + int(np.argmin(wide[border[0]:]))
-    after = np.flatnonzero(wide[start:])
-    stop = start + int(after[0]) if len(after) else len(wide)
+        start = int(border[0]) + int(np.argmin(wide[border[0]:band]))
+    after = np.flatnonzero(wide[start:start + band])
+    stop = start + int(after[0]) if len(after) else min(len(wide), start + band)
     # (a shorter stretch where an activation bar starts at the first message and hides the rest)
     bars = None if stop - start >= 20 or stop - start < 10 else bar_below(ink, stop, xl)
     if stop - start >= 20 or bars is not None and bars.any():
-        seg = thin[start:stop].mean(axis=0) * (True if bars is None else bars)
+        seg = _thin(reach[start:stop], xl).mean(axis=0) * (True if bars is None else bars)
         frac = np.maximum(frac, _dashed(seg))
     if frac.max() < 0.4 and hidden.any() and not twin:
         # none there, where boxes hide most of the strip (a tall note right under the participant left it 8 rows:
@@ -505,7 +515,8 @@ def _one_row(found: list[Lifeline], shapes: list[DetectedShape], named: int) -> 
             b.y0 < a.y0 and abs(b.y1 - a.y1) <= tol and _head_of(shapes[b.node], sa))]
         # of two rows as large, the higher: participants head the diagram (a band's side, solid under message labels
         # set across it, and a note's column whose 'head' was such a label had outranked cluster-api's participants)
-        if len(row) > len(best) or (row and len(row) == len(best) and min(b.y0 for b in row) < min(b.y0 for b in best)):
+        # (by its lowest top: a stick figure's head stands higher than the participants' boxes)
+        if len(row) > len(best) or (row and len(row) == len(best) and max(b.y0 for b in row) < max(b.y0 for b in best)):
             best = row
     # two lifelines never share a column: the name's (``shapes[named:]``) over its icon's
     best.sort(key=lambda ln: (ln.x, -ln.node))
