@@ -45,6 +45,13 @@ def border_under(ink: np.ndarray, s: DetectedShape, yb: int) -> int | None:
     return y
 
 
+def head_under(strip: np.ndarray) -> bool:
+    """Whether a strip of ink 13 px wide under a name holds an arrowhead: a row inked more than 4 px but not
+    across (a line across is a fragment's top under the participants, no head)."""
+    inked = strip.sum(axis=1)
+    return bool(((inked > 4) & (inked < strip.shape[1])).any())
+
+
 def bar_below(ink: np.ndarray, y: int, xl: np.ndarray) -> np.ndarray:
     """For each column ``xl``: whether an activation bar hangs about it from row ``y`` on: ink
     3-7 px to either side (its two sides) down 20 rows, nearly unbroken."""

@@ -32,6 +32,7 @@ from crafteditor.assemble.seq_strokes import (
     bar_below,
     border_under,
     head_at,
+    head_under,
     joins,
     median_colour,
     runs_to_ends,
@@ -256,19 +257,12 @@ def _named_lifelines(rgb: np.ndarray, ink: np.ndarray, pool: list[DetectedShape]
         border = border_under(ink, s, yb)
         if border is not None:  # the name's box, drawn but not found (on a band): the lifeline hangs from its border
             ln.y0 = float(border + 1)
-        elif _head_under(ink[yb:yb + max(6, int(0.8 * s.h)), max(0, x - 6):x + 7]):
+        elif head_under(ink[yb:yb + max(6, int(0.8 * s.h)), max(0, x - 6):x + 7]):
             continue  # an arrowhead under the name: an arrow into a label, no lifeline
         if ln.bottom is not None and ln.bottom < base:
             ln.bottom = None
         out.append(ln)
     return out
-
-
-def _head_under(strip: np.ndarray) -> bool:
-    """Whether a strip of ink 13 px wide under a name holds an arrowhead: a row inked more than 4 px but not
-    across (a line across is a fragment's top under the participants, no head)."""
-    inked = strip.sum(axis=1)
-    return bool(((inked > 4) & (inked < strip.shape[1])).any())
 
 
 def _keep_extra(found: list[Lifeline], pool: list[DetectedShape], base: int) -> list[DetectedShape]:

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from crafteditor.assemble.seq_strokes import border_under
-from crafteditor.assemble.sequences import _head_under
+from crafteditor.assemble.seq_strokes import border_under, head_under
 from crafteditor.shapes.detect import DetectedShape
 
 
@@ -35,6 +34,6 @@ def test_a_line_across_the_strip_under_a_name_is_no_arrowhead():
     strip = np.zeros((14, 13), bool)
     strip[:, 6] = True  # the lifeline's dash
     strip[10, :] = True  # a fragment's top across it
-    assert not _head_under(strip)
+    assert not head_under(strip)
     strip[4, 3:10] = True  # a head's row, narrower than the strip
-    assert _head_under(strip)
+    assert head_under(strip)
