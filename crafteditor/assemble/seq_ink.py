@@ -40,6 +40,7 @@ def ink_mask(rgb: np.ndarray, background: tuple[int, int, int]) -> np.ndarray:
     _, labels, stats, _ = find_blobs(solid)
     broad = (stats[:, cv2.CC_STAT_WIDTH] >= 4 * BAND) & (stats[:, cv2.CC_STAT_HEIGHT] >= 8 * BAND)
     broad[0] = False  # the rest of the page
+    broad |= _stacked(rgb, ink, labels, stats)
     if not broad.any():
         return ink
     solid = solid > 0
@@ -54,3 +55,41 @@ def ink_mask(rgb: np.ndarray, background: tuple[int, int, int]) -> np.ndarray:
     at = np.flatnonzero(paper)  # the fill's pixels are asked whether their piece is broad (not the page's)
     paper.reshape(-1)[at] = broad[labels.reshape(-1)[at]]
     return ink & ~paper
+
+
+def _stacked(rgb: np.ndarray, ink: np.ndarray, labels: np.ndarray, stats: np.ndarray) -> np.ndarray:
+    """Per piece of solid ink (``labels``, ``stats``: its blobs), whether it is one of the pieces of a band that
+    fragments cut across (a frame's white inside: PlantUML's ``alt``, ``loop`` and groups drawn over ``box``
+    bands): 4 :data:`BAND` squares wide and 2 tall at least, in one colour with another such piece in its columns
+    (over half the narrower's width), the two spanning 8 squares' height, the upper one ending on a line of ``ink``
+    that runs on past both its sides (the frame's top; filled boxes stacked in a flowchart's column end on paper
+    or an arrow). Each piece alone was too short for a band: the band stayed ink, its lifelines no thin columns
+    (a cluster-api figure's two bands, cut at the first fragment 93 px down, left it with one lifeline and no
+    sequence)."""
+    x, y, w, h = (stats[:, k] for k in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT))
+    big = np.flatnonzero((w >= 4 * BAND) & (h >= 2 * BAND))
+    big = big[big > 0]
+    out = np.zeros(len(stats), bool)
+    if len(big) < 2:
+        return out
+    colour = {int(k): np.median(rgb[labels == k][:, :3], axis=0) for k in big}
+    for i, a in enumerate(big):
+        for b in big[i + 1:]:
+            over = min(x[a] + w[a], x[b] + w[b]) - max(x[a], x[b])
+            span = max(y[a] + h[a], y[b] + h[b]) - min(y[a], y[b])
+            top = a if y[a] < y[b] else b
+            if over >= 0.5 * min(w[a], w[b]) and span >= 8 * BAND and \
+                    float(np.abs(colour[int(a)] - colour[int(b)]).max()) <= NEAR and \
+                    _on_frame(ink, int(x[top]), int(w[top]), int(y[top] + h[top])):
+                out[a] = out[b] = True
+    return out
+
+
+def _on_frame(ink: np.ndarray, x: int, w: int, y: int) -> bool:
+    """Whether a row of ``ink`` within 3 px of row ``y`` runs, nine tenths inked, from 4 px left of column ``x``
+    to 3 px right of ``x + w``: a frame's side across a piece of band ``w`` wide."""
+    lo, hi = x - 4, x + w + 3
+    if lo < 0 or hi >= ink.shape[1]:
+        return False
+    rows = ink[max(0, y - 3):y + 4]
+    return bool((rows[:, lo] & rows[:, hi] & (rows[:, lo:hi + 1].mean(axis=1) >= 0.9)).any())

@@ -17,7 +17,10 @@ WAVE = 6  # px a hand-drawn message wanders up or down along its way
 
 def border_under(ink: np.ndarray, s: DetectedShape, yb: int) -> int | None:
     """The row of a box's bottom border just under name ``s`` (within its height): ink across the
-    whole name and past both its ends (an arrowhead under a name is narrow)."""
+    whole name and past both its ends (an arrowhead under a name is narrow), rising at one end of
+    it at least as the box's side does (a fragment's top under the participants, its sides going
+    down, is no box of the name's: PlantUML's ``loop`` right under them had moved a name's
+    lifeline's top down 20 px, out of the participants' row)."""
     x0, x1 = int(s.x) - 3, int(math.ceil(s.x + s.w)) + 4
     if x0 < 0 or x1 > ink.shape[1]:
         return None
@@ -28,7 +31,25 @@ def border_under(ink: np.ndarray, s: DetectedShape, yb: int) -> int | None:
     k = 0
     while k + 1 < len(hit) and hit[k + 1] == hit[k] + 1:  # the border's rows (antialiased, thick)
         k += 1
-    return max(0, yb - 2) + int(hit[k])
+    y = max(0, yb - 2) + int(hit[k])
+    line = ink[y - int(hit[k] - hit[0]):y + 1].any(axis=0)
+    left, right = x0, x1 - 1
+    while left > 0 and line[left - 1]:
+        left -= 1
+    while right + 1 < len(line) and line[right + 1]:
+        right += 1
+    up = int(0.8 * s.h)
+    if not any(ink[max(0, y - up - 2):max(0, y - 2), max(0, c - 2):c + 3].any(axis=1).mean() >= 0.8
+               for c in (left, right)):
+        return None
+    return y
+
+
+def head_under(strip: np.ndarray) -> bool:
+    """Whether a strip of ink 13 px wide under a name holds an arrowhead: a row inked more than 4 px but not
+    across (a line across is a fragment's top under the participants, no head)."""
+    inked = strip.sum(axis=1)
+    return bool(((inked > 4) & (inked < strip.shape[1])).any())
 
 
 def bar_below(ink: np.ndarray, y: int, xl: np.ndarray) -> np.ndarray:

@@ -32,6 +32,7 @@ from crafteditor.assemble.seq_strokes import (
     bar_below,
     border_under,
     head_at,
+    head_under,
     joins,
     median_colour,
     runs_to_ends,
@@ -48,6 +49,7 @@ from crafteditor.ocr.runs import TextRun, split_wide_gaps
 from crafteditor.shapes.detect import DetectedShape, keep_shapes
 
 DASHED_MAX = 0.8  # share of a column's rows inked, at most, for a dashed lifeline (a solid connector: all)
+SIDE = 6  # px: a box's side this near a lifeline's column is ink beside it (:func:`_thin` looks 5 px aside)
 NAME_GAP = 1.0  # em: a gap this wide in a line of text outside every box parts two participants' names
 
 
@@ -215,17 +217,25 @@ def _name_boxes(shapes: list[DetectedShape], runs: list[TextRun], background: tu
                 ) -> tuple[list[DetectedShape], list[int]]:
     """A box around each horizontal line of text outside every box: where a lifeline hangs from
     one, it names a participant drawn with no box (PlantUML's actors, databases, entities); with
-    the index of each one's run."""
+    the index of each one's run. A line at the top of a band (a shape 8 times its height or more) counts as outside
+    it: PlantUML's ``box`` band around a participant, its participant's box traced into the band's outline (a
+    cluster-api figure's 'AWS Infrastructure Controller' had no lifeline, a note under it was read as a participant)."""
     out = []
     origin = []
     for k, r in enumerate(runs):
         if r.angle != 0 or r.h < 6 or not r.text.strip() or any(
-                not s.is_group and s.contains_point(r.cx, r.cy) for s in shapes):
+                not s.is_group and s.contains_point(r.cx, r.cy) and not _band_top(s, r) for s in shapes):
             continue
         out.append(DetectedShape(shape="box", x=r.x - 2, y=r.y - 2, w=r.w + 4, h=r.h + 4, fill=background, stroke=None,
                                  stroke_px=0.0, iou=0.0, face=None))  # type: ignore[arg-type]
         origin.append(k)
     return out, origin
+
+
+def _band_top(s: DetectedShape, r: TextRun) -> bool:
+    """Whether line ``r`` stands at the top of shape ``s`` (within 4 of its heights) and ``s`` is a band, 8 of its
+    heights tall or more: the name of a participant heading the band."""
+    return s.h >= 8 * r.h and r.y <= s.y + 4 * r.h
 
 
 def _named_lifelines(rgb: np.ndarray, ink: np.ndarray, pool: list[DetectedShape], base: int,
@@ -247,7 +257,7 @@ def _named_lifelines(rgb: np.ndarray, ink: np.ndarray, pool: list[DetectedShape]
         border = border_under(ink, s, yb)
         if border is not None:  # the name's box, drawn but not found (on a band): the lifeline hangs from its border
             ln.y0 = float(border + 1)
-        elif (ink[yb:yb + max(6, int(0.8 * s.h)), max(0, x - 6):x + 7].sum(axis=1) > 4).any():
+        elif head_under(ink[yb:yb + max(6, int(0.8 * s.h)), max(0, x - 6):x + 7]):
             continue  # an arrowhead under the name: an arrow into a label, no lifeline
         if ln.bottom is not None and ln.bottom < base:
             ln.bottom = None
@@ -365,11 +375,13 @@ def _lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: 
     thin = _thin(rows, xl)
     frac = thin.mean(axis=0)
     # a box across the column under the participant (a note over its lifeline, a fragment's tag: PlantUML's and
-    # Mermaid's notes and ``alt`` frames right under the row) hides the lifeline on its rows: read on the others
+    # Mermaid's notes and ``alt`` frames right under the row) hides the lifeline on its rows: read on the others.
+    # So does one whose side stands within :func:`_thin`'s reach of it (PlantUML's ``note right of``, its side
+    # 5 px off the lifeline: a cluster-api figure's controller had no lifeline, its messages lost)
     under = np.zeros(len(ink), bool)
     twin = False  # a box of its own size among them: the participant drawn again (PlantUML's create), no note
     for j, t in enumerate(shapes):
-        if j != i and not t.is_group and t.y > s.y + s.h and t.x <= cx <= t.x + t.w:
+        if j != i and not t.is_group and t.y > s.y + s.h and t.x - SIDE <= cx <= t.x + t.w + SIDE:
             under[max(0, int(t.y) - 2 - yb):max(0, int(math.ceil(t.y + t.h)) + 3 - yb)] = True
             twin |= t.y < yb + band and abs(t.w - s.w) <= max(3.0, 0.04 * s.w) and abs(t.h - s.h) <= max(3.0, 0.04 * s.h)
     hidden = under[:band]
@@ -377,18 +389,20 @@ def _lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: 
         frac = np.maximum(frac, thin[~hidden].mean(axis=0))
     # a dashed lifeline's stretch from under the box (its border and shadow) to the first thing
     # across it (a message, an activation bar from the first message on: PlantUML's) is read on
-    # its own too; its dashes cover a third of it or more
-    wide = rows.sum(axis=1) > 6
-    start = int(np.argmin(wide)) if wide.any() else 0
+    # its own too; its dashes cover a third of it or more. It may run on past the strip, ``band`` rows at most:
+    # under a name whose box's filled face was not found (on a band) it starts 20 rows down
+    reach = ink[:2 * band]
+    wide = reach.sum(axis=1) > 6
+    start = int(np.argmin(wide[:band])) if wide[:band].any() else 0
     border = np.flatnonzero(wide[:8])
     if start == 0 and len(border):  # the border a name's box (not found) draws a few rows under the name
-        start = int(border[0]) + int(np.argmin(wide[border[0]:]))
-    after = np.flatnonzero(wide[start:])
-    stop = start + int(after[0]) if len(after) else len(wide)
+        start = int(border[0]) + int(np.argmin(wide[border[0]:band]))
+    after = np.flatnonzero(wide[start:start + band])
+    stop = start + int(after[0]) if len(after) else min(len(wide), start + band)
     # (a shorter stretch where an activation bar starts at the first message and hides the rest)
     bars = None if stop - start >= 20 or stop - start < 10 else bar_below(ink, stop, xl)
     if stop - start >= 20 or bars is not None and bars.any():
-        seg = thin[start:stop].mean(axis=0) * (True if bars is None else bars)
+        seg = _thin(reach[start:stop], xl).mean(axis=0) * (True if bars is None else bars)
         frac = np.maximum(frac, _dashed(seg))
     if frac.max() < 0.4 and hidden.any() and not twin:
         # none there, where boxes hide most of the strip (a tall note right under the participant left it 8 rows:
@@ -490,8 +504,8 @@ def _common_end(ends: list[float], tol: float = 12.0) -> float:
 
 
 def _one_row(found: list[Lifeline], shapes: list[DetectedShape], named: int) -> list[Lifeline]:
-    """The largest set of lifelines whose boxes end at one height (a sequence's participants); the
-    shapes from ``named`` on are name boxes (:func:`_name_boxes`)."""
+    """The largest set of lifelines whose boxes end at one height (a sequence's participants), the highest of
+    sets as large; the shapes from ``named`` on are name boxes (:func:`_name_boxes`)."""
     best: list[Lifeline] = []
     for a in found:
         sa = shapes[a.node]
@@ -500,7 +514,10 @@ def _one_row(found: list[Lifeline], shapes: list[DetectedShape], named: int) -> 
         # a stick-figure actor's head ends higher, its lifeline where the others end
         row = [b for b in found if abs(b.y0 - a.y0) <= tol or (
             b.y0 < a.y0 and abs(b.y1 - a.y1) <= tol and _head_of(shapes[b.node], sa))]
-        if len(row) > len(best):
+        # of two rows as large, the higher: participants head the diagram (a band's side, solid under message labels
+        # set across it, and a note's column whose 'head' was such a label had outranked cluster-api's participants)
+        # (by its lowest top: a stick figure's head stands higher than the participants' boxes)
+        if len(row) > len(best) or (row and len(row) == len(best) and max(b.y0 for b in row) < max(b.y0 for b in best)):
             best = row
     # two lifelines never share a column: the name's (``shapes[named:]``) over its icon's
     best.sort(key=lambda ln: (ln.x, -ln.node))

@@ -212,7 +212,8 @@ def capital_i(text: str) -> str:
     """Each 'l' that is a capital 'I' (one glyph in sans-serif faces, the recogniser reads it 'l')
     where the lexicon says so: the lower-case run it stands in is unknown, and cut there it is a
     known word (or nothing) and a known word starting with 'i' ('Machinelnfrastructure',
-    'sizelnFeet', 'Spec.lnfrastructureRef'; issue 31)."""
+    'sizelnFeet', 'Spec.lnfrastructureRef'; issue 31), or after capitals, the I-form a known acronym and the
+    l-form none ('APl')."""
     if "l" not in text:
         return text
     words = lexicon()
@@ -221,9 +222,13 @@ def capital_i(text: str) -> str:
     out = list(text)
     for m in _RUN.finditer(text):
         run = m.group(0)
+        start = m.start()
+        caps = re.search(r"[A-Z]{2,}$", text[:start])
+        if run == "l" and caps and (caps.group(0) + "i").lower() in words and (caps.group(0) + "l").lower() not in words:
+            out[start] = "I"  # an acronym's last capital ('APl Server' for 'API Server'; 'SQl' stays: 'sqi' is no word)
+            continue
         if "l" not in run or run in words:
             continue
-        start = m.start()
         # a run is a word's tail after a capital ('Machinel…': 'achinel…') or a whole word
         head = text[start - 1].lower() if start > 0 and text[start - 1].isupper() else ""
         if head + run in words:  # 'Single': 'S' + 'ingle'

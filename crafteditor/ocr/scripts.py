@@ -51,6 +51,7 @@ def find_shifts(text: str, centres: list[float], upright: np.ndarray, pad: int
     for i in range(1, len(text)):  # a comma centred in the gap touches the letter before it too (C_t read 'C,')
         if text[i] in ",." and len(hits[i]) > 1 and hits[i] - hits[i - 1]:
             hits[i] = hits[i] - hits[i - 1]
+    hits = [_without_ink_below(hit, stats) if ch.isascii() and ch.isalpha() else hit for ch, hit in zip(text, hits)]
     est: list[tuple[float, float] | None] = []  # per character: (font size, baseline row) from its own ink
     tall: dict[int, tuple[int, int]] = {}  # commas and dots after a letter: their ink rows
     for i, ch in enumerate(text):
@@ -131,3 +132,18 @@ def with_markup(text: str, spaced: str, shifts: list[str]) -> str:
             out.append((ch, shift))
     # a dash raised or lowered before digits is a minus sign (10⁻³ read '10–3', C_{t−1})
     return "".join(mark(_MINUS.sub("−", piece) if shift else piece, shift) for piece, shift in out)
+
+
+def _without_ink_below(hit: set[int], stats: np.ndarray) -> set[int]:
+    """A letter's components (OpenCV stats labels) less any that stands wholly below its tallest past a blank row:
+    no Latin letter has a piece under its body (an 'i' has its dot above, an 'å' read 'a' its ring), so it is a
+    stroke the line's box took in under the letter: the first dash of a lifeline hanging from a sequence diagram's
+    participant named with no box. Sized with it, the letter stood for the line's size and base, and the letters around it read
+    as raised ('User' under PlantUML's stick-figure actor read 'U^{s}e^{r}', a cluster-api figure's messages
+    from 'User' lost)."""
+    if len(hit) < 2:
+        return hit
+    body = max(hit, key=lambda k: stats[k, 3])
+    floor = stats[body, 1] + stats[body, 3]  # the bottom of the tallest piece (an accent over it stays: 'å' read 'a')
+    low = {k for k in hit if stats[k, 1] > floor}
+    return hit - low if low and len(low) < len(hit) else hit

@@ -150,3 +150,26 @@ def test_the_counts_filter_keeps_a_row_on_its_boundary():
     without = joins(ink, text, 0, 3, 5, 55)
     assert without[1]
     assert (joins(ink, text, 0, 3, 5, 55, counts=counts) == without).all()
+
+
+def test_a_band_cut_by_a_fragment_is_paper_above_and_below_it():
+    """PlantUML draws an ``alt``/``loop`` frame's inside white over the bands: each band is cut into pieces too short
+    for a band (93 px above the first fragment in a cluster-api figure), stayed ink, and its lifeline was no thin
+    column (the figure read with one lifeline, no sequence). Pieces of one colour in one column, the upper one ending
+    on a frame's side running past it, are a band; filled boxes stacked in a flowchart's column stay ink."""
+    from crafteditor.assemble.seq_ink import ink_mask
+
+    img = Image.new("RGB", (720, 560), "white")
+    d = ImageDraw.Draw(img)
+    d.rectangle([150, 20, 360, 540], fill=(204, 204, 204), outline=(60, 60, 60))
+    d.rectangle([160, 30, 350, 60], fill=(248, 248, 248), outline=(60, 60, 60))  # the participant's box
+    for y in range(62, 540, 8):  # its dashed lifeline
+        d.line([(255, y), (255, y + 4)], fill=(60, 60, 60), width=1)
+    d.rectangle([100, 150, 640, 470], fill="white", outline="black", width=2)  # a fragment, wider than the band
+    for y in (40, 300):  # a flowchart's column of two filled boxes of one colour, an arrow between
+        d.rectangle([480, y, 600, y + 70], fill=(255, 224, 160), outline=None)
+    d.line([(540, 110), (540, 300)], fill="black", width=2)
+    ink = ink_mask(np.asarray(img), (255, 255, 255))
+    assert not ink[100, 200] and not ink[500, 200]  # the band's fill, above and below the fragment
+    assert ink[66, 255] and ink[100, 150]  # its lifeline's dash, its side
+    assert ink[70, 540] and ink[340, 520]  # the boxes stacked in a column
