@@ -95,3 +95,30 @@ def draw_messages(d, font, xs: list[int], names: list[str], messages, ys, label_
         d.text((min(xs[a], xs[b]) + label_dx, y - 20), label, fill="black", font=font)
         want[(names[a], names[b])] += 1
     return want
+
+
+def noted_sequence_png(xs: list[int], note: tuple[int, int, int, int], lines: tuple[str, ...],
+                       ys: tuple[int, ...]) -> tuple[bytes, Counter]:
+    """PlantUML's ``hide footbox`` look: participants 'Client' and 'Controller' boxed at the top only, at columns
+    ``xs``, over dashed lifelines; a pale note (``note`` = x0, y0, x1, y1) holding ``lines``; then four messages
+    (:func:`draw_messages`) at rows ``ys``. Returns the PNG and the (sender, receiver) pairs drawn."""
+    from PIL import ImageDraw, ImageFont
+
+    names = ["Client", "Controller"]
+    W, H = 560, 420
+    img = Image.new("RGB", (W, H), "white")
+    d = ImageDraw.Draw(img)
+    font = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 14)
+    for x in xs:
+        for y in range(45, H - 10, 10):
+            d.line([(x, y), (x, y + 5)], fill=(60, 60, 60), width=1)
+    for x, name in zip(xs, names):
+        tw = d.textlength(name, font=font)
+        d.rectangle([x - tw / 2 - 12, 5, x + tw / 2 + 12, 43], fill=(250, 250, 250), outline=(60, 60, 60))
+        d.text((x - tw / 2, 16), name, fill="black", font=font)
+    d.rectangle(list(note), fill=(255, 255, 220), outline=(90, 90, 90))
+    for k, line in enumerate(lines):
+        d.text((note[0] + 10, note[1] + 5 + 19 * k), line, fill="black", font=font)
+    want = draw_messages(d, font, xs, names, [(0, 1, "create machine", False), (1, 0, "get cluster", False),
+                                              (0, 1, "response", True), (1, 0, "update status", False)], ys, 14)
+    return png_bytes(np.asarray(img)), want

@@ -9,39 +9,20 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-import numpy as np
-from ce_helpers import draw_messages, edge_pairs, png_bytes
-from PIL import Image, ImageDraw, ImageFont
+from ce_helpers import edge_pairs, noted_sequence_png
 
 from crafteditor.assemble.sequences import _same_name
 from crafteditor.convert import convert
 
-FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 CROPS = Path(__file__).parent / "crops"
 
 
 def _tall_note_png() -> tuple[bytes, Counter]:
     """Two participants boxed at the top only over dashed lifelines, a four-line note right under the second (its
     lifeline shows 10 rows above it), then four messages with filled heads and labels above."""
-    names, xs = ["Client", "Controller"], [80, 360]
-    W, H = 560, 420
-    img = Image.new("RGB", (W, H), "white")
-    d = ImageDraw.Draw(img)
-    font = ImageFont.truetype(FONT, 14)
-    for x in xs:
-        for y in range(45, H - 10, 10):
-            d.line([(x, y), (x, y + 5)], fill=(60, 60, 60), width=1)
-    for x, name in zip(xs, names):
-        tw = d.textlength(name, font=font)
-        d.rectangle([x - tw / 2 - 12, 5, x + tw / 2 + 12, 43], fill=(250, 250, 250), outline=(60, 60, 60))
-        d.text((x - tw / 2, 16), name, fill="black", font=font)
-    d.rectangle([280, 55, 540, 140], fill=(255, 255, 220), outline=(90, 90, 90))
-    for k, line in enumerate(("Watches configs and", "machines, requeues", "until the owner", "is set")):
-        d.text((290, 60 + 19 * k), line, fill="black", font=font)
-    want = draw_messages(d, font, xs, names, [(0, 1, "create machine", False), (1, 0, "get cluster", False),
-                                              (0, 1, "response", True), (1, 0, "update status", False)],
-                         (190, 240, 290, 350), 14)
-    return png_bytes(np.asarray(img)), want
+    return noted_sequence_png([80, 360], (280, 55, 540, 140),
+                              ("Watches configs and", "machines, requeues", "until the owner", "is set"),
+                              (190, 240, 290, 350))
 
 
 def test_a_tall_note_under_a_participant_hides_no_lifeline():

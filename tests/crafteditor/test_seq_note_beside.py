@@ -8,40 +8,20 @@ from __future__ import annotations
 
 from collections import Counter
 
-import numpy as np
-from ce_helpers import draw_messages, edge_pairs, png_bytes
-from PIL import Image, ImageDraw, ImageFont
+from ce_helpers import edge_pairs, noted_sequence_png
 
 from crafteditor.assemble.seq_parts import Lifeline
 from crafteditor.assemble.sequences import _one_row
 from crafteditor.convert import convert
 from crafteditor.shapes.detect import DetectedShape
 
-FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
-
 
 def _note_beside_png() -> tuple[bytes, Counter]:
     """Two participants boxed at the top only over dashed lifelines, a three-line note right of the second, its left
     side 5 px off the lifeline, right under the box; then four messages with filled heads and labels above."""
-    names, xs = ["Client", "Controller"], [80, 300]
-    W, H = 560, 420
-    img = Image.new("RGB", (W, H), "white")
-    d = ImageDraw.Draw(img)
-    font = ImageFont.truetype(FONT, 14)
-    for x in xs:
-        for y in range(45, H - 10, 10):
-            d.line([(x, y), (x, y + 5)], fill=(60, 60, 60), width=1)
-    for x, name in zip(xs, names):
-        tw = d.textlength(name, font=font)
-        d.rectangle([x - tw / 2 - 12, 5, x + tw / 2 + 12, 43], fill=(250, 250, 250), outline=(60, 60, 60))
-        d.text((x - tw / 2, 16), name, fill="black", font=font)
-    d.rectangle([305, 54, 545, 120], fill=(255, 255, 220), outline=(90, 90, 90))
-    for k, line in enumerate(("Watches configs and", "machines, requeues", "until the owner is set")):
-        d.text((315, 60 + 19 * k), line, fill="black", font=font)
-    want = draw_messages(d, font, xs, names, [(0, 1, "create machine", False), (1, 0, "get cluster", False),
-                                              (0, 1, "response", True), (1, 0, "update status", False)],
-                         (180, 230, 280, 340), 14)
-    return png_bytes(np.asarray(img)), want
+    return noted_sequence_png([80, 300], (305, 55, 545, 120),
+                              ("Watches configs and", "machines, requeues", "until the owner is set"),
+                              (180, 230, 280, 340))
 
 
 def test_a_note_beside_the_lifeline_right_under_its_participant_hides_none_of_it():
