@@ -22,10 +22,14 @@ IN_RESIDUAL = 0.4
 # each opened with a kernel as wide (1-2 CPU-s a band) for 'heads' of hundreds of px that the
 # outline pass never kept. A thick arrow's head is found in the residual pass as before.
 BAND_WIDTHS = 8.0
+# a head at a 1-px line's end drawn at 1x (:func:`_small_heads`): 3-4 px across, its paint this many
+# times as strong as its line's anti-aliased grey (a README-size Mermaid export: 0.8 against 0.3)
+SMALL_KERNEL = 3
+SMALL_DARKER = 1.6
 
 
-def find_heads(residual: np.ndarray, lw: float, coverage: np.ndarray,
-               thicker: bool = True, kept_in: np.ndarray | None = None) -> tuple[list[Arrowhead], np.ndarray]:
+def find_heads(residual: np.ndarray, lw: float, coverage: np.ndarray, thicker: bool = True,
+               kept_in: np.ndarray | None = None, paint: np.ndarray | None = None) -> tuple[list[Arrowhead], np.ndarray]:
     """Filled heads: what survives an opening a little wider than the line (``lw``).
 
     Two kinds of survivor are not heads: a corner or junction of lines a little wider than
@@ -37,6 +41,9 @@ def find_heads(residual: np.ndarray, lw: float, coverage: np.ndarray,
     ``kept_in``: where the caller keeps only heads with :data:`IN_RESIDUAL` of their pixels in
     this mask, a thick line with too few of its pixels there to hold such a head is not opened
     (the same heads kept), nor one over :data:`BAND_WIDTHS` line widths wide (a band).
+
+    ``paint``: each pixel's colour distance from the background; given, heads too small for the
+    opening are looked for as well (:func:`_small_heads`).
     """
     # wide enough to erase a line with its anti-aliased rim, narrow enough to fit inside a head
     k = int(round(1.5 * lw + 2)) | 1
@@ -66,26 +73,81 @@ def find_heads(residual: np.ndarray, lw: float, coverage: np.ndarray,
             continue
         if _line_joint(core, grown, residual, (x0, y0, x1, y1), k):
             continue
-        ys, xs = np.nonzero(region)
-        if ys.size < 4:
-            continue
-        pts = np.stack([xs + x0 + 0.5, ys + y0 + 0.5], axis=1).astype(np.float64)
-        wts = coverage[ys + y0, xs + x0].astype(np.float64)
-        # a provisional axis (principal direction); the line it sits on fixes it later
-        centre = pts.mean(axis=0)
-        evals, evecs = np.linalg.eigh(np.cov((pts - centre).T))
-        axis = evecs[:, int(np.argmax(evals))]
-        proj = (pts - centre) @ axis
-        perp = (pts - centre) @ np.array([-axis[1], axis[0]])
-        length = float(proj.max() - proj.min()) + 1
-        width = float(perp.max() - perp.min()) + 1
-        if max(length, width) < 2.0 * lw:
-            continue
-        head_mask[y0:y1, x0:x1] |= region
-        heads.append(Arrowhead(tip=(float(centre[0]), float(centre[1])), base=(float(centre[0]), float(centre[1])),
-                               length=max(length, width), width=min(length, width), mask_box=(x0, y0, x1, y1),
-                               pixels=pts, weights=wts))
+        head = _blob_head(region, (x0, y0, x1, y1), coverage, 2.0 * lw)
+        if head is not None:
+            head_mask[y0:y1, x0:x1] |= region
+            heads.append(head)
+    if paint is not None and k > SMALL_KERNEL:
+        small, small_mask = _small_heads(residual & ~head_mask, coverage, paint, k, kept_in)
+        heads += small
+        head_mask |= small_mask
     return heads, head_mask
+
+
+def _blob_head(region: np.ndarray, box: tuple[int, int, int, int], coverage: np.ndarray,
+               least: float) -> Arrowhead | None:
+    """A head of the ink ``region`` (a crop at ``box`` of the image), its axis provisional (its
+    pixels' principal direction; the line it sits on fixes it later); none where its longer side
+    is under ``least`` px."""
+    x0, y0, x1, y1 = box
+    ys, xs = np.nonzero(region)
+    if ys.size < 4:
+        return None
+    pts = np.stack([xs + x0 + 0.5, ys + y0 + 0.5], axis=1).astype(np.float64)
+    wts = coverage[ys + y0, xs + x0].astype(np.float64)
+    centre = pts.mean(axis=0)
+    evals, evecs = np.linalg.eigh(np.cov((pts - centre).T))
+    axis = evecs[:, int(np.argmax(evals))]
+    proj = (pts - centre) @ axis
+    perp = (pts - centre) @ np.array([-axis[1], axis[0]])
+    length = float(proj.max() - proj.min()) + 1
+    width = float(perp.max() - perp.min()) + 1
+    if max(length, width) < least:
+        return None
+    return Arrowhead(tip=(float(centre[0]), float(centre[1])), base=(float(centre[0]), float(centre[1])),
+                     length=max(length, width), width=min(length, width), mask_box=(x0, y0, x1, y1),
+                     pixels=pts, weights=wts)
+
+
+def _small_heads(ink: np.ndarray, coverage: np.ndarray, paint: np.ndarray, k: int,
+                 lines: np.ndarray | None = None) -> tuple[list[Arrowhead], np.ndarray]:
+    """Filled heads too small for the opening sized by the line (``k`` px): a Mermaid diagram at
+    README size draws its 1-px lines with 3-4 px heads, which no 5 px kernel fits.
+
+    What survives a :data:`SMALL_KERNEL` opening, smaller than the ``k`` kernel's least core, is a
+    head where exactly one line leaves it (a dot alone, a speck of text, a corner or junction
+    of lines is none) and its ``paint`` is :data:`SMALL_DARKER` times as strong as that line's (a
+    line this thin is anti-aliased grey, its head's middle solid paint; a line's anti-aliased
+    end is no darker than the line). ``lines``: where ``ink`` holds the nodes' outlines too, the
+    ink the line leaving a head is counted in (a head's tip touches its node's outline)."""
+    kernel = np.ones((SMALL_KERNEL, SMALL_KERNEL), np.uint8)
+    opened = cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_OPEN, kernel)
+    n, lab, stats, _ = find_blobs(opened)
+    heads: list[Arrowhead] = []
+    mask = np.zeros_like(ink)
+    H, W = ink.shape
+    reach = SMALL_KERNEL + 2
+    for i in range(1, n):
+        x, y, w, h, area = stats[i]
+        if max(w, h) > k or area >= 0.6 * k * k:
+            continue  # as big as the wide opening's core: that opening had it (a label's box, a block)
+        pad = 1 + reach
+        x0, y0, x1, y1 = max(0, x - pad), max(0, y - pad), min(W, x + w + pad), min(H, y + h + pad)
+        ink_at = ink[y0:y1, x0:x1]
+        region = cv2.dilate((lab[y0:y1, x0:x1] == i).astype(np.uint8), kernel).astype(bool) & ink_at
+        near = cv2.dilate(region.astype(np.uint8), np.ones((2 * reach + 1, 2 * reach + 1), np.uint8)).astype(bool)
+        ring = near & ~region & (ink_at if lines is None else ink_at & lines[y0:y1, x0:x1])
+        n_arms, _ = cv2.connectedComponents(ring.astype(np.uint8), connectivity=8)
+        if n_arms - 1 != 1:
+            continue
+        strength = paint[y0:y1, x0:x1]
+        if float(np.median(strength[region])) < SMALL_DARKER * float(np.median(strength[ring])):
+            continue
+        head = _blob_head(region, (x0, y0, x1, y1), coverage, SMALL_KERNEL)
+        if head is not None:
+            mask[y0:y1, x0:x1] |= region
+            heads.append(head)
+    return heads, mask
 
 
 def _line_like(region: np.ndarray) -> bool:
