@@ -22,10 +22,12 @@ IN_RESIDUAL = 0.4
 # each opened with a kernel as wide (1-2 CPU-s a band) for 'heads' of hundreds of px that the
 # outline pass never kept. A thick arrow's head is found in the residual pass as before.
 BAND_WIDTHS = 8.0
-# a head at a 1-px line's end drawn at 1x (:func:`_small_heads`): 3-4 px across, its paint this many
-# times as strong as its line's anti-aliased grey (a README-size Mermaid export: 0.8 against 0.3)
-SMALL_KERNEL = 3
-SMALL_DARKER = 1.6
+# a head at a thin line's end drawn at 1x (:func:`_small_heads`): looked for on lines under this
+# wide (px), painted at least this share of the figure's strongest ink (a README-size Mermaid
+# export: heads 150-200 from the background, lines 55-75), at least this long (px)
+SMALL_LINE = 2.0
+SMALL_STRENGTH = 0.5
+SMALL_LEAST = 2.5
 
 
 def find_heads(residual: np.ndarray, lw: float, coverage: np.ndarray, thicker: bool = True,
@@ -43,7 +45,8 @@ def find_heads(residual: np.ndarray, lw: float, coverage: np.ndarray, thicker: b
     (the same heads kept), nor one over :data:`BAND_WIDTHS` line widths wide (a band).
 
     ``paint``: each pixel's colour distance from the background; given, heads too small for the
-    opening are looked for as well (:func:`_small_heads`).
+    opening at lines under :data:`SMALL_LINE` px are looked for as well (:func:`_small_heads`;
+    they stay out of the returned mask).
     """
     # wide enough to erase a line with its anti-aliased rim, narrow enough to fit inside a head
     k = int(round(1.5 * lw + 2)) | 1
@@ -77,10 +80,8 @@ def find_heads(residual: np.ndarray, lw: float, coverage: np.ndarray, thicker: b
         if head is not None:
             head_mask[y0:y1, x0:x1] |= region
             heads.append(head)
-    if paint is not None and k > SMALL_KERNEL:
-        small, small_mask = _small_heads(residual & ~head_mask, coverage, paint, k, kept_in)
-        heads += small
-        head_mask |= small_mask
+    if paint is not None and lw < SMALL_LINE:
+        heads += _small_heads(residual & ~head_mask, coverage, paint, k)
     return heads, head_mask
 
 
@@ -109,45 +110,43 @@ def _blob_head(region: np.ndarray, box: tuple[int, int, int, int], coverage: np.
                      pixels=pts, weights=wts)
 
 
-def _small_heads(ink: np.ndarray, coverage: np.ndarray, paint: np.ndarray, k: int,
-                 lines: np.ndarray | None = None) -> tuple[list[Arrowhead], np.ndarray]:
+def _small_heads(ink: np.ndarray, coverage: np.ndarray, paint: np.ndarray, k: int) -> list[Arrowhead]:
     """Filled heads too small for the opening sized by the line (``k`` px): a Mermaid diagram at
-    README size draws its 1-px lines with 3-4 px heads, which no 5 px kernel fits.
+    README size draws its 1-px lines in anti-aliased grey with 3-4 px heads of solid paint, whose
+    tips touch the node's outline (head and outline one blob in the ink, which no kernel parts).
 
-    What survives a :data:`SMALL_KERNEL` opening, smaller than the ``k`` kernel's least core, is a
-    head where exactly one line leaves it (a dot alone, a speck of text, a corner or junction
-    of lines is none) and its ``paint`` is :data:`SMALL_DARKER` times as strong as that line's (a
-    line this thin is anti-aliased grey, its head's middle solid paint; a line's anti-aliased
-    end is no darker than the line). ``lines``: where ``ink`` holds the nodes' outlines too, the
-    ink the line leaving a head is counted in (a head's tip touches its node's outline)."""
-    kernel = np.ones((SMALL_KERNEL, SMALL_KERNEL), np.uint8)
-    opened = cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_OPEN, kernel)
-    n, lab, stats, _ = find_blobs(opened)
+    Found by their paint instead: blobs of ink painted at least half as strongly as the figure's
+    strongest (the line's grey is not), with a 2 x 2 px solid core (a crisp 1-px line, a
+    crossing's darker overlap has none), no more than a px longer than the ``k`` kernel, and a
+    line leaving them (ink beyond their anti-aliased rim: a dash, a dot, a speck alone has none)
+    and no other strong ink beside them (a glyph of a label the reader missed has its word's).
+    They are not taken out of the lines' ink, so a dark bead mid-line cuts no line; one is a head
+    only where a line's end claims it (:func:`crafteditor.lines.arrows.attach_heads`)."""
+    vals = paint[ink]
+    if vals.size == 0:
+        return []
+    strong = ink & (paint >= SMALL_STRENGTH * float(np.percentile(vals, 99.5)))
+    n, lab, stats, _ = find_blobs(strong)
     heads: list[Arrowhead] = []
-    mask = np.zeros_like(ink)
     H, W = ink.shape
-    reach = SMALL_KERNEL + 2
+    reach = k + 2
     for i in range(1, n):
         x, y, w, h, area = stats[i]
-        if max(w, h) > k or area >= 0.6 * k * k:
-            continue  # as big as the wide opening's core: that opening had it (a label's box, a block)
-        pad = 1 + reach
-        x0, y0, x1, y1 = max(0, x - pad), max(0, y - pad), min(W, x + w + pad), min(H, y + h + pad)
-        ink_at = ink[y0:y1, x0:x1]
-        region = cv2.dilate((lab[y0:y1, x0:x1] == i).astype(np.uint8), kernel).astype(bool) & ink_at
-        near = cv2.dilate(region.astype(np.uint8), np.ones((2 * reach + 1, 2 * reach + 1), np.uint8)).astype(bool)
-        ring = near & ~region & (ink_at if lines is None else ink_at & lines[y0:y1, x0:x1])
-        n_arms, _ = cv2.connectedComponents(ring.astype(np.uint8), connectivity=8)
-        if n_arms - 1 != 1:
+        if area < 4 or max(w, h) > k + 1:
             continue
-        strength = paint[y0:y1, x0:x1]
-        if float(np.median(strength[region])) < SMALL_DARKER * float(np.median(strength[ring])):
+        x0, y0, x1, y1 = max(0, x - reach), max(0, y - reach), min(W, x + w + reach), min(H, y + h + reach)
+        blob = (lab[y0:y1, x0:x1] == i).astype(np.uint8)
+        if not cv2.erode(blob, np.ones((2, 2), np.uint8), anchor=(0, 0)).any():
             continue
-        head = _blob_head(region, (x0, y0, x1, y1), coverage, SMALL_KERNEL)
+        rim = cv2.dilate(blob, np.ones((3, 3), np.uint8)).astype(bool)
+        near = cv2.dilate(blob, np.ones((2 * reach + 1, 2 * reach + 1), np.uint8)).astype(bool)
+        around = near & ~blob.astype(bool)
+        if (around & strong[y0:y1, x0:x1]).any() or not (around & ~rim & ink[y0:y1, x0:x1]).any():
+            continue
+        head = _blob_head(blob.astype(bool), (x0, y0, x1, y1), coverage, SMALL_LEAST)
         if head is not None:
-            mask[y0:y1, x0:x1] |= region
             heads.append(head)
-    return heads, mask
+    return heads
 
 
 def _line_like(region: np.ndarray) -> bool:
