@@ -118,7 +118,8 @@ def _small_heads(ink: np.ndarray, coverage: np.ndarray, paint: np.ndarray, k: in
     Found by their paint instead: blobs of ink painted at least half as strongly as the figure's
     strongest (the line's grey is not), with a 2 x 2 px solid core (a crisp 1-px line, a
     crossing's darker overlap has none), no more than a px longer than the ``k`` kernel, and a
-    line leaving them (ink beyond their anti-aliased rim: a dash, a dot, a speck alone has none)
+    line leaving them (ink joined to them beyond their anti-aliased rim: a dash, a dot, a speck
+    alone has none)
     and no other strong ink beside them (a glyph of a label the reader missed has its word's).
     They are not taken out of the lines' ink, so a dark bead mid-line cuts no line; one is a head
     only where a line's end claims it (:func:`crafteditor.lines.arrows.attach_heads`)."""
@@ -141,7 +142,12 @@ def _small_heads(ink: np.ndarray, coverage: np.ndarray, paint: np.ndarray, k: in
         rim = cv2.dilate(blob, np.ones((3, 3), np.uint8)).astype(bool)
         near = cv2.dilate(blob, np.ones((2 * reach + 1, 2 * reach + 1), np.uint8)).astype(bool)
         around = near & ~blob.astype(bool)
-        if (around & strong[y0:y1, x0:x1]).any() or not (around & ~rim & ink[y0:y1, x0:x1]).any():
+        if (around & strong[y0:y1, x0:x1]).any():
+            continue
+        # the ink joined to it, there: a line leaving it reaches past its rim
+        _, joined = cv2.connectedComponents((near & ink[y0:y1, x0:x1]).astype(np.uint8), connectivity=8)
+        own = joined == joined[blob.astype(bool)][0]
+        if not (own & ~rim).any():
             continue
         head = _blob_head(blob.astype(bool), (x0, y0, x1, y1), coverage, SMALL_LEAST)
         if head is not None:

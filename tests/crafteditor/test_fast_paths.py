@@ -367,7 +367,8 @@ def _readme_size_line(heads: list[tuple[int, int]], right: int = 120) -> tuple[n
 def test_a_small_head_at_a_thin_lines_end_is_found_with_its_direction():
     """A README-size Mermaid arrow: a 3 px head of solid paint at the end of a 1-px anti-aliased grey line,
     no wider than the opening sized by the line can fit, is found, given to that end, pointing out
-    of the line; a lone 3 px dot and a 3 px bead in a line's middle are no heads."""
+    of the line; a lone 3 px dot, a 3 px bead in a line's middle and a blob with another beside it (a
+    glyph of a label the reader missed, at the line's end) are no heads."""
     from crafteditor.lines.detect import detect_lines
 
     bg = np.array([251, 251, 251], np.uint8)
@@ -386,4 +387,6 @@ def test_a_small_head_at_a_thin_lines_end_is_found_with_its_direction():
     assert all(q.head_start is None and q.head_end is None for q in detect_lines(rgb, ink, bg)[0])
     # a dot alone beside a line, and a bead in a line's middle, are no heads
     rgb, ink = _readme_size_line([(60, 10), (60, 39)])
+    assert all(q.head_start is None and q.head_end is None for q in detect_lines(rgb, ink, bg)[0])
+    rgb, ink = _readme_size_line([(120, 39), (125, 38)])
     assert all(q.head_start is None and q.head_end is None for q in detect_lines(rgb, ink, bg)[0])
