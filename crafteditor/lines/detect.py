@@ -55,7 +55,7 @@ def detect_lines(rgb: np.ndarray, residual: np.ndarray, background: np.ndarray,
     dist = distances(rgb, background)
     coverage_all = _coverage(dist, residual)
     rough = _stroke_width(coverage_all, skel_all, 12.0)
-    heads, head_mask = find_heads(residual, rough, coverage_all)
+    heads, head_mask = find_heads(residual, rough, coverage_all, paint=dist)
     lines_mask = residual & ~head_mask
     # skeletonise the solid core only: faint anti-aliased pixels bridge the gaps between dots
     skel = skeleton(lines_mask & (_local_contrast(dist) >= 0.35))
@@ -125,7 +125,7 @@ def _heads_at_outlines(residual: np.ndarray, head_ink: np.ndarray, dist: np.ndar
     the outline, and be none found there already (filled, or an open 'V' whose apex it is)."""
     if not (head_ink & ~residual).any():
         return []  # no outline left in (no nodes): every head found would lie wholly in the residual
-    found, _ = find_heads(head_ink, rough, _coverage(dist, head_ink), kept_in=residual)
+    found, _ = find_heads(head_ink, rough, _coverage(dist, head_ink), kept_in=residual, paint=dist)
     out = []
     for h in found:
         xi = (h.pixels[:, 0] - 0.5).astype(int)

@@ -22,10 +22,16 @@ IN_RESIDUAL = 0.4
 # each opened with a kernel as wide (1-2 CPU-s a band) for 'heads' of hundreds of px that the
 # outline pass never kept. A thick arrow's head is found in the residual pass as before.
 BAND_WIDTHS = 8.0
+# a head at a thin line's end drawn at 1x (:func:`_small_heads`): looked for on lines under this
+# wide (px), painted at least this share of the figure's strongest ink (a README-size Mermaid
+# export: heads 150-200 from the background, lines 55-75), at least this long (px)
+SMALL_LINE = 2.0
+SMALL_STRENGTH = 0.5
+SMALL_LEAST = 2.5
 
 
-def find_heads(residual: np.ndarray, lw: float, coverage: np.ndarray,
-               thicker: bool = True, kept_in: np.ndarray | None = None) -> tuple[list[Arrowhead], np.ndarray]:
+def find_heads(residual: np.ndarray, lw: float, coverage: np.ndarray, thicker: bool = True,
+               kept_in: np.ndarray | None = None, paint: np.ndarray | None = None) -> tuple[list[Arrowhead], np.ndarray]:
     """Filled heads: what survives an opening a little wider than the line (``lw``).
 
     Two kinds of survivor are not heads: a corner or junction of lines a little wider than
@@ -37,6 +43,10 @@ def find_heads(residual: np.ndarray, lw: float, coverage: np.ndarray,
     ``kept_in``: where the caller keeps only heads with :data:`IN_RESIDUAL` of their pixels in
     this mask, a thick line with too few of its pixels there to hold such a head is not opened
     (the same heads kept), nor one over :data:`BAND_WIDTHS` line widths wide (a band).
+
+    ``paint``: each pixel's colour distance from the background; given, heads too small for the
+    opening at lines under :data:`SMALL_LINE` px are looked for as well (:func:`_small_heads`;
+    they stay out of the returned mask).
     """
     # wide enough to erase a line with its anti-aliased rim, narrow enough to fit inside a head
     k = int(round(1.5 * lw + 2)) | 1
@@ -66,26 +76,83 @@ def find_heads(residual: np.ndarray, lw: float, coverage: np.ndarray,
             continue
         if _line_joint(core, grown, residual, (x0, y0, x1, y1), k):
             continue
-        ys, xs = np.nonzero(region)
-        if ys.size < 4:
-            continue
-        pts = np.stack([xs + x0 + 0.5, ys + y0 + 0.5], axis=1).astype(np.float64)
-        wts = coverage[ys + y0, xs + x0].astype(np.float64)
-        # a provisional axis (principal direction); the line it sits on fixes it later
-        centre = pts.mean(axis=0)
-        evals, evecs = np.linalg.eigh(np.cov((pts - centre).T))
-        axis = evecs[:, int(np.argmax(evals))]
-        proj = (pts - centre) @ axis
-        perp = (pts - centre) @ np.array([-axis[1], axis[0]])
-        length = float(proj.max() - proj.min()) + 1
-        width = float(perp.max() - perp.min()) + 1
-        if max(length, width) < 2.0 * lw:
-            continue
-        head_mask[y0:y1, x0:x1] |= region
-        heads.append(Arrowhead(tip=(float(centre[0]), float(centre[1])), base=(float(centre[0]), float(centre[1])),
-                               length=max(length, width), width=min(length, width), mask_box=(x0, y0, x1, y1),
-                               pixels=pts, weights=wts))
+        head = _blob_head(region, (x0, y0, x1, y1), coverage, 2.0 * lw)
+        if head is not None:
+            head_mask[y0:y1, x0:x1] |= region
+            heads.append(head)
+    if paint is not None and lw < SMALL_LINE:
+        heads += _small_heads(residual & ~head_mask, coverage, paint, k)
     return heads, head_mask
+
+
+def _blob_head(region: np.ndarray, box: tuple[int, int, int, int], coverage: np.ndarray,
+               least: float) -> Arrowhead | None:
+    """A head of the ink ``region`` (a crop at ``box`` of the image), its axis provisional (its
+    pixels' principal direction; the line it sits on fixes it later); none where its longer side
+    is under ``least`` px."""
+    x0, y0, x1, y1 = box
+    ys, xs = np.nonzero(region)
+    if ys.size < 4:
+        return None
+    pts = np.stack([xs + x0 + 0.5, ys + y0 + 0.5], axis=1).astype(np.float64)
+    wts = coverage[ys + y0, xs + x0].astype(np.float64)
+    centre = pts.mean(axis=0)
+    evals, evecs = np.linalg.eigh(np.cov((pts - centre).T))
+    axis = evecs[:, int(np.argmax(evals))]
+    proj = (pts - centre) @ axis
+    perp = (pts - centre) @ np.array([-axis[1], axis[0]])
+    length = float(proj.max() - proj.min()) + 1
+    width = float(perp.max() - perp.min()) + 1
+    if max(length, width) < least:
+        return None
+    return Arrowhead(tip=(float(centre[0]), float(centre[1])), base=(float(centre[0]), float(centre[1])),
+                     length=max(length, width), width=min(length, width), mask_box=(x0, y0, x1, y1),
+                     pixels=pts, weights=wts)
+
+
+def _small_heads(ink: np.ndarray, coverage: np.ndarray, paint: np.ndarray, k: int) -> list[Arrowhead]:
+    """Filled heads too small for the opening sized by the line (``k`` px): a Mermaid diagram at
+    README size draws its 1-px lines in anti-aliased grey with 3-4 px heads of solid paint, whose
+    tips touch the node's outline (head and outline one blob in the ink, which no kernel parts).
+
+    Found by their paint instead: blobs of ink painted at least half as strongly as the figure's
+    strongest (the line's grey is not), with a 2 x 2 px solid core (a crisp 1-px line, a
+    crossing's darker overlap has none), no more than a px longer than the ``k`` kernel, and a
+    line leaving them (ink joined to them beyond their anti-aliased rim: a dash, a dot, a speck
+    alone has none)
+    and no other strong ink beside them (a glyph of a label the reader missed has its word's).
+    They are not taken out of the lines' ink, so a dark bead mid-line cuts no line; one is a head
+    only where a line's end claims it (:func:`crafteditor.lines.arrows.attach_heads`)."""
+    vals = paint[ink]
+    if vals.size == 0:
+        return []
+    strong = ink & (paint >= SMALL_STRENGTH * float(np.percentile(vals, 99.5)))
+    n, lab, stats, _ = find_blobs(strong)
+    heads: list[Arrowhead] = []
+    H, W = ink.shape
+    reach = k + 2
+    for i in range(1, n):
+        x, y, w, h, area = stats[i]
+        if area < 4 or max(w, h) > k + 1:
+            continue
+        x0, y0, x1, y1 = max(0, x - reach), max(0, y - reach), min(W, x + w + reach), min(H, y + h + reach)
+        blob = (lab[y0:y1, x0:x1] == i).astype(np.uint8)
+        if not cv2.erode(blob, np.ones((2, 2), np.uint8), anchor=(0, 0)).any():
+            continue
+        rim = cv2.dilate(blob, np.ones((3, 3), np.uint8)).astype(bool)
+        near = cv2.dilate(blob, np.ones((2 * reach + 1, 2 * reach + 1), np.uint8)).astype(bool)
+        around = near & ~blob.astype(bool)
+        if (around & strong[y0:y1, x0:x1]).any():
+            continue
+        # the ink joined to it, there: a line leaving it reaches past its rim
+        _, joined = cv2.connectedComponents((near & ink[y0:y1, x0:x1]).astype(np.uint8), connectivity=8)
+        own = joined == joined[blob.astype(bool)][0]
+        if not (own & ~rim).any():
+            continue
+        head = _blob_head(blob.astype(bool), (x0, y0, x1, y1), coverage, SMALL_LEAST)
+        if head is not None:
+            heads.append(head)
+    return heads
 
 
 def _line_like(region: np.ndarray) -> bool:

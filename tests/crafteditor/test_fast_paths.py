@@ -349,3 +349,44 @@ def test_a_hachures_dense_windows_are_the_float_means():
             mask = (rng.random((h, w)) < rng.uniform(0.5, 2.0) * share).astype(np.uint8)
             mean = cv2.boxFilter(mask.astype(np.float32), -1, (window, window), borderType=cv2.BORDER_CONSTANT)
             assert np.array_equal(_dense(mask, share, window), (mean > share).astype(np.uint8)), (share, window)
+
+
+def _readme_size_line(heads: list[tuple[int, int]], right: int = 120) -> tuple[np.ndarray, np.ndarray]:
+    """A 1-px line drawn at 1x (anti-aliased over two rows, grey 197 and 227) from x 10 to ``right`` at
+    y 40, with 3 × 3 px blobs of solid paint (grey 50) at the given (x, y) top-left corners; the RGB
+    image and its ink mask."""
+    gray = np.full((80, 160), 251, np.uint8)
+    gray[40, 10:right] = 197
+    gray[41, 10:right] = 227
+    for x, y in heads:
+        gray[y:y + 3, x:x + 3] = 50
+    rgb = np.repeat(gray[:, :, None], 3, axis=2)
+    return rgb, gray < 240
+
+
+def test_a_small_head_at_a_thin_lines_end_is_found_with_its_direction():
+    """A README-size Mermaid arrow: a 3 px head of solid paint at the end of a 1-px anti-aliased grey line,
+    no wider than the opening sized by the line can fit, is found, given to that end, pointing out
+    of the line; a lone 3 px dot, a 3 px bead in a line's middle and a blob with another beside it (a
+    glyph of a label the reader missed, at the line's end) are no heads."""
+    from crafteditor.lines.detect import detect_lines
+
+    bg = np.array([251, 251, 251], np.uint8)
+    rgb, ink = _readme_size_line([(120, 39)])
+    paths, _ = detect_lines(rgb, ink, bg)
+    assert len(paths) == 1
+    p = paths[0]
+    head = p.head_end if p.points[-1][0] > p.points[0][0] else p.head_start
+    tail = p.head_start if head is p.head_end else p.head_end
+    assert head is not None and tail is None
+    assert 119 <= head.tip[0] <= 124 and 38 <= head.tip[1] <= 43
+    assert head.tip[0] > head.base[0]  # it points right, out of its line
+
+    # the line's other end, left bare, and the line itself with no head: no head anywhere
+    rgb, ink = _readme_size_line([])
+    assert all(q.head_start is None and q.head_end is None for q in detect_lines(rgb, ink, bg)[0])
+    # a dot alone beside a line, and a bead in a line's middle, are no heads
+    rgb, ink = _readme_size_line([(60, 10), (60, 39)])
+    assert all(q.head_start is None and q.head_end is None for q in detect_lines(rgb, ink, bg)[0])
+    rgb, ink = _readme_size_line([(120, 39), (125, 38)])
+    assert all(q.head_start is None and q.head_end is None for q in detect_lines(rgb, ink, bg)[0])
