@@ -30,7 +30,7 @@ from crafteditor.assemble.builder import FigureBuilder
 from crafteditor.assemble.figure import build_figure
 from crafteditor.assemble.leftovers import free_line
 from crafteditor.assemble.seq_reread import first_messages, lost_sequence
-from crafteditor.blobs import hull_mask
+from crafteditor.blobs import find_blobs, hull_mask
 from crafteditor.charts import detect_charts
 from crafteditor.config import PRESETS, Config, budget_clock, past
 from crafteditor.hand_text import fit_hand_lettering
@@ -502,7 +502,7 @@ def _along_rim(foreign: np.ndarray, rim_width: int, longer: float) -> np.ndarray
     (:func:`~crafteditor.assemble.joins.bridge_gaps`); kept, a PowerPoint class diagram's dotted links had
     their dots chained across the figure to another line's, and a Mermaid link leaving nested subgraphs
     at a slant was cut elsewhere."""
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(foreign.astype(np.uint8), connectivity=8)
+    n, labels, stats, _ = find_blobs(foreign)
     long = np.zeros(n, bool)
     w, h = stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]
     long[1:] = (np.minimum(w, h) <= rim_width + 2) & (np.maximum(w, h) > max(longer, 2 * rim_width))
