@@ -38,7 +38,7 @@ from crafteditor.charts.lines import drawn_marker_area
 from crafteditor.charts.marks import read_marks
 from crafteditor.charts.numbers import parse_number
 from crafteditor.charts.series import Series
-from crafteditor.charts.style import ChartStyle, measure_style
+from crafteditor.charts.style import ChartStyle, measure_style, specks
 from crafteditor.charts.vegalite import chart_spec
 from crafteditor.paint import to_hex
 
@@ -350,6 +350,8 @@ def _measure_marks(style: ChartStyle, series: list[Series]) -> None:
     style.marker_area = drawn_marker_area(float(np.median(areas))) if areas else None
     widths = [sr.line_width for sr in series if sr.line_width]
     style.line_width = float(np.median(widths)) if widths else None
+    cores = [sr.line_core for sr in series if sr.line_core]
+    style.specks = bool(areas and cores) and specks(float(np.median(areas)), float(np.median(cores)))
     swatches = [sr.swatch for sr in series if sr.swatch is not None]
     if swatches:
         style.legend_swatch = tuple(float(np.median([sw[i] for sw in swatches])) for i in range(3))

@@ -24,6 +24,7 @@ def line_series(m: np.ndarray, lab: np.ndarray, comps: list, rects: list, color,
     line_pts: list[tuple[float, float]] = []
     marker_areas: list[float] = []
     widths: list[float] = []
+    cores: list[float] = []  # the skeleton widths (the speck test's; widths are the drawn ones)
     single: list[tuple[tuple[float, float], float]] = []  # components with one marker-sized blob
     shapes: list[str] = []  # each marker's shape (Vega-Lite's names)
     opened_areas: list[float] = []  # the markers found on lines by the opening
@@ -65,6 +66,7 @@ def line_series(m: np.ndarray, lab: np.ndarray, comps: list, rects: list, color,
         if not blobs:
             clusters.append((comp, int(x), int(y)))
         has_line = True
+        cores.append(lw)
         widths.append(stroke_width(comp & ~on_line if blobs else comp, cover[y:y + h, x:x + w]))
         if len(blobs) >= 2:
             for j in range(1, nb):
@@ -130,6 +132,7 @@ def line_series(m: np.ndarray, lab: np.ndarray, comps: list, rects: list, color,
     shape = max(shapes, key=shapes.count) if len(shapes) >= 2 and centres else None
     return Series(color=color, kind=kind, points=[(x_of(xaxis, px), yaxis.value(py)) for px, py in pts_px],
                   marker_areas=marker_areas, line_width=float(np.median(widths)) if widths else None,
+                  line_core=float(np.median(cores)) if cores else None,
                   shape=shape, hollow=bool(centres) and 2 * len(ring_ink) > len(centres),
                   fit=[(x_of(xaxis, px), yaxis.value(py)) for px, py in fit])
 

@@ -20,6 +20,7 @@ class Series:
     stacked: bool = False  # segments standing on another series' bars
     band: list[tuple[float, float] | None] = field(default_factory=list)  # per point: a shaded band's (lo, hi)
     line_width: float | None = None
+    line_core: float | None = None  # the line's skeleton width (lines.line_width), what the speck test weighs
     shape: str | None = None  # the markers' shape, where they have one (circle, square, diamond, triangle-*)
     outline: tuple[tuple[int, int, int], float] | None = None  # the marks' edge: colour, width px
     hollow: bool = False  # point markers drawn as outlines (open circles)

@@ -22,9 +22,19 @@ from crafter.base.text import ASCENT, DESCENT
 from crafter.charts.render.text_measure import text_width
 from crafter.charts.theme import chart_theme
 
-# a line's point markers narrower than this many line widths are not drawn (see _apply_marks);
-# both as drawn, anti-aliased edges included (crafteditor.charts.lines.stroke_width, drawn_marker_area)
-SPECK_WIDTHS = 1.55
+# a line's point markers narrower than this many line widths are specks of it, not drawn (see _apply_marks):
+# weighed on the paint's own pixels, the marker's core area against the line's skeleton width
+# (crafteditor.charts.lines.line_width), as measured before the drawn sizes took in the anti-aliased edges
+SPECK_WIDTHS = 1.8
+
+
+def specks(core_area: float, core_width: float) -> bool:
+    """Whether a line's point 'markers' of ``core_area`` px² (their paint's pixels) on a line ``core_width`` px
+    wide (its skeleton's) are specks of the line: a dot at every vertex (SciencePlots' curves: 155 invisible
+    circles; its grid style's 0.74 px curves, 362 dots 1.2 px wide). Drawn dot markers are wider (d2l's
+    hyperband: 2.2 line widths). The drawn sizes (anti-aliased edges in) decide nothing here: a vertex speck
+    measured larger by its edge had come back as a marker on every point of a Vega line chart drawn with none."""
+    return 2 * (core_area / np.pi) ** 0.5 < SPECK_WIDTHS * core_width
 
 @dataclass
 class ChartStyle:
@@ -55,6 +65,7 @@ class ChartStyle:
     legend_below: bool = False  # the legend's entries in a row below the plot's axis (MultiQC's)
     marker_area: float | None = None  # px² of a point marker
     line_width: float | None = None
+    specks: bool = False  # a line's point markers are specks of it, not drawn (:func:`specks`)
     bar_spans: list[tuple[float, float]] | None = None  # one series of bars on categories: left, right
     band_axis: str = "x"  # the categories' axis ('y': horizontal bars, spans top, bottom)
     offset_padding: float | None = None  # grouped bars: the gap between a group's bars, per bar step
@@ -185,13 +196,7 @@ class ChartStyle:
                 if self.line_width:
                     mark["strokeWidth"] = _r(self.line_width * s)
                 if self.marker_area and mark.get("point"):
-                    mark["point"] = {"size": _r(self.marker_area * s * s)}
-                    # 'markers' under SPECK_WIDTHS (1.55) line widths across are specks of it, hidden on it when
-                    # drawn: a dot at every vertex (SciencePlots' curves: 155 invisible circles; its
-                    # grid style's curves, 362 dots 1.48 line widths across). Drawn dot markers are
-                    # wider (d2l's hyperband: 1.75-2.44 line widths; hrbrthemes' flexoki scatter 1.63)
-                    if self.line_width and 2 * (self.marker_area / np.pi) ** 0.5 < SPECK_WIDTHS * self.line_width:
-                        mark["point"] = False
+                    mark["point"] = False if self.specks else {"size": _r(self.marker_area * s * s)}
 
     def _apply_bands(self, enc: dict[str, Any], plot: tuple[float, float, float, float]) -> None:
         """The bars' widths and gaps as the band scale's paddings, grouped bars' as the offset's."""

@@ -89,16 +89,17 @@ def test_a_page_coloured_rim_beside_a_stroke_is_dropped_but_faint_lines_and_divi
     assert [c.id for c in drop_page_coloured(b, [rim, gridline, divider, shaft])] == ["p2", "p3", "p4"]
 
 
-def test_a_lines_dots_narrower_than_1_55_widths_are_not_drawn_wider_dots_are():
-    """A thin curve's 'markers' (a speck at each vertex: SciencePlots' grid style, dots 4.5 px
-    across, anti-aliased edges included, on a 3.1 px line) drew a circle per data point that
-    nobody sees; dot markers 1.75 line widths wide are real and stay (d2l's hyperband)."""
-    from crafteditor.charts.style import ChartStyle
+def test_a_lines_dots_narrower_than_1_8_widths_are_not_drawn_wider_dots_are():
+    """A thin curve's 'markers' (a speck at each vertex, 1.2 px on a 0.74 px line, as their paint's pixels
+    and the line's skeleton measure them) drew a circle per data point that nobody sees; dot markers 2.2 line
+    widths wide are real and stay, drawn at their drawn size."""
+    from crafteditor.charts.style import ChartStyle, specks
 
     def point_after(diameter: float, line: float):
         spec = {"mark": {"type": "line", "point": True}}
-        ChartStyle(marker_area=3.14159 * (diameter / 2) ** 2, line_width=line)._apply_marks(spec, 1.0)
+        core = 3.14159 * (diameter / 2) ** 2
+        ChartStyle(marker_area=core * 1.3, line_width=line * 1.2, specks=specks(core, line))._apply_marks(spec, 1.0)
         return spec["mark"]["point"]
 
-    assert point_after(4.54, 3.07) is False
-    assert point_after(7.28, 4.15) == {"size": 41.62}
+    assert point_after(1.2, 0.74) is False
+    assert point_after(6.6, 3.0) == {"size": 44.48}
