@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from crafteditor.assemble.actors import stick_actors
+from crafteditor.assemble.actors import actor_figures, stick_actors
 from crafteditor.assemble.builder import FigureBuilder, hex_rgb
 from crafteditor.assemble.dashes import dash_rows
 from crafteditor.assemble.edges import edge_components
@@ -19,7 +19,7 @@ from crafteditor.assemble.line_frames import frames_from_lines
 from crafteditor.assemble.named_frames import named_boxes
 from crafteditor.assemble.nodes import divider_paths, label_text, node_component, shape_labels, text_nodes
 from crafteditor.assemble.plates import carry_plates
-from crafteditor.assemble.sequences import actor_figures, find_sequence, participant_shapes, without_cells
+from crafteditor.assemble.sequences import find_sequence, participant_shapes, without_cells
 from crafteditor.assemble.texts import free_texts
 from crafteditor.config import THEME
 from crafteditor.lines.paths import LinePath

@@ -724,35 +724,3 @@ def explained(ln: LinePath, seq: Sequence, tol: float = 6.0) -> bool:
 
     return all(near(p) for p in ln.points)
 
-
-def actor_figures(seq: Sequence, shapes: list[DetectedShape], runs: list[TextRun], labels: dict[int, list[int]],
-                  used: set[int], first: int) -> list[tuple[DetectedShape, list[int]]]:
-    """Stick-figure actors: a head (the shape a lifeline hangs from, or the one repeated at the
-    bottom) holding no text, the actor's name set just under the figure on the lifeline's column.
-    Each becomes a node spanning the figure and its name (to be appended to the shapes at index
-    ``first`` on, its name in place, its runs marked used); the lifeline hangs from it."""
-    out: list[tuple[DetectedShape, list[int]]] = []
-    for lf in seq.lifelines:
-        top = shapes[lf.node]
-        heads = [lf.node] + [j for j, t in enumerate(shapes) if j != lf.node and not t.is_group and t.y >= lf.y1 - 5
-                             and abs(t.x + t.w / 2 - lf.x) <= 0.3 * top.w + 3 and abs(t.h - top.h) <= 0.3 * top.h + 3]
-        for j in heads:
-            s = shapes[j]
-            if labels.get(j) or any(s.contains_point(r.cx, r.cy) for r in runs):
-                continue
-            under = [k for k, r in enumerate(runs) if k not in used and r.angle == 0 and abs(r.cx - lf.x) <= 0.3 * r.w + 3
-                     and s.y + s.h <= r.y <= s.y + s.h + 4 * s.h]
-            if not under:
-                continue
-            k = min(under, key=lambda k: runs[k].y)
-            r = runs[k]
-            x0, x1 = min(s.x, r.x - 2), max(s.x + s.w, r.x + r.w + 2)
-            figure = replace(s, shape="box", x=x0, w=x1 - x0, h=r.y + r.h + 2 - s.y, stroke=None, stroke_px=0.0,
-                             is_group=False, members=[], dividers=[])
-            if j == lf.node:
-                lf.node = first + len(out)
-            elif j == lf.bottom:
-                lf.bottom = first + len(out)
-            used.add(k)
-            out.append((figure, [k]))
-    return out
