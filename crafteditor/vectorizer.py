@@ -44,7 +44,7 @@ from crafteditor.ocr.engine import get_engine
 from crafteditor.ocr.erase import erase_text
 from crafteditor.ocr.read import read_text
 from crafteditor.ocr.runs import TextRun
-from crafteditor.paint import Paints, distances, farther_than, find_paints, flattened_gradients, prepare
+from crafteditor.paint import Paints, blend_position, distances, farther_than, find_paints, flattened_gradients, prepare
 from crafteditor.photos import PhotoRegion, find_photos, photo_mask
 from crafteditor.shapes.badges import read_badges
 from crafteditor.shapes.detect import DetectedShape, between_nodes, detect_shapes, keep_shapes
@@ -484,14 +484,11 @@ def _foreign_ink(pixels: np.ndarray, colors: tuple[Any, ...]) -> np.ndarray:
     either side are frames whose rings are that line: erased with them, the trunk was gone for the band's
     height, and each child under it lost its parent (its pieces 'one end only'). A stroke in the
     frame's own colour stays erased (the line cut there is bridged: :func:`~crafteditor.assemble.joins.bridge_gaps`)."""
-    paints = [np.asarray(c, np.float32) for c in colors if c is not None]
-    px = pixels.astype(np.float32)
-    near = np.full(len(px), np.inf, np.float32)
+    paints = [c for c in colors if c is not None]
+    near = np.full(len(pixels), np.inf, np.float32)
     for i, a in enumerate(paints):
         for b in paints[i + 1:]:
-            ab = b - a
-            t = np.clip((px - a) @ ab / max(float(ab @ ab), 1e-6), 0.0, 1.0)
-            near = np.minimum(near, np.linalg.norm(px - a - t[:, None] * ab, axis=1))
+            near = np.minimum(near, blend_position(pixels, a, b)[1])
     return near > FOREIGN_INK
 
 
