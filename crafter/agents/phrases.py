@@ -141,7 +141,8 @@ _NOUN_OF = {"filter": "filtration", "apply": "application", "analyse": "analysis
             "download": "download", "merge": "merge", "combine": "combination", "extract": "extraction",
             "digest": "digestion", "centrifuge": "centrifugation", "compare": "comparison", "derive": "derivation",
             "deploy": "deployment", "assess": "assessment", "inject": "injection", "select": "selection",
-            "collect": "collection", "transfer": "transfer", "dilute": "dilution", "resuspend": "resuspension"}
+            "collect": "collection", "transfer": "transfer", "dilute": "dilution", "resuspend": "resuspension",
+            "expand": "expansion"}
 _UNITS = {"m", "cm", "mm", "km", "µm", "um", "nm", "ml", "µl", "ul", "l", "g", "mg", "µg", "kg", "h", "min", "s", "°c",
           "k", "mm", "kda", "x", "×", "%", "days", "weeks", "hours"}
 
@@ -164,6 +165,31 @@ def _nominal(verb: str) -> str:
     else:
         out = w + "ing"
     return f"{head}-{out}" if head else out
+
+
+# a Latinate participle's process noun: "dehydrated" -> "dehydration", "featurised" -> "featurisation"; (the
+# shortest stem before the ending that takes it: "updated", "raised", "focused" keep the plain "-ing")
+_LATINATE = (("ated", "ation", 4), ("ised", "isation", 5), ("ized", "ization", 5), ("ified", "ification", 2),
+             ("ected", "ection", 3), ("upted", "uption", 3), ("fused", "fusion", 0), ("verted", "version", 2),
+             ("ysed", "ysis", 4), ("yzed", "ysis", 4))
+_NOT_LATINATE = {"supervised", "advertised", "compromised", "surprised", "comprised", "exercised", "affected",
+                 "expected", "refused", "confused", "rated", "stated", "dated", "located", "related", "dedicated"}
+
+
+def participle_noun(participle: str) -> str:
+    """The process noun a regular past participle's step is named by: "dissociated" -> "dissociation", "purified"
+    -> "purification", "measured" -> "measurement", "expanded" -> "expansion", else its "-ing" form ("pooled" ->
+    "pooling", "re-plated" -> "re-plating", "mapped" -> "mapping")."""
+    head, _, w = participle.lower().rpartition("-")
+    head = head + "-" if head else ""
+    for lemma in (w[:-1], w[:-2], w[:-3]):
+        if lemma in _NOUN_OF:
+            return head + _NOUN_OF[lemma]
+    if w not in _NOT_LATINATE:
+        for end, noun, stem in _LATINATE:
+            if w.endswith(end) and len(w) - len(end) >= stem:
+                return head + w[: -len(end)] + noun
+    return head + (w[:-3] + "ying" if w.endswith("ied") else w[:-2] + "ing")
 
 
 def _step_object(words: list[str]) -> list[str]:
