@@ -23,7 +23,7 @@ from crafter.agents.distributive import read_shared_heads
 from crafter.agents.headed import headed_names, is_order
 from crafter.agents.labels import labels_match, normalise_label, slug_id
 from crafter.agents.links import read_links
-from crafter.agents.participles import read_passive_steps
+from crafter.agents.participles import read_verb_steps
 from crafter.agents.phrases import ITEM_RE, MAX_LABEL_WORDS, QUOTED_RE, clean_phrase, item_label, step_name
 from crafter.agents.prose import (
     GENERIC_WHOLES,
@@ -616,7 +616,7 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     read_shared_heads(reading, brief)
     read_flow_ends(reading, brief)
     read_listed_groups(reading, brief)
-    read_passive_steps(reading, brief)
+    read_verb_steps(reading, brief)
     read_links(brief, reading)  # over the final names, the head's included
     names = list(reading.entities)
     if not names and not fallback:

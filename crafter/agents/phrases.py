@@ -142,29 +142,9 @@ _NOUN_OF = {"filter": "filtration", "apply": "application", "analyse": "analysis
             "digest": "digestion", "centrifuge": "centrifugation", "compare": "comparison", "derive": "derivation",
             "deploy": "deployment", "assess": "assessment", "inject": "injection", "select": "selection",
             "collect": "collection", "transfer": "transfer", "dilute": "dilution", "resuspend": "resuspension",
-            "expand": "expansion"}
+            "expand": "expansion", "transform": "transformation", "assign": "assignment"}
 _UNITS = {"m", "cm", "mm", "km", "µm", "um", "nm", "ml", "µl", "ul", "l", "g", "mg", "µg", "kg", "h", "min", "s", "°c",
           "k", "mm", "kda", "x", "×", "%", "days", "weeks", "hours"}
-
-
-def _nominal(verb: str) -> str:
-    """ "split" -> "splitting", "filter" -> "filtration", "calibrate" -> "calibration", "air-dry" -> "air-drying"."""
-    head, _, last = verb.rpartition("-")
-    w = last.lower()
-    if w in _NOUN_OF:
-        out = _NOUN_OF[w]
-    elif w.endswith("ate") and len(w) > 5:
-        out = w[:-1] + "ion"
-    elif w.endswith("ify"):
-        out = w[:-1] + "ication"
-    elif w.endswith("e") and not w.endswith(("ee", "ye", "oe")):
-        out = w[:-1] + "ing"
-    elif (re.search(r"[^aeiou][aeiou][^aeiouwxy]$", w) or re.fullmatch(r"[aeiou][^aeiouwxy]", w)) \
-            and len(re.findall(r"[aeiouy]+", w)) == 1:
-        out = w + w[-1] + "ing"  # "split" -> "splitting", "ship" -> "shipping"
-    else:
-        out = w + "ing"
-    return f"{head}-{out}" if head else out
 
 
 # a Latinate participle's process noun: "dehydrated" -> "dehydration", "featurised" -> "featurisation"; (the
@@ -174,6 +154,30 @@ _LATINATE = (("ated", "ation", 4), ("ised", "isation", 5), ("ized", "ization", 5
              ("ysed", "ysis", 4), ("yzed", "ysis", 4))
 _NOT_LATINATE = {"supervised", "advertised", "compromised", "surprised", "comprised", "exercised", "affected",
                  "expected", "refused", "confused", "rated", "stated", "dated", "located", "related", "dedicated"}
+
+
+def nominal(verb: str) -> str:
+    """ "split" -> "splitting", "filter" -> "filtration", "calibrate" -> "calibration", "air-dry" -> "air-drying"."""
+    head, _, last = verb.rpartition("-")
+    w = last.lower()
+    if w in _NOUN_OF:
+        out = _NOUN_OF[w]
+    elif w.endswith("ate") and len(w) > 5:
+        out = w[:-1] + "ion"
+    elif w.endswith("ify"):
+        out = w[:-1] + "ication"
+    elif re.search(r"[a-z]{4}[iy][sz]e$", w) and w + "d" not in _NOT_LATINATE:
+        out = w[:-1] + "ation"  # "featurise" -> "featurisation", "crystallize" -> "crystallization"
+    elif w.endswith(("ject", "sert")):
+        out = w + "ion"  # "project" -> "projection", "insert" -> "insertion"
+    elif w.endswith("e") and not w.endswith(("ee", "ye", "oe")):
+        out = w[:-1] + "ing"
+    elif (re.search(r"[^aeiou][aeiou][^aeiouwxy]$", w) or re.fullmatch(r"[aeiou][^aeiouwxy]", w)) \
+            and len(re.findall(r"[aeiouy]+", w)) == 1:
+        out = w + w[-1] + "ing"  # "split" -> "splitting", "ship" -> "shipping"
+    else:
+        out = w + "ing"
+    return f"{head}-{out}" if head else out
 
 
 def participle_noun(participle: str) -> str:
@@ -260,7 +264,7 @@ def step_name(item: str) -> str | None:
     if not obj:
         return None
     obj[-1] = singular(obj[-1]) if verb not in _LIGHT_VERBS else obj[-1]
-    phrase = " ".join(obj) if verb in _LIGHT_VERBS else f"{' '.join(obj)} {_nominal(words[0]).lower()}"
+    phrase = " ".join(obj) if verb in _LIGHT_VERBS else f"{' '.join(obj)} {nominal(words[0]).lower()}"
     return phrase[:1].upper() + phrase[1:]
 
 
