@@ -33,7 +33,7 @@ _STATIVE = {"based", "needed", "required", "used", "shown", "called", "named", "
             "described", "defined", "fixed", "tied", "limited", "kept", "left", "dropped", "discarded", "ignored",
             "rejected", "repeated", "stored", "saved", "added", "included", "excluded", "provided", "given", "passed",
             "sent", "fed", "shared", "placed", "located", "connected", "linked", "attached", "followed", "preceded",
-            "replaced", "returned", "exposed", "needed", "published", "released", "accepted", "received"}
+            "replaced", "returned", "exposed", "published", "released", "accepted", "received", "looked", "pulled"}
 _PARTICIPLE = r"(?:re-)?[a-z]{3,}(?<!e)ed|[a-z]{2,}(?<=[^aeiou])ied"  # "dehydrated", "re-plated", "purified"
 _ADVERB = r"(?:[a-z]{3,}ly|then|also|first|again|each|individually|separately)"
 _FIRST = re.compile(rf"\b(?:is|are|was|were)\s+(?:{_ADVERB}\s+)?(?P<verb>{_PARTICIPLE})\b")
@@ -52,6 +52,7 @@ _NOT_OURS = {"present", "describe", "propose", "introduce", "build", "implement"
              "distil", "distill", "compare", "report", "study", "evaluate", "test", "design", "ask", "give", "take",
              "make", "get", "keep", "go", "instead", "then", "also", "not", "never", "apply"}
 _TO_OR_BY = re.compile(r"\s+(?:[a-z]+ly\s+)?(?:by|to|into|onto)\s+(?:(?:the|a|an|its|their|each)\s+)?", re.I)
+_NEW_CLAUSE = re.compile(r"\b(?:is|are|was|were|we|it|they)\b")
 _CLAUSE_END = re.compile(r";|:\s|,\s*(?:which|where|while|whereas|whose|so|but)\b|\s(?:while|whereas|before|after|"
                          r"until|once|if|when)\s")
 
@@ -65,15 +66,9 @@ def _chain(sentence: str) -> tuple[int, list[tuple[str, int]]]:
             rest = sentence[at:]
             stop = _CLAUSE_END.search(rest)
             window = rest[: stop.start()] if stop else rest
-            nxt = None
-            for cand in _NEXT.finditer(window):
-                between = window[:cand.start()]
-                if re.search(r"\b(?:is|are|was|were|we|it|they)\b", between):
-                    break  # a new clause before the verb: another subject's
-                nxt = cand
-                break
-            if nxt is None:
-                break
+            nxt = _NEXT.search(window)
+            if nxt is None or _NEW_CLAUSE.search(window[:nxt.start()]):
+                break  # (a new clause before the verb: another subject's)
             verbs.append((nxt.group("verb"), at + nxt.end()))
             at += nxt.end()
         verbs = [(v, end) for v, end in verbs if v.lower() not in _STATIVE]
@@ -92,7 +87,8 @@ def _our_chain(sentence: str) -> list[tuple[str, str]]:
     window = sentence[m.start(): stop.start() if stop else len(sentence)]
     verbs = [(m.group("verb"), m.group("obj") or "")]
     verbs += [(n.group("verb"), n.group("obj") or "") for n in _OUR_NEXT.finditer(window, m.end() - m.start())
-              if n.group("verb").lower() not in _NOT_OURS | _FUNCTION_WORDS]
+              if n.group("verb").lower() not in _NOT_OURS | _FUNCTION_WORDS
+              and not n.group("verb").lower().endswith(("ing", "ed"))]  # ("following Kleppmann": no verb of ours)
     return verbs if len(verbs) >= _MIN_STEPS else []
 
 

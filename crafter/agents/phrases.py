@@ -142,7 +142,8 @@ _NOUN_OF = {"filter": "filtration", "apply": "application", "analyse": "analysis
             "digest": "digestion", "centrifuge": "centrifugation", "compare": "comparison", "derive": "derivation",
             "deploy": "deployment", "assess": "assessment", "inject": "injection", "select": "selection",
             "collect": "collection", "transfer": "transfer", "dilute": "dilution", "resuspend": "resuspension",
-            "expand": "expansion", "transform": "transformation", "assign": "assignment"}
+            "expand": "expansion", "transform": "transformation", "assign": "assignment", "align": "alignment",
+            "segment": "segmentation", "execute": "execution", "compute": "computation"}
 _UNITS = {"m", "cm", "mm", "km", "µm", "um", "nm", "ml", "µl", "ul", "l", "g", "mg", "µg", "kg", "h", "min", "s", "°c",
           "k", "mm", "kda", "x", "×", "%", "days", "weeks", "hours"}
 
