@@ -53,7 +53,7 @@ _NOT_OURS = {"present", "describe", "propose", "introduce", "build", "implement"
              "make", "get", "keep", "go", "instead", "then", "also", "not", "never", "apply"}
 _TO_OR_BY = re.compile(r"\s+(?:[a-z]+ly\s+)?(?:by|to|into|onto)\s+(?:(?:the|a|an|its|their|each)\s+)?", re.I)
 _NEW_CLAUSE = re.compile(r"\b(?:is|are|was|were|we|it|they)\b")
-_CLAUSE_END = re.compile(r";|:\s|,\s*(?:which|where|while|whereas|whose|so|but)\b|\s(?:while|whereas|before|after|"
+_CLAUSE_END = re.compile(r";|:\s|,\s*(?:which|where|while|whereas|whose|so|but)\b|\s(?:while|whereas|"
                          r"until|once|if|when)\s")
 
 
