@@ -96,7 +96,7 @@ def _lists(sentence: str) -> list[list[str]]:
                 break
         items = [[w for w in i if not w.endswith("'s")] for i in items]  # "Suricata's decode": the decode
         if all(items) and all(len(i) <= _MAX_ITEM_WORDS and not _COUNT.fullmatch(i[0]) for i in items):
-            out.append([np_label([w.strip("`") for w in i]) for i in items])
+            out.append([np_label([w.rstrip(".").strip("`") if "`" in w else w for w in i]) for i in items])
     return out
 
 
@@ -107,8 +107,8 @@ def read_coordinated_names(reading: BriefReading, text: str) -> None:
     groups = {box_key(g) for g, _ in reading.groups}  # "four groups: sensing, perception, planning and control"
     for sentence in SENTENCE_SPLIT.split(text):
         for items in _lists(sentence):
-            if len(items) < _MIN_ITEMS or not any(box_key(i) in known for i in items) \
-                    or any(box_key(i) in groups for i in items):
+            if len(items) < _MIN_ITEMS or any(box_key(i) in groups for i in items) \
+                    or not any(box_key(i) in known for i in items) and not _names_parts(items, sentence):
                 continue
             for item in items:
                 if box_key(item) in known or item.lower() in GENERIC_NOUNS or re.fullmatch(r"[\d\W]+", item) \
@@ -116,3 +116,35 @@ def read_coordinated_names(reading: BriefReading, text: str) -> None:
                     continue  # ("a shared MLP" where "MLP" is a box: read by its head, its links on that box)
                 known.add(box_key(item))
                 reading.entities.append(item)
+            if _in_order(items, sentence):
+                _chain_items(reading, items)
+
+
+def _names_parts(items: list[str], sentence: str) -> bool:
+    """A list none of whose items is a box yet that still names parts: every item a name in code ("executes
+    `NavigateToShelf`, `DetectTote` and `PickTote`"), or the list closes its sentence after a plural noun and a colon
+    ("the devices on its behaviour ports: nose pokes, a speaker and a solenoid")."""
+    if all(f"`{i}`" in sentence for i in items):
+        return True
+    after = re.search(r"[a-z]{3,}s:\s+([^:]*)$", sentence)  # (the last colon, after a plural)
+    return after is not None and all(re.search(re.escape(i), after.group(1), re.I) for i in items) \
+        and re.search(re.escape(items[-1]) + r"\W*$", after.group(1), re.I) is not None
+
+
+_ORDER = re.compile(r"[`'\"]?,?\s*(?:one after (?:the )?other|in (?:that )?order|in sequence|in turn|sequentially)\b", re.I)
+
+
+def _chain_items(reading: BriefReading, items: list[str]) -> None:
+    """Each item of a list said in order linked to the next, by the boxes' own spellings (an item that is no box
+    breaks the chain there)."""
+    boxes = {box_key(e): e for e in reading.entities}
+    for a, b in zip(items, items[1:]):
+        pair = (boxes.get(box_key(a)), boxes.get(box_key(b)))
+        if None not in pair and pair not in reading.relations:
+            reading.relations.append(pair)
+
+
+def _in_order(items: list[str], sentence: str) -> bool:
+    """Whether the list says its items run in order ("executes A, B and C, one after the other")."""
+    m = re.search(re.escape(items[-1]), sentence, re.I)
+    return m is not None and _ORDER.match(sentence, m.end()) is not None

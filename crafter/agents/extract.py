@@ -23,6 +23,7 @@ from crafter.agents.distributive import read_shared_heads
 from crafter.agents.headed import headed_names, is_order
 from crafter.agents.labels import labels_match, normalise_label, slug_id
 from crafter.agents.links import read_links
+from crafter.agents.participles import read_verb_steps
 from crafter.agents.phrases import ITEM_RE, MAX_LABEL_WORDS, QUOTED_RE, clean_phrase, item_label, step_name
 from crafter.agents.prose import (
     GENERIC_WHOLES,
@@ -52,7 +53,7 @@ from crafter.agents.reading import (
     split_joined_names,
     spread_collectives,
 )
-from crafter.agents.steps import reads_as_steps
+from crafter.agents.steps import heads_parts, reads_as_steps
 from crafter.agents.subject import drop_generic_names, drop_system_name
 from crafter.agents.targets import read_flow_ends
 from crafter.spec import Edge, Figure, Group, Node, Panel
@@ -275,8 +276,8 @@ def _read_items(text: str, names: _Names) -> list[str]:
     slots = [[n for n in (names.add(x, strong=True) for x in ([label] if isinstance(label, str) else label)) if n]
              for label, _ in items]
     slots = [s for s in slots if s]
-    if sum(map(len, slots)) >= 2 and (any(num for _, num in items) or _DIAGRAM_CUES.search(text)
-                                      or reads_as_steps(said, "\n".join(heading))):
+    if sum(map(len, slots)) >= 2 and (any(num for _, num in items) or reads_as_steps(said, "\n".join(heading))
+                                      or _DIAGRAM_CUES.search(text) and not heads_parts("\n".join(heading))):
         for a, b in zip(slots, slots[1:]):  # the names of one line side by side: each from or into a lone step
             if len(a) == 1 or len(b) == 1:
                 names.relate_all(a, b)
@@ -615,6 +616,7 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     read_shared_heads(reading, brief)
     read_flow_ends(reading, brief)
     read_listed_groups(reading, brief)
+    read_verb_steps(reading, brief)
     read_links(brief, reading)  # over the final names, the head's included
     names = list(reading.entities)
     if not names and not fallback:

@@ -141,12 +141,23 @@ _NOUN_OF = {"filter": "filtration", "apply": "application", "analyse": "analysis
             "download": "download", "merge": "merge", "combine": "combination", "extract": "extraction",
             "digest": "digestion", "centrifuge": "centrifugation", "compare": "comparison", "derive": "derivation",
             "deploy": "deployment", "assess": "assessment", "inject": "injection", "select": "selection",
-            "collect": "collection", "transfer": "transfer", "dilute": "dilution", "resuspend": "resuspension"}
+            "collect": "collection", "transfer": "transfer", "dilute": "dilution", "resuspend": "resuspension",
+            "expand": "expansion", "transform": "transformation", "assign": "assignment", "align": "alignment",
+            "segment": "segmentation", "execute": "execution", "compute": "computation"}
 _UNITS = {"m", "cm", "mm", "km", "µm", "um", "nm", "ml", "µl", "ul", "l", "g", "mg", "µg", "kg", "h", "min", "s", "°c",
           "k", "mm", "kda", "x", "×", "%", "days", "weeks", "hours"}
 
 
-def _nominal(verb: str) -> str:
+# a Latinate participle's process noun: "dehydrated" -> "dehydration", "featurised" -> "featurisation"; (the
+# shortest stem before the ending that takes it: "updated", "raised", "focused" keep the plain "-ing")
+_LATINATE = (("ated", "ation", 4), ("ised", "isation", 5), ("ized", "ization", 5), ("ified", "ification", 2),
+             ("ected", "ection", 3), ("upted", "uption", 3), ("fused", "fusion", 0), ("verted", "version", 2),
+             ("ysed", "ysis", 4), ("yzed", "ysis", 4))
+_NOT_LATINATE = {"supervised", "advertised", "compromised", "surprised", "comprised", "exercised", "affected",
+                 "expected", "refused", "confused", "rated", "stated", "dated", "located", "related", "dedicated"}
+
+
+def nominal(verb: str) -> str:
     """ "split" -> "splitting", "filter" -> "filtration", "calibrate" -> "calibration", "air-dry" -> "air-drying"."""
     head, _, last = verb.rpartition("-")
     w = last.lower()
@@ -156,6 +167,10 @@ def _nominal(verb: str) -> str:
         out = w[:-1] + "ion"
     elif w.endswith("ify"):
         out = w[:-1] + "ication"
+    elif re.search(r"[a-z]{4}[iy][sz]e$", w) and w + "d" not in _NOT_LATINATE:
+        out = w[:-1] + "ation"  # "featurise" -> "featurisation", "crystallize" -> "crystallization"
+    elif w.endswith(("ject", "sert")):
+        out = w + "ion"  # "project" -> "projection", "insert" -> "insertion"
     elif w.endswith("e") and not w.endswith(("ee", "ye", "oe")):
         out = w[:-1] + "ing"
     elif (re.search(r"[^aeiou][aeiou][^aeiouwxy]$", w) or re.fullmatch(r"[aeiou][^aeiouwxy]", w)) \
@@ -164,6 +179,22 @@ def _nominal(verb: str) -> str:
     else:
         out = w + "ing"
     return f"{head}-{out}" if head else out
+
+
+def participle_noun(participle: str) -> str:
+    """The process noun a regular past participle's step is named by: "dissociated" -> "dissociation", "purified"
+    -> "purification", "measured" -> "measurement", "expanded" -> "expansion", else its "-ing" form ("pooled" ->
+    "pooling", "re-plated" -> "re-plating", "mapped" -> "mapping")."""
+    head, _, w = participle.lower().rpartition("-")
+    head = head + "-" if head else ""
+    for lemma in (w[:-1], w[:-2], w[:-3]):
+        if lemma in _NOUN_OF:
+            return head + _NOUN_OF[lemma]
+    if w not in _NOT_LATINATE:
+        for end, noun, stem in _LATINATE:
+            if w.endswith(end) and len(w) - len(end) >= stem:
+                return head + w[: -len(end)] + noun
+    return head + (w[:-3] + "ying" if w.endswith("ied") else w[:-2] + "ing")
 
 
 def _step_object(words: list[str]) -> list[str]:
@@ -234,7 +265,7 @@ def step_name(item: str) -> str | None:
     if not obj:
         return None
     obj[-1] = singular(obj[-1]) if verb not in _LIGHT_VERBS else obj[-1]
-    phrase = " ".join(obj) if verb in _LIGHT_VERBS else f"{' '.join(obj)} {_nominal(words[0]).lower()}"
+    phrase = " ".join(obj) if verb in _LIGHT_VERBS else f"{' '.join(obj)} {nominal(words[0]).lower()}"
     return phrase[:1].upper() + phrase[1:]
 
 

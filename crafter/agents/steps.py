@@ -58,3 +58,14 @@ def _names_a_procedure(heading: str) -> bool:
     if not lines:
         return False
     return _PROCEDURE.search(lines[-1]) is not None or _names_a_step(lines[-1].rstrip(":"))
+
+
+# a heading that announces a list of parts: "Components of our training setup:", "…, components:", "The rig consists of:"
+_PARTS = re.compile(r"\b(?:components?|parts|pieces|consists? of|made up of|compris(?:es|ing))\b[^\n]*:\s*$", re.I)
+
+
+def heads_parts(heading: str) -> bool:
+    """Whether the heading over a list (its last line before the list) announces the parts of a thing ("Components of
+    our asynchronous training setup:"): its items sit side by side, none feeding the next."""
+    lines = [ln.strip() for ln in heading.splitlines() if ln.strip()]
+    return bool(lines) and _PARTS.search(lines[-1]) is not None

@@ -52,3 +52,23 @@ def test_a_list_ending_on_a_lone_plural_verb_neither_raises_nor_wraps_round() ->
     assert all(len(items) < 3 for items in _lists(text))  # "runs" is no part
     fig = figure_from_brief(text)
     assert {"Scheduler", "Store"} <= {n.label for n in fig.of_kind("node")}
+
+
+def test_a_list_of_code_names_or_closing_on_a_plural_and_a_colon_names_parts() -> None:
+    # no item is a box yet: code names, or the parts a plural noun and a colon announce
+    assert _added("The runner executes `OpenGate`, `ScanBadge`, `CloseGate` and `Report`.", []) == [
+        "OpenGate", "ScanBadge", "CloseGate", "Report"]
+    assert _added("The hub talks to the devices on its ports: a buzzer, a lamp and a valve.", []) == [
+        "Buzzer", "Lamp", "Valve"]
+    # a colon that opens a sentence going on, or materials after no colon: nothing
+    assert _added("Rinse: acetone, ethanol and water are used before the furnace.", []) == []
+    assert _added("Wafers are rinsed in acetone, ethanol, methanol and water.", []) == []
+
+
+def test_a_list_said_in_order_is_chained() -> None:
+    reading = BriefReading(entities=["Runner"])
+    read_coordinated_names(reading, "The runner executes `OpenGate`, `ScanBadge` and `CloseGate`, one after the other.")
+    assert reading.relations == [("OpenGate", "ScanBadge"), ("ScanBadge", "CloseGate")]
+    reading = BriefReading(entities=["Hub"])
+    read_coordinated_names(reading, "The hub talks to the devices on its ports: a buzzer, a lamp and a valve.")
+    assert reading.relations == []  # parts side by side, no order said

@@ -60,3 +60,16 @@ def test_only_the_lists_own_heading_says_it_is_a_procedure() -> None:
     assert not reads_as_steps(items, "Lab notebook (following FAIR)")
     assert reads_as_steps(items, "Some words first.\n\nRNA extraction protocol\n")
     assert reads_as_steps(items, "CUBIC clearing – mouse kidney")
+
+
+def test_a_list_headed_as_parts_is_not_chained() -> None:
+    """A diagram's list headed "Components of …:" names parts side by side; none feeds the next (the brief's
+    "pipeline" cue is no order)."""
+    brief = ("Components of our ingestion pipeline:\n"
+             "- gateway: the entry point for the field tablets\n"
+             "- validator service: one schema check per record\n"
+             "- archive: the raw files of the last year\n")
+    fig = figure_from_brief(brief)
+    labels = {n.label for n in fig.of_kind("node")}
+    assert {"Gateway", "Validator service", "Archive"} <= labels
+    assert fig.of_kind("edge") == []
