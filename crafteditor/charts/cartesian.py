@@ -87,6 +87,8 @@ def read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,  #
     # a 'line' of one point is no line chart: the plot's lines were not read (a screenshot with
     # callouts over it read as one point, its callouts as axis titles and its legend dropped)
     boxes = read_boxes(drawn, paints.background_rgb, xaxis, yaxis, plot) if xaxis.categories else None
+    if boxes and _markers_as_boxes(boxes, series, yaxis):
+        boxes = None
     numbered = boxes_on_numbers(drawn, paints.background_rgb, xaxis, yaxis, plot) \
         if not xaxis.categories and all(sr.kind == "line" for sr in series) else None
     if numbered is not None:  # boxes at numbers, on the numeric axis as drawn
@@ -279,6 +281,17 @@ def _turned_categories(xaxis: Axis, xticks: list[int], runs, drawn, config) -> A
     for k, t in zip(labels, texts):
         runs[k] = replace(runs[k], text=t)
     return Axis(a=xaxis.a, b=xaxis.b, log=xaxis.log, categories=sorted((runs[k].cx, runs[k].text) for k in labels))
+
+
+def _markers_as_boxes(boxes: list[tuple[str, list[float], Any]], series: list[Series], yaxis: Axis) -> bool:
+    """Every 'box plot' read is no taller, whiskers and all, than the point markers the marks read: hollow
+    markers stacked in a category (Vega-Lite's default open circles offset per group) had been read as boxes
+    and whiskers, and the points dropped for two boxes of a marker's height."""
+    areas = [a for sr in series if sr.kind == "point" for a in sr.marker_areas]
+    if not areas:
+        return False
+    diameter = 2.0 * float(np.sqrt(np.median(areas) / np.pi))
+    return all(abs(yaxis.pixel(vals[0]) - yaxis.pixel(vals[-1])) <= 1.5 * diameter for _, vals, _ in boxes)
 
 
 def _fewer_labels_than_bars(series: list[Series], xaxis: Axis) -> bool:

@@ -125,7 +125,10 @@ def _row(row: list[TextRun], numbers: list[TextRun], x0: float, top: float, low:
         if r.right > right:
             break
         if len(out) >= 2:
-            step = min(b.cx - a.cx for a, b in zip(out, out[1:]))
+            # the usual spacing: Vega-Lite sets its first label flush with the axis's end, nearer the
+            # second, and a label OCR lost after it (ggplot2's theme: '2.5' read with the axis title below
+            # it) had been a gap of over twice the least spacing, the plot cut there
+            step = float(np.median([b.cx - a.cx for a, b in zip(out, out[1:])]))
             if r.cx - out[-1].cx > 2.5 * max(step, font):
                 break
         out.append(r)
