@@ -456,30 +456,43 @@ def _heads_into_box(ink: np.ndarray, yb: int, lx: int, x: float, y1: float, shap
     """Whether the column on ``lx`` of ``ink`` (its rows from ``yb``) runs into a box under box ``i`` through an
     arrowhead: a top-down flowchart's chain of links (each node's link into the next), no lifeline. A lifeline
     carries no head along itself (a real Mermaid flowchart's column of seven nodes had read as two lifelines,
-    its links as messages between them). A head: rows just above the box's top inked 2.5 strokes wide or more
-    but not across the whole strip (a message crossing there), on both sides of the column (a message's head
-    arriving at the lifeline from one side is no head down it) and narrowing down to the box (a message's head
-    beside it, pointing aside, widens first), under a thin shaft; its sizes in the column's ink width (``u``:
-    a 1x link's 2 px stroke, 3 px of ink with its rim, to 1; a 2x export's head and shaft are twice as wide)."""
+    its links as messages between them). Or it leaves box ``i`` itself through a head pointing up into it: a link
+    drawn bottom-up into the box (a hand-drawn Excalidraw page's dashed 'with' arrow up into a box, and another up
+    into the box beside it, read as two lifelines and a link across as their message: a false sequence that took
+    the page's tree of links with it). The head's test: :func:`_head_into`; its sizes in the column's ink width
+    (``u``: a 1x link's 2 px stroke, 3 px of ink with its rim, to 1; a 2x export's head and shaft are twice as
+    wide)."""
     col = ink[:max(0, int(y1) - yb), max(0, lx - 8):lx + 9].sum(axis=1)
     u = max(1.0, (float(np.median(col[col > 0])) - 1) / 2) if (col > 0).any() else 1.0
+    r = int(round(7 * u))
+    strip = ink[:, max(0, lx - r):lx + r + 1]
+    c = lx - max(0, lx - r)  # the column in the strip
+    # up into box i: the tip at its bottom border (2 rows over the strip's first), the shaft under it
+    if _head_into(strip[:int(12 * u)][::-1], strip[int(16 * u):int(30 * u)], c, u):
+        return True
     for j, t in enumerate(shapes):
         if j == i or t.is_group or not (t.x < x < t.x + t.w) or not (yb + 12 * u < t.y <= y1 + 2 * u):
             continue
         top = int(t.y) - yb
-        r = int(round(7 * u))
-        strip = ink[:, max(0, lx - r):lx + r + 1]
-        tip = strip[max(0, top - int(12 * u)):max(0, top - 1)]
-        shaft = strip[max(0, top - int(30 * u)):max(0, top - int(16 * u))]
-        if not len(tip) or not len(shaft) or shaft.sum(axis=1).max() > 3 * u:
-            continue
-        wide = tip.sum(axis=1)
-        c, k = lx - max(0, lx - r), int(math.ceil(u)) + 1  # the column in the strip; past its own stroke
-        both = tip[:, :max(0, c - k)].any(axis=1) & tip[:, c + k + 1:].any(axis=1)
-        head = wide[(wide >= 5 * u) & ~tip[:, 0] & ~tip[:, -1] & both]
-        if len(head) and (np.diff(head) <= u).all():
+        if _head_into(strip[max(0, top - int(12 * u)):max(0, top - 1)],
+                      strip[max(0, top - int(30 * u)):max(0, top - int(16 * u))], c, u):
             return True
     return False
+
+
+def _head_into(tip: np.ndarray, shaft: np.ndarray, c: int, u: float) -> bool:
+    """Whether rows ``tip`` of a strip of ink (its column ``c``), the last nearest a box, hold an arrowhead into
+    the box from a thin ``shaft``: rows inked 2.5 strokes wide or more but not across the whole strip (a message
+    crossing there), on both sides of the column (a message's head arriving at the lifeline from one side is no
+    head along it) and narrowing towards the box (a message's head beside it, pointing aside, widens first);
+    ``u``: the column's stroke width (:func:`_heads_into_box`)."""
+    if not len(tip) or not len(shaft) or shaft.sum(axis=1).max() > 3 * u:
+        return False
+    wide = tip.sum(axis=1)
+    k = int(math.ceil(u)) + 1  # past the column's own stroke
+    both = tip[:, :max(0, c - k)].any(axis=1) & tip[:, c + k + 1:].any(axis=1)
+    head = wide[(wide >= 5 * u) & ~tip[:, 0] & ~tip[:, -1] & both]
+    return bool(len(head) and (np.diff(head) <= u).all())
 
 
 def _runs_on(ink: np.ndarray, yb: int, lx: int, t: DetectedShape) -> bool:
