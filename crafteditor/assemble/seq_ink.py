@@ -72,7 +72,10 @@ def _stacked(rgb: np.ndarray, ink: np.ndarray, labels: np.ndarray, stats: np.nda
     out = np.zeros(len(stats), bool)
     if len(big) < 2:
         return out
-    colour = {int(k): np.median(rgb[labels == k][:, :3], axis=0) for k in big}
+    # each piece's colour from its own box (a page-sized comparison per piece took most of the reading's
+    # assembly on a Mermaid page of many filled boxes)
+    box = {int(k): (slice(y[k], y[k] + h[k]), slice(x[k], x[k] + w[k])) for k in big}
+    colour = {k: np.median(rgb[box[k]][labels[box[k]] == k][:, :3], axis=0) for k in box}
     for i, a in enumerate(big):
         for b in big[i + 1:]:
             over = min(x[a] + w[a], x[b] + w[b]) - max(x[a], x[b])

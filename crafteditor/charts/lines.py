@@ -4,6 +4,7 @@ than the line), lone markers (a scatter) and their shapes, and the line's stroke
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import cv2
 import numpy as np
@@ -16,10 +17,10 @@ from crafteditor.lines.skeleton import trace_skeleton
 
 
 def line_series(m: np.ndarray, lab: np.ndarray, comps: list, rects: list, color, yaxis: Axis,  # long: blob by blob
-                xaxis: Axis, cover: np.ndarray) -> Series | None:
+                xaxis: Axis, cover: Callable[[int, int, int, int], np.ndarray]) -> Series | None:
     """A paint's blobs (``comps``: (label in ``lab``, stats); ``rects``: the filled rectangles) as a
     line, its vertices from the skeleton or its markers where it has them, or as points (lone
-    markers: a scatter); ``cover``: each pixel's share of the paint (its lines' widths)."""
+    markers: a scatter); ``cover(y, x, h, w)``: each pixel's share of the paint in that box (its lines' widths)."""
     centres: list[tuple[float, float]] = []
     line_pts: list[tuple[float, float]] = []
     marker_areas: list[float] = []
@@ -67,7 +68,7 @@ def line_series(m: np.ndarray, lab: np.ndarray, comps: list, rects: list, color,
             clusters.append((comp, int(x), int(y)))
         has_line = True
         cores.append(lw)
-        widths.append(stroke_width(comp & ~on_line if blobs else comp, cover[y:y + h, x:x + w]))
+        widths.append(stroke_width(comp & ~on_line if blobs else comp, cover(y, x, h, w)))
         if len(blobs) >= 2:
             for j in range(1, nb):
                 bx, by, bw, bh, barea = bstats[j]
