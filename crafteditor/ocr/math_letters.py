@@ -136,10 +136,13 @@ def read_math_lead(text: str, conf: float, centres: list[float], crop: np.ndarra
     # and no known word (the italic x of x_2, x_3 was read 'C2' at 0.93, 'C3' at 0.94, 'X1' at 0.98 in
     # a real TikZ figure: the recogniser is sure of letters it never saw; a sure 'in', 'Web' in bold or
     # mono type stays); a '0' no taller than the script after it (an italic o over its subscript). A
-    # letter's reading is the rival an italic letter must beat, by CLEAR
+    # letter's reading is the rival an italic letter must beat, by CLEAR. A digit no taller than the script
+    # after it is an italic letter over its subscript: an italic o ('0'), and CM's italic z, which the recogniser
+    # reads '2' however sure (z_1, z_d read '21', '2d' at 0.97 in real TikZ flows and conformal maps), where
+    # a number's digits stand level
     scripted = text[1:].isdigit() or _no_taller(groups, rows)
     sure_lead = conf < UNSURE or (scripted and text.lower() not in lexicon())
-    if not read or accent or accented or (read.isalpha() and sure_lead) or (read == "0" and _no_taller(groups, rows)):
+    if not read or accent or accented or (read.isalpha() and sure_lead) or (read.isdigit() and _no_taller(groups, rows)):
         lead = italic_letter(letter, read, rival=not accent) or read
     if accent and lead.isalpha():
         lead = unicodedata.normalize("NFC", lead + accent)
