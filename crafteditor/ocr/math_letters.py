@@ -36,6 +36,11 @@ GOOD_FIT = 0.42  # the italic letter's fit, at least (a 9 px italic x fits cmmi1
 CLEAR = 0.1  # and its lead over the letter read there
 LEAD = 0.02  # and over every other letter (an italic x fits Z 0.03 less)
 MIN_HEIGHT = 8  # px: a smaller lead glyph is too little to tell
+# a lead glyph no taller than the subscript after it is a lower-case letter of x-height (a capital, an ascender
+# or a digit stands taller than its subscript; a descender hangs lower): told among these alone it is told at
+# 6 px too, where among all letters an italic x fitted Z as well (TikZ layers at 120 dpi read x_1 as '1', 'Z2')
+X_HEIGHT_LETTERS = "acemnorsuvwxz"
+MIN_X_HEIGHT = 6  # px: such a lead glyph smaller than this is too little to tell
 UNSURE = 0.93  # a letter read this sure is left alone unless the rest of the label is its script
 INK_CONTRAST = 60.0  # grey levels from the background that are ink
 
@@ -115,7 +120,7 @@ def read_math_lead(text: str, conf: float, centres: list[float], crop: np.ndarra
     (:mod:`crafteditor.ocr.accents`), so the lead is a letter, read again as one under an accent is."""
     mask = crop_ink(crop)
     most = MAX_ACCENTED if accented else MAX_CHARS
-    if not text or len(text) > most or " " in text or len(text) != len(centres) or mask.shape[0] < MIN_HEIGHT:
+    if not text or len(text) > most or " " in text or len(text) != len(centres) or mask.shape[0] < MIN_X_HEIGHT:
         return text, centres
     groups = _groups(mask)
     if len(groups) < 1 or len(groups) > most + 1:
@@ -123,7 +128,8 @@ def read_math_lead(text: str, conf: float, centres: list[float], crop: np.ndarra
     x0, x1, glyph = groups[0]
     rows = np.flatnonzero(glyph.any(axis=1))
     inked = np.flatnonzero(mask.any(axis=1))
-    if rows.size == 0 or rows[-1] - rows[0] + 1 < max(MIN_HEIGHT, 0.5 * (inked[-1] - inked[0] + 1)):
+    low = rows.size > 0 and _no_taller(groups, rows)  # an x-height letter over its subscript
+    if rows.size == 0 or rows[-1] - rows[0] + 1 < max(MIN_X_HEIGHT if low else MIN_HEIGHT, 0.5 * (inked[-1] - inked[0] + 1)):
         return text, centres
     letter, accent = _split_accent(glyph)
     over = [i for i, c in enumerate(centres) if x0 - 1 <= c <= x1 + 1]
@@ -140,10 +146,10 @@ def read_math_lead(text: str, conf: float, centres: list[float], crop: np.ndarra
     # after it is an italic letter over its subscript: an italic o ('0'), and CM's italic z, which the recogniser
     # reads '2' however sure (z_1, z_d read '21', '2d' at 0.97 in real TikZ flows and conformal maps), where
     # a number's digits stand level
-    scripted = text[1:].isdigit() or _no_taller(groups, rows)
+    scripted = text[1:].isdigit() or low
     sure_lead = conf < UNSURE or (scripted and text.lower() not in lexicon())
-    if not read or accent or accented or (read.isalpha() and sure_lead) or (read.isdigit() and _no_taller(groups, rows)):
-        lead = italic_letter(letter, read, rival=not accent) or read
+    if not read or accent or accented or (read.isalpha() and sure_lead) or (read.isdigit() and low):
+        lead = italic_letter(letter, read, rival=not accent, letters=X_HEIGHT_LETTERS if low else LETTERS) or read
     if accent and lead.isalpha():
         lead = unicodedata.normalize("NFC", lead + accent)
         if len(lead) > 1:  # no precomposed letter ('x̂'): the plain letter
@@ -154,14 +160,15 @@ def read_math_lead(text: str, conf: float, centres: list[float], crop: np.ndarra
     return (lead + text[1:], [centre, *centres[1:]]) if over else (lead + text, [centre, *centres])
 
 
-def italic_letter(letter: np.ndarray, read: str, rival: bool = True) -> str | None:
-    """The math italic letter a glyph's mask is, where one fits well and clearly better than every
-    other letter and than ``read`` (what the recogniser read there, in every face; not weighed
-    with ``rival`` False); None where none does or the glyph is under 8 px tall."""
+def italic_letter(letter: np.ndarray, read: str, rival: bool = True, letters: str = LETTERS) -> str | None:
+    """The math italic letter of ``letters`` a glyph's mask is, where one fits well and clearly better than every
+    other of them and than ``read`` (what the recogniser read there, in every face; not weighed
+    with ``rival`` False); None where none does or the glyph is under 8 px tall (6 px, told among
+    :data:`X_HEIGHT_LETTERS` alone)."""
     ink = ink_box(letter)
-    if ink is None or ink.shape[0] < MIN_HEIGHT:
+    if ink is None or ink.shape[0] < (MIN_X_HEIGHT if letters == X_HEIGHT_LETTERS else MIN_HEIGHT):
         return None
-    scores = {ch: _best(ch, ink, ITALIC_FACES) for ch in LETTERS}
+    scores = {ch: _best(ch, ink, ITALIC_FACES) for ch in letters}
     best = max(scores, key=lambda k: scores[k])
     if best.lower() in SAME_SHAPE and scores[best.lower()] >= scores[best] - 0.1:
         best = best.lower()  # (a lone x fits X about as well: a math label's letter is lower case)
