@@ -183,3 +183,13 @@ def test_a_subscript_zero_read_as_o_is_a_zero_and_a_words_o_stays():
     plain = svg_words(convert(math_labels_png(["Photo", "go to", "Hello"], 200, 1.6, 1.4, 0, 13, None),
                               Config()).svg)
     assert all(plain[w] == 1 for w in ("photo", "go", "to", "hello")), plain
+
+
+def test_a_small_italic_letter_over_its_subscript_is_told_among_x_height_letters():
+    """At 100 dpi CM's italic x over its subscript is 6-7 px tall: among all letters it fitted an italic Z as well,
+    and the label read 'Z2' or lost its letter ('1'). A lead no taller than its subscript is a lower-case letter of
+    x-height, told among those alone."""
+    words = svg_words(convert(math_labels_png(["$x_1$", "$x_2$", "$x_3$"], 100, 1.6, 1.4, 0.32, 12, None),
+                              Config()).svg)
+    assert sum(words[w] for w in ("x1", "x2", "x3")) >= 2, words
+    assert not any(w.startswith("z") for w in words), words
