@@ -41,6 +41,7 @@ MIN_HEIGHT = 8  # px: a smaller lead glyph is too little to tell
 # 6 px too, where among all letters an italic x fitted Z as well (TikZ layers at 120 dpi read x_1 as '1', 'Z2')
 X_HEIGHT_LETTERS = "acemnorsuvwxz"
 MIN_X_HEIGHT = 6  # px: such a lead glyph smaller than this is too little to tell
+SCRIPT_DROP = 0.12  # of the lead's height: how much lower a subscript's top and bottom lie, at least (z_1: 0.26)
 UNSURE = 0.93  # a letter read this sure is left alone unless the rest of the label is its script
 INK_CONTRAST = 60.0  # grey levels from the background that are ink
 
@@ -101,13 +102,18 @@ def crop_ink(crop: np.ndarray) -> np.ndarray:
     return np.abs(gray - float(np.median(border))) > INK_CONTRAST
 
 
-def _no_taller(groups: list[tuple[int, int, np.ndarray]], rows: np.ndarray) -> bool:
+def _no_taller(groups: list[tuple[int, int, np.ndarray]], rows: np.ndarray, drop: float = 0.0) -> bool:
     """The lead glyph (its ``rows``) is no taller than the glyph after it and sits higher: a letter
-    of x-height over its subscript, not a digit (a digit stands taller than its subscript)."""
+    of x-height over its subscript, not a digit (a digit stands taller than its subscript). With ``drop``
+    the glyph after it hangs that share of the lead's height lower at its top and at its bottom (a pixel
+    at least): a number's digits stand level, though a round one's overshoot may hang a pixel lower
+    ('75' in a chart had read 'J5' without it)."""
     if len(groups) < 2:
         return False
     nxt = np.flatnonzero(groups[1][2].any(axis=1))
-    return rows[-1] - rows[0] <= 1.1 * (nxt[-1] - nxt[0]) and nxt[-1] > rows[-1]
+    low = max(1.0, drop * (rows[-1] - rows[0] + 1)) if drop else 0.5
+    return rows[-1] - rows[0] <= 1.1 * (nxt[-1] - nxt[0]) and nxt[-1] - rows[-1] >= low \
+        and (not drop or nxt[0] - rows[0] >= low)
 
 
 def read_math_lead(text: str, conf: float, centres: list[float], crop: np.ndarray,
@@ -128,7 +134,7 @@ def read_math_lead(text: str, conf: float, centres: list[float], crop: np.ndarra
     x0, x1, glyph = groups[0]
     rows = np.flatnonzero(glyph.any(axis=1))
     inked = np.flatnonzero(mask.any(axis=1))
-    low = rows.size > 0 and _no_taller(groups, rows)  # an x-height letter over its subscript
+    low = rows.size > 0 and _no_taller(groups, rows, SCRIPT_DROP)  # an x-height letter over its subscript
     if rows.size == 0 or rows[-1] - rows[0] + 1 < max(MIN_X_HEIGHT if low else MIN_HEIGHT, 0.5 * (inked[-1] - inked[0] + 1)):
         return text, centres
     letter, accent = _split_accent(glyph)
@@ -141,14 +147,14 @@ def read_math_lead(text: str, conf: float, centres: list[float], crop: np.ndarra
     # bold ô as '6': no digit wears a hat); an unsure letter; a sure one where the rest is its script
     # and no known word (the italic x of x_2, x_3 was read 'C2' at 0.93, 'C3' at 0.94, 'X1' at 0.98 in
     # a real TikZ figure: the recogniser is sure of letters it never saw; a sure 'in', 'Web' in bold or
-    # mono type stays); a '0' no taller than the script after it (an italic o over its subscript). A
-    # letter's reading is the rival an italic letter must beat, by CLEAR. A digit no taller than the script
-    # after it is an italic letter over its subscript: an italic o ('0'), and CM's italic z, which the recogniser
-    # reads '2' however sure (z_1, z_d read '21', '2d' at 0.97 in real TikZ flows and conformal maps), where
-    # a number's digits stand level
-    scripted = text[1:].isdigit() or low
-    sure_lead = conf < UNSURE or (scripted and text.lower() not in lexicon())
-    if not read or accent or accented or (read.isalpha() and sure_lead) or (read.isdigit() and low):
+    # mono type stays); a '0' no taller than the script after it (an italic o over its subscript), and any
+    # digit over a script hanging clearly lower: CM's italic z reads '2' however sure (z_1, z_d read '21', '2d'
+    # at 0.97 in real TikZ flows and conformal maps), where a number's digits stand level. A letter's reading
+    # is the rival an italic letter must beat, by CLEAR
+    over_script = _no_taller(groups, rows)
+    sure_lead = conf < UNSURE or ((text[1:].isdigit() or over_script) and text.lower() not in lexicon())
+    if not read or accent or accented or (read.isalpha() and sure_lead) or (read == "0" and over_script) \
+            or (read.isdigit() and low):
         lead = italic_letter(letter, read, rival=not accent, letters=X_HEIGHT_LETTERS if low else LETTERS) or read
     if accent and lead.isalpha():
         lead = unicodedata.normalize("NFC", lead + accent)
