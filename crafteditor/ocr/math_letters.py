@@ -134,14 +134,16 @@ def read_math_lead(text: str, conf: float, centres: list[float], crop: np.ndarra
     x0, x1, glyph = groups[0]
     rows = np.flatnonzero(glyph.any(axis=1))
     inked = np.flatnonzero(mask.any(axis=1))
-    low = rows.size > 0 and _no_taller(groups, rows, SCRIPT_DROP)  # an x-height letter over its subscript
-    if rows.size == 0 or rows[-1] - rows[0] + 1 < max(MIN_X_HEIGHT if low else MIN_HEIGHT, 0.5 * (inked[-1] - inked[0] + 1)):
-        return text, centres
-    letter, accent = _split_accent(glyph)
     over = [i for i, c in enumerate(centres) if x0 - 1 <= c <= x1 + 1]
     if len(over) > 1 or (over and over[0] != 0):
         return text, centres
     read = text[0] if over else ""
+    # an x-height letter over its subscript, which the recogniser read as no letter: told among those letters
+    # (a letter it read stays the rival of all letters: among x-height ones alone an unsure 7 px c of c_{t-1} fitted e)
+    low = rows.size > 0 and _no_taller(groups, rows, SCRIPT_DROP) and not read.isalpha()
+    if rows.size == 0 or rows[-1] - rows[0] + 1 < max(MIN_X_HEIGHT if low else MIN_HEIGHT, 0.5 * (inked[-1] - inked[0] + 1)):
+        return text, centres
+    letter, accent = _split_accent(glyph)
     lead = read
     # read again: a glyph the reading missed; one under an accent (the recogniser reads ŷ as 'j', a
     # bold ô as '6': no digit wears a hat); an unsure letter; a sure one where the rest is its script
