@@ -33,6 +33,12 @@ reader.skipped_glyph: a sure reading of the trained reader with a glyph between 
 goes to rapidocr; it fires on 40 of dev's 3,155 first-round crops, in 19 figures, all benched): misread 167 -> 163
 ('mpg' on three patchwork figures, 'Embedded' on ViT). Drawn at seed 18, n 40: ``tikz-wild`` 158 missed (never
 108: math letters, slanted labels), ``mermaid-readme`` 16; neither moved.
+Drawn at seed 19, n 30, main e2d8d6e -> branch tikz19 (session 54; a digit lead over a script hanging lower read as an
+italic letter: CM's z read '2'; a lowered 'o' after a letter a subscript zero; an x-height lead the recogniser read as
+no letter told among x-height letters from 6 px): ``tikz-wild`` (337 truth words) never 51 -> 48, misread 39 -> 29
+(97 -> 84 missed: z_1, z_d read '21', '2d'; q_0 read 'qo'), ``tikz`` (326) misread 19 -> 14 (62 -> 57: x_1 read '1', 'Z2').
+Of what is left on tikz-wild: Greek read as Latin or digits (γ '7', φ 'P', ρ 'p', ε '∈') ~17, italic letters under 8 px
+at 150 dpi ~10, a superscript stacked over a subscript (m_1^2) read apart 8.
 """
 
 from __future__ import annotations

@@ -36,6 +36,12 @@ GOOD_FIT = 0.42  # the italic letter's fit, at least (a 9 px italic x fits cmmi1
 CLEAR = 0.1  # and its lead over the letter read there
 LEAD = 0.02  # and over every other letter (an italic x fits Z 0.03 less)
 MIN_HEIGHT = 8  # px: a smaller lead glyph is too little to tell
+# a lead glyph no taller than the subscript after it is a lower-case letter of x-height (a capital, an ascender
+# or a digit stands taller than its subscript; a descender hangs lower): told among these alone it is told at
+# 6 px too, where among all letters an italic x fitted Z as well (TikZ layers at 120 dpi read x_1 as '1', 'Z2')
+X_HEIGHT_LETTERS = "acemnorsuvwxz"
+MIN_X_HEIGHT = 6  # px: such a lead glyph smaller than this is too little to tell
+SCRIPT_DROP = 0.12  # of the lead's height: how much lower a subscript's top and bottom lie, at least (z_1: 0.26)
 UNSURE = 0.93  # a letter read this sure is left alone unless the rest of the label is its script
 INK_CONTRAST = 60.0  # grey levels from the background that are ink
 
@@ -96,13 +102,18 @@ def crop_ink(crop: np.ndarray) -> np.ndarray:
     return np.abs(gray - float(np.median(border))) > INK_CONTRAST
 
 
-def _no_taller(groups: list[tuple[int, int, np.ndarray]], rows: np.ndarray) -> bool:
+def _no_taller(groups: list[tuple[int, int, np.ndarray]], rows: np.ndarray, drop: float = 0.0) -> bool:
     """The lead glyph (its ``rows``) is no taller than the glyph after it and sits higher: a letter
-    of x-height over its subscript, not a digit (a digit stands taller than its subscript)."""
+    of x-height over its subscript, not a digit (a digit stands taller than its subscript). With ``drop``
+    the glyph after it hangs that share of the lead's height lower at its top and at its bottom (a pixel
+    at least): a number's digits stand level, though a round one's overshoot may hang a pixel lower
+    ('75' in a chart had read 'J5' without it)."""
     if len(groups) < 2:
         return False
     nxt = np.flatnonzero(groups[1][2].any(axis=1))
-    return rows[-1] - rows[0] <= 1.1 * (nxt[-1] - nxt[0]) and nxt[-1] > rows[-1]
+    low = max(1.0, drop * (rows[-1] - rows[0] + 1)) if drop else 0.5
+    return rows[-1] - rows[0] <= 1.1 * (nxt[-1] - nxt[0]) and nxt[-1] - rows[-1] >= low \
+        and (not drop or nxt[0] - rows[0] >= low)
 
 
 def read_math_lead(text: str, conf: float, centres: list[float], crop: np.ndarray,
@@ -115,7 +126,7 @@ def read_math_lead(text: str, conf: float, centres: list[float], crop: np.ndarra
     (:mod:`crafteditor.ocr.accents`), so the lead is a letter, read again as one under an accent is."""
     mask = crop_ink(crop)
     most = MAX_ACCENTED if accented else MAX_CHARS
-    if not text or len(text) > most or " " in text or len(text) != len(centres) or mask.shape[0] < MIN_HEIGHT:
+    if not text or len(text) > most or " " in text or len(text) != len(centres) or mask.shape[0] < MIN_X_HEIGHT:
         return text, centres
     groups = _groups(mask)
     if len(groups) < 1 or len(groups) > most + 1:
@@ -123,24 +134,30 @@ def read_math_lead(text: str, conf: float, centres: list[float], crop: np.ndarra
     x0, x1, glyph = groups[0]
     rows = np.flatnonzero(glyph.any(axis=1))
     inked = np.flatnonzero(mask.any(axis=1))
-    if rows.size == 0 or rows[-1] - rows[0] + 1 < max(MIN_HEIGHT, 0.5 * (inked[-1] - inked[0] + 1)):
-        return text, centres
-    letter, accent = _split_accent(glyph)
     over = [i for i, c in enumerate(centres) if x0 - 1 <= c <= x1 + 1]
     if len(over) > 1 or (over and over[0] != 0):
         return text, centres
     read = text[0] if over else ""
+    # an x-height letter over its subscript, which the recogniser read as no letter: told among those letters
+    # (a letter it read stays the rival of all letters: among x-height ones alone an unsure 7 px c of c_{t-1} fitted e)
+    low = rows.size > 0 and _no_taller(groups, rows, SCRIPT_DROP) and not read.isalpha()
+    if rows.size == 0 or rows[-1] - rows[0] + 1 < max(MIN_X_HEIGHT if low else MIN_HEIGHT, 0.5 * (inked[-1] - inked[0] + 1)):
+        return text, centres
+    letter, accent = _split_accent(glyph)
     lead = read
     # read again: a glyph the reading missed; one under an accent (the recogniser reads ŷ as 'j', a
     # bold ô as '6': no digit wears a hat); an unsure letter; a sure one where the rest is its script
     # and no known word (the italic x of x_2, x_3 was read 'C2' at 0.93, 'C3' at 0.94, 'X1' at 0.98 in
     # a real TikZ figure: the recogniser is sure of letters it never saw; a sure 'in', 'Web' in bold or
-    # mono type stays); a '0' no taller than the script after it (an italic o over its subscript). A
-    # letter's reading is the rival an italic letter must beat, by CLEAR
-    scripted = text[1:].isdigit() or _no_taller(groups, rows)
-    sure_lead = conf < UNSURE or (scripted and text.lower() not in lexicon())
-    if not read or accent or accented or (read.isalpha() and sure_lead) or (read == "0" and _no_taller(groups, rows)):
-        lead = italic_letter(letter, read, rival=not accent) or read
+    # mono type stays); a '0' no taller than the script after it (an italic o over its subscript), and any
+    # digit over a script hanging clearly lower: CM's italic z reads '2' however sure (z_1, z_d read '21', '2d'
+    # at 0.97 in real TikZ flows and conformal maps), where a number's digits stand level. A letter's reading
+    # is the rival an italic letter must beat, by CLEAR
+    over_script = _no_taller(groups, rows)
+    sure_lead = conf < UNSURE or ((text[1:].isdigit() or over_script) and text.lower() not in lexicon())
+    if not read or accent or accented or (read.isalpha() and sure_lead) or (read == "0" and over_script) \
+            or (read.isdigit() and low):
+        lead = italic_letter(letter, read, rival=not accent, letters=X_HEIGHT_LETTERS if low else LETTERS) or read
     if accent and lead.isalpha():
         lead = unicodedata.normalize("NFC", lead + accent)
         if len(lead) > 1:  # no precomposed letter ('x̂'): the plain letter
@@ -151,14 +168,15 @@ def read_math_lead(text: str, conf: float, centres: list[float], crop: np.ndarra
     return (lead + text[1:], [centre, *centres[1:]]) if over else (lead + text, [centre, *centres])
 
 
-def italic_letter(letter: np.ndarray, read: str, rival: bool = True) -> str | None:
-    """The math italic letter a glyph's mask is, where one fits well and clearly better than every
-    other letter and than ``read`` (what the recogniser read there, in every face; not weighed
-    with ``rival`` False); None where none does or the glyph is under 8 px tall."""
+def italic_letter(letter: np.ndarray, read: str, rival: bool = True, letters: str = LETTERS) -> str | None:
+    """The math italic letter of ``letters`` a glyph's mask is, where one fits well and clearly better than every
+    other of them and than ``read`` (what the recogniser read there, in every face; not weighed
+    with ``rival`` False); None where none does or the glyph is under 8 px tall (6 px, told among
+    :data:`X_HEIGHT_LETTERS` alone)."""
     ink = ink_box(letter)
-    if ink is None or ink.shape[0] < MIN_HEIGHT:
+    if ink is None or ink.shape[0] < (MIN_X_HEIGHT if letters == X_HEIGHT_LETTERS else MIN_HEIGHT):
         return None
-    scores = {ch: _best(ch, ink, ITALIC_FACES) for ch in LETTERS}
+    scores = {ch: _best(ch, ink, ITALIC_FACES) for ch in letters}
     best = max(scores, key=lambda k: scores[k])
     if best.lower() in SAME_SHAPE and scores[best.lower()] >= scores[best] - 0.1:
         best = best.lower()  # (a lone x fits X about as well: a math label's letter is lower case)

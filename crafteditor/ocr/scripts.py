@@ -30,9 +30,28 @@ _SCRIPTABLE = set("0123456789+-−–=()ijklmnpqrstuvwxyzabcdefghoTKNQ*′'")  #
 
 def find_shifts(text: str, centres: list[float], upright: np.ndarray, pad: int
                 ) -> tuple[str, list[str], float, float] | None:
-    """The reading (a subscript t read as a comma put right), each character's shift ('', 'sub',
-    'super'), the line's font size and baseline (upright mask rows) from its full-size
-    characters; None where no character is a script (or it cannot tell)."""
+    """The reading (a subscript t read as a comma put right, a subscript zero read as an o), each
+    character's shift ('', 'sub', 'super'), the line's font size and baseline (upright mask rows) from
+    its full-size characters; None where no character is a script (or it cannot tell).
+
+    The recogniser reads TeX's subscript zero as an 'o' (q_0, w_0 read 'qo', 'wo' in real TikZ Feynman
+    diagrams and conformal maps): an 'o' after a letter is a zero where, sized as one, it is a subscript.
+    Sized as an 'o' it is not (a lowered zero is as tall as the line's x-height), and an 'o' of a word,
+    sized as a zero, stands on the baseline (it is not taken for a small inferior digit here: an x-height 'o'
+    sized as a zero is as small as one)."""
+    zeros = [i for i in range(1, len(text)) if text[i] in "oO" and text[i - 1].isalpha() and not text[i + 1:i + 2].isalpha()]
+    if zeros:
+        read = _shifts("".join("0" if i in zeros else ch for i, ch in enumerate(text)), centres, upright, pad,
+                       small_digits=False)
+        if read is not None and all(read[1][i] == "sub" for i in zeros):
+            return read
+    return _shifts(text, centres, upright, pad)
+
+
+def _shifts(text: str, centres: list[float], upright: np.ndarray, pad: int, small_digits: bool = True
+            ) -> tuple[str, list[str], float, float] | None:
+    """:func:`find_shifts` of the reading as it stands; ``small_digits``: a small digit on the baseline is an
+    inferior."""
     if len(centres) != len(text) or len(text.replace(" ", "")) < 2:
         return None
     n, _, stats = find_blobs(upright)[:3]
@@ -104,7 +123,7 @@ def find_shifts(text: str, centres: list[float], upright: np.ndarray, pad: int
             shifts[i] = "sub"
         elif b < base - SUPER_RISE * line_fs:
             shifts[i] = "super"
-        elif ch.isdigit() and size < SMALL_DIGIT * line_fs:
+        elif small_digits and ch.isdigit() and size < SMALL_DIGIT * line_fs:
             # a digit this small standing on the baseline is an inferior (W₁ set in Unicode's
             # subscript digits); letters are not judged so (a Times x-height is 0.45 em)
             shifts[i] = "sub"

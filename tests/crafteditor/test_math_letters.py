@@ -161,3 +161,35 @@ def test_a_sure_word_in_bold_or_mono_type_stays(face, px, word):
     bgr = np.asarray(img)[:, :, ::-1].copy()
     centres = [(a + b) / 2 for a, b, _ in _groups(crop_ink(bgr))]
     assert len(centres) == len(word) and read_math_lead(word, 0.97, centres, bgr)[0] == word
+
+
+def test_computer_modern_italic_z_over_its_subscript_is_a_letter_and_numbers_stay_numbers():
+    """CM's italic z reads '2' to the recogniser however sure (z_1, z_d of real TikZ flows read '21', '2d'): a lead digit
+    no taller than the script hanging after it is a letter; a number's digits stand level and stay digits."""
+    words = svg_words(convert(math_labels_png(["$z_1$", "$z_2$", "$z_d$"], 200, 1.6, 1.4, 0.32, 13, None),
+                              Config()).svg)
+    assert sum(words[w] for w in ("z1", "z2", "zd")) >= 2, words
+    numbers = svg_words(convert(math_labels_png(["$21$", "$22$", "$23$"], 200, 1.6, 1.4, 0.32, 13, None),
+                                Config()).svg)
+    assert sum(numbers[w] for w in ("21", "22", "23")) == 3, numbers
+
+
+def test_a_subscript_zero_read_as_o_is_a_zero_and_a_words_o_stays():
+    """TeX's subscript zero reads 'o' to the recogniser (q_0 read 'qo' in real Feynman diagrams): an 'o' after a letter
+    that hangs below the baseline as a subscript does is a zero; the o ending a word sits on the baseline."""
+    words = svg_words(convert(math_labels_png(["$q_0$", "$w_0$", "$x_0$"], 200, 1.6, 1.4, 0.32, 13, None),
+                              Config()).svg)
+    assert sum(words[w] for w in ("q0", "w0", "x0")) >= 2, words
+    plain = svg_words(convert(math_labels_png(["Photo", "go to", "Hello"], 200, 1.6, 1.4, 0, 13, None),
+                              Config()).svg)
+    assert all(plain[w] == 1 for w in ("photo", "go", "to", "hello")), plain
+
+
+def test_a_small_italic_letter_over_its_subscript_is_told_among_x_height_letters():
+    """At 100 dpi CM's italic x over its subscript is 6-7 px tall: among all letters it fitted an italic Z as well,
+    and the label read 'Z2' or lost its letter ('1'). A lead no taller than its subscript is a lower-case letter of
+    x-height, told among those alone."""
+    words = svg_words(convert(math_labels_png(["$x_1$", "$x_2$", "$x_3$"], 100, 1.6, 1.4, 0.32, 12, None),
+                              Config()).svg)
+    assert sum(words[w] for w in ("x1", "x2", "x3")) >= 2, words
+    assert not any(w.startswith("z") for w in words), words
