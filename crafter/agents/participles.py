@@ -25,7 +25,7 @@ import re
 
 from crafter.agents.labels import normalise_label
 from crafter.agents.phrases import nominal, participle_noun
-from crafter.agents.prose_words import _FUNCTION_WORDS, _PREPS
+from crafter.agents.prose_words import _FUNCTION_WORDS, _PREPS, IRREGULAR_PAST
 from crafter.agents.reading import SENTENCE_SPLIT, BriefReading, box_key, name_pattern
 
 _MIN_STEPS = 2
@@ -83,13 +83,13 @@ def _our_chain(sentence: str) -> list[tuple[str, str]]:
     """The verbs of a first-person chain in ``sentence`` (see the module docstring), each with the name-like word
     that opens its object ("SnO2" in "spin-coat a SnO2 layer", else ""), or []."""
     m = _WE.search(sentence)
-    if m is None or m.group("verb").lower() in _NOT_OURS or m.group("verb").lower().endswith("ed"):
-        return []
+    if m is None or m.group("verb").lower() in _NOT_OURS | IRREGULAR_PAST or m.group("verb").lower().endswith("ed"):
+        return []  # (a past form, "we built a prototype and ran it": what the writers did)
     stop = _CLAUSE_END.search(sentence, m.end())
     window = sentence[m.start(): stop.start() if stop else len(sentence)]
     verbs = [(m.group("verb"), m.group("obj") or "")]
     verbs += [(n.group("verb"), n.group("obj") or "") for n in _OUR_NEXT.finditer(window, m.end() - m.start())
-              if n.group("verb").lower() not in _NOT_OURS | _FUNCTION_WORDS
+              if n.group("verb").lower() not in _NOT_OURS | _FUNCTION_WORDS | IRREGULAR_PAST
               and not n.group("verb").lower().endswith(("ing", "ed"))]  # ("following Kleppmann": no verb of ours)
     return verbs if len(verbs) >= _MIN_STEPS else []
 

@@ -72,3 +72,11 @@ def test_what_the_writers_did_is_no_step() -> None:
     reading = BriefReading()
     read_verb_steps(reading, "We present Relay, a scheduler, and describe its queue. We chose Redis over Kafka.")
     assert reading.entities == []
+
+
+def test_what_the_writers_did_in_the_past_is_no_step() -> None:
+    for text in ("We built a prototype in Rust and ran it on eight GPUs.",
+                 "We held the samples at 4 °C and sent them to the lab."):
+        reading = BriefReading()
+        read_verb_steps(reading, text)
+        assert reading.entities == [], text  # not "Builting", "Ranning"
