@@ -40,7 +40,7 @@ _PARTICIPLE = r"(?:re-)?[a-z]{3,}(?<!e)ed|[a-z]{2,}(?<=[^aeiou])ied"  # "dehydra
 _ADVERB = r"(?:[a-z]{3,}ly|then|also|first|again|each|individually|separately)"
 _FIRST = re.compile(rf"\b(?:is|are|was|were)\s+(?:{_ADVERB}\s+)?(?P<verb>{_PARTICIPLE})\b")
 _NEXT = re.compile(rf"(?:,\s*(?:and\s+|then\s+|and\s+then\s+)?|\s+and\s+(?:then\s+)?)(?:{_ADVERB}\s+)?"
-                   rf"(?P<verb>{_PARTICIPLE})(?=\s+(?:{'|'.join(sorted(_PREPS))}|{_ADVERB})\b|\s+[a-z]+-[a-z]+\s*[,;.]|\s*[,;.()]|\s*$)")
+                   rf"(?P<verb>{_PARTICIPLE})(?=\s+(?:{'|'.join(sorted(_PREPS))}|{_ADVERB})\b|\s+[a-z]+-[a-z]+\s*[,;.]|\s*[,;.()]|\s+and\b|\s*$)")
 _OBJECT = r"(?:(?:the|a|an|its|their|each|every|it|them|these|those|all)\b|\d|[A-Z])"
 _NAME_WORD = r"(?:(?:the|a|an)\s+)?(?P<obj>[A-Za-z]*(?:[A-Z][a-z]*[A-Z0-9]|\d[A-Za-z])[\w-]*)?"  # "SnO2", "FAPbI3"
 _WE = re.compile(rf"\b[Ww]e\s+(?:{_ADVERB}\s+)?(?P<verb>[a-z]{{3,}}(?:-[a-z]+)?)\s+(?={_OBJECT}){_NAME_WORD}")

@@ -80,3 +80,10 @@ def test_what_the_writers_did_in_the_past_is_no_step() -> None:
         reading = BriefReading()
         read_verb_steps(reading, text)
         assert reading.entities == [], text  # not "Builting", "Ranning"
+
+
+def test_the_middle_verb_of_a_list_of_three_is_a_step() -> None:
+    reading = BriefReading(entities=["Pellet"])
+    read_verb_steps(reading, "The pellet is washed, resuspended and counted.")
+    assert reading.entities[1:] == ["Washing", "Resuspension", "Counting"]  # "resuspended" before "and": no gap
+    assert ("Washing", "Resuspension") in reading.relations
