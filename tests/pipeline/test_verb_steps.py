@@ -87,3 +87,14 @@ def test_the_middle_verb_of_a_list_of_three_is_a_step() -> None:
     read_verb_steps(reading, "The pellet is washed, resuspended and counted.")
     assert reading.entities[1:] == ["Washing", "Resuspension", "Counting"]  # "resuspended" before "and": no gap
     assert ("Washing", "Resuspension") in reading.relations
+
+
+def test_nouns_no_suffix_rule_makes_come_from_the_word_list() -> None:
+    assert participle_noun("stored") == "storage"
+    assert participle_noun("retrieved") == "retrieval"
+    assert participle_noun("repeated") == "repetition"  # not "repeation"
+    assert participle_noun("inserted") == nominal("insert") == "insertion"
+    assert participle_noun("reconstructed") == "reconstruction"
+    assert participle_noun("submitted") == nominal("submit") == "submission"
+    assert nominal("synthesise") == "synthesis"  # not "synthesisation"
+    assert nominal("embed") == "embedding"  # not "embeding"
