@@ -54,6 +54,7 @@ _NOT_OURS = {"present", "describe", "propose", "introduce", "build", "implement"
              "distil", "distill", "compare", "report", "study", "evaluate", "test", "design", "ask", "give", "take",
              "make", "get", "keep", "go", "instead", "then", "also", "not", "never", "apply"}
 _TO_OR_BY = re.compile(r"\s+(?:[a-z]+ly\s+)?(?:by|to|into|onto)\s+(?:(?:the|a|an|its|their|each)\s+)?", re.I)
+_MODIFIER = re.compile(r"[\w-]+(?:'s)?\s+")  # ("to the replica's change log", "to the same image x")
 _NEW_CLAUSE = re.compile(r"\b(?:is|are|was|were|we|it|they)\b")
 _CLAUSE_END = re.compile(r";|:\s|,\s*(?:which|where|while|whereas|whose|so|but)\b|\s(?:while|whereas|"
                          r"until|once|if|when)\s")
@@ -134,7 +135,15 @@ def _by_a_box(reading: BriefReading, after: str) -> bool:
     """Whether the words after a participle send the thing to a box or name the box that does it ("appended to the
     write-ahead log", "assembled by the event builder"): that box's work, drawn as the box, no step."""
     m = _TO_OR_BY.match(after)
-    return m is not None and any(name_pattern(e).match(after, m.end()) for e in reading.entities)
+    if m is None:
+        return False
+    starts = [m.end()]
+    for _ in range(2):  # a box name after up to two words that qualify it
+        w = _MODIFIER.match(after, starts[-1])
+        if w is None or w.group().split("'")[0].strip().lower() in _FUNCTION_WORDS:
+            break
+        starts.append(w.end())
+    return any(name_pattern(e).match(after, at) for e in reading.entities for at in starts)
 
 
 def _subject(reading: BriefReading, before: str) -> str | None:

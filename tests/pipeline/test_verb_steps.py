@@ -98,3 +98,10 @@ def test_nouns_no_suffix_rule_makes_come_from_the_word_list() -> None:
     assert participle_noun("submitted") == nominal("submit") == "submission"
     assert nominal("synthesise") == "synthesis"  # not "synthesisation"
     assert nominal("embed") == "embedding"  # not "embeding"
+
+
+def test_a_box_named_after_a_qualifier_still_does_the_work() -> None:
+    reading = BriefReading(entities=["Write-ahead log", "Memtable"])
+    read_verb_steps(reading, "Every write is appended to the node's write-ahead log and inserted into the "
+                             "in-memory memtable.")
+    assert reading.entities == ["Write-ahead log", "Memtable"]  # not "Appending", "Insertion"
