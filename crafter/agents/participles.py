@@ -24,18 +24,19 @@ from __future__ import annotations
 import re
 
 from crafter.agents.labels import normalise_label
-from crafter.agents.phrases import nominal, participle_noun
+from crafter.agents.phrases import _VAGUE_VERBS, nominal, participle_noun
 from crafter.agents.prose_words import _FUNCTION_WORDS, _PREPS, IRREGULAR_PAST
 from crafter.agents.reading import SENTENCE_SPLIT, BriefReading, box_key, name_pattern
 
 _MIN_STEPS = 2
-# participles that say how a thing is or what it is for, never a step done to it
-_STATIVE = {"based", "needed", "required", "used", "shown", "called", "named", "known", "related", "allowed",
-            "expected", "designed", "intended", "supposed", "considered", "assumed", "compared", "reported",
-            "described", "defined", "fixed", "tied", "limited", "kept", "left", "dropped", "discarded", "ignored",
-            "rejected", "repeated", "stored", "saved", "added", "included", "excluded", "provided", "given", "passed",
-            "sent", "fed", "shared", "placed", "located", "connected", "linked", "attached", "followed", "preceded",
-            "replaced", "returned", "exposed", "published", "released", "accepted", "received", "looked", "pulled"}
+# participles that say how a thing is or what it is for, never a step done to it (regular ones only: "kept", "shown"
+# are no _PARTICIPLE), and those of the verbs that name no step (phrases._VAGUE_VERBS: "added", "placed", "repeated")
+_STATIVE = {"based", "needed", "required", "used", "called", "named", "related", "expected", "designed", "intended",
+            "supposed", "considered", "assumed", "compared", "reported", "described", "defined", "fixed", "limited",
+            "dropped", "discarded", "ignored", "rejected", "stored", "saved", "included", "excluded", "provided",
+            "passed", "shared", "located", "connected", "linked", "attached", "followed", "preceded", "replaced",
+            "returned", "exposed", "published", "released", "accepted", "received", "looked", "pulled"} \
+    | {v + ("d" if v.endswith("e") else "ed") for v in _VAGUE_VERBS}
 _PARTICIPLE = r"(?:re-)?[a-z]{3,}(?<!e)ed|[a-z]{2,}(?<=[^aeiou])ied"  # "dehydrated", "re-plated", "purified"
 _ADVERB = r"(?:[a-z]{3,}ly|then|also|first|again|each|individually|separately)"
 _FIRST = re.compile(rf"\b(?:is|are|was|were)\s+(?:{_ADVERB}\s+)?(?P<verb>{_PARTICIPLE})\b")
@@ -49,10 +50,10 @@ _OUR_NEXT = re.compile(rf"(?:,\s*(?:and\s+)?|\s+and\s+)(?:then\s+)?(?P<verb>[a-z
 # what the writers did, not a step of the method ("we present", "we chose", "we did not")
 _NOT_OURS = {"present", "describe", "propose", "introduce", "build", "implement", "deploy", "run", "use", "chose",
              "choose", "did", "do", "does", "have", "has", "had", "can", "cannot", "will", "would", "may", "might",
-             "must", "should", "could", "are", "were", "was", "find", "found", "show", "note", "see", "observe",
-             "call", "name", "define", "assume", "consider", "want", "need", "let", "avoid", "split", "train",
-             "distil", "distill", "compare", "report", "study", "evaluate", "test", "design", "ask", "give", "take",
-             "make", "get", "keep", "go", "instead", "then", "also", "not", "never", "apply"}
+             "must", "should", "could", "are", "were", "was", "find", "found", "show", "observe", "call", "name",
+             "define", "assume", "consider", "want", "need", "avoid", "split", "train", "distil", "distill", "compare",
+             "report", "study", "evaluate", "test", "design", "ask", "take", "make", "get", "go", "instead", "then",
+             "also", "not", "never", "apply"} | _VAGUE_VERBS  # ("we add", "we let", "we note": no step either)
 _TO_OR_BY = re.compile(r"\s+(?:[a-z]+ly\s+)?(?:by|to|into|onto)\s+(?:(?:the|a|an|its|their|each)\s+)?", re.I)
 _MODIFIER = re.compile(r"[\w-]+(?:'s)?\s+")  # ("to the replica's change log", "to the same image x")
 _NEW_CLAUSE = re.compile(r"\b(?:is|are|was|were|we|it|they)\b")

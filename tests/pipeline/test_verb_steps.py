@@ -105,3 +105,9 @@ def test_a_box_named_after_a_qualifier_still_does_the_work() -> None:
     read_verb_steps(reading, "Every write is appended to the node's write-ahead log and inserted into the "
                              "in-memory memtable.")
     assert reading.entities == ["Write-ahead log", "Memtable"]  # not "Appending", "Insertion"
+
+
+def test_a_verb_that_names_no_step_is_none_in_a_chain_either() -> None:
+    reading = BriefReading()
+    read_verb_steps(reading, "When a loop closes, we add a loop constraint to the pose graph and optimize it.")
+    assert reading.entities == []  # "add" names no step (phrases._VAGUE_VERBS), so one verb is left
