@@ -5,11 +5,12 @@ step, by its process noun ("Dehydration", "Delipidation", "Matching": :func:`cra
 step feeding the next, and the thing they are done to (a box already, said just before the chain) feeding the first.
 
 Only a chain of two verbs or more, each a regular past participle that the connective ("," / "and" / ", then")
-puts straight after the one before, and each followed by a preposition, an adverb or the clause's end ("matched in",
-not "and matched pairs are kept"); one passive ("is used for", "are stored in S3") is a remark, not a protocol, and
-verbs that say how a thing is, not what is done to it ("based", "needed", "shown"), are never steps; nor is a verb
-that hands the thing to a box or names the box doing it ("appended to the write-ahead log", "assembled by the event
-builder"): that box's work, drawn as the box.
+puts after the one before and its words, with no new clause between, and each followed by a preposition, an adverb,
+"and" or the clause's end ("matched in", "washed, resuspended and counted"; not "and matched pairs are kept"); one
+passive ("is used for", "are stored in S3") is a remark, not a protocol, and verbs that say how a thing is, not what
+is done to it ("based", "needed", "compared"), or that name no step ("added", "placed"), are never steps; nor is a
+verb that hands the thing to a box or names the box doing it ("appended to the node's write-ahead log", "assembled by
+the event builder"): that box's work, drawn as the box.
 
 The same chain said in the first person: "we spin-coat a SnO2 layer and anneal it at 150 °C", "we translate the
 training set into 40 languages, project the entity spans onto each translation and fine-tune XLM-R" (steps
