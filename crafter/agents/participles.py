@@ -136,6 +136,7 @@ def _add_steps(reading: BriefReading, steps: list[tuple[str, str]], subject: str
 def _by_a_box(reading: BriefReading, after: str) -> bool:
     """Whether the words after a participle send the thing to a box or name the box that does it ("appended to the
     write-ahead log", "assembled by the event builder"): that box's work, drawn as the box, no step."""
+    after = re.sub(r"(?<=\w)'s\b|\$", "", after)  # ("to the replica's change log", "to the image $x$")
     m = _TO_OR_BY.match(after)
     if m is None:
         return False

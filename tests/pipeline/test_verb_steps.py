@@ -111,3 +111,12 @@ def test_a_verb_that_names_no_step_is_none_in_a_chain_either() -> None:
     reading = BriefReading()
     read_verb_steps(reading, "When a loop closes, we add a loop constraint to the pose graph and optimize it.")
     assert reading.entities == []  # "add" names no step (phrases._VAGUE_VERBS), so one verb is left
+
+
+def test_data_handed_to_a_box_said_with_a_possessive_or_in_math_is_no_step() -> None:
+    for names, text in ((["Replica change log"], "Each edit is stamped with a clock and appended to the replica's "
+                                                 "change log."),
+                        (["Image x"], "Two crops are sampled and applied to the same image $x$.")):
+        reading = BriefReading(entities=list(names))
+        read_verb_steps(reading, text)
+        assert reading.entities == names, text  # data moved between boxes, not "Sampling", "Applying"
