@@ -2,7 +2,10 @@
 stages", "nose pokes, a speaker and a solenoid", "CLIP-L, CLIP-G and T5-XXL". Where one item of a list of three or
 more ("A, B and C", "A, B, or C") is already a box, the list names parts of one kind, and every other short noun
 phrase in it is a box too. A list none of whose items is a box ("in detergent, water, acetone and isopropanol") adds
-nothing: a list of materials or remarks, not of parts.
+nothing: a list of materials or remarks, not of parts; unless every item is a name in code ("executes `OpenGate`,
+`ScanBadge` and `CloseGate`") or the list closes its sentence after a plural noun and a colon ("the devices on its
+ports: a buzzer, a lamp and a valve"; a paper's own labels, "Keywords: …", aside). A list said in order ("…, one after
+the other", "in turn") chains its items, each feeding the next.
 """
 
 from __future__ import annotations
