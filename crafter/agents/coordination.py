@@ -137,7 +137,8 @@ def _names_parts(items: list[str], sentence: str) -> bool:
     if all(f"`{i}`" in sentence for i in items):
         return True
     after = re.search(r"[a-z]{3,}s:\s+([^:]*)$", sentence)  # (the last colon, after a plural)
-    return after is not None and _BACK_MATTER.match(sentence) is None and all(re.search(re.escape(i), after.group(1), re.I) for i in items) \
+    return after is not None and _BACK_MATTER.match(sentence) is None \
+        and all(re.search(re.escape(i), after.group(1), re.I) for i in items) \
         and re.search(re.escape(items[-1]) + r"\W*$", after.group(1), re.I) is not None
 
 
