@@ -2,7 +2,10 @@
 stages", "nose pokes, a speaker and a solenoid", "CLIP-L, CLIP-G and T5-XXL". Where one item of a list of three or
 more ("A, B and C", "A, B, or C") is already a box, the list names parts of one kind, and every other short noun
 phrase in it is a box too. A list none of whose items is a box ("in detergent, water, acetone and isopropanol") adds
-nothing: a list of materials or remarks, not of parts.
+nothing: a list of materials or remarks, not of parts; unless every item is a name in code ("executes `OpenGate`,
+`ScanBadge` and `CloseGate`") or the list closes its sentence after a plural noun and a colon ("the devices on its
+ports: a buzzer, a lamp and a valve"; a paper's own labels, "Keywords: …", aside). A list said in order ("…, one after
+the other", "in turn") chains its items, each feeding the next.
 """
 
 from __future__ import annotations
@@ -120,14 +123,22 @@ def read_coordinated_names(reading: BriefReading, text: str) -> None:
                 _chain_items(reading, items)
 
 
+# the labels of a paper's or a grant's front and back matter, whose lists name no part of the figure
+_BACK_MATTER = re.compile(r"\W*(?:key\s?words|index terms|funding(?: sources)?|sources of funding|grants|"
+                          r"acknowledge?ments|(?:authors?\W*)?contributions|affiliations|abbreviations|references|"
+                          r"(?:conflicts of|competing) interests?|disclosures|data availability|ethics)\b", re.I)
+
+
 def _names_parts(items: list[str], sentence: str) -> bool:
     """A list none of whose items is a box yet that still names parts: every item a name in code ("executes
     `NavigateToShelf`, `DetectTote` and `PickTote`"), or the list closes its sentence after a plural noun and a colon
-    ("the devices on its behaviour ports: nose pokes, a speaker and a solenoid")."""
+    ("the devices on its behaviour ports: nose pokes, a speaker and a solenoid"), a paper's or a grant's own
+    labels aside ("Keywords: …", "Funding sources: …": no parts of the figure's)."""
     if all(f"`{i}`" in sentence for i in items):
         return True
     after = re.search(r"[a-z]{3,}s:\s+([^:]*)$", sentence)  # (the last colon, after a plural)
-    return after is not None and all(re.search(re.escape(i), after.group(1), re.I) for i in items) \
+    return after is not None and _BACK_MATTER.match(sentence) is None \
+        and all(re.search(re.escape(i), after.group(1), re.I) for i in items) \
         and re.search(re.escape(items[-1]) + r"\W*$", after.group(1), re.I) is not None
 
 

@@ -5,11 +5,12 @@ step, by its process noun ("Dehydration", "Delipidation", "Matching": :func:`cra
 step feeding the next, and the thing they are done to (a box already, said just before the chain) feeding the first.
 
 Only a chain of two verbs or more, each a regular past participle that the connective ("," / "and" / ", then")
-puts straight after the one before, and each followed by a preposition, an adverb or the clause's end ("matched in",
-not "and matched pairs are kept"); one passive ("is used for", "are stored in S3") is a remark, not a protocol, and
-verbs that say how a thing is, not what is done to it ("based", "needed", "shown"), are never steps; nor is a verb
-that hands the thing to a box or names the box doing it ("appended to the write-ahead log", "assembled by the event
-builder"): that box's work, drawn as the box.
+puts after the one before and its words, with no new clause between, and each followed by a preposition, an adverb,
+"and" or the clause's end ("matched in", "washed, resuspended and counted"; not "and matched pairs are kept"); one
+passive ("is used for", "are stored in S3") is a remark, not a protocol, and verbs that say how a thing is, not what
+is done to it ("based", "needed", "compared"), or that name no step ("added", "placed"), are never steps; nor is a
+verb that hands the thing to a box or names the box doing it ("appended to the node's write-ahead log", "assembled by
+the event builder"): that box's work, drawn as the box.
 
 The same chain said in the first person: "we spin-coat a SnO2 layer and anneal it at 150 °C", "we translate the
 training set into 40 languages, project the entity spans onto each translation and fine-tune XLM-R" (steps
@@ -24,23 +25,24 @@ from __future__ import annotations
 import re
 
 from crafter.agents.labels import normalise_label
-from crafter.agents.phrases import nominal, participle_noun
-from crafter.agents.prose_words import _FUNCTION_WORDS, _PREPS
+from crafter.agents.phrases import _VAGUE_VERBS, nominal, participle_noun
+from crafter.agents.prose_words import _FUNCTION_WORDS, _PREPS, IRREGULAR_PAST
 from crafter.agents.reading import SENTENCE_SPLIT, BriefReading, box_key, name_pattern
 
 _MIN_STEPS = 2
-# participles that say how a thing is or what it is for, never a step done to it
-_STATIVE = {"based", "needed", "required", "used", "shown", "called", "named", "known", "related", "allowed",
-            "expected", "designed", "intended", "supposed", "considered", "assumed", "compared", "reported",
-            "described", "defined", "fixed", "tied", "limited", "kept", "left", "dropped", "discarded", "ignored",
-            "rejected", "repeated", "stored", "saved", "added", "included", "excluded", "provided", "given", "passed",
-            "sent", "fed", "shared", "placed", "located", "connected", "linked", "attached", "followed", "preceded",
-            "replaced", "returned", "exposed", "published", "released", "accepted", "received", "looked", "pulled"}
+# participles that say how a thing is or what it is for, never a step done to it (regular ones only: "kept", "shown"
+# are no _PARTICIPLE), and those of the verbs that name no step (phrases._VAGUE_VERBS: "added", "placed", "repeated")
+_STATIVE = {"based", "needed", "required", "used", "called", "named", "related", "expected", "designed", "intended",
+            "supposed", "considered", "assumed", "compared", "reported", "described", "defined", "fixed", "limited",
+            "dropped", "discarded", "ignored", "rejected", "stored", "saved", "included", "excluded", "provided",
+            "passed", "shared", "located", "connected", "linked", "attached", "followed", "preceded", "replaced",
+            "returned", "exposed", "published", "released", "accepted", "received", "looked", "pulled"} \
+    | {v + ("d" if v.endswith("e") else "ed") for v in _VAGUE_VERBS}
 _PARTICIPLE = r"(?:re-)?[a-z]{3,}(?<!e)ed|[a-z]{2,}(?<=[^aeiou])ied"  # "dehydrated", "re-plated", "purified"
 _ADVERB = r"(?:[a-z]{3,}ly|then|also|first|again|each|individually|separately)"
 _FIRST = re.compile(rf"\b(?:is|are|was|were)\s+(?:{_ADVERB}\s+)?(?P<verb>{_PARTICIPLE})\b")
 _NEXT = re.compile(rf"(?:,\s*(?:and\s+|then\s+|and\s+then\s+)?|\s+and\s+(?:then\s+)?)(?:{_ADVERB}\s+)?"
-                   rf"(?P<verb>{_PARTICIPLE})(?=\s+(?:{'|'.join(sorted(_PREPS))}|{_ADVERB})\b|\s+[a-z]+-[a-z]+\s*[,;.]|\s*[,;.()]|\s*$)")
+                   rf"(?P<verb>{_PARTICIPLE})(?=\s+(?:{'|'.join(sorted(_PREPS))}|{_ADVERB})\b|\s+[a-z]+-[a-z]+\s*[,;.]|\s*[,;.()]|\s+and\b|\s*$)")
 _OBJECT = r"(?:(?:the|a|an|its|their|each|every|it|them|these|those|all)\b|\d|[A-Z])"
 _NAME_WORD = r"(?:(?:the|a|an)\s+)?(?P<obj>[A-Za-z]*(?:[A-Z][a-z]*[A-Z0-9]|\d[A-Za-z])[\w-]*)?"  # "SnO2", "FAPbI3"
 _WE = re.compile(rf"\b[Ww]e\s+(?:{_ADVERB}\s+)?(?P<verb>[a-z]{{3,}}(?:-[a-z]+)?)\s+(?={_OBJECT}){_NAME_WORD}")
@@ -49,11 +51,12 @@ _OUR_NEXT = re.compile(rf"(?:,\s*(?:and\s+)?|\s+and\s+)(?:then\s+)?(?P<verb>[a-z
 # what the writers did, not a step of the method ("we present", "we chose", "we did not")
 _NOT_OURS = {"present", "describe", "propose", "introduce", "build", "implement", "deploy", "run", "use", "chose",
              "choose", "did", "do", "does", "have", "has", "had", "can", "cannot", "will", "would", "may", "might",
-             "must", "should", "could", "are", "were", "was", "find", "found", "show", "note", "see", "observe",
-             "call", "name", "define", "assume", "consider", "want", "need", "let", "avoid", "split", "train",
-             "distil", "distill", "compare", "report", "study", "evaluate", "test", "design", "ask", "give", "take",
-             "make", "get", "keep", "go", "instead", "then", "also", "not", "never", "apply"}
+             "must", "should", "could", "are", "were", "was", "find", "found", "show", "observe", "call", "name",
+             "define", "assume", "consider", "want", "need", "avoid", "split", "train", "distil", "distill", "compare",
+             "report", "study", "evaluate", "test", "design", "ask", "take", "make", "get", "go", "instead", "then",
+             "also", "not", "never", "apply"} | _VAGUE_VERBS  # ("we add", "we let", "we note": no step either)
 _TO_OR_BY = re.compile(r"\s+(?:[a-z]+ly\s+)?(?:by|to|into|onto)\s+(?:(?:the|a|an|its|their|each)\s+)?", re.I)
+_MODIFIER = re.compile(r"[\w-]+(?:'s)?\s+")  # ("to the replica's change log", "to the same image x")
 _NEW_CLAUSE = re.compile(r"\b(?:is|are|was|were|we|it|they)\b")
 _CLAUSE_END = re.compile(r";|:\s|,\s*(?:which|where|while|whereas|whose|so|but)\b|\s(?:while|whereas|"
                          r"until|once|if|when)\s")
@@ -83,13 +86,13 @@ def _our_chain(sentence: str) -> list[tuple[str, str]]:
     """The verbs of a first-person chain in ``sentence`` (see the module docstring), each with the name-like word
     that opens its object ("SnO2" in "spin-coat a SnO2 layer", else ""), or []."""
     m = _WE.search(sentence)
-    if m is None or m.group("verb").lower() in _NOT_OURS or m.group("verb").lower().endswith("ed"):
-        return []
+    if m is None or m.group("verb").lower() in _NOT_OURS | IRREGULAR_PAST or m.group("verb").lower().endswith("ed"):
+        return []  # (a past form, "we built a prototype and ran it": what the writers did)
     stop = _CLAUSE_END.search(sentence, m.end())
     window = sentence[m.start(): stop.start() if stop else len(sentence)]
     verbs = [(m.group("verb"), m.group("obj") or "")]
     verbs += [(n.group("verb"), n.group("obj") or "") for n in _OUR_NEXT.finditer(window, m.end() - m.start())
-              if n.group("verb").lower() not in _NOT_OURS | _FUNCTION_WORDS
+              if n.group("verb").lower() not in _NOT_OURS | _FUNCTION_WORDS | IRREGULAR_PAST
               and not n.group("verb").lower().endswith(("ing", "ed"))]  # ("following Kleppmann": no verb of ours)
     return verbs if len(verbs) >= _MIN_STEPS else []
 
@@ -133,8 +136,17 @@ def _add_steps(reading: BriefReading, steps: list[tuple[str, str]], subject: str
 def _by_a_box(reading: BriefReading, after: str) -> bool:
     """Whether the words after a participle send the thing to a box or name the box that does it ("appended to the
     write-ahead log", "assembled by the event builder"): that box's work, drawn as the box, no step."""
+    after = re.sub(r"(?<=\w)'s\b|\$", "", after)  # ("to the replica's change log", "to the image $x$")
     m = _TO_OR_BY.match(after)
-    return m is not None and any(name_pattern(e).match(after, m.end()) for e in reading.entities)
+    if m is None:
+        return False
+    starts = [m.end()]
+    for _ in range(2):  # a box name after up to two words that qualify it
+        w = _MODIFIER.match(after, starts[-1])
+        if w is None or w.group().split("'")[0].strip().lower() in _FUNCTION_WORDS:
+            break
+        starts.append(w.end())
+    return any(name_pattern(e).match(after, at) for e in reading.entities for at in starts)
 
 
 def _subject(reading: BriefReading, before: str) -> str | None:

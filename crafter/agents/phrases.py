@@ -143,7 +143,21 @@ _NOUN_OF = {"filter": "filtration", "apply": "application", "analyse": "analysis
             "deploy": "deployment", "assess": "assessment", "inject": "injection", "select": "selection",
             "collect": "collection", "transfer": "transfer", "dilute": "dilution", "resuspend": "resuspension",
             "expand": "expansion", "transform": "transformation", "assign": "assignment", "align": "alignment",
-            "segment": "segmentation", "execute": "execution", "compute": "computation"}
+            "segment": "segmentation", "execute": "execution", "compute": "computation",
+            # nouns no suffix rule makes ("stored" -> "storage", not "storing"; "repeated" -> "repetition")
+            "store": "storage", "remove": "removal", "retrieve": "retrieval", "approve": "approval",
+            "reduce": "reduction", "produce": "production", "introduce": "introduction", "insert": "insertion",
+            "compress": "compression", "submit": "submission", "omit": "omission", "emit": "emission",
+            "transmit": "transmission", "admit": "admission", "prepare": "preparation", "exclude": "exclusion",
+            "include": "inclusion", "register": "registration", "deliver": "delivery", "reconstruct": "reconstruction",
+            "construct": "construction", "deposit": "deposition", "compile": "compilation", "impute": "imputation",
+            "refine": "refinement", "replace": "replacement", "create": "creation", "divide": "division",
+            "repeat": "repetition", "examine": "examination", "present": "presentation", "represent": "representation",
+            "disperse": "dispersion", "acquire": "acquisition", "distribute": "distribution", "predict": "prediction",
+            "ingest": "ingestion", "infer": "inference", "explore": "exploration", "excite": "excitation",
+            "synthesise": "synthesis", "synthesize": "synthesis", "hypothesise": "hypothesis",
+            "supervise": "supervision", "revise": "revision", "dissolve": "dissolution", "embed": "embedding",
+            "upload": "upload"}
 _UNITS = {"m", "cm", "mm", "km", "µm", "um", "nm", "ml", "µl", "ul", "l", "g", "mg", "µg", "kg", "h", "min", "s", "°c",
           "k", "mm", "kda", "x", "×", "%", "days", "weeks", "hours"}
 

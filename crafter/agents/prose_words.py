@@ -33,6 +33,12 @@ _PRODUCER = set(_FWD_VERBS) - {"connect", "link", "lead", "led", "go", "went", "
 _IRREGULAR = {"fed": "feed", "sent": "send", "wrote": "write", "written": "write", "gave": "give", "given": "give",
               "led": "lead", "went": "go", "took": "take", "taken": "take", "read": "read", "made": "make",
               "split": "split", "output": "output", "built": "build", "held": "hold", "kept": "keep", "fed-back": "feed"}
+# irregular past forms, never a verb's plain form ("we built a prototype and ran it": what the writers did)
+IRREGULAR_PAST = set(_IRREGULAR) - {"read", "split", "output", "fed-back"} | {
+    "ran", "began", "brought", "bought", "caught", "chose", "drew", "drove", "froze", "grew", "knew", "sought", "spent",
+    "spun", "taught", "thought", "told", "threw", "won", "found", "got", "saw", "said", "left", "lost", "paid", "laid",
+    "meant", "met", "stood", "understood", "wrote", "ate", "fell", "felt", "fought", "hid", "rode", "rose", "sat",
+    "slept", "sold", "shot", "struck", "swept", "swore", "tore", "woke", "wove", "bound", "dug", "lent", "overcame"}
 _GROUP_VERBS = {"form", "constitute", "compose"}  # "X and Y form the encoder"
 _CONTAINER_VERBS = {"contain", "comprise", "include", "hold", "wrap", "bundle", "house"}  # "the encoder contains X and Y"
 GENERIC_WHOLES = {"pipeline", "system", "model", "framework", "architecture", "method", "approach", "workflow",

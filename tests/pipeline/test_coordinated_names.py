@@ -72,3 +72,10 @@ def test_a_list_said_in_order_is_chained() -> None:
     reading = BriefReading(entities=["Hub"])
     read_coordinated_names(reading, "The hub talks to the devices on its ports: a buzzer, a lamp and a valve.")
     assert reading.relations == []  # parts side by side, no order said
+
+
+def test_a_papers_own_labels_name_no_parts() -> None:
+    for text in ("Keywords: representation learning, autoencoders and compression.",
+                 "Funding sources: NIH, NSF and the Wellcome Trust.",
+                 "Authors' contributions: design, analysis and writing."):
+        assert _added(text, []) == [], text

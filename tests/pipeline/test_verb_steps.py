@@ -72,3 +72,51 @@ def test_what_the_writers_did_is_no_step() -> None:
     reading = BriefReading()
     read_verb_steps(reading, "We present Relay, a scheduler, and describe its queue. We chose Redis over Kafka.")
     assert reading.entities == []
+
+
+def test_what_the_writers_did_in_the_past_is_no_step() -> None:
+    for text in ("We built a prototype in Rust and ran it on eight GPUs.",
+                 "We held the samples at 4 °C and sent them to the lab."):
+        reading = BriefReading()
+        read_verb_steps(reading, text)
+        assert reading.entities == [], text  # not "Builting", "Ranning"
+
+
+def test_the_middle_verb_of_a_list_of_three_is_a_step() -> None:
+    reading = BriefReading(entities=["Pellet"])
+    read_verb_steps(reading, "The pellet is washed, resuspended and counted.")
+    assert reading.entities[1:] == ["Washing", "Resuspension", "Counting"]  # "resuspended" before "and": no gap
+    assert ("Washing", "Resuspension") in reading.relations
+
+
+def test_nouns_no_suffix_rule_makes_come_from_the_word_list() -> None:
+    assert participle_noun("stored") == "storage"
+    assert participle_noun("retrieved") == "retrieval"
+    assert participle_noun("repeated") == "repetition"  # not "repeation"
+    assert participle_noun("inserted") == nominal("insert") == "insertion"
+    assert participle_noun("reconstructed") == "reconstruction"
+    assert participle_noun("submitted") == nominal("submit") == "submission"
+    assert nominal("synthesise") == "synthesis"  # not "synthesisation"
+    assert nominal("embed") == "embedding"  # not "embeding"
+
+
+def test_a_box_named_after_a_qualifier_still_does_the_work() -> None:
+    reading = BriefReading(entities=["Write-ahead log", "Memtable"])
+    read_verb_steps(reading, "Every write is appended to the node's write-ahead log and inserted into the "
+                             "in-memory memtable.")
+    assert reading.entities == ["Write-ahead log", "Memtable"]  # not "Appending", "Insertion"
+
+
+def test_a_verb_that_names_no_step_is_none_in_a_chain_either() -> None:
+    reading = BriefReading()
+    read_verb_steps(reading, "When a loop closes, we add a loop constraint to the pose graph and optimize it.")
+    assert reading.entities == []  # "add" names no step (phrases._VAGUE_VERBS), so one verb is left
+
+
+def test_data_handed_to_a_box_said_with_a_possessive_or_in_math_is_no_step() -> None:
+    for names, text in ((["Replica change log"], "Each edit is stamped with a clock and appended to the replica's "
+                                                 "change log."),
+                        (["Image x"], "Two crops are sampled and applied to the same image $x$.")):
+        reading = BriefReading(entities=list(names))
+        read_verb_steps(reading, text)
+        assert reading.entities == names, text  # data moved between boxes, not "Sampling", "Applying"
