@@ -97,7 +97,7 @@ def node_component(b: FigureBuilder, cid: str, s: DetectedShape, lab: list[TextR
     if lab:
         lines = label_lines(lab)
         kw["label"] = "\n".join(t for t, _ in lines)
-        fs = (lab[0].drawn[0] if len(lab) == 1 else float(np.median([r.font_px for r in lab]))) * b.s
+        fs = float(np.median([r.font_px for r in lab])) * b.s
         # the theme's size stands in for one within 0.4 px of it; either way the renderer
         # must not re-wrap a line the original fitted on one line (it breaks at the box's
         # width less the padding), so a size that would not fit is written down, fitted

@@ -17,15 +17,14 @@ def free_texts(b: FigureBuilder, runs: list[TextRun], used: set[int], targets: d
     for k, r in enumerate(runs):
         if k in used:
             continue
-        size, baseline = r.drawn
-        fs = size * b.s
+        fs = r.font_px * b.s
         # 'at' is the centre of the text block; the renderer puts the baseline 0.35 em below it
         if r.angle == 0:
-            cx, cy = r.cx * b.s, baseline * b.s - 0.35 * fs
+            cx, cy = r.cx * b.s, r.baseline * b.s - 0.35 * fs
         elif r.angle == -90:
-            cx, cy = baseline * b.s - 0.35 * fs, r.cy * b.s
+            cx, cy = r.baseline * b.s - 0.35 * fs, r.cy * b.s
         elif r.angle == 90:
-            cx, cy = baseline * b.s + 0.35 * fs, r.cy * b.s
+            cx, cy = r.baseline * b.s + 0.35 * fs, r.cy * b.s
         else:  # slanted: turned about the centre of its ink
             cx, cy = r.cx * b.s, r.cy * b.s
         kw: dict[str, Any] = {"font_size": round(fs, 1)}
@@ -37,7 +36,7 @@ def free_texts(b: FigureBuilder, runs: list[TextRun], used: set[int], targets: d
             kw["color"] = to_hex(r.color)
         if r.angle:
             kw["rotate"] = r.angle
-        if (spacing := r.spacing_at(size)) is not None:  # as wide as its ink
+        if (spacing := r.spacing_at(r.font_px)) is not None:  # as wide as its ink
             kw["letter_spacing"] = round(spacing * b.s, 2)
         cid = targets.get(k) or b.new_id("t", r.text)
         out.append(Text(kind="text", id=cid, text=r.shown, at=Point(x=round(cx, 2), y=round(cy, 2)), **kw))

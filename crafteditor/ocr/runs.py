@@ -39,7 +39,6 @@ from crafteditor.paint import darkest_color, distances
 from crafter.spec.markup import plain, segments
 from crafter.spec.model import RectGeometry
 
-HEIGHT_OVER_WIDTH = 0.05  # a run drawn at its ink height's size where its font size is further off (TextRun.drawn_px)
 MATH_LABEL_CHARS = 5  # a math label's characters, scripts with them, at most (H_{t−1}: 4)
 
 
@@ -68,27 +67,6 @@ class TextRun(RectGeometry):
         """The text a figure shows for this run: the marked reading where it is this run's
         (``text`` stays plain for the charts' number parsing: '10^{2}' is the tick 10²)."""
         return self.marked if self.marked and plain(self.marked) == self.text else self.text
-
-    @property
-    def drawn(self) -> tuple[float, float]:
-        """(size, baseline) this run is drawn back at: its font size, or the ink height's where that size
-        was taken from the line's width (:func:`~crafteditor.ocr.font_metrics.size_and_weight_from_width`)
-        and the height's differs by more than :data:`HEIGHT_OVER_WIDTH`: the face is narrower or wider
-        than DejaVu Sans, and drawn at the width's size the line came back up to 12 % short and standing
-        above its baseline (dev's Verdana and Helvetica labels); its width is then fitted by spacing
-        (:meth:`spacing_at`). The baseline moves with the size: it lies the ink's top plus the size's
-        ascent below the top (make_run)."""
-        if self.slanted or self.font in ("serif", "mono") or self.shown != self.text or not self.glyphs.size:
-            return self.font_px, self.baseline
-        rows = np.nonzero(self.glyphs.any(axis=1 if self.angle == 0 else 0))[0]
-        if not len(rows):
-            return self.font_px, self.baseline
-        lo, hi = ink_extent_em(self.text.replace(" ", ""))
-        by_height = max(1.0, float(rows[-1] - rows[0] + 1) - 0.45) / max(0.3, hi - lo)  # as make_run
-        if abs(by_height / self.font_px - 1.0) <= HEIGHT_OVER_WIDTH:
-            return self.font_px, self.baseline
-        away = hi * (by_height - self.font_px)  # the baseline's move, down the upright line
-        return by_height, self.baseline + (-away if self.angle == 90 else away)
 
     def spacing_at(self, font_px: float) -> float | None:
         """The letter spacing (image px) that sets this run at ``font_px`` as wide as its ink
