@@ -115,6 +115,8 @@ def node_component(b: FigureBuilder, cid: str, s: DetectedShape, lab: list[TextR
             kw["label"] = slotted_label(lines, box.y + box.h / 2, shown * THEME.line_height, b.s)
         if all(r.bold for r in lab):
             kw["bold"] = True
+        if len(lab) == 1 and (spacing := lab[0].spacing_at(shown / b.s)) is not None:  # one line, as wide as its ink
+            kw["letter_spacing"] = round(spacing * b.s, 2)
         fonts = [r.font for r in lab if r.font]  # the lines long enough to tell
         top = max(fonts, key=fonts.count) if fonts else None
         if top in ("serif", "mono") and fonts.count(top) * 2 > len(fonts):  # most of them

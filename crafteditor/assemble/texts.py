@@ -36,6 +36,8 @@ def free_texts(b: FigureBuilder, runs: list[TextRun], used: set[int], targets: d
             kw["color"] = to_hex(r.color)
         if r.angle:
             kw["rotate"] = r.angle
+        if (spacing := r.spacing_at(r.font_px)) is not None:  # as wide as its ink
+            kw["letter_spacing"] = round(spacing * b.s, 2)
         cid = targets.get(k) or b.new_id("t", r.text)
         out.append(Text(kind="text", id=cid, text=r.shown, at=Point(x=round(cx, 2), y=round(cy, 2)), **kw))
         b.chars_kept += len(r.text.replace(" ", ""))

@@ -14,6 +14,11 @@ from fontTools.ttLib import TTFont
 from crafter.base.text import font_path
 
 _FONT_LOCK = threading.Lock()
+SPACED_MIN_CHARS = 3
+# a line is spaced where its ink is this much wider than it is drawn (share); narrower, at most SPACED_CLOSER
+# (closer set, its letters would run into each other: a reading whose scripts went unread, 'Zin' for z_in)
+SPACED_OFF = (0.02, 0.4)
+SPACED_CLOSER = 0.22  # a bold condensed face (DIN's 'Service' is 0.8 of DejaVu Bold's width) is set closer
 
 
 @lru_cache(maxsize=None)
@@ -102,6 +107,24 @@ def size_and_weight_from_width(text: str, ink_w: float, font_px: float, bold: bo
         bold = False
     by_width = ink_w / (em_bold if bold else em_regular)
     return (by_width if abs(by_width / font_px - 1.0) <= 0.12 else font_px), bold
+
+
+def fitted_spacing(text: str, ink_w: float, font_size: float, bold: bool) -> float | None:
+    """The letter spacing (added after each character, the units of ``ink_w``) that sets ``text`` at
+    ``font_size`` as wide as ``ink_w``, its ink's width: the drawn face is narrower or wider than DejaVu
+    Sans (Verdana, Arial, Helvetica), and a line drawn narrower than its ink stands off it at both ends.
+    None where the renderer's width is within 2 % of the ink's already, more than 40 % under it or 22 %
+    over it (a reading that is not the drawn text), or unknown (a glyph DejaVu lacks; under three characters)."""
+    if len(text) < SPACED_MIN_CHARS:
+        return None
+    em = ink_width_em(text, bold)
+    if not em:
+        return None
+    drawn = em * font_size
+    off = ink_w / drawn - 1.0
+    if not SPACED_OFF[0] <= abs(off) <= (SPACED_OFF[1] if off > 0 else SPACED_CLOSER):
+        return None
+    return (ink_w - drawn) / (len(text) - 1)
 
 
 def ink_extent_em(text: str) -> tuple[float, float]:

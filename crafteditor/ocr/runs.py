@@ -31,7 +31,7 @@ from crafteditor.ocr.corrections import (
     trim_to_text,
 )
 from crafteditor.ocr.font_class import font_class
-from crafteditor.ocr.font_metrics import ink_extent_em, ink_width_em, size_and_weight_from_width
+from crafteditor.ocr.font_metrics import fitted_spacing, ink_extent_em, ink_width_em, size_and_weight_from_width
 from crafteditor.ocr.lexicon import capital_i
 from crafteditor.ocr.scripts import find_shifts, with_markup
 from crafteditor.ocr.text_lines import TextLine, line_mask_level
@@ -67,6 +67,19 @@ class TextRun(RectGeometry):
         """The text a figure shows for this run: the marked reading where it is this run's
         (``text`` stays plain for the charts' number parsing: '10^{2}' is the tick 10²)."""
         return self.marked if self.marked and plain(self.marked) == self.text else self.text
+
+    def spacing_at(self, font_px: float) -> float | None:
+        """The letter spacing (image px) that sets this run at ``font_px`` as wide as its ink
+        (:func:`~crafteditor.ocr.font_metrics.fitted_spacing`); None for a line set in serif or mono (measured
+        in DejaVu Sans), with scripts (drawn smaller) or slanted, and where no spacing is needed."""
+        if self.slanted or self.font in ("serif", "mono") or self.shown != self.text or not self.glyphs.size:
+            return None
+        along = self.glyphs.any(axis=0 if self.angle == 0 else 1)
+        inked = np.nonzero(along)[0]
+        if not len(inked):
+            return None
+        # the outermost columns are only partly inked (anti-aliasing): they add ~half a pixel (make_run)
+        return fitted_spacing(self.text, float(inked[-1] - inked[0] + 1) - 0.45, font_px, self.bold)
 
     @property
     def slanted(self) -> bool:

@@ -266,7 +266,8 @@ class _SvgWriter:
         outline, area = shape_svg(n.shape, b, paint, t.corner_radius)
         lines, fs = node_label_lines(n, t)
         color = n.text_color or self.readable_on(fill)
-        label = self.text_lines(lines, area.cx, area.cy, fs, color, bold=n.bold, italic=n.italic, family=n.font)
+        label = self.text_lines(lines, area.cx, area.cy, fs, color, bold=n.bold, italic=n.italic, family=n.font,
+                                extra=spacing_attr(n.letter_spacing))
         return outline + label
 
     def draw_edge(self, e: Edge) -> str:
@@ -374,6 +375,7 @@ class _SvgWriter:
             cx, cy = x.at.x, x.at.y  # 'at' is the centre of the text block
             lines = x.text.split("\n")
         extra = f' transform="rotate({num(x.rotate)} {num(cx)} {num(cy)})"' if x.rotate else ""
+        extra += spacing_attr(x.letter_spacing)
         return self.text_lines(lines, cx, cy, fs, color, bold=x.bold, italic=x.italic, extra=extra, family=x.font)
 
     def draw_chart(self, c: Chart) -> str:
@@ -480,6 +482,11 @@ class _SvgWriter:
         shown = visual_order(line, direction) if self.visual else line
         return (f'<text x="{num(x)}" y="{num(cy + BASELINE_SHIFT * fs)}" {self.font(fs, bold, False)} '
                 f'fill="{esc_attr(color)}" text-anchor="{anchor}"{extra}>{rich_text(shown, fs)}</text>')
+
+
+def spacing_attr(spacing: float | None) -> str:
+    """The ``letter-spacing`` attribute of a label whose characters are set apart (or closer), or ''."""
+    return f' letter-spacing="{num(spacing)}"' if spacing else ""
 
 
 def rich_text(line: str, fs: float, pos: str = "") -> str:

@@ -157,6 +157,9 @@ class Node(Component):
     font: FontClass | None = None
     bold: bool = False
     italic: bool = False
+    # px added after each character of the label (SVG/CSS letter-spacing; negative: closer): a label
+    # read from a raster, set as wide as its ink where the drawn face is wider or narrower than the renderer's
+    letter_spacing: float | None = Field(default=None, ge=-100, le=100)
     width: float | None = Field(default=None, gt=0)  # requested size; layout grows it to fit text
     height: float | None = Field(default=None, gt=0)
 
@@ -219,6 +222,7 @@ class Text(Component):
     color: str | None = None
     bold: bool = False
     italic: bool = False
+    letter_spacing: float | None = Field(default=None, ge=-100, le=100)  # px after each character, as Node's
     rotate: float = 0.0  # degrees, e.g. -90 for a y-axis title read back by CraftEditor
 
     _colors = field_validator("color")(classmethod(lambda cls, v: _check_color(v)))
