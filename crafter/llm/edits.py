@@ -145,7 +145,8 @@ def edited_lines(comp, edit: str, instruction: str) -> list[str]:
     words = [w.lower() for w in _WORD.findall(instruction)]
     if edit == "label":
         quoted = [a or b for a, b in _QUOTED.findall(instruction)]
-        updates = [{"label": q.strip()} for q in quoted if q.strip() and q.strip() != comp.label]
+        refit = {"letter_spacing": None} if getattr(comp, "letter_spacing", None) is not None else {}
+        updates = [{"label": q.strip(), **refit} for q in quoted if q.strip() and q.strip() != comp.label]
     elif edit == "shape":
         updates = [{"shape": w} for w in dict.fromkeys(words) if w in SHAPES and w != comp.shape]
     elif edit == "fill":

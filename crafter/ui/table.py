@@ -182,6 +182,8 @@ def apply_table_edits(fig: Figure, edits: dict[str, Any] | None) -> TableEdit:
             if _set(comp, comp["kind"], column, value, comp["id"]):
                 touched = True
                 result.text_changed |= column in ("label", "shape")
+                if column == "label":  # spacing fitted to the old text's ink (CraftEditor) does not fit the new
+                    comp.pop("letter_spacing", None)
         if touched:
             result.changed.append(comp["id"])
 

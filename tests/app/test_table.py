@@ -96,3 +96,12 @@ def test_added_rows_become_nodes_with_ids_from_labels(fig):
 def test_deleting_everything_is_refused(fig):
     with pytest.raises(SpecError, match="at least one component"):
         apply_table_edits(fig, {"deleted_rows": list(range(len(fig.components)))})
+
+
+def test_a_renamed_label_drops_the_spacing_fitted_to_its_old_text():
+    """CraftEditor sets a label as wide as its ink with letter spacing; typed anew, the text is set plainly."""
+    fig = parse_dsl('figure "x"\na node "Encoder" letter_spacing=2.5\nb node "Decoder" letter_spacing=1.5\n')
+    edited = apply_table_edits(fig, {"edited_rows": {0: {"label": "Transformer encoder"}, 1: {"fill": "#eeeeee"}}})
+    a, b = edited.figure.components
+    assert a.label == "Transformer encoder" and a.letter_spacing is None
+    assert b.letter_spacing == 1.5  # another cell leaves it as fitted

@@ -7,7 +7,7 @@ import torch
 from crafter.llm.constrain import DSLConstraint
 from crafter.llm.edits import EDITS, FILE, EditHead, EditReader, edited_lines, instruction_span
 from crafter.llm.prompts import repair_prompt
-from crafter.spec import parse_component
+from crafter.spec import parse_component, parse_dsl
 
 FIGURE = ('n1 node "Tokenizer" fill=#dbe9f6\nn2 node "Encoder"\ne1 edge n1 -> n2 "tokens"\n'
           'e2 edge n2 -> n1 style=dashed\n')
@@ -146,3 +146,8 @@ def test_the_shipped_head_says_nothing_for_requests_outside_its_edits():
                              ("e1 crosses node n3", "e1"), ("move n2 to the right", "n2"), ("n2 overlaps n1", "n2"),
                              ("the arrow e1 is missing its head", "e1"), ("remove the label of e1", "e1")]:
         assert reader.read(repair_prompt(FIGURE, instruction, [cid])) is None, instruction
+
+
+def test_a_relabelled_node_drops_the_spacing_fitted_to_its_old_text():
+    n1 = parse_dsl('figure "x"\nn1 node "Tokenizer" letter_spacing=2.5\n').components[0]
+    assert edited_lines(n1, "label", 'Call it "BPE tokenizer".') == ['n1 node "BPE tokenizer"']
