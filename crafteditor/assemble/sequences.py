@@ -31,6 +31,7 @@ from crafteditor.assemble.seq_strokes import (
     WAVE,
     bar_below,
     border_under,
+    dotted,
     head_at,
     head_under,
     joins,
@@ -387,6 +388,7 @@ def _lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: 
     hidden = under[:band]
     if hidden.any() and (~hidden).sum() >= 20:
         frac = np.maximum(frac, thin[~hidden].mean(axis=0))
+    frac = np.maximum(frac, np.where(dotted(thin[~hidden]), 0.4, 0.0))  # a dotted lifeline (pgf-umlsd's)
     # a dashed lifeline's stretch from under the box (its border and shadow) to the first thing
     # across it (a message, an activation bar from the first message on: PlantUML's) is read on
     # its own too; its dashes cover a third of it or more. It may run on past the strip, ``band`` rows at most:
