@@ -388,7 +388,8 @@ def _lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: 
     hidden = under[:band]
     if hidden.any() and (~hidden).sum() >= 20:
         frac = np.maximum(frac, thin[~hidden].mean(axis=0))
-    frac = np.maximum(frac, np.where(dotted(thin[~hidden]), 0.4, 0.0))  # a dotted lifeline (pgf-umlsd's)
+    dots = dotted(thin[~hidden])  # a dotted lifeline (pgf-umlsd's)
+    frac = np.maximum(frac, np.where(dots, 0.4, 0.0))
     # a dashed lifeline's stretch from under the box (its border and shadow) to the first thing
     # across it (a message, an activation bar from the first message on: PlantUML's) is read on
     # its own too; its dashes cover a third of it or more. It may run on past the strip, ``band`` rows at most:
@@ -436,7 +437,8 @@ def _lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: 
     # below as drawn: the same shape, the same size
     twin = any(shapes[j].shape == s.shape and abs(shapes[j].w - s.w) <= max(3.0, 0.04 * s.w)
                and abs(shapes[j].h - s.h) <= max(3.0, 0.04 * s.h) for j in below)
-    if y1 - yb < (max(40, 1.2 * s.h) if twin else max(60, 2.5 * s.h)):
+    # (so are a dotted line's: regular dots are no connector's)
+    if y1 - yb < (max(40, 1.2 * s.h) if twin or dots[k] else max(60, 2.5 * s.h)):
         return None
     if _heads_into_box(ink, yb, lx, x, y1, shapes, i):
         return None
