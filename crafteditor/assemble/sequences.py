@@ -464,9 +464,12 @@ def _heads_into_box(ink: np.ndarray, yb: int, lx: int, x: float, y1: float, shap
     but not across the whole strip (a message crossing there), on both sides of the column (a message's head
     arriving at the lifeline from one side is no head down it) and narrowing down to the box (a message's head
     beside it, pointing aside, widens first), under a thin shaft; its sizes in the column's ink width (``u``:
-    a 1x link's 2 px stroke, 3 px of ink with its rim, to 1; a 2x export's head and shaft are twice as wide)."""
+    a 1x link's 2 px stroke, 3 px of ink with its rim, to 1; a 2x export's head and shaft are twice as wide), the
+    width of its narrower rows (activation bars along half a lifeline had doubled the median, and the strip above
+    its foot took in a message's head at a bar); two such rows at least (one is the antialiased seam where a 1x
+    lifeline meets the box at its foot: a Mermaid figure's lifeline lost, and every message with it)."""
     col = ink[:max(0, int(y1) - yb), max(0, lx - 8):lx + 9].sum(axis=1)
-    u = max(1.0, (float(np.median(col[col > 0])) - 1) / 2) if (col > 0).any() else 1.0
+    u = max(1.0, (float(np.percentile(col[col > 0], 25)) - 1) / 2) if (col > 0).any() else 1.0
     for j, t in enumerate(shapes):
         if j == i or t.is_group or not (t.x < x < t.x + t.w) or not (yb + 12 * u < t.y <= y1 + 2 * u):
             continue
@@ -481,7 +484,7 @@ def _heads_into_box(ink: np.ndarray, yb: int, lx: int, x: float, y1: float, shap
         c, k = lx - max(0, lx - r), int(math.ceil(u)) + 1  # the column in the strip; past its own stroke
         both = tip[:, :max(0, c - k)].any(axis=1) & tip[:, c + k + 1:].any(axis=1)
         head = wide[(wide >= 5 * u) & ~tip[:, 0] & ~tip[:, -1] & both]
-        if len(head) and (np.diff(head) <= u).all():
+        if len(head) >= 2 and (np.diff(head) <= u).all():
             return True
     return False
 
