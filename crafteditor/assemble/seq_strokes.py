@@ -68,6 +68,26 @@ def bar_below(ink: np.ndarray, y: int, xl: np.ndarray) -> np.ndarray:
     return out
 
 
+def dotted(thin: np.ndarray, least: int = 6) -> np.ndarray:
+    """Per column of ``thin`` (rows x columns, ink standing alone on a row), whether it is a dotted line: dots at
+    one pitch of 3 to 12 rows, ``least`` gaps of that pitch (within a row) or more and three in five gaps so (a
+    message crossing the column takes out a dot, a label's glyph over it adds a speck), four in five dots at most
+    half the pitch long. pgf-umlsd's lifelines are 1 px dots every 5 to 7 rows, a sixth of the rows: too few for
+    a dashed line, and a TikZ sequence diagram read as none (no lifeline under its boxes, every message lost)."""
+    out = np.zeros(thin.shape[1], bool)
+    for c in range(thin.shape[1]):
+        edges = np.diff(np.concatenate(([0], thin[:, c].astype(np.int8), [0])))
+        starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+        if len(starts) <= least:
+            continue
+        gaps = np.diff(starts)
+        pitch = float(np.median(gaps))
+        regular = np.abs(gaps - pitch) <= 1
+        out[c] = 3 <= pitch <= 12 and regular.sum() >= least and regular.mean() >= 0.6 and \
+            (ends - starts <= pitch / 2).mean() >= 0.8
+    return out
+
+
 def waves(raw: np.ndarray, xa: float, xb: float, band: list[int]) -> bool:
     """Whether the ink about rows ``band`` between two lifelines is one hand-drawn stroke: nearly
     every column crossed once, thinly, its middle wandering 3 px or more (a straight row would

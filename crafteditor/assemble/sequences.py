@@ -31,6 +31,7 @@ from crafteditor.assemble.seq_strokes import (
     WAVE,
     bar_below,
     border_under,
+    dotted,
     head_at,
     head_under,
     joins,
@@ -387,6 +388,8 @@ def _lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: 
     hidden = under[:band]
     if hidden.any() and (~hidden).sum() >= 20:
         frac = np.maximum(frac, thin[~hidden].mean(axis=0))
+    dots = dotted(thin[~hidden])  # a dotted lifeline (pgf-umlsd's)
+    frac = np.maximum(frac, np.where(dots, 0.4, 0.0))
     # a dashed lifeline's stretch from under the box (its border and shadow) to the first thing
     # across it (a message, an activation bar from the first message on: PlantUML's) is read on
     # its own too; its dashes cover a third of it or more. It may run on past the strip, ``band`` rows at most:
@@ -434,21 +437,26 @@ def _lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: 
     # below as drawn: the same shape, the same size
     twin = any(shapes[j].shape == s.shape and abs(shapes[j].w - s.w) <= max(3.0, 0.04 * s.w)
                and abs(shapes[j].h - s.h) <= max(3.0, 0.04 * s.h) for j in below)
-    if y1 - yb < (max(40, 1.2 * s.h) if twin else max(60, 2.5 * s.h)):
+    # (so are a dotted line's: regular dots are no connector's)
+    if y1 - yb < (max(40, 1.2 * s.h) if twin or dots[k] else max(60, 2.5 * s.h)):
         return None
     if _heads_into_box(ink, yb, lx, x, y1, shapes, i):
         return None
-    n = int(y1) - yb
-    # the column's ink width and colour, on rows where it stands alone
+    width, color, style = _column_look(rgb, ink, yb, int(y1) - yb, x, lx)
+    foot = min(below, key=lambda j: shapes[j].y) if below else None
+    return Lifeline(node=i, x=float(x), y0=float(s.y + s.h), y1=float(y1), width=width, color=color,
+                    style=style, bottom=foot)
+
+
+def _column_look(rgb: np.ndarray, ink: np.ndarray, yb: int, n: int, x: int, lx: int) -> tuple[float, tuple, str]:
+    """A lifeline's (ink width, colour, 'solid' or 'dashed') on its ``n`` rows from ``yb`` (``ink``'s first row;
+    column ``x`` of ``rgb``, ``lx`` of ``ink``): width and colour on the rows where it stands alone."""
     alone = ink[:n, lx - 4:lx + 5].sum(axis=1)
     lone = (alone > 0) & (alone <= 4)
     width = float(np.median(alone[lone])) if lone.any() else 1.0
-    pix = rgb[yb:yb + n, x][ink[:n, lx]]
-    color = median_colour(pix)
+    color = median_colour(rgb[yb:yb + n, x][ink[:n, lx]])
     on = ink[:n, lx - 1:lx + 2].any(axis=1).mean()
-    foot = min(below, key=lambda j: shapes[j].y) if below else None
-    return Lifeline(node=i, x=float(x), y0=float(s.y + s.h), y1=float(y1), width=width, color=color,
-                    style="solid" if on > 0.85 else "dashed", bottom=foot)
+    return width, color, "solid" if on > 0.85 else "dashed"
 
 
 def _heads_into_box(ink: np.ndarray, yb: int, lx: int, x: float, y1: float, shapes: list[DetectedShape],
@@ -461,9 +469,10 @@ def _heads_into_box(ink: np.ndarray, yb: int, lx: int, x: float, y1: float, shap
     into the box beside it, read as two lifelines and a link across as their message: a false sequence that took
     the page's tree of links with it). The head's test: :func:`_head_into`; its sizes in the column's ink width
     (``u``: a 1x link's 2 px stroke, 3 px of ink with its rim, to 1; a 2x export's head and shaft are twice as
-    wide)."""
+    wide), the width of its narrower rows (activation bars along half a lifeline had doubled the median, and the
+    strip above its foot took in a message's head at a bar)."""
     col = ink[:max(0, int(y1) - yb), max(0, lx - 8):lx + 9].sum(axis=1)
-    u = max(1.0, (float(np.median(col[col > 0])) - 1) / 2) if (col > 0).any() else 1.0
+    u = max(1.0, (float(np.percentile(col[col > 0], 25)) - 1) / 2) if (col > 0).any() else 1.0
     r = int(round(7 * u))
     strip = ink[:, max(0, lx - r):lx + r + 1]
     c = lx - max(0, lx - r)  # the column in the strip
@@ -484,15 +493,16 @@ def _head_into(tip: np.ndarray, shaft: np.ndarray, c: int, u: float) -> bool:
     """Whether rows ``tip`` of a strip of ink (its column ``c``), the last nearest a box, hold an arrowhead into
     the box from a thin ``shaft``: rows inked 2.5 strokes wide or more but not across the whole strip (a message
     crossing there), on both sides of the column (a message's head arriving at the lifeline from one side is no
-    head along it) and narrowing towards the box (a message's head beside it, pointing aside, widens first);
-    ``u``: the column's stroke width (:func:`_heads_into_box`)."""
+    head along it) and narrowing towards the box (a message's head beside it, pointing aside, widens first), two
+    such rows at least (one is the antialiased seam where a 1x lifeline meets the box at its foot: a Mermaid
+    figure's lifeline lost, and every message with it); ``u``: the column's stroke width (:func:`_heads_into_box`)."""
     if not len(tip) or not len(shaft) or shaft.sum(axis=1).max() > 3 * u:
         return False
     wide = tip.sum(axis=1)
     k = int(math.ceil(u)) + 1  # past the column's own stroke
     both = tip[:, :max(0, c - k)].any(axis=1) & tip[:, c + k + 1:].any(axis=1)
     head = wide[(wide >= 5 * u) & ~tip[:, 0] & ~tip[:, -1] & both]
-    return bool(len(head) and (np.diff(head) <= u).all())
+    return bool(len(head) >= 2 and (np.diff(head) <= u).all())
 
 
 def _runs_on(ink: np.ndarray, yb: int, lx: int, t: DetectedShape) -> bool:
