@@ -39,6 +39,9 @@ from crafter.base.text import text_width
 from crafter.spec.model import Box, Edge
 
 LOST_HEAD_WIDTHS = 2.0  # a dotted link's end this many stroke widths (+2) short of the node it enters had a head there
+# a link's end may stop this many times its node's name's height short of the name, where the node's box
+# was not read (Mermaid's node padding is about a line's height; a basis curve's end stops short of the box too)
+PADDING_REACH = 2.0
 SURE_MESSAGES = 2  # a sequence with this many messages draws the lines it leaves as traced, no edges
 
 
@@ -329,6 +332,8 @@ def _end_ids(b: FigureBuilder, pts: list[tuple[float, float]], ends: list[int | 
         if ids[j] is None:
             # a line ending at a free label points at that label
             k = _near_text(pts[0] if j == 0 else pts[-1], runs, free, used, tol * 1.5)
+            if k is None:
+                k = _text_ahead(pts, j, runs, free, used)
             if k is not None:
                 cid = text_targets.get(k) or b.new_id("t", runs[k].text)
                 text_targets[k] = cid
@@ -557,6 +562,31 @@ def _near_text(p, runs, free, used, tol) -> int | None:
         d = math.hypot(dx, dy)
         if d <= tol and (best is None or d < best[0]):
             best = (d, k)
+    return None if best is None else best[1]
+
+
+def _text_ahead(pts: list[tuple[float, float]], j: int, runs: list[TextRun], free: list[int], used: set[int]) -> int | None:
+    """The free label the line's end ``j`` (0: start) points at across a node's padding: its course, run on
+    from the end, meets the label's box within :data:`PADDING_REACH` of the label's height. A node whose
+    box was not read (a dark theme's node filled and outlined in the page's colour, a cylinder or a
+    subroutine box the shape stage missed, a hand-drawn look's sketchy box) leaves its name where its links
+    point, a padding away: those links had ended at nothing and were dropped as free lines."""
+    p = pts[0] if j == 0 else pts[-1]
+    body = pts[1:] if j == 0 else pts[-2::-1]
+    if not body:
+        return None
+    q = next((pt for pt in body if math.dist(pt, p) >= 12), body[-1])
+    best = None
+    for k in free:
+        r = runs[k]
+        if k in used or r.angle != 0:
+            continue
+        hit = ray_box(q, p, (r.x, r.y, r.right, r.bottom))
+        if hit is None or (hit[0] - p[0]) * (p[0] - q[0]) + (hit[1] - p[1]) * (p[1] - q[1]) < 0:
+            continue
+        gap = math.dist(p, hit)
+        if gap <= PADDING_REACH * r.h and (best is None or gap < best[0]):
+            best = (gap, k)
     return None if best is None else best[1]
 
 
