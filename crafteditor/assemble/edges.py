@@ -575,7 +575,8 @@ def _text_ahead(pts: list[tuple[float, float]], j: int, runs: list[TextRun], fre
     subroutine box the shape stage missed) leaves its name where its links point, a padding away: those
     links had ended at nothing and were dropped as free lines. A label another line (``others``) runs
     through or stops at, within ``tol``, is a link's own label, no node ('session delete' on its state
-    diagram's link, another link's end pointing at it)."""
+    diagram's link, another link's end pointing at it); only a name linked on its far side too is a node's
+    (:func:`_linked_across`)."""
     p = pts[0] if j == 0 else pts[-1]
     body = pts[1:] if j == 0 else pts[-2::-1]
     if not body:
@@ -590,9 +591,24 @@ def _text_ahead(pts: list[tuple[float, float]], j: int, runs: list[TextRun], fre
         if hit is None or (hit[0] - p[0]) * (p[0] - q[0]) + (hit[1] - p[1]) * (p[1] - q[1]) < 0:
             continue
         gap = math.dist(p, hit)
-        if gap <= PADDING_REACH * r.h and (best is None or gap < best[0]) and not _on_a_line(r, others, tol):
+        if gap <= PADDING_REACH * r.h and (best is None or gap < best[0]) and not _on_a_line(r, others, tol) \
+                and _linked_across(r, p, others):
             best = (gap, k)
     return None if best is None else best[1]
+
+
+def _linked_across(r: TextRun, p: tuple[float, float], others: list[list[tuple[float, float]]]) -> bool:
+    """Whether another line's end stops a padding short of label ``r`` too (within :data:`PADDING_REACH` of its
+    height), on its far side from ``p``: the name of a node in a chain, a link in and a link out (Mermaid's
+    'Update start result', in from above and out below). A title or a legend's word one line points at
+    ('Multi-Head Attention' over its block, d2l's 'Input X' under its gate) is no node."""
+    c = (r.cx, r.cy)
+    for pts in others:
+        for q in (pts[0], pts[-1]) if pts else ():
+            off = math.hypot(max(r.x - q[0], 0, q[0] - r.right), max(r.y - q[1], 0, q[1] - r.bottom))
+            if off <= PADDING_REACH * r.h and (q[0] - c[0]) * (p[0] - c[0]) + (q[1] - c[1]) * (p[1] - c[1]) < 0:
+                return True
+    return False
 
 
 def _on_a_line(r: TextRun, others: list[list[tuple[float, float]]], tol: float) -> bool:
