@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from crafteditor.convert import convert
@@ -71,3 +72,23 @@ def test_links_to_a_node_whose_box_the_page_hides_end_at_its_name(read):
     assert pairs[("config vendor valid message search render", "update start result")] == 1
     assert pairs[("create valid", "update start result")] == 1
     assert pairs[("restore split database", "review upload")] == 1
+
+
+def test_a_title_one_line_points_at_is_no_node():
+    """A block's output line stopping under the figure's title (nntikz's 'Multi-Head Attention'): no link
+    leaves the title on its far side, so it stays a title, no node the line joins."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    im = Image.new("RGB", (420, 320), "white")
+    d = ImageDraw.Draw(im)
+    font = ImageFont.truetype("DejaVuSans.ttf", 18)
+    d.text((210, 30), "Attention", fill="black", font=font, anchor="mm")
+    d.rectangle([130, 200, 290, 260], fill=(230, 240, 255), outline=(40, 60, 120), width=2)
+    d.text((210, 230), "Linear", fill="black", font=font, anchor="mm")
+    d.line([(210, 200), (210, 64)], fill=(40, 40, 40), width=2)
+    d.polygon([(203, 72), (217, 72), (210, 60)], fill=(40, 40, 40))
+    fig = convert(np.asarray(im)).figure
+    ends = {c.id: _label(c.label) for c in fig.components if isinstance(c, Node)}
+    ends.update({c.id: _label(c.text) for c in fig.components if c.kind == "text"})
+    assert not [e for e in fig.components if isinstance(e, Edge) and "attention" in (
+        ends.get(e.source), ends.get(e.target))]
