@@ -34,7 +34,6 @@ RIM_PX = 1.5
 SEEN_THROUGH_PX = 0.5  # an 'outline' thinner than this is no drawn one (a node's 1 px outline reads 1 px and more)
 RIM_HEAD = 2.0  # a 'head' on a plate this many times the figure's usual head is the plate's rim
 RIM_SMALLER = 0.75  # a 'head' on a plate at most this share of its line's head at the far end is the plate's rim
-TIP_WITHIN = 3.0  # px: a 'head' whose tip lies this far inside a plate is the plate's own corner
 STRAIGHT_ON = 0.97  # cosine between two line pieces' ways that run straight on from one into the other
 # a curve bending under a plate: its way in and way out at most ~80° apart, each within ~70° of the gap
 BEND_TURN, BEND_GAP, BEND_SPAN = 0.2, 0.35, 12.0
@@ -119,11 +118,9 @@ def _join_pair(lines: list[LinePath | None], end_a: tuple[int, int], end_b: tupl
     a = lines[ka] if ea == 1 else lines[ka].reversed()  # a ends on the plate
     b = lines[kb] if eb == 0 else lines[kb].reversed()  # b starts on it
     far = (a.head_start, b.head_end)  # the joined edge's own heads, at its ends away from the plate
-    if not mark and (_rim_piece(a.head_end, box, rim) or plate and (
-            _rim_beside_head(a.head_end, far, box) or _tip_within(a.head_end, box))):
+    if not mark and (_rim_piece(a.head_end, box, rim) or plate and _rim_beside_head(a.head_end, far, box)):
         a = replace(a, head_end=None)
-    if not mark and (_rim_piece(b.head_start, box, rim) or plate and (
-            _rim_beside_head(b.head_start, far, box) or _tip_within(b.head_start, box))):
+    if not mark and (_rim_piece(b.head_start, box, rim) or plate and _rim_beside_head(b.head_start, far, box)):
         b = replace(b, head_start=None)
     if mark:
         a, b = replace(a, head_end=None), replace(b, head_start=None)
@@ -173,17 +170,6 @@ def _rim_beside_head(h: Arrowhead | None, far: tuple[Arrowhead | None, ...], box
         return False
     big = max(real, key=lambda f: f.length)
     return (h.length <= RIM_SMALLER * big.length or h.width <= RIM_SMALLER * big.width) and _rim_piece(h, box, 0.0)
-
-
-def _tip_within(h: Arrowhead | None, box: Box) -> bool:
-    """Whether head ``h``'s tip lies inside the plate, clear of its border (:data:`TIP_WITHIN` px): a head
-    that points at a box stops at its border, so this one is the plate's corner, where the link comes
-    in beside the label and the plate's rim beside the line reads as a head (a dark theme's 'account
-    update': a 12 px 'diamond' 30 px inside the plate, the edge stopped at its label)."""
-    if h is None:
-        return False
-    x, y, w, h_ = box
-    return x + TIP_WITHIN < h.tip[0] < x + w - TIP_WITHIN and y + TIP_WITHIN < h.tip[1] < y + h_ - TIP_WITHIN
 
 
 def _end_to_end(a: LinePath, b: LinePath) -> bool:
