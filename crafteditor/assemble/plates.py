@@ -8,7 +8,8 @@ curve turning its corner there); the two lines are joined through it into one (t
 at its far end) and its text is left free, to label the joined edge. A plate only one line ends on,
 headless there, with ink running on past it to a node a few label heights away (the short stub and
 head of a README column's 1x links) is no node either: its text is left free and the line is carried
-on through it (:func:`crafteditor.assemble.label_cuts.through_labels`)."""
+on past it to that node (:func:`_cut_short`, as :func:`crafteditor.assemble.label_cuts.through_labels` carries a
+line past a bare label)."""
 
 from __future__ import annotations
 
