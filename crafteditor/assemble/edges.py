@@ -39,6 +39,9 @@ from crafter.base.text import text_width
 from crafter.spec.model import Box, Edge
 
 LOST_HEAD_WIDTHS = 2.0  # a dotted link's end this many stroke widths (+2) short of the node it enters had a head there
+# a link's end may stop this many times its node's name's height short of the name, where the node's box
+# was not read (Mermaid's node padding is about a line's height; a basis curve's end stops short of the box too)
+PADDING_REACH = 2.0
 SURE_MESSAGES = 2  # a sequence with this many messages draws the lines it leaves as traced, no edges
 
 
@@ -78,8 +81,9 @@ def edge_components(b: FigureBuilder, lines: list[LinePath], shapes: list[Detect
     lines = split_bus_crossings(lines, shapes)
     lines = _split_fans(lines, shapes)
     bg = np.asarray(b.paints.background_rgb, np.float32)
-    for ln in lines:
+    for i, ln in enumerate(lines):
         tol = 3 * ln.width + 6
+        others = [o.points for j, o in enumerate(lines) if j != i]
         ln = hollow_tips(ln, b.image.rgb, bg, lambda p, q: _node_ahead(b, p, q, shapes, extra=3 * MAX_HALF),
                          lambda p, tol=tol: _attach(p, shapes, tol) is not None)
         ends, pts, erased_head = _line_ends(b, ln, shapes, [*titles, *loose], tol)
@@ -92,7 +96,7 @@ def edge_components(b: FigureBuilder, lines: list[LinePath], shapes: list[Detect
             pts.reverse()
             ends.reverse()
             kinds.reverse()
-        ids = _end_ids(b, pts, ends, node_ids, runs, free, used, tol, text_targets)
+        ids = _end_ids(b, pts, ends, node_ids, runs, free, used, tol, text_targets, others)
         # a line with no head, or twin heads at both ends (Mermaid's <-->, by its main axis: a layout's
         # ranks run down or across), reads in reading order (traced, it ran from whichever end came first)
         if kinds[0] == kinds[1] and (kinds[0] == "none" or _twin_heads(ln)) and _reads_backwards(
@@ -321,14 +325,17 @@ def _end_past_text(b: FigureBuilder, pts: list[tuple[float, float]], j: int, sha
 
 def _end_ids(b: FigureBuilder, pts: list[tuple[float, float]], ends: list[int | None], node_ids: dict[int, str],
              runs: list[TextRun], free: list[int], used: set[int], tol: float,
-             text_targets: dict[int, str]) -> list[str | None]:
-    """The ids the line's two ends join: their shapes', or a free label's by the end (its id is
-    given out here and kept in ``text_targets``)."""
+             text_targets: dict[int, str], others: list[list[tuple[float, float]]]) -> list[str | None]:
+    """The ids the line's two ends join: their shapes', or a free label's by the end or ahead of it
+    (:func:`_text_ahead`; ``others``: the other lines' points) (its id is given out here and kept in
+    ``text_targets``)."""
     ids = [node_ids.get(e) if e is not None else None for e in ends]
     for j in (0, 1):
         if ids[j] is None:
             # a line ending at a free label points at that label
             k = _near_text(pts[0] if j == 0 else pts[-1], runs, free, used, tol * 1.5)
+            if k is None:
+                k = _text_ahead(pts, j, runs, free, used, others, tol)
             if k is not None:
                 cid = text_targets.get(k) or b.new_id("t", runs[k].text)
                 text_targets[k] = cid
@@ -558,6 +565,59 @@ def _near_text(p, runs, free, used, tol) -> int | None:
         if d <= tol and (best is None or d < best[0]):
             best = (d, k)
     return None if best is None else best[1]
+
+
+def _text_ahead(pts: list[tuple[float, float]], j: int, runs: list[TextRun], free: list[int], used: set[int],
+                others: list[list[tuple[float, float]]], tol: float) -> int | None:
+    """The free label the line's end ``j`` (0: start) points at across a node's padding: its course, run on
+    from the end, meets the label's box within :data:`PADDING_REACH` of the label's height. A node whose
+    box was not read (a dark theme's node filled and outlined in the page's colour, a cylinder or a
+    subroutine box the shape stage missed) leaves its name where its links point, a padding away: those
+    links had ended at nothing and were dropped as free lines. A label another line (``others``) runs
+    through or stops at, within ``tol``, is a link's own label, no node ('session delete' on its state
+    diagram's link, another link's end pointing at it); only a name linked on its far side too is a node's
+    (:func:`_linked_across`)."""
+    p = pts[0] if j == 0 else pts[-1]
+    body = pts[1:] if j == 0 else pts[-2::-1]
+    if not body:
+        return None
+    q = next((pt for pt in body if math.dist(pt, p) >= 12), body[-1])
+    best = None
+    for k in free:
+        r = runs[k]
+        if k in used or r.angle != 0:
+            continue
+        hit = ray_box(q, p, (r.x, r.y, r.right, r.bottom))
+        if hit is None or (hit[0] - p[0]) * (p[0] - q[0]) + (hit[1] - p[1]) * (p[1] - q[1]) < 0:
+            continue
+        gap = math.dist(p, hit)
+        if gap <= PADDING_REACH * r.h and (best is None or gap < best[0]) and not _on_a_line(r, others, tol) \
+                and _linked_across(r, p, others):
+            best = (gap, k)
+    return None if best is None else best[1]
+
+
+def _linked_across(r: TextRun, p: tuple[float, float], others: list[list[tuple[float, float]]]) -> bool:
+    """Whether another line's end stops a padding short of label ``r`` too (within :data:`PADDING_REACH` of its
+    height), on its far side from ``p``: the name of a node in a chain, a link in and a link out (Mermaid's
+    'Update start result', in from above and out below). A title or a legend's word one line points at
+    ('Multi-Head Attention' over its block, d2l's 'Input X' under its gate) is no node."""
+    c = (r.cx, r.cy)
+    for pts in others:
+        for q in (pts[0], pts[-1]) if pts else ():
+            off = math.hypot(max(r.x - q[0], 0, q[0] - r.right), max(r.y - q[1], 0, q[1] - r.bottom))
+            if off <= PADDING_REACH * r.h and (q[0] - c[0]) * (p[0] - c[0]) + (q[1] - c[1]) * (p[1] - c[1]) < 0:
+                return True
+    return False
+
+
+def _on_a_line(r: TextRun, others: list[list[tuple[float, float]]], tol: float) -> bool:
+    """Whether a line runs through label ``r`` (within its height of its middle) or ends by it (within
+    ``tol`` of its box, as :func:`_near_text` measures)."""
+    def off(p: tuple[float, float]) -> float:
+        return math.hypot(max(r.x - p[0], 0, p[0] - r.right), max(r.y - p[1], 0, p[1] - r.bottom))
+    return any(dist_to_polyline((r.cx, r.cy), pts) <= r.h or min(off(pts[0]), off(pts[-1])) <= tol
+               for pts in others if pts)
 
 
 def _head_kind(head, runs: list[TextRun], width: float = 1.0) -> str:

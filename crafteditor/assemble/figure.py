@@ -44,7 +44,7 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
         shapes = without_cells(seq, [*shapes, *seq.extra])
     # an edge label's plate is no node: the edge it cuts in two runs on through it
     parts = participant_shapes(seq.lifelines) if seq is not None else set()
-    shapes, lines, kept = carry_plates(shapes, runs, lines, parts, b.paints.background_rgb)
+    shapes, lines, kept = carry_plates(shapes, runs, lines, parts, b.paints.background_rgb, b.image.rgb)
     if seq is not None:
         seq.renumber(kept)
     elif not charts:  # frames traced as lines (a title in the border, edges through it): groups, their sides

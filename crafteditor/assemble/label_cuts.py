@@ -45,7 +45,7 @@ def through_labels(lines: list[LinePath], shapes: list[DetectedShape], labels: l
         for j, at_start in enumerate((True, False)):
             if heads[j] is not None:
                 continue
-            found = _carried(pts, at_start, ln.width, nodes, flat, rgb, background)
+            found = carried_past(pts, at_start, ln.width, nodes, flat, rgb, background)
             # the ink past the label is a stub too short to be a line: where a line of its own
             # starts there (a text node between two arrows, 'layer 1 → a(x) → layer 2'), it is no cut
             if found is not None and not any(o is not ln and _starts_between(o, pts[0] if at_start else pts[-1],
@@ -57,8 +57,8 @@ def through_labels(lines: list[LinePath], shapes: list[DetectedShape], labels: l
     return out
 
 
-def _carried(pts: list[Pt], at_start: bool, width: float, nodes: list[DetectedShape], labels: list[TextRun],
-             rgb: np.ndarray, background: np.ndarray) -> tuple[Pt, Arrowhead | None] | None:
+def carried_past(pts: list[Pt], at_start: bool, width: float, nodes: list[DetectedShape], labels: list[TextRun],
+                 rgb: np.ndarray, background: np.ndarray) -> tuple[Pt, Arrowhead | None] | None:
     """(where the line's course from this end, past the label it stops at, meets a node, the stub's
     arrowhead there or None); None if it stops at no label, meets no node near, or no ink runs on
     between them."""

@@ -5,7 +5,11 @@ edges through a node named like the label ('Admin' → 'database error' → 'Sto
 node: an unoutlined box tight around one line of text (or a long label wrapped over two or three),
 with exactly two line ends on its border, on opposite sides (or a curve bending under it, or a step
 curve turning its corner there); the two lines are joined through it into one (the head of each kept
-at its far end) and its text is left free, to label the joined edge."""
+at its far end) and its text is left free, to label the joined edge. A plate only one line ends on,
+headless there, with ink running on past it to a node a few label heights away (the short stub and
+head of a README column's 1x links) is no node either: its text is left free and the line is carried
+on past it to that node (:func:`_cut_short`, as :func:`crafteditor.assemble.label_cuts.through_labels` carries a
+line past a bare label)."""
 
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ from dataclasses import replace
 import numpy as np
 
 from crafteditor.assemble.geometry import box_distance, dist_to_polyline, unit
+from crafteditor.assemble.label_cuts import carried_past
 from crafteditor.lines.paths import Arrowhead, LinePath, direction_out
 from crafteditor.ocr.runs import TextRun
 from crafteditor.paint import color_distance
@@ -38,10 +43,12 @@ CORNER_SINE = 0.5  # a step curve's corner under a plate: its way in and way out
 
 def carry_plates(shapes: list[DetectedShape], runs: list[TextRun], lines: list[LinePath],
                  keep_too: set[int] = frozenset(),  # type: ignore[assignment]
-                 background: tuple[int, int, int] | None = None) -> tuple[list[DetectedShape], list[LinePath], list[int]]:
+                 background: tuple[int, int, int] | None = None,
+                 rgb: np.ndarray | None = None) -> tuple[list[DetectedShape], list[LinePath], list[int]]:
     """(``shapes`` without the edge-label plates, ``lines`` with the two parts of each plate's edge
     joined, the indices of the shapes kept); ``keep_too``: shapes never taken for plates (a
-    sequence's participants); ``background``: the page's colour (a dark plate's rim fades into it).
+    sequence's participants); ``background``: the page's colour (a dark plate's rim fades into it);
+    ``rgb``: the image, where a plate cutting its line short is looked for (:func:`_cut_short`).
     A bare label (a text no shape holds) that cuts a line in two is joined across the same way."""
     lines = list(lines)
     drop: set[int] = set()
@@ -54,7 +61,8 @@ def carry_plates(shapes: list[DetectedShape], runs: list[TextRun], lines: list[L
         if i in keep_too or not _plate_like(s, shapes, runs, background):
             continue
         box = (s.x, s.y, s.w, s.h)
-        if join_across(lines, box, rim=rim) or (s.is_group and _through(lines, box)) or _arrow_glyph_after(s, runs, lines):
+        if join_across(lines, box, rim=rim) or (s.is_group and _through(lines, box)) or _arrow_glyph_after(s, runs, lines) \
+                or _cut_short(s, shapes, runs, lines, rgb, background):
             drop.add(i)
     held = [r for r in runs if any(t.contains_point(r.cx, r.cy) for k, t in enumerate(shapes) if k not in drop)]
     for r in runs:
@@ -152,12 +160,17 @@ def _rim_piece(h: Arrowhead | None, box: Box, rim: float) -> bool:
 
 def _rim_beside_head(h: Arrowhead | None, far: tuple[Arrowhead | None, ...], box: Box) -> bool:
     """Whether head ``h``, on the plate's side, is the plate's rim: the edge joined through the plate has a
-    head at a far end (``far``), and ``h`` is clearly smaller than it. A dark theme's grey plate on a light
-    page (a transparent export) leaves its light rim's corner on a link's end, read as a head smaller than
-    the figure's own ('check admin' -> a state 48 px on: a 16 px 'head' at the plate, the real 26 px one at
-    the state; 'import': a 10 px one where the curve comes in), and the edge stopped at its label."""
-    big = max((f.length for f in far if f is not None), default=0.0)
-    return h is not None and h.length <= RIM_SMALLER * big and _rim_piece(h, box, 0.0)
+    head at a far end (``far``), and ``h`` is clearly smaller than it, shorter or narrower. A dark theme's grey
+    plate on a light page (a transparent export) leaves its light rim's corner on a link's end, read as a head
+    smaller than the figure's own ('check admin' -> a state 48 px on: a 16 px 'head' at the plate, the real
+    26 px one at the state; 'import': a 10 px one where the curve comes in), and the edge stopped at its
+    label; on a dark page its grey plate's side left a sliver as long as a head and half as wide ('parse
+    message': 7 by 4 px, the real head 8 by 8)."""
+    real = [f for f in far if f is not None]
+    if h is None or not real:
+        return False
+    big = max(real, key=lambda f: f.length)
+    return (h.length <= RIM_SMALLER * big.length or h.width <= RIM_SMALLER * big.width) and _rim_piece(h, box, 0.0)
 
 
 def _end_to_end(a: LinePath, b: LinePath) -> bool:
@@ -256,8 +269,11 @@ def _plate_like(s: DetectedShape, shapes: list[DetectedShape], runs: list[TextRu
     outlined = s.stroke is not None and s.stroke_px >= SEEN_THROUGH_PX and not (
         background is not None and s.stroke_px <= RIM_PX and _rim(s.fill, s.stroke, background))
     # unoutlined: a box, a 'cylinder' (a dark theme's plate with its dotted line's stubs above and
-    # below) or a 'hexagon' (a plate whose link's tapered ends, left and right, read as its points)
-    if s.shape not in (("box", "round", "cylinder", "hexagon") if not outlined else ("ellipse",)) \
+    # below), a 'hexagon' (a plate whose link's tapered ends, left and right, read as its points), a
+    # 'parallelogram' or a 'document' (a plate whose link comes in at one corner, slanting or bending
+    # it: 'address record' at 1x, a dark theme's 'parse message' with its dotted link at its foot)
+    if s.shape not in (("box", "round", "cylinder", "hexagon", "parallelogram", "document") if not outlined
+                       else ("ellipse",)) \
             or s.dividers or (s.is_group and s.members):
         return False
     # a frame read around a node (a thick outline's outer ring, its fill the node) holds a shape: no plate
@@ -308,6 +324,35 @@ def _arrow_glyph_after(s: DetectedShape, runs: list[TextRun], lines: list[LinePa
     if len(held) != 1 or not arrow_glyph_last(held[0]):
         return False
     return len(_ends_at(lines, (s.x, s.y, s.w, s.h), 0.3 * s.h)) == 1
+
+
+def _cut_short(s: DetectedShape, shapes: list[DetectedShape], runs: list[TextRun], lines: list[LinePath | None],
+               rgb: np.ndarray | None, background: tuple[int, int, int] | None) -> bool:
+    """Whether the plate cuts its one line short, and if so that line carried on past it: a single line end
+    on it, headless, and ink running on past it along the line's course to a node near
+    (:func:`~crafteditor.assemble.label_cuts.carried_past`, the plate's width standing for its label's,
+    whose first or last letter may be unread). At 1x in a README column a link's label plate leaves a
+    stub of a few pixels, its head or circle end fused with the node's outline, too short to be traced as
+    a line: the link ended at the plate, read as a node named like the label ('ession' between 'Merge
+    worker' and 'Schema manager')."""
+    if rgb is None or background is None:
+        return False
+    ends = _ends_at(lines, (s.x, s.y, s.w, s.h), 0.3 * s.h)
+    if len(ends) != 1:
+        return False
+    k, e = ends[0]
+    ln = lines[k]
+    held = [replace(r, x=s.x, w=s.w) for r in runs if r.angle == 0 and s.contains_point(r.cx, r.cy)]
+    if (ln.head_start if e == 0 else ln.head_end) is not None or len(ln.points) < 2 or len(held) != 1:
+        return False
+    nodes = [t for t in shapes if t is not s and not t.is_group]
+    found = carried_past(ln.points, e == 0, ln.width, nodes, held, rgb, np.asarray(background, np.float32))
+    if found is None:
+        return False
+    end, head = found
+    lines[k] = replace(ln, points=[end, *ln.points], head_start=head) if e == 0 else \
+        replace(ln, points=[*ln.points, end], head_end=head)
+    return True
 
 
 def _ring_mark(s: DetectedShape, runs: list[TextRun]) -> bool:
