@@ -37,3 +37,14 @@ def test_lone_capital_i_on_a_y_axis_names_its_bar():
     conv = convert(vlc.vegalite_to_png(json.dumps(spec), scale=1))
     truth = {"values": [["", a, float(b)] for a, b in _BARS], "value_axis": [-40.0, 100.0]}
     assert score_values(conv.figure, truth) == 1.0
+
+
+def test_turned_capital_i_under_an_x_axis_names_its_bar():
+    """``simple_bar_chart`` at 2x: x labels turned -90 degrees, the last one 'I' a flat bar under its tick."""
+    vlc = pytest.importorskip("vl_convert")
+    rows = [("A", 28), ("B", 55), ("C", 43), ("D", 91), ("E", 81), ("F", 53), ("G", 19), ("H", 87), ("I", 52)]
+    spec = {"data": {"values": [{"a": a, "b": b} for a, b in rows]}, "mark": "bar",
+            "encoding": {"x": {"field": "a", "type": "nominal"}, "y": {"field": "b", "type": "quantitative"}}}
+    conv = convert(vlc.vegalite_to_png(json.dumps(spec), scale=2))
+    truth = {"values": [["", a, float(b)] for a, b in rows], "value_axis": [0.0, 100.0]}
+    assert score_values(conv.figure, truth) == 1.0
