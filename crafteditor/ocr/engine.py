@@ -102,9 +102,16 @@ class OcrEngine:
         if regions is not None:
             preds = region_probabilities(infer, resized, regions.scaled(size[0] / w, size[1] / h),
                                          self.detector.postprocess_op.thresh)
-        if preds is None:
+        whole = preds is None
+        if whole:
             preds = infer(resized)
         boxes, _ = self.detector.postprocess_op(preds, (h, w))
+        if not len(boxes) and not whole:
+            # nothing found on the mosaic of places where glyphs are: the whole image is looked at. The
+            # detector sees less on a small mosaic of short tiles than on the page they came from (a narrow
+            # Vega-Lite scatter's tick labels, each cut out with its tick and an axis stub: none of 15 found
+            # on a 320x224 mosaic, all on the 704x192 page; the dark theme's chart read no word)
+            boxes, _ = self.detector.postprocess_op(infer(resized), (h, w))
         boxes = self.detector.filter_tag_det_res(boxes, (h, w))
         return [np.asarray(b, dtype=np.float32) for b in boxes]
 
