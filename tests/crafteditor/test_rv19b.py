@@ -44,3 +44,20 @@ def test_a_subscript_zero_read_as_o_after_its_letter_is_still_a_zero(px):
     mask, centres = _line([("q", 1.0, 0.0), ("0", 0.7, 0.15)], px, 0.0)
     read = find_shifts("qo", centres, mask, 0)
     assert read is not None and read[:2] == ("q0", ["", "sub"]), read
+
+
+def test_a_box_plots_short_boxes_with_outliers_past_their_whiskers_stay_boxes():
+    """A heavy tail squeezes a box plot's boxes to a marker's height, whiskers and all (values near 100, outliers near
+    1000 on a 300 px axis): its outliers, read as points, lie past the whiskers, and the boxes are real; hollow markers
+    read as boxes have one of them inside each box."""
+    from crafteditor.charts.axes import Axis
+    from crafteditor.charts.cartesian import _markers_as_boxes
+    from crafteditor.charts.series import Series
+
+    yaxis = Axis(a=1000.0, b=-10 / 3)  # value 0 at row 300, 1000 at row 0
+    boxes = [(c, [85.0, 97.0, 101.0, 106.0, 112.0], None) for c in "ABC"]  # 8 px whisker to whisker
+    outliers = Series(color=(0, 0, 0), kind="point", points=[(c, v) for c in "ABC" for v in (1000.0, 1030.0)],
+                      marker_areas=[38.0] * 6)  # 7 px circles
+    assert not _markers_as_boxes(boxes, [outliers], yaxis)
+    rings = Series(color=(0, 0, 0), kind="point", points=[(c, 99.0) for c in "ABC"], marker_areas=[38.0] * 3)
+    assert _markers_as_boxes(boxes, [rings], yaxis)
