@@ -75,3 +75,17 @@ def test_a_chart_labels_digit_over_a_lower_letter_stays_a_digit(px, word):
     centres = [(a + b) / 2 for a, b, _ in _groups(crop_ink(bgr))]
     assert len(centres) == len(word)
     assert read_math_lead(word, 0.97, centres, bgr)[0] == word
+
+
+@pytest.mark.parametrize("px", [16, 24, 32])
+def test_a_letter_over_its_subscript_digit_keeps_its_case(px):
+    """z₁: the subscript 1 (0.7 of the size, 0.15 em down) is no cap height to size the z against: it had read 'Z1'.
+    A digit standing level with the letter still is ('Z1', 'z1' set level keep their cases)."""
+    from crafteditor.ocr.corrections import restore_case
+
+    mask, centres = _line([("z", 1.0, 0.0), ("1", 0.7, 0.15)], px, 0.0)
+    assert restore_case("z1", centres, mask, 0) == "z1"
+    mask, centres = _line([("Z", 1.0, 0.0), ("1", 1.0, 0.0)], px, 0.0)
+    assert restore_case("z1", centres, mask, 0) == "Z1"
+    mask, centres = _line([("z", 1.0, 0.0), ("1", 1.0, 0.0)], px, 0.0)
+    assert restore_case("Z1", centres, mask, 0) == "z1"
