@@ -175,8 +175,8 @@ def italic_letter(letter: np.ndarray, read: str, rival: bool = True, letters: st
                   digit: bool = False) -> str | None:
     """The math italic letter of ``letters`` a glyph's mask is, where one fits well and clearly better than every
     other of them and than ``read`` (what the recogniser read there, in every face; not weighed
-    with ``rival`` False; a digit read is weighed only with ``digit``); None where none does or the glyph is under 8 px tall (6 px, told among
-    :data:`X_HEIGHT_LETTERS` alone)."""
+    with ``rival`` False; a digit read is weighed only with ``digit``); None where none does or the
+    glyph is under 8 px tall (6 px, told among :data:`X_HEIGHT_LETTERS` alone)."""
     ink = ink_box(letter)
     if ink is None or ink.shape[0] < (MIN_X_HEIGHT if letters == X_HEIGHT_LETTERS else MIN_HEIGHT):
         return None
