@@ -286,12 +286,20 @@ def _turned_categories(xaxis: Axis, xticks: list[int], runs, drawn, config) -> A
 def _markers_as_boxes(boxes: list[tuple[str, list[float], Any]], series: list[Series], yaxis: Axis) -> bool:
     """Every 'box plot' read is no taller, whiskers and all, than the point markers the marks read: hollow
     markers stacked in a category (Vega-Lite's default open circles offset per group) had been read as boxes
-    and whiskers, and the points dropped for two boxes of a marker's height."""
+    and whiskers, and the points dropped for two boxes of a marker's height), each with a marker of its category
+    inside it (a marker read as a box stands where the box is: a real box plot's outliers lie past its whiskers,
+    however short a heavy tail squeezes its boxes)."""
     areas = [a for sr in series if sr.kind == "point" for a in sr.marker_areas]
     if not areas:
         return False
     diameter = 2.0 * float(np.sqrt(np.median(areas) / np.pi))
-    return all(abs(yaxis.pixel(vals[0]) - yaxis.pixel(vals[-1])) <= 1.5 * diameter for _, vals, _ in boxes)
+    marks = [(c, yaxis.pixel(v)) for sr in series if sr.kind == "point" for c, v in sr.points]
+
+    def marker(name: str, vals: list[float]) -> bool:
+        lo, hi = sorted((yaxis.pixel(vals[0]), yaxis.pixel(vals[-1])))
+        return hi - lo <= 1.5 * diameter and any(c == name and lo <= y <= hi for c, y in marks)
+
+    return all(marker(name, vals) for name, vals, _ in boxes)
 
 
 def _fewer_labels_than_bars(series: list[Series], xaxis: Axis) -> bool:

@@ -193,7 +193,7 @@ def restore_case(text: str, centres: list[float], upright: np.ndarray, pad: int)
     xs = [c - pad for c in centres]
     letters = sorted(x for x, ch in zip(xs, text) if ch != " ")  # the other letters' centres, counted by bisection
 
-    def height(i: int) -> int | None:
+    def rows(i: int) -> tuple[int, int] | None:  # the glyph's top row and height
         hit = _under(xs[i], n, stats, 3)
         if len(hit) != 1:
             return None
@@ -201,10 +201,21 @@ def restore_case(text: str, centres: list[float], upright: np.ndarray, pad: int)
         inside = bisect.bisect_right(letters, x1) - bisect.bisect_left(letters, x0)
         if inside > (1 if text[i] != " " and x0 <= xs[i] <= x1 else 0):
             return None
-        return int(stats[hit[0], 3])
+        return int(stats[hit[0], 1]), int(stats[hit[0], 3])
 
-    heights = [height(i) for i in range(len(centres))]
-    tall = [h for ch, h in zip(text, heights) if ch in _TALL and h]
+    boxes = [rows(i) for i in range(len(centres))]
+    heights = [b[1] if b else None for b in boxes]
+
+    def lowered(i: int) -> bool:
+        # a digit whose top and foot both hang below the glyph before it: a subscript (z₁'s 1 is no cap height:
+        # it had read 'Z1'), where a label's digits stand level with its capitals
+        if i == 0 or boxes[i] is None or boxes[i - 1] is None:
+            return False
+        (t0, h0), (t1, h1) = boxes[i - 1], boxes[i]
+        drop = max(1.0, 0.12 * h1)
+        return t1 - t0 >= drop and t1 + h1 - (t0 + h0) >= drop
+
+    tall = [h for i, (ch, h) in enumerate(zip(text, heights)) if ch in _TALL and h and not (ch.isdigit() and lowered(i))]
     short = [h for ch, h in zip(text, heights) if ch in _SHORT and h]
     cap = float(np.median(tall)) if tall else None
     xh = float(np.median(short)) if short else None

@@ -157,7 +157,10 @@ def read_math_lead(text: str, conf: float, centres: list[float], crop: np.ndarra
     sure_lead = conf < UNSURE or ((text[1:].isdigit() or over_script) and text.lower() not in lexicon())
     if not read or accent or accented or (read.isalpha() and sure_lead) or (read == "0" and over_script) \
             or (read.isdigit() and low):
-        lead = italic_letter(letter, read, rival=not accent, letters=X_HEIGHT_LETTERS if low else LETTERS) or read
+        # a digit other than 0 is weighed as the rival there too: a chart's '5y', '8y' (a digit over a y hanging
+        # lower) had read 'sy', 'ey' (the 0's own italic o is the older rule's, unweighed)
+        lead = italic_letter(letter, read, rival=not accent, letters=X_HEIGHT_LETTERS if low else LETTERS,
+                             digit=read.isdigit() and read != "0") or read
     if accent and lead.isalpha():
         lead = unicodedata.normalize("NFC", lead + accent)
         if len(lead) > 1:  # no precomposed letter ('x̂'): the plain letter
@@ -168,11 +171,12 @@ def read_math_lead(text: str, conf: float, centres: list[float], crop: np.ndarra
     return (lead + text[1:], [centre, *centres[1:]]) if over else (lead + text, [centre, *centres])
 
 
-def italic_letter(letter: np.ndarray, read: str, rival: bool = True, letters: str = LETTERS) -> str | None:
+def italic_letter(letter: np.ndarray, read: str, rival: bool = True, letters: str = LETTERS,
+                  digit: bool = False) -> str | None:
     """The math italic letter of ``letters`` a glyph's mask is, where one fits well and clearly better than every
     other of them and than ``read`` (what the recogniser read there, in every face; not weighed
-    with ``rival`` False); None where none does or the glyph is under 8 px tall (6 px, told among
-    :data:`X_HEIGHT_LETTERS` alone)."""
+    with ``rival`` False; a digit read is weighed only with ``digit``); None where none does or the
+    glyph is under 8 px tall (6 px, told among :data:`X_HEIGHT_LETTERS` alone)."""
     ink = ink_box(letter)
     if ink is None or ink.shape[0] < (MIN_X_HEIGHT if letters == X_HEIGHT_LETTERS else MIN_HEIGHT):
         return None
@@ -180,7 +184,7 @@ def italic_letter(letter: np.ndarray, read: str, rival: bool = True, letters: st
     best = max(scores, key=lambda k: scores[k])
     if best.lower() in SAME_SHAPE and scores[best.lower()] >= scores[best] - 0.1:
         best = best.lower()  # (a lone x fits X about as well: a math label's letter is lower case)
-    against = _best(read, ink, READ_FACES) if rival and read.isalpha() else -1.0
+    against = _best(read, ink, READ_FACES) if rival and (read.isalpha() or digit) else -1.0
     second = max(v for k, v in scores.items() if k.lower() != best.lower())
     if best != read and scores[best] >= GOOD_FIT and scores[best] >= max(against + CLEAR, second + LEAD):
         return best

@@ -42,16 +42,16 @@ def find_shifts(text: str, centres: list[float], upright: np.ndarray, pad: int
     zeros = [i for i in range(1, len(text)) if text[i] in "oO" and text[i - 1].isalpha() and not text[i + 1:i + 2].isalpha()]
     if zeros:
         read = _shifts("".join("0" if i in zeros else ch for i, ch in enumerate(text)), centres, upright, pad,
-                       small_digits=False)
+                       zeros=zeros)
         if read is not None and all(read[1][i] == "sub" for i in zeros):
             return read
     return _shifts(text, centres, upright, pad)
 
 
-def _shifts(text: str, centres: list[float], upright: np.ndarray, pad: int, small_digits: bool = True
+def _shifts(text: str, centres: list[float], upright: np.ndarray, pad: int, zeros: list[int] | tuple[int, ...] = ()
             ) -> tuple[str, list[str], float, float] | None:
-    """:func:`find_shifts` of the reading as it stands; ``small_digits``: a small digit on the baseline is an
-    inferior."""
+    """:func:`find_shifts` of the reading as it stands; ``zeros``: the characters that were read 'o' (no small digit
+    on the baseline is an inferior then, and these hang below the glyph before them too)."""
     if len(centres) != len(text) or len(text.replace(" ", "")) < 2:
         return None
     n, _, stats = find_blobs(upright)[:3]
@@ -119,11 +119,18 @@ def _shifts(text: str, centres: list[float], upright: np.ndarray, pad: int, smal
         size, b = e
         if size >= SCRIPT_MAX * line_fs:
             continue
-        if b > base + SUB_DROP * line_fs:
+        lowered = b > base + SUB_DROP * line_fs
+        if i in zeros:
+            # below the glyph before it and the line's baseline where it passes, too: the last 'o' of a word on a
+            # slanted line (hand-drawn 'Demo' at 4°) sinks with its neighbours below the line's middle, where a
+            # subscript zero hangs below its letter
+            lowered = lowered and est[i - 1] is not None and b > est[i - 1][1] + SUB_DROP * line_fs \
+                and b > _baseline_at(text, centres, est, line_fs, centres[i]) + SUB_DROP * line_fs
+        if lowered:
             shifts[i] = "sub"
         elif b < base - SUPER_RISE * line_fs:
             shifts[i] = "super"
-        elif small_digits and ch.isdigit() and size < SMALL_DIGIT * line_fs:
+        elif not zeros and ch.isdigit() and size < SMALL_DIGIT * line_fs:
             # a digit this small standing on the baseline is an inferior (W₁ set in Unicode's
             # subscript digits); letters are not judged so (a Times x-height is 0.45 em)
             shifts[i] = "sub"
@@ -133,6 +140,18 @@ def _shifts(text: str, centres: list[float], upright: np.ndarray, pad: int, smal
     if not any(shifts):
         return None
     return text, shifts, line_fs, base
+
+
+def _baseline_at(text: str, centres: list[float], est: list[tuple[float, float] | None], line_fs: float,
+                 x: float) -> float:
+    """The baseline row of a line's full-size characters (``est``: each one's size and baseline) at column ``x``:
+    the line through them (least squares) where three or more tell its slant, else their median."""
+    main = [(cx, e[1]) for ch, cx, e in zip(text, centres, est) if e is not None and e[0] >= SCRIPT_MAX * line_fs]
+    xs, ys = np.array([m[0] for m in main], float), np.array([m[1] for m in main], float)
+    if len(main) < 3 or np.ptp(xs) < line_fs:
+        return float(np.median(ys))
+    slope, at0 = np.polyfit(xs, ys, 1)
+    return float(slope * x + at0)
 
 
 def with_markup(text: str, spaced: str, shifts: list[str]) -> str:

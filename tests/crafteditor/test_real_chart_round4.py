@@ -82,7 +82,8 @@ def test_a_curve_cut_into_pieces_with_one_small_round_piece_is_still_a_line():
     n, lab, stats, _ = find_blobs(m)
     comps = [(i, stats[i]) for i in range(1, n) if stats[i][4] >= 4]
     axis = Axis(a=0.0, b=1.0)
-    sr = line_series(m, lab, comps, [], (0, 185, 69), Axis(a=120.0, b=-1.0), axis, np.zeros(m.shape))
+    sr = line_series(m, lab, comps, [], (0, 185, 69), Axis(a=120.0, b=-1.0), axis,
+                     lambda y, x, h, w: np.zeros((h, w)))
     assert sr is not None and sr.kind == "line"
     assert len(sr.points) >= 6
     assert min(x for x, _ in sr.points) < 20 and max(x for x, _ in sr.points) > 180
