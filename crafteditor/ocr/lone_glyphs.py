@@ -156,7 +156,7 @@ def _lying_bars(rgb: np.ndarray, lab: np.ndarray, stats: np.ndarray, runs: list[
     out = []
     for i in range(1, len(stats)):
         x, y, cw, ch, area = (int(v) for v in stats[i])
-        if cw < 6 or ch < 1 or ch > 0.3 * cw or area < 0.6 * cw * ch:
+        if cw < 6 or ch < 1 or ch > 0.3 * cw or area < 0.6 * cw * ch or _read_already(x, y, cw, ch, runs):
             continue
         tol = max(1.0, 0.08 * cw)
         kin = [r.text.strip() for r in single if abs(r.y - y) <= tol and abs(r.w - cw) <= tol and r.h >= 2 * ch]
@@ -175,6 +175,18 @@ def _lying_bars(rgb: np.ndarray, lab: np.ndarray, stats: np.ndarray, runs: list[
         if run is not None:
             out.append(run)
     return out
+
+
+def _read_already(x: int, y: int, cw: int, ch: int, runs: list[TextRun]) -> bool:
+    """Whether the box (x, y, cw, ch) lies mostly (half its area) in a label read already, grown by a pixel: a
+    '7''s top stroke, parted from its stem by antialiasing, is no 'I' lying in a heatmap's row of digits (a
+    confusion matrix's cell read '7' and '1' both, and its 7 left the chart as loose text)."""
+    for r in runs:
+        w = min(x + cw, r.x + r.w + 1) - max(x, r.x - 1)
+        h = min(y + ch, r.y + r.h + 1) - max(y, r.y - 1)
+        if w > 0 and h > 0 and w * h >= 0.5 * cw * ch:
+            return True
+    return False
 
 
 def text_height(runs: list[TextRun]) -> float:
