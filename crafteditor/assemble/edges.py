@@ -18,6 +18,7 @@ from crafteditor.assemble.geometry import (
     dist_to_polyline,
     dist_to_shape,
     frame_distance,
+    outside_distance,
     ray_box,
     run_across,
     straighten,
@@ -81,9 +82,9 @@ def edge_components(b: FigureBuilder, lines: list[LinePath], shapes: list[Detect
     lines = split_bus_crossings(lines, shapes)
     lines = _split_fans(lines, shapes)
     bg = np.asarray(b.paints.background_rgb, np.float32)
+    courses = [o.points for o in lines]  # every line's points as read, for :func:`_text_ahead`
     for i, ln in enumerate(lines):
         tol = 3 * ln.width + 6
-        others = [o.points for j, o in enumerate(lines) if j != i]
         ln = hollow_tips(ln, b.image.rgb, bg, lambda p, q: _node_ahead(b, p, q, shapes, extra=3 * MAX_HALF),
                          lambda p, tol=tol: _attach(p, shapes, tol) is not None)
         ends, pts, erased_head = _line_ends(b, ln, shapes, [*titles, *loose], tol)
@@ -96,7 +97,7 @@ def edge_components(b: FigureBuilder, lines: list[LinePath], shapes: list[Detect
             pts.reverse()
             ends.reverse()
             kinds.reverse()
-        ids = _end_ids(b, pts, ends, node_ids, runs, free, used, tol, text_targets, others)
+        ids = _end_ids(b, pts, ends, node_ids, runs, free, used, tol, text_targets, courses, i)
         # a line with no head, or twin heads at both ends (Mermaid's <-->, by its main axis: a layout's
         # ranks run down or across), reads in reading order (traced, it ran from whichever end came first)
         if kinds[0] == kinds[1] and (kinds[0] == "none" or _twin_heads(ln)) and _reads_backwards(
@@ -325,17 +326,17 @@ def _end_past_text(b: FigureBuilder, pts: list[tuple[float, float]], j: int, sha
 
 def _end_ids(b: FigureBuilder, pts: list[tuple[float, float]], ends: list[int | None], node_ids: dict[int, str],
              runs: list[TextRun], free: list[int], used: set[int], tol: float,
-             text_targets: dict[int, str], others: list[list[tuple[float, float]]]) -> list[str | None]:
+             text_targets: dict[int, str], courses: list[list[tuple[float, float]]], own: int) -> list[str | None]:
     """The ids the line's two ends join: their shapes', or a free label's by the end or ahead of it
-    (:func:`_text_ahead`; ``others``: the other lines' points) (its id is given out here and kept in
-    ``text_targets``)."""
+    (:func:`_text_ahead`; ``courses``: every line's points, this one's at ``own``) (its id is given out here
+    and kept in ``text_targets``)."""
     ids = [node_ids.get(e) if e is not None else None for e in ends]
     for j in (0, 1):
         if ids[j] is None:
             # a line ending at a free label points at that label
             k = _near_text(pts[0] if j == 0 else pts[-1], runs, free, used, tol * 1.5)
             if k is None:
-                k = _text_ahead(pts, j, runs, free, used, others, tol)
+                k = _text_ahead(pts, j, runs, free, used, courses[:own] + courses[own + 1:], tol)
             if k is not None:
                 cid = text_targets.get(k) or b.new_id("t", runs[k].text)
                 text_targets[k] = cid
@@ -558,10 +559,7 @@ def _near_text(p, runs, free, used, tol) -> int | None:
     for k in free:
         if k in used:
             continue
-        r = runs[k]
-        dx = max(r.x - p[0], 0, p[0] - r.right)
-        dy = max(r.y - p[1], 0, p[1] - r.bottom)
-        d = math.hypot(dx, dy)
+        d = _off_run(p, runs[k])
         if d <= tol and (best is None or d < best[0]):
             best = (d, k)
     return None if best is None else best[1]
@@ -605,8 +603,7 @@ def _linked_across(r: TextRun, p: tuple[float, float], others: list[list[tuple[f
     c = (r.cx, r.cy)
     for pts in others:
         for q in (pts[0], pts[-1]) if pts else ():
-            off = math.hypot(max(r.x - q[0], 0, q[0] - r.right), max(r.y - q[1], 0, q[1] - r.bottom))
-            if off <= PADDING_REACH * r.h and (q[0] - c[0]) * (p[0] - c[0]) + (q[1] - c[1]) * (p[1] - c[1]) < 0:
+            if _off_run(q, r) <= PADDING_REACH * r.h and (q[0] - c[0]) * (p[0] - c[0]) + (q[1] - c[1]) * (p[1] - c[1]) < 0:
                 return True
     return False
 
@@ -614,10 +611,13 @@ def _linked_across(r: TextRun, p: tuple[float, float], others: list[list[tuple[f
 def _on_a_line(r: TextRun, others: list[list[tuple[float, float]]], tol: float) -> bool:
     """Whether a line runs through label ``r`` (within its height of its middle) or ends by it (within
     ``tol`` of its box, as :func:`_near_text` measures)."""
-    def off(p: tuple[float, float]) -> float:
-        return math.hypot(max(r.x - p[0], 0, p[0] - r.right), max(r.y - p[1], 0, p[1] - r.bottom))
-    return any(dist_to_polyline((r.cx, r.cy), pts) <= r.h or min(off(pts[0]), off(pts[-1])) <= tol
+    return any(dist_to_polyline((r.cx, r.cy), pts) <= r.h or min(_off_run(pts[0], r), _off_run(pts[-1], r)) <= tol
                for pts in others if pts)
+
+
+def _off_run(p: tuple[float, float], r: TextRun) -> float:
+    """Distance from ``p`` to run ``r``'s box (0 inside it)."""
+    return outside_distance(p, (r.x, r.y, r.w, r.h))
 
 
 def _head_kind(head, runs: list[TextRun], width: float = 1.0) -> str:

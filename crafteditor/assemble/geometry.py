@@ -21,6 +21,13 @@ def box_distance(p: tuple[float, float], box: tuple[float, float, float, float])
     bx, by, bw, bh = box
     if bx <= x <= bx + bw and by <= y <= by + bh:
         return min(x - bx, bx + bw - x, y - by, by + bh - y)
+    return outside_distance(p, box)
+
+
+def outside_distance(p: tuple[float, float], box: tuple[float, float, float, float]) -> float:
+    """Distance from a point to the box (x, y, w, h): 0 inside it."""
+    x, y = p
+    bx, by, bw, bh = box
     return math.hypot(max(bx - x, 0, x - bx - bw), max(by - y, 0, y - by - bh))
 
 
