@@ -82,17 +82,22 @@ def _chain(sentence: str) -> tuple[int, list[tuple[str, int]]]:
     return -1, []
 
 
+# the verbs that open no first-person chain, and those that continue none (the sets joined once, not per verb)
+_NO_LEAD = _NOT_OURS | IRREGULAR_PAST
+_NO_NEXT = _NO_LEAD | _FUNCTION_WORDS
+
+
 def _our_chain(sentence: str) -> list[tuple[str, str]]:
     """The verbs of a first-person chain in ``sentence`` (see the module docstring), each with the name-like word
     that opens its object ("SnO2" in "spin-coat a SnO2 layer", else ""), or []."""
     m = _WE.search(sentence)
-    if m is None or m.group("verb").lower() in _NOT_OURS | IRREGULAR_PAST or m.group("verb").lower().endswith("ed"):
+    if m is None or m.group("verb").lower() in _NO_LEAD or m.group("verb").lower().endswith("ed"):
         return []  # (a past form, "we built a prototype and ran it": what the writers did)
     stop = _CLAUSE_END.search(sentence, m.end())
     window = sentence[m.start(): stop.start() if stop else len(sentence)]
     verbs = [(m.group("verb"), m.group("obj") or "")]
     verbs += [(n.group("verb"), n.group("obj") or "") for n in _OUR_NEXT.finditer(window, m.end() - m.start())
-              if n.group("verb").lower() not in _NOT_OURS | _FUNCTION_WORDS | IRREGULAR_PAST
+              if n.group("verb").lower() not in _NO_NEXT
               and not n.group("verb").lower().endswith(("ing", "ed"))]  # ("following Kleppmann": no verb of ours)
     return verbs if len(verbs) >= _MIN_STEPS else []
 
