@@ -149,7 +149,8 @@ def _unknown_verb(c: _Clause) -> bool:
     if t is None or n is None or t.lemma is not None or not re.fullmatch(r"[a-z][a-z-]{2,}[^su]s", t.low) \
             or t.low in _NOUNISH_VERBS or t.low.endswith("ics"):  # "graphics", "genomics", "metrics": nouns
         return False
-    if n.low in ("the", "a", "an", "each", "every", "its", "their", "all", "it", "them", "both"):
+    if n.low in ("the", "a", "an", "each", "every", "its", "their", "all", "it", "them", "both") \
+            or (p := c.peek(-1)) is not None and p.low == "then":  # "NegEx then removes negated mentions"
         return True
     return bool(re.fullmatch(r"[a-z][a-z-]{2,}[^su']s", n.low)) and n.low not in _FUNCTION_WORDS \
         and (after is None or after.text in ",;:(" or after.low in _PREPS | {"and", "or"})
@@ -376,8 +377,12 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
     _skip_shared_verb(c)
     nxt = c.peek()
     if lemma == "use" and passive and nxt is not None and nxt.low in ("to", "for") and c.peek(1) is not None:
-        c.i += 1  # "X is used to search Y": the subject does the searching
-        _read_vp(c, subj, st)
+        c.i += 1  # "X is used to search Y": the subject does the searching; "used for fine-tuning": X goes there
+        if (v := c.peek()) is not None and v.lemma and not v.low.endswith("ing") and c.is_verb():
+            _read_vp(c, subj, st)
+        elif ends := [n for n in _read_np_list(c) if n not in _PRONOUNS]:
+            st.relations += [(s, e, None) for s in subj for e in ends]
+            st.last = ends
         return
     if lemma == "follow" and nxt is not None and nxt.low == "by":
         c.i += 1
@@ -486,8 +491,12 @@ def _take_prep(st: ProseState, preps: list[tuple[str, list[str]]], prep: str, na
     ("stacked with graphite anodes and separator") is boxes (one thing: as often a remark, "in a buffer"; dev
     nodes 0.5459 against 0.5461, edges 0.2161 against 0.2111)."""
     preps.append((prep, names))
-    if len(names) >= 2 and prep not in _TARGET_PREPS | {"from", "by"}:
+    if prep not in _TARGET_PREPS | {"from", "by"} and (len(names) >= 2 or prep in _TOOL_PREPS and any(map(_TOOL_NAME.search, names))):
         st.actors += [n for n in names if n not in _PRONOUNS and n not in st.actors]
+
+
+_TOOL_PREPS = {"with", "using", "against", "via"}
+_TOOL_NAME = re.compile(r"[a-z0-9][A-Z]|[A-Za-z]\d|^[A-Z]{2,}")
 
 
 def _at_prep(c: _Clause) -> bool | None:
