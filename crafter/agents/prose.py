@@ -39,10 +39,14 @@ from crafter.agents.prose_words import (  # noqa: F401  (GENERIC_WHOLES, verb_le
     _PREPS,
     _PRODUCER,
     _PRONOUNS,
+    _QUANTIFIERS,
+    _SEEK,
     _STAGE_HEADS,
     _STEP_WORDS,
     _TARGET_PREPS,
     _TOKEN_RE,
+    _TOOL_NAME,
+    _TOOL_PREPS,
     _XFORM,
     GENERIC_WHOLES,
     verb_lemma,
@@ -414,6 +418,7 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
     preps: list[tuple[str, list[str]]] = []
     label: str | None = None
     benefit: list[str] = []  # "A fetches passages for the reader": the reader gets them (a definite "for" only)
+    purpose: list[str] = []
     while (t := c.peek()) is not None and (along := _at_prep(c)) is not None:
         if t.text == "(" or along:  # "(as …)", "together with …" (never at the end): the preposition is the
             c.i += 1  # second word; a bare "along" is one ("passes frames along.", "along Kafka to X")
@@ -423,6 +428,9 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
         names = _read_np_list(c)
         if t.low == "for" and det is not None and det.low in _DEFINITE:
             benefit += names
+        if t.low == "for" and passive and det is not None and det.low not in _QUANTIFIERS \
+                and not any(re.search(r"\d", n) for n in names):  # "flagged for manual review": where X goes
+            purpose += names
         if c.peek() is not None and c.peek().text == ")":
             c.i += 1
         if t.low in ("via", "as") and names:
@@ -437,7 +445,10 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
     objs = [o for o in objs if o not in _PRONOUNS and o not in subj]
     subj = [s for s in subj if s not in _PRONOUNS]
     targets = [n for p, ns in preps if p in _TARGET_PREPS or p in ("in", "on") and lemma in ("store", "save", "write",
-               "keep", "cache", "index", "load", "deposit", "inject") for n in ns if n not in _PRONOUNS]
+               "keep", "cache", "index", "load", "deposit", "inject", "enter", "gather", "pool", "insert", "record",
+               "render") for n in ns if n not in _PRONOUNS]
+    if not targets and not any(p == "by" for p, _ in preps) and lemma not in _SEEK:  # ("read by Pangolin for
+        targets = [n for n in purpose if n not in _PRONOUNS]  # lineage assignment": the agent's task; "screened for")
     sources = [n for p, ns in preps if p == "from" or p == "on" and lemma in _LEARN_ON for n in ns if n not in _PRONOUNS
                and not (p == "on" and _DEVICES.search(n))]  # "trained on 8 A100 GPUs": hardware, no data
     agents = [n for p, ns in preps if p == "by" for n in ns if n not in _PRONOUNS]
@@ -491,12 +502,10 @@ def _take_prep(st: ProseState, preps: list[tuple[str, list[str]]], prep: str, na
     ("stacked with graphite anodes and separator") is boxes (one thing: as often a remark, "in a buffer"; dev
     nodes 0.5459 against 0.5461, edges 0.2161 against 0.2111)."""
     preps.append((prep, names))
-    if prep not in _TARGET_PREPS | {"from", "by"} and (len(names) >= 2 or prep in _TOOL_PREPS and any(map(_TOOL_NAME.search, names))):
+    if prep not in _TARGET_PREPS | {"from", "by"} and (len(names) >= 2 or prep in _TOOL_PREPS
+                                                        and any(map(_TOOL_NAME.search, names))):
         st.actors += [n for n in names if n not in _PRONOUNS and n not in st.actors]
 
-
-_TOOL_PREPS = {"with", "using", "against", "via"}
-_TOOL_NAME = re.compile(r"[a-z0-9][A-Z]|[A-Za-z]\d|^[A-Z]{2,}")
 
 
 def _at_prep(c: _Clause) -> bool | None:
