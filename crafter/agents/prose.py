@@ -644,6 +644,8 @@ def read_prose(sentence: str, st: ProseState) -> None:
                 b = _read_np_list(c)
                 st.relations += [(x, y, None) for x in a for y in b]
                 st.last = b or st.last
+            elif a and st.last and c.i - len(a) > 1 and c.peek() is not None and (c.peek().low in _AUX or c.is_verb()):
+                _read_vp(c, a, st)  # "numbers from the RDD sample are dialled by the CATI system": the source goes on
             continue
         if rel and (c.is_verb() or t.low in _AUX | _ADVERBS or _neg_ahead(c)):
             subj = st.last
