@@ -51,6 +51,7 @@ from crafter.agents.prose_words import (  # noqa: F401  (GENERIC_WHOLES, verb_le
     GENERIC_WHOLES,
     verb_lemma,
 )
+from crafter.agents.verb_flows import verb_relations
 
 
 @dataclass
@@ -463,7 +464,7 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
         (_more_vp if more else _no_more)(c, subj, st, passive)
         return
     lab = label or (objs[0] if len(objs) == 1 else None)  # "A sends features to B": the one object labels the edge
-    new, ends = _verb_relations(lemma, passive, subj, objs, targets, sources, agents, benefit, label, lab)
+    new, ends = verb_relations(lemma, passive, subj, objs, targets, sources, agents, benefit, label, lab)
     st.relations += new
     if (objs or passive) and not targets:  # "classifies X against GENCODE": GENCODE is read
         st.relations += [(a, s, None) for p, ns in preps if p == "against" for a in ns for s in subj if a not in _PRONOUNS]
@@ -529,57 +530,6 @@ def _skip_shared_verb(c: _Clause) -> None:
             and (v.lemma is not None and c.is_verb(1) or v.lemma is None and re.fullmatch(r"[a-z][a-z-]{2,}[^s]s", v.low)) \
             and (n := c.peek(2)) is not None and n.low in _DETERMINERS | {"it", "them"}:
         c.i += 2
-
-
-def _verb_relations(lemma: str, passive: bool, subj: list[str], objs: list[str], targets: list[str],
-                    sources: list[str], agents: list[str], benefit: list[str], label: str | None,
-                    lab: str | None) -> tuple[list[tuple[str, str, str | None]], list[str]]:
-    """The relations one verb phrase states, and where its flow ends (what "it" may refer to next)."""
-    new: list[tuple[str, str, str | None]] = []
-    ends: list[str] = []
-    if passive:
-        if agents and not targets:
-            if lemma in _PRODUCER:  # "B is fed by A"
-                new += [(a, s, label) for a in agents for s in subj]
-                ends = subj
-            else:  # "patches are embedded by a linear projection"
-                new += [(s, a, label) for s in subj for a in agents]
-                ends = agents
-        if targets:  # "X is collected by A into B": X -> A -> B (not "transcribed into mRNA by an enzyme")
-            via = [] if lemma in _PRODUCER | _XFORM | _CHANGE else agents
-            new += [(s, v, label) for s in subj for v in via or targets] + [(a, t, label) for a in via for t in targets]
-            ends = targets
-        if sources:
-            new += [(so, s, label) for so in sources for s in subj]
-            ends = ends or subj
-    else:
-        if lemma in _INTRANSITIVE_TO and targets and not objs:
-            new += [(tg, s, label) for tg in targets for s in subj]
-            ends = subj
-        elif targets and sources:  # "data flows from the sensor to the microcontroller"
-            new += [(so, tg, label or (subj[0] if len(subj) == 1 else None)) for so in sources for tg in targets]
-            ends = targets
-        elif targets and objs and lemma in _XFORM:  # "the encoder maps the image to a grid": image -> encoder -> grid
-            new += [(o, s, label) for o in objs for s in subj] + [(s, tg, label) for s in subj for tg in targets]
-            new += [] if subj else [(o, tg, label) for o in objs for tg in targets]
-            ends = targets
-        elif targets:  # "A sends features to B", "A writes to B", "embeddings pass through the encoder"
-            new += [(s, tg, lab) for s in subj for tg in targets]
-            ends = targets
-        elif sources:  # "A reads from B", "A receives X from B"
-            new += [(so, s, lab) for so in sources for s in subj]
-            ends = subj
-        elif benefit and objs:  # "A fetches passages for the reader": A -> reader, the passages its label
-            new += [(s, b, lab) for s in subj for b in benefit if b not in _PRONOUNS]
-            ends = benefit
-        elif objs:
-            if lemma in _BWD_SET:  # "the decoder reads the latent code"
-                new += [(o, s, label) for o in objs for s in subj]
-                ends = subj
-            else:
-                new += [(s, o, label) for s in subj for o in objs]
-                ends = objs
-    return new, ends
 
 
 def _more_vp(c: _Clause, subj: list[str], st: ProseState, passive: bool) -> None:
