@@ -327,6 +327,8 @@ def _read_sentences(prose_text: str, names: _Names, st: ProseState) -> None:
 def _read_arrow_chain(sentence: str, names: _Names) -> None:
     """ "A → B → C": a chain; "A + B → C" joins two things into C; a remark in brackets is no name."""
     parts = re.sub(r"\s*\([^()]*\)", " ", _ITEM_MARK_RE.sub("", sentence)).split("->")
+    if m := _HEAD_SAYS_RE.match(parts[0]):  # "borrow check: conflicting accesses to borrowed places -> errors"
+        parts[0] = m.group(1)  # the step the item is about, its words after the colon what it does
     prev: list[str] = []
     for i, part in enumerate(parts):
         side = "left" if i == 0 else "right"
@@ -344,6 +346,8 @@ def _read_arrow_chain(sentence: str, names: _Names) -> None:
         prev = here
 
 
+# a step named before a colon, what it does said after in four words or more, no list of inputs ("diary + interviews")
+_HEAD_SAYS_RE = re.compile(r"^\s*([A-Za-z][\w/-]*(?:\s+[\w/-]+){0,2})\s*:\s+[^\s:+&,]+(?:\s+[^\s:+&,]+){3,}\s*$")
 _ITEM_MARK_RE = re.compile(r"^\s*(?:[-*•·–]|\(?\d{1,2}[.)])\s+")
 
 

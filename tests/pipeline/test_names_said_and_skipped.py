@@ -81,3 +81,15 @@ def test_an_order_that_names_no_step_is_its_store() -> None:
     nodes = _nodes(fig)
     assert "Catchment database" in nodes
     assert not any(n.lower().startswith("enter") for n in nodes)
+
+
+def test_an_item_s_step_named_before_its_colon_starts_its_arrow() -> None:
+    fig = figure_from_brief("Front end of the toy compiler\n"
+                            "- lexing → token stream\n"
+                            "- name binding: identifiers resolved against the scope table → resolved module")
+    nodes, edges = _nodes(fig), _edges(fig)
+    assert "Name binding" in nodes and ("Name binding", "Resolved module") in edges
+    assert not any(n.lower().startswith("identifiers") for n in nodes)
+    # a list of inputs after the colon is no description: the chain starts on them
+    fig = figure_from_brief("- analysis: diary + exit interviews → thematic analysis")
+    assert ("Diary", "Thematic analysis") in _edges(fig)
