@@ -315,6 +315,12 @@ def _read_sentences(prose_text: str, names: _Names, st: ProseState) -> None:
         if len(st.relations) > before:
             prev_sink = _relate_prose(st.relations[before:], names, known, prev_sink)
             continue
+        goes_on = re.match(r"(.{1,60}?)\s+then\s+[a-z]", sentence)  # "NegEx then removes negated mentions": after
+        said = normalise_label(goes_on.group(1)) if goes_on else ""  # the last sentence's end feeds it
+        if said and prev_sink and (a := next((names.add(x, False) for x in st.actors[acting:]
+                                              if normalise_label(x) == said), None)):
+            names.relate(prev_sink, a)
+            prev_sink = a
         lm = _LIST_INTRO_RE.search(sentence)
         if lm and not reading.relations:
             listed = [names.add(clean_phrase(p, side="right"), False)

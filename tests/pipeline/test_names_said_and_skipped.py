@@ -93,3 +93,13 @@ def test_an_item_s_step_named_before_its_colon_starts_its_arrow() -> None:
     # a list of inputs after the colon is no description: the chain starts on them
     fig = figure_from_brief("- analysis: diary + exit interviews → thematic analysis")
     assert ("Diary", "Thematic analysis") in _edges(fig)
+
+
+def test_a_subject_before_then_takes_what_the_sentence_before_ended_on() -> None:
+    fig = figure_from_brief("Raw logs go to the parser, which splits each line into fields. LogScrub then masks "
+                            "personal and secret tokens.")
+    assert ("Fields", "LogScrub") in _edges(fig)
+    # without "then" a new sentence's subject is not chained on
+    fig = figure_from_brief("Raw logs go to the parser, which splits each line into fields. LogScrub masks "
+                            "personal and secret tokens.")
+    assert ("Fields", "LogScrub") not in _edges(fig)
