@@ -26,6 +26,10 @@ def test_a_named_tool_after_with_or_using_is_a_box() -> None:
     fig = figure_from_brief("The ingest service receives uploaded images. Each image is segmented with care and the "
                             "masks go to the tracker.")
     assert not any("care" in n.lower() for n in _nodes(fig))
+    # nor is an amount with a unit in capitals
+    fig = figure_from_brief("The ingest service receives uploaded images. Each image is rinsed with 150 mM NaCl and "
+                            "the masks go to the tracker.")
+    assert not any("NaCl" in n for n in _nodes(fig))
 
 
 def test_a_subject_before_then_and_a_verb_the_lexicon_lacks_is_a_box() -> None:
