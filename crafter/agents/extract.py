@@ -53,7 +53,7 @@ from crafter.agents.reading import (
     split_joined_names,
     spread_collectives,
 )
-from crafter.agents.steps import heads_parts, reads_as_steps
+from crafter.agents.steps import filed_in, heads_parts, reads_as_steps
 from crafter.agents.subject import drop_generic_names, drop_system_name
 from crafter.agents.targets import read_flow_ends
 from crafter.spec import Edge, Figure, Group, Node, Panel
@@ -251,6 +251,7 @@ def _read_items(text: str, names: _Names) -> list[str]:
     prose: list[str] = []
     said: list[str] = []  # each item's text
     heading: list[str] = []  # the lines before the first item
+    filed: list[tuple[str, list[str]]] = []  # a step said as an order, and the stores it files its results in
     for line in text.split("\n"):
         im = ITEM_RE.match(line)
         if im:
@@ -266,11 +267,15 @@ def _read_items(text: str, names: _Names) -> list[str]:
             subject = first_noun_phrase(im.group(1))
             if subject and len(subject) < len(label) and normalise_label(label).startswith(normalise_label(subject)):
                 label = subject  # "decoder reconstructs the waveform": the item names the decoder
+            stores, step = filed_in(im.group(1)), step_name(im.group(1))
+            if stores and not step and verb_lemma(im.group(1).split()[0].lower()):  # "7. Enter the results in the
+                label, stores = stores[0], stores[1:]  # catchment database": an order naming no step; the store is the item
             if label:
                 items.append((label, bool(re.match(r"\s*\(?\d|\s*(?:step|stage|phase)", line, re.I))))
+                filed.append((label, stores))
             # the item's own sentence may still name relations; a protocol's order is its step ("Take a grab
             # sample from the thalweg in a bottle filled to the brim": no "Thalweg -> Brim")
-            prose.append("" if step_name(im.group(1)) else im.group(1))
+            prose.append("" if step else im.group(1))
         else:
             prose.append(line)
     slots = [[n for n in (names.add(x, strong=True) for x in ([label] if isinstance(label, str) else label)) if n]
@@ -281,6 +286,8 @@ def _read_items(text: str, names: _Names) -> list[str]:
         for a, b in zip(slots, slots[1:]):  # the names of one line side by side: each from or into a lone step
             if len(a) == 1 or len(b) == 1:
                 names.relate_all(a, b)
+    for label, stores in filed:  # "3. Split every core; store one half in the core repository"
+        names.relate_all([names.add(label, strong=True) or label], [n for x in stores if (n := names.add(x, False))])
     return prose
 
 
@@ -308,6 +315,12 @@ def _read_sentences(prose_text: str, names: _Names, st: ProseState) -> None:
         if len(st.relations) > before:
             prev_sink = _relate_prose(st.relations[before:], names, known, prev_sink)
             continue
+        goes_on = re.match(r"(.{1,60}?)\s+then\s+[a-z]", sentence)  # "NegEx then removes negated mentions": after
+        said = normalise_label(goes_on.group(1)) if goes_on else ""  # the last sentence's end feeds it
+        if said and prev_sink and (a := next((names.add(x, False) for x in st.actors[acting:]
+                                              if normalise_label(x) == said), None)):
+            names.relate(prev_sink, a)
+            prev_sink = a
         lm = _LIST_INTRO_RE.search(sentence)
         if lm and not reading.relations:
             listed = [names.add(clean_phrase(p, side="right"), False)
@@ -320,6 +333,8 @@ def _read_sentences(prose_text: str, names: _Names, st: ProseState) -> None:
 def _read_arrow_chain(sentence: str, names: _Names) -> None:
     """ "A → B → C": a chain; "A + B → C" joins two things into C; a remark in brackets is no name."""
     parts = re.sub(r"\s*\([^()]*\)", " ", _ITEM_MARK_RE.sub("", sentence)).split("->")
+    if m := _HEAD_SAYS_RE.match(parts[0]):  # "borrow check: conflicting accesses to borrowed places -> errors"
+        parts[0] = m.group(1)  # the step the item is about, its words after the colon what it does
     prev: list[str] = []
     for i, part in enumerate(parts):
         side = "left" if i == 0 else "right"
@@ -337,6 +352,8 @@ def _read_arrow_chain(sentence: str, names: _Names) -> None:
         prev = here
 
 
+# a step named before a colon, what it does said after in four words or more, no list of inputs ("diary + interviews")
+_HEAD_SAYS_RE = re.compile(r"^\s*([A-Za-z][\w/-]*(?:\s+[\w/-]+){0,2})\s*:\s+[^\s:+&,]+(?:\s+[^\s:+&,]+){3,}\s*$")
 _ITEM_MARK_RE = re.compile(r"^\s*(?:[-*•·–]|\(?\d{1,2}[.)])\s+")
 
 

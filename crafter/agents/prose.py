@@ -39,14 +39,19 @@ from crafter.agents.prose_words import (  # noqa: F401  (GENERIC_WHOLES, verb_le
     _PREPS,
     _PRODUCER,
     _PRONOUNS,
+    _QUANTIFIERS,
+    _SEEK,
     _STAGE_HEADS,
     _STEP_WORDS,
     _TARGET_PREPS,
     _TOKEN_RE,
+    _TOOL_NAME,
+    _TOOL_PREPS,
     _XFORM,
     GENERIC_WHOLES,
     verb_lemma,
 )
+from crafter.agents.verb_flows import verb_relations
 
 
 @dataclass
@@ -149,7 +154,8 @@ def _unknown_verb(c: _Clause) -> bool:
     if t is None or n is None or t.lemma is not None or not re.fullmatch(r"[a-z][a-z-]{2,}[^su]s", t.low) \
             or t.low in _NOUNISH_VERBS or t.low.endswith("ics"):  # "graphics", "genomics", "metrics": nouns
         return False
-    if n.low in ("the", "a", "an", "each", "every", "its", "their", "all", "it", "them", "both"):
+    if n.low in ("the", "a", "an", "each", "every", "its", "their", "all", "it", "them", "both") \
+            or (p := c.peek(-1)) is not None and p.low == "then":  # "NegEx then removes negated mentions"
         return True
     return bool(re.fullmatch(r"[a-z][a-z-]{2,}[^su']s", n.low)) and n.low not in _FUNCTION_WORDS \
         and (after is None or after.text in ",;:(" or after.low in _PREPS | {"and", "or"})
@@ -376,8 +382,12 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
     _skip_shared_verb(c)
     nxt = c.peek()
     if lemma == "use" and passive and nxt is not None and nxt.low in ("to", "for") and c.peek(1) is not None:
-        c.i += 1  # "X is used to search Y": the subject does the searching
-        _read_vp(c, subj, st)
+        c.i += 1  # "X is used to search Y": the subject does the searching; "used for fine-tuning": X goes there
+        if (v := c.peek()) is not None and v.lemma and not v.low.endswith("ing") and c.is_verb():
+            _read_vp(c, subj, st)
+        elif ends := [n for n in _read_np_list(c) if n not in _PRONOUNS]:
+            st.relations += [(s, e, None) for s in subj for e in ends]
+            st.last = ends
         return
     if lemma == "follow" and nxt is not None and nxt.low == "by":
         c.i += 1
@@ -409,6 +419,7 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
     preps: list[tuple[str, list[str]]] = []
     label: str | None = None
     benefit: list[str] = []  # "A fetches passages for the reader": the reader gets them (a definite "for" only)
+    purpose: list[str] = []
     while (t := c.peek()) is not None and (along := _at_prep(c)) is not None:
         if t.text == "(" or along:  # "(as …)", "together with …" (never at the end): the preposition is the
             c.i += 1  # second word; a bare "along" is one ("passes frames along.", "along Kafka to X")
@@ -418,6 +429,9 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
         names = _read_np_list(c)
         if t.low == "for" and det is not None and det.low in _DEFINITE:
             benefit += names
+        if t.low == "for" and passive and det is not None and det.low not in _QUANTIFIERS \
+                and not any(re.search(r"\d", n) for n in names):  # "flagged for manual review": where X goes
+            purpose += names
         if c.peek() is not None and c.peek().text == ")":
             c.i += 1
         if t.low in ("via", "as") and names:
@@ -432,7 +446,10 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
     objs = [o for o in objs if o not in _PRONOUNS and o not in subj]
     subj = [s for s in subj if s not in _PRONOUNS]
     targets = [n for p, ns in preps if p in _TARGET_PREPS or p in ("in", "on") and lemma in ("store", "save", "write",
-               "keep", "cache", "index", "load", "deposit", "inject") for n in ns if n not in _PRONOUNS]
+               "keep", "cache", "index", "load", "deposit", "inject", "enter", "gather", "pool", "insert", "record",
+               "render") for n in ns if n not in _PRONOUNS]
+    if not targets and not any(p == "by" for p, _ in preps) and lemma not in _SEEK:  # ("read by Pangolin for
+        targets = [n for n in purpose if n not in _PRONOUNS]  # lineage assignment": the agent's task; "screened for")
     sources = [n for p, ns in preps if p == "from" or p == "on" and lemma in _LEARN_ON for n in ns if n not in _PRONOUNS
                and not (p == "on" and _DEVICES.search(n))]  # "trained on 8 A100 GPUs": hardware, no data
     agents = [n for p, ns in preps if p == "by" for n in ns if n not in _PRONOUNS]
@@ -447,7 +464,7 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
         (_more_vp if more else _no_more)(c, subj, st, passive)
         return
     lab = label or (objs[0] if len(objs) == 1 else None)  # "A sends features to B": the one object labels the edge
-    new, ends = _verb_relations(lemma, passive, subj, objs, targets, sources, agents, benefit, label, lab)
+    new, ends = verb_relations(lemma, passive, subj, objs, targets, sources, agents, benefit, label, lab)
     st.relations += new
     if (objs or passive) and not targets:  # "classifies X against GENCODE": GENCODE is read
         st.relations += [(a, s, None) for p, ns in preps if p == "against" for a in ns for s in subj if a not in _PRONOUNS]
@@ -486,8 +503,10 @@ def _take_prep(st: ProseState, preps: list[tuple[str, list[str]]], prep: str, na
     ("stacked with graphite anodes and separator") is boxes (one thing: as often a remark, "in a buffer"; dev
     nodes 0.5459 against 0.5461, edges 0.2161 against 0.2111)."""
     preps.append((prep, names))
-    if len(names) >= 2 and prep not in _TARGET_PREPS | {"from", "by"}:
+    if prep not in _TARGET_PREPS | {"from", "by"} and (len(names) >= 2 or prep in _TOOL_PREPS
+                                                        and any(map(_TOOL_NAME.search, names))):
         st.actors += [n for n in names if n not in _PRONOUNS and n not in st.actors]
+
 
 
 def _at_prep(c: _Clause) -> bool | None:
@@ -511,57 +530,6 @@ def _skip_shared_verb(c: _Clause) -> None:
             and (v.lemma is not None and c.is_verb(1) or v.lemma is None and re.fullmatch(r"[a-z][a-z-]{2,}[^s]s", v.low)) \
             and (n := c.peek(2)) is not None and n.low in _DETERMINERS | {"it", "them"}:
         c.i += 2
-
-
-def _verb_relations(lemma: str, passive: bool, subj: list[str], objs: list[str], targets: list[str],
-                    sources: list[str], agents: list[str], benefit: list[str], label: str | None,
-                    lab: str | None) -> tuple[list[tuple[str, str, str | None]], list[str]]:
-    """The relations one verb phrase states, and where its flow ends (what "it" may refer to next)."""
-    new: list[tuple[str, str, str | None]] = []
-    ends: list[str] = []
-    if passive:
-        if agents and not targets:
-            if lemma in _PRODUCER:  # "B is fed by A"
-                new += [(a, s, label) for a in agents for s in subj]
-                ends = subj
-            else:  # "patches are embedded by a linear projection"
-                new += [(s, a, label) for s in subj for a in agents]
-                ends = agents
-        if targets:  # "X is collected by A into B": X -> A -> B (not "transcribed into mRNA by an enzyme")
-            via = [] if lemma in _PRODUCER | _XFORM | _CHANGE else agents
-            new += [(s, v, label) for s in subj for v in via or targets] + [(a, t, label) for a in via for t in targets]
-            ends = targets
-        if sources:
-            new += [(so, s, label) for so in sources for s in subj]
-            ends = ends or subj
-    else:
-        if lemma in _INTRANSITIVE_TO and targets and not objs:
-            new += [(tg, s, label) for tg in targets for s in subj]
-            ends = subj
-        elif targets and sources:  # "data flows from the sensor to the microcontroller"
-            new += [(so, tg, label or (subj[0] if len(subj) == 1 else None)) for so in sources for tg in targets]
-            ends = targets
-        elif targets and objs and lemma in _XFORM:  # "the encoder maps the image to a grid": image -> encoder -> grid
-            new += [(o, s, label) for o in objs for s in subj] + [(s, tg, label) for s in subj for tg in targets]
-            new += [] if subj else [(o, tg, label) for o in objs for tg in targets]
-            ends = targets
-        elif targets:  # "A sends features to B", "A writes to B", "embeddings pass through the encoder"
-            new += [(s, tg, lab) for s in subj for tg in targets]
-            ends = targets
-        elif sources:  # "A reads from B", "A receives X from B"
-            new += [(so, s, lab) for so in sources for s in subj]
-            ends = subj
-        elif benefit and objs:  # "A fetches passages for the reader": A -> reader, the passages its label
-            new += [(s, b, lab) for s in subj for b in benefit if b not in _PRONOUNS]
-            ends = benefit
-        elif objs:
-            if lemma in _BWD_SET:  # "the decoder reads the latent code"
-                new += [(o, s, label) for o in objs for s in subj]
-                ends = subj
-            else:
-                new += [(s, o, label) for s in subj for o in objs]
-                ends = objs
-    return new, ends
 
 
 def _more_vp(c: _Clause, subj: list[str], st: ProseState, passive: bool) -> None:
@@ -626,6 +594,8 @@ def read_prose(sentence: str, st: ProseState) -> None:
                 b = _read_np_list(c)
                 st.relations += [(x, y, None) for x in a for y in b]
                 st.last = b or st.last
+            elif a and st.last and c.i - len(a) > 1 and c.peek() is not None and (c.peek().low in _AUX or c.is_verb()):
+                _read_vp(c, a, st)  # "numbers from the RDD sample are dialled by the CATI system": the source goes on
             continue
         if rel and (c.is_verb() or t.low in _AUX | _ADVERBS or _neg_ahead(c)):
             subj = st.last

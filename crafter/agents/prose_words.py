@@ -106,3 +106,8 @@ def verb_lemma(word: str) -> str | None:
 _CHANGE = {"transcribe", "translate", "express", "compress", "encode", "decode", "digest"}  # "into B by an enzyme"
 _FWD_SET, _BWD_SET, _LEARN_ON = set(_FWD_VERBS), set(_BWD_VERBS), {"train", "fit", "pretrain", "finetune", "learn"}
 _DEVICES = re.compile(r"\b(?:[GTC]PU|core|machine|device|node|server)s?$", re.I)  # what one trains on, not data
+_TOOL_PREPS = {"with", "using"}  # "bins them with MetaBAT2": a named tool is a box
+_TOOL_NAME = re.compile(r"^(?!\d)(?:.*(?:[a-z0-9][A-Z]|[A-Za-z]\d)|[A-Z]{2,})")  # inner capitals, digits, an acronym; no amount
+_SEEK = {"screen", "search", "scan", "test", "check", "probe", "query", "filter", "select", "keep", "retain", "tune",
+         "optimise", "optimize", "train", "look", "monitor", "inspect"}  # "screened for X": X is sought, not a place
+_QUANTIFIERS = {"each", "every", "a", "an", "all", "one", "any", "some", "several", "many", "most", "both"}

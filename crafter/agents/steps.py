@@ -69,3 +69,14 @@ def heads_parts(heading: str) -> bool:
     our asynchronous training setup:"): its items sit side by side, none feeding the next."""
     lines = [ln.strip() for ln in heading.splitlines() if ln.strip()]
     return bool(lines) and _PARTS.search(lines[-1]) is not None
+
+
+# where a step files what it made: "store one half in the core repository", "merge pairs into the network record"
+_FILED_IN = re.compile(r"\b(?:in|into)\s+(?:the|a|an|its|their|our|one|that)\s+((?:[\w'-]+\s+){0,3}?(?:repository|"
+                       r"database|record|archive|register|registry|catalogue|catalog|biobank|freezer))\b", re.I)
+
+
+def filed_in(order: str) -> list[str]:
+    """The stores an order of a protocol puts its results in ("Enter both sets of results in the catchment
+    database": "Catchment database"); a thing said as kept, not a step, so a box beside the chain of steps."""
+    return [m.group(1)[:1].upper() + m.group(1)[1:] for m in _FILED_IN.finditer(order)]
