@@ -1,0 +1,165 @@
+"""Small print's words weighed against the lexicon on the recogniser's own probabilities: a word of a
+line a few pixels tall that the lexicon does not know is replaced by a known word near it in spelling
+where the recogniser finds that word about as likely as its own reading.
+
+At 4-5 px of ink (a Mermaid flowchart shrunk into a README's column at 1×) the recogniser's best
+path confuses glyphs that differ by a pixel: 'i' read 'l' once its dot touches the stem ('emall',
+'valld', 'sesslon'), 'a' read 's' ('parss', 'uplosd'), 'n' read 'm' ('metwork'), a letter dropped
+('profle'). Its CTC output still holds the right word: the likelihood of the whole line with the known
+word in place (summed over every alignment, :func:`ctc_log_likelihood`) is close to that of the line as
+read, where a wrong known word (a name the lexicon lacks: 'upload' as 'upland') is far less likely.
+The likelihood is the mean over the line's crops at 1× and at the working sizes the small-print re-read
+cuts (:mod:`crafteditor.ocr.small_print`), so no one resampling decides.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+
+import numpy as np
+
+from crafteditor.config import past
+from crafteditor.ocr.lexicon import glyph_slip, known_word, lexicon
+from crafteditor.ocr.small_print import WORKING_SCALES, Reading, small_lines, working_size_crop
+
+MIN_WORD = 4  # letters: shorter words are too often another word by one glyph
+# a known word is taken this much less likely at most than the reading (mean natural-log likelihood over
+# the crops); a glyph pair the recogniser confuses in figures' faces (lexicon._SLIPS: l/i, c/e, rn/m...)
+# more: at 4 px the recogniser is sure of 'l' for a dotted 'i' ('emall' for 'email': 5 nats)
+MEND_MARGIN = 2.0
+SLIP_MARGIN = 6.0
+# a known word two edits from the reading is taken only this much likelier than it: on the drawn column
+# figures such a word within MEND_MARGIN was as often a wrong one ('parse', which the lexicon lacks, read
+# 'pere') as the right one
+TWO_EDITS_GAIN = 1.0
+_WORD = re.compile(r"[A-Za-z]+")
+
+
+@functools.lru_cache(maxsize=1)
+def _deletion_index() -> dict[str, tuple[str, ...]]:
+    """Each lexicon word of :data:`MIN_WORD` letters or more, and each with one letter deleted: the
+    words it comes from (a symmetric-deletion index: words two edits apart share a key)."""
+    index: dict[str, set[str]] = {}
+    for w in lexicon():
+        if len(w) >= MIN_WORD:
+            for key in {w} | {w[:i] + w[i + 1:] for i in range(len(w))}:
+                index.setdefault(key, set()).add(w)
+    return {k: tuple(sorted(v)) for k, v in index.items()}
+
+
+def lexicon_neighbours(word: str) -> list[str]:
+    """The lexicon's words (:data:`MIN_WORD` letters or more) near ``word`` (lower case) in spelling:
+    a deletion key shared, ``word`` with up to two letters deleted against a word with up to one."""
+    index = _deletion_index()
+    keys = {word} | {word[:i] + word[i + 1:] for i in range(len(word))}
+    keys |= {k[:i] + k[i + 1:] for k in list(keys) for i in range(len(k))}
+    return sorted({w for k in keys for w in index.get(k, ())} - {word})
+
+
+def ctc_log_likelihood(probs: np.ndarray, labels: list[int]) -> float:
+    """log p(labels | probs) under CTC, blank class 0: the forward algorithm over every alignment.
+    ``probs``: T×C class probabilities (rows summing to 1)."""
+    ext = np.zeros(2 * len(labels) + 1, dtype=np.int64)
+    ext[1::2] = labels
+    logp = np.log(np.maximum(probs[:, ext], 1e-12))  # T×S
+    # a label may skip the blank before it unless it repeats the label before that
+    skip = np.zeros(len(ext), dtype=bool)
+    skip[2:] = (ext[2:] != 0) & (ext[2:] != ext[:-2])
+    alpha = np.full(len(ext), -np.inf)
+    alpha[:2] = logp[0, :2]
+    for t in range(1, len(logp)):
+        step = alpha.copy()
+        step[1:] = np.logaddexp(step[1:], alpha[:-1])
+        step[2:] = np.where(skip[2:], np.logaddexp(step[2:], alpha[:-2]), step[2:])
+        alpha = step + logp[t]
+    return float(np.logaddexp(alpha[-1], alpha[-2])) if len(ext) > 1 else float(alpha[-1])
+
+
+def _unknown_words(text: str, words: frozenset[str]) -> list[re.Match]:
+    """The words of ``text`` (runs of letters, :data:`MIN_WORD` or more, lower case or capitalised: no
+    acronym, no camelCase) the lexicon does not know (:func:`~crafteditor.ocr.lexicon.known_word`)."""
+    return [m for m in _WORD.finditer(text) if len(m.group(0)) >= MIN_WORD and m.group(0)[1:].islower()
+            and not known_word(m.group(0).lower(), words)]
+
+
+def mend_line(text: str, probs: list[np.ndarray], labels_of: Callable[[str], list[int] | None]) -> str:
+    """``text`` with each word the lexicon does not know replaced by the likeliest known neighbour
+    (:func:`lexicon_neighbours`) where it is at most :data:`MEND_MARGIN` (a glyph-pair slip:
+    :data:`SLIP_MARGIN`) less likely than the word as read, on the mean over ``probs`` (one T×C array per
+    crop of the line). ``labels_of``: a text → its class indices (None where a character has no class)."""
+    words = lexicon()
+    if not words or not probs:
+        return text
+
+    def likelihood(line: str) -> float:
+        labels = labels_of(line)
+        return -np.inf if labels is None else float(np.mean([ctc_log_likelihood(p, labels) for p in probs]))
+
+    for m in reversed(_unknown_words(text, words)):  # from the right: earlier words keep their offsets
+        word = m.group(0)
+        read = likelihood(text)
+        best, best_ll = None, -np.inf
+        for near in lexicon_neighbours(word.lower()):
+            cased = near.capitalize() if word[0].isupper() else near
+            ll = likelihood(text[:m.start()] + cased + text[m.end():])
+            margin = SLIP_MARGIN if glyph_slip(word.lower(), near) else \
+                MEND_MARGIN if _edit_distance(word.lower(), near) <= 1 else -TWO_EDITS_GAIN
+            if ll >= read - margin and ll > best_ll:
+                best, best_ll = cased, ll
+        if best is not None:
+            text = text[:m.start()] + best + text[m.end():]
+    return text
+
+
+def mend_small_print(jobs: list[tuple], readings: list[Reading], probs_of: Callable[[np.ndarray], np.ndarray],
+                     labels_of: Callable[[str], list[int] | None], deadline: float | None = None) -> list[Reading]:
+    """``readings`` (each job's upright reading, :func:`~crafteditor.ocr.small_print.reread_small_print`'s)
+    with the small print's unknown words mended (:func:`mend_line`) on the line's crops at 1× and at the
+    working sizes. A mended word's characters take even centres over the span the word as read had.
+    ``probs_of``: a BGR crop → its T×C class probabilities (the recogniser's, :meth:`OcrEngine.class_probs`)."""
+    out = list(readings)
+    words = lexicon()
+    for j in small_lines(jobs):
+        text, conf, centres = out[j]
+        if past(deadline):
+            break
+        if not words or not _unknown_words(text, words) or len(centres) != len(text):
+            continue
+        bg, crops, _, line, region = jobs[j]
+        cuts = [crops[0][0]] + [c[0] for k in WORKING_SCALES
+                                for c in [working_size_crop(region, line, bg, k)] if c is not None]
+        mended = mend_line(text, [probs_of(c) for c in cuts], labels_of)
+        if mended != text:
+            out[j] = (mended, conf, _respaced(text, mended, centres))
+    return out
+
+
+def _respaced(text: str, mended: str, centres: list[float]) -> list[float]:
+    """Character centres for ``mended`` (``text`` with words changed, its spaces where they were): those of
+    ``text``'s characters where the words agree, a changed word's spread evenly over the span it had as read."""
+    out: list[float] = []
+    k = 0
+    for a, b in zip(text.split(" "), mended.split(" ")):
+        span = centres[k:k + len(a)]
+        if a == b or not span:
+            out += span if a == b else [centres[min(k, len(centres) - 1)]] * len(b)
+        else:
+            step = (span[-1] - span[0]) / max(1, len(b) - 1)
+            out += [span[0] + i * step for i in range(len(b))]
+        k += len(a)
+        if k < len(centres):
+            out.append(centres[k])  # the space after the word
+            k += 1
+    return out
+
+
+def _edit_distance(a: str, b: str) -> int:
+    """Levenshtein distance between two short words."""
+    row = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        prev, row[0] = row[0], i
+        for j, cb in enumerate(b, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (ca != cb))
+    return row[-1]
