@@ -50,13 +50,13 @@ def test_a_known_word_about_as_likely_as_the_reading_replaces_it():
     steps = [{"e": 0.95}, {"": 0.9}, {"m": 0.95}, {"": 0.9}, {"a": 0.95}, {"": 0.9},
              {"l": 0.7, "i": 0.25}, {"": 0.9}, {"l": 0.95}, {"": 0.9}]
     assert "email" in lexicon_neighbours("emall")
-    assert mend_line("emall", lambda: [_probs(steps)], _labels) == "email"
+    assert mend_line("emall", [lambda: _probs(steps)], _labels) == "email"
 
 
 def test_a_name_the_lexicon_lacks_keeps_its_sure_reading():
     # 'kubelet' read surely: no known word near it is nearly as likely
     steps = [s for ch in "kubelet" for s in ({ch: 0.97}, {"": 0.97})]
-    assert mend_line("kubelet", lambda: [_probs(steps)], _labels) == "kubelet"
+    assert mend_line("kubelet", [lambda: _probs(steps)], _labels) == "kubelet"
 
 
 def test_a_column_screenshots_dotted_i_is_read():
