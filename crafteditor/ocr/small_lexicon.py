@@ -24,6 +24,10 @@ from crafteditor.config import past
 from crafteditor.ocr.lexicon import glyph_slip, known_word, lexicon
 from crafteditor.ocr.small_print import WORKING_SCALES, Reading, small_lines, working_size_crop
 
+# px: lines whose ink is at most this tall are weighed. Every word mended on the drawn column figures stood in a
+# line of 4-5 px; the Mermaid sequence diagrams at 1× (7-8 px, ``seq19`` mmcol) read no word otherwise and
+# paid a tenth more CPU for their lines' recogniser calls
+MEND_LINE = 6
 MIN_WORD = 4  # letters: shorter words are too often another word by one glyph
 # a known word is taken this much less likely at most than the reading (mean natural-log likelihood over
 # the crops); a glyph pair the recogniser confuses in figures' faces (lexicon._SLIPS: l/i, c/e, rn/m...)
@@ -151,12 +155,12 @@ def mend_line(text: str, crop_probs: list[Callable[[], np.ndarray | None]],
 def mend_small_print(jobs: list[tuple], readings: list[Reading], probs_of: Callable[[np.ndarray], np.ndarray],
                      labels_of: Callable[[str], list[int] | None], deadline: float | None = None) -> list[Reading]:
     """``readings`` (each job's upright reading, :func:`~crafteditor.ocr.small_print.reread_small_print`'s)
-    with the small print's unknown words mended (:func:`mend_line`) on the line's crops at 1× and at the
-    working sizes. A mended word's characters take even centres over the span the word as read had.
+    with the unknown words of lines at most :data:`MEND_LINE` px tall mended (:func:`mend_line`) on the line's
+    crops at 1× and at the working sizes. A mended word's characters take even centres over the span the word as read had.
     ``probs_of``: a BGR crop → its T×C class probabilities (the recogniser's, :meth:`OcrEngine.class_probs`)."""
     out = list(readings)
     words = lexicon()
-    for j in small_lines(jobs):
+    for j in small_lines(jobs, MEND_LINE):
         text, conf, centres = out[j]
         if past(deadline):
             break

@@ -43,10 +43,10 @@ def small_print_lines(jobs: list[tuple], readings: list[Reading]) -> list[int]:
     return [j for j in small_lines(jobs) if lexicon_parts(readings[j][0])[1]]
 
 
-def small_lines(jobs: list[tuple]) -> list[int]:
+def small_lines(jobs: list[tuple], height: int = SMALL_LINE) -> list[int]:
     """The jobs (:func:`~crafteditor.ocr.text_lines.line_jobs`) of small print: horizontal lines whose ink is
-    at most :data:`SMALL_LINE` px tall."""
-    return [j for j, job in enumerate(jobs) if not job[3].vertical and job[3].mask.shape[0] <= SMALL_LINE]
+    at most ``height`` px tall."""
+    return [j for j, job in enumerate(jobs) if not job[3].vertical and job[3].mask.shape[0] <= height]
 
 
 def working_size_crop(region: np.ndarray, line: TextLine, bg: np.ndarray,
