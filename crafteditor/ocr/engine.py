@@ -68,6 +68,7 @@ class OcrEngine:
         vocab = list(self.recognizer.postprocess_op.character)
         self.vocab = vocab
         index = {ch: i for i, ch in enumerate(vocab)}
+        self._class_of = index
         # each class's other case (C/c, O/o...), -1 where it has none
         self.other_case = np.array([index.get(ch.swapcase(), -1) if len(ch) == 1 and ch.swapcase() != ch else -1
                                     for ch in vocab] + [-1], dtype=np.int64)
@@ -162,17 +163,39 @@ class OcrEngine:
             if twin[i] != i:
                 continue
             h, w = c.shape[:2]
-            aspect = w / max(1, h)
-            floor = word_width if aspect >= 2 else narrow if aspect >= LONE_GLYPH_ASPECT else REC_PAD_WIDTH
-            width = max(floor, int(math.ceil(REC_HEIGHT * aspect)) + REC_MARGIN)
-            # (width + 0.5) / REC_HEIGHT: rapidocr takes int(REC_HEIGHT * ratio) as the width
-            x = self.recognizer.resize_norm_img(c, (width + 0.5) / REC_HEIGHT)[None].astype(np.float32)
-            preds = self.recognizer.session(x)[0]  # 1×T×C class probabilities
+            preds, width = self._infer(c, word_width, narrow)
             resized_w = min(width, int(math.ceil(REC_HEIGHT * w / max(1, h))))
-            out[i] = self._decode(preds[0], width / preds.shape[1] * w / max(1, resized_w), latin, fold_case)
+            out[i] = self._decode(preds, width / preds.shape[0] * w / max(1, resized_w), latin, fold_case)
         for i, j in enumerate(twin):
             out[i] = out[j]
         return out
+
+    def _infer(self, crop: np.ndarray, word_width: int, narrow: int) -> tuple[np.ndarray, int]:
+        """The recogniser's class probabilities (T×C) of one BGR crop padded to its width floor (see
+        :meth:`recognize`), and that padded width."""
+        h, w = crop.shape[:2]
+        aspect = w / max(1, h)
+        floor = word_width if aspect >= 2 else narrow if aspect >= LONE_GLYPH_ASPECT else REC_PAD_WIDTH
+        width = max(floor, int(math.ceil(REC_HEIGHT * aspect)) + REC_MARGIN)
+        # (width + 0.5) / REC_HEIGHT: rapidocr takes int(REC_HEIGHT * ratio) as the width
+        x = self.recognizer.resize_norm_img(crop, (width + 0.5) / REC_HEIGHT)[None].astype(np.float32)
+        return self.recognizer.session(x)[0][0], width  # T×C class probabilities
+
+    @charged("ocr recognize")
+    def class_probs(self, crop: np.ndarray, latin: bool, word_width: int = REC_WORD_WIDTH) -> np.ndarray:
+        """rapidocr's per-step class probabilities (T×C, each row summing to 1) of one BGR line crop,
+        padded as :meth:`recognize` pads it; with ``latin`` CJK classes are ruled out (see :meth:`_decode`).
+        What a reading's likelihood is weighed on (:mod:`crafteditor.ocr.small_lexicon`)."""
+        narrow = REC_NARROW_WIDTH if word_width != REC_PAD_WIDTH else REC_PAD_WIDTH
+        probs = self._infer(crop, word_width, narrow)[0]
+        if latin:
+            probs = probs * self.latin_mask[None, : probs.shape[1]]
+        return probs / np.maximum(probs.sum(axis=1, keepdims=True), 1e-12)
+
+    def class_indices(self, text: str) -> list[int] | None:
+        """The recogniser's class of each character of ``text``; None where one has no class."""
+        out = [self._class_of.get(ch, 0) for ch in text]
+        return None if 0 in out else out
 
     def _decode(self, probs: np.ndarray, px_per_step: float, latin: bool,
                 fold_case: bool = False) -> tuple[str, float, list[float]]:

@@ -76,6 +76,11 @@ def _slips(part: str, edits: bool = True) -> set[str]:
     return out
 
 
+def glyph_slip(read: str, word: str) -> bool:
+    """Whether ``read`` is ``word`` with one glyph or pair confused as recognisers confuse them (:data:`_SLIPS`)."""
+    return word in _slips(read, edits=False)
+
+
 def lexicon_doubt(word: str) -> str | None:
     """The known word a read word may be, where one of its parts (camelCase, snake_case, dotted,
     letters and digits apart) is unknown to the lexicon and one slip (:func:`_slips`) from a known
@@ -173,7 +178,7 @@ def lexicon_parts(text: str) -> tuple[int, int]:
     for part in _PARTS.findall(text) if words else ():
         if len(part) < LEXICON_PART or not part.isalpha() or (part.isupper() and len(part) < ACRONYM):
             continue
-        if _known(part.lower(), words):
+        if known_word(part.lower(), words):
             known += 1
         else:
             unknown += 1
@@ -183,7 +188,7 @@ def lexicon_parts(text: str) -> tuple[int, int]:
 _ENDINGS = ("ing", "ed", "es", "s", "er", "ers", "ion", "ions", "ly")
 
 
-def _known(word: str, words: frozenset[str]) -> bool:
+def known_word(word: str, words: frozenset[str]) -> bool:
     """Whether the lexicon knows ``word``, an inflection of a word it knows ('healing': 'heal', the
     WordPiece vocabulary keeps few inflections), or two words it knows of three letters or more joined
     ('timeout').

@@ -59,13 +59,13 @@ def read_lone_glyphs(rgb: np.ndarray, paints: Paints, runs: list[TextRun], engin
     bg = paints.background_rgb.astype(np.float32)
     # the labels read already line up with a pale glyph the detector left out of their row or column
     read = [(int(r.x), int(r.y), int(r.w), int(r.h), -1) for r in runs if r.angle == 0]
-    cands, scripts = _candidates(rgb, lab, stats, glyph_h, text_colors, bg, read)
+    cands, scripts, bars = _candidates(rgb, lab, stats, glyph_h, text_colors, bg, read, runs)
     cands = _drop_dashes(cands, stats, lab)
     scripts = _drop_dashes(scripts, stats, lab)  # a dash beside a lone letter is no script of it either
     dots = [(int(x), int(y), int(cw), int(ch), i) for i, (x, y, cw, ch, area) in enumerate(stats) if i
             and area >= 2 and max(cw, ch) <= 0.3 * glyph_h and cw <= 2 * ch and ch <= 2 * cw]
     words = _with_scripts(_with_accents(_cluster_glyphs(cands, glyph_h, dots), stats, glyph_h), scripts)
-    ellipses = _ellipses(dots, lab, rgb, bg, text_colors, ink) + _lying_bars(rgb, lab, stats, runs, paints)
+    ellipses = _ellipses(dots, lab, rgb, bg, text_colors, ink) + _lying_bars(rgb, lab, stats, bars, runs, paints)
     if not words:
         return ellipses
     crops, metas = [], []
@@ -143,21 +143,19 @@ def bar_in_label_row(text: str, conf: float, mask: np.ndarray, origin: tuple[int
     return text, conf
 
 
-def _lying_bars(rgb: np.ndarray, lab: np.ndarray, stats: np.ndarray, runs: list[TextRun],
+def _lying_bars(rgb: np.ndarray, lab: np.ndarray, stats: np.ndarray, bars: list[int], runs: list[TextRun],
                 paints: Paints) -> list[TextRun]:
     """A bare bar lying in a row of single glyphs turned a quarter (x labels at -90 degrees): as long as
     they are wide, its top theirs: 'I' among capitals, '1' among digits, read at ``BAR_SCORE``. Too flat for
     a glyph, a turned 'I' was left out of the row and the last bar of Vega-Lite's ``simple_bar_chart``
     named 'H' (8 of 40 drawn gallery charts). The row's glyphs are read as upright look-alikes ('A', 'ω'),
-    so their kind is told by the most of them."""
+    so their kind is told by the most of them. ``bars``: the flat components, their labels (:func:`_candidates`)."""
     single = [r for r in runs if len(r.text.strip()) == 1]
     if len(single) < 2:
         return []
     out = []
-    for i in range(1, len(stats)):
+    for i in bars:
         x, y, cw, ch, area = (int(v) for v in stats[i])
-        if cw < 6 or ch < 1 or ch > 0.3 * cw or area < 0.6 * cw * ch or _read_already(x, y, cw, ch, runs):
-            continue
         tol = max(1.0, 0.08 * cw)
         kin = [r.text.strip() for r in single if abs(r.y - y) <= tol and abs(r.w - cw) <= tol and r.h >= 2 * ch]
         if len(kin) < 2:
@@ -262,14 +260,20 @@ def _ellipses(dots: list[tuple[int, int, int, int, int]], lab: np.ndarray, rgb: 
 
 
 def _candidates(rgb: np.ndarray, lab: np.ndarray, stats: np.ndarray, glyph_h: float, text_colors: np.ndarray,
-                bg: np.ndarray, read: list[tuple[int, int, int, int, int]] = ()
-                ) -> tuple[list[tuple[int, int, int, int, int]], list[tuple[int, int, int, int, int]]]:
-    """The components the size of a glyph, no marker, in a text colour: (x, y, w, h, label); and those
-    in a text colour the size of a math label's sub- or superscript (:func:`_with_scripts`). ``read``: the
-    boxes of the upright labels read already, which a pale glyph may line up with (:func:`_tick_rows`)."""
-    cands, pale, scripts = [], [], []
+                bg: np.ndarray, read: list[tuple[int, int, int, int, int]] = (), runs: list[TextRun] = ()
+                ) -> tuple[list[tuple[int, int, int, int, int]], list[tuple[int, int, int, int, int]], list[int]]:
+    """The components the size of a glyph, no marker, in a text colour: (x, y, w, h, label); those
+    in a text colour the size of a math label's sub- or superscript (:func:`_with_scripts`); and the labels of
+    the flat filled components, a glyph turned a quarter perhaps (:func:`_lying_bars`), that lie in no label
+    read already (:func:`_read_already`, ``runs``). ``read``: the boxes of the upright labels read already,
+    which a pale glyph may line up with (:func:`_tick_rows`)."""
+    cands, pale, scripts, bars = [], [], [], []
     for i in range(1, len(stats)):
         x, y, cw, ch, area = (int(v) for v in stats[i])
+        if cw >= 6 and ch <= 0.3 * cw and area >= 0.6 * cw * ch:  # too flat for a glyph or a script either way
+            if not _read_already(x, y, cw, ch, runs):
+                bars.append(i)
+            continue
         script = SCRIPT_H * glyph_h <= ch < 0.45 * glyph_h and cw <= SCRIPT_WIDE * ch
         if not (script or (0.45 * glyph_h <= ch <= 1.3 * glyph_h and cw <= WIDE * ch)) or cw < 1:
             continue
@@ -291,7 +295,7 @@ def _candidates(rgb: np.ndarray, lab: np.ndarray, stats: np.ndarray, glyph_h: fl
             continue
         # and it stands alone: nothing else within half a glyph around it except other glyphs
         cands.append((x, y, cw, ch, i))
-    return cands + _tick_rows(pale, [*cands, *read]), scripts
+    return cands + _tick_rows(pale, [*cands, *read]), scripts, bars
 
 
 def _core_fill(rgb: np.ndarray, comp: np.ndarray, bg: np.ndarray) -> float:

@@ -23,6 +23,7 @@ from crafteditor.ocr.lone_glyphs import read_lone_glyphs, text_height
 from crafteditor.ocr.math_letters import add_hats, join_script_minus
 from crafteditor.ocr.run_ends import whole_words
 from crafteditor.ocr.runs import TextRun, dedupe, joined_glyphs, make_run
+from crafteditor.ocr.small_lexicon import mend_small_print
 from crafteditor.ocr.small_print import reread_small_print
 from crafteditor.ocr.subscripts import join_subscripts
 from crafteditor.ocr.text_lines import glyph_mask, line_jobs, region_background
@@ -55,6 +56,9 @@ def read_text(rgb: np.ndarray, paints: Paints, config: Config, deadline: float |
     if not late:  # small print read again at a working size, where the lexicon knows more of that reading
         first = reread_small_print(jobs, first, lambda cs: engine.recognize(cs, latin, REC_WORD_WIDTH, fast=fast),
                                    deadline)
+        if latin:  # its words the English lexicon does not know weighed against known ones on the recogniser's odds
+            first = mend_small_print(jobs, first, lambda c: engine.class_probs(c, latin), engine.class_indices,
+                                     deadline)
     unsure = [] if late else [j for j, job in enumerate(jobs) if len(job[1]) > 1 and first[j][1] < SURE_READING]
     second = engine.recognize([c for j in unsure for c, _ in jobs[j][1][1:]], latin, REC_WORD_WIDTH, fast=fast)
     results: list[list[tuple[str, float, list[float]]]] = [[r] for r in first]

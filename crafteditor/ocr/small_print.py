@@ -40,8 +40,13 @@ def small_print_lines(jobs: list[tuple], readings: list[Reading]) -> list[int]:
     """The jobs (:func:`~crafteditor.ocr.text_lines.line_jobs`) of small print whose first reading the
     lexicon may know better: horizontal, ink at most :data:`SMALL_LINE` px tall, a word part it does
     not know."""
-    return [j for j, (job, (text, _, _)) in enumerate(zip(jobs, readings))
-            if not job[3].vertical and job[3].mask.shape[0] <= SMALL_LINE and lexicon_parts(text)[1]]
+    return [j for j in small_lines(jobs) if lexicon_parts(readings[j][0])[1]]
+
+
+def small_lines(jobs: list[tuple], height: int = SMALL_LINE) -> list[int]:
+    """The jobs (:func:`~crafteditor.ocr.text_lines.line_jobs`) of small print: horizontal lines whose ink is
+    at most ``height`` px tall."""
+    return [j for j, job in enumerate(jobs) if not job[3].vertical and job[3].mask.shape[0] <= height]
 
 
 def working_size_crop(region: np.ndarray, line: TextLine, bg: np.ndarray,

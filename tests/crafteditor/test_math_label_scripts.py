@@ -75,8 +75,8 @@ def test_an_arrowhead_at_the_letter_is_no_script():
         ink[69 - k // 2:70 + k // 2, 90 + k] = 1  # its head, the tip at x 97
     _, lab, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     rgb = np.where(ink[..., None] > 0, 0, 255).astype(np.uint8).repeat(3, axis=2)
-    cands, scripts = _candidates(rgb, lab, stats, 20.0, np.zeros((1, 3), np.float32),
-                                 np.array([255, 255, 255], np.float32))
+    cands, scripts, _ = _candidates(rgb, lab, stats, 20.0, np.zeros((1, 3), np.float32),
+                                    np.array([255, 255, 255], np.float32))
     letter = [c for c in cands if c[0] == 100]
     assert len(letter) == 1
     words = _with_scripts([letter], scripts)

@@ -1,0 +1,66 @@
+"""Small print's unknown words weighed against the lexicon on the recogniser's CTC likelihood
+(:mod:`crafteditor.ocr.small_lexicon`; issue 31). The fixture beside its source
+(``tests/crafteditor/mermaid/flowchart_column_dotted_i.*``) was drawn by ``craftbench makers mermaid-wild``
+(seed 19, its figure mw_022): a Mermaid flowchart in a README's column at 1×, 4-5 px of ink, where every
+dotted 'i' had been read 'l' ('emall', 'Sesslon', 'drlver', 'Traln'): its nodes 0.64 -> 0.93, edges 0.14 -> 0.76."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+
+from crafteditor.convert import convert
+from crafteditor.ocr.small_lexicon import ctc_log_likelihood, ctc_log_likelihoods, lexicon_neighbours, mend_line
+from crafteditor.realset import svg_word_list
+
+FIXTURE = Path(__file__).parent / "mermaid" / "flowchart_column_dotted_i.png"
+ALPHABET = " abcdefghijklmnopqrstuvwxyz"  # class 0 is CTC's blank; a space is class 1
+
+
+def _labels(text: str) -> list[int] | None:
+    return [ALPHABET.index(ch) + 1 for ch in text] if all(ch in ALPHABET for ch in text) else None
+
+
+def _probs(steps: list[dict[str, float]]) -> np.ndarray:
+    """T×C probabilities: each step's named characters ('' the blank) at their share, the rest spread thin."""
+    out = np.full((len(steps), len(ALPHABET) + 1), 1e-4)
+    for t, step in enumerate(steps):
+        for ch, p in step.items():
+            out[t, 0 if ch == "" else ALPHABET.index(ch) + 1] = p
+    return out / out.sum(axis=1, keepdims=True)
+
+
+def test_ctc_likelihood_sums_every_alignment():
+    p = np.array([[0.2, 0.7, 0.1], [0.5, 0.4, 0.1]])
+    # 'a' (class 1) over two steps: 'aa', 'a-', '-a'
+    want = 0.7 * 0.4 + 0.7 * 0.5 + 0.2 * 0.4
+    assert math.isclose(ctc_log_likelihood(p, [1]), math.log(want), rel_tol=1e-6)
+    # a doubled label needs a blank between its two: 'aa' as a word cannot be read from two steps
+    assert ctc_log_likelihood(p, [1, 1]) < math.log(1e-9)
+    # run together, candidates of other lengths give each its own likelihood
+    both = ctc_log_likelihoods(p, [[1], [2], [1, 2]])
+    assert math.isclose(both[0], math.log(want), rel_tol=1e-6)
+    assert math.isclose(both[2], math.log(0.7 * 0.1), rel_tol=1e-6)
+
+
+def test_a_known_word_about_as_likely_as_the_reading_replaces_it():
+    # 'emall' read surely but for its fourth glyph, where the recogniser gave the 'i' a share
+    steps = [{"e": 0.95}, {"": 0.9}, {"m": 0.95}, {"": 0.9}, {"a": 0.95}, {"": 0.9},
+             {"l": 0.7, "i": 0.25}, {"": 0.9}, {"l": 0.95}, {"": 0.9}]
+    assert "email" in lexicon_neighbours("emall")
+    assert mend_line("emall", [lambda: _probs(steps)], _labels) == "email"
+
+
+def test_a_name_the_lexicon_lacks_keeps_its_sure_reading():
+    # 'kubelet' read surely: no known word near it is nearly as likely
+    steps = [s for ch in "kubelet" for s in ({ch: 0.97}, {"": 0.97})]
+    assert mend_line("kubelet", [lambda: _probs(steps)], _labels) == "kubelet"
+
+
+def test_a_column_screenshots_dotted_i_is_read():
+    words = svg_word_list(convert(FIXTURE, name="flowchart_column_dotted_i").svg)
+    # (its lone 'Cllent' stays: at 1× the recogniser is sure of both l's)
+    for word in ("email", "session", "driver", "train"):
+        assert word in words, (word, words)
