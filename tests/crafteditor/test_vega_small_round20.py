@@ -69,3 +69,18 @@ def test_grouped_horizontal_bars_at_1x_read_their_decimal_ticks():
     conv = convert(vlc.vegalite_to_png(json.dumps(spec), scale=1))
     truth = {"values": [[g, c, v] for c, g, v in rows], "value_axis": [0.0, 1.1]}
     assert score_values(conv.figure, truth) >= 0.8
+
+
+def test_two_bar_chart_at_three_quarters_scale_is_a_chart():
+    """Vega-Lite's ``stacked_bar_unaggregate`` at 0.75x: its x axis is 34 px long, under the 40 px a chart's
+    axis had to be, and the figure had come out as a diagram of rounded shapes."""
+    vlc = pytest.importorskip("vl_convert")
+    rows = [("A1", 28, "x"), ("A1", 23, "y"), ("A2", 18, "x"), ("A2", 21, "y")]
+    spec = {"data": {"values": [{"a": a, "b": b, "c": c} for a, b, c in rows]}, "mark": "bar",
+            "encoding": {"x": {"field": "a", "type": "ordinal"},
+                         "y": {"field": "b", "type": "quantitative", "stack": "zero"},
+                         "color": {"field": "c", "type": "nominal"}}}
+    conv = convert(vlc.vegalite_to_png(json.dumps(spec), scale=0.75))
+    assert len([c for c in conv.figure.components if c.kind == "chart"]) == 1
+    truth = {"values": [[c, a, float(b)] for a, b, c in rows], "value_axis": [0.0, 55.0]}
+    assert score_values(conv.figure, truth) >= 0.5
