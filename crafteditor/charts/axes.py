@@ -142,7 +142,7 @@ def mend_dropped_points(runs: list[TextRun], idx: list[int], vertical: bool) -> 
     pos = {k: runs[k].cy if vertical else runs[k].cx for k in idx}
     marked = {k: m for k in idx if (m := re.fullmatch(r"[−\-]?\d+\.(\d+)", runs[k].text.strip()))}
     places = [len(m.group(1)) for m in marked.values()]
-    if len(marked) < 2 or not places:
+    if len(marked) < 2:
         return
     d = max(set(places), key=places.count)
     ref = [(pos[k], parse_number(runs[k].text)) for k, m in marked.items() if len(m.group(1)) == d]
