@@ -133,6 +133,39 @@ def mend_thousands_points(runs: list[TextRun], idx: list[int]) -> None:
             runs[k] = replace(runs[k], text=t.replace(".", ","), marked=None)
 
 
+def mend_dropped_points(runs: list[TextRun], idx: list[int], vertical: bool) -> None:
+    """Tick labels among ``idx`` whose decimal point OCR lost ('02' or '0 5' for 0.2 and 0.5 among
+    '0.3 0.4 … 0.8' in Vega-Lite's 1x type; ggplot2's '3.0' read '30') get it back, in place: where the
+    axis's other labels write as many decimals, fit their pixels, and put the point where that fit
+    says the label's value is (within a quarter of the labels' smallest step) and its reading is not.
+    ``vertical``: the labels run down a y axis (their centres' y), else along an x axis."""
+    pos = {k: runs[k].cy if vertical else runs[k].cx for k in idx}
+    marked = {k: m for k in idx if (m := re.fullmatch(r"[−\-]?\d+\.(\d+)", runs[k].text.strip()))}
+    places = [len(m.group(1)) for m in marked.values()]
+    if len(marked) < 2:
+        return
+    d = max(set(places), key=places.count)
+    ref = [(pos[k], parse_number(runs[k].text)) for k, m in marked.items() if len(m.group(1)) == d]
+    ref = [(p, v) for p, v in ref if v is not None]
+    vals = sorted({v for _, v in ref})
+    if len(vals) < 2 or len({p for p, _ in ref}) < 2:
+        return
+    b, a = np.polyfit([p for p, _ in ref], [v for _, v in ref], 1)
+    tol = 0.25 * min(y - x for x, y in zip(vals, vals[1:]))
+    if any(abs(a + b * p - v) > tol for p, v in ref):
+        return  # the decimals themselves fit no straight line (a log axis): nothing to mend by
+    for k in idx:
+        m = re.fullmatch(r"([−\-]?)(\d+) ?(\d*)", runs[k].text.strip())
+        if k in marked or m is None or len(m.group(2) + m.group(3)) <= d:
+            continue
+        digits = m.group(2) + m.group(3)
+        text = f"{m.group(1)}{digits[:-d]}.{digits[-d:]}"
+        pred = a + b * pos[k]
+        mended, read = parse_number(text), parse_number(runs[k].text.replace(" ", ""))
+        if mended is not None and abs(mended - pred) <= tol and (read is None or abs(read - pred) > tol):
+            runs[k] = replace(runs[k], text=text, marked=None)
+
+
 def tick_text(run: TextRun, rgb: np.ndarray | None, bg: tuple[int, int, int]) -> tuple[float, str]:
     """A numeric tick label's (pixel centre, text) as written: a minus sign dropped
     (:func:`lost_minus`), a raised exponent read flat (:func:`y_tick`) put back."""

@@ -18,6 +18,7 @@ from crafteditor.charts.axes import (
     flush_ends,
     join_decimals,
     join_powers,
+    mend_dropped_points,
     mend_spaced_decimals,
     mend_thousands_points,
     merge_decimals,
@@ -158,6 +159,7 @@ def _y_axis(runs, yt: list[int], ax, top, font: float, drawn, paints) -> tuple[A
     plot's top (the highest label's, where no frame gave it) and the runs that were exponents."""
     mend_spaced_decimals(runs, yt, drawn, paints.background_rgb)
     mend_thousands_points(runs, yt)
+    mend_dropped_points(runs, yt, vertical=True)
     if top is None:
         top = min(runs[k].y for k in yt) - font * 0.2
     # 10ⁿ read as '10' and 'n': one label at the '10' (the exponent is no tick of its own)
@@ -201,6 +203,8 @@ def _x_axis(runs, used, ax, ay, right, font, drawn, bg) -> tuple[Axis, list[int]
         below.remove(under[0])
     mend_spaced_decimals(runs, below, drawn, bg)
     mend_thousands_points(runs, below)  # '1,500 1.600 1.700': Vega-Lite's binned years had fitted a log axis
+    mend_dropped_points(runs, [k for k in below if parse_number(runs[k].text.replace(" ", "")) is not None],
+                        vertical=False)
     # powers of ten (10⁻³ read '10–3', or '10' and its raised exponent apart) are numbers
     powers = join_powers(runs, [k for k in below if tick_number(runs[k].text)], drawn, bg)
     halves = merge_decimals(runs, [k for k in below if k not in powers and k not in powers.values()

@@ -67,7 +67,8 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
     paints = with_vivid(with_pale_marks(paints, rgb, config), rgb, config)
     ink = paints.labels != paints.background
     H, W = ink.shape
-    hlines = long_lines(ink, True, max(40, int(0.12 * W)))
+    # an x axis 24 px long at least: a small chart's (Vega-Lite's two bars at 0.75x span 34 px)
+    hlines = long_lines(ink, True, max(24, int(0.12 * W)))
     vlines = long_lines(ink, False, max(30, int(0.12 * H)))
     # gridlines without axis lines (fivethirtyeight, a despined seaborn whitegrid): their ends
     # frame the plot

@@ -87,10 +87,14 @@ def line_series(m: np.ndarray, lab: np.ndarray, comps: list, rects: list, color,
             single.append(((x + bx - k + bw / 2, y + by - k + bh / 2), float(barea)))
         from skimage.morphology import skeletonize  # heavy: 0.6-0.9 s to import; only line series need it
 
+        # every piece of the skeleton longer than a spur: a thin line's skeleton is cut into pieces at the
+        # junctions where a grid line's blend notches it (Vega-Lite's 1.5 px sine at scale 1: four to eight
+        # pieces a half-wave, of which the longest alone had kept one flank and lost the troughs)
         paths = trace_skeleton(skeletonize(comp))
-        if paths:
-            longest = max(paths, key=len)
-            line_pts += simplify([(x + xx + 0.5, y + yy + 0.5) for yy, xx in longest], 1.0)
+        spur = max(6.0, 3.0 * lw)
+        kept = [p for p in paths if len(p) > spur] or ([max(paths, key=len)] if paths else [])
+        for path in kept:
+            line_pts += simplify([(x + xx + 0.5, y + yy + 0.5) for yy, xx in path], 1.0)
     if centres and single:
         # a dashed line with markers: each marker touches its dashes (SGD's squares on '--s'
         # had lost six of eleven points), taken where sized like the series' lone markers
