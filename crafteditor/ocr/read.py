@@ -17,7 +17,7 @@ from crafteditor.blobs import find_blobs
 from crafteditor.config import Config, past
 from crafteditor.ocr.accents import read_accented, with_math
 from crafteditor.ocr.engine import REC_WORD_WIDTH, OcrEngine, get_engine
-from crafteditor.ocr.greek import GREEK_SCORE, LOOKALIKES, greek_leads, read_greek
+from crafteditor.ocr.greek import GREEK_SCORE, LOOKALIKES, greek_in_line, greek_leads, read_greek
 from crafteditor.ocr.lexicon import mend_from_figure
 from crafteditor.ocr.lone_glyphs import read_lone_glyphs, text_height
 from crafteditor.ocr.math_letters import add_hats, join_script_minus
@@ -78,6 +78,7 @@ def read_text(rgb: np.ndarray, paints: Paints, config: Config, deadline: float |
                 text, conf, centres = letter, GREEK_SCORE, [crop.shape[1] / 2]
         if angle == 0 and config.ocr_math_letters:  # a TeX math label's italic lead letter, its accents
             text, centres = with_math(text, conf, centres, *accented.get(best, (crop, [])))
+            text = greek_in_line(text, centres, crop)  # TeX's ρ inside a line, read 'p'
         if not text.strip() or conf < (SURE_SLANT if line.slant else config.ocr_min_confidence) or _drawn_arrow(text):
             continue
         text, centres = _without_drawn_tip(text, centres)

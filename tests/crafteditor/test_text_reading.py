@@ -280,3 +280,17 @@ def test_a_tex_math_labels_greek_lead_letter():
     words = svg_words(conv.svg)
     for want in ("τ1", "φa", "p1", "t2", "pa", "t1"):  # (compared as the real-set score does: lower case)
         assert want in words, (want, words)
+
+
+def test_a_tex_greek_letter_inside_a_line():
+    """TeX's ρ inside a line ('Supply initial density guess ρ_ini(r)' on a Kohn-Sham flowchart) came back 'Pini(r)':
+    the recogniser has no class for ρ. The glyph under the 'P' is weighed against Computer Modern's ρ and the
+    Latin look-alikes; the p, o and t of a line in a sans face, and of the words the lexicon knows, stay Latin."""
+    with matplotlib.rc_context({"mathtext.fontset": "cm"}):
+        png = _figure([(0.05, 0.7, r"guess $\rho_{ini}(r)$ here", {"family": "serif"}),
+                       (0.05, 0.25, "Supply top output", {}), (0.55, 0.25, r"$\alpha_t = \tau$", {})])
+    conv = convert(png, name="greek-in-line.png")
+    words = svg_words(conv.svg)
+    assert any(w.startswith("ρ") for w in words), words
+    for want in ("guess", "here", "supply", "top", "output"):  # (as the real-set score compares: lower case)
+        assert want in words, (want, words)
