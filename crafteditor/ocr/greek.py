@@ -43,7 +43,7 @@ TEX_GREEK = {"σ": (("cmmi10.ttf", 190),), "λ": (("cmmi10.ttf", 184),), "γ": (
              "η": (("cmmi10.ttf", 180),), "ρ": (("cmmi10.ttf", 189),), "χ": (("cmmi10.ttf", 194),),
              "φ": (("cmmi10.ttf", 193), ("cmmi10.ttf", 39)), "Σ": (("cmr10.ttf", 167),), "Γ": (("cmr10.ttf", 161),),
              "α": (("cmmi10.ttf", 174),), "μ": (("cmmi10.ttf", 185),), "ν": (("cmmi10.ttf", 186),),
-             "ε": (("cmmi10.ttf", 34), ("cmmi10.ttf", 178))}
+             "ε": (("cmmi10.ttf", 34), ("cmmi10.ttf", 178)), "Δ": (("cmr10.ttf", 162),)}
 GOOD_FIT = 0.62  # the Greek letter's fit, at least
 CLEAR = 0.08  # and its lead over the best look-alike
 # a math label's lead glyph, which the recogniser took for a letter, may fit less well where it leads
@@ -53,8 +53,8 @@ GREEK_SCORE = 0.9  # the confidence a letter read this way is given
 MIN_HEIGHT = 8  # px: a glyph shorter than this is not told by its shape
 # a glyph inside a line, read as the Latin look-alike of a Greek letter of TeX's math italic: the letter weighed there
 # (the recogniser has classes for α μ ε, yet read TeX's as a u ∈; it has none for ρ σ τ ν ω)
-IN_LINE = {"p": "ρ", "P": "ρ", "o": "σ", "t": "τ", "T": "τ", "v": "ν", "V": "ν", "u": "μ", "a": "α", "∈": "ε",
-           "w": "ω"}
+IN_LINE = {"p": "ρ", "P": "ρ", "o": "σ", "t": "τ", "T": "τ", "r": "τ", "v": "ν", "V": "ν", "u": "μ", "a": "α", "e": "ε",
+           "∈": "ε", "w": "ω", "A": "Δ", "△": "Δ"}
 # the Greek letter's fit there, at least, and its lead over the reading and every look-alike: a 200 dpi TeX ρ
 # fitted 0.71, its p 0.64; a sans p fits its own letter 0.9, a bold CM o fitted σ as well as o (0.64)
 IN_LINE_FIT, IN_LINE_CLEAR = 0.65, 0.05
@@ -125,7 +125,7 @@ def greek_in_line(text: str, centres: list[float], crop: np.ndarray) -> str:
     letter: the glyph stands alone under that character (``centres``: the characters' x centres in ``crop``, the
     recogniser's line crop), fits the Greek letter :data:`IN_LINE_FIT` at least and :data:`IN_LINE_CLEAR` better
     than the reading and every look-alike (:func:`read_greek`'s faces). A word the lexicon knows keeps its
-    letters: the 'o' of 'to' is no σ."""
+    letters: the 'o' of 'to' is no σ (a lone letter is weighed: TeX's ρ alone read 'p')."""
     if len(text) != len(centres) or not any(ch in IN_LINE for ch in text):
         return text
     known = lexicon()
@@ -133,7 +133,7 @@ def greek_in_line(text: str, centres: list[float], crop: np.ndarray) -> str:
     groups = None
     start = 0
     for word in text.split(" "):
-        if word.lower() in known:
+        if len(word) > 1 and word.lower() in known:
             start += len(word) + 1
             continue
         for i in range(start, start + len(word)):
