@@ -43,7 +43,8 @@ TEX_GREEK = {"σ": (("cmmi10.ttf", 190),), "λ": (("cmmi10.ttf", 184),), "γ": (
              "η": (("cmmi10.ttf", 180),), "ρ": (("cmmi10.ttf", 189),), "χ": (("cmmi10.ttf", 194),),
              "φ": (("cmmi10.ttf", 193), ("cmmi10.ttf", 39)), "Σ": (("cmr10.ttf", 167),), "Γ": (("cmr10.ttf", 161),),
              "α": (("cmmi10.ttf", 174),), "μ": (("cmmi10.ttf", 185),), "ν": (("cmmi10.ttf", 186),),
-             "ε": (("cmmi10.ttf", 34), ("cmmi10.ttf", 178)), "Δ": (("cmr10.ttf", 162),)}
+             "ε": (("cmmi10.ttf", 34), ("cmmi10.ttf", 178)), "Δ": (("cmr10.ttf", 162),),
+             "ℓ": (("cmmi10.ttf", 96),)}
 GOOD_FIT = 0.62  # the Greek letter's fit, at least
 CLEAR = 0.08  # and its lead over the best look-alike
 # a math label's lead glyph, which the recogniser took for a letter, may fit less well where it leads
@@ -58,6 +59,7 @@ IN_LINE = {"p": "ρ", "P": "ρ", "o": "σ", "t": "τ", "T": "τ", "r": "τ", "v"
 # the Greek letter's fit there, at least, and its lead over the reading and every look-alike: a 200 dpi TeX ρ
 # fitted 0.71, its p 0.64; a sans p fits its own letter 0.9, a bold CM o fitted σ as well as o (0.64)
 IN_LINE_FIT, IN_LINE_CLEAR = 0.65, 0.05
+MATH_MARKS = "()[]{}=|"  # a word holding one of these is math
 
 
 def _tex_templates(ch: str) -> list[np.ndarray | None]:
@@ -124,27 +126,28 @@ def greek_in_line(text: str, centres: list[float], crop: np.ndarray) -> str:
     """``text`` with each character of :data:`IN_LINE` the glyph under it shows to be its Greek letter made that
     letter: the glyph stands alone under that character (``centres``: the characters' x centres in ``crop``, the
     recogniser's line crop), fits the Greek letter :data:`IN_LINE_FIT` at least and :data:`IN_LINE_CLEAR` better
-    than the reading and every look-alike (:func:`read_greek`'s faces). A word the lexicon knows keeps its
-    letters: the 'o' of 'to' is no σ (a lone letter is weighed: TeX's ρ alone read 'p')."""
+    than the reading and every look-alike (:func:`read_greek`'s faces). Only a math word's letters are weighed
+    (:func:`_math_word`): a small sans p fitted ρ as clearly as TeX's ρ did ('displ', 'bacillus_10p_5' on real
+    charts), and the font class of a line of TeX's math, its letters misread, was sans as often as serif."""
     if len(text) != len(centres) or not any(ch in IN_LINE for ch in text):
         return text
-    known = lexicon()
     chars = list(text)
     groups = None
     start = 0
     for word in text.split(" "):
-        if len(word) > 1 and word.lower() in known:
-            start += len(word) + 1
-            continue
-        for i in range(start, start + len(word)):
-            if chars[i] not in IN_LINE:
-                continue
-            if groups is None:
-                groups = glyph_groups(crop_ink(crop))
-            letter = _greek_glyph(chars[i], centres[i], centres, groups)
-            chars[i] = letter or chars[i]
+        if _math_word(word):
+            for i in range(start, start + len(word)):
+                if chars[i] in IN_LINE:
+                    groups = glyph_groups(crop_ink(crop)) if groups is None else groups
+                    chars[i] = _greek_glyph(chars[i], centres[i], centres, groups) or chars[i]
         start += len(word) + 1
     return "".join(chars)
+
+
+def _math_word(word: str) -> bool:
+    """A word that is math: a function's argument or an index in brackets ('ρ(r)', 'E[ρ]'), or an equation's
+    side, and no word the lexicon knows."""
+    return any(ch in MATH_MARKS for ch in word) and word.strip(MATH_MARKS).lower() not in lexicon()
 
 
 def _greek_glyph(read: str, centre: float, centres: list[float], groups: list[tuple[int, int, np.ndarray]]) -> str | None:
