@@ -139,15 +139,16 @@ def read_stacked(text: str, centres: list[float], crop: np.ndarray, reread) -> t
     """A short reading of a letter and a stack of scripts after it (``crop``: the recogniser's BGR line crop,
     ``centres``: the characters' x centres in it) read as the letter, the superscript and the subscript:
     (text, centres, the marked reading ``h^{ℓ}_{3}``), or the reading as it was and None. The ink after the
-    letter parts in two bands with clear rows between (not three: a fraction has its bar), each no taller than
-    :data:`STACK_PART` of the letter, the upper reaching above the letter's middle and the lower down to its
-    baseline; each band is read apart with ``reread`` (crops in, (text, confidence, centres) out)."""
+    letter parts in two bands with clear rows between (not three: a fraction has its bar), each as tall as a
+    subscript (:data:`SMALL`'s least) and no taller than :data:`STACK_PART` of the letter, the upper reaching
+    above the letter's middle and the lower down to its baseline; each band is read apart with ``reread``
+    (crops in, (text, confidence, centres) out), each reading holding a letter or digit."""
     if not text or len(text) > MAX_CHARS or not text[0].isalpha() or len(text) != len(centres) or " " in text:
         return text, centres, None
     groups = glyph_groups(crop_ink(crop))
     if len(groups) < 2 or sum(groups[0][0] - 1 <= c <= groups[0][1] + 1 for c in centres) != 1:
         return text, centres, None
-    n, labels, stats, _ = find_blobs(groups[0][2])
+    n, _, stats, _ = find_blobs(groups[0][2])
     if n < 2:
         return text, centres, None
     body = 1 + int(np.argmax(stats[1:, 4]))  # the letter without an accent over it
@@ -159,7 +160,8 @@ def read_stacked(text: str, centres: list[float], crop: np.ndarray, reread) -> t
     rows = rest.any(axis=1)
     bands = _bands(rows)
     tall = bottom - top
-    if len(bands) != 2 or any(b1 - b0 > STACK_PART * tall for b0, b1 in bands):
+    # (each part a glyph's height: the two dots of a colon after 'D' had been read as two scripts '■')
+    if len(bands) != 2 or any(not SMALL[0] * tall <= b1 - b0 <= STACK_PART * tall for b0, b1 in bands):
         return text, centres, None
     (u0, u1), (l0, l1) = bands
     if u0 >= top + 0.5 * tall or l1 < bottom - 0.1 * tall or l0 <= top + 0.3 * tall:
@@ -173,7 +175,8 @@ def read_stacked(text: str, centres: list[float], crop: np.ndarray, reread) -> t
     sup, sub = sup.strip(), sub.strip()
     if sup_conf < STACK_SURE and read_greek(crop_ink(parts[0]), "ℓ", *ELL_FIT) is not None:
         sup, sup_conf = "ℓ", STACK_SURE  # a layer's ℓ, which the recogniser has no class for (it read 'C', 'e')
-    if not (0 < len(sup) <= 3 and 0 < len(sub) <= 3) or min(sup_conf, sub_conf) < STACK_SURE or " " in sup + sub:
+    if not (0 < len(sup) <= 3 and 0 < len(sub) <= 3) or min(sup_conf, sub_conf) < STACK_SURE or " " in sup + sub \
+            or not any(ch.isalnum() for ch in sup) or not any(ch.isalnum() for ch in sub):
         return text, centres, None
     middle = (c0 + c1) / 2
     return text[0] + sup + sub, [centres[0]] + [middle] * (len(sup) + len(sub)), f"{text[0]}^{{{sup}}}_{{{sub}}}"
