@@ -34,6 +34,7 @@ STACK_SURE = 0.6  # and read this surely
 # a superscript read unsure is TeX's ℓ where it fits it this well and this much better than every look-alike: a
 # 20 px ℓ over its subscript fitted 0.40 to 0.53, its best look-alike 0.32 to 0.35
 ELL_FIT = (0.38, 0.05)
+PRIMES = ("'", "/", "′", "`")  # what a prime over a subscript was read as
 
 
 def _hangs_after(a: TextRun, x: float, y: float, w: float, h: float) -> bool:
@@ -142,7 +143,7 @@ def read_stacked(text: str, centres: list[float], crop: np.ndarray, reread) -> t
     letter parts in two bands with clear rows between (not three: a fraction has its bar), each as tall as a
     subscript (:data:`SMALL`'s least) and no taller than :data:`STACK_PART` of the letter, the upper reaching
     above the letter's middle and the lower down to its baseline; each band is read apart with ``reread``
-    (crops in, (text, confidence, centres) out), each reading holding a letter or digit."""
+    (crops in, (text, confidence, centres) out), each reading holding a letter or digit (or the upper a prime)."""
     if not text or len(text) > MAX_CHARS or not text[0].isalpha() or len(text) != len(centres) or " " in text:
         return text, centres, None
     groups = glyph_groups(crop_ink(crop))
@@ -175,8 +176,9 @@ def read_stacked(text: str, centres: list[float], crop: np.ndarray, reread) -> t
     sup, sub = sup.strip(), sub.strip()
     if sup_conf < STACK_SURE and read_greek(crop_ink(parts[0]), "ℓ", *ELL_FIT) is not None:
         sup, sup_conf = "ℓ", STACK_SURE  # a layer's ℓ, which the recogniser has no class for (it read 'C', 'e')
+    sup = "′" if sup in PRIMES else sup  # h'_1: a prime over the subscript, read '/'
     if not (0 < len(sup) <= 3 and 0 < len(sub) <= 3) or min(sup_conf, sub_conf) < STACK_SURE or " " in sup + sub \
-            or not any(ch.isalnum() for ch in sup) or not any(ch.isalnum() for ch in sub):
+            or not any(ch.isalnum() or ch == "′" for ch in sup) or not any(ch.isalnum() for ch in sub):
         return text, centres, None
     middle = (c0 + c1) / 2
     return text[0] + sup + sub, [centres[0]] + [middle] * (len(sup) + len(sub)), f"{text[0]}^{{{sup}}}_{{{sub}}}"
