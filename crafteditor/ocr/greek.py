@@ -11,7 +11,8 @@ figure's math is set in it, and its τ fitted a sans or Times T better than any 
 
 A math label's lead letter is weighed the same way (:func:`greek_leads`): 'τ₁', 'φ_a' set by
 LaTeX came back 'T1', 'Pa' (the recogniser reads a Greek letter it has no class for as its
-nearest Latin one).
+nearest Latin one). So is a glyph inside a longer line read as a Greek letter's Latin look-alike
+(:func:`greek_in_line`): TeX's ρ of 'ρ_ini(r)', 'E[ρ]' came back 'Pini(r)', 'E[p]'.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ import numpy as np
 
 from crafteditor.blobs import find_blobs
 from crafteditor.ocr.font_class import fit, ink_box, load_face, template
+from crafteditor.ocr.lexicon import lexicon
+from crafteditor.ocr.math_letters import crop_ink, glyph_groups
 from crafteditor.ocr.runs import TextRun
 
 # (not φ Φ ψ Ψ: a marker with an error bar through it is their shape)
@@ -38,7 +41,10 @@ FACES = ("DejaVuSans.ttf", "DejaVuSans-Oblique.ttf", "DejaVuSerif.ttf", "DejaVuS
 TEX_GREEK = {"σ": (("cmmi10.ttf", 190),), "λ": (("cmmi10.ttf", 184),), "γ": (("cmmi10.ttf", 176),),
              "δ": (("cmmi10.ttf", 177),), "τ": (("cmmi10.ttf", 191),), "ω": (("cmmi10.ttf", 33),),
              "η": (("cmmi10.ttf", 180),), "ρ": (("cmmi10.ttf", 189),), "χ": (("cmmi10.ttf", 194),),
-             "φ": (("cmmi10.ttf", 193), ("cmmi10.ttf", 39)), "Σ": (("cmr10.ttf", 167),), "Γ": (("cmr10.ttf", 161),)}
+             "φ": (("cmmi10.ttf", 193), ("cmmi10.ttf", 39)), "Σ": (("cmr10.ttf", 167),), "Γ": (("cmr10.ttf", 161),),
+             "α": (("cmmi10.ttf", 174),), "μ": (("cmmi10.ttf", 185),), "ν": (("cmmi10.ttf", 186),),
+             "ε": (("cmmi10.ttf", 34), ("cmmi10.ttf", 178)), "Δ": (("cmr10.ttf", 162),),
+             "ℓ": (("cmmi10.ttf", 96),)}
 GOOD_FIT = 0.62  # the Greek letter's fit, at least
 CLEAR = 0.08  # and its lead over the best look-alike
 # a math label's lead glyph, which the recogniser took for a letter, may fit less well where it leads
@@ -46,6 +52,14 @@ CLEAR = 0.08  # and its lead over the best look-alike
 LEAD_FIT, LEAD_CLEAR = 0.5, 0.16
 GREEK_SCORE = 0.9  # the confidence a letter read this way is given
 MIN_HEIGHT = 8  # px: a glyph shorter than this is not told by its shape
+# a glyph inside a line, read as the Latin look-alike of a Greek letter of TeX's math italic: the letter weighed there
+# (the recogniser has classes for α μ ε, yet read TeX's as a u ∈; it has none for ρ σ τ ν ω)
+IN_LINE = {"p": "ρ", "P": "ρ", "o": "σ", "t": "τ", "T": "τ", "r": "τ", "v": "ν", "V": "ν", "u": "μ", "a": "α", "e": "ε",
+           "∈": "ε", "w": "ω", "A": "Δ", "△": "Δ"}
+# the Greek letter's fit there, at least, and its lead over the reading and every look-alike: a 200 dpi TeX ρ
+# fitted 0.71, its p 0.64; a sans p fits its own letter 0.9, a bold CM o fitted σ as well as o (0.64)
+IN_LINE_FIT, IN_LINE_CLEAR = 0.65, 0.05
+MATH_MARKS = "()[]{}=|"  # a word holding one of these is math
 
 
 def _tex_templates(ch: str) -> list[np.ndarray | None]:
@@ -106,3 +120,55 @@ def _lead_glyph(r: TextRun) -> np.ndarray | None:
     if any(stats[i, 0] < middle for i in order[1:]):
         return None
     return labels == first
+
+
+def greek_in_line(text: str, centres: list[float], crop: np.ndarray) -> str:
+    """``text`` with each character of :data:`IN_LINE` the glyph under it shows to be its Greek letter made that
+    letter: the glyph stands alone under that character (``centres``: the characters' x centres in ``crop``, the
+    recogniser's line crop), fits the Greek letter :data:`IN_LINE_FIT` at least and :data:`IN_LINE_CLEAR` better
+    than the reading and every look-alike (:func:`read_greek`'s faces). Only a math word's letters are weighed
+    (:func:`_math_word`): a small sans p fitted ρ as clearly as TeX's ρ did ('displ', 'bacillus_10p_5' on real
+    charts), and the font class of a line of TeX's math, its letters misread, was sans as often as serif."""
+    if len(text) != len(centres) or not any(ch in IN_LINE for ch in text):
+        return text
+    chars = list(text)
+    groups = None
+    start = 0
+    for word in text.split(" "):
+        if _math_word(word):
+            for i in range(start, start + len(word)):
+                if chars[i] in IN_LINE:
+                    groups = glyph_groups(crop_ink(crop)) if groups is None else groups
+                    chars[i] = _greek_glyph(chars[i], centres[i], centres, groups) or chars[i]
+        start += len(word) + 1
+    return "".join(chars)
+
+
+def _math_word(word: str) -> bool:
+    """A word that is math: a function's argument or an index in brackets ('ρ(r)', 'E[ρ]'), or an equation's
+    side, and no word the lexicon knows."""
+    return any(ch in MATH_MARKS for ch in word) and word.strip(MATH_MARKS).lower() not in lexicon()
+
+
+def _greek_glyph(read: str, centre: float, centres: list[float], groups: list[tuple[int, int, np.ndarray]]) -> str | None:
+    """:data:`IN_LINE`'s Greek letter for ``read`` where the one glyph group under ``centre`` is clearly that
+    letter and no other character's centre is nearer its middle than the neighbouring groups' (a ρ's tail
+    reaches under its subscript's first centre); else None."""
+    under = [k for k, g in enumerate(groups) if g[0] - 1 <= centre <= g[1] + 1]
+    if len(under) != 1:
+        return None
+    k = under[0]
+    x0, x1, glyph = groups[k]
+    middles = [(g[0] + g[1]) / 2 for g in groups]
+    if sum(x0 - 1 <= c <= x1 + 1 and min(range(len(groups)), key=lambda j: abs(middles[j] - c)) == k
+           for c in centres) != 1:
+        return None
+    ink = ink_box(glyph)
+    if ink is None or ink.shape[0] < MIN_HEIGHT:
+        return None
+    letter = IN_LINE[read]
+    score = _best(letter, ink)
+    # the reading first, the look-alikes only where the letter beats it (a line's every 'o', 't', 'a' is weighed)
+    if score < IN_LINE_FIT or score < _best(read, ink) + IN_LINE_CLEAR:
+        return None
+    return letter if score >= max(_best(ch, ink) for ch in LOOKALIKES) + IN_LINE_CLEAR else None

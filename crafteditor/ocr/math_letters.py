@@ -51,7 +51,7 @@ def _best(ch: str, ink: np.ndarray, faces: tuple[str, ...]) -> float:
     return max(fits) if fits else -1.0
 
 
-def _groups(mask: np.ndarray) -> list[tuple[int, int, np.ndarray]]:
+def glyph_groups(mask: np.ndarray) -> list[tuple[int, int, np.ndarray]]:
     """The mask's glyph groups, left to right: (x0, x1, component labels) of blobs overlapping in x."""
     n, labels, stats, _ = find_blobs(mask)
     spans = sorted((int(stats[i, 0]), int(stats[i, 0] + stats[i, 2]), i) for i in range(1, n)
@@ -128,7 +128,7 @@ def read_math_lead(text: str, conf: float, centres: list[float], crop: np.ndarra
     most = MAX_ACCENTED if accented else MAX_CHARS
     if not text or len(text) > most or " " in text or len(text) != len(centres) or mask.shape[0] < MIN_X_HEIGHT:
         return text, centres
-    groups = _groups(mask)
+    groups = glyph_groups(mask)
     if len(groups) < 1 or len(groups) > most + 1:
         return text, centres
     x0, x1, glyph = groups[0]
@@ -202,7 +202,7 @@ def add_hats(runs: list, rgb: np.ndarray) -> list:
             out.append(r)
             continue
         hatted = unicodedata.normalize("NFC", t[0] + "\u0302")
-        groups = _groups(r.glyphs)
+        groups = glyph_groups(r.glyphs)
         if len(hatted) != 1 or not groups:
             out.append(r)
             continue

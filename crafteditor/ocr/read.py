@@ -17,7 +17,7 @@ from crafteditor.blobs import find_blobs
 from crafteditor.config import Config, past
 from crafteditor.ocr.accents import read_accented, with_math
 from crafteditor.ocr.engine import REC_WORD_WIDTH, OcrEngine, get_engine
-from crafteditor.ocr.greek import GREEK_SCORE, LOOKALIKES, greek_leads, read_greek
+from crafteditor.ocr.greek import GREEK_SCORE, LOOKALIKES, greek_in_line, greek_leads, read_greek
 from crafteditor.ocr.lexicon import mend_from_figure
 from crafteditor.ocr.lone_glyphs import read_lone_glyphs, text_height
 from crafteditor.ocr.math_letters import add_hats, join_script_minus
@@ -25,10 +25,11 @@ from crafteditor.ocr.run_ends import whole_words
 from crafteditor.ocr.runs import TextRun, dedupe, joined_glyphs, make_run
 from crafteditor.ocr.small_lexicon import mend_small_print
 from crafteditor.ocr.small_print import reread_small_print
-from crafteditor.ocr.subscripts import join_subscripts
+from crafteditor.ocr.subscripts import join_subscripts, read_stacked
 from crafteditor.ocr.text_lines import glyph_mask, line_jobs, region_background
 from crafteditor.paint import Paints, distances
 from crafteditor.reader import GATE
+from crafter.spec.markup import plain
 
 LINES_AT_ONCE = 256  # lines recognised between looks at the deadline (a figure has far fewer)
 SURE_READING = 0.97  # a rotated line read this confidently is not tried at its other angles
@@ -80,12 +81,22 @@ def read_text(rgb: np.ndarray, paints: Paints, config: Config, deadline: float |
             letter = read_greek(line.mask) if find_blobs(line.mask)[0] == 2 else None
             if letter is not None:  # one glyph, a Greek letter the recogniser has no class for (σ)
                 text, conf, centres = letter, GREEK_SCORE, [crop.shape[1] / 2]
+        stacked = None
         if angle == 0 and config.ocr_math_letters:  # a TeX math label's italic lead letter, its accents
+            plain_crop = accented.get(best, (crop, []))[0]
+            # a stack of scripts after the letter, read apart (h^ℓ_3 read 'hg')
+            text, centres, stacked = read_stacked(text, centres, plain_crop,
+                                                  lambda cs: engine.recognize(cs, latin, fold_case=True))
             text, centres = with_math(text, conf, centres, *accented.get(best, (crop, [])))
+            text = greek_in_line(text, centres, crop)  # TeX's ρ inside a line, read 'p'
         if not text.strip() or conf < (SURE_SLANT if line.slant else config.ocr_min_confidence) or _drawn_arrow(text):
             continue
         text, centres = _without_drawn_tip(text, centres)
         run = make_run(text, conf, centres, crop, line, angle, region, bg, (y0, x0), "det")
+        if run is not None and stacked is not None:
+            scripts = len(plain(stacked)) - 1  # the letter's accent, put back, stands before its scripts
+            marked = run.text[:-scripts] + stacked[1:]
+            run = replace(run, marked=marked) if plain(marked) == run.text else run
         if run is not None:
             runs.append(run)
     if past(deadline):

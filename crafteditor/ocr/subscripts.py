@@ -6,6 +6,10 @@ box at the letter: ``\\hat{y}_1`` came back as 'ŷ' (the 1 never read, left as i
 run followed within a third of an em by a smaller glyph group that hangs lower (its top below the
 letter's top, its bottom at or below the letter's baseline) is one label: the group is read (where
 it was not a run already) and joined on as a subscript, ``ŷ_{1}``.
+
+A superscript stacked over a subscript (``\\vec{h}^\\ell_3``, ``x_i^2``) is inside the line's box, but the
+recogniser reads the stack as one glyph ('hg') or not at all ('h'): :func:`read_stacked` reads its two
+parts apart, and the label is the letter, the superscript and the subscript, ``h^{ℓ}_{3}``.
 """
 
 from __future__ import annotations
@@ -16,7 +20,8 @@ from dataclasses import replace
 import numpy as np
 
 from crafteditor.blobs import find_blobs
-from crafteditor.ocr.math_letters import MAX_CHARS, crop_ink
+from crafteditor.ocr.greek import read_greek
+from crafteditor.ocr.math_letters import MAX_CHARS, crop_ink, glyph_groups
 from crafteditor.ocr.runs import TextRun, joined_glyphs
 from crafter.spec.markup import has_markup
 
@@ -24,6 +29,12 @@ GAP = 0.35  # ems: the most a subscript stands off its letter
 SMALL = (0.35, 0.85)  # a subscript's height, of its letter's run
 DROP = 0.2  # its top lies this share of the run's height below the run's top, at least
 SURE = 0.9  # a subscript read here must be read this surely
+STACK_PART = 0.8  # each part of a stack of scripts is at most this share of its letter's height
+STACK_SURE = 0.6  # and read this surely
+# a superscript read unsure is TeX's ℓ where it fits it this well and this much better than every look-alike: a
+# 20 px ℓ over its subscript fitted 0.40 to 0.53, its best look-alike 0.32 to 0.35
+ELL_FIT = (0.38, 0.05)
+PRIMES = ("'", "/", "′", "`")  # what a prime over a subscript was read as
 
 
 def _hangs_after(a: TextRun, x: float, y: float, w: float, h: float) -> bool:
@@ -123,3 +134,62 @@ def _left_out(a: TextRun, rgb: np.ndarray, runs: list[TextRun]
     cy0, cy1, cx0, cx1 = max(0, box[1] - m), min(H, box[1] + box[3] + m), max(0, box[0] - m), min(W, box[0] + box[2] + m)
     crop = np.ascontiguousarray(rgb[cy0:cy1, cx0:cx1][:, :, ::-1])
     return box, mask, crop
+
+
+def read_stacked(text: str, centres: list[float], crop: np.ndarray, reread) -> tuple[str, list[float], str | None]:
+    """A short reading of a letter and a stack of scripts after it (``crop``: the recogniser's BGR line crop,
+    ``centres``: the characters' x centres in it) read as the letter, the superscript and the subscript:
+    (text, centres, the marked reading ``h^{ℓ}_{3}``), or the reading as it was and None. The ink after the
+    letter parts in two bands with clear rows between (not three: a fraction has its bar), each as tall as a
+    subscript (:data:`SMALL`'s least) and no taller than :data:`STACK_PART` of the letter, the upper reaching
+    above the letter's middle and the lower down to its baseline; each band is read apart with ``reread``
+    (crops in, (text, confidence, centres) out), each reading holding a letter or digit (or the upper a prime)."""
+    if not text or len(text) > MAX_CHARS or not text[0].isalpha() or len(text) != len(centres) or " " in text:
+        return text, centres, None
+    groups = glyph_groups(crop_ink(crop))
+    if len(groups) < 2 or sum(groups[0][0] - 1 <= c <= groups[0][1] + 1 for c in centres) != 1:
+        return text, centres, None
+    n, _, stats, _ = find_blobs(groups[0][2])
+    if n < 2:
+        return text, centres, None
+    body = 1 + int(np.argmax(stats[1:, 4]))  # the letter without an accent over it
+    top, bottom = int(stats[body, 1]), int(stats[body, 1] + stats[body, 3])
+    x0 = groups[0][1]
+    rest = np.zeros_like(groups[0][2])
+    for g in groups[1:]:
+        rest |= g[2]
+    rows = rest.any(axis=1)
+    bands = _bands(rows)
+    tall = bottom - top
+    # (each part a glyph's height: the two dots of a colon after 'D' had been read as two scripts '■')
+    if len(bands) != 2 or any(not SMALL[0] * tall <= b1 - b0 <= STACK_PART * tall for b0, b1 in bands):
+        return text, centres, None
+    (u0, u1), (l0, l1) = bands
+    if u0 >= top + 0.5 * tall or l1 < bottom - 0.1 * tall or l0 <= top + 0.3 * tall:
+        return text, centres, None
+    cols = np.flatnonzero(rest.any(axis=0))
+    c0, c1 = int(cols[0]), int(cols[-1]) + 1
+    pad = max(2, (u1 - u0) // 3)
+    parts = [np.ascontiguousarray(np.pad(crop[max(0, b0 - 1):b1 + 1, max(x0, c0 - 1):c1 + 1], ((pad, pad), (pad, pad), (0, 0)),
+                                         mode="edge")) for b0, b1 in bands]
+    (sup, sup_conf, _), (sub, sub_conf, _) = reread(parts)
+    sup, sub = sup.strip(), sub.strip()
+    if sup_conf < STACK_SURE and read_greek(crop_ink(parts[0]), "ℓ", *ELL_FIT) is not None:
+        sup, sup_conf = "ℓ", STACK_SURE  # a layer's ℓ, which the recogniser has no class for (it read 'C', 'e')
+    sup = "′" if sup in PRIMES else sup  # h'_1: a prime over the subscript, read '/'
+    if not (0 < len(sup) <= 3 and 0 < len(sub) <= 3) or min(sup_conf, sub_conf) < STACK_SURE or " " in sup + sub \
+            or not any(ch.isalnum() or ch == "′" for ch in sup) or not any(ch.isalnum() for ch in sub):
+        return text, centres, None
+    middle = (c0 + c1) / 2
+    return text[0] + sup + sub, [centres[0]] + [middle] * (len(sup) + len(sub)), f"{text[0]}^{{{sup}}}_{{{sub}}}"
+
+
+def _bands(rows: np.ndarray) -> list[tuple[int, int]]:
+    """The runs of inked rows: (first, past last)."""
+    out: list[tuple[int, int]] = []
+    for y in np.flatnonzero(rows):
+        if out and out[-1][1] == y:
+            out[-1] = (out[-1][0], y + 1)
+        else:
+            out.append((int(y), int(y) + 1))
+    return out

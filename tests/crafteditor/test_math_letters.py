@@ -18,7 +18,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from crafteditor.config import Config
 from crafteditor.convert import convert
-from crafteditor.ocr.math_letters import _groups, crop_ink, read_math_lead
+from crafteditor.ocr.math_letters import crop_ink, glyph_groups, read_math_lead
 from crafteditor.realset import svg_words, words_of
 from crafteditor.text_regions import DARK, ink_level
 
@@ -136,7 +136,7 @@ def test_a_sure_misreading_of_an_italic_x_is_read_again(crop, read, conf, want):
     """Real TikZ (janosh/diagrams' Bloch sphere at 150 dpi): the recogniser was sure of 'C2' and 'X1' for the
     italic x of x_2 and x_1; a sure letter is weighed against the italic letters too."""
     img = cv2.imread(str(Path(__file__).parent / "crops" / crop))
-    centres = [(a + b) / 2 for a, b, _ in _groups(crop_ink(img))]
+    centres = [(a + b) / 2 for a, b, _ in glyph_groups(crop_ink(img))]
     assert read_math_lead(read, conf, centres, img)[0] == want
 
 
@@ -146,7 +146,7 @@ def test_a_sure_upright_letter_stays():
     ImageDraw.Draw(img).text((3, 2), "C2", fill="black", font=ImageFont.truetype("DejaVuSans.ttf", 16))
 
     bgr = np.asarray(img)[:, :, ::-1].copy()
-    centres = [(a + b) / 2 for a, b, _ in _groups(crop_ink(bgr))]
+    centres = [(a + b) / 2 for a, b, _ in glyph_groups(crop_ink(bgr))]
     assert read_math_lead("C2", 0.97, centres, bgr)[0] == "C2"
 
 
@@ -159,7 +159,7 @@ def test_a_sure_word_in_bold_or_mono_type_stays(face, px, word):
     img = Image.new("RGB", (12 + px * len(word), px + 10), "white")
     ImageDraw.Draw(img).text((4, 3), word, fill="black", font=ImageFont.truetype(face, px))
     bgr = np.asarray(img)[:, :, ::-1].copy()
-    centres = [(a + b) / 2 for a, b, _ in _groups(crop_ink(bgr))]
+    centres = [(a + b) / 2 for a, b, _ in glyph_groups(crop_ink(bgr))]
     assert len(centres) == len(word) and read_math_lead(word, 0.97, centres, bgr)[0] == word
 
 

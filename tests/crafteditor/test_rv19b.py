@@ -67,12 +67,12 @@ def test_a_box_plots_short_boxes_with_outliers_past_their_whiskers_stay_boxes():
 def test_a_chart_labels_digit_over_a_lower_letter_stays_a_digit(px, word):
     """A digit over a glyph hanging lower ('5y', '8y': a bond chart's tenors, in DejaVu Sans) is weighed against the
     italic letters as what was read: it had read 'sy', 'ey' (the lead of z_1 read '2' is CM's italic z still)."""
-    from crafteditor.ocr.math_letters import _groups, crop_ink, read_math_lead
+    from crafteditor.ocr.math_letters import crop_ink, glyph_groups, read_math_lead
 
     img = Image.new("RGB", (12 + px * len(word), px + 12), "white")
     ImageDraw.Draw(img).text((4, 2), word, fill="black", font=ImageFont.truetype(DEJAVU, px))
     bgr = np.asarray(img)[:, :, ::-1].copy()
-    centres = [(a + b) / 2 for a, b, _ in _groups(crop_ink(bgr))]
+    centres = [(a + b) / 2 for a, b, _ in glyph_groups(crop_ink(bgr))]
     assert len(centres) == len(word)
     assert read_math_lead(word, 0.97, centres, bgr)[0] == word
 

@@ -280,3 +280,35 @@ def test_a_tex_math_labels_greek_lead_letter():
     words = svg_words(conv.svg)
     for want in ("τ1", "φa", "p1", "t2", "pa", "t1"):  # (compared as the real-set score does: lower case)
         assert want in words, (want, words)
+
+
+def test_a_tex_greek_letter_inside_a_line():
+    """TeX's ρ inside a line ('Supply initial density guess ρ_ini(r)' on a Kohn-Sham flowchart) came back 'Pini(r)':
+    the recogniser has no class for ρ. The glyph under the 'P' is weighed against Computer Modern's ρ and the
+    Latin look-alikes; the p, o and t of a line in a sans face, and of the words the lexicon knows, stay Latin."""
+    with matplotlib.rc_context({"mathtext.fontset": "cm"}):
+        png = _figure([(0.05, 0.7, r"guess $\rho_{ini}(r)$ here", {"family": "serif"}),
+                       (0.05, 0.25, "Supply top output", {}), (0.55, 0.25, r"$\alpha_t = \tau$", {})])
+    conv = convert(png, name="greek-in-line.png")
+    words = svg_words(conv.svg)
+    assert any(w.startswith("ρ") for w in words), words
+    for want in ("guess", "here", "supply", "top", "output"):  # (as the real-set score compares: lower case)
+        assert want in words, (want, words)
+
+
+def test_a_stack_of_scripts_is_kept_as_a_superscript_and_a_subscript():
+    """TeX stacks a superscript over a subscript (W^k_1, a layer's h^ℓ_3): the recogniser read the stack as one
+    glyph or none ('W', 'hg'). Its two parts are read apart and kept as raised and lowered tspans, the
+    superscript first; a label with a subscript alone keeps it."""
+    with matplotlib.rc_context({"mathtext.fontset": "cm"}):
+        fig = plt.figure(figsize=(6, 2.4), dpi=150)
+        fig.text(0.4, 0.6, r"$W^{k}_{1}$", fontsize=18)
+        fig.text(0.08, 0.2, r"$y_1$", fontsize=18)
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png")
+        plt.close(fig)
+    conv = convert(buf.getvalue(), name="stacked-scripts.png")
+    words = svg_words(conv.svg)
+    assert "wk1" in words and "y1" in words, words
+    stacked = next(t for t in conv.svg.split("<text")[1:] if ">W<" in t)
+    assert stacked.index('baseline-shift="super"') < stacked.index('baseline-shift="sub"'), stacked
