@@ -243,6 +243,18 @@ def _axis_top(x: int, top: int, vlines, ink: np.ndarray, font: float) -> int:
             inked = ink[v[3]:top, max(0, x - 1):x + 2].any(axis=1)
             if (top - v[3] <= 4 * font and inked.mean() >= 0.9) or longest_gap(inked) <= max(3.0, font):
                 top = v[1]
+    # pieces too short to be lines, cut by holes a few pixels tall (tick labels set close to a pale
+    # spine, their boxes taken off the page at every tick: seaborn's, the tuning playbook's): the
+    # column climbed while its holes stay that short
+    column = ink[:top, max(0, x - 1):x + 2].any(axis=1)[::-1]
+    hole, climbed = 0, 0
+    for i, inked_row in enumerate(column):
+        if inked_row:
+            hole, climbed = 0, i + 1
+        elif (hole := hole + 1) > max(3.0, 0.5 * font):
+            break
+    if climbed and column[:climbed].mean() >= 0.9:
+        top -= climbed
     return top
 
 
