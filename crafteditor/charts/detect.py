@@ -77,13 +77,19 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
     results: list[ChartResult] = []
     used_runs: set[int] = set()
     # x axis candidates: lowest first; pair each with a vertical line meeting its left end
-    for hx0, hy0, hx1, hy1 in sorted(hlines, key=lambda ln: -ln[1]):
+    # the y axis meets the x axis at its left end; a tick at the corner (the value axis's 0
+    # on a horizontal bar chart, an outward y tick at the bottom) runs either line on past
+    # the other by the tick's length (7 px at 150 dpi, twice at 300)
+    reach = max(8.0, 0.03 * max(H, W))
+
+    def corner(h):
+        return [v for v in vlines if -6 <= v[3] - h[3] <= reach and -6 <= v[0] - h[0] <= reach]
+
+    # the lines that meet a y axis first, the lowest first: a line alone (a plot's top spine under
+    # another plot) takes the y numbers of a plot above it only where no plot with axes took them
+    for hx0, hy0, hx1, hy1 in sorted(hlines, key=lambda ln: (not corner(ln), -ln[1])):
         ay = (hy0 + hy1) / 2
-        # the y axis meets the x axis at its left end; a tick at the corner (the value axis's 0
-        # on a horizontal bar chart, an outward y tick at the bottom) runs either line on past
-        # the other by the tick's length (7 px at 150 dpi, twice at 300)
-        reach = max(8.0, 0.03 * max(H, W))
-        vert = [v for v in vlines if -6 <= v[3] - hy1 <= reach and -6 <= v[0] - hx0 <= reach]
+        vert = corner((hx0, hy0, hx1, hy1))
         if vert:
             vx0, vy0, vx1, vy1 = min(vert, key=lambda v: v[0])
             vy0 = _axis_top(vx0, vy0, vlines, ink, typical_font(runs))
