@@ -1,5 +1,5 @@
-"""Plots framed by their tick labels alone (a W&B panel: no axis lines, the x axis's title set in
-the plot's corner above its labels) and stacked plots whose lowest top spine has no y axis of its own."""
+"""Plots framed by their tick labels alone (a W&B panel: no y axis line, the x axis's title set in
+the plot's corner above its labels), and log axes whose powers of ten OCR read half raised, half flat."""
 
 import matplotlib
 
@@ -10,6 +10,7 @@ from mpl_helpers import mpl_png as _png  # noqa: E402
 from mpl_helpers import read_rows as _rows  # noqa: E402
 
 from crafteditor import convert  # noqa: E402
+from crafteditor.charts.axes import fit_axis  # noqa: E402
 from crafteditor.charts.tick_frames import tick_frames  # noqa: E402
 from crafteditor.ocr.runs import TextRun  # noqa: E402
 
@@ -72,3 +73,15 @@ def test_a_lone_title_above_the_x_labels_does_not_hide_the_frame():
     assert len(frames) == 1
     f = frames[0]
     assert 75 <= f.x0 <= 90 and 1110 <= f.x1 <= 1130 and 540 <= f.y1 <= 550 and f.y0 <= 125
+
+
+def test_a_log_axis_of_powers_read_half_raised_half_flat_is_a_log_axis():
+    """matplotlib's 10⁴ … 10¹ on y: two exponents seen raised ('1e4', '1e2'), two read flat ('103',
+    '101'); the mix had been fitted as the numbers 10000, 103, 100, 101 (a scale off by a decade)."""
+    axis = fit_axis([(64.5, "1e4"), (133.5, "103"), (205.5, "1e2"), (274.5, "101")])
+    assert axis.log
+    for px, e in ((64.5, 4), (205.5, 2), (345.0, 0)):
+        assert abs(axis.a + axis.b * px - e) < 0.05
+    # '10⁰' read with a degree sign is 10⁰
+    axis = fit_axis([(65, "104"), (135, "103"), (206, "102"), (276, "101"), (347, "10°")])
+    assert axis.log and abs(axis.a + axis.b * 347 - 0) < 0.05
