@@ -77,19 +77,13 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
     results: list[ChartResult] = []
     used_runs: set[int] = set()
     # x axis candidates: lowest first; pair each with a vertical line meeting its left end
-    # the y axis meets the x axis at its left end; a tick at the corner (the value axis's 0
-    # on a horizontal bar chart, an outward y tick at the bottom) runs either line on past
-    # the other by the tick's length (7 px at 150 dpi, twice at 300)
-    reach = max(8.0, 0.03 * max(H, W))
-
-    def corner(h):
-        return [v for v in vlines if -6 <= v[3] - h[3] <= reach and -6 <= v[0] - h[0] <= reach]
-
-    # the lines that meet a y axis first, the lowest first: a line alone (a plot's top spine under
-    # another plot) takes the y numbers of a plot above it only where no plot with axes took them
-    for hx0, hy0, hx1, hy1 in sorted(hlines, key=lambda ln: (not corner(ln), -ln[1])):
+    for hx0, hy0, hx1, hy1 in sorted(hlines, key=lambda ln: -ln[1]):
         ay = (hy0 + hy1) / 2
-        vert = corner((hx0, hy0, hx1, hy1))
+        # the y axis meets the x axis at its left end; a tick at the corner (the value axis's 0
+        # on a horizontal bar chart, an outward y tick at the bottom) runs either line on past
+        # the other by the tick's length (7 px at 150 dpi, twice at 300)
+        reach = max(8.0, 0.03 * max(H, W))
+        vert = [v for v in vlines if -6 <= v[3] - hy1 <= reach and -6 <= v[0] - hx0 <= reach]
         if vert:
             vx0, vy0, vx1, vy1 = min(vert, key=lambda v: v[0])
             vy0 = _axis_top(vx0, vy0, vlines, ink, typical_font(runs))
@@ -249,18 +243,6 @@ def _axis_top(x: int, top: int, vlines, ink: np.ndarray, font: float) -> int:
             inked = ink[v[3]:top, max(0, x - 1):x + 2].any(axis=1)
             if (top - v[3] <= 4 * font and inked.mean() >= 0.9) or longest_gap(inked) <= max(3.0, font):
                 top = v[1]
-    # pieces too short to be lines, cut by holes a few pixels tall (tick labels set close to a pale
-    # spine, their boxes taken off the page at every tick: seaborn's, the tuning playbook's): the
-    # column climbed while its holes stay that short
-    column = ink[:top, max(0, x - 1):x + 2].any(axis=1)[::-1]
-    hole, climbed = 0, 0
-    for i, inked_row in enumerate(column):
-        if inked_row:
-            hole, climbed = 0, i + 1
-        elif (hole := hole + 1) > max(3.0, 0.5 * font):
-            break
-    if climbed and column[:climbed].mean() >= 0.9:
-        top -= climbed
     return top
 
 

@@ -1,5 +1,6 @@
 """Plots framed by their tick labels alone (a W&B panel: no y axis line, the x axis's title set in
-the plot's corner above its labels), and log axes whose powers of ten OCR read half raised, half flat."""
+the plot's corner above its labels), log axes whose powers of ten OCR read half raised, half flat, and
+tick labels kept as written."""
 
 import matplotlib
 
@@ -11,6 +12,7 @@ from mpl_helpers import read_rows as _rows  # noqa: E402
 
 from crafteditor import convert  # noqa: E402
 from crafteditor.charts.axes import fit_axis  # noqa: E402
+from crafteditor.charts.style import tick_format  # noqa: E402
 from crafteditor.charts.tick_frames import tick_frames  # noqa: E402
 from crafteditor.ocr.runs import TextRun  # noqa: E402
 
@@ -85,3 +87,10 @@ def test_a_log_axis_of_powers_read_half_raised_half_flat_is_a_log_axis():
     # '10⁰' read with a degree sign is 10⁰
     axis = fit_axis([(65, "104"), (135, "103"), (206, "102"), (276, "101"), (347, "10°")])
     assert axis.log and abs(axis.a + axis.b * 347 - 0) < 0.05
+
+
+def test_a_lone_whole_tick_among_even_decimals_keeps_its_bare_form():
+    """W&B writes '2.8 3 3.2 3.4 3.6': the chart redrawn had written '3.0', and the word '3' was lost;
+    a point OCR lost ('25' among 2.5 steps) breaks the even step and keeps the chart's own format."""
+    assert tick_format(["3.6", "3.4", "3.2", "3", "2.8"]) == ".1~f"
+    assert tick_format(["2.5", "25", "3.5"]) is None
