@@ -344,16 +344,26 @@ def fit_axis(ticks: list[tuple[float, str]]) -> Axis | None:
         lg = robust_fit([p for p, _ in pos], [math.log10(v) for _, v in pos])
         if lg is not None:
             cands.append((lg[2] * 1.0, Axis(a=lg[0], b=lg[1], log=True)))
-    # '10²' comes out of OCR as '102': read 10k as 10^k
-    sup = [(px, t.strip()) for px, t in ticks if re.fullmatch(r"10[−\-]?\d", t.strip())]
-    if len(sup) >= 2 and len(sup) == len(ticks):
-        exps = [float(t[2:].replace("−", "-")) for _, t in sup]
+    # '10²' comes out of OCR as '102': read 10k as 10^k ('10⁰' as '10°', the degree sign, as in
+    # decade_ticks), among labels whose raised exponents were seen ('1e4', y_tick's)
+    sup = [(px, e) for px, t in ticks if (e := _decade_exponent(t)) is not None]
+    if len(sup) >= 2 and len(sup) == len(ticks) and not all(re.fullmatch(r"1e-?\d+", t.strip()) for _, t in ticks):
+        exps = [e for _, e in sup]
         fit = robust_fit([p for p, _ in sup], exps)
         if fit is not None:
             cands.append((fit[2] * 0.5, Axis(a=fit[0], b=fit[1], log=True)))
     if not cands:
         return None
     return min(cands, key=lambda c: c[0])[1]
+
+
+def _decade_exponent(text: str) -> float | None:
+    """The exponent of a label 10ⁿ as OCR or y_tick wrote it: '102', '10−2', '10°' (10⁰), '1e4'."""
+    m = re.fullmatch(r"10([−\-]?\d|[°º])|1e([−\-]?\d+)", text.strip())
+    if m is None:
+        return None
+    e = m.group(1) or m.group(2)
+    return 0.0 if e in ("°", "º") else float(e.replace("−", "-"))
 
 
 def flush_ends(ticks: list[tuple[TextRun, str]]) -> list[tuple[float, str]]:

@@ -489,16 +489,24 @@ def tick_format(texts: list[str]) -> str | None:
     grouped = any(re.fullmatch(r"-?\d{1,3}(,\d{3})+(\.\d+)?", x) for x in t)
     if len(t) >= 2 and len(places) == 1 and min(places) > 0 and any(x.endswith("0") for x in t):
         return f"{',' if grouped else ''}.{min(places)}f"
-    if len(places) >= 2 and min(places) == 0 and sum(_places(x) == 0 for x in t) >= 2 \
+    if len(places) >= 2 and min(places) == 0 and (sum(_places(x) == 0 for x in t) >= 2 or _even_steps(t)) \
             and sum(_places(x) > 0 for x in t) >= 2 and not any(_places(x) and x.endswith("0") for x in t):
         # whole numbers written bare among halves ('1 1.5 2 2.5', '0 0.25 0.5', Plotly's): trailing zeros trimmed (the
-        # axis had been written '1.0 1.5 2.0', and every whole tick lost as written)
+        # axis had been written '1.0 1.5 2.0', and every whole tick lost as written); a lone one where the
+        # labels step evenly through it (W&B's '2.8 3 3.2 3.4'; a point OCR lost, '25' for 2.5, breaks the step)
         return f"{',' if grouped else ''}.{max(places)}~f"
     if len(t) < 2 or max(abs(parse_number(x) or 0) for x in t) < 1000:
         return None
     if all(re.fullmatch(r"-?\d{1,3}(,\d{3})*", x) for x in t) and any("," in x for x in t):
         return ",d"
     return "d" if all(re.fullmatch(r"-?\d+", x) for x in t) else None
+
+
+def _even_steps(texts: list[str]) -> bool:
+    """Three labels or more whose numbers, in order, step evenly."""
+    vals = sorted(v for x in texts if (v := parse_number(x)) is not None)
+    steps = np.diff(vals)
+    return len(vals) >= 3 and steps.min() > 0 and bool(np.abs(steps - steps.mean()).max() <= 0.01 * steps.mean())
 
 
 def _places(text: str) -> int:

@@ -92,9 +92,11 @@ def _frame(runs: list[TextRun], col: list[int], numbers: list[TextRun], font: fl
     # the x labels: the row of runs just below the lowest y number (a step below where the lowest
     # number, 0 at the corner, was lost or read with the first x label), right of the column
     below = [r for r in runs if r.angle == 0 and r.x >= x0 - font and low + 0.3 * font <= r.y <= low + gaps.min() + 2.5 * font]
-    if len(below) < 2:
+    # the first row of two labels or more: a lone run above it is the x axis's title set in the
+    # plot's corner (W&B's 'Step') or a note, not the labels
+    row_top = min((r.y for r in below if sum(abs(q.y - r.y) <= 0.6 * font for q in below) >= 2), default=None)
+    if row_top is None:
         return None
-    row_top = min(r.y for r in below)
     row = _row(sorted((r for r in below if r.y <= row_top + 0.6 * font), key=lambda r: r.x),
                numbers, x0, float(cys[0]) - font, low, font)
     if len(row) < 2:
