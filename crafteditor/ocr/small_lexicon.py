@@ -42,6 +42,9 @@ TWO_EDITS_GAIN = 1.0
 # others (each a recogniser call). A right word fell at most 4.4 below the reading at 2× on the drawn
 # column figures (its mean over the three crops within its margin)
 SCREEN_MARGIN = 4.0
+# recogniser calls the weighing makes on one page at most (each crop its own call, ~20 ms): the drawn column
+# figure of the tests made 21; a page of 200 small lines had made 446 (9 CPU-s, 43 % of its conversion)
+MEND_CALLS = 64
 _WORD = re.compile(r"[A-Za-z]+")
 
 
@@ -156,13 +159,23 @@ def mend_small_print(jobs: list[tuple], readings: list[Reading], probs_of: Calla
                      labels_of: Callable[[str], list[int] | None], deadline: float | None = None) -> list[Reading]:
     """``readings`` (each job's upright reading, :func:`~crafteditor.ocr.small_print.reread_small_print`'s)
     with the unknown words of lines at most :data:`MEND_LINE` px tall mended (:func:`mend_line`) on the line's
-    crops at 1× and at the working sizes. A mended word's characters take even centres over the span the word as read had.
+    crops at 1× and at the working sizes, until :data:`MEND_CALLS` recogniser calls are spent (the lines past
+    that keep their reading). A mended word's characters take even centres over the span the word as read had.
     ``probs_of``: a BGR crop → its T×C class probabilities (the recogniser's, :meth:`OcrEngine.class_probs`)."""
     out = list(readings)
     words = lexicon()
+    calls = 0
+
+    def counted(probs: Callable[[], np.ndarray | None]) -> Callable[[], np.ndarray | None]:
+        def call() -> np.ndarray | None:
+            nonlocal calls
+            calls += 1
+            return probs()
+        return call
+
     for j in small_lines(jobs, MEND_LINE):
         text, conf, centres = out[j]
-        if past(deadline):
+        if past(deadline) or calls >= MEND_CALLS:
             break
         if not words or not _unknown_words(text, words) or len(centres) != len(text):
             continue
@@ -170,7 +183,7 @@ def mend_small_print(jobs: list[tuple], readings: list[Reading], probs_of: Calla
         # 2× first (it screens), 1×, 3×: on the drawn column figures (mermaid-wild seed 19), misread words 64
         # weighed on all three, 66 on 2× and 1×, 68 on 2× alone
         first, *more = (functools.partial(_working_probs, region, line, bg, k, probs_of) for k in WORKING_SCALES)
-        cuts = [first, functools.partial(probs_of, crops[0][0]), *more]
+        cuts = [counted(c) for c in (first, functools.partial(probs_of, crops[0][0]), *more)]
         mended = mend_line(text, cuts, labels_of)
         if mended != text:
             out[j] = (mended, conf, _respaced(text, mended, centres))

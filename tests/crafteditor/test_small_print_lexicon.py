@@ -64,3 +64,28 @@ def test_a_column_screenshots_dotted_i_is_read():
     # (its lone 'Cllent' stays: at 1× the recogniser is sure of both l's)
     for word in ("email", "session", "driver", "train"):
         assert word in words, (word, words)
+
+
+def test_a_page_of_small_print_weighs_its_lines_on_a_bounded_number_of_recogniser_calls(monkeypatch):
+    """Each crop weighed is a recogniser call of its own: a page of 200 small lines had made 446 (9 CPU-s);
+    past :data:`MEND_CALLS` the lines keep their reading, the first ones still mended."""
+    from types import SimpleNamespace
+
+    from crafteditor.ocr import small_lexicon
+
+    steps = [{"e": 0.95}, {"": 0.9}, {"m": 0.95}, {"": 0.9}, {"a": 0.95}, {"": 0.9},
+             {"l": 0.7, "i": 0.25}, {"": 0.9}, {"l": 0.95}, {"": 0.9}]
+    calls = []
+
+    def probs_of(crop: np.ndarray) -> np.ndarray:
+        calls.append(crop.shape)
+        return _probs(steps)
+
+    crop = np.zeros((5, 30, 3), np.uint8)
+    monkeypatch.setattr(small_lexicon, "working_size_crop", lambda region, line, bg, k: (crop, 0.0, k))
+    line = SimpleNamespace(vertical=False, mask=np.zeros((5, 30), bool))
+    jobs = [(np.zeros(3), [(crop, None)], None, line, crop) for _ in range(100)]
+    readings = [("emall", 0.5, [float(i) for i in range(5)]) for _ in jobs]
+    out = small_lexicon.mend_small_print(jobs, readings, probs_of, _labels)
+    assert len(calls) < small_lexicon.MEND_CALLS + len(small_lexicon.WORKING_SCALES) + 1
+    assert out[0][0] == "email" and out[-1][0] == "emall"
