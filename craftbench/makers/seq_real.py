@@ -41,6 +41,7 @@ JSD = ("underscore/underscore-min.js", "raphael/raphael.min.js",
 # no ``<``, ``>`` or ``:``, so ``kube-xyz->>b`` is not read as ``kube`` ``-x`` ``yz->>b``
 _ARROW = re.compile(r"^\s*([^:<>]+?)\s*(<<)?(-->>|->>|--x|-x|--\)|-\)|-->|->)\s*([+-]?)\s*([^:<>]+?)\s*:\s*(.*)$")
 _PART = re.compile(r"^\s*(?:participant|actor)\s+(.+?)(?:\s+as\s+(.+))?\s*$")
+_TYPED = re.compile(r"@\{.*\}\s*$")  # a participant's type and other properties after its id
 _NOTE = re.compile(r"^\s*note\s+(left of|right of|over)\s+([^:]+?)\s*:\s*(.*)$", re.I)
 _DROP = re.compile(r"^\s*(?:alt|else|opt|loop|par|and|critical|option|break|rect|end|box|activate|deactivate|"
                    r"autonumber|create|destroy|links?|properties|details|%%)\b", re.I)
@@ -104,7 +105,9 @@ def parse_mermaid(block: str, repo: str, path: str, licence: str) -> Sequence | 
         if m := re.match(r"^\s*title\s*:?\s*(.+)$", line, re.I):
             seq.title = _text(m.group(1))
         elif m := _PART.match(line):
-            ident, shown = m.group(1).strip(), _text(m.group(2) or m.group(1))
+            # (Mermaid 11's participant types: ``participant API@{ "type": "boundary" } as Public API``)
+            ident = _TYPED.sub("", m.group(1)).strip()
+            shown = _text(m.group(2) or ident)
             alias[ident] = shown
             name(ident)
         elif m := _NOTE.match(line):

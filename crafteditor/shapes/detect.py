@@ -127,7 +127,7 @@ def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
     if config.groups:
         mark_groups(shapes)
         for s in shapes:  # a box around labels and arrows (no boxes among them) is a frame too
-            if not s.is_group and s.shape in ("box", "round") and not s.dividers and holds_drawing(s.face):
+            if not s.is_group and s.shape in ("box", "round") and not s.dividers and holds_drawing(s.face, runs or []):
                 s.is_group = True
         for s in shapes:
             if s.is_group:

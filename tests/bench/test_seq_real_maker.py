@@ -68,6 +68,17 @@ def test_heads_drawn_as_mermaid_draws_them_where_the_maker_can():
     assert source(seq).splitlines()[2:4] == ['"A"->"B": filled', '"A"->>"B": open']
 
 
+def test_a_typed_participant_is_named_by_its_alias():
+    """Mermaid 11's participant types (a boundary, a database, a control icon) name the participant as any
+    other: the messages between their ids are between their shown names (the id had been taken for a fourth
+    participant of its own, every message's truth between ids no figure shows)."""
+    block = ('sequenceDiagram\n    actor API@{ "type": "boundary" } as Public API\n'
+             '    participant DB@{ "type": "database" }\n    API->>DB: query\n    DB-->>API: rows')
+    seq = parse_mermaid(block, "r", "p", "MIT")
+    assert seq is not None and seq.parts == ["Public API", "DB"]
+    assert truth(seq)["edges"] == [["Public API", "DB"], ["DB", "Public API"]]
+
+
 def test_escapes_read_and_a_bad_one_kept():
     seq = parse_mermaid("sequenceDiagram\n A->>B: #quot;hi#quot; #35;1\n B->>A: #99999999; #nope;", "r", "p", "MIT")
     assert [m[2] for m in seq.msgs] == ["'hi' #1", "#99999999; #nope;"]

@@ -12,7 +12,7 @@ import pytest
 from handdrawn import box_shape
 
 from crafteditor.assemble.seq_ink import ink_mask
-from crafteditor.assemble.sequences import _lifeline
+from crafteditor.assemble.seq_lifelines import lifeline
 from crafteditor.convert import convert
 from crafteditor.realset import _label
 from crafter.spec.model import Edge, Node
@@ -98,6 +98,6 @@ def test_a_column_that_runs_into_the_next_box_through_an_arrowhead_is_no_lifelin
     kubernetes/enhancements' DRA admin-access KEP) had read as a lifeline, the whole figure as a sequence;
     at 2x and 3x too (the head's and shaft's sizes had been 1x pixels: a 2x export's column stayed a lifeline)."""
     rgb, shapes = _column(head=True, k=k)
-    assert _lifeline(rgb, ink_mask(rgb, (255, 255, 255)), shapes, 0) is None
+    assert lifeline(rgb, ink_mask(rgb, (255, 255, 255)), shapes, 0) is None
     rgb, shapes = _column(head=False, k=k)  # a lifeline down to its participant's box repeated at the foot
-    assert _lifeline(rgb, ink_mask(rgb, (255, 255, 255)), shapes, 0) is not None
+    assert lifeline(rgb, ink_mask(rgb, (255, 255, 255)), shapes, 0) is not None
