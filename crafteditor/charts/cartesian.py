@@ -140,7 +140,7 @@ def read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,  #
         spec = box_spec(spec, boxes)
     style = measure_style(drawn, paints, runs, {"y": yt, "x": list(xticks)},
                           {"x": x_title, "y": y_title, "title": title}, legend_runs, plot, yaxis.log,
-                          not xaxis.categories and not index_categories and not xaxis.log)
+                          not xaxis.categories and not index_categories and not xaxis.log and not xaxis.time)
     _measure_marks(style, series)
     _measure_bars(style, series, drawn, paints, runs, yt, yaxis, xaxis, ay, value_labels)
     # ticks written with a unit or a factor ('40 MB/s', '12x'): no number format writes them
