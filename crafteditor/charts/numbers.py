@@ -47,7 +47,8 @@ def parse_number(text: str) -> float | None:
 
 
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-_MONTH = re.compile(r"^(%s)[a-z]*\.?$" % "|".join(_MONTHS), re.I)
+_MONTH = re.compile(r"^(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sept?(ember)?|oct(ober)?"
+                    r"|nov(ember)?|dec(ember)?)\.?$", re.I)
 _YEAR = re.compile(r"^(1[6-9]|2[0-2])\d\d$")
 _CLOCK = re.compile(r"^\d{1,2}:\d\d(?::\d\d)?(?:\s*[ap]\.?m\.?)?$", re.I)
 _ISO = re.compile(r"^\d{4}[-/]\d{1,2}(?:[-/]\d{1,2})?(?:[ T]\d{1,2}:\d\d(?::\d\d)?)?$")
