@@ -85,7 +85,8 @@ def parse_dates(labels: list[str]) -> list[float | None]:
     """A time axis's tick labels, left to right, in days since 1970-01-01 (None for a label that
     is no date): 'Jan 2020', '2020-03', '12:00', 'Mar 05' and the year, month, month … of Vega-Lite
     and matplotlib's concise dates ('2005', 'Apr', 'Jul', 'Oct', '2006'), a month alone taking the
-    year last named (the next year once the months wrap round). All None unless some label names
+    year last named (the next year once the months wrap round), months before the first year named
+    counted back from it ('May', 'September', '1994': 1993's). All None unless some label names
     a month, an ISO date or a time of day: years alone are plain numbers, and months alone with no
     year (bars over 'Jan' … 'Dec') are categories."""
     out: list[float | None] = []
@@ -107,6 +108,16 @@ def parse_dates(labels: list[str]) -> list[float | None]:
         dated = dated or not _YEAR.match(text.strip())
         year, last = when.year, when
         out.append((when - _EPOCH).total_seconds() / 86400.0)
+    # months before the first year named ('May', 'September', '1994'): counted back from it
+    first = next((i for i, d in enumerate(out) if d is not None), None)
+    for i in range(first or 0, 0, -1):
+        m = _MONTH.match(labels[i - 1].strip())
+        if m is None or out[i] is None:
+            break
+        after = _EPOCH + datetime.timedelta(days=out[i])
+        when = datetime.datetime(after.year, _MONTHS.index(m.group(1)[:3].lower()) + 1, 1)
+        when = when.replace(year=when.year - 1) if when >= after else when
+        out[i - 1], dated = (when - _EPOCH).total_seconds() / 86400.0, True
     return out if dated else [None] * len(labels)
 
 

@@ -32,6 +32,9 @@ def test_months_after_a_named_year_take_that_year_and_wrap_into_the_next():
     assert got == [_days(2005, 1, 1), _days(2005, 4, 1), _days(2005, 7, 1), _days(2005, 10, 1),
                    _days(2006, 1, 1), _days(2006, 4, 1)]
     assert parse_dates(["2020", "Nov", "Dec", "Jan"])[-1] == _days(2021, 1, 1)
+    # Vega-Lite's 'May', 'September', '1994': the months before the first year named are the year before's
+    assert parse_dates(["May", "September", "1994", "May"]) == [_days(1993, 5, 1), _days(1993, 9, 1),
+                                                                _days(1994, 1, 1), _days(1994, 5, 1)]
 
 
 def test_full_dates_iso_dates_and_times_of_day_are_read():
