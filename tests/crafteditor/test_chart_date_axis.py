@@ -98,3 +98,16 @@ def test_a_vega_lite_temporal_line_reads_its_dates():
     conv = convert(vlc.vegalite_to_png(spec, scale=2))
     truth = {"values": [["", r["date"], r["v"]] for r in rows]}
     assert score_values(conv.figure, truth) >= 0.8
+
+
+def test_a_date_axis_labelled_with_years_alone_reads_decimal_years_scored_at_their_dates():
+    start = dt.date(1950, 1, 1)
+    days = [start + dt.timedelta(days=30 * k) for k in range(120)]
+    ys = [200 + 5 * k + 40 * math.sin(k / 8) for k in range(120)]
+    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    ax.plot(days, ys)
+    conv = convert(mpl_png(fig))
+    chart = conv.figure.of_kind("chart")[0]
+    assert chart.spec["encoding"]["x"]["type"] == "quantitative"  # '1950', '1952' …: numbers, as before
+    truth = {"values": [["", d.isoformat(), y] for d, y in zip(days, ys)]}
+    assert score_values(conv.figure, truth) >= 0.8
