@@ -88,11 +88,12 @@ def parse_dates(labels: list[str]) -> list[float | None]:
     year last named (the next year once the months wrap round), months before the first year named
     counted back from it ('May', 'September', '1994': 1993's). All None unless some label names
     a month, an ISO date or a time of day: years alone are plain numbers, and months alone with no
-    year (bars over 'Jan' … 'Dec') are categories."""
+    year (bars over 'Jan' … 'Dec') are categories, as are days with no year ('Mar 08', 'Mar 15'); times
+    of day alone ('12:00', '18:00') fall on 1970-01-01."""
     out: list[float | None] = []
     year: int | None = None
     last: datetime.datetime | None = None
-    dated = False
+    dated, named, clocks = False, False, True
     for text in labels:
         got = _date_of(text, year)
         if got is None:
@@ -106,6 +107,8 @@ def parse_dates(labels: list[str]) -> list[float | None]:
             when = when + datetime.timedelta(days=1) if clock and when < last else when
             when = when.replace(year=when.year + 1) if not clock else when
         dated = dated or not _YEAR.match(text.strip())
+        clocks = clocks and _CLOCK.match(text.strip()) is not None
+        named = named or (names_year and _CLOCK.match(text.strip()) is None)
         year, last = when.year, when
         out.append((when - _EPOCH).total_seconds() / 86400.0)
     # months before the first year named ('May', 'September', '1994'): counted back from it
@@ -118,7 +121,8 @@ def parse_dates(labels: list[str]) -> list[float | None]:
         when = datetime.datetime(after.year, _MONTHS.index(m.group(1)[:3].lower()) + 1, 1)
         when = when.replace(year=when.year - 1) if when >= after else when
         out[i - 1], dated = (when - _EPOCH).total_seconds() / 86400.0, True
-    return out if dated else [None] * len(labels)
+    # days with no year named anywhere ('Mar 08', 'Mar 15'): no date to give (1970 would be made up)
+    return out if dated and (named or clocks) else [None] * len(labels)
 
 
 def date_text(days: float, span_days: float) -> str:

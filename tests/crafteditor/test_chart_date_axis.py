@@ -47,6 +47,7 @@ def test_years_alone_and_month_names_alone_are_no_dates():
     assert parse_dates(["2019", "2020", "2021"]) == [None, None, None]  # plain numbers, read as before
     assert parse_dates(["Jan", "Feb", "Mar"]) == [None, None, None]  # categories under bars
     assert parse_dates(["5", "Q3", "v1.2"]) == [None, None, None]
+    assert parse_dates(["Mar 08", "Mar 15", "Mar 22"]) == [None, None, None]  # no year named: none made up
     assert date_axis([(10.0, "Jan"), (20.0, "Feb"), (30.0, "Mar")]) is None
 
 
