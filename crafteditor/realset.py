@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from crafteditor.charts.numbers import parse_number
+from crafteditor.charts.numbers import parse_dates, parse_number
 from crafter.errors import CrafterError
 from crafter.spec.model import Chart, Edge, Figure, Group, Node
 
@@ -324,9 +324,14 @@ def _reading_order(charts: list[Chart]) -> list[Chart]:
 def _at_x(rows: list[tuple[Any, float]], x: Any, line: bool = False) -> list[float]:
     """The values of ``rows`` at ``x``: those at the nearest number where both are numbers
     ('7' is 7.0), and on a ``line`` the value between the vertices either side of it; else
-    those of its category."""
-    xv = _number(x)
-    nums = sorted((rv, y) for rx, y in rows if (rv := _number(rx)) is not None) if xv is not None else []
+    those of its category. Dates ('2020-03-01', 'Mar 1 2020') are numbers too: days where both are
+    dates, years where the x read is a number (a date axis labelled with years alone: 1956.5)."""
+    read = _number if _number(x) is not None else _day
+    xv = read(x)
+    nums = sorted((rv, y) for rx, y in rows if (rv := read(rx)) is not None) if xv is not None else []
+    if read is _day and xv is not None and not nums:
+        xv = 1970 + xv / 365.2425
+        nums = sorted((rv, y) for rx, y in rows if (rv := _number(rx)) is not None and 1600 <= rv <= 2300)
     if nums:
         best = min(abs(rv - xv) for rv, _ in nums)
         out = [y for rv, y in nums if abs(rv - xv) == best]
@@ -368,6 +373,11 @@ def _mark_type(spec: dict[str, Any]) -> str | None:
     """The chart's mark type (or its layers' first)."""
     mark = spec.get("mark") or next((ly.get("mark") for ly in spec.get("layer") or [] if ly.get("mark")), None)
     return mark.get("type") if isinstance(mark, dict) else mark
+
+
+def _day(v: Any) -> float | None:
+    """A date or time as days since 1970-01-01 (:func:`~crafteditor.charts.numbers.parse_dates`), else None."""
+    return parse_dates([v])[0] if isinstance(v, str) else None
 
 
 def _number(v: Any) -> float | None:

@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 
 from crafteditor.blobs import find_blobs
-from crafteditor.charts.numbers import parse_number
+from crafteditor.charts.numbers import parse_dates, parse_number
 from crafteditor.ocr.runs import TextRun, joined_glyphs
 from crafteditor.paint import Paints
 
@@ -25,6 +25,7 @@ class Axis:
     b: float
     log: bool = False
     categories: list[tuple[float, str]] = field(default_factory=list)  # (pixel centre, label)
+    time: bool = False  # values are days since 1970-01-01 (:func:`date_axis`)
 
     def value(self, px: float) -> float:
         v = self.a + self.b * px
@@ -37,7 +38,7 @@ class Axis:
 
 def moved(axis: Axis, dx: float) -> Axis:
     """The same axis drawn ``dx`` px further along (a facet's in the next column)."""
-    return Axis(axis.a - axis.b * dx, axis.b, axis.log, [(c + dx, label) for c, label in axis.categories])
+    return Axis(axis.a - axis.b * dx, axis.b, axis.log, [(c + dx, label) for c, label in axis.categories], axis.time)
 
 
 def y_tick(run: TextRun) -> tuple[float, str]:
@@ -364,6 +365,22 @@ def _decade_exponent(text: str) -> float | None:
         return None
     e = m.group(1) or m.group(2)
     return 0.0 if e in ("°", "º") else float(e.replace("−", "-"))
+
+
+def date_axis(ticks: list[tuple[float, str]]) -> Axis | None:
+    """A time axis from its tick labels (pixel, text), in days since 1970-01-01 (see
+    :func:`~crafteditor.charts.numbers.parse_dates`): most labels dates, three at least, fitted
+    linearly; None where they are no dates or do not fit one straight scale (months as
+    categories under bars are evenly spaced, but name no year)."""
+    ticks = sorted(ticks)
+    days = parse_dates([t for _, t in ticks])
+    pts = [(px, d) for (px, _), d in zip(ticks, days) if d is not None]
+    if len(pts) < 3 or len(pts) < 0.7 * len(ticks) or len({d for _, d in pts}) < len(pts):
+        return None
+    fit = robust_fit([p for p, _ in pts], [d for _, d in pts])
+    if fit is None or fit[1] <= 0 or fit[2] > 0.05:
+        return None
+    return Axis(a=fit[0], b=fit[1], time=True)
 
 
 def flush_ends(ticks: list[tuple[TextRun, str]]) -> list[tuple[float, str]]:

@@ -12,6 +12,7 @@ import numpy as np
 
 from crafteditor.charts.axes import (
     Axis,
+    date_axis,
     decade_ticks,
     doubling_categories,
     fit_axis,
@@ -139,7 +140,7 @@ def read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,  #
         spec = box_spec(spec, boxes)
     style = measure_style(drawn, paints, runs, {"y": yt, "x": list(xticks)},
                           {"x": x_title, "y": y_title, "title": title}, legend_runs, plot, yaxis.log,
-                          not xaxis.categories and not index_categories and not xaxis.log)
+                          not xaxis.categories and not index_categories and not xaxis.log and not xaxis.time)
     _measure_marks(style, series)
     _measure_bars(style, series, drawn, paints, runs, yt, yaxis, xaxis, ay, value_labels)
     # ticks written with a unit or a factor ('40 MB/s', '12x'): no number format writes them
@@ -222,6 +223,8 @@ def _x_axis(runs, used, ax, ay, right, font, drawn, bg) -> tuple[Axis, list[int]
         xticks = list(decades) + list(powers.values()) + [
             k for k in below if k not in decades and re.fullmatch(r"[−\-–]?\d{1,2}", runs[k].text.strip())
             and any(0 <= runs[k].x - runs[d].right <= 1.5 * runs[d].h for d in decades)]
+    elif (dates := date_axis([(runs[k].cx, text[k]) for k in below])) is not None:
+        xaxis, xticks = dates, below  # dates and times ('2005 Apr Jul', 'Jan 2020', '12:00'): one time scale
     elif len(xnum) >= 2 and len(xnum) >= len(xcat) and doubling_categories([(runs[k].cx, text[k]) for k in xnum]):
         xticks = xnum  # sizes as categories (512, 1k, 2k): their labels as written
         xaxis = Axis(a=0.0, b=1.0, categories=sorted((runs[k].cx, runs[k].text) for k in xnum))

@@ -8,6 +8,7 @@ from typing import Any
 
 from crafteditor.charts.axes import Axis
 from crafteditor.charts.layers import ValueLabels
+from crafteditor.charts.numbers import date_text
 from crafteditor.charts.series import Series
 from crafteditor.paint import to_hex
 from crafter.charts.format import d3_format
@@ -75,6 +76,8 @@ def _rows(series: list[Series], xaxis: Axis, yaxis: Axis, plot, yspan: float) ->
         for k, (x, y) in enumerate([*s.points, *s.fit]):
             yv = round_sig(y) if yaxis.log else round_to_span(y, yspan)
             xv = x if xaxis.categories else (round_sig(x) if xaxis.log else round_to_span(x, abs(xaxis.b) * (x1 - x0)))
+            if xaxis.time and not xaxis.categories:
+                xv = date_text(x, abs(xaxis.b) * (x1 - x0))  # the date as ISO text, as Vega-Lite reads it
             row: dict[str, Any] = {"x": xv, "y": yv}
             if multi:
                 row["series"] = name
@@ -116,6 +119,10 @@ def _encoding(series: list[Series], xaxis: Axis, yaxis: Axis, plot, x_title, y_t
         xenc["scale"] = {"domain": dom, "nice": False, "zero": False}
         if xaxis.log:
             xenc["scale"]["type"] = "log"
+        if xaxis.time:
+            span = xhi - xlo
+            xenc["type"] = "temporal"
+            xenc["scale"] = {"domain": [date_text(xlo, span), date_text(xhi, span)], "nice": False}
     xenc["title"] = x_title or None  # no title drawn: none re-drawn (Vega-Lite would show the field name)
     yscale: dict[str, Any] = {"domain": [round_to_span(ylo, yspan) if not yaxis.log else ylo,
                                          round_to_span(yhi, yspan) if not yaxis.log else yhi], "nice": False}
