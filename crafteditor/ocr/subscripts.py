@@ -160,8 +160,8 @@ def read_stacked(text: str, centres: list[float], crop: np.ndarray, reread) -> t
     for g in groups[1:]:
         rest |= g[2]
     rows = rest.any(axis=1)
-    bands = _bands(rows)
     tall = bottom - top
+    bands = _dots_joined(_bands(rows), tall)
     # (each part a glyph's height: the two dots of a colon after 'D' had been read as two scripts '■')
     if len(bands) != 2 or any(not SMALL[0] * tall <= b1 - b0 <= STACK_PART * tall for b0, b1 in bands):
         return text, centres, None
@@ -191,6 +191,19 @@ def _dot(band: np.ndarray) -> bool:
     rows, cols = np.flatnonzero(band.any(axis=1)), np.flatnonzero(band.any(axis=0))
     h, w = rows[-1] - rows[0] + 1, cols[-1] - cols[0] + 1
     return bool(max(h, w) <= 1.5 * min(h, w) and band.sum() >= DOT_FILL * h * w)
+
+
+def _dots_joined(bands: list[tuple[int, int]], tall: int) -> list[tuple[int, int]]:
+    """``bands`` with each one shorter than a script (:data:`SMALL`'s least of ``tall``) joined to the band under it
+    where the gap between is at most twice its height: an i's or j's dot over its stem (``x_i^2``'s subscript
+    had parted in three bands and the stack was not read); a colon's two small dots become one band."""
+    out: list[tuple[int, int]] = []
+    for b in bands:
+        if out and out[-1][1] - out[-1][0] < SMALL[0] * tall and b[0] - out[-1][1] <= 2 * (out[-1][1] - out[-1][0]):
+            out[-1] = (out[-1][0], b[1])
+        else:
+            out.append(b)
+    return out
 
 
 def _bands(rows: np.ndarray) -> list[tuple[int, int]]:

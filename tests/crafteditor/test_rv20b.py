@@ -1,13 +1,18 @@
 """Review of round 20 (tikz20, mpl20, seq20): inputs the merged changes had not been tried on."""
 
+import io
 import os
 
 import matplotlib
-import numpy as np
-from PIL import Image, ImageDraw, ImageFont
 
-from crafteditor.ocr.greek import greek_in_line
-from crafteditor.ocr.subscripts import read_stacked
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+from PIL import Image, ImageDraw, ImageFont  # noqa: E402
+
+from crafteditor.ocr.greek import greek_in_line  # noqa: E402
+from crafteditor.ocr.math_letters import crop_ink, glyph_groups  # noqa: E402
+from crafteditor.ocr.subscripts import read_stacked  # noqa: E402
 
 FONTS = os.path.join(os.path.dirname(matplotlib.__file__), "mpl-data", "fonts", "ttf")
 
@@ -46,3 +51,20 @@ def test_a_bold_letters_colon_is_no_stack_of_scripts():
             centres, crop = _line(text, "DejaVuSans-Bold.ttf", size)
             assert read_stacked(text, centres, crop, lambda parts: [("o", 0.95, [])] * len(parts))[2] is None, \
                 (text, size)
+
+
+def test_a_subscript_i_under_a_superscript_is_read_as_a_stack():
+    """TeX's ``h^2_i`` (the module's own ``x_i^2``): the i's dot stands apart from its stem, so the ink after the letter
+    parted in three bands, and the stack was never read. A band shorter than a script, just over the next, is one
+    glyph's part (the dot over its stem): the superscript and the subscript are read apart."""
+    for size in (14, 18, 24):
+        with matplotlib.rc_context({"mathtext.fontset": "cm"}):
+            fig = plt.figure(figsize=(1.2, 0.7), dpi=150)
+            fig.text(0.1, 0.3, r"$h^{2}_{i}$", fontsize=size)
+            buf = io.BytesIO()
+            fig.savefig(buf, format="png")
+            plt.close(fig)
+        crop = np.ascontiguousarray(np.array(Image.open(buf).convert("RGB"))[:, :, ::-1])
+        centres = [(a + b) / 2 for a, b, _ in glyph_groups(crop_ink(crop))]
+        read = read_stacked("h" + "x" * (len(centres) - 1), centres, crop, lambda parts: [("2", 0.9, []), ("i", 0.9, [])])
+        assert read[2] == "h^{2}_{i}", (size, read)
