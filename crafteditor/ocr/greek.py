@@ -59,6 +59,9 @@ IN_LINE = {"p": "ρ", "P": "ρ", "o": "σ", "t": "τ", "T": "τ", "r": "τ", "v"
 # the Greek letter's fit there, at least, and its lead over the reading and every look-alike: a 200 dpi TeX ρ
 # fitted 0.71, its p 0.64; a sans p fits its own letter 0.9, a bold CM o fitted σ as well as o (0.64)
 IN_LINE_FIT, IN_LINE_CLEAR = 0.65, 0.05
+# px: a glyph inside a line shorter than this is not weighed (its shape too coarse to tell: an 11 px sans p, a 14 px
+# matplotlib label's 'p(t)', '(ppm)', fitted TeX's ρ better than p; a TeX ρ under 17 px was told from p one time in 8)
+IN_LINE_HEIGHT = 13
 MATH_MARKS = "()[]{}=|"  # a word holding one of these is math
 
 
@@ -164,7 +167,7 @@ def _greek_glyph(read: str, centre: float, centres: list[float], groups: list[tu
            for c in centres) != 1:
         return None
     ink = ink_box(glyph)
-    if ink is None or ink.shape[0] < MIN_HEIGHT:
+    if ink is None or ink.shape[0] < IN_LINE_HEIGHT:
         return None
     letter = IN_LINE[read]
     score = _best(letter, ink)

@@ -35,6 +35,7 @@ STACK_SURE = 0.6  # and read this surely
 # 20 px ℓ over its subscript fitted 0.40 to 0.53, its best look-alike 0.32 to 0.35
 ELL_FIT = (0.38, 0.05)
 PRIMES = ("'", "/", "′", "`")  # what a prime over a subscript was read as
+DOT_FILL = 0.75  # a dot's ink fills this share of its box, at least
 
 
 def _hangs_after(a: TextRun, x: float, y: float, w: float, h: float) -> bool:
@@ -159,13 +160,13 @@ def read_stacked(text: str, centres: list[float], crop: np.ndarray, reread) -> t
     for g in groups[1:]:
         rest |= g[2]
     rows = rest.any(axis=1)
-    bands = _bands(rows)
     tall = bottom - top
+    bands = _dots_joined(_bands(rows), tall)
     # (each part a glyph's height: the two dots of a colon after 'D' had been read as two scripts '■')
     if len(bands) != 2 or any(not SMALL[0] * tall <= b1 - b0 <= STACK_PART * tall for b0, b1 in bands):
         return text, centres, None
     (u0, u1), (l0, l1) = bands
-    if u0 >= top + 0.5 * tall or l1 < bottom - 0.1 * tall or l0 <= top + 0.3 * tall:
+    if u0 >= top + 0.5 * tall or l1 < bottom - 0.1 * tall or l0 <= top + 0.3 * tall or _dot(rest[u0:u1]):
         return text, centres, None
     cols = np.flatnonzero(rest.any(axis=0))
     c0, c1 = int(cols[0]), int(cols[-1]) + 1
@@ -182,6 +183,27 @@ def read_stacked(text: str, centres: list[float], crop: np.ndarray, reread) -> t
         return text, centres, None
     middle = (c0 + c1) / 2
     return text[0] + sup + sub, [centres[0]] + [middle] * (len(sup) + len(sub)), f"{text[0]}^{{{sup}}}_{{{sub}}}"
+
+
+def _dot(band: np.ndarray) -> bool:
+    """Whether a band's ink is one dot: about as wide as tall and filling :data:`DOT_FILL` of its box (a colon's or
+    semicolon's upper dot after a bold 'x', as tall as a script there; no digit, letter or prime is that solid)."""
+    rows, cols = np.flatnonzero(band.any(axis=1)), np.flatnonzero(band.any(axis=0))
+    h, w = rows[-1] - rows[0] + 1, cols[-1] - cols[0] + 1
+    return bool(max(h, w) <= 1.5 * min(h, w) and band.sum() >= DOT_FILL * h * w)
+
+
+def _dots_joined(bands: list[tuple[int, int]], tall: int) -> list[tuple[int, int]]:
+    """``bands`` with each one shorter than a script (:data:`SMALL`'s least of ``tall``) joined to the band under it
+    where the gap between is at most twice its height: an i's or j's dot over its stem (``x_i^2``'s subscript
+    had parted in three bands and the stack was not read); a colon's two small dots become one band."""
+    out: list[tuple[int, int]] = []
+    for b in bands:
+        if out and out[-1][1] - out[-1][0] < SMALL[0] * tall and b[0] - out[-1][1] <= 2 * (out[-1][1] - out[-1][0]):
+            out[-1] = (out[-1][0], b[1])
+        else:
+            out.append(b)
+    return out
 
 
 def _bands(rows: np.ndarray) -> list[tuple[int, int]]:
