@@ -19,8 +19,8 @@ from pathlib import Path
 
 import gguf
 
-from crafter.llm.smol.backbone import find_gguf
 from crafteditor.ocr.lexicon import encoder_words
+from crafter.llm.smol.backbone import find_gguf
 
 MIN_FILES = 3
 MIN_LETTERS = 5

