@@ -69,7 +69,8 @@ def test_a_column_screenshots_dotted_i_is_read():
 def test_software_words_the_encoder_vocabulary_lacks_are_known():
     """'retry', 'upload', 'schema', 'parse', 'login' (common in software diagrams, no whole words of the encoder's
     WordPiece vocabulary) are in the lexicon from ``software_words.txt``: a reading 'upload' is kept even
-    where the recogniser finds 'upland' likelier (before, it was mended to 'upland'), and 'schena' (an 'm' read 'n') comes back 'schema'."""
+    where the recogniser finds 'upland' likelier (before, it was mended to 'upland'),
+    and 'schena' (an 'm' read 'n') comes back 'schema'."""
     from crafteditor.ocr.lexicon import SOFTWARE_WORDS, encoder_words, lexicon
 
     extra = SOFTWARE_WORDS.read_text().split()
