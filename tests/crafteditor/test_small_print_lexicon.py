@@ -89,3 +89,22 @@ def test_a_page_of_small_print_weighs_its_lines_on_a_bounded_number_of_recognise
     out = small_lexicon.mend_small_print(jobs, readings, probs_of, _labels)
     assert len(calls) < small_lexicon.MEND_CALLS + len(small_lexicon.WORKING_SCALES) + 1
     assert out[0][0] == "email" and out[-1][0] == "emall"
+
+
+def test_software_words_the_encoder_vocabulary_lacks_are_known():
+    """'retry', 'upload', 'schema', 'parse', 'login' (common in software diagrams, no whole words of the encoder's
+    WordPiece vocabulary) are in the lexicon from ``software_words.txt``: a reading 'upload' is kept even
+    where the recogniser finds 'upland' likelier (before, it was mended to 'upland'),
+    and 'schena' (an 'm' read 'n') comes back 'schema'."""
+    from crafteditor.ocr.lexicon import SOFTWARE_WORDS, encoder_words, lexicon
+
+    extra = SOFTWARE_WORDS.read_text().split()
+    assert {"retry", "upload", "schema", "parse", "login"} <= lexicon()
+    assert all(w.isascii() and w.isalpha() and w.islower() and len(w) >= 5 for w in extra)
+    assert not set(extra) & encoder_words()
+    upload = [{"u": 0.97}, {"": 0.9}, {"p": 0.97}, {"": 0.9}, {"l": 0.97}, {"": 0.9}, {"a": 0.6, "o": 0.35},
+              {"": 0.9}, {"n": 0.6, "a": 0.35}, {"": 0.9}, {"d": 0.97}, {"": 0.9}]
+    assert mend_line("upload", [lambda: _probs(upload)], _labels) == "upload"
+    schena = [s for ch in "sche" for s in ({ch: 0.97}, {"": 0.9})]
+    schena += [{"n": 0.6, "m": 0.35}, {"": 0.9}, {"a": 0.97}]
+    assert mend_line("schena", [lambda: _probs(schena)], _labels) == "schema"
