@@ -132,3 +132,20 @@ def date_text(days: float, span_days: float) -> str:
     if span_days < 3:
         return when.strftime("%Y-%m-%dT%H:%M")
     return when.strftime("%Y-%m-%d")
+
+
+# d3-time-format patterns a time axis's labels are written in, a year only where it is shown
+# (their directives are strftime's)
+_TIME_FORMATS = ("%b %Y", "%B %Y", "%Y-%m", "%Y-%m-%d", "%b %d, %Y", "%d %b %Y", "%m/%d/%Y", "%b %d",
+                 "%H:%M", "%Y-%m-%d %H:%M", "%b", "%B", "%Y")
+
+
+def time_format(dates: list[tuple[float, str]]) -> str | None:
+    """The d3-time-format string that writes a time axis's ticks (days since 1970-01-01, label as
+    read) as the figure wrote them: the one pattern every label comes back in exactly ('Jan 2020',
+    '2020-03', '12:00'); None for mixed labels (matplotlib's and Vega's concise '2005', 'Apr', 'Jul':
+    years and months by turns), which no one pattern writes ('%b' would write 1926 'Jan')."""
+    if len(dates) < 2:
+        return None
+    whens = [(_EPOCH + datetime.timedelta(days=d), " ".join(t.split()).lower()) for d, t in dates]
+    return next((f for f in _TIME_FORMATS if all(w.strftime(f).lower() == t for w, t in whens)), None)

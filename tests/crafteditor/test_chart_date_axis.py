@@ -17,7 +17,7 @@ from mpl_helpers import mpl_png  # noqa: E402
 
 from crafteditor import convert  # noqa: E402
 from crafteditor.charts.axes import date_axis  # noqa: E402
-from crafteditor.charts.numbers import date_text, parse_dates  # noqa: E402
+from crafteditor.charts.numbers import date_text, parse_dates, time_format  # noqa: E402
 from crafteditor.realset import score_values  # noqa: E402
 
 _DAY0 = dt.date(1970, 1, 1)
@@ -112,3 +112,27 @@ def test_a_date_axis_labelled_with_years_alone_reads_decimal_years_scored_at_the
     assert chart.spec["encoding"]["x"]["type"] == "quantitative"  # '1950', '1952' …: numbers, as before
     truth = {"values": [["", d.isoformat(), y] for d, y in zip(days, ys)]}
     assert score_values(conv.figure, truth) >= 0.8
+
+
+def test_a_time_axis_format_is_the_one_pattern_every_label_is_written_in():
+    assert time_format([(_days(2020, m, 1), f"{name} 2020") for m, name in ((1, "Jan"), (4, "Apr"), (7, "Jul"))]) == "%b %Y"
+    assert time_format([(_days(2020, m, 1), f"2020-{m:02d}") for m in (1, 4, 7)]) == "%Y-%m"
+    assert time_format([(h / 24, f"{h:02d}:00") for h in (0, 6, 12)]) == "%H:%M"
+    # concise labels (years and months by turns): no one pattern writes them; '%b' would write 1926 'Jan'
+    assert time_format([(_days(1925, 11, 1), "Nov"), (_days(1925, 12, 1), "Dec"), (_days(1926, 1, 1), "1926")]) is None
+
+
+def test_a_converted_time_series_is_drawn_back_with_the_figures_own_tick_labels():
+    start = dt.date(2020, 1, 1)
+    days = [start + dt.timedelta(days=7 * k) for k in range(40)]
+    ys = [20 + 10 * math.sin(k / 6) for k in range(40)]
+    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    ax.plot(days, ys)
+    ax.xaxis.set_major_locator(mdates.MonthLocator(bymonth=(1, 3, 5, 7, 9)))
+    ax.xaxis.set_major_formatter(mdates.DateFormatter("%b %Y"))
+    conv = convert(mpl_png(fig))
+    axis = conv.figure.of_kind("chart")[0].spec["encoding"]["x"]["axis"]
+    assert axis["format"] == "%b %Y"
+    assert len(axis["values"]) >= 4
+    for label in ("Mar 2020", "May 2020", "Jul 2020", "Sep 2020"):  # the engine's own ticks had been 'Mar', 'May'...
+        assert f">{label}<" in conv.svg
