@@ -118,8 +118,28 @@ def test_a_time_axis_format_is_the_one_pattern_every_label_is_written_in():
     assert time_format([(_days(2020, m, 1), f"{name} 2020") for m, name in ((1, "Jan"), (4, "Apr"), (7, "Jul"))]) == "%b %Y"
     assert time_format([(_days(2020, m, 1), f"2020-{m:02d}") for m in (1, 4, 7)]) == "%Y-%m"
     assert time_format([(h / 24, f"{h:02d}:00") for h in (0, 6, 12)]) == "%H:%M"
-    # concise labels (years and months by turns): no one pattern writes them; '%b' would write 1926 'Jan'
-    assert time_format([(_days(1925, 11, 1), "Nov"), (_days(1925, 12, 1), "Dec"), (_days(1926, 1, 1), "1926")]) is None
+    # concise labels (years and months by turns): no one pattern writes them ('%b' would write 1926 'Jan'),
+    # Vega's multi-format does, a pattern for each unit the ticks start
+    assert time_format([(_days(1925, 11, 1), "Nov"), (_days(1925, 12, 1), "Dec"), (_days(1926, 1, 1), "1926")]) == \
+        {"month": "%b", "year": "%Y"}
+    assert time_format([(_days(1993, 12, 1), "December"), (_days(1994, 1, 1), "1994"), (_days(1994, 4, 1), "April")]) \
+        == {"month": "%B", "year": "%Y", "quarter": "%B"}
+
+
+def test_the_chart_engine_writes_a_time_multi_format_as_vega_does():
+    vlc = pytest.importorskip("vl_convert")
+    import re
+
+    from crafter.charts.scales import time_label
+
+    ticks = [_days(2005, 1, 1), _days(2005, 4, 1), _days(2005, 5, 1), _days(2005, 5, 8), _days(2006, 1, 1)]
+    ms = [round(d * 86_400_000) for d in ticks]
+    fmt = {"year": "%Y", "quarter": "%b", "month": "%B"}
+    spec = {"data": {"values": [{"d": "2005-01-01", "v": 1}, {"d": "2006-01-01", "v": 2}]}, "mark": "line",
+            "encoding": {"x": {"field": "d", "type": "temporal", "title": None, "axis": {"values": ms, "format": fmt}},
+                         "y": {"field": "v", "type": "quantitative", "title": None, "axis": None}}}
+    vega = re.findall(r"<text[^>]*>([^<]*)</text>", vlc.vegalite_to_svg(spec))
+    assert [time_label(v, fmt) for v in ms] == vega == ["2005", "Apr", "May", "May 08", "2006"]
 
 
 def test_a_converted_time_series_is_drawn_back_with_the_figures_own_tick_labels():
