@@ -8,6 +8,8 @@ import re
 
 import dateutil.parser
 
+from crafter.charts.scales import time_label, time_unit
+
 _NUM = re.compile(r"^[−\-–+]?\d+(?:[.,]\d+)?(?:[eE][−\-+]?\d+)?%?$")
 _UNIT = re.compile(r"^([−\-–+]?\d+(?:\.\d+)?)([A-Za-zµμ]{1,3}(?:/[A-Za-z]{1,3})?)$")
 
@@ -132,3 +134,32 @@ def date_text(days: float, span_days: float) -> str:
     if span_days < 3:
         return when.strftime("%Y-%m-%dT%H:%M")
     return when.strftime("%Y-%m-%d")
+
+
+
+# d3-time-format patterns a time axis's labels are written in, a year only where it is shown
+_TIME_FORMATS = ("%b %Y", "%B %Y", "%Y-%m", "%Y-%m-%d", "%b %d, %Y", "%d %b %Y", "%m/%d/%Y", "%b %d", "%a %d",
+                 "%H:%M", "%I:%M", "%I %p", "%Y-%m-%d %H:%M", "%b", "%B", "%Y", "%d")
+
+
+def time_format(dates: list[tuple[float, str]]) -> str | dict[str, str] | None:
+    """The d3-time-format that writes a time axis's ticks (days since 1970-01-01, label as read)
+    as the figure wrote them: one pattern every label comes back in ('Jan 2020', '2020-03',
+    '12:00'), else Vega's time multi-format, a pattern for each unit the ticks start (matplotlib's
+    and Vega's concise labels: {"year": "%Y", "quarter": "%b"} for '2005', 'Apr', 'Jul'; Vega's own
+    'December', '1994', 'February': "%B"); None where no pattern writes some unit's labels."""
+    if len(dates) < 2:
+        return None
+    ticks = [(d * 86_400_000.0, " ".join(t.split()).lower()) for d, t in dates]
+
+    def writes(f: str | dict[str, str], some: list[tuple[float, str]]) -> bool:
+        return all(time_label(v, f).lower() == t for v, t in some)
+
+    one = next((f for f in _TIME_FORMATS if writes(f, ticks)), None)
+    if one is not None:
+        return one
+    units: dict[str, list[tuple[float, str]]] = {}
+    for v, t in ticks:
+        units.setdefault(time_unit(datetime.datetime.fromtimestamp(v / 1000, datetime.timezone.utc)), []).append((v, t))
+    multi = {u: next((f for f in _TIME_FORMATS if writes(f, some)), None) for u, some in units.items()}
+    return {u: f for u, f in multi.items() if f is not None} if all(multi.values()) else None

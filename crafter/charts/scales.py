@@ -69,7 +69,8 @@ class ContinuousScale(ScaleTransform, PositionScale):
 
     def __init__(self, kind: str, lo: float, hi: float, *, zero: bool = False, nice: bool = True,
                  base: float = 10.0, constant: float = 1.0, explicit: bool = False, integer: bool = False,
-                 tick_count: int | None = None, reverse: bool = False, label_format: str | None = None,
+                 tick_count: int | None = None, reverse: bool = False,
+                 label_format: str | dict[str, str] | None = None,
                  tick_values: Sequence[float] | None = None) -> None:
         assert kind in ("linear", "log", "symlog", "time"), kind
         self.tick_values = [float(v) for v in tick_values] if tick_values is not None else None  # axis "values"
@@ -205,8 +206,7 @@ class ContinuousScale(ScaleTransform, PositionScale):
     def labels(self, values: Sequence[float]) -> list[str]:
         if self.label_format:
             if self.kind == "time":
-                return [dt.datetime.fromtimestamp(v / 1000, dt.timezone.utc).strftime(_strftime(self.label_format))
-                        for v in values]
+                return [time_label(v, self.label_format) for v in values]
             return [fmt.d3_format(self.label_format, v) for v in values]
         if self.kind == "linear":
             return fmt.linear_tick_labels(values)
@@ -224,6 +224,40 @@ class ContinuousScale(ScaleTransform, PositionScale):
 def _strftime(d3_time_format: str) -> str:
     """d3-time-format directives are strftime's (%Y %b %d %H...)."""
     return d3_time_format
+
+
+# Vega's time multi-format (vega-format's timeMultiFormat): a tick is written in the format of the
+# coarsest unit it starts, each unit's own where the specifier names it, else Vega's default
+_MULTI_DEFAULTS = {"milliseconds": ".%L", "seconds": ":%S", "minutes": "%I:%M", "hours": "%I %p", "date": "%a %d",
+                   "week": "%b %d", "month": "%B", "quarter": "%B", "year": "%Y"}
+
+
+def time_unit(when: dt.datetime) -> str:
+    """The coarsest time unit ``when`` starts (Vega's multi-format choice): year, quarter, month,
+    week (a Sunday), date, hours, minutes, seconds or milliseconds."""
+    if when.microsecond:
+        return "milliseconds"
+    if when.second:
+        return "seconds"
+    if when.minute:
+        return "minutes"
+    if when.hour:
+        return "hours"
+    if when.day > 1:
+        return "date" if when.isoweekday() != 7 else "week"
+    if when.month > 1:
+        return "month" if (when.month - 1) % 3 else "quarter"
+    return "year"
+
+
+def time_label(v: float, spec: str | dict[str, str]) -> str:
+    """An epoch-ms tick in a d3-time-format string, or a Vega time multi-format object
+    ({"year": "%Y", "month": "%b"}: each tick in its unit's format)."""
+    when = dt.datetime.fromtimestamp(v / 1000, dt.timezone.utc)
+    if isinstance(spec, dict):
+        unit = time_unit(when)
+        spec = spec.get(unit) or (spec.get("day") if unit == "date" else None) or _MULTI_DEFAULTS[unit]
+    return when.strftime(_strftime(spec))
 
 
 def time_labels(values: Sequence[float]) -> list[str]:

@@ -17,7 +17,7 @@ from mpl_helpers import mpl_png  # noqa: E402
 
 from crafteditor import convert  # noqa: E402
 from crafteditor.charts.axes import date_axis  # noqa: E402
-from crafteditor.charts.numbers import date_text, parse_dates  # noqa: E402
+from crafteditor.charts.numbers import date_text, parse_dates, time_format  # noqa: E402
 from crafteditor.realset import score_values  # noqa: E402
 
 _DAY0 = dt.date(1970, 1, 1)
@@ -112,3 +112,47 @@ def test_a_date_axis_labelled_with_years_alone_reads_decimal_years_scored_at_the
     assert chart.spec["encoding"]["x"]["type"] == "quantitative"  # '1950', '1952' …: numbers, as before
     truth = {"values": [["", d.isoformat(), y] for d, y in zip(days, ys)]}
     assert score_values(conv.figure, truth) >= 0.8
+
+
+def test_a_time_axis_format_is_the_one_pattern_every_label_is_written_in():
+    assert time_format([(_days(2020, m, 1), f"{name} 2020") for m, name in ((1, "Jan"), (4, "Apr"), (7, "Jul"))]) == "%b %Y"
+    assert time_format([(_days(2020, m, 1), f"2020-{m:02d}") for m in (1, 4, 7)]) == "%Y-%m"
+    assert time_format([(h / 24, f"{h:02d}:00") for h in (0, 6, 12)]) == "%H:%M"
+    # concise labels (years and months by turns): no one pattern writes them ('%b' would write 1926 'Jan'),
+    # Vega's multi-format does, a pattern for each unit the ticks start
+    assert time_format([(_days(1925, 11, 1), "Nov"), (_days(1925, 12, 1), "Dec"), (_days(1926, 1, 1), "1926")]) == \
+        {"month": "%b", "year": "%Y"}
+    assert time_format([(_days(1993, 12, 1), "December"), (_days(1994, 1, 1), "1994"), (_days(1994, 4, 1), "April")]) \
+        == {"month": "%B", "year": "%Y", "quarter": "%B"}
+
+
+def test_the_chart_engine_writes_a_time_multi_format_as_vega_does():
+    vlc = pytest.importorskip("vl_convert")
+    import re
+
+    from crafter.charts.scales import time_label
+
+    ticks = [_days(2005, 1, 1), _days(2005, 4, 1), _days(2005, 5, 1), _days(2005, 5, 8), _days(2006, 1, 1)]
+    ms = [round(d * 86_400_000) for d in ticks]
+    fmt = {"year": "%Y", "quarter": "%b", "month": "%B"}
+    spec = {"data": {"values": [{"d": "2005-01-01", "v": 1}, {"d": "2006-01-01", "v": 2}]}, "mark": "line",
+            "encoding": {"x": {"field": "d", "type": "temporal", "title": None, "axis": {"values": ms, "format": fmt}},
+                         "y": {"field": "v", "type": "quantitative", "title": None, "axis": None}}}
+    vega = re.findall(r"<text[^>]*>([^<]*)</text>", vlc.vegalite_to_svg(spec))
+    assert [time_label(v, fmt) for v in ms] == vega == ["2005", "Apr", "May", "May 08", "2006"]
+
+
+def test_a_converted_time_series_is_drawn_back_with_the_figures_own_tick_labels():
+    start = dt.date(2020, 1, 1)
+    days = [start + dt.timedelta(days=7 * k) for k in range(40)]
+    ys = [20 + 10 * math.sin(k / 6) for k in range(40)]
+    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    ax.plot(days, ys)
+    ax.xaxis.set_major_locator(mdates.MonthLocator(bymonth=(1, 3, 5, 7, 9)))
+    ax.xaxis.set_major_formatter(mdates.DateFormatter("%b %Y"))
+    conv = convert(mpl_png(fig))
+    axis = conv.figure.of_kind("chart")[0].spec["encoding"]["x"]["axis"]
+    assert axis["format"] == "%b %Y"
+    assert len(axis["values"]) >= 4
+    for label in ("Mar 2020", "May 2020", "Jul 2020", "Sep 2020"):  # the engine's own ticks had been 'Mar', 'May'...
+        assert f">{label}<" in conv.svg
