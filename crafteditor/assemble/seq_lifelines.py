@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from crafteditor.assemble.seq_badges import FILL, SIZE
 from crafteditor.assemble.seq_parts import Lifeline
 from crafteditor.assemble.seq_strokes import bar_below, dotted, median_colour
 from crafteditor.shapes.detect import DetectedShape
@@ -167,11 +168,25 @@ def _heads_into_box(ink: np.ndarray, yb: int, lx: int, x: float, y1: float, shap
     for j, t in enumerate(shapes):
         if j == i or t.is_group or not (t.x < x < t.x + t.w) or not (yb + 12 * u < t.y <= y1 + 2 * u):
             continue
+        if _badge(ink, yb, x - lx, x, t):
+            continue
         top = int(t.y) - yb
         if _head_into(strip[max(0, top - int(12 * u)):max(0, top - 1)],
                       strip[max(0, top - int(30 * u)):max(0, top - int(16 * u))], c, u):
             return True
     return False
+
+
+def _badge(ink: np.ndarray, yb: int, c0: float, x: float, t: DetectedShape) -> bool:
+    """Whether ``t`` is an autonumber badge on the column at ``x`` (``ink``'s rows from ``yb``, columns from
+    ``c0``): a filled disc of a badge's size centred on it, no box a link runs into (Mermaid's: the words of a
+    self-message over the lifeline, just above the badge that starts it, read as a head into it, and the
+    lifeline was lost with its messages)."""
+    if t.shape != "circle" or not SIZE[0] <= max(t.w, t.h) <= SIZE[1] or abs(t.x + t.w / 2 - x) > 3:
+        return False
+    y0, x0 = int(t.y) - yb, int(t.x - c0)
+    box = ink[max(0, y0):max(0, y0 + int(t.h)), max(0, x0):max(0, x0 + int(t.w))]
+    return box.size > 0 and float(box.mean()) >= FILL[0]
 
 
 def _head_into(tip: np.ndarray, shaft: np.ndarray, c: int, u: float) -> bool:

@@ -41,7 +41,7 @@ def find_pies(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[in
         if any(tx0 - 2 <= x + w / 2 <= tx1 + 2 and ty0 - 2 <= y + h / 2 <= ty1 + 2 for tx0, ty0, tx1, ty1 in taken):
             continue
         filled = _fill_holes(lab[y:y + h, x:x + w] == i)
-        if 0.9 <= w / h <= 1.1 and 0.72 <= filled.mean() <= 0.83:  # a disc fills pi/4 of its box
+        if 0.9 <= w / h <= 1.1 and 0.72 <= filled.mean() <= 0.83 and _round(filled):  # a disc fills pi/4 of its box
             res = _read_pie(rgb, paints, runs, used, (x + w / 2, y + h / 2, (w + h) / 4))
         else:
             disc = _rose_disc(paints, filled, x, y)
@@ -50,6 +50,17 @@ def find_pies(rgb: np.ndarray, paints: Paints, runs: list[TextRun], used: set[in
             out.append(res)
             used.update(res.kept_text)
     return out
+
+
+def _round(filled: np.ndarray) -> bool:
+    """Whether ``filled`` (the ink of a box, holes filled) is a disc: next to nothing past the circle its
+    box inscribes. A filled rectangle with boxes out past its sides (a sequence diagram's tinted
+    participant band, its notes) fills pi/4 of its box too, but far into the box's corners."""
+    h, w = filled.shape
+    ys, xs = np.nonzero(filled)
+    r = (w + h) / 4
+    out = np.hypot(xs + 0.5 - w / 2, ys + 0.5 - h / 2) > 1.04 * r + 3
+    return float(out.mean()) <= 0.03
 
 
 def _fill_holes(m: np.ndarray) -> np.ndarray:
