@@ -147,7 +147,7 @@ def mend_dropped_points(runs: list[TextRun], idx: list[int], vertical: bool) -> 
     places = [len(m.group(1)) for m in marked.values()]
     if len(marked) < 2:
         return
-    d = max(set(places), key=places.count)
+    d = max(places, key=places.count)
     ref = [(pos[k], parse_number(runs[k].text)) for k, m in marked.items() if len(m.group(1)) == d]
     ref = [(p, v) for p, v in ref if v is not None]
     vals = sorted({v for _, v in ref})
