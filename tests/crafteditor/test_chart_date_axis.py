@@ -60,12 +60,18 @@ def test_a_date_axis_fits_tick_positions_linearly_in_days():
     assert date_text(0.5, 1) == "1970-01-01T12:00"
 
 
-def test_a_matplotlib_time_series_reads_its_values_at_their_dates():
+def _weekly_series():
+    """Forty weeks of a sine from 2020-01-01, drawn by matplotlib: (figure, axes, days, values)."""
     start = dt.date(2020, 1, 1)
     days = [start + dt.timedelta(days=7 * k) for k in range(40)]
     ys = [20 + 10 * math.sin(k / 6) for k in range(40)]
     fig, ax = plt.subplots(figsize=(6.4, 3.6))
     ax.plot(days, ys)
+    return fig, ax, days, ys
+
+
+def test_a_matplotlib_time_series_reads_its_values_at_their_dates():
+    fig, ax, days, ys = _weekly_series()
     loc = mdates.AutoDateLocator()
     ax.xaxis.set_major_locator(loc)
     ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(loc))
@@ -143,11 +149,7 @@ def test_the_chart_engine_writes_a_time_multi_format_as_vega_does():
 
 
 def test_a_converted_time_series_is_drawn_back_with_the_figures_own_tick_labels():
-    start = dt.date(2020, 1, 1)
-    days = [start + dt.timedelta(days=7 * k) for k in range(40)]
-    ys = [20 + 10 * math.sin(k / 6) for k in range(40)]
-    fig, ax = plt.subplots(figsize=(6.4, 3.6))
-    ax.plot(days, ys)
+    fig, ax, _, _ = _weekly_series()
     ax.xaxis.set_major_locator(mdates.MonthLocator(bymonth=(1, 3, 5, 7, 9)))
     ax.xaxis.set_major_formatter(mdates.DateFormatter("%b %Y"))
     conv = convert(mpl_png(fig))
