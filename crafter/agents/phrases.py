@@ -159,7 +159,7 @@ _NOUN_OF = {"filter": "filtration", "apply": "application", "analyse": "analysis
             "supervise": "supervision", "revise": "revision", "dissolve": "dissolution", "embed": "embedding",
             "upload": "upload"}
 _UNITS = {"m", "cm", "mm", "km", "µm", "um", "nm", "ml", "µl", "ul", "l", "g", "mg", "µg", "kg", "h", "min", "s", "°c",
-          "k", "mm", "kda", "x", "×", "%", "days", "weeks", "hours"}
+          "k", "kda", "x", "×", "%", "days", "weeks", "hours"}
 
 
 # a Latinate participle's process noun: "dehydrated" -> "dehydration", "featurised" -> "featurisation"; (the

@@ -8,6 +8,7 @@ import io
 import math
 import random
 
+import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
@@ -375,3 +376,12 @@ def box_shape(x, y, w, h, bow: float = 0.0) -> DetectedShape:
     face = Face(paint=0, x=x, y=y, w=w, h=h, mask=m, filled=m)
     return DetectedShape(shape="box", x=x, y=y, w=w, h=h, fill=(255, 255, 255), stroke=(0, 0, 0), stroke_px=2.0,
                          iou=0.95, face=face)
+
+
+def participant_boxes(rgb: np.ndarray, xs, ys, w: int, h: int, lw: int) -> list[DetectedShape]:
+    """A sequence diagram's participant boxes, ``w`` × ``h`` centred on each column of ``xs``, one row at each
+    of ``ys`` (head and foot), drawn on ``rgb`` with ``lw``-px outlines; their shapes, row by row."""
+    boxes = [box_shape(x - w // 2, y, w, h) for y in ys for x in xs]
+    for s in boxes:
+        cv2.rectangle(rgb, (s.x, s.y), (s.x + s.w - 1, s.y + s.h - 1), (0, 0, 0), lw)
+    return boxes

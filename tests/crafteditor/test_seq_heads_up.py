@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-from handdrawn import box_shape
+from handdrawn import participant_boxes
 
 from crafteditor.assemble.sequences import find_sequence
 
@@ -16,9 +16,7 @@ from crafteditor.assemble.sequences import find_sequence
 def _page(heads: bool) -> tuple[np.ndarray, list]:
     rgb = np.full((420, 360, 3), 255, np.uint8)
     xs = (100, 264)
-    boxes = [box_shape(x - 58, y, 116, 60) for y in (60, 320) for x in xs]
-    for s in boxes:
-        cv2.rectangle(rgb, (s.x, s.y), (s.x + s.w - 1, s.y + s.h - 1), (0, 0, 0), 2)
+    boxes = participant_boxes(rgb, xs, (60, 320), 116, 60, 2)
     for x in xs:
         for y in range(124, 318, 14):  # dashes from the lower box's top up to the upper box's bottom
             cv2.line(rgb, (x, y), (x, min(y + 8, 318)), (0, 0, 0), 2)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-from handdrawn import box_shape
+from handdrawn import box_shape, participant_boxes
 
 from crafteditor.assemble.sequences import find_sequence
 from crafteditor.ocr.runs import TextRun
@@ -21,9 +21,7 @@ def _run(text: str, x: float, y: float, w: float, h: float = 24.0) -> TextRun:
 def test_messages_along_a_cell_read_as_a_label_box_are_kept():
     rgb = np.full((400, 340, 3), 255, np.uint8)
     xs = (100, 264)
-    parts = [box_shape(x - 58, y, 116, 70) for y in (60, 300) for x in xs]
-    for s in parts:
-        cv2.rectangle(rgb, (s.x, s.y), (s.x + s.w - 1, s.y + s.h - 1), (0, 0, 0), 3)
+    parts = participant_boxes(rgb, xs, (60, 300), 116, 70, 3)
     for x in xs:
         cv2.line(rgb, (x, 131), (x, 299), (0, 0, 0), 3)
     for y, a, b in ((208, 0, 1), (280, 1, 0)):  # 'Hi Bob' right, 'Hi Alice' back
