@@ -28,7 +28,7 @@ from defusedxml import ElementTree as ET
 from PIL import Image
 
 from crafteditor import quality
-from crafter.base.text import text_width
+from crafter.base.text import levenshtein, text_width
 from crafter.base.theme import figure_theme
 from crafter.corpora import score_figure
 from crafter.formats import svg_to_png
@@ -159,18 +159,6 @@ def prose_scores(truth: Figure, pred: Figure, aliases: dict[str, list[str]] | No
     every = s.nodes + s.edges + s.groups
     out.update({"component_precision": every.precision, "component_recall": every.recall, "component_f1": every.f1})
     return out
-
-
-def levenshtein(a: str, b: str) -> int:
-    if len(a) < len(b):
-        a, b = b, a
-    prev = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        cur = [i]
-        for j, cb in enumerate(b, 1):
-            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
-        prev = cur
-    return prev[-1]
 
 
 def text_cer(truth: Figure, pred: Figure) -> float:

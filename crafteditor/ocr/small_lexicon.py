@@ -23,6 +23,7 @@ import numpy as np
 from crafteditor.config import past
 from crafteditor.ocr.lexicon import glyph_slip, known_word, lexicon
 from crafteditor.ocr.small_print import WORKING_SCALES, Reading, small_lines, working_size_crop
+from crafter.base.text import levenshtein
 
 # px: lines whose ink is at most this tall are weighed. Every word mended on the drawn column figures stood in a
 # line of 4-5 px; the Mermaid sequence diagrams at 1× (7-8 px, ``seq19`` mmcol) read no word otherwise and
@@ -141,7 +142,7 @@ def mend_line(text: str, crop_probs: list[Callable[[], np.ndarray | None]],
         # the margin each neighbour may fall short of the reading by: a glyph pair confused, one edit, or
         # two edits (a gain, not a margin)
         margins = {near: SLIP_MARGIN if glyph_slip(word, near) else MEND_MARGIN if d <= 1 else -TWO_EDITS_GAIN
-                   for near in lexicon_neighbours(word) for d in [_edit_distance(word, near)] if d <= 2}
+                   for near in lexicon_neighbours(word) for d in [levenshtein(word, near)] if d <= 2}
         fits = [(0.0, near.capitalize() if m.group(0)[0].isupper() else near, margin) for near, margin in margins.items()]
         for crops, slack in ((1, SCREEN_MARGIN), (len(crop_probs), 0.0)):  # the first crop screens them
             if not fits:
@@ -215,13 +216,3 @@ def _respaced(text: str, mended: str, centres: list[float]) -> list[float]:
             out.append(centres[k])  # the space after the word
             k += 1
     return out
-
-
-def _edit_distance(a: str, b: str) -> int:
-    """Levenshtein distance between two short words."""
-    row = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        prev, row[0] = row[0], i
-        for j, cb in enumerate(b, 1):
-            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (ca != cb))
-    return row[-1]

@@ -125,3 +125,16 @@ def text_block_size(
     w = max((text_width(line, font_size, bold=bold, italic=italic) for line in lines), default=0.0)
     h = font_size * line_height * max(len(lines), 1)
     return w, h
+
+
+def levenshtein(a: str, b: str) -> int:
+    """Edit distance between two strings: insertions, deletions and substitutions, one each."""
+    if len(a) < len(b):
+        a, b = b, a
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        prev = cur
+    return prev[-1]
