@@ -25,8 +25,12 @@ class Axis:
     b: float
     log: bool = False
     categories: list[tuple[float, str]] = field(default_factory=list)  # (pixel centre, label)
-    time: bool = False  # values are days since 1970-01-01 (:func:`date_axis`)
     dates: list[tuple[float, str]] = field(default_factory=list)  # a time axis's ticks: (days, label as written)
+
+    @property
+    def time(self) -> bool:
+        """Values are days since 1970-01-01 (:func:`date_axis`): the axis read its ticks as dates."""
+        return bool(self.dates)
 
     def value(self, px: float) -> float:
         v = self.a + self.b * px
@@ -39,7 +43,7 @@ class Axis:
 
 def moved(axis: Axis, dx: float) -> Axis:
     """The same axis drawn ``dx`` px further along (a facet's in the next column)."""
-    return Axis(axis.a - axis.b * dx, axis.b, axis.log, [(c + dx, label) for c, label in axis.categories], axis.time,
+    return Axis(axis.a - axis.b * dx, axis.b, axis.log, [(c + dx, label) for c, label in axis.categories],
                 axis.dates)
 
 
@@ -382,7 +386,7 @@ def date_axis(ticks: list[tuple[float, str]]) -> Axis | None:
     fit = robust_fit([p for p, _ in pts], [d for _, d in pts])
     if fit is None or fit[1] <= 0 or fit[2] > 0.05:
         return None
-    return Axis(a=fit[0], b=fit[1], time=True,
+    return Axis(a=fit[0], b=fit[1],
                 dates=[(d, t) for (_, t), d in zip(ticks, days) if d is not None])
 
 

@@ -123,10 +123,10 @@ def _encoding(series: list[Series], xaxis: Axis, yaxis: Axis, plot, x_title, y_t
             span = xhi - xlo
             xenc["type"] = "temporal"
             xenc["scale"] = {"domain": [date_text(xlo, span), date_text(xhi, span)], "nice": False}
-            if xaxis.dates:  # the figure's own ticks, at the dates read (epoch ms), written as it wrote them
-                xenc["axis"] = {"values": [round(d * 86_400_000) for d, _ in xaxis.dates]}
-                if (f := time_format(xaxis.dates)) is not None:
-                    xenc["axis"]["format"] = f
+            # the figure's own ticks, at the dates read (epoch ms), written as it wrote them
+            xenc["axis"] = {"values": [round(d * 86_400_000) for d, _ in xaxis.dates]}
+            if (f := time_format(xaxis.dates)) is not None:
+                xenc["axis"]["format"] = f
     xenc["title"] = x_title or None  # no title drawn: none re-drawn (Vega-Lite would show the field name)
     yscale: dict[str, Any] = {"domain": [round_to_span(ylo, yspan) if not yaxis.log else ylo,
                                          round_to_span(yhi, yspan) if not yaxis.log else yhi], "nice": False}
