@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
+from figure_labels import edge_labels
+
 from crafter.agents.clauses import clause_steps
 from crafter.agents.extract import figure_from_brief
 from crafter.agents.links import _mentions, _patterns
-
-
-def _edges(fig) -> set[tuple[str, str]]:
-    labels = {n.id: n.label for n in fig.of_kind("node")}
-    return {(labels[e.source].lower(), labels[e.target].lower()) for e in fig.of_kind("edge")}
 
 
 def _steps(sentence: str, names: list[str]) -> list[tuple[str, str]]:
@@ -36,7 +33,7 @@ def test_clauses_beside_each_other_or_about_structure_are_not_steps() -> None:
 def test_a_figure_from_a_sentence_of_steps_links_each_actor_to_the_next() -> None:
     fig = figure_from_brief("Our print-control loop: a camera images each deposited line, a CNN estimates its width, "
                             "and a PI controller corrects the extruder flow.")
-    edges = _edges(fig)
+    edges = edge_labels(fig, lower=True)
     assert ("camera", "cnn") in edges
     assert ("cnn", "pi controller") in edges
     assert ("pi controller", "camera") not in edges

@@ -3,12 +3,9 @@ chains with joins and remarks, list lines that continue each other, and a name h
 
 from __future__ import annotations
 
+from figure_labels import edge_labels
+
 from crafter.agents.extract import figure_from_brief, panel_segments, read_brief, with_head
-
-
-def _edges(fig):
-    labels = {n.id: n.label for n in fig.of_kind("node")}
-    return {(labels[e.source], labels[e.target]) for e in fig.of_kind("edge")}
 
 
 def _members(fig, kind):
@@ -30,7 +27,7 @@ def test_panels_are_read_panel_by_panel() -> None:
     assert panels["(a)"] == ["Coverage", "Normal BAMs", "Pooled reference"]
     assert panels["(b)"] == ["Coverage", "Log2 ratios", "Segmentation", "Tumour BAM"]
     # the same step in two panels is two boxes, each in its own flow
-    assert ("Normal BAMs", "Coverage") in _edges(fig) and ("Tumour BAM", "Coverage") in _edges(fig)
+    assert ("Normal BAMs", "Coverage") in edge_labels(fig) and ("Tumour BAM", "Coverage") in edge_labels(fig)
     assert len([n for n in fig.of_kind("node") if n.label == "Coverage"]) == 2
 
 
@@ -38,7 +35,7 @@ def test_panel_markers_in_a_caption() -> None:
     fig = figure_from_brief("Figure 2: Two stages. (a) Training: the encoder feeds the decoder. "
                             "(b) Inference: the decoder sends tokens to the ranker.")
     assert set(_members(fig, "panel")) == {"(a)", "(b)"}
-    assert ("Decoder", "Ranker") in _edges(fig)
+    assert ("Decoder", "Ranker") in edge_labels(fig)
 
 
 def test_one_marker_is_no_panel() -> None:
@@ -53,15 +50,15 @@ def test_a_headed_list_line_naming_several_things_is_a_group() -> None:
 
 def test_arrow_chain_joins_and_remarks() -> None:
     fig = figure_from_brief("coordinates + tract polygons → spatial join (PostGIS) → tract IDs")
-    assert _edges(fig) == {("Coordinates", "Spatial join"), ("Tract polygons", "Spatial join"),
+    assert edge_labels(fig) == {("Coordinates", "Spatial join"), ("Tract polygons", "Spatial join"),
                            ("Spatial join", "Tract IDs")}
-    assert ("First stage", "Second stage") in _edges(figure_from_brief("first stage → second stage"))
+    assert ("First stage", "Second stage") in edge_labels(figure_from_brief("first stage → second stage"))
 
 
 def test_list_lines_with_arrows_continue_each_other() -> None:
     fig = figure_from_brief("Pipeline\n- reads → QC\n- alignment → variant calling\n- report")
     assert {("Reads", "QC"), ("QC", "Alignment"), ("Alignment", "Variant calling"),
-            ("Variant calling", "Report")} <= _edges(fig)
+            ("Variant calling", "Report")} <= edge_labels(fig)
 
 
 def test_through_a_list_is_a_sequence() -> None:
@@ -78,7 +75,7 @@ def test_with_head_takes_the_heads_names_and_keeps_the_rules_links() -> None:
     labels = [n.label for n in fig.of_kind("node")]
     assert labels[:3] == ["ResNet encoder", "Decoder", "Captions"]  # a box's name starts with a capital
     assert "safety filter" in labels  # a quoted name only the rules found stays as written
-    assert {("ResNet encoder", "Decoder"), ("Decoder", "Captions")} <= _edges(fig)
+    assert {("ResNet encoder", "Decoder"), ("Decoder", "Captions")} <= edge_labels(fig)
     assert with_head(read_brief(brief), {"node": []}).entities == read_brief(brief).entities
 
 
@@ -122,14 +119,14 @@ def test_a_negated_link_draws_no_edge() -> None:
     fig = figure_from_brief("The ingest worker writes to PostgreSQL. The web front end reads from the cache "
                             "and never talks to the annotator. The scheduler does not call the ingest worker. "
                             "Archived runs are not fed back into the annotator.")
-    edges = _edges(fig)
+    edges = edge_labels(fig)
     assert ("Ingest worker", "PostgreSQL") in edges
     assert not {e for e in edges if "Annotator" in e or ("Scheduler", "Ingest worker") == e}
     assert not any("never" in n.label or "does" in n.label for n in fig.of_kind("node"))  # not read into a name
     # the name head's link between two names a negated clause joins is left out too
     head = {"node": ["web front end", "annotator", "cache"], "links": [("web front end", "annotator")], "members": []}
     fig = figure_from_brief("The web front end reads from the cache and never talks to the annotator.", names=head)
-    assert ("Web front end", "Annotator") not in _edges(fig)
+    assert ("Web front end", "Annotator") not in edge_labels(fig)
 
 
 def test_with_head_names_a_group_the_head_called_by_a_common_word() -> None:

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
+from figure_labels import edge_labels
+
 from crafter.agents.extract import figure_from_brief
 from crafter.agents.reading import BriefReading, read_followed_by
-
-
-def _edges(fig):
-    labels = {n.id: n.label for n in fig.of_kind("node")}
-    return {(labels[e.source], labels[e.target]) for e in fig.of_kind("edge")}
 
 
 def test_list_items_gathered_by_a_named_collective_each_feed_its_target() -> None:
@@ -17,7 +14,7 @@ def test_list_items_gathered_by_a_named_collective_each_feed_its_target() -> Non
                             "- ELISA: cytokine levels\n"
                             "- Flow cytometry: cell counts\n"
                             "All three readouts are stored in the results database, which feeds the dashboard.")
-    edges = _edges(fig)
+    edges = edge_labels(fig)
     assert {("Mass spec", "Results database"), ("ELISA", "Results database"),
             ("Flow cytometry", "Results database"), ("Results database", "Dashboard")} <= edges
     # side by side, not a chain; and no box called "Three readouts"
@@ -26,41 +23,40 @@ def test_list_items_gathered_by_a_named_collective_each_feed_its_target() -> Non
 
 
 def test_a_model_trained_on_data_reads_the_data() -> None:
-    edges = _edges(figure_from_brief("The click logs are cleaned by a deduplicator. A ranking model is trained on "
+    edges = edge_labels(figure_from_brief("The click logs are cleaned by a deduplicator. A ranking model is trained on "
                                      "the click logs and serves the search page."))
     assert ("Click logs", "Ranking model") in edges and ("Ranking model", "Click logs") not in edges
 
 
-
 def test_a_passive_with_an_agent_and_a_target_goes_through_the_agent() -> None:
-    edges = _edges(figure_from_brief("The reports are collected by the aggregator into one HTML report."))
+    edges = edge_labels(figure_from_brief("The reports are collected by the aggregator into one HTML report."))
     assert {("Reports", "Aggregator"), ("Aggregator", "HTML report")} <= edges
     assert ("Reports", "HTML report") not in edges
     # a producer's agent stays the source: "B is fed by A to C" keeps B -> C
-    assert ("Decoder", "Output") in _edges(figure_from_brief("The decoder is fed by the encoder to the output."))
+    assert ("Decoder", "Output") in edge_labels(figure_from_brief("The decoder is fed by the encoder to the output."))
 
 
 def test_a_nounish_verb_before_an_adverb_and_a_verb_is_the_noun() -> None:
     fig = figure_from_brief("The trimmer removes adapters. Clean reads then enter the assembler.")
     assert "Clean reads" in {n.label for n in fig.of_kind("node")}
-    assert ("Clean reads", "Assembler") in _edges(fig)
+    assert ("Clean reads", "Assembler") in edge_labels(fig)
     # a subject noun after its determiner stays the subject: two verbs joined by the adverb
     fig = figure_from_brief("The worker reads then writes results to the object store.")
     assert {n.label for n in fig.of_kind("node")} == {"Worker", "Object store"}
-    assert ("Worker", "Object store") in _edges(fig)
+    assert ("Worker", "Object store") in edge_labels(fig)
 
 
 def test_a_step_followed_by_the_next_one() -> None:
-    edges = _edges(figure_from_brief("The profiling branch runs Kraken2 followed by Bracken re-estimation, while the "
+    edges = edge_labels(figure_from_brief("The profiling branch runs Kraken2 followed by Bracken re-estimation, while the "
                                      "assembly branch runs MEGAHIT."))
     assert ("Kraken2", "Bracken re-estimation") in edges
-    edges = _edges(figure_from_brief("The encoder is a stack of convolutions followed by a pooling layer."))
+    edges = edge_labels(figure_from_brief("The encoder is a stack of convolutions followed by a pooling layer."))
     assert ("Pooling layer", "Stack of convolutions") not in edges
     assert ("Stack of convolutions", "Pooling layer") in edges
     # a time or an amount is no step
     fig = figure_from_brief("The sample is sent to the sequencer, followed by two hours of incubation.")
     assert "Hours" not in {n.label for n in fig.of_kind("node")}
-    assert not any(b.startswith(("Hours", "Two hours")) for a, b in _edges(fig) if a == "Sequencer")
+    assert not any(b.startswith(("Hours", "Two hours")) for a, b in edge_labels(fig) if a == "Sequencer")
 
 
 def test_followed_by_takes_the_longest_name_ending_there_and_no_amount() -> None:
@@ -74,8 +70,8 @@ def test_followed_by_takes_the_longest_name_ending_there_and_no_amount() -> None
 
 def test_a_model_trained_on_hardware_reads_no_data() -> None:
     fig = figure_from_brief("The model is trained on 8 A100 GPUs.")
-    assert not _edges(fig) and "8 A100 GPUs" not in {n.label for n in fig.of_kind("node")}
-    assert not any(b == "Ranker" for _, b in _edges(figure_from_brief("The ranker is trained on TPUs and serves it.")))
+    assert not edge_labels(fig) and "8 A100 GPUs" not in {n.label for n in fig.of_kind("node")}
+    assert not any(b == "Ranker" for _, b in edge_labels(figure_from_brief("The ranker is trained on TPUs and serves it.")))
     # data with a count is still data
-    assert ("1,000 labelled images", "Classifier") in _edges(figure_from_brief(
+    assert ("1,000 labelled images", "Classifier") in edge_labels(figure_from_brief(
         "The classifier is trained on 1,000 labelled images."))

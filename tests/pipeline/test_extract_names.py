@@ -3,12 +3,9 @@ phrase, links across sentences, ends named in other words, groups inside groups.
 
 from __future__ import annotations
 
+from figure_labels import edge_labels
+
 from crafter.agents.extract import figure_from_brief, read_brief
-
-
-def _edges(fig):
-    labels = {n.id: n.label for n in fig.of_kind("node")}
-    return {(labels[e.source], labels[e.target]) for e in fig.of_kind("edge")}
 
 
 def test_a_long_item_name_ends_on_a_whole_phrase() -> None:
@@ -42,7 +39,7 @@ def test_a_group_inside_a_group() -> None:
     groups = _groups(figure_from_brief(brief))
     assert groups["Allocation core"] == ["Allocation engine", "Sealed allocation store"]
     assert groups["Service"] == ["Allocation core", "Audit logger"]  # the core's group, no box "Core"
-    assert ("Submissions", "Allocation engine") in _edges(figure_from_brief(brief))
+    assert ("Submissions", "Allocation engine") in edge_labels(figure_from_brief(brief))
 
 
 def test_both_groups_of_a_plural_name_nest() -> None:
@@ -87,7 +84,7 @@ def test_an_abbreviation_in_brackets_is_the_name_it_abbreviates() -> None:
     fig = figure_from_brief(brief, names=head)
     labels = [n.label for n in fig.of_kind("node")]
     assert "RTDE" not in labels and "Real-Time Data Exchange" in labels
-    assert ("Real-Time Data Exchange", "Robot") in _edges(fig)  # the abbreviation's link, on the full name
+    assert ("Real-Time Data Exchange", "Robot") in edge_labels(fig)  # the abbreviation's link, on the full name
 
 
 def test_more_flow_verbs() -> None:
@@ -101,7 +98,7 @@ def test_more_flow_verbs() -> None:
 def test_a_reference_searched_against_feeds_the_search() -> None:
     brief = "Genotypes are phased with SHAPEIT5. Imputation runs Beagle vs the TOPMed panel.\n"
     head = {"node": ["SHAPEIT5", "Beagle", "TOPMed panel"], "links": [], "members": []}
-    assert ("TOPMed panel", "Beagle") in _edges(figure_from_brief(brief, names=head))
+    assert ("TOPMed panel", "Beagle") in edge_labels(figure_from_brief(brief, names=head))
 
 
 def test_both_things_said_last() -> None:
@@ -149,7 +146,7 @@ def test_a_name_said_again_as_the_tail_of_a_fuller_name_is_one_box() -> None:
             "links": [["worker", "parameter server"], ["server", "worker"]], "members": []}
     fig = figure_from_brief(brief, names=head)
     nodes = {n.label for n in fig.of_kind("node")}
-    assert "Server" not in nodes and ("Parameter server", "Worker") in _edges(fig)
+    assert "Server" not in nodes and ("Parameter server", "Worker") in edge_labels(fig)
     assert "Interview" in nodes  # two fuller names: which one is meant is not said
 
 
@@ -162,7 +159,7 @@ def test_a_proper_name_said_again_as_the_head_of_a_fuller_name_is_one_box() -> N
             "links": [["bpod", "sound card"], ["encoder block", "decoder"]], "members": []}
     fig = figure_from_brief(brief, names=head)
     nodes = {n.label for n in fig.of_kind("node")}
-    assert "Bpod" not in nodes and ("Bpod state machine", "Sound card") in _edges(fig)
+    assert "Bpod" not in nodes and ("Bpod state machine", "Sound card") in edge_labels(fig)
     assert "Encoder" in nodes
 
 
@@ -170,18 +167,18 @@ def test_all_three_and_both_are_the_things_said_before_not_a_box() -> None:
     fig = figure_from_brief("Contigs go to QUAST, BUSCO and Merqury.\nAll three → HTML dashboard\n")
     nodes = {n.label for n in fig.of_kind("node")}
     assert not any(n.lower().startswith("all") for n in nodes)
-    assert {("QUAST", "HTML dashboard"), ("BUSCO", "HTML dashboard"), ("Merqury", "HTML dashboard")} <= _edges(fig)
-    assert ("Contigs", "HTML dashboard") not in _edges(fig)
+    assert {("QUAST", "HTML dashboard"), ("BUSCO", "HTML dashboard"), ("Merqury", "HTML dashboard")} <= edge_labels(fig)
+    assert ("Contigs", "HTML dashboard") not in edge_labels(fig)
     fig = figure_from_brief("The amplifier feeds the eye tracker and the EEG recorder.\n"
                             "Stimulus PC → TTL triggers → both recorders\n")
-    assert {("TTL triggers", "Eye tracker"), ("TTL triggers", "EEG recorder")} <= _edges(fig)
-    assert ("TTL triggers", "Stimulus PC") not in _edges(fig)
+    assert {("TTL triggers", "Eye tracker"), ("TTL triggers", "EEG recorder")} <= edge_labels(fig)
+    assert ("TTL triggers", "Stimulus PC") not in edge_labels(fig)
 
 
 def test_everything_gathers_what_leads_nowhere_yet() -> None:
     fig = figure_from_brief("The survey feeds the score sheet. Interviews are turned into transcripts.\n"
                             "Everything → mixed-methods integration\n")
-    into = {a for a, b in _edges(fig) if b == "Mixed-methods integration"}
+    into = {a for a, b in edge_labels(fig) if b == "Mixed-methods integration"}
     assert "Transcripts" in into and not {"Interviews", "Survey"} & into
     assert "Everything" not in {n.label for n in fig.of_kind("node")}
 
@@ -197,7 +194,7 @@ def test_a_head_link_said_vs_or_against_runs_from_the_reference() -> None:
     brief = "Imputation runs Beagle vs the TOPMed panel. The detection stage matches streams against the ruleset.\n"
     head = {"node": ["Beagle", "TOPMed panel", "detection stage", "ruleset"],
             "links": [["Beagle", "TOPMed panel"], ["detection stage", "ruleset"]], "members": []}
-    edges = _edges(figure_from_brief(brief, names=head))
+    edges = edge_labels(figure_from_brief(brief, names=head))
     assert {("TOPMed panel", "Beagle"), ("Ruleset", "Detection stage")} <= edges
     assert not {("Beagle", "TOPMed panel"), ("Detection stage", "Ruleset")} & edges
 
@@ -211,7 +208,7 @@ def test_a_name_said_only_in_the_title_line_or_a_heading_is_no_box() -> None:
         nodes = {n.label for n in fig.of_kind("node")}
         assert {"Honeypots", "Local agent", "Kafka topic"} <= nodes
         assert not {"Honeynet telemetry", "Sensors"} & nodes
-        assert ("Local agent", "Kafka topic") in _edges(fig)
+        assert ("Local agent", "Kafka topic") in edge_labels(fig)
 
 
 def test_a_head_group_listing_its_own_name_is_that_group_not_a_crash() -> None:
@@ -220,7 +217,7 @@ def test_a_head_group_listing_its_own_name_is_that_group_not_a_crash() -> None:
             "members": [["Alignment stage", ["alignment stage", "star", "hisat2"]]]}
     fig = figure_from_brief(brief, names=head)  # was SpecError: a group cannot contain itself
     assert _groups(fig) == {"Alignment stage": ["HISAT2", "STAR"]}
-    assert ("Reads", "STAR") in _edges(fig) and "Alignment stage" not in {n.label for n in fig.of_kind("node")}
+    assert ("Reads", "STAR") in edge_labels(fig) and "Alignment stage" not in {n.label for n in fig.of_kind("node")}
 
 
 def test_a_long_remark_in_a_bullet_list_is_no_box_beside_the_heads_names_but_a_numbered_step_is() -> None:
@@ -280,7 +277,7 @@ def test_a_brief_written_a_statement_a_line_keeps_its_first_statement() -> None:
     """A short first line is a title only over a blank line, a heading, a list or panels (review: 'Camera
     sends frames to the detector' had lost Camera)."""
     fig = figure_from_brief("Camera sends frames to the detector\nThe detector sends boxes to the tracker\n")
-    assert {("Camera", "Detector"), ("Detector", "Tracker")} <= _edges(fig)
+    assert {("Camera", "Detector"), ("Detector", "Tracker")} <= edge_labels(fig)
     fig = figure_from_brief("GWAS pipeline\n- genotyping arrays → sample QC\n- sample QC → imputation\n")
     assert "GWAS pipeline" not in {n.label for n in fig.of_kind("node")}
 

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
+from figure_labels import edge_labels
+
 from crafter.agents.extract import figure_from_brief
 from crafter.agents.links import read_links, sentence_links
 from crafter.agents.reading import BriefReading
-
-
-def _edges(fig):
-    labels = {n.id: n.label for n in fig.of_kind("node")}
-    return {(labels[e.source], labels[e.target]) for e in fig.of_kind("edge")}
 
 
 def test_a_list_passed_to_one_name_links_every_member() -> None:
@@ -36,7 +33,7 @@ def test_links_are_read_between_the_name_heads_names() -> None:
              "segmenter, and the segmenter writes masks to the archive.")
     head = {"node": ["Raw scans", "Noise2Void denoiser", "U-Net segmenter", "archive"], "links": [],
             "members": []}
-    edges = _edges(figure_from_brief(brief, names=head))
+    edges = edge_labels(figure_from_brief(brief, names=head))
     assert ("Noise2Void denoiser", "U-Net segmenter") in edges
     assert ("U-Net segmenter", "Noise2Void denoiser") not in edges
 
@@ -54,7 +51,7 @@ def test_a_sentence_opening_on_an_acting_name_continues_from_the_last_one() -> N
 
 
 def test_a_negated_link_is_not_drawn() -> None:
-    edges = _edges(figure_from_brief("The front end never talks to the annotator. The front end calls the API.",
+    edges = edge_labels(figure_from_brief("The front end never talks to the annotator. The front end calls the API.",
                                      names={"node": ["front end", "annotator", "API"], "links": [], "members": []}))
     assert not any({"annotator"} & {a.lower(), b.lower()} and {"front end"} & {a.lower(), b.lower()}
                    for a, b in edges)

@@ -3,26 +3,23 @@ parts is not."""
 
 from __future__ import annotations
 
+from figure_labels import edge_labels
+
 from crafter.agents.extract import figure_from_brief
 from crafter.agents.steps import reads_as_steps
-
-
-def _edges(fig) -> set[tuple[str, str]]:
-    labels = {n.id: n.label for n in fig.of_kind("node")}
-    return {(labels[e.source].lower(), labels[e.target].lower()) for e in fig.of_kind("edge")}
 
 
 def test_a_bulleted_protocol_is_drawn_as_a_chain_of_steps() -> None:
     brief = ("Tissue clearing protocol\n- tissue perfusion\n- post-fixation, 12 h at 4 °C\n- delipidation, 3 d at 37 °C"
              "\n- index matching, 1 d\n- light-sheet imaging")
-    assert _edges(figure_from_brief(brief)) == {
+    assert edge_labels(figure_from_brief(brief), lower=True) == {
         ("tissue perfusion", "post-fixation"), ("post-fixation", "delipidation"), ("delipidation", "index matching"),
         ("index matching", "light-sheet imaging")}
 
 
 def test_a_bulleted_list_of_parts_is_not_chained() -> None:
     brief = "Bench kit we share\n- a confocal microscope\n- a cryostat\n- a plate reader\n- a laminar hood"
-    assert _edges(figure_from_brief(brief)) == set()
+    assert edge_labels(figure_from_brief(brief), lower=True) == set()
 
 
 def test_a_list_reads_as_steps_only_with_step_names_and_a_procedure() -> None:
@@ -41,7 +38,7 @@ def test_a_list_of_parts_named_after_processes_is_not_chained() -> None:
     # "following" is no procedure either
     brief = ("The platform has the following services:\n- Authentication service\n- Notification service"
              "\n- Recommendation service\n- Payment gateway")
-    assert _edges(figure_from_brief(brief)) == set()
+    assert edge_labels(figure_from_brief(brief), lower=True) == set()
     assert not reads_as_steps(["Logging service", "Monitoring dashboard", "Routing layer"], "Our stack")
     assert reads_as_steps(["droplet reading on the reader", "index matching, 1 d", "light-sheet imaging"], "Imaging")
 

@@ -3,6 +3,8 @@ noun phrase it opens on, not by its first words."""
 
 from __future__ import annotations
 
+from figure_labels import edge_labels
+
 from crafter.agents.extract import figure_from_brief, read_brief
 
 
@@ -116,14 +118,9 @@ def test_a_verb_word_inside_a_name_before_its_verb_stays_in_the_name() -> None:
     assert ("Workers", "Weights") in r.relations  # after a plural the bare verb is the verb
 
 
-def _edges(fig):
-    labels = {n.id: n.label for n in fig.of_kind("node")}
-    return {(labels[e.source], labels[e.target]) for e in fig.of_kind("edge")}
-
-
 def test_parallel_parts_in_a_groups_brackets_are_not_chained() -> None:
     fig = figure_from_brief("The car reads three sensors (camera, lidar, radar) and a planner uses their fused map.")
-    assert not {("Camera", "Lidar"), ("Lidar", "Radar")} & _edges(fig)
+    assert not {("Camera", "Lidar"), ("Lidar", "Radar")} & edge_labels(fig)
 
 
 def test_a_noun_that_ends_like_a_participle_or_an_adverb_names_a_thing() -> None:

@@ -3,13 +3,10 @@
 
 from __future__ import annotations
 
+from figure_labels import edge_labels
+
 from crafter.agents.extract import _said_backward, figure_from_brief
 from crafter.agents.reading import find_word, made_by
-
-
-def _edges(fig):
-    labels = {n.id: n.label for n in fig.of_kind("node")}
-    return {(labels[e.source], labels[e.target]) for e in fig.of_kind("edge")}
 
 
 def test_a_name_is_found_as_whole_words() -> None:
@@ -32,7 +29,7 @@ def test_both_spreads_over_the_two_things_said_before_it_not_a_word_holding_both
     fig = figure_from_brief("The Bothell lab ships spectra to the archive.\n"
                             "The \"camera\" and the \"microphone\" record the session.\n"
                             "both → sync box")
-    assert {("camera", "Sync box"), ("microphone", "Sync box")} <= _edges(fig)
+    assert {("camera", "Sync box"), ("microphone", "Sync box")} <= edge_labels(fig)
 
 
 def test_a_thing_named_by_the_step_that_made_it() -> None:
@@ -46,7 +43,7 @@ def test_both_analyses_are_the_two_analyses_said_before() -> None:
             "Both analyses inform the typology.")
     head = {"node": ["cross-sectional analysis", "trajectory analysis", "typology"], "links": [], "members": []}
     fig = figure_from_brief(text, names=head)
-    assert {("Cross-sectional analysis", "Typology"), ("Trajectory analysis", "Typology")} <= _edges(fig)
+    assert {("Cross-sectional analysis", "Typology"), ("Trajectory analysis", "Typology")} <= edge_labels(fig)
     assert "Analyses" not in {n.label for n in fig.of_kind("node")}
 
 
@@ -54,4 +51,4 @@ def test_flow_verbs_train_compute_estimate_talk() -> None:
     fig = figure_from_brief("The ranking loss trains the student encoder. The EKF estimates the vehicle pose. "
                             "The router computes the shortest paths. The client talks to the gateway.")
     assert {("Ranking loss", "Student encoder"), ("EKF", "Vehicle pose"), ("Router", "Shortest paths"),
-            ("Client", "Gateway")} <= _edges(fig)
+            ("Client", "Gateway")} <= edge_labels(fig)
