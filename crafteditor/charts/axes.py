@@ -133,7 +133,12 @@ def mend_thousands_points(runs: list[TextRun], idx: list[int]) -> None:
     tick for 1) get their thousands comma back, in place."""
     texts = [runs[k].text.strip() for k in idx]
     whole = [t for t in texts if re.fullmatch(r"[−\-]?\d{1,3}(,\d{3})*", t)]
-    if len(whole) < 2 or max(abs(parse_number(t) or 0) for t in whole) < 100:
+    pointed = [t for t in texts if re.fullmatch(r"[−\-]?\d{1,3}(\.\d{3})+", t)]
+    # '0 5.000 10.000 15.000' (Vega-Lite's '5,000' at 0.75x): a format writing three decimals
+    # writes its zero '0.000' too, so beside a bare whole number these are thousands
+    thousands = len(pointed) >= 2 and len(whole) + len(pointed) == len(texts) \
+        and all(re.fullmatch(r"[−\-]?[1-9]\d{0,2}(\.000)+", t) for t in pointed)
+    if not thousands and (len(whole) < 2 or max(abs(parse_number(t) or 0) for t in whole) < 100):
         return
     for k, t in zip(idx, texts):
         if re.fullmatch(r"[−\-]?\d{1,3}(\.\d{3})+", t):

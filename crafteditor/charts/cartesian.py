@@ -100,6 +100,7 @@ def read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,  #
         series = [Series(color=(0, 0, 0), kind="point", points=[(name, vals[2]) for name, vals, _ in boxes])]
     if not series or all(sr.kind == "line" and len(sr.points) < 2 for sr in series):
         return None
+    xaxis = _split_joined_categories(series, xaxis)
     error_color = read_error_bars(rgb, paints, series, yaxis, plot)
     value_labels = read_value_labels(runs, used | consumed, series, yaxis, plot, font)
     if value_labels is not None:
@@ -307,6 +308,38 @@ def _markers_as_boxes(boxes: list[tuple[str, list[float], Any]], series: list[Se
         return hi - lo <= 1.5 * diameter and any(c == name and lo <= y <= hi for c, y in marks)
 
     return all(marker(name, vals) for name, vals, _ in boxes)
+
+
+def _split_joined_categories(series: list[Series], xaxis: Axis) -> Axis:
+    """Category labels OCR joined into one run ('Jan Feb Mar Apr May Jun': Vega-Lite's month bands
+    at 0.75x, set closer than a word's gap) over as many clusters of bars as the run has words: each
+    cluster, left to right, named by its word, and the axis given a category at each cluster's
+    centre. A label of several words over one cluster ('No. 457') stays whole."""
+    if not xaxis.categories or not series or any(sr.kind != "bar" or len(sr.bar_spans) != len(sr.points)
+                                                 for sr in series):
+        return xaxis
+    joined = {label for _, label in xaxis.categories if len(label.split()) >= 2}
+    if not joined:
+        return xaxis
+    at_px = [Series(color=sr.color, kind="bar", points=[((a + b) / 2, 0.0) for a, b in sr.bar_spans]) for sr in series]
+    name = {float((a + b) / 2): x for sr in series for (x, _), (a, b) in zip(sr.points, sr.bar_spans)}
+    clusters = _clusters(at_px)
+    rename: dict[float, str] = {}
+    categories = list(xaxis.categories)
+    for label in joined:
+        words = label.split()
+        under = [g for g in clusters if all(name[float(x)] == label for x in g)]
+        if len(under) != len(words) or any(name[float(x)] == label for g in clusters if g not in under for x in g):
+            continue
+        categories = [c for c in categories if c[1] != label]
+        for word, group in zip(words, under):
+            rename.update({float(x): word for x in group})
+            categories.append(((group[0] + group[-1]) / 2, word))
+    if not rename:
+        return xaxis
+    for sr in series:
+        sr.points = [(rename.get(float((a + b) / 2), x), y) for (x, y), (a, b) in zip(sr.points, sr.bar_spans)]
+    return Axis(a=xaxis.a, b=xaxis.b, log=xaxis.log, categories=sorted(categories))
 
 
 def _fewer_labels_than_bars(series: list[Series], xaxis: Axis) -> bool:
