@@ -54,7 +54,10 @@ def find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: f
     reach = min(W, int(x1 + 15 * font))
     if reach > x1 + 3 and y1 - y0 > 10:
         ink_cols = (paints.labels[y0:y1, x1 + 3:reach] != paints.background).mean(axis=0)
+        # (not the plot's own right edge a few px on: Vega-Lite's last gridline, where the axis read
+        # ended at the last tick short of it, had ended the legend column before its entries)
         axes = np.flatnonzero(ink_cols >= 0.6)
+        axes = axes[axes + 3 >= font]
         if axes.size:
             reach = x1 + 3 + int(axes[0])
     reach = int(min([reach] + [w for w in walls if w > x1 + 3]))  # a panel's edge (ggplot draws no axis)
