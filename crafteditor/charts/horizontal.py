@@ -10,7 +10,7 @@ import numpy as np
 
 from crafteditor.charts.cartesian import read_chart
 from crafteditor.charts.component import ChartResult, box_mask
-from crafteditor.charts.labels import label_text, pick, typical_font
+from crafteditor.charts.labels import label_text, pick, split_tick_labels, typical_font
 from crafteditor.charts.legend import Legend, find_legend
 from crafteditor.charts.mark_paints import mark_paints
 from crafteditor.charts.numbers import parse_number
@@ -26,6 +26,9 @@ def read_horizontal(rgb, paints, runs, used, ax, ay, right, top, config, origina
     Read as the upright chart it is turned (see :func:`_turn`), then turned back."""
 
     font = typical_font(runs)
+    # the numbers under the x axis joined into one run ('100 150 200 … 500': Vega-Lite's at 0.75x)
+    # part here, upright: turned, they are the y axis's labels, which no reader parts
+    split_tick_labels(runs, used, ay, ax, right, font)
     left = [r for k, r in enumerate(runs) if k not in used and r.angle == 0 and ax - 15 * font <= r.right <= ax + 2
             and (top is None or top - font <= r.cy) and r.cy <= ay]
     below = [r for k, r in enumerate(runs) if k not in used and r.angle == 0 and ay - 2 <= r.y <= ay + 3 * font
