@@ -41,7 +41,37 @@ def split_tick_labels(runs: list[TextRun], used: set[int], ay: float, ax: float,
         pieces = split_wide_gaps(r, 0.25 if numbers else 0.6)
         if len(pieces) == 1 and numbers:
             pieces = _one_number_a_group(r)
+        elif len(pieces) == 1 and len(r.text.split()) >= 3:
+            pieces = _evenly_spaced_words(r)
         if len(pieces) > 1:
+            runs[k] = pieces[0]
+            runs.extend(pieces[1:])
+    _split_at_the_step(runs, used, ay, ax, right, font)
+
+
+def _split_at_the_step(runs: list[TextRun], used: set[int], ay: float, ax: float, right: float,
+                       font: float) -> None:
+    """Two words or more joined into one run under the axis, their ink in as many groups whose centres
+    stand the other labels' step apart (within 30 %: an end label pushed in to stay in the view), one label each ('Jan Feb' beside 'Mar', 'Apr' …:
+    Vega-Lite's months at 2x), in place as :func:`split_tick_labels`."""
+    row = [k for k, r in enumerate(runs) if k not in used and r.angle == 0 and ay - 2 <= r.y <= ay + 3 * font
+           and ax - 2 * font <= r.cx <= right + 2 * font]
+    lone = sorted(runs[k].cx for k in row if len(runs[k].text.split()) == 1)
+    if len(lone) < 3:
+        return
+    step = float(np.median(np.diff(lone)))
+    level = float(np.median([runs[k].cy for k in row if len(runs[k].text.split()) == 1]))
+    if step <= 0:
+        return
+    for k in row:
+        # on the labels' line: the axis title below them ('date (month)') is no pair of labels
+        if len(runs[k].text.split()) < 2 or abs(runs[k].cy - level) > 0.3 * font:
+            continue
+        pieces = _one_number_a_group(runs[k])
+        if len(pieces) < 2:
+            continue
+        gaps = np.diff([p.x + p.w / 2 for p in pieces])
+        if np.all(np.abs(gaps - step) <= 0.3 * step):
             runs[k] = pieces[0]
             runs.extend(pieces[1:])
 
@@ -70,6 +100,22 @@ def _one_number_a_group(run: TextRun) -> list[TextRun]:
         out.append(replace(run, text=word, marked=marks[k] if marks else None, x=run.x + c0, y=run.y + r0,
                            w=float(c1 - c0), h=float(r1 - r0), glyphs=run.glyphs[r0:r1, c0:c1].copy()))
     return out
+
+
+def _evenly_spaced_words(run: TextRun) -> list[TextRun]:
+    """Three or more words whose ink falls into as many groups at one step apart (centre to centre,
+    within a tenth) are labels of evenly spaced categories, set closer than a word's gap ('Jan Feb
+    Mar Apr May Jun': Vega-Lite's month bands at 1x and below); a phrase's words, of unlike lengths,
+    are not evenly spaced."""
+    pieces = _one_number_a_group(run)
+    if len(pieces) < 3:
+        return [run]
+    centres = np.array([p.x + p.w / 2 for p in pieces])
+    steps = np.diff(centres)
+    widths = np.array([p.w for p in pieces])
+    if steps.min() <= 0 or steps.max() > 1.1 * steps.min() or widths.max() > steps.min():
+        return [run]
+    return pieces
 
 
 def label_text(text: str) -> str:
