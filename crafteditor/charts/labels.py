@@ -52,8 +52,9 @@ def split_tick_labels(runs: list[TextRun], used: set[int], ay: float, ax: float,
 def _split_at_the_step(runs: list[TextRun], used: set[int], ay: float, ax: float, right: float,
                        font: float) -> None:
     """Two words or more joined into one run under the axis, their ink in as many groups whose centres
-    stand the other labels' step apart (within 30 %: an end label pushed in to stay in the view), one label each ('Jan Feb' beside 'Mar', 'Apr' …:
-    Vega-Lite's months at 2x), in place as :func:`split_tick_labels`."""
+    stand the other labels' step apart (within 30 %: an end label is pushed in to stay in the view), one
+    label each ('Jan Feb' beside 'Mar', 'Apr' …: Vega-Lite's months at 2x), in place as
+    :func:`split_tick_labels`."""
     row = [k for k, r in enumerate(runs) if k not in used and r.angle == 0 and ay - 2 <= r.y <= ay + 3 * font
            and ax - 2 * font <= r.cx <= right + 2 * font]
     lone = sorted(runs[k].cx for k in row if len(runs[k].text.split()) == 1)

@@ -118,7 +118,7 @@ def test_two_month_labels_joined_part_at_the_other_labels_step():
     months at 2x); the axis title below them, 'date (month)', stays whole."""
     from crafteditor.charts.labels import split_tick_labels
 
-    runs = [_glyph_run("Jan Feb", 22.0, 104.0, [(0, 12), (20, 32)], 32)]
+    runs = [_glyph_run("Jan Feb", 30.0, 104.0, [(0, 12), (15, 27)], 27)]  # 3 px apart: no word gap
     runs += [_glyph_run(m, 66.0 + 20.0 * i, 104.0, [(0, 12)], 12) for i, m in enumerate(["Mar", "Apr", "May"])]
     runs.append(_glyph_run("date (month)", 50.0, 116.0, [(0, 16), (19, 47)], 47))
     split_tick_labels(runs, set(), 102.0, 20.0, 140.0, 8.0)
