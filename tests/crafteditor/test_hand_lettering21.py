@@ -29,3 +29,46 @@ def test_a_short_k_alone_or_before_a_number_is_kappa():
     mask, centres = _short_k_then(1)
     assert restore_symbols("k/2", centres, mask, 0, 24.0) == "κ/2"
     assert restore_symbols("k", centres[:1], mask[:, :16], 0, 24.0) == "κ"
+
+
+def _box(x, y, w, h):
+    from crafteditor.shapes.detect import DetectedShape
+    from crafteditor.shapes.faces import Face
+    m = np.ones((h, w), bool)
+    face = Face(paint=0, x=x, y=y, w=w, h=h, mask=m, filled=m)
+    return DetectedShape(shape="box", x=x, y=y, w=w, h=h, fill=(255, 255, 255), stroke=(0, 0, 0), stroke_px=3.0,
+                         iou=0.95, face=face)
+
+
+def _thick_arrow_ink(head: bool) -> np.ndarray:
+    """The pencil of a thick Excalidraw arrow from x 200 left to a box whose right side is at x 100:
+    the shaft drawn to its tip at x 106 (the binding gap), with an open 'V' over its last 40 px."""
+    import cv2
+    ink = np.zeros((200, 400), np.uint8)
+    cv2.line(ink, (200, 100), (106, 100), 1, 3)
+    if head:
+        for dy in (-22, 22):
+            cv2.line(ink, (106, 100), (146, 100 + dy), 1, 3)
+    return ink.astype(bool)
+
+
+def test_a_stub_runs_on_along_its_pencil_to_the_box_and_takes_the_head_drawn_there():
+    # the tracer kept only the shaft's first 20 px; its thick head's stretch went with the barbs
+    from crafteditor.lines.paths import LinePath
+    from crafteditor.sketch_lines import reach_nodes
+    shapes = [_box(0, 60, 100, 80), _box(200, 60, 100, 80)]
+    stub = LinePath(points=[(200.0, 100.0), (180.0, 100.0)], width=3.0, color=(30, 30, 30))
+    reach_nodes([stub], shapes, _thick_arrow_ink(head=True))
+    assert stub.end[0] <= 104 and stub.head_end is not None and stub.head_end.kind == "open"
+    bare = LinePath(points=[(200.0, 100.0), (180.0, 100.0)], width=3.0, color=(30, 30, 30))
+    reach_nodes([bare], shapes, _thick_arrow_ink(head=False))
+    assert bare.end[0] <= 104 and bare.head_end is None  # a line the tracer cut short: carried on, headless
+
+
+def test_a_stub_with_no_pencil_ahead_stays_short():
+    from crafteditor.lines.paths import LinePath
+    from crafteditor.sketch_lines import reach_nodes
+    shapes = [_box(0, 60, 100, 80), _box(200, 60, 100, 80)]
+    stub = LinePath(points=[(200.0, 100.0), (180.0, 100.0)], width=3.0, color=(30, 30, 30))
+    reach_nodes([stub], shapes, np.zeros((200, 400), bool))
+    assert stub.end == (180.0, 100.0) and stub.head_end is None
