@@ -72,3 +72,36 @@ def test_a_stub_with_no_pencil_ahead_stays_short():
     stub = LinePath(points=[(200.0, 100.0), (180.0, 100.0)], width=3.0, color=(30, 30, 30))
     reach_nodes([stub], shapes, np.zeros((200, 400), bool))
     assert stub.end == (180.0, 100.0) and stub.head_end is None
+
+
+def test_two_arrows_merging_onto_a_third_are_not_one_line_between_their_sources():
+    # drawn excalidraw-real (ctfd-chall-manager's testing page): 'E2E tests' and 'lock-local' each curve onto
+    # the arrow 'lock-redis -> End' just before End; joined where they met, they became 'E2E tests - lock-local'
+    from crafteditor.lines.paths import Arrowhead, LinePath
+    from crafteditor.sketch_arrows import join_sketch_arrows
+    upper, lower, middle, end = _box(100, 20, 100, 60), _box(100, 320, 100, 60), _box(0, 170, 100, 60), \
+        _box(500, 150, 100, 100)
+    head = Arrowhead(tip=(500.0, 200.0), base=(480.0, 200.0), length=20.0, width=16.0, mask_box=(480, 192, 501, 209),
+                     kind="open")
+    trunk = LinePath(points=[(100.0, 200.0), (500.0, 200.0)], width=3.0, color=(30, 30, 30), head_end=head)
+    down = LinePath(points=[(150.0, 80.0), (150.0, 150.0), (200.0, 195.0), (300.0, 199.0)], width=3.0,
+                    color=(30, 30, 30))
+    up = LinePath(points=[(150.0, 320.0), (150.0, 250.0), (200.0, 205.0), (300.0, 201.0)], width=3.0,
+                  color=(30, 30, 30))
+    out = join_sketch_arrows([trunk, down, up], [upper, lower, middle, end])
+    assert len(out) == 3  # each branch left to share the trunk into 'End'
+    assert not any(min(abs(ln.start[1] - 80), abs(ln.end[1] - 80)) < 5 and min(abs(ln.start[1] - 320),
+                   abs(ln.end[1] - 320)) < 5 for ln in out)
+
+
+def test_a_rough_arrow_cut_where_it_crosses_a_line_is_still_one_arrow():
+    # the two pieces of one arrow meet on the line it crosses, the one running on from the other
+    from crafteditor.lines.paths import LinePath
+    from crafteditor.sketch_arrows import join_sketch_arrows
+    left, right, top, bottom = _box(0, 150, 100, 100), _box(500, 150, 100, 100), _box(250, 0, 100, 60), \
+        _box(250, 340, 100, 60)
+    crossing = LinePath(points=[(300.0, 60.0), (300.0, 340.0)], width=3.0, color=(30, 30, 30))
+    a = LinePath(points=[(100.0, 200.0), (298.0, 200.0)], width=3.0, color=(30, 30, 30))
+    b = LinePath(points=[(302.0, 200.0), (500.0, 200.0)], width=3.0, color=(30, 30, 30))
+    out = join_sketch_arrows([crossing, a, b], [left, right, top, bottom])
+    assert any(ln.start[0] <= 102 and ln.end[0] >= 498 or ln.end[0] <= 102 and ln.start[0] >= 498 for ln in out)
