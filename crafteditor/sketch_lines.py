@@ -215,6 +215,12 @@ def reach_nodes(lines: list[LinePath], shapes: list[DetectedShape], ink: np.ndar
             q = _reached(p, ln.points, at_start, shapes, boxes, 0.5 * tol, reach)
             if q is None and head is None and ink is not None:
                 q, head = _inked_reach(p, ln, at_start, shapes, boxes, 0.5 * tol, ink)
+                # only a stub from one node on to another (an icon's pencil over a node's corner, carried on
+                # along the icon's shading into the node, had made it a link to itself)
+                src = _nearest_node(ln.end if at_start else ln.start, shapes, tol)
+                dst = None if q is None else _nearest_node(q, shapes, 0.5 * tol + 1.0)
+                if src is None or dst is None or dst is src:
+                    q, head = None, None
                 if q is not None and head is not None:
                     if at_start:
                         ln.points.insert(0, q)

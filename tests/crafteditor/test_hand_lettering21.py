@@ -105,3 +105,17 @@ def test_a_rough_arrow_cut_where_it_crosses_a_line_is_still_one_arrow():
     b = LinePath(points=[(302.0, 200.0), (500.0, 200.0)], width=3.0, color=(30, 30, 30))
     out = join_sketch_arrows([crossing, a, b], [left, right, top, bottom])
     assert any(ln.start[0] <= 102 and ln.end[0] >= 498 or ln.end[0] <= 102 and ln.start[0] >= 498 for ln in out)
+
+
+def test_a_stroke_from_inside_a_node_is_not_carried_back_into_it():
+    # an icon drawn over a node's corner (wordsmith's elephant on 'db'): its pencil runs on into the node;
+    # carried along it, a stroke of the icon had become a link from 'db' to 'db'
+    from crafteditor.lines.paths import LinePath
+    from crafteditor.sketch_lines import reach_nodes
+    shapes = [_box(0, 60, 100, 80)]
+    ink = np.zeros((200, 400), bool)
+    ink[98:103, 106:200] = True
+    # from the node's side out to x 190, then back towards the node along the icon's pencil
+    stroke = LinePath(points=[(100.0, 130.0), (190.0, 100.0), (180.0, 100.0)], width=3.0, color=(30, 30, 30))
+    reach_nodes([stroke], shapes, ink)
+    assert stroke.end == (180.0, 100.0) and stroke.head_end is None
