@@ -1,4 +1,6 @@
-"""Hand-lettered labels of Excalidraw scenes read as their Latin words (issue 31, round 21)."""
+"""Real Excalidraw scenes (issue 31, round 21, ``craftbench makers excalidraw-real --seed 20``): hand-lettered
+labels read as their Latin words, a thick arrow's stub carried on along its pencil to the box it points at, and
+arrows merging onto a third kept apart."""
 
 import numpy as np
 
