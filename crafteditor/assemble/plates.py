@@ -39,6 +39,7 @@ STRAIGHT_ON = 0.97  # cosine between two line pieces' ways that run straight on 
 # a curve bending under a plate: its way in and way out at most ~80° apart, each within ~70° of the gap
 BEND_TURN, BEND_GAP, BEND_SPAN = 0.2, 0.35, 12.0
 CORNER_SINE = 0.5  # a step curve's corner under a plate: its way in and way out at least 30° off straight
+DARK_PAGE = 3 * 60  # a page darker than this (its channels' sum) is a dark theme's
 PARALLEL = 0.9  # cosine between a scrap and the line it lies on, traced twice (within ~25°)
 
 
@@ -347,10 +348,13 @@ def _plate_like(s: DetectedShape, shapes: list[DetectedShape], runs: list[TextRu
 def _rim(fill, stroke, background: tuple[int, int, int]) -> bool:
     """Whether an 'outline' is only the antialiased rim of a dark fill against a light page: a
     colour between the two (a dark theme's grey label plate on a white page read with a light
-    outline, and taken for a node: G_daedalus_state-machine's 'next task' split its self-loop in two)."""
+    outline, and taken for a node: G_daedalus_state-machine's 'next task' split its self-loop in two);
+    or of a lighter fill on a dark page (GitHub's dark page: Mermaid's grey plate read with a 0.6-0.8 px
+    outline darker than itself, mermaid-looks' 'email' a node between its link's halves)."""
     background = tuple(int(v) for v in background)  # type: ignore[assignment]  # (uint8 sums wrap)
-    if fill is None or sum(fill) > 0.5 * sum(background):  # a dark plate on a light page only (a
-        return False  # light theme's filled boxes without outlines are nodes: TikZ's 'layer 1')
+    dark_page = sum(background) < DARK_PAGE
+    if fill is None or sum(fill) > 0.5 * sum(background) and not (dark_page and sum(fill) > sum(background)):
+        return False  # (a light theme's filled boxes without outlines are nodes: TikZ's 'layer 1')
     to_bg, fill_bg = color_distance(stroke, background), color_distance(fill, background)
     return to_bg < fill_bg and color_distance(fill, stroke) + to_bg <= 1.15 * fill_bg
 

@@ -1,8 +1,10 @@
-"""Mermaid link labels whose plate has a third line end on it (issue 31, round 21): a dotted basis curve
-traced twice where it leaves the plate, and a cross end's '×' (``--x``) read as a line of its own beside the
-plate. Each link had stayed split in two at a node named like its label. Fixture beside its source
-(``tests/crafteditor/mermaid/flowchart_dark_plate_scraps.mmd``): mermaid-wild's mw_011 at seed 21
-(``craftbench makers mermaid-wild -n 40 --seed 21``), the dark theme at device scale 2."""
+"""Mermaid link labels read as nodes (issue 31, round 21): a plate with a third line end on it (a dotted
+basis curve traced twice where it leaves the plate; a cross end's '×', ``--x``, read as a line of its own
+beside it), and a grey plate on GitHub's dark page whose antialiased rim read as a thin outline. Each link
+had stayed split in two at a node named like its label. Fixtures beside their sources
+(``tests/crafteditor/mermaid/*.mmd``): ``flowchart_dark_plate_scraps`` is mermaid-wild's mw_011 at seed 21
+(``craftbench makers mermaid-wild -n 40 --seed 21``: the dark theme at device scale 2),
+``flowchart_gh_dark_plates`` mermaid-looks' ml_007 at seed 21 (``craftbench makers mermaid-looks -n 40 --seed 21``)."""
 
 from __future__ import annotations
 
@@ -18,9 +20,8 @@ from crafter.spec.model import Edge, Node
 HERE = Path(__file__).parent / "mermaid"
 
 
-@pytest.fixture(scope="module")
-def read() -> tuple[Counter, Counter, dict]:
-    fig = convert(HERE / "flowchart_dark_plate_scraps.png", name="plate_scraps").figure
+def _read(name: str) -> tuple[Counter, Counter, dict]:
+    fig = convert(HERE / f"{name}.png", name=name).figure
     ends = {c.id: _label(c.label) for c in fig.components if isinstance(c, Node)}
     nodes = Counter(v for v in ends.values() if v)
     ends.update({c.id: _label(c.text) for c in fig.components if c.kind == "text"})
@@ -28,6 +29,11 @@ def read() -> tuple[Counter, Counter, dict]:
     pairs = Counter((ends.get(e.source, "?"), ends.get(e.target, "?")) for e in edges)
     labels = {(ends.get(e.source, "?"), ends.get(e.target, "?")): _label(e.label) for e in edges}
     return nodes, pairs, labels
+
+
+@pytest.fixture(scope="module")
+def read() -> tuple[Counter, Counter, dict]:
+    return _read("flowchart_dark_plate_scraps")
 
 
 def test_a_curve_traced_twice_under_its_plate_is_one_labelled_link(read):
@@ -43,3 +49,13 @@ def test_a_cross_ends_stroke_beside_a_plate_leaves_one_labelled_link(read):
     assert "route router model" not in nodes
     assert pairs[(worker, monitor)] == 1
     assert labels[(worker, monitor)] == "route router model"
+
+
+def test_a_grey_plate_on_a_dark_page_is_no_node():
+    # 'email' and 'notify' on their grey plates, each rimmed 0.6-0.8 px darker than the plate, lighter than the page
+    nodes, pairs, labels = _read("flowchart_gh_dark_plates")
+    cache, retry = "cache valid notify event", "retry shipping"
+    assert "email" not in nodes
+    assert pairs[(cache, retry)] == 1
+    assert labels[(cache, retry)] == "email"
+    assert not any(n.startswith("notif") for n in nodes)
