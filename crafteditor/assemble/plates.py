@@ -171,6 +171,13 @@ def _join_pair(lines: list[LinePath | None], end_a: tuple[int, int], end_b: tupl
         b = replace(b, head_start=None)
     if mark:
         a, b = replace(a, head_end=None), replace(b, head_start=None)
+    if plate and not mark:
+        # a piece with a head at each end: the one at the plate is its rim (a link's heads are at its nodes;
+        # mermaid-wild's 'policy' before a circle end, '--o', whose small ring no 'head' on the rim is smaller than)
+        if a.head_start is not None and a.head_end is not None:
+            a = replace(a, head_end=None)
+        if b.head_start is not None and b.head_end is not None:
+            b = replace(b, head_start=None)
     if not mark and _end_to_end(a, b):
         # the plate's rounded rim, white on the dark page, nicks the line and reads as heads there
         a, b = replace(a, head_end=None), replace(b, head_start=None)

@@ -4,7 +4,9 @@ beside it), and a grey plate on GitHub's dark page whose antialiased rim read as
 had stayed split in two at a node named like its label. Fixtures beside their sources
 (``tests/crafteditor/mermaid/*.mmd``): ``flowchart_dark_plate_scraps`` is mermaid-wild's mw_011 at seed 21
 (``craftbench makers mermaid-wild -n 40 --seed 21``: the dark theme at device scale 2),
-``flowchart_gh_dark_plates`` mermaid-looks' ml_007 at seed 21 (``craftbench makers mermaid-looks -n 40 --seed 21``)."""
+``flowchart_gh_dark_plates`` mermaid-looks' ml_007 at seed 21 (``craftbench makers mermaid-looks -n 40 --seed 21``),
+``flowchart_circle_end_plates`` mermaid-wild's mw_000 at seed 21 (a plate's rim read as a second head on the
+piece between it and a circle end, ``--o``)."""
 
 from __future__ import annotations
 
@@ -59,3 +61,12 @@ def test_a_grey_plate_on_a_dark_page_is_no_node():
     assert pairs[(cache, retry)] == 1
     assert labels[(cache, retry)] == "email"
     assert not any(n.startswith("notif") for n in nodes)
+
+
+def test_a_plates_rim_on_a_piece_with_a_circle_end_is_no_head():
+    # 'policy': the piece from its plate to 'Service shipping' ends in a ring ('--o'); the plate's rim on its
+    # other end read as a head, and the link had stopped at a node 'policy'
+    nodes, pairs, labels = _read("flowchart_circle_end_plates")
+    assert "policy" not in nodes
+    assert pairs[("cart", "service shipping")] == 1
+    assert labels[("cart", "service shipping")] == "policy"
