@@ -360,7 +360,7 @@ def _rim(fill, stroke, background: tuple[int, int, int]) -> bool:
     outline darker than itself, mermaid-looks' 'email' a node between its link's halves)."""
     background = tuple(int(v) for v in background)  # type: ignore[assignment]  # (uint8 sums wrap)
     dark_page = sum(background) < DARK_PAGE
-    if fill is None or sum(fill) > 0.5 * sum(background) and not (dark_page and sum(fill) > sum(background)):
+    if fill is None or (sum(fill) > 0.5 * sum(background) and not (dark_page and sum(fill) > sum(background))):
         return False  # (a light theme's filled boxes without outlines are nodes: TikZ's 'layer 1')
     to_bg, fill_bg = color_distance(stroke, background), color_distance(fill, background)
     return to_bg < fill_bg and color_distance(fill, stroke) + to_bg <= 1.15 * fill_bg
