@@ -305,7 +305,8 @@ def spread_collectives(reading: BriefReading, text: str) -> None:
             if named:  # "both analyses": two analyses said before it, or the list items just before it
                 members = kind[-n:] if len(kind) >= n else _listed_just_before(text, at, n, others)
                 listed = len(kind) < n
-                if not members and not _said_before(coll, text[:at]):  # ("a relay node … both relay nodes")
+                if not members and not _said_before(coll, text[:at]) \
+                        and not groups_named(coll, [g for g, _ in reading.groups]):  # (groups: "both pathways")
                     members, listed = kind or _sentence_before(coll, n, at, text, others), False
             else:
                 members = next((x for ns in said for x in (ns, [e for e in ns if e not in leads]) if len(x) == n), [])
@@ -317,10 +318,13 @@ def spread_collectives(reading: BriefReading, text: str) -> None:
             reading.relations = [r for r in reading.relations if r not in chained]
         reading.entities.remove(coll)
         reading.strong = [e for e in reading.strong if e != coll]
-        had = set(reading.relations)  # no link drawn back against one read before ("the hub samples A and B")
-        reading.relations = list(dict.fromkeys((x, y) for a, b in reading.relations for x in swap.get(a, [a])
-                                               for y in swap.get(b, [b]) if x != y
-                                               and ((y, x) not in had or (a, b) == (x, y))))
+        had, spread = set(reading.relations), []  # no link drawn back against one read before ("the hub
+        for a, b in reading.relations:  # samples A and B. Both streams …") or against one spread before it
+            for x in swap.get(a, [a]):
+                for y in swap.get(b, [b]):
+                    if x != y and (x, y) not in spread and ((a, b) == (x, y) or (y, x) not in had | set(spread)):
+                        spread.append((x, y))
+        reading.relations = spread
         reading.groups = [(g, [x for e in ms for x in swap.get(e, [e])]) for g, ms in reading.groups]
 
 
