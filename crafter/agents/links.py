@@ -135,8 +135,10 @@ def read_links(text: str, reading: BriefReading) -> None:
         reading.relations.append((a, b))
 
     def continue_to(a: str, b: str) -> None:
-        """A step going on from ``a`` to ``b``, where ``b`` is fed by nothing yet and ``a`` feeds nothing yet."""
-        if not any(t == b for _, t in reading.relations) and not any(s == a for s, _ in reading.relations):
+        """A step going on from ``a`` to ``b``, where ``a`` feeds nothing yet (``b`` may be fed already: "The config
+        service feeds the worker pool. Jobs are queued by the scheduler. The worker pool then writes …"; round 21,
+        dev plans alone edges 0.2709 -> 0.2714, train 0.1858 -> 0.1867, 2 and 9 right of 11 and 45 new)."""
+        if not any(s == a for s, _ in reading.relations):
             add(a, b)
 
     names = _patterns(reading.entities)

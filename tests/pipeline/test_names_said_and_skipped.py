@@ -113,3 +113,11 @@ def test_a_participle_said_only_after_is_or_are_is_no_box() -> None:
     # a participle that names a state a flow reaches stays a box ("prepares → prepared")
     fig = figure_from_brief("- prepare phase: matching prepares → prepared\n- commit phase: commits → committed")
     assert "Prepared" in node_labels(fig)
+
+
+def test_a_subject_already_fed_still_goes_on_from_the_sentence_before() -> None:
+    # the worker pool is fed by the config service, and it goes on from the scheduler the sentence before ends on
+    fig = figure_from_brief("The config service feeds the worker pool. Incoming jobs are queued by the scheduler. "
+                            "The worker pool then writes each result to the archive.")
+    edges = edge_labels(fig)
+    assert ("Scheduler", "Worker pool") in edges and ("Config service", "Worker pool") in edges
