@@ -75,3 +75,11 @@ def test_a_model_trained_on_hardware_reads_no_data() -> None:
     # data with a count is still data
     assert ("1,000 labelled images", "Classifier") in edge_labels(figure_from_brief(
         "The classifier is trained on 1,000 labelled images."))
+
+
+def test_after_which_hands_on_to_the_next_name() -> None:
+    # ", after which the loader …": the bucket the sorter wrote to is what the loader takes next
+    fig = figure_from_brief("The sorter writes each batch to the staging bucket, after which the loader copies it "
+                            "into the warehouse.")
+    edges = edge_labels(fig)
+    assert {("Sorter", "Staging bucket"), ("Staging bucket", "Loader"), ("Loader", "Warehouse")} <= edges
