@@ -594,6 +594,28 @@ def _head_part(head: dict | None, text: str) -> dict | None:
             "members": [(g, ms) for g, ms in head.get("members", []) if find_word(text, g) >= 0]}
 
 
+_WRAPPED_WIDTH = 50  # a line cut this long or longer, in the middle of a sentence, was wrapped by its writer
+_LIST_MARK = re.compile(r"^\s*(?:#\s*)?(?:[-*•·–]|\(?\d{1,2}[.)]|\(?[a-z][.)]|(?:step|stage|phase)\s+\d+)\s", re.I)
+
+
+def unwrap_lines(text: str) -> str:
+    """A docstring's or a comment's prose wrapped at a fixed width, read as the sentences it says ("…; observations
+    \n    go through the shared torso, …"): a long line that stops mid-sentence joins the next when that goes on in
+    lower case and neither is a list item nor draws an arrow (lines "a → b" stay lines)."""
+    lines = text.split("\n")
+    out = [lines[0]] if lines else []
+    for line in lines[1:]:
+        prev, body = out[-1].rstrip(), re.sub(r"^\s*#\s?", "", line).strip() if line.lstrip().startswith("#") \
+            else line.strip()
+        if len(prev.strip()) >= _WRAPPED_WIDTH and not re.search(r"[.!?:;]$", prev) and re.match(r"[a-z`(]", body) \
+                and not _LIST_MARK.match(line) and not _LIST_MARK.match(prev) and not _ARROW_RE.search(prev) \
+                and not _ARROW_RE.search(body):
+            out[-1] = prev + " " + body
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
 def figure_from_brief(brief: str, *, title: str | None = None, names: dict | None = None,
                       fallback: bool = True) -> Figure:
     """A sensible figure from the brief alone: its names as nodes, its flows as edges.
@@ -605,6 +627,7 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     (a), (b)… is read panel by panel: each panel draws its own boxes (the same step in two panels is two
     boxes).
     """
+    brief = unwrap_lines(brief)
     if names and draws_arrows(brief):
         names = None
     if names:

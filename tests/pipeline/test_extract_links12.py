@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from figure_labels import edge_labels
 
-from crafter.agents.extract import figure_from_brief
+from crafter.agents.extract import figure_from_brief, unwrap_lines
 from crafter.agents.reading import BriefReading, read_followed_by
 
 
@@ -83,3 +83,16 @@ def test_after_which_hands_on_to_the_next_name() -> None:
                             "into the warehouse.")
     edges = edge_labels(fig)
     assert {("Sorter", "Staging bucket"), ("Staging bucket", "Loader"), ("Loader", "Warehouse")} <= edges
+
+
+def test_a_docstring_wrapped_mid_sentence_is_read_as_its_sentences() -> None:
+    # "… the encoder\n    passes …": one sentence wrapped at the docstring's width, not a line opening on "passes"
+    brief = ('class Pipeline:\n    """Speech pipeline.\n\n    Each utterance is cut into frames; the acoustic '
+             'encoder reads\n    the frames and passes its hidden states to the CTC decoder, which\n    writes the '
+             'transcript to the results store.\n    """')
+    edges = edge_labels(figure_from_brief(brief))
+    assert ("Acoustic encoder", "CTC decoder") in edges
+    assert ("CTC decoder", "Results store") in edges
+    # lines that draw arrows stay lines
+    lines = "raw reads → trimming with fastp and host removal with Bowtie2\nclean reads → assembly with MEGAHIT"
+    assert unwrap_lines(lines) == lines
