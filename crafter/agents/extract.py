@@ -56,6 +56,7 @@ from crafter.agents.reading import (
 from crafter.agents.steps import filed_in, heads_parts, reads_as_steps
 from crafter.agents.subject import drop_generic_names, drop_system_name
 from crafter.agents.targets import read_flow_ends
+from crafter.agents.wrapped import unwrap_lines
 from crafter.spec import Edge, Figure, Group, Node, Panel
 
 _ARROW_RE = re.compile(r"\s*(?:-{1,2}>|=>|→|⟶|⇒|➔|➜|⟹)\s*")
@@ -592,28 +593,6 @@ def _head_part(head: dict | None, text: str) -> dict | None:
     keep = {n.lower() for n in nodes}
     return {**head, "node": nodes, "links": [(a, b) for a, b in head.get("links", []) if a in keep and b in keep],
             "members": [(g, ms) for g, ms in head.get("members", []) if find_word(text, g) >= 0]}
-
-
-_WRAPPED_WIDTH = 50  # a line cut this long or longer, in the middle of a sentence, was wrapped by its writer
-_LIST_MARK = re.compile(r"^\s*(?:#\s*)?(?:[-*•·–]|\(?\d{1,2}[.)]|\(?[a-z][.)]|(?:step|stage|phase)\s+\d+)\s", re.I)
-
-
-def unwrap_lines(text: str) -> str:
-    """A docstring's or a comment's prose wrapped at a fixed width, read as the sentences it says ("…; observations
-    \n    go through the shared torso, …"): a long line that stops mid-sentence joins the next when that goes on in
-    lower case and neither is a list item nor draws an arrow (lines "a → b" stay lines)."""
-    lines = text.split("\n")
-    out = [lines[0]] if lines else []
-    for line in lines[1:]:
-        prev, body = out[-1].rstrip(), re.sub(r"^\s*#\s?", "", line).strip() if line.lstrip().startswith("#") \
-            else line.strip()
-        if len(prev.strip()) >= _WRAPPED_WIDTH and not re.search(r"[.!?:;]$", prev) and re.match(r"[a-z`(]", body) \
-                and not _LIST_MARK.match(line) and not _LIST_MARK.match(prev) and not _ARROW_RE.search(prev) \
-                and not _ARROW_RE.search(body):
-            out[-1] = prev + " " + body
-        else:
-            out.append(line)
-    return "\n".join(out)
 
 
 def figure_from_brief(brief: str, *, title: str | None = None, names: dict | None = None,

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from figure_labels import edge_labels
 
-from crafter.agents.extract import figure_from_brief, unwrap_lines
+from crafter.agents.extract import figure_from_brief
 from crafter.agents.reading import BriefReading, read_followed_by
+from crafter.agents.wrapped import unwrap_lines
 
 
 def test_list_items_gathered_by_a_named_collective_each_feed_its_target() -> None:
