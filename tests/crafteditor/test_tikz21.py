@@ -1,0 +1,42 @@
+"""TikZ math labels (issue 31, round 21): what a reader of a LaTeX figure relies on."""
+
+import numpy as np
+
+from crafteditor.ocr.greek import greek_leads
+from crafteditor.ocr.runs import TextRun
+
+# the glyph mask of janosh/diagrams' feynman-diagram-4 'φ_b' at 150 dpi (makers tikz-wild, seed 21): TeX's \varphi,
+# its hairline loop broken from its stem, the arc starting left of the stem's middle; read 'Pb'
+PHI_B = """\
+.#.....####........
+.#....##..##.......
+#.....#....#..##...
+#....#.....#...#...
+#.............##...
+#...#.....#...#....
+#...#....#....##.##
+.##.#..##.....#...#
+..######.....##...#
+...##........#...##
+...#.........#...#.
+..##..........###..
+..##..............."""
+
+
+def _run(text: str, art: str) -> TextRun:
+    mask = np.array([[ch == "#" for ch in row] for row in art.splitlines()])
+    h, w = mask.shape
+    return TextRun(text=text, x=28.0, y=6.0, w=float(w), h=float(h), angle=0.0, font_px=13.0, bold=False,
+                   color=(0, 0, 0), confidence=0.6, baseline=17.0, glyphs=mask)
+
+
+def test_a_varphi_broken_in_two_pieces_is_read_as_the_lead_of_its_label():
+    assert greek_leads([_run("Pb", PHI_B)])[0].text == "φb"
+
+
+def test_a_word_led_by_p_stays_latin():
+    # the same subscript after a plain upright p (no φ's loop): the lead is not made Greek
+    p = PHI_B.splitlines()
+    upright = [".#######....." + row[13:] if k < 9 else ".##.........." + row[13:] for k, row in enumerate(p)]
+    upright[0] = "############." + p[0][13:]
+    assert greek_leads([_run("pb", "\n".join(upright))])[0].text == "pb"
