@@ -17,6 +17,7 @@ nearest Latin one). So is a glyph inside a longer line read as a Greek letter's 
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import numpy as np
@@ -139,6 +140,7 @@ def greek_in_line(text: str, centres: list[float], crop: np.ndarray) -> str:
     than the reading and every look-alike (:func:`read_greek`'s faces). Only a math word's letters are weighed
     (:func:`_math_word`): a small sans p fitted ρ as clearly as TeX's ρ did ('displ', 'bacillus_10p_5' on real
     charts), and the font class of a line of TeX's math, its letters misread, was sans as often as serif."""
+    text = _epsilon_before_equals(text)
     if len(text) != len(centres) or not any(ch in IN_LINE for ch in text):
         return text
     chars = list(text)
@@ -152,6 +154,12 @@ def greek_in_line(text: str, centres: list[float], crop: np.ndarray) -> str:
                     chars[i] = _greek_glyph(chars[i], centres[i], centres, groups) or chars[i]
         start += len(word) + 1
     return "".join(chars)
+
+
+def _epsilon_before_equals(text: str) -> str:
+    """``text`` with each '∈' an equals sign follows made 'ε': no relation stands on an equation's left, and TeX's
+    \\epsilon (ϵ) is the membership sign's shape, smaller (janosh/diagrams' 'Legendre in ϵ = E/N' read '∈ =')."""
+    return re.sub(r"∈(?= ?=)", "ε", text)
 
 
 def _math_word(word: str) -> bool:

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from crafteditor.ocr.greek import greek_leads
+from crafteditor.ocr.greek import greek_in_line, greek_leads
 from crafteditor.ocr.runs import TextRun
 
 # the glyph mask of janosh/diagrams' feynman-diagram-4 'φ_b' at 150 dpi (makers tikz-wild, seed 21): TeX's \varphi,
@@ -40,3 +40,10 @@ def test_a_word_led_by_p_stays_latin():
     upright = [".#######....." + row[13:] if k < 9 else ".##.........." + row[13:] for k, row in enumerate(p)]
     upright[0] = "############." + p[0][13:]
     assert greek_leads([_run("pb", "\n".join(upright))])[0].text == "pb"
+
+
+def test_a_membership_sign_before_an_equals_sign_is_tex_epsilon():
+    # TeX's \epsilon is the shape of ∈; 'Legendre in ϵ = E/N' (janosh/diagrams) had been read 'Legendre in ∈ ='
+    crop = np.full((20, 200, 3), 255, np.uint8)
+    for text, want in (("Legendre in ∈ =", "Legendre in ε ="), ("∈=", "ε="), ("ω = 2 ∈ Q", "ω = 2 ∈ Q")):
+        assert greek_in_line(text, [float(i) for i in range(len(text))], crop) == want
