@@ -10,6 +10,10 @@ it was not a run already) and joined on as a subscript, ``ŷ_{1}``.
 A superscript stacked over a subscript (``\\vec{h}^\\ell_3``, ``x_i^2``) is inside the line's box, but the
 recogniser reads the stack as one glyph ('hg') or not at all ('h'): :func:`read_stacked` reads its two
 parts apart, and the label is the letter, the superscript and the subscript, ``h^{ℓ}_{3}``.
+
+A wide superscript the detector boxed apart over the subscript (``h^{(1)}_2`` read '(1)' over 'h2') joins the label
+under it (:func:`join_superscripts`; round 21): ``makers tikz --seed 20 -n 30`` words 89.2 -> 90.5 %, nodes 0.87 -> 0.88,
+edges 0.65 -> 0.67 (its layer diagrams: words 71.4 -> 78.0 %, nodes 0.70 -> 0.77); dev unmoved.
 """
 
 from __future__ import annotations
