@@ -25,7 +25,7 @@ from crafteditor.ocr.run_ends import whole_words
 from crafteditor.ocr.runs import TextRun, dedupe, joined_glyphs, make_run
 from crafteditor.ocr.small_lexicon import mend_small_print
 from crafteditor.ocr.small_print import reread_small_print
-from crafteditor.ocr.subscripts import join_subscripts, read_stacked
+from crafteditor.ocr.subscripts import join_subscripts, join_superscripts, read_stacked
 from crafteditor.ocr.text_lines import glyph_mask, line_jobs, region_background
 from crafteditor.paint import Paints, distances
 from crafteditor.reader import GATE
@@ -111,6 +111,7 @@ def read_text(rgb: np.ndarray, paints: Paints, config: Config, deadline: float |
     # a math label's subscript the detector boxed apart or left out ('ŷ' and a lone '1'); its lead letter
     # a Greek one the recogniser read as its Latin look-alike ('T1' for τ₁)
     runs = join_subscripts(runs, rgb, lambda c: engine.recognize([c], latin, fold_case=True)[0])
+    runs = join_superscripts(runs)  # a wide superscript boxed apart over them (h^{(1)}_2 read '(1)', 'h2')
     return _own_words(greek_leads(runs))
 
 
