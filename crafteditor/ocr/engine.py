@@ -146,6 +146,7 @@ class OcrEngine:
         out: list[tuple[str, float, list[float]]] = [("", 0.0, [])] * len(crops)
         if not crops:
             return out
+        memo = memo if latin else None  # (it keeps the Latin classes only)
         if fast and latin and not fold_case and self.reader is not None:
             quick = self.reader.read(crops)
             rest = [i for i, r in enumerate(quick) if r is None]
@@ -176,8 +177,9 @@ class OcrEngine:
         """The recogniser's class probabilities (T×C) of one BGR crop padded to its width floor (see
         :meth:`recognize`), and that padded width; kept in ``memo`` and taken from it where it has them."""
         key = None if memo is None else (crop.shape, word_width, narrow, crop.tobytes())
-        if key is not None and key in memo:
-            return memo[key]
+        kept = None if key is None else memo.get(key)
+        if kept is not None:
+            return kept
         h, w = crop.shape[:2]
         aspect = w / max(1, h)
         floor = word_width if aspect >= 2 else narrow if aspect >= LONE_GLYPH_ASPECT else REC_PAD_WIDTH
@@ -197,7 +199,7 @@ class OcrEngine:
         What a reading's likelihood is weighed on (:mod:`crafteditor.ocr.small_lexicon`). ``memo``: taken
         from there where :meth:`recognize` read the same crop with it (no second recogniser call)."""
         narrow = REC_NARROW_WIDTH if word_width != REC_PAD_WIDTH else REC_PAD_WIDTH
-        probs = self._infer(crop, word_width, narrow, memo)[0]
+        probs = self._infer(crop, word_width, narrow, memo if latin else None)[0]
         if latin:
             probs = probs * self.latin_mask[None, : probs.shape[1]]
         return probs / np.maximum(probs.sum(axis=1, keepdims=True), 1e-12)
@@ -260,24 +262,37 @@ class OcrEngine:
                 chars[i] = "×"
 
 
-class ProbsMemo(dict):
-    """One page's recogniser outputs (class probabilities, padded width) by crop, while it reads small print:
+class ProbsMemo:
+    """One page's recogniser outputs (class probabilities, padded width) by crop, while it reads Latin small print:
     the small-print lexicon (:mod:`crafteditor.ocr.small_lexicon`) weighs a line on the crops the first reading
     and the re-read at working sizes (:mod:`crafteditor.ocr.small_print`) had already run the recogniser on
-    (mermaid-wild seed 19's column figures: 101 recogniser calls on one, 70 distinct crops). Kept up to
-    :data:`MEMO_BYTES` of probabilities (a T×C row set is ~26 kB a step); past that, only looked up."""
+    (mermaid-wild seed 19's column figures: 101 recogniser calls on one, 70 distinct crops). Only the Latin
+    classes' columns are kept (223 of 6,625: a page's outputs were 52 MB whole), the others given back as 0, as
+    a Latin reading rules them out (:meth:`OcrEngine._decode`, :meth:`OcrEngine.class_probs`); up to
+    :data:`MEMO_BYTES`, past that only looked up."""
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, latin_mask: np.ndarray) -> None:
+        self.latin = np.flatnonzero(latin_mask)
+        self.kept: dict[tuple, tuple[np.ndarray, int, int]] = {}
         self.bytes = 0
 
+    def get(self, key: tuple) -> tuple[np.ndarray, int] | None:
+        if key not in self.kept:
+            return None
+        columns, width, classes = self.kept[key]
+        probs = np.zeros((columns.shape[0], classes), dtype=columns.dtype)
+        probs[:, self.latin[self.latin < classes]] = columns
+        return probs, width
+
     def keep(self, key: tuple, value: tuple[np.ndarray, int]) -> None:
-        if self.bytes + value[0].nbytes <= MEMO_BYTES:
-            self[key] = value
-            self.bytes += value[0].nbytes
+        probs, width = value
+        columns = probs[:, self.latin[self.latin < probs.shape[1]]]
+        if self.bytes + columns.nbytes <= MEMO_BYTES:
+            self.kept[key] = columns, width, probs.shape[1]
+            self.bytes += columns.nbytes
 
 
-MEMO_BYTES = 64 << 20
+MEMO_BYTES = 16 << 20
 
 
 def _quiet_session(session, threads: int):

@@ -48,7 +48,7 @@ def read_text(rgb: np.ndarray, paints: Paints, config: Config, deadline: float |
     fast = config.ocr_reader
     # where small print will be weighed against the lexicon, the recogniser's outputs are kept for it: it weighs
     # a line on the crops the first reading and the re-read at working sizes ran the recogniser on already
-    memo = ProbsMemo() if latin and small_lines(jobs, MEND_LINE) else None
+    memo = ProbsMemo(engine.latin_mask) if latin and small_lines(jobs, MEND_LINE) else None
     cuts: dict = {}  # and the crops the re-read cuts at working sizes
     first: list = []
     for k in range(0, len(jobs), LINES_AT_ONCE):  # a page of dust can hold thousands of "lines"

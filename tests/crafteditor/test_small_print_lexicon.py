@@ -140,7 +140,7 @@ def test_small_print_is_weighed_on_the_recognisers_outputs_it_had_already(monkey
 
     shared, shared_calls = runs()
     mend = read.mend_small_print
-    monkeypatch.setattr(read, "ProbsMemo", lambda: None)
+    monkeypatch.setattr(read, "ProbsMemo", lambda latin_mask: None)
     monkeypatch.setattr(read, "mend_small_print", lambda *args: mend(*args[:5]))
     again, again_calls = runs()
     assert shared == again
