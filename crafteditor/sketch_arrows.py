@@ -37,6 +37,8 @@ MIN_PIECE = 6.0  # pieces shorter than this (px) are specks, not part of an arro
 HEAD_PIECE = 3.0  # a piece at most this many head lengths long, with a head at its end, is a loose 'V'
 HOOK_PX = 30.0  # a piece's last this many px (of its course) may be a barb it runs on into...
 HOOK_BACK = 4.0  # ...where they come back at least this far (px, or two stroke widths) against the shaft
+TRUNK_COS = 0.5  # two branches meeting on a trunk both run on along it the same way, each within 60° of it...
+TRUNK_END_PX = 20.0  # ...where it passes this far at least from its own ends (px)
 
 
 def join_sketch_arrows(lines: list[LinePath], shapes: list[DetectedShape]) -> list[LinePath]:
@@ -74,7 +76,8 @@ def join_sketch_arrows(lines: list[LinePath], shapes: list[DetectedShape]) -> li
                 d = math.dist(p, index.pts[n])
                 # farther than a gap: only where the two pieces continue each other straight
                 # (where a rough stroke's two passes cross, the tracer drops a stretch)
-                if j != k and att[(j, f)] is None and (d <= gap or _continues(ln, e, lines[j], f)):
+                if j != k and att[(j, f)] is None and (d <= gap or _continues(ln, e, lines[j], f)) \
+                        and not _branches_on_trunk(ln, e, lines[j], f, lines, pieces):
                     near.append((d, j))
             if near:
                 parent[find(k)] = find(min(near)[1])
@@ -176,6 +179,49 @@ def _continues(a: LinePath, e: int, b: LinePath, f: int) -> bool:
     if min(nu, nv, nw) < 1.0:
         return False
     return (u[0] * w[0] + u[1] * w[1]) >= STRAIGHT_COS * nu * nw and -(v[0] * w[0] + v[1] * w[1]) >= STRAIGHT_COS * nv * nw
+
+
+def _branches_on_trunk(a: LinePath, e: int, b: LinePath, f: int, lines: list[LinePath], pieces: list[int]) -> bool:
+    """Whether pieces ``a`` (its end ``e``) and ``b`` (its end ``f``) are two branches merging into a third
+    line's trunk where they meet: another piece passes through the meeting, away from its own ends, and
+    both run on along it there the same way (a cusp, not one course going on across it). Arrows drawn into
+    one node from two sides merge, each curving onto the arrow between them (drawn excalidraw-real:
+    'E2E tests' and 'lock-local' into 'End'); joined at the merge, the two became one headless line
+    from the one to the other, and neither reached 'End'. Left apart, each branch shares the trunk
+    (:func:`crafteditor.assemble.joins.extend_at_junctions`)."""
+    p, q = _end(a, e), _end(b, f)
+    u = _way_out(a, e)
+    v = _way_out(b, f)
+    if u is None or v is None:
+        return False
+    m = ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2)
+    reach = 2 * max(a.width, b.width) + 4
+    for t in pieces:
+        c = lines[t]
+        if c is a or c is b or c.length < 2 * BACK_PX:
+            continue
+        xs, ys = [pt[0] for pt in c.points], [pt[1] for pt in c.points]
+        if not (min(xs) - reach <= m[0] <= max(xs) + reach and min(ys) - reach <= m[1] <= max(ys) + reach):
+            continue
+        if dist_to_polyline(m, c.points) > reach or min(math.dist(m, c.start), math.dist(m, c.end)) < TRUNK_END_PX:
+            continue
+        w = (c.end[0] - c.start[0], c.end[1] - c.start[1])
+        nw = math.hypot(*w)
+        if nw <= 0:
+            continue
+        cu, cv = (w[0] * u[0] + w[1] * u[1]) / nw, (w[0] * v[0] + w[1] * v[1]) / nw
+        if min(abs(cu), abs(cv)) >= TRUNK_COS and cu * cv > 0:  # both on along the trunk, the same way
+            return True
+    return False
+
+
+def _way_out(ln: LinePath, e: int) -> tuple[float, float] | None:
+    """The unit direction a piece runs in out through its end ``e`` (from BACK_PX back)."""
+    p = _end(ln, e)
+    back = _back(ln.points if e == 1 else ln.points[::-1], BACK_PX)
+    u = (p[0] - back[0], p[1] - back[1])
+    n = math.hypot(*u)
+    return None if n < 1.0 else (u[0] / n, u[1] / n)
 
 
 def _give_heads(lines: list[LinePath], left: list[int], att: dict, made: list[tuple[LinePath, tuple[int, int]]]) -> set[int]:

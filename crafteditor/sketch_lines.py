@@ -30,6 +30,9 @@ HEAD_CLUTTER = 1.6  # an end with this many times the other's pencil holds the h
 REACH_PX = 14  # a sketched line's loose end is carried on this far to the node it points at
 HEADED_REACH_WIDTHS = 6.0  # an end with a head: this many stroke widths (+ 8 px), Excalidraw's binding gap past its tip
 HEADED_REACH_MAX = 2 * REACH_PX  # ...never farther (an arrow stopping short of a node on purpose stays free)
+INKED_REACH_PX = 96.0  # a bare end is carried on at most this far along the pencil under it (a thick head's length)
+INKED_SPREAD_PX = 24.0  # how far across the course a head's barbs are looked for (px)
+INKED_BARBS_WIDTHS = 2.0  # pencil this many stroke widths (+2 px) out on both sides of the carried stretch: a head
 PASS_COS = math.cos(math.radians(10.0))  # a rough stroke's second pass runs parallel to the first (within ~10°)
 PENCIL_MIN_PX = 40.0  # a line along a shape's outline: this long at least...
 PENCIL_OFFSET_WIDTHS = 12.0  # ...within this many stroke widths (+2 px) of the outline...
@@ -45,8 +48,9 @@ def mend_sketch_lines(lines: list[LinePath], shapes: list[DetectedShape], rgb: n
     nothing). ``rgb``: the pixels as decoded, text erased."""
     lines = barbed_heads(second_strokes_dropped(lines))
     lines = join_sketch_arrows(lines, shapes)
-    reach_nodes(lines, shapes)
-    lines = find_lost_heads(lines, shapes, sketch_ink(rgb, paints))
+    ink = sketch_ink(rgb, paints)
+    reach_nodes(lines, shapes, ink)
+    lines = find_lost_heads(lines, shapes, ink)
     pencil = [outline_pencil(ln, shapes) for ln in lines]
     return ([ln for ln, p in zip(lines, pencil) if not p],
             [replace(ln, head_start=None, head_end=None) for ln, p in zip(lines, pencil) if p])
@@ -187,13 +191,14 @@ def _nested(a: DetectedShape, b: DetectedShape) -> bool:
     return holds(a, b) or holds(b, a)
 
 
-def reach_nodes(lines: list[LinePath], shapes: list[DetectedShape]) -> None:
+def reach_nodes(lines: list[LinePath], shapes: list[DetectedShape], ink: np.ndarray | None = None) -> None:
     """Carry a sketched line's loose end on to the node it points at (in place).
 
     A hand-drawn arrow stops short of a box or overshoots into its wobble, and the box's
     wobbling pencil is taken with the node: the line's end lies up to ~10 px farther from the
     node's clean outline than a typeset line's, past the edge stage's reach. An end that no
-    shape is near is extended straight on, up to ``REACH_PX``, until it is."""
+    shape is near is extended straight on, up to ``REACH_PX``, until it is; or, given the
+    sketch's ``ink``, on along the pencil its course runs through (:func:`_inked_reach`)."""
     boxes = OutlineBoxes(shapes)
     for ln in lines:
         if len(ln.points) < 2:
@@ -208,6 +213,22 @@ def reach_nodes(lines: list[LinePath], shapes: list[DetectedShape]) -> None:
             reach = REACH_PX if head is None else min(HEADED_REACH_MAX,
                                                       max(REACH_PX, HEADED_REACH_WIDTHS * ln.width + 8))
             q = _reached(p, ln.points, at_start, shapes, boxes, 0.5 * tol, reach)
+            if q is None and head is None and ink is not None:
+                q, head = _inked_reach(p, ln, at_start, shapes, boxes, 0.5 * tol, ink)
+                # only a stub from one node on to another (an icon's pencil over a node's corner, carried on
+                # along the icon's shading into the node, had made it a link to itself)
+                src = _nearest_node(ln.end if at_start else ln.start, shapes, tol)
+                dst = None if q is None else _nearest_node(q, shapes, 0.5 * tol + 1.0)
+                if src is None or dst is None or dst is src:
+                    q, head = None, None
+                if q is not None and head is not None:
+                    if at_start:
+                        ln.points.insert(0, q)
+                        ln.head_start = head
+                    else:
+                        ln.points.append(q)
+                        ln.head_end = head
+                    continue
             if q is None:
                 continue
             if at_start:
@@ -236,6 +257,68 @@ def _reached(p: tuple[float, float], pts: list[tuple[float, float]], at_start: b
             if any(not shapes[k].is_group and dist_to_shape(q, shapes[k]) <= near for k in boxes.within(q, near)):
                 return q
     return None
+
+
+def _inked_reach(p: tuple[float, float], ln: LinePath, at_start: bool, shapes: list[DetectedShape],
+                 boxes: OutlineBoxes, near: float, ink: np.ndarray) -> tuple[tuple[float, float] | None,
+                                                                         Arrowhead | None]:
+    """(the point by a node that the bare end ``p`` reaches along the pencil straight on from it, and the
+    open head drawn there, or None), or (None, None).
+
+    Excalidraw draws a thick arrow's open 'V' over the last stretch of its shaft (the shaft runs on to the
+    tip under both barbs); traced, that stretch, thick with the barbs' pencil, went with them as filled
+    blots, and the shaft stopped a head's length and more short of its node, a stub joined to one node
+    (drawn excalidraw-real: 'k/apiserver -> k/api', 80 px of pencil between the stub and the box). The end
+    is carried on while the pencil goes on under it, at most ``INKED_REACH_PX``, then over the binding
+    gap (``REACH_PX``) to a node. Where the pencil spreads out on both sides of the course along the way
+    (a head's barbs), the end has that head, its tip at the node."""
+    d = direction_out(ln.points, at_start, 8.0)
+    if d is None:
+        return None, None
+    H, W = ink.shape
+    side = ln.width / 2 + 2.0  # ink this far off the course is still the line's own
+
+    def inked(q: tuple[float, float]) -> bool:
+        for k in np.arange(-side, side + 0.5, 1.0):
+            x, y = int(round(q[0] - d[1] * k)), int(round(q[1] + d[0] * k))
+            if 0 <= x < W and 0 <= y < H and ink[y, x]:
+                return True
+        return False
+
+    def spread(q: tuple[float, float]) -> float:
+        """How far out the pencil reaches on the sparser side of the course at ``q`` (px)."""
+        out = []
+        for sgn in (1, -1):
+            far = 0.0
+            for k in range(1, int(INKED_SPREAD_PX) + 1):
+                x, y = int(round(q[0] - d[1] * k * sgn)), int(round(q[1] + d[0] * k * sgn))
+                if 0 <= x < W and 0 <= y < H and ink[y, x]:
+                    far = float(k)
+            out.append(far)
+        return min(out)
+
+    last, spreads = 0.0, []
+    for step in range(2, int(INKED_REACH_PX) + 1, 2):
+        q = (p[0] + d[0] * step, p[1] + d[1] * step)
+        if not inked(q):
+            break
+        last = float(step)
+        spreads.append((spread(q), q))
+    if last < 2 * REACH_PX:  # less than _reached tries: nothing lost here
+        return None, None
+    for step in range(int(last) + 2, int(last + REACH_PX) + 1, 2):
+        q = (p[0] + d[0] * step, p[1] + d[1] * step)
+        if any(not shapes[k].is_group and dist_to_shape(q, shapes[k]) <= near for k in boxes.within(q, near)):
+            break
+    else:
+        return None, None
+    wide, base = max(spreads)
+    if wide < INKED_BARBS_WIDTHS * ln.width + 2:
+        return q, None
+    w = 2 * wide
+    box = (int(min(base[0], q[0]) - w), int(min(base[1], q[1]) - w), int(max(base[0], q[0]) + w) + 1,
+           int(max(base[1], q[1]) + w) + 1)
+    return q, Arrowhead(tip=q, base=base, length=math.dist(base, q), width=w, mask_box=box, kind="open", pointing=d)
 
 
 def find_lost_heads(lines: list[LinePath], shapes: list[DetectedShape], ink: np.ndarray) -> list[LinePath]:

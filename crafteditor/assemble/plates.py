@@ -39,6 +39,8 @@ STRAIGHT_ON = 0.97  # cosine between two line pieces' ways that run straight on 
 # a curve bending under a plate: its way in and way out at most ~80° apart, each within ~70° of the gap
 BEND_TURN, BEND_GAP, BEND_SPAN = 0.2, 0.35, 12.0
 CORNER_SINE = 0.5  # a step curve's corner under a plate: its way in and way out at least 30° off straight
+DARK_PAGE = 3 * 60  # a page darker than this (its channels' sum) is a dark theme's
+PARALLEL = 0.9  # cosine between a scrap and the line it lies on, traced twice (within ~25°)
 
 
 def carry_plates(shapes: list[DetectedShape], runs: list[TextRun], lines: list[LinePath],
@@ -95,8 +97,17 @@ def join_across(lines: list[LinePath | None], box: Box, mark: bool = False, rim:
         # a short piece between the plate and a node close by reaches it with its nearer end only
         ends = [(k, e) for k, e in ends if k not in both or (k, 1 - e) not in ends or box_distance(
             lines[k].points[-e], box) <= box_distance(lines[k].points[e - 1], box)]
+    if not mark and plate and len(ends) > 2:
+        # a scrap traced twice is dropped whole: drawn by the line it lies on, and left as a line of its own
+        # its end at the label made the label the target of a free line, no label of its edge
+        twice = {k for k, _ in ends if _along_another(lines, k, [j for j, _ in ends])}
+        for k in twice:
+            lines[k] = None
+        ends = [(k, e) for k, e in ends if k not in twice]
     if len(ends) == 2:
         return ends[0][0] != ends[1][0] and _join_pair(lines, ends[0], ends[1], box, mark, rim, plate)
+    if not mark and plate and len(ends) == 3:
+        return _join_past_scrap(lines, ends, box, rim)
     if mark or len(ends) not in (4, 6):
         return False
     # lines crossing under one plate (or a label set where two edges pass): each end joined to the
@@ -113,6 +124,41 @@ def join_across(lines: list[LinePath | None], box: Box, mark: bool = False, rim:
     return joined
 
 
+def _along_another(lines: list[LinePath | None], k: int, others: list[int]) -> bool:
+    """Whether line ``k`` is a scrap lying on the course of a longer line of ``others``: a dotted curve
+    traced twice where it leaves a plate (mermaid-wild's 'parse' on a dark page: a 25 px piece on the curve
+    from 'Rule', a third end at the plate, and the link stayed split in two at a node 'parse')."""
+    ln = lines[k]
+    tol = 2 * ln.width + 2
+    way = unit(ln.points[0], ln.points[-1])
+    if way is None:
+        return False
+    mid = ((ln.points[0][0] + ln.points[-1][0]) / 2, (ln.points[0][1] + ln.points[-1][1]) / 2)
+    for j in set(others) - {k}:
+        pts = lines[j].points
+        if lines[j].length <= ln.length or len(pts) < 2 or any(dist_to_polyline(p, pts) > tol for p in ln.points):
+            continue
+        # running the same way as the stretch beside it (a cross end's stroke lies across its line's stub)
+        a, b = min(zip(pts, pts[1:]), key=lambda seg: dist_to_polyline(mid, list(seg)))
+        there = unit(a, b)
+        if there is not None and abs(way[0] * there[0] + way[1] * there[1]) >= PARALLEL:
+            return True
+    return False
+
+
+def _join_past_scrap(lines: list[LinePath | None], ends: list[tuple[int, int]], box: Box, rim: float) -> bool:
+    """Join the two best-aligned of three line ends on a plate when the third is a scrap no longer than the
+    plate is tall: a cross end's stroke (Mermaid's ``--x``: its '×' beside the label, past the stub to the node,
+    read as a line of its own: 'route router model' stayed a node between its link's halves)."""
+    pairs = sorted((_misalign(lines, a, b), a, b) for i, a in enumerate(ends) for b in ends[i + 1:] if a[0] != b[0])
+    for cost, a, b in pairs:
+        rest = next((k for k, _ in ends if k not in (a[0], b[0])), None)
+        if cost > 0.5 or rest is None or lines[rest].length > box[3]:
+            continue
+        return _join_pair(lines, a, b, box, False, rim, True)
+    return False
+
+
 def _join_pair(lines: list[LinePath | None], end_a: tuple[int, int], end_b: tuple[int, int], box: Box, mark: bool,
                rim: float = math.inf, plate: bool = True) -> bool:
     (ka, ea), (kb, eb) = end_a, end_b
@@ -125,6 +171,13 @@ def _join_pair(lines: list[LinePath | None], end_a: tuple[int, int], end_b: tupl
         b = replace(b, head_start=None)
     if mark:
         a, b = replace(a, head_end=None), replace(b, head_start=None)
+    if plate and not mark:
+        # a piece with a head at each end: the one at the plate is its rim (a link's heads are at its nodes;
+        # mermaid-wild's 'policy' before a circle end, '--o', whose small ring no 'head' on the rim is smaller than)
+        if a.head_start is not None and a.head_end is not None:
+            a = replace(a, head_end=None)
+        if b.head_start is not None and b.head_end is not None:
+            b = replace(b, head_start=None)
     if not mark and _end_to_end(a, b):
         # the plate's rounded rim, white on the dark page, nicks the line and reads as heads there
         a, b = replace(a, head_end=None), replace(b, head_start=None)
@@ -302,10 +355,13 @@ def _plate_like(s: DetectedShape, shapes: list[DetectedShape], runs: list[TextRu
 def _rim(fill, stroke, background: tuple[int, int, int]) -> bool:
     """Whether an 'outline' is only the antialiased rim of a dark fill against a light page: a
     colour between the two (a dark theme's grey label plate on a white page read with a light
-    outline, and taken for a node: G_daedalus_state-machine's 'next task' split its self-loop in two)."""
+    outline, and taken for a node: G_daedalus_state-machine's 'next task' split its self-loop in two);
+    or of a lighter fill on a dark page (GitHub's dark page: Mermaid's grey plate read with a 0.6-0.8 px
+    outline darker than itself, mermaid-looks' 'email' a node between its link's halves)."""
     background = tuple(int(v) for v in background)  # type: ignore[assignment]  # (uint8 sums wrap)
-    if fill is None or sum(fill) > 0.5 * sum(background):  # a dark plate on a light page only (a
-        return False  # light theme's filled boxes without outlines are nodes: TikZ's 'layer 1')
+    dark_page = sum(background) < DARK_PAGE
+    if fill is None or (sum(fill) > 0.5 * sum(background) and not (dark_page and sum(fill) > sum(background))):
+        return False  # (a light theme's filled boxes without outlines are nodes: TikZ's 'layer 1')
     to_bg, fill_bg = color_distance(stroke, background), color_distance(fill, background)
     return to_bg < fill_bg and color_distance(fill, stroke) + to_bg <= 1.15 * fill_bg
 

@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 
 from crafteditor.blobs import find_blobs
-from crafteditor.charts.numbers import parse_dates, parse_number
+from crafteditor.charts.numbers import parse_dates, parse_number, times_ten
 from crafteditor.ocr.runs import TextRun, joined_glyphs
 from crafteditor.paint import Paints
 
@@ -342,6 +342,15 @@ def fit_axis(ticks: list[tuple[float, str]]) -> Axis | None:
         # powers of ten written with raised exponents (see y_tick): a log axis, however few
         # (two labels fit a linear axis as exactly)
         lg = robust_fit([p for p, _ in pts], [math.log10(v) for _, v in pts])
+        if lg is not None:
+            return Axis(a=lg[0], b=lg[1], log=True)
+    if any(times_ten(t) for _, t in ticks):
+        # matplotlib's minor log labels ('3 × 10¹', '6 × 10⁰') are a log axis's only: its
+        # decades among them read flat ('101 -' is 10¹, with the tick mark)
+        read = [(px, _decade_exponent(re.sub(r"\s*[-–]$", "", t.strip())), parse_number(t)) for px, t in ticks]
+        logs = [(px, e if e is not None else math.log10(v)) for px, e, v in read
+                if e is not None or (v is not None and v > 0)]
+        lg = robust_fit([p for p, _ in logs], [e for _, e in logs]) if len(logs) >= 2 else None
         if lg is not None:
             return Axis(a=lg[0], b=lg[1], log=True)
     cands = []

@@ -35,7 +35,10 @@ def read_heatmap(rgb, paints, runs, used, ax, ay, right, top, config: Config | N
     if top is None:
         return None
     font = typical_font(runs)
+    spare: list[int] = []  # runs that are garbled readings of the column labels
     labels = _category_labels(runs, used, ax, ay, right, top, font)
+    if labels is None:
+        labels, spare = _slanted_columns(rgb, runs, used, ax, ay, right, top, font) or (None, [])
     if labels is None and config is not None and config.ocr:
         labels = _rotated_columns(rgb, paints, runs, used, ax, ay, right, top, font, config)
     if labels is None:
@@ -53,7 +56,7 @@ def read_heatmap(rgb, paints, runs, used, ax, ay, right, top, config: Config | N
     distinct = {tuple(int(v) // 8 for v in c) for c in cells.values()}
     if len(distinct) < 3:
         return None
-    taken = {k for _, k in left} | {k for _, k in below}
+    taken = {k for _, k in left} | {k for _, k in below} | set(spare)
     values, texts = _cell_numbers(runs, used, taken, ax, ay, right, top, cw, ch)
     missing = [(i, j) for j in range(ny) for i in range(nx) if (i, j) not in values]
     if missing and len(values) >= 0.3 * nx * ny and config is not None and config.ocr:
@@ -61,12 +64,14 @@ def read_heatmap(rgb, paints, runs, used, ax, ay, right, top, config: Config | N
             values[cell] = v
             texts.append(text)
     H, W = paints.labels.shape
-    bar_box, bar_ticks = _colorbar_ticks(runs, used, taken, ay, right, top, font)
+    # the colour bar stands right of the row labels where they are on the right (MultiQC's)
+    side = max([right] + [runs[k].right for _, k in left if runs[k].x > right])
+    bar_box, bar_ticks = _colorbar_ticks(runs, used, taken, ay, side, top, font)
     annotated = len(values) >= 0.8 * nx * ny
     domain = None
     if not annotated:
         # no numbers in the cells: each cell's value is where its colour lies on the colour bar
-        read = _colorbar_values(rgb, paints, runs, taken, bar_ticks, right, cells)
+        read = _colorbar_values(rgb, paints, runs, taken, bar_ticks, side, cells)
         if read is None:
             return None
         values, domain = read
@@ -88,6 +93,8 @@ def read_heatmap(rgb, paints, runs, used, ax, ay, right, top, config: Config | N
     color_enc: dict[str, Any] = {"field": "value", "type": "quantitative", "scale": color_scale, "title": None}
     if bar_box is None:
         color_enc["legend"] = None
+    elif not annotated and len(bar_ticks) >= 2:
+        color_enc["legend"] = {"values": sorted(v for _, v in bar_ticks)}  # the colour bar's own ticks
     # axis titles: below the x labels, left of the y labels (rotated)
     xt, yt, tt = find_titles(runs, used | taken, [k for _, k in below], [k for _, k in left], (ax, top, right, ay),
                              font)
@@ -126,9 +133,7 @@ def _category_labels(runs, used, ax, ay, right, top,
                      font: float) -> tuple[list[tuple[float, int]], list[tuple[float, int]]] | None:
     """The category labels left of the plot and below it, (centre, run) each, top to bottom and
     left to right: two or more on each side, one at each cell's centre. None where they are not."""
-    # (a label may run onto the axis: its tick mark read with it)
-    left = sorted((r.cy, k) for k, r in enumerate(runs) if k not in used and r.angle == 0
-                  and ax - 15 * font <= r.right <= ax + 0.6 * font and r.x < ax and top <= r.cy <= ay)
+    left = _row_labels(runs, used, ax, ay, right, top, font)
     below = [(r.cx, k) for k, r in enumerate(runs) if k not in used and r.angle == 0
              and ay - 2 <= r.y <= ay + 3 * font and ax <= r.cx <= right]
     if below:  # the first row below the axis: the axis title is under it
@@ -139,15 +144,93 @@ def _category_labels(runs, used, ax, ay, right, top,
                     and r.y <= ay + 1.5 * font and r.bottom >= ay + font and ax <= r.cx <= right)
     if len(turned) > len(below):
         below = turned
-    nx, ny = len(below), len(left)
-    if nx < 2 or ny < 2:
+    nx = len(below)
+    if nx < 2 or left is None:
         return None
-    cw, ch = (right - ax) / nx, (ay - top) / ny
+    cw = (right - ax) / nx
     # the labels stand at the cells' centres
-    if any(abs(c - (ax + (i + 0.5) * cw)) > 0.25 * cw for i, (c, _) in enumerate(below)) or \
-            any(abs(c - (top + (j + 0.5) * ch)) > 0.25 * ch for j, (c, _) in enumerate(left)):
+    if any(abs(c - (ax + (i + 0.5) * cw)) > 0.25 * cw for i, (c, _) in enumerate(below)):
         return None
     return left, below
+
+
+def _row_labels(runs, used, ax, ay, right, top, font: float) -> list[tuple[float, int]] | None:
+    """The row labels, (centre, run) each, top to bottom: left of the plot (a label may run onto
+    the axis: its tick mark read with it) or, with none there, right of it (MultiQC's,
+    seaborn's ``tick_right``); two or more, one at each row's centre. None where they are not."""
+    left = sorted((r.cy, k) for k, r in enumerate(runs) if k not in used and r.angle == 0
+                  and ax - 15 * font <= r.right <= ax + 0.6 * font and r.x < ax and top <= r.cy <= ay)
+    if len(left) < 2:
+        left = sorted((r.cy, k) for k, r in enumerate(runs) if k not in used and r.angle == 0
+                      and right - 0.6 * font <= r.x <= right + 3 * font and r.right > right and top <= r.cy <= ay)
+    ny = len(left)
+    if ny < 2 or any(abs(c - (top + (j + 0.5) * (ay - top) / ny)) > 0.25 * (ay - top) / ny
+                     for j, (c, _) in enumerate(left)):
+        return None
+    return left
+
+
+def _column_bounds(rgb, rows: list[int], ax, right) -> list[float] | None:
+    """The cells' column edges, left to right: where the colour changes along most of ``rows``
+    (pixel rows through the cells); a gap of whole cells of one colour is split evenly. None
+    where the gaps are no whole numbers of one width."""
+    x0, x1 = int(ax) + 2, int(right) - 1
+    steps = np.linalg.norm(np.diff(rgb[rows, x0:x1].astype(np.float32), axis=1), axis=2) > 12  # rows × (x1 - x0 - 1)
+    edges = np.flatnonzero(steps.mean(axis=0) >= 0.5) + x0 + 1
+    bounds = [float(ax)] + [float(g[len(g) // 2]) for g in np.split(edges, np.flatnonzero(np.diff(edges) > 2) + 1)
+                            if g.size] + [float(right)]
+    widths = np.diff(bounds)
+    unit = float(np.median(widths)) if len(widths) else 0.0
+    if len(widths) < 2 or unit <= 0 or any(abs(w / unit - round(w / unit)) > 0.15 or round(w / unit) < 1 for w in widths):
+        return None
+    return [a + (b - a) * q / round((b - a) / unit) for a, b in zip(bounds, bounds[1:])
+            for q in range(round((b - a) / unit))] + [bounds[-1]]
+
+
+def _same_name(column: str, row: str) -> bool:
+    """A column label naming the row label: the same, or cut short with an ellipsis ('GM1...')."""
+    column, row = label_text(column).strip(), label_text(row).strip()
+    cut = column.rstrip(".…")
+    return column == row or (cut != column and len(cut) >= 2 and row.startswith(cut))
+
+
+def _slanted_columns(rgb, runs, used, ax, ay, right, top,
+                     font: float) -> tuple[tuple[list[tuple[float, int]], list[tuple[float, int]]], list[int]] | None:
+    """The column labels under a heatmap written at a slant (MultiQC's and seaborn's 45°): each
+    hangs from its column's centre by its upper end (the right end of a label rising to the
+    right), the columns found where the cells' colour changes. A square matrix whose column labels
+    read are its row labels in order (a sample-to-sample distance) takes the row labels for its
+    columns, those cut short ('GM1...') or not read too. Returns ((left, below), the runs that
+    are unreadable pieces of the slanted labels) or None."""
+    left = _row_labels(runs, used, ax, ay, right, top, font)
+    slanted = [(r.right if r.angle < 0 else r.x, k) for k, r in enumerate(runs)
+               if k not in used and r.slanted and ay - 2 <= r.y <= ay + 1.5 * font]
+    slanted = [(a, k) for a, k in slanted if ax - 0.5 * font <= a <= right + 0.5 * font]
+    if left is None or len(slanted) < 2:
+        return None
+    ch = (ay - top) / len(left)
+    bounds = _column_bounds(rgb, [int(top + (j + 0.5) * ch) for j in range(len(left))], ax, right)
+    if bounds is None:
+        return None
+    centres = [(a + b) / 2 for a, b in zip(bounds, bounds[1:])]
+    cols: dict[int, int] = {}
+    for a, k in sorted(slanted):
+        i = int(np.argmin([abs(a - c) for c in centres]))
+        if abs(a - centres[i]) <= 0.3 * (bounds[i + 1] - bounds[i]):
+            cols.setdefault(i, k)
+    if len(cols) < 2:
+        return None
+    if len(cols) == len(centres):
+        below = [(c, cols[i]) for i, c in enumerate(centres)]
+    elif len(centres) == len(left) and all(_same_name(runs[k].text, runs[left[i][1]].text) for i, k in cols.items()):
+        below = [(c, left[i][1]) for i, c in enumerate(centres)]
+    else:
+        return None
+    # the label band: level runs in it are slanted labels misread (an 'R' of 'H1_R1')
+    band = max(runs[k].bottom for _, k in slanted)
+    spare = [k for k, r in enumerate(runs) if k not in used and ax <= r.cx <= right and ay - 2 <= r.y
+             and r.bottom <= band + 2 and (r.slanted or r.angle == 0) and k not in {k for _, k in below}]
+    return (left, below), spare
 
 
 def _rotated_columns(rgb, paints, runs, used, ax, ay, right, top, font: float,
@@ -156,25 +239,13 @@ def _rotated_columns(rgb, paints, runs, used, ax, ay, right, top, font: float,
     which OCR did not read: the columns found where the cells' colour changes along every row,
     each column's label read crop by crop, turned upright. The runs read are added to ``runs``;
     returns (left, below) as :func:`_category_labels` does, or None."""
-    left = sorted((r.cy, k) for k, r in enumerate(runs) if k not in used and r.angle == 0
-                  and ax - 15 * font <= r.right <= ax + 0.6 * font and r.x < ax and top <= r.cy <= ay)
-    ny = len(left)
-    if ny < 2 or any(abs(c - (top + (j + 0.5) * (ay - top) / ny)) > 0.25 * (ay - top) / ny for j, (c, _) in enumerate(left)):
+    left = _row_labels(runs, used, ax, ay, right, top, font)
+    if left is None:
         return None
-    ch = (ay - top) / ny
-    x0, x1 = int(ax) + 2, int(right) - 1
-    rows = [int(top + (j + 0.5) * ch) for j in range(ny)]
-    steps = np.linalg.norm(np.diff(rgb[rows, x0:x1].astype(np.float32), axis=1), axis=2) > 12  # ny × (x1 - x0 - 1)
-    edges = np.flatnonzero(steps.mean(axis=0) >= 0.5) + x0 + 1
-    bounds = [float(ax)] + [float(g[len(g) // 2]) for g in np.split(edges, np.flatnonzero(np.diff(edges) > 2) + 1)
-                            if g.size] + [float(right)]
-    # neighbours of one colour show no edge between them: a gap of whole cells is split evenly
-    widths = np.diff(bounds)
-    unit = float(np.median(widths)) if len(widths) else 0.0
-    if len(widths) < 2 or unit <= 0 or any(abs(w / unit - round(w / unit)) > 0.15 or round(w / unit) < 1 for w in widths):
+    ch = (ay - top) / len(left)
+    bounds = _column_bounds(rgb, [int(top + (j + 0.5) * ch) for j in range(len(left))], ax, right)
+    if bounds is None:
         return None
-    bounds = [a + (b - a) * q / round((b - a) / unit) for a, b in zip(bounds, bounds[1:])
-              for q in range(round((b - a) / unit))] + [bounds[-1]]
     read = read_hanging(rgb, paints.background_rgb.astype(np.float32), list(zip(bounds, bounds[1:])), ay, font,
                         config)
     if read is None:
@@ -245,7 +316,8 @@ def _colorbar_ticks(runs, used, taken: set[int], ay, right, top,
     for k, r in enumerate(runs):
         if k in used or k in taken or r.angle != 0 or parse_number(r.text) is None:
             continue
-        if right < r.x <= right + 8 * font and top - 2 * font <= r.cy <= ay + 2 * font:
+        # (matplotlib's bar spans the axes' box, taller than a square imshow's cells)
+        if right < r.x <= right + 8 * font and top - 5 * font <= r.cy <= ay + 5 * font:
             taken.add(k)
             bar_box = r.right if bar_box is None else max(bar_box, r.right)
             bar_ticks.append((r.cy, float(parse_number(r.text))))
@@ -268,8 +340,10 @@ def _colorbar_values(rgb, paints, runs, taken, ticks: list[tuple[float, float]],
     # the strip: the column just left of the tick labels' left edge, inked with many colours
     left_edge = min(runs[k].x for k in taken if runs[k].x > right)
     y0, y1 = 0, rgb.shape[0]
+    # the strip is told by its rows between the ticks (a short bar beside a tall page: MultiQC's)
+    t0, t1 = int(min(c for c, _ in ticks)), int(max(c for c, _ in ticks)) + 1
     for x in range(int(left_edge) - 4, int(right), -1):
-        col = rgb[y0:y1, x].astype(np.float32)
+        col = rgb[t0:t1, x].astype(np.float32)
         inked = np.linalg.norm(col - paints.background_rgb.astype(np.float32), axis=1) > 20
         if inked.mean() > 0.6 and len({tuple(int(v) // 16 for v in c) for c in col[inked]}) >= 6:
             break

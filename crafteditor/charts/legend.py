@@ -54,9 +54,14 @@ def find_legend(rgb, paints: Paints, runs, used, plot, cands: list[int], font: f
     reach = min(W, int(x1 + 15 * font))
     if reach > x1 + 3 and y1 - y0 > 10:
         ink_cols = (paints.labels[y0:y1, x1 + 3:reach] != paints.background).mean(axis=0)
-        # (not the plot's own right edge a few px on: Vega-Lite's last gridline, where the axis read
-        # ended at the last tick short of it, had ended the legend column before its entries)
         axes = np.flatnonzero(ink_cols >= 0.6)
+        # the plot's own frame, a stroke thicker than 3 px (ggplot2's theme_bw at 150 dpi), is no
+        # next plot: the legend beside it had been cut off
+        lead = int(np.argmax(np.diff(np.concatenate([axes, [axes[-1] + 2]])) > 1)) + 1 if axes.size else 0
+        if axes.size and axes[0] <= 2 and axes[lead - 1] <= 0.5 * font:
+            axes = axes[lead:]
+        # nor the plot's own right edge a few px on: Vega-Lite's last gridline, where the axis read
+        # ended at the last tick short of it, had ended the legend column before its entries
         axes = axes[axes + 3 >= font]
         if axes.size:
             reach = x1 + 3 + int(axes[0])

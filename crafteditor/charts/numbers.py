@@ -15,6 +15,13 @@ _UNIT = re.compile(r"^([−\-–+]?\d+(?:\.\d+)?)([A-Za-zµμ]{1,3}(?:/[A-Za-z]{
 
 
 _DECIMAL_COMMA = re.compile(r"^[−\-–+]?\d+,\d{1,2}%?$")
+# matplotlib's minor log ticks, '3 × 10¹', read flat: '3×101', '6×10°' (the raised 0 a degree sign)
+_TIMES_TEN = re.compile(r"^([−\-–+]?\d+(?:\.\d+)?)[x×]10([−\-–]?\d{1,2}|[°º])[\-–]?$")
+
+
+def times_ten(text: str) -> bool:
+    """A label written as a multiple of a power of ten, '3 × 10¹' (matplotlib's minor log ticks)."""
+    return _TIMES_TEN.match(text.strip().replace(" ", "")) is not None
 
 
 # a pure reading of a label, asked of each run's text again per layer and panel (five dev chart pages: 11,000
@@ -22,6 +29,11 @@ _DECIMAL_COMMA = re.compile(r"^[−\-–+]?\d+,\d{1,2}%?$")
 @functools.lru_cache(maxsize=4096)
 def parse_number(text: str) -> float | None:
     t = text.strip().replace(" ", "")
+    sci = _TIMES_TEN.match(t)
+    if sci is not None:
+        e = sci.group(2)
+        return float(sci.group(1).replace("−", "-").replace("–", "-")) * 10.0 ** (
+            0 if e in "°º" else int(e.replace("−", "-").replace("–", "-")))
     # a comma before one or two digits is no thousands separator: a decimal comma ('2,5'), or
     # OCR's reading of a point ('4,0' among '3.0 5.0' had been 40, and the axis fit lost)
     t = t.replace(",", ".") if _DECIMAL_COMMA.match(t) else t

@@ -248,7 +248,13 @@ def restore_symbols(text: str, centres: list[float], upright: np.ndarray, pad: i
 
 
 def _in_latin_word(text: str, i: int) -> bool:
-    return any(0 <= j < len(text) and text[j].isascii() and text[j].isalpha() for j in (i - 1, i + 1))
+    """Whether the letter at ``i`` stands in a Latin word: a Latin letter beside it, or a Latin word of
+    three letters and more in its token, joined by a path's or a name's punctuation (Kubernetes'
+    repository names in Excalidraw's hand font, 'k/api', 'k/client-go', had come back 'κ/api')."""
+    if any(0 <= j < len(text) and text[j].isascii() and text[j].isalpha() for j in (i - 1, i + 1)):
+        return True
+    a, b = text.rfind(" ", 0, i) + 1, text.find(" ", i)
+    return re.search(r"[A-Za-z]{3}", text[a:b if b >= 0 else len(text)]) is not None
 
 
 def _symbol(ch: str, cx: float, comps, font_px: float) -> str | None:

@@ -131,7 +131,8 @@ class OcrEngine:
 
     @charged("ocr recognize")
     def recognize(self, crops: list[np.ndarray], latin: bool, word_width: int = REC_PAD_WIDTH,
-                  fold_case: bool = False, fast: bool = False) -> list[tuple[str, float, list[float]]]:
+                  fold_case: bool = False, fast: bool = False,
+                  memo: ProbsMemo | None = None) -> list[tuple[str, float, list[float]]]:
         """Read each BGR line crop: (text, confidence, x centre of each character in crop pixels).
 
         Crops are padded to ``REC_PAD_WIDTH`` like rapidocr does; crops of a word or more
@@ -140,15 +141,16 @@ class OcrEngine:
         ``fold_case``: a character's confidence counts its other case too (see :meth:`_decode`).
         ``fast``: the crops are clean line crops (:func:`crafteditor.ocr.text_lines.line_crops`) of
         Latin text, and the reader (:mod:`crafteditor.reader`) reads them first; rapidocr reads those
-        it is unsure of.
+        it is unsure of. ``memo``: the page's class probabilities kept for :meth:`class_probs` (:class:`ProbsMemo`).
         """
         out: list[tuple[str, float, list[float]]] = [("", 0.0, [])] * len(crops)
         if not crops:
             return out
+        memo = memo if latin else None  # (it keeps the Latin classes only)
         if fast and latin and not fold_case and self.reader is not None:
             quick = self.reader.read(crops)
             rest = [i for i, r in enumerate(quick) if r is None]
-            slow = self.recognize([crops[i] for i in rest], latin, word_width) if rest else []
+            slow = self.recognize([crops[i] for i in rest], latin, word_width, memo=memo) if rest else []
             for i, r in zip(rest, slow):
                 quick[i] = r
             return quick  # type: ignore[return-value]
@@ -163,31 +165,41 @@ class OcrEngine:
             if twin[i] != i:
                 continue
             h, w = c.shape[:2]
-            preds, width = self._infer(c, word_width, narrow)
+            preds, width = self._infer(c, word_width, narrow, memo)
             resized_w = min(width, int(math.ceil(REC_HEIGHT * w / max(1, h))))
             out[i] = self._decode(preds, width / preds.shape[0] * w / max(1, resized_w), latin, fold_case)
         for i, j in enumerate(twin):
             out[i] = out[j]
         return out
 
-    def _infer(self, crop: np.ndarray, word_width: int, narrow: int) -> tuple[np.ndarray, int]:
+    def _infer(self, crop: np.ndarray, word_width: int, narrow: int,
+               memo: ProbsMemo | None = None) -> tuple[np.ndarray, int]:
         """The recogniser's class probabilities (T×C) of one BGR crop padded to its width floor (see
-        :meth:`recognize`), and that padded width."""
+        :meth:`recognize`), and that padded width; kept in ``memo`` and taken from it where it has them."""
+        key = None if memo is None else (crop.shape, word_width, narrow, crop.tobytes())
+        kept = None if key is None else memo.get(key)
+        if kept is not None:
+            return kept
         h, w = crop.shape[:2]
         aspect = w / max(1, h)
         floor = word_width if aspect >= 2 else narrow if aspect >= LONE_GLYPH_ASPECT else REC_PAD_WIDTH
         width = max(floor, int(math.ceil(REC_HEIGHT * aspect)) + REC_MARGIN)
         # (width + 0.5) / REC_HEIGHT: rapidocr takes int(REC_HEIGHT * ratio) as the width
         x = self.recognizer.resize_norm_img(crop, (width + 0.5) / REC_HEIGHT)[None].astype(np.float32)
-        return self.recognizer.session(x)[0][0], width  # T×C class probabilities
+        out = self.recognizer.session(x)[0][0], width  # T×C class probabilities
+        if key is not None:
+            memo.keep(key, out)
+        return out
 
     @charged("ocr recognize")
-    def class_probs(self, crop: np.ndarray, latin: bool, word_width: int = REC_WORD_WIDTH) -> np.ndarray:
+    def class_probs(self, crop: np.ndarray, latin: bool, word_width: int = REC_WORD_WIDTH,
+                    memo: ProbsMemo | None = None) -> np.ndarray:
         """rapidocr's per-step class probabilities (T×C, each row summing to 1) of one BGR line crop,
         padded as :meth:`recognize` pads it; with ``latin`` CJK classes are ruled out (see :meth:`_decode`).
-        What a reading's likelihood is weighed on (:mod:`crafteditor.ocr.small_lexicon`)."""
+        What a reading's likelihood is weighed on (:mod:`crafteditor.ocr.small_lexicon`). ``memo``: taken
+        from there where :meth:`recognize` read the same crop with it (no second recogniser call)."""
         narrow = REC_NARROW_WIDTH if word_width != REC_PAD_WIDTH else REC_PAD_WIDTH
-        probs = self._infer(crop, word_width, narrow)[0]
+        probs = self._infer(crop, word_width, narrow, memo if latin else None)[0]
         if latin:
             probs = probs * self.latin_mask[None, : probs.shape[1]]
         return probs / np.maximum(probs.sum(axis=1, keepdims=True), 1e-12)
@@ -248,6 +260,39 @@ class OcrEngine:
                     after.isdigit() or (after.isupper() and before == " ")
                     or (after == " " and (after2.isdigit() or after2.isupper()))):
                 chars[i] = "×"
+
+
+class ProbsMemo:
+    """One page's recogniser outputs (class probabilities, padded width) by crop, while it reads Latin small print:
+    the small-print lexicon (:mod:`crafteditor.ocr.small_lexicon`) weighs a line on the crops the first reading
+    and the re-read at working sizes (:mod:`crafteditor.ocr.small_print`) had already run the recogniser on
+    (mermaid-wild seed 19's column figures: 101 recogniser calls on one, 70 distinct crops). Only the Latin
+    classes' columns are kept (223 of 6,625: a page's outputs were 52 MB whole), the others given back as 0, as
+    a Latin reading rules them out (:meth:`OcrEngine._decode`, :meth:`OcrEngine.class_probs`); up to
+    :data:`MEMO_BYTES`, past that only looked up."""
+
+    def __init__(self, latin_mask: np.ndarray) -> None:
+        self.latin = np.flatnonzero(latin_mask)
+        self.kept: dict[tuple, tuple[np.ndarray, int, int]] = {}
+        self.bytes = 0
+
+    def get(self, key: tuple) -> tuple[np.ndarray, int] | None:
+        if key not in self.kept:
+            return None
+        columns, width, classes = self.kept[key]
+        probs = np.zeros((columns.shape[0], classes), dtype=columns.dtype)
+        probs[:, self.latin[self.latin < classes]] = columns
+        return probs, width
+
+    def keep(self, key: tuple, value: tuple[np.ndarray, int]) -> None:
+        probs, width = value
+        columns = probs[:, self.latin[self.latin < probs.shape[1]]]
+        if self.bytes + columns.nbytes <= MEMO_BYTES:
+            self.kept[key] = columns, width, probs.shape[1]
+            self.bytes += columns.nbytes
+
+
+MEMO_BYTES = 16 << 20
 
 
 def _quiet_session(session, threads: int):

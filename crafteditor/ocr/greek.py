@@ -17,6 +17,7 @@ nearest Latin one). So is a glyph inside a longer line read as a Greek letter's 
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import numpy as np
@@ -50,6 +51,8 @@ CLEAR = 0.08  # and its lead over the best look-alike
 # a math label's lead glyph, which the recogniser took for a letter, may fit less well where it leads
 # by more: at 150 dpi a TikZ φ (13 px) fitted 0.57, its best look-alike 0.33
 LEAD_FIT, LEAD_CLEAR = 0.5, 0.16
+# a piece of ink is part of the lead glyph where this share of its width lies in the lead piece's columns
+PART_INSIDE = 0.7
 GREEK_SCORE = 0.9  # the confidence a letter read this way is given
 MIN_HEIGHT = 8  # px: a glyph shorter than this is not told by its shape
 # a glyph inside a line, read as the Latin look-alike of a Greek letter of TeX's math italic: the letter weighed there
@@ -112,17 +115,22 @@ def greek_leads(runs: list[TextRun]) -> list[TextRun]:
 
 
 def _lead_glyph(r: TextRun) -> np.ndarray | None:
-    """The mask of ``r``'s first glyph: its leftmost piece of ink, where every other piece starts past its
-    middle (an italic τ's tail reaches over its subscript's first columns)."""
+    """The mask of ``r``'s first glyph: its leftmost piece of ink with the pieces that lie mostly in its columns
+    (a 150 dpi TeX φ's hairline loop breaks it in two, its arc starting left of the stem's middle), where every
+    other piece starts past the glyph's middle (an italic τ's tail reaches over its subscript's first columns)."""
     n, labels, stats, _ = find_blobs(r.glyphs)
     if n < 3:
         return None
     order = sorted(range(1, n), key=lambda i: stats[i, 0])
     first = order[0]
-    middle = stats[first, 0] + 0.5 * stats[first, 2]
-    if any(stats[i, 0] < middle for i in order[1:]):
+    x0, x1 = stats[first, 0], stats[first, 0] + stats[first, 2]
+    parts = [first] + [i for i in order[1:]
+                       if min(x1, stats[i, 0] + stats[i, 2]) - stats[i, 0] >= PART_INSIDE * stats[i, 2]]
+    rest = [i for i in order if i not in parts]
+    middle = x0 + 0.5 * (max(stats[i, 0] + stats[i, 2] for i in parts) - x0)
+    if not rest or any(stats[i, 0] < middle for i in rest):
         return None
-    return labels == first
+    return np.isin(labels, parts)
 
 
 def greek_in_line(text: str, centres: list[float], crop: np.ndarray) -> str:
@@ -132,6 +140,7 @@ def greek_in_line(text: str, centres: list[float], crop: np.ndarray) -> str:
     than the reading and every look-alike (:func:`read_greek`'s faces). Only a math word's letters are weighed
     (:func:`_math_word`): a small sans p fitted ρ as clearly as TeX's ρ did ('displ', 'bacillus_10p_5' on real
     charts), and the font class of a line of TeX's math, its letters misread, was sans as often as serif."""
+    text = _epsilon_before_equals(text)
     if len(text) != len(centres) or not any(ch in IN_LINE for ch in text):
         return text
     chars = list(text)
@@ -145,6 +154,12 @@ def greek_in_line(text: str, centres: list[float], crop: np.ndarray) -> str:
                     chars[i] = _greek_glyph(chars[i], centres[i], centres, groups) or chars[i]
         start += len(word) + 1
     return "".join(chars)
+
+
+def _epsilon_before_equals(text: str) -> str:
+    """``text`` with each '∈' an equals sign follows made 'ε': no relation stands on an equation's left, and TeX's
+    \\epsilon (ϵ) is the membership sign's shape, smaller (janosh/diagrams' 'Legendre in ϵ = E/N' read '∈ =')."""
+    return re.sub(r"∈(?= ?=)", "ε", text)
 
 
 def _math_word(word: str) -> bool:

@@ -16,16 +16,16 @@ import numpy as np
 from crafteditor.blobs import find_blobs
 from crafteditor.config import Config, past
 from crafteditor.ocr.accents import read_accented, with_math
-from crafteditor.ocr.engine import REC_WORD_WIDTH, OcrEngine, get_engine
+from crafteditor.ocr.engine import REC_WORD_WIDTH, OcrEngine, ProbsMemo, get_engine
 from crafteditor.ocr.greek import GREEK_SCORE, LOOKALIKES, greek_in_line, greek_leads, read_greek
 from crafteditor.ocr.lexicon import mend_from_figure
 from crafteditor.ocr.lone_glyphs import read_lone_glyphs, text_height
 from crafteditor.ocr.math_letters import add_hats, join_script_minus
 from crafteditor.ocr.run_ends import whole_words
 from crafteditor.ocr.runs import TextRun, dedupe, joined_glyphs, make_run
-from crafteditor.ocr.small_lexicon import mend_small_print
-from crafteditor.ocr.small_print import reread_small_print
-from crafteditor.ocr.subscripts import join_subscripts, read_stacked
+from crafteditor.ocr.small_lexicon import MEND_LINE, mend_small_print
+from crafteditor.ocr.small_print import reread_small_print, small_lines
+from crafteditor.ocr.subscripts import join_subscripts, join_superscripts, read_stacked
 from crafteditor.ocr.text_lines import glyph_mask, line_jobs, region_background
 from crafteditor.paint import Paints, distances
 from crafteditor.reader import GATE
@@ -46,20 +46,25 @@ def read_text(rgb: np.ndarray, paints: Paints, config: Config, deadline: float |
     # round 1 reads each line at its likeliest angle; round 2 tries the other angles of a
     # rotated line only where round 1 was unsure (most vertical text is read at once)
     fast = config.ocr_reader
+    # where small print will be weighed against the lexicon, the recogniser's outputs are kept for it: it weighs
+    # a line on the crops the first reading and the re-read at working sizes ran the recogniser on already
+    memo = ProbsMemo(engine.latin_mask) if latin and small_lines(jobs, MEND_LINE) else None
+    cuts: dict = {}  # and the crops the re-read cuts at working sizes
     first: list = []
     for k in range(0, len(jobs), LINES_AT_ONCE):  # a page of dust can hold thousands of "lines"
         if past(deadline):
             jobs = jobs[:k]  # past the budget the rest is left unread (its ink is traced)
             break
         first += engine.recognize([job[1][0][0] for job in jobs[k:k + LINES_AT_ONCE]], latin, REC_WORD_WIDTH,
-                                  fast=fast)
+                                  fast=fast, memo=memo)
     late = past(deadline)
     if not late:  # small print read again at a working size, where the lexicon knows more of that reading
-        first = reread_small_print(jobs, first, lambda cs: engine.recognize(cs, latin, REC_WORD_WIDTH, fast=fast),
-                                   deadline)
+        first = reread_small_print(
+            jobs, first, lambda cs: engine.recognize(cs, latin, REC_WORD_WIDTH, fast=fast, memo=memo), deadline, cuts)
         if latin:  # its words the English lexicon does not know weighed against known ones on the recogniser's odds
-            first = mend_small_print(jobs, first, lambda c: engine.class_probs(c, latin), engine.class_indices,
-                                     deadline)
+            first = mend_small_print(jobs, first, lambda c: engine.class_probs(c, latin, memo=memo),
+                                     engine.class_indices, deadline, cuts)
+    memo, cuts = None, {}  # let go before the rest of the reading
     unsure = [] if late else [j for j, job in enumerate(jobs) if len(job[1]) > 1 and first[j][1] < SURE_READING]
     second = engine.recognize([c for j in unsure for c, _ in jobs[j][1][1:]], latin, REC_WORD_WIDTH, fast=fast)
     results: list[list[tuple[str, float, list[float]]]] = [[r] for r in first]
@@ -111,6 +116,7 @@ def read_text(rgb: np.ndarray, paints: Paints, config: Config, deadline: float |
     # a math label's subscript the detector boxed apart or left out ('ŷ' and a lone '1'); its lead letter
     # a Greek one the recogniser read as its Latin look-alike ('T1' for τ₁)
     runs = join_subscripts(runs, rgb, lambda c: engine.recognize([c], latin, fold_case=True)[0])
+    runs = join_superscripts(runs)  # a wide superscript boxed apart over them (h^{(1)}_2 read '(1)', 'h2')
     return _own_words(greek_leads(runs))
 
 

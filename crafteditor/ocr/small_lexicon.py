@@ -22,7 +22,7 @@ import numpy as np
 
 from crafteditor.config import past
 from crafteditor.ocr.lexicon import glyph_slip, known_word, lexicon
-from crafteditor.ocr.small_print import WORKING_SCALES, Reading, small_lines, working_size_crop
+from crafteditor.ocr.small_print import WORKING_SCALES, Cut, Reading, small_lines, working_size_crop
 from crafter.base.text import levenshtein
 
 # px: lines whose ink is at most this tall are weighed. Every word mended on the drawn column figures stood in a
@@ -157,12 +157,15 @@ def mend_line(text: str, crop_probs: list[Callable[[], np.ndarray | None]],
 
 
 def mend_small_print(jobs: list[tuple], readings: list[Reading], probs_of: Callable[[np.ndarray], np.ndarray],
-                     labels_of: Callable[[str], list[int] | None], deadline: float | None = None) -> list[Reading]:
+                     labels_of: Callable[[str], list[int] | None], deadline: float | None = None,
+                     cuts: dict[tuple[int, int], Cut | None] | None = None) -> list[Reading]:
     """``readings`` (each job's upright reading, :func:`~crafteditor.ocr.small_print.reread_small_print`'s)
     with the unknown words of lines at most :data:`MEND_LINE` px tall mended (:func:`mend_line`) on the line's
     crops at 1× and at the working sizes, until :data:`MEND_CALLS` recogniser calls are spent (the lines past
     that keep their reading). A mended word's characters take even centres over the span the word as read had.
-    ``probs_of``: a BGR crop → its T×C class probabilities (the recogniser's, :meth:`OcrEngine.class_probs`)."""
+    ``probs_of``: a BGR crop → its T×C class probabilities (the recogniser's, :meth:`OcrEngine.class_probs`).
+    ``cuts``: the crops at working sizes the re-read cut already, by (job, size)
+    (:func:`~crafteditor.ocr.small_print.reread_small_print`); the others are cut here."""
     out = list(readings)
     words = lexicon()
     calls = 0
@@ -183,19 +186,22 @@ def mend_small_print(jobs: list[tuple], readings: list[Reading], probs_of: Calla
         bg, crops, _, line, region = jobs[j]
         # 2× first (it screens), 1×, 3×: on the drawn column figures (mermaid-wild seed 19), misread words 64
         # weighed on all three, 66 on 2× and 1×, 68 on 2× alone
-        first, *more = (functools.partial(_working_probs, region, line, bg, k, probs_of) for k in WORKING_SCALES)
-        cuts = [counted(c) for c in (first, functools.partial(probs_of, crops[0][0]), *more)]
-        mended = mend_line(text, cuts, labels_of)
+        first, *more = (functools.partial(_working_probs, region, line, bg, k, probs_of,
+                                          (cuts or {}).get((j, k), False)) for k in WORKING_SCALES)
+        weighed = [counted(c) for c in (first, functools.partial(probs_of, crops[0][0]), *more)]
+        mended = mend_line(text, weighed, labels_of)
         if mended != text:
             out[j] = (mended, conf, _respaced(text, mended, centres))
     return out
 
 
 def _working_probs(region: np.ndarray, line, bg: np.ndarray, k: int,
-                   probs_of: Callable[[np.ndarray], np.ndarray]) -> np.ndarray | None:
+                   probs_of: Callable[[np.ndarray], np.ndarray], cut: Cut | None | bool = False) -> np.ndarray | None:
     """The class probabilities of the line's crop at working size ``k``
-    (:func:`~crafteditor.ocr.small_print.working_size_crop`); None where the upscaled box holds no line."""
-    cut = working_size_crop(region, line, bg, k)
+    (:func:`~crafteditor.ocr.small_print.working_size_crop`, or ``cut`` where it was cut already: False where
+    not); None where the upscaled box holds no line."""
+    if cut is False:
+        cut = working_size_crop(region, line, bg, k)
     return None if cut is None else probs_of(cut[0])
 
 

@@ -34,6 +34,7 @@ SMALL_LINE = 8  # px: a horizontal line whose ink is at most this tall is read a
 WORKING_SCALES = (2, 3)  # its box is upscaled (bilinear) by each; ties go to the first
 SURE_REREAD = 0.8  # the reading at the working size is taken only this sure at least
 Reading = tuple[str, float, list[float]]  # the recogniser's (text, confidence, x centre of each character)
+Cut = tuple[np.ndarray, float, float]  # a working size's crop (:func:`working_size_crop`)
 
 
 def small_print_lines(jobs: list[tuple], readings: list[Reading]) -> list[int]:
@@ -50,7 +51,7 @@ def small_lines(jobs: list[tuple], height: int = SMALL_LINE) -> list[int]:
 
 
 def working_size_crop(region: np.ndarray, line: TextLine, bg: np.ndarray,
-                      k: int = WORKING_SCALES[0]) -> tuple[np.ndarray, float, float] | None:
+                      k: int = WORKING_SCALES[0]) -> Cut | None:
     """The line's crop for the recogniser cut from its box upscaled ``k`` times, the
     glyphs told from ``bg`` (the job's background: the plate :func:`~crafteditor.ocr.text_lines.line_jobs`
     chose, not the upscaled box's own border) there: (BGR crop, x of the crop's first column, crop pixels
@@ -82,26 +83,31 @@ def better_reading(first: Reading, again: Reading) -> bool:
 
 
 def reread_small_print(jobs: list[tuple], readings: list[Reading],
-                       read: Callable[[list[np.ndarray]], list[Reading]], deadline: float | None = None) -> list[Reading]:
+                       read: Callable[[list[np.ndarray]], list[Reading]], deadline: float | None = None,
+                       cuts: dict[tuple[int, int], Cut | None] | None = None) -> list[Reading]:
     """``readings`` (each job's first reading, upright) with small print read again at each working
     size (:data:`WORKING_SCALES`) where that is better (:func:`better_reading`, than the best reading so far);
     the centres mapped back to the 1× crop.
     ``read``: BGR crops → their (text, confidence, centres), the recogniser, called once for all lines.
     Past ``deadline`` (:func:`~crafteditor.config.budget_clock`) no more lines are cut, and none is read
-    again if it passed before the recogniser's call."""
+    again if it passed before the recogniser's call. ``cuts``: each crop cut, kept there by (job, working size)
+    (None where the upscaled box held no line), for the small-print lexicon to weigh the line on
+    (:func:`~crafteditor.ocr.small_lexicon.mend_small_print`)."""
     out = list(readings)
-    cuts = []
+    made = []
     for j in small_print_lines(jobs, readings):
         if past(deadline):
             break
         bg, _, _, line, region = jobs[j]
         for k in WORKING_SCALES:
             cut = working_size_crop(region, line, bg, k)
+            if cuts is not None:
+                cuts[j, k] = cut
             if cut is not None:
-                cuts.append((j, *cut))
-    if not cuts or past(deadline):
+                made.append((j, *cut))
+    if not made or past(deadline):
         return out
-    for (j, _, x_first, k), again in zip(cuts, read([c[1] for c in cuts])):
+    for (j, _, x_first, k), again in zip(made, read([c[1] for c in made])):
         if better_reading(out[j], again):
             text, conf, centres = again
             line = jobs[j][3]  # the 1× crop: the line's glyphs from its column pad (line_crops' padding) on

@@ -10,6 +10,10 @@ it was not a run already) and joined on as a subscript, ``ŷ_{1}``.
 A superscript stacked over a subscript (``\\vec{h}^\\ell_3``, ``x_i^2``) is inside the line's box, but the
 recogniser reads the stack as one glyph ('hg') or not at all ('h'): :func:`read_stacked` reads its two
 parts apart, and the label is the letter, the superscript and the subscript, ``h^{ℓ}_{3}``.
+
+A wide superscript the detector boxed apart over the subscript (``h^{(1)}_2`` read '(1)' over 'h2') joins the label
+under it (:func:`join_superscripts`; round 21): ``makers tikz --seed 20 -n 30`` words 89.2 -> 90.5 %, nodes 0.87 -> 0.88,
+edges 0.65 -> 0.67 (its layer diagrams: words 71.4 -> 78.0 %, nodes 0.70 -> 0.77); dev unmoved.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from crafteditor.blobs import find_blobs
 from crafteditor.ocr.greek import read_greek
 from crafteditor.ocr.math_letters import MAX_CHARS, crop_ink, glyph_groups
 from crafteditor.ocr.runs import TextRun, joined_glyphs
-from crafter.spec.markup import has_markup
+from crafter.spec.markup import has_markup, segments
 
 GAP = 0.35  # ems: the most a subscript stands off its letter
 SMALL = (0.35, 0.85)  # a subscript's height, of its letter's run
@@ -36,6 +40,11 @@ STACK_SURE = 0.6  # and read this surely
 ELL_FIT = (0.38, 0.05)
 PRIMES = ("'", "/", "′", "`")  # what a prime over a subscript was read as
 DOT_FILL = 0.75  # a dot's ink fills this share of its box, at least
+# a superscript the detector boxed apart, over a math label's subscript (h^{(1)}_2 read '(1)' and 'h2'): its height at
+# most this share of the label's, its bottom inside the label's upper part (between these shares of its height)
+SUPER_TALL = 0.85
+SUPER_BOTTOM = (0.15, 0.6)
+SUPER_CHARS = 4  # its characters, at most: '(1)', 'ℓ+1'
 
 
 def _hangs_after(a: TextRun, x: float, y: float, w: float, h: float) -> bool:
@@ -215,3 +224,42 @@ def _bands(rows: np.ndarray) -> list[tuple[int, int]]:
         else:
             out.append((int(y), int(y) + 1))
     return out
+
+
+def join_superscripts(runs: list[TextRun]) -> list[TextRun]:
+    """Runs with a superscript the detector boxed apart joined to the math label under it: TeX sets a wide
+    superscript over its subscript (``h^{(1)}_2``), and the detector boxed the stack's upper part '(1)' apart from
+    'h_2' (every hidden unit of a drawn layer diagram, ``craftbench makers tikz``). The superscript is a short run
+    (:data:`SUPER_CHARS`) starting past the label's lead letter's left half and no further than a subscript stands
+    off (:data:`GAP`), at most :data:`SUPER_TALL` of the label's height, its top above the label's and its bottom in
+    the label's upper part (:data:`SUPER_BOTTOM`); the label, a math label with no superscript yet, takes it after
+    its lead letter: 'h(1)2', ``h^{(1)}_{2}``. One superscript to a label and one label to a superscript."""
+    out = list(runs)
+    for a in runs:
+        pieces = segments(a.shown)
+        if not a.math_label or a.glyphs is None or not pieces or pieces[0][1] or any(k == "super" for _, k in pieces):
+            continue
+        ups = [b for b in out if b is not a and _over_scripts(a, b)]
+        if len(ups) != 1 or sum(_over_scripts(q, ups[0]) for q in out if q is not ups[0] and q.math_label) != 1:
+            continue
+        b = ups[0]
+        body = pieces[0][0]
+        rest = a.shown[len(body):]
+        glyphs = joined_glyphs((a, b), min(a.x, b.x), min(a.y, b.y), max(a.right, b.right), max(a.bottom, b.bottom))
+        joined = replace(a, text=body + b.text + a.text[len(body):], marked=f"{body}^{{{b.text}}}{rest}",
+                         x=min(a.x, b.x), y=min(a.y, b.y), w=max(a.right, b.right) - min(a.x, b.x),
+                         h=max(a.bottom, b.bottom) - min(a.y, b.y), glyphs=glyphs,
+                         confidence=min(a.confidence, b.confidence))
+        i = next(k for k, q in enumerate(out) if q is a)  # by identity: equality reaches the glyph arrays
+        out[i] = joined
+        del out[next(k for k, q in enumerate(out) if q is b)]
+    return out
+
+
+def _over_scripts(a: TextRun, b: TextRun) -> bool:
+    """Whether run ``b`` sits where a superscript over math label ``a``'s scripts sits (:func:`join_superscripts`)."""
+    t = b.text
+    return (b.angle == 0 and 0 < len(t) <= SUPER_CHARS and " " not in t and any(ch.isalnum() for ch in t)
+            and b.glyphs is not None and not has_markup(b.marked or "")
+            and a.x + 0.3 * a.w <= b.x <= a.right + GAP * a.font_px and b.h <= SUPER_TALL * a.h and b.y < a.y
+            and a.y + SUPER_BOTTOM[0] * a.h <= b.bottom <= a.y + SUPER_BOTTOM[1] * a.h)

@@ -56,6 +56,7 @@ from crafter.agents.reading import (
 from crafter.agents.steps import filed_in, heads_parts, reads_as_steps
 from crafter.agents.subject import drop_generic_names, drop_system_name
 from crafter.agents.targets import read_flow_ends
+from crafter.agents.wrapped import unwrap_lines
 from crafter.spec import Edge, Figure, Group, Node, Panel
 
 _ARROW_RE = re.compile(r"\s*(?:-{1,2}>|=>|→|⟶|⇒|➔|➜|⟹)\s*")
@@ -605,6 +606,7 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     (a), (b)… is read panel by panel: each panel draws its own boxes (the same step in two panels is two
     boxes).
     """
+    brief = unwrap_lines(brief)
     if names and draws_arrows(brief):
         names = None
     if names:

@@ -21,6 +21,11 @@ _COUNT = re.compile(r"(?i)" + _COUNT_WORD + r"(?:[\w-]+\s+)?$")  # "two layers",
 _HAS_COUNT = re.compile(r"(?i)\b(?:has|have|holds?|contains?|comprises?|into|through)\s+" + _COUNT_WORD
                         + r"(?:[\w-]+\s+)?$")
 _COUNTED = re.compile(r"(?i)^(?:two|three|four|five|six|seven|eight|nine|ten|both|all|several)\s+(?=\S)")
+# a word said only as what something is: "while violations are still found", "if one is found, …"
+_PREDICATE = re.compile(r"(?i)\b(?:is|are|was|were|be|been|being)\s+(?:(?:still|then|also|not|never|only|now|"
+                        r"already|again|finally|first|[a-z]+ly)\s+)?$")
+_ADVERB = re.compile(r"(?i)^(?:still|then|also|not|never|only|now|already|again|finally|first|[a-z]+ly)$")
+_PARTICIPLE = re.compile(r"(?i)^(?:[a-z][a-z-]*(?:ed|en|wn)|found|done|run|set|put|kept|held|sent|made|built)$")
 GENERIC_NOUNS = {"data", "input", "inputs", "output", "outputs", "result", "results", "pipeline", "sample", "samples"}
 _PRESENTED = re.compile(r"\b[Ww]e\s+(?P<verb>present|propose|introduce|describe|build|design)\s+"
                         r"(?P<name>[A-Z][\w-]*[A-Z][\w-]*)(?=\s*[,:(]|\s+(?:which|that|a|an)\b)")
@@ -69,6 +74,13 @@ def drop_generic_names(reading: BriefReading, text: str) -> None:
         count = _HAS_COUNT if e in linked else _COUNT  # "two linear heads feed the sampler": boxes
         said = list(re.finditer(r"(?i)(?<![\w-])" + re.escape(bare) + r"(?![\w-])", text))
         if said and all(count.search(text[max(0, m.start() - 40):m.start()]) for m in said):
+            gone.add(e)
+    for e in reading.entities:  # a participle said only after "is" / "are": what something is, no box
+        *lead, last = e.split() or [""]
+        if not _PARTICIPLE.match(last) or any(not _ADVERB.match(w) for w in lead):  # ("Still found")
+            continue
+        said = list(re.finditer(r"(?i)(?<![\w-])" + re.escape(e.strip()) + r"(?![\w-])", text))
+        if said and all(_PREDICATE.search(text[max(0, m.start() - 40):m.start()]) for m in said):
             gone.add(e)
     if gone:
         _drop(reading, gone)

@@ -3,7 +3,20 @@
 
 from __future__ import annotations
 
+import re
+
 from crafter.agents.prose_words import _BWD_SET, _CHANGE, _INTRANSITIVE_TO, _PRODUCER, _PRONOUNS, _XFORM
+
+# what is queried and answers back: a store ("the planner queries the results database": database -> planner; "the
+# prompt builder queries the LLM" stays forward)
+_STORE_HEAD = re.compile(r"\b(?:database|db|cache|index|store|storage|table|memory|memories|bank|registry|catalog(?:ue)?|"
+                         r"repository|warehouse|lake|collection|views?|archive|ledger)s?$", re.I)
+
+
+def _reads_back(lemma: str, objs: list[str]) -> bool:
+    """A verb whose object hands the data back to the subject: one the lexicon reads backward, or "query" of a
+    store."""
+    return lemma in _BWD_SET or lemma == "query" and any(_STORE_HEAD.search(o.strip()) for o in objs)
 
 
 def verb_relations(lemma: str, passive: bool, subj: list[str], objs: list[str], targets: list[str],
@@ -48,7 +61,7 @@ def verb_relations(lemma: str, passive: bool, subj: list[str], objs: list[str], 
             new += [(s, b, lab) for s in subj for b in benefit if b not in _PRONOUNS]
             ends = benefit
         elif objs:
-            if lemma in _BWD_SET:  # "the decoder reads the latent code"
+            if _reads_back(lemma, objs):  # "the decoder reads the latent code", "… queries a local VEP cache"
                 new += [(o, s, label) for o in objs for s in subj]
                 ends = subj
             else:

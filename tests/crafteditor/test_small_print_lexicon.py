@@ -108,3 +108,40 @@ def test_software_words_the_encoder_vocabulary_lacks_are_known():
     schena = [s for ch in "sche" for s in ({ch: 0.97}, {"": 0.9})]
     schena += [{"n": 0.6, "m": 0.35}, {"": 0.9}, {"a": 0.97}]
     assert mend_line("schena", [lambda: _probs(schena)], _labels) == "schema"
+
+
+def test_small_print_is_weighed_on_the_recognisers_outputs_it_had_already(monkeypatch):
+    """The lexicon weighs a line on the crops the first reading and the re-read at working sizes ran the recogniser
+    on already (the page's :class:`~crafteditor.ocr.engine.ProbsMemo`, the re-read's cuts): the same runs for fewer
+    recogniser calls than when it ran the recogniser on each of them again."""
+    import cv2
+
+    from crafteditor.config import Config
+    from crafteditor.ocr import read
+    from crafteditor.ocr.engine import get_engine
+    from crafteditor.paint import find_paints
+
+    config = Config()
+    rgb = cv2.cvtColor(cv2.imread(str(FIXTURE)), cv2.COLOR_BGR2RGB)
+    paints = find_paints(rgb, config)
+    recognizer = get_engine(config.ocr_threads).recognizer
+    session, calls = recognizer.session, []
+
+    def counted(x):
+        calls.append(x.shape)
+        return session(x)
+
+    monkeypatch.setattr(recognizer, "session", counted)
+
+    def runs() -> tuple[list, int]:
+        calls.clear()
+        out = read.read_text(rgb, paints, config)
+        return [(r.text, r.x, r.y, r.confidence) for r in out], len(calls)
+
+    shared, shared_calls = runs()
+    mend = read.mend_small_print
+    monkeypatch.setattr(read, "ProbsMemo", lambda latin_mask: None)
+    monkeypatch.setattr(read, "mend_small_print", lambda *args: mend(*args[:5]))
+    again, again_calls = runs()
+    assert shared == again
+    assert shared_calls < again_calls

@@ -6,6 +6,7 @@ from figure_labels import edge_labels
 
 from crafter.agents.extract import figure_from_brief
 from crafter.agents.reading import BriefReading, read_followed_by
+from crafter.agents.wrapped import unwrap_lines
 
 
 def test_list_items_gathered_by_a_named_collective_each_feed_its_target() -> None:
@@ -75,3 +76,24 @@ def test_a_model_trained_on_hardware_reads_no_data() -> None:
     # data with a count is still data
     assert ("1,000 labelled images", "Classifier") in edge_labels(figure_from_brief(
         "The classifier is trained on 1,000 labelled images."))
+
+
+def test_after_which_hands_on_to_the_next_name() -> None:
+    # ", after which the loader …": the bucket the sorter wrote to is what the loader takes next
+    fig = figure_from_brief("The sorter writes each batch to the staging bucket, after which the loader copies it "
+                            "into the warehouse.")
+    edges = edge_labels(fig)
+    assert {("Sorter", "Staging bucket"), ("Staging bucket", "Loader"), ("Loader", "Warehouse")} <= edges
+
+
+def test_a_docstring_wrapped_mid_sentence_is_read_as_its_sentences() -> None:
+    # "… the encoder\n    passes …": one sentence wrapped at the docstring's width, not a line opening on "passes"
+    brief = ('class Pipeline:\n    """Speech pipeline.\n\n    Each utterance is cut into frames; the acoustic '
+             'encoder reads\n    the frames and passes its hidden states to the CTC decoder, which\n    writes the '
+             'transcript to the results store.\n    """')
+    edges = edge_labels(figure_from_brief(brief))
+    assert ("Acoustic encoder", "CTC decoder") in edges
+    assert ("CTC decoder", "Results store") in edges
+    # lines that draw arrows stay lines
+    lines = "raw reads → trimming with fastp and host removal with Bowtie2\nclean reads → assembly with MEGAHIT"
+    assert unwrap_lines(lines) == lines

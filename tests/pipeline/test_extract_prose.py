@@ -45,8 +45,11 @@ CASES = [
     ("DNA is transcribed into mRNA by RNA polymerase. The mRNA is translated into protein by the ribosome.",
      ["DNA", "mRNA", "Protein"], [("DNA", "mRNA"), ("mRNA", "Protein")]),
     ("The load balancer forwards requests to the web servers, which query the Postgres database.",
-     ["Load balancer", "Web servers", "Postgres database"],
-     [("Load balancer", "Web servers"), ("Web servers", "Postgres database")]),
+     ["Load balancer", "Web servers", "Postgres database"],  # a store queried answers back (the written corpus
+     [("Load balancer", "Web servers"), ("Postgres database", "Web servers")]),  # draws every store query so)
+    ("The prompt builder queries the language model, which writes the draft.",  # not a store: forward
+     ["Prompt builder", "Language model", "Draft"],
+     [("Prompt builder", "Language model"), ("Language model", "Draft")]),
     ("The actor sends actions to the environment, which returns a reward to the critic. The critic updates the actor.",
      ["Actor", "Environment", "Critic"], [("Actor", "Environment"), ("Environment", "Critic"), ("Critic", "Actor")]),
     ("Data flows from the sensor to the microcontroller.", ["Sensor", "Microcontroller"],

@@ -100,3 +100,24 @@ def test_a_subject_before_then_takes_what_the_sentence_before_ended_on() -> None
     fig = figure_from_brief("Raw logs go to the parser, which splits each line into fields. LogScrub masks "
                             "personal and secret tokens.")
     assert ("Fields", "LogScrub") not in edge_labels(fig)
+
+
+def test_a_participle_said_only_after_is_or_are_is_no_box() -> None:
+    # "while errors are still found": what the errors are, not a step the summaries pass through
+    fig = figure_from_brief("The drafter writes a summary and the checker compares it with the source. Drafting and "
+                            "checking repeat while errors are still found, and the final summaries are sent to the "
+                            "editor.")
+    nodes = node_labels(fig)
+    assert not any(n.lower().endswith("found") for n in nodes)
+    assert ("Final summaries", "Editor") in edge_labels(fig)
+    # a participle that names a state a flow reaches stays a box ("prepares → prepared")
+    fig = figure_from_brief("- prepare phase: matching prepares → prepared\n- commit phase: commits → committed")
+    assert "Prepared" in node_labels(fig)
+
+
+def test_a_subject_already_fed_still_goes_on_from_the_sentence_before() -> None:
+    # the worker pool is fed by the config service, and it goes on from the scheduler the sentence before ends on
+    fig = figure_from_brief("The config service feeds the worker pool. Incoming jobs are queued by the scheduler. "
+                            "The worker pool then writes each result to the archive.")
+    edges = edge_labels(fig)
+    assert ("Scheduler", "Worker pool") in edges and ("Config service", "Worker pool") in edges

@@ -47,8 +47,8 @@ def test_along_at_a_sentence_end_or_before_a_name() -> None:
     assert _read("The switch passes frames along.").relations == [("Switch", "Frames", None)]
     st = _read("The switch passes frames along Kafka and Redis to the collector.")
     assert st.relations == [("Switch", "Collector", "Frames")] and {"Kafka", "Redis"} <= set(st.actors)
-    assert _read("The stage queries a VEP cache together with gnomAD.").relations == [
-        ("Stage", "VEP cache", None), ("Stage", "gnomAD", None)]
+    assert _read("The stage queries a VEP cache together with gnomAD.").relations == [  # a store queried answers
+        ("VEP cache", "Stage", None), ("gnomAD", "Stage", None)]  # back (verb_flows._reads_back)
 
 
 def test_a_verbs_plural_object_is_a_thing() -> None:

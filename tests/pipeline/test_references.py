@@ -89,3 +89,28 @@ def test_a_name_said_after_of_is_not_where_the_reference_goes() -> None:
 def test_a_heading_before_is_no_sentence_to_go_on_from() -> None:
     links = _read("## Billing service\nInvoices go to the ledger writer.", ["Billing service", "ledger writer"])
     assert links == []
+
+
+def _edges(text: str) -> set[tuple[str, str]]:
+    fig = figure_from_brief(text)
+    labels = {n.id: n.label.lower() for n in fig.of_kind("node")}
+    return {(labels[e.source], labels[e.target]) for e in fig.of_kind("edge")}
+
+
+def test_both_and_a_new_plural_gather_the_names_the_sentence_before_says() -> None:
+    # "Both streams": no box called "Streams"; the two things sampled feed the filter, and the hub that samples
+    # them is not drawn back into them
+    text = ("The sensor hub samples the accelerometer and the gyroscope at 200 Hz. Both streams feed a Kalman "
+            "filter, which publishes the pose to the motion planner.")
+    labels = {n.label.lower() for n in figure_from_brief(text).of_kind("node")}
+    assert "streams" not in labels
+    edges = _edges(text)
+    assert {("accelerometer", "kalman filter"), ("gyroscope", "kalman filter")} <= edges
+    assert ("sensor hub", "accelerometer") not in edges
+
+
+def test_a_collective_of_a_name_said_before_in_the_singular_stays_a_box() -> None:
+    # "a relay node … Both relay nodes": the relay nodes are the boxes, not the sentence before's other names
+    text = ("Each rack holds a relay node and four storage servers. Both relay nodes stream their metrics to the "
+            "central collector.")
+    assert ("relay nodes", "central collector") in _edges(text)

@@ -92,8 +92,10 @@ def build_legends(plan: ChartPlan, scales: ChartScales, ct: ChartTheme) -> list[
                 import matplotlib.ticker as mt  # heavy: 0.4 s to import; only a gradient legend needs it
 
                 cs = scales.color
-                ticks = [float(v) for v in mt.MaxNLocator(nbins=4, steps=[1, 2, 2.5, 5, 10]).tick_values(cs.lo, cs.hi)
-                         if cs.lo - 1e-9 <= v <= cs.hi + 1e-9]
+                # Vega-Lite's legend.values: the ticks a colour bar was drawn with (a heatmap read back)
+                ticks = [float(v) for v in color.legend.get("values") or
+                         mt.MaxNLocator(nbins=4, steps=[1, 2, 2.5, 5, 10]).tick_values(cs.lo, cs.hi)
+                         if cs.lo - 1e-9 <= float(v) <= cs.hi + 1e-9]
                 labels = sc.fmt.linear_tick_labels(ticks) if ticks else []
                 lg = Legend("color", "gradient", title, [], orient if orient in ("right", "left") else "right")
                 lg.colors = cs
