@@ -54,7 +54,7 @@ from crafter.agents.reading import (
     spread_collectives,
 )
 from crafter.agents.steps import filed_in, heads_parts, reads_as_steps
-from crafter.agents.subject import drop_generic_names, drop_system_name
+from crafter.agents.subject import drop_generic_names, drop_said_verbs, drop_system_name
 from crafter.agents.targets import read_flow_ends
 from crafter.agents.wrapped import unwrap_lines
 from crafter.spec import Edge, Figure, Group, Node, Panel
@@ -637,6 +637,7 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     read_listed_groups(reading, brief)
     read_verb_steps(reading, brief)
     read_links(brief, reading)  # over the final names, the head's included
+    drop_said_verbs(reading, brief)  # "whose maps feed the head": no box Feed
     names = list(reading.entities)
     if not names and not fallback:
         names = [n for n in [first_noun_phrase(brief)] if n]
