@@ -84,6 +84,7 @@ def drop_generic_names(reading: BriefReading, text: str) -> None:
             gone.add(e)
     if gone:
         _drop(reading, gone)
+    drop_said_verbs(reading, text)  # "whose maps feed the head": no box Feed
 
 
 def _drop(reading: BriefReading, gone: set[str]) -> None:
