@@ -25,15 +25,7 @@ from crafter.agents.labels import labels_match, normalise_label, slug_id
 from crafter.agents.links import read_links
 from crafter.agents.participles import read_verb_steps
 from crafter.agents.phrases import ITEM_RE, MAX_LABEL_WORDS, QUOTED_RE, clean_phrase, item_label, step_name
-from crafter.agents.prose import (
-    GENERIC_WHOLES,
-    ProseState,
-    first_noun_phrase,
-    np_label,
-    read_prose,
-    reads_backward,
-    verb_lemma,
-)
+from crafter.agents.prose import GENERIC_WHOLES, ProseState, first_noun_phrase, np_label, read_prose, reads_backward, verb_lemma
 from crafter.agents.quantities import tidy_numbers
 from crafter.agents.reading import (
     SENTENCE_SPLIT,
@@ -46,6 +38,7 @@ from crafter.agents.reading import (
     head_group_name,
     made_by,
     merge_abbreviations,
+    prefer_fuller_names,
     read_followed_by,
     read_listed_groups,
     read_searched_against,
@@ -381,7 +374,8 @@ _BRACKET_GROUP_RE = re.compile(
     r"(?P<name>\b[\w-]+(?:\s+[\w-]+){0,2}?\s+(?:chain|unit|block|subgroup|group|stage|layer|module|subworkflow|"
     r"branch|tower|stack|section|tier|subsystem|loop|service|upsamplers|encoders|decoders|heads|sensors))\s*"
     r"\((?P<list>[^()]{3,160})\)", re.I)
-_BRACKET_SPLIT_RE = re.compile(r",|;|\band\b|\bthen\b|\bfollowed\s+by\b|\bplus\b|→|->", re.I)
+# ", then" / "; and" one separator: "(medaka variant calling, then bcftools consensus)" has two parts, no empty one
+_BRACKET_SPLIT_RE = re.compile(r"[,;]?\s*(?:\band\b|\bthen\b|\bfollowed\s+by\b|\bplus\b|→|->)|,|;", re.I)
 
 
 # a group whose parts run one after another: its name says so, or its list joins them by "then", an arrow
@@ -405,6 +399,7 @@ def _read_bracket_groups(text: str, names: _Names) -> None:
         if not label or any(not p or len(p.split()) > 4 or re.search(r"\d", p[:1]) for p in parts) \
                 or len(parts) == 1 and re.fullmatch(r"[A-Z][A-Z0-9-]{1,7}", parts[0]):
             continue  # "(10 Hz)", "(see Methods for the full protocol)": a remark; "(IWRS)": the group's abbreviation
+        prefer_fuller_names(reading, parts)  # "medaka variant" read before: "medaka variant calling"
         members = [x for x in dict.fromkeys(names.add(p, False) for p in parts) if x]
         if members and not any(normalise_label(g) == normalise_label(label) for g, _ in reading.groups):
             reading.groups.append((label, members))

@@ -619,3 +619,24 @@ def read_listed_groups(reading: BriefReading, text: str) -> None:
             had = [x for g, ms in reading.groups if box_key(g) == box_key(name) for x in ms]
             reading.groups = [(g, ms) for g, ms in reading.groups if box_key(g) != box_key(name)]
             reading.groups.append((name, list(dict.fromkeys(had + members))))
+
+
+def rename_entity(reading: BriefReading, old: str, new: str) -> None:
+    """One name for another everywhere the reading holds it (its relations, edge labels and groups too)."""
+    def swap(x: str) -> str:
+        return new if x == old else x
+    reading.entities = [swap(e) for e in reading.entities]
+    reading.strong = [swap(e) for e in reading.strong]
+    reading.relations = [(swap(a), swap(b)) for a, b in reading.relations]
+    reading.edge_labels = {(swap(a), swap(b)): t for (a, b), t in reading.edge_labels.items()}
+    reading.groups = [(g, [swap(m) for m in ms]) for g, ms in reading.groups]
+
+
+def prefer_fuller_names(reading: BriefReading, names: list[str]) -> None:
+    """A name read before as its first words ("medaka variant", "calling" read as a verb) takes the fuller name a
+    list says ("a call subgroup (medaka variant calling, then bcftools consensus)"): one box, not two."""
+    for name in names:
+        full = normalise_label(name)
+        short = next((e for e in reading.entities if full.startswith(normalise_label(e) + " ")), None)
+        if short and not any(normalise_label(e) == full for e in reading.entities):
+            rename_entity(reading, short, name)

@@ -84,6 +84,7 @@ def drop_generic_names(reading: BriefReading, text: str) -> None:
             gone.add(e)
     if gone:
         _drop(reading, gone)
+    drop_said_verbs(reading, text)  # "whose maps feed the head": no box Feed
 
 
 def _drop(reading: BriefReading, gone: set[str]) -> None:
@@ -91,3 +92,25 @@ def _drop(reading: BriefReading, gone: set[str]) -> None:
     reading.strong = [e for e in reading.strong if e not in gone]
     reading.relations = [(a, b) for a, b in reading.relations if a not in gone and b not in gone]
     reading.groups = [(g, [m for m in ms if m not in gone]) for g, ms in reading.groups]
+
+
+# the word before a verb said as a verb: "each give", "to assign", "whose maps feed", "they run"
+_FINITE_BEFORE = re.compile(r"(?i)(?:\b(?:to|each|both|they|which|that|who|will|can|must|should)|"
+                            r"(?<!')\b[a-z]*[a-rt-z]s)\s+$")
+
+
+def drop_said_verbs(reading: BriefReading, text: str) -> None:
+    """No box: a one-word name that is a verb said only as the verb of its sentence ("the CLIP encoders each give
+    pooled outputs", "whose maps feed the head", "to assign each patient a label"), never after an article, an
+    arrow or a bullet ("a query is raised", "→ parse →", "- link (lld)" stay boxes). Its links go with it
+    (bridged, "maps → Feed → head" read maps → head, dev edge F1 fell 0.2764 → 0.2759)."""
+    gone = set()
+    for e in reading.entities:
+        word = e.strip()
+        if " " in word or not verb_lemma(word.lower()):
+            continue
+        said = list(re.finditer(r"(?i)(?<![\w-])" + re.escape(word) + r"(?![\w-])", text))
+        if said and all(_FINITE_BEFORE.search(text[max(0, m.start() - 30):m.start()]) for m in said):
+            gone.add(e)
+    if gone:
+        _drop(reading, gone)
