@@ -445,9 +445,11 @@ def _messages(ink: np.ndarray, rgb: np.ndarray, text: np.ndarray, lines: list[Li
     for y in sorted(hits):
         pairs = sorted(hits[y], key=lambda p: lines[p[0]].x - lines[p[1]].x)
         # (and has no head at a lifeline between: a note after a message's head, over the next lifeline;
-        # a label's glyphs over a lifeline it passes are no head)
+        # a label's glyphs over a lifeline it passes are no head, nor is an activation bar's side the label's
+        # glyph mask cuts where the label is set across the bar: a head in the ink as drawn too)
         ends = [p for p in pairs if runs_to_ends(ink, y, lines[p[0]].x, lines[p[1]].x) and not any(
-            head_at(bare, y, lines[k].x, side, 1.0) for k in range(p[0] + 1, p[1]) for side in (-1, 1))]
+            head_at(bare, y, lines[k].x, side, 1.0) and head_at(ink, y, lines[k].x, side, 1.0)
+            for k in range(p[0] + 1, p[1]) for side in (-1, 1))]
         if ends:
             rows.append((y, *ends[0]))
     out: list[Message] = []
