@@ -124,4 +124,3 @@ def test_a_plantuml_self_message_under_its_label_is_read_and_the_note_after_it_k
     fig = convert(png).figure
     assert edge_pairs(fig)[("John", "John")] == 1
     assert "Rational thoughts prevail!" in {(c.label or "").strip() for c in fig.components if isinstance(c, Node)}
-
