@@ -1,8 +1,9 @@
 """Messages a participant sends itself drawn as a curve: a stroke bulging out of the lifeline to the right and back
 to it, an arrowhead at its end (Mermaid draws every self-message so, a cubic Bézier 20 px tall and about 45 px wide
-at scale 1). :func:`crafteditor.assemble.sequences._self_messages` reads the square loop (out, down, back) other
-makers draw; a curve has no straight run out of the lifeline and was read as none (an ellipse node, or a free path:
-every self-message of the drawn Mermaid sequences lost)."""
+at scale 1), and js-sequence-diagrams' as a small square loop taller than wide, its label against its side.
+:func:`crafteditor.assemble.sequences._self_messages` reads the wider square loop (out 30 px or more, down, back)
+other makers draw; these had read as none (an ellipse node, or a free path: every self-message of the drawn Mermaid
+and js-sequence-diagrams sequences lost)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ STEPS = 8  # columns sampled along the curve for the message's route
 
 def curved_self_messages(drawn: np.ndarray, rgb: np.ndarray, lines: list[Lifeline],
                          messages: list[Message]) -> list[Message]:
-    """The self-messages drawn as a curve (``drawn``: the ink less text; ``lines`` sorted left to right) on rows
+    """The self-messages drawn as a curve or a small loop (``drawn``: the ink less text; ``lines`` sorted left to right) on rows
     no message in ``messages`` takes: a blob of ink right of a lifeline that touches it at its top and bottom
     ends only, reaches farthest out between them, is a thin stroke (no box, no activation bar: their right side
     runs the whole height) and widens at one end into a head."""
@@ -37,7 +38,7 @@ def curved_self_messages(drawn: np.ndarray, rgb: np.ndarray, lines: list[Lifelin
         n, lab, stats, _ = cv2.connectedComponentsWithStats(strip, connectivity=8)
         for c in range(1, n):
             cx, cy, w, h, area = (int(v) for v in stats[c])
-            if cx > 2 or not TALL[0] <= h <= TALL[1] or not 0.8 * h <= w <= 4 * h + 10 or cx + w >= reach - 1:
+            if cx > 2 or not TALL[0] <= h <= TALL[1] or not 0.4 * h <= w <= 4 * h + 10 or cx + w >= reach - 1:
                 continue
             blob = lab[cy:cy + h, cx:cx + w] == c
             if area > 0.45 * w * h or not _loop(blob):
@@ -54,27 +55,27 @@ def curved_self_messages(drawn: np.ndarray, rgb: np.ndarray, lines: list[Lifelin
 
 def _loop(blob: np.ndarray) -> bool:
     """Whether ``blob`` (a component's mask, its box) is a curve out of its left side and back: its first columns
-    inked at the top and at the bottom but not between (two ends on the lifeline), its last columns only between
-    (the bulge), and one end widening into a head (a column there three strokes tall or more)."""
+    inked at the top and at the bottom but not between (two ends on the lifeline), its last columns over the middle
+    third (the bulge, or a square loop's side), and one end widening into a head (a column there three strokes tall or more)."""
     h, w = blob.shape
     left = blob[:, :max(2, w // 10)].any(axis=1)
     third = max(1, h // 3)
     if not (left[:third].any() and left[-third:].any()) or left[third:h - third].mean() > 0.5:
         return False
     right = blob[:, w - max(2, w // 10):].any(axis=1)
-    rows = np.flatnonzero(right)
-    if not len(rows) or rows.min() < 0.15 * h or rows.max() > 0.85 * h:
+    if not right[h // 3:h - h // 3].all():  # (a square loop's side, js-sequence-diagrams', runs the whole way)
         return False
     stroke = _stroke(blob)
-    ends = blob[:, :max(3, int(0.35 * w))].sum(axis=0)
+    ends = blob[:, :max(3, int(0.6 * w))].sum(axis=0)  # (a small loop's head runs over half its width)
     return bool(ends.max() >= 2 * stroke + max(3.0, 0.15 * h))
 
 
 def _stroke(blob: np.ndarray) -> float:
-    """The curve's stroke width: the median ink per column over its middle third (two strokes per column)."""
+    """The loop's stroke width: its ink per column (two strokes in a column) over the columns past its first
+    quarter and short of its side, the lower quartile of them (a small loop's head reaches half way across)."""
     w = blob.shape[1]
-    per = blob[:, w // 3:max(w // 3 + 1, 2 * w // 3)].sum(axis=0)
-    return float(max(1.0, np.median(per) / 2)) if len(per) else 1.0
+    per = blob[:, w // 4:max(w // 4 + 1, w - max(2, w // 10))].sum(axis=0)
+    return float(max(1.0, np.percentile(per, 25) / 2)) if len(per) else 1.0
 
 
 def _route(blob: np.ndarray, x0: float, y0: float, xl: float) -> list[tuple[float, float]]:

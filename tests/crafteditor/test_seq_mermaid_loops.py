@@ -124,3 +124,38 @@ def test_a_plantuml_self_message_under_its_label_is_read_and_the_note_after_it_k
     fig = convert(png).figure
     assert edge_pairs(fig)[("John", "John")] == 1
     assert "Rational thoughts prevail!" in {(c.label or "").strip() for c in fig.components if isinstance(c, Node)}
+
+
+def _jsd_png() -> tuple[bytes, Counter]:
+    """js-sequence-diagrams' simple theme at scale 2: two participants boxed at top and foot, a message each way and
+    a self-message between them, a small square loop (20 px out, 28 down) with a filled head and its label set
+    against the loop's side."""
+    names, xs = ["Kubelet", "Runtime"], [80, 520]
+    W, H = 640, 420
+    img = Image.new("RGB", (W, H), "white")
+    d = ImageDraw.Draw(img)
+    font = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf", 18)
+    for x, name in zip(xs, names):
+        d.line([(x, 60), (x, 350)], fill="black", width=3)
+        for y0 in (10, 350):
+            tw = d.textlength(name, font=font)
+            d.rectangle([x - tw / 2 - 14, y0, x + tw / 2 + 14, y0 + 50], fill="white", outline="black", width=3)
+            d.text((x - tw / 2, y0 + 14), name, fill="black", font=font)
+    want: Counter = Counter()
+    for a, b, y, label in ((0, 1, 120, "Create container"), (1, 0, 300, "Created")):
+        s = 1 if b > a else -1
+        d.line([(xs[a], y), (xs[b], y)], fill="black", width=3)
+        d.polygon([(xs[b] - s, y), (xs[b] - 18 * s, y - 8), (xs[b] - 18 * s, y + 8)], fill="black")
+        d.text((min(xs) + 40, y - 26), label, fill="black", font=font)
+        want[(names[a], names[b])] += 1
+    x, y = xs[0], 190
+    d.line([(x, y), (x + 21, y), (x + 21, y + 26), (x + 2, y + 26)], fill="black", width=3)
+    d.polygon([(x + 1, y + 26), (x + 13, y + 20), (x + 13, y + 32)], fill="black")
+    d.text((x + 26, y + 2), "Validate system support", fill="black", font=font)
+    want[("Kubelet", "Kubelet")] += 1
+    return png_bytes(np.asarray(img)), want
+
+
+def test_a_small_square_self_message_with_its_label_against_it_is_read():
+    png, want = _jsd_png()
+    assert edge_pairs(convert(png).figure) == want
