@@ -205,6 +205,21 @@ def stops(ink: np.ndarray, text: np.ndarray, y0: int, y1: int, x: int, side: int
     return seg.mean(axis=1) < 0.6
 
 
+def runs_past(ink: np.ndarray, text: np.ndarray, y0: int, y1: int, x: int, side: int) -> np.ndarray:
+    """For each row y0..y1-1: the share of the 4-28 px beyond lifeline ``x`` (on ``side``) where a thin row of ink
+    runs on (inked in the row or the rows next to it, paper 4 rows above and below; text aside): a frame's edge
+    crossing the lifeline, not an activation bar's fill or a box beside it."""
+    a, b = (x + 4, x + 29) if side > 0 else (x - 28, x - 3)
+    a, b = max(0, a), min(ink.shape[1], b)
+    if b - a < 4:
+        return np.zeros(y1 - y0)
+    H = ink.shape[0]
+    rows = np.arange(y0, y1)
+    near = ink[rows, a:b] | ink[np.maximum(0, rows - 1), a:b] | ink[np.minimum(H - 1, rows + 1), a:b]
+    off = ink[np.maximum(0, rows - 4), a:b] | ink[np.minimum(H - 1, rows + 4), a:b]
+    return (near & ~off & ~text[y0:y1, a:b]).mean(axis=1)
+
+
 def wavy_head(ink: np.ndarray, band: list[int], x: float, inward: int, width: float) -> bool:
     """A hand-drawn arrowhead by lifeline ``x``: 6-40 px inward, a column whose ink near the
     band stands far taller than the stroke."""

@@ -26,6 +26,7 @@ from crafteditor.assemble.seq_badges import without_badges
 from crafteditor.assemble.seq_created import created_lifelines, creation_messages
 from crafteditor.assemble.seq_ink import ink_mask
 from crafteditor.assemble.seq_lifelines import lifeline
+from crafteditor.assemble.seq_loops import curved_self_messages
 from crafteditor.assemble.seq_parts import Lifeline, Message
 from crafteditor.assemble.seq_strokes import (
     WAVE,
@@ -34,6 +35,7 @@ from crafteditor.assemble.seq_strokes import (
     head_under,
     joins,
     median_colour,
+    runs_past,
     runs_to_ends,
     spread,
     stops,
@@ -47,6 +49,7 @@ from crafteditor.lines.paths import LinePath
 from crafteditor.ocr.runs import TextRun, split_wide_gaps
 from crafteditor.shapes.detect import DetectedShape, keep_shapes
 
+FRAME_PAST = 0.25  # share of the 25 px past each end a row inks, at least, where it runs on as a frame's edge
 NAME_GAP = 1.0  # em: a gap this wide in a line of text outside every box parts two participants' names
 
 
@@ -58,6 +61,7 @@ class Sequence:
     # participants drawn as a name with no box (an actor's, a database's icon above it, or a bare name): a box
     # around the name, to be appended to the shapes (the lifelines' indices count them on from len(shapes))
     extra: list[DetectedShape] = field(default_factory=list)
+    strokes: list[int] = field(default_factory=list)  # shapes that are a message's own stroke (a curved loop's)
 
     def renumber(self, keep: list[int]) -> None:
         """The lifelines' shape indices where only the shapes ``keep`` (ascending) are kept."""
@@ -65,6 +69,7 @@ class Sequence:
         for ln in self.lifelines:
             ln.node = index[ln.node]
             ln.bottom = index.get(ln.bottom) if ln.bottom is not None else None
+        self.strokes = [index[k] for k in self.strokes if k in index]
 
 
 def participant_shapes(lifelines: list[Lifeline]) -> set[int]:
@@ -145,10 +150,13 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
                 and not any(_through(s, m, 3) and abs(m.points[0][1] - s.cy) > 0.2 * s.h for s in plates)]
     if not messages:  # a sequence's participants talk to each other, not only to themselves
         return None
-    messages += _self_messages(ink, rgb, found, messages)
+    messages += _self_messages(ink, rgb, found, messages, glyphs)
     messages += _boxed_self_messages(ink, rgb, found, [shapes[k] for k in boxes], messages)
+    loops = curved_self_messages(drawn, rgb, found, messages)
+    messages += loops
     _split_names(runs, names, pieces, named)
-    return Sequence(found, messages, [k for k in boxes if _on_message(shapes[k], messages)], extra)
+    return Sequence(found, messages, [k for k in boxes if _on_message(shapes[k], messages)], extra,
+                    [k for k, s in enumerate(shapes) if k not in parts and any(_inside(s, m.points) for m in loops)])
 
 
 def _worded_frames_as_boxes(shapes: list[DetectedShape], runs: list[TextRun]) -> list[DetectedShape]:
@@ -157,6 +165,12 @@ def _worded_frames_as_boxes(shapes: list[DetectedShape], runs: list[TextRun]) ->
     (a 3x export's participant 'Client' was a frame, no participant, and its messages lost)."""
     return [replace(s, is_group=False) if s.is_group and not s.members and s.shape in ("box", "round") and any(
         r.angle == 0 and s.contains_point(r.cx, r.cy) and r.h >= 0.3 * s.h for r in runs) else s for s in shapes]
+
+
+def _inside(s: DetectedShape, points: list[tuple[float, float]], pad: float = 6.0) -> bool:
+    """Whether box ``s`` lies within the box of ``points`` grown ``pad`` px each way."""
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return min(xs) - pad <= s.x and s.x + s.w <= max(xs) + pad and min(ys) - pad <= s.y and s.y + s.h <= max(ys) + pad
 
 
 def _cell(s: DetectedShape, xs: list[float], tol: float = 5.0) -> bool:
@@ -318,12 +332,13 @@ def _label_boxes(shapes: list[DetectedShape], runs: list[TextRun], top: float) -
 
 
 def _on_message(s: DetectedShape, messages: list[Message]) -> bool:
-    """Whether a message runs through box ``s`` (or a self-message loops around it)."""
+    """Whether a message runs through box ``s`` (or a self-message loops around it; a box wholly under the loop's
+    way back is a note after it: PlantUML's ``note right of`` under a self-message had gone as its label)."""
     for m in messages:
         xs = [p[0] for p in m.points]
         ys = [p[1] for p in m.points]
         if m.source == m.target:
-            if min(ys) - s.h <= s.cy <= max(ys) + s.h and min(xs) - 10 <= s.cx <= max(xs) + s.w:
+            if min(ys) - s.h <= s.cy <= max(ys) + s.h and s.y <= max(ys) + 2 and min(xs) - 10 <= s.cx <= max(xs) + s.w:
                 return True
         elif s.y - 3 <= ys[0] <= s.y + s.h + 3 and min(xs) <= s.cx <= max(xs):
             return True
@@ -410,8 +425,13 @@ def _messages(ink: np.ndarray, rgb: np.ndarray, text: np.ndarray, lines: list[Li
                 & (lit[y0:y1, int(b.x) - 19:int(b.x) - 3].mean(axis=1) >= 0.5)
                 & (boxed[y0:y1, x0:x1].mean(axis=1) >= 0.4))
             counts = before[y0:y1, x1] - before[y0:y1, x0]
+            # a row that runs on past both lifelines, thin, is a fragment's frame (Mermaid's dotted ``alt``/``loop``
+            # top, its ``else`` divider and its foot, dots over half the way: read as messages between the outermost
+            # participants it crosses, three false messages a frame)
+            frame = (runs_past(ink, text, y0, y1, int(a.x), -1) >= FRAME_PAST) & (
+                runs_past(ink, text, y0, y1, int(b.x), 1) >= FRAME_PAST)
             ok = joins(ink, text, y0, y1, x0, x1, ends, raw is None, counts) & stops(ink, text, y0, y1, int(a.x), -1) & stops(
-                ink, text, y0, y1, int(b.x), 1)
+                ink, text, y0, y1, int(b.x), 1) & ~frame
             for y in (y0 + np.flatnonzero(ok)).tolist():
                 hits.setdefault(y, []).append((i, j))
     # (a wavy pass looks for heads in the row-spread ink too: a hand-drawn message passing over a lifeline
@@ -425,9 +445,11 @@ def _messages(ink: np.ndarray, rgb: np.ndarray, text: np.ndarray, lines: list[Li
     for y in sorted(hits):
         pairs = sorted(hits[y], key=lambda p: lines[p[0]].x - lines[p[1]].x)
         # (and has no head at a lifeline between: a note after a message's head, over the next lifeline;
-        # a label's glyphs over a lifeline it passes are no head)
+        # a label's glyphs over a lifeline it passes are no head, nor is an activation bar's side the label's
+        # glyph mask cuts where the label is set across the bar: a head in the ink as drawn too)
         ends = [p for p in pairs if runs_to_ends(ink, y, lines[p[0]].x, lines[p[1]].x) and not any(
-            head_at(bare, y, lines[k].x, side, 1.0) for k in range(p[0] + 1, p[1]) for side in (-1, 1))]
+            head_at(bare, y, lines[k].x, side, 1.0) and head_at(ink, y, lines[k].x, side, 1.0)
+            for k in range(p[0] + 1, p[1]) for side in (-1, 1))]
         if ends:
             rows.append((y, *ends[0]))
     out: list[Message] = []
@@ -449,10 +471,12 @@ def _messages(ink: np.ndarray, rgb: np.ndarray, text: np.ndarray, lines: list[Li
     return out
 
 
-def _self_messages(ink: np.ndarray, rgb: np.ndarray, lines: list[Lifeline], messages: list[Message]) -> list[Message]:
+def _self_messages(ink: np.ndarray, rgb: np.ndarray, lines: list[Lifeline], messages: list[Message],
+                   glyphs: np.ndarray | None = None) -> list[Message]:
     """Messages a participant sends itself: a solid row of ink out of its lifeline to the right
     that stops short of half the way to the next one, a drop of 8-80 px, and a row back to the
-    lifeline with a head at it."""
+    lifeline with a head at it. ``glyphs``: the text's ink, no paper about the stroke's row (a label set
+    right above the loop, its descenders 4 px over it, had hidden PlantUML's self-messages at 96 dpi)."""
     out: list[Message] = []
     H, W = ink.shape
     taken = np.zeros(H, bool)  # rows within 3 px of a message's (a flag a row: a long lifeline asked
@@ -466,7 +490,8 @@ def _self_messages(ink: np.ndarray, rgb: np.ndarray, lines: list[Lifeline], mess
         # a thin stroke: no ink 4 px above or below it (a filled box's inside is no message); the rows
         # that are one looked for at once (row by row in Python it was a tall diagram's second cost)
         strip = ink[:, x + 14:x + 30]
-        full, inked = strip.all(axis=1), strip.any(axis=1)
+        full = strip.all(axis=1)
+        inked = (strip if glyphs is None else strip & ~glyphs[:, x + 14:x + 30]).any(axis=1)
         rows = np.arange(H)
         thin = full & ~inked[np.maximum(0, rows - 4)] & ~inked[np.minimum(H - 1, rows + 4)]
         y0, y_end = int(lf.y0) + 3, int(lf.y1) - 10
@@ -542,6 +567,7 @@ def without_cells(seq: Sequence, shapes: list[DetectedShape], tol: float = 5.0) 
     top = min(ln.y0 for ln in seq.lifelines)
     drop = {k for k, s in enumerate(shapes) if s.y >= top - 2 and _cell(s, xs, tol)}
     drop |= set(seq.labels)  # a message's label box: its text labels the message
+    drop |= set(seq.strokes)  # a curved self-message traced as an ellipse
     drop -= {ln.node for ln in seq.lifelines}  # the participants stay (a foot 'box' may be a label's: it goes)
     # a participant taken for a frame (:func:`_worded_frames_as_boxes`) is a box, and so is its repeat at the foot
     parts = participant_shapes(seq.lifelines)
