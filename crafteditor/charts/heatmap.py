@@ -97,7 +97,7 @@ def read_heatmap(rgb, paints, runs, used, ax, ay, right, top, config: Config | N
         color_enc["legend"] = {"orient": "right"}
         if not annotated and len(bar_ticks) >= 2:
             color_enc["legend"]["values"] = sorted(v for _, v in bar_ticks)  # the colour bar's own ticks
-    if all(runs[k].x > right for _, k in left):  # row labels right of the cells (MultiQC's, tick_right)
+    if all(runs[k].cx > right for _, k in left):  # row labels right of the cells (MultiQC's, tick_right)
         enc["y"]["axis"] = {"orient": "right"}
     # column labels written slanted or turned: at the angle they were (SVG's rotate, as Vega's); where
     # a matrix's columns took its row labels' names, the slanted readings are among the spare runs
