@@ -93,8 +93,18 @@ def read_heatmap(rgb, paints, runs, used, ax, ay, right, top, config: Config | N
     color_enc: dict[str, Any] = {"field": "value", "type": "quantitative", "scale": color_scale, "title": None}
     if bar_box is None:
         color_enc["legend"] = None
-    elif not annotated and len(bar_ticks) >= 2:
-        color_enc["legend"] = {"values": sorted(v for _, v in bar_ticks)}  # the colour bar's own ticks
+    else:  # the colour bar stands right of the plot (and of the row labels where they are there)
+        color_enc["legend"] = {"orient": "right"}
+        if not annotated and len(bar_ticks) >= 2:
+            color_enc["legend"]["values"] = sorted(v for _, v in bar_ticks)  # the colour bar's own ticks
+    if all(runs[k].cx > right for _, k in left):  # row labels right of the cells (MultiQC's, tick_right)
+        enc["y"]["axis"] = {"orient": "right"}
+    # column labels written slanted or turned: at the angle they were (SVG's rotate, as Vega's); where
+    # a matrix's columns took its row labels' names, the slanted readings are among the spare runs
+    angles = [runs[k].angle for _, k in below] if all(runs[k].angle for _, k in below) else \
+        [runs[k].angle for k in spare if runs[k].angle]
+    if angles:
+        enc["x"]["axis"] = {"labelAngle": float(np.median(angles))}
     # axis titles: below the x labels, left of the y labels (rotated)
     xt, yt, tt = find_titles(runs, used | taken, [k for _, k in below], [k for _, k in left], (ax, top, right, ay),
                              font)

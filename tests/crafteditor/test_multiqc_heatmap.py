@@ -44,3 +44,29 @@ def test_a_heatmap_labelled_right_and_at_45_degrees_is_read_off_its_colour_bar(d
     # the colour bar drawn back with the ticks it was drawn with
     ticks = spec["layer"][0]["encoding"]["color"]["legend"]["values"]
     assert len(ticks) >= 4 and set(ticks) <= {0, 100, 200, 300, 400, 500}  # (a lone '0' OCR may miss)
+
+
+def test_the_heatmap_is_drawn_back_with_its_row_labels_and_colour_bar_right_of_the_cells(distances):
+    """The reader says where the labels were (Vega-Lite's axis.orient, labelAngle, legend orient)
+    and the SVG drawn back puts them there: row labels right of the cells, the bar beyond them."""
+    import re
+
+    from defusedxml import ElementTree as ET
+
+    _, conv = distances
+    spec = conv.figure.of_kind("chart")[0].spec
+    assert spec["encoding"]["y"]["axis"]["orient"] == "right"
+    assert spec["encoding"]["x"]["axis"]["labelAngle"] == pytest.approx(-45, abs=10)
+    assert spec["layer"][0]["encoding"]["color"]["legend"]["orient"] == "right"
+    root = ET.fromstring(conv.svg)
+    groups = {el.get("id", ""): el for el in root.iter() if el.tag.endswith("}g") or el.tag == "g"}
+    cell = next(el for el in root.iter() if el.get("data-crafter-plot"))
+    x, _, w, _ = (float(v) for v in cell.get("data-crafter-plot").split())
+    ylab = next(g for i, g in groups.items() if i.endswith("axis-y-labels"))
+    xs = [float(t.get("x")) for t in ylab.iter() if t.tag.endswith("text")]
+    assert len(xs) == 6 and min(xs) > x + w
+    legend = next(g for i, g in groups.items() if i.endswith("-legend"))
+    bar = next(el for el in legend.iter() if el.tag.endswith("rect"))
+    assert float(bar.get("x")) > max(xs) + 20  # beyond the row labels ('GM_R1' is wider than 20 px)
+    assert re.search(r'transform="rotate\(-4\d', ET.tostring(groups[next(i for i in groups if i.endswith("axis-x-labels"))],
+                                                              encoding="unicode"))

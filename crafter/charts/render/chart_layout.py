@@ -36,6 +36,7 @@ class AxisLayout:
     angle: float = 0.0
     extent: float = 0.0  # px the axis needs outside the plot (labels + title)
     title_pad: float = 0.0  # tick labels to axis title (the channel's axis.titlePadding, else the theme's)
+    orient: str = "bottom"  # Vega-Lite's axis.orient: x "bottom"/"top", y "left"/"right"
 
 
 @dataclass
@@ -57,6 +58,7 @@ class ChartLayout:
     title_y: float = 0.0
     title_lines: list[str] = field(default_factory=list)
     header_h: float = 0.0
+    right_axis: float = 0.0  # px a right-oriented y axis takes right of the plot (legends go beyond it)
 
     def cell_origin(self, row: int, col: int) -> tuple[float, float]:
         return (self.left + col * (self.pw + self.gap_x), self.top + self.header_h + row * (self.ph + self.gap_y))
@@ -142,6 +144,9 @@ def _finalize_axis(plan: ChartPlan, name: str, scale: sc.PositionScale, length: 
     pad = axis_option(chans, "titlePadding")
     ok = isinstance(pad, (int, float)) and not isinstance(pad, bool) and pad >= 0
     ax.title_pad = float(pad) if ok else ct.title_pad
+    orient = axis_option(chans, "orient")
+    sides = ("bottom", "top") if name == "x" else ("left", "right")
+    ax.orient = orient if orient in sides else sides[0]
     if isinstance(scale, sc.ContinuousScale) and name == "x" and scale.tick_count is None:
         # fewer ticks until the labels do not collide
         tries = 0
@@ -207,31 +212,39 @@ def layout_chart(plan: ChartPlan, ct: ChartTheme, width: float | None = None,
     for _ in range(4):
         before = (pw, ph)
         xa, ya = measure(pw, ph)
-        left = _y_axis_extent(ya, ct) if ya is not None else 2.0
-        bottom = _x_axis_extent(xa, ct) if xa is not None else 2.0
+        y_ext = _y_axis_extent(ya, ct) if ya is not None else 2.0
+        x_ext = _x_axis_extent(xa, ct) if xa is not None else 2.0
+        y_right = ya is not None and ya.orient == "right"
+        x_top = xa is not None and xa.orient == "top"
+        left, right_axis = (2.0, y_ext) if y_right else (y_ext, 0.0)
+        bottom, top_axis = (2.0, x_ext) if x_top else (x_ext, 0.0)
         x_over = 0.0
         if xa is not None and xa.show and xa.labels and isinstance(xa.scale, sc.ContinuousScale) and xa.scale.ticks:
             last = [t for t in xa.scale.ticks if not t.minor][-1]
             x_over = max(0.0, text_width(last.label, ct.tick_font_size) / 2 - (pw - last.pos))
-        if xa is not None and xa.angle and xa.angle not in (0, -90, 90):
-            first = xa.scale.ticks[0] if xa.scale.ticks else None
-            if first is not None:  # 45° labels hang left of their tick
-                over = text_width(first.label, ct.tick_font_size) * math.cos(math.radians(abs(xa.angle))) - first.pos
-                left = max(left, over + 2)
+        if xa is not None and xa.angle and xa.angle not in (0, -90, 90) and xa.scale.ticks:
+            cos = math.cos(math.radians(abs(xa.angle)))
+            if x_top:  # 45° labels above the plot rise right of their tick
+                last = xa.scale.ticks[-1]
+                x_over = max(x_over, text_width(last.label, ct.tick_font_size) * cos - (pw - last.pos))
+            else:  # 45° labels below it hang left of their tick
+                first = xa.scale.ticks[0]
+                left = max(left, text_width(first.label, ct.tick_font_size) * cos - first.pos + 2)
         right_legends = [lg for lg in legends if lg.orient in ("right",)]
         left_legends = [lg for lg in legends if lg.orient == "left"]
         for lg in legends:
             measure_legend(lg, scales, ct, max_width=max(pw * ncol, 120.0))
-        right = max(x_over, 3.0) + (max(lg.width for lg in right_legends) + ct.legend_pad if right_legends else 0.0)
+        right = max(x_over, right_axis, 3.0) + (max(lg.width for lg in right_legends) + ct.legend_pad
+                                                 if right_legends else 0.0)
         left += max((lg.width + ct.legend_pad for lg in left_legends), default=0.0)
         top_leg = sum(lg.height + ct.legend_pad * 0.6 for lg in legends if lg.orient == "top")
         bot_leg = sum(lg.height + ct.legend_pad * 0.6 for lg in legends if lg.orient == "bottom")
         top_over = ct.tick_font_size * 0.6 if ya is not None and isinstance(ya.scale, sc.ContinuousScale) else 2.0
         if title_lines and ct.title_offset is not None:
             # the title's last line sits title_offset px above the plot (Vega's title.offset)
-            top = title_h - ct.title_pad * 1.5 + 1.0 + ct.title_offset + top_leg
+            top = title_h - ct.title_pad * 1.5 + 1.0 + ct.title_offset + top_leg + top_axis
         else:
-            top = title_h + top_leg + max(top_over, 0.0)
+            top = title_h + top_leg + max(top_over, top_axis)
         gap_y = ct.facet_gap + header_h
         if req_w is None and width is not None:
             pw = max(ct.min_plot * 0.4, (width - left - right - (ncol - 1) * gap_x) / ncol)
@@ -246,8 +259,8 @@ def layout_chart(plan: ChartPlan, ct: ChartTheme, width: float | None = None,
     total_w = width if width is not None else left + ncol * pw + (ncol - 1) * gap_x + right
     total_h = height if height is not None else top + header_h + nrow * ph + (nrow - 1) * gap_y + bottom + bot_leg
     layout = ChartLayout(plan, ct, scales, total_w, total_h, pw, ph, left, top, gap_x, gap_y, [], xa, ya,
-                         header_h=header_h)
-    _place_legends(layout, legends, title_h, bottom, x_over)
+                         header_h=header_h, right_axis=right_axis)
+    _place_legends(layout, legends, title_h, bottom, max(x_over, right_axis))
     layout.title_y = ct.title_font_size * ASCENT + 1.0
     layout.title_lines = title_lines
     return layout

@@ -74,9 +74,13 @@ class ChartPainter:
                         f'y="{num(cy)}" width="{num(L.pw)}" height="{num(L.ph)}" fill="none" stroke="{ct.view_stroke}" '
                         f'stroke-width="{num(ct.view_stroke_width)}"/>')
             below_missing = not any(c.row == cell.row + 1 and c.col == cell.col for c in L.plan.cells)
-            if L.x_axis is not None and L.x_axis.show and below_missing:
+            edge_row = cell.row == 0 if L.x_axis is not None and L.x_axis.orient == "top" else below_missing
+            edge_col = (cell.col == L.plan.n_cols - 1 or not any(c.row == cell.row and c.col == cell.col + 1
+                                                                  for c in L.plan.cells)) \
+                if L.y_axis is not None and L.y_axis.orient == "right" else cell.col == 0
+            if L.x_axis is not None and L.x_axis.show and edge_row:
                 self._x_axis(L.x_axis, cx, cy, pfx)
-            if L.y_axis is not None and L.y_axis.show and cell.col == 0:
+            if L.y_axis is not None and L.y_axis.show and edge_col:
                 self._y_axis(L.y_axis, cx, cy, pfx)
             svg.close()
         for lg, lx, ly in L.legends:
@@ -164,22 +168,34 @@ class ChartPainter:
 
     def _x_axis(self, ax: AxisLayout, cx: float, cy: float, pfx: str | None) -> None:
         ct, svg, L = self.ct, self.svg, self.L
-        y0 = cy + L.ph
-        svg.open(self.ids.make(pfx, "axis-x"), class_="crafter-chart-axis", **self._axis_attrs(ax))
+        top = ax.orient == "top"
+        y0 = cy if top else cy + L.ph
+        out = -1.0 if top else 1.0  # away from the plot
+        svg.open(self.ids.make(pfx, "axis-x"), class_="crafter-chart-axis", **self._axis_attrs(ax),
+                 data_crafter_orient=ax.orient if top else None)
         if ct.domain:
             svg.add(f'<line id={quoteattr(self.ids.make(pfx, "axis-x-domain"))} x1="{num(cx)}" y1="{num(y0)}" '
                     f'x2="{num(cx + L.pw)}" y2="{num(y0)}" stroke="{ct.axis_color}" '
                     f'stroke-width="{num(ct.axis_width)}"/>')
-        self._ticks(ax, pfx, lambda t, ln: f"M{num(cx + t.pos)},{num(y0)}v{num(ln)}")
+        self._ticks(ax, pfx, lambda t, ln: f"M{num(cx + t.pos)},{num(y0)}v{num(out * ln)}")
         fs = ct.tick_font_size
         if ax.labels:
             svg.open(self.ids.make(pfx, "axis-x-labels"), font_size=num(fs), fill=ct.label_color or ct.text_color)
-            ly = y0 + ct.tick_size + ct.tick_pad
+            ly = y0 + out * (ct.tick_size + ct.tick_pad)
             for t in ax.scale.ticks:
                 if t.minor or not t.label:
                     continue
                 x = cx + t.pos
-                if ax.angle == 0:
+                if top:  # above the plot: baselines up off the ticks; turned labels rise from theirs
+                    if ax.angle == 0:
+                        svg.text(x, ly - fs * DESCENT, t.label, anchor="middle")
+                    elif abs(ax.angle) == 90:
+                        svg.text(x + fs * BASELINE_SHIFT, ly, t.label, anchor="start", rotate=-90)
+                    else:
+                        a = math.radians(abs(ax.angle))
+                        svg.text(x - fs * 0.35 * math.sin(a), ly - fs * 0.35 * math.cos(a) - 1, t.label,
+                                 rotate=-abs(ax.angle))
+                elif ax.angle == 0:
                     svg.text(x, ly + fs * ASCENT, t.label, anchor="middle")
                 elif abs(ax.angle) == 90:
                     svg.text(x + fs * BASELINE_SHIFT, ly, t.label, anchor="end", rotate=ax.angle)
@@ -188,7 +204,11 @@ class ChartPainter:
                     svg.text(x + fs * 0.35 * math.sin(a), ly + fs * 0.35 * math.cos(a) + 1, t.label, anchor="end",
                              rotate=ax.angle)
             svg.close()
-        if ax.title:
+        if ax.title and top:
+            ty = y0 - ct.tick_size - ct.tick_pad - label_height(ax, ct) - ax.title_pad - ct.label_font_size * DESCENT
+            svg.text(cx + L.pw / 2, ty, ax.title, size=ct.label_font_size, anchor="middle",
+                     id_=self.ids.make(pfx, "axis-x-title"), fill=ct.axis_title_color or ct.text_color)
+        elif ax.title:
             ty = y0 + ct.tick_size + ct.tick_pad + label_height(ax, ct) + ax.title_pad + ct.label_font_size * ASCENT
             svg.text(cx + L.pw / 2, ty, ax.title, size=ct.label_font_size, anchor="middle",
                      id_=self.ids.make(pfx, "axis-x-title"), fill=ct.axis_title_color or ct.text_color)
@@ -196,24 +216,32 @@ class ChartPainter:
 
     def _y_axis(self, ax: AxisLayout, cx: float, cy: float, pfx: str | None) -> None:
         ct, svg, L = self.ct, self.svg, self.L
-        svg.open(self.ids.make(pfx, "axis-y"), class_="crafter-chart-axis", **self._axis_attrs(ax))
+        right = ax.orient == "right"
+        x0 = cx + L.pw if right else cx
+        out = 1.0 if right else -1.0  # away from the plot
+        svg.open(self.ids.make(pfx, "axis-y"), class_="crafter-chart-axis", **self._axis_attrs(ax),
+                 data_crafter_orient=ax.orient if right else None)
         if ct.domain:
-            svg.add(f'<line id={quoteattr(self.ids.make(pfx, "axis-y-domain"))} x1="{num(cx)}" y1="{num(cy)}" '
-                    f'x2="{num(cx)}" y2="{num(cy + L.ph)}" stroke="{ct.axis_color}" '
+            svg.add(f'<line id={quoteattr(self.ids.make(pfx, "axis-y-domain"))} x1="{num(x0)}" y1="{num(cy)}" '
+                    f'x2="{num(x0)}" y2="{num(cy + L.ph)}" stroke="{ct.axis_color}" '
                     f'stroke-width="{num(ct.axis_width)}"/>')
-        self._ticks(ax, pfx, lambda t, ln: f"M{num(cx)},{num(cy + t.pos)}h{num(-ln)}")
+        self._ticks(ax, pfx, lambda t, ln: f"M{num(x0)},{num(cy + t.pos)}h{num(out * ln)}")
         fs = ct.tick_font_size
         label_w = 0.0
         if ax.labels:
             svg.open(self.ids.make(pfx, "axis-y-labels"), font_size=num(fs), fill=ct.label_color or ct.text_color)
-            lx = cx - ct.tick_size - ct.tick_pad
+            lx = x0 + out * (ct.tick_size + ct.tick_pad)
             for t in ax.scale.ticks:
                 if t.minor or not t.label:
                     continue
                 label_w = max(label_w, text_width(t.label, fs))
-                svg.text(lx, cy + t.pos + fs * BASELINE_SHIFT, t.label, anchor="end")
+                svg.text(lx, cy + t.pos + fs * BASELINE_SHIFT, t.label, anchor="start" if right else "end")
             svg.close()
-        if ax.title:
+        if ax.title and right:  # turned the other way (Vega's right-axis title reads top to bottom)
+            tx = x0 + ct.tick_size + ct.tick_pad + label_w + ax.title_pad + ct.label_font_size * DESCENT
+            svg.text(tx, cy + L.ph / 2, ax.title, size=ct.label_font_size, anchor="middle", rotate=90,
+                     id_=self.ids.make(pfx, "axis-y-title"), fill=ct.axis_title_color or ct.text_color)
+        elif ax.title:
             tx = cx - ct.tick_size - ct.tick_pad - label_w - ax.title_pad - ct.label_font_size * DESCENT
             ty = cy + L.ph / 2
             svg.text(tx, ty, ax.title, size=ct.label_font_size, anchor="middle", rotate=-90,
