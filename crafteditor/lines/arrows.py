@@ -68,10 +68,7 @@ def attach_heads(paths: list[LinePath], heads: list[Arrowhead], lw: float, resid
         whole = pts
         # the line's direction into the head, from its last stretch outside the head
         # the line's points on or next to the head are skeleton wobble: anchor on the last one clear of it
-        # (a leg longer than the head is the line itself, its end at the head's back, and stays:
-        # dropped, a slanted run into a level head lost its whole last leg and the route was
-        # joined to the head from the point before, across no ink)
-        while len(pts) > 2 and _in_head(pts[-1], h, lw) and math.dist(pts[-2], pts[-1]) <= h.length + 2 * lw:
+        while len(pts) > 2 and _in_head(pts[-1], h, lw):
             pts = pts[:-1]
         b = pts[-1]
         fallback = _end_direction(pts, 3 * lw + 6)
@@ -95,7 +92,7 @@ def attach_heads(paths: list[LinePath], heads: list[Arrowhead], lw: float, resid
         h.orient(centre, direction)
         if h.kind == "arrow":
             h.kind = head_kind(h, direction, residual, lw, trusted=h.axis_from_shape)
-        pts = _join_head(pts, centre, direction, lw) + [h.tip]
+        pts = _join_head(pts, centre, direction) + [h.tip]
         if end == 1:
             p.head_end = h
             p.points = pts
@@ -249,7 +246,7 @@ def _split_at_head(p: LinePath, h: Arrowhead, lw: float, residual: np.ndarray, n
         h.orient(hc, direction)
         if h.kind == "arrow":
             h.kind = head_kind(h, direction, residual, lw, trusted=h.axis_from_shape)
-        branch = replace(p, points=[*_join_head(turn_pts, hc, direction, lw), h.tip], head_start=None, head_end=h,
+        branch = replace(p, points=[*_join_head(turn_pts, hc, direction), h.tip], head_start=None, head_end=h,
                          open_ends=[True, True])
         trunk = replace(p, points=[h.tip, *straight_pts], head_start=None, head_end=straight_head,
                         open_ends=[True, True])
@@ -283,14 +280,9 @@ def _points_along(h: Arrowhead, u: tuple[float, float], lw: float) -> bool:
     return bool(front[-1] <= 0.4 * front[0] and front[(len(front) - 1) // 2] <= 0.7 * front[0])
 
 
-def _join_head(pts: list[Pt], centre: Pt, d: tuple[float, float], lw: float) -> list[Pt]:
+def _join_head(pts: list[Pt], centre: Pt, d: tuple[float, float]) -> list[Pt]:
     """Bring the line's end onto the head's axis: a corner when the line arrives across it
-    (an orthogonal route turning just before its head), a projection when it runs along it.
-
-    A last point well off the axis stays where it is (the route then runs straight on to the
-    tip): it is the last point clear of the head on a curve or slant, far back from the head,
-    and projected it left the ink (a Mermaid curve into a node, snapped to a level head, had
-    its last bend moved 37 px sideways onto nothing)."""
+    (an orthogonal route turning just before its head), a projection when it runs along it."""
     b = pts[-1]
     a = pts[-2] if len(pts) >= 2 else b
     seg = (b[0] - a[0], b[1] - a[1])
@@ -302,8 +294,6 @@ def _join_head(pts: list[Pt], centre: Pt, d: tuple[float, float], lw: float) -> 
             t = ((centre[0] - a[0]) * d[1] - (centre[1] - a[1]) * d[0]) / den
             corner = (a[0] + seg[0] * t, a[1] + seg[1] * t)
             return pts[:-1] + [corner]
-    if abs((b[0] - centre[0]) * d[1] - (b[1] - centre[1]) * d[0]) > 2 * lw + 2:
-        return list(pts)
     t = (b[0] - centre[0]) * d[0] + (b[1] - centre[1]) * d[1]
     return pts[:-1] + [(centre[0] + d[0] * t, centre[1] + d[1] * t)]
 
