@@ -122,3 +122,27 @@ def noted_sequence_png(xs: list[int], note: tuple[int, int, int, int], lines: tu
     want = draw_messages(d, font, xs, names, [(0, 1, "create machine", False), (1, 0, "get cluster", False),
                                               (0, 1, "response", True), (1, 0, "update status", False)], ys, 14)
     return png_bytes(np.asarray(img)), want
+
+
+def named_boxes(d, font, names, xs, ys, height: int, text_dy: int, fill, outline, *, half: float | None = None,
+                pad: float = 0, width: int = 1) -> None:
+    """A sequence diagram's participant boxes drawn with PIL: one per name, centred on its column of ``xs``, at each
+    row top of ``ys``, ``height`` tall and ``half`` wide either side (else the name's width / 2 + ``pad``), the name
+    centred ``text_dy`` below the box's top."""
+    for x, name in zip(xs, names):
+        tw = d.textlength(name, font=font)
+        hw = half if half is not None else tw / 2 + pad
+        for y0 in ys:
+            d.rectangle([x - hw, y0, x + hw, y0 + height], fill=fill, outline=outline, width=width)
+            d.text((x - tw / 2, y0 + text_dy), name, fill="black", font=font)
+
+
+DEJAVU = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+
+
+def blank_page(w: int, h: int, size: int, font: str = DEJAVU):
+    """A white RGB page to draw a test figure on: (image, its ImageDraw, a ``size``-px font)."""
+    from PIL import ImageDraw, ImageFont
+
+    img = Image.new("RGB", (w, h), "white")
+    return img, ImageDraw.Draw(img), ImageFont.truetype(font, size)

@@ -11,13 +11,12 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
-from ce_helpers import edge_pairs, png_bytes
-from PIL import Image, ImageDraw, ImageFont
+from ce_helpers import blank_page, edge_pairs, named_boxes, png_bytes
+from PIL import ImageDraw
 
 from crafteditor.convert import convert
 from crafter.spec.model import Node
 
-FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 PURPLE, INK = (147, 112, 219), (51, 51, 51)
 
 
@@ -43,15 +42,10 @@ def _mermaid_png() -> tuple[bytes, Counter]:
     two messages between participants."""
     names, xs = ["Kubelet", "Runtime", "Container"], [200, 560, 920]
     W, H = 1120, 900
-    img = Image.new("RGB", (W, H), "white")
-    d = ImageDraw.Draw(img)
-    font = ImageFont.truetype(FONT, 26)
-    for x, name in zip(xs, names):
+    img, d, font = blank_page(W, H, 26)
+    for x in xs:
         d.line([(x, 110), (x, 790)], fill=PURPLE, width=2)
-        for y0 in (20, 790):
-            d.rectangle([x - 100, y0, x + 100, y0 + 90], fill=(236, 236, 255), outline=PURPLE, width=2)
-            tw = d.textlength(name, font=font)
-            d.text((x - tw / 2, y0 + 30), name, fill="black", font=font)
+    named_boxes(d, font, names, xs, (20, 790), 90, 30, (236, 236, 255), PURPLE, half=100, width=2)
     for a, b in (((60, 170), (1060, 170)), ((1060, 170), (1060, 760)), ((1060, 760), (60, 760)),
                  ((60, 760), (60, 170)), ((60, 460), (1060, 460))):
         _dotted(d, a, b)
@@ -86,16 +80,11 @@ def _plantuml_png() -> tuple[bytes, Counter]:
     self-message with its label right above it, a note right of the lifeline under it, two messages back."""
     names, xs = ["Alice", "Bob", "John"], [40, 100, 220]
     W, H = 420, 300
-    img = Image.new("RGB", (W, H), "white")
-    d = ImageDraw.Draw(img)
-    font = ImageFont.truetype(FONT, 12)
-    for x, name in zip(xs, names):
+    img, d, font = blank_page(W, H, 12)
+    for x in xs:
         for y in range(36, 262, 10):
             d.line([(x, y), (x, y + 5)], fill=(168, 0, 54), width=1)
-        for y0 in (8, 262):
-            tw = d.textlength(name, font=font)
-            d.rectangle([x - tw / 2 - 6, y0, x + tw / 2 + 6, y0 + 27], fill=(254, 254, 206), outline=(168, 0, 54))
-            d.text((x - tw / 2, y0 + 7), name, fill="black", font=font)
+    named_boxes(d, font, names, xs, (8, 262), 27, 7, (254, 254, 206), (168, 0, 54), pad=6)
     want: Counter = Counter()
 
     def message(a: int, b: int, y: int, label: str) -> None:
@@ -132,9 +121,7 @@ def _jsd_png() -> tuple[bytes, Counter]:
     against the loop's side."""
     names, xs = ["Kubelet", "Runtime"], [80, 520]
     W, H = 640, 420
-    img = Image.new("RGB", (W, H), "white")
-    d = ImageDraw.Draw(img)
-    font = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf", 18)
+    img, d, font = blank_page(W, H, 18, "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf")
     for x, name in zip(xs, names):
         d.line([(x, 60), (x, 350)], fill="black", width=3)
         for y0 in (10, 350):

@@ -19,7 +19,7 @@ from collections import Counter
 import cv2
 import numpy as np
 import pytest
-from ce_helpers import edge_pairs, png_bytes
+from ce_helpers import edge_pairs, named_boxes, png_bytes
 from PIL import Image, ImageDraw, ImageFont
 
 from crafteditor.assemble.slanted import slanted_strokes
@@ -41,11 +41,7 @@ def _scaled_sequence_png(scale: int) -> tuple[bytes, Counter]:
     for x in xs:
         for y in range(54, H - 60, 8):
             d.line([(x, y), (x, y + 4)], fill=(80, 80, 80), width=1)
-    for x, name in zip(xs, names):
-        tw = d.textlength(name, font=font)
-        for y in (20, H - 60):
-            d.rectangle([x - tw / 2 - 10, y, x + tw / 2 + 10, y + 32], fill=(226, 226, 240), outline="black")
-            d.text((x - tw / 2, y + 8), name, fill="black", font=font)
+    named_boxes(d, font, names, xs, (20, H - 60), 32, 8, (226, 226, 240), "black", pad=10)
     want: Counter = Counter()
     for k, y in enumerate((100, 150)):
         a, b = (0, 1) if k % 2 == 0 else (1, 0)
