@@ -7,11 +7,11 @@ and js-sequence-diagrams sequences lost)."""
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
 from crafteditor.assemble.seq_parts import Lifeline, Message
 from crafteditor.assemble.seq_strokes import median_colour
+from crafteditor.blobs import find_blobs
 
 GAP = 3  # px right of the lifeline's column (or past its half width) where the curve is looked for (the lifeline itself left out)
 TALL = (8, 140)  # px: a loop's height, least and most (20 px at scale 1, a 4x export's 80)
@@ -35,7 +35,7 @@ def curved_self_messages(drawn: np.ndarray, rgb: np.ndarray, lines: list[Lifelin
             continue
         gap = max(GAP, int(lf.width / 2) + 2)  # (a thick export's lifeline is wider than 2 * GAP)
         strip = drawn[y0:y1, x + gap:x + reach].astype(np.uint8)
-        n, lab, stats, _ = cv2.connectedComponentsWithStats(strip, connectivity=8)
+        n, lab, stats, _ = find_blobs(strip)
         for c in range(1, n):
             cx, cy, w, h, area = (int(v) for v in stats[c])
             if cx > 2 or not TALL[0] <= h <= TALL[1] or not 0.4 * h <= w <= 4 * h + 10 or cx + w >= reach - 1:

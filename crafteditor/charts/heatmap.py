@@ -91,20 +91,7 @@ def read_heatmap(rgb, paints, runs, used, ax, ay, right, top, config: Config | N
     }
     # the colour is the cells' only: the numbers over them take black or white by the cell
     color_enc: dict[str, Any] = {"field": "value", "type": "quantitative", "scale": color_scale, "title": None}
-    if bar_box is None:
-        color_enc["legend"] = None
-    else:  # the colour bar stands right of the plot (and of the row labels where they are there)
-        color_enc["legend"] = {"orient": "right"}
-        if not annotated and len(bar_ticks) >= 2:
-            color_enc["legend"]["values"] = sorted(v for _, v in bar_ticks)  # the colour bar's own ticks
-    if all(runs[k].cx > right for _, k in left):  # row labels right of the cells (MultiQC's, tick_right)
-        enc["y"]["axis"] = {"orient": "right"}
-    # column labels written slanted or turned: at the angle they were (SVG's rotate, as Vega's); where
-    # a matrix's columns took its row labels' names, the slanted readings are among the spare runs
-    angles = [runs[k].angle for _, k in below] if all(runs[k].angle for _, k in below) else \
-        [runs[k].angle for k in spare if runs[k].angle]
-    if angles:
-        enc["x"]["axis"] = {"labelAngle": float(np.median(angles))}
+    _place_as_drawn(enc, color_enc, runs, left, below, spare, right, bar_box, bar_ticks if not annotated else [])
     # axis titles: below the x labels, left of the y labels (rotated)
     xt, yt, tt = find_titles(runs, used | taken, [k for _, k in below], [k for _, k in left], (ax, top, right, ay),
                              font)
@@ -137,6 +124,27 @@ def read_heatmap(rgb, paints, runs, used, ax, ay, right, top, config: Config | N
         style.axis_color = "#000000"
     return ChartResult(box=box, plot=(ax, float(top), right, ay), mask=mask, run_indices=sorted(taken), spec=spec,
                        title=runs[tt].text if tt is not None else None, style=style)
+
+
+def _place_as_drawn(enc: dict[str, Any], color_enc: dict[str, Any], runs, left, below, spare, right: float,
+                    bar_box, bar_ticks) -> None:
+    """Where the figure drew its parts, in the spec (the chart renderer honours them): the colour bar
+    right of the plot with its own ticks (``bar_ticks``: (px, value) of an unannotated map's bar), or no
+    legend where there is none; the row labels right of the cells; the column labels' angle."""
+    if bar_box is None:
+        color_enc["legend"] = None
+    else:  # the colour bar stands right of the plot (and of the row labels where they are there)
+        color_enc["legend"] = {"orient": "right"}
+        if len(bar_ticks) >= 2:
+            color_enc["legend"]["values"] = sorted(v for _, v in bar_ticks)  # the colour bar's own ticks
+    if all(runs[k].cx > right for _, k in left):  # row labels right of the cells (MultiQC's, tick_right)
+        enc["y"]["axis"] = {"orient": "right"}
+    # column labels written slanted or turned: at the angle they were (SVG's rotate, as Vega's); where
+    # a matrix's columns took its row labels' names, the slanted readings are among the spare runs
+    angles = [runs[k].angle for _, k in below] if all(runs[k].angle for _, k in below) else \
+        [runs[k].angle for k in spare if runs[k].angle]
+    if angles:
+        enc["x"]["axis"] = {"labelAngle": float(np.median(angles))}
 
 
 def _category_labels(runs, used, ax, ay, right, top,

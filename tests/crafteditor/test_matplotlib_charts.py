@@ -250,7 +250,7 @@ def test_an_annotated_heatmap_is_a_chart_of_its_numbers(cmap, scheme):
     assert spec["encoding"]["x"]["title"] == "Predicted" and spec["encoding"]["y"]["title"] == "True"
     rect = spec["layer"][0]
     assert rect["mark"]["type"] == "rect" and rect["encoding"]["color"]["scale"]["scheme"] == scheme
-    assert "legend" not in rect["encoding"]["color"]  # the colour bar
+    assert rect["encoding"]["color"].get("legend") == {"orient": "right"}  # the colour bar, right of the plot
     assert spec["layer"][1]["mark"]["type"] == "text"
     assert conv.report["ssim"] >= 0.85
 
