@@ -22,7 +22,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from crafteditor.assemble.geometry import dist_to_polyline, dist_to_shape
+from crafteditor.assemble.geometry import dist_to_polyline, dist_to_shape, line_boxes
 from crafteditor.lines.paths import Arrowhead, Ends, LinePath
 from crafteditor.shapes.detect import DetectedShape
 
@@ -63,6 +63,7 @@ def join_sketch_arrows(lines: list[LinePath], shapes: list[DetectedShape]) -> li
     # a loose end is joined to the nearest loose end of another piece: an end at a node is where
     # an arrow ends (arrows converging on a node end there side by side, each its own)
     index = Ends([lines[k].points for k in pieces])
+    boxes = line_boxes([lines[k] for k in pieces])  # each piece's box, for _branches_on_trunk
     for k in pieces:
         ln = lines[k]
         gap = _gap(ln)
@@ -77,7 +78,7 @@ def join_sketch_arrows(lines: list[LinePath], shapes: list[DetectedShape]) -> li
                 # farther than a gap: only where the two pieces continue each other straight
                 # (where a rough stroke's two passes cross, the tracer drops a stretch)
                 if j != k and att[(j, f)] is None and (d <= gap or _continues(ln, e, lines[j], f)) \
-                        and not _branches_on_trunk(ln, e, lines[j], f, lines, pieces):
+                        and not _branches_on_trunk(ln, e, lines[j], f, lines, pieces, boxes):
                     near.append((d, j))
             if near:
                 parent[find(k)] = find(min(near)[1])
@@ -181,14 +182,15 @@ def _continues(a: LinePath, e: int, b: LinePath, f: int) -> bool:
     return (u[0] * w[0] + u[1] * w[1]) >= STRAIGHT_COS * nu * nw and -(v[0] * w[0] + v[1] * w[1]) >= STRAIGHT_COS * nv * nw
 
 
-def _branches_on_trunk(a: LinePath, e: int, b: LinePath, f: int, lines: list[LinePath], pieces: list[int]) -> bool:
+def _branches_on_trunk(a: LinePath, e: int, b: LinePath, f: int, lines: list[LinePath], pieces: list[int],
+                       boxes: np.ndarray) -> bool:
     """Whether pieces ``a`` (its end ``e``) and ``b`` (its end ``f``) are two branches merging into a third
     line's trunk where they meet: another piece passes through the meeting, away from its own ends, and
     both run on along it there the same way (a cusp, not one course going on across it). Arrows drawn into
     one node from two sides merge, each curving onto the arrow between them (drawn excalidraw-real:
     'E2E tests' and 'lock-local' into 'End'); joined at the merge, the two became one headless line
     from the one to the other, and neither reached 'End'. Left apart, each branch shares the trunk
-    (:func:`crafteditor.assemble.joins.extend_at_junctions`)."""
+    (:func:`crafteditor.assemble.joins.extend_at_junctions`). ``boxes``: the pieces' boxes (:func:`line_boxes`)."""
     p, q = _end(a, e), _end(b, f)
     u = _way_out(a, e)
     v = _way_out(b, f)
@@ -196,12 +198,11 @@ def _branches_on_trunk(a: LinePath, e: int, b: LinePath, f: int, lines: list[Lin
         return False
     m = ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2)
     reach = 2 * max(a.width, b.width) + 4
-    for t in pieces:
-        c = lines[t]
+    near = np.flatnonzero((boxes[:, 0] - reach <= m[0]) & (m[0] <= boxes[:, 2] + reach)
+                          & (boxes[:, 1] - reach <= m[1]) & (m[1] <= boxes[:, 3] + reach))
+    for i in near:
+        c = lines[pieces[i]]
         if c is a or c is b or c.length < 2 * BACK_PX:
-            continue
-        xs, ys = [pt[0] for pt in c.points], [pt[1] for pt in c.points]
-        if not (min(xs) - reach <= m[0] <= max(xs) + reach and min(ys) - reach <= m[1] <= max(ys) + reach):
             continue
         if dist_to_polyline(m, c.points) > reach or min(math.dist(m, c.start), math.dist(m, c.end)) < TRUNK_END_PX:
             continue

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from crafteditor.assemble.geometry import dist_to_polyline
+from crafteditor.assemble.geometry import bounds, dist_to_polyline
 from crafteditor.assemble.seq_badges import without_badges
 from crafteditor.assemble.seq_created import created_lifelines, creation_messages
 from crafteditor.assemble.seq_ink import ink_mask
@@ -155,8 +155,9 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
     loops = curved_self_messages(drawn, rgb, found, messages)
     messages += loops
     _split_names(runs, names, pieces, named)
+    loop_boxes = [bounds(m.points) for m in loops]
     return Sequence(found, messages, [k for k in boxes if _on_message(shapes[k], messages)], extra,
-                    [k for k, s in enumerate(shapes) if k not in parts and any(_inside(s, m.points) for m in loops)])
+                    [k for k, s in enumerate(shapes) if k not in parts and any(_inside(s, b) for b in loop_boxes)])
 
 
 def _worded_frames_as_boxes(shapes: list[DetectedShape], runs: list[TextRun]) -> list[DetectedShape]:
@@ -167,10 +168,10 @@ def _worded_frames_as_boxes(shapes: list[DetectedShape], runs: list[TextRun]) ->
         r.angle == 0 and s.contains_point(r.cx, r.cy) and r.h >= 0.3 * s.h for r in runs) else s for s in shapes]
 
 
-def _inside(s: DetectedShape, points: list[tuple[float, float]], pad: float = 6.0) -> bool:
-    """Whether box ``s`` lies within the box of ``points`` grown ``pad`` px each way."""
-    xs, ys = [p[0] for p in points], [p[1] for p in points]
-    return min(xs) - pad <= s.x and s.x + s.w <= max(xs) + pad and min(ys) - pad <= s.y and s.y + s.h <= max(ys) + pad
+def _inside(s: DetectedShape, box: tuple[float, float, float, float], pad: float = 6.0) -> bool:
+    """Whether box ``s`` lies within ``box`` (x0, y0, x1, y1) grown ``pad`` px each way."""
+    x0, y0, x1, y1 = box
+    return x0 - pad <= s.x and s.x + s.w <= x1 + pad and y0 - pad <= s.y and s.y + s.h <= y1 + pad
 
 
 def _cell(s: DetectedShape, xs: list[float], tol: float = 5.0) -> bool:
@@ -472,7 +473,7 @@ def _messages(ink: np.ndarray, rgb: np.ndarray, text: np.ndarray, lines: list[Li
 
 
 def _self_messages(ink: np.ndarray, rgb: np.ndarray, lines: list[Lifeline], messages: list[Message],
-                   glyphs: np.ndarray | None = None) -> list[Message]:
+                   glyphs: np.ndarray) -> list[Message]:
     """Messages a participant sends itself: a solid row of ink out of its lifeline to the right
     that stops short of half the way to the next one, a drop of 8-80 px, and a row back to the
     lifeline with a head at it. ``glyphs``: the text's ink, no paper about the stroke's row (a label set
@@ -491,7 +492,7 @@ def _self_messages(ink: np.ndarray, rgb: np.ndarray, lines: list[Lifeline], mess
         # that are one looked for at once (row by row in Python it was a tall diagram's second cost)
         strip = ink[:, x + 14:x + 30]
         full = strip.all(axis=1)
-        inked = (strip if glyphs is None else strip & ~glyphs[:, x + 14:x + 30]).any(axis=1)
+        inked = (strip & ~glyphs[:, x + 14:x + 30]).any(axis=1)
         rows = np.arange(H)
         thin = full & ~inked[np.maximum(0, rows - 4)] & ~inked[np.minimum(H - 1, rows + 4)]
         y0, y_end = int(lf.y0) + 3, int(lf.y1) - 10

@@ -86,11 +86,7 @@ def join_subscripts(runs: list[TextRun], rgb: np.ndarray, reread) -> list[TextRu
         b = next((q for q in out if q is not a and q.angle == 0 and 0 < len(q.text) <= 2 and q.text.isalnum()
                   and q.glyphs is not None and _hangs_after(a, q.x, q.y, q.w, q.h)), None)
         if b is not None:
-            glyphs = joined_glyphs((a, b), min(a.x, b.x), min(a.y, b.y), max(a.right, b.right), max(a.bottom, b.bottom))
-            out[k - 1] = replace(a, text=a.text + b.text, marked=f"{a.text}_{{{b.text}}}", x=min(a.x, b.x),
-                                 y=min(a.y, b.y), w=max(a.right, b.right) - min(a.x, b.x),
-                                 h=max(a.bottom, b.bottom) - min(a.y, b.y), glyphs=glyphs,
-                                 confidence=min(a.confidence, b.confidence))
+            out[k - 1] = _join_runs(a, b, a.text + b.text, f"{a.text}_{{{b.text}}}")
             del out[next(i for i, q in enumerate(out) if q is b)]  # by identity: equality reaches the glyph arrays
             k = 0
             continue
@@ -226,6 +222,14 @@ def _bands(rows: np.ndarray) -> list[tuple[int, int]]:
     return out
 
 
+def _join_runs(a: TextRun, b: TextRun, text: str, marked: str) -> TextRun:
+    """Run ``a`` with run ``b``'s ink taken in: the box around both, their glyphs pasted together, the lower
+    confidence, read ``text`` (``marked`` with its scripts)."""
+    x0, y0, x1, y1 = min(a.x, b.x), min(a.y, b.y), max(a.right, b.right), max(a.bottom, b.bottom)
+    return replace(a, text=text, marked=marked, x=x0, y=y0, w=x1 - x0, h=y1 - y0,
+                   glyphs=joined_glyphs((a, b), x0, y0, x1, y1), confidence=min(a.confidence, b.confidence))
+
+
 def join_superscripts(runs: list[TextRun]) -> list[TextRun]:
     """Runs with a superscript the detector boxed apart joined to the math label under it: TeX sets a wide
     superscript over its subscript (``h^{(1)}_2``), and the detector boxed the stack's upper part '(1)' apart from
@@ -236,6 +240,8 @@ def join_superscripts(runs: list[TextRun]) -> list[TextRun]:
     its lead letter: 'h(1)2', ``h^{(1)}_{2}``. One superscript to a label and one label to a superscript."""
     out = list(runs)
     for a in runs:
+        if not any(q is a for q in out):  # taken already as another label's superscript
+            continue
         pieces = segments(a.shown)
         if not a.math_label or a.glyphs is None or not pieces or pieces[0][1] or any(k == "super" for _, k in pieces):
             continue
@@ -245,11 +251,7 @@ def join_superscripts(runs: list[TextRun]) -> list[TextRun]:
         b = ups[0]
         body = pieces[0][0]
         rest = a.shown[len(body):]
-        glyphs = joined_glyphs((a, b), min(a.x, b.x), min(a.y, b.y), max(a.right, b.right), max(a.bottom, b.bottom))
-        joined = replace(a, text=body + b.text + a.text[len(body):], marked=f"{body}^{{{b.text}}}{rest}",
-                         x=min(a.x, b.x), y=min(a.y, b.y), w=max(a.right, b.right) - min(a.x, b.x),
-                         h=max(a.bottom, b.bottom) - min(a.y, b.y), glyphs=glyphs,
-                         confidence=min(a.confidence, b.confidence))
+        joined = _join_runs(a, b, body + b.text + a.text[len(body):], f"{body}^{{{b.text}}}{rest}")
         i = next(k for k, q in enumerate(out) if q is a)  # by identity: equality reaches the glyph arrays
         out[i] = joined
         del out[next(k for k, q in enumerate(out) if q is b)]
