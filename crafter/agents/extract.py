@@ -49,10 +49,8 @@ from crafter.agents.reading import (
 from crafter.agents.steps import filed_in, heads_parts, reads_as_steps
 from crafter.agents.subject import drop_generic_names, drop_system_name
 from crafter.agents.targets import read_flow_ends
-from crafter.agents.wrapped import unwrap_lines
+from crafter.agents.wrapped import ARROW_RE, unwrap_lines
 from crafter.spec import Edge, Figure, Group, Node, Panel
-
-_ARROW_RE = re.compile(r"\s*(?:-{1,2}>|=>|→|⟶|⇒|➔|➜|⟹)\s*")
 
 _BOXED_RE = re.compile(  # members, a verb of place, a container, its name: one group
     r"^(?P<members>.+?)\s+(?:(?:are|is)\s+)?(?:sit|sits|live|lives|stay|stays|reside|resides|are|is|belong|belongs|"
@@ -95,7 +93,7 @@ _SHAPE_WORDS = [
 def read_brief(brief: str) -> BriefReading:
     """Entities and relations a brief names (rules only; see the module docstring)."""
     reading = BriefReading()
-    text = _read_title_and_direction(_ARROW_RE.sub(" -> ", brief.replace("\r", "")), reading)
+    text = _read_title_and_direction(ARROW_RE.sub(" -> ", brief.replace("\r", "")), reading)
     names = _Names(reading)
     for q in QUOTED_RE.finditer(text):
         names.add((q.group(1) or q.group(2)).strip(), strong=True)
@@ -167,7 +165,7 @@ def _names_only(rest: str, members: list[str]) -> bool:
 def _brief_title(brief: str) -> str | None:
     """The title :func:`read_brief` finds, without reading the rest of the brief."""
     reading = BriefReading()
-    _read_title_and_direction(_ARROW_RE.sub(" -> ", brief.replace("\r", "")), reading)
+    _read_title_and_direction(ARROW_RE.sub(" -> ", brief.replace("\r", "")), reading)
     return reading.title
 
 
@@ -486,7 +484,7 @@ ARROWS_FOR_RULES = 4  # dev briefs with 4+ arrows: rules alone 0.596/0.188/0.319
 def draws_arrows(brief: str) -> bool:
     """Does the brief draw its own arrows ("A → B → C", four or more)? Its arrow chains then name the boxes
     and links exactly, and a name head's reading is left out (:func:`with_head`)."""
-    return len(_ARROW_RE.findall(brief)) >= ARROWS_FOR_RULES
+    return len(ARROW_RE.findall(brief)) >= ARROWS_FOR_RULES
 
 
 def with_head(reading: BriefReading, head: dict, text: str = "") -> BriefReading:
@@ -614,7 +612,7 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
         reading.entities += [n for n in names.get("node", []) if n.strip() and n not in reading.entities]
         spread_collectives(reading, brief)
         reading = with_head(reading, names, brief)
-        arrowed = _ARROW_RE.sub(" -> ", brief)
+        arrowed = ARROW_RE.sub(" -> ", brief)
         _chain_flow_lines(arrowed, _Names(reading))  # over the head's names too
         _read_headed_lines(arrowed, reading, lists_only=True)  # "qualitative: interviews, notes"
     merge_abbreviations(reading, brief)

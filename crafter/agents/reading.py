@@ -318,12 +318,13 @@ def spread_collectives(reading: BriefReading, text: str) -> None:
             reading.relations = [r for r in reading.relations if r not in chained]
         reading.entities.remove(coll)
         reading.strong = [e for e in reading.strong if e != coll]
-        had, spread = set(reading.relations), []  # no link drawn back against one read before ("the hub
-        for a, b in reading.relations:  # samples A and B. Both streams …") or against one spread before it
+        had, spread, seen = set(reading.relations), [], set()  # no link drawn back against one read before
+        for a, b in reading.relations:  # ("the hub samples A and B. Both streams …") or against one spread before it
             for x in swap.get(a, [a]):
                 for y in swap.get(b, [b]):
-                    if x != y and (x, y) not in spread and ((a, b) == (x, y) or (y, x) not in had | set(spread)):
+                    if x != y and (x, y) not in seen and ((a, b) == (x, y) or (y, x) not in had and (y, x) not in seen):
                         spread.append((x, y))
+                        seen.add((x, y))
         reading.relations = spread
         reading.groups = [(g, [x for e in ms for x in swap.get(e, [e])]) for g, ms in reading.groups]
 
@@ -621,17 +622,6 @@ def read_listed_groups(reading: BriefReading, text: str) -> None:
             reading.groups.append((name, list(dict.fromkeys(had + members))))
 
 
-def rename_entity(reading: BriefReading, old: str, new: str) -> None:
-    """One name for another everywhere the reading holds it (its relations, edge labels and groups too)."""
-    def swap(x: str) -> str:
-        return new if x == old else x
-    reading.entities = [swap(e) for e in reading.entities]
-    reading.strong = [swap(e) for e in reading.strong]
-    reading.relations = [(swap(a), swap(b)) for a, b in reading.relations]
-    reading.edge_labels = {(swap(a), swap(b)): t for (a, b), t in reading.edge_labels.items()}
-    reading.groups = [(g, [swap(m) for m in ms]) for g, ms in reading.groups]
-
-
 def prefer_fuller_names(reading: BriefReading, names: list[str]) -> None:
     """A name read before as its first words ("medaka variant", "calling" read as a verb) takes the fuller name a
     list says ("a call subgroup (medaka variant calling, then bcftools consensus)"): one box, not two."""
@@ -639,4 +629,4 @@ def prefer_fuller_names(reading: BriefReading, names: list[str]) -> None:
         full = normalise_label(name)
         short = next((e for e in reading.entities if full.startswith(normalise_label(e) + " ")), None)
         if short and not any(normalise_label(e) == full for e in reading.entities):
-            rename_entity(reading, short, name)
+            rename_names(reading, {short: name})

@@ -102,8 +102,8 @@ _FINITE_BEFORE = re.compile(r"(?i)(?:\b(?:to|each|both|they|which|that|who|will|
 def drop_said_verbs(reading: BriefReading, text: str) -> None:
     """No box: a one-word name that is a verb said only as the verb of its sentence ("the CLIP encoders each give
     pooled outputs", "whose maps feed the head", "to assign each patient a label"), never after an article, an
-    arrow or a bullet ("a query is raised", "→ parse →", "- link (lld)" stay boxes). Its links go with it
-    (bridged, "maps → Feed → head" read maps → head, dev edge F1 fell 0.2764 → 0.2759)."""
+    arrow or a bullet ("a query is raised", "→ parse →", "- link (lld)" stay boxes). Its links go with it (tried:
+    bridging them, "maps → Feed → head" read maps → head; dev edge F1 fell 0.2764 → 0.2759)."""
     gone = set()
     for e in reading.entities:
         word = e.strip()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-_ARROW_RE = re.compile(r"\s*(?:-{1,2}>|=>|→|⟶|⇒|➔|➜|⟹)\s*")
+ARROW_RE = re.compile(r"\s*(?:-{1,2}>|=>|→|⟶|⇒|➔|➜|⟹)\s*")  # an arrow written in prose (one pattern: extract uses it)
 _WRAPPED_WIDTH = 50  # a line cut this long or longer, in the middle of a sentence, was wrapped by its writer
 _LIST_MARK = re.compile(r"^\s*(?:#\s*)?(?:[-*•·–]|\(?\d{1,2}[.)]|\(?[a-z][.)]|(?:step|stage|phase)\s+\d+)\s", re.I)
 
@@ -24,11 +24,10 @@ def unwrap_lines(text: str) -> str:
     lines = text.split("\n")
     out = [lines[0]] if lines else []
     for line in lines[1:]:
-        prev, body = out[-1].rstrip(), re.sub(r"^\s*#\s?", "", line).strip() if line.lstrip().startswith("#") \
-            else line.strip()
-        if len(prev.strip()) >= _WRAPPED_WIDTH and not re.search(r"[.!?:;]$", prev) and re.match(r"[a-z`(]", body) \
-                and not _LIST_MARK.match(line) and not _LIST_MARK.match(prev) and not _ARROW_RE.search(prev) \
-                and not _ARROW_RE.search(body):
+        prev, body = out[-1].rstrip(), re.sub(r"^\s*#\s?", "", line).strip()
+        if len(prev.lstrip()) >= _WRAPPED_WIDTH and not re.search(r"[.!?:;]$", prev) and re.match(r"[a-z`(]", body) \
+                and not _LIST_MARK.match(line) and not _LIST_MARK.match(prev) and not ARROW_RE.search(prev) \
+                and not ARROW_RE.search(body):
             out[-1] = prev + " " + body
         else:
             out.append(line)
