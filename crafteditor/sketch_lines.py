@@ -259,6 +259,21 @@ def _reached(p: tuple[float, float], pts: list[tuple[float, float]], at_start: b
     return None
 
 
+def _spread(ink: np.ndarray, q: tuple[float, float], d: tuple[float, float], n: int) -> float:
+    """How far out (px, up to ``n``) the ink reaches on the sparser side of a course running the unit way ``d``
+    through ``q``: a head's barbs spread on both sides, a line's own ink on neither."""
+    H, W = ink.shape
+    reach = []
+    for side in (1, -1):
+        far = 0.0
+        for k in range(1, n + 1):
+            x, y = int(round(q[0] - d[1] * k * side)), int(round(q[1] + d[0] * k * side))
+            if 0 <= x < W and 0 <= y < H and ink[y, x]:
+                far = float(k)
+        reach.append(far)
+    return min(reach)
+
+
 def _inked_reach(p: tuple[float, float], ln: LinePath, at_start: bool, shapes: list[DetectedShape],
                  boxes: OutlineBoxes, near: float, ink: np.ndarray) -> tuple[tuple[float, float] | None,
                                                                          Arrowhead | None]:
@@ -285,25 +300,13 @@ def _inked_reach(p: tuple[float, float], ln: LinePath, at_start: bool, shapes: l
                 return True
         return False
 
-    def spread(q: tuple[float, float]) -> float:
-        """How far out the pencil reaches on the sparser side of the course at ``q`` (px)."""
-        out = []
-        for sgn in (1, -1):
-            far = 0.0
-            for k in range(1, int(INKED_SPREAD_PX) + 1):
-                x, y = int(round(q[0] - d[1] * k * sgn)), int(round(q[1] + d[0] * k * sgn))
-                if 0 <= x < W and 0 <= y < H and ink[y, x]:
-                    far = float(k)
-            out.append(far)
-        return min(out)
-
     last, spreads = 0.0, []
     for step in range(2, int(INKED_REACH_PX) + 1, 2):
         q = (p[0] + d[0] * step, p[1] + d[1] * step)
         if not inked(q):
             break
         last = float(step)
-        spreads.append((spread(q), q))
+        spreads.append((_spread(ink, q, d, int(INKED_SPREAD_PX)), q))
     if last < 2 * REACH_PX:  # less than _reached tries: nothing lost here
         return None, None
     for step in range(int(last) + 2, int(last + REACH_PX) + 1, 2):
@@ -434,21 +437,11 @@ def _nearest_node(p: tuple[float, float], shapes: list[DetectedShape], tol: floa
 def _head_tip(p: tuple[float, float], d: tuple[float, float], node: DetectedShape, ink: np.ndarray,
               width: float) -> tuple[float, float] | None:
     """Where the head on the shaft through ``p`` (leaving along ``d``) touches ``node``, or None."""
-    H, W = ink.shape
     out = width / 2 + 2.0  # ink this far beside the course is no longer the line's own
 
     def spread(t: float) -> float:
         """How far out the ink reaches on the sparser side of the course, ``t`` px on from p."""
-        cx, cy = p[0] + d[0] * t, p[1] + d[1] * t
-        reach = []
-        for side in (1, -1):
-            far = 0.0
-            for k in range(1, 13):
-                x, y = int(round(cx - d[1] * k * side)), int(round(cy + d[0] * k * side))
-                if 0 <= x < W and 0 <= y < H and ink[y, x]:
-                    far = float(k)
-            reach.append(far)
-        return min(reach)
+        return _spread(ink, (p[0] + d[0] * t, p[1] + d[1] * t), d, 12)
 
     tip = None
     for t in np.arange(0.0, SHAFT_BACK + REACH_PX + 1, 1.0):  # from the shaft on to the node

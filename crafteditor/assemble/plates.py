@@ -112,7 +112,7 @@ def join_across(lines: list[LinePath | None], box: Box, mark: bool = False, rim:
         return False
     # lines crossing under one plate (or a label set where two edges pass): each end joined to the
     # one across the plate it runs on into best, best first
-    pairs = sorted((_misalign(lines, a, b), a, b) for i, a in enumerate(ends) for b in ends[i + 1:] if a[0] != b[0])
+    pairs = _aligned_pairs(lines, ends)
     done: set[tuple[int, int]] = set()
     joined = False
     for cost, a, b in pairs:
@@ -150,7 +150,7 @@ def _join_past_scrap(lines: list[LinePath | None], ends: list[tuple[int, int]], 
     """Join the two best-aligned of three line ends on a plate when the third is a scrap no longer than the
     plate is tall: a cross end's stroke (Mermaid's ``--x``: its '×' beside the label, past the stub to the node,
     read as a line of its own: 'route router model' stayed a node between its link's halves)."""
-    pairs = sorted((_misalign(lines, a, b), a, b) for i, a in enumerate(ends) for b in ends[i + 1:] if a[0] != b[0])
+    pairs = _aligned_pairs(lines, ends)
     for cost, a, b in pairs:
         rest = next((k for k, _ in ends if k not in (a[0], b[0])), None)
         if cost > 0.5 or rest is None or lines[rest].length > box[3]:
@@ -274,6 +274,11 @@ def _turns_under(a: list[tuple[float, float]], b: list[tuple[float, float]], box
     cx, cy = p[0] + s * into[0], p[1] + s * into[1]
     slack = 0.25 * min(w, h)
     return s > 0 and t > 0 and x - slack <= cx <= x + w + slack and y - slack <= cy <= y + h + slack
+
+
+def _aligned_pairs(lines: list[LinePath], ends) -> list:
+    """Every two ends of different lines, (misalignment, end, end), best aligned first (:func:`_misalign`)."""
+    return sorted((_misalign(lines, a, b), a, b) for i, a in enumerate(ends) for b in ends[i + 1:] if a[0] != b[0])
 
 
 def _misalign(lines: list[LinePath | None], end_a: tuple[int, int], end_b: tuple[int, int]) -> float:

@@ -58,7 +58,6 @@ class ChartLayout:
     title_y: float = 0.0
     title_lines: list[str] = field(default_factory=list)
     header_h: float = 0.0
-    right_axis: float = 0.0  # px a right-oriented y axis takes right of the plot (legends go beyond it)
 
     def cell_origin(self, row: int, col: int) -> tuple[float, float]:
         return (self.left + col * (self.pw + self.gap_x), self.top + self.header_h + row * (self.ph + self.gap_y))
@@ -234,8 +233,8 @@ def layout_chart(plan: ChartPlan, ct: ChartTheme, width: float | None = None,
         left_legends = [lg for lg in legends if lg.orient == "left"]
         for lg in legends:
             measure_legend(lg, scales, ct, max_width=max(pw * ncol, 120.0))
-        right = max(x_over, right_axis, 3.0) + (max(lg.width for lg in right_legends) + ct.legend_pad
-                                                 if right_legends else 0.0)
+        x_over = max(x_over, right_axis)  # a right-oriented y axis: legends go beyond it
+        right = max(x_over, 3.0) + (max(lg.width for lg in right_legends) + ct.legend_pad if right_legends else 0.0)
         left += max((lg.width + ct.legend_pad for lg in left_legends), default=0.0)
         top_leg = sum(lg.height + ct.legend_pad * 0.6 for lg in legends if lg.orient == "top")
         bot_leg = sum(lg.height + ct.legend_pad * 0.6 for lg in legends if lg.orient == "bottom")
@@ -259,8 +258,8 @@ def layout_chart(plan: ChartPlan, ct: ChartTheme, width: float | None = None,
     total_w = width if width is not None else left + ncol * pw + (ncol - 1) * gap_x + right
     total_h = height if height is not None else top + header_h + nrow * ph + (nrow - 1) * gap_y + bottom + bot_leg
     layout = ChartLayout(plan, ct, scales, total_w, total_h, pw, ph, left, top, gap_x, gap_y, [], xa, ya,
-                         header_h=header_h, right_axis=right_axis)
-    _place_legends(layout, legends, title_h, bottom, max(x_over, right_axis))
+                         header_h=header_h)
+    _place_legends(layout, legends, title_h, bottom, x_over)
     layout.title_y = ct.title_font_size * ASCENT + 1.0
     layout.title_lines = title_lines
     return layout
