@@ -51,6 +51,8 @@ def read_horizontal(rgb, paints, runs, used, ax, ay, right, top, config, origina
                      config, None if original is None else _turn(original), legend=legend)
     if res is None:
         return None
+    if numbered and res.axes is not None and res.axes[0] is not None and not res.axes[0].categories:
+        _labels_as_categories(res.spec, res.axes[0], left, H)
     spec = _spec_turned_back(res.spec, numbered)
     # a reading with bars for fewer than half the category labels beside the axis misread the
     # plot (a value label with a sliver of a bar beside it taken for a legend)
@@ -149,6 +151,25 @@ def _upright_legend(rgb, paints: Paints, runs, used, plot0, font: float, origina
         legend = Legend(legend.names, legend.at, legend.runs, (H - ly1, W - lx1, H - ly0, W - lx0), legend.title,
                         legend.swatches)  # (measured upright)
     return legend
+
+
+def _labels_as_categories(spec: dict[str, Any], axis: Any, left: list[TextRun], H: int) -> None:
+    """Number labels beside the bars read as a numeric axis in the turned reading: each bar's
+    category is the label level with it (labels sorted by the bars' lengths, 35 40 5 10 …, fit no
+    straight scale). Bars with no label level with them keep their number."""
+    rows = spec["data"]["values"]
+    if len(left) < 2 or not rows:
+        return
+    centres = sorted(r.cy for r in left)
+    pitch = float(np.median(np.diff(centres)))
+    for row in rows:
+        cy = H - axis.pixel(float(row["x"]))  # turned back: the turned x is H - y
+        near = min(left, key=lambda r: abs(r.cy - cy))
+        if abs(near.cy - cy) <= 0.5 * pitch:
+            row["x"] = label_text(near.text)
+    if all(isinstance(row["x"], str) for row in rows):
+        spec["encoding"]["x"] = {k: v for k, v in spec["encoding"]["x"].items() if k not in ("scale", "axis")}
+        spec["encoding"]["x"]["type"] = "nominal"
 
 
 def _spec_turned_back(spec: dict[str, Any], numbered: bool = False) -> dict[str, Any] | None:
