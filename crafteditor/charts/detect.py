@@ -35,7 +35,7 @@ from crafteditor.charts.axes import moved
 from crafteditor.charts.cartesian import read_chart
 from crafteditor.charts.component import ChartResult
 from crafteditor.charts.heatmap import read_heatmap
-from crafteditor.charts.horizontal import read_horizontal
+from crafteditor.charts.horizontal import bars_off_y_axis, read_horizontal
 from crafteditor.charts.labels import typical_font
 from crafteditor.charts.mark_paints import with_pale_marks
 from crafteditor.charts.numbers import parse_number
@@ -67,9 +67,12 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
     paints = with_vivid(with_pale_marks(paints, rgb, config), rgb, config)
     ink = paints.labels != paints.background
     H, W = ink.shape
+    # the strokes are found on the pixels as decoded too: a 3×3 median (a JPEG, a scan) takes a crisp
+    # 1 px axis or gridline to the page (Vega-Lite's white domain line on its dark theme, 255 -> 52)
+    line_ink = ink | _in_contrast(original, paints.background_rgb, config.color_tolerance) if config.denoise else ink
     # an x axis 24 px long at least: a small chart's (Vega-Lite's two bars at 0.75x span 34 px)
-    hlines = long_lines(ink, True, max(24, int(0.12 * W)))
-    vlines = long_lines(ink, False, max(30, int(0.12 * H)))
+    hlines = long_lines(line_ink, True, max(24, int(0.12 * W)))
+    vlines = long_lines(line_ink, False, max(30, int(0.12 * H)))
     # gridlines without axis lines (fivethirtyeight, a despined seaborn whitegrid): their ends
     # frame the plot
     frames = [f for f in grid_frames(hlines, vlines, H, W, paints.background_rgb, ink, runs)
@@ -103,11 +106,19 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
         if any(pn.x0 - 3 <= ax < pn.x1 - 8 and pn.y0 + 8 < ay < pn.y1 - 8 for pn in panels + frames):
             continue  # strokes on a panel are its marks or its gridlines (a flat series line over a legend's edge)
         top = _stacked_top(runs, used_runs, ax, ay, top, typical_font(runs))
-        res = _cells(original, paints, runs, used_runs, ax, ay, right, top, config, ink) \
-            or read_chart(rgb, paints, runs, used_runs, ax, ay, right, top, config, original, walls=walls,
-                          shared=_shared(results, ax, ay, right, top))
+        res = _cells(original, paints, runs, used_runs, ax, ay, right, top, config, ink)
+        # bars standing on the y axis are a horizontal bar chart even where its labels are numbers
+        # (read upright, ages 0 … 90 beside the axis had made one giant point)
+        across = res is None and vert and bars_off_y_axis(paints, ax, ay, right, top)
+        if res is None and not across:
+            res = read_chart(rgb, paints, runs, used_runs, ax, ay, right, top, config, original, walls=walls,
+                             shared=_shared(results, ax, ay, right, top))
         if res is None and vert:
-            res = read_horizontal(rgb, paints, runs, used_runs, ax, ay, right, top, config, original, walls)
+            res = read_horizontal(rgb, paints, runs, used_runs, ax, ay, right, top, config, original, walls,
+                                  numbered=across)
+        if res is None and across:
+            res = read_chart(rgb, paints, runs, used_runs, ax, ay, right, top, config, original, walls=walls,
+                             shared=_shared(results, ax, ay, right, top))
         if res is not None:
             results.append(res)
             used_runs.update(res.run_indices + res.kept_text)
@@ -168,6 +179,11 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
     # pies and donuts: a disc of slices, no axes
     results += find_pies(image.rgb, page_paints, runs, used_runs, [r.box for r in results])
     return results
+
+
+def _in_contrast(rgb: np.ndarray, page: np.ndarray, tolerance: float) -> np.ndarray:
+    """Pixels further than ``tolerance`` from the page's colour in some channel."""
+    return (np.abs(rgb.astype(np.int16) - page.astype(np.int16)) > tolerance).any(axis=2)
 
 
 def _grid_mate(a: Panel, b: Panel) -> bool:

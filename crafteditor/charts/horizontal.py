@@ -3,6 +3,7 @@ turned so the chart stands upright, read as an upright chart, and the result tur
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from typing import Any
 
@@ -21,9 +22,11 @@ from crafter.base.text import ASCENT, DESCENT
 
 
 def read_horizontal(rgb, paints, runs, used, ax, ay, right, top, config, original,
-                    walls: tuple[float, ...] = ()) -> ChartResult | None:
+                    walls: tuple[float, ...] = (), numbered: bool = False) -> ChartResult | None:
     """A horizontal bar chart: category labels left of the y axis, numbers below the x axis.
-    Read as the upright chart it is turned (see :func:`_turn`), then turned back."""
+    Read as the upright chart it is turned (see :func:`_turn`), then turned back. ``numbered``:
+    bars are seen standing on the y axis (:func:`bars_off_y_axis`), so its labels may be numbers
+    (ages, years: Vega-Lite's population by age)."""
 
     font = typical_font(runs)
     # the numbers under the x axis joined into one run ('100 150 200 … 500': Vega-Lite's at 0.75x)
@@ -33,7 +36,8 @@ def read_horizontal(rgb, paints, runs, used, ax, ay, right, top, config, origina
             and (top is None or top - font <= r.cy) and r.cy <= ay]
     below = [r for k, r in enumerate(runs) if k not in used and r.angle == 0 and ay - 2 <= r.y <= ay + 3 * font
              and ax - 2 * font <= r.cx <= right + 2 * font]
-    if sum(parse_number(r.text) is None for r in left) < 2 or sum(parse_number(r.text) is not None for r in below) < 2:
+    if (len(left) if numbered else sum(parse_number(r.text) is None for r in left)) < 2 \
+            or sum(parse_number(r.text) is not None for r in below) < 2:
         return None
     H, W = paints.labels.shape
     legend = _upright_legend(rgb, paints, runs, used, (ax, top if top is not None else 0.0, right, ay), font,
@@ -47,7 +51,9 @@ def read_horizontal(rgb, paints, runs, used, ax, ay, right, top, config, origina
                      config, None if original is None else _turn(original), legend=legend)
     if res is None:
         return None
-    spec = _spec_turned_back(res.spec)
+    if numbered and res.axes is not None and res.axes[0] is not None and not res.axes[0].categories:
+        _labels_as_categories(res.spec, res.axes[0], left, H)
+    spec = _spec_turned_back(res.spec, numbered)
     # a reading with bars for fewer than half the category labels beside the axis misread the
     # plot (a value label with a sliver of a bar beside it taken for a legend)
     if spec is None or 2 * len({row["y"] for row in spec["data"]["values"]}) < sum(
@@ -109,6 +115,29 @@ def _turn_run(r: TextRun, H: int, W: int) -> TextRun:
                    glyphs=_turn(r.glyphs) if r.glyphs is not None else r.glyphs)
 
 
+def bars_off_y_axis(paints: Paints, ax: float, ay: float, right: float, top: float | None) -> bool:
+    """Three bars or more standing on the y axis: runs of rows at least 3 px high, each of one paint,
+    leaving the axis rightwards and ending short of the plot's right edge (a gridline is thinner; a
+    vertical chart's first bar, or an area, is one band; a stacked area's layers run to the edge),
+    together a quarter of the plot's height. A plot read upright with its y labels numbers (ages,
+    years) was one giant point."""
+    if top is None:
+        return False
+    labels = paints.labels
+    H, W = labels.shape
+    x0, y0, y1, x1 = int(ax) + 3, max(0, int(top) + 1), min(H, int(ay) - 1), min(W, int(right) - 2)
+    if x0 + 8 > x1 or y1 - y0 < 12:
+        return False
+    strip = labels[y0:y1, x0:x0 + 8]
+    first = strip[:, 0]
+    paint = np.where((strip == first[:, None]).all(axis=1) & (first >= 0) & (first != paints.background), first, -1)
+    cuts = np.flatnonzero(np.diff(paint)) + 1
+    bands = [(y0 + int(a), len(b)) for a, b in zip(np.r_[0, cuts], np.split(paint, cuts)) if b[0] >= 0 and len(b) >= 3]
+    ending = [h for y, h in bands
+              if not (labels[y + h // 2, x0:x1] == labels[y + h // 2, x0]).all()]
+    return len(ending) >= 3 and sum(h for _, h in bands) >= 0.25 * (y1 - y0)
+
+
 def _upright_legend(rgb, paints: Paints, runs, used, plot0, font: float, original, walls: tuple[float, ...],
                     lossy: bool) -> Legend:
     """The legend, read upright (its entries are text with a swatch on their left), its box then
@@ -124,7 +153,26 @@ def _upright_legend(rgb, paints: Paints, runs, used, plot0, font: float, origina
     return legend
 
 
-def _spec_turned_back(spec: dict[str, Any]) -> dict[str, Any] | None:
+def _labels_as_categories(spec: dict[str, Any], axis: Any, left: list[TextRun], H: int) -> None:
+    """Number labels beside the bars read as a numeric axis in the turned reading: each bar's
+    category is the label level with it (labels sorted by the bars' lengths, 35 40 5 10 …, fit no
+    straight scale). Bars with no label level with them keep their number."""
+    rows = spec["data"]["values"]
+    if len(left) < 2 or not rows:
+        return
+    centres = sorted(r.cy for r in left)
+    pitch = float(np.median(np.diff(centres)))
+    for row in rows:
+        cy = H - axis.pixel(float(row["x"]))  # turned back: the turned x is H - y
+        near = min(left, key=lambda r: abs(r.cy - cy))
+        if abs(near.cy - cy) <= 0.5 * pitch:
+            row["x"] = label_text(near.text)
+    if all(isinstance(row["x"], str) for row in rows):
+        spec["encoding"]["x"] = {k: v for k, v in spec["encoding"]["x"].items() if k not in ("scale", "axis")}
+        spec["encoding"]["x"]["type"] = "nominal"
+
+
+def _spec_turned_back(spec: dict[str, Any], numbered: bool = False) -> dict[str, Any] | None:
     """The turned reading's spec turned back, in place: categories on y (top to bottom, the
     turned reading had them bottom to top), values on x, the layers over the bars along x; the
     value axis's title cleared (the turned reading's was the category axis's). None where it is
@@ -134,6 +182,16 @@ def _spec_turned_back(spec: dict[str, Any]) -> dict[str, Any] | None:
         return None
     enc = spec["encoding"]
     cat, val = enc["x"], enc["y"]
+    if cat.get("type") == "quantitative" and numbered:
+        # numbers as categories (ages): each bar's at its label's precision, the step between bars
+        xs = sorted({float(row["x"]) for row in spec["data"]["values"]})
+        step = float(np.median(np.diff(xs))) if len(xs) > 1 else 1.0
+        digits = max(0, -math.floor(math.log10(step / 2))) if step > 0 else 0
+        for row in spec["data"]["values"]:
+            x = round(float(row["x"]), digits)
+            row["x"] = int(x) if digits == 0 else x
+        cat = {k: v for k, v in cat.items() if k not in ("scale", "axis")}
+        cat["type"] = "nominal"
     if cat.get("type") != "nominal":
         return None
     # back: categories on y (top to bottom, the turned reading had them bottom to top), values on x
