@@ -40,6 +40,12 @@ DENSE = 0.2  # share of a window that diagonal strokes cover in a hachure
 THIN_PX = 5  # a stroke thinner than this is thin (a solid fill is not)
 # (DENSE, WINDOW, THIN_PX, STROKE_PX) of those passes: a wide stroke's hachure is looked for in longer strokes
 SPARSE = ((0.1, 45, 5, 15), (0.1, 45, 7, 25))
+# Excalidraw's palest fills (#ffc9c9 pink 54 off white, #d0bfff lavender 64) drawn as 1 px strokes at scale 1 are
+# anti-aliased to about half that where a diagonal stroke half covers a pixel: at INK_CONTRAST such strokes break
+# into dashes (no hachure found, the box read as a heap of strokes, its label a free text). A last pass looks for
+# them at this contrast, only where no hachure was found and only in a colour (grey or black ink there is text);
+# the lower contrast is not taken for the passes above (it merged neighbouring cross-hatched boxes into one region)
+FAINT_CONTRAST = 20
 INK_GREY = 24  # a sparse hachure's strokes are more coloured than this (max - min channel of their median)
 MIN_AREA = 1600  # a hatched region covers at least this many px...
 MIN_SIDE = 30  # ...and is at least this wide and tall
@@ -166,15 +172,17 @@ def slits_filled(rgb: np.ndarray, paper: np.ndarray, off: np.ndarray) -> np.ndar
 def hatch_regions(rgb: np.ndarray, off: np.ndarray) -> list[tuple[tuple[slice, slice], np.ndarray, np.ndarray]]:
     """(the image's slice, the region's mask and its strokes' mask in that slice) of each hachure fill;
     ``off``: :func:`paper_distance` of ``rgb``."""
-    ink = (off > INK_CONTRAST).astype(np.uint8)
     out: list[tuple[tuple[slice, slice], np.ndarray, np.ndarray]] = []
-    thins: dict[int, np.ndarray] = {}
-    for dense, window, px, length in ((DENSE, WINDOW, THIN_PX, STROKE_PX), *SPARSE):
-        if px not in thins:  # thin strokes only: a solid fill survives any line opening
+    thins: dict[tuple[int, int], np.ndarray] = {}
+    passes = [(INK_CONTRAST, DENSE, WINDOW, THIN_PX, STROKE_PX), *((INK_CONTRAST, *p) for p in SPARSE),
+              (FAINT_CONTRAST, DENSE, WINDOW, THIN_PX, STROKE_PX)]
+    for contrast, dense, window, px, length in passes:
+        if (contrast, px) not in thins:  # thin strokes only: a solid fill survives any line opening
+            ink = (off > contrast).astype(np.uint8)
             solid = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((px, px), np.uint8))
-            thins[px] = ink & (1 - cv2.dilate(solid, np.ones((3, 3), np.uint8)))
-        thin = thins[px]
-        sparse = window != WINDOW
+            thins[contrast, px] = ink & (1 - cv2.dilate(solid, np.ones((3, 3), np.uint8)))
+        thin = thins[contrast, px]
+        sparse = window != WINDOW or contrast != INK_CONTRAST  # a later pass: coloured strokes where none was found
         taken = np.zeros(thin.shape, bool)
         for sl, region, _ in out:
             taken[sl] |= region

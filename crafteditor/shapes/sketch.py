@@ -53,6 +53,8 @@ LIFT_SHARE = 0.035  # stroke ends this share of the image's shorter side apart a
 LIFT_MIN = 20.0  # ...and at least this far apart (user units): a small box's 3 % gap on a small image
 MAX_ENDS = 3000  # more stroke ends than this: noise, not a sketch (no joining)
 PLAIN_MARGIN = 0.04  # IoU a cylinder, hexagon, parallelogram or document must gain over a box
+DARK_PAPER = 64.0  # luma under which the paper is dark (a dark-mode export): shapes keep their own colours
+RING_PX = 4  # px around a hole searched for its outline's ink (a 1x export's stroke and its wobble)
 SURFACE_SHARE = 0.003  # a fill covers at least this share of the figure
 SOLID_SHARE = 0.85  # share of an outline inked for a solid (not dashed) frame
 PAPER_LOST_SHARE = 0.6  # ink over more of the figure than this: the paper's colour was not the page's
@@ -150,6 +152,7 @@ def find_sketch_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: f
     gap = max(2, int(round(GAP_SHARE * min(H, W) / 2)))
     holes = _holes(_bridge_ends(ink, max(LIFT_SHARE * min(H, W), LIFT_MIN / scale)), gap, min_side)
     near = cv2.dilate(ink.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+    dark_paper = float(luma(paints.background_rgb[None, :])[0]) < DARK_PAPER
     found: list[tuple[DetectedShape, float, float]] = []
     for x, y, w, h, filled in holes:
         if any(_box_iou((x, y, w, h), (s.x, s.y, s.w, s.h)) > 0.5 for s in known):
@@ -167,6 +170,8 @@ def find_sketch_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: f
         perimeter = max(1.0, float(cv2.arcLength(_contour(filled), True)))
         rough = (1.0 - iou) * area / perimeter  # mean width of the band where hole and outline differ
         made = _clean_shape(face, shape, iou, ink, scale, _fill(rgb, face, paints))
+        if dark_paper:
+            made = _in_own_colours(made, face, rgb, ink, paints)
         made.dashed = _dash_style(face, near)
         found.append((made, rough, _side_stray(filled), _side_wobble(filled)))
     if rereads is None:
@@ -480,6 +485,30 @@ def _clean_shape(face: Face, shape: str, iou: float, ink: np.ndarray, scale: flo
     return DetectedShape(shape=shape, x=float(x), y=float(y), w=float(w), h=float(h),
                          fill=fill, stroke=_rgb(THEME.node_stroke),
                          stroke_px=THEME.stroke_width / scale, iou=iou, face=big, outside_share=1.0)
+
+
+def _in_own_colours(made: DetectedShape, face: Face, rgb: np.ndarray, ink: np.ndarray,
+                    paints: Paints) -> DetectedShape:
+    """A shape sketched on dark paper (Excalidraw's dark export) in its own colours: the theme's pale node
+    fill and dark stroke drew each such box as a white card with a grey rim on the black page, its light
+    label hardly readable on it (a dark Kurtosis scene's ten cross-hatched boxes). An unfilled hole takes
+    the paper's colour, the outline the median colour of the ink around the hole."""
+    if tuple(made.fill) == _rgb(THEME.node_fill):
+        made.fill = tuple(int(round(v)) for v in paints.background_rgb)
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * RING_PX + 1, 2 * RING_PX + 1))
+    pad = np.pad(face.filled.astype(np.uint8), RING_PX)
+    ring = cv2.dilate(pad, k).astype(bool) & ~pad.astype(bool)
+    x0, y0 = face.x - RING_PX, face.y - RING_PX
+    H, W = ink.shape
+    ys, xs = np.nonzero(ring)
+    ys, xs = ys + y0, xs + x0
+    on = (ys >= 0) & (ys < H) & (xs >= 0) & (xs < W)
+    ys, xs = ys[on], xs[on]
+    drawn = ink[ys, xs]
+    if drawn.sum() >= RING_PX * 4:
+        med = np.median(rgb[ys[drawn], xs[drawn]].reshape(-1, 3), axis=0)
+        made.stroke = (int(med[0]), int(med[1]), int(med[2]))
+    return made
 
 
 def _fill(rgb: np.ndarray, face: Face, paints: Paints) -> tuple[int, int, int] | None:
