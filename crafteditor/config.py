@@ -148,11 +148,12 @@ class Config:
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
-    def for_image(self, source_format: str | None) -> "Config":
+    def for_image(self, source_format: str | None, jpeg_marks: bool = False) -> "Config":
         """The config a file is read with: the auto preset reads a JPEG as lossy, with the jpeg
         preset's options wherever this config keeps the default (on q75 JPEGs of the examples:
-        boxes 0 -> 97%: every pale fill had broken into noise and was traced as paths)."""
-        if self.preset_name != "auto" or (source_format or "").upper() not in ("JPEG", "MPO"):
+        boxes 0 -> 97%: every pale fill had broken into noise and was traced as paths); and so
+        another file whose pixels carry a JPEG's marks (``jpeg_marks``: :mod:`crafteditor.jpeg_marks`)."""
+        if self.preset_name != "auto" or ((source_format or "").upper() not in ("JPEG", "MPO") and not jpeg_marks):
             return self
         base = Config()
         changes = {k: v for k, v in PRESETS["jpeg"].items() if getattr(self, k) == getattr(base, k)}

@@ -35,6 +35,7 @@ from crafteditor.charts import detect_charts
 from crafteditor.config import PRESETS, Config, budget_clock, past
 from crafteditor.hand_text import fit_hand_lettering
 from crafteditor.hatching import dehatched
+from crafteditor.jpeg_marks import has_jpeg_marks
 from crafteditor.lighting import evened_photo, on_paper
 from crafteditor.lines.paths import LinePath
 from crafteditor.lines.stubs import stub_between
@@ -133,7 +134,10 @@ def _read(source: ImageSource | RasterImage, config: Config, *, name: str | None
     image = photo.image if photo is not None else image
     if text is None and photo is None:  # hachure fills read as the flat fills they stand for
         image = dehatched(image) or image
-    config = config.for_image(image.source_format)
+    # a PNG that was once a JPEG (a page's screenshot) is read as one
+    lossy_png = config.preset_name == "auto" and (image.source_format or "").upper() not in ("JPEG", "MPO") \
+        and has_jpeg_marks(image.rgb)
+    config = config.for_image(image.source_format, jpeg_marks=lossy_png)
     if photo is not None:  # the whole image is the photo read: no photos in it (its marker letters looked like some)
         config = config.replace(photos=False)
     watch = Stopwatch(budget_clock() - c0)

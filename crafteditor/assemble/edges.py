@@ -75,7 +75,8 @@ def edge_components(b: FigureBuilder, lines: list[LinePath], shapes: list[Detect
     # a line crossing a group's title is cut by the title's erasure as by a loose label's
     # (a JPEG's wider erasure ring cut distributed_training's 'Data shard 0' edge there)
     lines = bridge_gaps(lines, [s for s in shapes if s.is_group],
-                        [r for r in (*loose, *titles) if r.angle == 0], deadline=deadline)
+                        [r for r in (*loose, *titles) if r.angle == 0], deadline=deadline,
+                        page=b.paints.background_rgb)
     lines = join_grazed_corners(lines, shapes)
     lines = through_labels(lines, shapes, loose, b.image.rgb, np.asarray(b.paints.background_rgb, np.float32))
     lines = extend_at_junctions(hollow_heads(lines), shapes, deadline=deadline)

@@ -20,7 +20,8 @@ from crafteditor.shapes.detect import DetectedShape
 
 
 def bridge_gaps(lines: list[LinePath], groups: list[DetectedShape],
-                labels: list[TextRun] = (), deadline: float | None = None) -> list[LinePath]:  # type: ignore[assignment]
+                labels: list[TextRun] = (), deadline: float | None = None,  # type: ignore[assignment]
+                page: tuple[float, float, float] | None = None) -> list[LinePath]:
     """Rejoin lines cut in two where they cross a group's frame (erasing the frame's stroke
     cut them) or a label drawn over the line (the label's halo interrupts the stroke:
     training_loop's '∇ loss' had split its edge into two lines ending at the label, each read
@@ -66,7 +67,7 @@ def bridge_gaps(lines: list[LinePath], groups: list[DetectedShape],
         return {j for j in out if alive[j]}
 
     # revisit: a line before i that can now be joined to the new line comes first
-    return _join_scan(lines, alive, grid, neighbours, lambda a, b: _join_pair(a, b, groups, labels),
+    return _join_scan(lines, alive, grid, neighbours, lambda a, b: _join_pair(a, b, groups, labels, page),
                       deadline=deadline, revisit=True)
 
 
@@ -104,7 +105,8 @@ def _index_ends(grid: PointGrid, i: int, ln: LinePath) -> None:
     grid.add((i, 1), ln.points[-1])
 
 
-def _join_pair(a: LinePath, b: LinePath, groups: list[DetectedShape], labels: list[TextRun]) -> LinePath | None:
+def _join_pair(a: LinePath, b: LinePath, groups: list[DetectedShape], labels: list[TextRun],
+               page: tuple[float, float, float] | None = None) -> LinePath | None:
     """a and b as one line (a's end meets b's start, either taken reversed) where the gap
     between them crosses a group's frame or a label drawn over them; None if they do not meet."""
     # each orientation is looked at through its ends; the reversed copies are made only for the
@@ -135,7 +137,8 @@ def _join_pair(a: LinePath, b: LinePath, groups: list[DetectedShape], labels: li
             across_frame = bool(near) and gap <= (2 * (near[0].stroke_px + 3) + a.width + 8) / _crossing_sine(p, u, near[0])
             if not across_frame:
                 if alike is None:
-                    alike = abs(a.width - b.width) <= 1.5 and _like_colours(a.color, b.color)
+                    alike = abs(a.width - b.width) <= 1.5 and (_like_colours(a.color, b.color)
+                                                               or _same_ink(a.color, b.color, page))
                 if not (alike and _label_gap(p, q, a.width, labels)):
                     continue
             return _joined(a.reversed() if ra else a, b.reversed() if rb else b)
@@ -439,6 +442,21 @@ def _like_colours(a, b) -> bool:
     if all(isinstance(v, (int, np.integer)) for v in (*a, *b)):
         return sum((int(u) - int(v)) ** 2 for u, v in zip(a, b)) <= 1600
     return color_distance(a, b) <= 40
+
+
+def _same_ink(a, b, page) -> bool:
+    """Two measured line colours that are one ink blended with ``page`` in different shares: a thin or dotted
+    stroke's colour is read off antialiased pixels, and a short piece takes more page in than a long one (the
+    two halves of Mermaid's dotted link either side of its label, #888 and #666 on white, 59 apart). Their
+    offsets from the page point the same way (cos >= 0.97) and neither is over 2.5 times the other."""
+    if page is None:
+        return False
+    u = np.asarray(a, np.float64) - np.asarray(page, np.float64)
+    v = np.asarray(b, np.float64) - np.asarray(page, np.float64)
+    nu, nv = float(np.linalg.norm(u)), float(np.linalg.norm(v))
+    if min(nu, nv) < 40 or max(nu, nv) > 2.5 * min(nu, nv):
+        return False  # a piece hardly off the page has no colour to compare
+    return float(u @ v) / (nu * nv) >= 0.97
 
 
 def split_bus_crossings(lines: list[LinePath], shapes: list[DetectedShape]) -> list[LinePath]:

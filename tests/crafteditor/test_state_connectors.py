@@ -4,6 +4,8 @@ line under both of them."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 from ce_helpers import png_bytes
 from PIL import Image, ImageDraw, ImageFont
@@ -169,3 +171,16 @@ def test_a_pale_grey_connector_is_still_a_line():
     residual[99:101, 20:200] = True
     lines, _ = detect_lines(rgb, residual, np.array([255.0, 255.0, 255.0]))
     assert len(lines) == 1
+
+
+def test_a_dotted_link_cut_by_its_label_is_joined_though_its_halves_read_in_two_greys():
+    """Mermaid's dotted link either side of its label ('export'): the short half's antialiased dots read #888,
+    the long half's #666 on a white page (59 apart), one ink blended with the page in different shares. It had
+    come back as two edges to the label. Links of two inks are not joined so."""
+    label = [_run("export", 150, 304, 50, 20)]
+    halves = [LinePath(points=[(175.0, 278.0), (175.0, 298.0)], width=3.3, color=(136, 136, 136)),
+              LinePath(points=[(176.0, 327.0), (175.0, 349.0)], width=3.3, color=(102, 102, 102))]
+    out = bridge_gaps(halves, [], label, page=(255, 255, 255))
+    assert len(out) == 1 and {out[0].points[0], out[0].points[-1]} == {(175.0, 278.0), (175.0, 349.0)}
+    red_blue = [replace(halves[0], color=(220, 60, 60)), replace(halves[1], color=(60, 60, 220))]
+    assert len(bridge_gaps(red_blue, [], label, page=(255, 255, 255))) == 2
