@@ -39,6 +39,7 @@ from crafteditor.charts.legend import Legend
 from crafteditor.charts.lines import drawn_marker_area
 from crafteditor.charts.marks import read_marks
 from crafteditor.charts.numbers import parse_number
+from crafteditor.charts.offsets import offset_axis, offset_text, x_offset_run, y_offset_run
 from crafteditor.charts.series import Series
 from crafteditor.charts.style import ChartStyle, measure_style, specks
 from crafteditor.charts.vegalite import chart_spec
@@ -65,8 +66,17 @@ def read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,  #
         yaxis, top, exps = _y_axis(runs, yt, ax, top, font, drawn, paints)
         if yaxis is None:
             return None
+    # matplotlib's offset texts ('1e6' over the y axis, '+1.9e3' under the x axis's end): not ticks, factors
+    y_off = y_offset_run(runs, yt, used | set(yt), ax, float(top), font) if yt else None
+    x_off = x_offset_run(runs, used | set(yt), ay, right, font)
     split_tick_labels(runs, used, ay, ax, right, font)
-    xaxis, xticks, index_categories = _x_axis(runs, used, ax, ay, right, font, drawn, paints.background_rgb)
+    xaxis, xticks, index_categories = _x_axis(runs, used | {x_off} - {None}, ax, ay, right, font, drawn,
+                                              paints.background_rgb)
+    offsets: dict[str, list[int]] = {}  # axis -> its offset text's run and its tick labels', kept as text
+    if y_off is not None and (scaled := offset_axis(yaxis, runs[y_off].text)) is not None:
+        yaxis, offsets["y"] = scaled, [y_off, *yt]
+    if x_off is not None and (scaled := offset_axis(xaxis, runs[x_off].text)) is not None:
+        xaxis, offsets["x"] = scaled, [x_off, *xticks]
     if shared[0] is not None and (index_categories or (xaxis.categories and len(xticks) < 2)):
         # no x labels of its own (a lone 'category' is the title of the plot below)
         xaxis, xticks, index_categories = shared[0], [], False
@@ -77,7 +87,7 @@ def read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,  #
         # a lone 'category' centred under labels turned 90° that OCR missed is their axis's title
         xaxis, xticks, index_categories = Axis(a=0.0, b=1.0), [], True
     plot = (ax, float(top), right, ay)
-    consumed = set(yt) | set(xticks) | exps
+    consumed = set(yt) | set(xticks) | exps | {k for ks in offsets.values() for k in ks}
     x_title, y_title, title = find_titles(runs, used | consumed, xticks, yt, plot, font)
     for k in (x_title, y_title, title):
         if k is not None:
@@ -151,6 +161,15 @@ def read_chart(rgb, paints, runs, used, ax, ay, right, top, config, original,  #
         spec["encoding"]["y"]["axis"] = {**(spec["encoding"]["y"].get("axis") or {}), "labels": False}
     else:
         kept = []
+    # an axis read with its offset text: its labels stay as written (tick and factor apart), the ticks unlabelled
+    # at the values they stand for
+    for name, ks in offsets.items():
+        factor, offset = offset_text(runs[ks[0]].text) or (1.0, 0.0)
+        values = style.y_values if name == "y" else style.x_values
+        if values:
+            values[:] = [v * factor + offset for v in values]
+        spec["encoding"][name]["axis"] = {**(spec["encoding"][name].get("axis") or {}), "labels": False}
+        kept = sorted(set(kept) | set(ks))
     return ChartResult(box=box, plot=plot, mask=mask, run_indices=sorted(consumed - set(kept)), spec=spec,
                        title=runs[title].text if title is not None else None, style=style, kept_text=kept,
                        axes=(xaxis, yaxis))

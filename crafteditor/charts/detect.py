@@ -41,6 +41,7 @@ from crafteditor.charts.mark_paints import with_pale_marks
 from crafteditor.charts.numbers import parse_number
 from crafteditor.charts.panels import Panel, find_panels, grid_frames, numbered, on_panel, unpanel
 from crafteditor.charts.pie import find_pies
+from crafteditor.charts.shared_legend import name_from_shared_legend
 from crafteditor.charts.strokes import long_lines
 from crafteditor.charts.style import measure_panel
 from crafteditor.charts.tick_frames import tick_frames
@@ -176,6 +177,8 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
         if res is not None:
             results.append(res)
             used_runs.update(res.run_indices + res.kept_text)
+    # facets under one legend: the panels read without it take its names
+    name_from_shared_legend(results)
     # pies and donuts: a disc of slices, no axes
     results += find_pies(image.rgb, page_paints, runs, used_runs, [r.box for r in results])
     return results
