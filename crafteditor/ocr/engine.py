@@ -220,20 +220,17 @@ class OcrEngine:
             # the glyph fell under the lone-glyph bar. Whether it is text is the sum of both
             other = self.other_case[np.minimum(best, len(self.other_case) - 1)]
             conf = conf + np.where(other >= 0, probs[np.arange(len(best)), np.maximum(other, 0)], 0.0)
-        chars: list[str] = []
-        steps: list[list[int]] = []
-        scores: list[float] = []
-        prev = 0
-        for t, k in enumerate(best):
-            if k != 0 and k != prev:
-                chars.append(self.vocab[k] if k < len(self.vocab) else "")
-                steps.append([t])
-                scores.append(float(conf[t]))
-            elif k != 0 and k == prev:
-                steps[-1].append(t)
-            prev = k
-        if not chars:
+        # CTC: a character per run of one class other than the blank (0), read at its first step, centred on
+        # its steps' middle; run bounds found at once (a loop over the steps in Python was 1% of the CPU)
+        edges = np.flatnonzero(np.diff(best, prepend=0, append=0))
+        starts, ends = edges[:-1], edges[1:]  # [start, end) of each run of one class, blanks' runs too
+        keep = best[starts] != 0
+        starts, ends = starts[keep], ends[keep]
+        if not starts.size:
             return "", 0.0, []
+        chars = [self.vocab[k] if k < len(self.vocab) else "" for k in best[starts].tolist()]
+        steps = [list(range(a, b)) for a, b in zip(starts.tolist(), ends.tolist())]
+        scores = conf[starts].astype(np.float64).tolist()
         self._times_sign(chars, steps, probs)
         centres = [(float(np.mean(s)) + 0.5) * px_per_step for s in steps]
         return "".join(chars), float(np.mean(scores)), centres
