@@ -50,6 +50,7 @@ from crafteditor.ocr.runs import TextRun, split_wide_gaps
 from crafteditor.shapes.detect import DetectedShape, keep_shapes
 
 FRAME_PAST = 0.25  # share of the 25 px past each end a row inks, at least, where it runs on as a frame's edge
+ROW_TOL = 20.0  # px: two participants' boxes of one row end within this of each other, whatever their heights
 NAME_GAP = 1.0  # em: a gap this wide in a line of text outside every box parts two participants' names
 
 
@@ -91,9 +92,12 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
     pool = [*shapes, *boxes]
     candidates = found + _named_lifelines(rgb, ink, pool, len(shapes), found, [names[k].text for k in origin])
     found = _one_row(candidates, pool, len(shapes))
-    if found:  # a participant's lifeline runs down to where the others end (an arrow into a label stops short)
+    if found:  # a participant's lifeline runs down to where the others end (an arrow into a label stops short),
+        # or to its name repeated at its foot (where another's runs on past a foot name OCR read as one line with
+        # the next, into the icon under it: PlantUML's control and entity participants, a figure left with one)
         end = _common_end([ln.y1 for ln in found])
-        found = [ln for ln in found if ln.node < len(shapes) or end - ln.y1 <= max(12.0, 0.05 * (ln.y1 - ln.y0))]
+        found = [ln for ln in found if ln.node < len(shapes) or ln.bottom is not None
+                 or end - ln.y1 <= max(12.0, 0.05 * (ln.y1 - ln.y0))]
     found += created_lifelines(ink, candidates, found, pool, len(shapes))
     if len(found) < 2:
         return None
@@ -364,11 +368,14 @@ def _one_row(found: list[Lifeline], shapes: list[DetectedShape], named: int) -> 
     best: list[Lifeline] = []
     for a in found:
         sa = shapes[a.node]
-        # a name's box is its text's, whose bottom moves with the letters (a descender, an icon's bar)
-        tol = max(6.0, 0.25 * sa.h) if a.node < named else max(10.0, 0.5 * sa.h)
-        # a stick-figure actor's head ends higher, its lifeline where the others end
+        # a name's box is its text's, whose bottom moves with the letters (a descender, an icon's bar); a box's
+        # bottom within a quarter of its height, at most ROW_TOL px: a tall box (a frame's or band's stretch a
+        # lifeline runs out of) had taken in lifelines hundreds of px above it
+        tol = min(max(6.0, 0.25 * sa.h), ROW_TOL) if a.node < named else max(10.0, 0.5 * sa.h)
+        # a stick-figure actor's head ends higher, its lifeline where the others end (beside a participant's box:
+        # one taller than it is wide is a frame's or band's stretch, beside which every name is 'small')
         row = [b for b in found if abs(b.y0 - a.y0) <= tol or (
-            b.y0 < a.y0 and abs(b.y1 - a.y1) <= tol and _head_of(shapes[b.node], sa))]
+            b.y0 < a.y0 and abs(b.y1 - a.y1) <= tol and sa.h <= sa.w and _head_of(shapes[b.node], sa))]
         # of two rows as large, the higher: participants head the diagram (a band's side, solid under message labels
         # set across it, and a note's column whose 'head' was such a label had outranked cluster-api's participants)
         # (by its lowest top: a stick figure's head stands higher than the participants' boxes)
