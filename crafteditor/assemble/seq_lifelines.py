@@ -19,6 +19,9 @@ from crafteditor.assemble.seq_strokes import bar_below, dotted, median_colour
 from crafteditor.shapes.detect import DetectedShape
 
 DASHED_MAX = 0.8  # share of a column's rows inked, at most, for a dashed lifeline (a solid connector: all)
+# px: a name repeated at the foot may be read this much taller than at the top, whatever its size (OCR's box over
+# PlantUML's foot name takes in the top of the icon under it: 'kube-apiserver' 14 px at the top, 20 at the foot)
+FOOT_DH = 6.0
 SIDE = 6  # px: a box's side this near a lifeline's column is ink beside it (:func:`_thin` looks 5 px aside)
 
 
@@ -108,7 +111,7 @@ def lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: i
     # the participant repeated below: a box of its size on its column (not a cell
     # the lifelines and messages enclose, nor a note over the lifeline)
     below = [j for j, t in enumerate(shapes) if j != i and not t.is_group and t.y > s.y + s.h
-             and abs(t.x + t.w / 2 - x) <= 0.2 * s.w and abs(t.w - s.w) <= 0.3 * s.w and abs(t.h - s.h) <= 0.3 * s.h
+             and abs(t.x + t.w / 2 - x) <= 0.2 * s.w and abs(t.w - s.w) <= 0.3 * s.w and abs(t.h - s.h) <= max(0.3 * s.h, FOOT_DH)
              and not _runs_on(ink, yb, lx, t) and (foot is None or foot(j))]
     if below:
         y1 = min(shapes[j].y for j in below)

@@ -27,6 +27,7 @@ from crafteditor.assemble.seq_created import created_lifelines, creation_message
 from crafteditor.assemble.seq_ink import ink_mask
 from crafteditor.assemble.seq_lifelines import lifeline
 from crafteditor.assemble.seq_loops import curved_self_messages
+from crafteditor.assemble.seq_names import names_on_lifelines
 from crafteditor.assemble.seq_parts import Lifeline, Message
 from crafteditor.assemble.seq_strokes import (
     WAVE,
@@ -87,7 +88,7 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
     ink = ink_mask(rgb, background)  # once: each box and each name outside one looks under itself
     shapes = _worded_frames_as_boxes(shapes, runs)
     found = [ln for i, s in enumerate(shapes) if (ln := lifeline(rgb, ink, shapes, i)) is not None]
-    names, pieces = _name_runs(shapes, runs)
+    names, pieces = _name_runs(shapes, runs, ink)
     boxes, origin = _name_boxes(shapes, names, background)
     pool = [*shapes, *boxes]
     candidates = found + _named_lifelines(rgb, ink, pool, len(shapes), found, [names[k].text for k in origin])
@@ -205,15 +206,19 @@ def _covers(s: DetectedShape, m: Message) -> bool:
     return min(s.x + s.w, max(xs)) - max(s.x, min(xs)) >= 0.75 * (max(xs) - min(xs))
 
 
-def _name_runs(shapes: list[DetectedShape], runs: list[TextRun]) -> tuple[list[TextRun], list[int]]:
+def _name_runs(shapes: list[DetectedShape], runs: list[TextRun], ink: np.ndarray) -> tuple[list[TextRun], list[int]]:
     """The runs, one outside every box cut where its ink has a gap of :data:`NAME_GAP` em: the names of two
     participants drawn with no box (PlantUML's database and actor icons) that OCR read as one line ('Cache approve
-    Load create'); with, for each, the index of the run it was cut from."""
+    Load create'), or a narrower gap where each piece stands on a lifeline's column (:func:`names_on_lifelines`);
+    with, for each, the index of the run it was cut from."""
     names: list[TextRun] = []
     pieces: list[int] = []
     for k, r in enumerate(runs):
-        cut = [r] if r.angle != 0 or any(not s.is_group and s.contains_point(r.cx, r.cy) for s in shapes) \
-            else split_wide_gaps(r, NAME_GAP)
+        cut = [r]
+        if r.angle == 0 and not any(not s.is_group and s.contains_point(r.cx, r.cy) for s in shapes):
+            cut = split_wide_gaps(r, NAME_GAP)
+            if len(cut) == 1:
+                cut = names_on_lifelines(r, ink)
         names += cut
         pieces += [k] * len(cut)
     return names, pieces
@@ -251,7 +256,7 @@ def _name_boxes(shapes: list[DetectedShape], runs: list[TextRun], background: tu
 def _band_top(s: DetectedShape, r: TextRun) -> bool:
     """Whether line ``r`` stands at the top of shape ``s`` (within 4 of its heights) and ``s`` is a band, 8 of its
     heights tall or more: the name of a participant heading the band."""
-    return s.h >= 8 * r.h and r.y <= s.y + 4 * r.h
+    return s.h >= 8 * r.h and r.y <= s.y + 6 * r.h
 
 
 def _named_lifelines(rgb: np.ndarray, ink: np.ndarray, pool: list[DetectedShape], base: int,
@@ -398,8 +403,10 @@ def _head_of(s: DetectedShape, box: DetectedShape) -> bool:
     the box's heights, or 40 px, above the box's top): a stick figure's head, not a box of its own. (A TB
     flowchart's link label, its plate small beside a node hundreds of px below on the link's column, had joined
     that node's 'row': the link and the node's side read as two lifelines, box borders between them as
-    messages, every edge lost.)"""
-    return s.h <= 0.6 * box.h and s.w <= 0.6 * box.w and s.y + s.h >= box.y - max(2.0 * box.h, 40.0)
+    messages, every edge lost.) A head is round, about as wide as tall: a participant's box beside a frame's tag
+    low down (a PlantUML ``group`` in a ``box`` band) is none, and had made the tag's column a participant's."""
+    return (s.h <= 0.6 * box.h and s.w <= 0.6 * box.w and s.y + s.h >= box.y - max(2.0 * box.h, 40.0)
+            and min(s.w, s.h) >= 0.6 * max(s.w, s.h))
 
 
 def _messages(ink: np.ndarray, rgb: np.ndarray, text: np.ndarray, lines: list[Lifeline],

@@ -30,3 +30,14 @@ def test_the_row_is_the_participants_not_the_tall_boxes_their_lifelines_run_out_
              _line(4, 754, 1033, 2637), _line(5, 1174, 1454, 2337), _line(6, 32, 156, 2637), _line(7, 349, 156, 2637),
              _line(8, 2080, 159, 2637)]
     assert sorted(ln.node for ln in _one_row(lines, shapes, 6)) == [0, 1, 6, 7, 8]
+
+
+def test_a_participants_box_is_no_stick_figures_head_beside_a_frame_tag():
+    """PlantUML participants in grey ``box`` bands over a ``group`` frame: the frame's tag (223 x 90 with the
+    activation bar beside it) and a label plate below had 'API Server''s box, wider than tall, for a stick figure's
+    head and outnumbered the participants' row; a head is round."""
+    shapes = [_box(6, 88, 89, 37), _box(156, 96, 214, 33), _box(151, 126, 223, 90), _box(128, 214, 215, 21),
+              _box(98, 156, 59, 48), _box(392, 110, 180, 15)]
+    lines = [_line(0, 53, 124, 581), _line(1, 263, 130, 581), _line(2, 258, 215, 580), _line(3, 258, 235, 580),
+             _line(4, 128, 204, 568), _line(5, 484, 125, 581)]
+    assert sorted(ln.node for ln in _one_row(lines, shapes, 5)) == [0, 1, 5]
