@@ -51,7 +51,9 @@ from crafteditor.ocr.runs import TextRun, split_wide_gaps
 from crafteditor.shapes.detect import DetectedShape, keep_shapes
 
 FRAME_PAST = 0.25  # share of the 25 px past each end a row inks, at least, where it runs on as a frame's edge
-ROW_TOL = 20.0  # px: two participants' boxes of one row end within this of each other, whatever their heights
+# px: two participants' boxes of one row end within this of each other, whatever their heights (20 lost a 2x Mermaid
+# figure's participant box 131 px tall whose bottom is 27 px over its icon participants' names)
+ROW_TOL = 40.0
 NAME_GAP = 1.0  # em: a gap this wide in a line of text outside every box parts two participants' names
 
 
