@@ -19,6 +19,9 @@ from crafteditor.assemble.seq_strokes import bar_below, dotted, median_colour
 from crafteditor.shapes.detect import DetectedShape
 
 DASHED_MAX = 0.8  # share of a column's rows inked, at most, for a dashed lifeline (a solid connector: all)
+# px: a name repeated at the foot may be read this much taller than at the top, whatever its size (OCR's box over
+# PlantUML's foot name takes in the top of the icon under it: 'kube-apiserver' 14 px at the top, 20 at the foot)
+FOOT_DH = 6.0
 SIDE = 6  # px: a box's side this near a lifeline's column is ink beside it (:func:`_thin` looks 5 px aside)
 
 
@@ -108,7 +111,7 @@ def lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: i
     # the participant repeated below: a box of its size on its column (not a cell
     # the lifelines and messages enclose, nor a note over the lifeline)
     below = [j for j, t in enumerate(shapes) if j != i and not t.is_group and t.y > s.y + s.h
-             and abs(t.x + t.w / 2 - x) <= 0.2 * s.w and abs(t.w - s.w) <= 0.3 * s.w and abs(t.h - s.h) <= 0.3 * s.h
+             and abs(t.x + t.w / 2 - x) <= 0.2 * s.w and abs(t.w - s.w) <= 0.3 * s.w and abs(t.h - s.h) <= max(0.3 * s.h, FOOT_DH)
              and not _runs_on(ink, yb, lx, t) and (foot is None or foot(j))]
     if below:
         y1 = min(shapes[j].y for j in below)
@@ -121,7 +124,7 @@ def lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: i
     # (so are a dotted line's: regular dots are no connector's)
     if y1 - yb < (max(40, 1.2 * s.h) if repeated or dots[k] else max(60, 2.5 * s.h)):
         return None
-    if _heads_into_box(ink, yb, lx, x, y1, shapes, i):
+    if _heads_into_box(ink, yb, lx, x, y1, shapes, i, _icons_again(shapes, i, x, y1) if below else set()):
         return None
     width, color, style = _column_look(rgb, ink, yb, int(y1) - yb, x, lx)
     foot = min(below, key=lambda j: shapes[j].y) if below else None
@@ -145,8 +148,19 @@ def _column_look(rgb: np.ndarray, ink: np.ndarray, yb: int, n: int, x: int, lx: 
     return width, color, "solid" if on > 0.85 else "dashed"
 
 
+def _icons_again(shapes: list[DetectedShape], i: int, x: float, y1: float, gap: float = 12.0) -> set[int]:
+    """The shapes just over the foot at ``y1`` on column ``x`` that are a shape just over participant ``i``'s name
+    drawn again: its icon repeated at the foot (Mermaid's typed participants draw the name under the icon at both
+    ends; a ``control`` icon's arrowhead on top of its circle read as a head into a box, the lifeline lost)."""
+    s = shapes[i]
+    heads = [u for u in shapes if not u.is_group and abs(u.x + u.w / 2 - x) <= 0.3 * u.w + 3
+             and -2 <= s.y - (u.y + u.h) <= gap]
+    return {j for j, t in enumerate(shapes) if j != i and not t.is_group and -2 <= y1 - (t.y + t.h) <= gap
+            and abs(t.x + t.w / 2 - x) <= 0.3 * t.w + 3 and any(t is not u and _same_size(t, u) for u in heads)}
+
+
 def _heads_into_box(ink: np.ndarray, yb: int, lx: int, x: float, y1: float, shapes: list[DetectedShape],
-                    i: int) -> bool:
+                    i: int, again: set[int] | frozenset[int] = frozenset()) -> bool:
     """Whether the column on ``lx`` of ``ink`` (its rows from ``yb``) runs into a box under box ``i`` through an
     arrowhead: a top-down flowchart's chain of links (each node's link into the next), no lifeline. A lifeline
     carries no head along itself (a real Mermaid flowchart's column of seven nodes had read as two lifelines,
@@ -156,7 +170,8 @@ def _heads_into_box(ink: np.ndarray, yb: int, lx: int, x: float, y1: float, shap
     the page's tree of links with it). The head's test: :func:`_head_into`; its sizes in the column's ink width
     (``u``: a 1x link's 2 px stroke, 3 px of ink with its rim, to 1; a 2x export's head and shaft are twice as
     wide), the width of its narrower rows (activation bars along half a lifeline had doubled the median, and the
-    strip above its foot took in a message's head at a bar)."""
+    strip above its foot took in a message's head at a bar). The shapes ``again`` (:func:`_icons_again`: the
+    participant's icon drawn again at its foot, a ``control``'s with a head on its circle) are no such box."""
     col = ink[:max(0, int(y1) - yb), max(0, lx - 8):lx + 9].sum(axis=1)
     u = max(1.0, (float(np.percentile(col[col > 0], 25)) - 1) / 2) if (col > 0).any() else 1.0
     r = int(round(7 * u))
@@ -166,7 +181,7 @@ def _heads_into_box(ink: np.ndarray, yb: int, lx: int, x: float, y1: float, shap
     if _head_into(strip[:int(12 * u)][::-1], strip[int(16 * u):int(30 * u)], c, u):
         return True
     for j, t in enumerate(shapes):
-        if j == i or t.is_group or not (t.x < x < t.x + t.w) or not (yb + 12 * u < t.y <= y1 + 2 * u):
+        if j == i or j in again or t.is_group or not (t.x < x < t.x + t.w) or not (yb + 12 * u < t.y <= y1 + 2 * u):
             continue
         if _badge(ink, yb, x - lx, x, t):
             continue

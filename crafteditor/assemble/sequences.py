@@ -27,6 +27,7 @@ from crafteditor.assemble.seq_created import created_lifelines, creation_message
 from crafteditor.assemble.seq_ink import ink_mask
 from crafteditor.assemble.seq_lifelines import lifeline
 from crafteditor.assemble.seq_loops import curved_self_messages
+from crafteditor.assemble.seq_names import names_on_lifelines
 from crafteditor.assemble.seq_parts import Lifeline, Message
 from crafteditor.assemble.seq_strokes import (
     WAVE,
@@ -50,6 +51,9 @@ from crafteditor.ocr.runs import TextRun, split_wide_gaps
 from crafteditor.shapes.detect import DetectedShape, keep_shapes
 
 FRAME_PAST = 0.25  # share of the 25 px past each end a row inks, at least, where it runs on as a frame's edge
+# px: two participants' boxes of one row end within this of each other, whatever their heights (20 lost a 2x Mermaid
+# figure's participant box 131 px tall whose bottom is 27 px over its icon participants' names)
+ROW_TOL = 40.0
 NAME_GAP = 1.0  # em: a gap this wide in a line of text outside every box parts two participants' names
 
 
@@ -86,14 +90,17 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
     ink = ink_mask(rgb, background)  # once: each box and each name outside one looks under itself
     shapes = _worded_frames_as_boxes(shapes, runs)
     found = [ln for i, s in enumerate(shapes) if (ln := lifeline(rgb, ink, shapes, i)) is not None]
-    names, pieces = _name_runs(shapes, runs)
+    names, pieces = _name_runs(shapes, runs, ink)
     boxes, origin = _name_boxes(shapes, names, background)
     pool = [*shapes, *boxes]
     candidates = found + _named_lifelines(rgb, ink, pool, len(shapes), found, [names[k].text for k in origin])
     found = _one_row(candidates, pool, len(shapes))
-    if found:  # a participant's lifeline runs down to where the others end (an arrow into a label stops short)
+    if found:  # a participant's lifeline runs down to where the others end (an arrow into a label stops short),
+        # or to its name repeated at its foot (where another's runs on past a foot name OCR read as one line with
+        # the next, into the icon under it: PlantUML's control and entity participants, a figure left with one)
         end = _common_end([ln.y1 for ln in found])
-        found = [ln for ln in found if ln.node < len(shapes) or end - ln.y1 <= max(12.0, 0.05 * (ln.y1 - ln.y0))]
+        found = [ln for ln in found if ln.node < len(shapes) or ln.bottom is not None
+                 or end - ln.y1 <= max(12.0, 0.05 * (ln.y1 - ln.y0))]
     found += created_lifelines(ink, candidates, found, pool, len(shapes))
     if len(found) < 2:
         return None
@@ -201,15 +208,19 @@ def _covers(s: DetectedShape, m: Message) -> bool:
     return min(s.x + s.w, max(xs)) - max(s.x, min(xs)) >= 0.75 * (max(xs) - min(xs))
 
 
-def _name_runs(shapes: list[DetectedShape], runs: list[TextRun]) -> tuple[list[TextRun], list[int]]:
+def _name_runs(shapes: list[DetectedShape], runs: list[TextRun], ink: np.ndarray) -> tuple[list[TextRun], list[int]]:
     """The runs, one outside every box cut where its ink has a gap of :data:`NAME_GAP` em: the names of two
     participants drawn with no box (PlantUML's database and actor icons) that OCR read as one line ('Cache approve
-    Load create'); with, for each, the index of the run it was cut from."""
+    Load create'), or a narrower gap where each piece stands on a lifeline's column (:func:`names_on_lifelines`);
+    with, for each, the index of the run it was cut from."""
     names: list[TextRun] = []
     pieces: list[int] = []
     for k, r in enumerate(runs):
-        cut = [r] if r.angle != 0 or any(not s.is_group and s.contains_point(r.cx, r.cy) for s in shapes) \
-            else split_wide_gaps(r, NAME_GAP)
+        cut = [r]
+        if r.angle == 0 and not any(not s.is_group and s.contains_point(r.cx, r.cy) for s in shapes):
+            cut = split_wide_gaps(r, NAME_GAP)
+            if len(cut) == 1:
+                cut = names_on_lifelines(r, ink)
         names += cut
         pieces += [k] * len(cut)
     return names, pieces
@@ -247,7 +258,7 @@ def _name_boxes(shapes: list[DetectedShape], runs: list[TextRun], background: tu
 def _band_top(s: DetectedShape, r: TextRun) -> bool:
     """Whether line ``r`` stands at the top of shape ``s`` (within 4 of its heights) and ``s`` is a band, 8 of its
     heights tall or more: the name of a participant heading the band."""
-    return s.h >= 8 * r.h and r.y <= s.y + 4 * r.h
+    return s.h >= 8 * r.h and r.y <= s.y + 6 * r.h
 
 
 def _named_lifelines(rgb: np.ndarray, ink: np.ndarray, pool: list[DetectedShape], base: int,
@@ -364,11 +375,14 @@ def _one_row(found: list[Lifeline], shapes: list[DetectedShape], named: int) -> 
     best: list[Lifeline] = []
     for a in found:
         sa = shapes[a.node]
-        # a name's box is its text's, whose bottom moves with the letters (a descender, an icon's bar)
-        tol = max(6.0, 0.25 * sa.h) if a.node < named else max(10.0, 0.5 * sa.h)
-        # a stick-figure actor's head ends higher, its lifeline where the others end
+        # a name's box is its text's, whose bottom moves with the letters (a descender, an icon's bar); a box's
+        # bottom within a quarter of its height, at most ROW_TOL px: a tall box (a frame's or band's stretch a
+        # lifeline runs out of) had taken in lifelines hundreds of px above it
+        tol = min(max(6.0, 0.25 * sa.h), ROW_TOL) if a.node < named else max(10.0, 0.5 * sa.h)
+        # a stick-figure actor's head ends higher, its lifeline where the others end (beside a participant's box:
+        # one taller than it is wide is a frame's or band's stretch, beside which every name is 'small')
         row = [b for b in found if abs(b.y0 - a.y0) <= tol or (
-            b.y0 < a.y0 and abs(b.y1 - a.y1) <= tol and _head_of(shapes[b.node], sa))]
+            b.y0 < a.y0 and abs(b.y1 - a.y1) <= tol and sa.h <= sa.w and _head_of(shapes[b.node], sa))]
         # of two rows as large, the higher: participants head the diagram (a band's side, solid under message labels
         # set across it, and a note's column whose 'head' was such a label had outranked cluster-api's participants)
         # (by its lowest top: a stick figure's head stands higher than the participants' boxes)
@@ -391,8 +405,10 @@ def _head_of(s: DetectedShape, box: DetectedShape) -> bool:
     the box's heights, or 40 px, above the box's top): a stick figure's head, not a box of its own. (A TB
     flowchart's link label, its plate small beside a node hundreds of px below on the link's column, had joined
     that node's 'row': the link and the node's side read as two lifelines, box borders between them as
-    messages, every edge lost.)"""
-    return s.h <= 0.6 * box.h and s.w <= 0.6 * box.w and s.y + s.h >= box.y - max(2.0 * box.h, 40.0)
+    messages, every edge lost.) A head is round, about as wide as tall: a participant's box beside a frame's tag
+    low down (a PlantUML ``group`` in a ``box`` band) is none, and had made the tag's column a participant's."""
+    return (s.h <= 0.6 * box.h and s.w <= 0.6 * box.w and s.y + s.h >= box.y - max(2.0 * box.h, 40.0)
+            and min(s.w, s.h) >= 0.6 * max(s.w, s.h))
 
 
 def _messages(ink: np.ndarray, rgb: np.ndarray, text: np.ndarray, lines: list[Lifeline],
