@@ -91,9 +91,10 @@ _SHAPE_WORDS = [
 # ---------------------------------------------------------------------------------
 
 def read_brief(brief: str) -> BriefReading:
-    """Entities and relations a brief names (rules only; see the module docstring)."""
+    """Entities and relations a brief names (rules only; see the module docstring). Prose wrapped at a fixed width
+    is read unwrapped (:func:`unwrap_lines`), here too, so the critic and the router read what the planner reads."""
     reading = BriefReading()
-    text = _read_title_and_direction(ARROW_RE.sub(" -> ", brief.replace("\r", "")), reading)
+    text = _read_title_and_direction(ARROW_RE.sub(" -> ", unwrap_lines(brief.replace("\r", ""))), reading)
     names = _Names(reading)
     for q in QUOTED_RE.finditer(text):
         names.add((q.group(1) or q.group(2)).strip(), strong=True)

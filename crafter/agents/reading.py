@@ -627,6 +627,8 @@ def prefer_fuller_names(reading: BriefReading, names: list[str]) -> None:
     list says ("a call subgroup (medaka variant calling, then bcftools consensus)"): one box, not two."""
     for name in names:
         full = normalise_label(name)
-        short = next((e for e in reading.entities if full.startswith(normalise_label(e) + " ")), None)
+        # the longest name read before it ("medaka variant" over "medaka"): one rename covers the shorter too
+        short = max((e for e in reading.entities if full.startswith(normalise_label(e) + " ")),
+                    key=lambda e: len(normalise_label(e)), default=None)
         if short and not any(normalise_label(e) == full for e in reading.entities):
             rename_names(reading, {short: name})

@@ -1,0 +1,35 @@
+"""Round 22's mends to the rule reader of written briefs: what the critic and the router read, and names read
+before as the first words of a fuller one."""
+
+from __future__ import annotations
+
+from crafter.agents.extract import describes_diagram, read_brief
+from crafter.agents.reading import BriefReading, prefer_fuller_names
+
+WRAPPED = '''def run_rollouts(env, horizon=20):
+    """Model-based value expansion.
+
+    Every real transition collected from `env` is written into the
+    replay buffer. Minibatches drawn from the replay buffer are passed
+    to the dynamics model, whose imagined rollouts are fed into the
+    critic as extra targets.
+    """'''
+
+
+def test_the_critic_and_the_router_read_wrapped_prose_unwrapped_as_the_planner_does() -> None:
+    # read_brief (the critic's brief_entities, the router's describes_diagram) read the broken lines: a link
+    # said across a line break ("passed ⏎ to the dynamics model") was lost to them
+    relations = read_brief(WRAPPED).relations
+    assert ("Replay buffer", "Dynamics model") in relations and ("Imagined rollouts", "Critic") in relations
+    assert ("Crawler", "Indexer") in read_brief('def refresh(cache):\n    """Every hour the crawler fetches the listed '
+                                                'pages and passes their\n    text to the indexer, which rebuilds the '
+                                                'search index."""').relations
+    assert describes_diagram(WRAPPED)
+
+
+def test_a_fuller_name_takes_the_longest_name_read_before_as_its_first_words() -> None:
+    reading = BriefReading(entities=["medaka", "medaka variant", "bcftools consensus"],
+                           relations=[("medaka variant", "bcftools consensus")])
+    prefer_fuller_names(reading, ["medaka variant calling"])
+    assert "medaka variant calling" in reading.entities and "medaka variant" not in reading.entities
+    assert ("medaka variant calling", "bcftools consensus") in reading.relations
