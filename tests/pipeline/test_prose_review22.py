@@ -3,7 +3,7 @@ before as the first words of a fuller one."""
 
 from __future__ import annotations
 
-from crafter.agents.extract import describes_diagram, read_brief
+from crafter.agents.extract import describes_diagram, figure_from_brief, read_brief
 from crafter.agents.reading import BriefReading, prefer_fuller_names
 
 WRAPPED = '''def run_rollouts(env, horizon=20):
@@ -33,3 +33,27 @@ def test_a_fuller_name_takes_the_longest_name_read_before_as_its_first_words() -
     prefer_fuller_names(reading, ["medaka variant calling"])
     assert "medaka variant calling" in reading.entities and "medaka variant" not in reading.entities
     assert ("medaka variant calling", "bcftools consensus") in reading.relations
+
+
+def _graph(text: str) -> tuple[set[str], set[tuple[str, str]]]:
+    fig = figure_from_brief(text)
+    labels = {n.id: n.text for n in fig.of_kind("node")}
+    return set(labels.values()), {(labels[e.source], labels[e.target]) for e in fig.of_kind("edge")}
+
+
+def test_things_set_side_by_side_between_bars_in_an_arrow_chain_are_boxes_each() -> None:
+    nodes, edges = _graph("Usability study\n"
+                          "- volunteers (n = 18) → counterbalanced order → keyboard task | voice task | pen task\n"
+                          "- every task → SUS questionnaire")
+    assert {"Keyboard task", "Voice task", "Pen task"} <= nodes
+    assert not any("|" in n for n in nodes)
+    assert {("Counterbalanced order", t) for t in ("Keyboard task", "Voice task", "Pen task")} <= edges
+
+
+def test_a_list_item_of_names_between_bars_is_boxes_side_by_side_that_all_three_gathers() -> None:
+    nodes, edges = _graph("Genome annotation QC\n"
+                          "- in: the draft assembly\n"
+                          "- BRAKER (gene models) | RepeatMasker (repeats) | tRNAscan (tRNAs) – run separately\n"
+                          "- all three → summary report")
+    assert {"BRAKER", "RepeatMasker", "tRNAscan"} <= nodes and "All three" not in nodes
+    assert {("BRAKER", "Summary report"), ("RepeatMasker", "Summary report"), ("tRNAscan", "Summary report")} <= edges
