@@ -20,7 +20,7 @@ import re
 
 from crafter.agents.coordination import read_coordinated_names
 from crafter.agents.distributive import read_shared_heads
-from crafter.agents.headed import headed_names, is_order, piped_names
+from crafter.agents.headed import headed_names, is_order, listed_names, piped_names
 from crafter.agents.labels import labels_match, normalise_label, slug_id
 from crafter.agents.links import read_links
 from crafter.agents.participles import read_verb_steps
@@ -337,6 +337,8 @@ def _read_arrow_chain(sentence: str, names: _Names) -> None:
         side = "left" if i == 0 else "right"
         pieces = re.split(r"\s+[+&]\s+", part) if i < len(parts) - 1 or len(parts) == 2 else [part]
         pieces = [x for p in pieces for x in _PIPE_RE.split(p)]  # "mouse block | touchpad block": side by side
+        if i == len(parts) - 1 and len(pieces) == 1 and (listed := listed_names(part)):
+            pieces = listed  # "→ nanoindentation, scratch test, XRD texture": each fed
         here = []
         for piece in pieces:
             phrase = clean_phrase(piece, side=side if i in (0, len(parts) - 1) else "right")

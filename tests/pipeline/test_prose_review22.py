@@ -57,3 +57,17 @@ def test_a_list_item_of_names_between_bars_is_boxes_side_by_side_that_all_three_
                           "- all three → summary report")
     assert {"BRAKER", "RepeatMasker", "tRNAscan"} <= nodes and "All three" not in nodes
     assert {("BRAKER", "Summary report"), ("RepeatMasker", "Summary report"), ("tRNAscan", "Summary report")} <= edges
+
+
+def test_a_list_of_names_ending_an_arrow_chain_is_fed_each() -> None:
+    nodes, edges = _graph("Coating characterisation\n"
+                          "- sputtered coupons → profilometry, pin-on-disc wear test, GIXRD phase analysis\n"
+                          "- every measurement → shared results sheet")
+    assert {("Sputtered coupons", n) for n in ("Profilometry", "Pin-on-disc wear test", "GIXRD phase analysis")} <= edges
+
+
+def test_a_remark_after_an_arrow_is_no_list_of_names() -> None:
+    nodes, _ = _graph("Read path\n- key lookup → walk the version chain, newest first\n- visible → return the row")
+    assert "Newest first" not in nodes
+    nodes, _ = _graph("Sampler\n- low effective sample size → extend chains, recheck")
+    assert "Recheck" not in nodes
