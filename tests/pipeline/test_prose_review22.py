@@ -71,3 +71,23 @@ def test_a_remark_after_an_arrow_is_no_list_of_names() -> None:
     assert "Newest first" not in nodes
     nodes, _ = _graph("Sampler\n- low effective sample size → extend chains, recheck")
     assert "Recheck" not in nodes
+
+
+def test_a_step_headed_by_an_order_is_named_by_its_process_noun() -> None:
+    nodes, edges = _graph("Docking refinement for each hit:\n"
+                          "- inputs: the receptor PDB and the docked pose\n"
+                          "- protonate: PROPKA assigns states at pH 7\n"
+                          "- minimise: 2000 steepest-descent steps\n"
+                          "- quantify: MM-GBSA binding energies per pose\n"
+                          "- report: a ranked table of poses")
+    assert {"Minimisation", "Quantification"} <= nodes and not {"Minimise", "Quantify"} & nodes
+    assert ("Minimisation", "Quantification") in edges
+    assert "Report" in nodes  # a noun heading keeps its word
+
+
+def test_a_decision_verdict_heading_keeps_its_word() -> None:
+    nodes, _ = _graph("Packet path:\n"
+                      "- lookup: the flow table is searched for the 5-tuple\n"
+                      "- accept: the packet is forwarded to the LAN\n"
+                      "- reject: the packet is dropped and counted")
+    assert "Accepting" not in nodes
