@@ -310,23 +310,56 @@ def spread_collectives(reading: BriefReading, text: str) -> None:
                     members, listed = kind or _sentence_before(coll, n, at, text, others), False
             else:
                 members = next((x for ns in said for x in (ns, [e for e in ns if e not in leads]) if len(x) == n), [])
-        if not members:
+        if members:
+            _spread(reading, coll, members, listed)
+    for coll, members in _each_of_a_list(reading, text):
+        _spread(reading, coll, members, listed=True)
+
+
+def _spread(reading: BriefReading, coll: str, members: list[str], listed: bool) -> None:
+    """The collective ``coll`` no box: its links go to each of ``members`` (``listed``: items side by side, not a
+    chain)."""
+    swap = {coll: members}
+    if listed:  # list items gathered by a collective stand side by side, not in a chain
+        chained = set(zip(members, members[1:]))
+        reading.relations = [r for r in reading.relations if r not in chained]
+    reading.entities.remove(coll)
+    reading.strong = [e for e in reading.strong if e != coll]
+    had, spread, seen = set(reading.relations), [], set()  # no link drawn back against one read before
+    for a, b in reading.relations:  # ("the hub samples A and B. Both streams …") or against one spread before it
+        for x in swap.get(a, [a]):
+            for y in swap.get(b, [b]):
+                if x != y and (x, y) not in seen and ((a, b) == (x, y) or (y, x) not in had and (y, x) not in seen):
+                    spread.append((x, y))
+                    seen.add((x, y))
+    reading.relations = spread
+    reading.groups = [(g, [x for e in ms for x in swap.get(e, [e])]) for g, ms in reading.groups]
+
+
+_EACH_LINE = re.compile(r"(?im)^\s*(?:[-*•·–]\s+)?(?:each|every|all)\s+(?P<name>[\w+-]+(?:\s+[\w+-]+)?)\s*(?:->|→|⟶|=>)")
+
+
+def _each_of_a_list(reading: BriefReading, text: str) -> list[tuple[str, list[str]]]:
+    """ "mouse block | touchpad block | gaze+click block ⏎ each block → NASA-TLX", "three routes side by side: A | B |
+    C ⏎ • every route → density": a line opening on "each" / "every" / "all" and a name before an arrow gathers the
+    names of its kind said before it (two or more), else those of the last line before it that says two or more."""
+    out = []
+    for m in _EACH_LINE.finditer(text):
+        said = m.group("name").strip()
+        forms = {normalise_label(x) for x in (said, singular(said), m.group(0).strip(" -*•·–>→⟶="))}
+        coll = next((e for e in reading.entities if normalise_label(e) in forms), None)
+        if coll is None or any(c == coll for c, _ in out):
             continue
-        swap = {coll: members}
-        if listed:  # list items gathered by a collective stand side by side, not in a chain
-            chained = set(zip(members, members[1:]))
-            reading.relations = [r for r in reading.relations if r not in chained]
-        reading.entities.remove(coll)
-        reading.strong = [e for e in reading.strong if e != coll]
-        had, spread, seen = set(reading.relations), [], set()  # no link drawn back against one read before
-        for a, b in reading.relations:  # ("the hub samples A and B. Both streams …") or against one spread before it
-            for x in swap.get(a, [a]):
-                for y in swap.get(b, [b]):
-                    if x != y and (x, y) not in seen and ((a, b) == (x, y) or (y, x) not in had and (y, x) not in seen):
-                        spread.append((x, y))
-                        seen.add((x, y))
-        reading.relations = spread
-        reading.groups = [(g, [x for e in ms for x in swap.get(e, [e])]) for g, ms in reading.groups]
+        others = [e for e in reading.entities if e != coll and not _COLLECTIVE_RE.match(e.strip())]
+        before = text[:m.start()]
+        head = _head_word(coll)
+        members = [e for e in _names_in(before, others) if _head_word(e) == head and e != coll]
+        if len(members) < 2:
+            lines = [ln for ln in before.split("\n") if ln.strip()]
+            members = next((ns for ln in reversed(lines) if len(ns := _names_in(ln, others)) >= 2), [])
+        if len(members) >= 2:
+            out.append((coll, members))
+    return out
 
 
 _COMMON_GROUP_WORDS = {"stage", "group", "layer", "level", "levels", "module", "block", "phase", "step", "tier",

@@ -91,3 +91,13 @@ def test_a_decision_verdict_heading_keeps_its_word() -> None:
                       "- accept: the packet is forwarded to the LAN\n"
                       "- reject: the packet is dropped and counted")
     assert "Accepting" not in nodes
+
+
+def test_all_of_a_list_line_sends_each_of_its_names_on() -> None:
+    nodes, edges = _graph("Dictation study\n"
+                          "volunteers → counterbalanced order → keyboard task | voice task | pen task\n"
+                          "all tasks → completion time + error count\n"
+                          "completion time → mixed-effects model")
+    assert "All tasks" not in nodes and "Tasks" not in nodes
+    assert {(t, m) for t in ("Keyboard task", "Voice task", "Pen task")
+            for m in ("Completion time", "Error count")} <= edges
