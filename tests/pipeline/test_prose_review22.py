@@ -101,3 +101,14 @@ def test_all_of_a_list_line_sends_each_of_its_names_on() -> None:
     assert "All tasks" not in nodes and "Tasks" not in nodes
     assert {(t, m) for t in ("Keyboard task", "Voice task", "Pen task")
             for m in ("Completion time", "Error count")} <= edges
+
+
+def test_a_thing_made_by_its_passive_agent_comes_from_it() -> None:
+    # the agent makes the subject: the arrow runs from the maker
+    _, edges = _graph("The surface mesh is extracted from the density grid by marching cubes.")
+    assert ("Marching cubes", "Surface mesh") in edges
+    _, edges = _graph("A session key is derived by the HKDF step and handed to the cipher.")
+    assert ("HKDF step", "Session key") in edges
+    # the agent takes the subject in: the arrow runs to it, as before
+    _, edges = _graph("Raw reads are assembled by hifiasm into contigs.")
+    assert ("Raw reads", "Hifiasm") in edges
