@@ -312,8 +312,11 @@ def spread_collectives(reading: BriefReading, text: str) -> None:
                 members = next((x for ns in said for x in (ns, [e for e in ns if e not in leads]) if len(x) == n), [])
         if members:
             _spread(reading, coll, members, listed)
-    for coll, members in _each_of_a_list(reading, text):
-        _spread(reading, coll, members, listed=True)
+    for coll, target, members in _each_of_a_list(reading, text):
+        if coll is not None:
+            _spread(reading, coll, members, listed=True)
+        elif any((m, target) in reading.relations for m in members):  # "each block → NASA-TLX" read as one block's
+            reading.relations += [(m, target) for m in members if (m, target) not in reading.relations]  # link
 
 
 def _spread(reading: BriefReading, coll: str, members: list[str], listed: bool) -> None:
@@ -339,26 +342,29 @@ def _spread(reading: BriefReading, coll: str, members: list[str], listed: bool) 
 _EACH_LINE = re.compile(r"(?im)^\s*(?:[-*•·–]\s+)?(?:each|every|all)\s+(?P<name>[\w+-]+(?:\s+[\w+-]+)?)\s*(?:->|→|⟶|=>)")
 
 
-def _each_of_a_list(reading: BriefReading, text: str) -> list[tuple[str, list[str]]]:
-    """ "mouse block | touchpad block | gaze+click block ⏎ each block → NASA-TLX", "three routes side by side: A | B |
+def _each_of_a_list(reading: BriefReading, text: str) -> list[tuple[str | None, str | None, list[str]]]:
+    """ "mouse block | touchpad block | gaze+click block ⏎ all blocks → throughput", "three routes side by side: A | B |
     C ⏎ • every route → density": a line opening on "each" / "every" / "all" and a name before an arrow gathers the
-    names of its kind said before it (two or more), else those of the last line before it that says two or more."""
-    out = []
+    names of its kind said before it (two or more), else those of the last line before it that says two or more.
+    Each as (the box of that name, or None where there is none; the first name after the arrow; the members)."""
+    out: list[tuple[str | None, str | None, list[str]]] = []
     for m in _EACH_LINE.finditer(text):
         said = m.group("name").strip()
         forms = {normalise_label(x) for x in (said, singular(said), m.group(0).strip(" -*•·–>→⟶="))}
         coll = next((e for e in reading.entities if normalise_label(e) in forms), None)
-        if coll is None or any(c == coll for c, _ in out):
+        if coll is not None and any(c == coll for c, _, _ in out):
             continue
         others = [e for e in reading.entities if e != coll and not _COLLECTIVE_RE.match(e.strip())]
+        end = text.find("\n", m.end())
+        target = next(iter(_names_in(text[m.end():end if end >= 0 else len(text)], others)), None)
         before = text[:m.start()]
-        head = _head_word(coll)
-        members = [e for e in _names_in(before, others) if _head_word(e) == head and e != coll]
+        head = _head_word(coll or said)
+        members = [e for e in _names_in(before, others) if _head_word(e) == head]
         if len(members) < 2:
             lines = [ln for ln in before.split("\n") if ln.strip()]
             members = next((ns for ln in reversed(lines) if len(ns := _names_in(ln, others)) >= 2), [])
-        if len(members) >= 2:
-            out.append((coll, members))
+        if len(members) >= 2 and (coll is not None or target is not None):
+            out.append((coll, target, members))
     return out
 
 

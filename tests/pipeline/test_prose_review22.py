@@ -112,3 +112,10 @@ def test_a_thing_made_by_its_passive_agent_comes_from_it() -> None:
     # the agent takes the subject in: the arrow runs to it, as before
     _, edges = _graph("Raw reads are assembled by hifiasm into contigs.")
     assert ("Raw reads", "Hifiasm") in edges
+
+
+def test_every_one_of_a_list_line_goes_on_where_one_of_them_was_read_to() -> None:
+    _, edges = _graph("Dictation study\n"
+                      "- volunteers → counterbalanced order → keyboard session | voice session | pen session\n"
+                      "- every session → SUS questionnaire")
+    assert {(s, "SUS questionnaire") for s in ("Keyboard session", "Voice session", "Pen session")} <= edges
