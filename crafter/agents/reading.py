@@ -350,6 +350,8 @@ def _each_of_a_list(reading: BriefReading, text: str) -> list[tuple[str | None, 
     out: list[tuple[str | None, str | None, list[str]]] = []
     for m in _EACH_LINE.finditer(text):
         said = m.group("name").strip()
+        if said.split()[0].lower() in _NUMBERS or said[:1].isdigit():
+            continue  # "all three →": a collective of a count (:func:`_collectives`)
         forms = {normalise_label(x) for x in (said, singular(said), m.group(0).strip(" -*•·–>→⟶="))}
         coll = next((e for e in reading.entities if normalise_label(e) in forms), None)
         if coll is not None and any(c == coll for c, _, _ in out):
