@@ -13,10 +13,11 @@ from __future__ import annotations
 import re
 
 from crafter.agents.prose import verb_lemma
+from crafter.agents.prose_words import _FUNCTION_WORDS
 from crafter.agents.subject import GENERIC_NOUNS
 
 _HEADED = re.compile(r"^(?P<head>[^:\n]{1,40}?)\s*:\s+(?P<rest>\S.*)$")
-_PIECE_SPLIT = re.compile(r"\s*(?:,|/|;|\+|\band\b|\bor\b|&)\s*")
+_PIECE_SPLIT = re.compile(r"\s*(?:,|/|;|\+|\band\b|\bor\b|&)\s*|\s+\|\s+")  # ("low-T PL | HRXRD | AFM")
 _NOT_A_NAME = re.compile(r"[$\\=<>≈→|]|\b(?:then|via|with|from|of|at|per|every|each|all|until|for|w)\b", re.I)
 _DETERMINER = re.compile(r"^(?:the|a|an|its|their|our|each|both)\s+", re.I)
 _MAX_NAME_WORDS = 4
@@ -32,6 +33,41 @@ def _is_name(piece: str) -> bool:
         return False
     return not any(w.islower() and not w.endswith("ed") and verb_lemma(w) for w in words[:-1]) \
         and not (len(words) > 1 and words[-1].lower().endswith("ed"))
+
+
+_PIPED = re.compile(r"\s+\|\s+")
+_REMARK_AFTER = re.compile(r"\s+[–—-]\s+.*$|\s*[,;]\s+.*$")
+
+
+def piped_names(item: str) -> list[str] | None:
+    """The names of an item that sets them side by side between bars, "QUAST (contiguity) | BUSCO (completeness) |
+    Merqury – independent runs" (a remark after the last one cut off), or None where it does not."""
+    rest = re.sub(r"\s*\([^()]*\)", " ", item).strip().rstrip(".")
+    pieces = [p.strip() for p in _PIPED.split(rest)]
+    if len(pieces) < 2:
+        return None
+    pieces[-1] = _REMARK_AFTER.sub("", pieces[-1]).strip()
+    if not all(p and _is_name(p) for p in pieces):
+        return None
+    names = [_DETERMINER.sub("", p) for p in pieces]  # "libm.a", "tRNAscan" as said
+    return [n if re.match(r"\S*[._]|[a-z]+[A-Z]", n) else n[:1].upper() + n[1:] for n in names]
+
+
+def listed_names(text: str) -> list[str] | None:
+    """The names of a list said as nothing else, "nanoindentation, scratch test, XRD texture", "teacher and student"
+    (two at least, each a short noun phrase: :func:`_is_name`), or None."""
+    rest = re.sub(r"\s*\([^()]*\)", " ", text).strip().rstrip(".")
+    if re.search(r"[:;\[\]]", rest):
+        return None  # "yes: keep, CEM weights; no: prune", "dict[Block, set[Var]]"
+    pieces = [_DETERMINER.sub("", p.strip()) for p in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", rest)]
+    if len(pieces) < 2 or not all(p and _is_name(p) for p in pieces):
+        return None
+    if any(w.lower() in _FUNCTION_WORDS or w.lower() in ("else", "alike", "alongside") or w.endswith("ed") and " " in p
+           for p in pieces for w in p.split()):
+        return None  # a remark: "walk the chain, newest first", "pre-commit, transaction left open"
+    if len(pieces) == 2 and any(" " not in p and p.islower() for p in pieces):
+        return None  # "extend chains, recheck": an order and its repeat, not two names
+    return pieces
 
 
 def is_order(head: str) -> bool:

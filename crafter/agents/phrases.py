@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from crafter.agents.labels import drop_which_one, noun_by_ending, singular
+from crafter.agents.prose_words import _NOUNISH_VERBS, verb_lemma
 
 MAX_LABEL_WORDS = 6
 
@@ -121,8 +122,24 @@ def item_label(item: str) -> str:
     for sep in (":", " - ", " — ", " – ", "("):
         head = item.split(sep, 1)[0].strip()
         if head and head != item.strip() and len(head.split()) <= MAX_LABEL_WORDS:
+            if sep == ":" and re.fullmatch(r"[a-z]+(?:-[a-z]+)?", head) and _is_bare_verb(head):
+                noun = nominal(head)  # "- embed: 3D embedding …" is the step "Embedding", not the order "Embed"
+                return noun[:1].upper() + noun[1:]
             return clean_phrase(head, side="right") or head
     return clean_phrase(item, side="right")
+
+
+# a decision's verdicts, named as said ("accept: the packet is forwarded", "drop: …"): outcomes, not processes
+_VERDICTS = {"accept", "reject", "drop", "allow", "deny", "block", "pass", "retry", "stop", "skip", "keep", "abort"}
+
+
+def _is_bare_verb(word: str) -> bool:
+    """A verb of the lexicon in its plain form that is no noun as well nor a verdict ("embed", "minimise"; not
+    "model", "loop", "accept")."""
+    if word in _VERDICTS:
+        return False
+    return verb_lemma(word) == word and word not in _NOUNISH_VERBS or word in _NOUN_OF \
+        or bool(re.fullmatch(r"[a-z]{4,}(?:[iy][sz]e|ify)", word))  # ("minimise", "quantify": not in the lexicon)
 
 
 # A protocol's numbered steps are orders ("Split every core lengthwise", "On the upcast, close Niskin bottles

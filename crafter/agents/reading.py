@@ -310,23 +310,64 @@ def spread_collectives(reading: BriefReading, text: str) -> None:
                     members, listed = kind or _sentence_before(coll, n, at, text, others), False
             else:
                 members = next((x for ns in said for x in (ns, [e for e in ns if e not in leads]) if len(x) == n), [])
-        if not members:
+        if members:
+            _spread(reading, coll, members, listed)
+    for coll, target, members in _each_of_a_list(reading, text):
+        if coll is not None:
+            _spread(reading, coll, members, listed=True)
+        elif any((m, target) in reading.relations for m in members):  # "each block → NASA-TLX" read as one block's
+            reading.relations += [(m, target) for m in members if (m, target) not in reading.relations]  # link
+
+
+def _spread(reading: BriefReading, coll: str, members: list[str], listed: bool) -> None:
+    """The collective ``coll`` no box: its links go to each of ``members`` (``listed``: items side by side, not a
+    chain)."""
+    swap = {coll: members}
+    if listed:  # list items gathered by a collective stand side by side, not in a chain
+        chained = set(zip(members, members[1:]))
+        reading.relations = [r for r in reading.relations if r not in chained]
+    reading.entities.remove(coll)
+    reading.strong = [e for e in reading.strong if e != coll]
+    had, spread, seen = set(reading.relations), [], set()  # no link drawn back against one read before
+    for a, b in reading.relations:  # ("the hub samples A and B. Both streams …") or against one spread before it
+        for x in swap.get(a, [a]):
+            for y in swap.get(b, [b]):
+                if x != y and (x, y) not in seen and ((a, b) == (x, y) or (y, x) not in had and (y, x) not in seen):
+                    spread.append((x, y))
+                    seen.add((x, y))
+    reading.relations = spread
+    reading.groups = [(g, [x for e in ms for x in swap.get(e, [e])]) for g, ms in reading.groups]
+
+
+_EACH_LINE = re.compile(r"(?im)^\s*(?:[-*•·–]\s+)?(?:each|every|all)\s+(?P<name>[\w+-]+(?:\s+[\w+-]+)?)\s*(?:->|→|⟶|=>)")
+
+
+def _each_of_a_list(reading: BriefReading, text: str) -> list[tuple[str | None, str | None, list[str]]]:
+    """ "mouse block | touchpad block | gaze+click block ⏎ all blocks → throughput", "three routes side by side: A | B |
+    C ⏎ • every route → density": a line opening on "each" / "every" / "all" and a name before an arrow gathers the
+    names of its kind said before it (two or more), else those of the last line before it that says two or more.
+    Each as (the box of that name, or None where there is none; the first name after the arrow; the members)."""
+    out: list[tuple[str | None, str | None, list[str]]] = []
+    for m in _EACH_LINE.finditer(text):
+        said = m.group("name").strip()
+        if said.split()[0].lower() in _NUMBERS or said[:1].isdigit():
+            continue  # "all three →": a collective of a count (:func:`_collectives`)
+        forms = {normalise_label(x) for x in (said, singular(said), m.group(0).strip(" -*•·–>→⟶="))}
+        coll = next((e for e in reading.entities if normalise_label(e) in forms), None)
+        if coll is not None and any(c == coll for c, _, _ in out):
             continue
-        swap = {coll: members}
-        if listed:  # list items gathered by a collective stand side by side, not in a chain
-            chained = set(zip(members, members[1:]))
-            reading.relations = [r for r in reading.relations if r not in chained]
-        reading.entities.remove(coll)
-        reading.strong = [e for e in reading.strong if e != coll]
-        had, spread, seen = set(reading.relations), [], set()  # no link drawn back against one read before
-        for a, b in reading.relations:  # ("the hub samples A and B. Both streams …") or against one spread before it
-            for x in swap.get(a, [a]):
-                for y in swap.get(b, [b]):
-                    if x != y and (x, y) not in seen and ((a, b) == (x, y) or (y, x) not in had and (y, x) not in seen):
-                        spread.append((x, y))
-                        seen.add((x, y))
-        reading.relations = spread
-        reading.groups = [(g, [x for e in ms for x in swap.get(e, [e])]) for g, ms in reading.groups]
+        others = [e for e in reading.entities if e != coll and not _COLLECTIVE_RE.match(e.strip())]
+        end = text.find("\n", m.end())
+        target = next(iter(_names_in(text[m.end():end if end >= 0 else len(text)], others)), None)
+        before = text[:m.start()]
+        head = _head_word(coll or said)
+        members = [e for e in _names_in(before, others) if _head_word(e) == head]
+        if len(members) < 2:
+            lines = [ln for ln in before.split("\n") if ln.strip()]
+            members = next((ns for ln in reversed(lines) if len(ns := _names_in(ln, others)) >= 2), [])
+        if len(members) >= 2 and (coll is not None or target is not None):
+            out.append((coll, target, members))
+    return out
 
 
 _COMMON_GROUP_WORDS = {"stage", "group", "layer", "level", "levels", "module", "block", "phase", "step", "tier",
@@ -627,6 +668,8 @@ def prefer_fuller_names(reading: BriefReading, names: list[str]) -> None:
     list says ("a call subgroup (medaka variant calling, then bcftools consensus)"): one box, not two."""
     for name in names:
         full = normalise_label(name)
-        short = next((e for e in reading.entities if full.startswith(normalise_label(e) + " ")), None)
+        # the longest name read before it ("medaka variant" over "medaka"): one rename covers the shorter too
+        short = max((e for e in reading.entities if full.startswith(normalise_label(e) + " ")),
+                    key=lambda e: len(normalise_label(e)), default=None)
         if short and not any(normalise_label(e) == full for e in reading.entities):
             rename_names(reading, {short: name})

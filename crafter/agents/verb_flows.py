@@ -13,6 +13,13 @@ _STORE_HEAD = re.compile(r"\b(?:database|db|cache|index|store|storage|table|memo
                          r"repository|warehouse|lake|collection|views?|archive|ledger)s?$", re.I)
 
 
+# verbs outside the lexicon whose passive agent makes its subject ("the mesh is extracted … by marching cubes", "a
+# Merkle tree is built by each replica"; not "reads are assembled by hifiasm": the reads go in). A passive's lemma is
+# its participle less "-ed" where the lexicon lacks the verb ("deriv").
+_MADE = {"derive", "deriv", "extract", "build", "construct", "synthesise", "synthesis",
+         "synthesize", "synthesiz", "render", "make"}
+
+
 def _reads_back(lemma: str, objs: list[str]) -> bool:
     """A verb whose object hands the data back to the subject: one the lexicon reads backward, or "query" of a
     store."""
@@ -27,7 +34,7 @@ def verb_relations(lemma: str, passive: bool, subj: list[str], objs: list[str], 
     ends: list[str] = []
     if passive:
         if agents and not targets:
-            if lemma in _PRODUCER:  # "B is fed by A"
+            if lemma in _PRODUCER or lemma in _MADE:  # "B is fed by A", "the key is derived by a KDF step"
                 new += [(a, s, label) for a in agents for s in subj]
                 ends = subj
             else:  # "patches are embedded by a linear projection"

@@ -1,6 +1,6 @@
 """Prose wrapped at a fixed width (a docstring's, a comment's) read as the sentences it says: "…; observations
 ⏎ go through the shared torso, …" is one sentence, not a line opening on "go" (:func:`unwrap_lines`, applied by
-:func:`crafter.agents.extract.figure_from_brief` before any reader).
+:func:`crafter.agents.extract.read_brief`, so by the planner, the critic and the router alike).
 
 Measured on the dev briefs' plans alone (rules, round 21): nodes / edges / groups F1 0.6346 / 0.2729 / 0.4543 ->
 0.6377 / 0.2755 / 0.4543 (6 of the 7 docstring briefs rise, nothing else moves); train 0.5219 / 0.1868 / 0.2591 ->
