@@ -18,8 +18,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 import vtracer
-from scipy import ndimage
 from PIL import Image
+from scipy import ndimage
 
 from crafteditor.blobs import find_blobs
 from crafteditor.config import Config, past

@@ -216,7 +216,8 @@ def _read(source: ImageSource | RasterImage, config: Config, *, name: str | None
     line_ink = _in_contrast(line_rgb, paints) if line_rgb is not rgb and strong is not None else ink
     residual = line_ink & ~shape_mask & ~chart_mask & ~photo_px
     # logos in tiles and discs: kept as pictures (no lines, no tracing in them)
-    pictos = node_pictograms(image.rgb, rgb, shapes, image.scale, [(r.cx, r.cy) for r in runs]) if not charts and not sketched else []
+    pictos = [] if charts or sketched else node_pictograms(image.rgb, rgb, shapes, image.scale,
+                                                           [(r.cx, r.cy) for r in runs])
     for o in pictos:
         px0, py0 = int(o.box[0] / image.scale), int(o.box[1] / image.scale)
         residual[py0:py0 + int(round(o.box[3] / image.scale)), px0:px0 + int(round(o.box[2] / image.scale))] = False

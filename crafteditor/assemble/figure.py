@@ -13,8 +13,16 @@ from crafteditor.assemble.edges import edge_components
 from crafteditor.assemble.faint import drop_page_coloured
 from crafteditor.assemble.frame_wedges import without_frame_wedges
 from crafteditor.assemble.groups import group_components
-from crafteditor.assemble.icons import (backdrop, caption_shapes, captioned_icons, end_at_icons, holds_pictogram,
-                                        icon_pictures, named_tiles, within)
+from crafteditor.assemble.icons import (
+    backdrop,
+    caption_shapes,
+    captioned_icons,
+    end_at_icons,
+    holds_pictogram,
+    icon_pictures,
+    named_tiles,
+    within,
+)
 from crafteditor.assemble.leftovers import free_line, traced_components
 from crafteditor.assemble.line_frames import frames_from_lines
 from crafteditor.assemble.named_frames import named_boxes
