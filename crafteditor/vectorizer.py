@@ -27,6 +27,7 @@ import numpy as np
 
 from crafteditor.assemble.block_arrows import block_arrows
 from crafteditor.assemble.builder import FigureBuilder
+from crafteditor.assemble.circled import operator_glyph
 from crafteditor.assemble.figure import build_figure
 from crafteditor.assemble.leftovers import free_line
 from crafteditor.assemble.seq_reread import first_messages, lost_sequence
@@ -216,8 +217,10 @@ def _read(source: ImageSource | RasterImage, config: Config, *, name: str | None
     line_ink = _in_contrast(line_rgb, paints) if line_rgb is not rgb and strong is not None else ink
     residual = line_ink & ~shape_mask & ~chart_mask & ~photo_px
     # logos in tiles and discs: kept as pictures (no lines, no tracing in them)
-    pictos = [] if charts or sketched else node_pictograms(image.rgb, rgb, shapes, image.scale,
-                                                           [(r.cx, r.cy) for r in runs])
+    # (an operator's circle, its glyph unread, is labelled by that glyph: crafteditor.assemble.circled)
+    pictos = [] if charts or sketched else node_pictograms(
+        image.rgb, rgb, [s for s in shapes if operator_glyph(image.rgb, s) is None], image.scale,
+        [(r.cx, r.cy) for r in runs])
     for o in pictos:
         px0, py0 = int(o.box[0] / image.scale), int(o.box[1] / image.scale)
         residual[py0:py0 + int(round(o.box[3] / image.scale)), px0:px0 + int(round(o.box[2] / image.scale))] = False
