@@ -297,6 +297,13 @@ def _icon_over(r: TextRun, boxes: list[tuple[float, float, float, float]], taken
             if bx[0] <= x1 + g and bx[2] >= x0 - g and bx[1] <= y1 + g and bx[3] >= y0 - g:
                 nx0, ny0, nx1, ny1 = min(x0, bx[0]), min(y0, bx[1]), max(x1, bx[2]), max(y1, bx[3])
                 if max(nx1 - nx0, ny1 - ny0) > MAX_EMS * em:
+                    if max(bx[2] - bx[0], bx[3] - bx[1]) > MAX_EMS * em and not (
+                            bx[0] <= (x0 + x1) / 2 <= bx[2] and bx[1] <= (y0 + y1) / 2 <= bx[3]):
+                        # larger than any icon and not around this one: lines traced as one blob running
+                        # by (draw.io's fan of slanted connectors into a column of boxes, each named under
+                        # it: the icon joined the fan and no box was named, issue 31)
+                        stray.add(i)
+                        continue
                     # a small piece beside it: an arrowhead traced by itself at the icon's edge
                     # (drawio's 'Gateway API', its connectors' heads on its ring), left out
                     if (bx[2] - bx[0]) * (bx[3] - bx[1]) <= STRAY * (x1 - x0) * (y1 - y0):
