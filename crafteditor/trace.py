@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import io
+import math
 import re
 from dataclasses import dataclass
 
@@ -18,6 +19,7 @@ import cv2
 import numpy as np
 import vtracer
 from PIL import Image
+from scipy import ndimage
 
 from crafteditor.blobs import find_blobs
 from crafteditor.config import Config, past
@@ -46,6 +48,10 @@ SAME_FILL = 8.0
 # vtracer drops specks under this many pixels: at 2, a curve's anti-aliased fringe came back as
 # slivers of paths (wandb and tuning-playbook curves: 20-30 elements each, SSIM within 0.002)
 SPECKLE = 4
+PICTO_SHAPES = ("box", "round", "ellipse", "circle")  # shapes a pictogram is drawn in (a tile, a disc): :func:`node_pictograms`
+PICTO_MIN = 12  # px: a pictogram in a box is at least this tall and wide ...
+PICTO_ASPECT = 2.5  # ... and at most this many times as long as it is wide (longer: a rule, a bar)
+FOREIGN = 24  # a pixel this far (one channel) from a box's fill and outline is drawn on it
 _CMD = re.compile(r"([MLCQZ])|(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)")
 
 
@@ -88,6 +94,68 @@ def image_object(rgb: np.ndarray, box: tuple[int, int, int, int], scale: float) 
     href = _data_url(_png_bytes(np.ascontiguousarray(rgb[y0:y1, x0:x1])))
     return TracedObject(box=(x0 * scale, y0 * scale, (x1 - x0) * scale, (y1 - y0) * scale), paths=[], href=href,
                         ink=(x1 - x0) * (y1 - y0))
+
+
+def ink_picture(rgb: np.ndarray, box: tuple[int, int, int, int], background: np.ndarray, scale: float,
+                tol: int = 12) -> TracedObject:
+    """A rectangle of the image (x0, y0, x1, y1 in pixels) kept as an embedded PNG whose pixels within
+    ``tol`` of ``background`` (each channel) are clear: what lies under it shows."""
+    x0, y0, x1, y1 = box
+    patch = np.ascontiguousarray(rgb[y0:y1, x0:x1])
+    ink = np.abs(patch.astype(np.int16) - np.asarray(background, dtype=np.int16)).max(axis=2) > tol
+    seen = np.dstack([patch, np.where(ink, 255, 0).astype(np.uint8)])
+    return TracedObject(box=(x0 * scale, y0 * scale, (x1 - x0) * scale, (y1 - y0) * scale), paths=[],
+                        href=_data_url(_png_bytes(seen)), ink=int(ink.sum()))
+
+
+def node_pictograms(rgb: np.ndarray, erased: np.ndarray, shapes: list, scale: float,
+                    centres: list[tuple[float, float]]) -> list[TracedObject]:
+    """The pictograms drawn inside boxes: a service's logo over its name in a tile (draw.io's Azure and AWS
+    architecture diagrams), kept as pictures of ``rgb`` (only their own ink opaque).
+
+    A node explains every pixel inside it (its fill, its label), so a logo in a tile was neither traced
+    nor kept: it was gone (issue 31: 'Azure Cosmos DB', 'Azure Blob Storage', 'Web App' came back as
+    bare tiles). Here ink inside a box or rounded box (``shapes``, no group, no class box's dividers) in
+    neither its fill's nor its outline's colour, text erased (``erased``), in a compact blob
+    (:data:`PICTO_MIN` px a side or more, :data:`PICTO_ASPECT` at most) is such a pictogram. A frame holding
+    no shape and no text (``centres``: the text read, image pixels) is such a tile too (a router's arrows on a
+    navy square, its name under it: the shape stage takes a box around a drawing for a frame)."""
+    H, W = erased.shape[:2]
+    out: list[TracedObject] = []
+    for s in shapes:
+        if s.shape not in PICTO_SHAPES or s.dividers:
+            continue
+        if s.is_group and (s.members or any(s.contains_point(cx, cy) for cx, cy in centres)):
+            continue
+        f = s.face
+        ring = int(math.ceil(s.stroke_px + 3))
+        x0, y0, x1, y1 = max(0, f.x), max(0, f.y), min(W, f.x + f.w), min(H, f.y + f.h)
+        if x1 - x0 < 3 * PICTO_MIN or y1 - y0 < 2 * PICTO_MIN:
+            continue
+        inner = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        inner[:] = f.filled[y0 - f.y:y1 - f.y, x0 - f.x:x1 - f.x]
+        inner = ndimage.binary_fill_holes(inner).astype(np.uint8)  # a white glyph on a navy tile is a hole in its face
+        inner = cv2.erode(inner, np.ones((2 * ring + 1, 2 * ring + 1), np.uint8)).astype(bool)
+        crop = erased[y0:y1, x0:x1].astype(np.int16)
+        foreign = inner & (np.abs(crop - np.asarray(s.fill, np.int16)).max(axis=2) > FOREIGN)
+        if s.stroke is not None:
+            foreign &= np.abs(crop - np.asarray(s.stroke, np.int16)).max(axis=2) > FOREIGN
+        if foreign.sum() < PICTO_MIN * PICTO_MIN // 2:
+            continue
+        # the pictogram's pieces (a router's four arrows) are one picture; specks (a JPEG's, a stray pixel) none
+        n, _, stats, _ = find_blobs(cv2.dilate(foreign.astype(np.uint8), np.ones((5, 5), np.uint8)))
+        parts = [stats[i] for i in range(1, n) if max(stats[i][2], stats[i][3]) >= PICTO_MIN // 2]
+        if not parts:
+            continue
+        bx, by = min(p[0] for p in parts), min(p[1] for p in parts)
+        bw, bh = max(p[0] + p[2] for p in parts) - bx, max(p[1] + p[3] for p in parts) - by
+        if min(bw, bh) < PICTO_MIN or max(bw, bh) > PICTO_ASPECT * min(bw, bh):
+            continue
+        if bw > 0.8 * (x1 - x0) or bh > 0.8 * (y1 - y0):
+            continue  # most of the box: an inner panel, not a logo on it
+        box = (x0 + bx, y0 + by, x0 + bx + bw, y0 + by + bh)
+        out.append(ink_picture(rgb, box, np.asarray(s.fill), scale, FOREIGN))
+    return out
 
 
 def _trace_patch(patch: np.ndarray, keep: np.ndarray, origin: tuple[int, int], background: np.ndarray,

@@ -27,6 +27,7 @@ import numpy as np
 
 from crafteditor.assemble.block_arrows import block_arrows
 from crafteditor.assemble.builder import FigureBuilder
+from crafteditor.assemble.circled import operator_glyph
 from crafteditor.assemble.figure import build_figure
 from crafteditor.assemble.leftovers import free_line
 from crafteditor.assemble.seq_reread import first_messages, lost_sequence
@@ -52,7 +53,7 @@ from crafteditor.shapes.detect import DetectedShape, between_nodes, detect_shape
 from crafteditor.shapes.polygons import polygon_paths
 from crafteditor.shapes.sketch import add_sketch_shapes, wobbly_outlines
 from crafteditor.sketch_lines import mend_sketch_lines
-from crafteditor.trace import image_object, trace_leftovers
+from crafteditor.trace import image_object, node_pictograms, trace_leftovers
 from crafter.spec.model import Figure
 
 FOREIGN_INK = 60.0  # RGB distance: ink this far off every blend of a group's paints is no part of its ring
@@ -219,6 +220,14 @@ def _read(source: ImageSource | RasterImage, config: Config, *, name: str | None
     # a lossy image's lines: what is drawn in contrast in the decoded pixels (see line_rgb)
     line_ink = _in_contrast(line_rgb, paints) if line_rgb is not rgb and strong is not None else ink
     residual = line_ink & ~shape_mask & ~chart_mask & ~photo_px
+    # logos in tiles and discs: kept as pictures (no lines, no tracing in them)
+    # (an operator's circle, its glyph unread, is labelled by that glyph: crafteditor.assemble.circled)
+    pictos = [] if charts or sketched else node_pictograms(
+        image.rgb, rgb, [s for s in shapes if operator_glyph(image.rgb, s) is None], image.scale,
+        [(r.cx, r.cy) for r in runs])
+    for o in pictos:
+        px0, py0 = int(o.box[0] / image.scale), int(o.box[1] / image.scale)
+        residual[py0:py0 + int(round(o.box[3] / image.scale)), px0:px0 + int(round(o.box[2] / image.scale))] = False
     lines: list[LinePath] = []
     pencil: list[LinePath] = []  # a sketch's shapes' own pencil traced as lines: drawn, joined to nothing
     line_mask = np.zeros_like(residual)
@@ -243,7 +252,7 @@ def _read(source: ImageSource | RasterImage, config: Config, *, name: str | None
     leftover = residual & ~line_mask
     traced = trace_leftovers(_trace_source(image.rgb, rgb, text_ink), leftover, paints.background_rgb, config,
                              image.scale, deadline=budget.deadline)
-    traced += [image_object(image.rgb, ph.box, image.scale) for ph in photos]
+    traced += [image_object(image.rgb, ph.box, image.scale) for ph in photos] + pictos
     watch.lap("trace")
     budget.ran("trace")
 

@@ -13,7 +13,16 @@ from crafteditor.assemble.edges import edge_components
 from crafteditor.assemble.faint import drop_page_coloured
 from crafteditor.assemble.frame_wedges import without_frame_wedges
 from crafteditor.assemble.groups import group_components
-from crafteditor.assemble.icons import backdrop, caption_shapes, captioned_icons, end_at_icons, holds_pictogram, named_tiles
+from crafteditor.assemble.icons import (
+    backdrop,
+    caption_shapes,
+    captioned_icons,
+    end_at_icons,
+    holds_pictogram,
+    icon_pictures,
+    named_tiles,
+    within,
+)
 from crafteditor.assemble.leftovers import free_line, traced_components
 from crafteditor.assemble.line_frames import frames_from_lines
 from crafteditor.assemble.named_frames import named_boxes
@@ -67,6 +76,8 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
     tiles |= {i for i, s in enumerate(shapes) if holds_pictogram(b, s, traced)}  # its fill goes under it
     shapes = [replace(s, is_group=False) if i in tiles else s for i, s in enumerate(shapes)]
     drawn = captioned_icons(b, runs, shapes, used_runs, traced)
+    # each such icon is kept as one picture; the unnamed shapes and strokes read inside it are its own
+    traced, pictured = icon_pictures(b, [d for _, _, d in drawn], traced)
     if seq is None:  # a use case's stick-figure actor, named under it, is a captioned icon too
         drawn += stick_actors(b, shapes, runs, labels, used_runs, lines)
     icons = [(s, caption) for s, caption, _ in drawn]
@@ -75,14 +86,19 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
     first_icon = len(shapes)
     shapes = [*shapes, *(s for s, _ in icons)]
     labels.update({first_icon + j: caption for j, (_, caption) in enumerate(icons)})
+    hidden: dict[int, str] = {}  # unnamed shapes inside an icon kept as a picture: edges to them end at the icon
     for i, s in enumerate(shapes):
         if s.is_group:
+            continue
+        if i < first_icon and not labels.get(i) and i not in tiles and pictured and within(
+                (s.x, s.y), pictured, 0.0) and within((s.x + s.w, s.y + s.h), pictured, 0.0):
+            hidden[i] = b.new_id("n")
             continue
         lab = labels.get(i, [])
         text = label_text([runs[k] for k in lab]) if lab else None
         cid = b.new_id("n", text)
         node_ids[i] = cid
-        node = node_component(b, cid, s, [runs[k] for k in lab], in_place=i >= first_icon or i in captioned)
+        node = node_component(b, cid, s, [runs[k] for k in lab], in_place=i >= first_icon or i in captioned or i in tiles)
         # an icon's node is not filled (nor outlined): the icon is drawn as it was traced; a
         # tile's fill is drawn under its pictogram
         if i in tiles:
@@ -95,11 +111,12 @@ def build_figure(b: FigureBuilder, runs: list[TextRun], shapes: list[DetectedSha
     free = [k for k in range(len(runs)) if k not in used_runs]
     titles = [runs[k] for i, s in enumerate(shapes) if s.is_group for k in labels.get(i, [])]
     # lines to an icon end at the icon as drawn, a stand-in for its node (wider, over its caption too)
-    ends = _icon_parts(shapes, labels, node_ids, first_icon)
+    ends = _icon_parts(shapes, labels, {**node_ids, **hidden}, first_icon)
     ends.update({len(shapes) + j: node_ids[first_icon + j] for j in range(len(drawn))})
     lines, strokes = end_at_icons(lines, [n for n, _, _ in drawn], [d for _, _, d in drawn])
     for ln in strokes:
-        comps.extend(free_line(b, ln, ln.points))
+        if not all(within(p, pictured) for p in ln.points):  # an icon's strokes are in its picture
+            comps.extend(free_line(b, ln, ln.points))
     edge_comps, text_targets = edge_components(b, lines, [*shapes, *(d for _, _, d in drawn)], ends,
                                               runs, free, used_runs, titles, deadline=deadline, seq=seq)
     # a sparse dashed line's dashes, left apart, as one path; no line in the page's colour

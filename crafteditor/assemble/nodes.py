@@ -46,6 +46,8 @@ def shape_labels(runs: list[TextRun], shapes: list[DetectedShape], used: set[int
                     out.setdefault(i, []).append(k)
                     used.add(k)
                 break
+            if _off_diamond(r, s):
+                break  # a decision's 'yes' set by its lower corner, in its box but off the diamond: the edge's
             inside_w = min(r.right, s.x + s.w) - max(r.x, s.x)
             if inside_w >= 0.85 * r.w and r.y >= s.y - 2 and r.bottom <= s.y + s.h + 2:
                 out.setdefault(i, []).append(k)
@@ -61,6 +63,20 @@ def shape_labels(runs: list[TextRun], shapes: list[DetectedShape], used: set[int
             if (text := member_text(runs[k], shapes[i])) is not None:
                 runs[k] = replace(runs[k], text=text, marked=None)
     return out
+
+
+def _off_diamond(r: TextRun, s: DetectedShape) -> bool:
+    """Whether run ``r`` lies off diamond ``s`` though in its box: no point of the run's box lies within
+    the diamond (shrunk by a pixel), as an edge's 'yes' or 'no' set by the corner a branch leaves from.
+    draw.io sets a decision's words over its sides where they are wider (its words cross the outline:
+    they are its label); a 'yes' in the box's corner was read into it ('force resync after
+    MinReadySeconds? yes', issue 31) and the branch's label was lost."""
+    if s.shape != "diamond" or s.w <= 0 or s.h <= 0:
+        return False
+    cx, cy, hw, hh = s.x + s.w / 2, s.y + s.h / 2, s.w / 2 - 1, s.h / 2 - 1
+    # the run's box point nearest the centre
+    nx, ny = min(max(cx, r.x), r.right), min(max(cy, r.y), r.bottom)
+    return abs(nx - cx) / hw + abs(ny - cy) / hh > 1.0
 
 
 def label_lines(lab: list[TextRun]) -> list[tuple[str, float]]:
