@@ -20,7 +20,7 @@ import re
 
 from crafter.agents.coordination import read_coordinated_names
 from crafter.agents.distributive import read_shared_heads
-from crafter.agents.headed import headed_names, is_order, listed_names, piped_names
+from crafter.agents.headed import PIPE_SPLIT, headed_names, is_order, listed_names, piped_names
 from crafter.agents.labels import labels_match, normalise_label, slug_id
 from crafter.agents.links import read_links
 from crafter.agents.participles import read_verb_steps
@@ -94,7 +94,7 @@ def read_brief(brief: str) -> BriefReading:
     """Entities and relations a brief names (rules only; see the module docstring). Prose wrapped at a fixed width
     is read unwrapped (:func:`unwrap_lines`), here too, so the critic and the router read what the planner reads."""
     reading = BriefReading()
-    text = _read_title_and_direction(ARROW_RE.sub(" -> ", unwrap_lines(brief.replace("\r", ""))), reading)
+    text = _read_title_and_direction(_prepared(brief), reading)
     names = _Names(reading)
     for q in QUOTED_RE.finditer(text):
         names.add((q.group(1) or q.group(2)).strip(), strong=True)
@@ -166,8 +166,13 @@ def _names_only(rest: str, members: list[str]) -> bool:
 def _brief_title(brief: str) -> str | None:
     """The title :func:`read_brief` finds, without reading the rest of the brief."""
     reading = BriefReading()
-    _read_title_and_direction(ARROW_RE.sub(" -> ", brief.replace("\r", "")), reading)
+    _read_title_and_direction(_prepared(brief), reading)
     return reading.title
+
+
+def _prepared(brief: str) -> str:
+    """A brief as :func:`read_brief` reads it: unwrapped (:func:`unwrap_lines`), every arrow written ``->``."""
+    return ARROW_RE.sub(" -> ", unwrap_lines(brief.replace("\r", "")))
 
 
 def _read_title_and_direction(text: str, reading: BriefReading) -> str:
@@ -251,15 +256,14 @@ def _read_items(text: str, names: _Names) -> list[str]:
             said.append(im.group(1))
         elif not said:
             heading.append(line)
-        listed = headed_names(im.group(1)) if im and "->" not in im.group(1) else None
-        piped = piped_names(im.group(1)) if im and not listed and "->" not in im.group(1) else None
-        if listed:  # "- inputs: the receptor PDB and a ligand SDF": two boxes side by side, in a group "inputs"
-            items.append((listed[1], False))
+        arrowless = bool(im) and "->" not in im.group(1)
+        # "- inputs: the receptor PDB and a ligand SDF" (a group "inputs") or "- QUAST | BUSCO | Merqury – independent
+        # runs": boxes side by side
+        side = ((listed := headed_names(im.group(1))) and listed[1]) or piped_names(im.group(1)) if arrowless else None
+        if side:
+            items.append((side, False))
             prose.append("")
-        elif piped:  # "- QUAST | BUSCO | Merqury – independent runs": three boxes side by side
-            items.append((piped, False))
-            prose.append("")
-        elif im and "->" not in im.group(1):
+        elif arrowless:
             label = item_label(im.group(1))
             subject = first_noun_phrase(im.group(1))
             if subject and len(subject) < len(label) and normalise_label(label).startswith(normalise_label(subject)):
@@ -336,7 +340,7 @@ def _read_arrow_chain(sentence: str, names: _Names) -> None:
     for i, part in enumerate(parts):
         side = "left" if i == 0 else "right"
         pieces = re.split(r"\s+[+&]\s+", part) if i < len(parts) - 1 or len(parts) == 2 else [part]
-        pieces = [x for p in pieces for x in _PIPE_RE.split(p)]  # "mouse block | touchpad block": side by side
+        pieces = [x for p in pieces for x in PIPE_SPLIT.split(p)]  # "mouse block | touchpad block": side by side
         if i == len(parts) - 1 and len(pieces) == 1 and (listed := listed_names(part)):
             pieces = listed  # "→ nanoindentation, scratch test, XRD texture": each fed
         here = []
@@ -352,7 +356,6 @@ def _read_arrow_chain(sentence: str, names: _Names) -> None:
         prev = here
 
 
-_PIPE_RE = re.compile(r"\s+\|\s+")  # things side by side, "Raman | PL | AFM" (not "$q(x_t | x_{t-1})$": spaced)
 # a step named before a colon, what it does said after in four words or more, no list of inputs ("diary + interviews")
 _HEAD_SAYS_RE = re.compile(r"^\s*([A-Za-z][\w/-]*(?:\s+[\w/-]+){0,2})\s*:\s+[^\s:+&,]+(?:\s+[^\s:+&,]+){3,}\s*$")
 _ITEM_MARK_RE = re.compile(r"^\s*(?:[-*•·–]|\(?\d{1,2}[.)])\s+")

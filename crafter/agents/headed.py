@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import re
 
-from crafter.agents.prose import verb_lemma
-from crafter.agents.prose_words import _FUNCTION_WORDS
+from crafter.agents.prose_words import _FUNCTION_WORDS, verb_lemma
 from crafter.agents.subject import GENERIC_NOUNS
 
 _HEADED = re.compile(r"^(?P<head>[^:\n]{1,40}?)\s*:\s+(?P<rest>\S.*)$")
@@ -35,7 +34,7 @@ def _is_name(piece: str) -> bool:
         and not (len(words) > 1 and words[-1].lower().endswith("ed"))
 
 
-_PIPED = re.compile(r"\s+\|\s+")
+PIPE_SPLIT = re.compile(r"\s+\|\s+")  # things side by side, "Raman | PL | AFM" (not "$q(x_t | x_{t-1})$": spaced)
 _REMARK_AFTER = re.compile(r"\s+[–—-]\s+.*$|\s*[,;]\s+.*$")
 
 
@@ -43,7 +42,7 @@ def piped_names(item: str) -> list[str] | None:
     """The names of an item that sets them side by side between bars, "QUAST (contiguity) | BUSCO (completeness) |
     Merqury – independent runs" (a remark after the last one cut off), or None where it does not."""
     rest = re.sub(r"\s*\([^()]*\)", " ", item).strip().rstrip(".")
-    pieces = [p.strip() for p in _PIPED.split(rest)]
+    pieces = [p.strip() for p in PIPE_SPLIT.split(rest)]
     if len(pieces) < 2:
         return None
     pieces[-1] = _REMARK_AFTER.sub("", pieces[-1]).strip()

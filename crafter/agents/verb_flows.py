@@ -15,9 +15,13 @@ _STORE_HEAD = re.compile(r"\b(?:database|db|cache|index|store|storage|table|memo
 
 # verbs outside the lexicon whose passive agent makes its subject ("the mesh is extracted … by marching cubes", "a
 # Merkle tree is built by each replica"; not "reads are assembled by hifiasm": the reads go in). A passive's lemma is
-# its participle less "-ed" where the lexicon lacks the verb ("deriv").
-_MADE = {"derive", "deriv", "extract", "build", "construct", "synthesise", "synthesis",
-         "synthesize", "synthesiz", "render", "make"}
+# its participle less "-ed" where the lexicon lacks the verb ("deriv" of "derived": :func:`_made`).
+_MADE = {"derive", "extract", "build", "construct", "synthesise", "synthesize", "render", "make"}
+
+
+def _made(lemma: str) -> bool:
+    """A passive's lemma names a verb of :data:`_MADE`, the lexicon's or a participle less "-ed" ("deriv")."""
+    return lemma in _MADE or lemma + "e" in _MADE
 
 
 def _reads_back(lemma: str, objs: list[str]) -> bool:
@@ -34,7 +38,7 @@ def verb_relations(lemma: str, passive: bool, subj: list[str], objs: list[str], 
     ends: list[str] = []
     if passive:
         if agents and not targets:
-            if lemma in _PRODUCER or lemma in _MADE:  # "B is fed by A", "the key is derived by a KDF step"
+            if lemma in _PRODUCER or _made(lemma):  # "B is fed by A", "the key is derived by a KDF step"
                 new += [(a, s, label) for a in agents for s in subj]
                 ends = subj
             else:  # "patches are embedded by a linear projection"
