@@ -23,6 +23,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from crafteditor.paint import channel_max
+
 RINGING = 0.03  # share of the quiet page with a 3x3 range of 2-6 levels
 BLOCK_RATIO = 1.1  # small steps at the 8-px block edges over those elsewhere, the weaker of the two axes
 MIN_QUIET = 500  # quiet pixels needed to judge the ringing
@@ -32,8 +34,7 @@ SAMPLE = 1536  # the marks are judged on the top-left corner this size (the bloc
 def ringing_share(rgb: np.ndarray) -> float | None:
     """The share of pixels over 4 px from every strong edge whose 3x3 range is 2-6 levels (None: too
     little quiet page to tell): a JPEG's faint ringing, not a chart's blended marks (10-40 levels)."""
-    k = np.ones((3, 3), np.uint8)
-    spread = (cv2.dilate(rgb, k).astype(np.int16) - cv2.erode(rgb, k).astype(np.int16)).max(axis=2)
+    spread = channel_max(cv2.morphologyEx(rgb, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8)))  # 3x3 range
     near = cv2.dilate((spread > 40).astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
     quiet = spread[~near]
     if quiet.size < MIN_QUIET:

@@ -367,7 +367,8 @@ def icon_pictures(b: FigureBuilder, icons: list[DetectedShape], traced: list[Tra
                   and y0 * s - 1 <= o.box[1] and o.box[1] + o.box[3] <= y1 * s + 1]
         if not inside:
             continue  # drawn by the shape stage alone (a plain disc): kept as shapes
-        left = [o for o in left if not any(o is q for q in inside)]
+        gone = {id(q) for q in inside}
+        left = [o for o in left if id(o) not in gone]
         pictures.append(ink_picture(rgb, (x0, y0, x1, y1), b.paints.background_rgb, s, PAGE_TOL))
         kept.append(ic)
     return [*left, *pictures], kept

@@ -16,6 +16,7 @@ import numpy as np
 from crafteditor.assemble.seq_badges import FILL, SIZE
 from crafteditor.assemble.seq_parts import Lifeline
 from crafteditor.assemble.seq_strokes import bar_below, dotted, median_colour
+from crafteditor.assemble.seq_strokes import thin_columns as _thin
 from crafteditor.shapes.detect import DetectedShape
 
 DASHED_MAX = 0.8  # share of a column's rows inked, at most, for a dashed lifeline (a solid connector: all)
@@ -23,12 +24,6 @@ DASHED_MAX = 0.8  # share of a column's rows inked, at most, for a dashed lifeli
 # PlantUML's foot name takes in the top of the icon under it: 'kube-apiserver' 14 px at the top, 20 at the foot)
 FOOT_DH = 6.0
 SIDE = 6  # px: a box's side this near a lifeline's column is ink beside it (:func:`_thin` looks 5 px aside)
-
-
-def _thin(rows: np.ndarray, xl: np.ndarray) -> np.ndarray:
-    """Per row of ``rows``, whether each column ``xl`` is inked thin: no ink 5 px either side (a message
-    crossing the column aside)."""
-    return rows[:, xl] & ~rows[:, xl - 5] & ~rows[:, xl + 5]
 
 
 def _dashed(share: np.ndarray) -> np.ndarray:

@@ -13,6 +13,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from crafteditor.assemble.seq_strokes import thin_columns
 from crafteditor.ocr.runs import TextRun
 
 CLOSE_GAP = 0.4  # em: the narrowest gap tried as the space between two names (a word space is ~0.3)
@@ -72,7 +73,7 @@ def _on_column(ink: np.ndarray, r: TextRun) -> bool:
         if a < 0 or b > H:
             continue
         rows = ink[a:b]
-        thin = rows[:, xs] & ~rows[:, xs - 5] & ~rows[:, xs + 5]
+        thin = thin_columns(rows, xs)
         near = thin[-NEAR:] if a < top else thin[:NEAR]
         # the column comes up to the name: a line in a note over two lifelines has them beyond the note's border
         if (thin.mean(axis=0) >= SHARE).any() and (near.mean(axis=0) >= SHARE).any():

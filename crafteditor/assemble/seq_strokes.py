@@ -252,3 +252,9 @@ def head_at(ink: np.ndarray, y: int, x: float, inward: int, width: float) -> boo
         if up.any() and down.any() and col[:3].sum() + col[-3:].sum() < 6:
             count += 1
     return count >= 2
+
+
+def thin_columns(rows: np.ndarray, xl: np.ndarray) -> np.ndarray:
+    """Per row of ``rows`` (a band of an ink mask), whether each column ``xl`` is inked thin: no ink 5 px either
+    side (a message crossing the column aside): a lifeline's column."""
+    return rows[:, xl] & ~rows[:, xl - 5] & ~rows[:, xl + 5]

@@ -256,7 +256,7 @@ def _name_boxes(shapes: list[DetectedShape], runs: list[TextRun], background: tu
 
 
 def _band_top(s: DetectedShape, r: TextRun) -> bool:
-    """Whether line ``r`` stands at the top of shape ``s`` (within 4 of its heights) and ``s`` is a band, 8 of its
+    """Whether line ``r`` stands at the top of shape ``s`` (within 6 of its heights) and ``s`` is a band, 8 of its
     heights tall or more: the name of a participant heading the band."""
     return s.h >= 8 * r.h and r.y <= s.y + 6 * r.h
 

@@ -110,16 +110,13 @@ def detect_charts(rgb: np.ndarray, paints: Paints, runs: list[TextRun], config: 
         res = _cells(original, paints, runs, used_runs, ax, ay, right, top, config, ink)
         # bars standing on the y axis are a horizontal bar chart even where its labels are numbers
         # (read upright, ages 0 … 90 beside the axis had made one giant point)
-        across = res is None and vert and bars_off_y_axis(paints, ax, ay, right, top)
-        if res is None and not across:
-            res = read_chart(rgb, paints, runs, used_runs, ax, ay, right, top, config, original, walls=walls,
-                             shared=_shared(results, ax, ay, right, top))
-        if res is None and vert:
-            res = read_horizontal(rgb, paints, runs, used_runs, ax, ay, right, top, config, original, walls,
-                                  numbered=across)
-        if res is None and across:
-            res = read_chart(rgb, paints, runs, used_runs, ax, ay, right, top, config, original, walls=walls,
-                             shared=_shared(results, ax, ay, right, top))
+        if res is None:
+            across = vert and bars_off_y_axis(paints, ax, ay, right, top)
+            upright = lambda: read_chart(rgb, paints, runs, used_runs, ax, ay, right, top, config,  # noqa: E731
+                                         original, walls=walls, shared=_shared(results, ax, ay, right, top))
+            turned = lambda: read_horizontal(rgb, paints, runs, used_runs, ax, ay, right, top,  # noqa: E731
+                                             config, original, walls, numbered=across) if vert else None
+            res = (turned() or upright()) if across else (upright() or turned())
         if res is not None:
             results.append(res)
             used_runs.update(res.run_indices + res.kept_text)

@@ -156,20 +156,24 @@ def _upright_legend(rgb, paints: Paints, runs, used, plot0, font: float, origina
 def _labels_as_categories(spec: dict[str, Any], axis: Any, left: list[TextRun], H: int) -> None:
     """Number labels beside the bars read as a numeric axis in the turned reading: each bar's
     category is the label level with it (labels sorted by the bars' lengths, 35 40 5 10 …, fit no
-    straight scale). Bars with no label level with them keep their number."""
+    straight scale). Where a bar has no label level with it, every bar keeps its number."""
     rows = spec["data"]["values"]
     if len(left) < 2 or not rows:
         return
     centres = sorted(r.cy for r in left)
     pitch = float(np.median(np.diff(centres)))
+    named = []
     for row in rows:
         cy = H - axis.pixel(float(row["x"]))  # turned back: the turned x is H - y
         near = min(left, key=lambda r: abs(r.cy - cy))
-        if abs(near.cy - cy) <= 0.5 * pitch:
-            row["x"] = label_text(near.text)
-    if all(isinstance(row["x"], str) for row in rows):
-        spec["encoding"]["x"] = {k: v for k, v in spec["encoding"]["x"].items() if k not in ("scale", "axis")}
-        spec["encoding"]["x"]["type"] = "nominal"
+        if abs(near.cy - cy) > 0.5 * pitch:
+            return  # a bar with no label level with it: every bar keeps its number (none half converted:
+            # :func:`_spec_turned_back` reads a quantitative axis's values as numbers, '85+' among them raised)
+        named.append(label_text(near.text))
+    for row, name in zip(rows, named):
+        row["x"] = name
+    spec["encoding"]["x"] = {k: v for k, v in spec["encoding"]["x"].items() if k not in ("scale", "axis")}
+    spec["encoding"]["x"]["type"] = "nominal"
 
 
 def _spec_turned_back(spec: dict[str, Any], numbered: bool = False) -> dict[str, Any] | None:

@@ -11,7 +11,7 @@ import math
 import cv2
 import numpy as np
 
-from crafteditor.blobs import find_blobs
+from crafteditor.blobs import find_blobs, row_ends
 from crafteditor.lines.paths import Arrowhead, Ends, Pt, direction_out, path_length
 
 # a head found in ink with the nodes' outlines left in is kept only where this share of its
@@ -171,18 +171,6 @@ def _framed(m: np.ndarray) -> np.ndarray:
     """``np.pad(m, 1)`` of a uint8 mask (a frame of zeros: the distance map counts the image's edge as
     background), by OpenCV: the same array without numpy's per-call overhead (8,000 calls a Mermaid export)."""
     return cv2.copyMakeBorder(m, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
-
-
-def row_ends(m: np.ndarray) -> np.ndarray:
-    """The first and last inked pixel of each row of ``m``, as (x, y) int32 points: the same
-    convex hull as all its pixels, so the same ``cv2.minAreaRect`` (which takes the hull first),
-    from two points a row instead of every one (a filled band left in a scale-4 Mermaid export's
-    residual had 1.4 M: 0.16 CPU-s a call)."""
-    rows = np.flatnonzero(m.any(axis=1))
-    inked = m[rows]
-    left = inked.argmax(axis=1)
-    right = m.shape[1] - 1 - inked[:, ::-1].argmax(axis=1)
-    return np.concatenate([np.stack([left, rows], axis=1), np.stack([right, rows], axis=1)]).astype(np.int32)
 
 
 def _heads_on_thick_line(region: np.ndarray, residual: np.ndarray, coverage: np.ndarray,

@@ -152,7 +152,7 @@ def find_sketch_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: f
     gap = max(2, int(round(GAP_SHARE * min(H, W) / 2)))
     holes = _holes(_bridge_ends(ink, max(LIFT_SHARE * min(H, W), LIFT_MIN / scale)), gap, min_side)
     near = cv2.dilate(ink.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
-    dark_paper = float(luma(paints.background_rgb[None, :])[0]) < DARK_PAPER
+    dark_paper = float(luma(paints.background_rgb)) < DARK_PAPER
     found: list[tuple[DetectedShape, float, float]] = []
     for x, y, w, h, filled in holes:
         if any(_box_iou((x, y, w, h), (s.x, s.y, s.w, s.h)) > 0.5 for s in known):
