@@ -23,7 +23,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from crafteditor.paint import channel_max
+from crafteditor.paint import channel_max, luma_summed
 
 RINGING = 0.03  # share of the quiet page with a 3x3 range of 2-6 levels
 BLOCK_RATIO = 1.1  # small steps at the 8-px block edges over those elsewhere, the weaker of the two axes
@@ -45,7 +45,7 @@ def ringing_share(rgb: np.ndarray) -> float | None:
 def block_ratio(rgb: np.ndarray) -> float:
     """How much more often a small luma step falls between columns (rows) 8k-1 and 8k than between
     others: the weaker of the two axes' ratios (1: no 8-px blocks)."""
-    y = rgb[..., 0] * 0.299 + rgb[..., 1] * 0.587 + rgb[..., 2] * 0.114
+    y = luma_summed(rgb)
     ratios = []
     for d in (np.abs(np.diff(y, axis=1)), np.abs(np.diff(y, axis=0)).T):
         small = (d >= 1) & (d <= 12)

@@ -49,7 +49,7 @@ from crafter.agents.reading import (
 from crafter.agents.steps import filed_in, heads_parts, reads_as_steps
 from crafter.agents.subject import drop_generic_names, drop_system_name
 from crafter.agents.targets import read_flow_ends
-from crafter.agents.wrapped import ARROW_RE, unwrap_lines
+from crafter.agents.wrapped import ARROW_RE, prepared_brief, unwrap_lines
 from crafter.spec import Edge, Figure, Group, Node, Panel
 
 _BOXED_RE = re.compile(  # members, a verb of place, a container, its name: one group
@@ -94,7 +94,7 @@ def read_brief(brief: str) -> BriefReading:
     """Entities and relations a brief names (rules only; see the module docstring). Prose wrapped at a fixed width
     is read unwrapped (:func:`unwrap_lines`), here too, so the critic and the router read what the planner reads."""
     reading = BriefReading()
-    text = _read_title_and_direction(_prepared(brief), reading)
+    text = _read_title_and_direction(prepared_brief(brief), reading)
     names = _Names(reading)
     for q in QUOTED_RE.finditer(text):
         names.add((q.group(1) or q.group(2)).strip(), strong=True)
@@ -166,13 +166,8 @@ def _names_only(rest: str, members: list[str]) -> bool:
 def _brief_title(brief: str) -> str | None:
     """The title :func:`read_brief` finds, without reading the rest of the brief."""
     reading = BriefReading()
-    _read_title_and_direction(_prepared(brief), reading)
+    _read_title_and_direction(prepared_brief(brief), reading)
     return reading.title
-
-
-def _prepared(brief: str) -> str:
-    """A brief as :func:`read_brief` reads it: unwrapped (:func:`unwrap_lines`), every arrow written ``->``."""
-    return ARROW_RE.sub(" -> ", unwrap_lines(brief.replace("\r", "")))
 
 
 def _read_title_and_direction(text: str, reading: BriefReading) -> str:

@@ -32,3 +32,8 @@ def unwrap_lines(text: str) -> str:
         else:
             out.append(line)
     return "\n".join(out)
+
+
+def prepared_brief(brief: str) -> str:
+    """A brief as the planner reads it: unwrapped (:func:`unwrap_lines`), every arrow written ``->``."""
+    return ARROW_RE.sub(" -> ", unwrap_lines(brief.replace("\r", "")))
