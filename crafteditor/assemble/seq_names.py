@@ -14,7 +14,7 @@ from dataclasses import replace
 import numpy as np
 
 from crafteditor.assemble.seq_strokes import thin_columns
-from crafteditor.ocr.runs import TextRun
+from crafteditor.ocr.runs import TextRun, ink_gaps
 
 CLOSE_GAP = 0.4  # em: the narrowest gap tried as the space between two names (a word space is ~0.3)
 REACH = 30  # px above and below a name in which its lifeline's column is looked for
@@ -28,12 +28,10 @@ def names_on_lifelines(run: TextRun, ink: np.ndarray) -> list[TextRun]:
     words = run.text.split(" ")
     if run.angle != 0 or len(words) < 2 or not run.glyphs.size:
         return [run]
-    cols = run.glyphs.any(axis=0)
-    inked = np.flatnonzero(cols)
-    if inked.size == 0:
+    found = ink_gaps(run)
+    if found is None:
         return [run]
-    edges = np.flatnonzero(np.diff(cols[inked[0]:inked[-1] + 1].astype(np.int8)))
-    gaps = [(int(inked[0] + a + 1), int(inked[0] + b + 1)) for a, b in zip(edges[0::2], edges[1::2])]
+    inked, gaps = found
     gaps = sorted((g for g in gaps if g[1] - g[0] >= CLOSE_GAP * run.font_px), key=lambda g: g[0] - g[1])
     for c0, c1 in gaps[:3]:  # the widest first
         k = _word_cut(words, (c0 - inked[0]) / max(1, inked[-1] + 1 - inked[0]))

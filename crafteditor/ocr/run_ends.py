@@ -19,7 +19,7 @@ import numpy as np
 
 from crafteditor.blobs import find_blobs
 from crafteditor.ocr.lexicon import lexicon
-from crafteditor.ocr.runs import TextRun, make_run
+from crafteditor.ocr.runs import TextRun, ink_gaps, make_run
 from crafteditor.ocr.text_lines import TextLine, crop_pad, line_crops, region_background
 from crafteditor.paint import distances
 
@@ -112,12 +112,10 @@ def _word_space(r: TextRun) -> int | None:
     """The narrowest of the run's word spaces in px (its glyphs' widest column gaps, one a space in its
     text), None for a run of one word."""
     words = len(r.text.split())
-    cols = r.glyphs.any(axis=0)
-    inked = np.flatnonzero(cols)
-    if words < 2 or inked.size == 0:
+    found = ink_gaps(r) if words >= 2 else None
+    if found is None:
         return None
-    edges = np.flatnonzero(np.diff(cols[inked[0]:inked[-1] + 1].astype(np.int8)))  # gap starts and ends
-    gaps = sorted(int(e1 - e0) for e0, e1 in zip(edges[::2], edges[1::2]))
+    gaps = sorted(e1 - e0 for e0, e1 in found[1])
     return gaps[-(words - 1)] if len(gaps) >= words - 1 else None
 
 

@@ -290,6 +290,17 @@ def _shared_ink(a: TextRun, b: TextRun) -> float:
     return float((part(a) & part(b)).sum()) / small
 
 
+def ink_gaps(run: TextRun) -> tuple[np.ndarray, list[tuple[int, int]]] | None:
+    """The run's inked glyph-mask columns and the (start, end) columns of each gap between its first and last
+    inked column; None where its mask holds no ink."""
+    cols = run.glyphs.any(axis=0)
+    ink = np.flatnonzero(cols)
+    if ink.size == 0:
+        return None
+    edges = np.flatnonzero(np.diff(cols[ink[0]:ink[-1] + 1].astype(np.int8)))
+    return ink, [(int(ink[0] + a + 1), int(ink[0] + b + 1)) for a, b in zip(edges[0::2], edges[1::2])]
+
+
 def split_wide_gaps(run: TextRun, min_gap_em: float = 0.6) -> list[TextRun]:
     """A horizontal run cut where its ink has a gap of ``min_gap_em`` or more between words,
     each piece with the words whose ink width fits it: two category labels set close together
@@ -298,13 +309,10 @@ def split_wide_gaps(run: TextRun, min_gap_em: float = 0.6) -> list[TextRun]:
     words = run.text.split(" ")
     if run.angle != 0 or not 2 <= len(words) <= 12:  # (the word cuts are tried exhaustively)
         return [run]
-    cols = run.glyphs.any(axis=0)
-    ink = np.flatnonzero(cols)
-    if ink.size == 0:
+    found = ink_gaps(run)
+    if found is None:
         return [run]
-    edges = np.flatnonzero(np.diff(cols[ink[0]:ink[-1] + 1].astype(np.int8)))
-    # (start, end) of each gap, in mask columns
-    gaps = [(int(ink[0] + a + 1), int(ink[0] + b + 1)) for a, b in zip(edges[0::2], edges[1::2])]
+    ink, gaps = found
     wide = [g for g in gaps if g[1] - g[0] >= min_gap_em * run.font_px]
     if not wide or len(wide) >= len(words):
         return [run]
