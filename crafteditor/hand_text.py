@@ -29,6 +29,7 @@ MIN_SHARE = 0.6  # never drawn under this share of the height's size (a reading 
 SLACK = 0.97  # sizes within 3 % of the height's are left as they are
 STRAY_FIRST = "lijft"  # a stroke just before a word read as its first letter (a box's side, an arrow's stub)
 STRAY_LAST = "ltijy"  # ...just after it, read as its last (a side, an arrowhead's wing)
+VOWELS = "aeiouy"
 _LETTERS = re.compile(r"[A-Za-z]+")
 _LAST_LETTERS = re.compile(r"[A-Za-z]+$")
 _PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")  # camelCase parts, as the lexicon splits a name
@@ -65,7 +66,8 @@ def trim_stray_strokes(runs: list[TextRun]) -> list[TextRun]:
         first = last = False  # whether the run's own first (last) character goes
         for i, tok in enumerate(tokens):
             tail, head = _edge_part(tok, first=False), _edge_part(tok, first=True)
-            if tail and tok[-1] in STRAY_LAST and _stray(tail, tail[:-1], words):
+            # after a vowel the letter is the word's own ('contrat', 'Applet': French and names the lexicon lacks)
+            if tail and tok[-1] in STRAY_LAST and tok[-2:-1].lower() not in VOWELS and _stray(tail, tail[:-1], words):
                 tokens[i], last = tok[:-1], last or i == len(tokens) - 1
             elif head and tok[0] in STRAY_FIRST and _stray(head, head[1:], words):
                 tokens[i], first = tok[1:], first or i == 0

@@ -111,11 +111,11 @@ def test_a_stroke_beside_hand_lettering_read_as_a_letter_is_taken_off():
                        color=(0, 0, 0), confidence=0.9, baseline=14.0, glyphs=np.ones((18, 10 * len(text)), bool))
 
     read = ["componentst", "SourceRecordl Builder", "lstorage", "two componentst a frontend", "Traefik", "itraefik",
-            "clients", "Static components", "CDKt", "Healthy", "Ingest"]
+            "clients", "Static components", "CDKt", "Healthy", "Ingest", "RelevéIndex contrat Pandera", "Applet"]
     trimmed = trim_stray_strokes([run(t) for t in read])
     assert [r.text for r in trimmed] == ["components", "SourceRecord Builder", "storage", "two components a frontend",
                                          "Traefik", "itraefik", "clients", "Static components", "CDKt", "Healthy",
-                                         "Ingest"]
+                                         "Ingest", "RelevéIndex contrat Pandera", "Applet"]
     assert trimmed[3].w == 10.0 * len(read[3])  # a letter inside the run: its box stays
     assert (trimmed[0].x, trimmed[0].w, trimmed[0].glyphs.shape[1]) == (10.0, 100.0, 100)
     assert (trimmed[2].x, trimmed[2].w, trimmed[2].glyphs.shape[1]) == (20.0, 70.0, 70)
