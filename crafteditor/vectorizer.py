@@ -34,7 +34,7 @@ from crafteditor.assemble.seq_reread import first_messages, lost_sequence
 from crafteditor.blobs import find_blobs, hull_mask
 from crafteditor.charts import detect_charts
 from crafteditor.config import PRESETS, Config, budget_clock, past
-from crafteditor.hand_text import fit_hand_lettering
+from crafteditor.hand_text import fit_hand_lettering, trim_stray_strokes
 from crafteditor.hatching import dehatched
 from crafteditor.jpeg_marks import has_jpeg_marks
 from crafteditor.lighting import evened_photo, on_paper
@@ -256,8 +256,8 @@ def _read(source: ImageSource | RasterImage, config: Config, *, name: str | None
     watch.lap("trace")
     budget.ran("trace")
 
-    if sketched or photo is not None or wobbly:  # hand lettering: sized by its width
-        runs = fit_hand_lettering(runs)
+    if sketched or photo is not None or wobbly:  # hand lettering: strokes beside it read as letters, sized by its width
+        runs = fit_hand_lettering(trim_stray_strokes(runs))
     builder = FigureBuilder(image, config, paints)
     polygons = [s for s in shapes if s.shape == "polygon"]  # last in the list: no group holds them
     fig = build_figure(builder, runs, [s for s in shapes if s.shape != "polygon"], lines, charts, traced,

@@ -13,7 +13,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from crafteditor.config import Config
 from crafteditor.convert import convert
-from crafteditor.hand_text import fit_hand_lettering
+from crafteditor.hand_text import fit_hand_lettering, trim_stray_strokes
 from crafteditor.hatching import dehatched
 from crafteditor.loading import load_image
 from crafteditor.ocr.font_metrics import ink_width_em
@@ -100,3 +100,22 @@ def test_only_hand_lettering_of_a_few_letters_is_resized():
     assert fitted[0].font_px == pytest.approx(60.0 / ink_width_em("Storage"))
     assert [r.font_px for r in fitted[1:3]] == [24.0, 24.0]  # as wide as the height says; too short to tell
     assert fitted[3].font_px == pytest.approx(0.6 * 24.0)  # a misread: never under 60 % of the height's size
+
+
+def test_a_stroke_beside_hand_lettering_read_as_a_letter_is_taken_off():
+    """A box's side or an arrow's stub read as a letter at a hand-drawn label's end ('componentst') or
+    start ('lstorage') goes, with its share of the box; names the lexicon does not know, known words, a
+    letter inside the run and acronyms stay as read."""
+    def run(text: str) -> TextRun:
+        return TextRun(text=text, x=10.0, y=0.0, w=10.0 * len(text), h=18.0, angle=0.0, font_px=24.0, bold=False,
+                       color=(0, 0, 0), confidence=0.9, baseline=14.0, glyphs=np.ones((18, 10 * len(text)), bool))
+
+    read = ["componentst", "SourceRecordl Builder", "lstorage", "two componentst a frontend", "Traefik", "itraefik",
+            "clients", "Static components", "CDKt", "Healthy", "Ingest", "RelevéIndex contrat Pandera", "Applet"]
+    trimmed = trim_stray_strokes([run(t) for t in read])
+    assert [r.text for r in trimmed] == ["components", "SourceRecord Builder", "storage", "two components a frontend",
+                                         "Traefik", "itraefik", "clients", "Static components", "CDKt", "Healthy",
+                                         "Ingest", "RelevéIndex contrat Pandera", "Applet"]
+    assert trimmed[3].w == 10.0 * len(read[3])  # a letter inside the run: its box stays
+    assert (trimmed[0].x, trimmed[0].w, trimmed[0].glyphs.shape[1]) == (10.0, 100.0, 100)
+    assert (trimmed[2].x, trimmed[2].w, trimmed[2].glyphs.shape[1]) == (20.0, 70.0, 70)
