@@ -10,9 +10,9 @@ import cv2
 import numpy as np
 
 from crafteditor.blobs import find_blobs
+from crafteditor.charts.areas import area_series
 from crafteditor.charts.axes import Axis
 from crafteditor.charts.bands import band_extent, find_bands, under_band
-from crafteditor.charts.areas import area_series
 from crafteditor.charts.bars import WHOLE_FILL, bar_series, baseline_px, grown_to_baseline, has_rects, is_rect, staircase_rects
 from crafteditor.charts.legend import Legend, entry_name, find_legend, legend_margin, under_legend
 from crafteditor.charts.lines import line_series, line_width
