@@ -491,7 +491,7 @@ def _plotnine(p: Plot, path: Path, rng: random.Random, scale: int) -> tuple[floa
         g = gg.ggplot(df, gg.aes(x="x", y="series", fill="y")) + gg.geom_tile() + gg.geom_text(gg.aes(label="label"))
     elif p.kind == "histogram":
         g = gg.ggplot(pd.DataFrame({"v": p.samples[""]})) + gg.geom_histogram(
-            gg.aes(x="v"), breaks=p.edges, fill=rng.choice(("grey35", "steelblue", "#F8766D")),
+            gg.aes(x="v"), breaks=p.edges, fill=rng.choice(("#595959", "steelblue", "#F8766D")),  # #595959: R's grey35
             colour=rng.choice(("white", "black", None)))
     elif p.kind == "box":
         box = pd.DataFrame([(c, v) for c, d in p.samples.items() for v in d], columns=["cat", "v"])

@@ -233,8 +233,8 @@ def _x_axis(runs, used, ax, ay, right, font, drawn, bg) -> tuple[Axis, list[int]
     below = [k for k in below if k not in set(powers.values()) and k not in halves]
     text = {k: power_text(runs[k], runs[powers[k]], drawn, bg) if k in powers
             else tick_text(runs[k], drawn, bg)[1] for k in below}
-    xnum = [k for k in below if parse_number(text[k]) is not None]
-    xcat = [k for k in below if k not in xnum]
+    xnum = _own_panel(runs, [k for k in below if parse_number(text[k]) is not None], text, ax, right, font)
+    xcat = [k for k in below if k not in xnum and parse_number(text[k]) is None]
     xaxis = None
     decades = decade_ticks([(k, runs[k].cx, text[k]) for k in below], +1)
     if decades is not None:
@@ -264,6 +264,19 @@ def _x_axis(runs, used, ax, ay, right, font, drawn, bg) -> tuple[Axis, list[int]
     # the right halves of decimals merge_decimals joined (in ``runs``, in place) are read in their
     # left halves whatever the axis: no stray text in any branch
     return xaxis, xticks + sorted(halves), index_categories
+
+
+def _own_panel(runs, xnum: list[int], text: dict[int, str], ax: float, right: float, font: float) -> list[int]:
+    """The number labels under this plot's own axis: where those taken, in pixel order, do not rise
+    or fall steadily ('0 10 0': a facet's neighbour's first label within reach, seaborn's FacetGrid
+    at talk and poster sizes), those centred off the axis's span are the next panel's and left out."""
+    order = sorted(xnum, key=lambda k: runs[k].cx)
+    vals = [parse_number(text[k]) for k in order]
+    steps = np.sign(np.diff(vals)) if len(vals) > 1 else np.zeros(0)
+    if len(vals) < 3 or (steps > 0).all() or (steps < 0).all():
+        return xnum
+    inside = [k for k in xnum if ax - 0.5 * font <= runs[k].cx <= right + 0.5 * font]
+    return inside if len(inside) >= 2 else xnum
 
 
 def _clusters(series: list["Series"]) -> list[list[float]]:

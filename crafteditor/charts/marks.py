@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 
 from crafteditor.blobs import find_blobs
+from crafteditor.charts.areas import area_series
 from crafteditor.charts.axes import Axis
 from crafteditor.charts.bands import band_extent, find_bands, under_band
 from crafteditor.charts.bars import WHOLE_FILL, bar_series, baseline_px, grown_to_baseline, has_rects, is_rect, staircase_rects
@@ -271,6 +272,9 @@ def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot,
     bars = bar_series(rgb, color, bg, yaxis, xaxis, plot, floors, comps, rects)
     if bars is not None:
         return bars
+    area = area_series(m, color, yaxis, xaxis, plot, baseline_px(yaxis, plot))
+    if area is not None:
+        return area
     return line_series(m, lab, comps, rects, color, yaxis, xaxis, lambda y, x, h, w: _cover(rgb[y:y + h, x:x + w],
                                                                                            bg, color))
 

@@ -45,19 +45,27 @@ def _rename(spec: dict[str, Any], names: dict[str, str]) -> None:
 
 def name_from_shared_legend(results: list[ChartResult]) -> None:
     """Plots whose series are all unnamed take the names of another plot's legend of the same colours, each colour
-    one name (in place)."""
-    named = [(r, c) for r in results if (c := _colours(r.spec)) and not any(_UNNAMED.fullmatch(n) for n in c)]
+    one name (in place). A legend's unnamed entries (a confidence band's pale fill read as one more series beside
+    seaborn's named lines) name nothing; a plot's colours that match no legend name keep theirs, where every
+    name of that legend is matched."""
+    named = [(r, {n: rgb for n, rgb in c.items() if not _UNNAMED.fullmatch(n)}) for r in results
+             if (c := _colours(r.spec)) and not all(_UNNAMED.fullmatch(n) for n in c)]
     for r in results:
         own = _colours(r.spec)
         if own is None or not all(_UNNAMED.fullmatch(n) for n in own):
             continue
         for _, legend in named:
             names: dict[str, str] = {}
+            unmatched = 0
             for n, rgb in own.items():
                 close = [m for m, c in legend.items() if sum(abs(a - b) for a, b in zip(rgb, c)) <= _CLOSE]
-                if len(close) != 1 or close[0] in names.values():
+                if len(close) > 1 or (close and close[0] in names.values()):
                     break
-                names[n] = close[0]
+                if close:
+                    names[n] = close[0]
+                else:
+                    unmatched += 1
             else:
-                _rename(r.spec, names)
-                break
+                if names and (not unmatched or len(names) == len(legend) >= 2):
+                    _rename(r.spec, names)
+                    break

@@ -148,7 +148,9 @@ def _encoding(series: list[Series], xaxis: Axis, yaxis: Axis, plot, x_title, y_t
     if multi:
         enc["color"] = {"field": "series", "type": "nominal", "title": series[0].legend_title,
                         "scale": {"domain": list(look), "range": [to_hex(series[i].color) for i in look.values()]}}
-        if kind == "bar" and any(s.stacked for s in series):
+        if kind == "area":  # stacked where one stands on another (their rows are thicknesses), else overlaid
+            yenc["stack"] = "zero" if any(s.stacked for s in series) else None
+        elif kind == "bar" and any(s.stacked for s in series):
             yenc["stack"] = "zero"  # one on another, in the legend's order from the axis out
         elif kind == "bar" and len(series) > 1:
             # side by side in the order drawn, left to right (Vega-Lite would sort the names:
@@ -175,6 +177,8 @@ def _mark(series: list[Series], shapes: list[str]) -> dict[str, Any]:
     mark: dict[str, Any]
     if kind == "bar":
         mark = {"type": "bar"}
+    elif kind == "area":  # the paint as read, seen through nothing (Vega-Lite's areas default to 0.7)
+        mark = {"type": "area", "opacity": 1}
     elif kind == "line":
         # points on the line where it was drawn with markers (a plain line had gained dots)
         mark = {"type": "line", "point": any(s.marker_areas for s in series)}

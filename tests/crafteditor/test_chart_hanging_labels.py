@@ -182,3 +182,16 @@ def test_a_lines_low_runs_on_top_of_its_area_fill_are_kept():
     fill &= ~line
     kept = drop_rules_under_marks(line, fill | line, (5, 5, 95, 55))
     assert kept[30, 30:36].all() and kept[30, 60:95].all()
+
+
+def test_a_lone_stroke_read_unsurely_is_still_a_label():
+    """Vega-Lite's 'I' at 0.75x read 'I' at 0.49: the ink, one plain stroke, says what it is (all nine labels
+    had been thrown away for it, and the bars numbered); a letter read as unsurely is not kept."""
+    from crafteditor.charts.hanging import _lone_stroke
+
+    assert _lone_stroke("I", np.ones((2, 6), bool))
+    assert _lone_stroke("l", np.ones((2, 6), bool))
+    assert not _lone_stroke("A", np.ones((2, 6), bool))
+    flagged = np.ones((4, 6), bool)
+    flagged[2:, 3:] = False  # half the box bare: no plain stroke
+    assert not _lone_stroke("1", flagged)
