@@ -20,11 +20,11 @@ import re
 
 from crafter.agents.coordination import read_coordinated_names
 from crafter.agents.distributive import read_shared_heads
-from crafter.agents.headed import PIPE_SPLIT, headed_names, is_order, listed_names, piped_names
+from crafter.agents.headed import PIECE_SPLIT, PIPE_SPLIT, as_said, headed_names, listed_names, piped_names
 from crafter.agents.labels import labels_match, normalise_label, slug_id
 from crafter.agents.links import read_links
 from crafter.agents.participles import read_verb_steps
-from crafter.agents.phrases import ITEM_RE, MAX_LABEL_WORDS, QUOTED_RE, clean_phrase, item_label, step_name
+from crafter.agents.phrases import ITEM_RE, MAX_LABEL_WORDS, QUOTED_RE, clean_phrase, is_order, item_label, step_name
 from crafter.agents.prose import GENERIC_WHOLES, ProseState, first_noun_phrase, np_label, read_prose, reads_backward, verb_lemma
 from crafter.agents.quantities import tidy_numbers
 from crafter.agents.reading import (
@@ -159,7 +159,7 @@ def _read_headed_lines(text: str, reading: BriefReading, *, lists_only: bool = F
 
 def _names_only(rest: str, members: list[str]) -> bool:
     """``rest`` (lower case) is a list of two or more short pieces, each naming one of ``members``."""
-    pieces = [p for p in re.split(r"\s*(?:,|/|;|\+|\band\b|\bor\b)\s*", re.sub(r"\([^()]*\)", " ", rest)) if p.strip()]
+    pieces = [p for p in PIECE_SPLIT.split(re.sub(r"\([^()]*\)", " ", rest)) if p.strip()]
     return len(pieces) >= 2 and all(len(p.split()) <= 5 and any(find_word(p, e) >= 0 for e in members) for p in pieces)
 
 
@@ -342,7 +342,7 @@ def _read_arrow_chain(sentence: str, names: _Names) -> None:
         for piece in pieces:
             phrase = clean_phrase(piece, side=side if i in (0, len(parts) - 1) else "right")
             phrase = re.sub(r"(?i)^(?:back\s+)?(?:in)?to\s+", "", phrase)
-            name = names.add(phrase[:1].upper() + phrase[1:], strong=len(phrase.split()) <= 4)
+            name = names.add(as_said(phrase), strong=len(phrase.split()) <= 4)
             if name:
                 here.append(name)
         for a in prev:
@@ -525,7 +525,7 @@ def with_head(reading: BriefReading, head: dict, text: str = "") -> BriefReading
         hit = next((e for e in strong if same(e, h)), None)
         if hit is None:
             hit = next((e for e in strong if covers[e] == [h]), None)
-        to_final[h.lower()] = hit or (h if re.match(r"\S*[A-Z]", h) else h[:1].upper() + h[1:])  # "deduplicator"
+        to_final[h.lower()] = hit or as_said(h)  # "deduplicator"
     for h in heads_all:
         first = first_said[box_key(h)]
         while first in again:

@@ -54,3 +54,37 @@ def test_a_heading_said_as_an_order_is_a_step_not_a_group() -> None:
 
 def test_a_noun_ending_like_a_verb_is_a_name() -> None:
     assert headed_names("Inputs: PDB file, template") == ("Inputs", ["PDB file", "Template"])
+
+
+def test_names_between_bars_after_a_long_heading_are_boxes_side_by_side() -> None:
+    brief = ("Coating comparison\n"
+             "- slurry → doctor blade → wet film\n"
+             "- three dryers run side by side: infrared dryer | convection oven | vacuum chamber\n"
+             "- every dryer → adhesion test\n")
+    fig = figure_from_brief(brief)
+    lab = {c.id: c.label for c in fig.components}
+    labels = {n.label for n in fig.of_kind("node")}
+    assert {"Infrared dryer", "Convection oven", "Vacuum chamber"} <= labels
+    assert not any("side" in x.lower() for x in labels)
+    edges = {(lab[e.source], lab[e.target]) for e in fig.of_kind("edge")}
+    assert ("Infrared dryer", "Convection oven") not in edges  # side by side, not in a row
+
+
+def test_names_written_as_code_or_a_brand_keep_their_case_in_every_list_reader() -> None:
+    from crafter.agents.headed import as_said, piped_names
+    assert headed_names("libraries: libm.a, libfoo.so and tRNAscan") == ("libraries", ["libm.a", "libfoo.so",
+                                                                                      "tRNAscan"])
+    assert piped_names("n-BuLi | mzIdentML | bt_runner | raman") == ["n-BuLi", "mzIdentML", "bt_runner", "Raman"]
+    assert as_said("deduplicator") == "Deduplicator"
+    brief = "Robot stack\n- sensors side by side: lidar_driver | camera_node | imu_filter\n- every sensor -> the fusion node\n"
+    labels = {n.label for n in figure_from_brief(brief).of_kind("node")}
+    assert {"lidar_driver", "camera_node", "imu_filter", "Fusion node"} <= labels
+
+
+def test_an_order_is_one_rule_for_the_item_and_the_heading() -> None:
+    from crafter.agents.phrases import is_order, item_label
+    assert is_order("Filter") and is_order("embed") and is_order("minimise") and is_order("accept")
+    assert not is_order("output") and not is_order("model output")
+    assert item_label("embed: 3D embedding followed by GFN2-xTB") == "Embedding"
+    assert item_label("accept: the packet is forwarded") == "Accept"  # a verdict keeps its word
+    assert headed_names("accept: the packet, the LAN port") is None  # an order's heading names no group
