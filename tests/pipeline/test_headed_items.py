@@ -88,3 +88,15 @@ def test_an_order_is_one_rule_for_the_item_and_the_heading() -> None:
     assert item_label("embed: 3D embedding followed by GFN2-xTB") == "Embedding"
     assert item_label("accept: the packet is forwarded") == "Accept"  # a verdict keeps its word
     assert headed_names("accept: the packet, the LAN port") is None  # an order's heading names no group
+
+
+def test_a_panel_that_sets_names_between_bars_draws_them() -> None:
+    brief = ("Fig. 2 layout\n"
+             "(a) film growth: substrate cleaning → ZnO seed layer → hydrothermal nanorods\n"
+             "(b) characterisation of the grown film: SEM | XRD θ–2θ | UV-vis absorption\n"
+             "(c) devices: electrode evaporation → encapsulation\n")
+    fig = figure_from_brief(brief)
+    lab = {c.id: c.label for c in fig.components}
+    panels = {p.label: {lab[m] for m in p.members} for p in fig.of_kind("panel")}
+    assert panels.get("(b)") == {"SEM", "XRD θ–2θ", "UV-vis absorption"}
+    assert {"(a)", "(c)"} <= set(panels)
