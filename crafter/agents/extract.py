@@ -20,7 +20,7 @@ import re
 
 from crafter.agents.coordination import read_coordinated_names
 from crafter.agents.distributive import read_shared_heads
-from crafter.agents.headed import PIECE_SPLIT, PIPE_SPLIT, as_said, headed_names, listed_names, piped_names
+from crafter.agents.headed import PIECE_SPLIT, PIPE_SPLIT, as_said, headed_names, listed_names, piped_names, side_by_side_group
 from crafter.agents.labels import labels_match, normalise_label, slug_id
 from crafter.agents.links import read_links
 from crafter.agents.participles import read_verb_steps
@@ -128,7 +128,7 @@ def _chain_flow_lines(text: str, names: _Names) -> None:
             prev = []
             continue
         here = _line_names(ln, names.reading)
-        if prev and here:
+        if prev and here and here[0] not in prev:  # (a line opening on a name the line before said goes on from it)
             names.relate(prev[-1], here[0])
         prev = here or prev
 
@@ -258,6 +258,8 @@ def _read_items(text: str, names: _Names) -> list[str]:
         if side:
             items.append((side, False))
             prose.append("")
+            if grouped := side_by_side_group(im.group(1)):  # "crop models side by side: A | B": the crop models
+                names.reading.groups.append((grouped[0], [n for x in side if (n := names.add(x, strong=True))]))
         elif arrowless:
             label = item_label(im.group(1))
             subject = first_noun_phrase(im.group(1))
@@ -280,8 +282,8 @@ def _read_items(text: str, names: _Names) -> list[str]:
     if sum(map(len, slots)) >= 2 and (any(num for _, num in items) or reads_as_steps(said, "\n".join(heading))
                                       or _DIAGRAM_CUES.search(text) and not heads_parts("\n".join(heading))):
         for a, b in zip(slots, slots[1:]):  # the names of one line side by side: each from or into a lone step
-            if len(a) == 1 or len(b) == 1:
-                names.relate_all(a, b)
+            if (len(a) == 1 or len(b) == 1) and not set(b) <= set(a):  # (a line on one of the names before: no
+                names.relate_all(a, b)  # step after them, "- CLIP-L and CLIP-G each give pooled outputs")
     for label, stores in filed:  # "3. Split every core; store one half in the core repository"
         names.relate_all([names.add(label, strong=True) or label], [n for x in stores if (n := names.add(x, False))])
     return prose

@@ -15,7 +15,7 @@ import re
 from crafter.agents.phrases import is_order
 from crafter.agents.prose_words import _FUNCTION_WORDS, verb_lemma
 
-_HEADED = re.compile(r"^(?P<head>[^:\n]{1,40}?)\s*:\s+(?P<rest>\S.*)$")
+_HEADED = re.compile(r"^(?P<head>[^:\n]{1,80}?)\s*:\s+(?P<rest>\S.*)$")
 PIECE_SPLIT = re.compile(r"\s*(?:,|/|;|\+|\band\b|\bor\b|&)\s*|\s+\|\s+")  # ("low-T PL | HRXRD | AFM")
 _NOT_A_NAME = re.compile(r"[$\\=<>≈→|]|\b(?:then|via|with|from|of|at|per|every|each|all|until|for|w)\b", re.I)
 _DETERMINER = re.compile(r"^(?:the|a|an|its|their|our|each|both)\s+", re.I)
@@ -77,12 +77,34 @@ def listed_names(text: str) -> list[str] | None:
     return pieces
 
 
+# a long heading that sets its names side by side names their group in its first words: "three text encoders run
+# side by side on the prompt: CLIP-L, CLIP-G and T5-XXL" (the text encoders), "crop models side by side: A | B"
+_SIDE_BY_SIDE = re.compile(r"^(?:(?:two|three|four|five|six|both|all|the|\d+)\s+)*(?P<name>[^\W\d_][\w-]*(?:\s+[\w-]+){0,2}?)"
+                           r"\s+(?:(?:run|runs|are|is|used|work|working|applied|trained|compared|tested)\s+)?"
+                           r"(?:side\s+by\s+side|in\s+parallel)\b", re.I)
+
+
+def side_by_side_group(item: str) -> tuple[str, list[str]] | None:
+    """(group, names) for an item whose long heading says its names run side by side ("crop models side by side:
+    DSSAT-CERES-Maize | APSIM": the crop models), the names as :func:`headed_names` or :func:`piped_names` read them;
+    None otherwise."""
+    m = re.match(r"^\s*([^:\n]{1,80}?)\s*:\s+\S", item)
+    side = _SIDE_BY_SIDE.match(m.group(1).strip()) if m else None
+    if side is None:
+        return None
+    names = (headed_names(item) or (None, None))[1] or piped_names(item)
+    name = side.group("name")
+    return (name[:1].upper() + name[1:], names) if names else None
+
+
 def headed_names(item: str) -> tuple[str, list[str]] | None:
     """(heading, names) for an item "heading: A, B and C" whose text after the colon is two or more short
-    names and nothing else; None otherwise."""
+    names and nothing else (a heading of three words at most, or one saying the names run side by side); None
+    otherwise."""
     m = _HEADED.match(item.strip())
-    if not m or len(m.group("head").split()) > 3 or not re.search(r"[^\W\d_]", m.group("head")) \
-            or is_order(m.group("head")):
+    if m and len(m.group("head").split()) > 3 and _SIDE_BY_SIDE.match(m.group("head")) is None:
+        m = None
+    if not m or not re.search(r"[^\W\d_]", m.group("head")) or is_order(m.group("head")):
         return None
     rest = re.sub(r"\s*\([^()]*\)", " ", m.group("rest")).strip().rstrip(".")
     pieces = [p.strip() for p in PIECE_SPLIT.split(rest) if p.strip()]

@@ -100,3 +100,19 @@ def test_a_panel_that_sets_names_between_bars_draws_them() -> None:
     panels = {p.label: {lab[m] for m in p.members} for p in fig.of_kind("panel")}
     assert panels.get("(b)") == {"SEM", "XRD θ–2θ", "UV-vis absorption"}
     assert {"(a)", "(c)"} <= set(panels)
+
+
+def test_a_long_heading_that_sets_names_side_by_side_names_their_group() -> None:
+    brief = ("Image conditioning for the decoder\n"
+             "- two image encoders run side by side on the frame: DINOv2 and SigLIP\n"
+             "- DINOv2 and SigLIP each give patch tokens\n"
+             "- patch tokens → cross-attention adapter\n")
+    fig = figure_from_brief(brief)
+    lab = {c.id: c.label for c in fig.components}
+    labels = {n.label for n in fig.of_kind("node")}
+    assert {"DINOv2", "SigLIP"} <= labels
+    assert not any("side" in x.lower() for x in labels)
+    groups = {g.label: {lab[m] for m in g.members} for g in fig.of_kind("group")}
+    assert groups.get("Image encoders") == {"DINOv2", "SigLIP"}
+    edges = {(lab[e.source], lab[e.target]) for e in fig.of_kind("edge")}
+    assert ("SigLIP", "DINOv2") not in edges and ("DINOv2", "SigLIP") not in edges  # the next line names them again
