@@ -201,6 +201,7 @@ class _Names:
 
     def __init__(self, reading: BriefReading) -> None:
         self.reading = reading
+        self.question: str | None = None  # the last name said as a question in an arrow chain ("overlap > 50%?")
 
     def add(self, name: str, strong: bool) -> str | None:
         reading = self.reading
@@ -334,6 +335,7 @@ def _read_arrow_chain(sentence: str, names: _Names) -> None:
     if m := _HEAD_SAYS_RE.match(parts[0]):  # "borrow check: conflicting accesses to borrowed places -> errors"
         parts[0] = m.group(1)  # the step the item is about, its words after the colon what it does
     prev: list[str] = []
+    label: str | None = None  # the answer a branch of a question goes on ("yes")
     for i, part in enumerate(parts):
         side = "left" if i == 0 else "right"
         pieces = re.split(r"\s+[+&]\s+", part) if i < len(parts) - 1 or len(parts) == 2 else [part]
@@ -341,18 +343,28 @@ def _read_arrow_chain(sentence: str, names: _Names) -> None:
         if i == len(parts) - 1 and len(pieces) == 1 and (listed := listed_names(part)):
             pieces = listed  # "→ nanoindentation, scratch test, XRD texture": each fed
         here = []
+        answer = _ANSWER_RE.fullmatch(part.strip())
+        if answer:  # "overlap > 50%? yes → drop; no → panoptic fusion": the question's branch, no box "Yes"
+            if names.question and (i == 0 or not prev):
+                prev, label = [names.question], answer.group(1).lower()
+            continue
         for piece in pieces:
             phrase = clean_phrase(piece, side=side if i in (0, len(parts) - 1) else "right")
             phrase = re.sub(r"(?i)^(?:back\s+)?(?:in)?to\s+", "", phrase)
             name = names.add(as_said(phrase), strong=len(phrase.split()) <= 4)
             if name:
                 here.append(name)
+                if piece.rstrip().endswith("?"):
+                    names.question = name
         for a in prev:
             for b in here:
                 names.relate(a, b)
-        prev = here
+                if label and a == names.question and a != b:
+                    names.reading.edge_labels.setdefault((a, b), label)
+        prev, label = here, None
 
 
+_ANSWER_RE = re.compile(r"(?i)(yes|no)\s*[:,]?")  # a question's answer that opens its branch: "yes → drop"
 # a step named before a colon, what it does said after in four words or more, no list of inputs ("diary + interviews")
 _HEAD_SAYS_RE = re.compile(r"^\s*([A-Za-z][\w/-]*(?:\s+[\w/-]+){0,2})\s*:\s+[^\s:+&,]+(?:\s+[^\s:+&,]+){3,}\s*$")
 _ITEM_MARK_RE = re.compile(r"^\s*(?:[-*•·–]|\(?\d{1,2}[.)])\s+")
