@@ -343,11 +343,13 @@ def _read_arrow_chain(sentence: str, names: _Names) -> None:
         if i == len(parts) - 1 and len(pieces) == 1 and (listed := listed_names(part)):
             pieces = listed  # "→ nanoindentation, scratch test, XRD texture": each fed
         here = []
-        answer = _ANSWER_RE.fullmatch(part.strip())
+        answer = _ANSWER_RE.fullmatch(part.strip()) or _ANSWER_RE.match(pieces[0].strip())
         if answer:  # "overlap > 50%? yes → drop; no → panoptic fusion": the question's branch, no box "Yes"
             if names.question and (i == 0 or not prev):
                 prev, label = [names.question], answer.group(1).lower()
-            continue
+            if answer.re is _ANSWER_RE and answer.end() == len(part.strip()):
+                continue
+            pieces[0] = pieces[0].strip()[answer.end():]  # "yes: load the bytecode …": the branch goes on to it
         for piece in pieces:
             phrase = clean_phrase(piece, side=side if i in (0, len(parts) - 1) else "right")
             phrase = re.sub(r"(?i)^(?:back\s+)?(?:in)?to\s+", "", phrase)
@@ -364,7 +366,8 @@ def _read_arrow_chain(sentence: str, names: _Names) -> None:
         prev, label = here, None
 
 
-_ANSWER_RE = re.compile(r"(?i)(yes|no)\s*[:,]?")  # a question's answer that opens its branch: "yes → drop"
+_ANSWER_RE = re.compile(r"(?i)(yes|no)(?:\s*:\s+(?=\S)|\s*[:,]?\s*$)")  # an answer opening its branch: "yes → drop",
+# "yes: keep the stratum"
 # a step named before a colon, what it does said after in four words or more, no list of inputs ("diary + interviews")
 _HEAD_SAYS_RE = re.compile(r"^\s*([A-Za-z][\w/-]*(?:\s+[\w/-]+){0,2})\s*:\s+[^\s:+&,]+(?:\s+[^\s:+&,]+){3,}\s*$")
 _ITEM_MARK_RE = re.compile(r"^\s*(?:[-*•·–]|\(?\d{1,2}[.)])\s+")

@@ -160,3 +160,12 @@ def test_a_question_in_an_arrow_chain_branches_on_its_answers_without_boxes_for_
     assert edges.get((question, "Peak table")) == "yes"
     assert edges.get((question, "Smoothing")) == "no"
     assert ("Peak detection", question) in edges
+
+
+def test_an_answer_said_with_a_colon_opens_its_branch_without_a_box_for_it() -> None:
+    from crafter.agents.extract import figure_from_brief
+    brief = ("Cache check on import:\n"
+             "module source → cache lookup → entry still valid?\n"
+             "→ yes: cached module; no: recompile\n")
+    labels = {n.label.lower() for n in figure_from_brief(brief).of_kind("node")}
+    assert not labels & {"yes", "no"}
