@@ -15,14 +15,19 @@ STUDY = ("Study instruments\n"
          "- instruction media: paper manual / tablet / HoloLens 2 (one model each)\n")
 
 
-def test_a_heading_over_names_gives_the_names_as_boxes_in_its_group() -> None:
+def test_a_heading_over_names_gives_the_names_as_boxes_in_its_group_unless_it_names_their_role() -> None:
     fig = figure_from_brief(SETUP)
     labels = {n.label for n in fig.of_kind("node")}
     assert {"Receptor PDB", "Docked ligand SDF"} <= labels
     assert "Inputs" not in labels
     lab = {c.id: c.label for c in fig.components}
     groups = {g.label.lower(): {lab[m] for m in g.members} for g in fig.of_kind("group")}
-    assert groups.get("inputs") == {"Receptor PDB", "Docked ligand SDF"}
+    assert "inputs" not in groups  # a role the names play ("inputs", "analysis", "model"), no frame round them
+    rig = figure_from_brief("Flow rig, as wired:\n- delivery: the substrate pump and the H2 generator\n"
+                            "- reactor zone: packed bed and back-pressure regulator\n")
+    rlab = {c.id: c.label for c in rig.components}
+    rgroups = {g.label.lower(): {rlab[m] for m in g.members} for g in rig.of_kind("group")}
+    assert rgroups.get("delivery") == {"Substrate pump", "H2 generator"}  # a part that holds them: a group
     edges = {(lab[e.source], lab[e.target]) for e in fig.of_kind("edge")}
     assert ("Receptor PDB", "Docked ligand SDF") not in edges  # side by side, not in a row
     assert {("Receptor PDB", "Prep"), ("Docked ligand SDF", "Prep")} <= edges
