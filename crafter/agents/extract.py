@@ -20,11 +20,11 @@ import re
 
 from crafter.agents.coordination import read_coordinated_names
 from crafter.agents.distributive import read_shared_heads
-from crafter.agents.headed import PIPE_SPLIT, headed_names, is_order, listed_names, piped_names
+from crafter.agents.headed import PIECE_SPLIT, PIPE_SPLIT, as_said, headed_names, listed_names, piped_names, side_by_side_group
 from crafter.agents.labels import labels_match, normalise_label, slug_id
 from crafter.agents.links import read_links
 from crafter.agents.participles import read_verb_steps
-from crafter.agents.phrases import ITEM_RE, MAX_LABEL_WORDS, QUOTED_RE, clean_phrase, item_label, step_name
+from crafter.agents.phrases import ITEM_RE, MAX_LABEL_WORDS, QUOTED_RE, clean_phrase, is_order, item_label, step_name
 from crafter.agents.prose import GENERIC_WHOLES, ProseState, first_noun_phrase, np_label, read_prose, reads_backward, verb_lemma
 from crafter.agents.quantities import tidy_numbers
 from crafter.agents.reading import (
@@ -128,11 +128,15 @@ def _chain_flow_lines(text: str, names: _Names) -> None:
             prev = []
             continue
         here = _line_names(ln, names.reading)
-        if prev and here:
+        if prev and here and here[0] not in prev:  # (a line opening on a name the line before said goes on from it)
             names.relate(prev[-1], here[0])
         prev = here or prev
 
 
+# a heading that says the role its names play in the figure, not a part that holds them: no group drawn (dev plans
+# alone: 9 groups so named, none in the gold; train: 6, one)
+_ROLE_HEADINGS = {"input", "inputs", "in", "output", "outputs", "out", "analysis", "analyses", "model", "loss", "losses",
+                  "training", "evaluation", "inference", "data", "results"}
 _HEADED_RE = re.compile(r"^\s*(?:(?:[-*•·–]|\(?\d+[.)])\s+)?(?P<head>[^:\n]{1,40}?)\s*:\s+(?P<rest>\S.*)$")
 
 
@@ -159,7 +163,7 @@ def _read_headed_lines(text: str, reading: BriefReading, *, lists_only: bool = F
 
 def _names_only(rest: str, members: list[str]) -> bool:
     """``rest`` (lower case) is a list of two or more short pieces, each naming one of ``members``."""
-    pieces = [p for p in re.split(r"\s*(?:,|/|;|\+|\band\b|\bor\b)\s*", re.sub(r"\([^()]*\)", " ", rest)) if p.strip()]
+    pieces = [p for p in PIECE_SPLIT.split(re.sub(r"\([^()]*\)", " ", rest)) if p.strip()]
     return len(pieces) >= 2 and all(len(p.split()) <= 5 and any(find_word(p, e) >= 0 for e in members) for p in pieces)
 
 
@@ -201,6 +205,7 @@ class _Names:
 
     def __init__(self, reading: BriefReading) -> None:
         self.reading = reading
+        self.question: str | None = None  # the last name said as a question in an arrow chain ("overlap > 50%?")
 
     def add(self, name: str, strong: bool) -> str | None:
         reading = self.reading
@@ -258,6 +263,8 @@ def _read_items(text: str, names: _Names) -> list[str]:
         if side:
             items.append((side, False))
             prose.append("")
+            if grouped := side_by_side_group(im.group(1)):  # "crop models side by side: A | B": the crop models
+                names.reading.groups.append((grouped[0], [n for x in side if (n := names.add(x, strong=True))]))
         elif arrowless:
             label = item_label(im.group(1))
             subject = first_noun_phrase(im.group(1))
@@ -280,8 +287,8 @@ def _read_items(text: str, names: _Names) -> list[str]:
     if sum(map(len, slots)) >= 2 and (any(num for _, num in items) or reads_as_steps(said, "\n".join(heading))
                                       or _DIAGRAM_CUES.search(text) and not heads_parts("\n".join(heading))):
         for a, b in zip(slots, slots[1:]):  # the names of one line side by side: each from or into a lone step
-            if len(a) == 1 or len(b) == 1:
-                names.relate_all(a, b)
+            if (len(a) == 1 or len(b) == 1) and not set(b) <= set(a):  # (a line on one of the names before: no
+                names.relate_all(a, b)  # step after them, "- CLIP-L and CLIP-G each give pooled outputs")
     for label, stores in filed:  # "3. Split every core; store one half in the core repository"
         names.relate_all([names.add(label, strong=True) or label], [n for x in stores if (n := names.add(x, False))])
     return prose
@@ -332,6 +339,7 @@ def _read_arrow_chain(sentence: str, names: _Names) -> None:
     if m := _HEAD_SAYS_RE.match(parts[0]):  # "borrow check: conflicting accesses to borrowed places -> errors"
         parts[0] = m.group(1)  # the step the item is about, its words after the colon what it does
     prev: list[str] = []
+    label: str | None = None  # the answer a branch of a question goes on ("yes")
     for i, part in enumerate(parts):
         side = "left" if i == 0 else "right"
         pieces = re.split(r"\s+[+&]\s+", part) if i < len(parts) - 1 or len(parts) == 2 else [part]
@@ -339,18 +347,31 @@ def _read_arrow_chain(sentence: str, names: _Names) -> None:
         if i == len(parts) - 1 and len(pieces) == 1 and (listed := listed_names(part)):
             pieces = listed  # "→ nanoindentation, scratch test, XRD texture": each fed
         here = []
+        answer = _ANSWER_RE.fullmatch(part.strip()) or _ANSWER_RE.match(pieces[0].strip())
+        if answer:  # "overlap > 50%? yes → drop; no → panoptic fusion": the question's branch, no box "Yes"
+            if names.question and (i == 0 or not prev):
+                prev, label = [names.question], answer.group(1).lower()
+            if answer.re is _ANSWER_RE and answer.end() == len(part.strip()):
+                continue
+            pieces[0] = pieces[0].strip()[answer.end():]  # "yes: load the bytecode …": the branch goes on to it
         for piece in pieces:
             phrase = clean_phrase(piece, side=side if i in (0, len(parts) - 1) else "right")
             phrase = re.sub(r"(?i)^(?:back\s+)?(?:in)?to\s+", "", phrase)
-            name = names.add(phrase[:1].upper() + phrase[1:], strong=len(phrase.split()) <= 4)
+            name = names.add(as_said(phrase), strong=len(phrase.split()) <= 4)
             if name:
                 here.append(name)
+                if piece.rstrip().endswith("?"):
+                    names.question = name
         for a in prev:
             for b in here:
                 names.relate(a, b)
-        prev = here
+                if label and a == names.question and a != b:
+                    names.reading.edge_labels.setdefault((a, b), label)
+        prev, label = here, None
 
 
+_ANSWER_RE = re.compile(r"(?i)(yes|no)(?:\s*:\s+(?=\S)|\s*[:,]?\s*$)")  # an answer opening its branch: "yes → drop",
+# "yes: keep the stratum"
 # a step named before a colon, what it does said after in four words or more, no list of inputs ("diary + interviews")
 _HEAD_SAYS_RE = re.compile(r"^\s*([A-Za-z][\w/-]*(?:\s+[\w/-]+){0,2})\s*:\s+[^\s:+&,]+(?:\s+[^\s:+&,]+){3,}\s*$")
 _ITEM_MARK_RE = re.compile(r"^\s*(?:[-*•·–]|\(?\d{1,2}[.)])\s+")
@@ -525,7 +546,7 @@ def with_head(reading: BriefReading, head: dict, text: str = "") -> BriefReading
         hit = next((e for e in strong if same(e, h)), None)
         if hit is None:
             hit = next((e for e in strong if covers[e] == [h]), None)
-        to_final[h.lower()] = hit or (h if re.match(r"\S*[A-Z]", h) else h[:1].upper() + h[1:])  # "deduplicator"
+        to_final[h.lower()] = hit or as_said(h)  # "deduplicator"
     for h in heads_all:
         first = first_said[box_key(h)]
         while first in again:
@@ -639,7 +660,7 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     read_links(brief, reading)  # over the final names, the head's included
     names = list(reading.entities)
     if not names and not fallback:
-        names = [n for n in [first_noun_phrase(brief)] if n]
+        names = _panel_names(brief)
     if not names and (fallback or _NAMES_A_CHART.search(brief)):  # (a chart's panel: the composer's place for it)
         words = re.sub(r"\s+", " ", brief).strip().split(" ")
         names = [" ".join(words[:MAX_LABEL_WORDS]) or "Figure"]
@@ -691,10 +712,22 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
         comps.append(Edge(kind="edge", id=slug_id(f"e{len(seen)}", used), source=ids[src], target=ids[dst],
                           label=reading.edge_labels.get((a, b))))
     gids = {label: gid for label, gid, _ in groups}
+    inside = {m for _, _, members in groups for m in members}
     for label, gid, members in groups:
+        if label.strip().lower() in _ROLE_HEADINGS and gid not in inside and label not in inside:
+            continue  # "- inputs: the receptor PDB and a ligand SDF": a role its names play, no frame round them
         comps.append(Group(kind="group", id=gid, label=titled.get(label, label),
                            members=[gids.get(m) or ids[m] for m in members]))
     return Figure(title=title or reading.title, direction=reading.direction or "LR", components=comps)
+
+
+def _panel_names(text: str) -> list[str]:
+    """The boxes of a panel whose text reads to none: the names it sets between bars ("(b) characterisation of the
+    capped wafer: low-T PL | HRXRD ω–2θ | AFM"), else the noun phrase it opens on. (Its short clauses between
+    semicolons, "daily diary entries via the app; weekly usage logs pulled automatically", as boxes too: dev groups
+    F1 0.4588 -> 0.4633 but nodes 0.6427 -> 0.6422 and edges 0.2803 -> 0.2785, the panel's boxes taking the gold
+    names from a later panel's that carried the edges; left out.)"""
+    return piped_names(text.strip()) or [n for n in [first_noun_phrase(text)] if n]
 
 
 def _group_titles(reading: BriefReading, names: list[str], groups: list[tuple[str, str, list[str]]],

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import re
 
+from crafter.agents.phrases import is_order
 from crafter.agents.prose_words import _FUNCTION_WORDS, verb_lemma
-from crafter.agents.subject import GENERIC_NOUNS
 
-_HEADED = re.compile(r"^(?P<head>[^:\n]{1,40}?)\s*:\s+(?P<rest>\S.*)$")
-_PIECE_SPLIT = re.compile(r"\s*(?:,|/|;|\+|\band\b|\bor\b|&)\s*|\s+\|\s+")  # ("low-T PL | HRXRD | AFM")
+_HEADED = re.compile(r"^(?P<head>[^:\n]{1,80}?)\s*:\s+(?P<rest>\S.*)$")
+PIECE_SPLIT = re.compile(r"\s*(?:,|/|;|\+|\band\b|\bor\b|&)\s*|\s+\|\s+")  # ("low-T PL | HRXRD | AFM")
 _NOT_A_NAME = re.compile(r"[$\\=<>≈→|]|\b(?:then|via|with|from|of|at|per|every|each|all|until|for|w)\b", re.I)
 _DETERMINER = re.compile(r"^(?:the|a|an|its|their|our|each|both)\s+", re.I)
 _MAX_NAME_WORDS = 4
@@ -36,12 +36,20 @@ def _is_name(piece: str) -> bool:
 
 PIPE_SPLIT = re.compile(r"\s+\|\s+")  # things side by side, "Raman | PL | AFM" (not "$q(x_t | x_{t-1})$": spaced)
 _REMARK_AFTER = re.compile(r"\s+[–—-]\s+.*$|\s*[,;]\s+.*$")
+# a heading before the bars, of any length: "crop models side by side: DSSAT-CERES-Maize | APSIM"
+_PIPE_HEADING = re.compile(r"^[^:|]{1,80}:\s+(?=[^:]*\s\|\s)")
+
+
+def as_said(name: str) -> str:
+    """A box's name with its first letter raised, unless its first word is written as code or a brand: a dot, an
+    underscore or a capital in it ("libm.a", "bt_runner", "tRNAscan", "mzIdentML", "n-BuLi" stay as said)."""
+    return name if re.match(r"\S*[._A-Z]", name) else name[:1].upper() + name[1:]
 
 
 def piped_names(item: str) -> list[str] | None:
     """The names of an item that sets them side by side between bars, "QUAST (contiguity) | BUSCO (completeness) |
     Merqury – independent runs" (a remark after the last one cut off), or None where it does not."""
-    rest = re.sub(r"\s*\([^()]*\)", " ", item).strip().rstrip(".")
+    rest = _PIPE_HEADING.sub("", re.sub(r"\s*\([^()]*\)", " ", item).strip().rstrip("."), count=1)
     pieces = [p.strip() for p in PIPE_SPLIT.split(rest)]
     if len(pieces) < 2:
         return None
@@ -49,7 +57,7 @@ def piped_names(item: str) -> list[str] | None:
     if not all(p and _is_name(p) for p in pieces):
         return None
     names = [_DETERMINER.sub("", p) for p in pieces]  # "libm.a", "tRNAscan" as said
-    return [n if re.match(r"\S*[._]|[a-z]+[A-Z]", n) else n[:1].upper() + n[1:] for n in names]
+    return [as_said(n) for n in names]
 
 
 def listed_names(text: str) -> list[str] | None:
@@ -69,25 +77,40 @@ def listed_names(text: str) -> list[str] | None:
     return pieces
 
 
-def is_order(head: str) -> bool:
-    """A heading that is a step said as an order ("Filter: low-quality reads and adapters"): a verb of the lexicon in
-    its bare form, not a generic noun ("Output: a VCF and a report")."""
-    word = head.strip().lower()
-    return verb_lemma(word) == word and word not in GENERIC_NOUNS
+# a long heading that sets its names side by side names their group in its first words: "three text encoders run
+# side by side on the prompt: CLIP-L, CLIP-G and T5-XXL" (the text encoders), "crop models side by side: A | B"
+_SIDE_BY_SIDE = re.compile(r"^(?:(?:two|three|four|five|six|both|all|the|\d+)\s+)*(?P<name>[^\W\d_][\w-]*(?:\s+[\w-]+){0,2}?)"
+                           r"\s+(?:(?:run|runs|are|is|used|work|working|applied|trained|compared|tested)\s+)?"
+                           r"(?:side\s+by\s+side|in\s+parallel)\b", re.I)
+
+
+def side_by_side_group(item: str) -> tuple[str, list[str]] | None:
+    """(group, names) for an item whose long heading says its names run side by side ("crop models side by side:
+    DSSAT-CERES-Maize | APSIM": the crop models), the names as :func:`headed_names` or :func:`piped_names` read them;
+    None otherwise."""
+    m = re.match(r"^\s*([^:\n]{1,80}?)\s*:\s+\S", item)
+    side = _SIDE_BY_SIDE.match(m.group(1).strip()) if m else None
+    if side is None:
+        return None
+    names = (headed_names(item) or (None, None))[1] or piped_names(item)
+    name = side.group("name")
+    return (name[:1].upper() + name[1:], names) if names else None
 
 
 def headed_names(item: str) -> tuple[str, list[str]] | None:
     """(heading, names) for an item "heading: A, B and C" whose text after the colon is two or more short
-    names and nothing else; None otherwise."""
+    names and nothing else (a heading of three words at most, or one saying the names run side by side); None
+    otherwise."""
     m = _HEADED.match(item.strip())
-    if not m or len(m.group("head").split()) > 3 or not re.search(r"[^\W\d_]", m.group("head")) \
-            or is_order(m.group("head")):
+    if m and len(m.group("head").split()) > 3 and _SIDE_BY_SIDE.match(m.group("head")) is None:
+        m = None
+    if not m or not re.search(r"[^\W\d_]", m.group("head")) or is_order(m.group("head")):
         return None
     rest = re.sub(r"\s*\([^()]*\)", " ", m.group("rest")).strip().rstrip(".")
-    pieces = [p.strip() for p in _PIECE_SPLIT.split(rest) if p.strip()]
+    pieces = [p.strip() for p in PIECE_SPLIT.split(rest) if p.strip()]
     if len(pieces) < 2 or not all(_is_name(p) for p in pieces) \
             or all(re.fullmatch(r"[a-z-]+", p) for p in pieces):  # "solvate and neutralise": orders
         return None
     names = [_DETERMINER.sub("", p) for p in pieces]
-    names = [n if re.match(r"\S*[._]", n) else n[:1].upper() + n[1:] for n in names if n]  # "libm.a" as said
+    names = [as_said(n) for n in names if n]
     return (m.group("head").strip(), names) if len(names) == len(pieces) else None

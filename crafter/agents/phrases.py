@@ -10,6 +10,7 @@ import re
 
 from crafter.agents.labels import drop_which_one, noun_by_ending, singular
 from crafter.agents.prose_words import _NOUNISH_VERBS, verb_lemma
+from crafter.agents.subject import GENERIC_NOUNS
 
 MAX_LABEL_WORDS = 6
 
@@ -122,7 +123,7 @@ def item_label(item: str) -> str:
     for sep in (":", " - ", " — ", " – ", "("):
         head = item.split(sep, 1)[0].strip()
         if head and head != item.strip() and len(head.split()) <= MAX_LABEL_WORDS:
-            if sep == ":" and re.fullmatch(r"[a-z]+(?:-[a-z]+)?", head) and _is_bare_verb(head):
+            if sep == ":" and re.fullmatch(r"[a-z]+(?:-[a-z]+)?", head) and _names_a_step(head):
                 noun = nominal(head)  # "- embed: 3D embedding …" is the step "Embedding", not the order "Embed"
                 return noun[:1].upper() + noun[1:]
             return clean_phrase(head, side="right") or head
@@ -133,13 +134,20 @@ def item_label(item: str) -> str:
 _VERDICTS = {"accept", "reject", "drop", "allow", "deny", "block", "pass", "retry", "stop", "skip", "keep", "abort"}
 
 
-def _is_bare_verb(word: str) -> bool:
-    """A verb of the lexicon in its plain form that is no noun as well nor a verdict ("embed", "minimise"; not
-    "model", "loop", "accept")."""
-    if word in _VERDICTS:
-        return False
-    return verb_lemma(word) == word and word not in _NOUNISH_VERBS or word in _NOUN_OF \
-        or bool(re.fullmatch(r"[a-z]{4,}(?:[iy][sz]e|ify)", word))  # ("minimise", "quantify": not in the lexicon)
+def is_order(head: str) -> bool:
+    """A heading or an item's first word said as an order: a verb in its plain form, of the lexicon or one no
+    suffix rule makes a noun of, or an "-ise" / "-ify" verb ("2. Filter: low-quality reads and adapters", "accept:
+    the packet is forwarded", "minimise"); not a generic noun ("Output: a VCF and a report"). A heading said so names
+    no group (:func:`crafter.agents.headed.headed_names`)."""
+    word = head.strip().lower()
+    return word not in GENERIC_NOUNS and (verb_lemma(word) == word or word in _NOUN_OF
+                                          or bool(re.fullmatch(r"[a-z]{4,}(?:[iy][sz]e|ify)", word)))
+
+
+def _names_a_step(word: str) -> bool:
+    """An order (:func:`is_order`) that is no noun as well nor a verdict: the item names the step it orders ("embed:
+    3D embedding …" is "Embedding"; not "model", "loop", "accept")."""
+    return is_order(word) and word not in _VERDICTS and (word not in _NOUNISH_VERBS or word in _NOUN_OF)
 
 
 # A protocol's numbered steps are orders ("Split every core lengthwise", "On the upcast, close Niskin bottles

@@ -27,6 +27,10 @@ _PREDICATE = re.compile(r"(?i)\b(?:is|are|was|were|be|been|being)\s+(?:(?:still|
 _ADVERB = re.compile(r"(?i)^(?:still|then|also|not|never|only|now|already|again|finally|first|[a-z]+ly)$")
 _PARTICIPLE = re.compile(r"(?i)^(?:[a-z][a-z-]*(?:ed|en|wn)|found|done|run|set|put|kept|held|sent|made|built)$")
 GENERIC_NOUNS = {"data", "input", "inputs", "output", "outputs", "result", "results", "pipeline", "sample", "samples"}
+# one word a reader may take for a name that names nothing drawn: a pronoun-like "rest", an adverb, a count, a modal,
+# a bare order ("the rest are discarded", "measured in parallel", "during training", "-> None", "can be answered")
+_NO_THING = {"rest", "parallel", "there", "here", "during", "none", "obtain", "two", "three", "four", "can", "must",
+             "may", "still", "straight", "yes", "no"}
 _PRESENTED = re.compile(r"\b[Ww]e\s+(?P<verb>present|propose|introduce|describe|build|design)\s+"
                         r"(?P<name>[A-Z][\w-]*[A-Z][\w-]*)(?=\s*[,:(]|\s+(?:which|that|a|an)\b)")
 
@@ -67,6 +71,7 @@ def drop_generic_names(reading: BriefReading, text: str) -> None:
     steps"), or, when it has links, only after a verb of having ("has two layers", "holds two modules")."""
     linked = {x for r in reading.relations for x in r} | {x for g, ms in reading.groups for x in [g, *ms]}
     gone = {e for e in reading.entities if e.lower() in GENERIC_NOUNS and e not in linked}  # "the input goes to …": a box
+    gone |= {e for e in reading.entities if e.strip().lower() in _NO_THING}  # "the rest go on to …", "in parallel"
     for e in reading.entities:
         bare = _COUNTED.sub("", e)  # "Two layers": the reader kept its count
         if len(bare.split()) > 3 or not re.search(r"[^\Wsu]s$", bare):

@@ -142,3 +142,30 @@ def test_with_head_names_a_group_the_head_called_by_a_common_word() -> None:
     # one box for "dashboard" and "dashboards", its links kept
     assert [e for e in reading.entities if e.lower().startswith("dashboard")] == ["Dashboard"]
     assert ("Dashboard", "Counts") in reading.relations or ("Counts", "Dashboard") in reading.relations
+
+
+def test_a_question_in_an_arrow_chain_branches_on_its_answers_without_boxes_for_them() -> None:
+    from crafter.agents.extract import figure_from_brief
+    brief = ("Peak picking loop:\n"
+             "raw spectra → baseline removal → peak detection → signal-to-noise > 10? yes → peak table; "
+             "no → smoothing\n"
+             "smoothing → peak detection\n"
+             "peak table → annotation against HMDB\n")
+    fig = figure_from_brief(brief)
+    lab = {c.id: c.label for c in fig.components}
+    labels = {n.label.lower() for n in fig.of_kind("node")}
+    assert not labels & {"yes", "no"}
+    edges = {(lab[e.source], lab[e.target]): e.label for e in fig.of_kind("edge")}
+    question = next(lab[n.id] for n in fig.of_kind("node") if n.label.lower().startswith("signal-to-noise"))
+    assert edges.get((question, "Peak table")) == "yes"
+    assert edges.get((question, "Smoothing")) == "no"
+    assert ("Peak detection", question) in edges
+
+
+def test_an_answer_said_with_a_colon_opens_its_branch_without_a_box_for_it() -> None:
+    from crafter.agents.extract import figure_from_brief
+    brief = ("Cache check on import:\n"
+             "module source → cache lookup → entry still valid?\n"
+             "→ yes: cached module; no: recompile\n")
+    labels = {n.label.lower() for n in figure_from_brief(brief).of_kind("node")}
+    assert not labels & {"yes", "no"}

@@ -121,3 +121,14 @@ def test_a_subject_already_fed_still_goes_on_from_the_sentence_before() -> None:
                             "The worker pool then writes each result to the archive.")
     edges = edge_labels(fig)
     assert ("Scheduler", "Worker pool") in edges and ("Config service", "Worker pool") in edges
+
+
+def test_words_that_name_nothing_drawn_are_no_boxes() -> None:
+    from crafter.agents.extract import figure_from_brief
+    brief = ("Incoming variant calls are scored by a random-forest filter. Calls below 0.3 are sent to manual review, "
+             "and the rest go straight into the annotation service. Annotation and QC plots are produced in parallel. "
+             "During training, the filter's weights are refit on the reviewed calls, so that stale thresholds can be "
+             "dropped.")
+    labels = {n.label.lower() for n in figure_from_brief(brief).of_kind("node")}
+    assert not labels & {"rest", "parallel", "during", "can", "straight"}
+    assert {"random-forest filter", "manual review", "annotation service"} <= labels
