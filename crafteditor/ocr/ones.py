@@ -22,28 +22,30 @@ def restore_ones(text: str, centres: list[float], mask: np.ndarray, pad: int) ->
     if "l" not in text or len(centres) != len(text) or mask.shape[0] < 8:
         return text
     n, lab, stats = find_blobs(mask)[:3]
-    glyphs: dict[int, np.ndarray] = {}
-    for i, ch in enumerate(text):
-        if ch not in "li1":
-            continue
+    left, right = stats[1:n, 0] - 1, stats[1:n, 0] + stats[1:n, 2] + 1
+    tall = stats[1:n, 3] >= 0.4 * mask.shape[0]
+
+    def glyph(i: int) -> np.ndarray | None:
+        """The i-th character's glyph: the one tall component under its centre, no neighbour's centre over it."""
         cx = centres[i] - pad
-        hit = [k for k in range(1, n) if stats[k, 0] - 1 <= cx <= stats[k, 0] + stats[k, 2] + 1
-               and stats[k, 3] >= 0.4 * mask.shape[0]]
+        hit = np.flatnonzero((left <= cx) & (cx <= right) & tall) + 1
         if len(hit) != 1:
-            continue
+            return None
         x, y, w, h, _ = stats[hit[0]]
-        # one glyph: no neighbour's centre over it
-        if not any(x <= centres[j] - pad <= x + w for j in (i - 1, i + 1) if 0 <= j < len(text)):
-            glyphs[i] = lab[y:y + h, x:x + w] == hit[0]
-    flagged = [i for i, g in glyphs.items() if text[i] == "l" and flag_reach(g) >= FLAG]
+        if any(x <= centres[j] - pad <= x + w for j in (i - 1, i + 1) if 0 <= j < len(text)):
+            return None
+        return lab[y:y + h, x:x + w] == hit[0]
+
+    flagged = [i for i, ch in enumerate(text) if ch == "l" and (g := glyph(i)) is not None and flag_reach(g) >= FLAG]
     if not flagged:
         return text
+    others = {i: g for i, ch in enumerate(text) if ch in "li1" and i not in flagged and (g := glyph(i)) is not None}
     # the face's l and i are bare stems: an l or i of the line with no flag at all
-    bare = any(text[i] in "li" and _bare_stem(g) for i, g in glyphs.items())
-    ones = [g for i, g in glyphs.items() if text[i] == "1"]
+    bare = any(text[i] in "li" and _bare_stem(g) for i, g in others.items())
+    ones = [g for i, g in others.items() if text[i] == "1"]
     out = list(text)
     for i in flagged:
-        if bare or any(_same_glyph(glyphs[i], g) for g in ones):
+        if bare or any(_same_glyph(glyph(i), g) for g in ones):
             out[i] = "1"
     return "".join(out)
 
@@ -52,16 +54,18 @@ def flag_reach(glyph: np.ndarray) -> float:
     """How far, in strokes, ink in a bar-like glyph's top third reaches left of where its stem starts in
     the rows 45-80% down: a one's flag reaches two strokes or more (DejaVu Sans 2.0, Helvetica's ~2.5), a
     serif l's or i's top serif about one, a sans l or i none; 0 for a glyph too small to tell."""
-    h, w = glyph.shape
+    h = glyph.shape[0]
     if h < 8:
         return 0.0
-    rows = [r for r in glyph[int(0.45 * h):int(0.8 * h)] if r.any()]
-    if not rows:
+    rows = glyph[int(0.45 * h):int(0.8 * h)]
+    inked = rows.any(axis=1)
+    upper = glyph[:max(1, h // 3)]
+    upper_inked = upper.any(axis=1)
+    if not inked.any() or not upper_inked.any():
         return 0.0
-    stem_left = float(np.median([int(np.argmax(r)) for r in rows]))
-    stroke = max(1.0, float(np.median([int(r.sum()) for r in rows])))
-    upper_lefts = [int(np.argmax(r)) for r in glyph[:max(1, h // 3)] if r.any()]
-    return max(0.0, stem_left - min(upper_lefts)) / stroke if upper_lefts else 0.0
+    stem_left = float(np.median(rows.argmax(axis=1)[inked]))
+    stroke = max(1.0, float(np.median(np.count_nonzero(rows, axis=1)[inked])))
+    return max(0.0, stem_left - float(upper.argmax(axis=1)[upper_inked].min())) / stroke
 
 
 def _bare_stem(glyph: np.ndarray) -> bool:
@@ -70,8 +74,9 @@ def _bare_stem(glyph: np.ndarray) -> bool:
     h, w = glyph.shape
     if h < 8 or flag_reach(glyph) > BARE:
         return False
-    rows = [r for r in glyph[int(0.45 * h):int(0.8 * h)] if r.any()]
-    stroke = max(1.0, float(np.median([int(r.sum()) for r in rows]))) if rows else 1.0
+    rows = glyph[int(0.45 * h):int(0.8 * h)]
+    widths = np.count_nonzero(rows, axis=1)
+    stroke = max(1.0, float(np.median(widths[widths > 0]))) if widths.any() else 1.0
     return w <= 1.5 * stroke + 1
 
 
