@@ -37,7 +37,6 @@ ENDS_COLOUR = 150.0  # and its ink this close (summed over R, G, B) to the box's
 END_REACH = 0.8  # a cut glyph is followed out this many box heights at most
 SLANT_LENGTH = 1.7  # a slanted detector box is this many times as long as it is thick at least (a line, no glyph)
 PLATE_GLYPHS = 2  # a box with fewer glyph pixels than this many times its height is looked at for a plate
-WORD_ROWS_EVEN = 2.0  # a stack of words' rows (split_lines) are this even at least: tallest / shortest
 
 
 @dataclass
@@ -528,9 +527,7 @@ def split_lines(glyph: np.ndarray) -> list[TextLine]:
         words = [(a, b) for a, b in rows if b - a >= 0.3 * max(heights)]
         wide = len(words) >= 3 and float(np.median([np.ptp(np.flatnonzero(ink[a:b].any(axis=0))) + 1
                                                     for a, b in words])) >= 2.0 * float(np.median(heights))
-        # (their heights as even as a list's lines are: a word with a descender or an underscore under a
-        # capitals' one, 'github_login' 26 px over 'URL' 15 in Excalidraw's list of an entity's fields)
-        if wide and all((b - a) * 0.55 <= bw for a, b in words) and _even(words, WORD_ROWS_EVEN):
+        if wide and all((b - a) * 0.55 <= bw for a, b in words) and _even(words):
             return [_row_line(ink, a, b, y0, x0) for a, b in words]
         if len(rows) >= 2 and apart and all((b - a) * 0.55 <= bw for a, b in rows) and _even(rows):
             return [_row_line(ink, a, b, y0, x0) for a, b in rows]
@@ -560,9 +557,9 @@ def _merge_close(bands: list[tuple[int, int]], gap: int) -> list[tuple[int, int]
     return out
 
 
-def _even(rows: list[tuple[int, int]], ratio: float = 1.6) -> bool:
+def _even(rows: list[tuple[int, int]]) -> bool:
     heights = [b - a for a, b in rows]
-    return max(heights) <= ratio * max(1, min(heights))
+    return max(heights) <= 1.6 * max(1, min(heights))
 
 
 def crop_pad(line: TextLine) -> int:

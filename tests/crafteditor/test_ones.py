@@ -38,24 +38,3 @@ def test_a_letter_l_stays_whatever_the_face(family, px):
         mask, centres = _line(text, family, px)
         assert restore_ones(text, centres, mask, 0) == text, (family, px, text)
 
-
-def test_a_close_list_of_short_words_is_split_into_its_lines():
-    """An entity's fields set close in a box ('nick', 'email', 'github_login', 'URL', 'bio'; Excalidraw), one
-    detector box taller than wide: each is a line of its own, though an underscore makes one row 1.7x as
-    tall as a capitals' row; a rotated word stays one vertical line."""
-    from crafteditor.ocr.text_lines import split_lines
-
-    words = ("nick", "email", "github_login", "URL", "bio")
-    rows = [_line(w, "DejaVu Sans", 20)[0] for w in words]
-    # the hand face's underscore hangs lower than DejaVu's: that row as tall as DejaVu's at 26 px (26 over 15)
-    rows[2] = _line(words[2], "DejaVu Sans", 26)[0]
-    width = 60  # the detector's box cut the long line
-    stack = np.zeros((sum(r.shape[0] + 6 for r in rows), width), bool)
-    y = 0
-    for r in rows:
-        stack[y:y + r.shape[0], :min(width, r.shape[1])] = r[:, :width]
-        y += r.shape[0] + 6
-    lines = split_lines(stack)
-    assert len(lines) == len(words) and not any(line.vertical for line in lines)
-    rotated = np.rot90(_line("Inner Loop", "DejaVu Sans", 20)[0])
-    assert [line.vertical for line in split_lines(rotated)] == [True]
