@@ -33,6 +33,7 @@ from crafteditor.ocr.corrections import (
 from crafteditor.ocr.font_class import font_class
 from crafteditor.ocr.font_metrics import fitted_spacing, ink_extent_em, ink_width_em, size_and_weight_from_width
 from crafteditor.ocr.lexicon import capital_i
+from crafteditor.ocr.ones import restore_ones
 from crafteditor.ocr.scripts import find_shifts, with_markup
 from crafteditor.ocr.text_lines import TextLine, line_mask_level
 from crafteditor.paint import darkest_color, distances
@@ -140,6 +141,7 @@ def make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, lin
     text = restore_e(text, centres, upright, pad, font_px)
     text = restore_middle_dots(text, centres, upright, pad, font_px)
     text = restore_zeros(text, centres, upright, pad, font_px)
+    text = restore_ones(text, centres, upright, pad)
     if angle == 0:  # a minus the recogniser dropped inside a script ('ht 1' for h_{t-1}) put back
         text, centres = restore_script_minus(text, centres, upright, pad, font_px)
     text = restore_dashes(text, centres, upright, pad, font_px)
