@@ -40,6 +40,8 @@ STRAIGHT_ON = 0.97  # cosine between two line pieces' ways that run straight on 
 BEND_TURN, BEND_GAP, BEND_SPAN = 0.2, 0.35, 12.0
 CORNER_SINE = 0.5  # a step curve's corner under a plate: its way in and way out at least 30° off straight
 DARK_PAGE = 3 * 60  # a page darker than this (its channels' sum) is a dark theme's
+UNREAD_WIDE = 6.0  # an unread label's plate is at most this many font heights wide (a short label: 'yes', 'no')
+UNREAD_INK = (0.04, 0.5)  # the share of an unread plate's inside its glyphs ink: some, not most
 PARALLEL = 0.9  # cosine between a scrap and the line it lies on, traced twice (within ~25°)
 
 
@@ -65,6 +67,11 @@ def carry_plates(shapes: list[DetectedShape], runs: list[TextRun], lines: list[L
         box = (s.x, s.y, s.w, s.h)
         if join_across(lines, box, rim=rim) or (s.is_group and _through(lines, box)) or _arrow_glyph_after(s, runs, lines) \
                 or _cut_short(s, shapes, runs, lines, rgb, background):
+            drop.add(i)
+    font = float(np.median([r.font_px for r in runs if r.angle == 0])) if any(r.angle == 0 for r in runs) else 0.0
+    for i, s in enumerate(shapes):
+        if i not in drop and i not in keep_too and _unread_plate(s, runs, font, background, rgb) \
+                and join_across(lines, (s.x, s.y, s.w, s.h), rim=rim):
             drop.add(i)
     held = [r for r in runs if any(t.contains_point(r.cx, r.cy) for k, t in enumerate(shapes) if k not in drop)]
     for r in runs:
@@ -369,6 +376,31 @@ def _rim(fill, stroke, background: tuple[int, int, int]) -> bool:
         return False  # (a light theme's filled boxes without outlines are nodes: TikZ's 'layer 1')
     to_bg, fill_bg = color_distance(stroke, background), color_distance(fill, background)
     return to_bg < fill_bg and color_distance(fill, stroke) + to_bg <= 1.15 * fill_bg
+
+
+def _unread_plate(s: DetectedShape, runs: list[TextRun], font: float, background: tuple[int, int, int] | None,
+                  rgb: np.ndarray | None) -> bool:
+    """A label's plate whose words were not read: an unoutlined box no taller than a label's plate is
+    around a line of the figure's text (``font``: its runs' median font height) and no wider than a short
+    label's, holding nothing but glyph ink (a part of its inside, under half, unlike its fill). Mermaid's
+    'yes'/'no' on a decision's links, dark on a light grey plate at 2x or light on a dark theme's grey
+    one, went unread; the plate, holding only ink, was taken for an unnamed frame, and both halves of
+    each link ended on it (mermaid-versions: cluster-api's 'Is the MD/MP pinned?', k8s community's
+    'Is the zero value a valid user choice?'). Left alone here, it is joined across as a read one is."""
+    if rgb is None or font <= 0 or s.shape not in ("box", "round") or s.dividers or (s.is_group and s.members):
+        return False
+    outlined = s.stroke is not None and s.stroke_px >= SEEN_THROUGH_PX and not (
+        background is not None and s.stroke_px <= RIM_PX and _rim(s.fill, s.stroke, background))
+    if outlined or not (0.8 * font <= s.h <= TIGHT * font and s.w <= UNREAD_WIDE * font) \
+            or any(s.contains_point(r.cx, r.cy) for r in runs):
+        return False
+    inset = max(2, int(round(0.15 * s.h)))
+    x0, y0, x1, y1 = int(s.x) + inset, int(s.y) + inset, int(s.x + s.w) - inset, int(s.y + s.h) - inset
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return False
+    inside = rgb[y0:y1, x0:x1].astype(np.float32)
+    ink = float((np.abs(inside - np.asarray(s.fill, np.float32)).sum(axis=2) > 90).mean())
+    return UNREAD_INK[0] <= ink <= UNREAD_INK[1]
 
 
 def arrow_glyph_last(r: TextRun) -> bool:
