@@ -71,7 +71,7 @@ def carry_plates(shapes: list[DetectedShape], runs: list[TextRun], lines: list[L
     font = float(np.median([r.font_px for r in runs if r.angle == 0])) if any(r.angle == 0 for r in runs) else 0.0
     for i, s in enumerate(shapes):
         if i not in drop and i not in keep_too and _unread_plate(s, runs, font, background, rgb) \
-                and join_across(lines, (s.x, s.y, s.w, s.h), rim=rim):
+                and join_across(lines, (s.x, s.y, s.w, s.h), rim=rim, unread=True):
             drop.add(i)
     held = [r for r in runs if any(t.contains_point(r.cx, r.cy) for k, t in enumerate(shapes) if k not in drop)]
     for r in runs:
@@ -84,13 +84,15 @@ def carry_plates(shapes: list[DetectedShape], runs: list[TextRun], lines: list[L
 
 
 def join_across(lines: list[LinePath | None], box: Box, mark: bool = False, rim: float = math.inf,
-                 plate: bool = True) -> bool:
+                 plate: bool = True, unread: bool = False) -> bool:
     """Join the two lines that end on ``box``'s border on opposite sides, neither with a head there
     (``lines[k]`` of the second becomes None); whether they were. ``mark``: the box is a cardinality
     ring, where the scraps of the marks beside it are no lines and a 'head' read there is the crow's foot;
     ``rim``: a 'head' on the box this long or longer is a piece of the plate's rim (:func:`rim_head_length`);
     ``plate``: the box is a drawn plate, not a bare label's (only a plate has a rim to leave a small 'head':
-    a bare label between two arrows keeps the head of the arrow into it, :func:`_rim_beside_head`)."""
+    a bare label between two arrows keeps the head of the arrow into it, :func:`_rim_beside_head`);
+    ``unread``: a plate whose words went unread (:func:`_unread_plate`): its glyphs, traced with the line's
+    ends, bend them, so two ends on it are joined wherever on it they come in."""
     # a plate's halo may cut its line short by a few more pixels (less a ring's: the marks crowd it)
     extra = 0.0 if mark else 0.3 * box[3]
     ends = _ends_at(lines, box, extra)
@@ -112,7 +114,7 @@ def join_across(lines: list[LinePath | None], box: Box, mark: bool = False, rim:
             lines[k] = None
         ends = [(k, e) for k, e in ends if k not in twice]
     if len(ends) == 2:
-        return ends[0][0] != ends[1][0] and _join_pair(lines, ends[0], ends[1], box, mark, rim, plate)
+        return ends[0][0] != ends[1][0] and _join_pair(lines, ends[0], ends[1], box, mark, rim, plate, unread)
     if not mark and plate and len(ends) == 3:
         return _join_past_scrap(lines, ends, box, rim)
     if mark or len(ends) not in (4, 6):
@@ -167,7 +169,7 @@ def _join_past_scrap(lines: list[LinePath | None], ends: list[tuple[int, int]], 
 
 
 def _join_pair(lines: list[LinePath | None], end_a: tuple[int, int], end_b: tuple[int, int], box: Box, mark: bool,
-               rim: float = math.inf, plate: bool = True) -> bool:
+               rim: float = math.inf, plate: bool = True, unread: bool = False) -> bool:
     (ka, ea), (kb, eb) = end_a, end_b
     a = lines[ka] if ea == 1 else lines[ka].reversed()  # a ends on the plate
     b = lines[kb] if eb == 0 else lines[kb].reversed()  # b starts on it
@@ -189,7 +191,7 @@ def _join_pair(lines: list[LinePath | None], end_a: tuple[int, int], end_b: tupl
         # the plate's rounded rim, white on the dark page, nicks the line and reads as heads there
         a, b = replace(a, head_end=None), replace(b, head_start=None)
     elif a.head_end is not None or b.head_start is not None or not (
-            _across(a.points[-1], b.points[0], box) or _bends_under(a.points, b.points)
+            unread or _across(a.points[-1], b.points[0], box) or _bends_under(a.points, b.points)
             or plate and _turns_under(a.points, b.points, box)):
         return False
     style = a.style if a.style != "solid" else b.style
