@@ -30,3 +30,13 @@ def test_links_through_unread_label_plates_join_the_decision_to_the_boxes_below(
     assert ("pinned?", "Cluster-managed") in ends, pairs
     assert ("pinned?", "Pinned") in ends, pairs
     assert not [c for c in fig.components if isinstance(c, Group)]  # the plates are no frames
+
+
+def test_a_link_through_an_unread_dark_plate_joins_the_decision_to_the_box_below():
+    """Mermaid 9's dark theme at 1x: 'Yes' light on a grey plate, unread; the curve comes in at the plate's
+    side and leaves at its foot, bent by the glyphs traced with its ends."""
+    fig = convert((CROPS / "k8s_zero_value_dark_plates.png").read_bytes()).figure
+    pairs = edge_pairs(fig)
+    # the plate cuts the curve's head off: the link is joined, whichever way it reads
+    joined = {frozenset((a.split("\n")[0], b.split("\n")[0])) for a, b in pairs}
+    assert frozenset(("Is the zero value a valid user choice?", "USE: Pointer + omitempty")) in joined, pairs
