@@ -250,6 +250,13 @@ def _line_ends(b: FigureBuilder, ln: LinePath, shapes: list[DetectedShape], text
             if hit is not None:
                 ends[j], q = hit
                 pts = [q] + pts if j == 0 else pts + [q]
+            elif over := _text_past_frame(pts, j, texts, tol):
+                # the frame's title set where the line comes in: its glyphs' erasure cut the line at the
+                # frame, the node beyond lies past the title (Mermaid centres a subgraph's title over a
+                # link entering from above: p_subg2's Compile -> Unit tests ended on the 'Test' frame)
+                found = _end_past_text(b, pts, j, shapes, over, ln.width)
+                if found is not None:
+                    ends[j], pts, erased_head[j] = found
         elif ends[j] is None and len(pts) >= 2:
             # a line crossing a group's title stops where the title's glyphs were erased
             # (training_loop's Tokenizer → Embedding layer through 'Frozen (no gradients)');
@@ -277,6 +284,26 @@ def _line_ends(b: FigureBuilder, ln: LinePath, shapes: list[DetectedShape], text
         if ends[j] is None and len(pts) >= 2 and (heads[0] or heads[1]):
             ends[j] = _short_end(pts, j, shapes, texts, ends[1 - j], heads[j], tol)
     return ends, pts, erased_head
+
+
+def _text_past_frame(pts: list[tuple[float, float]], j: int, texts: list[TextRun], tol: float) -> list[TextRun]:
+    """The texts the line's course, run on from its end ``j`` (0: start) at a frame, meets within one
+    text height past the end: a title set across the line's way in."""
+    if len(pts) < 2:
+        return []
+    p, q = (pts[0], pts[1]) if j == 0 else (pts[-1], pts[-2])
+    L = math.dist(p, q)
+    if L < 1:
+        return []
+    u = ((p[0] - q[0]) / L, (p[1] - q[1]) / L)
+    out = []
+    for r in texts:
+        if r.angle != 0:
+            continue
+        steps = np.arange(0.0, r.h + tol, 1.0)
+        if any(r.contains_point(p[0] + u[0] * t, p[1] + u[1] * t, margin=1.0) for t in steps):
+            out.append(r)
+    return out
 
 
 def _short_end(pts: list[tuple[float, float]], j: int, shapes: list[DetectedShape], texts: list[TextRun],

@@ -40,6 +40,8 @@ STRAIGHT_ON = 0.97  # cosine between two line pieces' ways that run straight on 
 BEND_TURN, BEND_GAP, BEND_SPAN = 0.2, 0.35, 12.0
 CORNER_SINE = 0.5  # a step curve's corner under a plate: its way in and way out at least 30° off straight
 DARK_PAGE = 3 * 60  # a page darker than this (its channels' sum) is a dark theme's
+UNREAD_WIDE = 6.0  # an unread label's plate is at most this many font heights wide (a short label: 'yes', 'no')
+UNREAD_INK = (0.04, 0.5)  # the share of an unread plate's inside its glyphs ink: some, not most
 PARALLEL = 0.9  # cosine between a scrap and the line it lies on, traced twice (within ~25°)
 
 
@@ -66,6 +68,11 @@ def carry_plates(shapes: list[DetectedShape], runs: list[TextRun], lines: list[L
         if join_across(lines, box, rim=rim) or (s.is_group and _through(lines, box)) or _arrow_glyph_after(s, runs, lines) \
                 or _cut_short(s, shapes, runs, lines, rgb, background):
             drop.add(i)
+    font = float(np.median([r.font_px for r in runs if r.angle == 0])) if any(r.angle == 0 for r in runs) else 0.0
+    for i, s in enumerate(shapes):
+        if i not in drop and i not in keep_too and _unread_plate(s, runs, font, background, rgb) \
+                and join_across(lines, (s.x, s.y, s.w, s.h), rim=rim, unread=True):
+            drop.add(i)
     held = [r for r in runs if any(t.contains_point(r.cx, r.cy) for k, t in enumerate(shapes) if k not in drop)]
     for r in runs:
         if r.angle == 0 and r not in held:
@@ -77,13 +84,15 @@ def carry_plates(shapes: list[DetectedShape], runs: list[TextRun], lines: list[L
 
 
 def join_across(lines: list[LinePath | None], box: Box, mark: bool = False, rim: float = math.inf,
-                 plate: bool = True) -> bool:
+                 plate: bool = True, unread: bool = False) -> bool:
     """Join the two lines that end on ``box``'s border on opposite sides, neither with a head there
     (``lines[k]`` of the second becomes None); whether they were. ``mark``: the box is a cardinality
     ring, where the scraps of the marks beside it are no lines and a 'head' read there is the crow's foot;
     ``rim``: a 'head' on the box this long or longer is a piece of the plate's rim (:func:`rim_head_length`);
     ``plate``: the box is a drawn plate, not a bare label's (only a plate has a rim to leave a small 'head':
-    a bare label between two arrows keeps the head of the arrow into it, :func:`_rim_beside_head`)."""
+    a bare label between two arrows keeps the head of the arrow into it, :func:`_rim_beside_head`);
+    ``unread``: a plate whose words went unread (:func:`_unread_plate`): its glyphs, traced with the line's
+    ends, bend them, so two ends on it are joined wherever on it they come in."""
     # a plate's halo may cut its line short by a few more pixels (less a ring's: the marks crowd it)
     extra = 0.0 if mark else 0.3 * box[3]
     ends = _ends_at(lines, box, extra)
@@ -105,7 +114,7 @@ def join_across(lines: list[LinePath | None], box: Box, mark: bool = False, rim:
             lines[k] = None
         ends = [(k, e) for k, e in ends if k not in twice]
     if len(ends) == 2:
-        return ends[0][0] != ends[1][0] and _join_pair(lines, ends[0], ends[1], box, mark, rim, plate)
+        return ends[0][0] != ends[1][0] and _join_pair(lines, ends[0], ends[1], box, mark, rim, plate, unread)
     if not mark and plate and len(ends) == 3:
         return _join_past_scrap(lines, ends, box, rim)
     if mark or len(ends) not in (4, 6):
@@ -160,7 +169,7 @@ def _join_past_scrap(lines: list[LinePath | None], ends: list[tuple[int, int]], 
 
 
 def _join_pair(lines: list[LinePath | None], end_a: tuple[int, int], end_b: tuple[int, int], box: Box, mark: bool,
-               rim: float = math.inf, plate: bool = True) -> bool:
+               rim: float = math.inf, plate: bool = True, unread: bool = False) -> bool:
     (ka, ea), (kb, eb) = end_a, end_b
     a = lines[ka] if ea == 1 else lines[ka].reversed()  # a ends on the plate
     b = lines[kb] if eb == 0 else lines[kb].reversed()  # b starts on it
@@ -182,7 +191,7 @@ def _join_pair(lines: list[LinePath | None], end_a: tuple[int, int], end_b: tupl
         # the plate's rounded rim, white on the dark page, nicks the line and reads as heads there
         a, b = replace(a, head_end=None), replace(b, head_start=None)
     elif a.head_end is not None or b.head_start is not None or not (
-            _across(a.points[-1], b.points[0], box) or _bends_under(a.points, b.points)
+            unread or _across(a.points[-1], b.points[0], box) or _bends_under(a.points, b.points)
             or plate and _turns_under(a.points, b.points, box)):
         return False
     style = a.style if a.style != "solid" else b.style
@@ -369,6 +378,31 @@ def _rim(fill, stroke, background: tuple[int, int, int]) -> bool:
         return False  # (a light theme's filled boxes without outlines are nodes: TikZ's 'layer 1')
     to_bg, fill_bg = color_distance(stroke, background), color_distance(fill, background)
     return to_bg < fill_bg and color_distance(fill, stroke) + to_bg <= 1.15 * fill_bg
+
+
+def _unread_plate(s: DetectedShape, runs: list[TextRun], font: float, background: tuple[int, int, int] | None,
+                  rgb: np.ndarray | None) -> bool:
+    """A label's plate whose words were not read: an unoutlined box no taller than a label's plate is
+    around a line of the figure's text (``font``: its runs' median font height) and no wider than a short
+    label's, holding nothing but glyph ink (a part of its inside, under half, unlike its fill). Mermaid's
+    'yes'/'no' on a decision's links, dark on a light grey plate at 2x or light on a dark theme's grey
+    one, went unread; the plate, holding only ink, was taken for an unnamed frame, and both halves of
+    each link ended on it (mermaid-versions: cluster-api's 'Is the MD/MP pinned?', k8s community's
+    'Is the zero value a valid user choice?'). Left alone here, it is joined across as a read one is."""
+    if rgb is None or font <= 0 or s.shape not in ("box", "round") or s.dividers or (s.is_group and s.members):
+        return False
+    outlined = s.stroke is not None and s.stroke_px >= SEEN_THROUGH_PX and not (
+        background is not None and s.stroke_px <= RIM_PX and _rim(s.fill, s.stroke, background))
+    if outlined or not (0.8 * font <= s.h <= TIGHT * font and s.w <= UNREAD_WIDE * font) \
+            or any(s.contains_point(r.cx, r.cy) for r in runs):
+        return False
+    inset = max(2, int(round(0.15 * s.h)))
+    x0, y0, x1, y1 = int(s.x) + inset, int(s.y) + inset, int(s.x + s.w) - inset, int(s.y + s.h) - inset
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return False
+    inside = rgb[y0:y1, x0:x1].astype(np.float32)
+    ink = float((np.abs(inside - np.asarray(s.fill, np.float32)).sum(axis=2) > 90).mean())
+    return UNREAD_INK[0] <= ink <= UNREAD_INK[1]
 
 
 def arrow_glyph_last(r: TextRun) -> bool:
