@@ -49,11 +49,20 @@ def ink_mask(rgb: np.ndarray, background: tuple[int, int, int]) -> np.ndarray:
     colours, counts = np.unique(packed, return_counts=True)
     paper = np.zeros(ink.shape, bool)  # C-ordered whatever rgb's order: written through a flat view below
     top = np.argsort(-counts)[:6]  # the few colours most of the fills have
-    for c in colours[top][counts[top] >= SHARE * n]:
-        colour = (int(c) >> 16 & 255, int(c) >> 8 & 255, int(c) & 255)
+    fills = [(int(c) >> 16 & 255, int(c) >> 8 & 255, int(c) & 255) for c in colours[top][counts[top] >= SHARE * n]]
+    for colour in fills:
         paper |= ~farther_than(rgb, colour, NEAR, within=solid) & solid
     at = np.flatnonzero(paper)  # the fill's pixels are asked whether their piece is broad (not the page's)
     paper.reshape(-1)[at] = broad[labels.reshape(-1)[at]]
+    if paper.any():
+        # a pale band only just past INK off the page (Mermaid's ``box LightYellow``, 32 off white): JPEG noise
+        # takes pixels of it under INK, the opening leaves holes round them, and the band's own pixels there
+        # stayed ink (specks under a participant read as an arrowhead up into it, every lifeline lost). Ink of a
+        # fill's colour within a BAND of its band is that band too (the lines and words on it are not of it)
+        near = cv2.dilate(paper.astype(np.uint8), np.ones((2 * BAND + 1, 2 * BAND + 1), np.uint8)) > 0
+        near &= ink & ~paper
+        for colour in fills:
+            paper |= ~farther_than(rgb, colour, NEAR, within=near) & near
     return ink & ~paper
 
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from crafteditor.assemble.seq_badges import FILL, SIZE
 from crafteditor.assemble.seq_parts import Lifeline
-from crafteditor.assemble.seq_strokes import bar_below, dotted, median_colour
+from crafteditor.assemble.seq_strokes import bar_below, bar_rows, dotted, median_colour
 from crafteditor.assemble.seq_strokes import thin_columns as _thin
 from crafteditor.shapes.detect import DetectedShape
 
@@ -50,6 +50,9 @@ def lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: i
     if len(xs) == 0:
         return None
     c0 = int(xs[0]) - 5
+    mid = int(round(cx))
+    barred = np.zeros(H - yb, bool)  # an activation bar's rows, looked for over the strip's first rows
+    barred[:3 * band] = bar_rows(ink[yb:yb + 3 * band, max(0, mid - 19):mid + 20], mid - max(0, mid - 19))
     ink = ink[yb:, c0:int(xs[-1]) + 6]  # rows from yb, columns from c0
     rows = ink[:band]
     xl = xs - c0
@@ -59,7 +62,7 @@ def lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: i
     # Mermaid's notes and ``alt`` frames right under the row) hides the lifeline on its rows: read on the others.
     # So does one whose side stands within :func:`_thin`'s reach of it (PlantUML's ``note right of``, its side
     # 5 px off the lifeline: a cluster-api figure's controller had no lifeline, its messages lost)
-    under = np.zeros(len(ink), bool)
+    under = barred.copy()  # an activation bar's rows hide it as a box does
     drawn_again = False  # a box of its own size among them: the participant drawn again (PlantUML's create), no note
     for j, t in enumerate(shapes):
         if j != i and not t.is_group and t.y > s.y + s.h and t.x - SIDE <= cx <= t.x + t.w + SIDE:
@@ -87,17 +90,20 @@ def lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: i
     if stop - start >= 20 or bars is not None and bars.any():
         seg = _thin(reach[start:stop], xl).mean(axis=0) * (True if bars is None else bars)
         frac = np.maximum(frac, _dashed(seg))
-    if frac.max() < 0.4 and hidden.any() and not drawn_again:
-        # none there, where boxes hide most of the strip (a tall note right under the participant left it 8 rows:
-        # the note was read as the participant, cluster-api's PlantUML figures): the strip runs on past them until
-        # it holds ``band`` rows they leave, read solid, or dashed over a third of them or more on a column or
-        # the next (a hand-drawn dash wobbles a pixel)
+    if hidden.any() and not drawn_again:
+        # the strip run on past what hides it until it holds ``band`` rows they leave: a dotted line there (one
+        # under an activation bar from the top, pgf-umlsd's thread, shows a few dots above the bar, more below)
         longer = min(len(under), int(np.searchsorted(np.cumsum(~under), band)) + 1)
-        rows = ink[:longer]
-        seen = _thin(rows, xl)[~under[:longer]]
+        seen = _thin(ink[:longer], xl)[~under[:longer]]
         if len(seen) >= 20:
-            pair = np.append((seen[:, :-1] | seen[:, 1:]).mean(axis=0), 0.0)
-            frac = np.maximum(seen.mean(axis=0), _dashed(pair))
+            dots = dots | dotted(seen)
+            frac = np.maximum(frac, np.where(dots, 0.4, 0.0))
+            if frac.max() < 0.4:
+                # none there, where boxes hide most of the strip (a tall note right under the participant left it 8
+                # rows: the note was read as the participant, cluster-api's PlantUML figures): read solid, or dashed
+                # over a third of them or more on a column or the next (a hand-drawn dash wobbles a pixel)
+                pair = np.append((seen[:, :-1] | seen[:, 1:]).mean(axis=0), 0.0)
+                frac = np.maximum(seen.mean(axis=0), _dashed(pair))
     if frac.max() < 0.4:
         return None
     # the column nearest the middle among the strongest (not an activation bar's side)

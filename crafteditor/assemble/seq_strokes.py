@@ -68,6 +68,41 @@ def bar_below(ink: np.ndarray, y: int, xl: np.ndarray) -> np.ndarray:
     return out
 
 
+def bar_rows(ink: np.ndarray, c: int, least: int = 15) -> np.ndarray:
+    """Per row of ``ink`` (a strip of an ink mask), whether an activation bar stands about column ``c`` there (or a
+    column up to 5 px aside: a box's shadow shifts its middle): its two straight sides 3-9 px to either side of one
+    middle, ink there and none 4 px further out on either (a message crossing inks on), filled between them or blank
+    but for the lifeline (the stems of a name's letters are neither: 'Bob' under an actor), the same two columns on
+    ``least`` rows in a row or more (an actor's legs, spreading row by row, are no bar: read as one, the stick
+    figure's head took the lifeline). A bar from right under the participant (pgf-umlsd's ``newthread``, an
+    activation from the first row) hides the lifeline's first rows: read on the others, or the participant has
+    none, and a two-participant diagram loses every message."""
+    H, W = ink.shape
+    keep = np.zeros(H, bool)
+    ink = ink.astype(bool)
+    if H < least or not (ink.sum(axis=1) >= 2).any():
+        return keep
+    inked = np.concatenate((np.zeros((H, 1), np.int32), np.cumsum(ink, axis=1, dtype=np.int32)), axis=1)
+
+    def count(a: int, b: int) -> np.ndarray:  # ink per row on columns a..b-1
+        return inked[:, b] - inked[:, a]
+
+    for m in range(max(7, c - 5), min(W - 8, c + 6)):
+        for d in range(3, 10):
+            if m - d - 4 < 0 or m + d + 4 >= W:
+                break
+            on = ink[:, m - d] & ink[:, m + d] & ~ink[:, m - d - 4] & ~ink[:, m + d + 4]
+            if on.sum() < least:
+                continue
+            # filled between its sides, or blank (but for the lifeline in it): a name's stems are neither
+            on &= (count(m - d, m + d + 1) == 2 * d + 1) | ((count(m - d + 1, m - 1) == 0) & (count(m + 2, m + d) == 0))
+            edges = np.diff(np.concatenate(([0], on.astype(np.int8), [0])))
+            for a, b in zip(np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)):
+                if b - a >= least:
+                    keep[a:b] = True
+    return keep
+
+
 def dotted(thin: np.ndarray, least: int = 6) -> np.ndarray:
     """Per column of ``thin`` (rows x columns, ink standing alone on a row), whether it is a dotted line: dots at
     one pitch of 3 to 12 rows, ``least`` gaps of that pitch (within a row) or more and three in five gaps so (a
