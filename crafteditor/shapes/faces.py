@@ -70,12 +70,36 @@ def find_faces(paints: Paints, min_side_px: float, exclude: np.ndarray | None = 
             continue  # the canvas itself
         # a face must have a body, not be a web of thin strokes
         inner = cv2.erode(local.astype(np.uint8), np.ones((5, 5), np.uint8))
-        if inner.sum() < 0.3 * area:
+        filled = _fill_holes(local)
+        if inner.sum() < 0.3 * area and not _glyph_held(filled, local):
             continue
         found.append((p, r, Face(paint=p, x=int(x), y=int(y), w=int(w), h=int(h), mask=local,
-                                 filled=_fill_holes(local), soft=paints.lossy)))
+                                 filled=filled, soft=paints.lossy)))
     found.sort(key=lambda t: (t[0], t[1]))
     return [f for _, _, f in found]
+
+
+GLYPH_HOLES = 0.5  # an unread glyph inside a small outline covers at most this share of the outline's inside
+GLYPH_PARTS = 2  # ...in at most this many holes (of 3 px or more): a web of thin strokes has a hole per mesh
+
+
+def _glyph_held(filled: np.ndarray, mask: np.ndarray) -> bool:
+    """Whether a face too thin for a body is a small outline's inside cut into wedges by a glyph it holds.
+
+    A TikZ operator circle drawn at 1x (``circle, draw, minimum size=0.5cm``: 22 px inside at 150 dpi) holds a
+    × or ⊙ the recogniser does not read, so it is not erased: a ×'s arms cut the inside into four wedges no
+    5 px square fits, a ⊙'s ring leaves a thin annulus, and the circle was no face; its ring and glyph were then
+    read as one big arrowhead on the arrow entering it. Its inside, the glyph's hole filled, has a body, and
+    the glyph is one hole about its middle; a web of thin strokes (hatching, a grid's lines) has a hole per mesh."""
+    total = int(filled.sum())
+    holes = (filled & ~mask).astype(np.uint8)
+    if total == 0 or int(holes.sum()) > GLYPH_HOLES * total:
+        return False
+    n, _, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=8)
+    if sum(1 for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= 3) > GLYPH_PARTS:
+        return False
+    body = cv2.erode(filled.astype(np.uint8), np.ones((5, 5), np.uint8))
+    return int(body.sum()) >= 0.3 * total
 
 
 def _fill_holes(mask: np.ndarray) -> np.ndarray:
