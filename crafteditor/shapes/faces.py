@@ -20,6 +20,7 @@ class Face:
     mask: np.ndarray  # bool, h×w: the face's own pixels
     filled: np.ndarray  # bool, h×w: the mask with its holes filled (the outline's inside)
     soft: bool = False  # a lossy image's face: compression rounds a sharp corner by ~2 px
+    glyph_cut: bool = False  # a face only once a glyph's hole in it is filled (:func:`_glyph_held`)
 
     @property
     def area(self) -> int:
@@ -71,12 +72,30 @@ def find_faces(paints: Paints, min_side_px: float, exclude: np.ndarray | None = 
         # a face must have a body, not be a web of thin strokes
         inner = cv2.erode(local.astype(np.uint8), np.ones((5, 5), np.uint8))
         filled = _fill_holes(local)
-        if inner.sum() < 0.3 * area and not _glyph_held(filled, local):
+        glyph_cut = bool(inner.sum() < 0.3 * area)
+        if glyph_cut and not _glyph_held(filled, local):
             continue
         found.append((p, r, Face(paint=p, x=int(x), y=int(y), w=int(w), h=int(h), mask=local,
-                                 filled=filled, soft=paints.lossy)))
+                                 filled=filled, soft=paints.lossy, glyph_cut=glyph_cut)))
     found.sort(key=lambda t: (t[0], t[1]))
-    return [f for _, _, f in found]
+    faces = [f for _, _, f in found]
+    return [f for f in faces if not f.glyph_cut or not _inside_small_face(f, faces)]
+
+
+ENCLOSING_AREA = 10.0  # a face this many times a glyph-cut face's area, at most, holding it in a hole: an operator
+
+
+def _inside_small_face(f: Face, faces: list[Face]) -> bool:
+    """Whether glyph-cut face ``f`` lies in a hole of a face not much larger: it is then the inside of a ring drawn
+    in an operator circle (d2l's ⊙: a ring round a dot, in a filled circle), a glyph, not an outline of its own."""
+    cx, cy = f.x + f.w // 2, f.y + f.h // 2
+    size = int(f.filled.sum())
+    for o in faces:
+        if o is f or not (o.x <= f.x and o.y <= f.y and f.x + f.w <= o.x + o.w and f.y + f.h <= o.y + o.h):
+            continue  # only a face round it holds it
+        if o.filled[cy - o.y, cx - o.x] and not o.mask[cy - o.y, cx - o.x] and int(o.filled.sum()) <= ENCLOSING_AREA * size:
+            return True
+    return False
 
 
 GLYPH_HOLES = 0.5  # an unread glyph inside a small outline covers at most this share of the outline's inside
