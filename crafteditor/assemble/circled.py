@@ -84,9 +84,10 @@ def operator_glyph(rgb: np.ndarray, s: DetectedShape) -> tuple[str, float] | Non
 
 
 def _ring_round_dot(glyph: np.ndarray) -> bool:
-    """Whether a glyph is a thin ring with a dot at its centre and nothing between: TeX's ⊙ (``$\\odot$``) in a
-    TikZ operator circle. Its 1 px ring fits the templates' ○ as well as their ⊙ (0.55 each at 300 dpi), and the
-    dot, a few pixels, decides nothing there; here it does."""
+    """Whether a glyph is a ring with a dot at its centre and nothing between: TeX's ⊙ (``$\\odot$``) in a
+    TikZ operator circle, d2l's ⊙ shrunk to half. TeX's 1 px ring fits the templates' ○ as well as their ⊙ (0.55
+    each at 300 dpi), d2l's at half their ⊕ and ⊗ as well (0.76, 0.75): the dot, a few pixels, decides nothing
+    there; here it does."""
     h, w = glyph.shape
     if min(h, w) < 2 * MIN_INK_PX or max(h, w) > 1.25 * min(h, w):
         return False
@@ -94,7 +95,7 @@ def _ring_round_dot(glyph: np.ndarray) -> bool:
     r = np.hypot((yy + 0.5 - h / 2) / (h / 2), (xx + 0.5 - w / 2) / (w / 2))  # 1 at the glyph box's sides
     ys, xs = np.nonzero(glyph)
     d = r[ys, xs]
-    dot, gap, ring = np.count_nonzero(d < 0.35), np.count_nonzero((d > 0.45) & (d < 0.7)), d >= 0.75
+    dot, gap, ring = np.count_nonzero(d < 0.35), np.count_nonzero((d > 0.42) & (d < 0.6)), d >= 0.65
     if dot < 4 or gap > 1:
         return False
     # the ring runs all the way round: ink in at least 14 of 16 directions
