@@ -71,8 +71,10 @@ def find_faces(paints: Paints, min_side_px: float, exclude: np.ndarray | None = 
             continue  # the canvas itself
         # a face must have a body, not be a web of thin strokes
         inner = cv2.erode(local.astype(np.uint8), np.ones((5, 5), np.uint8))
-        filled = _fill_holes(local)
         glyph_cut = bool(inner.sum() < 0.3 * area)
+        if glyph_cut and max(w, h) > GLYPH_OUTLINE_PX:
+            continue
+        filled = _fill_holes(local)
         if glyph_cut and not _glyph_held(filled, local):
             continue
         found.append((p, r, Face(paint=p, x=int(x), y=int(y), w=int(w), h=int(h), mask=local,
@@ -98,6 +100,7 @@ def _inside_small_face(f: Face, faces: list[Face]) -> bool:
     return False
 
 
+GLYPH_OUTLINE_PX = 150  # an outline holding one glyph is at most this wide (a 0.5 cm operator circle: 60 px at 300 dpi)
 GLYPH_HOLES = 0.5  # an unread glyph inside a small outline covers at most this share of the outline's inside
 GLYPH_PARTS = 2  # ...in at most this many holes (of 3 px or more): a web of thin strokes has a hole per mesh
 
