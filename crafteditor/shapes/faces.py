@@ -75,7 +75,7 @@ def find_faces(paints: Paints, min_side_px: float, exclude: np.ndarray | None = 
         if glyph_cut and max(w, h) > GLYPH_OUTLINE_PX:
             continue
         filled = _fill_holes(local)
-        if glyph_cut and not _glyph_held(filled, local):
+        if glyph_cut and not _glyph_held(filled, local, painted[sl] == p + 1):
             continue
         found.append((p, r, Face(paint=p, x=int(x), y=int(y), w=int(w), h=int(h), mask=local,
                                  filled=filled, soft=paints.lossy, glyph_cut=glyph_cut)))
@@ -102,20 +102,26 @@ def _inside_small_face(f: Face, faces: list[Face]) -> bool:
 
 GLYPH_OUTLINE_PX = 150  # an outline holding one glyph is at most this wide (a 0.5 cm operator circle: 60 px at 300 dpi)
 GLYPH_HOLES = 0.5  # an unread glyph inside a small outline covers at most this share of the outline's inside
+SOLID_HOLE = 0.4  # a hole keeping this share of itself through a 3 px erosion is a solid blob, no glyph's strokes
 GLYPH_PARTS = 2  # ...in at most this many holes (of 3 px or more): a web of thin strokes has a hole per mesh
 
 
-def _glyph_held(filled: np.ndarray, mask: np.ndarray) -> bool:
+def _glyph_held(filled: np.ndarray, mask: np.ndarray, same_paint: np.ndarray | None = None) -> bool:
     """Whether a face too thin for a body is a small outline's inside cut into wedges by a glyph it holds.
 
     A TikZ operator circle drawn at 1x (``circle, draw, minimum size=0.5cm``: 22 px inside at 150 dpi) holds a
     × or ⊙ the recogniser does not read, so it is not erased: a ×'s arms cut the inside into four wedges no
     5 px square fits, a ⊙'s ring leaves a thin annulus, and the circle was no face; its ring and glyph were then
     read as one big arrowhead on the arrow entering it. Its inside, the glyph's hole filled, has a body, and
-    the glyph is one hole about its middle; a web of thin strokes (hatching, a grid's lines) has a hole per mesh."""
+    the glyph is one hole about its middle; a web of thin strokes (hatching, a grid's lines) has a hole per mesh.
+    A solid disk in a ring (a state machine's final state) is no glyph: its hole is solid ink, where a ⊙'s holds
+    the face's own paint (``same_paint``: the face's box, True where its paint is) inside the glyph's ring."""
     total = int(filled.sum())
     holes = (filled & ~mask).astype(np.uint8)
     if total == 0 or int(holes.sum()) > GLYPH_HOLES * total:
+        return False
+    core = cv2.erode(holes, np.ones((3, 3), np.uint8))
+    if core.sum() >= SOLID_HOLE * holes.sum() and (same_paint is None or not (same_paint & holes.astype(bool)).any()):
         return False
     n, _, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=8)
     if sum(1 for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= 3) > GLYPH_PARTS:

@@ -58,9 +58,13 @@ def test_a_web_of_thin_strokes_holds_no_glyph():
     web[::3, :] = True  # a fine hatched patch: a hole per mesh
     web[:, ::3] = True
     assert not _glyph_held(full, web)
-    inside = np.ones((22, 22), bool)  # a small outline's inside with a glyph's hole in its middle
-    inside[7:15, 7:15] = False
+    inside = np.ones((22, 22), bool)  # a small outline's inside with a glyph's hole in its middle: a ×'s strokes
+    for k in range(7, 15):
+        inside[k, k] = inside[k, 21 - k] = False
     assert _glyph_held(np.ones((22, 22), bool), inside)
+    bullseye = np.ones((22, 22), bool)  # a solid disk in a ring (a final state) is no glyph
+    bullseye[6:16, 6:16] = False
+    assert not _glyph_held(np.ones((22, 22), bool), bullseye, np.zeros((22, 22), bool))
 
 
 # d2l's LSTM ⊙ (a ring round a dot, drawn 3 px thick) shrunk to half, as a README shows it: the templates fit ⊕
