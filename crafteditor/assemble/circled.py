@@ -29,6 +29,9 @@ FACES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "STIXGeneral.ttf")
 GOOD_FIT = 0.55  # the best operator's fit, at least
 INK_DISTANCE = 80.0  # a glyph pixel's colour distance from the circle's fill, at least
 MIN_INK_PX = 6  # the glyph's ink box, at least this tall or wide (pixels)
+# the circle's inside radius (pixels), at least: a TikZ operator circle at 1x (``minimum size=0.5cm`` at 150 dpi) is
+# 23 px across, 9.5 px inside its rim, and its × 8 px tall (12 px had left every such circle unnamed; 8: a 2 px rim)
+MIN_INNER_PX = 8.0
 # an operator keeps clear of the rim's band (0.8 of the inner radius out); an italic Greek letter (σ) may reach
 # into it, but no further than this share (a cross or a line through the circle reaches the rim)
 GREEK_REACH = 0.9
@@ -43,7 +46,7 @@ def operator_glyph(rgb: np.ndarray, s: DetectedShape) -> tuple[str, float] | Non
     cx, cy = s.x + s.w / 2, s.y + s.h / 2
     # the box runs through the stroke's centre line: inside it, one pixel clear of the stroke's antialiasing
     inner = min(s.w, s.h) / 2 - max(1.0, s.stroke_px / 2) - 1.0
-    if inner < 2 * MIN_INK_PX:
+    if inner < MIN_INNER_PX:
         return None
     x0, y0 = max(0, int(cx - inner)), max(0, int(cy - inner))
     x1, y1 = min(rgb.shape[1], int(math.ceil(cx + inner)) + 1), min(rgb.shape[0], int(math.ceil(cy + inner)) + 1)
@@ -69,6 +72,8 @@ def operator_glyph(rgb: np.ndarray, s: DetectedShape) -> tuple[str, float] | Non
         return None
     if near_rim:
         return _greek(glyph)
+    if _ring_round_dot(glyph):
+        return "⊙", float(glyph.shape[0])
     best, best_fit = None, GOOD_FIT
     for ch in OPERATORS + RIVALS:
         for face in FACES:
@@ -76,6 +81,26 @@ def operator_glyph(rgb: np.ndarray, s: DetectedShape) -> tuple[str, float] | Non
             if tpl is not None and (f := fit(glyph, tpl)) >= best_fit:
                 best, best_fit = ch, f
     return _greek(glyph) if best is None or best in RIVALS else (best, float(glyph.shape[0]))
+
+
+def _ring_round_dot(glyph: np.ndarray) -> bool:
+    """Whether a glyph is a ring with a dot at its centre and nothing between: TeX's ⊙ (``$\\odot$``) in a
+    TikZ operator circle, d2l's ⊙ shrunk to half. TeX's 1 px ring fits the templates' ○ as well as their ⊙ (0.55
+    each at 300 dpi), d2l's at half their ⊕ and ⊗ as well (0.76, 0.75): the dot, a few pixels, decides nothing
+    there; here it does."""
+    h, w = glyph.shape
+    if min(h, w) < 2 * MIN_INK_PX or max(h, w) > 1.25 * min(h, w):
+        return False
+    yy, xx = np.mgrid[0:h, 0:w]
+    r = np.hypot((yy + 0.5 - h / 2) / (h / 2), (xx + 0.5 - w / 2) / (w / 2))  # 1 at the glyph box's sides
+    ys, xs = np.nonzero(glyph)
+    d = r[ys, xs]
+    dot, gap, ring = np.count_nonzero(d < 0.35), np.count_nonzero((d > 0.42) & (d < 0.6)), d >= 0.65
+    if dot < 4 or gap > 1:
+        return False
+    # the ring runs all the way round: ink in at least 14 of 16 directions
+    angles = np.arctan2(ys[ring] + 0.5 - h / 2, xs[ring] + 0.5 - w / 2)
+    return len(np.unique(((angles + np.pi) / (2 * np.pi) * 16).astype(int) % 16)) >= 14
 
 
 def _greek(glyph: np.ndarray) -> tuple[str, float] | None:

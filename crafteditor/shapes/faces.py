@@ -20,6 +20,7 @@ class Face:
     mask: np.ndarray  # bool, h×w: the face's own pixels
     filled: np.ndarray  # bool, h×w: the mask with its holes filled (the outline's inside)
     soft: bool = False  # a lossy image's face: compression rounds a sharp corner by ~2 px
+    glyph_cut: bool = False  # a face only once a glyph's hole in it is filled (:func:`_glyph_held`)
 
     @property
     def area(self) -> int:
@@ -70,12 +71,63 @@ def find_faces(paints: Paints, min_side_px: float, exclude: np.ndarray | None = 
             continue  # the canvas itself
         # a face must have a body, not be a web of thin strokes
         inner = cv2.erode(local.astype(np.uint8), np.ones((5, 5), np.uint8))
-        if inner.sum() < 0.3 * area:
+        glyph_cut = bool(inner.sum() < 0.3 * area)
+        if glyph_cut and max(w, h) > GLYPH_OUTLINE_PX:
+            continue
+        filled = _fill_holes(local)
+        if glyph_cut and not _glyph_held(filled, local, painted[sl] == p + 1):
             continue
         found.append((p, r, Face(paint=p, x=int(x), y=int(y), w=int(w), h=int(h), mask=local,
-                                 filled=_fill_holes(local), soft=paints.lossy)))
+                                 filled=filled, soft=paints.lossy, glyph_cut=glyph_cut)))
     found.sort(key=lambda t: (t[0], t[1]))
-    return [f for _, _, f in found]
+    faces = [f for _, _, f in found]
+    return [f for f in faces if not f.glyph_cut or not _inside_small_face(f, faces)]
+
+
+ENCLOSING_AREA = 10.0  # a face this many times a glyph-cut face's area, at most, holding it in a hole: an operator
+
+
+def _inside_small_face(f: Face, faces: list[Face]) -> bool:
+    """Whether glyph-cut face ``f`` lies in a hole of a face not much larger: it is then the inside of a ring drawn
+    in an operator circle (d2l's ⊙: a ring round a dot, in a filled circle), a glyph, not an outline of its own."""
+    cx, cy = f.x + f.w // 2, f.y + f.h // 2
+    size = int(f.filled.sum())
+    for o in faces:
+        if o is f or not (o.x <= f.x and o.y <= f.y and f.x + f.w <= o.x + o.w and f.y + f.h <= o.y + o.h):
+            continue  # only a face round it holds it
+        if o.filled[cy - o.y, cx - o.x] and not o.mask[cy - o.y, cx - o.x] and int(o.filled.sum()) <= ENCLOSING_AREA * size:
+            return True
+    return False
+
+
+GLYPH_OUTLINE_PX = 150  # an outline holding one glyph is at most this wide (a 0.5 cm operator circle: 60 px at 300 dpi)
+GLYPH_HOLES = 0.5  # an unread glyph inside a small outline covers at most this share of the outline's inside
+SOLID_HOLE = 0.4  # a hole keeping this share of itself through a 3 px erosion is a solid blob, no glyph's strokes
+GLYPH_PARTS = 2  # ...in at most this many holes (of 3 px or more): a web of thin strokes has a hole per mesh
+
+
+def _glyph_held(filled: np.ndarray, mask: np.ndarray, same_paint: np.ndarray | None = None) -> bool:
+    """Whether a face too thin for a body is a small outline's inside cut into wedges by a glyph it holds.
+
+    A TikZ operator circle drawn at 1x (``circle, draw, minimum size=0.5cm``: 22 px inside at 150 dpi) holds a
+    × or ⊙ the recogniser does not read, so it is not erased: a ×'s arms cut the inside into four wedges no
+    5 px square fits, a ⊙'s ring leaves a thin annulus, and the circle was no face; its ring and glyph were then
+    read as one big arrowhead on the arrow entering it. Its inside, the glyph's hole filled, has a body, and
+    the glyph is one hole about its middle; a web of thin strokes (hatching, a grid's lines) has a hole per mesh.
+    A solid disk in a ring (a state machine's final state) is no glyph: its hole is solid ink, where a ⊙'s holds
+    the face's own paint (``same_paint``: the face's box, True where its paint is) inside the glyph's ring."""
+    total = int(filled.sum())
+    holes = (filled & ~mask).astype(np.uint8)
+    if total == 0 or int(holes.sum()) > GLYPH_HOLES * total:
+        return False
+    core = cv2.erode(holes, np.ones((3, 3), np.uint8))
+    if core.sum() >= SOLID_HOLE * holes.sum() and (same_paint is None or not (same_paint & holes.astype(bool)).any()):
+        return False
+    n, _, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=8)
+    if sum(1 for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= 3) > GLYPH_PARTS:
+        return False
+    body = cv2.erode(filled.astype(np.uint8), np.ones((5, 5), np.uint8))
+    return int(body.sum()) >= 0.3 * total
 
 
 def _fill_holes(mask: np.ndarray) -> np.ndarray:
