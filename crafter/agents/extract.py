@@ -347,11 +347,11 @@ def _read_arrow_chain(sentence: str, names: _Names) -> None:
         if i == len(parts) - 1 and len(pieces) == 1 and (listed := listed_names(part)):
             pieces = listed  # "→ nanoindentation, scratch test, XRD texture": each fed
         here = []
-        answer = _ANSWER_RE.fullmatch(part.strip()) or _ANSWER_RE.match(pieces[0].strip())
+        answer = _ANSWER_RE.match(pieces[0].strip())  # a bare "yes" is its part's one piece
         if answer:  # "overlap > 50%? yes → drop; no → panoptic fusion": the question's branch, no box "Yes"
             if names.question and (i == 0 or not prev):
                 prev, label = [names.question], answer.group(1).lower()
-            if answer.re is _ANSWER_RE and answer.end() == len(part.strip()):
+            if answer.end() == len(part.strip()):
                 continue
             pieces[0] = pieces[0].strip()[answer.end():]  # "yes: load the bytecode …": the branch goes on to it
         for piece in pieces:
