@@ -365,7 +365,7 @@ def _read_arrow_chain(sentence: str, names: _Names) -> None:
         for a in prev:
             for b in here:
                 names.relate(a, b)
-                if label and a == names.question and a != b:
+                if label and a != b:  # a is the question (the branch target may be a question itself)
                     names.reading.edge_labels.setdefault((a, b), label)
         prev, label = here, None
 
