@@ -306,6 +306,8 @@ def _read_sentences(prose_text: str, names: _Names, st: ProseState) -> None:
         if "->" in sentence:
             _read_arrow_chain(sentence, names)
             continue
+        if not sentence.endswith("?"):  # (a question said again, "eligible? -> yes -> …", is split off at its "?")
+            names.question = None  # a sentence in between: a later "yes -> X" answers no question said before it
         bm = _BOXED_RE.match(sentence)
         if bm:  # "A and B sit inside a box labelled G"
             parts = [clean_phrase(m, side="right") for m in re.split(r",|\band\b", bm.group("members"))]
