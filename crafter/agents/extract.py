@@ -20,7 +20,7 @@ import re
 
 from crafter.agents.coordination import read_coordinated_names
 from crafter.agents.distributive import read_shared_heads
-from crafter.agents.headed import PIECE_SPLIT, PIPE_SPLIT, as_said, headed_names, listed_names, piped_names, side_by_side_group
+from crafter.agents.headed import PIECE_SPLIT, PIPE_SPLIT, as_said, headed_names, listed_names, piped_names, side_by_side_heading
 from crafter.agents.labels import labels_match, normalise_label, slug_id
 from crafter.agents.links import read_links
 from crafter.agents.participles import read_verb_steps
@@ -250,6 +250,7 @@ def _read_items(text: str, names: _Names) -> list[str]:
     said: list[str] = []  # each item's text
     heading: list[str] = []  # the lines before the first item
     filed: list[tuple[str, list[str]]] = []  # a step said as an order, and the stores it files its results in
+    side_groups: list[tuple[str, list[str]]] = []  # a heading saying its names run side by side, and those names
     for line in text.split("\n"):
         im = ITEM_RE.match(line)
         if im:
@@ -263,8 +264,8 @@ def _read_items(text: str, names: _Names) -> list[str]:
         if side:
             items.append((side, False))
             prose.append("")
-            if grouped := side_by_side_group(im.group(1)):  # "crop models side by side: A | B": the crop models
-                names.reading.groups.append((grouped[0], [n for x in side if (n := names.add(x, strong=True))]))
+            if group := side_by_side_heading(im.group(1)):  # "crop models side by side: A | B": the crop models
+                side_groups.append((group, side))
         elif arrowless:
             label = item_label(im.group(1))
             subject = first_noun_phrase(im.group(1))
@@ -284,6 +285,9 @@ def _read_items(text: str, names: _Names) -> list[str]:
     slots = [[n for n in (names.add(x, strong=True) for x in ([label] if isinstance(label, str) else label)) if n]
              for label, _ in items]
     slots = [s for s in slots if s]
+    for group, side in side_groups:
+        if normalise_label(group) not in {normalise_label(g) for g, _ in names.reading.groups}:
+            names.reading.groups.append((group, [n for x in side if (n := names.add(x, strong=True))]))
     if sum(map(len, slots)) >= 2 and (any(num for _, num in items) or reads_as_steps(said, "\n".join(heading))
                                       or _DIAGRAM_CUES.search(text) and not heads_parts("\n".join(heading))):
         for a, b in zip(slots, slots[1:]):  # the names of one line side by side: each from or into a lone step
