@@ -20,7 +20,7 @@ import re
 
 from crafter.agents.coordination import read_coordinated_names
 from crafter.agents.distributive import read_shared_heads
-from crafter.agents.headed import PIECE_SPLIT, PIPE_SPLIT, as_said, headed_names, listed_names, piped_names, side_by_side_group
+from crafter.agents.headed import PIECE_SPLIT, PIPE_SPLIT, as_said, headed_names, listed_names, piped_names, side_by_side_heading
 from crafter.agents.labels import labels_match, normalise_label, slug_id
 from crafter.agents.links import read_links
 from crafter.agents.participles import read_verb_steps
@@ -250,6 +250,7 @@ def _read_items(text: str, names: _Names) -> list[str]:
     said: list[str] = []  # each item's text
     heading: list[str] = []  # the lines before the first item
     filed: list[tuple[str, list[str]]] = []  # a step said as an order, and the stores it files its results in
+    side_groups: list[tuple[str, list[str]]] = []  # a heading saying its names run side by side, and those names
     for line in text.split("\n"):
         im = ITEM_RE.match(line)
         if im:
@@ -263,8 +264,8 @@ def _read_items(text: str, names: _Names) -> list[str]:
         if side:
             items.append((side, False))
             prose.append("")
-            if grouped := side_by_side_group(im.group(1)):  # "crop models side by side: A | B": the crop models
-                names.reading.groups.append((grouped[0], [n for x in side if (n := names.add(x, strong=True))]))
+            if group := side_by_side_heading(im.group(1)):  # "crop models side by side: A | B": the crop models
+                side_groups.append((group, side))
         elif arrowless:
             label = item_label(im.group(1))
             subject = first_noun_phrase(im.group(1))
@@ -284,6 +285,9 @@ def _read_items(text: str, names: _Names) -> list[str]:
     slots = [[n for n in (names.add(x, strong=True) for x in ([label] if isinstance(label, str) else label)) if n]
              for label, _ in items]
     slots = [s for s in slots if s]
+    for group, side in side_groups:
+        if normalise_label(group) not in {normalise_label(g) for g, _ in names.reading.groups}:
+            names.reading.groups.append((group, [n for x in side if (n := names.add(x, strong=True))]))
     if sum(map(len, slots)) >= 2 and (any(num for _, num in items) or reads_as_steps(said, "\n".join(heading))
                                       or _DIAGRAM_CUES.search(text) and not heads_parts("\n".join(heading))):
         for a, b in zip(slots, slots[1:]):  # the names of one line side by side: each from or into a lone step
@@ -306,6 +310,8 @@ def _read_sentences(prose_text: str, names: _Names, st: ProseState) -> None:
         if "->" in sentence:
             _read_arrow_chain(sentence, names)
             continue
+        if not sentence.endswith("?"):  # (a question said again, "eligible? -> yes -> …", is split off at its "?")
+            names.question = None  # a sentence in between: a later "yes -> X" answers no question said before it
         bm = _BOXED_RE.match(sentence)
         if bm:  # "A and B sit inside a box labelled G"
             parts = [clean_phrase(m, side="right") for m in re.split(r",|\band\b", bm.group("members"))]
@@ -347,11 +353,11 @@ def _read_arrow_chain(sentence: str, names: _Names) -> None:
         if i == len(parts) - 1 and len(pieces) == 1 and (listed := listed_names(part)):
             pieces = listed  # "→ nanoindentation, scratch test, XRD texture": each fed
         here = []
-        answer = _ANSWER_RE.fullmatch(part.strip()) or _ANSWER_RE.match(pieces[0].strip())
+        answer = _ANSWER_RE.match(pieces[0].strip())  # a bare "yes" is its part's one piece
         if answer:  # "overlap > 50%? yes → drop; no → panoptic fusion": the question's branch, no box "Yes"
             if names.question and (i == 0 or not prev):
                 prev, label = [names.question], answer.group(1).lower()
-            if answer.re is _ANSWER_RE and answer.end() == len(part.strip()):
+            if answer.end() == len(part.strip()):
                 continue
             pieces[0] = pieces[0].strip()[answer.end():]  # "yes: load the bytecode …": the branch goes on to it
         for piece in pieces:
@@ -365,7 +371,7 @@ def _read_arrow_chain(sentence: str, names: _Names) -> None:
         for a in prev:
             for b in here:
                 names.relate(a, b)
-                if label and a == names.question and a != b:
+                if label and a != b:  # a is the question (the branch target may be a question itself)
                     names.reading.edge_labels.setdefault((a, b), label)
         prev, label = here, None
 

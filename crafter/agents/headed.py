@@ -84,17 +84,12 @@ _SIDE_BY_SIDE = re.compile(r"^(?:(?:two|three|four|five|six|both|all|the|\d+)\s+
                            r"(?:side\s+by\s+side|in\s+parallel)\b", re.I)
 
 
-def side_by_side_group(item: str) -> tuple[str, list[str]] | None:
-    """(group, names) for an item whose long heading says its names run side by side ("crop models side by side:
-    DSSAT-CERES-Maize | APSIM": the crop models), the names as :func:`headed_names` or :func:`piped_names` read them;
-    None otherwise."""
-    m = re.match(r"^\s*([^:\n]{1,80}?)\s*:\s+\S", item)
-    side = _SIDE_BY_SIDE.match(m.group(1).strip()) if m else None
-    if side is None:
-        return None
-    names = (headed_names(item) or (None, None))[1] or piped_names(item)
-    name = side.group("name")
-    return (name[:1].upper() + name[1:], names) if names else None
+def side_by_side_heading(item: str) -> str | None:
+    """The group an item's long heading names where it says its names run side by side ("crop models side by side:
+    DSSAT-CERES-Maize | APSIM": the crop models), or None."""
+    m = _HEADED.match(item.strip())
+    side = _SIDE_BY_SIDE.match(m.group("head")) if m else None
+    return as_said(side.group("name")) if side else None
 
 
 def headed_names(item: str) -> tuple[str, list[str]] | None:
@@ -102,9 +97,8 @@ def headed_names(item: str) -> tuple[str, list[str]] | None:
     names and nothing else (a heading of three words at most, or one saying the names run side by side); None
     otherwise."""
     m = _HEADED.match(item.strip())
-    if m and len(m.group("head").split()) > 3 and _SIDE_BY_SIDE.match(m.group("head")) is None:
-        m = None
-    if not m or not re.search(r"[^\W\d_]", m.group("head")) or is_order(m.group("head")):
+    if not m or len(m.group("head").split()) > 3 and _SIDE_BY_SIDE.match(m.group("head")) is None \
+            or not re.search(r"[^\W\d_]", m.group("head")) or is_order(m.group("head")):
         return None
     rest = re.sub(r"\s*\([^()]*\)", " ", m.group("rest")).strip().rstrip(".")
     pieces = [p.strip() for p in PIECE_SPLIT.split(rest) if p.strip()]

@@ -123,7 +123,7 @@ def item_label(item: str) -> str:
     for sep in (":", " - ", " — ", " – ", "("):
         head = item.split(sep, 1)[0].strip()
         if head and head != item.strip() and len(head.split()) <= MAX_LABEL_WORDS:
-            if sep == ":" and re.fullmatch(r"[a-z]+(?:-[a-z]+)?", head) and _names_a_step(head):
+            if sep == ":" and re.fullmatch(r"[a-z]+(?:-[a-z]+)?", head) and _orders_a_step(head):
                 noun = nominal(head)  # "- embed: 3D embedding …" is the step "Embedding", not the order "Embed"
                 return noun[:1].upper() + noun[1:]
             return clean_phrase(head, side="right") or head
@@ -144,7 +144,7 @@ def is_order(head: str) -> bool:
                                           or bool(re.fullmatch(r"[a-z]{4,}(?:[iy][sz]e|ify)", word)))
 
 
-def _names_a_step(word: str) -> bool:
+def _orders_a_step(word: str) -> bool:
     """An order (:func:`is_order`) that is no noun as well nor a verdict: the item names the step it orders ("embed:
     3D embedding …" is "Embedding"; not "model", "loop", "accept")."""
     return is_order(word) and word not in _VERDICTS and (word not in _NOUNISH_VERBS or word in _NOUN_OF)

@@ -169,3 +169,28 @@ def test_an_answer_said_with_a_colon_opens_its_branch_without_a_box_for_it() -> 
              "→ yes: cached module; no: recompile\n")
     labels = {n.label.lower() for n in figure_from_brief(brief).of_kind("node")}
     assert not labels & {"yes", "no"}
+
+
+def test_an_answer_leading_to_another_question_keeps_its_label() -> None:
+    from crafter.agents.extract import figure_from_brief
+    brief = ("Triage:\n"
+             "sample received → contaminated? yes → retest possible? no → discard\n")
+    fig = figure_from_brief(brief)
+    lab = {c.id: c.label for c in fig.components}
+    edges = {(lab[e.source], lab[e.target]): e.label for e in fig.of_kind("edge")}
+    assert edges.get(("Contaminated", "Retest possible")) == "yes"  # the branch target is itself a question
+    assert edges.get(("Retest possible", "Discard")) == "no"
+
+
+def test_an_answer_after_a_sentence_in_between_answers_no_earlier_question() -> None:
+    from crafter.agents.extract import figure_from_brief
+    brief = ("Screening:\n"
+             "raw reads → quality ok? yes → assembly; no → resequencing\n"
+             "The assembly is annotated with Prokka.\n"
+             "yes → summary table\n")
+    fig = figure_from_brief(brief)
+    lab = {c.id: c.label for c in fig.components}
+    edges = {(lab[e.source], lab[e.target]): e.label for e in fig.of_kind("edge")}
+    assert edges.get(("Quality ok", "Assembly")) == "yes"
+    assert ("Quality ok", "Summary table") not in edges
+    assert "Summary table" in {n.label for n in fig.of_kind("node")}
