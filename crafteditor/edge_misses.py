@@ -37,9 +37,9 @@ from typing import Any
 from crafteditor.bench import real_figures, under_condition
 from crafteditor.blobs import joined_groups
 from crafteditor.convert import convert
-from crafteditor.realset import _edge_key, _node_label, svg_words, words_of
+from crafteditor.realset import _edge_key, end_labels, svg_words, truth_edges, words_of
 from crafter.base.text import text_width
-from crafter.spec.model import Box, Edge, Figure, Group, Node
+from crafter.spec.model import Box, Edge, Figure
 
 TOUCH = 14.0  # user units: how near a piece's end must come to a box (or another piece) to touch it
 
@@ -108,13 +108,11 @@ def _clusters(pieces: list[dict[str, Any]]) -> list[int]:
 
 def diagnose(fig: Figure, svg: str, truth: dict[str, Any]) -> dict[str, Any]:
     """The misses and false edges of one figure, classed (see the module's docstring)."""
-    # ends named as the scorer names them (:func:`crafteditor.realset._node_label`: a circled '×' is '×', not '')
-    labels = {c.id: _node_label(c.label) for c in fig.components if isinstance(c, Node)}
-    texts = {c.id: _node_label(c.text) for c in fig.components if c.kind == "text"}
-    frames = {c.id: _node_label(c.label) for c in fig.components if isinstance(c, Group) and c.label}
+    # ends named as the scorer names them (:func:`crafteditor.realset.end_labels`: a circled '×' is '×', not '')
+    labels, texts, frames = end_labels(fig)
     ends = {**texts, **labels}
     byid = {c.id: c for c in fig.components}
-    t_edges = Counter((_node_label(a), _node_label(b)) for a, b in truth.get("edges") or [])
+    t_edges = truth_edges(truth)
     edges = [e for e in fig.components if isinstance(e, Edge)]
     keys = [_edge_key(e, ends, t_edges) for e in edges]
     pred = Counter(keys)

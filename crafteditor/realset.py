@@ -185,15 +185,27 @@ def _edge_key(e: Edge, ends: dict[str, str], truth: Counter) -> tuple[str, str]:
     return key
 
 
+def end_labels(fig: Figure) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    """Each node's, text's and labelled frame's label by id, as an edge's ends are named when scored
+    (:func:`_node_label`): ``(labels, texts, frames)``."""
+    labels = {c.id: _node_label(c.label) for c in fig.components if isinstance(c, Node)}
+    texts = {c.id: _node_label(getattr(c, "text", None)) for c in fig.components if c.kind == "text"}
+    frames = {c.id: _node_label(c.label) for c in fig.components if isinstance(c, Group) and c.label}
+    return labels, texts, frames
+
+
+def truth_edges(truth: dict[str, Any]) -> Counter:
+    """The truth's edges as (source, target) labels named as :func:`end_labels` names a figure's ends."""
+    return Counter((_node_label(a), _node_label(b)) for a, b in truth.get("edges") or [])
+
+
 def score_real(fig: Figure, svg: str, truth: dict[str, Any]) -> dict[str, float]:
     """Words kept as text, node and edge F1 against labels, photos kept as images."""
     t_words = words_of(truth["text"])
     p_words = svg_words(svg)
     hit = sum(min(n, p_words[w]) for w, n in t_words.items())
     scores = {"words": hit / sum(t_words.values()) if t_words else 1.0}
-    labels = {c.id: _node_label(c.label) for c in fig.components if isinstance(c, Node)}
-    frames = {c.id: _node_label(c.label) for c in fig.components if isinstance(c, Group) and c.label}
-    texts = {c.id: _node_label(getattr(c, "text", None)) for c in fig.components if c.kind == "text"}
+    labels, texts, frames = end_labels(fig)
     edges = [e for e in fig.components if isinstance(e, Edge)]
     if truth.get("nodes"):
         t_nodes = Counter(_node_label(n) for n in truth["nodes"])
@@ -201,7 +213,7 @@ def score_real(fig: Figure, svg: str, truth: dict[str, Any]) -> dict[str, float]
         # Some truth lists a container's title as a node: read as a labelled group, it counts here (not an aim).
         scores["components"] = _f1(t_nodes, Counter(v for v in (*labels.values(), *frames.values()) if v))
     if truth.get("edges"):
-        t_edges = Counter((_node_label(a), _node_label(b)) for a, b in truth["edges"])
+        t_edges = truth_edges(truth)
         for key, ends in (("edges", {**texts, **labels}), ("component_edges", {**texts, **labels, **frames})):
             scores[key] = _f1(t_edges, Counter(_edge_key(e, ends, t_edges) for e in edges))
     if truth.get("images"):

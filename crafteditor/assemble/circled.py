@@ -91,10 +91,8 @@ def _ring_round_dot(glyph: np.ndarray) -> bool:
     h, w = glyph.shape
     if min(h, w) < 2 * MIN_INK_PX or max(h, w) > 1.25 * min(h, w):
         return False
-    yy, xx = np.mgrid[0:h, 0:w]
-    r = np.hypot((yy + 0.5 - h / 2) / (h / 2), (xx + 0.5 - w / 2) / (w / 2))  # 1 at the glyph box's sides
     ys, xs = np.nonzero(glyph)
-    d = r[ys, xs]
+    d = np.hypot((ys + 0.5 - h / 2) / (h / 2), (xs + 0.5 - w / 2) / (w / 2))  # each ink pixel's; 1 at the box's sides
     dot, gap, ring = np.count_nonzero(d < 0.35), np.count_nonzero((d > 0.42) & (d < 0.6)), d >= 0.65
     if dot < 4 or gap > 1:
         return False

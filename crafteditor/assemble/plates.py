@@ -331,10 +331,7 @@ def _plate_like(s: DetectedShape, shapes: list[DetectedShape], runs: list[TextRu
     has room around its name)."""
     # outlined: only a pill (draw.io's port labels; an outlined box that tight is a small node,
     # ViT-Mixer's 'MLP 2' boxes between their lines)
-    # (an 'outline' under half a pixel wide is the link itself, seen through a translucent plate at its
-    # two sides: Mermaid 9's grey label plates at 1x, 'False' read as a node between its link's halves)
-    outlined = s.stroke is not None and s.stroke_px >= SEEN_THROUGH_PX and not (
-        background is not None and s.stroke_px <= RIM_PX and _rim(s.fill, s.stroke, background))
+    outlined = _outlined(s, background)
     # unoutlined: a box, a 'cylinder' (a dark theme's plate with its dotted line's stubs above and
     # below), a 'hexagon' (a plate whose link's tapered ends, left and right, read as its points), a
     # 'parallelogram' or a 'document' (a plate whose link comes in at one corner, slanting or bending
@@ -366,6 +363,14 @@ def _plate_like(s: DetectedShape, shapes: list[DetectedShape], runs: list[TextRu
         and s.h <= bottom - top + (TIGHT - 1) * font
 
 
+def _outlined(s: DetectedShape, background: tuple[int, int, int] | None) -> bool:
+    """Whether a plate has an outline drawn: an 'outline' under half a pixel wide is the link itself, seen
+    through a translucent plate at its two sides (Mermaid 9's grey label plates at 1x, 'False' read as a node
+    between its link's halves); a thin one may be only its fill's antialiased rim (:func:`_rim`)."""
+    return s.stroke is not None and s.stroke_px >= SEEN_THROUGH_PX and not (
+        background is not None and s.stroke_px <= RIM_PX and _rim(s.fill, s.stroke, background))
+
+
 def _rim(fill, stroke, background: tuple[int, int, int]) -> bool:
     """Whether an 'outline' is only the antialiased rim of a dark fill against a light page: a
     colour between the two (a dark theme's grey label plate on a white page read with a light
@@ -389,11 +394,10 @@ def _unread_plate(s: DetectedShape, runs: list[TextRun], font: float, background
     one, went unread; the plate, holding only ink, was taken for an unnamed frame, and both halves of
     each link ended on it (mermaid-versions: cluster-api's 'Is the MD/MP pinned?', k8s community's
     'Is the zero value a valid user choice?'). Left alone here, it is joined across as a read one is."""
-    if rgb is None or font <= 0 or s.shape not in ("box", "round") or s.dividers or (s.is_group and s.members):
-        return False
-    outlined = s.stroke is not None and s.stroke_px >= SEEN_THROUGH_PX and not (
-        background is not None and s.stroke_px <= RIM_PX and _rim(s.fill, s.stroke, background))
-    if outlined or not (0.8 * font <= s.h <= TIGHT * font and s.w <= UNREAD_WIDE * font) \
+    if rgb is None or font <= 0 or s.fill is None or s.shape not in ("box", "round") or s.dividers \
+            or (s.is_group and s.members):
+        return False  # (a plate with no fill has no glyph ink to tell from it)
+    if _outlined(s, background) or not (0.8 * font <= s.h <= TIGHT * font and s.w <= UNREAD_WIDE * font) \
             or any(s.contains_point(r.cx, r.cy) for r in runs):
         return False
     inset = max(2, int(round(0.15 * s.h)))

@@ -47,11 +47,9 @@ def ink_mask(rgb: np.ndarray, background: tuple[int, int, int]) -> np.ndarray:
     px = np.ascontiguousarray(rgb[:, :, :3])[solid].astype(np.int32)
     packed = (px[:, 0] << 16) | (px[:, 1] << 8) | px[:, 2]
     colours, counts = np.unique(packed, return_counts=True)
-    paper = np.zeros(ink.shape, bool)  # C-ordered whatever rgb's order: written through a flat view below
     top = np.argsort(-counts)[:6]  # the few colours most of the fills have
     fills = [(int(c) >> 16 & 255, int(c) >> 8 & 255, int(c) & 255) for c in colours[top][counts[top] >= SHARE * n]]
-    for colour in fills:
-        paper |= ~farther_than(rgb, colour, NEAR, within=solid) & solid
+    paper = _of_fills(rgb, fills, solid)  # C-ordered whatever rgb's order: written through a flat view below
     at = np.flatnonzero(paper)  # the fill's pixels are asked whether their piece is broad (not the page's)
     paper.reshape(-1)[at] = broad[labels.reshape(-1)[at]]
     if paper.any():
@@ -61,9 +59,17 @@ def ink_mask(rgb: np.ndarray, background: tuple[int, int, int]) -> np.ndarray:
         # fill's colour within a BAND of its band is that band too (the lines and words on it are not of it)
         near = cv2.dilate(paper.astype(np.uint8), np.ones((2 * BAND + 1, 2 * BAND + 1), np.uint8)) > 0
         near &= ink & ~paper
-        for colour in fills:
-            paper |= ~farther_than(rgb, colour, NEAR, within=near) & near
+        paper |= _of_fills(rgb, fills, near)
     return ink & ~paper
+
+
+def _of_fills(rgb: np.ndarray, fills: list[tuple[int, int, int]], within: np.ndarray) -> np.ndarray:
+    """The pixels of ``within`` (H×W bool) within :data:`NEAR` of one of the ``fills``' colours (H×W bool,
+    C-ordered whatever ``rgb``'s order)."""
+    out = np.zeros(within.shape, bool)
+    for colour in fills:
+        out |= ~farther_than(rgb, colour, NEAR, within=within) & within
+    return out
 
 
 def _stacked(rgb: np.ndarray, ink: np.ndarray, labels: np.ndarray, stats: np.ndarray) -> np.ndarray:

@@ -51,24 +51,27 @@ def lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: i
         return None
     c0 = int(xs[0]) - 5
     mid = int(round(cx))
-    barred = np.zeros(H - yb, bool)  # an activation bar's rows, looked for over the strip's first rows
-    barred[:3 * band] = bar_rows(ink[yb:yb + 3 * band, max(0, mid - 19):mid + 20], mid - max(0, mid - 19))
+    # the rows that hide the lifeline: an activation bar's (looked for over the strip's first rows) and, below, a box's
+    under = np.zeros(H - yb, bool)
+    b0 = max(0, mid - 19)
+    under[:3 * band] = bar_rows(ink[yb:yb + 3 * band, b0:mid + 20], mid - b0)
     ink = ink[yb:, c0:int(xs[-1]) + 6]  # rows from yb, columns from c0
-    rows = ink[:band]
     xl = xs - c0
-    thin = _thin(rows, xl)
-    frac = thin.mean(axis=0)
     # a box across the column under the participant (a note over its lifeline, a fragment's tag: PlantUML's and
     # Mermaid's notes and ``alt`` frames right under the row) hides the lifeline on its rows: read on the others.
     # So does one whose side stands within :func:`_thin`'s reach of it (PlantUML's ``note right of``, its side
     # 5 px off the lifeline: a cluster-api figure's controller had no lifeline, its messages lost)
-    under = barred.copy()  # an activation bar's rows hide it as a box does
     drawn_again = False  # a box of its own size among them: the participant drawn again (PlantUML's create), no note
     for j, t in enumerate(shapes):
         if j != i and not t.is_group and t.y > s.y + s.h and t.x - SIDE <= cx <= t.x + t.w + SIDE:
             under[max(0, int(t.y) - 2 - yb):max(0, int(math.ceil(t.y + t.h)) + 3 - yb)] = True
             drawn_again |= t.y < yb + band and _same_size(t, s)
     hidden = under[:band]
+    # the strip run on past what hides it until it holds ``band`` rows they leave (``band`` rows if none hides it)
+    longer = min(len(under), int(np.searchsorted(np.cumsum(~under), band)) + 1)
+    thin_on = _thin(ink[:longer], xl)  # row by row: its first ``band`` rows are the strip's
+    thin = thin_on[:band]
+    frac = thin.mean(axis=0)
     if hidden.any() and (~hidden).sum() >= 20:
         frac = np.maximum(frac, thin[~hidden].mean(axis=0))
     dots = dotted(thin[~hidden])  # a dotted lifeline (pgf-umlsd's)
@@ -91,12 +94,12 @@ def lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: i
         seg = _thin(reach[start:stop], xl).mean(axis=0) * (True if bars is None else bars)
         frac = np.maximum(frac, _dashed(seg))
     if hidden.any() and not drawn_again:
-        # the strip run on past what hides it until it holds ``band`` rows they leave: a dotted line there (one
-        # under an activation bar from the top, pgf-umlsd's thread, shows a few dots above the bar, more below)
-        longer = min(len(under), int(np.searchsorted(np.cumsum(~under), band)) + 1)
-        seen = _thin(ink[:longer], xl)[~under[:longer]]
+        # the strip run on past what hides it: a dotted line there (one under an activation bar from the top,
+        # pgf-umlsd's thread, shows a few dots above the bar, more below)
+        seen = thin_on[~under[:longer]]
         if len(seen) >= 20:
-            dots = dots | dotted(seen)
+            if len(seen) > (~hidden).sum():  # rows past the strip (none: the same rows ``dots`` was read on)
+                dots = dots | dotted(seen)
             frac = np.maximum(frac, np.where(dots, 0.4, 0.0))
             if frac.max() < 0.4:
                 # none there, where boxes hide most of the strip (a tall note right under the participant left it 8

@@ -82,6 +82,9 @@ def bar_rows(ink: np.ndarray, c: int, least: int = 15) -> np.ndarray:
     ink = ink.astype(bool)
     if H < least or not (ink.sum(axis=1) >= 2).any():
         return keep
+    col = ink.sum(axis=0)  # a bar's two sides are inked on ``least`` rows or more each
+    if (col >= least).sum() < 2:
+        return keep
     inked = np.concatenate((np.zeros((H, 1), np.int32), np.cumsum(ink, axis=1, dtype=np.int32)), axis=1)
 
     def count(a: int, b: int) -> np.ndarray:  # ink per row on columns a..b-1
@@ -91,6 +94,8 @@ def bar_rows(ink: np.ndarray, c: int, least: int = 15) -> np.ndarray:
         for d in range(3, 10):
             if m - d - 4 < 0 or m + d + 4 >= W:
                 break
+            if col[m - d] < least or col[m + d] < least:
+                continue
             on = ink[:, m - d] & ink[:, m + d] & ~ink[:, m - d - 4] & ~ink[:, m + d + 4]
             if on.sum() < least:
                 continue
@@ -110,7 +115,11 @@ def dotted(thin: np.ndarray, least: int = 6) -> np.ndarray:
     half the pitch long. pgf-umlsd's lifelines are 1 px dots every 5 to 7 rows, a sixth of the rows: too few for
     a dashed line, and a TikZ sequence diagram read as none (no lifeline under its boxes, every message lost)."""
     out = np.zeros(thin.shape[1], bool)
-    for c in range(thin.shape[1]):
+    if not len(thin):
+        return out
+    on = thin.astype(bool)
+    n_dots = on[0] + (on[1:] & ~on[:-1]).sum(axis=0)  # each column's dots (runs of ink)
+    for c in np.flatnonzero(n_dots > least):
         edges = np.diff(np.concatenate(([0], thin[:, c].astype(np.int8), [0])))
         starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
         if len(starts) <= least:

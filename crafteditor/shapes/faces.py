@@ -9,6 +9,12 @@ import numpy as np
 
 from crafteditor.paint import Paints
 
+GLYPH_OUTLINE_PX = 150  # an outline holding one glyph is at most this wide (a 0.5 cm operator circle: 60 px at 300 dpi)
+GLYPH_HOLES = 0.5  # an unread glyph inside a small outline covers at most this share of the outline's inside
+SOLID_HOLE = 0.4  # a hole keeping this share of itself through a 3 px erosion is a solid blob, no glyph's strokes
+GLYPH_PARTS = 2  # ...in at most this many holes (of 3 px or more): a web of thin strokes has a hole per mesh
+ENCLOSING_AREA = 10.0  # a face this many times a glyph-cut face's area, at most, holding it in a hole: an operator
+
 
 @dataclass
 class Face:
@@ -84,9 +90,6 @@ def find_faces(paints: Paints, min_side_px: float, exclude: np.ndarray | None = 
     return [f for f in faces if not f.glyph_cut or not _inside_small_face(f, faces)]
 
 
-ENCLOSING_AREA = 10.0  # a face this many times a glyph-cut face's area, at most, holding it in a hole: an operator
-
-
 def _inside_small_face(f: Face, faces: list[Face]) -> bool:
     """Whether glyph-cut face ``f`` lies in a hole of a face not much larger: it is then the inside of a ring drawn
     in an operator circle (d2l's ⊙: a ring round a dot, in a filled circle), a glyph, not an outline of its own."""
@@ -100,13 +103,7 @@ def _inside_small_face(f: Face, faces: list[Face]) -> bool:
     return False
 
 
-GLYPH_OUTLINE_PX = 150  # an outline holding one glyph is at most this wide (a 0.5 cm operator circle: 60 px at 300 dpi)
-GLYPH_HOLES = 0.5  # an unread glyph inside a small outline covers at most this share of the outline's inside
-SOLID_HOLE = 0.4  # a hole keeping this share of itself through a 3 px erosion is a solid blob, no glyph's strokes
-GLYPH_PARTS = 2  # ...in at most this many holes (of 3 px or more): a web of thin strokes has a hole per mesh
-
-
-def _glyph_held(filled: np.ndarray, mask: np.ndarray, same_paint: np.ndarray | None = None) -> bool:
+def _glyph_held(filled: np.ndarray, mask: np.ndarray, same_paint: np.ndarray) -> bool:
     """Whether a face too thin for a body is a small outline's inside cut into wedges by a glyph it holds.
 
     A TikZ operator circle drawn at 1x (``circle, draw, minimum size=0.5cm``: 22 px inside at 150 dpi) holds a
@@ -117,13 +114,14 @@ def _glyph_held(filled: np.ndarray, mask: np.ndarray, same_paint: np.ndarray | N
     A solid disk in a ring (a state machine's final state) is no glyph: its hole is solid ink, where a ⊙'s holds
     the face's own paint (``same_paint``: the face's box, True where its paint is) inside the glyph's ring."""
     total = int(filled.sum())
-    holes = (filled & ~mask).astype(np.uint8)
+    holes = filled & ~mask
     if total == 0 or int(holes.sum()) > GLYPH_HOLES * total:
         return False
-    core = cv2.erode(holes, np.ones((3, 3), np.uint8))
-    if core.sum() >= SOLID_HOLE * holes.sum() and (same_paint is None or not (same_paint & holes.astype(bool)).any()):
+    holes_u8 = holes.astype(np.uint8)  # (for cv2)
+    core = cv2.erode(holes_u8, np.ones((3, 3), np.uint8))
+    if core.sum() >= SOLID_HOLE * holes.sum() and not (same_paint & holes).any():
         return False
-    n, _, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(holes_u8, connectivity=8)
     if sum(1 for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= 3) > GLYPH_PARTS:
         return False
     body = cv2.erode(filled.astype(np.uint8), np.ones((5, 5), np.uint8))

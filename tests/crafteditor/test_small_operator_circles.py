@@ -57,11 +57,11 @@ def test_a_web_of_thin_strokes_holds_no_glyph():
     web = np.zeros((40, 40), bool)
     web[::3, :] = True  # a fine hatched patch: a hole per mesh
     web[:, ::3] = True
-    assert not _glyph_held(full, web)
+    assert not _glyph_held(full, web, np.zeros((40, 40), bool))
     inside = np.ones((22, 22), bool)  # a small outline's inside with a glyph's hole in its middle: a ×'s strokes
     for k in range(7, 15):
         inside[k, k] = inside[k, 21 - k] = False
-    assert _glyph_held(np.ones((22, 22), bool), inside)
+    assert _glyph_held(np.ones((22, 22), bool), inside, np.zeros((22, 22), bool))
     bullseye = np.ones((22, 22), bool)  # a solid disk in a ring (a final state) is no glyph
     bullseye[6:16, 6:16] = False
     assert not _glyph_held(np.ones((22, 22), bool), bullseye, np.zeros((22, 22), bool))
