@@ -76,23 +76,7 @@ def lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: i
         frac = np.maximum(frac, thin[~hidden].mean(axis=0))
     dots = dotted(thin[~hidden])  # a dotted lifeline (pgf-umlsd's)
     frac = np.maximum(frac, np.where(dots, 0.4, 0.0))
-    # a dashed lifeline's stretch from under the box (its border and shadow) to the first thing
-    # across it (a message, an activation bar from the first message on: PlantUML's) is read on
-    # its own too; its dashes cover a third of it or more. It may run on past the strip, ``band`` rows at most:
-    # under a name whose box's filled face was not found (on a band) it starts 20 rows down
-    reach = ink[:2 * band]
-    wide = reach.sum(axis=1) > 6
-    start = int(np.argmin(wide[:band])) if wide[:band].any() else 0
-    border = np.flatnonzero(wide[:8])
-    if start == 0 and len(border):  # the border a name's box (not found) draws a few rows under the name
-        start = int(border[0]) + int(np.argmin(wide[border[0]:band]))
-    after = np.flatnonzero(wide[start:start + band])
-    stop = start + int(after[0]) if len(after) else min(len(wide), start + band)
-    # (a shorter stretch where an activation bar starts at the first message and hides the rest)
-    bars = None if stop - start >= 20 or stop - start < 10 else bar_below(ink, stop, xl)
-    if stop - start >= 20 or bars is not None and bars.any():
-        seg = _thin(reach[start:stop], xl).mean(axis=0) * (True if bars is None else bars)
-        frac = np.maximum(frac, _dashed(seg))
+    frac = np.maximum(frac, _first_stretch(ink, band, xl))
     if hidden.any() and not drawn_again:
         # the strip run on past what hides it: a dotted line there (one under an activation bar from the top,
         # pgf-umlsd's thread, shows a few dots above the bar, more below)
@@ -134,6 +118,27 @@ def lifeline(rgb: np.ndarray, ink: np.ndarray, shapes: list[DetectedShape], i: i
     foot = min(below, key=lambda j: shapes[j].y) if below else None
     return Lifeline(node=i, x=float(x), y0=float(s.y + s.h), y1=float(y1), width=width, color=color,
                     style=style, bottom=foot)
+
+
+def _first_stretch(ink: np.ndarray, band: int, xl: np.ndarray) -> np.ndarray:
+    """A dashed lifeline's stretch from under the box (its border and shadow) to the first thing across it (a
+    message, an activation bar from the first message on: PlantUML's), read on its own: each column's strength
+    (:func:`_dashed`; zeros where there is no such stretch). Its dashes cover a third of it or more. It may run on
+    past the strip, ``band`` rows at most: under a name whose box's filled face was not found (on a band) it starts
+    20 rows down. ``ink``: rows from under the box, the strip's columns (``xl``) among them."""
+    reach = ink[:2 * band]
+    wide = reach.sum(axis=1) > 6
+    start = int(np.argmin(wide[:band])) if wide[:band].any() else 0
+    border = np.flatnonzero(wide[:8])
+    if start == 0 and len(border):  # the border a name's box (not found) draws a few rows under the name
+        start = int(border[0]) + int(np.argmin(wide[border[0]:band]))
+    after = np.flatnonzero(wide[start:start + band])
+    stop = start + int(after[0]) if len(after) else min(len(wide), start + band)
+    # (a shorter stretch where an activation bar starts at the first message and hides the rest)
+    bars = None if stop - start >= 20 or stop - start < 10 else bar_below(ink, stop, xl)
+    if stop - start >= 20 or bars is not None and bars.any():
+        return _dashed(_thin(reach[start:stop], xl).mean(axis=0) * (True if bars is None else bars))
+    return np.zeros(len(xl))
 
 
 def _same_size(t: DetectedShape, s: DetectedShape) -> bool:

@@ -23,6 +23,7 @@ from crafter.agents.distributive import read_shared_heads
 from crafter.agents.headed import PIECE_SPLIT, PIPE_SPLIT, as_said, headed_names, listed_names, piped_names, side_by_side_heading
 from crafter.agents.labels import labels_match, normalise_label, slug_id
 from crafter.agents.links import read_links
+from crafter.agents.panels import PANEL_RE, panel_names, panel_segments
 from crafter.agents.participles import read_verb_steps
 from crafter.agents.phrases import ITEM_RE, MAX_LABEL_WORDS, QUOTED_RE, clean_phrase, is_order, item_label, step_name
 from crafter.agents.prose import GENERIC_WHOLES, ProseState, first_noun_phrase, np_label, read_prose, reads_backward, verb_lemma
@@ -455,41 +456,6 @@ def _read_groups(st: ProseState, names: _Names) -> None:
             reading.groups.append((label, members))
 
 
-_PANEL_RE = re.compile(r"(?:^|(?<=[\s(:.;,\-–—•*]))\(([a-h])\)(?=[\s:,.])"
-                       r"|(?:^|(?<=[.|]\s))([a-h]),\s(?=[A-Z][^:.;\n]{0,40}:)")  # "(a) …"; a journal's "a, Binding: …"
-_PANEL_TITLE_RE = re.compile(r"\s*([^:.;,\n()]{1,40}?)\s*(?::|\n)")
-
-
-def panel_segments(text: str) -> tuple[str, list[tuple[str, str | None, str]]]:
-    """A brief of panels (a), (b)…: the text before the first panel, and per panel its letter, title and
-    text (from its marker's sentence to the next panel's); no panels: ``(text, [])``. A later remark on a
-    panel already opened ("(b) costs 20 ms more") stays with the panel it follows."""
-    marks = list(_PANEL_RE.finditer(text))
-    letters = [m.group(1) or m.group(2) for m in marks]
-    again = [k for k in range(1, len(letters)) if letters[k] == "a" and "b" in letters[:k] and "b" in letters[k:]
-             and not re.search(r"[.;\n]", text[marks[0].end():marks[k - 1].start()])]  # the list: one sentence
-    if again:  # "Figure 3 shows (a) the measurement and (b) the analysis. (a) We excite …": the panels start over
-        marks, letters = marks[again[-1]:], letters[again[-1]:]
-    if len(set(letters)) < 2 or letters[0] != "a" or "b" not in letters:
-        return text, []
-    starts: list[tuple[int, int, str, str | None]] = []  # (segment start, marker end, letter, title)
-    for k, m in enumerate(marks):
-        if any(letter == letters[k] for *_, letter, _ in starts):
-            continue
-        cut = max(text.rfind(".", 0, m.start()), text.rfind("\n", 0, m.start()), text.rfind(";", 0, m.start()))
-        head = text[cut + 1:m.start()]
-        # "… as follows: (a) the teachers score …": the panel starts at its marker; "In (a) we …": at its sentence
-        start = m.start() if re.search(r"\w", head) and not re.search(r"\b(?:in|panel)\s*$", head, re.I) else cut + 1
-        t = _PANEL_TITLE_RE.match(text, m.end())
-        title = t.group(1).strip() if t and len(t.group(1).split()) <= 5 else None
-        starts.append((start, m.end() if title is None else t.end(), letters[k], title))
-    out = []
-    for k, (start, body, letter, title) in enumerate(starts):
-        end = starts[k + 1][0] if k + 1 < len(starts) else len(text)
-        out.append((letter, title[:1].upper() + title[1:] if title else None, text[body:end]))
-    return text[: starts[0][0]], out
-
-
 def brief_entities(brief: str) -> list[str]:
     """The names a brief certainly gives (quoted, listed, or in an arrow chain)."""
     return read_brief(brief).strong
@@ -666,7 +632,7 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     read_links(brief, reading)  # over the final names, the head's included
     names = list(reading.entities)
     if not names and not fallback:
-        names = _panel_names(brief)
+        names = panel_names(brief)
     if not names and (fallback or _NAMES_A_CHART.search(brief)):  # (a chart's panel: the composer's place for it)
         words = re.sub(r"\s+", " ", brief).strip().split(" ")
         names = [" ".join(words[:MAX_LABEL_WORDS]) or "Figure"]
@@ -717,23 +683,19 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
         seen.add((src, dst))
         comps.append(Edge(kind="edge", id=slug_id(f"e{len(seen)}", used), source=ids[src], target=ids[dst],
                           label=reading.edge_labels.get((a, b))))
-    gids = {label: gid for label, gid, _ in groups}
-    inside = {m for _, _, members in groups for m in members}
-    for label, gid, members in groups:
-        if label.strip().lower() in _ROLE_HEADINGS and gid not in inside and label not in inside:
-            continue  # "- inputs: the receptor PDB and a ligand SDF": a role its names play, no frame round them
-        comps.append(Group(kind="group", id=gid, label=titled.get(label, label),
-                           members=[gids.get(m) or ids[m] for m in members]))
+    comps += _group_components(groups, ids, titled)
     return Figure(title=title or reading.title, direction=reading.direction or "LR", components=comps)
 
 
-def _panel_names(text: str) -> list[str]:
-    """The boxes of a panel whose text reads to none: the names it sets between bars ("(b) characterisation of the
-    capped wafer: low-T PL | HRXRD ω–2θ | AFM"), else the noun phrase it opens on. (Its short clauses between
-    semicolons, "daily diary entries via the app; weekly usage logs pulled automatically", as boxes too: dev groups
-    F1 0.4588 -> 0.4633 but nodes 0.6427 -> 0.6422 and edges 0.2803 -> 0.2785, the panel's boxes taking the gold
-    names from a later panel's that carried the edges; left out.)"""
-    return piped_names(text.strip()) or [n for n in [first_noun_phrase(text)] if n]
+def _group_components(groups: list[tuple[str, str, list[str]]], ids: dict[str, str],
+                      titled: dict[str, str]) -> list[Group]:
+    """The groups' frames, by their fuller titles; a group headed by a role its names play ("- inputs: the
+    receptor PDB and a ligand SDF") gets no frame round them unless another group holds it."""
+    gids = {label: gid for label, gid, _ in groups}
+    inside = {m for _, _, members in groups for m in members}
+    return [Group(kind="group", id=gid, label=titled.get(label, label), members=[gids.get(m) or ids[m] for m in members])
+            for label, gid, members in groups
+            if not (label.strip().lower() in _ROLE_HEADINGS and gid not in inside and label not in inside)]
 
 
 def _group_titles(reading: BriefReading, names: list[str], groups: list[tuple[str, str, list[str]]],
@@ -762,7 +724,7 @@ def _panels_figure(brief: str, preamble: str, panels: list[tuple[str, str | None
         if not text.strip():
             continue
         if panel_segments(text)[1]:  # panels inside a panel: drawn as one panel (panels never nest)
-            text = _PANEL_RE.sub(" ", text)
+            text = PANEL_RE.sub(" ", text)
         fig = figure_from_brief(text, names=_head_part(names, text), fallback=False)
         if letter is None and not fig.of_kind("edge"):
             continue
@@ -784,5 +746,5 @@ def _panels_figure(brief: str, preamble: str, panels: list[tuple[str, str | None
                                members=members).model_dump(mode="json", exclude_defaults=True)
                          | {"id": f"panel_{letter}", "kind": "panel"})
     if not comps:
-        return figure_from_brief(re.sub(_PANEL_RE, " ", brief), title=title, names=names)
+        return figure_from_brief(re.sub(PANEL_RE, " ", brief), title=title, names=names)
     return Figure.from_dict({"title": title or _brief_title(brief), "direction": "LR", "components": comps})
