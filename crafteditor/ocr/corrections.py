@@ -30,6 +30,22 @@ def _under(cx: float, n: int, stats: np.ndarray, min_h: float = 0) -> list[int]:
     return (np.flatnonzero((x - 1 <= cx) & (cx <= x + w + 1) & (h >= min_h)) + 1).tolist()
 
 
+def lone_glyph(i: int, centres: list[float], pad: int, blobs: tuple[int, np.ndarray, np.ndarray], min_h: float,
+               margin: int) -> np.ndarray | None:
+    """The i-th character's glyph (a bool mask over its box): the one component at least ``min_h`` tall under its
+    centre (``centres`` in crop pixels, ``pad`` columns into the crop; ``blobs`` the line mask's labels, as
+    :func:`~crafteditor.blobs.find_blobs` gives them), no neighbour's centre over it (its box widened by ``margin``
+    px each side); None where there is no such glyph."""
+    n, lab, stats = blobs
+    hit = _under(centres[i] - pad, n, stats, min_h)
+    if len(hit) != 1:
+        return None
+    x, y, w, h, _ = stats[hit[0]]
+    if any(x - margin <= centres[j] - pad <= x + w + margin for j in (i - 1, i + 1) if 0 <= j < len(centres)):
+        return None
+    return lab[y:y + h, x:x + w] == hit[0]
+
+
 def drop_stray_quote(text: str, centres: list[float], crop: np.ndarray,
                      line: TextLine) -> tuple[str, list[float], TextLine]:
     """A quote mark read at a line's end whose ink is no quote mark: an axis tick beside a
@@ -289,18 +305,15 @@ def restore_e(text: str, centres: list[float], upright: np.ndarray, pad: int, fo
     the o's hole), encloses a hole, the e's eye, is an e."""
     if "c" not in text or len(centres) != len(text) or font_px < 6:
         return text
-    n, lab, stats = find_blobs(upright)[:3]
+    blobs = find_blobs(upright)[:3]
     out = list(text)
     for i, ch in enumerate(text):
         if ch != "c":
             continue
-        hit = _under(centres[i] - pad, n, stats, 0.3 * font_px)
-        if len(hit) != 1:
+        lone = lone_glyph(i, centres, pad, blobs, 0.3 * font_px, 1)
+        if lone is None:
             continue
-        x, y, w, h, _ = stats[hit[0]]
-        if any(x - 1 <= centres[j] - pad <= x + w + 1 for j in (i - 1, i + 1) if 0 <= j < len(text)):
-            continue
-        glyph = (lab[y:y + h, x:x + w] == hit[0]).astype(np.uint8)
+        glyph = lone.astype(np.uint8)
         inner = cv2.floodFill(np.pad(1 - glyph, 1, constant_values=1), None, (0, 0), 0)[1][1:-1, 1:-1]
         if int(inner.sum()) >= 2:
             out[i] = "e"
