@@ -10,26 +10,25 @@ from __future__ import annotations
 
 import numpy as np
 
-from crafteditor.blobs import find_blobs
-from crafteditor.ocr.corrections import lone_glyph
+from crafteditor.ocr.corrections import Labelling, labelled, lone_glyph
 
 FLAG = 2.0  # strokes a one's flag reaches left of its stem, at least (flag_reach)
 BARE = 0.5  # strokes a bare stem's top reaches left of it, at most
 
 
-def restore_ones(text: str, centres: list[float], mask: np.ndarray, pad: int) -> str:
+def restore_ones(text: str, centres: list[float], mask: np.ndarray, pad: int, blobs: Labelling | None = None) -> str:
     """``text`` with each flagged 'l' that the line shows is no l of its face put right (``centres``: the
     characters' x centres in the line crop, ``mask``: the line's glyph mask, ``pad`` columns into the crop)."""
     if "l" not in text or len(centres) != len(text) or mask.shape[0] < 8:
         return text
-    blobs = find_blobs(mask)[:3]
+    comps = labelled(mask, blobs)
     tall = 0.4 * mask.shape[0]
     flagged = {i: g for i, ch in enumerate(text)
-               if ch == "l" and (g := lone_glyph(i, centres, pad, blobs, tall, 0)) is not None and flag_reach(g) >= FLAG}
+               if ch == "l" and (g := lone_glyph(i, centres, pad, comps, tall, 0)) is not None and flag_reach(g) >= FLAG}
     if not flagged:
         return text
     others = {i: g for i, ch in enumerate(text)
-              if ch in "li1" and i not in flagged and (g := lone_glyph(i, centres, pad, blobs, tall, 0)) is not None}
+              if ch in "li1" and i not in flagged and (g := lone_glyph(i, centres, pad, comps, tall, 0)) is not None}
     # the face's l and i are bare stems: an l or i of the line with no flag at all
     bare = any(text[i] in "li" and _bare_stem(g) for i, g in others.items())
     ones = [g for i, g in others.items() if text[i] == "1"]
