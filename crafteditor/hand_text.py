@@ -21,7 +21,7 @@ import re
 from dataclasses import replace
 
 from crafteditor.ocr.font_metrics import ink_width_em
-from crafteditor.ocr.lexicon import LEXICON_PART, lexicon
+from crafteditor.ocr.lexicon import LEXICON_PART, PARTS, lexicon
 from crafteditor.ocr.runs import TextRun
 
 MIN_LETTERS = 4  # shorter runs: their width says little
@@ -32,7 +32,6 @@ STRAY_LAST = "ltijy"  # ...just after it, read as its last (a side, an arrowhead
 VOWELS = "aeiouy"
 _LETTERS = re.compile(r"[A-Za-z]+")
 _LAST_LETTERS = re.compile(r"[A-Za-z]+$")
-_PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")  # camelCase parts, as the lexicon splits a name
 
 
 def fit_hand_lettering(runs: list[TextRun]) -> list[TextRun]:
@@ -65,15 +64,17 @@ def trim_stray_strokes(runs: list[TextRun]) -> list[TextRun]:
         tokens = r.text.split(" ")
         first = last = False  # whether the run's own first (last) character goes
         for i, tok in enumerate(tokens):
-            tail, head = _edge_part(tok, first=False), _edge_part(tok, first=True)
             # after a vowel the letter is the word's own ('contrat', 'Applet': French and names the lexicon lacks)
-            if tail and tok[-1] in STRAY_LAST and tok[-2:-1].lower() not in VOWELS and _stray(tail, tail[:-1], words):
+            tail = (_edge_part(tok, first=False) if tok and tok[-1] in STRAY_LAST and tok[-2:-1].lower() not in VOWELS
+                    else None)
+            head = _edge_part(tok, first=True) if tok and tok[0] in STRAY_FIRST else None
+            if tail and _stray(tail, tail[:-1], words):
                 tokens[i], last = tok[:-1], last or i == len(tokens) - 1
-            elif head and tok[0] in STRAY_FIRST and _stray(head, head[1:], words):
+            elif head and _stray(head, head[1:], words):
                 tokens[i], first = tok[1:], first or i == 0
         text = " ".join(tokens)
         if text != r.text:
-            n, cols = len(r.text), r.glyphs.shape[1] if r.glyphs.ndim == 2 else 0
+            n, cols = len(r.text), r.glyphs.shape[1]
             share, k = r.w / n, round(cols / n)
             x, w, glyphs = r.x, r.w, r.glyphs
             if first:
@@ -91,13 +92,12 @@ def _edge_part(text: str, first: bool) -> str | None:
     m = _LETTERS.match(text) if first else _LAST_LETTERS.search(text)
     if not m:
         return None
-    parts = _PARTS.findall(m.group(0))
-    part = parts[0] if first else parts[-1]
-    return part if (m.group(0).startswith(part) if first else m.group(0).endswith(part)) else None
+    parts = PARTS.findall(m.group(0))  # letters only: the parts tile them, the first starts them, the last ends them
+    return parts[0] if first else parts[-1]
 
 
 def _stray(part: str, rest: str, words: frozenset[str]) -> bool:
     """Whether ``part`` is ``rest`` with a stroke read as a letter: ``rest`` a word of the lexicon,
     ``part`` not. Plain membership both ways: the loose rule (:func:`~crafteditor.ocr.lexicon.known_word`)
     passes 'statict' as 'stat' + 'ict' and 'Inges' as 'ing' + 'es' (a drawn 'Ingest' lost its t)."""
-    return len(rest) >= LEXICON_PART and not part.isupper() and rest.lower() in words and part.lower() not in words
+    return len(rest) >= LEXICON_PART and rest.lower() in words and part.lower() not in words

@@ -45,12 +45,13 @@ def area_series(m: np.ndarray, color: tuple[int, int, int], yaxis: Axis, xaxis: 
     on_base = np.abs(bottoms[cols] + y0 - base) <= 3
     stacked = bool(on_base.mean() < 0.5)
     points = []
-    for c in keep:
-        if counts[c] < SOLID * (bottoms[c] - tops[c]) or bottoms[c] - tops[c] < 1:
+    # keep's places in cols (zip drops the last where keep has no tail); each column of cols is inked, its span
+    # a pixel at least
+    for j, c in zip([*range(0, cols.size, step), cols.size - 1], keep):
+        if not solid[j]:
             continue
         top = float(tops[c] + y0)
-        bottom = float(bottoms[c] + y0)
-        v = yaxis.value(top) if abs(bottom - base) <= 3 else yaxis.value(top) - yaxis.value(bottom)
+        v = yaxis.value(top) if on_base[j] else yaxis.value(top) - yaxis.value(float(bottoms[c] + y0))
         points.append((x_of(xaxis, c + x0 + 0.5), float(v)))
     if len(points) < 5:
         return None

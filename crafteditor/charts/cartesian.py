@@ -233,8 +233,9 @@ def _x_axis(runs, used, ax, ay, right, font, drawn, bg) -> tuple[Axis, list[int]
     below = [k for k in below if k not in set(powers.values()) and k not in halves]
     text = {k: power_text(runs[k], runs[powers[k]], drawn, bg) if k in powers
             else tick_text(runs[k], drawn, bg)[1] for k in below}
-    xnum = _own_panel(runs, [k for k in below if parse_number(text[k]) is not None], text, ax, right, font)
-    xcat = [k for k in below if k not in xnum and parse_number(text[k]) is None]
+    nums = {k: v for k in below if (v := parse_number(text[k])) is not None}
+    xnum = _own_panel(runs, nums, ax, right, font)
+    xcat = [k for k in below if k not in nums]
     xaxis = None
     decades = decade_ticks([(k, runs[k].cx, text[k]) for k in below], +1)
     if decades is not None:
@@ -266,16 +267,18 @@ def _x_axis(runs, used, ax, ay, right, font, drawn, bg) -> tuple[Axis, list[int]
     return xaxis, xticks + sorted(halves), index_categories
 
 
-def _own_panel(runs, xnum: list[int], text: dict[int, str], ax: float, right: float, font: float) -> list[int]:
-    """The number labels under this plot's own axis: where those taken, in pixel order, do not rise
-    or fall steadily ('0 10 0': a facet's neighbour's first label within reach, seaborn's FacetGrid
-    at talk and poster sizes), those centred off the axis's span are the next panel's and left out."""
-    order = sorted(xnum, key=lambda k: runs[k].cx)
-    vals = [parse_number(text[k]) for k in order]
-    steps = np.sign(np.diff(vals)) if len(vals) > 1 else np.zeros(0)
-    if len(vals) < 3 or (steps > 0).all() or (steps < 0).all():
+def _own_panel(runs, nums: dict[int, float], ax: float, right: float, font: float) -> list[int]:
+    """The number labels under this plot's own axis (``nums``: the labels read as numbers, their values):
+    where those taken, in pixel order, do not rise or fall steadily ('0 10 0': a facet's neighbour's
+    first label within reach, seaborn's FacetGrid at talk and poster sizes), those centred off the
+    axis's span are the next panel's and left out."""
+    xnum = list(nums)
+    if len(nums) < 3:
         return xnum
-    inside = [k for k in xnum if ax - 0.5 * font <= runs[k].cx <= right + 0.5 * font]
+    steps = np.sign(np.diff([nums[k] for k in sorted(nums, key=lambda k: runs[k].cx)]))
+    if (steps > 0).all() or (steps < 0).all():
+        return xnum
+    inside = [k for k in nums if ax - 0.5 * font <= runs[k].cx <= right + 0.5 * font]
     return inside if len(inside) >= 2 else xnum
 
 

@@ -65,7 +65,12 @@ def _lone_stroke(text: str, glyphs: np.ndarray) -> bool:
     """A label whose ink is one plain upright stroke, read as a stroke ('I', 'l', '1', '|') but
     unsurely: the recogniser's confidence on a bare bar is low (Vega-Lite's 'I' at 0.75x read
     'I' at 0.49, which had thrown away all nine labels), the ink says what it is."""
-    return text.strip() in _STROKES and glyphs.size > 0 and float(np.mean(glyphs)) >= STROKE_FILL
+    return text.strip() in _STROKES and _plain_stroke(glyphs)
+
+
+def _plain_stroke(glyphs: np.ndarray) -> bool:
+    """Whether a label's ink is a plain upright stroke: it fills its box (a one with its flag inks about 0.65 of it)."""
+    return glyphs.size > 0 and float(np.mean(glyphs)) >= STROKE_FILL
 
 
 def _capitals_mended(labels: list[TextRun]) -> list[TextRun]:
@@ -85,7 +90,7 @@ def _capitals_mended(labels: list[TextRun]) -> list[TextRun]:
         beside = [labels[j].text for j in (i - 1, i + 1) if 0 <= j < len(labels)]
         if not any(t in letters and abs(ord(t) - ord(cap)) == 1 for t in beside):
             continue
-        if cap == "I" and (not r.glyphs.size or float(np.mean(r.glyphs)) < STROKE_FILL):
+        if cap == "I" and not _plain_stroke(r.glyphs):
             continue
         out[i] = replace(r, text=cap)
     return out

@@ -251,6 +251,7 @@ def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot,
     if not comps:
         return None
     rects = [(i, s) for i, s in comps if is_rect(s) or _rect_with_text(lab, i, s)]
+    base = baseline_px(yaxis, plot)
     # a histogram's bins drawn without gaps make one blob (or a few): cut into a rectangle per bin,
     # with the bins that stand apart as rectangles of their own (Vega-Lite's at scale 1: its tall
     # middle bins touch, its low tails do not; either had been lost to the other)
@@ -259,7 +260,7 @@ def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot,
     if not floors:
         for i, st in comps:
             if not any(i == j for j, _ in rects) or st[4] < WHOLE_FILL * st[2] * st[3]:
-                own = staircase_rects(lab, [(i, st)], baseline_px(yaxis, plot))
+                own = staircase_rects(lab, [(i, st)], base)
                 if own:
                     steps += [(int(lab.max()) + 1 + len(steps) + k, r) for k, (_, r) in enumerate(own)]
                     cut.add(i)
@@ -272,7 +273,7 @@ def _series_from_mask(rgb, m, color, bg, yaxis: Axis, xaxis: Axis, plot,
     bars = bar_series(rgb, color, bg, yaxis, xaxis, plot, floors, comps, rects)
     if bars is not None:
         return bars
-    area = area_series(m, color, yaxis, xaxis, plot, baseline_px(yaxis, plot))
+    area = area_series(m, color, yaxis, xaxis, plot, base)
     if area is not None:
         return area
     return line_series(m, lab, comps, rects, color, yaxis, xaxis, lambda y, x, h, w: _cover(rgb[y:y + h, x:x + w],

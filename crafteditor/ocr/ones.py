@@ -10,42 +10,31 @@ from __future__ import annotations
 
 import numpy as np
 
-from crafteditor.blobs import find_blobs
+from crafteditor.ocr.corrections import Labelling, labelled, lone_glyph
 
 FLAG = 2.0  # strokes a one's flag reaches left of its stem, at least (flag_reach)
 BARE = 0.5  # strokes a bare stem's top reaches left of it, at most
 
 
-def restore_ones(text: str, centres: list[float], mask: np.ndarray, pad: int) -> str:
+def restore_ones(text: str, centres: list[float], mask: np.ndarray, pad: int, blobs: Labelling | None = None) -> str:
     """``text`` with each flagged 'l' that the line shows is no l of its face put right (``centres``: the
     characters' x centres in the line crop, ``mask``: the line's glyph mask, ``pad`` columns into the crop)."""
     if "l" not in text or len(centres) != len(text) or mask.shape[0] < 8:
         return text
-    n, lab, stats = find_blobs(mask)[:3]
-    left, right = stats[1:n, 0] - 1, stats[1:n, 0] + stats[1:n, 2] + 1
-    tall = stats[1:n, 3] >= 0.4 * mask.shape[0]
-
-    def glyph(i: int) -> np.ndarray | None:
-        """The i-th character's glyph: the one tall component under its centre, no neighbour's centre over it."""
-        cx = centres[i] - pad
-        hit = np.flatnonzero((left <= cx) & (cx <= right) & tall) + 1
-        if len(hit) != 1:
-            return None
-        x, y, w, h, _ = stats[hit[0]]
-        if any(x <= centres[j] - pad <= x + w for j in (i - 1, i + 1) if 0 <= j < len(text)):
-            return None
-        return lab[y:y + h, x:x + w] == hit[0]
-
-    flagged = [i for i, ch in enumerate(text) if ch == "l" and (g := glyph(i)) is not None and flag_reach(g) >= FLAG]
+    comps = labelled(mask, blobs)
+    tall = 0.4 * mask.shape[0]
+    flagged = {i: g for i, ch in enumerate(text)
+               if ch == "l" and (g := lone_glyph(i, centres, pad, comps, tall, 0)) is not None and flag_reach(g) >= FLAG}
     if not flagged:
         return text
-    others = {i: g for i, ch in enumerate(text) if ch in "li1" and i not in flagged and (g := glyph(i)) is not None}
+    others = {i: g for i, ch in enumerate(text)
+              if ch in "li1" and i not in flagged and (g := lone_glyph(i, centres, pad, comps, tall, 0)) is not None}
     # the face's l and i are bare stems: an l or i of the line with no flag at all
     bare = any(text[i] in "li" and _bare_stem(g) for i, g in others.items())
     ones = [g for i, g in others.items() if text[i] == "1"]
     out = list(text)
-    for i in flagged:
-        if bare or any(_same_glyph(glyph(i), g) for g in ones):
+    for i, g in flagged.items():
+        if bare or any(_same_glyph(g, one) for one in ones):
             out[i] = "1"
     return "".join(out)
 

@@ -9,6 +9,7 @@ colour from the most contrasting glyph pixels. Duplicate boxes of one word are d
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import re
@@ -17,6 +18,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
+from crafteditor.blobs import find_blobs
 from crafteditor.ocr.corrections import (
     drop_stray_quote,
     restore_case,
@@ -137,16 +139,18 @@ def make_run(text: str, conf: float, centres: list[float], crop: np.ndarray, lin
     ink_h = max(1.0, float(ys[-1] - ys[0] + 1) - 0.45)
     lo, hi = ink_extent_em(text.replace(" ", ""))
     font_px = ink_h / max(0.3, hi - lo)
-    text = restore_symbols(text, centres, upright, pad, font_px)
-    text = restore_e(text, centres, upright, pad, font_px)
-    text = restore_middle_dots(text, centres, upright, pad, font_px)
-    text = restore_zeros(text, centres, upright, pad, font_px)
-    text = restore_ones(text, centres, upright, pad)
+    # the passes below read the same components of the mask: labelled once, by the first pass that asks
+    blobs = functools.cache(lambda: find_blobs(upright))
+    text = restore_symbols(text, centres, upright, pad, font_px, blobs)
+    text = restore_e(text, centres, upright, pad, font_px, blobs)
+    text = restore_middle_dots(text, centres, upright, pad, font_px, blobs)
+    text = restore_zeros(text, centres, upright, pad, font_px, blobs)
+    text = restore_ones(text, centres, upright, pad, blobs)
     if angle == 0:  # a minus the recogniser dropped inside a script ('ht 1' for h_{t-1}) put back
-        text, centres = restore_script_minus(text, centres, upright, pad, font_px)
-    text = restore_dashes(text, centres, upright, pad, font_px)
-    text = restore_case(text, centres, upright, pad)
-    scripts = find_shifts(text, centres, upright, pad) if angle == 0 else None
+        text, centres = restore_script_minus(text, centres, upright, pad, font_px, blobs)
+    text = restore_dashes(text, centres, upright, pad, font_px, blobs)
+    text = restore_case(text, centres, upright, pad, blobs)
+    scripts = find_shifts(text, centres, upright, pad, blobs) if angle == 0 else None
     if scripts is not None:
         text = scripts[0]
     read = text

@@ -15,7 +15,7 @@ import re
 
 import numpy as np
 
-from crafteditor.blobs import find_blobs
+from crafteditor.ocr.corrections import Labelling, labelled
 from crafteditor.ocr.font_metrics import ink_extent_em
 from crafter.spec.markup import mark
 
@@ -28,7 +28,7 @@ _MINUS = re.compile(r"[-–](?=\d)")
 _SCRIPTABLE = set("0123456789+-−–=()ijklmnpqrstuvwxyzabcdefghoTKNQ*′'")  # what figures raise or lower
 
 
-def find_shifts(text: str, centres: list[float], upright: np.ndarray, pad: int
+def find_shifts(text: str, centres: list[float], upright: np.ndarray, pad: int, blobs: Labelling | None = None
                 ) -> tuple[str, list[str], float, float] | None:
     """The reading (a subscript t read as a comma put right, a subscript zero read as an o), each
     character's shift ('', 'sub', 'super'), the line's font size and baseline (upright mask rows) from
@@ -42,19 +42,19 @@ def find_shifts(text: str, centres: list[float], upright: np.ndarray, pad: int
     zeros = [i for i in range(1, len(text)) if text[i] in "oO" and text[i - 1].isalpha() and not text[i + 1:i + 2].isalpha()]
     if zeros:
         read = _shifts("".join("0" if i in zeros else ch for i, ch in enumerate(text)), centres, upright, pad,
-                       zeros=zeros)
+                       zeros=zeros, blobs=blobs)
         if read is not None and all(read[1][i] == "sub" for i in zeros):
             return read
-    return _shifts(text, centres, upright, pad)
+    return _shifts(text, centres, upright, pad, blobs=blobs)
 
 
-def _shifts(text: str, centres: list[float], upright: np.ndarray, pad: int, zeros: list[int] | tuple[int, ...] = ()
-            ) -> tuple[str, list[str], float, float] | None:
+def _shifts(text: str, centres: list[float], upright: np.ndarray, pad: int, zeros: list[int] | tuple[int, ...] = (),
+            blobs: Labelling | None = None) -> tuple[str, list[str], float, float] | None:
     """:func:`find_shifts` of the reading as it stands; ``zeros``: the characters that were read 'o' (no small digit
     on the baseline is an inferior then, and these hang below the glyph before them too)."""
     if len(centres) != len(text) or len(text.replace(" ", "")) < 2:
         return None
-    n, _, stats = find_blobs(upright)[:3]
+    n, _, stats = labelled(upright, blobs)
     if n < 3:
         return None
     left, right = stats[1:n, 0], stats[1:n, 0] + stats[1:n, 2]
