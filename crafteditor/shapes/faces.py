@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from crafteditor.blobs import find_blobs
 from crafteditor.paint import Paints
 
 GLYPH_OUTLINE_PX = 150  # an outline holding one glyph is at most this wide (a 0.5 cm operator circle: 60 px at 300 dpi)
@@ -121,7 +122,7 @@ def _glyph_held(filled: np.ndarray, mask: np.ndarray, same_paint: np.ndarray) ->
     core = cv2.erode(holes_u8, np.ones((3, 3), np.uint8))
     if core.sum() >= SOLID_HOLE * holes.sum() and not (same_paint & holes).any():
         return False
-    n, _, stats, _ = cv2.connectedComponentsWithStats(holes_u8, connectivity=8)
+    n, _, stats, _ = find_blobs(holes_u8)
     if sum(1 for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= 3) > GLYPH_PARTS:
         return False
     body = cv2.erode(filled.astype(np.uint8), np.ones((5, 5), np.uint8))
