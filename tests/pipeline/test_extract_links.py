@@ -3,7 +3,7 @@ chains with joins and remarks, list lines that continue each other, and a name h
 
 from __future__ import annotations
 
-from figure_labels import edge_labels
+from figure_labels import edge_labels, edge_texts
 
 from crafter.agents.extract import figure_from_brief, panel_segments, read_brief, with_head
 
@@ -152,11 +152,10 @@ def test_a_question_in_an_arrow_chain_branches_on_its_answers_without_boxes_for_
              "smoothing → peak detection\n"
              "peak table → annotation against HMDB\n")
     fig = figure_from_brief(brief)
-    lab = {c.id: c.label for c in fig.components}
     labels = {n.label.lower() for n in fig.of_kind("node")}
     assert not labels & {"yes", "no"}
-    edges = {(lab[e.source], lab[e.target]): e.label for e in fig.of_kind("edge")}
-    question = next(lab[n.id] for n in fig.of_kind("node") if n.label.lower().startswith("signal-to-noise"))
+    edges = edge_texts(fig)
+    question = next(n.label for n in fig.of_kind("node") if n.label.lower().startswith("signal-to-noise"))
     assert edges.get((question, "Peak table")) == "yes"
     assert edges.get((question, "Smoothing")) == "no"
     assert ("Peak detection", question) in edges
@@ -176,8 +175,7 @@ def test_an_answer_leading_to_another_question_keeps_its_label() -> None:
     brief = ("Triage:\n"
              "sample received → contaminated? yes → retest possible? no → discard\n")
     fig = figure_from_brief(brief)
-    lab = {c.id: c.label for c in fig.components}
-    edges = {(lab[e.source], lab[e.target]): e.label for e in fig.of_kind("edge")}
+    edges = edge_texts(fig)
     assert edges.get(("Contaminated", "Retest possible")) == "yes"  # the branch target is itself a question
     assert edges.get(("Retest possible", "Discard")) == "no"
 
@@ -189,8 +187,7 @@ def test_an_answer_after_a_sentence_in_between_answers_no_earlier_question() -> 
              "The assembly is annotated with Prokka.\n"
              "yes → summary table\n")
     fig = figure_from_brief(brief)
-    lab = {c.id: c.label for c in fig.components}
-    edges = {(lab[e.source], lab[e.target]): e.label for e in fig.of_kind("edge")}
+    edges = edge_texts(fig)
     assert edges.get(("Quality ok", "Assembly")) == "yes"
     assert ("Quality ok", "Summary table") not in edges
     assert "Summary table" in {n.label for n in fig.of_kind("node")}

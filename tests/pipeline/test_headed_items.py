@@ -3,6 +3,8 @@ as boxes in a group the heading names; an item heading a step or its settings ke
 
 from __future__ import annotations
 
+from figure_labels import edge_labels, member_labels, node_labels
+
 from crafter.agents.extract import figure_from_brief
 from crafter.agents.headed import headed_names
 
@@ -20,15 +22,12 @@ def test_a_heading_over_names_gives_the_names_as_boxes_in_its_group_unless_it_na
     labels = {n.label for n in fig.of_kind("node")}
     assert {"Receptor PDB", "Docked ligand SDF"} <= labels
     assert "Inputs" not in labels
-    lab = {c.id: c.label for c in fig.components}
-    groups = {g.label.lower(): {lab[m] for m in g.members} for g in fig.of_kind("group")}
-    assert "inputs" not in groups  # a role the names play ("inputs", "analysis", "model"), no frame round them
+    # a role the names play ("inputs", "analysis", "model"): no frame round them
+    assert "inputs" not in member_labels(fig, lower=True)
     rig = figure_from_brief("Flow rig, as wired:\n- delivery: the substrate pump and the H2 generator\n"
                             "- reactor zone: packed bed and back-pressure regulator\n")
-    rlab = {c.id: c.label for c in rig.components}
-    rgroups = {g.label.lower(): {rlab[m] for m in g.members} for g in rig.of_kind("group")}
-    assert rgroups.get("delivery") == {"Substrate pump", "H2 generator"}  # a part that holds them: a group
-    edges = {(lab[e.source], lab[e.target]) for e in fig.of_kind("edge")}
+    assert member_labels(rig, lower=True).get("delivery") == {"Substrate pump", "H2 generator"}  # a part that holds them: a group
+    edges = edge_labels(fig)
     assert ("Receptor PDB", "Docked ligand SDF") not in edges  # side by side, not in a row
     assert {("Receptor PDB", "Prep"), ("Docked ligand SDF", "Prep")} <= edges
 
@@ -67,11 +66,10 @@ def test_names_between_bars_after_a_long_heading_are_boxes_side_by_side() -> Non
              "- three dryers run side by side: infrared dryer | convection oven | vacuum chamber\n"
              "- every dryer → adhesion test\n")
     fig = figure_from_brief(brief)
-    lab = {c.id: c.label for c in fig.components}
-    labels = {n.label for n in fig.of_kind("node")}
+    labels = node_labels(fig)
     assert {"Infrared dryer", "Convection oven", "Vacuum chamber"} <= labels
     assert not any("side" in x.lower() for x in labels)
-    edges = {(lab[e.source], lab[e.target]) for e in fig.of_kind("edge")}
+    edges = edge_labels(fig)
     assert ("Infrared dryer", "Convection oven") not in edges  # side by side, not in a row
 
 
@@ -100,9 +98,7 @@ def test_a_panel_that_sets_names_between_bars_draws_them() -> None:
              "(a) film growth: substrate cleaning → ZnO seed layer → hydrothermal nanorods\n"
              "(b) characterisation of the grown film: SEM | XRD θ–2θ | UV-vis absorption\n"
              "(c) devices: electrode evaporation → encapsulation\n")
-    fig = figure_from_brief(brief)
-    lab = {c.id: c.label for c in fig.components}
-    panels = {p.label: {lab[m] for m in p.members} for p in fig.of_kind("panel")}
+    panels = member_labels(figure_from_brief(brief), "panel")
     assert panels.get("(b)") == {"SEM", "XRD θ–2θ", "UV-vis absorption"}
     assert {"(a)", "(c)"} <= set(panels)
 
@@ -113,11 +109,9 @@ def test_a_long_heading_that_sets_names_side_by_side_names_their_group() -> None
              "- DINOv2 and SigLIP each give patch tokens\n"
              "- patch tokens → cross-attention adapter\n")
     fig = figure_from_brief(brief)
-    lab = {c.id: c.label for c in fig.components}
-    labels = {n.label for n in fig.of_kind("node")}
+    labels = node_labels(fig)
     assert {"DINOv2", "SigLIP"} <= labels
     assert not any("side" in x.lower() for x in labels)
-    groups = {g.label: {lab[m] for m in g.members} for g in fig.of_kind("group")}
-    assert groups.get("Image encoders") == {"DINOv2", "SigLIP"}
-    edges = {(lab[e.source], lab[e.target]) for e in fig.of_kind("edge")}
+    assert member_labels(fig).get("Image encoders") == {"DINOv2", "SigLIP"}
+    edges = edge_labels(fig)
     assert ("SigLIP", "DINOv2") not in edges and ("DINOv2", "SigLIP") not in edges  # the next line names them again
