@@ -114,3 +114,23 @@ def test_a_collective_of_a_name_said_before_in_the_singular_stays_a_box() -> Non
     text = ("Each rack holds a relay node and four storage servers. Both relay nodes stream their metrics to the "
             "central collector.")
     assert ("relay nodes", "central collector") in _edges(text)
+
+
+def test_a_data_phrase_said_once_that_opens_a_sentence_is_the_arrow_not_a_box() -> None:
+    # "Cleaned recordings" are what the artefact filter hands on: the filter feeds the spike sorter, the
+    # recordings are the arrow's words, and no box of their own sits between the two
+    text = ("The acquisition board streams raw voltage from the probe to an artefact filter, which removes line "
+            "noise and motion transients. Cleaned recordings are passed to the spike sorter, and the sorted units "
+            "are stored in the lab database.")
+    fig = figure_from_brief(text)
+    labels = {n.label.lower() for n in fig.of_kind("node")}
+    assert "cleaned recordings" not in labels
+    assert ("artefact filter", "spike sorter") in _edges(text)
+
+
+def test_a_data_phrase_with_a_branch_for_the_others_stays_a_box() -> None:
+    # "…; rejected ones are …": the phrase names one branch of a decision, not only the thing handed on
+    text = ("A screening model scores every incoming claim. Flagged claims are sent to a human auditor; cleared "
+            "ones are paid automatically.")
+    labels = {n.label.lower() for n in figure_from_brief(text).of_kind("node")}
+    assert "flagged claims" in labels
