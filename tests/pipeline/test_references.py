@@ -134,3 +134,18 @@ def test_a_data_phrase_with_a_branch_for_the_others_stays_a_box() -> None:
             "ones are paid automatically.")
     labels = {n.label.lower() for n in figure_from_brief(text).of_kind("node")}
     assert "flagged claims" in labels
+
+
+def test_a_group_of_one_word_for_several_unread_things_is_no_group() -> None:
+    # "these two steps" gathers steps the reading has no box for: a "Cleanup stage" of one "Steps" box is wrong
+    text = ("Each batch of slides is first dewaxed in xylene and then rehydrated through graded ethanol; these two "
+            "steps form the cleanup stage. The slides are then stained by the autostainer and scanned by a slide "
+            "scanner.")
+    assert "Cleanup stage" not in {g.label for g in figure_from_brief(text).of_kind("group")}
+
+
+def test_a_group_of_the_things_brought_in_by_their_count_stays() -> None:
+    # "by two annotators … The two annotators form …": the annotators are the things, the group stands
+    text = ("Every transcript is coded independently by two annotators in NVivo. The two annotators form the coding "
+            "stage, and a third researcher resolves their disagreements.")
+    assert "Coding stage" in {g.label for g in figure_from_brief(text).of_kind("group")}
