@@ -149,3 +149,14 @@ def test_a_group_of_the_things_brought_in_by_their_count_stays() -> None:
     text = ("Every transcript is coded independently by two annotators in NVivo. The two annotators form the coding "
             "stage, and a third researcher resolves their disagreements.")
     assert "Coding stage" in {g.label for g in figure_from_brief(text).of_kind("group")}
+
+
+def test_a_tool_wrapping_one_thing_or_a_thing_built_from_one_input_is_no_group() -> None:
+    # "segkit wraps the Cellpose model": a tool around one thing; "is built from all reference genomes": an input
+    text = ("segkit wraps the Cellpose model for nucleus segmentation. A k-mer index is built from all reference "
+            "genomes, and the classifier queries the k-mer index for every read.")
+    assert {g.label for g in figure_from_brief(text).of_kind("group")} == set()
+    # a tool wrapping two things still holds them
+    text = "The sorter layer wraps Kilosort4 and MountainSort5, and the curation step reads its output."
+    groups = {g.label.lower() for g in figure_from_brief(text).of_kind("group")}
+    assert "sorter layer" in groups
