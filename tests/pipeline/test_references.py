@@ -160,3 +160,8 @@ def test_a_tool_wrapping_one_thing_or_a_thing_built_from_one_input_is_no_group()
     text = "The sorter layer wraps Kilosort4 and MountainSort5, and the curation step reads its output."
     groups = {g.label.lower() for g in figure_from_brief(text).of_kind("group")}
     assert "sorter layer" in groups
+
+
+def test_the_thing_a_tool_wraps_stays_a_box() -> None:
+    text = "qmkit wraps our ORCA geometry optimisations. The results are parsed into a SQLite database."
+    assert "ORCA geometry optimisations" in {n.label for n in figure_from_brief(text).of_kind("node")}
