@@ -32,6 +32,7 @@ from crafter.agents.reading import (
     SENTENCE_SPLIT,
     BriefReading,
     box_key,
+    drop_collective_groups,
     drop_heading_names,
     drop_remarks,
     find_word,
@@ -630,6 +631,7 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     read_listed_groups(reading, brief)
     read_verb_steps(reading, brief)
     read_links(brief, reading)  # over the final names, the head's included
+    drop_collective_groups(reading, brief)
     names = list(reading.entities)
     if not names and not fallback:
         names = panel_names(brief)

@@ -114,3 +114,54 @@ def test_a_collective_of_a_name_said_before_in_the_singular_stays_a_box() -> Non
     text = ("Each rack holds a relay node and four storage servers. Both relay nodes stream their metrics to the "
             "central collector.")
     assert ("relay nodes", "central collector") in _edges(text)
+
+
+def test_a_data_phrase_said_once_that_opens_a_sentence_is_the_arrow_not_a_box() -> None:
+    # "Cleaned recordings" are what the artefact filter hands on: the filter feeds the spike sorter, the
+    # recordings are the arrow's words, and no box of their own sits between the two
+    text = ("The acquisition board streams raw voltage from the probe to an artefact filter, which removes line "
+            "noise and motion transients. Cleaned recordings are passed to the spike sorter, and the sorted units "
+            "are stored in the lab database.")
+    fig = figure_from_brief(text)
+    labels = {n.label.lower() for n in fig.of_kind("node")}
+    assert "cleaned recordings" not in labels
+    assert ("artefact filter", "spike sorter") in _edges(text)
+
+
+def test_a_data_phrase_with_a_branch_for_the_others_stays_a_box() -> None:
+    # "…; rejected ones are …": the phrase names one branch of a decision, not only the thing handed on
+    text = ("A screening model scores every incoming claim. Flagged claims are sent to a human auditor; cleared "
+            "ones are paid automatically.")
+    labels = {n.label.lower() for n in figure_from_brief(text).of_kind("node")}
+    assert "flagged claims" in labels
+
+
+def test_a_group_of_one_word_for_several_unread_things_is_no_group() -> None:
+    # "these two steps" gathers steps the reading has no box for: a "Cleanup stage" of one "Steps" box is wrong
+    text = ("Each batch of slides is first dewaxed in xylene and then rehydrated through graded ethanol; these two "
+            "steps form the cleanup stage. The slides are then stained by the autostainer and scanned by a slide "
+            "scanner.")
+    assert "Cleanup stage" not in {g.label for g in figure_from_brief(text).of_kind("group")}
+
+
+def test_a_group_of_the_things_brought_in_by_their_count_stays() -> None:
+    # "by two annotators … The two annotators form …": the annotators are the things, the group stands
+    text = ("Every transcript is coded independently by two annotators in NVivo. The two annotators form the coding "
+            "stage, and a third researcher resolves their disagreements.")
+    assert "Coding stage" in {g.label for g in figure_from_brief(text).of_kind("group")}
+
+
+def test_a_tool_wrapping_one_thing_or_a_thing_built_from_one_input_is_no_group() -> None:
+    # "segkit wraps the Cellpose model": a tool around one thing; "is built from all reference genomes": an input
+    text = ("segkit wraps the Cellpose model for nucleus segmentation. A k-mer index is built from all reference "
+            "genomes, and the classifier queries the k-mer index for every read.")
+    assert {g.label for g in figure_from_brief(text).of_kind("group")} == set()
+    # a tool wrapping two things still holds them
+    text = "The sorter layer wraps Kilosort4 and MountainSort5, and the curation step reads its output."
+    groups = {g.label.lower() for g in figure_from_brief(text).of_kind("group")}
+    assert "sorter layer" in groups
+
+
+def test_the_thing_a_tool_wraps_stays_a_box() -> None:
+    text = "qmkit wraps our ORCA geometry optimisations. The results are parsed into a SQLite database."
+    assert "ORCA geometry optimisations" in {n.label for n in figure_from_brief(text).of_kind("node")}
