@@ -72,13 +72,34 @@ def test_a_sketch_with_no_time_left_for_a_second_reading_keeps_its_first(monkeyp
     assert len(set(words) & got_nodes) >= 3  # fewer than the sketch reading finds (5 of 5), but its outlines stand
 
 
-def test_a_budget_affords_a_second_reading_only_with_twice_the_time_spent_left():
-    from crafteditor.vectorizer import Budget
+def test_a_budget_affords_a_second_reading_only_where_thrice_the_work_judged_fits():
+    """The second reading's choice weighs the work judged from the figure (its pixels, text lines and
+    shapes), not the clock: a figure's output does not depend on how loaded the machine was."""
+    from crafteditor.vectorizer import Budget, reading_work
 
     now = budget_clock()
     assert Budget(None, now).affords(1e6)
     assert Budget(10.0, now).affords(1.0) and not Budget(10.0, now).affords(6.0)
-    assert not Budget(10.0, now - 9.5).affords(0.5)
+    assert Budget(10.0, now - 9.5).affords(0.5)  # however much of the budget the clock says is spent
+    small, big = reading_work((800, 1000), [None] * 20, [None] * 10), reading_work((3000, 4000), [None] * 20, [None] * 10)
+    assert 0 < small < big and reading_work((800, 1000), [None] * 400, []) > small
+    # the dev split's largest first readings are read again (an A4 page at 150 dpi with 200 text lines)
+    assert Budget(20.0, now).affords(reading_work((1754, 1240), [None] * 200, [None] * 40))
+
+
+def test_the_choice_to_read_again_is_the_same_on_a_loaded_machine(monkeypatch):
+    """A figure read while the clock runs fast (each CPU-second counted a hundred times over: a loaded
+    machine's caches) is read again as a sketch as on a quiet one, to the same figure."""
+    import crafteditor.vectorizer as vz
+
+    png, words, _ = pencil_sketch(0)
+    quiet = convert(png, Config(quality=False))
+    clock = vz.budget_clock
+    start = clock()
+    monkeypatch.setattr(vz, "budget_clock", lambda: start + 100.0 * (clock() - start))
+    loaded = convert(png, Config(quality=False))
+    assert quiet.report["preset"] == loaded.report["preset"] == "sketch"
+    assert quiet.figure.to_dict() == loaded.figure.to_dict()
 
 
 def test_a_typeset_figure_is_read_as_before(golden):
