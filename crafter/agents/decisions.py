@@ -1,0 +1,92 @@
+"""Decisions said without arrows: the question box a condition clause asks.
+
+A brief rarely names its decision boxes; it says the test in a clause: "if the overshoot exceeds 20 %,
+the gains are halved", "if the straight segment to the waypoint is blocked, it generates a detour".
+The rules build the box's question from the clause, only for two narrow shapes:
+
+* a measure against a bound: "<the subject> exceeds / is above / is below <bound>", "<the subject>
+  deviates / differs / drops / drifts by more than <bound>" -> "Overshoot > 20 %?", "Deviation > 1%?";
+  a bound without a number is said in words: "it exceeds the state's threshold" -> "Above state's
+  threshold?";
+* a state: "<the subject> is / are <one word>" -> "Segment blocked?", "Pixels saturated?".
+
+A clause whose subject is a pronoun ("if it is frozen", "if one exists") builds nothing: the thing it
+tests is said elsewhere. The question box is added to the names (its "?" draws it as a diamond); the
+clause's own names are linked by the readers as before.
+"""
+
+from __future__ import annotations
+
+import re
+
+from crafter.agents.labels import normalise_label
+from crafter.agents.reading import BriefReading
+
+_BE = r"(?:is|are|was|were|has been|have been|becomes|become)"
+_DET = r"(?:the|a|an|its|their|this|that|each|every|any|all|no|his|her)\s+"
+# "if <condition>, <consequence>": the clause opens a sentence, follows a colon/semicolon or a comma
+_COND = re.compile(r"(?:^|[.;:]\s+|,\s+|\(\w\)\s+)(?:[Ii]f|[Ww]hen(?:ever)?)\s+([^,;.]{3,90}?),\s")
+# the verb of a measure said as its noun: "deviates by more than 1%" -> "Deviation > 1%?"
+_MEASURE_NOUNS = {"deviates": "Deviation", "differs": "Difference", "drops": "Drop", "falls": "Drop",
+                  "rises": "Rise", "changes": "Change", "drifts": "Drift", "has drifted": "Drift"}
+_COMPARE = ((r"(?:by\s+)?more than|above|over|exceeds|greater than|larger than", ">"),
+            (r"(?:by\s+)?less than|below|under|smaller than", "<"))
+_PRONOUNS = frozenset({"it", "they", "one", "this", "that", "these", "those", "he", "she", "we", "you", "there"})
+_PREPOSITION = re.compile(r"\s+(?:to|of|for|in|on|at|from|with|by)\s+")
+_VALUE_TAIL = re.compile(r"\s+(?:anywhere|overall|at all|in total|versus\b.*|compared\b.*|relative to\b.*|than\b.*)$")
+
+
+def decision_label(condition: str) -> str | None:
+    """The question a condition clause asks ("the overshoot exceeds 20 %" -> "Overshoot > 20 %?"), or None
+    where the clause has neither narrow shape (see the module docstring)."""
+    c = re.sub(r"\s+", " ", condition).strip()
+    for words, op in _COMPARE:
+        m = re.match(rf"(?:{_DET})?([\w\- ]+?)\s+(?:(has drifted|(?!(?:is|was|has)\b)\w+s)\s+)?"
+                     rf"(?:{_BE}\s+)?(?:{words})\s+(?:{_DET})?(.+)$", c)
+        if not m:
+            continue
+        subject, verb, bound = m.group(1), m.group(2), _VALUE_TAIL.sub("", m.group(3))
+        subject = _PREPOSITION.split(subject)[0]
+        if len(bound.split()) > 4 or len(subject.split()) > 3:
+            return None  # a clause that runs on ("its pT is below 24 GeV the event is rejected …")
+        pronoun = subject.split()[0].lower() in _PRONOUNS
+        if verb in _MEASURE_NOUNS:
+            head = _MEASURE_NOUNS[verb]
+        elif verb and verb not in ("exceeds", "drops", "falls", "rises"):
+            return None
+        else:  # "the overlay is misaligned by more than 2 px": the word said of the subject is the measure
+            said = re.search(rf"\s{_BE}\s+(\w+)$", subject)
+            head = said.group(1).capitalize() if said else _head(subject)
+        if not re.search(r"\d", bound):  # a bound in words: "the share is below the tolerance threshold"
+            side = "above" if op == ">" else "below"
+            return f"{side.capitalize()} {bound}?" if pronoun else f"{_head(subject)} {side} {bound}?"
+        if pronoun:
+            return None
+        return f"{head} {op} {bound}?"
+    m = re.match(rf"(?:{_DET})?(.+?)\s+{_BE}\s+(?:not\s+)?(\w+)$", c)
+    if not m:
+        return None
+    subject = _PREPOSITION.split(m.group(1))[0]
+    if subject.split()[0].lower() in _PRONOUNS or len(subject.split()) > 3:
+        return None
+    return f"{_head(subject)} {m.group(2)}?"
+
+
+def _head(subject: str) -> str:
+    """The subject's last two words as the question's opening ("the fringe spacing" -> "Fringe spacing"); a
+    word said as a modifier before them drops ("the estimated drift" -> "Drift", "the offspring's cell" -> "Cell")."""
+    words = subject.split()[-2:]
+    if len(words) == 2 and (words[0].lower().endswith(("ed", "'s", "’s")) or words[0].lower() in _PRONOUNS):
+        words = words[1:]
+    head = " ".join(words)
+    return head[0].upper() + head[1:]
+
+def read_decisions(reading: BriefReading, text: str) -> None:
+    """Add the question box of each condition clause with a narrow shape (see the module docstring),
+    unless a name of that label is there already."""
+    have = {normalise_label(n) for n in reading.entities}
+    for m in _COND.finditer(text):
+        label = decision_label(m.group(1))
+        if label and normalise_label(label) not in have:
+            have.add(normalise_label(label))
+            reading.entities.append(label)
