@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from crafter.agents.labels import normalise_label
-from crafter.agents.reading import BriefReading
+from crafter.agents.reading import BriefReading, find_word
 
 _BE = r"(?:is|are|was|were|has been|have been|becomes|become)"
 _DET = r"(?:the|a|an|its|their|this|that|each|every|any|all|no|his|her)\s+"
@@ -33,6 +33,9 @@ _COMPARE = ((r"(?:by\s+)?more than|above|over|exceeds|greater than|larger than",
             (r"(?:by\s+)?less than|below|under|smaller than", "<"))
 _PRONOUNS = frozenset({"it", "they", "one", "this", "that", "these", "those", "he", "she", "we", "you", "there"})
 _PREPOSITION = re.compile(r"\s+(?:to|of|for|in|on|at|from|with|by)\s+")
+# where the other branch starts: "…; otherwise …", "…; if not, …", "…, else …", "… . Otherwise …"
+_OTHERWISE = re.compile(r"[;,]\s*(?:and\s+)?(?:otherwise|if not|else)\b|\.\s+Otherwise\b")
+_SENTENCE_END = re.compile(r"\.(?:\s|$)")
 _VALUE_TAIL = re.compile(r"\s+(?:anywhere|overall|at all|in total|versus\b.*|compared\b.*|relative to\b.*|than\b.*)$")
 
 
@@ -83,10 +86,47 @@ def _head(subject: str) -> str:
 
 def read_decisions(reading: BriefReading, text: str) -> None:
     """Add the question box of each condition clause with a narrow shape (see the module docstring),
-    unless a name of that label is there already."""
+    unless a name of that label is there already, and its branches: the first name the consequence
+    says ("…, it generates a detour setpoint") and the first name after "otherwise" / "if not", each
+    an arrow out of the question ("yes", "no"); an arrow that went into a branch ("the local planner
+    -> detour setpoint") now goes into the question."""
     have = {normalise_label(n) for n in reading.entities}
     for m in _COND.finditer(text):
         label = decision_label(m.group(1))
-        if label and normalise_label(label) not in have:
-            have.add(normalise_label(label))
-            reading.entities.append(label)
+        if not label or normalise_label(label) in have:
+            continue
+        have.add(normalise_label(label))
+        names = [n for n in reading.entities if normalise_label(n) != normalise_label(label)]
+        reading.entities.append(label)
+        opened = max((e.end() for e in _SENTENCE_END.finditer(text, 0, m.start())), default=0)
+        before = {n for n in names if 0 <= find_word(text[:m.start()], n, max(0, opened - 400))}
+        end = _SENTENCE_END.search(text, m.end())
+        stop = end.start() if end else len(text)
+        other = _OTHERWISE.search(text, m.end(), stop + 12)
+        yes = _last_said(names, text, m.end(), other.start() if other else stop)
+        no = None
+        if other:
+            tail = _SENTENCE_END.search(text, other.end())
+            no = _last_said(names, text, other.end(), tail.start() if tail else len(text))
+        for branch, word in ((yes, "yes"), (no, "no")):
+            if branch is None or branch == yes and word == "no":
+                continue
+            # (a branch said before the test is a loop back to it: its arrows in stay)
+            into = [pair for pair in reading.relations if pair[1] == branch and pair[0] in before
+                    and branch not in before]
+            for pair in into:
+                reading.relations.remove(pair)
+                if (pair[0], label) not in reading.relations:
+                    reading.relations.append((pair[0], label))
+            reading.relations.append((label, branch))
+            reading.edge_labels[(label, branch)] = word
+
+
+def _last_said(names: list[str], text: str, start: int, stop: int) -> str | None:
+    """The first name said in text[start:stop] that is not the clause's subject (what the branch does or
+    reaches, not who does it: "the night is flagged for manual review"; the subject where nothing else
+    is said), or None."""
+    found = sorted((at, -len(n), n) for n in names if 0 <= (at := find_word(text[:stop], n, start)))
+    if len(found) > 1 and re.fullmatch(rf"\s*(?:{_DET})?", text[start:found[0][0]], re.I):
+        found = found[1:]
+    return found[0][2] if found else None

@@ -34,3 +34,24 @@ def test_a_pronoun_or_a_long_clause_builds_nothing():
     assert decision_label("a variant already has a ClinVar assertion") is None
     brief = "The cache serves reads. If one exists, the request is routed there, otherwise a new sandbox boots."
     assert not any(s == "diamond" for s in _labels(figure_from_brief(brief)).values())
+
+
+def _arrows(fig):
+    lab = {n.id: n.label for n in fig.of_kind("node")}
+    return {(lab[e.source], lab[e.target]): e.label for e in fig.of_kind("edge")}
+
+
+def test_the_branches_leave_the_question():
+    brief = ("The scheduler reads the job queue and the node map. If the target partition is drained, it writes "
+             "the job to the backlog store; otherwise the dispatcher sends it to the partition.")
+    arrows = _arrows(figure_from_brief(brief))
+    out = {dst: word for (src, dst), word in arrows.items() if src == "Target partition drained?"}
+    assert out == {"Backlog store": "yes", "Partition": "no"}
+
+
+def test_a_branch_said_before_the_test_is_a_loop_and_keeps_its_arrow_in():
+    brief = ("1. Mount the sample.\n2. Record a test frame.\n3. If any pixels are saturated, lower the gain and "
+             "record another test frame.\n4. Acquire the z-stack.")
+    arrows = _arrows(figure_from_brief(brief))
+    assert any(dst == "Pixels saturated?" for _, dst in arrows) or any(src == "Pixels saturated?" for src, _ in arrows)
+    assert not any(src == "Pixels saturated?" and dst.lower().startswith("mount") for src, dst in arrows)
