@@ -2,17 +2,21 @@
 
 A brief rarely names its decision boxes; it says the test in a clause: "if the overshoot exceeds 20 %,
 the gains are halved", "if the straight segment to the waypoint is blocked, it generates a detour".
-The rules build the box's question from the clause, only for two narrow shapes:
+The rules build the box's question from the clause, only for three narrow shapes:
 
 * a measure against a bound: "<the subject> exceeds / is above / is below <bound>", "<the subject>
   deviates / differs / drops / drifts by more than <bound>" -> "Overshoot > 20 %?", "Deviation > 1%?";
   a bound without a number is said in words: "it exceeds the state's threshold" -> "Above state's
   threshold?";
-* a state: "<the subject> is / are <one word>" -> "Segment blocked?", "Pixels saturated?".
+* a state: "<the subject> is / are <one word>" -> "Segment blocked?", "Pixels saturated?";
+* after "if" only, a subject of one or two words and its one verb: "if invariance holds" -> "Invariance
+  holds?"; a test said by its failing side is asked by its passing one ("if validation fails" ->
+  "Validation passed?", "if the physicians disagree" -> "Physicians agree?"). ("when a run finishes" is
+  an event that starts a step: no box.)
 
 A clause whose subject is a pronoun ("if it is frozen", "if one exists") builds nothing: the thing it
-tests is said elsewhere. The question box is added to the names (its "?" draws it as a diamond); the
-clause's own names are linked by the readers as before.
+tests is said elsewhere. The question box is added to the names (its "?" draws it as a diamond); its
+branches are the names the consequence and the "otherwise" part say (see :func:`read_decisions`).
 """
 
 from __future__ import annotations
@@ -25,12 +29,14 @@ from crafter.agents.reading import BriefReading, find_word
 _BE = r"(?:is|are|was|were|has been|have been|becomes|become)"
 _DET = r"(?:the|a|an|its|their|this|that|each|every|any|all|no|his|her)\s+"
 # "if <condition>, <consequence>": the clause opens a sentence, follows a colon/semicolon or a comma
-_COND = re.compile(r"(?:^|[.;:]\s+|,\s+|\(\w\)\s+)(?:[Ii]f|[Ww]hen(?:ever)?)\s+([^,;.]{3,90}?),\s")
+_COND = re.compile(r"(?:^|[.;:]\s+|,\s+|\(\w\)\s+)([Ii]f|[Ww]hen(?:ever)?)\s+([^,;.]{3,90}?),\s")
 # the verb of a measure said as its noun: "deviates by more than 1%" -> "Deviation > 1%?"
 _MEASURE_NOUNS = {"deviates": "Deviation", "differs": "Difference", "drops": "Drop", "falls": "Drop",
                   "rises": "Rise", "changes": "Change", "drifts": "Drift", "has drifted": "Drift"}
 _COMPARE = ((r"(?:by\s+)?more than|above|over|exceeds|greater than|larger than", ">"),
             (r"(?:by\s+)?less than|below|under|smaller than", "<"))
+# a test said by its failing side is asked by its passing one ("if validation fails" -> "Validation passed?")
+_POSITIVE = {"fails": "passed", "failed": "passed", "fail": "pass", "disagree": "agree", "disagrees": "agrees"}
 _PRONOUNS = frozenset({"it", "they", "one", "this", "that", "these", "those", "he", "she", "we", "you", "there"})
 _PREPOSITION = re.compile(r"\s+(?:to|of|for|in|on|at|from|with|by)\s+")
 # where the other branch starts: "…; otherwise …", "…; if not, …", "…, else …", "… . Otherwise …"
@@ -39,7 +45,7 @@ _SENTENCE_END = re.compile(r"\.(?:\s|$)")
 _VALUE_TAIL = re.compile(r"\s+(?:anywhere|overall|at all|in total|versus\b.*|compared\b.*|relative to\b.*|than\b.*)$")
 
 
-def decision_label(condition: str) -> str | None:
+def decision_label(condition: str, opener: str = "if") -> str | None:
     """The question a condition clause asks ("the overshoot exceeds 20 %" -> "Overshoot > 20 %?"), or None
     where the clause has neither narrow shape (see the module docstring)."""
     c = re.sub(r"\s+", " ", condition).strip()
@@ -67,12 +73,15 @@ def decision_label(condition: str) -> str | None:
             return None
         return f"{head} {op} {bound}?"
     m = re.match(rf"(?:{_DET})?(.+?)\s+{_BE}\s+(?:not\s+)?(\w+)$", c)
-    if not m:
-        return None
+    if not m:  # "if invariance holds", "if the physicians disagree": the subject and its one verb (not
+        # "when a run finishes": an event that starts a step, no test)
+        m = re.match(rf"(?:{_DET})?([\w\-]+(?: [\w\-]+)?)\s+((?!(?:is|are|was|were|has|have|does|do|did|can|not)\b)\w+)$", c)
+        if not m or opener.lower() != "if" or m.group(1).split()[0].lower() in _PRONOUNS:
+            return None
     subject = _PREPOSITION.split(m.group(1))[0]
     if subject.split()[0].lower() in _PRONOUNS or len(subject.split()) > 3:
         return None
-    return f"{_head(subject)} {m.group(2)}?"
+    return f"{_head(subject)} {_POSITIVE.get(m.group(2).lower(), m.group(2))}?"
 
 
 def _head(subject: str) -> str:
@@ -92,7 +101,7 @@ def read_decisions(reading: BriefReading, text: str) -> None:
     -> detour setpoint") now goes into the question."""
     have = {normalise_label(n) for n in reading.entities}
     for m in _COND.finditer(text):
-        label = decision_label(m.group(1))
+        label = decision_label(m.group(2), m.group(1))
         if not label or normalise_label(label) in have:
             continue
         have.add(normalise_label(label))

@@ -55,3 +55,12 @@ def test_a_branch_said_before_the_test_is_a_loop_and_keeps_its_arrow_in():
     arrows = _arrows(figure_from_brief(brief))
     assert any(dst == "Pixels saturated?" for _, dst in arrows) or any(src == "Pixels saturated?" for src, _ in arrows)
     assert not any(src == "Pixels saturated?" and dst.lower().startswith("mount") for src, dst in arrows)
+
+
+def test_a_subject_and_its_one_verb_after_if_is_asked_by_its_passing_side():
+    assert decision_label("the calibration fails") == "Calibration passed?"
+    assert decision_label("the two raters disagree") == "Two raters agree?"
+    assert decision_label("homogeneity holds") == "Homogeneity holds?"
+    # "when" starts a step on an event, it tests nothing; a pronoun says no subject
+    assert decision_label("a batch finishes", "when") is None
+    assert decision_label("it fails") is None
