@@ -107,6 +107,14 @@ def read_decisions(reading: BriefReading, text: str) -> None:
         have.add(normalise_label(label))
         names = [n for n in reading.entities if normalise_label(n) != normalise_label(label)]
         reading.entities.append(label)
+        # the tested thing's own bare box ("Battery" beside "Battery < 20 %?"), linked to nothing and in no
+        # group, is the question's: it goes
+        tested = normalise_label(re.split(r" (?:[<>]|above|below) | \S+\?$", label)[0])
+        held = {x for pair in reading.relations for x in pair} | {x for _, members in reading.groups for x in members}
+        bare = [n for n in names if normalise_label(n) == tested and n not in held]
+        for n in bare:
+            reading.entities.remove(n)
+            names.remove(n)
         opened = max((e.end() for e in _SENTENCE_END.finditer(text, 0, m.start())), default=0)
         before = {n for n in names if 0 <= find_word(text[:m.start()], n, max(0, opened - 400))}
         end = _SENTENCE_END.search(text, m.end())

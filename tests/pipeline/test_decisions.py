@@ -64,3 +64,11 @@ def test_a_subject_and_its_one_verb_after_if_is_asked_by_its_passing_side():
     # "when" starts a step on an event, it tests nothing; a pronoun says no subject
     assert decision_label("a batch finishes", "when") is None
     assert decision_label("it fails") is None
+
+
+def test_the_tested_things_bare_box_gives_way_to_the_question():
+    brief = ("A drone flies the survey grid. Battery is read once per minute. If the battery is below 15 %, the "
+             "autopilot returns to the launch pad.")
+    labels = set(_labels(figure_from_brief(brief)))
+    assert "Battery < 15 %?" in labels
+    assert "Battery" not in labels
