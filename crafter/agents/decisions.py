@@ -59,6 +59,8 @@ def decision_label(condition: str, opener: str = "if") -> str | None:
         if len(bound.split()) > 4 or len(subject.split()) > 3:
             return None  # a clause that runs on ("its pT is below 24 GeV the event is rejected …")
         pronoun = subject.split()[0].lower() in _PRONOUNS
+        if pronoun and len(subject.split()) > 1:
+            return None  # "they disagree by more than the tolerance": what is measured is not said
         if verb in _MEASURE_NOUNS:
             head = _MEASURE_NOUNS[verb]
         elif verb and verb not in ("exceeds", "drops", "falls", "rises"):

@@ -30,6 +30,7 @@ def test_measure_verbs_and_bounds_in_words():
 
 def test_a_pronoun_or_a_long_clause_builds_nothing():
     assert decision_label("it is frozen") is None
+    assert decision_label("they differ by more than the agreed tolerance") is None
     assert decision_label("one exists") is None
     assert decision_label("a variant already has a ClinVar assertion") is None
     brief = "The cache serves reads. If one exists, the request is routed there, otherwise a new sandbox boots."
