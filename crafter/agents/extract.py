@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from crafter.agents.coordination import read_coordinated_names
+from crafter.agents.decisions import read_decisions
 from crafter.agents.distributive import read_shared_heads
 from crafter.agents.headed import PIECE_SPLIT, PIPE_SPLIT, as_said, headed_names, listed_names, piped_names, side_by_side_heading
 from crafter.agents.labels import labels_match, normalise_label, slug_id
@@ -631,6 +632,7 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
     read_listed_groups(reading, brief)
     read_verb_steps(reading, brief)
     read_links(brief, reading)  # over the final names, the head's included
+    read_decisions(reading, brief)  # "if the overshoot exceeds 20 %, …": the question box
     drop_collective_groups(reading, brief)
     names = list(reading.entities)
     if not names and not fallback:
