@@ -42,6 +42,7 @@ def find_bands(labels: np.ndarray, inner, paints: Paints, members: dict[int, lis
             tints.add(p)
             break
     if out:
+        _bands_seen_through(sub, inner, labels.shape, paints, members, areas, counts, out, tints)
         # where bands overlap: pale paints lying within the bands' reach
         reach = np.zeros(labels.shape, np.uint8)
         for m in out.values():
@@ -66,6 +67,38 @@ def find_bands(labels: np.ndarray, inner, paints: Paints, members: dict[int, lis
             members.pop(p, None)
             areas.pop(p, None)
     return out
+
+
+def _bands_seen_through(sub: np.ndarray, inner, shape, paints: Paints, members: dict[int, list[int]],
+                        areas: dict[int, int], counts: np.ndarray, out: dict[int, np.ndarray], tints: set[int]) -> None:
+    """A second band seen only through a first one (in place): matplotlib's ``fill_between(..., alpha=0.3)``
+    of two series, the second band lying inside the first (random walkers' mean ± sd). Its own tint over the
+    background is a sliver, so it was no band; what shows is its colour laid over the first band's tint (the
+    gallery's orange over pale blue: tan), the largest paint of the plot, and the lines, under an eighth of it,
+    were dropped as fringes: no chart. Trigger: a paint that is a line candidate's colour at a low alpha over
+    a band's tint (not over the background), an area (not a rim), outweighing its line and touching that band."""
+    kernel = np.ones((5, 5), np.uint8)
+    for p in [int(i) for i in np.flatnonzero(counts) if i != paints.background]:
+        if p in tints or p in out:
+            continue
+        cp = paints.colors[p].astype(np.float32)
+        for t in list(tints):
+            under = paints.colors[t].astype(np.float32)
+            line = next((q for q in members if q != p and q not in out and areas.get(q, 0) < int(counts[p])
+                         and 0.5 <= blend_of(cp, paints.colors[q], under) <= 0.92), None)
+            if line is None:
+                continue
+            own = np.zeros(shape, bool)
+            own[inner[1]:inner[3], inner[0]:inner[2]] = np.isin(sub, members.get(p, [p]))
+            body = cv2.erode(own.astype(np.uint8), kernel).astype(bool)
+            band_t = next((m for m in out.values() if m[inner[1]:inner[3], inner[0]:inner[2]][
+                np.isin(sub, [t])].any()), None)
+            if band_t is None or body.sum() < 0.3 * own.sum() or not (own & cv2.dilate(band_t.astype(np.uint8), kernel)
+                                                   .astype(bool)).any():
+                continue
+            out[line] = own
+            tints.add(p)
+            break
 
 
 def band_extent(band: np.ndarray, s: "Series", xaxis: Axis, yaxis: Axis) -> list[tuple[float, float] | None]:
