@@ -7,6 +7,8 @@ and the lifeline is read from under it, named by the name."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from crafteditor.assemble.seq_lifelines import lifeline
@@ -21,8 +23,8 @@ TALL = 8.0  # name heights: the tallest icon
 def icon_lifelines(rgb: np.ndarray, ink: np.ndarray, pool: list[DetectedShape], base: int,
                    found: list[Lifeline]) -> list[Lifeline]:
     """Lifelines hanging from an icon drawn right under a name (``pool[base:]``: the names' boxes) whose own
-    lifeline was not found, on columns no lifeline takes; each one's ``node`` is the name's box, its ``y0`` the
-    icon's foot."""
+    lifeline was not found, on columns no lifeline takes; each one's ``node`` is the name's box (widened in
+    ``pool``, in place), its ``y0`` the icon's foot."""
     out: list[Lifeline] = []
     for i in range(base, len(pool)):
         s = pool[i]
@@ -37,6 +39,10 @@ def icon_lifelines(rgb: np.ndarray, ink: np.ndarray, pool: list[DetectedShape], 
         if ln is None or abs(ln.x - cx) > max(8.0, s.w / 3):
             continue
         ln.node, ln.bottom = i, None
+        # the name's box (the participant) a little wider than its letters: a bold name over an icon, set in a box
+        # its text's width, was drawn wrapped ('Alic' / 'e')
+        pad = max(4.0, 0.15 * s.w)
+        pool[i] = replace(s, x=s.x - pad, w=s.w + 2 * pad)
         out.append(ln)
     return out
 
