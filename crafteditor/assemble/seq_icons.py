@@ -49,8 +49,9 @@ def icon_lifelines(rgb: np.ndarray, ink: np.ndarray, pool: list[DetectedShape], 
 
 def _icon_under(ink: np.ndarray, s: DetectedShape) -> DetectedShape | None:
     """The foot of the icon right under name box ``s``: rows of ink wider than a lifeline (:data:`THIN`) on the
-    name's column (or spread wider than one), starting within one and a half name heights of it, holding gaps of :data:`GAP` rows at most, between one
-    and :data:`TALL` name heights tall, and ending where a thin column (a lifeline) goes on down; else None."""
+    name's column (or spread wider than one), starting within one and a half name heights of it, holding gaps of
+    :data:`GAP` rows at most, between one and :data:`TALL` name heights tall, and ending where a thin column (a
+    lifeline) goes on down; else None."""
     H, W = ink.shape
     h = max(8.0, s.h)
     cx = s.x + s.w / 2
