@@ -13,6 +13,7 @@ import numpy as np
 
 from crafteditor.assemble.seq_lifelines import lifeline
 from crafteditor.assemble.seq_parts import Lifeline
+from crafteditor.ocr.runs import TextRun
 from crafteditor.shapes.detect import DetectedShape
 
 GAP = 4  # px: blank rows an icon may hold (between a server rack's boxes), at most
@@ -93,3 +94,28 @@ def _icon_under(ink: np.ndarray, s: DetectedShape) -> DetectedShape | None:
     foot = min(float(tall), 1.5 * h)
     return DetectedShape(shape="box", x=float(x0), y=float(y0 + bottom + 1) - foot, w=float(x1 - x0), h=foot,
                          fill=(255, 255, 255), stroke=None, stroke_px=0.0, iou=0.0, face=None)  # type: ignore[arg-type]
+
+
+def names_over_icons(found: list[Lifeline], pool: list[DetectedShape], base: int, runs: list[TextRun]) -> None:
+    """Each lifeline hanging from a shape with no text in it (an icon the shape pass found: a cylinder, a laptop's
+    screen) under a name (``pool[base:]``: the names' boxes) that no lifeline hangs from is the name's: its ``node``
+    set to the name's box (widened in ``pool``), in place. The participant is the name; the icon had been a
+    nameless participant and the name a loose text, every message of it joined to no one."""
+    taken = {ln.node for ln in found}
+    for ln in found:
+        if ln.node >= base:
+            continue
+        s = pool[ln.node]
+        if any(r.angle == 0 and s.contains_point(r.cx, r.cy) for r in runs):
+            continue
+        over = [j for j in range(base, len(pool)) if j not in taken
+                and abs(pool[j].x + pool[j].w / 2 - (s.x + s.w / 2)) <= max(8.0, 0.25 * s.w)
+                and -2.0 <= s.y - (pool[j].y + pool[j].h) <= 1.5 * max(8.0, pool[j].h)]
+        if len(over) != 1:
+            continue
+        j = over[0]
+        t = pool[j]
+        pad = max(4.0, 0.15 * t.w)
+        pool[j] = replace(t, x=t.x - pad, w=t.w + 2 * pad)
+        ln.node = j
+        taken.add(j)

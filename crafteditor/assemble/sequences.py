@@ -24,7 +24,7 @@ import numpy as np
 from crafteditor.assemble.geometry import bounds, dist_to_polyline
 from crafteditor.assemble.seq_badges import without_badges
 from crafteditor.assemble.seq_created import created_lifelines, creation_messages
-from crafteditor.assemble.seq_icons import icon_lifelines
+from crafteditor.assemble.seq_icons import icon_lifelines, names_over_icons
 from crafteditor.assemble.seq_ink import ink_mask
 from crafteditor.assemble.seq_lifelines import lifeline
 from crafteditor.assemble.seq_loops import curved_self_messages
@@ -98,6 +98,7 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
     icons = icon_lifelines(rgb, ink, pool, len(shapes), candidates)  # a name over its icon, the line under that
     candidates += icons
     found = _one_row(candidates, pool, len(shapes), {id(ln): ln.y0 - pool[ln.node].y for ln in icons})
+    names_over_icons(found, pool, len(shapes), runs)  # an icon the shape pass found, its name over it
     if found:  # a participant's lifeline runs down to where the others end (an arrow into a label stops short),
         # or to its name repeated at its foot (where another's runs on past a foot name OCR read as one line with
         # the next, into the icon under it: PlantUML's control and entity participants, a figure left with one)
