@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-from handdrawn import box_shape
 
 from crafteditor.assemble.sequences import find_sequence
 from crafteditor.ocr.runs import TextRun
@@ -57,20 +56,3 @@ def test_icons_with_names_and_no_lifelines_are_no_sequence():
     rgb, runs = _icon_page(lifelines=False)
     assert find_sequence(rgb, (255, 255, 255), [], runs) is None
 
-
-def test_a_textless_icon_box_under_a_name_gives_the_name_as_the_participant():
-    """Laptop-like icons the shape pass found as boxes (no text in them), each under its name: the lifelines hang
-    from the boxes, and the participants are the names (they had been nameless, the names loose text)."""
-    rgb = np.full((420, 380, 3), 255, np.uint8)
-    xs = (90, 290)
-    runs = [_run("Client", xs[0] - 30, 10, 60), _run("Server", xs[1] - 30, 10, 60)]
-    boxes = [box_shape(x - 30, 40, 60, 40) for x in xs]
-    for s in boxes:
-        cv2.rectangle(rgb, (s.x, s.y), (s.x + s.w - 1, s.y + s.h - 1), (0, 0, 0), 2)
-    for x in xs:
-        cv2.line(rgb, (x, 80), (x, 400), (0, 0, 0), 2)
-    cv2.line(rgb, (xs[0], 200), (xs[1] - 2, 200), (0, 0, 0), 2)
-    cv2.fillPoly(rgb, [np.array([[xs[1] - 1, 200], [xs[1] - 13, 194], [xs[1] - 13, 206]], np.int32)], (0, 0, 0))
-    seq = find_sequence(rgb, (255, 255, 255), boxes, runs)
-    assert seq is not None and len(seq.lifelines) == 2 and len(seq.messages) == 1
-    assert all(ln.node >= len(boxes) for ln in seq.lifelines) and len(seq.extra) == 2
