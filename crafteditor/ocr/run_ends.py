@@ -27,6 +27,8 @@ LETTER_GAP = 0.2  # font sizes: an end letter stands this close to the run's ink
 REACH = 1.2  # font sizes: at most this much ink is taken past an end (a letter or two)
 INK = 60.0  # RGB distance from the ground at which a pixel is ink
 CONF_LOSS = 0.1  # the longer reading may be this much less sure than the run's
+SCRIPT_DROP = 0.4  # font sizes: how far under a short run a subscript it left out may hang (TeX's H_t, x_t)
+SCRIPT_RUN = 3  # letters and digits a run may hold at most for its rows to be taken lower
 _JUNK = re.compile(r"^[\s\-_|~—–'`.,]+|[\s\-_|~—–'`.,]+$")  # a stray stroke read at the new end
 
 
@@ -37,16 +39,20 @@ def whole_words(runs: list[TextRun], rgb: np.ndarray, recognize) -> list[TextRun
     for i, r in enumerate(runs):
         grown = _grown(r, rgb, out, recognize) if r.angle == 0 and r.glyphs is not None and r.source == "det" \
             else None
+        if grown is None and r.angle == 0 and r.glyphs is not None and r.source == "det" and _hangs_right(r, rgb):
+            grown = _grown(r, rgb, out, recognize, drop=SCRIPT_DROP)
         out[i] = grown or r
     return out
 
 
-def _grown(r: TextRun, rgb: np.ndarray, runs: list[TextRun], recognize) -> TextRun | None:
+def _grown(r: TextRun, rgb: np.ndarray, runs: list[TextRun], recognize, drop: float = 0.0) -> TextRun | None:
+    """``r`` read again with the ink past its ends; ``drop`` (font sizes) takes its rows that much lower
+    (a subscript the detector's box left out hangs under the run's bottom)."""
     H, W = rgb.shape[:2]
     f = r.font_px
     if f < 6 or not any(ch.isalnum() for ch in r.text):
         return None
-    y0, y1 = max(0, int(r.y - 0.1 * r.h)), min(H, int(math.ceil(r.bottom + 0.05 * r.h)))
+    y0, y1 = max(0, int(r.y - 0.1 * r.h)), min(H, int(math.ceil(r.bottom + 0.05 * r.h + drop * f)))
     x0, x1 = int(r.x), int(math.ceil(r.right))
     bg = region_background(rgb[y0:y1, max(0, x0 - 2):min(W, x1 + 2)])
     color = np.asarray(r.color, np.float32)
@@ -87,10 +93,38 @@ def _grown(r: TextRun, rgb: np.ndarray, runs: list[TextRun], recognize) -> TextR
     tries = [(lo, hi) for lo, hi in ((left, right), (x0, right), (left, x1))
              if (lo, hi) != (x0, x1) and max(x0 - lo, hi - x1) >= 0.15 * f]
     for lo, hi in dict.fromkeys(tries):
-        grown = _read_grown(r, rgb, lo, hi, y0, y1, bg, color, recognize)
+        grown = _read_grown(r, rgb, lo, hi, y0, y1, bg, color, recognize, drop > 0)
         if grown is not None:
             return grown
     return None
+
+
+def _hangs_right(r: TextRun, rgb: np.ndarray) -> bool:
+    """Whether a short run (a math letter, 'H', 'c') has ink of its colour just past its right end that
+    reaches its bottom row and hangs on under it: a subscript the detector's box cut off (d2l's bold
+    H_t read 'H'). Only then are its rows taken lower (:data:`SCRIPT_DROP`), so no other run reads again."""
+    H, W = rgb.shape[:2]
+    f = r.font_px
+    if f < 6 or not 0 < len(_letters(r.text)) <= SCRIPT_RUN or not _letters(r.text)[-1:].isalpha():
+        return False
+    x1 = int(math.ceil(r.right))
+    a, b = x1, min(W, x1 + max(2, int(round(0.6 * f))))
+    yb = min(H, int(math.ceil(r.bottom + 0.05 * r.h)))
+    y0, y1 = max(0, int(r.y + 0.3 * r.h)), min(H, int(math.ceil(r.bottom + 0.05 * r.h + SCRIPT_DROP * f)))
+    if b - a < 2 or y1 - yb < 2:
+        return False
+    x0 = int(r.x)
+    bg = region_background(rgb[max(0, int(r.y - 0.1 * r.h)):yb, max(0, x0 - 2):min(W, x1 + 2)])
+    color = np.asarray(r.color, np.float32)
+    strip = rgb[y0:y1, a:b]
+    ink = (distances(strip, bg) > INK) & (distances(strip, color) < distances(strip, bg))
+    if not ink.any():
+        return False
+    n, lab, stats, _ = find_blobs(ink)
+    edge = yb - y0  # the run's bottom row in the strip
+    # a blob of script size that starts within the run's rows and ends under them, clear of the strip's far side
+    return any(stats[i, 1] < edge <= stats[i, 1] + stats[i, 3] - 1 < ink.shape[0] - 1
+               and stats[i, 0] + stats[i, 2] < ink.shape[1] and stats[i, 3] <= 0.8 * f for i in range(1, n))
 
 
 def _through(rgb: np.ndarray, a: int, b: int, y0: int, y1: int, bg: np.ndarray) -> np.ndarray:
@@ -120,7 +154,10 @@ def _word_space(r: TextRun) -> int | None:
 
 
 def _read_grown(r: TextRun, rgb: np.ndarray, left: int, right: int, y0: int, y1: int, bg: np.ndarray,
-                color: np.ndarray, recognize) -> TextRun | None:
+                color: np.ndarray, recognize, script: bool = False) -> TextRun | None:
+    """The run read again over ``left:right``; None unless it reads the same letters and more. ``script``:
+    the rows reach under the run for a subscript, and a comma read last may be TeX's italic subscript t
+    (the recogniser reads H_t 'H,'), which :func:`make_run`'s shifts put right: it is judged after that."""
     region = rgb[y0:y1, left:right]
     ink = (distances(region, bg) > INK) & (distances(region, color) < distances(region, bg))
     mask = np.zeros(region.shape[:2], bool)
@@ -138,11 +175,13 @@ def _read_grown(r: TextRun, rgb: np.ndarray, left: int, right: int, y0: int, y1:
     crop = line_crops(region, line, bg)[0][0]
     text, conf, centres = recognize(crop)
     text = text.strip()
-    core = _JUNK.sub("", text)
-    if core != text and len(centres) == len(text):
-        i = text.index(core)
-        text, centres = core, list(centres[i:i + len(core)])
-    old, new = _letters(r.text), _letters(text)
+    comma = script and len(text) > 1 and text.endswith(",") and len(centres) == len(text)  # a subscript t?
+    body = text[:-1] if comma else text
+    core = _JUNK.sub("", body)
+    if core != body and len(centres) == len(text):
+        i = body.index(core)
+        text, centres = core + ("," if comma else ""), list(centres[i:i + len(core)]) + (centres[-1:] if comma else [])
+    old, new = _letters(r.text), _letters(text) + ("t" if comma and text.endswith(",") else "")
     if len(new) <= len(old) or old not in new or len(new) - len(old) > 3 or conf < r.confidence - CONF_LOSS \
             or not _grown_letters(old, new) or _unworded(r.text, text):
         return None

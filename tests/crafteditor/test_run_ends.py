@@ -107,3 +107,35 @@ def test_a_number_never_grows_and_a_word_grows_only_by_letters():
     assert not _grown_letters("Step", "Step2")
     assert _grown_letters("evel", "Level")
     assert _grown_letters("Transfo", "Transform")
+
+
+def _engine_reader():
+    from crafteditor.ocr.engine import REC_WORD_WIDTH, get_engine
+
+    engine = get_engine(Config().ocr_threads)
+    return lambda c: engine.recognize([c], True, REC_WORD_WIDTH)[0]
+
+
+def test_a_subscript_t_the_box_cut_off_under_a_short_run_is_read_with_it():
+    """d2l's LSTM draws its states as a bold capital with an italic subscript t hanging under the capital's
+    bottom (H_t); the detector boxed the H alone and the t was lost ('H'). The rows are taken lower for a
+    short run whose right end has such hanging ink, and the t the recogniser reads as a comma is put right."""
+    rgb = np.asarray(Image.open(CROPS / "d2l_lstm_hidden_ht.png").convert("RGB")).copy()
+    x, y, w, h = 129, 30, 23, 21  # the bold H alone, as the detector boxed it in the whole figure
+    glyphs = (rgb[y:y + h, x:x + w] < 128).any(axis=2)
+    run = TextRun("H", float(x), float(y), float(w), float(h), 0.0, 28.2, True, (0, 0, 0), 0.99, float(y + h), glyphs)
+    assert run_ends._hangs_right(run, rgb)
+    (grown,) = whole_words([run], rgb, _engine_reader())
+    assert grown.text == "Ht"
+
+
+def test_ink_on_the_runs_own_rows_past_its_end_is_no_hanging_script():
+    rgb = np.full((34, 100, 3), 255, np.uint8)
+    _bars(rgb, [*range(20, 23), *range(24, 27)])
+    rgb[12:22, 29:31] = 0  # a next letter on the run's rows: not under them
+    assert not run_ends._hangs_right(_run("ab", 20, 7, rgb), rgb)
+    rgb = np.full((34, 100, 3), 255, np.uint8)
+    _bars(rgb, [*range(20, 23), *range(24, 27)])
+    rgb[18:26, 29:31] = 0  # a stroke from inside the rows on down under them, script-sized: a hanging t
+    assert run_ends._hangs_right(_run("ab", 20, 7, rgb), rgb)
+    assert not run_ends._hangs_right(_run("12", 20, 7, rgb), rgb)  # a number takes no subscript letter here
