@@ -137,7 +137,9 @@ def mend_from_figure(texts: list[str]) -> list[str]:
     does not know it and knows the other: between two names it does not know, the figure's counts do not
     tell the misreading (a draw.io page's Lorem ipsum reads 'adipising' more often than 'adipiscing', and
     'dolor' beside 'dolore' is no slip); only words of :data:`LEXICON_PART` characters or more; letters
-    dropped or added only between letters ('layer1' is no 'layer' misread)."""
+    dropped or added only between letters ('layer1' is no 'layer' misread); nor a word whose plural the lexicon
+    knows (its vocabulary holds 'shards', not 'shard': a key-value store's 'Shard 0' was mended to 'SHARED 0' by
+    the 'SHARED-NOTHING' read beside it)."""
     words = lexicon()
     forms: dict[str, Counter] = {}
     for t in texts:
@@ -149,6 +151,8 @@ def mend_from_figure(texts: list[str]) -> list[str]:
         low = token.lower()
         if not token.isascii() or len(low) < LEXICON_PART or low in words or (token.isupper() and len(token) < ACRONYM):
             return None
+        if low + "s" in words or low + "es" in words:
+            return None  # a word whose plural the lexicon knows is a word ('Shard' beside 'shared': 'shards')
         alpha = low.isalpha()
         # a stroke stands before a word, not inside one: after a '-' or '/' the letter is the text's
         # own ('kubectl apply -fcluster.yaml' had lost its flag to 'Cluster.yaml')
