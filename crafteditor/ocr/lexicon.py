@@ -151,13 +151,13 @@ def mend_from_figure(texts: list[str]) -> list[str]:
         low = token.lower()
         if not token.isascii() or len(low) < LEXICON_PART or low in words or (token.isupper() and len(token) < ACRONYM):
             return None
-        if low + "s" in words or low + "es" in words:
-            return None  # a word whose plural the lexicon knows is a word ('Shard' beside 'shared': 'shards')
         alpha = low.isalpha()
         # a stroke stands before a word, not inside one: after a '-' or '/' the letter is the text's
         # own ('kubectl apply -fcluster.yaml' had lost its flag to 'Cluster.yaml')
         stroke = {low[1:]} if opens and alpha and low[0] in STROKE_LETTERS else set()
         near = (_slips(low, alpha) | stroke) - {low}
+        if low + "s" in words and low + "s" not in near:
+            return None  # a word whose plural the lexicon knows is a word ('Shard' beside 'shared': 'shards')
         fits = sorted((w for w in near if w in count and w in words and len(w) >= LEXICON_PART - 1),
                       key=lambda w: (-count[w], w))
         if not fits:
