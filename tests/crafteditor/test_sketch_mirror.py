@@ -8,11 +8,13 @@ themselves across an axis; a hand-drawn box bows at random on every side."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import cv2
 import numpy as np
 from handdrawn import box_shape
 
+from crafteditor.convert import convert
 from crafteditor.shapes.detect import DetectedShape
 from crafteditor.shapes.faces import Face
 from crafteditor.shapes.sketch import _mirror_stray, _side_stray, wobbly_outlines
@@ -82,3 +84,12 @@ def test_a_hand_drawn_box_is_still_a_sign():
     found = [wobbly_outlines([_shape(m)]) for m in boxes if _side_stray(m) >= 0.1]
     assert len(found) == 7 and all(found), found
     assert wobbly_outlines([box_shape(0, 0, 160, 80, bow=3.0)])  # a bow on every side
+
+
+def test_a_draw_io_activity_diagram_of_pills_keeps_its_words_as_read():
+    """A real source (kubernetes-sigs/cluster-api, docs/book/common_code/images/activity_cluster_reconciliation.drawio
+    at 0c79e05, Apache-2.0) drawn by draw.io 16.6.4 at 1× (``craftbench makers drawio-real``): its pills made the page
+    hand-drawn, and the hand lettering's trim cut the diagram's own 'exitst' to 'exits'."""
+    conv = convert(Path(__file__).parent / "drawio" / "cluster_api_activity.png", name="cluster_api_activity")
+    words = " ".join(r.text for r in conv.vectorized.texts).split()
+    assert "exitst" in words, words
