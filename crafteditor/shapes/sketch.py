@@ -240,7 +240,7 @@ def looks_hand_drawn(found: list[tuple[DetectedShape, float, float, float]]) -> 
     return bool(wobbly) and len(wobbly) + len(rough) - len(boxes) >= 2
 
 
-def wobbly_outlines(shapes: list[DetectedShape]) -> bool:
+def wobbly_outlines(shapes: list[DetectedShape], mirrored: bool = False) -> bool:
     """Whether a box among ``shapes`` (read by the typeset stage, or as a sketch) has sides that
     bow off straight lines, or an ellipse whose outline is no mirror image of itself (:data:`ELLIPSE_WOBBLE_PX`):
     an Excalidraw export's boxes are read as faces of one paint, so no sketch is seen, yet their sides stray
@@ -248,9 +248,12 @@ def wobbly_outlines(shapes: list[DetectedShape]) -> bool:
     napkin-style sequence diagram). An
     unoutlined box alone is no sign: an edge label's plate that its line runs under, notched by it, strays
     0.13-0.2 px (Mermaid 8/9's plates), and the whole typeset flowchart was read as a sketch, its links
-    to the plates taken for pencil; two unoutlined boxes that wobble are a sign. Sides that stray are no sign
-    where they mirror each other (:func:`_bows`)."""
-    wobbly = [s for s in shapes if s.shape in ("box", "round") and not s.is_group and _bows(s.face.filled)]
+    to the plates taken for pencil; two unoutlined boxes that wobble are a sign. ``mirrored``: sides that stray
+    are a sign even where they mirror each other (the lines' mends ask so: on typeset pages whose pills or
+    rounded boxes stray, they joined curves that stop short, draw.io and PlantUML's; else :func:`_bows`, as the
+    hand lettering's trims ask: they cut a draw.io activity diagram's own 'exitst' to 'exits')."""
+    wobbly = [s for s in shapes if s.shape in ("box", "round") and not s.is_group
+              and (_side_stray(s.face.filled) >= WOBBLE_PX if mirrored else _bows(s.face.filled))]
     # a state machine of hand-drawn ellipses has no box to bow: an ellipse with no axis of symmetry is a sign alone
     return any(s.stroke is not None for s in wobbly) or len(wobbly) >= 2 or any(
         s.shape in ("ellipse", "circle") and not s.is_group and _ellipse_stray(s.face.filled) >= ELLIPSE_WOBBLE_PX
