@@ -210,7 +210,9 @@ def _read(source: ImageSource | RasterImage, config: Config, *, name: str | None
         return again
     if config.ocr and shapes and not budget.over("badges"):
         runs += read_badges(image.rgb, shapes, runs, get_engine(config.ocr_threads), config, image.scale)
-    wobbly = wobbly_outlines(shapes)  # hand-drawn: an Excalidraw export's boxes (or ellipses) read as typeset
+    wobbly = wobbly_outlines(shapes, mirrored=True)  # hand-drawn: an Excalidraw export's boxes (or ellipses) read as typeset
+    # hand lettering only where the boxes bow as a hand's do (a typeset pill's round ends stray too)
+    lettered = wobbly and wobbly_outlines(shapes)
     shape_mask = _shape_mask(shapes, rgb.shape[:2], hulled=not (sketched or wobbly),
                              line_rgb=line_rgb, background=paints.background_rgb)
     watch.lap("shapes")
@@ -258,7 +260,7 @@ def _read(source: ImageSource | RasterImage, config: Config, *, name: str | None
     watch.lap("trace")
     budget.ran("trace")
 
-    if sketched or photo is not None or wobbly:  # hand lettering: strokes beside it read as letters, sized by its width
+    if sketched or photo is not None or lettered:  # hand lettering: strokes beside it read as letters, sized by its width
         runs = fit_hand_lettering(trim_stray_strokes(runs))
     builder = FigureBuilder(image, config, paints)
     polygons = [s for s in shapes if s.shape == "polygon"]  # last in the list: no group holds them

@@ -137,7 +137,9 @@ def mend_from_figure(texts: list[str]) -> list[str]:
     does not know it and knows the other: between two names it does not know, the figure's counts do not
     tell the misreading (a draw.io page's Lorem ipsum reads 'adipising' more often than 'adipiscing', and
     'dolor' beside 'dolore' is no slip); only words of :data:`LEXICON_PART` characters or more; letters
-    dropped or added only between letters ('layer1' is no 'layer' misread)."""
+    dropped or added only between letters ('layer1' is no 'layer' misread); nor a word whose plural the lexicon
+    knows (its vocabulary holds 'shards', not 'shard': a key-value store's 'Shard 0' was mended to 'SHARED 0' by
+    the 'SHARED-NOTHING' read beside it)."""
     words = lexicon()
     forms: dict[str, Counter] = {}
     for t in texts:
@@ -154,6 +156,8 @@ def mend_from_figure(texts: list[str]) -> list[str]:
         # own ('kubectl apply -fcluster.yaml' had lost its flag to 'Cluster.yaml')
         stroke = {low[1:]} if opens and alpha and low[0] in STROKE_LETTERS else set()
         near = (_slips(low, alpha) | stroke) - {low}
+        if low + "s" in words and low + "s" not in near:
+            return None  # a word whose plural the lexicon knows is a word ('Shard' beside 'shared': 'shards')
         fits = sorted((w for w in near if w in count and w in words and len(w) >= LEXICON_PART - 1),
                       key=lambda w: (-count[w], w))
         if not fits:

@@ -67,6 +67,9 @@ WOBBLE_PX = 0.1  # a box whose sides stray this far from straight lines (px) was
 ELLIPSE_WOBBLE_PX = 0.35
 ELLIPSE_SMOOTH = 4  # the outline averaged over this many contour pixels each way: the pixel grid's steps smoothed
 NOTCH_PX = 3  # a side's edge this far (px) from its median line is a notch (an arrowhead, a glyph's remnant, an icon)
+# a box whose opposite sides mirror each other across both of its axes no closer than this (px, see
+# :func:`_mirror_stray`) is drawn by hand, where its sides stray (a typeset one, however notched on one side: 0.0)
+MIRROR_PX = 0.1
 
 
 def sketch_ink(rgb: np.ndarray, paints: Paints, exclude: np.ndarray | None = None) -> np.ndarray:
@@ -237,7 +240,7 @@ def looks_hand_drawn(found: list[tuple[DetectedShape, float, float, float]]) -> 
     return bool(wobbly) and len(wobbly) + len(rough) - len(boxes) >= 2
 
 
-def wobbly_outlines(shapes: list[DetectedShape]) -> bool:
+def wobbly_outlines(shapes: list[DetectedShape], mirrored: bool = False) -> bool:
     """Whether a box among ``shapes`` (read by the typeset stage, or as a sketch) has sides that
     bow off straight lines, or an ellipse whose outline is no mirror image of itself (:data:`ELLIPSE_WOBBLE_PX`):
     an Excalidraw export's boxes are read as faces of one paint, so no sketch is seen, yet their sides stray
@@ -245,13 +248,44 @@ def wobbly_outlines(shapes: list[DetectedShape]) -> bool:
     napkin-style sequence diagram). An
     unoutlined box alone is no sign: an edge label's plate that its line runs under, notched by it, strays
     0.13-0.2 px (Mermaid 8/9's plates), and the whole typeset flowchart was read as a sketch, its links
-    to the plates taken for pencil; two unoutlined boxes that wobble are a sign."""
+    to the plates taken for pencil; two unoutlined boxes that wobble are a sign. ``mirrored``: sides that stray
+    are a sign even where they mirror each other (the lines' mends ask so: on typeset pages whose pills or
+    rounded boxes stray, they joined curves that stop short, draw.io and PlantUML's; else :func:`_bows`, as the
+    hand lettering's trims ask: they cut a draw.io activity diagram's own 'exitst' to 'exits')."""
     wobbly = [s for s in shapes if s.shape in ("box", "round") and not s.is_group
-              and _side_stray(s.face.filled) >= WOBBLE_PX]
+              and (_side_stray(s.face.filled) >= WOBBLE_PX if mirrored else _bows(s.face.filled))]
     # a state machine of hand-drawn ellipses has no box to bow: an ellipse with no axis of symmetry is a sign alone
     return any(s.stroke is not None for s in wobbly) or len(wobbly) >= 2 or any(
         s.shape in ("ellipse", "circle") and not s.is_group and _ellipse_stray(s.face.filled) >= ELLIPSE_WOBBLE_PX
         for s in shapes)
+
+
+def _bows(m: np.ndarray) -> bool:
+    """Whether a box's face ``m`` has sides that bow as a hand-drawn box's do: their median stray from straight
+    lines (:func:`_side_stray`) :data:`WOBBLE_PX` or more, and two sides or more wobbling along their run, notches
+    left out (:func:`_side_wobble`), or no two opposite sides mirroring each other (:func:`_mirror_stray`).
+    Straying alone was a sign on typeset pages: a draw.io pill's (a stadium, arcSize 50: cluster-api's activity
+    diagrams, 120×40) two round ends stray 0.21 px from a line over the middle half of its height, its other two
+    sides none; an edge label's plate notched by its line on one side (Mermaid's) or a box an arrow enters
+    (draw.io) strays 0.1-0.24 px on one side. Both mirror themselves across at least one axis (0.0 px); a
+    hand-drawn box bows at random on every side (Excalidraw's, 0.1-2 px either way)."""
+    return _side_stray(m) >= WOBBLE_PX and (_side_wobble(m) >= WOBBLE_PX or _mirror_stray(m) >= MIRROR_PX)
+
+
+def _mirror_stray(m: np.ndarray) -> float:
+    """How far a face's opposite sides are from mirroring each other, in px: over the middle half of its rows,
+    the left side's inset less the right side's, its mean distance from its median (a constant offset, a box
+    half a pixel off the grid, left out); the same over its columns for top and bottom; the lesser of the two."""
+    strays = []
+    for mm in (m, m.T):
+        h = mm.shape[0]
+        rows = mm[int(0.25 * h):int(0.75 * h) + 1]
+        rows = rows[rows.any(axis=1)]
+        if len(rows) < 6:
+            return 0.0
+        d = (rows.argmax(axis=1) - rows[:, ::-1].argmax(axis=1)).astype(np.float64)
+        strays.append(float(np.abs(d - np.median(d)).mean()))
+    return min(strays)
 
 
 def _ellipse_stray(m: np.ndarray) -> float:

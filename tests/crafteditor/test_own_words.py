@@ -40,6 +40,12 @@ def test_names_that_differ_by_design_are_kept():
     assert mend_from_figure(lorem) == lorem
 
 
+def test_a_word_whose_plural_the_lexicon_knows_is_no_slip():
+    # the lexicon knows 'shards' and 'shared', not 'shard': one letter apart, 'Shard 0' had become 'SHARED 0'
+    texts = ["Shard 0 · pinned to core 0", "Shard 1", "SHARED-NOTHING SHARDS", "shared-nothing shards"]
+    assert mend_from_figure(texts) == texts
+
+
 def test_runs_are_mended_but_a_run_with_scripts_keeps_its_reading():
     runs = [_run("nteger"), _run("integer"), _run("integer_{t}", marked="integer_{t}"), _run("Integer")]
     assert [r.text for r in _own_words(runs)] == ["integer", "integer", "integer_{t}", "Integer"]
