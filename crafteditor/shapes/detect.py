@@ -35,6 +35,11 @@ ROUND_CANVAS_IOU = 0.97  # a canvas-coloured face this round is a drawn circle..
 ROUND_CANVAS_SHARE = 0.75  # ...when this much of its surroundings is one surface (else 0.9)
 ON_OUTLINE = 3.0  # px (+ a stroke width): a pocket's side this near another node's outline lies on it
 SET_IN = 4.0  # px (+ two stroke widths): a pocket's side is set in this far from both nodes' sides on one end
+# a face cut by the glyph it holds (:func:`~crafteditor.shapes.faces._glyph_held`) is a node only when round: a TikZ
+# operator circle (× ⊙ +) or a numbered badge. draw.io's cloud architectures set a service's icon on its card, a
+# pictogram in a small outline (GCP's BigQuery magnifier in a hexagon, Compute Engine's chip in a rounded square):
+# taken for a node, it made the card a frame with the service's name its title
+GLYPH_ROUND = ("circle", "ellipse")
 
 
 @dataclass
@@ -100,6 +105,8 @@ def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
         if i in used or ((f.w < min_side or f.h < min_side) and not _holds_label(f, runs or [], min_side, paints)):
             continue
         shape, iou = classify(f)
+        if f.glyph_cut and shape not in GLYPH_ROUND:
+            continue  # an icon's outline round its pictogram (draw.io's cloud stencils), no operator circle
         if iou < config.shape_min_iou:
             polygon = _polygon_shape(rgb, paints, f)
             # a filled head on its line's stem is the line's (left in its ink for the line detector)
