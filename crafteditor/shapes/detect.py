@@ -78,6 +78,9 @@ def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
     min_side = max(6.0, config.min_node_size / scale)
     # small faces too: a cylinder's cap is a thin lens above its body
     faces = find_faces(paints, min(min_side, max(4.0, 3.0 / scale)), exclude)
+    # an icon's outline round its pictogram (draw.io's cloud stencils) is no operator circle: no face at all, as
+    # before glyph-cut faces were taken (merged with a neighbour, it still made its card a frame)
+    faces = [f for f in faces if not f.glyph_cut or classify(f)[0] in GLYPH_ROUND]
     shapes: list[DetectedShape] = []
     used: set[int] = set()
     # cylinders first: a body face with a lens-shaped cap face right above it
@@ -105,8 +108,6 @@ def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
         if i in used or ((f.w < min_side or f.h < min_side) and not _holds_label(f, runs or [], min_side, paints)):
             continue
         shape, iou = classify(f)
-        if f.glyph_cut and shape not in GLYPH_ROUND:
-            continue  # an icon's outline round its pictogram (draw.io's cloud stencils), no operator circle
         if iou < config.shape_min_iou:
             polygon = _polygon_shape(rgb, paints, f)
             # a filled head on its line's stem is the line's (left in its ink for the line detector)
