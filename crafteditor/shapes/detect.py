@@ -35,6 +35,11 @@ ROUND_CANVAS_IOU = 0.97  # a canvas-coloured face this round is a drawn circle..
 ROUND_CANVAS_SHARE = 0.75  # ...when this much of its surroundings is one surface (else 0.9)
 ON_OUTLINE = 3.0  # px (+ a stroke width): a pocket's side this near another node's outline lies on it
 SET_IN = 4.0  # px (+ two stroke widths): a pocket's side is set in this far from both nodes' sides on one end
+# a face cut by the glyph it holds (:func:`~crafteditor.shapes.faces._glyph_held`) is a node only when round: a TikZ
+# operator circle (× ⊙ +) or a numbered badge. draw.io's cloud architectures set a service's icon on its card, a
+# pictogram in a small outline (GCP's BigQuery magnifier in a hexagon, Compute Engine's chip in a rounded square):
+# taken for a node, it made the card a frame with the service's name its title
+GLYPH_ROUND = ("circle", "ellipse")
 
 
 @dataclass
@@ -73,6 +78,9 @@ def detect_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: float,
     min_side = max(6.0, config.min_node_size / scale)
     # small faces too: a cylinder's cap is a thin lens above its body
     faces = find_faces(paints, min(min_side, max(4.0, 3.0 / scale)), exclude)
+    # an icon's outline round its pictogram (draw.io's cloud stencils) is no operator circle: no face at all, as
+    # before glyph-cut faces were taken (merged with a neighbour, it still made its card a frame)
+    faces = [f for f in faces if not f.glyph_cut or classify(f)[0] in GLYPH_ROUND]
     shapes: list[DetectedShape] = []
     used: set[int] = set()
     # cylinders first: a body face with a lens-shaped cap face right above it
