@@ -182,7 +182,10 @@ def _spec_turned_back(spec: dict[str, Any], numbered: bool = False) -> dict[str,
     value axis's title cleared (the turned reading's was the category axis's). None where it is
     no bar chart on categories."""
     first_mark = spec.get("mark") or ((spec.get("layer") or [{}])[0].get("mark") or {})
-    if (first_mark.get("type") if isinstance(first_mark, dict) else first_mark) != "bar":
+    kind = first_mark.get("type") if isinstance(first_mark, dict) else first_mark
+    if kind in ("point", "line") and "layer" not in spec and spec["encoding"]["x"].get("type") == "nominal":
+        _dots(spec)  # a dot plot: one marker a category and series (Vega-Lite's ranked points)
+    elif kind != "bar":
         return None
     enc = spec["encoding"]
     cat, val = enc["x"], enc["y"]
@@ -224,6 +227,35 @@ def _spec_turned_back(spec: dict[str, Any], numbered: bool = False) -> dict[str,
                                               if k in swap and isinstance(v, dict) and "field" in v else v)
                              for k, v in lenc.items()}
     return spec
+
+
+def _dots(spec: dict[str, Any]) -> None:
+    """A dot plot's turned reading, in place: the markers along each category's line (read as a
+    point series, or as a line where hollow rings were skeletonised, a marker cut by a gridline in
+    pieces) are one point a category and series, at their median value."""
+    groups: dict[tuple[Any, Any], list[float]] = {}
+    for row in spec["data"]["values"]:
+        groups.setdefault((row.get("series"), row["x"]), []).append(float(row["y"]))
+    # a stray mark (a tick's stub, a piece of the domain line) read as a series of its own: a point
+    # or two where another series has a marker at three categories or more
+    counts: dict[Any, int] = {}
+    for s, _ in groups:
+        counts[s] = counts.get(s, 0) + 1
+    stray = {s for s, n in counts.items() if n <= 2 and max(counts.values()) >= 3}
+    spec["data"]["values"] = [{"x": x, "y": float(np.median(ys)), **({"series": s} if s is not None else {})}
+                              for (s, x), ys in groups.items() if s not in stray]
+    if stray and len(counts) - len(stray) == 1 and "color" in spec["encoding"]:
+        # one series left: the legend was the stray's
+        keep = next(s for s in counts if s not in stray)
+        scale = spec["encoding"].pop("color").get("scale") or {}
+        for row in spec["data"]["values"]:
+            row.pop("series", None)
+        if keep in (scale.get("domain") or []) and isinstance(spec["mark"], dict):
+            spec["mark"]["color"] = scale["range"][scale["domain"].index(keep)]
+        spec["encoding"].pop("shape", None)
+    mark = spec["mark"] if isinstance(spec["mark"], dict) else {"type": spec["mark"]}
+    spec["mark"] = {**{k: v for k, v in mark.items() if k not in ("type", "point")}, "type": "point",
+                    "filled": mark.get("filled", True)}
 
 
 def _style_turned_back(st: ChartStyle, runs, legend: Legend, title_run: TextRun | None, H: int,
