@@ -36,3 +36,19 @@ def test_vega_lite_horizontal_dot_plot_reads_one_value_a_category(filled, theme)
     assert sorted(r["y"] for r in rows) == sorted(_RANK)  # one point a category, none repeated
     values = [["", k, v] for k, v in _RANK.items()]
     assert score_values(conv.figure, {"values": values, "value_axis": [0, 5]}) == 1.0
+
+
+def test_vega_lite_horizontal_boxplot_is_not_read_as_dots():
+    """A horizontal boxplot's boxes, read in the turned reading as markers far larger than a dot
+    plot's, are not turned back as one point a category (its medians drawn as giant dots)."""
+    vlc = pytest.importorskip("vl_convert")
+    rows = [{"g": g, "v": v} for g, base in (("Adelie", 3700), ("Chinstrap", 3750), ("Gentoo", 5000))
+            for v in (base - 600, base - 300, base - 100, base, base + 100, base + 300, base + 600)]
+    spec = {"data": {"values": rows}, "mark": {"type": "boxplot", "extent": "min-max"},
+            "encoding": {"x": {"field": "v", "type": "quantitative", "scale": {"zero": False}},
+                         "y": {"field": "g", "type": "nominal"}}}
+    conv = convert(vlc.vegalite_to_png(json.dumps(spec), scale=2))
+    for c in conv.figure.components:
+        if isinstance(c, Chart):
+            mark = c.spec.get("mark")
+            assert (mark.get("type") if isinstance(mark, dict) else mark) != "point"
