@@ -53,7 +53,9 @@ def read_horizontal(rgb, paints, runs, used, ax, ay, right, top, config, origina
         return None
     if numbered and res.axes is not None and res.axes[0] is not None and not res.axes[0].categories:
         _labels_as_categories(res.spec, res.axes[0], left, H)
-    spec = _spec_turned_back(res.spec, numbered)
+    # a dot plot's markers are marks, not boxes: a boxplot's boxes read as markers are no dots
+    dots_ok = res.style is None or res.style.marker_area is None or res.style.marker_area <= (1.5 * font) ** 2
+    spec = _spec_turned_back(res.spec, numbered, dots_ok)
     # a reading with bars for fewer than half the category labels beside the axis misread the
     # plot (a value label with a sliver of a bar beside it taken for a legend)
     if spec is None or 2 * len({row["y"] for row in spec["data"]["values"]}) < sum(
@@ -176,13 +178,17 @@ def _labels_as_categories(spec: dict[str, Any], axis: Any, left: list[TextRun], 
     spec["encoding"]["x"]["type"] = "nominal"
 
 
-def _spec_turned_back(spec: dict[str, Any], numbered: bool = False) -> dict[str, Any] | None:
+def _spec_turned_back(spec: dict[str, Any], numbered: bool = False, dots: bool = True) -> dict[str, Any] | None:
     """The turned reading's spec turned back, in place: categories on y (top to bottom, the
     turned reading had them bottom to top), values on x, the layers over the bars along x; the
     value axis's title cleared (the turned reading's was the category axis's). None where it is
     no bar chart on categories."""
     first_mark = spec.get("mark") or ((spec.get("layer") or [{}])[0].get("mark") or {})
-    if (first_mark.get("type") if isinstance(first_mark, dict) else first_mark) != "bar":
+    kind = first_mark.get("type") if isinstance(first_mark, dict) else first_mark
+    if dots and kind in ("point", "line") and "layer" not in spec and spec["encoding"]["x"].get("type") == "nominal" \
+            and _dots(spec):
+        pass  # a dot plot: one marker a category and series (Vega-Lite's ranked points)
+    elif kind != "bar":
         return None
     enc = spec["encoding"]
     cat, val = enc["x"], enc["y"]
@@ -224,6 +230,41 @@ def _spec_turned_back(spec: dict[str, Any], numbered: bool = False) -> dict[str,
                                               if k in swap and isinstance(v, dict) and "field" in v else v)
                              for k, v in lenc.items()}
     return spec
+
+
+def _dots(spec: dict[str, Any]) -> bool:
+    """A dot plot's turned reading, in place: the markers along each category's line (read as a
+    point series, or as a line where hollow rings were skeletonised, a marker cut by a gridline in
+    pieces) are one point a category and series, at their median value. A series is a dot plot's
+    where each category's readings of it lie within a marker's width (5 % of the value axis); one
+    spread wider (an error bar's ends, read as a series of their own) goes where another is one, and
+    so does a stray mark of a point or two (a tick's stub). False (the spec untouched) where no series
+    is one at three categories or more: a strip plot's many points, a boxplot's pieces."""
+    mark = spec["mark"] if isinstance(spec["mark"], dict) else {"type": spec["mark"]}
+    lo, hi = ((spec["encoding"]["y"].get("scale") or {}).get("domain") or [0.0, 0.0])[:2]
+    if not isinstance(lo, (int, float)) or not isinstance(hi, (int, float)) or hi <= lo:
+        return False
+    groups: dict[tuple[Any, Any], list[float]] = {}
+    for row in spec["data"]["values"]:
+        groups.setdefault((row.get("series"), row["x"]), []).append(float(row["y"]))
+    names = list(dict.fromkeys(s for s, _ in groups))
+    dots = [s for s in names if sum(k[0] == s for k in groups) >= 3
+            and all(max(ys) - min(ys) <= 0.05 * (hi - lo) for k, ys in groups.items() if k[0] == s)]
+    if not dots:
+        return False
+    spec["data"]["values"] = [{"x": x, "y": float(np.median(ys)), **({"series": s} if s is not None else {})}
+                              for (s, x), ys in groups.items() if s in dots]
+    if len(dots) == 1 and "color" in spec["encoding"]:
+        # one series left: the legend named the others (or a tick label beside a stray mark)
+        scale = spec["encoding"].pop("color").get("scale") or {}
+        for row in spec["data"]["values"]:
+            row.pop("series", None)
+        if dots[0] in (scale.get("domain") or []):
+            mark["color"] = scale["range"][scale["domain"].index(dots[0])]
+        spec["encoding"].pop("shape", None)
+    spec["mark"] = {**{k: v for k, v in mark.items() if k not in ("type", "point")}, "type": "point",
+                    "filled": mark.get("filled", True)}
+    return True
 
 
 def _style_turned_back(st: ChartStyle, runs, legend: Legend, title_run: TextRun | None, H: int,
