@@ -37,6 +37,7 @@ from crafter.agents.reading import (
     drop_heading_names,
     drop_remarks,
     find_word,
+    group_titles,
     groups_named,
     head_group_name,
     made_by,
@@ -676,7 +677,7 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
             ends[node] = (leaves[label][0], leaves[label][-1])
             as_group[node] = [label]
         groups.append((label, slug_id(label, used), inner))
-    titled = _group_titles(reading, names, groups, owned | set(ends))
+    titled = group_titles(reading, names, groups, owned | set(ends))
     names = [n for n in names if n not in ends and n not in titled.values()]
     comps: list = [Node(kind="node", id=ids[n], label=n, shape=_shape_for(n)) for n in names]
     seen: set[tuple[str, str]] = set()
@@ -700,22 +701,6 @@ def _group_components(groups: list[tuple[str, str, list[str]]], ids: dict[str, s
     return [Group(kind="group", id=gid, label=titled.get(label, label), members=[gids.get(m) or ids[m] for m in members])
             for label, gid, members in groups
             if not (label.strip().lower() in _ROLE_HEADINGS and gid not in inside and label not in inside)]
-
-
-def _group_titles(reading: BriefReading, names: list[str], groups: list[tuple[str, str, list[str]]],
-                  taken: set[str]) -> dict[str, str]:
-    """A group's fuller title: the one name that ends in the group's label, is in no link and no group
-    ("## Randomisation service" heading a brief whose "service" is made up of the core and the logger)
-    names the group, not a box of its own."""
-    linked = {x for pair in reading.relations for x in pair}
-    out: dict[str, str] = {}
-    for label, _, _ in groups:
-        key = normalise_label(label)
-        fuller = [n for n in names if n not in taken and n not in linked and n not in out.values()
-                  and normalise_label(n).endswith(" " + key)]
-        if len(fuller) == 1:
-            out[label] = fuller[0]
-    return out
 
 
 def _panels_figure(brief: str, preamble: str, panels: list[tuple[str, str | None, str]], title: str | None,

@@ -458,7 +458,7 @@ def drop_heading_names(reading: BriefReading, text: str) -> None:
     said = {e for e in reading.entities if any(named(e, h.lower()) for h in heads) and not named(e, low)}
     titles = {e for e in said if any(box_key(e) == k or box_key(e).endswith(" " + k) for k in keys)}
     gone = said - titles
-    # a title's links are no links either: unlinked, it can title its group (figure_from_brief's _group_titles)
+    # a title's links are no links either: unlinked, it can title its group (:func:`group_titles`)
     reading.relations = [(a, b) for a, b in reading.relations if a not in said and b not in said]
     if gone:
         reading.entities = [e for e in reading.entities if e not in gone]
@@ -697,3 +697,19 @@ def prefer_fuller_names(reading: BriefReading, names: list[str]) -> None:
                     key=lambda e: len(normalise_label(e)), default=None)
         if short and not any(normalise_label(e) == full for e in reading.entities):
             rename_names(reading, {short: name})
+
+
+def group_titles(reading: BriefReading, names: list[str], groups: list[tuple[str, str, list[str]]],
+                  taken: set[str]) -> dict[str, str]:
+    """A group's fuller title: the one name that ends in the group's label, is in no link and no group
+    ("## Randomisation service" heading a brief whose "service" is made up of the core and the logger)
+    names the group, not a box of its own."""
+    linked = {x for pair in reading.relations for x in pair}
+    out: dict[str, str] = {}
+    for label, _, _ in groups:
+        key = normalise_label(label)
+        fuller = [n for n in names if n not in taken and n not in linked and n not in out.values()
+                  and normalise_label(n).endswith(" " + key)]
+        if len(fuller) == 1:
+            out[label] = fuller[0]
+    return out
