@@ -38,6 +38,7 @@ _MPL_STYLES = ("default", "ggplot", "bmh", "fivethirtyeight", "seaborn-v0_8-whit
                "classic", "tableau-colorblind10")
 _ALTAIR_THEMES = ("default", "default", "default", "ggplot2", "fivethirtyeight", "dark", "quartz", "vox", "latimes",
                   "googlecharts", "powerbi", "excel")
+_FONTLESS_THEMES = ("powerbi",)  # its fonts vl-convert lacks: drawn with a sans-serif fallback (_fonts_fall_back)
 _GG_THEMES = ("theme_grey", "theme_grey", "theme_bw", "theme_minimal", "theme_classic", "theme_light", "theme_linedraw")
 
 
@@ -231,6 +232,34 @@ def _words(p: Plot) -> str:
 # ---------------------------------------------------------------- Vega-Lite (Altair + vl-convert)
 
 
+def _fonts_fall_back(spec: str, vlc: Any) -> str:
+    """The spec with its theme's fonts given a sans-serif fallback: powerbi names 'Segoe UI' (and 'wf_standard-font')
+    alone, which vl-convert does not have, and drew no text at all here (found by round 24's vega24 lane), where a
+    browser falls back to sans-serif. The theme goes into the spec's own config; other themes pass unchanged."""
+    import json
+
+    data = json.loads(spec)
+    theme = data.get("usermeta", {}).get("embedOptions", {}).get("theme")
+    if theme not in _FONTLESS_THEMES:
+        return spec
+
+    def fall_back(o: Any) -> Any:
+        if isinstance(o, dict):
+            return {k: (f"{v}, sans-serif" if isinstance(v, str) and k.lower().endswith("font") else fall_back(v))
+                    for k, v in o.items()}
+        return [fall_back(v) for v in o] if isinstance(o, list) else o
+
+    def merged(a: dict, b: dict) -> dict:
+        out = dict(a)
+        for k, v in b.items():
+            out[k] = merged(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+        return out
+
+    data["config"] = merged(fall_back(vlc.get_themes()[theme]), data.get("config", {}))
+    data["usermeta"]["embedOptions"].pop("theme")
+    return json.dumps(data)
+
+
 def _altair(p: Plot, path: Path, rng: random.Random, scale: int) -> tuple[float, float] | None:  # long: one chart per kind
     import altair as alt  # heavy: Altair and pandas load only when charts are drawn
     import pandas as pd  # heavy: see above
@@ -287,7 +316,7 @@ def _altair(p: Plot, path: Path, rng: random.Random, scale: int) -> tuple[float,
         chart = chart.properties(title=p.title)
     with alt.theme.enable(theme):
         spec = chart.to_json()
-    path.write_bytes(vlc.vegalite_to_png(spec, scale=scale))
+    path.write_bytes(vlc.vegalite_to_png(_fonts_fall_back(spec, vlc), scale=scale))
     ys = [r[2] - r[3] for r in p.rows] + [r[2] + r[3] for r in p.rows]
     if p.kind == "pie":
         return 0.0, 100.0

@@ -113,3 +113,29 @@ def test_two_tick_labels_that_are_no_powers_of_ten_are_a_linear_axis():
     conv = convert(mpl_png(fig))
     values = [["points", x, y] for x, y in pts]
     assert score_values(conv.figure, {"values": values, "value_axis": [2.2, 14.7]}) >= 0.9
+
+
+def test_the_powerbi_theme_draws_its_tick_labels():
+    """vl-convert lacks powerbi's 'Segoe UI': drawn as the theme names it, a chart had no tick labels at all (its
+    truth still listed them); the maker gives the theme's fonts a sans-serif fallback."""
+    import io
+
+    import altair as alt
+    import numpy as np
+    import vl_convert as vlc
+    from PIL import Image
+
+    from craftbench.makers.charts import _fonts_fall_back
+
+    chart = alt.Chart(alt.Data(values=[{"a": "x", "b": 2}, {"a": "y", "b": 3}])).mark_bar().encode(
+        x="a:N", y="b:Q").properties(width=200, height=150)
+    with alt.theme.enable("powerbi"):
+        spec = chart.to_json()
+
+    def label_ink(s: str) -> int:  # dark-grey text pixels left of the plot (the y axis's tick labels)
+        rgba = np.asarray(Image.open(io.BytesIO(vlc.vegalite_to_png(s, scale=1))).convert("RGBA"))
+        left = rgba[:, : rgba.shape[1] // 8]
+        return int(((left[..., 3] > 128) & (left[..., :3].max(axis=2) < 140)).sum())
+
+    assert label_ink(_fonts_fall_back(spec, vlc)) > label_ink(spec) + 20
+    assert _fonts_fall_back(spec.replace("powerbi", "quartz"), vlc) == spec.replace("powerbi", "quartz")
