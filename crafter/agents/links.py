@@ -47,7 +47,7 @@ import re
 
 from crafter.agents.clauses import OPENS, acts, clause_steps
 from crafter.agents.labels import labels_match
-from crafter.agents.reading import SENTENCE_SPLIT, BriefReading, name_pattern
+from crafter.agents.reading import SENTENCE_SPLIT, BriefReading, name_pattern, rename_names
 from crafter.agents.references import made_by, pointed_to, pointing_back, possessive, referents
 from crafter.agents.targets import ACTIVE_SEND, SEND, STORE
 
@@ -187,11 +187,8 @@ def read_links(text: str, reading: BriefReading) -> None:
         # (a sentence saying a link is not there continues nothing: "A never writes to B. C calls A" is no B -> C)
         last = spots[-1][2] if spots and not negated else None
         before = (sentence, spots if not negated else [])
-    if dropped:
-        reading.entities = [n for n in reading.entities if n not in dropped]
-        reading.strong = [n for n in reading.strong if n not in dropped]
-        reading.relations = [r for r in reading.relations if not set(r) & dropped]
-        reading.groups = [(g, [m for m in ms if m not in dropped]) for g, ms in reading.groups]
+    if dropped:  # (the data's name is the arrow's words, no box)
+        rename_names(reading, dict.fromkeys(dropped))
 
 
 def _data_reference(sentence: str, spots: list[tuple[int, int, str]], text: str,

@@ -32,13 +32,13 @@ class BriefReading:
     negated: list[tuple[str, str]] = field(default_factory=list)  # "A never writes to B": no A -> B, either way
 
 
-def find_word(text: str, name: str, start: int = 0) -> int:
-    """Where ``name`` is first said in ``text`` from ``start`` on, as whole words (case aside; a plural
-    "s" / "es" allowed: "sample" in "samples", never "use" in "because" or "both" in "bothers"; a name of one
+def find_word(text: str, name: str, start: int = 0, stop: int | None = None) -> int:
+    """Where ``name`` is first said in ``text[start:stop]`` (``stop`` None: to the end), as whole words (case aside;
+    a plural "s" / "es" allowed: "sample" in "samples", never "use" in "because" or "both" in "bothers"; a name of one
     or two letters in its own case); -1 where it is not."""
     if not name.strip():
         return -1
-    m = name_pattern(name).search(text, start)
+    m = name_pattern(name).search(text, start, len(text) if stop is None else stop)
     return m.start() if m else -1
 
 

@@ -23,9 +23,9 @@ def test_a_state_in_a_condition_clause_becomes_the_question():
 
 
 def test_measure_verbs_and_bounds_in_words():
-    assert decision_label("the mean flux deviates by more than 2% anywhere") == "Deviation > 2%?"
-    assert decision_label("the score is above 0.7") == "Score > 0.7?"
-    assert decision_label("it exceeds the district's quota") == "Above district's quota?"
+    assert decision_label("the mean flux deviates by more than 2% anywhere") == ("Deviation > 2%?", "Deviation")
+    assert decision_label("the score is above 0.7") == ("Score > 0.7?", "Score")
+    assert decision_label("it exceeds the district's quota") == ("Above district's quota?", None)  # the thing is said elsewhere
 
 
 def test_a_pronoun_or_a_long_clause_builds_nothing():
@@ -59,9 +59,9 @@ def test_a_branch_said_before_the_test_is_a_loop_and_keeps_its_arrow_in():
 
 
 def test_a_subject_and_its_one_verb_after_if_is_asked_by_its_passing_side():
-    assert decision_label("the calibration fails") == "Calibration passed?"
-    assert decision_label("the two raters disagree") == "Two raters agree?"
-    assert decision_label("homogeneity holds") == "Homogeneity holds?"
+    assert decision_label("the calibration fails") == ("Calibration passed?", "Calibration")
+    assert decision_label("the two raters disagree") == ("Two raters agree?", "Two raters")
+    assert decision_label("homogeneity holds") == ("Homogeneity holds?", "Homogeneity")
     # "when" starts a step on an event, it tests nothing; a pronoun says no subject
     assert decision_label("a batch finishes", "when") is None
     assert decision_label("it fails") is None
