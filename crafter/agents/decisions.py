@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-from crafter.agents.labels import normalise_label
+from crafter.agents.labels import normalise_label, noun_by_ending
 from crafter.agents.reading import BriefReading, find_word, rename_names
 
 _BE = r"(?:is|are|was|were|has been|have been|becomes|become)"
@@ -92,9 +92,12 @@ def decision_label(condition: str, opener: str = "if") -> tuple[str, str | None]
 
 def _head(subject: str) -> str:
     """The subject's last two words as the question's opening ("the fringe spacing" -> "Fringe spacing"); a
-    word said as a modifier before them drops ("the estimated drift" -> "Drift", "the offspring's cell" -> "Cell")."""
+    word said as a modifier before them drops ("the estimated drift" -> "Drift", "the offspring's cell" -> "Cell"; not a
+    noun ending like a participle: "the feed rate" -> "Feed rate")."""
     words = subject.split()[-2:]
-    if len(words) == 2 and (words[0].lower().endswith(("ed", "'s", "’s")) or words[0].lower() in _PRONOUNS):
+    first = words[0].lower()
+    if len(words) == 2 and (first.endswith(("'s", "’s")) or first in _PRONOUNS
+                            or first.endswith("ed") and not noun_by_ending(first)):
         words = words[1:]
     head = " ".join(words)
     return head[0].upper() + head[1:]

@@ -73,3 +73,12 @@ def test_the_tested_things_bare_box_gives_way_to_the_question():
     labels = set(_labels(figure_from_brief(brief)))
     assert "Battery < 15 %?" in labels
     assert "Battery" not in labels
+
+
+def test_a_noun_ending_like_a_participle_stays_in_the_question():
+    # "seed", "feed" end like "estimated" but name the thing measured: not a modifier that drops
+    assert decision_label("the feed rate exceeds 5 %") == ("Feed rate > 5 %?", "Feed rate")
+    assert decision_label("the estimated drift exceeds 2 mm") == ("Drift > 2 mm?", "Drift")
+    brief = ("The planter monitor counts seeds on each row unit. If the seed spacing is above 30 cm, the monitor "
+             "raises a skip alarm on the cab display; otherwise the row unit keeps its meter speed.")
+    assert _labels(figure_from_brief(brief)).get("Seed spacing > 30 cm?") == "diamond"
