@@ -338,8 +338,8 @@ def drop_collective_groups(reading: BriefReading, text: str) -> None:
         word = name.split()[-1].lower()
         if len(name.split()) > 2 or not plain_plural(word):
             return False
-        if any(e != name and e.split()[-1].lower() in (word[:-1], word[:-2]) for e in reading.entities):
-            return False  # "these two encoders" after "a spatial encoder": of a kind read
+        if any(e != name and e.split()[-1].lower() == singular(word) for e in reading.entities):
+            return False  # "these two encoders" after "a spatial encoder" ("analyses" after "an analysis"): of a kind read
         if re.search(rf"(?i)(?<!these )(?<!those )(?<!the )(?<!all )\b{_COUNT}\s+" + re.escape(name) + r"\b", text):
             return False  # "annotated independently by two labelers …": the things, brought in by their count
         return re.search(rf"(?i)\b(?:both|(?:these|those|the|all)\s+{_COUNT})\s+" + re.escape(name) + r"\b",
