@@ -38,6 +38,9 @@ _COMPARE = ((r"(?:by\s+)?more than|above|over|exceeds|greater than|larger than",
             (r"(?:by\s+)?less than|below|under|smaller than", "<"))
 # a test said by its failing side is asked by its passing one ("if validation fails" -> "Validation passed?")
 _POSITIVE = {"fails": "passed", "failed": "passed", "fail": "pass", "disagree": "agree", "disagrees": "agrees"}
+# a name that says the clause's test, not only its subject: its verb, its comparison or its bound ("Overshoot exceeds
+# 20", "Above 30 cm"; not "Recomputed n", the subject of "if the recomputed n exceeds the plan", a box of its own)
+_SAYS_TEST = re.compile(rf"(?i)\b(?:{_BE}|{'|'.join(_MEASURE_NOUNS)}|{_COMPARE[0][0]}|{_COMPARE[1][0]})\b|\d")
 _PRONOUNS = frozenset({"it", "they", "one", "this", "that", "these", "those", "he", "she", "we", "you", "there"})
 _PREPOSITION = re.compile(r"\s+(?:to|of|for|in|on|at|from|with|by)\s+")
 # where the other branch starts: "…; otherwise …", "…; if not, …", "…, else …", "… . Otherwise …"
@@ -119,15 +122,17 @@ def read_decisions(reading: BriefReading, text: str) -> None:
         have.add(key)
         names = [n for n in reading.entities if normalise_label(n) != key]
         reading.entities.append(label)
-        # the tested thing's own bare box ("Battery" beside "Battery < 20 %?"), linked to nothing and in no
-        # group, is the question's: it goes
-        if subject is not None:
-            tested = normalise_label(subject)
-            held = {x for pair in reading.relations for x in pair} | {x for _, ms in reading.groups for x in ms}
-            bare = [n for n in names if n not in held and normalise_label(n) == tested]
-            if bare:
-                rename_names(reading, dict.fromkeys(bare))
-                names = [n for n in names if n not in bare]
+        # the tested thing's own bare box ("Battery" beside "Battery < 20 %?"), linked to nothing and in no group, is
+        # the question's: it goes; a bare box the clause itself made ("Overshoot exceeds 20") is the question
+        held = {x for pair in reading.relations for x in pair} | {x for _, ms in reading.groups for x in ms}
+        tested = normalise_label(subject) if subject is not None else None
+        bare = [n for n in names if n not in held and normalise_label(n) == tested]
+        clause = re.findall(r"\w+", m.group(2).lower())  # (by words: "250 °C" is read "250 C")
+        inside = [n for n in names if n not in held and n not in bare and _SAYS_TEST.search(n)
+                  and _runs_in(re.findall(r"\w+", n.lower()), clause)]
+        if bare or inside:
+            rename_names(reading, {**dict.fromkeys(bare), **dict.fromkeys(inside, label)})
+            names = [n for n in names if n not in bare and n not in inside]
         said = bisect_right(ends, m.start())  # the sentence ends before the clause
         opened = ends[said - 1] if said else 0
         before = {n for n in names if 0 <= find_word(text, n, max(0, opened - 400), m.start())}
@@ -153,6 +158,11 @@ def read_decisions(reading: BriefReading, text: str) -> None:
                     reading.relations.append((pair[0], label))
             reading.relations.append((label, branch))
             reading.edge_labels[(label, branch)] = word
+
+
+def _runs_in(words: list[str], within: list[str]) -> bool:
+    """``words`` said one after another somewhere in ``within``."""
+    return bool(words) and any(within[i:i + len(words)] == words for i in range(len(within) - len(words) + 1))
 
 
 def _first_said(names: list[str], text: str, start: int, stop: int) -> str | None:

@@ -82,3 +82,22 @@ def test_a_noun_ending_like_a_participle_stays_in_the_question():
     brief = ("The planter monitor counts seeds on each row unit. If the seed spacing is above 30 cm, the monitor "
              "raises a skip alarm on the cab display; otherwise the row unit keeps its meter speed.")
     assert _labels(figure_from_brief(brief)).get("Seed spacing > 30 cm?") == "diamond"
+
+
+def test_a_box_made_of_the_clause_itself_is_the_question():
+    # "If the peak temperature exceeds 250 °C" also read as a box "Peak temperature exceeds 250 C": one box, the question
+    brief = ("The reflow oven profiler logs the board temperature at each zone. If the peak temperature exceeds 250 °C, "
+             "the line controller slows the conveyor; otherwise the boards move on to optical inspection.")
+    shapes = _labels(figure_from_brief(brief))
+    assert shapes.get("Peak temperature > 250 °C?") == "diamond"
+    assert not any("exceeds" in label.lower() for label in shapes)
+    brief = ("The mass-flow controller feeds argon into the sputter chamber. If the base pressure is above 5 mTorr, the "
+             "interlock closes the gate valve; otherwise the magnetron power supply ramps up.")
+    assert not any(label.lower().startswith("above") for label in _labels(figure_from_brief(brief)))
+
+
+def test_the_clauses_subject_said_as_a_box_stays_beside_the_question():
+    # only the subject ("the recalculated n"), not the test: a thing of its own, not the question's words
+    brief = ("The interim analysis pools the variance of both arms. If the recalculated n exceeds the cap, the data "
+             "monitoring committee raises the enrolment target; otherwise the original target stands.")
+    assert "Recalculated n" in _labels(figure_from_brief(brief))
