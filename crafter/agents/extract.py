@@ -677,7 +677,7 @@ def figure_from_brief(brief: str, *, title: str | None = None, names: dict | Non
             ends[node] = (leaves[label][0], leaves[label][-1])
             as_group[node] = [label]
         groups.append((label, slug_id(label, used), inner))
-    titled = group_titles(reading, names, groups, owned | set(ends))
+    titled = group_titles(reading, names, [label for label, _, _ in groups], owned | set(ends))
     names = [n for n in names if n not in ends and n not in titled.values()]
     comps: list = [Node(kind="node", id=ids[n], label=n, shape=_shape_for(n)) for n in names]
     seen: set[tuple[str, str]] = set()

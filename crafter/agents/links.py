@@ -47,7 +47,7 @@ import re
 
 from crafter.agents.clauses import OPENS, acts, clause_steps
 from crafter.agents.labels import labels_match
-from crafter.agents.reading import SENTENCE_SPLIT, BriefReading, name_pattern
+from crafter.agents.reading import SENTENCE_SPLIT, BriefReading, name_pattern, plain_plural, rename_names
 from crafter.agents.references import made_by, pointed_to, pointing_back, possessive, referents
 from crafter.agents.targets import ACTIVE_SEND, SEND, STORE
 
@@ -187,11 +187,8 @@ def read_links(text: str, reading: BriefReading) -> None:
         # (a sentence saying a link is not there continues nothing: "A never writes to B. C calls A" is no B -> C)
         last = spots[-1][2] if spots and not negated else None
         before = (sentence, spots if not negated else [])
-    if dropped:
-        reading.entities = [n for n in reading.entities if n not in dropped]
-        reading.strong = [n for n in reading.strong if n not in dropped]
-        reading.relations = [r for r in reading.relations if not set(r) & dropped]
-        reading.groups = [(g, [m for m in ms if m not in dropped]) for g, ms in reading.groups]
+    if dropped:  # (the data's name is the arrow's words, no box)
+        rename_names(reading, dict.fromkeys(dropped))
 
 
 def _data_reference(sentence: str, spots: list[tuple[int, int, str]], text: str,
@@ -203,7 +200,7 @@ def _data_reference(sentence: str, spots: list[tuple[int, int, str]], text: str,
         return None
     name = spots[0][2]
     words = name.split()
-    if not (2 <= len(words) <= 3) or words[0].lower() in _NEW or not re.fullmatch(r"[A-Za-z][a-z-]*[a-z](?<![siu])s", words[-1]) \
+    if not (2 <= len(words) <= 3) or words[0].lower() in _NEW or not plain_plural(words[-1]) \
             or any(re.search(r"[\d_$]|[A-Z].*[A-Z]", w) for w in words):
         return None  # "Invalid datasets", "Clean reads"; not "Kafka brokers", "CNN scores", "The resulting analysis"
     if len(name_pattern(name[:-1]).findall(text)) != 1:

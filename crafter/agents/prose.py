@@ -359,6 +359,21 @@ def _read_vp(c: _Clause, subj: list[str], st: ProseState, *, passive: bool = Fal
         _more_vp(c, subj, st, passive)  # "sends nothing to X and passes tokens to Y": the second one stands
 
 
+# verbs whose one object is no part: "a pyramid is built from all pixel pairs" (its input), "isoforge wraps the PacBio
+# Iso-Seq tools" (a tool around one thing); the thing stays a box (round 24: dev plans alone groups 0.4759 -> 0.4802,
+# nodes and edges unchanged; train groups 0.2647 -> 0.2668, nodes 0.5325 -> 0.5328, edges unchanged)
+_AROUND_ONE = frozenset({"build", "wrap"})
+
+
+def _hold(st: ProseState, subj: list[str], lemma: str, parts: list[str]) -> None:
+    """The subjects, groups holding ``parts`` ("the encoder contains X and Y", "a service made of A and B"); the one
+    thing a verb of :data:`_AROUND_ONE` says is a box of its own instead."""
+    if lemma in _AROUND_ONE and len(parts) <= 1:
+        st.actors += [p for p in parts if p not in _PRONOUNS]
+    else:
+        st.groups += [(s, parts) for s in subj]
+
+
 def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool = False,
                   fixed_obj: list[str] | None = None, more: bool = True) -> None:
     _skip(c, _ADVERBS)
@@ -399,14 +414,7 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
     if lemma in ("consist", "make", "compose", "build") and nxt is not None and nxt.low in ("of", "from") \
             and (passive or lemma == "consist"):
         c.i += 1
-        parts = _read_np_list(c)
-        # "a pyramid is built from all pixel pairs": its input, not its part; "isoforge wraps the PacBio tools" below:
-        # a tool around one thing; the thing stays a box (round 24: dev plans alone groups 0.4759 -> 0.4802, nodes and
-        # edges unchanged; train groups 0.2647 -> 0.2668, nodes 0.5325 -> 0.5328, edges unchanged)
-        if lemma != "build" or len(parts) > 1:
-            st.groups += [(s, parts) for s in subj]
-        else:
-            st.actors += [p for p in parts if p not in _PRONOUNS]  # still a box ("built from sentence pairs")
+        _hold(st, subj, lemma, _read_np_list(c))
         return
     objs: list[str] = list(fixed_obj or [])
     if not passive and not fixed_obj and nxt is not None and (nxt.low not in _PREPS or nxt.low in ("up", "out")):
@@ -415,10 +423,7 @@ def _read_vp_body(c: _Clause, subj: list[str], st: ProseState, *, passive: bool 
         st.groups.append((objs[0], subj))
         return
     if lemma in _CONTAINER_VERBS and objs and not passive:
-        if lemma != "wrap" or len(objs) > 1:  # "isoforge wraps the PacBio Iso-Seq tools": a tool around one thing
-            st.groups += [(s, objs) for s in subj]
-        else:
-            st.actors += [o for o in objs if o not in _PRONOUNS]  # (the thing wrapped still a box)
+        _hold(st, subj, lemma, objs)
         return
     if lemma == "run":  # "the refine stage runs lima": lima is inside the stage; "X runs on a GPU": nothing
         if objs and not passive and subj and all(_STAGE_HEADS.search(s) for s in subj):

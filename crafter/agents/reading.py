@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cache
 
 from crafter.agents.labels import REMARK_WORDS, normalise_label, noun_by_ending, singular
 from crafter.agents.prose import verb_lemma
@@ -32,13 +33,13 @@ class BriefReading:
     negated: list[tuple[str, str]] = field(default_factory=list)  # "A never writes to B": no A -> B, either way
 
 
-def find_word(text: str, name: str, start: int = 0) -> int:
-    """Where ``name`` is first said in ``text`` from ``start`` on, as whole words (case aside; a plural
-    "s" / "es" allowed: "sample" in "samples", never "use" in "because" or "both" in "bothers"; a name of one
+def find_word(text: str, name: str, start: int = 0, stop: int | None = None) -> int:
+    """Where ``name`` is first said in ``text[start:stop]`` (``stop`` None: to the end), as whole words (case aside;
+    a plural "s" / "es" allowed: "sample" in "samples", never "use" in "because" or "both" in "bothers"; a name of one
     or two letters in its own case); -1 where it is not."""
     if not name.strip():
         return -1
-    m = name_pattern(name).search(text, start)
+    m = name_pattern(name).search(text, start, len(text) if stop is None else stop)
     return m.start() if m else -1
 
 
@@ -187,7 +188,8 @@ def said_again_as(names: list[str], text: str) -> dict[str, str]:
 
 
 _NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
-_COLLECTIVE_RE = re.compile(r"(?i)^(?:all\s+(?P<n>two|three|four|five|six|[2-6])\b|(?P<both>both)\b|(?P<all>everything)$)")
+_COUNT = r"(?:two|three|four|five|six|[2-6])"  # how many things a collective gathers: "all three", "these 2 steps"
+_COLLECTIVE_RE = re.compile(rf"(?i)^(?:all\s+(?P<n>{_COUNT})\b|(?P<both>both)\b|(?P<all>everything)$)")
 
 
 def _names_in(segment: str, names: list[str]) -> list[str]:
@@ -202,7 +204,7 @@ def _names_in(segment: str, names: list[str]) -> list[str]:
     return [n for _, n in sorted(found)]
 
 
-_SAID_COLLECTIVE = r"(?i)\b(?:both|all\s+(?:the\s+)?(two|three|four|five|six|[2-6]))\s+"
+_SAID_COLLECTIVE = rf"(?i)\b(?:both|all\s+(?:the\s+)?({_COUNT}))\s+"
 
 
 def _collectives(reading: BriefReading, text: str) -> list[tuple[str, int | None, int, bool]]:
@@ -228,6 +230,12 @@ def _collectives(reading: BriefReading, text: str) -> list[tuple[str, int | None
             n = _NUMBERS.get(word.lower()) or (int(word) if word.isdigit() else 2)
             out.append((e, n, said.start(), True))
     return out
+
+
+def plain_plural(word: str) -> bool:
+    """A word in its plain plural, "s" on a singular ending in neither "s", "i" nor "u": "datasets", "Reads"; not
+    "analysis", "status", "menus" nor "GPUs"."""
+    return re.fullmatch(r"[A-Za-z][a-z-]*[a-z](?<![siu])s", word) is not None
 
 
 def _head_word(name: str) -> str:
@@ -328,18 +336,22 @@ def drop_collective_groups(reading: BriefReading, text: str) -> None:
     groups 0.4745 -> 0.4759 (one false group gone, nodes and edges unchanged); train 0.2627 -> 0.2647 (seven)."""
     def collective(name: str) -> bool:
         word = name.split()[-1].lower()
-        if len(name.split()) > 2 or re.fullmatch(r"[a-z][a-z-]*[a-z](?<![siu])s", word) is None:
+        if len(name.split()) > 2 or not plain_plural(word):
             return False
-        if any(e != name and e.split()[-1].lower() in (word[:-1], word[:-2]) for e in reading.entities):
-            return False  # "these two encoders" after "a spatial encoder": of a kind read
-        if re.search(r"(?i)(?<!these )(?<!those )(?<!the )(?<!all )\b(?:two|three|four|five|six|[2-6])\s+"
-                     + re.escape(name) + r"\b", text):
+        if any(e != name and e.split()[-1].lower() == singular(word) for e in reading.entities):
+            return False  # "these two encoders" after "a spatial encoder" ("analyses" after "an analysis"): of a kind read
+        if re.search(rf"(?i)(?<!these )(?<!those )(?<!the )(?<!all )\b{_COUNT}\s+" + re.escape(name) + r"\b", text):
             return False  # "annotated independently by two labelers …": the things, brought in by their count
-        return re.search(r"(?i)\b(?:both|(?:these|those|the|all)\s+(?:two|three|four|five|six|[2-6]))\s+"
-                         + re.escape(name) + r"\b", text) is not None
+        return re.search(rf"(?i)\b(?:both|(?:these|those|the|all)\s+{_COUNT})\s+" + re.escape(name) + r"\b",
+                         text) is not None
+
     labels = [g for g, _ in reading.groups]
-    inner = {g for h, ms in reading.groups for m in ms for g in groups_named(m, [x for x in labels if x != h])}
-    reading.groups = [(g, ms) for g, ms in reading.groups if len(ms) != 1 or g in inner or not collective(ms[0])
+
+    @cache
+    def inner() -> set[str]:  # the groups a member's name means (only a one-member collective group asks)
+        return {g for h, ms in reading.groups for m in ms for g in groups_named(m, [x for x in labels if x != h])}
+
+    reading.groups = [(g, ms) for g, ms in reading.groups if len(ms) != 1 or not collective(ms[0]) or g in inner()
                       or groups_named(ms[0], [x for x in labels if x != g])]  # ("these two layers": groups)
 
 
@@ -699,14 +711,13 @@ def prefer_fuller_names(reading: BriefReading, names: list[str]) -> None:
             rename_names(reading, {short: name})
 
 
-def group_titles(reading: BriefReading, names: list[str], groups: list[tuple[str, str, list[str]]],
-                  taken: set[str]) -> dict[str, str]:
+def group_titles(reading: BriefReading, names: list[str], labels: list[str], taken: set[str]) -> dict[str, str]:
     """A group's fuller title: the one name that ends in the group's label, is in no link and no group
     ("## Randomisation service" heading a brief whose "service" is made up of the core and the logger)
     names the group, not a box of its own."""
     linked = {x for pair in reading.relations for x in pair}
     out: dict[str, str] = {}
-    for label, _, _ in groups:
+    for label in labels:
         key = normalise_label(label)
         fuller = [n for n in names if n not in taken and n not in linked and n not in out.values()
                   and normalise_label(n).endswith(" " + key)]

@@ -23,9 +23,9 @@ def test_a_state_in_a_condition_clause_becomes_the_question():
 
 
 def test_measure_verbs_and_bounds_in_words():
-    assert decision_label("the mean flux deviates by more than 2% anywhere") == "Deviation > 2%?"
-    assert decision_label("the score is above 0.7") == "Score > 0.7?"
-    assert decision_label("it exceeds the district's quota") == "Above district's quota?"
+    assert decision_label("the mean flux deviates by more than 2% anywhere") == ("Deviation > 2%?", "Deviation")
+    assert decision_label("the score is above 0.7") == ("Score > 0.7?", "Score")
+    assert decision_label("it exceeds the district's quota") == ("Above district's quota?", None)  # the thing is said elsewhere
 
 
 def test_a_pronoun_or_a_long_clause_builds_nothing():
@@ -59,9 +59,9 @@ def test_a_branch_said_before_the_test_is_a_loop_and_keeps_its_arrow_in():
 
 
 def test_a_subject_and_its_one_verb_after_if_is_asked_by_its_passing_side():
-    assert decision_label("the calibration fails") == "Calibration passed?"
-    assert decision_label("the two raters disagree") == "Two raters agree?"
-    assert decision_label("homogeneity holds") == "Homogeneity holds?"
+    assert decision_label("the calibration fails") == ("Calibration passed?", "Calibration")
+    assert decision_label("the two raters disagree") == ("Two raters agree?", "Two raters")
+    assert decision_label("homogeneity holds") == ("Homogeneity holds?", "Homogeneity")
     # "when" starts a step on an event, it tests nothing; a pronoun says no subject
     assert decision_label("a batch finishes", "when") is None
     assert decision_label("it fails") is None
@@ -73,3 +73,31 @@ def test_the_tested_things_bare_box_gives_way_to_the_question():
     labels = set(_labels(figure_from_brief(brief)))
     assert "Battery < 15 %?" in labels
     assert "Battery" not in labels
+
+
+def test_a_noun_ending_like_a_participle_stays_in_the_question():
+    # "seed", "feed" end like "estimated" but name the thing measured: not a modifier that drops
+    assert decision_label("the feed rate exceeds 5 %") == ("Feed rate > 5 %?", "Feed rate")
+    assert decision_label("the estimated drift exceeds 2 mm") == ("Drift > 2 mm?", "Drift")
+    brief = ("The planter monitor counts seeds on each row unit. If the seed spacing is above 30 cm, the monitor "
+             "raises a skip alarm on the cab display; otherwise the row unit keeps its meter speed.")
+    assert _labels(figure_from_brief(brief)).get("Seed spacing > 30 cm?") == "diamond"
+
+
+def test_a_box_made_of_the_clause_itself_is_the_question():
+    # "If the peak temperature exceeds 250 °C" also read as a box "Peak temperature exceeds 250 C": one box, the question
+    brief = ("The reflow oven profiler logs the board temperature at each zone. If the peak temperature exceeds 250 °C, "
+             "the line controller slows the conveyor; otherwise the boards move on to optical inspection.")
+    shapes = _labels(figure_from_brief(brief))
+    assert shapes.get("Peak temperature > 250 °C?") == "diamond"
+    assert not any("exceeds" in label.lower() for label in shapes)
+    brief = ("The mass-flow controller feeds argon into the sputter chamber. If the base pressure is above 5 mTorr, the "
+             "interlock closes the gate valve; otherwise the magnetron power supply ramps up.")
+    assert not any(label.lower().startswith("above") for label in _labels(figure_from_brief(brief)))
+
+
+def test_the_clauses_subject_said_as_a_box_stays_beside_the_question():
+    # only the subject ("the recalculated n"), not the test: a thing of its own, not the question's words
+    brief = ("The interim analysis pools the variance of both arms. If the recalculated n exceeds the cap, the data "
+             "monitoring committee raises the enrolment target; otherwise the original target stands.")
+    assert "Recalculated n" in _labels(figure_from_brief(brief))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from crafter.agents.extract import figure_from_brief
 from crafter.agents.links import read_links
-from crafter.agents.reading import BriefReading
+from crafter.agents.reading import BriefReading, drop_collective_groups
 from crafter.agents.references import pointing_back, referents
 
 
@@ -165,3 +165,17 @@ def test_a_tool_wrapping_one_thing_or_a_thing_built_from_one_input_is_no_group()
 def test_the_thing_a_tool_wraps_stays_a_box() -> None:
     text = "qmkit wraps our ORCA geometry optimisations. The results are parsed into a SQLite database."
     assert "ORCA geometry optimisations" in {n.label for n in figure_from_brief(text).of_kind("node")}
+
+
+def test_a_group_of_one_plural_whose_singular_was_read_stays() -> None:
+    # "analyses" after "a kinship analysis", "policies" after "a discharge policy": things of a kind read, not a word
+    # for unread ones (a plural in "-yses" / "-ies" is no singular plus "s")
+    for text, kind, group in (
+            ("Each pedigree goes through a kinship analysis and the genotype panel through a linkage analysis; these "
+             "two analyses form the genetics stage.", ["Kinship analysis", "Linkage analysis", "Analyses"],
+             "Genetics stage"),
+            ("The ward applies a discharge policy and an escalation policy; these two policies make up the governance "
+             "layer.", ["Discharge policy", "Escalation policy", "Policies"], "Governance layer")):
+        reading = BriefReading(entities=[*kind, group], groups=[(group, [kind[-1]])])
+        drop_collective_groups(reading, text)
+        assert reading.groups == [(group, [kind[-1]])]
