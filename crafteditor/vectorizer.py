@@ -51,7 +51,7 @@ from crafteditor.photos import PhotoRegion, find_photos, photo_mask
 from crafteditor.shapes.badges import read_badges
 from crafteditor.shapes.detect import DetectedShape, between_nodes, detect_shapes, keep_shapes
 from crafteditor.shapes.polygons import polygon_paths
-from crafteditor.shapes.sketch import add_sketch_shapes, wobbly_outlines
+from crafteditor.shapes.sketch import add_sketch_shapes, hand_drawn_outlines
 from crafteditor.sketch_lines import mend_sketch_lines
 from crafteditor.trace import image_object, node_pictograms, trace_leftovers
 from crafter.spec.model import Figure
@@ -210,9 +210,9 @@ def _read(source: ImageSource | RasterImage, config: Config, *, name: str | None
         return again
     if config.ocr and shapes and not budget.over("badges"):
         runs += read_badges(image.rgb, shapes, runs, get_engine(config.ocr_threads), config, image.scale)
-    wobbly = wobbly_outlines(shapes, mirrored=True)  # hand-drawn: an Excalidraw export's boxes (or ellipses) read as typeset
-    # hand lettering only where the boxes bow as a hand's do (a typeset pill's round ends stray too)
-    lettered = wobbly and wobbly_outlines(shapes)
+    # hand-drawn: an Excalidraw export's boxes (or ellipses) read as typeset; hand lettering only where the boxes
+    # bow as a hand's do, three sides or more wobbling or no two mirroring (a typeset pill's round ends stray too)
+    wobbly, lettered = hand_drawn_outlines(shapes)
     shape_mask = _shape_mask(shapes, rgb.shape[:2], hulled=not (sketched or wobbly),
                              line_rgb=line_rgb, background=paints.background_rgb)
     watch.lap("shapes")
@@ -375,7 +375,8 @@ class Budget:
     def fits(self, work: float) -> bool:
         """Whether readings judged to cost ``work`` CPU seconds in all (:func:`reading_work`) fit the
         budget, and it is not spent yet (a reading cut short past it is marked over budget)."""
-        return self.deadline is None or (work <= self.seconds and budget_clock() <= self.deadline)  # type: ignore[operator]
+        # start + seconds: the deadline, the same sum (typed by the test on seconds), on this module's clock
+        return self.seconds is None or (work <= self.seconds and budget_clock() <= self.start + self.seconds)
 
     def over(self, stage: str) -> bool:
         """Whether ``stage`` must be skipped (recorded if so)."""

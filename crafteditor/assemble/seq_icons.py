@@ -25,7 +25,7 @@ def icon_lifelines(rgb: np.ndarray, ink: np.ndarray, pool: list[DetectedShape], 
                    found: list[Lifeline]) -> list[Lifeline]:
     """Lifelines hanging from an icon drawn right under a name (``pool[base:]``: the names' boxes) whose own
     lifeline was not found, on columns no lifeline takes; each one's ``node`` is the name's box (widened in
-    ``pool``, in place), its ``y0`` the icon's foot."""
+    ``pool``, in place), its ``y0`` the icon's foot, its ``icon`` set."""
     out: list[Lifeline] = []
     for i in range(base, len(pool)):
         s = pool[i]
@@ -39,13 +39,17 @@ def icon_lifelines(rgb: np.ndarray, ink: np.ndarray, pool: list[DetectedShape], 
         # the lifeline on the name's column (a picture's ink is seldom centred: within a third of the name's width)
         if ln is None or abs(ln.x - cx) > max(8.0, s.w / 3):
             continue
-        ln.node, ln.bottom = i, None
-        # the name's box (the participant) a little wider than its letters: a bold name over an icon, set in a box
-        # its text's width, was drawn wrapped ('Alic' / 'e')
-        pad = max(4.0, 0.15 * s.w)
-        pool[i] = replace(s, x=s.x - pad, w=s.w + 2 * pad)
+        ln.node, ln.bottom, ln.icon = i, None, True
+        pool[i] = _widened(s)
         out.append(ln)
     return out
+
+
+def _widened(name: DetectedShape) -> DetectedShape:
+    """A name's box (the participant) a little wider than its letters: a bold name over an icon, set in a box its
+    text's width, was drawn wrapped ('Alic' / 'e')."""
+    pad = max(4.0, 0.15 * name.w)
+    return replace(name, x=name.x - pad, w=name.w + 2 * pad)
 
 
 def _icon_under(ink: np.ndarray, s: DetectedShape) -> DetectedShape | None:
@@ -114,8 +118,6 @@ def names_over_icons(found: list[Lifeline], pool: list[DetectedShape], base: int
         if len(over) != 1:
             continue
         j = over[0]
-        t = pool[j]
-        pad = max(4.0, 0.15 * t.w)
-        pool[j] = replace(t, x=t.x - pad, w=t.w + 2 * pad)
+        pool[j] = _widened(pool[j])
         ln.node = j
         taken.add(j)

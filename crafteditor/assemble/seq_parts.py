@@ -17,6 +17,7 @@ class Lifeline:
     color: tuple[int, int, int]
     style: str  # solid or dashed
     bottom: int | None = None  # the participant's box repeated at the lifeline's foot, if drawn
+    icon: bool = False  # hanging from an icon under its name (:mod:`~crafteditor.assemble.seq_icons`), node the name's
 
 
 @dataclass

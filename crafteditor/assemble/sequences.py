@@ -97,7 +97,7 @@ def find_sequence(rgb: np.ndarray, background: tuple[int, int, int], shapes: lis
     candidates = found + _named_lifelines(rgb, ink, pool, len(shapes), found, [names[k].text for k in origin])
     icons = icon_lifelines(rgb, ink, pool, len(shapes), candidates)  # a name over its icon, the line under that
     candidates += icons
-    found = _one_row(candidates, pool, len(shapes), {id(ln): ln.y0 - pool[ln.node].y for ln in icons})
+    found = _one_row(candidates, pool, len(shapes))
     names_over_icons(found, pool, len(shapes), runs)  # an icon the shape pass found, its name over it
     if found:  # a participant's lifeline runs down to where the others end (an arrow into a label stops short),
         # or to its name repeated at its foot (where another's runs on past a foot name OCR read as one line with
@@ -373,11 +373,9 @@ def _common_end(ends: list[float], tol: float = 12.0) -> float:
     return max(ends, key=lambda e: (sum(abs(f - e) <= tol for f in ends), e))
 
 
-def _one_row(found: list[Lifeline], shapes: list[DetectedShape], named: int,
-             icons: dict[int, float] | None = None) -> list[Lifeline]:
+def _one_row(found: list[Lifeline], shapes: list[DetectedShape], named: int) -> list[Lifeline]:
     """The largest set of lifelines whose boxes end at one height (a sequence's participants), the highest of
-    sets as large; the shapes from ``named`` on are name boxes (:func:`_name_boxes`); ``icons``: for a lifeline
-    hanging from an icon under its name (by ``id``), the height from the name's top to the icon's foot."""
+    sets as large; the shapes from ``named`` on are name boxes (:func:`_name_boxes`)."""
     best: list[Lifeline] = []
     for a in found:
         sa = shapes[a.node]
@@ -385,8 +383,10 @@ def _one_row(found: list[Lifeline], shapes: list[DetectedShape], named: int,
         # bottom within a quarter of its height, at most ROW_TOL px: a tall box (a frame's or band's stretch a
         # lifeline runs out of) had taken in lifelines hundreds of px above it
         tol = min(max(6.0, 0.25 * sa.h), ROW_TOL) if a.node < named else max(10.0, 0.5 * sa.h)
-        if icons and id(a) in icons:  # icons of one row differ in height (a person's, a cylinder's): a quarter of it
-            tol = min(max(tol, 0.25 * icons[id(a)]), ROW_TOL)
+        # icons of one row differ in height (a person's, a cylinder's): a quarter of the height from the name's
+        # top to the icon's foot
+        if a.icon:
+            tol = min(max(tol, 0.25 * (a.y0 - sa.y)), ROW_TOL)
         # a stick-figure actor's head ends higher, its lifeline where the others end (beside a participant's box:
         # one taller than it is wide is a frame's or band's stretch, beside which every name is 'small')
         row = [b for b in found if abs(b.y0 - a.y0) <= tol or (

@@ -22,33 +22,29 @@ def find_bands(labels: np.ndarray, inner, paints: Paints, members: dict[int, lis
     x0, y0, x1, y1 = inner
     sub = labels[y0:y1, x0:x1]
     bg = paints.background_rgb.astype(np.float32)
+    drawn = [int(i) for i in np.flatnonzero(counts) if i != paints.background]
     out: dict[int, np.ndarray] = {}
     tints: set[int] = set()
     # every paint may be a band (a pale tint is no mark paint), every candidate its line
-    for p in [int(i) for i in np.flatnonzero(counts) if i != paints.background]:
-        cp = paints.colors[p].astype(np.float32)
-        for q in members:
-            if q == p or q in out or areas[q] >= int(counts[p]):
-                continue  # a band outweighs its line
-            if not 0.5 <= blend_of(cp, paints.colors[q], bg) <= 0.92:
-                continue  # not q at a low alpha over the background
-            own = np.isin(sub, members.get(p, [p]))
-            body = cv2.erode(own.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
-            if body.sum() < 0.3 * own.sum():
-                continue  # a thin rim, not an area
-            m = np.zeros(labels.shape, bool)
-            m[y0:y1, x0:x1] = own
-            out[q] = m
-            tints.add(p)
-            break
+    for p in drawn:
+        q = _tinted_line(p, bg, paints, members, areas, counts, out)
+        if q is None:
+            continue
+        own = np.isin(sub, members.get(p, [p]))
+        if not _is_area(own):  # eroded plot-sized: the plot's edge counts as inside
+            continue
+        m = np.zeros(labels.shape, bool)
+        m[y0:y1, x0:x1] = own
+        out[q] = m
+        tints.add(p)
     if out:
-        _bands_seen_through(sub, inner, labels.shape, paints, members, areas, counts, out, tints)
+        _bands_seen_through(sub, inner, labels.shape, paints, members, areas, counts, out, tints, drawn)
         # where bands overlap: pale paints lying within the bands' reach
         reach = np.zeros(labels.shape, np.uint8)
         for m in out.values():
             reach |= m.astype(np.uint8)
         reach = cv2.dilate(reach, np.ones((9, 9), np.uint8)).astype(bool)
-        for p in [int(i) for i in np.flatnonzero(counts) if i != paints.background]:
+        for p in drawn:
             if p in tints or p in out:
                 continue
             own = np.zeros(labels.shape, bool)
@@ -69,32 +65,56 @@ def find_bands(labels: np.ndarray, inner, paints: Paints, members: dict[int, lis
     return out
 
 
+_BAND_KERNEL = np.ones((5, 5), np.uint8)
+
+
+def _tinted_line(p: int, under: np.ndarray, paints: Paints, members: dict[int, list[int]], areas: dict[int, int],
+                 counts: np.ndarray, out: dict[int, np.ndarray]) -> int | None:
+    """The first line candidate (none with a band yet) whose colour at a low alpha over ``under`` (the
+    background, or a band's tint) is paint ``p``, and which ``p`` outweighs: a band outweighs its line."""
+    cp = paints.colors[p].astype(np.float32)
+    return next((q for q in members if q != p and q not in out and areas[q] < int(counts[p])
+                 and 0.5 <= blend_of(cp, paints.colors[q], under) <= 0.92), None)
+
+
+def _is_area(own: np.ndarray) -> bool:
+    """An area, not a thin rim: eroding ``own`` keeps at least 0.3 of it. The caller's mask sets the
+    edge: cv2 counts pixels past the array's edge as inside, so a plot-sized mask keeps its rim there."""
+    body = cv2.erode(own.astype(np.uint8), _BAND_KERNEL).astype(bool)
+    return body.sum() >= 0.3 * own.sum()
+
+
 def _bands_seen_through(sub: np.ndarray, inner, shape, paints: Paints, members: dict[int, list[int]],
-                        areas: dict[int, int], counts: np.ndarray, out: dict[int, np.ndarray], tints: set[int]) -> None:
+                        areas: dict[int, int], counts: np.ndarray, out: dict[int, np.ndarray], tints: set[int],
+                        drawn: list[int]) -> None:
     """A second band seen only through a first one (in place): matplotlib's ``fill_between(..., alpha=0.3)``
     of two series, the second band lying inside the first (random walkers' mean ± sd). Its own tint over the
     background is a sliver, so it was no band; what shows is its colour laid over the first band's tint (the
     gallery's orange over pale blue: tan), the largest paint of the plot, and the lines, under an eighth of it,
     were dropped as fringes: no chart. Trigger: a paint that is a line candidate's colour at a low alpha over
-    a band's tint (not over the background), an area (not a rim), outweighing its line and touching that band."""
-    kernel = np.ones((5, 5), np.uint8)
-    for p in [int(i) for i in np.flatnonzero(counts) if i != paints.background]:
+    a band's tint (not over the background), an area (not a rim), outweighing its line and touching that band.
+    ``drawn``: the plot's paints but the background."""
+    band_of: dict[int, np.ndarray] = {}  # tint -> the first band showing it (out only grows: a hit stays first)
+    for p in drawn:
         if p in tints or p in out:
             continue
-        cp = paints.colors[p].astype(np.float32)
+        own = None
         for t in list(tints):
-            under = paints.colors[t].astype(np.float32)
-            line = next((q for q in members if q != p and q not in out and areas.get(q, 0) < int(counts[p])
-                         and 0.5 <= blend_of(cp, paints.colors[q], under) <= 0.92), None)
+            line = _tinted_line(p, paints.colors[t].astype(np.float32), paints, members, areas, counts, out)
             if line is None:
                 continue
-            own = np.zeros(shape, bool)
-            own[inner[1]:inner[3], inner[0]:inner[2]] = np.isin(sub, members.get(p, [p]))
-            body = cv2.erode(own.astype(np.uint8), kernel).astype(bool)
-            band_t = next((m for m in out.values() if m[inner[1]:inner[3], inner[0]:inner[2]][
-                np.isin(sub, [t])].any()), None)
-            if band_t is None or body.sum() < 0.3 * own.sum() or not (own & cv2.dilate(band_t.astype(np.uint8), kernel)
-                                                   .astype(bool)).any():
+            if own is None:
+                own = np.zeros(shape, bool)
+                own[inner[1]:inner[3], inner[0]:inner[2]] = np.isin(sub, members.get(p, [p]))
+                if not _is_area(own):  # eroded whole-image: the plot's edge is outside
+                    break
+            if t not in band_of:
+                hit = next((m for m in out.values() if m[inner[1]:inner[3], inner[0]:inner[2]][
+                    np.isin(sub, [t])].any()), None)
+                if hit is None:
+                    continue
+                band_of[t] = hit
+            if not (own & cv2.dilate(band_of[t].astype(np.uint8), _BAND_KERNEL).astype(bool)).any():
                 continue
             out[line] = own
             tints.add(p)

@@ -178,16 +178,20 @@ def _labels_as_categories(spec: dict[str, Any], axis: Any, left: list[TextRun], 
     spec["encoding"]["x"]["type"] = "nominal"
 
 
-def _spec_turned_back(spec: dict[str, Any], numbered: bool = False, dots: bool = True) -> dict[str, Any] | None:
+def _spec_turned_back(spec: dict[str, Any], numbered: bool, dots: bool) -> dict[str, Any] | None:
     """The turned reading's spec turned back, in place: categories on y (top to bottom, the
     turned reading had them bottom to top), values on x, the layers over the bars along x; the
     value axis's title cleared (the turned reading's was the category axis's). None where it is
-    no bar chart on categories."""
+    no bar chart on categories. ``numbered``: numbers on the category axis are read as categories; ``dots``: a
+    dot plot (points on the category axis) may be read."""
     first_mark = spec.get("mark") or ((spec.get("layer") or [{}])[0].get("mark") or {})
     kind = first_mark.get("type") if isinstance(first_mark, dict) else first_mark
-    if dots and kind in ("point", "line") and "layer" not in spec and spec["encoding"]["x"].get("type") == "nominal" \
-            and _dots(spec):
-        pass  # a dot plot: one marker a category and series (Vega-Lite's ranked points)
+    dot_plot = (dots and kind in ("point", "line") and "layer" not in spec
+                and spec["encoding"]["x"].get("type") == "nominal")
+    if dot_plot:
+        # a dot plot (Vega-Lite's ranked points): made one marker a category and series, in place, or none
+        if not _dots(spec):
+            return None
     elif kind != "bar":
         return None
     enc = spec["encoding"]
@@ -247,9 +251,11 @@ def _dots(spec: dict[str, Any]) -> bool:
     groups: dict[tuple[Any, Any], list[float]] = {}
     for row in spec["data"]["values"]:
         groups.setdefault((row.get("series"), row["x"]), []).append(float(row["y"]))
-    names = list(dict.fromkeys(s for s, _ in groups))
-    dots = [s for s in names if sum(k[0] == s for k in groups) >= 3
-            and all(max(ys) - min(ys) <= 0.05 * (hi - lo) for k, ys in groups.items() if k[0] == s)]
+    by_series: dict[Any, list[list[float]]] = {}  # series -> its categories' readings, in the order first seen
+    for (s, _), ys in groups.items():
+        by_series.setdefault(s, []).append(ys)
+    dots = [s for s, spreads in by_series.items() if len(spreads) >= 3
+            and all(max(ys) - min(ys) <= 0.05 * (hi - lo) for ys in spreads)]
     if not dots:
         return False
     spec["data"]["values"] = [{"x": x, "y": float(np.median(ys)), **({"series": s} if s is not None else {})}

@@ -37,10 +37,11 @@ def whole_words(runs: list[TextRun], rgb: np.ndarray, recognize) -> list[TextRun
     a BGR crop -> (text, confidence, character centres)."""
     out = list(runs)  # each run grown in place: the next one's walk stops at the grown run, not the old box
     for i, r in enumerate(runs):
-        grown = _grown(r, rgb, out, recognize) if r.angle == 0 and r.glyphs is not None and r.source == "det" \
-            else None
-        if grown is None and r.angle == 0 and r.glyphs is not None and r.source == "det" and _hangs_right(r, rgb):
-            grown = _grown(r, rgb, out, recognize, drop=SCRIPT_DROP)
+        grown = None
+        if r.angle == 0 and r.glyphs is not None and r.source == "det":
+            grown = _grown(r, rgb, out, recognize)
+            if grown is None and _hangs_right(r, rgb):
+                grown = _grown(r, rgb, out, recognize, drop=SCRIPT_DROP)
         out[i] = grown or r
     return out
 
@@ -67,7 +68,7 @@ def _grown(r: TextRun, rgb: np.ndarray, runs: list[TextRun], recognize, drop: fl
         if b - a < 2:
             continue
         strip = rgb[y0:y1, a:b]
-        ink = (distances(strip, bg) > INK) & (distances(strip, color) < distances(strip, bg))
+        ink = _run_ink(strip, bg, color)
         cols = ink.any(axis=0)
         # a border or a line across the run's rows and on above and below them stops the walk
         tall = _through(rgb, a, b, y0, y1, bg)
@@ -105,7 +106,8 @@ def _hangs_right(r: TextRun, rgb: np.ndarray) -> bool:
     H_t read 'H'). Only then are its rows taken lower (:data:`SCRIPT_DROP`), so no other run reads again."""
     H, W = rgb.shape[:2]
     f = r.font_px
-    if f < 6 or not 0 < len(_letters(r.text)) <= SCRIPT_RUN or not _letters(r.text)[-1:].isalpha():
+    letters = _letters(r.text)
+    if f < 6 or not 0 < len(letters) <= SCRIPT_RUN or not letters[-1:].isalpha():
         return False
     x1 = int(math.ceil(r.right))
     a, b = x1, min(W, x1 + max(2, int(round(0.6 * f))))
@@ -117,7 +119,7 @@ def _hangs_right(r: TextRun, rgb: np.ndarray) -> bool:
     bg = region_background(rgb[max(0, int(r.y - 0.1 * r.h)):yb, max(0, x0 - 2):min(W, x1 + 2)])
     color = np.asarray(r.color, np.float32)
     strip = rgb[y0:y1, a:b]
-    ink = (distances(strip, bg) > INK) & (distances(strip, color) < distances(strip, bg))
+    ink = _run_ink(strip, bg, color)
     if not ink.any():
         return False
     n, lab, stats, _ = find_blobs(ink)
@@ -125,6 +127,13 @@ def _hangs_right(r: TextRun, rgb: np.ndarray) -> bool:
     # a blob of script size that starts within the run's rows and ends under them, clear of the strip's far side
     return any(stats[i, 1] < edge <= stats[i, 1] + stats[i, 3] - 1 < ink.shape[0] - 1
                and stats[i, 0] + stats[i, 2] < ink.shape[1] and stats[i, 3] <= 0.8 * f for i in range(1, n))
+
+
+def _run_ink(region: np.ndarray, bg: np.ndarray, color: np.ndarray) -> np.ndarray:
+    """The pixels of ``region`` that are ink of the run's ``color``: :data:`INK` or more from the ground ``bg``,
+    and nearer the run's colour than the ground."""
+    from_bg = distances(region, bg)
+    return (from_bg > INK) & (distances(region, color) < from_bg)
 
 
 def _through(rgb: np.ndarray, a: int, b: int, y0: int, y1: int, bg: np.ndarray) -> np.ndarray:
@@ -159,7 +168,7 @@ def _read_grown(r: TextRun, rgb: np.ndarray, left: int, right: int, y0: int, y1:
     the rows reach under the run for a subscript, and a comma read last may be TeX's italic subscript t
     (the recogniser reads H_t 'H,'), which :func:`make_run`'s shifts put right: it is judged after that."""
     region = rgb[y0:y1, left:right]
-    ink = (distances(region, bg) > INK) & (distances(region, color) < distances(region, bg))
+    ink = _run_ink(region, bg, color)
     mask = np.zeros(region.shape[:2], bool)
     gy, gx = int(round(r.y)) - y0, int(round(r.x)) - left
     part = r.glyphs[max(0, -gy):, max(0, -gx):]
@@ -181,7 +190,7 @@ def _read_grown(r: TextRun, rgb: np.ndarray, left: int, right: int, y0: int, y1:
     if core != body and len(centres) == len(text):
         i = body.index(core)
         text, centres = core + ("," if comma else ""), list(centres[i:i + len(core)]) + (centres[-1:] if comma else [])
-    old, new = _letters(r.text), _letters(text) + ("t" if comma and text.endswith(",") else "")
+    old, new = _letters(r.text), _letters(text) + ("t" if comma else "")  # the comma read as its t
     if len(new) <= len(old) or old not in new or len(new) - len(old) > 3 or conf < r.confidence - CONF_LOSS \
             or not _grown_letters(old, new) or _unworded(r.text, text):
         return None
@@ -218,7 +227,7 @@ def _unerased_strokes(run: TextRun, was: TextRun, rgb: np.ndarray, y0: int, y1: 
     gx0, gy0 = int(round(run.x)), int(round(run.y))
     gh, gw = run.glyphs.shape
     window = rgb[t0:t1, gx0:gx0 + gw]
-    ink = (distances(window, bg) > INK) & (distances(window, color) < distances(window, bg))
+    ink = _run_ink(window, bg, color)
     n, lab, stats, _ = find_blobs(ink)
     out = [i for i in range(1, n) if stats[i, 1] < y0 - t0 or stats[i, 1] + stats[i, 3] > y1 - t0]
     if not out:

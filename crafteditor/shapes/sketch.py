@@ -21,7 +21,7 @@ follows (a JPEG), the outlines are kept only where a box among them has sides th
 their run (:func:`looks_hand_drawn`: a typeset sequence diagram's pockets between lifelines and
 messages are rough too, notched by arrowheads, but straight). An Excalidraw export's boxes are faces of one
 paint, read by the shape stage, so no sketch is seen; their sides bow off straight lines
-(:func:`wobbly_outlines`), and its lines are mended as a sketch's
+(:func:`hand_drawn_outlines`), and its lines are mended as a sketch's
 (:mod:`crafteditor.sketch_lines`, :mod:`crafteditor.sketch_arrows`).
 
 Not done: hand-drawn group frames (dashed, faint, cut into pockets by the lines crossing them).
@@ -176,7 +176,8 @@ def find_sketch_shapes(rgb: np.ndarray, paints: Paints, config: Config, scale: f
         if dark_paper:
             made = _in_own_colours(made, face, rgb, ink, paints)
         made.dashed = _dash_style(face, near)
-        found.append((made, rough, _side_stray(filled), _side_wobble(filled)))
+        edges = _side_edges(filled)
+        found.append((made, rough, _edges_stray(edges), _edges_wobble(edges)))
     if rereads is None:
         rereads = config.preset_name == "auto"
     if config.sketch == "auto" and not (looks_rough(found) and (rereads or looks_hand_drawn(found))):
@@ -240,50 +241,71 @@ def looks_hand_drawn(found: list[tuple[DetectedShape, float, float, float]]) -> 
     return bool(wobbly) and len(wobbly) + len(rough) - len(boxes) >= 2
 
 
-def wobbly_outlines(shapes: list[DetectedShape], mirrored: bool = False) -> bool:
-    """Whether a box among ``shapes`` (read by the typeset stage, or as a sketch) has sides that
-    bow off straight lines, or an ellipse whose outline is no mirror image of itself (:data:`ELLIPSE_WOBBLE_PX`):
-    an Excalidraw export's boxes are read as faces of one paint, so no sketch is seen, yet their sides stray
-    0.1-0.3 px (a typeset box's, on all 48 dev diagrams of the real set that are not hand-drawn: 0.0 px but for a
-    napkin-style sequence diagram). An
+def hand_drawn_outlines(shapes: list[DetectedShape]) -> tuple[bool, bool]:
+    """``(wobbly, lettered)``: whether ``shapes`` (read by the typeset stage, or as a sketch) look drawn by hand,
+    and whether their lettering should be read as a hand's too.
+
+    ``wobbly``: a box among them has sides that stray off straight lines (:data:`WOBBLE_PX`), or an ellipse's
+    outline is no mirror image of itself (:data:`ELLIPSE_WOBBLE_PX`): an Excalidraw export's boxes are read as
+    faces of one paint, so no sketch is seen, yet their sides stray 0.1-0.3 px (a typeset box's, on all 48 dev
+    diagrams of the real set that are not hand-drawn: 0.0 px but for a napkin-style sequence diagram). An
     unoutlined box alone is no sign: an edge label's plate that its line runs under, notched by it, strays
     0.13-0.2 px (Mermaid 8/9's plates), and the whole typeset flowchart was read as a sketch, its links
-    to the plates taken for pencil; two unoutlined boxes that wobble are a sign. ``mirrored``: sides that stray
-    are a sign even where they mirror each other (the lines' mends ask so: on typeset pages whose pills or
-    rounded boxes stray, they joined curves that stop short, draw.io and PlantUML's; else :func:`_bows`, as the
-    hand lettering's trims ask: they cut a draw.io activity diagram's own 'exitst' to 'exits')."""
-    wobbly = [s for s in shapes if s.shape in ("box", "round") and not s.is_group
-              and (_side_stray(s.face.filled) >= WOBBLE_PX if mirrored else _bows(s.face.filled))]
+    to the plates taken for pencil; two unoutlined boxes that wobble are a sign. Sides that stray are a sign
+    even where they mirror each other: the lines' mends ask so (on typeset pages whose pills or rounded boxes
+    stray, they joined curves that stop short, draw.io and PlantUML's).
+
+    ``lettered``: the same, of the boxes whose straying sides also bow as a hand's do (:func:`_bows`), as the
+    hand lettering's trims ask: they cut a draw.io activity diagram's own 'exitst' to 'exits'. Never without
+    ``wobbly``."""
+    straying = []  # (box, its sides' edges): the boxes whose sides stray
+    for s in shapes:
+        if s.shape in ("box", "round") and not s.is_group:
+            edges = _side_edges(s.face.filled)
+            if _edges_stray(edges) >= WOBBLE_PX:
+                straying.append((s, edges))
+    strays = _boxes_wobble([s for s, _ in straying])
+    bows = _boxes_wobble([s for s, edges in straying if _bows(edges)])  # a subset: bows only where strays
     # a state machine of hand-drawn ellipses has no box to bow: an ellipse with no axis of symmetry is a sign alone
-    return any(s.stroke is not None for s in wobbly) or len(wobbly) >= 2 or any(
-        s.shape in ("ellipse", "circle") and not s.is_group and _ellipse_stray(s.face.filled) >= ELLIPSE_WOBBLE_PX
-        for s in shapes)
+    if not bows and any(s.shape in ("ellipse", "circle") and not s.is_group
+                        and _ellipse_stray(s.face.filled) >= ELLIPSE_WOBBLE_PX for s in shapes):
+        return True, True
+    return strays, bows
 
 
-def _bows(m: np.ndarray) -> bool:
-    """Whether a box's face ``m`` has sides that bow as a hand-drawn box's do: their median stray from straight
-    lines (:func:`_side_stray`) :data:`WOBBLE_PX` or more, and two sides or more wobbling along their run, notches
-    left out (:func:`_side_wobble`), or no two opposite sides mirroring each other (:func:`_mirror_stray`).
-    Straying alone was a sign on typeset pages: a draw.io pill's (a stadium, arcSize 50: cluster-api's activity
-    diagrams, 120×40) two round ends stray 0.21 px from a line over the middle half of its height, its other two
-    sides none; an edge label's plate notched by its line on one side (Mermaid's) or a box an arrow enters
-    (draw.io) strays 0.1-0.24 px on one side. Both mirror themselves across at least one axis (0.0 px); a
-    hand-drawn box bows at random on every side (Excalidraw's, 0.1-2 px either way)."""
-    return _side_stray(m) >= WOBBLE_PX and (_side_wobble(m) >= WOBBLE_PX or _mirror_stray(m) >= MIRROR_PX)
+def _boxes_wobble(boxes: list[DetectedShape]) -> bool:
+    """Whether wobbling ``boxes`` are a sign of a hand: one outlined, or two (see :func:`hand_drawn_outlines`)."""
+    return any(s.stroke is not None for s in boxes) or len(boxes) >= 2
+
+
+def _bows(edges: tuple[np.ndarray, ...]) -> bool:
+    """Whether a box whose sides stray (:func:`_side_stray`, :data:`WOBBLE_PX` or more) bows as a hand-drawn box
+    does, by its sides' ``edges`` (:func:`_side_edges`): three sides or more wobbling along their run, notches
+    left out (:func:`_side_wobble`, the second least of four), or no two opposite sides mirroring each other
+    (:func:`_mirror_stray`). Straying alone was a sign on typeset pages: a draw.io pill's (a stadium, arcSize 50:
+    cluster-api's activity diagrams, 120×40) two round ends stray 0.21 px from a line over the middle half of its
+    height, its other two sides none; an edge label's plate notched by its line on one side (Mermaid's) or a box
+    an arrow enters (draw.io) strays 0.1-0.24 px on one side. Both mirror themselves across at least one axis
+    (0.0 px); a hand-drawn box bows at random on every side (Excalidraw's, 0.1-2 px either way)."""
+    return _edges_wobble(edges) >= WOBBLE_PX or _edges_mirror_stray(edges) >= MIRROR_PX
 
 
 def _mirror_stray(m: np.ndarray) -> float:
     """How far a face's opposite sides are from mirroring each other, in px: over the middle half of its rows,
     the left side's inset less the right side's, its mean distance from its median (a constant offset, a box
     half a pixel off the grid, left out); the same over its columns for top and bottom; the lesser of the two."""
+    return _edges_mirror_stray(_side_edges(m))
+
+
+def _edges_mirror_stray(edges: tuple[np.ndarray, ...]) -> float:
+    """:func:`_mirror_stray` of a face by its sides' edges (:func:`_side_edges`): the left inset less the right
+    is ``left + right`` less the width, a constant its median takes away."""
+    left, right, top, bottom = edges
+    if len(left) < 6 or len(top) < 6:
+        return 0.0
     strays = []
-    for mm in (m, m.T):
-        h = mm.shape[0]
-        rows = mm[int(0.25 * h):int(0.75 * h) + 1]
-        rows = rows[rows.any(axis=1)]
-        if len(rows) < 6:
-            return 0.0
-        d = (rows.argmax(axis=1) - rows[:, ::-1].argmax(axis=1)).astype(np.float64)
+    for d in (left + right, top + bottom):
+        d = d.astype(np.float64)
         strays.append(float(np.abs(d - np.median(d)).mean()))
     return min(strays)
 
@@ -319,8 +341,13 @@ def _ellipse_stray(m: np.ndarray) -> float:
 def _side_stray(m: np.ndarray) -> float:
     """How far the middle half of a hole's sides strays from a straight line, in px (the median
     over its four sides, each the mean distance from its fitted line)."""
+    return _edges_stray(_side_edges(m))
+
+
+def _edges_stray(edges: tuple[np.ndarray, ...]) -> float:
+    """:func:`_side_stray` of a hole by its sides' edges (:func:`_side_edges`)."""
     strays = []
-    for e in _side_edges(m):
+    for e in edges:
         if len(e) >= 6:
             t = np.arange(len(e), dtype=np.float64)
             strays.append(float(np.abs(e - np.polyval(np.polyfit(t, e, 1), t)).mean()))
@@ -343,8 +370,13 @@ def _side_wobble(m: np.ndarray) -> float:
     half, notches (:data:`NOTCH_PX` off its median) left out, its mean distance from its fitted
     line; the second least of the four (a hole fenced in by a wobbly stroke on one side only, a
     hand-drawn arrow along a typeset box, is no hand-drawn outline)."""
+    return _edges_wobble(_side_edges(m))
+
+
+def _edges_wobble(edges: tuple[np.ndarray, ...]) -> float:
+    """:func:`_side_wobble` of a hole by its sides' edges (:func:`_side_edges`)."""
     strays = []
-    for e in _side_edges(m):
+    for e in edges:
         t = np.arange(len(e), dtype=np.float64)
         keep = np.abs(e - np.median(e)) <= NOTCH_PX if len(e) else e.astype(bool)
         if keep.sum() >= 6:

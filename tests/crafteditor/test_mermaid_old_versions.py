@@ -12,7 +12,7 @@ from handdrawn import box_shape as _box
 
 from crafteditor.convert import convert
 from crafteditor.realset import _label
-from crafteditor.shapes.sketch import wobbly_outlines
+from crafteditor.shapes.sketch import hand_drawn_outlines
 from crafter.spec.model import Edge, Node
 
 HERE = Path(__file__).parent / "mermaid"
@@ -39,6 +39,6 @@ def test_one_unoutlined_wobbling_box_is_no_sketch_two_are():
         return s
 
     typeset = [_box(0, 100, 160, 80), _box(200, 100, 160, 80)]
-    assert not wobbly_outlines([*typeset, plate(0)])
-    assert wobbly_outlines([*typeset, plate(0), plate(200)])
-    assert wobbly_outlines([*typeset, _box(400, 100, 160, 80, bow=3.0)])  # an outlined box: a sign alone
+    assert not hand_drawn_outlines([*typeset, plate(0)])[1]
+    assert hand_drawn_outlines([*typeset, plate(0), plate(200)])[1]
+    assert hand_drawn_outlines([*typeset, _box(400, 100, 160, 80, bow=3.0)])[1]  # an outlined box: a sign alone

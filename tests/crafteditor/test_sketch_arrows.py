@@ -25,7 +25,7 @@ from crafteditor.paint import find_paints
 from crafteditor.realset import norm_word, score_real, svg_words
 from crafteditor.shapes.detect import DetectedShape
 from crafteditor.shapes.faces import Face
-from crafteditor.shapes.sketch import wobbly_outlines
+from crafteditor.shapes.sketch import hand_drawn_outlines
 from crafteditor.sketch_arrows import join_sketch_arrows
 from crafteditor.sketch_lines import mend_sketch_lines, outline_pencil
 from crafter.spec.model import Box, Figure, Image, Path, Size
@@ -148,8 +148,8 @@ def _heads_of(ln: LinePath) -> int:
 
 
 def test_bowed_box_sides_are_a_sign_of_a_hand_drawn_figure():
-    assert wobbly_outlines([_box(0, 0, 160, 80, bow=3.0)])
-    assert not wobbly_outlines([_box(0, 0, 160, 80)])
+    assert hand_drawn_outlines([_box(0, 0, 160, 80, bow=3.0)])[1]
+    assert not hand_drawn_outlines([_box(0, 0, 160, 80)])[1]
 
 
 def _face_shape(m: np.ndarray, shape: str = "ellipse") -> DetectedShape:
@@ -175,8 +175,8 @@ def _ellipse(wobble: float, seed: int = 0) -> DetectedShape:
 
 @pytest.mark.parametrize("seed", range(4))
 def test_a_rough_ellipse_is_a_sign_of_a_hand_drawn_figure_and_a_typeset_one_is_not(seed):
-    assert wobbly_outlines([_ellipse(2.0, seed)])
-    assert not wobbly_outlines([_ellipse(0.0)])
+    assert hand_drawn_outlines([_ellipse(2.0, seed)])[1]
+    assert not hand_drawn_outlines([_ellipse(0.0)])[1]
 
 
 def _typeset_ellipse_likes() -> dict[str, np.ndarray]:
@@ -203,7 +203,7 @@ def _typeset_ellipse_likes() -> dict[str, np.ndarray]:
 def test_a_typeset_shape_read_as_an_ellipse_is_no_sign_of_a_hand_drawn_figure(name):
     # each strays 0.6-6 px off its fitted ellipse, but is its own mirror image
     m = _typeset_ellipse_likes()[name]
-    assert not wobbly_outlines([_face_shape(m, "circle" if name == "octagon" else "ellipse")])
+    assert not hand_drawn_outlines([_face_shape(m, "circle" if name == "octagon" else "ellipse")])[1]
 
 
 def _drawn_edges(png) -> set:

@@ -17,7 +17,7 @@ from handdrawn import box_shape
 from crafteditor.convert import convert
 from crafteditor.shapes.detect import DetectedShape
 from crafteditor.shapes.faces import Face
-from crafteditor.shapes.sketch import _mirror_stray, _side_stray, wobbly_outlines
+from crafteditor.shapes.sketch import _mirror_stray, _side_stray, hand_drawn_outlines
 
 
 def _shape(m: np.ndarray, x: int = 0, outlined: bool = True) -> DetectedShape:
@@ -69,23 +69,23 @@ def test_a_page_of_typeset_pills_is_not_hand_drawn():
     pill = _pill()
     assert _side_stray(pill.astype(bool)) >= 0.1  # its round ends stray: the old sign
     assert _mirror_stray(pill.astype(bool)) == 0.0
-    assert not wobbly_outlines([_shape(pill, x) for x in (0, 200, 400)])
+    assert not hand_drawn_outlines([_shape(pill, x) for x in (0, 200, 400)])[1]
     # the lines' mends still ask the wider sign: they join a typeset page's curves that stop short
-    assert wobbly_outlines([_shape(pill, x) for x in (0, 200, 400)], mirrored=True)
+    assert hand_drawn_outlines([_shape(pill, x) for x in (0, 200, 400)])[0]
 
 
 def test_label_plates_notched_on_one_side_are_no_sign():
     plate = _notched_plate()
-    assert not wobbly_outlines([_shape(plate, 0, outlined=False), _shape(plate, 300, outlined=False)])
-    assert not wobbly_outlines([_shape(plate, 0)])
+    assert not hand_drawn_outlines([_shape(plate, 0, outlined=False), _shape(plate, 300, outlined=False)])[1]
+    assert not hand_drawn_outlines([_shape(plate, 0)])[1]
 
 
 def test_a_hand_drawn_box_is_still_a_sign():
     boxes = [_rough_box(seed).astype(bool) for seed in range(8)]
     # each whose sides stray (all but one, whose random sides came out straight) is a sign, as before
-    found = [wobbly_outlines([_shape(m)]) for m in boxes if _side_stray(m) >= 0.1]
+    found = [hand_drawn_outlines([_shape(m)])[1] for m in boxes if _side_stray(m) >= 0.1]
     assert len(found) == 7 and all(found), found
-    assert wobbly_outlines([box_shape(0, 0, 160, 80, bow=3.0)])  # a bow on every side
+    assert hand_drawn_outlines([box_shape(0, 0, 160, 80, bow=3.0)])[1]  # a bow on every side
 
 
 def test_a_draw_io_activity_diagram_of_pills_keeps_its_words_as_read():
