@@ -13,6 +13,7 @@ panel, '(a) name', in reading order, as the real set names them.
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from dataclasses import dataclass, field
@@ -236,8 +237,6 @@ def _fonts_fall_back(spec: str, vlc: Any) -> str:
     """The spec with its theme's fonts given a sans-serif fallback: powerbi names 'Segoe UI' (and 'wf_standard-font')
     alone, which vl-convert does not have, and drew no text at all here (found by round 24's vega24 lane), where a
     browser falls back to sans-serif. The theme goes into the spec's own config; other themes pass unchanged."""
-    import json
-
     data = json.loads(spec)
     theme = data.get("usermeta", {}).get("embedOptions", {}).get("theme")
     if theme not in _FONTLESS_THEMES:
