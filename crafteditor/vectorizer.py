@@ -260,9 +260,10 @@ def _read(source: ImageSource | RasterImage, config: Config, *, name: str | None
     watch.lap("trace")
     budget.ran("trace")
 
-    if sketched or photo is not None or lettered:  # hand lettering: strokes beside it read as letters
+    by_hand = sketched or photo is not None  # read as a sketch or a photographed page
+    if by_hand or lettered:  # hand lettering: strokes beside it read as letters
         runs = trim_stray_strokes(runs)
-    if sketched or photo is not None or wobbly:  # sized by its width, as round 23 did on every page whose boxes stray
+    if by_hand or wobbly:  # sized by its width, as round 23 did on every page whose boxes stray
         runs = fit_hand_lettering(runs)  # (a PlantUML or draw.io page's pills: its SSIM fell 0.78 -> 0.75 without)
     builder = FigureBuilder(image, config, paints)
     polygons = [s for s in shapes if s.shape == "polygon"]  # last in the list: no group holds them
